@@ -1,0 +1,46 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+/** Layers: shared <- core <- server, cli; shared <- ui. The UI never imports core or server. */
+const boundary = (from, banned) => ({
+  files: [`${from}/**/*.{ts,tsx}`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      { patterns: banned.map((b) => ({ group: [`**/${b}/**`, `**/${b}`], message: `${from} must not import ${b} (see STYLE.md layers)` })) },
+    ],
+  },
+});
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/.data/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    languageOptions: {
+      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'bin/*.js'] }, tsconfigRootDir: import.meta.dirname },
+      globals: { ...globals.node },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['src/ui/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    languageOptions: { globals: { ...globals.browser } },
+    rules: { ...reactHooks.configs.recommended.rules },
+  },
+  boundary('src/shared', ['core', 'server', 'cli', 'ui']),
+  boundary('src/core', ['server', 'cli', 'ui']),
+  boundary('src/server', ['cli', 'ui']),
+  boundary('src/cli', ['ui']),
+  boundary('src/ui', ['core', 'server', 'cli']),
+  { files: ['**/*.js'], languageOptions: { globals: { ...globals.node } } },
+);

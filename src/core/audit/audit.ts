@@ -1,0 +1,200 @@
+import { createHash } from 'node:crypto';
+import { sql, type Transaction } from 'kysely';
+import type { DB } from '../db/schema.js';
+import type { Db } from '../db/connection.js';
+import type { Actor } from '../context.js';
+import { nowIso } from '../context.js';
+import type { AuditAction } from '../../shared/constants.js';
+import type { AuditListQuery, AuditLog } from '../../shared/schemas/audit.js';
+import { pageEnvelope } from '../../shared/schemas/common.js';
+
+type Executor = Db | Transaction<DB>;
+
+/** Fields that never go into the audit trail. */
+const SECRET_FIELDS = new Set(['password', 'password_hash', 'portal_pin_hash', 'token']);
+
+function clean(values: Record<string, unknown> | null | undefined): Record<string, unknown> | null {
+  if (!values) return null;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(values)) if (!SECRET_FIELDS.has(k)) out[k] = v;
+  return out;
+}
+
+export interface AuditEntry {
+  action: AuditAction;
+  entity: string;
+  entityId?: string | number | null;
+  oldValues?: Record<string, unknown> | null;
+  newValues?: Record<string, unknown> | null;
+  status?: 'success' | 'failed';
+}
+
+export const GENESIS_HASH = '0'.repeat(64);
+
+interface HashedFields {
+  organization_id: number | null;
+  user_id: number | null;
+  user_email: string | null;
+  action: string;
+  entity: string;
+  entity_id: string | null;
+  old_values: string | null;
+  new_values: string | null;
+  ip_address: string | null;
+  user_agent: string | null;
+  status: string;
+  created_at: string;
+}
+
+/** The hash covers every stored field of the row plus the previous row's hash. */
+export function rowHash(prevHash: string, r: HashedFields): string {
+  const canonical = JSON.stringify([
+    prevHash,
+    r.organization_id,
+    r.user_id,
+    r.user_email,
+    r.action,
+    r.entity,
+    r.entity_id,
+    r.old_values,
+    r.new_values,
+    r.ip_address,
+    r.user_agent,
+    r.status,
+    r.created_at,
+  ]);
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+/**
+ * Appends one audit row. Call it inside the transaction that makes the change, so the change and
+ * its audit row are stored together or not at all. Write transactions are serialised (BEGIN
+ * IMMEDIATE), so reading the last hash here is race-free.
+ */
+export async function writeAudit(trx: Executor, actor: Actor, entry: AuditEntry): Promise<void> {
+  const last = await trx.selectFrom('audit_log').select('hash').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  const prev = last?.hash ?? GENESIS_HASH;
+  const row: HashedFields = {
+    organization_id: actor.organizationId,
+    user_id: actor.userId,
+    user_email: actor.email,
+    action: entry.action,
+    entity: entry.entity,
+    entity_id: entry.entityId == null ? null : String(entry.entityId),
+    old_values: entry.oldValues ? JSON.stringify(clean(entry.oldValues)) : null,
+    new_values: entry.newValues ? JSON.stringify(clean(entry.newValues)) : null,
+    ip_address: actor.ip ?? null,
+    user_agent: actor.userAgent ?? null,
+    status: entry.status ?? 'success',
+    created_at: nowIso(),
+  };
+  await trx
+    .insertInto('audit_log')
+    .values({ ...row, prev_hash: prev, hash: rowHash(prev, row) })
+    .execute();
+}
+
+/** Only the fields that changed, old and new, so the trail reads as "what changed". */
+export function diff(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): { oldValues: Record<string, unknown>; newValues: Record<string, unknown> } {
+  const oldValues: Record<string, unknown> = {};
+  const newValues: Record<string, unknown> = {};
+  for (const k of Object.keys(after)) {
+    if (JSON.stringify(before[k]) !== JSON.stringify(after[k])) {
+      oldValues[k] = before[k] ?? null;
+      newValues[k] = after[k] ?? null;
+    }
+  }
+  return { oldValues, newValues };
+}
+
+export interface ChainReport {
+  ok: boolean;
+  checked: number;
+  firstBrokenId: number | null;
+  reason: string | null;
+}
+
+/** Walks the whole trail in order and reports the first row whose hash or link does not hold. */
+export async function verifyChain(db: Db): Promise<ChainReport> {
+  let prev = GENESIS_HASH;
+  let checked = 0;
+  let lastId = 0;
+  const batch = 5000;
+  for (;;) {
+    const rows = await db.selectFrom('audit_log').selectAll().where('id', '>', lastId).orderBy('id').limit(batch).execute();
+    for (const r of rows) {
+      if (r.prev_hash !== prev) {
+        return { ok: false, checked, firstBrokenId: r.id, reason: 'its link to the previous row is broken (a row was removed or inserted)' };
+      }
+      if (rowHash(prev, r) !== r.hash) {
+        return { ok: false, checked, firstBrokenId: r.id, reason: 'its contents do not match its hash (the row was altered)' };
+      }
+      prev = r.hash;
+      checked += 1;
+      lastId = r.id;
+    }
+    if (rows.length < batch) break;
+  }
+  return { ok: true, checked, firstBrokenId: null, reason: null };
+}
+
+function toLog(r: Record<string, unknown>): AuditLog {
+  const parse = (v: unknown) => (typeof v === 'string' ? (JSON.parse(v) as Record<string, unknown>) : null);
+  return {
+    id: r.id as number,
+    created_at: r.created_at as string,
+    user_id: (r.user_id as number | null) ?? null,
+    user_email: (r.user_email as string | null) ?? null,
+    user_name: r.first_name ? `${String(r.first_name)} ${String(r.last_name)}` : null,
+    action: r.action as string,
+    entity: r.entity as string,
+    entity_id: (r.entity_id as string | null) ?? null,
+    old_values: parse(r.old_values),
+    new_values: parse(r.new_values),
+    ip_address: (r.ip_address as string | null) ?? null,
+    user_agent: (r.user_agent as string | null) ?? null,
+    status: r.status as 'success' | 'failed',
+  };
+}
+
+export async function listAudit(db: Db, organizationId: number, q: AuditListQuery) {
+  let base = db.selectFrom('audit_log as a').where('a.organization_id', '=', organizationId);
+  if (q.user_id) base = base.where('a.user_id', '=', q.user_id);
+  if (q.action) base = base.where('a.action', '=', q.action);
+  if (q.entity) base = base.where('a.entity', '=', q.entity);
+  if (q.from) base = base.where('a.created_at', '>=', `${q.from}T00:00:00.000Z`);
+  if (q.to) base = base.where('a.created_at', '<=', `${q.to}T23:59:59.999Z`);
+  if (q.search) {
+    const s = `%${q.search.toLowerCase()}%`;
+    base = base.where((eb) =>
+      eb.or([eb(sql`lower(a.user_email)`, 'like', s), eb('a.entity_id', 'like', s), eb(sql`lower(a.new_values)`, 'like', s)]),
+    );
+  }
+  const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const rows = await base
+    .leftJoin('users as u', 'u.id', 'a.user_id')
+    .select([
+      'a.id',
+      'a.created_at',
+      'a.user_id',
+      'a.user_email',
+      'a.action',
+      'a.entity',
+      'a.entity_id',
+      'a.old_values',
+      'a.new_values',
+      'a.ip_address',
+      'a.user_agent',
+      'a.status',
+      'u.first_name',
+      'u.last_name',
+    ])
+    .orderBy('a.id', 'desc')
+    .limit(q.limit)
+    .offset((q.page - 1) * q.limit)
+    .execute();
+  return { logs: rows.map((r) => toLog(r as Record<string, unknown>)), ...pageEnvelope(Number(total), q.page, q.limit) };
+}

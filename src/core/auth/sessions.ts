@@ -1,0 +1,82 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Db } from '../db/connection.js';
+import { SESSION_LIFETIME_HOURS } from '../../shared/constants.js';
+import type { UserRow } from '../users/repository.js';
+
+/** The cookie holds a random token; the database keeps only its SHA-256, so a stolen database grants no sessions. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export async function createSession(
+  db: Db,
+  user: { id: number; organization_id: number },
+  meta: { ip?: string | null; userAgent?: string | null },
+): Promise<{ token: string; expiresAt: Date }> {
+  const token = randomBytes(32).toString('base64url');
+  const now = new Date();
+  const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_HOURS * 3600_000);
+  await db
+    .insertInto('sessions')
+    .values({
+      id: hashToken(token),
+      user_id: user.id,
+      organization_id: user.organization_id,
+      created_at: now.toISOString(),
+      last_seen_at: now.toISOString(),
+      expires_at: expiresAt.toISOString(),
+      ip_address: meta.ip ?? null,
+      user_agent: meta.userAgent?.slice(0, 300) ?? null,
+    })
+    .execute();
+  return { token, expiresAt };
+}
+
+export interface SessionUser {
+  sessionId: string;
+  lastSeenAt: string;
+  user: UserRow;
+}
+
+/**
+ * The signed-in user for a token, or null when the session is unknown, expired (absolute lifetime),
+ * idle for longer than the lab's session timeout, or the user has been deactivated.
+ */
+export async function resolveSession(
+  db: Db,
+  token: string,
+  idleMinutesOf: (organizationId: number) => Promise<number>,
+  now = new Date(),
+): Promise<SessionUser | null> {
+  const id = hashToken(token);
+  const row = await db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .selectAll('u')
+    .select(['s.id as session_id', 's.expires_at', 's.last_seen_at'])
+    .where('s.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return null;
+  const nowMs = now.getTime();
+  const idleExpired = nowMs - Date.parse(row.last_seen_at) > (await idleMinutesOf(row.organization_id)) * 60_000;
+  if (Date.parse(row.expires_at) <= nowMs || idleExpired || row.is_active !== 1) {
+    await db.deleteFrom('sessions').where('id', '=', id).execute();
+    return null;
+  }
+  const { session_id, expires_at: _e, last_seen_at, ...user } = row;
+  return { sessionId: session_id, lastSeenAt: last_seen_at, user };
+}
+
+/** Records activity at most once a minute, so reads do not turn into writes. */
+export async function touchSession(db: Db, s: SessionUser, now = new Date()): Promise<void> {
+  if (now.getTime() - Date.parse(s.lastSeenAt) < 60_000) return;
+  await db.updateTable('sessions').set({ last_seen_at: now.toISOString() }).where('id', '=', s.sessionId).execute();
+}
+
+export async function deleteSession(db: Db, token: string): Promise<void> {
+  await db.deleteFrom('sessions').where('id', '=', hashToken(token)).execute();
+}
+
+export async function purgeExpiredSessions(db: Db, now = new Date()): Promise<void> {
+  await db.deleteFrom('sessions').where('expires_at', '<=', now.toISOString()).execute();
+}

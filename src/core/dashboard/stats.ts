@@ -1,0 +1,46 @@
+import type { Db } from '../db/connection.js';
+
+/**
+ * Counts for the dashboard and diagnostics screens. A module whose tables do not exist yet answers
+ * null, which the screens show as "not available yet" rather than a made-up zero.
+ */
+export interface Counts {
+  patients: number;
+  users: number;
+  doctors: number;
+  tests: number | null;
+  test_profiles: number | null;
+  test_packages: number | null;
+  samples: number | null;
+  test_results: number | null;
+  bills: number | null;
+}
+
+export async function counts(db: Db, organizationId: number): Promise<Counts> {
+  const patients = await db
+    .selectFrom('entity_counts')
+    .select('n')
+    .where('organization_id', '=', organizationId)
+    .where('entity', '=', 'patients')
+    .executeTakeFirst();
+  const users = await db
+    .selectFrom('users')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('users'),
+      eb.fn.sum<number>(eb.case().when('role', '=', 'doctor').then(1).else(0).end()).as('doctors'),
+    ])
+    .where('organization_id', '=', organizationId)
+    .where('is_active', '=', 1)
+    .executeTakeFirstOrThrow();
+  return {
+    patients: patients?.n ?? 0,
+    users: Number(users.users),
+    doctors: Number(users.doctors ?? 0),
+    tests: null,
+    test_profiles: null,
+    test_packages: null,
+    samples: null,
+    test_results: null,
+    bills: null,
+  };
+}

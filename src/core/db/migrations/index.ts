@@ -1,0 +1,10 @@
+import { sql as foundation } from './001_foundation.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** Forward-only, numbered. Append new migrations; never edit one that has shipped. */
+export const migrations: Migration[] = [{ version: 1, name: 'foundation', sql: foundation }];

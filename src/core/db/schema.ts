@@ -1,0 +1,121 @@
+import type { Generated } from 'kysely';
+
+/** Kysely table types. Timestamps are ISO-8601 UTC strings; money is integer paise. */
+export interface OrganizationsTable {
+  id: Generated<number>;
+  name: string;
+  address: string | null;
+  phone: string | null;
+  email: string | null;
+  timezone: string;
+  currency: string;
+  date_format: string;
+  settings: string;
+  is_demo: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  organization_id: number;
+  email: string;
+  password_hash: string;
+  first_name: string;
+  last_name: string;
+  role: string;
+  department: string | null;
+  phone: string | null;
+  specialization: string | null;
+  consultation_fee_paise: number;
+  is_active: number;
+  last_login: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: number;
+  organization_id: number;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  ip_address: string | null;
+  user_agent: string | null;
+}
+
+export interface SequencesTable {
+  organization_id: number;
+  name: string;
+  value: number;
+}
+
+export interface EntityCountsTable {
+  organization_id: number;
+  entity: string;
+  n: number;
+}
+
+export interface PatientsTable {
+  id: Generated<number>;
+  organization_id: number;
+  patient_code: string;
+  first_name: string;
+  last_name: string;
+  date_of_birth: string;
+  gender: string | null;
+  phone: string | null;
+  email: string | null;
+  address: string | null;
+  city: string | null;
+  state: string | null;
+  pincode: string | null;
+  emergency_contact: string | null;
+  emergency_phone: string | null;
+  emergency_relation: string | null;
+  blood_group: string | null;
+  allergies: string | null;
+  medical_history: string | null;
+  insurance_provider: string | null;
+  insurance_number: string | null;
+  membership_type: string;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  organization_id: number | null;
+  user_id: number | null;
+  user_email: string | null;
+  action: string;
+  entity: string;
+  entity_id: string | null;
+  old_values: string | null;
+  new_values: string | null;
+  ip_address: string | null;
+  user_agent: string | null;
+  status: string;
+  created_at: string;
+  prev_hash: string;
+  hash: string;
+}
+
+export interface SchemaMigrationsTable {
+  version: number;
+  name: string;
+  applied_at: string;
+}
+
+export interface DB {
+  organizations: OrganizationsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  sequences: SequencesTable;
+  entity_counts: EntityCountsTable;
+  patients: PatientsTable;
+  audit_log: AuditLogTable;
+  schema_migrations: SchemaMigrationsTable;
+}

@@ -1,0 +1,142 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/connection.js';
+import type { PatientsTable } from '../db/schema.js';
+import { countMatching, ftsQuery, idsMatching, pageOfMatching, searchTokens } from '../db/patient-search.js';
+import { ageFromDob } from '../../shared/age.js';
+import type { Patient, PatientListQuery } from '../../shared/schemas/patients.js';
+
+export type PatientRow = Selectable<PatientsTable>;
+
+export function toPatient(r: PatientRow, today = new Date()): Patient {
+  return {
+    id: r.id,
+    patient_id: r.patient_code,
+    first_name: r.first_name,
+    last_name: r.last_name,
+    date_of_birth: r.date_of_birth,
+    age: ageFromDob(r.date_of_birth, today),
+    gender: r.gender,
+    phone: r.phone,
+    email: r.email,
+    address: r.address,
+    city: r.city,
+    state: r.state,
+    pincode: r.pincode,
+    emergency_contact: r.emergency_contact,
+    emergency_phone: r.emergency_phone,
+    emergency_relation: r.emergency_relation,
+    blood_group: r.blood_group,
+    allergies: r.allergies,
+    medical_history: r.medical_history,
+    insurance_provider: r.insurance_provider,
+    insurance_number: r.insurance_number,
+    membership_type: r.membership_type,
+    status: 'active',
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+  };
+}
+
+export function findPatient(db: Db, organizationId: number, id: number) {
+  return db
+    .selectFrom('patients')
+    .selectAll()
+    .where('id', '=', id)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+}
+
+export function findPatientByCode(db: Db, organizationId: number, code: string) {
+  return db
+    .selectFrom('patients')
+    .selectAll()
+    .where('patient_code', '=', code.toUpperCase())
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+}
+
+async function rowsByIds(db: Db, organizationId: number, ids: number[]): Promise<PatientRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('patients')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('id', 'in', ids)
+    .orderBy('id', 'desc')
+    .execute();
+  return rows;
+}
+
+/**
+ * One page of patients, newest first, with an exact total.
+ * - unfiltered: the total comes from a trigger-kept counter, the page from the (organization_id, id) index;
+ *   pages past the middle are read from the other end so no scan skips more than half the rows;
+ * - search: the FTS index gives both the count and the page of ids;
+ * - gender/membership: their (organization_id, column, id) indexes.
+ */
+export async function pagePatients(
+  db: Db,
+  organizationId: number,
+  q: PatientListQuery,
+): Promise<{ rows: PatientRow[]; total: number }> {
+  const offset = (q.page - 1) * q.limit;
+  const tokens = q.search ? searchTokens(q.search) : [];
+  const filtered = q.gender !== undefined || q.membership !== undefined;
+
+  if (tokens.length === 0 && q.search) return { rows: [], total: 0 };
+
+  if (tokens.length > 0 && !filtered) {
+    const match = ftsQuery(organizationId, tokens);
+    const { rows: countRows } = await countMatching(match).execute(db);
+    const total = Number(countRows[0]?.n ?? 0);
+    if (offset >= total) return { rows: [], total };
+    const { rows: idRows } = await pageOfMatching(match, q.limit, offset).execute(db);
+    return { rows: await rowsByIds(db, organizationId, idRows.map((r) => r.id)), total };
+  }
+
+  if (tokens.length === 0 && !filtered) {
+    const counter = await db
+      .selectFrom('entity_counts')
+      .select('n')
+      .where('organization_id', '=', organizationId)
+      .where('entity', '=', 'patients')
+      .executeTakeFirst();
+    const total = counter?.n ?? 0;
+    if (offset >= total) return { rows: [], total };
+    const fromEnd = offset > total / 2;
+    let ids: number[];
+    if (!fromEnd) {
+      const r = await db
+        .selectFrom('patients')
+        .select('id')
+        .where('organization_id', '=', organizationId)
+        .orderBy('id', 'desc')
+        .limit(q.limit)
+        .offset(offset)
+        .execute();
+      ids = r.map((x) => x.id);
+    } else {
+      const lastIndex = Math.min(offset + q.limit, total);
+      const r = await db
+        .selectFrom('patients')
+        .select('id')
+        .where('organization_id', '=', organizationId)
+        .orderBy('id', 'asc')
+        .limit(lastIndex - offset)
+        .offset(total - lastIndex)
+        .execute();
+      ids = r.map((x) => x.id);
+    }
+    return { rows: await rowsByIds(db, organizationId, ids), total };
+  }
+
+  let base = db.selectFrom('patients').where('organization_id', '=', organizationId);
+  if (q.gender) base = base.where('gender', '=', q.gender);
+  if (q.membership) base = base.where('membership_type', '=', q.membership);
+  if (tokens.length > 0) base = base.where(idsMatching(ftsQuery(organizationId, tokens)));
+  const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const total = Number(n);
+  if (offset >= total) return { rows: [], total };
+  const rows = await base.selectAll().orderBy('id', 'desc').limit(q.limit).offset(offset).execute();
+  return { rows, total };
+}

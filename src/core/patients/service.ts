@@ -1,0 +1,111 @@
+import type { Db } from '../db/connection.js';
+import type { Actor } from '../context.js';
+import { nowIso } from '../context.js';
+import { diff, writeAudit } from '../audit/audit.js';
+import { NotFoundError } from '../errors.js';
+import { todayIn } from '../../shared/age.js';
+import { pageEnvelope } from '../../shared/schemas/common.js';
+import type { Patient, PatientCreate, PatientListQuery, PatientPage, PatientUpdate } from '../../shared/schemas/patients.js';
+import { findPatient, pagePatients, toPatient, type PatientRow } from './repository.js';
+import { nextSequence } from '../sequences.js';
+import { organizationTimezone } from '../settings/organization.js';
+
+type Writable = Omit<PatientRow, 'id' | 'organization_id' | 'patient_code' | 'created_by' | 'created_at' | 'updated_at'>;
+
+function columns(input: PatientCreate): Writable {
+  return {
+    first_name: input.first_name,
+    last_name: input.last_name,
+    date_of_birth: input.date_of_birth,
+    gender: input.gender ?? null,
+    phone: input.phone ?? null,
+    email: input.email ?? null,
+    address: input.address ?? null,
+    city: input.city ?? null,
+    state: input.state ?? null,
+    pincode: input.pincode ?? null,
+    emergency_contact: input.emergency_contact ?? null,
+    emergency_phone: input.emergency_phone ?? null,
+    emergency_relation: input.emergency_relation ?? null,
+    blood_group: input.blood_group ?? null,
+    allergies: input.allergies ?? null,
+    medical_history: input.medical_history ?? null,
+    insurance_provider: input.insurance_provider ?? null,
+    insurance_number: input.insurance_number ?? null,
+    membership_type: input.membership_type ?? 'none',
+  };
+}
+
+export async function listPatients(db: Db, organizationId: number, q: PatientListQuery): Promise<PatientPage> {
+  const { rows, total } = await pagePatients(db, organizationId, q);
+  const today = new Date();
+  return { patients: rows.map((r) => toPatient(r, today)), ...pageEnvelope(total, q.page, q.limit) };
+}
+
+export async function getPatient(db: Db, organizationId: number, id: number): Promise<Patient> {
+  const row = await findPatient(db, organizationId, id);
+  if (!row) throw new NotFoundError('Patient', id);
+  return toPatient(row);
+}
+
+/** Inside an open transaction: stores the patient with a new code PAT+YYYYMMDD+NNNN and audits it. */
+export async function insertPatient(trx: Db, actor: Actor, input: PatientCreate): Promise<PatientRow> {
+  const day = todayIn(await organizationTimezone(trx, actor.organizationId)).replace(/-/g, '');
+  const seq = await nextSequence(trx, actor.organizationId, `patient:${day}`);
+  const now = nowIso();
+  const row = await trx
+    .insertInto('patients')
+    .values({
+      ...columns(input),
+      organization_id: actor.organizationId,
+      patient_code: `PAT${day}${String(seq).padStart(4, '0')}`,
+      created_by: actor.userId,
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await writeAudit(trx, actor, { action: 'create', entity: 'patient', entityId: row.id, newValues: row });
+  return row;
+}
+
+export async function createPatient(db: Db, actor: Actor, input: PatientCreate): Promise<Patient> {
+  const row = await db.transaction().execute((trx) => insertPatient(trx, actor, input));
+  return toPatient(row);
+}
+
+export async function updatePatient(db: Db, actor: Actor, id: number, input: PatientUpdate): Promise<Patient> {
+  return db.transaction().execute(async (trx) => {
+    const before = await findPatient(trx, actor.organizationId, id);
+    if (!before) throw new NotFoundError('Patient', id);
+    const patch: Partial<Writable> = {};
+    for (const [k, v] of Object.entries(input) as [keyof Writable, unknown][]) {
+      if (v === undefined) continue;
+      (patch as Record<string, unknown>)[k] = k === 'membership_type' ? (v ?? 'none') : (v ?? null);
+    }
+    const after = await trx
+      .updateTable('patients')
+      .set({ ...patch, updated_at: nowIso() })
+      .where('id', '=', id)
+      .where('organization_id', '=', actor.organizationId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const { oldValues, newValues } = diff(before, after);
+    delete oldValues.updated_at;
+    delete newValues.updated_at;
+    if (Object.keys(newValues).length > 0) {
+      await writeAudit(trx, actor, { action: 'update', entity: 'patient', entityId: id, oldValues, newValues });
+    }
+    return toPatient(after);
+  });
+}
+
+export async function deletePatient(db: Db, actor: Actor, id: number): Promise<Patient> {
+  return db.transaction().execute(async (trx) => {
+    const before = await findPatient(trx, actor.organizationId, id);
+    if (!before) throw new NotFoundError('Patient', id);
+    await trx.deleteFrom('patients').where('id', '=', id).where('organization_id', '=', actor.organizationId).execute();
+    await writeAudit(trx, actor, { action: 'delete', entity: 'patient', entityId: id, oldValues: before });
+    return toPatient(before);
+  });
+}

@@ -1,0 +1,81 @@
+import type { Db } from '../db/connection.js';
+import { nowIso, systemActor } from '../context.js';
+import { writeAudit } from '../audit/audit.js';
+import { hashPassword } from '../auth/password.js';
+import { ConflictError } from '../errors.js';
+import { splitName, type SetupInput } from '../../shared/schemas/setup.js';
+import { DEFAULT_SETTINGS, primaryOrganization } from '../settings/organization.js';
+import type { Role } from '../../shared/roles.js';
+
+export interface SetupResult {
+  organizationId: number;
+  adminId: number;
+}
+
+export async function isSetUp(db: Db): Promise<boolean> {
+  return (await primaryOrganization(db)) !== null;
+}
+
+/**
+ * Creates the lab and its superadmin in one transaction. Refuses when a lab already exists:
+ * setting up never overwrites or removes anything.
+ */
+export async function setupLab(db: Db, input: SetupInput, opts: { demo?: boolean } = {}): Promise<SetupResult> {
+  const password_hash = await hashPassword(input.adminPassword);
+  return db.transaction().execute(async (trx) => {
+    if (await primaryOrganization(trx)) {
+      throw new ConflictError('This lab is already set up; nothing was changed', 'ALREADY_SET_UP');
+    }
+    const now = nowIso();
+    const org = await trx
+      .insertInto('organizations')
+      .values({
+        name: input.labName,
+        address: input.labAddress ?? null,
+        phone: input.labPhone ?? null,
+        email: input.labEmail ?? null,
+        timezone: input.timezone,
+        currency: input.currency,
+        date_format: input.dateFormat,
+        settings: JSON.stringify(DEFAULT_SETTINGS),
+        is_demo: opts.demo ? 1 : 0,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const role: Role = 'superadmin';
+    const admin = await trx
+      .insertInto('users')
+      .values({
+        organization_id: org.id,
+        email: input.adminEmail,
+        password_hash,
+        ...splitName(input.adminName),
+        role,
+        department: 'Administration',
+        phone: null,
+        specialization: null,
+        consultation_fee_paise: 0,
+        is_active: 1,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const actor = systemActor(org.id, 'setup');
+    await writeAudit(trx, actor, {
+      action: 'create',
+      entity: 'organization',
+      entityId: org.id,
+      newValues: { name: input.labName, timezone: input.timezone, currency: input.currency, date_format: input.dateFormat },
+    });
+    await writeAudit(trx, actor, {
+      action: 'create',
+      entity: 'user',
+      entityId: admin.id,
+      newValues: { email: input.adminEmail, role },
+    });
+    return { organizationId: org.id, adminId: admin.id };
+  });
+}

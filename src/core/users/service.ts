@@ -1,0 +1,164 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/connection.js';
+import type { Actor } from '../context.js';
+import { nowIso } from '../context.js';
+import { diff, writeAudit } from '../audit/audit.js';
+import { hashPassword } from '../auth/password.js';
+import { ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
+import { canAssignRole, ROLE_RANK, type Role } from '../../shared/roles.js';
+import type { User, UserCreate, UserUpdate } from '../../shared/schemas/users.js';
+import { auditUser, findUser, toUser } from './repository.js';
+import { rupeesToPaise } from '../../shared/money.js';
+
+function assertMayAssign(actor: Actor, role: Role): void {
+  if (actor.role === 'system') return;
+  if (!canAssignRole(actor.role, role)) {
+    throw new ForbiddenError(`A ${actor.role} cannot give anyone the role ${role}`);
+  }
+}
+
+/** A non-system actor may only manage users ranked at or below themselves. */
+function assertMayManage(actor: Actor, target: { role: string; id: number }): void {
+  if (actor.role === 'system') return;
+  if (ROLE_RANK[target.role as Role] > ROLE_RANK[actor.role]) {
+    throw new ForbiddenError(`A ${actor.role} cannot change a ${target.role}`);
+  }
+}
+
+export async function listUsers(
+  db: Db,
+  organizationId: number,
+  q: { role?: Role | undefined; search?: string | undefined; include_inactive?: boolean | undefined; roles?: readonly Role[] },
+): Promise<User[]> {
+  let query = db.selectFrom('users').selectAll().where('organization_id', '=', organizationId);
+  if (q.role) query = query.where('role', '=', q.role);
+  if (q.roles) query = query.where('role', 'in', [...q.roles]);
+  if (!q.include_inactive) query = query.where('is_active', '=', 1);
+  if (q.search) {
+    const s = `%${q.search.toLowerCase()}%`;
+    query = query.where((eb) =>
+      eb.or([
+        eb(sql`lower(first_name || ' ' || last_name)`, 'like', s),
+        eb(sql`lower(email)`, 'like', s),
+        eb(sql`lower(coalesce(specialization, ''))`, 'like', s),
+      ]),
+    );
+  }
+  const rows = await query.orderBy('first_name').orderBy('last_name').execute();
+  return rows.map(toUser);
+}
+
+export async function getUser(db: Db, organizationId: number, id: number): Promise<User> {
+  const row = await findUser(db, organizationId, id);
+  if (!row) throw new NotFoundError('User', id);
+  return toUser(row);
+}
+
+export async function createUser(db: Db, actor: Actor, input: UserCreate): Promise<User> {
+  assertMayAssign(actor, input.role);
+  const password_hash = await hashPassword(input.password);
+  return db.transaction().execute(async (trx) => {
+    const exists = await trx.selectFrom('users').select('id').where('email', '=', input.email).executeTakeFirst();
+    if (exists) throw new ConflictError(`A user with email ${input.email} already exists`, 'EMAIL_TAKEN');
+    const now = nowIso();
+    const row = await trx
+      .insertInto('users')
+      .values({
+        organization_id: actor.organizationId,
+        email: input.email,
+        password_hash,
+        first_name: input.first_name,
+        last_name: input.last_name,
+        role: input.role,
+        department: input.department ?? null,
+        phone: input.phone ?? null,
+        specialization: input.specialization ?? null,
+        consultation_fee_paise: rupeesToPaise(input.consultation_fee ?? 0),
+        is_active: 1,
+        created_at: now,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await writeAudit(trx, actor, { action: 'create', entity: 'user', entityId: row.id, newValues: auditUser(row) });
+    return toUser(row);
+  });
+}
+
+export async function updateUser(db: Db, actor: Actor, id: number, input: UserUpdate): Promise<User> {
+  return db.transaction().execute(async (trx) => {
+    const before = await findUser(trx, actor.organizationId, id);
+    if (!before) throw new NotFoundError('User', id);
+    assertMayManage(actor, before);
+    if (input.role && input.role !== before.role) {
+      if (actor.userId === id) throw new ForbiddenError('You cannot change your own role');
+      assertMayAssign(actor, input.role);
+      if (before.role === 'superadmin') throw new ForbiddenError('The superadmin role cannot be changed');
+    }
+    if (input.is_active === false && before.role === 'superadmin') {
+      throw new ForbiddenError('The superadmin cannot be deactivated');
+    }
+    if (input.is_active === false && actor.userId === id) throw new ForbiddenError('You cannot deactivate yourself');
+    if (input.email && input.email !== before.email) {
+      const taken = await trx.selectFrom('users').select('id').where('email', '=', input.email).where('id', '!=', id).executeTakeFirst();
+      if (taken) throw new ConflictError(`A user with email ${input.email} already exists`, 'EMAIL_TAKEN');
+    }
+    const patch = {
+      ...(input.first_name !== undefined && { first_name: input.first_name }),
+      ...(input.last_name !== undefined && { last_name: input.last_name }),
+      ...(input.email !== undefined && { email: input.email }),
+      ...(input.role !== undefined && { role: input.role }),
+      ...(input.department !== undefined && { department: input.department ?? null }),
+      ...(input.phone !== undefined && { phone: input.phone ?? null }),
+      ...(input.specialization !== undefined && { specialization: input.specialization ?? null }),
+      ...(input.consultation_fee !== undefined && { consultation_fee_paise: rupeesToPaise(input.consultation_fee) }),
+      ...(input.is_active !== undefined && { is_active: input.is_active ? 1 : 0 }),
+    };
+    const after = await trx
+      .updateTable('users')
+      .set({ ...patch, updated_at: nowIso() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (after.is_active === 0 || after.role !== before.role) {
+      // Deactivation or a role change ends the user's sessions: they sign in again with the new rights.
+      await trx.deleteFrom('sessions').where('user_id', '=', id).execute();
+    }
+    const { oldValues, newValues } = diff(auditUser(before), auditUser(after));
+    delete oldValues.updated_at;
+    delete newValues.updated_at;
+    await writeAudit(trx, actor, { action: 'update', entity: 'user', entityId: id, oldValues, newValues });
+    return toUser(after);
+  });
+}
+
+/** DELETE deactivates: users stay referenced by bills, results and the audit trail. */
+export async function deactivateUser(db: Db, actor: Actor, id: number): Promise<User> {
+  const row = await findUser(db, actor.organizationId, id);
+  if (!row) throw new NotFoundError('User', id);
+  if (row.role === 'superadmin') throw new ForbiddenError('The superadmin cannot be deleted');
+  return updateUser(db, actor, id, { is_active: false });
+}
+
+export async function resetPassword(db: Db, actor: Actor, id: number, password: string): Promise<User> {
+  const password_hash = await hashPassword(password);
+  return db.transaction().execute(async (trx) => {
+    const before = await findUser(trx, actor.organizationId, id);
+    if (!before) throw new NotFoundError('User', id);
+    assertMayManage(actor, before);
+    const after = await trx
+      .updateTable('users')
+      .set({ password_hash, updated_at: nowIso() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await trx.deleteFrom('sessions').where('user_id', '=', id).execute();
+    await writeAudit(trx, actor, {
+      action: 'update',
+      entity: 'user',
+      entityId: id,
+      newValues: { password_changed: true },
+    });
+    return toUser(after);
+  });
+}

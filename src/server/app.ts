@@ -1,0 +1,84 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { AuthService } from '../core/auth/service.js';
+import { authPlugin } from './plugins/auth.js';
+import { errorsPlugin } from './plugins/errors.js';
+import { staticUi } from './plugins/static-ui.js';
+import { healthRoutes } from './routes/health.js';
+import { authRoutes } from './routes/auth.js';
+import { setupRoutes } from './routes/setup.js';
+import { userRoutes } from './routes/users.js';
+import { patientRoutes } from './routes/patients.js';
+import { auditRoutes } from './routes/audit.js';
+import { systemRoutes } from './routes/system.js';
+import type { AppOptions, RegisteredRoute, RouteAccess } from './types.js';
+
+
+/** Logs name the route, never its query string (searches carry patient names) or any body. */
+const loggerOptions = {
+  level: process.env.LIMS_LOG_LEVEL ?? 'info',
+  redact: { paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'], remove: true },
+  serializers: {
+    req(req: { method: string; url: string; id: string }) {
+      return { id: req.id, method: req.method, path: req.url.split('?')[0] };
+    },
+  },
+};
+
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger === false || opts.logger === undefined ? false : { ...loggerOptions, ...(typeof opts.logger === 'object' ? opts.logger : {}) },
+    bodyLimit: 2 * 1024 * 1024,
+    trustProxy: false,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const routeList: RegisteredRoute[] = [];
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const m of methods) {
+      if (m === 'HEAD') continue;
+      routeList.push({ method: m, url: route.url, access: (route.config as { access?: RouteAccess } | undefined)?.access });
+    }
+  });
+
+  app.decorate('routeList', routeList);
+  app.decorate('database', opts.database);
+  app.decorate('options_', opts);
+  app.decorate('auth', new AuthService(opts.database.db));
+
+  await app.register(cookie);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        frameSrc: ["'self'", 'blob:'],
+        objectSrc: ["'self'", 'blob:'],
+        upgradeInsecureRequests: null,
+      },
+    },
+    // The app is served over plain HTTP on the clinic LAN; HSTS would lock browsers out of it.
+    strictTransportSecurity: false,
+  });
+  await app.register(errorsPlugin);
+  await app.register(authPlugin);
+
+  await app.register(healthRoutes);
+  await app.register(authRoutes);
+  await app.register(setupRoutes);
+  await app.register(userRoutes);
+  await app.register(patientRoutes);
+  await app.register(auditRoutes);
+  await app.register(systemRoutes);
+
+  if (opts.uiDir) await staticUi(app, opts.uiDir);
+
+  return app;
+}

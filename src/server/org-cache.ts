@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import { DEFAULT_SETTINGS, settingsOf, type LabSettings } from '../core/settings/organization.js';
+
+/**
+ * A lab's settings are read on every request (session timeout); they change rarely, so they are
+ * cached for a few seconds per organisation. Settings writes call invalidateOrganizationCache.
+ */
+const TTL_MS = 5000;
+const caches = new WeakMap<FastifyInstance, Map<number, { at: number; settings: LabSettings }>>();
+
+export async function organizationSettingsCached(app: FastifyInstance, organizationId: number): Promise<LabSettings> {
+  let cache = caches.get(app);
+  if (!cache) caches.set(app, (cache = new Map()));
+  const hit = cache.get(organizationId);
+  if (hit && Date.now() - hit.at < TTL_MS) return hit.settings;
+  const org = await app.database.db.selectFrom('organizations').select('settings').where('id', '=', organizationId).executeTakeFirst();
+  const settings = org ? settingsOf(org) : DEFAULT_SETTINGS;
+  cache.set(organizationId, { at: Date.now(), settings });
+  return settings;
+}
+
+export function invalidateOrganizationCache(app: FastifyInstance): void {
+  caches.delete(app);
+}

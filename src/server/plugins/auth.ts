@@ -1,0 +1,80 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ForbiddenError, UnauthorizedError } from '../../core/errors.js';
+import { resolveSession, touchSession } from '../../core/auth/sessions.js';
+import { actorFor } from '../../core/auth/service.js';
+import { organizationSettingsCached } from '../org-cache.js';
+import { hasPermission, type Role } from '../../shared/roles.js';
+import type { Actor } from '../../core/context.js';
+
+export const SESSION_COOKIE = 'lims_session';
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The signed-in staff member of a route that declared a permission; the hook has already checked it. */
+export function actorOf(req: FastifyRequest): Actor {
+  if (!req.staff) throw new UnauthorizedError();
+  return req.staff.actor;
+}
+
+function sameOrigin(req: FastifyRequest): boolean {
+  const origin = req.headers.origin;
+  if (!origin) return true;
+  try {
+    return new URL(origin).host === req.headers.host;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Sessions, CSRF and permissions for every route.
+ * - onRequest: a state-changing request that carries the session cookie must send JSON (or no body)
+ *   and, if it names an Origin, our own. A cross-site form post can do neither.
+ * - preHandler: the route's declared access is enforced; a route without one is refused (500) so a
+ *   forgotten declaration can never mean "open".
+ */
+export const authPlugin = fp(async (app: FastifyInstance) => {
+  app.decorateRequest('staff', null);
+
+  app.addHook('onRequest', async (req: FastifyRequest) => {
+    const token = req.cookies[SESSION_COOKIE];
+    if (!token || !UNSAFE.has(req.method)) return;
+    const type = req.headers['content-type'];
+    const length = Number(req.headers['content-length'] ?? 0);
+    const hasBody = length > 0 || req.headers['transfer-encoding'] !== undefined;
+    if (hasBody && !(type ?? '').toLowerCase().startsWith('application/json')) {
+      throw new ForbiddenError('Cross-site request refused: requests that change data must send JSON');
+    }
+    if (!sameOrigin(req)) throw new ForbiddenError('Cross-site request refused: origin does not match this server');
+  });
+
+  app.addHook('preHandler', async (req: FastifyRequest, reply: FastifyReply) => {
+    const access = req.routeOptions.config.access;
+    if (access === undefined) {
+      // Only reachable through a programming error: the route test walks every route for this.
+      throw new Error(`route ${req.method} ${req.routeOptions.url ?? ''} declares no access`);
+    }
+    if (access === 'public') return;
+    const token = req.cookies[SESSION_COOKIE];
+    if (!token) throw new UnauthorizedError();
+    const session = await resolveSession(
+      app.database.db,
+      token,
+      async (orgId) => (await organizationSettingsCached(app, orgId)).sessionTimeout,
+    );
+    if (!session) {
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      throw new UnauthorizedError('Your session has ended; please sign in again');
+    }
+    await touchSession(app.database.db, session);
+    const role = session.user.role as Role;
+    if (access !== 'authenticated' && !hasPermission(role, access)) {
+      throw new ForbiddenError(`Your role (${role}) does not have the ${access} permission`);
+    }
+    req.staff = {
+      user: session.user,
+      actor: actorFor(session.user, { ip: req.ip, userAgent: req.headers['user-agent'] ?? null }),
+      sessionToken: token,
+    };
+  });
+});

@@ -1,0 +1,56 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { DomainError, TooManyRequestsError } from '../../core/errors.js';
+import type { ApiErrorBody } from '../../shared/schemas/common.js';
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+function body(statusCode: number, message: string, extra: Partial<ApiErrorBody> = {}): ApiErrorBody {
+  return { statusCode, error: STATUS_TEXT[statusCode] ?? 'Error', message, ...extra };
+}
+
+/** One error handler: domain errors keep their status, validation names each field, 5xx hide internals. */
+export const errorsPlugin = fp(async (app: FastifyInstance) => {
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const details = err.validation.map((v) => {
+        const path = String(v.instancePath ?? '')
+          .replace(/^\//, '')
+          .replace(/\//g, '.');
+        const issuePath = (v.params as { issue?: { path?: PropertyKey[] } } | undefined)?.issue?.path;
+        return { path: path || (issuePath ?? []).map(String).join('.'), message: v.message ?? 'Invalid value' };
+      });
+      const where = err.validationContext === 'querystring' ? 'query' : (err.validationContext ?? 'body');
+      const message = details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join('; ');
+      return reply.status(400).send(body(400, message || `Invalid ${where}`, { code: 'VALIDATION_ERROR', details }));
+    }
+    if (err instanceof DomainError) {
+      if (err instanceof TooManyRequestsError) reply.header('retry-after', String(err.retryAfterSeconds));
+      return reply
+        .status(err.statusCode)
+        .send(body(err.statusCode, err.message, { code: err.code, ...(err.details ? { details: err.details } : {}) }));
+    }
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    if (status >= 500) {
+      req.log.error({ err }, 'request failed');
+      return reply.status(500).send(body(500, 'Something went wrong on the server; the error has been logged'));
+    }
+    return reply.status(status).send(body(status, err.message, { code: err.code }));
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    reply.status(404).send(body(404, `Route ${req.method} ${req.url.split('?')[0]} not found`));
+  });
+});

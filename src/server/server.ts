@@ -1,0 +1,56 @@
+import { fileURLToPath } from 'node:url';
+import { openDatabase } from '../core/db/connection.js';
+import { dataPaths } from '../core/datadir.js';
+import { ensureDemoLab } from '../core/setup/demo.js';
+import { buildApp } from './app.js';
+import { packageVersion } from '../core/version.js';
+
+export interface ServeOptions {
+  dataDir: string;
+  port: number;
+  host: string;
+  demo: boolean;
+  quiet?: boolean;
+}
+
+/** The built UI sits beside the compiled server: dist/public. */
+export function defaultUiDir(): string {
+  return fileURLToPath(new URL('../../public', import.meta.url));
+}
+
+/** Starts the server and resolves once it listens; SIGINT/SIGTERM close it cleanly. */
+export async function serve(opts: ServeOptions): Promise<{ url: string; close: () => Promise<void> }> {
+  const paths = dataPaths(opts.dataDir, { create: true });
+  const database = openDatabase(paths.dbFile);
+  if (opts.demo) await ensureDemoLab(database.db);
+  const app = await buildApp({
+    database,
+    demo: opts.demo,
+    uiDir: defaultUiDir(),
+    logger: opts.quiet ? false : true,
+    version: packageVersion(),
+  });
+  await app.listen({ port: opts.port, host: opts.host });
+  const shownHost = opts.host === '0.0.0.0' || opts.host === '::' ? 'localhost' : opts.host;
+  const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${opts.port}`;
+  let closing = false;
+  const close = async () => {
+    if (closing) return;
+    closing = true;
+    await app.close();
+    await database.close();
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    process.stderr.write(`\nlims: ${signal} received, finishing open requests and closing the database...\n`);
+    close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        process.stderr.write(`lims: error while shutting down: ${String(err)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return { url, close };
+}

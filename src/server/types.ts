@@ -1,0 +1,42 @@
+import type { Permission } from '../shared/roles.js';
+import type { Database_ } from '../core/db/connection.js';
+import type { Actor } from '../core/context.js';
+import type { UserRow } from '../core/users/repository.js';
+import type { AuthService } from '../core/auth/service.js';
+
+/** Every route declares who may call it: a permission, any signed-in user, or anyone. */
+export type RouteAccess = Permission | 'authenticated' | 'public';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: RouteAccess;
+  }
+  interface FastifyInstance {
+    database: Database_;
+    auth: AuthService;
+    options_: AppOptions;
+    /** Every route with its declared access, for the route-permission test. */
+    routeList: RegisteredRoute[];
+  }
+  interface FastifyRequest {
+    staff: { user: UserRow; actor: Actor; sessionToken: string } | null;
+  }
+}
+
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  access: RouteAccess | undefined;
+}
+
+export interface AppOptions {
+  database: Database_;
+  /** Demo mode: the login page lists the demo accounts. */
+  demo?: boolean;
+  /** Folder with the built UI (index.html); omitted in API-only tests. */
+  uiDir?: string | null;
+  logger?: boolean | object;
+  /** Marks the session cookie Secure (set when served over HTTPS, e.g. behind a TLS proxy). */
+  secureCookies?: boolean;
+  version?: string;
+}

@@ -1,0 +1,36 @@
+/** Lists and constants named by the specification (documents 000 and 001). */
+export const GENDERS = ['Male', 'Female', 'Other'] as const;
+export type Gender = (typeof GENDERS)[number];
+
+export const BLOOD_GROUPS = ['A+', 'A-', 'B+', 'B-', 'AB+', 'AB-', 'O+', 'O-'] as const;
+export const EMERGENCY_RELATIONS = ['Spouse', 'Parent', 'Child', 'Sibling', 'Friend', 'Other'] as const;
+export const MEMBERSHIP_TYPES = ['none', 'basic', 'premium', 'corporate'] as const;
+export type MembershipType = (typeof MEMBERSHIP_TYPES)[number];
+
+export const PATIENT_PAGE_SIZES = [5, 10, 20, 50] as const;
+export const DEFAULT_PATIENT_PAGE_SIZE = 10;
+
+export const AGE_RANGES = ['0-18', '19-35', '36-50', '51-65', '65+'] as const;
+export const PATIENT_SEARCH_TYPES = ['all', 'name', 'patient_id', 'mobile', 'email'] as const;
+
+export const SPECIALIZATIONS = [
+  'Internal Medicine',
+  'Cardiology',
+  'Neurology',
+  'Pediatrics',
+  'Orthopedics',
+] as const;
+
+export const TIMEZONES = ['Asia/Kolkata', 'UTC', 'America/New_York', 'Europe/London'] as const;
+export const DATE_FORMATS = ['DD/MM/YYYY', 'MM/DD/YYYY', 'YYYY-MM-DD'] as const;
+export type DateFormat = (typeof DATE_FORMATS)[number];
+export const CURRENCIES = ['INR', 'USD', 'EUR', 'GBP'] as const;
+export const SESSION_TIMEOUTS = [15, 30, 60, 120] as const;
+
+export const AUDIT_ACTIONS = ['login', 'logout', 'create', 'update', 'delete', 'export', 'import'] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** Session limits: absolute lifetime (spec 9: 24 hours) and login throttling (spec 9: 5 attempts). */
+export const SESSION_LIFETIME_HOURS = 24;
+export const LOGIN_MAX_FAILURES = 5;
+export const LOGIN_LOCKOUT_MINUTES = 15;

@@ -1,0 +1,166 @@
+/**
+ * Roles and permissions: the one place the role -> permission matrix is written.
+ * docs/roles-and-permissions.md mirrors this table (a test checks they agree).
+ */
+export const ROLES = [
+  'superadmin',
+  'admin',
+  'lab_manager',
+  'doctor',
+  'lab_technician',
+  'technician',
+  'receptionist',
+  'billing_staff',
+  'collector',
+  'validator',
+  'inventory_manager',
+  'user',
+] as const;
+export type Role = (typeof ROLES)[number];
+
+export const ROLE_LABELS: Record<Role, string> = {
+  superadmin: 'Super Admin',
+  admin: 'Admin',
+  lab_manager: 'Lab Manager',
+  doctor: 'Doctor',
+  lab_technician: 'Lab Technician',
+  technician: 'Technician',
+  receptionist: 'Receptionist',
+  billing_staff: 'Billing Staff',
+  collector: 'Collector',
+  validator: 'Validator',
+  inventory_manager: 'Inventory Manager',
+  user: 'User',
+};
+
+/** Rank decides who may assign which role: nobody assigns a role ranked above their own. */
+export const ROLE_RANK: Record<Role, number> = {
+  superadmin: 100,
+  admin: 90,
+  lab_manager: 70,
+  doctor: 50,
+  lab_technician: 50,
+  technician: 40,
+  receptionist: 40,
+  billing_staff: 40,
+  collector: 30,
+  validator: 50,
+  inventory_manager: 40,
+  user: 10,
+};
+
+export const PERMISSIONS = [
+  'view_patients',
+  'manage_patients',
+  'view_tests',
+  'manage_tests',
+  'view_samples',
+  'manage_samples',
+  'view_results',
+  'update_results',
+  'verify_results',
+  'manage_qc',
+  'view_bills',
+  'create_bills',
+  'manage_bills',
+  'delete_bills',
+  'view_inventory',
+  'manage_inventory',
+  'view_users',
+  'manage_users',
+  'view_reports',
+  'create_reports',
+  'view_audit',
+  'system_settings',
+  'manage_appointments',
+  'manage_lab',
+  'full_access',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+const LAB_OPS: Permission[] = [
+  'view_patients',
+  'view_tests',
+  'view_samples',
+  'manage_samples',
+  'view_results',
+  'update_results',
+  'manage_qc',
+  'view_inventory',
+  'view_users',
+];
+
+export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
+  superadmin: PERMISSIONS,
+  admin: PERMISSIONS,
+  lab_manager: [
+    ...LAB_OPS,
+    'manage_patients',
+    'manage_tests',
+    'verify_results',
+    'view_bills',
+    'manage_inventory',
+    'view_reports',
+    'create_reports',
+    'view_audit',
+    'manage_lab',
+  ],
+  doctor: [
+    'view_patients',
+    'view_tests',
+    'view_samples',
+    'view_results',
+    'view_reports',
+    'create_reports',
+    'manage_appointments',
+  ],
+  lab_technician: LAB_OPS,
+  technician: LAB_OPS,
+  receptionist: [
+    'view_patients',
+    'manage_patients',
+    'view_tests',
+    'view_samples',
+    'view_bills',
+    'create_bills',
+    'view_users',
+    'manage_appointments',
+  ],
+  billing_staff: [
+    'view_patients',
+    'view_tests',
+    'view_bills',
+    'create_bills',
+    'manage_bills',
+    'view_users',
+    'view_reports',
+  ],
+  collector: ['view_patients', 'view_tests', 'view_samples', 'manage_samples', 'view_users'],
+  validator: [
+    'view_patients',
+    'view_tests',
+    'view_samples',
+    'view_results',
+    'verify_results',
+    'view_reports',
+    'view_users',
+  ],
+  inventory_manager: ['view_tests', 'view_inventory', 'manage_inventory'],
+  user: ['view_patients', 'view_tests'],
+};
+
+export function permissionsOf(role: Role): readonly Permission[] {
+  return ROLE_PERMISSIONS[role];
+}
+
+export function hasPermission(role: Role, permission: Permission): boolean {
+  return ROLE_PERMISSIONS[role].includes(permission);
+}
+
+/** A user may assign only roles ranked at or below their own. */
+export function canAssignRole(actor: Role, target: Role): boolean {
+  return ROLE_RANK[target] <= ROLE_RANK[actor];
+}
+
+/** Roles offered in the OP Bill doctor picker (spec 2.8 / 6). */
+export const DOCTOR_ROLES: readonly Role[] = ['doctor', 'lab_technician'];

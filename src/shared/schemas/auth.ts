@@ -1,0 +1,16 @@
+import { z } from 'zod';
+
+export const loginSchema = z.object({
+  email: z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim().toLowerCase() : v),
+    z.string({ error: 'Email is required' }).min(1, 'Email is required').max(254),
+  ),
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200),
+});
+export type LoginInput = z.infer<typeof loginSchema>;
+
+export interface DemoCredential {
+  role: string;
+  email: string;
+  password: string;
+}

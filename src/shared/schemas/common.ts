@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { isRealDate } from '../age.js';
+
+/** Optional text: trims, turns "" into null, caps the length. */
+export const optionalText = (max = 500) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' ? (v.trim() === '' ? null : v.trim()) : v),
+    z.string().max(max, `Must be at most ${max} characters`).nullable().optional(),
+  );
+
+/** Required text: trimmed, non-empty. */
+export const requiredText = (label: string, max = 100) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim() : v),
+    z
+      .string({ error: `${label} is required` })
+      .min(1, `${label} is required`)
+      .max(max, `${label} must be at most ${max} characters`),
+  );
+
+export const isoDate = (label: string) =>
+  z
+    .string({ error: `${label} is required` })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date as YYYY-MM-DD`)
+    .refine(isRealDate, `${label} is not a real calendar date`);
+
+/** A date that is not after today (dates of birth, collection dates). */
+export const pastOrTodayDate = (label: string) =>
+  isoDate(label).refine((d) => d <= new Date().toISOString().slice(0, 10) || d <= localToday(), {
+    message: `${label} cannot be in the future`,
+  });
+
+function localToday(): string {
+  const n = new Date();
+  return `${n.getFullYear()}-${String(n.getMonth() + 1).padStart(2, '0')}-${String(n.getDate()).padStart(2, '0')}`;
+}
+
+export const optionalEmail = z.preprocess(
+  (v) => (typeof v === 'string' ? (v.trim() === '' ? null : v.trim().toLowerCase()) : v),
+  z.email('Enter a valid email address').max(254).nullable().optional(),
+);
+
+/** Phone numbers as staff type them: digits with optional +, spaces and dashes; 7 to 15 digits. */
+export const phoneSchema = (label: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\+?[\d\s-]+$/, `${label} may contain only digits, spaces, dashes and a leading +`)
+    .refine((v) => {
+      const digits = v.replace(/\D/g, '').length;
+      return digits >= 7 && digits <= 15;
+    }, `${label} must have 7 to 15 digits`);
+
+export const optionalPhone = (label: string) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), phoneSchema(label).nullable().optional());
+
+export const pageQuery = z.object({
+  page: z.coerce.number({ error: 'page must be a number' }).int('page must be a whole number').min(1, 'page must be 1 or more').default(1),
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int('limit must be a whole number')
+    .min(1, 'limit must be 1 or more')
+    .max(200, 'limit must be at most 200')
+    .default(10),
+});
+
+export const idParam = z.object({
+  id: z.coerce.number({ error: 'id must be a number' }).int('id must be a whole number').positive('id must be positive'),
+});
+
+export interface Paged {
+  total: number;
+  totalPages: number;
+  currentPage: number;
+  hasNextPage: boolean;
+  hasPrevPage: boolean;
+}
+
+export function pageEnvelope(total: number, page: number, limit: number): Paged {
+  const totalPages = Math.max(1, Math.ceil(total / limit));
+  return { total, totalPages, currentPage: page, hasNextPage: page < totalPages, hasPrevPage: page > 1 };
+}
+
+export interface ApiErrorBody {
+  statusCode: number;
+  error: string;
+  message: string;
+  code?: string;
+  details?: { path: string; message: string }[];
+}
+
+/** A rupee amount as the API carries it: non-negative, at most 2 decimals. */
+export const rupeeAmount = (label: string, max = 100_000_000) =>
+  z.coerce
+    .number({ error: `${label} must be a number` })
+    .refine(Number.isFinite, `${label} must be a number`)
+    .refine((n) => n >= 0, `${label} cannot be negative`)
+    .refine((n) => n <= max, `${label} is too large`)
+    .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, `${label} may have at most 2 decimals`);

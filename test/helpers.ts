@@ -1,0 +1,104 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { openDatabase, type Database_ } from '../src/core/db/connection.js';
+import { setupLab } from '../src/core/setup/service.js';
+import { createUser } from '../src/core/users/service.js';
+import { systemActor } from '../src/core/context.js';
+import { buildApp } from '../src/server/app.js';
+import type { Role } from '../src/shared/roles.js';
+
+export const ADMIN_EMAIL = 'admin@lab.test';
+export const PASSWORD = 'correct-horse-9';
+
+export function tempDir(prefix = 'lims-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export interface TestLab {
+  app: FastifyInstance;
+  database: Database_;
+  organizationId: number;
+  /** Signs in a new user of the given role and returns a request helper carrying their cookie. */
+  as(role: Role): Promise<Client>;
+  admin: Client;
+  close(): Promise<void>;
+}
+
+export interface Client {
+  cookie: string;
+  userId: number;
+  email: string;
+  get(url: string): Promise<LightMyRequestResponse>;
+  post(url: string, body?: unknown): Promise<LightMyRequestResponse>;
+  put(url: string, body?: unknown): Promise<LightMyRequestResponse>;
+  delete(url: string): Promise<LightMyRequestResponse>;
+}
+
+let counter = 0;
+
+export async function login(app: FastifyInstance, email: string, password: string): Promise<string> {
+  const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+  if (res.statusCode !== 200) throw new Error(`login failed for ${email}: ${res.statusCode} ${res.body}`);
+  const cookie = res.cookies.find((c) => c.name === 'lims_session');
+  if (!cookie) throw new Error('no session cookie');
+  return `lims_session=${cookie.value}`;
+}
+
+export function client(app: FastifyInstance, cookie: string, userId: number, email: string): Client {
+  const send = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown) =>
+    app.inject({ method, url, headers: { cookie }, ...(body !== undefined ? { payload: body as object } : {}) });
+  return {
+    cookie,
+    userId,
+    email,
+    get: (url) => send('GET', url),
+    post: (url, body) => send('POST', url, body),
+    put: (url, body) => send('PUT', url, body),
+    delete: (url) => send('DELETE', url),
+  };
+}
+
+/** A fresh lab on a fresh database file, with a signed-in superadmin. */
+export async function makeLab(opts: { demo?: boolean } = {}): Promise<TestLab> {
+  const dir = tempDir();
+  const database = openDatabase(join(dir, 'lims.db'));
+  const { organizationId, adminId } = await setupLab(database.db, {
+    labName: 'Test Lab',
+    adminName: 'Asha Admin',
+    adminEmail: ADMIN_EMAIL,
+    adminPassword: PASSWORD,
+    timezone: 'Asia/Kolkata',
+    currency: 'INR',
+    dateFormat: 'DD/MM/YYYY',
+    importSampleTests: false,
+    importSampleProfiles: false,
+    importSamplePackages: false,
+  });
+  const app = await buildApp({ database, demo: opts.demo ?? false, logger: false });
+  await app.ready();
+  const admin = client(app, await login(app, ADMIN_EMAIL, PASSWORD), adminId, ADMIN_EMAIL);
+  return {
+    app,
+    database,
+    organizationId,
+    admin,
+    async as(role: Role) {
+      counter += 1;
+      const email = `${role}.${counter}.${Date.now()}@lab.test`;
+      const user = await createUser(database.db, systemActor(organizationId), {
+        first_name: role,
+        last_name: `User${counter}`,
+        email,
+        role,
+        password: PASSWORD,
+      });
+      return client(app, await login(app, email, PASSWORD), user.id, email);
+    },
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
