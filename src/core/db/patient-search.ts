@@ -5,8 +5,16 @@ import { sql, type Expression, type SqlBool } from 'kysely';
  * in src/core/db; a PostgreSQL build would answer the same two questions with pg_trgm.
  */
 
-/** Words of the search text, lower-cased; punctuation splits words as the index does. */
+/**
+ * Words of the search text, lower-cased; punctuation splits words as the index does. A phone number
+ * as staff type it ("+91 98765 43210", "98765-43210") is one word: the index holds a phone's digits run
+ * together and its last 10 digits, so a longer number is searched by its last 10.
+ */
 export function searchTokens(text: string): string[] {
+  if (/^[\d\s()+.-]+$/.test(text) && /\d/.test(text)) {
+    const digits = text.replace(/\D/g, '');
+    return [digits.length > 10 ? digits.slice(-10) : digits];
+  }
   return text
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)

@@ -109,7 +109,7 @@ export interface SchemaMigrationsTable {
   applied_at: string;
 }
 
-export interface DB {
+export interface DB extends CatalogueDB {
   organizations: OrganizationsTable;
   users: UsersTable;
   sessions: SessionsTable;
@@ -118,4 +118,154 @@ export interface DB {
   patients: PatientsTable;
   audit_log: AuditLogTable;
   schema_migrations: SchemaMigrationsTable;
+}
+
+export interface TestsTable {
+  id: Generated<number>;
+  organization_id: number;
+  name: string;
+  code: string;
+  description: string | null;
+  category: string | null;
+  price_paise: number;
+  base_price_paise: number;
+  unit: string | null;
+  normal_range: string | null;
+  reference_ranges: string | null;
+  sample_type: string | null;
+  turnaround_hours: number | null;
+  status: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TestProfilesTable {
+  id: Generated<number>;
+  organization_id: number;
+  name: string;
+  code: string;
+  description: string | null;
+  category: string | null;
+  price_paise: number;
+  base_price_paise: number;
+  status: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TestPackagesTable {
+  id: Generated<number>;
+  organization_id: number;
+  name: string;
+  code: string;
+  description: string | null;
+  category: string | null;
+  price_paise: number;
+  base_price_paise: number;
+  duration: string | null;
+  status: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProfileTestsTable {
+  profile_id: number;
+  test_id: number;
+  position: number;
+}
+
+export interface PackageTestsTable {
+  package_id: number;
+  test_id: number;
+  position: number;
+}
+
+export interface PackageProfilesTable {
+  package_id: number;
+  profile_id: number;
+  position: number;
+}
+
+export interface PriceHistoryTable {
+  id: Generated<number>;
+  organization_id: number;
+  item_type: string;
+  item_id: number;
+  old_price_paise: number | null;
+  new_price_paise: number;
+  old_base_price_paise: number | null;
+  new_base_price_paise: number;
+  changed_by: number | null;
+  changed_by_email: string | null;
+  changed_at: string;
+}
+
+export interface BillsTable {
+  id: Generated<number>;
+  organization_id: number;
+  bill_number: string;
+  patient_id: number;
+  doctor_id: number | null;
+  visit_type: string;
+  subtotal_paise: number;
+  consultation_fee_paise: number;
+  total_before_discount_paise: number;
+  discount_percentage: number;
+  discount_amount_paise: number;
+  tax_percentage: number;
+  tax_amount_paise: number;
+  final_amount_paise: number;
+  paid_paise: number;
+  payment_method: string;
+  due_date: string;
+  notes: string | null;
+  cancelled_at: string | null;
+  cancel_reason: string | null;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BillItemsTable {
+  id: Generated<number>;
+  bill_id: number;
+  position: number;
+  item_type: string;
+  test_id: number | null;
+  profile_id: number | null;
+  package_id: number | null;
+  name: string;
+  code: string | null;
+  qty: number;
+  list_price_paise: number;
+  unit_price_paise: number;
+  gst_percent: number;
+  discount_percent: number;
+  discount_amount_paise: number;
+  total_paise: number;
+}
+
+export interface PaymentsTable {
+  id: Generated<number>;
+  organization_id: number;
+  bill_id: number;
+  amount_paise: number;
+  method: string;
+  reference: string | null;
+  reason: string | null;
+  received_by: number | null;
+  created_at: string;
+}
+
+export interface CatalogueDB {
+  tests: TestsTable;
+  test_profiles: TestProfilesTable;
+  test_packages: TestPackagesTable;
+  profile_tests: ProfileTestsTable;
+  package_tests: PackageTestsTable;
+  package_profiles: PackageProfilesTable;
+  price_history: PriceHistoryTable;
+  bills: BillsTable;
+  bill_items: BillItemsTable;
+  payments: PaymentsTable;
 }

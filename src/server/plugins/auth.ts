@@ -30,8 +30,10 @@ function sameOrigin(req: FastifyRequest): boolean {
  * Sessions, CSRF and permissions for every route.
  * - onRequest: a state-changing request that carries the session cookie must send JSON (or no body)
  *   and, if it names an Origin, our own. A cross-site form post can do neither.
- * - preHandler: the route's declared access is enforced; a route without one is refused (500) so a
- *   forgotten declaration can never mean "open".
+ * - onRequest (second hook): the route's declared access is enforced before the body is parsed or
+ *   validated, so a caller without a session or the permission learns nothing from validation (401/403,
+ *   never 400). A route without a declaration is refused (500) so a forgotten one can never mean "open";
+ *   unknown URLs fall through to the 404 handler.
  */
 export const authPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('staff', null);
@@ -48,7 +50,8 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     if (!sameOrigin(req)) throw new ForbiddenError('Cross-site request refused: origin does not match this server');
   });
 
-  app.addHook('preHandler', async (req: FastifyRequest, reply: FastifyReply) => {
+  app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
+    if (req.is404) return;
     const access = req.routeOptions.config.access;
     if (access === undefined) {
       // Only reachable through a programming error: the route test walks every route for this.

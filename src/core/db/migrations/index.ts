@@ -1,4 +1,5 @@
 import { sql as foundation } from './001_foundation.js';
+import { sql as catalogueBilling } from './002_catalogue_billing.js';
 
 export interface Migration {
   version: number;
@@ -7,4 +8,7 @@ export interface Migration {
 }
 
 /** Forward-only, numbered. Append new migrations; never edit one that has shipped. */
-export const migrations: Migration[] = [{ version: 1, name: 'foundation', sql: foundation }];
+export const migrations: Migration[] = [
+  { version: 1, name: 'foundation', sql: foundation },
+  { version: 2, name: 'catalogue_billing', sql: catalogueBilling },
+];

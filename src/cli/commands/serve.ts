@@ -1,0 +1,85 @@
+import { Option, type Command } from 'commander';
+import { dataPaths } from '../../core/datadir.js';
+import { primaryOrganization } from '../../core/settings/organization.js';
+import { serve } from '../../server/server.js';
+import { dataDirOf, openDb } from '../context.js';
+import { CliError } from '../errors.js';
+import { parsePort } from '../flags.js';
+import type { Output } from '../output.js';
+
+export const DEFAULT_PORT = 3001;
+export const DEFAULT_HOST = '127.0.0.1';
+
+interface ServeFlags {
+  port: number;
+  host: string;
+  demo?: boolean;
+  quiet?: boolean;
+}
+
+export function registerServe(program: Command, out: Output): void {
+  program
+    .command('serve')
+    .description('run the web app and its API (on an empty data dir the browser opens the setup wizard)')
+    .addOption(new Option('-p, --port <port>', 'port to listen on (1-65535)').default(DEFAULT_PORT).argParser(parsePort))
+    .option('--host <host>', 'address to listen on; 0.0.0.0 serves every PC on the network', DEFAULT_HOST)
+    .option('--demo', 'run a demo lab with one account per role, listed on the login page')
+    .option('--quiet', 'do not log each request')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ lims serve
+  $ lims serve --host 0.0.0.0 --port 8080
+  $ lims serve --demo --data-dir /tmp/lims-demo
+
+Stop it with Ctrl+C (or SIGTERM): open requests finish and the database is closed cleanly.`,
+    )
+    .action((flags: ServeFlags, cmd: Command) => runServe(cmd, flags, out));
+}
+
+async function runServe(cmd: Command, flags: ServeFlags, out: Output): Promise<void> {
+  const dir = dataDirOf(cmd);
+  const demo = flags.demo ?? false;
+  let url: string;
+  try {
+    ({ url } = await serve({ dataDir: dir, port: flags.port, host: flags.host, demo, quiet: flags.quiet ?? false }));
+  } catch (err) {
+    throw listenError(err, flags.host, flags.port);
+  }
+  out.line(`lims is running at ${url}`);
+  if (demo) {
+    out.line('Demo mode: the demo accounts and their password are listed on the login page.');
+  } else if (!(await hasLab(dir))) {
+    out.line(`No lab is set up in ${dir} yet: open ${url}/setup-wizard to create one.`);
+  }
+  out.line('Press Ctrl+C to stop.');
+}
+
+/** A second, short-lived connection: the server holds its own, and WAL lets both read. */
+async function hasLab(dir: string): Promise<boolean> {
+  const database = openDb(dataPaths(dir).dbFile);
+  try {
+    return (await primaryOrganization(database.db)) !== null;
+  } finally {
+    await database.close();
+  }
+}
+
+/** Turns the socket errors people actually meet into one sentence naming the port or host. */
+function listenError(err: unknown, host: string, port: number): unknown {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  switch (code) {
+    case 'EADDRINUSE':
+      return new CliError(`port ${port} on ${host} is already in use; stop the program using it or choose another with --port`);
+    case 'EACCES':
+      return new CliError(`not allowed to listen on port ${port}; ports below 1024 need extra rights, choose another with --port`);
+    case 'EADDRNOTAVAIL':
+      return new CliError(`--host ${host}: this computer has no such address; use 127.0.0.1, 0.0.0.0 or one of its own addresses`);
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new CliError(`--host ${host}: no such host name`);
+    default:
+      return err;
+  }
+}

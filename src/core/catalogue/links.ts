@@ -1,0 +1,67 @@
+import type { Db } from '../db/connection.js';
+import type { CatalogueRef } from '../../shared/schemas/catalogue.js';
+import { ValidationError } from '../errors.js';
+
+function group<T extends { owner: number }>(rows: T[]): Map<number, T[]> {
+  const m = new Map<number, T[]>();
+  for (const r of rows) {
+    const list = m.get(r.owner) ?? [];
+    list.push(r);
+    m.set(r.owner, list);
+  }
+  return m;
+}
+
+const strip = (r: { id: number; name: string; code: string }): CatalogueRef => ({ id: r.id, name: r.name, code: r.code });
+
+/** Tests of each profile, in their stored order, in one query for the whole list. */
+export async function profileTests(db: Db, profileIds: number[]): Promise<Map<number, CatalogueRef[]>> {
+  if (!profileIds.length) return new Map();
+  const rows = await db
+    .selectFrom('profile_tests as pt')
+    .innerJoin('tests as t', 't.id', 'pt.test_id')
+    .select(['pt.profile_id as owner', 't.id', 't.name', 't.code'])
+    .where('pt.profile_id', 'in', profileIds)
+    .orderBy('pt.position')
+    .execute();
+  return new Map([...group(rows)].map(([k, v]) => [k, v.map(strip)]));
+}
+
+export async function packageTests(db: Db, packageIds: number[]): Promise<Map<number, CatalogueRef[]>> {
+  if (!packageIds.length) return new Map();
+  const rows = await db
+    .selectFrom('package_tests as pt')
+    .innerJoin('tests as t', 't.id', 'pt.test_id')
+    .select(['pt.package_id as owner', 't.id', 't.name', 't.code'])
+    .where('pt.package_id', 'in', packageIds)
+    .orderBy('pt.position')
+    .execute();
+  return new Map([...group(rows)].map(([k, v]) => [k, v.map(strip)]));
+}
+
+export async function packageProfiles(db: Db, packageIds: number[]): Promise<Map<number, CatalogueRef[]>> {
+  if (!packageIds.length) return new Map();
+  const rows = await db
+    .selectFrom('package_profiles as pp')
+    .innerJoin('test_profiles as p', 'p.id', 'pp.profile_id')
+    .select(['pp.package_id as owner', 'p.id', 'p.name', 'p.code'])
+    .where('pp.package_id', 'in', packageIds)
+    .orderBy('pp.position')
+    .execute();
+  return new Map([...group(rows)].map(([k, v]) => [k, v.map(strip)]));
+}
+
+/** Every id must be an item of this organisation; the error names the unknown ones. */
+export async function assertOwned(
+  db: Db,
+  table: 'tests' | 'test_profiles',
+  organizationId: number,
+  ids: number[],
+  field: string,
+): Promise<void> {
+  if (!ids.length) return;
+  const found = await db.selectFrom(table).select('id').where('organization_id', '=', organizationId).where('id', 'in', ids).execute();
+  const have = new Set(found.map((r) => r.id));
+  const missing = ids.filter((i) => !have.has(i));
+  if (missing.length) throw ValidationError.field(field, `Unknown id(s): ${missing.join(', ')}`);
+}

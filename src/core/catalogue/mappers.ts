@@ -1,0 +1,66 @@
+import type { Selectable } from 'kysely';
+import type { TestPackagesTable, TestProfilesTable, TestsTable } from '../db/schema.js';
+import type { CatalogueRef, CataloguePackage, CatalogueProfile, CatalogueTest } from '../../shared/schemas/catalogue.js';
+
+export type TestRow = Selectable<TestsTable>;
+export type ProfileRow = Selectable<TestProfilesTable>;
+export type PackageRow = Selectable<TestPackagesTable>;
+
+export function toTest(r: TestRow): CatalogueTest {
+  return {
+    id: r.id,
+    name: r.name,
+    code: r.code,
+    description: r.description,
+    category: r.category,
+    price: r.price_paise / 100,
+    base_price: r.base_price_paise / 100,
+    unit: r.unit,
+    normal_range: r.normal_range,
+    normalRange: r.normal_range,
+    sample_type: r.sample_type,
+    turnaround_hours: r.turnaround_hours,
+    status: r.status,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+  };
+}
+
+export function toProfile(r: ProfileRow, tests: CatalogueRef[]): CatalogueProfile {
+  return {
+    id: r.id,
+    name: r.name,
+    code: r.code,
+    description: r.description,
+    category: r.category,
+    price: r.price_paise / 100,
+    base_price: r.base_price_paise / 100,
+    status: r.status,
+    test_ids: tests.map((t) => t.id),
+    tests: tests.map((t) => t.name),
+    test_details: tests,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+  };
+}
+
+export function toPackage(r: PackageRow, tests: CatalogueRef[], profiles: CatalogueRef[]): CataloguePackage {
+  return {
+    id: r.id,
+    name: r.name,
+    code: r.code,
+    description: r.description,
+    category: r.category,
+    price: r.price_paise / 100,
+    base_price: r.base_price_paise / 100,
+    duration: r.duration,
+    status: r.status,
+    test_ids: tests.map((t) => t.id),
+    profile_ids: profiles.map((p) => p.id),
+    tests: [...profiles.map((p) => p.name), ...tests.map((t) => t.name)],
+    test_details: tests,
+    profile_details: profiles,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+  };
+}

@@ -1,0 +1,137 @@
+/**
+ * The OP bill rule (PRODUCT.md "Domain rules"), in integer paise:
+ *   line discount = price × qty × discount% / 100;  line total = price × qty − line discount
+ *   subtotal = Σ line totals;  before discount = subtotal + doctor's consultation fee
+ *   bill discount = before discount × discount% / 100;  discounted = before discount − bill discount
+ *   tax = discounted × tax% / 100;  final = discounted + tax
+ * Percentages are 0-100 with at most 2 decimals. Each percentage amount is rounded half up to the paisa.
+ * The line's GST % is recorded and printed per line; the tax charged is the bill's tax % (the rule above).
+ */
+export type Paise = number;
+
+export interface LineInput {
+  unitPricePaise: Paise;
+  qty: number;
+  discountPercent: number;
+}
+
+export interface LineAmounts {
+  grossPaise: Paise;
+  discountPaise: Paise;
+  totalPaise: Paise;
+}
+
+export interface BillInput {
+  lines: LineInput[];
+  consultationFeePaise: Paise;
+  discountPercent: number;
+  taxPercent: number;
+}
+
+export interface BillAmounts {
+  lines: LineAmounts[];
+  subtotalPaise: Paise;
+  consultationFeePaise: Paise;
+  totalBeforeDiscountPaise: Paise;
+  discountPaise: Paise;
+  discountedPaise: Paise;
+  taxPaise: Paise;
+  finalPaise: Paise;
+}
+
+/** Percentage in hundredths of a percent (basis points), exact for up to 2 decimals. */
+export function percentToBp(percent: number): number {
+  return Math.round(percent * 100);
+}
+
+/** amount × percent / 100, rounded half up to the paisa, in integer arithmetic. */
+export function percentOf(amountPaise: Paise, percent: number): Paise {
+  const bp = percentToBp(percent);
+  return Math.floor((amountPaise * bp + 5000) / 10000);
+}
+
+export function lineAmounts(l: LineInput): LineAmounts {
+  const grossPaise = l.unitPricePaise * l.qty;
+  const discountPaise = percentOf(grossPaise, l.discountPercent);
+  return { grossPaise, discountPaise, totalPaise: grossPaise - discountPaise };
+}
+
+export function billAmounts(b: BillInput): BillAmounts {
+  const lines = b.lines.map(lineAmounts);
+  const subtotalPaise = lines.reduce((s, l) => s + l.totalPaise, 0);
+  const totalBeforeDiscountPaise = subtotalPaise + b.consultationFeePaise;
+  const discountPaise = percentOf(totalBeforeDiscountPaise, b.discountPercent);
+  const discountedPaise = totalBeforeDiscountPaise - discountPaise;
+  const taxPaise = percentOf(discountedPaise, b.taxPercent);
+  return {
+    lines,
+    subtotalPaise,
+    consultationFeePaise: b.consultationFeePaise,
+    totalBeforeDiscountPaise,
+    discountPaise,
+    discountedPaise,
+    taxPaise,
+    finalPaise: discountedPaise + taxPaise,
+  };
+}
+
+export const BILL_STATUSES = ['pending', 'paid', 'partial', 'overdue', 'cancelled'] as const;
+export type BillStatus = (typeof BILL_STATUSES)[number];
+export const PAYMENT_STATUSES = ['paid', 'unpaid', 'partial'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+export const PAYMENT_METHODS = ['cash', 'card', 'upi', 'netbanking', 'cheque'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+/** OP Bill offers cash (default), card, upi; the registration-with-bill screen adds netbanking. */
+export const OP_BILL_PAYMENT_METHODS = ['cash', 'card', 'upi'] as const;
+export const DEFAULT_LINE_GST_PERCENT = 18;
+
+export function paymentStatusOf(finalPaise: Paise, paidPaise: Paise): PaymentStatus {
+  if (paidPaise <= 0) return finalPaise === 0 ? 'paid' : 'unpaid';
+  return paidPaise >= finalPaise ? 'paid' : 'partial';
+}
+
+/** Bill status: cancelled wins; then paid; then overdue once the due date has passed; then partial or pending. */
+export function billStatusOf(b: { cancelled: boolean; finalPaise: Paise; paidPaise: Paise; dueDate: string; today: string }): BillStatus {
+  if (b.cancelled) return 'cancelled';
+  const ps = paymentStatusOf(b.finalPaise, b.paidPaise);
+  if (ps === 'paid') return 'paid';
+  if (b.dueDate < b.today) return 'overdue';
+  return ps === 'partial' ? 'partial' : 'pending';
+}
+
+const ONES = ['', 'One', 'Two', 'Three', 'Four', 'Five', 'Six', 'Seven', 'Eight', 'Nine', 'Ten', 'Eleven', 'Twelve', 'Thirteen', 'Fourteen', 'Fifteen', 'Sixteen', 'Seventeen', 'Eighteen', 'Nineteen'];
+const TENS = ['', '', 'Twenty', 'Thirty', 'Forty', 'Fifty', 'Sixty', 'Seventy', 'Eighty', 'Ninety'];
+
+function belowHundred(n: number): string {
+  if (n < 20) return ONES[n]!;
+  return `${TENS[Math.floor(n / 10)]!}${n % 10 ? ` ${ONES[n % 10]!}` : ''}`;
+}
+
+function belowThousand(n: number): string {
+  const h = Math.floor(n / 100);
+  const r = n % 100;
+  return [h ? `${ONES[h]!} Hundred` : '', r ? belowHundred(r) : ''].filter(Boolean).join(' ');
+}
+
+/** Whole number in words with Indian grouping: crore, lakh, thousand. */
+export function numberToIndianWords(n: number): string {
+  if (n === 0) return 'Zero';
+  const parts: string[] = [];
+  const crore = Math.floor(n / 10_000_000);
+  const lakh = Math.floor((n % 10_000_000) / 100_000);
+  const thousand = Math.floor((n % 100_000) / 1000);
+  const rest = n % 1000;
+  if (crore) parts.push(`${crore >= 100 ? numberToIndianWords(crore) : belowThousand(crore)} Crore`);
+  if (lakh) parts.push(`${belowHundred(lakh)} Lakh`);
+  if (thousand) parts.push(`${belowHundred(thousand)} Thousand`);
+  if (rest) parts.push(belowThousand(rest));
+  return parts.join(' ');
+}
+
+/** "Rupees Two Thousand Four Hundred Seventy Four and Forty Six Paise Only" */
+export function amountInWords(paise: Paise): string {
+  const rupees = Math.floor(paise / 100);
+  const p = paise % 100;
+  const r = `Rupees ${numberToIndianWords(rupees)}`;
+  return p ? `${r} and ${belowHundred(p)} Paise Only` : `${r} Only`;
+}

@@ -1,0 +1,176 @@
+import { z } from 'zod';
+import { BILL_STATUSES, DEFAULT_LINE_GST_PERCENT, PAYMENT_METHODS, PAYMENT_STATUSES } from '../billing.js';
+import { optionalText, rupeeAmount } from './common.js';
+import { patientCreateSchema } from './patients.js';
+
+const percent = (label: string) =>
+  z.coerce
+    .number({ error: `${label} must be a number` })
+    .refine(Number.isFinite, `${label} must be a number`)
+    .refine((n) => n >= 0 && n <= 100, `${label} must be between 0 and 100`)
+    .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, `${label} may have at most 2 decimals`);
+
+const id = (label: string) => z.coerce.number({ error: `${label} must be an id` }).int(`${label} must be an id`).positive(`${label} must be an id`);
+
+export const billItemInput = z.object({
+  item_type: z.enum(['test', 'profile', 'package'], { error: 'item_type must be test, profile or package' }),
+  item_id: id('item_id'),
+  qty: z.coerce
+    .number({ error: 'Quantity must be a whole number' })
+    .int('Quantity must be a whole number')
+    .min(1, 'Quantity must be at least 1')
+    .max(1000, 'Quantity must be at most 1000')
+    .default(1),
+  /** The charged unit price; when absent the catalogue's current price. */
+  price: rupeeAmount('Price').optional(),
+  gst_percent: percent('GST %').default(DEFAULT_LINE_GST_PERCENT),
+  discount_percent: percent('Discount %').default(0),
+});
+export type BillItemInput = z.infer<typeof billItemInput>;
+
+const billBody = {
+  doctor_id: z.preprocess((v) => (v === '' || v === 0 ? null : v), id('doctor_id').nullable().optional()),
+  items: z.array(billItemInput, { error: 'items must be a list' }).min(1, 'Please add at least one test, profile, or package').max(100),
+  discount_percentage: percent('Discount %').default(0),
+  tax_percentage: percent('Tax %').default(0),
+  payment_method: z.enum(PAYMENT_METHODS, { error: `Payment method must be one of ${PAYMENT_METHODS.join(', ')}` }).default('cash'),
+  /** Money received at the counter when the bill is saved (optional). */
+  amount_paid: rupeeAmount('Amount paid').optional(),
+  payment_reference: optionalText(100),
+  notes: optionalText(1000),
+};
+
+export const billCreateSchema = z.object({ patient_id: id('patient_id'), ...billBody });
+export type BillCreate = z.infer<typeof billCreateSchema>;
+
+/** Register Patient with Bill: the patient and the bill in one call, one transaction. */
+export const registerWithBillSchema = z
+  .object({
+    patient: patientCreateSchema,
+    visit_type: z.enum(['doctor_visit', 'lab_only'], { error: 'Visit type must be doctor_visit or lab_only' }),
+    ...billBody,
+    discount_percentage: z.coerce.number().int('Discount must be a whole number').min(0, 'Discount must be between 0 and 100').max(100, 'Discount must be between 0 and 100').default(0),
+    tax_percentage: z.coerce.number().int('Tax must be a whole number').min(0, 'Tax must be between 0 and 100').max(100, 'Tax must be between 0 and 100').default(0),
+  })
+  .refine((b) => b.visit_type === 'lab_only' || (b.doctor_id ?? null) !== null, {
+    path: ['doctor_id'],
+    message: 'Please select a doctor for consultation',
+  });
+export type RegisterWithBill = z.infer<typeof registerWithBillSchema>;
+
+export const billUpdateSchema = z.object({
+  status: z.enum(['cancelled'], { error: 'The only status you can set is cancelled; payments set paid and partial' }).optional(),
+  cancel_reason: optionalText(300),
+  payment_method: z.enum(PAYMENT_METHODS).optional(),
+  due_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'due_date must be YYYY-MM-DD').optional(),
+  notes: optionalText(1000),
+});
+export type BillUpdate = z.infer<typeof billUpdateSchema>;
+
+export const paymentCreateSchema = z
+  .object({
+    amount: z.coerce
+      .number({ error: 'Amount must be a number' })
+      .refine((n) => Number.isFinite(n) && n !== 0, 'Amount must not be zero')
+      .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, 'Amount may have at most 2 decimals'),
+    method: z.enum(PAYMENT_METHODS, { error: `Method must be one of ${PAYMENT_METHODS.join(', ')}` }),
+    reference: optionalText(100),
+    reason: optionalText(300),
+  })
+  .refine((p) => p.amount > 0 || (p.reason ?? '').length > 0, { path: ['reason'], message: 'A refund needs a reason' });
+export type PaymentCreate = z.infer<typeof paymentCreateSchema>;
+
+export const DATE_RANGES = ['all', 'today', 'week', 'month', 'quarter'] as const;
+
+export const billListQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  search: z.string().trim().max(100).optional(),
+  status: z.preprocess((v) => (v === '' || v === 'all' ? undefined : v), z.enum(BILL_STATUSES, { error: `status must be one of ${BILL_STATUSES.join(', ')}` }).optional()),
+  payment_status: z.preprocess(
+    (v) => (v === '' || v === 'all' ? undefined : v),
+    z.enum(PAYMENT_STATUSES, { error: `payment_status must be one of ${PAYMENT_STATUSES.join(', ')}` }).optional(),
+  ),
+  date_range: z.preprocess((v) => (v === '' ? undefined : v), z.enum(DATE_RANGES, { error: `date_range must be one of ${DATE_RANGES.join(', ')}` }).optional()),
+  patient_id: z.coerce.number().int().positive().optional(),
+});
+export type BillListQuery = z.infer<typeof billListQuery>;
+
+export interface BillItem {
+  id: number;
+  item_type: 'test' | 'profile' | 'package';
+  item_id: number;
+  particulars: string;
+  name: string;
+  code: string | null;
+  qty: number;
+  list_price: number;
+  price: number;
+  gst_percent: number;
+  discount_percent: number;
+  discount_amount: number;
+  total: number;
+}
+
+export interface Payment {
+  id: number;
+  bill_id: number;
+  amount: number;
+  method: string;
+  reference: string | null;
+  reason: string | null;
+  received_by: number | null;
+  received_by_name: string | null;
+  created_at: string;
+}
+
+export interface Bill {
+  id: number;
+  bill_number: string;
+  patient_id: number;
+  doctor_id: number | null;
+  visit_type: string;
+  patient_first_name: string;
+  patient_last_name: string;
+  patient_patient_id: string;
+  doctor_first_name: string | null;
+  doctor_last_name: string | null;
+  subtotal: number;
+  consultation_fee: number;
+  total_before_discount: number;
+  discount_percentage: number;
+  discount_amount: number;
+  tax_percentage: number;
+  tax_amount: number;
+  total_amount: number;
+  final_amount: number;
+  paid_amount: number;
+  balance: number;
+  status: string;
+  payment_status: string;
+  payment_method: string;
+  bill_date: string;
+  due_date: string;
+  notes: string | null;
+  cancelled_at: string | null;
+  cancel_reason: string | null;
+  created_at: string;
+  updated_at: string;
+  items?: BillItem[];
+  payments?: Payment[];
+}
+
+export interface BillSummary {
+  total_bills: number;
+  total_amount: number;
+  paid_amount: number;
+  outstanding_amount: number;
+  paid_count: number;
+  partial_count: number;
+  pending_count: number;
+  overdue_count: number;
+  cancelled_count: number;
+  collection_rate: number;
+  average_bill: number;
+  todays_revenue: number;
+}

@@ -1,0 +1,71 @@
+import { Suspense, useEffect } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { ErrorPanel, LoadingState } from '@/components';
+import { useSession } from '@/lib/session';
+import { LoginScreen } from '@/features/auth/LoginScreen';
+import { Sidebar } from './Sidebar';
+import { TopBar } from './TopBar';
+import { SidebarContext, useSidebarState } from './useSidebar';
+import { screenFor } from './screens';
+import { RouteErrorBoundary } from './ErrorBoundary';
+
+export function FullPageLoading({ text = 'Loading...' }: { text?: string }) {
+  return (
+    <div className="flex min-h-screen items-center justify-center">
+      <LoadingState text={text} />
+    </div>
+  );
+}
+
+function AppLayout() {
+  const sidebar = useSidebarState();
+  const { pathname } = useLocation();
+
+  useEffect(() => {
+    const title = screenFor(pathname)?.title;
+    document.title = title ? `${title} · lims` : 'lims';
+  }, [pathname]);
+
+  return (
+    <SidebarContext.Provider value={sidebar}>
+      <div className="flex min-h-screen">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow"
+        >
+          Skip to content
+        </a>
+        <Sidebar />
+        <div className="flex min-w-0 flex-1 flex-col">
+          <TopBar />
+          <main id="main" className="mx-auto w-full max-w-[1600px] flex-1 p-4 sm:p-6">
+            <RouteErrorBoundary resetKey={pathname}>
+              <Suspense fallback={<LoadingState />}>
+                <Outlet />
+              </Suspense>
+            </RouteErrorBoundary>
+          </main>
+        </div>
+      </div>
+    </SidebarContext.Provider>
+  );
+}
+
+/**
+ * Every protected route (spec 2.1): "Loading..." while the session is checked; the sign-in form
+ * in place of the page when nobody is signed in (the address stays, so the page appears after
+ * sign-in); otherwise the page beside the sidebar.
+ */
+export function ProtectedLayout() {
+  const session = useSession();
+  if (session.isPending) return <FullPageLoading />;
+  if (session.isError && session.data === undefined) {
+    return (
+      <div className="mx-auto max-w-xl p-6">
+        <ErrorPanel title="Cannot Reach the Server" error={session.error} onRetry={() => void session.refetch()} retrying={session.isFetching} />
+      </div>
+    );
+  }
+  if (!session.data) return <LoginScreen />;
+  return <AppLayout />;
+}

@@ -1,0 +1,108 @@
+import { lazy, type ComponentType } from 'react';
+import { SCREENS, type ScreenPath } from './screens';
+import { ModulePlaceholder } from './ModulePlaceholder';
+
+/**
+ * THE route table: one line per route of the spec's route map. To build a screen, write the page
+ * (default export) under src/ui/features/<feature>/pages/ and swap its line from
+ *   '/audit': soon('/audit'),
+ * to
+ *   '/audit': page(() => import('@/features/audit/pages/AuditPage')),
+ * Whether a route is public or protected comes from SCREENS (screens.ts), as the spec lists it.
+ */
+type Page = ComponentType;
+
+/** A lazily loaded page: each screen is its own chunk, so the first load stays small. */
+const page = (load: () => Promise<{ default: Page }>): Page => lazy(load);
+
+/** A route whose feature belongs to a later issue: its title and a plain "not available yet" note. */
+const soon = (path: ScreenPath): Page => {
+  const Placeholder = () => <ModulePlaceholder path={path} />;
+  Placeholder.displayName = `ModulePlaceholder(${path})`;
+  return Placeholder;
+};
+
+export const ROUTES: Record<ScreenPath, Page> = {
+  // Public
+  '/': page(() => import('@/features/landing/LandingPage')),
+  '/login': page(() => import('@/features/auth/LoginPage')),
+  '/auth-debug': soon('/auth-debug'),
+  '/auth-test': soon('/auth-test'),
+  '/patient-portal': soon('/patient-portal'),
+  '/setup-wizard': soon('/setup-wizard'),
+
+  // Overview
+  '/home': page(() => import('@/features/home/HomePage')),
+  '/dashboard': page(() => import('@/features/dashboard/DashboardPage')),
+  '/enhanced-dashboard': soon('/enhanced-dashboard'),
+  '/analytics': soon('/analytics'),
+  '/reports': soon('/reports'),
+  '/comprehensive-reports': soon('/comprehensive-reports'),
+
+  // Patient Management
+  '/patients': soon('/patients'),
+  '/patient-registration': soon('/patient-registration'),
+  '/patient-registration-billing': soon('/patient-registration-billing'),
+  '/patient-search': soon('/patient-search'),
+  '/patient-history': soon('/patient-history'),
+
+  // Test Management
+  '/test-packages': soon('/test-packages'),
+  '/test-profiles': soon('/test-profiles'),
+  '/individual-tests': soon('/individual-tests'),
+  '/test-pricing': soon('/test-pricing'),
+
+  // Laboratory Operations
+  '/samples': soon('/samples'),
+  '/barcode-system': soon('/barcode-system'),
+  '/sample-tracking': soon('/sample-tracking'),
+  '/results': soon('/results'),
+  '/result-validation': soon('/result-validation'),
+  '/quality': soon('/quality'),
+
+  // Equipment & Integration
+  '/machines': soon('/machines'),
+  '/instruments': soon('/instruments'),
+  '/calibration': soon('/calibration'),
+  '/maintenance': soon('/maintenance'),
+
+  // Inventory & Supplies
+  '/inventory': soon('/inventory'),
+  '/reagents': soon('/reagents'),
+  '/consumables': soon('/consumables'),
+  '/stock-alerts': soon('/stock-alerts'),
+
+  // Financial Management
+  '/billing': soon('/billing'),
+  '/advanced-billing': soon('/advanced-billing'),
+  '/op-bill': soon('/op-bill'),
+  '/bills-list': soon('/bills-list'),
+  '/billing-management': soon('/billing-management'),
+  '/invoices': soon('/invoices'),
+  '/payments': soon('/payments'),
+  '/revenue': soon('/revenue'),
+
+  // User & System
+  '/users': soon('/users'),
+  '/user-management': soon('/user-management'),
+  '/multi-tenant-setup': soon('/multi-tenant-setup'),
+  '/settings': soon('/settings'),
+  '/notifications': soon('/notifications'),
+
+  // Reports & Export
+  '/lab-reports': soon('/lab-reports'),
+  '/data-import-export': soon('/data-import-export'),
+  '/test-data-import': soon('/test-data-import'),
+  '/export': soon('/export'),
+  '/import': soon('/import'),
+  '/audit': soon('/audit'),
+
+  // Setup & Configuration, diagnostics
+  '/debug-import': soon('/debug-import'),
+  '/doctor-management': soon('/doctor-management'),
+  '/test-patients': soon('/test-patients'),
+  '/test-api-connection': soon('/test-api-connection'),
+};
+
+export const PUBLIC_PATHS = (Object.keys(SCREENS) as ScreenPath[]).filter((p) => SCREENS[p].access === 'public');
+export const PROTECTED_PATHS = (Object.keys(SCREENS) as ScreenPath[]).filter((p) => SCREENS[p].access === 'protected');

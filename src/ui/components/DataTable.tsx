@@ -1,0 +1,186 @@
+import type { ReactNode } from 'react';
+import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
+import { cn } from '@/lib/cn';
+import { IconButton } from './Tooltip';
+import { EmptyState, ErrorPanel } from './States';
+
+export interface Column<T> {
+  /** Stable id; also the sort key sent to the server when sortable. */
+  key: string;
+  header: ReactNode;
+  cell: (row: T) => ReactNode;
+  align?: 'left' | 'right' | 'center';
+  sortable?: boolean;
+  className?: string;
+  /** Hide on narrow screens (phones) to keep the table readable. */
+  hideOnMobile?: boolean;
+}
+
+export interface RowAction<T> {
+  /** Accessible name + tooltip; make it specific ("Delete Asha Rao") via a function. */
+  label: string | ((row: T) => string);
+  icon: ReactNode;
+  onClick: (row: T) => void;
+  destructive?: boolean;
+  hidden?: (row: T) => boolean;
+  disabled?: (row: T) => boolean;
+}
+
+export interface SortState {
+  key: string;
+  dir: 'asc' | 'desc';
+}
+
+export interface DataTableProps<T> {
+  columns: Column<T>[];
+  rows: T[] | undefined;
+  getRowId: (row: T) => string | number;
+  /** Accessible table name, e.g. "Patients". */
+  caption: string;
+  loading?: boolean;
+  skeletonRows?: number;
+  error?: unknown;
+  errorTitle?: string;
+  onRetry?: () => void;
+  retryLabel?: string;
+  empty: { title: string; hint?: ReactNode; action?: ReactNode };
+  rowActions?: RowAction<T>[];
+  sort?: SortState;
+  onSortChange?: (sort: SortState) => void;
+  onRowClick?: (row: T) => void;
+  className?: string;
+}
+
+const alignClass = { left: 'text-left', right: 'text-right', center: 'text-center' };
+
+/** The lims table: the four states (loading skeleton, error, empty, data), sortable headers, icon row actions. */
+export function DataTable<T>({
+  columns,
+  rows,
+  getRowId,
+  caption,
+  loading = false,
+  skeletonRows = 5,
+  error,
+  errorTitle = 'Database Connection Error',
+  onRetry,
+  retryLabel,
+  empty,
+  rowActions,
+  sort,
+  onSortChange,
+  onRowClick,
+  className,
+}: DataTableProps<T>) {
+  if (error && !loading) {
+    return <ErrorPanel title={errorTitle} error={error} onRetry={onRetry} retryLabel={retryLabel} className="m-4" />;
+  }
+  const colCount = columns.length + (rowActions?.length ? 1 : 0);
+  const hide = (c: Column<T>) => (c.hideOnMobile ? 'hidden md:table-cell' : '');
+
+  return (
+    <div className={cn('overflow-x-auto', className)}>
+      <table className="w-full border-collapse text-sm">
+        <caption className="sr-only">{caption}</caption>
+        <thead>
+          <tr className="border-b border-slate-200 bg-slate-50">
+            {columns.map((c) => {
+              const active = sort?.key === c.key;
+              const ariaSort = active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined;
+              return (
+                <th
+                  key={c.key}
+                  scope="col"
+                  aria-sort={ariaSort}
+                  className={cn('px-3 py-2 text-xs font-semibold tracking-wide text-slate-600 uppercase', alignClass[c.align ?? 'left'], hide(c), c.className)}
+                >
+                  {c.sortable && onSortChange ? (
+                    <button
+                      type="button"
+                      className="inline-flex items-center gap-1 uppercase hover:text-slate-900"
+                      onClick={() => onSortChange({ key: c.key, dir: active && sort.dir === 'asc' ? 'desc' : 'asc' })}
+                    >
+                      {c.header}
+                      {active ? (
+                        sort.dir === 'asc' ? <ArrowUp className="size-3.5" aria-hidden="true" /> : <ArrowDown className="size-3.5" aria-hidden="true" />
+                      ) : (
+                        <ArrowUpDown className="size-3.5 opacity-50" aria-hidden="true" />
+                      )}
+                    </button>
+                  ) : (
+                    c.header
+                  )}
+                </th>
+              );
+            })}
+            {rowActions?.length ? (
+              <th scope="col" className="px-3 py-2 text-right text-xs font-semibold tracking-wide text-slate-600 uppercase">
+                Actions
+              </th>
+            ) : null}
+          </tr>
+        </thead>
+        <tbody>
+          {loading ? (
+            Array.from({ length: skeletonRows }, (_, i) => (
+              <tr key={`skeleton-${i}`} className="border-b border-slate-100" aria-hidden="true">
+                {Array.from({ length: colCount }, (_, j) => (
+                  <td key={j} className="px-3 py-3">
+                    <div className="skeleton h-4 w-full max-w-40" />
+                  </td>
+                ))}
+              </tr>
+            ))
+          ) : !rows || rows.length === 0 ? (
+            <tr>
+              <td colSpan={colCount}>
+                <EmptyState title={empty.title} hint={empty.hint} action={empty.action} />
+              </td>
+            </tr>
+          ) : (
+            rows.map((row) => (
+              <tr
+                key={getRowId(row)}
+                className={cn('border-b border-slate-100 hover:bg-slate-50', onRowClick && 'cursor-pointer')}
+                onClick={onRowClick ? () => onRowClick(row) : undefined}
+              >
+                {columns.map((c) => (
+                  <td key={c.key} className={cn('px-3 py-2 align-middle text-slate-800', alignClass[c.align ?? 'left'], hide(c), c.className)}>
+                    {c.cell(row)}
+                  </td>
+                ))}
+                {rowActions?.length ? (
+                  <td className="px-2 py-1 text-right whitespace-nowrap">
+                    {rowActions
+                      .filter((a) => !a.hidden?.(row))
+                      .map((a) => {
+                        const label = typeof a.label === 'function' ? a.label(row) : a.label;
+                        return (
+                          <IconButton
+                            key={label}
+                            label={label}
+                            icon={a.icon}
+                            disabled={a.disabled?.(row)}
+                            className={a.destructive ? 'text-red-700 hover:bg-red-50 hover:text-red-800' : undefined}
+                            onClick={(e) => {
+                              e.stopPropagation();
+                              a.onClick(row);
+                            }}
+                          />
+                        );
+                      })}
+                  </td>
+                ) : null}
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+      {loading && (
+        <p role="status" className="sr-only">
+          Loading {caption.toLowerCase()}...
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Search, X } from 'lucide-react';
+import { cn } from '@/lib/cn';
+import { useDebounce } from '@/lib/useDebounce';
+import { Button } from './Button';
+import { Input, Select, type SelectOption } from './Input';
+
+export interface FilterSelect {
+  /** Key in your URL state. */
+  key: string;
+  /** Accessible name, e.g. "Gender". */
+  label: string;
+  value: string;
+  options: readonly SelectOption[];
+}
+
+export interface FilterBarProps {
+  search?: string;
+  onSearchChange?: (value: string) => void;
+  searchPlaceholder?: string;
+  /** Search label for screen readers; defaults to the placeholder. */
+  searchLabel?: string;
+  selects?: FilterSelect[];
+  onSelectChange?: (key: string, value: string) => void;
+  /** Shows Clear Filters when true. */
+  active?: boolean;
+  onClear?: () => void;
+  /** Extra controls at the end (date range, export...). */
+  children?: ReactNode;
+  debounceMs?: number;
+  className?: string;
+}
+
+/**
+ * Search box (debounced: onSearchChange fires after the typing pauses, 300 ms per the spec) plus
+ * the screen's filter selects, and Clear Filters when any is active.
+ */
+export function FilterBar({
+  search,
+  onSearchChange,
+  searchPlaceholder = 'Search...',
+  searchLabel,
+  selects = [],
+  onSelectChange,
+  active = false,
+  onClear,
+  children,
+  debounceMs = 300,
+  className,
+}: FilterBarProps) {
+  const [text, setText] = useState(search ?? '');
+  const debounced = useDebounce(text, debounceMs);
+  const lastSent = useRef(search ?? '');
+
+  // The URL can change underneath us (Back, Clear Filters): show what it says.
+  useEffect(() => {
+    if ((search ?? '') !== lastSent.current) {
+      lastSent.current = search ?? '';
+      setText(search ?? '');
+    }
+  }, [search]);
+
+  useEffect(() => {
+    if (debounced !== lastSent.current) {
+      lastSent.current = debounced;
+      onSearchChange?.(debounced);
+    }
+  }, [debounced, onSearchChange]);
+
+  return (
+    <div role="search" className={cn('flex flex-wrap items-center gap-2', className)}>
+      {onSearchChange && (
+        <div className="relative min-w-[14rem] flex-1">
+          <Search className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-slate-500" aria-hidden="true" />
+          <Input
+            type="search"
+            aria-label={searchLabel ?? searchPlaceholder}
+            placeholder={searchPlaceholder}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            className="pl-8"
+          />
+        </div>
+      )}
+      {selects.map((s) => (
+        <Select
+          key={s.key}
+          aria-label={s.label}
+          className="w-full sm:w-44"
+          value={s.value}
+          options={s.options}
+          onChange={(e) => onSelectChange?.(s.key, e.target.value)}
+        />
+      ))}
+      {children}
+      {active && onClear && (
+        <Button
+          variant="ghost"
+          onClick={() => {
+            lastSent.current = '';
+            setText('');
+            onClear();
+          }}
+        >
+          <X />
+          Clear Filters
+        </Button>
+      )}
+    </div>
+  );
+}

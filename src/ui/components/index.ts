@@ -1,0 +1,16 @@
+/** The lims design system: compose every screen from these (docs/ui.md). */
+export { Button, LinkButton, buttonClass, type ButtonProps, type ButtonVariant, type ButtonSize } from './Button';
+export { Input, Textarea, Select, type InputProps, type TextareaProps, type SelectProps, type SelectOption } from './Input';
+export { Checkbox, Switch, type CheckboxProps, type SwitchProps } from './Checkbox';
+export { FormField, type FormFieldProps, type ControlProps } from './FormField';
+export { Card, CardHeader, CardBody, type CardHeaderProps } from './Card';
+export { Badge, statusTone, type BadgeProps, type BadgeTone } from './Badge';
+export { Tooltip, TooltipProvider, IconButton, type TooltipProps, type IconButtonProps } from './Tooltip';
+export { Dialog, ConfirmDialog, deleteMessage, type DialogProps, type ConfirmDialogProps } from './Dialog';
+export { DataTable, type Column, type RowAction, type SortState, type DataTableProps } from './DataTable';
+export { Pagination, type PaginationProps } from './Pagination';
+export { PageHeader, type PageHeaderProps } from './PageHeader';
+export { SummaryCard, type SummaryCardProps } from './SummaryCard';
+export { FilterBar, type FilterBarProps, type FilterSelect } from './FilterBar';
+export { ErrorPanel, LoadingState, EmptyState, type ErrorPanelProps, type LoadingStateProps, type EmptyStateProps } from './States';
+export { Money, DateText, type MoneyProps, type DateTextProps } from './Money';

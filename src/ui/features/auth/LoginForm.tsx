@@ -1,0 +1,122 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
+import { Eye, EyeOff, LogIn } from 'lucide-react';
+import { loginSchema, type DemoCredential } from '@shared/schemas/auth';
+import type { User } from '@shared/schemas/users';
+import { ROLE_LABELS, ROLES, type Role } from '@shared/roles';
+import { Button, FormField, Input } from '@/components';
+import { ApiError } from '@/lib/api';
+import { notify } from '@/lib/notify';
+import { useDemoCredentials, useLoginMutation } from './api';
+
+type LoginForm = z.input<typeof loginSchema>;
+
+function roleLabel(role: string): string {
+  return (ROLES as readonly string[]).includes(role) ? ROLE_LABELS[role as Role] : role;
+}
+
+/** The demo accounts box: only when the server runs with --demo (GET /api/auth/demo-credentials). */
+function DemoCredentials({ onPick }: { onPick: (c: DemoCredential) => void }) {
+  const demo = useDemoCredentials();
+  if (!demo.data?.demo || demo.data.credentials.length === 0) return null;
+  return (
+    <section aria-labelledby="demo-creds" className="mt-6 rounded-md border border-blue-200 bg-blue-50 p-3">
+      <h2 id="demo-creds" className="text-[13px] font-semibold text-blue-900">
+        Test Credentials
+      </h2>
+      <p className="mt-0.5 text-xs text-blue-900">
+        This is a demo lab. Each account has role-based access: it sees and does what its role allows. Click a row to fill the form.
+      </p>
+      <ul className="mt-2 grid max-h-56 gap-1 overflow-y-auto">
+        {demo.data.credentials.map((c) => (
+          <li key={c.email}>
+            <button
+              type="button"
+              onClick={() => onPick(c)}
+              className="grid w-full grid-cols-[7.5rem_1fr] gap-x-2 rounded px-2 py-1 text-left text-xs text-slate-800 hover:bg-blue-100"
+            >
+              <span className="font-medium">{roleLabel(c.role)}</span>
+              <span className="truncate">
+                {c.email} <span className="text-slate-600">/ {c.password}</span>
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Email + password sign-in (spec 2.4). Calls onSignedIn after the session is set. */
+export function LoginForm({ onSignedIn }: { onSignedIn?: (user: User) => void }) {
+  const login = useLoginMutation();
+  const [showPassword, setShowPassword] = useState(false);
+  const form = useForm<LoginForm, unknown, z.output<typeof loginSchema>>({
+    resolver: zodResolver(loginSchema),
+    defaultValues: { email: '', password: '' },
+    mode: 'onBlur',
+    reValidateMode: 'onChange',
+  });
+  const { errors } = form.formState;
+
+  const onSubmit = form.handleSubmit(
+    (values) => {
+      login.mutate(values, {
+        onSuccess: ({ user }) => {
+          notify.success('Login Successful', `Welcome back, ${user.first_name} ${user.last_name}!`);
+          onSignedIn?.(user);
+        },
+        onError: (err) => {
+          const message = err instanceof ApiError && err.message ? err.message : 'Login failed';
+          notify.error('Login Failed', message);
+        },
+      });
+    },
+    () => notify.error('Validation Error', 'Please enter both email and password'),
+  );
+
+  return (
+    <>
+      <form onSubmit={(e) => void onSubmit(e)} noValidate className="grid gap-4" aria-label="Sign in">
+        <FormField label="Email" error={errors.email?.message} required>
+          <Input type="email" autoComplete="username" placeholder="you@yourlab.in" required {...form.register('email')} />
+        </FormField>
+        <FormField label="Password" error={errors.password?.message} required>
+          {(control) => (
+            <div className="relative">
+              <Input
+                type={showPassword ? 'text' : 'password'}
+                autoComplete="current-password"
+                required
+                className="pr-10"
+                {...control}
+                {...form.register('password')}
+              />
+              <button
+                type="button"
+                onClick={() => setShowPassword((s) => !s)}
+                aria-label={showPassword ? 'Hide password' : 'Show password'}
+                aria-pressed={showPassword}
+                className="absolute top-1/2 right-1 flex size-7 -translate-y-1/2 items-center justify-center rounded text-slate-600 hover:bg-slate-100"
+              >
+                {showPassword ? <EyeOff className="size-4" /> : <Eye className="size-4" />}
+              </button>
+            </div>
+          )}
+        </FormField>
+        <Button type="submit" size="lg" loading={login.isPending} loadingText="Signing in..." className="w-full">
+          <LogIn />
+          Sign In
+        </Button>
+      </form>
+      <DemoCredentials
+        onPick={(c) => {
+          form.setValue('email', c.email, { shouldValidate: true });
+          form.setValue('password', c.password, { shouldValidate: true });
+        }}
+      />
+    </>
+  );
+}

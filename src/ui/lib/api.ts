@@ -1,0 +1,103 @@
+import type { ApiErrorBody } from '@shared/schemas/common';
+
+/**
+ * The one way the UI talks to the server. Same-origin cookies carry the session; bodies are JSON
+ * (the server refuses other content types on state-changing requests as CSRF protection).
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string | undefined;
+  readonly details: { path: string; message: string }[];
+
+  constructor(status: number, message: string, code?: string, details: { path: string; message: string }[] = []) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.details = details;
+  }
+}
+
+/** Message for any thrown value, for toasts and error panels. */
+export function errorMessage(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return typeof err === 'string' ? err : 'Something went wrong';
+}
+
+let onUnauthorized: (() => void) | null = null;
+
+/** queryClient.ts registers this: a 401 anywhere means the session ended, so the session is re-checked. */
+export function setUnauthorizedHandler(fn: () => void): void {
+  onUnauthorized = fn;
+}
+
+export type Query = Record<string, string | number | boolean | null | undefined>;
+
+/** Builds "/api/x?a=1&b=2", leaving out empty values so URLs stay short and caches line up. */
+export function withQuery(path: string, query?: Query): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined || v === null || v === '') continue;
+    params.set(k, String(v));
+  }
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+interface RequestOptions {
+  query?: Query;
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+function isErrorBody(v: unknown): v is ApiErrorBody {
+  return typeof v === 'object' && v !== null && 'message' in v && typeof (v as { message: unknown }).message === 'string';
+}
+
+async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  let res: Response;
+  try {
+    res = await fetch(withQuery(path, opts.query), {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      signal: opts.signal,
+    });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    throw new ApiError(0, 'Cannot reach the lims server. Check that it is running and your network connection.');
+  }
+  const text = await res.text();
+  let data: unknown = null;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = text;
+    }
+  }
+  if (!res.ok) {
+    // /api/auth/* answers 401 for a wrong password or "not signed in"; those are not "session ended".
+    if (res.status === 401 && !path.startsWith('/api/auth/')) onUnauthorized?.();
+    if (isErrorBody(data)) throw new ApiError(res.status, data.message, data.code, data.details ?? []);
+    throw new ApiError(res.status, `API call failed: ${res.status} ${res.statusText}`);
+  }
+  return data as T;
+}
+
+export const api = {
+  get: <T>(path: string, query?: Query, signal?: AbortSignal) => request<T>('GET', path, { query, signal }),
+  post: <T>(path: string, body?: unknown) => request<T>('POST', path, { body }),
+  put: <T>(path: string, body?: unknown) => request<T>('PUT', path, { body }),
+  patch: <T>(path: string, body?: unknown) => request<T>('PATCH', path, { body }),
+  delete: <T>(path: string) => request<T>('DELETE', path),
+};
+
+/** URL of a file the server makes (CSV, PDF): open or download it with the session cookie. */
+export function fileUrl(path: string, query?: Query): string {
+  return withQuery(path, query);
+}

@@ -1,0 +1,60 @@
+import { useQuery } from '@tanstack/react-query';
+import type { User } from '@shared/schemas/users';
+import { api, ApiError } from './api';
+
+/** Query keys the app shell owns; features keep their own factories in features/<name>/api.ts. */
+export const shellKeys = {
+  session: ['session'] as const,
+  setupStatus: ['setup', 'status'] as const,
+  demoCredentials: ['auth', 'demo-credentials'] as const,
+  dashboardStats: ['dashboard', 'stats'] as const,
+  health: ['health'] as const,
+};
+
+/** The signed-in user, or null when nobody is (401). Other errors (server down) stay errors. */
+export async function fetchSession(): Promise<User | null> {
+  try {
+    const { user } = await api.get<{ user: User }>('/api/auth/me');
+    return user;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) return null;
+    throw err;
+  }
+}
+
+export function useSession() {
+  return useQuery({ queryKey: shellKeys.session, queryFn: fetchSession, staleTime: 60_000, retry: 1 });
+}
+
+/** The current user; only call below ProtectedLayout, where a user is guaranteed. */
+export function useCurrentUser(): User {
+  const { data } = useSession();
+  if (!data) throw new Error('useCurrentUser used outside a signed-in page');
+  return data;
+}
+
+export interface SetupStatus {
+  needs_setup: boolean;
+  database: { type: string; file: string };
+}
+
+export function useSetupStatus() {
+  return useQuery({
+    queryKey: shellKeys.setupStatus,
+    queryFn: () => api.get<SetupStatus>('/api/setup/status'),
+    staleTime: Infinity,
+    retry: 1,
+  });
+}
+
+/** "Asha Rao" -> "AR"; no name -> the part of the email before @, uppercased (spec 2.7). */
+export function initialsOf(user: Pick<User, 'first_name' | 'last_name' | 'email'>): string {
+  const first = user.first_name.trim().charAt(0);
+  const last = user.last_name.trim().charAt(0);
+  if (first || last) return `${first}${last}`.toUpperCase();
+  return (user.email.split('@')[0] ?? '').toUpperCase();
+}
+
+export function fullName(user: Pick<User, 'first_name' | 'last_name'>): string {
+  return `${user.first_name} ${user.last_name}`.trim();
+}

@@ -1,0 +1,25 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { Toaster } from 'sonner';
+import { TooltipProvider } from '@/components';
+import { queryClient } from '@/lib/queryClient';
+import { RouteErrorBoundary } from '@/app/ErrorBoundary';
+import { App } from '@/app/App';
+import './styles.css';
+
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root element');
+
+createRoot(root).render(
+  <StrictMode>
+    <RouteErrorBoundary fullPage>
+      <QueryClientProvider client={queryClient}>
+        <TooltipProvider>
+          <App />
+          <Toaster position="top-right" richColors closeButton={false} toastOptions={{ className: 'text-sm' }} />
+        </TooltipProvider>
+      </QueryClientProvider>
+    </RouteErrorBoundary>
+  </StrictMode>,
+);

@@ -1,0 +1,146 @@
+/** Factories and small helpers shared by the API tests: unique data per test, typed responses. */
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
+import type { Client, TestLab } from '../helpers.js';
+import type { Patient, PatientPage } from '../../src/shared/schemas/patients.js';
+import type { User } from '../../src/shared/schemas/users.js';
+import type { ApiErrorBody } from '../../src/shared/schemas/common.js';
+import type { Role } from '../../src/shared/roles.js';
+
+let seq = 0;
+
+/**
+ * A word no other test uses, letters only (the patient search indexes words, and a name with digits
+ * would also match number searches). Base-26 of a counter plus the process id keeps parallel files apart.
+ */
+export function uniqueWord(prefix = 'Zx'): string {
+  seq += 1;
+  let n = seq * 100_003 + (process.pid % 100_000);
+  let s = '';
+  while (n > 0) {
+    s += String.fromCharCode(97 + (n % 26));
+    n = Math.floor(n / 26);
+  }
+  return `${prefix}${s}`;
+}
+
+export function uniqueEmail(tag = 'person'): string {
+  return `${tag}.${uniqueWord('u').toLowerCase()}@lab.test`;
+}
+
+/** A ten-digit Indian mobile number that no other test uses. */
+export function uniquePhone(): string {
+  seq += 1;
+  const tail = String((seq * 7919 + process.pid * 31) % 1_000_000_000).padStart(9, '0');
+  return `9${tail}`;
+}
+
+export interface PatientBody {
+  first_name: string;
+  last_name: string;
+  date_of_birth: string;
+  [field: string]: unknown;
+}
+
+export function patientBody(overrides: Partial<PatientBody> = {}): PatientBody {
+  return { first_name: uniqueWord('Pa'), last_name: uniqueWord('Ku'), date_of_birth: '1985-06-15', gender: 'Male', ...overrides };
+}
+
+export async function createPatient(as: Client, overrides: Partial<PatientBody> = {}): Promise<Patient> {
+  const res = await as.post('/api/patients', patientBody(overrides));
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json<{ patient: Patient }>().patient;
+}
+
+export interface UserBody {
+  first_name: string;
+  last_name: string;
+  email: string;
+  role: Role;
+  password: string;
+  [field: string]: unknown;
+}
+
+export function userBody(overrides: Partial<UserBody> = {}): UserBody {
+  return {
+    first_name: uniqueWord('Us'),
+    last_name: uniqueWord('Er'),
+    email: uniqueEmail(),
+    role: 'receptionist',
+    password: 'a-good-password-1',
+    ...overrides,
+  };
+}
+
+export async function createUserVia(as: Client, overrides: Partial<UserBody> = {}): Promise<User> {
+  const res = await as.post('/api/users', userBody(overrides));
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json<{ user: User }>().user;
+}
+
+export function page(res: LightMyRequestResponse): PatientPage {
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<PatientPage>();
+}
+
+export function ids(p: PatientPage): number[] {
+  return p.patients.map((x) => x.id);
+}
+
+export function errorBody(res: LightMyRequestResponse): ApiErrorBody {
+  return res.json<ApiErrorBody>();
+}
+
+/** The field paths a 400 answer names, each once (a field may break more than one rule). */
+export function badFields(res: LightMyRequestResponse): string[] {
+  expect(res.statusCode, res.body).toBe(400);
+  return [...new Set((errorBody(res).details ?? []).map((d) => d.path))];
+}
+
+/** Any request, with full control over headers (cookie, origin, content type, user agent). */
+export function raw(
+  app: FastifyInstance,
+  opts: { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: string; headers?: Record<string, string>; payload?: string | object },
+): Promise<LightMyRequestResponse> {
+  return app.inject({ method: opts.method, url: opts.url, headers: opts.headers ?? {}, ...(opts.payload !== undefined ? { payload: opts.payload } : {}) });
+}
+
+export interface AuditRow {
+  id: number;
+  organization_id: number | null;
+  user_id: number | null;
+  user_email: string | null;
+  action: string;
+  entity: string;
+  entity_id: string | null;
+  old_values: string | null;
+  new_values: string | null;
+  ip_address: string | null;
+  user_agent: string | null;
+  status: string;
+  created_at: string;
+  prev_hash: string;
+  hash: string;
+}
+
+/** Audit rows straight from the table, oldest first. */
+export function auditRowsFor(lab: TestLab, entity: string, entityId: number | string): AuditRow[] {
+  return lab.database.sqlite
+    .prepare('SELECT * FROM audit_log WHERE entity = ? AND entity_id = ? ORDER BY id')
+    .all(entity, String(entityId)) as AuditRow[];
+}
+
+export function lastAuditId(lab: TestLab): number {
+  const r = lab.database.sqlite.prepare('SELECT coalesce(max(id), 0) AS id FROM audit_log').get() as { id: number };
+  return r.id;
+}
+
+export function auditRowsAfter(lab: TestLab, id: number): AuditRow[] {
+  return lab.database.sqlite.prepare('SELECT * FROM audit_log WHERE id > ? ORDER BY id').all(id) as AuditRow[];
+}
+
+/** YYYY-MM-DD of a local date shifted by whole years and days from today (ages are computed in local time). */
+export function localDate(yearsBack: number, dayShift = 0, from = new Date()): string {
+  const d = new Date(from.getFullYear() - yearsBack, from.getMonth(), from.getDate() + dayShift);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
