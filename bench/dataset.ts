@@ -59,7 +59,7 @@ function removeDatabase(file: string): void {
  */
 export async function ensureDataset(dir: string, count: number, log: (line: string) => void): Promise<Dataset> {
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, 'lims-bench.db');
+  const file = join(dir, `lims-bench-${count}.db`);
   if (existsSync(file)) {
     const found = await inspect(file).catch(() => null);
     if (found && found.patients === count) {

@@ -1,10 +1,10 @@
-import { password } from '@inquirer/prompts';
 import { passwordSchema } from '../shared/schemas/users.js';
 import { validatorFor } from './flags.js';
 import type { Output } from './output.js';
 
 /** Asks for a new password twice and asks again until both entries match. */
 export async function askNewPassword(out: Output, message: string): Promise<string> {
+  const { password } = await import('@inquirer/prompts');
   const validate = validatorFor(passwordSchema);
   for (;;) {
     const first = await password({ message: `${message} (at least 8 characters)`, mask: '*', validate });

@@ -13,6 +13,8 @@ import { userRoutes } from './routes/users.js';
 import { patientRoutes } from './routes/patients.js';
 import { auditRoutes } from './routes/audit.js';
 import { systemRoutes } from './routes/system.js';
+import { catalogueRoutes } from './routes/catalogue.js';
+import { billRoutes } from './routes/bills.js';
 import type { AppOptions, RegisteredRoute, RouteAccess } from './types.js';
 
 
@@ -77,6 +79,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(patientRoutes);
   await app.register(auditRoutes);
   await app.register(systemRoutes);
+  await app.register(catalogueRoutes);
+  await app.register(billRoutes);
 
   if (opts.uiDir) await staticUi(app, opts.uiDir);
 

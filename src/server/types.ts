@@ -4,8 +4,8 @@ import type { Actor } from '../core/context.js';
 import type { UserRow } from '../core/users/repository.js';
 import type { AuthService } from '../core/auth/service.js';
 
-/** Every route declares who may call it: a permission, any signed-in user, or anyone. */
-export type RouteAccess = Permission | 'authenticated' | 'public';
+/** Every route declares who may call it: a permission (or several, all required), any signed-in user, or anyone. */
+export type RouteAccess = Permission | readonly Permission[] | 'authenticated' | 'public';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -21,8 +21,15 @@ function concrete(url: string): string {
   return url.replace(/:[A-Za-z_]+/g, '1').replace(/\*$/, 'x');
 }
 
+/** A declaration is one access level, or a non-empty list of permissions that are all required. */
+function declared(access: RegisteredRoute['access']): boolean {
+  if (access === undefined) return false;
+  if (typeof access === 'string') return ACCESS_LEVELS.has(access);
+  return access.length > 0 && access.every((p) => (PERMISSIONS as readonly string[]).includes(p));
+}
+
 function undeclared(routes: RegisteredRoute[]): string[] {
-  return routes.filter((r) => r.access === undefined || !ACCESS_LEVELS.has(r.access)).map((r) => `${r.method} ${r.url}`);
+  return routes.filter((r) => !declared(r.access)).map((r) => `${r.method} ${r.url}`);
 }
 
 describe('every route declares who may call it', () => {

@@ -1,7 +1,6 @@
 import { Option, type Command } from 'commander';
 import { dataPaths } from '../../core/datadir.js';
 import { primaryOrganization } from '../../core/settings/organization.js';
-import { serve } from '../../server/server.js';
 import { dataDirOf, openDb } from '../context.js';
 import { CliError } from '../errors.js';
 import { parsePort } from '../flags.js';
@@ -41,16 +40,20 @@ Stop it with Ctrl+C (or SIGTERM): open requests finish and the database is close
 async function runServe(cmd: Command, flags: ServeFlags, out: Output): Promise<void> {
   const dir = dataDirOf(cmd);
   const demo = flags.demo ?? false;
+  // Loaded here, not at the top: the server and its plugins take half a second to import, and
+  // every other command (setup, user, audit) should start at once.
+  const { serve } = await import('../../server/server.js');
   let url: string;
   try {
     ({ url } = await serve({ dataDir: dir, port: flags.port, host: flags.host, demo, quiet: flags.quiet ?? false }));
   } catch (err) {
     throw listenError(err, flags.host, flags.port);
   }
+  const needsSetup = !demo && !(await hasLab(dir));
   out.line(`lims is running at ${url}`);
   if (demo) {
     out.line('Demo mode: the demo accounts and their password are listed on the login page.');
-  } else if (!(await hasLab(dir))) {
+  } else if (needsSetup) {
     out.line(`No lab is set up in ${dir} yet: open ${url}/setup-wizard to create one.`);
   }
   out.line('Press Ctrl+C to stop.');

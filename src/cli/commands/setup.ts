@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { Option, type Command } from 'commander';
-import { confirm, input, select } from '@inquirer/prompts';
 import { dataPaths } from '../../core/datadir.js';
 import { DomainError } from '../../core/errors.js';
 import { setupLab } from '../../core/setup/service.js';
@@ -159,6 +158,7 @@ function fromFlags(flags: SetupFlags): Record<string, unknown> {
 
 /** Asks for every answer the flags did not give; nothing is written until the last confirmation. */
 async function wizard(flags: SetupFlags, dir: string, out: Output): Promise<Record<string, unknown>> {
+  const { confirm, input, select } = await import('@inquirer/prompts');
   const shape = setupSchema.shape;
   out.line(`Setting up a new lab in ${dir}.`);
   out.line('Nothing is saved until you confirm at the end; press Ctrl+C to stop.');

@@ -1,5 +1,4 @@
 import { Option, type Command } from 'commander';
-import { input, select } from '@inquirer/prompts';
 import { createUser, deactivateUser, listUsers, resetPassword, updateUser } from '../../core/users/service.js';
 import { findUserByEmail, type UserRow } from '../../core/users/repository.js';
 import { ROLES, ROLE_LABELS, type Role } from '../../shared/roles.js';
@@ -115,6 +114,7 @@ async function addUser(lab: Lab, flags: AddFlags, out: Output): Promise<void> {
     }
     // Flags given so far are validated first, so nobody types answers for a command that will fail.
     parseFlags(userCreateSchema.partial(), raw, FLAG_OF, SECRET);
+    const { input, select } = await import('@inquirer/prompts');
     const shape = userCreateSchema.shape;
     raw.email ??= await input({ message: 'Email (used to sign in)', validate: validatorFor(shape.email) });
     raw.first_name ??= await input({ message: 'First name', validate: validatorFor(shape.first_name) });

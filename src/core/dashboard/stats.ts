@@ -32,15 +32,25 @@ export async function counts(db: Db, organizationId: number): Promise<Counts> {
     .where('organization_id', '=', organizationId)
     .where('is_active', '=', 1)
     .executeTakeFirstOrThrow();
+  const count = async (table: 'tests' | 'test_profiles' | 'test_packages' | 'bills') =>
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('organization_id', '=', organizationId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   return {
     patients: patients?.n ?? 0,
     users: Number(users.users),
     doctors: Number(users.doctors ?? 0),
-    tests: null,
-    test_profiles: null,
-    test_packages: null,
+    tests: await count('tests'),
+    test_profiles: await count('test_profiles'),
+    test_packages: await count('test_packages'),
     samples: null,
     test_results: null,
-    bills: null,
+    bills: await count('bills'),
   };
 }

@@ -17,7 +17,8 @@ export function searchTokens(text: string): string[] {
   }
   return text
     .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
+    // Combining marks belong to the word (Devanagari vowel signs, decomposed accents), as in the index.
+    .split(/[^\p{L}\p{M}\p{N}]+/u)
     .filter(Boolean)
     .slice(0, 8);
 }

@@ -71,8 +71,10 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     }
     await touchSession(app.database.db, session);
     const role = session.user.role as Role;
-    if (access !== 'authenticated' && !hasPermission(role, access)) {
-      throw new ForbiddenError(`Your role (${role}) does not have the ${access} permission`);
+    if (access !== 'authenticated') {
+      const needed = typeof access === 'string' ? [access] : access;
+      const missing = needed.filter((p) => !hasPermission(role, p));
+      if (missing.length) throw new ForbiddenError(`Your role (${role}) does not have the ${missing.join(' and ')} permission`);
     }
     req.staff = {
       user: session.user,

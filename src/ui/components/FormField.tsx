@@ -39,14 +39,17 @@ export function FormField({ label, children, error, hint, required, className, i
   const control = typeof children === 'function' ? children(props) : isValidElement(children) ? cloneElement(children, { ...props }) : children;
   return (
     <div className={cn('grid gap-1.5', className)}>
-      <label htmlFor={controlId} className="text-[13px] font-medium text-slate-800">
-        {label}
+      {/* The required mark sits outside the label so the field's accessible name is just the label. */}
+      <div className="flex items-baseline gap-0.5">
+        <label htmlFor={controlId} className="text-[13px] font-medium text-slate-800">
+          {label}
+        </label>
         {required && (
-          <span className="ml-0.5 text-red-600" aria-hidden="true">
+          <span className="text-[13px] text-red-600" aria-hidden="true">
             *
           </span>
         )}
-      </label>
+      </div>
       {control}
       {error ? (
         <p id={errorId} className="text-[13px] text-red-700">

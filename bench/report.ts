@@ -1,0 +1,109 @@
+import type { LatencyResult, ThroughputResult } from './load.js';
+
+/** Targets of the issue ("Done means"): throughput ratio to the bare stack, latency on one connection. */
+export const TARGETS = { ratio: 0.7, p50: 5, p99: 25 } as const;
+
+export interface LatencyRow {
+  name: string;
+  path: string;
+  /** What the endpoint answered (e.g. the total of a search), for context. */
+  note: string;
+  result: LatencyResult;
+  /** Checked against TARGETS.p50 / p99; false rows are for information. */
+  target: boolean;
+}
+
+export interface Report {
+  startedAt: Date;
+  machine: Record<string, string>;
+  dataset: { patients: number; file: string; builtSeconds: number | null };
+  throughput: { connections: number; bare: ThroughputResult; lims: ThroughputResult };
+  latency: LatencyRow[];
+}
+
+const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : 'n/a');
+const int = (n: number) => Math.round(n).toLocaleString('en-IN');
+
+export function ratioOf(r: Report): number {
+  return r.throughput.lims.rps / r.throughput.bare.rps;
+}
+
+function clean(t: ThroughputResult | LatencyResult): boolean {
+  return t.errors === 0 && t.non2xx === 0;
+}
+
+export function ratioPasses(r: Report): boolean {
+  return ratioOf(r) >= TARGETS.ratio && clean(r.throughput.lims) && clean(r.throughput.bare);
+}
+
+export function latencyPasses(row: LatencyRow): boolean {
+  return row.result.p50 <= TARGETS.p50 && row.result.p99 <= TARGETS.p99 && clean(row.result) && row.result.requests > 0;
+}
+
+export function allPass(r: Report): boolean {
+  return ratioPasses(r) && r.latency.filter((l) => l.target).every(latencyPasses);
+}
+
+const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
+
+export function renderMarkdown(r: Report): string {
+  const t = r.throughput;
+  const lines: string[] = [
+    '# lims benchmark results',
+    '',
+    `Run ${r.startedAt.toISOString()} by \`npm run bench\` (overwritten on every run; see bench/README.md).`,
+    '',
+    `Overall: **${allPass(r) ? 'all targets met' : 'a target was missed'}**.`,
+    '',
+    '## Machine',
+    '',
+    '| | |',
+    '|---|---|',
+    ...Object.entries(r.machine).map(([k, v]) => `| ${k} | ${v} |`),
+    '',
+    '## Data',
+    '',
+    `${int(r.dataset.patients)} patients in one lab (\`${r.dataset.file}\`), ` +
+      (r.dataset.builtSeconds === null ? 'reused from an earlier run.' : `built in ${r.dataset.builtSeconds.toFixed(1)} s.`),
+    '',
+    `## GET patient by id: throughput at ${t.connections} connections`,
+    '',
+    'Random ids over the whole register. lims: `GET /api/patients/{id}` with a signed-in session cookie',
+    '(session check, permission, organisation scope). Bare: Fastify + better-sqlite3, the same',
+    '`SELECT * FROM patients WHERE id = ? AND organization_id = ?` with one cached prepared statement.',
+    '',
+    '| endpoint | requests/s | requests | seconds | errors | non-2xx |',
+    '|---|---:|---:|---:|---:|---:|',
+    `| bare | ${int(t.bare.rps)} | ${int(t.bare.requests)} | ${t.bare.seconds.toFixed(1)} | ${t.bare.errors} | ${t.bare.non2xx} |`,
+    `| lims | ${int(t.lims.rps)} | ${int(t.lims.requests)} | ${t.lims.seconds.toFixed(1)} | ${t.lims.errors} | ${t.lims.non2xx} |`,
+    '',
+    `Ratio lims / bare: **${(ratioOf(r) * 100).toFixed(1)}%** (target >= ${TARGETS.ratio * 100}%): **${verdict(ratioPasses(r))}**`,
+    '',
+    '## Latency on one connection',
+    '',
+    `Requests one after another on a single keep-alive connection. Target rows: p50 <= ${TARGETS.p50} ms and p99 <= ${TARGETS.p99} ms.`,
+    '',
+    '| request | answer | requests | p50 ms | p99 ms | mean ms | max ms | target |',
+    '|---|---|---:|---:|---:|---:|---:|---|',
+    ...r.latency.map(
+      (l) =>
+        `| ${l.name} \`${l.path}\` | ${l.note} | ${int(l.result.requests)} | ${ms(l.result.p50)} | ${ms(l.result.p99)} | ` +
+        `${ms(l.result.mean)} | ${ms(l.result.max)} | ${l.target ? verdict(latencyPasses(l)) : 'information'} |`,
+    ),
+    '',
+  ];
+  return lines.join('\n');
+}
+
+export function renderSummary(r: Report): string {
+  const t = r.throughput;
+  const out = [
+    `by id @${t.connections} conn: lims ${int(t.lims.rps)} req/s, bare ${int(t.bare.rps)} req/s, ratio ${(ratioOf(r) * 100).toFixed(1)}% ${verdict(ratioPasses(r))}`,
+    ...r.latency.map(
+      (l) =>
+        `${l.name.padEnd(34)} p50 ${ms(l.result.p50).padStart(7)} ms  p99 ${ms(l.result.p99).padStart(7)} ms  ${l.target ? verdict(latencyPasses(l)) : ''}`,
+    ),
+    allPass(r) ? 'all targets met' : 'a target was missed',
+  ];
+  return out.join('\n');
+}

@@ -1,0 +1,187 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { cpus, loadavg, platform, release, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { BENCH_EMAIL, BENCH_PASSWORD, ensureDataset, type Dataset } from './dataset.js';
+import { measureLatency, measureThroughput, type Target, type ThroughputResult } from './load.js';
+import { allPass, renderMarkdown, renderSummary, type LatencyRow, type Report } from './report.js';
+import type { ServerKind } from './server.js';
+
+/**
+ * `npm run bench`: builds (or reuses) a lab with 1,000,000 patients, starts lims and the bare
+ * Fastify + better-sqlite3 endpoint in their own processes, measures both with autocannon over
+ * loopback and writes bench/results.md. Exits 1 when a target is missed.
+ */
+
+const root = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
+const PATIENTS = Number(process.env.BENCH_PATIENTS ?? 1_000_000);
+const THROUGHPUT_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const LATENCY_SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? 4);
+const CONNECTIONS = 32;
+/** Nothing here may run unbounded: the whole run is abandoned after this long. */
+const DEADLINE_MS = 20 * 60_000;
+
+const children: ChildProcess[] = [];
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+function startServer(kind: ServerKind, data: Dataset): Promise<string> {
+  const child = fork(fileURLToPath(new URL('./server.js', import.meta.url)), [kind, data.file, String(data.organizationId)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the ${kind} server did not start within 60 s`)), 60_000);
+    child.once('message', (m: { port?: number }) => {
+      clearTimeout(timer);
+      if (typeof m.port === 'number') resolve(`http://127.0.0.1:${m.port}`);
+      else reject(new Error(`the ${kind} server sent an unexpected message`));
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the ${kind} server exited with code ${code ?? 'null'}`));
+    });
+  });
+}
+
+async function signIn(origin: string): Promise<string> {
+  const res = await fetch(`${origin}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: BENCH_EMAIL, password: BENCH_PASSWORD }),
+  });
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('lims_session='));
+  if (res.status !== 200 || !cookie) throw new Error(`sign-in to lims failed: ${res.status} ${await res.text()}`);
+  return cookie.split(';')[0] as string;
+}
+
+async function getJson(origin: string, path: string, headers: Record<string, string> = {}): Promise<Record<string, unknown>> {
+  const res = await fetch(`${origin}${path}`, { headers });
+  if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+function machineFacts(data: Dataset): Record<string, string> {
+  const cpu = cpus();
+  const sqlite = new Database(data.file, { readonly: true });
+  const version = (sqlite.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
+  sqlite.close();
+  return {
+    node: process.version,
+    cpus: `${cpu.length} x ${cpu[0]?.model.trim() ?? 'unknown'}`,
+    memory: `${(totalmem() / 2 ** 30).toFixed(1)} GiB`,
+    os: `${platform()} ${release()}`,
+    sqlite: version,
+    'load average at start (1/5/15 min)': loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' / '),
+  };
+}
+
+function sum(a: ThroughputResult, b: ThroughputResult): ThroughputResult {
+  const requests = a.requests + b.requests;
+  const seconds = a.seconds + b.seconds;
+  return { requests, seconds, rps: requests / seconds, errors: a.errors + b.errors, non2xx: a.non2xx + b.non2xx };
+}
+
+async function main(): Promise<void> {
+  const startedAt = new Date();
+  log(`lims benchmark: ${PATIENTS.toLocaleString('en-IN')} patients, node ${process.version}, ${cpus().length} CPUs`);
+  const data = await ensureDataset(root('bench/.data'), PATIENTS, log);
+  const machine = machineFacts(data);
+
+  const [limsOrigin, bareOrigin] = await Promise.all([startServer('lims', data), startServer('bare', data)]);
+  const cookie = await signIn(limsOrigin);
+  const auth = { cookie };
+  const randomId = () => data.minId + Math.floor(Math.random() * (data.maxId - data.minId + 1));
+  const lims = (nextPath: () => string): Target => ({ origin: limsOrigin, headers: auth, nextPath });
+  const limsById = lims(() => `/api/patients/${randomId()}`);
+  const bareById: Target = { origin: bareOrigin, nextPath: () => `/patients/${randomId()}` };
+
+  // Both answer the same row before anything is timed.
+  const probe = randomId();
+  const a = (await getJson(limsOrigin, `/api/patients/${probe}`, auth)).patient as { id: number };
+  const b = (await getJson(bareOrigin, `/patients/${probe}`)).patient as { id: number };
+  if (a.id !== probe || b.id !== probe) throw new Error('lims and the bare endpoint disagree on a patient');
+
+  log('warming up both servers...');
+  globalThis.gc?.();
+  await measureThroughput(bareById, CONNECTIONS, 2);
+  await measureThroughput(limsById, CONNECTIONS, 2);
+  // Two alternating halves each, so a change in background load hits both sides alike.
+  log(`throughput by id, ${CONNECTIONS} connections, ${THROUGHPUT_SECONDS} s each...`);
+  const half = THROUGHPUT_SECONDS / 2;
+  const bare1 = await measureThroughput(bareById, CONNECTIONS, half);
+  const lims1 = await measureThroughput(limsById, CONNECTIONS, half);
+  const lims2 = await measureThroughput(limsById, CONNECTIONS, half);
+  const bare2 = await measureThroughput(bareById, CONNECTIONS, half);
+  const throughput = { connections: CONNECTIONS, bare: sum(bare1, bare2), lims: sum(lims1, lims2) };
+
+  const firstPage = await getJson(limsOrigin, '/api/patients?page=1&limit=10', auth);
+  const totalPages = Number(firstPage.totalPages);
+  const scenarios: { name: string; path: string; target: boolean; origin?: string }[] = [
+    { name: 'first page with total', path: '/api/patients?page=1&limit=10', target: true },
+    ...['ram', 'sha', 'pri', 'kum', 'ana'].map((p) => ({
+      name: `search "${p}"`,
+      path: `/api/patients?search=${p}&page=1&limit=10`,
+      target: true,
+    })),
+    { name: 'last page', path: `/api/patients?page=${totalPages}&limit=10`, target: false },
+    { name: 'gender filter (Female), first page', path: '/api/patients?gender=Female&page=1&limit=10', target: false },
+    { name: 'search by phone digits "98765"', path: '/api/patients?search=98765&page=1&limit=10', target: false },
+  ];
+  const latency: LatencyRow[] = [];
+  for (const s of scenarios) {
+    const answer = await getJson(limsOrigin, s.path, auth);
+    log(`latency: ${s.name}...`);
+    const result = await measureLatency(lims(() => s.path), LATENCY_SECONDS);
+    const shown = (answer.patients as unknown[]).length;
+    latency.push({ ...s, note: `${shown} of ${Number(answer.total).toLocaleString('en-IN')}`, result });
+  }
+  latency.push({
+    name: 'patient by id (lims)',
+    path: '/api/patients/{id}',
+    note: 'one patient',
+    target: false,
+    result: await measureLatency(limsById, LATENCY_SECONDS),
+  });
+  latency.push({
+    name: 'patient by id (bare)',
+    path: '/patients/{id}',
+    note: 'one patient',
+    target: false,
+    result: await measureLatency(bareById, LATENCY_SECONDS),
+  });
+  machine['load average at end (1/5/15 min)'] = loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' / ');
+
+  const report: Report = {
+    startedAt,
+    machine,
+    dataset: { patients: data.patients, file: 'bench/.data/' + data.file.split('/').pop(), builtSeconds: data.builtSeconds },
+    throughput,
+    latency,
+  };
+  writeFileSync(root('bench/results.md'), renderMarkdown(report));
+  log('');
+  log(renderSummary(report));
+  log('written to bench/results.md');
+  process.exitCode = allPass(report) ? 0 : 1;
+}
+
+const deadline = setTimeout(() => {
+  process.stderr.write(`bench: gave up after ${DEADLINE_MS / 60_000} minutes\n`);
+  for (const c of children) c.kill('SIGKILL');
+  process.exit(2);
+}, DEADLINE_MS);
+deadline.unref();
+
+main()
+  .catch((err: unknown) => {
+    process.stderr.write(`bench: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 2;
+  })
+  .finally(() => {
+    for (const c of children) if (c.connected) c.disconnect();
+  });

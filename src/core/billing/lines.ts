@@ -1,0 +1,64 @@
+import type { Db } from '../db/connection.js';
+import { ValidationError } from '../errors.js';
+import { DOCTOR_ROLES, type Role } from '../../shared/roles.js';
+import { rupeesToPaise } from '../../shared/money.js';
+import type { BillItemInput } from '../../shared/schemas/bills.js';
+
+export interface ResolvedLine {
+  item_type: 'test' | 'profile' | 'package';
+  test_id: number | null;
+  profile_id: number | null;
+  package_id: number | null;
+  name: string;
+  code: string;
+  qty: number;
+  list_price_paise: number;
+  unit_price_paise: number;
+  gst_percent: number;
+  discount_percent: number;
+}
+
+const TABLE = { test: 'tests', profile: 'test_profiles', package: 'test_packages' } as const;
+const LABEL = { test: 'test', profile: 'test profile', package: 'test package' } as const;
+
+/** Looks every line's item up in this lab's catalogue; unknown or inactive items are refused by line. */
+export async function resolveLines(db: Db, organizationId: number, items: BillItemInput[]): Promise<ResolvedLine[]> {
+  const out: ResolvedLine[] = [];
+  for (const [i, item] of items.entries()) {
+    const row = await db
+      .selectFrom(TABLE[item.item_type])
+      .select(['id', 'name', 'code', 'price_paise', 'status'])
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', item.item_id)
+      .executeTakeFirst();
+    if (!row) throw ValidationError.field(`items.${i}.item_id`, `Unknown ${LABEL[item.item_type]} ${item.item_id}`);
+    if (row.status !== 'active') throw ValidationError.field(`items.${i}.item_id`, `${row.name} is inactive and cannot be billed`);
+    out.push({
+      item_type: item.item_type,
+      test_id: item.item_type === 'test' ? row.id : null,
+      profile_id: item.item_type === 'profile' ? row.id : null,
+      package_id: item.item_type === 'package' ? row.id : null,
+      name: row.name,
+      code: row.code,
+      qty: item.qty,
+      list_price_paise: row.price_paise,
+      unit_price_paise: item.price === undefined ? row.price_paise : rupeesToPaise(item.price),
+      gst_percent: item.gst_percent,
+      discount_percent: item.discount_percent,
+    });
+  }
+  return out;
+}
+
+/** The doctor must be an active doctor or lab technician of this lab; answers their consultation fee. */
+export async function resolveDoctor(db: Db, organizationId: number, doctorId: number): Promise<{ id: number; feePaise: number }> {
+  const d = await db
+    .selectFrom('users')
+    .select(['id', 'role', 'is_active', 'consultation_fee_paise'])
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', doctorId)
+    .executeTakeFirst();
+  if (!d || d.is_active !== 1) throw ValidationError.field('doctor_id', `Unknown doctor ${doctorId}`);
+  if (!DOCTOR_ROLES.includes(d.role as Role)) throw ValidationError.field('doctor_id', 'The selected user is not a doctor or lab technician');
+  return { id: d.id, feePaise: d.consultation_fee_paise };
+}

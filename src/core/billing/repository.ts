@@ -1,0 +1,121 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
+import type { Db } from '../db/connection.js';
+import type { BillListQuery } from '../../shared/schemas/bills.js';
+import type { BillRow } from './mappers.js';
+import { addDays, startOfLocalDayUtc } from '../time.js';
+
+export function billsQuery(db: Db, organizationId: number) {
+  return db
+    .selectFrom('bills as b')
+    .innerJoin('patients as p', 'p.id', 'b.patient_id')
+    .leftJoin('users as d', 'd.id', 'b.doctor_id')
+    .where('b.organization_id', '=', organizationId);
+}
+
+type BillsQuery = ReturnType<typeof billsQuery>;
+
+export function selectBillColumns(q: BillsQuery) {
+  return q
+    .selectAll('b')
+    .select([
+      'p.first_name as patient_first_name',
+      'p.last_name as patient_last_name',
+      'p.patient_code as patient_code',
+      'd.first_name as doctor_first_name',
+      'd.last_name as doctor_last_name',
+    ]);
+}
+
+export async function findBill(db: Db, organizationId: number, id: number): Promise<BillRow | undefined> {
+  return selectBillColumns(billsQuery(db, organizationId).where('b.id', '=', id)).executeTakeFirst();
+}
+
+export async function findBillByNumber(db: Db, organizationId: number, billNumber: string): Promise<BillRow | undefined> {
+  return selectBillColumns(billsQuery(db, organizationId).where('b.bill_number', '=', billNumber.toUpperCase())).executeTakeFirst();
+}
+
+/** The status rule of src/shared/billing.ts billStatusOf, as SQL, so filters and counts agree with what is shown. */
+export function statusSql(today: string) {
+  return sql<string>`CASE
+    WHEN b.cancelled_at IS NOT NULL THEN 'cancelled'
+    WHEN b.paid_paise >= b.final_amount_paise THEN 'paid'
+    WHEN b.due_date < ${today} THEN 'overdue'
+    WHEN b.paid_paise > 0 THEN 'partial'
+    ELSE 'pending' END`;
+}
+
+export function paymentStatusSql() {
+  return sql<string>`CASE
+    WHEN b.paid_paise >= b.final_amount_paise THEN 'paid'
+    WHEN b.paid_paise > 0 THEN 'partial'
+    ELSE 'unpaid' END`;
+}
+
+const RANGE_DAYS: Record<string, number> = { week: 7, month: 30, quarter: 90 };
+
+/** Bills List filters (spec 5): search on bill number, patient full name or code; status; payment status; date range. */
+export function applyBillFilters(q: BillsQuery, f: BillListQuery, timeZone: string, today: string): BillsQuery {
+  let out = q;
+  if (f.patient_id) out = out.where('b.patient_id', '=', f.patient_id);
+  if (f.search) {
+    const s = `%${f.search.toLowerCase()}%`;
+    out = out.where((eb) =>
+      eb.or([
+        eb(sql`lower(b.bill_number)`, 'like', s),
+        eb(sql`lower(p.first_name || ' ' || p.last_name)`, 'like', s),
+        eb(sql`lower(p.patient_code)`, 'like', s),
+      ]),
+    );
+  }
+  if (f.status) out = out.where(sql<SqlBool>`${statusSql(today)} = ${f.status}` as Expression<SqlBool>);
+  if (f.payment_status) out = out.where(sql<SqlBool>`${paymentStatusSql()} = ${f.payment_status}` as Expression<SqlBool>);
+  if (f.date_range && f.date_range !== 'all') {
+    const from =
+      f.date_range === 'today'
+        ? startOfLocalDayUtc(timeZone, today)
+        : new Date(Date.now() - (RANGE_DAYS[f.date_range] ?? 0) * 86_400_000);
+    out = out.where('b.created_at', '>=', from.toISOString());
+  }
+  return out;
+}
+
+export interface SummaryRow {
+  total_bills: number;
+  total_paise: number;
+  paid_paise: number;
+  paid_count: number;
+  partial_count: number;
+  pending_count: number;
+  overdue_count: number;
+  cancelled_count: number;
+  unpaid_count: number;
+  today_paise: number;
+}
+
+/** The Bills List cards and spec section 9 figures, in one pass over the lab's bills. */
+export async function summaryRow(db: Db, organizationId: number, timeZone: string, today: string): Promise<SummaryRow> {
+  const status = statusSql(today);
+  const pay = paymentStatusSql();
+  const todayStart = startOfLocalDayUtc(timeZone, today).toISOString();
+  const tomorrowStart = startOfLocalDayUtc(timeZone, addDays(today, 1)).toISOString();
+  const live = sql`b.cancelled_at IS NULL`;
+  const r = await db
+    .selectFrom('bills as b')
+    .where('b.organization_id', '=', organizationId)
+    .select([
+      sql<number>`count(*)`.as('total_bills'),
+      sql<number>`coalesce(sum(CASE WHEN ${live} THEN b.final_amount_paise ELSE 0 END), 0)`.as('total_paise'),
+      sql<number>`coalesce(sum(CASE WHEN ${live} THEN b.paid_paise ELSE 0 END), 0)`.as('paid_paise'),
+      sql<number>`coalesce(sum(CASE WHEN ${status} = 'paid' THEN 1 ELSE 0 END), 0)`.as('paid_count'),
+      sql<number>`coalesce(sum(CASE WHEN ${status} = 'partial' THEN 1 ELSE 0 END), 0)`.as('partial_count'),
+      sql<number>`coalesce(sum(CASE WHEN ${status} = 'pending' THEN 1 ELSE 0 END), 0)`.as('pending_count'),
+      sql<number>`coalesce(sum(CASE WHEN ${status} = 'overdue' THEN 1 ELSE 0 END), 0)`.as('overdue_count'),
+      sql<number>`coalesce(sum(CASE WHEN ${status} = 'cancelled' THEN 1 ELSE 0 END), 0)`.as('cancelled_count'),
+      sql<number>`coalesce(sum(CASE WHEN ${live} AND ${pay} = 'unpaid' THEN 1 ELSE 0 END), 0)`.as('unpaid_count'),
+      sql<number>`coalesce(sum(CASE WHEN ${live} AND b.created_at >= ${todayStart} AND b.created_at < ${tomorrowStart} THEN b.final_amount_paise ELSE 0 END), 0)`.as(
+        'today_paise',
+      ),
+    ])
+    .executeTakeFirstOrThrow();
+  return Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Number(v)])) as unknown as SummaryRow;
+}

@@ -1,0 +1,249 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/connection.js';
+import type { Actor } from '../context.js';
+import { nowIso } from '../context.js';
+import { writeAudit } from '../audit/audit.js';
+import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import { nextSequence } from '../sequences.js';
+import { billAmounts } from '../../shared/billing.js';
+import { formatInr, rupeesToPaise } from '../../shared/money.js';
+import type { Bill, BillCreate, BillListQuery, BillSummary, BillUpdate, PaymentCreate, RegisterWithBill } from '../../shared/schemas/bills.js';
+import type { Patient } from '../../shared/schemas/patients.js';
+import { pageEnvelope } from '../../shared/schemas/common.js';
+import { findPatient, toPatient } from '../patients/repository.js';
+import { insertPatient } from '../patients/service.js';
+import { organizationTimezone } from '../settings/organization.js';
+import { addDays, localDate, localMinuteStamp } from '../time.js';
+import { resolveDoctor, resolveLines } from './lines.js';
+import { toBill, toBillItem, toPayment } from './mappers.js';
+import { applyBillFilters, billsQuery, findBill, selectBillColumns, summaryRow } from './repository.js';
+
+/** Days after the bill date before an unpaid bill counts as overdue (docs/decisions.md). */
+export const PAYMENT_TERMS_DAYS = 7;
+
+type BillBody = Omit<BillCreate, 'patient_id'>;
+
+/** OPB + YYYYMMDDHHmm in the lab's zone; the 2nd bill in the same minute gets -2, and so on. */
+async function nextBillNumber(trx: Db, organizationId: number, timeZone: string, now: Date): Promise<string> {
+  const stamp = localMinuteStamp(timeZone, now);
+  const n = await nextSequence(trx, organizationId, `bill:${stamp}`);
+  return n === 1 ? `OPB${stamp}` : `OPB${stamp}-${n}`;
+}
+
+/** Inside an open transaction: computes every amount from the catalogue and the rule, stores bill, lines, optional payment. */
+async function insertBill(trx: Db, actor: Actor, patientId: number, body: BillBody, visitType: 'doctor_visit' | 'lab_only'): Promise<number> {
+  const timeZone = await organizationTimezone(trx, actor.organizationId);
+  const lines = await resolveLines(trx, actor.organizationId, body.items);
+  const doctor = body.doctor_id ? await resolveDoctor(trx, actor.organizationId, body.doctor_id) : null;
+  const feePaise = doctor && visitType === 'doctor_visit' ? doctor.feePaise : 0;
+  const amounts = billAmounts({
+    lines: lines.map((l) => ({ unitPricePaise: l.unit_price_paise, qty: l.qty, discountPercent: l.discount_percent })),
+    consultationFeePaise: feePaise,
+    discountPercent: body.discount_percentage,
+    taxPercent: body.tax_percentage,
+  });
+  const now = new Date();
+  const nowStr = now.toISOString();
+  const bill = await trx
+    .insertInto('bills')
+    .values({
+      organization_id: actor.organizationId,
+      bill_number: await nextBillNumber(trx, actor.organizationId, timeZone, now),
+      patient_id: patientId,
+      doctor_id: doctor?.id ?? null,
+      visit_type: visitType,
+      subtotal_paise: amounts.subtotalPaise,
+      consultation_fee_paise: amounts.consultationFeePaise,
+      total_before_discount_paise: amounts.totalBeforeDiscountPaise,
+      discount_percentage: body.discount_percentage,
+      discount_amount_paise: amounts.discountPaise,
+      tax_percentage: body.tax_percentage,
+      tax_amount_paise: amounts.taxPaise,
+      final_amount_paise: amounts.finalPaise,
+      paid_paise: 0,
+      payment_method: body.payment_method,
+      due_date: addDays(localDate(timeZone, now), PAYMENT_TERMS_DAYS),
+      notes: body.notes ?? null,
+      cancelled_at: null,
+      cancel_reason: null,
+      created_by: actor.userId,
+      created_at: nowStr,
+      updated_at: nowStr,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await trx
+    .insertInto('bill_items')
+    .values(
+      lines.map((l, i) => ({
+        bill_id: bill.id,
+        position: i,
+        ...l,
+        discount_amount_paise: amounts.lines[i]!.discountPaise,
+        total_paise: amounts.lines[i]!.totalPaise,
+      })),
+    )
+    .execute();
+  await writeAudit(trx, actor, { action: 'create', entity: 'bill', entityId: bill.id, newValues: { ...bill, items: lines } });
+  if (body.amount_paid !== undefined && body.amount_paid > 0) {
+    await insertPayment(trx, actor, bill.id, {
+      amount: body.amount_paid,
+      method: body.payment_method,
+      reference: body.payment_reference ?? null,
+      reason: null,
+    });
+  }
+  return bill.id;
+}
+
+export async function createBill(db: Db, actor: Actor, input: BillCreate): Promise<Bill> {
+  const id = await db.transaction().execute(async (trx) => {
+    const patient = await findPatient(trx, actor.organizationId, input.patient_id);
+    if (!patient) throw ValidationError.field('patient_id', `Unknown patient ${input.patient_id}`);
+    return insertBill(trx, actor, patient.id, input, input.doctor_id ? 'doctor_visit' : 'lab_only');
+  });
+  return getBill(db, actor.organizationId, id);
+}
+
+/** Register Patient with Bill: both or neither. */
+export async function registerPatientWithBill(db: Db, actor: Actor, input: RegisterWithBill): Promise<{ patient: Patient; bill: Bill }> {
+  const { patientId, billId } = await db.transaction().execute(async (trx) => {
+    const patient = await insertPatient(trx, actor, input.patient);
+    const billBody = input.visit_type === 'lab_only' ? { ...input, doctor_id: null } : input;
+    const billId = await insertBill(trx, actor, patient.id, billBody, input.visit_type);
+    return { patientId: patient.id, billId };
+  });
+  const patient = await findPatient(db, actor.organizationId, patientId);
+  return { patient: toPatient(patient!), bill: await getBill(db, actor.organizationId, billId) };
+}
+
+async function today(db: Db, organizationId: number): Promise<{ timeZone: string; today: string }> {
+  const timeZone = await organizationTimezone(db, organizationId);
+  return { timeZone, today: localDate(timeZone) };
+}
+
+export async function getBill(db: Db, organizationId: number, id: number): Promise<Bill> {
+  const row = await findBill(db, organizationId, id);
+  if (!row) throw new NotFoundError('Bill', id);
+  const { timeZone, today: t } = await today(db, organizationId);
+  const items = await db.selectFrom('bill_items').selectAll().where('bill_id', '=', id).orderBy('position').execute();
+  const payments = await db
+    .selectFrom('payments as pay')
+    .leftJoin('users as u', 'u.id', 'pay.received_by')
+    .selectAll('pay')
+    .select(sql<string | null>`CASE WHEN u.id IS NULL THEN NULL ELSE u.first_name || ' ' || u.last_name END`.as('received_by_name'))
+    .where('pay.bill_id', '=', id)
+    .orderBy('pay.id')
+    .execute();
+  return {
+    ...toBill(row, timeZone, t),
+    items: items.map(toBillItem),
+    payments: payments.map((p) => toPayment({ ...p, received_by_name: p.received_by_name ?? null })),
+  };
+}
+
+export async function listBills(db: Db, organizationId: number, q: BillListQuery) {
+  const { timeZone, today: t } = await today(db, organizationId);
+  const filtered = applyBillFilters(billsQuery(db, organizationId), q, timeZone, t);
+  const { n } = await filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const rows = await selectBillColumns(filtered)
+    .orderBy('b.created_at', 'desc')
+    .orderBy('b.id', 'desc')
+    .limit(q.limit)
+    .offset((q.page - 1) * q.limit)
+    .execute();
+  return { bills: rows.map((r) => toBill(r, timeZone, t)), ...pageEnvelope(Number(n), q.page, q.limit) };
+}
+
+export async function billSummary(db: Db, organizationId: number): Promise<BillSummary> {
+  const { timeZone, today: t } = await today(db, organizationId);
+  const s = await summaryRow(db, organizationId, timeZone, t);
+  const live = s.total_bills - s.cancelled_count;
+  return {
+    total_bills: s.total_bills,
+    total_amount: s.total_paise / 100,
+    paid_amount: s.paid_paise / 100,
+    outstanding_amount: (s.total_paise - s.paid_paise) / 100,
+    paid_count: s.paid_count,
+    partial_count: s.partial_count,
+    pending_count: s.unpaid_count,
+    overdue_count: s.overdue_count,
+    cancelled_count: s.cancelled_count,
+    collection_rate: live ? Math.round((s.paid_count / live) * 1000) / 10 : 0,
+    average_bill: live ? Math.round(s.total_paise / live) / 100 : 0,
+    todays_revenue: s.today_paise / 100,
+  };
+}
+
+export async function updateBill(db: Db, actor: Actor, id: number, input: BillUpdate): Promise<Bill> {
+  await db.transaction().execute(async (trx) => {
+    const before = await findBill(trx, actor.organizationId, id);
+    if (!before) throw new NotFoundError('Bill', id);
+    if (before.cancelled_at) throw new ConflictError(`Bill ${before.bill_number} is cancelled and cannot be changed`, 'BILL_CANCELLED');
+    const patch: Record<string, unknown> = {};
+    if (input.status === 'cancelled') {
+      if (!input.cancel_reason) throw ValidationError.field('cancel_reason', 'A reason is required to cancel a bill');
+      if (before.paid_paise > 0) {
+        throw new ConflictError(`Bill ${before.bill_number} has ${formatInr(before.paid_paise)} paid; refund it before cancelling`, 'BILL_HAS_PAYMENTS');
+      }
+      patch.cancelled_at = nowIso();
+      patch.cancel_reason = input.cancel_reason;
+    }
+    if (input.payment_method !== undefined) patch.payment_method = input.payment_method;
+    if (input.due_date !== undefined) patch.due_date = input.due_date;
+    if (input.notes !== undefined) patch.notes = input.notes ?? null;
+    if (!Object.keys(patch).length) return;
+    const oldValues: Record<string, unknown> = {};
+    for (const k of Object.keys(patch)) oldValues[k] = (before as Record<string, unknown>)[k] ?? null;
+    await trx.updateTable('bills').set({ ...patch, updated_at: nowIso() }).where('id', '=', id).execute();
+    await writeAudit(trx, actor, { action: 'update', entity: 'bill', entityId: id, oldValues, newValues: patch });
+  });
+  return getBill(db, actor.organizationId, id);
+}
+
+export async function deleteBill(db: Db, actor: Actor, id: number): Promise<Bill> {
+  const bill = await getBill(db, actor.organizationId, id);
+  await db.transaction().execute(async (trx) => {
+    const n = await trx.selectFrom('payments').select((eb) => eb.fn.countAll<number>().as('n')).where('bill_id', '=', id).executeTakeFirstOrThrow();
+    if (Number(n.n) > 0) throw new ConflictError(`Bill ${bill.bill_number} has payments recorded; cancel it instead of deleting it`, 'BILL_HAS_PAYMENTS');
+    await trx.deleteFrom('bills').where('id', '=', id).where('organization_id', '=', actor.organizationId).execute();
+    await writeAudit(trx, actor, { action: 'delete', entity: 'bill', entityId: id, oldValues: bill as unknown as Record<string, unknown> });
+  });
+  return bill;
+}
+
+async function insertPayment(trx: Db, actor: Actor, billId: number, p: PaymentCreate) {
+  const bill = await trx.selectFrom('bills').selectAll().where('id', '=', billId).where('organization_id', '=', actor.organizationId).executeTakeFirst();
+  if (!bill) throw new NotFoundError('Bill', billId);
+  if (bill.cancelled_at) throw new ConflictError(`Bill ${bill.bill_number} is cancelled and takes no payment`, 'BILL_CANCELLED');
+  const amount = rupeesToPaise(p.amount);
+  const balance = bill.final_amount_paise - bill.paid_paise;
+  if (amount > 0 && amount > balance) {
+    throw ValidationError.field('amount', balance === 0 ? 'This bill is already fully paid' : `Amount exceeds the balance of ${formatInr(balance)}`);
+  }
+  if (amount < 0 && -amount > bill.paid_paise) {
+    throw ValidationError.field('amount', `A refund cannot exceed the ${formatInr(bill.paid_paise)} paid`);
+  }
+  const row = await trx
+    .insertInto('payments')
+    .values({
+      organization_id: actor.organizationId,
+      bill_id: billId,
+      amount_paise: amount,
+      method: p.method,
+      reference: p.reference ?? null,
+      reason: p.reason ?? null,
+      received_by: actor.userId,
+      created_at: nowIso(),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await trx.updateTable('bills').set({ paid_paise: bill.paid_paise + amount, updated_at: nowIso() }).where('id', '=', billId).execute();
+  await writeAudit(trx, actor, { action: 'create', entity: 'payment', entityId: row.id, newValues: { ...row, bill_number: bill.bill_number } });
+}
+
+/** Records a payment (or, negative with a reason, a refund) and answers the bill as it now stands. */
+export async function addPayment(db: Db, actor: Actor, billId: number, p: PaymentCreate): Promise<Bill> {
+  await db.transaction().execute((trx) => insertPayment(trx, actor, billId, p));
+  return getBill(db, actor.organizationId, billId);
+}

@@ -1,0 +1,153 @@
+import type { Bill } from '../../shared/schemas/bills.js';
+import type { Patient } from '../../shared/schemas/patients.js';
+import { amountInWords } from '../../shared/billing.js';
+import { formatInr } from '../../shared/money.js';
+import type { OrganizationRow } from '../settings/organization.js';
+import { newDocument, numberPages, toBuffer } from './document.js';
+import { formatLabDate, formatLabDateTime } from './format.js';
+
+export interface BillPdfInput {
+  org: OrganizationRow;
+  bill: Bill;
+  patient: Patient;
+  doctor: { name: string; specialization: string | null; department: string | null } | null;
+}
+
+const inr = (rupees: number) => formatInr(Math.round(rupees * 100));
+const GREY = '#555555';
+const LINE = '#cccccc';
+
+/** The printable OP bill: clinic header, patient and doctor blocks, items, summary, amount in words, footer. */
+export async function billPdf({ org, bill, patient, doctor }: BillPdfInput): Promise<Buffer> {
+  const doc = newDocument({ title: `Bill ${bill.bill_number}`, author: org.name });
+  const left = doc.page.margins.left;
+  const width = doc.page.width - left - doc.page.margins.right;
+
+  // Clinic header
+  doc.font('bold').fontSize(16).text(org.name, left, 40, { width, align: 'center' });
+  doc.font('regular').fontSize(8.5).fillColor(GREY);
+  const contact = [org.address, [org.phone && `Phone: ${org.phone}`, org.email && `Email: ${org.email}`].filter(Boolean).join('   ')].filter(Boolean);
+  for (const line of contact) doc.text(line as string, { width, align: 'center' });
+  doc.fillColor('#000000').moveDown(0.5);
+  doc.moveTo(left, doc.y).lineTo(left + width, doc.y).strokeColor('#333333').lineWidth(1).stroke();
+  doc.moveDown(0.4);
+  doc.font('bold').fontSize(12).text(bill.status === 'cancelled' ? 'OUTPATIENT BILL — CANCELLED' : 'OUTPATIENT BILL', left, doc.y, { width, align: 'center' });
+  doc.moveDown(0.4);
+
+  // Bill facts
+  const tz = org.timezone;
+  const facts: [string, string][] = [
+    ['Bill No.', bill.bill_number],
+    ['Bill Date', formatLabDateTime(bill.created_at, org.date_format, tz)],
+    ['Payment', `${bill.payment_status.toUpperCase()} (${bill.payment_method.toUpperCase()})`],
+  ];
+  const factY = doc.y;
+  facts.forEach(([k, v], i) => {
+    const x = left + (i * width) / 3;
+    doc.font('regular').fontSize(7.5).fillColor(GREY).text(k, x, factY, { width: width / 3 - 6 });
+    doc.font('bold').fontSize(9.5).fillColor('#000000').text(v, x, factY + 10, { width: width / 3 - 6 });
+  });
+  doc.y = factY + 30;
+
+  // Patient and doctor blocks
+  const blockY = doc.y;
+  const half = width / 2 - 8;
+  const block = (x: number, title: string, rows: [string, string][]) => {
+    doc.roundedRect(x, blockY, half, 78, 4).strokeColor(LINE).lineWidth(0.8).stroke();
+    doc.font('bold').fontSize(9).fillColor('#000000').text(title, x + 8, blockY + 6, { width: half - 16 });
+    let y = blockY + 20;
+    for (const [k, v] of rows) {
+      doc.font('regular').fontSize(8.5).fillColor(GREY).text(k, x + 8, y, { width: 70 });
+      doc.fillColor('#000000').text(v, x + 80, y, { width: half - 88, height: 11, ellipsis: true });
+      y += 13;
+    }
+  };
+  block(left, 'Patient', [
+    ['Name', `${patient.first_name} ${patient.last_name}`],
+    ['Patient ID', patient.patient_id],
+    ['Age / Sex', `${patient.age ?? '—'} yrs / ${patient.gender ?? '—'}`],
+    ['Phone', patient.phone ?? '—'],
+  ]);
+  block(
+    left + half + 16,
+    'Doctor',
+    doctor
+      ? [
+          ['Name', `Dr. ${doctor.name}`],
+          ['Speciality', doctor.specialization ?? '—'],
+          ['Department', doctor.department ?? '—'],
+          ['Visit', bill.visit_type === 'lab_only' ? 'Lab tests only' : 'Consultation + lab tests'],
+        ]
+      : [
+          ['Name', 'No doctor'],
+          ['Visit', 'Lab tests only'],
+        ],
+  );
+  doc.y = blockY + 92;
+
+  // Items table
+  const cols = [
+    { h: '#', w: 22, align: 'left' as const },
+    { h: 'Particulars', w: width - 22 - 36 - 70 - 44 - 44 - 80, align: 'left' as const },
+    { h: 'Qty', w: 36, align: 'right' as const },
+    { h: 'Rate', w: 70, align: 'right' as const },
+    { h: 'GST %', w: 44, align: 'right' as const },
+    { h: 'Disc %', w: 44, align: 'right' as const },
+    { h: 'Amount', w: 80, align: 'right' as const },
+  ];
+  const row = (cells: string[], opts: { bold?: boolean; fill?: string } = {}) => {
+    const y = doc.y;
+    doc.font(opts.bold ? 'bold' : 'regular').fontSize(8.5);
+    const heights = cells.map((c, i) => doc.heightOfString(c, { width: cols[i]!.w - 8 }));
+    const h = Math.max(...heights) + 8;
+    if (y + h > doc.page.height - doc.page.margins.bottom - 40) {
+      doc.addPage();
+      return row(cells, opts);
+    }
+    if (opts.fill) doc.rect(left, y, width, h).fill(opts.fill).fillColor('#000000');
+    let x = left;
+    cells.forEach((c, i) => {
+      doc.fillColor('#000000').text(c, x + 4, y + 4, { width: cols[i]!.w - 8, align: cols[i]!.align });
+      x += cols[i]!.w;
+    });
+    doc.moveTo(left, y + h).lineTo(left + width, y + h).strokeColor(LINE).lineWidth(0.5).stroke();
+    doc.y = y + h;
+  };
+  row(cols.map((c) => c.h), { bold: true, fill: '#eeeeee' });
+  (bill.items ?? []).forEach((it, i) =>
+    row([String(i + 1), it.particulars, String(it.qty), inr(it.price), `${it.gst_percent}`, `${it.discount_percent}`, inr(it.total)]),
+  );
+
+  // Summary
+  doc.moveDown(0.6);
+  const sumX = left + width - 250;
+  const line = (label: string, value: string, bold = false) => {
+    const y = doc.y;
+    doc.font(bold ? 'bold' : 'regular').fontSize(bold ? 10.5 : 9);
+    doc.text(label, sumX, y, { width: 150 });
+    doc.text(value, sumX + 150, y, { width: 100, align: 'right' });
+    doc.y = y + (bold ? 16 : 13);
+  };
+  line('Subtotal', inr(bill.subtotal));
+  line('Consultation fee', inr(bill.consultation_fee));
+  line('Total before discount', inr(bill.total_before_discount));
+  line(`Discount (${bill.discount_percentage}%)`, `− ${inr(bill.discount_amount)}`);
+  line(`Tax (${bill.tax_percentage}%)`, inr(bill.tax_amount));
+  doc.moveTo(sumX, doc.y).lineTo(left + width, doc.y).strokeColor('#333333').lineWidth(0.8).stroke();
+  doc.y += 4;
+  line('Total', inr(bill.final_amount), true);
+  line('Paid', inr(bill.paid_amount));
+  line('Balance', inr(bill.balance), true);
+
+  doc.moveDown(0.5);
+  doc.font('bold').fontSize(9).text('Amount in words: ', left, doc.y, { continued: true }).font('regular').text(amountInWords(Math.round(bill.final_amount * 100)), { width });
+  if (bill.status === 'cancelled' && bill.cancel_reason) {
+    doc.moveDown(0.3).font('bold').fillColor('#b00020').text(`Cancelled: ${bill.cancel_reason}`, { width }).fillColor('#000000');
+  }
+  doc.moveDown(1.5);
+  doc.font('regular').fontSize(8).fillColor(GREY).text('This is a computer-generated bill. Thank you for choosing us; wishing you good health.', left, doc.y, { width, align: 'center' });
+  doc.fillColor('#000000');
+
+  numberPages(doc, `${org.name} · ${bill.bill_number} · printed ${formatLabDate(new Date().toISOString(), org.date_format, tz)}`);
+  return toBuffer(doc);
+}

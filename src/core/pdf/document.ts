@@ -1,0 +1,50 @@
+import { createRequire } from 'node:module';
+import PDFDocument from 'pdfkit';
+
+const require = createRequire(import.meta.url);
+
+/** DejaVu Sans ships with the package (npm dejavu-fonts-ttf): it has the rupee sign, which PDF's built-in Helvetica lacks. */
+export const FONTS = {
+  regular: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'),
+  bold: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'),
+};
+
+export function newDocument(opts: { size?: PDFKit.PDFDocumentOptions['size']; margin?: number; title: string; author?: string }) {
+  const doc = new PDFDocument({
+    size: opts.size ?? 'A4',
+    margin: opts.margin ?? 40,
+    bufferPages: true,
+    info: { Title: opts.title, Author: opts.author ?? 'lims', Creator: 'lims' },
+  });
+  doc.registerFont('regular', FONTS.regular);
+  doc.registerFont('bold', FONTS.bold);
+  doc.font('regular');
+  return doc;
+}
+
+/** Collects a pdfkit document into one Buffer. */
+export function toBuffer(doc: PDFKit.PDFDocument): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+    doc.end();
+  });
+}
+
+/** "Page x of y" on every page, written once all pages exist. */
+export function numberPages(doc: PDFKit.PDFDocument, footer: string): void {
+  const range = doc.bufferedPageRange();
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    const bottom = doc.page.height - 30;
+    const oldBottomMargin = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    doc.font('regular').fontSize(7.5).fillColor('#666666');
+    doc.text(footer, 40, bottom, { width: doc.page.width - 80, align: 'left', lineBreak: false });
+    doc.text(`Page ${i - range.start + 1} of ${range.count}`, 40, bottom, { width: doc.page.width - 80, align: 'right', lineBreak: false });
+    doc.page.margins.bottom = oldBottomMargin;
+  }
+  doc.fillColor('#000000');
+}

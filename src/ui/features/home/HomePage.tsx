@@ -1,0 +1,81 @@
+import { Link } from 'react-router';
+import { ArrowRight, LayoutDashboard, TestTube, TestTubes, UserCog, Users } from 'lucide-react';
+import { ErrorPanel, LinkButton } from '@/components';
+import { useCurrentUser } from '@/lib/session';
+import { CountCards, type CountCardDef } from '@/features/dashboard/CountCards';
+import { useDashboardStats } from '@/features/dashboard/api';
+import { HOME_MODULES } from './modules';
+
+const CARDS: CountCardDef[] = [
+  { key: 'patients', label: 'Patients', icon: <Users />, hint: 'registered' },
+  { key: 'tests', label: 'Tests', icon: <TestTube />, hint: 'in the catalogue' },
+  { key: 'samples', label: 'Samples', icon: <TestTubes />, hint: 'collected' },
+  { key: 'users', label: 'Staff', icon: <UserCog />, hint: 'active accounts' },
+];
+
+/** Spec 2.5: welcome, summary cards, the 12 modules, and the three main buttons. */
+export default function HomePage() {
+  const user = useCurrentUser();
+  const stats = useDashboardStats();
+  return (
+    <>
+      <section className="mb-5 flex flex-wrap items-end justify-between gap-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+        <div>
+          <h1 className="text-xl font-semibold text-slate-900 sm:text-2xl">
+            Welcome, {user.first_name} {user.last_name}
+          </h1>
+          <p className="mt-1 text-slate-600">Your laboratory at a glance. Pick a module to get started.</p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <LinkButton to="/dashboard">
+            <LayoutDashboard />
+            Dashboard
+          </LinkButton>
+          <LinkButton to="/patients" variant="outline">
+            <Users />
+            Patients
+          </LinkButton>
+          <LinkButton to="/samples" variant="outline">
+            <TestTubes />
+            Samples
+          </LinkButton>
+        </div>
+      </section>
+
+      {stats.isError ? (
+        <ErrorPanel title="Database Connection Error" error={stats.error} onRetry={() => void stats.refetch()} retryLabel="Retry Connection" className="mb-5" />
+      ) : (
+        <section aria-label="Summary" className="mb-6 grid grid-cols-2 gap-3 lg:grid-cols-4">
+          <CountCards defs={CARDS} counts={stats.data} loading={stats.isPending} />
+        </section>
+      )}
+
+      <section aria-labelledby="modules-heading">
+        <h2 id="modules-heading" className="mb-3 text-base font-semibold text-slate-900">
+          Modules
+        </h2>
+        <ul className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
+          {HOME_MODULES.map(({ path, title, description, icon: Icon }) => (
+            <li key={path}>
+              <Link
+                to={path}
+                className="group flex h-full items-start gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm transition-colors hover:border-primary-200 hover:bg-primary-50"
+              >
+                <span className="flex size-9 shrink-0 items-center justify-center rounded-md bg-primary-50 text-primary-700 group-hover:bg-white" aria-hidden="true">
+                  <Icon className="size-5" />
+                </span>
+                <span className="min-w-0 flex-1">
+                  <span className="flex items-center justify-between gap-2 font-medium text-slate-900">
+                    {title}
+                    <ArrowRight className="size-4 text-slate-400 group-hover:text-primary-700" aria-hidden="true" />
+                  </span>
+                  <span className="mt-0.5 block text-[13px] text-slate-600">{description}</span>
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,152 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import type { Patient, PatientCreate, PatientPage, PatientUpdate } from '@shared/schemas/patients';
+import { api, ApiError } from '@/lib/api';
+import { notify } from '@/lib/notify';
+import { shellKeys } from '@/lib/session';
+
+/** What the list and search screens ask the server for (GET /api/patients, /api/patients/search). */
+export interface PatientQuery {
+  page: number;
+  limit: number;
+  search?: string;
+  /** Male, Female, Other; "all" or empty leaves it out. */
+  gender?: string;
+  /** none, basic, premium, corporate; "all" or empty leaves it out. */
+  membership?: string;
+}
+
+export const patientKeys = {
+  all: ['patients'] as const,
+  lists: () => ['patients', 'list'] as const,
+  list: (q: PatientQuery) => ['patients', 'list', q] as const,
+  searches: () => ['patients', 'search'] as const,
+  search: (q: PatientQuery) => ['patients', 'search', q] as const,
+  detail: (id: number) => ['patients', 'detail', id] as const,
+};
+
+/** Drops "all" and empty filters so the URL and the cache key only carry real filters. */
+export function toApiQuery(q: PatientQuery): Record<string, string | number> {
+  const out: Record<string, string | number> = { page: q.page, limit: q.limit };
+  if (q.search?.trim()) out.search = q.search.trim();
+  if (q.gender && q.gender !== 'all') out.gender = q.gender;
+  if (q.membership && q.membership !== 'all') out.membership = q.membership;
+  return out;
+}
+
+export function fetchPatientPage(q: PatientQuery, signal?: AbortSignal): Promise<PatientPage> {
+  return api.get<PatientPage>('/api/patients', toApiQuery(q), signal);
+}
+
+export function usePatients(q: PatientQuery) {
+  return useQuery({
+    queryKey: patientKeys.list(q),
+    queryFn: ({ signal }) => fetchPatientPage(q, signal),
+    // Keep the old page on screen while the next one loads, so paging does not flash a skeleton.
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The spec's search call (GET /patients/search?search&gender); same envelope as the list. */
+export function useSearchPatients(q: PatientQuery) {
+  return useQuery({
+    queryKey: patientKeys.search(q),
+    queryFn: ({ signal }) => api.get<PatientPage>('/api/patients/search', toApiQuery(q), signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function usePatient(id: number | null, initial?: Patient) {
+  return useQuery({
+    queryKey: patientKeys.detail(id ?? 0),
+    queryFn: ({ signal }) =>
+      api.get<{ patient: Patient }>(`/api/patients/${id}`, undefined, signal).then((r) => r.patient),
+    enabled: id !== null,
+    // The row the user clicked is shown at once; the fresh record replaces it when it arrives.
+    placeholderData: initial,
+  });
+}
+
+function invalidateAfterWrite(qc: ReturnType<typeof useQueryClient>) {
+  return Promise.all([
+    qc.invalidateQueries({ queryKey: patientKeys.all }),
+    qc.invalidateQueries({ queryKey: shellKeys.dashboardStats }),
+  ]);
+}
+
+export interface CreateOptions {
+  /** Toast title on success; the spec has "New patient created successfully" (All Patients) and others. */
+  successTitle?: string;
+  /** Toast title on failure; the spec has "Failed to create patient" and "Failed to register patient. Please try again.". */
+  failureTitle?: string;
+}
+
+export function useCreatePatientMutation(opts: CreateOptions = {}) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: PatientCreate) => api.post<{ patient: Patient }>('/api/patients', body).then((r) => r.patient),
+    onSuccess: (patient) => {
+      notify.success(
+        opts.successTitle ?? 'Patient created successfully',
+        `${patient.first_name} ${patient.last_name} (${patient.patient_id})`,
+      );
+      return invalidateAfterWrite(qc);
+    },
+    onError: (err) => notify.error(opts.failureTitle ?? 'Failed to create patient', err),
+  });
+}
+
+export function useUpdatePatientMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: number; body: PatientUpdate }) =>
+      api.put<{ patient: Patient }>(`/api/patients/${id}`, body).then((r) => r.patient),
+    onSuccess: (patient) => {
+      notify.success(
+        'Patient updated successfully',
+        `${patient.first_name} ${patient.last_name} (${patient.patient_id})`,
+      );
+      qc.setQueryData(patientKeys.detail(patient.id), patient);
+      return qc.invalidateQueries({ queryKey: patientKeys.all });
+    },
+    onError: (err) => notify.error('Failed to update patient', err),
+  });
+}
+
+export function useDeletePatientMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (patient: Patient) =>
+      api.delete<{ patient: Patient }>(`/api/patients/${patient.id}`).then((r) => r.patient),
+    onSuccess: (patient) => {
+      notify.success(
+        'Patient deleted successfully',
+        `${patient.first_name} ${patient.last_name} (${patient.patient_id})`,
+      );
+      qc.removeQueries({ queryKey: patientKeys.detail(patient.id) });
+      return invalidateAfterWrite(qc);
+    },
+    onError: (err) => notify.error('Failed to delete patient', err),
+  });
+}
+
+/**
+ * Puts the server's field errors (400 details[].path, snake_case API names) under the form's fields.
+ * `fieldFor` maps an API path to the form's field name when they differ (registration uses the
+ * spec's camelCase names); paths with no field are left to the toast. Returns how many were placed.
+ */
+export function applyServerErrors<T extends FieldValues>(
+  err: unknown,
+  setError: UseFormSetError<T>,
+  fieldFor: (apiPath: string) => Path<T> | undefined,
+): number {
+  if (!(err instanceof ApiError) || err.status !== 400) return 0;
+  let placed = 0;
+  for (const d of err.details) {
+    const field = fieldFor(d.path);
+    if (!field) continue;
+    setError(field, { type: 'server', message: d.message }, { shouldFocus: placed === 0 });
+    placed += 1;
+  }
+  return placed;
+}

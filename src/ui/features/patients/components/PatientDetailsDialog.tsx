@@ -1,0 +1,118 @@
+import type { ReactNode } from 'react';
+import { Pencil } from 'lucide-react';
+import type { Patient } from '@shared/schemas/patients';
+import { Badge, Button, DateText, Dialog, ErrorPanel } from '@/components';
+import { usePatient } from '../api';
+import { membershipLabel } from '../options';
+
+export interface PatientDetailsDialogProps {
+  /** The row that was clicked; null closes the dialog. */
+  patient: Patient | null;
+  onOpenChange: (open: boolean) => void;
+  /** Shown as an Edit button when given (All Patients); Patient Search only views. */
+  onEdit?: (patient: Patient) => void;
+}
+
+function Item({ label, children, wide }: { label: string; children: ReactNode; wide?: boolean }) {
+  return (
+    <div className={wide ? 'sm:col-span-2' : undefined}>
+      <dt className="text-[12px] font-medium tracking-wide text-slate-500 uppercase">{label}</dt>
+      <dd className="mt-0.5 break-words whitespace-pre-line text-slate-900">{children}</dd>
+    </div>
+  );
+}
+
+const show = (v: string | number | null | undefined): ReactNode =>
+  v === null || v === undefined || v === '' ? '—' : v;
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="grid gap-2">
+      <h3 className="text-[13px] font-semibold tracking-wide text-primary-700 uppercase">{title}</h3>
+      <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-2">{children}</dl>
+    </section>
+  );
+}
+
+/** Patient Details: every field of the record, fetched fresh (GET /api/patients/{id}) behind the clicked row. */
+export function PatientDetailsDialog({ patient, onOpenChange, onEdit }: PatientDetailsDialogProps) {
+  const query = usePatient(patient?.id ?? null, patient ?? undefined);
+  const p = query.data ?? patient;
+  const name = p ? `${p.first_name} ${p.last_name}` : '';
+  return (
+    <Dialog
+      open={patient !== null}
+      onOpenChange={onOpenChange}
+      title="Patient Details"
+      description={p ? `${name} · ${p.patient_id}` : undefined}
+      size="lg"
+      footer={
+        <>
+          {onEdit && p && (
+            <Button variant="outline" onClick={() => onEdit(p)}>
+              <Pencil />
+              Edit
+            </Button>
+          )}
+          <Button onClick={() => onOpenChange(false)}>Close</Button>
+        </>
+      }
+    >
+      {query.isError && <ErrorPanel title="Could not refresh this patient" error={query.error} className="mb-4" />}
+      {p && (
+        <div className="grid gap-5">
+          <Section title="Personal">
+            <Item label="Patient ID">
+              <span className="font-mono">{p.patient_id}</span>
+            </Item>
+            <Item label="Status">
+              <Badge status={p.status} />
+            </Item>
+            <Item label="First Name">{p.first_name}</Item>
+            <Item label="Last Name">{p.last_name}</Item>
+            <Item label="Date of Birth">
+              <DateText value={p.date_of_birth} />
+            </Item>
+            <Item label="Age">{p.age === null ? '—' : `${p.age} years`}</Item>
+            <Item label="Gender">{show(p.gender)}</Item>
+            <Item label="Registered">
+              <DateText value={p.created_at} withTime />
+            </Item>
+          </Section>
+          <Section title="Contact">
+            <Item label="Phone">{show(p.phone)}</Item>
+            <Item label="Email">{show(p.email)}</Item>
+            <Item label="Address" wide>
+              {show(p.address)}
+            </Item>
+            <Item label="City">{show(p.city)}</Item>
+            <Item label="State">{show(p.state)}</Item>
+            <Item label="Pincode">{show(p.pincode)}</Item>
+          </Section>
+          <Section title="Emergency Contact">
+            <Item label="Contact Name">{show(p.emergency_contact)}</Item>
+            <Item label="Contact Number">{show(p.emergency_phone)}</Item>
+            <Item label="Relationship">{show(p.emergency_relation)}</Item>
+          </Section>
+          <Section title="Medical">
+            <Item label="Blood Group">{show(p.blood_group)}</Item>
+            <Item label="Allergies" wide>
+              {show(p.allergies)}
+            </Item>
+            <Item label="Medical History" wide>
+              {show(p.medical_history)}
+            </Item>
+          </Section>
+          <Section title="Insurance & Membership">
+            <Item label="Insurance Provider">{show(p.insurance_provider)}</Item>
+            <Item label="Insurance Number">{show(p.insurance_number)}</Item>
+            <Item label="Membership">{membershipLabel(p.membership_type)}</Item>
+            <Item label="Last Updated">
+              <DateText value={p.updated_at} withTime />
+            </Item>
+          </Section>
+        </div>
+      )}
+    </Dialog>
+  );
+}

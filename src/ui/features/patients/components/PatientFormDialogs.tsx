@@ -1,0 +1,181 @@
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
+import type { Patient } from '@shared/schemas/patients';
+import { Button, Dialog } from '@/components';
+import { applyServerErrors, useCreatePatientMutation, useUpdatePatientMutation } from '../api';
+import { addPatientSchema, editPatientSchema } from '../schemas';
+import { PatientFormSections, type PatientFieldKey } from './PatientFormSections';
+
+/** API names are the form names in these dialogs. */
+const NAMES = {
+  first_name: 'first_name',
+  last_name: 'last_name',
+  date_of_birth: 'date_of_birth',
+  gender: 'gender',
+  phone: 'phone',
+  email: 'email',
+  address: 'address',
+  city: 'city',
+  state: 'state',
+  pincode: 'pincode',
+  emergency_contact: 'emergency_contact',
+  emergency_phone: 'emergency_phone',
+  emergency_relation: 'emergency_relation',
+  blood_group: 'blood_group',
+  allergies: 'allergies',
+  medical_history: 'medical_history',
+  insurance_provider: 'insurance_provider',
+  insurance_number: 'insurance_number',
+  membership_type: 'membership_type',
+} as const satisfies Record<PatientFieldKey, PatientFieldKey>;
+
+const ALL_SECTIONS = ['personal', 'contact', 'emergency', 'medical', 'insurance'] as const;
+/** Spec 5: the Add Patient form requires first name, last name and date of birth. */
+const REQUIRED_BASIC: ReadonlySet<PatientFieldKey> = new Set(['first_name', 'last_name', 'date_of_birth']);
+const ADD_NAMES = {
+  first_name: 'first_name',
+  last_name: 'last_name',
+  date_of_birth: 'date_of_birth',
+  gender: 'gender',
+  phone: 'phone',
+  email: 'email',
+  address: 'address',
+} as const satisfies Record<keyof typeof addPatientSchema.shape, PatientFieldKey>;
+
+const isField = (path: string): path is PatientFieldKey => path in NAMES;
+
+type EditInput = z.input<typeof editPatientSchema>;
+type AddInput = z.input<typeof addPatientSchema>;
+
+/** The record as form values: text inputs want '' rather than null. */
+function toFormValues(p: Patient): EditInput {
+  const out: Record<string, string> = {};
+  for (const k of Object.keys(NAMES) as PatientFieldKey[]) out[k] = p[k] ?? '';
+  return { ...out, membership_type: p.membership_type || 'none' };
+}
+
+const ADD_DEFAULTS: AddInput = {
+  first_name: '',
+  last_name: '',
+  date_of_birth: '',
+  gender: '',
+  phone: '',
+  email: '',
+  address: '',
+};
+
+export interface AddPatientDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
+
+/** All Patients > Add Patient: the short form of spec 5, POST /api/patients. */
+export function AddPatientDialog({ open, onOpenChange }: AddPatientDialogProps) {
+  const create = useCreatePatientMutation({ successTitle: 'New patient created successfully' });
+  const form = useForm<AddInput, unknown, z.output<typeof addPatientSchema>>({
+    resolver: zodResolver(addPatientSchema),
+    defaultValues: ADD_DEFAULTS,
+    mode: 'onBlur',
+  });
+
+  // A fresh form each time the dialog opens.
+  useEffect(() => {
+    if (open) form.reset(ADD_DEFAULTS);
+  }, [open, form]);
+
+  const submit = form.handleSubmit((values) =>
+    create.mutateAsync(values).then(
+      () => onOpenChange(false),
+      (err: unknown) => applyServerErrors(err, form.setError, (p) => (p in ADD_NAMES ? (p as keyof typeof ADD_NAMES) : undefined)),
+    ),
+  );
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(o) => !create.isPending && onOpenChange(o)}
+      title="Add New Patient"
+      description="First name, last name and date of birth are required. Use New Patient Registration for the full form."
+      size="lg"
+      footer={
+        <>
+          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={create.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" form="add-patient-form" loading={create.isPending} loadingText="Saving...">
+            Add Patient
+          </Button>
+        </>
+      }
+    >
+      <form id="add-patient-form" noValidate onSubmit={(e) => void submit(e)}>
+        <PatientFormSections
+          register={form.register}
+          errors={form.formState.errors}
+          names={ADD_NAMES}
+          required={REQUIRED_BASIC}
+          sections={ALL_SECTIONS}
+        />
+      </form>
+    </Dialog>
+  );
+}
+
+export interface EditPatientDialogProps {
+  /** The patient to edit; null closes the dialog. */
+  patient: Patient | null;
+  onOpenChange: (open: boolean) => void;
+}
+
+/** All Patients > Edit: every registration field, saved with PUT /api/patients/{id}. */
+export function EditPatientDialog({ patient, onOpenChange }: EditPatientDialogProps) {
+  const update = useUpdatePatientMutation();
+  const form = useForm<EditInput, unknown, z.output<typeof editPatientSchema>>({
+    resolver: zodResolver(editPatientSchema),
+    mode: 'onBlur',
+  });
+
+  useEffect(() => {
+    if (patient) form.reset(toFormValues(patient));
+  }, [patient, form]);
+
+  const submit = form.handleSubmit((values) => {
+    if (!patient) return;
+    return update.mutateAsync({ id: patient.id, body: values }).then(
+      () => onOpenChange(false),
+      (err: unknown) => applyServerErrors(err, form.setError, (p) => (isField(p) ? p : undefined)),
+    );
+  });
+
+  return (
+    <Dialog
+      open={patient !== null}
+      onOpenChange={(o) => !update.isPending && onOpenChange(o)}
+      title="Edit Patient"
+      description={patient ? `${patient.first_name} ${patient.last_name} · ${patient.patient_id}` : undefined}
+      size="xl"
+      footer={
+        <>
+          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={update.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" form="edit-patient-form" loading={update.isPending} loadingText="Saving...">
+            Save Changes
+          </Button>
+        </>
+      }
+    >
+      <form id="edit-patient-form" noValidate onSubmit={(e) => void submit(e)}>
+        <PatientFormSections
+          register={form.register}
+          errors={form.formState.errors}
+          names={NAMES}
+          required={REQUIRED_BASIC}
+          sections={ALL_SECTIONS}
+        />
+      </form>
+    </Dialog>
+  );
+}

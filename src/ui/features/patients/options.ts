@@ -1,0 +1,56 @@
+import type { SelectOption } from '@/components';
+import {
+  AGE_RANGES,
+  BLOOD_GROUPS,
+  EMERGENCY_RELATIONS,
+  GENDERS,
+  MEMBERSHIP_TYPES,
+  PATIENT_SEARCH_TYPES,
+} from '@shared/constants';
+import { humanize } from '@/lib/format';
+
+/** Select options built from the spec's lists (src/shared/constants), so no screen retypes them. */
+export const GENDER_OPTIONS: SelectOption[] = GENDERS.map((g) => ({ value: g, label: g }));
+export const GENDER_FILTER_OPTIONS: SelectOption[] = [{ value: 'all', label: 'All genders' }, ...GENDER_OPTIONS];
+
+export const MEMBERSHIP_OPTIONS: SelectOption[] = MEMBERSHIP_TYPES.map((m) => ({
+  value: m,
+  label: membershipLabel(m),
+}));
+export const MEMBERSHIP_FILTER_OPTIONS: SelectOption[] = [
+  { value: 'all', label: 'All memberships' },
+  ...MEMBERSHIP_OPTIONS,
+];
+
+export const BLOOD_GROUP_OPTIONS: SelectOption[] = BLOOD_GROUPS.map((b) => ({ value: b, label: b }));
+export const RELATION_OPTIONS: SelectOption[] = EMERGENCY_RELATIONS.map((r) => ({ value: r, label: r }));
+
+export const AGE_RANGE_OPTIONS: SelectOption[] = [
+  { value: 'all', label: 'All ages' },
+  ...AGE_RANGES.map((a) => ({ value: a, label: a === '65+' ? 'Over 65' : `${a} years` })),
+];
+
+const SEARCH_TYPE_LABELS: Record<(typeof PATIENT_SEARCH_TYPES)[number], string> = {
+  all: 'All fields',
+  name: 'Name',
+  patient_id: 'Patient ID',
+  mobile: 'Mobile',
+  email: 'Email',
+};
+export const SEARCH_TYPE_OPTIONS: SelectOption[] = PATIENT_SEARCH_TYPES.map((t) => ({
+  value: t,
+  label: SEARCH_TYPE_LABELS[t],
+}));
+
+/** "none" reads as "None" rather than a bare enum value; the others as "Basic", "Premium", "Corporate". */
+export function membershipLabel(m: string | null | undefined): string {
+  if (!m) return 'None';
+  return humanize(m);
+}
+
+/** Inclusive bounds of a spec age range ("65+" has no upper bound; 65 itself belongs to 51-65). */
+export function ageBounds(range: string): { min: number; max: number } | null {
+  if (range === '65+') return { min: 66, max: Number.POSITIVE_INFINITY };
+  const m = /^(\d+)-(\d+)$/.exec(range);
+  return m ? { min: Number(m[1]), max: Number(m[2]) } : null;
+}

@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import { EMERGENCY_RELATIONS, GENDERS } from '@shared/constants';
+import { phoneSchema, requiredText } from '@shared/schemas/common';
+import { patientCreateSchema, patientFields, type PatientCreate } from '@shared/schemas/patients';
+
+/**
+ * Form schemas of the patient screens. They reuse the server's field schemas (src/shared) and only
+ * add what a screen requires on top (spec 5), so a form never accepts what the server refuses.
+ */
+
+/** All Patients > Add Patient (spec 5): first name, last name and date of birth required; the rest optional. */
+export const addPatientSchema = patientCreateSchema.pick({
+  first_name: true,
+  last_name: true,
+  date_of_birth: true,
+  gender: true,
+  phone: true,
+  email: true,
+  address: true,
+});
+
+/** All Patients > Edit: every registration field, with the server's own rules. */
+export const editPatientSchema = patientCreateSchema;
+
+const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+
+/**
+ * New Patient Registration (spec 2.10, 3 "Registration form", 5): the spec's field names, stricter
+ * than the API: gender, mobile, address, city, state, pincode, emergency number and relationship
+ * are required here, and the terms box must be ticked.
+ */
+export const registrationSchema = z.object({
+  firstName: patientFields.first_name,
+  lastName: patientFields.last_name,
+  dateOfBirth: patientFields.date_of_birth,
+  gender: z.preprocess(blankToUndefined, z.enum(GENDERS, { error: 'Gender is required' })),
+  mobile: z
+    .preprocess(blankToUndefined, phoneSchema('Mobile number').optional())
+    .refine((v) => v !== undefined, 'Mobile number is required'),
+  email: patientFields.email,
+  address: requiredText('Address', 300),
+  city: requiredText('City', 80),
+  state: requiredText('State', 80),
+  pincode: z
+    .string()
+    .trim()
+    .min(1, 'Pincode is required')
+    .regex(/^\d{6}$/, 'Pincode must be 6 digits'),
+  emergencyContactName: patientFields.emergency_contact,
+  emergencyContact: z
+    .preprocess(blankToUndefined, phoneSchema('Emergency contact number').optional())
+    .refine((v) => v !== undefined, 'Emergency contact number is required'),
+  emergencyRelation: z.preprocess(blankToUndefined, z.enum(EMERGENCY_RELATIONS, { error: 'Relationship is required' })),
+  bloodGroup: patientFields.blood_group,
+  allergies: patientFields.allergies,
+  medicalHistory: patientFields.medical_history,
+  insuranceProvider: patientFields.insurance_provider,
+  insuranceNumber: patientFields.insurance_number,
+  membershipType: patientFields.membership_type,
+  agreeToTerms: z.boolean().refine((v) => v, 'Please agree to the terms and conditions'),
+});
+
+export type RegistrationInput = z.input<typeof registrationSchema>;
+export type RegistrationValues = z.output<typeof registrationSchema>;
+
+export const REGISTRATION_DEFAULTS: RegistrationInput = {
+  firstName: '',
+  lastName: '',
+  dateOfBirth: '',
+  gender: '',
+  mobile: '',
+  email: '',
+  address: '',
+  city: '',
+  state: '',
+  pincode: '',
+  emergencyContactName: '',
+  emergencyContact: '',
+  emergencyRelation: '',
+  bloodGroup: '',
+  allergies: '',
+  medicalHistory: '',
+  insuranceProvider: '',
+  insuranceNumber: '',
+  membershipType: 'none',
+  agreeToTerms: false,
+};
+
+/** Registration form field -> API field (spec 7 plus the mapping mobile -> phone, number -> emergency_phone). */
+export const REGISTRATION_TO_API = {
+  firstName: 'first_name',
+  lastName: 'last_name',
+  dateOfBirth: 'date_of_birth',
+  gender: 'gender',
+  mobile: 'phone',
+  email: 'email',
+  address: 'address',
+  city: 'city',
+  state: 'state',
+  pincode: 'pincode',
+  emergencyContactName: 'emergency_contact',
+  emergencyContact: 'emergency_phone',
+  emergencyRelation: 'emergency_relation',
+  bloodGroup: 'blood_group',
+  allergies: 'allergies',
+  medicalHistory: 'medical_history',
+  insuranceProvider: 'insurance_provider',
+  insuranceNumber: 'insurance_number',
+  membershipType: 'membership_type',
+} as const satisfies Record<Exclude<keyof RegistrationValues, 'agreeToTerms'>, keyof PatientCreate>;
+
+type RegistrationField = keyof typeof REGISTRATION_TO_API;
+
+/** The API body for a valid registration form. */
+export function registrationToApi(v: RegistrationValues): PatientCreate {
+  return {
+    first_name: v.firstName,
+    last_name: v.lastName,
+    date_of_birth: v.dateOfBirth,
+    gender: v.gender,
+    phone: v.mobile ?? null,
+    email: v.email ?? null,
+    address: v.address,
+    city: v.city,
+    state: v.state,
+    pincode: v.pincode,
+    emergency_contact: v.emergencyContactName ?? null,
+    emergency_phone: v.emergencyContact ?? null,
+    emergency_relation: v.emergencyRelation,
+    blood_group: v.bloodGroup ?? null,
+    allergies: v.allergies ?? null,
+    medical_history: v.medicalHistory ?? null,
+    insurance_provider: v.insuranceProvider ?? null,
+    insurance_number: v.insuranceNumber ?? null,
+    membership_type: v.membershipType ?? 'none',
+  };
+}
+
+/** The form field for an API error path (server details use API names). */
+export function registrationFieldFor(apiPath: string): RegistrationField | undefined {
+  const entry = (Object.entries(REGISTRATION_TO_API) as [RegistrationField, string][]).find(
+    ([, api]) => api === apiPath,
+  );
+  return entry?.[0];
+}

@@ -1,0 +1,122 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Role } from '@shared/roles';
+import type { User, UserCreate, UserUpdate } from '@shared/schemas/users';
+import type { AuditLog } from '@shared/schemas/audit';
+import { api } from '@/lib/api';
+import { notify } from '@/lib/notify';
+import { fullName, shellKeys } from '@/lib/session';
+
+/** GET /api/users filters as the server takes them; empty values stay out of the URL. */
+export interface UserFilters {
+  search?: string;
+  role?: Role | '';
+  include_inactive?: boolean;
+}
+
+export const userKeys = {
+  all: ['users'] as const,
+  list: (filters: UserFilters) => ['users', 'list', filters] as const,
+  activity: ['users', 'activity'] as const,
+};
+
+export function useUsers(filters: UserFilters, opts: { enabled?: boolean } = {}) {
+  return useQuery({
+    queryKey: userKeys.list(filters),
+    queryFn: () =>
+      api
+        .get<{ users: User[] }>('/api/users', {
+          search: filters.search,
+          role: filters.role,
+          include_inactive: filters.include_inactive ? 'true' : undefined,
+        })
+        .then((r) => r.users),
+    placeholderData: keepPreviousData,
+    enabled: opts.enabled ?? true,
+  });
+}
+
+/** Recent changes to user accounts (Users screen); only asked for when the user has view_audit. */
+export function useUserActivity(enabled: boolean) {
+  return useQuery({
+    queryKey: userKeys.activity,
+    queryFn: () => api.get<{ logs: AuditLog[] }>('/api/audit', { entity: 'user', limit: 8 }).then((r) => r.logs),
+    enabled,
+  });
+}
+
+function useInvalidateUsers() {
+  const qc = useQueryClient();
+  return () =>
+    Promise.all([
+      qc.invalidateQueries({ queryKey: userKeys.all }),
+      qc.invalidateQueries({ queryKey: shellKeys.dashboardStats }),
+      // The audit screen shows these writes too.
+      qc.invalidateQueries({ queryKey: ['audit'] }),
+    ]);
+}
+
+/** Toasts are the spec's (8): "User created successfully: {name}" / "Failed to create user. Please try again.". */
+export function useCreateUserMutation() {
+  const invalidate = useInvalidateUsers();
+  return useMutation({
+    mutationFn: (input: UserCreate) => api.post<{ user: User }>('/api/users', input).then((r) => r.user),
+    onSuccess: (user) => {
+      notify.success(`User created successfully: ${fullName(user)}`);
+      return invalidate();
+    },
+    onError: (err) => notify.error('Failed to create user. Please try again.', err),
+  });
+}
+
+export function useUpdateUserMutation() {
+  const invalidate = useInvalidateUsers();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, patch }: { id: number; patch: UserUpdate }) => api.put<{ user: User }>(`/api/users/${id}`, patch).then((r) => r.user),
+    onSuccess: async (user) => {
+      notify.success('User updated successfully', fullName(user));
+      await invalidate();
+      // Editing yourself (name, department) changes what the shell shows.
+      await qc.invalidateQueries({ queryKey: shellKeys.session });
+    },
+    onError: (err) => notify.error('Failed to update user', err),
+  });
+}
+
+/** DELETE deactivates: the account stays (bills and the audit trail refer to it) but cannot sign in. */
+export function useDeactivateUserMutation() {
+  const invalidate = useInvalidateUsers();
+  return useMutation({
+    mutationFn: (user: User) => api.delete<{ user: User }>(`/api/users/${user.id}`).then((r) => r.user),
+    onSuccess: (user) => {
+      notify.success('User deactivated', `${fullName(user)} can no longer sign in.`);
+      return invalidate();
+    },
+    onError: (err) => notify.error('Failed to deactivate user', err),
+  });
+}
+
+export function useReactivateUserMutation() {
+  const invalidate = useInvalidateUsers();
+  return useMutation({
+    mutationFn: (user: User) => api.put<{ user: User }>(`/api/users/${user.id}`, { is_active: true }).then((r) => r.user),
+    onSuccess: (user) => {
+      notify.success('User reactivated', `${fullName(user)} can sign in again.`);
+      return invalidate();
+    },
+    onError: (err) => notify.error('Failed to reactivate user', err),
+  });
+}
+
+export function useResetPasswordMutation() {
+  const invalidate = useInvalidateUsers();
+  return useMutation({
+    mutationFn: ({ user, password }: { user: User; password: string }) =>
+      api.post<{ user: User }>(`/api/users/${user.id}/reset-password`, { password }).then((r) => r.user),
+    onSuccess: (user) => {
+      notify.success('Password reset', `${fullName(user)} must sign in again with the new password.`);
+      return invalidate();
+    },
+    onError: (err) => notify.error('Failed to reset password', err),
+  });
+}

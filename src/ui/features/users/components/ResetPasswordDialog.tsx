@@ -1,0 +1,73 @@
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import { passwordResetSchema, type User } from '@shared/schemas/users';
+import { Button, Dialog, FormField, Input } from '@/components';
+import { ApiError } from '@/lib/api';
+import { fullName } from '@/lib/session';
+import { useResetPasswordMutation } from '../api';
+
+const schema = passwordResetSchema
+  .extend({ confirm_password: z.string() })
+  .refine((v) => v.confirm_password === v.password, { path: ['confirm_password'], message: 'Passwords do not match' });
+type FormIn = z.input<typeof schema>;
+type FormOut = z.output<typeof schema>;
+
+/** Sets a new password (POST /api/users/:id/reset-password); the server ends the user's sessions. */
+export function ResetPasswordDialog({ user, onClose }: { user: User | null; onClose: () => void }) {
+  const reset = useResetPasswordMutation();
+  const form = useForm<FormIn, unknown, FormOut>({
+    resolver: zodResolver(schema),
+    defaultValues: { password: '', confirm_password: '' },
+    mode: 'onBlur',
+  });
+  const { errors } = form.formState;
+
+  useEffect(() => {
+    if (user) form.reset({ password: '', confirm_password: '' });
+  }, [user, form]);
+
+  const onSubmit = form.handleSubmit((v) => {
+    if (!user) return;
+    reset.mutate(
+      { user, password: v.password },
+      {
+        onSuccess: onClose,
+        onError: (err) => {
+          const detail = err instanceof ApiError ? err.details.find((d) => d.path === 'password') : undefined;
+          if (detail) form.setError('password', { message: detail.message });
+        },
+      },
+    );
+  });
+
+  return (
+    <Dialog
+      open={user !== null}
+      onOpenChange={(o) => !o && !reset.isPending && onClose()}
+      size="sm"
+      title="Reset Password"
+      description={user ? `Set a new password for ${fullName(user)} (${user.email}). They will be signed out everywhere.` : undefined}
+      footer={
+        <>
+          <Button variant="outline" onClick={onClose} disabled={reset.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" form="reset-password-form" loading={reset.isPending} loadingText="Saving...">
+            Reset Password
+          </Button>
+        </>
+      }
+    >
+      <form id="reset-password-form" noValidate onSubmit={(e) => void onSubmit(e)} className="grid gap-4">
+        <FormField label="New Password" required error={errors.password?.message} hint="At least 8 characters.">
+          <Input type="password" autoComplete="new-password" {...form.register('password')} />
+        </FormField>
+        <FormField label="Confirm New Password" required error={errors.confirm_password?.message}>
+          <Input type="password" autoComplete="new-password" {...form.register('confirm_password')} />
+        </FormField>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,201 @@
+import { useEffect } from 'react';
+import { useForm, type Path } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import { ROLES } from '@shared/roles';
+import { SPECIALIZATIONS } from '@shared/constants';
+import { passwordSchema, userCreateSchema, type User, type UserCreate, type UserUpdate } from '@shared/schemas/users';
+import { Button, Dialog, FormField, Input, Select } from '@/components';
+import { ApiError } from '@/lib/api';
+import { fullName, useCurrentUser } from '@/lib/session';
+import { useCreateUserMutation, useUpdateUserMutation } from '../api';
+import { assignableRoles, hasConsultationFee, roleLabel } from '../roles';
+
+type Mode = 'create' | 'edit';
+
+/**
+ * One schema for both dialogs (the server's fields, the same zod rules), so one form type serves
+ * add and edit. Passwords are checked only when creating: the edit dialog has no password fields
+ * (Reset password is its own dialog).
+ */
+function formSchema(mode: Mode) {
+  return userCreateSchema
+    .omit({ password: true })
+    .extend({
+      role: z.enum(ROLES, { error: 'Select a role' }),
+      password: z.string(),
+      confirm_password: z.string(),
+    })
+    .superRefine((v, ctx) => {
+      if (mode !== 'create') return;
+      const pw = passwordSchema.safeParse(v.password);
+      if (!pw.success) {
+        ctx.addIssue({ code: 'custom', path: ['password'], message: pw.error.issues[0]?.message ?? 'Password is required' });
+      }
+      if (v.confirm_password !== v.password) {
+        ctx.addIssue({ code: 'custom', path: ['confirm_password'], message: 'Passwords do not match' });
+      }
+    });
+}
+type Schema = ReturnType<typeof formSchema>;
+type FormIn = z.input<Schema>;
+type FormOut = z.output<Schema>;
+
+const FIELD_NAMES = ['first_name', 'last_name', 'email', 'role', 'department', 'phone', 'specialization', 'consultation_fee', 'password'] as const;
+
+function defaults(user: User | null): FormIn {
+  return {
+    first_name: user?.first_name ?? '',
+    last_name: user?.last_name ?? '',
+    email: user?.email ?? '',
+    role: user?.role,
+    department: user?.department ?? '',
+    phone: user?.phone ?? '',
+    specialization: user?.specialization ?? '',
+    consultation_fee: user ? String(user.consultation_fee) : '0',
+    password: '',
+    confirm_password: '',
+  };
+}
+
+export interface UserFormDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** null: Add User; a user: Edit that user. */
+  user: User | null;
+}
+
+/** Add User and Edit User (spec 2.17). Both save: POST /api/users, PUT /api/users/:id. */
+export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps) {
+  const mode: Mode = user ? 'edit' : 'create';
+  const me = useCurrentUser();
+  const create = useCreateUserMutation();
+  const update = useUpdateUserMutation();
+  const busy = create.isPending || update.isPending;
+
+  const form = useForm<FormIn, unknown, FormOut>({
+    resolver: zodResolver(formSchema(mode)),
+    defaultValues: defaults(user),
+    mode: 'onBlur',
+  });
+  const { errors } = form.formState;
+
+  // Each opening starts from the user being edited (or an empty form).
+  useEffect(() => {
+    if (open) form.reset(defaults(user));
+  }, [open, user, form]);
+
+  const role = form.watch('role') ?? '';
+  const isSelf = user !== null && user.id === me.id;
+  const roleLockedReason = !user
+    ? null
+    : isSelf
+      ? 'You cannot change your own role.'
+      : user.role === 'superadmin'
+        ? 'The superadmin role cannot be changed.'
+        : null;
+  const offered = assignableRoles(me.role);
+  // Editing someone whose role is already theirs to keep: keep it in the list so the select shows it.
+  const roleOptions = user && !offered.includes(user.role) ? [user.role, ...offered] : offered;
+
+  const showServerErrors = (err: unknown) => {
+    if (!(err instanceof ApiError)) return;
+    for (const d of err.details) {
+      const name = FIELD_NAMES.find((f) => f === d.path);
+      if (name) form.setError(name as Path<FormIn>, { message: d.message });
+    }
+    if (err.code === 'EMAIL_TAKEN') form.setError('email', { message: err.message });
+  };
+
+  const onSubmit = form.handleSubmit((v) => {
+    const fields = {
+      first_name: v.first_name,
+      last_name: v.last_name,
+      email: v.email,
+      role: v.role,
+      department: v.department ?? null,
+      phone: v.phone ?? null,
+      specialization: v.specialization ?? null,
+      ...(hasConsultationFee(v.role) && v.consultation_fee !== undefined ? { consultation_fee: v.consultation_fee } : {}),
+    };
+    if (!user) {
+      const body: UserCreate = { ...fields, password: v.password };
+      create.mutate(body, { onSuccess: () => onOpenChange(false), onError: showServerErrors });
+      return;
+    }
+    const patch: UserUpdate = { ...fields };
+    if (roleLockedReason) delete patch.role;
+    update.mutate({ id: user.id, patch }, { onSuccess: () => onOpenChange(false), onError: showServerErrors });
+  });
+
+  const formId = mode === 'create' ? 'add-user-form' : 'edit-user-form';
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(o) => !busy && onOpenChange(o)}
+      size="lg"
+      title={user ? `Edit User: ${fullName(user)}` : 'Add User'}
+      description={user ? 'Change the account details. Changes are recorded in the audit trail.' : 'Create a staff account. They sign in with this email and password.'}
+      footer={
+        <>
+          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
+            Cancel
+          </Button>
+          <Button type="submit" form={formId} loading={busy} loadingText={user ? 'Saving...' : 'Creating...'}>
+            {user ? 'Save Changes' : 'Create User'}
+          </Button>
+        </>
+      }
+    >
+      <form id={formId} noValidate onSubmit={(e) => void onSubmit(e)} className="grid gap-4 sm:grid-cols-2">
+        <FormField label="First Name" required error={errors.first_name?.message}>
+          <Input autoComplete="off" {...form.register('first_name')} />
+        </FormField>
+        <FormField label="Last Name" required error={errors.last_name?.message}>
+          <Input autoComplete="off" {...form.register('last_name')} />
+        </FormField>
+        <FormField label="Email" required error={errors.email?.message}>
+          <Input type="email" autoComplete="off" {...form.register('email')} />
+        </FormField>
+        {roleLockedReason && user ? (
+          <FormField label="Role" hint={roleLockedReason}>
+            <Select disabled value={user.role} options={[{ value: user.role, label: roleLabel(user.role) }]} onChange={() => undefined} />
+          </FormField>
+        ) : (
+          <FormField label="Role" required error={errors.role?.message} hint="Only roles you are allowed to assign are listed.">
+            <Select placeholder="Select role" options={roleOptions.map((r) => ({ value: r, label: roleLabel(r) }))} {...form.register('role')} />
+          </FormField>
+        )}
+        <FormField label="Department" error={errors.department?.message}>
+          <Input placeholder="e.g. Pathology" {...form.register('department')} />
+        </FormField>
+        <FormField label="Phone" error={errors.phone?.message}>
+          <Input type="tel" placeholder="+91 98765 43210" {...form.register('phone')} />
+        </FormField>
+        <FormField label="Specialization" error={errors.specialization?.message} hint="Pick a common one or type your own.">
+          <Input list="user-specializations" {...form.register('specialization')} />
+        </FormField>
+        <datalist id="user-specializations">
+          {SPECIALIZATIONS.map((s) => (
+            <option key={s} value={s} />
+          ))}
+        </datalist>
+        {hasConsultationFee(role) && (
+          <FormField label="Consultation Fee (₹)" error={errors.consultation_fee?.message} hint="Added to OP bills for this doctor.">
+            <Input type="number" inputMode="decimal" min={0} step="0.01" {...form.register('consultation_fee')} />
+          </FormField>
+        )}
+        {mode === 'create' && (
+          <>
+            <FormField label="Password" required error={errors.password?.message} hint="At least 8 characters." className="sm:col-start-1">
+              <Input type="password" autoComplete="new-password" {...form.register('password')} />
+            </FormField>
+            <FormField label="Confirm Password" required error={errors.confirm_password?.message}>
+              <Input type="password" autoComplete="new-password" {...form.register('confirm_password')} />
+            </FormField>
+          </>
+        )}
+      </form>
+    </Dialog>
+  );
+}

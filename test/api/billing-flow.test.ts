@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeLab, tempDir, type TestLab } from '../helpers.js';
+
+let lab: TestLab;
+let testA: number;
+let testB: number;
+let profile: number;
+let pkg: number;
+let doctor: number;
+let patient: number;
+
+beforeAll(async () => {
+  lab = await makeLab();
+  const a = lab.admin;
+  testA = (await a.post('/api/tests', { name: 'Haemoglobin', code: 'HB', price: 150, category: 'Haematology', unit: 'g/dL', normal_range: '13-17' })).json().test.id;
+  testB = (await a.post('/api/tests', { name: 'Fasting Blood Sugar', code: 'FBS', price: 100.5, category: 'Diabetes' })).json().test.id;
+  profile = (await a.post('/api/test-profiles', { name: 'Diabetes Profile', code: 'DIAB', price: 450, test_ids: [testB] })).json().profile.id;
+  pkg = (await a.post('/api/test-packages', { name: 'Health Check', code: 'HC1', price: 1999, test_ids: [testA], profile_ids: [profile], duration: '1 day' })).json().package.id;
+  doctor = (await a.post('/api/users', { first_name: 'Priya', last_name: 'Menon', email: 'priya@lab.test', role: 'doctor', password: 'longpassword', consultation_fee: 500 })).json().user.id;
+  patient = (await a.post('/api/patients', { first_name: 'Ravi', last_name: 'Shankar', date_of_birth: '1985-02-10', gender: 'male' })).json().patient.id;
+});
+afterAll(() => lab.close());
+
+describe('OP bill flow', () => {
+  it('bills a test, a profile and a package with discounts and tax, computed in paise on the server', async () => {
+    const res = await lab.admin.post('/api/bills', {
+      patient_id: patient,
+      doctor_id: doctor,
+      items: [
+        { item_type: 'test', item_id: testA, qty: 2, discount_percent: 10 },
+        { item_type: 'profile', item_id: profile },
+        { item_type: 'package', item_id: pkg, discount_percent: 5 },
+      ],
+      discount_percentage: 10,
+      tax_percentage: 5,
+      payment_method: 'upi',
+      total_amount: 1,
+      final_amount: 1,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const bill = res.json().bill;
+    // lines: 300 - 30 = 270; 450; 1999 - 99.95 = 1899.05 -> subtotal 2619.05; +500 fee = 3119.05
+    // discount 10% = 311.905 -> 311.91; discounted 2807.14; tax 5% = 140.357 -> 140.36; final 2947.50
+    expect(bill.subtotal).toBe(2619.05);
+    expect(bill.consultation_fee).toBe(500);
+    expect(bill.discount_amount).toBe(311.91);
+    expect(bill.tax_amount).toBe(140.36);
+    expect(bill.final_amount).toBe(2947.5);
+    expect(bill.payment_status).toBe('unpaid');
+    expect(bill.bill_number).toMatch(/^OPB\d{12}(-\d+)?$/);
+    expect(bill.items.map((i: { particulars: string }) => i.particulars)).toEqual(['Haemoglobin (Test)', 'Diabetes Profile (Profile)', 'Health Check (Package)']);
+
+    const half = await lab.admin.post(`/api/bills/${bill.id}/payments`, { amount: 1473.75, method: 'cash' });
+    expect(half.statusCode, half.body).toBe(201);
+    expect(half.json().bill.payment_status).toBe('partial');
+    const over = await lab.admin.post(`/api/bills/${bill.id}/payments`, { amount: 2000, method: 'cash' });
+    expect(over.statusCode).toBe(400);
+    const rest = await lab.admin.post(`/api/bills/${bill.id}/payments`, { amount: 1473.75, method: 'card', reference: 'TXN1' });
+    expect(rest.json().bill.payment_status).toBe('paid');
+    expect(rest.json().bill.status).toBe('paid');
+
+    const pdf = await lab.admin.get(`/api/bills/${bill.id}/pdf`);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toContain('application/pdf');
+    const file = join(tempDir(), 'bill.pdf');
+    writeFileSync(file, pdf.rawPayload);
+    const text = execFileSync('pdftotext', ['-layout', file, '-']).toString();
+    expect(text).toContain(bill.bill_number);
+    expect(text).toContain('₹2,947.50');
+    expect(text).toContain('Rupees Two Thousand Nine Hundred Forty Seven and Fifty Paise Only');
+  });
+
+  it('a lab-only bill without a doctor adds no consultation fee', async () => {
+    const res = await lab.admin.post('/api/bills', { patient_id: patient, items: [{ item_type: 'test', item_id: testB }] });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().bill.consultation_fee).toBe(0);
+    expect(res.json().bill.final_amount).toBe(100.5);
+  });
+
+  it('a lab technician cannot bill', async () => {
+    const tech = await lab.as('lab_technician');
+    const res = await tech.post('/api/bills', { patient_id: patient, items: [{ item_type: 'test', item_id: testB }] });
+    expect(res.statusCode).toBe(403);
+  });
+});

@@ -1,0 +1,115 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers.js';
+import { openDatabase } from '../../src/core/db/connection.js';
+import { migrate } from '../../src/core/db/migrate.js';
+import { migrations } from '../../src/core/db/migrations/index.js';
+
+const allVersions = migrations.map((m) => m.version).sort((a, b) => a - b);
+
+function tables(sqlite: Database.Database): string[] {
+  return (sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+}
+
+describe('migrations', () => {
+  it('are numbered 1, 2, 3, ... without gaps or repeats', () => {
+    expect(migrations.map((m) => m.version)).toEqual(allVersions.map((_, i) => i + 1));
+    for (const m of migrations) expect(m.name).toMatch(/^[a-z0-9_]+$/);
+  });
+
+  it('all apply to an empty database, and the tables the app needs exist', async () => {
+    const file = join(tempDir(), 'lims.db');
+    const d = openDatabase(file);
+    try {
+      const applied = (d.sqlite.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as { version: number }[]).map((r) => r.version);
+      expect(applied).toEqual(allVersions);
+      expect(tables(d.sqlite)).toEqual(expect.arrayContaining(['organizations', 'users', 'sessions', 'patients', 'audit_log', 'sequences', 'entity_counts']));
+      expect(d.sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(d.sqlite.pragma('foreign_key_check')).toEqual([]);
+    } finally {
+      await d.close();
+    }
+  });
+
+  it('opening the same database again applies nothing twice and keeps the data', async () => {
+    const file = join(tempDir(), 'lims.db');
+    const first = openDatabase(file);
+    const now = new Date().toISOString();
+    first.sqlite
+      .prepare("INSERT INTO organizations (name, timezone, currency, date_format, settings, created_at, updated_at) VALUES ('Kept Lab', 'Asia/Kolkata', 'INR', 'DD/MM/YYYY', '{}', ?, ?)")
+      .run(now, now);
+    const schemaBefore = first.sqlite.prepare('SELECT type, name, sql FROM sqlite_master ORDER BY name').all();
+    await first.close();
+
+    const second = openDatabase(file);
+    try {
+      expect(migrate(second.sqlite)).toEqual([]);
+      const rows = second.sqlite.prepare('SELECT count(*) AS n FROM schema_migrations').get() as { n: number };
+      expect(rows.n).toBe(allVersions.length);
+      expect(second.sqlite.prepare('SELECT type, name, sql FROM sqlite_master ORDER BY name').all()).toEqual(schemaBefore);
+      expect(second.sqlite.prepare('SELECT name FROM organizations').all()).toEqual([{ name: 'Kept Lab' }]);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('migrate() applies pending ones in order and answers their versions', () => {
+    const sqlite = new Database(join(tempDir(), 'raw.db'));
+    try {
+      expect(migrate(sqlite)).toEqual(allVersions);
+      expect(migrate(sqlite)).toEqual([]);
+    } finally {
+      sqlite.close();
+    }
+  });
+
+  it('a migration that fails leaves nothing half-applied', () => {
+    const sqlite = new Database(join(tempDir(), 'broken.db'));
+    try {
+      const broken = [{ version: 1, name: 'broken', sql: 'CREATE TABLE half_done (x INTEGER); CREATE TABLE (' }];
+      expect(() => migrate(sqlite, broken)).toThrow();
+      expect(tables(sqlite)).toEqual(['schema_migrations']);
+      expect(sqlite.prepare('SELECT count(*) AS n FROM schema_migrations').get()).toEqual({ n: 0 });
+    } finally {
+      sqlite.close();
+    }
+  });
+
+  it('refuses a database written by a newer lims (an unknown migration version)', () => {
+    const file = join(tempDir(), 'newer.db');
+    const sqlite = new Database(file);
+    migrate(sqlite);
+    sqlite.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'future', '2099-01-01')").run();
+    sqlite.close();
+    expect(() => openDatabase(file)).toThrow(/migration 999.*upgrade lims/);
+  });
+});
+
+describe('connection pragmas', () => {
+  it('are WAL, synchronous FULL, foreign keys ON and a busy timeout', async () => {
+    const d = openDatabase(join(tempDir(), 'lims.db'));
+    try {
+      expect(d.sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(d.sqlite.pragma('synchronous', { simple: true })).toBe(2);
+      expect(d.sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
+      expect(Number(d.sqlite.pragma('busy_timeout', { simple: true }))).toBeGreaterThanOrEqual(1000);
+    } finally {
+      await d.close();
+    }
+  });
+
+  it('enforce foreign keys: a user of an organisation that does not exist is refused', async () => {
+    const d = openDatabase(join(tempDir(), 'lims.db'));
+    try {
+      const now = new Date().toISOString();
+      expect(() =>
+        d.sqlite
+          .prepare("INSERT INTO users (organization_id, email, password_hash, first_name, last_name, role, created_at, updated_at) VALUES (42, 'x@y.test', 'h', 'A', 'B', 'user', ?, ?)")
+          .run(now, now),
+      ).toThrow(/FOREIGN KEY/);
+    } finally {
+      await d.close();
+    }
+  });
+});

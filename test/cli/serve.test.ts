@@ -1,0 +1,111 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, cleanup, lims, setUpLab, tempDir } from './helpers.js';
+
+afterAll(cleanup);
+
+/** A port nobody listens on right now: the OS picks it, we release it and hand it to lims. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+interface Started {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Spawns `lims serve` and resolves once it has printed all its start-up lines. */
+function startServe(args: string[]): Promise<Started & { url: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, HOME: tempDir('lims-home-') }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}${err}`)), 15_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /lims is running at (\S+)[^]*Press Ctrl\+C to stop\./.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, url: m[1]!, stdout: () => out, stderr: () => err, exited });
+      }
+    });
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${code}: ${err}`));
+    });
+  });
+}
+
+describe('lims serve', () => {
+  it('serves /api/health and shuts down cleanly on SIGTERM with exit code 0', async () => {
+    const dir = tempDir();
+    await setUpLab(dir);
+    const port = await freePort();
+    const s = await startServe(['--data-dir', dir, 'serve', '--port', String(port), '--quiet']);
+    try {
+      expect(s.url).toBe(`http://127.0.0.1:${port}`);
+      const res = await fetch(`${s.url}/api/health`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ status: 'ok', setup_complete: true, database: { status: 'ok' } });
+      expect(s.stdout()).not.toContain('setup-wizard');
+    } finally {
+      s.child.kill('SIGTERM');
+    }
+    expect(await s.exited).toBe(0);
+  });
+
+  it('on an empty data dir points to the web setup wizard', async () => {
+    const dir = tempDir();
+    const port = await freePort();
+    const s = await startServe(['serve', '--data-dir', dir, '--port', String(port), '--quiet']);
+    try {
+      expect(s.stdout()).toContain(`open http://127.0.0.1:${port}/setup-wizard`);
+      const health = (await (await fetch(`${s.url}/api/health`)).json()) as { setup_complete: boolean };
+      expect(health.setup_complete).toBe(false);
+    } finally {
+      s.child.kill('SIGINT');
+    }
+    expect(await s.exited).toBe(0);
+  });
+
+  it('fails with one line and exit code 1 when the port is taken', async () => {
+    const blocker: Server = createServer();
+    const port = await new Promise<number>((resolve) =>
+      blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)),
+    );
+    try {
+      const r = await lims(['--data-dir', tempDir(), 'serve', '--port', String(port), '--quiet']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(`lims: port ${port} on 127.0.0.1 is already in use; stop the program using it or choose another with --port\n`);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('rejects a port outside 1-65535 with exit code 2, naming flag and value', async () => {
+    const r = await lims(['--data-dir', tempDir(), 'serve', '--port', '70000']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("'-p, --port <port>' argument '70000' is invalid. The port must be a whole number from 1 to 65535.");
+  });
+
+  it('refuses --demo on a data dir that holds a real lab', async () => {
+    const dir = tempDir();
+    await setUpLab(dir);
+    const r = await lims(['--data-dir', dir, 'serve', '--demo', '--port', String(await freePort()), '--quiet']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('--demo runs only on an empty or demo data dir');
+  });
+});

@@ -1,0 +1,167 @@
+/**
+ * Browser tests: the real server (buildApp on a temp data dir, the built UI from dist/public)
+ * listening on a free port, driven by Debian's chromium through playwright-core.
+ *
+ *   const app = await startApp();               // a set-up lab with an admin and a few staff
+ *   const page = await app.newPage();           // 1366x768; app.newPage(MOBILE) for 390x844
+ *   await page.goto('/login');                  // baseURL is the server
+ *   await login(page, app.admin.email, app.admin.password);
+ *   await screenshot(page, 'login-done');       // test-results/login-done.png
+ *   await app.close();
+ *
+ * The UI must be built first (npm run build:ui; `npm test` builds).
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { FastifyInstance } from 'fastify';
+import { openDatabase, type Database_ } from '../../src/core/db/connection.js';
+import { setupLab } from '../../src/core/setup/service.js';
+import { ensureDemoLab, demoCredentials } from '../../src/core/setup/demo.js';
+import { createUser } from '../../src/core/users/service.js';
+import { systemActor } from '../../src/core/context.js';
+import { buildApp } from '../../src/server/app.js';
+import type { Role } from '../../src/shared/roles.js';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const UI_DIR = join(ROOT, 'dist/public');
+export const RESULTS_DIR = join(ROOT, 'test-results');
+
+export const DESKTOP = { width: 1366, height: 768 } as const;
+export const MOBILE = { width: 390, height: 844 } as const;
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface Account {
+  email: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+  role: Role;
+}
+
+export interface E2eApp {
+  /** http://127.0.0.1:<port> */
+  url: string;
+  dataDir: string;
+  database: Database_;
+  server: FastifyInstance;
+  browser: Browser;
+  /** Null when started with setup: false (an empty data dir: the setup wizard). */
+  organizationId: number | null;
+  admin: Account;
+  /** Extra staff by role (opts.roles), all with the admin's password. */
+  users: Partial<Record<Role, Account>>;
+  /** A fresh browser context (own cookies) and page, with baseURL set to the server. */
+  newPage(viewport?: { width: number; height: number }): Promise<Page>;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Set up a lab first (default true). false leaves the data dir empty. */
+  setup?: boolean;
+  /** Run like `lims serve --demo` (seeded demo lab, credentials box on /login). Implies setup. */
+  demo?: boolean;
+  /** Extra users to create, one per role. */
+  roles?: Role[];
+}
+
+const PASSWORD = 'correct-horse-9';
+
+export async function startApp(opts: StartOptions = {}): Promise<E2eApp> {
+  if (!existsSync(join(UI_DIR, 'index.html'))) {
+    throw new Error(`The UI is not built (${UI_DIR}/index.html missing): run npm run build:ui first`);
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'lims-e2e-'));
+  const database = openDatabase(join(dataDir, 'lims.db'));
+  let organizationId: number | null = null;
+  let admin: Account = { email: 'admin@lab.test', password: PASSWORD, firstName: 'Asha', lastName: 'Rao', role: 'superadmin' };
+  const users: Partial<Record<Role, Account>> = {};
+
+  if (opts.demo) {
+    await ensureDemoLab(database.db);
+    const su = demoCredentials()[0]!;
+    admin = { email: su.email, password: su.password, firstName: 'Super', lastName: 'Admin', role: 'superadmin' };
+  } else if (opts.setup !== false) {
+    const res = await setupLab(database.db, {
+      labName: 'E2E Diagnostics',
+      adminName: `${admin.firstName} ${admin.lastName}`,
+      adminEmail: admin.email,
+      adminPassword: PASSWORD,
+      timezone: 'Asia/Kolkata',
+      currency: 'INR',
+      dateFormat: 'DD/MM/YYYY',
+      importSampleTests: false,
+      importSampleProfiles: false,
+      importSamplePackages: false,
+    });
+    organizationId = res.organizationId;
+    for (const role of opts.roles ?? []) {
+      const account: Account = { email: `${role}@lab.test`, password: PASSWORD, firstName: 'Test', lastName: role, role };
+      await createUser(database.db, systemActor(organizationId), {
+        first_name: account.firstName,
+        last_name: account.lastName,
+        email: account.email,
+        role,
+        password: PASSWORD,
+      });
+      users[role] = account;
+    }
+  }
+
+  const server = await buildApp({ database, demo: opts.demo ?? false, uiDir: UI_DIR, logger: false, version: 'e2e' });
+  await server.listen({ port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const contexts: BrowserContext[] = [];
+
+  return {
+    url,
+    dataDir,
+    database,
+    server,
+    browser,
+    organizationId,
+    admin,
+    users,
+    async newPage(viewport = DESKTOP) {
+      const context = await browser.newContext({ viewport, baseURL: url, locale: 'en-IN', timezoneId: 'Asia/Kolkata' });
+      context.setDefaultTimeout(10_000);
+      contexts.push(context);
+      return context.newPage();
+    },
+    async close() {
+      for (const c of contexts) await c.close().catch(() => undefined);
+      await browser.close();
+      await server.close();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Signs in through the form on the current page (the /login page or the in-place form). */
+export async function login(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
+/** Saves test-results/<name>.png (gitignored) and returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const path = join(RESULTS_DIR, `${name}.png`);
+  await page.screenshot({ path, fullPage: false });
+  return path;
+}
