@@ -31,7 +31,7 @@ export function openDb(file: string): Database_ {
     return openDatabase(file);
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
-    throw new CliError(`cannot open the database ${file}: ${reason}`);
+    throw new CliError(`cannot open the database ${file}: ${reason}`, 1, { cause: err });
   }
 }
 

@@ -3,8 +3,9 @@ export class CliError extends Error {
   constructor(
     message: string,
     readonly exitCode: 1 | 2 = 1,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = new.target.name;
   }
 }

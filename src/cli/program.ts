@@ -67,7 +67,9 @@ function report(err: unknown, out: Output, verbose: boolean): number {
   }
   if (err instanceof CliError) {
     out.error(err.message);
-    if (verbose && err.stack) out.detail(err.stack);
+    // The underlying error's stack says where it really failed; ours only where it was reworded.
+    const origin = err.cause instanceof Error ? err.cause : err;
+    if (verbose && origin.stack) out.detail(origin.stack);
     return err.exitCode;
   }
   // Domain errors (not found, conflict, forbidden) and anything unexpected: one line, exit 1.

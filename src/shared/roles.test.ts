@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { DOCTOR_ROLES, PERMISSIONS, ROLES, ROLE_LABELS, ROLE_PERMISSIONS, ROLE_RANK, canAssignRole, hasPermission, permissionsOf, type Permission, type Role } from './roles.js';
+import {
+  DOCTOR_ROLES,
+  PERMISSIONS,
+  ROLES,
+  ROLE_LABELS,
+  ROLE_PERMISSIONS,
+  ROLE_RANK,
+  canAssignRole,
+  hasPermission,
+  permissionsOf,
+  type Permission,
+  type Role,
+} from './roles.js';
 
 describe('roles', () => {
   it('are the twelve roles of the product, in order', () => {
@@ -21,7 +33,16 @@ describe('roles', () => {
   });
 
   it('use the spec’s permission names', () => {
-    for (const p of ['view_patients', 'manage_samples', 'update_results', 'create_bills', 'manage_inventory', 'manage_users', 'system_settings', 'view_reports']) {
+    for (const p of [
+      'view_patients',
+      'manage_samples',
+      'update_results',
+      'create_bills',
+      'manage_inventory',
+      'manage_users',
+      'system_settings',
+      'view_reports',
+    ]) {
       expect(PERMISSIONS).toContain(p);
     }
   });
@@ -44,15 +65,35 @@ describe('ROLE_PERMISSIONS', () => {
   });
 
   const grants: [Role, Permission[], Permission[]][] = [
-    ['receptionist', ['view_patients', 'manage_patients', 'create_bills'], ['update_results', 'verify_results', 'manage_users', 'manage_inventory']],
-    ['billing_staff', ['view_patients', 'create_bills', 'manage_bills'], ['manage_patients', 'update_results', 'manage_users']],
-    ['technician', ['view_patients', 'manage_samples', 'update_results'], ['verify_results', 'create_bills', 'manage_patients']],
+    [
+      'receptionist',
+      ['view_patients', 'manage_patients', 'create_bills'],
+      ['update_results', 'verify_results', 'manage_users', 'manage_inventory'],
+    ],
+    [
+      'billing_staff',
+      ['view_patients', 'create_bills', 'manage_bills'],
+      ['manage_patients', 'update_results', 'manage_users'],
+    ],
+    [
+      'technician',
+      ['view_patients', 'manage_samples', 'update_results'],
+      ['verify_results', 'create_bills', 'manage_patients'],
+    ],
     ['lab_technician', ['manage_samples', 'update_results'], ['verify_results', 'create_bills', 'manage_users']],
     ['validator', ['view_results', 'verify_results'], ['update_results', 'create_bills', 'manage_patients']],
     ['inventory_manager', ['view_inventory', 'manage_inventory'], ['view_patients', 'create_bills', 'update_results']],
-    ['doctor', ['view_patients', 'view_results', 'view_reports'], ['manage_patients', 'update_results', 'create_bills', 'manage_users']],
+    [
+      'doctor',
+      ['view_patients', 'view_results', 'view_reports'],
+      ['manage_patients', 'update_results', 'create_bills', 'manage_users'],
+    ],
     ['collector', ['view_patients', 'manage_samples'], ['update_results', 'create_bills']],
-    ['lab_manager', ['manage_tests', 'verify_results', 'view_audit', 'manage_inventory'], ['manage_users', 'system_settings']],
+    [
+      'lab_manager',
+      ['manage_tests', 'verify_results', 'view_audit', 'manage_inventory'],
+      ['manage_users', 'system_settings'],
+    ],
     ['user', ['view_patients'], ['manage_patients', 'create_bills', 'manage_samples', 'view_audit']],
   ];
   for (const [role, yes, no] of grants) {
@@ -69,7 +110,8 @@ describe('ROLE_PERMISSIONS', () => {
   });
 
   it('hasPermission agrees with the table', () => {
-    for (const r of ROLES) for (const p of PERMISSIONS) expect(hasPermission(r, p)).toBe(ROLE_PERMISSIONS[r].includes(p));
+    for (const r of ROLES)
+      for (const p of PERMISSIONS) expect(hasPermission(r, p)).toBe(ROLE_PERMISSIONS[r].includes(p));
   });
 });
 
@@ -95,7 +137,8 @@ describe('canAssignRole', () => {
 
   it('superadmin outranks admin, and admin outranks every other role', () => {
     expect(ROLE_RANK.superadmin).toBeGreaterThan(ROLE_RANK.admin);
-    for (const r of ROLES.filter((x) => x !== 'superadmin' && x !== 'admin')) expect(ROLE_RANK.admin, r).toBeGreaterThan(ROLE_RANK[r]);
+    for (const r of ROLES.filter((x) => x !== 'superadmin' && x !== 'admin'))
+      expect(ROLE_RANK.admin, r).toBeGreaterThan(ROLE_RANK[r]);
   });
 });
 

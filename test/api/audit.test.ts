@@ -3,7 +3,16 @@ import { makeLab, type TestLab } from '../helpers.js';
 import { verifyChain } from '../../src/core/audit/audit.js';
 import type { AuditLog } from '../../src/shared/schemas/audit.js';
 import type { User } from '../../src/shared/schemas/users.js';
-import { auditRowsAfter, auditRowsFor, createPatient, createUserVia, lastAuditId, patientBody, raw, userBody } from './support.js';
+import {
+  auditRowsAfter,
+  auditRowsFor,
+  createPatient,
+  createUserVia,
+  lastAuditId,
+  patientBody,
+  raw,
+  userBody,
+} from './support.js';
 
 let lab: TestLab;
 beforeAll(async () => {
@@ -17,7 +26,12 @@ const json = (v: string | null) => (v === null ? null : (JSON.parse(v) as Record
 describe('every change is in the audit trail', () => {
   it('creating, updating and deleting a patient each write one row: who, what, old and new values, ip, user agent', async () => {
     const headers = { cookie: lab.admin.cookie, 'user-agent': UA };
-    const created = await raw(lab.app, { method: 'POST', url: '/api/patients', headers, payload: patientBody({ city: 'Pune' }) });
+    const created = await raw(lab.app, {
+      method: 'POST',
+      url: '/api/patients',
+      headers,
+      payload: patientBody({ city: 'Pune' }),
+    });
     expect(created.statusCode).toBe(201);
     const id = created.json<{ patient: { id: number } }>().patient.id;
     await raw(lab.app, { method: 'PUT', url: `/api/patients/${id}`, headers, payload: { city: 'Nashik' } });
@@ -26,7 +40,14 @@ describe('every change is in the audit trail', () => {
     const rows = auditRowsFor(lab, 'patient', id);
     expect(rows.map((r) => r.action)).toEqual(['create', 'update', 'delete']);
     for (const r of rows) {
-      expect(r).toMatchObject({ user_id: lab.admin.userId, user_email: lab.admin.email, organization_id: lab.organizationId, ip_address: '127.0.0.1', user_agent: UA, status: 'success' });
+      expect(r).toMatchObject({
+        user_id: lab.admin.userId,
+        user_email: lab.admin.email,
+        organization_id: lab.organizationId,
+        ip_address: '127.0.0.1',
+        user_agent: UA,
+        status: 'success',
+      });
       expect(Date.parse(r.created_at)).not.toBeNaN();
     }
     const [create, update, del] = rows;
@@ -44,7 +65,11 @@ describe('every change is in the audit trail', () => {
     await lab.admin.delete(`/api/users/${user.id}`);
     const rows = auditRowsFor(lab, 'user', user.id);
     expect(rows.map((r) => r.action)).toEqual(['create', 'update', 'update']);
-    expect(json(rows[0]!.new_values)).toMatchObject({ email: user.email, role: 'collector', department: 'Home visits' });
+    expect(json(rows[0]!.new_values)).toMatchObject({
+      email: user.email,
+      role: 'collector',
+      department: 'Home visits',
+    });
     expect(json(rows[1]!.old_values)).toEqual({ department: 'Home visits' });
     expect(json(rows[1]!.new_values)).toEqual({ department: 'Ward rounds' });
     expect(json(rows[2]!.new_values)).toEqual({ is_active: 0 });
@@ -67,7 +92,9 @@ describe('every change is in the audit trail', () => {
     try {
       const before = (await own.admin.get('/api/patients')).json<{ total: number }>().total;
       // Make the audit insert fail: the patient insert in the same transaction must be rolled back.
-      own.database.sqlite.exec("CREATE TRIGGER audit_fails BEFORE INSERT ON audit_log BEGIN SELECT RAISE(ABORT, 'audit unavailable'); END");
+      own.database.sqlite.exec(
+        "CREATE TRIGGER audit_fails BEFORE INSERT ON audit_log BEGIN SELECT RAISE(ABORT, 'audit unavailable'); END",
+      );
       const res = await own.admin.post('/api/patients', patientBody());
       expect(res.statusCode).toBe(500);
       expect(res.body).not.toContain('audit unavailable');
@@ -86,8 +113,16 @@ describe('every change is in the audit trail', () => {
   it('sign-ins are recorded, failed ones too, without the password', async () => {
     const user = await createUserVia(lab.admin, { password: 'audited-pass-1' });
     const before = lastAuditId(lab);
-    await raw(lab.app, { method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: 'wrong-guess-1' } });
-    await raw(lab.app, { method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: 'audited-pass-1' } });
+    await raw(lab.app, {
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: user.email, password: 'wrong-guess-1' },
+    });
+    await raw(lab.app, {
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: user.email, password: 'audited-pass-1' },
+    });
     const rows = auditRowsAfter(lab, before);
     expect(rows.map((r) => [r.action, r.status, r.user_id])).toEqual([
       ['login', 'failed', user.id],
@@ -101,7 +136,9 @@ describe('the trail is append-only and hash-chained', () => {
   it('the database refuses to UPDATE or DELETE an audit row', async () => {
     await createPatient(lab.admin);
     const id = lastAuditId(lab);
-    expect(() => lab.database.sqlite.prepare("UPDATE audit_log SET action = 'create' WHERE id = ?").run(id)).toThrow(/append-only/);
+    expect(() => lab.database.sqlite.prepare("UPDATE audit_log SET action = 'create' WHERE id = ?").run(id)).toThrow(
+      /append-only/,
+    );
     expect(() => lab.database.sqlite.prepare('DELETE FROM audit_log WHERE id = ?').run(id)).toThrow(/append-only/);
     expect(() => lab.database.sqlite.prepare('DELETE FROM audit_log').run()).toThrow(/append-only/);
   });
@@ -117,7 +154,9 @@ describe('the trail is append-only and hash-chained', () => {
       for (let i = 0; i < 3; i += 1) await createPatient(own.admin);
       const target = auditRowsAfter(own, 0).find((r) => r.entity === 'patient')!;
       own.database.sqlite.exec('DROP TRIGGER audit_log_no_update');
-      own.database.sqlite.prepare("UPDATE audit_log SET new_values = replace(new_values, 'Pa', 'Pb') WHERE id = ?").run(target.id);
+      own.database.sqlite
+        .prepare("UPDATE audit_log SET new_values = replace(new_values, 'Pa', 'Pb') WHERE id = ?")
+        .run(target.id);
       const report = await verifyChain(own.database.db);
       expect(report).toMatchObject({ ok: false, firstBrokenId: target.id, checked: target.id - 1 });
       expect(report.reason).toMatch(/altered/);
@@ -194,7 +233,12 @@ describe('GET /api/audit', () => {
   it('names a bad filter', async () => {
     const res = await lab.admin.get('/api/audit?action=explode&from=yesterday');
     expect(res.statusCode).toBe(400);
-    expect(res.json<{ details: { path: string }[] }>().details.map((d) => d.path).sort()).toEqual(['action', 'from']);
+    expect(
+      res
+        .json<{ details: { path: string }[] }>()
+        .details.map((d) => d.path)
+        .sort(),
+    ).toEqual(['action', 'from']);
   });
 
   it('is for users allowed to read the trail: a receptionist gets 403, an admin and a lab manager 200', async () => {

@@ -115,7 +115,10 @@ describe('the session', () => {
     expect(user.permissions).toContain('view_patients');
     expect(user.permissions).not.toContain('manage_users');
     expect((await raw(lab.app, { method: 'GET', url: '/api/auth/me' })).statusCode).toBe(401);
-    expect((await raw(lab.app, { method: 'GET', url: '/api/auth/me', headers: { cookie: 'lims_session=forged' } })).statusCode).toBe(401);
+    expect(
+      (await raw(lab.app, { method: 'GET', url: '/api/auth/me', headers: { cookie: 'lims_session=forged' } }))
+        .statusCode,
+    ).toBe(401);
   });
 
   it('logout ends the session: the same cookie no longer works', async () => {
@@ -210,7 +213,11 @@ describe('protection against cross-site requests', () => {
 
   it('refuses a logout from another site, so a session cannot be ended cross-site either', async () => {
     const rec = await lab.as('receptionist');
-    const res = await raw(lab.app, { method: 'POST', url: '/api/auth/logout', headers: { cookie: rec.cookie, host, origin: 'http://evil.example' } });
+    const res = await raw(lab.app, {
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { cookie: rec.cookie, host, origin: 'http://evil.example' },
+    });
     expect(res.statusCode).toBe(403);
     expect((await rec.get('/api/auth/me')).statusCode).toBe(200);
   });

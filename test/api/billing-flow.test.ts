@@ -15,12 +15,50 @@ let patient: number;
 beforeAll(async () => {
   lab = await makeLab();
   const a = lab.admin;
-  testA = (await a.post('/api/tests', { name: 'Haemoglobin', code: 'HB', price: 150, category: 'Haematology', unit: 'g/dL', normal_range: '13-17' })).json().test.id;
-  testB = (await a.post('/api/tests', { name: 'Fasting Blood Sugar', code: 'FBS', price: 100.5, category: 'Diabetes' })).json().test.id;
-  profile = (await a.post('/api/test-profiles', { name: 'Diabetes Profile', code: 'DIAB', price: 450, test_ids: [testB] })).json().profile.id;
-  pkg = (await a.post('/api/test-packages', { name: 'Health Check', code: 'HC1', price: 1999, test_ids: [testA], profile_ids: [profile], duration: '1 day' })).json().package.id;
-  doctor = (await a.post('/api/users', { first_name: 'Priya', last_name: 'Menon', email: 'priya@lab.test', role: 'doctor', password: 'longpassword', consultation_fee: 500 })).json().user.id;
-  patient = (await a.post('/api/patients', { first_name: 'Ravi', last_name: 'Shankar', date_of_birth: '1985-02-10', gender: 'male' })).json().patient.id;
+  testA = (
+    await a.post('/api/tests', {
+      name: 'Haemoglobin',
+      code: 'HB',
+      price: 150,
+      category: 'Haematology',
+      unit: 'g/dL',
+      normal_range: '13-17',
+    })
+  ).json().test.id;
+  testB = (
+    await a.post('/api/tests', { name: 'Fasting Blood Sugar', code: 'FBS', price: 100.5, category: 'Diabetes' })
+  ).json().test.id;
+  profile = (
+    await a.post('/api/test-profiles', { name: 'Diabetes Profile', code: 'DIAB', price: 450, test_ids: [testB] })
+  ).json().profile.id;
+  pkg = (
+    await a.post('/api/test-packages', {
+      name: 'Health Check',
+      code: 'HC1',
+      price: 1999,
+      test_ids: [testA],
+      profile_ids: [profile],
+      duration: '1 day',
+    })
+  ).json().package.id;
+  doctor = (
+    await a.post('/api/users', {
+      first_name: 'Priya',
+      last_name: 'Menon',
+      email: 'priya@lab.test',
+      role: 'doctor',
+      password: 'longpassword',
+      consultation_fee: 500,
+    })
+  ).json().user.id;
+  patient = (
+    await a.post('/api/patients', {
+      first_name: 'Ravi',
+      last_name: 'Shankar',
+      date_of_birth: '1985-02-10',
+      gender: 'male',
+    })
+  ).json().patient.id;
 });
 afterAll(() => lab.close());
 
@@ -51,14 +89,22 @@ describe('OP bill flow', () => {
     expect(bill.final_amount).toBe(2947.5);
     expect(bill.payment_status).toBe('unpaid');
     expect(bill.bill_number).toMatch(/^OPB\d{12}(-\d+)?$/);
-    expect(bill.items.map((i: { particulars: string }) => i.particulars)).toEqual(['Haemoglobin (Test)', 'Diabetes Profile (Profile)', 'Health Check (Package)']);
+    expect(bill.items.map((i: { particulars: string }) => i.particulars)).toEqual([
+      'Haemoglobin (Test)',
+      'Diabetes Profile (Profile)',
+      'Health Check (Package)',
+    ]);
 
     const half = await lab.admin.post(`/api/bills/${bill.id}/payments`, { amount: 1473.75, method: 'cash' });
     expect(half.statusCode, half.body).toBe(201);
     expect(half.json().bill.payment_status).toBe('partial');
     const over = await lab.admin.post(`/api/bills/${bill.id}/payments`, { amount: 2000, method: 'cash' });
     expect(over.statusCode).toBe(400);
-    const rest = await lab.admin.post(`/api/bills/${bill.id}/payments`, { amount: 1473.75, method: 'card', reference: 'TXN1' });
+    const rest = await lab.admin.post(`/api/bills/${bill.id}/payments`, {
+      amount: 1473.75,
+      method: 'card',
+      reference: 'TXN1',
+    });
     expect(rest.json().bill.payment_status).toBe('paid');
     expect(rest.json().bill.status).toBe('paid');
 
@@ -74,7 +120,10 @@ describe('OP bill flow', () => {
   });
 
   it('a lab-only bill without a doctor adds no consultation fee', async () => {
-    const res = await lab.admin.post('/api/bills', { patient_id: patient, items: [{ item_type: 'test', item_id: testB }] });
+    const res = await lab.admin.post('/api/bills', {
+      patient_id: patient,
+      items: [{ item_type: 'test', item_id: testB }],
+    });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().bill.consultation_fee).toBe(0);
     expect(res.json().bill.final_amount).toBe(100.5);

@@ -9,7 +9,11 @@ import { migrations } from '../../src/core/db/migrations/index.js';
 const allVersions = migrations.map((m) => m.version).sort((a, b) => a - b);
 
 function tables(sqlite: Database.Database): string[] {
-  return (sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+  return (
+    sqlite
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+      .all() as { name: string }[]
+  ).map((r) => r.name);
 }
 
 describe('migrations', () => {
@@ -22,9 +26,21 @@ describe('migrations', () => {
     const file = join(tempDir(), 'lims.db');
     const d = openDatabase(file);
     try {
-      const applied = (d.sqlite.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as { version: number }[]).map((r) => r.version);
+      const applied = (
+        d.sqlite.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as { version: number }[]
+      ).map((r) => r.version);
       expect(applied).toEqual(allVersions);
-      expect(tables(d.sqlite)).toEqual(expect.arrayContaining(['organizations', 'users', 'sessions', 'patients', 'audit_log', 'sequences', 'entity_counts']));
+      expect(tables(d.sqlite)).toEqual(
+        expect.arrayContaining([
+          'organizations',
+          'users',
+          'sessions',
+          'patients',
+          'audit_log',
+          'sequences',
+          'entity_counts',
+        ]),
+      );
       expect(d.sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
       expect(d.sqlite.pragma('foreign_key_check')).toEqual([]);
     } finally {
@@ -37,7 +53,9 @@ describe('migrations', () => {
     const first = openDatabase(file);
     const now = new Date().toISOString();
     first.sqlite
-      .prepare("INSERT INTO organizations (name, timezone, currency, date_format, settings, created_at, updated_at) VALUES ('Kept Lab', 'Asia/Kolkata', 'INR', 'DD/MM/YYYY', '{}', ?, ?)")
+      .prepare(
+        "INSERT INTO organizations (name, timezone, currency, date_format, settings, created_at, updated_at) VALUES ('Kept Lab', 'Asia/Kolkata', 'INR', 'DD/MM/YYYY', '{}', ?, ?)",
+      )
       .run(now, now);
     const schemaBefore = first.sqlite.prepare('SELECT type, name, sql FROM sqlite_master ORDER BY name').all();
     await first.close();
@@ -47,7 +65,9 @@ describe('migrations', () => {
       expect(migrate(second.sqlite)).toEqual([]);
       const rows = second.sqlite.prepare('SELECT count(*) AS n FROM schema_migrations').get() as { n: number };
       expect(rows.n).toBe(allVersions.length);
-      expect(second.sqlite.prepare('SELECT type, name, sql FROM sqlite_master ORDER BY name').all()).toEqual(schemaBefore);
+      expect(second.sqlite.prepare('SELECT type, name, sql FROM sqlite_master ORDER BY name').all()).toEqual(
+        schemaBefore,
+      );
       expect(second.sqlite.prepare('SELECT name FROM organizations').all()).toEqual([{ name: 'Kept Lab' }]);
     } finally {
       await second.close();
@@ -80,7 +100,9 @@ describe('migrations', () => {
     const file = join(tempDir(), 'newer.db');
     const sqlite = new Database(file);
     migrate(sqlite);
-    sqlite.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'future', '2099-01-01')").run();
+    sqlite
+      .prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'future', '2099-01-01')")
+      .run();
     sqlite.close();
     expect(() => openDatabase(file)).toThrow(/migration 999.*upgrade lims/);
   });
@@ -105,7 +127,9 @@ describe('connection pragmas', () => {
       const now = new Date().toISOString();
       expect(() =>
         d.sqlite
-          .prepare("INSERT INTO users (organization_id, email, password_hash, first_name, last_name, role, created_at, updated_at) VALUES (42, 'x@y.test', 'h', 'A', 'B', 'user', ?, ?)")
+          .prepare(
+            "INSERT INTO users (organization_id, email, password_hash, first_name, last_name, role, created_at, updated_at) VALUES (42, 'x@y.test', 'h', 'A', 'B', 'user', ?, ?)",
+          )
           .run(now, now),
       ).toThrow(/FOREIGN KEY/);
     } finally {

@@ -16,7 +16,14 @@ describe('the patient list', () => {
   it('answers the spec’s envelope', async () => {
     await createPatient(lab.admin);
     const body = page(await lab.admin.get('/api/patients'));
-    expect(Object.keys(body).sort()).toEqual(['currentPage', 'hasNextPage', 'hasPrevPage', 'patients', 'total', 'totalPages']);
+    expect(Object.keys(body).sort()).toEqual([
+      'currentPage',
+      'hasNextPage',
+      'hasPrevPage',
+      'patients',
+      'total',
+      'totalPages',
+    ]);
     expect(body.currentPage).toBe(1);
     expect(body.total).toBeGreaterThanOrEqual(1);
     expect(body.patients.length).toBeLessThanOrEqual(10);
@@ -45,7 +52,8 @@ describe('paging', () => {
   beforeAll(async () => {
     own = await makeLab();
     const created: Patient[] = [];
-    for (let i = 0; i < 7; i += 1) created.push(await createPatient(own.admin, { last_name: 'Pager', gender: i % 2 ? 'Female' : 'Male' }));
+    for (let i = 0; i < 7; i += 1)
+      created.push(await createPatient(own.admin, { last_name: 'Pager', gender: i % 2 ? 'Female' : 'Male' }));
     newestFirst = created.map((p) => p.id).reverse();
   });
   afterAll(() => own.close());
@@ -64,20 +72,29 @@ describe('paging', () => {
 
   it('answers an empty page past the end, with the real total', async () => {
     const past = page(await own.admin.get('/api/patients?page=9&limit=3'));
-    expect(past).toEqual({ patients: [], total: 7, totalPages: 3, currentPage: 9, hasNextPage: false, hasPrevPage: true });
+    expect(past).toEqual({
+      patients: [],
+      total: 7,
+      totalPages: 3,
+      currentPage: 9,
+      hasNextPage: false,
+      hasPrevPage: true,
+    });
   });
 
   it('every page size walks every patient exactly once, in order', async () => {
     for (const limit of [1, 2, 4, 5, 7, 50]) {
       const seen: number[] = [];
-      for (let n = 1; n <= Math.ceil(7 / limit); n += 1) seen.push(...ids(page(await own.admin.get(`/api/patients?page=${n}&limit=${limit}`))));
+      for (let n = 1; n <= Math.ceil(7 / limit); n += 1)
+        seen.push(...ids(page(await own.admin.get(`/api/patients?page=${n}&limit=${limit}`))));
       expect(seen, `limit ${limit}`).toEqual(newestFirst);
     }
   });
 
   it('pages a search and a filtered search the same way', async () => {
     const all: number[] = [];
-    for (let n = 1; n <= 4; n += 1) all.push(...ids(page(await own.admin.get(`/api/patients?search=pager&page=${n}&limit=2`))));
+    for (let n = 1; n <= 4; n += 1)
+      all.push(...ids(page(await own.admin.get(`/api/patients?search=pager&page=${n}&limit=2`))));
     expect(all).toEqual(newestFirst);
     const women = page(await own.admin.get('/api/patients?search=pager&gender=Female&limit=2&page=2'));
     expect(women).toMatchObject({ total: 3, totalPages: 2, currentPage: 2, hasNextPage: false, hasPrevPage: true });
@@ -107,7 +124,8 @@ describe('searching', () => {
     other = await createPatient(lab.admin, { phone: uniquePhone(), email: uniqueEmail('other') });
   });
 
-  const found = async (search: string, path = '/api/patients') => ids(page(await lab.admin.get(`${path}?search=${q(search)}&limit=50`)));
+  const found = async (search: string, path = '/api/patients') =>
+    ids(page(await lab.admin.get(`${path}?search=${q(search)}&limit=50`)));
 
   it('finds by the start of the first name, in any letter case', async () => {
     expect(await found(p.first_name.slice(0, -2).toLowerCase())).toContain(p.id);
@@ -129,7 +147,14 @@ describe('searching', () => {
   });
 
   it('finds by phone with or without spaces, dashes or +91', async () => {
-    for (const typed of [phone, `${phone.slice(0, 5)} ${phone.slice(5)}`, `+91 ${phone.slice(0, 5)} ${phone.slice(5)}`, `+91${phone}`, `91-${phone.slice(0, 5)}-${phone.slice(5)}`, `0${phone}`]) {
+    for (const typed of [
+      phone,
+      `${phone.slice(0, 5)} ${phone.slice(5)}`,
+      `+91 ${phone.slice(0, 5)} ${phone.slice(5)}`,
+      `+91${phone}`,
+      `91-${phone.slice(0, 5)}-${phone.slice(5)}`,
+      `0${phone}`,
+    ]) {
       expect(await found(typed), typed).toEqual([p.id]);
     }
     expect(await found(phone.slice(0, 7)), 'first 7 digits').toContain(p.id);
@@ -213,7 +238,19 @@ describe('organisations never see each other’s patients', () => {
     const db = lab.database.db;
     const org = await db
       .insertInto('organizations')
-      .values({ name: 'Other Lab', address: null, phone: null, email: null, timezone: 'Asia/Kolkata', currency: 'INR', date_format: 'DD/MM/YYYY', settings: '{}', is_demo: 0, created_at: now, updated_at: now })
+      .values({
+        name: 'Other Lab',
+        address: null,
+        phone: null,
+        email: null,
+        timezone: 'Asia/Kolkata',
+        currency: 'INR',
+        date_format: 'DD/MM/YYYY',
+        settings: '{}',
+        is_demo: 0,
+        created_at: now,
+        updated_at: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const email = uniqueEmail('other-lab');

@@ -56,7 +56,10 @@ describe('registering a patient', () => {
   });
 
   it('ignores a client-sent code, id, age and created_at', async () => {
-    const res = await lab.admin.post('/api/patients', patientBody({ patient_id: 'PAT000000000001', id: 1, age: 99, created_at: '2001-01-01T00:00:00.000Z' }));
+    const res = await lab.admin.post(
+      '/api/patients',
+      patientBody({ patient_id: 'PAT000000000001', id: 1, age: 99, created_at: '2001-01-01T00:00:00.000Z' }),
+    );
     const p = one(res.body);
     expect(res.statusCode).toBe(201);
     expect(p.patient_id).not.toBe('PAT000000000001');
@@ -69,7 +72,13 @@ describe('registering a patient', () => {
   });
 
   it('treats empty optional fields as not given', async () => {
-    const p = await createPatient(lab.admin, { email: '', phone: '', pincode: '', blood_group: '', membership_type: '' });
+    const p = await createPatient(lab.admin, {
+      email: '',
+      phone: '',
+      pincode: '',
+      blood_group: '',
+      membership_type: '',
+    });
     expect(p).toMatchObject({ email: null, phone: null, pincode: null, blood_group: null, membership_type: 'none' });
   });
 });
@@ -155,7 +164,14 @@ describe('updating a patient', () => {
     });
     expect(res.statusCode).toBe(200);
     const after = one((await lab.admin.get(`/api/patients/${p.id}`)).body);
-    expect(after).toMatchObject({ id: p.id, patient_id: p.patient_id, age: p.age, created_at: p.created_at, status: 'active', last_name: 'Changed' });
+    expect(after).toMatchObject({
+      id: p.id,
+      patient_id: p.patient_id,
+      age: p.age,
+      created_at: p.created_at,
+      status: 'active',
+      last_name: 'Changed',
+    });
   });
 
   it('keeps absent fields, and clears a field sent as empty', async () => {
@@ -166,7 +182,9 @@ describe('updating a patient', () => {
 
   it('validates like create, naming the field, and changes nothing', async () => {
     const p = await createPatient(lab.admin);
-    expect(badFields(await lab.admin.put(`/api/patients/${p.id}`, { date_of_birth: localDate(-1) }))).toEqual(['date_of_birth']);
+    expect(badFields(await lab.admin.put(`/api/patients/${p.id}`, { date_of_birth: localDate(-1) }))).toEqual([
+      'date_of_birth',
+    ]);
     expect(badFields(await lab.admin.put(`/api/patients/${p.id}`, { first_name: '' }))).toEqual(['first_name']);
     expect(one((await lab.admin.get(`/api/patients/${p.id}`)).body)).toEqual(p);
   });

@@ -23,7 +23,10 @@ function parseMatrix(markdown: string): Matrix {
       .split('|')
       .map((c) => c.trim());
   const [, ...roles] = cells(lines[start]!);
-  expect(cells(lines[start + 1]!).every((c) => /^:?-{3,}:?$/.test(c)), 'separator row').toBe(true);
+  expect(
+    cells(lines[start + 1]!).every((c) => /^:?-{3,}:?$/.test(c)),
+    'separator row',
+  ).toBe(true);
   const rows: Matrix['rows'] = [];
   for (const line of lines.slice(start + 2)) {
     if (!line.trim().startsWith('|')) break;
@@ -53,7 +56,8 @@ describe('docs/roles-and-permissions.md', () => {
         expect(['x', ''], `${row.permission} / ${role}: "${cell}"`).toContain(cell);
         const documented = cell === 'x';
         const granted = (ROLE_PERMISSIONS[role] as readonly string[]).includes(row.permission);
-        if (documented !== granted) mismatches.push(`${row.permission} / ${role}: doc says ${documented}, code says ${granted}`);
+        if (documented !== granted)
+          mismatches.push(`${row.permission} / ${role}: doc says ${documented}, code says ${granted}`);
       });
     }
     expect(mismatches).toEqual([]);

@@ -84,7 +84,11 @@ describe('without a session', () => {
     const answers: string[] = [];
     for (const r of guarded) {
       const method = r.method as 'GET' | 'POST' | 'PUT' | 'DELETE';
-      const res = await raw(lab.app, { method, url: concrete(r.url), ...(method === 'GET' || method === 'DELETE' ? {} : { payload: {} }) });
+      const res = await raw(lab.app, {
+        method,
+        url: concrete(r.url),
+        ...(method === 'GET' || method === 'DELETE' ? {} : { payload: {} }),
+      });
       answers.push(`${r.method} ${r.url} -> ${res.statusCode}`);
     }
     expect(answers).toEqual(guarded.map((r) => `${r.method} ${r.url} -> 401`));

@@ -38,16 +38,31 @@ describe('on a fresh, empty database', () => {
     const res = await raw(app, { method: 'GET', url: '/api/setup/status' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ needs_setup: true, database: { type: 'SQLite', file: database.file } });
-    expect((await raw(app, { method: 'GET', url: '/api/health' })).json()).toMatchObject({ status: 'ok', setup_complete: false });
+    expect((await raw(app, { method: 'GET', url: '/api/health' })).json()).toMatchObject({
+      status: 'ok',
+      setup_complete: false,
+    });
   });
 
   it('validation names the fields: passwords that do not match, a short password, no lab name', async () => {
-    const mismatch = await raw(app, { method: 'POST', url: '/api/setup', payload: { ...wizard, confirmPassword: 'something-else' } });
+    const mismatch = await raw(app, {
+      method: 'POST',
+      url: '/api/setup',
+      payload: { ...wizard, confirmPassword: 'something-else' },
+    });
     expect(badFields(mismatch)).toEqual(['confirmPassword']);
     expect(errorBody(mismatch).details?.[0]?.message).toBe('Passwords do not match');
-    const weak = await raw(app, { method: 'POST', url: '/api/setup', payload: { ...wizard, adminPassword: 'short', confirmPassword: 'short' } });
+    const weak = await raw(app, {
+      method: 'POST',
+      url: '/api/setup',
+      payload: { ...wizard, adminPassword: 'short', confirmPassword: 'short' },
+    });
     expect(badFields(weak)).toEqual(['adminPassword']);
-    const nameless = await raw(app, { method: 'POST', url: '/api/setup', payload: { ...wizard, labName: ' ', adminEmail: 'nope', timezone: 'Mars/Olympus' } });
+    const nameless = await raw(app, {
+      method: 'POST',
+      url: '/api/setup',
+      payload: { ...wizard, labName: ' ', adminEmail: 'nope', timezone: 'Mars/Olympus' },
+    });
     expect(badFields(nameless).sort()).toEqual(['adminEmail', 'labName', 'timezone']);
     expect((await raw(app, { method: 'GET', url: '/api/setup/status' })).json()).toMatchObject({ needs_setup: true });
   });
@@ -58,20 +73,44 @@ describe('on a fresh, empty database', () => {
     const { admin_id } = res.json<{ organization_id: number; admin_id: number }>();
     expect((await raw(app, { method: 'GET', url: '/api/setup/status' })).json()).toMatchObject({ needs_setup: false });
 
-    const login = await raw(app, { method: 'POST', url: '/api/auth/login', payload: { email: 'nandini@sunrise.test', password: 'sunrise-admin-1' } });
+    const login = await raw(app, {
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'nandini@sunrise.test', password: 'sunrise-admin-1' },
+    });
     expect(login.statusCode).toBe(200);
     const user = login.json<{ user: User }>().user;
-    expect(user).toMatchObject({ id: admin_id, first_name: 'Nandini', last_name: 'Rao Menon', role: 'superadmin', email: 'nandini@sunrise.test' });
+    expect(user).toMatchObject({
+      id: admin_id,
+      first_name: 'Nandini',
+      last_name: 'Rao Menon',
+      role: 'superadmin',
+      email: 'nandini@sunrise.test',
+    });
     const org = database.sqlite.prepare('SELECT name, address, phone, email, timezone FROM organizations').all();
-    expect(org).toEqual([{ name: 'Sunrise Diagnostics', address: '22 Park Street, Kolkata', phone: '+91 33 2222 1111', email: 'front@sunrise.test', timezone: 'Asia/Kolkata' }]);
+    expect(org).toEqual([
+      {
+        name: 'Sunrise Diagnostics',
+        address: '22 Park Street, Kolkata',
+        phone: '+91 33 2222 1111',
+        email: 'front@sunrise.test',
+        timezone: 'Asia/Kolkata',
+      },
+    ]);
   });
 
   it('refuses a second setup with 409 and changes nothing', async () => {
-    const res = await raw(app, { method: 'POST', url: '/api/setup', payload: { ...wizard, labName: 'Takeover Lab', adminEmail: 'intruder@x.test' } });
+    const res = await raw(app, {
+      method: 'POST',
+      url: '/api/setup',
+      payload: { ...wizard, labName: 'Takeover Lab', adminEmail: 'intruder@x.test' },
+    });
     expect(res.statusCode).toBe(409);
     expect(errorBody(res).message).toMatch(/already set up/);
     expect(database.sqlite.prepare('SELECT name FROM organizations').all()).toEqual([{ name: 'Sunrise Diagnostics' }]);
-    expect(database.sqlite.prepare("SELECT count(*) AS n FROM users WHERE email = 'intruder@x.test'").get()).toEqual({ n: 0 });
+    expect(database.sqlite.prepare("SELECT count(*) AS n FROM users WHERE email = 'intruder@x.test'").get()).toEqual({
+      n: 0,
+    });
   });
 });
 
@@ -83,7 +122,9 @@ describe('on a lab that is already set up', () => {
   afterAll(() => lab.close());
 
   it('the status says so and setup answers 409', async () => {
-    expect((await raw(lab.app, { method: 'GET', url: '/api/setup/status' })).json()).toMatchObject({ needs_setup: false });
+    expect((await raw(lab.app, { method: 'GET', url: '/api/setup/status' })).json()).toMatchObject({
+      needs_setup: false,
+    });
     const res = await raw(lab.app, { method: 'POST', url: '/api/setup', payload: wizard });
     expect(res.statusCode).toBe(409);
     expect(errorBody(res).code).toBe('ALREADY_SET_UP');

@@ -9,7 +9,12 @@ afterAll(() => lab.close());
 
 describe('smoke', () => {
   it('creates and finds a patient', async () => {
-    const res = await lab.admin.post('/api/patients', { first_name: 'Ramesh', last_name: 'Kumar', date_of_birth: '1980-05-01', phone: '98765 43210' });
+    const res = await lab.admin.post('/api/patients', {
+      first_name: 'Ramesh',
+      last_name: 'Kumar',
+      date_of_birth: '1980-05-01',
+      phone: '98765 43210',
+    });
     expect(res.statusCode).toBe(201);
     const p = res.json().patient;
     expect(p.patient_id).toMatch(/^PAT\d{8}\d{4}$/);

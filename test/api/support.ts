@@ -43,7 +43,13 @@ export interface PatientBody {
 }
 
 export function patientBody(overrides: Partial<PatientBody> = {}): PatientBody {
-  return { first_name: uniqueWord('Pa'), last_name: uniqueWord('Ku'), date_of_birth: '1985-06-15', gender: 'Male', ...overrides };
+  return {
+    first_name: uniqueWord('Pa'),
+    last_name: uniqueWord('Ku'),
+    date_of_birth: '1985-06-15',
+    gender: 'Male',
+    ...overrides,
+  };
 }
 
 export async function createPatient(as: Client, overrides: Partial<PatientBody> = {}): Promise<Patient> {
@@ -100,9 +106,19 @@ export function badFields(res: LightMyRequestResponse): string[] {
 /** Any request, with full control over headers (cookie, origin, content type, user agent). */
 export function raw(
   app: FastifyInstance,
-  opts: { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: string; headers?: Record<string, string>; payload?: string | object },
+  opts: {
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+    url: string;
+    headers?: Record<string, string>;
+    payload?: string | object;
+  },
 ): Promise<LightMyRequestResponse> {
-  return app.inject({ method: opts.method, url: opts.url, headers: opts.headers ?? {}, ...(opts.payload !== undefined ? { payload: opts.payload } : {}) });
+  return app.inject({
+    method: opts.method,
+    url: opts.url,
+    headers: opts.headers ?? {},
+    ...(opts.payload !== undefined ? { payload: opts.payload } : {}),
+  });
 }
 
 export interface AuditRow {

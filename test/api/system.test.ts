@@ -45,7 +45,14 @@ describe('diagnostics for the debug and connection-test screens', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json<{ server: { node: string; demo: boolean }; database: DatabaseDiagnostics; counts: Counts }>();
     expect(body.server).toMatchObject({ node: process.version, demo: false });
-    expect(body.database).toMatchObject({ type: 'SQLite', file: lab.database.file, journal_mode: 'wal', synchronous: 'FULL', foreign_keys: true, quick_check: 'ok' });
+    expect(body.database).toMatchObject({
+      type: 'SQLite',
+      file: lab.database.file,
+      journal_mode: 'wal',
+      synchronous: 'FULL',
+      foreign_keys: true,
+      quick_check: 'ok',
+    });
     expect(body.database.size_bytes).toBeGreaterThan(0);
     expect(body.counts.patients).toBe((await countsOf(lab.admin)).patients);
   });
@@ -67,23 +74,31 @@ describe('diagnostics for the debug and connection-test screens', () => {
     await createPatient(lab.admin);
     const res = await lab.admin.post('/api/system/checks/audit-chain');
     expect(res.statusCode).toBe(200);
-    expect(res.json<{ audit: ChainReport }>().audit).toMatchObject({ ok: true, firstBrokenId: null, checked: lastAuditId(lab) });
+    expect(res.json<{ audit: ChainReport }>().audit).toMatchObject({
+      ok: true,
+      firstBrokenId: null,
+      checked: lastAuditId(lab),
+    });
   });
 
   it('the patient-write check succeeds and leaves no patient, no audit row and no used patient number behind', async () => {
     await createPatient(lab.admin);
-    const numbersUsed = () => lab.database.sqlite.prepare("SELECT name, value FROM sequences WHERE name LIKE 'patient:%' ORDER BY name").all();
+    const numbersUsed = () =>
+      lab.database.sqlite.prepare("SELECT name, value FROM sequences WHERE name LIKE 'patient:%' ORDER BY name").all();
     const numbersBefore = numbersUsed();
     const patientsBefore = (lab.database.sqlite.prepare('SELECT count(*) AS n FROM patients').get() as { n: number }).n;
     const auditBefore = lastAuditId(lab);
 
     const res = await lab.admin.post('/api/system/checks/patient-write');
     expect(res.statusCode).toBe(200);
-    const check = res.json<{ check: { ok: boolean; ms: number; patient_code: string | null; error: string | null } }>().check;
+    const check = res.json<{ check: { ok: boolean; ms: number; patient_code: string | null; error: string | null } }>()
+      .check;
     expect(check).toMatchObject({ ok: true, error: null });
     expect(check.patient_code).toMatch(/^PAT\d{12}$/);
 
-    expect((lab.database.sqlite.prepare('SELECT count(*) AS n FROM patients').get() as { n: number }).n).toBe(patientsBefore);
+    expect((lab.database.sqlite.prepare('SELECT count(*) AS n FROM patients').get() as { n: number }).n).toBe(
+      patientsBefore,
+    );
     expect(lastAuditId(lab)).toBe(auditBefore);
     expect((await countsOf(lab.admin)).patients).toBe(patientsBefore);
     expect(numbersUsed()).toEqual(numbersBefore);

@@ -73,7 +73,13 @@ describe('one user', () => {
 
 describe('creating a user', () => {
   it('answers 201 with the user, its role permissions, and the fee in rupees', async () => {
-    const body = userBody({ role: 'doctor', department: 'Pathology', phone: '+91 98450 12345', specialization: 'Neurology', consultation_fee: 450.5 });
+    const body = userBody({
+      role: 'doctor',
+      department: 'Pathology',
+      phone: '+91 98450 12345',
+      specialization: 'Neurology',
+      consultation_fee: 450.5,
+    });
     const res = await lab.admin.post('/api/users', body);
     expect(res.statusCode).toBe(201);
     const user = res.json<{ user: User }>().user;
@@ -141,7 +147,12 @@ describe('updating a user', () => {
     const u = await createUserVia(lab.admin, { role: 'technician', department: 'Haematology' });
     const res = await lab.admin.put(`/api/users/${u.id}`, { first_name: 'Renamed', phone: '080 4000 1234' });
     expect(res.statusCode).toBe(200);
-    expect(res.json<{ user: User }>().user).toMatchObject({ first_name: 'Renamed', phone: '080 4000 1234', department: 'Haematology', role: 'technician' });
+    expect(res.json<{ user: User }>().user).toMatchObject({
+      first_name: 'Renamed',
+      phone: '080 4000 1234',
+      department: 'Haematology',
+      role: 'technician',
+    });
   });
 
   it('PUT accepts the user exactly as GET returned it', async () => {
@@ -149,7 +160,12 @@ describe('updating a user', () => {
     const got = (await lab.admin.get(`/api/users/${u.id}`)).json<{ user: User }>().user;
     const res = await lab.admin.put(`/api/users/${u.id}`, { ...got, last_name: 'Edited' });
     expect(res.statusCode).toBe(200);
-    expect(res.json<{ user: User }>().user).toMatchObject({ id: u.id, last_name: 'Edited', email: u.email, role: u.role });
+    expect(res.json<{ user: User }>().user).toMatchObject({
+      id: u.id,
+      last_name: 'Edited',
+      email: u.email,
+      role: u.role,
+    });
   });
 
   it('refuses to move a user onto an email another user has (409)', async () => {
@@ -225,14 +241,17 @@ describe('resetting a password', () => {
     const res = await lab.admin.post(`/api/users/${who.userId}/reset-password`, { password: 'brand-new-pass-1' });
     expect(res.statusCode).toBe(200);
     expect((await who.get('/api/auth/me')).statusCode).toBe(401);
-    const login = (password: string) => lab.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: who.email, password } });
+    const login = (password: string) =>
+      lab.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: who.email, password } });
     expect((await login('brand-new-pass-1')).statusCode).toBe(200);
     expect((await login('correct-horse-9')).statusCode).toBe(401);
   });
 
   it('requires 8 characters', async () => {
     const u = await createUserVia(lab.admin);
-    expect(badFields(await lab.admin.post(`/api/users/${u.id}/reset-password`, { password: 'short' }))).toEqual(['password']);
+    expect(badFields(await lab.admin.post(`/api/users/${u.id}/reset-password`, { password: 'short' }))).toEqual([
+      'password',
+    ]);
   });
 });
 
@@ -251,13 +270,20 @@ describe('secrets', () => {
       await lab.admin.get('/api/doctors'),
       await lab.admin.get('/api/auth/me'),
       await lab.admin.get('/api/audit?entity=user'),
-      await lab.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'admin@lab.test', password: 'correct-horse-9' } }),
+      await lab.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'admin@lab.test', password: 'correct-horse-9' },
+      }),
     ];
     for (const r of responses) {
       expect(r.statusCode).toBeLessThan(300);
       expect(r.body).not.toMatch(/password_hash|scrypt\$|hidden-pass/);
     }
-    const rows = lab.database.sqlite.prepare('SELECT old_values, new_values FROM audit_log').all() as { old_values: string | null; new_values: string | null }[];
+    const rows = lab.database.sqlite.prepare('SELECT old_values, new_values FROM audit_log').all() as {
+      old_values: string | null;
+      new_values: string | null;
+    }[];
     for (const r of rows) expect(`${r.old_values} ${r.new_values}`).not.toMatch(/password_hash|scrypt\$|hidden-pass/);
     expect(rows.length).toBeGreaterThan(5);
   });

@@ -56,8 +56,9 @@ describe('sign-in', () => {
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/dashboard');
     // Real counts: the lab has its one administrator.
-    const users = page.getByText('Users', { exact: true }).first().locator('xpath=ancestor::div[contains(@class,"rounded-lg")][1]');
-    await expect(users.textContent()).resolves.toContain('1');
+    const users = page.getByRole('group', { name: 'Users' });
+    await users.getByText('active staff accounts').waitFor();
+    expect(await users.textContent()).toContain('1');
   });
 
   it('logs out from the user menu, back to /login, and protected pages ask to sign in again', async () => {

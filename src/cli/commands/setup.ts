@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { Option, type Command } from 'commander';
+import { z } from 'zod';
 import { dataPaths } from '../../core/datadir.js';
 import { DomainError } from '../../core/errors.js';
 import { setupLab } from '../../core/setup/service.js';
@@ -133,6 +134,18 @@ async function refuseIfSetUp(dbFile: string, dir: string): Promise<void> {
   }
 }
 
+function fromFlagsLoose(flags: SetupFlags): Record<string, unknown> {
+  return {
+    labName: flags.labName,
+    labAddress: flags.labAddress,
+    labPhone: flags.labPhone,
+    labEmail: flags.labEmail,
+    adminName: flags.adminName,
+    adminEmail: flags.adminEmail,
+    adminPassword: flags.adminPassword,
+  };
+}
+
 function fromFlags(flags: SetupFlags): Record<string, unknown> {
   const raw = {
     labName: flags.labName,
@@ -158,8 +171,10 @@ function fromFlags(flags: SetupFlags): Record<string, unknown> {
 
 /** Asks for every answer the flags did not give; nothing is written until the last confirmation. */
 async function wizard(flags: SetupFlags, dir: string, out: Output): Promise<Record<string, unknown>> {
-  const { confirm, input, select } = await import('@inquirer/prompts');
   const shape = setupSchema.shape;
+  // Flags given alongside the questions are checked first: nobody answers ten prompts to then fail on a flag.
+  parseFlags(z.object(shape).partial(), fromFlagsLoose(flags), FLAG_OF, SECRET);
+  const { confirm, input, select } = await import('@inquirer/prompts');
   out.line(`Setting up a new lab in ${dir}.`);
   out.line('Nothing is saved until you confirm at the end; press Ctrl+C to stop.');
   out.line();

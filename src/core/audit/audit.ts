@@ -7,6 +7,8 @@ import { nowIso } from '../context.js';
 import type { AuditAction } from '../../shared/constants.js';
 import type { AuditListQuery, AuditLog } from '../../shared/schemas/audit.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
+import { organizationTimezone } from '../settings/organization.js';
+import { addDays, startOfLocalDayUtc } from '../time.js';
 
 type Executor = Db | Transaction<DB>;
 
@@ -165,8 +167,12 @@ export async function listAudit(db: Db, organizationId: number, q: AuditListQuer
   if (q.user_id) base = base.where('a.user_id', '=', q.user_id);
   if (q.action) base = base.where('a.action', '=', q.action);
   if (q.entity) base = base.where('a.entity', '=', q.entity);
-  if (q.from) base = base.where('a.created_at', '>=', `${q.from}T00:00:00.000Z`);
-  if (q.to) base = base.where('a.created_at', '<=', `${q.to}T23:59:59.999Z`);
+  if (q.from || q.to) {
+    // From/To are the lab's calendar days (its time zone), not UTC days: 01:00 IST on the 5th is the 5th.
+    const timeZone = await organizationTimezone(db, organizationId);
+    if (q.from) base = base.where('a.created_at', '>=', startOfLocalDayUtc(timeZone, q.from).toISOString());
+    if (q.to) base = base.where('a.created_at', '<', startOfLocalDayUtc(timeZone, addDays(q.to, 1)).toISOString());
+  }
   if (q.search) {
     const s = `%${q.search.toLowerCase()}%`;
     base = base.where((eb) =>

@@ -34,7 +34,9 @@ describe('searchTokens', () => {
 
 describe('ftsQuery', () => {
   it('requires every word as a prefix, within one organisation', () => {
-    expect(ftsQuery(7, ['ram', 'ku'])).toBe('org : "org7" AND {first_name last_name patient_code phone email} : ("ram"* AND "ku"*)');
+    expect(ftsQuery(7, ['ram', 'ku'])).toBe(
+      'org : "org7" AND {first_name last_name patient_code phone email} : ("ram"* AND "ku"*)',
+    );
   });
 
   it('quotes words so search text cannot change the query', () => {

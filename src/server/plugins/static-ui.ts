@@ -36,7 +36,9 @@ export async function staticUi(app: FastifyInstance, uiDir: string) {
   app.get('/*', { config: { access: 'public' } }, (req, reply) => {
     const path = req.url.split('?')[0] ?? '/';
     if (path.startsWith('/api/') || path === '/api') {
-      return reply.status(404).send({ statusCode: 404, error: 'Not Found', message: `Route ${req.method} ${path} not found` });
+      return reply
+        .status(404)
+        .send({ statusCode: 404, error: 'Not Found', message: `Route ${req.method} ${path} not found` });
     }
     const file = fileIn(root, path);
     if (file && file !== 'index.html') return reply.sendFile(file);

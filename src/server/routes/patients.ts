@@ -4,6 +4,9 @@ import { idParam } from '../../shared/schemas/common.js';
 import { patientCreateSchema, patientListQuery, patientUpdateSchema } from '../../shared/schemas/patients.js';
 import { createPatient, deletePatient, getPatient, listPatients, updatePatient } from '../../core/patients/service.js';
 import { actorOf } from '../plugins/auth.js';
+import { Readable } from 'node:stream';
+import { patientsCsv } from '../../core/patients/export.js';
+import { writeAudit } from '../../core/audit/audit.js';
 
 export async function patientRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -17,6 +20,16 @@ export async function patientRoutes(app: FastifyInstance) {
   r.get('/api/patients/search', { schema: { querystring: patientListQuery }, config: { access: 'view_patients' } }, async (req) =>
     listPatients(db, actorOf(req).organizationId, req.query),
   );
+
+  /** All Patients "Export": a real CSV of every patient matching the filters, recorded in the audit trail. */
+  r.get('/api/patients/export', { schema: { querystring: patientListQuery }, config: { access: 'view_patients' } }, async (req, reply) => {
+    const actor = actorOf(req);
+    const { search, gender, membership } = req.query;
+    await writeAudit(db, actor, { action: 'export', entity: 'patient', newValues: { format: 'csv', search: search ?? null, gender: gender ?? null, membership: membership ?? null } });
+    const day = new Date().toISOString().slice(0, 10);
+    reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="patients-${day}.csv"`);
+    return reply.send(Readable.from(patientsCsv(db, actor.organizationId, { search, gender, membership })));
+  });
 
   r.get('/api/patients/:id', { schema: { params: idParam }, config: { access: 'view_patients' } }, async (req) => ({
     patient: await getPatient(db, actorOf(req).organizationId, req.params.id),

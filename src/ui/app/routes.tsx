@@ -40,10 +40,10 @@ export const ROUTES: Record<ScreenPath, Page> = {
   '/comprehensive-reports': soon('/comprehensive-reports'),
 
   // Patient Management
-  '/patients': soon('/patients'),
-  '/patient-registration': soon('/patient-registration'),
+  '/patients': page(() => import('@/features/patients/pages/PatientsPage')),
+  '/patient-registration': page(() => import('@/features/patients/pages/PatientRegistrationPage')),
   '/patient-registration-billing': soon('/patient-registration-billing'),
-  '/patient-search': soon('/patient-search'),
+  '/patient-search': page(() => import('@/features/patients/pages/PatientSearchPage')),
   '/patient-history': soon('/patient-history'),
 
   // Test Management

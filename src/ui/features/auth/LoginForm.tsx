@@ -4,10 +4,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { Eye, EyeOff, LogIn } from 'lucide-react';
 import { loginSchema, type DemoCredential } from '@shared/schemas/auth';
-import type { User } from '@shared/schemas/users';
 import { ROLE_LABELS, ROLES, type Role } from '@shared/roles';
 import { Button, FormField, Input } from '@/components';
-import { ApiError } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { useDemoCredentials, useLoginMutation } from './api';
 
@@ -49,8 +47,8 @@ function DemoCredentials({ onPick }: { onPick: (c: DemoCredential) => void }) {
   );
 }
 
-/** Email + password sign-in (spec 2.4). Calls onSignedIn after the session is set. */
-export function LoginForm({ onSignedIn }: { onSignedIn?: (user: User) => void }) {
+/** Email + password sign-in (spec 2.4). Success sets the session; the shell shows what comes next. */
+export function LoginForm() {
   const login = useLoginMutation();
   const [showPassword, setShowPassword] = useState(false);
   const form = useForm<LoginForm, unknown, z.output<typeof loginSchema>>({
@@ -63,16 +61,7 @@ export function LoginForm({ onSignedIn }: { onSignedIn?: (user: User) => void })
 
   const onSubmit = form.handleSubmit(
     (values) => {
-      login.mutate(values, {
-        onSuccess: ({ user }) => {
-          notify.success('Login Successful', `Welcome back, ${user.first_name} ${user.last_name}!`);
-          onSignedIn?.(user);
-        },
-        onError: (err) => {
-          const message = err instanceof ApiError && err.message ? err.message : 'Login failed';
-          notify.error('Login Failed', message);
-        },
-      });
+      login.mutate(values);
     },
     () => notify.error('Validation Error', 'Please enter both email and password'),
   );

@@ -1,12 +1,11 @@
-import type { User } from '@shared/schemas/users';
 import { FlaskConical } from 'lucide-react';
 import { LoginForm } from './LoginForm';
 
 /**
  * The sign-in page body. Protected routes render it in place of the page (the address stays);
- * /login renders it and then navigates on.
+ * /login renders it and moves on once the session exists.
  */
-export function LoginScreen({ onSignedIn }: { onSignedIn?: (user: User) => void }) {
+export function LoginScreen() {
   return (
     <main className="flex min-h-screen items-center justify-center bg-slate-50 p-4">
       <div className="w-full max-w-md">
@@ -19,7 +18,7 @@ export function LoginScreen({ onSignedIn }: { onSignedIn?: (user: User) => void 
         <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
           <h1 className="text-xl font-semibold text-slate-900">Sign In</h1>
           <p className="mt-1 mb-5 text-slate-600">Sign in with your lab staff account.</p>
-          <LoginForm onSignedIn={onSignedIn} />
+          <LoginForm />
         </div>
       </div>
     </main>

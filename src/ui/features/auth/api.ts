@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DemoCredential, LoginInput } from '@shared/schemas/auth';
 import type { User } from '@shared/schemas/users';
-import { api } from '@/lib/api';
+import { api, ApiError } from '@/lib/api';
+import { notify } from '@/lib/notify';
 import { shellKeys } from '@/lib/session';
 
 export function useDemoCredentials() {
@@ -12,12 +13,20 @@ export function useDemoCredentials() {
   });
 }
 
-/** Signs in; on success the session query holds the user and every other cached query is refetched. */
+/**
+ * Signs in; on success the session query holds the user (the shell then shows the page) and every
+ * other cached query is refetched. Toasts live here, not in mutate() callbacks: the form unmounts
+ * as soon as the session is set, and mutate() callbacks of an unmounted component never run.
+ */
 export function useLoginMutation() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (input: LoginInput) => api.post<{ user: User }>('/api/auth/login', input),
+    onError: (err) => {
+      notify.error('Login Failed', err instanceof ApiError && err.message ? err.message : 'Login failed');
+    },
     onSuccess: async ({ user }) => {
+      notify.success('Login Successful', `Welcome back, ${user.first_name} ${user.last_name}!`);
       qc.setQueryData(shellKeys.session, user);
       // Data cached for another user (or none) must not show: refetch whatever is on screen next.
       await qc.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'session' });

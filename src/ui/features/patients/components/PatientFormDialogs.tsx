@@ -53,7 +53,7 @@ type AddInput = z.input<typeof addPatientSchema>;
 function toFormValues(p: Patient): EditInput {
   const out: Record<string, string> = {};
   for (const k of Object.keys(NAMES) as PatientFieldKey[]) out[k] = p[k] ?? '';
-  return { ...out, membership_type: p.membership_type || 'none' };
+  return { ...out, first_name: p.first_name, last_name: p.last_name, date_of_birth: p.date_of_birth, membership_type: p.membership_type || 'none' };
 }
 
 const ADD_DEFAULTS: AddInput = {

@@ -1,0 +1,59 @@
+import { stringify } from 'csv-stringify/sync';
+import type { Db } from '../db/connection.js';
+import { idsMatching, ftsQuery, searchTokens } from '../db/patient-search.js';
+import type { PatientListQuery } from '../../shared/schemas/patients.js';
+import { toPatient } from './repository.js';
+import type { Patient } from '../../shared/schemas/patients.js';
+
+export const PATIENT_CSV_COLUMNS: (keyof Patient)[] = [
+  'patient_id',
+  'first_name',
+  'last_name',
+  'date_of_birth',
+  'age',
+  'gender',
+  'phone',
+  'email',
+  'address',
+  'city',
+  'state',
+  'pincode',
+  'emergency_contact',
+  'emergency_phone',
+  'emergency_relation',
+  'blood_group',
+  'allergies',
+  'medical_history',
+  'insurance_provider',
+  'insurance_number',
+  'membership_type',
+  'created_at',
+];
+
+const CHUNK = 1000;
+
+/**
+ * Every patient matching the list filters, newest first, as CSV text chunks (header first).
+ * Walks the (organization_id, id) index by keyset, so memory stays flat for any number of rows.
+ */
+export async function* patientsCsv(db: Db, organizationId: number, f: Pick<PatientListQuery, 'search' | 'gender' | 'membership'>): AsyncGenerator<string> {
+  yield stringify([PATIENT_CSV_COLUMNS]);
+  const tokens = f.search ? searchTokens(f.search) : [];
+  if (f.search && tokens.length === 0) return;
+  let before = Number.MAX_SAFE_INTEGER;
+  const today = new Date();
+  for (;;) {
+    let q = db.selectFrom('patients').selectAll().where('organization_id', '=', organizationId).where('id', '<', before);
+    if (f.gender) q = q.where('gender', '=', f.gender);
+    if (f.membership) q = q.where('membership_type', '=', f.membership);
+    if (tokens.length) q = q.where(idsMatching(ftsQuery(organizationId, tokens)));
+    const rows = await q.orderBy('id', 'desc').limit(CHUNK).execute();
+    if (!rows.length) return;
+    yield stringify(rows.map((r) => {
+      const p = toPatient(r, today);
+      return PATIENT_CSV_COLUMNS.map((c) => p[c]);
+    }));
+    before = rows[rows.length - 1]!.id;
+    if (rows.length < CHUNK) return;
+  }
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import { rupeeAmount } from '@shared/schemas/common';
+import { packageCreateSchema, priceUpdateSchema, profileCreateSchema, testCreateSchema } from '@shared/schemas/catalogue';
+import { ApiError } from '@/lib/api';
+
+/**
+ * Form schemas of the catalogue dialogs: the server's schemas (src/shared) with the money fields
+ * read from text inputs. A bare z.coerce.number() would turn an empty price box into 0 and save
+ * a free test; here an empty price is "Price is required" and an empty base price means "same as
+ * the price" (the server's default).
+ */
+const requiredAmount = (label: string) => z.string().trim().min(1, `${label} is required`).pipe(rupeeAmount(label));
+const optionalAmount = (label: string) =>
+  z
+    .string()
+    .trim()
+    .transform((v) => (v === '' ? undefined : v))
+    .pipe(rupeeAmount(label).optional());
+
+const money = { price: requiredAmount('Price'), base_price: optionalAmount('Base price') };
+
+export const testFormSchema = testCreateSchema.extend({
+  ...money,
+  // Text inputs give strings; the shared schema turns "" into null and checks whole hours.
+  turnaround_hours: z.string().trim().pipe(testCreateSchema.shape.turnaround_hours),
+});
+export const profileFormSchema = profileCreateSchema.extend(money);
+export const packageFormSchema = packageCreateSchema.extend(money);
+export const priceFormSchema = priceUpdateSchema.extend({ price: requiredAmount('Current price'), base_price: requiredAmount('Base price') });
+
+export type TestFormIn = z.input<typeof testFormSchema>;
+export type ProfileFormIn = z.input<typeof profileFormSchema>;
+export type PackageFormIn = z.input<typeof packageFormSchema>;
+
+/** Rupees as the text a price box starts with: 450 -> "450", 12.5 -> "12.50". */
+export function amountText(n: number | null | undefined): string {
+  if (n === null || n === undefined) return '';
+  return Number.isInteger(n) ? String(n) : n.toFixed(2);
+}
+
+/**
+ * Puts the server's answer under the fields: 400 details[].path ("price", "test_ids.0") go to
+ * their field; a taken code (409 CODE_TAKEN) goes under Code. Returns true when something was shown.
+ */
+export function showServerErrors<T extends FieldValues>(err: unknown, setError: UseFormSetError<T>, fields: readonly string[]): boolean {
+  if (!(err instanceof ApiError)) return false;
+  let shown = false;
+  for (const d of err.details) {
+    const field = d.path.split('.')[0] ?? '';
+    if (fields.includes(field)) {
+      setError(field as Path<T>, { type: 'server', message: d.message });
+      shown = true;
+    }
+  }
+  if (err.status === 409 && err.code === 'CODE_TAKEN' && fields.includes('code')) {
+    setError('code' as Path<T>, { type: 'server', message: err.message });
+    shown = true;
+  }
+  return shown;
+}

@@ -1,0 +1,35 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'csv-parse/sync';
+import { makeLab, type TestLab } from '../helpers.js';
+
+let lab: TestLab;
+beforeAll(async () => {
+  lab = await makeLab();
+  await lab.admin.post('/api/patients', { first_name: 'Meera', last_name: 'Pillai, Jr', date_of_birth: '1990-01-01', gender: 'Female', address: 'Line 1\n"Quoted" Line 2' });
+  await lab.admin.post('/api/patients', { first_name: 'Arun', last_name: 'Das', date_of_birth: '1970-01-01', gender: 'Male' });
+});
+afterAll(() => lab.close());
+
+describe('patients CSV export', () => {
+  it('downloads every matching patient as CSV with awkward values quoted', async () => {
+    const res = await lab.admin.get('/api/patients/export?gender=Female');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/csv');
+    expect(res.headers['content-disposition']).toMatch(/attachment; filename="patients-\d{4}-\d{2}-\d{2}\.csv"/);
+    const rows = parse(res.body, { columns: true }) as Record<string, string>[];
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.last_name).toBe('Pillai, Jr');
+    expect(rows[0]!.address).toBe('Line 1\n"Quoted" Line 2');
+    expect(rows[0]!.patient_id).toMatch(/^PAT\d{12}$/);
+  });
+
+  it('records the export in the audit trail', async () => {
+    const audit = await lab.admin.get('/api/audit?action=export');
+    expect(audit.json().logs[0].entity).toBe('patient');
+  });
+
+  it('is refused to a role without view_patients', async () => {
+    const inv = await lab.as('inventory_manager');
+    expect((await inv.get('/api/patients/export')).statusCode).toBe(403);
+  });
+});
