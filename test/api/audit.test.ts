@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLab, type TestLab } from '../helpers.js';
 import { verifyChain } from '../../src/core/audit/audit.js';
+import { localDate } from '../../src/core/time.js';
 import type { AuditLog } from '../../src/shared/schemas/audit.js';
 import type { User } from '../../src/shared/schemas/users.js';
 import {
@@ -221,7 +222,8 @@ describe('GET /api/audit', () => {
   it('filters by date, from and to inclusive', async () => {
     const rec = await lab.as('receptionist');
     const rows = await logsOf(`user_id=${rec.userId}`);
-    const day = rows.logs[0]!.created_at.slice(0, 10);
+    // From/To are the lab's calendar days (Asia/Kolkata in makeLab), not UTC days.
+    const day = localDate('Asia/Kolkata', new Date(rows.logs[0]!.created_at));
     const prev = new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
     const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
     expect((await logsOf(`user_id=${rec.userId}&from=${day}&to=${day}`)).total).toBe(rows.total);

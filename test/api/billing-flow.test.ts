@@ -135,3 +135,18 @@ describe('OP bill flow', () => {
     expect(res.statusCode).toBe(403);
   });
 });
+
+describe('records that bills keep', () => {
+  it('a patient with bills cannot be deleted', async () => {
+    const res = await lab.admin.delete(`/api/patients/${patient}`);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toContain('bill');
+    expect((await lab.admin.get(`/api/patients/${patient}`)).statusCode).toBe(200);
+  });
+
+  it('a test on a bill cannot be deleted, only deactivated', async () => {
+    const res = await lab.admin.delete(`/api/tests/${testB}`);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toMatch(/deactivate it instead/);
+  });
+});

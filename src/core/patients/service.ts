@@ -2,7 +2,7 @@ import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
 import { diff, writeAudit } from '../audit/audit.js';
-import { NotFoundError } from '../errors.js';
+import { ConflictError, NotFoundError } from '../errors.js';
 import { todayIn } from '../../shared/age.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import type { Patient, PatientCreate, PatientListQuery, PatientPage, PatientUpdate } from '../../shared/schemas/patients.js';
@@ -104,6 +104,10 @@ export async function deletePatient(db: Db, actor: Actor, id: number): Promise<P
   return db.transaction().execute(async (trx) => {
     const before = await findPatient(trx, actor.organizationId, id);
     if (!before) throw new NotFoundError('Patient', id);
+    const bills = await trx.selectFrom('bills').select((eb) => eb.fn.countAll<number>().as('n')).where('patient_id', '=', id).executeTakeFirstOrThrow();
+    if (Number(bills.n) > 0) {
+      throw new ConflictError(`${before.first_name} ${before.last_name} has ${bills.n} bill(s); a patient with bills cannot be deleted`, 'IN_USE');
+    }
     await trx.deleteFrom('patients').where('id', '=', id).where('organization_id', '=', actor.organizationId).execute();
     await writeAudit(trx, actor, { action: 'delete', entity: 'patient', entityId: id, oldValues: before });
     return toPatient(before);

@@ -6,10 +6,13 @@ import { ConflictError } from '../errors.js';
 import { splitName, type SetupInput } from '../../shared/schemas/setup.js';
 import { DEFAULT_SETTINGS, primaryOrganization } from '../settings/organization.js';
 import type { Role } from '../../shared/roles.js';
+import { loadStarterCatalogue, readStarterCatalogue, type StarterSummary } from '../catalogue/starter.js';
 
 export interface SetupResult {
   organizationId: number;
   adminId: number;
+  /** What the starter catalogue added, when any of the three import switches was on. */
+  catalogue: StarterSummary | null;
 }
 
 export async function isSetUp(db: Db): Promise<boolean> {
@@ -22,6 +25,9 @@ export async function isSetUp(db: Db): Promise<boolean> {
  */
 export async function setupLab(db: Db, input: SetupInput, opts: { demo?: boolean } = {}): Promise<SetupResult> {
   const password_hash = await hashPassword(input.adminPassword);
+  const starter = { tests: input.importSampleTests, profiles: input.importSampleProfiles, packages: input.importSamplePackages };
+  // Read (and check) the shipped file before the transaction; the catalogue is created with the lab or not at all.
+  const catalogue = starter.tests || starter.profiles || starter.packages ? readStarterCatalogue() : null;
   return db.transaction().execute(async (trx) => {
     if (await primaryOrganization(trx)) {
       throw new ConflictError('This lab is already set up; nothing was changed', 'ALREADY_SET_UP');
@@ -76,6 +82,7 @@ export async function setupLab(db: Db, input: SetupInput, opts: { demo?: boolean
       entityId: admin.id,
       newValues: { email: input.adminEmail, role },
     });
-    return { organizationId: org.id, adminId: admin.id };
+    const loaded = catalogue ? await loadStarterCatalogue(trx, actor, starter, catalogue) : null;
+    return { organizationId: org.id, adminId: admin.id, catalogue: loaded };
   });
 }

@@ -10,21 +10,18 @@ import { ApiError } from '@/lib/api';
  * a free test; here an empty price is "Price is required" and an empty base price means "same as
  * the price" (the server's default).
  */
-const requiredAmount = (label: string) => z.string().trim().min(1, `${label} is required`).pipe(rupeeAmount(label));
-const optionalAmount = (label: string) =>
-  z
-    .string()
-    .trim()
-    .transform((v) => (v === '' ? undefined : v))
-    .pipe(rupeeAmount(label).optional());
+const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+const requiredAmount = (label: string) =>
+  z.preprocess((v, ctx) => {
+    if (!blank(v)) return v;
+    ctx.addIssue({ code: 'custom', message: `${label} is required` });
+    return z.NEVER;
+  }, rupeeAmount(label));
+const optionalAmount = (label: string) => z.preprocess((v) => (blank(v) ? undefined : v), rupeeAmount(label).optional());
 
 const money = { price: requiredAmount('Price'), base_price: optionalAmount('Base price') };
 
-export const testFormSchema = testCreateSchema.extend({
-  ...money,
-  // Text inputs give strings; the shared schema turns "" into null and checks whole hours.
-  turnaround_hours: z.string().trim().pipe(testCreateSchema.shape.turnaround_hours),
-});
+export const testFormSchema = testCreateSchema.extend(money);
 export const profileFormSchema = profileCreateSchema.extend(money);
 export const packageFormSchema = packageCreateSchema.extend(money);
 export const priceFormSchema = priceUpdateSchema.extend({ price: requiredAmount('Current price'), base_price: requiredAmount('Base price') });

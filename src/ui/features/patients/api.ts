@@ -48,9 +48,10 @@ export function usePatients(q: PatientQuery) {
 }
 
 /** The spec's search call (GET /patients/search?search&gender); same envelope as the list. */
-export function useSearchPatients(q: PatientQuery) {
+export function useSearchPatients(q: PatientQuery, enabled = true) {
   return useQuery({
     queryKey: patientKeys.search(q),
+    enabled,
     queryFn: ({ signal }) => api.get<PatientPage>('/api/patients/search', toApiQuery(q), signal),
     placeholderData: keepPreviousData,
   });

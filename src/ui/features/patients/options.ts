@@ -31,11 +31,11 @@ export const AGE_RANGE_OPTIONS: SelectOption[] = [
 ];
 
 const SEARCH_TYPE_LABELS: Record<(typeof PATIENT_SEARCH_TYPES)[number], string> = {
-  all: 'All fields',
-  name: 'Name',
-  patient_id: 'Patient ID',
-  mobile: 'Mobile',
-  email: 'Email',
+  all: 'Search all fields',
+  name: 'Search by name',
+  patient_id: 'Search by patient ID',
+  mobile: 'Search by mobile',
+  email: 'Search by email',
 };
 export const SEARCH_TYPE_OPTIONS: SelectOption[] = PATIENT_SEARCH_TYPES.map((t) => ({
   value: t,

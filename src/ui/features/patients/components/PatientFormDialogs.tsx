@@ -53,7 +53,13 @@ type AddInput = z.input<typeof addPatientSchema>;
 function toFormValues(p: Patient): EditInput {
   const out: Record<string, string> = {};
   for (const k of Object.keys(NAMES) as PatientFieldKey[]) out[k] = p[k] ?? '';
-  return { ...out, first_name: p.first_name, last_name: p.last_name, date_of_birth: p.date_of_birth, membership_type: p.membership_type || 'none' };
+  return {
+    ...out,
+    first_name: p.first_name,
+    last_name: p.last_name,
+    date_of_birth: p.date_of_birth,
+    membership_type: p.membership_type || 'none',
+  };
 }
 
 const ADD_DEFAULTS: AddInput = {
@@ -88,7 +94,8 @@ export function AddPatientDialog({ open, onOpenChange }: AddPatientDialogProps) 
   const submit = form.handleSubmit((values) =>
     create.mutateAsync(values).then(
       () => onOpenChange(false),
-      (err: unknown) => applyServerErrors(err, form.setError, (p) => (p in ADD_NAMES ? (p as keyof typeof ADD_NAMES) : undefined)),
+      (err: unknown) =>
+        applyServerErrors(err, form.setError, (p) => (p in ADD_NAMES ? (p as keyof typeof ADD_NAMES) : undefined)),
     ),
   );
 

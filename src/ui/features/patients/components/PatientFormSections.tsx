@@ -46,7 +46,9 @@ function todayLocal(): string {
   return `${n.getFullYear()}-${String(n.getMonth() + 1).padStart(2, '0')}-${String(n.getDate()).padStart(2, '0')}`;
 }
 
-const text = (extra: Record<string, string | number> = {}) => (reg: UseFormRegisterReturn) => <Input {...extra} {...reg} />;
+const text =
+  (extra: Record<string, string | number> = {}) =>
+  (reg: UseFormRegisterReturn) => <Input {...extra} {...reg} />;
 const area = (rows: number, placeholder?: string) => (reg: UseFormRegisterReturn) => (
   <Textarea rows={rows} placeholder={placeholder} {...reg} />
 );
@@ -61,7 +63,10 @@ const FIELDS: Record<PatientFieldKey, FieldSpec> = {
   // The max is read when drawn so a form left open past midnight still allows today.
   date_of_birth: { label: 'Date of Birth', control: (reg) => <Input type="date" max={todayLocal()} {...reg} /> },
   gender: { label: 'Gender', control: choice(GENDER_OPTIONS, 'Select gender', 'Not specified') },
-  phone: { label: 'Phone', control: text({ type: 'tel', inputMode: 'tel', autoComplete: 'off', placeholder: '98765 43210' }) },
+  phone: {
+    label: 'Phone',
+    control: text({ type: 'tel', inputMode: 'tel', autoComplete: 'off', placeholder: '98765 43210' }),
+  },
   email: { label: 'Email', control: text({ type: 'email', autoComplete: 'off', placeholder: 'name@example.com' }) },
   address: { label: 'Address', wide: true, control: area(2) },
   city: { label: 'City', control: text() },
@@ -69,10 +74,17 @@ const FIELDS: Record<PatientFieldKey, FieldSpec> = {
   pincode: { label: 'Pincode', control: text({ inputMode: 'numeric', maxLength: 6, placeholder: '560001' }) },
   emergency_contact: { label: 'Contact Name', control: text({ autoComplete: 'off' }) },
   emergency_phone: { label: 'Contact Number', control: text({ type: 'tel', inputMode: 'tel', autoComplete: 'off' }) },
-  emergency_relation: { label: 'Relationship', control: choice(RELATION_OPTIONS, 'Select relationship', 'Not specified') },
+  emergency_relation: {
+    label: 'Relationship',
+    control: choice(RELATION_OPTIONS, 'Select relationship', 'Not specified'),
+  },
   blood_group: { label: 'Blood Group', control: choice(BLOOD_GROUP_OPTIONS, 'Select blood group', 'Unknown') },
   allergies: { label: 'Allergies', wide: true, control: area(2, 'e.g. Penicillin, peanuts') },
-  medical_history: { label: 'Medical History', wide: true, control: area(3, 'Past illnesses, surgeries, ongoing treatment') },
+  medical_history: {
+    label: 'Medical History',
+    wide: true,
+    control: area(3, 'Past illnesses, surgeries, ongoing treatment'),
+  },
   insurance_provider: { label: 'Insurance Provider', control: text() },
   insurance_number: { label: 'Insurance Number', control: text() },
   membership_type: { label: 'Membership', control: (reg) => <Select options={MEMBERSHIP_OPTIONS} {...reg} /> },
@@ -125,7 +137,9 @@ export function PatientFormSections<T extends FieldValues>({
 }: PatientFormSectionsProps<T>) {
   const errorOf = (name: Path<T>): string | undefined => {
     const e: unknown = get(errors, name);
-    return typeof e === 'object' && e !== null && 'message' in e && typeof e.message === 'string' ? e.message : undefined;
+    return typeof e === 'object' && e !== null && 'message' in e && typeof e.message === 'string'
+      ? e.message
+      : undefined;
   };
 
   const body = (section: SectionKey) => (

@@ -127,7 +127,9 @@ export default function PatientsPage() {
       }
     : {
         title: 'No Patients Found',
-        hint: canManage ? 'No patients have been registered yet. Add the first patient to get started.' : 'No patients have been registered yet.',
+        hint: canManage
+          ? 'No patients have been registered yet. Add the first patient to get started.'
+          : 'No patients have been registered yet.',
         action: canManage ? (
           <Button onClick={() => setAdding(true)}>
             <Plus />
@@ -147,7 +149,12 @@ export default function PatientsPage() {
         subtitle={SCREENS['/patients'].subtitle}
         actions={
           <>
-            <Button variant="outline" onClick={() => void exporter.start(filters)} loading={exporter.busy} loadingText={exportLabel}>
+            <Button
+              variant="outline"
+              onClick={() => void exporter.start(filters)}
+              loading={exporter.busy}
+              loadingText={exportLabel}
+            >
               <Download />
               Export
             </Button>

@@ -1,0 +1,84 @@
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
+import { SAMPLE_TYPES, type CatalogueTest } from '@shared/schemas/catalogue';
+import { Dialog, FormField, Input, Select } from '@/components';
+import { useSaveItemMutation } from '../api';
+import { amountText, showServerErrors, testFormSchema, type TestFormIn } from '../forms';
+import { CommonFields, DescriptionField, FormFooter, fieldError } from './CommonFields';
+
+type FormOut = z.output<typeof testFormSchema>;
+
+const FIELDS = ['name', 'code', 'category', 'price', 'base_price', 'status', 'description', 'unit', 'normal_range', 'sample_type', 'turnaround_hours'];
+
+function defaults(t: CatalogueTest | null): TestFormIn {
+  return {
+    name: t?.name ?? '',
+    code: t?.code ?? '',
+    category: t?.category ?? '',
+    price: amountText(t?.price),
+    base_price: amountText(t?.base_price),
+    status: t?.status === 'inactive' ? 'inactive' : 'active',
+    description: t?.description ?? '',
+    unit: t?.unit ?? '',
+    normal_range: t?.normal_range ?? '',
+    sample_type: t?.sample_type ?? '',
+    turnaround_hours: t?.turnaround_hours === null || t?.turnaround_hours === undefined ? '' : String(t.turnaround_hours),
+  };
+}
+
+export interface TestFormDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** null: Add Test; a test: edit it. */
+  test: CatalogueTest | null;
+  categories: readonly string[];
+}
+
+/** Add / Edit Individual Test: saves through POST /api/tests or PUT /api/tests/:id. */
+export function TestFormDialog({ open, onOpenChange, test, categories }: TestFormDialogProps) {
+  const save = useSaveItemMutation('test');
+  const form = useForm<TestFormIn, unknown, FormOut>({ resolver: zodResolver(testFormSchema), defaultValues: defaults(test), mode: 'onBlur' });
+  const { errors } = form.formState;
+
+  useEffect(() => {
+    if (open) form.reset(defaults(test));
+  }, [open, test, form]);
+
+  const onSubmit = form.handleSubmit((body) =>
+    save.mutate(
+      { id: test?.id ?? null, body },
+      { onSuccess: () => onOpenChange(false), onError: (err) => showServerErrors(err, form.setError, FIELDS) },
+    ),
+  );
+
+  const formId = test ? 'edit-test-form' : 'add-test-form';
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(o) => !save.isPending && onOpenChange(o)}
+      size="lg"
+      title={test ? `Edit Test: ${test.name}` : 'Add Individual Test'}
+      description={test ? 'Price changes are kept in the price history; bills already issued keep their prices.' : 'A test the lab performs and bills on its own.'}
+      footer={<FormFooter formId={formId} editing={Boolean(test)} busy={save.isPending} onCancel={() => onOpenChange(false)} />}
+    >
+      <form id={formId} noValidate onSubmit={(e) => void onSubmit(e)} className="grid gap-4 sm:grid-cols-2">
+        <CommonFields form={form} categories={categories} namePlaceholder="e.g. Fasting Blood Sugar" codePlaceholder="e.g. FBS" />
+        <FormField label="Sample Type" error={errors.sample_type?.message}>
+          <Select placeholder="Select sample type" options={SAMPLE_TYPES.map((s) => ({ value: s, label: s }))} {...form.register('sample_type')} />
+        </FormField>
+        <FormField label="Turnaround Time (hours)" error={fieldError(errors, 'turnaround_hours')}>
+          <Input type="number" inputMode="numeric" min={0} step={1} placeholder="e.g. 24" {...form.register('turnaround_hours')} />
+        </FormField>
+        <FormField label="Unit" error={errors.unit?.message}>
+          <Input autoComplete="off" placeholder="e.g. mg/dL" {...form.register('unit')} />
+        </FormField>
+        <FormField label="Normal Range" error={errors.normal_range?.message} hint="Adult reference range as printed on reports.">
+          <Input autoComplete="off" placeholder="e.g. 70-100" {...form.register('normal_range')} />
+        </FormField>
+        <DescriptionField form={form} placeholder="What the test measures, preparation (e.g. 8-10 h fasting)..." />
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,198 @@
+import { useRef, useState, type ReactNode } from 'react';
+import { useForm, type FieldErrors } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { CheckCircle2, RotateCcw, UserPlus } from 'lucide-react';
+import type { Patient } from '@shared/schemas/patients';
+import { Button, Card, CardBody, CardHeader, Checkbox, LinkButton, PageHeader } from '@/components';
+import { SCREENS } from '@/app/screens';
+import { notify } from '@/lib/notify';
+import { applyServerErrors, useCreatePatientMutation } from '../api';
+import {
+  REGISTRATION_DEFAULTS,
+  registrationFieldFor,
+  registrationSchema,
+  registrationToApi,
+  type RegistrationInput,
+  type RegistrationValues,
+} from '../schemas';
+import { PatientFormSections, type PatientFieldKey } from '../components/PatientFormSections';
+
+/** API field -> this form's field (the spec's camelCase names, spec 3 "Registration form"). */
+const NAMES = {
+  first_name: 'firstName',
+  last_name: 'lastName',
+  date_of_birth: 'dateOfBirth',
+  gender: 'gender',
+  phone: 'mobile',
+  email: 'email',
+  address: 'address',
+  city: 'city',
+  state: 'state',
+  pincode: 'pincode',
+  emergency_contact: 'emergencyContactName',
+  emergency_phone: 'emergencyContact',
+  emergency_relation: 'emergencyRelation',
+  blood_group: 'bloodGroup',
+  allergies: 'allergies',
+  medical_history: 'medicalHistory',
+  insurance_provider: 'insuranceProvider',
+  insurance_number: 'insuranceNumber',
+  membership_type: 'membershipType',
+} as const satisfies Record<PatientFieldKey, keyof RegistrationInput>;
+
+/** Spec 5: required on New Patient Registration. */
+const REQUIRED: ReadonlySet<PatientFieldKey> = new Set([
+  'first_name',
+  'last_name',
+  'date_of_birth',
+  'gender',
+  'phone',
+  'address',
+  'city',
+  'state',
+  'pincode',
+  'emergency_phone',
+  'emergency_relation',
+]);
+
+const LEFT = ['personal', 'contact'] as const;
+const RIGHT = ['emergency', 'medical', 'insurance'] as const;
+
+function SuccessPanel({ patient, onAnother }: { patient: Patient; onAnother: () => void }) {
+  return (
+    <Card className="mb-5 border-green-200 bg-green-50" role="status" aria-live="polite">
+      <CardBody className="flex flex-wrap items-start gap-3">
+        <CheckCircle2 className="mt-0.5 size-6 shrink-0 text-green-600" aria-hidden="true" />
+        <div className="min-w-0 flex-1">
+          <h2 className="font-semibold text-green-900">Patient registered successfully</h2>
+          <p className="mt-1 text-green-900">
+            {patient.first_name} {patient.last_name} has Patient ID{' '}
+            <strong className="font-mono text-base" data-testid="registered-patient-id">
+              {patient.patient_id}
+            </strong>
+            . Give this ID to the patient; it identifies them at every visit.
+          </p>
+          <div className="mt-3 flex flex-wrap gap-2">
+            <LinkButton to={`/patients?search=${encodeURIComponent(patient.patient_id)}`} variant="outline" size="sm">
+              View All Patients
+            </LinkButton>
+            <Button size="sm" variant="outline" onClick={onAnother}>
+              <UserPlus />
+              Register Another Patient
+            </Button>
+          </div>
+        </div>
+      </CardBody>
+    </Card>
+  );
+}
+
+/** New Patient Registration (spec 2.10): the full form, saved with POST /api/patients. */
+export default function PatientRegistrationPage() {
+  const [registered, setRegistered] = useState<Patient | null>(null);
+  const top = useRef<HTMLDivElement>(null);
+  const create = useCreatePatientMutation({
+    successTitle: 'Patient registered successfully',
+    failureTitle: 'Failed to register patient. Please try again.',
+  });
+  const form = useForm<RegistrationInput, unknown, RegistrationValues>({
+    resolver: zodResolver(registrationSchema),
+    defaultValues: REGISTRATION_DEFAULTS,
+    mode: 'onBlur',
+  });
+  const { errors } = form.formState;
+
+  const onValid = (values: RegistrationValues) =>
+    create.mutateAsync(registrationToApi(values)).then(
+      (patient) => {
+        setRegistered(patient);
+        form.reset(REGISTRATION_DEFAULTS);
+        top.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+      },
+      (err: unknown) => applyServerErrors(err, form.setError, registrationFieldFor),
+    );
+
+  // Spec 8: "Please agree to the terms and conditions" when only the box is missing, else the general text.
+  const onInvalid = (errs: FieldErrors<RegistrationInput>) => {
+    const keys = Object.keys(errs);
+    if (keys.length === 1 && keys[0] === 'agreeToTerms') notify.error('Please agree to the terms and conditions');
+    else
+      notify.error(
+        'Please fill in all required fields',
+        `${keys.length} field${keys.length === 1 ? ' needs' : 's need'} attention`,
+      );
+  };
+
+  const resetForm = () => {
+    form.reset(REGISTRATION_DEFAULTS);
+    setRegistered(null);
+  };
+
+  const section = (_key: string, title: string, body: ReactNode) => (
+    <Card>
+      <CardHeader title={title} />
+      <CardBody>{body}</CardBody>
+    </Card>
+  );
+
+  return (
+    <div ref={top} className="scroll-mt-20">
+      <PageHeader title={SCREENS['/patient-registration'].title} subtitle={SCREENS['/patient-registration'].subtitle} />
+      {registered && <SuccessPanel patient={registered} onAnother={resetForm} />}
+      <form
+        noValidate
+        onSubmit={(e) => void form.handleSubmit(onValid, onInvalid)(e)}
+        aria-label="New patient registration"
+      >
+        <div className="grid gap-5 lg:grid-cols-2 lg:items-start">
+          <PatientFormSections
+            register={form.register}
+            errors={errors}
+            names={NAMES}
+            required={REQUIRED}
+            sections={LEFT}
+            labels={{ phone: 'Mobile Number' }}
+            renderSection={section}
+          />
+          <PatientFormSections
+            register={form.register}
+            errors={errors}
+            names={NAMES}
+            required={REQUIRED}
+            sections={RIGHT}
+            labels={{ emergency_phone: 'Emergency Contact Number' }}
+            renderSection={section}
+          />
+        </div>
+        <Card className="mt-5">
+          <CardHeader title="Terms and Conditions" />
+          <CardBody className="grid gap-4">
+            <div>
+              <Checkbox
+                label="I confirm these details are correct and the patient agrees to the terms and conditions, including the storage of their health information by this laboratory."
+                aria-invalid={errors.agreeToTerms ? true : undefined}
+                aria-describedby={errors.agreeToTerms ? 'terms-error' : undefined}
+                {...form.register('agreeToTerms')}
+              />
+              {errors.agreeToTerms?.message && (
+                <p id="terms-error" className="mt-1 ml-6 text-[13px] text-red-700">
+                  {errors.agreeToTerms.message}
+                </p>
+              )}
+            </div>
+            <div className="flex flex-wrap justify-end gap-2">
+              <Button variant="outline" onClick={resetForm} disabled={create.isPending}>
+                <RotateCcw />
+                Reset Form
+              </Button>
+              <Button type="submit" loading={create.isPending} loadingText="Registering...">
+                <UserPlus />
+                Register Patient
+              </Button>
+            </div>
+          </CardBody>
+        </Card>
+      </form>
+    </div>
+  );
+}
