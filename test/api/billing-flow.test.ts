@@ -150,3 +150,23 @@ describe('records that bills keep', () => {
     expect(res.json().message).toMatch(/deactivate it instead/);
   });
 });
+
+describe('bill numbers', () => {
+  it('concurrent saves in the same minute never collide', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => lab.admin.post('/api/bills', { patient_id: patient, items: [{ item_type: 'test', item_id: testA }] })),
+    );
+    for (const r of results) expect(r.statusCode, r.body).toBe(201);
+    const numbers = results.map((r) => r.json().bill.bill_number as string);
+    expect(new Set(numbers).size).toBe(numbers.length);
+    for (const n of numbers) expect(n).toMatch(/^OPB\d{12}(-\d+)?$/);
+  });
+
+  it('exports the filtered bills as CSV', async () => {
+    const res = await lab.admin.get('/api/bills/export?payment_status=paid');
+    expect(res.statusCode).toBe(200);
+    const lines = res.body.trim().split('\n');
+    expect(lines[0]).toContain('bill_number');
+    expect(lines.length).toBe(2);
+  });
+});

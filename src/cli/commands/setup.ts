@@ -3,7 +3,8 @@ import { Option, type Command } from 'commander';
 import { z } from 'zod';
 import { dataPaths } from '../../core/datadir.js';
 import { DomainError } from '../../core/errors.js';
-import { setupLab } from '../../core/setup/service.js';
+import { setupLab, type SetupResult } from '../../core/setup/service.js';
+import type { StarterSummary } from '../../core/catalogue/starter.js';
 import { primaryOrganization } from '../../core/settings/organization.js';
 import { CURRENCIES, DATE_FORMATS, TIMEZONES } from '../../shared/constants.js';
 import { ROLE_LABELS } from '../../shared/roles.js';
@@ -80,11 +81,6 @@ Setting up never changes a data dir that already holds a lab.`,
 }
 
 async function runSetup(cmd: Command, flags: SetupFlags, out: Output): Promise<void> {
-  if (flags.sampleData) {
-    // The starter catalogue (data/ + a catalogue importer) arrives with the test catalogue feature.
-    // Until then the flag is refused before anything is created, never silently ignored.
-    throw new UsageError('--sample-data: the starter catalogue is not available in this version; run setup without it');
-  }
   const dir = dataDirOf(cmd);
   const { dbFile } = dataPaths(dir);
   await refuseIfSetUp(dbFile, dir);
@@ -103,8 +99,9 @@ async function runSetup(cmd: Command, flags: SetupFlags, out: Output): Promise<v
   const setup = parseFlags(setupSchema, raw, FLAG_OF, SECRET);
 
   const database = openDb(dataPaths(dir, { create: true }).dbFile);
+  let result: SetupResult;
   try {
-    await setupLab(database.db, setup);
+    result = await setupLab(database.db, setup);
   } catch (err) {
     // Someone else set the lab up between our check and now: setupLab refused inside its transaction.
     if (err instanceof DomainError && err.code === 'ALREADY_SET_UP') {
@@ -115,7 +112,7 @@ async function runSetup(cmd: Command, flags: SetupFlags, out: Output): Promise<v
   } finally {
     await database.close();
   }
-  printNextSteps(out, setup, dir, dataDirGiven(cmd));
+  printNextSteps(out, setup, dir, dataDirGiven(cmd), result.catalogue);
 }
 
 function alreadySetUp(name: string, dir: string): string {
@@ -159,6 +156,7 @@ function fromFlags(flags: SetupFlags): Record<string, unknown> {
     timezone: flags.timezone,
     currency: flags.currency,
     dateFormat: flags.dateFormat,
+    ...starterFlags(flags.sampleData ?? false),
   };
   const missing = REQUIRED.filter((k) => raw[k] === undefined).map((k) => FLAG_OF[k]);
   if (missing.length > 0) {
@@ -192,7 +190,9 @@ async function wizard(flags: SetupFlags, dir: string, out: Output): Promise<Reco
   const timezone = flags.timezone ?? (await select({ message: 'Timezone', choices: TIMEZONES, default: 'Asia/Kolkata' }));
   const currency = flags.currency ?? (await select({ message: 'Currency', choices: CURRENCIES, default: 'INR' }));
   const dateFormat = flags.dateFormat ?? (await select({ message: 'Date format', choices: DATE_FORMATS, default: 'DD/MM/YYYY' }));
-  out.line('The starter catalogue of tests is not available in this version; the test catalogue starts empty.');
+  const sampleData =
+    flags.sampleData ??
+    (await confirm({ message: 'Load the starter catalogue (common tests, profiles and packages with illustrative prices)?', default: true }));
   out.line();
   out.line('The lab will be set up as:');
   out.fields([
@@ -204,14 +204,20 @@ async function wizard(flags: SetupFlags, dir: string, out: Output): Promise<Reco
     ['Timezone', timezone],
     ['Currency', currency],
     ['Date format', dateFormat],
+    ['Starter catalogue', sampleData ? 'yes' : 'no'],
   ]);
   if (!(await confirm({ message: 'Create the lab now?', default: true }))) {
     throw new CliError('setup cancelled; nothing was changed');
   }
-  return { labName, labAddress, labPhone, labEmail, adminName, adminEmail, adminPassword, timezone, currency, dateFormat };
+  return { labName, labAddress, labPhone, labEmail, adminName, adminEmail, adminPassword, timezone, currency, dateFormat, ...starterFlags(sampleData) };
 }
 
-function printNextSteps(out: Output, setup: SetupInput, dir: string, showDir: boolean): void {
+/** --sample-data turns on all three of the wizard's import switches. */
+function starterFlags(on: boolean) {
+  return { importSampleTests: on, importSampleProfiles: on, importSamplePackages: on };
+}
+
+function printNextSteps(out: Output, setup: SetupInput, dir: string, showDir: boolean, catalogue: StarterSummary | null): void {
   const dirFlag = showDir ? ` --data-dir ${shellQuote(dir)}` : '';
   out.line(`Lab "${setup.labName}" is set up.`);
   out.fields([
@@ -221,6 +227,12 @@ function printNextSteps(out: Output, setup: SetupInput, dir: string, showDir: bo
     ['Currency', setup.currency],
     ['Date format', setup.dateFormat],
   ]);
+  if (catalogue) {
+    out.line(
+      `Starter catalogue: ${catalogue.tests} tests, ${catalogue.profiles} profiles, ${catalogue.packages} packages loaded; ` +
+        'the prices are illustrative, set your own under Test Pricing.',
+    );
+  }
   out.line();
   out.line('Next steps:');
   out.line(`  1. Start the server:     lims serve${dirFlag}`);

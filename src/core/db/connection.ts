@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { CompiledQuery, Kysely, SqliteDialect, SqliteDriver, type DatabaseConnection } from 'kysely';
+import { CompiledQuery, Kysely, SqliteDialect, SqliteDriver, type Compilable, type DatabaseConnection } from 'kysely';
 import type { DB } from './schema.js';
 import { migrate } from './migrate.js';
 
@@ -23,6 +23,7 @@ const STATEMENT_CACHE_SIZE = 500;
 function cachingDatabase(sqlite: Database.Database) {
   const cache = new Map<string, Database.Statement>();
   return {
+    sqlite,
     close: () => sqlite.close(),
     prepare(sql: string) {
       let stmt = cache.get(sql);
@@ -59,6 +60,60 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
+type CachingDatabase = ReturnType<typeof cachingDatabase>;
+
+/** The connection behind each Kysely instance openDatabase made (not its transactions). */
+const connections = new WeakMap<Db, CachingDatabase>();
+
+type Scalar = string | number | bigint | null;
+
+/**
+ * A query of fixed shape, built and compiled by Kysely once and then run with fresh arguments:
+ * for a look-up by key, building and compiling the query costs several times running it, and
+ * the session and patient look-ups run on every request. `build` names each argument where a value
+ * goes (scalars only: an `in` list of varying length is not a fixed shape).
+ *
+ * On a Kysely instance from openDatabase, while no transaction is open on the connection, the cached
+ * statement runs at once: better-sqlite3 is synchronous, so this is what Kysely does, less its
+ * bookkeeping. Inside a transaction, or while one is open (it holds Kysely's connection lock), the
+ * query goes through Kysely, so it joins or waits for that transaction exactly as before.
+ */
+export function fixedQuery<A extends Scalar[], R>(build: (db: Db, ...args: A) => Compilable<R>) {
+  let compiled: { query: CompiledQuery<R>; slots: { arg: number; value: unknown }[] } | null = null;
+
+  const compile = (db: Db) => {
+    // Build with a unique marker per declared argument (so: no default or rest arguments), then find
+    // where each marker landed among the parameters.
+    const markers = Array.from({ length: Math.max(0, build.length - 1) }, (_, i) => `\u0000fixedQuery-arg-${i}\u0000`);
+    const query = build(db, ...(markers as A)).compile();
+    const slots = query.parameters.map((value) => ({ arg: markers.indexOf(value as string), value }));
+    markers.forEach((m, i) => {
+      if (!query.parameters.includes(m)) throw new Error(`fixedQuery: argument ${i + 1} is not a parameter of: ${query.sql}`);
+    });
+    return (compiled = { query, slots });
+  };
+
+  async function all(db: Db, ...args: A): Promise<R[]> {
+    const { query, slots } = compiled ?? compile(db);
+    const parameters = slots.map((s) => (s.arg >= 0 ? args[s.arg] : s.value));
+    const conn = connections.get(db);
+    if (conn && !conn.sqlite.inTransaction) {
+      const stmt = conn.prepare(query.sql);
+      if (stmt.reader) return stmt.all(parameters) as R[];
+      stmt.run(parameters);
+      return [];
+    }
+    return (await db.executeQuery<R>({ ...query, parameters })).rows;
+  }
+
+  return {
+    all,
+    async first(db: Db, ...args: A): Promise<R | undefined> {
+      return (await all(db, ...args))[0];
+    },
+  };
+}
+
 export function applyPragmas(sqlite: Database.Database): void {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');
@@ -72,9 +127,11 @@ export function openDatabase(file: string, opts: { readonly?: boolean } = {}): D
   if (!opts.readonly) applyPragmas(sqlite);
   else sqlite.pragma('busy_timeout = 5000');
   if (!opts.readonly) migrate(sqlite);
+  const connection = cachingDatabase(sqlite);
   const db = new Kysely<DB>({
-    dialect: new ImmediateSqliteDialect({ database: cachingDatabase(sqlite) as unknown as Database.Database }),
+    dialect: new ImmediateSqliteDialect({ database: connection as unknown as Database.Database }),
   });
+  connections.set(db, connection);
   return {
     db,
     sqlite,

@@ -39,7 +39,7 @@ export async function billPdf({ org, bill, patient, doctor }: BillPdfInput): Pro
   const facts: [string, string][] = [
     ['Bill No.', bill.bill_number],
     ['Bill Date', formatLabDateTime(bill.created_at, org.date_format, tz)],
-    ['Payment', `${bill.payment_status.toUpperCase()} (${bill.payment_method.toUpperCase()})`],
+    ['Payment status', bill.payment_status.toUpperCase()],
   ];
   const factY = doc.y;
   facts.forEach(([k, v], i) => {
@@ -139,6 +139,17 @@ export async function billPdf({ org, bill, patient, doctor }: BillPdfInput): Pro
   line('Paid', inr(bill.paid_amount));
   line('Balance', inr(bill.balance), true);
 
+  const payments = bill.payments ?? [];
+  if (payments.length) {
+    doc.moveDown(0.4);
+    doc.font('bold').fontSize(9).text('Payments', left, doc.y);
+    doc.font('regular').fontSize(8.5);
+    for (const p of payments) {
+      const what = p.amount < 0 ? `Refund${p.reason ? ` (${p.reason})` : ''}` : 'Received';
+      const ref = p.reference ? ` · ref ${p.reference}` : '';
+      doc.text(`${formatLabDateTime(p.created_at, org.date_format, tz)}  ${what}  ${inr(p.amount)}  ${p.method.toUpperCase()}${ref}`, left, doc.y, { width });
+    }
+  }
   doc.moveDown(0.5);
   doc.font('bold').fontSize(9).text('Amount in words: ', left, doc.y, { continued: true }).font('regular').text(amountInWords(Math.round(bill.final_amount * 100)), { width });
   if (bill.status === 'cancelled' && bill.cancel_reason) {

@@ -5,6 +5,9 @@ import { billCreateSchema, billListQuery, billUpdateSchema, paymentCreateSchema,
 import { addPayment, billSummary, createBill, deleteBill, getBill, listBills, registerPatientWithBill, updateBill } from '../../core/billing/service.js';
 import { billPdfById } from '../../core/billing/print.js';
 import { actorOf } from '../plugins/auth.js';
+import { Readable } from 'node:stream';
+import { billsCsv } from '../../core/billing/export.js';
+import { writeAudit } from '../../core/audit/audit.js';
 
 export async function billRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -12,6 +15,13 @@ export async function billRoutes(app: FastifyInstance) {
 
   r.get('/api/bills', { schema: { querystring: billListQuery }, config: { access: 'view_bills' } }, async (req) => listBills(db, actorOf(req).organizationId, req.query));
   r.get('/api/bills/summary', { config: { access: 'view_bills' } }, async (req) => ({ summary: await billSummary(db, actorOf(req).organizationId) }));
+  r.get('/api/bills/export', { schema: { querystring: billListQuery }, config: { access: 'view_bills' } }, async (req, reply) => {
+    const actor = actorOf(req);
+    const { page: _p, limit: _l, ...filters } = req.query;
+    await writeAudit(db, actor, { action: 'export', entity: 'bill', newValues: { format: 'csv', ...filters } });
+    reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="bills-${new Date().toISOString().slice(0, 10)}.csv"`);
+    return reply.send(Readable.from(billsCsv(db, actor.organizationId, req.query)));
+  });
   r.get('/api/bills/:id', { schema: { params: idParam }, config: { access: 'view_bills' } }, async (req) => ({ bill: await getBill(db, actorOf(req).organizationId, req.params.id) }));
   r.get('/api/bills/:id/pdf', { schema: { params: idParam }, config: { access: 'view_bills' } }, async (req, reply) => {
     const { pdf, billNumber } = await billPdfById(db, actorOf(req).organizationId, req.params.id);

@@ -5,7 +5,7 @@ import { ModulePlaceholder } from './ModulePlaceholder';
 /**
  * THE route table: one line per route of the spec's route map. To build a screen, write the page
  * (default export) under src/ui/features/<feature>/pages/ and swap its line from
- *   '/audit': soon('/audit'),
+ *   '/audit': page(() => import('@/features/audit/pages/AuditPage')),
  * to
  *   '/audit': page(() => import('@/features/audit/pages/AuditPage')),
  * Whether a route is public or protected comes from SCREENS (screens.ts), as the spec lists it.
@@ -26,10 +26,10 @@ export const ROUTES: Record<ScreenPath, Page> = {
   // Public
   '/': page(() => import('@/features/landing/LandingPage')),
   '/login': page(() => import('@/features/auth/LoginPage')),
-  '/auth-debug': soon('/auth-debug'),
-  '/auth-test': soon('/auth-test'),
+  '/auth-debug': page(() => import('@/features/system/pages/AuthDebugPage')),
+  '/auth-test': page(() => import('@/features/system/pages/AuthTestPage')),
   '/patient-portal': soon('/patient-portal'),
-  '/setup-wizard': soon('/setup-wizard'),
+  '/setup-wizard': page(() => import('@/features/setup/pages/SetupWizardPage')),
 
   // Overview
   '/home': page(() => import('@/features/home/HomePage')),
@@ -83,8 +83,8 @@ export const ROUTES: Record<ScreenPath, Page> = {
   '/revenue': soon('/revenue'),
 
   // User & System
-  '/users': soon('/users'),
-  '/user-management': soon('/user-management'),
+  '/users': page(() => import('@/features/users/pages/UsersPage')),
+  '/user-management': page(() => import('@/features/users/pages/UserManagementPage')),
   '/multi-tenant-setup': soon('/multi-tenant-setup'),
   '/settings': soon('/settings'),
   '/notifications': soon('/notifications'),
@@ -95,13 +95,13 @@ export const ROUTES: Record<ScreenPath, Page> = {
   '/test-data-import': soon('/test-data-import'),
   '/export': soon('/export'),
   '/import': soon('/import'),
-  '/audit': soon('/audit'),
+  '/audit': page(() => import('@/features/audit/pages/AuditPage')),
 
   // Setup & Configuration, diagnostics
-  '/debug-import': soon('/debug-import'),
+  '/debug-import': page(() => import('@/features/system/pages/DebugImportPage')),
   '/doctor-management': soon('/doctor-management'),
-  '/test-patients': soon('/test-patients'),
-  '/test-api-connection': soon('/test-api-connection'),
+  '/test-patients': page(() => import('@/features/system/pages/TestPatientsPage')),
+  '/test-api-connection': page(() => import('@/features/system/pages/ApiConnectionTestPage')),
 };
 
 export const PUBLIC_PATHS = (Object.keys(SCREENS) as ScreenPath[]).filter((p) => SCREENS[p].access === 'public');

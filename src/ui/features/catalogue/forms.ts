@@ -56,3 +56,8 @@ export function showServerErrors<T extends FieldValues>(err: unknown, setError: 
   }
   return shown;
 }
+
+/** An empty base price means "the same as the price", when adding and when editing alike. */
+export function withBasePrice<T extends { price: number; base_price?: number | undefined }>(body: T): T & { base_price: number } {
+  return { ...body, base_price: body.base_price ?? body.price };
+}

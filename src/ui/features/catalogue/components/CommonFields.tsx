@@ -49,7 +49,7 @@ export function CommonFields<T extends FieldValues, O>({ form, categories, nameP
       <FormField label="Price (₹)" required error={fieldError(errors, 'price')} hint="What the patient is charged.">
         <Input type="number" inputMode="decimal" min={0} step="0.01" placeholder="0.00" {...reg('price')} />
       </FormField>
-      <FormField label="Base Price (₹)" error={fieldError(errors, 'base_price')} hint="Cost or reference price for the markup; empty means the price.">
+      <FormField label="Base Price (₹)" error={fieldError(errors, 'base_price')} hint="Cost or reference price, for the markup. Empty: same as the price.">
         <Input type="number" inputMode="decimal" min={0} step="0.01" placeholder="Same as price" {...reg('base_price')} />
       </FormField>
     </>

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { SAMPLE_TYPES, type CatalogueTest } from '@shared/schemas/catalogue';
 import { Dialog, FormField, Input, Select } from '@/components';
 import { useSaveItemMutation } from '../api';
-import { amountText, showServerErrors, testFormSchema, type TestFormIn } from '../forms';
+import { amountText, showServerErrors, testFormSchema, withBasePrice, type TestFormIn } from '../forms';
 import { CommonFields, DescriptionField, FormFooter, fieldError } from './CommonFields';
 
 type FormOut = z.output<typeof testFormSchema>;
@@ -48,7 +48,7 @@ export function TestFormDialog({ open, onOpenChange, test, categories }: TestFor
 
   const onSubmit = form.handleSubmit((body) =>
     save.mutate(
-      { id: test?.id ?? null, body },
+      { id: test?.id ?? null, body: withBasePrice(body) },
       { onSuccess: () => onOpenChange(false), onError: (err) => showServerErrors(err, form.setError, FIELDS) },
     ),
   );

@@ -1,0 +1,74 @@
+import type { ReactNode } from 'react';
+import { RefreshCw, Server } from 'lucide-react';
+import { Badge, Button, Card, CardBody, CardHeader, ErrorPanel, LoadingState } from '@/components';
+import { useCurrentUser } from '@/lib/session';
+import { can } from '@/features/users/roles';
+import { formatBytes, formatUptime, useDiagnostics } from '../api';
+import { NoAccess } from './NoAccess';
+
+function Item({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="flex items-baseline justify-between gap-3 border-b border-slate-100 py-1.5 last:border-0">
+      <dt className="shrink-0 text-slate-600">{label}</dt>
+      <dd className="min-w-0 text-right break-all text-slate-900">{children}</dd>
+    </div>
+  );
+}
+
+/** Server and database facts for admins (system_settings); others see why they cannot. */
+export function DiagnosticsPanel() {
+  const me = useCurrentUser();
+  const allowed = can(me, 'system_settings');
+  const diag = useDiagnostics(allowed);
+  return (
+    <Card>
+      <CardHeader
+        title="Diagnostics"
+        icon={<Server />}
+        description="The running server and its database file."
+        actions={
+          allowed && (
+            <Button variant="ghost" size="sm" onClick={() => void diag.refetch()} loading={diag.isFetching && !diag.isPending} loadingText="Refreshing...">
+              <RefreshCw />
+              Refresh
+            </Button>
+          )
+        }
+      />
+      <CardBody>
+        {!allowed ? (
+          <NoAccess what="server diagnostics" permission="system_settings" />
+        ) : diag.isPending ? (
+          <LoadingState text="Loading diagnostics..." />
+        ) : diag.isError ? (
+          <ErrorPanel title="Diagnostics Unavailable" error={diag.error} onRetry={() => void diag.refetch()} />
+        ) : (
+          <dl className="grid gap-x-8 text-[13px] md:grid-cols-2">
+            <div>
+              <Item label="Server version">{diag.data.server.version ?? '—'}</Item>
+              <Item label="Node.js">{diag.data.server.node}</Item>
+              <Item label="Platform">{diag.data.server.platform}</Item>
+              <Item label="Uptime">{formatUptime(diag.data.server.uptime_seconds)}</Item>
+              <Item label="Memory">{diag.data.server.memory_mb} MB</Item>
+              <Item label="Demo mode">{diag.data.server.demo ? 'On' : 'Off'}</Item>
+            </div>
+            <div>
+              <Item label="Database file">
+                <span className="font-mono">{diag.data.database.file}</span>
+              </Item>
+              <Item label="Size">{formatBytes(diag.data.database.size_bytes)}</Item>
+              <Item label="SQLite">{diag.data.database.sqlite_version}</Item>
+              <Item label="Journal mode">{diag.data.database.journal_mode}</Item>
+              <Item label="Synchronous">{diag.data.database.synchronous}</Item>
+              <Item label="Foreign keys">{diag.data.database.foreign_keys ? 'On' : 'Off'}</Item>
+              <Item label="Quick check">
+                <Badge status={diag.data.database.quick_check === 'ok' ? 'ok' : 'error'}>{diag.data.database.quick_check}</Badge>
+              </Item>
+              <Item label="Schema version">{diag.data.database.schema_version}</Item>
+            </div>
+          </dl>
+        )}
+      </CardBody>
+    </Card>
+  );
+}
