@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
+    // Cheaper password hashing for the many sign-ins of the suite (production cost: src/core/auth/password.ts).
+    env: { LIMS_SCRYPT_N: '1024' },
     hookTimeout: 60_000,
     // Browser tests share one built server per file; keep files in parallel, up to the two cores.
     pool: 'forks',

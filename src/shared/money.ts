@@ -2,8 +2,9 @@
 export type Paise = number;
 
 export function rupeesToPaise(rupees: number): Paise {
-  // Round half away from zero at the paise; guards against 0.1 + 0.2 style binary noise.
-  return Math.round(rupees * 100 + Number.EPSILON * Math.sign(rupees));
+  // Half away from zero, symmetric for refunds (negative amounts). The API admits at most 2 decimals,
+  // so this only removes binary noise such as 0.1 + 0.2.
+  return Math.sign(rupees) * Math.round(Math.abs(rupees) * 100);
 }
 
 export function paiseToRupees(paise: Paise): number {

@@ -1,5 +1,4 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../src/core/auth/password.js';
 import { ADMIN, cleanup, dbFileOf, lims, openDbFile, setUpLab, tempDir } from './helpers.js';
@@ -101,12 +100,17 @@ describe('lims setup: bad input names the flag and creates nothing', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it('refuses --sample-data before creating anything', async () => {
-    const dir = join(tempDir(), 'new-lab');
-    const r = await lims(['--data-dir', dir, 'setup', '--yes', '--lab-name', 'Lab', '--admin-email', 'a@b.in', '--admin-password', 'long-enough-1', '--sample-data']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--sample-data: the starter catalogue is not available in this version');
-    expect(existsSync(dir)).toBe(false);
+  it('--sample-data loads the starter catalogue with the lab', async () => {
+    const dir = tempDir();
+    const r = await setUpLab(dir, ['--sample-data']);
+    const db = openDbFile(dir);
+    const count = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    const counts = { tests: count('tests'), profiles: count('test_profiles'), packages: count('test_packages') };
+    db.close();
+    expect(counts.tests).toBeGreaterThanOrEqual(60);
+    expect(counts.profiles).toBeGreaterThanOrEqual(10);
+    expect(counts.packages).toBeGreaterThanOrEqual(5);
+    expect(r.stdout).toContain(`Starter catalogue: ${counts.tests} tests, ${counts.profiles} profiles, ${counts.packages} packages loaded`);
   });
 
   it('without a terminal and without --yes, says which flags to pass', async () => {

@@ -22,13 +22,14 @@ function drive(args: string[], steps: Step[]): Promise<{ code: number | null; sc
   let seen = 0;
   let next = 0;
   const pump = () => {
-    const step = steps[next];
-    if (!step) return;
-    const at = screen.indexOf(step[0], seen);
-    if (at === -1) return;
-    seen = at + step[0].length;
-    next += 1;
-    child.stdin.write(step[1]);
+    // Several prompts can arrive in one chunk; answer each that is on screen, in order.
+    for (let step = steps[next]; step; step = steps[next]) {
+      const at = screen.indexOf(step[0], seen);
+      if (at === -1) return;
+      seen = at + step[0].length;
+      next += 1;
+      if (step[1]) child.stdin.write(step[1]);
+    }
   };
   child.stdout.on('data', (d: Buffer) => {
     screen += d.toString();
@@ -64,6 +65,7 @@ describe.skipIf(!hasScript)('lims setup, interactive', () => {
         ['Timezone', '\r'],
         ['Currency', '\r'],
         ['Date format', '\r'],
+        ['Load the starter catalogue', 'n\r'],
         ['Create the lab now?', 'y\r'],
         ['is set up', ''],
       ],
@@ -80,5 +82,6 @@ describe.skipIf(!hasScript)('lims setup, interactive', () => {
     expect(org).toEqual({ name: 'Sunrise Diagnostics', address: '14 Park Street, Kolkata', phone: '+91 33 4000 1234', email: null, timezone: 'Asia/Kolkata' });
     expect(admin).toMatchObject({ email: 'priya@sunrise.in', first_name: 'Priya', last_name: 'Sen', role: 'superadmin' });
     expect(await verifyPassword('right-secret-1', admin.password_hash)).toBe(true);
+    expect(screen).toMatch(/Starter catalogue:\s+no/);
   });
 });

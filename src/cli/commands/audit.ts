@@ -20,7 +20,9 @@ whole chain. Run it from cron and alert on a non-zero exit.`,
       withDatabase(cmd, async (database) => {
         const report = await verifyChain(database.db);
         if (!report.ok) {
-          throw new CliError(`audit trail broken at row ${report.firstBrokenId ?? '?'}: ${report.reason ?? 'unknown reason'}`);
+          throw new CliError(
+            `audit trail broken at row ${report.firstBrokenId ?? '?'}: ${report.reason ?? 'unknown reason'}`,
+          );
         }
         out.line(`audit trail intact: ${report.checked} rows checked`);
       }),

@@ -23,7 +23,7 @@ export function registerServe(program: Command, out: Output): void {
     .addOption(new Option('-p, --port <port>', 'port to listen on (1-65535)').default(DEFAULT_PORT).argParser(parsePort))
     .option('--host <host>', 'address to listen on; 0.0.0.0 serves every PC on the network', DEFAULT_HOST)
     .option('--demo', 'run a demo lab with one account per role, listed on the login page')
-    .option('--quiet', 'do not log each request')
+    .option('--quiet', 'no server log (requests and errors); the start-up lines are still printed')
     .addHelpText(
       'after',
       `

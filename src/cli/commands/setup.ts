@@ -192,7 +192,7 @@ async function wizard(flags: SetupFlags, dir: string, out: Output): Promise<Reco
   const dateFormat = flags.dateFormat ?? (await select({ message: 'Date format', choices: DATE_FORMATS, default: 'DD/MM/YYYY' }));
   const sampleData =
     flags.sampleData ??
-    (await confirm({ message: 'Load the starter catalogue (common tests, profiles and packages with illustrative prices)?', default: true }));
+    (await confirm({ message: 'Load the starter catalogue of common tests, profiles and packages?', default: true }));
   out.line();
   out.line('The lab will be set up as:');
   out.fields([

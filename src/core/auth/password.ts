@@ -1,7 +1,14 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 // scrypt parameters: N=2^15, r=8, p=1 (about 32 MiB and ~60 ms here): costly to brute-force, cheap enough to sign in.
-const N = 32768;
+// LIMS_SCRYPT_N lowers the cost for the test suite only (vitest.config.ts); hashes record their own N,
+// so a hash made with any cost verifies under any setting.
+const N = scryptCost(process.env.LIMS_SCRYPT_N);
+
+export function scryptCost(env: string | undefined): number {
+  const n = Number(env);
+  return Number.isInteger(n) && n >= 1024 && n <= 1 << 20 && (n & (n - 1)) === 0 ? n : 32768;
+}
 const R = 8;
 const P = 1;
 const KEYLEN = 64;

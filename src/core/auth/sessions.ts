@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Db } from '../db/connection.js';
+import { fixedQuery, type Db } from '../db/connection.js';
 import { SESSION_LIFETIME_HOURS } from '../../shared/constants.js';
 import type { UserRow } from '../users/repository.js';
 
@@ -38,6 +38,16 @@ export interface SessionUser {
   user: UserRow;
 }
 
+/** Runs on every signed-in request, so it is compiled once (see fixedQuery). */
+const sessionWithUser = fixedQuery((db, id: string) =>
+  db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .selectAll('u')
+    .select(['s.id as session_id', 's.expires_at', 's.last_seen_at'])
+    .where('s.id', '=', id),
+);
+
 /**
  * The signed-in user for a token, or null when the session is unknown, expired (absolute lifetime),
  * idle for longer than the lab's session timeout, or the user has been deactivated.
@@ -49,13 +59,7 @@ export async function resolveSession(
   now = new Date(),
 ): Promise<SessionUser | null> {
   const id = hashToken(token);
-  const row = await db
-    .selectFrom('sessions as s')
-    .innerJoin('users as u', 'u.id', 's.user_id')
-    .selectAll('u')
-    .select(['s.id as session_id', 's.expires_at', 's.last_seen_at'])
-    .where('s.id', '=', id)
-    .executeTakeFirst();
+  const row = await sessionWithUser.first(db, id);
   if (!row) return null;
   const nowMs = now.getTime();
   const idleExpired = nowMs - Date.parse(row.last_seen_at) > (await idleMinutesOf(row.organization_id)) * 60_000;

@@ -119,6 +119,11 @@ export function readStarterCatalogue(): StarterCatalogue {
   } catch (err) {
     throw new Error(`The starter catalogue ${file} is not valid JSON: ${(err as Error).message}`);
   }
+  return parseStarterCatalogue(json, file);
+}
+
+/** Checks every entry with the API's schemas, unique codes and links that resolve within the file. */
+export function parseStarterCatalogue(json: unknown, file: string): StarterCatalogue {
   const top = fileSchema.safeParse(json);
   if (!top.success) {
     const problems = top.error.issues.map((iss) => `${iss.path.join('.') || 'file'}: ${iss.message}`).join('; ');

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { CompiledQuery, Kysely, SqliteDialect, SqliteDriver, type Compilable, type DatabaseConnection } from 'kysely';
+import { CompiledQuery, Kysely, SqliteDialect, SqliteDriver, type DatabaseConnection } from 'kysely';
 import type { DB } from './schema.js';
 import { migrate } from './migrate.js';
 
@@ -67,6 +67,11 @@ const connections = new WeakMap<Db, CachingDatabase>();
 
 type Scalar = string | number | bigint | null;
 
+/** A Kysely query builder, or a raw `sql` template (which compiles against a Kysely instance). */
+interface Compiles<R> {
+  compile(db: Db): CompiledQuery<R>;
+}
+
 /**
  * A query of fixed shape, built and compiled by Kysely once and then run with fresh arguments:
  * for a look-up by key, building and compiling the query costs several times running it, and
@@ -78,14 +83,14 @@ type Scalar = string | number | bigint | null;
  * bookkeeping. Inside a transaction, or while one is open (it holds Kysely's connection lock), the
  * query goes through Kysely, so it joins or waits for that transaction exactly as before.
  */
-export function fixedQuery<A extends Scalar[], R>(build: (db: Db, ...args: A) => Compilable<R>) {
+export function fixedQuery<A extends Scalar[], R>(build: (db: Db, ...args: A) => Compiles<R>) {
   let compiled: { query: CompiledQuery<R>; slots: { arg: number; value: unknown }[] } | null = null;
 
   const compile = (db: Db) => {
     // Build with a unique marker per declared argument (so: no default or rest arguments), then find
     // where each marker landed among the parameters.
     const markers = Array.from({ length: Math.max(0, build.length - 1) }, (_, i) => `\u0000fixedQuery-arg-${i}\u0000`);
-    const query = build(db, ...(markers as A)).compile();
+    const query = build(db, ...(markers as A)).compile(db);
     const slots = query.parameters.map((value) => ({ arg: markers.indexOf(value as string), value }));
     markers.forEach((m, i) => {
       if (!query.parameters.includes(m)) throw new Error(`fixedQuery: argument ${i + 1} is not a parameter of: ${query.sql}`);

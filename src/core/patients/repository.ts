@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
-import type { Db } from '../db/connection.js';
+import { fixedQuery, type Db } from '../db/connection.js';
 import type { PatientsTable } from '../db/schema.js';
-import { countMatching, ftsQuery, idsMatching, pageOfMatching, searchTokens } from '../db/patient-search.js';
+import { countMatching, ftsQuery, idsMatching, otherOrganization, pageOfMatching, searchTokens } from '../db/patient-search.js';
 import { ageFromDob } from '../../shared/age.js';
 import type { Patient, PatientListQuery } from '../../shared/schemas/patients.js';
 
@@ -37,13 +37,25 @@ export function toPatient(r: PatientRow, today = new Date()): Patient {
   };
 }
 
-export function findPatient(db: Db, organizationId: number, id: number) {
-  return db
-    .selectFrom('patients')
-    .selectAll()
-    .where('id', '=', id)
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirst();
+/** The look-ups of a patient and of list pages run on most requests, so they are compiled once (see fixedQuery). */
+const patientById = fixedQuery((db, organizationId: number, id: number) =>
+  db.selectFrom('patients').selectAll().where('id', '=', id).where('organization_id', '=', organizationId),
+);
+
+const patientCount = fixedQuery((db, organizationId: number) =>
+  db.selectFrom('entity_counts').select('n').where('organization_id', '=', organizationId).where('entity', '=', 'patients'),
+);
+
+const newestIds = fixedQuery((db, organizationId: number, limit: number, offset: number) =>
+  db.selectFrom('patients').select('id').where('organization_id', '=', organizationId).orderBy('id', 'desc').limit(limit).offset(offset),
+);
+
+const oldestIds = fixedQuery((db, organizationId: number, limit: number, offset: number) =>
+  db.selectFrom('patients').select('id').where('organization_id', '=', organizationId).orderBy('id', 'asc').limit(limit).offset(offset),
+);
+
+export function findPatient(db: Db, organizationId: number, id: number): Promise<PatientRow | undefined> {
+  return patientById.first(db, organizationId, id);
 }
 
 export function findPatientByCode(db: Db, organizationId: number, code: string) {
@@ -55,16 +67,19 @@ export function findPatientByCode(db: Db, organizationId: number, code: string) 
     .executeTakeFirst();
 }
 
+/** The rows of a page of ids, newest first; one primary-key look-up each, on one compiled statement. */
 async function rowsByIds(db: Db, organizationId: number, ids: number[]): Promise<PatientRow[]> {
-  if (ids.length === 0) return [];
-  const rows = await db
-    .selectFrom('patients')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('id', 'in', ids)
-    .orderBy('id', 'desc')
-    .execute();
+  const rows: PatientRow[] = [];
+  for (const id of [...ids].sort((a, b) => b - a)) {
+    const row = await patientById.first(db, organizationId, id);
+    if (row) rows.push(row);
+  }
   return rows;
+}
+
+async function searchMatch(db: Db, organizationId: number, tokens: string[]): Promise<string> {
+  const soleOrganization = (await otherOrganization.first(db, organizationId)) === undefined;
+  return ftsQuery(organizationId, tokens, { soleOrganization });
 }
 
 /**
@@ -85,55 +100,30 @@ export async function pagePatients(
 
   if (tokens.length === 0 && q.search) return { rows: [], total: 0 };
 
-  if (tokens.length > 0 && !filtered) {
-    const match = ftsQuery(organizationId, tokens);
-    const { rows: countRows } = await countMatching(match).execute(db);
-    const total = Number(countRows[0]?.n ?? 0);
+  const match = tokens.length > 0 ? await searchMatch(db, organizationId, tokens) : null;
+
+  if (match !== null && !filtered) {
+    const total = Number((await countMatching.first(db, match))?.n ?? 0);
     if (offset >= total) return { rows: [], total };
-    const { rows: idRows } = await pageOfMatching(match, q.limit, offset).execute(db);
+    const idRows = await pageOfMatching.all(db, match, q.limit, offset);
     return { rows: await rowsByIds(db, organizationId, idRows.map((r) => r.id)), total };
   }
 
-  if (tokens.length === 0 && !filtered) {
-    const counter = await db
-      .selectFrom('entity_counts')
-      .select('n')
-      .where('organization_id', '=', organizationId)
-      .where('entity', '=', 'patients')
-      .executeTakeFirst();
-    const total = counter?.n ?? 0;
+  if (match === null && !filtered) {
+    const total = (await patientCount.first(db, organizationId))?.n ?? 0;
     if (offset >= total) return { rows: [], total };
     const fromEnd = offset > total / 2;
-    let ids: number[];
-    if (!fromEnd) {
-      const r = await db
-        .selectFrom('patients')
-        .select('id')
-        .where('organization_id', '=', organizationId)
-        .orderBy('id', 'desc')
-        .limit(q.limit)
-        .offset(offset)
-        .execute();
-      ids = r.map((x) => x.id);
-    } else {
-      const lastIndex = Math.min(offset + q.limit, total);
-      const r = await db
-        .selectFrom('patients')
-        .select('id')
-        .where('organization_id', '=', organizationId)
-        .orderBy('id', 'asc')
-        .limit(lastIndex - offset)
-        .offset(total - lastIndex)
-        .execute();
-      ids = r.map((x) => x.id);
-    }
-    return { rows: await rowsByIds(db, organizationId, ids), total };
+    const lastIndex = Math.min(offset + q.limit, total);
+    const ids = fromEnd
+      ? await oldestIds.all(db, organizationId, lastIndex - offset, total - lastIndex)
+      : await newestIds.all(db, organizationId, q.limit, offset);
+    return { rows: await rowsByIds(db, organizationId, ids.map((r) => r.id)), total };
   }
 
   let base = db.selectFrom('patients').where('organization_id', '=', organizationId);
   if (q.gender) base = base.where('gender', '=', q.gender);
   if (q.membership) base = base.where('membership_type', '=', q.membership);
-  if (tokens.length > 0) base = base.where(idsMatching(ftsQuery(organizationId, tokens)));
+  if (match !== null) base = base.where(idsMatching(match));
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const total = Number(n);
   if (offset >= total) return { rows: [], total };

@@ -20,7 +20,9 @@ function sameOrigin(req: FastifyRequest): boolean {
   const origin = req.headers.origin;
   if (!origin) return true;
   try {
-    return new URL(origin).host === req.headers.host;
+    const o = new URL(origin);
+    // Normalise the Host header the same way (lower case, default port dropped) before comparing.
+    return o.host === new URL(`${o.protocol}//${req.headers.host ?? ''}`).host;
   } catch {
     return false;
   }

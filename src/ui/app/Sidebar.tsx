@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { NavLink, useLocation } from 'react-router';
 import { Dialog } from 'radix-ui';
 import { FlaskConical, X } from 'lucide-react';
@@ -24,19 +24,34 @@ function Brand({ compact }: { compact: boolean }) {
   );
 }
 
+/** aria-labelledby takes a space-separated id list, so ids must not contain spaces. */
+const groupId = (label: string) => `nav-${label.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+
 /** The menu itself: groups and items per spec 2.7; the current route is highlighted (aria-current). */
 function NavList({ compact }: { compact: boolean }) {
+  const ref = useRef<HTMLElement>(null);
+  const { pathname } = useLocation();
+  // Long menu: keep the current item in view (e.g. /audit near the bottom after a reload).
+  useEffect(() => {
+    ref.current?.querySelector('[aria-current="page"]')?.scrollIntoView({ block: 'nearest' });
+  }, [pathname]);
   return (
-    <nav aria-label="Main" className="flex-1 overflow-y-auto py-2">
-      {NAV_GROUPS.map((group) => (
-        <div key={group.label} role="group" aria-labelledby={`nav-${group.label}`} className="mb-2">
+    <nav ref={ref} aria-label="Main" className="flex-1 overflow-y-auto py-2">
+      {NAV_GROUPS.map((group, i) => (
+        <div
+          key={group.label}
+          role="group"
+          aria-labelledby={groupId(group.label)}
+          // Collapsed, the group names are hidden: a hairline keeps the groups apart.
+          className={cn('mb-2', compact && i > 0 && 'mx-1.5 border-t border-slate-200 pt-2')}
+        >
           <p
-            id={`nav-${group.label}`}
+            id={groupId(group.label)}
             className={cn('px-4 pt-2 pb-1 text-[11px] font-semibold tracking-wider text-slate-500 uppercase', compact && 'sr-only')}
           >
             {group.label}
           </p>
-          <ul className={cn('grid gap-0.5', compact ? 'px-1.5' : 'px-2')}>
+          <ul className={cn('grid gap-0.5', compact ? (i > 0 ? 'px-0' : 'px-1.5') : 'px-2')}>
             {group.items.map((item) => {
               const Icon = item.icon;
               return (

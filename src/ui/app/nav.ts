@@ -27,7 +27,7 @@ import {
   MapPin,
   Microscope,
   Package,
-  Receipt,
+  ReceiptIndianRupee as Receipt,
   ScrollText,
   Search,
   Settings,

@@ -47,10 +47,10 @@ export const ROUTES: Record<ScreenPath, Page> = {
   '/patient-history': soon('/patient-history'),
 
   // Test Management
-  '/test-packages': soon('/test-packages'),
-  '/test-profiles': soon('/test-profiles'),
-  '/individual-tests': soon('/individual-tests'),
-  '/test-pricing': soon('/test-pricing'),
+  '/test-packages': page(() => import('@/features/catalogue/pages/TestPackagesPage')),
+  '/test-profiles': page(() => import('@/features/catalogue/pages/TestProfilesPage')),
+  '/individual-tests': page(() => import('@/features/catalogue/pages/IndividualTestsPage')),
+  '/test-pricing': page(() => import('@/features/catalogue/pages/TestPricingPage')),
 
   // Laboratory Operations
   '/samples': soon('/samples'),

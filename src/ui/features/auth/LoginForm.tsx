@@ -33,12 +33,11 @@ function DemoCredentials({ onPick }: { onPick: (c: DemoCredential) => void }) {
             <button
               type="button"
               onClick={() => onPick(c)}
-              className="grid w-full grid-cols-[7.5rem_1fr] gap-x-2 rounded px-2 py-1 text-left text-xs text-slate-800 hover:bg-blue-100"
+              className="grid w-full grid-cols-[6.5rem_minmax(0,1fr)_auto] items-baseline gap-x-2 rounded px-2 py-1 text-left text-xs text-slate-800 hover:bg-blue-100"
             >
               <span className="font-medium">{roleLabel(c.role)}</span>
-              <span className="truncate">
-                {c.email} <span className="text-slate-600">/ {c.password}</span>
-              </span>
+              <span className="truncate">{c.email}</span>
+              <span className="font-mono text-slate-700">{c.password}</span>
             </button>
           </li>
         ))}

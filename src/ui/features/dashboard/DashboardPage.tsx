@@ -4,7 +4,7 @@ import {
   Database,
   FlaskConical,
   Package,
-  Receipt,
+  ReceiptIndianRupee as Receipt,
   RefreshCw,
   Server,
   Stethoscope,

@@ -1,5 +1,5 @@
 import { Navigate } from 'react-router';
-import { BarChart3, FlaskConical, Receipt, ShieldCheck, TestTubes, Users, Boxes } from 'lucide-react';
+import { BarChart3, FlaskConical, ReceiptIndianRupee as Receipt, ShieldCheck, TestTubes, Users, Boxes } from 'lucide-react';
 import { LinkButton } from '@/components';
 import { FullPageLoading } from '@/app/ProtectedLayout';
 import { useSession } from '@/lib/session';
@@ -63,7 +63,7 @@ export default function LandingPage() {
         </section>
 
         <section aria-label="Statistics" className="border-y border-slate-200 bg-slate-50">
-          <dl className="mx-auto grid max-w-6xl grid-cols-2 gap-6 px-4 py-8 sm:grid-cols-3">
+          <dl className="mx-auto grid max-w-6xl grid-cols-3 gap-4 px-4 py-8">
             {STATS.map((s) => (
               <div key={s.label} className="flex flex-col text-center">
                 <dt className="text-[13px] text-slate-600">{s.label}</dt>

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FieldErrors } from 'react-hook-form';
-import { CURRENCIES, DATE_FORMATS, TIMEZONES } from '@shared/constants';
+import type { CURRENCIES, DATE_FORMATS, TIMEZONES } from '@shared/constants';
 import { setupSchema } from '@shared/schemas/setup';
 
 /** The wizard's form values: the spec's "Setup settings" the server takes (POST /api/setup). */

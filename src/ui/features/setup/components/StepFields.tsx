@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { UseFormReturn } from 'react-hook-form';
+import { useWatch, type UseFormReturn } from 'react-hook-form';
 import { Database, Eye, EyeOff } from 'lucide-react';
 import { CURRENCIES, DATE_FORMATS, TIMEZONES } from '@shared/constants';
 import { Badge, FormField, Input, Select, Switch, Textarea } from '@/components';
@@ -128,7 +128,7 @@ const TZ_OPTIONS = TIMEZONES.map((t) => ({ value: t, label: t }));
 const CURRENCY_OPTIONS = CURRENCIES.map((c) => ({ value: c, label: c }));
 const DATE_OPTIONS = DATE_FORMATS.map((d) => ({ value: d, label: d }));
 
-function Summary({ title, rows }: { title: string; rows: [string, string][] }) {
+function Summary({ title, rows }: { title: string; rows: [string, string | undefined][] }) {
   return (
     <section className="rounded-md border border-slate-200">
       <h3 className="border-b border-slate-100 bg-slate-50 px-3 py-1.5 text-xs font-semibold tracking-wide text-slate-600 uppercase">{title}</h3>
@@ -146,7 +146,7 @@ function Summary({ title, rows }: { title: string; rows: [string, string][] }) {
 
 export function RegionalStep({ form, file }: Form & { file: string | undefined }) {
   const { errors } = form.formState;
-  const v = form.watch();
+  const v = useWatch({ control: form.control });
   return (
     <div className="grid gap-5">
       <div className="grid gap-4 sm:grid-cols-3">
@@ -175,14 +175,14 @@ export function RegionalStep({ form, file }: Form & { file: string | undefined }
           rows={[
             ['Name', v.adminName],
             ['Email', v.adminEmail],
-            ['Password', v.adminPassword ? `set (${v.adminPassword.length} characters)` : ''],
+            ['Password', v.adminPassword ? `set (${v.adminPassword.length} characters)` : undefined],
           ]}
         />
         <Summary
           title="Database"
           rows={[
             ['Type', 'SQLite (embedded)'],
-            ['File', file ?? ''],
+            ['File', file],
           ]}
         />
         <Summary

@@ -12,6 +12,15 @@ import { useSetupMutation } from '../api';
 import { STEPS, stepErrors, stepOf, WIZARD_DEFAULTS, type WizardValues } from '../steps';
 import { AdminStep, DatabaseStep, LabStep, RegionalStep, SampleDataStep } from '../components/StepFields';
 
+interface StepContext {
+  step: number;
+}
+
+const stepResolver: Resolver<WizardValues, StepContext> = (values, context) => {
+  const errors = stepErrors(context?.step ?? 0, values);
+  return Object.keys(errors).length > 0 ? { values: {}, errors } : { values, errors: {} };
+};
+
 function Shell({ children }: { children: ReactNode }) {
   const screen = SCREENS['/setup-wizard'];
   return (
@@ -56,18 +65,13 @@ export default function SetupWizardPage() {
   const setup = useSetupMutation();
   const [step, setStep] = useState(0);
   const [done, setDone] = useState<{ labName: string; adminEmail: string } | null>(null);
-  // The resolver reads the step through a ref so react-hook-form's blur/change checks use the current step.
-  const stepRef = useRef(0);
-  const resolver: Resolver<WizardValues> = (values) => {
-    const errors = stepErrors(stepRef.current, values);
-    return Object.keys(errors).length > 0 ? { values: {}, errors } : { values, errors: {} };
-  };
-  const form = useForm<WizardValues>({ resolver, defaultValues: WIZARD_DEFAULTS, mode: 'onBlur' });
+  // react-hook-form hands `context` (the current step) to the resolver, so blur, change and Next checks
+  // all judge only the step on screen.
+  const form = useForm<WizardValues, StepContext>({ resolver: stepResolver, context: { step }, defaultValues: WIZARD_DEFAULTS, mode: 'onBlur' });
   const headingRef = useRef<HTMLHeadingElement>(null);
 
   const shownStep = useRef(0);
   useEffect(() => {
-    stepRef.current = step;
     // After Next/Previous, focus the new step's heading so keyboard and screen-reader users follow along.
     if (shownStep.current !== step) {
       shownStep.current = step;
@@ -75,10 +79,7 @@ export default function SetupWizardPage() {
     }
   }, [step]);
 
-  const goTo = (next: number) => {
-    stepRef.current = next;
-    setStep(next);
-  };
+  const goTo = setStep;
 
   const next = async () => {
     if (await form.trigger()) goTo(Math.min(step + 1, STEPS.length - 1));

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useForm, type Path } from 'react-hook-form';
+import { useForm, useWatch, type DefaultValues, type Path } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { ROLES } from '@shared/roles';
@@ -43,7 +43,7 @@ type FormOut = z.output<Schema>;
 
 const FIELD_NAMES = ['first_name', 'last_name', 'email', 'role', 'department', 'phone', 'specialization', 'consultation_fee', 'password'] as const;
 
-function defaults(user: User | null): FormIn {
+function defaults(user: User | null): DefaultValues<FormIn> {
   return {
     first_name: user?.first_name ?? '',
     last_name: user?.last_name ?? '',
@@ -85,7 +85,7 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
     if (open) form.reset(defaults(user));
   }, [open, user, form]);
 
-  const role = form.watch('role') ?? '';
+  const role = useWatch({ control: form.control, name: 'role' }) ?? '';
   const isSelf = user !== null && user.id === me.id;
   const roleLockedReason = !user
     ? null

@@ -1,0 +1,147 @@
+import { useEffect } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
+import { ArrowRight } from 'lucide-react';
+import { Button, DataTable, DateText, Dialog, FormField, Input, Money, type Column } from '@/components';
+import type { PriceChange } from '@shared/schemas/catalogue';
+import { usePriceHistory, useUpdatePriceMutation } from '../api';
+import { amountText, priceFormSchema, showServerErrors } from '../forms';
+import { formatMarkup, KINDS, markupPercent, type ItemKind } from '../kinds';
+
+/** One priced catalogue item as the Test Pricing table lists it. */
+export interface PricedItem {
+  kind: ItemKind;
+  id: number;
+  name: string;
+  code: string;
+  category: string | null;
+  base_price: number;
+  price: number;
+  status: string;
+}
+
+type FormIn = z.input<typeof priceFormSchema>;
+type FormOut = z.output<typeof priceFormSchema>;
+
+export interface EditPriceDialogProps {
+  item: PricedItem | null;
+  onOpenChange: (open: boolean) => void;
+}
+
+/** Edit price: base and current price; PUT /api/pricing/:type/:id, which records the change. */
+export function EditPriceDialog({ item, onOpenChange }: EditPriceDialogProps) {
+  const save = useUpdatePriceMutation();
+  const form = useForm<FormIn, unknown, FormOut>({ resolver: zodResolver(priceFormSchema), mode: 'onBlur', defaultValues: { price: '', base_price: '' } });
+  const { errors } = form.formState;
+
+  useEffect(() => {
+    if (item) form.reset({ price: amountText(item.price), base_price: amountText(item.base_price) });
+  }, [item, form]);
+
+  const [price, base] = useWatch({ control: form.control, name: ['price', 'base_price'] });
+  const p = Number(price);
+  const b = Number(base);
+  const preview = price !== '' && base !== '' && Number.isFinite(p) && Number.isFinite(b) ? formatMarkup(markupPercent(p, b)) : '—';
+
+  const onSubmit = form.handleSubmit((v) => {
+    if (!item) return;
+    save.mutate(
+      { kind: item.kind, id: item.id, name: item.name, price: v.price, base_price: v.base_price },
+      { onSuccess: () => onOpenChange(false), onError: (err) => showServerErrors(err, form.setError, ['price', 'base_price']) },
+    );
+  });
+
+  return (
+    <Dialog
+      open={item !== null}
+      onOpenChange={(o) => !save.isPending && onOpenChange(o)}
+      size="sm"
+      title={item ? `Edit Price: ${item.name}` : 'Edit Price'}
+      description="The change is kept in the price history. Bills already issued keep the price they were billed at."
+      footer={
+        <>
+          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={save.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" form="edit-price-form" loading={save.isPending} loadingText="Saving...">
+            Save Price
+          </Button>
+        </>
+      }
+    >
+      <form id="edit-price-form" noValidate onSubmit={(e) => void onSubmit(e)} className="grid gap-4">
+        {item && (
+          <p className="text-[13px] text-slate-600">
+            {KINDS[item.kind].typeLabel} <span className="font-mono">{item.code}</span>
+            {item.category ? ` · ${item.category}` : ''}
+          </p>
+        )}
+        <FormField label="Base Price (₹)" required error={errors.base_price?.message} hint="Cost or reference price.">
+          <Input type="number" inputMode="decimal" min={0} step="0.01" {...form.register('base_price')} />
+        </FormField>
+        <FormField label="Current Price (₹)" required error={errors.price?.message} hint="What patients are charged from now on.">
+          <Input type="number" inputMode="decimal" min={0} step="0.01" {...form.register('price')} />
+        </FormField>
+        <p className="text-sm text-slate-700" aria-live="polite">
+          Markup: <span className="font-semibold tabular-nums">{preview}</span>
+        </p>
+      </form>
+    </Dialog>
+  );
+}
+
+function Change({ from, to }: { from: number | null; to: number }) {
+  if (from === null) return <Money rupees={to} />;
+  if (from === to) return <Money rupees={to} className="text-slate-500" />;
+  return (
+    <span className="inline-flex items-center gap-1">
+      <Money rupees={from} className="text-slate-500 line-through decoration-slate-400" />
+      <ArrowRight className="size-3 text-slate-400" aria-label="to" />
+      <Money rupees={to} className="font-medium" />
+    </span>
+  );
+}
+
+const historyColumns: Column<PriceChange>[] = [
+  { key: 'when', header: 'Changed At', cell: (h) => <DateText value={h.changed_at} withTime /> },
+  { key: 'who', header: 'Changed By', cell: (h) => <span className="break-all">{h.changed_by_email ?? 'System'}</span> },
+  { key: 'base', header: 'Base Price', align: 'right', cell: (h) => <Change from={h.old_base_price} to={h.new_base_price} /> },
+  {
+    key: 'price',
+    header: 'Price',
+    align: 'right',
+    cell: (h) => (
+      <span className="inline-flex flex-col items-end">
+        <Change from={h.old_price} to={h.new_price} />
+        {h.old_price === null && <span className="text-xs text-slate-500">first price</span>}
+      </span>
+    ),
+  },
+];
+
+export interface PriceHistoryDialogProps {
+  item: PricedItem | null;
+  onOpenChange: (open: boolean) => void;
+}
+
+/** Price history: every change of the item's price, newest first (who, when, old, new). */
+export function PriceHistoryDialog({ item, onOpenChange }: PriceHistoryDialogProps) {
+  const history = usePriceHistory(item?.kind ?? 'test', item?.id ?? null);
+  return (
+    <Dialog open={item !== null} onOpenChange={onOpenChange} size="lg" title={item ? `Price History: ${item.name}` : 'Price History'} description="Newest first.">
+      <DataTable
+        caption="Price history"
+        columns={historyColumns}
+        rows={history.data}
+        getRowId={(h) => h.id}
+        loading={history.isPending}
+        skeletonRows={3}
+        error={history.error}
+        errorTitle="Could not load the price history"
+        onRetry={() => void history.refetch()}
+        empty={{ title: 'No price changes recorded' }}
+      />
+    </Dialog>
+  );
+}

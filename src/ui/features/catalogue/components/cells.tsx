@@ -1,0 +1,74 @@
+import type { ReactNode } from 'react';
+import { Dialog } from '@/components';
+
+/** The spec's Tests Included cell: the first two names, then "+N more"; or "No tests defined". */
+export function TestsIncluded({ names }: { names: readonly string[] }) {
+  if (names.length === 0) return <span className="text-slate-500 italic">No tests defined</span>;
+  const shown = names.slice(0, 2);
+  const more = names.length - shown.length;
+  return (
+    <span className="flex flex-wrap items-center gap-1" title={names.join(', ')}>
+      {shown.map((n, i) => (
+        <span key={`${n}-${i}`} className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-800">
+          {n}
+        </span>
+      ))}
+      {more > 0 && <span className="text-xs font-medium text-primary-700">+{more} more</span>}
+    </span>
+  );
+}
+
+/** Long descriptions stay one or two lines in the table; the details dialog shows all of it. */
+export function Clamp({ text }: { text: string | null }) {
+  if (!text) return <span className="text-slate-400">—</span>;
+  return (
+    <span className="line-clamp-2 max-w-xs text-slate-700" title={text}>
+      {text}
+    </span>
+  );
+}
+
+export const dash = (v: string | number | null | undefined): ReactNode => (v === null || v === undefined || v === '' ? <span className="text-slate-400">—</span> : v);
+
+export interface DetailsDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: string;
+  fields: { label: string; value: ReactNode; wide?: boolean }[];
+  lists?: { label: string; items: readonly { id: number; name: string; code: string }[]; empty: string }[];
+}
+
+/** The View action: every field of one item and what it includes, read-only. */
+export function DetailsDialog({ open, onOpenChange, title, fields, lists = [] }: DetailsDialogProps) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange} title={title} size="lg">
+      <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-2">
+        {fields.map((f) => (
+          <div key={f.label} className={f.wide ? 'sm:col-span-2' : undefined}>
+            <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{f.label}</dt>
+            <dd className="mt-0.5 text-sm break-words text-slate-900">{f.value}</dd>
+          </div>
+        ))}
+      </dl>
+      {lists.map((l) => (
+        <section key={l.label} className="mt-4">
+          <h3 className="text-xs font-medium tracking-wide text-slate-500 uppercase">
+            {l.label} ({l.items.length})
+          </h3>
+          {l.items.length === 0 ? (
+            <p className="mt-1 text-sm text-slate-600">{l.empty}</p>
+          ) : (
+            <ul className="mt-1 divide-y divide-slate-100 rounded-md border border-slate-200">
+              {l.items.map((i) => (
+                <li key={i.id} className="flex items-center justify-between gap-3 px-3 py-1.5 text-sm">
+                  <span className="text-slate-900">{i.name}</span>
+                  <span className="font-mono text-xs text-slate-500">{i.code}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      ))}
+    </Dialog>
+  );
+}

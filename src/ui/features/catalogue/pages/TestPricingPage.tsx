@@ -1,0 +1,189 @@
+import { useMemo, useState } from 'react';
+import { AlertTriangle, Ban, History, Layers, Pencil, Percent } from 'lucide-react';
+import { Badge, Card, DataTable, FilterBar, Money, PageHeader, SummaryCard, type Column, type RowAction, type SortState } from '@/components';
+import { SCREENS } from '@/app/screens';
+import { useUrlState } from '@/lib/useUrlState';
+import { useCurrentUser } from '@/lib/session';
+import { formatCount } from '@/lib/format';
+import { NoAccess } from '@/features/system/components/NoAccess';
+import { useCatalogueList } from '../api';
+import { categoryOptions, formatMarkup, isItemKind, KINDS, markupPercent, STATUS_FILTER_OPTIONS } from '../kinds';
+import { EditPriceDialog, PriceHistoryDialog, type PricedItem } from '../components/PriceDialogs';
+import { dash } from '../components/cells';
+
+interface PriceRow extends PricedItem {
+  markup: number | null;
+}
+
+const TYPE_OPTIONS = [
+  { value: 'all', label: 'All Types' },
+  { value: 'test', label: 'Test' },
+  { value: 'profile', label: 'Profile' },
+  { value: 'package', label: 'Package' },
+];
+
+const columns: Column<PriceRow>[] = [
+  {
+    key: 'name',
+    header: 'Name',
+    sortable: true,
+    cell: (r) => (
+      <div className="min-w-32">
+        <div className="font-medium text-slate-900">{r.name}</div>
+        <div className="font-mono text-xs text-slate-500">{r.code}</div>
+      </div>
+    ),
+  },
+  { key: 'category', header: 'Category', sortable: true, cell: (r) => dash(r.category), hideOnMobile: true },
+  { key: 'type', header: 'Type', cell: (r) => <Badge tone="blue">{KINDS[r.kind].typeLabel}</Badge>, hideOnMobile: true },
+  { key: 'base_price', header: 'Base Price', align: 'right', sortable: true, cell: (r) => <Money rupees={r.base_price} />, hideOnMobile: true },
+  { key: 'price', header: 'Current Price', align: 'right', sortable: true, cell: (r) => <Money rupees={r.price} /> },
+  {
+    key: 'markup',
+    header: 'Markup',
+    align: 'right',
+    sortable: true,
+    cell: (r) => <span className={r.markup !== null && r.markup < 0 ? 'font-medium text-red-700 tabular-nums' : 'tabular-nums'}>{formatMarkup(r.markup)}</span>,
+  },
+  { key: 'status', header: 'Status', cell: (r) => <Badge status={r.status} />, hideOnMobile: true },
+];
+
+function compare(a: PriceRow, b: PriceRow, key: string): number {
+  if (key === 'price') return a.price - b.price;
+  if (key === 'base_price') return a.base_price - b.base_price;
+  // Items without a base price have no markup: they sort after every number.
+  if (key === 'markup') return (a.markup ?? Infinity) - (b.markup ?? Infinity);
+  if (key === 'category') return (a.category ?? '').localeCompare(b.category ?? '');
+  return a.name.localeCompare(b.name);
+}
+
+/**
+ * Test Pricing Management, made real: every test, profile and package with its base price,
+ * current price and markup; Edit price saves through /api/pricing (kept as history) and Price
+ * history lists who changed what when. The whole catalogue is loaded, so the cards and filters
+ * work on all of it.
+ */
+export default function TestPricingPage() {
+  const screen = SCREENS['/test-pricing'];
+  const me = useCurrentUser();
+  const canView = me.permissions.includes('view_tests');
+  const canManage = me.permissions.includes('manage_tests');
+  const [q, setQ, resetQ, isActive] = useUrlState({ search: '', type: 'all', category: 'all', status: 'all', sort: 'name', dir: 'asc' });
+
+  const tests = useCatalogueList('test', {}, { enabled: canView });
+  const profiles = useCatalogueList('profile', {}, { enabled: canView });
+  const packages = useCatalogueList('package', {}, { enabled: canView });
+  const queries = [tests, profiles, packages];
+  const loading = queries.some((x) => x.isPending);
+  const error = queries.find((x) => x.error)?.error ?? null;
+
+  const all = useMemo<PriceRow[]>(() => {
+    const row = (kind: PriceRow['kind']) => (i: { id: number; name: string; code: string; category: string | null; base_price: number; price: number; status: string }) => ({
+      kind,
+      id: i.id,
+      name: i.name,
+      code: i.code,
+      category: i.category,
+      base_price: i.base_price,
+      price: i.price,
+      status: i.status,
+      markup: markupPercent(i.price, i.base_price),
+    });
+    return [...(tests.data ?? []).map(row('test')), ...(profiles.data ?? []).map(row('profile')), ...(packages.data ?? []).map(row('package'))];
+  }, [tests.data, profiles.data, packages.data]);
+
+  const rows = useMemo(() => {
+    const s = q.search.trim().toLowerCase();
+    const out = all.filter(
+      (r) =>
+        (q.type === 'all' || r.kind === q.type) &&
+        (q.category === 'all' || r.category === q.category) &&
+        (q.status === 'all' || r.status === q.status) &&
+        (!s || r.name.toLowerCase().includes(s) || r.code.toLowerCase().includes(s) || (r.category ?? '').toLowerCase().includes(s)),
+    );
+    const dir = q.dir === 'desc' ? -1 : 1;
+    return out.sort((a, b) => dir * compare(a, b, q.sort) || a.name.localeCompare(b.name));
+  }, [all, q]);
+
+  const [editing, setEditing] = useState<PriceRow | null>(null);
+  const [viewing, setViewing] = useState<PriceRow | null>(null);
+
+  if (!canView) {
+    return (
+      <>
+        <PageHeader title={screen.title} />
+        <NoAccess what="catalogue prices" permission="view_tests" />
+      </>
+    );
+  }
+
+  const withBase = all.filter((r) => r.markup !== null);
+  const avgMarkup = withBase.length ? withBase.reduce((s, r) => s + (r.markup ?? 0), 0) / withBase.length : null;
+  const count = (kind: string) => all.filter((r) => r.kind === kind).length;
+  const cards = [
+    { label: 'Catalogue Items', value: formatCount(all.length), hint: `${count('test')} tests · ${count('profile')} profiles · ${count('package')} packages`, icon: <Layers /> },
+    { label: 'Average Markup', value: formatMarkup(avgMarkup), hint: `over ${withBase.length} items with a base price`, icon: <Percent /> },
+    { label: 'Priced Below Base', value: formatCount(all.filter((r) => r.price < r.base_price).length), hint: 'current price under base price', icon: <AlertTriangle /> },
+    { label: 'Inactive Items', value: formatCount(all.filter((r) => r.status !== 'active').length), hint: 'not offered for billing', icon: <Ban /> },
+  ];
+
+  const rowActions: RowAction<PriceRow>[] = [
+    { label: (r) => `Edit price of ${r.name}`, icon: <Pencil />, onClick: setEditing, hidden: () => !canManage },
+    { label: (r) => `Price history of ${r.name}`, icon: <History />, onClick: setViewing },
+  ];
+  const sort: SortState = { key: q.sort, dir: q.dir === 'desc' ? 'desc' : 'asc' };
+  const type = isItemKind(q.type) ? q.type : 'all';
+  const filtered = isActive('search', 'type', 'category', 'status');
+
+  return (
+    <>
+      <PageHeader title={screen.title} subtitle="Base price, current price and markup of every test, profile and package" />
+      <section aria-label="Pricing summary" className="mb-5 grid grid-cols-2 gap-3 lg:grid-cols-4">
+        {cards.map((c) => (
+          <SummaryCard key={c.label} label={c.label} icon={c.icon} hint={c.hint} loading={loading} value={error ? '—' : c.value} />
+        ))}
+      </section>
+      <Card className="min-w-0">
+        <div className="border-b border-slate-100 p-3">
+          <FilterBar
+            search={q.search}
+            onSearchChange={(search) => setQ({ search }, { replace: true })}
+            searchPlaceholder="Search by name, code or category..."
+            selects={[
+              { key: 'type', label: 'Type', value: type, options: TYPE_OPTIONS },
+              { key: 'category', label: 'Category', value: q.category, options: categoryOptions(all, q.category) },
+              { key: 'status', label: 'Status', value: q.status, options: STATUS_FILTER_OPTIONS },
+            ]}
+            onSelectChange={(key, value) => setQ({ [key]: value })}
+            active={filtered}
+            onClear={resetQ}
+          />
+        </div>
+        <DataTable
+          caption="Catalogue prices"
+          columns={columns}
+          rows={rows}
+          getRowId={(r) => `${r.kind}-${r.id}`}
+          loading={loading}
+          error={error}
+          onRetry={() => queries.forEach((x) => void x.refetch())}
+          retryLabel="Retry Connection"
+          rowActions={rowActions}
+          sort={sort}
+          onSortChange={(s) => setQ({ sort: s.key, dir: s.dir })}
+          empty={{
+            title: 'No priced items found',
+            hint: filtered ? 'Try adjusting your search or filter criteria.' : 'Add tests, profiles and packages on their screens; their prices show here.',
+          }}
+        />
+        {!loading && !error && rows.length > 0 && (
+          <p className="border-t border-slate-100 px-4 py-2 text-[13px] text-slate-600">
+            {rows.length} of {all.length} items
+          </p>
+        )}
+      </Card>
+      <EditPriceDialog item={editing} onOpenChange={(o) => !o && setEditing(null)} />
+      <PriceHistoryDialog item={viewing} onOpenChange={(o) => !o && setViewing(null)} />
+    </>
+  );
+}
