@@ -16,6 +16,8 @@ export interface ThroughputResult {
   seconds: number;
   errors: number;
   non2xx: number;
+  /** CPU time the server spent during the run, when known. */
+  cpuMicros?: number;
 }
 
 export interface LatencyResult {

@@ -28,6 +28,11 @@ export function ratioOf(r: Report): number {
   return r.throughput.lims.rps / r.throughput.bare.rps;
 }
 
+/** Microseconds of server CPU per answered request. */
+export function cpuPerRequest(t: ThroughputResult): number {
+  return (t.cpuMicros ?? Number.NaN) / t.requests;
+}
+
 function clean(t: ThroughputResult | LatencyResult): boolean {
   return t.errors === 0 && t.non2xx === 0;
 }
@@ -72,12 +77,18 @@ export function renderMarkdown(r: Report): string {
     '(session check, permission, organisation scope). Bare: Fastify + better-sqlite3, the same',
     '`SELECT * FROM patients WHERE id = ? AND organization_id = ?` with one cached prepared statement.',
     '',
-    '| endpoint | requests/s | requests | seconds | errors | non-2xx |',
-    '|---|---:|---:|---:|---:|---:|',
-    `| bare | ${int(t.bare.rps)} | ${int(t.bare.requests)} | ${t.bare.seconds.toFixed(1)} | ${t.bare.errors} | ${t.bare.non2xx} |`,
-    `| lims | ${int(t.lims.rps)} | ${int(t.lims.requests)} | ${t.lims.seconds.toFixed(1)} | ${t.lims.errors} | ${t.lims.non2xx} |`,
+    '| endpoint | requests/s | requests | seconds | errors | non-2xx | server CPU per request |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...(['bare', 'lims'] as const).map((k) => {
+      const x = t[k];
+      return `| ${k} | ${int(x.rps)} | ${int(x.requests)} | ${x.seconds.toFixed(1)} | ${x.errors} | ${x.non2xx} | ${cpuPerRequest(x).toFixed(0)} µs |`;
+    }),
     '',
     `Ratio lims / bare: **${(ratioOf(r) * 100).toFixed(1)}%** (target >= ${TARGETS.ratio * 100}%): **${verdict(ratioPasses(r))}**`,
+    '',
+    `For a figure less sensitive to other load on the machine: by server CPU time per request, lims costs ` +
+      `${((cpuPerRequest(t.bare) / cpuPerRequest(t.lims)) * 100).toFixed(1)}% of bare's throughput ` +
+      '(bare CPU per request / lims CPU per request; the load generator runs in another process).',
     '',
     '## Latency on one connection',
     '',
@@ -99,6 +110,7 @@ export function renderSummary(r: Report): string {
   const t = r.throughput;
   const out = [
     `by id @${t.connections} conn: lims ${int(t.lims.rps)} req/s, bare ${int(t.bare.rps)} req/s, ratio ${(ratioOf(r) * 100).toFixed(1)}% ${verdict(ratioPasses(r))}`,
+    `server CPU per request: lims ${cpuPerRequest(t.lims).toFixed(0)} µs, bare ${cpuPerRequest(t.bare).toFixed(0)} µs`,
     ...r.latency.map(
       (l) =>
         `${l.name.padEnd(34)} p50 ${ms(l.result.p50).padStart(7)} ms  p99 ${ms(l.result.p99).padStart(7)} ms  ${l.target ? verdict(latencyPasses(l)) : ''}`,

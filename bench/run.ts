@@ -25,16 +25,27 @@ const DEADLINE_MS = 20 * 60_000;
 const children: ChildProcess[] = [];
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
-function startServer(kind: ServerKind, data: Dataset): Promise<string> {
+interface Server {
+  origin: string;
+  /** The server process's CPU time so far (user + system), in microseconds. */
+  cpuMicros(): Promise<number>;
+}
+
+function startServer(kind: ServerKind, data: Dataset): Promise<Server> {
   const child = fork(fileURLToPath(new URL('./server.js', import.meta.url)), [kind, data.file, String(data.organizationId)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   children.push(child);
+  const cpuMicros = () =>
+    new Promise<number>((resolve) => {
+      child.once('message', (m: { cpuMicros?: number }) => resolve(m.cpuMicros ?? Number.NaN));
+      child.send('cpu');
+    });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the ${kind} server did not start within 60 s`)), 60_000);
     child.once('message', (m: { port?: number }) => {
       clearTimeout(timer);
-      if (typeof m.port === 'number') resolve(`http://127.0.0.1:${m.port}`);
+      if (typeof m.port === 'number') resolve({ origin: `http://127.0.0.1:${m.port}`, cpuMicros });
       else reject(new Error(`the ${kind} server sent an unexpected message`));
     });
     child.once('exit', (code) => {
@@ -42,6 +53,13 @@ function startServer(kind: ServerKind, data: Dataset): Promise<string> {
       reject(new Error(`the ${kind} server exited with code ${code ?? 'null'}`));
     });
   });
+}
+
+/** Throughput, with the server's CPU time spent during the run. */
+async function throughputOf(server: Server, target: Target, seconds: number): Promise<ThroughputResult> {
+  const before = await server.cpuMicros();
+  const result = await measureThroughput(target, CONNECTIONS, seconds);
+  return { ...result, cpuMicros: (await server.cpuMicros()) - before };
 }
 
 async function signIn(origin: string): Promise<string> {
@@ -81,7 +99,14 @@ function machineFacts(data: Dataset): Record<string, string> {
 function sum(a: ThroughputResult, b: ThroughputResult): ThroughputResult {
   const requests = a.requests + b.requests;
   const seconds = a.seconds + b.seconds;
-  return { requests, seconds, rps: requests / seconds, errors: a.errors + b.errors, non2xx: a.non2xx + b.non2xx };
+  return {
+    requests,
+    seconds,
+    rps: requests / seconds,
+    errors: a.errors + b.errors,
+    non2xx: a.non2xx + b.non2xx,
+    cpuMicros: (a.cpuMicros ?? Number.NaN) + (b.cpuMicros ?? Number.NaN),
+  };
 }
 
 async function main(): Promise<void> {
@@ -90,7 +115,9 @@ async function main(): Promise<void> {
   const data = await ensureDataset(root('bench/.data'), PATIENTS, log);
   const machine = machineFacts(data);
 
-  const [limsOrigin, bareOrigin] = await Promise.all([startServer('lims', data), startServer('bare', data)]);
+  const [limsServer, bareServer] = await Promise.all([startServer('lims', data), startServer('bare', data)]);
+  const limsOrigin = limsServer.origin;
+  const bareOrigin = bareServer.origin;
   const cookie = await signIn(limsOrigin);
   const auth = { cookie };
   const randomId = () => data.minId + Math.floor(Math.random() * (data.maxId - data.minId + 1));
@@ -106,15 +133,15 @@ async function main(): Promise<void> {
 
   log('warming up both servers...');
   globalThis.gc?.();
-  await measureThroughput(bareById, CONNECTIONS, 2);
-  await measureThroughput(limsById, CONNECTIONS, 2);
+  await measureThroughput(bareById, CONNECTIONS, 3);
+  await measureThroughput(limsById, CONNECTIONS, 3);
   // Two alternating halves each, so a change in background load hits both sides alike.
   log(`throughput by id, ${CONNECTIONS} connections, ${THROUGHPUT_SECONDS} s each...`);
   const half = THROUGHPUT_SECONDS / 2;
-  const bare1 = await measureThroughput(bareById, CONNECTIONS, half);
-  const lims1 = await measureThroughput(limsById, CONNECTIONS, half);
-  const lims2 = await measureThroughput(limsById, CONNECTIONS, half);
-  const bare2 = await measureThroughput(bareById, CONNECTIONS, half);
+  const bare1 = await throughputOf(bareServer, bareById, half);
+  const lims1 = await throughputOf(limsServer, limsById, half);
+  const lims2 = await throughputOf(limsServer, limsById, half);
+  const bare2 = await throughputOf(bareServer, bareById, half);
   const throughput = { connections: CONNECTIONS, bare: sum(bare1, bare2), lims: sum(lims1, lims2) };
 
   const firstPage = await getJson(limsOrigin, '/api/patients?page=1&limit=10', auth);

@@ -1,32 +1,16 @@
-import Database from 'better-sqlite3';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { applyPragmas, openDatabase } from '../src/core/db/connection.js';
+import type { FastifyInstance } from 'fastify';
+import { openDatabase } from '../src/core/db/connection.js';
 import { buildApp } from '../src/server/app.js';
+import { bareApp } from './bare.js';
 
 /**
  * One server under test, run in its own process so the load generator does not share its event
  * loop: `node server.js lims|bare <db file> <organization id>`. It listens on a free loopback port,
- * reports the port to the parent over IPC and exits when the parent goes away.
+ * reports the port to the parent over IPC, answers 'cpu' with its CPU time so far and exits when the
+ * parent goes away.
  */
 
 export type ServerKind = 'lims' | 'bare';
-
-/**
- * The limit of the stack: Fastify + better-sqlite3, the same query lims runs for a patient by id,
- * one prepared statement reused for every request, the row returned as JSON.
- */
-export function bareApp(file: string, organizationId: number): { app: FastifyInstance; close: () => void } {
-  const sqlite = new Database(file, { fileMustExist: true });
-  applyPragmas(sqlite);
-  const byId = sqlite.prepare('SELECT * FROM patients WHERE id = ? AND organization_id = ?');
-  const app = Fastify({ logger: false });
-  app.get<{ Params: { id: string } }>('/patients/:id', async (req, reply) => {
-    const row: unknown = byId.get(Number(req.params.id), organizationId);
-    if (row === undefined) return reply.code(404).send({ message: 'not found' });
-    return { patient: row };
-  });
-  return { app, close: () => sqlite.close() };
-}
 
 async function main(): Promise<void> {
   const [kind, file, org] = process.argv.slice(2);
@@ -46,6 +30,13 @@ async function main(): Promise<void> {
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('the server has no TCP address');
   process.send?.({ port: address.port });
+  // The parent asks for this process's CPU time around each run, to report CPU time per request.
+  process.on('message', (m: unknown) => {
+    if (m === 'cpu') {
+      const { user, system } = process.cpuUsage();
+      process.send?.({ cpuMicros: user + system });
+    }
+  });
   process.on('disconnect', () => {
     void app
       .close()

@@ -42,6 +42,14 @@ export function parsePort(value: string): number {
   return n;
 }
 
+/** Commander parser refusing an empty value (an empty --data-dir would silently mean the current directory). */
+export function nonEmpty(message: string): (value: string) => string {
+  return (value) => {
+    if (value.trim() === '') throw new InvalidArgumentError(message);
+    return value;
+  };
+}
+
 /** Prompts need a person at a terminal on both ends; scripts and CI get flags instead. */
 export function isInteractive(): boolean {
   return Boolean(process.stdin.isTTY && process.stdout.isTTY);

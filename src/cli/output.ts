@@ -72,7 +72,13 @@ export class Output {
   list<T>(format: Format, listing: Listing<T>): void {
     const { rows, columns } = listing;
     if (format === 'json') {
-      this.line(JSON.stringify(rows.map((r) => (listing.json ? listing.json(r) : r)), null, 2));
+      this.line(
+        JSON.stringify(
+          rows.map((r) => (listing.json ? listing.json(r) : r)),
+          null,
+          2,
+        ),
+      );
       return;
     }
     if (format === 'csv') {

@@ -1,10 +1,11 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { packageVersion } from '../core/version.js';
 import { registerAudit } from './commands/audit.js';
 import { registerServe } from './commands/serve.js';
 import { registerSetup } from './commands/setup.js';
 import { registerUser } from './commands/user.js';
 import { CliError } from './errors.js';
+import { nonEmpty } from './flags.js';
 import { Output, type Streams } from './output.js';
 import { isPromptCancelled } from './prompts.js';
 
@@ -18,7 +19,11 @@ export function buildProgram(out: Output, streams: Streams): Command {
   program
     .description('laboratory information management and outpatient billing')
     .version(packageVersion(), '-V, --version', 'print the lims version')
-    .option('--data-dir <dir>', 'where the lab data lives (default $LIMS_DATA_DIR, else ~/.lims)')
+    .addOption(
+      new Option('--data-dir <dir>', 'where the lab data lives (default $LIMS_DATA_DIR, else ~/.lims)').argParser(
+        nonEmpty('The data dir cannot be empty.'),
+      ),
+    )
     .option('--verbose', 'print stack traces with errors')
     .showSuggestionAfterError(true)
     // Throw instead of exiting, so runCli decides the exit code and tests can run in-process.
@@ -27,7 +32,8 @@ export function buildProgram(out: Output, streams: Streams): Command {
       writeOut: (s) => streams.stdout.write(s),
       writeErr: (s) => streams.stderr.write(s),
       // Commander's "error: ..." lines become the one-line "lims: ..." every error uses.
-      outputError: (s, write) => write(`lims: ${s.replace(/^error: /, '').replace(/\n\(Did you mean/, ' (did you mean')}`),
+      outputError: (s, write) =>
+        write(`lims: ${s.replace(/^error: /, '').replace(/\n\(Did you mean/, ' (did you mean')}`),
     })
     .addHelpText(
       'after',
@@ -58,8 +64,8 @@ export async function runCli(argv: readonly string[], streams: Streams = process
 function report(err: unknown, out: Output, verbose: boolean): number {
   if (err instanceof CommanderError) {
     // Commander has already printed its message (or the help / version text).
-    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return EXIT_OK;
-    return EXIT_USAGE;
+    // Asked-for help and --version end with 0; anything else commander stops on is a usage error.
+    return err.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
   }
   if (isPromptCancelled(err)) {
     out.error('cancelled; nothing was changed');

@@ -17,7 +17,7 @@ createRoot(root).render(
       <QueryClientProvider client={queryClient}>
         <TooltipProvider>
           <App />
-          <Toaster position="top-right" richColors closeButton={false} toastOptions={{ className: 'text-sm' }} />
+          <Toaster position="bottom-right" richColors toastOptions={{ className: 'text-sm' }} />
         </TooltipProvider>
       </QueryClientProvider>
     </RouteErrorBoundary>

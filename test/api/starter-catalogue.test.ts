@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, PASSWORD, client, login, makeLab, tempDir, type TestLab } from '../helpers.js';
 import { openDatabase } from '../../src/core/db/connection.js';
 import { systemActor } from '../../src/core/context.js';
+import { verifyChain } from '../../src/core/audit/audit.js';
 import { setupLab } from '../../src/core/setup/service.js';
 import { buildApp } from '../../src/server/app.js';
 import {
@@ -11,11 +12,50 @@ import {
   readStarterCatalogue,
   type StarterCatalogue,
 } from '../../src/core/catalogue/starter.js';
-import { SAMPLE_TYPES, type CatalogueTest, type CataloguePackage, type CatalogueProfile } from '../../src/shared/schemas/catalogue.js';
+import {
+  SAMPLE_TYPES,
+  type CatalogueTest,
+  type CataloguePackage,
+  type CatalogueProfile,
+} from '../../src/shared/schemas/catalogue.js';
 import { raw } from './support.js';
 
-const CATEGORIES = ['Haematology', 'Biochemistry', 'Diabetes', 'Lipid', 'Liver', 'Kidney', 'Thyroid', 'Urine', 'Serology', 'Vitamins', 'Clinical Pathology', 'Microbiology'];
-const UNITS = ['g/dL', 'cells/cumm', 'lakhs/cumm', 'million/cumm', '%', 'fL', 'pg', 'mm/hr', 'mg/dL', 'U/L', 'mEq/L', 'ng/dL', 'µg/dL', 'µIU/mL', 'pg/mL', 'ng/mL', 'mg/L', 'IU/mL', 'sec', 'mL/min/1.73m²'];
+const CATEGORIES = [
+  'Haematology',
+  'Biochemistry',
+  'Diabetes',
+  'Lipid',
+  'Liver',
+  'Kidney',
+  'Thyroid',
+  'Urine',
+  'Serology',
+  'Vitamins',
+  'Clinical Pathology',
+  'Microbiology',
+];
+const UNITS = [
+  'g/dL',
+  'cells/cumm',
+  'lakhs/cumm',
+  'million/cumm',
+  '%',
+  'fL',
+  'pg',
+  'mm/hr',
+  'mg/dL',
+  'U/L',
+  'mEq/L',
+  'ng/dL',
+  'µg/dL',
+  'µIU/mL',
+  'pg/mL',
+  'ng/mL',
+  'mg/L',
+  'IU/mL',
+  'sec',
+  'mL/min/1.73m²',
+];
 const QUALITATIVE = ['Negative', 'Non-reactive', 'No growth', 'Not seen'];
 const NUMERIC_RANGE = /^(?:(\d+(?:\.\d+)?)-(\d+(?:\.\d+)?)|[<>]\d+(?:\.\d+)?)$/;
 
@@ -74,32 +114,45 @@ describe('the shipped starter catalogue file', () => {
     const testsOf = new Map(catalogue.profiles.map((p) => [p.code, p.tests]));
     for (const p of catalogue.packages) {
       const all = [...p.tests, ...p.profiles.flatMap((c) => testsOf.get(c) ?? [])];
-      expect(all.filter((c, i) => all.indexOf(c) !== i), p.code).toEqual([]);
+      expect(
+        all.filter((c, i) => all.indexOf(c) !== i),
+        p.code,
+      ).toEqual([]);
     }
   });
 });
 
 describe('a broken starter catalogue is refused, naming the entry', () => {
   const file = 'starter-catalogue.json';
-  const good = (): { version: number; tests: unknown[]; profiles: unknown[]; packages: unknown[] } =>
-    JSON.parse(JSON.stringify({ version: 1, tests: catalogue.tests, profiles: catalogue.profiles, packages: catalogue.packages }));
+  type Raw = { version: number; tests: object[]; profiles: object[]; packages: object[] };
+  const { tests, profiles, packages } = catalogue;
+  const good = (): Raw => JSON.parse(JSON.stringify({ version: 1, tests, profiles, packages })) as Raw;
 
   it('accepts the shipped content as is', () => {
     expect(parseStarterCatalogue(good(), file).tests).toHaveLength(catalogue.tests.length);
   });
 
   it.each([
-    ['a negative price', (c: ReturnType<typeof good>) => Object.assign(c.tests[0] as object, { price: -1 }), /tests\[0\] \(code HB\): price: Price cannot be negative/],
-    ['a misspelt key', (c: ReturnType<typeof good>) => Object.assign(c.tests[1] as object, { normal_rnage: '1-2' }), /tests\[1\] \(code TLC\).*normal_rnage/],
-    ['an unknown sample type', (c: ReturnType<typeof good>) => Object.assign(c.tests[2] as object, { sample_type: 'Saliva' }), /tests\[2\].*Sample type must be one of/],
-    ['a repeated code', (c: ReturnType<typeof good>) => Object.assign(c.tests[3] as object, { code: 'HB' }), /tests\[3\] repeats the code HB/],
-    ['a profile with an unknown test', (c: ReturnType<typeof good>) => Object.assign(c.profiles[0] as object, { tests: ['HB', 'NOPE'] }), /profiles\[0\] \(code CBC\) lists unknown test codes NOPE/],
-    ['a package with an unknown profile', (c: ReturnType<typeof good>) => Object.assign(c.packages[0] as object, { profiles: ['GHOST'] }), /packages\[0\].*unknown profile codes GHOST/],
-    ['a wrong version', (c: ReturnType<typeof good>) => Object.assign(c, { version: 2 }), /version must be 1/],
-  ])('%s', (_label, breakIt, message) => {
+    ['a negative price', 'tests', 0, { price: -1 }, /tests\[0\] \(code HB\): price: Price cannot be negative/],
+    ['a misspelt key', 'tests', 1, { normal_rnage: '1-2' }, /tests\[1\] \(code TLC\).*normal_rnage/],
+    ['an unknown sample type', 'tests', 2, { sample_type: 'Saliva' }, /tests\[2\].*Sample type must be one of/],
+    ['a repeated code', 'tests', 3, { code: 'HB' }, /tests\[3\] repeats the code HB/],
+    [
+      'a profile with an unknown test',
+      'profiles',
+      0,
+      { tests: ['HB', 'NOPE'] },
+      /\(code CBC\) lists unknown test codes NOPE/,
+    ],
+    ['a package with an unknown profile', 'packages', 0, { profiles: ['GHOST'] }, /unknown profile codes GHOST/],
+  ] as const)('%s', (_label, section, index, patch, message) => {
     const c = good();
-    breakIt(c);
+    Object.assign(c[section][index]!, patch);
     expect(() => parseStarterCatalogue(c, file)).toThrow(message);
+  });
+
+  it('a wrong version', () => {
+    expect(() => parseStarterCatalogue({ ...good(), version: 2 }, file)).toThrow(/version must be 1/);
   });
 });
 
@@ -114,12 +167,24 @@ function expectMatchesFile(c: StarterCatalogue, got: Awaited<ReturnType<typeof l
   const testByCode = new Map(got.tests.map((t) => [t.code, t]));
   const profileByCode = new Map(got.profiles.map((p) => [p.code, p]));
   for (const t of c.tests) {
-    expect(testByCode.get(t.code), t.code).toMatchObject({ name: t.name, price: t.price, unit: t.unit, normal_range: t.normal_range, status: 'active' });
+    expect(testByCode.get(t.code), t.code).toMatchObject({
+      name: t.name,
+      price: t.price,
+      unit: t.unit,
+      normal_range: t.normal_range,
+      status: 'active',
+    });
   }
   for (const p of c.profiles) {
     const stored = profileByCode.get(p.code);
-    expect(stored?.test_details.map((t) => t.code), p.code).toEqual(p.tests);
-    expect(stored?.test_ids.every((id) => got.tests.some((t) => t.id === id)), p.code).toBe(true);
+    expect(
+      stored?.test_details.map((t) => t.code),
+      p.code,
+    ).toEqual(p.tests);
+    expect(
+      stored?.test_ids.every((id) => got.tests.some((t) => t.id === id)),
+      p.code,
+    ).toBe(true);
   }
   for (const p of c.packages) {
     const stored = got.packages.find((x) => x.code === p.code);
@@ -138,8 +203,18 @@ describe('loading into a lab', () => {
   afterAll(async () => lab.close());
 
   it('creates every test, profile and package, listed by the API with their links', async () => {
-    const summary = await loadStarterCatalogue(lab.database.db, systemActor(lab.organizationId, 'test'), { tests: true, profiles: true, packages: true });
-    expect(summary).toEqual({ tests: catalogue.tests.length, profiles: catalogue.profiles.length, packages: catalogue.packages.length, skipped: 0, notes: [] });
+    const summary = await loadStarterCatalogue(lab.database.db, systemActor(lab.organizationId, 'test'), {
+      tests: true,
+      profiles: true,
+      packages: true,
+    });
+    expect(summary).toEqual({
+      tests: catalogue.tests.length,
+      profiles: catalogue.profiles.length,
+      packages: catalogue.packages.length,
+      skipped: 0,
+      notes: [],
+    });
     const got = await listAll(lab);
     expect(got.tests).toHaveLength(catalogue.tests.length);
     expect(got.profiles).toHaveLength(catalogue.profiles.length);
@@ -148,8 +223,12 @@ describe('loading into a lab', () => {
   });
 
   it('keeps the first price in the price history and writes an audit row per item', async () => {
-    const hb = (await lab.admin.get('/api/tests?search=Haemoglobin')).json<{ tests: CatalogueTest[] }>().tests.find((t) => t.code === 'HB')!;
-    const history = (await lab.admin.get(`/api/pricing/test/${hb.id}/history`)).json<{ history: { old_price: number | null; new_price: number }[] }>();
+    const hb = (await lab.admin.get('/api/tests?search=Haemoglobin'))
+      .json<{ tests: CatalogueTest[] }>()
+      .tests.find((t) => t.code === 'HB')!;
+    const history = (await lab.admin.get(`/api/pricing/test/${hb.id}/history`)).json<{
+      history: { old_price: number | null; new_price: number }[];
+    }>();
     expect(history.history).toEqual([expect.objectContaining({ old_price: null, new_price: testPrice.get('HB') })]);
     const audited = await lab.database.db
       .selectFrom('audit_log')
@@ -159,12 +238,22 @@ describe('loading into a lab', () => {
       .where('entity', 'in', ['test', 'test_profile', 'test_package'])
       .executeTakeFirstOrThrow();
     expect(Number(audited.n)).toBe(catalogue.tests.length + catalogue.profiles.length + catalogue.packages.length);
+    expect((await verifyChain(lab.database.db)).ok).toBe(true);
   });
 
   it('loading again changes nothing and reports every item as skipped', async () => {
     const before = await listAll(lab);
-    const again = await loadStarterCatalogue(lab.database.db, systemActor(lab.organizationId, 'test'), { tests: true, profiles: true, packages: true });
-    expect(again).toMatchObject({ tests: 0, profiles: 0, packages: 0, skipped: catalogue.tests.length + catalogue.profiles.length + catalogue.packages.length });
+    const again = await loadStarterCatalogue(lab.database.db, systemActor(lab.organizationId, 'test'), {
+      tests: true,
+      profiles: true,
+      packages: true,
+    });
+    expect(again).toMatchObject({
+      tests: 0,
+      profiles: 0,
+      packages: 0,
+      skipped: catalogue.tests.length + catalogue.profiles.length + catalogue.packages.length,
+    });
     expect(await listAll(lab)).toEqual(before);
   });
 });
@@ -181,10 +270,21 @@ describe('loading parts of it', () => {
     expect(own.statusCode).toBe(201);
     const ownId = own.json<{ test: CatalogueTest }>().test.id;
 
-    const summary = await loadStarterCatalogue(lab.database.db, systemActor(lab.organizationId, 'test'), { tests: false, profiles: true, packages: false });
+    const summary = await loadStarterCatalogue(lab.database.db, systemActor(lab.organizationId, 'test'), {
+      tests: false,
+      profiles: true,
+      packages: false,
+    });
     const needed = new Set(catalogue.profiles.flatMap((p) => p.tests));
-    expect(summary).toMatchObject({ tests: needed.size - 1, profiles: catalogue.profiles.length, packages: 0, skipped: 1 });
-    expect(summary.notes).toEqual([`Tests were not chosen, but the starter profiles include ${needed.size}; those were loaded too.`]);
+    expect(summary).toMatchObject({
+      tests: needed.size - 1,
+      profiles: catalogue.profiles.length,
+      packages: 0,
+      skipped: 1,
+    });
+    expect(summary.notes).toEqual([
+      `Tests were not chosen, but the starter profiles include ${needed.size}; those were loaded too.`,
+    ]);
 
     const { tests, profiles, packages } = await listAll(lab);
     expect(tests.map((t) => t.code).sort()).toEqual([...needed].sort());
@@ -195,7 +295,11 @@ describe('loading parts of it', () => {
   });
 
   it('packages alone bring their profiles and tests', async () => {
-    const summary = await loadStarterCatalogue(lab.database.db, systemActor(lab.organizationId, 'test'), { tests: false, profiles: false, packages: true });
+    const summary = await loadStarterCatalogue(lab.database.db, systemActor(lab.organizationId, 'test'), {
+      tests: false,
+      profiles: false,
+      packages: true,
+    });
     expect(summary.packages).toBe(catalogue.packages.length);
     const { packages } = await listAll(lab);
     expect(packages).toHaveLength(catalogue.packages.length);
@@ -203,7 +307,13 @@ describe('loading parts of it', () => {
   });
 
   it('nothing chosen loads nothing', async () => {
-    expect(await loadStarterCatalogue(lab.database.db, systemActor(lab.organizationId, 'test'), { tests: false, profiles: false, packages: false })).toEqual({
+    expect(
+      await loadStarterCatalogue(lab.database.db, systemActor(lab.organizationId, 'test'), {
+        tests: false,
+        profiles: false,
+        packages: false,
+      }),
+    ).toEqual({
       tests: 0,
       profiles: 0,
       packages: 0,
@@ -228,8 +338,17 @@ describe('setting up a lab with the import switches', () => {
     const database = openDatabase(join(tempDir(), 'lims.db'));
     const app = await buildApp({ database, logger: false });
     try {
-      const result = await setupLab(database.db, { ...setup, importSampleTests: true, importSampleProfiles: true, importSamplePackages: true });
-      expect(result.catalogue).toMatchObject({ tests: catalogue.tests.length, profiles: catalogue.profiles.length, packages: catalogue.packages.length });
+      const result = await setupLab(database.db, {
+        ...setup,
+        importSampleTests: true,
+        importSampleProfiles: true,
+        importSamplePackages: true,
+      });
+      expect(result.catalogue).toMatchObject({
+        tests: catalogue.tests.length,
+        profiles: catalogue.profiles.length,
+        packages: catalogue.packages.length,
+      });
       await app.ready();
       const admin = client(app, await login(app, ADMIN_EMAIL, PASSWORD), result.adminId, ADMIN_EMAIL);
       const res = await admin.get('/api/tests?search=TSH');
@@ -237,7 +356,9 @@ describe('setting up a lab with the import switches', () => {
       expect(res.json<{ tests: CatalogueTest[] }>().tests).toEqual([
         expect.objectContaining({ code: 'TSH', unit: 'µIU/mL', price: testPrice.get('TSH'), sample_type: 'Blood' }),
       ]);
-      expect((await admin.get('/api/tests')).json<{ tests: CatalogueTest[] }>().tests).toHaveLength(catalogue.tests.length);
+      expect((await admin.get('/api/tests')).json<{ tests: CatalogueTest[] }>().tests).toHaveLength(
+        catalogue.tests.length,
+      );
     } finally {
       await app.close();
       await database.close();
@@ -252,15 +373,31 @@ describe('setting up a lab with the import switches', () => {
       const res = await raw(app, { method: 'POST', url: '/api/setup', payload: { ...setup, importSampleTests: true } });
       expect(res.statusCode).toBe(201);
       const count = async (table: 'tests' | 'test_profiles' | 'test_packages') =>
-        Number((await database.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-      expect([await count('tests'), await count('test_profiles'), await count('test_packages')]).toEqual([catalogue.tests.length, 0, 0]);
+        Number(
+          (
+            await database.db
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      expect([await count('tests'), await count('test_profiles'), await count('test_packages')]).toEqual([
+        catalogue.tests.length,
+        0,
+        0,
+      ]);
     } finally {
       await app.close();
       await database.close();
     }
     const plain = openDatabase(join(tempDir(), 'lims.db'));
     try {
-      const result = await setupLab(plain.db, { ...setup, importSampleTests: false, importSampleProfiles: false, importSamplePackages: false });
+      const result = await setupLab(plain.db, {
+        ...setup,
+        importSampleTests: false,
+        importSampleProfiles: false,
+        importSamplePackages: false,
+      });
       expect(result.catalogue).toBeNull();
       expect(await plain.db.selectFrom('tests').select('id').execute()).toEqual([]);
     } finally {

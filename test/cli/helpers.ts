@@ -31,7 +31,10 @@ export function cleanup(): void {
  * Runs `node bin/lims.js ...args` with stdin as a pipe (so: not a terminal). HOME points at a
  * temp dir and LIMS_DATA_DIR is unset unless given, so no test can touch a real ~/.lims.
  */
-export function lims(args: readonly string[], opts: { env?: Record<string, string>; input?: string } = {}): Promise<RunResult> {
+export function lims(
+  args: readonly string[],
+  opts: { env?: Record<string, string>; input?: string } = {},
+): Promise<RunResult> {
   const { LIMS_DATA_DIR: _dir, LIMS_ADMIN_PASSWORD: _pw, ...inherited } = process.env;
   const env: NodeJS.ProcessEnv = { ...inherited, HOME: tempDir('lims-home-'), ...opts.env };
   return new Promise((resolve) => {

@@ -27,7 +27,10 @@ interface Started {
 
 /** Spawns `lims serve` and resolves once it has printed all its start-up lines. */
 function startServe(args: string[]): Promise<Started & { url: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, HOME: tempDir('lims-home-') }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, HOME: tempDir('lims-home-') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -89,7 +92,9 @@ describe('lims serve', () => {
     try {
       const r = await lims(['--data-dir', tempDir(), 'serve', '--port', String(port), '--quiet']);
       expect(r.code).toBe(1);
-      expect(r.stderr).toBe(`lims: port ${port} on 127.0.0.1 is already in use; stop the program using it or choose another with --port\n`);
+      expect(r.stderr).toBe(
+        `lims: port ${port} on 127.0.0.1 is already in use; stop the program using it or choose another with --port\n`,
+      );
     } finally {
       blocker.close();
     }
@@ -98,7 +103,9 @@ describe('lims serve', () => {
   it('rejects a port outside 1-65535 with exit code 2, naming flag and value', async () => {
     const r = await lims(['--data-dir', tempDir(), 'serve', '--port', '70000']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("'-p, --port <port>' argument '70000' is invalid. The port must be a whole number from 1 to 65535.");
+    expect(r.stderr).toContain(
+      "'-p, --port <port>' argument '70000' is invalid. The port must be a whole number from 1 to 65535.",
+    );
   });
 
   it('refuses --demo on a data dir that holds a real lab', async () => {

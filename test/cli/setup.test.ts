@@ -16,7 +16,16 @@ interface UserRow {
 describe('lims setup --yes', () => {
   it('creates the lab and its superadmin from flags and prints the next steps', async () => {
     const dir = tempDir();
-    const r = await setUpLab(dir, ['--timezone', 'UTC', '--currency', 'USD', '--date-format', 'YYYY-MM-DD', '--lab-phone', '+91 80 4000 1234']);
+    const r = await setUpLab(dir, [
+      '--timezone',
+      'UTC',
+      '--currency',
+      'USD',
+      '--date-format',
+      'YYYY-MM-DD',
+      '--lab-phone',
+      '+91 80 4000 1234',
+    ]);
     expect(r.stdout).toContain('Lab "City Diagnostics" is set up.');
     expect(r.stdout).toContain(`lims serve --data-dir ${dir}`);
     expect(r.stdout).toContain('http://127.0.0.1:3001');
@@ -26,7 +35,15 @@ describe('lims setup --yes', () => {
     const org = db.prepare('SELECT name, phone, timezone, currency, date_format FROM organizations').all();
     const users = db.prepare('SELECT email, role, first_name, last_name, password_hash FROM users').all() as UserRow[];
     db.close();
-    expect(org).toEqual([{ name: 'City Diagnostics', phone: '+91 80 4000 1234', timezone: 'UTC', currency: 'USD', date_format: 'YYYY-MM-DD' }]);
+    expect(org).toEqual([
+      {
+        name: 'City Diagnostics',
+        phone: '+91 80 4000 1234',
+        timezone: 'UTC',
+        currency: 'USD',
+        date_format: 'YYYY-MM-DD',
+      },
+    ]);
     expect(users).toHaveLength(1);
     expect(users[0]).toMatchObject({ email: ADMIN.email, role: 'superadmin', first_name: 'Asha', last_name: 'Rao' });
     expect(await verifyPassword(ADMIN.password, users[0]!.password_hash)).toBe(true);
@@ -58,15 +75,30 @@ describe('lims setup --yes', () => {
     };
     before.close();
 
-    const r = await lims(['--data-dir', dir, 'setup', '--yes', '--lab-name', 'Another Lab', '--admin-email', 'new@lab.in', '--admin-password', 'another-pass-1']);
+    const r = await lims([
+      '--data-dir',
+      dir,
+      'setup',
+      '--yes',
+      '--lab-name',
+      'Another Lab',
+      '--admin-email',
+      'new@lab.in',
+      '--admin-password',
+      'another-pass-1',
+    ]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`lims: this data dir already holds a lab (City Diagnostics); nothing was changed (data dir: ${dir})\n`);
+    expect(r.stderr).toBe(
+      `lims: this data dir already holds a lab (City Diagnostics); nothing was changed (data dir: ${dir})\n`,
+    );
 
     const after = openDbFile(dir);
     expect(after.prepare('SELECT * FROM users ORDER BY id').all()).toEqual(snapshot.users);
     expect(after.prepare('SELECT * FROM organizations ORDER BY id').all()).toEqual(snapshot.orgs);
     expect(after.prepare('SELECT count(*) AS n FROM audit_log').get()).toEqual(snapshot.audit);
-    const hash = (after.prepare('SELECT password_hash FROM users WHERE email = ?').get(ADMIN.email) as { password_hash: string }).password_hash;
+    const hash = (
+      after.prepare('SELECT password_hash FROM users WHERE email = ?').get(ADMIN.email) as { password_hash: string }
+    ).password_hash;
     after.close();
     expect(await verifyPassword(ADMIN.password, hash)).toBe(true);
   });
@@ -75,7 +107,18 @@ describe('lims setup --yes', () => {
 describe('lims setup: bad input names the flag and creates nothing', () => {
   it('reports a bad email by its flag and value, and a short password without echoing it', async () => {
     const dir = tempDir();
-    const r = await lims(['--data-dir', dir, 'setup', '--yes', '--lab-name', 'Lab', '--admin-email', 'x', '--admin-password', 'short']);
+    const r = await lims([
+      '--data-dir',
+      dir,
+      'setup',
+      '--yes',
+      '--lab-name',
+      'Lab',
+      '--admin-email',
+      'x',
+      '--admin-password',
+      'short',
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--admin-email: Enter a valid administrator email address (got "x")');
     expect(r.stderr).toContain('--admin-password: Password must be at least 8 characters');
@@ -94,7 +137,20 @@ describe('lims setup: bad input names the flag and creates nothing', () => {
 
   it('rejects a value outside the allowed choices, naming flag and value', async () => {
     const dir = tempDir();
-    const r = await lims(['--data-dir', dir, 'setup', '--yes', '--lab-name', 'Lab', '--admin-email', 'a@b.in', '--admin-password', 'long-enough-1', '--timezone', 'Mars/Base']);
+    const r = await lims([
+      '--data-dir',
+      dir,
+      'setup',
+      '--yes',
+      '--lab-name',
+      'Lab',
+      '--admin-email',
+      'a@b.in',
+      '--admin-password',
+      'long-enough-1',
+      '--timezone',
+      'Mars/Base',
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("'--timezone <zone>' argument 'Mars/Base' is invalid");
     expect(readdirSync(dir)).toEqual([]);
@@ -110,7 +166,9 @@ describe('lims setup: bad input names the flag and creates nothing', () => {
     expect(counts.tests).toBeGreaterThanOrEqual(60);
     expect(counts.profiles).toBeGreaterThanOrEqual(10);
     expect(counts.packages).toBeGreaterThanOrEqual(5);
-    expect(r.stdout).toContain(`Starter catalogue: ${counts.tests} tests, ${counts.profiles} profiles, ${counts.packages} packages loaded`);
+    expect(r.stdout).toContain(
+      `Starter catalogue: ${counts.tests} tests, ${counts.profiles} profiles, ${counts.packages} packages loaded`,
+    );
   });
 
   it('without a terminal and without --yes, says which flags to pass', async () => {

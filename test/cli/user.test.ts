@@ -16,8 +16,7 @@ function storedUser(email: string): { password_hash: string; is_active: number }
   const db = openDbFile(dir);
   try {
     return db.prepare('SELECT password_hash, is_active FROM users WHERE email = ?').get(email) as
-      | { password_hash: string; is_active: number }
-      | undefined;
+      { password_hash: string; is_active: number } | undefined;
   } finally {
     db.close();
   }
@@ -31,7 +30,20 @@ afterAll(cleanup);
 
 describe('lims user', () => {
   it('adds a user from flags, who can then sign in with that password', async () => {
-    const r = await run('user', 'add', '--email', 'Ravi@CityLab.in', '--first-name', 'Ravi', '--last-name', 'Kumar', '--role', 'lab_technician', '--password', 'ravi-pass-123');
+    const r = await run(
+      'user',
+      'add',
+      '--email',
+      'Ravi@CityLab.in',
+      '--first-name',
+      'Ravi',
+      '--last-name',
+      'Kumar',
+      '--role',
+      'lab_technician',
+      '--password',
+      'ravi-pass-123',
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Added Ravi Kumar <ravi@citylab\.in> as Lab Technician \(user id \d+\)\.$/m);
@@ -41,19 +53,58 @@ describe('lims user', () => {
   });
 
   it('refuses a second user with the same email', async () => {
-    const r = await run('user', 'add', '--email', ADMIN.email, '--first-name', 'X', '--last-name', 'Y', '--role', 'user', '--password', 'whatever-123');
+    const r = await run(
+      'user',
+      'add',
+      '--email',
+      ADMIN.email,
+      '--first-name',
+      'X',
+      '--last-name',
+      'Y',
+      '--role',
+      'user',
+      '--password',
+      'whatever-123',
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(`lims: A user with email ${ADMIN.email} already exists\n`);
   });
 
   it('names each bad flag and its value, never the password', async () => {
-    const r = await run('user', 'add', '--email', 'not-an-email', '--first-name', 'A', '--last-name', 'B', '--role', 'user', '--password', 'tiny');
+    const r = await run(
+      'user',
+      'add',
+      '--email',
+      'not-an-email',
+      '--first-name',
+      'A',
+      '--last-name',
+      'B',
+      '--role',
+      'user',
+      '--password',
+      'tiny',
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--email: Enter a valid email address (got "not-an-email")');
     expect(r.stderr).toContain('--password: Password must be at least 8 characters');
     expect(r.stderr).not.toContain('tiny');
 
-    const role = await run('user', 'add', '--email', 'c@d.in', '--first-name', 'A', '--last-name', 'B', '--role', 'boss', '--password', 'long-enough-1');
+    const role = await run(
+      'user',
+      'add',
+      '--email',
+      'c@d.in',
+      '--first-name',
+      'A',
+      '--last-name',
+      'B',
+      '--role',
+      'boss',
+      '--password',
+      'long-enough-1',
+    );
     expect(role.code).toBe(2);
     expect(role.stderr).toContain("'--role <role>' argument 'boss' is invalid");
   });
@@ -65,7 +116,20 @@ describe('lims user', () => {
   });
 
   it('lists users as a table, JSON and CSV, filtered by role', async () => {
-    await run('user', 'add', '--email', 'meera@citylab.in', '--first-name', 'Meera', '--last-name', 'Iyer', '--role', 'receptionist', '--password', 'meera-pass-1');
+    await run(
+      'user',
+      'add',
+      '--email',
+      'meera@citylab.in',
+      '--first-name',
+      'Meera',
+      '--last-name',
+      'Iyer',
+      '--role',
+      'receptionist',
+      '--password',
+      'meera-pass-1',
+    );
 
     const table = await run('user', 'list');
     expect(table.code).toBe(0);
@@ -79,7 +143,9 @@ describe('lims user', () => {
     expect(users[0]).not.toHaveProperty('password_hash');
 
     const csv = await run('user', 'list', '--format', 'csv', '--role', 'superadmin');
-    expect(csv.stdout).toBe(`ID,Name,Email,Role,Department,Active,Last login\n1,Asha Rao,${ADMIN.email},superadmin,Administration,true,\n`);
+    expect(csv.stdout).toBe(
+      `ID,Name,Email,Role,Department,Active,Last login\n1,Asha Rao,${ADMIN.email},superadmin,Administration,true,\n`,
+    );
 
     const none = await run('user', 'list', '--role', 'validator');
     expect(none.stdout).toBe('No users match.\n');
@@ -90,7 +156,20 @@ describe('lims user', () => {
   });
 
   it('resets a password: the new one works, the old one no longer does', async () => {
-    await run('user', 'add', '--email', 'sunil@citylab.in', '--first-name', 'Sunil', '--last-name', 'Das', '--role', 'collector', '--password', 'old-pass-123');
+    await run(
+      'user',
+      'add',
+      '--email',
+      'sunil@citylab.in',
+      '--first-name',
+      'Sunil',
+      '--last-name',
+      'Das',
+      '--role',
+      'collector',
+      '--password',
+      'old-pass-123',
+    );
     const r = await run('user', 'reset-password', 'sunil@citylab.in', '--password', 'new-pass-456');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Password reset for sunil@citylab.in');
@@ -108,7 +187,20 @@ describe('lims user', () => {
   });
 
   it('deactivates a user, who then drops out of the default list; the superadmin cannot be deactivated', async () => {
-    await run('user', 'add', '--email', 'temp@citylab.in', '--first-name', 'Temp', '--last-name', 'Staff', '--role', 'user', '--password', 'temp-pass-1');
+    await run(
+      'user',
+      'add',
+      '--email',
+      'temp@citylab.in',
+      '--first-name',
+      'Temp',
+      '--last-name',
+      'Staff',
+      '--role',
+      'user',
+      '--password',
+      'temp-pass-1',
+    );
     const r = await run('user', 'deactivate', 'temp@citylab.in');
     expect(r.code).toBe(0);
     expect(storedUser('temp@citylab.in')?.is_active).toBe(0);

@@ -79,8 +79,19 @@ describe.skipIf(!hasScript)('lims setup, interactive', () => {
       password_hash: string;
     };
     db.close();
-    expect(org).toEqual({ name: 'Sunrise Diagnostics', address: '14 Park Street, Kolkata', phone: '+91 33 4000 1234', email: null, timezone: 'Asia/Kolkata' });
-    expect(admin).toMatchObject({ email: 'priya@sunrise.in', first_name: 'Priya', last_name: 'Sen', role: 'superadmin' });
+    expect(org).toEqual({
+      name: 'Sunrise Diagnostics',
+      address: '14 Park Street, Kolkata',
+      phone: '+91 33 4000 1234',
+      email: null,
+      timezone: 'Asia/Kolkata',
+    });
+    expect(admin).toMatchObject({
+      email: 'priya@sunrise.in',
+      first_name: 'Priya',
+      last_name: 'Sen',
+      role: 'superadmin',
+    });
     expect(await verifyPassword('right-secret-1', admin.password_hash)).toBe(true);
     expect(screen).toMatch(/Starter catalogue:\s+no/);
   });

@@ -17,11 +17,19 @@ afterAll(async () => {
 });
 
 async function seedTest(t: Partial<TestCreate> & Pick<TestCreate, 'name' | 'code' | 'price'>): Promise<void> {
-  await createTest(app.database.db, systemActor(app.organizationId!), { status: 'active', category: 'Biochemistry', ...t });
+  await createTest(app.database.db, systemActor(app.organizationId!), {
+    status: 'active',
+    category: 'Biochemistry',
+    ...t,
+  });
 }
 
 /** Opens a protected page, signs in on the in-place form and waits for the page heading. */
-async function open(path: string, heading: string, opts: { viewport?: { width: number; height: number }; as?: 'admin' | 'user' } = {}): Promise<Page> {
+async function open(
+  path: string,
+  heading: string,
+  opts: { viewport?: { width: number; height: number }; as?: 'admin' | 'user' } = {},
+): Promise<Page> {
   const page = await app.newPage(opts.viewport);
   await page.goto(path);
   const who = opts.as === 'user' ? app.users.user! : app.admin;
@@ -30,7 +38,8 @@ async function open(path: string, heading: string, opts: { viewport?: { width: n
   return page;
 }
 
-const row = (page: Page, table: string, text: string) => page.getByRole('table', { name: table }).getByRole('row').filter({ hasText: text });
+const row = (page: Page, table: string, text: string) =>
+  page.getByRole('table', { name: table }).getByRole('row').filter({ hasText: text });
 
 async function fillCommon(d: Locator, v: { name: string; code: string; category?: string; price: string }) {
   await d.getByLabel('Name', { exact: true }).fill(v.name);
@@ -42,7 +51,10 @@ async function fillCommon(d: Locator, v: { name: string; code: string; category?
 /** Ticks an item in an ItemPicker after narrowing it with the picker's search box. */
 async function pick(d: Locator, group: 'tests' | 'profiles', name: string) {
   await d.getByRole('searchbox', { name: `Search ${group}` }).fill(name);
-  await d.getByRole('group', { name: `Available ${group}` }).getByRole('checkbox', { name: new RegExp(name) }).check();
+  await d
+    .getByRole('group', { name: `Available ${group}` })
+    .getByRole('checkbox', { name: new RegExp(name) })
+    .check();
 }
 
 describe('test catalogue', () => {
@@ -51,7 +63,13 @@ describe('test catalogue', () => {
     await page.getByText('No test packages found').waitFor();
     await screenshot(page, 'catalogue-packages-empty');
 
-    await page.route('**/api/test-profiles*', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ message: 'Database is locked' }) }));
+    await page.route('**/api/test-profiles*', (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ message: 'Database is locked' }),
+      }),
+    );
     await page.goto('/test-profiles');
     await page.getByText('Database Connection Error').waitFor();
     await page.getByText('Database is locked').waitFor();
@@ -61,9 +79,29 @@ describe('test catalogue', () => {
   });
 
   it('creates a test, a profile with it and a package with both; prices, history and delete rules', async () => {
-    await seedTest({ name: 'Thyroid Stimulating Hormone', code: 'TSH', price: 350, category: 'Thyroid', unit: 'µIU/mL', sample_type: 'Blood' });
-    await seedTest({ name: 'Vitamin D (25-OH)', code: 'VITD', price: 1200, category: 'Vitamins', sample_type: 'Blood' });
-    await seedTest({ name: 'Serum Creatinine', code: 'CREAT', price: 200, category: 'Kidney', unit: 'mg/dL', normal_range: '0.6-1.2' });
+    await seedTest({
+      name: 'Thyroid Stimulating Hormone',
+      code: 'TSH',
+      price: 350,
+      category: 'Thyroid',
+      unit: 'µIU/mL',
+      sample_type: 'Blood',
+    });
+    await seedTest({
+      name: 'Vitamin D (25-OH)',
+      code: 'VITD',
+      price: 1200,
+      category: 'Vitamins',
+      sample_type: 'Blood',
+    });
+    await seedTest({
+      name: 'Serum Creatinine',
+      code: 'CREAT',
+      price: 200,
+      category: 'Kidney',
+      unit: 'mg/dL',
+      normal_range: '0.6-1.2',
+    });
     const page = await open('/individual-tests', 'Individual Tests');
 
     // Add Individual Test: the shared schema's messages, then a real save.
@@ -112,10 +150,19 @@ describe('test catalogue', () => {
     await screenshot(page, 'catalogue-profile-add-dialog');
     await addProfile.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Test profile created successfully').waitFor();
-    await expect(row(page, 'Test Profiles', 'Diabetes Profile').textContent()).resolves.toMatch(/Diabetes.*₹300\.00.*Fasting Blood Sugar.*Active/);
+    await expect(row(page, 'Test Profiles', 'Diabetes Profile').textContent()).resolves.toMatch(
+      /Diabetes.*₹300\.00.*Fasting Blood Sugar.*Active/,
+    );
 
     // Test Packages: the profile and three tests; the table shows two names and "+2 more".
-    await createPackage(app.database.db, systemActor(app.organizationId!), { name: 'Walk-in Consultation', code: 'WALKIN', price: 0, status: 'active', test_ids: [], profile_ids: [] });
+    await createPackage(app.database.db, systemActor(app.organizationId!), {
+      name: 'Walk-in Consultation',
+      code: 'WALKIN',
+      price: 0,
+      status: 'active',
+      test_ids: [],
+      profile_ids: [],
+    });
     await page.goto('/test-packages');
     await page.getByRole('button', { name: 'Add Package' }).click();
     const addPackage = page.getByRole('dialog', { name: 'Add Test Package' });
@@ -123,14 +170,22 @@ describe('test catalogue', () => {
     await addPackage.getByLabel('Description').fill('Yearly check for adults');
     await addPackage.getByLabel('Duration').fill('Same day');
     await pick(addPackage, 'profiles', 'Diabetes Profile');
-    for (const t of ['Fasting Blood Sugar', 'Thyroid Stimulating Hormone', 'Vitamin D']) await pick(addPackage, 'tests', t);
+    for (const t of ['Fasting Blood Sugar', 'Thyroid Stimulating Hormone', 'Vitamin D'])
+      await pick(addPackage, 'tests', t);
     await addPackage.getByText('this price saves the patient ₹471.00').waitFor();
+    await addPackage
+      .getByText('Also in a chosen profile: Fasting Blood Sugar (in Diabetes Profile).', { exact: false })
+      .waitFor();
     await screenshot(page, 'catalogue-package-add-dialog');
     await addPackage.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Test package created successfully').waitFor();
     const bhc = row(page, 'Test Packages', 'Basic Health Checkup');
-    await expect(bhc.textContent()).resolves.toMatch(/Yearly check for adults.*₹1,499\.00.*Diabetes Profile.*Fasting Blood Sugar.*\+2 more.*Same day.*Active/);
-    await expect(row(page, 'Test Packages', 'Walk-in Consultation').textContent()).resolves.toMatch(/No tests defined.*N\/A/);
+    await expect(bhc.textContent()).resolves.toMatch(
+      /Yearly check for adults.*₹1,499\.00.*Diabetes Profile.*Fasting Blood Sugar.*\+2 more.*Same day.*Active/,
+    );
+    await expect(row(page, 'Test Packages', 'Walk-in Consultation').textContent()).resolves.toMatch(
+      /No tests defined.*N\/A/,
+    );
     await screenshot(page, 'catalogue-packages');
 
     // Search by description on the server.
@@ -201,7 +256,8 @@ describe('test catalogue', () => {
     await row(page, 'Individual Tests', 'Fasting Blood Sugar').waitFor();
 
     // ...but it can be deactivated, and an unused test is deleted.
-    await page.getByRole('button', { name: 'Deactivate Fasting Blood Sugar' }).click();
+    await page.getByRole('button', { name: 'View Fasting Blood Sugar' }).click();
+    await page.getByRole('dialog', { name: 'Fasting Blood Sugar' }).getByRole('button', { name: 'Deactivate' }).click();
     await page.getByText('Individual test deactivated').waitFor();
     await row(page, 'Individual Tests', 'Fasting Blood Sugar').getByText('Inactive').waitFor();
     await page.getByRole('button', { name: 'Delete Serum Creatinine' }).click();
@@ -209,7 +265,11 @@ describe('test catalogue', () => {
     await page.getByText('Individual test deleted successfully').waitFor();
     await row(page, 'Individual Tests', 'Serum Creatinine').waitFor({ state: 'detached' });
     const left = await page.request.get('/api/tests');
-    expect(((await left.json()) as { tests: { code: string }[] }).tests.map((t) => t.code).sort()).toEqual(['FBS', 'TSH', 'VITD']);
+    expect(((await left.json()) as { tests: { code: string }[] }).tests.map((t) => t.code).sort()).toEqual([
+      'FBS',
+      'TSH',
+      'VITD',
+    ]);
   });
 
   it('lets a user without manage_tests read the catalogue but not change it', async () => {

@@ -86,7 +86,13 @@ export async function startApp(opts: StartOptions = {}): Promise<E2eApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'lims-e2e-'));
   const database = openDatabase(join(dataDir, 'lims.db'));
   let organizationId: number | null = null;
-  let admin: Account = { email: 'admin@lab.test', password: PASSWORD, firstName: 'Asha', lastName: 'Rao', role: 'superadmin' };
+  let admin: Account = {
+    email: 'admin@lab.test',
+    password: PASSWORD,
+    firstName: 'Asha',
+    lastName: 'Rao',
+    role: 'superadmin',
+  };
   const users: Partial<Record<Role, Account>> = {};
 
   if (opts.demo) {
@@ -108,7 +114,13 @@ export async function startApp(opts: StartOptions = {}): Promise<E2eApp> {
     });
     organizationId = res.organizationId;
     for (const role of opts.roles ?? []) {
-      const account: Account = { email: `${role}@lab.test`, password: PASSWORD, firstName: 'Test', lastName: role, role };
+      const account: Account = {
+        email: `${role}@lab.test`,
+        password: PASSWORD,
+        firstName: 'Test',
+        lastName: role,
+        role,
+      };
       await createUser(database.db, systemActor(organizationId), {
         first_name: account.firstName,
         last_name: account.lastName,

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createPatient } from '../../src/core/patients/service.js';
 import { systemActor } from '../../src/core/context.js';
 import type { PatientCreate, PatientPage } from '../../src/shared/schemas/patients.js';
-import { MOBILE, login, screenshot, startApp, type E2eApp } from './harness.js';
+import { MOBILE, RESULTS_DIR, login, screenshot, startApp, type E2eApp } from './harness.js';
 
 let app: E2eApp;
 
@@ -268,6 +269,7 @@ describe('New Patient Registration', () => {
     expect(patientId).toMatch(/^PAT\d{8}\d{4}$/);
     await page.getByText('Patient registered successfully').first().waitFor();
     await screenshot(page, 'registration-success');
+    await page.screenshot({ path: join(RESULTS_DIR, 'registration-full.png'), fullPage: true });
     // The form is reset for the next patient.
     await expect(page.getByLabel('First Name').inputValue()).resolves.toBe('');
     await expect(page.getByRole('checkbox').isChecked()).resolves.toBe(false);
@@ -296,11 +298,22 @@ describe('Patient Search', () => {
   it('narrows by age range and membership and shows the real membership', async () => {
     const thisYear = new Date().getFullYear();
     await seed([
-      { first_name: 'Agefilter', last_name: 'Young', date_of_birth: `${thisYear - 10}-01-01`, membership_type: 'corporate' },
-      { first_name: 'Agefilter', last_name: 'Elder', date_of_birth: `${thisYear - 70}-01-01`, membership_type: 'corporate' },
+      {
+        first_name: 'Agefilter',
+        last_name: 'Young',
+        date_of_birth: `${thisYear - 10}-01-01`,
+        membership_type: 'corporate',
+      },
+      {
+        first_name: 'Agefilter',
+        last_name: 'Elder',
+        date_of_birth: `${thisYear - 70}-01-01`,
+        membership_type: 'corporate',
+      },
     ]);
     const page = await open('/patient-search', 'Patient Search');
     await page.getByRole('searchbox', { name: 'Search patients' }).fill('Agefilter');
+    await page.waitForURL(/search=Agefilter/);
     const results = table(page, 'Search results');
     await results.getByRole('row').filter({ hasText: 'Agefilter Elder' }).waitFor();
     await page.getByLabel('Age range').selectOption('65+');
@@ -323,6 +336,8 @@ describe('on a 390 px phone', () => {
     ] as const) {
       const page = await open(path, heading, MOBILE);
       await page.waitForLoadState('networkidle');
+      // The sign-in toast covers the top of a phone screen: let it go before the screenshot.
+      await page.getByText('Login Successful').waitFor({ state: 'hidden' });
       await screenshot(page, shot);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, `${path} scrolls sideways`).toBeLessThanOrEqual(0);
@@ -331,15 +346,24 @@ describe('on a 390 px phone', () => {
         await page.getByRole('dialog', { name: 'Add New Patient' }).waitFor();
         await screenshot(page, 'patients-add-dialog-mobile');
         await page.keyboard.press('Escape');
-        await page.getByRole('button', { name: /^View / }).first().click();
+        await page
+          .getByRole('button', { name: /^View / })
+          .first()
+          .click();
         await page.getByRole('dialog', { name: 'Patient Details' }).waitFor();
         await screenshot(page, 'patients-details-dialog-mobile');
         await page.keyboard.press('Escape');
-        await page.getByRole('button', { name: /^Edit / }).first().click();
+        await page
+          .getByRole('button', { name: /^Edit / })
+          .first()
+          .click();
         await page.getByRole('dialog', { name: 'Edit Patient' }).waitFor();
         await screenshot(page, 'patients-edit-dialog-mobile');
         await page.keyboard.press('Escape');
-        await page.getByRole('button', { name: /^Delete / }).first().click();
+        await page
+          .getByRole('button', { name: /^Delete / })
+          .first()
+          .click();
         await page.getByRole('dialog', { name: 'Delete Patient' }).waitFor();
         await screenshot(page, 'patients-delete-dialog-mobile');
       }

@@ -12,7 +12,7 @@ async function expectCards(page: Page, cards: Record<string, string>) {
   for (const [label, key] of Object.entries(cards)) {
     const card = page.getByRole('group', { name: label, exact: true });
     const value = counts[key];
-    expect(value, `stats has ${key}`).not.toBeUndefined();
+    if (value === undefined) throw new Error(`/api/dashboard/stats has no ${key}`);
     if (value === null) {
       await card.getByText('not available yet').waitFor();
       expect(await card.textContent()).toContain('—');
@@ -56,7 +56,9 @@ describe('landing, home and dashboard', () => {
       await page.getByRole('heading', { name: 'Welcome, Asha Rao' }).waitFor();
       const modules = page.getByRole('region', { name: 'Modules' }).getByRole('link');
       expect(await modules.count()).toBe(12);
-      expect(await page.getByRole('link', { name: 'Dashboard', exact: true }).last().getAttribute('href')).toBe('/dashboard');
+      expect(await page.getByRole('link', { name: 'Dashboard', exact: true }).last().getAttribute('href')).toBe(
+        '/dashboard',
+      );
       await page.getByRole('group', { name: 'Patients' }).getByText('registered').waitFor();
       await expectCards(page, { Patients: 'patients', Tests: 'tests', Samples: 'samples', Staff: 'users' });
       await page.waitForTimeout(300);
@@ -88,6 +90,7 @@ describe('landing, home and dashboard', () => {
       }
       await screenshot(page, `${size}-dashboard`);
 
+      // A module of a later issue (spec: Inventory Management). Once it is built, use another placeholder route.
       await page.goto('/inventory');
       await page.getByRole('heading', { name: 'Inventory Management', level: 1 }).waitFor();
       await page.getByText('This module is not available yet in this version of lims.').waitFor();

@@ -57,7 +57,7 @@ describe('sidebar', () => {
     expect((await sidebar.boundingBox())?.width).toBeCloseTo(16 * 14, 0);
 
     await page.keyboard.press('Control+b');
-    await page.waitForFunction(() => document.querySelector('[data-testid="sidebar"]')?.getAttribute('data-state-sidebar') === 'collapsed');
+    await page.locator('[data-testid="sidebar"][data-state-sidebar="collapsed"]').waitFor();
     await page.waitForTimeout(250); // width transition
     expect((await sidebar.boundingBox())?.width).toBeCloseTo(3 * 14, 0);
     const cookie = (await page.context().cookies()).find((c) => c.name === 'sidebar:state');

@@ -20,7 +20,9 @@ export function registerServe(program: Command, out: Output): void {
   program
     .command('serve')
     .description('run the web app and its API (on an empty data dir the browser opens the setup wizard)')
-    .addOption(new Option('-p, --port <port>', 'port to listen on (1-65535)').default(DEFAULT_PORT).argParser(parsePort))
+    .addOption(
+      new Option('-p, --port <port>', 'port to listen on (1-65535)').default(DEFAULT_PORT).argParser(parsePort),
+    )
     .option('--host <host>', 'address to listen on; 0.0.0.0 serves every PC on the network', DEFAULT_HOST)
     .option('--demo', 'run a demo lab with one account per role, listed on the login page')
     .option('--quiet', 'no server log (requests and errors); the start-up lines are still printed')
@@ -74,11 +76,17 @@ function listenError(err: unknown, host: string, port: number): unknown {
   const code = (err as NodeJS.ErrnoException | null)?.code;
   switch (code) {
     case 'EADDRINUSE':
-      return new CliError(`port ${port} on ${host} is already in use; stop the program using it or choose another with --port`);
+      return new CliError(
+        `port ${port} on ${host} is already in use; stop the program using it or choose another with --port`,
+      );
     case 'EACCES':
-      return new CliError(`not allowed to listen on port ${port}; ports below 1024 need extra rights, choose another with --port`);
+      return new CliError(
+        `not allowed to listen on port ${port}; ports below 1024 need extra rights, choose another with --port`,
+      );
     case 'EADDRNOTAVAIL':
-      return new CliError(`--host ${host}: this computer has no such address; use 127.0.0.1, 0.0.0.0 or one of its own addresses`);
+      return new CliError(
+        `--host ${host}: this computer has no such address; use 127.0.0.1, 0.0.0.0 or one of its own addresses`,
+      );
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return new CliError(`--host ${host}: no such host name`);

@@ -176,20 +176,30 @@ async function wizard(flags: SetupFlags, dir: string, out: Output): Promise<Reco
   out.line(`Setting up a new lab in ${dir}.`);
   out.line('Nothing is saved until you confirm at the end; press Ctrl+C to stop.');
   out.line();
-  const labName = flags.labName ?? (await input({ message: 'Lab name', required: true, validate: validatorFor(shape.labName) }));
-  const labAddress = flags.labAddress ?? (await input({ message: 'Lab address (optional)', validate: validatorFor(shape.labAddress) }));
-  const labPhone = flags.labPhone ?? (await input({ message: 'Lab phone (optional)', validate: validatorFor(shape.labPhone) }));
-  const labEmail = flags.labEmail ?? (await input({ message: 'Lab email (optional)', validate: validatorFor(shape.labEmail) }));
+  const labName =
+    flags.labName ?? (await input({ message: 'Lab name', required: true, validate: validatorFor(shape.labName) }));
+  const labAddress =
+    flags.labAddress ?? (await input({ message: 'Lab address (optional)', validate: validatorFor(shape.labAddress) }));
+  const labPhone =
+    flags.labPhone ?? (await input({ message: 'Lab phone (optional)', validate: validatorFor(shape.labPhone) }));
+  const labEmail =
+    flags.labEmail ?? (await input({ message: 'Lab email (optional)', validate: validatorFor(shape.labEmail) }));
   const adminName =
     flags.adminName ??
-    (await input({ message: 'Administrator name', default: DEFAULT_ADMIN_NAME, validate: validatorFor(shape.adminName) }));
+    (await input({
+      message: 'Administrator name',
+      default: DEFAULT_ADMIN_NAME,
+      validate: validatorFor(shape.adminName),
+    }));
   const adminEmail =
     flags.adminEmail ??
     (await input({ message: 'Administrator email (used to sign in)', validate: validatorFor(shape.adminEmail) }));
   const adminPassword = flags.adminPassword ?? (await askNewPassword(out, 'Administrator password'));
-  const timezone = flags.timezone ?? (await select({ message: 'Timezone', choices: TIMEZONES, default: 'Asia/Kolkata' }));
+  const timezone =
+    flags.timezone ?? (await select({ message: 'Timezone', choices: TIMEZONES, default: 'Asia/Kolkata' }));
   const currency = flags.currency ?? (await select({ message: 'Currency', choices: CURRENCIES, default: 'INR' }));
-  const dateFormat = flags.dateFormat ?? (await select({ message: 'Date format', choices: DATE_FORMATS, default: 'DD/MM/YYYY' }));
+  const dateFormat =
+    flags.dateFormat ?? (await select({ message: 'Date format', choices: DATE_FORMATS, default: 'DD/MM/YYYY' }));
   const sampleData =
     flags.sampleData ??
     (await confirm({ message: 'Load the starter catalogue of common tests, profiles and packages?', default: true }));
@@ -209,7 +219,19 @@ async function wizard(flags: SetupFlags, dir: string, out: Output): Promise<Reco
   if (!(await confirm({ message: 'Create the lab now?', default: true }))) {
     throw new CliError('setup cancelled; nothing was changed');
   }
-  return { labName, labAddress, labPhone, labEmail, adminName, adminEmail, adminPassword, timezone, currency, dateFormat, ...starterFlags(sampleData) };
+  return {
+    labName,
+    labAddress,
+    labPhone,
+    labEmail,
+    adminName,
+    adminEmail,
+    adminPassword,
+    timezone,
+    currency,
+    dateFormat,
+    ...starterFlags(sampleData),
+  };
 }
 
 /** --sample-data turns on all three of the wizard's import switches. */
@@ -217,7 +239,13 @@ function starterFlags(on: boolean) {
   return { importSampleTests: on, importSampleProfiles: on, importSamplePackages: on };
 }
 
-function printNextSteps(out: Output, setup: SetupInput, dir: string, showDir: boolean, catalogue: StarterSummary | null): void {
+function printNextSteps(
+  out: Output,
+  setup: SetupInput,
+  dir: string,
+  showDir: boolean,
+  catalogue: StarterSummary | null,
+): void {
   const dirFlag = showDir ? ` --data-dir ${shellQuote(dir)}` : '';
   out.line(`Lab "${setup.labName}" is set up.`);
   out.fields([
@@ -238,5 +266,7 @@ function printNextSteps(out: Output, setup: SetupInput, dir: string, showDir: bo
   out.line(`  1. Start the server:     lims serve${dirFlag}`);
   out.line(`  2. Open http://${DEFAULT_HOST}:${DEFAULT_PORT} in a browser and sign in as ${setup.adminEmail}`);
   out.line(`  3. Add staff accounts:   lims user add${dirFlag}   (or User Management in the browser)`);
-  out.line(`  For other PCs on the clinic network: lims serve${dirFlag} --host 0.0.0.0, then open http://<this PC's address>:${DEFAULT_PORT}`);
+  out.line(
+    `  For other PCs on the clinic network: lims serve${dirFlag} --host 0.0.0.0, then open http://<this PC's address>:${DEFAULT_PORT}`,
+  );
 }

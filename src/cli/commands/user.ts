@@ -76,13 +76,14 @@ Example:
     .option('--password <password>', 'the new password, 8+ characters (asked for on a terminal when missing)')
     .action((email: string, flags: { password?: string }, cmd: Command) => {
       // Checked before the database is opened, so a bad flag changes nothing and exits 2.
-      const given = flags.password === undefined ? undefined : parseFlags(passwordResetSchema, flags, FLAG_OF, SECRET).password;
+      const given =
+        flags.password === undefined ? undefined : parseFlags(passwordResetSchema, flags, FLAG_OF, SECRET).password;
       return withLab(cmd, (lab) => reset(lab, email, given, out));
     });
 
   user
     .command('deactivate')
-    .description("deactivate a user: they can no longer sign in and their open sessions end (records keep their name)")
+    .description('deactivate a user: they can no longer sign in and their open sessions end (records keep their name)')
     .argument('<email>', "the user's email address")
     .action((email: string, _flags: unknown, cmd: Command) => withLab(cmd, (lab) => setActive(lab, email, false, out)));
 

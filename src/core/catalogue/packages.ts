@@ -64,40 +64,43 @@ async function setLinks(trx: Db, packageId: number, testIds: number[] | undefine
   }
 }
 
-export async function createPackage(db: Db, actor: Actor, input: PackageCreate): Promise<CataloguePackage> {
-  return db.transaction().execute(async (trx) => {
-    await assertCodeFree(trx, actor.organizationId, input.code);
-    await assertOwned(trx, 'tests', actor.organizationId, input.test_ids, 'test_ids');
-    await assertOwned(trx, 'test_profiles', actor.organizationId, input.profile_ids, 'profile_ids');
-    const now = nowIso();
-    const price_paise = rupeesToPaise(input.price);
-    const row = await trx
-      .insertInto('test_packages')
-      .values({
-        organization_id: actor.organizationId,
-        name: input.name,
-        code: input.code,
-        description: input.description ?? null,
-        category: input.category ?? null,
-        price_paise,
-        base_price_paise: input.base_price === undefined ? price_paise : rupeesToPaise(input.base_price),
-        duration: input.duration ?? null,
-        status: input.status,
-        created_at: now,
-        updated_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await setLinks(trx, row.id, input.test_ids, input.profile_ids);
-    await recordPriceChange(trx, actor, 'package', row.id, null, row);
-    await writeAudit(trx, actor, {
-      action: 'create',
-      entity: 'test_package',
-      entityId: row.id,
-      newValues: { ...row, test_ids: input.test_ids, profile_ids: input.profile_ids },
-    });
-    return (await withLinks(trx, [row]))[0]!;
+/** Inside an open transaction: stores a package and its links, with price-history and audit rows. */
+export async function insertPackage(trx: Db, actor: Actor, input: PackageCreate): Promise<PackageRow> {
+  await assertCodeFree(trx, actor.organizationId, input.code);
+  await assertOwned(trx, 'tests', actor.organizationId, input.test_ids, 'test_ids');
+  await assertOwned(trx, 'test_profiles', actor.organizationId, input.profile_ids, 'profile_ids');
+  const now = nowIso();
+  const price_paise = rupeesToPaise(input.price);
+  const row = await trx
+    .insertInto('test_packages')
+    .values({
+      organization_id: actor.organizationId,
+      name: input.name,
+      code: input.code,
+      description: input.description ?? null,
+      category: input.category ?? null,
+      price_paise,
+      base_price_paise: input.base_price === undefined ? price_paise : rupeesToPaise(input.base_price),
+      duration: input.duration ?? null,
+      status: input.status,
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await setLinks(trx, row.id, input.test_ids, input.profile_ids);
+  await recordPriceChange(trx, actor, 'package', row.id, null, row);
+  await writeAudit(trx, actor, {
+    action: 'create',
+    entity: 'test_package',
+    entityId: row.id,
+    newValues: { ...row, test_ids: input.test_ids, profile_ids: input.profile_ids },
   });
+  return row;
+}
+
+export async function createPackage(db: Db, actor: Actor, input: PackageCreate): Promise<CataloguePackage> {
+  return db.transaction().execute(async (trx) => (await withLinks(trx, [await insertPackage(trx, actor, input)]))[0]!);
 }
 
 export async function updatePackage(db: Db, actor: Actor, id: number, input: PackageUpdate): Promise<CataloguePackage> {

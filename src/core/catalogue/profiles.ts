@@ -55,33 +55,36 @@ async function setTests(trx: Db, profileId: number, testIds: number[]) {
   }
 }
 
+/** Inside an open transaction: stores a profile and its tests, with price-history and audit rows. */
+export async function insertProfile(trx: Db, actor: Actor, input: ProfileCreate): Promise<ProfileRow> {
+  await assertCodeFree(trx, actor.organizationId, input.code);
+  await assertOwned(trx, 'tests', actor.organizationId, input.test_ids, 'test_ids');
+  const now = nowIso();
+  const price_paise = rupeesToPaise(input.price);
+  const row = await trx
+    .insertInto('test_profiles')
+    .values({
+      organization_id: actor.organizationId,
+      name: input.name,
+      code: input.code,
+      description: input.description ?? null,
+      category: input.category ?? null,
+      price_paise,
+      base_price_paise: input.base_price === undefined ? price_paise : rupeesToPaise(input.base_price),
+      status: input.status,
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await setTests(trx, row.id, input.test_ids);
+  await recordPriceChange(trx, actor, 'profile', row.id, null, row);
+  await writeAudit(trx, actor, { action: 'create', entity: 'test_profile', entityId: row.id, newValues: { ...row, test_ids: input.test_ids } });
+  return row;
+}
+
 export async function createProfile(db: Db, actor: Actor, input: ProfileCreate): Promise<CatalogueProfile> {
-  return db.transaction().execute(async (trx) => {
-    await assertCodeFree(trx, actor.organizationId, input.code);
-    await assertOwned(trx, 'tests', actor.organizationId, input.test_ids, 'test_ids');
-    const now = nowIso();
-    const price_paise = rupeesToPaise(input.price);
-    const row = await trx
-      .insertInto('test_profiles')
-      .values({
-        organization_id: actor.organizationId,
-        name: input.name,
-        code: input.code,
-        description: input.description ?? null,
-        category: input.category ?? null,
-        price_paise,
-        base_price_paise: input.base_price === undefined ? price_paise : rupeesToPaise(input.base_price),
-        status: input.status,
-        created_at: now,
-        updated_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await setTests(trx, row.id, input.test_ids);
-    await recordPriceChange(trx, actor, 'profile', row.id, null, row);
-    await writeAudit(trx, actor, { action: 'create', entity: 'test_profile', entityId: row.id, newValues: { ...row, test_ids: input.test_ids } });
-    return (await withTests(trx, [row]))[0]!;
-  });
+  return db.transaction().execute(async (trx) => (await withTests(trx, [await insertProfile(trx, actor, input)]))[0]!);
 }
 
 export async function updateProfile(db: Db, actor: Actor, id: number, input: ProfileUpdate): Promise<CatalogueProfile> {

@@ -3,11 +3,11 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
-import { nowIso } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
-import { rupeesToPaise } from '../../shared/money.js';
 import { packageCreateSchema, profileCreateSchema, testCreateSchema } from '../../shared/schemas/catalogue.js';
-import { recordPriceChange } from './pricing.js';
+import { insertTest } from './tests.js';
+import { insertProfile } from './profiles.js';
+import { insertPackage } from './packages.js';
 
 /**
  * The starter catalogue shipped in data/: a common Indian lab menu with illustrative prices that
@@ -172,33 +172,36 @@ export function selectStarter(catalogue: StarterCatalogue, opts: StarterOptions)
 
 type CodeMap = Map<string, number>;
 
-async function existingCodes(trx: Db, table: 'tests' | 'test_profiles' | 'test_packages', organizationId: number): Promise<CodeMap> {
-  const rows = await trx.selectFrom(table).select(['id', 'code']).where('organization_id', '=', organizationId).execute();
+async function existingCodes(
+  trx: Db,
+  table: 'tests' | 'test_profiles' | 'test_packages',
+  organizationId: number,
+): Promise<CodeMap> {
+  const rows = await trx
+    .selectFrom(table)
+    .select(['id', 'code'])
+    .where('organization_id', '=', organizationId)
+    .execute();
   return new Map(rows.map((r) => [r.code.toUpperCase(), r.id]));
 }
 
 function idsOf(codes: string[], map: CodeMap, owner: string): number[] {
   return codes.map((code) => {
     const id = map.get(code);
-    if (id === undefined) throw new Error(`Starter catalogue: ${owner} needs test or profile ${code}, which is not in the lab`);
+    if (id === undefined)
+      throw new Error(`Starter catalogue: ${owner} needs test or profile ${code}, which is not in the lab`);
     return id;
   });
 }
 
-function prices(input: { price: number; base_price?: number | undefined }) {
-  const price_paise = rupeesToPaise(input.price);
-  return { price_paise, base_price_paise: input.base_price === undefined ? price_paise : rupeesToPaise(input.base_price) };
-}
-
 /**
- * Inserts the selection inside the caller's transaction, with the same rows, price history and
- * audit entries as createTest/createProfile/createPackage. An item whose code the lab already has is
- * skipped (never overwritten), and profiles and packages link to the lab's item of that code.
+ * Inserts the selection inside the caller's transaction through the same insert helpers as the API
+ * (rows, price history, audit). An item whose code the lab already has is skipped (never
+ * overwritten), and profiles and packages link to the lab's item of that code.
  */
 async function insertSelection(trx: Db, actor: Actor, sel: Selection): Promise<StarterSummary> {
   const org = actor.organizationId;
   const summary: StarterSummary = { tests: 0, profiles: 0, packages: 0, skipped: 0, notes: sel.notes };
-  const now = nowIso();
 
   const testIds = await existingCodes(trx, 'tests', org);
   for (const t of sel.tests) {
@@ -206,105 +209,30 @@ async function insertSelection(trx: Db, actor: Actor, sel: Selection): Promise<S
       summary.skipped += 1;
       continue;
     }
-    const row = await trx
-      .insertInto('tests')
-      .values({
-        organization_id: org,
-        name: t.name,
-        code: t.code,
-        description: t.description ?? null,
-        category: t.category ?? null,
-        ...prices(t),
-        unit: t.unit ?? null,
-        normal_range: t.normal_range ?? null,
-        reference_ranges: null,
-        sample_type: t.sample_type ?? null,
-        turnaround_hours: t.turnaround_hours ?? null,
-        status: t.status,
-        created_at: now,
-        updated_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    testIds.set(t.code, row.id);
-    await recordPriceChange(trx, actor, 'test', row.id, null, row);
-    await writeAudit(trx, actor, { action: 'create', entity: 'test', entityId: row.id, newValues: row });
+    testIds.set(t.code, (await insertTest(trx, actor, t)).id);
     summary.tests += 1;
   }
 
   const profileIds = await existingCodes(trx, 'test_profiles', org);
-  for (const p of sel.profiles) {
+  for (const { tests, ...p } of sel.profiles) {
     if (profileIds.has(p.code)) {
       summary.skipped += 1;
       continue;
     }
-    const test_ids = idsOf(p.tests, testIds, `profile ${p.code}`);
-    const row = await trx
-      .insertInto('test_profiles')
-      .values({
-        organization_id: org,
-        name: p.name,
-        code: p.code,
-        description: p.description ?? null,
-        category: p.category ?? null,
-        ...prices(p),
-        status: p.status,
-        created_at: now,
-        updated_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('profile_tests')
-      .values(test_ids.map((test_id, position) => ({ profile_id: row.id, test_id, position })))
-      .execute();
-    profileIds.set(p.code, row.id);
-    await recordPriceChange(trx, actor, 'profile', row.id, null, row);
-    await writeAudit(trx, actor, { action: 'create', entity: 'test_profile', entityId: row.id, newValues: { ...row, test_ids } });
+    const test_ids = idsOf(tests, testIds, `profile ${p.code}`);
+    profileIds.set(p.code, (await insertProfile(trx, actor, { ...p, test_ids })).id);
     summary.profiles += 1;
   }
 
   const packageIds = await existingCodes(trx, 'test_packages', org);
-  for (const p of sel.packages) {
+  for (const { tests, profiles, ...p } of sel.packages) {
     if (packageIds.has(p.code)) {
       summary.skipped += 1;
       continue;
     }
-    const test_ids = idsOf(p.tests, testIds, `package ${p.code}`);
-    const profile_ids = idsOf(p.profiles, profileIds, `package ${p.code}`);
-    const row = await trx
-      .insertInto('test_packages')
-      .values({
-        organization_id: org,
-        name: p.name,
-        code: p.code,
-        description: p.description ?? null,
-        category: p.category ?? null,
-        ...prices(p),
-        duration: p.duration ?? null,
-        status: p.status,
-        created_at: now,
-        updated_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    if (test_ids.length) {
-      await trx.insertInto('package_tests').values(test_ids.map((test_id, position) => ({ package_id: row.id, test_id, position }))).execute();
-    }
-    if (profile_ids.length) {
-      await trx
-        .insertInto('package_profiles')
-        .values(profile_ids.map((profile_id, position) => ({ package_id: row.id, profile_id, position })))
-        .execute();
-    }
-    packageIds.set(p.code, row.id);
-    await recordPriceChange(trx, actor, 'package', row.id, null, row);
-    await writeAudit(trx, actor, {
-      action: 'create',
-      entity: 'test_package',
-      entityId: row.id,
-      newValues: { ...row, test_ids, profile_ids },
-    });
+    const test_ids = idsOf(tests, testIds, `package ${p.code}`);
+    const profile_ids = idsOf(profiles, profileIds, `package ${p.code}`);
+    packageIds.set(p.code, (await insertPackage(trx, actor, { ...p, test_ids, profile_ids })).id);
     summary.packages += 1;
   }
 
@@ -327,7 +255,8 @@ export async function loadStarterCatalogue(
   opts: StarterOptions,
   catalogue?: StarterCatalogue,
 ): Promise<StarterSummary> {
-  if (!opts.tests && !opts.profiles && !opts.packages) return { tests: 0, profiles: 0, packages: 0, skipped: 0, notes: [] };
+  if (!opts.tests && !opts.profiles && !opts.packages)
+    return { tests: 0, profiles: 0, packages: 0, skipped: 0, notes: [] };
   const selection = selectStarter(catalogue ?? readStarterCatalogue(), opts);
   if (db.isTransaction) return insertSelection(db, actor, selection);
   return db.transaction().execute((trx) => insertSelection(trx, actor, selection));

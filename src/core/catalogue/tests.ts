@@ -39,36 +39,39 @@ async function assertCodeFree(db: Db, organizationId: number, code: string, exce
   if (await q.executeTakeFirst()) throw new ConflictError(`A test with code ${code} already exists`, 'CODE_TAKEN');
 }
 
+/** Inside an open transaction: stores a test with its first price-history row and audit row. */
+export async function insertTest(trx: Db, actor: Actor, input: TestCreate): Promise<TestRow> {
+  await assertCodeFree(trx, actor.organizationId, input.code);
+  const now = nowIso();
+  const price_paise = rupeesToPaise(input.price);
+  const row = await trx
+    .insertInto('tests')
+    .values({
+      organization_id: actor.organizationId,
+      name: input.name,
+      code: input.code,
+      description: input.description ?? null,
+      category: input.category ?? null,
+      price_paise,
+      base_price_paise: input.base_price === undefined ? price_paise : rupeesToPaise(input.base_price),
+      unit: input.unit ?? null,
+      normal_range: input.normal_range ?? null,
+      reference_ranges: null,
+      sample_type: input.sample_type ?? null,
+      turnaround_hours: input.turnaround_hours ?? null,
+      status: input.status,
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await recordPriceChange(trx, actor, 'test', row.id, null, row);
+  await writeAudit(trx, actor, { action: 'create', entity: 'test', entityId: row.id, newValues: row });
+  return row;
+}
+
 export async function createTest(db: Db, actor: Actor, input: TestCreate): Promise<CatalogueTest> {
-  return db.transaction().execute(async (trx) => {
-    await assertCodeFree(trx, actor.organizationId, input.code);
-    const now = nowIso();
-    const price_paise = rupeesToPaise(input.price);
-    const row = await trx
-      .insertInto('tests')
-      .values({
-        organization_id: actor.organizationId,
-        name: input.name,
-        code: input.code,
-        description: input.description ?? null,
-        category: input.category ?? null,
-        price_paise,
-        base_price_paise: input.base_price === undefined ? price_paise : rupeesToPaise(input.base_price),
-        unit: input.unit ?? null,
-        normal_range: input.normal_range ?? null,
-        reference_ranges: null,
-        sample_type: input.sample_type ?? null,
-        turnaround_hours: input.turnaround_hours ?? null,
-        status: input.status,
-        created_at: now,
-        updated_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await recordPriceChange(trx, actor, 'test', row.id, null, row);
-    await writeAudit(trx, actor, { action: 'create', entity: 'test', entityId: row.id, newValues: row });
-    return toTest(row);
-  });
+  return toTest(await db.transaction().execute((trx) => insertTest(trx, actor, input)));
 }
 
 export async function updateTest(db: Db, actor: Actor, id: number, input: TestUpdate): Promise<CatalogueTest> {

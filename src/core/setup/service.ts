@@ -25,7 +25,11 @@ export async function isSetUp(db: Db): Promise<boolean> {
  */
 export async function setupLab(db: Db, input: SetupInput, opts: { demo?: boolean } = {}): Promise<SetupResult> {
   const password_hash = await hashPassword(input.adminPassword);
-  const starter = { tests: input.importSampleTests, profiles: input.importSampleProfiles, packages: input.importSamplePackages };
+  const starter = {
+    tests: input.importSampleTests,
+    profiles: input.importSampleProfiles,
+    packages: input.importSamplePackages,
+  };
   // Read (and check) the shipped file before the transaction; the catalogue is created with the lab or not at all.
   const catalogue = starter.tests || starter.profiles || starter.packages ? readStarterCatalogue() : null;
   return db.transaction().execute(async (trx) => {

@@ -41,7 +41,9 @@ export class RouteErrorBoundary extends Component<Props, State> {
             <div className="min-w-0">
               <h1 className="text-lg font-semibold text-slate-900">Unexpected Application Error</h1>
               <p className="mt-1 text-slate-700">Something went wrong while showing this page.</p>
-              <pre className="mt-3 overflow-x-auto rounded bg-slate-100 p-3 text-xs whitespace-pre-wrap text-slate-800">{error.message}</pre>
+              <pre className="mt-3 overflow-x-auto rounded bg-slate-100 p-3 text-xs whitespace-pre-wrap text-slate-800">
+                {error.message}
+              </pre>
               <div className="mt-4 flex gap-2">
                 <button
                   type="button"
@@ -50,7 +52,10 @@ export class RouteErrorBoundary extends Component<Props, State> {
                 >
                   Reload
                 </button>
-                <a href="/home" className="inline-flex h-9 items-center rounded-md border border-slate-300 px-4 font-medium text-slate-800 hover:bg-slate-50">
+                <a
+                  href="/home"
+                  className="inline-flex h-9 items-center rounded-md border border-slate-300 px-4 font-medium text-slate-800 hover:bg-slate-50"
+                >
                   Go to Home
                 </a>
               </div>

@@ -13,14 +13,21 @@ export function ModulePlaceholder({ path }: { path: ScreenPath }) {
   const body = (
     <>
       <PageHeader title={screen.title} subtitle={'subtitle' in screen ? screen.subtitle : undefined} />
-      <section aria-label="Module status" className="flex items-start gap-3 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+      <section
+        aria-label="Module status"
+        className="flex items-start gap-3 rounded-lg border border-slate-200 bg-white p-5 shadow-sm"
+      >
         <Construction className="mt-0.5 size-5 shrink-0 text-slate-500" aria-hidden="true" />
         <div>
           <p className="font-medium text-slate-900">This module is not available yet in this version of lims.</p>
           <p className="mt-1 text-[13px] text-slate-600">
             {isPublic ? (
               <>
-                Staff can <Link className="text-primary-700 underline" to="/login">sign in</Link> to use the available modules.
+                Staff can{' '}
+                <Link className="text-primary-700 underline" to="/login">
+                  sign in
+                </Link>{' '}
+                to use the available modules.
               </>
             ) : (
               'The other modules in the sidebar keep working as usual.'

@@ -1,5 +1,15 @@
 import { Link, useLocation, useNavigate } from 'react-router';
-import { ArrowLeft, FileQuestion, FlaskConical, HelpCircle, Home, LayoutDashboard, Package, RefreshCw, Users } from 'lucide-react';
+import {
+  ArrowLeft,
+  FileQuestion,
+  FlaskConical,
+  HelpCircle,
+  Home,
+  LayoutDashboard,
+  Package,
+  RefreshCw,
+  Users,
+} from 'lucide-react';
 import { Button, LinkButton } from '@/components';
 
 const QUICK_LINKS = [
@@ -68,7 +78,8 @@ export function NotFoundPage() {
         <div className="mt-5 flex items-start gap-2 rounded-md bg-slate-50 p-3 text-[13px] text-slate-700">
           <HelpCircle className="mt-0.5 size-4 shrink-0 text-slate-500" aria-hidden="true" />
           <p>
-            <strong className="font-semibold">Need Help?</strong> If you believe this is an error, contact your system administrator.
+            <strong className="font-semibold">Need Help?</strong> If you believe this is an error, contact your system
+            administrator.
           </p>
         </div>
       </div>

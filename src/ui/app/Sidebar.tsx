@@ -10,7 +10,12 @@ import { useSidebar } from './useSidebar';
 
 function Brand({ compact }: { compact: boolean }) {
   return (
-    <div className={cn('flex h-14 shrink-0 items-center gap-2 border-b border-slate-200', compact ? 'justify-center px-0' : 'px-4')}>
+    <div
+      className={cn(
+        'flex h-14 shrink-0 items-center gap-2 border-b border-slate-200',
+        compact ? 'justify-center px-0' : 'px-4',
+      )}
+    >
       <span className="flex size-7 items-center justify-center rounded-md bg-primary-600 text-white" aria-hidden="true">
         <FlaskConical className="size-4" />
       </span>
@@ -47,7 +52,10 @@ function NavList({ compact }: { compact: boolean }) {
         >
           <p
             id={groupId(group.label)}
-            className={cn('px-4 pt-2 pb-1 text-[11px] font-semibold tracking-wider text-slate-500 uppercase', compact && 'sr-only')}
+            className={cn(
+              'px-4 pt-2 pb-1 text-[11px] font-semibold tracking-wider text-slate-500 uppercase',
+              compact && 'sr-only',
+            )}
           >
             {group.label}
           </p>
@@ -65,7 +73,8 @@ function NavList({ compact }: { compact: boolean }) {
                         cn(
                           'flex h-8 items-center gap-2.5 rounded-md text-[13px] text-slate-700 transition-colors hover:bg-slate-100 hover:text-slate-900',
                           compact ? 'justify-center px-0' : 'px-2.5',
-                          isActive && 'bg-primary-50 font-semibold text-primary-800 hover:bg-primary-100 hover:text-primary-800',
+                          isActive &&
+                            'bg-primary-50 font-semibold text-primary-800 hover:bg-primary-100 hover:text-primary-800',
                         )
                       }
                     >

@@ -92,7 +92,13 @@ export function UserMenu({ compact }: { compact: boolean }) {
         </DropdownMenu.Portal>
       </DropdownMenu.Root>
 
-      <Dialog open={profileOpen} onOpenChange={setProfileOpen} title="Profile" description="Your staff account in this lab." size="sm">
+      <Dialog
+        open={profileOpen}
+        onOpenChange={setProfileOpen}
+        title="Profile"
+        description="Your staff account in this lab."
+        size="sm"
+      >
         <dl className="grid grid-cols-[8rem_1fr] gap-x-3 gap-y-2 text-sm">
           <dt className="text-slate-600">Name</dt>
           <dd className="text-slate-900">{name}</dd>

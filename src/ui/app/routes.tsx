@@ -42,7 +42,9 @@ export const ROUTES: Record<ScreenPath, Page> = {
   // Patient Management
   '/patients': page(() => import('@/features/patients/pages/PatientsPage')),
   '/patient-registration': page(() => import('@/features/patients/pages/PatientRegistrationPage')),
-  '/patient-registration-billing': soon('/patient-registration-billing'),
+  '/patient-registration-billing': page(
+    () => import('@/features/billing/registration/pages/RegisterPatientWithBillPage'),
+  ),
   '/patient-search': page(() => import('@/features/patients/pages/PatientSearchPage')),
   '/patient-history': soon('/patient-history'),
 
@@ -75,7 +77,7 @@ export const ROUTES: Record<ScreenPath, Page> = {
   // Financial Management
   '/billing': soon('/billing'),
   '/advanced-billing': soon('/advanced-billing'),
-  '/op-bill': soon('/op-bill'),
+  '/op-bill': page(() => import('@/features/billing/op-bill/pages/OpBillPage')),
   '/bills-list': soon('/bills-list'),
   '/billing-management': soon('/billing-management'),
   '/invoices': soon('/invoices'),

@@ -14,7 +14,11 @@ export const SCREENS = {
   '/login': { title: 'Sign In', access: 'public' },
   '/auth-debug': { title: 'Auth Debug', subtitle: 'Authentication state of this browser', access: 'public' },
   '/auth-test': { title: 'Auth Test', subtitle: 'Sign-in and sign-out checks', access: 'public' },
-  '/patient-portal': { title: 'Patient Portal', subtitle: 'Appointments, test results and bills for patients', access: 'public' },
+  '/patient-portal': {
+    title: 'Patient Portal',
+    subtitle: 'Appointments, test results and bills for patients',
+    access: 'public',
+  },
   '/setup-wizard': { title: 'Setup Wizard', subtitle: 'Set up your laboratory in five steps', access: 'public' },
 
   '/home': { title: 'Home', access: 'protected' },
@@ -25,9 +29,17 @@ export const SCREENS = {
   '/comprehensive-reports': { title: 'Comprehensive Reports', access: 'protected' },
 
   '/patients': { title: 'All Patients', subtitle: 'Find, view and manage registered patients', access: 'protected' },
-  '/patient-registration': { title: 'New Patient Registration', subtitle: 'Register a new patient', access: 'protected' },
+  '/patient-registration': {
+    title: 'New Patient Registration',
+    subtitle: 'Register a new patient',
+    access: 'protected',
+  },
   '/patient-registration-billing': { title: 'Register Patient with Bill', access: 'protected' },
-  '/patient-search': { title: 'Patient Search', subtitle: 'Search patients by name, patient ID, mobile or email', access: 'protected' },
+  '/patient-search': {
+    title: 'Patient Search',
+    subtitle: 'Search patients by name, patient ID, mobile or email',
+    access: 'protected',
+  },
   '/patient-history': { title: 'Patient History', access: 'protected' },
 
   '/test-packages': { title: 'Test Packages', access: 'protected' },
@@ -62,7 +74,11 @@ export const SCREENS = {
   '/revenue': { title: 'Revenue Reports', access: 'protected' },
 
   '/users': { title: 'Users', subtitle: 'Staff accounts, roles and activity', access: 'protected' },
-  '/user-management': { title: 'User Management', subtitle: 'Add, edit and deactivate staff accounts', access: 'protected' },
+  '/user-management': {
+    title: 'User Management',
+    subtitle: 'Add, edit and deactivate staff accounts',
+    access: 'protected',
+  },
   '/multi-tenant-setup': { title: 'Multi-Tenant Setup', access: 'protected' },
   '/settings': { title: 'System Settings', access: 'protected' },
   '/notifications': { title: 'Notifications', access: 'protected' },
@@ -74,10 +90,18 @@ export const SCREENS = {
   '/import': { title: 'Data Import', access: 'protected' },
   '/audit': { title: 'Audit Trail', subtitle: 'Every change to lab data: who, when, what', access: 'protected' },
 
-  '/debug-import': { title: 'Debug Import System', subtitle: 'Check the database connection, data retrieval and patient writes', access: 'protected' },
+  '/debug-import': {
+    title: 'Debug Import System',
+    subtitle: 'Check the database connection, data retrieval and patient writes',
+    access: 'protected',
+  },
   '/doctor-management': { title: 'Doctor Management', access: 'protected' },
   '/test-patients': { title: 'Test Patients', subtitle: 'Routing and protected-route check', access: 'protected' },
-  '/test-api-connection': { title: 'API Connection Test', subtitle: 'Check the health and patients endpoints', access: 'protected' },
+  '/test-api-connection': {
+    title: 'API Connection Test',
+    subtitle: 'Check the health and patients endpoints',
+    access: 'protected',
+  },
 } as const satisfies Record<string, Screen>;
 
 export type ScreenPath = keyof typeof SCREENS;

@@ -55,7 +55,14 @@ const STATUS_TONES: Record<string, BadgeTone> = {
 };
 
 export function statusTone(status: string): BadgeTone {
-  return STATUS_TONES[status.trim().toLowerCase().replace(/[\s-]+/g, '_')] ?? 'grey';
+  return (
+    STATUS_TONES[
+      status
+        .trim()
+        .toLowerCase()
+        .replace(/[\s-]+/g, '_')
+    ] ?? 'grey'
+  );
 }
 
 export interface BadgeProps {

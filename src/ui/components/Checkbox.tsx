@@ -7,7 +7,10 @@ export interface CheckboxProps extends Omit<InputHTMLAttributes<HTMLInputElement
 }
 
 /** A native checkbox with its label (clicking the label toggles it). */
-export const Checkbox = forwardRef<HTMLInputElement, CheckboxProps>(function Checkbox({ label, hint, className, id, ...rest }, ref) {
+export const Checkbox = forwardRef<HTMLInputElement, CheckboxProps>(function Checkbox(
+  { label, hint, className, id, ...rest },
+  ref,
+) {
   const auto = useId();
   const inputId = id ?? auto;
   return (
@@ -63,7 +66,10 @@ export function Switch({ checked, onCheckedChange, label, disabled, id, classNam
       >
         <span
           aria-hidden="true"
-          className={cn('inline-block size-4 rounded-full bg-white shadow transition-transform', checked ? 'translate-x-4.5' : 'translate-x-0.5')}
+          className={cn(
+            'inline-block size-4 rounded-full bg-white shadow transition-transform',
+            checked ? 'translate-x-4.5' : 'translate-x-0.5',
+          )}
         />
       </button>
       <label htmlFor={switchId} className="text-sm text-slate-800">

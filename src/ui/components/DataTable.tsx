@@ -92,7 +92,12 @@ export function DataTable<T>({
                   key={c.key}
                   scope="col"
                   aria-sort={ariaSort}
-                  className={cn('px-3 py-2 text-xs font-semibold tracking-wide text-slate-600 uppercase', alignClass[c.align ?? 'left'], hide(c), c.className)}
+                  className={cn(
+                    'px-3 py-2 text-xs font-semibold tracking-wide text-slate-600 uppercase',
+                    alignClass[c.align ?? 'left'],
+                    hide(c),
+                    c.className,
+                  )}
                 >
                   {c.sortable && onSortChange ? (
                     <button
@@ -102,7 +107,11 @@ export function DataTable<T>({
                     >
                       {c.header}
                       {active ? (
-                        sort.dir === 'asc' ? <ArrowUp className="size-3.5" aria-hidden="true" /> : <ArrowDown className="size-3.5" aria-hidden="true" />
+                        sort.dir === 'asc' ? (
+                          <ArrowUp className="size-3.5" aria-hidden="true" />
+                        ) : (
+                          <ArrowDown className="size-3.5" aria-hidden="true" />
+                        )
                       ) : (
                         <ArrowUpDown className="size-3.5 opacity-50" aria-hidden="true" />
                       )}
@@ -114,7 +123,10 @@ export function DataTable<T>({
               );
             })}
             {rowActions?.length ? (
-              <th scope="col" className="px-3 py-2 text-right text-xs font-semibold tracking-wide text-slate-600 uppercase">
+              <th
+                scope="col"
+                className="px-3 py-2 text-right text-xs font-semibold tracking-wide text-slate-600 uppercase"
+              >
                 Actions
               </th>
             ) : null}
@@ -145,7 +157,15 @@ export function DataTable<T>({
                 onClick={onRowClick ? () => onRowClick(row) : undefined}
               >
                 {columns.map((c) => (
-                  <td key={c.key} className={cn('px-3 py-2 align-middle text-slate-800', alignClass[c.align ?? 'left'], hide(c), c.className)}>
+                  <td
+                    key={c.key}
+                    className={cn(
+                      'px-3 py-2 align-middle text-slate-800',
+                      alignClass[c.align ?? 'left'],
+                      hide(c),
+                      c.className,
+                    )}
+                  >
                     {c.cell(row)}
                   </td>
                 ))}

@@ -19,7 +19,16 @@ export interface DialogProps {
 const widths = { sm: 'max-w-md', md: 'max-w-lg', lg: 'max-w-2xl', xl: 'max-w-4xl' };
 
 /** A modal dialog (Radix): traps focus, closes on Escape and on the close button, returns focus after. */
-export function Dialog({ open, onOpenChange, title, description, children, footer, size = 'md', className }: DialogProps) {
+export function Dialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+  footer,
+  size = 'md',
+  className,
+}: DialogProps) {
   return (
     <D.Root open={open} onOpenChange={onOpenChange}>
       <D.Portal>
@@ -46,7 +55,9 @@ export function Dialog({ open, onOpenChange, title, description, children, foote
             </D.Close>
           </div>
           {children && <div className="overflow-y-auto px-5 py-4">{children}</div>}
-          {footer && <div className="flex flex-wrap justify-end gap-2 border-t border-slate-100 px-5 py-3">{footer}</div>}
+          {footer && (
+            <div className="flex flex-wrap justify-end gap-2 border-t border-slate-100 px-5 py-3">{footer}</div>
+          )}
         </D.Content>
       </D.Portal>
     </D.Root>
@@ -90,7 +101,12 @@ export function ConfirmDialog({
           <Button variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
             Cancel
           </Button>
-          <Button variant={destructive ? 'destructive' : 'primary'} loading={busy} loadingText={busyLabel} onClick={onConfirm}>
+          <Button
+            variant={destructive ? 'destructive' : 'primary'}
+            loading={busy}
+            loadingText={busyLabel}
+            onClick={onConfirm}
+          >
             {confirmLabel}
           </Button>
         </>

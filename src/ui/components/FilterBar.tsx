@@ -71,7 +71,10 @@ export function FilterBar({
     <div role="search" className={cn('flex flex-wrap items-center gap-2', className)}>
       {onSearchChange && (
         <div className="relative min-w-[14rem] flex-1">
-          <Search className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-slate-500" aria-hidden="true" />
+          <Search
+            className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-slate-500"
+            aria-hidden="true"
+          />
           <Input
             type="search"
             aria-label={searchLabel ?? searchPlaceholder}

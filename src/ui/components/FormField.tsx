@@ -26,7 +26,8 @@ export interface FormFieldProps {
 /** Label + control + error (or hint). Every form field in lims goes through this, so every field is labelled. */
 export function FormField({ label, children, error, hint, required, className, id }: FormFieldProps) {
   const auto = useId();
-  const childId = typeof children !== 'function' && typeof children.props.id === 'string' ? children.props.id : undefined;
+  const childId =
+    typeof children !== 'function' && typeof children.props.id === 'string' ? children.props.id : undefined;
   const controlId = id ?? childId ?? auto;
   const hintId = hint && !error ? `${controlId}-hint` : undefined;
   const errorId = error ? `${controlId}-error` : undefined;
@@ -36,7 +37,12 @@ export function FormField({ label, children, error, hint, required, className, i
     'aria-describedby': [errorId, hintId].filter(Boolean).join(' ') || undefined,
     'aria-required': required || undefined,
   };
-  const control = typeof children === 'function' ? children(props) : isValidElement(children) ? cloneElement(children, { ...props }) : children;
+  const control =
+    typeof children === 'function'
+      ? children(props)
+      : isValidElement(children)
+        ? cloneElement(children, { ...props })
+        : children;
   return (
     <div className={cn('grid gap-1.5', className)}>
       {/* The required mark sits outside the label so the field's accessible name is just the label. */}

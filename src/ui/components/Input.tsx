@@ -10,13 +10,19 @@ const field =
 
 export type InputProps = InputHTMLAttributes<HTMLInputElement>;
 
-export const Input = forwardRef<HTMLInputElement, InputProps>(function Input({ className, type = 'text', ...rest }, ref) {
+export const Input = forwardRef<HTMLInputElement, InputProps>(function Input(
+  { className, type = 'text', ...rest },
+  ref,
+) {
   return <input ref={ref} type={type} className={cn(field, 'h-9', className)} {...rest} />;
 });
 
 export type TextareaProps = TextareaHTMLAttributes<HTMLTextAreaElement>;
 
-export const Textarea = forwardRef<HTMLTextAreaElement, TextareaProps>(function Textarea({ className, rows = 3, ...rest }, ref) {
+export const Textarea = forwardRef<HTMLTextAreaElement, TextareaProps>(function Textarea(
+  { className, rows = 3, ...rest },
+  ref,
+) {
   return <textarea ref={ref} rows={rows} className={cn(field, 'py-2 leading-snug', className)} {...rest} />;
 });
 

@@ -12,7 +12,9 @@ export interface MoneyProps {
 /** ₹1,23,456.00 (en-IN, INR). Tabular digits so columns of amounts line up. */
 export function Money({ paise, rupees, className }: MoneyProps) {
   const value = paise ?? (rupees === null || rupees === undefined ? null : Math.round(rupees * 100));
-  return <span className={cn('tabular-nums whitespace-nowrap', className)}>{value === null ? '—' : formatInr(value)}</span>;
+  return (
+    <span className={cn('tabular-nums whitespace-nowrap', className)}>{value === null ? '—' : formatInr(value)}</span>
+  );
 }
 
 export interface DateTextProps {

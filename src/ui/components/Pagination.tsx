@@ -33,7 +33,13 @@ export function Pagination({
   const from = total === 0 ? 0 : (page - 1) * pageSize + 1;
   const to = Math.min(total, page * pageSize);
   return (
-    <nav aria-label="Pagination" className={cn('flex flex-wrap items-center justify-between gap-3 px-3 py-3 text-[13px] text-slate-700', className)}>
+    <nav
+      aria-label="Pagination"
+      className={cn(
+        'flex flex-wrap items-center justify-between gap-3 px-3 py-3 text-[13px] text-slate-700',
+        className,
+      )}
+    >
       <p aria-live="polite">
         Showing {formatCount(from)}-{formatCount(to)} of {formatCount(total)} {itemLabel}
       </p>
@@ -53,16 +59,40 @@ export function Pagination({
           Page {formatCount(Math.min(page, pages))} of {formatCount(pages)}
         </span>
         <div className="flex items-center gap-1">
-          <Button variant="outline" size="icon-sm" aria-label="First page" disabled={page <= 1} onClick={() => onPageChange(1)}>
+          <Button
+            variant="outline"
+            size="icon-sm"
+            aria-label="First page"
+            disabled={page <= 1}
+            onClick={() => onPageChange(1)}
+          >
             <ChevronFirst />
           </Button>
-          <Button variant="outline" size="icon-sm" aria-label="Previous page" disabled={page <= 1} onClick={() => onPageChange(page - 1)}>
+          <Button
+            variant="outline"
+            size="icon-sm"
+            aria-label="Previous page"
+            disabled={page <= 1}
+            onClick={() => onPageChange(page - 1)}
+          >
             <ChevronLeft />
           </Button>
-          <Button variant="outline" size="icon-sm" aria-label="Next page" disabled={page >= pages} onClick={() => onPageChange(page + 1)}>
+          <Button
+            variant="outline"
+            size="icon-sm"
+            aria-label="Next page"
+            disabled={page >= pages}
+            onClick={() => onPageChange(page + 1)}
+          >
             <ChevronRight />
           </Button>
-          <Button variant="outline" size="icon-sm" aria-label="Last page" disabled={page >= pages} onClick={() => onPageChange(pages)}>
+          <Button
+            variant="outline"
+            size="icon-sm"
+            aria-label="Last page"
+            disabled={page >= pages}
+            onClick={() => onPageChange(pages)}
+          >
             <ChevronLast />
           </Button>
         </div>

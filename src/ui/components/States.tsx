@@ -12,7 +12,11 @@ export interface LoadingStateProps {
 
 export function LoadingState({ text = 'Loading...', className }: LoadingStateProps) {
   return (
-    <div role="status" aria-live="polite" className={cn('flex items-center justify-center gap-2 py-10 text-slate-600', className)}>
+    <div
+      role="status"
+      aria-live="polite"
+      className={cn('flex items-center justify-center gap-2 py-10 text-slate-600', className)}
+    >
       <Loader2 className="size-5 animate-spin text-primary-600" aria-hidden="true" />
       <span>{text}</span>
     </div>
@@ -51,7 +55,14 @@ export interface ErrorPanelProps {
   className?: string;
 }
 
-export function ErrorPanel({ title, error, onRetry, retryLabel = 'Retry', retrying = false, className }: ErrorPanelProps) {
+export function ErrorPanel({
+  title,
+  error,
+  onRetry,
+  retryLabel = 'Retry',
+  retrying = false,
+  className,
+}: ErrorPanelProps) {
   return (
     <div role="alert" className={cn('rounded-lg border border-red-200 bg-red-50 p-4 text-red-900', className)}>
       <div className="flex items-start gap-3">
@@ -60,7 +71,14 @@ export function ErrorPanel({ title, error, onRetry, retryLabel = 'Retry', retryi
           <h2 className="font-semibold">{title}</h2>
           <p className="mt-1 text-[13px] break-words text-red-800">{errorMessage(error)}</p>
           {onRetry && (
-            <Button variant="outline" size="sm" className="mt-3" onClick={onRetry} loading={retrying} loadingText="Retrying...">
+            <Button
+              variant="outline"
+              size="sm"
+              className="mt-3"
+              onClick={onRetry}
+              loading={retrying}
+              loadingText="Retrying..."
+            >
               <RefreshCw />
               {retryLabel}
             </Button>

@@ -13,7 +13,11 @@ export interface SummaryCardProps {
 
 export function SummaryCard({ label, value, hint, icon, loading = false, className }: SummaryCardProps) {
   return (
-    <div role="group" aria-label={label} className={cn('rounded-lg border border-slate-200 bg-white p-4 shadow-sm', className)}>
+    <div
+      role="group"
+      aria-label={label}
+      className={cn('rounded-lg border border-slate-200 bg-white p-4 shadow-sm', className)}
+    >
       <div className="flex items-start justify-between gap-2">
         <p className="text-[13px] font-medium text-slate-600">{label}</p>
         {icon && (

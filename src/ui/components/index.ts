@@ -1,6 +1,14 @@
 /** The lims design system: compose every screen from these (docs/ui.md). */
 export { Button, LinkButton, buttonClass, type ButtonProps, type ButtonVariant, type ButtonSize } from './Button';
-export { Input, Textarea, Select, type InputProps, type TextareaProps, type SelectProps, type SelectOption } from './Input';
+export {
+  Input,
+  Textarea,
+  Select,
+  type InputProps,
+  type TextareaProps,
+  type SelectProps,
+  type SelectOption,
+} from './Input';
 export { Checkbox, Switch, type CheckboxProps, type SwitchProps } from './Checkbox';
 export { FormField, type FormFieldProps, type ControlProps } from './FormField';
 export { Card, CardHeader, CardBody, type CardHeaderProps } from './Card';
@@ -12,5 +20,12 @@ export { Pagination, type PaginationProps } from './Pagination';
 export { PageHeader, type PageHeaderProps } from './PageHeader';
 export { SummaryCard, type SummaryCardProps } from './SummaryCard';
 export { FilterBar, type FilterBarProps, type FilterSelect } from './FilterBar';
-export { ErrorPanel, LoadingState, EmptyState, type ErrorPanelProps, type LoadingStateProps, type EmptyStateProps } from './States';
+export {
+  ErrorPanel,
+  LoadingState,
+  EmptyState,
+  type ErrorPanelProps,
+  type LoadingStateProps,
+  type EmptyStateProps,
+} from './States';
 export { Money, DateText, type MoneyProps, type DateTextProps } from './Money';

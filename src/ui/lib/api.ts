@@ -52,7 +52,9 @@ interface RequestOptions {
 }
 
 function isErrorBody(v: unknown): v is ApiErrorBody {
-  return typeof v === 'object' && v !== null && 'message' in v && typeof (v as { message: unknown }).message === 'string';
+  return (
+    typeof v === 'object' && v !== null && 'message' in v && typeof (v as { message: unknown }).message === 'string'
+  );
 }
 
 async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {

@@ -38,7 +38,14 @@ function parts(date: Date, timeZone: string, hour12: boolean) {
     hour12,
   });
   const get = (type: Intl.DateTimeFormatPartTypes) => fmt.formatToParts(date).find((p) => p.type === type)?.value ?? '';
-  return { y: get('year'), m: get('month'), d: get('day'), h: get('hour'), min: get('minute'), period: get('dayPeriod') };
+  return {
+    y: get('year'),
+    m: get('month'),
+    d: get('day'),
+    h: get('hour'),
+    min: get('minute'),
+    period: get('dayPeriod'),
+  };
 }
 
 /**

@@ -61,10 +61,7 @@ export function useUrlState<T extends UrlStateDefaults>(defaults: T) {
   }, [setParams, defaultsKey]);
 
   /** True when any of the given keys differs from its default (drives "Clear Filters"). */
-  const isActive = useCallback(
-    (...keys: (keyof T & string)[]) => keys.some((k) => params.has(k)),
-    [params],
-  );
+  const isActive = useCallback((...keys: (keyof T & string)[]) => keys.some((k) => params.has(k)), [params]);
 
   return [state, set, reset, isActive] as const;
 }

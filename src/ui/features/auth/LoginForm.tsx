@@ -25,7 +25,8 @@ function DemoCredentials({ onPick }: { onPick: (c: DemoCredential) => void }) {
         Test Credentials
       </h2>
       <p className="mt-0.5 text-xs text-blue-900">
-        This is a demo lab. Each account has role-based access: it sees and does what its role allows. Click a row to fill the form.
+        This is a demo lab. Each account has role-based access: it sees and does what its role allows. Click a row to
+        fill the form.
       </p>
       <ul className="mt-2 grid max-h-56 gap-1 overflow-y-auto">
         {demo.data.credentials.map((c) => (
@@ -69,7 +70,13 @@ export function LoginForm() {
     <>
       <form onSubmit={(e) => void onSubmit(e)} noValidate className="grid gap-4" aria-label="Sign in">
         <FormField label="Email" error={errors.email?.message} required>
-          <Input type="email" autoComplete="username" placeholder="you@yourlab.in" required {...form.register('email')} />
+          <Input
+            type="email"
+            autoComplete="username"
+            placeholder="you@yourlab.in"
+            required
+            {...form.register('email')}
+          />
         </FormField>
         <FormField label="Password" error={errors.password?.message} required>
           {(control) => (

@@ -10,7 +10,10 @@ export function LoginScreen() {
     <main className="flex min-h-screen items-center justify-center bg-slate-50 p-4">
       <div className="w-full max-w-md">
         <div className="mb-5 flex items-center justify-center gap-2">
-          <span className="flex size-9 items-center justify-center rounded-lg bg-primary-600 text-white" aria-hidden="true">
+          <span
+            className="flex size-9 items-center justify-center rounded-lg bg-primary-600 text-white"
+            aria-hidden="true"
+          >
             <FlaskConical className="size-5" />
           </span>
           <span className="text-lg font-semibold text-slate-900">lims</span>

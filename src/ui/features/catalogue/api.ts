@@ -55,7 +55,11 @@ function fetchList<K extends ItemKind>(kind: K, f: CatalogueFilters): Promise<It
 }
 
 /** The whole catalogue of a kind is small (hundreds at most), so lists are not paged. */
-export function useCatalogueList<K extends ItemKind>(kind: K, f: CatalogueFilters = {}, opts: { enabled?: boolean } = {}) {
+export function useCatalogueList<K extends ItemKind>(
+  kind: K,
+  f: CatalogueFilters = {},
+  opts: { enabled?: boolean } = {},
+) {
   return useQuery({
     queryKey: catalogueKeys.list(kind, f),
     queryFn: () => fetchList(kind, f),
@@ -67,7 +71,8 @@ export function useCatalogueList<K extends ItemKind>(kind: K, f: CatalogueFilter
 export function usePriceHistory(kind: ItemKind, id: number | null) {
   return useQuery({
     queryKey: catalogueKeys.history(kind, id ?? 0),
-    queryFn: () => api.get<{ history: PriceChange[] }>(`/api/pricing/${kind}/${id ?? 0}/history`).then((r) => r.history),
+    queryFn: () =>
+      api.get<{ history: PriceChange[] }>(`/api/pricing/${kind}/${id ?? 0}/history`).then((r) => r.history),
     enabled: id !== null,
   });
 }
@@ -95,14 +100,18 @@ export function useSaveItemMutation<K extends ItemKind>(kind: K) {
   return useMutation({
     mutationFn: ({ id, body }: { id: number | null; body: BodyOf[K] }) => {
       const field = SINGLE_FIELD[kind];
-      const req = id === null ? api.post<Record<typeof field, ItemOf[K]>>(k.path, body) : api.put<Record<typeof field, ItemOf[K]>>(`${k.path}/${id}`, body);
+      const req =
+        id === null
+          ? api.post<Record<typeof field, ItemOf[K]>>(k.path, body)
+          : api.put<Record<typeof field, ItemOf[K]>>(`${k.path}/${id}`, body);
       return req.then((r) => r[field]);
     },
     onSuccess: (item, { id }) => {
       notify.success(`${k.label} ${id === null ? 'created' : 'updated'} successfully`, item.name);
       return invalidate();
     },
-    onError: (err, { id }) => notify.error(`Failed to ${id === null ? 'create' : 'update'} ${k.label.toLowerCase()}`, err),
+    onError: (err, { id }) =>
+      notify.error(`Failed to ${id === null ? 'create' : 'update'} ${k.label.toLowerCase()}`, err),
   });
 }
 
@@ -111,7 +120,8 @@ export function useSetStatusMutation(kind: ItemKind) {
   const invalidate = useInvalidateCatalogue();
   const k = KINDS[kind];
   return useMutation({
-    mutationFn: ({ id, status }: { id: number; name: string; status: 'active' | 'inactive' }) => api.put(`${k.path}/${id}`, { status }),
+    mutationFn: ({ id, status }: { id: number; name: string; status: 'active' | 'inactive' }) =>
+      api.put(`${k.path}/${id}`, { status }),
     onSuccess: (_r, { name, status }) => {
       notify.success(`${k.label} ${status === 'active' ? 'activated' : 'deactivated'}`, name);
       return invalidate();
@@ -138,8 +148,18 @@ export function useDeleteItemMutation(kind: ItemKind) {
 export function useUpdatePriceMutation() {
   const invalidate = useInvalidateCatalogue();
   return useMutation({
-    mutationFn: ({ kind, id, price, base_price }: { kind: ItemKind; id: number; name: string; price: number; base_price: number }) =>
-      api.put(`/api/pricing/${kind}/${id}`, { price, base_price }),
+    mutationFn: ({
+      kind,
+      id,
+      price,
+      base_price,
+    }: {
+      kind: ItemKind;
+      id: number;
+      name: string;
+      price: number;
+      base_price: number;
+    }) => api.put(`/api/pricing/${kind}/${id}`, { price, base_price }),
     onSuccess: (_r, { name }) => {
       notify.success('Price updated successfully', name);
       return invalidate();

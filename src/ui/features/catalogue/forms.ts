@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { rupeeAmount } from '@shared/schemas/common';
-import { packageCreateSchema, priceUpdateSchema, profileCreateSchema, testCreateSchema } from '@shared/schemas/catalogue';
+import {
+  packageCreateSchema,
+  priceUpdateSchema,
+  profileCreateSchema,
+  testCreateSchema,
+} from '@shared/schemas/catalogue';
 import { ApiError } from '@/lib/api';
 
 /**
@@ -17,14 +22,18 @@ const requiredAmount = (label: string) =>
     ctx.addIssue({ code: 'custom', message: `${label} is required` });
     return z.NEVER;
   }, rupeeAmount(label));
-const optionalAmount = (label: string) => z.preprocess((v) => (blank(v) ? undefined : v), rupeeAmount(label).optional());
+const optionalAmount = (label: string) =>
+  z.preprocess((v) => (blank(v) ? undefined : v), rupeeAmount(label).optional());
 
 const money = { price: requiredAmount('Price'), base_price: optionalAmount('Base price') };
 
 export const testFormSchema = testCreateSchema.extend(money);
 export const profileFormSchema = profileCreateSchema.extend(money);
 export const packageFormSchema = packageCreateSchema.extend(money);
-export const priceFormSchema = priceUpdateSchema.extend({ price: requiredAmount('Current price'), base_price: requiredAmount('Base price') });
+export const priceFormSchema = priceUpdateSchema.extend({
+  price: requiredAmount('Current price'),
+  base_price: requiredAmount('Base price'),
+});
 
 export type TestFormIn = z.input<typeof testFormSchema>;
 export type ProfileFormIn = z.input<typeof profileFormSchema>;
@@ -40,7 +49,11 @@ export function amountText(n: number | null | undefined): string {
  * Puts the server's answer under the fields: 400 details[].path ("price", "test_ids.0") go to
  * their field; a taken code (409 CODE_TAKEN) goes under Code. Returns true when something was shown.
  */
-export function showServerErrors<T extends FieldValues>(err: unknown, setError: UseFormSetError<T>, fields: readonly string[]): boolean {
+export function showServerErrors<T extends FieldValues>(
+  err: unknown,
+  setError: UseFormSetError<T>,
+  fields: readonly string[],
+): boolean {
   if (!(err instanceof ApiError)) return false;
   let shown = false;
   for (const d of err.details) {
@@ -58,6 +71,8 @@ export function showServerErrors<T extends FieldValues>(err: unknown, setError: 
 }
 
 /** An empty base price means "the same as the price", when adding and when editing alike. */
-export function withBasePrice<T extends { price: number; base_price?: number | undefined }>(body: T): T & { base_price: number } {
+export function withBasePrice<T extends { price: number; base_price?: number | undefined }>(
+  body: T,
+): T & { base_price: number } {
   return { ...body, base_price: body.base_price ?? body.price };
 }

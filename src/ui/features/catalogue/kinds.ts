@@ -60,11 +60,16 @@ export function categoryOptions(items: readonly { category: string | null }[] | 
   for (const i of items ?? []) if (i.category) set.add(i.category);
   // A bookmarked category that no longer exists still shows as chosen rather than silently "All".
   if (current !== 'all') set.add(current);
-  return [{ value: 'all', label: 'All Categories' }, ...[...set].sort((a, b) => a.localeCompare(b)).map((c) => ({ value: c, label: c }))];
+  return [
+    { value: 'all', label: 'All Categories' },
+    ...[...set].sort((a, b) => a.localeCompare(b)).map((c) => ({ value: c, label: c })),
+  ];
 }
 
 export function distinctCategories(items: readonly { category: string | null }[] | undefined): string[] {
-  return [...new Set((items ?? []).map((i) => i.category).filter((c): c is string => Boolean(c)))].sort((a, b) => a.localeCompare(b));
+  return [...new Set((items ?? []).map((i) => i.category).filter((c): c is string => Boolean(c)))].sort((a, b) =>
+    a.localeCompare(b),
+  );
 }
 
 /** Markup in percent: (current - base) / base * 100; null when there is no base price to compare with. */

@@ -12,7 +12,15 @@ export interface CountCardDef {
 }
 
 /** Summary cards for server counts; null counts read "—" with "not available yet". */
-export function CountCards({ defs, counts, loading }: { defs: CountCardDef[]; counts: DashboardCounts | undefined; loading: boolean }) {
+export function CountCards({
+  defs,
+  counts,
+  loading,
+}: {
+  defs: CountCardDef[];
+  counts: DashboardCounts | undefined;
+  loading: boolean;
+}) {
   return (
     <>
       {defs.map((d) => {

@@ -13,7 +13,17 @@ import {
   UserCog,
   Users,
 } from 'lucide-react';
-import { Badge, Button, Card, CardBody, CardHeader, DateText, ErrorPanel, LoadingState, PageHeader } from '@/components';
+import {
+  Badge,
+  Button,
+  Card,
+  CardBody,
+  CardHeader,
+  DateText,
+  ErrorPanel,
+  LoadingState,
+  PageHeader,
+} from '@/components';
 import { formatCount } from '@/lib/format';
 import { SCREENS } from '@/app/screens';
 import { CountCards, type CountCardDef } from './CountCards';
@@ -55,7 +65,11 @@ function SystemStatus() {
   const health = useHealth();
   return (
     <Card>
-      <CardHeader title="System Status" icon={<Server />} description="Checked live against the server every 30 seconds." />
+      <CardHeader
+        title="System Status"
+        icon={<Server />}
+        description="Checked live against the server every 30 seconds."
+      />
       <CardBody>
         {health.isPending ? (
           <LoadingState text="Checking the server..." className="py-4" />
@@ -66,7 +80,9 @@ function SystemStatus() {
             <div className="flex items-center justify-between gap-2">
               <dt className="text-slate-600">Server</dt>
               <dd>
-                <Badge status={health.data.status === 'ok' ? 'active' : 'error'}>{health.data.status === 'ok' ? 'Online' : health.data.status}</Badge>
+                <Badge status={health.data.status === 'ok' ? 'active' : 'error'}>
+                  {health.data.status === 'ok' ? 'Online' : health.data.status}
+                </Badge>
               </dd>
             </div>
             <div className="flex items-center justify-between gap-2">
@@ -74,7 +90,9 @@ function SystemStatus() {
                 <Database className="size-4" aria-hidden="true" /> Database
               </dt>
               <dd className="flex items-center gap-2">
-                <span className="text-xs text-slate-600 tabular-nums">{health.data.database.latency_ms.toFixed(2)} ms</span>
+                <span className="text-xs text-slate-600 tabular-nums">
+                  {health.data.database.latency_ms.toFixed(2)} ms
+                </span>
                 <Badge status={health.data.database.status === 'ok' ? 'active' : 'error'}>
                   {health.data.database.status === 'ok' ? 'Connected' : health.data.database.status}
                 </Badge>
@@ -107,14 +125,25 @@ export default function DashboardPage() {
         title={screen.title}
         subtitle={screen.subtitle}
         actions={
-          <Button variant="outline" onClick={() => void stats.refetch()} loading={stats.isFetching && !stats.isPending} loadingText="Refreshing...">
+          <Button
+            variant="outline"
+            onClick={() => void stats.refetch()}
+            loading={stats.isFetching && !stats.isPending}
+            loadingText="Refreshing..."
+          >
             <RefreshCw />
             Refresh
           </Button>
         }
       />
       {stats.isError ? (
-        <ErrorPanel title="Database Connection Error" error={stats.error} onRetry={() => void stats.refetch()} retryLabel="Retry Connection" className="mb-5" />
+        <ErrorPanel
+          title="Database Connection Error"
+          error={stats.error}
+          onRetry={() => void stats.refetch()}
+          retryLabel="Retry Connection"
+          className="mb-5"
+        />
       ) : (
         <section aria-label="Counts" className="mb-5 grid grid-cols-2 gap-3 lg:grid-cols-4">
           <CountCards defs={COUNT_CARDS} counts={stats.data} loading={stats.isPending} />
@@ -144,13 +173,18 @@ export default function DashboardPage() {
             {stats.isPending ? (
               <LoadingState text="Loading data summary..." />
             ) : stats.isError ? (
-              <p className="p-4 text-[13px] text-slate-600">The data summary could not be loaded; see the error above.</p>
+              <p className="p-4 text-[13px] text-slate-600">
+                The data summary could not be loaded; see the error above.
+              </p>
             ) : (
               <ul className="grid divide-y divide-slate-100 sm:grid-cols-3 sm:divide-y-0">
                 {SUMMARY_ROWS.map(({ key, label }) => {
                   const v = stats.data[key];
                   return (
-                    <li key={key} className="flex items-center justify-between gap-2 px-4 py-2.5 sm:border-b sm:border-slate-100">
+                    <li
+                      key={key}
+                      className="flex items-center justify-between gap-2 px-4 py-2.5 sm:border-b sm:border-slate-100"
+                    >
                       <span className="text-slate-700">{label}</span>
                       {v === null ? (
                         <span className="text-[13px] text-slate-500">{NOT_AVAILABLE}</span>

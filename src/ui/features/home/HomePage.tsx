@@ -43,7 +43,13 @@ export default function HomePage() {
       </section>
 
       {stats.isError ? (
-        <ErrorPanel title="Database Connection Error" error={stats.error} onRetry={() => void stats.refetch()} retryLabel="Retry Connection" className="mb-5" />
+        <ErrorPanel
+          title="Database Connection Error"
+          error={stats.error}
+          onRetry={() => void stats.refetch()}
+          retryLabel="Retry Connection"
+          className="mb-5"
+        />
       ) : (
         <section aria-label="Summary" className="mb-6 grid grid-cols-2 gap-3 lg:grid-cols-4">
           <CountCards defs={CARDS} counts={stats.data} loading={stats.isPending} />
@@ -61,7 +67,10 @@ export default function HomePage() {
                 to={path}
                 className="group flex h-full items-start gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm transition-colors hover:border-primary-200 hover:bg-primary-50"
               >
-                <span className="flex size-9 shrink-0 items-center justify-center rounded-md bg-primary-50 text-primary-700 group-hover:bg-white" aria-hidden="true">
+                <span
+                  className="flex size-9 shrink-0 items-center justify-center rounded-md bg-primary-50 text-primary-700 group-hover:bg-white"
+                  aria-hidden="true"
+                >
                   <Icon className="size-5" />
                 </span>
                 <span className="min-w-0 flex-1">

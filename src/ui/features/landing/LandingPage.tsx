@@ -1,16 +1,40 @@
 import { Navigate } from 'react-router';
-import { BarChart3, FlaskConical, ReceiptIndianRupee as Receipt, ShieldCheck, TestTubes, Users, Boxes } from 'lucide-react';
+import {
+  BarChart3,
+  FlaskConical,
+  ReceiptIndianRupee as Receipt,
+  ShieldCheck,
+  TestTubes,
+  Users,
+  Boxes,
+} from 'lucide-react';
 import { LinkButton } from '@/components';
 import { FullPageLoading } from '@/app/ProtectedLayout';
 import { useSession } from '@/lib/session';
 
 const FEATURES = [
-  { icon: Users, title: 'Patient Management', text: 'Register patients once and find them in seconds by name, ID or phone.' },
-  { icon: Receipt, title: 'Outpatient Billing', text: 'Bills with tests, profiles, packages, discounts and GST, in rupees.' },
+  {
+    icon: Users,
+    title: 'Patient Management',
+    text: 'Register patients once and find them in seconds by name, ID or phone.',
+  },
+  {
+    icon: Receipt,
+    title: 'Outpatient Billing',
+    text: 'Bills with tests, profiles, packages, discounts and GST, in rupees.',
+  },
   { icon: TestTubes, title: 'Sample Tracking', text: 'Barcoded samples from collection to processing to completion.' },
-  { icon: FlaskConical, title: 'Results & Validation', text: 'Enter results, flag abnormal values and verify before release.' },
+  {
+    icon: FlaskConical,
+    title: 'Results & Validation',
+    text: 'Enter results, flag abnormal values and verify before release.',
+  },
   { icon: Boxes, title: 'Inventory', text: 'Reagents and consumables with stock levels and expiry alerts.' },
-  { icon: ShieldCheck, title: 'Roles & Audit Trail', text: 'Role-based access and a tamper-evident record of every change.' },
+  {
+    icon: ShieldCheck,
+    title: 'Roles & Audit Trail',
+    text: 'Role-based access and a tamper-evident record of every change.',
+  },
 ];
 
 /** Marketing figures are display text from the spec (000, section 1), not computed. */
@@ -30,7 +54,10 @@ export default function LandingPage() {
       <header className="border-b border-slate-200">
         <div className="mx-auto flex h-14 max-w-6xl items-center justify-between px-4">
           <span className="flex items-center gap-2 font-semibold text-slate-900">
-            <span className="flex size-7 items-center justify-center rounded-md bg-primary-600 text-white" aria-hidden="true">
+            <span
+              className="flex size-7 items-center justify-center rounded-md bg-primary-600 text-white"
+              aria-hidden="true"
+            >
               <FlaskConical className="size-4" />
             </span>
             lims
@@ -43,13 +70,15 @@ export default function LandingPage() {
       <main>
         <section className="bg-gradient-to-b from-primary-50 to-white">
           <div className="mx-auto max-w-6xl px-4 py-14 sm:py-20">
-            <p className="text-[13px] font-semibold tracking-wide text-primary-700 uppercase">Laboratory information management</p>
+            <p className="text-[13px] font-semibold tracking-wide text-primary-700 uppercase">
+              Laboratory information management
+            </p>
             <h1 className="mt-2 max-w-3xl text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">
               Run your diagnostic lab and outpatient clinic from one place
             </h1>
             <p className="mt-4 max-w-2xl text-base text-slate-700">
-              Patients, billing, tests, samples, results, inventory and reports — built for the people who use it all day at the front desk, in
-              the collection room and on the bench.
+              Patients, billing, tests, samples, results, inventory and reports — built for the people who use it all
+              day at the front desk, in the collection room and on the bench.
             </p>
             <div className="mt-6 flex flex-wrap gap-3">
               <LinkButton to="/login" size="lg">

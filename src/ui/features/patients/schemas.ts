@@ -8,21 +8,26 @@ import { patientCreateSchema, patientFields, type PatientCreate } from '@shared/
  * add what a screen requires on top (spec 5), so a form never accepts what the server refuses.
  */
 
+const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+
+/** An empty date box says "Date of birth is required", not that '' is not a YYYY-MM-DD date. */
+const dateOfBirth = z.preprocess(blankToUndefined, patientFields.date_of_birth);
+
 /** All Patients > Add Patient (spec 5): first name, last name and date of birth required; the rest optional. */
-export const addPatientSchema = patientCreateSchema.pick({
-  first_name: true,
-  last_name: true,
-  date_of_birth: true,
-  gender: true,
-  phone: true,
-  email: true,
-  address: true,
-});
+export const addPatientSchema = patientCreateSchema
+  .pick({
+    first_name: true,
+    last_name: true,
+    date_of_birth: true,
+    gender: true,
+    phone: true,
+    email: true,
+    address: true,
+  })
+  .extend({ date_of_birth: dateOfBirth });
 
 /** All Patients > Edit: every registration field, with the server's own rules. */
-export const editPatientSchema = patientCreateSchema;
-
-const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+export const editPatientSchema = patientCreateSchema.extend({ date_of_birth: dateOfBirth });
 
 /**
  * New Patient Registration (spec 2.10, 3 "Registration form", 5): the spec's field names, stricter
@@ -32,7 +37,7 @@ const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === 
 export const registrationSchema = z.object({
   firstName: patientFields.first_name,
   lastName: patientFields.last_name,
-  dateOfBirth: patientFields.date_of_birth,
+  dateOfBirth: dateOfBirth,
   gender: z.preprocess(blankToUndefined, z.enum(GENDERS, { error: 'Gender is required' })),
   mobile: z
     .preprocess(blankToUndefined, phoneSchema('Mobile number').optional())

@@ -1,6 +1,17 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { Ban, CircleCheck, Eye, Pencil, Plus, Trash2 } from 'lucide-react';
-import { Button, Card, ConfirmDialog, DataTable, deleteMessage, FilterBar, PageHeader, type Column, type RowAction } from '@/components';
+import { DetailsDialog, type Details } from './cells';
+import {
+  Button,
+  Card,
+  ConfirmDialog,
+  DataTable,
+  deleteMessage,
+  FilterBar,
+  PageHeader,
+  type Column,
+  type RowAction,
+} from '@/components';
 import { SCREENS } from '@/app/screens';
 import { useUrlState } from '@/lib/useUrlState';
 import { useCurrentUser } from '@/lib/session';
@@ -27,19 +38,31 @@ export interface CatalogueScreenProps<K extends ItemKind> {
   /** Plural noun for the empty state and the table caption: "test packages". */
   noun: string;
   renderForm: (p: FormRender<ItemOf[K]>) => ReactNode;
-  renderDetails: (item: ItemOf[K], onOpenChange: (open: boolean) => void) => ReactNode;
+  /** What View shows of an item. */
+  details: (item: ItemOf[K]) => Details;
 }
 
-type Dialogs<T> = { type: 'none' } | { type: 'form'; item: T | null } | { type: 'view'; item: T } | { type: 'delete'; item: T };
+type Dialogs<T> =
+  { type: 'none' } | { type: 'form'; item: T | null } | { type: 'view'; item: T } | { type: 'delete'; item: T };
 
 /**
  * The shared screen of Test Packages, Test Profiles and Individual Tests (spec 2.15): header with
  * Add, filter bar (search on the server, category, status), the table with its four states, row
- * actions View / Edit / Deactivate-Activate / Delete, and the dialogs. Change actions show only
+ * actions View / Edit / Delete (Deactivate and Activate inside View), and the dialogs. Change actions show only
  * to users with manage_tests (the server refuses the others anyway).
  */
 export function CatalogueScreen<K extends ItemKind>(props: CatalogueScreenProps<K>) {
-  const { kind, columns, subtitle, searchPlaceholder, categoryFilter = false, addLabel, noun, renderForm, renderDetails } = props;
+  const {
+    kind,
+    columns,
+    subtitle,
+    searchPlaceholder,
+    categoryFilter = false,
+    addLabel,
+    noun,
+    renderForm,
+    details,
+  } = props;
   const k = KINDS[kind];
   const screen = SCREENS[k.screen];
   const me = useCurrentUser();
@@ -57,7 +80,6 @@ export function CatalogueScreen<K extends ItemKind>(props: CatalogueScreenProps<
   const [dialog, setDialog] = useState<Dialogs<ItemOf[K]>>({ type: 'none' });
   const close = () => setDialog({ type: 'none' });
   const remove = useDeleteItemMutation(kind);
-  const setStatus = useSetStatusMutation(kind);
 
   if (!canView) {
     return (
@@ -70,27 +92,33 @@ export function CatalogueScreen<K extends ItemKind>(props: CatalogueScreenProps<
 
   const rowActions: RowAction<ItemOf[K]>[] = [
     { label: (r) => `View ${r.name}`, icon: <Eye />, onClick: (r) => setDialog({ type: 'view', item: r }) },
-    { label: (r) => `Edit ${r.name}`, icon: <Pencil />, onClick: (r) => setDialog({ type: 'form', item: r }), hidden: () => !canManage },
     {
-      label: (r) => `Deactivate ${r.name}`,
-      icon: <Ban />,
-      onClick: (r) => setStatus.mutate({ id: r.id, name: r.name, status: 'inactive' }),
-      hidden: (r) => !canManage || r.status !== 'active',
-      disabled: () => setStatus.isPending,
+      label: (r) => `Edit ${r.name}`,
+      icon: <Pencil />,
+      onClick: (r) => setDialog({ type: 'form', item: r }),
+      hidden: () => !canManage,
     },
     {
-      label: (r) => `Activate ${r.name}`,
-      icon: <CircleCheck />,
-      onClick: (r) => setStatus.mutate({ id: r.id, name: r.name, status: 'active' }),
-      hidden: (r) => !canManage || r.status === 'active',
-      disabled: () => setStatus.isPending,
+      label: (r) => `Delete ${r.name}`,
+      icon: <Trash2 />,
+      destructive: true,
+      onClick: (r) => setDialog({ type: 'delete', item: r }),
+      hidden: () => !canManage,
     },
-    { label: (r) => `Delete ${r.name}`, icon: <Trash2 />, destructive: true, onClick: (r) => setDialog({ type: 'delete', item: r }), hidden: () => !canManage },
   ];
 
   const filtered = isActive('search', 'category', 'status');
   const selects = [
-    ...(categoryFilter ? [{ key: 'category', label: 'Category', value: q.category, options: categoryOptions(everything.data, q.category) }] : []),
+    ...(categoryFilter
+      ? [
+          {
+            key: 'category',
+            label: 'Category',
+            value: q.category,
+            options: categoryOptions(everything.data, q.category),
+          },
+        ]
+      : []),
     { key: 'status', label: 'Status', value: q.status, options: STATUS_FILTER_OPTIONS },
   ];
 
@@ -132,7 +160,11 @@ export function CatalogueScreen<K extends ItemKind>(props: CatalogueScreenProps<
           rowActions={rowActions}
           empty={{
             title: `No ${noun} found`,
-            hint: filtered ? 'Try adjusting your search or filter criteria.' : canManage ? `Use ${addLabel} to create the first one.` : undefined,
+            hint: filtered
+              ? 'Try adjusting your search or filter criteria.'
+              : canManage
+                ? `Use ${addLabel} to create the first one.`
+                : undefined,
           }}
         />
         {listed.data && listed.data.length > 0 && (
@@ -148,7 +180,24 @@ export function CatalogueScreen<K extends ItemKind>(props: CatalogueScreenProps<
         item: dialog.type === 'form' ? dialog.item : null,
         categories,
       })}
-      {dialog.type === 'view' && renderDetails(dialog.item, (o) => !o && close())}
+      {dialog.type === 'view' && (
+        <DetailsDialog
+          open
+          onOpenChange={(o) => !o && close()}
+          title={dialog.item.name}
+          {...details(dialog.item)}
+          footer={
+            canManage && (
+              <ViewActions
+                item={dialog.item}
+                kind={kind}
+                onEdit={() => setDialog({ type: 'form', item: dialog.item })}
+                onDone={close}
+              />
+            )
+          }
+        />
+      )}
       <ConfirmDialog
         open={dialog.type === 'delete'}
         onOpenChange={(o) => !o && close()}
@@ -160,6 +209,39 @@ export function CatalogueScreen<K extends ItemKind>(props: CatalogueScreenProps<
           remove.mutate({ id: dialog.item.id, name: dialog.item.name }, { onSettled: close });
         }}
       />
+    </>
+  );
+}
+
+/**
+ * Deactivate / Activate (an edit of the status: an item in use cannot be deleted, and the server
+ * says to deactivate it instead) and Edit, at the foot of the View dialog.
+ */
+function ViewActions(props: {
+  item: { id: number; name: string; status: string };
+  kind: ItemKind;
+  onEdit: () => void;
+  onDone: () => void;
+}) {
+  const { item, kind, onEdit, onDone } = props;
+  const setStatus = useSetStatusMutation(kind);
+  const active = item.status === 'active';
+  const next = active ? 'inactive' : 'active';
+  return (
+    <>
+      <Button
+        variant="outline"
+        loading={setStatus.isPending}
+        loadingText="Saving..."
+        onClick={() => setStatus.mutate({ id: item.id, name: item.name, status: next }, { onSuccess: onDone })}
+      >
+        {active ? <Ban /> : <CircleCheck />}
+        {active ? 'Deactivate' : 'Activate'}
+      </Button>
+      <Button onClick={onEdit}>
+        <Pencil />
+        Edit
+      </Button>
     </>
   );
 }

@@ -23,7 +23,12 @@ export interface CommonFieldsProps<T extends FieldValues, O> {
  * Name, code, category, price, base price, status: the fields every catalogue item has, in the
  * same order in all three dialogs. The description goes last (see DescriptionField).
  */
-export function CommonFields<T extends FieldValues, O>({ form, categories, namePlaceholder, codePlaceholder }: CommonFieldsProps<T, O>) {
+export function CommonFields<T extends FieldValues, O>({
+  form,
+  categories,
+  namePlaceholder,
+  codePlaceholder,
+}: CommonFieldsProps<T, O>) {
   const listId = useId();
   const errors = form.formState.errors;
   const reg = (name: string) => form.register(name as Path<T>);
@@ -32,10 +37,10 @@ export function CommonFields<T extends FieldValues, O>({ form, categories, nameP
       <FormField label="Name" required error={fieldError(errors, 'name')}>
         <Input autoComplete="off" placeholder={namePlaceholder} {...reg('name')} />
       </FormField>
-      <FormField label="Code" required error={fieldError(errors, 'code')} hint="Unique; letters, digits, dot, dash, underscore.">
+      <FormField label="Code" required error={fieldError(errors, 'code')} hint="Unique short code, e.g. on bills.">
         <Input autoComplete="off" className="uppercase" placeholder={codePlaceholder} {...reg('code')} />
       </FormField>
-      <FormField label="Category" error={fieldError(errors, 'category')} hint={categories.length ? 'Pick an existing one or type a new one.' : undefined}>
+      <FormField label="Category" error={fieldError(errors, 'category')}>
         <Input autoComplete="off" list={listId} placeholder="e.g. Haematology" {...reg('category')} />
       </FormField>
       <datalist id={listId}>
@@ -46,17 +51,34 @@ export function CommonFields<T extends FieldValues, O>({ form, categories, nameP
       <FormField label="Status" error={fieldError(errors, 'status')}>
         <Select options={STATUS_OPTIONS} {...reg('status')} />
       </FormField>
-      <FormField label="Price (₹)" required error={fieldError(errors, 'price')} hint="What the patient is charged.">
+      <FormField label="Price (₹)" required error={fieldError(errors, 'price')}>
         <Input type="number" inputMode="decimal" min={0} step="0.01" placeholder="0.00" {...reg('price')} />
       </FormField>
-      <FormField label="Base Price (₹)" error={fieldError(errors, 'base_price')} hint="Cost or reference price, for the markup. Empty: same as the price.">
-        <Input type="number" inputMode="decimal" min={0} step="0.01" placeholder="Same as price" {...reg('base_price')} />
+      <FormField
+        label="Base Price (₹)"
+        error={fieldError(errors, 'base_price')}
+        hint="For the markup; empty: same as price."
+      >
+        <Input
+          type="number"
+          inputMode="decimal"
+          min={0}
+          step="0.01"
+          placeholder="Same as price"
+          {...reg('base_price')}
+        />
       </FormField>
     </>
   );
 }
 
-export function DescriptionField<T extends FieldValues, O>({ form, placeholder }: { form: UseFormReturn<T, unknown, O>; placeholder: string }) {
+export function DescriptionField<T extends FieldValues, O>({
+  form,
+  placeholder,
+}: {
+  form: UseFormReturn<T, unknown, O>;
+  placeholder: string;
+}) {
   return (
     <FormField label="Description" error={fieldError(form.formState.errors, 'description')} className="sm:col-span-2">
       <Textarea rows={2} placeholder={placeholder} {...form.register('description' as Path<T>)} />

@@ -37,7 +37,9 @@ export function ItemPicker({ label, options, value, onChange, loading = false, e
   const visible = useMemo(() => {
     const f = filter.trim().toLowerCase();
     return (options ?? []).filter(
-      (o) => (o.status === 'active' || chosen.has(o.id)) && (!f || o.name.toLowerCase().includes(f) || o.code.toLowerCase().includes(f)),
+      (o) =>
+        (o.status === 'active' || chosen.has(o.id)) &&
+        (!f || o.name.toLowerCase().includes(f) || o.code.toLowerCase().includes(f)),
     );
   }, [options, filter, chosen]);
 
@@ -54,7 +56,10 @@ export function ItemPicker({ label, options, value, onChange, loading = false, e
             const o = byId.get(v);
             const name = o?.name ?? `#${v}`;
             return (
-              <li key={v} className="inline-flex items-center gap-1 rounded-full bg-primary-50 py-0.5 pr-1 pl-2.5 text-xs text-primary-900 ring-1 ring-primary-600/20">
+              <li
+                key={v}
+                className="inline-flex items-center gap-1 rounded-full bg-primary-50 py-0.5 pr-1 pl-2.5 text-xs text-primary-900 ring-1 ring-primary-600/20"
+              >
                 {name}
                 {o && o.status !== 'active' && <span className="text-slate-600">(inactive)</span>}
                 <button
@@ -71,7 +76,10 @@ export function ItemPicker({ label, options, value, onChange, loading = false, e
         </ul>
       )}
       <div className="relative">
-        <Search className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-slate-500" aria-hidden="true" />
+        <Search
+          className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-slate-500"
+          aria-hidden="true"
+        />
         <Input
           type="search"
           aria-label={`Search ${label.toLowerCase()}`}
@@ -93,7 +101,9 @@ export function ItemPicker({ label, options, value, onChange, loading = false, e
         ) : !options?.length ? (
           <p className="px-3 py-2 text-[13px] text-slate-600">{emptyText}</p>
         ) : visible.length === 0 ? (
-          <p className="px-3 py-2 text-[13px] text-slate-600">No {label.toLowerCase()} match "{filter.trim()}".</p>
+          <p className="px-3 py-2 text-[13px] text-slate-600">
+            No {label.toLowerCase()} match "{filter.trim()}".
+          </p>
         ) : (
           <ul className="divide-y divide-slate-100">
             {visible.map((o) => (

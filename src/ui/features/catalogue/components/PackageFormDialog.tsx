@@ -13,7 +13,18 @@ import { IncludedTotal } from './IncludedTotal';
 
 type FormOut = z.output<typeof packageFormSchema>;
 
-const FIELDS = ['name', 'code', 'category', 'price', 'base_price', 'status', 'description', 'duration', 'test_ids', 'profile_ids'];
+const FIELDS = [
+  'name',
+  'code',
+  'category',
+  'price',
+  'base_price',
+  'status',
+  'description',
+  'duration',
+  'test_ids',
+  'profile_ids',
+];
 
 function defaults(p: CataloguePackage | null): PackageFormIn {
   return {
@@ -44,7 +55,11 @@ export function PackageFormDialog({ open, onOpenChange, pkg, categories }: Packa
   const save = useSaveItemMutation('package');
   const tests = useCatalogueList('test', {}, { enabled: open });
   const profiles = useCatalogueList('profile', {}, { enabled: open });
-  const form = useForm<PackageFormIn, unknown, FormOut>({ resolver: zodResolver(packageFormSchema), defaultValues: defaults(pkg), mode: 'onBlur' });
+  const form = useForm<PackageFormIn, unknown, FormOut>({
+    resolver: zodResolver(packageFormSchema),
+    defaultValues: defaults(pkg),
+    mode: 'onBlur',
+  });
   const { errors } = form.formState;
 
   useEffect(() => {
@@ -56,14 +71,29 @@ export function PackageFormDialog({ open, onOpenChange, pkg, categories }: Packa
     [tests.data],
   );
   const profileOptions = useMemo<PickerOption[] | undefined>(
-    () => profiles.data?.map((p) => ({ id: p.id, name: p.name, code: p.code, status: p.status, hint: `${p.tests.length} tests · ${priced(p.price)}` })),
+    () =>
+      profiles.data?.map((p) => ({
+        id: p.id,
+        name: p.name,
+        code: p.code,
+        status: p.status,
+        hint: `${p.tests.length} test${p.tests.length === 1 ? '' : 's'} · ${priced(p.price)}`,
+      })),
     [profiles.data],
   );
 
   const testIds = (useWatch({ control: form.control, name: 'test_ids' }) ?? []).map(Number);
   const profileIds = (useWatch({ control: form.control, name: 'profile_ids' }) ?? []).map(Number);
   const price = useWatch({ control: form.control, name: 'price' });
-  const setIds = (name: 'test_ids' | 'profile_ids', ids: number[]) => form.setValue(name, ids, { shouldDirty: true, shouldValidate: form.formState.isSubmitted });
+  // A test picked on its own and also inside a picked profile would be done (and priced) twice.
+  const testName = new Map((tests.data ?? []).map((t) => [t.id, t.name]));
+  const overlap = (profiles.data ?? [])
+    .filter((p) => profileIds.includes(p.id))
+    .flatMap((p) =>
+      p.test_ids.filter((t) => testIds.includes(t)).map((t) => `${testName.get(t) ?? `#${t}`} (in ${p.name})`),
+    );
+  const setIds = (name: 'test_ids' | 'profile_ids', ids: number[]) =>
+    form.setValue(name, ids, { shouldDirty: true, shouldValidate: form.formState.isSubmitted });
 
   const onSubmit = form.handleSubmit((body) =>
     save.mutate(
@@ -80,11 +110,18 @@ export function PackageFormDialog({ open, onOpenChange, pkg, categories }: Packa
       size="xl"
       title={pkg ? `Edit Package: ${pkg.name}` : 'Add Test Package'}
       description="Tests and profiles offered together at one price, e.g. a yearly health check."
-      footer={<FormFooter formId={formId} editing={Boolean(pkg)} busy={save.isPending} onCancel={() => onOpenChange(false)} />}
+      footer={
+        <FormFooter formId={formId} editing={Boolean(pkg)} busy={save.isPending} onCancel={() => onOpenChange(false)} />
+      }
     >
-      <form id={formId} noValidate onSubmit={(e) => void onSubmit(e)} className="grid gap-4 sm:grid-cols-2">
-        <CommonFields form={form} categories={categories} namePlaceholder="e.g. Full Body Checkup" codePlaceholder="e.g. FBC-PKG" />
-        <FormField label="Duration" error={errors.duration?.message} hint="How long the visit or report takes, as told to patients.">
+      <form id={formId} noValidate onSubmit={(e) => void onSubmit(e)} className="grid items-start gap-4 sm:grid-cols-2">
+        <CommonFields
+          form={form}
+          categories={categories}
+          namePlaceholder="e.g. Full Body Checkup"
+          codePlaceholder="e.g. FBC-PKG"
+        />
+        <FormField label="Duration" error={errors.duration?.message}>
           <Input autoComplete="off" placeholder="e.g. Same day, 24 hours" {...form.register('duration')} />
         </FormField>
         <DescriptionField form={form} placeholder="Who the package is for, what it covers..." />
@@ -94,7 +131,9 @@ export function PackageFormDialog({ open, onOpenChange, pkg, categories }: Packa
           value={profileIds}
           onChange={(ids) => setIds('profile_ids', ids)}
           loading={profiles.isPending}
-          error={profiles.error ? `Could not load profiles: ${profiles.error.message}` : fieldError(errors, 'profile_ids')}
+          error={
+            profiles.error ? `Could not load profiles: ${profiles.error.message}` : fieldError(errors, 'profile_ids')
+          }
           emptyText="No test profiles yet."
         />
         <ItemPicker
@@ -107,7 +146,17 @@ export function PackageFormDialog({ open, onOpenChange, pkg, categories }: Packa
           emptyText="No individual tests yet."
         />
         <div className="sm:col-span-2">
-          <IncludedTotal ids={testIds} items={tests.data} extra={{ ids: profileIds, items: profiles.data }} price={price} />
+          {overlap.length > 0 && (
+            <p className="text-[13px] text-amber-800">
+              Also in a chosen profile: {overlap.join(', ')}. It is only needed once.
+            </p>
+          )}
+          <IncludedTotal
+            ids={testIds}
+            items={tests.data}
+            extra={{ ids: profileIds, items: profiles.data }}
+            price={price}
+          />
         </div>
       </form>
     </Dialog>

@@ -32,7 +32,11 @@ export interface EditPriceDialogProps {
 /** Edit price: base and current price; PUT /api/pricing/:type/:id, which records the change. */
 export function EditPriceDialog({ item, onOpenChange }: EditPriceDialogProps) {
   const save = useUpdatePriceMutation();
-  const form = useForm<FormIn, unknown, FormOut>({ resolver: zodResolver(priceFormSchema), mode: 'onBlur', defaultValues: { price: '', base_price: '' } });
+  const form = useForm<FormIn, unknown, FormOut>({
+    resolver: zodResolver(priceFormSchema),
+    mode: 'onBlur',
+    defaultValues: { price: '', base_price: '' },
+  });
   const { errors } = form.formState;
 
   useEffect(() => {
@@ -42,13 +46,17 @@ export function EditPriceDialog({ item, onOpenChange }: EditPriceDialogProps) {
   const [price, base] = useWatch({ control: form.control, name: ['price', 'base_price'] });
   const p = Number(price);
   const b = Number(base);
-  const preview = price !== '' && base !== '' && Number.isFinite(p) && Number.isFinite(b) ? formatMarkup(markupPercent(p, b)) : '—';
+  const preview =
+    price !== '' && base !== '' && Number.isFinite(p) && Number.isFinite(b) ? formatMarkup(markupPercent(p, b)) : '—';
 
   const onSubmit = form.handleSubmit((v) => {
     if (!item) return;
     save.mutate(
       { kind: item.kind, id: item.id, name: item.name, price: v.price, base_price: v.base_price },
-      { onSuccess: () => onOpenChange(false), onError: (err) => showServerErrors(err, form.setError, ['price', 'base_price']) },
+      {
+        onSuccess: () => onOpenChange(false),
+        onError: (err) => showServerErrors(err, form.setError, ['price', 'base_price']),
+      },
     );
   });
 
@@ -80,7 +88,12 @@ export function EditPriceDialog({ item, onOpenChange }: EditPriceDialogProps) {
         <FormField label="Base Price (₹)" required error={errors.base_price?.message} hint="Cost or reference price.">
           <Input type="number" inputMode="decimal" min={0} step="0.01" {...form.register('base_price')} />
         </FormField>
-        <FormField label="Current Price (₹)" required error={errors.price?.message} hint="What patients are charged from now on.">
+        <FormField
+          label="Current Price (₹)"
+          required
+          error={errors.price?.message}
+          hint="What patients are charged from now on."
+        >
           <Input type="number" inputMode="decimal" min={0} step="0.01" {...form.register('price')} />
         </FormField>
         <p className="text-sm text-slate-700" aria-live="polite">
@@ -105,8 +118,17 @@ function Change({ from, to }: { from: number | null; to: number }) {
 
 const historyColumns: Column<PriceChange>[] = [
   { key: 'when', header: 'Changed At', cell: (h) => <DateText value={h.changed_at} withTime /> },
-  { key: 'who', header: 'Changed By', cell: (h) => <span className="break-all">{h.changed_by_email ?? 'System'}</span> },
-  { key: 'base', header: 'Base Price', align: 'right', cell: (h) => <Change from={h.old_base_price} to={h.new_base_price} /> },
+  {
+    key: 'who',
+    header: 'Changed By',
+    cell: (h) => <span className="break-all">{h.changed_by_email ?? 'System'}</span>,
+  },
+  {
+    key: 'base',
+    header: 'Base Price',
+    align: 'right',
+    cell: (h) => <Change from={h.old_base_price} to={h.new_base_price} />,
+  },
   {
     key: 'price',
     header: 'Price',
@@ -129,7 +151,13 @@ export interface PriceHistoryDialogProps {
 export function PriceHistoryDialog({ item, onOpenChange }: PriceHistoryDialogProps) {
   const history = usePriceHistory(item?.kind ?? 'test', item?.id ?? null);
   return (
-    <Dialog open={item !== null} onOpenChange={onOpenChange} size="lg" title={item ? `Price History: ${item.name}` : 'Price History'} description="Newest first.">
+    <Dialog
+      open={item !== null}
+      onOpenChange={onOpenChange}
+      size="lg"
+      title={item ? `Price History: ${item.name}` : 'Price History'}
+      description="Newest first."
+    >
       <DataTable
         caption="Price history"
         columns={historyColumns}

@@ -39,14 +39,25 @@ export interface ProfileFormDialogProps {
 export function ProfileFormDialog({ open, onOpenChange, profile, categories }: ProfileFormDialogProps) {
   const save = useSaveItemMutation('profile');
   const tests = useCatalogueList('test', {}, { enabled: open });
-  const form = useForm<ProfileFormIn, unknown, FormOut>({ resolver: zodResolver(profileFormSchema), defaultValues: defaults(profile), mode: 'onBlur' });
+  const form = useForm<ProfileFormIn, unknown, FormOut>({
+    resolver: zodResolver(profileFormSchema),
+    defaultValues: defaults(profile),
+    mode: 'onBlur',
+  });
 
   useEffect(() => {
     if (open) form.reset(defaults(profile));
   }, [open, profile, form]);
 
   const testOptions = useMemo<PickerOption[] | undefined>(
-    () => tests.data?.map((t) => ({ id: t.id, name: t.name, code: t.code, status: t.status, hint: formatInr(Math.round(t.price * 100)) })),
+    () =>
+      tests.data?.map((t) => ({
+        id: t.id,
+        name: t.name,
+        code: t.code,
+        status: t.status,
+        hint: formatInr(Math.round(t.price * 100)),
+      })),
     [tests.data],
   );
 
@@ -68,19 +79,37 @@ export function ProfileFormDialog({ open, onOpenChange, profile, categories }: P
       size="lg"
       title={profile ? `Edit Profile: ${profile.name}` : 'Add Test Profile'}
       description="A group of tests billed together at the profile's own price."
-      footer={<FormFooter formId={formId} editing={Boolean(profile)} busy={save.isPending} onCancel={() => onOpenChange(false)} />}
+      footer={
+        <FormFooter
+          formId={formId}
+          editing={Boolean(profile)}
+          busy={save.isPending}
+          onCancel={() => onOpenChange(false)}
+        />
+      }
     >
-      <form id={formId} noValidate onSubmit={(e) => void onSubmit(e)} className="grid gap-4 sm:grid-cols-2">
-        <CommonFields form={form} categories={categories} namePlaceholder="e.g. Lipid Profile" codePlaceholder="e.g. LIPID" />
+      <form id={formId} noValidate onSubmit={(e) => void onSubmit(e)} className="grid items-start gap-4 sm:grid-cols-2">
+        <CommonFields
+          form={form}
+          categories={categories}
+          namePlaceholder="e.g. Lipid Profile"
+          codePlaceholder="e.g. LIPID"
+        />
         <DescriptionField form={form} placeholder="What the profile covers..." />
         <div className="sm:col-span-2">
           <ItemPicker
             label="Tests"
             options={testOptions}
             value={testIds}
-            onChange={(ids) => form.setValue('test_ids', ids, { shouldDirty: true, shouldValidate: form.formState.isSubmitted })}
+            onChange={(ids) =>
+              form.setValue('test_ids', ids, { shouldDirty: true, shouldValidate: form.formState.isSubmitted })
+            }
             loading={tests.isPending}
-            error={tests.error ? `Could not load tests: ${tests.error.message}` : fieldError(form.formState.errors, 'test_ids')}
+            error={
+              tests.error
+                ? `Could not load tests: ${tests.error.message}`
+                : fieldError(form.formState.errors, 'test_ids')
+            }
             emptyText="No individual tests yet: add tests on the Individual Tests screen first."
           />
           <IncludedTotal ids={testIds} items={tests.data} price={price} />

@@ -10,7 +10,19 @@ import { CommonFields, DescriptionField, FormFooter, fieldError } from './Common
 
 type FormOut = z.output<typeof testFormSchema>;
 
-const FIELDS = ['name', 'code', 'category', 'price', 'base_price', 'status', 'description', 'unit', 'normal_range', 'sample_type', 'turnaround_hours'];
+const FIELDS = [
+  'name',
+  'code',
+  'category',
+  'price',
+  'base_price',
+  'status',
+  'description',
+  'unit',
+  'normal_range',
+  'sample_type',
+  'turnaround_hours',
+];
 
 function defaults(t: CatalogueTest | null): TestFormIn {
   return {
@@ -24,7 +36,8 @@ function defaults(t: CatalogueTest | null): TestFormIn {
     unit: t?.unit ?? '',
     normal_range: t?.normal_range ?? '',
     sample_type: t?.sample_type ?? '',
-    turnaround_hours: t?.turnaround_hours === null || t?.turnaround_hours === undefined ? '' : String(t.turnaround_hours),
+    turnaround_hours:
+      t?.turnaround_hours === null || t?.turnaround_hours === undefined ? '' : String(t.turnaround_hours),
   };
 }
 
@@ -39,7 +52,11 @@ export interface TestFormDialogProps {
 /** Add / Edit Individual Test: saves through POST /api/tests or PUT /api/tests/:id. */
 export function TestFormDialog({ open, onOpenChange, test, categories }: TestFormDialogProps) {
   const save = useSaveItemMutation('test');
-  const form = useForm<TestFormIn, unknown, FormOut>({ resolver: zodResolver(testFormSchema), defaultValues: defaults(test), mode: 'onBlur' });
+  const form = useForm<TestFormIn, unknown, FormOut>({
+    resolver: zodResolver(testFormSchema),
+    defaultValues: defaults(test),
+    mode: 'onBlur',
+  });
   const { errors } = form.formState;
 
   useEffect(() => {
@@ -60,22 +77,49 @@ export function TestFormDialog({ open, onOpenChange, test, categories }: TestFor
       onOpenChange={(o) => !save.isPending && onOpenChange(o)}
       size="lg"
       title={test ? `Edit Test: ${test.name}` : 'Add Individual Test'}
-      description={test ? 'Price changes are kept in the price history; bills already issued keep their prices.' : 'A test the lab performs and bills on its own.'}
-      footer={<FormFooter formId={formId} editing={Boolean(test)} busy={save.isPending} onCancel={() => onOpenChange(false)} />}
+      description={
+        test
+          ? 'Price changes are kept in the price history; bills already issued keep their prices.'
+          : 'A test the lab performs and bills on its own.'
+      }
+      footer={
+        <FormFooter
+          formId={formId}
+          editing={Boolean(test)}
+          busy={save.isPending}
+          onCancel={() => onOpenChange(false)}
+        />
+      }
     >
-      <form id={formId} noValidate onSubmit={(e) => void onSubmit(e)} className="grid gap-4 sm:grid-cols-2">
-        <CommonFields form={form} categories={categories} namePlaceholder="e.g. Fasting Blood Sugar" codePlaceholder="e.g. FBS" />
+      <form id={formId} noValidate onSubmit={(e) => void onSubmit(e)} className="grid items-start gap-4 sm:grid-cols-2">
+        <CommonFields
+          form={form}
+          categories={categories}
+          namePlaceholder="e.g. Fasting Blood Sugar"
+          codePlaceholder="e.g. FBS"
+        />
         <FormField label="Sample Type" error={errors.sample_type?.message}>
-          <Select placeholder="Select sample type" options={SAMPLE_TYPES.map((s) => ({ value: s, label: s }))} {...form.register('sample_type')} />
+          <Select
+            placeholder="Select sample type"
+            options={SAMPLE_TYPES.map((s) => ({ value: s, label: s }))}
+            {...form.register('sample_type')}
+          />
         </FormField>
         <FormField label="Turnaround Time (hours)" error={fieldError(errors, 'turnaround_hours')}>
-          <Input type="number" inputMode="numeric" min={0} step={1} placeholder="e.g. 24" {...form.register('turnaround_hours')} />
+          <Input
+            type="number"
+            inputMode="numeric"
+            min={0}
+            step={1}
+            placeholder="e.g. 24"
+            {...form.register('turnaround_hours')}
+          />
         </FormField>
         <FormField label="Unit" error={errors.unit?.message}>
           <Input autoComplete="off" placeholder="e.g. mg/dL" {...form.register('unit')} />
         </FormField>
-        <FormField label="Normal Range" error={errors.normal_range?.message} hint="Adult reference range as printed on reports.">
-          <Input autoComplete="off" placeholder="e.g. 70-100" {...form.register('normal_range')} />
+        <FormField label="Normal Range" error={errors.normal_range?.message}>
+          <Input autoComplete="off" placeholder="Adult range, e.g. 70-100" {...form.register('normal_range')} />
         </FormField>
         <DescriptionField form={form} placeholder="What the test measures, preparation (e.g. 8-10 h fasting)..." />
       </form>

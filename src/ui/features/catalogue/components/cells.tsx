@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Dialog } from '@/components';
+import { Badge, Dialog } from '@/components';
 
 /** The spec's Tests Included cell: the first two names, then "+N more"; or "No tests defined". */
 export function TestsIncluded({ names }: { names: readonly string[] }) {
@@ -28,20 +28,32 @@ export function Clamp({ text }: { text: string | null }) {
   );
 }
 
-export const dash = (v: string | number | null | undefined): ReactNode => (v === null || v === undefined || v === '' ? <span className="text-slate-400">—</span> : v);
+/** Phones hide the Status column: an inactive item says so next to its name instead. */
+export function MobileStatus({ status }: { status: string }) {
+  if (status === 'active') return null;
+  return <Badge status={status} className="mt-0.5 md:hidden" />;
+}
 
-export interface DetailsDialogProps {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  title: string;
+export const dash = (v: string | number | null | undefined): ReactNode =>
+  v === null || v === undefined || v === '' ? <span className="text-slate-400">—</span> : v;
+
+/** What the View dialog shows of one item. */
+export interface Details {
   fields: { label: string; value: ReactNode; wide?: boolean }[];
   lists?: { label: string; items: readonly { id: number; name: string; code: string }[]; empty: string }[];
 }
 
+export interface DetailsDialogProps extends Details {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: string;
+  footer?: ReactNode;
+}
+
 /** The View action: every field of one item and what it includes, read-only. */
-export function DetailsDialog({ open, onOpenChange, title, fields, lists = [] }: DetailsDialogProps) {
+export function DetailsDialog({ open, onOpenChange, title, fields, lists = [], footer }: DetailsDialogProps) {
   return (
-    <Dialog open={open} onOpenChange={onOpenChange} title={title} size="lg">
+    <Dialog open={open} onOpenChange={onOpenChange} title={title} size="lg" footer={footer}>
       <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-2">
         {fields.map((f) => (
           <div key={f.label} className={f.wide ? 'sm:col-span-2' : undefined}>

@@ -2,7 +2,7 @@ import type { CataloguePackage } from '@shared/schemas/catalogue';
 import { Badge, Money, type Column } from '@/components';
 import { CatalogueScreen } from '../components/CatalogueScreen';
 import { PackageFormDialog } from '../components/PackageFormDialog';
-import { Clamp, dash, DetailsDialog, TestsIncluded } from '../components/cells';
+import { Clamp, dash, MobileStatus, TestsIncluded } from '../components/cells';
 
 const columns: Column<CataloguePackage>[] = [
   {
@@ -12,14 +12,20 @@ const columns: Column<CataloguePackage>[] = [
       <div className="min-w-36">
         <div className="font-medium text-slate-900">{p.name}</div>
         <div className="font-mono text-xs text-slate-500">{p.code}</div>
+        <MobileStatus status={p.status} />
       </div>
     ),
   },
   { key: 'description', header: 'Description', cell: (p) => <Clamp text={p.description} />, hideOnMobile: true },
   { key: 'price', header: 'Price', align: 'right', cell: (p) => <Money rupees={p.price} /> },
   { key: 'tests', header: 'Tests Included', cell: (p) => <TestsIncluded names={p.tests} />, hideOnMobile: true },
-  { key: 'duration', header: 'Duration', cell: (p) => p.duration ?? <span className="text-slate-500">N/A</span>, hideOnMobile: true },
-  { key: 'status', header: 'Status', cell: (p) => <Badge status={p.status} /> },
+  {
+    key: 'duration',
+    header: 'Duration',
+    cell: (p) => p.duration ?? <span className="text-slate-500">N/A</span>,
+    hideOnMobile: true,
+  },
+  { key: 'status', header: 'Status', cell: (p) => <Badge status={p.status} />, hideOnMobile: true },
 ];
 
 /** Test Packages (spec 2.15): search by name or description, add / edit / delete for real. */
@@ -32,27 +38,24 @@ export default function TestPackagesPage() {
       searchPlaceholder="Search packages by name or description..."
       addLabel="Add Package"
       noun="test packages"
-      renderForm={({ open, onOpenChange, item, categories }) => <PackageFormDialog open={open} onOpenChange={onOpenChange} pkg={item} categories={categories} />}
-      renderDetails={(p, onOpenChange) => (
-        <DetailsDialog
-          open
-          onOpenChange={onOpenChange}
-          title={p.name}
-          fields={[
-            { label: 'Code', value: <span className="font-mono">{p.code}</span> },
-            { label: 'Status', value: <Badge status={p.status} /> },
-            { label: 'Price', value: <Money rupees={p.price} /> },
-            { label: 'Base Price', value: <Money rupees={p.base_price} /> },
-            { label: 'Duration', value: p.duration ?? 'N/A' },
-            { label: 'Category', value: dash(p.category) },
-            { label: 'Description', value: dash(p.description), wide: true },
-          ]}
-          lists={[
-            { label: 'Profiles', items: p.profile_details, empty: 'No profiles in this package.' },
-            { label: 'Tests', items: p.test_details, empty: 'No individual tests in this package.' },
-          ]}
-        />
+      renderForm={({ open, onOpenChange, item, categories }) => (
+        <PackageFormDialog open={open} onOpenChange={onOpenChange} pkg={item} categories={categories} />
       )}
+      details={(p) => ({
+        fields: [
+          { label: 'Code', value: <span className="font-mono">{p.code}</span> },
+          { label: 'Status', value: <Badge status={p.status} /> },
+          { label: 'Price', value: <Money rupees={p.price} /> },
+          { label: 'Base Price', value: <Money rupees={p.base_price} /> },
+          { label: 'Duration', value: p.duration ?? 'N/A' },
+          { label: 'Category', value: dash(p.category) },
+          { label: 'Description', value: dash(p.description), wide: true },
+        ],
+        lists: [
+          { label: 'Profiles', items: p.profile_details, empty: 'No profiles in this package.' },
+          { label: 'Tests', items: p.test_details, empty: 'No individual tests in this package.' },
+        ],
+      })}
     />
   );
 }

@@ -1,6 +1,17 @@
 import { useMemo, useState } from 'react';
 import { AlertTriangle, Ban, History, Layers, Pencil, Percent } from 'lucide-react';
-import { Badge, Card, DataTable, FilterBar, Money, PageHeader, SummaryCard, type Column, type RowAction, type SortState } from '@/components';
+import {
+  Badge,
+  Card,
+  DataTable,
+  FilterBar,
+  Money,
+  PageHeader,
+  SummaryCard,
+  type Column,
+  type RowAction,
+  type SortState,
+} from '@/components';
 import { SCREENS } from '@/app/screens';
 import { useUrlState } from '@/lib/useUrlState';
 import { useCurrentUser } from '@/lib/session';
@@ -9,7 +20,7 @@ import { NoAccess } from '@/features/system/components/NoAccess';
 import { useCatalogueList } from '../api';
 import { categoryOptions, formatMarkup, isItemKind, KINDS, markupPercent, STATUS_FILTER_OPTIONS } from '../kinds';
 import { EditPriceDialog, PriceHistoryDialog, type PricedItem } from '../components/PriceDialogs';
-import { dash } from '../components/cells';
+import { dash, MobileStatus } from '../components/cells';
 
 interface PriceRow extends PricedItem {
   markup: number | null;
@@ -30,23 +41,45 @@ const columns: Column<PriceRow>[] = [
     cell: (r) => (
       <div className="min-w-32">
         <div className="font-medium text-slate-900">{r.name}</div>
-        <div className="font-mono text-xs text-slate-500">{r.code}</div>
+        <div className="text-xs text-slate-500">
+          <span className="font-mono">{r.code}</span>
+          <span className="md:hidden"> · {KINDS[r.kind].typeLabel}</span>
+        </div>
+        <MobileStatus status={r.status} />
       </div>
     ),
   },
   { key: 'category', header: 'Category', sortable: true, cell: (r) => dash(r.category), hideOnMobile: true },
-  { key: 'type', header: 'Type', cell: (r) => <Badge tone="blue">{KINDS[r.kind].typeLabel}</Badge>, hideOnMobile: true },
-  { key: 'base_price', header: 'Base Price', align: 'right', sortable: true, cell: (r) => <Money rupees={r.base_price} />, hideOnMobile: true },
+  {
+    key: 'type',
+    header: 'Type',
+    cell: (r) => <Badge tone="blue">{KINDS[r.kind].typeLabel}</Badge>,
+    hideOnMobile: true,
+  },
+  {
+    key: 'base_price',
+    header: 'Base Price',
+    align: 'right',
+    sortable: true,
+    cell: (r) => <Money rupees={r.base_price} />,
+    hideOnMobile: true,
+  },
   { key: 'price', header: 'Current Price', align: 'right', sortable: true, cell: (r) => <Money rupees={r.price} /> },
   {
     key: 'markup',
     header: 'Markup',
     align: 'right',
     sortable: true,
-    cell: (r) => <span className={r.markup !== null && r.markup < 0 ? 'font-medium text-red-700 tabular-nums' : 'tabular-nums'}>{formatMarkup(r.markup)}</span>,
+    cell: (r) => (
+      <span className={r.markup !== null && r.markup < 0 ? 'font-medium text-red-700 tabular-nums' : 'tabular-nums'}>
+        {formatMarkup(r.markup)}
+      </span>
+    ),
   },
   { key: 'status', header: 'Status', cell: (r) => <Badge status={r.status} />, hideOnMobile: true },
 ];
+
+const plural = (n: number, word: string) => `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
 
 function compare(a: PriceRow, b: PriceRow, key: string): number {
   if (key === 'price') return a.price - b.price;
@@ -68,7 +101,14 @@ export default function TestPricingPage() {
   const me = useCurrentUser();
   const canView = me.permissions.includes('view_tests');
   const canManage = me.permissions.includes('manage_tests');
-  const [q, setQ, resetQ, isActive] = useUrlState({ search: '', type: 'all', category: 'all', status: 'all', sort: 'name', dir: 'asc' });
+  const [q, setQ, resetQ, isActive] = useUrlState({
+    search: '',
+    type: 'all',
+    category: 'all',
+    status: 'all',
+    sort: 'name',
+    dir: 'asc',
+  });
 
   const tests = useCatalogueList('test', {}, { enabled: canView });
   const profiles = useCatalogueList('profile', {}, { enabled: canView });
@@ -78,18 +118,32 @@ export default function TestPricingPage() {
   const error = queries.find((x) => x.error)?.error ?? null;
 
   const all = useMemo<PriceRow[]>(() => {
-    const row = (kind: PriceRow['kind']) => (i: { id: number; name: string; code: string; category: string | null; base_price: number; price: number; status: string }) => ({
-      kind,
-      id: i.id,
-      name: i.name,
-      code: i.code,
-      category: i.category,
-      base_price: i.base_price,
-      price: i.price,
-      status: i.status,
-      markup: markupPercent(i.price, i.base_price),
-    });
-    return [...(tests.data ?? []).map(row('test')), ...(profiles.data ?? []).map(row('profile')), ...(packages.data ?? []).map(row('package'))];
+    const row =
+      (kind: PriceRow['kind']) =>
+      (i: {
+        id: number;
+        name: string;
+        code: string;
+        category: string | null;
+        base_price: number;
+        price: number;
+        status: string;
+      }) => ({
+        kind,
+        id: i.id,
+        name: i.name,
+        code: i.code,
+        category: i.category,
+        base_price: i.base_price,
+        price: i.price,
+        status: i.status,
+        markup: markupPercent(i.price, i.base_price),
+      });
+    return [
+      ...(tests.data ?? []).map(row('test')),
+      ...(profiles.data ?? []).map(row('profile')),
+      ...(packages.data ?? []).map(row('package')),
+    ];
   }, [tests.data, profiles.data, packages.data]);
 
   const rows = useMemo(() => {
@@ -99,7 +153,10 @@ export default function TestPricingPage() {
         (q.type === 'all' || r.kind === q.type) &&
         (q.category === 'all' || r.category === q.category) &&
         (q.status === 'all' || r.status === q.status) &&
-        (!s || r.name.toLowerCase().includes(s) || r.code.toLowerCase().includes(s) || (r.category ?? '').toLowerCase().includes(s)),
+        (!s ||
+          r.name.toLowerCase().includes(s) ||
+          r.code.toLowerCase().includes(s) ||
+          (r.category ?? '').toLowerCase().includes(s)),
     );
     const dir = q.dir === 'desc' ? -1 : 1;
     return out.sort((a, b) => dir * compare(a, b, q.sort) || a.name.localeCompare(b.name));
@@ -121,10 +178,30 @@ export default function TestPricingPage() {
   const avgMarkup = withBase.length ? withBase.reduce((s, r) => s + (r.markup ?? 0), 0) / withBase.length : null;
   const count = (kind: string) => all.filter((r) => r.kind === kind).length;
   const cards = [
-    { label: 'Catalogue Items', value: formatCount(all.length), hint: `${count('test')} tests · ${count('profile')} profiles · ${count('package')} packages`, icon: <Layers /> },
-    { label: 'Average Markup', value: formatMarkup(avgMarkup), hint: `over ${withBase.length} items with a base price`, icon: <Percent /> },
-    { label: 'Priced Below Base', value: formatCount(all.filter((r) => r.price < r.base_price).length), hint: 'current price under base price', icon: <AlertTriangle /> },
-    { label: 'Inactive Items', value: formatCount(all.filter((r) => r.status !== 'active').length), hint: 'not offered for billing', icon: <Ban /> },
+    {
+      label: 'Catalogue Items',
+      value: formatCount(all.length),
+      hint: `${plural(count('test'), 'test')} · ${plural(count('profile'), 'profile')} · ${plural(count('package'), 'package')}`,
+      icon: <Layers />,
+    },
+    {
+      label: 'Average Markup',
+      value: formatMarkup(avgMarkup),
+      hint: `over ${plural(withBase.length, 'item')} with a base price`,
+      icon: <Percent />,
+    },
+    {
+      label: 'Priced Below Base',
+      value: formatCount(all.filter((r) => r.price < r.base_price).length),
+      hint: 'current price under base price',
+      icon: <AlertTriangle />,
+    },
+    {
+      label: 'Inactive Items',
+      value: formatCount(all.filter((r) => r.status !== 'active').length),
+      hint: 'deactivated, kept for the record',
+      icon: <Ban />,
+    },
   ];
 
   const rowActions: RowAction<PriceRow>[] = [
@@ -137,10 +214,20 @@ export default function TestPricingPage() {
 
   return (
     <>
-      <PageHeader title={screen.title} subtitle="Base price, current price and markup of every test, profile and package" />
+      <PageHeader
+        title={screen.title}
+        subtitle="Base price, current price and markup of every test, profile and package"
+      />
       <section aria-label="Pricing summary" className="mb-5 grid grid-cols-2 gap-3 lg:grid-cols-4">
         {cards.map((c) => (
-          <SummaryCard key={c.label} label={c.label} icon={c.icon} hint={c.hint} loading={loading} value={error ? '—' : c.value} />
+          <SummaryCard
+            key={c.label}
+            label={c.label}
+            icon={c.icon}
+            hint={c.hint}
+            loading={loading}
+            value={error ? '—' : c.value}
+          />
         ))}
       </section>
       <Card className="min-w-0">
@@ -173,7 +260,9 @@ export default function TestPricingPage() {
           onSortChange={(s) => setQ({ sort: s.key, dir: s.dir })}
           empty={{
             title: 'No priced items found',
-            hint: filtered ? 'Try adjusting your search or filter criteria.' : 'Add tests, profiles and packages on their screens; their prices show here.',
+            hint: filtered
+              ? 'Try adjusting your search or filter criteria.'
+              : 'Add tests, profiles and packages on their screens; their prices show here.',
           }}
         />
         {!loading && !error && rows.length > 0 && (

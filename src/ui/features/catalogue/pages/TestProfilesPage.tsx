@@ -2,7 +2,7 @@ import type { CatalogueProfile } from '@shared/schemas/catalogue';
 import { Badge, Money, type Column } from '@/components';
 import { CatalogueScreen } from '../components/CatalogueScreen';
 import { ProfileFormDialog } from '../components/ProfileFormDialog';
-import { Clamp, dash, DetailsDialog, TestsIncluded } from '../components/cells';
+import { Clamp, dash, MobileStatus, TestsIncluded } from '../components/cells';
 
 const columns: Column<CatalogueProfile>[] = [
   {
@@ -12,6 +12,7 @@ const columns: Column<CatalogueProfile>[] = [
       <div className="min-w-36">
         <div className="font-medium text-slate-900">{p.name}</div>
         <div className="font-mono text-xs text-slate-500">{p.code}</div>
+        <MobileStatus status={p.status} />
       </div>
     ),
   },
@@ -19,7 +20,7 @@ const columns: Column<CatalogueProfile>[] = [
   { key: 'category', header: 'Category', cell: (p) => dash(p.category), hideOnMobile: true },
   { key: 'price', header: 'Price', align: 'right', cell: (p) => <Money rupees={p.price} /> },
   { key: 'tests', header: 'Tests Included', cell: (p) => <TestsIncluded names={p.tests} />, hideOnMobile: true },
-  { key: 'status', header: 'Status', cell: (p) => <Badge status={p.status} /> },
+  { key: 'status', header: 'Status', cell: (p) => <Badge status={p.status} />, hideOnMobile: true },
 ];
 
 /** Test Profiles (spec 2.15): search plus category filter, add / edit / delete for real. */
@@ -36,22 +37,17 @@ export default function TestProfilesPage() {
       renderForm={({ open, onOpenChange, item, categories }) => (
         <ProfileFormDialog open={open} onOpenChange={onOpenChange} profile={item} categories={categories} />
       )}
-      renderDetails={(p, onOpenChange) => (
-        <DetailsDialog
-          open
-          onOpenChange={onOpenChange}
-          title={p.name}
-          fields={[
-            { label: 'Code', value: <span className="font-mono">{p.code}</span> },
-            { label: 'Status', value: <Badge status={p.status} /> },
-            { label: 'Price', value: <Money rupees={p.price} /> },
-            { label: 'Base Price', value: <Money rupees={p.base_price} /> },
-            { label: 'Category', value: dash(p.category) },
-            { label: 'Description', value: dash(p.description), wide: true },
-          ]}
-          lists={[{ label: 'Tests', items: p.test_details, empty: 'No tests defined.' }]}
-        />
-      )}
+      details={(p) => ({
+        fields: [
+          { label: 'Code', value: <span className="font-mono">{p.code}</span> },
+          { label: 'Status', value: <Badge status={p.status} /> },
+          { label: 'Price', value: <Money rupees={p.price} /> },
+          { label: 'Base Price', value: <Money rupees={p.base_price} /> },
+          { label: 'Category', value: dash(p.category) },
+          { label: 'Description', value: dash(p.description), wide: true },
+        ],
+        lists: [{ label: 'Tests', items: p.test_details, empty: 'No tests defined.' }],
+      })}
     />
   );
 }

@@ -15,7 +15,7 @@ export interface PatientDetailsDialogProps {
 
 function Item({ label, children, wide }: { label: string; children: ReactNode; wide?: boolean }) {
   return (
-    <div className={wide ? 'sm:col-span-2' : undefined}>
+    <div className={wide ? 'col-span-2 sm:col-span-3' : undefined}>
       <dt className="text-[12px] font-medium tracking-wide text-slate-500 uppercase">{label}</dt>
       <dd className="mt-0.5 break-words whitespace-pre-line text-slate-900">{children}</dd>
     </div>
@@ -29,7 +29,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
     <section className="grid gap-2">
       <h3 className="text-[13px] font-semibold tracking-wide text-primary-700 uppercase">{title}</h3>
-      <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-2">{children}</dl>
+      <dl className="grid grid-cols-2 gap-x-6 gap-y-3 sm:grid-cols-3">{children}</dl>
     </section>
   );
 }
@@ -65,9 +65,6 @@ export function PatientDetailsDialog({ patient, onOpenChange, onEdit }: PatientD
             <Item label="Patient ID">
               <span className="font-mono">{p.patient_id}</span>
             </Item>
-            <Item label="Status">
-              <Badge status={p.status} />
-            </Item>
             <Item label="First Name">{p.first_name}</Item>
             <Item label="Last Name">{p.last_name}</Item>
             <Item label="Date of Birth">
@@ -75,6 +72,9 @@ export function PatientDetailsDialog({ patient, onOpenChange, onEdit }: PatientD
             </Item>
             <Item label="Age">{p.age === null ? '—' : `${p.age} years`}</Item>
             <Item label="Gender">{show(p.gender)}</Item>
+            <Item label="Status">
+              <Badge status={p.status} />
+            </Item>
             <Item label="Registered">
               <DateText value={p.created_at} withTime />
             </Item>

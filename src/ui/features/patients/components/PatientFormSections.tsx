@@ -65,13 +65,16 @@ const FIELDS: Record<PatientFieldKey, FieldSpec> = {
   gender: { label: 'Gender', control: choice(GENDER_OPTIONS, 'Select gender', 'Not specified') },
   phone: {
     label: 'Phone',
-    control: text({ type: 'tel', inputMode: 'tel', autoComplete: 'off', placeholder: '98765 43210' }),
+    control: text({ type: 'tel', inputMode: 'tel', autoComplete: 'off', placeholder: 'e.g. 98765 43210' }),
   },
-  email: { label: 'Email', control: text({ type: 'email', autoComplete: 'off', placeholder: 'name@example.com' }) },
+  email: {
+    label: 'Email',
+    control: text({ type: 'email', autoComplete: 'off', placeholder: 'e.g. name@example.com' }),
+  },
   address: { label: 'Address', wide: true, control: area(2) },
   city: { label: 'City', control: text() },
   state: { label: 'State', control: text() },
-  pincode: { label: 'Pincode', control: text({ inputMode: 'numeric', maxLength: 6, placeholder: '560001' }) },
+  pincode: { label: 'Pincode', control: text({ inputMode: 'numeric', maxLength: 6, placeholder: 'e.g. 560001' }) },
   emergency_contact: { label: 'Contact Name', control: text({ autoComplete: 'off' }) },
   emergency_phone: { label: 'Contact Number', control: text({ type: 'tel', inputMode: 'tel', autoComplete: 'off' }) },
   emergency_relation: {

@@ -1,4 +1,4 @@
-import { useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useForm, type FieldErrors } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { CheckCircle2, RotateCcw, UserPlus } from 'lucide-react';
@@ -59,12 +59,17 @@ const LEFT = ['personal', 'contact'] as const;
 const RIGHT = ['emergency', 'medical', 'insurance'] as const;
 
 function SuccessPanel({ patient, onAnother }: { patient: Patient; onAnother: () => void }) {
+  // Focus moves to the result so keyboard and screen-reader users land on the new code (and it scrolls into view).
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), [patient.id]);
   return (
     <Card className="mb-5 border-green-200 bg-green-50" role="status" aria-live="polite">
       <CardBody className="flex flex-wrap items-start gap-3">
         <CheckCircle2 className="mt-0.5 size-6 shrink-0 text-green-600" aria-hidden="true" />
         <div className="min-w-0 flex-1">
-          <h2 className="font-semibold text-green-900">Patient registered successfully</h2>
+          <h2 ref={heading} tabIndex={-1} className="font-semibold text-green-900 focus:outline-none">
+            Patient registered successfully
+          </h2>
           <p className="mt-1 text-green-900">
             {patient.first_name} {patient.last_name} has Patient ID{' '}
             <strong className="font-mono text-base" data-testid="registered-patient-id">
@@ -90,7 +95,6 @@ function SuccessPanel({ patient, onAnother }: { patient: Patient; onAnother: () 
 /** New Patient Registration (spec 2.10): the full form, saved with POST /api/patients. */
 export default function PatientRegistrationPage() {
   const [registered, setRegistered] = useState<Patient | null>(null);
-  const top = useRef<HTMLDivElement>(null);
   const create = useCreatePatientMutation({
     successTitle: 'Patient registered successfully',
     failureTitle: 'Failed to register patient. Please try again.',
@@ -99,6 +103,9 @@ export default function PatientRegistrationPage() {
     resolver: zodResolver(registrationSchema),
     defaultValues: REGISTRATION_DEFAULTS,
     mode: 'onBlur',
+    // react-hook-form focuses fields in registration order, and the terms box registers before the
+    // sections do; onInvalid focuses the first bad field in screen order instead.
+    shouldFocusError: false,
   });
   const { errors } = form.formState;
 
@@ -107,7 +114,6 @@ export default function PatientRegistrationPage() {
       (patient) => {
         setRegistered(patient);
         form.reset(REGISTRATION_DEFAULTS);
-        top.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
       },
       (err: unknown) => applyServerErrors(err, form.setError, registrationFieldFor),
     );
@@ -115,6 +121,8 @@ export default function PatientRegistrationPage() {
   // Spec 8: "Please agree to the terms and conditions" when only the box is missing, else the general text.
   const onInvalid = (errs: FieldErrors<RegistrationInput>) => {
     const keys = Object.keys(errs);
+    const first = (Object.keys(REGISTRATION_DEFAULTS) as (keyof RegistrationInput)[]).find((k) => k in errs);
+    if (first) form.setFocus(first);
     if (keys.length === 1 && keys[0] === 'agreeToTerms') notify.error('Please agree to the terms and conditions');
     else
       notify.error(
@@ -126,6 +134,7 @@ export default function PatientRegistrationPage() {
   const resetForm = () => {
     form.reset(REGISTRATION_DEFAULTS);
     setRegistered(null);
+    form.setFocus('firstName');
   };
 
   const section = (_key: string, title: string, body: ReactNode) => (
@@ -136,7 +145,7 @@ export default function PatientRegistrationPage() {
   );
 
   return (
-    <div ref={top} className="scroll-mt-20">
+    <div>
       <PageHeader title={SCREENS['/patient-registration'].title} subtitle={SCREENS['/patient-registration'].subtitle} />
       {registered && <SuccessPanel patient={registered} onAnother={resetForm} />}
       <form

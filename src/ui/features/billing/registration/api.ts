@@ -1,0 +1,29 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Bill, RegisterWithBill } from '@shared/schemas/bills';
+import type { Patient } from '@shared/schemas/patients';
+import { api } from '@/lib/api';
+import { notify } from '@/lib/notify';
+import { patientKeys } from '@/features/patients/api';
+import { useInvalidateBills } from '../shared/api';
+
+export interface Registration {
+  patient: Patient;
+  bill: Bill;
+}
+
+/** POST /api/registrations: the patient and the bill in one transaction (both or neither). */
+export function useRegisterWithBillMutation() {
+  const qc = useQueryClient();
+  const invalidateBills = useInvalidateBills();
+  return useMutation({
+    mutationFn: (body: RegisterWithBill) => api.post<Registration>('/api/registrations', body),
+    onSuccess: ({ patient, bill }) => {
+      notify.success(
+        'Patient registered and bill created',
+        `${patient.first_name} ${patient.last_name} (${patient.patient_id}) · Bill ${bill.bill_number}`,
+      );
+      return Promise.all([invalidateBills(), qc.invalidateQueries({ queryKey: patientKeys.all })]);
+    },
+    onError: (err) => notify.error('Failed to register patient and create bill. Please try again.', err),
+  });
+}

@@ -1,0 +1,84 @@
+import { useMemo, useState } from 'react';
+import { Money } from '@/components';
+import { errorMessage } from '@/lib/api';
+import { useCatalogueList } from '@/features/catalogue/api';
+import type { ItemType } from './lines';
+import { SearchPicker } from './SearchPicker';
+
+/** What a picker hands to the bill: enough to draw the line and send it. */
+export interface PickedItem {
+  item_type: ItemType;
+  id: number;
+  name: string;
+  code: string;
+  price: number;
+}
+
+const PICKERS: { type: ItemType; label: string; noun: string }[] = [
+  { type: 'test', label: 'Individual Tests', noun: 'tests' },
+  { type: 'profile', label: 'Test Profiles', noun: 'profiles' },
+  { type: 'package', label: 'Test Packages', noun: 'packages' },
+];
+
+/** Case-insensitive match on name or code (spec 2.8: "searchable by name or code"). */
+function matches(item: { name: string; code: string }, query: string): boolean {
+  const q = query.trim().toLowerCase();
+  return !q || item.name.toLowerCase().includes(q) || item.code.toLowerCase().includes(q);
+}
+
+function CataloguePicker({
+  type,
+  label,
+  noun,
+  onAdd,
+}: {
+  type: ItemType;
+  label: string;
+  noun: string;
+  onAdd: (item: PickedItem) => void;
+}) {
+  const [query, setQuery] = useState('');
+  // Only active items can be billed; the server refuses inactive ones too.
+  const list = useCatalogueList(type, { status: 'active' });
+  const options = useMemo(() => (list.data ?? []).filter((i) => matches(i, query)), [list.data, query]);
+
+  return (
+    <SearchPicker
+      label={label}
+      placeholder={`Search ${noun} by name or code...`}
+      query={query}
+      onQueryChange={setQuery}
+      options={options}
+      getKey={(o) => o.id}
+      loading={list.isPending}
+      loadingText={`Loading ${noun}...`}
+      loadError={list.isError ? `Could not load ${noun}: ${errorMessage(list.error)}` : undefined}
+      emptyText={
+        list.data?.length ? `No active ${noun} match "${query.trim()}"` : `No active ${noun} in the catalogue yet`
+      }
+      openOnFocus
+      onSelect={(o) => {
+        onAdd({ item_type: type, id: o.id, name: o.name, code: o.code, price: o.price });
+        setQuery('');
+      }}
+      renderOption={(o) => (
+        <span className="flex items-baseline gap-2">
+          <span className="min-w-0 flex-1 truncate">{o.name}</span>
+          <span className="shrink-0 font-mono text-xs text-slate-500">{o.code}</span>
+          <Money rupees={o.price} className="shrink-0 text-[13px] text-slate-700" />
+        </span>
+      )}
+    />
+  );
+}
+
+/** The three pickers of spec 2.8 / 2.11: individual tests, test profiles, test packages. */
+export function CataloguePickers({ onAdd }: { onAdd: (item: PickedItem) => void }) {
+  return (
+    <div className="grid gap-3 md:grid-cols-3">
+      {PICKERS.map((p) => (
+        <CataloguePicker key={p.type} {...p} onAdd={onAdd} />
+      ))}
+    </div>
+  );
+}

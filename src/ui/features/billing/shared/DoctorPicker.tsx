@@ -1,0 +1,103 @@
+import { useMemo, useState } from 'react';
+import { Stethoscope } from 'lucide-react';
+import { ROLE_LABELS } from '@shared/roles';
+import { Button, Money } from '@/components';
+import { errorMessage } from '@/lib/api';
+import { useDoctors, type Doctor } from './api';
+import { SearchPicker } from './SearchPicker';
+
+export function doctorName(d: Pick<Doctor, 'first_name' | 'last_name' | 'role'>): string {
+  const name = `${d.first_name} ${d.last_name}`.trim();
+  return d.role === 'doctor' ? `Dr. ${name}` : name;
+}
+
+/** "Cardiology · Doctor" (the role tells a lab technician from a doctor). */
+function describe(d: Doctor): string {
+  return [d.specialization, ROLE_LABELS[d.role]].filter(Boolean).join(' · ');
+}
+
+export interface DoctorPickerProps {
+  value: Doctor | null;
+  onChange: (doctor: Doctor | null) => void;
+  error?: string;
+  required?: boolean;
+}
+
+/**
+ * Spec 2.8 / 6: only doctors and lab technicians are offered (GET /api/doctors), each with their
+ * specialization and consultation fee, searchable by name or specialization.
+ */
+export function DoctorPicker({ value, onChange, error, required }: DoctorPickerProps) {
+  const [query, setQuery] = useState('');
+  const doctors = useDoctors();
+  const options = useMemo(() => {
+    const q = query.trim().toLowerCase();
+    return (doctors.data ?? []).filter(
+      (d) =>
+        !q ||
+        `${d.first_name} ${d.last_name}`.toLowerCase().includes(q) ||
+        (d.specialization ?? '').toLowerCase().includes(q),
+    );
+  }, [doctors.data, query]);
+
+  if (value) {
+    return (
+      <div
+        className="flex flex-wrap items-start gap-3 rounded-md border border-slate-200 bg-slate-50 p-3"
+        aria-live="polite"
+      >
+        <Stethoscope className="mt-0.5 size-5 shrink-0 text-primary-600" aria-hidden="true" />
+        <dl className="grid min-w-0 flex-1 gap-0.5 text-sm">
+          <dt className="sr-only">Doctor</dt>
+          <dd className="font-semibold text-slate-900" data-testid="selected-doctor">
+            {doctorName(value)}
+          </dd>
+          <dt className="sr-only">Specialization</dt>
+          <dd className="text-slate-600">{describe(value) || 'No specialization recorded'}</dd>
+          <dt className="text-slate-600">Consultation fee</dt>
+          <dd className="font-medium text-slate-900">
+            <Money rupees={value.consultation_fee} />
+          </dd>
+        </dl>
+        <Button size="sm" variant="outline" onClick={() => onChange(null)}>
+          Change doctor
+        </Button>
+      </div>
+    );
+  }
+
+  return (
+    <SearchPicker
+      label="Doctor"
+      required={required}
+      placeholder="Search doctors by name or specialization..."
+      query={query}
+      onQueryChange={setQuery}
+      options={options}
+      getKey={(d) => d.id}
+      openOnFocus
+      loading={doctors.isPending}
+      loadingText="Loading doctors..."
+      loadError={doctors.isError ? `Could not load doctors: ${errorMessage(doctors.error)}` : undefined}
+      emptyText={
+        doctors.data?.length
+          ? `No doctor matches "${query.trim()}"`
+          : 'No doctors or lab technicians yet: add one in User Management (role Doctor or Lab Technician).'
+      }
+      error={error}
+      onSelect={(d) => {
+        onChange(d);
+        setQuery('');
+      }}
+      renderOption={(d) => (
+        <span className="flex flex-wrap items-baseline gap-x-2">
+          <span className="font-medium">{doctorName(d)}</span>
+          <span className="text-[13px] text-slate-600">{describe(d)}</span>
+          <span className="ml-auto text-[13px] text-slate-700">
+            Fee <Money rupees={d.consultation_fee} />
+          </span>
+        </span>
+      )}
+    />
+  );
+}

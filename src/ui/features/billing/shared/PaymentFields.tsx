@@ -1,0 +1,67 @@
+import type { PaymentMethod } from '@shared/billing';
+import { formatInr } from '@shared/money';
+import { FormField, Input, Select } from '@/components';
+
+const METHOD_LABEL: Record<PaymentMethod, string> = {
+  cash: 'Cash',
+  card: 'Card',
+  upi: 'UPI',
+  netbanking: 'Net Banking',
+  cheque: 'Cheque',
+};
+
+/** Why the amount received cannot be saved, or undefined (empty means nothing taken yet). */
+export function amountPaidError(raw: string, finalPaise: number): string | undefined {
+  const t = raw.trim();
+  if (t === '') return undefined;
+  if (!/^\d+(\.\d{0,2})?$/.test(t)) return 'Enter an amount in rupees, at most 2 decimals';
+  if (Math.round(Number(t) * 100) > finalPaise) return `Cannot be more than the final total (${formatInr(finalPaise)})`;
+  return undefined;
+}
+
+/** The amount received as the API takes it, or undefined when none was entered. */
+export function amountPaid(raw: string): number | undefined {
+  const t = raw.trim();
+  return t === '' ? undefined : Number(t);
+}
+
+export interface PaymentFieldsProps<M extends PaymentMethod> {
+  methods: readonly M[];
+  method: M;
+  onMethodChange: (m: M) => void;
+  amount: string;
+  onAmountChange: (v: string) => void;
+  amountError?: string;
+}
+
+/** Payment method (spec 9: cash default; card, upi; netbanking on the registration screen) and money taken now. */
+export function PaymentFields<M extends PaymentMethod>({
+  methods,
+  method,
+  onMethodChange,
+  amount,
+  onAmountChange,
+  amountError,
+}: PaymentFieldsProps<M>) {
+  return (
+    <div className="grid gap-3 sm:grid-cols-2">
+      <FormField label="Payment Method">
+        <Select
+          value={method}
+          onChange={(e) => {
+            const m = methods.find((x) => x === e.target.value);
+            if (m) onMethodChange(m);
+          }}
+          options={methods.map((m) => ({ value: m, label: METHOD_LABEL[m] }))}
+        />
+      </FormField>
+      <FormField
+        label="Amount received now (₹)"
+        error={amountError}
+        hint="Optional: leave empty if nothing is paid yet"
+      >
+        <Input inputMode="decimal" value={amount} onChange={(e) => onAmountChange(e.target.value)} placeholder="0.00" />
+      </FormField>
+    </div>
+  );
+}

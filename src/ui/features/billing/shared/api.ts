@@ -1,0 +1,58 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Bill, BillCreate } from '@shared/schemas/bills';
+import type { User } from '@shared/schemas/users';
+import { api, fileUrl } from '@/lib/api';
+import { notify } from '@/lib/notify';
+import { shellKeys } from '@/lib/session';
+
+/** Query keys of the billing screens (OP Bill, Register Patient with Bill, Bills List). */
+export const billKeys = {
+  all: ['bills'] as const,
+  lists: () => ['bills', 'list'] as const,
+  detail: (id: number) => ['bills', 'detail', id] as const,
+  summary: () => ['bills', 'summary'] as const,
+  doctors: ['doctors'] as const,
+};
+
+/** A doctor or lab technician as GET /api/doctors answers (consultation_fee in rupees). */
+export type Doctor = User;
+
+/** GET /api/doctors: only doctors and lab technicians (spec 2.8, 6). */
+export function useDoctors() {
+  return useQuery({
+    queryKey: billKeys.doctors,
+    queryFn: ({ signal }) => api.get<{ doctors: Doctor[] }>('/api/doctors', undefined, signal).then((r) => r.doctors),
+    staleTime: 60_000,
+  });
+}
+
+/** The server's PDF of a bill: inline (for viewing and printing) or as a download. */
+export function billPdfUrl(billId: number, download = false): string {
+  return fileUrl(`/api/bills/${billId}/pdf`, download ? { download: 1 } : undefined);
+}
+
+/** After a bill is created every bill list and figure is stale, and so is the dashboard. */
+export function useInvalidateBills() {
+  const qc = useQueryClient();
+  return () =>
+    Promise.all([
+      qc.invalidateQueries({ queryKey: billKeys.all }),
+      qc.invalidateQueries({ queryKey: shellKeys.dashboardStats }),
+    ]);
+}
+
+/**
+ * POST /api/bills. The server computes every amount; the toasts are the spec's (8). The caller puts
+ * the server's field errors next to the lines, so the failure toast carries only the message.
+ */
+export function useCreateBillMutation() {
+  const invalidate = useInvalidateBills();
+  return useMutation({
+    mutationFn: (body: BillCreate) => api.post<{ bill: Bill }>('/api/bills', body).then((r) => r.bill),
+    onSuccess: (bill) => {
+      notify.success(`Bill ${bill.bill_number} saved successfully`);
+      return invalidate();
+    },
+    onError: (err) => notify.error('Failed to save bill', err),
+  });
+}

@@ -1,0 +1,92 @@
+import { useMemo, useState } from 'react';
+import { notify } from '@/lib/notify';
+import type { PickedItem } from './CataloguePickers';
+import {
+  draftAmounts,
+  hasLineErrors,
+  newLine,
+  normalizeField,
+  normalizePercent,
+  parsePercent,
+  percentError,
+  type DraftLine,
+  type LineField,
+} from './lines';
+
+/**
+ * A bill being written on a billing screen: its lines, bill discount and tax, and the figures by the
+ * shared rule. `integerPercents` is the registration screen's rule (spec 5: whole numbers 0-100).
+ */
+export function useBillDraft({
+  consultationFee,
+  integerPercents = false,
+}: {
+  consultationFee: number;
+  integerPercents?: boolean;
+}) {
+  const [lines, setLines] = useState<DraftLine[]>([]);
+  const [discount, setDiscount] = useState('0');
+  const [tax, setTax] = useState('0');
+  // The server's messages for lines, by position; cleared on any change because positions shift.
+  const [lineServerErrors, setLineServerErrors] = useState<Record<number, string>>({});
+
+  const amounts = useMemo(
+    () => draftAmounts(lines, consultationFee, discount, tax),
+    [lines, consultationFee, discount, tax],
+  );
+  const opts = { integer: integerPercents };
+  const discountError = percentError(discount, opts);
+  const taxError = percentError(tax, opts);
+
+  const edit = (next: (ls: DraftLine[]) => DraftLine[]) => {
+    setLines(next);
+    setLineServerErrors({});
+  };
+
+  return {
+    lines,
+    amounts,
+    discount,
+    tax,
+    discountError,
+    taxError,
+    lineServerErrors,
+    setLineServerErrors,
+    /** Adds a catalogue item with the spec's "Item Added" toast; the same item twice is refused. */
+    addItem(item: PickedItem) {
+      if (lines.some((l) => l.item_type === item.item_type && l.item_id === item.id)) {
+        notify.info('Already on the bill', `${item.name} is already on this bill: change its quantity instead`);
+        return;
+      }
+      edit((ls) => [...ls, newLine(item)]);
+      notify.success('Item Added', `${item.name} added to bill`);
+    },
+    changeLine(key: string, field: LineField, value: string) {
+      edit((ls) => ls.map((l) => (l.key === key ? { ...l, [field]: value } : l)));
+    },
+    /** Leaving a field applies the spec's defaults (qty 1, price 0, percentage 0) to unusable text. */
+    blurLine(key: string, field: LineField) {
+      setLines((ls) => ls.map((l) => (l.key === key ? { ...l, [field]: normalizeField(field, l[field]) } : l)));
+    },
+    removeLine(key: string) {
+      edit((ls) => ls.filter((l) => l.key !== key));
+    },
+    setDiscount,
+    setTax,
+    blurPercent(which: 'discount' | 'tax') {
+      (which === 'discount' ? setDiscount : setTax)(normalizePercent);
+    },
+    /** Anything on the bill the server would refuse: percentages out of range, quantities over the limit. */
+    hasErrors: hasLineErrors(lines) || discountError !== undefined || taxError !== undefined,
+    discountPercent: parsePercent(discount),
+    taxPercent: parsePercent(tax),
+    reset() {
+      setLines([]);
+      setDiscount('0');
+      setTax('0');
+      setLineServerErrors({});
+    },
+  };
+}
+
+export type BillDraft = ReturnType<typeof useBillDraft>;
