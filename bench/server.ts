@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   process.on('message', (m: unknown) => {
     if (m === 'cpu') {
       const { user, system } = process.cpuUsage();
-      process.send?.({ cpuMicros: user + system });
+      process.send?.({ cpuMicros: user + system, user, system });
     }
   });
   process.on('disconnect', () => {

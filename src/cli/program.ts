@@ -1,6 +1,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import { packageVersion } from '../core/version.js';
 import { registerAudit } from './commands/audit.js';
+import { registerBackup } from './commands/backup.js';
+import { registerBill } from './commands/bill.js';
 import { registerServe } from './commands/serve.js';
 import { registerSetup } from './commands/setup.js';
 import { registerUser } from './commands/user.js';
@@ -46,6 +48,8 @@ Run "lims <command> --help" for a command's flags and examples.`,
   registerServe(program, out);
   registerUser(program, out);
   registerAudit(program, out);
+  registerBill(program, out, streams.stdout);
+  registerBackup(program, out);
   return program;
 }
 

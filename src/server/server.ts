@@ -4,6 +4,7 @@ import { dataPaths } from '../core/datadir.js';
 import { ensureDemoLab } from '../core/setup/demo.js';
 import { buildApp } from './app.js';
 import { packageVersion } from '../core/version.js';
+import { removeServeLock, writeServeLock } from '../core/serve-lock.js';
 
 export interface ServeOptions {
   dataDir: string;
@@ -30,7 +31,14 @@ export async function serve(opts: ServeOptions): Promise<{ url: string; close: (
     logger: opts.quiet ? false : true,
     version: packageVersion(),
   });
-  await app.listen({ port: opts.port, host: opts.host });
+  try {
+    await app.listen({ port: opts.port, host: opts.host });
+  } catch (err) {
+    await app.close();
+    await database.close();
+    throw err;
+  }
+  writeServeLock(paths.dir);
   const shownHost = opts.host === '0.0.0.0' || opts.host === '::' ? 'localhost' : opts.host;
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${opts.port}`;
   let closing = false;
@@ -39,6 +47,7 @@ export async function serve(opts: ServeOptions): Promise<{ url: string; close: (
     closing = true;
     await app.close();
     await database.close();
+    removeServeLock(paths.dir);
   };
   const onSignal = (signal: NodeJS.Signals) => {
     process.stderr.write(`\nlims: ${signal} received, finishing open requests and closing the database...\n`);

@@ -252,6 +252,7 @@ describe('test catalogue', () => {
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await page.getByText('Failed to delete individual test').waitFor();
     await page.getByText(/used by 1 profile and 1 package; deactivate it/).waitFor();
+    await page.waitForTimeout(500); // the toast slides in; let it settle for the screenshot
     await screenshot(page, 'catalogue-test-delete-refused');
     await row(page, 'Individual Tests', 'Fasting Blood Sugar').waitFor();
 
@@ -259,7 +260,10 @@ describe('test catalogue', () => {
     await page.getByRole('button', { name: 'View Fasting Blood Sugar' }).click();
     await page.getByRole('dialog', { name: 'Fasting Blood Sugar' }).getByRole('button', { name: 'Deactivate' }).click();
     await page.getByText('Individual test deactivated').waitFor();
-    await row(page, 'Individual Tests', 'Fasting Blood Sugar').getByText('Inactive').waitFor();
+    await row(page, 'Individual Tests', 'Fasting Blood Sugar')
+      .getByText('Inactive')
+      .filter({ visible: true })
+      .waitFor();
     await page.getByRole('button', { name: 'Delete Serum Creatinine' }).click();
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await page.getByText('Individual test deleted successfully').waitFor();
@@ -283,26 +287,48 @@ describe('test catalogue', () => {
     expect(await page.getByRole('button', { name: /^Edit price/ }).count()).toBe(0);
   });
 
-  it('works on a phone', async () => {
+  it('works on a phone: every screen and dialog fits 390 px', async () => {
     const page = await open('/test-packages', 'Test Packages', { viewport: MOBILE });
+    // Let the sign-in toast go, so it does not cover the screenshots.
+    await page.getByText('Login Successful').waitFor({ state: 'hidden' });
     await row(page, 'Test Packages', 'Basic Health Checkup').waitFor();
     await screenshot(page, 'catalogue-packages-mobile');
     await page.getByRole('button', { name: 'Edit Basic Health Checkup' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit Package: Basic Health Checkup' });
     await expect(edit.getByRole('list', { name: 'Selected tests' }).getByRole('listitem').count()).resolves.toBe(3);
     await screenshot(page, 'catalogue-package-edit-mobile');
+    await edit.getByRole('group', { name: 'Available tests' }).scrollIntoViewIfNeeded();
+    await screenshot(page, 'catalogue-package-edit-mobile-pickers');
     await page.keyboard.press('Escape');
-    for (const [path, heading, name] of [
-      ['/test-profiles', 'Test Profiles', 'profiles'],
-      ['/individual-tests', 'Individual Tests', 'tests'],
-      ['/test-pricing', 'Test Pricing Management', 'pricing'],
+    await page.getByRole('button', { name: 'View Basic Health Checkup' }).click();
+    await page.getByRole('dialog', { name: 'Basic Health Checkup' }).getByText('Tests (3)').waitFor();
+    await screenshot(page, 'catalogue-package-view-mobile');
+    await page.keyboard.press('Escape');
+
+    for (const [path, heading, name, add, dialog] of [
+      ['/test-profiles', 'Test Profiles', 'profiles', 'Add Profile', 'Add Test Profile'],
+      ['/individual-tests', 'Individual Tests', 'tests', 'Add Test', 'Add Individual Test'],
     ] as const) {
       await page.goto(path);
       await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
       await page.getByRole('table').getByRole('row').nth(1).waitFor();
       await screenshot(page, `catalogue-${name}-mobile`);
+      await page.getByRole('button', { name: add }).click();
+      await page.getByRole('dialog', { name: dialog }).getByRole('button', { name: 'Save' }).click();
+      await page.getByText('Name is required').waitFor();
+      await screenshot(page, `catalogue-${name}-add-mobile`);
+      await page.keyboard.press('Escape');
     }
+
+    await page.goto('/test-pricing');
+    await page.getByRole('heading', { name: 'Test Pricing Management', level: 1 }).waitFor();
+    await row(page, 'Catalogue prices', 'Basic Health Checkup').waitFor();
+    await screenshot(page, 'catalogue-pricing-mobile');
     await page.getByRole('button', { name: 'Edit price of Basic Health Checkup' }).click();
     await screenshot(page, 'catalogue-pricing-edit-mobile');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Price history of Fasting Blood Sugar' }).click();
+    await page.getByRole('table', { name: 'Price history' }).getByRole('row').nth(3).waitFor();
+    await screenshot(page, 'catalogue-pricing-history-mobile');
   });
 });

@@ -294,6 +294,50 @@ describe('New Patient Registration', () => {
   });
 });
 
+describe('server validation errors', () => {
+  it('puts the server field errors under the registration fields and keeps the form', async () => {
+    const page = await open('/patient-registration', 'New Patient Registration');
+    // The form checks what the server checks, so a refusal is simulated to see where its details land.
+    await page.route('**/api/patients', (route) =>
+      route.request().method() === 'POST'
+        ? route.fulfill({
+            status: 400,
+            contentType: 'application/json',
+            body: JSON.stringify({
+              statusCode: 400,
+              error: 'Bad Request',
+              message: 'phone: Phone is on the blocked list; emergency_phone: Emergency phone is unreachable',
+              code: 'VALIDATION_ERROR',
+              details: [
+                { path: 'phone', message: 'Phone is on the blocked list' },
+                { path: 'emergency_phone', message: 'Emergency phone is unreachable' },
+              ],
+            }),
+          })
+        : route.continue(),
+    );
+    await page.getByLabel('First Name').fill('Ravi');
+    await page.getByLabel('Last Name').fill('Shankar');
+    await page.getByLabel('Date of Birth').fill('1990-05-05');
+    await page.getByLabel('Gender').selectOption('Male');
+    await page.getByLabel('Mobile Number').fill('90000 00000');
+    await page.getByLabel('Address').fill('1 Temple Street');
+    await page.getByLabel('City').fill('Chennai');
+    await page.getByLabel('State').fill('Tamil Nadu');
+    await page.getByLabel('Pincode').fill('600001');
+    await page.getByLabel('Emergency Contact Number').fill('90000 00001');
+    await page.getByLabel('Relationship').selectOption('Friend');
+    await page.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Register Patient' }).click();
+    await page.getByText('Failed to register patient. Please try again.').waitFor();
+    await page.getByText('Phone is on the blocked list').first().waitFor();
+    await expect(page.getByLabel('Mobile Number').getAttribute('aria-invalid')).resolves.toBe('true');
+    await expect(page.getByLabel('Emergency Contact Number').getAttribute('aria-describedby')).resolves.toBeTruthy();
+    await page.getByText('Emergency phone is unreachable', { exact: true }).waitFor();
+    await expect(page.getByLabel('First Name').inputValue()).resolves.toBe('Ravi');
+  });
+});
+
 describe('Patient Search', () => {
   it('narrows by age range and membership and shows the real membership', async () => {
     const thisYear = new Date().getFullYear();
@@ -339,7 +383,7 @@ describe('on a 390 px phone', () => {
       // The sign-in toast covers the top of a phone screen: let it go before the screenshot.
       await page.getByText('Login Successful').waitFor({ state: 'hidden' });
       await screenshot(page, shot);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
       expect(overflow, `${path} scrolls sideways`).toBeLessThanOrEqual(0);
       if (path === '/patients') {
         await page.getByRole('button', { name: 'Add Patient' }).first().click();

@@ -75,11 +75,11 @@ export const ROUTES: Record<ScreenPath, Page> = {
   '/stock-alerts': soon('/stock-alerts'),
 
   // Financial Management
-  '/billing': soon('/billing'),
+  '/billing': page(() => import('@/features/billing/bills/pages/BillingManagementPage')),
   '/advanced-billing': soon('/advanced-billing'),
   '/op-bill': page(() => import('@/features/billing/op-bill/pages/OpBillPage')),
-  '/bills-list': soon('/bills-list'),
-  '/billing-management': soon('/billing-management'),
+  '/bills-list': page(() => import('@/features/billing/bills/pages/BillsListPage')),
+  '/billing-management': page(() => import('@/features/billing/bills/pages/BillingManagementPage')),
   '/invoices': soon('/invoices'),
   '/payments': soon('/payments'),
   '/revenue': soon('/revenue'),

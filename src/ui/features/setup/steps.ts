@@ -56,11 +56,19 @@ export const STEPS: { title: string; description: string; schema: z.ZodType; fie
         adminPassword: S.adminPassword,
         confirmPassword: z.string().min(1, 'Confirm the password'),
       })
-      .refine((v) => v.confirmPassword === v.adminPassword, { path: ['confirmPassword'], message: 'Passwords do not match' }),
+      .refine((v) => v.confirmPassword === v.adminPassword, {
+        path: ['confirmPassword'],
+        message: 'Passwords do not match',
+      }),
     fields: ['adminName', 'adminEmail', 'adminPassword', 'confirmPassword'],
   },
   { title: 'Database', description: 'Where the lab’s data is stored.', schema: z.object({}), fields: [] },
-  { title: 'Sample Data', description: 'Optional starter catalogue of tests, profiles and packages.', schema: z.object({}), fields: [] },
+  {
+    title: 'Sample Data',
+    description: 'Optional starter catalogue of tests, profiles and packages.',
+    schema: z.object({}),
+    fields: [],
+  },
   {
     title: 'Regional Settings & Review',
     description: 'Time zone, currency and date format; then check everything and finish.',

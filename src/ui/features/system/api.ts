@@ -5,7 +5,14 @@ import { api } from '@/lib/api';
 
 /** GET /api/system/diagnostics (system_settings): the server, its database file and the lab's counts. */
 export interface Diagnostics {
-  server: { version: string | null; node: string; platform: string; uptime_seconds: number; memory_mb: number; demo: boolean };
+  server: {
+    version: string | null;
+    node: string;
+    platform: string;
+    uptime_seconds: number;
+    memory_mb: number;
+    demo: boolean;
+  };
   database: {
     type: string;
     file: string;
@@ -56,8 +63,10 @@ export const checks = {
   health: () => timed(() => api.get<Health>('/api/health')),
   patients: () => timed(() => api.get<PatientPage>('/api/patients', { page: 1, limit: 5 })),
   database: () => timed(fetchDiagnostics),
-  patientWrite: () => timed(() => api.post<{ check: PatientWriteCheck }>('/api/system/checks/patient-write').then((r) => r.check)),
-  auditChain: () => timed(() => api.post<{ audit: AuditChainReport }>('/api/system/checks/audit-chain').then((r) => r.audit)),
+  patientWrite: () =>
+    timed(() => api.post<{ check: PatientWriteCheck }>('/api/system/checks/patient-write').then((r) => r.check)),
+  auditChain: () =>
+    timed(() => api.post<{ audit: AuditChainReport }>('/api/system/checks/audit-chain').then((r) => r.audit)),
 };
 
 export function formatBytes(n: number): string {

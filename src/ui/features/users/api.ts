@@ -72,7 +72,8 @@ export function useUpdateUserMutation() {
   const invalidate = useInvalidateUsers();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, patch }: { id: number; patch: UserUpdate }) => api.put<{ user: User }>(`/api/users/${id}`, patch).then((r) => r.user),
+    mutationFn: ({ id, patch }: { id: number; patch: UserUpdate }) =>
+      api.put<{ user: User }>(`/api/users/${id}`, patch).then((r) => r.user),
     onSuccess: async (user) => {
       notify.success('User updated successfully', fullName(user));
       await invalidate();
@@ -99,7 +100,8 @@ export function useDeactivateUserMutation() {
 export function useReactivateUserMutation() {
   const invalidate = useInvalidateUsers();
   return useMutation({
-    mutationFn: (user: User) => api.put<{ user: User }>(`/api/users/${user.id}`, { is_active: true }).then((r) => r.user),
+    mutationFn: (user: User) =>
+      api.put<{ user: User }>(`/api/users/${user.id}`, { is_active: true }).then((r) => r.user),
     onSuccess: (user) => {
       notify.success('User reactivated', `${fullName(user)} can sign in again.`);
       return invalidate();

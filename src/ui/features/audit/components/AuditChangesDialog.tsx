@@ -20,7 +20,12 @@ export function AuditChangesDialog({ log, onClose }: { log: AuditLog | null; onC
   const newV = log?.new_values ?? {};
   const fields = [...new Set([...Object.keys(oldV), ...Object.keys(newV)])];
   return (
-    <Dialog open={log !== null} onOpenChange={(o) => !o && onClose()} size="lg" title={log ? `Audit Entry #${log.id}` : 'Audit Entry'}>
+    <Dialog
+      open={log !== null}
+      onOpenChange={(o) => !o && onClose()}
+      size="lg"
+      title={log ? `Audit Entry #${log.id}` : 'Audit Entry'}
+    >
       {log && (
         <div className="grid gap-4 text-[13px]">
           <dl className="grid gap-1.5 sm:grid-cols-2">
@@ -44,7 +49,9 @@ export function AuditChangesDialog({ log, onClose }: { log: AuditLog | null; onC
             </div>
           </dl>
           {fields.length === 0 ? (
-            <p className="rounded-md bg-slate-50 px-3 py-2 text-slate-700">No field values were recorded for this entry.</p>
+            <p className="rounded-md bg-slate-50 px-3 py-2 text-slate-700">
+              No field values were recorded for this entry.
+            </p>
           ) : (
             <div className="overflow-x-auto rounded-md border border-slate-200">
               <table className="w-full border-collapse">
@@ -71,8 +78,12 @@ export function AuditChangesDialog({ log, onClose }: { log: AuditLog | null; onC
                         <th scope="row" className="px-3 py-2 text-left font-medium whitespace-nowrap text-slate-800">
                           {humanize(f)}
                         </th>
-                        <td className="px-3 py-2 break-all text-red-800">{hadOld ? showValue(oldV[f]) : <span className="text-slate-400">—</span>}</td>
-                        <td className="px-3 py-2 break-all text-green-800">{hasNew ? showValue(newV[f]) : <span className="text-slate-400">—</span>}</td>
+                        <td className="px-3 py-2 break-all text-red-800">
+                          {hadOld ? showValue(oldV[f]) : <span className="text-slate-400">—</span>}
+                        </td>
+                        <td className="px-3 py-2 break-all text-green-800">
+                          {hasNew ? showValue(newV[f]) : <span className="text-slate-400">—</span>}
+                        </td>
                       </tr>
                     );
                   })}

@@ -108,6 +108,7 @@ export function CatalogueScreen<K extends ItemKind>(props: CatalogueScreenProps<
   ];
 
   const filtered = isActive('search', 'category', 'status');
+  const total = everything.data?.length ?? listed.data?.length ?? 0;
   const selects = [
     ...(categoryFilter
       ? [
@@ -169,7 +170,7 @@ export function CatalogueScreen<K extends ItemKind>(props: CatalogueScreenProps<
         />
         {listed.data && listed.data.length > 0 && (
           <p className="border-t border-slate-100 px-4 py-2 text-[13px] text-slate-600">
-            {listed.data.length} of {everything.data?.length ?? listed.data.length} {noun}
+            {listed.data.length} of {total} {total === 1 ? noun.replace(/s$/, '') : noun}
           </p>
         )}
       </Card>

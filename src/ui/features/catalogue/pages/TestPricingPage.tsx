@@ -64,20 +64,30 @@ const columns: Column<PriceRow>[] = [
     cell: (r) => <Money rupees={r.base_price} />,
     hideOnMobile: true,
   },
-  { key: 'price', header: 'Current Price', align: 'right', sortable: true, cell: (r) => <Money rupees={r.price} /> },
   {
-    key: 'markup',
-    header: 'Markup',
+    key: 'price',
+    header: 'Current Price',
     align: 'right',
     sortable: true,
     cell: (r) => (
-      <span className={r.markup !== null && r.markup < 0 ? 'font-medium text-red-700 tabular-nums' : 'tabular-nums'}>
-        {formatMarkup(r.markup)}
-      </span>
+      <div>
+        <Money rupees={r.price} />
+        {/* Phones hide the Markup column; the figure sits under the price instead. */}
+        <div className="text-xs text-slate-500 md:hidden">
+          Markup <Markup value={r.markup} />
+        </div>
+      </div>
     ),
   },
+  { key: 'markup', header: 'Markup', align: 'right', sortable: true, cell: (r) => <Markup value={r.markup} />, hideOnMobile: true },
   { key: 'status', header: 'Status', cell: (r) => <Badge status={r.status} />, hideOnMobile: true },
 ];
+
+/** A negative markup (priced under base) is shown in red: the lab loses money on it. */
+function Markup({ value }: { value: number | null }) {
+  const negative = value !== null && value < 0;
+  return <span className={negative ? 'font-medium text-red-700 tabular-nums' : 'tabular-nums'}>{formatMarkup(value)}</span>;
+}
 
 const plural = (n: number, word: string) => `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
 

@@ -52,7 +52,13 @@ export function AdminStep({ form }: Form) {
       <FormField label="Password" required error={errors.adminPassword?.message} hint="At least 8 characters.">
         {(control) => (
           <div className="relative">
-            <Input type={show ? 'text' : 'password'} autoComplete="new-password" className="pr-10" {...control} {...form.register('adminPassword')} />
+            <Input
+              type={show ? 'text' : 'password'}
+              autoComplete="new-password"
+              className="pr-10"
+              {...control}
+              {...form.register('adminPassword')}
+            />
             {toggle}
           </div>
         )}
@@ -80,9 +86,21 @@ export function DatabaseStep({ file }: { file: string | undefined }) {
             key={o.id}
             className={`flex items-center gap-3 rounded-md border px-3 py-2.5 ${o.available ? 'border-primary-200 bg-primary-50' : 'border-slate-200 bg-slate-50 text-slate-500'}`}
           >
-            <input type="radio" name="databaseType" value={o.id} checked={o.available} disabled={!o.available} readOnly className="size-4 accent-primary-600" />
+            <input
+              type="radio"
+              name="databaseType"
+              value={o.id}
+              checked={o.available}
+              disabled={!o.available}
+              readOnly
+              className="size-4 accent-primary-600"
+            />
             <span className="flex-1 text-sm font-medium">{o.label}</span>
-            {o.available ? <Badge tone="green">In use</Badge> : <span className="text-xs">planned, not available in this version</span>}
+            {o.available ? (
+              <Badge tone="green">In use</Badge>
+            ) : (
+              <span className="text-xs">planned, not available in this version</span>
+            )}
           </label>
         ))}
       </fieldset>
@@ -94,7 +112,8 @@ export function DatabaseStep({ file }: { file: string | undefined }) {
             {file ?? '—'}
           </p>
           <p className="mt-1 text-slate-600">
-            Nothing to configure: the database is one file in the data directory. Back it up with <code>lims backup</code>.
+            Nothing to configure: the database is one file in the data directory. Back it up with{' '}
+            <code>lims backup</code>.
           </p>
         </div>
       </div>
@@ -118,7 +137,8 @@ export function SampleDataStep() {
         ))}
       </div>
       <p className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-[13px] text-amber-950">
-        The starter catalogue is not available in this version yet. You can add tests, profiles and packages after setup.
+        The starter catalogue is not available in this version yet. You can add tests, profiles and packages after
+        setup.
       </p>
     </div>
   );
@@ -131,7 +151,9 @@ const DATE_OPTIONS = DATE_FORMATS.map((d) => ({ value: d, label: d }));
 function Summary({ title, rows }: { title: string; rows: [string, string | undefined][] }) {
   return (
     <section className="rounded-md border border-slate-200">
-      <h3 className="border-b border-slate-100 bg-slate-50 px-3 py-1.5 text-xs font-semibold tracking-wide text-slate-600 uppercase">{title}</h3>
+      <h3 className="border-b border-slate-100 bg-slate-50 px-3 py-1.5 text-xs font-semibold tracking-wide text-slate-600 uppercase">
+        {title}
+      </h3>
       <dl className="grid gap-1 px-3 py-2 text-[13px]">
         {rows.map(([k, v]) => (
           <div key={k} className="grid grid-cols-[9rem_1fr] gap-2">

@@ -45,7 +45,12 @@ function StepList({ step }: { step: number }) {
       {STEPS.map((s, i) => (
         <li key={s.title} aria-current={i === step ? 'step' : undefined} className="min-w-0">
           <div className={cn('h-1.5 rounded-full', i <= step ? 'bg-primary-600' : 'bg-slate-200')} />
-          <p className={cn('mt-1.5 hidden truncate text-xs sm:block', i === step ? 'font-semibold text-slate-900' : 'text-slate-600')}>
+          <p
+            className={cn(
+              'mt-1.5 hidden truncate text-xs sm:block',
+              i === step ? 'font-semibold text-slate-900' : 'text-slate-600',
+            )}
+          >
             {i < step && <Check className="mr-0.5 inline size-3 text-primary-700" aria-hidden="true" />}
             {s.title}
           </p>
@@ -67,7 +72,12 @@ export default function SetupWizardPage() {
   const [done, setDone] = useState<{ labName: string; adminEmail: string } | null>(null);
   // react-hook-form hands `context` (the current step) to the resolver, so blur, change and Next checks
   // all judge only the step on screen.
-  const form = useForm<WizardValues, StepContext>({ resolver: stepResolver, context: { step }, defaultValues: WIZARD_DEFAULTS, mode: 'onBlur' });
+  const form = useForm<WizardValues, StepContext>({
+    resolver: stepResolver,
+    context: { step },
+    defaultValues: WIZARD_DEFAULTS,
+    mode: 'onBlur',
+  });
   const headingRef = useRef<HTMLHeadingElement>(null);
 
   const shownStep = useRef(0);
@@ -87,12 +97,18 @@ export default function SetupWizardPage() {
 
   const complete = form.handleSubmit((values) => {
     // The starter catalogue does not exist yet: the three imports are always false (see step 4).
-    const parsed = setupSchema.safeParse({ ...values, importSampleTests: false, importSampleProfiles: false, importSamplePackages: false });
+    const parsed = setupSchema.safeParse({
+      ...values,
+      importSampleTests: false,
+      importSampleProfiles: false,
+      importSamplePackages: false,
+    });
     if (!parsed.success) {
       const first = parsed.error.issues[0];
       const field = String(first?.path[0] ?? '');
       goTo(stepOf(field));
-      if (field in WIZARD_DEFAULTS) form.setError(field as Path<WizardValues>, { message: first?.message ?? 'Invalid value' });
+      if (field in WIZARD_DEFAULTS)
+        form.setError(field as Path<WizardValues>, { message: first?.message ?? 'Invalid value' });
       return;
     }
     setup.mutate(parsed.data, {
@@ -105,7 +121,8 @@ export default function SetupWizardPage() {
         if (err instanceof ApiError && err.details.length > 0) {
           const first = err.details[0]!;
           goTo(stepOf(first.path));
-          for (const d of err.details) if (d.path in WIZARD_DEFAULTS) form.setError(d.path as Path<WizardValues>, { message: d.message });
+          for (const d of err.details)
+            if (d.path in WIZARD_DEFAULTS) form.setError(d.path as Path<WizardValues>, { message: d.message });
         }
       },
     });
@@ -118,7 +135,8 @@ export default function SetupWizardPage() {
           <CheckCircle2 className="mx-auto size-12 text-green-600" aria-hidden="true" />
           <h2 className="mt-3 text-lg font-semibold text-slate-900">Setup complete</h2>
           <p className="mt-1 text-slate-700">
-            {done.labName} is ready. Sign in as <strong>{done.adminEmail}</strong> with the password you chose, then add your staff in User Management.
+            {done.labName} is ready. Sign in as <strong>{done.adminEmail}</strong> with the password you chose, then add
+            your staff in User Management.
           </p>
           <LinkButton to="/login" size="lg" className="mt-5">
             <LogIn />
@@ -148,7 +166,9 @@ export default function SetupWizardPage() {
         <Card className="p-6 text-center sm:p-10">
           <CheckCircle2 className="mx-auto size-10 text-green-600" aria-hidden="true" />
           <h2 className="mt-3 text-lg font-semibold text-slate-900">This lab is already set up</h2>
-          <p className="mt-1 text-slate-700">Setting up again would replace nothing and is refused. Sign in with your account instead.</p>
+          <p className="mt-1 text-slate-700">
+            Setting up again would replace nothing and is refused. Sign in with your account instead.
+          </p>
           <LinkButton to="/login" className="mt-5">
             <LogIn />
             Sign In
@@ -178,7 +198,12 @@ export default function SetupWizardPage() {
             <p className="text-xs font-medium tracking-wide text-primary-700 uppercase">
               Step {step + 1} of {STEPS.length}
             </p>
-            <h2 id="setup-step-title" ref={headingRef} tabIndex={-1} className="mt-0.5 text-lg font-semibold text-slate-900 focus:outline-none">
+            <h2
+              id="setup-step-title"
+              ref={headingRef}
+              tabIndex={-1}
+              className="mt-0.5 text-lg font-semibold text-slate-900 focus:outline-none"
+            >
               {current.title}
             </h2>
             <p className="text-[13px] text-slate-600">{current.description}</p>

@@ -30,7 +30,13 @@ export function AuthState({ showRaw = false }: { showRaw?: boolean }) {
         description="As reported by GET /api/auth/me for this browser."
         icon={user ? <ShieldCheck /> : <ShieldOff />}
         actions={
-          <Button variant="ghost" size="sm" onClick={() => void session.refetch()} loading={session.isFetching && !session.isPending} loadingText="Checking...">
+          <Button
+            variant="ghost"
+            size="sm"
+            onClick={() => void session.refetch()}
+            loading={session.isFetching && !session.isPending}
+            loadingText="Checking..."
+          >
             <RefreshCw />
             Re-check
           </Button>
@@ -71,7 +77,9 @@ export function AuthState({ showRaw = false }: { showRaw?: boolean }) {
               )}
             </Item>
             <Item label="Stored access token">
-              {tokens.length === 0 ? 'None: lims keeps no token or user data in browser storage.' : `Unexpected keys in browser storage: ${tokens.join(', ')}`}
+              {tokens.length === 0
+                ? 'None: lims keeps no token or user data in browser storage.'
+                : `Unexpected keys in browser storage: ${tokens.join(', ')}`}
             </Item>
           </dl>
         )}

@@ -28,7 +28,13 @@ export function DiagnosticsPanel() {
         description="The running server and its database file."
         actions={
           allowed && (
-            <Button variant="ghost" size="sm" onClick={() => void diag.refetch()} loading={diag.isFetching && !diag.isPending} loadingText="Refreshing...">
+            <Button
+              variant="ghost"
+              size="sm"
+              onClick={() => void diag.refetch()}
+              loading={diag.isFetching && !diag.isPending}
+              loadingText="Refreshing..."
+            >
               <RefreshCw />
               Refresh
             </Button>
@@ -62,7 +68,9 @@ export function DiagnosticsPanel() {
               <Item label="Synchronous">{diag.data.database.synchronous}</Item>
               <Item label="Foreign keys">{diag.data.database.foreign_keys ? 'On' : 'Off'}</Item>
               <Item label="Quick check">
-                <Badge status={diag.data.database.quick_check === 'ok' ? 'ok' : 'error'}>{diag.data.database.quick_check}</Badge>
+                <Badge status={diag.data.database.quick_check === 'ok' ? 'ok' : 'error'}>
+                  {diag.data.database.quick_check}
+                </Badge>
               </Item>
               <Item label="Schema version">{diag.data.database.schema_version}</Item>
             </div>

@@ -12,7 +12,13 @@ export interface TestEntry {
 /** The debug screen's results: each run appends a Pending entry, then a Success or Error one (spec 4). */
 export function ResultsList({ entries }: { entries: TestEntry[] }) {
   const f = useLabFormat();
-  const time = new Intl.DateTimeFormat('en-GB', { timeZone: f.timeZone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+  const time = new Intl.DateTimeFormat('en-GB', {
+    timeZone: f.timeZone,
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  });
   if (entries.length === 0) {
     return <EmptyState title="No test results yet. Run some tests to see results here." />;
   }

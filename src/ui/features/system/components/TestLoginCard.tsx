@@ -44,21 +44,35 @@ export function TestLoginCard() {
 
   return (
     <Card>
-      <CardHeader title="Test Login and Logout" description="Uses the real sign-in and sign-out endpoints with the account you enter." />
+      <CardHeader
+        title="Test Login and Logout"
+        description="Uses the real sign-in and sign-out endpoints with the account you enter."
+      />
       <CardBody>
         <form onSubmit={onLogin} noValidate className="grid gap-3" aria-label="Test login">
           <FormField label="Email">
             <Input type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} />
           </FormField>
           <FormField label="Password">
-            <Input type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+            <Input
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
           </FormField>
           <div className="flex flex-wrap gap-2">
             <Button type="submit" loading={login.isPending} loadingText="Signing in...">
               <LogIn />
               Test Login
             </Button>
-            <Button variant="outline" onClick={onLogout} disabled={!signedIn} loading={logout.isPending} loadingText="Signing out...">
+            <Button
+              variant="outline"
+              onClick={onLogout}
+              disabled={!signedIn}
+              loading={logout.isPending}
+              loadingText="Signing out..."
+            >
               <LogOut />
               Logout
             </Button>

@@ -21,7 +21,11 @@ export default function ApiConnectionTestPage() {
     <>
       <PageHeader title={screen.title} subtitle={screen.subtitle} />
       <Card className="mb-5">
-        <CardHeader title="Addresses" icon={<Globe />} description="This browser talks to the server at the same address it loaded the app from." />
+        <CardHeader
+          title="Addresses"
+          icon={<Globe />}
+          description="This browser talks to the server at the same address it loaded the app from."
+        />
         <CardBody>
           <dl className="grid gap-2 text-[13px] sm:grid-cols-2">
             <div>
@@ -58,10 +62,14 @@ export default function ApiConnectionTestPage() {
             ) : health.data ? (
               <div className="grid gap-2">
                 <div className="flex flex-wrap items-center gap-2">
-                  <Badge status={health.data.data.status === 'ok' ? 'success' : 'error'}>{health.data.data.status === 'ok' ? 'Healthy' : health.data.data.status}</Badge>
+                  <Badge status={health.data.data.status === 'ok' ? 'success' : 'error'}>
+                    {health.data.data.status === 'ok' ? 'Healthy' : health.data.data.status}
+                  </Badge>
                   <Latency ms={health.data.ms} />
                 </div>
-                <pre className="overflow-x-auto rounded-md bg-slate-900 p-3 text-xs leading-relaxed text-slate-100">{JSON.stringify(health.data.data, null, 2)}</pre>
+                <pre className="overflow-x-auto rounded-md bg-slate-900 p-3 text-xs leading-relaxed text-slate-100">
+                  {JSON.stringify(health.data.data, null, 2)}
+                </pre>
               </div>
             ) : (
               <p className="text-[13px] text-slate-600">Not tested yet.</p>
@@ -85,7 +93,10 @@ export default function ApiConnectionTestPage() {
               <ErrorPanel title="Patients API Failed" error={patients.error} />
             ) : patients.data ? (
               patients.data.data.patients.length === 0 ? (
-                <EmptyState title="The API answered: no patients registered yet." hint={<Latency ms={patients.data.ms} />} />
+                <EmptyState
+                  title="The API answered: no patients registered yet."
+                  hint={<Latency ms={patients.data.ms} />}
+                />
               ) : (
                 <>
                   <p className="flex flex-wrap items-center gap-2 px-4 pt-3 text-[13px]">
@@ -95,7 +106,10 @@ export default function ApiConnectionTestPage() {
                   </p>
                   <ul className="mt-2 divide-y divide-slate-100 border-t border-slate-100">
                     {patients.data.data.patients.map((p) => (
-                      <li key={p.id} className="flex flex-wrap items-baseline justify-between gap-x-3 px-4 py-2 text-[13px]">
+                      <li
+                        key={p.id}
+                        className="flex flex-wrap items-baseline justify-between gap-x-3 px-4 py-2 text-[13px]"
+                      >
                         <span className="font-medium text-slate-900">
                           {p.first_name} {p.last_name}
                         </span>

@@ -1,5 +1,16 @@
 import { useRef, useState, type ReactNode } from 'react';
-import { ClipboardList, Database, Eraser, Package, Play, ShieldCheck, Stethoscope, TestTube, UserPlus, Users } from 'lucide-react';
+import {
+  ClipboardList,
+  Database,
+  Eraser,
+  Package,
+  Play,
+  ShieldCheck,
+  Stethoscope,
+  TestTube,
+  UserPlus,
+  Users,
+} from 'lucide-react';
 import { Button, Card, CardHeader, ErrorPanel, PageHeader } from '@/components';
 import { SCREENS } from '@/app/screens';
 import { errorMessage } from '@/lib/api';
@@ -62,7 +73,10 @@ const CHECKS = {
     failToast: 'Audit trail verification failed',
     run: async () => {
       const { data, ms } = await checks.auditChain();
-      if (!data.ok) throw new Error(`Row ${data.firstBrokenId ?? '?'} is broken: ${data.reason ?? 'unknown reason'} (${formatCount(data.checked)} rows intact before it).`);
+      if (!data.ok)
+        throw new Error(
+          `Row ${data.firstBrokenId ?? '?'} is broken: ${data.reason ?? 'unknown reason'} (${formatCount(data.checked)} rows intact before it).`,
+        );
       return `All ${formatCount(data.checked)} audit rows are intact and correctly chained (${ms} ms).`;
     },
   },
@@ -123,7 +137,13 @@ export default function DebugImportPage() {
 
   const busy = running !== null;
   const button = (id: CheckId | 'all', label: string, icon: ReactNode, variant: 'primary' | 'outline' = 'outline') => (
-    <Button variant={variant} onClick={() => void run(id)} disabled={busy && running !== id} loading={running === id} loadingText="Running...">
+    <Button
+      variant={variant}
+      onClick={() => void run(id)}
+      disabled={busy && running !== id}
+      loading={running === id}
+      loadingText="Running..."
+    >
       {icon}
       {label}
     </Button>
@@ -133,14 +153,23 @@ export default function DebugImportPage() {
     <>
       <PageHeader title={screen.title} subtitle={screen.subtitle} />
       {diagnostics.isError ? (
-        <ErrorPanel title="Database Connection Error" error={diagnostics.error} onRetry={() => void diagnostics.refetch()} retryLabel="Retry Connection" className="mb-5" />
+        <ErrorPanel
+          title="Database Connection Error"
+          error={diagnostics.error}
+          onRetry={() => void diagnostics.refetch()}
+          retryLabel="Retry Connection"
+          className="mb-5"
+        />
       ) : (
         <section aria-label="Record counts" className="mb-5 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5">
           <CountCards defs={COUNT_CARDS} counts={diagnostics.data?.counts} loading={diagnostics.isPending} />
         </section>
       )}
       <Card className="mb-5">
-        <CardHeader title="Tests" description="Each test talks to the real server and database. The patient creation test rolls its write back." />
+        <CardHeader
+          title="Tests"
+          description="Each test talks to the real server and database. The patient creation test rolls its write back."
+        />
         <div className="flex flex-wrap gap-2 p-4">
           {button('database', 'Test Database Connection', <Database />)}
           {button('retrieval', 'Test Data Retrieval', <Users />)}

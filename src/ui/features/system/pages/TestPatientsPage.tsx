@@ -27,11 +27,12 @@ export default function TestPatientsPage() {
           <ul className="grid gap-2 text-sm text-slate-800">
             <Check>Routing works: this page was reached at /test-patients.</Check>
             <Check>
-              The protected route works: the server confirmed your session, so the page is shown instead of the sign-in form.
+              The protected route works: the server confirmed your session, so the page is shown instead of the sign-in
+              form.
             </Check>
             <Check>
-              Signed in as <strong>{fullName(user)}</strong> ({user.email}), role <strong>{roleLabel(user.role)}</strong>, with {user.permissions.length}{' '}
-              permissions.
+              Signed in as <strong>{fullName(user)}</strong> ({user.email}), role{' '}
+              <strong>{roleLabel(user.role)}</strong>, with {user.permissions.length} permissions.
             </Check>
           </ul>
           <div className="mt-4 flex flex-wrap gap-2">

@@ -48,7 +48,11 @@ export function ResetPasswordDialog({ user, onClose }: { user: User | null; onCl
       onOpenChange={(o) => !o && !reset.isPending && onClose()}
       size="sm"
       title="Reset Password"
-      description={user ? `Set a new password for ${fullName(user)} (${user.email}). They will be signed out everywhere.` : undefined}
+      description={
+        user
+          ? `Set a new password for ${fullName(user)} (${user.email}). They will be signed out everywhere.`
+          : undefined
+      }
       footer={
         <>
           <Button variant="outline" onClick={onClose} disabled={reset.isPending}>

@@ -19,11 +19,18 @@ export function RolePermissionsPanel() {
           <caption className="sr-only">Permissions by role</caption>
           <thead className="sticky top-0 z-10 bg-slate-50">
             <tr className="border-b border-slate-200">
-              <th scope="col" className="sticky left-0 z-20 bg-slate-50 px-3 py-2 text-left text-xs font-semibold text-slate-600 uppercase">
+              <th
+                scope="col"
+                className="sticky left-0 z-20 bg-slate-50 px-3 py-2 text-left text-xs font-semibold text-slate-600 uppercase"
+              >
                 Permission
               </th>
               {ROLES.map((r) => (
-                <th key={r} scope="col" className="px-1.5 py-2 text-center text-xs font-semibold whitespace-nowrap text-slate-700">
+                <th
+                  key={r}
+                  scope="col"
+                  className="px-1.5 py-2 text-center text-xs font-semibold whitespace-nowrap text-slate-700"
+                >
                   {ROLE_LABELS[r]}
                 </th>
               ))}
@@ -32,7 +39,10 @@ export function RolePermissionsPanel() {
           <tbody>
             {PERMISSIONS.map((p) => (
               <tr key={p} className="border-b border-slate-100 hover:bg-slate-50">
-                <th scope="row" className="sticky left-0 bg-white px-3 py-1.5 text-left font-normal whitespace-nowrap text-slate-800">
+                <th
+                  scope="row"
+                  className="sticky left-0 bg-white px-3 py-1.5 text-left font-normal whitespace-nowrap text-slate-800"
+                >
                   {humanize(p)}
                   <span className="sr-only"> ({p})</span>
                 </th>

@@ -23,25 +23,34 @@ function formSchema(mode: Mode) {
     .omit({ password: true })
     .extend({
       role: z.enum(ROLES, { error: 'Select a role' }),
-      password: z.string(),
+      password: mode === 'create' ? passwordSchema : z.string(),
       confirm_password: z.string(),
     })
-    .superRefine((v, ctx) => {
-      if (mode !== 'create') return;
-      const pw = passwordSchema.safeParse(v.password);
-      if (!pw.success) {
-        ctx.addIssue({ code: 'custom', path: ['password'], message: pw.error.issues[0]?.message ?? 'Password is required' });
-      }
-      if (v.confirm_password !== v.password) {
-        ctx.addIssue({ code: 'custom', path: ['confirm_password'], message: 'Passwords do not match' });
-      }
+    .refine((v) => mode !== 'create' || v.confirm_password === v.password, {
+      path: ['confirm_password'],
+      message: 'Passwords do not match',
+      // Check the match even while other fields still have errors, so every problem shows at once.
+      when: (payload) => {
+        const v = payload.value as { password?: unknown; confirm_password?: unknown };
+        return typeof v.password === 'string' && typeof v.confirm_password === 'string';
+      },
     });
 }
 type Schema = ReturnType<typeof formSchema>;
 type FormIn = z.input<Schema>;
 type FormOut = z.output<Schema>;
 
-const FIELD_NAMES = ['first_name', 'last_name', 'email', 'role', 'department', 'phone', 'specialization', 'consultation_fee', 'password'] as const;
+const FIELD_NAMES = [
+  'first_name',
+  'last_name',
+  'email',
+  'role',
+  'department',
+  'phone',
+  'specialization',
+  'consultation_fee',
+  'password',
+] as const;
 
 function defaults(user: User | null): DefaultValues<FormIn> {
   return {
@@ -116,7 +125,9 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
       department: v.department ?? null,
       phone: v.phone ?? null,
       specialization: v.specialization ?? null,
-      ...(hasConsultationFee(v.role) && v.consultation_fee !== undefined ? { consultation_fee: v.consultation_fee } : {}),
+      ...(hasConsultationFee(v.role) && v.consultation_fee !== undefined
+        ? { consultation_fee: v.consultation_fee }
+        : {}),
     };
     if (!user) {
       const body: UserCreate = { ...fields, password: v.password };
@@ -135,7 +146,11 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
       onOpenChange={(o) => !busy && onOpenChange(o)}
       size="lg"
       title={user ? `Edit User: ${fullName(user)}` : 'Add User'}
-      description={user ? 'Change the account details. Changes are recorded in the audit trail.' : 'Create a staff account. They sign in with this email and password.'}
+      description={
+        user
+          ? 'Change the account details. Changes are recorded in the audit trail.'
+          : 'Create a staff account. They sign in with this email and password.'
+      }
       footer={
         <>
           <Button variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
@@ -147,7 +162,7 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
         </>
       }
     >
-      <form id={formId} noValidate onSubmit={(e) => void onSubmit(e)} className="grid gap-4 sm:grid-cols-2">
+      <form id={formId} noValidate onSubmit={(e) => void onSubmit(e)} className="grid items-start gap-4 sm:grid-cols-2">
         <FormField label="First Name" required error={errors.first_name?.message}>
           <Input autoComplete="off" {...form.register('first_name')} />
         </FormField>
@@ -159,11 +174,25 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
         </FormField>
         {roleLockedReason && user ? (
           <FormField label="Role" hint={roleLockedReason}>
-            <Select disabled value={user.role} options={[{ value: user.role, label: roleLabel(user.role) }]} onChange={() => undefined} />
+            <Select
+              disabled
+              value={user.role}
+              options={[{ value: user.role, label: roleLabel(user.role) }]}
+              onChange={() => undefined}
+            />
           </FormField>
         ) : (
-          <FormField label="Role" required error={errors.role?.message} hint="Only roles you are allowed to assign are listed.">
-            <Select placeholder="Select role" options={roleOptions.map((r) => ({ value: r, label: roleLabel(r) }))} {...form.register('role')} />
+          <FormField
+            label="Role"
+            required
+            error={errors.role?.message}
+            hint="Only roles you are allowed to assign are listed."
+          >
+            <Select
+              placeholder="Select role"
+              options={roleOptions.map((r) => ({ value: r, label: roleLabel(r) }))}
+              {...form.register('role')}
+            />
           </FormField>
         )}
         <FormField label="Department" error={errors.department?.message}>
@@ -172,7 +201,11 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
         <FormField label="Phone" error={errors.phone?.message}>
           <Input type="tel" placeholder="+91 98765 43210" {...form.register('phone')} />
         </FormField>
-        <FormField label="Specialization" error={errors.specialization?.message} hint="Pick a common one or type your own.">
+        <FormField
+          label="Specialization"
+          error={errors.specialization?.message}
+          hint="Pick a common one or type your own."
+        >
           <Input list="user-specializations" {...form.register('specialization')} />
         </FormField>
         <datalist id="user-specializations">
@@ -181,13 +214,23 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
           ))}
         </datalist>
         {hasConsultationFee(role) && (
-          <FormField label="Consultation Fee (₹)" error={errors.consultation_fee?.message} hint="Added to OP bills for this doctor.">
+          <FormField
+            label="Consultation Fee (₹)"
+            error={errors.consultation_fee?.message}
+            hint="Added to OP bills for this doctor."
+          >
             <Input type="number" inputMode="decimal" min={0} step="0.01" {...form.register('consultation_fee')} />
           </FormField>
         )}
         {mode === 'create' && (
           <>
-            <FormField label="Password" required error={errors.password?.message} hint="At least 8 characters." className="sm:col-start-1">
+            <FormField
+              label="Password"
+              required
+              error={errors.password?.message}
+              hint="At least 8 characters."
+              className="sm:col-start-1"
+            >
               <Input type="password" autoComplete="new-password" {...form.register('password')} />
             </FormField>
             <FormField label="Confirm Password" required error={errors.confirm_password?.message}>

@@ -1,7 +1,18 @@
 import { useState } from 'react';
 import { KeyRound, Pencil, RotateCcw, UserMinus, UserPlus } from 'lucide-react';
 import type { User } from '@shared/schemas/users';
-import { Badge, Button, Card, Checkbox, ConfirmDialog, DataTable, FilterBar, PageHeader, type Column, type RowAction } from '@/components';
+import {
+  Badge,
+  Button,
+  Card,
+  Checkbox,
+  ConfirmDialog,
+  DataTable,
+  FilterBar,
+  PageHeader,
+  type Column,
+  type RowAction,
+} from '@/components';
 import { SCREENS } from '@/app/screens';
 import { useUrlState } from '@/lib/useUrlState';
 import { fullName, useCurrentUser } from '@/lib/session';
@@ -16,17 +27,26 @@ const columns: Column<User>[] = [
     key: 'name',
     header: 'Name',
     cell: (u) => (
-      <span className="flex flex-wrap items-center gap-1.5">
-        <span className="font-medium text-slate-900">{fullName(u)}</span>
-        {!u.is_active && <Badge status="inactive" />}
-      </span>
+      <>
+        <span className="flex flex-wrap items-center gap-1.5">
+          <span className="font-medium text-slate-900">{fullName(u)}</span>
+          {!u.is_active && <Badge status="inactive" />}
+        </span>
+        {/* Phones have no room for an email column: show it under the name. */}
+        <span className="block text-[13px] break-all text-slate-600 md:hidden">{u.email}</span>
+      </>
     ),
   },
-  { key: 'email', header: 'Email', cell: (u) => <span className="break-all">{u.email}</span> },
+  { key: 'email', header: 'Email', cell: (u) => <span className="break-all">{u.email}</span>, hideOnMobile: true },
   { key: 'role', header: 'Role', cell: (u) => <Badge tone="blue">{roleLabel(u.role)}</Badge> },
   { key: 'department', header: 'Department', cell: (u) => u.department ?? '—', hideOnMobile: true },
   { key: 'specialization', header: 'Specialization', cell: (u) => u.specialization ?? '—', hideOnMobile: true },
-  { key: 'phone', header: 'Phone', cell: (u) => <span className="whitespace-nowrap">{u.phone ?? '—'}</span>, hideOnMobile: true },
+  {
+    key: 'phone',
+    header: 'Phone',
+    cell: (u) => <span className="whitespace-nowrap">{u.phone ?? '—'}</span>,
+    hideOnMobile: true,
+  },
 ];
 
 /** Spec 2.17: search, role filter, the users table, add / edit / deactivate / reactivate / reset password. */
@@ -66,7 +86,12 @@ export default function UserManagementPage() {
       },
       hidden: (u) => !manageable(u),
     },
-    { label: (u) => `Reset password for ${fullName(u)}`, icon: <KeyRound />, onClick: setResetUser, hidden: (u) => !manageable(u) },
+    {
+      label: (u) => `Reset password for ${fullName(u)}`,
+      icon: <KeyRound />,
+      onClick: setResetUser,
+      hidden: (u) => !manageable(u),
+    },
     {
       label: (u) => `Reactivate ${fullName(u)}`,
       icon: <RotateCcw />,
@@ -120,7 +145,12 @@ export default function UserManagementPage() {
             active={filtered || q.inactive === '1'}
             onClear={resetQ}
           >
-            <Checkbox label="Show inactive" checked={q.inactive === '1'} onChange={(e) => setQ({ inactive: e.target.checked ? '1' : '' })} className="px-1" />
+            <Checkbox
+              label="Show inactive"
+              checked={q.inactive === '1'}
+              onChange={(e) => setQ({ inactive: e.target.checked ? '1' : '' })}
+              className="px-1"
+            />
           </FilterBar>
         </div>
         <DataTable
@@ -135,7 +165,11 @@ export default function UserManagementPage() {
           rowActions={canManage ? actions : undefined}
           empty={{
             title: 'No users found',
-            hint: filtered ? 'Try adjusting your search or filter criteria.' : q.inactive === '1' ? 'This lab has no staff accounts.' : 'No active staff accounts.',
+            hint: filtered
+              ? 'Try adjusting your search or filter criteria.'
+              : q.inactive === '1'
+                ? 'This lab has no staff accounts.'
+                : 'No active staff accounts.',
           }}
         />
         {users.data && users.data.length > 0 && (

@@ -1,7 +1,17 @@
 import { useMemo, useState } from 'react';
 import { Stethoscope, UserCheck, UserPlus, UserX, Users } from 'lucide-react';
 import type { User } from '@shared/schemas/users';
-import { Badge, Button, Card, DataTable, DateText, FilterBar, PageHeader, SummaryCard, type Column } from '@/components';
+import {
+  Badge,
+  Button,
+  Card,
+  DataTable,
+  DateText,
+  FilterBar,
+  PageHeader,
+  SummaryCard,
+  type Column,
+} from '@/components';
 import { SCREENS } from '@/app/screens';
 import { useUrlState } from '@/lib/useUrlState';
 import { formatCount } from '@/lib/format';
@@ -20,15 +30,31 @@ const STATUS_OPTIONS = [
 ];
 
 const columns: Column<User>[] = [
-  { key: 'name', header: 'Name', cell: (u) => <span className="font-medium text-slate-900">{fullName(u)}</span> },
-  { key: 'email', header: 'Email', cell: (u) => <span className="break-all">{u.email}</span> },
-  { key: 'phone', header: 'Phone', cell: (u) => <span className="whitespace-nowrap">{u.phone ?? '—'}</span>, hideOnMobile: true },
+  {
+    key: 'name',
+    header: 'Name',
+    cell: (u) => (
+      <>
+        <span className="block font-medium text-slate-900">{fullName(u)}</span>
+        {/* Phones have no room for an email column: show it under the name. */}
+        <span className="block text-[13px] break-all text-slate-600 md:hidden">{u.email}</span>
+      </>
+    ),
+  },
+  { key: 'email', header: 'Email', cell: (u) => <span className="break-all">{u.email}</span>, hideOnMobile: true },
+  {
+    key: 'phone',
+    header: 'Phone',
+    cell: (u) => <span className="whitespace-nowrap">{u.phone ?? '—'}</span>,
+    hideOnMobile: true,
+  },
   { key: 'role', header: 'Role', cell: (u) => <Badge tone="blue">{roleLabel(u.role)}</Badge> },
   { key: 'status', header: 'Status', cell: (u) => <Badge status={u.is_active ? 'active' : 'inactive'} /> },
   {
     key: 'last_login',
     header: 'Last Login',
-    cell: (u) => (u.last_login ? <DateText value={u.last_login} withTime /> : <span className="text-slate-500">Never</span>),
+    cell: (u) =>
+      u.last_login ? <DateText value={u.last_login} withTime /> : <span className="text-slate-500">Never</span>,
     hideOnMobile: true,
   },
   { key: 'created', header: 'Created', cell: (u) => <DateText value={u.created_at} />, hideOnMobile: true },
@@ -45,7 +71,10 @@ export default function UsersPage() {
   // Every account (active and not) for the cards; the table asks the server with its filters.
   const everyone = useUsers({ include_inactive: true }, { enabled: canView });
   const listed = useUsers({ search: q.search, role, include_inactive: q.status !== 'active' }, { enabled: canView });
-  const rows = useMemo(() => (q.status === 'inactive' ? listed.data?.filter((u) => !u.is_active) : listed.data), [listed.data, q.status]);
+  const rows = useMemo(
+    () => (q.status === 'inactive' ? listed.data?.filter((u) => !u.is_active) : listed.data),
+    [listed.data, q.status],
+  );
   const [adding, setAdding] = useState(false);
 
   const names = useMemo(() => new Map((everyone.data ?? []).map((u) => [String(u.id), fullName(u)])), [everyone.data]);
@@ -64,8 +93,18 @@ export default function UsersPage() {
   const cards = [
     { label: 'Total Users', value: all?.length, hint: 'all staff accounts', icon: <Users /> },
     { label: 'Active Users', value: active, hint: 'can sign in', icon: <UserCheck /> },
-    { label: 'Inactive Users', value: all && active !== undefined ? all.length - active : undefined, hint: 'deactivated', icon: <UserX /> },
-    { label: 'Doctors', value: all?.filter((u) => u.is_active && u.role === 'doctor').length, hint: 'active, doctor role', icon: <Stethoscope /> },
+    {
+      label: 'Inactive Users',
+      value: all && active !== undefined ? all.length - active : undefined,
+      hint: 'deactivated',
+      icon: <UserX />,
+    },
+    {
+      label: 'Doctors',
+      value: all?.filter((u) => u.is_active && u.role === 'doctor').length,
+      hint: 'active, doctor role',
+      icon: <Stethoscope />,
+    },
   ];
 
   const filtered = isActive('search', 'role', 'status');
@@ -123,7 +162,10 @@ export default function UsersPage() {
             error={listed.error}
             onRetry={() => void listed.refetch()}
             retryLabel="Retry Connection"
-            empty={{ title: 'No users found', hint: filtered ? 'Try adjusting your search or filter criteria.' : undefined }}
+            empty={{
+              title: 'No users found',
+              hint: filtered ? 'Try adjusting your search or filter criteria.' : undefined,
+            }}
           />
         </Card>
         {showActivity && (

@@ -1,0 +1,64 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { backupDatabase, restoreDatabase } from '../../core/db/backup.js';
+import { dataPaths } from '../../core/datadir.js';
+import { runningServer } from '../../core/serve-lock.js';
+import { dataDirOf, withDatabase } from '../context.js';
+import { CliError } from '../errors.js';
+import type { Output } from '../output.js';
+
+function stamp(): string {
+  return new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
+}
+
+export function registerBackup(program: Command, out: Output): void {
+  program
+    .command('backup')
+    .description('a consistent copy of the database, safe while the server runs')
+    .option('-o, --out <file>', 'backup file to write (default: <data dir>/backups/lims-<time>.db)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ lims backup
+  $ lims backup --out /mnt/usb/lims-$(date +%F).db
+
+The copy is made with SQLite's online backup and checked before the command ends.
+Keep backups off this machine. Restore one with "lims restore FILE" (server stopped).`,
+    )
+    .action((flags: { out?: string }, cmd: Command) =>
+      withDatabase(cmd, async (database, dir) => {
+        const { backupsDir } = dataPaths(dir);
+        const file = resolve(flags.out ?? `${backupsDir}/lims-${stamp()}.db`);
+        if (!flags.out) await import('node:fs').then((fs) => fs.mkdirSync(backupsDir, { recursive: true, mode: 0o700 }));
+        try {
+          const r = await backupDatabase(database, file);
+          out.line(`backup written to ${r.file} (${r.bytes.toLocaleString('en-IN')} bytes, ${r.patients.toLocaleString('en-IN')} patients, schema ${r.schema_version}); integrity ok`);
+        } catch (err) {
+          throw new CliError(`${flags.out ? '--out: ' : ''}${(err as Error).message}`, 1, { cause: err });
+        }
+      }),
+    );
+
+  program
+    .command('restore')
+    .description('replace the database with a backup (the current one is kept beside it)')
+    .argument('<file>', 'a backup made by lims backup')
+    .action((file: string, _flags: unknown, cmd: Command) => {
+      const dir = dataDirOf(cmd);
+      const source = resolve(file);
+      if (!existsSync(source)) throw new CliError(`no such backup file: ${source}`);
+      const pid = runningServer(dir);
+      if (pid) throw new CliError(`lims serve is running on this data dir (pid ${pid}); stop it before restoring`);
+      const { dbFile } = dataPaths(dir, { create: true });
+      let previous: string | null;
+      try {
+        ({ previous } = restoreDatabase(source, dbFile));
+      } catch (err) {
+        throw new CliError((err as Error).message, 1, { cause: err });
+      }
+      out.line(`restored ${source} into ${dbFile}`);
+      if (previous) out.line(`the database it replaced is kept as ${previous}`);
+    });
+}

@@ -1,0 +1,53 @@
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { billPdfByNumber } from '../../core/billing/print.js';
+import { NotFoundError } from '../../core/errors.js';
+import { withLab } from '../context.js';
+import { CliError } from '../errors.js';
+import type { Output } from '../output.js';
+
+interface PrintFlags {
+  out?: string;
+}
+
+export function registerBill(program: Command, out: Output, stdout: NodeJS.WritableStream): void {
+  const bill = program.command('bill').description('outpatient bills');
+
+  bill
+    .command('print')
+    .description('write a bill as PDF (the same document the web UI prints)')
+    .argument('<bill_number>', 'the bill number, e.g. OPB202611211930')
+    .option('-o, --out <file>', 'PDF file to write (default: <bill_number>.pdf here; "-" for stdout)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ lims bill print OPB202611211930
+  $ lims bill print OPB202611211930 --out /tmp/bill.pdf
+  $ lims bill print OPB202611211930 --out - | lp`,
+    )
+    .action((billNumber: string, flags: PrintFlags, cmd: Command) =>
+      withLab(cmd, async ({ database, org }) => {
+        let pdf: Buffer;
+        let number: string;
+        try {
+          ({ pdf, billNumber: number } = await billPdfByNumber(database.db, org.id, billNumber.trim()));
+        } catch (err) {
+          if (err instanceof NotFoundError) throw new CliError(`no bill numbered ${billNumber} in ${org.name}`, 1, { cause: err });
+          throw err;
+        }
+        if (flags.out === '-') {
+          stdout.write(pdf);
+          return;
+        }
+        const file = resolve(flags.out ?? `${number}.pdf`);
+        try {
+          writeFileSync(file, pdf);
+        } catch (err) {
+          throw new CliError(`--out: cannot write ${file}: ${(err as Error).message}`, 1, { cause: err });
+        }
+        out.line(`wrote ${file} (${pdf.length.toLocaleString('en-IN')} bytes)`);
+      }),
+    );
+}

@@ -1,0 +1,149 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { PaymentMethod } from '@shared/billing';
+import type { Bill, BillSummary, BillUpdate } from '@shared/schemas/bills';
+import type { Paged } from '@shared/schemas/common';
+import { api, fileUrl } from '@/lib/api';
+import { notify } from '@/lib/notify';
+import { billKeys, useInvalidateBills } from '../shared/api';
+
+/** What the Bills List and Billing Management screens ask GET /api/bills for. */
+export interface BillFilters {
+  search?: string;
+  /** pending, paid, partial, overdue, cancelled; "all" or empty leaves it out. */
+  status?: string;
+  /** paid, unpaid, partial; "all" or empty leaves it out. */
+  payment_status?: string;
+  /** all, today, week, month, quarter (spec 5). */
+  date_range?: string;
+}
+
+export interface BillQuery extends BillFilters {
+  page: number;
+  limit: number;
+}
+
+export type BillPage = Paged & { bills: Bill[] };
+
+/** Drops "all" and empty values so the API URL and the cache key carry only real filters. */
+export function toApiFilters(f: BillFilters): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (f.search?.trim()) out.search = f.search.trim();
+  if (f.status && f.status !== 'all') out.status = f.status;
+  if (f.payment_status && f.payment_status !== 'all') out.payment_status = f.payment_status;
+  if (f.date_range && f.date_range !== 'all') out.date_range = f.date_range;
+  return out;
+}
+
+export const billListKey = (q: BillQuery) => [...billKeys.lists(), { ...toApiFilters(q), page: q.page, limit: q.limit }] as const;
+
+export function fetchBillPage(q: BillQuery, signal?: AbortSignal): Promise<BillPage> {
+  return api.get<BillPage>('/api/bills', { ...toApiFilters(q), page: q.page, limit: q.limit }, signal);
+}
+
+export function useBills(q: BillQuery) {
+  return useQuery({
+    queryKey: billListKey(q),
+    queryFn: ({ signal }) => fetchBillPage(q, signal),
+    // Keep the old page on screen while the next loads, so paging and filtering do not flash.
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The spec's section 9 figures, computed by the server over every bill of the lab. */
+export function useBillSummary() {
+  return useQuery({
+    queryKey: billKeys.summary(),
+    queryFn: ({ signal }) => api.get<{ summary: BillSummary }>('/api/bills/summary', undefined, signal).then((r) => r.summary),
+  });
+}
+
+/** One bill with its lines and payments (the Bill Details dialog). */
+export function useBill(id: number | null) {
+  return useQuery({
+    queryKey: billKeys.detail(id ?? 0),
+    enabled: id !== null,
+    queryFn: ({ signal }) => api.get<{ bill: Bill }>(`/api/bills/${id}`, undefined, signal).then((r) => r.bill),
+  });
+}
+
+/** CSV of every bill matching the filters (the server streams it with the current filters). */
+export function billsExportUrl(f: BillFilters): string {
+  return fileUrl('/api/bills/export', toApiFilters(f));
+}
+
+export interface PaymentInput {
+  /** Rupees; negative for a refund (then reason is required). */
+  amount: number;
+  method: PaymentMethod;
+  reference?: string;
+  reason?: string;
+}
+
+/** After a change the dialog shows the server's bill at once; lists and figures reload. */
+function useBillChanged() {
+  const qc = useQueryClient();
+  const invalidate = useInvalidateBills();
+  return (bill: Bill) => {
+    qc.setQueryData(billKeys.detail(bill.id), (old: Bill | undefined) =>
+      // PUT answers the bill without lines and payments: keep the ones already loaded.
+      old ? { ...old, ...bill, items: bill.items ?? old.items, payments: bill.payments ?? old.payments } : bill,
+    );
+    return invalidate();
+  };
+}
+
+/** POST /api/bills/:id/payments: a payment, or (negative amount with a reason) a refund. */
+export function useRecordPaymentMutation(billId: number) {
+  const changed = useBillChanged();
+  return useMutation({
+    mutationFn: (p: PaymentInput) => api.post<{ bill: Bill }>(`/api/bills/${billId}/payments`, p).then((r) => r.bill),
+    onSuccess: (bill, p) => {
+      if (p.amount < 0) notify.success('Refund recorded', `Bill ${bill.bill_number} is now ${bill.payment_status}`);
+      else notify.success('Payment recorded', `Bill ${bill.bill_number} is now ${bill.payment_status}`);
+      return changed(bill);
+    },
+    onError: (err, p) => notify.error(p.amount < 0 ? 'Failed to record refund' : 'Failed to record payment', err),
+  });
+}
+
+/** PUT /api/bills/:id: payment method, due date, notes (manage_bills). */
+export function useUpdateBillMutation(billId: number) {
+  const changed = useBillChanged();
+  return useMutation({
+    mutationFn: (body: BillUpdate) => api.put<{ bill: Bill }>(`/api/bills/${billId}`, body).then((r) => r.bill),
+    onSuccess: (bill) => {
+      notify.success('Bill updated', `Bill ${bill.bill_number} has been updated`);
+      return changed(bill);
+    },
+    onError: (err) => notify.error('Failed to update bill', err),
+  });
+}
+
+/** PUT /api/bills/:id {status: 'cancelled', cancel_reason}: the server refuses while money is held. */
+export function useCancelBillMutation(billId: number) {
+  const changed = useBillChanged();
+  return useMutation({
+    mutationFn: (reason: string) =>
+      api.put<{ bill: Bill }>(`/api/bills/${billId}`, { status: 'cancelled', cancel_reason: reason }).then((r) => r.bill),
+    onSuccess: (bill) => {
+      notify.success('Bill cancelled', `Bill ${bill.bill_number} has been cancelled`);
+      return changed(bill);
+    },
+    onError: (err) => notify.error('Failed to cancel bill', err),
+  });
+}
+
+/** DELETE /api/bills/:id (admins); refused once the bill has payments. */
+export function useDeleteBillMutation() {
+  const qc = useQueryClient();
+  const invalidate = useInvalidateBills();
+  return useMutation({
+    mutationFn: (bill: Pick<Bill, 'id' | 'bill_number'>) => api.delete<{ bill: Bill }>(`/api/bills/${bill.id}`),
+    onSuccess: (_res, bill) => {
+      notify.success('Bill deleted', `Bill ${bill.bill_number} has been deleted`);
+      qc.removeQueries({ queryKey: billKeys.detail(bill.id) });
+      return invalidate();
+    },
+    onError: (err) => notify.error('Failed to delete bill', err),
+  });
+}

@@ -1,0 +1,198 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import { Ban, Trash2 } from 'lucide-react';
+import { PAYMENT_METHODS } from '@shared/billing';
+import type { Bill } from '@shared/schemas/bills';
+import { formatInr } from '@shared/money';
+import { Button, ConfirmDialog, Dialog, FormField, Input, Select, Textarea, deleteMessage } from '@/components';
+import { ApiError } from '@/lib/api';
+import { useCancelBillMutation, useDeleteBillMutation, useUpdateBillMutation } from '../api';
+import { isPaymentMethod, METHOD_OPTIONS, paiseOf, patientName } from './billText';
+
+const editSchema = z.object({
+  payment_method: z.enum(PAYMENT_METHODS, { error: 'Choose a payment method' }),
+  due_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Due date is required'),
+  notes: z.string().max(1000, 'Notes must be at most 1000 characters'),
+});
+type EditValues = z.infer<typeof editSchema>;
+
+export interface EditBillDialogProps {
+  bill: Bill | null;
+  onOpenChange: (open: boolean) => void;
+  /** delete_bills (admins): may delete a bill that has no payments. */
+  canDelete: boolean;
+}
+
+/** Edit (manage_bills): payment method, due date, notes; Cancel Bill with a reason; Delete for admins. */
+export function EditBillDialog({ bill, onOpenChange, canDelete }: EditBillDialogProps) {
+  return (
+    <Dialog
+      open={bill !== null}
+      onOpenChange={onOpenChange}
+      title={bill ? `Edit Bill ${bill.bill_number}` : 'Edit Bill'}
+      description={bill ? `${patientName(bill)} (${bill.patient_patient_id})` : undefined}
+      size="lg"
+    >
+      {bill && <EditBillBody key={bill.id} bill={bill} onDone={() => onOpenChange(false)} canDelete={canDelete} />}
+    </Dialog>
+  );
+}
+
+function EditBillBody({ bill, onDone, canDelete }: { bill: Bill; onDone: () => void; canDelete: boolean }) {
+  const update = useUpdateBillMutation(bill.id);
+  const cancel = useCancelBillMutation(bill.id);
+  const remove = useDeleteBillMutation();
+  const [reason, setReason] = useState('');
+  const [reasonError, setReasonError] = useState<string>();
+  const [confirmCancel, setConfirmCancel] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+
+  const form = useForm<EditValues>({
+    resolver: zodResolver(editSchema),
+    defaultValues: {
+      payment_method: isPaymentMethod(bill.payment_method) ? bill.payment_method : 'cash',
+      due_date: bill.due_date,
+      notes: bill.notes ?? '',
+    },
+    mode: 'onBlur',
+  });
+  const errors = form.formState.errors;
+  const save = form.handleSubmit((v) =>
+    update.mutate(v, {
+      onSuccess: onDone,
+      onError: (err) => {
+        if (!(err instanceof ApiError)) return;
+        for (const d of err.details) {
+          if (d.path === 'payment_method' || d.path === 'due_date' || d.path === 'notes') form.setError(d.path, { message: d.message });
+        }
+      },
+    }),
+  );
+
+  const paidPaise = paiseOf(bill.paid_amount);
+  const askCancel = () => {
+    if (!reason.trim()) {
+      setReasonError('A reason is required to cancel a bill');
+      return;
+    }
+    setReasonError(undefined);
+    setConfirmCancel(true);
+  };
+
+  return (
+    <div className="grid gap-5">
+      <form onSubmit={save} noValidate aria-label="Bill details" className="grid gap-3">
+        <div className="grid gap-3 sm:grid-cols-2">
+          <FormField label="Payment Method" required error={errors.payment_method?.message}>
+            <Select options={METHOD_OPTIONS} {...form.register('payment_method')} />
+          </FormField>
+          <FormField
+            label="Due Date"
+            required
+            error={errors.due_date?.message}
+            hint="An unpaid bill becomes overdue after this date"
+          >
+            <Input type="date" {...form.register('due_date')} />
+          </FormField>
+        </div>
+        <FormField label="Notes" error={errors.notes?.message}>
+          <Textarea rows={3} {...form.register('notes')} />
+        </FormField>
+        <div className="flex justify-end gap-2">
+          <Button variant="outline" onClick={onDone} disabled={update.isPending}>
+            Close
+          </Button>
+          <Button type="submit" loading={update.isPending} loadingText="Saving...">
+            Save Changes
+          </Button>
+        </div>
+      </form>
+
+      <section aria-labelledby="cancel-bill-title" className="rounded-lg border border-red-200 p-3">
+        <h3 id="cancel-bill-title" className="text-sm font-semibold text-slate-900">
+          Cancel Bill
+        </h3>
+        {paidPaise > 0 ? (
+          <p className="mt-1 text-sm text-slate-700">
+            {formatInr(paidPaise)} has been paid on this bill. Refund it from the bill details before cancelling.
+          </p>
+        ) : (
+          <>
+            <p className="mt-1 text-[13px] text-slate-600">
+              A cancelled bill stays on record with its reason and takes no payment. This cannot be undone.
+            </p>
+            <div className="mt-2 grid gap-2 sm:grid-cols-[1fr_auto] sm:items-end">
+              <FormField label="Reason for cancelling" required error={reasonError}>
+                <Input value={reason} onChange={(e) => setReason(e.target.value)} maxLength={300} />
+              </FormField>
+              <Button variant="destructive" onClick={askCancel}>
+                <Ban />
+                Cancel Bill
+              </Button>
+            </div>
+          </>
+        )}
+      </section>
+
+      {canDelete && (
+        <div className="flex flex-wrap items-center justify-between gap-2 text-[13px] text-slate-600">
+          <span>Delete removes the bill entirely; only a bill with no payments can be deleted.</span>
+          <Button variant="ghost" className="text-red-700 hover:bg-red-50" onClick={() => setConfirmDelete(true)}>
+            <Trash2 />
+            Delete Bill
+          </Button>
+        </div>
+      )}
+
+      {/* Not ConfirmDialog: its "Cancel" button next to "Cancel Bill" would read ambiguously. */}
+      <Dialog
+        open={confirmCancel}
+        onOpenChange={(o) => !cancel.isPending && setConfirmCancel(o)}
+        title="Cancel Bill"
+        description={`Are you sure you want to cancel bill ${bill.bill_number}? Reason: ${reason.trim()}`}
+        size="sm"
+        footer={
+          <>
+            <Button variant="outline" onClick={() => setConfirmCancel(false)} disabled={cancel.isPending}>
+              Keep Bill
+            </Button>
+            <Button
+              variant="destructive"
+              loading={cancel.isPending}
+              loadingText="Cancelling..."
+              onClick={() =>
+                cancel.mutate(reason.trim(), {
+                  onSuccess: () => {
+                    setConfirmCancel(false);
+                    onDone();
+                  },
+                  onError: () => setConfirmCancel(false),
+                })
+              }
+            >
+              Cancel Bill
+            </Button>
+          </>
+        }
+      />
+      <ConfirmDialog
+        open={confirmDelete}
+        onOpenChange={setConfirmDelete}
+        title="Delete Bill"
+        message={deleteMessage(`bill ${bill.bill_number}`)}
+        busy={remove.isPending}
+        onConfirm={() =>
+          remove.mutate(bill, {
+            onSuccess: () => {
+              setConfirmDelete(false);
+              onDone();
+            },
+            onError: () => setConfirmDelete(false),
+          })
+        }
+      />
+    </div>
+  );
+}

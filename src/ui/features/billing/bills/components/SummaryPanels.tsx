@@ -1,0 +1,167 @@
+import type { ReactNode } from 'react';
+import { AlertCircle, CheckCircle2, Clock, IndianRupee, Receipt, Wallet } from 'lucide-react';
+import type { BillSummary } from '@shared/schemas/bills';
+import { Badge, Card, CardBody, CardHeader, ErrorPanel, SummaryCard } from '@/components';
+import { formatCount, formatInr } from '@/lib/format';
+import type { useBillSummary } from '../api';
+import { paiseOf } from './billText';
+
+type SummaryQuery = ReturnType<typeof useBillSummary>;
+
+const inr = (rupees: number) => formatInr(paiseOf(rupees));
+const rate = (s: BillSummary) => `${s.collection_rate.toFixed(1)}%`;
+
+/** The spec's four Bills List cards, from GET /api/bills/summary (every bill of the lab, not this page). */
+export function BillsListCards({ summary }: { summary: SummaryQuery }) {
+  if (summary.isError) {
+    return (
+      <ErrorPanel title="Error Loading Bills" error={summary.error} onRetry={() => void summary.refetch()} className="mb-5" />
+    );
+  }
+  const s = summary.data;
+  const loading = summary.isPending;
+  return (
+    <div className="mb-5 grid grid-cols-2 gap-3 lg:grid-cols-4">
+      <SummaryCard
+        label="Total Bills"
+        icon={<Receipt />}
+        loading={loading}
+        value={s && formatCount(s.total_bills)}
+        hint={s && (s.cancelled_count ? `${formatCount(s.cancelled_count)} cancelled` : 'All bills on record')}
+      />
+      <SummaryCard
+        label="Total Revenue"
+        icon={<IndianRupee />}
+        loading={loading}
+        value={s && inr(s.total_amount)}
+        hint={s && `${inr(s.paid_amount)} collected`}
+      />
+      <SummaryCard
+        label="Paid"
+        icon={<CheckCircle2 />}
+        loading={loading}
+        value={s && formatCount(s.paid_count)}
+        hint={s && `Collection rate ${rate(s)}`}
+      />
+      <SummaryCard
+        label="Pending"
+        icon={<Clock />}
+        loading={loading}
+        value={s && formatCount(s.pending_count)}
+        hint={s && `${formatCount(s.overdue_count)} overdue`}
+      />
+    </div>
+  );
+}
+
+/** Billing Management's cards (spec 2.16): Total Revenue, Paid, Pending, Overdue. */
+export function ManagementCards({ summary }: { summary: SummaryQuery }) {
+  if (summary.isError) {
+    return (
+      <ErrorPanel title="Database Connection Error" error={summary.error} onRetry={() => void summary.refetch()} retryLabel="Retry Connection" className="mb-5" />
+    );
+  }
+  const s = summary.data;
+  const loading = summary.isPending;
+  return (
+    <div className="mb-5 grid grid-cols-2 gap-3 lg:grid-cols-4">
+      <SummaryCard
+        label="Total Revenue"
+        icon={<IndianRupee />}
+        loading={loading}
+        value={s && inr(s.total_amount)}
+        hint={s && `${formatCount(s.total_bills - s.cancelled_count)} bills · today ${inr(s.todays_revenue)}`}
+      />
+      <SummaryCard
+        label="Paid"
+        icon={<CheckCircle2 />}
+        loading={loading}
+        value={s && inr(s.paid_amount)}
+        hint={s && `${formatCount(s.paid_count)} bills fully paid · ${rate(s)}`}
+      />
+      <SummaryCard
+        label="Pending"
+        icon={<Wallet />}
+        loading={loading}
+        value={s && inr(s.outstanding_amount)}
+        hint={s && `${formatCount(s.pending_count)} unpaid · ${formatCount(s.partial_count)} partial`}
+      />
+      <SummaryCard
+        label="Overdue"
+        icon={<AlertCircle />}
+        loading={loading}
+        value={s && formatCount(s.overdue_count)}
+        hint="Unpaid past the due date"
+      />
+    </div>
+  );
+}
+
+function Line({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
+  return (
+    <div className="flex items-baseline justify-between gap-3 py-1">
+      <dt className="text-slate-600">{label}</dt>
+      <dd className="font-medium text-slate-900 tabular-nums" data-testid={testId}>
+        {children}
+      </dd>
+    </div>
+  );
+}
+
+function Placeholder({ summary }: { summary: SummaryQuery }) {
+  if (summary.isError) return <p className="text-sm text-red-700">Figures could not be loaded.</p>;
+  return <div className="skeleton h-24 w-full" aria-label="Loading figures" />;
+}
+
+/** Bill Summary (spec 9 figures): collected, outstanding, collection rate, average bill, today's revenue. */
+export function BillSummaryCard({ summary }: { summary: SummaryQuery }) {
+  const s = summary.data;
+  return (
+    <Card>
+      <CardHeader title="Bill Summary" as="h2" />
+      <CardBody className="text-sm">
+        {s ? (
+          <dl>
+            <Line label="Total amount">{inr(s.total_amount)}</Line>
+            <Line label="Collected">{inr(s.paid_amount)}</Line>
+            <Line label="Outstanding">{inr(s.outstanding_amount)}</Line>
+            <Line label="Collection rate" testId="collection-rate">
+              {rate(s)}
+            </Line>
+            <Line label="Average bill">{inr(s.average_bill)}</Line>
+            <Line label="Today's revenue">{inr(s.todays_revenue)}</Line>
+          </dl>
+        ) : (
+          <Placeholder summary={summary} />
+        )}
+      </CardBody>
+    </Card>
+  );
+}
+
+/** Payment Status: how many bills are paid, partly paid and unpaid (cancelled bills are left out). */
+export function PaymentStatusCard({ summary }: { summary: SummaryQuery }) {
+  const s = summary.data;
+  return (
+    <Card>
+      <CardHeader title="Payment Status" as="h2" />
+      <CardBody className="text-sm">
+        {s ? (
+          <dl>
+            <Line label="Paid" testId="count-paid">
+              <Badge status="paid">{formatCount(s.paid_count)}</Badge>
+            </Line>
+            <Line label="Partial" testId="count-partial">
+              <Badge status="partial">{formatCount(s.partial_count)}</Badge>
+            </Line>
+            <Line label="Unpaid" testId="count-unpaid">
+              <Badge status="unpaid">{formatCount(s.pending_count)}</Badge>
+            </Line>
+          </dl>
+        ) : (
+          <Placeholder summary={summary} />
+        )}
+      </CardBody>
+    </Card>
+  );
+}
