@@ -1,9 +1,13 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, lims, openDbFile, setUpLab, tempDir } from './helpers.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemActor } from '../../src/core/context.js';
+import { openDatabase } from '../../src/core/db/connection.js';
+import { primaryOrganization } from '../../src/core/settings/organization.js';
+import { createUser } from '../../src/core/users/service.js';
+import { cleanup, dbFileOf, lims, openDbFile, setUpLab, tempDir } from './helpers.js';
 
-afterAll(cleanup);
+let dir: string;
 
-function auditRows(dir: string): { id: number; new_values: string | null }[] {
+function auditRows(): { id: number; new_values: string | null }[] {
   const db = openDbFile(dir);
   try {
     return db.prepare('SELECT id, new_values FROM audit_log ORDER BY id').all() as {
@@ -15,27 +19,30 @@ function auditRows(dir: string): { id: number; new_values: string | null }[] {
   }
 }
 
+beforeAll(async () => {
+  dir = tempDir();
+  await setUpLab(dir);
+  // One more audited write after setup, so the chain has links to check between writes of different kinds.
+  const database = openDatabase(dbFileOf(dir));
+  try {
+    const org = await primaryOrganization(database.db);
+    await createUser(database.db, systemActor(org!.id, 'test'), {
+      email: 'b@lab.in',
+      first_name: 'B',
+      last_name: 'C',
+      role: 'receptionist',
+      password: 'b-pass-1234',
+    });
+  } finally {
+    await database.close();
+  }
+});
+afterAll(cleanup);
+
+// The two tests share one lab and run in order: verify the intact trail first, then tamper with it.
 describe('lims audit verify', () => {
   it('passes on a fresh lab, counting every row', async () => {
-    const dir = tempDir();
-    await setUpLab(dir);
-    await lims([
-      '--data-dir',
-      dir,
-      'user',
-      'add',
-      '--email',
-      'a@lab.in',
-      '--first-name',
-      'A',
-      '--last-name',
-      'B',
-      '--role',
-      'user',
-      '--password',
-      'a-pass-1234',
-    ]);
-    const rows = auditRows(dir);
+    const rows = auditRows();
     expect(rows.length).toBeGreaterThanOrEqual(3);
     const r = await lims(['--data-dir', dir, 'audit', 'verify']);
     expect(r.stderr).toBe('');
@@ -44,29 +51,11 @@ describe('lims audit verify', () => {
   });
 
   it('finds a row altered behind the append-only trigger and names it', async () => {
-    const dir = tempDir();
-    await setUpLab(dir);
-    await lims([
-      '--data-dir',
-      dir,
-      'user',
-      'add',
-      '--email',
-      'b@lab.in',
-      '--first-name',
-      'B',
-      '--last-name',
-      'C',
-      '--role',
-      'receptionist',
-      '--password',
-      'b-pass-1234',
-    ]);
-    const target = auditRows(dir).find((row) => row.new_values?.includes('receptionist'));
+    const target = auditRows().find((row) => row.new_values?.includes('receptionist'));
     expect(target).toBeDefined();
 
     const db = openDbFile(dir, { readonly: false });
-    // The database refuses UPDATE on audit rows; an attacker with file access drops the trigger first.
+    // The database refuses UPDATE on audit rows; someone with access to the file drops the trigger first.
     expect(() => db.prepare('UPDATE audit_log SET new_values = ? WHERE id = ?').run('{}', target!.id)).toThrow(
       /append-only/,
     );

@@ -19,7 +19,12 @@ beforeAll(async () => {
   const org = (await primaryOrganization(database.db))!;
   const actor = systemActor(org.id);
   const test = await database.db.selectFrom('tests').select('id').where('code', '=', 'HB').executeTakeFirstOrThrow();
-  const patient = await createPatient(database.db, actor, { first_name: 'Kiran', last_name: 'Joshi', date_of_birth: '1990-03-04', gender: 'Female' });
+  const patient = await createPatient(database.db, actor, {
+    first_name: 'Kiran',
+    last_name: 'Joshi',
+    date_of_birth: '1990-03-04',
+    gender: 'Female',
+  });
   const bill = await createBill(database.db, actor, {
     patient_id: patient.id,
     items: [{ item_type: 'test', item_id: test.id, qty: 1, gst_percent: 18, discount_percent: 0 }],

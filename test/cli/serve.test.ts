@@ -1,8 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanup, lims, setUpLab, tempDir } from './helpers.js';
 
+/** One set-up lab for the tests that need one (serving it and refusing --demo on it). */
+let labDir: string;
+beforeAll(async () => {
+  labDir = tempDir();
+  await setUpLab(labDir);
+});
 afterAll(cleanup);
 
 /** A port nobody listens on right now: the OS picks it, we release it and hand it to lims. */
@@ -54,8 +60,7 @@ function startServe(args: string[]): Promise<Started & { url: string }> {
 
 describe('lims serve', () => {
   it('serves /api/health and shuts down cleanly on SIGTERM with exit code 0', async () => {
-    const dir = tempDir();
-    await setUpLab(dir);
+    const dir = labDir;
     const port = await freePort();
     const s = await startServe(['--data-dir', dir, 'serve', '--port', String(port), '--quiet']);
     try {
@@ -109,8 +114,7 @@ describe('lims serve', () => {
   });
 
   it('refuses --demo on a data dir that holds a real lab', async () => {
-    const dir = tempDir();
-    await setUpLab(dir);
+    const dir = labDir;
     const r = await lims(['--data-dir', dir, 'serve', '--demo', '--port', String(await freePort()), '--quiet']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('--demo runs only on an empty or demo data dir');

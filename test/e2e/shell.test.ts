@@ -29,7 +29,8 @@ async function signedIn(path: string, viewport?: { width: number; height: number
   const page = await app.newPage(viewport);
   await page.goto(path);
   await login(page, app.admin.email, app.admin.password);
-  await page.getByRole('heading', { level: 1 }).first().waitFor();
+  // The page's own heading inside the layout (the sign-in form has an h1 too).
+  await page.locator('#main h1').first().waitFor();
   return page;
 }
 
@@ -69,7 +70,7 @@ describe('sidebar', () => {
     await screenshot(page, 'desktop-sidebar-collapsed');
 
     await page.reload();
-    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    await page.locator('#main h1').first().waitFor();
     expect(await page.getByTestId('sidebar').getAttribute('data-state-sidebar')).toBe('collapsed');
     await page.getByRole('button', { name: 'Toggle sidebar' }).click();
     expect(await page.getByTestId('sidebar').getAttribute('data-state-sidebar')).toBe('expanded');

@@ -1,21 +1,7 @@
 import type { Db } from '../db/connection.js';
+import type { Counts } from '../../shared/schemas/dashboard.js';
 
-/**
- * Counts for the dashboard and diagnostics screens. A module whose tables do not exist yet answers
- * null, which the screens show as "not available yet" rather than a made-up zero.
- */
-export interface Counts {
-  patients: number;
-  users: number;
-  doctors: number;
-  tests: number | null;
-  test_profiles: number | null;
-  test_packages: number | null;
-  samples: number | null;
-  test_results: number | null;
-  bills: number | null;
-}
-
+/** Counts for the dashboard and diagnostics screens (null: that module's tables are not there yet). */
 export async function counts(db: Db, organizationId: number): Promise<Counts> {
   const patients = await db
     .selectFrom('entity_counts')

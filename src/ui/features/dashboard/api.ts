@@ -2,21 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { shellKeys } from '@/lib/session';
 
-/**
- * GET /api/dashboard/stats. A module whose tables do not exist yet answers null: screens show
- * "—" and "not available yet", never a made-up zero.
- */
-export interface DashboardCounts {
-  patients: number;
-  users: number;
-  doctors: number;
-  tests: number | null;
-  test_profiles: number | null;
-  test_packages: number | null;
-  samples: number | null;
-  test_results: number | null;
-  bills: number | null;
-}
+/** GET /api/dashboard/stats: the shape is shared with the server. */
+export type { Counts as DashboardCounts } from '@shared/schemas/dashboard';
+import type { Counts as DashboardCounts } from '@shared/schemas/dashboard';
 
 export interface Health {
   status: string;

@@ -34,7 +34,8 @@ export function toApiFilters(f: BillFilters): Record<string, string> {
   return out;
 }
 
-export const billListKey = (q: BillQuery) => [...billKeys.lists(), { ...toApiFilters(q), page: q.page, limit: q.limit }] as const;
+export const billListKey = (q: BillQuery) =>
+  [...billKeys.lists(), { ...toApiFilters(q), page: q.page, limit: q.limit }] as const;
 
 export function fetchBillPage(q: BillQuery, signal?: AbortSignal): Promise<BillPage> {
   return api.get<BillPage>('/api/bills', { ...toApiFilters(q), page: q.page, limit: q.limit }, signal);
@@ -53,7 +54,8 @@ export function useBills(q: BillQuery) {
 export function useBillSummary() {
   return useQuery({
     queryKey: billKeys.summary(),
-    queryFn: ({ signal }) => api.get<{ summary: BillSummary }>('/api/bills/summary', undefined, signal).then((r) => r.summary),
+    queryFn: ({ signal }) =>
+      api.get<{ summary: BillSummary }>('/api/bills/summary', undefined, signal).then((r) => r.summary),
   });
 }
 
@@ -124,7 +126,9 @@ export function useCancelBillMutation(billId: number) {
   const changed = useBillChanged();
   return useMutation({
     mutationFn: (reason: string) =>
-      api.put<{ bill: Bill }>(`/api/bills/${billId}`, { status: 'cancelled', cancel_reason: reason }).then((r) => r.bill),
+      api
+        .put<{ bill: Bill }>(`/api/bills/${billId}`, { status: 'cancelled', cancel_reason: reason })
+        .then((r) => r.bill),
     onSuccess: (bill) => {
       notify.success('Bill cancelled', `Bill ${bill.bill_number} has been cancelled`);
       return changed(bill);

@@ -44,7 +44,7 @@ export function PaymentFields<M extends PaymentMethod>({
   amountError,
 }: PaymentFieldsProps<M>) {
   return (
-    <div className="grid gap-3 sm:grid-cols-2">
+    <div className="grid items-start gap-3 sm:grid-cols-2">
       <FormField label="Payment Method">
         <Select
           value={method}

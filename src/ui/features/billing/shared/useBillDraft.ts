@@ -29,6 +29,8 @@ export function useBillDraft({
   const [tax, setTax] = useState('0');
   // The server's messages for lines, by position; cleared on any change because positions shift.
   const [lineServerErrors, setLineServerErrors] = useState<Record<number, string>>({});
+  // Bumped on reset: the pickers are keyed by it, so what was typed in them goes too.
+  const [generation, setGeneration] = useState(0);
 
   const amounts = useMemo(
     () => draftAmounts(lines, consultationFee, discount, tax),
@@ -44,6 +46,7 @@ export function useBillDraft({
   };
 
   return {
+    generation,
     lines,
     amounts,
     discount,
@@ -85,6 +88,7 @@ export function useBillDraft({
       setDiscount('0');
       setTax('0');
       setLineServerErrors({});
+      setGeneration((g) => g + 1);
     },
   };
 }

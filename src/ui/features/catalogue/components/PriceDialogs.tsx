@@ -116,18 +116,27 @@ function Change({ from, to }: { from: number | null; to: number }) {
   );
 }
 
+const who = (h: PriceChange) => h.changed_by_email ?? 'System';
+
+/** Phones show two columns: when (and who, underneath) and price (and base price, underneath). */
 const historyColumns: Column<PriceChange>[] = [
-  { key: 'when', header: 'Changed At', cell: (h) => <DateText value={h.changed_at} withTime /> },
   {
-    key: 'who',
-    header: 'Changed By',
-    cell: (h) => <span className="break-all">{h.changed_by_email ?? 'System'}</span>,
+    key: 'when',
+    header: 'Changed At',
+    cell: (h) => (
+      <div>
+        <DateText value={h.changed_at} withTime />
+        <div className="text-xs break-all text-slate-500 md:hidden">{who(h)}</div>
+      </div>
+    ),
   },
+  { key: 'who', header: 'Changed By', cell: (h) => <span className="break-all">{who(h)}</span>, hideOnMobile: true },
   {
     key: 'base',
     header: 'Base Price',
     align: 'right',
     cell: (h) => <Change from={h.old_base_price} to={h.new_base_price} />,
+    hideOnMobile: true,
   },
   {
     key: 'price',
@@ -137,6 +146,9 @@ const historyColumns: Column<PriceChange>[] = [
       <span className="inline-flex flex-col items-end">
         <Change from={h.old_price} to={h.new_price} />
         {h.old_price === null && <span className="text-xs text-slate-500">first price</span>}
+        <span className="text-xs text-slate-500 md:hidden">
+          base <Change from={h.old_base_price} to={h.new_base_price} />
+        </span>
       </span>
     ),
   },

@@ -79,14 +79,23 @@ const columns: Column<PriceRow>[] = [
       </div>
     ),
   },
-  { key: 'markup', header: 'Markup', align: 'right', sortable: true, cell: (r) => <Markup value={r.markup} />, hideOnMobile: true },
+  {
+    key: 'markup',
+    header: 'Markup',
+    align: 'right',
+    sortable: true,
+    cell: (r) => <Markup value={r.markup} />,
+    hideOnMobile: true,
+  },
   { key: 'status', header: 'Status', cell: (r) => <Badge status={r.status} />, hideOnMobile: true },
 ];
 
 /** A negative markup (priced under base) is shown in red: the lab loses money on it. */
 function Markup({ value }: { value: number | null }) {
   const negative = value !== null && value < 0;
-  return <span className={negative ? 'font-medium text-red-700 tabular-nums' : 'tabular-nums'}>{formatMarkup(value)}</span>;
+  return (
+    <span className={negative ? 'font-medium text-red-700 tabular-nums' : 'tabular-nums'}>{formatMarkup(value)}</span>
+  );
 }
 
 const plural = (n: number, word: string) => `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;

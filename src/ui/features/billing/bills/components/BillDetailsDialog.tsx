@@ -1,17 +1,7 @@
 import type { ReactNode } from 'react';
 import { Download, Printer } from 'lucide-react';
 import type { Bill, BillItem, Payment } from '@shared/schemas/bills';
-import {
-  Badge,
-  Button,
-  DataTable,
-  DateText,
-  Dialog,
-  ErrorPanel,
-  LoadingState,
-  Money,
-  type Column,
-} from '@/components';
+import { Badge, Button, DataTable, DateText, Dialog, ErrorPanel, LoadingState, Money, type Column } from '@/components';
 import { cn } from '@/lib/cn';
 import { useBill } from '../api';
 import { downloadBillPdf, printBillPdf } from './billActions';
@@ -95,7 +85,17 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function Figure({ label, rupees, strong, testId }: { label: string; rupees: number; strong?: boolean; testId?: string }) {
+function Figure({
+  label,
+  rupees,
+  strong,
+  testId,
+}: {
+  label: string;
+  rupees: number;
+  strong?: boolean;
+  testId?: string;
+}) {
   return (
     <div className={cn('flex justify-between gap-4 py-1', strong && 'border-t border-slate-200 pt-2 font-semibold')}>
       <dt className="text-slate-700">{label}</dt>

@@ -65,7 +65,8 @@ function EditBillBody({ bill, onDone, canDelete }: { bill: Bill; onDone: () => v
       onError: (err) => {
         if (!(err instanceof ApiError)) return;
         for (const d of err.details) {
-          if (d.path === 'payment_method' || d.path === 'due_date' || d.path === 'notes') form.setError(d.path, { message: d.message });
+          if (d.path === 'payment_method' || d.path === 'due_date' || d.path === 'notes')
+            form.setError(d.path, { message: d.message });
         }
       },
     }),

@@ -65,11 +65,16 @@ export function RecordPaymentForm({ bill }: { bill: Bill }) {
   const submit = form.handleSubmit((v) =>
     pay.mutate(
       { amount: Number(v.amount), method: v.method, reference: v.reference || undefined },
-      { onError: (err) => fieldErrors(err, (path, message) => form.setError(path, { message })) },
+      { onError: (err) => fieldErrors(err, (path, message) => path !== 'reason' && form.setError(path, { message })) },
     ),
   );
   return (
-    <form onSubmit={submit} noValidate aria-labelledby="record-payment-title" className="rounded-lg border border-slate-200 p-3">
+    <form
+      onSubmit={submit}
+      noValidate
+      aria-labelledby="record-payment-title"
+      className="rounded-lg border border-slate-200 p-3"
+    >
       <h3 id="record-payment-title" className="mb-2 text-sm font-semibold text-slate-900">
         Record Payment
         <span className="ml-2 font-normal text-slate-600">Balance {formatInr(balancePaise)}</span>
@@ -122,7 +127,12 @@ export function RefundForm({ bill }: { bill: Bill }) {
     ),
   );
   return (
-    <form onSubmit={submit} noValidate aria-labelledby="refund-title" className="rounded-lg border border-slate-200 p-3">
+    <form
+      onSubmit={submit}
+      noValidate
+      aria-labelledby="refund-title"
+      className="rounded-lg border border-slate-200 p-3"
+    >
       <h3 id="refund-title" className="mb-2 text-sm font-semibold text-slate-900">
         Refund
         <span className="ml-2 font-normal text-slate-600">Paid so far {formatInr(paidPaise)}</span>

@@ -15,7 +15,12 @@ const rate = (s: BillSummary) => `${s.collection_rate.toFixed(1)}%`;
 export function BillsListCards({ summary }: { summary: SummaryQuery }) {
   if (summary.isError) {
     return (
-      <ErrorPanel title="Error Loading Bills" error={summary.error} onRetry={() => void summary.refetch()} className="mb-5" />
+      <ErrorPanel
+        title="Error Loading Bills"
+        error={summary.error}
+        onRetry={() => void summary.refetch()}
+        className="mb-5"
+      />
     );
   }
   const s = summary.data;
@@ -58,7 +63,13 @@ export function BillsListCards({ summary }: { summary: SummaryQuery }) {
 export function ManagementCards({ summary }: { summary: SummaryQuery }) {
   if (summary.isError) {
     return (
-      <ErrorPanel title="Database Connection Error" error={summary.error} onRetry={() => void summary.refetch()} retryLabel="Retry Connection" className="mb-5" />
+      <ErrorPanel
+        title="Database Connection Error"
+        error={summary.error}
+        onRetry={() => void summary.refetch()}
+        retryLabel="Retry Connection"
+        className="mb-5"
+      />
     );
   }
   const s = summary.data;

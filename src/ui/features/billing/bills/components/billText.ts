@@ -20,7 +20,10 @@ export function methodLabel(m: string): string {
   return isPaymentMethod(m) ? METHOD_LABEL[m] : m;
 }
 
-export type BillNames = Pick<Bill, 'patient_first_name' | 'patient_last_name' | 'doctor_first_name' | 'doctor_last_name'>;
+export type BillNames = Pick<
+  Bill,
+  'patient_first_name' | 'patient_last_name' | 'doctor_first_name' | 'doctor_last_name'
+>;
 
 /** Spec 8 fallback: Unknown Patient when the bill's patient has no name. */
 export function patientName(b: BillNames): string {

@@ -60,7 +60,12 @@ export const billColumns = {
       </div>
     ),
   },
-  payment: { key: 'payment_status', header: 'Payment Status', hideOnMobile: true, cell: (b) => <Badge status={b.payment_status} /> },
+  payment: {
+    key: 'payment_status',
+    header: 'Payment Status',
+    hideOnMobile: true,
+    cell: (b) => <Badge status={b.payment_status} />,
+  },
   doctor: {
     key: 'doctor',
     header: 'Doctor',

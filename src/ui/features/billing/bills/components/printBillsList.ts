@@ -23,7 +23,12 @@ const CSS = `
   @media print { body { margin: 0; } }
 `;
 
-function el<K extends keyof HTMLElementTagNameMap>(doc: Document, tag: K, text?: string, cls?: string): HTMLElementTagNameMap[K] {
+function el<K extends keyof HTMLElementTagNameMap>(
+  doc: Document,
+  tag: K,
+  text?: string,
+  cls?: string,
+): HTMLElementTagNameMap[K] {
   const e = doc.createElement(tag);
   if (text !== undefined) e.textContent = text;
   if (cls) e.className = cls;
@@ -52,8 +57,15 @@ function render(w: Window, bills: Bill[], total: number, filters: BillFilters, f
   const table = el(doc, 'table');
   const head = el(doc, 'tr');
   const headers: [string, boolean][] = [
-    ['Bill Number', false], ['Date', false], ['Patient', false], ['Doctor', false],
-    ['Amount', true], ['Paid', true], ['Balance', true], ['Status', false], ['Payment', false],
+    ['Bill Number', false],
+    ['Date', false],
+    ['Patient', false],
+    ['Doctor', false],
+    ['Amount', true],
+    ['Paid', true],
+    ['Balance', true],
+    ['Status', false],
+    ['Payment', false],
   ];
   for (const [h, num] of headers) head.appendChild(el(doc, 'th', h, num ? 'n' : undefined));
   table.appendChild(el(doc, 'thead')).appendChild(head);
@@ -83,8 +95,15 @@ function render(w: Window, bills: Bill[], total: number, filters: BillFilters, f
   }
   const foot = el(doc, 'tr');
   const totals: [string, boolean][] = [
-    ['Total (excluding cancelled)', false], ['', false], ['', false], ['', false],
-    [formatInr(amount), true], [formatInr(paid), true], [formatInr(amount - paid), true], ['', false], ['', false],
+    ['Total (excluding cancelled)', false],
+    ['', false],
+    ['', false],
+    ['', false],
+    [formatInr(amount), true],
+    [formatInr(paid), true],
+    [formatInr(amount - paid), true],
+    ['', false],
+    ['', false],
   ];
   for (const [c, num] of totals) foot.appendChild(el(doc, 'td', c, num ? 'n' : undefined));
   table.appendChild(el(doc, 'tfoot')).appendChild(foot);

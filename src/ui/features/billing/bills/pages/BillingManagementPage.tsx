@@ -81,7 +81,12 @@ function OverdueBills({ onOpen }: { onOpen: (b: Bill) => void }) {
 function BillingTools({ can }: { can: (p: Permission) => boolean }) {
   const links = [
     { to: '/op-bill', label: 'OP Bill', icon: Receipt, show: can('create_bills') },
-    { to: '/patient-registration-billing', label: 'Register Patient with Bill', icon: UserPlus, show: can('create_bills') },
+    {
+      to: '/patient-registration-billing',
+      label: 'Register Patient with Bill',
+      icon: UserPlus,
+      show: can('create_bills'),
+    },
     { to: '/bills-list', label: 'Bills List', icon: ListChecks, show: true },
     { to: '/test-pricing', label: 'Test Pricing', icon: ClipboardList, show: true },
   ];
@@ -94,7 +99,10 @@ function BillingTools({ can }: { can: (p: Permission) => boolean }) {
             .filter((l) => l.show)
             .map((l) => (
               <li key={l.to}>
-                <Link to={l.to} className="flex items-center gap-2 px-4 py-2.5 text-sm text-primary-700 hover:bg-slate-50">
+                <Link
+                  to={l.to}
+                  className="flex items-center gap-2 px-4 py-2.5 text-sm text-primary-700 hover:bg-slate-50"
+                >
                   <l.icon className="size-4 text-slate-500" aria-hidden="true" />
                   {l.label}
                 </Link>
@@ -163,7 +171,9 @@ export default function BillingManagementPage() {
               onSearchChange={(search) => setQ({ search, page: 1 }, { replace: true })}
               searchPlaceholder="Search by bill number, patient name or patient ID"
               searchLabel="Search bills"
-              selects={[{ key: 'status', label: 'Status', value: filters.status ?? 'all', options: MANAGEMENT_STATUS_OPTIONS }]}
+              selects={[
+                { key: 'status', label: 'Status', value: filters.status ?? 'all', options: MANAGEMENT_STATUS_OPTIONS },
+              ]}
               onSelectChange={(key, value) => setQ({ [key]: value, page: 1 })}
               active={filtersActive}
               onClear={resetQ}
@@ -206,7 +216,11 @@ export default function BillingManagementPage() {
         </aside>
       </div>
 
-      <BillDetailsDialog bill={viewing} onOpenChange={(open) => !open && setViewing(null)} canPay={can('create_bills')} />
+      <BillDetailsDialog
+        bill={viewing}
+        onOpenChange={(open) => !open && setViewing(null)}
+        canPay={can('create_bills')}
+      />
     </>
   );
 }

@@ -25,12 +25,7 @@ import { billsExportUrl, useBillSummary, useBills, type BillFilters } from '../a
 import { BillDetailsDialog } from '../components/BillDetailsDialog';
 import { EditBillDialog } from '../components/EditBillDialog';
 import { billColumns, billRowActions } from '../components/columns';
-import {
-  BILLS_LIST_STATUS_OPTIONS,
-  DATE_RANGE_OPTIONS,
-  PAYMENT_STATUS_OPTIONS,
-  oneOf,
-} from '../components/billText';
+import { BILLS_LIST_STATUS_OPTIONS, DATE_RANGE_OPTIONS, PAYMENT_STATUS_OPTIONS, oneOf } from '../components/billText';
 import { QuickActions, RecentBills } from '../components/SidePanels';
 import { BillSummaryCard, BillsListCards, PaymentStatusCard } from '../components/SummaryPanels';
 
@@ -140,7 +135,12 @@ export default function BillsListPage() {
                   value: filters.payment_status ?? 'all',
                   options: PAYMENT_STATUS_OPTIONS,
                 },
-                { key: 'date_range', label: 'Date Range', value: filters.date_range ?? 'all', options: DATE_RANGE_OPTIONS },
+                {
+                  key: 'date_range',
+                  label: 'Date Range',
+                  value: filters.date_range ?? 'all',
+                  options: DATE_RANGE_OPTIONS,
+                },
               ]}
               onSelectChange={(key, value) => setQ({ [key]: value, page: 1 })}
               active={filtersActive}

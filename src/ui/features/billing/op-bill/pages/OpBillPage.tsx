@@ -167,7 +167,7 @@ export default function OpBillPage() {
             }
           />
           <CardBody className="grid gap-4">
-            <CataloguePickers onAdd={draft.addItem} />
+            <CataloguePickers key={draft.generation} onAdd={draft.addItem} />
             {draft.lines.length === 0 ? (
               <p className="rounded-md border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-600">
                 No items added yet. Search a picker above to add a test, profile or package.

@@ -243,7 +243,7 @@ export default function RegisterPatientWithBillPage() {
           <Card>
             <CardHeader title="Lab Tests and Services" description="From the lab's live catalogue (active items)" />
             <CardBody className="grid gap-4">
-              <CataloguePickers onAdd={draft.addItem} />
+              <CataloguePickers key={draft.generation} onAdd={draft.addItem} />
               {draft.lines.length === 0 ? (
                 <p className="rounded-md border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-600">
                   No tests added yet. Search a picker above to add a test, profile or package.
