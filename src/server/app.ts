@@ -1,10 +1,10 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { AuthService } from '../core/auth/service.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorsPlugin } from './plugins/errors.js';
+import { securityHeaders } from './plugins/security-headers.js';
 import { staticUi } from './plugins/static-ui.js';
 import { healthRoutes } from './routes/health.js';
 import { authRoutes } from './routes/auth.js';
@@ -53,7 +53,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('auth', new AuthService(opts.database.db));
 
   await app.register(cookie);
-  await app.register(helmet, {
+  await app.register(securityHeaders, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],

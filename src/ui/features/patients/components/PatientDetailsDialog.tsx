@@ -13,9 +13,20 @@ export interface PatientDetailsDialogProps {
   onEdit?: (patient: Patient) => void;
 }
 
-function Item({ label, children, wide }: { label: string; children: ReactNode; wide?: boolean }) {
+/** wide: the whole row (addresses, notes); double: two columns (emails, which wrap badly when narrow). */
+function Item({
+  label,
+  children,
+  wide,
+  double,
+}: {
+  label: string;
+  children: ReactNode;
+  wide?: boolean;
+  double?: boolean;
+}) {
   return (
-    <div className={wide ? 'col-span-2 sm:col-span-3' : undefined}>
+    <div className={wide ? 'col-span-2 sm:col-span-3' : double ? 'col-span-2' : undefined}>
       <dt className="text-[12px] font-medium tracking-wide text-slate-500 uppercase">{label}</dt>
       <dd className="mt-0.5 break-words whitespace-pre-line text-slate-900">{children}</dd>
     </div>
@@ -81,7 +92,9 @@ export function PatientDetailsDialog({ patient, onOpenChange, onEdit }: PatientD
           </Section>
           <Section title="Contact">
             <Item label="Phone">{show(p.phone)}</Item>
-            <Item label="Email">{show(p.email)}</Item>
+            <Item label="Email" double>
+              {show(p.email)}
+            </Item>
             <Item label="Address" wide>
               {show(p.address)}
             </Item>

@@ -91,11 +91,14 @@ export default function SetupWizardPage() {
 
   const goTo = setStep;
 
-  const next = async () => {
-    if (await form.trigger()) goTo(Math.min(step + 1, STEPS.length - 1));
+  // Next goes through handleSubmit too: after a first failed try, fields re-check as the user types,
+  // so an error vanishes while typing rather than on the click (which would move the button under the mouse).
+  const onValid = (values: WizardValues) => {
+    if (step < STEPS.length - 1) goTo(step + 1);
+    else complete(values);
   };
 
-  const complete = form.handleSubmit((values) => {
+  const complete = (values: WizardValues) => {
     // The starter catalogue does not exist yet: the three imports are always false (see step 4).
     const parsed = setupSchema.safeParse({
       ...values,
@@ -126,7 +129,7 @@ export default function SetupWizardPage() {
         }
       },
     });
-  });
+  };
 
   if (done) {
     return (
@@ -187,12 +190,8 @@ export default function SetupWizardPage() {
         <form
           noValidate
           aria-labelledby="setup-step-title"
-          onSubmit={(e) => {
-            e.preventDefault();
-            // Enter in a field moves on like Next; only the last step submits.
-            if (last) void complete(e);
-            else void next();
-          }}
+          // Enter in a field moves on like Next; only the last step sets the lab up.
+          onSubmit={(e) => void form.handleSubmit(onValid)(e)}
         >
           <div className="border-b border-slate-100 px-5 py-4">
             <p className="text-xs font-medium tracking-wide text-primary-700 uppercase">

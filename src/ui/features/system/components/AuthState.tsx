@@ -85,7 +85,9 @@ export function AuthState({ showRaw = false }: { showRaw?: boolean }) {
         )}
         {showRaw && session.isSuccess && (
           <details className="mt-4">
-            <summary className="cursor-pointer text-[13px] font-medium text-primary-700">Raw answer of GET /api/auth/me</summary>
+            <summary className="cursor-pointer text-[13px] font-medium text-primary-700">
+              Raw answer of GET /api/auth/me
+            </summary>
             <pre className="mt-2 max-h-96 overflow-auto rounded-md bg-slate-900 p-3 text-xs leading-relaxed text-slate-100">
               {user ? JSON.stringify({ user }, null, 2) : '401: not signed in'}
             </pre>

@@ -1,0 +1,320 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { createTest } from '../../src/core/catalogue/tests.js';
+import { createPatient } from '../../src/core/patients/service.js';
+import { createUser } from '../../src/core/users/service.js';
+import { createBill } from '../../src/core/billing/service.js';
+import { systemActor } from '../../src/core/context.js';
+import { testCreateSchema } from '../../src/shared/schemas/catalogue.js';
+import { patientCreateSchema } from '../../src/shared/schemas/patients.js';
+import { userCreateSchema } from '../../src/shared/schemas/users.js';
+import { billCreateSchema, type Bill } from '../../src/shared/schemas/bills.js';
+import { MOBILE, login, screenshot, startApp, type E2eApp } from './harness.js';
+
+let app: E2eApp;
+/** Paid in two halves in the browser. */
+let billA: Bill;
+/** Cancelled in the browser. */
+let billB: Bill;
+
+beforeAll(async () => {
+  app = await startApp({ roles: ['receptionist'] });
+  const db = app.database.db;
+  const actor = systemActor(app.organizationId!);
+  const cbc = await createTest(
+    db,
+    actor,
+    testCreateSchema.parse({ name: 'Complete Blood Count', code: 'CBC', price: 400, category: 'Haematology' }),
+  );
+  const doctor = await createUser(
+    db,
+    actor,
+    userCreateSchema.parse({
+      first_name: 'Priya',
+      last_name: 'Menon',
+      email: 'priya@lab.test',
+      role: 'doctor',
+      password: 'correct-horse-9',
+      consultation_fee: 200,
+    }),
+  );
+  const meera = await createPatient(
+    db,
+    actor,
+    patientCreateSchema.parse({ first_name: 'Meera', last_name: 'Iyer', date_of_birth: '1990-05-01', gender: 'Female' }),
+  );
+  const arjun = await createPatient(
+    db,
+    actor,
+    patientCreateSchema.parse({ first_name: 'Arjun', last_name: 'Das', date_of_birth: '1982-11-20', gender: 'Male' }),
+  );
+  // 400 + 200 consultation = 600, 10% off = 540, 5% tax = 567.
+  billA = await createBill(
+    db,
+    actor,
+    billCreateSchema.parse({
+      patient_id: meera.id,
+      doctor_id: doctor.id,
+      items: [{ item_type: 'test', item_id: cbc.id }],
+      discount_percentage: 10,
+      tax_percentage: 5,
+    }),
+  );
+  // Lab-only: no doctor, no fee; 2 × 400 = 800.
+  billB = await createBill(
+    db,
+    actor,
+    billCreateSchema.parse({ patient_id: arjun.id, items: [{ item_type: 'test', item_id: cbc.id, qty: 2 }] }),
+  );
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+let current: Page | null = null;
+afterEach(async (ctx) => {
+  if (ctx.task.result?.state === 'fail' && current && !current.isClosed()) {
+    await screenshot(current, `FAILED-${ctx.task.name.replace(/\W+/g, '-').slice(0, 60)}`).catch(() => undefined);
+  }
+  current = null;
+});
+
+async function open(
+  path: string,
+  heading: string,
+  opts: { viewport?: { width: number; height: number }; as?: 'admin' | 'receptionist' } = {},
+): Promise<Page> {
+  const page = await app.newPage(opts.viewport);
+  current = page;
+  await page.goto(path);
+  const who = opts.as === 'receptionist' ? app.users.receptionist! : app.admin;
+  await login(page, who.email, who.password);
+  await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+  return page;
+}
+
+const bills = (page: Page) => page.getByRole('table', { name: 'Bills' });
+const row = (page: Page, bill: Bill) => bills(page).getByRole('row').filter({ hasText: bill.bill_number });
+const card = (page: Page, label: string) => page.getByRole('group', { name: label });
+
+async function expectText(l: Locator, text: string | RegExp): Promise<void> {
+  await expect.poll(() => l.textContent(), { timeout: 10_000 }).toMatch(text);
+}
+
+describe('Bills List', () => {
+  it('lists the bills with server figures, records half then the rest, and the figures follow', async () => {
+    const page = await open('/bills-list', 'Bills List');
+    await page.getByRole('heading', { name: 'Bills List (2)' }).waitFor();
+    await expectText(row(page, billA), /Meera Iyer/);
+    await expectText(row(page, billA), /Pending/);
+    await expectText(row(page, billA), /Unpaid/);
+    await expectText(row(page, billA), /₹567\.00/);
+    await expectText(row(page, billA), /Priya Menon/);
+    await expectText(row(page, billB), /No doctor/);
+    await expectText(card(page, 'Total Bills'), /2/);
+    await expectText(card(page, 'Total Revenue'), /₹1,367\.00/);
+    await expectText(card(page, 'Paid'), /0/);
+    await expectText(card(page, 'Pending'), /2/);
+    await page.getByRole('list', { name: 'Recent bills' }).getByRole('listitem').first().waitFor();
+    expect(await page.getByRole('list', { name: 'Recent bills' }).getByRole('listitem').count()).toBe(2);
+    await screenshot(page, 'bills-list-desktop');
+
+    await page.getByRole('button', { name: `View bill ${billA.bill_number}` }).click();
+    const d = page.getByRole('dialog', { name: `Bill Details: ${billA.bill_number}` });
+    await d.getByRole('table', { name: 'Bill items' }).getByText('Complete Blood Count (Test)').waitFor();
+    await expectText(d.getByTestId('detail-final'), '₹567.00');
+    const amount = d.getByLabel('Amount (₹)');
+    expect(await amount.inputValue()).toBe('567.00');
+    await screenshot(page, 'bills-details-dialog-desktop');
+
+    // More than the balance: the field says so and nothing is sent.
+    await amount.fill('600');
+    await d.getByRole('button', { name: 'Record Payment' }).click();
+    await d.getByText('Amount exceeds the balance of ₹567.00').waitFor();
+
+    await amount.fill('283.50');
+    await d.getByLabel('Method').selectOption('upi');
+    await d.getByLabel('Reference').fill('UPI-7781');
+    await d.getByRole('button', { name: 'Record Payment' }).click();
+    await page.getByText('Payment recorded').first().waitFor();
+    await expectText(d.getByTestId('detail-payment-status'), 'Partial');
+    await expectText(d.getByTestId('detail-balance'), '₹283.50');
+    expect(await d.getByLabel('Amount (₹)').inputValue()).toBe('283.50');
+    await expectText(row(page, billA), /Partial/);
+    await screenshot(page, 'bills-details-partial-desktop');
+
+    await d.getByRole('button', { name: 'Record Payment' }).click();
+    await expectText(d.getByTestId('detail-payment-status'), 'Paid');
+    await expectText(d.getByTestId('detail-balance'), '₹0.00');
+    expect(await d.getByRole('button', { name: 'Record Payment' }).count()).toBe(0);
+    await expect.poll(() => d.getByRole('table', { name: 'Payments' }).getByRole('row').count()).toBe(3);
+    await d.getByRole('button', { name: 'Close' }).first().click();
+
+    await expectText(row(page, billA), /Paid/);
+    await expectText(card(page, 'Paid'), /^Paid1/);
+    await expectText(card(page, 'Paid'), /Collection rate 50\.0%/);
+    await expectText(page.getByTestId('collection-rate'), '50.0%');
+    await expectText(card(page, 'Pending'), /^Pending1/);
+
+    // Payment status "paid" narrows the table and stays in the address.
+    await page.getByLabel('Payment Status', { exact: true }).selectOption('paid');
+    await page.waitForURL(/payment_status=paid/);
+    await page.getByRole('heading', { name: 'Bills List (1)' }).waitFor();
+    await expect.poll(() => row(page, billB).count()).toBe(0);
+    await expectText(row(page, billA), /Paid/);
+    await screenshot(page, 'bills-list-filtered-desktop');
+
+    // Search that matches nothing: the spec's empty texts.
+    await page.getByRole('searchbox', { name: 'Search bills' }).fill('no-such-bill');
+    await page.getByText('No bills found').waitFor();
+    await page.getByText('Try adjusting your search or filter criteria').waitFor();
+    await page.getByRole('button', { name: 'Clear Filters' }).first().click();
+    await page.getByRole('heading', { name: 'Bills List (2)' }).waitFor();
+
+    // Search by patient code finds the bill.
+    await page.getByRole('searchbox', { name: 'Search bills' }).fill('Arjun');
+    await page.getByRole('heading', { name: 'Bills List (1)' }).waitFor();
+    await expectText(row(page, billB), /Arjun Das/);
+  });
+
+  it('downloads the bill PDF and the CSV of the current filters; prints in a new window', async () => {
+    const page = await open('/bills-list', 'Bills List');
+    await row(page, billA).waitFor();
+
+    const [pdf] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: `Download bill ${billA.bill_number}` }).click(),
+    ]);
+    expect(pdf.suggestedFilename()).toBe(`${billA.bill_number}.pdf`);
+    expect(readFileSync((await pdf.path())!).subarray(0, 5).toString()).toBe('%PDF-');
+    const res = await page.request.get(`/api/bills/${billA.id}/pdf?download=1`);
+    expect(res.headers()['content-type']).toBe('application/pdf');
+    await page.getByText('Download Started').first().waitFor();
+
+    await page.getByLabel('Status', { exact: true }).selectOption('pending');
+    await page.getByRole('heading', { name: 'Bills List (1)' }).waitFor();
+    const [csv] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Export', exact: true }).click(),
+    ]);
+    expect(csv.suggestedFilename()).toMatch(/^bills-\d{4}-\d{2}-\d{2}\.csv$/);
+    const text = readFileSync((await csv.path())!, 'utf8');
+    expect(text).toContain(billB.bill_number);
+    expect(text).not.toContain(billA.bill_number);
+
+    // Print opens the server's PDF in a new window.
+    const [popup] = await Promise.all([
+      page.context().waitForEvent('page'),
+      page.getByRole('button', { name: `Print bill ${billB.bill_number}` }).click(),
+    ]);
+    await expect.poll(() => popup.title()).toBe(`Bill ${billB.bill_number}`);
+    expect(await popup.locator('iframe').getAttribute('src')).toContain(`/api/bills/${billB.id}/pdf`);
+    await popup.close();
+
+    // A popup blocker: the spec's error toast.
+    await page.evaluate(() => {
+      window.open = () => null;
+    });
+    await page.getByRole('button', { name: `Print bill ${billB.bill_number}` }).click();
+    await page.getByText('Unable to open print window').waitFor();
+
+    // Refresh refetches and says so.
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.getByText('Bills data has been refreshed').waitFor();
+  });
+
+  it('shows Error Loading Bills with the message, and Retry loads the list', async () => {
+    const page = await app.newPage();
+    current = page;
+    await page.route('**/api/bills?*', (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ message: 'Database is locked' }) }),
+    );
+    await page.goto('/bills-list');
+    await login(page, app.admin.email, app.admin.password);
+    await page.getByText('Error Loading Bills').waitFor();
+    await page.getByText('Database is locked').waitFor();
+    await screenshot(page, 'bills-list-error');
+    await page.unroute('**/api/bills?*');
+    await page.getByRole('button', { name: 'Retry', exact: true }).click();
+    await row(page, billA).waitFor();
+  });
+
+  it('cancels a bill with a reason; a receptionist can take payments but not edit or cancel', async () => {
+    const page = await open('/bills-list', 'Bills List');
+    await page.getByRole('button', { name: `Edit bill ${billB.bill_number}` }).click();
+    const edit = page.getByRole('dialog', { name: `Edit Bill ${billB.bill_number}` });
+    await edit.getByLabel('Notes').fill('Patient asked for a printed copy');
+    await screenshot(page, 'bills-edit-dialog-desktop');
+    await edit.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByText(`Bill ${billB.bill_number} has been updated`).waitFor();
+
+    await page.getByRole('button', { name: `Edit bill ${billB.bill_number}` }).click();
+    await edit.getByRole('button', { name: 'Cancel Bill' }).click();
+    await edit.getByText('A reason is required to cancel a bill').waitFor();
+    await edit.getByLabel('Reason for cancelling').fill('Duplicate bill');
+    await edit.getByRole('button', { name: 'Cancel Bill' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Cancel Bill' });
+    await confirm.getByText(`Are you sure you want to cancel bill ${billB.bill_number}? Reason: Duplicate bill`).waitFor();
+    await confirm.getByRole('button', { name: 'Cancel Bill' }).click();
+    await page.getByText(`Bill ${billB.bill_number} has been cancelled`).waitFor();
+    await expectText(row(page, billB), /Cancelled/);
+    expect(await page.getByRole('button', { name: `Edit bill ${billB.bill_number}` }).isDisabled()).toBe(true);
+
+    await page.getByLabel('Status', { exact: true }).selectOption('cancelled');
+    await page.getByRole('heading', { name: 'Bills List (1)' }).waitFor();
+    await page.getByRole('button', { name: `View bill ${billB.bill_number}` }).click();
+    const d = page.getByRole('dialog', { name: `Bill Details: ${billB.bill_number}` });
+    await d.getByText('Duplicate bill').waitFor();
+    expect(await d.getByRole('button', { name: 'Record Payment' }).count()).toBe(0);
+
+    const rec = await open('/bills-list', 'Bills List', { as: 'receptionist' });
+    await row(rec, billA).waitFor();
+    expect(await rec.getByRole('button', { name: `View bill ${billA.bill_number}` }).count()).toBe(1);
+    expect(await rec.getByRole('button', { name: /^Edit bill/ }).count()).toBe(0);
+    expect(await rec.getByRole('link', { name: 'Create Bill' }).count()).toBe(1);
+    await rec.getByRole('button', { name: `View bill ${billA.bill_number}` }).click();
+    const rd = rec.getByRole('dialog', { name: `Bill Details: ${billA.bill_number}` });
+    await rd.getByRole('button', { name: 'Refund' }).waitFor();
+    await screenshot(rec, 'bills-receptionist-details');
+  });
+});
+
+describe('Billing Management and small screens', () => {
+  it('searches by patient ID and status, opens Bill Details; /billing is the same live screen', async () => {
+    const page = await open('/billing-management', 'Billing Management');
+    await expectText(card(page, 'Total Revenue'), /₹567\.00/);
+    await expectText(card(page, 'Paid'), /₹567\.00/);
+    await row(page, billA).waitFor();
+    await screenshot(page, 'billing-management-desktop');
+    await page.getByRole('searchbox', { name: 'Search bills' }).fill(billA.patient_patient_id);
+    await expect.poll(() => bills(page).getByRole('row').count()).toBe(2);
+    await page.getByLabel('Status', { exact: true }).selectOption('overdue');
+    await page.getByText('No bills found').waitFor();
+    await page.getByLabel('Status', { exact: true }).selectOption('paid');
+    await page.getByRole('button', { name: `View bill ${billA.bill_number}` }).click();
+    await page.getByRole('dialog', { name: `Bill Details: ${billA.bill_number}` }).waitFor();
+
+    await page.goto('/billing');
+    await page.getByRole('heading', { name: 'Billing Management', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Bills List' }).last().waitFor();
+  });
+
+  it('works on a 390 px phone', async () => {
+    const page = await open('/bills-list', 'Bills List', { viewport: MOBILE });
+    await row(page, billA).waitFor();
+    await screenshot(page, 'bills-list-mobile');
+    await page.getByRole('button', { name: `View bill ${billA.bill_number}` }).click();
+    await page.getByRole('dialog', { name: `Bill Details: ${billA.bill_number}` }).getByRole('table', { name: 'Bill items' }).waitFor();
+    await screenshot(page, 'bills-details-dialog-mobile');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: `Edit bill ${billA.bill_number}` }).click();
+    await page.getByRole('dialog', { name: `Edit Bill ${billA.bill_number}` }).waitFor();
+    await screenshot(page, 'bills-edit-dialog-mobile');
+    await page.keyboard.press('Escape');
+    await page.goto('/billing-management');
+    await row(page, billA).waitFor();
+    await screenshot(page, 'billing-management-mobile');
+  });
+});
