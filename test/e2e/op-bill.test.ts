@@ -136,7 +136,14 @@ describe('OP Bill', () => {
     await page.getByRole('combobox', { name: 'Individual Tests' }).fill('Bleeding');
     await page.getByText('No active tests match "Bleeding"').waitFor();
     await pick(page, 'Test Profiles', 'lipid', /Lipid Profile/);
-    await pick(page, 'Test Packages', 'BHC', /Basic Health Checkup/);
+    // Keyboard: type the code, Enter picks the highlighted match.
+    const packages = page.getByRole('combobox', { name: 'Test Packages' });
+    await packages.fill('BHC');
+    await page
+      .getByRole('listbox', { name: 'Test Packages' })
+      .getByRole('option', { name: /Basic Health Checkup/ })
+      .waitFor();
+    await packages.press('Enter');
     await page.getByRole('table', { name: 'Bill items' }).getByText('Lipid Profile (Profile)').waitFor();
 
     // Without a doctor the bill cannot be saved or printed.
@@ -179,7 +186,7 @@ describe('OP Bill', () => {
     expect(await textOf(page.getByTestId('bill-consultation'))).toBe(formatInr(rupeesToPaise(FEE)));
     const finalBeforeSave = await textOf(shownFinal);
     await screenshot(page, 'op-bill-filled');
-    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.evaluate('window.scrollTo(0, 0)');
     await screenshot(page, 'op-bill-filled-top');
     await page.setViewportSize(MOBILE);
     await page.getByRole('heading', { name: 'Bill Items' }).scrollIntoViewIfNeeded();
@@ -240,18 +247,12 @@ describe('OP Bill', () => {
       .getByRole('option', { name: /Meera Iyer/ })
       .click();
     await pick(page, 'Individual Tests', 'FBS', /Fasting Blood Sugar/);
-    await page.evaluate(() => {
-      const w = window as Window & { realOpen?: typeof window.open };
-      w.realOpen = window.open;
-      window.open = () => null;
-    });
+    // The page's own window.open, replaced by what a popup blocker answers.
+    await page.evaluate('window.realOpen = window.open; window.open = () => null;');
     await print.click();
     await page.getByText('Please allow popups to print the bill').waitFor();
     expect(await textOf(page.getByTestId('selected-patient'))).toBe('Ravi Kumar');
-    await page.evaluate(() => {
-      const w = window as Window & { realOpen?: typeof window.open };
-      if (w.realOpen) window.open = w.realOpen;
-    });
+    await page.evaluate('window.open = window.realOpen;');
     const [printed] = await Promise.all([page.waitForEvent('popup'), print.click()]);
     await expect.poll(() => textOf(panel.getByTestId('saved-bill-number'))).not.toBe(number);
     await page.getByText(`Bill ${await textOf(panel.getByTestId('saved-bill-number'))} saved successfully`).waitFor();

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { fixedQuery, type Db } from '../db/connection.js';
+import { changeStamp, fixedQuery, type Db } from '../db/connection.js';
 import { SESSION_LIFETIME_HOURS } from '../../shared/constants.js';
 import type { UserRow } from '../users/repository.js';
 
@@ -48,6 +48,30 @@ const sessionWithUser = fixedQuery((db, id: string) =>
     .where('s.id', '=', id),
 );
 
+type SessionRow = NonNullable<Awaited<ReturnType<typeof sessionWithUser.first>>>;
+
+/**
+ * Sessions resolved since the database last changed, by token. Every request resolves its session;
+ * while nothing has been written anywhere (changeStamp unchanged) the row read last time is still
+ * the row the database holds, so it is reused instead of read again. Any write (a sign-out, a role
+ * change, a deactivation by the CLI, the once-a-minute activity stamp) changes the stamp.
+ */
+const recent = new WeakMap<Db, Map<string, { stamp: string; row: SessionRow }>>();
+const RECENT_MAX = 1000;
+
+function recentSession(db: Db, token: string, stamp: string): SessionRow | undefined {
+  const hit = recent.get(db)?.get(token);
+  return hit?.stamp === stamp ? hit.row : undefined;
+}
+
+function rememberSession(db: Db, token: string, stamp: string, row: SessionRow): void {
+  let map = recent.get(db);
+  if (!map) recent.set(db, (map = new Map()));
+  map.delete(token);
+  if (map.size >= RECENT_MAX) map.delete(map.keys().next().value as string);
+  map.set(token, { stamp, row });
+}
+
 /**
  * The signed-in user for a token, or null when the session is unknown, expired (absolute lifetime),
  * idle for longer than the lab's session timeout, or the user has been deactivated.
@@ -59,11 +83,17 @@ export async function resolveSession(
   now = new Date(),
 ): Promise<SessionUser | null> {
   const id = hashToken(token);
-  const row = await sessionWithUser.first(db, id);
-  if (!row) return null;
+  const stamp = changeStamp(db);
+  let row = stamp === null ? undefined : recentSession(db, token, stamp);
+  if (!row) {
+    row = await sessionWithUser.first(db, id);
+    if (!row) return null;
+    if (stamp !== null) rememberSession(db, token, stamp, row);
+  }
   const nowMs = now.getTime();
   const idleExpired = nowMs - Date.parse(row.last_seen_at) > (await idleMinutesOf(row.organization_id)) * 60_000;
   if (Date.parse(row.expires_at) <= nowMs || idleExpired || row.is_active !== 1) {
+    recent.get(db)?.delete(token);
     await db.deleteFrom('sessions').where('id', '=', id).execute();
     return null;
   }

@@ -18,6 +18,7 @@ export function toTest(r: TestRow): CatalogueTest {
     unit: r.unit,
     normal_range: r.normal_range,
     normalRange: r.normal_range,
+    reference_ranges: r.reference_ranges ? (JSON.parse(r.reference_ranges) as CatalogueTest['reference_ranges']) : [],
     sample_type: r.sample_type,
     turnaround_hours: r.turnaround_hours,
     status: r.status,

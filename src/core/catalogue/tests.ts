@@ -56,7 +56,7 @@ export async function insertTest(trx: Db, actor: Actor, input: TestCreate): Prom
       base_price_paise: input.base_price === undefined ? price_paise : rupeesToPaise(input.base_price),
       unit: input.unit ?? null,
       normal_range: input.normal_range ?? null,
-      reference_ranges: null,
+      reference_ranges: input.reference_ranges?.length ? JSON.stringify(input.reference_ranges) : null,
       sample_type: input.sample_type ?? null,
       turnaround_hours: input.turnaround_hours ?? null,
       status: input.status,
@@ -79,9 +79,10 @@ export async function updateTest(db: Db, actor: Actor, id: number, input: TestUp
     const before = await findTest(trx, actor.organizationId, id);
     if (!before) throw new NotFoundError('Test', id);
     if (input.code && input.code !== before.code) await assertCodeFree(trx, actor.organizationId, input.code, id);
-    const { price, base_price, ...rest } = input;
+    const { price, base_price, reference_ranges, ...rest } = input;
     const patch: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(rest)) if (v !== undefined) patch[k] = v ?? null;
+    if (reference_ranges !== undefined) patch.reference_ranges = reference_ranges?.length ? JSON.stringify(reference_ranges) : null;
     if (price !== undefined) patch.price_paise = rupeesToPaise(price);
     if (base_price !== undefined) patch.base_price_paise = rupeesToPaise(base_price);
     const after = await trx

@@ -119,6 +119,21 @@ export function fixedQuery<A extends Scalar[], R>(build: (db: Db, ...args: A) =>
   };
 }
 
+/**
+ * A value that changes whenever the database may have changed: total_changes() moves when this
+ * connection writes, data_version when another connection (the CLI, another process) commits. A
+ * result read from the database stays exact while the stamp is unchanged. Null inside a transaction
+ * or for a Kysely instance that openDatabase did not make: then nothing may be reused.
+ */
+export function changeStamp(db: Db): string | null {
+  const conn = connections.get(db);
+  if (!conn || conn.sqlite.inTransaction) return null;
+  const row = conn.prepare(STAMP_SQL).get() as { changes: number; version: number };
+  return `${row.changes}:${row.version}`;
+}
+
+const STAMP_SQL = 'SELECT total_changes() AS changes, (SELECT data_version FROM pragma_data_version) AS version';
+
 export function applyPragmas(sqlite: Database.Database): void {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');

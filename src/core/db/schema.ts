@@ -109,7 +109,7 @@ export interface SchemaMigrationsTable {
   applied_at: string;
 }
 
-export interface DB extends CatalogueDB {
+export interface DB extends CatalogueDB, LaboratoryDB {
   organizations: OrganizationsTable;
   users: UsersTable;
   sessions: SessionsTable;
@@ -268,4 +268,174 @@ export interface CatalogueDB {
   bills: BillsTable;
   bill_items: BillItemsTable;
   payments: PaymentsTable;
+}
+
+export interface CollectionLocationsTable {
+  id: Generated<number>;
+  organization_id: number;
+  name: string;
+  kind: string;
+  position: number;
+  is_active: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SamplesTable {
+  id: Generated<number>;
+  organization_id: number;
+  sample_code: string;
+  barcode: string | null;
+  patient_id: number;
+  bill_id: number | null;
+  sample_type: string;
+  collector_id: number | null;
+  location: string | null;
+  priority: string;
+  status: string;
+  notes: string | null;
+  rejection_reason: string | null;
+  collection_date: string | null;
+  completed_at: string | null;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SampleTestsTable {
+  sample_id: number;
+  test_id: number;
+  position: number;
+}
+
+export interface SampleStatusHistoryTable {
+  id: Generated<number>;
+  sample_id: number;
+  from_status: string | null;
+  to_status: string;
+  changed_by: number | null;
+  changed_by_name: string | null;
+  location: string | null;
+  notes: string | null;
+  created_at: string;
+}
+
+export interface TestResultsTable {
+  id: Generated<number>;
+  organization_id: number;
+  sample_id: number;
+  test_id: number;
+  patient_id: number;
+  result_value: string | null;
+  unit: string | null;
+  normal_range: string | null;
+  flag: string | null;
+  is_critical: number;
+  status: string;
+  review_required: number;
+  notes: string | null;
+  rejection_reason: string | null;
+  technician_id: number | null;
+  entered_at: string | null;
+  verified_by: number | null;
+  verified_at: string | null;
+  amended: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ResultAmendmentsTable {
+  id: Generated<number>;
+  result_id: number;
+  old_value: string | null;
+  old_unit: string | null;
+  old_flag: string | null;
+  old_status: string;
+  old_verified_by: number | null;
+  old_verified_at: string | null;
+  reason: string;
+  amended_by: number | null;
+  amended_at: string;
+}
+
+export interface QcMaterialsTable {
+  id: Generated<number>;
+  organization_id: number;
+  control_id: string;
+  name: string;
+  test_id: number;
+  level: string | null;
+  control_type: string;
+  lot_number: string;
+  expiry_date: string;
+  target_mean: number;
+  target_sd: number;
+  unit: string | null;
+  is_active: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface QcRunsTable {
+  id: Generated<number>;
+  organization_id: number;
+  material_id: number;
+  value: number;
+  z_score: number;
+  status: string;
+  rules: string;
+  comments: string | null;
+  performed_by: number | null;
+  performed_at: string;
+  created_at: string;
+}
+
+export interface VisitsTable {
+  id: Generated<number>;
+  organization_id: number;
+  patient_id: number;
+  doctor_id: number | null;
+  bill_id: number | null;
+  visit_type: string;
+  status: string;
+  visit_date: string;
+  visit_time: string | null;
+  chief_complaint: string | null;
+  diagnosis: string | null;
+  treatment: string | null;
+  follow_up_date: string | null;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PatientPortalAccessTable {
+  patient_id: number;
+  organization_id: number;
+  pin_hash: string;
+  issued_by: number | null;
+  issued_at: string;
+}
+
+export interface PortalSessionsTable {
+  id: string;
+  patient_id: number;
+  organization_id: number;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+export interface LaboratoryDB {
+  collection_locations: CollectionLocationsTable;
+  samples: SamplesTable;
+  sample_tests: SampleTestsTable;
+  sample_status_history: SampleStatusHistoryTable;
+  test_results: TestResultsTable;
+  result_amendments: ResultAmendmentsTable;
+  qc_materials: QcMaterialsTable;
+  qc_runs: QcRunsTable;
+  visits: VisitsTable;
+  patient_portal_access: PatientPortalAccessTable;
+  portal_sessions: PortalSessionsTable;
 }

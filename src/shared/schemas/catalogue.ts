@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { optionalText, requiredText, rupeeAmount } from './common.js';
+import { SAMPLE_TYPES } from '../samples.js';
+import type { ReferenceRange } from '../flags.js';
+
+export { SAMPLE_TYPES };
 
 export const CATALOGUE_STATUSES = ['active', 'inactive'] as const;
-export const SAMPLE_TYPES = ['Blood', 'Urine', 'Stool', 'Sputum', 'Tissue', 'Other'] as const;
 
 const status = z.enum(CATALOGUE_STATUSES, { error: 'Status must be active or inactive' });
 const code = z.preprocess(
@@ -32,8 +35,23 @@ const common = {
   status: status.default('active'),
 };
 
+const limit = z.coerce.number({ error: 'must be a number' }).finite().nullable().optional();
+
+/** A reference range by sex and age (ages in whole years: from inclusive, to exclusive). */
+export const referenceRangeSchema = z
+  .object({
+    sex: z.preprocess((v) => (v === '' || v === 'any' ? null : v), z.enum(['Male', 'Female'], { error: 'sex must be Male, Female or empty' }).nullable().optional()),
+    age_min: z.coerce.number().int('age_min must be whole years').min(0).max(150).nullable().optional(),
+    age_max: z.coerce.number().int('age_max must be whole years').min(0).max(200).nullable().optional(),
+    range: requiredText('Range', 120),
+    critical_low: limit,
+    critical_high: limit,
+  })
+  .refine((r) => r.age_min == null || r.age_max == null || r.age_min < r.age_max, { path: ['age_max'], message: 'age_max must be above age_min' });
+
 export const testCreateSchema = z.object({
   ...common,
+  reference_ranges: z.array(referenceRangeSchema).max(20, 'At most 20 reference ranges').nullable().optional(),
   unit: optionalText(30),
   normal_range: optionalText(120),
   sample_type: z.preprocess(
@@ -88,6 +106,8 @@ export interface CatalogueTest {
   normal_range: string | null;
   /** The spec's catalogue variant reads camelCase normalRange too. */
   normalRange: string | null;
+  /** Ranges by sex and age, used for result flags; normal_range applies when none fits. */
+  reference_ranges: ReferenceRange[];
   sample_type: string | null;
   turnaround_hours: number | null;
   status: string;

@@ -1,5 +1,6 @@
 import { sql as foundation } from './001_foundation.js';
 import { sql as catalogueBilling } from './002_catalogue_billing.js';
+import { sql as laboratory } from './003_laboratory.js';
 
 export interface Migration {
   version: number;
@@ -11,4 +12,5 @@ export interface Migration {
 export const migrations: Migration[] = [
   { version: 1, name: 'foundation', sql: foundation },
   { version: 2, name: 'catalogue_billing', sql: catalogueBilling },
+  { version: 3, name: 'laboratory', sql: laboratory },
 ];

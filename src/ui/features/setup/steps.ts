@@ -59,6 +59,11 @@ export const STEPS: { title: string; description: string; schema: z.ZodType; fie
       .refine((v) => v.confirmPassword === v.adminPassword, {
         path: ['confirmPassword'],
         message: 'Passwords do not match',
+        // Also while other fields of the step are wrong, so every problem shows at once.
+        when: (payload) => {
+          const v = payload.value as { adminPassword?: unknown; confirmPassword?: unknown };
+          return typeof v.adminPassword === 'string' && typeof v.confirmPassword === 'string';
+        },
       }),
     fields: ['adminName', 'adminEmail', 'adminPassword', 'confirmPassword'],
   },

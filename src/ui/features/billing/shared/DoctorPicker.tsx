@@ -47,18 +47,18 @@ export function DoctorPicker({ value, onChange, error, required }: DoctorPickerP
         aria-live="polite"
       >
         <Stethoscope className="mt-0.5 size-5 shrink-0 text-primary-600" aria-hidden="true" />
-        <dl className="grid min-w-0 flex-1 gap-0.5 text-sm">
-          <dt className="sr-only">Doctor</dt>
-          <dd className="font-semibold text-slate-900" data-testid="selected-doctor">
+        <div className="min-w-0 flex-1 text-sm">
+          <p className="font-semibold text-slate-900" data-testid="selected-doctor">
             {doctorName(value)}
-          </dd>
-          <dt className="sr-only">Specialization</dt>
-          <dd className="text-slate-600">{describe(value) || 'No specialization recorded'}</dd>
-          <dt className="text-slate-600">Consultation fee</dt>
-          <dd className="font-medium text-slate-900">
-            <Money rupees={value.consultation_fee} />
-          </dd>
-        </dl>
+          </p>
+          <p className="text-slate-600">{describe(value) || 'No specialization recorded'}</p>
+          <p className="text-slate-600">
+            Consultation fee{' '}
+            <strong className="font-medium text-slate-900">
+              <Money rupees={value.consultation_fee} />
+            </strong>
+          </p>
+        </div>
         <Button size="sm" variant="outline" onClick={() => onChange(null)}>
           Change doctor
         </Button>

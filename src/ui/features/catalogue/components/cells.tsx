@@ -54,9 +54,9 @@ export interface DetailsDialogProps extends Details {
 export function DetailsDialog({ open, onOpenChange, title, fields, lists = [], footer }: DetailsDialogProps) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange} title={title} size="lg" footer={footer}>
-      <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-2">
+      <dl className="grid grid-cols-2 gap-x-6 gap-y-3">
         {fields.map((f) => (
-          <div key={f.label} className={f.wide ? 'sm:col-span-2' : undefined}>
+          <div key={f.label} className={f.wide ? 'col-span-2' : undefined}>
             <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{f.label}</dt>
             <dd className="mt-0.5 text-sm break-words text-slate-900">{f.value}</dd>
           </div>

@@ -198,37 +198,36 @@ export function BillDetailsDialog({ bill: row, onOpenChange, canPay }: BillDetai
                 </div>
               </section>
 
-              <div className="grid gap-5 md:grid-cols-2">
-                <section aria-label="Bill summary">
-                  <h3 className="mb-1.5 text-sm font-semibold text-slate-900">Summary</h3>
-                  <dl className="text-sm">
-                    <Figure label="Subtotal" rupees={bill.subtotal} />
-                    {bill.consultation_fee > 0 && <Figure label="Consultation fee" rupees={bill.consultation_fee} />}
-                    <Figure label="Total before discount" rupees={bill.total_before_discount} />
-                    <Figure label={`Discount (${pct(bill.discount_percentage)})`} rupees={-bill.discount_amount} />
-                    <Figure label={`Tax (${pct(bill.tax_percentage)})`} rupees={bill.tax_amount} />
-                    <Figure label="Final total" rupees={bill.final_amount} strong testId="detail-final" />
-                    <Figure label="Paid" rupees={bill.paid_amount} testId="detail-paid" />
-                    <Figure label="Balance" rupees={bill.balance} strong testId="detail-balance" />
-                  </dl>
-                </section>
-                <section aria-label="Payments">
-                  <h3 className="mb-1.5 text-sm font-semibold text-slate-900">Payments</h3>
-                  {bill.payments && bill.payments.length > 0 ? (
-                    <div className="rounded-lg border border-slate-200">
-                      <DataTable
-                        caption="Payments"
-                        columns={paymentColumns}
-                        rows={bill.payments}
-                        getRowId={(p) => p.id}
-                        empty={{ title: 'No payments recorded yet' }}
-                      />
-                    </div>
-                  ) : (
-                    <p className="text-sm text-slate-600">No payments recorded yet.</p>
-                  )}
-                </section>
-              </div>
+              <section aria-label="Bill summary" className="sm:ml-auto sm:w-80">
+                <h3 className="sr-only">Summary</h3>
+                <dl className="text-sm">
+                  <Figure label="Subtotal" rupees={bill.subtotal} />
+                  {bill.consultation_fee > 0 && <Figure label="Consultation fee" rupees={bill.consultation_fee} />}
+                  <Figure label="Total before discount" rupees={bill.total_before_discount} />
+                  <Figure label={`Discount (${pct(bill.discount_percentage)})`} rupees={-bill.discount_amount} />
+                  <Figure label={`Tax (${pct(bill.tax_percentage)})`} rupees={bill.tax_amount} />
+                  <Figure label="Final total" rupees={bill.final_amount} strong testId="detail-final" />
+                  <Figure label="Paid" rupees={bill.paid_amount} testId="detail-paid" />
+                  <Figure label="Balance" rupees={bill.balance} strong testId="detail-balance" />
+                </dl>
+              </section>
+
+              <section aria-label="Payments">
+                <h3 className="mb-1.5 text-sm font-semibold text-slate-900">Payments</h3>
+                {bill.payments && bill.payments.length > 0 ? (
+                  <div className="rounded-lg border border-slate-200">
+                    <DataTable
+                      caption="Payments"
+                      columns={paymentColumns}
+                      rows={bill.payments}
+                      getRowId={(p) => p.id}
+                      empty={{ title: 'No payments recorded yet' }}
+                    />
+                  </div>
+                ) : (
+                  <p className="text-sm text-slate-600">No payments recorded yet.</p>
+                )}
+              </section>
 
               {canPay && !cancelled && (
                 <div className="grid gap-3">

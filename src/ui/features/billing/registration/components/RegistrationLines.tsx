@@ -58,21 +58,25 @@ export function RegistrationLines({
           return (
             <tr
               key={l.key}
-              className="grid grid-cols-[1fr_auto] items-center gap-x-3 gap-y-1.5 border-b border-slate-100 py-3 md:table-row md:py-0"
+              className="grid grid-cols-[1fr_auto_auto] items-center gap-x-3 gap-y-1.5 border-b border-slate-100 py-3 md:table-row md:py-0"
             >
-              <td className="col-span-2 text-xs text-slate-600 md:table-cell md:px-2 md:py-2 md:text-sm md:text-slate-700">
+              <td className="col-span-3 text-xs text-slate-600 md:table-cell md:px-2 md:py-2 md:text-sm md:text-slate-700">
                 {ITEM_TYPE_LABEL[l.item_type]}
               </td>
-              <th scope="row" className="text-left font-medium text-slate-900 md:table-cell md:px-2 md:py-2">
+              <th
+                scope="row"
+                className="col-start-1 row-start-2 text-left font-medium text-slate-900 md:table-cell md:px-2 md:py-2"
+              >
                 {l.name}
                 {serverErrors[i] && (
                   <span className="block text-[13px] font-normal text-red-700">{serverErrors[i]}</span>
                 )}
               </th>
-              <td className="text-right md:table-cell md:px-2 md:py-2">
+              <td className="col-start-2 row-start-2 text-right md:table-cell md:px-2 md:py-2">
                 <Money rupees={parsePrice(l.price)} />
+                <span className="text-xs text-slate-600 md:hidden"> each</span>
               </td>
-              <td className="flex items-center gap-2 md:table-cell md:px-2 md:py-2">
+              <td className="col-start-1 row-start-3 flex items-center gap-2 md:table-cell md:px-2 md:py-2">
                 <span className="text-xs text-slate-600 md:hidden" aria-hidden="true">
                   Quantity
                 </span>
@@ -93,10 +97,11 @@ export function RegistrationLines({
                   </span>
                 )}
               </td>
-              <td className="text-right font-medium md:table-cell md:px-2 md:py-2">
+              <td className="col-start-2 row-start-3 text-right font-medium md:table-cell md:px-2 md:py-2">
+                <span className="text-xs font-normal text-slate-600 md:hidden">Total </span>
                 <Money paise={amounts[i]?.totalPaise ?? 0} />
               </td>
-              <td className="col-span-2 flex justify-end md:table-cell md:px-1 md:py-2">
+              <td className="col-start-3 row-span-2 row-start-2 md:table-cell md:px-1 md:py-2">
                 <IconButton label={`Remove ${l.name}`} icon={<Trash2 />} onClick={() => onRemove(l.key)} />
               </td>
             </tr>
