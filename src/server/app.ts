@@ -15,6 +15,7 @@ import { auditRoutes } from './routes/audit.js';
 import { systemRoutes } from './routes/system.js';
 import { catalogueRoutes } from './routes/catalogue.js';
 import { billRoutes } from './routes/bills.js';
+import { qcRoutes } from './routes/qc.js';
 import type { AppOptions, RegisteredRoute, RouteAccess } from './types.js';
 
 
@@ -81,6 +82,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(systemRoutes);
   await app.register(catalogueRoutes);
   await app.register(billRoutes);
+  await app.register(qcRoutes);
 
   if (opts.uiDir) await staticUi(app, opts.uiDir);
 

@@ -45,6 +45,8 @@ const table = (page: Page, name = 'Patients') => page.getByRole('table', { name 
 
 describe('All Patients', () => {
   it('adds a patient, finds them by phone number, edits and deletes them', async () => {
+    // Same first five digits: a search that only matched "98450" would find this one too.
+    await seed([{ first_name: 'Decoy', last_name: 'Nearmatch', date_of_birth: '1990-01-01', phone: '98450 00000' }]);
     const page = await open('/patients', 'All Patients');
 
     await page.getByRole('button', { name: 'Add Patient' }).first().click();
@@ -69,10 +71,13 @@ describe('All Patients', () => {
     // The phone number as staff type it, with spaces, finds them in All Patients and in Patient Search.
     await page.getByRole('searchbox', { name: 'Search patients' }).fill('98450 77123');
     await page.waitForURL(/search=98450/);
+    await page.getByText('Showing 1-1 of 1 patients').waitFor();
     await row.waitFor();
     await page.goto('/patient-search');
     await page.getByLabel('Search type').selectOption('mobile');
     await page.getByRole('searchbox', { name: 'Search patients' }).fill('98450-77123');
+    await page.waitForURL(/search=98450-77123/);
+    await page.getByText('1 shown of 1 checked on this page').waitFor();
     await table(page, 'Search results').getByRole('row').filter({ hasText: 'Meera Iyengar' }).waitFor();
     await expect(table(page, 'Search results').getByRole('row').count()).resolves.toBe(2);
     await page.getByRole('button', { name: 'View details of Meera Iyengar' }).click();

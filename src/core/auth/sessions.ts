@@ -82,11 +82,10 @@ export async function resolveSession(
   idleMinutesOf: (organizationId: number) => Promise<number>,
   now = new Date(),
 ): Promise<SessionUser | null> {
-  const id = hashToken(token);
   const stamp = changeStamp(db);
   let row = stamp === null ? undefined : recentSession(db, token, stamp);
   if (!row) {
-    row = await sessionWithUser.first(db, id);
+    row = await sessionWithUser.first(db, hashToken(token));
     if (!row) return null;
     if (stamp !== null) rememberSession(db, token, stamp, row);
   }
@@ -94,7 +93,7 @@ export async function resolveSession(
   const idleExpired = nowMs - Date.parse(row.last_seen_at) > (await idleMinutesOf(row.organization_id)) * 60_000;
   if (Date.parse(row.expires_at) <= nowMs || idleExpired || row.is_active !== 1) {
     recent.get(db)?.delete(token);
-    await db.deleteFrom('sessions').where('id', '=', id).execute();
+    await db.deleteFrom('sessions').where('id', '=', row.session_id).execute();
     return null;
   }
   const { session_id, expires_at: _e, last_seen_at, ...user } = row;

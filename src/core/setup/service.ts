@@ -6,6 +6,7 @@ import { ConflictError } from '../errors.js';
 import { splitName, type SetupInput } from '../../shared/schemas/setup.js';
 import { DEFAULT_SETTINGS, primaryOrganization } from '../settings/organization.js';
 import type { Role } from '../../shared/roles.js';
+import { DEFAULT_COLLECTION_LOCATIONS } from '../../shared/samples.js';
 import { loadStarterCatalogue, readStarterCatalogue, type StarterSummary } from '../catalogue/starter.js';
 
 export interface SetupResult {
@@ -73,6 +74,10 @@ export async function setupLab(db: Db, input: SetupInput, opts: { demo?: boolean
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('collection_locations')
+      .values(DEFAULT_COLLECTION_LOCATIONS.map((l, position) => ({ organization_id: org.id, name: l.name, kind: l.kind, position, is_active: 1, created_at: now, updated_at: now })))
+      .execute();
     const actor = systemActor(org.id, 'setup');
     await writeAudit(trx, actor, {
       action: 'create',

@@ -174,4 +174,24 @@ CREATE TABLE portal_sessions (
   expires_at TEXT NOT NULL
 );
 CREATE INDEX portal_sessions_patient ON portal_sessions (patient_id);
+-- The spec's 15 collection locations for labs that exist already; new labs get them at setup.
+INSERT INTO collection_locations (organization_id, name, kind, position, is_active, created_at, updated_at)
+SELECT o.id, l.column1, l.column2, l.column3, 1, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+FROM organizations o CROSS JOIN (VALUES
+  ('Home Collection', 'home', 0),
+  ('Main Lab', 'lab', 1),
+  ('Downtown Collection Centre', 'centre', 2),
+  ('Mall Road Collection Centre', 'centre', 3),
+  ('Dr Lal PathLabs', 'external', 4),
+  ('SRL Diagnostics', 'external', 5),
+  ('Metropolis Healthcare', 'external', 6),
+  ('Thyrocare', 'external', 7),
+  ('Apollo Diagnostics', 'external', 8),
+  ('Neuberg Diagnostics', 'external', 9),
+  ('Vijaya Diagnostic Centre', 'external', 10),
+  ('Redcliffe Labs', 'external', 11),
+  ('Healthians', 'external', 12),
+  ('Suburban Diagnostics', 'external', 13),
+  ('Other', 'other', 14)
+) AS l;
 `;

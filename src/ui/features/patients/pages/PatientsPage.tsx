@@ -25,6 +25,7 @@ import { GENDER_FILTER_OPTIONS, MEMBERSHIP_FILTER_OPTIONS, membershipLabel } fro
 import { PatientDetailsDialog } from '../components/PatientDetailsDialog';
 import { AddPatientDialog, EditPatientDialog } from '../components/PatientFormDialogs';
 import { useExportPatients } from '../components/useExportPatients';
+import { serverSearchText } from '../searchRules';
 
 const DEFAULTS = { search: '', gender: 'all', membership: 'all', page: 1, limit: DEFAULT_PATIENT_PAGE_SIZE };
 
@@ -44,7 +45,8 @@ export default function PatientsPage() {
   const membership = oneOf(q.membership, MEMBERSHIP_TYPES, 'all');
   const limit = (PATIENT_PAGE_SIZES as readonly number[]).includes(q.limit) ? q.limit : DEFAULT_PATIENT_PAGE_SIZE;
   const page = Math.max(1, Math.trunc(q.page));
-  const filters = { search: q.search, gender, membership };
+  // A phone number typed as "98450 77123" is searched as one number, the way the server indexes phones.
+  const filters = { search: serverSearchText(q.search, 'all'), gender, membership };
   const list = usePatients({ ...filters, page, limit });
   const filtersActive = isActive('search', 'gender', 'membership');
 

@@ -6,11 +6,20 @@ import { humanize } from '@/lib/format';
 import { actionTone, actionVerb } from '@/features/audit/format';
 import { actorName } from '@/features/audit/components/actor';
 import { useUserActivity } from '../api';
+import { roleLabel } from '../roles';
 
-function changedFields(log: AuditLog): string {
-  const keys = Object.keys(log.new_values ?? log.old_values ?? {}).filter((k) => k !== 'updated_at');
-  if (keys.length === 0) return '';
-  return keys.includes('password_changed') ? 'password reset' : keys.map(humanize).join(', ');
+/** One line saying what changed: the new account's role, the fields an edit touched, or a password reset. */
+function summary(log: AuditLog): string {
+  const next = log.new_values ?? {};
+  if ('password_changed' in next) return 'Password reset';
+  if (log.action === 'create') {
+    const role = typeof next.role === 'string' ? roleLabel(next.role) : null;
+    const email = typeof next.email === 'string' ? next.email : null;
+    return [email, role].filter(Boolean).join(' · ');
+  }
+  if ('is_active' in next) return next.is_active ? 'Reactivated' : 'Deactivated';
+  const keys = Object.keys(next).filter((k) => k !== 'updated_at');
+  return keys.length ? `Changed ${keys.map((k) => humanize(k).toLowerCase()).join(', ')}` : '';
 }
 
 /** The latest writes to user accounts, from the audit trail (GET /api/audit?entity=user). */
@@ -41,7 +50,7 @@ export function RecentUserActivity({ nameOf }: { nameOf: (id: string | null) => 
       ) : (
         <ul className="divide-y divide-slate-100">
           {activity.data.map((log) => {
-            const fields = changedFields(log);
+            const fields = summary(log);
             return (
               <li key={log.id} className="flex items-start gap-3 px-4 py-2.5">
                 <Badge tone={actionTone(log.action)} className="mt-0.5">

@@ -186,7 +186,7 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
             label="Role"
             required
             error={errors.role?.message}
-            hint="Only roles you are allowed to assign are listed."
+            hint="Only roles you may assign are listed."
           >
             <Select
               placeholder="Select role"

@@ -137,8 +137,8 @@ export default function UsersPage() {
         ))}
       </section>
 
-      <div className="grid gap-5 xl:grid-cols-3">
-        <Card className={showActivity ? 'min-w-0 xl:col-span-2' : 'min-w-0 xl:col-span-3'}>
+      <div className="grid gap-5 2xl:grid-cols-3">
+        <Card className={showActivity ? 'min-w-0 2xl:col-span-2' : 'min-w-0 2xl:col-span-3'}>
           <div className="border-b border-slate-100 p-3">
             <FilterBar
               search={q.search}
@@ -173,7 +173,7 @@ export default function UsersPage() {
             <RecentUserActivity nameOf={(id) => (id ? (names.get(id) ?? null) : null)} />
           </div>
         )}
-        <div className="min-w-0 xl:col-span-3">
+        <div className="min-w-0 2xl:col-span-3">
           <RolePermissionsPanel />
         </div>
       </div>

@@ -42,39 +42,27 @@ const itemColumns: Column<BillItem>[] = [
   { key: 'total', header: 'Total', cell: (i) => <Money rupees={i.total} />, align: 'right' },
 ];
 
-const paymentColumns: Column<Payment>[] = [
-  { key: 'date', header: 'Date', cell: (p) => <DateText value={p.created_at} withTime /> },
-  {
-    key: 'method',
-    header: 'Method',
-    cell: (p) => (
-      <div>
-        {methodLabel(p.method)}
-        {p.reference && <div className="text-xs text-slate-500">Ref. {p.reference}</div>}
-      </div>
-    ),
-  },
-  {
-    key: 'kind',
-    header: 'Type',
-    cell: (p) =>
-      p.amount < 0 ? (
-        <div>
-          <Badge tone="grey">Refund</Badge>
-          {p.reason && <div className="mt-0.5 text-xs text-slate-600">{p.reason}</div>}
+/** One payment or refund: when, how, who took it; refunds in red with their reason. */
+function PaymentLine({ p }: { p: Payment }) {
+  const refund = p.amount < 0;
+  return (
+    <li className="flex items-start justify-between gap-3 px-3 py-2">
+      <div className="min-w-0 text-[13px]">
+        <div className="flex flex-wrap items-center gap-1.5">
+          <Badge tone={refund ? 'grey' : 'green'}>{refund ? 'Refund' : 'Payment'}</Badge>
+          <span className="text-slate-900">{methodLabel(p.method)}</span>
+          {p.reference && <span className="text-slate-600">Ref. {p.reference}</span>}
         </div>
-      ) : (
-        <Badge tone="green">Payment</Badge>
-      ),
-  },
-  { key: 'by', header: 'Received by', cell: (p) => p.received_by_name ?? '—', hideOnMobile: true },
-  {
-    key: 'amount',
-    header: 'Amount',
-    cell: (p) => <Money rupees={p.amount} className={p.amount < 0 ? 'text-red-700' : undefined} />,
-    align: 'right',
-  },
-];
+        <div className="mt-0.5 text-xs text-slate-600">
+          <DateText value={p.created_at} withTime />
+          {p.received_by_name && <> · {p.received_by_name}</>}
+        </div>
+        {p.reason && <div className="mt-0.5 text-xs text-slate-700">Reason: {p.reason}</div>}
+      </div>
+      <Money rupees={p.amount} className={cn('shrink-0 text-sm font-medium', refund && 'text-red-700')} />
+    </li>
+  );
+}
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -139,7 +127,7 @@ export function BillDetailsDialog({ bill: row, onOpenChange, canPay }: BillDetai
       }
     >
       {bill && (
-        <div className="grid gap-5">
+        <div className="grid grid-cols-1 gap-5">
           <dl className="grid grid-cols-2 gap-x-4 gap-y-3 sm:grid-cols-4">
             <Fact label="Bill date">
               <DateText value={bill.bill_date} />
@@ -198,36 +186,37 @@ export function BillDetailsDialog({ bill: row, onOpenChange, canPay }: BillDetai
                 </div>
               </section>
 
-              <section aria-label="Bill summary" className="sm:ml-auto sm:w-80">
-                <h3 className="sr-only">Summary</h3>
-                <dl className="text-sm">
-                  <Figure label="Subtotal" rupees={bill.subtotal} />
-                  {bill.consultation_fee > 0 && <Figure label="Consultation fee" rupees={bill.consultation_fee} />}
-                  <Figure label="Total before discount" rupees={bill.total_before_discount} />
-                  <Figure label={`Discount (${pct(bill.discount_percentage)})`} rupees={-bill.discount_amount} />
-                  <Figure label={`Tax (${pct(bill.tax_percentage)})`} rupees={bill.tax_amount} />
-                  <Figure label="Final total" rupees={bill.final_amount} strong testId="detail-final" />
-                  <Figure label="Paid" rupees={bill.paid_amount} testId="detail-paid" />
-                  <Figure label="Balance" rupees={bill.balance} strong testId="detail-balance" />
-                </dl>
-              </section>
-
-              <section aria-label="Payments">
-                <h3 className="mb-1.5 text-sm font-semibold text-slate-900">Payments</h3>
-                {bill.payments && bill.payments.length > 0 ? (
-                  <div className="rounded-lg border border-slate-200">
-                    <DataTable
-                      caption="Payments"
-                      columns={paymentColumns}
-                      rows={bill.payments}
-                      getRowId={(p) => p.id}
-                      empty={{ title: 'No payments recorded yet' }}
-                    />
-                  </div>
-                ) : (
-                  <p className="text-sm text-slate-600">No payments recorded yet.</p>
-                )}
-              </section>
+              <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
+                <section aria-labelledby="payments-title">
+                  <h3 id="payments-title" className="mb-1.5 text-sm font-semibold text-slate-900">
+                    Payments
+                  </h3>
+                  {bill.payments && bill.payments.length > 0 ? (
+                    <ul aria-label="Payments" className="divide-y divide-slate-100 rounded-lg border border-slate-200">
+                      {bill.payments.map((p) => (
+                        <PaymentLine key={p.id} p={p} />
+                      ))}
+                    </ul>
+                  ) : (
+                    <p className="text-sm text-slate-600">No payments recorded yet.</p>
+                  )}
+                </section>
+                <section aria-labelledby="summary-title">
+                  <h3 id="summary-title" className="mb-1.5 text-sm font-semibold text-slate-900">
+                    Summary
+                  </h3>
+                  <dl className="text-sm">
+                    <Figure label="Subtotal" rupees={bill.subtotal} />
+                    {bill.consultation_fee > 0 && <Figure label="Consultation fee" rupees={bill.consultation_fee} />}
+                    <Figure label="Total before discount" rupees={bill.total_before_discount} />
+                    <Figure label={`Discount (${pct(bill.discount_percentage)})`} rupees={-bill.discount_amount} />
+                    <Figure label={`Tax (${pct(bill.tax_percentage)})`} rupees={bill.tax_amount} />
+                    <Figure label="Final total" rupees={bill.final_amount} strong testId="detail-final" />
+                    <Figure label="Paid" rupees={bill.paid_amount} testId="detail-paid" />
+                    <Figure label="Balance" rupees={bill.balance} strong testId="detail-balance" />
+                  </dl>
+                </section>
+              </div>
 
               {canPay && !cancelled && (
                 <div className="grid gap-3">

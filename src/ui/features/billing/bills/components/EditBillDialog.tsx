@@ -83,9 +83,9 @@ function EditBillBody({ bill, onDone, canDelete }: { bill: Bill; onDone: () => v
   };
 
   return (
-    <div className="grid gap-5">
+    <div className="grid grid-cols-1 gap-5">
       <form onSubmit={save} noValidate aria-label="Bill details" className="grid gap-3">
-        <div className="grid gap-3 sm:grid-cols-2">
+        <div className="grid items-start gap-3 sm:grid-cols-2">
           <FormField label="Payment Method" required error={errors.payment_method?.message}>
             <Select options={METHOD_OPTIONS} {...form.register('payment_method')} />
           </FormField>

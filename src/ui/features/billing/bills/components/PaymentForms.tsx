@@ -79,7 +79,7 @@ export function RecordPaymentForm({ bill }: { bill: Bill }) {
         Record Payment
         <span className="ml-2 font-normal text-slate-600">Balance {formatInr(balancePaise)}</span>
       </h3>
-      <div className="grid gap-3 sm:grid-cols-3">
+      <div className="grid items-start gap-3 sm:grid-cols-3">
         <FormField label="Amount (₹)" required error={errors.amount?.message}>
           <Input inputMode="decimal" autoComplete="off" {...form.register('amount')} />
         </FormField>
@@ -137,7 +137,7 @@ export function RefundForm({ bill }: { bill: Bill }) {
         Refund
         <span className="ml-2 font-normal text-slate-600">Paid so far {formatInr(paidPaise)}</span>
       </h3>
-      <div className="grid gap-3 sm:grid-cols-[10rem_10rem_1fr]">
+      <div className="grid items-start gap-3 sm:grid-cols-[10rem_10rem_1fr]">
         <FormField label="Refund amount (₹)" required error={errors.amount?.message}>
           <Input inputMode="decimal" autoComplete="off" {...form.register('amount')} />
         </FormField>

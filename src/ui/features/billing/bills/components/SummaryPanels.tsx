@@ -10,6 +10,7 @@ type SummaryQuery = ReturnType<typeof useBillSummary>;
 
 const inr = (rupees: number) => formatInr(paiseOf(rupees));
 const rate = (s: BillSummary) => `${s.collection_rate.toFixed(1)}%`;
+const bills = (n: number) => `${formatCount(n)} ${n === 1 ? 'bill' : 'bills'}`;
 
 /** The spec's four Bills List cards, from GET /api/bills/summary (every bill of the lab, not this page). */
 export function BillsListCards({ summary }: { summary: SummaryQuery }) {
@@ -81,14 +82,14 @@ export function ManagementCards({ summary }: { summary: SummaryQuery }) {
         icon={<IndianRupee />}
         loading={loading}
         value={s && inr(s.total_amount)}
-        hint={s && `${formatCount(s.total_bills - s.cancelled_count)} bills · today ${inr(s.todays_revenue)}`}
+        hint={s && `${bills(s.total_bills - s.cancelled_count)} · today ${inr(s.todays_revenue)}`}
       />
       <SummaryCard
         label="Paid"
         icon={<CheckCircle2 />}
         loading={loading}
         value={s && inr(s.paid_amount)}
-        hint={s && `${formatCount(s.paid_count)} bills fully paid · ${rate(s)}`}
+        hint={s && `${bills(s.paid_count)} fully paid · ${rate(s)}`}
       />
       <SummaryCard
         label="Pending"

@@ -162,7 +162,7 @@ export default function BillingManagementPage() {
 
       <ManagementCards summary={summary} />
 
-      <div className="grid items-start gap-5 xl:grid-cols-[minmax(0,1fr)_17rem]">
+      <div className="grid grid-cols-1 items-start gap-5 xl:grid-cols-[minmax(0,1fr)_17rem]">
         <Card>
           <CardHeader title="Bills" />
           <div className="border-b border-slate-100 p-3">
@@ -210,7 +210,7 @@ export default function BillingManagementPage() {
             />
           )}
         </Card>
-        <aside aria-label="Billing panels" className="grid gap-5 md:grid-cols-2 xl:grid-cols-1">
+        <aside aria-label="Billing panels" className="grid grid-cols-1 gap-5 md:grid-cols-2 xl:grid-cols-1">
           <OverdueBills onOpen={setViewing} />
           <BillingTools can={can} />
         </aside>

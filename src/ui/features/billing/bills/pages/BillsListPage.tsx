@@ -118,9 +118,11 @@ export default function BillsListPage() {
 
       <BillsListCards summary={summary} />
 
-      <div className="grid items-start gap-5 xl:grid-cols-[minmax(0,1fr)_17rem]">
+      <div className="grid grid-cols-1 items-start gap-5 xl:grid-cols-[minmax(0,1fr)_17rem]">
         <Card>
-          <CardHeader title={`Bills List (${formatCount(list.data?.total ?? 0)})`} />
+          <CardHeader
+            title={list.data && !list.isError ? `Bills List (${formatCount(list.data.total)})` : 'Bills List'}
+          />
           <div ref={filterBar} className="border-b border-slate-100 p-3">
             <FilterBar
               search={q.search}
@@ -182,7 +184,7 @@ export default function BillsListPage() {
           )}
         </Card>
 
-        <aside aria-label="Bill panels" className="grid gap-5 md:grid-cols-2 xl:grid-cols-1">
+        <aside aria-label="Bill panels" className="grid grid-cols-1 gap-5 md:grid-cols-2 xl:grid-cols-1">
           <BillSummaryCard summary={summary} />
           <PaymentStatusCard summary={summary} />
           <RecentBills filters={filters} onOpen={setViewing} />

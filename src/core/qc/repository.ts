@@ -1,0 +1,192 @@
+import { sql, type Selectable } from 'kysely';
+import type { Db } from '../db/connection.js';
+import type { QcMaterialsTable, QcRunsTable } from '../db/schema.js';
+import type { QcMaterialListQuery } from '../../shared/schemas/qc.js';
+
+export type QcMaterialRow = Selectable<QcMaterialsTable>;
+export type QcRunRow = Selectable<QcRunsTable>;
+
+/** A material with its test and run tallies, as the list and detail read it. */
+export interface QcMaterialListRow extends QcMaterialRow {
+  test_name: string;
+  test_code: string;
+  run_count: number;
+  passed_count: number;
+  last_run_id: number | null;
+}
+
+export interface QcRunListRow extends QcRunRow {
+  performer_first_name: string | null;
+  performer_last_name: string | null;
+}
+
+export function findMaterial(db: Db, organizationId: number, id: number): Promise<QcMaterialRow | undefined> {
+  return db
+    .selectFrom('qc_materials')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/**
+ * Materials with their test, run count, passed count and latest run id. `today` (the lab's
+ * YYYY-MM-DD) decides which are expired: a material is usable through its expiry date.
+ */
+export async function selectMaterials(
+  db: Db,
+  organizationId: number,
+  q: QcMaterialListQuery & { id?: number },
+  today: string,
+): Promise<QcMaterialListRow[]> {
+  let query = db
+    .selectFrom('qc_materials as m')
+    .innerJoin('tests as t', 't.id', 'm.test_id')
+    .selectAll('m')
+    .select((eb) => [
+      't.name as test_name',
+      't.code as test_code',
+      eb
+        .selectFrom('qc_runs as c')
+        .select(eb.fn.countAll<number>().as('n'))
+        .whereRef('c.material_id', '=', 'm.id')
+        .as('run_count'),
+      eb
+        .selectFrom('qc_runs as c')
+        .select(eb.fn.countAll<number>().as('n'))
+        .whereRef('c.material_id', '=', 'm.id')
+        .where('c.status', '=', 'passed')
+        .as('passed_count'),
+      eb
+        .selectFrom('qc_runs as l')
+        .select('l.id')
+        .whereRef('l.material_id', '=', 'm.id')
+        .orderBy('l.performed_at', 'desc')
+        .orderBy('l.id', 'desc')
+        .limit(1)
+        .as('last_run_id'),
+    ])
+    .where('m.organization_id', '=', organizationId);
+
+  if (q.id !== undefined) query = query.where('m.id', '=', q.id);
+  if (q.test_id !== undefined) query = query.where('m.test_id', '=', q.test_id);
+  if (q.status === 'inactive') query = query.where('m.is_active', '=', 0);
+  if (q.status === 'active') query = query.where('m.is_active', '=', 1).where('m.expiry_date', '>=', today);
+  if (q.status === 'expired') query = query.where('m.is_active', '=', 1).where('m.expiry_date', '<', today);
+  if (q.search) {
+    const s = `%${q.search.toLowerCase()}%`;
+    query = query.where((eb) =>
+      eb.or([
+        eb(sql`lower(m.name)`, 'like', s),
+        eb(sql`lower(m.control_id)`, 'like', s),
+        eb(sql`lower(m.lot_number)`, 'like', s),
+        eb(sql`lower(coalesce(m.level, ''))`, 'like', s),
+        eb(sql`lower(t.name)`, 'like', s),
+        eb(sql`lower(t.code)`, 'like', s),
+      ]),
+    );
+  }
+  if (q.last_status) {
+    const wanted = q.last_status;
+    query = query.where((eb) => {
+      const latest = eb
+        .selectFrom('qc_runs as l')
+        .select('l.status')
+        .whereRef('l.material_id', '=', 'm.id')
+        .orderBy('l.performed_at', 'desc')
+        .orderBy('l.id', 'desc')
+        .limit(1);
+      return wanted === 'none' ? eb(latest, 'is', null) : eb(latest, '=', wanted);
+    });
+  }
+
+  const rows = await query.orderBy('t.name').orderBy('m.control_id').execute();
+  return rows.map((r) => ({
+    ...r,
+    run_count: Number(r.run_count ?? 0),
+    passed_count: Number(r.passed_count ?? 0),
+    last_run_id: r.last_run_id ?? null,
+  }));
+}
+
+function runsWithPerformer(db: Db, organizationId: number) {
+  return db
+    .selectFrom('qc_runs as r')
+    .leftJoin('users as u', 'u.id', 'r.performed_by')
+    .selectAll('r')
+    .select(['u.first_name as performer_first_name', 'u.last_name as performer_last_name'])
+    .where('r.organization_id', '=', organizationId);
+}
+
+export async function selectRunsByIds(db: Db, organizationId: number, ids: number[]): Promise<QcRunListRow[]> {
+  if (ids.length === 0) return [];
+  return runsWithPerformer(db, organizationId).where('r.id', 'in', ids).execute();
+}
+
+/** Every run of a material, newest first (the order the Westgard rules read them in). */
+export function selectRuns(db: Db, organizationId: number, materialId: number): Promise<QcRunListRow[]> {
+  return runsWithPerformer(db, organizationId)
+    .where('r.material_id', '=', materialId)
+    .orderBy('r.performed_at', 'desc')
+    .orderBy('r.id', 'desc')
+    .execute();
+}
+
+/** The newest runs of a material, for judging the next one (10-x needs the nine before it). */
+export function selectLatestRuns(db: Db, materialId: number, limit: number): Promise<Pick<QcRunRow, 'value' | 'performed_at'>[]> {
+  return db
+    .selectFrom('qc_runs')
+    .select(['value', 'performed_at'])
+    .where('material_id', '=', materialId)
+    .orderBy('performed_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export async function countRuns(db: Db, materialId: number): Promise<number> {
+  const row = await db
+    .selectFrom('qc_runs')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('material_id', '=', materialId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Run tallies by status across the lab's materials. */
+export async function runTallies(db: Db, organizationId: number): Promise<Record<string, number>> {
+  const rows = await db
+    .selectFrom('qc_runs')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('organization_id', '=', organizationId)
+    .groupBy('status')
+    .execute();
+  return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+}
+
+/** Another material of the same test, lot and level: the same vial set recorded twice. */
+export function findSameLot(
+  db: Db,
+  organizationId: number,
+  key: { test_id: number; lot_number: string; level: string | null },
+  exceptId?: number,
+): Promise<Pick<QcMaterialRow, 'id' | 'control_id'> | undefined> {
+  let q = db
+    .selectFrom('qc_materials')
+    .select(['id', 'control_id'])
+    .where('organization_id', '=', organizationId)
+    .where('test_id', '=', key.test_id)
+    .where('lot_number', '=', key.lot_number)
+    .where(sql<string>`coalesce(level, '')`, '=', key.level ?? '');
+  if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+  return q.executeTakeFirst();
+}
+
+export function findLabTest(db: Db, organizationId: number, id: number) {
+  return db
+    .selectFrom('tests')
+    .select(['id', 'name', 'unit', 'status'])
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}

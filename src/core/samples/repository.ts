@@ -1,0 +1,121 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/connection.js';
+import type { Sample, SampleHistoryEntry, SampleListQuery, SampleTestRef } from '../../shared/schemas/samples.js';
+import { sampleEta } from '../../shared/samples.js';
+
+export function samplesQuery(db: Db, organizationId: number) {
+  return db
+    .selectFrom('samples as s')
+    .innerJoin('patients as p', 'p.id', 's.patient_id')
+    .leftJoin('users as c', 'c.id', 's.collector_id')
+    .where('s.organization_id', '=', organizationId);
+}
+
+type SamplesQuery = ReturnType<typeof samplesQuery>;
+
+function withColumns(q: SamplesQuery) {
+  return q.selectAll('s').select([
+    'p.first_name',
+    'p.last_name',
+    'p.patient_code',
+    'p.gender as patient_gender',
+    'p.date_of_birth as patient_dob',
+    'c.first_name as collector_first_name',
+    'c.last_name as collector_last_name',
+  ]);
+}
+
+export type SampleRow = Awaited<ReturnType<ReturnType<typeof withColumns>['executeTakeFirstOrThrow']>>;
+
+export async function testsOfSamples(db: Db, ids: number[]): Promise<Map<number, SampleTestRef[]>> {
+  const m = new Map<number, SampleTestRef[]>();
+  if (!ids.length) return m;
+  const rows = await db
+    .selectFrom('sample_tests as st')
+    .innerJoin('tests as t', 't.id', 'st.test_id')
+    .select(['st.sample_id', 't.id', 't.name', 't.code'])
+    .where('st.sample_id', 'in', ids)
+    .orderBy('st.position')
+    .execute();
+  for (const r of rows) {
+    const list = m.get(r.sample_id) ?? [];
+    list.push({ id: r.id, name: r.name, code: r.code });
+    m.set(r.sample_id, list);
+  }
+  return m;
+}
+
+export function toSample(r: SampleRow, tests: SampleTestRef[]): Sample {
+  return {
+    id: r.id,
+    sample_id: r.sample_code,
+    barcode: r.barcode,
+    patient_id: r.patient_id,
+    first_name: r.first_name,
+    last_name: r.last_name,
+    patient_number: r.patient_code,
+    patient_gender: r.patient_gender,
+    patient_dob: r.patient_dob,
+    sample_type: r.sample_type,
+    collection_date: r.collection_date,
+    eta: r.collection_date ? sampleEta(r.collection_date) : null,
+    collector_id: r.collector_id,
+    collector_first_name: r.collector_first_name,
+    collector_last_name: r.collector_last_name,
+    priority: r.priority,
+    status: r.status,
+    location: r.location,
+    notes: r.notes,
+    rejection_reason: r.rejection_reason,
+    bill_id: r.bill_id,
+    test_ids: tests.map((t) => t.id),
+    tests,
+    completed_at: r.completed_at,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+  };
+}
+
+export async function findSampleRow(db: Db, organizationId: number, where: { id?: number; barcode?: string }): Promise<SampleRow | undefined> {
+  let q = withColumns(samplesQuery(db, organizationId));
+  if (where.id !== undefined) q = q.where('s.id', '=', where.id);
+  if (where.barcode !== undefined) q = q.where('s.barcode', '=', where.barcode);
+  return q.executeTakeFirst();
+}
+
+export async function sampleHistory(db: Db, sampleId: number): Promise<SampleHistoryEntry[]> {
+  return db.selectFrom('sample_status_history').selectAll().where('sample_id', '=', sampleId).orderBy('id').execute();
+}
+
+/** Search: sample ID, barcode, sample type, patient first or last name or code (spec 001). */
+export async function pageSamples(db: Db, organizationId: number, f: SampleListQuery): Promise<{ rows: SampleRow[]; total: number }> {
+  let q = samplesQuery(db, organizationId);
+  if (f.status) q = q.where('s.status', '=', f.status);
+  if (f.priority) q = q.where('s.priority', '=', f.priority);
+  if (f.patient_id) q = q.where('s.patient_id', '=', f.patient_id);
+  if (f.search) {
+    const s = `%${f.search.toLowerCase()}%`;
+    q = q.where((eb) =>
+      eb.or([
+        eb(sql`lower(s.sample_code)`, 'like', s),
+        eb(sql`lower(coalesce(s.barcode, ''))`, 'like', s),
+        eb(sql`lower(s.sample_type)`, 'like', s),
+        eb(sql`lower(p.first_name || ' ' || p.last_name)`, 'like', s),
+        eb(sql`lower(p.patient_code)`, 'like', s),
+      ]),
+    );
+  }
+  const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const rows = await withColumns(q).orderBy('s.id', 'desc').limit(f.limit).offset((f.page - 1) * f.limit).execute();
+  return { rows, total: Number(n) };
+}
+
+export async function sampleCounts(db: Db, organizationId: number) {
+  const rows = await db
+    .selectFrom('samples')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('n'), sql<number>`sum(CASE WHEN barcode IS NOT NULL THEN 1 ELSE 0 END)`.as('with_barcode')])
+    .where('organization_id', '=', organizationId)
+    .groupBy('status')
+    .execute();
+  return rows.map((r) => ({ status: r.status, n: Number(r.n), withBarcode: Number(r.with_barcode ?? 0) }));
+}

@@ -1,0 +1,186 @@
+import { z } from 'zod';
+import type { QcStatus, WestgardRule } from '../westgard.js';
+import { isoDate, optionalText, requiredText } from './common.js';
+
+/** Spec 001 section 9: a new control material expires 90 days ahead unless told otherwise. */
+export const QC_DEFAULT_EXPIRY_DAYS = 90;
+/** Materials this close to expiry are flagged (amber on the screen, listed in the summary). */
+export const QC_EXPIRY_WARNING_DAYS = 30;
+export const QC_CONTROL_TYPES = ['Internal', 'External'] as const;
+export type QcControlType = (typeof QC_CONTROL_TYPES)[number];
+/** Levels as control manufacturers label them; free text is accepted too. */
+export const QC_LEVELS = ['Level 1 (Normal)', 'Level 2 (Abnormal High)', 'Level 3 (Abnormal Low)'] as const;
+export const QC_RUN_STATUSES = ['passed', 'warning', 'failed'] as const;
+export const QC_MATERIAL_STATUSES = ['active', 'expired', 'inactive'] as const;
+export type QcMaterialStatus = (typeof QC_MATERIAL_STATUSES)[number];
+
+const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+
+/**
+ * A number typed into a text box or sent as JSON. An empty box is "required", not 0 (a bare
+ * z.coerce.number would turn "" into a target mean of 0).
+ */
+const measured = (label: string) =>
+  z.preprocess(
+    (v) => (blank(v) ? undefined : typeof v === 'string' ? Number(v.trim()) : v),
+    z
+      .number({ error: (iss) => (iss.input === undefined ? `${label} is required` : `${label} must be a number`) })
+      .refine(Number.isFinite, `${label} must be a finite number`),
+  );
+
+const testId = z.preprocess(
+  (v) => (blank(v) ? undefined : typeof v === 'string' ? Number(v) : v),
+  z
+    .number({ error: (iss) => (iss.input === undefined ? 'Test is required' : 'Test must be a test id') })
+    .int('Test must be a test id')
+    .positive('Test must be a test id'),
+);
+
+const controlType = z.preprocess(
+  (v) => (blank(v) ? undefined : v),
+  z.enum(QC_CONTROL_TYPES, { error: 'Control type must be Internal or External' }).default('Internal'),
+);
+
+/** Lot numbers as printed on the vial: letters, digits and - / . only. */
+const lotNumber = z.preprocess(
+  (v) => (blank(v) ? undefined : typeof v === 'string' ? v.trim().toUpperCase() : v),
+  z
+    .string()
+    .max(40, 'Lot number must be at most 40 characters')
+    .regex(/^[A-Z0-9][A-Z0-9\-/.]*$/, 'Lot number may contain only letters, digits, -, / and .')
+    .optional(),
+);
+
+const optionalDate = (label: string) => z.preprocess((v) => (blank(v) ? undefined : v), isoDate(label).optional());
+
+export const qcMaterialFields = {
+  name: requiredText('Name', 100),
+  test_id: testId,
+  level: optionalText(60),
+  control_type: controlType,
+  /** Empty: the server assigns LOT + a 3-digit sequence. */
+  lot_number: lotNumber,
+  /** Empty: today + 90 days in the lab's time zone. */
+  expiry_date: optionalDate('Expiry date'),
+  target_mean: measured('Target mean'),
+  target_sd: measured('Target SD').refine((n) => n > 0, 'Target SD must be greater than 0'),
+  unit: optionalText(30),
+};
+
+export const qcMaterialCreateSchema = z.object(qcMaterialFields);
+export type QcMaterialCreate = z.infer<typeof qcMaterialCreateSchema>;
+
+/** PUT takes the material as GET returned it; absent fields keep their value. */
+export const qcMaterialUpdateSchema = z
+  .object({
+    ...qcMaterialFields,
+    control_type: z.enum(QC_CONTROL_TYPES, { error: 'Control type must be Internal or External' }).optional(),
+    is_active: z.boolean({ error: 'is_active must be true or false' }),
+  })
+  .partial();
+export type QcMaterialUpdate = z.infer<typeof qcMaterialUpdateSchema>;
+
+const allToUndefined = (v: unknown) => (v === '' || v === 'all' ? undefined : v);
+
+export const qcMaterialListQuery = z.object({
+  search: z.string().trim().max(100, 'search must be at most 100 characters').optional(),
+  test_id: z.preprocess(
+    allToUndefined,
+    z.coerce.number({ error: 'test_id must be a number' }).int('test_id must be a whole number').positive().optional(),
+  ),
+  /** The material itself: in use, past its expiry date, or switched off. */
+  status: z.preprocess(
+    allToUndefined,
+    z.enum(QC_MATERIAL_STATUSES, { error: 'status must be active, expired, inactive or all' }).optional(),
+  ),
+  /** The outcome of the material's latest run ("none": no run yet). */
+  last_status: z.preprocess(
+    allToUndefined,
+    z.enum([...QC_RUN_STATUSES, 'none'], { error: 'last_status must be passed, warning, failed, none or all' }).optional(),
+  ),
+});
+export type QcMaterialListQuery = z.infer<typeof qcMaterialListQuery>;
+
+export const qcRunCreateSchema = z.object({
+  value: measured('Value'),
+  /** ISO date-time with zone; empty means now. */
+  performed_at: z.preprocess(
+    (v) => (blank(v) ? undefined : v),
+    z.iso
+      .datetime({ offset: true, error: 'Performed at must be a date and time (ISO 8601, e.g. 2025-03-12T09:30:00Z)' })
+      .optional(),
+  ),
+  comments: optionalText(500),
+});
+export type QcRunCreate = z.infer<typeof qcRunCreateSchema>;
+
+export interface QcRun {
+  id: number;
+  material_id: number;
+  value: number;
+  z_score: number;
+  status: QcStatus;
+  rules: WestgardRule[];
+  comments: string | null;
+  performed_by: number | null;
+  performed_by_name: string | null;
+  performed_at: string;
+  created_at: string;
+}
+
+export interface QcMaterial {
+  id: number;
+  control_id: string;
+  name: string;
+  test_id: number;
+  test_name: string;
+  test_code: string;
+  level: string | null;
+  control_type: QcControlType;
+  lot_number: string;
+  expiry_date: string;
+  target_mean: number;
+  target_sd: number;
+  /** mean - 2SD and mean + 2SD: a run inside passes 1-2s. */
+  acceptable_low: number;
+  acceptable_high: number;
+  unit: string | null;
+  is_active: boolean;
+  status: QcMaterialStatus;
+  /** Days from the lab's today to the expiry date; negative once expired. */
+  days_to_expiry: number;
+  run_count: number;
+  passed_count: number;
+  /** passed / runs x 100 to one decimal (spec 001 section 9); 0 without runs. */
+  pass_rate: number;
+  last_run: QcRun | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface QcExpiringMaterial {
+  id: number;
+  control_id: string;
+  name: string;
+  test_name: string;
+  lot_number: string;
+  expiry_date: string;
+  days_to_expiry: number;
+}
+
+export interface QcSummary {
+  total_runs: number;
+  passed: number;
+  warnings: number;
+  failed: number;
+  pass_rate: number;
+  active_materials: number;
+  expired_materials: number;
+  /** Active materials whose expiry is today or within the next 30 days, soonest first. */
+  expiring_soon: QcExpiringMaterial[];
+}
+
+/** Rounds away binary noise so 100.2 with mean 100 and SD 0.1 is exactly 2 SD, not 2.0000000000000284. */
+export function roundQc(n: number): number {
+  return Math.round(n * 1e6) / 1e6;
+}

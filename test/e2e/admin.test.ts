@@ -1,0 +1,295 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { login, MOBILE, screenshot, startApp, type E2eApp } from './harness.js';
+
+/**
+ * Admin screens as a lab administrator uses them: staff accounts (User Management, Users), the
+ * audit trail, the web setup wizard on an empty data dir, and the diagnostics pages.
+ */
+let app: E2eApp;
+
+beforeAll(async () => {
+  app = await startApp({ roles: ['receptionist'] });
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+async function signedIn(path: string, email = app.admin.email, password = app.admin.password): Promise<Page> {
+  const page = await app.newPage();
+  await page.goto(path);
+  await login(page, email, password);
+  return page;
+}
+
+/** The row of the users table that names this person (exact name cell). */
+const userRow = (page: Page, name: string) => page.getByRole('row').filter({ has: page.getByText(name, { exact: true }) });
+
+describe('User Management', () => {
+  const first = 'Meera';
+  const last = `Iyer${Date.now() % 100000}`;
+  const name = `${first} ${last}`;
+  const email = `meera.${Date.now()}@lab.test`;
+  const password = 'pipette-42-long';
+
+  it('creates a user, edits their department (kept after reload), and deactivates them so they cannot sign in', async () => {
+    const page = await signedIn('/user-management');
+    await page.getByRole('heading', { name: 'User Management', level: 1 }).waitFor();
+
+    // The superadmin row has no delete (deactivate) action.
+    const adminRow = userRow(page, `${app.admin.firstName} ${app.admin.lastName}`);
+    await adminRow.waitFor();
+    expect(await adminRow.getByRole('button', { name: /^Deactivate/ }).count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Add User' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add User' });
+    // Superadmin is never offered; the roles below it are.
+    const roleOptions = await dialog.getByLabel('Role').locator('option').allTextContents();
+    expect(roleOptions).not.toContain('Super Admin');
+    expect(roleOptions).toEqual(expect.arrayContaining(['Admin', 'Doctor', 'Receptionist', 'Inventory Manager']));
+
+    await dialog.getByLabel('First Name').fill(first);
+    await dialog.getByLabel('Last Name').fill(last);
+    await dialog.getByLabel('Email').fill(email);
+    await dialog.getByLabel('Role').selectOption('doctor');
+    await dialog.getByLabel('Consultation Fee (₹)').fill('450');
+    await dialog.getByLabel('Department').fill('Pathology');
+    await dialog.getByLabel('Password', { exact: true }).fill(password);
+    await dialog.getByLabel('Confirm Password').fill('something-else-1');
+    await dialog.getByRole('button', { name: 'Create User' }).click();
+    await dialog.getByText('Passwords do not match').waitFor();
+    await dialog.getByLabel('Confirm Password').fill(password);
+    await screenshot(page, 'admin-add-user-dialog');
+    await dialog.getByRole('button', { name: 'Create User' }).click();
+    await page.getByText(`User created successfully: ${name}`).waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    await userRow(page, name).getByText('Pathology').waitFor();
+
+    // Edit: the department change is saved on the server and still there after a reload.
+    await page.getByRole('button', { name: `Edit ${name}` }).click();
+    const edit = page.getByRole('dialog', { name: `Edit User: ${name}` });
+    await edit.getByLabel('Department').fill('Microbiology');
+    await edit.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByText('User updated successfully').waitFor();
+    await page.reload();
+    await userRow(page, name).getByText('Microbiology').waitFor();
+    await screenshot(page, 'admin-user-management');
+
+    // Deactivate: confirmed in a dialog naming the user; then the row leaves the active list.
+    await page.getByRole('button', { name: `Deactivate ${name}` }).click();
+    const confirm = page.getByRole('dialog', { name: 'Deactivate User' });
+    await confirm.getByText(`Are you sure you want to deactivate ${name}?`).waitFor();
+    await confirm.getByRole('button', { name: 'Deactivate' }).click();
+    await page.getByText('User deactivated').waitFor();
+    await userRow(page, name).waitFor({ state: 'detached' });
+    // The toggle writes ?inactive=1 to the address (a router navigation), so wait for the list it shows.
+    await page.getByLabel('Show inactive').click();
+    await page.waitForURL(/inactive=1/);
+    await userRow(page, name).getByText('Inactive').waitFor();
+
+    // They can no longer sign in.
+    const them = await app.newPage();
+    await them.goto('/login');
+    await login(them, email, password);
+    await them.getByText('Login Failed').waitFor();
+    expect(new URL(them.url()).pathname).toBe('/login');
+  });
+
+  it('cannot change your own role: the select is locked with a hint', async () => {
+    const page = await signedIn('/user-management');
+    await page.getByRole('button', { name: `Edit ${app.admin.firstName} ${app.admin.lastName}` }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByLabel('Role').isDisabled()).resolves.toBe(true);
+    await dialog.getByText('You cannot change your own role.').waitFor();
+  });
+
+  it('shows the create and update rows in the Audit Trail with old and new values', async () => {
+    const page = await signedIn('/audit?entity=user');
+    await page.getByRole('heading', { name: 'Audit Trail', level: 1 }).waitFor();
+    const rows = page.getByRole('row').filter({ hasText: name });
+    // create, the department edit, the deactivation.
+    await rows.nth(2).waitFor();
+    await screenshot(page, 'admin-audit');
+
+    const updates = page.getByRole('row').filter({ hasText: name }).filter({ hasText: 'Update' });
+    // Newest first: the deactivation, then the department change.
+    await updates.nth(1).click();
+    const dialog = page.getByRole('dialog', { name: /Audit Entry #/ });
+    const department = dialog.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Department' }) });
+    await expect(department.getByRole('cell').allTextContents()).resolves.toEqual(['Pathology', 'Microbiology']);
+    await screenshot(page, 'admin-audit-changes');
+    await page.keyboard.press('Escape');
+
+    await page.getByRole('row').filter({ hasText: name }).filter({ hasText: 'Create' }).click();
+    const created = page.getByRole('dialog', { name: /Audit Entry #/ });
+    const emailRow = created.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Email' }) });
+    await expect(emailRow.getByRole('cell').allTextContents()).resolves.toEqual(['—', email]);
+    await page.keyboard.press('Escape');
+
+    // Filters live in the URL: the action filter narrows the list and survives a reload.
+    await page.getByLabel('Action', { exact: true }).selectOption('create');
+    await page.waitForURL(/action=create/);
+    await page.reload();
+    await page.getByRole('row').filter({ hasText: name }).first().waitFor();
+    expect(await page.getByRole('row').filter({ hasText: name }).filter({ hasText: 'Update' }).count()).toBe(0);
+  });
+
+  it('Users shows real figures and the role permissions matrix', async () => {
+    const page = await signedIn('/users');
+    await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+    const card = (label: string) => page.locator('section[aria-label="User counts"] > div').filter({ hasText: label });
+    // Admin + receptionist active, the deactivated doctor inactive (this file's own lab).
+    await expect(card('Inactive Users').locator('p.text-2xl').textContent()).resolves.toBe('1');
+    await expect(card('Total Users').locator('p.text-2xl').textContent()).resolves.toBe('3');
+    await page.getByRole('heading', { name: 'Recent User Activity' }).waitFor();
+    await page.getByRole('table', { name: 'Permissions by role' }).waitFor();
+    await page.getByLabel('Status').selectOption('inactive');
+    await userRow(page, name).waitFor();
+    expect(await page.getByRole('row').filter({ hasText: app.admin.email }).count()).toBe(0);
+    await screenshot(page, 'admin-users');
+  });
+});
+
+describe('permissions', () => {
+  it('a receptionist opening /audit sees the no-permission message, and User Management read-only', async () => {
+    const rec = app.users.receptionist!;
+    const page = await signedIn('/audit', rec.email, rec.password);
+    await page.getByText('You do not have permission to view the audit trail').waitFor();
+    await page.getByText('view_audit').waitFor();
+    await screenshot(page, 'admin-audit-receptionist');
+    await page.goto('/user-management');
+    await page.getByRole('heading', { name: 'User Management', level: 1 }).waitFor();
+    await userRow(page, `${app.admin.firstName} ${app.admin.lastName}`).waitFor();
+    expect(await page.getByRole('button', { name: 'Add User' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^Edit / }).count()).toBe(0);
+  });
+});
+
+describe('diagnostics', () => {
+  it('Debug Import runs all tests for real, each with a Pending then a Success entry', async () => {
+    const page = await signedIn('/debug-import');
+    await page.getByText('No test results yet. Run some tests to see results here.').waitFor();
+    await page.getByRole('button', { name: 'Run All Tests' }).click();
+    const results = page.getByRole('list', { name: 'Test results' }).getByRole('listitem');
+    await results.nth(5).waitFor();
+    const texts = await results.allTextContents();
+    expect(texts.map((t) => (t.startsWith('Pending') ? 'Pending' : t.startsWith('Success') ? 'Success' : 'Error'))).toEqual([
+      'Pending',
+      'Success',
+      'Pending',
+      'Success',
+      'Pending',
+      'Success',
+    ]);
+    expect(texts[1]).toContain(app.dataDir);
+    expect(texts[5]).toMatch(/rolled it back/);
+    await page.getByRole('button', { name: 'Verify Audit Trail' }).click();
+    await page.getByText(/audit rows are intact/).waitFor();
+    await screenshot(page, 'admin-debug-import');
+    await page.getByRole('button', { name: 'Clear Results' }).click();
+    await page.getByText('No test results yet. Run some tests to see results here.').waitFor();
+  });
+
+  it('API Connection Test shows the health answer, the backend address and the diagnostics', async () => {
+    const page = await signedIn('/test-api-connection');
+    await page.getByRole('button', { name: 'Test Health Check' }).click();
+    await page.getByText('"status": "ok"').waitFor();
+    await expect(page.getByTestId('backend-address').textContent()).resolves.toBe(`${app.url}/api`);
+    await page.getByText('Journal mode').waitFor();
+    await page.getByText('wal', { exact: true }).waitFor();
+  });
+
+  it('Auth debug (public) shows the real state and signs in and out with a typed account', async () => {
+    const page = await app.newPage();
+    await page.goto('/auth-debug');
+    await page.getByText('Not signed in', { exact: true }).waitFor();
+    await page.getByText(/Scripts on this page cannot read it/).waitFor();
+    await page.getByLabel('Email').fill(app.admin.email);
+    await page.getByLabel('Password').fill('wrong-password-1');
+    await page.getByRole('button', { name: 'Test Login' }).click();
+    await page.getByText(/^Login failed: /).waitFor();
+    await page.getByLabel('Password').fill(app.admin.password);
+    await page.getByRole('button', { name: 'Test Login' }).click();
+    await page.getByText('Login successful!').waitFor();
+    await page.getByText('Signed in', { exact: true }).waitFor();
+    await page.getByText('system_settings').first().waitFor();
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.getByText('Logout successful!').waitFor();
+    await page.getByText('Not signed in', { exact: true }).waitFor();
+  });
+});
+
+describe('setup wizard on an empty data dir', () => {
+  let empty: E2eApp;
+  beforeAll(async () => {
+    empty = await startApp({ setup: false });
+  });
+  afterAll(async () => {
+    await empty?.close();
+  });
+
+  it('goes through the five steps, sets up the lab, and the new admin can sign in', async () => {
+    const page = await empty.newPage(MOBILE);
+    // Any address opens the wizard while the lab is not set up.
+    await page.goto('/dashboard');
+    await page.waitForURL('**/setup-wizard');
+    await page.getByText('Step 1 of 5').waitFor();
+    await expect(page.getByRole('button', { name: 'Previous' }).isDisabled()).resolves.toBe(true);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Lab name is required').waitFor();
+    await page.getByLabel('Lab Name').fill('Lotus Path Lab');
+    await page.getByLabel('Lab Phone').fill('+91 80 4000 1234');
+    await page.getByRole('button', { name: 'Next' }).click();
+
+    await page.getByText('Step 2 of 5').waitFor();
+    await page.getByLabel('Administrator Name').fill('Kavya Menon');
+    await page.getByLabel('Administrator Email').fill('kavya@lotus.test');
+    await page.getByLabel('Password', { exact: true }).fill('short');
+    await page.getByLabel('Confirm Password').fill('different');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Password must be at least 8 characters').waitFor();
+    await page.getByText('Passwords do not match').waitFor();
+    await screenshot(page, 'admin-setup-step2-errors-mobile');
+    await page.getByLabel('Password', { exact: true }).fill('lotus-secret-99');
+    await page.getByLabel('Confirm Password').fill('lotus-secret-99');
+    await page.getByRole('button', { name: 'Next' }).click();
+
+    await page.getByText('Step 3 of 5').waitFor();
+    await expect(page.getByTestId('database-file').textContent()).resolves.toContain(empty.dataDir);
+    await page.getByText('planned, not available in this version').first().waitFor();
+    await page.getByRole('button', { name: 'Next' }).click();
+
+    await page.getByText('Step 4 of 5').waitFor();
+    await page.getByText('The starter catalogue is not available in this version yet').waitFor();
+    for (const sw of await page.getByRole('switch').all()) {
+      await expect(sw.isDisabled()).resolves.toBe(true);
+      await expect(sw.getAttribute('aria-checked')).resolves.toBe('false');
+    }
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await page.getByText('Step 3 of 5').waitFor();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Next' }).click();
+
+    await page.getByText('Step 5 of 5').waitFor();
+    await page.getByLabel('Date Format').selectOption('YYYY-MM-DD');
+    await page.getByText('Lotus Path Lab').waitFor();
+    await page.getByText('kavya@lotus.test').waitFor();
+    await screenshot(page, 'admin-setup-review-mobile');
+    await page.getByRole('button', { name: 'Complete Setup' }).click();
+    await page.getByRole('heading', { name: 'Setup complete' }).waitFor();
+
+    const org = await empty.database.db.selectFrom('organizations').select(['name', 'date_format', 'phone']).executeTakeFirstOrThrow();
+    expect(org).toEqual({ name: 'Lotus Path Lab', date_format: 'YYYY-MM-DD', phone: '+91 80 4000 1234' });
+
+    await page.getByRole('link', { name: 'Sign In' }).click();
+    await page.waitForURL('**/login');
+    await login(page, 'kavya@lotus.test', 'lotus-secret-99');
+    await page.getByRole('heading', { name: /Welcome, Kavya Menon/ }).waitFor();
+
+    // The wizard now refuses to run again.
+    await page.goto('/setup-wizard');
+    await page.getByText('This lab is already set up').waitFor();
+    expect(await page.getByRole('button', { name: 'Next' }).count()).toBe(0);
+  });
+});
