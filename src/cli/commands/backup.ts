@@ -31,10 +31,13 @@ Keep backups off this machine. Restore one with "lims restore FILE" (server stop
       withDatabase(cmd, async (database, dir) => {
         const { backupsDir } = dataPaths(dir);
         const file = resolve(flags.out ?? `${backupsDir}/lims-${stamp()}.db`);
-        if (!flags.out) await import('node:fs').then((fs) => fs.mkdirSync(backupsDir, { recursive: true, mode: 0o700 }));
+        if (!flags.out)
+          await import('node:fs').then((fs) => fs.mkdirSync(backupsDir, { recursive: true, mode: 0o700 }));
         try {
           const r = await backupDatabase(database, file);
-          out.line(`backup written to ${r.file} (${r.bytes.toLocaleString('en-IN')} bytes, ${r.patients.toLocaleString('en-IN')} patients, schema ${r.schema_version}); integrity ok`);
+          out.line(
+            `backup written to ${r.file} (${r.bytes.toLocaleString('en-IN')} bytes, ${r.patients.toLocaleString('en-IN')} patients, schema ${r.schema_version}); integrity ok`,
+          );
         } catch (err) {
           throw new CliError(`${flags.out ? '--out: ' : ''}${(err as Error).message}`, 1, { cause: err });
         }

@@ -34,7 +34,8 @@ Examples:
         try {
           ({ pdf, billNumber: number } = await billPdfByNumber(database.db, org.id, billNumber.trim()));
         } catch (err) {
-          if (err instanceof NotFoundError) throw new CliError(`no bill numbered ${billNumber} in ${org.name}`, 1, { cause: err });
+          if (err instanceof NotFoundError)
+            throw new CliError(`no bill numbered ${billNumber} in ${org.name}`, 1, { cause: err });
           throw err;
         }
         if (flags.out === '-') {

@@ -16,7 +16,11 @@ export function inspectDatabaseFile(file: string): Omit<BackupReport, 'bytes' | 
   try {
     const check = db.pragma('integrity_check', { simple: true }) as string;
     if (check !== 'ok') throw new Error(`${file} failed SQLite's integrity check: ${check}`);
-    const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name));
+    const tables = new Set(
+      (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
+        (r) => r.name,
+      ),
+    );
     if (!tables.has('schema_migrations') || !tables.has('organizations') || !tables.has('patients')) {
       throw new Error(`${file} is not a lims database`);
     }

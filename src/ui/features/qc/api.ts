@@ -1,0 +1,139 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  QcMaterial,
+  QcMaterialCreate,
+  QcMaterialUpdate,
+  QcRun,
+  QcRunCreate,
+  QcSummary,
+} from '@shared/schemas/qc';
+import type { CatalogueTest } from '@shared/schemas/catalogue';
+import { api } from '@/lib/api';
+import { notify } from '@/lib/notify';
+import { toast } from 'sonner';
+
+/** Screen filters: status is the latest run's outcome (the spec's status filter), test a test id. */
+export interface QcFilters {
+  search?: string;
+  last_status?: string;
+  test_id?: string;
+}
+
+export const qcKeys = {
+  all: ['qc'] as const,
+  summary: ['qc', 'summary'] as const,
+  list: (f: QcFilters) => ['qc', 'materials', f] as const,
+  runs: (id: number) => ['qc', 'runs', id] as const,
+  tests: ['qc', 'tests'] as const,
+};
+
+export function useQcSummary() {
+  return useQuery({
+    queryKey: qcKeys.summary,
+    queryFn: () => api.get<{ summary: QcSummary }>('/api/qc/summary').then((r) => r.summary),
+  });
+}
+
+export function useQcMaterials(f: QcFilters) {
+  return useQuery({
+    queryKey: qcKeys.list(f),
+    queryFn: () =>
+      api
+        .get<{ materials: QcMaterial[] }>('/api/qc/materials', {
+          search: f.search?.trim() || undefined,
+          last_status: f.last_status && f.last_status !== 'all' ? f.last_status : undefined,
+          test_id: f.test_id && f.test_id !== 'all' ? f.test_id : undefined,
+        })
+        .then((r) => r.materials),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useQcRuns(id: number | null) {
+  return useQuery({
+    queryKey: qcKeys.runs(id ?? 0),
+    queryFn: () => api.get<{ material: QcMaterial; runs: QcRun[] }>(`/api/qc/materials/${id ?? 0}/runs`),
+    enabled: id !== null,
+  });
+}
+
+/** Active tests for the Add Control Material picker (the catalogue's own list, view_tests). */
+export function useActiveTests(enabled: boolean) {
+  return useQuery({
+    queryKey: qcKeys.tests,
+    queryFn: () => api.get<{ tests: CatalogueTest[] }>('/api/tests', { status: 'active' }).then((r) => r.tests),
+    enabled,
+    staleTime: 60_000,
+  });
+}
+
+function useInvalidateQc() {
+  const qc = useQueryClient();
+  return () => qc.invalidateQueries({ queryKey: qcKeys.all });
+}
+
+export function useCreateQcMaterialMutation() {
+  const invalidate = useInvalidateQc();
+  return useMutation({
+    mutationFn: (body: QcMaterialCreate) =>
+      api.post<{ material: QcMaterial }>('/api/qc/materials', body).then((r) => r.material),
+    onSuccess: (m) => {
+      notify.success('Control material added', `${m.control_id} · ${m.test_name} · lot ${m.lot_number}`);
+      return invalidate();
+    },
+    onError: (err) => notify.error('Failed to add control material', err),
+  });
+}
+
+export function useUpdateQcMaterialMutation() {
+  const invalidate = useInvalidateQc();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: number; body: QcMaterialUpdate }) =>
+      api.put<{ material: QcMaterial }>(`/api/qc/materials/${id}`, body).then((r) => r.material),
+    onSuccess: (m, { body }) => {
+      const what =
+        body.is_active === undefined ? 'updated' : body.is_active ? 'activated' : 'deactivated';
+      notify.success(`Control material ${what}`, m.control_id);
+      return invalidate();
+    },
+    onError: (err) => notify.error('Failed to update control material', err),
+  });
+}
+
+export function useDeleteQcMaterialMutation() {
+  const invalidate = useInvalidateQc();
+  return useMutation({
+    mutationFn: (m: QcMaterial) => api.delete(`/api/qc/materials/${m.id}`).then(() => m),
+    onSuccess: (m) => {
+      notify.success('Control material deleted', m.control_id);
+      return invalidate();
+    },
+    onError: (err) => notify.error('Failed to delete control material', err),
+  });
+}
+
+/** The run's verdict is the news: a rejected run toasts in the destructive style, naming the broken rules. */
+function announceRun(run: QcRun, m: QcMaterial) {
+  const rules = run.rules.join(', ');
+  const where = `${m.control_id} · ${m.test_name} · value ${run.value} (z ${run.z_score.toFixed(2)})`;
+  if (run.status === 'failed') {
+    toast.error(`QC run rejected: ${rules}`, { description: where, duration: 10_000, closeButton: true });
+  } else if (run.status === 'warning') {
+    toast.warning(`QC run accepted with warning: ${rules}`, { description: where, duration: 8_000, closeButton: true });
+  } else {
+    notify.success('QC run passed', where);
+  }
+}
+
+export function useRecordQcRunMutation() {
+  const invalidate = useInvalidateQc();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: number; body: QcRunCreate }) =>
+      api.post<{ run: QcRun; material: QcMaterial }>(`/api/qc/materials/${id}/runs`, body),
+    onSuccess: ({ run, material }) => {
+      announceRun(run, material);
+      return invalidate();
+    },
+    onError: (err) => notify.error('Failed to record QC run', err),
+  });
+}
