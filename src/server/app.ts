@@ -15,7 +15,10 @@ import { auditRoutes } from './routes/audit.js';
 import { systemRoutes } from './routes/system.js';
 import { catalogueRoutes } from './routes/catalogue.js';
 import { billRoutes } from './routes/bills.js';
+import { sampleRoutes } from './routes/samples.js';
 import { qcRoutes } from './routes/qc.js';
+import { historyRoutes } from './routes/history.js';
+import { portalRoutes } from './routes/portal.js';
 import type { AppOptions, RegisteredRoute, RouteAccess } from './types.js';
 
 
@@ -82,7 +85,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(systemRoutes);
   await app.register(catalogueRoutes);
   await app.register(billRoutes);
+  await app.register(sampleRoutes);
   await app.register(qcRoutes);
+  await app.register(historyRoutes);
+  await app.register(portalRoutes);
 
   if (opts.uiDir) await staticUi(app, opts.uiDir);
 

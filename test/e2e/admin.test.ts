@@ -24,7 +24,8 @@ async function signedIn(path: string, email = app.admin.email, password = app.ad
 }
 
 /** The row of the users table that names this person (exact name cell). */
-const userRow = (page: Page, name: string) => page.getByRole('row').filter({ has: page.getByText(name, { exact: true }) });
+const userRow = (page: Page, name: string) =>
+  page.getByRole('row').filter({ has: page.getByText(name, { exact: true }) });
 
 describe('User Management', () => {
   const first = 'Meera';
@@ -149,6 +150,24 @@ describe('User Management', () => {
     expect(await page.getByRole('row').filter({ hasText: app.admin.email }).count()).toBe(0);
     await screenshot(page, 'admin-users');
   });
+  it('reactivates the user and resets their password; they sign in with the new one', async () => {
+    const page = await signedIn('/user-management?inactive=1');
+    await page.getByRole('button', { name: `Reactivate ${name}` }).click();
+    await page.getByText('User reactivated').waitFor();
+    await page.getByRole('button', { name: `Reset password for ${name}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Reset Password' });
+    await dialog.getByLabel('New Password').fill('brand-new-pass-7');
+    await dialog.getByLabel('Confirm New Password').fill('brand-new-pass-7');
+    await dialog.getByRole('button', { name: 'Reset Password' }).click();
+    await page.getByText('Password reset', { exact: true }).waitFor();
+
+    const them = await app.newPage();
+    await them.goto('/login');
+    await login(them, email, password);
+    await them.getByText('Login Failed').waitFor();
+    await login(them, email, 'brand-new-pass-7');
+    await them.getByRole('heading', { name: `Welcome, ${name}` }).waitFor();
+  });
 });
 
 describe('permissions', () => {
@@ -174,14 +193,9 @@ describe('diagnostics', () => {
     const results = page.getByRole('list', { name: 'Test results' }).getByRole('listitem');
     await results.nth(5).waitFor();
     const texts = await results.allTextContents();
-    expect(texts.map((t) => (t.startsWith('Pending') ? 'Pending' : t.startsWith('Success') ? 'Success' : 'Error'))).toEqual([
-      'Pending',
-      'Success',
-      'Pending',
-      'Success',
-      'Pending',
-      'Success',
-    ]);
+    expect(
+      texts.map((t) => (t.startsWith('Pending') ? 'Pending' : t.startsWith('Success') ? 'Success' : 'Error')),
+    ).toEqual(['Pending', 'Success', 'Pending', 'Success', 'Pending', 'Success']);
     expect(texts[1]).toContain(app.dataDir);
     expect(texts[5]).toMatch(/rolled it back/);
     await page.getByRole('button', { name: 'Verify Audit Trail' }).click();
@@ -279,7 +293,10 @@ describe('setup wizard on an empty data dir', () => {
     await page.getByRole('button', { name: 'Complete Setup' }).click();
     await page.getByRole('heading', { name: 'Setup complete' }).waitFor();
 
-    const org = await empty.database.db.selectFrom('organizations').select(['name', 'date_format', 'phone']).executeTakeFirstOrThrow();
+    const org = await empty.database.db
+      .selectFrom('organizations')
+      .select(['name', 'date_format', 'phone'])
+      .executeTakeFirstOrThrow();
     expect(org).toEqual({ name: 'Lotus Path Lab', date_format: 'YYYY-MM-DD', phone: '+91 80 4000 1234' });
 
     await page.getByRole('link', { name: 'Sign In' }).click();

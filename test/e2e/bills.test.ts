@@ -17,6 +17,8 @@ let app: E2eApp;
 let billA: Bill;
 /** Cancelled in the browser. */
 let billB: Bill;
+let cbcId: number;
+let meeraId: number;
 
 beforeAll(async () => {
   app = await startApp({ roles: ['receptionist'] });
@@ -55,6 +57,8 @@ beforeAll(async () => {
     patientCreateSchema.parse({ first_name: 'Arjun', last_name: 'Das', date_of_birth: '1982-11-20', gender: 'Male' }),
   );
   // 400 + 200 consultation = 600, 10% off = 540, 5% tax = 567.
+  cbcId = cbc.id;
+  meeraId = meera.id;
   billA = await createBill(
     db,
     actor,
@@ -259,8 +263,29 @@ describe('Bills List', () => {
     await row(page, billA).waitFor();
   });
 
-  it('cancels a bill with a reason; a receptionist can take payments but not edit or cancel', async () => {
+  it('cancels a bill with a reason, deletes an unpaid one; a receptionist cannot edit or cancel', async () => {
+    // A bill entered by mistake, deleted below (an admin may delete a bill with no payments).
+    const billC = await createBill(
+      app.database.db,
+      systemActor(app.organizationId!),
+      billCreateSchema.parse({ patient_id: meeraId, items: [{ item_type: 'test', item_id: cbcId, qty: 3 }] }),
+    );
     const page = await open('/bills-list', 'Bills List');
+    await act(page, 'Edit', billC).click();
+    const editC = page.getByRole('dialog', { name: `Edit Bill ${billC.bill_number}` });
+    await editC.getByRole('button', { name: 'Delete Bill' }).click();
+    const del = page.getByRole('dialog', { name: 'Delete Bill' });
+    await del.getByText(`Are you sure you want to delete bill ${billC.bill_number}?`).waitFor();
+    await del.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText(`Bill ${billC.bill_number} has been deleted`).waitFor();
+    await expect.poll(() => row(page, billC).count()).toBe(0);
+    // A paid bill offers no delete.
+    await act(page, 'Edit', billA).click();
+    const editA = page.getByRole('dialog', { name: `Edit Bill ${billA.bill_number}` });
+    await editA.getByText('A bill with payments recorded cannot be deleted').waitFor();
+    expect(await editA.getByRole('button', { name: 'Delete Bill' }).count()).toBe(0);
+    await editA.getByRole('button', { name: 'Close' }).first().click();
+
     await act(page, 'Edit', billB).click();
     const edit = page.getByRole('dialog', { name: `Edit Bill ${billB.bill_number}` });
     await edit.getByLabel('Notes').fill('Patient asked for a printed copy');

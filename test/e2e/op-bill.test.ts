@@ -152,6 +152,7 @@ describe('OP Bill', () => {
     const doctors = page.getByRole('listbox', { name: 'Doctor' });
     await doctors.getByRole('option', { name: /Dr\. Meera Iyer/ }).waitFor();
     expect(await doctors.getByRole('option', { name: /Tarun/ }).count()).toBe(0);
+    await screenshot(page, 'op-bill-doctor-picker');
     await doctors.getByRole('option', { name: /Dr\. Meera Iyer/ }).click();
     expect(await save.isDisabled()).toBe(false);
 
@@ -265,6 +266,13 @@ describe('OP Bill', () => {
   it('adds a new patient inline and selects them; on a phone the screen still works', async () => {
     const page = await open('/op-bill', 'OP Bill', MOBILE);
     await screenshot(page, 'op-bill-empty-mobile');
+    await page.getByRole('combobox', { name: 'Patient' }).fill('ravi');
+    await page
+      .getByRole('listbox', { name: 'Patient' })
+      .getByRole('option', { name: /Ravi Kumar/ })
+      .waitFor();
+    await screenshot(page, 'op-bill-patient-picker-mobile');
+    await page.getByRole('combobox', { name: 'Patient' }).press('Escape');
     await page.getByRole('button', { name: 'Add New Patient' }).click();
     const form = page.getByRole('form', { name: 'Add new patient' });
     expect(await form.getByLabel('Gender').inputValue()).toBe('male');

@@ -141,14 +141,14 @@ describe('All Patients', () => {
     expect(new URL(page.url()).searchParams.get('page')).toBe('2');
     await nav.getByRole('button', { name: 'Last page' }).click();
     await nav.getByText('Showing 21-23 of 23 patients').waitFor();
-    await expect(table(page).locator('tbody tr').count()).resolves.toBe(3);
+    await expect.poll(() => table(page).locator('tbody tr').count()).toBe(3);
     await nav.getByLabel('Rows per page').selectOption('5');
     await nav.getByText('Page 1 of 5').waitFor();
     expect(new URL(page.url()).searchParams.get('limit')).toBe('5');
-    await expect(table(page).locator('tbody tr').count()).resolves.toBe(5);
+    await expect.poll(() => table(page).locator('tbody tr').count()).toBe(5);
     await nav.getByRole('button', { name: 'First page' }).isDisabled();
     // Newest first: the last one seeded leads the list.
-    await expect(table(page).locator('tbody tr').first().textContent()).resolves.toContain('Pager23');
+    await expect.poll(() => table(page).locator('tbody tr').first().textContent()).toContain('Pager23');
     // A filter change goes back to page 1.
     await nav.getByRole('button', { name: 'Next page' }).click();
     await nav.getByText('Page 2 of 5').waitFor();
@@ -163,8 +163,10 @@ describe('All Patients', () => {
     await page.getByText('No Patients Found').waitFor();
     await page.getByText('No patients match your current filters').waitFor();
     await screenshot(page, 'patients-empty');
-    await page.getByRole('button', { name: 'Clear Filters' }).first().click();
+    await page.getByRole('button', { name: 'Clear Filters' }).last().click();
     await table(page).getByRole('row').filter({ hasText: 'Visible Always' }).waitFor();
+    // The cleared search must stay cleared once the search box's 300 ms pause has passed.
+    await page.waitForTimeout(600);
     expect(new URL(page.url()).search).toBe('');
     await expect(page.getByRole('searchbox', { name: 'Search patients' }).inputValue()).resolves.toBe('');
   });

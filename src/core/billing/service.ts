@@ -15,6 +15,7 @@ import { insertPatient } from '../patients/service.js';
 import { organizationTimezone } from '../settings/organization.js';
 import { addDays, localDate, localMinuteStamp } from '../time.js';
 import { resolveDoctor, resolveLines } from './lines.js';
+import { cancelVisitsOfBill, recordVisitForBill } from '../visits/service.js';
 import { toBill, toBillItem, toPayment } from './mappers.js';
 import { applyBillFilters, billsQuery, findBill, selectBillColumns, summaryRow } from './repository.js';
 
@@ -85,6 +86,7 @@ async function insertBill(trx: Db, actor: Actor, patientId: number, body: BillBo
     )
     .execute();
   await writeAudit(trx, actor, { action: 'create', entity: 'bill', entityId: bill.id, newValues: { ...bill, items: lines } });
+  await recordVisitForBill(trx, actor, bill);
   if (body.amount_paid !== undefined && body.amount_paid > 0) {
     await insertPayment(trx, actor, bill.id, {
       amount: body.amount_paid,
@@ -188,6 +190,7 @@ export async function updateBill(db: Db, actor: Actor, id: number, input: BillUp
       }
       patch.cancelled_at = nowIso();
       patch.cancel_reason = input.cancel_reason;
+      await cancelVisitsOfBill(trx, actor, id, `bill ${before.bill_number} cancelled: ${input.cancel_reason}`);
     }
     if (input.payment_method !== undefined) patch.payment_method = input.payment_method;
     if (input.due_date !== undefined) patch.due_date = input.due_date;
@@ -206,6 +209,7 @@ export async function deleteBill(db: Db, actor: Actor, id: number): Promise<Bill
   await db.transaction().execute(async (trx) => {
     const n = await trx.selectFrom('payments').select((eb) => eb.fn.countAll<number>().as('n')).where('bill_id', '=', id).executeTakeFirstOrThrow();
     if (Number(n.n) > 0) throw new ConflictError(`Bill ${bill.bill_number} has payments recorded; cancel it instead of deleting it`, 'BILL_HAS_PAYMENTS');
+    await cancelVisitsOfBill(trx, actor, id, `bill ${bill.bill_number} deleted`);
     await trx.deleteFrom('bills').where('id', '=', id).where('organization_id', '=', actor.organizationId).execute();
     await writeAudit(trx, actor, { action: 'delete', entity: 'bill', entityId: id, oldValues: bill as unknown as Record<string, unknown> });
   });

@@ -18,7 +18,7 @@ export async function counts(db: Db, organizationId: number): Promise<Counts> {
     .where('organization_id', '=', organizationId)
     .where('is_active', '=', 1)
     .executeTakeFirstOrThrow();
-  const count = async (table: 'tests' | 'test_profiles' | 'test_packages' | 'bills') =>
+  const count = async (table: 'tests' | 'test_profiles' | 'test_packages' | 'bills' | 'samples' | 'test_results') =>
     Number(
       (
         await db
@@ -35,8 +35,8 @@ export async function counts(db: Db, organizationId: number): Promise<Counts> {
     tests: await count('tests'),
     test_profiles: await count('test_profiles'),
     test_packages: await count('test_packages'),
-    samples: null,
-    test_results: null,
+    samples: await count('samples'),
+    test_results: await count('test_results'),
     bills: await count('bills'),
   };
 }

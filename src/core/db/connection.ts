@@ -98,24 +98,25 @@ export function fixedQuery<A extends Scalar[], R>(build: (db: Db, ...args: A) =>
     return (compiled = { query, slots });
   };
 
-  async function all(db: Db, ...args: A): Promise<R[]> {
+  /** Runs the query; with `first`, reads only the first row. */
+  async function execute(db: Db, args: A, first: boolean): Promise<R[]> {
     const { query, slots } = compiled ?? compile(db);
     const parameters = slots.map((s) => (s.arg >= 0 ? args[s.arg] : s.value));
     const conn = connections.get(db);
-    if (conn && !conn.sqlite.inTransaction) {
-      const stmt = conn.prepare(query.sql);
-      if (stmt.reader) return stmt.all(parameters) as R[];
+    if (!conn || conn.sqlite.inTransaction) return (await db.executeQuery<R>({ ...query, parameters })).rows;
+    const stmt = conn.prepare(query.sql);
+    if (!stmt.reader) {
       stmt.run(parameters);
       return [];
     }
-    return (await db.executeQuery<R>({ ...query, parameters })).rows;
+    if (!first) return stmt.all(parameters) as R[];
+    const row = stmt.get(parameters) as R | undefined;
+    return row === undefined ? [] : [row];
   }
 
   return {
-    all,
-    async first(db: Db, ...args: A): Promise<R | undefined> {
-      return (await all(db, ...args))[0];
-    },
+    all: (db: Db, ...args: A): Promise<R[]> => execute(db, args, false),
+    first: async (db: Db, ...args: A): Promise<R | undefined> => (await execute(db, args, true))[0],
   };
 }
 

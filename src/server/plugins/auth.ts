@@ -16,7 +16,7 @@ export function actorOf(req: FastifyRequest): Actor {
   return req.staff.actor;
 }
 
-function sameOrigin(req: FastifyRequest): boolean {
+export function sameOrigin(req: FastifyRequest): boolean {
   const origin = req.headers.origin;
   if (!origin) return true;
   try {

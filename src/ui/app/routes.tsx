@@ -60,7 +60,7 @@ export const ROUTES: Record<ScreenPath, Page> = {
   '/sample-tracking': soon('/sample-tracking'),
   '/results': soon('/results'),
   '/result-validation': soon('/result-validation'),
-  '/quality': soon('/quality'),
+  '/quality': page(() => import('@/features/qc/pages/QualityControlPage')),
 
   // Equipment & Integration
   '/machines': soon('/machines'),

@@ -60,12 +60,19 @@ export function FilterBar({
     }
   }, [search]);
 
+  // Screens pass onSearchChange inline (a new function each render). Depending on it would re-run
+  // this effect on every render and could send a stale debounced text right after Clear Filters.
+  const onSearchChangeRef = useRef(onSearchChange);
+  useEffect(() => {
+    onSearchChangeRef.current = onSearchChange;
+  });
+
   useEffect(() => {
     if (debounced !== lastSent.current) {
       lastSent.current = debounced;
-      onSearchChange?.(debounced);
+      onSearchChangeRef.current?.(debounced);
     }
-  }, [debounced, onSearchChange]);
+  }, [debounced]);
 
   return (
     <div role="search" className={cn('flex flex-wrap items-center gap-2', className)}>

@@ -114,7 +114,9 @@ export function useDeleteQcMaterialMutation() {
 
 /** The run's verdict is the news: a rejected run toasts in the destructive style, naming the broken rules. */
 function announceRun(run: QcRun, m: QcMaterial) {
-  const rules = run.rules.join(', ');
+  // A rejected run names the rules that rejected it; 1-2s only triggered the check.
+  const rejecting = run.rules.filter((r) => r !== '1-2s');
+  const rules = (run.status === 'failed' && rejecting.length ? rejecting : run.rules).join(', ');
   const where = `${m.control_id} · ${m.test_name} · value ${run.value} (z ${run.z_score.toFixed(2)})`;
   if (run.status === 'failed') {
     toast.error(`QC run rejected: ${rules}`, { description: where, duration: 10_000, closeButton: true });

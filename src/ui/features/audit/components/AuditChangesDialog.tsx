@@ -14,6 +14,12 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
+/** A stored value; "no value" (absent or null) is a grey dash so it does not read as a change colour. */
+function Value({ present, value }: { present: boolean; value: unknown }) {
+  if (!present || value === null || value === undefined) return <span className="text-slate-400">—</span>;
+  return <>{showValue(value)}</>;
+}
+
 /** One audit row: who, when, from where, and each field's old and new value side by side. */
 export function AuditChangesDialog({ log, onClose }: { log: AuditLog | null; onClose: () => void }) {
   const oldV = log?.old_values ?? {};
@@ -79,10 +85,10 @@ export function AuditChangesDialog({ log, onClose }: { log: AuditLog | null; onC
                           {humanize(f)}
                         </th>
                         <td className="px-3 py-2 break-all text-red-800">
-                          {hadOld ? showValue(oldV[f]) : <span className="text-slate-400">—</span>}
+                          <Value present={hadOld} value={oldV[f]} />
                         </td>
                         <td className="px-3 py-2 break-all text-green-800">
-                          {hasNew ? showValue(newV[f]) : <span className="text-slate-400">—</span>}
+                          <Value present={hasNew} value={newV[f]} />
                         </td>
                       </tr>
                     );

@@ -156,7 +156,7 @@ function Summary({ title, rows }: { title: string; rows: [string, string | undef
       </h3>
       <dl className="grid gap-1 px-3 py-2 text-[13px]">
         {rows.map(([k, v]) => (
-          <div key={k} className="grid grid-cols-[9rem_1fr] gap-2">
+          <div key={k} className="grid grid-cols-[7.5rem_1fr] gap-2">
             <dt className="text-slate-600">{k}</dt>
             <dd className="min-w-0 break-words text-slate-900">{v || '—'}</dd>
           </div>

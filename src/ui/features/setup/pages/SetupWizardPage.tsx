@@ -43,7 +43,7 @@ function StepList({ step }: { step: number }) {
   return (
     <ol className="mb-5 grid grid-cols-5 gap-1.5" aria-label="Setup steps">
       {STEPS.map((s, i) => (
-        <li key={s.title} aria-current={i === step ? 'step' : undefined} className="min-w-0">
+        <li key={s.title} aria-current={i === step ? 'step' : undefined} title={s.title} className="min-w-0">
           <div className={cn('h-1.5 rounded-full', i <= step ? 'bg-primary-600' : 'bg-slate-200')} />
           <p
             className={cn(

@@ -61,7 +61,7 @@ export function RecentUserActivity({ nameOf }: { nameOf: (id: string | null) => 
                     <span className="font-medium">{actorName(log)}</span> {actionVerb(log.action)}{' '}
                     <span className="font-medium">{nameOf(log.entity_id) ?? `user #${log.entity_id ?? '?'}`}</span>
                   </p>
-                  {fields && <p className="truncate text-slate-600">{fields}</p>}
+                  {fields && <p className="break-words text-slate-600">{fields}</p>}
                 </div>
                 <DateText value={log.created_at} withTime className="text-xs text-slate-600" />
               </li>

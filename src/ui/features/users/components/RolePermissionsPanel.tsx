@@ -43,7 +43,7 @@ export function RolePermissionsPanel() {
                   scope="row"
                   className="sticky left-0 bg-white px-3 py-1.5 text-left font-normal whitespace-nowrap text-slate-800"
                 >
-                  {humanize(p)}
+                  {humanize(p).replace(/\bqc\b/, 'QC')}
                   <span className="sr-only"> ({p})</span>
                 </th>
                 {ROLES.map((r) => {

@@ -182,12 +182,7 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
             />
           </FormField>
         ) : (
-          <FormField
-            label="Role"
-            required
-            error={errors.role?.message}
-            hint="Only roles you may assign are listed."
-          >
+          <FormField label="Role" required error={errors.role?.message} hint="Only roles you may assign are listed.">
             <Select
               placeholder="Select role"
               options={roleOptions.map((r) => ({ value: r, label: roleLabel(r) }))}

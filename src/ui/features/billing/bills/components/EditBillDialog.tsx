@@ -8,7 +8,7 @@ import type { Bill } from '@shared/schemas/bills';
 import { formatInr } from '@shared/money';
 import { Button, ConfirmDialog, Dialog, FormField, Input, Select, Textarea, deleteMessage } from '@/components';
 import { ApiError } from '@/lib/api';
-import { useCancelBillMutation, useDeleteBillMutation, useUpdateBillMutation } from '../api';
+import { useBill, useCancelBillMutation, useDeleteBillMutation, useUpdateBillMutation } from '../api';
 import { isPaymentMethod, METHOD_OPTIONS, paiseOf, patientName } from './billText';
 
 const editSchema = z.object({
@@ -73,6 +73,9 @@ function EditBillBody({ bill, onDone, canDelete }: { bill: Bill; onDone: () => v
   );
 
   const paidPaise = paiseOf(bill.paid_amount);
+  // The server refuses to delete a bill with any payment row, even one refunded back to zero.
+  const detail = useBill(bill.id);
+  const hasPayments = paidPaise > 0 || (detail.data?.payments?.length ?? 0) > 0;
   const askCancel = () => {
     if (!reason.trim()) {
       setReasonError('A reason is required to cancel a bill');
@@ -137,15 +140,20 @@ function EditBillBody({ bill, onDone, canDelete }: { bill: Bill; onDone: () => v
         )}
       </section>
 
-      {canDelete && (
-        <div className="flex flex-wrap items-center justify-between gap-2 text-[13px] text-slate-600">
-          <span>Delete removes the bill entirely; only a bill with no payments can be deleted.</span>
-          <Button variant="ghost" className="text-red-700 hover:bg-red-50" onClick={() => setConfirmDelete(true)}>
-            <Trash2 />
-            Delete Bill
-          </Button>
-        </div>
-      )}
+      {canDelete &&
+        (hasPayments ? (
+          <p className="text-[13px] text-slate-600">
+            A bill with payments recorded cannot be deleted; cancel it instead once any money is refunded.
+          </p>
+        ) : (
+          <div className="flex flex-wrap items-center justify-between gap-2 text-[13px] text-slate-600">
+            <span>Delete removes a bill entered by mistake, with nothing paid on it.</span>
+            <Button variant="ghost" className="text-red-700 hover:bg-red-50" onClick={() => setConfirmDelete(true)}>
+              <Trash2 />
+              Delete Bill
+            </Button>
+          </div>
+        ))}
 
       {/* Not ConfirmDialog: its "Cancel" button next to "Cancel Bill" would read ambiguously. */}
       <Dialog

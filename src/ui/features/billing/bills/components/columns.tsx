@@ -54,9 +54,12 @@ export const billColumns = {
     cell: (b) => (
       <div className="flex flex-col items-start gap-1">
         <Badge status={b.status} />
-        <span className="md:hidden">
-          <Badge status={b.payment_status} />
-        </span>
+        {/* Phones hide the Payment Status column; an overdue bill may be unpaid or partly paid. */}
+        {b.status === 'overdue' && (
+          <span className="md:hidden">
+            <Badge status={b.payment_status} />
+          </span>
+        )}
       </div>
     ),
   },
@@ -81,10 +84,12 @@ export interface BillRowActionsOptions {
   onView: (b: Bill) => void;
   /** Absent when the user cannot edit bills (manage_bills). */
   onEdit?: (b: Bill) => void;
+  /** Phones: leave Print and Download to the Bill Details dialog so the row fits 390 px. */
+  compact?: boolean;
 }
 
 /** View, Edit (manage_bills, not on cancelled bills), Print, Download: each names its bill. */
-export function billRowActions({ onView, onEdit }: BillRowActionsOptions): RowAction<Bill>[] {
+export function billRowActions({ onView, onEdit, compact = false }: BillRowActionsOptions): RowAction<Bill>[] {
   const actions: RowAction<Bill>[] = [{ label: (b) => `View bill ${b.bill_number}`, icon: <Eye />, onClick: onView }];
   if (onEdit) {
     actions.push({
@@ -95,6 +100,7 @@ export function billRowActions({ onView, onEdit }: BillRowActionsOptions): RowAc
       disabled: (b) => b.status === 'cancelled',
     });
   }
+  if (compact) return actions;
   actions.push(
     { label: (b) => `Print bill ${b.bill_number}`, icon: <Printer />, onClick: printBillPdf },
     { label: (b) => `Download bill ${b.bill_number}`, icon: <Download />, onClick: downloadBillPdf },

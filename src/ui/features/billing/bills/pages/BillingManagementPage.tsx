@@ -17,6 +17,7 @@ import {
   Pagination,
 } from '@/components';
 import { SCREENS } from '@/app/screens';
+import { useIsMobile } from '@/app/useSidebar';
 import { useCurrentUser } from '@/lib/session';
 import { useUrlState } from '@/lib/useUrlState';
 import { useBillSummary, useBills, type BillFilters } from '../api';
@@ -120,6 +121,7 @@ function BillingTools({ can }: { can: (p: Permission) => boolean }) {
  */
 export default function BillingManagementPage() {
   const user = useCurrentUser();
+  const phone = useIsMobile();
   const can = (p: Permission) => user.permissions.includes(p);
   const [q, setQ, resetQ, isActive] = useUrlState(DEFAULTS);
   const filters: BillFilters = { search: q.search, status: oneOf(q.status, MANAGEMENT_STATUS_OPTIONS) };
@@ -193,7 +195,7 @@ export default function BillingManagementPage() {
               title: 'No bills found',
               hint: filtersActive ? 'Try adjusting your search or filter criteria' : 'No bills have been created yet',
             }}
-            rowActions={billRowActions({ onView: setViewing })}
+            rowActions={billRowActions({ onView: setViewing, compact: phone })}
             className={list.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}
           />
           {list.data && list.data.total > 0 && !list.isError && (

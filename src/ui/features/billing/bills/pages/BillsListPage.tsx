@@ -16,6 +16,7 @@ import {
   buttonClass,
 } from '@/components';
 import { SCREENS } from '@/app/screens';
+import { useIsMobile } from '@/app/useSidebar';
 import { formatCount } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import { useCurrentUser } from '@/lib/session';
@@ -35,6 +36,7 @@ const DEFAULTS = { search: '', status: 'all', payment_status: 'all', date_range:
 /** Bills List (spec 2.16): server figures, filters in the URL, server paging, real bill actions. */
 export default function BillsListPage() {
   const user = useCurrentUser();
+  const phone = useIsMobile();
   const can = (p: Permission) => user.permissions.includes(p);
   const qc = useQueryClient();
   const [q, setQ, resetQ, isActive] = useUrlState(DEFAULTS);
@@ -87,7 +89,11 @@ export default function BillsListPage() {
     billColumns.payment,
     billColumns.doctor,
   ];
-  const actions = billRowActions({ onView: setViewing, onEdit: can('manage_bills') ? setEditing : undefined });
+  const actions = billRowActions({
+    onView: setViewing,
+    onEdit: can('manage_bills') ? setEditing : undefined,
+    compact: phone,
+  });
   const exportUrl = billsExportUrl(filters);
   const onExport = () => notify.info('Export Started', 'The bills CSV is downloading');
 

@@ -1,0 +1,114 @@
+import type { Db } from '../db/connection.js';
+import { NotFoundError } from '../errors.js';
+import { findPatient, toPatient } from '../patients/repository.js';
+import { billsQuery, selectBillColumns } from '../billing/repository.js';
+import { toBill } from '../billing/mappers.js';
+import { organizationTimezone } from '../settings/organization.js';
+import { localDate } from '../time.js';
+import { visitsOfPatient } from '../visits/repository.js';
+import type { HistoryBill, HistorySample, HistoryTestResult, PatientHistory } from '../../shared/schemas/history.js';
+
+/** Every result of a patient (any status: this is the staff view), newest first, with the test and sample. */
+async function resultsOfPatient(db: Db, organizationId: number, patientId: number): Promise<HistoryTestResult[]> {
+  const rows = await db
+    .selectFrom('test_results as r')
+    .innerJoin('tests as t', 't.id', 'r.test_id')
+    .innerJoin('samples as s', 's.id', 'r.sample_id')
+    .select([
+      'r.id',
+      't.name as test_name',
+      'r.status',
+      'r.created_at',
+      'r.result_value',
+      'r.unit',
+      'r.normal_range',
+      'r.flag',
+      'r.is_critical',
+      'r.notes',
+      's.sample_code',
+      'r.verified_at',
+    ])
+    .where('r.organization_id', '=', organizationId)
+    .where('r.patient_id', '=', patientId)
+    .orderBy('r.created_at', 'desc')
+    .orderBy('r.id', 'desc')
+    .execute();
+  return rows.map(({ sample_code, is_critical, ...r }) => ({ ...r, is_critical: is_critical === 1, sample_id: sample_code }));
+}
+
+async function samplesOfPatient(db: Db, organizationId: number, patientId: number): Promise<HistorySample[]> {
+  const rows = await db
+    .selectFrom('samples')
+    .select(['id', 'sample_code', 'barcode', 'sample_type', 'status', 'priority', 'collection_date', 'created_at'])
+    .where('organization_id', '=', organizationId)
+    .where('patient_id', '=', patientId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  const tests = new Map<number, string[]>();
+  if (rows.length) {
+    const links = await db
+      .selectFrom('sample_tests as st')
+      .innerJoin('tests as t', 't.id', 'st.test_id')
+      .select(['st.sample_id', 't.name'])
+      .where(
+        'st.sample_id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .orderBy('st.sample_id')
+      .orderBy('st.position')
+      .execute();
+    for (const l of links) tests.set(l.sample_id, [...(tests.get(l.sample_id) ?? []), l.name]);
+  }
+  return rows.map(({ sample_code, ...r }) => ({ ...r, sample_id: sample_code, tests: tests.get(r.id) ?? [] }));
+}
+
+async function billsOfPatient(db: Db, organizationId: number, patientId: number): Promise<{ bills: HistoryBill[]; livePaise: number }> {
+  const timeZone = await organizationTimezone(db, organizationId);
+  const today = localDate(timeZone);
+  const rows = await selectBillColumns(billsQuery(db, organizationId).where('b.patient_id', '=', patientId))
+    .orderBy('b.created_at', 'desc')
+    .orderBy('b.id', 'desc')
+    .execute();
+  // Summed in paise from the rows, so the total is exact and agrees with the list shown.
+  const livePaise = rows.filter((r) => r.cancelled_at === null).reduce((sum, r) => sum + r.final_amount_paise, 0);
+  const bills = rows.map((r) => {
+    const b = toBill(r, timeZone, today);
+    return {
+      id: b.id,
+      bill_number: b.bill_number,
+      bill_date: b.bill_date,
+      total_amount: b.total_amount,
+      paid_amount: b.paid_amount,
+      payment_method: b.payment_method,
+      status: b.status,
+      payment_status: b.payment_status,
+    };
+  });
+  return { bills, livePaise };
+}
+
+/** Patient History (spec 2.13): the patient, their visits, results, samples and bills, and the totals over them. */
+export async function patientHistory(db: Db, organizationId: number, patientId: number): Promise<PatientHistory> {
+  const row = await findPatient(db, organizationId, patientId);
+  if (!row) throw new NotFoundError('Patient', patientId);
+  const visits = await visitsOfPatient(db, organizationId, patientId);
+  const test_results = await resultsOfPatient(db, organizationId, patientId);
+  const samples = await samplesOfPatient(db, organizationId, patientId);
+  const { bills, livePaise } = await billsOfPatient(db, organizationId, patientId);
+  return {
+    patient: toPatient(row),
+    totals: {
+      visits: visits.length,
+      test_results: test_results.length,
+      samples_collected: samples.filter((s) => s.status !== 'pending').length,
+      bills: bills.length,
+      total_amount: livePaise / 100,
+    },
+    visits,
+    test_results,
+    samples,
+    bills,
+  };
+}

@@ -1,0 +1,175 @@
+import type { Db } from '../db/connection.js';
+import { NotFoundError } from '../errors.js';
+import { findPatient } from '../patients/repository.js';
+import { billsQuery, selectBillColumns } from '../billing/repository.js';
+import { toBill } from '../billing/mappers.js';
+import { billPdfById } from '../billing/print.js';
+import { organizationTimezone } from '../settings/organization.js';
+import { localDate } from '../time.js';
+import { visitsOfPatient } from '../visits/repository.js';
+import { ageFromDob } from '../../shared/age.js';
+import type { PortalAppointment, PortalBill, PortalPatient, PortalResult } from '../../shared/schemas/portal.js';
+import type { PortalSession } from './auth.js';
+
+/**
+ * What the signed-in patient may see. Every query is filtered by the session's organisation AND
+ * patient, so an id guessed from another patient's record answers 404 like an id that does not exist.
+ */
+
+export async function portalMe(db: Db, s: PortalSession): Promise<PortalPatient> {
+  const p = await findPatient(db, s.organizationId, s.patientId);
+  if (!p) throw new NotFoundError('Patient', s.patientCode);
+  const timeZone = await organizationTimezone(db, s.organizationId);
+  return {
+    first_name: p.first_name,
+    last_name: p.last_name,
+    patient_id: p.patient_code,
+    age: ageFromDob(p.date_of_birth),
+    gender: p.gender,
+    mobile: p.phone,
+    email: p.email,
+    blood_group: p.blood_group,
+    membership_status: p.membership_type,
+    registration_date: localDate(timeZone, new Date(p.created_at)),
+  };
+}
+
+export async function portalAppointments(db: Db, s: PortalSession): Promise<PortalAppointment[]> {
+  const visits = await visitsOfPatient(db, s.organizationId, s.patientId);
+  return visits.map((v) => ({
+    id: v.id,
+    date: v.visit_date,
+    time: v.visit_time,
+    doctor_name: v.doctor_name,
+    doctor_specialization: v.doctor_specialization,
+    status: v.status,
+    type: v.visit_type,
+    chief_complaint: v.chief_complaint,
+    follow_up_date: v.follow_up_date,
+  }));
+}
+
+export function reportUrl(sampleId: number): string {
+  return `/api/portal/samples/${sampleId}/report.pdf`;
+}
+
+/** Only verified results: a value nobody has checked yet is never shown to the patient. */
+export async function portalResults(db: Db, s: PortalSession): Promise<PortalResult[]> {
+  const timeZone = await organizationTimezone(db, s.organizationId);
+  const rows = await db
+    .selectFrom('test_results as r')
+    .innerJoin('tests as t', 't.id', 'r.test_id')
+    .innerJoin('samples as sa', (j) => j.onRef('sa.id', '=', 'r.sample_id').onRef('sa.patient_id', '=', 'r.patient_id'))
+    .select([
+      'r.id',
+      't.name as test_name',
+      'r.result_value',
+      'r.normal_range',
+      'r.unit',
+      'r.flag',
+      'r.status',
+      'r.notes',
+      'r.verified_at',
+      'r.created_at',
+      'sa.id as sample_pk',
+      'sa.sample_code',
+      'sa.collection_date',
+    ])
+    .where('r.organization_id', '=', s.organizationId)
+    .where('r.patient_id', '=', s.patientId)
+    .where('r.status', '=', 'verified')
+    .orderBy('r.verified_at', 'desc')
+    .orderBy('r.id', 'desc')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    test_name: r.test_name,
+    test_date: localDate(timeZone, new Date(r.collection_date ?? r.created_at)),
+    result_value: r.result_value,
+    normal_range: r.normal_range,
+    unit: r.unit,
+    flag: r.flag,
+    status: r.status,
+    remarks: r.notes,
+    sample_id: r.sample_code,
+    verified_at: r.verified_at ?? r.created_at,
+    report_url: reportUrl(r.sample_pk),
+  }));
+}
+
+/** A sample's report is the patient's only when the sample is theirs and has at least one verified result. */
+export async function requireReportableSample(db: Db, s: PortalSession, sampleId: number): Promise<{ sampleCode: string }> {
+  const row = await db
+    .selectFrom('samples as sa')
+    .select('sa.sample_code')
+    .where('sa.id', '=', sampleId)
+    .where('sa.organization_id', '=', s.organizationId)
+    .where('sa.patient_id', '=', s.patientId)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('test_results as r')
+          .select('r.id')
+          .whereRef('r.sample_id', '=', 'sa.id')
+          .where('r.status', '=', 'verified'),
+      ),
+    )
+    .executeTakeFirst();
+  if (!row) throw new NotFoundError('Report', sampleId);
+  return { sampleCode: row.sample_code };
+}
+
+export async function portalBills(db: Db, s: PortalSession): Promise<PortalBill[]> {
+  const timeZone = await organizationTimezone(db, s.organizationId);
+  const today = localDate(timeZone);
+  const rows = await selectBillColumns(billsQuery(db, s.organizationId).where('b.patient_id', '=', s.patientId))
+    .orderBy('b.created_at', 'desc')
+    .orderBy('b.id', 'desc')
+    .execute();
+  const items = new Map<number, PortalBill['items']>();
+  if (rows.length) {
+    const lines = await db
+      .selectFrom('bill_items')
+      .select(['bill_id', 'name', 'qty', 'unit_price_paise', 'total_paise'])
+      .where(
+        'bill_id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .orderBy('bill_id')
+      .orderBy('position')
+      .execute();
+    for (const l of lines) {
+      items.set(l.bill_id, [...(items.get(l.bill_id) ?? []), { name: l.name, qty: l.qty, price: l.unit_price_paise / 100, total: l.total_paise / 100 }]);
+    }
+  }
+  return rows.map((r) => {
+    const b = toBill(r, timeZone, today);
+    return {
+      id: b.id,
+      bill_number: b.bill_number,
+      bill_date: b.bill_date,
+      total_amount: b.total_amount,
+      paid_amount: b.paid_amount,
+      balance: b.balance,
+      status: b.status,
+      payment_status: b.payment_status,
+      payment_method: b.payment_method,
+      items: items.get(b.id) ?? [],
+      pdf_url: `/api/portal/bills/${b.id}/pdf`,
+    };
+  });
+}
+
+/** The bill PDF staff print, for the patient's own bills only. */
+export async function portalBillPdf(db: Db, s: PortalSession, billId: number): Promise<{ pdf: Buffer; billNumber: string }> {
+  const own = await db
+    .selectFrom('bills')
+    .select('id')
+    .where('id', '=', billId)
+    .where('organization_id', '=', s.organizationId)
+    .where('patient_id', '=', s.patientId)
+    .executeTakeFirst();
+  if (!own) throw new NotFoundError('Bill', billId);
+  return billPdfById(db, s.organizationId, billId);
+}

@@ -1,0 +1,72 @@
+import { randomInt } from 'node:crypto';
+import type { Db } from '../db/connection.js';
+import { nowIso, type Actor } from '../context.js';
+import { writeAudit } from '../audit/audit.js';
+import { ConflictError, NotFoundError } from '../errors.js';
+import { hashPassword } from '../auth/password.js';
+import { findPatient } from '../patients/repository.js';
+import { PORTAL_PIN_LENGTH, type PortalPinIssued, type PortalPinStatus } from '../../shared/schemas/portal.js';
+
+/** Digits of a phone number as the portal compares them: the last 10 (drops +91, spaces, dashes). */
+export function mobileKey(phone: string | null | undefined): string {
+  return (phone ?? '').replace(/\D/g, '').slice(-10);
+}
+
+/** A uniformly random PIN from the CSPRNG, leading zeros kept. */
+export function randomPin(): string {
+  return String(randomInt(0, 10 ** PORTAL_PIN_LENGTH)).padStart(PORTAL_PIN_LENGTH, '0');
+}
+
+/**
+ * Issues a new portal PIN (or replaces the old one: a reset), returned in clear this once; only its
+ * scrypt hash is stored. A reset also ends the patient's portal sessions. The audit row names the
+ * patient and whether it was a reset, never the PIN.
+ */
+export async function issuePortalPin(db: Db, actor: Actor, patientId: number): Promise<PortalPinIssued> {
+  const pin = randomPin();
+  // Hashing is slow on purpose; do it before taking the write lock.
+  const pinHash = await hashPassword(pin);
+  return db.transaction().execute(async (trx) => {
+    const patient = await findPatient(trx, actor.organizationId, patientId);
+    if (!patient) throw new NotFoundError('Patient', patientId);
+    if (mobileKey(patient.phone).length < 7) {
+      throw new ConflictError(
+        `${patient.first_name} ${patient.last_name} has no mobile number; add one before issuing a portal PIN (patients sign in with it)`,
+        'PATIENT_HAS_NO_MOBILE',
+      );
+    }
+    const before = await trx.selectFrom('patient_portal_access').select('issued_at').where('patient_id', '=', patientId).executeTakeFirst();
+    const issuedAt = nowIso();
+    await trx
+      .insertInto('patient_portal_access')
+      .values({ patient_id: patientId, organization_id: actor.organizationId, pin_hash: pinHash, issued_by: actor.userId, issued_at: issuedAt })
+      .onConflict((oc) => oc.column('patient_id').doUpdateSet({ pin_hash: pinHash, issued_by: actor.userId, issued_at: issuedAt }))
+      .execute();
+    const ended = await trx.deleteFrom('portal_sessions').where('patient_id', '=', patientId).executeTakeFirst();
+    await writeAudit(trx, actor, {
+      action: before ? 'update' : 'create',
+      entity: 'portal_access',
+      entityId: patientId,
+      oldValues: before ? { issued_at: before.issued_at } : null,
+      newValues: {
+        patient_id: patient.patient_code,
+        issued_at: issuedAt,
+        reset: before !== undefined,
+        sessions_ended: Number(ended.numDeletedRows),
+      },
+    });
+    return { pin, issued_at: issuedAt, reset: before !== undefined };
+  });
+}
+
+export async function portalPinStatus(db: Db, organizationId: number, patientId: number): Promise<PortalPinStatus> {
+  const patient = await findPatient(db, organizationId, patientId);
+  if (!patient) throw new NotFoundError('Patient', patientId);
+  const row = await db
+    .selectFrom('patient_portal_access')
+    .select('issued_at')
+    .where('patient_id', '=', patientId)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+  return { issued: row !== undefined, issued_at: row?.issued_at ?? null };
+}

@@ -1,0 +1,244 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Eye, MousePointerClick, Users } from 'lucide-react';
+import type { Patient } from '@shared/schemas/patients';
+import { DEFAULT_PATIENT_PAGE_SIZE, PATIENT_PAGE_SIZES } from '@shared/constants';
+import {
+  Button,
+  Card,
+  DataTable,
+  DateText,
+  Dialog,
+  FilterBar,
+  LinkButton,
+  LoadingState,
+  PageHeader,
+  Pagination,
+  type Column,
+} from '@/components';
+import { SCREENS } from '@/app/screens';
+import { useUrlState } from '@/lib/useUrlState';
+import { formatCount } from '@/lib/format';
+import { usePatients } from '@/features/patients/api';
+import { serverSearchText } from '@/features/patients/searchRules';
+import { HISTORY_TABS, HistoryPanel, type HistoryTab } from '../components/HistoryPanel';
+
+const DEFAULTS = { search: '', page: 1, limit: DEFAULT_PATIENT_PAGE_SIZE, patient: 0, tab: 'overview' };
+
+const fullName = (p: Patient) => `${p.first_name} ${p.last_name}`;
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt className="text-[12px] font-medium tracking-wide text-slate-500 uppercase">{label}</dt>
+      <dd className="mt-0.5 break-words text-slate-900">{children}</dd>
+    </div>
+  );
+}
+
+/** The patient's details, with Close and View Full History (spec 2.13). */
+function PatientDialog({ patient, onClose, onViewHistory }: { patient: Patient | null; onClose: () => void; onViewHistory: (p: Patient) => void }) {
+  const p = patient;
+  return (
+    <Dialog
+      open={p !== null}
+      onOpenChange={(open) => !open && onClose()}
+      title="Patient Details"
+      description={p ? `${fullName(p)} · ${p.patient_id}` : undefined}
+      footer={
+        <>
+          <Button variant="outline" onClick={onClose}>
+            Close
+          </Button>
+          <Button onClick={() => p && onViewHistory(p)}>View Full History</Button>
+        </>
+      }
+    >
+      {p && (
+        <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm">
+          <Field label="Patient ID">
+            <span className="font-mono">{p.patient_id}</span>
+          </Field>
+          <Field label="Name">{fullName(p)}</Field>
+          <Field label="Date of Birth">
+            <DateText value={p.date_of_birth} />
+          </Field>
+          <Field label="Age / Gender">
+            {p.age ?? '—'} years / {p.gender ?? '—'}
+          </Field>
+          <Field label="Phone">{p.phone ?? '—'}</Field>
+          <Field label="Email">{p.email ?? '—'}</Field>
+          <Field label="Blood Group">{p.blood_group ?? '—'}</Field>
+          <Field label="Registered">
+            <DateText value={p.created_at} />
+          </Field>
+          <div className="col-span-2">
+            <Field label="Address">{[p.address, p.city, p.state, p.pincode].filter(Boolean).join(', ') || '—'}</Field>
+          </div>
+          <div className="col-span-2">
+            <Field label="Allergies / Medical History">{[p.allergies, p.medical_history].filter(Boolean).join(' · ') || '—'}</Field>
+          </div>
+        </dl>
+      )}
+    </Dialog>
+  );
+}
+
+/** Patient History (spec 2.13): find a patient, then their visits, results, samples, bills and totals. */
+export default function PatientHistoryPage() {
+  const [q, setQ] = useUrlState(DEFAULTS);
+  const limit = (PATIENT_PAGE_SIZES as readonly number[]).includes(q.limit) ? q.limit : DEFAULT_PATIENT_PAGE_SIZE;
+  const page = Math.max(1, Math.trunc(q.page));
+  const list = usePatients({ search: serverSearchText(q.search, 'all'), page, limit });
+  const searching = q.search.trim() !== '';
+  const selected = q.patient > 0 ? q.patient : null;
+  const tab: HistoryTab = (HISTORY_TABS as readonly string[]).includes(q.tab) ? (q.tab as HistoryTab) : 'overview';
+  const [viewing, setViewing] = useState<Patient | null>(null);
+  const panel = useRef<HTMLDivElement>(null);
+  const [scrollTo, setScrollTo] = useState(0);
+
+  // Bring the Medical History card into view when a patient is chosen (it sits below the list).
+  useEffect(() => {
+    if (scrollTo && panel.current) {
+      panel.current.scrollIntoView({ behavior: 'smooth', block: 'start' });
+      panel.current.focus({ preventScroll: true });
+    }
+  }, [scrollTo]);
+
+  const select = (p: Patient) => {
+    setQ({ patient: p.id, tab: 'overview' });
+    setScrollTo((n) => n + 1);
+  };
+
+  const totalPages = list.data?.totalPages;
+  useEffect(() => {
+    if (totalPages !== undefined && page > totalPages) setQ({ page: totalPages }, { replace: true });
+  }, [page, totalPages, setQ]);
+
+  const columns: Column<Patient>[] = [
+    { key: 'patient_id', header: 'Patient ID', cell: (p) => <span className="font-mono text-[13px]">{p.patient_id}</span>, hideOnMobile: true },
+    {
+      key: 'name',
+      header: 'Name',
+      cell: (p) => (
+        <div className="min-w-0">
+          <div className="font-medium text-slate-900">{fullName(p)}</div>
+          <div className="font-mono text-xs text-slate-500 md:hidden">
+            {p.patient_id} · {p.age ?? '—'}y{p.gender ? ` · ${p.gender}` : ''}
+          </div>
+        </div>
+      ),
+    },
+    { key: 'age', header: 'Age', cell: (p) => p.age ?? '—', hideOnMobile: true },
+    { key: 'gender', header: 'Gender', cell: (p) => p.gender ?? '—', hideOnMobile: true },
+    { key: 'phone', header: 'Phone', cell: (p) => p.phone ?? '—', className: 'whitespace-nowrap', hideOnMobile: true },
+    { key: 'email', header: 'Email', cell: (p) => p.email ?? '—', hideOnMobile: true, className: 'break-all' },
+    {
+      key: 'actions',
+      header: 'Actions',
+      align: 'right',
+      cell: (p) => (
+        <div className="flex justify-end gap-1.5">
+          <Button
+            size="sm"
+            variant={selected === p.id ? 'primary' : 'outline'}
+            aria-label={`Select ${fullName(p)}`}
+            aria-pressed={selected === p.id}
+            onClick={() => select(p)}
+          >
+            <MousePointerClick />
+            Select
+          </Button>
+          <Button size="sm" variant="ghost" aria-label={`View details of ${fullName(p)}`} onClick={() => setViewing(p)}>
+            <Eye />
+            <span className="hidden sm:inline">View Details</span>
+          </Button>
+        </div>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader
+        title={SCREENS['/patient-history'].title}
+        subtitle="Visits, test results, samples and bills of each patient"
+        actions={
+          <LinkButton to="/patients" variant="outline">
+            <Users />
+            Manage Patients
+          </LinkButton>
+        }
+      />
+
+      <Card className="mb-5">
+        <div className="border-b border-slate-100 p-4">
+          <FilterBar
+            search={q.search}
+            onSearchChange={(search) => setQ({ search, page: 1 }, { replace: true })}
+            searchPlaceholder="Search by name, patient ID or phone number"
+            searchLabel="Search patients"
+            active={searching}
+            onClear={() => setQ({ search: '', page: 1 })}
+          />
+        </div>
+        {list.isPending ? (
+          <LoadingState text="Loading patient data..." />
+        ) : (
+          <DataTable
+            caption="Patients"
+            columns={columns}
+            rows={list.data?.patients}
+            getRowId={(p) => p.id}
+            error={list.isError ? list.error : undefined}
+            onRetry={() => void list.refetch()}
+            retryLabel="Retry Connection"
+            empty={{
+              title: 'No patients found',
+              hint: searching ? 'Try adjusting your search criteria' : 'No patients have been registered yet',
+            }}
+            className={list.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}
+          />
+        )}
+        {list.data && list.data.total > 0 && !list.isError && (
+          <Pagination
+            className="border-t border-slate-100"
+            page={page}
+            totalPages={list.data.totalPages}
+            total={list.data.total}
+            pageSize={limit}
+            pageSizes={PATIENT_PAGE_SIZES}
+            onPageChange={(p) => setQ({ page: p })}
+            onPageSizeChange={(size) => setQ({ limit: size, page: 1 })}
+            itemLabel="patients"
+          />
+        )}
+      </Card>
+
+      {selected !== null ? (
+        <HistoryPanel
+          ref={panel}
+          patientId={selected}
+          tab={tab}
+          onTabChange={(t) => setQ({ tab: t }, { replace: true })}
+          onClose={() => setQ({ patient: 0, tab: 'overview' })}
+        />
+      ) : (
+        list.data &&
+        list.data.total > 0 && (
+          <p className="text-center text-[13px] text-slate-600">
+            Select one of the {formatCount(list.data.total)} patients to see their medical history.
+          </p>
+        )
+      )}
+
+      <PatientDialog
+        patient={viewing}
+        onClose={() => setViewing(null)}
+        onViewHistory={(p) => {
+          setViewing(null);
+          select(p);
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,97 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { PortalAppointment, PortalBill, PortalLogin, PortalPatient, PortalResult } from '@shared/schemas/portal';
+import { api, ApiError } from '@/lib/api';
+import { notify } from '@/lib/notify';
+import { queryClient } from '@/lib/queryClient';
+
+/**
+ * The patient portal talks only to /api/portal/*, with its own cookie (lims_portal); it never reads or
+ * needs the staff session. Everything is keyed under ['portal'] so logout can drop it all at once.
+ */
+export const portalKeys = {
+  all: ['portal'] as const,
+  me: ['portal', 'me'] as const,
+  appointments: ['portal', 'appointments'] as const,
+  results: ['portal', 'results'] as const,
+  bills: ['portal', 'bills'] as const,
+};
+
+/** A portal read; a 401 means the portal session ended, so the page goes back to the sign-in form. */
+async function portalGet<T>(path: string, signal?: AbortSignal): Promise<T> {
+  try {
+    return await api.get<T>(path, undefined, signal);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) {
+      queryClient.removeQueries({ queryKey: portalKeys.all, predicate: (q) => q.queryKey[1] !== 'me' });
+      queryClient.setQueryData(portalKeys.me, null);
+    }
+    throw err;
+  }
+}
+
+/** The signed-in patient, or null when nobody is signed in to the portal. */
+export function usePortalMe() {
+  return useQuery({
+    queryKey: portalKeys.me,
+    queryFn: async ({ signal }) => {
+      try {
+        return (await api.get<{ patient: PortalPatient }>('/api/portal/me', undefined, signal)).patient;
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 401) return null;
+        throw err;
+      }
+    },
+    staleTime: 60_000,
+  });
+}
+
+export function usePortalAppointments(enabled: boolean) {
+  return useQuery({
+    queryKey: portalKeys.appointments,
+    queryFn: ({ signal }) => portalGet<{ appointments: PortalAppointment[] }>('/api/portal/appointments', signal).then((r) => r.appointments),
+    enabled,
+  });
+}
+
+export function usePortalResults(enabled: boolean) {
+  return useQuery({
+    queryKey: portalKeys.results,
+    queryFn: ({ signal }) => portalGet<{ results: PortalResult[] }>('/api/portal/results', signal).then((r) => r.results),
+    enabled,
+  });
+}
+
+export function usePortalBills(enabled: boolean) {
+  return useQuery({
+    queryKey: portalKeys.bills,
+    queryFn: ({ signal }) => portalGet<{ bills: PortalBill[] }>('/api/portal/bills', signal).then((r) => r.bills),
+    enabled,
+  });
+}
+
+export function usePortalLoginMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: PortalLogin) => api.post<{ patient: PortalPatient }>('/api/portal/login', body).then((r) => r.patient),
+    onSuccess: (patient) => {
+      qc.removeQueries({ queryKey: portalKeys.all });
+      qc.setQueryData(portalKeys.me, patient);
+      notify.success('Login Successful', 'Welcome to your patient portal!');
+    },
+    onError: (err) => notify.error('Login Failed', err),
+  });
+}
+
+/** Logout clears the server session and every portal record held in the page (spec 4: logout clears the data). */
+export function usePortalLogoutMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.post<{ ok: true }>('/api/portal/logout'),
+    onSuccess: () => {
+      qc.removeQueries({ queryKey: portalKeys.all });
+      qc.setQueryData(portalKeys.me, null);
+      notify.success('Logged Out', 'You have been signed out of the patient portal.');
+    },
+    onError: (err) => notify.error('Logout failed', err),
+  });
+}

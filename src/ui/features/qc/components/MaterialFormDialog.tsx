@@ -1,0 +1,177 @@
+import { useEffect, useId } from 'react';
+import { useForm, useWatch, type FieldValues, type Path, type UseFormSetError } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
+import {
+  QC_CONTROL_TYPES,
+  QC_DEFAULT_EXPIRY_DAYS,
+  QC_LEVELS,
+  qcMaterialCreateSchema,
+  type QcMaterial,
+} from '@shared/schemas/qc';
+import { Button, Dialog, FormField, Input, Select } from '@/components';
+import { ApiError } from '@/lib/api';
+import { useActiveTests, useCreateQcMaterialMutation, useUpdateQcMaterialMutation } from '../api';
+
+type FormIn = z.input<typeof qcMaterialCreateSchema>;
+type FormOut = z.output<typeof qcMaterialCreateSchema>;
+
+const FIELDS = ['name', 'test_id', 'level', 'control_type', 'lot_number', 'expiry_date', 'target_mean', 'target_sd', 'unit'];
+
+/** Puts the server's field messages under their fields; a taken lot goes under Lot Number. */
+export function showServerErrors<T extends FieldValues>(err: unknown, setError: UseFormSetError<T>, fields: readonly string[]) {
+  if (!(err instanceof ApiError)) return;
+  for (const d of err.details) {
+    const field = d.path.split('.')[0] ?? '';
+    if (fields.includes(field)) setError(field as Path<T>, { type: 'server', message: d.message });
+  }
+  if (err.code === 'LOT_TAKEN' && fields.includes('lot_number')) {
+    setError('lot_number' as Path<T>, { type: 'server', message: err.message });
+  }
+}
+
+const text = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(n));
+
+function defaults(m: QcMaterial | null): FormIn {
+  return {
+    name: m?.name ?? '',
+    test_id: m ? String(m.test_id) : '',
+    level: m?.level ?? '',
+    control_type: m?.control_type ?? 'Internal',
+    lot_number: m?.lot_number ?? '',
+    expiry_date: m?.expiry_date ?? '',
+    target_mean: text(m?.target_mean),
+    target_sd: text(m?.target_sd),
+    unit: m?.unit ?? '',
+  };
+}
+
+export interface MaterialFormDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** null: Add Control Material; a material: edit it. */
+  material: QcMaterial | null;
+}
+
+/** Add Control Material / Edit: POST /api/qc/materials or PUT /api/qc/materials/:id. */
+export function MaterialFormDialog({ open, onOpenChange, material }: MaterialFormDialogProps) {
+  const create = useCreateQcMaterialMutation();
+  const update = useUpdateQcMaterialMutation();
+  const busy = create.isPending || update.isPending;
+  const tests = useActiveTests(open);
+  const levelsId = useId();
+  const form = useForm<FormIn, unknown, FormOut>({
+    resolver: zodResolver(qcMaterialCreateSchema),
+    defaultValues: defaults(material),
+    mode: 'onBlur',
+  });
+  const { errors } = form.formState;
+  const err = (k: keyof FormIn) => errors[k]?.message;
+
+  useEffect(() => {
+    if (open) form.reset(defaults(material));
+  }, [open, material, form]);
+
+  const testId = useWatch({ control: form.control, name: 'test_id' });
+  const chosenTest = tests.data?.find((t) => String(t.id) === String(testId));
+  const testOptions = (tests.data ?? []).map((t) => ({ value: String(t.id), label: `${t.name} (${t.code})` }));
+  // Editing a material of a test since deactivated: keep it choosable so the form still shows it.
+  if (material && !testOptions.some((o) => o.value === String(material.test_id))) {
+    testOptions.unshift({ value: String(material.test_id), label: `${material.test_name} (${material.test_code})` });
+  }
+  const lockedTest = Boolean(material && material.run_count > 0);
+
+  const onSubmit = form.handleSubmit((body) => {
+    const done = { onSuccess: () => onOpenChange(false), onError: (e: unknown) => showServerErrors(e, form.setError, FIELDS) };
+    if (material) update.mutate({ id: material.id, body }, done);
+    else create.mutate(body, done);
+  });
+
+  const formId = material ? 'edit-qc-material-form' : 'add-qc-material-form';
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(o) => !busy && onOpenChange(o)}
+      size="lg"
+      title={material ? `Edit Control Material: ${material.control_id}` : 'Add Control Material'}
+      description={
+        material
+          ? 'Runs already recorded keep the status they were given; new runs are judged against these targets.'
+          : 'One lot of one control level for a test, with the target mean and SD from the lot insert or your own data.'
+      }
+      footer={
+        <>
+          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
+            Cancel
+          </Button>
+          <Button type="submit" form={formId} loading={busy} loadingText="Saving...">
+            {material ? 'Save Changes' : 'Add Control Material'}
+          </Button>
+        </>
+      }
+    >
+      <form id={formId} noValidate onSubmit={(e) => void onSubmit(e)} className="grid items-start gap-4 sm:grid-cols-2">
+        <FormField label="Name" required error={err('name')} className="sm:col-span-2">
+          <Input autoComplete="off" placeholder="e.g. Bio-Rad Lyphochek Assayed Chemistry" {...form.register('name')} />
+        </FormField>
+        {lockedTest && material ? (
+          <FormField label="Test" hint="Runs are recorded against this test: it cannot change.">
+            <Input readOnly value={`${material.test_name} (${material.test_code})`} />
+          </FormField>
+        ) : (
+          <FormField label="Test" required error={err('test_id')} hint={tests.isError ? 'Could not load the tests.' : undefined}>
+            <Select
+              placeholder={tests.isPending ? 'Loading tests...' : 'Select test'}
+              options={testOptions}
+              {...form.register('test_id')}
+            />
+          </FormField>
+        )}
+        <FormField label="Level" error={err('level')}>
+          {(control) => (
+            <>
+              <Input
+                list={levelsId}
+                autoComplete="off"
+                placeholder="e.g. Level 1 (Normal)"
+                {...control}
+                {...form.register('level')}
+              />
+              <datalist id={levelsId}>
+                {QC_LEVELS.map((l) => (
+                  <option key={l} value={l} />
+                ))}
+              </datalist>
+            </>
+          )}
+        </FormField>
+        <FormField label="Control Type" required error={err('control_type')}>
+          <Select options={QC_CONTROL_TYPES.map((t) => ({ value: t, label: t }))} {...form.register('control_type')} />
+        </FormField>
+        <FormField
+          label="Lot Number"
+          error={err('lot_number')}
+          hint={material ? undefined : 'Leave empty to number it LOT + the next 3-digit number.'}
+        >
+          <Input autoComplete="off" placeholder="e.g. 26430" className="uppercase" {...form.register('lot_number')} />
+        </FormField>
+        <FormField
+          label="Expiry Date"
+          error={err('expiry_date')}
+          hint={material ? undefined : `Leave empty for ${QC_DEFAULT_EXPIRY_DAYS} days from today.`}
+        >
+          <Input type="date" {...form.register('expiry_date')} />
+        </FormField>
+        <FormField label="Unit" error={err('unit')} hint={chosenTest?.unit ? `Empty: the test's unit (${chosenTest.unit}).` : undefined}>
+          <Input autoComplete="off" placeholder={chosenTest?.unit ?? 'e.g. mg/dL'} {...form.register('unit')} />
+        </FormField>
+        <FormField label="Target Mean" required error={err('target_mean')}>
+          <Input type="number" inputMode="decimal" step="any" placeholder="e.g. 100" {...form.register('target_mean')} />
+        </FormField>
+        <FormField label="Target SD" required error={err('target_sd')}>
+          <Input type="number" inputMode="decimal" step="any" min={0} placeholder="e.g. 2.5" {...form.register('target_sd')} />
+        </FormField>
+      </form>
+    </Dialog>
+  );
+}

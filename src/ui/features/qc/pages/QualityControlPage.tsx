@@ -1,0 +1,246 @@
+import { useMemo, useState } from 'react';
+import { AlertTriangle, CheckCircle2, ClipboardPlus, Eye, FlaskConical, Percent, Plus, XCircle } from 'lucide-react';
+import type { QcMaterial } from '@shared/schemas/qc';
+import {
+  Button,
+  Card,
+  ConfirmDialog,
+  DataTable,
+  deleteMessage,
+  ErrorPanel,
+  FilterBar,
+  PageHeader,
+  SummaryCard,
+  type RowAction,
+} from '@/components';
+import { SCREENS } from '@/app/screens';
+import { useCurrentUser } from '@/lib/session';
+import { useUrlState } from '@/lib/useUrlState';
+import { formatCount, formatDate, useLabFormat } from '@/lib/format';
+import { NoAccess } from '@/features/system/components/NoAccess';
+import { useDeleteQcMaterialMutation, useQcMaterials, useQcSummary } from '../api';
+import { qcColumns } from '../components/qcColumns';
+import { MaterialDetailDialog } from '../components/MaterialDetailDialog';
+import { MaterialFormDialog } from '../components/MaterialFormDialog';
+import { RecordRunDialog } from '../components/RecordRunDialog';
+import { RUN_STATUS_OPTIONS } from '../qcText';
+
+type Dialogs =
+  | { type: 'none' }
+  | { type: 'view'; material: QcMaterial }
+  | { type: 'form'; material: QcMaterial | null; from?: QcMaterial }
+  | { type: 'run'; material: QcMaterial | null; from?: QcMaterial }
+  | { type: 'delete'; material: QcMaterial };
+
+/** Quality Control (spec 001): control materials and their runs, judged by the Westgard rules on entry. */
+export default function QualityControlPage() {
+  const me = useCurrentUser();
+  const canView = me.permissions.includes('view_results');
+  const canManage = me.permissions.includes('manage_qc');
+  const screen = SCREENS['/quality'];
+  const subtitle = 'Control materials, QC runs and Westgard rules with Levey-Jennings charts';
+
+  if (!canView) {
+    return (
+      <>
+        <PageHeader title={screen.title} subtitle={subtitle} />
+        <NoAccess what="quality control" permission="view_results" />
+      </>
+    );
+  }
+  return <QualityControl canManage={canManage} title={screen.title} subtitle={subtitle} />;
+}
+
+function QualityControl({ canManage, title, subtitle }: { canManage: boolean; title: string; subtitle: string }) {
+  const lab = useLabFormat();
+  const [q, setQ, resetQ, isActive] = useUrlState({ search: '', status: 'all', test: 'all' });
+  const filters = { search: q.search, last_status: q.status, test_id: q.test };
+  const list = useQcMaterials(filters);
+  // The unfiltered list (the same cache entry when no filter is set) feeds the test filter and the run dialog.
+  const everything = useQcMaterials({});
+  const summary = useQcSummary();
+  const remove = useDeleteQcMaterialMutation();
+  const [dialog, setDialog] = useState<Dialogs>({ type: 'none' });
+  const close = () => setDialog({ type: 'none' });
+  // A run or an edit started from a material's details returns there, so the new point shows on its chart.
+  const back = () =>
+    setDialog((d) => ('from' in d && d.from ? { type: 'view', material: d.from } : { type: 'none' }));
+
+  const testOptions = useMemo(() => {
+    const seen = new Map<string, string>();
+    for (const m of everything.data ?? []) seen.set(String(m.test_id), m.test_name);
+    const opts = [...seen].map(([value, label]) => ({ value, label })).sort((a, b) => a.label.localeCompare(b.label));
+    return [{ value: 'all', label: 'All Tests' }, ...opts];
+  }, [everything.data]);
+  const active = (everything.data ?? []).filter((m) => m.status === 'active');
+  const filtered = isActive('search', 'status', 'test');
+
+  const rowActions: RowAction<QcMaterial>[] = [
+    { label: (m) => `View ${m.control_id}`, icon: <Eye />, onClick: (m) => setDialog({ type: 'view', material: m }) },
+    {
+      label: (m) => `Record QC run for ${m.control_id}`,
+      icon: <ClipboardPlus />,
+      onClick: (m) => setDialog({ type: 'run', material: m }),
+      hidden: (m) => !canManage || m.status !== 'active',
+    },
+  ];
+
+  const s = summary.data;
+  return (
+    <>
+      <PageHeader
+        title={title}
+        subtitle={subtitle}
+        actions={
+          canManage && (
+            <>
+              <Button variant="outline" onClick={() => setDialog({ type: 'run', material: null })}>
+                <ClipboardPlus />
+                Record QC Run
+              </Button>
+              <Button onClick={() => setDialog({ type: 'form', material: null })}>
+                <Plus />
+                Add Control Material
+              </Button>
+            </>
+          )
+        }
+      />
+
+      {summary.isError ? (
+        <ErrorPanel
+          title="Error Loading QC Summary"
+          error={summary.error}
+          onRetry={() => void summary.refetch()}
+          retryLabel="Retry"
+          className="mb-5"
+        />
+      ) : (
+        <div className="mb-5 grid grid-cols-2 gap-3 lg:grid-cols-4">
+          <SummaryCard
+            label="Total Runs"
+            icon={<FlaskConical />}
+            loading={summary.isPending}
+            value={s && formatCount(s.total_runs)}
+            hint={s && `${formatCount(s.active_materials)} active control material${s.active_materials === 1 ? '' : 's'}`}
+          />
+          <SummaryCard
+            label="Passed"
+            icon={<CheckCircle2 />}
+            loading={summary.isPending}
+            value={s && formatCount(s.passed)}
+            hint={s && `${formatCount(s.warnings)} more with a 1-2s warning`}
+          />
+          <SummaryCard
+            label="Failed/Rejected"
+            icon={<XCircle />}
+            loading={summary.isPending}
+            value={s && formatCount(s.failed)}
+            hint="Runs breaking a rejection rule"
+          />
+          <SummaryCard
+            label="Pass Rate"
+            icon={<Percent />}
+            loading={summary.isPending}
+            value={s && `${s.pass_rate.toFixed(1)}%`}
+            hint="Passed ÷ all runs"
+          />
+        </div>
+      )}
+
+      {s && s.expiring_soon.length > 0 && (
+        <section
+          aria-label="Control materials expiring soon"
+          className="mb-5 flex items-start gap-3 rounded-lg border border-amber-200 bg-amber-50 p-3 text-[13px] text-amber-950"
+        >
+          <AlertTriangle className="mt-0.5 size-4 shrink-0 text-amber-700" aria-hidden="true" />
+          <div className="min-w-0">
+            <p className="font-medium">
+              {s.expiring_soon.length} control material{s.expiring_soon.length === 1 ? '' : 's'} expire
+              {s.expiring_soon.length === 1 ? 's' : ''} within 30 days
+            </p>
+            <ul className="mt-1 space-y-0.5">
+              {s.expiring_soon.slice(0, 5).map((e) => (
+                <li key={e.id}>
+                  {e.control_id} · {e.test_name} · lot {e.lot_number}: {formatDate(e.expiry_date, lab)}
+                  {e.days_to_expiry === 0 ? ' (today)' : ` (${e.days_to_expiry} day${e.days_to_expiry === 1 ? '' : 's'})`}
+                </li>
+              ))}
+            </ul>
+          </div>
+        </section>
+      )}
+
+      <Card className="min-w-0">
+        <div className="border-b border-slate-100 p-3">
+          <FilterBar
+            search={q.search}
+            onSearchChange={(search) => setQ({ search }, { replace: true })}
+            searchPlaceholder="Search by control ID, test, lot or material"
+            searchLabel="Search QC records"
+            selects={[
+              { key: 'status', label: 'Status', value: q.status, options: RUN_STATUS_OPTIONS },
+              { key: 'test', label: 'Test', value: q.test, options: testOptions },
+            ]}
+            onSelectChange={(key, value) => setQ({ [key]: value })}
+            active={filtered}
+            onClear={resetQ}
+          />
+        </div>
+        <DataTable
+          caption="QC records"
+          columns={qcColumns}
+          rows={list.data}
+          getRowId={(m) => m.id}
+          loading={list.isPending}
+          error={list.isError ? list.error : undefined}
+          onRetry={() => void list.refetch()}
+          retryLabel="Retry"
+          rowActions={rowActions}
+          onRowClick={(m) => setDialog({ type: 'view', material: m })}
+          empty={{
+            title: 'No QC records found',
+            hint: filtered
+              ? 'Try adjusting your search or filter criteria'
+              : canManage
+                ? 'Use Add Control Material to set up the first control lot.'
+                : 'No control materials have been set up yet.',
+          }}
+          className={list.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}
+        />
+      </Card>
+
+      {dialog.type === 'view' && (
+        <MaterialDetailDialog
+          material={dialog.material}
+          onOpenChange={(o) => !o && close()}
+          canManage={canManage}
+          onRecordRun={(m) => setDialog({ type: 'run', material: m, from: m })}
+          onEdit={(m) => setDialog({ type: 'form', material: m, from: m })}
+          onDelete={(m) => setDialog({ type: 'delete', material: m })}
+        />
+      )}
+      <MaterialFormDialog
+        open={dialog.type === 'form'}
+        onOpenChange={(o) => !o && back()}
+        material={dialog.type === 'form' ? dialog.material : null}
+      />
+      <RecordRunDialog
+        open={dialog.type === 'run'}
+        onOpenChange={(o) => !o && back()}
+        material={dialog.type === 'run' ? dialog.material : null}
+        materials={active}
+      />
+      <ConfirmDialog
+        open={dialog.type === 'delete'}
+        onOpenChange={(o) => !o && close()}
+        title="Delete control material"
+        message={dialog.type === 'delete' ? deleteMessage(`${dialog.material.control_id} (${dialog.material.name})`) : ''}
+        busy={remove.isPending}
+        onConfirm={() => {
+          if (dialog.type === 'delete') remove.mutate(dialog.material, { onSettled: close });
+        }}
+      />
+    </>
+  );
+}
