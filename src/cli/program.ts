@@ -3,6 +3,7 @@ import { packageVersion } from '../core/version.js';
 import { registerAudit } from './commands/audit.js';
 import { registerBackup } from './commands/backup.js';
 import { registerBill } from './commands/bill.js';
+import { registerSamples } from './commands/samples.js';
 import { registerServe } from './commands/serve.js';
 import { registerSetup } from './commands/setup.js';
 import { registerUser } from './commands/user.js';
@@ -49,6 +50,7 @@ Run "lims <command> --help" for a command's flags and examples.`,
   registerUser(program, out);
   registerAudit(program, out);
   registerBill(program, out, streams.stdout);
+  registerSamples(program, out, streams.stdout);
   registerBackup(program, out);
   return program;
 }

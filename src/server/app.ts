@@ -19,6 +19,7 @@ import { sampleRoutes } from './routes/samples.js';
 import { qcRoutes } from './routes/qc.js';
 import { historyRoutes } from './routes/history.js';
 import { portalRoutes } from './routes/portal.js';
+import { resultRoutes } from './routes/results.js';
 import type { AppOptions, RegisteredRoute, RouteAccess } from './types.js';
 
 
@@ -89,6 +90,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(qcRoutes);
   await app.register(historyRoutes);
   await app.register(portalRoutes);
+  await app.register(resultRoutes);
 
   if (opts.uiDir) await staticUi(app, opts.uiDir);
 

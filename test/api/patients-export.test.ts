@@ -16,11 +16,20 @@ describe('patients CSV export', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
     expect(res.headers['content-disposition']).toMatch(/attachment; filename="patients-\d{4}-\d{2}-\d{2}\.csv"/);
-    const rows = parse(res.body, { columns: true }) as Record<string, string>[];
+    const rows = parse(res.body, { columns: true, bom: true }) as Record<string, string>[];
     expect(rows).toHaveLength(1);
     expect(rows[0]!.last_name).toBe('Pillai, Jr');
     expect(rows[0]!.address).toBe('Line 1\n"Quoted" Line 2');
     expect(rows[0]!.patient_id).toMatch(/^PAT\d{12}$/);
+  });
+
+  it('neutralises spreadsheet formulas but leaves phone numbers alone', async () => {
+    await lab.admin.post('/api/patients', { first_name: 'Formula', last_name: 'Case', date_of_birth: '1990-01-01', allergies: '=HYPERLINK("x")', phone: '+91 90000 11111' });
+    const res = await lab.admin.get('/api/patients/export?search=formula');
+    expect(res.body.startsWith('\uFEFF')).toBe(true);
+    const rows = parse(res.body, { columns: true, bom: true }) as Record<string, string>[];
+    expect(rows[0]!.allergies).toBe(`'=HYPERLINK("x")`);
+    expect(rows[0]!.phone).toBe('+91 90000 11111');
   });
 
   it('records the export in the audit trail', async () => {

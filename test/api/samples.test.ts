@@ -121,6 +121,10 @@ describe('lists and permissions', () => {
     expect(byName.json().total).toBeGreaterThan(0);
     const sum = (await lab.admin.get('/api/samples/summary')).json().summary;
     expect(sum.total).toBe(sum.pending + sum.collected + sum.processing + sum.completed + sum.rejected);
+    // Completed samples exist by now (status machine tests): the mean collection-to-completion time is measured.
+    expect(sum.timed_completed).toBe(sum.completed);
+    expect(sum.completed).toBeGreaterThan(0);
+    expect(sum.avg_processing_minutes).toBeGreaterThanOrEqual(0);
     expect((await lab.admin.get('/api/samples?status=bogus')).statusCode).toBe(400);
   });
 

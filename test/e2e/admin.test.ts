@@ -156,7 +156,7 @@ describe('User Management', () => {
     await page.getByText('User reactivated').waitFor();
     await page.getByRole('button', { name: `Reset password for ${name}` }).click();
     const dialog = page.getByRole('dialog', { name: 'Reset Password' });
-    await dialog.getByLabel('New Password').fill('brand-new-pass-7');
+    await dialog.getByLabel('New Password', { exact: true }).fill('brand-new-pass-7');
     await dialog.getByLabel('Confirm New Password').fill('brand-new-pass-7');
     await dialog.getByRole('button', { name: 'Reset Password' }).click();
     await page.getByText('Password reset', { exact: true }).waitFor();

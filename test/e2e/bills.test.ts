@@ -231,6 +231,19 @@ describe('Bills List', () => {
     expect(await popup.locator('iframe').getAttribute('src')).toContain(`/api/bills/${billB.id}/pdf`);
     await popup.close();
 
+    // Print Bills (Quick Actions): the filtered list (status pending) with totals, in a new window.
+    const [list] = await Promise.all([
+      page.context().waitForEvent('page'),
+      page.getByRole('button', { name: 'Print Bills' }).click(),
+    ]);
+    await list.getByRole('heading', { name: 'Bills List (1)' }).waitFor();
+    expect(await list.getByText('Filters: status pending').count()).toBe(1);
+    expect(await list.getByRole('cell', { name: billB.bill_number, exact: true }).count()).toBe(1);
+    expect(await list.getByRole('cell', { name: billA.bill_number, exact: true }).count()).toBe(0);
+    expect(await list.locator('tfoot').textContent()).toContain('₹800.00');
+    await screenshot(list, 'bills-print-list');
+    await list.close();
+
     // A popup blocker: the spec's error toast.
     await page.evaluate(() => {
       window.open = () => null;

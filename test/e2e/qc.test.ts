@@ -47,6 +47,13 @@ async function seedHistory(controlId: string) {
   }
 }
 
+/** Toasts cover the bottom right: dismiss the lasting ones and let the rest go before a screenshot. */
+async function quietToasts(page: Page) {
+  const close = page.getByRole('button', { name: 'Close toast' });
+  while ((await close.count()) > 0) await close.first().click();
+  await page.locator('[data-sonner-toast]').first().waitFor({ state: 'detached', timeout: 15_000 });
+}
+
 async function recordFromRow(page: Page, controlId: string, value: string) {
   await page.getByRole('button', { name: `Record QC run for ${controlId}` }).click();
   const d = page.getByRole('dialog', { name: `Record QC Run: ${controlId}` });
@@ -107,6 +114,7 @@ describe('Quality Control', () => {
     expect(await card(page, 'Passed').innerText()).toMatch(/\n13\n/);
     expect(await card(page, 'Failed/Rejected').innerText()).toMatch(/\n1\n/);
     expect(await card(page, 'Pass Rate').innerText()).toMatch(/\n86\.7%\n/);
+    await quietToasts(page);
     await screenshot(page, 'qc-desktop');
 
     await page.getByRole('button', { name: `View ${controlId}` }).click();
@@ -139,6 +147,9 @@ describe('Quality Control', () => {
     const page = await open('lab_technician', MOBILE);
     const controlId = `QC-${new Date().getFullYear()}-001`;
     await page.getByRole('table', { name: 'QC records' }).getByText(controlId).waitFor();
+    await quietToasts(page);
+    const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
+    expect(overflow, '/quality scrolls sideways').toBeLessThanOrEqual(0);
     await screenshot(page, 'qc-mobile');
     await page.getByRole('button', { name: `View ${controlId}` }).click();
     await page.getByRole('img', { name: /Levey-Jennings chart/ }).waitFor();

@@ -1,4 +1,4 @@
-import { stringify } from 'csv-stringify/sync';
+import { csvHeader, csvRows } from '../export/csv.js';
 import type { Db } from '../db/connection.js';
 import type { BillListQuery } from '../../shared/schemas/bills.js';
 import { organizationTimezone } from '../settings/organization.js';
@@ -34,7 +34,7 @@ const COLUMNS = [
 export async function* billsCsv(db: Db, organizationId: number, f: BillListQuery): AsyncGenerator<string> {
   const timeZone = await organizationTimezone(db, organizationId);
   const today = localDate(timeZone);
-  yield stringify([[...COLUMNS]]);
+  yield csvHeader(COLUMNS);
   const chunk = 1000;
   for (let offset = 0; ; offset += chunk) {
     const rows = await selectBillColumns(applyBillFilters(billsQuery(db, organizationId), f, timeZone, today))
@@ -44,7 +44,7 @@ export async function* billsCsv(db: Db, organizationId: number, f: BillListQuery
       .offset(offset)
       .execute();
     if (!rows.length) return;
-    yield stringify(rows.map((r) => {
+    yield csvRows(rows.map((r) => {
       const b = toBill(r, timeZone, today);
       return COLUMNS.map((c) => b[c]);
     }));

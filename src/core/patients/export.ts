@@ -1,4 +1,4 @@
-import { stringify } from 'csv-stringify/sync';
+import { csvHeader, csvRows } from '../export/csv.js';
 import type { Db } from '../db/connection.js';
 import { idsMatching, ftsQuery, searchTokens } from '../db/patient-search.js';
 import type { PatientListQuery } from '../../shared/schemas/patients.js';
@@ -27,6 +27,7 @@ export const PATIENT_CSV_COLUMNS: (keyof Patient)[] = [
   'insurance_provider',
   'insurance_number',
   'membership_type',
+  'status',
   'created_at',
 ];
 
@@ -37,7 +38,7 @@ const CHUNK = 1000;
  * Walks the (organization_id, id) index by keyset, so memory stays flat for any number of rows.
  */
 export async function* patientsCsv(db: Db, organizationId: number, f: Pick<PatientListQuery, 'search' | 'gender' | 'membership'>): AsyncGenerator<string> {
-  yield stringify([PATIENT_CSV_COLUMNS]);
+  yield csvHeader(PATIENT_CSV_COLUMNS);
   const tokens = f.search ? searchTokens(f.search) : [];
   if (f.search && tokens.length === 0) return;
   let before = Number.MAX_SAFE_INTEGER;
@@ -49,7 +50,7 @@ export async function* patientsCsv(db: Db, organizationId: number, f: Pick<Patie
     if (tokens.length) q = q.where(idsMatching(ftsQuery(organizationId, tokens)));
     const rows = await q.orderBy('id', 'desc').limit(CHUNK).execute();
     if (!rows.length) return;
-    yield stringify(rows.map((r) => {
+    yield csvRows(rows.map((r) => {
       const p = toPatient(r, today);
       return PATIENT_CSV_COLUMNS.map((c) => p[c]);
     }));

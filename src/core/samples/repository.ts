@@ -119,3 +119,20 @@ export async function sampleCounts(db: Db, organizationId: number) {
     .execute();
   return rows.map((r) => ({ status: r.status, n: Number(r.n), withBarcode: Number(r.with_barcode ?? 0) }));
 }
+
+/** Collection-to-completion time of completed samples (julianday: SQLite's date arithmetic, in days). */
+export async function processingTime(db: Db, organizationId: number): Promise<{ avgMinutes: number | null; n: number }> {
+  const row = await db
+    .selectFrom('samples')
+    .select([
+      sql<number | null>`avg((julianday(completed_at) - julianday(collection_date)) * 1440)`.as('avg_minutes'),
+      (eb) => eb.fn.countAll<number>().as('n'),
+    ])
+    .where('organization_id', '=', organizationId)
+    .where('status', '=', 'completed')
+    .where('completed_at', 'is not', null)
+    .where('collection_date', 'is not', null)
+    .executeTakeFirstOrThrow();
+  const n = Number(row.n);
+  return { avgMinutes: n > 0 && row.avg_minutes !== null ? Math.round(Number(row.avg_minutes)) : null, n };
+}

@@ -10,7 +10,7 @@ import { localDate } from '../time.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import { canMoveSample, completionRate, isValidBarcode, makeBarcode, nextStatuses, type SampleStatus, type SampleType } from '../../shared/samples.js';
 import type { Sample, SampleCreate, SampleListQuery, SampleStatusChange, SampleSummary, SampleUpdate } from '../../shared/schemas/samples.js';
-import { findSampleRow, pageSamples, sampleCounts, sampleHistory, testsOfSamples, toSample } from './repository.js';
+import { findSampleRow, pageSamples, processingTime, sampleCounts, sampleHistory, testsOfSamples, toSample } from './repository.js';
 
 async function load(db: Db, organizationId: number, id: number): Promise<Sample> {
   const row = await findSampleRow(db, organizationId, { id });
@@ -32,6 +32,7 @@ export async function sampleSummary(db: Db, organizationId: number): Promise<Sam
   const by = (s: string) => counts.find((c) => c.status === s)?.n ?? 0;
   const total = counts.reduce((a, c) => a + c.n, 0);
   const withBarcode = counts.reduce((a, c) => a + c.withBarcode, 0);
+  const timing = await processingTime(db, organizationId);
   return {
     total,
     pending: by('pending'),
@@ -42,6 +43,8 @@ export async function sampleSummary(db: Db, organizationId: number): Promise<Sam
     with_barcode: withBarcode,
     without_barcode: total - withBarcode,
     completion_rate: completionRate(by('completed'), total),
+    avg_processing_minutes: timing.avgMinutes,
+    timed_completed: timing.n,
   };
 }
 

@@ -124,6 +124,10 @@ export interface SampleSummary {
   with_barcode: number;
   without_barcode: number;
   completion_rate: number;
+  /** Mean minutes from collection to completion over completed samples; null when none has both times. */
+  avg_processing_minutes: number | null;
+  /** How many completed samples that mean is taken over. */
+  timed_completed: number;
 }
 
 export interface CollectionLocation {

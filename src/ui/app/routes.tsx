@@ -28,7 +28,7 @@ export const ROUTES: Record<ScreenPath, Page> = {
   '/login': page(() => import('@/features/auth/LoginPage')),
   '/auth-debug': page(() => import('@/features/system/pages/AuthDebugPage')),
   '/auth-test': page(() => import('@/features/system/pages/AuthTestPage')),
-  '/patient-portal': soon('/patient-portal'),
+  '/patient-portal': page(() => import('@/features/portal/pages/PatientPortalPage')),
   '/setup-wizard': page(() => import('@/features/setup/pages/SetupWizardPage')),
 
   // Overview
@@ -46,7 +46,7 @@ export const ROUTES: Record<ScreenPath, Page> = {
     () => import('@/features/billing/registration/pages/RegisterPatientWithBillPage'),
   ),
   '/patient-search': page(() => import('@/features/patients/pages/PatientSearchPage')),
-  '/patient-history': soon('/patient-history'),
+  '/patient-history': page(() => import('@/features/history/pages/PatientHistoryPage')),
 
   // Test Management
   '/test-packages': page(() => import('@/features/catalogue/pages/TestPackagesPage')),

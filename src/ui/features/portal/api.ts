@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { PortalAppointment, PortalBill, PortalLogin, PortalPatient, PortalResult } from '@shared/schemas/portal';
 import { api, ApiError } from '@/lib/api';
 import { notify } from '@/lib/notify';
@@ -21,12 +21,18 @@ async function portalGet<T>(path: string, signal?: AbortSignal): Promise<T> {
   try {
     return await api.get<T>(path, undefined, signal);
   } catch (err) {
-    if (err instanceof ApiError && err.status === 401) {
-      queryClient.removeQueries({ queryKey: portalKeys.all, predicate: (q) => q.queryKey[1] !== 'me' });
-      queryClient.setQueryData(portalKeys.me, null);
-    }
+    if (err instanceof ApiError && err.status === 401) resetPortal(queryClient);
     throw err;
   }
+}
+
+/**
+ * Drops every portal record and sets who is signed in (nobody, or the patient who just signed in). The `me` query itself is kept (only its data
+ * changes): the page observes it, and a removed query would leave the page watching a stale one.
+ */
+function resetPortal(qc: QueryClient, patient: PortalPatient | null = null): void {
+  qc.removeQueries({ queryKey: portalKeys.all, predicate: (q) => q.queryKey[1] !== 'me' });
+  qc.setQueryData(portalKeys.me, patient);
 }
 
 /** The signed-in patient, or null when nobody is signed in to the portal. */
@@ -74,8 +80,7 @@ export function usePortalLoginMutation() {
   return useMutation({
     mutationFn: (body: PortalLogin) => api.post<{ patient: PortalPatient }>('/api/portal/login', body).then((r) => r.patient),
     onSuccess: (patient) => {
-      qc.removeQueries({ queryKey: portalKeys.all });
-      qc.setQueryData(portalKeys.me, patient);
+      resetPortal(qc, patient);
       notify.success('Login Successful', 'Welcome to your patient portal!');
     },
     onError: (err) => notify.error('Login Failed', err),
@@ -88,8 +93,7 @@ export function usePortalLogoutMutation() {
   return useMutation({
     mutationFn: () => api.post<{ ok: true }>('/api/portal/logout'),
     onSuccess: () => {
-      qc.removeQueries({ queryKey: portalKeys.all });
-      qc.setQueryData(portalKeys.me, null);
+      resetPortal(qc);
       notify.success('Logged Out', 'You have been signed out of the patient portal.');
     },
     onError: (err) => notify.error('Logout failed', err),

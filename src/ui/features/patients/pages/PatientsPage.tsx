@@ -19,7 +19,6 @@ import {
 import { SCREENS } from '@/app/screens';
 import { useCurrentUser } from '@/lib/session';
 import { useUrlState } from '@/lib/useUrlState';
-import { formatCount } from '@/lib/format';
 import { useDeletePatientMutation, usePatients } from '../api';
 import { GENDER_FILTER_OPTIONS, MEMBERSHIP_FILTER_OPTIONS, membershipLabel } from '../options';
 import { PatientDetailsDialog } from '../components/PatientDetailsDialog';
@@ -140,10 +139,6 @@ export default function PatientsPage() {
         ) : undefined,
       };
 
-  const exportLabel = exporter.progress
-    ? `Exporting ${formatCount(exporter.progress.done)}${exporter.progress.total ? ` of ${formatCount(exporter.progress.total)}` : ''}...`
-    : 'Export';
-
   return (
     <>
       <PageHeader
@@ -155,7 +150,7 @@ export default function PatientsPage() {
               variant="outline"
               onClick={() => void exporter.start(filters)}
               loading={exporter.busy}
-              loadingText={exportLabel}
+              loadingText="Exporting..."
             >
               <Download />
               Export

@@ -56,11 +56,21 @@ export function LeveyJenningsChart({ material, runs }: LeveyJenningsChartProps) 
   const x = (i: number) => (series.length > 1 ? PAD.left + i * step : PAD.left + plotW / 2);
   const points = series.map((r, i) => ({ r, cx: x(i), cy: y(r.z_score) }));
 
-  // About one date label per 90 px, always the first and the last run.
+  // About one date label per 90 px, always the first and the last run; a day already labelled is not repeated.
   const every = Math.max(1, Math.ceil(series.length / Math.max(1, Math.floor(plotW / 90))));
-  const ticks = points.filter((_, i) => i % every === 0 || i === points.length - 1);
-  const last = ticks.at(-1);
-  const shown = ticks.filter((t, i) => i === ticks.length - 1 || !last || last.cx - t.cx >= 70);
+  const label = (r: QcRun) => shortDate(formatDate(r.performed_at, lab), lab.dateFormat);
+  const lastPoint = points.at(-1);
+  const shown: { r: QcRun; cx: number; text: string }[] = [];
+  points.forEach((p, i) => {
+    if (i % every !== 0 && p !== lastPoint) return;
+    const text = label(p.r);
+    const prev = shown.at(-1);
+    if (prev && prev.text === text) return;
+    // Keep the last run's date: drop an earlier label that would collide with it.
+    if (p === lastPoint && prev && p.cx - prev.cx < 60) shown.pop();
+    else if (prev && p.cx - prev.cx < 60) return;
+    shown.push({ r: p.r, cx: p.cx, text });
+  });
 
   const title = `Levey-Jennings chart of ${material.control_id} (${material.test_name}, lot ${material.lot_number}): ${series.length} run${series.length === 1 ? '' : 's'}`;
   const unit = material.unit ? ` ${material.unit}` : '';
@@ -110,7 +120,7 @@ export function LeveyJenningsChart({ material, runs }: LeveyJenningsChartProps) 
           ))}
           {shown.map((t) => (
             <text key={t.r.id} x={t.cx} y={HEIGHT - PAD.bottom + 18} textAnchor="middle" fontSize={11} fill="currentColor">
-              {shortDate(formatDate(t.r.performed_at, lab), lab.dateFormat)}
+              {t.text}
             </text>
           ))}
         </svg>

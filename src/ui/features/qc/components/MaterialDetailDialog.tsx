@@ -4,8 +4,9 @@ import type { QcMaterial, QcRun } from '@shared/schemas/qc';
 import { Badge, Button, DataTable, DateText, Dialog, EmptyState, ErrorPanel, LoadingState, type Column } from '@/components';
 import { formatDate, useLabFormat } from '@/lib/format';
 import { useQcRuns, useUpdateQcMaterialMutation } from '../api';
-import { expiryHint, expiryTone, formatQcValue, rangeText, RUN_STATUS_LABEL, targetText } from '../qcText';
+import { expiryHint, expiryTone, formatQcValue, rangeText, targetText } from '../qcText';
 import { LeveyJenningsChart } from './LeveyJenningsChart';
+import { RunBadge } from './RunBadge';
 
 export interface MaterialDetailDialogProps {
   /** The row the user opened; the dialog shows the server's fresh copy once loaded. */
@@ -21,7 +22,7 @@ const runColumns: Column<QcRun>[] = [
   { key: 'performed_at', header: 'Performed', cell: (r) => <DateText value={r.performed_at} withTime /> },
   { key: 'value', header: 'Value', align: 'right', cell: (r) => <span className="tabular-nums">{formatQcValue(r.value)}</span> },
   { key: 'z', header: 'z', align: 'right', cell: (r) => <span className="tabular-nums">{r.z_score.toFixed(2)}</span> },
-  { key: 'status', header: 'Status', cell: (r) => <Badge status={r.status}>{RUN_STATUS_LABEL[r.status]}</Badge> },
+  { key: 'status', header: 'Status', cell: (r) => <RunBadge status={r.status} /> },
   { key: 'rules', header: 'Rules', cell: (r) => (r.rules.length ? r.rules.join(', ') : '—') },
   { key: 'by', header: 'Performed By', hideOnMobile: true, cell: (r) => r.performed_by_name ?? '—' },
   { key: 'comments', header: 'Comments', hideOnMobile: true, cell: (r) => r.comments ?? '—' },
@@ -95,7 +96,7 @@ export function MaterialDetailDialog({ material: opened, onOpenChange, canManage
         <Fact label="Pass Rate" value={`${m.pass_rate.toFixed(1)}%`} />
         <Fact
           label="Last Run"
-          value={m.last_run ? <Badge status={m.last_run.status}>{RUN_STATUS_LABEL[m.last_run.status]}</Badge> : 'No runs yet'}
+          value={m.last_run ? <RunBadge status={m.last_run.status} /> : 'No runs yet'}
         />
       </dl>
 

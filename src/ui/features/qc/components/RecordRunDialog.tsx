@@ -3,11 +3,12 @@ import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { qcRunCreateSchema, type QcMaterial } from '@shared/schemas/qc';
-import { Badge, Button, Dialog, FormField, Input, Select, Textarea } from '@/components';
+import { Button, Dialog, FormField, Input, Select, Textarea } from '@/components';
 import { formatDate, useLabFormat } from '@/lib/format';
 import { useRecordQcRunMutation } from '../api';
-import { expiryHint, formatQcValue, rangeText, RUN_STATUS_LABEL, targetText } from '../qcText';
+import { expiryHint, formatQcValue, rangeText, targetText } from '../qcText';
 import { showServerErrors } from './MaterialFormDialog';
+import { RunBadge } from './RunBadge';
 
 /** datetime-local gives the lab's wall-clock time without a zone; the API wants an instant. */
 const LOCAL_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/;
@@ -112,7 +113,7 @@ export function RecordRunDialog({ open, onOpenChange, material, materials }: Rec
                 <dd className="flex items-center gap-2">
                   {formatQcValue(chosen.last_run.value)}
                   {unit}
-                  <Badge status={chosen.last_run.status}>{RUN_STATUS_LABEL[chosen.last_run.status]}</Badge>
+                  <RunBadge status={chosen.last_run.status} />
                 </dd>
               </div>
             )}

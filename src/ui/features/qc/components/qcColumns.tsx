@@ -2,7 +2,8 @@ import type { QcMaterial } from '@shared/schemas/qc';
 import { Badge, DateText, type Column } from '@/components';
 import { formatDate, useLabFormat } from '@/lib/format';
 import { cn } from '@/lib/cn';
-import { expiryHint, expiryTone, formatQcValue, rangeText, RUN_STATUS_LABEL, targetText } from '../qcText';
+import { expiryHint, expiryTone, formatQcValue, rangeText, targetText } from '../qcText';
+import { RunBadge } from './RunBadge';
 
 function Expiry({ m }: { m: QcMaterial }) {
   const lab = useLabFormat();
@@ -28,8 +29,12 @@ function LastStatus({ m }: { m: QcMaterial }) {
   const r = m.last_run;
   return (
     <span className="inline-flex flex-col items-start gap-0.5">
-      <Badge status={r.status}>{RUN_STATUS_LABEL[r.status]}</Badge>
+      <RunBadge status={r.status} />
       {r.rules.length > 0 && <span className="text-xs text-slate-600">{r.rules.join(', ')}</span>}
+      <span className="text-xs text-slate-600 tabular-nums md:hidden">
+        {formatQcValue(r.value)}
+        {m.unit ? ` ${m.unit}` : ''}
+      </span>
     </span>
   );
 }
@@ -39,11 +44,18 @@ export const qcColumns: Column<QcMaterial>[] = [
   {
     key: 'control_id',
     header: 'Control ID',
-    cell: (m) => <span className="font-medium whitespace-nowrap text-slate-900">{m.control_id}</span>,
+    cell: (m) => (
+      <span className="flex flex-col">
+        <span className="font-medium whitespace-nowrap text-slate-900">{m.control_id}</span>
+        {/* A phone has no room for the Test column: the test rides under the id. */}
+        <span className="text-xs text-slate-600 md:hidden">{m.test_name}</span>
+      </span>
+    ),
   },
   {
     key: 'test',
     header: 'Test',
+    hideOnMobile: true,
     cell: (m) => (
       <span className="flex min-w-[7rem] flex-col">
         <span className="text-slate-900">{m.test_name}</span>
@@ -70,6 +82,7 @@ export const qcColumns: Column<QcMaterial>[] = [
     key: 'last_value',
     header: 'Last Value',
     align: 'right',
+    hideOnMobile: true,
     cell: (m) =>
       m.last_run ? (
         <span className="tabular-nums whitespace-nowrap">

@@ -6,7 +6,7 @@ import { doctorName, patientName } from './billText';
 
 /**
  * The bill table's columns, shared by Bills List and Billing Management (each picks its spec order).
- * On phones the number cell also carries patient and date, and the status cell the payment status.
+ * On phones the number cell also carries patient and date, and the amount cell the status.
  */
 export const billColumns = {
   number: {
@@ -45,24 +45,14 @@ export const billColumns = {
             Due <Money rupees={b.balance} />
           </div>
         )}
+        {/* Phones hide the Status column: the status goes under the amount. */}
+        <div className="mt-0.5 md:hidden">
+          <Badge status={b.status} />
+        </div>
       </div>
     ),
   },
-  status: {
-    key: 'status',
-    header: 'Status',
-    cell: (b) => (
-      <div className="flex flex-col items-start gap-1">
-        <Badge status={b.status} />
-        {/* Phones hide the Payment Status column; an overdue bill may be unpaid or partly paid. */}
-        {b.status === 'overdue' && (
-          <span className="md:hidden">
-            <Badge status={b.payment_status} />
-          </span>
-        )}
-      </div>
-    ),
-  },
+  status: { key: 'status', header: 'Status', hideOnMobile: true, cell: (b) => <Badge status={b.status} /> },
   payment: {
     key: 'payment_status',
     header: 'Payment Status',

@@ -1,0 +1,60 @@
+import { csvHeader, csvRows } from '../export/csv.js';
+import type { Db } from '../db/connection.js';
+import { resultCode, type ResultListQuery } from '../../shared/schemas/results.js';
+import { toResult } from './mappers.js';
+import { allResults } from './repository.js';
+
+const COLUMNS = [
+  'result_id',
+  'patient_name',
+  'patient_number',
+  'test_name',
+  'sample_number',
+  'result_value',
+  'unit',
+  'normal_range',
+  'flag',
+  'critical',
+  'review_required',
+  'status',
+  'validation_status',
+  'priority',
+  'entered_by',
+  'entered_at',
+  'validated_by',
+  'validated_at',
+  'rejection_reason',
+  'amended',
+] as const;
+
+/** The validation queue (or any filtered result list) as CSV: Result Validation's Export Report. */
+export async function resultsCsv(db: Db, organizationId: number, f: Partial<ResultListQuery>): Promise<string> {
+  const rows = (await allResults(db, organizationId, f)).map((r) => toResult(r));
+  return (
+    csvHeader(COLUMNS) +
+    csvRows(
+      rows.map((r) => [
+        resultCode(r.id),
+        `${r.first_name} ${r.last_name}`,
+        r.patient_number,
+        r.test_name,
+        r.sample_number,
+        r.result_value,
+        r.unit,
+        r.normal_range,
+        r.flag,
+        r.is_critical ? 'yes' : 'no',
+        r.review_required ? 'yes' : 'no',
+        r.status,
+        r.validation_status,
+        r.priority,
+        r.technician_name,
+        r.entered_at,
+        r.verified_by_name,
+        r.verified_at,
+        r.rejection_reason,
+        r.amended ? 'yes' : 'no',
+      ]),
+    )
+  );
+}

@@ -1,0 +1,74 @@
+import { ageFromDob } from '../../shared/age.js';
+import { pickRange, type ReferenceRange } from '../../shared/flags.js';
+import { validationStatusOf, type ResultAmendment, type ResultStatus, type TestResult } from '../../shared/schemas/results.js';
+import type { ListRow } from './repository.js';
+
+export function parseRanges(json: string | null): ReferenceRange[] {
+  if (!json) return [];
+  try {
+    const v: unknown = JSON.parse(json);
+    return Array.isArray(v) ? (v as ReferenceRange[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Age in whole years on the day the sample was collected (today for a sample not collected yet). */
+export function ageAt(dob: string | null, at: string | null): number | null {
+  if (!dob) return null;
+  return ageFromDob(dob, at ? new Date(at) : new Date());
+}
+
+/** The reference range that applies to this patient: sex- and age-specific first, the test's general range otherwise. */
+export function rangeForPatient(
+  test: { reference_ranges: string | null; normal_range: string | null },
+  patient: { gender: string | null; date_of_birth: string | null },
+  collectedAt: string | null,
+): ReferenceRange | null {
+  return pickRange(parseRanges(test.reference_ranges), test.normal_range, { sex: patient.gender, age: ageAt(patient.date_of_birth, collectedAt) });
+}
+
+export function toResult(r: ListRow, amendments?: ResultAmendment[]): TestResult {
+  const reviewRequired = r.review_required === 1;
+  // A pending row shows the range that will be used for this patient once a value is entered.
+  const normalRange =
+    r.id === null
+      ? (rangeForPatient({ reference_ranges: r.reference_ranges, normal_range: r.normal_range }, { gender: r.patient_gender, date_of_birth: r.patient_dob }, r.collection_date)?.range ?? null)
+      : r.normal_range;
+  return {
+    id: r.id,
+    key: r.id === null ? `S${r.sample_id}-T${r.test_id}` : `R${r.id}`,
+    sample_id: r.sample_id,
+    test_id: r.test_id,
+    patient_id: r.patient_id,
+    first_name: r.first_name,
+    last_name: r.last_name,
+    patient_number: r.patient_number,
+    test_name: r.test_name,
+    test_code: r.test_code,
+    sample_number: r.sample_number,
+    sample_barcode: r.sample_barcode,
+    sample_status: r.sample_status,
+    result_value: r.result_value,
+    unit: r.unit,
+    normal_range: normalRange,
+    flag: r.flag,
+    status: r.status as ResultStatus,
+    validation_status: validationStatusOf(r.status, reviewRequired),
+    is_critical: r.is_critical === 1,
+    review_required: reviewRequired,
+    amended: r.amended === 1,
+    notes: r.notes,
+    rejection_reason: r.rejection_reason,
+    priority: r.priority,
+    technician_id: r.technician_id,
+    technician_name: r.technician_name,
+    entered_at: r.entered_at,
+    verified_by: r.verified_by,
+    verified_by_name: r.verified_by_name,
+    verified_at: r.verified_at,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+    ...(amendments ? { amendments } : {}),
+  };
+}

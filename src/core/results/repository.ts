@@ -1,0 +1,312 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
+import type { Db } from '../db/connection.js';
+import type { ResultAmendment, ResultListQuery } from '../../shared/schemas/results.js';
+
+/**
+ * The results list is a union of two row sources with the same columns:
+ *   entered  - rows of test_results;
+ *   awaiting - tests ordered on a collected or processing sample that have no result yet
+ *              (the worklist: shown as status "pending" with id null).
+ * Both are filtered the same way, so paging, totals and the summary agree.
+ */
+
+/** Samples whose ordered tests can still receive results. */
+export const OPEN_FOR_ENTRY = ['collected', 'processing'] as const;
+
+export interface ListRow {
+  id: number | null;
+  sample_id: number;
+  test_id: number;
+  patient_id: number;
+  first_name: string;
+  last_name: string;
+  patient_number: string;
+  test_name: string;
+  test_code: string;
+  sample_number: string;
+  sample_barcode: string | null;
+  sample_status: string;
+  result_value: string | null;
+  unit: string | null;
+  normal_range: string | null;
+  flag: string | null;
+  status: string;
+  is_critical: number;
+  review_required: number;
+  amended: number;
+  notes: string | null;
+  rejection_reason: string | null;
+  priority: string;
+  technician_id: number | null;
+  technician_name: string | null;
+  entered_at: string | null;
+  verified_by: number | null;
+  verified_by_name: string | null;
+  verified_at: string | null;
+  created_at: string;
+  updated_at: string;
+  /** Only on awaiting rows (to pick the range for the patient); null on entered rows. */
+  reference_ranges: string | null;
+  patient_gender: string | null;
+  patient_dob: string | null;
+  collection_date: string | null;
+}
+
+const fullName = (alias: string) => sql<string | null>`(${sql.ref(`${alias}.first_name`)} || ' ' || ${sql.ref(`${alias}.last_name`)})`;
+
+function enteredBase(db: Db, organizationId: number) {
+  return db
+    .selectFrom('test_results as r')
+    .innerJoin('samples as s', 's.id', 'r.sample_id')
+    .innerJoin('patients as p', 'p.id', 'r.patient_id')
+    .innerJoin('tests as t', 't.id', 'r.test_id')
+    .leftJoin('users as tu', 'tu.id', 'r.technician_id')
+    .leftJoin('users as vu', 'vu.id', 'r.verified_by')
+    .where('r.organization_id', '=', organizationId);
+}
+
+function enteredSelect(q: ReturnType<typeof enteredBase>) {
+  return q.select([
+    sql<number | null>`r.id`.as('id'),
+    sql<number>`r.sample_id`.as('sample_id'),
+    sql<number>`r.test_id`.as('test_id'),
+    sql<number>`r.patient_id`.as('patient_id'),
+    sql<string>`p.first_name`.as('first_name'),
+    sql<string>`p.last_name`.as('last_name'),
+    sql<string>`p.patient_code`.as('patient_number'),
+    sql<string>`t.name`.as('test_name'),
+    sql<string>`t.code`.as('test_code'),
+    sql<string>`s.sample_code`.as('sample_number'),
+    sql<string | null>`s.barcode`.as('sample_barcode'),
+    sql<string>`s.status`.as('sample_status'),
+    sql<string | null>`r.result_value`.as('result_value'),
+    sql<string | null>`r.unit`.as('unit'),
+    sql<string | null>`r.normal_range`.as('normal_range'),
+    sql<string | null>`r.flag`.as('flag'),
+    sql<string>`r.status`.as('status'),
+    sql<number>`r.is_critical`.as('is_critical'),
+    sql<number>`r.review_required`.as('review_required'),
+    sql<number>`r.amended`.as('amended'),
+    sql<string | null>`r.notes`.as('notes'),
+    sql<string | null>`r.rejection_reason`.as('rejection_reason'),
+    sql<string>`s.priority`.as('priority'),
+    sql<number | null>`r.technician_id`.as('technician_id'),
+    fullName('tu').as('technician_name'),
+    sql<string | null>`r.entered_at`.as('entered_at'),
+    sql<number | null>`r.verified_by`.as('verified_by'),
+    fullName('vu').as('verified_by_name'),
+    sql<string | null>`r.verified_at`.as('verified_at'),
+    sql<string>`r.created_at`.as('created_at'),
+    sql<string>`r.updated_at`.as('updated_at'),
+    sql<string | null>`NULL`.as('reference_ranges'),
+    sql<string | null>`NULL`.as('patient_gender'),
+    sql<string | null>`NULL`.as('patient_dob'),
+    sql<string | null>`s.collection_date`.as('collection_date'),
+  ]);
+}
+
+function awaitingBase(db: Db, organizationId: number) {
+  return db
+    .selectFrom('sample_tests as st')
+    .innerJoin('samples as s', 's.id', 'st.sample_id')
+    .innerJoin('patients as p', 'p.id', 's.patient_id')
+    .innerJoin('tests as t', 't.id', 'st.test_id')
+    .where('s.organization_id', '=', organizationId)
+    .where('s.status', 'in', OPEN_FOR_ENTRY)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('test_results as r2').select('r2.id').whereRef('r2.sample_id', '=', 'st.sample_id').whereRef('r2.test_id', '=', 'st.test_id'))),
+    );
+}
+
+function awaitingSelect(q: ReturnType<typeof awaitingBase>) {
+  return q.select([
+    sql<number | null>`NULL`.as('id'),
+    sql<number>`st.sample_id`.as('sample_id'),
+    sql<number>`st.test_id`.as('test_id'),
+    sql<number>`s.patient_id`.as('patient_id'),
+    sql<string>`p.first_name`.as('first_name'),
+    sql<string>`p.last_name`.as('last_name'),
+    sql<string>`p.patient_code`.as('patient_number'),
+    sql<string>`t.name`.as('test_name'),
+    sql<string>`t.code`.as('test_code'),
+    sql<string>`s.sample_code`.as('sample_number'),
+    sql<string | null>`s.barcode`.as('sample_barcode'),
+    sql<string>`s.status`.as('sample_status'),
+    sql<string | null>`NULL`.as('result_value'),
+    sql<string | null>`t.unit`.as('unit'),
+    sql<string | null>`t.normal_range`.as('normal_range'),
+    sql<string | null>`NULL`.as('flag'),
+    sql<string>`'pending'`.as('status'),
+    sql<number>`0`.as('is_critical'),
+    sql<number>`0`.as('review_required'),
+    sql<number>`0`.as('amended'),
+    sql<string | null>`NULL`.as('notes'),
+    sql<string | null>`NULL`.as('rejection_reason'),
+    sql<string>`s.priority`.as('priority'),
+    sql<number | null>`NULL`.as('technician_id'),
+    sql<string | null>`NULL`.as('technician_name'),
+    sql<string | null>`NULL`.as('entered_at'),
+    sql<number | null>`NULL`.as('verified_by'),
+    sql<string | null>`NULL`.as('verified_by_name'),
+    sql<string | null>`NULL`.as('verified_at'),
+    sql<string>`coalesce(s.collection_date, s.created_at)`.as('created_at'),
+    sql<string>`s.updated_at`.as('updated_at'),
+    sql<string | null>`t.reference_ranges`.as('reference_ranges'),
+    sql<string | null>`p.gender`.as('patient_gender'),
+    sql<string | null>`p.date_of_birth`.as('patient_dob'),
+    sql<string | null>`s.collection_date`.as('collection_date'),
+  ]);
+}
+
+/** Which sources a status/validation/critical filter can match, and the conditions on entered rows. */
+function plan(f: Partial<ResultListQuery>) {
+  const entered: Expression<SqlBool>[] = [];
+  let awaiting = true;
+  let includeEntered = true;
+  if (f.status === 'pending') {
+    entered.push(sql<SqlBool>`r.status = 'pending'`);
+  } else if (f.status === 'abnormal') {
+    awaiting = false;
+    entered.push(sql<SqlBool>`r.flag IN ('low', 'high', 'abnormal')`);
+  } else if (f.status) {
+    awaiting = false;
+    entered.push(sql<SqlBool>`r.status = ${f.status}`);
+  }
+  if (f.validation) {
+    awaiting = false;
+    const cond = {
+      pending: sql<SqlBool>`(r.status = 'completed' AND r.review_required = 0)`,
+      review_required: sql<SqlBool>`(r.status = 'completed' AND r.review_required = 1)`,
+      validated: sql<SqlBool>`r.status = 'verified'`,
+      rejected: sql<SqlBool>`r.status = 'rejected'`,
+    }[f.validation];
+    entered.push(cond);
+  }
+  if (f.critical === 'true') {
+    awaiting = false;
+    entered.push(sql<SqlBool>`r.is_critical = 1`);
+  } else if (f.critical === 'false') {
+    entered.push(sql<SqlBool>`r.is_critical = 0`);
+  }
+  if (f.status === 'pending' && f.validation) includeEntered = false;
+  return { entered, awaiting, includeEntered };
+}
+
+/** Conditions shared by both sources: sample, priority and the text search. */
+function common(f: Partial<ResultListQuery>): Expression<SqlBool>[] {
+  const out: Expression<SqlBool>[] = [];
+  if (f.sample_id) out.push(sql<SqlBool>`s.id = ${f.sample_id}`);
+  if (f.priority) out.push(sql<SqlBool>`s.priority = ${f.priority}`);
+  if (f.search) {
+    const s = `%${f.search.toLowerCase()}%`;
+    out.push(sql<SqlBool>`(
+      lower(p.first_name || ' ' || p.last_name) LIKE ${s}
+      OR lower(p.last_name || ' ' || p.first_name) LIKE ${s}
+      OR lower(p.patient_code) LIKE ${s}
+      OR lower(t.name) LIKE ${s}
+      OR lower(t.code) LIKE ${s}
+      OR lower(s.sample_code) LIKE ${s}
+      OR lower(coalesce(s.barcode, '')) LIKE ${s}
+    )`);
+  }
+  return out;
+}
+
+function unionFor(db: Db, organizationId: number, f: Partial<ResultListQuery>) {
+  const p = plan(f);
+  const shared = common(f);
+  let e = enteredBase(db, organizationId);
+  for (const c of [...shared, ...p.entered]) e = e.where(c);
+  let a = awaitingBase(db, organizationId);
+  for (const c of shared) a = a.where(c);
+  const enteredQ = enteredSelect(e);
+  const awaitingQ = awaitingSelect(a);
+  if (p.includeEntered && p.awaiting) return enteredQ.unionAll(awaitingQ);
+  if (p.awaiting) return awaitingQ;
+  if (p.includeEntered) return enteredQ;
+  return enteredQ.where(sql<SqlBool>`1 = 0`);
+}
+
+export async function pageResults(db: Db, organizationId: number, f: ResultListQuery): Promise<{ rows: ListRow[]; total: number }> {
+  const u = unionFor(db, organizationId, f).as('u');
+  const { n } = await db.selectFrom(u).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const rows = await db
+    .selectFrom(unionFor(db, organizationId, f).as('u'))
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('sample_id', 'desc')
+    .orderBy('test_id', 'desc')
+    .limit(f.limit)
+    .offset((f.page - 1) * f.limit)
+    .execute();
+  return { rows: rows as ListRow[], total: Number(n) };
+}
+
+/** Every row matching the filters, newest first (the validation queue export). */
+export async function allResults(db: Db, organizationId: number, f: Partial<ResultListQuery>, max = 100_000): Promise<ListRow[]> {
+  const rows = await db
+    .selectFrom(unionFor(db, organizationId, f).as('u'))
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('sample_id', 'desc')
+    .orderBy('test_id', 'desc')
+    .limit(max)
+    .execute();
+  return rows as ListRow[];
+}
+
+export async function findResultRow(db: Db, organizationId: number, id: number): Promise<ListRow | undefined> {
+  return (await enteredSelect(enteredBase(db, organizationId).where('r.id', '=', id)).executeTakeFirst()) as ListRow | undefined;
+}
+
+export async function resultRowsOfSample(db: Db, organizationId: number, sampleId: number): Promise<ListRow[]> {
+  return (await enteredSelect(enteredBase(db, organizationId).where('r.sample_id', '=', sampleId)).orderBy('r.id').execute()) as ListRow[];
+}
+
+export async function amendmentsOf(db: Db, resultIds: number[]): Promise<Map<number, ResultAmendment[]>> {
+  const m = new Map<number, ResultAmendment[]>();
+  if (!resultIds.length) return m;
+  const rows = await db
+    .selectFrom('result_amendments as a')
+    .leftJoin('users as au', 'au.id', 'a.amended_by')
+    .leftJoin('users as ov', 'ov.id', 'a.old_verified_by')
+    .selectAll('a')
+    .select([fullName('au').as('amended_by_name'), fullName('ov').as('old_verified_by_name')])
+    .where('a.result_id', 'in', resultIds)
+    .orderBy('a.id')
+    .execute();
+  for (const { result_id, ...r } of rows) m.set(result_id, [...(m.get(result_id) ?? []), r]);
+  return m;
+}
+
+export async function resultCounts(db: Db, organizationId: number, startOfTodayIso: string) {
+  const row = await db
+    .selectFrom('test_results')
+    .select([
+      sql<number>`count(*)`.as('entered'),
+      sql<number>`sum(CASE WHEN status = 'completed' THEN 1 ELSE 0 END)`.as('completed'),
+      sql<number>`sum(CASE WHEN status = 'verified' THEN 1 ELSE 0 END)`.as('verified'),
+      sql<number>`sum(CASE WHEN status = 'rejected' THEN 1 ELSE 0 END)`.as('rejected'),
+      sql<number>`sum(CASE WHEN status = 'pending' THEN 1 ELSE 0 END)`.as('pending'),
+      sql<number>`sum(CASE WHEN status = 'completed' AND review_required = 1 THEN 1 ELSE 0 END)`.as('review_required'),
+      sql<number>`sum(CASE WHEN flag IN ('low', 'high', 'abnormal') THEN 1 ELSE 0 END)`.as('abnormal'),
+      sql<number>`sum(CASE WHEN is_critical = 1 AND status = 'completed' THEN 1 ELSE 0 END)`.as('critical'),
+      sql<number>`sum(CASE WHEN status = 'verified' AND verified_at >= ${startOfTodayIso} THEN 1 ELSE 0 END)`.as('validated_today'),
+    ])
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirstOrThrow();
+  const awaiting = await awaitingBase(db, organizationId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const num = (v: number | null) => Number(v ?? 0);
+  return {
+    entered: num(row.entered),
+    completed: num(row.completed),
+    verified: num(row.verified),
+    rejected: num(row.rejected),
+    pendingStored: num(row.pending),
+    reviewRequired: num(row.review_required),
+    abnormal: num(row.abnormal),
+    critical: num(row.critical),
+    validatedToday: num(row.validated_today),
+    awaiting: Number(awaiting.n),
+  };
+}

@@ -1,0 +1,100 @@
+import { useState, type ReactNode } from 'react';
+import { Camera, Keyboard, Search } from 'lucide-react';
+import type { Sample } from '@shared/schemas/samples';
+import { Button, Dialog, FormField, Input } from '@/components';
+import { cn } from '@/lib/cn';
+import { useBarcodeLookup } from '../useBarcodeLookup';
+import { CameraScanner } from './CameraScanner';
+
+export type ScannerMode = 'manual' | 'camera';
+
+export interface BarcodeScannerDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** A sample was found: the caller closes this and shows the sample's barcode dialog. */
+  onFound: (sample: Sample) => void;
+}
+
+/**
+ * Barcode Scanner dialog (spec): manual entry (a hand scanner types into the focused field and
+ * presses Enter, so it works here too) or the camera. Camera trouble falls back to manual.
+ */
+export function BarcodeScannerDialog({ open, onOpenChange, onFound }: BarcodeScannerDialogProps) {
+  const [mode, setMode] = useState<ScannerMode>('manual');
+  const [code, setCode] = useState('');
+  const { lookup, pending } = useBarcodeLookup((s) => {
+    setCode('');
+    onFound(s);
+  });
+
+  const close = (o: boolean) => {
+    if (!o) {
+      setMode('manual');
+      setCode('');
+    }
+    onOpenChange(o);
+  };
+
+  const tab = (m: ScannerMode, label: string, icon: ReactNode) => (
+    <button
+      type="button"
+      role="tab"
+      aria-selected={mode === m}
+      onClick={() => setMode(m)}
+      className={cn(
+        'inline-flex flex-1 items-center justify-center gap-1.5 rounded-md px-3 py-1.5 text-sm font-medium [&_svg]:size-4',
+        mode === m ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-600 hover:text-slate-900',
+      )}
+    >
+      {icon}
+      {label}
+    </button>
+  );
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={close}
+      title="Barcode Scanner"
+      description="Scan a sample barcode with a hand scanner or the camera, or type it."
+      size="md"
+    >
+      <div role="tablist" aria-label="Scanner mode" className="mb-4 flex gap-1 rounded-lg bg-slate-100 p-1">
+        {tab('manual', 'Manual', <Keyboard />)}
+        {tab('camera', 'Camera', <Camera />)}
+      </div>
+      {mode === 'manual' ? (
+        <form
+          className="grid gap-3"
+          onSubmit={(e) => {
+            e.preventDefault();
+            lookup(code);
+          }}
+        >
+          <FormField label="Barcode" hint="e.g. BCBL12345678901 — a hand scanner types it and presses Enter">
+            <Input
+              autoFocus
+              autoComplete="off"
+              spellCheck={false}
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+              placeholder="Scan or type the barcode"
+              className="font-mono tracking-wide"
+            />
+          </FormField>
+          <Button type="submit" loading={pending} loadingText="Looking up...">
+            <Search />
+            Lookup
+          </Button>
+        </form>
+      ) : (
+        <CameraScanner
+          onDetected={(value) => {
+            if (!lookup(value)) setMode('manual');
+          }}
+          onUnavailable={() => setMode('manual')}
+        />
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,179 @@
+import { useState } from 'react';
+import { TestTube } from 'lucide-react';
+import type { Patient } from '@shared/schemas/patients';
+import { sampleCreateSchema, type Sample } from '@shared/schemas/samples';
+import type { SamplePriority, SampleType } from '@shared/samples';
+import { Button, Checkbox, Dialog, FormField, Select, Textarea } from '@/components';
+import { ApiError } from '@/lib/api';
+import { notify } from '@/lib/notify';
+import { useCurrentUser } from '@/lib/session';
+import { useCollectSampleMutation } from '../api';
+import { PRIORITY_CHOICES, TYPE_CHOICES } from '../text';
+import { PatientField } from './PatientField';
+import { CollectorField, LocationField, fieldErrors } from './SampleFields';
+import { TestsField } from './TestsField';
+
+export interface CollectSampleDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** The saved sample (with its barcode): the page shows its barcode dialog next. */
+  onCollected: (sample: Sample) => void;
+}
+
+interface Draft {
+  patient: Patient | null;
+  sample_type: string;
+  test_ids: number[];
+  collector_id: string;
+  location: string;
+  priority: SamplePriority;
+  notes: string;
+  later: boolean;
+}
+
+const blank = (collector: string): Draft => ({
+  patient: null,
+  sample_type: '',
+  test_ids: [],
+  collector_id: collector,
+  location: '',
+  priority: 'normal',
+  notes: '',
+  later: false,
+});
+
+/** Collect Sample (spec 001, sections 3 and 5): patient and sample type required, the rest optional. */
+export function CollectSampleDialog({ open, onOpenChange, onCollected }: CollectSampleDialogProps) {
+  const me = useCurrentUser();
+  const [d, setD] = useState<Draft>(() => blank(String(me.id)));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const collect = useCollectSampleMutation();
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
+    setD((prev) => ({ ...prev, [key]: value }));
+    setErrors((prev) => ({ ...prev, [key === 'patient' ? 'patient_id' : key]: '' }));
+  };
+
+  const close = (o: boolean) => {
+    if (collect.isPending) return;
+    if (!o) {
+      setD(blank(String(me.id)));
+      setErrors({});
+    }
+    onOpenChange(o);
+  };
+
+  const submit = () => {
+    const missing: Record<string, string> = {};
+    if (!d.patient) missing.patient_id = 'Choose the patient';
+    if (!d.sample_type) missing.sample_type = 'Choose the sample type';
+    if (Object.keys(missing).length) {
+      setErrors(missing);
+      notify.error('Please fill in all required fields');
+      return;
+    }
+    const body = {
+      patient_id: d.patient!.id,
+      sample_type: d.sample_type as SampleType,
+      collector_id: d.collector_id ? Number(d.collector_id) : null,
+      location: d.location || null,
+      notes: d.notes.trim() || null,
+      priority: d.priority,
+      test_ids: d.test_ids,
+      status: d.later ? ('pending' as const) : ('collected' as const),
+    };
+    // The server validates with the same schema; checking here names the field before a round trip.
+    const parsed = sampleCreateSchema.safeParse(body);
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error.issues.map((i) => ({ path: String(i.path[0] ?? ''), message: i.message }))));
+      notify.error('Please fill in all required fields');
+      return;
+    }
+    collect.mutate(body, {
+      onSuccess: (sample) => {
+        setD(blank(String(me.id)));
+        setErrors({});
+        onCollected(sample);
+      },
+      onError: (err) => {
+        if (err instanceof ApiError && err.status === 400) setErrors(fieldErrors(err.details));
+      },
+    });
+  };
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={close}
+      title="Collect Sample"
+      description="Record a sample taken from a patient; it gets its sample ID and barcode when saved."
+      size="lg"
+      footer={
+        <>
+          <Button variant="outline" onClick={() => close(false)} disabled={collect.isPending}>
+            Cancel
+          </Button>
+          <Button onClick={submit} loading={collect.isPending} loadingText="Saving...">
+            <TestTube />
+            {d.later ? 'Register Sample' : 'Collect Sample'}
+          </Button>
+        </>
+      }
+    >
+      <form
+        className="grid gap-4"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <PatientField value={d.patient} onChange={(p) => set('patient', p)} error={errors.patient_id || undefined} />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <FormField label="Sample Type" required error={errors.sample_type || undefined}>
+            <Select
+              value={d.sample_type}
+              onChange={(e) => set('sample_type', e.target.value)}
+              options={TYPE_CHOICES}
+              placeholder="Select sample type"
+            />
+          </FormField>
+          <FormField label="Priority" error={errors.priority || undefined}>
+            <Select
+              value={d.priority}
+              onChange={(e) => set('priority', e.target.value as SamplePriority)}
+              options={PRIORITY_CHOICES}
+            />
+          </FormField>
+        </div>
+        <TestsField
+          sampleType={d.sample_type}
+          value={d.test_ids}
+          onChange={(ids) => set('test_ids', ids)}
+          error={errors.test_ids || undefined}
+        />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <CollectorField
+            value={d.collector_id}
+            onChange={(v) => set('collector_id', v)}
+            error={errors.collector_id || undefined}
+          />
+          <LocationField value={d.location} onChange={(v) => set('location', v)} error={errors.location || undefined} />
+        </div>
+        <FormField label="Notes" error={errors.notes || undefined}>
+          <Textarea
+            value={d.notes}
+            onChange={(e) => set('notes', e.target.value)}
+            rows={2}
+            placeholder="e.g. fasting 12 h, left arm"
+          />
+        </FormField>
+        <Checkbox
+          label="Not drawn yet: register as pending"
+          hint="The sample gets its barcode when it is marked collected."
+          checked={d.later}
+          onChange={(e) => set('later', e.target.checked)}
+        />
+      </form>
+    </Dialog>
+  );
+}

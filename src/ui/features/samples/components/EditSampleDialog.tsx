@@ -1,0 +1,120 @@
+import { useState } from 'react';
+import type { Sample } from '@shared/schemas/samples';
+import { sampleUpdateSchema } from '@shared/schemas/samples';
+import { SAMPLE_PRIORITIES, type SamplePriority, type SampleType } from '@shared/samples';
+import { Button, Dialog, FormField, Select, Textarea } from '@/components';
+import { ApiError } from '@/lib/api';
+import { notify } from '@/lib/notify';
+import { useUpdateSampleMutation } from '../api';
+import { PRIORITY_CHOICES, TYPE_CHOICES, collectorName } from '../text';
+import { CollectorField, LocationField, fieldErrors } from './SampleFields';
+
+export interface EditSampleDialogProps {
+  sample: Sample | null;
+  onOpenChange: (open: boolean) => void;
+}
+
+/** The dialog body is keyed by sample so each opening starts from that sample's saved values. */
+export function EditSampleDialog({ sample, onOpenChange }: EditSampleDialogProps) {
+  return sample ? <EditForm key={sample.id} sample={sample} onOpenChange={onOpenChange} /> : null;
+}
+
+function EditForm({ sample, onOpenChange }: { sample: Sample; onOpenChange: (open: boolean) => void }) {
+  const update = useUpdateSampleMutation();
+  const [type, setType] = useState(sample.sample_type);
+  const [location, setLocation] = useState(sample.location ?? '');
+  const [notes, setNotes] = useState(sample.notes ?? '');
+  const [priority, setPriority] = useState<SamplePriority>(
+    (SAMPLE_PRIORITIES as readonly string[]).includes(sample.priority) ? (sample.priority as SamplePriority) : 'normal',
+  );
+  const [collector, setCollector] = useState(sample.collector_id ? String(sample.collector_id) : '');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const recorded = collectorName(sample);
+
+  const close = (o: boolean) => !update.isPending && onOpenChange(o);
+
+  const save = () => {
+    const body = {
+      sample_type: type as SampleType,
+      collector_id: collector ? Number(collector) : null,
+      location: location || null,
+      notes: notes.trim() || null,
+      priority,
+    };
+    const parsed = sampleUpdateSchema.safeParse(body);
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error.issues.map((i) => ({ path: String(i.path[0] ?? ''), message: i.message }))));
+      notify.error('Failed to update sample', parsed.error.issues[0]?.message);
+      return;
+    }
+    update.mutate(
+      { id: sample.id, body },
+      {
+        onSuccess: () => onOpenChange(false),
+        onError: (err) => {
+          if (err instanceof ApiError && err.status === 400) setErrors(fieldErrors(err.details));
+        },
+      },
+    );
+  };
+
+  return (
+    <Dialog
+      open
+      onOpenChange={close}
+      title="Edit Sample"
+      description={`Sample ${sample.sample_id} · ${sample.first_name} ${sample.last_name}`}
+      size="md"
+      footer={
+        <>
+          <Button variant="outline" onClick={() => close(false)} disabled={update.isPending}>
+            Cancel
+          </Button>
+          <Button onClick={save} loading={update.isPending} loadingText="Saving...">
+            Save Changes
+          </Button>
+        </>
+      }
+    >
+      <form
+        className="grid gap-4"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          save();
+        }}
+      >
+        <div className="grid gap-4 sm:grid-cols-2">
+          <FormField label="Sample Type" required error={errors.sample_type}>
+            <Select value={type} onChange={(e) => setType(e.target.value)} options={TYPE_CHOICES} />
+          </FormField>
+          <FormField label="Priority" error={errors.priority}>
+            <Select
+              value={priority}
+              onChange={(e) => setPriority(e.target.value as SamplePriority)}
+              options={PRIORITY_CHOICES}
+            />
+          </FormField>
+        </div>
+        <CollectorField
+          value={collector}
+          onChange={setCollector}
+          error={errors.collector_id}
+          current={sample.collector_id && recorded ? { value: String(sample.collector_id), label: recorded } : undefined}
+        />
+        <LocationField value={location} onChange={setLocation} error={errors.location} />
+        <FormField label="Notes" error={errors.notes}>
+          <Textarea value={notes} onChange={(e) => setNotes(e.target.value)} rows={3} />
+        </FormField>
+        {sample.barcode && type !== sample.sample_type && (
+          <p className="rounded-md bg-amber-50 p-2 text-[13px] text-amber-900">
+            The barcode {sample.barcode} stays as it is: it was issued at collection and is on the tube.
+          </p>
+        )}
+        <p className="text-xs text-slate-600">
+          The status changes through Process, Complete and Reject, so each move is kept in the chain of custody.
+        </p>
+      </form>
+    </Dialog>
+  );
+}
