@@ -98,7 +98,7 @@ export async function ensureDataset(dir: string, count: number, log: (line: stri
   const insertBatch = sqlite.transaction((rows: PatientValues[]) => {
     for (const r of rows) insert.run(r);
   });
-  for (let doneRows = 0; doneRows < count; ) {
+  for (let doneRows = 0; doneRows < count;) {
     const size = Math.min(BATCH, count - doneRows);
     const rows: PatientValues[] = new Array<PatientValues>(size);
     for (let k = 0; k < size; k++) rows[k] = gen.row(doneRows + k);
@@ -127,6 +127,7 @@ export async function ensureDataset(dir: string, count: number, log: (line: stri
   await database.close();
 
   const found = await inspect(file);
-  if (!found || found.patients !== count) throw new Error(`the benchmark database holds ${found?.patients ?? 0} patients, expected ${count}`);
+  if (!found || found.patients !== count)
+    throw new Error(`the benchmark database holds ${found?.patients ?? 0} patients, expected ${count}`);
   return { ...found, builtSeconds: (performance.now() - started) / 1000 };
 }

@@ -1,4 +1,15 @@
-import { ALLERGIES, CITIES, EMAIL_DOMAINS, FEMALE_NAMES, HISTORIES, INSURERS, MALE_NAMES, NEUTRAL_NAMES, STREETS, SURNAMES } from './names.js';
+import {
+  ALLERGIES,
+  CITIES,
+  EMAIL_DOMAINS,
+  FEMALE_NAMES,
+  HISTORIES,
+  INSURERS,
+  MALE_NAMES,
+  NEUTRAL_NAMES,
+  STREETS,
+  SURNAMES,
+} from './names.js';
 import { BLOOD_GROUPS, EMERGENCY_RELATIONS } from '../src/shared/constants.js';
 
 /** A small seeded PRNG (mulberry32): the same seed builds the same register on every machine. */

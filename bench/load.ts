@@ -37,7 +37,11 @@ function assertLoopback(origin: string): void {
   }
 }
 
-function run(target: Target, opts: { connections: number; seconds: number }, onResponse?: (status: number, ms: number) => void) {
+function run(
+  target: Target,
+  opts: { connections: number; seconds: number },
+  onResponse?: (status: number, ms: number) => void,
+) {
   assertLoopback(target.origin);
   const instance = autocannon({
     url: target.origin,
@@ -52,7 +56,11 @@ function run(target: Target, opts: { connections: number; seconds: number }, onR
 }
 
 /** Requests per second with `connections` concurrent keep-alive connections. */
-export async function measureThroughput(target: Target, connections: number, seconds: number): Promise<ThroughputResult> {
+export async function measureThroughput(
+  target: Target,
+  connections: number,
+  seconds: number,
+): Promise<ThroughputResult> {
   const r = await run(target, { connections, seconds });
   return {
     rps: r.requests.total / r.duration,

@@ -69,7 +69,9 @@ export function renderMarkdown(r: Report): string {
     '## Data',
     '',
     `${int(r.dataset.patients)} patients in one lab (\`${r.dataset.file}\`), ` +
-      (r.dataset.builtSeconds === null ? 'reused from an earlier run.' : `built in ${r.dataset.builtSeconds.toFixed(1)} s.`),
+      (r.dataset.builtSeconds === null
+        ? 'reused from an earlier run.'
+        : `built in ${r.dataset.builtSeconds.toFixed(1)} s.`),
     '',
     `## GET patient by id: throughput at ${t.connections} connections`,
     '',

@@ -32,9 +32,13 @@ interface Server {
 }
 
 function startServer(kind: ServerKind, data: Dataset): Promise<Server> {
-  const child = fork(fileURLToPath(new URL('./server.js', import.meta.url)), [kind, data.file, String(data.organizationId)], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const child = fork(
+    fileURLToPath(new URL('./server.js', import.meta.url)),
+    [kind, data.file, String(data.organizationId)],
+    {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
   children.push(child);
   const cpuMicros = () =>
     new Promise<number>((resolve) => {
@@ -73,7 +77,11 @@ async function signIn(origin: string): Promise<string> {
   return cookie.split(';')[0] as string;
 }
 
-async function getJson(origin: string, path: string, headers: Record<string, string> = {}): Promise<Record<string, unknown>> {
+async function getJson(
+  origin: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<Record<string, unknown>> {
   const res = await fetch(`${origin}${path}`, { headers });
   if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as Record<string, unknown>;
@@ -161,7 +169,10 @@ async function main(): Promise<void> {
   for (const s of scenarios) {
     const answer = await getJson(limsOrigin, s.path, auth);
     log(`latency: ${s.name}...`);
-    const result = await measureLatency(lims(() => s.path), LATENCY_SECONDS);
+    const result = await measureLatency(
+      lims(() => s.path),
+      LATENCY_SECONDS,
+    );
     const shown = (answer.patients as unknown[]).length;
     latency.push({ ...s, note: `${shown} of ${Number(answer.total).toLocaleString('en-IN')}`, result });
   }
@@ -186,7 +197,11 @@ async function main(): Promise<void> {
   const report: Report = {
     startedAt,
     machine,
-    dataset: { patients: data.patients, file: 'bench/.data/' + data.file.split('/').pop(), builtSeconds: data.builtSeconds },
+    dataset: {
+      patients: data.patients,
+      file: 'bench/.data/' + data.file.split('/').pop(),
+      builtSeconds: data.builtSeconds,
+    },
     throughput,
     latency,
   };

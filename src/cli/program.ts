@@ -4,6 +4,7 @@ import { registerAudit } from './commands/audit.js';
 import { registerBackup } from './commands/backup.js';
 import { registerBill } from './commands/bill.js';
 import { registerSamples } from './commands/samples.js';
+import { registerReport } from './commands/report.js';
 import { registerServe } from './commands/serve.js';
 import { registerSetup } from './commands/setup.js';
 import { registerUser } from './commands/user.js';
@@ -51,6 +52,7 @@ Run "lims <command> --help" for a command's flags and examples.`,
   registerAudit(program, out);
   registerBill(program, out, streams.stdout);
   registerSamples(program, out, streams.stdout);
+  registerReport(program, out, streams.stdout);
   registerBackup(program, out);
   return program;
 }

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import { makeLab, type TestLab } from '../helpers.js';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeLab, tempDir, type TestLab } from '../helpers.js';
 import { createPatient } from './support.js';
 import type { Bill } from '../../src/shared/schemas/bills.js';
 import type { Patient } from '../../src/shared/schemas/patients.js';
@@ -45,7 +48,7 @@ async function issuePin(patientId: number): Promise<string> {
   return res.json<PortalPinIssued>().pin;
 }
 
-async function seedSample(patientId: number): Promise<{ id: number; code: string }> {
+async function seedSample(patientId: number, testIds: number[]): Promise<{ id: number; code: string }> {
   seq += 1;
   const now = new Date().toISOString();
   const code = `SMPPORT${String(seq).padStart(4, '0')}`;
@@ -58,6 +61,7 @@ async function seedSample(patientId: number): Promise<{ id: number; code: string
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  await lab.database.db.insertInto('sample_tests').values(testIds.map((test_id, position) => ({ sample_id: row.id, test_id, position }))).execute();
   return { id: row.id, code };
 }
 
@@ -113,9 +117,9 @@ beforeAll(async () => {
   b = await createPatient(lab.admin, { phone: '98450 22222' });
   pinA = await issuePin(a.id);
   pinB = await issuePin(b.id);
-  seeded.aSample = await seedSample(a.id);
-  seeded.aPendingSample = await seedSample(a.id);
-  seeded.bSample = await seedSample(b.id);
+  seeded.aSample = await seedSample(a.id, [testId, test2Id]);
+  seeded.aPendingSample = await seedSample(a.id, [testId]);
+  seeded.bSample = await seedSample(b.id, [testId]);
   seeded.aVerified = await seedResult(seeded.aSample.id, a.id, testId, '182', 'verified');
   seeded.aUnverified = await seedResult(seeded.aSample.id, a.id, test2Id, '6.1', 'completed');
   await seedResult(seeded.aPendingSample.id, a.id, testId, '99', 'pending');
@@ -322,6 +326,22 @@ describe('a patient sees only their own records', () => {
     } finally {
       lab.database.sqlite.prepare("UPDATE test_results SET status = 'completed', verified_at = NULL WHERE id = ?").run(seeded.aUnverified);
     }
+  });
+
+  it('report PDF of their own sample: the verified value is printed, the unverified one withheld', async () => {
+    const res = await asPatient(cookieA, `/api/portal/samples/${seeded.aSample.id}/report.pdf`);
+    expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+    expect(res.headers['content-type']).toContain('application/pdf');
+    expect(res.headers['content-disposition']).toBe(`inline; filename="report-${seeded.aSample.code}.pdf"`);
+    const file = join(tempDir(), 'report.pdf');
+    writeFileSync(file, res.rawPayload);
+    const text = execFileSync('pdftotext', ['-layout', file, '-']).toString();
+    expect(text).toContain(a.patient_id);
+    expect(text).toContain('182');
+    expect(text).toContain('HbA1c');
+    expect(text).not.toContain('6.1');
+    const download = await asPatient(cookieA, `/api/portal/samples/${seeded.aSample.id}/report.pdf?download=1`);
+    expect(download.headers['content-disposition']).toMatch(/^attachment;/);
   });
 
   it('report PDFs: another patient\'s sample and a sample without a verified result are 404', async () => {

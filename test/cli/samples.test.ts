@@ -27,11 +27,28 @@ beforeAll(async () => {
     date_of_birth: '1984-07-12',
     gender: 'Female',
   });
-  const base = { patient_id: patient.id, collector_id: null, location: 'Main Lab', notes: undefined, bill_id: null, priority: 'normal' as const };
-  const sample = await createSample(database.db, actor, { ...base, sample_type: 'Blood', test_ids: [hb.id], status: 'collected' });
+  const base = {
+    patient_id: patient.id,
+    collector_id: null,
+    location: 'Main Lab',
+    notes: undefined,
+    bill_id: null,
+    priority: 'normal' as const,
+  };
+  const sample = await createSample(database.db, actor, {
+    ...base,
+    sample_type: 'Blood',
+    test_ids: [hb.id],
+    status: 'collected',
+  });
   sampleCode = sample.sample_id;
   barcode = sample.barcode!;
-  const pending = await createSample(database.db, actor, { ...base, sample_type: 'Urine', test_ids: [], status: 'pending' });
+  const pending = await createSample(database.db, actor, {
+    ...base,
+    sample_type: 'Urine',
+    test_ids: [],
+    status: 'pending',
+  });
   pendingCode = pending.sample_id;
   await database.close();
 });
@@ -69,6 +86,8 @@ describe('lims samples label', () => {
   it('refuses a pending sample that has no barcode yet', async () => {
     const r = await lims(['--data-dir', dir, 'samples', 'label', pendingCode]);
     expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe(`lims: Sample ${pendingCode} has no barcode yet; collect it or generate its barcode first`);
+    expect(r.stderr.trim()).toBe(
+      `lims: Sample ${pendingCode} has no barcode yet; collect it or generate its barcode first`,
+    );
   });
 });

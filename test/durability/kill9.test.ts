@@ -63,12 +63,17 @@ function freePort(): Promise<number> {
 }
 
 /** `lims serve` in its own process; resolves with its URL once it says it is running. */
-function serve(dataDir: string, port: number): Promise<{ child: ChildProcess; url: string; exited: Promise<NodeJS.Signals | null> }> {
+function serve(
+  dataDir: string,
+  port: number,
+): Promise<{ child: ChildProcess; url: string; exited: Promise<NodeJS.Signals | null> }> {
   const child = spawn(process.execPath, [BIN, '--data-dir', dataDir, 'serve', '--port', String(port), '--quiet'], {
     env: limsEnv(),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+  const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+    child.once('exit', (_code, signal) => resolve(signal)),
+  );
   let out = '';
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
@@ -107,7 +112,10 @@ describe('a kill -9 during a stream of writes', () => {
       body: JSON.stringify(ADMIN),
     });
     expect(login.status).toBe(200);
-    const cookie = login.headers.getSetCookie().find((c) => c.startsWith('lims_session='))!.split(';')[0]!;
+    const cookie = login.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('lims_session='))!
+      .split(';')[0]!;
 
     const acked: Ack[] = [];
     const sent = new Set<string>();
@@ -135,7 +143,12 @@ describe('a kill -9 during a stream of writes', () => {
           const res = await fetch(`${server.url}/api/patients`, {
             method: 'POST',
             headers: { 'content-type': 'application/json', cookie },
-            body: JSON.stringify({ first_name: 'Kill', last_name: lastName, date_of_birth: '1990-05-17', gender: 'Female' }),
+            body: JSON.stringify({
+              first_name: 'Kill',
+              last_name: lastName,
+              date_of_birth: '1990-05-17',
+              gender: 'Female',
+            }),
           });
           if (res.status !== 201) throw new Error(`registration answered ${res.status}: ${await res.text()}`);
           const { patient } = (await res.json()) as { patient: { id: number; patient_id: string } };
@@ -166,7 +179,9 @@ describe('a kill -9 during a stream of writes', () => {
         .all() as { id: number; patient_code: string; last_name: string }[];
       const byId = new Map(stored.map((p) => [p.id, p]));
 
-      const lost = acked.filter((a) => byId.get(a.id)?.patient_code !== a.code || byId.get(a.id)?.last_name !== a.lastName);
+      const lost = acked.filter(
+        (a) => byId.get(a.id)?.patient_code !== a.code || byId.get(a.id)?.last_name !== a.lastName,
+      );
       expect(lost).toEqual([]);
       // Nothing appears that was never sent; at most the requests cut off by the kill were also stored.
       expect(stored.every((p) => sent.has(p.last_name))).toBe(true);

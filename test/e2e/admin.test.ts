@@ -275,11 +275,11 @@ describe('setup wizard on an empty data dir', () => {
     await page.getByRole('button', { name: 'Next' }).click();
 
     await page.getByText('Step 4 of 5').waitFor();
-    await page.getByText('The starter catalogue is not available in this version yet').waitFor();
+    // The three imports default to on (spec 001 section 9); turn packages off.
     for (const sw of await page.getByRole('switch').all()) {
-      await expect(sw.isDisabled()).resolves.toBe(true);
-      await expect(sw.getAttribute('aria-checked')).resolves.toBe('false');
+      await expect(sw.getAttribute('aria-checked')).resolves.toBe('true');
     }
+    await page.getByRole('switch', { name: 'Import sample test packages' }).click();
     await page.getByRole('button', { name: 'Previous' }).click();
     await page.getByText('Step 3 of 5').waitFor();
     await page.getByRole('button', { name: 'Next' }).click();
@@ -298,6 +298,11 @@ describe('setup wizard on an empty data dir', () => {
       .select(['name', 'date_format', 'phone'])
       .executeTakeFirstOrThrow();
     expect(org).toEqual({ name: 'Lotus Path Lab', date_format: 'YYYY-MM-DD', phone: '+91 80 4000 1234' });
+    const count = async (table: 'tests' | 'test_profiles' | 'test_packages') =>
+      Number((await empty.database.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    expect(await count('tests')).toBeGreaterThanOrEqual(60);
+    expect(await count('test_profiles')).toBeGreaterThanOrEqual(10);
+    expect(await count('test_packages')).toBe(0);
 
     await page.getByRole('link', { name: 'Sign In' }).click();
     await page.waitForURL('**/login');

@@ -135,6 +135,13 @@ describe('Bills List', () => {
     await page.getByRole('list', { name: 'Recent bills' }).getByRole('listitem').first().waitFor();
     expect(await page.getByRole('list', { name: 'Recent bills' }).getByRole('listitem').count()).toBe(2);
     await screenshot(page, 'bills-list-desktop');
+    await page.getByRole('heading', { name: 'Quick Actions' }).scrollIntoViewIfNeeded();
+    await screenshot(page, 'bills-list-desktop-panels');
+    // Filter Bills takes the keyboard to the search box.
+    await page.getByRole('button', { name: 'Filter Bills' }).click();
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')))
+      .toBe('Search bills');
 
     await act(page, 'View', billA).click();
     const d = page.getByRole('dialog', { name: `Bill Details: ${billA.bill_number}` });
@@ -334,7 +341,18 @@ describe('Bills List', () => {
     expect(await rec.getByRole('link', { name: 'Create Bill' }).count()).toBe(1);
     await act(rec, 'View', billA).click();
     const rd = rec.getByRole('dialog', { name: `Bill Details: ${billA.bill_number}` });
-    await rd.getByRole('button', { name: 'Refund' }).waitFor();
+    // A refund of part of the money: negative payment with a reason; the bill is partly paid again.
+    await rd.getByRole('button', { name: 'Refund' }).click();
+    await rd.getByLabel('Refund amount (₹)').fill('67');
+    await rd.getByRole('button', { name: 'Record Refund' }).click();
+    await rd.getByText('A refund needs a reason').waitFor();
+    await rd.getByLabel('Reason').fill('Consultation fee waived');
+    await screenshot(rec, 'bills-refund-form-desktop');
+    await rd.getByRole('button', { name: 'Record Refund' }).click();
+    await rec.getByText('Refund recorded').first().waitFor();
+    await expectText(rd.getByTestId('detail-payment-status'), 'Partial');
+    await expectText(rd.getByTestId('detail-balance'), '₹67.00');
+    await rd.getByText('Reason: Consultation fee waived').waitFor();
     await screenshot(rec, 'bills-receptionist-details');
   });
 });
@@ -343,7 +361,8 @@ describe('Billing Management and small screens', () => {
   it('searches by patient ID and status, opens Bill Details; /billing is the same live screen', async () => {
     const page = await open('/billing-management', 'Billing Management');
     await expectText(card(page, 'Total Revenue'), /₹567\.00/);
-    await expectText(card(page, 'Paid'), /₹567\.00/);
+    await expectText(card(page, 'Paid'), /₹500\.00/);
+    await expectText(card(page, 'Pending'), /₹67\.00/);
     await row(page, billA).waitFor();
     await screenshot(page, 'billing-management-desktop');
     await page.getByRole('searchbox', { name: 'Search bills' }).fill(billA.patient_patient_id);
@@ -351,6 +370,8 @@ describe('Billing Management and small screens', () => {
     await page.getByLabel('Status', { exact: true }).selectOption('overdue');
     await bills(page).getByText('No bills found').waitFor();
     await page.getByLabel('Status', { exact: true }).selectOption('paid');
+    await bills(page).getByText('No bills found').waitFor();
+    await page.getByLabel('Status', { exact: true }).selectOption('all');
     await act(page, 'View', billA).click();
     await page.getByRole('dialog', { name: `Bill Details: ${billA.bill_number}` }).waitFor();
 
@@ -363,6 +384,8 @@ describe('Billing Management and small screens', () => {
     const page = await open('/bills-list', 'Bills List', { viewport: MOBILE });
     await row(page, billA).waitFor();
     await screenshot(page, 'bills-list-mobile');
+    await page.getByRole('heading', { name: 'Quick Actions' }).scrollIntoViewIfNeeded();
+    await screenshot(page, 'bills-list-mobile-panels');
     await act(page, 'View', billA).click();
     await page
       .getByRole('dialog', { name: `Bill Details: ${billA.bill_number}` })
@@ -377,5 +400,7 @@ describe('Billing Management and small screens', () => {
     await page.goto('/billing-management');
     await row(page, billA).waitFor();
     await screenshot(page, 'billing-management-mobile');
+    await page.getByRole('heading', { name: 'Billing Tools' }).scrollIntoViewIfNeeded();
+    await screenshot(page, 'billing-management-mobile-panels');
   });
 });

@@ -44,8 +44,8 @@ beforeAll(async () => {
     first_name: 'Sunita', last_name: 'Reddy', email: 'sunita@lab.test', role: 'doctor', password: 'longpassword1',
     specialization: 'Internal Medicine', consultation_fee: 350,
   });
-  const glucose = await createTest(app.database.db, actor, { name: 'Fasting Glucose', code: 'FBS', price: 150, unit: 'mg/dL', normal_range: '70-110' });
-  const hba1c = await createTest(app.database.db, actor, { name: 'HbA1c', code: 'HBA1C', price: 500 });
+  const glucose = await createTest(app.database.db, actor, { name: 'Fasting Glucose', code: 'FBS', price: 150, unit: 'mg/dL', normal_range: '70-110', status: 'active' });
+  const hba1c = await createTest(app.database.db, actor, { name: 'HbA1c', code: 'HBA1C', price: 500, status: 'active' });
   patient = await createPatient(app.database.db, actor, {
     first_name: 'Lakshmi', last_name: 'Venkatesan', date_of_birth: '1979-08-21', gender: 'Female', phone: '+91 98860 12345',
     email: 'lakshmi@example.com', blood_group: 'O+',
@@ -69,7 +69,7 @@ afterEach(async (ctx) => {
   current = null;
 });
 
-async function staffPage(viewport = DESKTOP): Promise<Page> {
+async function staffPage(viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
   const page = await app.newPage(viewport);
   current = page;
   await page.goto('/patient-history');

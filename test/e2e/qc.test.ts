@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createTest } from '../../src/core/catalogue/tests.js';
-import { recordRun } from '../../src/core/qc/service.js';
+import { createMaterial, recordRun } from '../../src/core/qc/service.js';
+import { addDays } from '../../src/core/time.js';
+import { todayIn } from '../../src/shared/age.js';
 import { systemActor, type Actor } from '../../src/core/context.js';
 import { MOBILE, login, screenshot, startApp, type E2eApp } from './harness.js';
 
@@ -32,6 +34,8 @@ async function open(who: 'admin' | 'lab_technician' | 'validator' | 'receptionis
   return page;
 }
 
+const formatLabDate = (ymd: string) => ymd.split('-').reverse().join('/');
+
 const card = (page: Page, name: string) => page.getByRole('group', { name });
 
 /** Earlier daily runs of the material (recorded through the service as the technician would have), for a chart with history. */
@@ -49,8 +53,11 @@ async function seedHistory(controlId: string) {
 
 /** Toasts cover the bottom right: dismiss the lasting ones and let the rest go before a screenshot. */
 async function quietToasts(page: Page) {
-  const close = page.getByRole('button', { name: 'Close toast' });
-  while ((await close.count()) > 0) await close.first().click();
+  // Stacked toasts keep moving while they animate, so Playwright's click never sees them stable:
+  // press every close button from inside the page instead.
+  await page.evaluate(
+    "document.querySelectorAll('[data-sonner-toast] [data-close-button]').forEach((b) => b instanceof HTMLElement && b.click())",
+  );
   await page.locator('[data-sonner-toast]').first().waitFor({ state: 'detached', timeout: 15_000 });
 }
 
@@ -82,6 +89,7 @@ describe('Quality Control', () => {
     await add.getByLabel('Target Mean').click();
     await add.getByText('Target SD must be greater than 0').waitFor();
     await add.getByLabel('Target SD').fill('2');
+    await screenshot(page, 'qc-add-material');
     await add.getByRole('button', { name: 'Add Control Material' }).click();
     await add.waitFor({ state: 'detached' });
     await page.getByText('Control material added').waitFor();
@@ -131,6 +139,7 @@ describe('Quality Control', () => {
     await detail.getByRole('button', { name: 'Record QC Run' }).click();
     const runDialog = page.getByRole('dialog', { name: `Record QC Run: ${controlId}` });
     await runDialog.getByLabel('Value (mg/dL)').fill('100');
+    await screenshot(page, 'qc-record-run');
     await runDialog.getByRole('button', { name: 'Record Run' }).click();
     await page.getByRole('img', { name: /16 runs/ }).waitFor();
 
@@ -156,8 +165,29 @@ describe('Quality Control', () => {
     await screenshot(page, 'qc-chart-mobile');
   });
 
-  it('hides write actions from a validator and refuses a receptionist', async () => {
+  it('hides write actions from a validator, marks expired and soon-expiring lots, and refuses a receptionist', async () => {
+    const db = app.database.db;
+    const actor = systemActor(app.organizationId!);
+    const test = await db.selectFrom('tests').select('id').where('code', '=', 'GLUF').executeTakeFirstOrThrow();
+    const soon = await createMaterial(db, actor, {
+      name: 'Lyphochek Level 2',
+      test_id: test.id,
+      level: 'Level 2 (Abnormal High)',
+      control_type: 'External',
+      expiry_date: addDays(todayIn('Asia/Kolkata'), 10),
+      target_mean: 250,
+      target_sd: 6,
+    });
+    const old = await createMaterial(db, actor, { name: 'Old lot', test_id: test.id, control_type: 'Internal', target_mean: 100, target_sd: 2 });
+    await db.updateTable('qc_materials').set({ expiry_date: '2025-01-31' }).where('id', '=', old.id).execute();
+
     const validator = await open('validator');
+    await validator.getByText(`${soon.control_id} · Glucose Fasting · lot ${soon.lot_number}`).waitFor();
+    const table = validator.getByRole('table', { name: 'QC records' });
+    expect(await table.getByRole('row').filter({ hasText: old.control_id }).getByText('31/01/2025').getAttribute('class')).toContain('text-red-700');
+    expect(await table.getByRole('row').filter({ hasText: soon.control_id }).getByText(formatLabDate(soon.expiry_date)).getAttribute('class')).toContain('text-amber-800');
+    await validator.getByText('Login Successful').waitFor({ state: 'hidden' });
+    await screenshot(validator, 'qc-expiry-validator');
     await validator.getByRole('table', { name: 'QC records' }).getByRole('row').nth(1).waitFor();
     expect(await validator.getByRole('button', { name: 'Add Control Material' }).count()).toBe(0);
     expect(await validator.getByRole('button', { name: /Record QC run/i }).count()).toBe(0);

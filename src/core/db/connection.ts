@@ -93,7 +93,8 @@ export function fixedQuery<A extends Scalar[], R>(build: (db: Db, ...args: A) =>
     const query = build(db, ...(markers as A)).compile(db);
     const slots = query.parameters.map((value) => ({ arg: markers.indexOf(value as string), value }));
     markers.forEach((m, i) => {
-      if (!query.parameters.includes(m)) throw new Error(`fixedQuery: argument ${i + 1} is not a parameter of: ${query.sql}`);
+      if (!query.parameters.includes(m))
+        throw new Error(`fixedQuery: argument ${i + 1} is not a parameter of: ${query.sql}`);
     });
     return (compiled = { query, slots });
   };

@@ -41,5 +41,19 @@ describe('ftsQuery', () => {
 
   it('quotes words so search text cannot change the query', () => {
     expect(ftsQuery(1, ['a"b'])).toContain('"a""b"*');
+    expect(ftsQuery(1, ['a"b'], { soleOrganization: true })).toBe('"a""b"*');
+  });
+
+  it('in a database with one organisation needs neither the tenant term nor the column filter', () => {
+    expect(ftsQuery(7, ['ram', 'ku'], { soleOrganization: true })).toBe('"ram"* AND "ku"*');
+  });
+
+  it('keeps the column filter when a word could match the tenant column itself', () => {
+    for (const word of ['o', 'or', 'org', 'org7']) {
+      expect(ftsQuery(7, [word], { soleOrganization: true })).toBe(
+        `{first_name last_name patient_code phone email} : ("${word}"*)`,
+      );
+    }
+    expect(ftsQuery(7, ['org70'], { soleOrganization: true })).toBe('"org70"*');
   });
 });

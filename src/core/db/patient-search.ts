@@ -16,12 +16,14 @@ export function searchTokens(text: string): string[] {
     const digits = text.replace(/\D/g, '');
     return [digits.length > 10 ? digits.slice(-10) : digits];
   }
-  return text
-    .toLowerCase()
-    // Combining marks belong to the word (Devanagari vowel signs, decomposed accents), as in the index.
-    .split(/[^\p{L}\p{M}\p{N}]+/u)
-    .filter(Boolean)
-    .slice(0, 8);
+  return (
+    text
+      .toLowerCase()
+      // Combining marks belong to the word (Devanagari vowel signs, decomposed accents), as in the index.
+      .split(/[^\p{L}\p{M}\p{N}]+/u)
+      .filter(Boolean)
+      .slice(0, 8)
+  );
 }
 
 /**
@@ -58,5 +60,7 @@ export const countMatching = fixedQuery(
 /** Newest first; FTS5 walks rowids in descending order without sorting. */
 export const pageOfMatching = fixedQuery(
   (_db, match: string, limit: number, offset: number) =>
-    sql<{ id: number }>`SELECT rowid AS id FROM patients_fts WHERE patients_fts MATCH ${match} ORDER BY rowid DESC LIMIT ${limit} OFFSET ${offset}`,
+    sql<{
+      id: number;
+    }>`SELECT rowid AS id FROM patients_fts WHERE patients_fts MATCH ${match} ORDER BY rowid DESC LIMIT ${limit} OFFSET ${offset}`,
 );

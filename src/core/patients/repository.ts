@@ -1,7 +1,14 @@
 import type { Selectable } from 'kysely';
 import { fixedQuery, type Db } from '../db/connection.js';
 import type { PatientsTable } from '../db/schema.js';
-import { countMatching, ftsQuery, idsMatching, otherOrganization, pageOfMatching, searchTokens } from '../db/patient-search.js';
+import {
+  countMatching,
+  ftsQuery,
+  idsMatching,
+  otherOrganization,
+  pageOfMatching,
+  searchTokens,
+} from '../db/patient-search.js';
 import { ageFromDob } from '../../shared/age.js';
 import type { Patient, PatientListQuery } from '../../shared/schemas/patients.js';
 
@@ -43,15 +50,31 @@ const patientById = fixedQuery((db, organizationId: number, id: number) =>
 );
 
 const patientCount = fixedQuery((db, organizationId: number) =>
-  db.selectFrom('entity_counts').select('n').where('organization_id', '=', organizationId).where('entity', '=', 'patients'),
+  db
+    .selectFrom('entity_counts')
+    .select('n')
+    .where('organization_id', '=', organizationId)
+    .where('entity', '=', 'patients'),
 );
 
 const newestIds = fixedQuery((db, organizationId: number, limit: number, offset: number) =>
-  db.selectFrom('patients').select('id').where('organization_id', '=', organizationId).orderBy('id', 'desc').limit(limit).offset(offset),
+  db
+    .selectFrom('patients')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset),
 );
 
 const oldestIds = fixedQuery((db, organizationId: number, limit: number, offset: number) =>
-  db.selectFrom('patients').select('id').where('organization_id', '=', organizationId).orderBy('id', 'asc').limit(limit).offset(offset),
+  db
+    .selectFrom('patients')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .orderBy('id', 'asc')
+    .limit(limit)
+    .offset(offset),
 );
 
 export function findPatient(db: Db, organizationId: number, id: number): Promise<PatientRow | undefined> {
@@ -106,7 +129,14 @@ export async function pagePatients(
     const total = Number((await countMatching.first(db, match))?.n ?? 0);
     if (offset >= total) return { rows: [], total };
     const idRows = await pageOfMatching.all(db, match, q.limit, offset);
-    return { rows: await rowsByIds(db, organizationId, idRows.map((r) => r.id)), total };
+    return {
+      rows: await rowsByIds(
+        db,
+        organizationId,
+        idRows.map((r) => r.id),
+      ),
+      total,
+    };
   }
 
   if (match === null && !filtered) {
@@ -117,7 +147,14 @@ export async function pagePatients(
     const ids = fromEnd
       ? await oldestIds.all(db, organizationId, lastIndex - offset, total - lastIndex)
       : await newestIds.all(db, organizationId, q.limit, offset);
-    return { rows: await rowsByIds(db, organizationId, ids.map((r) => r.id)), total };
+    return {
+      rows: await rowsByIds(
+        db,
+        organizationId,
+        ids.map((r) => r.id),
+      ),
+      total,
+    };
   }
 
   let base = db.selectFrom('patients').where('organization_id', '=', organizationId);

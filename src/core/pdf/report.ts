@@ -65,7 +65,7 @@ export async function labReportPdf(input: LabReportInput): Promise<Buffer> {
   // Patient and sample blocks
   const blockY = doc.y;
   const half = width / 2 - 8;
-  const blockH = 104;
+  const blockH = 108;
   const block = (x: number, title: string, rows: [string, string][]) => {
     doc.roundedRect(x, blockY, half, blockH, 4).strokeColor(LINE).lineWidth(0.8).stroke();
     doc.font('bold').fontSize(9).fillColor('#000000').text(title, x + 8, blockY + 6, { width: half - 16 });
@@ -91,18 +91,20 @@ export async function labReportPdf(input: LabReportInput): Promise<Buffer> {
     ['Reported', when(input.reported_at)],
   ]);
   if (sample.barcode) {
-    const png = await barcodePng(sample.barcode, 'code128', { scale: 2, height: 8, text: true });
-    doc.image(png, sx + 8, blockY + 20 + 4 * 13 + 2, { fit: [half - 16, 28] });
+    const png = await barcodePng(sample.barcode, 'code128', { scale: 3, height: 8, text: false });
+    const top = blockY + 20 + 4 * 13 + 2;
+    doc.image(png, sx + 8, top, { fit: [150, 20] });
+    doc.font('regular').fontSize(7.5).fillColor('#000000').text(sample.barcode, sx + 8, top + 22, { width: 150, align: 'center', lineBreak: false });
   }
   doc.y = blockY + blockH + 12;
 
   // Results table
   const cols = [
-    { h: 'Test', w: width - 92 - 56 - 118 - 64, align: 'left' as const },
+    { h: 'Test', w: width - 92 - 56 - 110 - 80, align: 'left' as const },
     { h: 'Result', w: 92, align: 'left' as const },
     { h: 'Unit', w: 56, align: 'left' as const },
-    { h: 'Reference Range', w: 118, align: 'left' as const },
-    { h: 'Flag', w: 64, align: 'left' as const },
+    { h: 'Reference Range', w: 110, align: 'left' as const },
+    { h: 'Flag', w: 80, align: 'left' as const },
   ];
   const headerRow = () => {
     const y = doc.y;

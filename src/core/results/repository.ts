@@ -188,6 +188,7 @@ function plan(f: Partial<ResultListQuery>) {
   } else if (f.critical === 'false') {
     entered.push(sql<SqlBool>`r.is_critical = 0`);
   }
+  if (f.entered === 'true') awaiting = false;
   if (f.status === 'pending' && f.validation) includeEntered = false;
   return { entered, awaiting, includeEntered };
 }

@@ -5,7 +5,8 @@ import { portalLoginSchema } from '../../shared/schemas/portal.js';
 import { ForbiddenError, UnauthorizedError } from '../../core/errors.js';
 import { PortalAuth, type PortalSession } from '../../core/portal/auth.js';
 import { issuePortalPin, portalPinStatus } from '../../core/portal/pin.js';
-import { portalAppointments, portalBillPdf, portalBills, portalMe, portalResults } from '../../core/portal/data.js';
+import { portalAppointments, portalBillPdf, portalBills, portalMe, portalResults, requireReportableSample } from '../../core/portal/data.js';
+import { sampleReportPdf } from '../../core/results/report.js';
 import { actorOf, sameOrigin } from '../plugins/auth.js';
 
 /** The patient's cookie: its own name, and sent only to the portal API, so it can never open a staff route. */
@@ -113,4 +114,14 @@ export async function portalRoutes(app: FastifyInstance) {
       .send(pdf);
   });
 
+  r.get('/api/portal/samples/:id/report.pdf', { ...guarded, schema: { params: idParam } }, async (req, reply) => {
+    const s = patientOf(req);
+    const { sampleCode } = await requireReportableSample(db, s, req.params.id);
+    const pdf = await sampleReportPdf(db, s.organizationId, req.params.id);
+    return reply
+      .type('application/pdf')
+      .header('cache-control', 'private, no-store')
+      .header('content-disposition', `${pdfDisposition(req)}; filename="report-${sampleCode}.pdf"`)
+      .send(pdf);
+  });
 }

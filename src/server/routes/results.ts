@@ -26,8 +26,8 @@ export async function resultRoutes(app: FastifyInstance) {
   /** Export Report: every result matching the filters as CSV, recorded in the audit trail. */
   r.get('/api/test-results/export', { schema: { querystring: resultListQuery }, config: view }, async (req, reply) => {
     const actor = actorOf(req);
-    const { search, status, validation, priority, critical, sample_id } = req.query;
-    const filters = { search, status, validation, priority, critical, sample_id };
+    const { search, status, validation, priority, critical, sample_id, entered } = req.query;
+    const filters = { search, status, validation, priority, critical, sample_id, entered };
     const csv = await resultsCsv(db, actor.organizationId, filters);
     await writeAudit(db, actor, { action: 'export', entity: 'test_result', newValues: { format: 'csv', ...filters } });
     const day = new Date().toISOString().slice(0, 10);

@@ -73,6 +73,8 @@ export const resultListQuery = pageQuery.extend({
   priority: allOr(SAMPLE_PRIORITIES, 'priority'),
   critical: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['true', 'false'], { error: 'critical must be true or false' }).optional()),
   sample_id: z.preprocess((v) => (v === '' ? undefined : v), id('sample_id').optional()),
+  /** true: entered results only, without the worklist of tests awaiting a result (the validation queue). */
+  entered: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['true', 'false'], { error: 'entered must be true or false' }).optional()),
 });
 export type ResultListQuery = z.infer<typeof resultListQuery>;
 

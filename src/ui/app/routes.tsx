@@ -55,9 +55,9 @@ export const ROUTES: Record<ScreenPath, Page> = {
   '/test-pricing': page(() => import('@/features/catalogue/pages/TestPricingPage')),
 
   // Laboratory Operations
-  '/samples': soon('/samples'),
-  '/barcode-system': soon('/barcode-system'),
-  '/sample-tracking': soon('/sample-tracking'),
+  '/samples': page(() => import('@/features/samples/pages/SampleCollectionPage')),
+  '/barcode-system': page(() => import('@/features/samples/pages/BarcodeSystemPage')),
+  '/sample-tracking': page(() => import('@/features/samples/pages/SampleTrackingPage')),
   '/results': soon('/results'),
   '/result-validation': soon('/result-validation'),
   '/quality': page(() => import('@/features/qc/pages/QualityControlPage')),

@@ -27,8 +27,9 @@ async function portalGet<T>(path: string, signal?: AbortSignal): Promise<T> {
 }
 
 /**
- * Drops every portal record and sets who is signed in (nobody, or the patient who just signed in). The `me` query itself is kept (only its data
- * changes): the page observes it, and a removed query would leave the page watching a stale one.
+ * Drops every portal record and sets who is signed in (nobody, or the patient who just signed in).
+ * The `me` query itself is kept, only its data changes: the page observes it, and a removed query
+ * would leave the page watching a stale one.
  */
 function resetPortal(qc: QueryClient, patient: PortalPatient | null = null): void {
   qc.removeQueries({ queryKey: portalKeys.all, predicate: (q) => q.queryKey[1] !== 'me' });

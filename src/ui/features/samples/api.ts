@@ -50,7 +50,8 @@ export function useSamples(f: SampleFilters, opts: { enabled?: boolean } = {}) {
 export function useSampleSummary(opts: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: sampleKeys.summary,
-    queryFn: ({ signal }) => api.get<{ summary: SampleSummary }>('/api/samples/summary', undefined, signal).then((r) => r.summary),
+    queryFn: ({ signal }) =>
+      api.get<{ summary: SampleSummary }>('/api/samples/summary', undefined, signal).then((r) => r.summary),
     enabled: opts.enabled ?? true,
   });
 }
@@ -69,7 +70,9 @@ export function useLocations(enabled = true) {
   return useQuery({
     queryKey: sampleKeys.locations,
     queryFn: ({ signal }) =>
-      api.get<{ locations: CollectionLocation[] }>('/api/collection-locations', undefined, signal).then((r) => r.locations),
+      api
+        .get<{ locations: CollectionLocation[] }>('/api/collection-locations', undefined, signal)
+        .then((r) => r.locations),
     staleTime: 5 * 60_000,
     enabled,
   });
@@ -89,7 +92,8 @@ export function useCollectors(enabled: boolean) {
 export function useOrderableTests(enabled: boolean) {
   return useQuery({
     queryKey: sampleKeys.tests,
-    queryFn: ({ signal }) => api.get<{ tests: CatalogueTest[] }>('/api/tests', { status: 'active' }, signal).then((r) => r.tests),
+    queryFn: ({ signal }) =>
+      api.get<{ tests: CatalogueTest[] }>('/api/tests', { status: 'active' }, signal).then((r) => r.tests),
     staleTime: 60_000,
     enabled,
   });

@@ -24,7 +24,8 @@ export function useBarcodeLookup(onFound: (sample: Sample) => void) {
       onFound(sample);
     },
     onError: (err) => {
-      if (err instanceof ApiError && err.status === 404) notify.error('Barcode Not Found', 'No sample found with this barcode');
+      if (err instanceof ApiError && err.status === 404)
+        notify.error('Barcode Not Found', 'No sample found with this barcode');
       else if (err instanceof ApiError && err.status === 400)
         notify.error('Invalid Barcode', 'The scanned barcode format is invalid');
       else notify.error('Failed to lookup barcode', err);

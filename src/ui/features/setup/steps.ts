@@ -16,6 +16,9 @@ export interface WizardValues {
   timezone: (typeof TIMEZONES)[number];
   currency: (typeof CURRENCIES)[number];
   dateFormat: (typeof DATE_FORMATS)[number];
+  importSampleTests: boolean;
+  importSampleProfiles: boolean;
+  importSamplePackages: boolean;
 }
 
 /** Spec defaults (document 001, section 9): Asia/Kolkata, INR, DD/MM/YYYY. */
@@ -31,6 +34,10 @@ export const WIZARD_DEFAULTS: WizardValues = {
   timezone: 'Asia/Kolkata',
   currency: 'INR',
   dateFormat: 'DD/MM/YYYY',
+  // Spec 001 section 9: all three sample-data imports default to on.
+  importSampleTests: true,
+  importSampleProfiles: true,
+  importSamplePackages: true,
 };
 
 const S = setupSchema.shape;

@@ -115,16 +115,13 @@ export function CameraScanner({ onDetected, onUnavailable }: CameraScannerProps)
 
   return (
     <div className="relative overflow-hidden rounded-md bg-slate-900">
-      <video
-        ref={video}
-        muted
-        playsInline
-        aria-label="Camera preview"
-        className="aspect-video w-full object-cover"
-      />
+      <video ref={video} muted playsInline aria-label="Camera preview" className="aspect-video w-full object-cover" />
       {/* The aiming box: where the label should sit. */}
       <div className="pointer-events-none absolute inset-x-[12%] top-1/2 h-1/3 -translate-y-1/2 rounded border-2 border-white/80" />
-      <p role="status" className="absolute inset-x-0 bottom-0 bg-slate-900/70 px-3 py-1.5 text-center text-xs text-white">
+      <p
+        role="status"
+        className="absolute inset-x-0 bottom-0 bg-slate-900/70 px-3 py-1.5 text-center text-xs text-white"
+      >
         {state === 'starting' ? (
           <span className="inline-flex items-center gap-1.5">
             <Loader2 className="size-3.5 animate-spin" aria-hidden="true" /> Starting camera...

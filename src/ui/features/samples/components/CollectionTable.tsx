@@ -66,7 +66,12 @@ export function collectionColumns(a: CollectionActions): Column<Sample>[] {
       key: 'collection_date',
       header: 'Collection Time',
       hideOnMobile: true,
-      cell: (s) => (s.collection_date ? <DateText value={s.collection_date} withTime /> : <span className="text-slate-500">Not collected</span>),
+      cell: (s) =>
+        s.collection_date ? (
+          <DateText value={s.collection_date} withTime />
+        ) : (
+          <span className="text-slate-500">Not collected</span>
+        ),
     },
     {
       key: 'collector',
@@ -103,11 +108,7 @@ export function collectionColumns(a: CollectionActions): Column<Sample>[] {
             )}
             <IconButton label={`View ${s.sample_id}`} icon={<Eye />} onClick={quiet(() => a.onView(s))} />
             {s.barcode && (
-              <IconButton
-                label={`Barcode of ${s.sample_id}`}
-                icon={<QrCode />}
-                onClick={quiet(() => a.onBarcode(s))}
-              />
+              <IconButton label={`Barcode of ${s.sample_id}`} icon={<QrCode />} onClick={quiet(() => a.onBarcode(s))} />
             )}
             {a.canManage && (
               <>

@@ -100,7 +100,9 @@ function EditForm({ sample, onOpenChange }: { sample: Sample; onOpenChange: (ope
           value={collector}
           onChange={setCollector}
           error={errors.collector_id}
-          current={sample.collector_id && recorded ? { value: String(sample.collector_id), label: recorded } : undefined}
+          current={
+            sample.collector_id && recorded ? { value: String(sample.collector_id), label: recorded } : undefined
+          }
         />
         <LocationField value={location} onChange={setLocation} error={errors.location} />
         <FormField label="Notes" error={errors.notes}>

@@ -26,7 +26,10 @@ export function PatientField({ value, onChange, error }: PatientFieldProps) {
     return (
       <div className="grid gap-1.5">
         <p className="text-[13px] font-medium text-slate-800">Patient</p>
-        <div className="flex items-center gap-3 rounded-md border border-slate-200 bg-slate-50 p-2.5" aria-live="polite">
+        <div
+          className="flex items-center gap-3 rounded-md border border-slate-200 bg-slate-50 p-2.5"
+          aria-live="polite"
+        >
           <UserRound className="size-5 shrink-0 text-primary-600" aria-hidden="true" />
           <div className="min-w-0 flex-1 text-sm">
             <p className="font-semibold text-slate-900" data-testid="selected-patient">

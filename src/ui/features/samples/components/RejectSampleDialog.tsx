@@ -24,7 +24,10 @@ function RejectForm({ sample, onOpenChange }: { sample: Sample; onOpenChange: (o
       setError('Give the reason for rejecting the sample');
       return;
     }
-    status.mutate({ id: sample.id, status: 'rejected', notes: reason.trim() }, { onSuccess: () => onOpenChange(false) });
+    status.mutate(
+      { id: sample.id, status: 'rejected', notes: reason.trim() },
+      { onSuccess: () => onOpenChange(false) },
+    );
   };
 
   return (

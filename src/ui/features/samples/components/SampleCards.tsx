@@ -9,8 +9,16 @@ import { formatCount } from '@/lib/format';
 type CardKey = 'total' | 'with_barcode' | 'collected' | 'processing' | 'completed';
 
 const CARDS: Record<CardKey, { label: string; icon: ReactNode; hint: (s: SampleSummary) => string }> = {
-  total: { label: 'Total Samples', icon: <TestTubes />, hint: (s) => `${formatCount(s.pending)} pending · ${formatCount(s.rejected)} rejected` },
-  with_barcode: { label: 'With Barcodes', icon: <Barcode />, hint: (s) => `${formatCount(s.without_barcode)} without a barcode` },
+  total: {
+    label: 'Total Samples',
+    icon: <TestTubes />,
+    hint: (s) => `${formatCount(s.pending)} pending · ${formatCount(s.rejected)} rejected`,
+  },
+  with_barcode: {
+    label: 'With Barcodes',
+    icon: <Barcode />,
+    hint: (s) => `${formatCount(s.without_barcode)} without a barcode`,
+  },
   collected: { label: 'Collected', icon: <TestTube />, hint: () => 'Waiting to be processed' },
   processing: { label: 'Processing', icon: <FlaskConical />, hint: () => 'In the lab now' },
   completed: { label: 'Completed', icon: <CheckCircle2 />, hint: (s) => `${s.completion_rate}% of all samples` },

@@ -64,7 +64,9 @@ export function SampleDetailsDialog({ sampleId, onOpenChange, onShowBarcode }: S
             <Fact label="Barcode">
               <span className="font-mono">{s.barcode ?? 'No barcode'}</span>
             </Fact>
-            <Fact label="Collected">{s.collection_date ? <DateText value={s.collection_date} withTime /> : 'Not yet'}</Fact>
+            <Fact label="Collected">
+              {s.collection_date ? <DateText value={s.collection_date} withTime /> : 'Not yet'}
+            </Fact>
             <Fact label="ETA">{s.eta ? <DateText value={s.eta} withTime /> : 'N/A'}</Fact>
             <Fact label="Collected By">{collectorName(s) ?? 'Not recorded'}</Fact>
             <Fact label="Location">{s.location || 'N/A'}</Fact>

@@ -18,9 +18,15 @@ export function CollectorField({ value, onChange, error, current }: ChoiceFieldP
   const me = useCurrentUser();
   const canList = me.permissions.includes('view_users');
   const users = useCollectors(canList);
-  const mine: SelectOption = { value: String(me.id), label: `${me.first_name} ${me.last_name} (${ROLE_LABELS[me.role]})` };
+  const mine: SelectOption = {
+    value: String(me.id),
+    label: `${me.first_name} ${me.last_name} (${ROLE_LABELS[me.role]})`,
+  };
   let options: SelectOption[] = canList
-    ? (users.data ?? []).map((u) => ({ value: String(u.id), label: `${u.first_name} ${u.last_name} (${ROLE_LABELS[u.role]})` }))
+    ? (users.data ?? []).map((u) => ({
+        value: String(u.id),
+        label: `${u.first_name} ${u.last_name} (${ROLE_LABELS[u.role]})`,
+      }))
     : [mine];
   // A collector who has since been deactivated is still the one on record: keep them choosable.
   if (current && !options.some((o) => o.value === current.value)) options = [current, ...options];

@@ -28,7 +28,10 @@ export function TestsField({ sampleType, value, onChange, error }: TestsFieldPro
   const shown = useMemo(() => {
     const q = filter.trim().toLowerCase();
     const matches = (t: CatalogueTest) =>
-      !q || t.name.toLowerCase().includes(q) || t.code.toLowerCase().includes(q) || (t.category ?? '').toLowerCase().includes(q);
+      !q ||
+      t.name.toLowerCase().includes(q) ||
+      t.code.toLowerCase().includes(q) ||
+      (t.category ?? '').toLowerCase().includes(q);
     const ofType = (t: CatalogueTest) => !sampleType || everyType || t.sample_type === sampleType;
     return (tests.data ?? []).filter((t) => ofType(t) && matches(t));
   }, [tests.data, filter, sampleType, everyType]);
@@ -46,7 +49,10 @@ export function TestsField({ sampleType, value, onChange, error }: TestsFieldPro
             const t = byId.get(id);
             const name = t ? t.name : `Test ${id}`;
             return (
-              <li key={id} className="inline-flex items-center gap-1 rounded-full bg-primary-50 py-0.5 pr-1 pl-2.5 text-xs text-primary-900">
+              <li
+                key={id}
+                className="inline-flex items-center gap-1 rounded-full bg-primary-50 py-0.5 pr-1 pl-2.5 text-xs text-primary-900"
+              >
                 {name}
                 <button
                   type="button"
@@ -62,7 +68,10 @@ export function TestsField({ sampleType, value, onChange, error }: TestsFieldPro
         </ul>
       )}
       <div className="relative">
-        <Search className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-slate-500" aria-hidden="true" />
+        <Search
+          className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-slate-500"
+          aria-hidden="true"
+        />
         <Input
           type="search"
           aria-label="Filter tests"
@@ -72,14 +81,19 @@ export function TestsField({ sampleType, value, onChange, error }: TestsFieldPro
           className="pl-8"
         />
       </div>
-      <div className="max-h-44 overflow-y-auto rounded-md border border-slate-200 p-2" aria-invalid={error ? true : undefined}>
+      <div
+        className="max-h-44 overflow-y-auto rounded-md border border-slate-200 p-2"
+        aria-invalid={error ? true : undefined}
+      >
         {tests.isPending ? (
           <p className="text-[13px] text-slate-600">Loading tests...</p>
         ) : tests.isError ? (
           <p className="text-[13px] text-red-700">Could not load the test catalogue: {errorMessage(tests.error)}</p>
         ) : shown.length === 0 ? (
           <p className="text-[13px] text-slate-600">
-            {filter.trim() ? `No test matches "${filter.trim()}"` : `No active ${sampleType || ''} tests in the catalogue`}
+            {filter.trim()
+              ? `No test matches "${filter.trim()}"`
+              : `No active ${sampleType || ''} tests in the catalogue`}
           </p>
         ) : (
           <div className="grid gap-1.5 sm:grid-cols-2">

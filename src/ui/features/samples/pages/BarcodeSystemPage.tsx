@@ -32,12 +32,20 @@ const PAGE_SIZES = [20, 50, 100] as const;
 const DEFAULTS = { search: '', status: 'all', page: 1, limit: 50 };
 
 const columns: Column<Sample>[] = [
-  { key: 'sample_id', header: 'Sample ID', cell: (s) => <span className="font-mono text-[13px] font-medium">{s.sample_id}</span> },
+  {
+    key: 'sample_id',
+    header: 'Sample ID',
+    cell: (s) => <span className="font-mono text-[13px] font-medium">{s.sample_id}</span>,
+  },
   {
     key: 'barcode',
     header: 'Barcode',
     cell: (s) =>
-      s.barcode ? <span className="font-mono text-[13px]">{s.barcode}</span> : <span className="text-slate-500">No barcode</span>,
+      s.barcode ? (
+        <span className="font-mono text-[13px]">{s.barcode}</span>
+      ) : (
+        <span className="text-slate-500">No barcode</span>
+      ),
   },
   { key: 'sample_type', header: 'Sample Type', cell: (s) => s.sample_type },
   { key: 'status', header: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
@@ -46,14 +54,20 @@ const columns: Column<Sample>[] = [
     key: 'collection_date',
     header: 'Collection Date',
     hideOnMobile: true,
-    cell: (s) => (s.collection_date ? <DateText value={s.collection_date} withTime /> : <span className="text-slate-500">Not collected</span>),
+    cell: (s) =>
+      s.collection_date ? (
+        <DateText value={s.collection_date} withTime />
+      ) : (
+        <span className="text-slate-500">Not collected</span>
+      ),
   },
 ];
 
 /** Barcode System (/barcode-system): look samples up by barcode, print labels, fill in missing barcodes. */
 export default function BarcodeSystemPage() {
   const user = useCurrentUser();
-  if (!user.permissions.includes('view_samples')) return <NoAccess what="the barcode system" permission="view_samples" />;
+  if (!user.permissions.includes('view_samples'))
+    return <NoAccess what="the barcode system" permission="view_samples" />;
   return <BarcodeSystem canManage={user.permissions.includes('manage_samples')} />;
 }
 
@@ -149,7 +163,9 @@ function BarcodeSystem({ canManage }: { canManage: boolean }) {
               rowActions={actions}
               empty={{
                 title: 'No samples found',
-                hint: filtersActive ? 'Try adjusting your search or filter criteria' : 'No samples have been collected yet',
+                hint: filtersActive
+                  ? 'Try adjusting your search or filter criteria'
+                  : 'No samples have been collected yet',
               }}
               className={list.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}
             />

@@ -104,7 +104,12 @@ function SampleCollection({ canManage }: { canManage: boolean }) {
 
       {list.isError && !list.data ? (
         // Spec: when loading fails, this panel replaces the page.
-        <ErrorPanel title="Database Connection Error" error={list.error} onRetry={retry} retryLabel="Retry Connection" />
+        <ErrorPanel
+          title="Database Connection Error"
+          error={list.error}
+          onRetry={retry}
+          retryLabel="Retry Connection"
+        />
       ) : (
         <>
           <SampleCards summary={summary} cards={['total', 'collected', 'processing', 'completed']} />
@@ -140,7 +145,9 @@ function SampleCollection({ canManage }: { canManage: boolean }) {
                 onRowClick={(s) => setQ({ view: s.id })}
                 empty={{
                   title: 'No samples found',
-                  hint: filtersActive ? 'Try adjusting your search or filter criteria' : 'No samples have been collected yet',
+                  hint: filtersActive
+                    ? 'Try adjusting your search or filter criteria'
+                    : 'No samples have been collected yet',
                   action:
                     canManage && !filtersActive ? (
                       <Button size="sm" onClick={() => setCollecting(true)}>
@@ -203,7 +210,11 @@ function SampleCollection({ canManage }: { canManage: boolean }) {
           <ConfirmDialog
             open={deleting !== null}
             onOpenChange={(o) => !o && setDeleting(null)}
-            message={deleting ? deleteMessage(`sample ${deleting.sample_id} of ${deleting.first_name} ${deleting.last_name}`) : ''}
+            message={
+              deleting
+                ? deleteMessage(`sample ${deleting.sample_id} of ${deleting.first_name} ${deleting.last_name}`)
+                : ''
+            }
             busy={remove.isPending}
             onConfirm={() => deleting && remove.mutate(deleting.id, { onSettled: () => setDeleting(null) })}
           />

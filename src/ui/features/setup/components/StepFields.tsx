@@ -127,18 +127,30 @@ const SAMPLE_SWITCHES = [
   { key: 'importSamplePackages', label: 'Import sample test packages' },
 ] as const;
 
-/** The starter catalogue ships with a later issue: the switches are shown off and disabled; false is sent. */
-export function SampleDataStep() {
+/**
+ * The starter catalogue shipped with lims (data/starter-catalogue.json): common Indian lab tests,
+ * profiles and packages with illustrative prices. Profiles need their tests and packages need
+ * their tests and profiles: the server loads what they need along with them.
+ */
+export function SampleDataStep({ form }: Form) {
+  const v = useWatch({ control: form.control });
   return (
     <div className="grid gap-4">
       <div className="grid gap-3">
         {SAMPLE_SWITCHES.map((s) => (
-          <Switch key={s.key} id={s.key} checked={false} disabled onCheckedChange={() => undefined} label={s.label} />
+          <Switch
+            key={s.key}
+            id={s.key}
+            checked={v[s.key] ?? false}
+            onCheckedChange={(on) => form.setValue(s.key, on, { shouldDirty: true })}
+            label={s.label}
+          />
         ))}
       </div>
-      <p className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-[13px] text-amber-950">
-        The starter catalogue is not available in this version yet. You can add tests, profiles and packages after
-        setup.
+      <p className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-[13px] text-slate-700">
+        The starter catalogue has about 100 common tests (haematology, biochemistry, lipid, liver, kidney, thyroid,
+        diabetes, urine, serology, vitamins) with adult reference ranges, 15 profiles and 7 packages. Prices are
+        illustrative: review them on Test Pricing after setup.
       </p>
     </div>
   );
@@ -210,7 +222,10 @@ export function RegionalStep({ form, file }: Form & { file: string | undefined }
         <Summary
           title="Sample Data & Region"
           rows={[
-            ['Starter catalogue', 'Not imported (not available yet)'],
+            [
+              'Starter catalogue',
+              [v.importSampleTests && 'tests', v.importSampleProfiles && 'profiles', v.importSamplePackages && 'packages'].filter(Boolean).join(', ') || 'Not imported',
+            ],
             ['Timezone', v.timezone],
             ['Currency', v.currency],
             ['Date format', v.dateFormat],

@@ -99,13 +99,7 @@ export default function SetupWizardPage() {
   };
 
   const complete = (values: WizardValues) => {
-    // The starter catalogue does not exist yet: the three imports are always false (see step 4).
-    const parsed = setupSchema.safeParse({
-      ...values,
-      importSampleTests: false,
-      importSampleProfiles: false,
-      importSamplePackages: false,
-    });
+    const parsed = setupSchema.safeParse(values);
     if (!parsed.success) {
       const first = parsed.error.issues[0];
       const field = String(first?.path[0] ?? '');
@@ -211,7 +205,7 @@ export default function SetupWizardPage() {
             {step === 0 && <LabStep form={form} />}
             {step === 1 && <AdminStep form={form} />}
             {step === 2 && <DatabaseStep file={status.data.database.file} />}
-            {step === 3 && <SampleDataStep />}
+            {step === 3 && <SampleDataStep form={form} />}
             {step === 4 && <RegionalStep form={form} file={status.data.database.file} />}
           </div>
           <div className="flex items-center justify-between gap-2 border-t border-slate-100 px-5 py-3">

@@ -40,7 +40,7 @@ export function RecentBills({ filters, onOpen }: { filters: BillFilters; onOpen:
                   </span>
                   <span className="shrink-0 text-right text-sm">
                     <Money rupees={b.final_amount} className="block" />
-                    <Badge status={b.payment_status} className="mt-0.5" />
+                    <Badge status={b.status} className="mt-0.5" />
                   </span>
                 </button>
               </li>

@@ -68,7 +68,13 @@ export default function BillsListPage() {
     try {
       // Refetches the table, the figures and Recent Bills: every active bills query.
       await qc.refetchQueries({ queryKey: billKeys.all, type: 'active' });
-      notify.success('Refreshed', 'Bills data has been refreshed');
+      // refetchQueries does not throw: look for a query that failed before saying all is fresh.
+      const failed = qc
+        .getQueryCache()
+        .findAll({ queryKey: billKeys.all, type: 'active' })
+        .find((query) => query.state.status === 'error');
+      if (failed) notify.error('Refresh failed', failed.state.error);
+      else notify.success('Refreshed', 'Bills data has been refreshed');
     } finally {
       setRefreshing(false);
     }

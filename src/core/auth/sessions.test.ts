@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, type Database_ } from '../db/connection.js';
+import { createSession, deleteSession, resolveSession } from './sessions.js';
+
+const opened: { database: Database_; dir: string }[] = [];
+
+afterEach(async () => {
+  for (const { database, dir } of opened.splice(0)) {
+    await database.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** A database with one lab and one active receptionist; returns the user's id. */
+function labWithUser(): { d: Database_; userId: number } {
+  const dir = mkdtempSync(join(tmpdir(), 'lims-sessions-'));
+  const d = openDatabase(join(dir, 'lims.db'));
+  opened.push({ database: d, dir });
+  const now = new Date().toISOString();
+  const org = d.sqlite
+    .prepare('INSERT INTO organizations (name, created_at, updated_at) VALUES (?, ?, ?)')
+    .run('Lab', now, now);
+  const user = d.sqlite
+    .prepare(
+      `INSERT INTO users (organization_id, email, password_hash, first_name, last_name, role, created_at, updated_at)
+       VALUES (?, 'rita@lab.test', 'not-a-real-hash', 'Rita', 'Rao', 'receptionist', ?, ?)`,
+    )
+    .run(org.lastInsertRowid, now, now);
+  return { d, userId: Number(user.lastInsertRowid) };
+}
+
+const thirtyMinutes = async () => 30;
+
+describe('resolveSession, asked again and again for the same token', () => {
+  it('sees a deactivation made by another connection (the CLI) on the very next request', async () => {
+    const { d, userId } = labWithUser();
+    const { token } = await createSession(d.db, { id: userId, organization_id: 1 }, {});
+    expect((await resolveSession(d.db, token, thirtyMinutes))?.user.id).toBe(userId);
+    expect((await resolveSession(d.db, token, thirtyMinutes))?.user.id).toBe(userId);
+    const cli = new Database(d.file);
+    try {
+      cli.prepare('UPDATE users SET is_active = 0 WHERE id = ?').run(userId);
+    } finally {
+      cli.close();
+    }
+    expect(await resolveSession(d.db, token, thirtyMinutes)).toBeNull();
+  });
+
+  it('sees a role change made through the app at once', async () => {
+    const { d, userId } = labWithUser();
+    const { token } = await createSession(d.db, { id: userId, organization_id: 1 }, {});
+    expect((await resolveSession(d.db, token, thirtyMinutes))?.user.role).toBe('receptionist');
+    await d.db.updateTable('users').set({ role: 'admin' }).where('id', '=', userId).execute();
+    expect((await resolveSession(d.db, token, thirtyMinutes))?.user.role).toBe('admin');
+  });
+
+  it('refuses the token after sign-out, and after the idle timeout', async () => {
+    const { d, userId } = labWithUser();
+    const first = await createSession(d.db, { id: userId, organization_id: 1 }, {});
+    expect(await resolveSession(d.db, first.token, thirtyMinutes)).not.toBeNull();
+    await deleteSession(d.db, first.token);
+    expect(await resolveSession(d.db, first.token, thirtyMinutes)).toBeNull();
+
+    const second = await createSession(d.db, { id: userId, organization_id: 1 }, {});
+    expect(await resolveSession(d.db, second.token, thirtyMinutes)).not.toBeNull();
+    const later = new Date(Date.now() + 31 * 60_000);
+    expect(await resolveSession(d.db, second.token, thirtyMinutes, later)).toBeNull();
+    expect(await resolveSession(d.db, second.token, thirtyMinutes)).toBeNull();
+  });
+
+  it('gives each request its own user object', async () => {
+    const { d, userId } = labWithUser();
+    const { token } = await createSession(d.db, { id: userId, organization_id: 1 }, {});
+    const a = await resolveSession(d.db, token, thirtyMinutes);
+    const b = await resolveSession(d.db, token, thirtyMinutes);
+    expect(a?.user).toEqual(b?.user);
+    expect(a?.user).not.toBe(b?.user);
+  });
+});

@@ -1,0 +1,178 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  BulkVerifyResponse,
+  ResultCreate,
+  ResultPage,
+  ResultSheet,
+  ResultSummary,
+  ResultUpdate,
+  TestResult,
+} from '@shared/schemas/results';
+import { resultCode } from '@shared/schemas/results';
+import type { Sample } from '@shared/schemas/samples';
+import { api, ApiError, fileUrl } from '@/lib/api';
+import { notify } from '@/lib/notify';
+import { shellKeys } from '@/lib/session';
+
+/** List filters as the screens keep them in the URL ("all" means no filter). */
+export interface ResultFilters {
+  search?: string;
+  status?: string;
+  validation?: string;
+  priority?: string;
+  critical?: string;
+  /** 'true': entered results only (the validation queue leaves out tests awaiting a result). */
+  entered?: string;
+  page?: number;
+  limit?: number;
+}
+
+export const resultKeys = {
+  all: ['results'] as const,
+  list: (f: ResultFilters) => ['results', 'list', f] as const,
+  summary: ['results', 'summary'] as const,
+  sheet: (sampleId: number) => ['results', 'sheet', sampleId] as const,
+};
+
+const noAll = (v: string | undefined) => (v && v !== 'all' ? v : undefined);
+
+export function resultQuery(f: ResultFilters) {
+  return {
+    search: f.search?.trim() || undefined,
+    status: noAll(f.status),
+    validation: noAll(f.validation),
+    priority: noAll(f.priority),
+    critical: noAll(f.critical),
+    entered: f.entered,
+    page: f.page,
+    limit: f.limit,
+  };
+}
+
+export function useResults(f: ResultFilters, opts: { enabled?: boolean } = {}) {
+  return useQuery({
+    queryKey: resultKeys.list(f),
+    queryFn: () => api.get<ResultPage>('/api/test-results', resultQuery(f)),
+    placeholderData: keepPreviousData,
+    enabled: opts.enabled ?? true,
+  });
+}
+
+export function useResultSummary() {
+  return useQuery({
+    queryKey: resultKeys.summary,
+    queryFn: () => api.get<{ summary: ResultSummary }>('/api/test-results/summary').then((r) => r.summary),
+  });
+}
+
+export function useResultSheet(sampleId: number | null) {
+  return useQuery({
+    queryKey: resultKeys.sheet(sampleId ?? 0),
+    queryFn: () => api.get<ResultSheet>(`/api/samples/${sampleId ?? 0}/results`),
+    enabled: sampleId !== null,
+  });
+}
+
+/** A sample typed or scanned into the entry dialog: a barcode (BC...) or a sample ID (SMP...). */
+export async function findSample(ref: string): Promise<Sample | null> {
+  const code = ref.trim().toUpperCase();
+  if (!code) return null;
+  if (code.startsWith('BC')) {
+    try {
+      return (await api.get<{ sample: Sample }>(`/api/samples/by-barcode/${encodeURIComponent(code)}`)).sample;
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return null;
+      throw err;
+    }
+  }
+  const page = await api.get<{ samples: Sample[] }>('/api/samples', { search: code, limit: 10 });
+  return page.samples.find((s) => s.sample_id === code) ?? null;
+}
+
+export function reportUrl(sampleId: number): string {
+  return fileUrl(`/api/samples/${sampleId}/report.pdf`);
+}
+
+export function exportUrl(f: ResultFilters): string {
+  const { page: _p, limit: _l, ...q } = resultQuery(f);
+  return fileUrl('/api/test-results/export', q);
+}
+
+function useInvalidateResults() {
+  const qc = useQueryClient();
+  return () =>
+    Promise.all([
+      qc.invalidateQueries({ queryKey: resultKeys.all }),
+      // Entering the first result moves a sample to processing; the dashboard counts results.
+      qc.invalidateQueries({ queryKey: ['samples'] }),
+      qc.invalidateQueries({ queryKey: shellKeys.dashboardStats }),
+    ]);
+}
+
+/** One POST per test row; the dialog toasts once for the whole sheet. */
+export function useCreateResultMutation() {
+  const invalidate = useInvalidateResults();
+  return useMutation({
+    mutationFn: (body: ResultCreate) => api.post<{ result: TestResult }>('/api/test-results', body).then((r) => r.result),
+    onSettled: invalidate,
+  });
+}
+
+export function useUpdateResultMutation() {
+  const invalidate = useInvalidateResults();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: number; body: ResultUpdate }) =>
+      api.put<{ result: TestResult }>(`/api/test-results/${id}`, body).then((r) => r.result),
+    onSettled: invalidate,
+  });
+}
+
+export function useDeleteResultMutation() {
+  const invalidate = useInvalidateResults();
+  return useMutation({
+    mutationFn: (r: TestResult) => api.delete(`/api/test-results/${r.id ?? 0}`).then(() => r),
+    onSuccess: (r) => {
+      notify.success('Result deleted successfully', `${r.test_name} on ${r.sample_number}`);
+      return invalidate();
+    },
+    onError: (err) => notify.error('Failed to delete result', err),
+  });
+}
+
+export function useVerifyResultMutation() {
+  const invalidate = useInvalidateResults();
+  return useMutation({
+    mutationFn: (r: TestResult) => api.put<{ result: TestResult }>(`/api/test-results/${r.id ?? 0}/verify`).then((x) => x.result),
+    onSuccess: (r) => {
+      notify.success(`Result ${resultCode(r.id)} has been verified`, `${r.test_name} · ${r.first_name} ${r.last_name}`);
+      return invalidate();
+    },
+    onError: (err) => notify.error('Failed to verify result', err),
+  });
+}
+
+export function useBulkVerifyMutation() {
+  const invalidate = useInvalidateResults();
+  return useMutation({
+    mutationFn: (ids: number[]) => api.post<BulkVerifyResponse>('/api/test-results/bulk-verify', { ids }),
+    onSuccess: (out) => {
+      if (out.verified > 0) notify.success(`${out.verified} result${out.verified === 1 ? '' : 's'} verified`, out.refused ? `${out.refused} refused; see the reasons` : undefined);
+      else notify.error('Failed to verify result', `None of the ${out.refused} selected results could be verified`);
+      return invalidate();
+    },
+    onError: (err) => notify.error('Failed to verify result', err),
+  });
+}
+
+export function useRejectResultMutation() {
+  const invalidate = useInvalidateResults();
+  return useMutation({
+    mutationFn: ({ id, reason }: { id: number; reason: string }) =>
+      api.put<{ result: TestResult }>(`/api/test-results/${id}/reject`, { reason }).then((r) => r.result),
+    onSuccess: (r) => {
+      notify.success(`Result ${resultCode(r.id)} has been rejected`, r.rejection_reason ?? undefined);
+      return invalidate();
+    },
+    onError: (err) => notify.error('Failed to reject result', err),
+  });
+}

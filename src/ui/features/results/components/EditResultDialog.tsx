@@ -1,0 +1,91 @@
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import { resultCode, resultUpdateSchema, resultValue, type TestResult } from '@shared/schemas/results';
+import { Button, Dialog, FormField, Input, Textarea } from '@/components';
+import { ApiError } from '@/lib/api';
+import { notify } from '@/lib/notify';
+import { useUpdateResultMutation } from '../api';
+
+const editSchema = resultUpdateSchema.extend({ result_value: resultValue });
+/** A verified result changes only with a reason (the server refuses it otherwise, and keeps the earlier value). */
+const amendSchema = editSchema.refine((v) => (v.reason ?? '').length > 0, { path: ['reason'], message: 'Reason is required' });
+type FormIn = z.input<typeof editSchema>;
+type FormOut = z.output<typeof editSchema>;
+const FIELDS = ['result_value', 'unit', 'notes', 'reason'] as const;
+
+/** Edit one entered result; for a verified one, the reason is asked for and the change is kept as an amendment. */
+export function EditResultDialog({ result, onOpenChange }: { result: TestResult; onOpenChange: (open: boolean) => void }) {
+  const verified = result.status === 'verified';
+  const update = useUpdateResultMutation();
+  const form = useForm<FormIn, unknown, FormOut>({
+    resolver: zodResolver(verified ? amendSchema : editSchema),
+    defaultValues: { result_value: result.result_value ?? '', unit: result.unit ?? '', notes: result.notes ?? '', reason: '' },
+    mode: 'onBlur',
+  });
+  const { errors } = form.formState;
+
+  const onSubmit = form.handleSubmit((body) =>
+    update.mutate(
+      { id: result.id!, body },
+      {
+        onSuccess: (r) => {
+          notify.success(verified ? `Result ${resultCode(r.id)} amended` : `Result ${resultCode(r.id)} updated`, verified ? 'The earlier value is kept; the result needs verifying again.' : undefined);
+          onOpenChange(false);
+        },
+        onError: (err) => {
+          if (err instanceof ApiError) {
+            for (const d of err.details) {
+              const path = FIELDS.find((f) => f === d.path);
+              if (path) form.setError(path, { message: d.message });
+            }
+          }
+          notify.error('Failed to update result', err);
+        },
+      },
+    ),
+  );
+
+  return (
+    <Dialog
+      open
+      onOpenChange={(o) => !update.isPending && onOpenChange(o)}
+      title={`${verified ? 'Amend' : 'Edit'} Result ${resultCode(result.id)}`}
+      description={`${result.test_name} · ${result.first_name} ${result.last_name} · ${result.sample_number} · reference range ${result.normal_range ?? 'not set'}`}
+      footer={
+        <>
+          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={update.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" form="edit-result" loading={update.isPending} loadingText="Saving...">
+            {verified ? 'Save Amendment' : 'Save'}
+          </Button>
+        </>
+      }
+    >
+      <form id="edit-result" onSubmit={(e) => void onSubmit(e)} className="grid gap-4" noValidate>
+        {verified && (
+          <p className="rounded-md border border-amber-200 bg-amber-50 p-3 text-[13px] text-amber-950">
+            This result was verified by {result.verified_by_name ?? 'a validator'}. Changing it keeps the earlier value ({result.result_value} {result.unit}) with your reason, and sends the result back for verification.
+          </p>
+        )}
+        <div className="grid grid-cols-2 gap-3">
+          <FormField label="Result value" required error={errors.result_value?.message}>
+            <Input {...form.register('result_value')} autoComplete="off" />
+          </FormField>
+          <FormField label="Unit" error={errors.unit?.message}>
+            <Input {...form.register('unit')} autoComplete="off" />
+          </FormField>
+        </div>
+        <FormField label="Notes" error={errors.notes?.message}>
+          <Input {...form.register('notes')} autoComplete="off" />
+        </FormField>
+        {verified && (
+          <FormField label="Reason for the change" required error={errors.reason?.message} hint="Printed on the report with the earlier value">
+            <Textarea rows={3} {...form.register('reason')} />
+          </FormField>
+        )}
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,142 @@
+import { useState } from 'react';
+import { ArrowLeft, CheckCircle2 } from 'lucide-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ResultSheet } from '@shared/schemas/results';
+import { Button, Dialog, ErrorPanel, LoadingState } from '@/components';
+import { api, errorMessage } from '@/lib/api';
+import { notify } from '@/lib/notify';
+import { useCurrentUser } from '@/lib/session';
+import { resultKeys, useCreateResultMutation, useResultSheet, useUpdateResultMutation } from '../api';
+import { SamplePicker } from './SamplePicker';
+import { jobsOf, ResultSheetForm, type RowDraft } from './ResultSheetForm';
+
+const FORM_ID = 'result-sheet';
+const FLAG_WORD: Record<string, string> = { high: 'High', low: 'Low', abnormal: 'Abnormal', normal: 'Normal' };
+
+interface Props {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** Opened from a pending row: go straight to that sample's sheet. */
+  sampleId?: number | null;
+}
+
+/** Enter Results: pick a sample (scan or type), then one row per ordered test; each row is POSTed (or PUT). */
+export function EnterResultsDialog({ open, onOpenChange, sampleId: initial = null }: Props) {
+  const [sampleId, setSampleId] = useState<number | null>(initial);
+  const [errors, setErrors] = useState<Record<number, string>>({});
+  const [saving, setSaving] = useState(false);
+  const [opened, setOpened] = useState({ open, initial });
+  // Each opening starts at the sample it was opened for (or at the picker).
+  if (opened.open !== open || opened.initial !== initial) {
+    setOpened({ open, initial });
+    if (open) {
+      setSampleId(initial);
+      setErrors({});
+    }
+  }
+  const sheet = useResultSheet(open ? sampleId : null);
+  const create = useCreateResultMutation();
+  const update = useUpdateResultMutation();
+  const me = useCurrentUser();
+  const complete = useCompleteSampleMutation();
+
+  async function save(s: ResultSheet, drafts: Record<number, RowDraft>) {
+    const { jobs, errors: invalid } = jobsOf(s, drafts);
+    setErrors(invalid);
+    if (Object.keys(invalid).length) return;
+    if (!jobs.length) {
+      notify.info('Nothing to save', 'Type a result for at least one test.');
+      return;
+    }
+    setSaving(true);
+    const failed: Record<number, string> = {};
+    const saved: string[] = [];
+    for (const { row, draft } of jobs) {
+      try {
+        const r = row.result?.id
+          ? await update.mutateAsync({ id: row.result.id, body: draft })
+          : await create.mutateAsync({ sample_id: s.sample.id, test_id: row.test_id, ...draft, unit: draft.unit ?? undefined, notes: draft.notes ?? undefined });
+        saved.push(`${r.test_name} ${r.result_value}${r.unit ? ` ${r.unit}` : ''}${r.flag ? ` (${FLAG_WORD[r.flag] ?? r.flag}${r.is_critical ? ', critical' : ''})` : ''}`);
+      } catch (err) {
+        failed[row.test_id] = errorMessage(err);
+      }
+    }
+    setSaving(false);
+    setErrors(failed);
+    const failures = Object.values(failed);
+    if (saved.length) notify.success(`${saved.length} result${saved.length === 1 ? '' : 's'} saved for ${s.sample.sample_number}`, saved.join(' · '));
+    if (failures.length) notify.error('Failed to save result', failures[0]);
+    else onOpenChange(false);
+  }
+
+  const s = sheet.data;
+  const canComplete = s?.all_verified && s.sample.status === 'processing' && me.permissions.includes('manage_samples');
+  const footer =
+    sampleId === null ? (
+      <Button variant="outline" onClick={() => onOpenChange(false)}>
+        Cancel
+      </Button>
+    ) : (
+      <>
+        {initial === null && (
+          <Button variant="ghost" onClick={() => setSampleId(null)} className="mr-auto">
+            <ArrowLeft />
+            Another Sample
+          </Button>
+        )}
+        {canComplete && (
+          <Button variant="outline" loading={complete.isPending} loadingText="Completing..." onClick={() => complete.mutate({ id: s.sample.id, code: s.sample.sample_number })}>
+            <CheckCircle2 />
+            Complete Sample
+          </Button>
+        )}
+        <Button variant="outline" onClick={() => onOpenChange(false)}>
+          Cancel
+        </Button>
+        <Button type="submit" form={FORM_ID} loading={saving} loadingText="Saving..." disabled={!s?.can_enter}>
+          Save Results
+        </Button>
+      </>
+    );
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={s && sampleId !== null ? `Enter Results: ${s.sample.sample_number}` : 'Enter Results'}
+      description={sampleId === null ? 'Scan or type the sample, then enter a value for each ordered test.' : 'The server flags each value against the range for this patient.'}
+      size="xl"
+      footer={footer}
+    >
+      {sampleId === null ? (
+        <SamplePicker onPick={setSampleId} />
+      ) : sheet.isPending ? (
+        <LoadingState text="Loading the sample's tests..." />
+      ) : sheet.isError ? (
+        <ErrorPanel title="Error Loading Test Results" error={sheet.error} onRetry={() => void sheet.refetch()} retryLabel="Retry" />
+      ) : (
+        <>
+          {s!.all_verified && (
+            <p role="status" className="mb-3 rounded-md border border-green-200 bg-green-50 p-3 text-[13px] text-green-900">
+              Every ordered test has a verified result{s!.sample.status === 'processing' ? ': the sample can now be completed.' : '.'}
+            </p>
+          )}
+          <ResultSheetForm key={s!.sample.id} sheet={s!} formId={FORM_ID} errors={errors} onSubmit={(d) => void save(s!, d)} />
+        </>
+      )}
+    </Dialog>
+  );
+}
+
+/** Staff complete a sample once every result is verified (never automatically). */
+function useCompleteSampleMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id }: { id: number; code: string }) => api.put(`/api/samples/${id}/status`, { status: 'completed', notes: 'All results verified' }),
+    onSuccess: () => {
+      notify.success('Sample status updated to completed');
+      return Promise.all([qc.invalidateQueries({ queryKey: resultKeys.all }), qc.invalidateQueries({ queryKey: ['samples'] })]);
+    },
+    onError: (err) => notify.error('Failed to update sample status', err),
+  });
+}

@@ -1,0 +1,190 @@
+import { useState, type FormEvent } from 'react';
+import { computeFlag } from '@shared/flags';
+import { resultCreateSchema, type ResultSheet, type ResultSheetRow, type TestResult } from '@shared/schemas/results';
+import { Badge, FormField, Input } from '@/components';
+import { formatDateTime, useLabFormat } from '@/lib/format';
+import { FlagBadge, PriorityBadge } from './cells';
+
+export interface RowDraft {
+  value: string;
+  unit: string;
+  notes: string;
+}
+
+export interface SaveJob {
+  row: ResultSheetRow;
+  draft: { result_value: string; unit: string | null; notes: string | null };
+}
+
+/** Which rows a technician may type into: no result yet, an unverified one, or one a validator sent back. */
+export function editable(row: ResultSheetRow): boolean {
+  return row.result === null || row.result.status === 'completed' || row.result.status === 'rejected' || row.result.status === 'pending';
+}
+
+function initialDraft(row: ResultSheetRow): RowDraft {
+  const r = row.result;
+  // A rejected value is re-entered from scratch (the old value is shown beside the field).
+  const keep = r && r.status !== 'rejected';
+  return { value: keep ? (r.result_value ?? '') : '', unit: (keep ? r.unit : row.unit) ?? '', notes: (keep ? r.notes : '') ?? '' };
+}
+
+/** The rows to save: new values, and changes to unverified ones. Empty new rows are skipped. */
+export function jobsOf(sheet: ResultSheet, drafts: Record<number, RowDraft>): { jobs: SaveJob[]; errors: Record<number, string> } {
+  const jobs: SaveJob[] = [];
+  const errors: Record<number, string> = {};
+  for (const row of sheet.tests) {
+    const d = drafts[row.test_id];
+    if (!d || !editable(row)) continue;
+    const r = row.result;
+    const start = initialDraft(row);
+    if (!r && !d.value.trim()) continue;
+    if (r && r.status !== 'rejected' && d.value === start.value && d.unit === start.unit && d.notes === start.notes) continue;
+    if (r?.status === 'rejected' && !d.value.trim()) continue;
+    const parsed = resultCreateSchema.safeParse({ sample_id: sheet.sample.id, test_id: row.test_id, result_value: d.value, unit: d.unit, notes: d.notes });
+    if (!parsed.success) {
+      errors[row.test_id] = parsed.error.issues[0]?.message ?? 'Invalid value';
+      continue;
+    }
+    jobs.push({ row, draft: { result_value: parsed.data.result_value, unit: parsed.data.unit ?? null, notes: parsed.data.notes ?? null } });
+  }
+  return { jobs, errors };
+}
+
+interface Props {
+  sheet: ResultSheet;
+  formId: string;
+  errors: Record<number, string>;
+  onSubmit: (drafts: Record<number, RowDraft>) => void;
+}
+
+/** Step two: one row per ordered test with value, unit (prefilled), the patient's reference range and notes. */
+export function ResultSheetForm({ sheet, formId, errors, onSubmit }: Props) {
+  const lab = useLabFormat();
+  const [drafts, setDrafts] = useState<Record<number, RowDraft>>(() => Object.fromEntries(sheet.tests.map((t) => [t.test_id, initialDraft(t)])));
+  const s = sheet.sample;
+  // Typed values survive a refetch of the sheet (after a partial save); rows new to the sheet start fresh.
+  const draftOf = (row: ResultSheetRow) => drafts[row.test_id] ?? initialDraft(row);
+  const set = (row: ResultSheetRow, patch: Partial<RowDraft>) => setDrafts((d) => ({ ...d, [row.test_id]: { ...(d[row.test_id] ?? initialDraft(row)), ...patch } }));
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    onSubmit(Object.fromEntries(sheet.tests.map((t) => [t.test_id, draftOf(t)])));
+  }
+
+  return (
+    <form id={formId} onSubmit={submit} className="grid gap-4" noValidate>
+      <dl className="grid grid-cols-2 gap-x-4 gap-y-1 rounded-md bg-slate-50 p-3 text-[13px] sm:grid-cols-4">
+        <div>
+          <dt className="text-xs text-slate-600">Patient</dt>
+          <dd className="font-medium text-slate-900">
+            {s.first_name} {s.last_name}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-xs text-slate-600">Patient ID · Age / Sex</dt>
+          <dd className="text-slate-900">
+            {s.patient_number} · {s.age ?? '—'} / {s.gender ?? '—'}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-xs text-slate-600">Sample</dt>
+          <dd className="font-mono text-xs text-slate-900">
+            {s.sample_number}
+            {s.barcode && <span className="block text-slate-600">{s.barcode}</span>}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-xs text-slate-600">Status · Priority</dt>
+          <dd className="flex flex-wrap gap-1">
+            <Badge status={s.status} />
+            <PriorityBadge priority={s.priority} />
+          </dd>
+        </div>
+      </dl>
+
+      {!sheet.can_enter && (
+        <p role="status" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-[13px] text-amber-950">
+          {s.status === 'pending'
+            ? `Sample ${s.sample_number} has not been collected yet; collect it before entering results.`
+            : `Sample ${s.sample_number} is ${s.status}; results can no longer be entered here. Verified results are changed from the table (Edit, with a reason).`}
+        </p>
+      )}
+      {sheet.tests.length === 0 && <p className="text-[13px] text-slate-600">No tests were ordered on this sample.</p>}
+
+      <ol className="grid gap-3">
+        {sheet.tests.map((row) => (
+          <SheetRow
+            key={row.test_id}
+            row={row}
+            draft={draftOf(row)}
+            disabled={!sheet.can_enter || !editable(row)}
+            error={errors[row.test_id]}
+            onChange={(patch) => set(row, patch)}
+            verifiedLine={row.result?.status === 'verified' ? `Verified by ${row.result.verified_by_name ?? 'unknown'} on ${formatDateTime(row.result.verified_at, lab)}` : null}
+          />
+        ))}
+      </ol>
+    </form>
+  );
+}
+
+function SheetRow({
+  row,
+  draft,
+  disabled,
+  error,
+  onChange,
+  verifiedLine,
+}: {
+  row: ResultSheetRow;
+  draft: RowDraft;
+  disabled: boolean;
+  error: string | undefined;
+  onChange: (patch: Partial<RowDraft>) => void;
+  verifiedLine: string | null;
+}) {
+  const r: TestResult | null = row.result;
+  // A preview against the range shown; the server decides the stored flag (and critical limits).
+  const preview = draft.value.trim() && !disabled ? computeFlag(draft.value, row.normal_range) : null;
+  return (
+    <li className="rounded-md border border-slate-200 p-3">
+      <div className="mb-2 flex flex-wrap items-baseline justify-between gap-2">
+        <p className="text-sm font-semibold text-slate-900">
+          {row.test_name} <span className="font-mono text-xs font-normal text-slate-500">{row.test_code}</span>
+        </p>
+        <p className="text-[13px] text-slate-700">
+          Reference range: <span className="font-medium">{row.normal_range ?? 'not set'}</span>
+        </p>
+      </div>
+      {r?.status === 'rejected' && (
+        <p className="mb-2 text-[13px] text-red-800">
+          Rejected ({r.rejection_reason ?? 'no reason given'}); earlier value {r.result_value} {r.unit}. Enter the repeat result.
+        </p>
+      )}
+      <div className="grid grid-cols-2 gap-3 sm:grid-cols-[1fr_8rem_1.5fr]">
+        <FormField label={`${row.test_name} result`} error={error}>
+          {(control) => (
+            <div className="flex items-center gap-2">
+              <Input {...control} value={draft.value} onChange={(e) => onChange({ value: e.target.value })} disabled={disabled} autoComplete="off" inputMode="text" />
+              {r && !preview && <FlagBadge flag={r.flag} />}
+              {preview && <FlagBadge flag={preview} />}
+            </div>
+          )}
+        </FormField>
+        <FormField label="Unit">
+          <Input value={draft.unit} onChange={(e) => onChange({ unit: e.target.value })} disabled={disabled} autoComplete="off" />
+        </FormField>
+        <FormField label="Notes" className="col-span-2 sm:col-span-1">
+          <Input value={draft.notes} onChange={(e) => onChange({ notes: e.target.value })} disabled={disabled} autoComplete="off" />
+        </FormField>
+      </div>
+      {(r || verifiedLine) && (
+        <p className="mt-2 flex flex-wrap items-center gap-2 text-xs text-slate-600">
+          {r && <Badge status={r.status} />}
+          {r?.is_critical && <Badge tone="red">Critical Value</Badge>}
+          {verifiedLine ?? (r?.technician_name ? `Entered by ${r.technician_name}` : null)}
+        </p>
+      )}
+    </li>
+  );
+}

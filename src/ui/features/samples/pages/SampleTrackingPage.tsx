@@ -1,0 +1,216 @@
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Eye, Settings2, TestTubes } from 'lucide-react';
+import type { Sample } from '@shared/schemas/samples';
+import {
+  Card,
+  CardHeader,
+  DataTable,
+  DateText,
+  ErrorPanel,
+  FilterBar,
+  LinkButton,
+  LoadingState,
+  PageHeader,
+  Pagination,
+  type Column,
+  type RowAction,
+} from '@/components';
+import { SCREENS } from '@/app/screens';
+import { formatCount } from '@/lib/format';
+import { useCurrentUser } from '@/lib/session';
+import { useUrlState } from '@/lib/useUrlState';
+import { withQuery } from '@/lib/api';
+import { NoAccess } from '@/features/system/components/NoAccess';
+import { useSampleSummary, useSamples } from '../api';
+import { SampleCards } from '../components/SampleCards';
+import { RealtimeStatusCard, TimelineCard } from '../components/TrackingPanels';
+import { OPEN_STATUS_OPTIONS, PRIORITY_OPTIONS, PriorityBadge, StatusBadge, oneOf } from '../text';
+
+const PAGE_SIZES = [20, 50, 100] as const;
+const DEFAULTS = { search: '', status: 'all', priority: 'all', page: 1, limit: 50 };
+const OPEN = ['pending', 'collected', 'processing'];
+
+/** Collected column: the collection time and the ETA (collection + 2 h); an open sample past its ETA is marked late. */
+function Collected({ s, now }: { s: Sample; now: number }) {
+  if (!s.collection_date) return <span className="text-slate-500">Not collected</span>;
+  const late = s.eta !== null && OPEN.includes(s.status) && Date.parse(s.eta) < now;
+  return (
+    <div className="text-[13px]">
+      <DateText value={s.collection_date} withTime />
+      {s.eta && (
+        <p className={late ? 'font-medium text-red-700' : 'text-slate-600'}>
+          ETA: <DateText value={s.eta} withTime />
+          {late && ' (overdue)'}
+        </p>
+      )}
+    </div>
+  );
+}
+
+const trackingColumns = (now: number): Column<Sample>[] => [
+  {
+    key: 'sample_id',
+    header: 'Sample ID',
+    cell: (s) => <span className="font-mono text-[13px] font-medium">{s.sample_id}</span>,
+  },
+  {
+    key: 'patient',
+    header: 'Patient',
+    cell: (s) => {
+      const name = `${s.first_name ?? ''} ${s.last_name ?? ''}`.trim();
+      return (
+        <div className="min-w-32">
+          <p className="font-medium">{name || 'Unknown Patient'}</p>
+          <p className="font-mono text-xs text-slate-600">{s.patient_number || 'N/A'}</p>
+        </div>
+      );
+    },
+  },
+  {
+    key: 'test_type',
+    header: 'Test Type',
+    hideOnMobile: true,
+    cell: (s) =>
+      s.tests.length ? <span className="text-[13px]">{s.tests.map((t) => t.name).join(', ')}</span> : s.sample_type,
+  },
+  { key: 'status', header: 'Status', cell: (s) => <StatusBadge status={s.status} icon /> },
+  { key: 'location', header: 'Location', hideOnMobile: true, cell: (s) => s.location || 'N/A' },
+  { key: 'priority', header: 'Priority', hideOnMobile: true, cell: (s) => <PriorityBadge priority={s.priority} /> },
+  { key: 'collected', header: 'Collected', cell: (s) => <Collected s={s} now={now} /> },
+];
+
+/** The time, refreshed every minute, so "overdue" appears without a reload. */
+function useNow(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 60_000);
+    return () => clearInterval(t);
+  }, []);
+  return now;
+}
+
+/** Sample Tracking (/sample-tracking): where every sample is, its ETA, and how the lab is keeping up. */
+export default function SampleTrackingPage() {
+  const user = useCurrentUser();
+  if (!user.permissions.includes('view_samples')) return <NoAccess what="sample tracking" permission="view_samples" />;
+  return <SampleTracking />;
+}
+
+function SampleTracking() {
+  const navigate = useNavigate();
+  const [q, setQ, resetQ, isActive] = useUrlState(DEFAULTS);
+  const status = oneOf(q.status, OPEN_STATUS_OPTIONS);
+  const priority = oneOf(q.priority, PRIORITY_OPTIONS);
+  const limit = (PAGE_SIZES as readonly number[]).includes(q.limit) ? q.limit : 50;
+  const page = Math.max(1, Math.trunc(q.page));
+  const list = useSamples({ page, limit, search: q.search, status, priority });
+  const summary = useSampleSummary();
+  const filtersActive = isActive('search', 'status', 'priority');
+  const now = useNow();
+  const columns = trackingColumns(now);
+
+  const totalPages = list.data?.totalPages;
+  useEffect(() => {
+    if (totalPages !== undefined && page > totalPages) setQ({ page: totalPages }, { replace: true });
+  }, [page, totalPages, setQ]);
+
+  const retry = () => {
+    void list.refetch();
+    void summary.refetch();
+  };
+
+  // Spec: both actions go to Sample Collection; there they open this sample's details or find it to manage.
+  const actions: RowAction<Sample>[] = [
+    {
+      label: (s) => `View details of ${s.sample_id}`,
+      icon: <Eye />,
+      onClick: (s) => void navigate(withQuery('/samples', { view: s.id })),
+    },
+    {
+      label: (s) => `Manage ${s.sample_id}`,
+      icon: <Settings2 />,
+      onClick: (s) => void navigate(withQuery('/samples', { search: s.sample_id })),
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader
+        title={SCREENS['/sample-tracking'].title}
+        subtitle="Where each sample is, when it is due, and how the lab is keeping up"
+        actions={
+          <LinkButton to="/samples">
+            <TestTubes />
+            Manage Samples
+          </LinkButton>
+        }
+      />
+
+      {list.isPending ? (
+        <LoadingState text="Loading sample tracking data..." />
+      ) : list.isError && !list.data ? (
+        <ErrorPanel title="Error Loading Sample Tracking" error={list.error} onRetry={retry} retryLabel="Retry" />
+      ) : (
+        <>
+          <SampleCards summary={summary} cards={['total', 'collected', 'processing', 'completed']} />
+          <div className="grid grid-cols-1 items-start gap-5 xl:grid-cols-[minmax(0,1fr)_18rem]">
+            <Card>
+              <CardHeader title={list.data ? `Samples (${formatCount(list.data.total)})` : 'Samples'} />
+              <div className="border-b border-slate-100 p-3">
+                <FilterBar
+                  search={q.search}
+                  onSearchChange={(search) => setQ({ search, page: 1 }, { replace: true })}
+                  searchPlaceholder="Search by sample ID, sample type or patient name"
+                  searchLabel="Search samples"
+                  selects={[
+                    { key: 'status', label: 'Status', value: status, options: OPEN_STATUS_OPTIONS },
+                    { key: 'priority', label: 'Priority', value: priority, options: PRIORITY_OPTIONS },
+                  ]}
+                  onSelectChange={(key, value) => setQ({ [key]: value, page: 1 })}
+                  active={filtersActive}
+                  onClear={resetQ}
+                />
+              </div>
+              <DataTable
+                caption="Sample tracking"
+                columns={columns}
+                rows={list.data?.samples}
+                getRowId={(s) => s.id}
+                error={list.isError ? list.error : undefined}
+                errorTitle="Error Loading Sample Tracking"
+                onRetry={retry}
+                retryLabel="Retry"
+                rowActions={actions}
+                empty={{
+                  title: 'No samples found',
+                  hint: filtersActive
+                    ? 'Try adjusting your search or filter criteria'
+                    : 'No samples have been collected yet',
+                }}
+                className={list.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}
+              />
+              {list.data && list.data.total > 0 && !list.isError && (
+                <Pagination
+                  className="border-t border-slate-100"
+                  page={page}
+                  totalPages={list.data.totalPages}
+                  total={list.data.total}
+                  pageSize={limit}
+                  pageSizes={PAGE_SIZES}
+                  onPageChange={(p) => setQ({ page: p })}
+                  onPageSizeChange={(size) => setQ({ limit: size, page: 1 })}
+                  itemLabel="samples"
+                />
+              )}
+            </Card>
+            <aside aria-label="Tracking panels" className="grid grid-cols-1 gap-5 md:grid-cols-2 xl:grid-cols-1">
+              <TimelineCard summary={summary} />
+              <RealtimeStatusCard summary={summary} />
+            </aside>
+          </div>
+        </>
+      )}
+    </>
+  );
+}
