@@ -44,7 +44,7 @@ export function FormField({ label, children, error, hint, required, className, i
         ? cloneElement(children, { ...props })
         : children;
   return (
-    <div className={cn('grid gap-1.5', className)}>
+    <div className={cn('grid content-start gap-1.5', className)}>
       {/* The required mark sits outside the label so the field's accessible name is just the label. */}
       <div className="flex items-baseline gap-0.5">
         <label htmlFor={controlId} className="text-[13px] font-medium text-slate-800">
