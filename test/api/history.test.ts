@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLab, type TestLab } from '../helpers.js';
 import { createPatient, uniqueWord } from './support.js';
+import { seedResult, seedSample } from './lab-records.js';
 import type { Bill } from '../../src/shared/schemas/bills.js';
 import type { PatientHistory, Visit } from '../../src/shared/schemas/history.js';
 import { addDays, localDate as labDate } from '../../src/core/time.js';
@@ -9,73 +10,27 @@ let lab: TestLab;
 let testId: number;
 let test2Id: number;
 let doctorId: number;
-let seq = 0;
 
-/** A sample inserted directly (the samples API belongs to another module; history only reads the table). */
-async function seedSample(patientId: number, status: string, testIds: number[]): Promise<{ id: number; code: string }> {
-  seq += 1;
-  const now = new Date().toISOString();
-  const code = `SMPHIST${String(seq).padStart(4, '0')}`;
-  const row = await lab.database.db
-    .insertInto('samples')
-    .values({
-      organization_id: lab.organizationId,
-      sample_code: code,
-      barcode: null,
-      patient_id: patientId,
-      bill_id: null,
-      sample_type: 'Blood',
-      collector_id: null,
-      location: 'Main Lab',
-      priority: 'normal',
-      status,
-      notes: null,
-      rejection_reason: null,
-      collection_date: status === 'pending' ? null : now,
-      completed_at: null,
-      created_by: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await lab.database.db
-    .insertInto('sample_tests')
-    .values(testIds.map((test_id, position) => ({ sample_id: row.id, test_id, position })))
-    .execute();
-  return { id: row.id, code };
-}
+const sample = (patientId: number, status: 'pending' | 'completed', testIds: number[]) =>
+  seedSample(lab.database.db, lab.organizationId, { patientId, status, testIds, prefix: 'SMPHIST' });
 
-async function seedResult(sampleId: number, patientId: number, test: number, value: string, flag: string, status: string): Promise<number> {
-  const now = new Date().toISOString();
-  const row = await lab.database.db
-    .insertInto('test_results')
-    .values({
-      organization_id: lab.organizationId,
-      sample_id: sampleId,
-      test_id: test,
-      patient_id: patientId,
-      result_value: value,
-      unit: 'mg/dL',
-      normal_range: '70-110',
-      flag,
-      is_critical: 0,
-      status,
-      review_required: 0,
-      notes: `note ${value}`,
-      rejection_reason: null,
-      technician_id: null,
-      entered_at: now,
-      verified_by: status === 'verified' ? lab.admin.userId : null,
-      verified_at: status === 'verified' ? now : null,
-      amended: 0,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
+const result = (
+  sampleId: number,
+  patientId: number,
+  testId: number,
+  value: string,
+  flag: 'normal' | 'high',
+  status: 'verified' | 'completed',
+) =>
+  seedResult(lab.database.db, lab.organizationId, {
+    sampleId,
+    patientId,
+    testId,
+    value,
+    flag,
+    status,
+    verifiedBy: lab.admin.userId,
+  });
 
 async function bill(patientId: number, withDoctor: boolean): Promise<Bill> {
   const res = await lab.admin.post('/api/bills', {
@@ -95,8 +50,15 @@ function tomorrow(): string {
 
 beforeAll(async () => {
   lab = await makeLab();
-  testId = (await lab.admin.post('/api/tests', { name: 'Fasting Glucose', code: 'FBSH', price: 120, unit: 'mg/dL', normal_range: '70-110' })).json()
-    .test.id;
+  testId = (
+    await lab.admin.post('/api/tests', {
+      name: 'Fasting Glucose',
+      code: 'FBSH',
+      price: 120,
+      unit: 'mg/dL',
+      normal_range: '70-110',
+    })
+  ).json().test.id;
   test2Id = (await lab.admin.post('/api/tests', { name: 'Serum Creatinine', code: 'CREH', price: 250 })).json().test.id;
   doctorId = (
     await lab.admin.post('/api/users', {
@@ -119,7 +81,10 @@ describe('GET /api/patients/{id}/history', () => {
     const doctorBill = await bill(patient.id, true);
     const labBill = await bill(patient.id, false);
     const cancelled = await bill(patient.id, true);
-    expect((await lab.admin.put(`/api/bills/${cancelled.id}`, { status: 'cancelled', cancel_reason: 'Entered twice' })).statusCode).toBe(200);
+    expect(
+      (await lab.admin.put(`/api/bills/${cancelled.id}`, { status: 'cancelled', cancel_reason: 'Entered twice' }))
+        .statusCode,
+    ).toBe(200);
     await bill(other.id, true);
     const booked = await lab.admin.post(`/api/patients/${patient.id}/visits`, {
       doctor_id: doctorId,
@@ -130,12 +95,12 @@ describe('GET /api/patients/{id}/history', () => {
     });
     expect(booked.statusCode, booked.body).toBe(201);
 
-    const drawn = await seedSample(patient.id, 'completed', [testId, test2Id]);
-    await seedSample(patient.id, 'pending', [test2Id]);
-    const high = await seedResult(drawn.id, patient.id, testId, '182', 'high', 'verified');
-    await seedResult(drawn.id, patient.id, test2Id, '0.9', 'normal', 'completed');
-    const otherSample = await seedSample(other.id, 'completed', [testId]);
-    await seedResult(otherSample.id, other.id, testId, '95', 'normal', 'verified');
+    const drawn = await sample(patient.id, 'completed', [testId, test2Id]);
+    await sample(patient.id, 'pending', [test2Id]);
+    const high = await result(drawn.id, patient.id, testId, '182', 'high', 'verified');
+    await result(drawn.id, patient.id, test2Id, '0.9', 'normal', 'completed');
+    const otherSample = await sample(other.id, 'completed', [testId]);
+    await result(otherSample.id, other.id, testId, '95', 'normal', 'verified');
 
     const res = await lab.admin.get(`/api/patients/${patient.id}/history`);
     expect(res.statusCode, res.body).toBe(200);
@@ -165,17 +130,35 @@ describe('GET /api/patients/{id}/history', () => {
       bill_id: doctorBill.id,
     });
     expect(consult.visit_time).toMatch(/^\d{2}:\d{2}$/);
-    expect(h.visits[0]).toMatchObject({ visit_type: 'follow_up', visit_time: '10:30', chief_complaint: 'Review sugar levels' });
+    expect(h.visits[0]).toMatchObject({
+      visit_type: 'follow_up',
+      visit_time: '10:30',
+      chief_complaint: 'Review sugar levels',
+    });
 
     expect(h.test_results.map((r) => r.id)).toContain(high);
     const hr = h.test_results.find((r) => r.id === high)!;
-    expect(hr).toMatchObject({ test_name: 'Fasting Glucose', result_value: '182', flag: 'high', status: 'verified', unit: 'mg/dL', normal_range: '70-110', sample_id: drawn.code });
+    expect(hr).toMatchObject({
+      test_name: 'Fasting Glucose',
+      result_value: '182',
+      flag: 'high',
+      status: 'verified',
+      unit: 'mg/dL',
+      normal_range: '70-110',
+      sample_id: drawn.code,
+    });
     expect(h.test_results.every((r) => r.sample_id.startsWith('SMPHIST'))).toBe(true);
 
     expect(h.samples.find((s) => s.id === drawn.id)?.tests).toEqual(['Fasting Glucose', 'Serum Creatinine']);
-    expect(h.bills.map((b) => b.bill_number).sort()).toEqual([doctorBill.bill_number, labBill.bill_number, cancelled.bill_number].sort());
+    expect(h.bills.map((b) => b.bill_number).sort()).toEqual(
+      [doctorBill.bill_number, labBill.bill_number, cancelled.bill_number].sort(),
+    );
     expect(h.bills.find((b) => b.id === cancelled.id)).toMatchObject({ status: 'cancelled', payment_status: 'unpaid' });
-    expect(h.bills.find((b) => b.id === labBill.id)).toMatchObject({ total_amount: labBill.final_amount, paid_amount: 0, payment_method: 'cash' });
+    expect(h.bills.find((b) => b.id === labBill.id)).toMatchObject({
+      total_amount: labBill.final_amount,
+      paid_amount: 0,
+      payment_method: 'cash',
+    });
   });
 
   it('totals are zero for a new patient', async () => {
@@ -193,11 +176,23 @@ describe('GET /api/patients/{id}/history', () => {
     expect(h.bills[0]).toMatchObject({ paid_amount: b.final_amount, status: 'paid', payment_status: 'paid' });
   });
 
-  it('is scoped to the lab: another lab\'s patient is 404, as is an unknown id', async () => {
+  it("is scoped to the lab: another lab's patient is 404, as is an unknown id", async () => {
     const now = new Date().toISOString();
     const org = await lab.database.db
       .insertInto('organizations')
-      .values({ name: 'Other Lab', address: null, phone: null, email: null, timezone: 'Asia/Kolkata', currency: 'INR', date_format: 'DD/MM/YYYY', settings: '{}', is_demo: 0, created_at: now, updated_at: now })
+      .values({
+        name: 'Other Lab',
+        address: null,
+        phone: null,
+        email: null,
+        timezone: 'Asia/Kolkata',
+        currency: 'INR',
+        date_format: 'DD/MM/YYYY',
+        settings: '{}',
+        is_demo: 0,
+        created_at: now,
+        updated_at: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const foreign = await lab.database.db
@@ -209,10 +204,24 @@ describe('GET /api/patients/{id}/history', () => {
         last_name: 'Away',
         date_of_birth: '1990-01-01',
         gender: 'Male',
-        phone: null, email: null, address: null, city: null, state: null, pincode: null,
-        emergency_contact: null, emergency_phone: null, emergency_relation: null, blood_group: null,
-        allergies: null, medical_history: null, insurance_provider: null, insurance_number: null,
-        membership_type: 'none', created_by: null, created_at: now, updated_at: now,
+        phone: null,
+        email: null,
+        address: null,
+        city: null,
+        state: null,
+        pincode: null,
+        emergency_contact: null,
+        emergency_phone: null,
+        emergency_relation: null,
+        blood_group: null,
+        allergies: null,
+        medical_history: null,
+        insurance_provider: null,
+        insurance_number: null,
+        membership_type: 'none',
+        created_by: null,
+        created_at: now,
+        updated_at: now,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -234,7 +243,11 @@ describe('GET /api/patients/{id}/history', () => {
 describe('visits', () => {
   it('schedules, completes with findings, and refuses illegal changes', async () => {
     const p = await createPatient(lab.admin);
-    const res = await lab.admin.post(`/api/patients/${p.id}/visits`, { doctor_id: doctorId, visit_date: tomorrow(), visit_type: 'consultation' });
+    const res = await lab.admin.post(`/api/patients/${p.id}/visits`, {
+      doctor_id: doctorId,
+      visit_date: tomorrow(),
+      visit_type: 'consultation',
+    });
     expect(res.statusCode, res.body).toBe(201);
     const v = res.json<{ visit: Visit }>().visit;
     expect(v).toMatchObject({ status: 'scheduled', doctor_name: 'Kavita Desai', visit_time: null });
@@ -243,46 +256,80 @@ describe('visits', () => {
     expect(early.statusCode).toBe(400);
     expect(early.json().details[0].path).toBe('follow_up_date');
 
-    const done = await lab.admin.put(`/api/visits/${v.id}`, { status: 'completed', diagnosis: 'Type 2 diabetes', treatment: 'Metformin 500 mg', follow_up_date: tomorrow() });
+    const done = await lab.admin.put(`/api/visits/${v.id}`, {
+      status: 'completed',
+      diagnosis: 'Type 2 diabetes',
+      treatment: 'Metformin 500 mg',
+      follow_up_date: tomorrow(),
+    });
     expect(done.statusCode, done.body).toBe(200);
-    expect(done.json<{ visit: Visit }>().visit).toMatchObject({ status: 'completed', diagnosis: 'Type 2 diabetes', follow_up_date: tomorrow() });
+    expect(done.json<{ visit: Visit }>().visit).toMatchObject({
+      status: 'completed',
+      diagnosis: 'Type 2 diabetes',
+      follow_up_date: tomorrow(),
+    });
 
     expect((await lab.admin.put(`/api/visits/${v.id}`, { status: 'cancelled' })).statusCode).toBe(409);
     const listed = (await lab.admin.get(`/api/patients/${p.id}/visits`)).json<{ visits: Visit[] }>().visits;
     expect(listed.map((x) => x.id)).toEqual([v.id]);
 
-    const second = (await lab.admin.post(`/api/patients/${p.id}/visits`, { doctor_id: doctorId, visit_date: tomorrow() })).json<{ visit: Visit }>().visit;
-    expect((await lab.admin.put(`/api/visits/${second.id}`, { status: 'cancelled' })).json().visit.status).toBe('cancelled');
+    const second = (
+      await lab.admin.post(`/api/patients/${p.id}/visits`, { doctor_id: doctorId, visit_date: tomorrow() })
+    ).json<{ visit: Visit }>().visit;
+    expect((await lab.admin.put(`/api/visits/${second.id}`, { status: 'cancelled' })).json().visit.status).toBe(
+      'cancelled',
+    );
     expect((await lab.admin.put(`/api/visits/${second.id}`, { diagnosis: 'late note' })).statusCode).toBe(409);
     expect((await lab.admin.put(`/api/visits/${second.id}`, { status: 'scheduled' })).statusCode).toBe(400);
   });
 
   it('validates the booking: past dates, times, doctors', async () => {
     const p = await createPatient(lab.admin);
-    const past = await lab.admin.post(`/api/patients/${p.id}/visits`, { doctor_id: doctorId, visit_date: '2020-01-01' });
+    const past = await lab.admin.post(`/api/patients/${p.id}/visits`, {
+      doctor_id: doctorId,
+      visit_date: '2020-01-01',
+    });
     expect(past.statusCode).toBe(400);
-    expect(past.json().details[0]).toEqual({ path: 'visit_date', message: 'An appointment cannot be booked in the past' });
-    const time = await lab.admin.post(`/api/patients/${p.id}/visits`, { doctor_id: doctorId, visit_date: tomorrow(), visit_time: '25:00' });
+    expect(past.json().details[0]).toEqual({
+      path: 'visit_date',
+      message: 'An appointment cannot be booked in the past',
+    });
+    const time = await lab.admin.post(`/api/patients/${p.id}/visits`, {
+      doctor_id: doctorId,
+      visit_date: tomorrow(),
+      visit_time: '25:00',
+    });
     expect(time.statusCode).toBe(400);
     expect(time.json().details[0].path).toBe('visit_time');
-    const notDoctor = await lab.admin.post(`/api/patients/${p.id}/visits`, { doctor_id: lab.admin.userId, visit_date: tomorrow() });
+    const notDoctor = await lab.admin.post(`/api/patients/${p.id}/visits`, {
+      doctor_id: lab.admin.userId,
+      visit_date: tomorrow(),
+    });
     expect(notDoctor.statusCode).toBe(400);
     expect(notDoctor.json().details[0].path).toBe('doctor_id');
     const today = labDate('Asia/Kolkata');
-    expect((await lab.admin.post(`/api/patients/${p.id}/visits`, { doctor_id: doctorId, visit_date: today })).statusCode).toBe(201);
-    expect((await lab.admin.post('/api/patients/999999/visits', { doctor_id: doctorId, visit_date: tomorrow() })).statusCode).toBe(404);
+    expect(
+      (await lab.admin.post(`/api/patients/${p.id}/visits`, { doctor_id: doctorId, visit_date: today })).statusCode,
+    ).toBe(201);
+    expect(
+      (await lab.admin.post('/api/patients/999999/visits', { doctor_id: doctorId, visit_date: tomorrow() })).statusCode,
+    ).toBe(404);
   });
 
   it('booking needs manage_appointments; every change is audited', async () => {
     const p = await createPatient(lab.admin);
     const tech = await lab.as('lab_technician');
-    expect((await tech.post(`/api/patients/${p.id}/visits`, { doctor_id: doctorId, visit_date: tomorrow() })).statusCode).toBe(403);
+    expect(
+      (await tech.post(`/api/patients/${p.id}/visits`, { doctor_id: doctorId, visit_date: tomorrow() })).statusCode,
+    ).toBe(403);
     const reception = await lab.as('receptionist');
     const res = await reception.post(`/api/patients/${p.id}/visits`, { doctor_id: doctorId, visit_date: tomorrow() });
     expect(res.statusCode).toBe(201);
     const id = res.json<{ visit: Visit }>().visit.id;
     await reception.put(`/api/visits/${id}`, { status: 'cancelled' });
-    const audit = lab.database.sqlite.prepare("SELECT action, user_email FROM audit_log WHERE entity = 'visit' AND entity_id = ? ORDER BY id").all(String(id));
+    const audit = lab.database.sqlite
+      .prepare("SELECT action, user_email FROM audit_log WHERE entity = 'visit' AND entity_id = ? ORDER BY id")
+      .all(String(id));
     expect(audit).toEqual([
       { action: 'create', user_email: reception.email },
       { action: 'update', user_email: reception.email },

@@ -5,15 +5,21 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeLab, tempDir, type TestLab } from '../helpers.js';
 import { createPatient } from './support.js';
+import { seedResult, seedSample } from './lab-records.js';
 import type { Bill } from '../../src/shared/schemas/bills.js';
 import type { Patient } from '../../src/shared/schemas/patients.js';
-import type { PortalAppointment, PortalBill, PortalPinIssued, PortalPinStatus, PortalResult } from '../../src/shared/schemas/portal.js';
+import type {
+  PortalAppointment,
+  PortalBill,
+  PortalPinIssued,
+  PortalPinStatus,
+  PortalResult,
+} from '../../src/shared/schemas/portal.js';
 
 let lab: TestLab;
 let testId: number;
 let test2Id: number;
 let doctorId: number;
-let seq = 0;
 let ipSeq = 0;
 
 /** Each call from its own address unless told, so the per-address throttle only counts where a test means it to. */
@@ -28,7 +34,11 @@ interface Login {
   pin: string;
 }
 
-function portalLogin(body: Login, ip = freshIp(), headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+function portalLogin(
+  body: Login,
+  ip = freshIp(),
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
   return lab.app.inject({ method: 'POST', url: '/api/portal/login', payload: body, remoteAddress: ip, headers });
 }
 
@@ -48,41 +58,32 @@ async function issuePin(patientId: number): Promise<string> {
   return res.json<PortalPinIssued>().pin;
 }
 
-async function seedSample(patientId: number, testIds: number[]): Promise<{ id: number; code: string }> {
-  seq += 1;
-  const now = new Date().toISOString();
-  const code = `SMPPORT${String(seq).padStart(4, '0')}`;
-  const row = await lab.database.db
-    .insertInto('samples')
-    .values({
-      organization_id: lab.organizationId, sample_code: code, barcode: null, patient_id: patientId, bill_id: null,
-      sample_type: 'Blood', collector_id: null, location: 'Main Lab', priority: 'normal', status: 'processing',
-      notes: null, rejection_reason: null, collection_date: now, completed_at: null, created_by: null, created_at: now, updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await lab.database.db.insertInto('sample_tests').values(testIds.map((test_id, position) => ({ sample_id: row.id, test_id, position }))).execute();
-  return { id: row.id, code };
-}
+const sample = (patientId: number, testIds: number[]) =>
+  seedSample(lab.database.db, lab.organizationId, { patientId, testIds, prefix: 'SMPPORT' });
 
-async function seedResult(sampleId: number, patientId: number, test: number, value: string, status: 'verified' | 'completed' | 'pending'): Promise<number> {
-  const now = new Date().toISOString();
-  const row = await lab.database.db
-    .insertInto('test_results')
-    .values({
-      organization_id: lab.organizationId, sample_id: sampleId, test_id: test, patient_id: patientId, result_value: value,
-      unit: 'mg/dL', normal_range: '70-110', flag: Number(value) > 110 ? 'high' : 'normal', is_critical: 0, status,
-      review_required: 0, notes: `remark ${value}`, rejection_reason: null, technician_id: null, entered_at: now,
-      verified_by: status === 'verified' ? lab.admin.userId : null, verified_at: status === 'verified' ? now : null,
-      amended: 0, created_at: now, updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
+const result = (
+  sampleId: number,
+  patientId: number,
+  testId: number,
+  value: string,
+  status: 'verified' | 'completed' | 'pending',
+) =>
+  seedResult(lab.database.db, lab.organizationId, {
+    sampleId,
+    patientId,
+    testId,
+    value,
+    flag: Number(value) > 110 ? 'high' : 'normal',
+    status,
+    verifiedBy: lab.admin.userId,
+  });
 
 async function bill(patientId: number): Promise<Bill> {
-  const res = await lab.admin.post('/api/bills', { patient_id: patientId, doctor_id: doctorId, items: [{ item_type: 'test', item_id: testId }] });
+  const res = await lab.admin.post('/api/bills', {
+    patient_id: patientId,
+    doctor_id: doctorId,
+    items: [{ item_type: 'test', item_id: testId }],
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json<{ bill: Bill }>().bill;
 }
@@ -109,21 +110,26 @@ beforeAll(async () => {
   test2Id = (await lab.admin.post('/api/tests', { name: 'HbA1c', code: 'HBAP', price: 450 })).json().test.id;
   doctorId = (
     await lab.admin.post('/api/users', {
-      first_name: 'Arjun', last_name: 'Nair', email: 'arjun.portal@lab.test', role: 'doctor', password: 'longpassword1',
-      specialization: 'Internal Medicine', consultation_fee: 300,
+      first_name: 'Arjun',
+      last_name: 'Nair',
+      email: 'arjun.portal@lab.test',
+      role: 'doctor',
+      password: 'longpassword1',
+      specialization: 'Internal Medicine',
+      consultation_fee: 300,
     })
   ).json().user.id;
   a = await createPatient(lab.admin, { phone: '+91 98450-11111', blood_group: 'B+', email: 'a@example.com' });
   b = await createPatient(lab.admin, { phone: '98450 22222' });
   pinA = await issuePin(a.id);
   pinB = await issuePin(b.id);
-  seeded.aSample = await seedSample(a.id, [testId, test2Id]);
-  seeded.aPendingSample = await seedSample(a.id, [testId]);
-  seeded.bSample = await seedSample(b.id, [testId]);
-  seeded.aVerified = await seedResult(seeded.aSample.id, a.id, testId, '182', 'verified');
-  seeded.aUnverified = await seedResult(seeded.aSample.id, a.id, test2Id, '6.1', 'completed');
-  await seedResult(seeded.aPendingSample.id, a.id, testId, '99', 'pending');
-  seeded.bVerified = await seedResult(seeded.bSample.id, b.id, testId, '95', 'verified');
+  seeded.aSample = await sample(a.id, [testId, test2Id]);
+  seeded.aPendingSample = await sample(a.id, [testId]);
+  seeded.bSample = await sample(b.id, [testId]);
+  seeded.aVerified = await result(seeded.aSample.id, a.id, testId, '182', 'verified');
+  seeded.aUnverified = await result(seeded.aSample.id, a.id, test2Id, '6.1', 'completed');
+  await result(seeded.aPendingSample.id, a.id, testId, '99', 'pending');
+  seeded.bVerified = await result(seeded.bSample.id, b.id, testId, '95', 'verified');
   seeded.aBill = await bill(a.id);
   seeded.bBill = await bill(b.id);
 });
@@ -132,7 +138,10 @@ afterAll(() => lab.close());
 describe('portal PIN (staff)', () => {
   it('is issued once as 6 digits, stored only as a hash, reported without the PIN, audited without it', async () => {
     const p = await createPatient(lab.admin, { phone: '9000000001' });
-    expect((await lab.admin.get(`/api/patients/${p.id}/portal-pin`)).json<PortalPinStatus>()).toEqual({ issued: false, issued_at: null });
+    expect((await lab.admin.get(`/api/patients/${p.id}/portal-pin`)).json<PortalPinStatus>()).toEqual({
+      issued: false,
+      issued_at: null,
+    });
     const res = await lab.admin.post(`/api/patients/${p.id}/portal-pin`);
     expect(res.statusCode).toBe(201);
     expect(res.headers['cache-control']).toBe('no-store');
@@ -142,10 +151,14 @@ describe('portal PIN (staff)', () => {
     const status = await lab.admin.get(`/api/patients/${p.id}/portal-pin`);
     expect(status.json()).toEqual({ issued: true, issued_at: issued.issued_at });
     expect(status.body).not.toContain(issued.pin);
-    const stored = lab.database.sqlite.prepare('SELECT pin_hash FROM patient_portal_access WHERE patient_id = ?').get(p.id) as { pin_hash: string };
+    const stored = lab.database.sqlite
+      .prepare('SELECT pin_hash FROM patient_portal_access WHERE patient_id = ?')
+      .get(p.id) as { pin_hash: string };
     expect(stored.pin_hash).toMatch(/^scrypt\$/);
     expect(stored.pin_hash).not.toContain(issued.pin);
-    const audit = lab.database.sqlite.prepare("SELECT action, new_values FROM audit_log WHERE entity = 'portal_access' AND entity_id = ?").all(String(p.id)) as {
+    const audit = lab.database.sqlite
+      .prepare("SELECT action, new_values FROM audit_log WHERE entity = 'portal_access' AND entity_id = ?")
+      .all(String(p.id)) as {
       action: string;
       new_values: string;
     }[];
@@ -166,7 +179,8 @@ describe('portal PIN (staff)', () => {
     expect(again.json<PortalPinIssued>().reset).toBe(true);
     const second = again.json<PortalPinIssued>().pin;
     expect((await asPatient(cookie, '/api/portal/me')).statusCode).toBe(401);
-    if (second !== first) expect((await portalLogin({ patient_id: p.patient_id, mobile: '9000000002', pin: first })).statusCode).toBe(401);
+    if (second !== first)
+      expect((await portalLogin({ patient_id: p.patient_id, mobile: '9000000002', pin: first })).statusCode).toBe(401);
     expect((await portalLogin({ patient_id: p.patient_id, mobile: '9000000002', pin: second })).statusCode).toBe(200);
   });
 
@@ -184,10 +198,15 @@ describe('portal PIN (staff)', () => {
 });
 
 describe('portal sign-in', () => {
-  it('accepts the patient code in any case and the mobile number in any format; the cookie is the portal\'s own', async () => {
+  it("accepts the patient code in any case and the mobile number in any format; the cookie is the portal's own", async () => {
     const res = await portalLogin({ patient_id: a.patient_id.toLowerCase(), mobile: '098450 11111', pin: pinA });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().patient).toMatchObject({ patient_id: a.patient_id, first_name: a.first_name, blood_group: 'B+', mobile: '+91 98450-11111' });
+    expect(res.json().patient).toMatchObject({
+      patient_id: a.patient_id,
+      first_name: a.first_name,
+      blood_group: 'B+',
+      mobile: '+91 98450-11111',
+    });
     const c = res.cookies.find((x) => x.name === 'lims_portal')!;
     expect(c).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/api/portal' });
     expect(Date.parse(String(c.expires)) - Date.now()).toBeGreaterThan(11.9 * 3600_000);
@@ -226,7 +245,11 @@ describe('portal sign-in', () => {
       expect(res.json().message).toBe('Invalid patient ID, mobile number or PIN');
       expect(res.cookies.find((x) => x.name === 'lims_portal')).toBeUndefined();
     }
-    const failed = lab.database.sqlite.prepare("SELECT count(*) AS n FROM audit_log WHERE entity = 'portal_session' AND status = 'failed' AND entity_id = ?").get(String(a.id)) as {
+    const failed = lab.database.sqlite
+      .prepare(
+        "SELECT count(*) AS n FROM audit_log WHERE entity = 'portal_session' AND status = 'failed' AND entity_id = ?",
+      )
+      .get(String(a.id)) as {
       n: number;
     };
     expect(failed.n).toBeGreaterThanOrEqual(2);
@@ -235,14 +258,20 @@ describe('portal sign-in', () => {
   it('names bad shapes with 400 (before any check)', async () => {
     const res = await portalLogin({ patient_id: '', mobile: 'abc', pin: '12' });
     expect(res.statusCode).toBe(400);
-    expect(res.json().details.map((d: { path: string }) => d.path).sort()).toEqual(['mobile', 'patient_id', 'pin']);
+    expect(
+      res
+        .json()
+        .details.map((d: { path: string }) => d.path)
+        .sort(),
+    ).toEqual(['mobile', 'patient_id', 'pin']);
   });
 
   it('locks a patient code after 5 failures (429 with Retry-After), even for the right PIN', async () => {
     const p = await createPatient(lab.admin, { phone: '9000000004' });
     const pin = await issuePin(p.id);
     const wrong = pin === '111111' ? '222222' : '111111';
-    for (let i = 0; i < 5; i += 1) expect((await portalLogin({ patient_id: p.patient_id, mobile: '9000000004', pin: wrong })).statusCode).toBe(401);
+    for (let i = 0; i < 5; i += 1)
+      expect((await portalLogin({ patient_id: p.patient_id, mobile: '9000000004', pin: wrong })).statusCode).toBe(401);
     const locked = await portalLogin({ patient_id: p.patient_id, mobile: '9000000004', pin });
     expect(locked.statusCode).toBe(429);
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
@@ -252,7 +281,14 @@ describe('portal sign-in', () => {
   it('locks an address after 20 failures across patient codes', async () => {
     const ip = '10.77.0.1';
     for (let i = 0; i < 20; i += 1) {
-      expect((await portalLogin({ patient_id: `PAT00000000${String(i).padStart(4, '0')}`, mobile: '9000000000', pin: '123456' }, ip)).statusCode).toBe(401);
+      expect(
+        (
+          await portalLogin(
+            { patient_id: `PAT00000000${String(i).padStart(4, '0')}`, mobile: '9000000000', pin: '123456' },
+            ip,
+          )
+        ).statusCode,
+      ).toBe(401);
     }
     expect((await portalLogin({ patient_id: b.patient_id, mobile: '9845022222', pin: pinB }, ip)).statusCode).toBe(429);
     expect((await portalLogin({ patient_id: b.patient_id, mobile: '9845022222', pin: pinB })).statusCode).toBe(200);
@@ -285,7 +321,12 @@ describe('staff and patient sessions never mix', () => {
     expect((await lab.admin.get('/api/portal/me')).statusCode).toBe(401);
     expect((await lab.admin.get('/api/portal/results')).statusCode).toBe(401);
     const portal = cookieOf(await portalLogin({ patient_id: a.patient_id, mobile: '9845011111', pin: pinA }));
-    for (const url of ['/api/patients', '/api/auth/me', `/api/patients/${a.id}/history`, `/api/bills/${seeded.aBill.id}/pdf`]) {
+    for (const url of [
+      '/api/patients',
+      '/api/auth/me',
+      `/api/patients/${a.id}/history`,
+      `/api/bills/${seeded.aBill.id}/pdf`,
+    ]) {
       expect((await asPatient(portal, url)).statusCode, url).toBe(401);
     }
     // The portal session id is a hash in its own table; it is no staff session.
@@ -319,12 +360,18 @@ describe('a patient sees only their own records', () => {
   });
 
   it('an unverified result appears once it is verified', async () => {
-    lab.database.sqlite.prepare("UPDATE test_results SET status = 'verified', verified_at = ? WHERE id = ?").run(new Date().toISOString(), seeded.aUnverified);
+    lab.database.sqlite
+      .prepare("UPDATE test_results SET status = 'verified', verified_at = ? WHERE id = ?")
+      .run(new Date().toISOString(), seeded.aUnverified);
     try {
-      const ids = (await asPatient(cookieA, '/api/portal/results')).json<{ results: PortalResult[] }>().results.map((r) => r.id);
+      const ids = (await asPatient(cookieA, '/api/portal/results'))
+        .json<{ results: PortalResult[] }>()
+        .results.map((r) => r.id);
       expect(ids.sort()).toEqual([seeded.aVerified, seeded.aUnverified].sort());
     } finally {
-      lab.database.sqlite.prepare("UPDATE test_results SET status = 'completed', verified_at = NULL WHERE id = ?").run(seeded.aUnverified);
+      lab.database.sqlite
+        .prepare("UPDATE test_results SET status = 'completed', verified_at = NULL WHERE id = ?")
+        .run(seeded.aUnverified);
     }
   });
 
@@ -344,13 +391,15 @@ describe('a patient sees only their own records', () => {
     expect(download.headers['content-disposition']).toMatch(/^attachment;/);
   });
 
-  it('report PDFs: another patient\'s sample and a sample without a verified result are 404', async () => {
+  it("report PDFs: another patient's sample and a sample without a verified result are 404", async () => {
     expect((await asPatient(cookieA, `/api/portal/samples/${seeded.bSample.id}/report.pdf`)).statusCode).toBe(404);
-    expect((await asPatient(cookieA, `/api/portal/samples/${seeded.aPendingSample.id}/report.pdf`)).statusCode).toBe(404);
+    expect((await asPatient(cookieA, `/api/portal/samples/${seeded.aPendingSample.id}/report.pdf`)).statusCode).toBe(
+      404,
+    );
     expect((await asPatient(cookieA, '/api/portal/samples/999999/report.pdf')).statusCode).toBe(404);
   });
 
-  it('bills: only theirs, with items; another patient\'s bill PDF is 404, their own is a PDF', async () => {
+  it("bills: only theirs, with items; another patient's bill PDF is 404, their own is a PDF", async () => {
     const bills = (await asPatient(cookieA, '/api/portal/bills')).json<{ bills: PortalBill[] }>().bills;
     expect(bills.map((x) => x.bill_number)).toEqual([seeded.aBill.bill_number]);
     expect(bills[0]).toMatchObject({
@@ -369,11 +418,19 @@ describe('a patient sees only their own records', () => {
   });
 
   it('appointments: only theirs (the consultation their bill recorded)', async () => {
-    const appts = (await asPatient(cookieA, '/api/portal/appointments')).json<{ appointments: PortalAppointment[] }>().appointments;
+    const appts = (await asPatient(cookieA, '/api/portal/appointments')).json<{ appointments: PortalAppointment[] }>()
+      .appointments;
     expect(appts).toHaveLength(1);
-    expect(appts[0]).toMatchObject({ doctor_name: 'Arjun Nair', doctor_specialization: 'Internal Medicine', status: 'completed', type: 'consultation', date: seeded.aBill.bill_date });
+    expect(appts[0]).toMatchObject({
+      doctor_name: 'Arjun Nair',
+      doctor_specialization: 'Internal Medicine',
+      status: 'completed',
+      type: 'consultation',
+      date: seeded.aBill.bill_date,
+    });
     const cookieB = cookieOf(await portalLogin({ patient_id: b.patient_id, mobile: '9845022222', pin: pinB }));
-    const bAppts = (await asPatient(cookieB, '/api/portal/appointments')).json<{ appointments: PortalAppointment[] }>().appointments;
+    const bAppts = (await asPatient(cookieB, '/api/portal/appointments')).json<{ appointments: PortalAppointment[] }>()
+      .appointments;
     expect(bAppts.map((x) => x.id)).not.toContain(appts[0]!.id);
     const bResults = (await asPatient(cookieB, '/api/portal/results')).json<{ results: PortalResult[] }>().results;
     expect(bResults.map((r) => r.id)).toEqual([seeded.bVerified]);

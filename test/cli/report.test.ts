@@ -22,15 +22,27 @@ beforeAll(async () => {
   const database = openDatabase(dbFileOf(dir));
   const org = (await primaryOrganization(database.db))!;
   const system = systemActor(org.id);
-  const test = async (code: string) => (await database.db.selectFrom('tests').select('id').where('code', '=', code).executeTakeFirstOrThrow()).id;
+  const test = async (code: string) =>
+    (await database.db.selectFrom('tests').select('id').where('code', '=', code).executeTakeFirstOrThrow()).id;
   const [hb, fbs] = [await test('HB'), await test('FBS')];
   const person = async (first: string, role: 'lab_technician' | 'validator'): Promise<Actor> => {
-    const u = await createUser(database.db, system, { first_name: first, last_name: 'Kumar', email: `${first.toLowerCase()}@citylab.in`, role, password: 'a-long-password-1' });
+    const u = await createUser(database.db, system, {
+      first_name: first,
+      last_name: 'Kumar',
+      email: `${first.toLowerCase()}@citylab.in`,
+      role,
+      password: 'a-long-password-1',
+    });
     return { userId: u.id, email: u.email, role, organizationId: org.id };
   };
   const tech = await person('Ravi', 'lab_technician');
   const validator = await person('Sunita', 'validator');
-  const patient = await createPatient(database.db, system, { first_name: 'Meera', last_name: 'Pillai', date_of_birth: '1984-07-12', gender: 'Female' });
+  const patient = await createPatient(database.db, system, {
+    first_name: 'Meera',
+    last_name: 'Pillai',
+    date_of_birth: '1984-07-12',
+    gender: 'Female',
+  });
   const sample = await createSample(database.db, system, {
     patient_id: patient.id,
     sample_type: 'Blood',
@@ -44,7 +56,13 @@ beforeAll(async () => {
   });
   sampleCode = sample.sample_id;
   barcode = sample.barcode!;
-  const r = await createResult(database.db, tech, { sample_id: sample.id, test_id: hb, result_value: '18.9', unit: undefined, notes: undefined });
+  const r = await createResult(database.db, tech, {
+    sample_id: sample.id,
+    test_id: hb,
+    result_value: '18.9',
+    unit: undefined,
+    notes: undefined,
+  });
   await verifyResult(database.db, validator, r.id!);
   await database.close();
 });

@@ -184,8 +184,12 @@ describe('Quality Control', () => {
     const validator = await open('validator');
     await validator.getByText(`${soon.control_id} · Glucose Fasting · lot ${soon.lot_number}`).waitFor();
     const table = validator.getByRole('table', { name: 'QC records' });
-    expect(await table.getByRole('row').filter({ hasText: old.control_id }).getByText('31/01/2025').getAttribute('class')).toContain('text-red-700');
-    expect(await table.getByRole('row').filter({ hasText: soon.control_id }).getByText(formatLabDate(soon.expiry_date)).getAttribute('class')).toContain('text-amber-800');
+    const expiryCell = (controlId: string, date: string) =>
+      table.getByRole('row').filter({ hasText: controlId }).getByText(date, { exact: true }).locator('..');
+    expect(await expiryCell(old.control_id, '31/01/2025').getAttribute('class')).toContain('text-red-700');
+    expect(await expiryCell(old.control_id, '31/01/2025').innerText()).toContain('Expired');
+    expect(await expiryCell(soon.control_id, formatLabDate(soon.expiry_date)).getAttribute('class')).toContain('text-amber-800');
+    expect(await expiryCell(soon.control_id, formatLabDate(soon.expiry_date)).innerText()).toContain('Expires in 10 days');
     await validator.getByText('Login Successful').waitFor({ state: 'hidden' });
     await screenshot(validator, 'qc-expiry-validator');
     await validator.getByRole('table', { name: 'QC records' }).getByRole('row').nth(1).waitFor();

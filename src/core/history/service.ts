@@ -33,7 +33,11 @@ async function resultsOfPatient(db: Db, organizationId: number, patientId: numbe
     .orderBy('r.created_at', 'desc')
     .orderBy('r.id', 'desc')
     .execute();
-  return rows.map(({ sample_code, is_critical, ...r }) => ({ ...r, is_critical: is_critical === 1, sample_id: sample_code }));
+  return rows.map(({ sample_code, is_critical, ...r }) => ({
+    ...r,
+    is_critical: is_critical === 1,
+    sample_id: sample_code,
+  }));
 }
 
 async function samplesOfPatient(db: Db, organizationId: number, patientId: number): Promise<HistorySample[]> {
@@ -64,7 +68,11 @@ async function samplesOfPatient(db: Db, organizationId: number, patientId: numbe
   return rows.map(({ sample_code, ...r }) => ({ ...r, sample_id: sample_code, tests: tests.get(r.id) ?? [] }));
 }
 
-async function billsOfPatient(db: Db, organizationId: number, patientId: number): Promise<{ bills: HistoryBill[]; livePaise: number }> {
+async function billsOfPatient(
+  db: Db,
+  organizationId: number,
+  patientId: number,
+): Promise<{ bills: HistoryBill[]; livePaise: number }> {
   const timeZone = await organizationTimezone(db, organizationId);
   const today = localDate(timeZone);
   const rows = await selectBillColumns(billsQuery(db, organizationId).where('b.patient_id', '=', patientId))

@@ -54,10 +54,18 @@ export async function labReportPdf(input: LabReportInput): Promise<Buffer> {
   // Lab header
   doc.font('bold').fontSize(16).text(org.name, left, 40, { width, align: 'center' });
   doc.font('regular').fontSize(8.5).fillColor(GREY);
-  const contact = [org.address, [org.phone && `Phone: ${org.phone}`, org.email && `Email: ${org.email}`].filter(Boolean).join('   ')].filter(Boolean);
+  const contact = [
+    org.address,
+    [org.phone && `Phone: ${org.phone}`, org.email && `Email: ${org.email}`].filter(Boolean).join('   '),
+  ].filter(Boolean);
   for (const line of contact) doc.text(line as string, { width, align: 'center' });
   doc.fillColor('#000000').moveDown(0.5);
-  doc.moveTo(left, doc.y).lineTo(left + width, doc.y).strokeColor('#333333').lineWidth(1).stroke();
+  doc
+    .moveTo(left, doc.y)
+    .lineTo(left + width, doc.y)
+    .strokeColor('#333333')
+    .lineWidth(1)
+    .stroke();
   doc.moveDown(0.4);
   doc.font('bold').fontSize(12).text(reportTitle(lines), left, doc.y, { width, align: 'center' });
   doc.moveDown(0.5);
@@ -68,10 +76,18 @@ export async function labReportPdf(input: LabReportInput): Promise<Buffer> {
   const blockH = 108;
   const block = (x: number, title: string, rows: [string, string][]) => {
     doc.roundedRect(x, blockY, half, blockH, 4).strokeColor(LINE).lineWidth(0.8).stroke();
-    doc.font('bold').fontSize(9).fillColor('#000000').text(title, x + 8, blockY + 6, { width: half - 16 });
+    doc
+      .font('bold')
+      .fontSize(9)
+      .fillColor('#000000')
+      .text(title, x + 8, blockY + 6, { width: half - 16 });
     let y = blockY + 20;
     for (const [k, v] of rows) {
-      doc.font('regular').fontSize(8.5).fillColor(GREY).text(k, x + 8, y, { width: 78 });
+      doc
+        .font('regular')
+        .fontSize(8.5)
+        .fillColor(GREY)
+        .text(k, x + 8, y, { width: 78 });
       doc.fillColor('#000000').text(v, x + 88, y, { width: half - 96, height: 11, ellipsis: true, lineBreak: false });
       y += 13;
     }
@@ -94,7 +110,11 @@ export async function labReportPdf(input: LabReportInput): Promise<Buffer> {
     const png = await barcodePng(sample.barcode, 'code128', { scale: 3, height: 8, text: false });
     const top = blockY + 20 + 4 * 13 + 2;
     doc.image(png, sx + 8, top, { fit: [150, 20] });
-    doc.font('regular').fontSize(7.5).fillColor('#000000').text(sample.barcode, sx + 8, top + 22, { width: 150, align: 'center', lineBreak: false });
+    doc
+      .font('regular')
+      .fontSize(7.5)
+      .fillColor('#000000')
+      .text(sample.barcode, sx + 8, top + 22, { width: 150, align: 'center', lineBreak: false });
   }
   doc.y = blockY + blockH + 12;
 
@@ -120,7 +140,11 @@ export async function labReportPdf(input: LabReportInput): Promise<Buffer> {
   const newPage = () => {
     doc.addPage();
     // Every page names whose report it is, in case pages are separated.
-    doc.font('regular').fontSize(8).fillColor(GREY).text(`${patient.name} · ${patient.patient_number} · Sample ${sample.code} (continued)`, left, 40, { width });
+    doc
+      .font('regular')
+      .fontSize(8)
+      .fillColor(GREY)
+      .text(`${patient.name} · ${patient.patient_number} · Sample ${sample.code} (continued)`, left, 40, { width });
     doc.fillColor('#000000');
     doc.y = 58;
     headerRow();
@@ -129,17 +153,30 @@ export async function labReportPdf(input: LabReportInput): Promise<Buffer> {
 
   for (const l of lines) {
     const abnormal = l.state === 'final' && l.flag !== null && l.flag !== 'normal';
-    const valueText = l.state === 'final' ? (l.value ?? '') : l.state === 'unverified' ? 'Awaiting verification' : 'Result awaited';
-    const flagText = l.state === 'final' ? [l.flag ? FLAG_TEXT[l.flag] ?? l.flag : '', l.critical ? 'CRITICAL' : ''].filter(Boolean).join(' ') : '';
+    const valueText =
+      l.state === 'final' ? (l.value ?? '') : l.state === 'unverified' ? 'Awaiting verification' : 'Result awaited';
+    const flagText =
+      l.state === 'final'
+        ? [l.flag ? (FLAG_TEXT[l.flag] ?? l.flag) : '', l.critical ? 'CRITICAL' : ''].filter(Boolean).join(' ')
+        : '';
     const detail: string[] = [];
     if (l.state === 'final' && l.verified_by) detail.push(`Verified by ${l.verified_by} on ${when(l.verified_at)}`);
     if (l.notes) detail.push(`Note: ${l.notes}`);
     for (const a of l.amendments) {
-      detail.push(`Amended on ${when(a.at)}${a.by ? ` by ${a.by}` : ''}: earlier value ${a.old_value ?? '—'}${a.old_unit ? ` ${a.old_unit}` : ''}. Reason: ${a.reason}`);
+      detail.push(
+        `Amended on ${when(a.at)}${a.by ? ` by ${a.by}` : ''}: earlier value ${a.old_value ?? '—'}${a.old_unit ? ` ${a.old_unit}` : ''}. Reason: ${a.reason}`,
+      );
     }
     const cells = [l.test_name, valueText, l.unit ?? '', l.normal_range ?? '', flagText];
     doc.font('regular').fontSize(9);
-    const mainH = Math.max(...cells.map((c, i) => doc.font(i === 1 && abnormal ? 'bold' : 'regular').fontSize(i === 1 && l.state !== 'final' ? 8 : 9).heightOfString(c, { width: cols[i]!.w - 8 })));
+    const mainH = Math.max(
+      ...cells.map((c, i) =>
+        doc
+          .font(i === 1 && abnormal ? 'bold' : 'regular')
+          .fontSize(i === 1 && l.state !== 'final' ? 8 : 9)
+          .heightOfString(c, { width: cols[i]!.w - 8 }),
+      ),
+    );
     doc.font('regular').fontSize(7.5);
     const detailH = detail.reduce((h, d) => h + doc.heightOfString(d, { width: width - 12 }) + 1, 0);
     const h = mainH + 8 + (detailH ? detailH + 3 : 0);
@@ -149,7 +186,10 @@ export async function labReportPdf(input: LabReportInput): Promise<Buffer> {
     cells.forEach((c, i) => {
       const bold = (i === 1 || i === 4) && abnormal;
       const colour = l.critical && (i === 1 || i === 4) ? RED : i === 1 && l.state !== 'final' ? GREY : '#000000';
-      doc.font(bold || (i === 4 && l.critical) ? 'bold' : 'regular').fontSize(i === 1 && l.state !== 'final' ? 8 : 9).fillColor(colour);
+      doc
+        .font(bold || (i === 4 && l.critical) ? 'bold' : 'regular')
+        .fontSize(i === 1 && l.state !== 'final' ? 8 : 9)
+        .fillColor(colour);
       doc.text(c, x + 4, y + 4, { width: cols[i]!.w - 8, align: cols[i]!.align });
       x += cols[i]!.w;
     });
@@ -161,11 +201,20 @@ export async function labReportPdf(input: LabReportInput): Promise<Buffer> {
     }
     doc.fillColor('#000000');
     const end = y + h;
-    doc.moveTo(left, end).lineTo(left + width, end).strokeColor(LINE).lineWidth(0.5).stroke();
+    doc
+      .moveTo(left, end)
+      .lineTo(left + width, end)
+      .strokeColor(LINE)
+      .lineWidth(0.5)
+      .stroke();
     doc.y = end;
   }
   if (!lines.length) {
-    doc.font('regular').fontSize(9).fillColor(GREY).text('No tests were ordered on this sample.', left + 4, doc.y + 6, { width });
+    doc
+      .font('regular')
+      .fontSize(9)
+      .fillColor(GREY)
+      .text('No tests were ordered on this sample.', left + 4, doc.y + 6, { width });
     doc.fillColor('#000000');
   }
 
@@ -173,11 +222,32 @@ export async function labReportPdf(input: LabReportInput): Promise<Buffer> {
   if (doc.y + 60 > bottomLimit()) newPage();
   doc.moveDown(0.8);
   doc.font('regular').fontSize(7.5).fillColor(GREY);
-  doc.text('H = above the reference range, L = below it, Abnormal = differs from the expected result, CRITICAL = beyond the critical limits (the clinician must be informed).', left, doc.y, { width });
-  doc.text('Only verified results are reported. "Awaiting verification": a result is entered but not yet checked; "Result awaited": not yet tested.', left, doc.y, { width });
+  doc.text(
+    'H = above the reference range, L = below it, Abnormal = differs from the expected result, CRITICAL = beyond the critical limits (the clinician must be informed).',
+    left,
+    doc.y,
+    { width },
+  );
+  doc.text(
+    'Only verified results are reported. "Awaiting verification": a result is entered but not yet checked; "Result awaited": not yet tested.',
+    left,
+    doc.y,
+    { width },
+  );
   doc.moveDown(0.8);
-  doc.font('bold').fontSize(8.5).fillColor('#000000').text('— End of report —', left, doc.y, { width, align: 'center' });
-  doc.font('regular').fontSize(7.5).fillColor(GREY).text('This is a computer-generated report, verified electronically; no signature is required.', left, doc.y + 2, { width, align: 'center' });
+  doc
+    .font('bold')
+    .fontSize(8.5)
+    .fillColor('#000000')
+    .text('— End of report —', left, doc.y, { width, align: 'center' });
+  doc
+    .font('regular')
+    .fontSize(7.5)
+    .fillColor(GREY)
+    .text('This is a computer-generated report, verified electronically; no signature is required.', left, doc.y + 2, {
+      width,
+      align: 'center',
+    });
   doc.fillColor('#000000');
 
   numberPages(doc, `${org.name} · ${patient.name} · ${sample.code} · reported ${when(input.reported_at)}`);

@@ -54,18 +54,25 @@ export class PortalAuth {
     const ipKey = [`ip:${meta.ip}`];
     const wait = Math.max(this.byPatient.retryAfter(patientKey), this.byIp.retryAfter(ipKey));
     if (wait > 0) {
-      throw new TooManyRequestsError(`Too many failed sign-in attempts. Try again in ${Math.ceil(wait / 60)} minute(s).`, wait);
+      throw new TooManyRequestsError(
+        `Too many failed sign-in attempts. Try again in ${Math.ceil(wait / 60)} minute(s).`,
+        wait,
+      );
     }
     // Codes are unique per lab; an installation with several labs may repeat one, so every candidate is tried.
     const candidates = await this.db
       .selectFrom('patients as p')
-      .innerJoin('patient_portal_access as a', (j) => j.onRef('a.patient_id', '=', 'p.id').onRef('a.organization_id', '=', 'p.organization_id'))
+      .innerJoin('patient_portal_access as a', (j) =>
+        j.onRef('a.patient_id', '=', 'p.id').onRef('a.organization_id', '=', 'p.organization_id'),
+      )
       .select(['p.id', 'p.organization_id', 'p.patient_code', 'p.phone', 'a.pin_hash'])
       .where('p.patient_code', '=', code)
       .execute();
     const mobile = mobileKey(input.mobile);
     const match = mobile.length >= 7 ? candidates.find((c) => mobileKey(c.phone) === mobile) : undefined;
-    const ok = match ? await verifyPassword(input.pin, match.pin_hash) : await verifyPassword(input.pin, await dummyPasswordHash()).then(() => false);
+    const ok = match
+      ? await verifyPassword(input.pin, match.pin_hash)
+      : await verifyPassword(input.pin, await dummyPasswordHash()).then(() => false);
     if (!match || !ok) {
       this.byPatient.fail(patientKey);
       this.byIp.fail(ipKey);
@@ -87,7 +94,11 @@ export class PortalAuth {
     const sessionId = hashToken(token);
     await this.db.transaction().execute(async (trx) => {
       // Tidy this patient's expired sessions while here; nothing else reads them.
-      await trx.deleteFrom('portal_sessions').where('patient_id', '=', match.id).where('expires_at', '<=', now.toISOString()).execute();
+      await trx
+        .deleteFrom('portal_sessions')
+        .where('patient_id', '=', match.id)
+        .where('expires_at', '<=', now.toISOString())
+        .execute();
       await trx
         .insertInto('portal_sessions')
         .values({
@@ -99,12 +110,21 @@ export class PortalAuth {
           expires_at: expiresAt.toISOString(),
         })
         .execute();
-      await writeAudit(trx, portalActor(match, meta), { action: 'login', entity: 'portal_session', entityId: match.id });
+      await writeAudit(trx, portalActor(match, meta), {
+        action: 'login',
+        entity: 'portal_session',
+        entityId: match.id,
+      });
     });
     return {
       token,
       expiresAt,
-      session: { sessionId, patientId: match.id, patientCode: match.patient_code, organizationId: match.organization_id },
+      session: {
+        sessionId,
+        patientId: match.id,
+        patientCode: match.patient_code,
+        organizationId: match.organization_id,
+      },
     };
   }
 
@@ -112,7 +132,9 @@ export class PortalAuth {
   async resolve(token: string, now = new Date()): Promise<PortalSession | null> {
     const row = await this.db
       .selectFrom('portal_sessions as s')
-      .innerJoin('patients as p', (j) => j.onRef('p.id', '=', 's.patient_id').onRef('p.organization_id', '=', 's.organization_id'))
+      .innerJoin('patients as p', (j) =>
+        j.onRef('p.id', '=', 's.patient_id').onRef('p.organization_id', '=', 's.organization_id'),
+      )
       .select(['s.id', 's.patient_id', 's.organization_id', 's.expires_at', 's.last_seen_at', 'p.patient_code'])
       .where('s.id', '=', hashToken(token))
       .executeTakeFirst();
@@ -123,19 +145,32 @@ export class PortalAuth {
     }
     // Activity is recorded at most once a minute, so reading results does not turn into writes.
     if (now.getTime() - Date.parse(row.last_seen_at) >= 60_000) {
-      await this.db.updateTable('portal_sessions').set({ last_seen_at: now.toISOString() }).where('id', '=', row.id).execute();
+      await this.db
+        .updateTable('portal_sessions')
+        .set({ last_seen_at: now.toISOString() })
+        .where('id', '=', row.id)
+        .execute();
     }
-    return { sessionId: row.id, patientId: row.patient_id, patientCode: row.patient_code, organizationId: row.organization_id };
+    return {
+      sessionId: row.id,
+      patientId: row.patient_id,
+      patientCode: row.patient_code,
+      organizationId: row.organization_id,
+    };
   }
 
   async logout(session: PortalSession, meta: Meta): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('portal_sessions').where('id', '=', session.sessionId).execute();
-      await writeAudit(trx, portalActor({ patient_code: session.patientCode, organization_id: session.organizationId }, meta), {
-        action: 'logout',
-        entity: 'portal_session',
-        entityId: session.patientId,
-      });
+      await writeAudit(
+        trx,
+        portalActor({ patient_code: session.patientCode, organization_id: session.organizationId }, meta),
+        {
+          action: 'logout',
+          entity: 'portal_session',
+          entityId: session.patientId,
+        },
+      );
     });
   }
 }

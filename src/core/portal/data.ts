@@ -98,7 +98,11 @@ export async function portalResults(db: Db, s: PortalSession): Promise<PortalRes
 }
 
 /** A sample's report is the patient's only when the sample is theirs and has at least one verified result. */
-export async function requireReportableSample(db: Db, s: PortalSession, sampleId: number): Promise<{ sampleCode: string }> {
+export async function requireReportableSample(
+  db: Db,
+  s: PortalSession,
+  sampleId: number,
+): Promise<{ sampleCode: string }> {
   const row = await db
     .selectFrom('samples as sa')
     .select('sa.sample_code')
@@ -140,7 +144,10 @@ export async function portalBills(db: Db, s: PortalSession): Promise<PortalBill[
       .orderBy('position')
       .execute();
     for (const l of lines) {
-      items.set(l.bill_id, [...(items.get(l.bill_id) ?? []), { name: l.name, qty: l.qty, price: l.unit_price_paise / 100, total: l.total_paise / 100 }]);
+      items.set(l.bill_id, [
+        ...(items.get(l.bill_id) ?? []),
+        { name: l.name, qty: l.qty, price: l.unit_price_paise / 100, total: l.total_paise / 100 },
+      ]);
     }
   }
   return rows.map((r) => {
@@ -149,6 +156,9 @@ export async function portalBills(db: Db, s: PortalSession): Promise<PortalBill[
       id: b.id,
       bill_number: b.bill_number,
       bill_date: b.bill_date,
+      consultation_fee: b.consultation_fee,
+      discount_amount: b.discount_amount,
+      tax_amount: b.tax_amount,
       total_amount: b.total_amount,
       paid_amount: b.paid_amount,
       balance: b.balance,
@@ -162,7 +172,11 @@ export async function portalBills(db: Db, s: PortalSession): Promise<PortalBill[
 }
 
 /** The bill PDF staff print, for the patient's own bills only. */
-export async function portalBillPdf(db: Db, s: PortalSession, billId: number): Promise<{ pdf: Buffer; billNumber: string }> {
+export async function portalBillPdf(
+  db: Db,
+  s: PortalSession,
+  billId: number,
+): Promise<{ pdf: Buffer; billNumber: string }> {
   const own = await db
     .selectFrom('bills')
     .select('id')

@@ -35,12 +35,24 @@ export async function issuePortalPin(db: Db, actor: Actor, patientId: number): P
         'PATIENT_HAS_NO_MOBILE',
       );
     }
-    const before = await trx.selectFrom('patient_portal_access').select('issued_at').where('patient_id', '=', patientId).executeTakeFirst();
+    const before = await trx
+      .selectFrom('patient_portal_access')
+      .select('issued_at')
+      .where('patient_id', '=', patientId)
+      .executeTakeFirst();
     const issuedAt = nowIso();
     await trx
       .insertInto('patient_portal_access')
-      .values({ patient_id: patientId, organization_id: actor.organizationId, pin_hash: pinHash, issued_by: actor.userId, issued_at: issuedAt })
-      .onConflict((oc) => oc.column('patient_id').doUpdateSet({ pin_hash: pinHash, issued_by: actor.userId, issued_at: issuedAt }))
+      .values({
+        patient_id: patientId,
+        organization_id: actor.organizationId,
+        pin_hash: pinHash,
+        issued_by: actor.userId,
+        issued_at: issuedAt,
+      })
+      .onConflict((oc) =>
+        oc.column('patient_id').doUpdateSet({ pin_hash: pinHash, issued_by: actor.userId, issued_at: issuedAt }),
+      )
       .execute();
     const ended = await trx.deleteFrom('portal_sessions').where('patient_id', '=', patientId).executeTakeFirst();
     await writeAudit(trx, actor, {

@@ -19,9 +19,23 @@ export interface Evaluation {
  * The server's judgement of a value: the range for the patient's sex and age on the collection day,
  * the flag against it, critical limits, and whether a validator must look closely (critical or not normal).
  */
-export async function evaluateValue(trx: Executor, testId: number, patientId: number, collectedAt: string | null, value: string): Promise<Evaluation & { testUnit: string | null }> {
-  const test = await trx.selectFrom('tests').select(['unit', 'normal_range', 'reference_ranges']).where('id', '=', testId).executeTakeFirstOrThrow();
-  const patient = await trx.selectFrom('patients').select(['gender', 'date_of_birth']).where('id', '=', patientId).executeTakeFirstOrThrow();
+export async function evaluateValue(
+  trx: Executor,
+  testId: number,
+  patientId: number,
+  collectedAt: string | null,
+  value: string,
+): Promise<Evaluation & { testUnit: string | null }> {
+  const test = await trx
+    .selectFrom('tests')
+    .select(['unit', 'normal_range', 'reference_ranges'])
+    .where('id', '=', testId)
+    .executeTakeFirstOrThrow();
+  const patient = await trx
+    .selectFrom('patients')
+    .select(['gender', 'date_of_birth'])
+    .where('id', '=', patientId)
+    .executeTakeFirstOrThrow();
   const range = rangeForPatient(test, patient, collectedAt);
   const flag = computeFlag(value, range?.range);
   const critical = isCritical(value, range);
@@ -36,14 +50,35 @@ export async function evaluateValue(trx: Executor, testId: number, patientId: nu
 
 export async function actorName(trx: Executor, actor: Actor): Promise<string | null> {
   if (!actor.userId) return actor.email;
-  const u = await trx.selectFrom('users').select(['first_name', 'last_name']).where('id', '=', actor.userId).executeTakeFirst();
+  const u = await trx
+    .selectFrom('users')
+    .select(['first_name', 'last_name'])
+    .where('id', '=', actor.userId)
+    .executeTakeFirst();
   return u ? `${u.first_name} ${u.last_name}` : actor.email;
 }
 
 /** The custody history entry for a sample moved by result entry (same shape as the samples service writes). */
-export async function addSampleHistory(trx: Executor, actor: Actor, sampleId: number, from: string, to: string, location: string | null, notes: string) {
+export async function addSampleHistory(
+  trx: Executor,
+  actor: Actor,
+  sampleId: number,
+  from: string,
+  to: string,
+  location: string | null,
+  notes: string,
+) {
   await trx
     .insertInto('sample_status_history')
-    .values({ sample_id: sampleId, from_status: from, to_status: to, changed_by: actor.userId, changed_by_name: await actorName(trx, actor), location, notes, created_at: nowIso() })
+    .values({
+      sample_id: sampleId,
+      from_status: from,
+      to_status: to,
+      changed_by: actor.userId,
+      changed_by_name: await actorName(trx, actor),
+      location,
+      notes,
+      created_at: nowIso(),
+    })
     .execute();
 }

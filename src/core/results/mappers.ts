@@ -1,6 +1,11 @@
 import { ageFromDob } from '../../shared/age.js';
 import { pickRange, type ReferenceRange } from '../../shared/flags.js';
-import { validationStatusOf, type ResultAmendment, type ResultStatus, type TestResult } from '../../shared/schemas/results.js';
+import {
+  validationStatusOf,
+  type ResultAmendment,
+  type ResultStatus,
+  type TestResult,
+} from '../../shared/schemas/results.js';
 import type { ListRow } from './repository.js';
 
 export function parseRanges(json: string | null): ReferenceRange[] {
@@ -25,7 +30,10 @@ export function rangeForPatient(
   patient: { gender: string | null; date_of_birth: string | null },
   collectedAt: string | null,
 ): ReferenceRange | null {
-  return pickRange(parseRanges(test.reference_ranges), test.normal_range, { sex: patient.gender, age: ageAt(patient.date_of_birth, collectedAt) });
+  return pickRange(parseRanges(test.reference_ranges), test.normal_range, {
+    sex: patient.gender,
+    age: ageAt(patient.date_of_birth, collectedAt),
+  });
 }
 
 export function toResult(r: ListRow, amendments?: ResultAmendment[]): TestResult {
@@ -33,7 +41,11 @@ export function toResult(r: ListRow, amendments?: ResultAmendment[]): TestResult
   // A pending row shows the range that will be used for this patient once a value is entered.
   const normalRange =
     r.id === null
-      ? (rangeForPatient({ reference_ranges: r.reference_ranges, normal_range: r.normal_range }, { gender: r.patient_gender, date_of_birth: r.patient_dob }, r.collection_date)?.range ?? null)
+      ? (rangeForPatient(
+          { reference_ranges: r.reference_ranges, normal_range: r.normal_range },
+          { gender: r.patient_gender, date_of_birth: r.patient_dob },
+          r.collection_date,
+        )?.range ?? null)
       : r.normal_range;
   return {
     id: r.id,

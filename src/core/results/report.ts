@@ -14,7 +14,11 @@ export async function sampleReportPdf(db: Db, organizationId: number, sampleId: 
 }
 
 /** The report and the sample code (for the file name). */
-export async function sampleReport(db: Db, organizationId: number, sampleId: number): Promise<{ pdf: Buffer; sampleCode: string }> {
+export async function sampleReport(
+  db: Db,
+  organizationId: number,
+  sampleId: number,
+): Promise<{ pdf: Buffer; sampleCode: string }> {
   const s = await db
     .selectFrom('samples as s')
     .innerJoin('patients as p', 'p.id', 's.patient_id')
@@ -61,7 +65,21 @@ export async function sampleReport(db: Db, organizationId: number, sampleId: num
     const r = byTest.get(t.id) ?? null;
     byTest.delete(t.id);
     const range = rangeForPatient(t, s, s.collection_date)?.range ?? null;
-    return r ? lineOf(r, amendments) : { test_name: t.name, state: 'awaited', value: null, unit: t.unit, normal_range: range, flag: null, critical: false, verified_by: null, verified_at: null, notes: null, amendments: [] };
+    return r
+      ? lineOf(r, amendments)
+      : {
+          test_name: t.name,
+          state: 'awaited',
+          value: null,
+          unit: t.unit,
+          normal_range: range,
+          flag: null,
+          critical: false,
+          verified_by: null,
+          verified_at: null,
+          notes: null,
+          amendments: [],
+        };
   });
   for (const r of byTest.values()) lines.push(lineOf(r, amendments));
 
@@ -103,7 +121,13 @@ function lineOf(r: ReturnType<typeof toResult>, amendments: Awaited<ReturnType<t
     verified_at: verified ? r.verified_at : null,
     notes: verified ? r.notes : null,
     amendments: verified
-      ? (amendments.get(r.id!) ?? []).map((a) => ({ at: a.amended_at, by: a.amended_by_name, old_value: a.old_value, old_unit: a.old_unit, reason: a.reason }))
+      ? (amendments.get(r.id!) ?? []).map((a) => ({
+          at: a.amended_at,
+          by: a.amended_by_name,
+          old_value: a.old_value,
+          old_unit: a.old_unit,
+          reason: a.reason,
+        }))
       : [],
   };
 }

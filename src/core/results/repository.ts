@@ -52,7 +52,8 @@ export interface ListRow {
   collection_date: string | null;
 }
 
-const fullName = (alias: string) => sql<string | null>`(${sql.ref(`${alias}.first_name`)} || ' ' || ${sql.ref(`${alias}.last_name`)})`;
+const fullName = (alias: string) =>
+  sql<string | null>`(${sql.ref(`${alias}.first_name`)} || ' ' || ${sql.ref(`${alias}.last_name`)})`;
 
 function enteredBase(db: Db, organizationId: number) {
   return db
@@ -114,7 +115,14 @@ function awaitingBase(db: Db, organizationId: number) {
     .where('s.organization_id', '=', organizationId)
     .where('s.status', 'in', OPEN_FOR_ENTRY)
     .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('test_results as r2').select('r2.id').whereRef('r2.sample_id', '=', 'st.sample_id').whereRef('r2.test_id', '=', 'st.test_id'))),
+      not(
+        exists(
+          selectFrom('test_results as r2')
+            .select('r2.id')
+            .whereRef('r2.sample_id', '=', 'st.sample_id')
+            .whereRef('r2.test_id', '=', 'st.test_id'),
+        ),
+      ),
     );
 }
 
@@ -228,9 +236,16 @@ function unionFor(db: Db, organizationId: number, f: Partial<ResultListQuery>) {
   return enteredQ.where(sql<SqlBool>`1 = 0`);
 }
 
-export async function pageResults(db: Db, organizationId: number, f: ResultListQuery): Promise<{ rows: ListRow[]; total: number }> {
+export async function pageResults(
+  db: Db,
+  organizationId: number,
+  f: ResultListQuery,
+): Promise<{ rows: ListRow[]; total: number }> {
   const u = unionFor(db, organizationId, f).as('u');
-  const { n } = await db.selectFrom(u).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const { n } = await db
+    .selectFrom(u)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   const rows = await db
     .selectFrom(unionFor(db, organizationId, f).as('u'))
     .selectAll()
@@ -244,7 +259,12 @@ export async function pageResults(db: Db, organizationId: number, f: ResultListQ
 }
 
 /** Every row matching the filters, newest first (the validation queue export). */
-export async function allResults(db: Db, organizationId: number, f: Partial<ResultListQuery>, max = 100_000): Promise<ListRow[]> {
+export async function allResults(
+  db: Db,
+  organizationId: number,
+  f: Partial<ResultListQuery>,
+  max = 100_000,
+): Promise<ListRow[]> {
   const rows = await db
     .selectFrom(unionFor(db, organizationId, f).as('u'))
     .selectAll()
@@ -257,11 +277,14 @@ export async function allResults(db: Db, organizationId: number, f: Partial<Resu
 }
 
 export async function findResultRow(db: Db, organizationId: number, id: number): Promise<ListRow | undefined> {
-  return (await enteredSelect(enteredBase(db, organizationId).where('r.id', '=', id)).executeTakeFirst()) as ListRow | undefined;
+  return (await enteredSelect(enteredBase(db, organizationId).where('r.id', '=', id)).executeTakeFirst()) as
+    ListRow | undefined;
 }
 
 export async function resultRowsOfSample(db: Db, organizationId: number, sampleId: number): Promise<ListRow[]> {
-  return (await enteredSelect(enteredBase(db, organizationId).where('r.sample_id', '=', sampleId)).orderBy('r.id').execute()) as ListRow[];
+  return (await enteredSelect(enteredBase(db, organizationId).where('r.sample_id', '=', sampleId))
+    .orderBy('r.id')
+    .execute()) as ListRow[];
 }
 
 export async function amendmentsOf(db: Db, resultIds: number[]): Promise<Map<number, ResultAmendment[]>> {
@@ -292,11 +315,15 @@ export async function resultCounts(db: Db, organizationId: number, startOfTodayI
       sql<number>`sum(CASE WHEN status = 'completed' AND review_required = 1 THEN 1 ELSE 0 END)`.as('review_required'),
       sql<number>`sum(CASE WHEN flag IN ('low', 'high', 'abnormal') THEN 1 ELSE 0 END)`.as('abnormal'),
       sql<number>`sum(CASE WHEN is_critical = 1 AND status = 'completed' THEN 1 ELSE 0 END)`.as('critical'),
-      sql<number>`sum(CASE WHEN status = 'verified' AND verified_at >= ${startOfTodayIso} THEN 1 ELSE 0 END)`.as('validated_today'),
+      sql<number>`sum(CASE WHEN status = 'verified' AND verified_at >= ${startOfTodayIso} THEN 1 ELSE 0 END)`.as(
+        'validated_today',
+      ),
     ])
     .where('organization_id', '=', organizationId)
     .executeTakeFirstOrThrow();
-  const awaiting = await awaitingBase(db, organizationId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const awaiting = await awaitingBase(db, organizationId)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   const num = (v: number | null) => Number(v ?? 0);
   return {
     entered: num(row.entered),

@@ -6,10 +6,26 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { organizationTimezone } from '../settings/organization.js';
 import { localDate, startOfLocalDayUtc } from '../time.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
-import { resultCode, type ResultCreate, type ResultListQuery, type ResultPage, type ResultSheet, type ResultSummary, type ResultUpdate, type TestResult } from '../../shared/schemas/results.js';
+import {
+  resultCode,
+  type ResultCreate,
+  type ResultListQuery,
+  type ResultPage,
+  type ResultSheet,
+  type ResultSummary,
+  type ResultUpdate,
+  type TestResult,
+} from '../../shared/schemas/results.js';
 import { addSampleHistory, evaluateValue } from './evaluate.js';
 import { ageAt, rangeForPatient, toResult } from './mappers.js';
-import { amendmentsOf, findResultRow, OPEN_FOR_ENTRY, pageResults, resultCounts, resultRowsOfSample } from './repository.js';
+import {
+  amendmentsOf,
+  findResultRow,
+  OPEN_FOR_ENTRY,
+  pageResults,
+  resultCounts,
+  resultRowsOfSample,
+} from './repository.js';
 
 export async function listResults(db: Db, organizationId: number, q: ResultListQuery): Promise<ResultPage> {
   const { rows, total } = await pageResults(db, organizationId, q);
@@ -77,15 +93,32 @@ export async function resultSheet(db: Db, organizationId: number, sampleId: numb
     .where('st.sample_id', '=', sampleId)
     .orderBy('st.position')
     .execute();
-  const results = new Map((await resultRowsOfSample(db, organizationId, sampleId)).map((r) => [r.test_id, toResult(r)]));
+  const results = new Map(
+    (await resultRowsOfSample(db, organizationId, sampleId)).map((r) => [r.test_id, toResult(r)]),
+  );
   const tests = ordered.map((t) => {
     const result = results.get(t.id) ?? null;
     results.delete(t.id);
     const range = rangeForPatient(t, s, s.collection_date);
-    return { test_id: t.id, test_name: t.name, test_code: t.code, unit: result?.unit ?? t.unit, normal_range: result?.normal_range ?? range?.range ?? null, result };
+    return {
+      test_id: t.id,
+      test_name: t.name,
+      test_code: t.code,
+      unit: result?.unit ?? t.unit,
+      normal_range: result?.normal_range ?? range?.range ?? null,
+      result,
+    };
   });
   // Results of tests no longer on the order stay visible (they were entered; they are not lost).
-  for (const r of results.values()) tests.push({ test_id: r.test_id, test_name: r.test_name, test_code: r.test_code, unit: r.unit, normal_range: r.normal_range, result: r });
+  for (const r of results.values())
+    tests.push({
+      test_id: r.test_id,
+      test_name: r.test_name,
+      test_code: r.test_code,
+      unit: r.unit,
+      normal_range: r.normal_range,
+      result: r,
+    });
   return {
     sample: {
       id: s.id,
@@ -120,7 +153,12 @@ function entryClosedMessage(code: string, status: string): string {
  */
 export async function createResult(db: Db, actor: Actor, input: ResultCreate): Promise<TestResult> {
   const id = await db.transaction().execute(async (trx) => {
-    const sample = await trx.selectFrom('samples').selectAll().where('organization_id', '=', actor.organizationId).where('id', '=', input.sample_id).executeTakeFirst();
+    const sample = await trx
+      .selectFrom('samples')
+      .selectAll()
+      .where('organization_id', '=', actor.organizationId)
+      .where('id', '=', input.sample_id)
+      .executeTakeFirst();
     if (!sample) throw ValidationError.field('sample_id', `Unknown sample ${input.sample_id}`);
     const test = await trx
       .selectFrom('sample_tests as st')
@@ -129,9 +167,16 @@ export async function createResult(db: Db, actor: Actor, input: ResultCreate): P
       .where('st.sample_id', '=', sample.id)
       .where('st.test_id', '=', input.test_id)
       .executeTakeFirst();
-    if (!test) throw ValidationError.field('test_id', `Test ${input.test_id} was not ordered on sample ${sample.sample_code}`);
-    if (!(OPEN_FOR_ENTRY as readonly string[]).includes(sample.status)) throw new ConflictError(entryClosedMessage(sample.sample_code, sample.status), 'SAMPLE_NOT_OPEN');
-    const existing = await trx.selectFrom('test_results').select(['id']).where('sample_id', '=', sample.id).where('test_id', '=', test.id).executeTakeFirst();
+    if (!test)
+      throw ValidationError.field('test_id', `Test ${input.test_id} was not ordered on sample ${sample.sample_code}`);
+    if (!(OPEN_FOR_ENTRY as readonly string[]).includes(sample.status))
+      throw new ConflictError(entryClosedMessage(sample.sample_code, sample.status), 'SAMPLE_NOT_OPEN');
+    const existing = await trx
+      .selectFrom('test_results')
+      .select(['id'])
+      .where('sample_id', '=', sample.id)
+      .where('test_id', '=', test.id)
+      .executeTakeFirst();
     if (existing) {
       throw new ConflictError(
         `A result for ${test.name} on sample ${sample.sample_code} is already entered (${resultCode(existing.id)}); edit it with PUT /api/test-results/${existing.id}`,
@@ -168,9 +213,27 @@ export async function createResult(db: Db, actor: Actor, input: ResultCreate): P
       .executeTakeFirstOrThrow();
     await writeAudit(trx, actor, { action: 'create', entity: 'test_result', entityId: row.id, newValues: row });
     if (sample.status === 'collected') {
-      await trx.updateTable('samples').set({ status: 'processing', updated_at: now }).where('id', '=', sample.id).execute();
-      await addSampleHistory(trx, actor, sample.id, 'collected', 'processing', sample.location, `First result entered (${test.name})`);
-      await writeAudit(trx, actor, { action: 'update', entity: 'sample', entityId: sample.id, oldValues: { status: 'collected' }, newValues: { status: 'processing', notes: 'result entry' } });
+      await trx
+        .updateTable('samples')
+        .set({ status: 'processing', updated_at: now })
+        .where('id', '=', sample.id)
+        .execute();
+      await addSampleHistory(
+        trx,
+        actor,
+        sample.id,
+        'collected',
+        'processing',
+        sample.location,
+        `First result entered (${test.name})`,
+      );
+      await writeAudit(trx, actor, {
+        action: 'update',
+        entity: 'sample',
+        entityId: sample.id,
+        oldValues: { status: 'collected' },
+        newValues: { status: 'processing', notes: 'result entry' },
+      });
     }
     return row.id;
   });
@@ -184,9 +247,18 @@ export async function createResult(db: Db, actor: Actor, input: ResultCreate): P
  */
 export async function updateResult(db: Db, actor: Actor, id: number, input: ResultUpdate): Promise<TestResult> {
   await db.transaction().execute(async (trx) => {
-    const before = await trx.selectFrom('test_results').selectAll().where('organization_id', '=', actor.organizationId).where('id', '=', id).executeTakeFirst();
+    const before = await trx
+      .selectFrom('test_results')
+      .selectAll()
+      .where('organization_id', '=', actor.organizationId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!before) throw new NotFoundError('Result', id);
-    const sample = await trx.selectFrom('samples').select(['status', 'sample_code', 'collection_date']).where('id', '=', before.sample_id).executeTakeFirstOrThrow();
+    const sample = await trx
+      .selectFrom('samples')
+      .select(['status', 'sample_code', 'collection_date'])
+      .where('id', '=', before.sample_id)
+      .executeTakeFirstOrThrow();
     const value = input.result_value ?? before.result_value ?? '';
     if (!value) throw ValidationError.field('result_value', 'Result value is required');
     const judged = await evaluateValue(trx, before.test_id, before.patient_id, sample.collection_date, value);
@@ -196,9 +268,17 @@ export async function updateResult(db: Db, actor: Actor, id: number, input: Resu
     const changed = valueChanged || unit !== before.unit || notes !== before.notes;
     // A record sent back unchanged (PUT what GET returned) is not an edit: no reason needed, nothing stored.
     if (!changed && before.status !== 'rejected') return;
-    if (sample.status === 'rejected') throw new ConflictError(`Sample ${sample.sample_code} is rejected; its results cannot be changed`, 'SAMPLE_REJECTED');
+    if (sample.status === 'rejected')
+      throw new ConflictError(
+        `Sample ${sample.sample_code} is rejected; its results cannot be changed`,
+        'SAMPLE_REJECTED',
+      );
     const wasVerified = before.status === 'verified';
-    if (wasVerified && !input.reason) throw ValidationError.field('reason', 'A verified result can only be changed with a reason (it is kept with the earlier value)');
+    if (wasVerified && !input.reason)
+      throw ValidationError.field(
+        'reason',
+        'A verified result can only be changed with a reason (it is kept with the earlier value)',
+      );
     const now = nowIso();
     const patch = {
       result_value: value,
@@ -252,9 +332,18 @@ export async function updateResult(db: Db, actor: Actor, id: number, input: Resu
 export async function deleteResult(db: Db, actor: Actor, id: number): Promise<TestResult> {
   const result = await getResult(db, actor.organizationId, id);
   await db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('test_results').selectAll().where('organization_id', '=', actor.organizationId).where('id', '=', id).executeTakeFirst();
+    const row = await trx
+      .selectFrom('test_results')
+      .selectAll()
+      .where('organization_id', '=', actor.organizationId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) throw new NotFoundError('Result', id);
-    if (row.status === 'verified') throw new ConflictError(`${resultCode(id)} is verified and cannot be deleted; edit it with a reason instead`, 'RESULT_VERIFIED');
+    if (row.status === 'verified')
+      throw new ConflictError(
+        `${resultCode(id)} is verified and cannot be deleted; edit it with a reason instead`,
+        'RESULT_VERIFIED',
+      );
     await trx.deleteFrom('test_results').where('id', '=', id).execute();
     await writeAudit(trx, actor, { action: 'delete', entity: 'test_result', entityId: id, oldValues: row });
   });

@@ -4,7 +4,13 @@ import { nowIso } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { ConflictError, DomainError, ForbiddenError, NotFoundError } from '../errors.js';
 import { getOrganization, settingsOf } from '../settings/organization.js';
-import { resultCode, type BulkVerifyOutcome, type BulkVerifyResponse, type ResultReject, type TestResult } from '../../shared/schemas/results.js';
+import {
+  resultCode,
+  type BulkVerifyOutcome,
+  type BulkVerifyResponse,
+  type ResultReject,
+  type TestResult,
+} from '../../shared/schemas/results.js';
 import { getResult } from './service.js';
 
 /**
@@ -15,21 +21,39 @@ import { getResult } from './service.js';
 
 function notVerifiable(id: number, status: string): ConflictError {
   if (status === 'verified') return new ConflictError(`${resultCode(id)} is already verified`, 'ALREADY_VERIFIED');
-  if (status === 'rejected') return new ConflictError(`${resultCode(id)} was rejected; it must be re-entered before it can be verified`, 'RESULT_REJECTED');
-  return new ConflictError(`${resultCode(id)} has no result entered yet; only completed results can be verified`, 'RESULT_NOT_COMPLETED');
+  if (status === 'rejected')
+    return new ConflictError(
+      `${resultCode(id)} was rejected; it must be re-entered before it can be verified`,
+      'RESULT_REJECTED',
+    );
+  return new ConflictError(
+    `${resultCode(id)} has no result entered yet; only completed results can be verified`,
+    'RESULT_NOT_COMPLETED',
+  );
 }
 
 async function verifyOne(db: Db, actor: Actor, id: number, allowSelf: boolean): Promise<void> {
   if (!actor.userId) throw new ForbiddenError('A result can only be verified by a signed-in user');
   await db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('test_results').select(['id', 'status', 'technician_id', 'verified_by', 'verified_at']).where('organization_id', '=', actor.organizationId).where('id', '=', id).executeTakeFirst();
+    const row = await trx
+      .selectFrom('test_results')
+      .select(['id', 'status', 'technician_id', 'verified_by', 'verified_at'])
+      .where('organization_id', '=', actor.organizationId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) throw new NotFoundError('Result', id);
     if (row.status !== 'completed') throw notVerifiable(id, row.status);
     if (row.technician_id === actor.userId && !allowSelf) {
-      throw new ForbiddenError(`You entered ${resultCode(id)}, so another user must verify it (this lab does not allow self-verification)`);
+      throw new ForbiddenError(
+        `You entered ${resultCode(id)}, so another user must verify it (this lab does not allow self-verification)`,
+      );
     }
     const now = nowIso();
-    await trx.updateTable('test_results').set({ status: 'verified', verified_by: actor.userId, verified_at: now, updated_at: now }).where('id', '=', id).execute();
+    await trx
+      .updateTable('test_results')
+      .set({ status: 'verified', verified_by: actor.userId, verified_at: now, updated_at: now })
+      .where('id', '=', id)
+      .execute();
     await writeAudit(trx, actor, {
       action: 'update',
       entity: 'test_result',
@@ -69,13 +93,26 @@ export async function bulkVerifyResults(db: Db, actor: Actor, ids: number[]): Pr
 /** A validator sends a completed result back (repeat the test, re-check the sample): the validation queue's "rejected". */
 export async function rejectResult(db: Db, actor: Actor, id: number, input: ResultReject): Promise<TestResult> {
   await db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('test_results').select(['id', 'status', 'rejection_reason']).where('organization_id', '=', actor.organizationId).where('id', '=', id).executeTakeFirst();
+    const row = await trx
+      .selectFrom('test_results')
+      .select(['id', 'status', 'rejection_reason'])
+      .where('organization_id', '=', actor.organizationId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) throw new NotFoundError('Result', id);
-    if (row.status === 'verified') throw new ConflictError(`${resultCode(id)} is verified; amend it with a reason instead of rejecting it`, 'ALREADY_VERIFIED');
+    if (row.status === 'verified')
+      throw new ConflictError(
+        `${resultCode(id)} is verified; amend it with a reason instead of rejecting it`,
+        'ALREADY_VERIFIED',
+      );
     if (row.status === 'rejected') throw new ConflictError(`${resultCode(id)} is already rejected`, 'RESULT_REJECTED');
     if (row.status !== 'completed') throw notVerifiable(id, row.status);
     const now = nowIso();
-    await trx.updateTable('test_results').set({ status: 'rejected', rejection_reason: input.reason, updated_at: now }).where('id', '=', id).execute();
+    await trx
+      .updateTable('test_results')
+      .set({ status: 'rejected', rejection_reason: input.reason, updated_at: now })
+      .where('id', '=', id)
+      .execute();
     await writeAudit(trx, actor, {
       action: 'update',
       entity: 'test_result',

@@ -11,7 +11,9 @@ export function visitsQuery(db: Db, organizationId: number) {
     .where('v.organization_id', '=', organizationId)
     .selectAll('v')
     .select([
-      sql<string | null>`CASE WHEN d.id IS NULL THEN NULL ELSE d.first_name || ' ' || d.last_name END`.as('doctor_name'),
+      sql<string | null>`CASE WHEN d.id IS NULL THEN NULL ELSE d.first_name || ' ' || d.last_name END`.as(
+        'doctor_name',
+      ),
       'd.specialization as doctor_specialization',
       'b.bill_number as bill_number',
     ]);

@@ -47,7 +47,12 @@ export async function recordVisitForBill(trx: Db, actor: Actor, bill: Selectable
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  await writeAudit(trx, actor, { action: 'create', entity: 'visit', entityId: row.id, newValues: { ...row, bill_number: bill.bill_number } });
+  await writeAudit(trx, actor, {
+    action: 'create',
+    entity: 'visit',
+    entityId: row.id,
+    newValues: { ...row, bill_number: bill.bill_number },
+  });
   return row.id;
 }
 
@@ -98,7 +103,8 @@ export async function scheduleVisit(db: Db, actor: Actor, patientId: number, inp
     await requirePatient(trx, actor.organizationId, patientId);
     const doctor = await resolveDoctor(trx, actor.organizationId, input.doctor_id);
     const today = localDate(await organizationTimezone(trx, actor.organizationId));
-    if (input.visit_date < today) throw ValidationError.field('visit_date', 'An appointment cannot be booked in the past');
+    if (input.visit_date < today)
+      throw ValidationError.field('visit_date', 'An appointment cannot be booked in the past');
     const now = nowIso();
     const row = await trx
       .insertInto('visits')
@@ -136,9 +142,15 @@ const NOTE_FIELDS = ['chief_complaint', 'diagnosis', 'treatment', 'follow_up_dat
  */
 export async function updateVisit(db: Db, actor: Actor, id: number, input: VisitUpdate): Promise<Visit> {
   await db.transaction().execute(async (trx) => {
-    const before = await trx.selectFrom('visits').selectAll().where('id', '=', id).where('organization_id', '=', actor.organizationId).executeTakeFirst();
+    const before = await trx
+      .selectFrom('visits')
+      .selectAll()
+      .where('id', '=', id)
+      .where('organization_id', '=', actor.organizationId)
+      .executeTakeFirst();
     if (!before) throw new NotFoundError('Visit', id);
-    if (before.status === 'cancelled') throw new ConflictError(`Visit ${id} is cancelled and cannot be changed`, 'VISIT_CANCELLED');
+    if (before.status === 'cancelled')
+      throw new ConflictError(`Visit ${id} is cancelled and cannot be changed`, 'VISIT_CANCELLED');
     if (input.status === 'cancelled' && before.status === 'completed') {
       throw new ConflictError(`Visit ${id} is completed and cannot be cancelled`, 'ILLEGAL_VISIT_STATUS');
     }
@@ -155,7 +167,11 @@ export async function updateVisit(db: Db, actor: Actor, id: number, input: Visit
     if (!Object.keys(patch).length) return;
     const oldValues: Record<string, unknown> = {};
     for (const k of Object.keys(patch) as (keyof typeof patch)[]) oldValues[k] = before[k];
-    await trx.updateTable('visits').set({ ...patch, updated_at: nowIso() }).where('id', '=', id).execute();
+    await trx
+      .updateTable('visits')
+      .set({ ...patch, updated_at: nowIso() })
+      .where('id', '=', id)
+      .execute();
     await writeAudit(trx, actor, { action: 'update', entity: 'visit', entityId: id, oldValues, newValues: patch });
   });
   return getVisit(db, actor.organizationId, id);

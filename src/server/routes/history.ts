@@ -11,13 +11,19 @@ export async function historyRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const db = app.database.db;
 
-  r.get('/api/patients/:id/history', { schema: { params: idParam }, config: { access: 'view_patients' } }, async (req) =>
-    patientHistory(db, actorOf(req).organizationId, req.params.id),
+  r.get(
+    '/api/patients/:id/history',
+    { schema: { params: idParam }, config: { access: 'view_patients' } },
+    async (req) => patientHistory(db, actorOf(req).organizationId, req.params.id),
   );
 
-  r.get('/api/patients/:id/visits', { schema: { params: idParam }, config: { access: 'view_patients' } }, async (req) => ({
-    visits: await listVisits(db, actorOf(req).organizationId, req.params.id),
-  }));
+  r.get(
+    '/api/patients/:id/visits',
+    { schema: { params: idParam }, config: { access: 'view_patients' } },
+    async (req) => ({
+      visits: await listVisits(db, actorOf(req).organizationId, req.params.id),
+    }),
+  );
 
   r.post(
     '/api/patients/:id/visits',
@@ -32,7 +38,11 @@ export async function historyRoutes(app: FastifyInstance) {
     visit: await getVisit(db, actorOf(req).organizationId, req.params.id),
   }));
 
-  r.put('/api/visits/:id', { schema: { params: idParam, body: visitUpdateSchema }, config: { access: 'manage_appointments' } }, async (req) => ({
-    visit: await updateVisit(db, actorOf(req), req.params.id, req.body),
-  }));
+  r.put(
+    '/api/visits/:id',
+    { schema: { params: idParam, body: visitUpdateSchema }, config: { access: 'manage_appointments' } },
+    async (req) => ({
+      visit: await updateVisit(db, actorOf(req), req.params.id, req.body),
+    }),
+  );
 }

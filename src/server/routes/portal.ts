@@ -5,7 +5,14 @@ import { portalLoginSchema } from '../../shared/schemas/portal.js';
 import { ForbiddenError, UnauthorizedError } from '../../core/errors.js';
 import { PortalAuth, type PortalSession } from '../../core/portal/auth.js';
 import { issuePortalPin, portalPinStatus } from '../../core/portal/pin.js';
-import { portalAppointments, portalBillPdf, portalBills, portalMe, portalResults, requireReportableSample } from '../../core/portal/data.js';
+import {
+  portalAppointments,
+  portalBillPdf,
+  portalBills,
+  portalMe,
+  portalResults,
+  requireReportableSample,
+} from '../../core/portal/data.js';
 import { sampleReportPdf } from '../../core/results/report.js';
 import { actorOf, sameOrigin } from '../plugins/auth.js';
 
@@ -75,21 +82,31 @@ export async function portalRoutes(app: FastifyInstance) {
   const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] ?? null });
 
   // Staff: issue or reset a patient's PIN (shown once), and whether one is issued.
-  r.post('/api/patients/:id/portal-pin', { schema: { params: idParam }, config: { access: 'manage_patients' } }, async (req, reply) => {
-    const issued = await issuePortalPin(db, actorOf(req), req.params.id);
-    reply.status(201).header('cache-control', 'no-store');
-    return issued;
-  });
-  r.get('/api/patients/:id/portal-pin', { schema: { params: idParam }, config: { access: 'manage_patients' } }, async (req) =>
-    portalPinStatus(db, actorOf(req).organizationId, req.params.id),
+  r.post(
+    '/api/patients/:id/portal-pin',
+    { schema: { params: idParam }, config: { access: 'manage_patients' } },
+    async (req, reply) => {
+      const issued = await issuePortalPin(db, actorOf(req), req.params.id);
+      reply.status(201).header('cache-control', 'no-store');
+      return issued;
+    },
+  );
+  r.get(
+    '/api/patients/:id/portal-pin',
+    { schema: { params: idParam }, config: { access: 'manage_patients' } },
+    async (req) => portalPinStatus(db, actorOf(req).organizationId, req.params.id),
   );
 
   // Patients.
-  r.post('/api/portal/login', { schema: { body: portalLoginSchema }, config: { access: 'public' }, onRequest: portalCsrf }, async (req, reply) => {
-    const result = await auth.login(req.body, meta(req));
-    reply.setCookie(PORTAL_COOKIE, result.token, { ...cookieOptions(), expires: result.expiresAt });
-    return { patient: await portalMe(db, result.session) };
-  });
+  r.post(
+    '/api/portal/login',
+    { schema: { body: portalLoginSchema }, config: { access: 'public' }, onRequest: portalCsrf },
+    async (req, reply) => {
+      const result = await auth.login(req.body, meta(req));
+      reply.setCookie(PORTAL_COOKIE, result.token, { ...cookieOptions(), expires: result.expiresAt });
+      return { patient: await portalMe(db, result.session) };
+    },
+  );
 
   /** Works with an ended session too, so the browser is always left signed out. */
   r.post('/api/portal/logout', { config: { access: 'public' }, onRequest: portalCsrf }, async (req, reply) => {
@@ -101,7 +118,9 @@ export async function portalRoutes(app: FastifyInstance) {
   });
 
   r.get('/api/portal/me', guarded, async (req) => ({ patient: await portalMe(db, patientOf(req)) }));
-  r.get('/api/portal/appointments', guarded, async (req) => ({ appointments: await portalAppointments(db, patientOf(req)) }));
+  r.get('/api/portal/appointments', guarded, async (req) => ({
+    appointments: await portalAppointments(db, patientOf(req)),
+  }));
   r.get('/api/portal/results', guarded, async (req) => ({ results: await portalResults(db, patientOf(req)) }));
   r.get('/api/portal/bills', guarded, async (req) => ({ bills: await portalBills(db, patientOf(req)) }));
 

@@ -10,7 +10,10 @@ export const VISIT_STATUSES = ['scheduled', 'completed', 'cancelled'] as const;
 export type VisitStatus = (typeof VISIT_STATUSES)[number];
 
 const id = (label: string) =>
-  z.coerce.number({ error: `${label} must be an id` }).int(`${label} must be an id`).positive(`${label} must be an id`);
+  z.coerce
+    .number({ error: `${label} must be an id` })
+    .int(`${label} must be an id`)
+    .positive(`${label} must be an id`);
 
 /** 24-hour HH:MM, as the lab's clocks read. */
 const visitTime = z.preprocess(
@@ -31,7 +34,9 @@ export const visitCreateSchema = z.object({
   doctor_id: id('doctor_id'),
   visit_date: isoDate('Visit date'),
   visit_time: visitTime,
-  visit_type: z.enum(VISIT_TYPES, { error: `Visit type must be one of ${VISIT_TYPES.join(', ')}` }).default('consultation'),
+  visit_type: z
+    .enum(VISIT_TYPES, { error: `Visit type must be one of ${VISIT_TYPES.join(', ')}` })
+    .default('consultation'),
   chief_complaint: optionalText(1000),
 });
 export type VisitCreate = z.infer<typeof visitCreateSchema>;

@@ -12,14 +12,23 @@ export const PORTAL_INVALID_LOGIN = 'Invalid patient ID, mobile number or PIN';
 const required = (label: string, max: number) =>
   z.preprocess(
     (v) => (typeof v === 'string' ? v.trim() : v),
-    z.string({ error: `${label} is required` }).min(1, `${label} is required`).max(max, `${label} is too long`),
+    z
+      .string({ error: `${label} is required` })
+      .min(1, `${label} is required`)
+      .max(max, `${label} is too long`),
   );
 
 /** POST /api/portal/login. Shapes only; whether they match a patient is one 401 for all. */
 export const portalLoginSchema = z.object({
   patient_id: required('Patient ID', 40),
-  mobile: required('Mobile number', 20).refine((v) => /^\+?[\d\s-]+$/.test(v), 'Mobile number may contain only digits, spaces, dashes and a leading +'),
-  pin: required('PIN', 12).refine((v) => new RegExp(`^\\d{${PORTAL_PIN_LENGTH}}$`).test(v), `PIN must be ${PORTAL_PIN_LENGTH} digits`),
+  mobile: required('Mobile number', 20).refine(
+    (v) => /^\+?[\d\s-]+$/.test(v),
+    'Mobile number may contain only digits, spaces, dashes and a leading +',
+  ),
+  pin: required('PIN', 12).refine(
+    (v) => new RegExp(`^\\d{${PORTAL_PIN_LENGTH}}$`).test(v),
+    `PIN must be ${PORTAL_PIN_LENGTH} digits`,
+  ),
 });
 export type PortalLogin = z.infer<typeof portalLoginSchema>;
 
@@ -91,6 +100,10 @@ export interface PortalBill {
   id: number;
   bill_number: string;
   bill_date: string;
+  /** The doctor's fee, discount and tax, so the lines add up to the total the patient sees. */
+  consultation_fee: number;
+  discount_amount: number;
+  tax_amount: number;
   total_amount: number;
   paid_amount: number;
   balance: number;

@@ -19,7 +19,10 @@ export const VALIDATION_STATUSES = ['pending', 'review_required', 'validated', '
 export type ValidationStatus = (typeof VALIDATION_STATUSES)[number];
 
 const id = (label: string) =>
-  z.coerce.number({ error: `${label} must be an id` }).int(`${label} must be an id`).positive(`${label} must be an id`);
+  z.coerce
+    .number({ error: `${label} must be an id` })
+    .int(`${label} must be an id`)
+    .positive(`${label} must be an id`);
 
 const allOr = <T extends readonly [string, ...string[]]>(values: T, label: string) =>
   z.preprocess(
@@ -71,10 +74,16 @@ export const resultListQuery = pageQuery.extend({
   status: allOr(RESULT_STATUS_FILTERS, 'status'),
   validation: allOr(VALIDATION_STATUSES, 'validation'),
   priority: allOr(SAMPLE_PRIORITIES, 'priority'),
-  critical: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['true', 'false'], { error: 'critical must be true or false' }).optional()),
+  critical: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.enum(['true', 'false'], { error: 'critical must be true or false' }).optional(),
+  ),
   sample_id: z.preprocess((v) => (v === '' ? undefined : v), id('sample_id').optional()),
   /** true: entered results only, without the worklist of tests awaiting a result (the validation queue). */
-  entered: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['true', 'false'], { error: 'entered must be true or false' }).optional()),
+  entered: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.enum(['true', 'false'], { error: 'entered must be true or false' }).optional(),
+  ),
 });
 export type ResultListQuery = z.infer<typeof resultListQuery>;
 

@@ -58,8 +58,8 @@ export const ROUTES: Record<ScreenPath, Page> = {
   '/samples': page(() => import('@/features/samples/pages/SampleCollectionPage')),
   '/barcode-system': page(() => import('@/features/samples/pages/BarcodeSystemPage')),
   '/sample-tracking': page(() => import('@/features/samples/pages/SampleTrackingPage')),
-  '/results': soon('/results'),
-  '/result-validation': soon('/result-validation'),
+  '/results': page(() => import('@/features/results/pages/ResultEntryPage')),
+  '/result-validation': page(() => import('@/features/results/pages/ResultValidationPage')),
   '/quality': page(() => import('@/features/qc/pages/QualityControlPage')),
 
   // Equipment & Integration

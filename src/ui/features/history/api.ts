@@ -3,6 +3,7 @@ import type { PatientHistory, Visit, VisitCreate, VisitUpdate } from '@shared/sc
 import type { PortalPinIssued, PortalPinStatus } from '@shared/schemas/portal';
 import { api } from '@/lib/api';
 import { notify } from '@/lib/notify';
+import { formatDate, useLabFormat } from '@/lib/format';
 
 /** Query keys of Patient History: one history per patient, and its portal PIN status. */
 export const historyKeys = {
@@ -35,7 +36,10 @@ export function useIssuePortalPinMutation(patientId: number) {
   return useMutation({
     mutationFn: () => api.post<PortalPinIssued>(`/api/patients/${patientId}/portal-pin`),
     onSuccess: (issued) => {
-      notify.success(issued.reset ? 'Portal PIN reset' : 'Portal PIN issued', 'Give the PIN to the patient now: it is shown only once.');
+      notify.success(
+        issued.reset ? 'Portal PIN reset' : 'Portal PIN issued',
+        'Give the PIN to the patient now: it is shown only once.',
+      );
       return qc.invalidateQueries({ queryKey: historyKeys.portalPin(patientId) });
     },
     onError: (err) => notify.error('Failed to issue portal PIN', err),
@@ -44,10 +48,15 @@ export function useIssuePortalPinMutation(patientId: number) {
 
 export function useScheduleVisitMutation(patientId: number) {
   const qc = useQueryClient();
+  const labFormat = useLabFormat();
   return useMutation({
-    mutationFn: (body: VisitCreate) => api.post<{ visit: Visit }>(`/api/patients/${patientId}/visits`, body).then((r) => r.visit),
+    mutationFn: (body: VisitCreate) =>
+      api.post<{ visit: Visit }>(`/api/patients/${patientId}/visits`, body).then((r) => r.visit),
     onSuccess: (visit) => {
-      notify.success('Appointment booked', `${visit.visit_date}${visit.visit_time ? ` ${visit.visit_time}` : ''} with ${visit.doctor_name ?? 'the doctor'}`);
+      notify.success(
+        'Appointment booked',
+        `${formatDate(visit.visit_date, labFormat)}${visit.visit_time ? ` ${visit.visit_time}` : ''} with ${visit.doctor_name ?? 'the doctor'}`,
+      );
       return qc.invalidateQueries({ queryKey: historyKeys.patient(patientId) });
     },
     onError: (err) => notify.error('Failed to book appointment', err),
@@ -57,7 +66,8 @@ export function useScheduleVisitMutation(patientId: number) {
 export function useUpdateVisitMutation(patientId: number) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, body }: { id: number; body: VisitUpdate }) => api.put<{ visit: Visit }>(`/api/visits/${id}`, body).then((r) => r.visit),
+    mutationFn: ({ id, body }: { id: number; body: VisitUpdate }) =>
+      api.put<{ visit: Visit }>(`/api/visits/${id}`, body).then((r) => r.visit),
     onSuccess: () => {
       notify.success('Visit updated successfully');
       return qc.invalidateQueries({ queryKey: historyKeys.patient(patientId) });

@@ -55,7 +55,8 @@ export function usePortalMe() {
 export function usePortalAppointments(enabled: boolean) {
   return useQuery({
     queryKey: portalKeys.appointments,
-    queryFn: ({ signal }) => portalGet<{ appointments: PortalAppointment[] }>('/api/portal/appointments', signal).then((r) => r.appointments),
+    queryFn: ({ signal }) =>
+      portalGet<{ appointments: PortalAppointment[] }>('/api/portal/appointments', signal).then((r) => r.appointments),
     enabled,
   });
 }
@@ -63,7 +64,8 @@ export function usePortalAppointments(enabled: boolean) {
 export function usePortalResults(enabled: boolean) {
   return useQuery({
     queryKey: portalKeys.results,
-    queryFn: ({ signal }) => portalGet<{ results: PortalResult[] }>('/api/portal/results', signal).then((r) => r.results),
+    queryFn: ({ signal }) =>
+      portalGet<{ results: PortalResult[] }>('/api/portal/results', signal).then((r) => r.results),
     enabled,
   });
 }
@@ -79,7 +81,8 @@ export function usePortalBills(enabled: boolean) {
 export function usePortalLoginMutation() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: PortalLogin) => api.post<{ patient: PortalPatient }>('/api/portal/login', body).then((r) => r.patient),
+    mutationFn: (body: PortalLogin) =>
+      api.post<{ patient: PortalPatient }>('/api/portal/login', body).then((r) => r.patient),
     onSuccess: (patient) => {
       resetPortal(qc, patient);
       notify.success('Login Successful', 'Welcome to your patient portal!');

@@ -113,7 +113,8 @@ function useInvalidateResults() {
 export function useCreateResultMutation() {
   const invalidate = useInvalidateResults();
   return useMutation({
-    mutationFn: (body: ResultCreate) => api.post<{ result: TestResult }>('/api/test-results', body).then((r) => r.result),
+    mutationFn: (body: ResultCreate) =>
+      api.post<{ result: TestResult }>('/api/test-results', body).then((r) => r.result),
     onSettled: invalidate,
   });
 }
@@ -142,7 +143,8 @@ export function useDeleteResultMutation() {
 export function useVerifyResultMutation() {
   const invalidate = useInvalidateResults();
   return useMutation({
-    mutationFn: (r: TestResult) => api.put<{ result: TestResult }>(`/api/test-results/${r.id ?? 0}/verify`).then((x) => x.result),
+    mutationFn: (r: TestResult) =>
+      api.put<{ result: TestResult }>(`/api/test-results/${r.id ?? 0}/verify`).then((x) => x.result),
     onSuccess: (r) => {
       notify.success(`Result ${resultCode(r.id)} has been verified`, `${r.test_name} · ${r.first_name} ${r.last_name}`);
       return invalidate();
@@ -156,7 +158,11 @@ export function useBulkVerifyMutation() {
   return useMutation({
     mutationFn: (ids: number[]) => api.post<BulkVerifyResponse>('/api/test-results/bulk-verify', { ids }),
     onSuccess: (out) => {
-      if (out.verified > 0) notify.success(`${out.verified} result${out.verified === 1 ? '' : 's'} verified`, out.refused ? `${out.refused} refused; see the reasons` : undefined);
+      if (out.verified > 0)
+        notify.success(
+          `${out.verified} result${out.verified === 1 ? '' : 's'} verified`,
+          out.refused ? `${out.refused} refused; see the reasons` : undefined,
+        );
       else notify.error('Failed to verify result', `None of the ${out.refused} selected results could be verified`);
       return invalidate();
     },

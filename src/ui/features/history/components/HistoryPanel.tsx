@@ -22,7 +22,10 @@ export interface HistoryPanelProps {
 }
 
 /** The Medical History card (spec 2.13): Overview, Visits, Test Results, Bills of the selected patient. */
-export const HistoryPanel = forwardRef<HTMLDivElement, HistoryPanelProps>(function HistoryPanel({ patientId, tab, onTabChange, onClose }, ref) {
+export const HistoryPanel = forwardRef<HTMLDivElement, HistoryPanelProps>(function HistoryPanel(
+  { patientId, tab, onTabChange, onClose },
+  ref,
+) {
   const user = useCurrentUser();
   const can = (p: Permission) => user.permissions.includes(p);
   const history = usePatientHistory(patientId);
@@ -37,11 +40,13 @@ export const HistoryPanel = forwardRef<HTMLDivElement, HistoryPanelProps>(functi
         <CardHeader
           icon={<History />}
           title={h ? `Medical History — ${h.patient.first_name} ${h.patient.last_name}` : 'Medical History'}
-          description={h ? `${h.patient.patient_id} · ${h.patient.age ?? '—'} years · ${h.patient.gender ?? '—'}` : undefined}
+          description={
+            h ? `${h.patient.patient_id} · ${h.patient.age ?? '—'} years · ${h.patient.gender ?? '—'}` : undefined
+          }
           actions={
             <>
               {h && canBook && (
-                <Button size="sm" variant="outline" onClick={() => setBooking(true)}>
+                <Button size="sm" variant="outline" aria-label="Book Appointment" onClick={() => setBooking(true)}>
                   <CalendarPlus />
                   <span className="hidden sm:inline">Book Appointment</span>
                 </Button>
@@ -52,18 +57,31 @@ export const HistoryPanel = forwardRef<HTMLDivElement, HistoryPanelProps>(functi
         />
         {history.isPending && <LoadingState text="Loading patient data..." />}
         {history.isError && (
-          <ErrorPanel title="Database Connection Error" error={history.error} onRetry={() => void history.refetch()} retryLabel="Retry Connection" className="m-4" />
+          <ErrorPanel
+            title="Database Connection Error"
+            error={history.error}
+            onRetry={() => void history.refetch()}
+            retryLabel="Retry Connection"
+            className="m-4"
+          />
         )}
         {h && (
           <Tabs
             label="Medical history"
             value={tab}
-            onValueChange={(v) => onTabChange((HISTORY_TABS as readonly string[]).includes(v) ? (v as HistoryTab) : 'overview')}
+            onValueChange={(v) =>
+              onTabChange((HISTORY_TABS as readonly string[]).includes(v) ? (v as HistoryTab) : 'overview')
+            }
             tabs={[
               {
                 value: 'overview',
                 label: 'Overview',
-                content: <OverviewTab history={h} portal={can('manage_patients') ? <PortalAccessPanel patient={h.patient} /> : undefined} />,
+                content: (
+                  <OverviewTab
+                    history={h}
+                    portal={can('manage_patients') ? <PortalAccessPanel patient={h.patient} /> : undefined}
+                  />
+                ),
               },
               {
                 value: 'visits',

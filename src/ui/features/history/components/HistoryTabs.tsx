@@ -1,10 +1,21 @@
 import type { ReactNode } from 'react';
 import { CalendarCheck, FileText, FlaskConical, IndianRupee, Pencil, Receipt, TestTubes } from 'lucide-react';
 import type { HistoryBill, HistorySample, HistoryTestResult, PatientHistory, Visit } from '@shared/schemas/history';
-import { Badge, DataTable, DateText, Money, SummaryCard, type BadgeTone, type Column, type RowAction } from '@/components';
+import {
+  Badge,
+  DataTable,
+  DateText,
+  Money,
+  SummaryCard,
+  type BadgeTone,
+  type Column,
+  type RowAction,
+} from '@/components';
 import { formatCount, formatInr, humanize } from '@/lib/format';
+import { methodLabel } from '@/features/billing/bills/components/billText';
 
-const dash = (v: string | number | null | undefined): ReactNode => (v === null || v === undefined || v === '' ? '—' : v);
+const dash = (v: string | number | null | undefined): ReactNode =>
+  v === null || v === undefined || v === '' ? '—' : v;
 
 const FLAG_TONES: Record<string, BadgeTone> = { normal: 'green', low: 'amber', high: 'red', abnormal: 'red' };
 
@@ -63,7 +74,15 @@ export function OverviewTab({ history, portal }: { history: PatientHistory; port
   );
 }
 
-export function VisitsTab({ visits, onEdit, canEdit }: { visits: Visit[]; onEdit: (v: Visit) => void; canEdit: boolean }) {
+export function VisitsTab({
+  visits,
+  onEdit,
+  canEdit,
+}: {
+  visits: Visit[];
+  onEdit: (v: Visit) => void;
+  canEdit: boolean;
+}) {
   const columns: Column<Visit>[] = [
     {
       key: 'date',
@@ -98,8 +117,18 @@ export function VisitsTab({ visits, onEdit, canEdit }: { visits: Visit[]; onEdit
       ),
       hideOnMobile: true,
     },
-    { key: 'follow_up', header: 'Follow-up', cell: (v) => (v.follow_up_date ? <DateText value={v.follow_up_date} /> : '—'), hideOnMobile: true },
-    { key: 'bill', header: 'Bill', cell: (v) => <span className="font-mono text-xs">{dash(v.bill_number)}</span>, hideOnMobile: true },
+    {
+      key: 'follow_up',
+      header: 'Follow-up',
+      cell: (v) => (v.follow_up_date ? <DateText value={v.follow_up_date} /> : '—'),
+      hideOnMobile: true,
+    },
+    {
+      key: 'bill',
+      header: 'Bill',
+      cell: (v) => <span className="font-mono text-xs">{dash(v.bill_number)}</span>,
+      hideOnMobile: true,
+    },
     { key: 'status', header: 'Status', cell: (v) => <Badge status={v.status} /> },
   ];
   const actions: RowAction<Visit>[] = [
@@ -116,7 +145,10 @@ export function VisitsTab({ visits, onEdit, canEdit }: { visits: Visit[]; onEdit
       columns={columns}
       rows={visits}
       getRowId={(v) => v.id}
-      empty={{ title: 'No visits yet', hint: 'Consultations billed with a doctor and booked appointments appear here.' }}
+      empty={{
+        title: 'No visits yet',
+        hint: 'Consultations billed with a doctor and booked appointments appear here.',
+      }}
       rowActions={canEdit ? actions : undefined}
     />
   );
@@ -153,7 +185,12 @@ export function ResultsTab({ results, samples }: { results: HistoryTestResult[];
     { key: 'sample', header: 'Sample ID', cell: (s) => <span className="font-mono text-[13px]">{s.sample_id}</span> },
     { key: 'type', header: 'Type', cell: (s) => s.sample_type },
     { key: 'tests', header: 'Tests', cell: (s) => dash(s.tests.join(', ')), hideOnMobile: true },
-    { key: 'collected', header: 'Collected', cell: (s) => (s.collection_date ? <DateText value={s.collection_date} withTime /> : '—'), hideOnMobile: true },
+    {
+      key: 'collected',
+      header: 'Collected',
+      cell: (s) => (s.collection_date ? <DateText value={s.collection_date} withTime /> : '—'),
+      hideOnMobile: true,
+    },
     { key: 'status', header: 'Status', cell: (s) => <Badge status={s.status} /> },
   ];
   return (
@@ -163,27 +200,43 @@ export function ResultsTab({ results, samples }: { results: HistoryTestResult[];
         columns={columns}
         rows={results}
         getRowId={(r) => r.id}
-        empty={{ title: 'No test results yet', hint: 'Results entered for this patient\'s samples appear here.' }}
+        empty={{ title: 'No test results yet', hint: "Results entered for this patient's samples appear here." }}
       />
       <h3 className="border-t border-slate-100 px-4 pt-4 pb-2 text-[13px] font-semibold tracking-wide text-slate-700 uppercase">
         Samples ({formatCount(samples.length)})
       </h3>
-      <DataTable caption="Samples" columns={sampleColumns} rows={samples} getRowId={(s) => s.id} empty={{ title: 'No samples collected yet' }} />
+      <DataTable
+        caption="Samples"
+        columns={sampleColumns}
+        rows={samples}
+        getRowId={(s) => s.id}
+        empty={{ title: 'No samples collected yet' }}
+      />
     </div>
   );
 }
 
 export function BillsTab({ bills, pdfUrl }: { bills: HistoryBill[]; pdfUrl?: (bill: HistoryBill) => string }) {
   const columns: Column<HistoryBill>[] = [
-    { key: 'number', header: 'Bill Number', cell: (b) => <span className="font-mono text-[13px]">{b.bill_number}</span> },
+    {
+      key: 'number',
+      header: 'Bill Number',
+      cell: (b) => <span className="font-mono text-[13px]">{b.bill_number}</span>,
+    },
     { key: 'date', header: 'Date', cell: (b) => <DateText value={b.bill_date} />, hideOnMobile: true },
     { key: 'amount', header: 'Amount', cell: (b) => <Money rupees={b.total_amount} />, align: 'right' },
     { key: 'paid', header: 'Paid', cell: (b) => <Money rupees={b.paid_amount} />, align: 'right', hideOnMobile: true },
-    { key: 'method', header: 'Method', cell: (b) => humanize(b.payment_method), hideOnMobile: true },
+    { key: 'method', header: 'Method', cell: (b) => methodLabel(b.payment_method), hideOnMobile: true },
     { key: 'status', header: 'Status', cell: (b) => <Badge status={b.status} /> },
   ];
   const actions: RowAction<HistoryBill>[] = pdfUrl
-    ? [{ label: (b) => `Open bill ${b.bill_number} (PDF)`, icon: <FileText />, onClick: (b) => window.open(pdfUrl(b), '_blank', 'noopener') }]
+    ? [
+        {
+          label: (b) => `Open bill ${b.bill_number} (PDF)`,
+          icon: <FileText />,
+          onClick: (b) => window.open(pdfUrl(b), '_blank', 'noopener'),
+        },
+      ]
     : [];
   return (
     <DataTable

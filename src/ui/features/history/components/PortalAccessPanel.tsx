@@ -23,7 +23,15 @@ async function copyText(text: string, fallback: HTMLElement | null): Promise<boo
   }
 }
 
-function PinDialog({ patient, issued, onClose }: { patient: Patient; issued: PortalPinIssued | null; onClose: () => void }) {
+function PinDialog({
+  patient,
+  issued,
+  onClose,
+}: {
+  patient: Patient;
+  issued: PortalPinIssued | null;
+  onClose: () => void;
+}) {
   const [copied, setCopied] = useState(false);
   const [pinEl, setPinEl] = useState<HTMLElement | null>(null);
   const name = `${patient.first_name} ${patient.last_name}`;
@@ -44,7 +52,11 @@ function PinDialog({ patient, issued, onClose }: { patient: Patient; issued: Por
       {issued && (
         <div className="grid gap-4">
           <div className="flex items-center justify-between gap-3 rounded-lg border border-slate-200 bg-slate-50 px-4 py-3">
-            <span ref={setPinEl} aria-label="Portal PIN" className="font-mono text-3xl font-semibold tracking-[0.3em] text-slate-900">
+            <span
+              ref={setPinEl}
+              aria-label="Portal PIN"
+              className="font-mono text-3xl font-semibold tracking-[0.3em] text-slate-900"
+            >
               {issued.pin}
             </span>
             <Button
@@ -60,16 +72,22 @@ function PinDialog({ patient, issued, onClose }: { patient: Patient; issued: Por
               {copied ? 'Copied' : 'Copy PIN'}
             </Button>
           </div>
-          <p role="alert" className="flex items-start gap-2 rounded-md bg-amber-50 px-3 py-2 text-[13px] text-amber-900">
+          <p
+            role="alert"
+            className="flex items-start gap-2 rounded-md bg-amber-50 px-3 py-2 text-[13px] text-amber-900"
+          >
             <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
             <span>
               This PIN will not be shown again. Give it to the patient now.
-              {issued.reset ? ' The previous PIN no longer works and the patient has been signed out of the portal.' : ''}
+              {issued.reset
+                ? ' The previous PIN no longer works and the patient has been signed out of the portal.'
+                : ''}
             </span>
           </p>
           <p className="text-[13px] text-slate-600">
-            The patient signs in at <span className="font-medium text-slate-800">/patient-portal</span> with their Patient ID{' '}
-            <span className="font-mono">{patient.patient_id}</span>, their mobile number{patient.phone ? ` (${patient.phone})` : ''} and this PIN.
+            The patient signs in at <span className="font-medium text-slate-800">/patient-portal</span> with their
+            Patient ID <span className="font-mono">{patient.patient_id}</span>, their mobile number
+            {patient.phone ? ` (${patient.phone})` : ''} and this PIN.
           </p>
         </div>
       )}
@@ -118,7 +136,13 @@ export function PortalAccessPanel({ patient }: { patient: Patient }) {
       />
       <div className="px-4 py-3 text-sm">
         {status.isPending && <p className="text-slate-600">Checking portal access...</p>}
-        {status.isError && <ErrorPanel title="Could not check portal access" error={status.error} onRetry={() => void status.refetch()} />}
+        {status.isError && (
+          <ErrorPanel
+            title="Could not check portal access"
+            error={status.error}
+            onRetry={() => void status.refetch()}
+          />
+        )}
         {status.data &&
           (hasPin ? (
             <p className="flex flex-wrap items-center gap-2 text-slate-700">
@@ -130,7 +154,11 @@ export function PortalAccessPanel({ patient }: { patient: Patient }) {
           ) : (
             <p className="flex flex-wrap items-center gap-2 text-slate-700">
               <Badge tone="grey">No PIN</Badge>
-              <span>{noPhone ? 'Add a mobile number to this patient first: they sign in with it.' : 'This patient cannot sign in to the portal yet.'}</span>
+              <span>
+                {noPhone
+                  ? 'Add a mobile number to this patient first: they sign in with it.'
+                  : 'This patient cannot sign in to the portal yet.'}
+              </span>
             </p>
           ))}
       </div>

@@ -20,9 +20,22 @@ function todayLocal(): string {
 }
 
 /** Book Appointment (manage_appointments): a scheduled visit with a doctor. */
-export function BookVisitDialog({ patient, open, onOpenChange }: { patient: Patient; open: boolean; onOpenChange: (open: boolean) => void }) {
+export function BookVisitDialog({
+  patient,
+  open,
+  onOpenChange,
+}: {
+  patient: Patient;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
   return (
-    <Dialog open={open} onOpenChange={onOpenChange} title="Book Appointment" description={`${patient.first_name} ${patient.last_name} · ${patient.patient_id}`}>
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Book Appointment"
+      description={`${patient.first_name} ${patient.last_name} · ${patient.patient_id}`}
+    >
       {open && <BookVisitForm patient={patient} onDone={() => onOpenChange(false)} />}
     </Dialog>
   );
@@ -33,7 +46,13 @@ function BookVisitForm({ patient, onDone }: { patient: Patient; onDone: () => vo
   const schedule = useScheduleVisitMutation(patient.id);
   const form = useForm<CreateIn, unknown, CreateOut>({
     resolver: zodResolver(visitCreateSchema),
-    defaultValues: { doctor_id: '' as unknown as number, visit_date: todayLocal(), visit_time: '', visit_type: 'consultation', chief_complaint: '' },
+    defaultValues: {
+      doctor_id: '' as unknown as number,
+      visit_date: todayLocal(),
+      visit_time: '',
+      visit_type: 'consultation',
+      chief_complaint: '',
+    },
     mode: 'onBlur',
   });
   const errors = form.formState.errors;
@@ -52,8 +71,16 @@ function BookVisitForm({ patient, onDone }: { patient: Patient; onDone: () => vo
   }));
   return (
     <form onSubmit={submit} noValidate className="grid gap-4">
-      <FormField label="Doctor" required error={errors.doctor_id?.message ?? (doctors.isError ? 'Could not load the doctors' : undefined)}>
-        <Select placeholder={doctors.isPending ? 'Loading doctors...' : 'Select doctor'} options={doctorOptions} {...form.register('doctor_id')} />
+      <FormField
+        label="Doctor"
+        required
+        error={errors.doctor_id?.message ?? (doctors.isError ? 'Could not load the doctors' : undefined)}
+      >
+        <Select
+          placeholder={doctors.isPending ? 'Loading doctors...' : 'Select doctor'}
+          options={doctorOptions}
+          {...form.register('doctor_id')}
+        />
       </FormField>
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField label="Date" required error={errors.visit_date?.message}>
@@ -85,15 +112,29 @@ type UpdateIn = z.input<typeof visitUpdateSchema>;
 type UpdateOut = z.output<typeof visitUpdateSchema>;
 
 /** Update Visit (manage_appointments): complete or cancel it, and record diagnosis, treatment and follow-up. */
-export function UpdateVisitDialog({ patientId, visit, onOpenChange }: { patientId: number; visit: Visit | null; onOpenChange: (open: boolean) => void }) {
+export function UpdateVisitDialog({
+  patientId,
+  visit,
+  onOpenChange,
+}: {
+  patientId: number;
+  visit: Visit | null;
+  onOpenChange: (open: boolean) => void;
+}) {
   return (
     <Dialog
       open={visit !== null}
       onOpenChange={onOpenChange}
       title="Update Visit"
-      description={visit ? `${humanize(visit.visit_type)} on ${visit.visit_date}${visit.doctor_name ? ` with ${visit.doctor_name}` : ''}` : undefined}
+      description={
+        visit
+          ? `${humanize(visit.visit_type)} on ${visit.visit_date}${visit.doctor_name ? ` with ${visit.doctor_name}` : ''}`
+          : undefined
+      }
     >
-      {visit && <UpdateVisitForm key={visit.id} patientId={patientId} visit={visit} onDone={() => onOpenChange(false)} />}
+      {visit && (
+        <UpdateVisitForm key={visit.id} patientId={patientId} visit={visit} onDone={() => onOpenChange(false)} />
+      )}
     </Dialog>
   );
 }

@@ -36,7 +36,15 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /** The patient's details, with Close and View Full History (spec 2.13). */
-function PatientDialog({ patient, onClose, onViewHistory }: { patient: Patient | null; onClose: () => void; onViewHistory: (p: Patient) => void }) {
+function PatientDialog({
+  patient,
+  onClose,
+  onViewHistory,
+}: {
+  patient: Patient | null;
+  onClose: () => void;
+  onViewHistory: (p: Patient) => void;
+}) {
   const p = patient;
   return (
     <Dialog
@@ -75,7 +83,9 @@ function PatientDialog({ patient, onClose, onViewHistory }: { patient: Patient |
             <Field label="Address">{[p.address, p.city, p.state, p.pincode].filter(Boolean).join(', ') || '—'}</Field>
           </div>
           <div className="col-span-2">
-            <Field label="Allergies / Medical History">{[p.allergies, p.medical_history].filter(Boolean).join(' · ') || '—'}</Field>
+            <Field label="Allergies / Medical History">
+              {[p.allergies, p.medical_history].filter(Boolean).join(' · ') || '—'}
+            </Field>
           </div>
         </dl>
       )}
@@ -115,7 +125,12 @@ export default function PatientHistoryPage() {
   }, [page, totalPages, setQ]);
 
   const columns: Column<Patient>[] = [
-    { key: 'patient_id', header: 'Patient ID', cell: (p) => <span className="font-mono text-[13px]">{p.patient_id}</span>, hideOnMobile: true },
+    {
+      key: 'patient_id',
+      header: 'Patient ID',
+      cell: (p) => <span className="font-mono text-[13px]">{p.patient_id}</span>,
+      hideOnMobile: true,
+    },
     {
       key: 'name',
       header: 'Name',

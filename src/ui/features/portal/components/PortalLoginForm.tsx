@@ -31,14 +31,35 @@ export function PortalLoginForm() {
 
   return (
     <form onSubmit={submit} noValidate className="grid gap-4">
-      <FormField label="Patient ID" required error={errors.patient_id?.message} hint="Printed on your bill and reports, e.g. PAT202611210001">
-        <Input autoComplete="username" autoCapitalize="characters" spellCheck={false} {...form.register('patient_id')} />
+      <FormField
+        label="Patient ID"
+        required
+        error={errors.patient_id?.message}
+        hint="Printed on your bill and reports, e.g. PAT202611210001"
+      >
+        <Input
+          autoComplete="username"
+          autoCapitalize="characters"
+          spellCheck={false}
+          {...form.register('patient_id')}
+        />
       </FormField>
       <FormField label="Mobile Number" required error={errors.mobile?.message}>
         <Input type="tel" inputMode="tel" autoComplete="tel" {...form.register('mobile')} />
       </FormField>
-      <FormField label="PIN" required error={errors.pin?.message} hint={`The ${PORTAL_PIN_LENGTH}-digit portal PIN the lab gave you`}>
-        <Input type="password" inputMode="numeric" autoComplete="current-password" maxLength={PORTAL_PIN_LENGTH} {...form.register('pin')} />
+      <FormField
+        label="PIN"
+        required
+        error={errors.pin?.message}
+        hint={`The ${PORTAL_PIN_LENGTH}-digit portal PIN the lab gave you`}
+      >
+        <Input
+          type="password"
+          inputMode="numeric"
+          autoComplete="current-password"
+          maxLength={PORTAL_PIN_LENGTH}
+          {...form.register('pin')}
+        />
       </FormField>
       <Button type="submit" size="lg" loading={login.isPending} loadingText="Signing in..." className="mt-1 w-full">
         <LogIn />

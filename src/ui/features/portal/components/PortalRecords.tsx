@@ -5,6 +5,7 @@ import { Badge, DateText, EmptyState, ErrorPanel, LoadingState, Money, buttonCla
 import { fileUrl } from '@/lib/api';
 import { humanize } from '@/lib/format';
 import { FlagBadge } from '@/features/history/components/HistoryTabs';
+import { methodLabel } from '@/features/billing/bills/components/billText';
 
 /** Spec 2.14: completed, paid and scheduled read as positive (green); pending as secondary. */
 function PortalStatus({ status }: { status: string }) {
@@ -20,22 +21,51 @@ interface QueryState<T> {
 }
 
 /** Loading, error and empty states shared by the three tabs; children render the data. */
-function States<T>({ q, loading, empty, children }: { q: QueryState<T>; loading: string; empty: { title: string; hint: string; icon: ReactNode }; children: (rows: T[]) => ReactNode }) {
+function States<T>({
+  q,
+  loading,
+  empty,
+  children,
+}: {
+  q: QueryState<T>;
+  loading: string;
+  empty: { title: string; hint: string; icon: ReactNode };
+  children: (rows: T[]) => ReactNode;
+}) {
   if (q.isPending) return <LoadingState text={loading} />;
-  if (q.isError) return <ErrorPanel title="Could not load your records" error={q.error} onRetry={() => void q.refetch()} className="m-4" />;
+  if (q.isError)
+    return (
+      <ErrorPanel
+        title="Could not load your records"
+        error={q.error}
+        onRetry={() => void q.refetch()}
+        className="m-4"
+      />
+    );
   if (!q.data?.length) return <EmptyState title={empty.title} hint={empty.hint} icon={empty.icon} />;
   return <>{children(q.data)}</>;
 }
 
 export function AppointmentsList({ q }: { q: QueryState<PortalAppointment> }) {
   return (
-    <States q={q} loading="Loading appointments..." empty={{ title: 'No appointments', hint: 'Your visits and booked appointments with our doctors appear here.', icon: <CalendarDays /> }}>
+    <States
+      q={q}
+      loading="Loading appointments..."
+      empty={{
+        title: 'No appointments',
+        hint: 'Your visits and booked appointments with our doctors appear here.',
+        icon: <CalendarDays />,
+      }}
+    >
       {(rows) => (
         <ul className="divide-y divide-slate-100">
           {rows.map((a) => (
             <li key={a.id} className="flex flex-wrap items-start justify-between gap-3 px-4 py-3">
               <div className="flex min-w-0 gap-3">
-                <span className="mt-0.5 flex size-9 shrink-0 items-center justify-center rounded-full bg-primary-50 text-primary-700" aria-hidden="true">
+                <span
+                  className="mt-0.5 flex size-9 shrink-0 items-center justify-center rounded-full bg-primary-50 text-primary-700"
+                  aria-hidden="true"
+                >
                   <Stethoscope className="size-4" />
                 </span>
                 <div className="min-w-0">
@@ -77,7 +107,12 @@ interface SampleGroup {
 function bySample(rows: PortalResult[]): SampleGroup[] {
   const groups = new Map<string, SampleGroup>();
   for (const r of rows) {
-    const g = groups.get(r.sample_id) ?? { sampleId: r.sample_id, reportUrl: r.report_url, date: r.test_date, results: [] };
+    const g = groups.get(r.sample_id) ?? {
+      sampleId: r.sample_id,
+      reportUrl: r.report_url,
+      date: r.test_date,
+      results: [],
+    };
     g.results.push(r);
     groups.set(r.sample_id, g);
   }
@@ -89,12 +124,20 @@ export function ResultsList({ q }: { q: QueryState<PortalResult> }) {
     <States
       q={q}
       loading="Loading test results..."
-      empty={{ title: 'No test results yet', hint: 'Results appear here as soon as the lab has checked and verified them.', icon: <FlaskConical /> }}
+      empty={{
+        title: 'No test results yet',
+        hint: 'Results appear here as soon as the lab has checked and verified them.',
+        icon: <FlaskConical />,
+      }}
     >
       {(rows) => (
         <div className="grid gap-3 p-3 sm:p-4">
           {bySample(rows).map((g) => (
-            <section key={g.sampleId} aria-label={`Sample ${g.sampleId}`} className="rounded-lg border border-slate-200">
+            <section
+              key={g.sampleId}
+              aria-label={`Sample ${g.sampleId}`}
+              className="rounded-lg border border-slate-200"
+            >
               <header className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-100 bg-slate-50 px-3 py-2">
                 <div className="text-[13px] text-slate-700">
                   <span className="font-medium text-slate-900">
@@ -117,7 +160,8 @@ export function ResultsList({ q }: { q: QueryState<PortalResult> }) {
                     </div>
                     <div className="flex flex-wrap items-center gap-2 sm:justify-end">
                       <span className="text-base font-semibold text-slate-900 tabular-nums">
-                        {r.result_value ?? '—'} {r.unit && <span className="text-[13px] font-normal text-slate-600">{r.unit}</span>}
+                        {r.result_value ?? '—'}{' '}
+                        {r.unit && <span className="text-[13px] font-normal text-slate-600">{r.unit}</span>}
                       </span>
                       <FlagBadge flag={r.flag} />
                       <PortalStatus status={r.status} />
@@ -133,9 +177,22 @@ export function ResultsList({ q }: { q: QueryState<PortalResult> }) {
   );
 }
 
+function Line({ label, rupees }: { label: string; rupees: number }) {
+  return (
+    <li className="flex justify-between gap-3 py-0.5">
+      <span className="min-w-0">{label}</span>
+      <Money rupees={rupees} />
+    </li>
+  );
+}
+
 export function BillsList({ q }: { q: QueryState<PortalBill> }) {
   return (
-    <States q={q} loading="Loading bills..." empty={{ title: 'No bills', hint: 'Your bills and payments appear here.', icon: <Receipt /> }}>
+    <States
+      q={q}
+      loading="Loading bills..."
+      empty={{ title: 'No bills', hint: 'Your bills and payments appear here.', icon: <Receipt /> }}
+    >
       {(rows) => (
         <div className="grid gap-3 p-3 sm:p-4">
           {rows.map((b) => (
@@ -144,7 +201,7 @@ export function BillsList({ q }: { q: QueryState<PortalBill> }) {
                 <div>
                   <p className="font-mono text-[13px] font-medium text-slate-900">{b.bill_number}</p>
                   <p className="text-[13px] text-slate-600">
-                    <DateText value={b.bill_date} /> · {humanize(b.payment_method)}
+                    <DateText value={b.bill_date} /> · {methodLabel(b.payment_method)}
                   </p>
                 </div>
                 <div className="flex flex-wrap items-center gap-1.5">
@@ -152,19 +209,14 @@ export function BillsList({ q }: { q: QueryState<PortalBill> }) {
                   {b.status !== b.payment_status && <PortalStatus status={b.status} />}
                 </div>
               </header>
-              {b.items.length > 0 && (
-                <ul className="px-3 py-2 text-[13px] text-slate-700">
-                  {b.items.map((i, n) => (
-                    <li key={n} className="flex justify-between gap-3 py-0.5">
-                      <span className="min-w-0">
-                        {i.name}
-                        {i.qty > 1 && <span className="text-slate-500"> × {i.qty}</span>}
-                      </span>
-                      <Money rupees={i.total} />
-                    </li>
-                  ))}
-                </ul>
-              )}
+              <ul className="px-3 py-2 text-[13px] text-slate-700">
+                {b.items.map((i, n) => (
+                  <Line key={n} label={i.qty > 1 ? `${i.name} × ${i.qty}` : i.name} rupees={i.total} />
+                ))}
+                {b.consultation_fee > 0 && <Line label="Consultation fee" rupees={b.consultation_fee} />}
+                {b.discount_amount > 0 && <Line label="Discount" rupees={-b.discount_amount} />}
+                {b.tax_amount > 0 && <Line label="Tax" rupees={b.tax_amount} />}
+              </ul>
               <footer className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 px-3 py-2.5">
                 <dl className="flex flex-wrap gap-x-5 gap-y-1 text-[13px]">
                   <div>
@@ -188,7 +240,12 @@ export function BillsList({ q }: { q: QueryState<PortalBill> }) {
                     </div>
                   )}
                 </dl>
-                <a href={fileUrl(b.pdf_url, { download: 1 })} download className={buttonClass('outline', 'sm')} aria-label={`Download bill ${b.bill_number} (PDF)`}>
+                <a
+                  href={fileUrl(b.pdf_url, { download: 1 })}
+                  download
+                  className={buttonClass('outline', 'sm')}
+                  aria-label={`Download bill ${b.bill_number} (PDF)`}
+                >
                   <Download />
                   Download PDF
                 </a>

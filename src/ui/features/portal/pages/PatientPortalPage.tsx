@@ -25,7 +25,7 @@ function Info({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="min-w-0">
       <dt className="text-[12px] font-medium tracking-wide text-slate-500 uppercase">{label}</dt>
-      <dd className="mt-0.5 truncate text-slate-900">{children}</dd>
+      <dd className="mt-0.5 text-slate-900 [overflow-wrap:anywhere]">{children}</dd>
     </div>
   );
 }
@@ -49,7 +49,9 @@ function SignIn() {
           <h1 className="text-xl font-semibold text-slate-900">Sign in to your patient portal</h1>
           <p className="mt-1 mb-5 text-slate-600">See your appointments, test results and bills.</p>
           <PortalLoginForm />
-          <p className="mt-5 text-[13px] text-slate-600">No PIN yet, or forgotten it? Ask at the lab reception: they issue a new one.</p>
+          <p className="mt-5 text-[13px] text-slate-600">
+            No PIN yet, or forgotten it? Ask at the lab reception: they issue a new one.
+          </p>
         </div>
       </div>
     </main>
@@ -74,15 +76,29 @@ function SignedIn({ patient }: { patient: PortalPatient }) {
           <Brand />
           <div className="flex items-center gap-1">
             <span className="relative">
-              <IconButton label={`Notifications: ${fresh.length} new`} icon={<Bell />} variant="ghost" onClick={() => setShowNotes(true)} />
+              <IconButton
+                label={`Notifications: ${fresh.length} new`}
+                icon={<Bell />}
+                variant="ghost"
+                onClick={() => setShowNotes(true)}
+              />
               {fresh.length > 0 && (
-                <span className="pointer-events-none absolute top-1 right-1 flex min-w-4 items-center justify-center rounded-full bg-red-600 px-1 text-[10px] leading-4 font-semibold text-white" aria-hidden="true">
+                <span
+                  className="pointer-events-none absolute top-1 right-1 flex min-w-4 items-center justify-center rounded-full bg-red-600 px-1 text-[10px] leading-4 font-semibold text-white"
+                  aria-hidden="true"
+                >
                   {fresh.length}
                 </span>
               )}
             </span>
             <IconButton label="Settings" icon={<Settings />} variant="ghost" onClick={() => setShowAccount(true)} />
-            <Button variant="outline" size="sm" loading={logout.isPending} loadingText="Signing out..." onClick={() => logout.mutate()}>
+            <Button
+              variant="outline"
+              size="sm"
+              loading={logout.isPending}
+              loadingText="Signing out..."
+              onClick={() => logout.mutate()}
+            >
               <LogOut />
               Logout
             </Button>
@@ -90,7 +106,7 @@ function SignedIn({ patient }: { patient: PortalPatient }) {
         </div>
       </header>
 
-      <main className="mx-auto grid max-w-5xl gap-4 p-3 sm:p-4">
+      <main className="mx-auto grid max-w-5xl grid-cols-[minmax(0,1fr)] gap-4 p-3 sm:p-4">
         <Card className="p-4">
           <h1 className="text-lg font-semibold text-slate-900">Welcome, {name}</h1>
           <dl className="mt-3 grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-3 lg:grid-cols-6">
@@ -104,7 +120,9 @@ function SignedIn({ patient }: { patient: PortalPatient }) {
             <Info label="Mobile">{patient.mobile ?? '—'}</Info>
             <Info label="Email">{patient.email ?? '—'}</Info>
             <Info label="Membership">
-              <Badge tone={patient.membership_status === 'none' ? 'grey' : 'blue'}>{membership(patient.membership_status)}</Badge>
+              <Badge tone={patient.membership_status === 'none' ? 'grey' : 'blue'}>
+                {membership(patient.membership_status)}
+              </Badge>
             </Info>
           </dl>
         </Card>
@@ -115,9 +133,24 @@ function SignedIn({ patient }: { patient: PortalPatient }) {
             value={tab}
             onValueChange={(v) => setTab(v as PortalTab)}
             tabs={[
-              { value: 'appointments', label: 'Appointments', count: appointments.data?.length, content: <AppointmentsList q={appointments} /> },
-              { value: 'results', label: 'Test Results', count: results.data?.length, content: <ResultsList q={results} /> },
-              { value: 'bills', label: 'Bills & Payments', count: bills.data?.length, content: <BillsList q={bills} /> },
+              {
+                value: 'appointments',
+                label: 'Appointments',
+                count: appointments.data?.length,
+                content: <AppointmentsList q={appointments} />,
+              },
+              {
+                value: 'results',
+                label: 'Test Results',
+                count: results.data?.length,
+                content: <ResultsList q={results} />,
+              },
+              {
+                value: 'bills',
+                label: 'Bills & Payments',
+                count: bills.data?.length,
+                content: <BillsList q={bills} />,
+              },
             ]}
           />
         </Card>
@@ -177,7 +210,9 @@ function SignedIn({ patient }: { patient: PortalPatient }) {
           </Info>
           <Info label="Membership">{membership(patient.membership_status)}</Info>
         </dl>
-        <p className="mt-4 text-[13px] text-slate-600">To change your details or your PIN, please contact the lab. A new PIN signs you out everywhere.</p>
+        <p className="mt-4 text-[13px] text-slate-600">
+          To change your details or your PIN, please contact the lab. A new PIN signs you out everywhere.
+        </p>
       </Dialog>
     </div>
   );

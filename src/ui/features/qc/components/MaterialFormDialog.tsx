@@ -153,7 +153,7 @@ export function MaterialFormDialog({ open, onOpenChange, material }: MaterialFor
           error={err('lot_number')}
           hint={material ? undefined : 'Leave empty to number it LOT + the next 3-digit number.'}
         >
-          <Input autoComplete="off" placeholder="e.g. 26430" className="uppercase" {...form.register('lot_number')} />
+          <Input autoComplete="off" placeholder="e.g. 26430" className="uppercase placeholder:normal-case" {...form.register('lot_number')} />
         </FormField>
         <FormField
           label="Expiry Date"

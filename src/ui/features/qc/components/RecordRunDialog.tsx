@@ -75,6 +75,7 @@ export function RecordRunDialog({ open, onOpenChange, material, materials }: Rec
     <Dialog
       open={open}
       onOpenChange={(o) => !record.isPending && onOpenChange(o)}
+      size="lg"
       title={material ? `Record QC Run: ${material.control_id}` : 'Record QC Run'}
       description="The run is judged on saving with the Westgard rules (1-2s warning; 1-3s, 2-2s, R-4s, 4-1s, 10-x reject)."
       footer={

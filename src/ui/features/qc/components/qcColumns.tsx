@@ -10,15 +10,15 @@ function Expiry({ m }: { m: QcMaterial }) {
   const tone = expiryTone(m);
   return (
     <span
-      title={expiryHint(m)}
       className={cn(
-        'tabular-nums whitespace-nowrap',
-        tone === 'expired' && 'font-medium text-red-700',
-        tone === 'soon' && 'font-medium text-amber-800',
+        'flex flex-col tabular-nums whitespace-nowrap',
+        tone === 'expired' && 'text-red-700',
+        tone === 'soon' && 'text-amber-800',
       )}
     >
-      {formatDate(m.expiry_date, lab)}
-      {tone !== 'ok' && <span className="sr-only"> ({expiryHint(m)})</span>}
+      <span className={cn(tone !== 'ok' && 'font-medium')}>{formatDate(m.expiry_date, lab)}</span>
+      {/* Colour is never the only sign: the state is written under the date. */}
+      {tone !== 'ok' && <span className="text-xs">{tone === 'expired' ? 'Expired' : expiryHint(m)}</span>}
     </span>
   );
 }

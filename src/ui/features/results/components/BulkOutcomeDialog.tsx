@@ -3,7 +3,13 @@ import { resultCode } from '@shared/schemas/results';
 import { Button, Dialog } from '@/components';
 
 /** After Bulk Validate: how many were verified, and why each of the others was refused. */
-export function BulkOutcomeDialog({ outcome, onOpenChange }: { outcome: BulkVerifyResponse; onOpenChange: (open: boolean) => void }) {
+export function BulkOutcomeDialog({
+  outcome,
+  onOpenChange,
+}: {
+  outcome: BulkVerifyResponse;
+  onOpenChange: (open: boolean) => void;
+}) {
   const refused = outcome.outcomes.filter((o) => !o.ok);
   return (
     <Dialog

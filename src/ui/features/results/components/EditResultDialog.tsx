@@ -1,6 +1,6 @@
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { resultCode, resultUpdateSchema, resultValue, type TestResult } from '@shared/schemas/results';
 import { Button, Dialog, FormField, Input, Textarea } from '@/components';
 import { ApiError } from '@/lib/api';
@@ -9,18 +9,32 @@ import { useUpdateResultMutation } from '../api';
 
 const editSchema = resultUpdateSchema.extend({ result_value: resultValue });
 /** A verified result changes only with a reason (the server refuses it otherwise, and keeps the earlier value). */
-const amendSchema = editSchema.refine((v) => (v.reason ?? '').length > 0, { path: ['reason'], message: 'Reason is required' });
+const amendSchema = editSchema.refine((v) => (v.reason ?? '').length > 0, {
+  path: ['reason'],
+  message: 'Reason is required',
+});
 type FormIn = z.input<typeof editSchema>;
 type FormOut = z.output<typeof editSchema>;
 const FIELDS = ['result_value', 'unit', 'notes', 'reason'] as const;
 
 /** Edit one entered result; for a verified one, the reason is asked for and the change is kept as an amendment. */
-export function EditResultDialog({ result, onOpenChange }: { result: TestResult; onOpenChange: (open: boolean) => void }) {
+export function EditResultDialog({
+  result,
+  onOpenChange,
+}: {
+  result: TestResult;
+  onOpenChange: (open: boolean) => void;
+}) {
   const verified = result.status === 'verified';
   const update = useUpdateResultMutation();
   const form = useForm<FormIn, unknown, FormOut>({
     resolver: zodResolver(verified ? amendSchema : editSchema),
-    defaultValues: { result_value: result.result_value ?? '', unit: result.unit ?? '', notes: result.notes ?? '', reason: '' },
+    defaultValues: {
+      result_value: result.result_value ?? '',
+      unit: result.unit ?? '',
+      notes: result.notes ?? '',
+      reason: '',
+    },
     mode: 'onBlur',
   });
   const { errors } = form.formState;
@@ -30,7 +44,10 @@ export function EditResultDialog({ result, onOpenChange }: { result: TestResult;
       { id: result.id!, body },
       {
         onSuccess: (r) => {
-          notify.success(verified ? `Result ${resultCode(r.id)} amended` : `Result ${resultCode(r.id)} updated`, verified ? 'The earlier value is kept; the result needs verifying again.' : undefined);
+          notify.success(
+            verified ? `Result ${resultCode(r.id)} amended` : `Result ${resultCode(r.id)} updated`,
+            verified ? 'The earlier value is kept; the result needs verifying again.' : undefined,
+          );
           onOpenChange(false);
         },
         onError: (err) => {
@@ -66,7 +83,8 @@ export function EditResultDialog({ result, onOpenChange }: { result: TestResult;
       <form id="edit-result" onSubmit={(e) => void onSubmit(e)} className="grid gap-4" noValidate>
         {verified && (
           <p className="rounded-md border border-amber-200 bg-amber-50 p-3 text-[13px] text-amber-950">
-            This result was verified by {result.verified_by_name ?? 'a validator'}. Changing it keeps the earlier value ({result.result_value} {result.unit}) with your reason, and sends the result back for verification.
+            This result was verified by {result.verified_by_name ?? 'a validator'}. Changing it keeps the earlier value
+            ({result.result_value} {result.unit}) with your reason, and sends the result back for verification.
           </p>
         )}
         <div className="grid grid-cols-2 gap-3">
@@ -81,7 +99,12 @@ export function EditResultDialog({ result, onOpenChange }: { result: TestResult;
           <Input {...form.register('notes')} autoComplete="off" />
         </FormField>
         {verified && (
-          <FormField label="Reason for the change" required error={errors.reason?.message} hint="Printed on the report with the earlier value">
+          <FormField
+            label="Reason for the change"
+            required
+            error={errors.reason?.message}
+            hint="Printed on the report with the earlier value"
+          >
             <Textarea rows={3} {...form.register('reason')} />
           </FormField>
         )}

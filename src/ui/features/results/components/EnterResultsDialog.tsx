@@ -55,8 +55,16 @@ export function EnterResultsDialog({ open, onOpenChange, sampleId: initial = nul
       try {
         const r = row.result?.id
           ? await update.mutateAsync({ id: row.result.id, body: draft })
-          : await create.mutateAsync({ sample_id: s.sample.id, test_id: row.test_id, ...draft, unit: draft.unit ?? undefined, notes: draft.notes ?? undefined });
-        saved.push(`${r.test_name} ${r.result_value}${r.unit ? ` ${r.unit}` : ''}${r.flag ? ` (${FLAG_WORD[r.flag] ?? r.flag}${r.is_critical ? ', critical' : ''})` : ''}`);
+          : await create.mutateAsync({
+              sample_id: s.sample.id,
+              test_id: row.test_id,
+              ...draft,
+              unit: draft.unit ?? undefined,
+              notes: draft.notes ?? undefined,
+            });
+        saved.push(
+          `${r.test_name} ${r.result_value}${r.unit ? ` ${r.unit}` : ''}${r.flag ? ` (${FLAG_WORD[r.flag] ?? r.flag}${r.is_critical ? ', critical' : ''})` : ''}`,
+        );
       } catch (err) {
         failed[row.test_id] = errorMessage(err);
       }
@@ -64,7 +72,11 @@ export function EnterResultsDialog({ open, onOpenChange, sampleId: initial = nul
     setSaving(false);
     setErrors(failed);
     const failures = Object.values(failed);
-    if (saved.length) notify.success(`${saved.length} result${saved.length === 1 ? '' : 's'} saved for ${s.sample.sample_number}`, saved.join(' · '));
+    if (saved.length)
+      notify.success(
+        `${saved.length} result${saved.length === 1 ? '' : 's'} saved for ${s.sample.sample_number}`,
+        saved.join(' · '),
+      );
     if (failures.length) notify.error('Failed to save result', failures[0]);
     else onOpenChange(false);
   }
@@ -79,13 +91,19 @@ export function EnterResultsDialog({ open, onOpenChange, sampleId: initial = nul
     ) : (
       <>
         {initial === null && (
-          <Button variant="ghost" onClick={() => setSampleId(null)} className="mr-auto">
+          <Button variant="ghost" onClick={() => setSampleId(null)} className="mr-auto" aria-label="Another Sample">
             <ArrowLeft />
-            Another Sample
+            {/* Text hidden on phones so the footer keeps Save on one line with the others. */}
+            <span className="hidden sm:inline">Another Sample</span>
           </Button>
         )}
         {canComplete && (
-          <Button variant="outline" loading={complete.isPending} loadingText="Completing..." onClick={() => complete.mutate({ id: s.sample.id, code: s.sample.sample_number })}>
+          <Button
+            variant="outline"
+            loading={complete.isPending}
+            loadingText="Completing..."
+            onClick={() => complete.mutate({ id: s.sample.id, code: s.sample.sample_number })}
+          >
             <CheckCircle2 />
             Complete Sample
           </Button>
@@ -104,7 +122,11 @@ export function EnterResultsDialog({ open, onOpenChange, sampleId: initial = nul
       open={open}
       onOpenChange={onOpenChange}
       title={s && sampleId !== null ? `Enter Results: ${s.sample.sample_number}` : 'Enter Results'}
-      description={sampleId === null ? 'Scan or type the sample, then enter a value for each ordered test.' : 'The server flags each value against the range for this patient.'}
+      description={
+        sampleId === null
+          ? 'Scan or type the sample, then enter a value for each ordered test.'
+          : 'The server flags each value against the range for this patient.'
+      }
       size="xl"
       footer={footer}
     >
@@ -113,15 +135,30 @@ export function EnterResultsDialog({ open, onOpenChange, sampleId: initial = nul
       ) : sheet.isPending ? (
         <LoadingState text="Loading the sample's tests..." />
       ) : sheet.isError ? (
-        <ErrorPanel title="Error Loading Test Results" error={sheet.error} onRetry={() => void sheet.refetch()} retryLabel="Retry" />
+        <ErrorPanel
+          title="Error Loading Test Results"
+          error={sheet.error}
+          onRetry={() => void sheet.refetch()}
+          retryLabel="Retry"
+        />
       ) : (
         <>
           {s!.all_verified && (
-            <p role="status" className="mb-3 rounded-md border border-green-200 bg-green-50 p-3 text-[13px] text-green-900">
-              Every ordered test has a verified result{s!.sample.status === 'processing' ? ': the sample can now be completed.' : '.'}
+            <p
+              role="status"
+              className="mb-3 rounded-md border border-green-200 bg-green-50 p-3 text-[13px] text-green-900"
+            >
+              Every ordered test has a verified result
+              {s!.sample.status === 'processing' ? ': the sample can now be completed.' : '.'}
             </p>
           )}
-          <ResultSheetForm key={s!.sample.id} sheet={s!} formId={FORM_ID} errors={errors} onSubmit={(d) => void save(s!, d)} />
+          <ResultSheetForm
+            key={s!.sample.id}
+            sheet={s!}
+            formId={FORM_ID}
+            errors={errors}
+            onSubmit={(d) => void save(s!, d)}
+          />
         </>
       )}
     </Dialog>
@@ -132,10 +169,14 @@ export function EnterResultsDialog({ open, onOpenChange, sampleId: initial = nul
 function useCompleteSampleMutation() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ id }: { id: number; code: string }) => api.put(`/api/samples/${id}/status`, { status: 'completed', notes: 'All results verified' }),
+    mutationFn: ({ id }: { id: number; code: string }) =>
+      api.put(`/api/samples/${id}/status`, { status: 'completed', notes: 'All results verified' }),
     onSuccess: () => {
       notify.success('Sample status updated to completed');
-      return Promise.all([qc.invalidateQueries({ queryKey: resultKeys.all }), qc.invalidateQueries({ queryKey: ['samples'] })]);
+      return Promise.all([
+        qc.invalidateQueries({ queryKey: resultKeys.all }),
+        qc.invalidateQueries({ queryKey: ['samples'] }),
+      ]);
     },
     onError: (err) => notify.error('Failed to update sample status', err),
   });

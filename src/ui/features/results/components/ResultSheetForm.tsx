@@ -18,18 +18,30 @@ export interface SaveJob {
 
 /** Which rows a technician may type into: no result yet, an unverified one, or one a validator sent back. */
 export function editable(row: ResultSheetRow): boolean {
-  return row.result === null || row.result.status === 'completed' || row.result.status === 'rejected' || row.result.status === 'pending';
+  return (
+    row.result === null ||
+    row.result.status === 'completed' ||
+    row.result.status === 'rejected' ||
+    row.result.status === 'pending'
+  );
 }
 
 function initialDraft(row: ResultSheetRow): RowDraft {
   const r = row.result;
   // A rejected value is re-entered from scratch (the old value is shown beside the field).
   const keep = r && r.status !== 'rejected';
-  return { value: keep ? (r.result_value ?? '') : '', unit: (keep ? r.unit : row.unit) ?? '', notes: (keep ? r.notes : '') ?? '' };
+  return {
+    value: keep ? (r.result_value ?? '') : '',
+    unit: (keep ? r.unit : row.unit) ?? '',
+    notes: (keep ? r.notes : '') ?? '',
+  };
 }
 
 /** The rows to save: new values, and changes to unverified ones. Empty new rows are skipped. */
-export function jobsOf(sheet: ResultSheet, drafts: Record<number, RowDraft>): { jobs: SaveJob[]; errors: Record<number, string> } {
+export function jobsOf(
+  sheet: ResultSheet,
+  drafts: Record<number, RowDraft>,
+): { jobs: SaveJob[]; errors: Record<number, string> } {
   const jobs: SaveJob[] = [];
   const errors: Record<number, string> = {};
   for (const row of sheet.tests) {
@@ -38,14 +50,28 @@ export function jobsOf(sheet: ResultSheet, drafts: Record<number, RowDraft>): { 
     const r = row.result;
     const start = initialDraft(row);
     if (!r && !d.value.trim()) continue;
-    if (r && r.status !== 'rejected' && d.value === start.value && d.unit === start.unit && d.notes === start.notes) continue;
+    if (r && r.status !== 'rejected' && d.value === start.value && d.unit === start.unit && d.notes === start.notes)
+      continue;
     if (r?.status === 'rejected' && !d.value.trim()) continue;
-    const parsed = resultCreateSchema.safeParse({ sample_id: sheet.sample.id, test_id: row.test_id, result_value: d.value, unit: d.unit, notes: d.notes });
+    const parsed = resultCreateSchema.safeParse({
+      sample_id: sheet.sample.id,
+      test_id: row.test_id,
+      result_value: d.value,
+      unit: d.unit,
+      notes: d.notes,
+    });
     if (!parsed.success) {
       errors[row.test_id] = parsed.error.issues[0]?.message ?? 'Invalid value';
       continue;
     }
-    jobs.push({ row, draft: { result_value: parsed.data.result_value, unit: parsed.data.unit ?? null, notes: parsed.data.notes ?? null } });
+    jobs.push({
+      row,
+      draft: {
+        result_value: parsed.data.result_value,
+        unit: parsed.data.unit ?? null,
+        notes: parsed.data.notes ?? null,
+      },
+    });
   }
   return { jobs, errors };
 }
@@ -60,11 +86,14 @@ interface Props {
 /** Step two: one row per ordered test with value, unit (prefilled), the patient's reference range and notes. */
 export function ResultSheetForm({ sheet, formId, errors, onSubmit }: Props) {
   const lab = useLabFormat();
-  const [drafts, setDrafts] = useState<Record<number, RowDraft>>(() => Object.fromEntries(sheet.tests.map((t) => [t.test_id, initialDraft(t)])));
+  const [drafts, setDrafts] = useState<Record<number, RowDraft>>(() =>
+    Object.fromEntries(sheet.tests.map((t) => [t.test_id, initialDraft(t)])),
+  );
   const s = sheet.sample;
   // Typed values survive a refetch of the sheet (after a partial save); rows new to the sheet start fresh.
   const draftOf = (row: ResultSheetRow) => drafts[row.test_id] ?? initialDraft(row);
-  const set = (row: ResultSheetRow, patch: Partial<RowDraft>) => setDrafts((d) => ({ ...d, [row.test_id]: { ...(d[row.test_id] ?? initialDraft(row)), ...patch } }));
+  const set = (row: ResultSheetRow, patch: Partial<RowDraft>) =>
+    setDrafts((d) => ({ ...d, [row.test_id]: { ...(d[row.test_id] ?? initialDraft(row)), ...patch } }));
 
   function submit(e: FormEvent) {
     e.preventDefault();
@@ -120,7 +149,11 @@ export function ResultSheetForm({ sheet, formId, errors, onSubmit }: Props) {
             disabled={!sheet.can_enter || !editable(row)}
             error={errors[row.test_id]}
             onChange={(patch) => set(row, patch)}
-            verifiedLine={row.result?.status === 'verified' ? `Verified by ${row.result.verified_by_name ?? 'unknown'} on ${formatDateTime(row.result.verified_at, lab)}` : null}
+            verifiedLine={
+              row.result?.status === 'verified'
+                ? `Verified by ${row.result.verified_by_name ?? 'unknown'} on ${formatDateTime(row.result.verified_at, lab)}`
+                : null
+            }
           />
         ))}
       </ol>
@@ -158,24 +191,44 @@ function SheetRow({
       </div>
       {r?.status === 'rejected' && (
         <p className="mb-2 text-[13px] text-red-800">
-          Rejected ({r.rejection_reason ?? 'no reason given'}); earlier value {r.result_value} {r.unit}. Enter the repeat result.
+          Rejected ({r.rejection_reason ?? 'no reason given'}); earlier value {r.result_value} {r.unit}. Enter the
+          repeat result.
         </p>
       )}
       <div className="grid grid-cols-2 gap-3 sm:grid-cols-[1fr_8rem_1.5fr]">
         <FormField label={`${row.test_name} result`} error={error}>
           {(control) => (
             <div className="flex items-center gap-2">
-              <Input {...control} value={draft.value} onChange={(e) => onChange({ value: e.target.value })} disabled={disabled} autoComplete="off" inputMode="text" />
-              {r && !preview && <FlagBadge flag={r.flag} />}
-              {preview && <FlagBadge flag={preview} />}
+              <Input
+                {...control}
+                value={draft.value}
+                onChange={(e) => onChange({ value: e.target.value })}
+                disabled={disabled}
+                autoComplete="off"
+                inputMode="text"
+              />
+              {/* Fixed width, so the inputs of all rows line up whatever the flag says. */}
+              <span className="w-20 shrink-0">
+                {preview ? <FlagBadge flag={preview} /> : r ? <FlagBadge flag={r.flag} /> : null}
+              </span>
             </div>
           )}
         </FormField>
         <FormField label="Unit">
-          <Input value={draft.unit} onChange={(e) => onChange({ unit: e.target.value })} disabled={disabled} autoComplete="off" />
+          <Input
+            value={draft.unit}
+            onChange={(e) => onChange({ unit: e.target.value })}
+            disabled={disabled}
+            autoComplete="off"
+          />
         </FormField>
         <FormField label="Notes" className="col-span-2 sm:col-span-1">
-          <Input value={draft.notes} onChange={(e) => onChange({ notes: e.target.value })} disabled={disabled} autoComplete="off" />
+          <Input
+            value={draft.notes}
+            onChange={(e) => onChange({ notes: e.target.value })}
+            disabled={disabled}
+            autoComplete="off"
+          />
         </FormField>
       </div>
       {(r || verifiedLine) && (

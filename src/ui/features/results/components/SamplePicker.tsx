@@ -20,7 +20,13 @@ const PRIORITY_ORDER: Record<string, number> = { urgent: 0, high: 1, normal: 2, 
 function bySample(rows: TestResult[]): Waiting[] {
   const m = new Map<number, Waiting>();
   for (const r of rows) {
-    const w = m.get(r.sample_id) ?? { sampleId: r.sample_id, code: r.sample_number, patient: `${r.first_name} ${r.last_name}`, priority: r.priority, tests: [] };
+    const w = m.get(r.sample_id) ?? {
+      sampleId: r.sample_id,
+      code: r.sample_number,
+      patient: `${r.first_name} ${r.last_name}`,
+      priority: r.priority,
+      tests: [],
+    };
     w.tests.push(r.test_name);
     m.set(r.sample_id, w);
   }
@@ -60,7 +66,12 @@ export function SamplePicker({ onPick }: { onPick: (sampleId: number) => void })
   return (
     <div className="grid gap-5">
       <form onSubmit={(e) => void lookup(e)} className="flex flex-wrap items-end gap-2">
-        <FormField label="Sample ID or barcode" error={error ?? undefined} hint="Scan the tube's barcode, or type the sample ID (SMP...)" className="min-w-0 flex-1">
+        <FormField
+          label="Sample ID or barcode"
+          error={error ?? undefined}
+          hint="Scan the tube's barcode, or type the sample ID (SMP...)"
+          className="min-w-0 flex-1"
+        >
           <Input
             autoFocus
             value={code}

@@ -23,8 +23,15 @@ export function ResultStatusBadge({ r }: { r: TestResult }) {
 
 export function ValidationBadge({ r }: { r: TestResult }) {
   if (!r.validation_status) return <Badge status="pending">Awaiting result</Badge>;
-  const tone: BadgeTone = { pending: 'amber', review_required: 'amber', validated: 'green', rejected: 'red' }[r.validation_status] as BadgeTone;
-  const label = { pending: 'Pending', review_required: 'Review Required', validated: 'Validated', rejected: 'Rejected' }[r.validation_status];
+  const tone: BadgeTone = { pending: 'amber', review_required: 'amber', validated: 'green', rejected: 'red' }[
+    r.validation_status
+  ] as BadgeTone;
+  const label = {
+    pending: 'Pending',
+    review_required: 'Review Required',
+    validated: 'Validated',
+    rejected: 'Rejected',
+  }[r.validation_status];
   return <Badge tone={tone}>{label}</Badge>;
 }
 
@@ -42,7 +49,8 @@ export function ValidationFlags({ r }: { r: TestResult }) {
 }
 
 export function PriorityBadge({ priority }: { priority: string }) {
-  const tone: BadgeTone = priority === 'urgent' ? 'red' : priority === 'high' ? 'amber' : priority === 'low' ? 'grey' : 'blue';
+  const tone: BadgeTone =
+    priority === 'urgent' ? 'red' : priority === 'high' ? 'amber' : priority === 'low' ? 'grey' : 'blue';
   return <Badge tone={tone}>{priority.charAt(0).toUpperCase() + priority.slice(1)}</Badge>;
 }
 

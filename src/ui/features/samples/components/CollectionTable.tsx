@@ -1,8 +1,9 @@
 import type { MouseEvent } from 'react';
-import { Ban, Eye, Pencil, QrCode, Trash2 } from 'lucide-react';
+import { DropdownMenu } from 'radix-ui';
+import { Ban, Eye, MoreHorizontal, Pencil, QrCode, Trash2 } from 'lucide-react';
 import type { Sample } from '@shared/schemas/samples';
 import type { SampleStatus } from '@shared/samples';
-import { Button, DateText, IconButton, type Column } from '@/components';
+import { Button, DateText, IconButton, Tooltip, type Column } from '@/components';
 import { PriorityBadge, StatusBadge, collectorName, patientName } from '../text';
 
 export interface CollectionActions {
@@ -32,13 +33,73 @@ const quiet = (fn: () => void) => (e: MouseEvent) => {
   fn();
 };
 
+const itemClass =
+  'flex cursor-default items-center gap-2 rounded px-2 py-1.5 text-sm text-slate-800 outline-none select-none ' +
+  'data-[highlighted]:bg-slate-100 [&_svg]:size-4 [&_svg]:text-slate-500';
+const dangerClass = `${itemClass} text-red-700 [&_svg]:!text-red-600 data-[highlighted]:bg-red-50`;
+
+/** Secondary actions (UI.md: in a menu) keep the row narrow: Edit, Reject while open, Delete. */
+function RowMenu({ s, a }: { s: Sample; a: CollectionActions }) {
+  return (
+    <DropdownMenu.Root>
+      <Tooltip content={`More actions for ${s.sample_id}`}>
+        <DropdownMenu.Trigger asChild>
+          <Button
+            variant="ghost"
+            size="icon-sm"
+            aria-label={`More actions for ${s.sample_id}`}
+            onClick={(e) => e.stopPropagation()}
+          >
+            <MoreHorizontal />
+          </Button>
+        </DropdownMenu.Trigger>
+      </Tooltip>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content
+          align="end"
+          sideOffset={4}
+          onClick={(e) => e.stopPropagation()}
+          className="z-50 min-w-40 rounded-md border border-slate-200 bg-white p-1 shadow-lg"
+        >
+          <DropdownMenu.Item className={itemClass} onSelect={() => a.onEdit(s)}>
+            <Pencil aria-hidden="true" />
+            Edit
+          </DropdownMenu.Item>
+          {OPEN.includes(s.status) && (
+            <DropdownMenu.Item className={dangerClass} onSelect={() => a.onReject(s)}>
+              <Ban aria-hidden="true" />
+              Reject
+            </DropdownMenu.Item>
+          )}
+          <DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
+          <DropdownMenu.Item className={dangerClass} onSelect={() => a.onDelete(s)}>
+            <Trash2 aria-hidden="true" />
+            Delete
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}
+
 /** Sample Collection table: Sample ID, Barcode, Patient, Sample Type, Collection Time, Collected By, Priority, Status, Actions. */
 export function collectionColumns(a: CollectionActions): Column<Sample>[] {
   return [
     {
       key: 'sample_id',
       header: 'Sample ID',
-      cell: (s) => <span className="font-mono text-[13px] font-medium whitespace-nowrap">{s.sample_id}</span>,
+      cell: (s) => (
+        <>
+          <span className="font-mono text-[13px] font-medium whitespace-nowrap">{s.sample_id}</span>
+          {/* Phones show one stacked cell instead of the columns hidden below md. */}
+          <div className="mt-0.5 grid gap-1 md:hidden">
+            <span className="font-medium">{patientName(s)}</span>
+            <span className="flex flex-wrap items-center gap-1.5 text-[13px] text-slate-600">
+              {s.sample_type} <StatusBadge status={s.status} /> <PriorityBadge priority={s.priority} />
+            </span>
+          </div>
+        </>
+      ),
     },
     {
       key: 'barcode',
@@ -53,6 +114,7 @@ export function collectionColumns(a: CollectionActions): Column<Sample>[] {
     },
     {
       key: 'patient',
+      hideOnMobile: true,
       header: 'Patient',
       cell: (s) => (
         <div className="min-w-32">
@@ -61,7 +123,7 @@ export function collectionColumns(a: CollectionActions): Column<Sample>[] {
         </div>
       ),
     },
-    { key: 'sample_type', header: 'Sample Type', cell: (s) => s.sample_type },
+    { key: 'sample_type', header: 'Sample Type', hideOnMobile: true, cell: (s) => s.sample_type },
     {
       key: 'collection_date',
       header: 'Collection Time',
@@ -79,8 +141,8 @@ export function collectionColumns(a: CollectionActions): Column<Sample>[] {
       hideOnMobile: true,
       cell: (s) => collectorName(s) ?? <span className="text-slate-500">Not recorded</span>,
     },
-    { key: 'priority', header: 'Priority', cell: (s) => <PriorityBadge priority={s.priority} /> },
-    { key: 'status', header: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
+    { key: 'priority', header: 'Priority', hideOnMobile: true, cell: (s) => <PriorityBadge priority={s.priority} /> },
+    { key: 'status', header: 'Status', hideOnMobile: true, cell: (s) => <StatusBadge status={s.status} /> },
     {
       key: 'actions',
       header: 'Actions',
@@ -107,28 +169,13 @@ export function collectionColumns(a: CollectionActions): Column<Sample>[] {
               </Button>
             )}
             <IconButton label={`View ${s.sample_id}`} icon={<Eye />} onClick={quiet(() => a.onView(s))} />
-            {s.barcode && (
+            {s.barcode ? (
               <IconButton label={`Barcode of ${s.sample_id}`} icon={<QrCode />} onClick={quiet(() => a.onBarcode(s))} />
+            ) : (
+              // Keeps the icons of every row in the same columns.
+              <span className="inline-block size-8" aria-hidden="true" />
             )}
-            {a.canManage && (
-              <>
-                <IconButton label={`Edit ${s.sample_id}`} icon={<Pencil />} onClick={quiet(() => a.onEdit(s))} />
-                {OPEN.includes(s.status) && (
-                  <IconButton
-                    label={`Reject ${s.sample_id}`}
-                    icon={<Ban />}
-                    className="text-red-700 hover:bg-red-50 hover:text-red-800"
-                    onClick={quiet(() => a.onReject(s))}
-                  />
-                )}
-                <IconButton
-                  label={`Delete ${s.sample_id}`}
-                  icon={<Trash2 />}
-                  className="text-red-700 hover:bg-red-50 hover:text-red-800"
-                  onClick={quiet(() => a.onDelete(s))}
-                />
-              </>
-            )}
+            {a.canManage && <RowMenu s={s} a={a} />}
           </div>
         );
       },

@@ -35,11 +35,23 @@ const columns: Column<Sample>[] = [
   {
     key: 'sample_id',
     header: 'Sample ID',
-    cell: (s) => <span className="font-mono text-[13px] font-medium">{s.sample_id}</span>,
+    cell: (s) => (
+      <>
+        <span className="font-mono text-[13px] font-medium">{s.sample_id}</span>
+        {/* Phones show one stacked cell instead of the columns hidden below md. */}
+        <div className="mt-0.5 grid gap-1 md:hidden">
+          <span className="font-mono text-[13px] text-slate-700">{s.barcode ?? 'No barcode'}</span>
+          <span className="flex items-center gap-1.5 text-[13px] text-slate-600">
+            {s.sample_type} <StatusBadge status={s.status} />
+          </span>
+        </div>
+      </>
+    ),
   },
   {
     key: 'barcode',
     header: 'Barcode',
+    hideOnMobile: true,
     cell: (s) =>
       s.barcode ? (
         <span className="font-mono text-[13px]">{s.barcode}</span>
@@ -47,8 +59,8 @@ const columns: Column<Sample>[] = [
         <span className="text-slate-500">No barcode</span>
       ),
   },
-  { key: 'sample_type', header: 'Sample Type', cell: (s) => s.sample_type },
-  { key: 'status', header: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
+  { key: 'sample_type', header: 'Sample Type', hideOnMobile: true, cell: (s) => s.sample_type },
+  { key: 'status', header: 'Status', hideOnMobile: true, cell: (s) => <StatusBadge status={s.status} /> },
   { key: 'location', header: 'Location', hideOnMobile: true, cell: (s) => s.location || 'N/A' },
   {
     key: 'collection_date',

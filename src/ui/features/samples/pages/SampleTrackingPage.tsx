@@ -25,7 +25,7 @@ import { NoAccess } from '@/features/system/components/NoAccess';
 import { useSampleSummary, useSamples } from '../api';
 import { SampleCards } from '../components/SampleCards';
 import { RealtimeStatusCard, TimelineCard } from '../components/TrackingPanels';
-import { OPEN_STATUS_OPTIONS, PRIORITY_OPTIONS, PriorityBadge, StatusBadge, oneOf } from '../text';
+import { OPEN_STATUS_OPTIONS, PRIORITY_OPTIONS, PriorityBadge, StatusBadge, oneOf, patientName } from '../text';
 
 const PAGE_SIZES = [20, 50, 100] as const;
 const DEFAULTS = { search: '', status: 'all', priority: 'all', page: 1, limit: 50 };
@@ -36,7 +36,7 @@ function Collected({ s, now }: { s: Sample; now: number }) {
   if (!s.collection_date) return <span className="text-slate-500">Not collected</span>;
   const late = s.eta !== null && OPEN.includes(s.status) && Date.parse(s.eta) < now;
   return (
-    <div className="text-[13px]">
+    <div className="text-[13px] whitespace-nowrap">
       <DateText value={s.collection_date} withTime />
       {s.eta && (
         <p className={late ? 'font-medium text-red-700' : 'text-slate-600'}>
@@ -52,11 +52,24 @@ const trackingColumns = (now: number): Column<Sample>[] => [
   {
     key: 'sample_id',
     header: 'Sample ID',
-    cell: (s) => <span className="font-mono text-[13px] font-medium">{s.sample_id}</span>,
+    cell: (s) => (
+      <>
+        <span className="font-mono text-[13px] font-medium">{s.sample_id}</span>
+        {/* Phones show one stacked cell instead of the columns hidden below md. */}
+        <div className="mt-0.5 grid gap-1 md:hidden">
+          <span className="font-medium">{patientName(s)}</span>
+          <span className="flex flex-wrap items-center gap-1.5">
+            <StatusBadge status={s.status} icon /> <PriorityBadge priority={s.priority} />
+          </span>
+          <Collected s={s} now={now} />
+        </div>
+      </>
+    ),
   },
   {
     key: 'patient',
     header: 'Patient',
+    hideOnMobile: true,
     cell: (s) => {
       const name = `${s.first_name ?? ''} ${s.last_name ?? ''}`.trim();
       return (
@@ -74,10 +87,10 @@ const trackingColumns = (now: number): Column<Sample>[] => [
     cell: (s) =>
       s.tests.length ? <span className="text-[13px]">{s.tests.map((t) => t.name).join(', ')}</span> : s.sample_type,
   },
-  { key: 'status', header: 'Status', cell: (s) => <StatusBadge status={s.status} icon /> },
+  { key: 'status', header: 'Status', hideOnMobile: true, cell: (s) => <StatusBadge status={s.status} icon /> },
   { key: 'location', header: 'Location', hideOnMobile: true, cell: (s) => s.location || 'N/A' },
   { key: 'priority', header: 'Priority', hideOnMobile: true, cell: (s) => <PriorityBadge priority={s.priority} /> },
-  { key: 'collected', header: 'Collected', cell: (s) => <Collected s={s} now={now} /> },
+  { key: 'collected', header: 'Collected', hideOnMobile: true, cell: (s) => <Collected s={s} now={now} /> },
 ];
 
 /** The time, refreshed every minute, so "overdue" appears without a reload. */
@@ -154,7 +167,7 @@ function SampleTracking() {
       ) : (
         <>
           <SampleCards summary={summary} cards={['total', 'collected', 'processing', 'completed']} />
-          <div className="grid grid-cols-1 items-start gap-5 xl:grid-cols-[minmax(0,1fr)_18rem]">
+          <div className="grid grid-cols-1 items-start gap-5 2xl:grid-cols-[minmax(0,1fr)_18rem]">
             <Card>
               <CardHeader title={list.data ? `Samples (${formatCount(list.data.total)})` : 'Samples'} />
               <div className="border-b border-slate-100 p-3">
@@ -204,7 +217,7 @@ function SampleTracking() {
                 />
               )}
             </Card>
-            <aside aria-label="Tracking panels" className="grid grid-cols-1 gap-5 md:grid-cols-2 xl:grid-cols-1">
+            <aside aria-label="Tracking panels" className="grid grid-cols-1 gap-5 md:grid-cols-2 2xl:grid-cols-1">
               <TimelineCard summary={summary} />
               <RealtimeStatusCard summary={summary} />
             </aside>

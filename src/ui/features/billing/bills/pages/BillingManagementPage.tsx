@@ -17,6 +17,7 @@ import {
   Pagination,
 } from '@/components';
 import { SCREENS } from '@/app/screens';
+import { NoAccess } from '@/features/system/components/NoAccess';
 import { useIsMobile } from '@/app/useSidebar';
 import { useCurrentUser } from '@/lib/session';
 import { useUrlState } from '@/lib/useUrlState';
@@ -119,7 +120,7 @@ function BillingTools({ can }: { can: (p: Permission) => boolean }) {
  * Billing Management (spec 2.16, the live variant), also served at /billing: the lab's figures,
  * bills searchable by number, patient name or patient ID, Bill Details, print and download.
  */
-export default function BillingManagementPage() {
+function BillingManagementScreen() {
   const user = useCurrentUser();
   const phone = useIsMobile();
   const can = (p: Permission) => user.permissions.includes(p);
@@ -225,4 +226,18 @@ export default function BillingManagementPage() {
       />
     </>
   );
+}
+
+/** Without view_bills the server refuses every bills call: say so once, naming the permission. */
+export default function BillingManagementPage() {
+  const user = useCurrentUser();
+  if (!user.permissions.includes('view_bills')) {
+    return (
+      <>
+        <PageHeader title={SCREENS['/billing-management'].title} />
+        <NoAccess what="bills" permission="view_bills" />
+      </>
+    );
+  }
+  return <BillingManagementScreen />;
 }

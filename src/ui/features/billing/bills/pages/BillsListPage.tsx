@@ -16,6 +16,7 @@ import {
   buttonClass,
 } from '@/components';
 import { SCREENS } from '@/app/screens';
+import { NoAccess } from '@/features/system/components/NoAccess';
 import { useIsMobile } from '@/app/useSidebar';
 import { formatCount } from '@/lib/format';
 import { notify } from '@/lib/notify';
@@ -34,7 +35,7 @@ const PAGE_SIZES = [10, 20, 50] as const;
 const DEFAULTS = { search: '', status: 'all', payment_status: 'all', date_range: 'all', page: 1, limit: 10 };
 
 /** Bills List (spec 2.16): server figures, filters in the URL, server paging, real bill actions. */
-export default function BillsListPage() {
+function BillsListScreen() {
   const user = useCurrentUser();
   const phone = useIsMobile();
   const can = (p: Permission) => user.permissions.includes(p);
@@ -218,4 +219,18 @@ export default function BillsListPage() {
       )}
     </>
   );
+}
+
+/** Without view_bills the server refuses every bills call: say so once, naming the permission. */
+export default function BillsListPage() {
+  const user = useCurrentUser();
+  if (!user.permissions.includes('view_bills')) {
+    return (
+      <>
+        <PageHeader title={SCREENS['/bills-list'].title} />
+        <NoAccess what="bills" permission="view_bills" />
+      </>
+    );
+  }
+  return <BillsListScreen />;
 }

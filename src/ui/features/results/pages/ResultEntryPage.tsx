@@ -1,0 +1,250 @@
+import { useState } from 'react';
+import {
+  AlertTriangle,
+  CheckCircle2,
+  ClipboardList,
+  ClipboardPen,
+  Clock,
+  FlaskConical,
+  Pencil,
+  Printer,
+  Trash2,
+} from 'lucide-react';
+import type { TestResult } from '@shared/schemas/results';
+import { resultCode } from '@shared/schemas/results';
+import {
+  Button,
+  Card,
+  ConfirmDialog,
+  DataTable,
+  deleteMessage,
+  FilterBar,
+  LinkButton,
+  PageHeader,
+  Pagination,
+  SummaryCard,
+  type RowAction,
+} from '@/components';
+import { SCREENS } from '@/app/screens';
+import { useCurrentUser } from '@/lib/session';
+import { useUrlState } from '@/lib/useUrlState';
+import { formatCount } from '@/lib/format';
+import { NoAccess } from '@/features/system/components/NoAccess';
+import { reportUrl, useDeleteResultMutation, useResults, useResultSummary, useVerifyResultMutation } from '../api';
+import { entryColumns } from '../components/resultColumns';
+import { EnterResultsDialog } from '../components/EnterResultsDialog';
+import { EditResultDialog } from '../components/EditResultDialog';
+import { ResultDetails } from '../components/ResultDetails';
+import { fullName } from '../components/cells';
+
+const STATUS_OPTIONS = [
+  { value: 'all', label: 'All Status' },
+  { value: 'completed', label: 'Completed' },
+  { value: 'verified', label: 'Verified' },
+  { value: 'pending', label: 'Pending' },
+  { value: 'abnormal', label: 'Abnormal' },
+  { value: 'rejected', label: 'Rejected' },
+];
+
+type Dialogs =
+  | { type: 'none' }
+  | { type: 'enter'; sampleId: number | null }
+  | { type: 'edit'; result: TestResult }
+  | { type: 'delete'; result: TestResult };
+
+const SUBTITLE = 'Enter, verify and print test results';
+
+/** Result Entry (spec 001): the results list with the worklist of tests awaiting a result, and real entry. */
+export default function ResultEntryPage() {
+  const me = useCurrentUser();
+  if (!me.permissions.includes('view_results')) {
+    return (
+      <>
+        <PageHeader title={SCREENS['/results'].title} subtitle={SUBTITLE} />
+        <NoAccess what="test results" permission="view_results" />
+      </>
+    );
+  }
+  return (
+    <ResultEntry
+      canEnter={me.permissions.includes('update_results')}
+      canVerify={me.permissions.includes('verify_results')}
+    />
+  );
+}
+
+function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: boolean }) {
+  const [q, setQ, resetQ, isActive] = useUrlState({ search: '', status: 'all', page: 1, limit: 50 });
+  const list = useResults({ search: q.search, status: q.status, page: q.page, limit: q.limit });
+  const summary = useResultSummary();
+  const verify = useVerifyResultMutation();
+  const remove = useDeleteResultMutation();
+  const [dialog, setDialog] = useState<Dialogs>({ type: 'none' });
+  const close = () => setDialog({ type: 'none' });
+  const filtered = isActive('search', 'status');
+  const s = summary.data;
+
+  const rowActions: RowAction<TestResult>[] = [
+    {
+      label: (r) => `Enter result for ${r.test_name} on ${r.sample_number}`,
+      icon: <ClipboardPen />,
+      onClick: (r) => setDialog({ type: 'enter', sampleId: r.sample_id }),
+      hidden: (r) => !canEnter || r.id !== null,
+    },
+    {
+      label: (r) => `Verify ${resultCode(r.id)} (${r.test_name})`,
+      icon: <CheckCircle2 />,
+      onClick: (r) => verify.mutate(r),
+      hidden: (r) => !canVerify || r.status !== 'completed',
+      disabled: () => verify.isPending,
+    },
+    {
+      label: (r) => `Print report of ${r.sample_number}`,
+      icon: <Printer />,
+      onClick: (r) => window.open(reportUrl(r.sample_id), '_blank', 'noopener'),
+      hidden: (r) => r.status !== 'completed' && r.status !== 'verified',
+    },
+    {
+      label: (r) => `${r.status === 'verified' ? 'Amend' : 'Edit'} ${resultCode(r.id)} (${r.test_name})`,
+      icon: <Pencil />,
+      onClick: (r) => setDialog({ type: 'edit', result: r }),
+      hidden: (r) => !canEnter || r.id === null,
+    },
+    {
+      label: (r) => `Delete ${resultCode(r.id)} (${r.test_name})`,
+      icon: <Trash2 />,
+      destructive: true,
+      onClick: (r) => setDialog({ type: 'delete', result: r }),
+      hidden: (r) => !canEnter || r.id === null || r.status === 'verified',
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader
+        title={SCREENS['/results'].title}
+        subtitle={SUBTITLE}
+        actions={
+          canEnter && (
+            <>
+              <LinkButton to="/samples" variant="outline">
+                <FlaskConical />
+                Enter New Result
+              </LinkButton>
+              <Button onClick={() => setDialog({ type: 'enter', sampleId: null })}>
+                <ClipboardPen />
+                Enter Results
+              </Button>
+            </>
+          )
+        }
+      />
+
+      <div className="mb-5 grid grid-cols-2 gap-3 lg:grid-cols-4">
+        <SummaryCard
+          label="Total Results"
+          icon={<ClipboardList />}
+          loading={summary.isPending}
+          value={s ? formatCount(s.total) : '—'}
+          hint="Entered, plus tests awaiting a result"
+        />
+        <SummaryCard
+          label="Completed"
+          icon={<CheckCircle2 />}
+          loading={summary.isPending}
+          value={s ? formatCount(s.completed) : '—'}
+          hint={s && `${formatCount(s.verified)} verified`}
+        />
+        <SummaryCard
+          label="Pending"
+          icon={<Clock />}
+          loading={summary.isPending}
+          value={s ? formatCount(s.pending) : '—'}
+          hint="Ordered tests without a result"
+        />
+        <SummaryCard
+          label="Abnormal"
+          icon={<AlertTriangle />}
+          loading={summary.isPending}
+          value={s ? formatCount(s.abnormal) : '—'}
+          hint={
+            s &&
+            (s.critical ? `${formatCount(s.critical)} critical awaiting verification` : 'High, low or abnormal flag')
+          }
+        />
+      </div>
+      {summary.isError && (
+        <p className="-mt-3 mb-4 text-[13px] text-red-700">The figures could not be loaded: {summary.error.message}</p>
+      )}
+
+      <Card className="min-w-0">
+        <div className="border-b border-slate-100 p-3">
+          <FilterBar
+            search={q.search}
+            onSearchChange={(search) => setQ({ search, page: 1 }, { replace: true })}
+            searchPlaceholder="Search by patient, patient ID, test or sample ID"
+            searchLabel="Search test results"
+            selects={[{ key: 'status', label: 'Status', value: q.status, options: STATUS_OPTIONS }]}
+            onSelectChange={(key, value) => setQ({ [key]: value, page: 1 })}
+            active={filtered}
+            onClear={resetQ}
+          />
+        </div>
+        <DataTable
+          caption="Test results"
+          columns={entryColumns}
+          rows={list.data?.results}
+          getRowId={(r) => r.key}
+          loading={list.isPending}
+          error={list.isError ? list.error : undefined}
+          errorTitle="Error Loading Test Results"
+          onRetry={() => void list.refetch()}
+          retryLabel="Retry"
+          rowActions={rowActions}
+          empty={{
+            title: 'No test results found',
+            hint: filtered
+              ? 'Try adjusting your search or filter criteria'
+              : 'Results appear here once samples with ordered tests are collected.',
+          }}
+          className={list.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}
+        />
+        {list.data && list.data.total > 0 && (
+          <Pagination
+            page={q.page}
+            totalPages={list.data.totalPages}
+            total={list.data.total}
+            pageSize={q.limit}
+            pageSizes={[20, 50, 100]}
+            onPageChange={(page) => setQ({ page })}
+            onPageSizeChange={(limit) => setQ({ limit, page: 1 })}
+            itemLabel="results"
+          />
+        )}
+      </Card>
+
+      <ResultDetails rows={list.data?.results} />
+
+      {dialog.type === 'enter' && (
+        <EnterResultsDialog open onOpenChange={(o) => !o && close()} sampleId={dialog.sampleId} />
+      )}
+      {dialog.type === 'edit' && <EditResultDialog result={dialog.result} onOpenChange={(o) => !o && close()} />}
+      <ConfirmDialog
+        open={dialog.type === 'delete'}
+        onOpenChange={(o) => !o && close()}
+        title="Delete result"
+        message={
+          dialog.type === 'delete'
+            ? deleteMessage(
+                `${dialog.result.test_name} result ${resultCode(dialog.result.id)} of ${fullName(dialog.result)}`,
+              )
+            : ''
+        }
+        busy={remove.isPending}
+        onConfirm={() => {
+          if (dialog.type === 'delete') remove.mutate(dialog.result, { onSettled: close });
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,326 @@
+import { useState } from 'react';
+import { CheckCheck, CheckCircle2, ClipboardCheck, Download, Eye, Printer, ShieldAlert, XCircle } from 'lucide-react';
+import type { BulkVerifyResponse, TestResult } from '@shared/schemas/results';
+import { resultCode } from '@shared/schemas/results';
+import {
+  Button,
+  buttonClass,
+  Card,
+  DataTable,
+  DateText,
+  FilterBar,
+  PageHeader,
+  Pagination,
+  SummaryCard,
+  type Column,
+  type RowAction,
+} from '@/components';
+import { SCREENS } from '@/app/screens';
+import { useCurrentUser } from '@/lib/session';
+import { useUrlState } from '@/lib/useUrlState';
+import { formatCount } from '@/lib/format';
+import { NoAccess } from '@/features/system/components/NoAccess';
+import {
+  exportUrl,
+  reportUrl,
+  useBulkVerifyMutation,
+  useResults,
+  useResultSummary,
+  useVerifyResultMutation,
+} from '../api';
+import { PatientCell, PriorityBadge, ValidationBadge, ValidationFlags, ValueCell } from '../components/cells';
+import { CriticalAlert } from '../components/CriticalAlert';
+import { RejectResultDialog } from '../components/RejectResultDialog';
+import { BulkOutcomeDialog } from '../components/BulkOutcomeDialog';
+
+const STATUS_OPTIONS = [
+  { value: 'all', label: 'All Status' },
+  { value: 'pending', label: 'Pending' },
+  { value: 'review_required', label: 'Review Required' },
+  { value: 'validated', label: 'Validated' },
+  { value: 'rejected', label: 'Rejected' },
+];
+const PRIORITY_OPTIONS = [
+  { value: 'all', label: 'All Priority' },
+  { value: 'urgent', label: 'Urgent' },
+  { value: 'high', label: 'High' },
+  { value: 'normal', label: 'Normal' },
+  { value: 'low', label: 'Low' },
+];
+const SUBTITLE = 'Review entered results, validate or reject them, and watch critical values';
+
+const selectable = (r: TestResult) => r.id !== null && r.status === 'completed';
+
+/** Result Validation (spec 001, static there): the real validation queue over entered results. */
+export default function ResultValidationPage() {
+  const me = useCurrentUser();
+  if (!me.permissions.includes('view_results')) {
+    return (
+      <>
+        <PageHeader title={SCREENS['/result-validation'].title} subtitle={SUBTITLE} />
+        <NoAccess what="the validation queue" permission="view_results" />
+      </>
+    );
+  }
+  return <ResultValidation canVerify={me.permissions.includes('verify_results')} />;
+}
+
+function ResultValidation({ canVerify }: { canVerify: boolean }) {
+  const [q, setQ, resetQ, isActive] = useUrlState({ search: '', status: 'all', priority: 'all', page: 1, limit: 50 });
+  const filters = { search: q.search, validation: q.status, priority: q.priority, entered: 'true' };
+  const list = useResults({ ...filters, page: q.page, limit: q.limit });
+  const summary = useResultSummary();
+  const verify = useVerifyResultMutation();
+  const bulk = useBulkVerifyMutation();
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [rejecting, setRejecting] = useState<TestResult | null>(null);
+  const [outcome, setOutcome] = useState<BulkVerifyResponse | null>(null);
+  const filtered = isActive('search', 'status', 'priority');
+  const rows = list.data?.results;
+  const pageSelectable = (rows ?? []).filter(selectable).map((r) => r.id!);
+  const allOnPage = pageSelectable.length > 0 && pageSelectable.every((id) => selected.has(id));
+  const s = summary.data;
+
+  const toggle = (id: number, on: boolean) =>
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+
+  const columns: Column<TestResult>[] = [
+    ...(canVerify
+      ? [
+          {
+            key: 'select',
+            header: (
+              <input
+                type="checkbox"
+                className="size-4 accent-primary-600"
+                aria-label="Select all results awaiting validation on this page"
+                checked={allOnPage}
+                disabled={pageSelectable.length === 0}
+                onChange={(e) =>
+                  setSelected(
+                    (prev) =>
+                      new Set(
+                        e.target.checked
+                          ? [...prev, ...pageSelectable]
+                          : [...prev].filter((id) => !pageSelectable.includes(id)),
+                      ),
+                  )
+                }
+              />
+            ),
+            cell: (r: TestResult) =>
+              selectable(r) ? (
+                <input
+                  type="checkbox"
+                  className="size-4 accent-primary-600"
+                  aria-label={`Select ${resultCode(r.id)} (${r.test_name})`}
+                  checked={selected.has(r.id!)}
+                  onChange={(e) => toggle(r.id!, e.target.checked)}
+                />
+              ) : null,
+            className: 'w-8',
+          },
+        ]
+      : []),
+    { key: 'patient', header: 'Patient', cell: (r) => <PatientCell r={r} /> },
+    {
+      key: 'test',
+      header: 'Test',
+      cell: (r) => (
+        <span className="grid">
+          <span>{r.test_name}</span>
+          <span className="font-mono text-xs text-slate-600">{r.sample_number}</span>
+        </span>
+      ),
+    },
+    {
+      key: 'result',
+      header: 'Result',
+      cell: (r) => (
+        <span className="grid">
+          <ValueCell r={r} />
+          <span className="text-xs whitespace-nowrap text-slate-600">
+            {r.normal_range ? `Range ${r.normal_range}` : 'No range'}
+          </span>
+        </span>
+      ),
+    },
+    { key: 'flags', header: 'Flags', cell: (r) => <ValidationFlags r={r} /> },
+    {
+      key: 'status',
+      header: 'Status',
+      cell: (r) => (
+        <span className="flex flex-col items-start gap-0.5">
+          <ValidationBadge r={r} />
+          {r.rejection_reason && <span className="text-xs text-red-800">{r.rejection_reason}</span>}
+        </span>
+      ),
+    },
+    {
+      key: 'by',
+      header: 'Validated By',
+      cell: (r) => r.verified_by_name ?? <span className="text-slate-500">—</span>,
+      hideOnMobile: true,
+    },
+    {
+      key: 'at',
+      header: 'Validated At',
+      cell: (r) =>
+        r.verified_at ? <DateText value={r.verified_at} withTime /> : <span className="text-slate-500">—</span>,
+      hideOnMobile: true,
+    },
+    { key: 'priority', header: 'Priority', cell: (r) => <PriorityBadge priority={r.priority} />, hideOnMobile: true },
+  ];
+
+  const rowActions: RowAction<TestResult>[] = [
+    {
+      label: (r) => `Validate ${resultCode(r.id)} (${r.test_name})`,
+      icon: <CheckCircle2 />,
+      onClick: (r) => verify.mutate(r),
+      hidden: (r) => !canVerify || !selectable(r),
+      disabled: () => verify.isPending,
+    },
+    {
+      label: (r) => `Reject ${resultCode(r.id)} (${r.test_name})`,
+      icon: <XCircle />,
+      destructive: true,
+      onClick: (r) => setRejecting(r),
+      hidden: (r) => !canVerify || !selectable(r),
+    },
+    {
+      label: (r) => `Print report of ${r.sample_number}`,
+      icon: <Printer />,
+      onClick: (r) => window.open(reportUrl(r.sample_id), '_blank', 'noopener'),
+    },
+  ];
+
+  function bulkValidate() {
+    bulk.mutate([...selected], {
+      onSuccess: (out) => {
+        setSelected(new Set());
+        setOutcome(out);
+      },
+    });
+  }
+
+  return (
+    <>
+      <PageHeader
+        title={SCREENS['/result-validation'].title}
+        subtitle={SUBTITLE}
+        actions={
+          <>
+            <a href={exportUrl(filters)} download className={buttonClass('outline', 'md')}>
+              <Download />
+              Export Report
+            </a>
+            {canVerify && (
+              <Button
+                onClick={bulkValidate}
+                disabled={selected.size === 0}
+                loading={bulk.isPending}
+                loadingText="Validating..."
+              >
+                <CheckCheck />
+                Bulk Validate{selected.size ? ` (${selected.size})` : ''}
+              </Button>
+            )}
+          </>
+        }
+      />
+
+      <div className="mb-5 grid grid-cols-2 gap-3 lg:grid-cols-4">
+        <SummaryCard
+          label="Pending Validation"
+          icon={<ClipboardCheck />}
+          loading={summary.isPending}
+          value={s ? formatCount(s.pending_validation) : '—'}
+          hint="Entered, within range"
+        />
+        <SummaryCard
+          label="Review Required"
+          icon={<Eye />}
+          loading={summary.isPending}
+          value={s ? formatCount(s.review_required) : '—'}
+          hint={s && `${formatCount(s.critical)} critical`}
+        />
+        <SummaryCard
+          label="Validated Today"
+          icon={<CheckCircle2 />}
+          loading={summary.isPending}
+          value={s ? formatCount(s.validated_today) : '—'}
+          hint={s && `${formatCount(s.verified)} validated in all`}
+        />
+        <SummaryCard
+          label="Rejected"
+          icon={<ShieldAlert />}
+          loading={summary.isPending}
+          value={s ? formatCount(s.rejected) : '—'}
+          hint="Sent back for re-entry"
+        />
+      </div>
+      {summary.isError && (
+        <p className="-mt-3 mb-4 text-[13px] text-red-700">The figures could not be loaded: {summary.error.message}</p>
+      )}
+
+      <CriticalAlert canVerify={canVerify} />
+
+      <Card className="min-w-0">
+        <div className="border-b border-slate-100 p-3">
+          <FilterBar
+            search={q.search}
+            onSearchChange={(search) => setQ({ search, page: 1 }, { replace: true })}
+            searchPlaceholder="Search by patient, patient ID, test or sample ID"
+            searchLabel="Search the validation queue"
+            selects={[
+              { key: 'status', label: 'Status', value: q.status, options: STATUS_OPTIONS },
+              { key: 'priority', label: 'Priority', value: q.priority, options: PRIORITY_OPTIONS },
+            ]}
+            onSelectChange={(key, value) => setQ({ [key]: value, page: 1 })}
+            active={filtered}
+            onClear={resetQ}
+          />
+        </div>
+        <DataTable
+          caption="Validation queue"
+          columns={columns}
+          rows={rows}
+          getRowId={(r) => r.key}
+          loading={list.isPending}
+          error={list.isError ? list.error : undefined}
+          errorTitle="Error Loading Test Results"
+          onRetry={() => void list.refetch()}
+          retryLabel="Retry"
+          rowActions={rowActions}
+          empty={{
+            title: 'No test results found',
+            hint: filtered
+              ? 'Try adjusting your search or filter criteria'
+              : 'Entered results appear here for validation.',
+          }}
+          className={list.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}
+        />
+        {list.data && list.data.total > 0 && (
+          <Pagination
+            page={q.page}
+            totalPages={list.data.totalPages}
+            total={list.data.total}
+            pageSize={q.limit}
+            pageSizes={[20, 50, 100]}
+            onPageChange={(page) => setQ({ page })}
+            onPageSizeChange={(limit) => setQ({ limit, page: 1 })}
+            itemLabel="results"
+          />
+        )}
+      </Card>
+
+      {rejecting && <RejectResultDialog result={rejecting} onOpenChange={(o) => !o && setRejecting(null)} />}
+      {outcome && <BulkOutcomeDialog outcome={outcome} onOpenChange={(o) => !o && setOutcome(null)} />}
+    </>
+  );
+}
