@@ -19,6 +19,9 @@ const PATIENTS = Number(process.env.BENCH_PATIENTS ?? 1_000_000);
 const THROUGHPUT_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const LATENCY_SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? 4);
 const CONNECTIONS = 32;
+/** Common 3-letter starts of Indian names; "ram" and "sha" match tens of thousands of patients. */
+const SEARCH_PREFIXES = ['ram', 'sha', 'pri', 'kum', 'ana'];
+const WARM_UP_SECONDS = 5;
 /** Nothing here may run unbounded: the whole run is abandoned after this long. */
 const DEADLINE_MS = 20 * 60_000;
 
@@ -117,6 +120,52 @@ function sum(a: ThroughputResult, b: ThroughputResult): ThroughputResult {
   };
 }
 
+/**
+ * The latency rows, one connection each: the target requests (first page with its total, 3-letter
+ * name prefixes), then, for information, the last page, a gender filter, a phone search and a patient
+ * by id on both servers.
+ */
+async function measureLatencies(
+  origin: string,
+  auth: Record<string, string>,
+  byId: [Target, Target],
+): Promise<LatencyRow[]> {
+  const firstPage = await getJson(origin, '/api/patients?page=1&limit=10', auth);
+  const scenarios: { name: string; path: string; target: boolean }[] = [
+    { name: 'first page with total', path: '/api/patients?page=1&limit=10', target: true },
+    ...SEARCH_PREFIXES.map((p) => ({
+      name: `search "${p}"`,
+      path: `/api/patients?search=${p}&page=1&limit=10`,
+      target: true,
+    })),
+    { name: 'last page', path: `/api/patients?page=${Number(firstPage.totalPages)}&limit=10`, target: false },
+    { name: 'gender filter (Female), first page', path: '/api/patients?gender=Female&page=1&limit=10', target: false },
+    { name: 'search by phone digits "98765"', path: '/api/patients?search=98765&page=1&limit=10', target: false },
+  ];
+  const rows: LatencyRow[] = [];
+  for (const s of scenarios) {
+    const answer = await getJson(origin, s.path, auth);
+    log(`latency: ${s.name}...`);
+    const result = await measureLatency({ origin, headers: auth, nextPath: () => s.path }, LATENCY_SECONDS);
+    const shown = (answer.patients as unknown[]).length;
+    rows.push({ ...s, note: `${shown} of ${Number(answer.total).toLocaleString('en-IN')}`, result });
+  }
+  const [lims, bare] = byId;
+  for (const [name, target, path] of [
+    ['patient by id (lims)', lims, '/api/patients/{id}'],
+    ['patient by id (bare)', bare, '/patients/{id}'],
+  ] as const) {
+    rows.push({
+      name,
+      path,
+      note: 'one patient',
+      target: false,
+      result: await measureLatency(target, LATENCY_SECONDS),
+    });
+  }
+  return rows;
+}
+
 async function main(): Promise<void> {
   const startedAt = new Date();
   log(`lims benchmark: ${PATIENTS.toLocaleString('en-IN')} patients, node ${process.version}, ${cpus().length} CPUs`);
@@ -129,8 +178,7 @@ async function main(): Promise<void> {
   const cookie = await signIn(limsOrigin);
   const auth = { cookie };
   const randomId = () => data.minId + Math.floor(Math.random() * (data.maxId - data.minId + 1));
-  const lims = (nextPath: () => string): Target => ({ origin: limsOrigin, headers: auth, nextPath });
-  const limsById = lims(() => `/api/patients/${randomId()}`);
+  const limsById: Target = { origin: limsOrigin, headers: auth, nextPath: () => `/api/patients/${randomId()}` };
   const bareById: Target = { origin: bareOrigin, nextPath: () => `/patients/${randomId()}` };
 
   // Both answer the same row before anything is timed.
@@ -141,8 +189,9 @@ async function main(): Promise<void> {
 
   log('warming up both servers...');
   globalThis.gc?.();
-  await measureThroughput(bareById, CONNECTIONS, 3);
-  await measureThroughput(limsById, CONNECTIONS, 3);
+  // Long enough for both processes' JIT to settle before anything counts.
+  await measureThroughput(bareById, CONNECTIONS, WARM_UP_SECONDS);
+  await measureThroughput(limsById, CONNECTIONS, WARM_UP_SECONDS);
   // Two alternating halves each, so a change in background load hits both sides alike.
   log(`throughput by id, ${CONNECTIONS} connections, ${THROUGHPUT_SECONDS} s each...`);
   const half = THROUGHPUT_SECONDS / 2;
@@ -152,44 +201,7 @@ async function main(): Promise<void> {
   const bare2 = await throughputOf(bareServer, bareById, half);
   const throughput = { connections: CONNECTIONS, bare: sum(bare1, bare2), lims: sum(lims1, lims2) };
 
-  const firstPage = await getJson(limsOrigin, '/api/patients?page=1&limit=10', auth);
-  const totalPages = Number(firstPage.totalPages);
-  const scenarios: { name: string; path: string; target: boolean; origin?: string }[] = [
-    { name: 'first page with total', path: '/api/patients?page=1&limit=10', target: true },
-    ...['ram', 'sha', 'pri', 'kum', 'ana'].map((p) => ({
-      name: `search "${p}"`,
-      path: `/api/patients?search=${p}&page=1&limit=10`,
-      target: true,
-    })),
-    { name: 'last page', path: `/api/patients?page=${totalPages}&limit=10`, target: false },
-    { name: 'gender filter (Female), first page', path: '/api/patients?gender=Female&page=1&limit=10', target: false },
-    { name: 'search by phone digits "98765"', path: '/api/patients?search=98765&page=1&limit=10', target: false },
-  ];
-  const latency: LatencyRow[] = [];
-  for (const s of scenarios) {
-    const answer = await getJson(limsOrigin, s.path, auth);
-    log(`latency: ${s.name}...`);
-    const result = await measureLatency(
-      lims(() => s.path),
-      LATENCY_SECONDS,
-    );
-    const shown = (answer.patients as unknown[]).length;
-    latency.push({ ...s, note: `${shown} of ${Number(answer.total).toLocaleString('en-IN')}`, result });
-  }
-  latency.push({
-    name: 'patient by id (lims)',
-    path: '/api/patients/{id}',
-    note: 'one patient',
-    target: false,
-    result: await measureLatency(limsById, LATENCY_SECONDS),
-  });
-  latency.push({
-    name: 'patient by id (bare)',
-    path: '/patients/{id}',
-    note: 'one patient',
-    target: false,
-    result: await measureLatency(bareById, LATENCY_SECONDS),
-  });
+  const latency = await measureLatencies(limsOrigin, auth, [limsById, bareById]);
   machine['load average at end (1/5/15 min)'] = loadavg()
     .map((n) => n.toFixed(2))
     .join(' / ');

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { createTest } from '../../src/core/catalogue/tests.js';
 import { createPatient } from '../../src/core/patients/service.js';
 import { changeSampleStatus, createSample } from '../../src/core/samples/service.js';
@@ -325,6 +325,33 @@ describe('Sample Collection', () => {
       .waitFor();
     await page.getByRole('button', { name: 'Generate Missing Barcodes' }).click();
     await page.getByText('All samples already have barcodes').waitFor();
+  });
+});
+
+describe('when the server fails', () => {
+  it('each screen shows its error panel with the message, and Retry loads the data', async () => {
+    const screens = [
+      { path: '/samples', heading: 'Sample Collection', title: 'Database Connection Error', retry: 'Retry Connection' },
+      { path: '/barcode-system', heading: 'Barcode System', title: 'Error Loading Barcode System', retry: 'Retry' },
+      { path: '/sample-tracking', heading: 'Sample Tracking', title: 'Error Loading Sample Tracking', retry: 'Retry' },
+    ];
+    const page = await open('/sample-tracking', 'Sample Tracking');
+    for (const sc of screens) {
+      const fail = (route: Route) =>
+        route.fulfill({
+          status: 503,
+          json: { statusCode: 503, error: 'Service Unavailable', message: 'The database is busy; try again' },
+        });
+      await page.route('**/api/samples?**', fail);
+      await page.goto(sc.path);
+      const panel = page.getByRole('alert').filter({ hasText: sc.title });
+      await panel.getByText('The database is busy; try again').waitFor();
+      if (sc.path === '/samples') await screenshot(page, 'samples-error');
+      await page.unroute('**/api/samples?**', fail);
+      await panel.getByRole('button', { name: sc.retry }).click();
+      await page.getByRole('table').waitFor();
+      await page.getByRole('heading', { name: sc.heading, level: 1 }).waitFor();
+    }
   });
 });
 

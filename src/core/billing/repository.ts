@@ -106,8 +106,9 @@ export async function summaryRow(db: Db, organizationId: number, timeZone: strin
       sql<number>`count(*)`.as('total_bills'),
       sql<number>`coalesce(sum(CASE WHEN ${live} THEN b.final_amount_paise ELSE 0 END), 0)`.as('total_paise'),
       sql<number>`coalesce(sum(CASE WHEN ${live} THEN b.paid_paise ELSE 0 END), 0)`.as('paid_paise'),
-      sql<number>`coalesce(sum(CASE WHEN ${status} = 'paid' THEN 1 ELSE 0 END), 0)`.as('paid_count'),
-      sql<number>`coalesce(sum(CASE WHEN ${status} = 'partial' THEN 1 ELSE 0 END), 0)`.as('partial_count'),
+      // Payment-status counts of live bills: a partly paid overdue bill is both overdue and partial.
+      sql<number>`coalesce(sum(CASE WHEN ${live} AND ${pay} = 'paid' THEN 1 ELSE 0 END), 0)`.as('paid_count'),
+      sql<number>`coalesce(sum(CASE WHEN ${live} AND ${pay} = 'partial' THEN 1 ELSE 0 END), 0)`.as('partial_count'),
       sql<number>`coalesce(sum(CASE WHEN ${status} = 'pending' THEN 1 ELSE 0 END), 0)`.as('pending_count'),
       sql<number>`coalesce(sum(CASE WHEN ${status} = 'overdue' THEN 1 ELSE 0 END), 0)`.as('overdue_count'),
       sql<number>`coalesce(sum(CASE WHEN ${status} = 'cancelled' THEN 1 ELSE 0 END), 0)`.as('cancelled_count'),

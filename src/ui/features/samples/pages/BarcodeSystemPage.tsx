@@ -144,7 +144,13 @@ function BarcodeSystem({ canManage }: { canManage: boolean }) {
       {list.isPending ? (
         <LoadingState text="Loading barcode system..." />
       ) : list.isError && !list.data ? (
-        <ErrorPanel title="Error Loading Barcode System" error={list.error} onRetry={retry} retryLabel="Retry" />
+        <ErrorPanel
+          title="Error Loading Barcode System"
+          error={list.error}
+          onRetry={retry}
+          retryLabel="Retry"
+          retrying={list.isFetching}
+        />
       ) : (
         <>
           <SampleCards summary={summary} cards={['total', 'with_barcode', 'collected', 'processing']} />

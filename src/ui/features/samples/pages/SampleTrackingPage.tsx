@@ -163,7 +163,13 @@ function SampleTracking() {
       {list.isPending ? (
         <LoadingState text="Loading sample tracking data..." />
       ) : list.isError && !list.data ? (
-        <ErrorPanel title="Error Loading Sample Tracking" error={list.error} onRetry={retry} retryLabel="Retry" />
+        <ErrorPanel
+          title="Error Loading Sample Tracking"
+          error={list.error}
+          onRetry={retry}
+          retryLabel="Retry"
+          retrying={list.isFetching}
+        />
       ) : (
         <>
           <SampleCards summary={summary} cards={['total', 'collected', 'processing', 'completed']} />
