@@ -16,6 +16,8 @@ export interface LatencyRow {
 export interface Report {
   startedAt: Date;
   machine: Record<string, string>;
+  /** Set when other work loaded the machine during the run (load average above the CPU count). */
+  busy: string | null;
   dataset: { patients: number; file: string; builtSeconds: number | null };
   throughput: { connections: number; bare: ThroughputResult; lims: ThroughputResult };
   latency: LatencyRow[];
@@ -60,6 +62,12 @@ export function renderMarkdown(r: Report): string {
     '',
     `Overall: **${allPass(r) ? 'all targets met' : 'a target was missed'}**.`,
     '',
+    ...(r.busy
+      ? [
+          `**The machine was busy** (${r.busy}): other processes competed for the CPUs, so latencies and requests per second are worse than this stack gives on an idle machine.`,
+          '',
+        ]
+      : []),
     '## Machine',
     '',
     '| | |',
@@ -88,9 +96,9 @@ export function renderMarkdown(r: Report): string {
     '',
     `Ratio lims / bare: **${(ratioOf(r) * 100).toFixed(1)}%** (target >= ${TARGETS.ratio * 100}%): **${verdict(ratioPasses(r))}**`,
     '',
-    `For a figure less sensitive to other load on the machine: by server CPU time per request, lims costs ` +
-      `${((cpuPerRequest(t.bare) / cpuPerRequest(t.lims)) * 100).toFixed(1)}% of bare's throughput ` +
-      '(bare CPU per request / lims CPU per request; the load generator runs in another process).',
+    'A figure less sensitive to other load on the machine: if each server were limited only by its own CPU ' +
+      `time per request, lims would answer ${((cpuPerRequest(t.bare) / cpuPerRequest(t.lims)) * 100).toFixed(1)}% ` +
+      "of bare's requests per second (bare CPU per request / lims CPU per request).",
     '',
     '## Latency on one connection',
     '',

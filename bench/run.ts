@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { BENCH_EMAIL, BENCH_PASSWORD, ensureDataset, type Dataset } from './dataset.js';
@@ -15,9 +16,22 @@ import type { ServerKind } from './server.js';
  */
 
 const root = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
-const PATIENTS = Number(process.env.BENCH_PATIENTS ?? 1_000_000);
-const THROUGHPUT_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const LATENCY_SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? 4);
+
+/** A positive whole number from the environment, or the default; anything else stops the run. */
+function setting(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) {
+    process.stderr.write(`bench: ${name} must be a positive whole number, not "${raw}"\n`);
+    process.exit(2);
+  }
+  return n;
+}
+
+const PATIENTS = setting('BENCH_PATIENTS', 1_000_000);
+const THROUGHPUT_SECONDS = setting('BENCH_SECONDS', 10);
+const LATENCY_SECONDS = setting('BENCH_LATENCY_SECONDS', 4);
 const CONNECTIONS = 32;
 /** Common 3-letter starts of Indian names; "ram" and "sha" match tens of thousands of patients. */
 const SEARCH_PREFIXES = ['ram', 'sha', 'pri', 'kum', 'ana'];
@@ -171,6 +185,7 @@ async function main(): Promise<void> {
   log(`lims benchmark: ${PATIENTS.toLocaleString('en-IN')} patients, node ${process.version}, ${cpus().length} CPUs`);
   const data = await ensureDataset(root('bench/.data'), PATIENTS, log);
   const machine = machineFacts(data);
+  const loadBefore = loadavg()[0] ?? 0;
 
   const [limsServer, bareServer] = await Promise.all([startServer('lims', data), startServer('bare', data)]);
   const limsOrigin = limsServer.origin;
@@ -205,15 +220,19 @@ async function main(): Promise<void> {
   machine['load average at end (1/5/15 min)'] = loadavg()
     .map((n) => n.toFixed(2))
     .join(' / ');
+  const load = Math.max(loadBefore, loadavg()[0] ?? 0);
+  // The run itself keeps about two processes busy (a server and autocannon); more than that is other work.
+  const busy = load > cpus().length + 1 ? `load average ${load.toFixed(1)} on ${cpus().length} CPUs` : null;
 
   const report: Report = {
     startedAt,
     machine,
     dataset: {
       patients: data.patients,
-      file: 'bench/.data/' + data.file.split('/').pop(),
+      file: `bench/.data/${basename(data.file)}`,
       builtSeconds: data.builtSeconds,
     },
+    busy,
     throughput,
     latency,
   };

@@ -240,6 +240,15 @@ describe('verification', () => {
     }
   });
 
+  it('refuses to verify a result of a sample that was rejected afterwards', async () => {
+    const s = await collect(male, [hb]);
+    const r = await enter(tech, s.id, hb, '14');
+    await lab.admin.put(`/api/samples/${s.id}/status`, { status: 'rejected', notes: 'Haemolysed' });
+    const res = await validator.put(`/api/test-results/${r.id}/verify`);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toContain('was rejected');
+  });
+
   it('bulk-verifies the allowed ones and says why the others were refused', async () => {
     const s = await collect(male, [hb, fbs, esr]);
     const a = await enter(tech, s.id, hb, '14');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLab, type TestLab } from '../helpers.js';
-import type { Counts } from '../../src/core/dashboard/stats.js';
+import type { Counts } from '../../src/shared/schemas/dashboard.js';
 import type { DatabaseDiagnostics } from '../../src/core/db/diagnostics.js';
 import type { ChainReport } from '../../src/core/audit/audit.js';
 import { createPatient, createUserVia, lastAuditId } from './support.js';

@@ -25,7 +25,10 @@ afterAll(async () => {
   await app?.close();
 });
 
-async function open(who: 'admin' | 'lab_technician' | 'validator' | 'receptionist', viewport?: { width: number; height: number }): Promise<Page> {
+async function open(
+  who: 'admin' | 'lab_technician' | 'validator' | 'receptionist',
+  viewport?: { width: number; height: number },
+): Promise<Page> {
   const page = await app.newPage(viewport);
   await page.goto('/quality');
   const account = who === 'admin' ? app.admin : app.users[who]!;
@@ -41,9 +44,22 @@ const card = (page: Page, name: string) => page.getByRole('group', { name });
 /** Earlier daily runs of the material (recorded through the service as the technician would have), for a chart with history. */
 async function seedHistory(controlId: string) {
   const db = app.database.db;
-  const m = await db.selectFrom('qc_materials').select('id').where('control_id', '=', controlId).executeTakeFirstOrThrow();
-  const tech = await db.selectFrom('users').select('id').where('email', '=', app.users.lab_technician!.email).executeTakeFirstOrThrow();
-  const actor: Actor = { userId: tech.id, email: app.users.lab_technician!.email, role: 'lab_technician', organizationId: app.organizationId! };
+  const m = await db
+    .selectFrom('qc_materials')
+    .select('id')
+    .where('control_id', '=', controlId)
+    .executeTakeFirstOrThrow();
+  const tech = await db
+    .selectFrom('users')
+    .select('id')
+    .where('email', '=', app.users.lab_technician!.email)
+    .executeTakeFirstOrThrow();
+  const actor: Actor = {
+    userId: tech.id,
+    email: app.users.lab_technician!.email,
+    role: 'lab_technician',
+    organizationId: app.organizationId!,
+  };
   const values = [99.1, 100.8, 101.5, 98.7, 100.2, 97.9, 102.6, 100.4, 99.3, 101.1, 98.4, 100.9];
   for (const [i, value] of values.entries()) {
     const performed_at = new Date(Date.now() - (values.length - i) * 86_400_000).toISOString();
@@ -132,7 +148,11 @@ describe('Quality Control', () => {
     expect(await chart.locator('circle').count()).toBe(15);
     expect(await chart.locator('circle[fill="#dc2626"]').count()).toBe(1);
     expect(await chart.locator('circle[fill="#d97706"]').count()).toBe(1);
-    await detail.getByRole('table', { name: `QC runs of ${controlId}` }).getByText('2-2s').first().waitFor();
+    await detail
+      .getByRole('table', { name: `QC runs of ${controlId}` })
+      .getByText('2-2s')
+      .first()
+      .waitFor();
     await screenshot(page, 'qc-chart-desktop');
 
     // From the details, a run returns to them with the new point on the chart.
@@ -178,7 +198,13 @@ describe('Quality Control', () => {
       target_mean: 250,
       target_sd: 6,
     });
-    const old = await createMaterial(db, actor, { name: 'Old lot', test_id: test.id, control_type: 'Internal', target_mean: 100, target_sd: 2 });
+    const old = await createMaterial(db, actor, {
+      name: 'Old lot',
+      test_id: test.id,
+      control_type: 'Internal',
+      target_mean: 100,
+      target_sd: 2,
+    });
     await db.updateTable('qc_materials').set({ expiry_date: '2025-01-31' }).where('id', '=', old.id).execute();
 
     const validator = await open('validator');
@@ -188,8 +214,12 @@ describe('Quality Control', () => {
       table.getByRole('row').filter({ hasText: controlId }).getByText(date, { exact: true }).locator('..');
     expect(await expiryCell(old.control_id, '31/01/2025').getAttribute('class')).toContain('text-red-700');
     expect(await expiryCell(old.control_id, '31/01/2025').innerText()).toContain('Expired');
-    expect(await expiryCell(soon.control_id, formatLabDate(soon.expiry_date)).getAttribute('class')).toContain('text-amber-800');
-    expect(await expiryCell(soon.control_id, formatLabDate(soon.expiry_date)).innerText()).toContain('Expires in 10 days');
+    expect(await expiryCell(soon.control_id, formatLabDate(soon.expiry_date)).getAttribute('class')).toContain(
+      'text-amber-800',
+    );
+    expect(await expiryCell(soon.control_id, formatLabDate(soon.expiry_date)).innerText()).toContain(
+      'Expires in 10 days',
+    );
     await validator.getByText('Login Successful').waitFor({ state: 'hidden' });
     await screenshot(validator, 'qc-expiry-validator');
     await validator.getByRole('table', { name: 'QC records' }).getByRole('row').nth(1).waitFor();
@@ -203,7 +233,11 @@ describe('Quality Control', () => {
   it('shows the error panel with Retry when the server cannot answer', async () => {
     const page = await app.newPage();
     await page.route('**/api/qc/materials*', (route) =>
-      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ message: 'Database is locked' }) }),
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ message: 'Database is locked' }),
+      }),
     );
     await page.goto('/quality');
     await login(page, app.admin.email, app.admin.password);

@@ -261,15 +261,18 @@ describe('Result Entry and Result Validation', () => {
     await page.getByRole('heading', { name: 'Result Entry', level: 1 }).waitFor();
     await page.getByRole('row').filter({ hasText: '16.4' }).waitFor();
     await screenshot(page, 'results-entry-mobile');
+    // Let the sign-in toast go, so it does not cover the dialog's buttons in the screenshots.
+    await page.getByText('Login Successful').waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Enter Results' }).click();
     const dialog = page.getByRole('dialog', { name: 'Enter Results' });
-    await dialog.getByLabel('Sample ID or barcode').fill(sample.code);
+    await dialog.getByLabel('Sample ID or barcode').waitFor();
+    await screenshot(page, 'results-entry-picker-mobile');
+    await dialog.getByLabel('Sample ID or barcode').fill(other.code);
     await dialog.getByRole('button', { name: 'Find Sample' }).click();
-    await page
-      .getByRole('dialog', { name: `Enter Results: ${sample.code}` })
-      .getByText('Verified by Test validator')
-      .first()
-      .waitFor();
+    const sheet = page.getByRole('dialog', { name: `Enter Results: ${other.code}` });
+    await sheet.getByLabel('Thyroid Stimulating Hormone result').waitFor();
+    expect(await sheet.getByLabel('Thyroid Stimulating Hormone result').inputValue()).toBe('2.1');
+    await sheet.getByRole('button', { name: 'Save Results' }).waitFor();
     await screenshot(page, 'results-entry-dialog-mobile');
     await page.keyboard.press('Escape');
     await page.goto('/result-validation');

@@ -190,7 +190,7 @@ describe('Sample Collection', () => {
 
     // Focus elsewhere on the page: a burst ending with Enter is still taken as a scan.
     await page.getByRole('heading', { name: 'Barcode System', level: 1 }).click();
-    await page.keyboard.type(collected.barcode.toLowerCase(), { delay: 5 });
+    await page.keyboard.type(collected.barcode.toLowerCase());
     await page.keyboard.press('Enter');
     await dialog.waitFor();
     await page.keyboard.press('Escape');

@@ -1,5 +1,12 @@
 import { WESTGARD_RULES, passRate, type QcStatus, type WestgardRule } from '../../shared/westgard.js';
-import { QC_CONTROL_TYPES, roundQc, type QcControlType, type QcMaterial, type QcMaterialStatus, type QcRun } from '../../shared/schemas/qc.js';
+import {
+  QC_CONTROL_TYPES,
+  roundQc,
+  type QcControlType,
+  type QcMaterial,
+  type QcMaterialStatus,
+  type QcRun,
+} from '../../shared/schemas/qc.js';
 import type { QcMaterialListRow, QcMaterialRow, QcRunListRow } from './repository.js';
 
 const DAY_MS = 86_400_000;

@@ -133,7 +133,11 @@ export function selectRuns(db: Db, organizationId: number, materialId: number): 
 }
 
 /** The newest runs of a material, for judging the next one (10-x needs the nine before it). */
-export function selectLatestRuns(db: Db, materialId: number, limit: number): Promise<Pick<QcRunRow, 'value' | 'performed_at'>[]> {
+export function selectLatestRuns(
+  db: Db,
+  materialId: number,
+  limit: number,
+): Promise<Pick<QcRunRow, 'value' | 'performed_at'>[]> {
   return db
     .selectFrom('qc_runs')
     .select(['value', 'performed_at'])

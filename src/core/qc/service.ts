@@ -70,11 +70,19 @@ async function assertTest(trx: Db, organizationId: number, testId: number) {
   return test;
 }
 
-async function assertLotFree(trx: Db, organizationId: number, key: { test_id: number; lot_number: string; level: string | null }, exceptId?: number) {
+async function assertLotFree(
+  trx: Db,
+  organizationId: number,
+  key: { test_id: number; lot_number: string; level: string | null },
+  exceptId?: number,
+) {
   const same = await findSameLot(trx, organizationId, key, exceptId);
   if (same) {
     const level = key.level ? ` at ${key.level}` : '';
-    throw new ConflictError(`Lot ${key.lot_number}${level} of this test is already recorded as ${same.control_id}`, 'LOT_TAKEN');
+    throw new ConflictError(
+      `Lot ${key.lot_number}${level} of this test is already recorded as ${same.control_id}`,
+      'LOT_TAKEN',
+    );
   }
 }
 
@@ -95,7 +103,8 @@ export async function createMaterial(db: Db, actor: Actor, input: QcMaterialCrea
     const test = await assertTest(trx, actor.organizationId, input.test_id);
     const level = input.level ?? null;
     const lot = input.lot_number ?? (await defaultLot(trx, actor.organizationId, input.test_id, level));
-    if (input.lot_number) await assertLotFree(trx, actor.organizationId, { test_id: input.test_id, lot_number: lot, level });
+    if (input.lot_number)
+      await assertLotFree(trx, actor.organizationId, { test_id: input.test_id, lot_number: lot, level });
     const year = today.slice(0, 4);
     const seq = await nextSequence(trx, actor.organizationId, `qc_control:${year}`);
     const now = nowIso();
@@ -145,7 +154,10 @@ export async function updateMaterial(db: Db, actor: Actor, id: number, input: Qc
       // Runs already judged against this test's targets would silently belong to another test.
       const runs = await countRuns(trx, id);
       if (runs > 0) {
-        throw new ConflictError(`${before.control_id} has ${runs} run(s); its test cannot change. Add a new control material instead`, 'IN_USE');
+        throw new ConflictError(
+          `${before.control_id} has ${runs} run(s); its test cannot change. Add a new control material instead`,
+          'IN_USE',
+        );
       }
       await assertTest(trx, actor.organizationId, input.test_id);
       patch.test_id = input.test_id;
@@ -183,15 +195,26 @@ export async function deleteMaterial(db: Db, actor: Actor, id: number): Promise<
     if (!before) throw new NotFoundError('QC material', id);
     const runs = await countRuns(trx, id);
     if (runs > 0) {
-      throw new ConflictError(`${before.control_id} has ${runs} QC run(s); deactivate it instead of deleting it`, 'IN_USE');
+      throw new ConflictError(
+        `${before.control_id} has ${runs} QC run(s); deactivate it instead of deleting it`,
+        'IN_USE',
+      );
     }
-    await trx.deleteFrom('qc_materials').where('id', '=', id).where('organization_id', '=', actor.organizationId).execute();
+    await trx
+      .deleteFrom('qc_materials')
+      .where('id', '=', id)
+      .where('organization_id', '=', actor.organizationId)
+      .execute();
     await writeAudit(trx, actor, { action: 'delete', entity: 'qc_material', entityId: id, oldValues: before });
   });
   return material;
 }
 
-export async function listRuns(db: Db, organizationId: number, materialId: number): Promise<{ material: QcMaterial; runs: QcRun[] }> {
+export async function listRuns(
+  db: Db,
+  organizationId: number,
+  materialId: number,
+): Promise<{ material: QcMaterial; runs: QcRun[] }> {
   const material = await getMaterial(db, organizationId, materialId);
   const runs = (await selectRuns(db, organizationId, materialId)).map(toRun);
   return { material, runs };
@@ -203,7 +226,12 @@ export async function listRuns(db: Db, organizationId: number, materialId: numbe
  * level, so the history never mixes lots). Runs are entered in order: one dated before the latest
  * recorded run would leave that later run judged without it.
  */
-export async function recordRun(db: Db, actor: Actor, materialId: number, input: QcRunCreate): Promise<{ run: QcRun; material: QcMaterial }> {
+export async function recordRun(
+  db: Db,
+  actor: Actor,
+  materialId: number,
+  input: QcRunCreate,
+): Promise<{ run: QcRun; material: QcMaterial }> {
   const { today, dateFormat, timeZone } = await labCalendar(db, actor.organizationId);
   const now = new Date();
   const performedAt = input.performed_at ? new Date(input.performed_at) : now;
@@ -215,7 +243,10 @@ export async function recordRun(db: Db, actor: Actor, materialId: number, input:
     if (!m) throw new NotFoundError('QC material', materialId);
     const status = materialStatus(m, today);
     if (status === 'inactive') {
-      throw new ConflictError(`${m.control_id} (lot ${m.lot_number}) is inactive; activate it before recording runs`, 'QC_MATERIAL_INACTIVE');
+      throw new ConflictError(
+        `${m.control_id} (lot ${m.lot_number}) is inactive; activate it before recording runs`,
+        'QC_MATERIAL_INACTIVE',
+      );
     }
     if (status === 'expired') {
       throw new ConflictError(
@@ -226,7 +257,10 @@ export async function recordRun(db: Db, actor: Actor, materialId: number, input:
     const earlier = await selectLatestRuns(trx, materialId, RULE_WINDOW - 1);
     const latest = earlier[0];
     if (latest && performedAt.toISOString() < latest.performed_at) {
-      throw ValidationError.field('performed_at', `Performed at cannot be before the latest run of ${m.control_id} (${formatLabDateTime(latest.performed_at, dateFormat, timeZone)})`);
+      throw ValidationError.field(
+        'performed_at',
+        `Performed at cannot be before the latest run of ${m.control_id} (${formatLabDateTime(latest.performed_at, dateFormat, timeZone)})`,
+      );
     }
     // Earlier values are judged against today's target, so a corrected target applies to the whole series.
     const z = (v: number) => roundQc(zScore(v, m.target_mean, m.target_sd));

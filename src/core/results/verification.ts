@@ -36,13 +36,29 @@ async function verifyOne(db: Db, actor: Actor, id: number, allowSelf: boolean): 
   if (!actor.userId) throw new ForbiddenError('A result can only be verified by a signed-in user');
   await db.transaction().execute(async (trx) => {
     const row = await trx
-      .selectFrom('test_results')
-      .select(['id', 'status', 'technician_id', 'verified_by', 'verified_at'])
-      .where('organization_id', '=', actor.organizationId)
-      .where('id', '=', id)
+      .selectFrom('test_results as r')
+      .innerJoin('samples as s', 's.id', 'r.sample_id')
+      .select([
+        'r.id',
+        'r.status',
+        'r.technician_id',
+        'r.verified_by',
+        'r.verified_at',
+        's.status as sample_status',
+        's.sample_code',
+      ])
+      .where('r.organization_id', '=', actor.organizationId)
+      .where('r.id', '=', id)
       .executeTakeFirst();
     if (!row) throw new NotFoundError('Result', id);
     if (row.status !== 'completed') throw notVerifiable(id, row.status);
+    // A rejected sample (haemolysed, clotted...) gives no reportable result.
+    if (row.sample_status === 'rejected') {
+      throw new ConflictError(
+        `Sample ${row.sample_code} was rejected; its results cannot be verified`,
+        'SAMPLE_REJECTED',
+      );
+    }
     if (row.technician_id === actor.userId && !allowSelf) {
       throw new ForbiddenError(
         `You entered ${resultCode(id)}, so another user must verify it (this lab does not allow self-verification)`,

@@ -1,7 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { idParam } from '../../shared/schemas/common.js';
-import { qcMaterialCreateSchema, qcMaterialListQuery, qcMaterialUpdateSchema, qcRunCreateSchema } from '../../shared/schemas/qc.js';
+import {
+  qcMaterialCreateSchema,
+  qcMaterialListQuery,
+  qcMaterialUpdateSchema,
+  qcRunCreateSchema,
+} from '../../shared/schemas/qc.js';
 import {
   createMaterial,
   deleteMaterial,
@@ -21,7 +26,9 @@ export async function qcRoutes(app: FastifyInstance) {
   const view = { access: 'view_results' } as const;
   const manage = { access: 'manage_qc' } as const;
 
-  r.get('/api/qc/summary', { config: view }, async (req) => ({ summary: await qcSummary(db, actorOf(req).organizationId) }));
+  r.get('/api/qc/summary', { config: view }, async (req) => ({
+    summary: await qcSummary(db, actorOf(req).organizationId),
+  }));
 
   r.get('/api/qc/materials', { schema: { querystring: qcMaterialListQuery }, config: view }, async (req) => ({
     materials: await listMaterials(db, actorOf(req).organizationId, req.query),
@@ -36,9 +43,13 @@ export async function qcRoutes(app: FastifyInstance) {
     return { material: await createMaterial(db, actorOf(req), req.body) };
   });
 
-  r.put('/api/qc/materials/:id', { schema: { params: idParam, body: qcMaterialUpdateSchema }, config: manage }, async (req) => ({
-    material: await updateMaterial(db, actorOf(req), req.params.id, req.body),
-  }));
+  r.put(
+    '/api/qc/materials/:id',
+    { schema: { params: idParam, body: qcMaterialUpdateSchema }, config: manage },
+    async (req) => ({
+      material: await updateMaterial(db, actorOf(req), req.params.id, req.body),
+    }),
+  );
 
   r.delete('/api/qc/materials/:id', { schema: { params: idParam }, config: manage }, async (req) => ({
     material: await deleteMaterial(db, actorOf(req), req.params.id),
@@ -48,8 +59,12 @@ export async function qcRoutes(app: FastifyInstance) {
     listRuns(db, actorOf(req).organizationId, req.params.id),
   );
 
-  r.post('/api/qc/materials/:id/runs', { schema: { params: idParam, body: qcRunCreateSchema }, config: manage }, async (req, reply) => {
-    reply.status(201);
-    return recordRun(db, actorOf(req), req.params.id, req.body);
-  });
+  r.post(
+    '/api/qc/materials/:id/runs',
+    { schema: { params: idParam, body: qcRunCreateSchema }, config: manage },
+    async (req, reply) => {
+      reply.status(201);
+      return recordRun(db, actorOf(req), req.params.id, req.body);
+    },
+  );
 }

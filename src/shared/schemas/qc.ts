@@ -96,7 +96,9 @@ export const qcMaterialListQuery = z.object({
   /** The outcome of the material's latest run ("none": no run yet). */
   last_status: z.preprocess(
     allToUndefined,
-    z.enum([...QC_RUN_STATUSES, 'none'], { error: 'last_status must be passed, warning, failed, none or all' }).optional(),
+    z
+      .enum([...QC_RUN_STATUSES, 'none'], { error: 'last_status must be passed, warning, failed, none or all' })
+      .optional(),
   ),
 });
 export type QcMaterialListQuery = z.infer<typeof qcMaterialListQuery>;

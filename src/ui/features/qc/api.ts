@@ -1,12 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  QcMaterial,
-  QcMaterialCreate,
-  QcMaterialUpdate,
-  QcRun,
-  QcRunCreate,
-  QcSummary,
-} from '@shared/schemas/qc';
+import type { QcMaterial, QcMaterialCreate, QcMaterialUpdate, QcRun, QcRunCreate, QcSummary } from '@shared/schemas/qc';
 import type { CatalogueTest } from '@shared/schemas/catalogue';
 import { api } from '@/lib/api';
 import { notify } from '@/lib/notify';
@@ -91,8 +84,7 @@ export function useUpdateQcMaterialMutation() {
     mutationFn: ({ id, body }: { id: number; body: QcMaterialUpdate }) =>
       api.put<{ material: QcMaterial }>(`/api/qc/materials/${id}`, body).then((r) => r.material),
     onSuccess: (m, { body }) => {
-      const what =
-        body.is_active === undefined ? 'updated' : body.is_active ? 'activated' : 'deactivated';
+      const what = body.is_active === undefined ? 'updated' : body.is_active ? 'activated' : 'deactivated';
       notify.success(`Control material ${what}`, m.control_id);
       return invalidate();
     },

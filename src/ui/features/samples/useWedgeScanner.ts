@@ -1,12 +1,7 @@
 import { useEffect, useRef } from 'react';
 
-/**
- * A hand scanner is a keyboard ("keyboard wedge"): it types the code and presses Enter (some send
- * Tab), far faster than a person. This listens on the whole page while enabled and hands over a
- * burst of characters that arrived quickly and ended with Enter/Tab, so a scan works even when
- * the scan field lost focus. Typing into other fields is left alone.
- */
-export const WEDGE_MAX_GAP_MS = 50;
+/** Scanners send a key every few ms; even a fast typist leaves 100 ms+ gaps now and then over 15 keys. */
+export const WEDGE_MAX_GAP_MS = 100;
 const MIN_LENGTH = 6;
 
 function isEditable(target: EventTarget | null): boolean {
@@ -15,6 +10,12 @@ function isEditable(target: EventTarget | null): boolean {
   return ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
 }
 
+/**
+ * A hand scanner is a keyboard ("keyboard wedge"): it types the code and presses Enter (some send
+ * Tab), far faster than a person. This listens on the whole page while enabled and hands over a
+ * burst of characters that arrived quickly and ended with Enter/Tab, so a scan works even when
+ * the scan field lost focus. Typing into other fields is left alone.
+ */
 export function useWedgeScanner(enabled: boolean, onScan: (code: string) => void): void {
   const onScanRef = useRef(onScan);
   useEffect(() => {

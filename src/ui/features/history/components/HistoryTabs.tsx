@@ -163,6 +163,8 @@ export function ResultsTab({ results, samples }: { results: HistoryTestResult[];
         <div>
           <div className="font-medium text-slate-900">{r.test_name}</div>
           <div className="font-mono text-xs text-slate-500">{r.sample_id}</div>
+          {/* The Status column is hidden on phones; an unverified value must still read as such. */}
+          <Badge status={r.status} className="mt-1 md:hidden" />
         </div>
       ),
     },

@@ -29,14 +29,17 @@ export function Tabs({ tabs, value, onValueChange, label, className }: TabsProps
             key={t.value}
             value={t.value}
             className={cn(
-              '-mb-px inline-flex shrink-0 items-center gap-1.5 border-b-2 border-transparent px-3 py-2.5 text-sm font-medium whitespace-nowrap text-slate-600',
+              '-mb-px inline-flex shrink-0 items-center gap-1.5 border-b-2 border-transparent px-2.5 py-2.5 text-sm font-medium whitespace-nowrap text-slate-600 sm:px-3',
               'hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-primary-500',
               'data-[state=active]:border-primary-600 data-[state=active]:text-primary-700',
             )}
           >
             {t.label}
             {t.count !== undefined && (
-              <span className="rounded-full bg-slate-100 px-1.5 text-xs text-slate-700 tabular-nums">{t.count}</span>
+              // Counts are left out on phones so every tab fits without scrolling sideways.
+              <span className="hidden rounded-full bg-slate-100 px-1.5 text-xs text-slate-700 tabular-nums sm:inline">
+                {t.count}
+              </span>
             )}
           </T.Trigger>
         ))}

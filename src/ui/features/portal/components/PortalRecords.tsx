@@ -81,7 +81,7 @@ export function AppointmentsList({ q }: { q: QueryState<PortalAppointment> }) {
                   )}
                 </div>
               </div>
-              <div className="flex flex-col items-end gap-1 text-right text-[13px]">
+              <div className="flex items-center gap-2 pl-12 text-[13px] sm:flex-col sm:items-end sm:gap-1 sm:pl-0 sm:text-right">
                 <span className="font-medium text-slate-900">
                   <DateText value={a.date} />
                   {a.time && <span className="ml-1 tabular-nums">{a.time}</span>}

@@ -83,7 +83,14 @@ export function LeveyJenningsChart({ material, runs }: LeveyJenningsChartProps) 
           {LIMITS.flatMap((l) =>
             [l.sd, -l.sd].map((z) => (
               <g key={`${l.label}${z}`}>
-                <line x1={PAD.left} x2={PAD.left + plotW} y1={y(z)} y2={y(z)} stroke={l.stroke} strokeDasharray={l.dash} />
+                <line
+                  x1={PAD.left}
+                  x2={PAD.left + plotW}
+                  y1={y(z)}
+                  y2={y(z)}
+                  stroke={l.stroke}
+                  strokeDasharray={l.dash}
+                />
                 <text x={PAD.left - 6} y={y(z) + 4} textAnchor="end" fontSize={11} fill="currentColor">
                   {formatQcValue(mean + z * sd)}
                 </text>
@@ -119,7 +126,14 @@ export function LeveyJenningsChart({ material, runs }: LeveyJenningsChartProps) 
             </circle>
           ))}
           {shown.map((t) => (
-            <text key={t.r.id} x={t.cx} y={HEIGHT - PAD.bottom + 18} textAnchor="middle" fontSize={11} fill="currentColor">
+            <text
+              key={t.r.id}
+              x={t.cx}
+              y={HEIGHT - PAD.bottom + 18}
+              textAnchor="middle"
+              fontSize={11}
+              fill="currentColor"
+            >
               {t.text}
             </text>
           ))}

@@ -1,7 +1,17 @@
 import type { ReactNode } from 'react';
 import { Ban, CircleCheck, ClipboardPlus, Pencil, Trash2 } from 'lucide-react';
 import type { QcMaterial, QcRun } from '@shared/schemas/qc';
-import { Badge, Button, DataTable, DateText, Dialog, EmptyState, ErrorPanel, LoadingState, type Column } from '@/components';
+import {
+  Badge,
+  Button,
+  DataTable,
+  DateText,
+  Dialog,
+  EmptyState,
+  ErrorPanel,
+  LoadingState,
+  type Column,
+} from '@/components';
 import { formatDate, useLabFormat } from '@/lib/format';
 import { useQcRuns, useUpdateQcMaterialMutation } from '../api';
 import { expiryHint, expiryTone, formatQcValue, rangeText, targetText } from '../qcText';
@@ -20,7 +30,12 @@ export interface MaterialDetailDialogProps {
 
 const runColumns: Column<QcRun>[] = [
   { key: 'performed_at', header: 'Performed', cell: (r) => <DateText value={r.performed_at} withTime /> },
-  { key: 'value', header: 'Value', align: 'right', cell: (r) => <span className="tabular-nums">{formatQcValue(r.value)}</span> },
+  {
+    key: 'value',
+    header: 'Value',
+    align: 'right',
+    cell: (r) => <span className="tabular-nums">{formatQcValue(r.value)}</span>,
+  },
   { key: 'z', header: 'z', align: 'right', cell: (r) => <span className="tabular-nums">{r.z_score.toFixed(2)}</span> },
   { key: 'status', header: 'Status', cell: (r) => <RunBadge status={r.status} /> },
   { key: 'rules', header: 'Rules', cell: (r) => (r.rules.length ? r.rules.join(', ') : '—') },
@@ -29,7 +44,14 @@ const runColumns: Column<QcRun>[] = [
 ];
 
 /** A material's details, its Levey-Jennings chart and every run, with the write actions for QC staff. */
-export function MaterialDetailDialog({ material: opened, onOpenChange, canManage, onRecordRun, onEdit, onDelete }: MaterialDetailDialogProps) {
+export function MaterialDetailDialog({
+  material: opened,
+  onOpenChange,
+  canManage,
+  onRecordRun,
+  onEdit,
+  onDelete,
+}: MaterialDetailDialogProps) {
   const lab = useLabFormat();
   const runs = useQcRuns(opened.id);
   const toggle = useUpdateQcMaterialMutation();
@@ -87,17 +109,11 @@ export function MaterialDetailDialog({ material: opened, onOpenChange, canManage
             </span>
           }
         />
-        <Fact
-          label="Status"
-          value={<Badge status={m.status} />}
-        />
+        <Fact label="Status" value={<Badge status={m.status} />} />
         <Fact label="Runs" value={String(m.run_count)} />
         <Fact label="Passed" value={String(m.passed_count)} />
         <Fact label="Pass Rate" value={`${m.pass_rate.toFixed(1)}%`} />
-        <Fact
-          label="Last Run"
-          value={m.last_run ? <RunBadge status={m.last_run.status} /> : 'No runs yet'}
-        />
+        <Fact label="Last Run" value={m.last_run ? <RunBadge status={m.last_run.status} /> : 'No runs yet'} />
       </dl>
 
       <section aria-labelledby="lj-title" className="mt-5">
@@ -107,11 +123,18 @@ export function MaterialDetailDialog({ material: opened, onOpenChange, canManage
         {runs.isPending ? (
           <LoadingState text="Loading QC runs..." />
         ) : runs.isError ? (
-          <ErrorPanel title="Error Loading QC Runs" error={runs.error} onRetry={() => void runs.refetch()} retryLabel="Retry" />
+          <ErrorPanel
+            title="Error Loading QC Runs"
+            error={runs.error}
+            onRetry={() => void runs.refetch()}
+            retryLabel="Retry"
+          />
         ) : runs.data.runs.length === 0 ? (
           <EmptyState
             title="No QC runs recorded yet"
-            hint={canManage && m.status === 'active' ? 'Use Record QC Run to enter the first control value.' : undefined}
+            hint={
+              canManage && m.status === 'active' ? 'Use Record QC Run to enter the first control value.' : undefined
+            }
           />
         ) : (
           <LeveyJenningsChart material={m} runs={runs.data.runs} />

@@ -16,10 +16,24 @@ import { useActiveTests, useCreateQcMaterialMutation, useUpdateQcMaterialMutatio
 type FormIn = z.input<typeof qcMaterialCreateSchema>;
 type FormOut = z.output<typeof qcMaterialCreateSchema>;
 
-const FIELDS = ['name', 'test_id', 'level', 'control_type', 'lot_number', 'expiry_date', 'target_mean', 'target_sd', 'unit'];
+const FIELDS = [
+  'name',
+  'test_id',
+  'level',
+  'control_type',
+  'lot_number',
+  'expiry_date',
+  'target_mean',
+  'target_sd',
+  'unit',
+];
 
 /** Puts the server's field messages under their fields; a taken lot goes under Lot Number. */
-export function showServerErrors<T extends FieldValues>(err: unknown, setError: UseFormSetError<T>, fields: readonly string[]) {
+export function showServerErrors<T extends FieldValues>(
+  err: unknown,
+  setError: UseFormSetError<T>,
+  fields: readonly string[],
+) {
   if (!(err instanceof ApiError)) return;
   for (const d of err.details) {
     const field = d.path.split('.')[0] ?? '';
@@ -82,7 +96,10 @@ export function MaterialFormDialog({ open, onOpenChange, material }: MaterialFor
   const lockedTest = Boolean(material && material.run_count > 0);
 
   const onSubmit = form.handleSubmit((body) => {
-    const done = { onSuccess: () => onOpenChange(false), onError: (e: unknown) => showServerErrors(e, form.setError, FIELDS) };
+    const done = {
+      onSuccess: () => onOpenChange(false),
+      onError: (e: unknown) => showServerErrors(e, form.setError, FIELDS),
+    };
     if (material) update.mutate({ id: material.id, body }, done);
     else create.mutate(body, done);
   });
@@ -119,7 +136,12 @@ export function MaterialFormDialog({ open, onOpenChange, material }: MaterialFor
             <Input readOnly value={`${material.test_name} (${material.test_code})`} />
           </FormField>
         ) : (
-          <FormField label="Test" required error={err('test_id')} hint={tests.isError ? 'Could not load the tests.' : undefined}>
+          <FormField
+            label="Test"
+            required
+            error={err('test_id')}
+            hint={tests.isError ? 'Could not load the tests.' : undefined}
+          >
             <Select
               placeholder={tests.isPending ? 'Loading tests...' : 'Select test'}
               options={testOptions}
@@ -153,7 +175,12 @@ export function MaterialFormDialog({ open, onOpenChange, material }: MaterialFor
           error={err('lot_number')}
           hint={material ? undefined : 'Leave empty to number it LOT + the next 3-digit number.'}
         >
-          <Input autoComplete="off" placeholder="e.g. 26430" className="uppercase placeholder:normal-case" {...form.register('lot_number')} />
+          <Input
+            autoComplete="off"
+            placeholder="e.g. 26430"
+            className="uppercase placeholder:normal-case"
+            {...form.register('lot_number')}
+          />
         </FormField>
         <FormField
           label="Expiry Date"
@@ -162,14 +189,31 @@ export function MaterialFormDialog({ open, onOpenChange, material }: MaterialFor
         >
           <Input type="date" {...form.register('expiry_date')} />
         </FormField>
-        <FormField label="Unit" error={err('unit')} hint={chosenTest?.unit ? `Empty: the test's unit (${chosenTest.unit}).` : undefined}>
+        <FormField
+          label="Unit"
+          error={err('unit')}
+          hint={chosenTest?.unit ? `Empty: the test's unit (${chosenTest.unit}).` : undefined}
+        >
           <Input autoComplete="off" placeholder={chosenTest?.unit ?? 'e.g. mg/dL'} {...form.register('unit')} />
         </FormField>
         <FormField label="Target Mean" required error={err('target_mean')}>
-          <Input type="number" inputMode="decimal" step="any" placeholder="e.g. 100" {...form.register('target_mean')} />
+          <Input
+            type="number"
+            inputMode="decimal"
+            step="any"
+            placeholder="e.g. 100"
+            {...form.register('target_mean')}
+          />
         </FormField>
         <FormField label="Target SD" required error={err('target_sd')}>
-          <Input type="number" inputMode="decimal" step="any" min={0} placeholder="e.g. 2.5" {...form.register('target_sd')} />
+          <Input
+            type="number"
+            inputMode="decimal"
+            step="any"
+            min={0}
+            placeholder="e.g. 2.5"
+            {...form.register('target_sd')}
+          />
         </FormField>
       </form>
     </Dialog>

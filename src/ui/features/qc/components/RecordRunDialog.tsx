@@ -46,14 +46,24 @@ export function RecordRunDialog({ open, onOpenChange, material, materials }: Rec
   const record = useRecordQcRunMutation();
   const form = useForm<FormIn, unknown, FormOut>({
     resolver: zodResolver(runFormSchema),
-    defaultValues: { material_id: material ? String(material.id) : '', value: '', performed_at: localNow(), comments: '' },
+    defaultValues: {
+      material_id: material ? String(material.id) : '',
+      value: '',
+      performed_at: localNow(),
+      comments: '',
+    },
     mode: 'onBlur',
   });
   const { errors } = form.formState;
 
   useEffect(() => {
     if (open) {
-      form.reset({ material_id: material ? String(material.id) : '', value: '', performed_at: localNow(), comments: '' });
+      form.reset({
+        material_id: material ? String(material.id) : '',
+        value: '',
+        performed_at: localNow(),
+        comments: '',
+      });
     }
   }, [open, material, form]);
 
@@ -107,7 +117,10 @@ export function RecordRunDialog({ open, onOpenChange, material, materials }: Rec
             <Fact label="Test" value={chosen.test_name} />
             <Fact label="Target" value={`${targetText(chosen)}${unit}`} />
             <Fact label="Acceptable Range" value={rangeText(chosen)} />
-            <Fact label="Expiry" value={`${formatDate(chosen.expiry_date, lab)} (${expiryHint(chosen).toLowerCase()})`} />
+            <Fact
+              label="Expiry"
+              value={`${formatDate(chosen.expiry_date, lab)} (${expiryHint(chosen).toLowerCase()})`}
+            />
             {chosen.last_run && (
               <div className="col-span-2 flex items-center gap-2 sm:col-span-4">
                 <dt className="text-slate-600">Last run</dt>

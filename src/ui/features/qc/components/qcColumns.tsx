@@ -99,7 +99,12 @@ export const qcColumns: Column<QcMaterial>[] = [
     hideOnMobile: true,
     cell: (m) => <span className="tabular-nums whitespace-nowrap">{rangeText(m)}</span>,
   },
-  { key: 'performed_by', header: 'Performed By', hideOnMobile: true, cell: (m) => m.last_run?.performed_by_name ?? '—' },
+  {
+    key: 'performed_by',
+    header: 'Performed By',
+    hideOnMobile: true,
+    cell: (m) => m.last_run?.performed_by_name ?? '—',
+  },
   {
     key: 'performed_at',
     header: 'Performed Date',

@@ -63,8 +63,7 @@ function QualityControl({ canManage, title, subtitle }: { canManage: boolean; ti
   const [dialog, setDialog] = useState<Dialogs>({ type: 'none' });
   const close = () => setDialog({ type: 'none' });
   // A run or an edit started from a material's details returns there, so the new point shows on its chart.
-  const back = () =>
-    setDialog((d) => ('from' in d && d.from ? { type: 'view', material: d.from } : { type: 'none' }));
+  const back = () => setDialog((d) => ('from' in d && d.from ? { type: 'view', material: d.from } : { type: 'none' }));
 
   const testOptions = useMemo(() => {
     const seen = new Map<string, string>();
@@ -122,7 +121,9 @@ function QualityControl({ canManage, title, subtitle }: { canManage: boolean; ti
             icon={<FlaskConical />}
             loading={summary.isPending}
             value={s && formatCount(s.total_runs)}
-            hint={s && `${formatCount(s.active_materials)} active control material${s.active_materials === 1 ? '' : 's'}`}
+            hint={
+              s && `${formatCount(s.active_materials)} active control material${s.active_materials === 1 ? '' : 's'}`
+            }
           />
           <SummaryCard
             label="Passed"
@@ -163,7 +164,9 @@ function QualityControl({ canManage, title, subtitle }: { canManage: boolean; ti
               {s.expiring_soon.slice(0, 5).map((e) => (
                 <li key={e.id}>
                   {e.control_id} · {e.test_name} · lot {e.lot_number}: {formatDate(e.expiry_date, lab)}
-                  {e.days_to_expiry === 0 ? ' (today)' : ` (${e.days_to_expiry} day${e.days_to_expiry === 1 ? '' : 's'})`}
+                  {e.days_to_expiry === 0
+                    ? ' (today)'
+                    : ` (${e.days_to_expiry} day${e.days_to_expiry === 1 ? '' : 's'})`}
                 </li>
               ))}
             </ul>
@@ -235,7 +238,9 @@ function QualityControl({ canManage, title, subtitle }: { canManage: boolean; ti
         open={dialog.type === 'delete'}
         onOpenChange={(o) => !o && close()}
         title="Delete control material"
-        message={dialog.type === 'delete' ? deleteMessage(`${dialog.material.control_id} (${dialog.material.name})`) : ''}
+        message={
+          dialog.type === 'delete' ? deleteMessage(`${dialog.material.control_id} (${dialog.material.name})`) : ''
+        }
         busy={remove.isPending}
         onConfirm={() => {
           if (dialog.type === 'delete') remove.mutate(dialog.material, { onSettled: close });

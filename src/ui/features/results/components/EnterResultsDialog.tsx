@@ -8,7 +8,7 @@ import { notify } from '@/lib/notify';
 import { useCurrentUser } from '@/lib/session';
 import { resultKeys, useCreateResultMutation, useResultSheet, useUpdateResultMutation } from '../api';
 import { SamplePicker } from './SamplePicker';
-import { jobsOf, ResultSheetForm, type RowDraft } from './ResultSheetForm';
+import { editable, jobsOf, ResultSheetForm, type RowDraft } from './ResultSheetForm';
 
 const FORM_ID = 'result-sheet';
 const FLAG_WORD: Record<string, string> = { high: 'High', low: 'Low', abnormal: 'Abnormal', normal: 'Normal' };
@@ -82,6 +82,8 @@ export function EnterResultsDialog({ open, onOpenChange, sampleId: initial = nul
   }
 
   const s = sheet.data;
+  // Nothing to type into once every row is verified or the sample is closed.
+  const writable = s ? s.can_enter && s.tests.some(editable) : true;
   const canComplete = s?.all_verified && s.sample.status === 'processing' && me.permissions.includes('manage_samples');
   const footer =
     sampleId === null ? (
@@ -109,11 +111,13 @@ export function EnterResultsDialog({ open, onOpenChange, sampleId: initial = nul
           </Button>
         )}
         <Button variant="outline" onClick={() => onOpenChange(false)}>
-          Cancel
+          {writable ? 'Cancel' : 'Close'}
         </Button>
-        <Button type="submit" form={FORM_ID} loading={saving} loadingText="Saving..." disabled={!s?.can_enter}>
-          Save Results
-        </Button>
+        {writable && (
+          <Button type="submit" form={FORM_ID} loading={saving} loadingText="Saving..." disabled={!s}>
+            Save Results
+          </Button>
+        )}
       </>
     );
 

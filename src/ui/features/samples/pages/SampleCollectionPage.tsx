@@ -109,6 +109,7 @@ function SampleCollection({ canManage }: { canManage: boolean }) {
           error={list.error}
           onRetry={retry}
           retryLabel="Retry Connection"
+          retrying={list.isFetching}
         />
       ) : (
         <>
