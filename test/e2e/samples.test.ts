@@ -188,10 +188,26 @@ describe('Sample Collection', () => {
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
 
-    // Focus elsewhere on the page: a burst ending with Enter is still taken as a scan.
+    // Focus elsewhere on the page: a burst ending with Enter is still taken as a scan, a person's
+    // slow typing is not. Keys are dispatched in the page so the timing does not depend on the test
+    // machine's load.
     await page.getByRole('heading', { name: 'Barcode System', level: 1 }).click();
-    await page.keyboard.type(collected.barcode.toLowerCase());
-    await page.keyboard.press('Enter');
+    const typeOnPage = (code: string, gapMs: number) =>
+      page.evaluate(
+        async ([text, gap]) => {
+          const key = (k: string) =>
+            document.body.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true }));
+          for (const ch of [...text, 'Enter']) {
+            key(ch);
+            if (gap) await new Promise((r) => setTimeout(r, gap));
+          }
+        },
+        [code, gapMs] as const,
+      );
+    await typeOnPage(collected.barcode, 150);
+    await page.waitForTimeout(500);
+    expect(await dialog.count()).toBe(0);
+    await typeOnPage(collected.barcode.toLowerCase(), 0);
     await dialog.waitFor();
     await page.keyboard.press('Escape');
 
