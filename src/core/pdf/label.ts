@@ -15,7 +15,12 @@ export async function sampleLabelPdf(org: OrganizationRow, sample: Sample): Prom
   const doc = newDocument({ size: LABEL_SIZE, margin: 0, title: `Label ${sample.sample_id}`, author: org.name });
   const pad = 2 * MM;
   const inner = w - 2 * pad;
-  doc.font('bold').fontSize(7).text(`${sample.first_name} ${sample.last_name}`, pad, pad, { width: inner, height: 8.5, ellipsis: true, lineBreak: false });
+  // Shrink a long name to fit the sticker rather than cut the surname off (down to 5 pt, then ellipsis).
+  const name = `${sample.first_name} ${sample.last_name}`;
+  doc.font('bold');
+  let size = 7;
+  while (size > 5 && doc.fontSize(size).widthOfString(name) > inner) size -= 0.25;
+  doc.fontSize(size).text(name, pad, pad, { width: inner, height: 8.5, ellipsis: true, lineBreak: false });
   doc.font('regular').fontSize(5.6).text(`${sample.patient_number} · ${sample.sample_type}`, pad, pad + 8.5, { width: inner, height: 7, lineBreak: false, ellipsis: true });
   const png = await barcodePng(sample.barcode, 'code128', { scale: 3, height: 10, text: false });
   const barTop = pad + 16;

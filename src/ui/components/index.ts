@@ -29,3 +29,4 @@ export {
   type EmptyStateProps,
 } from './States';
 export { Money, DateText, type MoneyProps, type DateTextProps } from './Money';
+export { NoAccess, type NoAccessProps } from './NoAccess';

@@ -20,7 +20,7 @@ import { ApiError } from '@/lib/api';
 import { humanize } from '@/lib/format';
 import { fullName, useCurrentUser } from '@/lib/session';
 import { useUrlState } from '@/lib/useUrlState';
-import { NoAccess } from '@/features/system/components/NoAccess';
+import { NoAccess } from '@/components/NoAccess';
 import { useUsers } from '@/features/users/api';
 import { can } from '@/features/users/roles';
 import { useAuditLogs } from '../api';

@@ -15,7 +15,7 @@ import {
 import { SCREENS } from '@/app/screens';
 import { useUrlState } from '@/lib/useUrlState';
 import { useCurrentUser } from '@/lib/session';
-import { NoAccess } from '@/features/system/components/NoAccess';
+import { NoAccess } from '@/components/NoAccess';
 import { useCatalogueList, useDeleteItemMutation, useSetStatusMutation, type ItemOf } from '../api';
 import { categoryOptions, distinctCategories, KINDS, STATUS_FILTER_OPTIONS, type ItemKind } from '../kinds';
 

@@ -16,7 +16,7 @@ import { SCREENS } from '@/app/screens';
 import { useUrlState } from '@/lib/useUrlState';
 import { useCurrentUser } from '@/lib/session';
 import { formatCount } from '@/lib/format';
-import { NoAccess } from '@/features/system/components/NoAccess';
+import { NoAccess } from '@/components/NoAccess';
 import { useCatalogueList } from '../api';
 import { categoryOptions, formatMarkup, isItemKind, KINDS, markupPercent, STATUS_FILTER_OPTIONS } from '../kinds';
 import { EditPriceDialog, PriceHistoryDialog, type PricedItem } from '../components/PriceDialogs';

@@ -17,7 +17,7 @@ import { SCREENS } from '@/app/screens';
 import { useCurrentUser } from '@/lib/session';
 import { useUrlState } from '@/lib/useUrlState';
 import { formatCount, formatDate, useLabFormat } from '@/lib/format';
-import { NoAccess } from '@/features/system/components/NoAccess';
+import { NoAccess } from '@/components/NoAccess';
 import { useDeleteQcMaterialMutation, useQcMaterials, useQcSummary } from '../api';
 import { qcColumns } from '../components/qcColumns';
 import { MaterialDetailDialog } from '../components/MaterialDetailDialog';

@@ -29,7 +29,7 @@ import { SCREENS } from '@/app/screens';
 import { useCurrentUser } from '@/lib/session';
 import { useUrlState } from '@/lib/useUrlState';
 import { formatCount } from '@/lib/format';
-import { NoAccess } from '@/features/system/components/NoAccess';
+import { NoAccess } from '@/components/NoAccess';
 import { reportUrl, useDeleteResultMutation, useResults, useResultSummary, useVerifyResultMutation } from '../api';
 import { entryColumns } from '../components/resultColumns';
 import { EnterResultsDialog } from '../components/EnterResultsDialog';

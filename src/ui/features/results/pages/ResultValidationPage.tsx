@@ -19,7 +19,7 @@ import { SCREENS } from '@/app/screens';
 import { useCurrentUser } from '@/lib/session';
 import { useUrlState } from '@/lib/useUrlState';
 import { formatCount } from '@/lib/format';
-import { NoAccess } from '@/features/system/components/NoAccess';
+import { NoAccess } from '@/components/NoAccess';
 import {
   exportUrl,
   reportUrl,

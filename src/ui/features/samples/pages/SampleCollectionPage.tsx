@@ -18,7 +18,7 @@ import { SCREENS } from '@/app/screens';
 import { formatCount } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { useUrlState } from '@/lib/useUrlState';
-import { NoAccess } from '@/features/system/components/NoAccess';
+import { NoAccess } from '@/components/NoAccess';
 import { useDeleteSampleMutation, useSampleStatusMutation, useSampleSummary, useSamples } from '../api';
 import { BarcodeScannerDialog } from '../components/BarcodeScannerDialog';
 import { CollectSampleDialog } from '../components/CollectSampleDialog';

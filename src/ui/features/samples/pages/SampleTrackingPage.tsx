@@ -21,7 +21,7 @@ import { formatCount } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { useUrlState } from '@/lib/useUrlState';
 import { withQuery } from '@/lib/api';
-import { NoAccess } from '@/features/system/components/NoAccess';
+import { NoAccess } from '@/components/NoAccess';
 import { useSampleSummary, useSamples } from '../api';
 import { SampleCards } from '../components/SampleCards';
 import { RealtimeStatusCard, TimelineCard } from '../components/TrackingPanels';

@@ -4,7 +4,7 @@ import { Badge, Button, Card, CardBody, CardHeader, ErrorPanel, LoadingState } f
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/features/users/roles';
 import { formatBytes, formatUptime, useDiagnostics } from '../api';
-import { NoAccess } from './NoAccess';
+import { NoAccess } from '@/components/NoAccess';
 
 function Item({ label, children }: { label: string; children: ReactNode }) {
   return (

@@ -20,7 +20,7 @@ import { useCurrentUser } from '@/lib/session';
 import { CountCards, type CountCardDef } from '@/features/dashboard/CountCards';
 import { can } from '@/features/users/roles';
 import { checks, formatBytes, useDiagnostics } from '../api';
-import { NoAccess } from '../components/NoAccess';
+import { NoAccess } from '@/components/NoAccess';
 import { ResultsList, type TestEntry } from '../components/ResultsList';
 
 const COUNT_CARDS: CountCardDef[] = [

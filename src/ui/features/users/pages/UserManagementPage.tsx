@@ -16,7 +16,7 @@ import {
 import { SCREENS } from '@/app/screens';
 import { useUrlState } from '@/lib/useUrlState';
 import { fullName, useCurrentUser } from '@/lib/session';
-import { NoAccess } from '@/features/system/components/NoAccess';
+import { NoAccess } from '@/components/NoAccess';
 import { useDeactivateUserMutation, useReactivateUserMutation, useUsers } from '../api';
 import { can, isRole, mayManage, ROLE_FILTER_OPTIONS, roleLabel } from '../roles';
 import { UserFormDialog } from '../components/UserFormDialog';

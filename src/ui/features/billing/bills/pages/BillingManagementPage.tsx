@@ -17,7 +17,7 @@ import {
   Pagination,
 } from '@/components';
 import { SCREENS } from '@/app/screens';
-import { NoAccess } from '@/features/system/components/NoAccess';
+import { NoAccess } from '@/components/NoAccess';
 import { useIsMobile } from '@/app/useSidebar';
 import { useCurrentUser } from '@/lib/session';
 import { useUrlState } from '@/lib/useUrlState';

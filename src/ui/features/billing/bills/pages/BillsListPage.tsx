@@ -16,7 +16,7 @@ import {
   buttonClass,
 } from '@/components';
 import { SCREENS } from '@/app/screens';
-import { NoAccess } from '@/features/system/components/NoAccess';
+import { NoAccess } from '@/components/NoAccess';
 import { useIsMobile } from '@/app/useSidebar';
 import { formatCount } from '@/lib/format';
 import { notify } from '@/lib/notify';

@@ -1,8 +1,7 @@
 import { ShieldAlert } from 'lucide-react';
-import type { Permission } from '@shared/roles';
-import { LinkButton } from '@/components';
+import { ROLE_LABELS, ROLES, type Permission, type Role } from '@shared/roles';
+import { LinkButton } from './Button';
 import { useSession } from '@/lib/session';
-import { roleLabel } from '@/features/users/roles';
 
 export interface NoAccessProps {
   /** What the user tried to see, e.g. "the audit trail". */
@@ -11,6 +10,8 @@ export interface NoAccessProps {
   /** The server's 403 message, when the refusal came from an API call. */
   serverMessage?: string;
 }
+
+const roleLabel = (role: string) => ((ROLES as readonly string[]).includes(role) ? ROLE_LABELS[role as Role] : role);
 
 /** The "you may not see this" panel: names the missing permission and the user's role, never a bare 403. */
 export function NoAccess({ what, permission, serverMessage }: NoAccessProps) {
