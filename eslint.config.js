@@ -9,7 +9,12 @@ const boundary = (from, banned) => ({
   rules: {
     'no-restricted-imports': [
       'error',
-      { patterns: banned.map((b) => ({ group: [`**/${b}/**`, `**/${b}`], message: `${from} must not import ${b} (see STYLE.md layers)` })) },
+      {
+        patterns: banned.map((b) => ({
+          group: [`**/${b}/**`, `**/${b}`],
+          message: `${from} must not import ${b} (see STYLE.md layers)`,
+        })),
+      },
     ],
   },
 });
@@ -21,14 +26,20 @@ export default tseslint.config(
   {
     files: ['**/*.ts', '**/*.tsx'],
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'bin/*.js'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: { allowDefaultProject: ['*.js', 'bin/*.js'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
       globals: { ...globals.node },
     },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
     },
   },
   {

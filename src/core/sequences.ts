@@ -5,7 +5,9 @@ export async function nextSequence(trx: Db, organizationId: number, name: string
   const row = await trx
     .insertInto('sequences')
     .values({ organization_id: organizationId, name, value: 1 })
-    .onConflict((oc) => oc.columns(['organization_id', 'name']).doUpdateSet((eb) => ({ value: eb('sequences.value', '+', 1) })))
+    .onConflict((oc) =>
+      oc.columns(['organization_id', 'name']).doUpdateSet((eb) => ({ value: eb('sequences.value', '+', 1) })),
+    )
     .returning('value')
     .executeTakeFirstOrThrow();
   return row.value;

@@ -22,7 +22,6 @@ import { portalRoutes } from './routes/portal.js';
 import { resultRoutes } from './routes/results.js';
 import type { AppOptions, RegisteredRoute, RouteAccess } from './types.js';
 
-
 /** Logs name the route, never its query string (searches carry patient names) or any body. */
 const loggerOptions = {
   level: process.env.LIMS_LOG_LEVEL ?? 'info',
@@ -36,7 +35,10 @@ const loggerOptions = {
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger === false || opts.logger === undefined ? false : { ...loggerOptions, ...(typeof opts.logger === 'object' ? opts.logger : {}) },
+    logger:
+      opts.logger === false || opts.logger === undefined
+        ? false
+        : { ...loggerOptions, ...(typeof opts.logger === 'object' ? opts.logger : {}) },
     bodyLimit: 2 * 1024 * 1024,
     trustProxy: false,
   });
@@ -48,7 +50,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const m of methods) {
       if (m === 'HEAD') continue;
-      routeList.push({ method: m, url: route.url, access: (route.config as { access?: RouteAccess } | undefined)?.access });
+      routeList.push({
+        method: m,
+        url: route.url,
+        access: (route.config as { access?: RouteAccess } | undefined)?.access,
+      });
     }
   });
 

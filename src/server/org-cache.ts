@@ -13,7 +13,11 @@ export async function organizationSettingsCached(app: FastifyInstance, organizat
   if (!cache) caches.set(app, (cache = new Map()));
   const hit = cache.get(organizationId);
   if (hit && Date.now() - hit.at < TTL_MS) return hit.settings;
-  const org = await app.database.db.selectFrom('organizations').select('settings').where('id', '=', organizationId).executeTakeFirst();
+  const org = await app.database.db
+    .selectFrom('organizations')
+    .select('settings')
+    .where('id', '=', organizationId)
+    .executeTakeFirst();
   const settings = org ? settingsOf(org) : DEFAULT_SETTINGS;
   cache.set(organizationId, { at: Date.now(), settings });
   return settings;

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { amountInWords, billAmounts, billStatusOf, lineAmounts, numberToIndianWords, paymentStatusOf, percentOf } from './billing.js';
+import {
+  amountInWords,
+  billAmounts,
+  billStatusOf,
+  lineAmounts,
+  numberToIndianWords,
+  paymentStatusOf,
+  percentOf,
+} from './billing.js';
 
 describe('percentOf rounds half up to the paisa', () => {
   it.each([
@@ -20,8 +28,16 @@ describe('percentOf rounds half up to the paisa', () => {
 
 describe('the OP bill rule', () => {
   it('line: discount = price x qty x % / 100; total = price x qty - discount', () => {
-    expect(lineAmounts({ unitPricePaise: 15000, qty: 2, discountPercent: 10 })).toEqual({ grossPaise: 30000, discountPaise: 3000, totalPaise: 27000 });
-    expect(lineAmounts({ unitPricePaise: 199900, qty: 1, discountPercent: 5 })).toEqual({ grossPaise: 199900, discountPaise: 9995, totalPaise: 189905 });
+    expect(lineAmounts({ unitPricePaise: 15000, qty: 2, discountPercent: 10 })).toEqual({
+      grossPaise: 30000,
+      discountPaise: 3000,
+      totalPaise: 27000,
+    });
+    expect(lineAmounts({ unitPricePaise: 199900, qty: 1, discountPercent: 5 })).toEqual({
+      grossPaise: 199900,
+      discountPaise: 9995,
+      totalPaise: 189905,
+    });
   });
 
   it('subtotal + fee, bill discount on that, tax on the discounted amount', () => {
@@ -44,7 +60,12 @@ describe('the OP bill rule', () => {
   });
 
   it('no doctor: no fee; 100% discount: zero, never negative', () => {
-    const b = billAmounts({ lines: [{ unitPricePaise: 10050, qty: 3, discountPercent: 0 }], consultationFeePaise: 0, discountPercent: 100, taxPercent: 18 });
+    const b = billAmounts({
+      lines: [{ unitPricePaise: 10050, qty: 3, discountPercent: 0 }],
+      consultationFeePaise: 0,
+      discountPercent: 100,
+      taxPercent: 18,
+    });
     expect(b.totalBeforeDiscountPaise).toBe(30150);
     expect(b.finalPaise).toBe(0);
   });

@@ -91,7 +91,13 @@ export function paymentStatusOf(finalPaise: Paise, paidPaise: Paise): PaymentSta
 }
 
 /** Bill status: cancelled wins; then paid; then overdue once the due date has passed; then partial or pending. */
-export function billStatusOf(b: { cancelled: boolean; finalPaise: Paise; paidPaise: Paise; dueDate: string; today: string }): BillStatus {
+export function billStatusOf(b: {
+  cancelled: boolean;
+  finalPaise: Paise;
+  paidPaise: Paise;
+  dueDate: string;
+  today: string;
+}): BillStatus {
   if (b.cancelled) return 'cancelled';
   const ps = paymentStatusOf(b.finalPaise, b.paidPaise);
   if (ps === 'paid') return 'paid';
@@ -99,7 +105,28 @@ export function billStatusOf(b: { cancelled: boolean; finalPaise: Paise; paidPai
   return ps === 'partial' ? 'partial' : 'pending';
 }
 
-const ONES = ['', 'One', 'Two', 'Three', 'Four', 'Five', 'Six', 'Seven', 'Eight', 'Nine', 'Ten', 'Eleven', 'Twelve', 'Thirteen', 'Fourteen', 'Fifteen', 'Sixteen', 'Seventeen', 'Eighteen', 'Nineteen'];
+const ONES = [
+  '',
+  'One',
+  'Two',
+  'Three',
+  'Four',
+  'Five',
+  'Six',
+  'Seven',
+  'Eight',
+  'Nine',
+  'Ten',
+  'Eleven',
+  'Twelve',
+  'Thirteen',
+  'Fourteen',
+  'Fifteen',
+  'Sixteen',
+  'Seventeen',
+  'Eighteen',
+  'Nineteen',
+];
 const TENS = ['', '', 'Twenty', 'Thirty', 'Forty', 'Fifty', 'Sixty', 'Seventy', 'Eighty', 'Ninety'];
 
 function belowHundred(n: number): string {

@@ -13,13 +13,7 @@ export const DEFAULT_PATIENT_PAGE_SIZE = 10;
 export const AGE_RANGES = ['0-18', '19-35', '36-50', '51-65', '65+'] as const;
 export const PATIENT_SEARCH_TYPES = ['all', 'name', 'patient_id', 'mobile', 'email'] as const;
 
-export const SPECIALIZATIONS = [
-  'Internal Medicine',
-  'Cardiology',
-  'Neurology',
-  'Pediatrics',
-  'Orthopedics',
-] as const;
+export const SPECIALIZATIONS = ['Internal Medicine', 'Cardiology', 'Neurology', 'Pediatrics', 'Orthopedics'] as const;
 
 export const TIMEZONES = ['Asia/Kolkata', 'UTC', 'America/New_York', 'Europe/London'] as const;
 export const DATE_FORMATS = ['DD/MM/YYYY', 'MM/DD/YYYY', 'YYYY-MM-DD'] as const;

@@ -38,7 +38,16 @@ export function numericValue(value: string): number | null {
   return new RegExp(`^${NUM}$`).test(t) ? Number(t) : null;
 }
 
-const NEGATIVE_WORDS = new Set(['negative', 'non-reactive', 'non reactive', 'nonreactive', 'nil', 'absent', 'not detected', 'none']);
+const NEGATIVE_WORDS = new Set([
+  'negative',
+  'non-reactive',
+  'non reactive',
+  'nonreactive',
+  'nil',
+  'absent',
+  'not detected',
+  'none',
+]);
 
 function sameQualitative(a: string, b: string): boolean {
   const x = a.trim().toLowerCase();
@@ -95,5 +104,7 @@ export function pickRange(
 export function isCritical(value: string, range: ReferenceRange | null): boolean {
   const n = numericValue(value);
   if (n === null || !range) return false;
-  return (range.critical_low != null && n <= range.critical_low) || (range.critical_high != null && n >= range.critical_high);
+  return (
+    (range.critical_low != null && n <= range.critical_low) || (range.critical_high != null && n >= range.critical_high)
+  );
 }

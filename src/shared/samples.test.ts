@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { SAMPLE_STATUSES, canMoveSample, completionRate, isValidBarcode, makeBarcode, sampleEta } from './samples.js';
 
 describe('the sample status machine', () => {
-  const allowed = new Set(['pending>collected', 'pending>rejected', 'collected>processing', 'collected>rejected', 'processing>completed', 'processing>rejected']);
+  const allowed = new Set([
+    'pending>collected',
+    'pending>rejected',
+    'collected>processing',
+    'collected>rejected',
+    'processing>completed',
+    'processing>rejected',
+  ]);
   for (const from of SAMPLE_STATUSES) {
     for (const to of SAMPLE_STATUSES) {
       const ok = allowed.has(`${from}>${to}`);

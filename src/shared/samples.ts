@@ -60,20 +60,21 @@ export function completionRate(completed: number, total: number): number {
 }
 
 /** The 15 collection locations the spec counts: home, the main lab, two centres, external chains, other. */
-export const DEFAULT_COLLECTION_LOCATIONS: { name: string; kind: 'home' | 'lab' | 'centre' | 'external' | 'other' }[] = [
-  { name: 'Home Collection', kind: 'home' },
-  { name: 'Main Lab', kind: 'lab' },
-  { name: 'Downtown Collection Centre', kind: 'centre' },
-  { name: 'Mall Road Collection Centre', kind: 'centre' },
-  { name: 'Dr Lal PathLabs', kind: 'external' },
-  { name: 'SRL Diagnostics', kind: 'external' },
-  { name: 'Metropolis Healthcare', kind: 'external' },
-  { name: 'Thyrocare', kind: 'external' },
-  { name: 'Apollo Diagnostics', kind: 'external' },
-  { name: 'Neuberg Diagnostics', kind: 'external' },
-  { name: 'Vijaya Diagnostic Centre', kind: 'external' },
-  { name: 'Redcliffe Labs', kind: 'external' },
-  { name: 'Healthians', kind: 'external' },
-  { name: 'Suburban Diagnostics', kind: 'external' },
-  { name: 'Other', kind: 'other' },
-];
+export const DEFAULT_COLLECTION_LOCATIONS: { name: string; kind: 'home' | 'lab' | 'centre' | 'external' | 'other' }[] =
+  [
+    { name: 'Home Collection', kind: 'home' },
+    { name: 'Main Lab', kind: 'lab' },
+    { name: 'Downtown Collection Centre', kind: 'centre' },
+    { name: 'Mall Road Collection Centre', kind: 'centre' },
+    { name: 'Dr Lal PathLabs', kind: 'external' },
+    { name: 'SRL Diagnostics', kind: 'external' },
+    { name: 'Metropolis Healthcare', kind: 'external' },
+    { name: 'Thyrocare', kind: 'external' },
+    { name: 'Apollo Diagnostics', kind: 'external' },
+    { name: 'Neuberg Diagnostics', kind: 'external' },
+    { name: 'Vijaya Diagnostic Centre', kind: 'external' },
+    { name: 'Redcliffe Labs', kind: 'external' },
+    { name: 'Healthians', kind: 'external' },
+    { name: 'Suburban Diagnostics', kind: 'external' },
+    { name: 'Other', kind: 'other' },
+  ];

@@ -154,7 +154,9 @@ describe('records that bills keep', () => {
 describe('bill numbers', () => {
   it('concurrent saves in the same minute never collide', async () => {
     const results = await Promise.all(
-      Array.from({ length: 12 }, () => lab.admin.post('/api/bills', { patient_id: patient, items: [{ item_type: 'test', item_id: testA }] })),
+      Array.from({ length: 12 }, () =>
+        lab.admin.post('/api/bills', { patient_id: patient, items: [{ item_type: 'test', item_id: testA }] }),
+      ),
     );
     for (const r of results) expect(r.statusCode, r.body).toBe(201);
     const numbers = results.map((r) => r.json().bill.bill_number as string);

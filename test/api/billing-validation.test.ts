@@ -8,16 +8,38 @@ let doctor: number;
 let technician: number;
 
 async function billCount(): Promise<number> {
-  const r = await lab.database.db.selectFrom('bills').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const r = await lab.database.db
+    .selectFrom('bills')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }
 
 beforeAll(async () => {
   lab = await makeLab();
   test = (await lab.admin.post('/api/tests', { name: 'Serum Creatinine', code: 'CREA', price: 200 })).json().test.id;
-  patient = (await lab.admin.post('/api/patients', { first_name: 'Leela', last_name: 'Rao', date_of_birth: '1960-07-01' })).json().patient.id;
-  doctor = (await lab.admin.post('/api/users', { first_name: 'Anil', last_name: 'Kapoor', email: 'anil@lab.test', role: 'doctor', password: 'longpassword', consultation_fee: 300 })).json().user.id;
-  technician = (await lab.admin.post('/api/users', { first_name: 'Tara', last_name: 'Sen', email: 'tara@lab.test', role: 'technician', password: 'longpassword' })).json().user.id;
+  patient = (
+    await lab.admin.post('/api/patients', { first_name: 'Leela', last_name: 'Rao', date_of_birth: '1960-07-01' })
+  ).json().patient.id;
+  doctor = (
+    await lab.admin.post('/api/users', {
+      first_name: 'Anil',
+      last_name: 'Kapoor',
+      email: 'anil@lab.test',
+      role: 'doctor',
+      password: 'longpassword',
+      consultation_fee: 300,
+    })
+  ).json().user.id;
+  technician = (
+    await lab.admin.post('/api/users', {
+      first_name: 'Tara',
+      last_name: 'Sen',
+      email: 'tara@lab.test',
+      role: 'technician',
+      password: 'longpassword',
+    })
+  ).json().user.id;
 });
 afterAll(() => lab.close());
 
@@ -29,15 +51,31 @@ describe('a bill with bad input is refused with the field named and nothing stor
     ['qty 0', () => ({ patient_id: patient, items: [line({ qty: 0 })] }), 'items.0.qty'],
     ['a fractional qty', () => ({ patient_id: patient, items: [line({ qty: 1.5 })] }), 'items.0.qty'],
     ['a negative price', () => ({ patient_id: patient, items: [line({ price: -10 })] }), 'items.0.price'],
-    ['a line discount over 100', () => ({ patient_id: patient, items: [line({ discount_percent: 101 })] }), 'items.0.discount_percent'],
+    [
+      'a line discount over 100',
+      () => ({ patient_id: patient, items: [line({ discount_percent: 101 })] }),
+      'items.0.discount_percent',
+    ],
     ['a GST over 100', () => ({ patient_id: patient, items: [line({ gst_percent: 150 })] }), 'items.0.gst_percent'],
-    ['a bill discount over 100', () => ({ patient_id: patient, items: [line()], discount_percentage: 100.5 }), 'discount_percentage'],
+    [
+      'a bill discount over 100',
+      () => ({ patient_id: patient, items: [line()], discount_percentage: 100.5 }),
+      'discount_percentage',
+    ],
     ['a negative tax', () => ({ patient_id: patient, items: [line()], tax_percentage: -1 }), 'tax_percentage'],
     ['an unknown patient', () => ({ patient_id: 999999, items: [line()] }), 'patient_id'],
     ['an unknown doctor', () => ({ patient_id: patient, doctor_id: 999999, items: [line()] }), 'doctor_id'],
-    ['a "doctor" who is a technician', () => ({ patient_id: patient, doctor_id: technician, items: [line()] }), 'doctor_id'],
+    [
+      'a "doctor" who is a technician',
+      () => ({ patient_id: patient, doctor_id: technician, items: [line()] }),
+      'doctor_id',
+    ],
     ['an unknown test', () => ({ patient_id: patient, items: [line({ item_id: 424242 })] }), 'items.0.item_id'],
-    ['an unknown payment method', () => ({ patient_id: patient, items: [line()], payment_method: 'bitcoin' }), 'payment_method'],
+    [
+      'an unknown payment method',
+      () => ({ patient_id: patient, items: [line()], payment_method: 'bitcoin' }),
+      'payment_method',
+    ],
   ];
   for (const [name, body, field] of cases) {
     it(`refuses ${name}`, async () => {
@@ -50,13 +88,27 @@ describe('a bill with bad input is refused with the field named and nothing stor
   }
 
   it('ignores totals sent by the client', async () => {
-    const res = await lab.admin.post('/api/bills', { patient_id: patient, doctor_id: doctor, items: [line()], subtotal: 1, total_amount: 1, final_amount: 1, discount_amount: 999, tax_amount: 5 });
+    const res = await lab.admin.post('/api/bills', {
+      patient_id: patient,
+      doctor_id: doctor,
+      items: [line()],
+      subtotal: 1,
+      total_amount: 1,
+      final_amount: 1,
+      discount_amount: 999,
+      tax_amount: 5,
+    });
     expect(res.statusCode).toBe(201);
     expect(res.json().bill.final_amount).toBe(500);
   });
 
   it('a 100% bill discount gives a zero bill, never a negative one', async () => {
-    const res = await lab.admin.post('/api/bills', { patient_id: patient, items: [line()], discount_percentage: 100, tax_percentage: 18 });
+    const res = await lab.admin.post('/api/bills', {
+      patient_id: patient,
+      items: [line()],
+      discount_percentage: 100,
+      tax_percentage: 18,
+    });
     expect(res.json().bill.final_amount).toBe(0);
     expect(res.json().bill.payment_status).toBe('paid');
   });
@@ -65,13 +117,23 @@ describe('a bill with bad input is refused with the field named and nothing stor
 describe('payments', () => {
   it('refunds need a reason, cannot exceed what was paid, and a cancelled bill takes no payment', async () => {
     const bill = (await lab.admin.post('/api/bills', { patient_id: patient, items: [line()] })).json().bill;
-    expect((await lab.admin.post(`/api/bills/${bill.id}/payments`, { amount: 200, method: 'cash' })).statusCode).toBe(201);
+    expect((await lab.admin.post(`/api/bills/${bill.id}/payments`, { amount: 200, method: 'cash' })).statusCode).toBe(
+      201,
+    );
     const noReason = await lab.admin.post(`/api/bills/${bill.id}/payments`, { amount: -50, method: 'cash' });
     expect(noReason.statusCode).toBe(400);
     expect(noReason.json().details[0].path).toBe('reason');
-    const tooMuch = await lab.admin.post(`/api/bills/${bill.id}/payments`, { amount: -250, method: 'cash', reason: 'error' });
+    const tooMuch = await lab.admin.post(`/api/bills/${bill.id}/payments`, {
+      amount: -250,
+      method: 'cash',
+      reason: 'error',
+    });
     expect(tooMuch.statusCode).toBe(400);
-    const refund = await lab.admin.post(`/api/bills/${bill.id}/payments`, { amount: -200, method: 'cash', reason: 'Test not done' });
+    const refund = await lab.admin.post(`/api/bills/${bill.id}/payments`, {
+      amount: -200,
+      method: 'cash',
+      reason: 'Test not done',
+    });
     expect(refund.statusCode).toBe(201);
     expect(refund.json().bill.payment_status).toBe('unpaid');
     expect(refund.json().bill.payments).toHaveLength(2);
@@ -86,7 +148,10 @@ describe('payments', () => {
   it('a receptionist takes payments but cannot cancel or delete', async () => {
     const rec = await lab.as('receptionist');
     const bill = (await rec.post('/api/bills', { patient_id: patient, items: [line()] })).json().bill;
-    expect((await rec.post(`/api/bills/${bill.id}/payments`, { amount: 100, method: 'upi', reference: 'UPI123' })).statusCode).toBe(201);
+    expect(
+      (await rec.post(`/api/bills/${bill.id}/payments`, { amount: 100, method: 'upi', reference: 'UPI123' }))
+        .statusCode,
+    ).toBe(201);
     expect((await rec.put(`/api/bills/${bill.id}`, { status: 'cancelled', cancel_reason: 'x' })).statusCode).toBe(403);
     expect((await rec.delete(`/api/bills/${bill.id}`)).statusCode).toBe(403);
   });
@@ -95,7 +160,13 @@ describe('payments', () => {
 describe('Register Patient with Bill', () => {
   it('creates the patient and the bill together', async () => {
     const res = await lab.admin.post('/api/registrations', {
-      patient: { first_name: 'Sita', last_name: 'Ram', date_of_birth: '1999-09-09', gender: 'Female', phone: '9000000001' },
+      patient: {
+        first_name: 'Sita',
+        last_name: 'Ram',
+        date_of_birth: '1999-09-09',
+        gender: 'Female',
+        phone: '9000000001',
+      },
       visit_type: 'doctor_visit',
       doctor_id: doctor,
       items: [line()],
@@ -110,14 +181,28 @@ describe('Register Patient with Bill', () => {
   });
 
   it('stores neither when the bill is invalid', async () => {
-    const patientsBefore = Number((await lab.database.db.selectFrom('patients').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const patientsBefore = Number(
+      (
+        await lab.database.db
+          .selectFrom('patients')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     const res = await lab.admin.post('/api/registrations', {
       patient: { first_name: 'Nobody', last_name: 'Stored', date_of_birth: '1999-09-09' },
       visit_type: 'lab_only',
       items: [line({ item_id: 777777 })],
     });
     expect(res.statusCode).toBe(400);
-    const patientsAfter = Number((await lab.database.db.selectFrom('patients').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const patientsAfter = Number(
+      (
+        await lab.database.db
+          .selectFrom('patients')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     expect(patientsAfter).toBe(patientsBefore);
   });
 
@@ -126,7 +211,11 @@ describe('Register Patient with Bill', () => {
     const noDoctor = await lab.admin.post('/api/registrations', { ...base, visit_type: 'doctor_visit' });
     expect(noDoctor.statusCode).toBe(400);
     expect(noDoctor.json().details[0].path).toBe('doctor_id');
-    const frac = await lab.admin.post('/api/registrations', { ...base, visit_type: 'lab_only', discount_percentage: 5.5 });
+    const frac = await lab.admin.post('/api/registrations', {
+      ...base,
+      visit_type: 'lab_only',
+      discount_percentage: 5.5,
+    });
     expect(frac.statusCode).toBe(400);
   });
 });

@@ -24,16 +24,34 @@ describe('catalogue', () => {
   });
 
   it('profiles and packages take ids and answer names; unknown ids are refused', async () => {
-    const t1 = (await lab.admin.post('/api/tests', { name: 'Total Cholesterol', code: 'CHOL', price: 150 })).json().test;
+    const t1 = (await lab.admin.post('/api/tests', { name: 'Total Cholesterol', code: 'CHOL', price: 150 })).json()
+      .test;
     const t2 = (await lab.admin.post('/api/tests', { name: 'HDL Cholesterol', code: 'HDL', price: 200 })).json().test;
     const t3 = (await lab.admin.post('/api/tests', { name: 'Triglycerides', code: 'TG', price: 150 })).json().test;
-    const prof = await lab.admin.post('/api/test-profiles', { name: 'Lipid Profile', code: 'LIPID', price: 450, category: 'Lipid', test_ids: [t1.id, t2.id, t3.id] });
+    const prof = await lab.admin.post('/api/test-profiles', {
+      name: 'Lipid Profile',
+      code: 'LIPID',
+      price: 450,
+      category: 'Lipid',
+      test_ids: [t1.id, t2.id, t3.id],
+    });
     expect(prof.statusCode).toBe(201);
     expect(prof.json().profile.tests).toEqual(['Total Cholesterol', 'HDL Cholesterol', 'Triglycerides']);
-    const bad = await lab.admin.post('/api/test-profiles', { name: 'Bad', code: 'BAD', price: 1, test_ids: [t1.id, 9999] });
+    const bad = await lab.admin.post('/api/test-profiles', {
+      name: 'Bad',
+      code: 'BAD',
+      price: 1,
+      test_ids: [t1.id, 9999],
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().details[0]).toEqual({ path: 'test_ids', message: 'Unknown id(s): 9999' });
-    const pkg = await lab.admin.post('/api/test-packages', { name: 'Heart Check', code: 'HEART', price: 999, test_ids: [t1.id], profile_ids: [prof.json().profile.id] });
+    const pkg = await lab.admin.post('/api/test-packages', {
+      name: 'Heart Check',
+      code: 'HEART',
+      price: 999,
+      test_ids: [t1.id],
+      profile_ids: [prof.json().profile.id],
+    });
     expect(pkg.json().package.tests).toEqual(['Lipid Profile', 'Total Cholesterol']);
     expect(pkg.json().package.duration).toBeNull();
     const list = await lab.admin.get('/api/test-profiles?category=Lipid');
@@ -41,22 +59,36 @@ describe('catalogue', () => {
   });
 
   it('a test in a profile cannot be deleted; deactivating it works', async () => {
-    const chol = (await lab.admin.get('/api/tests?search=chol')).json().tests.find((t: { code: string }) => t.code === 'CHOL');
+    const chol = (await lab.admin.get('/api/tests?search=chol'))
+      .json()
+      .tests.find((t: { code: string }) => t.code === 'CHOL');
     const del = await lab.admin.delete(`/api/tests/${chol.id}`);
     expect(del.statusCode).toBe(409);
-    expect(del.json().message).toBe('Total Cholesterol is used by 1 profile and 1 package; deactivate it instead of deleting it');
+    expect(del.json().message).toBe(
+      'Total Cholesterol is used by 1 profile and 1 package; deactivate it instead of deleting it',
+    );
     const off = await lab.admin.put(`/api/tests/${chol.id}`, { ...chol, status: 'inactive' });
     expect(off.json().test.status).toBe('inactive');
   });
 
   it('price changes are kept as history and never rewrite issued bills', async () => {
     const t = (await lab.admin.post('/api/tests', { name: 'Vitamin D', code: 'VITD', price: 1200 })).json().test;
-    const patient = (await lab.admin.post('/api/patients', { first_name: 'P', last_name: 'Q', date_of_birth: '1990-01-01' })).json().patient;
-    const bill = (await lab.admin.post('/api/bills', { patient_id: patient.id, items: [{ item_type: 'test', item_id: t.id }] })).json().bill;
+    const patient = (
+      await lab.admin.post('/api/patients', { first_name: 'P', last_name: 'Q', date_of_birth: '1990-01-01' })
+    ).json().patient;
+    const bill = (
+      await lab.admin.post('/api/bills', { patient_id: patient.id, items: [{ item_type: 'test', item_id: t.id }] })
+    ).json().bill;
     const upd = await lab.admin.put(`/api/pricing/test/${t.id}`, { price: 1400, base_price: 1000 });
     expect(upd.statusCode).toBe(200);
     const hist = (await lab.admin.get(`/api/pricing/test/${t.id}/history`)).json().history;
-    expect(hist[0]).toMatchObject({ old_price: 1200, new_price: 1400, old_base_price: 1200, new_base_price: 1000, changed_by_email: 'admin@lab.test' });
+    expect(hist[0]).toMatchObject({
+      old_price: 1200,
+      new_price: 1400,
+      old_base_price: 1200,
+      new_base_price: 1000,
+      changed_by_email: 'admin@lab.test',
+    });
     expect(hist).toHaveLength(2);
     const again = (await lab.admin.get(`/api/bills/${bill.id}`)).json().bill;
     expect(again.final_amount).toBe(1200);

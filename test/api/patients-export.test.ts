@@ -5,8 +5,19 @@ import { makeLab, type TestLab } from '../helpers.js';
 let lab: TestLab;
 beforeAll(async () => {
   lab = await makeLab();
-  await lab.admin.post('/api/patients', { first_name: 'Meera', last_name: 'Pillai, Jr', date_of_birth: '1990-01-01', gender: 'Female', address: 'Line 1\n"Quoted" Line 2' });
-  await lab.admin.post('/api/patients', { first_name: 'Arun', last_name: 'Das', date_of_birth: '1970-01-01', gender: 'Male' });
+  await lab.admin.post('/api/patients', {
+    first_name: 'Meera',
+    last_name: 'Pillai, Jr',
+    date_of_birth: '1990-01-01',
+    gender: 'Female',
+    address: 'Line 1\n"Quoted" Line 2',
+  });
+  await lab.admin.post('/api/patients', {
+    first_name: 'Arun',
+    last_name: 'Das',
+    date_of_birth: '1970-01-01',
+    gender: 'Male',
+  });
 });
 afterAll(() => lab.close());
 
@@ -24,7 +35,13 @@ describe('patients CSV export', () => {
   });
 
   it('neutralises spreadsheet formulas but leaves phone numbers alone', async () => {
-    await lab.admin.post('/api/patients', { first_name: 'Formula', last_name: 'Case', date_of_birth: '1990-01-01', allergies: '=HYPERLINK("x")', phone: '+91 90000 11111' });
+    await lab.admin.post('/api/patients', {
+      first_name: 'Formula',
+      last_name: 'Case',
+      date_of_birth: '1990-01-01',
+      allergies: '=HYPERLINK("x")',
+      phone: '+91 90000 11111',
+    });
     const res = await lab.admin.get('/api/patients/export?search=formula');
     expect(res.body.startsWith('\uFEFF')).toBe(true);
     const rows = parse(res.body, { columns: true, bom: true }) as Record<string, string>[];

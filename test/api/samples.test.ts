@@ -8,14 +8,29 @@ let fbs: number;
 
 beforeAll(async () => {
   lab = await makeLab();
-  hb = (await lab.admin.post('/api/tests', { name: 'Haemoglobin', code: 'HB', price: 150, sample_type: 'Blood' })).json().test.id;
+  hb = (
+    await lab.admin.post('/api/tests', { name: 'Haemoglobin', code: 'HB', price: 150, sample_type: 'Blood' })
+  ).json().test.id;
   fbs = (await lab.admin.post('/api/tests', { name: 'Fasting Blood Sugar', code: 'FBS', price: 100 })).json().test.id;
-  patient = (await lab.admin.post('/api/patients', { first_name: 'Gita', last_name: 'Bose', date_of_birth: '1975-04-04', gender: 'Female' })).json().patient.id;
+  patient = (
+    await lab.admin.post('/api/patients', {
+      first_name: 'Gita',
+      last_name: 'Bose',
+      date_of_birth: '1975-04-04',
+      gender: 'Female',
+    })
+  ).json().patient.id;
 });
 afterAll(() => lab.close());
 
 async function collect(over: Record<string, unknown> = {}) {
-  const res = await lab.admin.post('/api/samples', { patient_id: patient, sample_type: 'Blood', test_ids: [hb, fbs], location: 'Main Lab', ...over });
+  const res = await lab.admin.post('/api/samples', {
+    patient_id: patient,
+    sample_type: 'Blood',
+    test_ids: [hb, fbs],
+    location: 'Main Lab',
+    ...over,
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().sample;
 }
@@ -49,7 +64,9 @@ describe('sample collection', () => {
   });
 
   it('barcodes are unique under concurrent collection', async () => {
-    const many = await Promise.all(Array.from({ length: 25 }, () => lab.admin.post('/api/samples', { patient_id: patient, sample_type: 'Blood' })));
+    const many = await Promise.all(
+      Array.from({ length: 25 }, () => lab.admin.post('/api/samples', { patient_id: patient, sample_type: 'Blood' })),
+    );
     const codes = many.map((r) => r.json().sample.barcode as string);
     expect(new Set(codes).size).toBe(codes.length);
   });
@@ -63,7 +80,11 @@ describe('the status machine over the API', () => {
     expect((await lab.admin.put(`/api/samples/${s.id}/status`, { status: 'collected' })).statusCode).toBe(409);
     const done = await lab.admin.put(`/api/samples/${s.id}/status`, { status: 'completed', notes: 'all tests run' });
     expect(done.json().sample.status).toBe('completed');
-    expect(done.json().sample.history.map((h: { to_status: string }) => h.to_status)).toEqual(['collected', 'processing', 'completed']);
+    expect(done.json().sample.history.map((h: { to_status: string }) => h.to_status)).toEqual([
+      'collected',
+      'processing',
+      'completed',
+    ]);
     const again = await lab.admin.put(`/api/samples/${s.id}/status`, { status: 'rejected', notes: 'x' });
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toContain('closed');
@@ -83,8 +104,14 @@ describe('barcodes', () => {
     expect((await lab.admin.get(`/api/samples/by-barcode/${s.barcode}`)).json().sample.id).toBe(s.id);
     expect((await lab.admin.get('/api/samples/by-barcode/NOTABARCODE')).statusCode).toBe(400);
     expect((await lab.admin.get('/api/samples/by-barcode/BCBL00000000000')).statusCode).toBe(404);
-    expect((await lab.admin.get(`/api/samples/check-barcode/${s.barcode}`)).json()).toEqual({ isUnique: false, valid: true });
-    expect((await lab.admin.get('/api/samples/check-barcode/BCBL00000000001')).json()).toEqual({ isUnique: true, valid: true });
+    expect((await lab.admin.get(`/api/samples/check-barcode/${s.barcode}`)).json()).toEqual({
+      isUnique: false,
+      valid: true,
+    });
+    expect((await lab.admin.get('/api/samples/check-barcode/BCBL00000000001')).json()).toEqual({
+      isUnique: true,
+      valid: true,
+    });
   });
 
   it('setting a barcode: malformed 400, duplicate 409; generate-missing fills the rest', async () => {

@@ -299,7 +299,14 @@ describe('setup wizard on an empty data dir', () => {
       .executeTakeFirstOrThrow();
     expect(org).toEqual({ name: 'Lotus Path Lab', date_format: 'YYYY-MM-DD', phone: '+91 80 4000 1234' });
     const count = async (table: 'tests' | 'test_profiles' | 'test_packages') =>
-      Number((await empty.database.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await empty.database.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     expect(await count('tests')).toBeGreaterThanOrEqual(60);
     expect(await count('test_profiles')).toBeGreaterThanOrEqual(10);
     expect(await count('test_packages')).toBe(0);

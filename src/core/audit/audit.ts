@@ -126,13 +126,29 @@ export async function verifyChain(db: Db): Promise<ChainReport> {
   let lastId = 0;
   const batch = 5000;
   for (;;) {
-    const rows = await db.selectFrom('audit_log').selectAll().where('id', '>', lastId).orderBy('id').limit(batch).execute();
+    const rows = await db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('id', '>', lastId)
+      .orderBy('id')
+      .limit(batch)
+      .execute();
     for (const r of rows) {
       if (r.prev_hash !== prev) {
-        return { ok: false, checked, firstBrokenId: r.id, reason: 'its link to the previous row is broken (a row was removed or inserted)' };
+        return {
+          ok: false,
+          checked,
+          firstBrokenId: r.id,
+          reason: 'its link to the previous row is broken (a row was removed or inserted)',
+        };
       }
       if (rowHash(prev, r) !== r.hash) {
-        return { ok: false, checked, firstBrokenId: r.id, reason: 'its contents do not match its hash (the row was altered)' };
+        return {
+          ok: false,
+          checked,
+          firstBrokenId: r.id,
+          reason: 'its contents do not match its hash (the row was altered)',
+        };
       }
       prev = r.hash;
       checked += 1;
@@ -176,7 +192,11 @@ export async function listAudit(db: Db, organizationId: number, q: AuditListQuer
   if (q.search) {
     const s = `%${q.search.toLowerCase()}%`;
     base = base.where((eb) =>
-      eb.or([eb(sql`lower(a.user_email)`, 'like', s), eb('a.entity_id', 'like', s), eb(sql`lower(a.new_values)`, 'like', s)]),
+      eb.or([
+        eb(sql`lower(a.user_email)`, 'like', s),
+        eb('a.entity_id', 'like', s),
+        eb(sql`lower(a.new_values)`, 'like', s),
+      ]),
     );
   }
   const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
@@ -202,5 +222,8 @@ export async function listAudit(db: Db, organizationId: number, q: AuditListQuer
     .limit(q.limit)
     .offset((q.page - 1) * q.limit)
     .execute();
-  return { logs: rows.map((r) => toLog(r as Record<string, unknown>)), ...pageEnvelope(Number(total), q.page, q.limit) };
+  return {
+    logs: rows.map((r) => toLog(r as Record<string, unknown>)),
+    ...pageEnvelope(Number(total), q.page, q.limit),
+  };
 }

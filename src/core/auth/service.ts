@@ -30,10 +30,15 @@ export class AuthService {
     const ipKey = [`ip:${meta.ip}`];
     const wait = Math.max(this.byEmail.retryAfter(emailKey), this.byIp.retryAfter(ipKey));
     if (wait > 0) {
-      throw new TooManyRequestsError(`Too many failed sign-in attempts. Try again in ${Math.ceil(wait / 60)} minute(s).`, wait);
+      throw new TooManyRequestsError(
+        `Too many failed sign-in attempts. Try again in ${Math.ceil(wait / 60)} minute(s).`,
+        wait,
+      );
     }
     const row = await findUserByEmail(this.db, input.email);
-    const ok = row ? await verifyPassword(input.password, row.password_hash) : await verifyPassword(input.password, await dummyPasswordHash());
+    const ok = row
+      ? await verifyPassword(input.password, row.password_hash)
+      : await verifyPassword(input.password, await dummyPasswordHash());
     if (!row || !ok || row.is_active !== 1) {
       this.byEmail.fail(emailKey);
       this.byIp.fail(ipKey);

@@ -44,10 +44,12 @@ export async function* billsCsv(db: Db, organizationId: number, f: BillListQuery
       .offset(offset)
       .execute();
     if (!rows.length) return;
-    yield csvRows(rows.map((r) => {
-      const b = toBill(r, timeZone, today);
-      return COLUMNS.map((c) => b[c]);
-    }));
+    yield csvRows(
+      rows.map((r) => {
+        const b = toBill(r, timeZone, today);
+        return COLUMNS.map((c) => b[c]);
+      }),
+    );
     if (rows.length < chunk) return;
   }
 }

@@ -32,7 +32,8 @@ export async function resolveLines(db: Db, organizationId: number, items: BillIt
       .where('id', '=', item.item_id)
       .executeTakeFirst();
     if (!row) throw ValidationError.field(`items.${i}.item_id`, `Unknown ${LABEL[item.item_type]} ${item.item_id}`);
-    if (row.status !== 'active') throw ValidationError.field(`items.${i}.item_id`, `${row.name} is inactive and cannot be billed`);
+    if (row.status !== 'active')
+      throw ValidationError.field(`items.${i}.item_id`, `${row.name} is inactive and cannot be billed`);
     out.push({
       item_type: item.item_type,
       test_id: item.item_type === 'test' ? row.id : null,
@@ -51,7 +52,11 @@ export async function resolveLines(db: Db, organizationId: number, items: BillIt
 }
 
 /** The doctor must be an active doctor or lab technician of this lab; answers their consultation fee. */
-export async function resolveDoctor(db: Db, organizationId: number, doctorId: number): Promise<{ id: number; feePaise: number }> {
+export async function resolveDoctor(
+  db: Db,
+  organizationId: number,
+  doctorId: number,
+): Promise<{ id: number; feePaise: number }> {
   const d = await db
     .selectFrom('users')
     .select(['id', 'role', 'is_active', 'consultation_fee_paise'])
@@ -59,6 +64,7 @@ export async function resolveDoctor(db: Db, organizationId: number, doctorId: nu
     .where('id', '=', doctorId)
     .executeTakeFirst();
   if (!d || d.is_active !== 1) throw ValidationError.field('doctor_id', `Unknown doctor ${doctorId}`);
-  if (!DOCTOR_ROLES.includes(d.role as Role)) throw ValidationError.field('doctor_id', 'The selected user is not a doctor or lab technician');
+  if (!DOCTOR_ROLES.includes(d.role as Role))
+    throw ValidationError.field('doctor_id', 'The selected user is not a doctor or lab technician');
   return { id: d.id, feePaise: d.consultation_fee_paise };
 }

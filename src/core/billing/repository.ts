@@ -30,8 +30,14 @@ export async function findBill(db: Db, organizationId: number, id: number): Prom
   return selectBillColumns(billsQuery(db, organizationId).where('b.id', '=', id)).executeTakeFirst();
 }
 
-export async function findBillByNumber(db: Db, organizationId: number, billNumber: string): Promise<BillRow | undefined> {
-  return selectBillColumns(billsQuery(db, organizationId).where('b.bill_number', '=', billNumber.toUpperCase())).executeTakeFirst();
+export async function findBillByNumber(
+  db: Db,
+  organizationId: number,
+  billNumber: string,
+): Promise<BillRow | undefined> {
+  return selectBillColumns(
+    billsQuery(db, organizationId).where('b.bill_number', '=', billNumber.toUpperCase()),
+  ).executeTakeFirst();
 }
 
 /** The status rule of src/shared/billing.ts billStatusOf, as SQL, so filters and counts agree with what is shown. */
@@ -68,7 +74,8 @@ export function applyBillFilters(q: BillsQuery, f: BillListQuery, timeZone: stri
     );
   }
   if (f.status) out = out.where(sql<SqlBool>`${statusSql(today)} = ${f.status}` as Expression<SqlBool>);
-  if (f.payment_status) out = out.where(sql<SqlBool>`${paymentStatusSql()} = ${f.payment_status}` as Expression<SqlBool>);
+  if (f.payment_status)
+    out = out.where(sql<SqlBool>`${paymentStatusSql()} = ${f.payment_status}` as Expression<SqlBool>);
   if (f.date_range && f.date_range !== 'all') {
     const from =
       f.date_range === 'today'

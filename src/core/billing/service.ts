@@ -7,7 +7,15 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { nextSequence } from '../sequences.js';
 import { billAmounts } from '../../shared/billing.js';
 import { formatInr, rupeesToPaise } from '../../shared/money.js';
-import type { Bill, BillCreate, BillListQuery, BillSummary, BillUpdate, PaymentCreate, RegisterWithBill } from '../../shared/schemas/bills.js';
+import type {
+  Bill,
+  BillCreate,
+  BillListQuery,
+  BillSummary,
+  BillUpdate,
+  PaymentCreate,
+  RegisterWithBill,
+} from '../../shared/schemas/bills.js';
 import type { Patient } from '../../shared/schemas/patients.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import { findPatient, toPatient } from '../patients/repository.js';
@@ -32,7 +40,13 @@ async function nextBillNumber(trx: Db, organizationId: number, timeZone: string,
 }
 
 /** Inside an open transaction: computes every amount from the catalogue and the rule, stores bill, lines, optional payment. */
-async function insertBill(trx: Db, actor: Actor, patientId: number, body: BillBody, visitType: 'doctor_visit' | 'lab_only'): Promise<number> {
+async function insertBill(
+  trx: Db,
+  actor: Actor,
+  patientId: number,
+  body: BillBody,
+  visitType: 'doctor_visit' | 'lab_only',
+): Promise<number> {
   const timeZone = await organizationTimezone(trx, actor.organizationId);
   const lines = await resolveLines(trx, actor.organizationId, body.items);
   const doctor = body.doctor_id ? await resolveDoctor(trx, actor.organizationId, body.doctor_id) : null;
@@ -85,7 +99,12 @@ async function insertBill(trx: Db, actor: Actor, patientId: number, body: BillBo
       })),
     )
     .execute();
-  await writeAudit(trx, actor, { action: 'create', entity: 'bill', entityId: bill.id, newValues: { ...bill, items: lines } });
+  await writeAudit(trx, actor, {
+    action: 'create',
+    entity: 'bill',
+    entityId: bill.id,
+    newValues: { ...bill, items: lines },
+  });
   await recordVisitForBill(trx, actor, bill);
   if (body.amount_paid !== undefined && body.amount_paid > 0) {
     await insertPayment(trx, actor, bill.id, {
@@ -108,7 +127,11 @@ export async function createBill(db: Db, actor: Actor, input: BillCreate): Promi
 }
 
 /** Register Patient with Bill: both or neither. */
-export async function registerPatientWithBill(db: Db, actor: Actor, input: RegisterWithBill): Promise<{ patient: Patient; bill: Bill }> {
+export async function registerPatientWithBill(
+  db: Db,
+  actor: Actor,
+  input: RegisterWithBill,
+): Promise<{ patient: Patient; bill: Bill }> {
   const { patientId, billId } = await db.transaction().execute(async (trx) => {
     const patient = await insertPatient(trx, actor, input.patient);
     const billBody = input.visit_type === 'lab_only' ? { ...input, doctor_id: null } : input;
@@ -133,7 +156,11 @@ export async function getBill(db: Db, organizationId: number, id: number): Promi
     .selectFrom('payments as pay')
     .leftJoin('users as u', 'u.id', 'pay.received_by')
     .selectAll('pay')
-    .select(sql<string | null>`CASE WHEN u.id IS NULL THEN NULL ELSE u.first_name || ' ' || u.last_name END`.as('received_by_name'))
+    .select(
+      sql<string | null>`CASE WHEN u.id IS NULL THEN NULL ELSE u.first_name || ' ' || u.last_name END`.as(
+        'received_by_name',
+      ),
+    )
     .where('pay.bill_id', '=', id)
     .orderBy('pay.id')
     .execute();
@@ -181,12 +208,16 @@ export async function updateBill(db: Db, actor: Actor, id: number, input: BillUp
   await db.transaction().execute(async (trx) => {
     const before = await findBill(trx, actor.organizationId, id);
     if (!before) throw new NotFoundError('Bill', id);
-    if (before.cancelled_at) throw new ConflictError(`Bill ${before.bill_number} is cancelled and cannot be changed`, 'BILL_CANCELLED');
+    if (before.cancelled_at)
+      throw new ConflictError(`Bill ${before.bill_number} is cancelled and cannot be changed`, 'BILL_CANCELLED');
     const patch: Record<string, unknown> = {};
     if (input.status === 'cancelled') {
       if (!input.cancel_reason) throw ValidationError.field('cancel_reason', 'A reason is required to cancel a bill');
       if (before.paid_paise > 0) {
-        throw new ConflictError(`Bill ${before.bill_number} has ${formatInr(before.paid_paise)} paid; refund it before cancelling`, 'BILL_HAS_PAYMENTS');
+        throw new ConflictError(
+          `Bill ${before.bill_number} has ${formatInr(before.paid_paise)} paid; refund it before cancelling`,
+          'BILL_HAS_PAYMENTS',
+        );
       }
       patch.cancelled_at = nowIso();
       patch.cancel_reason = input.cancel_reason;
@@ -198,7 +229,11 @@ export async function updateBill(db: Db, actor: Actor, id: number, input: BillUp
     if (!Object.keys(patch).length) return;
     const oldValues: Record<string, unknown> = {};
     for (const k of Object.keys(patch)) oldValues[k] = (before as Record<string, unknown>)[k] ?? null;
-    await trx.updateTable('bills').set({ ...patch, updated_at: nowIso() }).where('id', '=', id).execute();
+    await trx
+      .updateTable('bills')
+      .set({ ...patch, updated_at: nowIso() })
+      .where('id', '=', id)
+      .execute();
     await writeAudit(trx, actor, { action: 'update', entity: 'bill', entityId: id, oldValues, newValues: patch });
   });
   return getBill(db, actor.organizationId, id);
@@ -207,23 +242,45 @@ export async function updateBill(db: Db, actor: Actor, id: number, input: BillUp
 export async function deleteBill(db: Db, actor: Actor, id: number): Promise<Bill> {
   const bill = await getBill(db, actor.organizationId, id);
   await db.transaction().execute(async (trx) => {
-    const n = await trx.selectFrom('payments').select((eb) => eb.fn.countAll<number>().as('n')).where('bill_id', '=', id).executeTakeFirstOrThrow();
-    if (Number(n.n) > 0) throw new ConflictError(`Bill ${bill.bill_number} has payments recorded; cancel it instead of deleting it`, 'BILL_HAS_PAYMENTS');
+    const n = await trx
+      .selectFrom('payments')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('bill_id', '=', id)
+      .executeTakeFirstOrThrow();
+    if (Number(n.n) > 0)
+      throw new ConflictError(
+        `Bill ${bill.bill_number} has payments recorded; cancel it instead of deleting it`,
+        'BILL_HAS_PAYMENTS',
+      );
     await cancelVisitsOfBill(trx, actor, id, `bill ${bill.bill_number} deleted`);
     await trx.deleteFrom('bills').where('id', '=', id).where('organization_id', '=', actor.organizationId).execute();
-    await writeAudit(trx, actor, { action: 'delete', entity: 'bill', entityId: id, oldValues: bill as unknown as Record<string, unknown> });
+    await writeAudit(trx, actor, {
+      action: 'delete',
+      entity: 'bill',
+      entityId: id,
+      oldValues: bill as unknown as Record<string, unknown>,
+    });
   });
   return bill;
 }
 
 async function insertPayment(trx: Db, actor: Actor, billId: number, p: PaymentCreate) {
-  const bill = await trx.selectFrom('bills').selectAll().where('id', '=', billId).where('organization_id', '=', actor.organizationId).executeTakeFirst();
+  const bill = await trx
+    .selectFrom('bills')
+    .selectAll()
+    .where('id', '=', billId)
+    .where('organization_id', '=', actor.organizationId)
+    .executeTakeFirst();
   if (!bill) throw new NotFoundError('Bill', billId);
-  if (bill.cancelled_at) throw new ConflictError(`Bill ${bill.bill_number} is cancelled and takes no payment`, 'BILL_CANCELLED');
+  if (bill.cancelled_at)
+    throw new ConflictError(`Bill ${bill.bill_number} is cancelled and takes no payment`, 'BILL_CANCELLED');
   const amount = rupeesToPaise(p.amount);
   const balance = bill.final_amount_paise - bill.paid_paise;
   if (amount > 0 && amount > balance) {
-    throw ValidationError.field('amount', balance === 0 ? 'This bill is already fully paid' : `Amount exceeds the balance of ${formatInr(balance)}`);
+    throw ValidationError.field(
+      'amount',
+      balance === 0 ? 'This bill is already fully paid' : `Amount exceeds the balance of ${formatInr(balance)}`,
+    );
   }
   if (amount < 0 && -amount > bill.paid_paise) {
     throw ValidationError.field('amount', `A refund cannot exceed the ${formatInr(bill.paid_paise)} paid`);
@@ -242,8 +299,17 @@ async function insertPayment(trx: Db, actor: Actor, billId: number, p: PaymentCr
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  await trx.updateTable('bills').set({ paid_paise: bill.paid_paise + amount, updated_at: nowIso() }).where('id', '=', billId).execute();
-  await writeAudit(trx, actor, { action: 'create', entity: 'payment', entityId: row.id, newValues: { ...row, bill_number: bill.bill_number } });
+  await trx
+    .updateTable('bills')
+    .set({ paid_paise: bill.paid_paise + amount, updated_at: nowIso() })
+    .where('id', '=', billId)
+    .execute();
+  await writeAudit(trx, actor, {
+    action: 'create',
+    entity: 'payment',
+    entityId: row.id,
+    newValues: { ...row, bill_number: bill.bill_number },
+  });
 }
 
 /** Records a payment (or, negative with a reason, a refund) and answers the bill as it now stands. */

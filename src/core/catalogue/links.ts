@@ -12,7 +12,11 @@ function group<T extends { owner: number }>(rows: T[]): Map<number, T[]> {
   return m;
 }
 
-const strip = (r: { id: number; name: string; code: string }): CatalogueRef => ({ id: r.id, name: r.name, code: r.code });
+const strip = (r: { id: number; name: string; code: string }): CatalogueRef => ({
+  id: r.id,
+  name: r.name,
+  code: r.code,
+});
 
 /** Tests of each profile, in their stored order, in one query for the whole list. */
 export async function profileTests(db: Db, profileIds: number[]): Promise<Map<number, CatalogueRef[]>> {
@@ -60,7 +64,12 @@ export async function assertOwned(
   field: string,
 ): Promise<void> {
   if (!ids.length) return;
-  const found = await db.selectFrom(table).select('id').where('organization_id', '=', organizationId).where('id', 'in', ids).execute();
+  const found = await db
+    .selectFrom(table)
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('id', 'in', ids)
+    .execute();
   const have = new Set(found.map((r) => r.id));
   const missing = ids.filter((i) => !have.has(i));
   if (missing.length) throw ValidationError.field(field, `Unknown id(s): ${missing.join(', ')}`);

@@ -1,6 +1,11 @@
 import type { Selectable } from 'kysely';
 import type { TestPackagesTable, TestProfilesTable, TestsTable } from '../db/schema.js';
-import type { CatalogueRef, CataloguePackage, CatalogueProfile, CatalogueTest } from '../../shared/schemas/catalogue.js';
+import type {
+  CatalogueRef,
+  CataloguePackage,
+  CatalogueProfile,
+  CatalogueTest,
+} from '../../shared/schemas/catalogue.js';
 
 export type TestRow = Selectable<TestsTable>;
 export type ProfileRow = Selectable<TestProfilesTable>;

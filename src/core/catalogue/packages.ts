@@ -5,14 +5,24 @@ import { nowIso } from '../context.js';
 import { diff, writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { rupeesToPaise } from '../../shared/money.js';
-import type { CatalogueListQuery, CataloguePackage, PackageCreate, PackageUpdate } from '../../shared/schemas/catalogue.js';
+import type {
+  CatalogueListQuery,
+  CataloguePackage,
+  PackageCreate,
+  PackageUpdate,
+} from '../../shared/schemas/catalogue.js';
 import { toPackage, type PackageRow } from './mappers.js';
 import { assertOwned, packageProfiles, packageTests } from './links.js';
 import { recordPriceChange } from './pricing.js';
 import { describeUsage } from './usage.js';
 
 export function findPackage(db: Db, organizationId: number, id: number): Promise<PackageRow | undefined> {
-  return db.selectFrom('test_packages').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('test_packages')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 async function withLinks(db: Db, rows: PackageRow[]): Promise<CataloguePackage[]> {
@@ -28,7 +38,11 @@ export async function listPackages(db: Db, organizationId: number, q: CatalogueL
   if (q.search) {
     const s = `%${q.search.toLowerCase()}%`;
     query = query.where((eb) =>
-      eb.or([eb(sql`lower(name)`, 'like', s), eb(sql`lower(code)`, 'like', s), eb(sql`lower(coalesce(description, ''))`, 'like', s)]),
+      eb.or([
+        eb(sql`lower(name)`, 'like', s),
+        eb(sql`lower(code)`, 'like', s),
+        eb(sql`lower(coalesce(description, ''))`, 'like', s),
+      ]),
     );
   }
   return withLinks(db, await query.orderBy('name').execute());
@@ -41,16 +55,24 @@ export async function getPackage(db: Db, organizationId: number, id: number): Pr
 }
 
 async function assertCodeFree(db: Db, organizationId: number, code: string, exceptId?: number) {
-  let q = db.selectFrom('test_packages').select('id').where('organization_id', '=', organizationId).where('code', '=', code);
+  let q = db
+    .selectFrom('test_packages')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('code', '=', code);
   if (exceptId) q = q.where('id', '!=', exceptId);
-  if (await q.executeTakeFirst()) throw new ConflictError(`A test package with code ${code} already exists`, 'CODE_TAKEN');
+  if (await q.executeTakeFirst())
+    throw new ConflictError(`A test package with code ${code} already exists`, 'CODE_TAKEN');
 }
 
 async function setLinks(trx: Db, packageId: number, testIds: number[] | undefined, profileIds: number[] | undefined) {
   if (testIds !== undefined) {
     await trx.deleteFrom('package_tests').where('package_id', '=', packageId).execute();
     if (testIds.length) {
-      await trx.insertInto('package_tests').values(testIds.map((test_id, position) => ({ package_id: packageId, test_id, position }))).execute();
+      await trx
+        .insertInto('package_tests')
+        .values(testIds.map((test_id, position) => ({ package_id: packageId, test_id, position })))
+        .execute();
     }
   }
   if (profileIds !== undefined) {
@@ -116,7 +138,12 @@ export async function updatePackage(db: Db, actor: Actor, id: number, input: Pac
     for (const [k, v] of Object.entries(rest)) if (v !== undefined) patch[k] = v ?? null;
     if (price !== undefined) patch.price_paise = rupeesToPaise(price);
     if (base_price !== undefined) patch.base_price_paise = rupeesToPaise(base_price);
-    const after = await trx.updateTable('test_packages').set({ ...patch, updated_at: nowIso() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    const after = await trx
+      .updateTable('test_packages')
+      .set({ ...patch, updated_at: nowIso() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
     await setLinks(trx, id, test_ids, profile_ids);
     await recordPriceChange(trx, actor, 'package', id, before, after);
     const { oldValues, newValues } = diff(
@@ -125,7 +152,8 @@ export async function updatePackage(db: Db, actor: Actor, id: number, input: Pac
     );
     delete oldValues.updated_at;
     delete newValues.updated_at;
-    if (Object.keys(newValues).length) await writeAudit(trx, actor, { action: 'update', entity: 'test_package', entityId: id, oldValues, newValues });
+    if (Object.keys(newValues).length)
+      await writeAudit(trx, actor, { action: 'update', entity: 'test_package', entityId: id, oldValues, newValues });
     return (await withLinks(trx, [after]))[0]!;
   });
 }
@@ -134,12 +162,22 @@ export async function deletePackage(db: Db, actor: Actor, id: number): Promise<C
   return db.transaction().execute(async (trx) => {
     const before = await findPackage(trx, actor.organizationId, id);
     if (!before) throw new NotFoundError('Test package', id);
-    const bills = await trx.selectFrom('bill_items').select((eb) => eb.fn.countAll<number>().as('n')).where('package_id', '=', id).executeTakeFirstOrThrow();
+    const bills = await trx
+      .selectFrom('bill_items')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('package_id', '=', id)
+      .executeTakeFirstOrThrow();
     const usage = describeUsage({ bill: Number(bills.n) });
-    if (usage) throw new ConflictError(`${before.name} is used by ${usage}; deactivate it instead of deleting it`, 'IN_USE');
+    if (usage)
+      throw new ConflictError(`${before.name} is used by ${usage}; deactivate it instead of deleting it`, 'IN_USE');
     const pkg = (await withLinks(trx, [before]))[0]!;
     await trx.deleteFrom('test_packages').where('id', '=', id).execute();
-    await writeAudit(trx, actor, { action: 'delete', entity: 'test_package', entityId: id, oldValues: { ...before, test_ids: pkg.test_ids, profile_ids: pkg.profile_ids } });
+    await writeAudit(trx, actor, {
+      action: 'delete',
+      entity: 'test_package',
+      entityId: id,
+      oldValues: { ...before, test_ids: pkg.test_ids, profile_ids: pkg.profile_ids },
+    });
     return pkg;
   });
 }

@@ -35,7 +35,12 @@ export async function recordPriceChange(
     .execute();
 }
 
-export async function priceHistory(db: Db, organizationId: number, itemType: ItemType, itemId: number): Promise<PriceChange[]> {
+export async function priceHistory(
+  db: Db,
+  organizationId: number,
+  itemType: ItemType,
+  itemId: number,
+): Promise<PriceChange[]> {
   const rows = await db
     .selectFrom('price_history')
     .selectAll()

@@ -5,18 +5,31 @@ import { nowIso } from '../context.js';
 import { diff, writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { rupeesToPaise } from '../../shared/money.js';
-import type { CatalogueListQuery, CatalogueProfile, ProfileCreate, ProfileUpdate } from '../../shared/schemas/catalogue.js';
+import type {
+  CatalogueListQuery,
+  CatalogueProfile,
+  ProfileCreate,
+  ProfileUpdate,
+} from '../../shared/schemas/catalogue.js';
 import { toProfile, type ProfileRow } from './mappers.js';
 import { assertOwned, profileTests } from './links.js';
 import { recordPriceChange } from './pricing.js';
 import { describeUsage } from './usage.js';
 
 export function findProfile(db: Db, organizationId: number, id: number): Promise<ProfileRow | undefined> {
-  return db.selectFrom('test_profiles').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('test_profiles')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 async function withTests(db: Db, rows: ProfileRow[]): Promise<CatalogueProfile[]> {
-  const links = await profileTests(db, rows.map((r) => r.id));
+  const links = await profileTests(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => toProfile(r, links.get(r.id) ?? []));
 }
 
@@ -27,7 +40,12 @@ export async function listProfiles(db: Db, organizationId: number, q: CatalogueL
   if (q.search) {
     const s = `%${q.search.toLowerCase()}%`;
     query = query.where((eb) =>
-      eb.or([eb(sql`lower(name)`, 'like', s), eb(sql`lower(code)`, 'like', s), eb(sql`lower(coalesce(description, ''))`, 'like', s), eb(sql`lower(coalesce(category, ''))`, 'like', s)]),
+      eb.or([
+        eb(sql`lower(name)`, 'like', s),
+        eb(sql`lower(code)`, 'like', s),
+        eb(sql`lower(coalesce(description, ''))`, 'like', s),
+        eb(sql`lower(coalesce(category, ''))`, 'like', s),
+      ]),
     );
   }
   return withTests(db, await query.orderBy('name').execute());
@@ -40,9 +58,14 @@ export async function getProfile(db: Db, organizationId: number, id: number): Pr
 }
 
 async function assertCodeFree(db: Db, organizationId: number, code: string, exceptId?: number) {
-  let q = db.selectFrom('test_profiles').select('id').where('organization_id', '=', organizationId).where('code', '=', code);
+  let q = db
+    .selectFrom('test_profiles')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('code', '=', code);
   if (exceptId) q = q.where('id', '!=', exceptId);
-  if (await q.executeTakeFirst()) throw new ConflictError(`A test profile with code ${code} already exists`, 'CODE_TAKEN');
+  if (await q.executeTakeFirst())
+    throw new ConflictError(`A test profile with code ${code} already exists`, 'CODE_TAKEN');
 }
 
 async function setTests(trx: Db, profileId: number, testIds: number[]) {
@@ -79,7 +102,12 @@ export async function insertProfile(trx: Db, actor: Actor, input: ProfileCreate)
     .executeTakeFirstOrThrow();
   await setTests(trx, row.id, input.test_ids);
   await recordPriceChange(trx, actor, 'profile', row.id, null, row);
-  await writeAudit(trx, actor, { action: 'create', entity: 'test_profile', entityId: row.id, newValues: { ...row, test_ids: input.test_ids } });
+  await writeAudit(trx, actor, {
+    action: 'create',
+    entity: 'test_profile',
+    entityId: row.id,
+    newValues: { ...row, test_ids: input.test_ids },
+  });
   return row;
 }
 
@@ -98,16 +126,25 @@ export async function updateProfile(db: Db, actor: Actor, id: number, input: Pro
     for (const [k, v] of Object.entries(rest)) if (v !== undefined) patch[k] = v ?? null;
     if (price !== undefined) patch.price_paise = rupeesToPaise(price);
     if (base_price !== undefined) patch.base_price_paise = rupeesToPaise(base_price);
-    const after = await trx.updateTable('test_profiles').set({ ...patch, updated_at: nowIso() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    const after = await trx
+      .updateTable('test_profiles')
+      .set({ ...patch, updated_at: nowIso() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
     if (test_ids !== undefined) {
       await assertOwned(trx, 'tests', actor.organizationId, test_ids, 'test_ids');
       await setTests(trx, id, test_ids);
     }
     await recordPriceChange(trx, actor, 'profile', id, before, after);
-    const { oldValues, newValues } = diff({ ...before, test_ids: beforeTests }, { ...after, test_ids: test_ids ?? beforeTests });
+    const { oldValues, newValues } = diff(
+      { ...before, test_ids: beforeTests },
+      { ...after, test_ids: test_ids ?? beforeTests },
+    );
     delete oldValues.updated_at;
     delete newValues.updated_at;
-    if (Object.keys(newValues).length) await writeAudit(trx, actor, { action: 'update', entity: 'test_profile', entityId: id, oldValues, newValues });
+    if (Object.keys(newValues).length)
+      await writeAudit(trx, actor, { action: 'update', entity: 'test_profile', entityId: id, oldValues, newValues });
     return (await withTests(trx, [after]))[0]!;
   });
 }
@@ -116,13 +153,27 @@ export async function deleteProfile(db: Db, actor: Actor, id: number): Promise<C
   return db.transaction().execute(async (trx) => {
     const before = await findProfile(trx, actor.organizationId, id);
     if (!before) throw new NotFoundError('Test profile', id);
-    const packages = await trx.selectFrom('package_profiles').select((eb) => eb.fn.countAll<number>().as('n')).where('profile_id', '=', id).executeTakeFirstOrThrow();
-    const bills = await trx.selectFrom('bill_items').select((eb) => eb.fn.countAll<number>().as('n')).where('profile_id', '=', id).executeTakeFirstOrThrow();
+    const packages = await trx
+      .selectFrom('package_profiles')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('profile_id', '=', id)
+      .executeTakeFirstOrThrow();
+    const bills = await trx
+      .selectFrom('bill_items')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('profile_id', '=', id)
+      .executeTakeFirstOrThrow();
     const usage = describeUsage({ package: Number(packages.n), bill: Number(bills.n) });
-    if (usage) throw new ConflictError(`${before.name} is used by ${usage}; deactivate it instead of deleting it`, 'IN_USE');
+    if (usage)
+      throw new ConflictError(`${before.name} is used by ${usage}; deactivate it instead of deleting it`, 'IN_USE');
     const profile = (await withTests(trx, [before]))[0]!;
     await trx.deleteFrom('test_profiles').where('id', '=', id).execute();
-    await writeAudit(trx, actor, { action: 'delete', entity: 'test_profile', entityId: id, oldValues: { ...before, test_ids: profile.test_ids } });
+    await writeAudit(trx, actor, {
+      action: 'delete',
+      entity: 'test_profile',
+      entityId: id,
+      oldValues: { ...before, test_ids: profile.test_ids },
+    });
     return profile;
   });
 }

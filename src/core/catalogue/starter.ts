@@ -239,7 +239,12 @@ async function insertSelection(trx: Db, actor: Actor, sel: Selection): Promise<S
   await writeAudit(trx, actor, {
     action: 'import',
     entity: 'starter_catalogue',
-    newValues: { tests: summary.tests, profiles: summary.profiles, packages: summary.packages, skipped: summary.skipped },
+    newValues: {
+      tests: summary.tests,
+      profiles: summary.profiles,
+      packages: summary.packages,
+      skipped: summary.skipped,
+    },
   });
   return summary;
 }

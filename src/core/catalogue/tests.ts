@@ -11,7 +11,12 @@ import { recordPriceChange } from './pricing.js';
 import { describeUsage } from './usage.js';
 
 export function findTest(db: Db, organizationId: number, id: number): Promise<TestRow | undefined> {
-  return db.selectFrom('tests').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('tests')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export async function listTests(db: Db, organizationId: number, q: CatalogueListQuery): Promise<CatalogueTest[]> {
@@ -21,7 +26,12 @@ export async function listTests(db: Db, organizationId: number, q: CatalogueList
   if (q.search) {
     const s = `%${q.search.toLowerCase()}%`;
     query = query.where((eb) =>
-      eb.or([eb(sql`lower(name)`, 'like', s), eb(sql`lower(code)`, 'like', s), eb(sql`lower(coalesce(description, ''))`, 'like', s), eb(sql`lower(coalesce(category, ''))`, 'like', s)]),
+      eb.or([
+        eb(sql`lower(name)`, 'like', s),
+        eb(sql`lower(code)`, 'like', s),
+        eb(sql`lower(coalesce(description, ''))`, 'like', s),
+        eb(sql`lower(coalesce(category, ''))`, 'like', s),
+      ]),
     );
   }
   return (await query.orderBy('name').execute()).map(toTest);
@@ -82,7 +92,8 @@ export async function updateTest(db: Db, actor: Actor, id: number, input: TestUp
     const { price, base_price, reference_ranges, ...rest } = input;
     const patch: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(rest)) if (v !== undefined) patch[k] = v ?? null;
-    if (reference_ranges !== undefined) patch.reference_ranges = reference_ranges?.length ? JSON.stringify(reference_ranges) : null;
+    if (reference_ranges !== undefined)
+      patch.reference_ranges = reference_ranges?.length ? JSON.stringify(reference_ranges) : null;
     if (price !== undefined) patch.price_paise = rupeesToPaise(price);
     if (base_price !== undefined) patch.base_price_paise = rupeesToPaise(base_price);
     const after = await trx
@@ -95,7 +106,8 @@ export async function updateTest(db: Db, actor: Actor, id: number, input: TestUp
     const { oldValues, newValues } = diff(before, after);
     delete oldValues.updated_at;
     delete newValues.updated_at;
-    if (Object.keys(newValues).length) await writeAudit(trx, actor, { action: 'update', entity: 'test', entityId: id, oldValues, newValues });
+    if (Object.keys(newValues).length)
+      await writeAudit(trx, actor, { action: 'update', entity: 'test', entityId: id, oldValues, newValues });
     return toTest(after);
   });
 }
@@ -106,12 +118,25 @@ export async function deleteTest(db: Db, actor: Actor, id: number): Promise<Cata
     const before = await findTest(trx, actor.organizationId, id);
     if (!before) throw new NotFoundError('Test', id);
     const [profiles, packages, bills] = await Promise.all([
-      trx.selectFrom('profile_tests').select((eb) => eb.fn.countAll<number>().as('n')).where('test_id', '=', id).executeTakeFirstOrThrow(),
-      trx.selectFrom('package_tests').select((eb) => eb.fn.countAll<number>().as('n')).where('test_id', '=', id).executeTakeFirstOrThrow(),
-      trx.selectFrom('bill_items').select((eb) => eb.fn.countAll<number>().as('n')).where('test_id', '=', id).executeTakeFirstOrThrow(),
+      trx
+        .selectFrom('profile_tests')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('test_id', '=', id)
+        .executeTakeFirstOrThrow(),
+      trx
+        .selectFrom('package_tests')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('test_id', '=', id)
+        .executeTakeFirstOrThrow(),
+      trx
+        .selectFrom('bill_items')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('test_id', '=', id)
+        .executeTakeFirstOrThrow(),
     ]);
     const usage = describeUsage({ profile: Number(profiles.n), package: Number(packages.n), bill: Number(bills.n) });
-    if (usage) throw new ConflictError(`${before.name} is used by ${usage}; deactivate it instead of deleting it`, 'IN_USE');
+    if (usage)
+      throw new ConflictError(`${before.name} is used by ${usage}; deactivate it instead of deleting it`, 'IN_USE');
     await trx.deleteFrom('tests').where('id', '=', id).execute();
     await writeAudit(trx, actor, { action: 'delete', entity: 'test', entityId: id, oldValues: before });
     return toTest(before);

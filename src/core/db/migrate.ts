@@ -23,10 +23,12 @@ export function migrate(sqlite: Database.Database, list: Migration[] = migration
   const insert = sqlite.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
   for (const m of [...list].sort((a, b) => a.version - b.version)) {
     if (applied.has(m.version)) continue;
-    sqlite.transaction(() => {
-      sqlite.exec(m.sql);
-      insert.run(m.version, m.name, new Date().toISOString());
-    }).immediate();
+    sqlite
+      .transaction(() => {
+        sqlite.exec(m.sql);
+        insert.run(m.version, m.name, new Date().toISOString());
+      })
+      .immediate();
     done.push(m.version);
   }
   return done;

@@ -16,7 +16,10 @@ export function safeCell(value: Cell): string {
 
 /** RFC 4180 rows (quoted where needed, CRLF line ends). */
 export function csvRows(rows: readonly (readonly Cell[])[]): string {
-  return stringify(rows.map((r) => r.map(safeCell)), { record_delimiter: 'windows' });
+  return stringify(
+    rows.map((r) => r.map(safeCell)),
+    { record_delimiter: 'windows' },
+  );
 }
 
 /** The first chunk of a CSV download: a UTF-8 BOM (so Excel reads Hindi names and accents) and the header. */

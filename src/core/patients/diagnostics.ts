@@ -5,7 +5,10 @@ import { insertPatient } from './service.js';
 class Rollback extends Error {}
 
 /** Runs a real patient insert (code, search index, audit row) and rolls it all back. */
-export async function checkPatientWrite(db: Db, actor: Actor): Promise<{ ok: boolean; ms: number; patient_code: string | null; error: string | null }> {
+export async function checkPatientWrite(
+  db: Db,
+  actor: Actor,
+): Promise<{ ok: boolean; ms: number; patient_code: string | null; error: string | null }> {
   const t0 = performance.now();
   let code: string | null = null;
   try {

@@ -37,23 +37,33 @@ const CHUNK = 1000;
  * Every patient matching the list filters, newest first, as CSV text chunks (header first).
  * Walks the (organization_id, id) index by keyset, so memory stays flat for any number of rows.
  */
-export async function* patientsCsv(db: Db, organizationId: number, f: Pick<PatientListQuery, 'search' | 'gender' | 'membership'>): AsyncGenerator<string> {
+export async function* patientsCsv(
+  db: Db,
+  organizationId: number,
+  f: Pick<PatientListQuery, 'search' | 'gender' | 'membership'>,
+): AsyncGenerator<string> {
   yield csvHeader(PATIENT_CSV_COLUMNS);
   const tokens = f.search ? searchTokens(f.search) : [];
   if (f.search && tokens.length === 0) return;
   let before = Number.MAX_SAFE_INTEGER;
   const today = new Date();
   for (;;) {
-    let q = db.selectFrom('patients').selectAll().where('organization_id', '=', organizationId).where('id', '<', before);
+    let q = db
+      .selectFrom('patients')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('id', '<', before);
     if (f.gender) q = q.where('gender', '=', f.gender);
     if (f.membership) q = q.where('membership_type', '=', f.membership);
     if (tokens.length) q = q.where(idsMatching(ftsQuery(organizationId, tokens)));
     const rows = await q.orderBy('id', 'desc').limit(CHUNK).execute();
     if (!rows.length) return;
-    yield csvRows(rows.map((r) => {
-      const p = toPatient(r, today);
-      return PATIENT_CSV_COLUMNS.map((c) => p[c]);
-    }));
+    yield csvRows(
+      rows.map((r) => {
+        const p = toPatient(r, today);
+        return PATIENT_CSV_COLUMNS.map((c) => p[c]);
+      }),
+    );
     before = rows[rows.length - 1]!.id;
     if (rows.length < CHUNK) return;
   }

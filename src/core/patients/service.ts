@@ -5,12 +5,21 @@ import { diff, writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { todayIn } from '../../shared/age.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
-import type { Patient, PatientCreate, PatientListQuery, PatientPage, PatientUpdate } from '../../shared/schemas/patients.js';
+import type {
+  Patient,
+  PatientCreate,
+  PatientListQuery,
+  PatientPage,
+  PatientUpdate,
+} from '../../shared/schemas/patients.js';
 import { findPatient, pagePatients, toPatient, type PatientRow } from './repository.js';
 import { nextSequence } from '../sequences.js';
 import { organizationTimezone } from '../settings/organization.js';
 
-type Writable = Omit<PatientRow, 'id' | 'organization_id' | 'patient_code' | 'created_by' | 'created_at' | 'updated_at'>;
+type Writable = Omit<
+  PatientRow,
+  'id' | 'organization_id' | 'patient_code' | 'created_by' | 'created_at' | 'updated_at'
+>;
 
 function columns(input: PatientCreate): Writable {
   return {
@@ -104,9 +113,16 @@ export async function deletePatient(db: Db, actor: Actor, id: number): Promise<P
   return db.transaction().execute(async (trx) => {
     const before = await findPatient(trx, actor.organizationId, id);
     if (!before) throw new NotFoundError('Patient', id);
-    const bills = await trx.selectFrom('bills').select((eb) => eb.fn.countAll<number>().as('n')).where('patient_id', '=', id).executeTakeFirstOrThrow();
+    const bills = await trx
+      .selectFrom('bills')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('patient_id', '=', id)
+      .executeTakeFirstOrThrow();
     if (Number(bills.n) > 0) {
-      throw new ConflictError(`${before.first_name} ${before.last_name} has ${bills.n} bill(s); a patient with bills cannot be deleted`, 'IN_USE');
+      throw new ConflictError(
+        `${before.first_name} ${before.last_name} has ${bills.n} bill(s); a patient with bills cannot be deleted`,
+        'IN_USE',
+      );
     }
     await trx.deleteFrom('patients').where('id', '=', id).where('organization_id', '=', actor.organizationId).execute();
     await writeAudit(trx, actor, { action: 'delete', entity: 'patient', entityId: id, oldValues: before });

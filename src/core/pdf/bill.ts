@@ -26,12 +26,26 @@ export async function billPdf({ org, bill, patient, doctor }: BillPdfInput): Pro
   // Clinic header
   doc.font('bold').fontSize(16).text(org.name, left, 40, { width, align: 'center' });
   doc.font('regular').fontSize(8.5).fillColor(GREY);
-  const contact = [org.address, [org.phone && `Phone: ${org.phone}`, org.email && `Email: ${org.email}`].filter(Boolean).join('   ')].filter(Boolean);
+  const contact = [
+    org.address,
+    [org.phone && `Phone: ${org.phone}`, org.email && `Email: ${org.email}`].filter(Boolean).join('   '),
+  ].filter(Boolean);
   for (const line of contact) doc.text(line as string, { width, align: 'center' });
   doc.fillColor('#000000').moveDown(0.5);
-  doc.moveTo(left, doc.y).lineTo(left + width, doc.y).strokeColor('#333333').lineWidth(1).stroke();
+  doc
+    .moveTo(left, doc.y)
+    .lineTo(left + width, doc.y)
+    .strokeColor('#333333')
+    .lineWidth(1)
+    .stroke();
   doc.moveDown(0.4);
-  doc.font('bold').fontSize(12).text(bill.status === 'cancelled' ? 'OUTPATIENT BILL — CANCELLED' : 'OUTPATIENT BILL', left, doc.y, { width, align: 'center' });
+  doc
+    .font('bold')
+    .fontSize(12)
+    .text(bill.status === 'cancelled' ? 'OUTPATIENT BILL — CANCELLED' : 'OUTPATIENT BILL', left, doc.y, {
+      width,
+      align: 'center',
+    });
   doc.moveDown(0.4);
 
   // Bill facts
@@ -44,8 +58,16 @@ export async function billPdf({ org, bill, patient, doctor }: BillPdfInput): Pro
   const factY = doc.y;
   facts.forEach(([k, v], i) => {
     const x = left + (i * width) / 3;
-    doc.font('regular').fontSize(7.5).fillColor(GREY).text(k, x, factY, { width: width / 3 - 6 });
-    doc.font('bold').fontSize(9.5).fillColor('#000000').text(v, x, factY + 10, { width: width / 3 - 6 });
+    doc
+      .font('regular')
+      .fontSize(7.5)
+      .fillColor(GREY)
+      .text(k, x, factY, { width: width / 3 - 6 });
+    doc
+      .font('bold')
+      .fontSize(9.5)
+      .fillColor('#000000')
+      .text(v, x, factY + 10, { width: width / 3 - 6 });
   });
   doc.y = factY + 30;
 
@@ -54,10 +76,18 @@ export async function billPdf({ org, bill, patient, doctor }: BillPdfInput): Pro
   const half = width / 2 - 8;
   const block = (x: number, title: string, rows: [string, string][]) => {
     doc.roundedRect(x, blockY, half, 78, 4).strokeColor(LINE).lineWidth(0.8).stroke();
-    doc.font('bold').fontSize(9).fillColor('#000000').text(title, x + 8, blockY + 6, { width: half - 16 });
+    doc
+      .font('bold')
+      .fontSize(9)
+      .fillColor('#000000')
+      .text(title, x + 8, blockY + 6, { width: half - 16 });
     let y = blockY + 20;
     for (const [k, v] of rows) {
-      doc.font('regular').fontSize(8.5).fillColor(GREY).text(k, x + 8, y, { width: 70 });
+      doc
+        .font('regular')
+        .fontSize(8.5)
+        .fillColor(GREY)
+        .text(k, x + 8, y, { width: 70 });
       doc.fillColor('#000000').text(v, x + 80, y, { width: half - 88, height: 11, ellipsis: true });
       y += 13;
     }
@@ -110,12 +140,28 @@ export async function billPdf({ org, bill, patient, doctor }: BillPdfInput): Pro
       doc.fillColor('#000000').text(c, x + 4, y + 4, { width: cols[i]!.w - 8, align: cols[i]!.align });
       x += cols[i]!.w;
     });
-    doc.moveTo(left, y + h).lineTo(left + width, y + h).strokeColor(LINE).lineWidth(0.5).stroke();
+    doc
+      .moveTo(left, y + h)
+      .lineTo(left + width, y + h)
+      .strokeColor(LINE)
+      .lineWidth(0.5)
+      .stroke();
     doc.y = y + h;
   };
-  row(cols.map((c) => c.h), { bold: true, fill: '#eeeeee' });
+  row(
+    cols.map((c) => c.h),
+    { bold: true, fill: '#eeeeee' },
+  );
   (bill.items ?? []).forEach((it, i) =>
-    row([String(i + 1), it.particulars, String(it.qty), inr(it.price), `${it.gst_percent}`, `${it.discount_percent}`, inr(it.total)]),
+    row([
+      String(i + 1),
+      it.particulars,
+      String(it.qty),
+      inr(it.price),
+      `${it.gst_percent}`,
+      `${it.discount_percent}`,
+      inr(it.total),
+    ]),
   );
 
   // Summary
@@ -133,7 +179,12 @@ export async function billPdf({ org, bill, patient, doctor }: BillPdfInput): Pro
   line('Total before discount', inr(bill.total_before_discount));
   line(`Discount (${bill.discount_percentage}%)`, `− ${inr(bill.discount_amount)}`);
   line(`Tax (${bill.tax_percentage}%)`, inr(bill.tax_amount));
-  doc.moveTo(sumX, doc.y).lineTo(left + width, doc.y).strokeColor('#333333').lineWidth(0.8).stroke();
+  doc
+    .moveTo(sumX, doc.y)
+    .lineTo(left + width, doc.y)
+    .strokeColor('#333333')
+    .lineWidth(0.8)
+    .stroke();
   doc.y += 4;
   line('Total', inr(bill.final_amount), true);
   line('Paid', inr(bill.paid_amount));
@@ -147,18 +198,43 @@ export async function billPdf({ org, bill, patient, doctor }: BillPdfInput): Pro
     for (const p of payments) {
       const what = p.amount < 0 ? `Refund${p.reason ? ` (${p.reason})` : ''}` : 'Received';
       const ref = p.reference ? ` · ref ${p.reference}` : '';
-      doc.text(`${formatLabDateTime(p.created_at, org.date_format, tz)}  ${what}  ${inr(p.amount)}  ${p.method.toUpperCase()}${ref}`, left, doc.y, { width });
+      doc.text(
+        `${formatLabDateTime(p.created_at, org.date_format, tz)}  ${what}  ${inr(p.amount)}  ${p.method.toUpperCase()}${ref}`,
+        left,
+        doc.y,
+        { width },
+      );
     }
   }
   doc.moveDown(0.5);
-  doc.font('bold').fontSize(9).text('Amount in words: ', left, doc.y, { continued: true }).font('regular').text(amountInWords(Math.round(bill.final_amount * 100)), { width });
+  doc
+    .font('bold')
+    .fontSize(9)
+    .text('Amount in words: ', left, doc.y, { continued: true })
+    .font('regular')
+    .text(amountInWords(Math.round(bill.final_amount * 100)), { width });
   if (bill.status === 'cancelled' && bill.cancel_reason) {
-    doc.moveDown(0.3).font('bold').fillColor('#b00020').text(`Cancelled: ${bill.cancel_reason}`, { width }).fillColor('#000000');
+    doc
+      .moveDown(0.3)
+      .font('bold')
+      .fillColor('#b00020')
+      .text(`Cancelled: ${bill.cancel_reason}`, { width })
+      .fillColor('#000000');
   }
   doc.moveDown(1.5);
-  doc.font('regular').fontSize(8).fillColor(GREY).text('This is a computer-generated bill. Thank you for choosing us; wishing you good health.', left, doc.y, { width, align: 'center' });
+  doc
+    .font('regular')
+    .fontSize(8)
+    .fillColor(GREY)
+    .text('This is a computer-generated bill. Thank you for choosing us; wishing you good health.', left, doc.y, {
+      width,
+      align: 'center',
+    });
   doc.fillColor('#000000');
 
-  numberPages(doc, `${org.name} · ${bill.bill_number} · printed ${formatLabDate(new Date().toISOString(), org.date_format, tz)}`);
+  numberPages(
+    doc,
+    `${org.name} · ${bill.bill_number} · printed ${formatLabDate(new Date().toISOString(), org.date_format, tz)}`,
+  );
   return toBuffer(doc);
 }

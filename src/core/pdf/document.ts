@@ -9,7 +9,12 @@ export const FONTS = {
   bold: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'),
 };
 
-export function newDocument(opts: { size?: PDFKit.PDFDocumentOptions['size']; margin?: number; title: string; author?: string }) {
+export function newDocument(opts: {
+  size?: PDFKit.PDFDocumentOptions['size'];
+  margin?: number;
+  title: string;
+  author?: string;
+}) {
   const doc = new PDFDocument({
     size: opts.size ?? 'A4',
     margin: opts.margin ?? 40,
@@ -43,7 +48,11 @@ export function numberPages(doc: PDFKit.PDFDocument, footer: string): void {
     doc.page.margins.bottom = 0;
     doc.font('regular').fontSize(7.5).fillColor('#666666');
     doc.text(footer, 40, bottom, { width: doc.page.width - 80, align: 'left', lineBreak: false });
-    doc.text(`Page ${i - range.start + 1} of ${range.count}`, 40, bottom, { width: doc.page.width - 80, align: 'right', lineBreak: false });
+    doc.text(`Page ${i - range.start + 1} of ${range.count}`, 40, bottom, {
+      width: doc.page.width - 80,
+      align: 'right',
+      lineBreak: false,
+    });
     doc.page.margins.bottom = oldBottomMargin;
   }
   doc.fillColor('#000000');

@@ -21,12 +21,27 @@ export async function sampleLabelPdf(org: OrganizationRow, sample: Sample): Prom
   let size = 7;
   while (size > 5 && doc.fontSize(size).widthOfString(name) > inner) size -= 0.25;
   doc.fontSize(size).text(name, pad, pad, { width: inner, height: 8.5, ellipsis: true, lineBreak: false });
-  doc.font('regular').fontSize(5.6).text(`${sample.patient_number} · ${sample.sample_type}`, pad, pad + 8.5, { width: inner, height: 7, lineBreak: false, ellipsis: true });
+  doc
+    .font('regular')
+    .fontSize(5.6)
+    .text(`${sample.patient_number} · ${sample.sample_type}`, pad, pad + 8.5, {
+      width: inner,
+      height: 7,
+      lineBreak: false,
+      ellipsis: true,
+    });
   const png = await barcodePng(sample.barcode, 'code128', { scale: 3, height: 10, text: false });
   const barTop = pad + 16;
   doc.image(png, pad, barTop, { fit: [inner, 9 * MM], align: 'center' });
-  doc.font('regular').fontSize(6.2).text(sample.barcode, pad, barTop + 9 * MM + 0.5, { width: inner, align: 'center', lineBreak: false });
-  const when = sample.collection_date ? formatLabDateTime(sample.collection_date, org.date_format, org.timezone) : 'not collected';
-  doc.fontSize(5.2).text(`${sample.sample_id} · ${when}`, pad, h - pad - 5.5, { width: inner, align: 'center', lineBreak: false });
+  doc
+    .font('regular')
+    .fontSize(6.2)
+    .text(sample.barcode, pad, barTop + 9 * MM + 0.5, { width: inner, align: 'center', lineBreak: false });
+  const when = sample.collection_date
+    ? formatLabDateTime(sample.collection_date, org.date_format, org.timezone)
+    : 'not collected';
+  doc
+    .fontSize(5.2)
+    .text(`${sample.sample_id} · ${when}`, pad, h - pad - 5.5, { width: inner, align: 'center', lineBreak: false });
   return toBuffer(doc);
 }

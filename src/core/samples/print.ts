@@ -5,21 +5,44 @@ import { sampleLabelPdf } from '../pdf/label.js';
 import { getSample } from './service.js';
 
 /** The tube label PDF, the same bytes for the UI and `lims samples label`. */
-export async function labelPdfForSample(db: Db, organizationId: number, sampleId: number): Promise<{ pdf: Buffer; sampleCode: string }> {
+export async function labelPdfForSample(
+  db: Db,
+  organizationId: number,
+  sampleId: number,
+): Promise<{ pdf: Buffer; sampleCode: string }> {
   const sample = await getSample(db, organizationId, sampleId);
-  if (!sample.barcode) throw new ConflictError(`Sample ${sample.sample_id} has no barcode yet; collect it or generate its barcode first`, 'NO_BARCODE');
+  if (!sample.barcode)
+    throw new ConflictError(
+      `Sample ${sample.sample_id} has no barcode yet; collect it or generate its barcode first`,
+      'NO_BARCODE',
+    );
   const org = await getOrganization(db, organizationId);
   return { pdf: await sampleLabelPdf(org, sample), sampleCode: sample.sample_id };
 }
 
 /** Accepts the database id or the sample code (SMP...). */
 export async function findSampleId(db: Db, organizationId: number, ref: string): Promise<number | null> {
-  const byCode = await db.selectFrom('samples').select('id').where('organization_id', '=', organizationId).where('sample_code', '=', ref.toUpperCase()).executeTakeFirst();
+  const byCode = await db
+    .selectFrom('samples')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('sample_code', '=', ref.toUpperCase())
+    .executeTakeFirst();
   if (byCode) return byCode.id;
   if (/^\d+$/.test(ref)) {
-    const byId = await db.selectFrom('samples').select('id').where('organization_id', '=', organizationId).where('id', '=', Number(ref)).executeTakeFirst();
+    const byId = await db
+      .selectFrom('samples')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', Number(ref))
+      .executeTakeFirst();
     if (byId) return byId.id;
   }
-  const byBarcode = await db.selectFrom('samples').select('id').where('organization_id', '=', organizationId).where('barcode', '=', ref.toUpperCase()).executeTakeFirst();
+  const byBarcode = await db
+    .selectFrom('samples')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('barcode', '=', ref.toUpperCase())
+    .executeTakeFirst();
   return byBarcode?.id ?? null;
 }

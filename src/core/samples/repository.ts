@@ -14,15 +14,17 @@ export function samplesQuery(db: Db, organizationId: number) {
 type SamplesQuery = ReturnType<typeof samplesQuery>;
 
 function withColumns(q: SamplesQuery) {
-  return q.selectAll('s').select([
-    'p.first_name',
-    'p.last_name',
-    'p.patient_code',
-    'p.gender as patient_gender',
-    'p.date_of_birth as patient_dob',
-    'c.first_name as collector_first_name',
-    'c.last_name as collector_last_name',
-  ]);
+  return q
+    .selectAll('s')
+    .select([
+      'p.first_name',
+      'p.last_name',
+      'p.patient_code',
+      'p.gender as patient_gender',
+      'p.date_of_birth as patient_dob',
+      'c.first_name as collector_first_name',
+      'c.last_name as collector_last_name',
+    ]);
 }
 
 export type SampleRow = Awaited<ReturnType<ReturnType<typeof withColumns>['executeTakeFirstOrThrow']>>;
@@ -76,7 +78,11 @@ export function toSample(r: SampleRow, tests: SampleTestRef[]): Sample {
   };
 }
 
-export async function findSampleRow(db: Db, organizationId: number, where: { id?: number; barcode?: string }): Promise<SampleRow | undefined> {
+export async function findSampleRow(
+  db: Db,
+  organizationId: number,
+  where: { id?: number; barcode?: string },
+): Promise<SampleRow | undefined> {
   let q = withColumns(samplesQuery(db, organizationId));
   if (where.id !== undefined) q = q.where('s.id', '=', where.id);
   if (where.barcode !== undefined) q = q.where('s.barcode', '=', where.barcode);
@@ -88,7 +94,11 @@ export async function sampleHistory(db: Db, sampleId: number): Promise<SampleHis
 }
 
 /** Search: sample ID, barcode, sample type, patient first or last name or code (spec 001). */
-export async function pageSamples(db: Db, organizationId: number, f: SampleListQuery): Promise<{ rows: SampleRow[]; total: number }> {
+export async function pageSamples(
+  db: Db,
+  organizationId: number,
+  f: SampleListQuery,
+): Promise<{ rows: SampleRow[]; total: number }> {
   let q = samplesQuery(db, organizationId);
   if (f.status) q = q.where('s.status', '=', f.status);
   if (f.priority) q = q.where('s.priority', '=', f.priority);
@@ -106,14 +116,22 @@ export async function pageSamples(db: Db, organizationId: number, f: SampleListQ
     );
   }
   const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await withColumns(q).orderBy('s.id', 'desc').limit(f.limit).offset((f.page - 1) * f.limit).execute();
+  const rows = await withColumns(q)
+    .orderBy('s.id', 'desc')
+    .limit(f.limit)
+    .offset((f.page - 1) * f.limit)
+    .execute();
   return { rows, total: Number(n) };
 }
 
 export async function sampleCounts(db: Db, organizationId: number) {
   const rows = await db
     .selectFrom('samples')
-    .select(['status', (eb) => eb.fn.countAll<number>().as('n'), sql<number>`sum(CASE WHEN barcode IS NOT NULL THEN 1 ELSE 0 END)`.as('with_barcode')])
+    .select([
+      'status',
+      (eb) => eb.fn.countAll<number>().as('n'),
+      sql<number>`sum(CASE WHEN barcode IS NOT NULL THEN 1 ELSE 0 END)`.as('with_barcode'),
+    ])
     .where('organization_id', '=', organizationId)
     .groupBy('status')
     .execute();
@@ -121,7 +139,10 @@ export async function sampleCounts(db: Db, organizationId: number) {
 }
 
 /** Collection-to-completion time of completed samples (julianday: SQLite's date arithmetic, in days). */
-export async function processingTime(db: Db, organizationId: number): Promise<{ avgMinutes: number | null; n: number }> {
+export async function processingTime(
+  db: Db,
+  organizationId: number,
+): Promise<{ avgMinutes: number | null; n: number }> {
   const row = await db
     .selectFrom('samples')
     .select([

@@ -8,9 +8,32 @@ import { nextSequence } from '../sequences.js';
 import { organizationTimezone } from '../settings/organization.js';
 import { localDate } from '../time.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
-import { canMoveSample, completionRate, isValidBarcode, makeBarcode, nextStatuses, type SampleStatus, type SampleType } from '../../shared/samples.js';
-import type { Sample, SampleCreate, SampleListQuery, SampleStatusChange, SampleSummary, SampleUpdate } from '../../shared/schemas/samples.js';
-import { findSampleRow, pageSamples, processingTime, sampleCounts, sampleHistory, testsOfSamples, toSample } from './repository.js';
+import {
+  canMoveSample,
+  completionRate,
+  isValidBarcode,
+  makeBarcode,
+  nextStatuses,
+  type SampleStatus,
+  type SampleType,
+} from '../../shared/samples.js';
+import type {
+  Sample,
+  SampleCreate,
+  SampleListQuery,
+  SampleStatusChange,
+  SampleSummary,
+  SampleUpdate,
+} from '../../shared/schemas/samples.js';
+import {
+  findSampleRow,
+  pageSamples,
+  processingTime,
+  sampleCounts,
+  sampleHistory,
+  testsOfSamples,
+  toSample,
+} from './repository.js';
 
 async function load(db: Db, organizationId: number, id: number): Promise<Sample> {
   const row = await findSampleRow(db, organizationId, { id });
@@ -23,7 +46,10 @@ export const getSample = load;
 
 export async function listSamples(db: Db, organizationId: number, q: SampleListQuery) {
   const { rows, total } = await pageSamples(db, organizationId, q);
-  const tests = await testsOfSamples(db, rows.map((r) => r.id));
+  const tests = await testsOfSamples(
+    db,
+    rows.map((r) => r.id),
+  );
   return { samples: rows.map((r) => toSample(r, tests.get(r.id) ?? [])), ...pageEnvelope(total, q.page, q.limit) };
 }
 
@@ -52,7 +78,12 @@ export async function sampleSummary(db: Db, organizationId: number): Promise<Sam
 async function freshBarcode(trx: Db, organizationId: number, type: SampleType): Promise<string> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const code = makeBarcode(type, Date.now(), randomInt(1000));
-    const taken = await trx.selectFrom('samples').select('id').where('organization_id', '=', organizationId).where('barcode', '=', code).executeTakeFirst();
+    const taken = await trx
+      .selectFrom('samples')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('barcode', '=', code)
+      .executeTakeFirst();
     if (!taken) return code;
   }
   throw new ConflictError('Could not find a free barcode; try again', 'BARCODE_EXHAUSTED');
@@ -60,7 +91,12 @@ async function freshBarcode(trx: Db, organizationId: number, type: SampleType): 
 
 async function assertTests(trx: Db, organizationId: number, ids: number[]) {
   if (!ids.length) return;
-  const rows = await trx.selectFrom('tests').select('id').where('organization_id', '=', organizationId).where('id', 'in', ids).execute();
+  const rows = await trx
+    .selectFrom('tests')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('id', 'in', ids)
+    .execute();
   const have = new Set(rows.map((r) => r.id));
   const missing = ids.filter((i) => !have.has(i));
   if (missing.length) throw ValidationError.field('test_ids', `Unknown test id(s): ${missing.join(', ')}`);
@@ -68,33 +104,70 @@ async function assertTests(trx: Db, organizationId: number, ids: number[]) {
 
 async function assertCollector(trx: Db, organizationId: number, id: number | null | undefined) {
   if (!id) return;
-  const u = await trx.selectFrom('users').select(['id', 'is_active']).where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+  const u = await trx
+    .selectFrom('users')
+    .select(['id', 'is_active'])
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!u || u.is_active !== 1) throw ValidationError.field('collector_id', `Unknown collector ${id}`);
 }
 
 async function actorName(trx: Db, actor: Actor): Promise<string | null> {
   if (!actor.userId) return actor.email;
-  const u = await trx.selectFrom('users').select(['first_name', 'last_name']).where('id', '=', actor.userId).executeTakeFirst();
+  const u = await trx
+    .selectFrom('users')
+    .select(['first_name', 'last_name'])
+    .where('id', '=', actor.userId)
+    .executeTakeFirst();
   return u ? `${u.first_name} ${u.last_name}` : actor.email;
 }
 
-async function addHistory(trx: Db, actor: Actor, sampleId: number, from: string | null, to: string, location: string | null, notes: string | null) {
+async function addHistory(
+  trx: Db,
+  actor: Actor,
+  sampleId: number,
+  from: string | null,
+  to: string,
+  location: string | null,
+  notes: string | null,
+) {
   await trx
     .insertInto('sample_status_history')
-    .values({ sample_id: sampleId, from_status: from, to_status: to, changed_by: actor.userId, changed_by_name: await actorName(trx, actor), location, notes, created_at: nowIso() })
+    .values({
+      sample_id: sampleId,
+      from_status: from,
+      to_status: to,
+      changed_by: actor.userId,
+      changed_by_name: await actorName(trx, actor),
+      location,
+      notes,
+      created_at: nowIso(),
+    })
     .execute();
 }
 
 /** Collects (or orders) a sample: code SMP+date+sequence, a barcode at collection, the ordered tests, custody history. */
 export async function createSample(db: Db, actor: Actor, input: SampleCreate): Promise<Sample> {
   const id = await db.transaction().execute(async (trx) => {
-    const patient = await trx.selectFrom('patients').select('id').where('organization_id', '=', actor.organizationId).where('id', '=', input.patient_id).executeTakeFirst();
+    const patient = await trx
+      .selectFrom('patients')
+      .select('id')
+      .where('organization_id', '=', actor.organizationId)
+      .where('id', '=', input.patient_id)
+      .executeTakeFirst();
     if (!patient) throw ValidationError.field('patient_id', `Unknown patient ${input.patient_id}`);
     await assertTests(trx, actor.organizationId, input.test_ids);
     await assertCollector(trx, actor.organizationId, input.collector_id);
     if (input.bill_id) {
-      const bill = await trx.selectFrom('bills').select('patient_id').where('organization_id', '=', actor.organizationId).where('id', '=', input.bill_id).executeTakeFirst();
-      if (!bill || bill.patient_id !== input.patient_id) throw ValidationError.field('bill_id', 'The bill is not this patient\'s');
+      const bill = await trx
+        .selectFrom('bills')
+        .select('patient_id')
+        .where('organization_id', '=', actor.organizationId)
+        .where('id', '=', input.bill_id)
+        .executeTakeFirst();
+      if (!bill || bill.patient_id !== input.patient_id)
+        throw ValidationError.field('bill_id', "The bill is not this patient's");
     }
     const day = localDate(await organizationTimezone(trx, actor.organizationId)).replace(/-/g, '');
     const seq = await nextSequence(trx, actor.organizationId, `sample:${day}`);
@@ -124,10 +197,18 @@ export async function createSample(db: Db, actor: Actor, input: SampleCreate): P
       .returningAll()
       .executeTakeFirstOrThrow();
     if (input.test_ids.length) {
-      await trx.insertInto('sample_tests').values(input.test_ids.map((test_id, position) => ({ sample_id: row.id, test_id, position }))).execute();
+      await trx
+        .insertInto('sample_tests')
+        .values(input.test_ids.map((test_id, position) => ({ sample_id: row.id, test_id, position })))
+        .execute();
     }
     await addHistory(trx, actor, row.id, null, row.status, row.location, input.notes ?? null);
-    await writeAudit(trx, actor, { action: 'create', entity: 'sample', entityId: row.id, newValues: { ...row, test_ids: input.test_ids } });
+    await writeAudit(trx, actor, {
+      action: 'create',
+      entity: 'sample',
+      entityId: row.id,
+      newValues: { ...row, test_ids: input.test_ids },
+    });
     return row.id;
   });
   return load(db, actor.organizationId, id);
@@ -135,13 +216,28 @@ export async function createSample(db: Db, actor: Actor, input: SampleCreate): P
 
 export async function updateSample(db: Db, actor: Actor, id: number, input: SampleUpdate): Promise<Sample> {
   await db.transaction().execute(async (trx) => {
-    const before = await trx.selectFrom('samples').selectAll().where('organization_id', '=', actor.organizationId).where('id', '=', id).executeTakeFirst();
+    const before = await trx
+      .selectFrom('samples')
+      .selectAll()
+      .where('organization_id', '=', actor.organizationId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!before) throw new NotFoundError('Sample', id);
     const patch: Record<string, unknown> = {};
     if (input.barcode !== undefined && input.barcode !== before.barcode) {
-      if (before.barcode) throw new ConflictError(`Sample ${before.sample_code} already has barcode ${before.barcode}`, 'HAS_BARCODE');
-      const taken = await trx.selectFrom('samples').select('sample_code').where('organization_id', '=', actor.organizationId).where('barcode', '=', input.barcode).executeTakeFirst();
-      if (taken) throw new ConflictError(`Barcode ${input.barcode} is already used by sample ${taken.sample_code}`, 'DUPLICATE_BARCODE');
+      if (before.barcode)
+        throw new ConflictError(`Sample ${before.sample_code} already has barcode ${before.barcode}`, 'HAS_BARCODE');
+      const taken = await trx
+        .selectFrom('samples')
+        .select('sample_code')
+        .where('organization_id', '=', actor.organizationId)
+        .where('barcode', '=', input.barcode)
+        .executeTakeFirst();
+      if (taken)
+        throw new ConflictError(
+          `Barcode ${input.barcode} is already used by sample ${taken.sample_code}`,
+          'DUPLICATE_BARCODE',
+        );
       patch.barcode = input.barcode;
     }
     if (input.sample_type !== undefined) patch.sample_type = input.sample_type;
@@ -155,15 +251,30 @@ export async function updateSample(db: Db, actor: Actor, id: number, input: Samp
     if (input.test_ids !== undefined) {
       await assertTests(trx, actor.organizationId, input.test_ids);
       await trx.deleteFrom('sample_tests').where('sample_id', '=', id).execute();
-      if (input.test_ids.length) await trx.insertInto('sample_tests').values(input.test_ids.map((test_id, position) => ({ sample_id: id, test_id, position }))).execute();
+      if (input.test_ids.length)
+        await trx
+          .insertInto('sample_tests')
+          .values(input.test_ids.map((test_id, position) => ({ sample_id: id, test_id, position })))
+          .execute();
       patch.test_ids = input.test_ids;
     }
     const { test_ids: newTests, ...columns } = patch;
-    if (Object.keys(columns).length) await trx.updateTable('samples').set({ ...columns, updated_at: nowIso() }).where('id', '=', id).execute();
+    if (Object.keys(columns).length)
+      await trx
+        .updateTable('samples')
+        .set({ ...columns, updated_at: nowIso() })
+        .where('id', '=', id)
+        .execute();
     if (!Object.keys(patch).length) return;
     const oldValues: Record<string, unknown> = {};
     for (const k of Object.keys(columns)) oldValues[k] = (before as Record<string, unknown>)[k] ?? null;
-    await writeAudit(trx, actor, { action: 'update', entity: 'sample', entityId: id, oldValues, newValues: { ...columns, ...(newTests ? { test_ids: newTests } : {}) } });
+    await writeAudit(trx, actor, {
+      action: 'update',
+      entity: 'sample',
+      entityId: id,
+      oldValues,
+      newValues: { ...columns, ...(newTests ? { test_ids: newTests } : {}) },
+    });
   });
   return load(db, actor.organizationId, id);
 }
@@ -171,7 +282,12 @@ export async function updateSample(db: Db, actor: Actor, id: number, input: Samp
 /** The status machine: illegal moves are 409; every move is kept with who, when, where and notes. */
 export async function changeSampleStatus(db: Db, actor: Actor, id: number, input: SampleStatusChange): Promise<Sample> {
   await db.transaction().execute(async (trx) => {
-    const before = await trx.selectFrom('samples').selectAll().where('organization_id', '=', actor.organizationId).where('id', '=', id).executeTakeFirst();
+    const before = await trx
+      .selectFrom('samples')
+      .selectAll()
+      .where('organization_id', '=', actor.organizationId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!before) throw new NotFoundError('Sample', id);
     const from = before.status as SampleStatus;
     if (!canMoveSample(from, input.status)) {
@@ -186,14 +302,21 @@ export async function changeSampleStatus(db: Db, actor: Actor, id: number, input
     if (input.location) patch.location = input.location;
     if (input.status === 'collected') {
       patch.collection_date = now;
-      if (!before.barcode) patch.barcode = await freshBarcode(trx, actor.organizationId, before.sample_type as SampleType);
+      if (!before.barcode)
+        patch.barcode = await freshBarcode(trx, actor.organizationId, before.sample_type as SampleType);
       if (!before.collector_id) patch.collector_id = actor.userId;
     }
     if (input.status === 'completed') patch.completed_at = now;
     if (input.status === 'rejected') patch.rejection_reason = input.notes ?? null;
     await trx.updateTable('samples').set(patch).where('id', '=', id).execute();
     await addHistory(trx, actor, id, from, input.status, input.location ?? before.location, input.notes ?? null);
-    await writeAudit(trx, actor, { action: 'update', entity: 'sample', entityId: id, oldValues: { status: from }, newValues: { status: input.status, notes: input.notes ?? null } });
+    await writeAudit(trx, actor, {
+      action: 'update',
+      entity: 'sample',
+      entityId: id,
+      oldValues: { status: from },
+      newValues: { status: input.status, notes: input.notes ?? null },
+    });
   });
   return load(db, actor.organizationId, id);
 }
@@ -201,10 +324,20 @@ export async function changeSampleStatus(db: Db, actor: Actor, id: number, input
 export async function deleteSample(db: Db, actor: Actor, id: number): Promise<Sample> {
   const sample = await load(db, actor.organizationId, id);
   await db.transaction().execute(async (trx) => {
-    const results = await trx.selectFrom('test_results').select((eb) => eb.fn.countAll<number>().as('n')).where('sample_id', '=', id).executeTakeFirstOrThrow();
-    if (Number(results.n) > 0) throw new ConflictError(`Sample ${sample.sample_id} has results; reject it instead of deleting it`, 'IN_USE');
+    const results = await trx
+      .selectFrom('test_results')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('sample_id', '=', id)
+      .executeTakeFirstOrThrow();
+    if (Number(results.n) > 0)
+      throw new ConflictError(`Sample ${sample.sample_id} has results; reject it instead of deleting it`, 'IN_USE');
     await trx.deleteFrom('samples').where('id', '=', id).execute();
-    await writeAudit(trx, actor, { action: 'delete', entity: 'sample', entityId: id, oldValues: sample as unknown as Record<string, unknown> });
+    await writeAudit(trx, actor, {
+      action: 'delete',
+      entity: 'sample',
+      entityId: id,
+      oldValues: sample as unknown as Record<string, unknown>,
+    });
   });
   return sample;
 }
@@ -216,21 +349,42 @@ export async function sampleByBarcode(db: Db, organizationId: number, barcode: s
   return load(db, organizationId, row.id);
 }
 
-export async function checkBarcode(db: Db, organizationId: number, barcode: string): Promise<{ isUnique: boolean; valid: boolean }> {
+export async function checkBarcode(
+  db: Db,
+  organizationId: number,
+  barcode: string,
+): Promise<{ isUnique: boolean; valid: boolean }> {
   const valid = isValidBarcode(barcode);
   if (!valid) return { isUnique: false, valid };
-  const row = await db.selectFrom('samples').select('id').where('organization_id', '=', organizationId).where('barcode', '=', barcode).executeTakeFirst();
+  const row = await db
+    .selectFrom('samples')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('barcode', '=', barcode)
+    .executeTakeFirst();
   return { isUnique: !row, valid };
 }
 
 /** Generate Missing Barcodes: every sample without one gets one, in one transaction. */
 export async function generateMissingBarcodes(db: Db, actor: Actor): Promise<{ generated: number; samples: string[] }> {
   return db.transaction().execute(async (trx) => {
-    const rows = await trx.selectFrom('samples').select(['id', 'sample_code', 'sample_type']).where('organization_id', '=', actor.organizationId).where('barcode', 'is', null).orderBy('id').execute();
+    const rows = await trx
+      .selectFrom('samples')
+      .select(['id', 'sample_code', 'sample_type'])
+      .where('organization_id', '=', actor.organizationId)
+      .where('barcode', 'is', null)
+      .orderBy('id')
+      .execute();
     for (const r of rows) {
       const barcode = await freshBarcode(trx, actor.organizationId, r.sample_type as SampleType);
       await trx.updateTable('samples').set({ barcode, updated_at: nowIso() }).where('id', '=', r.id).execute();
-      await writeAudit(trx, actor, { action: 'update', entity: 'sample', entityId: r.id, oldValues: { barcode: null }, newValues: { barcode } });
+      await writeAudit(trx, actor, {
+        action: 'update',
+        entity: 'sample',
+        entityId: r.id,
+        oldValues: { barcode: null },
+        newValues: { barcode },
+      });
     }
     return { generated: rows.length, samples: rows.map((r) => r.sample_code) };
   });

@@ -25,7 +25,10 @@ export async function ensureDemoLab(db: Db): Promise<void> {
   const org = await primaryOrganization(db);
   if (org) {
     if (org.is_demo === 1) return;
-    throw new ConflictError('This data dir holds a real lab; --demo runs only on an empty or demo data dir', 'NOT_DEMO');
+    throw new ConflictError(
+      'This data dir holds a real lab; --demo runs only on an empty or demo data dir',
+      'NOT_DEMO',
+    );
   }
   const creds = demoCredentials();
   const superadmin = creds[0]!;

@@ -76,14 +76,29 @@ export async function setupLab(db: Db, input: SetupInput, opts: { demo?: boolean
       .executeTakeFirstOrThrow();
     await trx
       .insertInto('collection_locations')
-      .values(DEFAULT_COLLECTION_LOCATIONS.map((l, position) => ({ organization_id: org.id, name: l.name, kind: l.kind, position, is_active: 1, created_at: now, updated_at: now })))
+      .values(
+        DEFAULT_COLLECTION_LOCATIONS.map((l, position) => ({
+          organization_id: org.id,
+          name: l.name,
+          kind: l.kind,
+          position,
+          is_active: 1,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
       .execute();
     const actor = systemActor(org.id, 'setup');
     await writeAudit(trx, actor, {
       action: 'create',
       entity: 'organization',
       entityId: org.id,
-      newValues: { name: input.labName, timezone: input.timezone, currency: input.currency, date_format: input.dateFormat },
+      newValues: {
+        name: input.labName,
+        timezone: input.timezone,
+        currency: input.currency,
+        date_format: input.dateFormat,
+      },
     });
     await writeAudit(trx, actor, {
       action: 'create',

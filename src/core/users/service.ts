@@ -28,7 +28,12 @@ function assertMayManage(actor: Actor, target: { role: string; id: number }): vo
 export async function listUsers(
   db: Db,
   organizationId: number,
-  q: { role?: Role | undefined; search?: string | undefined; include_inactive?: boolean | undefined; roles?: readonly Role[] },
+  q: {
+    role?: Role | undefined;
+    search?: string | undefined;
+    include_inactive?: boolean | undefined;
+    roles?: readonly Role[];
+  },
 ): Promise<User[]> {
   let query = db.selectFrom('users').selectAll().where('organization_id', '=', organizationId);
   if (q.role) query = query.where('role', '=', q.role);
@@ -100,7 +105,12 @@ export async function updateUser(db: Db, actor: Actor, id: number, input: UserUp
     }
     if (input.is_active === false && actor.userId === id) throw new ForbiddenError('You cannot deactivate yourself');
     if (input.email && input.email !== before.email) {
-      const taken = await trx.selectFrom('users').select('id').where('email', '=', input.email).where('id', '!=', id).executeTakeFirst();
+      const taken = await trx
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', input.email)
+        .where('id', '!=', id)
+        .executeTakeFirst();
       if (taken) throw new ConflictError(`A user with email ${input.email} already exists`, 'EMAIL_TAKEN');
     }
     const patch = {

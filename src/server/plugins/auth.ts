@@ -76,7 +76,8 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     if (access !== 'authenticated') {
       const needed = typeof access === 'string' ? [access] : access;
       const missing = needed.filter((p) => !hasPermission(role, p));
-      if (missing.length) throw new ForbiddenError(`Your role (${role}) does not have the ${missing.join(' and ')} permission`);
+      if (missing.length)
+        throw new ForbiddenError(`Your role (${role}) does not have the ${missing.join(' and ')} permission`);
     }
     req.staff = {
       user: session.user,

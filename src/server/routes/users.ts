@@ -23,10 +23,14 @@ export async function userRoutes(app: FastifyInstance) {
     user: await getUser(db, actorOf(req).organizationId, req.params.id),
   }));
 
-  r.post('/api/users', { schema: { body: userCreateSchema }, config: { access: 'manage_users' } }, async (req, reply) => {
-    reply.status(201);
-    return { user: await createUser(db, actorOf(req), req.body) };
-  });
+  r.post(
+    '/api/users',
+    { schema: { body: userCreateSchema }, config: { access: 'manage_users' } },
+    async (req, reply) => {
+      reply.status(201);
+      return { user: await createUser(db, actorOf(req), req.body) };
+    },
+  );
 
   r.put(
     '/api/users/:id',

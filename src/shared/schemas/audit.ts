@@ -10,8 +10,20 @@ export const auditListQuery = pageQuery.extend({
     z.enum(AUDIT_ACTIONS, { error: `action must be one of ${AUDIT_ACTIONS.join(', ')}` }).optional(),
   ),
   entity: z.preprocess((v) => (v === '' || v === 'all' ? undefined : v), z.string().max(40).optional()),
-  from: z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'from must be YYYY-MM-DD').optional()),
-  to: z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'to must be YYYY-MM-DD').optional()),
+  from: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'from must be YYYY-MM-DD')
+      .optional(),
+  ),
+  to: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'to must be YYYY-MM-DD')
+      .optional(),
+  ),
   search: z.string().trim().max(100).optional(),
 });
 export type AuditListQuery = z.infer<typeof auditListQuery>;

@@ -10,7 +10,11 @@ const percent = (label: string) =>
     .refine((n) => n >= 0 && n <= 100, `${label} must be between 0 and 100`)
     .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, `${label} may have at most 2 decimals`);
 
-const id = (label: string) => z.coerce.number({ error: `${label} must be an id` }).int(`${label} must be an id`).positive(`${label} must be an id`);
+const id = (label: string) =>
+  z.coerce
+    .number({ error: `${label} must be an id` })
+    .int(`${label} must be an id`)
+    .positive(`${label} must be an id`);
 
 export const billItemInput = z.object({
   item_type: z.enum(['test', 'profile', 'package'], { error: 'item_type must be test, profile or package' }),
@@ -30,10 +34,15 @@ export type BillItemInput = z.infer<typeof billItemInput>;
 
 const billBody = {
   doctor_id: z.preprocess((v) => (v === '' || v === 0 ? null : v), id('doctor_id').nullable().optional()),
-  items: z.array(billItemInput, { error: 'items must be a list' }).min(1, 'Please add at least one test, profile, or package').max(100),
+  items: z
+    .array(billItemInput, { error: 'items must be a list' })
+    .min(1, 'Please add at least one test, profile, or package')
+    .max(100),
   discount_percentage: percent('Discount %').default(0),
   tax_percentage: percent('Tax %').default(0),
-  payment_method: z.enum(PAYMENT_METHODS, { error: `Payment method must be one of ${PAYMENT_METHODS.join(', ')}` }).default('cash'),
+  payment_method: z
+    .enum(PAYMENT_METHODS, { error: `Payment method must be one of ${PAYMENT_METHODS.join(', ')}` })
+    .default('cash'),
   /** Money received at the counter when the bill is saved (optional). */
   amount_paid: rupeeAmount('Amount paid').optional(),
   payment_reference: optionalText(100),
@@ -49,8 +58,18 @@ export const registerWithBillSchema = z
     patient: patientCreateSchema,
     visit_type: z.enum(['doctor_visit', 'lab_only'], { error: 'Visit type must be doctor_visit or lab_only' }),
     ...billBody,
-    discount_percentage: z.coerce.number().int('Discount must be a whole number').min(0, 'Discount must be between 0 and 100').max(100, 'Discount must be between 0 and 100').default(0),
-    tax_percentage: z.coerce.number().int('Tax must be a whole number').min(0, 'Tax must be between 0 and 100').max(100, 'Tax must be between 0 and 100').default(0),
+    discount_percentage: z.coerce
+      .number()
+      .int('Discount must be a whole number')
+      .min(0, 'Discount must be between 0 and 100')
+      .max(100, 'Discount must be between 0 and 100')
+      .default(0),
+    tax_percentage: z.coerce
+      .number()
+      .int('Tax must be a whole number')
+      .min(0, 'Tax must be between 0 and 100')
+      .max(100, 'Tax must be between 0 and 100')
+      .default(0),
   })
   .refine((b) => b.visit_type === 'lab_only' || (b.doctor_id ?? null) !== null, {
     path: ['doctor_id'],
@@ -59,10 +78,15 @@ export const registerWithBillSchema = z
 export type RegisterWithBill = z.infer<typeof registerWithBillSchema>;
 
 export const billUpdateSchema = z.object({
-  status: z.enum(['cancelled'], { error: 'The only status you can set is cancelled; payments set paid and partial' }).optional(),
+  status: z
+    .enum(['cancelled'], { error: 'The only status you can set is cancelled; payments set paid and partial' })
+    .optional(),
   cancel_reason: optionalText(300),
   payment_method: z.enum(PAYMENT_METHODS).optional(),
-  due_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'due_date must be YYYY-MM-DD').optional(),
+  due_date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'due_date must be YYYY-MM-DD')
+    .optional(),
   notes: optionalText(1000),
 });
 export type BillUpdate = z.infer<typeof billUpdateSchema>;
@@ -86,12 +110,18 @@ export const billListQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   search: z.string().trim().max(100).optional(),
-  status: z.preprocess((v) => (v === '' || v === 'all' ? undefined : v), z.enum(BILL_STATUSES, { error: `status must be one of ${BILL_STATUSES.join(', ')}` }).optional()),
+  status: z.preprocess(
+    (v) => (v === '' || v === 'all' ? undefined : v),
+    z.enum(BILL_STATUSES, { error: `status must be one of ${BILL_STATUSES.join(', ')}` }).optional(),
+  ),
   payment_status: z.preprocess(
     (v) => (v === '' || v === 'all' ? undefined : v),
     z.enum(PAYMENT_STATUSES, { error: `payment_status must be one of ${PAYMENT_STATUSES.join(', ')}` }).optional(),
   ),
-  date_range: z.preprocess((v) => (v === '' ? undefined : v), z.enum(DATE_RANGES, { error: `date_range must be one of ${DATE_RANGES.join(', ')}` }).optional()),
+  date_range: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.enum(DATE_RANGES, { error: `date_range must be one of ${DATE_RANGES.join(', ')}` }).optional(),
+  ),
   patient_id: z.coerce.number().int().positive().optional(),
 });
 export type BillListQuery = z.infer<typeof billListQuery>;

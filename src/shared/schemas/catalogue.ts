@@ -18,9 +18,15 @@ const code = z.preprocess(
 );
 const idList = (label: string) =>
   z
-    .array(z.coerce.number({ error: `${label} must be ids` }).int().positive(`${label} must be positive ids`), {
-      error: `${label} must be a list of ids`,
-    })
+    .array(
+      z.coerce
+        .number({ error: `${label} must be ids` })
+        .int()
+        .positive(`${label} must be positive ids`),
+      {
+        error: `${label} must be a list of ids`,
+      },
+    )
     .max(200, `${label}: at most 200`)
     .transform((ids) => [...new Set(ids)]);
 
@@ -40,14 +46,20 @@ const limit = z.coerce.number({ error: 'must be a number' }).finite().nullable()
 /** A reference range by sex and age (ages in whole years: from inclusive, to exclusive). */
 export const referenceRangeSchema = z
   .object({
-    sex: z.preprocess((v) => (v === '' || v === 'any' ? null : v), z.enum(['Male', 'Female'], { error: 'sex must be Male, Female or empty' }).nullable().optional()),
+    sex: z.preprocess(
+      (v) => (v === '' || v === 'any' ? null : v),
+      z.enum(['Male', 'Female'], { error: 'sex must be Male, Female or empty' }).nullable().optional(),
+    ),
     age_min: z.coerce.number().int('age_min must be whole years').min(0).max(150).nullable().optional(),
     age_max: z.coerce.number().int('age_max must be whole years').min(0).max(200).nullable().optional(),
     range: requiredText('Range', 120),
     critical_low: limit,
     critical_high: limit,
   })
-  .refine((r) => r.age_min == null || r.age_max == null || r.age_min < r.age_max, { path: ['age_max'], message: 'age_max must be above age_min' });
+  .refine((r) => r.age_min == null || r.age_max == null || r.age_min < r.age_max, {
+    path: ['age_max'],
+    message: 'age_max must be above age_min',
+  });
 
 export const testCreateSchema = z.object({
   ...common,
@@ -56,11 +68,20 @@ export const testCreateSchema = z.object({
   normal_range: optionalText(120),
   sample_type: z.preprocess(
     (v) => (v === '' ? null : v),
-    z.enum(SAMPLE_TYPES, { error: `Sample type must be one of ${SAMPLE_TYPES.join(', ')}` }).nullable().optional(),
+    z
+      .enum(SAMPLE_TYPES, { error: `Sample type must be one of ${SAMPLE_TYPES.join(', ')}` })
+      .nullable()
+      .optional(),
   ),
   turnaround_hours: z.preprocess(
     (v) => (v === '' ? null : v),
-    z.coerce.number({ error: 'Turnaround time must be a number of hours' }).int('Turnaround time must be whole hours').min(0).max(2000).nullable().optional(),
+    z.coerce
+      .number({ error: 'Turnaround time must be a number of hours' })
+      .int('Turnaround time must be whole hours')
+      .min(0)
+      .max(2000)
+      .nullable()
+      .optional(),
   ),
 });
 export const testUpdateSchema = testCreateSchema.partial();

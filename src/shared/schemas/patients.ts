@@ -25,16 +25,30 @@ export const patientFields = {
   address: optionalText(300),
   city: optionalText(80),
   state: optionalText(80),
-  pincode: z.preprocess(emptyToNull, z.string().trim().regex(/^\d{6}$/, 'Pincode must be 6 digits').nullable().optional()),
+  pincode: z.preprocess(
+    emptyToNull,
+    z
+      .string()
+      .trim()
+      .regex(/^\d{6}$/, 'Pincode must be 6 digits')
+      .nullable()
+      .optional(),
+  ),
   emergency_contact: optionalText(100),
   emergency_phone: optionalPhone('Emergency phone'),
   emergency_relation: z.preprocess(
     emptyToNull,
-    z.enum(EMERGENCY_RELATIONS, { error: `Relationship must be one of ${EMERGENCY_RELATIONS.join(', ')}` }).nullable().optional(),
+    z
+      .enum(EMERGENCY_RELATIONS, { error: `Relationship must be one of ${EMERGENCY_RELATIONS.join(', ')}` })
+      .nullable()
+      .optional(),
   ),
   blood_group: z.preprocess(
     emptyToNull,
-    z.enum(BLOOD_GROUPS, { error: `Blood group must be one of ${BLOOD_GROUPS.join(', ')}` }).nullable().optional(),
+    z
+      .enum(BLOOD_GROUPS, { error: `Blood group must be one of ${BLOOD_GROUPS.join(', ')}` })
+      .nullable()
+      .optional(),
   ),
   allergies: optionalText(1000),
   medical_history: optionalText(4000),
@@ -42,7 +56,10 @@ export const patientFields = {
   insurance_number: optionalText(60),
   membership_type: z.preprocess(
     emptyToNull,
-    z.enum(MEMBERSHIP_TYPES, { error: `Membership must be one of ${MEMBERSHIP_TYPES.join(', ')}` }).nullable().optional(),
+    z
+      .enum(MEMBERSHIP_TYPES, { error: `Membership must be one of ${MEMBERSHIP_TYPES.join(', ')}` })
+      .nullable()
+      .optional(),
   ),
 };
 
@@ -56,7 +73,12 @@ export type PatientUpdate = z.infer<typeof patientUpdateSchema>;
 export const patientListQuery = pageQuery.extend({
   search: z.string().trim().max(100, 'search must be at most 100 characters').optional(),
   gender: z.preprocess(
-    (v) => (v === '' || v === 'all' ? undefined : typeof v === 'string' ? v.charAt(0).toUpperCase() + v.slice(1).toLowerCase() : v),
+    (v) =>
+      v === '' || v === 'all'
+        ? undefined
+        : typeof v === 'string'
+          ? v.charAt(0).toUpperCase() + v.slice(1).toLowerCase()
+          : v,
     z.enum(GENDERS, { error: 'gender must be Male, Female, Other or all' }).optional(),
   ),
   membership: z.preprocess(

@@ -2,13 +2,18 @@ import { z } from 'zod';
 import { SAMPLE_PRIORITIES, SAMPLE_STATUSES, SAMPLE_TYPES, BARCODE_PATTERN } from '../samples.js';
 import { optionalText, pageQuery, requiredText } from './common.js';
 
-const id = (label: string) => z.coerce.number({ error: `${label} must be an id` }).int(`${label} must be an id`).positive(`${label} must be an id`);
+const id = (label: string) =>
+  z.coerce
+    .number({ error: `${label} must be an id` })
+    .int(`${label} must be an id`)
+    .positive(`${label} must be an id`);
 const sampleType = z.enum(SAMPLE_TYPES, { error: `Sample type must be one of ${SAMPLE_TYPES.join(', ')}` });
 const priority = z.preprocess(
   (v) => (v === '' ? undefined : v),
   z.enum(SAMPLE_PRIORITIES, { error: `Priority must be one of ${SAMPLE_PRIORITIES.join(', ')}` }),
 );
-const nullableId = (label: string) => z.preprocess((v) => (v === '' || v === 0 ? null : v), id(label).nullable().optional());
+const nullableId = (label: string) =>
+  z.preprocess((v) => (v === '' || v === 0 ? null : v), id(label).nullable().optional());
 
 export const barcodeSchema = z
   .string({ error: 'Barcode is required' })
@@ -23,7 +28,11 @@ export const sampleCreateSchema = z.object({
   location: optionalText(100),
   notes: optionalText(1000),
   priority: priority.default('normal'),
-  test_ids: z.array(id('test_ids'), { error: 'test_ids must be a list of test ids' }).max(100).default([]).transform((ids) => [...new Set(ids)]),
+  test_ids: z
+    .array(id('test_ids'), { error: 'test_ids must be a list of test ids' })
+    .max(100)
+    .default([])
+    .transform((ids) => [...new Set(ids)]),
   bill_id: nullableId('bill_id'),
   /** "collected" (the default: the sample is in hand, a barcode is assigned) or "pending" (ordered, not yet drawn). */
   status: z.enum(['collected', 'pending'], { error: 'A new sample is collected or pending' }).default('collected'),
@@ -36,7 +45,11 @@ export const sampleUpdateSchema = z.object({
   location: optionalText(100),
   notes: optionalText(1000),
   priority: priority.optional(),
-  test_ids: z.array(id('test_ids')).max(100).optional().transform((ids) => (ids ? [...new Set(ids)] : ids)),
+  test_ids: z
+    .array(id('test_ids'))
+    .max(100)
+    .optional()
+    .transform((ids) => (ids ? [...new Set(ids)] : ids)),
   /** Sets the barcode of a sample that has none (spec: Set barcode). */
   barcode: barcodeSchema.optional(),
 });
@@ -48,21 +61,34 @@ export const sampleStatusSchema = z
     notes: optionalText(1000),
     location: optionalText(100),
   })
-  .refine((b) => b.status !== 'rejected' || (b.notes ?? '').length > 0, { path: ['notes'], message: 'A rejected sample needs a reason' });
+  .refine((b) => b.status !== 'rejected' || (b.notes ?? '').length > 0, {
+    path: ['notes'],
+    message: 'A rejected sample needs a reason',
+  });
 export type SampleStatusChange = z.infer<typeof sampleStatusSchema>;
 
 export const sampleListQuery = pageQuery.extend({
   limit: pageQuery.shape.limit.default(50),
   search: z.string().trim().max(100).optional(),
-  status: z.preprocess((v) => (v === '' || v === 'all' ? undefined : v), z.enum(SAMPLE_STATUSES, { error: `status must be one of ${SAMPLE_STATUSES.join(', ')} or all` }).optional()),
-  priority: z.preprocess((v) => (v === '' || v === 'all' ? undefined : v), z.enum(SAMPLE_PRIORITIES, { error: `priority must be one of ${SAMPLE_PRIORITIES.join(', ')} or all` }).optional()),
+  status: z.preprocess(
+    (v) => (v === '' || v === 'all' ? undefined : v),
+    z.enum(SAMPLE_STATUSES, { error: `status must be one of ${SAMPLE_STATUSES.join(', ')} or all` }).optional(),
+  ),
+  priority: z.preprocess(
+    (v) => (v === '' || v === 'all' ? undefined : v),
+    z.enum(SAMPLE_PRIORITIES, { error: `priority must be one of ${SAMPLE_PRIORITIES.join(', ')} or all` }).optional(),
+  ),
   patient_id: z.coerce.number().int().positive().optional(),
 });
 export type SampleListQuery = z.infer<typeof sampleListQuery>;
 
 export const locationSchema = z.object({
   name: requiredText('Name', 100),
-  kind: z.enum(['home', 'lab', 'centre', 'external', 'other'], { error: 'Kind must be home, lab, centre, external or other' }).default('other'),
+  kind: z
+    .enum(['home', 'lab', 'centre', 'external', 'other'], {
+      error: 'Kind must be home, lab, centre, external or other',
+    })
+    .default('other'),
   is_active: z.boolean().default(true),
 });
 export const locationUpdateSchema = locationSchema.partial();

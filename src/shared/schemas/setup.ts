@@ -19,7 +19,9 @@ export const setupSchema = z
     confirmPassword: z.string().optional(),
     timezone: z.enum(TIMEZONES, { error: `Timezone must be one of ${TIMEZONES.join(', ')}` }).default('Asia/Kolkata'),
     currency: z.enum(CURRENCIES, { error: `Currency must be one of ${CURRENCIES.join(', ')}` }).default('INR'),
-    dateFormat: z.enum(DATE_FORMATS, { error: `Date format must be one of ${DATE_FORMATS.join(', ')}` }).default('DD/MM/YYYY'),
+    dateFormat: z
+      .enum(DATE_FORMATS, { error: `Date format must be one of ${DATE_FORMATS.join(', ')}` })
+      .default('DD/MM/YYYY'),
     importSampleTests: z.boolean().default(false),
     importSampleProfiles: z.boolean().default(false),
     importSamplePackages: z.boolean().default(false),

@@ -6,7 +6,10 @@ import type { PatientQuery } from './api';
  * (GET /api/patients/export: formula-safe cells, UTF-8 BOM, recorded in the audit trail).
  * It is fetched rather than linked so failures are shown and completion is known.
  */
-export async function downloadPatientsCsv(filters: Omit<PatientQuery, 'page' | 'limit'>, signal?: AbortSignal): Promise<{ fileName: string; rows: number }> {
+export async function downloadPatientsCsv(
+  filters: Omit<PatientQuery, 'page' | 'limit'>,
+  signal?: AbortSignal,
+): Promise<{ fileName: string; rows: number }> {
   const res = await fetch(fileUrl('/api/patients/export', filters), { credentials: 'same-origin', signal });
   if (!res.ok) {
     const body = (await res.json().catch(() => null)) as { message?: string } | null;

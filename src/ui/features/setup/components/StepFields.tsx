@@ -224,7 +224,13 @@ export function RegionalStep({ form, file }: Form & { file: string | undefined }
           rows={[
             [
               'Starter catalogue',
-              [v.importSampleTests && 'tests', v.importSampleProfiles && 'profiles', v.importSamplePackages && 'packages'].filter(Boolean).join(', ') || 'Not imported',
+              [
+                v.importSampleTests && 'tests',
+                v.importSampleProfiles && 'profiles',
+                v.importSamplePackages && 'packages',
+              ]
+                .filter(Boolean)
+                .join(', ') || 'Not imported',
             ],
             ['Timezone', v.timezone],
             ['Currency', v.currency],
