@@ -1,7 +1,8 @@
 import type { LatencyResult, ThroughputResult } from './load.js';
+import type { BillingResult } from './billing.js';
 
 /** Targets of the issue ("Done means"): throughput ratio to the bare stack, latency on one connection. */
-export const TARGETS = { ratio: 0.7, p50: 5, p99: 25 } as const;
+export const TARGETS = { ratio: 0.7, p50: 5, p99: 25, billPdfMs: 50 } as const;
 
 export interface LatencyRow {
   name: string;
@@ -21,6 +22,7 @@ export interface Report {
   dataset: { patients: number; file: string; builtSeconds: number | null };
   throughput: { connections: number; bare: ThroughputResult; lims: ThroughputResult };
   latency: LatencyRow[];
+  billing: BillingResult | null;
 }
 
 const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : 'n/a');
@@ -47,8 +49,36 @@ export function latencyPasses(row: LatencyRow): boolean {
   return row.result.p50 <= TARGETS.p50 && row.result.p99 <= TARGETS.p99 && clean(row.result) && row.result.requests > 0;
 }
 
+export function billPdfPasses(r: Report): boolean {
+  return r.billing !== null && r.billing.pdf.p50 <= TARGETS.billPdfMs;
+}
+
 export function allPass(r: Report): boolean {
-  return ratioPasses(r) && r.latency.filter((l) => l.target).every(latencyPasses);
+  return ratioPasses(r) && r.latency.filter((l) => l.target).every(latencyPasses) && billPdfPasses(r);
+}
+
+/** The billing section (issue 3): bills created in a loop against the bare insert rate, and bill PDFs. */
+export function renderBilling(r: Report): string[] {
+  const b = r.billing;
+  if (!b) return [];
+  const rate = (s: number) => Math.round(b.bills / s).toLocaleString('en-IN');
+  return [
+    '',
+    '## Bills: creation and PDF',
+    '',
+    `${b.bills.toLocaleString('en-IN')} bills of 3 tests each, created one after another. lims: \`createBill\` (catalogue look-ups,`,
+    'server-side paise math, bill number, lines and audit row, one transaction each). Bare: the same bill and line rows',
+    'inserted with raw prepared statements, one transaction per bill, same pragmas (WAL, synchronous=FULL).',
+    '',
+    '| | bills/s | seconds |',
+    '|---|---:|---:|',
+    `| bare insert | ${rate(b.bareSeconds)} | ${b.bareSeconds.toFixed(2)} |`,
+    `| lims createBill | ${rate(b.limsSeconds)} | ${b.limsSeconds.toFixed(2)} |`,
+    '',
+    `lims creates bills at ${((b.bareSeconds / b.limsSeconds) * 100).toFixed(1)}% of the bare insert rate (for information).`,
+    '',
+    `Bill PDF (pdfkit, ${b.pdf.runs} renders of one 3-line bill, ${b.pdf.bytes.toLocaleString('en-IN')} bytes): p50 ${b.pdf.p50.toFixed(1)} ms, p95 ${b.pdf.p95.toFixed(1)} ms, max ${b.pdf.max.toFixed(1)} ms. Target p50 < ${TARGETS.billPdfMs} ms: **${billPdfPasses(r) ? 'PASS' : 'FAIL'}**`,
+  ];
 }
 
 const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
@@ -111,6 +141,7 @@ export function renderMarkdown(r: Report): string {
         `| ${l.name} \`${l.path}\` | ${l.note} | ${int(l.result.requests)} | ${ms(l.result.p50)} | ${ms(l.result.p99)} | ` +
         `${ms(l.result.mean)} | ${ms(l.result.max)} | ${l.target ? verdict(latencyPasses(l)) : 'information'} |`,
     ),
+    ...renderBilling(r),
     '',
   ];
   return lines.join('\n');
@@ -125,6 +156,12 @@ export function renderSummary(r: Report): string {
       (l) =>
         `${l.name.padEnd(34)} p50 ${ms(l.result.p50).padStart(7)} ms  p99 ${ms(l.result.p99).padStart(7)} ms  ${l.target ? verdict(latencyPasses(l)) : ''}`,
     ),
+    ...(r.billing
+      ? [
+          `bills: lims ${Math.round(r.billing.bills / r.billing.limsSeconds)}/s, bare insert ${Math.round(r.billing.bills / r.billing.bareSeconds)}/s`,
+          `bill PDF p50 ${r.billing.pdf.p50.toFixed(1)} ms p95 ${r.billing.pdf.p95.toFixed(1)} ms ${verdict(billPdfPasses(r))}`,
+        ]
+      : []),
     allPass(r) ? 'all targets met' : 'a target was missed',
   ];
   return out.join('\n');

@@ -1,3 +1,4 @@
+import { measureBilling } from './billing.js';
 import { fork, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
@@ -217,6 +218,8 @@ async function main(): Promise<void> {
   const throughput = { connections: CONNECTIONS, bare: sum(bare1, bare2), lims: sum(lims1, lims2) };
 
   const latency = await measureLatencies(limsOrigin, auth, [limsById, bareById]);
+  log('bills: 1,000 created in a loop against the bare insert rate, then bill PDFs...');
+  const billing = await measureBilling(root('bench/.data'));
   machine['load average at end (1/5/15 min)'] = loadavg()
     .map((n) => n.toFixed(2))
     .join(' / ');
@@ -235,6 +238,7 @@ async function main(): Promise<void> {
     busy,
     throughput,
     latency,
+    billing,
   };
   writeFileSync(root('bench/results.md'), renderMarkdown(report));
   log('');

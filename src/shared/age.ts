@@ -1,14 +1,14 @@
 /** Age in whole years from an ISO date (YYYY-MM-DD): one year less if this year's birthday has not come. */
 export function ageFromDob(dob: string, today: Date = new Date()): number | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(dob);
-  if (!m) return null;
-  const y = Number(m[1]);
-  const mo = Number(m[2]);
-  const d = Number(m[3]);
-  const ty = today.getFullYear();
+  // Plain slicing: this runs for every patient of every list and look-up.
+  if (dob.length !== 10 || dob[4] !== '-' || dob[7] !== '-') return null;
+  const y = Number(dob.slice(0, 4));
+  const mo = Number(dob.slice(5, 7));
+  const d = Number(dob.slice(8, 10));
+  if (!Number.isInteger(y) || !Number.isInteger(mo) || !Number.isInteger(d)) return null;
   const tm = today.getMonth() + 1;
   const td = today.getDate();
-  let age = ty - y;
+  let age = today.getFullYear() - y;
   if (tm < mo || (tm === mo && td < d)) age -= 1;
   return age;
 }

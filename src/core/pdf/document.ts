@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
+import { create as createFont, type Font } from 'fontkit';
 
 const require = createRequire(import.meta.url);
 
@@ -8,6 +10,18 @@ export const FONTS = {
   regular: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'),
   bold: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'),
 };
+
+/**
+ * The fonts, parsed once. pdfkit accepts a parsed fontkit font in place of a file; reading and
+ * parsing the TTF files again for every document was most of a bill PDF's time. Each document
+ * still embeds its own subset of the glyphs it uses.
+ */
+let parsed: { regular: Font; bold: Font } | null = null;
+function fonts(): { regular: PDFKit.Mixins.PDFFontSource; bold: PDFKit.Mixins.PDFFontSource } {
+  parsed ??= { regular: createFont(readFileSync(FONTS.regular)), bold: createFont(readFileSync(FONTS.bold)) };
+  // The type says file sources only; pdfkit's PDFFontFactory.open also takes a parsed font (it has layout()).
+  return parsed as unknown as { regular: PDFKit.Mixins.PDFFontSource; bold: PDFKit.Mixins.PDFFontSource };
+}
 
 export function newDocument(opts: {
   size?: PDFKit.PDFDocumentOptions['size'];
@@ -21,8 +35,8 @@ export function newDocument(opts: {
     bufferPages: true,
     info: { Title: opts.title, Author: opts.author ?? 'lims', Creator: 'lims' },
   });
-  doc.registerFont('regular', FONTS.regular);
-  doc.registerFont('bold', FONTS.bold);
+  doc.registerFont('regular', fonts().regular);
+  doc.registerFont('bold', fonts().bold);
   doc.font('regular');
   return doc;
 }

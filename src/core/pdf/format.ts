@@ -1,17 +1,9 @@
+import { localParts } from '../time.js';
+
 /** Dates on printed documents follow the lab's date format and time zone; times are 24-hour. */
 function pick(iso: string, timeZone: string) {
-  const f = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  });
-  const o: Record<string, string> = {};
-  for (const p of f.formatToParts(new Date(iso))) o[p.type] = p.value;
-  return o as { year: string; month: string; day: string; hour: string; minute: string };
+  const p = localParts(timeZone, new Date(iso));
+  return { year: p.y, month: p.mo, day: p.d, hour: p.h, minute: p.mi };
 }
 
 export function formatLabDate(iso: string, dateFormat: string, timeZone: string): string {

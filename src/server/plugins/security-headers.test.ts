@@ -36,3 +36,19 @@ describe('security headers', () => {
     await app.close();
   });
 });
+
+describe('API answers carry the headers that matter for them', () => {
+  it('JSON from /api has nosniff, CORP, referrer and frame headers but no document-only CSP', async () => {
+    const app = Fastify();
+    await app.register(securityHeaders, { contentSecurityPolicy: { directives: { defaultSrc: ["'self'"] } } });
+    app.get('/api/x', async () => ({ ok: true }));
+    app.get('/page', async () => 'html');
+    const api = await app.inject({ url: '/api/x' });
+    expect(api.headers['x-content-type-options']).toBe('nosniff');
+    expect(api.headers['cross-origin-resource-policy']).toBe('same-origin');
+    expect(api.headers['content-security-policy']).toBeUndefined();
+    const page = await app.inject({ url: '/page' });
+    expect(page.headers['content-security-policy']).toContain("default-src 'self'");
+    await app.close();
+  });
+});

@@ -31,10 +31,18 @@ export function helmetHeaders(options: HelmetOptions): Record<string, string> {
   return headers;
 }
 
+/**
+ * Headers that matter for API answers (JSON, PDFs, images): no MIME sniffing, no cross-origin
+ * embedding or framing, no referrer. CSP and the other document-only headers govern HTML pages, so
+ * they go on the UI's responses only; leaving them off /api saves work on every API request.
+ */
+const API_HEADERS = ['x-content-type-options', 'cross-origin-resource-policy', 'referrer-policy', 'x-frame-options'];
+
 export const securityHeaders = fp(async (app: FastifyInstance, options: HelmetOptions) => {
   const headers = helmetHeaders(options);
-  app.addHook('onRequest', (_req, reply, done) => {
-    reply.headers(headers);
+  const apiHeaders = Object.fromEntries(Object.entries(headers).filter(([name]) => API_HEADERS.includes(name)));
+  app.addHook('onRequest', (req, reply, done) => {
+    reply.headers(req.url.startsWith('/api/') ? apiHeaders : headers);
     done();
   });
 });
