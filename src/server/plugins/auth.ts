@@ -28,11 +28,23 @@ export function sameOrigin(req: FastifyRequest): boolean {
   }
 }
 
+/** CSRF: see the rule below. */
+function refuseCrossSite(req: FastifyRequest): void {
+  if (!UNSAFE.has(req.method) || !req.cookies[SESSION_COOKIE]) return;
+  const type = req.headers['content-type'];
+  const length = Number(req.headers['content-length'] ?? 0);
+  const hasBody = length > 0 || req.headers['transfer-encoding'] !== undefined;
+  if (hasBody && !(type ?? '').toLowerCase().startsWith('application/json')) {
+    throw new ForbiddenError('Cross-site request refused: requests that change data must send JSON');
+  }
+  if (!sameOrigin(req)) throw new ForbiddenError('Cross-site request refused: origin does not match this server');
+}
+
 /**
  * Sessions, CSRF and permissions for every route.
- * - onRequest: a state-changing request that carries the session cookie must send JSON (or no body)
+ * - a state-changing request that carries the session cookie must send JSON (or no body)
  *   and, if it names an Origin, our own. A cross-site form post can do neither.
- * - onRequest (second hook): the route's declared access is enforced before the body is parsed or
+ * - then the route's declared access is enforced before the body is parsed or
  *   validated, so a caller without a session or the permission learns nothing from validation (401/403,
  *   never 400). A route without a declaration is refused (500) so a forgotten one can never mean "open";
  *   unknown URLs fall through to the 404 handler.
@@ -40,19 +52,9 @@ export function sameOrigin(req: FastifyRequest): boolean {
 export const authPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('staff', null);
 
-  app.addHook('onRequest', async (req: FastifyRequest) => {
-    const token = req.cookies[SESSION_COOKIE];
-    if (!token || !UNSAFE.has(req.method)) return;
-    const type = req.headers['content-type'];
-    const length = Number(req.headers['content-length'] ?? 0);
-    const hasBody = length > 0 || req.headers['transfer-encoding'] !== undefined;
-    if (hasBody && !(type ?? '').toLowerCase().startsWith('application/json')) {
-      throw new ForbiddenError('Cross-site request refused: requests that change data must send JSON');
-    }
-    if (!sameOrigin(req)) throw new ForbiddenError('Cross-site request refused: origin does not match this server');
-  });
-
+  // One hook for both checks: every hook costs every request something.
   app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
+    refuseCrossSite(req);
     if (req.is404) return;
     const access = req.routeOptions.config.access;
     if (access === undefined) {
