@@ -1,6 +1,6 @@
 import type { Db } from '../db/connection.js';
 import type { CatalogueRef } from '../../shared/schemas/catalogue.js';
-import { ValidationError } from '../errors.js';
+import { ConflictError, ValidationError } from '../errors.js';
 
 function group<T extends { owner: number }>(rows: T[]): Map<number, T[]> {
   const m = new Map<number, T[]>();
@@ -73,4 +73,20 @@ export async function assertOwned(
   const have = new Set(found.map((r) => r.id));
   const missing = ids.filter((i) => !have.has(i));
   if (missing.length) throw ValidationError.field(field, `Unknown id(s): ${missing.join(', ')}`);
+}
+
+const KIND = { tests: 'test', test_profiles: 'test profile', test_packages: 'test package' } as const;
+
+/** Codes are unique per lab (case-insensitive: the column is COLLATE NOCASE); a taken code is 409. */
+export async function assertCodeFree(
+  db: Db,
+  table: keyof typeof KIND,
+  organizationId: number,
+  code: string,
+  exceptId?: number,
+): Promise<void> {
+  let q = db.selectFrom(table).select('id').where('organization_id', '=', organizationId).where('code', '=', code);
+  if (exceptId) q = q.where('id', '!=', exceptId);
+  if (await q.executeTakeFirst())
+    throw new ConflictError(`A ${KIND[table]} with code ${code} already exists`, 'CODE_TAKEN');
 }

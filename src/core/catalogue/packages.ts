@@ -15,6 +15,7 @@ import { toPackage, type PackageRow } from './mappers.js';
 import { assertOwned, packageProfiles, packageTests } from './links.js';
 import { recordPriceChange } from './pricing.js';
 import { describeUsage } from './usage.js';
+import { assertCodeFree } from './links.js';
 
 export function findPackage(db: Db, organizationId: number, id: number): Promise<PackageRow | undefined> {
   return db
@@ -54,17 +55,6 @@ export async function getPackage(db: Db, organizationId: number, id: number): Pr
   return (await withLinks(db, [row]))[0]!;
 }
 
-async function assertCodeFree(db: Db, organizationId: number, code: string, exceptId?: number) {
-  let q = db
-    .selectFrom('test_packages')
-    .select('id')
-    .where('organization_id', '=', organizationId)
-    .where('code', '=', code);
-  if (exceptId) q = q.where('id', '!=', exceptId);
-  if (await q.executeTakeFirst())
-    throw new ConflictError(`A test package with code ${code} already exists`, 'CODE_TAKEN');
-}
-
 async function setLinks(trx: Db, packageId: number, testIds: number[] | undefined, profileIds: number[] | undefined) {
   if (testIds !== undefined) {
     await trx.deleteFrom('package_tests').where('package_id', '=', packageId).execute();
@@ -88,7 +78,7 @@ async function setLinks(trx: Db, packageId: number, testIds: number[] | undefine
 
 /** Inside an open transaction: stores a package and its links, with price-history and audit rows. */
 export async function insertPackage(trx: Db, actor: Actor, input: PackageCreate): Promise<PackageRow> {
-  await assertCodeFree(trx, actor.organizationId, input.code);
+  await assertCodeFree(trx, 'test_packages', actor.organizationId, input.code);
   await assertOwned(trx, 'tests', actor.organizationId, input.test_ids, 'test_ids');
   await assertOwned(trx, 'test_profiles', actor.organizationId, input.profile_ids, 'profile_ids');
   const now = nowIso();
@@ -129,7 +119,8 @@ export async function updatePackage(db: Db, actor: Actor, id: number, input: Pac
   return db.transaction().execute(async (trx) => {
     const before = await findPackage(trx, actor.organizationId, id);
     if (!before) throw new NotFoundError('Test package', id);
-    if (input.code && input.code !== before.code) await assertCodeFree(trx, actor.organizationId, input.code, id);
+    if (input.code && input.code !== before.code)
+      await assertCodeFree(trx, 'test_packages', actor.organizationId, input.code, id);
     const old = (await withLinks(trx, [before]))[0]!;
     const { price, base_price, test_ids, profile_ids, ...rest } = input;
     if (test_ids) await assertOwned(trx, 'tests', actor.organizationId, test_ids, 'test_ids');

@@ -15,6 +15,7 @@ import { toProfile, type ProfileRow } from './mappers.js';
 import { assertOwned, profileTests } from './links.js';
 import { recordPriceChange } from './pricing.js';
 import { describeUsage } from './usage.js';
+import { assertCodeFree } from './links.js';
 
 export function findProfile(db: Db, organizationId: number, id: number): Promise<ProfileRow | undefined> {
   return db
@@ -57,17 +58,6 @@ export async function getProfile(db: Db, organizationId: number, id: number): Pr
   return (await withTests(db, [row]))[0]!;
 }
 
-async function assertCodeFree(db: Db, organizationId: number, code: string, exceptId?: number) {
-  let q = db
-    .selectFrom('test_profiles')
-    .select('id')
-    .where('organization_id', '=', organizationId)
-    .where('code', '=', code);
-  if (exceptId) q = q.where('id', '!=', exceptId);
-  if (await q.executeTakeFirst())
-    throw new ConflictError(`A test profile with code ${code} already exists`, 'CODE_TAKEN');
-}
-
 async function setTests(trx: Db, profileId: number, testIds: number[]) {
   await trx.deleteFrom('profile_tests').where('profile_id', '=', profileId).execute();
   if (testIds.length) {
@@ -80,7 +70,7 @@ async function setTests(trx: Db, profileId: number, testIds: number[]) {
 
 /** Inside an open transaction: stores a profile and its tests, with price-history and audit rows. */
 export async function insertProfile(trx: Db, actor: Actor, input: ProfileCreate): Promise<ProfileRow> {
-  await assertCodeFree(trx, actor.organizationId, input.code);
+  await assertCodeFree(trx, 'test_profiles', actor.organizationId, input.code);
   await assertOwned(trx, 'tests', actor.organizationId, input.test_ids, 'test_ids');
   const now = nowIso();
   const price_paise = rupeesToPaise(input.price);
@@ -119,7 +109,8 @@ export async function updateProfile(db: Db, actor: Actor, id: number, input: Pro
   return db.transaction().execute(async (trx) => {
     const before = await findProfile(trx, actor.organizationId, id);
     if (!before) throw new NotFoundError('Test profile', id);
-    if (input.code && input.code !== before.code) await assertCodeFree(trx, actor.organizationId, input.code, id);
+    if (input.code && input.code !== before.code)
+      await assertCodeFree(trx, 'test_profiles', actor.organizationId, input.code, id);
     const beforeTests = (await profileTests(trx, [id])).get(id)?.map((t) => t.id) ?? [];
     const { price, base_price, test_ids, ...rest } = input;
     const patch: Record<string, unknown> = {};

@@ -9,6 +9,7 @@ import type { CatalogueListQuery, CatalogueTest, TestCreate, TestUpdate } from '
 import { toTest, type TestRow } from './mappers.js';
 import { recordPriceChange } from './pricing.js';
 import { describeUsage } from './usage.js';
+import { assertCodeFree } from './links.js';
 
 export function findTest(db: Db, organizationId: number, id: number): Promise<TestRow | undefined> {
   return db
@@ -43,15 +44,9 @@ export async function getTest(db: Db, organizationId: number, id: number): Promi
   return toTest(row);
 }
 
-async function assertCodeFree(db: Db, organizationId: number, code: string, exceptId?: number) {
-  let q = db.selectFrom('tests').select('id').where('organization_id', '=', organizationId).where('code', '=', code);
-  if (exceptId) q = q.where('id', '!=', exceptId);
-  if (await q.executeTakeFirst()) throw new ConflictError(`A test with code ${code} already exists`, 'CODE_TAKEN');
-}
-
 /** Inside an open transaction: stores a test with its first price-history row and audit row. */
 export async function insertTest(trx: Db, actor: Actor, input: TestCreate): Promise<TestRow> {
-  await assertCodeFree(trx, actor.organizationId, input.code);
+  await assertCodeFree(trx, 'tests', actor.organizationId, input.code);
   const now = nowIso();
   const price_paise = rupeesToPaise(input.price);
   const row = await trx
@@ -88,7 +83,8 @@ export async function updateTest(db: Db, actor: Actor, id: number, input: TestUp
   return db.transaction().execute(async (trx) => {
     const before = await findTest(trx, actor.organizationId, id);
     if (!before) throw new NotFoundError('Test', id);
-    if (input.code && input.code !== before.code) await assertCodeFree(trx, actor.organizationId, input.code, id);
+    if (input.code && input.code !== before.code)
+      await assertCodeFree(trx, 'tests', actor.organizationId, input.code, id);
     const { price, base_price, reference_ranges, ...rest } = input;
     const patch: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(rest)) if (v !== undefined) patch[k] = v ?? null;

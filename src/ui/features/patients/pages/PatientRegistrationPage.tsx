@@ -15,45 +15,8 @@ import {
   type RegistrationInput,
   type RegistrationValues,
 } from '../schemas';
-import { PatientFormSections, type PatientFieldKey } from '../components/PatientFormSections';
-
-/** API field -> this form's field (the spec's camelCase names, spec 3 "Registration form"). */
-const NAMES = {
-  first_name: 'firstName',
-  last_name: 'lastName',
-  date_of_birth: 'dateOfBirth',
-  gender: 'gender',
-  phone: 'mobile',
-  email: 'email',
-  address: 'address',
-  city: 'city',
-  state: 'state',
-  pincode: 'pincode',
-  emergency_contact: 'emergencyContactName',
-  emergency_phone: 'emergencyContact',
-  emergency_relation: 'emergencyRelation',
-  blood_group: 'bloodGroup',
-  allergies: 'allergies',
-  medical_history: 'medicalHistory',
-  insurance_provider: 'insuranceProvider',
-  insurance_number: 'insuranceNumber',
-  membership_type: 'membershipType',
-} as const satisfies Record<PatientFieldKey, keyof RegistrationInput>;
-
-/** Spec 5: required on New Patient Registration. */
-const REQUIRED: ReadonlySet<PatientFieldKey> = new Set([
-  'first_name',
-  'last_name',
-  'date_of_birth',
-  'gender',
-  'phone',
-  'address',
-  'city',
-  'state',
-  'pincode',
-  'emergency_phone',
-  'emergency_relation',
-]);
+import { PatientFormSections } from '../components/PatientFormSections';
+import { REGISTRATION_NAMES, REGISTRATION_REQUIRED } from '../registrationFields';
 
 const LEFT = ['personal', 'contact'] as const;
 const RIGHT = ['emergency', 'medical', 'insurance'] as const;
@@ -157,8 +120,8 @@ export default function PatientRegistrationPage() {
           <PatientFormSections
             register={form.register}
             errors={errors}
-            names={NAMES}
-            required={REQUIRED}
+            names={REGISTRATION_NAMES}
+            required={REGISTRATION_REQUIRED}
             sections={LEFT}
             labels={{ phone: 'Mobile Number' }}
             renderSection={section}
@@ -166,8 +129,8 @@ export default function PatientRegistrationPage() {
           <PatientFormSections
             register={form.register}
             errors={errors}
-            names={NAMES}
-            required={REQUIRED}
+            names={REGISTRATION_NAMES}
+            required={REGISTRATION_REQUIRED}
             sections={RIGHT}
             labels={{ emergency_phone: 'Emergency Contact Number' }}
             renderSection={section}

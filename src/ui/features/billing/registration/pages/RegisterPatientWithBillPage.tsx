@@ -6,7 +6,8 @@ import { Button, Card, CardBody, CardHeader, Checkbox, PageHeader } from '@/comp
 import { SCREENS } from '@/app/screens';
 import { ApiError } from '@/lib/api';
 import { notify } from '@/lib/notify';
-import { PatientFormSections, type PatientFieldKey } from '@/features/patients/components/PatientFormSections';
+import { PatientFormSections } from '@/features/patients/components/PatientFormSections';
+import { REGISTRATION_NAMES, REGISTRATION_REQUIRED } from '@/features/patients/registrationFields';
 import {
   REGISTRATION_DEFAULTS,
   registrationFieldFor,
@@ -26,44 +27,6 @@ import { RegistrationLines } from '../components/RegistrationLines';
 import { RegistrationResult } from '../components/RegistrationResult';
 import { RegistrationSummary, type RegistrationPaymentMethod } from '../components/RegistrationSummary';
 import { VisitTypeCard, type VisitType } from '../components/VisitTypeCard';
-
-/** API field -> this form's field (the spec's camelCase registration names). */
-const NAMES = {
-  first_name: 'firstName',
-  last_name: 'lastName',
-  date_of_birth: 'dateOfBirth',
-  gender: 'gender',
-  phone: 'mobile',
-  email: 'email',
-  address: 'address',
-  city: 'city',
-  state: 'state',
-  pincode: 'pincode',
-  emergency_contact: 'emergencyContactName',
-  emergency_phone: 'emergencyContact',
-  emergency_relation: 'emergencyRelation',
-  blood_group: 'bloodGroup',
-  allergies: 'allergies',
-  medical_history: 'medicalHistory',
-  insurance_provider: 'insuranceProvider',
-  insurance_number: 'insuranceNumber',
-  membership_type: 'membershipType',
-} as const satisfies Record<PatientFieldKey, keyof RegistrationInput>;
-
-/** Spec 5: the same required fields as New Patient Registration. */
-const REQUIRED: ReadonlySet<PatientFieldKey> = new Set([
-  'first_name',
-  'last_name',
-  'date_of_birth',
-  'gender',
-  'phone',
-  'address',
-  'city',
-  'state',
-  'pincode',
-  'emergency_phone',
-  'emergency_relation',
-]);
 
 const DOCTOR_REQUIRED = 'Please select a doctor for consultation';
 
@@ -195,8 +158,8 @@ export default function RegisterPatientWithBillPage() {
             <PatientFormSections
               register={form.register}
               errors={errors}
-              names={NAMES}
-              required={REQUIRED}
+              names={REGISTRATION_NAMES}
+              required={REGISTRATION_REQUIRED}
               sections={['personal', 'contact']}
               labels={{ phone: 'Mobile Number' }}
               renderSection={section}
@@ -204,8 +167,8 @@ export default function RegisterPatientWithBillPage() {
             <PatientFormSections
               register={form.register}
               errors={errors}
-              names={NAMES}
-              required={REQUIRED}
+              names={REGISTRATION_NAMES}
+              required={REGISTRATION_REQUIRED}
               sections={['emergency', 'medical', 'insurance']}
               labels={{ emergency_phone: 'Emergency Contact Number' }}
               renderSection={section}
