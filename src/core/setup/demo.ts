@@ -45,9 +45,10 @@ export async function ensureDemoLab(db: Db): Promise<void> {
       timezone: 'Asia/Kolkata',
       currency: 'INR',
       dateFormat: 'DD/MM/YYYY',
-      importSampleTests: false,
-      importSampleProfiles: false,
-      importSamplePackages: false,
+      // A demo lab is more useful with something to bill: the starter catalogue.
+      importSampleTests: true,
+      importSampleProfiles: true,
+      importSamplePackages: true,
     },
     { demo: true },
   );
