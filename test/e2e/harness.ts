@@ -150,6 +150,17 @@ export async function startApp(opts: StartOptions = {}): Promise<E2eApp> {
     async newPage(viewport = DESKTOP) {
       const context = await browser.newContext({ viewport, baseURL: url, locale: 'en-IN', timezoneId: 'Asia/Kolkata' });
       context.setDefaultTimeout(10_000);
+      // Print windows show a PDF in an iframe and call print() on it. Headless Chromium's PDF viewer
+      // sometimes crashes the page there, so in browser tests a PDF loaded into an iframe is replaced
+      // by a stub page: tests check which PDF the window asked for (the iframe's src), and fetch
+      // and check the PDFs themselves through the API. Downloads and page.request are untouched.
+      await context.route(/\/api\/.*(\.pdf|\/pdf)(\?.*)?$/, (route) => {
+        const frame = route.request().frame();
+        if (route.request().resourceType() === 'document' && frame.parentFrame() !== null) {
+          return route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>PDF</title><p>PDF</p>' });
+        }
+        return route.fallback();
+      });
       contexts.push(context);
       return context.newPage();
     },
