@@ -224,6 +224,7 @@ describe('test catalogue', () => {
     await page.getByRole('button', { name: 'Price history of Fasting Blood Sugar' }).click();
     const history = page.getByRole('dialog', { name: 'Price History: Fasting Blood Sugar' });
     const entries = history.getByRole('table', { name: 'Price history' }).getByRole('row');
+    await entries.nth(2).waitFor(); // header + two changes, once loaded
     await expect(entries.count()).resolves.toBe(3);
     await expect(entries.nth(1).textContent()).resolves.toMatch(new RegExp(`${app.admin.email}.*₹120\\.00.*₹150\\.00`));
     await screenshot(page, 'catalogue-pricing-history');

@@ -155,8 +155,15 @@ export async function startApp(opts: StartOptions = {}): Promise<E2eApp> {
       // by a stub page: tests check which PDF the window asked for (the iframe's src), and fetch
       // and check the PDFs themselves through the API. Downloads and page.request are untouched.
       await context.route(/\/api\/.*(\.pdf|\/pdf)(\?.*)?$/, (route) => {
-        const frame = route.request().frame();
-        if (route.request().resourceType() === 'document' && frame.parentFrame() !== null) {
+        const request = route.request();
+        // A navigation that opens a new window has no frame yet; only iframes inside a page are stubbed.
+        let inIframe = false;
+        try {
+          inIframe = request.resourceType() === 'document' && request.frame().parentFrame() !== null;
+        } catch {
+          inIframe = false;
+        }
+        if (inIframe) {
           return route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>PDF</title><p>PDF</p>' });
         }
         return route.fallback();
