@@ -48,6 +48,19 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
     rules: { ...reactHooks.configs.recommended.rules },
   },
+  {
+    // Fastify has no logger unless requests are logged (src/server/logging.ts): req.log would be silent.
+    files: ['src/server/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='log'][object.name=/^(req|request|reply|app|fastify)$/]",
+          message: 'log through app.serverLog (Fastify has no logger of its own by default; see src/server/logging.ts)',
+        },
+      ],
+    },
+  },
   boundary('src/shared', ['core', 'server', 'cli', 'ui']),
   boundary('src/core', ['server', 'cli', 'ui']),
   boundary('src/server', ['cli', 'ui']),

@@ -23,7 +23,9 @@ async function main(): Promise<void> {
     ({ app, close } = bareApp(file, Number(org)));
   } else {
     const database = openDatabase(file);
-    app = await buildApp({ database, logger: false });
+    // As `lims serve` runs it: the server log on (errors, start, stop), no line per request. The
+    // log goes to stderr here, so the parent's report on stdout stays clean.
+    app = await buildApp({ database, logger: { stream: process.stderr }, logRequests: false });
     close = () => database.close();
   }
   await app.listen({ host: '127.0.0.1', port: 0 });

@@ -7,6 +7,7 @@ import { setupLab } from '../src/core/setup/service.js';
 import { createUser } from '../src/core/users/service.js';
 import { systemActor } from '../src/core/context.js';
 import { buildApp } from '../src/server/app.js';
+import type { LoggerOption } from '../src/server/logging.js';
 import type { Role } from '../src/shared/roles.js';
 
 export const ADMIN_EMAIL = 'admin@lab.test';
@@ -61,7 +62,9 @@ export function client(app: FastifyInstance, cookie: string, userId: number, ema
 }
 
 /** A fresh lab on a fresh database file, with a signed-in superadmin. */
-export async function makeLab(opts: { demo?: boolean } = {}): Promise<TestLab> {
+export async function makeLab(
+  opts: { demo?: boolean; logger?: LoggerOption; logRequests?: boolean } = {},
+): Promise<TestLab> {
   const dir = tempDir();
   const database = openDatabase(join(dir, 'lims.db'));
   const { organizationId, adminId } = await setupLab(database.db, {
@@ -76,7 +79,12 @@ export async function makeLab(opts: { demo?: boolean } = {}): Promise<TestLab> {
     importSampleProfiles: false,
     importSamplePackages: false,
   });
-  const app = await buildApp({ database, demo: opts.demo ?? false, logger: false });
+  const app = await buildApp({
+    database,
+    demo: opts.demo ?? false,
+    logger: opts.logger ?? false,
+    logRequests: opts.logRequests ?? false,
+  });
   await app.ready();
   const admin = client(app, await login(app, ADMIN_EMAIL, PASSWORD), adminId, ADMIN_EMAIL);
   return {

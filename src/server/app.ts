@@ -1,8 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import cookie from '@fastify/cookie';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { AuthService } from '../core/auth/service.js';
 import { authPlugin } from './plugins/auth.js';
+import { cookiesPlugin } from './plugins/cookies.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { securityHeaders } from './plugins/security-headers.js';
 import { staticUi } from './plugins/static-ui.js';
@@ -20,25 +20,13 @@ import { qcRoutes } from './routes/qc.js';
 import { historyRoutes } from './routes/history.js';
 import { portalRoutes } from './routes/portal.js';
 import { resultRoutes } from './routes/results.js';
+import { createServerLog, fastifyLogging } from './logging.js';
 import type { AppOptions, RegisteredRoute, RouteAccess } from './types.js';
 
-/** Logs name the route, never its query string (searches carry patient names) or any body. */
-const loggerOptions = {
-  level: process.env.LIMS_LOG_LEVEL ?? 'info',
-  redact: { paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'], remove: true },
-  serializers: {
-    req(req: { method: string; url: string; id: string }) {
-      return { id: req.id, method: req.method, path: req.url.split('?')[0] };
-    },
-  },
-};
-
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const serverLog = createServerLog(opts.logger);
   const app = Fastify({
-    logger:
-      opts.logger === false || opts.logger === undefined
-        ? false
-        : { ...loggerOptions, ...(typeof opts.logger === 'object' ? opts.logger : {}) },
+    ...fastifyLogging(opts, serverLog),
     bodyLimit: 2 * 1024 * 1024,
     trustProxy: false,
   });
@@ -59,11 +47,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   app.decorate('routeList', routeList);
+  app.decorate('serverLog', serverLog);
   app.decorate('database', opts.database);
   app.decorate('options_', opts);
   app.decorate('auth', new AuthService(opts.database.db));
 
-  await app.register(cookie);
+  await app.register(cookiesPlugin);
   await app.register(securityHeaders, {
     contentSecurityPolicy: {
       directives: {

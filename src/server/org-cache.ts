@@ -23,6 +23,12 @@ export async function organizationSettingsCached(app: FastifyInstance, organizat
   return settings;
 }
 
+/** The lab's settings when they were read less than a few seconds ago; undefined when they must be read. */
+export function organizationSettingsIfFresh(app: FastifyInstance, organizationId: number): LabSettings | undefined {
+  const hit = caches.get(app)?.get(organizationId);
+  return hit && Date.now() - hit.at < TTL_MS ? hit.settings : undefined;
+}
+
 export function invalidateOrganizationCache(app: FastifyInstance): void {
   caches.delete(app);
 }

@@ -12,6 +12,8 @@ export interface ServeOptions {
   host: string;
   demo: boolean;
   quiet?: boolean;
+  /** A log line for every request, besides errors. */
+  logRequests?: boolean;
 }
 
 /** The built UI sits beside the compiled server: dist/public. */
@@ -29,6 +31,7 @@ export async function serve(opts: ServeOptions): Promise<{ url: string; close: (
     demo: opts.demo,
     uiDir: defaultUiDir(),
     logger: opts.quiet ? false : true,
+    logRequests: opts.logRequests ?? false,
     version: packageVersion(),
   });
   try {

@@ -3,6 +3,8 @@ import type { Database_ } from '../core/db/connection.js';
 import type { Actor } from '../core/context.js';
 import type { UserRow } from '../core/users/repository.js';
 import type { AuthService } from '../core/auth/service.js';
+import type { Logger } from 'pino';
+import type { LoggerOption } from './logging.js';
 
 /** Every route declares who may call it: a permission (or several, all required), any signed-in user, or anyone. */
 export type RouteAccess = Permission | readonly Permission[] | 'authenticated' | 'public';
@@ -15,6 +17,8 @@ declare module 'fastify' {
     database: Database_;
     auth: AuthService;
     options_: AppOptions;
+    /** The server log: use it, not req.log or app.log (Fastify has no logger unless requests are logged). */
+    serverLog: Logger;
     /** Every route with its declared access, for the route-permission test. */
     routeList: RegisteredRoute[];
   }
@@ -35,7 +39,10 @@ export interface AppOptions {
   demo?: boolean;
   /** Folder with the built UI (index.html); omitted in API-only tests. */
   uiDir?: string | null;
-  logger?: boolean | object;
+  /** Server log (pino): errors, start and stop; false for none. */
+  logger?: LoggerOption;
+  /** Also a line per request (method, path, status, time): off unless asked for, see docs/decisions.md. */
+  logRequests?: boolean;
   /** Marks the session cookie Secure (set when served over HTTPS, e.g. behind a TLS proxy). */
   secureCookies?: boolean;
   version?: string;

@@ -14,6 +14,7 @@ interface ServeFlags {
   host: string;
   demo?: boolean;
   quiet?: boolean;
+  logRequests?: boolean;
 }
 
 export function registerServe(program: Command, out: Output): void {
@@ -25,7 +26,8 @@ export function registerServe(program: Command, out: Output): void {
     )
     .option('--host <host>', 'address to listen on; 0.0.0.0 serves every PC on the network', DEFAULT_HOST)
     .option('--demo', 'run a demo lab with one account per role, listed on the login page')
-    .option('--quiet', 'no server log (requests and errors); the start-up lines are still printed')
+    .option('--quiet', 'no server log (errors); the start-up lines are still printed')
+    .option('--log-requests', 'also log a line for every request (method, path, status, time)')
     .addHelpText(
       'after',
       `
@@ -47,7 +49,14 @@ async function runServe(cmd: Command, flags: ServeFlags, out: Output): Promise<v
   const { serve } = await import('../../server/server.js');
   let url: string;
   try {
-    ({ url } = await serve({ dataDir: dir, port: flags.port, host: flags.host, demo, quiet: flags.quiet ?? false }));
+    ({ url } = await serve({
+      dataDir: dir,
+      port: flags.port,
+      host: flags.host,
+      demo,
+      quiet: flags.quiet ?? false,
+      logRequests: flags.logRequests ?? false,
+    }));
   } catch (err) {
     throw listenError(err, flags.host, flags.port);
   }

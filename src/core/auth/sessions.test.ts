@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database_ } from '../db/connection.js';
-import { createSession, deleteSession, resolveSession } from './sessions.js';
+import { createSession, deleteSession, resolveSession, sessionFromMemory, touchSession } from './sessions.js';
 
 const opened: { database: Database_; dir: string }[] = [];
 
@@ -79,5 +79,56 @@ describe('resolveSession, asked again and again for the same token', () => {
     const b = await resolveSession(d.db, token, thirtyMinutes);
     expect(a?.user).toEqual(b?.user);
     expect(a?.user).not.toBe(b?.user);
+  });
+});
+
+describe('sessionFromMemory: the signed-in request decided without reading or writing', () => {
+  const idle30 = () => 30;
+
+  it('knows nothing of a token until resolveSession has read it', async () => {
+    const { d, userId } = labWithUser();
+    const { token } = await createSession(d.db, { id: userId, organization_id: 1 }, {});
+    expect(sessionFromMemory(d.db, token, idle30)).toBeUndefined();
+    await resolveSession(d.db, token, thirtyMinutes);
+    const known = sessionFromMemory(d.db, token, idle30);
+    expect(known?.user.id).toBe(userId);
+    expect(known?.user).not.toBe(sessionFromMemory(d.db, token, idle30)?.user);
+  });
+
+  it('forgets it as soon as the database changes, from this connection or another', async () => {
+    const { d, userId } = labWithUser();
+    const { token } = await createSession(d.db, { id: userId, organization_id: 1 }, {});
+    await resolveSession(d.db, token, thirtyMinutes);
+    await d.db.updateTable('users').set({ role: 'admin' }).where('id', '=', userId).execute();
+    expect(sessionFromMemory(d.db, token, idle30)).toBeUndefined();
+    expect((await resolveSession(d.db, token, thirtyMinutes))?.user.role).toBe('admin');
+    expect(sessionFromMemory(d.db, token, idle30)?.user.role).toBe('admin');
+
+    const cli = new Database(d.file);
+    try {
+      cli.prepare('UPDATE users SET is_active = 0 WHERE id = ?').run(userId);
+    } finally {
+      cli.close();
+    }
+    expect(sessionFromMemory(d.db, token, idle30)).toBeUndefined();
+    expect(await resolveSession(d.db, token, thirtyMinutes)).toBeNull();
+  });
+
+  it('leaves the decision to the database when activity is due to be recorded, the session is idle or expired, or the timeout is not known', async () => {
+    const { d, userId } = labWithUser();
+    const { token } = await createSession(d.db, { id: userId, organization_id: 1 }, {});
+    const session = await resolveSession(d.db, token, thirtyMinutes);
+    const now = Date.now();
+    expect(sessionFromMemory(d.db, token, idle30, now)).toBeDefined();
+    expect(sessionFromMemory(d.db, token, () => undefined, now)).toBeUndefined();
+    // A minute on, activity is due: touchSession writes it, and the row is read again.
+    expect(sessionFromMemory(d.db, token, idle30, now + 61_000)).toBeUndefined();
+    await touchSession(d.db, session!, new Date(now + 61_000));
+    expect(sessionFromMemory(d.db, token, idle30, now + 62_000)).toBeUndefined();
+    await resolveSession(d.db, token, thirtyMinutes, new Date(now + 62_000));
+    expect(sessionFromMemory(d.db, token, idle30, now + 62_000)).toBeDefined();
+    // An idle timeout shorter than the time since the last activity, or a session past its lifetime.
+    expect(sessionFromMemory(d.db, token, () => 0, now + 62_000 + 1_000)).toBeUndefined();
+    expect(sessionFromMemory(d.db, token, idle30, now + 30 * 24 * 3600_000)).toBeUndefined();
   });
 });

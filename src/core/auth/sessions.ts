@@ -50,26 +50,72 @@ const sessionWithUser = fixedQuery((db, id: string) =>
 
 type SessionRow = NonNullable<Awaited<ReturnType<typeof sessionWithUser.first>>>;
 
+/** A session row as read, with its times parsed once. */
+interface Remembered {
+  stamp: string;
+  row: SessionRow;
+  expiresMs: number;
+  lastSeenMs: number;
+}
+
 /**
  * Sessions resolved since the database last changed, by token. Every request resolves its session;
  * while nothing has been written anywhere (changeStamp unchanged) the row read last time is still
  * the row the database holds, so it is reused instead of read again. Any write (a sign-out, a role
  * change, a deactivation by the CLI, the once-a-minute activity stamp) changes the stamp.
  */
-const recent = new WeakMap<Db, Map<string, { stamp: string; row: SessionRow }>>();
+const recent = new WeakMap<Db, Map<string, Remembered>>();
 const RECENT_MAX = 1000;
+/** Activity is recorded at most this often, so reads do not turn into writes. */
+const TOUCH_INTERVAL_MS = 60_000;
 
-function recentSession(db: Db, token: string, stamp: string): SessionRow | undefined {
+function recentSession(db: Db, token: string, stamp: string): Remembered | undefined {
   const hit = recent.get(db)?.get(token);
-  return hit?.stamp === stamp ? hit.row : undefined;
+  return hit?.stamp === stamp ? hit : undefined;
 }
 
-function rememberSession(db: Db, token: string, stamp: string, row: SessionRow): void {
+function rememberSession(db: Db, token: string, stamp: string, row: SessionRow): Remembered {
   let map = recent.get(db);
   if (!map) recent.set(db, (map = new Map()));
   map.delete(token);
   if (map.size >= RECENT_MAX) map.delete(map.keys().next().value as string);
-  map.set(token, { stamp, row });
+  const remembered = parsed(stamp, row);
+  map.set(token, remembered);
+  return remembered;
+}
+
+function parsed(stamp: string, row: SessionRow): Remembered {
+  return { stamp, row, expiresMs: Date.parse(row.expires_at), lastSeenMs: Date.parse(row.last_seen_at) };
+}
+
+function isLive(s: Remembered, idleMinutes: number, nowMs: number): boolean {
+  return s.expiresMs > nowMs && nowMs - s.lastSeenMs <= idleMinutes * 60_000 && s.row.is_active === 1;
+}
+
+/** A fresh object per request, so a caller that changes its user cannot change the next request's. */
+function sessionUserOf(row: SessionRow): SessionUser {
+  const { session_id, expires_at: _e, last_seen_at, ...user } = row;
+  return { sessionId: session_id, lastSeenAt: last_seen_at, user };
+}
+
+/**
+ * The session for a token from memory alone, without a read or a write: the row read earlier while
+ * the database is unchanged since (see changeStamp), the session live, and its activity recorded
+ * less than a minute ago. Undefined whenever resolveSession and touchSession must decide (they read
+ * and write); also when `idleMinutesOf` cannot answer from memory.
+ */
+export function sessionFromMemory(
+  db: Db,
+  token: string,
+  idleMinutesOf: (organizationId: number) => number | undefined,
+  nowMs = Date.now(),
+): SessionUser | undefined {
+  const stamp = changeStamp(db);
+  const hit = stamp === null ? undefined : recentSession(db, token, stamp);
+  if (!hit || nowMs - hit.lastSeenMs >= TOUCH_INTERVAL_MS) return undefined;
+  const idleMinutes = idleMinutesOf(hit.row.organization_id);
+  if (idleMinutes === undefined || !isLive(hit, idleMinutes, nowMs)) return undefined;
+  return sessionUserOf(hit.row);
 }
 
 /**
@@ -83,26 +129,23 @@ export async function resolveSession(
   now = new Date(),
 ): Promise<SessionUser | null> {
   const stamp = changeStamp(db);
-  let row = stamp === null ? undefined : recentSession(db, token, stamp);
-  if (!row) {
-    row = await sessionWithUser.first(db, hashToken(token));
+  let hit = stamp === null ? undefined : recentSession(db, token, stamp);
+  if (!hit) {
+    const row = await sessionWithUser.first(db, hashToken(token));
     if (!row) return null;
-    if (stamp !== null) rememberSession(db, token, stamp, row);
+    hit = stamp === null ? parsed('', row) : rememberSession(db, token, stamp, row);
   }
-  const nowMs = now.getTime();
-  const idleExpired = nowMs - Date.parse(row.last_seen_at) > (await idleMinutesOf(row.organization_id)) * 60_000;
-  if (Date.parse(row.expires_at) <= nowMs || idleExpired || row.is_active !== 1) {
+  if (!isLive(hit, await idleMinutesOf(hit.row.organization_id), now.getTime())) {
     recent.get(db)?.delete(token);
-    await db.deleteFrom('sessions').where('id', '=', row.session_id).execute();
+    await db.deleteFrom('sessions').where('id', '=', hit.row.session_id).execute();
     return null;
   }
-  const { session_id, expires_at: _e, last_seen_at, ...user } = row;
-  return { sessionId: session_id, lastSeenAt: last_seen_at, user };
+  return sessionUserOf(hit.row);
 }
 
 /** Records activity at most once a minute, so reads do not turn into writes. */
 export async function touchSession(db: Db, s: SessionUser, now = new Date()): Promise<void> {
-  if (now.getTime() - Date.parse(s.lastSeenAt) < 60_000) return;
+  if (now.getTime() - Date.parse(s.lastSeenAt) < TOUCH_INTERVAL_MS) return;
   await db.updateTable('sessions').set({ last_seen_at: now.toISOString() }).where('id', '=', s.sessionId).execute();
 }
 

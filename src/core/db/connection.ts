@@ -22,8 +22,12 @@ const STATEMENT_CACHE_SIZE = 500;
  */
 function cachingDatabase(sqlite: Database.Database) {
   const cache = new Map<string, Database.Statement>();
+  // For changeStamp, which runs on every signed-in request: prepared once, answering bare numbers.
+  const totalChanges = sqlite.prepare('SELECT total_changes()').pluck();
+  const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
   return {
     sqlite,
+    stamp: () => `${totalChanges.get() as number}:${dataVersion.get() as number}`,
     close: () => sqlite.close(),
     prepare(sql: string) {
       let stmt = cache.get(sql);
@@ -130,10 +134,8 @@ export function fixedQuery<A extends Scalar[], R>(build: (db: Db, ...args: A) =>
 export function changeStamp(db: Db): string | null {
   const conn = connections.get(db);
   if (!conn || conn.sqlite.inTransaction) return null;
-  // Two plain statements: the pragma_data_version() table function costs several times more.
-  const { changes } = conn.prepare('SELECT total_changes() AS changes').get() as { changes: number };
-  const { data_version } = conn.prepare('PRAGMA data_version').get() as { data_version: number };
-  return `${changes}:${data_version}`;
+  // Two plain statements: the pragma_data_version() table function costs more than both.
+  return conn.stamp();
 }
 
 export function applyPragmas(sqlite: Database.Database): void {

@@ -44,7 +44,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     }
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (status >= 500) {
-      req.log.error({ err }, 'request failed');
+      app.serverLog.error({ err, reqId: req.id, method: req.method, path: req.url.split('?')[0] }, 'request failed');
       return reply.status(500).send(body(500, 'Something went wrong on the server; the error has been logged'));
     }
     return reply.status(status).send(body(status, err.message, { code: err.code }));

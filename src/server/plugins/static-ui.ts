@@ -28,7 +28,7 @@ function fileIn(root: string, urlPath: string): string | null {
  */
 export async function staticUi(app: FastifyInstance, uiDir: string) {
   if (!existsSync(join(uiDir, 'index.html'))) {
-    app.log.warn('the web UI is not built (run npm run build); serving the API only');
+    app.serverLog.warn('the web UI is not built (run npm run build); serving the API only');
     return;
   }
   const root = resolve(uiDir);
