@@ -26,7 +26,8 @@ export interface BillingResult {
 const BILLS = 1000;
 const PDF_RUNS = 60;
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 
 export async function measureBilling(dir: string): Promise<BillingResult> {
   mkdirSync(dir, { recursive: true });
@@ -49,13 +50,28 @@ export async function measureBilling(dir: string): Promise<BillingResult> {
     });
     const actor = systemActor(organizationId, 'bench');
     const tests: CatalogueTest[] = [];
-    for (const [code, price] of [['HB', 150], ['FBS', 100], ['TSH', 350]] as const) {
+    for (const [code, price] of [
+      ['HB', 150],
+      ['FBS', 100],
+      ['TSH', 350],
+    ] as const) {
       tests.push(await createTest(database.db, actor, { name: `Test ${code}`, code, price, status: 'active' }));
     }
-    const patient = await createPatient(database.db, actor, { first_name: 'Bench', last_name: 'Patient', date_of_birth: '1980-01-01', gender: 'Male' });
+    const patient = await createPatient(database.db, actor, {
+      first_name: 'Bench',
+      last_name: 'Patient',
+      date_of_birth: '1980-01-01',
+      gender: 'Male',
+    });
     const body = {
       patient_id: patient.id,
-      items: tests.map((t) => ({ item_type: 'test' as const, item_id: t.id, qty: 1, gst_percent: 18, discount_percent: 5 })),
+      items: tests.map((t) => ({
+        item_type: 'test' as const,
+        item_id: t.id,
+        qty: 1,
+        gst_percent: 18,
+        discount_percent: 5,
+      })),
       discount_percentage: 10,
       tax_percentage: 5,
       payment_method: 'cash' as const,
@@ -71,8 +87,12 @@ export async function measureBilling(dir: string): Promise<BillingResult> {
     applyPragmas(bare);
     bare.exec(`CREATE TABLE bills (id INTEGER PRIMARY KEY, organization_id INTEGER, bill_number TEXT UNIQUE, patient_id INTEGER, final_amount_paise INTEGER, created_at TEXT);
       CREATE TABLE bill_items (id INTEGER PRIMARY KEY, bill_id INTEGER, position INTEGER, test_id INTEGER, name TEXT, qty INTEGER, unit_price_paise INTEGER, total_paise INTEGER);`);
-    const insBill = bare.prepare('INSERT INTO bills (organization_id, bill_number, patient_id, final_amount_paise, created_at) VALUES (?, ?, ?, ?, ?)');
-    const insItem = bare.prepare('INSERT INTO bill_items (bill_id, position, test_id, name, qty, unit_price_paise, total_paise) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    const insBill = bare.prepare(
+      'INSERT INTO bills (organization_id, bill_number, patient_id, final_amount_paise, created_at) VALUES (?, ?, ?, ?, ?)',
+    );
+    const insItem = bare.prepare(
+      'INSERT INTO bill_items (bill_id, position, test_id, name, qty, unit_price_paise, total_paise) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
     const one = bare.transaction((n: number) => {
       const { lastInsertRowid } = insBill.run(1, `OPB${n}`, 1, 59850, new Date().toISOString());
       tests.forEach((t, p) => insItem.run(lastInsertRowid, p, t.id, t.name, 1, t.price * 100, t.price * 95));
@@ -91,7 +111,18 @@ export async function measureBilling(dir: string): Promise<BillingResult> {
       times.push(performance.now() - s);
     }
     times.sort((a, b) => a - b);
-    return { bills: BILLS, limsSeconds, bareSeconds, pdf: { runs: PDF_RUNS, p50: quantile(times, 0.5), p95: quantile(times, 0.95), max: times[times.length - 1] ?? Number.NaN, bytes } };
+    return {
+      bills: BILLS,
+      limsSeconds,
+      bareSeconds,
+      pdf: {
+        runs: PDF_RUNS,
+        p50: quantile(times, 0.5),
+        p95: quantile(times, 0.95),
+        max: times[times.length - 1] ?? Number.NaN,
+        bytes,
+      },
+    };
   } finally {
     await database.close();
     for (const f of [file, bareFile]) for (const ext of ['', '-wal', '-shm']) rmSync(f + ext, { force: true });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ageFromDob, isRealDate, todayIn } from './age.js';
+import { ageFromDob, ageOn, isRealDate } from './age.js';
 
 /** A local calendar day (ages are counted in the clinic's local time). */
 const on = (y: number, m: number, d: number) => new Date(y, m - 1, d, 10, 30);
@@ -25,7 +25,22 @@ describe('ageFromDob', () => {
     it(`${what}: ${dob} on ${today.toDateString()} is ${age}`, () => {
       expect(ageFromDob(dob, today)).toBe(age);
     });
+    const day = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`;
+    it(`ageOn, the lab's calendar day: ${what}: ${dob} on ${day} is ${age}`, () => {
+      expect(ageOn(dob, day)).toBe(age);
+    });
   }
+
+  it('ageOn answers null unless both are YYYY-MM-DD dates', () => {
+    for (const [dob, day] of [
+      ['1990-06-01', '01/06/2024'],
+      ['1990-6-1', '2024-06-01'],
+      ['', '2024-06-01'],
+      ['1990-06-01', ''],
+    ] as const) {
+      expect(ageOn(dob, day)).toBeNull();
+    }
+  });
 
   it('answers null for text that is not a YYYY-MM-DD date', () => {
     for (const bad of ['', '01/06/1990', '1990-6-1', 'yesterday']) expect(ageFromDob(bad, on(2024, 6, 1))).toBeNull();
@@ -56,14 +71,5 @@ describe('isRealDate', () => {
     'abcd-ef-gh',
   ])('%s is not', (d) => {
     expect(isRealDate(d)).toBe(false);
-  });
-});
-
-describe('todayIn', () => {
-  it('gives the calendar day in the lab’s time zone, not the server’s', () => {
-    const evening = new Date('2024-03-31T19:00:00Z');
-    expect(todayIn('Asia/Kolkata', evening)).toBe('2024-04-01');
-    expect(todayIn('UTC', evening)).toBe('2024-03-31');
-    expect(todayIn('America/New_York', new Date('2024-04-01T02:00:00Z'))).toBe('2024-03-31');
   });
 });

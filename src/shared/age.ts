@@ -1,16 +1,21 @@
-/** Age in whole years from an ISO date (YYYY-MM-DD): one year less if this year's birthday has not come. */
-export function ageFromDob(dob: string, today: Date = new Date()): number | null {
-  // Plain slicing: this runs for every patient of every list and look-up.
-  if (dob.length !== 10 || dob[4] !== '-' || dob[7] !== '-') return null;
-  const y = Number(dob.slice(0, 4));
-  const mo = Number(dob.slice(5, 7));
-  const d = Number(dob.slice(8, 10));
-  if (!Number.isInteger(y) || !Number.isInteger(mo) || !Number.isInteger(d)) return null;
-  const tm = today.getMonth() + 1;
-  const td = today.getDate();
-  let age = today.getFullYear() - y;
-  if (tm < mo || (tm === mo && td < d)) age -= 1;
-  return age;
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * Age in whole years on a day, both as YYYY-MM-DD: one year less if that year's birthday has not
+ * come. Plain string arithmetic: this runs for every patient of every list and look-up. Null when
+ * either is not a YYYY-MM-DD date.
+ */
+export function ageOn(dob: string, day: string): number | null {
+  if (!ISO_DAY.test(dob) || !ISO_DAY.test(day)) return null;
+  const age = Number(day.slice(0, 4)) - Number(dob.slice(0, 4));
+  // Month and day compare as text: "MM-DD" strings of the same shape sort like the dates.
+  return day.slice(5) < dob.slice(5) ? age - 1 : age;
+}
+
+/** Age in whole years at an instant, on the calendar of the server's own time zone (see ageOn). */
+export function ageFromDob(dob: string, at: Date = new Date()): number | null {
+  const day = `${String(at.getFullYear()).padStart(4, '0')}-${String(at.getMonth() + 1).padStart(2, '0')}-${String(at.getDate()).padStart(2, '0')}`;
+  return ageOn(dob, day);
 }
 
 /** True when YYYY-MM-DD is a real calendar date. */
@@ -21,9 +26,4 @@ export function isRealDate(iso: string): boolean {
   return (
     dt.getUTCFullYear() === Number(m[1]) && dt.getUTCMonth() + 1 === Number(m[2]) && dt.getUTCDate() === Number(m[3])
   );
-}
-
-/** Today's date as YYYY-MM-DD in the given IANA time zone. */
-export function todayIn(timeZone: string, now: Date = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 }

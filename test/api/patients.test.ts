@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLab, type TestLab } from '../helpers.js';
 import type { Patient } from '../../src/shared/schemas/patients.js';
-import { todayIn } from '../../src/shared/age.js';
+import { localDate as labDate } from '../../src/core/time.js';
 import { badFields, createPatient, errorBody, localDate, patientBody, uniquePhone } from './support.js';
 
 let lab: TestLab;
@@ -42,10 +42,10 @@ describe('registering a patient', () => {
 
   it('gives a patient code PAT + the lab’s date + a 4-digit sequence, unique and increasing', async () => {
     // The lab's day (Asia/Kolkata), read before and after in case the test runs across midnight.
-    const days = new Set([todayIn('Asia/Kolkata').replace(/-/g, '')]);
+    const days = new Set([labDate('Asia/Kolkata').replace(/-/g, '')]);
     const codes: string[] = [];
     for (let i = 0; i < 3; i += 1) codes.push((await createPatient(lab.admin)).patient_id);
-    days.add(todayIn('Asia/Kolkata').replace(/-/g, ''));
+    days.add(labDate('Asia/Kolkata').replace(/-/g, ''));
     const parts = codes.map((c) => /^PAT(\d{8})(\d{4})$/.exec(c));
     for (const m of parts) expect(days).toContain(m?.[1]);
     expect([...codes].sort()).toEqual(codes);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLab, type Client, type TestLab } from '../helpers.js';
-import { todayIn } from '../../src/shared/age.js';
+import { localDate } from '../../src/core/time.js';
 import { addDays } from '../../src/core/time.js';
 import type { QcMaterial, QcRun, QcSummary } from '../../src/shared/schemas/qc.js';
 import { uniqueWord } from './support.js';
@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => lab.close());
 
-const today = () => todayIn('Asia/Kolkata');
+const today = () => localDate('Asia/Kolkata');
 
 async function addMaterial(as: Client, body: Record<string, unknown> = {}): Promise<QcMaterial> {
   const res = await as.post('/api/qc/materials', {

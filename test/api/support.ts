@@ -6,6 +6,7 @@ import type { Patient, PatientPage } from '../../src/shared/schemas/patients.js'
 import type { User } from '../../src/shared/schemas/users.js';
 import type { ApiErrorBody } from '../../src/shared/schemas/common.js';
 import type { Role } from '../../src/shared/roles.js';
+import { localDate as labDate } from '../../src/core/time.js';
 
 let seq = 0;
 
@@ -155,8 +156,8 @@ export function auditRowsAfter(lab: TestLab, id: number): AuditRow[] {
   return lab.database.sqlite.prepare('SELECT * FROM audit_log WHERE id > ? ORDER BY id').all(id) as AuditRow[];
 }
 
-/** YYYY-MM-DD of a local date shifted by whole years and days from today (ages are computed in local time). */
+/** YYYY-MM-DD shifted by whole years and days from today on the test lab's calendar (Asia/Kolkata): ages count on it. */
 export function localDate(yearsBack: number, dayShift = 0, from = new Date()): string {
-  const d = new Date(from.getFullYear() - yearsBack, from.getMonth(), from.getDate() + dayShift);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+  const [y, m, d] = labDate('Asia/Kolkata', from).split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y - yearsBack, m - 1, d + dayShift)).toISOString().slice(0, 10);
 }

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { createTest } from '../../src/core/catalogue/tests.js';
 import { createMaterial, recordRun } from '../../src/core/qc/service.js';
 import { addDays } from '../../src/core/time.js';
-import { todayIn } from '../../src/shared/age.js';
+import { localDate } from '../../src/core/time.js';
 import { systemActor, type Actor } from '../../src/core/context.js';
 import { MOBILE, login, screenshot, startApp, type E2eApp } from './harness.js';
 
@@ -194,7 +194,7 @@ describe('Quality Control', () => {
       test_id: test.id,
       level: 'Level 2 (Abnormal High)',
       control_type: 'External',
-      expiry_date: addDays(todayIn('Asia/Kolkata'), 10),
+      expiry_date: addDays(localDate('Asia/Kolkata'), 10),
       target_mean: 250,
       target_sd: 6,
     });

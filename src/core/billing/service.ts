@@ -20,7 +20,7 @@ import type { Patient } from '../../shared/schemas/patients.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import { findPatient, toPatient } from '../patients/repository.js';
 import { insertPatient } from '../patients/service.js';
-import { organizationTimezone } from '../settings/organization.js';
+import { labToday, organizationTimezone } from '../settings/organization.js';
 import { addDays, localDate, localMinuteStamp } from '../time.js';
 import { resolveDoctor, resolveLines } from './lines.js';
 import { cancelVisitsOfBill, recordVisitForBill } from '../visits/service.js';
@@ -139,7 +139,10 @@ export async function registerPatientWithBill(
     return { patientId: patient.id, billId };
   });
   const patient = await findPatient(db, actor.organizationId, patientId);
-  return { patient: toPatient(patient!), bill: await getBill(db, actor.organizationId, billId) };
+  return {
+    patient: toPatient(patient!, await labToday(db, actor.organizationId)),
+    bill: await getBill(db, actor.organizationId, billId),
+  };
 }
 
 async function today(db: Db, organizationId: number): Promise<{ timeZone: string; today: string }> {

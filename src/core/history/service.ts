@@ -3,7 +3,7 @@ import { NotFoundError } from '../errors.js';
 import { findPatient, toPatient } from '../patients/repository.js';
 import { billsQuery, selectBillColumns } from '../billing/repository.js';
 import { toBill } from '../billing/mappers.js';
-import { organizationTimezone } from '../settings/organization.js';
+import { labToday, organizationTimezone } from '../settings/organization.js';
 import { localDate } from '../time.js';
 import { visitsOfPatient } from '../visits/repository.js';
 import type { HistoryBill, HistorySample, HistoryTestResult, PatientHistory } from '../../shared/schemas/history.js';
@@ -106,7 +106,7 @@ export async function patientHistory(db: Db, organizationId: number, patientId: 
   const samples = await samplesOfPatient(db, organizationId, patientId);
   const { bills, livePaise } = await billsOfPatient(db, organizationId, patientId);
   return {
-    patient: toPatient(row),
+    patient: toPatient(row, await labToday(db, organizationId)),
     totals: {
       visits: visits.length,
       test_results: test_results.length,

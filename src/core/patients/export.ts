@@ -4,6 +4,7 @@ import { idsMatching, ftsQuery, searchTokens } from '../db/patient-search.js';
 import type { PatientListQuery } from '../../shared/schemas/patients.js';
 import { toPatient } from './repository.js';
 import type { Patient } from '../../shared/schemas/patients.js';
+import { labToday } from '../settings/organization.js';
 
 export const PATIENT_CSV_COLUMNS: (keyof Patient)[] = [
   'patient_id',
@@ -46,7 +47,7 @@ export async function* patientsCsv(
   const tokens = f.search ? searchTokens(f.search) : [];
   if (f.search && tokens.length === 0) return;
   let before = Number.MAX_SAFE_INTEGER;
-  const today = new Date();
+  const today = await labToday(db, organizationId);
   for (;;) {
     let q = db
       .selectFrom('patients')

@@ -9,19 +9,20 @@ import {
   pageOfMatching,
   searchTokens,
 } from '../db/patient-search.js';
-import { ageFromDob } from '../../shared/age.js';
+import { ageOn } from '../../shared/age.js';
 import type { Patient, PatientListQuery } from '../../shared/schemas/patients.js';
 
 export type PatientRow = Selectable<PatientsTable>;
 
-export function toPatient(r: PatientRow, today = new Date()): Patient {
+/** The API's patient; `today` is the lab's date (labToday), on which the age is counted. */
+export function toPatient(r: PatientRow, today: string): Patient {
   return {
     id: r.id,
     patient_id: r.patient_code,
     first_name: r.first_name,
     last_name: r.last_name,
     date_of_birth: r.date_of_birth,
-    age: ageFromDob(r.date_of_birth, today),
+    age: ageOn(r.date_of_birth, today),
     gender: r.gender,
     phone: r.phone,
     email: r.email,

@@ -3,7 +3,6 @@ import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
 import { diff, writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError } from '../errors.js';
-import { todayIn } from '../../shared/age.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import type {
   Patient,
@@ -14,7 +13,8 @@ import type {
 } from '../../shared/schemas/patients.js';
 import { findPatient, pagePatients, toPatient, type PatientRow } from './repository.js';
 import { nextSequence } from '../sequences.js';
-import { organizationTimezone } from '../settings/organization.js';
+import { labToday, organizationTimezone } from '../settings/organization.js';
+import { localDate } from '../time.js';
 
 type Writable = Omit<
   PatientRow,
@@ -47,19 +47,19 @@ function columns(input: PatientCreate): Writable {
 
 export async function listPatients(db: Db, organizationId: number, q: PatientListQuery): Promise<PatientPage> {
   const { rows, total } = await pagePatients(db, organizationId, q);
-  const today = new Date();
+  const today = await labToday(db, organizationId);
   return { patients: rows.map((r) => toPatient(r, today)), ...pageEnvelope(total, q.page, q.limit) };
 }
 
 export async function getPatient(db: Db, organizationId: number, id: number): Promise<Patient> {
   const row = await findPatient(db, organizationId, id);
   if (!row) throw new NotFoundError('Patient', id);
-  return toPatient(row);
+  return toPatient(row, await labToday(db, organizationId));
 }
 
 /** Inside an open transaction: stores the patient with a new code PAT+YYYYMMDD+NNNN and audits it. */
 export async function insertPatient(trx: Db, actor: Actor, input: PatientCreate): Promise<PatientRow> {
-  const day = todayIn(await organizationTimezone(trx, actor.organizationId)).replace(/-/g, '');
+  const day = localDate(await organizationTimezone(trx, actor.organizationId)).replace(/-/g, '');
   const seq = await nextSequence(trx, actor.organizationId, `patient:${day}`);
   const now = nowIso();
   const row = await trx
@@ -80,7 +80,7 @@ export async function insertPatient(trx: Db, actor: Actor, input: PatientCreate)
 
 export async function createPatient(db: Db, actor: Actor, input: PatientCreate): Promise<Patient> {
   const row = await db.transaction().execute((trx) => insertPatient(trx, actor, input));
-  return toPatient(row);
+  return toPatient(row, await labToday(db, actor.organizationId));
 }
 
 export async function updatePatient(db: Db, actor: Actor, id: number, input: PatientUpdate): Promise<Patient> {
@@ -105,7 +105,7 @@ export async function updatePatient(db: Db, actor: Actor, id: number, input: Pat
     if (Object.keys(newValues).length > 0) {
       await writeAudit(trx, actor, { action: 'update', entity: 'patient', entityId: id, oldValues, newValues });
     }
-    return toPatient(after);
+    return toPatient(after, await labToday(trx, actor.organizationId));
   });
 }
 
@@ -126,6 +126,6 @@ export async function deletePatient(db: Db, actor: Actor, id: number): Promise<P
     }
     await trx.deleteFrom('patients').where('id', '=', id).where('organization_id', '=', actor.organizationId).execute();
     await writeAudit(trx, actor, { action: 'delete', entity: 'patient', entityId: id, oldValues: before });
-    return toPatient(before);
+    return toPatient(before, await labToday(trx, actor.organizationId));
   });
 }

@@ -7,7 +7,7 @@ import { billPdfById } from '../billing/print.js';
 import { organizationTimezone } from '../settings/organization.js';
 import { localDate } from '../time.js';
 import { visitsOfPatient } from '../visits/repository.js';
-import { ageFromDob } from '../../shared/age.js';
+import { ageOn } from '../../shared/age.js';
 import type { PortalAppointment, PortalBill, PortalPatient, PortalResult } from '../../shared/schemas/portal.js';
 import type { PortalSession } from './auth.js';
 
@@ -24,7 +24,7 @@ export async function portalMe(db: Db, s: PortalSession): Promise<PortalPatient>
     first_name: p.first_name,
     last_name: p.last_name,
     patient_id: p.patient_code,
-    age: ageFromDob(p.date_of_birth),
+    age: ageOn(p.date_of_birth, localDate(timeZone)),
     gender: p.gender,
     mobile: p.phone,
     email: p.email,

@@ -5,9 +5,8 @@ import { diff, writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { nextSequence } from '../sequences.js';
 import { getOrganization } from '../settings/organization.js';
-import { addDays } from '../time.js';
+import { addDays, localDate } from '../time.js';
 import { formatLabDateTime } from '../pdf/format.js';
-import { todayIn } from '../../shared/age.js';
 import { passRate, westgard, zScore } from '../../shared/westgard.js';
 import {
   QC_DEFAULT_EXPIRY_DAYS,
@@ -42,7 +41,7 @@ const CLOCK_SKEW_MS = 5 * 60_000;
 
 async function labCalendar(db: Db, organizationId: number) {
   const org = await getOrganization(db, organizationId);
-  return { today: todayIn(org.timezone), dateFormat: org.date_format, timeZone: org.timezone };
+  return { today: localDate(org.timezone), dateFormat: org.date_format, timeZone: org.timezone };
 }
 
 async function materials(db: Db, organizationId: number, q: QcMaterialListQuery & { id?: number }, today: string) {

@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { OrganizationsTable } from '../db/schema.js';
 import { NotFoundError } from '../errors.js';
+import { localDate } from '../time.js';
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
 
@@ -32,6 +33,25 @@ export async function getOrganization(db: Db, id: number): Promise<OrganizationR
 export async function organizationTimezone(db: Db, id: number): Promise<string> {
   const org = await db.selectFrom('organizations').select('timezone').where('id', '=', id).executeTakeFirst();
   return org?.timezone ?? 'Asia/Kolkata';
+}
+
+const LAB_TODAY_TTL_MS = 5000;
+const labDays = new WeakMap<Db, Map<number, { until: number; day: string }>>();
+
+/**
+ * Today's date (YYYY-MM-DD) in the lab's time zone, for what is shown (a patient's age). Every
+ * patient answer needs it, so it is worked out at most every few seconds per lab: a change of the
+ * lab's time zone, or midnight, shows within that. Dates that are stored (bill and patient numbers)
+ * read the time zone afresh with organizationTimezone.
+ */
+export async function labToday(db: Db, organizationId: number, nowMs = Date.now()): Promise<string> {
+  let days = labDays.get(db);
+  if (!days) labDays.set(db, (days = new Map()));
+  const hit = days.get(organizationId);
+  if (hit && nowMs < hit.until) return hit.day;
+  const day = localDate(await organizationTimezone(db, organizationId), new Date(nowMs));
+  days.set(organizationId, { until: nowMs + LAB_TODAY_TTL_MS, day });
+  return day;
 }
 
 /** The first organisation: a single-lab install has exactly one; null before setup. */

@@ -39,6 +39,8 @@ describe('cookies without per-request hooks', () => {
 
   it('clears a cookie with an expiry in the past', async () => {
     const res = await (await app()).inject({ url: '/clear' });
-    expect(res.headers['set-cookie']).toBe('lims_session=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; SameSite=Lax');
+    expect(res.headers['set-cookie']).toBe(
+      'lims_session=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; SameSite=Lax',
+    );
   });
 });

@@ -50,7 +50,11 @@ export const cookiesPlugin = fp(async (app: FastifyInstance) => {
 
   app.decorateReply(
     'clearCookie',
-    function (this: FastifyReply, name: string, options?: Pick<CookieOptions, 'path' | 'domain' | 'secure' | 'sameSite'>) {
+    function (
+      this: FastifyReply,
+      name: string,
+      options?: Pick<CookieOptions, 'path' | 'domain' | 'secure' | 'sameSite'>,
+    ) {
       return this.setCookie(name, '', { ...options, expires: new Date(0), maxAge: 0 });
     },
   );

@@ -24,15 +24,20 @@ export const isoDate = (label: string) =>
     .regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date as YYYY-MM-DD`)
     .refine(isRealDate, `${label} is not a real calendar date`);
 
-/** A date that is not after today (dates of birth, collection dates). */
+/**
+ * A date that is not after today (dates of birth, collection dates). "Today" is the lab's, which this
+ * schema (shared with the browser) does not know: it accepts any date that is today somewhere on
+ * Earth (up to UTC+14), so a baby born just after midnight in the lab is never refused, whatever
+ * the server's own clock zone; a date past that is refused.
+ */
 export const pastOrTodayDate = (label: string) =>
-  isoDate(label).refine((d) => d <= new Date().toISOString().slice(0, 10) || d <= localToday(), {
+  isoDate(label).refine((d) => d <= latestToday(), {
     message: `${label} cannot be in the future`,
   });
 
-function localToday(): string {
-  const n = new Date();
-  return `${n.getFullYear()}-${String(n.getMonth() + 1).padStart(2, '0')}-${String(n.getDate()).padStart(2, '0')}`;
+/** The latest calendar date anywhere right now: the date at UTC+14. */
+function latestToday(): string {
+  return new Date(Date.now() + 14 * 3600_000).toISOString().slice(0, 10);
 }
 
 export const optionalEmail = z.preprocess(
