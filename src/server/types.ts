@@ -23,7 +23,7 @@ declare module 'fastify' {
     routeList: RegisteredRoute[];
   }
   interface FastifyRequest {
-    staff: { user: UserRow; actor: Actor; sessionToken: string } | null;
+    staff: { user: Readonly<UserRow>; actor: Actor; sessionToken: string } | null;
   }
 }
 

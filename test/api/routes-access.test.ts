@@ -44,6 +44,19 @@ describe('every route declares who may call it', () => {
     expect(undeclared(lab.app.routeList)).toEqual([]);
   });
 
+  it('refuses to register a route that declares no access: the server does not start', async () => {
+    const database = openDatabase(join(tempDir(), 'lims.db'));
+    const app = await buildApp({ database, logger: false });
+    try {
+      expect(() => app.get('/api/forgotten', async () => ({ secret: true }))).toThrow(
+        'route GET /api/forgotten declares no access',
+      );
+    } finally {
+      await app.close();
+      await database.close();
+    }
+  });
+
   it('also holds when the server serves the built UI, and the UI files are really served', async () => {
     const ui = tempDir('lims-ui-');
     mkdirSync(join(ui, 'assets'));

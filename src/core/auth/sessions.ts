@@ -32,10 +32,11 @@ export async function createSession(
   return { token, expiresAt };
 }
 
+/** Frozen: the same object answers every request of the session until the database changes. */
 export interface SessionUser {
-  sessionId: string;
-  lastSeenAt: string;
-  user: UserRow;
+  readonly sessionId: string;
+  readonly lastSeenAt: string;
+  readonly user: Readonly<UserRow>;
 }
 
 /** Runs on every signed-in request, so it is compiled once (see fixedQuery). */
@@ -56,6 +57,8 @@ interface Remembered {
   row: SessionRow;
   expiresMs: number;
   lastSeenMs: number;
+  /** The answer for this row, made once and frozen: requests share it, and none can change it. */
+  session: SessionUser;
 }
 
 /**
@@ -85,17 +88,22 @@ function rememberSession(db: Db, token: string, stamp: string, row: SessionRow):
 }
 
 function parsed(stamp: string, row: SessionRow): Remembered {
-  return { stamp, row, expiresMs: Date.parse(row.expires_at), lastSeenMs: Date.parse(row.last_seen_at) };
+  return {
+    stamp,
+    row,
+    expiresMs: Date.parse(row.expires_at),
+    lastSeenMs: Date.parse(row.last_seen_at),
+    session: sessionUserOf(row),
+  };
 }
 
 function isLive(s: Remembered, idleMinutes: number, nowMs: number): boolean {
   return s.expiresMs > nowMs && nowMs - s.lastSeenMs <= idleMinutes * 60_000 && s.row.is_active === 1;
 }
 
-/** A fresh object per request, so a caller that changes its user cannot change the next request's. */
 function sessionUserOf(row: SessionRow): SessionUser {
   const { session_id, expires_at: _e, last_seen_at, ...user } = row;
-  return { sessionId: session_id, lastSeenAt: last_seen_at, user };
+  return Object.freeze({ sessionId: session_id, lastSeenAt: last_seen_at, user: Object.freeze(user) });
 }
 
 /**
@@ -115,7 +123,7 @@ export function sessionFromMemory(
   if (!hit || nowMs - hit.lastSeenMs >= TOUCH_INTERVAL_MS) return undefined;
   const idleMinutes = idleMinutesOf(hit.row.organization_id);
   if (idleMinutes === undefined || !isLive(hit, idleMinutes, nowMs)) return undefined;
-  return sessionUserOf(hit.row);
+  return hit.session;
 }
 
 /**
@@ -140,7 +148,7 @@ export async function resolveSession(
     await db.deleteFrom('sessions').where('id', '=', hit.row.session_id).execute();
     return null;
   }
-  return sessionUserOf(hit.row);
+  return hit.session;
 }
 
 /** Records activity at most once a minute, so reads do not turn into writes. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { changeStamp, fixedQuery, openDatabase, type Database_ } from './connection.js';
+import { OUTSIDE_CHANGES_CHECK_MS, changeStamp, fixedQuery, openDatabase, type Database_ } from './connection.js';
 
 const opened: { database: Database_; dir: string }[] = [];
 
@@ -86,21 +86,31 @@ describe('fixedQuery', () => {
 });
 
 describe('changeStamp', () => {
-  it('stays while nothing is written and moves on any write, here or by another connection', () => {
+  it('stays while nothing is written and moves at once on a write through Kysely', async () => {
     const d = fresh();
-    const s0 = changeStamp(d.db);
+    const t = Date.now();
+    const s0 = changeStamp(d.db, t);
     expect(s0).not.toBeNull();
-    expect(changeStamp(d.db)).toBe(s0);
-    addOrganization(d, 'Own write');
-    const s1 = changeStamp(d.db);
-    expect(s1).not.toBe(s0);
+    expect(changeStamp(d.db, t + 10)).toBe(s0);
+    await d.db.insertInto('organizations').values({ name: 'Own write', created_at: now, updated_at: now }).execute();
+    expect(changeStamp(d.db, t + 20)).not.toBe(s0);
+  });
+
+  it('moves within OUTSIDE_CHANGES_CHECK_MS on a commit by another connection or a write through the raw handle', async () => {
+    const d = fresh();
+    await d.db.insertInto('organizations').values({ name: 'Lab', created_at: now, updated_at: now }).execute();
+    const t = Date.now();
+    const s0 = changeStamp(d.db, t);
     const other = new Database(d.file);
     try {
       other.prepare("UPDATE organizations SET name = 'Changed elsewhere'").run();
     } finally {
       other.close();
     }
-    expect(changeStamp(d.db)).not.toBe(s1);
+    const s1 = changeStamp(d.db, t + OUTSIDE_CHANGES_CHECK_MS);
+    expect(s1).not.toBe(s0);
+    addOrganization(d, 'Raw write');
+    expect(changeStamp(d.db, t + 2 * OUTSIDE_CHANGES_CHECK_MS)).not.toBe(s1);
   });
 
   it('is null inside a transaction, when nothing may be reused', async () => {

@@ -16,32 +16,50 @@ export interface Database_ {
 
 const STATEMENT_CACHE_SIZE = 500;
 
+/** How often changeStamp asks SQLite about changes made outside this connection's statement cache. */
+export const OUTSIDE_CHANGES_CHECK_MS = 250;
+
 /**
  * better-sqlite3 prepares a statement on every Kysely call; preparing is the dominant cost of a
  * simple query. This wrapper keeps prepared statements by SQL text (bounded, least-recently-used).
+ * It also counts the statements it hands out that can write (not read-only in SQLite's sense),
+ * which is every write made through Kysely or fixedQuery: changeStamp's own writes, for free.
  */
 function cachingDatabase(sqlite: Database.Database) {
-  const cache = new Map<string, Database.Statement>();
-  // For changeStamp, which runs on every signed-in request: prepared once, answering bare numbers.
+  const cache = new Map<string, { stmt: Database.Statement; writes: boolean }>();
+  let writes = 0;
+  // Changes made elsewhere: total_changes() also counts writes through the raw handle, data_version
+  // moves when another connection (the CLI, another process) commits. Asked at most every
+  // OUTSIDE_CHANGES_CHECK_MS: each is a trip into SQLite, and the session check runs on every request.
   const totalChanges = sqlite.prepare('SELECT total_changes()').pluck();
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+  let outside = '';
+  let outsideCheckedAt = Number.NEGATIVE_INFINITY;
   return {
     sqlite,
-    stamp: () => `${totalChanges.get() as number}:${dataVersion.get() as number}`,
+    stamp(nowMs: number): string {
+      if (nowMs - outsideCheckedAt >= OUTSIDE_CHANGES_CHECK_MS || nowMs < outsideCheckedAt) {
+        outside = `${totalChanges.get() as number}:${dataVersion.get() as number}`;
+        outsideCheckedAt = nowMs;
+      }
+      return `${writes}:${outside}`;
+    },
     close: () => sqlite.close(),
     prepare(sql: string) {
-      let stmt = cache.get(sql);
-      if (stmt) {
+      let entry = cache.get(sql);
+      if (entry) {
         cache.delete(sql);
       } else {
-        stmt = sqlite.prepare(sql);
+        const stmt = sqlite.prepare(sql);
+        entry = { stmt, writes: !stmt.readonly };
         if (cache.size >= STATEMENT_CACHE_SIZE) {
           const oldest = cache.keys().next().value;
           if (oldest !== undefined) cache.delete(oldest);
         }
       }
-      cache.set(sql, stmt);
-      return stmt;
+      cache.set(sql, entry);
+      if (entry.writes) writes += 1;
+      return entry.stmt;
     },
   };
 }
@@ -87,10 +105,16 @@ interface Compiles<R> {
  * bookkeeping. Inside a transaction, or while one is open (it holds Kysely's connection lock), the
  * query goes through Kysely, so it joins or waits for that transaction exactly as before.
  */
-export function fixedQuery<A extends Scalar[], R>(build: (db: Db, ...args: A) => Compiles<R>) {
-  let compiled: { query: CompiledQuery<R>; slots: { arg: number; value: unknown }[] } | null = null;
+interface Compiled<R> {
+  query: CompiledQuery<R>;
+  /** For each parameter: the argument it takes (>= 0), or -1 with the constant it keeps. */
+  slots: { arg: number; value: unknown }[];
+}
 
-  const compile = (db: Db) => {
+export function fixedQuery<A extends Scalar[], R>(build: (db: Db, ...args: A) => Compiles<R>) {
+  let compiled: Compiled<R> | null = null;
+
+  const compile = (db: Db): Compiled<R> => {
     // Build with a unique marker per declared argument (so: no default or rest arguments), then find
     // where each marker landed among the parameters.
     const markers = Array.from({ length: Math.max(0, build.length - 1) }, (_, i) => `\u0000fixedQuery-arg-${i}\u0000`);
@@ -103,13 +127,18 @@ export function fixedQuery<A extends Scalar[], R>(build: (db: Db, ...args: A) =>
     return (compiled = { query, slots });
   };
 
-  /** Runs the query; with `first`, reads only the first row. */
-  async function execute(db: Db, args: A, first: boolean): Promise<R[]> {
-    const { query, slots } = compiled ?? compile(db);
-    const parameters = slots.map((s) => (s.arg >= 0 ? args[s.arg] : s.value));
+  const parametersOf = (c: Compiled<R>, args: A) => c.slots.map((s) => (s.arg >= 0 ? args[s.arg] : s.value));
+
+  /**
+   * Runs the cached statement at once when the connection is free (better-sqlite3 is synchronous);
+   * undefined when the query must go through Kysely (inside, or while another caller holds, a transaction).
+   */
+  function runNow(db: Db, args: A, first: boolean): R[] | undefined {
+    const c = compiled ?? compile(db);
     const conn = connections.get(db);
-    if (!conn || conn.sqlite.inTransaction) return (await db.executeQuery<R>({ ...query, parameters })).rows;
-    const stmt = conn.prepare(query.sql);
+    if (!conn || conn.sqlite.inTransaction) return undefined;
+    const stmt = conn.prepare(c.query.sql);
+    const parameters = parametersOf(c, args);
     if (!stmt.reader) {
       stmt.run(parameters);
       return [];
@@ -119,23 +148,38 @@ export function fixedQuery<A extends Scalar[], R>(build: (db: Db, ...args: A) =>
     return row === undefined ? [] : [row];
   }
 
+  async function viaKysely(db: Db, args: A): Promise<R[]> {
+    const c = compiled ?? compile(db);
+    return (await db.executeQuery<R>({ ...c.query, parameters: parametersOf(c, args) })).rows;
+  }
+
+  /** Not an async function: the common case answers with an already-settled promise, one step less. */
+  function run(db: Db, args: A, first: boolean): Promise<R[]> {
+    try {
+      const rows = runNow(db, args, first);
+      return rows ? Promise.resolve(rows) : viaKysely(db, args);
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+  }
+
   return {
-    all: (db: Db, ...args: A): Promise<R[]> => execute(db, args, false),
-    first: async (db: Db, ...args: A): Promise<R | undefined> => (await execute(db, args, true))[0],
+    all: (db: Db, ...args: A): Promise<R[]> => run(db, args, false),
+    first: (db: Db, ...args: A): Promise<R | undefined> => run(db, args, true).then((rows) => rows[0]),
   };
 }
 
 /**
- * A value that changes whenever the database may have changed: total_changes() moves when this
- * connection writes, data_version when another connection (the CLI, another process) commits. A
- * result read from the database stays exact while the stamp is unchanged. Null inside a transaction
- * or for a Kysely instance that openDatabase did not make: then nothing may be reused.
+ * A value that changes whenever the database may have changed: at once for every write made through
+ * Kysely or fixedQuery on this connection, and within OUTSIDE_CHANGES_CHECK_MS for anything else (a
+ * commit by another connection such as the CLI, a write through the raw handle). A result read from
+ * the database stays valid while the stamp is unchanged. Null inside a transaction or for a Kysely
+ * instance that openDatabase did not make: then nothing may be reused.
  */
-export function changeStamp(db: Db): string | null {
+export function changeStamp(db: Db, nowMs = Date.now()): string | null {
   const conn = connections.get(db);
   if (!conn || conn.sqlite.inTransaction) return null;
-  // Two plain statements: the pragma_data_version() table function costs more than both.
-  return conn.stamp();
+  return conn.stamp(nowMs);
 }
 
 export function applyPragmas(sqlite: Database.Database): void {

@@ -41,18 +41,23 @@ function refuseCrossSite(req: FastifyRequest): void {
   if (!sameOrigin(req)) throw new ForbiddenError('Cross-site request refused: origin does not match this server');
 }
 
+type Done = (err?: Error) => void;
+type Gate = (req: FastifyRequest, reply: FastifyReply, done: Done) => void;
+
 /**
- * Sessions, CSRF and permissions for every route.
+ * Sessions, CSRF and permissions for every route, as a gate each route gets when it is registered
+ * (an onRoute hook), built for the access the route declares:
  * - a state-changing request that carries the session cookie must send JSON (or no body)
  *   and, if it names an Origin, our own. A cross-site form post can do neither.
  * - then the route's declared access is enforced before the body is parsed or
  *   validated, so a caller without a session or the permission learns nothing from validation (401/403,
- *   never 400). A route without a declaration is refused (500) so a forgotten one can never mean "open";
- *   unknown URLs fall through to the 404 handler.
+ *   never 400). A route without a declaration cannot be registered at all (the server does not
+ *   start), so a forgotten one can never mean "open". Unknown URLs reach the 404 handler.
  *
- * One hook for both checks, and a callback hook rather than an async one: it runs on every request,
- * and a signed-in request whose session is known from memory (sessionFromMemory) is decided without
- * a promise. Otherwise the session is read (and its activity recorded) before the hook calls done.
+ * The gate is a callback hook rather than an async one, and is the route's own rather than a global
+ * hook that looks the route's declaration up: it runs on every request, and a signed-in request whose
+ * session is known from memory (sessionFromMemory) is decided without a promise. Otherwise the
+ * session is read (and its activity recorded) before the gate calls done.
  */
 export const authPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('staff', null);
@@ -60,13 +65,8 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
   const idleMinutesFromMemory = (orgId: number) => organizationSettingsIfFresh(app, orgId)?.sessionTimeout;
   const idleMinutes = async (orgId: number) => (await organizationSettingsCached(app, orgId)).sessionTimeout;
 
-  /** Reads the session, and records activity when due; the slow path of the hook. */
-  async function signInFromDatabase(
-    req: FastifyRequest,
-    reply: FastifyReply,
-    access: Exclude<RouteAccess, 'public'>,
-    token: string,
-  ) {
+  /** Reads the session, and records activity when due; the slow path of the gate. */
+  async function signInFromDatabase(req: FastifyRequest, reply: FastifyReply, access: StaffAccess, token: string) {
     const session = await resolveSession(db, token, idleMinutes);
     if (!session) {
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
@@ -76,33 +76,46 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     admit(req, access, session, token);
   }
 
-  app.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
+  const publicGate: Gate = (req, _reply, done) => {
     try {
       refuseCrossSite(req);
-      if (req.is404) return done();
-      const config = req.routeOptions.config;
-      const access = config.access;
-      if (access === undefined) {
-        // Only reachable through a programming error: the route test walks every route for this.
-        throw new Error(`route ${req.method} ${req.routeOptions.url ?? ''} declares no access`);
-      }
-      if (access === 'public') return done();
-      const token = req.cookies[SESSION_COOKIE];
-      if (!token) throw new UnauthorizedError();
-      const known = sessionFromMemory(db, token, idleMinutesFromMemory);
-      if (known) {
-        admit(req, access, known, token);
-        return done();
-      }
-      signInFromDatabase(req, reply, access, token).then(() => done(), done);
+      done();
     } catch (err) {
       done(err as Error);
     }
+  };
+
+  const staffGate =
+    (access: StaffAccess): Gate =>
+    (req, reply, done) => {
+      try {
+        refuseCrossSite(req);
+        const token = req.cookies[SESSION_COOKIE];
+        if (!token) throw new UnauthorizedError();
+        const known = sessionFromMemory(db, token, idleMinutesFromMemory);
+        if (known) {
+          admit(req, access, known, token);
+          return done();
+        }
+        signInFromDatabase(req, reply, access, token).then(() => done(), done);
+      } catch (err) {
+        done(err as Error);
+      }
+    };
+
+  app.addHook('onRoute', (route) => {
+    const access = (route.config as { access?: RouteAccess } | undefined)?.access;
+    if (access === undefined) throw new Error(`route ${String(route.method)} ${route.url} declares no access`);
+    const own =
+      route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+    route.onRequest = [access === 'public' ? publicGate : staffGate(access), ...own];
   });
 });
 
+type StaffAccess = Exclude<RouteAccess, 'public'>;
+
 /** Checks the route's permission for the session's role and makes the user the request's actor. */
-function admit(req: FastifyRequest, access: Exclude<RouteAccess, 'public'>, session: SessionUser, token: string) {
+function admit(req: FastifyRequest, access: StaffAccess, session: SessionUser, token: string) {
   const role = session.user.role as Role;
   if (access !== 'authenticated') {
     const needed = typeof access === 'string' ? [access] : access;
