@@ -20,7 +20,13 @@ export interface Report {
   /** Set when other work loaded the machine during the run (load average above the CPU count). */
   busy: string | null;
   dataset: { patients: number; file: string; builtSeconds: number | null };
-  throughput: { connections: number; bare: ThroughputResult; lims: ThroughputResult };
+  throughput: {
+    connections: number;
+    bare: ThroughputResult;
+    lims: ThroughputResult;
+    /** Each pair of freshly started servers; bare and lims above pool them. */
+    pairs: { bare: ThroughputResult; lims: ThroughputResult }[];
+  };
   latency: LatencyRow[];
   billing: BillingResult | null;
 }
@@ -116,6 +122,10 @@ export function renderMarkdown(r: Report): string {
     'Random ids over the whole register. lims: `GET /api/patients/{id}` with a signed-in session cookie',
     '(session check, permission, organisation scope). Bare: Fastify + better-sqlite3, the same',
     '`SELECT * FROM patients WHERE id = ? AND organization_id = ?` with one cached prepared statement.',
+    '',
+    `Measured on ${t.pairs.length} pair(s) of freshly started servers, pooled below: a process's speed depends by several`,
+    'percent on where its code and heap land in memory, which changes from one start to the next.',
+    `Ratio per pair: ${t.pairs.map((p) => `${((p.lims.rps / p.bare.rps) * 100).toFixed(1)}%`).join(', ')}.`,
     '',
     '| endpoint | requests/s | requests | seconds | errors | non-2xx | server CPU per request |',
     '|---|---:|---:|---:|---:|---:|---:|',

@@ -37,6 +37,12 @@ const CONNECTIONS = 32;
 /** Common 3-letter starts of Indian names; "ram" and "sha" match tens of thousands of patients. */
 const SEARCH_PREFIXES = ['ram', 'sha', 'pri', 'kum', 'ana'];
 const WARM_UP_SECONDS = 5;
+/**
+ * Throughput is measured on this many pairs of freshly started servers and pooled: how fast one
+ * process runs depends on where its code and heap happen to land in memory, by several percent
+ * from one start to the next (the same build measured against itself ranged 100-109%).
+ */
+const SERVER_PAIRS = setting('BENCH_PAIRS', 3);
 /** Nothing here may run unbounded: the whole run is abandoned after this long. */
 const DEADLINE_MS = 20 * 60_000;
 
@@ -47,6 +53,8 @@ interface Server {
   origin: string;
   /** The server process's CPU time so far (user + system), in microseconds. */
   cpuMicros(): Promise<number>;
+  /** Ends the server process and waits for it to exit. */
+  stop(): Promise<void>;
 }
 
 function startServer(kind: ServerKind, data: Dataset): Promise<Server> {
@@ -67,7 +75,13 @@ function startServer(kind: ServerKind, data: Dataset): Promise<Server> {
     const timer = setTimeout(() => reject(new Error(`the ${kind} server did not start within 60 s`)), 60_000);
     child.once('message', (m: { port?: number }) => {
       clearTimeout(timer);
-      if (typeof m.port === 'number') resolve({ origin: `http://127.0.0.1:${m.port}`, cpuMicros });
+      const stop = () =>
+        new Promise<void>((done) => {
+          if (child.exitCode !== null) return done();
+          child.once('exit', () => done());
+          child.disconnect();
+        });
+      if (typeof m.port === 'number') resolve({ origin: `http://127.0.0.1:${m.port}`, cpuMicros, stop });
       else reject(new Error(`the ${kind} server sent an unexpected message`));
     });
     child.once('exit', (code) => {
@@ -181,6 +195,38 @@ async function measureLatencies(
   return rows;
 }
 
+interface PairResult {
+  bare: ThroughputResult;
+  lims: ThroughputResult;
+}
+
+/** A lims server and a bare one, both answering the same patient; lims with a signed-in session. */
+async function startPair(data: Dataset, randomId: () => number) {
+  const [lims, bare] = await Promise.all([startServer('lims', data), startServer('bare', data)]);
+  const auth = { cookie: await signIn(lims.origin) };
+  const limsById: Target = { origin: lims.origin, headers: auth, nextPath: () => `/api/patients/${randomId()}` };
+  const bareById: Target = { origin: bare.origin, nextPath: () => `/patients/${randomId()}` };
+  const probe = randomId();
+  const a = (await getJson(lims.origin, `/api/patients/${probe}`, auth)).patient as { id: number };
+  const b = (await getJson(bare.origin, `/patients/${probe}`)).patient as { id: number };
+  if (a.id !== probe || b.id !== probe) throw new Error('lims and the bare endpoint disagree on a patient');
+  return { lims, bare, limsById, bareById, auth };
+}
+
+/** Warm-up, then two alternating halves each, so a change in background load hits both sides alike. */
+async function measurePair(s: Awaited<ReturnType<typeof startPair>>): Promise<PairResult> {
+  globalThis.gc?.();
+  // Long enough for both processes' JIT to settle before anything counts.
+  await measureThroughput(s.bareById, CONNECTIONS, WARM_UP_SECONDS);
+  await measureThroughput(s.limsById, CONNECTIONS, WARM_UP_SECONDS);
+  const half = THROUGHPUT_SECONDS / 2;
+  const bare1 = await throughputOf(s.bare, s.bareById, half);
+  const lims1 = await throughputOf(s.lims, s.limsById, half);
+  const lims2 = await throughputOf(s.lims, s.limsById, half);
+  const bare2 = await throughputOf(s.bare, s.bareById, half);
+  return { bare: sum(bare1, bare2), lims: sum(lims1, lims2) };
+}
+
 async function main(): Promise<void> {
   const startedAt = new Date();
   log(`lims benchmark: ${PATIENTS.toLocaleString('en-IN')} patients, node ${process.version}, ${cpus().length} CPUs`);
@@ -188,36 +234,26 @@ async function main(): Promise<void> {
   const machine = machineFacts(data);
   const loadBefore = loadavg()[0] ?? 0;
 
-  const [limsServer, bareServer] = await Promise.all([startServer('lims', data), startServer('bare', data)]);
-  const limsOrigin = limsServer.origin;
-  const bareOrigin = bareServer.origin;
-  const cookie = await signIn(limsOrigin);
-  const auth = { cookie };
   const randomId = () => data.minId + Math.floor(Math.random() * (data.maxId - data.minId + 1));
-  const limsById: Target = { origin: limsOrigin, headers: auth, nextPath: () => `/api/patients/${randomId()}` };
-  const bareById: Target = { origin: bareOrigin, nextPath: () => `/patients/${randomId()}` };
+  const pairs: PairResult[] = [];
+  let servers: Awaited<ReturnType<typeof startPair>> | null = null;
+  for (let pair = 1; pair <= SERVER_PAIRS; pair += 1) {
+    if (servers) await Promise.all([servers.lims.stop(), servers.bare.stop()]);
+    servers = await startPair(data, randomId);
+    log(
+      `server pair ${pair} of ${SERVER_PAIRS}: warming up, then throughput by id, ${CONNECTIONS} connections, ${THROUGHPUT_SECONDS} s each...`,
+    );
+    pairs.push(await measurePair(servers));
+  }
+  const { limsById, bareById, auth } = servers!;
+  const throughput = {
+    connections: CONNECTIONS,
+    bare: pairs.map((p) => p.bare).reduce(sum),
+    lims: pairs.map((p) => p.lims).reduce(sum),
+    pairs,
+  };
 
-  // Both answer the same row before anything is timed.
-  const probe = randomId();
-  const a = (await getJson(limsOrigin, `/api/patients/${probe}`, auth)).patient as { id: number };
-  const b = (await getJson(bareOrigin, `/patients/${probe}`)).patient as { id: number };
-  if (a.id !== probe || b.id !== probe) throw new Error('lims and the bare endpoint disagree on a patient');
-
-  log('warming up both servers...');
-  globalThis.gc?.();
-  // Long enough for both processes' JIT to settle before anything counts.
-  await measureThroughput(bareById, CONNECTIONS, WARM_UP_SECONDS);
-  await measureThroughput(limsById, CONNECTIONS, WARM_UP_SECONDS);
-  // Two alternating halves each, so a change in background load hits both sides alike.
-  log(`throughput by id, ${CONNECTIONS} connections, ${THROUGHPUT_SECONDS} s each...`);
-  const half = THROUGHPUT_SECONDS / 2;
-  const bare1 = await throughputOf(bareServer, bareById, half);
-  const lims1 = await throughputOf(limsServer, limsById, half);
-  const lims2 = await throughputOf(limsServer, limsById, half);
-  const bare2 = await throughputOf(bareServer, bareById, half);
-  const throughput = { connections: CONNECTIONS, bare: sum(bare1, bare2), lims: sum(lims1, lims2) };
-
-  const latency = await measureLatencies(limsOrigin, auth, [limsById, bareById]);
+  const latency = await measureLatencies(limsById.origin, auth, [limsById, bareById]);
   log('bills: 1,000 created in a loop against the bare insert rate, then bill PDFs...');
   const billing = await measureBilling(root('bench/.data'));
   machine['load average at end (1/5/15 min)'] = loadavg()
