@@ -31,6 +31,25 @@ function addOrganization(d: Database_, name: string): number {
   );
 }
 
+async function addOrganizationThroughKysely(d: Database_, name: string): Promise<void> {
+  await d.db
+    .insertInto('organizations')
+    .values({
+      name,
+      address: null,
+      phone: null,
+      email: null,
+      timezone: 'Asia/Kolkata',
+      currency: 'INR',
+      date_format: 'DD/MM/YYYY',
+      settings: '{}',
+      is_demo: 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+}
+
 const orgName = fixedQuery((db, id: number) => db.selectFrom('organizations').select('name').where('id', '=', id));
 
 describe('fixedQuery', () => {
@@ -92,13 +111,13 @@ describe('changeStamp', () => {
     const s0 = changeStamp(d.db, t);
     expect(s0).not.toBeNull();
     expect(changeStamp(d.db, t + 10)).toBe(s0);
-    await d.db.insertInto('organizations').values({ name: 'Own write', created_at: now, updated_at: now }).execute();
+    await addOrganizationThroughKysely(d, 'Own write');
     expect(changeStamp(d.db, t + 20)).not.toBe(s0);
   });
 
   it('moves within OUTSIDE_CHANGES_CHECK_MS on a commit by another connection or a write through the raw handle', async () => {
     const d = fresh();
-    await d.db.insertInto('organizations').values({ name: 'Lab', created_at: now, updated_at: now }).execute();
+    await addOrganizationThroughKysely(d, 'Lab');
     const t = Date.now();
     const s0 = changeStamp(d.db, t);
     const other = new Database(d.file);
