@@ -32,11 +32,12 @@ export async function evaluateValue(
     .where('id', '=', testId)
     .executeTakeFirstOrThrow();
   const patient = await trx
-    .selectFrom('patients')
-    .select(['gender', 'date_of_birth'])
-    .where('id', '=', patientId)
+    .selectFrom('patients as p')
+    .innerJoin('organizations as o', 'o.id', 'p.organization_id')
+    .select(['p.gender', 'p.date_of_birth', 'o.timezone'])
+    .where('p.id', '=', patientId)
     .executeTakeFirstOrThrow();
-  const range = rangeForPatient(test, patient, collectedAt);
+  const range = rangeForPatient(test, patient, collectedAt, patient.timezone);
   const flag = computeFlag(value, range?.range);
   const critical = isCritical(value, range);
   return {

@@ -2,6 +2,7 @@ import { csvHeader, csvRows } from '../export/csv.js';
 import type { Db } from '../db/connection.js';
 import { resultCode, type ResultListQuery } from '../../shared/schemas/results.js';
 import { toResult } from './mappers.js';
+import { organizationTimezone } from '../settings/organization.js';
 import { allResults } from './repository.js';
 
 const COLUMNS = [
@@ -29,7 +30,8 @@ const COLUMNS = [
 
 /** The validation queue (or any filtered result list) as CSV: Result Validation's Export Report. */
 export async function resultsCsv(db: Db, organizationId: number, f: Partial<ResultListQuery>): Promise<string> {
-  const rows = (await allResults(db, organizationId, f)).map((r) => toResult(r));
+  const tz = await organizationTimezone(db, organizationId);
+  const rows = (await allResults(db, organizationId, f)).map((r) => toResult(r, tz));
   return (
     csvHeader(COLUMNS) +
     csvRows(

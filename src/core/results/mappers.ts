@@ -1,4 +1,5 @@
-import { ageFromDob } from '../../shared/age.js';
+import { ageOn } from '../../shared/age.js';
+import { localDate } from '../time.js';
 import { pickRange, type ReferenceRange } from '../../shared/flags.js';
 import {
   validationStatusOf,
@@ -18,10 +19,14 @@ export function parseRanges(json: string | null): ReferenceRange[] {
   }
 }
 
-/** Age in whole years on the day the sample was collected (today for a sample not collected yet). */
-export function ageAt(dob: string | null, at: string | null): number | null {
+/**
+ * Age in whole years on the lab's calendar day the sample was collected (today for a sample not
+ * collected yet): the day in the lab's time zone, whatever the server's, so an age band's reference
+ * range changes on the patient's birthday as the lab counts it.
+ */
+export function ageAt(dob: string | null, at: string | null, timeZone: string): number | null {
   if (!dob) return null;
-  return ageFromDob(dob, at ? new Date(at) : new Date());
+  return ageOn(dob, localDate(timeZone, at ? new Date(at) : new Date()));
 }
 
 /** The reference range that applies to this patient: sex- and age-specific first, the test's general range otherwise. */
@@ -29,14 +34,16 @@ export function rangeForPatient(
   test: { reference_ranges: string | null; normal_range: string | null },
   patient: { gender: string | null; date_of_birth: string | null },
   collectedAt: string | null,
+  timeZone: string,
 ): ReferenceRange | null {
   return pickRange(parseRanges(test.reference_ranges), test.normal_range, {
     sex: patient.gender,
-    age: ageAt(patient.date_of_birth, collectedAt),
+    age: ageAt(patient.date_of_birth, collectedAt, timeZone),
   });
 }
 
-export function toResult(r: ListRow, amendments?: ResultAmendment[]): TestResult {
+/** The API's result; `timeZone` is the lab's (the age that picks a pending row's range). */
+export function toResult(r: ListRow, timeZone: string, amendments?: ResultAmendment[]): TestResult {
   const reviewRequired = r.review_required === 1;
   // A pending row shows the range that will be used for this patient once a value is entered.
   const normalRange =
@@ -45,6 +52,7 @@ export function toResult(r: ListRow, amendments?: ResultAmendment[]): TestResult
           { reference_ranges: r.reference_ranges, normal_range: r.normal_range },
           { gender: r.patient_gender, date_of_birth: r.patient_dob },
           r.collection_date,
+          timeZone,
         )?.range ?? null)
       : r.normal_range;
   return {

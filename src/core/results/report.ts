@@ -46,6 +46,7 @@ export async function sampleReport(
     .executeTakeFirst();
   if (!s) throw new NotFoundError('Sample', sampleId);
   const org = await getOrganization(db, organizationId);
+  const tz = org.timezone;
 
   const ordered = await db
     .selectFrom('sample_tests as st')
@@ -54,7 +55,7 @@ export async function sampleReport(
     .where('st.sample_id', '=', sampleId)
     .orderBy('st.position')
     .execute();
-  const entered = (await resultRowsOfSample(db, organizationId, sampleId)).map((r) => toResult(r));
+  const entered = (await resultRowsOfSample(db, organizationId, sampleId)).map((r) => toResult(r, tz));
   const amendments = await amendmentsOf(
     db,
     entered.filter((r) => r.amended).map((r) => r.id!),
@@ -64,7 +65,7 @@ export async function sampleReport(
   const lines: ReportLine[] = ordered.map((t) => {
     const r = byTest.get(t.id) ?? null;
     byTest.delete(t.id);
-    const range = rangeForPatient(t, s, s.collection_date)?.range ?? null;
+    const range = rangeForPatient(t, s, s.collection_date, tz)?.range ?? null;
     return r
       ? lineOf(r, amendments)
       : {
@@ -88,7 +89,7 @@ export async function sampleReport(
     patient: {
       name: `${s.first_name} ${s.last_name}`,
       patient_number: s.patient_code,
-      age: ageAt(s.date_of_birth, s.collection_date),
+      age: ageAt(s.date_of_birth, s.collection_date, tz),
       sex: s.gender,
       phone: s.phone,
     },

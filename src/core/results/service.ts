@@ -29,13 +29,14 @@ import {
 
 export async function listResults(db: Db, organizationId: number, q: ResultListQuery): Promise<ResultPage> {
   const { rows, total } = await pageResults(db, organizationId, q);
-  return { results: rows.map((r) => toResult(r)), ...pageEnvelope(total, q.page, q.limit) };
+  const tz = await organizationTimezone(db, organizationId);
+  return { results: rows.map((r) => toResult(r, tz)), ...pageEnvelope(total, q.page, q.limit) };
 }
 
 export async function getResult(db: Db, organizationId: number, id: number): Promise<TestResult> {
   const row = await findResultRow(db, organizationId, id);
   if (!row) throw new NotFoundError('Result', id);
-  return toResult(row, (await amendmentsOf(db, [id])).get(id) ?? []);
+  return toResult(row, await organizationTimezone(db, organizationId), (await amendmentsOf(db, [id])).get(id) ?? []);
 }
 
 export async function resultSummary(db: Db, organizationId: number): Promise<ResultSummary> {
@@ -86,6 +87,7 @@ async function sampleFor(db: Db, organizationId: number, sampleId: number) {
 export async function resultSheet(db: Db, organizationId: number, sampleId: number): Promise<ResultSheet> {
   const s = await sampleFor(db, organizationId, sampleId);
   if (!s) throw new NotFoundError('Sample', sampleId);
+  const tz = await organizationTimezone(db, organizationId);
   const ordered = await db
     .selectFrom('sample_tests as st')
     .innerJoin('tests as t', 't.id', 'st.test_id')
@@ -94,12 +96,12 @@ export async function resultSheet(db: Db, organizationId: number, sampleId: numb
     .orderBy('st.position')
     .execute();
   const results = new Map(
-    (await resultRowsOfSample(db, organizationId, sampleId)).map((r) => [r.test_id, toResult(r)]),
+    (await resultRowsOfSample(db, organizationId, sampleId)).map((r) => [r.test_id, toResult(r, tz)]),
   );
   const tests = ordered.map((t) => {
     const result = results.get(t.id) ?? null;
     results.delete(t.id);
-    const range = rangeForPatient(t, s, s.collection_date);
+    const range = rangeForPatient(t, s, s.collection_date, tz);
     return {
       test_id: t.id,
       test_name: t.name,
@@ -133,7 +135,7 @@ export async function resultSheet(db: Db, organizationId: number, sampleId: numb
       last_name: s.last_name,
       patient_number: s.patient_code,
       gender: s.gender,
-      age: ageAt(s.date_of_birth, s.collection_date),
+      age: ageAt(s.date_of_birth, s.collection_date, tz),
     },
     can_enter: (OPEN_FOR_ENTRY as readonly string[]).includes(s.status),
     all_verified: ordered.length > 0 && tests.every((t) => t.result?.status === 'verified'),
