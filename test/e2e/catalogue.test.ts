@@ -242,6 +242,8 @@ describe('test catalogue', () => {
     await page.getByText('Price updated successfully').waitFor();
     await expect(priced.textContent()).resolves.toMatch(/₹100\.00.*₹160\.00.*60\.0%/);
     await page.getByRole('button', { name: 'Price history of Fasting Blood Sugar' }).click();
+    // The dialog may first show the history it loaded before; wait for the new entry's row.
+    await entries.nth(3).waitFor();
     await expect(entries.count()).resolves.toBe(4);
     await page.keyboard.press('Escape');
 
