@@ -141,8 +141,8 @@ describe('User Management', () => {
     await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
     const card = (label: string) => page.locator('section[aria-label="User counts"] > div').filter({ hasText: label });
     // Admin + receptionist active, the deactivated doctor inactive (this file's own lab).
-    await expect(card('Inactive Users').locator('p.text-2xl').textContent()).resolves.toBe('1');
-    await expect(card('Total Users').locator('p.text-2xl').textContent()).resolves.toBe('3');
+    await expect.poll(() => card('Inactive Users').locator('p.text-2xl').textContent(), { timeout: 5000 }).toBe('1');
+    await expect.poll(() => card('Total Users').locator('p.text-2xl').textContent(), { timeout: 5000 }).toBe('3');
     await page.getByRole('heading', { name: 'Recent User Activity' }).waitFor();
     await page.getByRole('table', { name: 'Permissions by role' }).waitFor();
     await page.getByLabel('Status').selectOption('inactive');

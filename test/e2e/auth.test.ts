@@ -58,7 +58,7 @@ describe('sign-in', () => {
     // Real counts: the lab has its one administrator.
     const users = page.getByRole('group', { name: 'Users' });
     await users.getByText('active staff accounts').waitFor();
-    expect(await users.textContent()).toContain('1');
+    await users.getByText('1', { exact: true }).waitFor();
   });
 
   it('logs out from the user menu, back to /login, and protected pages ask to sign in again', async () => {

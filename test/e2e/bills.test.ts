@@ -245,7 +245,7 @@ describe('Bills List', () => {
     expect(await list.getByText('Filters: status pending').count()).toBe(1);
     expect(await list.getByRole('cell', { name: billB.bill_number, exact: true }).count()).toBe(1);
     expect(await list.getByRole('cell', { name: billA.bill_number, exact: true }).count()).toBe(0);
-    expect(await list.locator('tfoot').textContent()).toContain('₹800.00');
+    await expect.poll(() => list.locator('tfoot').textContent(), { timeout: 5000 }).toContain('₹800.00');
     await screenshot(list, 'bills-print-list');
     await list.close();
 

@@ -240,7 +240,8 @@ describe('test catalogue', () => {
     await screenshot(page, 'catalogue-pricing-edit-dialog');
     await editPrice.getByRole('button', { name: 'Save Price' }).click();
     await page.getByText('Price updated successfully').waitFor();
-    await expect(priced.textContent()).resolves.toMatch(/₹100\.00.*₹160\.00.*60\.0%/);
+    // The row shows the new prices once the list has been fetched again.
+    await expect.poll(() => priced.textContent(), { timeout: 5000 }).toMatch(/₹100\.00.*₹160\.00.*60\.0%/);
     await page.getByRole('button', { name: 'Price history of Fasting Blood Sugar' }).click();
     // The dialog may first show the history it loaded before; wait for the new entry's row.
     await entries.nth(3).waitFor();
