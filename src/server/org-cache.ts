@@ -9,10 +9,10 @@ const TTL_MS = 5000;
 const caches = new WeakMap<FastifyInstance, Map<number, { at: number; settings: LabSettings }>>();
 
 export async function organizationSettingsCached(app: FastifyInstance, organizationId: number): Promise<LabSettings> {
+  const fresh = organizationSettingsIfFresh(app, organizationId);
+  if (fresh) return fresh;
   let cache = caches.get(app);
   if (!cache) caches.set(app, (cache = new Map()));
-  const hit = cache.get(organizationId);
-  if (hit && Date.now() - hit.at < TTL_MS) return hit.settings;
   const org = await app.database.db
     .selectFrom('organizations')
     .select('settings')

@@ -12,12 +12,6 @@ export function ageOn(dob: string, day: string): number | null {
   return day.slice(5) < dob.slice(5) ? age - 1 : age;
 }
 
-/** Age in whole years at an instant, on the calendar of the server's own time zone (see ageOn). */
-export function ageFromDob(dob: string, at: Date = new Date()): number | null {
-  const day = `${String(at.getFullYear()).padStart(4, '0')}-${String(at.getMonth() + 1).padStart(2, '0')}-${String(at.getDate()).padStart(2, '0')}`;
-  return ageOn(dob, day);
-}
-
 /** True when YYYY-MM-DD is a real calendar date. */
 export function isRealDate(iso: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
