@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
+import { responseSerializerCompiler } from './contract.js';
 import { AuthService } from '../core/auth/service.js';
 import { authPlugin } from './plugins/auth.js';
 import { cookiesPlugin } from './plugins/cookies.js';
@@ -22,6 +23,7 @@ import { portalRoutes } from './routes/portal.js';
 import { resultRoutes } from './routes/results.js';
 import { createServerLog, fastifyLogging } from './logging.js';
 import type { AppOptions, RegisteredRoute, RouteAccess } from './types.js';
+import type { RouteContract } from '../shared/api/contract.js';
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const serverLog = createServerLog(opts.logger);
@@ -31,7 +33,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     trustProxy: false,
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
 
   const routeList: RegisteredRoute[] = [];
   app.addHook('onRoute', (route) => {
@@ -42,6 +44,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         method: m,
         url: route.url,
         access: (route.config as { access?: RouteAccess } | undefined)?.access,
+        contract: (route.config as { contract?: RouteContract } | undefined)?.contract,
       });
     }
   });

@@ -1,4 +1,3 @@
-import type { Permission } from '../shared/roles.js';
 import type { Database_ } from '../core/db/connection.js';
 import type { Actor } from '../core/context.js';
 import type { UserRow } from '../core/users/repository.js';
@@ -6,12 +5,14 @@ import type { AuthService } from '../core/auth/service.js';
 import type { Logger } from 'pino';
 import type { LoggerOption } from './logging.js';
 
-/** Every route declares who may call it: a permission (or several, all required), any signed-in user, or anyone. */
-export type RouteAccess = Permission | readonly Permission[] | 'authenticated' | 'public';
+import type { RouteAccess, RouteContract } from '../shared/api/contract.js';
+export type { RouteAccess } from '../shared/api/contract.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: RouteAccess;
+    /** The contract the route was registered from (src/shared/api); every route has one. */
+    contract?: RouteContract;
   }
   interface FastifyInstance {
     database: Database_;
@@ -31,6 +32,7 @@ export interface RegisteredRoute {
   method: string;
   url: string;
   access: RouteAccess | undefined;
+  contract: RouteContract | undefined;
 }
 
 export interface AppOptions {

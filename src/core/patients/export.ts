@@ -5,6 +5,8 @@ import type { PatientListQuery } from '../../shared/schemas/patients.js';
 import { toPatient } from './repository.js';
 import type { Patient } from '../../shared/schemas/patients.js';
 import { labToday } from '../settings/organization.js';
+import { writeAudit } from '../audit/audit.js';
+import type { Actor } from '../context.js';
 
 export const PATIENT_CSV_COLUMNS: (keyof Patient)[] = [
   'patient_id',
@@ -38,11 +40,7 @@ const CHUNK = 1000;
  * Every patient matching the list filters, newest first, as CSV text chunks (header first).
  * Walks the (organization_id, id) index by keyset, so memory stays flat for any number of rows.
  */
-export async function* patientsCsv(
-  db: Db,
-  organizationId: number,
-  f: Pick<PatientListQuery, 'search' | 'gender' | 'membership'>,
-): AsyncGenerator<string> {
+export async function* patientsCsv(db: Db, organizationId: number, f: PatientExportFilters): AsyncGenerator<string> {
   yield csvHeader(PATIENT_CSV_COLUMNS);
   const tokens = f.search ? searchTokens(f.search) : [];
   if (f.search && tokens.length === 0) return;
@@ -68,4 +66,20 @@ export async function* patientsCsv(
     before = rows[rows.length - 1]!.id;
     if (rows.length < CHUNK) return;
   }
+}
+
+export type PatientExportFilters = Pick<PatientListQuery, 'search' | 'gender' | 'membership'>;
+
+/** The All Patients export: recorded in the audit trail (who, which filters), then the CSV chunks. */
+export async function exportPatientsCsv(
+  db: Db,
+  actor: Actor,
+  f: PatientExportFilters,
+): Promise<AsyncGenerator<string>> {
+  await writeAudit(db, actor, {
+    action: 'export',
+    entity: 'patient',
+    newValues: { format: 'csv', search: f.search ?? null, gender: f.gender ?? null, membership: f.membership ?? null },
+  });
+  return patientsCsv(db, actor.organizationId, f);
 }

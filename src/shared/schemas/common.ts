@@ -80,13 +80,16 @@ export const idParam = z.object({
     .positive('id must be positive'),
 });
 
-export interface Paged {
-  total: number;
-  totalPages: number;
-  currentPage: number;
-  hasNextPage: boolean;
-  hasPrevPage: boolean;
-}
+/** The page envelope's fields, spread into each list's response schema beside its rows. */
+export const pagedShape = {
+  total: z.number().int(),
+  totalPages: z.number().int(),
+  currentPage: z.number().int(),
+  hasNextPage: z.boolean(),
+  hasPrevPage: z.boolean(),
+};
+export const pagedSchema = z.object(pagedShape);
+export type Paged = z.infer<typeof pagedSchema>;
 
 export function pageEnvelope(total: number, page: number, limit: number): Paged {
   const totalPages = Math.max(1, Math.ceil(total / limit));

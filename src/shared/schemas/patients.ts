@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { BLOOD_GROUPS, EMERGENCY_RELATIONS, GENDERS, MEMBERSHIP_TYPES } from '../constants.js';
-import { optionalEmail, optionalPhone, optionalText, pageQuery, pastOrTodayDate, requiredText } from './common.js';
+import {
+  optionalEmail,
+  optionalPhone,
+  optionalText,
+  pageQuery,
+  pagedShape,
+  pastOrTodayDate,
+  requiredText,
+} from './common.js';
 
 /** Accepts Male/male/MALE (the OP Bill form sends lowercase) and stores the spec's capitalised value. */
 const gender = z.preprocess(
@@ -89,39 +97,34 @@ export const patientListQuery = pageQuery.extend({
 export type PatientListQuery = z.infer<typeof patientListQuery>;
 
 /** A patient as the API returns it (spec section 3 plus the registration fields). */
-export interface Patient {
-  id: number;
-  patient_id: string;
-  first_name: string;
-  last_name: string;
-  date_of_birth: string;
-  age: number | null;
-  gender: string | null;
-  phone: string | null;
-  email: string | null;
-  address: string | null;
-  city: string | null;
-  state: string | null;
-  pincode: string | null;
-  emergency_contact: string | null;
-  emergency_phone: string | null;
-  emergency_relation: string | null;
-  blood_group: string | null;
-  allergies: string | null;
-  medical_history: string | null;
-  insurance_provider: string | null;
-  insurance_number: string | null;
-  membership_type: string;
-  status: 'active';
-  created_at: string;
-  updated_at: string;
-}
+export const patientSchema = z.object({
+  id: z.number().int(),
+  patient_id: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  date_of_birth: z.string(),
+  age: z.number().int().nullable(),
+  gender: z.string().nullable(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  address: z.string().nullable(),
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  pincode: z.string().nullable(),
+  emergency_contact: z.string().nullable(),
+  emergency_phone: z.string().nullable(),
+  emergency_relation: z.string().nullable(),
+  blood_group: z.string().nullable(),
+  allergies: z.string().nullable(),
+  medical_history: z.string().nullable(),
+  insurance_provider: z.string().nullable(),
+  insurance_number: z.string().nullable(),
+  membership_type: z.string(),
+  status: z.literal('active'),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Patient = z.infer<typeof patientSchema>;
 
-export interface PatientPage {
-  patients: Patient[];
-  total: number;
-  totalPages: number;
-  currentPage: number;
-  hasNextPage: boolean;
-  hasPrevPage: boolean;
-}
+export const patientPageSchema = z.object({ patients: z.array(patientSchema), ...pagedShape });
+export type PatientPage = z.infer<typeof patientPageSchema>;

@@ -1,4 +1,5 @@
 import type { ApiErrorBody } from '@shared/schemas/common';
+import { routeUrl, type CallInput, type CallOutput, type RouteContract } from '@shared/api/contract';
 
 /**
  * The one way the UI talks to the server. Same-origin cookies carry the session; bodies are JSON
@@ -102,4 +103,26 @@ export const api = {
 /** URL of a file the server makes (CSV, PDF): open or download it with the session cookie. */
 export function fileUrl(path: string, query?: Query): string {
   return withQuery(path, query);
+}
+
+/**
+ * Calls a route by its contract (src/shared/api): the URL comes from the contract's path and the
+ * params, the body and the answer are typed by its schemas. Prefer this to the string-URL helpers.
+ */
+export function call<C extends RouteContract>(
+  contract: C,
+  input: CallInput<C>,
+  signal?: AbortSignal,
+): Promise<CallOutput<C>> {
+  const { params, query, body } = input as { params?: object; query?: object; body?: unknown };
+  return request<CallOutput<C>>(contract.method, routeUrl(contract.path, params, query), { body, signal });
+}
+
+/** URL of a route that answers a file (CSV, PDF), for links, downloads and print frames. */
+export function contractUrl<C extends RouteContract>(
+  contract: C,
+  input: Omit<CallInput<C>, 'body'> & { query?: Record<string, unknown> },
+): string {
+  const { params, query } = input as { params?: object; query?: object };
+  return routeUrl(contract.path, params, query);
 }

@@ -1,7 +1,8 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import type { Patient, PatientCreate, PatientPage, PatientUpdate } from '@shared/schemas/patients';
-import { api, ApiError } from '@/lib/api';
+import { ApiError, call } from '@/lib/api';
+import { patientsApi } from '@shared/api/patients';
 import { notify } from '@/lib/notify';
 import { shellKeys } from '@/lib/session';
 
@@ -35,7 +36,7 @@ export function toApiQuery(q: PatientQuery): Record<string, string | number> {
 }
 
 export function fetchPatientPage(q: PatientQuery, signal?: AbortSignal): Promise<PatientPage> {
-  return api.get<PatientPage>('/api/patients', toApiQuery(q), signal);
+  return call(patientsApi.list, { query: toApiQuery(q) }, signal);
 }
 
 export function usePatients(q: PatientQuery) {
@@ -52,7 +53,7 @@ export function useSearchPatients(q: PatientQuery, enabled = true) {
   return useQuery({
     queryKey: patientKeys.search(q),
     enabled,
-    queryFn: ({ signal }) => api.get<PatientPage>('/api/patients/search', toApiQuery(q), signal),
+    queryFn: ({ signal }) => call(patientsApi.search, { query: toApiQuery(q) }, signal),
     placeholderData: keepPreviousData,
   });
 }
@@ -60,8 +61,7 @@ export function useSearchPatients(q: PatientQuery, enabled = true) {
 export function usePatient(id: number | null, initial?: Patient) {
   return useQuery({
     queryKey: patientKeys.detail(id ?? 0),
-    queryFn: ({ signal }) =>
-      api.get<{ patient: Patient }>(`/api/patients/${id}`, undefined, signal).then((r) => r.patient),
+    queryFn: ({ signal }) => call(patientsApi.get, { params: { id: id ?? 0 } }, signal).then((r) => r.patient),
     enabled: id !== null,
     // The row the user clicked is shown at once; the fresh record replaces it when it arrives.
     placeholderData: initial,
@@ -85,7 +85,7 @@ export interface CreateOptions {
 export function useCreatePatientMutation(opts: CreateOptions = {}) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: PatientCreate) => api.post<{ patient: Patient }>('/api/patients', body).then((r) => r.patient),
+    mutationFn: (body: PatientCreate) => call(patientsApi.create, { body }).then((r) => r.patient),
     onSuccess: (patient) => {
       notify.success(
         opts.successTitle ?? 'Patient created successfully',
@@ -101,7 +101,7 @@ export function useUpdatePatientMutation() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ id, body }: { id: number; body: PatientUpdate }) =>
-      api.put<{ patient: Patient }>(`/api/patients/${id}`, body).then((r) => r.patient),
+      call(patientsApi.update, { params: { id }, body }).then((r) => r.patient),
     onSuccess: (patient) => {
       notify.success(
         'Patient updated successfully',
@@ -117,8 +117,7 @@ export function useUpdatePatientMutation() {
 export function useDeletePatientMutation() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (patient: Patient) =>
-      api.delete<{ patient: Patient }>(`/api/patients/${patient.id}`).then((r) => r.patient),
+    mutationFn: (patient: Patient) => call(patientsApi.remove, { params: { id: patient.id } }).then((r) => r.patient),
     onSuccess: (patient) => {
       notify.success(
         'Patient deleted successfully',

@@ -1,4 +1,5 @@
-import { fileUrl } from '@/lib/api';
+import { contractUrl } from '@/lib/api';
+import { patientsApi } from '@shared/api/patients';
 import type { PatientQuery } from './api';
 
 /**
@@ -10,7 +11,7 @@ export async function downloadPatientsCsv(
   filters: Omit<PatientQuery, 'page' | 'limit'>,
   signal?: AbortSignal,
 ): Promise<{ fileName: string; rows: number }> {
-  const res = await fetch(fileUrl('/api/patients/export', filters), { credentials: 'same-origin', signal });
+  const res = await fetch(contractUrl(patientsApi.export, { query: filters }), { credentials: 'same-origin', signal });
   if (!res.ok) {
     const body = (await res.json().catch(() => null)) as { message?: string } | null;
     throw new Error(body?.message ?? `Export failed: ${res.status} ${res.statusText}`);

@@ -1,0 +1,75 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import fastJson from 'fast-json-stringify';
+import { z } from 'zod';
+import {
+  isFileResponse,
+  type BodyOf,
+  type HandlerOutput,
+  type ParamsOf,
+  type QueryOf,
+  type RouteContract,
+  type ResponseSpec,
+} from '../shared/api/contract.js';
+
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** The request a handler sees: params, query and body already validated by the contract's schemas. */
+export type ContractRequest<C extends RouteContract> = FastifyRequest<{
+  Params: Parsed<ParamsOf<C>>;
+  Querystring: Parsed<QueryOf<C>>;
+  Body: Parsed<BodyOf<C>>;
+}>;
+
+export type ContractHandler<C extends RouteContract> = (
+  req: ContractRequest<C>,
+  reply: FastifyReply,
+) => Promise<HandlerOutput<C> | FastifyReply>;
+
+/**
+ * Registers one route from its contract: validation of params, query and body, the response
+ * schema (which also serializes), the access the auth plugin enforces, and the success status.
+ * Routes are registered only through here; the route-contract test fails on any other.
+ */
+export function route<C extends RouteContract>(app: FastifyInstance, contract: C, handler: ContractHandler<C>): void {
+  const status = contract.status ?? 200;
+  const response = contract.response as ResponseSpec;
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: contract.method,
+    url: contract.path,
+    schema: {
+      ...(contract.params ? { params: contract.params } : {}),
+      ...(contract.query ? { querystring: contract.query } : {}),
+      ...(contract.body ? { body: contract.body } : {}),
+      ...(isFileResponse(response) ? {} : { response: { [status]: response } }),
+    },
+    config: { access: contract.access, contract },
+    handler:
+      status === 200
+        ? (handler as never)
+        : (req: FastifyRequest, reply: FastifyReply) => {
+            reply.status(status);
+            return (handler as (r: FastifyRequest, p: FastifyReply) => unknown)(req, reply);
+          },
+  });
+}
+
+/** JSON Schema for fast-json-stringify from a zod response schema (draft-7, no $schema key). */
+export function responseJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
+  delete json.$schema;
+  return json;
+}
+
+/**
+ * Responses are written by fast-json-stringify from the contract's schema: only the fields the
+ * schema names are sent (nothing leaks that the contract does not declare), and writing a known
+ * shape is faster than JSON.stringify. Validation of what the handler returned is left to the types.
+ */
+export const responseSerializerCompiler = ({ schema }: { schema: z.ZodType }) => {
+  const stringify = fastJson(responseJsonSchema(schema));
+  return (data: unknown) => stringify(data);
+};
