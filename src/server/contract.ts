@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import fastJson from 'fast-json-stringify';
 import { z } from 'zod';
@@ -29,9 +29,15 @@ export type ContractHandler<C extends RouteContract> = (
 /**
  * Registers one route from its contract: validation of params, query and body, the response
  * schema (which also serializes), the access the auth plugin enforces, and the success status.
- * Routes are registered only through here; the route-contract test fails on any other.
+ * Routes are registered only through here; the route-contract test fails on any other. `hooks`
+ * adds a route's own onRequest/preHandler (the portal's session guard) after the access gate.
  */
-export function route<C extends RouteContract>(app: FastifyInstance, contract: C, handler: ContractHandler<C>): void {
+export function route<C extends RouteContract>(
+  app: FastifyInstance,
+  contract: C,
+  handler: ContractHandler<C>,
+  hooks: Pick<RouteOptions, 'onRequest' | 'preHandler'> = {},
+): void {
   const status = contract.status ?? 200;
   const response = contract.response as ResponseSpec;
   app.withTypeProvider<ZodTypeProvider>().route({
@@ -44,6 +50,7 @@ export function route<C extends RouteContract>(app: FastifyInstance, contract: C
       ...(isFileResponse(response) ? {} : { response: { [status]: response } }),
     },
     config: { access: contract.access, contract },
+    ...hooks,
     handler:
       status === 200
         ? (handler as never)

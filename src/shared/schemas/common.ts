@@ -73,6 +73,11 @@ export const pageQuery = z.object({
     .default(10),
 });
 
+/** `?download=1` asks for a file as an attachment instead of inline (PDF routes). */
+export const downloadQuery = z.object({
+  download: z.enum(['0', '1'], { error: 'download must be 0 or 1' }).optional(),
+});
+
 export const idParam = z.object({
   id: z.coerce
     .number({ error: 'id must be a number' })
