@@ -30,3 +30,5 @@ export {
 } from './States';
 export { Money, DateText, type MoneyProps, type DateTextProps } from './Money';
 export { NoAccess, type NoAccessProps } from './NoAccess';
+export { ListTable, type ListTableProps } from './ListTable';
+export { RequirePermission, type RequirePermissionProps } from './RequirePermission';

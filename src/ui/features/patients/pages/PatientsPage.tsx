@@ -1,24 +1,22 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Download, Eye, Pencil, Plus, Trash2 } from 'lucide-react';
 import type { Patient } from '@shared/schemas/patients';
-import { GENDERS, MEMBERSHIP_TYPES, PATIENT_PAGE_SIZES, DEFAULT_PATIENT_PAGE_SIZE } from '@shared/constants';
+import { PATIENT_PAGE_SIZES, DEFAULT_PATIENT_PAGE_SIZE } from '@shared/constants';
 import {
   Badge,
   Button,
   Card,
   ConfirmDialog,
-  DataTable,
   DateText,
-  FilterBar,
+  ListTable,
   PageHeader,
-  Pagination,
   deleteMessage,
   type Column,
   type RowAction,
 } from '@/components';
 import { SCREENS } from '@/app/screens';
 import { useCurrentUser } from '@/lib/session';
-import { useUrlState } from '@/lib/useUrlState';
+import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useDeletePatientMutation, usePatients } from '../api';
 import { GENDER_FILTER_OPTIONS, MEMBERSHIP_FILTER_OPTIONS, membershipLabel } from '../options';
 import { PatientDetailsDialog } from '../components/PatientDetailsDialog';
@@ -26,12 +24,10 @@ import { AddPatientDialog, EditPatientDialog } from '../components/PatientFormDi
 import { useExportPatients } from '../components/useExportPatients';
 import { serverSearchText } from '../searchRules';
 
-const DEFAULTS = { search: '', gender: 'all', membership: 'all', page: 1, limit: DEFAULT_PATIENT_PAGE_SIZE };
-
-/** A value from the address bar, if it is one the screen offers; else the default. */
-function oneOf(value: string, allowed: readonly string[], fallback: string): string {
-  return allowed.includes(value) ? value : fallback;
-}
+const FILTERS: ListFilter[] = [
+  { key: 'gender', label: 'Gender', options: GENDER_FILTER_OPTIONS },
+  { key: 'membership', label: 'Membership', options: MEMBERSHIP_FILTER_OPTIONS },
+];
 
 const fullName = (p: Patient) => `${p.first_name} ${p.last_name}`;
 
@@ -39,15 +35,18 @@ const fullName = (p: Patient) => `${p.first_name} ${p.last_name}`;
 export default function PatientsPage() {
   const user = useCurrentUser();
   const canManage = user.permissions.includes('manage_patients');
-  const [q, setQ, resetQ, isActive] = useUrlState(DEFAULTS);
-  const gender = oneOf(q.gender, GENDERS, 'all');
-  const membership = oneOf(q.membership, MEMBERSHIP_TYPES, 'all');
-  const limit = (PATIENT_PAGE_SIZES as readonly number[]).includes(q.limit) ? q.limit : DEFAULT_PATIENT_PAGE_SIZE;
-  const page = Math.max(1, Math.trunc(q.page));
+  const list = usePagedList({
+    filters: FILTERS,
+    pageSizes: PATIENT_PAGE_SIZES,
+    defaultLimit: DEFAULT_PATIENT_PAGE_SIZE,
+  });
   // A phone number typed as "98450 77123" is searched as one number, the way the server indexes phones.
-  const filters = { search: serverSearchText(q.search, 'all'), gender, membership };
-  const list = usePatients({ ...filters, page, limit });
-  const filtersActive = isActive('search', 'gender', 'membership');
+  const filters = {
+    search: serverSearchText(list.search, 'all'),
+    gender: list.values.gender!,
+    membership: list.values.membership!,
+  };
+  const patients = usePatients({ ...filters, page: list.page, limit: list.limit });
 
   const [viewing, setViewing] = useState<Patient | null>(null);
   const [editing, setEditing] = useState<Patient | null>(null);
@@ -55,12 +54,6 @@ export default function PatientsPage() {
   const [adding, setAdding] = useState(false);
   const remove = useDeletePatientMutation();
   const exporter = useExportPatients();
-
-  // After a delete (or a stale bookmark) the page can lie past the end: go to the last page there is.
-  const totalPages = list.data?.totalPages;
-  useEffect(() => {
-    if (totalPages !== undefined && page > totalPages) setQ({ page: totalPages }, { replace: true });
-  }, [page, totalPages, setQ]);
 
   const columns: Column<Patient>[] = [
     {
@@ -115,29 +108,24 @@ export default function PatientsPage() {
     },
   ];
 
-  const clearFilters = () => resetQ();
-  const empty = filtersActive
-    ? {
-        title: 'No Patients Found',
-        hint: 'No patients match your current filters',
-        action: (
-          <Button variant="outline" onClick={clearFilters}>
-            Clear Filters
-          </Button>
-        ),
-      }
-    : {
-        title: 'No Patients Found',
-        hint: canManage
-          ? 'No patients have been registered yet. Add the first patient to get started.'
-          : 'No patients have been registered yet.',
-        action: canManage ? (
-          <Button onClick={() => setAdding(true)}>
-            <Plus />
-            Add Patient
-          </Button>
-        ) : undefined,
-      };
+  const empty = {
+    title: 'No Patients Found',
+    filteredHint: 'No patients match your current filters',
+    filteredAction: (
+      <Button variant="outline" onClick={list.reset}>
+        Clear Filters
+      </Button>
+    ),
+    hint: canManage
+      ? 'No patients have been registered yet. Add the first patient to get started.'
+      : 'No patients have been registered yet.',
+    action: canManage ? (
+      <Button onClick={() => setAdding(true)}>
+        <Plus />
+        Add Patient
+      </Button>
+    ) : undefined,
+  };
 
   return (
     <>
@@ -166,48 +154,19 @@ export default function PatientsPage() {
       />
 
       <Card>
-        <div className="border-b border-slate-100 p-3">
-          <FilterBar
-            search={q.search}
-            onSearchChange={(search) => setQ({ search, page: 1 }, { replace: true })}
-            searchPlaceholder="Search by name, patient ID, phone or email"
-            searchLabel="Search patients"
-            selects={[
-              { key: 'gender', label: 'Gender', value: gender, options: GENDER_FILTER_OPTIONS },
-              { key: 'membership', label: 'Membership', value: membership, options: MEMBERSHIP_FILTER_OPTIONS },
-            ]}
-            onSelectChange={(key, value) => setQ({ [key]: value, page: 1 })}
-            active={filtersActive}
-            onClear={clearFilters}
-          />
-        </div>
-        <DataTable
+        <ListTable
+          list={list}
+          query={patients}
+          rows={(p) => p.patients}
+          search={{ placeholder: 'Search by name, patient ID, phone or email', label: 'Search patients' }}
           caption="Patients"
+          itemLabel="patients"
           columns={columns}
-          rows={list.data?.patients}
           getRowId={(p) => p.id}
-          loading={list.isPending}
-          skeletonRows={Math.min(limit, 10)}
-          error={list.isError ? list.error : undefined}
-          onRetry={() => void list.refetch()}
           retryLabel="Retry Connection"
           empty={empty}
           rowActions={actions}
-          className={list.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}
         />
-        {list.data && list.data.total > 0 && !list.isError && (
-          <Pagination
-            className="border-t border-slate-100"
-            page={page}
-            totalPages={list.data.totalPages}
-            total={list.data.total}
-            pageSize={limit}
-            pageSizes={PATIENT_PAGE_SIZES}
-            onPageChange={(p) => setQ({ page: p })}
-            onPageSizeChange={(size) => setQ({ limit: size, page: 1 })}
-            itemLabel="patients"
-          />
-        )}
       </Card>
 
       <PatientDetailsDialog

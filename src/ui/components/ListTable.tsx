@@ -1,0 +1,111 @@
+import { useEffect, type ReactNode } from 'react';
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { Paged } from '@shared/schemas/common';
+import type { PagedList } from '@/lib/usePagedList';
+import { DataTable, type Column, type RowAction } from './DataTable';
+import { FilterBar } from './FilterBar';
+import { Pagination } from './Pagination';
+import { LoadingState } from './States';
+
+export interface ListTableProps<T, P extends Paged> {
+  /** The screen's URL state (usePagedList). */
+  list: PagedList;
+  /** The page query (TanStack Query, placeholderData: keepPreviousData). */
+  query: UseQueryResult<P>;
+  rows: (page: P) => T[];
+  columns: Column<T>[];
+  getRowId: (row: T) => string | number;
+  caption: string;
+  /** "patients" in "Showing 1 to 10 of 52 patients". */
+  itemLabel: string;
+  search?: { placeholder: string; label: string };
+  rowActions?: RowAction<T>[];
+  /** The empty state with no filters, and (filteredHint) when a filter or search is active. */
+  empty: { title: string; hint?: ReactNode; filteredHint?: ReactNode; action?: ReactNode; filteredAction?: ReactNode };
+  errorTitle?: string;
+  retryLabel?: string;
+  onRetry?: () => void;
+  /** A spinner with this text while the first page loads, instead of skeleton rows. */
+  loadingText?: string;
+  /** Extra controls in the filter bar (date range, export...). */
+  filterExtras?: ReactNode;
+  onRowClick?: (row: T) => void;
+}
+
+/**
+ * The list block of a list screen: filter bar (search + selects + clear), the table with its four
+ * states (loading, error with Retry, empty, data), the pager, and the page clamp: after a delete or
+ * from a stale bookmark the page can lie past the end, so it moves to the last page there is.
+ */
+export function ListTable<T, P extends Paged>(props: ListTableProps<T, P>) {
+  const { list, query, empty } = props;
+  const totalPages = query.data?.totalPages;
+  const { page, setPage } = list;
+  useEffect(() => {
+    if (totalPages !== undefined && page > totalPages) setPage(totalPages, true);
+  }, [page, totalPages, setPage]);
+
+  const clearAction = empty.filteredAction;
+  return (
+    <>
+      {(props.search || list.filters.length > 0 || props.filterExtras) && (
+        <div className="border-b border-slate-100 p-3">
+          <FilterBar
+            search={props.search ? list.search : undefined}
+            onSearchChange={props.search ? list.setSearch : undefined}
+            searchPlaceholder={props.search?.placeholder}
+            searchLabel={props.search?.label}
+            selects={list.filters.map((f) => ({
+              key: f.key,
+              label: f.label,
+              value: list.values[f.key] ?? 'all',
+              options: f.options,
+            }))}
+            onSelectChange={list.setFilter}
+            active={list.filtersActive}
+            onClear={list.reset}
+          >
+            {props.filterExtras}
+          </FilterBar>
+        </div>
+      )}
+      {props.loadingText && query.isPending ? (
+        <LoadingState text={props.loadingText} />
+      ) : (
+        <DataTable
+          caption={props.caption}
+          columns={props.columns}
+          rows={query.data ? props.rows(query.data) : undefined}
+          getRowId={props.getRowId}
+          loading={query.isPending}
+          skeletonRows={Math.min(list.limit, 10)}
+          error={query.isError ? query.error : undefined}
+          errorTitle={props.errorTitle}
+          onRetry={props.onRetry ?? (() => void query.refetch())}
+          retryLabel={props.retryLabel ?? 'Retry'}
+          empty={
+            list.filtersActive
+              ? { title: empty.title, hint: empty.filteredHint ?? empty.hint, action: clearAction }
+              : { title: empty.title, hint: empty.hint, action: empty.action }
+          }
+          rowActions={props.rowActions}
+          onRowClick={props.onRowClick}
+          className={query.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}
+        />
+      )}
+      {query.data && query.data.total > 0 && !query.isError && (
+        <Pagination
+          className="border-t border-slate-100"
+          page={page}
+          totalPages={query.data.totalPages}
+          total={query.data.total}
+          pageSize={list.limit}
+          pageSizes={list.pageSizes}
+          onPageChange={(p) => setPage(p)}
+          onPageSizeChange={list.setLimit}
+          itemLabel={props.itemLabel}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,79 @@
+import { useCallback, useMemo } from 'react';
+import { useUrlState } from './useUrlState';
+
+/** A select filter of a list screen: its URL key and the values it offers ("all" = not filtered). */
+export interface ListFilter {
+  key: string;
+  label: string;
+  options: readonly { value: string; label: string }[];
+  /** The value meaning "no filter"; 'all' unless said. */
+  all?: string;
+}
+
+export interface PagedListOptions {
+  filters?: readonly ListFilter[];
+  pageSizes: readonly number[];
+  defaultLimit: number;
+  /** Extra URL state the screen keeps beside search, filters and paging (e.g. a date). */
+  extra?: Record<string, string>;
+}
+
+/**
+ * The state of a list screen, kept in the address bar (bookmarkable, Back returns to it): search
+ * text, select filters, page and page size. A filter value the screen does not offer, a page size
+ * it does not offer or a page below 1 (from a stale or hand-typed URL) fall back to the defaults;
+ * a page past the end is clamped by ListTable once the total is known.
+ */
+export function usePagedList(opts: PagedListOptions) {
+  const { filters = [], pageSizes, defaultLimit, extra = {} } = opts;
+  const defaults = useMemo(() => {
+    const d: Record<string, string | number> = { search: '', page: 1, limit: defaultLimit, ...extra };
+    for (const f of filters) d[f.key] = f.all ?? 'all';
+    return d;
+  }, [filters, defaultLimit, extra]);
+  const [q, setTyped, reset, isActive] = useUrlState(defaults);
+  // The keys are the screen's own (filters, extra), so the patch is typed by key name only.
+  const setQ = setTyped as (patch: Record<string, string | number>, opts?: { replace?: boolean }) => void;
+
+  const values: Record<string, string> = {};
+  for (const f of filters) {
+    const raw = String(q[f.key]);
+    const all = f.all ?? 'all';
+    values[f.key] = raw === all || f.options.some((o) => o.value === raw) ? raw : all;
+  }
+  const limit = pageSizes.includes(Number(q.limit)) ? Number(q.limit) : defaultLimit;
+  const page = Math.max(1, Math.trunc(Number(q.page)) || 1);
+  const search = String(q.search);
+  const filtersActive = isActive('search', ...filters.map((f) => f.key));
+
+  const setSearch = useCallback((s: string) => setQ({ search: s, page: 1 }, { replace: true }), [setQ]);
+  const setFilter = useCallback((key: string, value: string) => setQ({ [key]: value, page: 1 }), [setQ]);
+  const setPage = useCallback((p: number, replace = false) => setQ({ page: p }, { replace }), [setQ]);
+  const setLimit = useCallback((size: number) => setQ({ limit: size, page: 1 }), [setQ]);
+
+  /** The filters as the API wants them: "all" (no filter) left out. */
+  const apiFilters: Record<string, string> = {};
+  for (const f of filters) if (values[f.key] !== (f.all ?? 'all')) apiFilters[f.key] = values[f.key]!;
+
+  return {
+    search,
+    page,
+    limit,
+    /** Each filter's current value ("all" when not filtered). */
+    values,
+    apiFilters,
+    filters,
+    pageSizes,
+    filtersActive,
+    /** Raw URL state, for the screen's extra keys. */
+    state: q,
+    setState: setQ,
+    setSearch,
+    setFilter,
+    setPage,
+    setLimit,
+    reset,
+  };
+}
+
+export type PagedList = ReturnType<typeof usePagedList>;
