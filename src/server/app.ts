@@ -7,12 +7,10 @@ import { cookiesPlugin } from './plugins/cookies.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { securityHeaders } from './plugins/security-headers.js';
 import { staticUi } from './plugins/static-ui.js';
-import { healthRoutes } from './routes/health.js';
 import { authRoutes } from './routes/auth.js';
 import { setupRoutes } from './routes/setup.js';
 import { userRoutes } from './routes/users.js';
 import { patientRoutes } from './routes/patients.js';
-import { auditRoutes } from './routes/audit.js';
 import { systemRoutes } from './routes/system.js';
 import { catalogueRoutes } from './routes/catalogue.js';
 import { billRoutes } from './routes/bills.js';
@@ -75,12 +73,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(errorsPlugin);
   await app.register(authPlugin);
 
-  await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(setupRoutes);
   await app.register(userRoutes);
   await app.register(patientRoutes);
-  await app.register(auditRoutes);
   await app.register(systemRoutes);
   await app.register(catalogueRoutes);
   await app.register(billRoutes);

@@ -7,6 +7,9 @@ import { nowIso } from '../context.js';
 import type { AuditAction } from '../../shared/constants.js';
 import type { AuditListQuery, AuditLog } from '../../shared/schemas/audit.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
+import type { ChainReport } from '../../shared/schemas/system.js';
+
+export type { ChainReport };
 import { organizationTimezone } from '../settings/organization.js';
 import { addDays, startOfLocalDayUtc } from '../time.js';
 
@@ -110,13 +113,6 @@ export function diff(
     }
   }
   return { oldValues, newValues };
-}
-
-export interface ChainReport {
-  ok: boolean;
-  checked: number;
-  firstBrokenId: number | null;
-  reason: string | null;
 }
 
 /** Walks the whole trail in order and reports the first row whose hash or link does not hold. */

@@ -6,7 +6,7 @@ import type { LoginInput } from '../../shared/schemas/auth.js';
 import type { User } from '../../shared/schemas/users.js';
 import { findUserByEmail, toUser } from '../users/repository.js';
 import { dummyPasswordHash, verifyPassword } from './password.js';
-import { createSession } from './sessions.js';
+import { createSession, deleteSession } from './sessions.js';
 import { LoginThrottle } from './throttle.js';
 import type { Role } from '../../shared/roles.js';
 
@@ -62,6 +62,12 @@ export class AuthService {
     });
     return { user: toUser({ ...row, last_login: now }), ...session };
   }
+}
+
+/** Ends the session of this token and records the sign-out. */
+export async function logout(db: Db, actor: Actor, token: string): Promise<void> {
+  await deleteSession(db, token);
+  await writeAudit(db, actor, { action: 'logout', entity: 'session', entityId: actor.userId });
 }
 
 export function actorFor(

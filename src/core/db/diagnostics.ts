@@ -1,18 +1,8 @@
 import { statSync } from 'node:fs';
 import type { Database_ } from './connection.js';
+import type { DatabaseDiagnostics } from '../../shared/schemas/system.js';
 
-export interface DatabaseDiagnostics {
-  type: 'SQLite';
-  file: string;
-  size_bytes: number;
-  sqlite_version: string;
-  journal_mode: string;
-  synchronous: string;
-  foreign_keys: boolean;
-  schema_version: number;
-  quick_check: string;
-  latency_ms: number;
-}
+export type { DatabaseDiagnostics };
 
 const SYNC = ['OFF', 'NORMAL', 'FULL', 'EXTRA'];
 

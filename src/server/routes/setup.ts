@@ -1,20 +1,32 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { setupSchema } from '../../shared/schemas/setup.js';
+import { setupApi } from '../../shared/api/setup.js';
 import { isSetUp, setupLab } from '../../core/setup/service.js';
+import { route } from '../contract.js';
 
-/** The web setup wizard: open only while the data dir holds no lab. */
+/** Health, and the web setup wizard: open only while the data dir holds no lab. */
 export async function setupRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
+  const db = app.database.db;
 
-  r.get('/api/setup/status', { config: { access: 'public' } }, async () => ({
-    needs_setup: !(await isSetUp(app.database.db)),
-    database: { type: 'SQLite', file: app.database.file },
+  route(app, setupApi.health, async () => {
+    const started = process.hrtime.bigint();
+    app.database.sqlite.prepare('SELECT 1').get();
+    const dbMs = Number(process.hrtime.bigint() - started) / 1e6;
+    return {
+      status: 'ok' as const,
+      version: app.options_.version ?? null,
+      database: { status: 'ok' as const, latency_ms: Math.round(dbMs * 1000) / 1000 },
+      setup_complete: await isSetUp(db),
+      time: new Date().toISOString(),
+    };
+  });
+
+  route(app, setupApi.status, async () => ({
+    needs_setup: !(await isSetUp(db)),
+    database: { type: 'SQLite' as const, file: app.database.file },
   }));
 
-  r.post('/api/setup', { schema: { body: setupSchema }, config: { access: 'public' } }, async (req, reply) => {
-    const result = await setupLab(app.database.db, req.body);
-    reply.status(201);
+  route(app, setupApi.setup, async (req) => {
+    const result = await setupLab(db, req.body);
     return { organization_id: result.organizationId, admin_id: result.adminId };
   });
 }

@@ -1,22 +1,20 @@
 import type { FastifyInstance } from 'fastify';
+import { systemApi } from '../../shared/api/system.js';
 import { counts } from '../../core/dashboard/stats.js';
 import { databaseDiagnostics } from '../../core/db/diagnostics.js';
 import { verifyChain } from '../../core/audit/audit.js';
 import { checkPatientWrite } from '../../core/patients/diagnostics.js';
 import { actorOf } from '../plugins/auth.js';
+import { route } from '../contract.js';
 
 const started = Date.now();
 
 export async function systemRoutes(app: FastifyInstance) {
   const db = app.database.db;
 
-  /** Dashboard figures: every signed-in user sees the lab's counts. */
-  app.get('/api/dashboard/stats', { config: { access: 'authenticated' } }, async (req) => ({
-    counts: await counts(db, actorOf(req).organizationId),
-  }));
+  route(app, systemApi.dashboardStats, async (req) => ({ counts: await counts(db, actorOf(req).organizationId) }));
 
-  /** Debug and connection-test screens: real diagnostics, admins only. */
-  app.get('/api/system/diagnostics', { config: { access: 'system_settings' } }, async (req) => ({
+  route(app, systemApi.diagnostics, async (req) => ({
     server: {
       version: app.options_.version ?? null,
       node: process.version,
@@ -29,12 +27,6 @@ export async function systemRoutes(app: FastifyInstance) {
     counts: await counts(db, actorOf(req).organizationId),
   }));
 
-  app.post('/api/system/checks/audit-chain', { config: { access: 'system_settings' } }, async () => ({
-    audit: await verifyChain(db),
-  }));
-
-  /** Writes a patient inside a transaction and rolls it back: proves the write path without leaving data. */
-  app.post('/api/system/checks/patient-write', { config: { access: 'system_settings' } }, async (req) => ({
-    check: await checkPatientWrite(db, actorOf(req)),
-  }));
+  route(app, systemApi.auditChainCheck, async () => ({ audit: await verifyChain(db) }));
+  route(app, systemApi.patientWriteCheck, async (req) => ({ check: await checkPatientWrite(db, actorOf(req)) }));
 }

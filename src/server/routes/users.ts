@@ -1,50 +1,24 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { idParam } from '../../shared/schemas/common.js';
-import { passwordResetSchema, userCreateSchema, userListQuery, userUpdateSchema } from '../../shared/schemas/users.js';
+import { auditApi, usersApi } from '../../shared/api/users.js';
 import { DOCTOR_ROLES } from '../../shared/roles.js';
 import { createUser, deactivateUser, getUser, listUsers, resetPassword, updateUser } from '../../core/users/service.js';
+import { listAudit } from '../../core/audit/audit.js';
 import { actorOf } from '../plugins/auth.js';
+import { route } from '../contract.js';
 
 export async function userRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const db = app.database.db;
+  const org = (req: Parameters<typeof actorOf>[0]) => actorOf(req).organizationId;
 
-  r.get('/api/users', { schema: { querystring: userListQuery }, config: { access: 'view_users' } }, async (req) => ({
-    users: await listUsers(db, actorOf(req).organizationId, req.query),
+  route(app, usersApi.list, async (req) => ({ users: await listUsers(db, org(req), req.query) }));
+  route(app, usersApi.doctors, async (req) => ({ doctors: await listUsers(db, org(req), { roles: DOCTOR_ROLES }) }));
+  route(app, usersApi.get, async (req) => ({ user: await getUser(db, org(req), req.params.id) }));
+  route(app, usersApi.create, async (req) => ({ user: await createUser(db, actorOf(req), req.body) }));
+  route(app, usersApi.update, async (req) => ({ user: await updateUser(db, actorOf(req), req.params.id, req.body) }));
+  route(app, usersApi.deactivate, async (req) => ({ user: await deactivateUser(db, actorOf(req), req.params.id) }));
+  route(app, usersApi.resetPassword, async (req) => ({
+    user: await resetPassword(db, actorOf(req), req.params.id, req.body.password),
   }));
 
-  /** Doctors and lab technicians: the OP Bill doctor picker (spec 2.8). */
-  r.get('/api/doctors', { config: { access: 'view_users' } }, async (req) => ({
-    doctors: await listUsers(db, actorOf(req).organizationId, { roles: DOCTOR_ROLES }),
-  }));
-
-  r.get('/api/users/:id', { schema: { params: idParam }, config: { access: 'view_users' } }, async (req) => ({
-    user: await getUser(db, actorOf(req).organizationId, req.params.id),
-  }));
-
-  r.post(
-    '/api/users',
-    { schema: { body: userCreateSchema }, config: { access: 'manage_users' } },
-    async (req, reply) => {
-      reply.status(201);
-      return { user: await createUser(db, actorOf(req), req.body) };
-    },
-  );
-
-  r.put(
-    '/api/users/:id',
-    { schema: { params: idParam, body: userUpdateSchema }, config: { access: 'manage_users' } },
-    async (req) => ({ user: await updateUser(db, actorOf(req), req.params.id, req.body) }),
-  );
-
-  r.delete('/api/users/:id', { schema: { params: idParam }, config: { access: 'manage_users' } }, async (req) => ({
-    user: await deactivateUser(db, actorOf(req), req.params.id),
-  }));
-
-  r.post(
-    '/api/users/:id/reset-password',
-    { schema: { params: idParam, body: passwordResetSchema }, config: { access: 'manage_users' } },
-    async (req) => ({ user: await resetPassword(db, actorOf(req), req.params.id, req.body.password) }),
-  );
+  route(app, auditApi.list, async (req) => listAudit(db, org(req), req.query));
 }

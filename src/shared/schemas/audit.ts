@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AUDIT_ACTIONS } from '../constants.js';
-import { pageQuery } from './common.js';
+import { pageQuery, pagedShape } from './common.js';
 
 export const auditListQuery = pageQuery.extend({
   limit: pageQuery.shape.limit.default(50),
@@ -28,18 +28,23 @@ export const auditListQuery = pageQuery.extend({
 });
 export type AuditListQuery = z.infer<typeof auditListQuery>;
 
-export interface AuditLog {
-  id: number;
-  created_at: string;
-  user_id: number | null;
-  user_email: string | null;
-  user_name: string | null;
-  action: string;
-  entity: string;
-  entity_id: string | null;
-  old_values: Record<string, unknown> | null;
-  new_values: Record<string, unknown> | null;
-  ip_address: string | null;
-  user_agent: string | null;
-  status: 'success' | 'failed';
-}
+export const auditLogSchema = z.object({
+  id: z.number().int(),
+  created_at: z.string(),
+  user_id: z.number().int().nullable(),
+  user_email: z.string().nullable(),
+  user_name: z.string().nullable(),
+  action: z.string(),
+  entity: z.string(),
+  entity_id: z.string().nullable(),
+  // What changed: the entity's own fields, free-form by nature.
+  old_values: z.record(z.string(), z.unknown()).nullable(),
+  new_values: z.record(z.string(), z.unknown()).nullable(),
+  ip_address: z.string().nullable(),
+  user_agent: z.string().nullable(),
+  status: z.enum(['success', 'failed']),
+});
+export type AuditLog = z.infer<typeof auditLogSchema>;
+
+export const auditPageSchema = z.object({ logs: z.array(auditLogSchema), ...pagedShape });
+export type AuditPage = z.infer<typeof auditPageSchema>;

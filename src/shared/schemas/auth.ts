@@ -9,8 +9,5 @@ export const loginSchema = z.object({
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 
-export interface DemoCredential {
-  role: string;
-  email: string;
-  password: string;
-}
+export const demoCredentialSchema = z.object({ role: z.string(), email: z.string(), password: z.string() });
+export type DemoCredential = z.infer<typeof demoCredentialSchema>;

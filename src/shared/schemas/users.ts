@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROLES, type Permission, type Role } from '../roles.js';
+import { PERMISSIONS, ROLES } from '../roles.js';
 import { optionalPhone, optionalText, requiredText, rupeeAmount } from './common.js';
 
 export const passwordSchema = z
@@ -41,20 +41,21 @@ export const userListQuery = z.object({
 
 export const passwordResetSchema = z.object({ password: passwordSchema });
 
-export interface User {
-  id: number;
-  first_name: string;
-  last_name: string;
-  email: string;
-  role: Role;
-  department: string | null;
-  phone: string | null;
-  specialization: string | null;
-  consultation_fee: number;
-  permissions: Permission[];
-  organization_id: number;
-  is_active: boolean;
-  last_login: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export const userSchema = z.object({
+  id: z.number().int(),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+  role: z.enum(ROLES),
+  department: z.string().nullable(),
+  phone: z.string().nullable(),
+  specialization: z.string().nullable(),
+  consultation_fee: z.number(),
+  permissions: z.array(z.enum(PERMISSIONS)),
+  organization_id: z.number().int(),
+  is_active: z.boolean(),
+  last_login: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type User = z.infer<typeof userSchema>;

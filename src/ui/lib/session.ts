@@ -1,6 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import type { User } from '@shared/schemas/users';
-import { api, ApiError } from './api';
+import type { CallOutput } from '@shared/api/contract';
+import { authApi } from '@shared/api/auth';
+import { setupApi } from '@shared/api/setup';
+import { ApiError, call } from './api';
 
 /** Query keys the app shell owns; features keep their own factories in features/<name>/api.ts. */
 export const shellKeys = {
@@ -14,7 +17,7 @@ export const shellKeys = {
 /** The signed-in user, or null when nobody is (401). Other errors (server down) stay errors. */
 export async function fetchSession(): Promise<User | null> {
   try {
-    const { user } = await api.get<{ user: User }>('/api/auth/me');
+    const { user } = await call(authApi.me, {});
     return user;
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) return null;
@@ -33,15 +36,12 @@ export function useCurrentUser(): User {
   return data;
 }
 
-export interface SetupStatus {
-  needs_setup: boolean;
-  database: { type: string; file: string };
-}
+export type SetupStatus = CallOutput<typeof setupApi.status>;
 
 export function useSetupStatus() {
   return useQuery({
     queryKey: shellKeys.setupStatus,
-    queryFn: () => api.get<SetupStatus>('/api/setup/status'),
+    queryFn: () => call(setupApi.status, {}),
     staleTime: Infinity,
     retry: 1,
   });

@@ -1,7 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { AuditLog } from '@shared/schemas/audit';
-import type { Paged } from '@shared/schemas/common';
-import { api } from '@/lib/api';
+import { auditApi } from '@shared/api/users';
+import { call } from '@/lib/api';
+
+export type { AuditPage } from '@shared/schemas/audit';
 
 /** GET /api/audit filters, as in the URL of the Audit Trail screen. */
 export interface AuditFilters {
@@ -15,8 +16,6 @@ export interface AuditFilters {
   limit: number;
 }
 
-export type AuditPage = Paged & { logs: AuditLog[] };
-
 export const auditKeys = {
   all: ['audit'] as const,
   list: (filters: AuditFilters) => ['audit', 'list', filters] as const,
@@ -26,10 +25,12 @@ export function useAuditLogs(filters: AuditFilters, enabled: boolean) {
   return useQuery({
     queryKey: auditKeys.list(filters),
     queryFn: () =>
-      api.get<AuditPage>('/api/audit', {
-        ...filters,
-        action: filters.action === 'all' ? '' : filters.action,
-        user_id: filters.user_id === 'all' ? '' : filters.user_id,
+      call(auditApi.list, {
+        query: {
+          ...filters,
+          action: filters.action === 'all' ? '' : filters.action,
+          user_id: filters.user_id === 'all' ? '' : filters.user_id,
+        },
       }),
     placeholderData: keepPreviousData,
     enabled,

@@ -1,14 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { DemoCredential, LoginInput } from '@shared/schemas/auth';
-import type { User } from '@shared/schemas/users';
-import { api, ApiError } from '@/lib/api';
+import type { LoginInput } from '@shared/schemas/auth';
+import { authApi } from '@shared/api/auth';
+import { ApiError, call } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { shellKeys } from '@/lib/session';
 
 export function useDemoCredentials() {
   return useQuery({
     queryKey: shellKeys.demoCredentials,
-    queryFn: () => api.get<{ demo: boolean; credentials: DemoCredential[] }>('/api/auth/demo-credentials'),
+    queryFn: () => call(authApi.demoCredentials, {}),
     staleTime: Infinity,
   });
 }
@@ -21,7 +21,7 @@ export function useDemoCredentials() {
 export function useLoginMutation() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: LoginInput) => api.post<{ user: User }>('/api/auth/login', input),
+    mutationFn: (input: LoginInput) => call(authApi.login, { body: input }),
     onError: (err) => {
       notify.error('Login Failed', err instanceof ApiError && err.message ? err.message : 'Login failed');
     },
@@ -38,7 +38,7 @@ export function useLoginMutation() {
 export function useLogoutMutation() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post<{ ok: true }>('/api/auth/logout'),
+    mutationFn: () => call(authApi.logout, {}),
     // Even if the server says the session was already gone, the browser forgets it.
     onSettled: () => {
       qc.setQueryData(shellKeys.session, null);

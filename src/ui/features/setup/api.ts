@@ -1,13 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { SetupInput } from '@shared/schemas/setup';
-import { api } from '@/lib/api';
+import { call } from '@/lib/api';
+import { setupApi } from '@shared/api/setup';
 import { shellKeys } from '@/lib/session';
 
 /** POST /api/setup: creates the lab and its superadmin; refused (409) once a lab exists. */
 export function useSetupMutation() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: SetupInput) => api.post<{ organization_id: number; admin_id: number }>('/api/setup', input),
+    mutationFn: (input: SetupInput) => call(setupApi.setup, { body: input }),
     // The app sends every address to the wizard while needs_setup is true: re-read it.
     onSuccess: () => qc.invalidateQueries({ queryKey: shellKeys.setupStatus }),
   });

@@ -1,52 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
-import type { PatientPage } from '@shared/schemas/patients';
-import type { DashboardCounts, Health } from '@/features/dashboard/api';
-import { api } from '@/lib/api';
+import { call } from '@/lib/api';
+import { patientsApi } from '@shared/api/patients';
+import { setupApi } from '@shared/api/setup';
+import { systemApi } from '@shared/api/system';
 
-/** GET /api/system/diagnostics (system_settings): the server, its database file and the lab's counts. */
-export interface Diagnostics {
-  server: {
-    version: string | null;
-    node: string;
-    platform: string;
-    uptime_seconds: number;
-    memory_mb: number;
-    demo: boolean;
-  };
-  database: {
-    type: string;
-    file: string;
-    size_bytes: number;
-    sqlite_version: string;
-    journal_mode: string;
-    synchronous: string;
-    foreign_keys: boolean;
-    schema_version: number;
-    quick_check: string;
-    latency_ms: number;
-  };
-  counts: DashboardCounts;
-}
-
-export interface PatientWriteCheck {
-  ok: boolean;
-  ms: number;
-  patient_code: string | null;
-  error: string | null;
-}
-
-export interface AuditChainReport {
-  ok: boolean;
-  checked: number;
-  firstBrokenId: number | null;
-  reason: string | null;
-}
+/** The diagnostics shapes are the server's. */
+export type { ChainReport as AuditChainReport, Diagnostics, PatientWriteCheck } from '@shared/schemas/system';
 
 export const systemKeys = {
   diagnostics: ['system', 'diagnostics'] as const,
 };
 
-export const fetchDiagnostics = () => api.get<Diagnostics>('/api/system/diagnostics');
+export const fetchDiagnostics = () => call(systemApi.diagnostics, {});
 
 export function useDiagnostics(enabled: boolean) {
   return useQuery({ queryKey: systemKeys.diagnostics, queryFn: fetchDiagnostics, enabled });
@@ -60,13 +25,11 @@ export async function timed<T>(call: () => Promise<T>): Promise<{ data: T; ms: n
 }
 
 export const checks = {
-  health: () => timed(() => api.get<Health>('/api/health')),
-  patients: () => timed(() => api.get<PatientPage>('/api/patients', { page: 1, limit: 5 })),
+  health: () => timed(() => call(setupApi.health, {})),
+  patients: () => timed(() => call(patientsApi.list, { query: { page: 1, limit: 5 } })),
   database: () => timed(fetchDiagnostics),
-  patientWrite: () =>
-    timed(() => api.post<{ check: PatientWriteCheck }>('/api/system/checks/patient-write').then((r) => r.check)),
-  auditChain: () =>
-    timed(() => api.post<{ audit: AuditChainReport }>('/api/system/checks/audit-chain').then((r) => r.audit)),
+  patientWrite: () => timed(() => call(systemApi.patientWriteCheck, {}).then((r) => r.check)),
+  auditChain: () => timed(() => call(systemApi.auditChainCheck, {}).then((r) => r.audit)),
 };
 
 export function formatBytes(n: number): string {

@@ -1,8 +1,8 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Role } from '@shared/roles';
 import type { User, UserCreate, UserUpdate } from '@shared/schemas/users';
-import type { AuditLog } from '@shared/schemas/audit';
-import { api } from '@/lib/api';
+import { auditApi, usersApi } from '@shared/api/users';
+import { call } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { fullName, shellKeys } from '@/lib/session';
 
@@ -23,13 +23,13 @@ export function useUsers(filters: UserFilters, opts: { enabled?: boolean } = {})
   return useQuery({
     queryKey: userKeys.list(filters),
     queryFn: () =>
-      api
-        .get<{ users: User[] }>('/api/users', {
+      call(usersApi.list, {
+        query: {
           search: filters.search,
           role: filters.role,
           include_inactive: filters.include_inactive ? 'true' : undefined,
-        })
-        .then((r) => r.users),
+        },
+      }).then((r) => r.users),
     placeholderData: keepPreviousData,
     enabled: opts.enabled ?? true,
   });
@@ -39,7 +39,7 @@ export function useUsers(filters: UserFilters, opts: { enabled?: boolean } = {})
 export function useUserActivity(enabled: boolean) {
   return useQuery({
     queryKey: userKeys.activity,
-    queryFn: () => api.get<{ logs: AuditLog[] }>('/api/audit', { entity: 'user', limit: 8 }).then((r) => r.logs),
+    queryFn: () => call(auditApi.list, { query: { entity: 'user', limit: 8 } }).then((r) => r.logs),
     enabled,
   });
 }
@@ -59,7 +59,7 @@ function useInvalidateUsers() {
 export function useCreateUserMutation() {
   const invalidate = useInvalidateUsers();
   return useMutation({
-    mutationFn: (input: UserCreate) => api.post<{ user: User }>('/api/users', input).then((r) => r.user),
+    mutationFn: (input: UserCreate) => call(usersApi.create, { body: input }).then((r) => r.user),
     onSuccess: (user) => {
       notify.success(`User created successfully: ${fullName(user)}`);
       return invalidate();
@@ -73,7 +73,7 @@ export function useUpdateUserMutation() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ id, patch }: { id: number; patch: UserUpdate }) =>
-      api.put<{ user: User }>(`/api/users/${id}`, patch).then((r) => r.user),
+      call(usersApi.update, { params: { id }, body: patch }).then((r) => r.user),
     onSuccess: async (user) => {
       notify.success('User updated successfully', fullName(user));
       await invalidate();
@@ -88,7 +88,7 @@ export function useUpdateUserMutation() {
 export function useDeactivateUserMutation() {
   const invalidate = useInvalidateUsers();
   return useMutation({
-    mutationFn: (user: User) => api.delete<{ user: User }>(`/api/users/${user.id}`).then((r) => r.user),
+    mutationFn: (user: User) => call(usersApi.deactivate, { params: { id: user.id } }).then((r) => r.user),
     onSuccess: (user) => {
       notify.success('User deactivated', `${fullName(user)} can no longer sign in.`);
       return invalidate();
@@ -101,7 +101,7 @@ export function useReactivateUserMutation() {
   const invalidate = useInvalidateUsers();
   return useMutation({
     mutationFn: (user: User) =>
-      api.put<{ user: User }>(`/api/users/${user.id}`, { is_active: true }).then((r) => r.user),
+      call(usersApi.update, { params: { id: user.id }, body: { is_active: true } }).then((r) => r.user),
     onSuccess: (user) => {
       notify.success('User reactivated', `${fullName(user)} can sign in again.`);
       return invalidate();
@@ -114,7 +114,7 @@ export function useResetPasswordMutation() {
   const invalidate = useInvalidateUsers();
   return useMutation({
     mutationFn: ({ user, password }: { user: User; password: string }) =>
-      api.post<{ user: User }>(`/api/users/${user.id}/reset-password`, { password }).then((r) => r.user),
+      call(usersApi.resetPassword, { params: { id: user.id }, body: { password } }).then((r) => r.user),
     onSuccess: (user) => {
       notify.success('Password reset', `${fullName(user)} must sign in again with the new password.`);
       return invalidate();

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { setupSchema } from '../schemas/setup.js';
+import { healthSchema } from '../schemas/system.js';
+import { defineRoute } from './contract.js';
+
+export const setupApi = {
+  health: defineRoute({ method: 'GET', path: '/api/health', access: 'public', response: healthSchema }),
+  /** The web setup wizard: open only while the data dir holds no lab. */
+  status: defineRoute({
+    method: 'GET',
+    path: '/api/setup/status',
+    access: 'public',
+    response: z.object({
+      needs_setup: z.boolean(),
+      database: z.object({ type: z.literal('SQLite'), file: z.string() }),
+    }),
+  }),
+  setup: defineRoute({
+    method: 'POST',
+    path: '/api/setup',
+    access: 'public',
+    body: setupSchema,
+    response: z.object({ organization_id: z.number().int(), admin_id: z.number().int() }),
+    status: 201,
+  }),
+};

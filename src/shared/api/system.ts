@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { countsSchema } from '../schemas/dashboard.js';
+import { chainReportSchema, diagnosticsSchema, patientWriteCheckSchema } from '../schemas/system.js';
+import { defineRoute } from './contract.js';
+
+export const systemApi = {
+  /** Dashboard figures: every signed-in user sees the lab's counts. */
+  dashboardStats: defineRoute({
+    method: 'GET',
+    path: '/api/dashboard/stats',
+    access: 'authenticated',
+    response: z.object({ counts: countsSchema }),
+  }),
+  /** Debug and connection-test screens: real diagnostics, admins only. */
+  diagnostics: defineRoute({
+    method: 'GET',
+    path: '/api/system/diagnostics',
+    access: 'system_settings',
+    response: diagnosticsSchema,
+  }),
+  auditChainCheck: defineRoute({
+    method: 'POST',
+    path: '/api/system/checks/audit-chain',
+    access: 'system_settings',
+    response: z.object({ audit: chainReportSchema }),
+  }),
+  /** Writes a patient inside a transaction and rolls it back: proves the write path without leaving data. */
+  patientWriteCheck: defineRoute({
+    method: 'POST',
+    path: '/api/system/checks/patient-write',
+    access: 'system_settings',
+    response: z.object({ check: patientWriteCheckSchema }),
+  }),
+};

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { countsSchema } from './dashboard.js';
+
+/** The database as the debug and connection-test screens show it. */
+export const databaseDiagnosticsSchema = z.object({
+  type: z.literal('SQLite'),
+  file: z.string(),
+  size_bytes: z.number(),
+  sqlite_version: z.string(),
+  journal_mode: z.string(),
+  synchronous: z.string(),
+  foreign_keys: z.boolean(),
+  schema_version: z.number().int(),
+  quick_check: z.string(),
+  latency_ms: z.number(),
+});
+export type DatabaseDiagnostics = z.infer<typeof databaseDiagnosticsSchema>;
+
+/** GET /api/system/diagnostics (system_settings): the server, its database file and the lab's counts. */
+export const diagnosticsSchema = z.object({
+  server: z.object({
+    version: z.string().nullable(),
+    node: z.string(),
+    platform: z.string(),
+    uptime_seconds: z.number(),
+    memory_mb: z.number(),
+    demo: z.boolean(),
+  }),
+  database: databaseDiagnosticsSchema,
+  counts: countsSchema,
+});
+export type Diagnostics = z.infer<typeof diagnosticsSchema>;
+
+export const patientWriteCheckSchema = z.object({
+  ok: z.boolean(),
+  ms: z.number(),
+  patient_code: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type PatientWriteCheck = z.infer<typeof patientWriteCheckSchema>;
+
+export const chainReportSchema = z.object({
+  ok: z.boolean(),
+  checked: z.number().int(),
+  firstBrokenId: z.number().int().nullable(),
+  reason: z.string().nullable(),
+});
+export type ChainReport = z.infer<typeof chainReportSchema>;
+
+/** GET /api/health: no sign-in; says whether the server and its database answer. */
+export const healthSchema = z.object({
+  status: z.literal('ok'),
+  version: z.string().nullable(),
+  database: z.object({ status: z.literal('ok'), latency_ms: z.number() }),
+  setup_complete: z.boolean(),
+  time: z.string(),
+});
+export type Health = z.infer<typeof healthSchema>;
