@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ForbiddenError, UnauthorizedError } from '../../core/errors.js';
+import { refuseCrossSite } from './csrf.js';
 import { resolveSession, sessionFromMemory, touchSession, type SessionUser } from '../../core/auth/sessions.js';
 import { actorFor } from '../../core/auth/service.js';
 import { organizationSettingsCached, organizationSettingsIfFresh } from '../org-cache.js';
@@ -9,7 +10,6 @@ import type { Actor } from '../../core/context.js';
 import type { RouteAccess } from '../types.js';
 
 export const SESSION_COOKIE = 'lims_session';
-const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The signed-in staff member of a route that declared a permission; the hook has already checked it. */
 export function actorOf(req: FastifyRequest): Actor {
@@ -17,28 +17,9 @@ export function actorOf(req: FastifyRequest): Actor {
   return req.staff.actor;
 }
 
-export function sameOrigin(req: FastifyRequest): boolean {
-  const origin = req.headers.origin;
-  if (!origin) return true;
-  try {
-    const o = new URL(origin);
-    // Normalise the Host header the same way (lower case, default port dropped) before comparing.
-    return o.host === new URL(`${o.protocol}//${req.headers.host ?? ''}`).host;
-  } catch {
-    return false;
-  }
-}
-
-/** CSRF: see the rule below. */
-function refuseCrossSite(req: FastifyRequest): void {
-  if (!UNSAFE.has(req.method) || !req.cookies[SESSION_COOKIE]) return;
-  const type = req.headers['content-type'];
-  const length = Number(req.headers['content-length'] ?? 0);
-  const hasBody = length > 0 || req.headers['transfer-encoding'] !== undefined;
-  if (hasBody && !(type ?? '').toLowerCase().startsWith('application/json')) {
-    throw new ForbiddenError('Cross-site request refused: requests that change data must send JSON');
-  }
-  if (!sameOrigin(req)) throw new ForbiddenError('Cross-site request refused: origin does not match this server');
+/** CSRF (plugins/csrf.ts) applies to staff requests that carry the session cookie. */
+function refuseCrossSiteWithSession(req: FastifyRequest): void {
+  if (req.cookies[SESSION_COOKIE]) refuseCrossSite(req);
 }
 
 type Done = (err?: Error) => void;
@@ -78,7 +59,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
 
   const publicGate: Gate = (req, _reply, done) => {
     try {
-      refuseCrossSite(req);
+      refuseCrossSiteWithSession(req);
       done();
     } catch (err) {
       done(err as Error);
@@ -89,7 +70,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     (access: StaffAccess): Gate =>
     (req, reply, done) => {
       try {
-        refuseCrossSite(req);
+        refuseCrossSiteWithSession(req);
         const token = req.cookies[SESSION_COOKIE];
         if (!token) throw new UnauthorizedError();
         const known = sessionFromMemory(db, token, idleMinutesFromMemory);

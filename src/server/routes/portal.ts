@@ -1,8 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { idParam } from '../../shared/schemas/common.js';
-import { portalLoginSchema } from '../../shared/schemas/portal.js';
-import { ForbiddenError, UnauthorizedError } from '../../core/errors.js';
+import { portalApi, portalPinApi } from '../../shared/api/portal.js';
+import { UnauthorizedError } from '../../core/errors.js';
 import { PortalAuth, type PortalSession } from '../../core/portal/auth.js';
 import { issuePortalPin, portalPinStatus } from '../../core/portal/pin.js';
 import {
@@ -14,12 +12,14 @@ import {
   requireReportableSample,
 } from '../../core/portal/data.js';
 import { sampleReportPdf } from '../../core/results/report.js';
-import { actorOf, sameOrigin } from '../plugins/auth.js';
+import { actorOf } from '../plugins/auth.js';
+import { refuseCrossSite } from '../plugins/csrf.js';
+import { route } from '../contract.js';
+import { sendPdf } from '../files.js';
 
 /** The patient's cookie: its own name, and sent only to the portal API, so it can never open a staff route. */
 export const PORTAL_COOKIE = 'lims_portal';
 const PORTAL_COOKIE_PATH = '/api/portal';
-const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -28,25 +28,14 @@ declare module 'fastify' {
   }
 }
 
-/** Same rule as staff requests (plugins/auth.ts): state changes send JSON or no body, from our own origin. */
+/** Same rule as staff requests: state changes send JSON or no body, from our own origin. */
 async function portalCsrf(req: FastifyRequest): Promise<void> {
-  if (!UNSAFE.has(req.method)) return;
-  const type = req.headers['content-type'];
-  const length = Number(req.headers['content-length'] ?? 0);
-  const hasBody = length > 0 || req.headers['transfer-encoding'] !== undefined;
-  if (hasBody && !(type ?? '').toLowerCase().startsWith('application/json')) {
-    throw new ForbiddenError('Cross-site request refused: requests that change data must send JSON');
-  }
-  if (!sameOrigin(req)) throw new ForbiddenError('Cross-site request refused: origin does not match this server');
+  refuseCrossSite(req);
 }
 
 function patientOf(req: FastifyRequest): PortalSession {
   if (!req.portal) throw new UnauthorizedError('Please sign in to the patient portal');
   return req.portal;
-}
-
-function pdfDisposition(req: FastifyRequest): 'attachment' | 'inline' {
-  return (req.query as { download?: string } | undefined)?.download === '1' ? 'attachment' : 'inline';
 }
 
 /**
@@ -55,7 +44,6 @@ function pdfDisposition(req: FastifyRequest): 'attachment' | 'inline' {
  * onRequest, so a caller without one learns nothing from validation (401 first, as for staff).
  */
 export async function portalRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const db = app.database.db;
   const auth = new PortalAuth(db);
   app.decorateRequest('portal', null);
@@ -78,69 +66,72 @@ export async function portalRoutes(app: FastifyInstance) {
     req.portal = session;
   }
 
-  const guarded = { config: { access: 'public' as const }, onRequest: [portalCsrf, portalGuard] };
+  const guarded = { onRequest: [portalCsrf, portalGuard] };
   const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] ?? null });
+  const privatePdf = (reply: FastifyReply) => reply.header('cache-control', 'private, no-store');
 
   // Staff: issue or reset a patient's PIN (shown once), and whether one is issued.
-  r.post(
-    '/api/patients/:id/portal-pin',
-    { schema: { params: idParam }, config: { access: 'manage_patients' } },
-    async (req, reply) => {
-      const issued = await issuePortalPin(db, actorOf(req), req.params.id);
-      reply.status(201).header('cache-control', 'no-store');
-      return issued;
-    },
-  );
-  r.get(
-    '/api/patients/:id/portal-pin',
-    { schema: { params: idParam }, config: { access: 'manage_patients' } },
-    async (req) => portalPinStatus(db, actorOf(req).organizationId, req.params.id),
-  );
+  route(app, portalPinApi.issue, async (req, reply) => {
+    const issued = await issuePortalPin(db, actorOf(req), req.params.id);
+    reply.header('cache-control', 'no-store');
+    return issued;
+  });
+  route(app, portalPinApi.status, async (req) => portalPinStatus(db, actorOf(req).organizationId, req.params.id));
 
   // Patients.
-  r.post(
-    '/api/portal/login',
-    { schema: { body: portalLoginSchema }, config: { access: 'public' }, onRequest: portalCsrf },
+  route(
+    app,
+    portalApi.login,
     async (req, reply) => {
       const result = await auth.login(req.body, meta(req));
       reply.setCookie(PORTAL_COOKIE, result.token, { ...cookieOptions(), expires: result.expiresAt });
       return { patient: await portalMe(db, result.session) };
     },
+    { onRequest: portalCsrf },
   );
 
-  /** Works with an ended session too, so the browser is always left signed out. */
-  r.post('/api/portal/logout', { config: { access: 'public' }, onRequest: portalCsrf }, async (req, reply) => {
-    const token = req.cookies[PORTAL_COOKIE];
-    const session = token ? await auth.resolve(token) : null;
-    if (session) await auth.logout(session, meta(req));
-    reply.clearCookie(PORTAL_COOKIE, { path: PORTAL_COOKIE_PATH });
-    return { ok: true };
-  });
+  route(
+    app,
+    portalApi.logout,
+    async (req, reply) => {
+      const token = req.cookies[PORTAL_COOKIE];
+      const session = token ? await auth.resolve(token) : null;
+      if (session) await auth.logout(session, meta(req));
+      reply.clearCookie(PORTAL_COOKIE, { path: PORTAL_COOKIE_PATH });
+      return { ok: true as const };
+    },
+    { onRequest: portalCsrf },
+  );
 
-  r.get('/api/portal/me', guarded, async (req) => ({ patient: await portalMe(db, patientOf(req)) }));
-  r.get('/api/portal/appointments', guarded, async (req) => ({
-    appointments: await portalAppointments(db, patientOf(req)),
-  }));
-  r.get('/api/portal/results', guarded, async (req) => ({ results: await portalResults(db, patientOf(req)) }));
-  r.get('/api/portal/bills', guarded, async (req) => ({ bills: await portalBills(db, patientOf(req)) }));
+  route(app, portalApi.me, async (req) => ({ patient: await portalMe(db, patientOf(req)) }), guarded);
+  route(
+    app,
+    portalApi.appointments,
+    async (req) => ({ appointments: await portalAppointments(db, patientOf(req)) }),
+    guarded,
+  );
+  route(app, portalApi.results, async (req) => ({ results: await portalResults(db, patientOf(req)) }), guarded);
+  route(app, portalApi.bills, async (req) => ({ bills: await portalBills(db, patientOf(req)) }), guarded);
 
-  r.get('/api/portal/bills/:id/pdf', { ...guarded, schema: { params: idParam } }, async (req, reply) => {
-    const { pdf, billNumber } = await portalBillPdf(db, patientOf(req), req.params.id);
-    return reply
-      .type('application/pdf')
-      .header('cache-control', 'private, no-store')
-      .header('content-disposition', `${pdfDisposition(req)}; filename="${billNumber}.pdf"`)
-      .send(pdf);
-  });
+  route(
+    app,
+    portalApi.billPdf,
+    async (req, reply) => {
+      const { pdf, billNumber } = await portalBillPdf(db, patientOf(req), req.params.id);
+      return sendPdf(privatePdf(reply), `${billNumber}.pdf`, pdf, req.query.download === '1');
+    },
+    guarded,
+  );
 
-  r.get('/api/portal/samples/:id/report.pdf', { ...guarded, schema: { params: idParam } }, async (req, reply) => {
-    const s = patientOf(req);
-    const { sampleCode } = await requireReportableSample(db, s, req.params.id);
-    const pdf = await sampleReportPdf(db, s.organizationId, req.params.id);
-    return reply
-      .type('application/pdf')
-      .header('cache-control', 'private, no-store')
-      .header('content-disposition', `${pdfDisposition(req)}; filename="report-${sampleCode}.pdf"`)
-      .send(pdf);
-  });
+  route(
+    app,
+    portalApi.reportPdf,
+    async (req, reply) => {
+      const s = patientOf(req);
+      const { sampleCode } = await requireReportableSample(db, s, req.params.id);
+      const pdf = await sampleReportPdf(db, s.organizationId, req.params.id);
+      return sendPdf(privatePdf(reply), `report-${sampleCode}.pdf`, pdf, req.query.download === '1');
+    },
+    guarded,
+  );
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Patient } from './patients.js';
+import { patientSchema } from './patients.js';
 import { isoDate, optionalText } from './common.js';
 
 /** Kinds of visit a lab books; a bill with a doctor records a completed "consultation". */
@@ -54,86 +54,92 @@ export const visitUpdateSchema = z.object({
 export type VisitUpdate = z.infer<typeof visitUpdateSchema>;
 
 /** A visit (spec 3 "Visit") with the doctor's name and the bill it came from, if any. */
-export interface Visit {
-  id: number;
-  patient_id: number;
-  visit_type: string;
-  status: string;
-  visit_date: string;
-  visit_time: string | null;
-  doctor_id: number | null;
-  doctor_name: string | null;
-  doctor_specialization: string | null;
-  chief_complaint: string | null;
-  diagnosis: string | null;
-  treatment: string | null;
-  follow_up_date: string | null;
-  bill_id: number | null;
-  bill_number: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export const visitSchema = z.object({
+  id: z.number(),
+  patient_id: z.number(),
+  visit_type: z.string(),
+  status: z.string(),
+  visit_date: z.string(),
+  visit_time: z.string().nullable(),
+  doctor_id: z.number().nullable(),
+  doctor_name: z.string().nullable(),
+  doctor_specialization: z.string().nullable(),
+  chief_complaint: z.string().nullable(),
+  diagnosis: z.string().nullable(),
+  treatment: z.string().nullable(),
+  follow_up_date: z.string().nullable(),
+  bill_id: z.number().nullable(),
+  bill_number: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Visit = z.infer<typeof visitSchema>;
 
 /** Spec 3 "Test result (history view)", plus the sample's code and when it was verified. */
-export interface HistoryTestResult {
-  id: number;
-  test_name: string;
-  status: string;
-  created_at: string;
-  result_value: string | null;
-  unit: string | null;
-  normal_range: string | null;
-  flag: string | null;
-  is_critical: boolean;
-  notes: string | null;
+export const historyTestResultSchema = z.object({
+  id: z.number(),
+  test_name: z.string(),
+  status: z.string(),
+  created_at: z.string(),
+  result_value: z.string().nullable(),
+  unit: z.string().nullable(),
+  normal_range: z.string().nullable(),
+  flag: z.string().nullable(),
+  is_critical: z.boolean(),
+  notes: z.string().nullable(),
   /** The sample's code (SMP...), as the samples API calls it. */
-  sample_id: string;
-  verified_at: string | null;
-}
+  sample_id: z.string(),
+  verified_at: z.string().nullable(),
+});
+export type HistoryTestResult = z.infer<typeof historyTestResultSchema>;
 
-export interface HistorySample {
-  id: number;
-  sample_id: string;
-  barcode: string | null;
-  sample_type: string;
-  status: string;
-  priority: string;
-  collection_date: string | null;
-  tests: string[];
-  created_at: string;
-}
+export const historySampleSchema = z.object({
+  id: z.number(),
+  sample_id: z.string(),
+  barcode: z.string().nullable(),
+  sample_type: z.string(),
+  status: z.string(),
+  priority: z.string(),
+  collection_date: z.string().nullable(),
+  tests: z.array(z.string()),
+  created_at: z.string(),
+});
+export type HistorySample = z.infer<typeof historySampleSchema>;
 
 /** Spec 3 "Bill (staff views) — history view": bill_number, bill_date, total_amount, payment_method, status. */
-export interface HistoryBill {
-  id: number;
-  bill_number: string;
-  bill_date: string;
-  total_amount: number;
-  paid_amount: number;
-  payment_method: string;
-  status: string;
-  payment_status: string;
-}
+export const historyBillSchema = z.object({
+  id: z.number(),
+  bill_number: z.string(),
+  bill_date: z.string(),
+  total_amount: z.number(),
+  paid_amount: z.number(),
+  payment_method: z.string(),
+  status: z.string(),
+  payment_status: z.string(),
+});
+export type HistoryBill = z.infer<typeof historyBillSchema>;
 
-export interface HistoryTotals {
+export const historyTotalsSchema = z.object({
   /** Visits listed (every status). */
-  visits: number;
+  visits: z.number(),
   /** Results listed (every status). */
-  test_results: number;
+  test_results: z.number(),
   /** Samples that were drawn: every sample except those still pending collection. */
-  samples_collected: number;
+  samples_collected: z.number(),
   /** Bills listed, cancelled ones included. */
-  bills: number;
+  bills: z.number(),
   /** Rupees: the final amounts of the bills that are not cancelled. */
-  total_amount: number;
-}
+  total_amount: z.number(),
+});
+export type HistoryTotals = z.infer<typeof historyTotalsSchema>;
 
 /** GET /api/patients/{id}/history */
-export interface PatientHistory {
-  patient: Patient;
-  totals: HistoryTotals;
-  visits: Visit[];
-  test_results: HistoryTestResult[];
-  samples: HistorySample[];
-  bills: HistoryBill[];
-}
+export const patientHistorySchema = z.object({
+  patient: patientSchema,
+  totals: historyTotalsSchema,
+  visits: z.array(visitSchema),
+  test_results: z.array(historyTestResultSchema),
+  samples: z.array(historySampleSchema),
+  bills: z.array(historyBillSchema),
+});
+export type PatientHistory = z.infer<typeof patientHistorySchema>;

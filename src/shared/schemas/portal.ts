@@ -33,83 +33,90 @@ export const portalLoginSchema = z.object({
 export type PortalLogin = z.infer<typeof portalLoginSchema>;
 
 /** POST /api/patients/{id}/portal-pin: the PIN in clear, this once. */
-export interface PortalPinIssued {
-  pin: string;
-  issued_at: string;
+export const portalPinIssuedSchema = z.object({
+  pin: z.string(),
+  issued_at: z.string(),
   /** True when an earlier PIN was replaced (and its sessions ended). */
-  reset: boolean;
-}
+  reset: z.boolean(),
+});
+export type PortalPinIssued = z.infer<typeof portalPinIssuedSchema>;
 
 /** GET /api/patients/{id}/portal-pin: whether the patient can sign in; never the PIN. */
-export interface PortalPinStatus {
-  issued: boolean;
-  issued_at: string | null;
-}
+export const portalPinStatusSchema = z.object({
+  issued: z.boolean(),
+  issued_at: z.string().nullable(),
+});
+export type PortalPinStatus = z.infer<typeof portalPinStatusSchema>;
 
 /** Spec 3 "Portal records": the signed-in patient. */
-export interface PortalPatient {
-  first_name: string;
-  last_name: string;
-  patient_id: string;
-  age: number | null;
-  gender: string | null;
-  mobile: string | null;
-  email: string | null;
-  blood_group: string | null;
-  membership_status: string;
-  registration_date: string;
-}
+export const portalPatientSchema = z.object({
+  first_name: z.string(),
+  last_name: z.string(),
+  patient_id: z.string(),
+  age: z.number().nullable(),
+  gender: z.string().nullable(),
+  mobile: z.string().nullable(),
+  email: z.string().nullable(),
+  blood_group: z.string().nullable(),
+  membership_status: z.string(),
+  registration_date: z.string(),
+});
+export type PortalPatient = z.infer<typeof portalPatientSchema>;
 
-export interface PortalAppointment {
-  id: number;
-  date: string;
-  time: string | null;
-  doctor_name: string | null;
-  doctor_specialization: string | null;
-  status: string;
-  type: string;
-  chief_complaint: string | null;
-  follow_up_date: string | null;
-}
+export const portalAppointmentSchema = z.object({
+  id: z.number(),
+  date: z.string(),
+  time: z.string().nullable(),
+  doctor_name: z.string().nullable(),
+  doctor_specialization: z.string().nullable(),
+  status: z.string(),
+  type: z.string(),
+  chief_complaint: z.string().nullable(),
+  follow_up_date: z.string().nullable(),
+});
+export type PortalAppointment = z.infer<typeof portalAppointmentSchema>;
 
-export interface PortalResult {
-  id: number;
-  test_name: string;
+export const portalResultSchema = z.object({
+  id: z.number(),
+  test_name: z.string(),
   /** The lab-local date the sample was collected (else the result was entered). */
-  test_date: string;
-  result_value: string | null;
-  normal_range: string | null;
-  unit: string | null;
-  flag: string | null;
-  status: string;
-  remarks: string | null;
+  test_date: z.string(),
+  result_value: z.string().nullable(),
+  normal_range: z.string().nullable(),
+  unit: z.string().nullable(),
+  flag: z.string().nullable(),
+  status: z.string(),
+  remarks: z.string().nullable(),
   /** The sample's code. */
-  sample_id: string;
-  verified_at: string;
-  report_url: string;
-}
+  sample_id: z.string(),
+  verified_at: z.string(),
+  report_url: z.string(),
+});
+export type PortalResult = z.infer<typeof portalResultSchema>;
 
-export interface PortalBillItem {
-  name: string;
-  qty: number;
-  price: number;
-  total: number;
-}
+export const portalBillItemSchema = z.object({
+  name: z.string(),
+  qty: z.number(),
+  price: z.number(),
+  total: z.number(),
+});
+export type PortalBillItem = z.infer<typeof portalBillItemSchema>;
 
-export interface PortalBill {
-  id: number;
-  bill_number: string;
-  bill_date: string;
+export const portalBillSchema = z.object({
+  id: z.number(),
+  bill_number: z.string(),
+  bill_date: z.string(),
   /** The doctor's fee, discount and tax, so the lines add up to the total the patient sees. */
-  consultation_fee: number;
-  discount_amount: number;
-  tax_amount: number;
-  total_amount: number;
-  paid_amount: number;
-  balance: number;
-  status: string;
-  payment_status: string;
-  payment_method: string;
-  items: PortalBillItem[];
-  pdf_url: string;
-}
+  consultation_fee: z.number(),
+  discount_amount: z.number(),
+  tax_amount: z.number(),
+  total_amount: z.number(),
+  paid_amount: z.number(),
+  balance: z.number(),
+  status: z.string(),
+  payment_status: z.string(),
+  payment_method: z.string(),
+  items: z.array(portalBillItemSchema),
+  pdf_url: z.string(),
+});
+export type PortalBill = z.infer<typeof portalBillSchema>;

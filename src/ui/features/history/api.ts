@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { PatientHistory, Visit, VisitCreate, VisitUpdate } from '@shared/schemas/history';
-import type { PortalPinIssued, PortalPinStatus } from '@shared/schemas/portal';
-import { api } from '@/lib/api';
+import type { VisitCreate, VisitUpdate } from '@shared/schemas/history';
+import { historyApi } from '@shared/api/history';
+import { portalPinApi } from '@shared/api/portal';
+import { call } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { formatDate, useLabFormat } from '@/lib/format';
 
@@ -16,7 +17,7 @@ export const historyKeys = {
 export function usePatientHistory(patientId: number | null) {
   return useQuery({
     queryKey: historyKeys.patient(patientId ?? 0),
-    queryFn: ({ signal }) => api.get<PatientHistory>(`/api/patients/${patientId}/history`, undefined, signal),
+    queryFn: ({ signal }) => call(historyApi.history, { params: { id: patientId } }, signal),
     enabled: patientId !== null,
   });
 }
@@ -25,7 +26,7 @@ export function usePatientHistory(patientId: number | null) {
 export function usePortalPinStatus(patientId: number, enabled: boolean) {
   return useQuery({
     queryKey: historyKeys.portalPin(patientId),
-    queryFn: ({ signal }) => api.get<PortalPinStatus>(`/api/patients/${patientId}/portal-pin`, undefined, signal),
+    queryFn: ({ signal }) => call(portalPinApi.status, { params: { id: patientId } }, signal),
     enabled,
   });
 }
@@ -34,7 +35,7 @@ export function usePortalPinStatus(patientId: number, enabled: boolean) {
 export function useIssuePortalPinMutation(patientId: number) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post<PortalPinIssued>(`/api/patients/${patientId}/portal-pin`),
+    mutationFn: () => call(portalPinApi.issue, { params: { id: patientId } }),
     onSuccess: (issued) => {
       notify.success(
         issued.reset ? 'Portal PIN reset' : 'Portal PIN issued',
@@ -51,7 +52,7 @@ export function useScheduleVisitMutation(patientId: number) {
   const labFormat = useLabFormat();
   return useMutation({
     mutationFn: (body: VisitCreate) =>
-      api.post<{ visit: Visit }>(`/api/patients/${patientId}/visits`, body).then((r) => r.visit),
+      call(historyApi.scheduleVisit, { params: { id: patientId }, body }).then((r) => r.visit),
     onSuccess: (visit) => {
       notify.success(
         'Appointment booked',
@@ -67,7 +68,7 @@ export function useUpdateVisitMutation(patientId: number) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ id, body }: { id: number; body: VisitUpdate }) =>
-      api.put<{ visit: Visit }>(`/api/visits/${id}`, body).then((r) => r.visit),
+      call(historyApi.updateVisit, { params: { id }, body }).then((r) => r.visit),
     onSuccess: () => {
       notify.success('Visit updated successfully');
       return qc.invalidateQueries({ queryKey: historyKeys.patient(patientId) });

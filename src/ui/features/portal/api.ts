@@ -1,6 +1,8 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { PortalAppointment, PortalBill, PortalLogin, PortalPatient, PortalResult } from '@shared/schemas/portal';
-import { api, ApiError } from '@/lib/api';
+import type { PortalLogin, PortalPatient } from '@shared/schemas/portal';
+import { portalApi } from '@shared/api/portal';
+import type { CallOutput, RouteContract } from '@shared/api/contract';
+import { ApiError, call } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { queryClient } from '@/lib/queryClient';
 
@@ -17,9 +19,9 @@ export const portalKeys = {
 };
 
 /** A portal read; a 401 means the portal session ended, so the page goes back to the sign-in form. */
-async function portalGet<T>(path: string, signal?: AbortSignal): Promise<T> {
+async function portalGet<C extends RouteContract>(contract: C, signal?: AbortSignal): Promise<CallOutput<C>> {
   try {
-    return await api.get<T>(path, undefined, signal);
+    return await call(contract, {} as never, signal);
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) resetPortal(queryClient);
     throw err;
@@ -42,7 +44,7 @@ export function usePortalMe() {
     queryKey: portalKeys.me,
     queryFn: async ({ signal }) => {
       try {
-        return (await api.get<{ patient: PortalPatient }>('/api/portal/me', undefined, signal)).patient;
+        return (await call(portalApi.me, {}, signal)).patient;
       } catch (err) {
         if (err instanceof ApiError && err.status === 401) return null;
         throw err;
@@ -55,8 +57,7 @@ export function usePortalMe() {
 export function usePortalAppointments(enabled: boolean) {
   return useQuery({
     queryKey: portalKeys.appointments,
-    queryFn: ({ signal }) =>
-      portalGet<{ appointments: PortalAppointment[] }>('/api/portal/appointments', signal).then((r) => r.appointments),
+    queryFn: ({ signal }) => portalGet(portalApi.appointments, signal).then((r) => r.appointments),
     enabled,
   });
 }
@@ -64,8 +65,7 @@ export function usePortalAppointments(enabled: boolean) {
 export function usePortalResults(enabled: boolean) {
   return useQuery({
     queryKey: portalKeys.results,
-    queryFn: ({ signal }) =>
-      portalGet<{ results: PortalResult[] }>('/api/portal/results', signal).then((r) => r.results),
+    queryFn: ({ signal }) => portalGet(portalApi.results, signal).then((r) => r.results),
     enabled,
   });
 }
@@ -73,7 +73,7 @@ export function usePortalResults(enabled: boolean) {
 export function usePortalBills(enabled: boolean) {
   return useQuery({
     queryKey: portalKeys.bills,
-    queryFn: ({ signal }) => portalGet<{ bills: PortalBill[] }>('/api/portal/bills', signal).then((r) => r.bills),
+    queryFn: ({ signal }) => portalGet(portalApi.bills, signal).then((r) => r.bills),
     enabled,
   });
 }
@@ -81,8 +81,7 @@ export function usePortalBills(enabled: boolean) {
 export function usePortalLoginMutation() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: PortalLogin) =>
-      api.post<{ patient: PortalPatient }>('/api/portal/login', body).then((r) => r.patient),
+    mutationFn: (body: PortalLogin) => call(portalApi.login, { body }).then((r) => r.patient),
     onSuccess: (patient) => {
       resetPortal(qc, patient);
       notify.success('Login Successful', 'Welcome to your patient portal!');
@@ -95,7 +94,7 @@ export function usePortalLoginMutation() {
 export function usePortalLogoutMutation() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post<{ ok: true }>('/api/portal/logout'),
+    mutationFn: () => call(portalApi.logout, {}),
     onSuccess: () => {
       resetPortal(qc);
       notify.success('Logged Out', 'You have been signed out of the patient portal.');

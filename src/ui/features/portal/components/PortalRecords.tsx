@@ -2,7 +2,8 @@ import type { ReactNode } from 'react';
 import { CalendarDays, Download, FileText, FlaskConical, Receipt, Stethoscope } from 'lucide-react';
 import type { PortalAppointment, PortalBill, PortalResult } from '@shared/schemas/portal';
 import { Badge, DateText, EmptyState, ErrorPanel, LoadingState, Money, buttonClass } from '@/components';
-import { fileUrl } from '@/lib/api';
+import { contractUrl } from '@/lib/api';
+import { portalApi } from '@shared/api/portal';
 import { humanize } from '@/lib/format';
 import { FlagBadge } from '@/features/history/components/HistoryTabs';
 import { methodLabel } from '@/features/billing/bills/components/billText';
@@ -241,7 +242,7 @@ export function BillsList({ q }: { q: QueryState<PortalBill> }) {
                   )}
                 </dl>
                 <a
-                  href={fileUrl(b.pdf_url, { download: 1 })}
+                  href={contractUrl(portalApi.billPdf, { params: { id: b.id }, query: { download: '1' } })}
                   download
                   className={buttonClass('outline', 'sm')}
                   aria-label={`Download bill ${b.bill_number} (PDF)`}

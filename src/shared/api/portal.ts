@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { downloadQuery, idParam } from '../schemas/common.js';
+import {
+  portalAppointmentSchema,
+  portalBillSchema,
+  portalLoginSchema,
+  portalPatientSchema,
+  portalPinIssuedSchema,
+  portalPinStatusSchema,
+  portalResultSchema,
+} from '../schemas/portal.js';
+import { defineRoute, fileResponse } from './contract.js';
+
+const thePatient = z.object({ patient: portalPatientSchema });
+
+/**
+ * The patient portal (spec 2.14). Its routes are `public` to the staff gate: each is guarded by the
+ * portal's own session instead (src/server/routes/portal.ts), and the cookie is sent only to /api/portal.
+ */
+export const portalApi = {
+  login: defineRoute({
+    method: 'POST',
+    path: '/api/portal/login',
+    access: 'public',
+    body: portalLoginSchema,
+    response: thePatient,
+  }),
+  /** Works with an ended session too, so the browser is always left signed out. */
+  logout: defineRoute({
+    method: 'POST',
+    path: '/api/portal/logout',
+    access: 'public',
+    response: z.object({ ok: z.literal(true) }),
+  }),
+  me: defineRoute({ method: 'GET', path: '/api/portal/me', access: 'public', response: thePatient }),
+  appointments: defineRoute({
+    method: 'GET',
+    path: '/api/portal/appointments',
+    access: 'public',
+    response: z.object({ appointments: z.array(portalAppointmentSchema) }),
+  }),
+  results: defineRoute({
+    method: 'GET',
+    path: '/api/portal/results',
+    access: 'public',
+    response: z.object({ results: z.array(portalResultSchema) }),
+  }),
+  bills: defineRoute({
+    method: 'GET',
+    path: '/api/portal/bills',
+    access: 'public',
+    response: z.object({ bills: z.array(portalBillSchema) }),
+  }),
+  billPdf: defineRoute({
+    method: 'GET',
+    path: '/api/portal/bills/:id/pdf',
+    access: 'public',
+    params: idParam,
+    query: downloadQuery,
+    response: fileResponse('application/pdf'),
+  }),
+  reportPdf: defineRoute({
+    method: 'GET',
+    path: '/api/portal/samples/:id/report.pdf',
+    access: 'public',
+    params: idParam,
+    query: downloadQuery,
+    response: fileResponse('application/pdf'),
+  }),
+};
+
+/** Staff: issue or reset a patient's portal PIN (shown once), and whether one is issued. */
+export const portalPinApi = {
+  issue: defineRoute({
+    method: 'POST',
+    path: '/api/patients/:id/portal-pin',
+    access: 'manage_patients',
+    params: idParam,
+    response: portalPinIssuedSchema,
+    status: 201,
+  }),
+  status: defineRoute({
+    method: 'GET',
+    path: '/api/patients/:id/portal-pin',
+    access: 'manage_patients',
+    params: idParam,
+    response: portalPinStatusSchema,
+  }),
+};
