@@ -63,7 +63,7 @@ export function route<C extends RouteContract>(
 
 /** JSON Schema for fast-json-stringify from a zod response schema (draft-7, no $schema key). */
 export function responseJsonSchema(schema: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as Record<
+  const json = z.toJSONSchema(schema, { target: 'draft-7', io: 'output', unrepresentable: 'any' }) as Record<
     string,
     unknown
   >;

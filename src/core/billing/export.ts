@@ -1,4 +1,6 @@
 import { csvHeader, csvRows } from '../export/csv.js';
+import { writeAudit } from '../audit/audit.js';
+import type { Actor } from '../context.js';
 import type { Db } from '../db/connection.js';
 import type { BillListQuery } from '../../shared/schemas/bills.js';
 import { organizationTimezone } from '../settings/organization.js';
@@ -52,4 +54,11 @@ export async function* billsCsv(db: Db, organizationId: number, f: BillListQuery
     );
     if (rows.length < chunk) return;
   }
+}
+
+/** The Bills List export: recorded in the audit trail (who, which filters), then the CSV chunks. */
+export async function exportBillsCsv(db: Db, actor: Actor, f: BillListQuery): Promise<AsyncGenerator<string>> {
+  const { page: _p, limit: _l, ...filters } = f;
+  await writeAudit(db, actor, { action: 'export', entity: 'bill', newValues: { format: 'csv', ...filters } });
+  return billsCsv(db, actor.organizationId, f);
 }

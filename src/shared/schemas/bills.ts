@@ -126,81 +126,85 @@ export const billListQuery = z.object({
 });
 export type BillListQuery = z.infer<typeof billListQuery>;
 
-export interface BillItem {
-  id: number;
-  item_type: 'test' | 'profile' | 'package';
-  item_id: number;
-  particulars: string;
-  name: string;
-  code: string | null;
-  qty: number;
-  list_price: number;
-  price: number;
-  gst_percent: number;
-  discount_percent: number;
-  discount_amount: number;
-  total: number;
-}
+export const billItemSchema = z.object({
+  id: z.number(),
+  item_type: z.enum(['test', 'profile', 'package']),
+  item_id: z.number(),
+  particulars: z.string(),
+  name: z.string(),
+  code: z.string().nullable(),
+  qty: z.number(),
+  list_price: z.number(),
+  price: z.number(),
+  gst_percent: z.number(),
+  discount_percent: z.number(),
+  discount_amount: z.number(),
+  total: z.number(),
+});
+export type BillItem = z.infer<typeof billItemSchema>;
 
-export interface Payment {
-  id: number;
-  bill_id: number;
-  amount: number;
-  method: string;
-  reference: string | null;
-  reason: string | null;
-  received_by: number | null;
-  received_by_name: string | null;
-  created_at: string;
-}
+export const paymentSchema = z.object({
+  id: z.number(),
+  bill_id: z.number(),
+  amount: z.number(),
+  method: z.string(),
+  reference: z.string().nullable(),
+  reason: z.string().nullable(),
+  received_by: z.number().nullable(),
+  received_by_name: z.string().nullable(),
+  created_at: z.string(),
+});
+export type Payment = z.infer<typeof paymentSchema>;
 
-export interface Bill {
-  id: number;
-  bill_number: string;
-  patient_id: number;
-  doctor_id: number | null;
-  visit_type: string;
-  patient_first_name: string;
-  patient_last_name: string;
-  patient_patient_id: string;
-  doctor_first_name: string | null;
-  doctor_last_name: string | null;
-  subtotal: number;
-  consultation_fee: number;
-  total_before_discount: number;
-  discount_percentage: number;
-  discount_amount: number;
-  tax_percentage: number;
-  tax_amount: number;
-  total_amount: number;
-  final_amount: number;
-  paid_amount: number;
-  balance: number;
-  status: string;
-  payment_status: string;
-  payment_method: string;
-  bill_date: string;
-  due_date: string;
-  notes: string | null;
-  cancelled_at: string | null;
-  cancel_reason: string | null;
-  created_at: string;
-  updated_at: string;
-  items?: BillItem[];
-  payments?: Payment[];
-}
+export const billSchema = z.object({
+  id: z.number(),
+  bill_number: z.string(),
+  patient_id: z.number(),
+  doctor_id: z.number().nullable(),
+  visit_type: z.string(),
+  patient_first_name: z.string(),
+  patient_last_name: z.string(),
+  patient_patient_id: z.string(),
+  doctor_first_name: z.string().nullable(),
+  doctor_last_name: z.string().nullable(),
+  subtotal: z.number(),
+  consultation_fee: z.number(),
+  total_before_discount: z.number(),
+  discount_percentage: z.number(),
+  discount_amount: z.number(),
+  tax_percentage: z.number(),
+  tax_amount: z.number(),
+  total_amount: z.number(),
+  final_amount: z.number(),
+  paid_amount: z.number(),
+  balance: z.number(),
+  status: z.string(),
+  payment_status: z.string(),
+  payment_method: z.string(),
+  bill_date: z.string(),
+  due_date: z.string(),
+  notes: z.string().nullable(),
+  cancelled_at: z.string().nullable(),
+  cancel_reason: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  items: z.array(billItemSchema).optional(),
+  payments: z.array(paymentSchema).optional(),
+});
+export type Bill = z.infer<typeof billSchema>;
 
-export interface BillSummary {
-  total_bills: number;
-  total_amount: number;
-  paid_amount: number;
-  outstanding_amount: number;
-  paid_count: number;
-  partial_count: number;
-  pending_count: number;
-  overdue_count: number;
-  cancelled_count: number;
-  collection_rate: number;
-  average_bill: number;
-  todays_revenue: number;
-}
+export const billSummarySchema = z.object({
+  total_bills: z.number(),
+  total_amount: z.number(),
+  paid_amount: z.number(),
+  outstanding_amount: z.number(),
+  paid_count: z.number(),
+  partial_count: z.number(),
+  pending_count: z.number(),
+  overdue_count: z.number(),
+  cancelled_count: z.number(),
+  collection_rate: z.number(),
+  average_bill: z.number(),
+  todays_revenue: z.number(),
+});
+export type BillSummary = z.infer<typeof billSummarySchema>;

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { optionalText, requiredText, rupeeAmount } from './common.js';
 import { SAMPLE_TYPES } from '../samples.js';
-import type { ReferenceRange } from '../flags.js';
 
 export { SAMPLE_TYPES };
 
@@ -115,79 +114,94 @@ export const priceUpdateSchema = z.object({
   base_price: rupeeAmount('Base price').optional(),
 });
 
-export interface CatalogueTest {
-  id: number;
-  name: string;
-  code: string;
-  description: string | null;
-  category: string | null;
-  price: number;
-  base_price: number;
-  unit: string | null;
-  normal_range: string | null;
+/** A reference range as the API answers it (the input schema above also coerces and refines). */
+export const referenceRangeOutSchema = z.object({
+  sex: z.enum(['Male', 'Female']).nullable().optional(),
+  age_min: z.number().int().nullable().optional(),
+  age_max: z.number().int().nullable().optional(),
+  range: z.string(),
+  critical_low: z.number().nullable().optional(),
+  critical_high: z.number().nullable().optional(),
+});
+
+export const catalogueTestSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  code: z.string(),
+  description: z.string().nullable(),
+  category: z.string().nullable(),
+  price: z.number(),
+  base_price: z.number(),
+  unit: z.string().nullable(),
+  normal_range: z.string().nullable(),
   /** The spec's catalogue variant reads camelCase normalRange too. */
-  normalRange: string | null;
-  /** Ranges by sex and age, used for result flags; normal_range applies when none fits. */
-  reference_ranges: ReferenceRange[];
-  sample_type: string | null;
-  turnaround_hours: number | null;
-  status: string;
-  created_at: string;
-  updated_at: string;
-}
+  normalRange: z.string().nullable(),
+  /** Ranges by sex and age, used for result flags, normal_range applies when none fits. */
+  reference_ranges: z.array(referenceRangeOutSchema),
+  sample_type: z.string().nullable(),
+  turnaround_hours: z.number().nullable(),
+  status: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type CatalogueTest = z.infer<typeof catalogueTestSchema>;
 
-export interface CatalogueRef {
-  id: number;
-  name: string;
-  code: string;
-}
+export const catalogueRefSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  code: z.string(),
+});
+export type CatalogueRef = z.infer<typeof catalogueRefSchema>;
 
-export interface CatalogueProfile {
-  id: number;
-  name: string;
-  code: string;
-  description: string | null;
-  category: string | null;
-  price: number;
-  base_price: number;
-  status: string;
-  test_ids: number[];
+export const catalogueProfileSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  code: z.string(),
+  description: z.string().nullable(),
+  category: z.string().nullable(),
+  price: z.number(),
+  base_price: z.number(),
+  status: z.string(),
+  test_ids: z.array(z.number()),
   /** Test names, as the spec's screens show them. */
-  tests: string[];
-  test_details: CatalogueRef[];
-  created_at: string;
-  updated_at: string;
-}
+  tests: z.array(z.string()),
+  test_details: z.array(catalogueRefSchema),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type CatalogueProfile = z.infer<typeof catalogueProfileSchema>;
 
-export interface CataloguePackage {
-  id: number;
-  name: string;
-  code: string;
-  description: string | null;
-  category: string | null;
-  price: number;
-  base_price: number;
-  duration: string | null;
-  status: string;
-  test_ids: number[];
-  profile_ids: number[];
+export const cataloguePackageSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  code: z.string(),
+  description: z.string().nullable(),
+  category: z.string().nullable(),
+  price: z.number(),
+  base_price: z.number(),
+  duration: z.string().nullable(),
+  status: z.string(),
+  test_ids: z.array(z.number()),
+  profile_ids: z.array(z.number()),
   /** Names of the included tests and profiles, as the spec's "Tests Included" column shows them. */
-  tests: string[];
-  test_details: CatalogueRef[];
-  profile_details: CatalogueRef[];
-  created_at: string;
-  updated_at: string;
-}
+  tests: z.array(z.string()),
+  test_details: z.array(catalogueRefSchema),
+  profile_details: z.array(catalogueRefSchema),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type CataloguePackage = z.infer<typeof cataloguePackageSchema>;
 
-export interface PriceChange {
-  id: number;
-  item_type: 'test' | 'profile' | 'package';
-  item_id: number;
-  old_price: number | null;
-  new_price: number;
-  old_base_price: number | null;
-  new_base_price: number;
-  changed_by: number | null;
-  changed_by_email: string | null;
-  changed_at: string;
-}
+export const priceChangeSchema = z.object({
+  id: z.number(),
+  item_type: z.enum(['test', 'profile', 'package']),
+  item_id: z.number(),
+  old_price: z.number().nullable(),
+  new_price: z.number(),
+  old_base_price: z.number().nullable(),
+  new_base_price: z.number(),
+  changed_by: z.number().nullable(),
+  changed_by_email: z.string().nullable(),
+  changed_at: z.string(),
+});
+export type PriceChange = z.infer<typeof priceChangeSchema>;

@@ -4,11 +4,11 @@ import type {
   CatalogueProfile,
   CatalogueTest,
   PackageCreate,
-  PriceChange,
   ProfileCreate,
   TestCreate,
 } from '@shared/schemas/catalogue';
-import { api } from '@/lib/api';
+import { packagesApi, pricingApi, profilesApi, testsApi } from '@shared/api/catalogue';
+import { call } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { shellKeys } from '@/lib/session';
 import { KINDS, type ItemKind } from './kinds';
@@ -49,9 +49,17 @@ export interface BodyOf {
 /** The list responses name their array after the kind: {tests}, {profiles}, {packages}. */
 const LIST_FIELD = { test: 'tests', profile: 'profiles', package: 'packages' } as const;
 
+/** Each kind's routes; the three share one shape (src/shared/api/catalogue.ts), typed here as tests'. */
+const CONTRACTS = { test: testsApi, profile: profilesApi, package: packagesApi } as unknown as Record<
+  ItemKind,
+  typeof testsApi
+>;
+
 function fetchList<K extends ItemKind>(kind: K, f: CatalogueFilters): Promise<ItemOf[K][]> {
   const field = LIST_FIELD[kind];
-  return api.get<Record<typeof field, ItemOf[K][]>>(KINDS[kind].path, toQuery(f)).then((r) => r[field]);
+  return call(CONTRACTS[kind].list, { query: toQuery(f) }).then(
+    (r) => (r as unknown as Record<typeof field, ItemOf[K][]>)[field],
+  );
 }
 
 /** The whole catalogue of a kind is small (hundreds at most), so lists are not paged. */
@@ -71,8 +79,7 @@ export function useCatalogueList<K extends ItemKind>(
 export function usePriceHistory(kind: ItemKind, id: number | null) {
   return useQuery({
     queryKey: catalogueKeys.history(kind, id ?? 0),
-    queryFn: () =>
-      api.get<{ history: PriceChange[] }>(`/api/pricing/${kind}/${id ?? 0}/history`).then((r) => r.history),
+    queryFn: () => call(pricingApi.history, { params: { type: kind, id: id ?? 0 } }).then((r) => r.history),
     enabled: id !== null,
   });
 }
@@ -97,14 +104,15 @@ const SINGLE_FIELD = { test: 'test', profile: 'profile', package: 'package' } as
 export function useSaveItemMutation<K extends ItemKind>(kind: K) {
   const invalidate = useInvalidateCatalogue();
   const k = KINDS[kind];
+  const c = CONTRACTS[kind];
   return useMutation({
     mutationFn: ({ id, body }: { id: number | null; body: BodyOf[K] }) => {
       const field = SINGLE_FIELD[kind];
       const req =
         id === null
-          ? api.post<Record<typeof field, ItemOf[K]>>(k.path, body)
-          : api.put<Record<typeof field, ItemOf[K]>>(`${k.path}/${id}`, body);
-      return req.then((r) => r[field]);
+          ? call(c.create, { body: body as TestCreate })
+          : call(c.update, { params: { id }, body: body as TestCreate });
+      return req.then((r) => (r as unknown as Record<typeof field, ItemOf[K]>)[field]);
     },
     onSuccess: (item, { id }) => {
       notify.success(`${k.label} ${id === null ? 'created' : 'updated'} successfully`, item.name);
@@ -121,7 +129,7 @@ export function useSetStatusMutation(kind: ItemKind) {
   const k = KINDS[kind];
   return useMutation({
     mutationFn: ({ id, status }: { id: number; name: string; status: 'active' | 'inactive' }) =>
-      api.put(`${k.path}/${id}`, { status }),
+      call(CONTRACTS[kind].update, { params: { id }, body: { status } }),
     onSuccess: (_r, { name, status }) => {
       notify.success(`${k.label} ${status === 'active' ? 'activated' : 'deactivated'}`, name);
       return invalidate();
@@ -135,7 +143,7 @@ export function useDeleteItemMutation(kind: ItemKind) {
   const invalidate = useInvalidateCatalogue();
   const k = KINDS[kind];
   return useMutation({
-    mutationFn: ({ id }: { id: number; name: string }) => api.delete(`${k.path}/${id}`),
+    mutationFn: ({ id }: { id: number; name: string }) => call(CONTRACTS[kind].remove, { params: { id } }),
     onSuccess: (_r, { name }) => {
       notify.success(`${k.label} deleted successfully`, name);
       return invalidate();
@@ -159,7 +167,7 @@ export function useUpdatePriceMutation() {
       name: string;
       price: number;
       base_price: number;
-    }) => api.put(`/api/pricing/${kind}/${id}`, { price, base_price }),
+    }) => call(pricingApi.update, { params: { type: kind, id }, body: { price, base_price } }),
     onSuccess: (_r, { name }) => {
       notify.success('Price updated successfully', name);
       return invalidate();

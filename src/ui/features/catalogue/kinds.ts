@@ -6,7 +6,6 @@ export interface KindInfo {
   label: string;
   /** The Type column on Test Pricing. */
   typeLabel: string;
-  path: string;
   /** The spec's failure toast (8). */
   deleteFailed: string;
   /** The screen listing this kind. */
@@ -17,21 +16,18 @@ export const KINDS: Record<ItemKind, KindInfo> = {
   test: {
     label: 'Individual test',
     typeLabel: 'Test',
-    path: '/api/tests',
     deleteFailed: 'Failed to delete individual test',
     screen: '/individual-tests',
   },
   profile: {
     label: 'Test profile',
     typeLabel: 'Profile',
-    path: '/api/test-profiles',
     deleteFailed: 'Failed to delete test profile',
     screen: '/test-profiles',
   },
   package: {
     label: 'Test package',
     typeLabel: 'Package',
-    path: '/api/test-packages',
     deleteFailed: 'Failed to delete test package',
     screen: '/test-packages',
   },

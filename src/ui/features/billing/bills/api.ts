@@ -1,8 +1,9 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PaymentMethod } from '@shared/billing';
-import type { Bill, BillSummary, BillUpdate } from '@shared/schemas/bills';
-import type { Paged } from '@shared/schemas/common';
-import { api, fileUrl } from '@/lib/api';
+import type { Bill, BillUpdate } from '@shared/schemas/bills';
+import { billsApi } from '@shared/api/bills';
+import type { CallOutput } from '@shared/api/contract';
+import { call, contractUrl } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { billKeys, useInvalidateBills } from '../shared/api';
 
@@ -22,7 +23,7 @@ export interface BillQuery extends BillFilters {
   limit: number;
 }
 
-export type BillPage = Paged & { bills: Bill[] };
+export type BillPage = CallOutput<typeof billsApi.list>;
 
 /** Drops "all" and empty values so the API URL and the cache key carry only real filters. */
 export function toApiFilters(f: BillFilters): Record<string, string> {
@@ -38,7 +39,7 @@ export const billListKey = (q: BillQuery) =>
   [...billKeys.lists(), { ...toApiFilters(q), page: q.page, limit: q.limit }] as const;
 
 export function fetchBillPage(q: BillQuery, signal?: AbortSignal): Promise<BillPage> {
-  return api.get<BillPage>('/api/bills', { ...toApiFilters(q), page: q.page, limit: q.limit }, signal);
+  return call(billsApi.list, { query: { ...toApiFilters(q), page: q.page, limit: q.limit } }, signal);
 }
 
 export function useBills(q: BillQuery) {
@@ -54,8 +55,7 @@ export function useBills(q: BillQuery) {
 export function useBillSummary() {
   return useQuery({
     queryKey: billKeys.summary(),
-    queryFn: ({ signal }) =>
-      api.get<{ summary: BillSummary }>('/api/bills/summary', undefined, signal).then((r) => r.summary),
+    queryFn: ({ signal }) => call(billsApi.summary, {}, signal).then((r) => r.summary),
   });
 }
 
@@ -64,13 +64,13 @@ export function useBill(id: number | null) {
   return useQuery({
     queryKey: billKeys.detail(id ?? 0),
     enabled: id !== null,
-    queryFn: ({ signal }) => api.get<{ bill: Bill }>(`/api/bills/${id}`, undefined, signal).then((r) => r.bill),
+    queryFn: ({ signal }) => call(billsApi.get, { params: { id: id ?? 0 } }, signal).then((r) => r.bill),
   });
 }
 
 /** CSV of every bill matching the filters (the server streams it with the current filters). */
 export function billsExportUrl(f: BillFilters): string {
-  return fileUrl('/api/bills/export', toApiFilters(f));
+  return contractUrl(billsApi.export, { query: toApiFilters(f) });
 }
 
 export interface PaymentInput {
@@ -98,7 +98,7 @@ function useBillChanged() {
 export function useRecordPaymentMutation(billId: number) {
   const changed = useBillChanged();
   return useMutation({
-    mutationFn: (p: PaymentInput) => api.post<{ bill: Bill }>(`/api/bills/${billId}/payments`, p).then((r) => r.bill),
+    mutationFn: (p: PaymentInput) => call(billsApi.addPayment, { params: { id: billId }, body: p }).then((r) => r.bill),
     onSuccess: (bill, p) => {
       if (p.amount < 0) notify.success('Refund recorded', `Bill ${bill.bill_number} is now ${bill.payment_status}`);
       else notify.success('Payment recorded', `Bill ${bill.bill_number} is now ${bill.payment_status}`);
@@ -112,7 +112,7 @@ export function useRecordPaymentMutation(billId: number) {
 export function useUpdateBillMutation(billId: number) {
   const changed = useBillChanged();
   return useMutation({
-    mutationFn: (body: BillUpdate) => api.put<{ bill: Bill }>(`/api/bills/${billId}`, body).then((r) => r.bill),
+    mutationFn: (body: BillUpdate) => call(billsApi.update, { params: { id: billId }, body }).then((r) => r.bill),
     onSuccess: (bill) => {
       notify.success('Bill updated', `Bill ${bill.bill_number} has been updated`);
       return changed(bill);
@@ -126,9 +126,9 @@ export function useCancelBillMutation(billId: number) {
   const changed = useBillChanged();
   return useMutation({
     mutationFn: (reason: string) =>
-      api
-        .put<{ bill: Bill }>(`/api/bills/${billId}`, { status: 'cancelled', cancel_reason: reason })
-        .then((r) => r.bill),
+      call(billsApi.update, { params: { id: billId }, body: { status: 'cancelled', cancel_reason: reason } }).then(
+        (r) => r.bill,
+      ),
     onSuccess: (bill) => {
       notify.success('Bill cancelled', `Bill ${bill.bill_number} has been cancelled`);
       return changed(bill);
@@ -142,7 +142,7 @@ export function useDeleteBillMutation() {
   const qc = useQueryClient();
   const invalidate = useInvalidateBills();
   return useMutation({
-    mutationFn: (bill: Pick<Bill, 'id' | 'bill_number'>) => api.delete<{ bill: Bill }>(`/api/bills/${bill.id}`),
+    mutationFn: (bill: Pick<Bill, 'id' | 'bill_number'>) => call(billsApi.remove, { params: { id: bill.id } }),
     onSuccess: (_res, bill) => {
       notify.success('Bill deleted', `Bill ${bill.bill_number} has been deleted`);
       qc.removeQueries({ queryKey: billKeys.detail(bill.id) });

@@ -1,22 +1,20 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Bill, RegisterWithBill } from '@shared/schemas/bills';
-import type { Patient } from '@shared/schemas/patients';
-import { api } from '@/lib/api';
+import type { RegisterWithBill } from '@shared/schemas/bills';
+import { billsApi } from '@shared/api/bills';
+import type { CallOutput } from '@shared/api/contract';
+import { call } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { patientKeys } from '@/features/patients/api';
 import { useInvalidateBills } from '../shared/api';
 
-export interface Registration {
-  patient: Patient;
-  bill: Bill;
-}
+export type Registration = CallOutput<typeof billsApi.registerWithBill>;
 
 /** POST /api/registrations: the patient and the bill in one transaction (both or neither). */
 export function useRegisterWithBillMutation() {
   const qc = useQueryClient();
   const invalidateBills = useInvalidateBills();
   return useMutation({
-    mutationFn: (body: RegisterWithBill) => api.post<Registration>('/api/registrations', body),
+    mutationFn: (body: RegisterWithBill) => call(billsApi.registerWithBill, { body }),
     onSuccess: ({ patient, bill }) => {
       notify.success(
         'Patient registered and bill created',

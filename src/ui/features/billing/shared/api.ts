@@ -1,7 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Bill, BillCreate } from '@shared/schemas/bills';
 import type { User } from '@shared/schemas/users';
-import { api, fileUrl } from '@/lib/api';
+import { billsApi } from '@shared/api/bills';
+import { usersApi } from '@shared/api/users';
+import { call, contractUrl } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { shellKeys } from '@/lib/session';
 
@@ -21,14 +23,14 @@ export type Doctor = User;
 export function useDoctors() {
   return useQuery({
     queryKey: billKeys.doctors,
-    queryFn: ({ signal }) => api.get<{ doctors: Doctor[] }>('/api/doctors', undefined, signal).then((r) => r.doctors),
+    queryFn: ({ signal }) => call(usersApi.doctors, {}, signal).then((r) => r.doctors),
     staleTime: 60_000,
   });
 }
 
 /** The server's PDF of a bill: inline (for viewing and printing) or as a download. */
 export function billPdfUrl(billId: number, download = false): string {
-  return fileUrl(`/api/bills/${billId}/pdf`, download ? { download: 1 } : undefined);
+  return contractUrl(billsApi.pdf, { params: { id: billId }, query: download ? { download: '1' } : undefined });
 }
 
 /** After a bill is created every bill list and figure is stale, and so is the dashboard. */
@@ -48,7 +50,7 @@ export function useInvalidateBills() {
 export function useCreateBillMutation() {
   const invalidate = useInvalidateBills();
   return useMutation({
-    mutationFn: (body: BillCreate) => api.post<{ bill: Bill }>('/api/bills', body).then((r) => r.bill),
+    mutationFn: (body: BillCreate) => call(billsApi.create, { body }).then((r) => r.bill),
     onSuccess: (bill) => {
       notify.success(`Bill ${bill.bill_number} saved successfully`);
       return invalidate();

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { downloadQuery, idParam, pagedShape } from '../schemas/common.js';
+import {
+  billCreateSchema,
+  billListQuery,
+  billSchema,
+  billSummarySchema,
+  billUpdateSchema,
+  paymentCreateSchema,
+  registerWithBillSchema,
+} from '../schemas/bills.js';
+import { patientSchema } from '../schemas/patients.js';
+import { defineRoute, fileResponse } from './contract.js';
+
+const oneBill = z.object({ bill: billSchema });
+
+export const billsApi = {
+  list: defineRoute({
+    method: 'GET',
+    path: '/api/bills',
+    access: 'view_bills',
+    query: billListQuery,
+    response: z.object({ bills: z.array(billSchema), ...pagedShape }),
+  }),
+  summary: defineRoute({
+    method: 'GET',
+    path: '/api/bills/summary',
+    access: 'view_bills',
+    response: z.object({ summary: billSummarySchema }),
+  }),
+  /** Bills List "Export": every bill matching the filters as CSV, recorded in the audit trail. */
+  export: defineRoute({
+    method: 'GET',
+    path: '/api/bills/export',
+    access: 'view_bills',
+    query: billListQuery,
+    response: fileResponse('text/csv'),
+  }),
+  get: defineRoute({ method: 'GET', path: '/api/bills/:id', access: 'view_bills', params: idParam, response: oneBill }),
+  pdf: defineRoute({
+    method: 'GET',
+    path: '/api/bills/:id/pdf',
+    access: 'view_bills',
+    params: idParam,
+    query: downloadQuery,
+    response: fileResponse('application/pdf'),
+  }),
+  create: defineRoute({
+    method: 'POST',
+    path: '/api/bills',
+    access: 'create_bills',
+    body: billCreateSchema,
+    response: oneBill,
+    status: 201,
+  }),
+  update: defineRoute({
+    method: 'PUT',
+    path: '/api/bills/:id',
+    access: 'manage_bills',
+    params: idParam,
+    body: billUpdateSchema,
+    response: oneBill,
+  }),
+  remove: defineRoute({
+    method: 'DELETE',
+    path: '/api/bills/:id',
+    access: 'delete_bills',
+    params: idParam,
+    response: oneBill,
+  }),
+  addPayment: defineRoute({
+    method: 'POST',
+    path: '/api/bills/:id/payments',
+    access: 'create_bills',
+    params: idParam,
+    body: paymentCreateSchema,
+    response: oneBill,
+    status: 201,
+  }),
+  /** Register Patient with Bill (spec 2.11): patient and bill in one transaction. */
+  registerWithBill: defineRoute({
+    method: 'POST',
+    path: '/api/registrations',
+    access: ['manage_patients', 'create_bills'],
+    body: registerWithBillSchema,
+    response: z.object({ patient: patientSchema, bill: billSchema }),
+    status: 201,
+  }),
+};
