@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Bill, BillCreate } from '@shared/schemas/bills';
+import type { BillCreate } from '@shared/schemas/bills';
 import type { User } from '@shared/schemas/users';
 import { billsApi } from '@shared/api/bills';
 import { usersApi } from '@shared/api/users';
