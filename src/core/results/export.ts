@@ -1,3 +1,5 @@
+import { writeAudit } from '../audit/audit.js';
+import type { Actor } from '../context.js';
 import { csvHeader, csvRows } from '../export/csv.js';
 import type { Db } from '../db/connection.js';
 import { resultCode, type ResultListQuery } from '../../shared/schemas/results.js';
@@ -59,4 +61,13 @@ export async function resultsCsv(db: Db, organizationId: number, f: Partial<Resu
       ]),
     )
   );
+}
+
+/** Export Report: the CSV of the results matching the filters, recorded in the audit trail. */
+export async function exportResultsCsv(db: Db, actor: Actor, q: ResultListQuery): Promise<string> {
+  const { search, status, validation, priority, critical, sample_id, entered } = q;
+  const filters = { search, status, validation, priority, critical, sample_id, entered };
+  const csv = await resultsCsv(db, actor.organizationId, filters);
+  await writeAudit(db, actor, { action: 'export', entity: 'test_result', newValues: { format: 'csv', ...filters } });
+  return csv;
 }

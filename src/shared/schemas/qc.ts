@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { QcStatus, WestgardRule } from '../westgard.js';
+import { WESTGARD_RULES } from '../westgard.js';
 import { isoDate, optionalText, requiredText } from './common.js';
 
 /** Spec 001 section 9: a new control material expires 90 days ahead unless told otherwise. */
@@ -116,71 +116,75 @@ export const qcRunCreateSchema = z.object({
 });
 export type QcRunCreate = z.infer<typeof qcRunCreateSchema>;
 
-export interface QcRun {
-  id: number;
-  material_id: number;
-  value: number;
-  z_score: number;
-  status: QcStatus;
-  rules: WestgardRule[];
-  comments: string | null;
-  performed_by: number | null;
-  performed_by_name: string | null;
-  performed_at: string;
-  created_at: string;
-}
+export const qcRunSchema = z.object({
+  id: z.number(),
+  material_id: z.number(),
+  value: z.number(),
+  z_score: z.number(),
+  status: z.enum(QC_RUN_STATUSES),
+  rules: z.array(z.enum(WESTGARD_RULES)),
+  comments: z.string().nullable(),
+  performed_by: z.number().nullable(),
+  performed_by_name: z.string().nullable(),
+  performed_at: z.string(),
+  created_at: z.string(),
+});
+export type QcRun = z.infer<typeof qcRunSchema>;
 
-export interface QcMaterial {
-  id: number;
-  control_id: string;
-  name: string;
-  test_id: number;
-  test_name: string;
-  test_code: string;
-  level: string | null;
-  control_type: QcControlType;
-  lot_number: string;
-  expiry_date: string;
-  target_mean: number;
-  target_sd: number;
+export const qcMaterialSchema = z.object({
+  id: z.number(),
+  control_id: z.string(),
+  name: z.string(),
+  test_id: z.number(),
+  test_name: z.string(),
+  test_code: z.string(),
+  level: z.string().nullable(),
+  control_type: z.enum(QC_CONTROL_TYPES),
+  lot_number: z.string(),
+  expiry_date: z.string(),
+  target_mean: z.number(),
+  target_sd: z.number(),
   /** mean - 2SD and mean + 2SD: a run inside passes 1-2s. */
-  acceptable_low: number;
-  acceptable_high: number;
-  unit: string | null;
-  is_active: boolean;
-  status: QcMaterialStatus;
-  /** Days from the lab's today to the expiry date; negative once expired. */
-  days_to_expiry: number;
-  run_count: number;
-  passed_count: number;
-  /** passed / runs x 100 to one decimal (spec 001 section 9); 0 without runs. */
-  pass_rate: number;
-  last_run: QcRun | null;
-  created_at: string;
-  updated_at: string;
-}
+  acceptable_low: z.number(),
+  acceptable_high: z.number(),
+  unit: z.string().nullable(),
+  is_active: z.boolean(),
+  status: z.enum(QC_MATERIAL_STATUSES),
+  /** Days from the lab's today to the expiry date, negative once expired. */
+  days_to_expiry: z.number(),
+  run_count: z.number(),
+  passed_count: z.number(),
+  /** passed / runs x 100 to one decimal (spec 001 section 9), 0 without runs. */
+  pass_rate: z.number(),
+  last_run: qcRunSchema.nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type QcMaterial = z.infer<typeof qcMaterialSchema>;
 
-export interface QcExpiringMaterial {
-  id: number;
-  control_id: string;
-  name: string;
-  test_name: string;
-  lot_number: string;
-  expiry_date: string;
-  days_to_expiry: number;
-}
+export const qcExpiringMaterialSchema = z.object({
+  id: z.number(),
+  control_id: z.string(),
+  name: z.string(),
+  test_name: z.string(),
+  lot_number: z.string(),
+  expiry_date: z.string(),
+  days_to_expiry: z.number(),
+});
+export type QcExpiringMaterial = z.infer<typeof qcExpiringMaterialSchema>;
 
-export interface QcSummary {
-  total_runs: number;
-  passed: number;
-  warnings: number;
-  failed: number;
-  pass_rate: number;
-  active_materials: number;
-  expired_materials: number;
+export const qcSummarySchema = z.object({
+  total_runs: z.number(),
+  passed: z.number(),
+  warnings: z.number(),
+  failed: z.number(),
+  pass_rate: z.number(),
+  active_materials: z.number(),
+  expired_materials: z.number(),
   /** Active materials whose expiry is today or within the next 30 days, soonest first. */
-  expiring_soon: QcExpiringMaterial[];
-}
+  expiring_soon: z.array(qcExpiringMaterialSchema),
+});
+export type QcSummary = z.infer<typeof qcSummarySchema>;
 
 /** Rounds away binary noise so 100.2 with mean 100 and SD 0.1 is exactly 2 SD, not 2.0000000000000284. */
 export function roundQc(n: number): number {

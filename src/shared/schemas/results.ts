@@ -87,136 +87,144 @@ export const resultListQuery = pageQuery.extend({
 });
 export type ResultListQuery = z.infer<typeof resultListQuery>;
 
-export interface ResultAmendment {
-  id: number;
-  old_value: string | null;
-  old_unit: string | null;
-  old_flag: string | null;
-  old_status: string;
-  old_verified_by: number | null;
-  old_verified_by_name: string | null;
-  old_verified_at: string | null;
-  reason: string;
-  amended_by: number | null;
-  amended_by_name: string | null;
-  amended_at: string;
-}
+export const resultAmendmentSchema = z.object({
+  id: z.number(),
+  old_value: z.string().nullable(),
+  old_unit: z.string().nullable(),
+  old_flag: z.string().nullable(),
+  old_status: z.string(),
+  old_verified_by: z.number().nullable(),
+  old_verified_by_name: z.string().nullable(),
+  old_verified_at: z.string().nullable(),
+  reason: z.string(),
+  amended_by: z.number().nullable(),
+  amended_by_name: z.string().nullable(),
+  amended_at: z.string(),
+});
+export type ResultAmendment = z.infer<typeof resultAmendmentSchema>;
 
-export interface TestResult {
+export const testResultSchema = z.object({
   /** null on a pending row: the test is ordered but no result has been entered. */
-  id: number | null;
+  id: z.number().nullable(),
   /** Stable row key: "R<id>" for entered results, "S<sample>-T<test>" for pending rows. */
-  key: string;
-  sample_id: number;
-  test_id: number;
-  patient_id: number;
-  first_name: string;
-  last_name: string;
-  patient_number: string;
-  test_name: string;
-  test_code: string;
+  key: z.string(),
+  sample_id: z.number(),
+  test_id: z.number(),
+  patient_id: z.number(),
+  first_name: z.string(),
+  last_name: z.string(),
+  patient_number: z.string(),
+  test_name: z.string(),
+  test_code: z.string(),
   /** The sample code (SMP...). */
-  sample_number: string;
-  sample_barcode: string | null;
-  sample_status: string;
-  result_value: string | null;
-  unit: string | null;
-  normal_range: string | null;
-  flag: string | null;
-  status: ResultStatus;
-  validation_status: ValidationStatus | null;
-  is_critical: boolean;
-  review_required: boolean;
-  amended: boolean;
-  notes: string | null;
-  rejection_reason: string | null;
-  priority: string;
-  technician_id: number | null;
-  technician_name: string | null;
-  entered_at: string | null;
-  verified_by: number | null;
-  verified_by_name: string | null;
-  verified_at: string | null;
-  created_at: string;
-  updated_at: string;
-  amendments?: ResultAmendment[];
-}
+  sample_number: z.string(),
+  sample_barcode: z.string().nullable(),
+  sample_status: z.string(),
+  result_value: z.string().nullable(),
+  unit: z.string().nullable(),
+  normal_range: z.string().nullable(),
+  flag: z.string().nullable(),
+  status: z.enum(RESULT_STATUSES),
+  validation_status: z.enum(VALIDATION_STATUSES).nullable(),
+  is_critical: z.boolean(),
+  review_required: z.boolean(),
+  amended: z.boolean(),
+  notes: z.string().nullable(),
+  rejection_reason: z.string().nullable(),
+  priority: z.string(),
+  technician_id: z.number().nullable(),
+  technician_name: z.string().nullable(),
+  entered_at: z.string().nullable(),
+  verified_by: z.number().nullable(),
+  verified_by_name: z.string().nullable(),
+  verified_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  amendments: z.array(resultAmendmentSchema).optional(),
+});
+export type TestResult = z.infer<typeof testResultSchema>;
 
-export interface ResultPage {
-  results: TestResult[];
-  total: number;
-  totalPages: number;
-  currentPage: number;
-  hasNextPage: boolean;
-  hasPrevPage: boolean;
-}
+export const resultPageSchema = z.object({
+  results: z.array(testResultSchema),
+  total: z.number(),
+  totalPages: z.number(),
+  currentPage: z.number(),
+  hasNextPage: z.boolean(),
+  hasPrevPage: z.boolean(),
+});
+export type ResultPage = z.infer<typeof resultPageSchema>;
 
-export interface ResultSummary {
+export const resultSummarySchema = z.object({
   /** Entered results plus ordered tests still awaiting a result. */
-  total: number;
+  total: z.number(),
   /** Entered, not yet verified (the validation queue: pending_validation + review_required). */
-  completed: number;
-  verified: number;
+  completed: z.number(),
+  verified: z.number(),
   /** Ordered tests on collected or processing samples with no result yet. */
-  pending: number;
-  rejected: number;
+  pending: z.number(),
+  rejected: z.number(),
   /** Flag low, high or abnormal. */
-  abnormal: number;
+  abnormal: z.number(),
   /** Critical values not verified yet (the Critical Values Alert). */
-  critical: number;
-  awaiting_validation: number;
-  pending_validation: number;
-  review_required: number;
+  critical: z.number(),
+  awaiting_validation: z.number(),
+  pending_validation: z.number(),
+  review_required: z.number(),
   /** Verified since midnight in the lab's time zone. */
-  validated_today: number;
-}
+  validated_today: z.number(),
+});
+export type ResultSummary = z.infer<typeof resultSummarySchema>;
 
 /** One line of the result-entry sheet of a sample: an ordered test, its range for this patient, its result if any. */
-export interface ResultSheetRow {
-  test_id: number;
-  test_name: string;
-  test_code: string;
-  unit: string | null;
-  normal_range: string | null;
-  result: TestResult | null;
-}
+export const resultSheetRowSchema = z.object({
+  test_id: z.number(),
+  test_name: z.string(),
+  test_code: z.string(),
+  unit: z.string().nullable(),
+  normal_range: z.string().nullable(),
+  result: testResultSchema.nullable(),
+});
+export type ResultSheetRow = z.infer<typeof resultSheetRowSchema>;
 
-export interface ResultSheet {
-  sample: {
-    id: number;
-    sample_number: string;
-    barcode: string | null;
-    status: string;
-    sample_type: string;
-    priority: string;
-    collection_date: string | null;
-    patient_id: number;
-    first_name: string;
-    last_name: string;
-    patient_number: string;
-    gender: string | null;
-    age: number | null;
-  };
+export const resultSheetSchema = z.object({
+  sample: z.object({
+    id: z.number(),
+    sample_number: z.string(),
+    barcode: z.string().nullable(),
+    status: z.string(),
+    sample_type: z.string(),
+    priority: z.string(),
+    collection_date: z.string().nullable(),
+    patient_id: z.number(),
+    first_name: z.string(),
+    last_name: z.string(),
+    patient_number: z.string(),
+    gender: z.string().nullable(),
+    age: z.number().nullable(),
+  }),
   /** Entry is open while the sample is collected or processing. */
-  can_enter: boolean;
+  can_enter: z.boolean(),
   /** Every ordered test has a verified result: staff may complete the sample. */
-  all_verified: boolean;
-  tests: ResultSheetRow[];
-}
+  all_verified: z.boolean(),
+  tests: z.array(resultSheetRowSchema),
+});
+export type ResultSheet = z.infer<typeof resultSheetSchema>;
 
-export interface BulkVerifyOutcome {
-  id: number;
-  ok: boolean;
+export const bulkVerifyOutcomeSchema = z.object({
+  id: z.number(),
+  ok: z.boolean(),
   /** HTTP-like status of this item: 200 verified, 403 refused, 404 unknown, 409 not verifiable. */
-  status: number;
-  message: string;
-}
+  status: z.number(),
+  message: z.string(),
+});
+export type BulkVerifyOutcome = z.infer<typeof bulkVerifyOutcomeSchema>;
 
-export interface BulkVerifyResponse {
-  verified: number;
-  refused: number;
-  outcomes: BulkVerifyOutcome[];
-}
+export const bulkVerifyResponseSchema = z.object({
+  verified: z.number(),
+  refused: z.number(),
+  outcomes: z.array(bulkVerifyOutcomeSchema),
+});
+export type BulkVerifyResponse = z.infer<typeof bulkVerifyResponseSchema>;
 
 /** "R-000042": the Result ID column (spec: the first 8 characters of the id; ours are integers). */
 export function resultCode(id: number | null): string {

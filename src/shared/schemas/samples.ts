@@ -93,73 +93,78 @@ export const locationSchema = z.object({
 });
 export const locationUpdateSchema = locationSchema.partial();
 
-export interface SampleTestRef {
-  id: number;
-  name: string;
-  code: string;
-}
+export const sampleTestRefSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  code: z.string(),
+});
+export type SampleTestRef = z.infer<typeof sampleTestRefSchema>;
 
-export interface SampleHistoryEntry {
-  id: number;
-  from_status: string | null;
-  to_status: string;
-  changed_by: number | null;
-  changed_by_name: string | null;
-  location: string | null;
-  notes: string | null;
-  created_at: string;
-}
+export const sampleHistoryEntrySchema = z.object({
+  id: z.number(),
+  from_status: z.string().nullable(),
+  to_status: z.string(),
+  changed_by: z.number().nullable(),
+  changed_by_name: z.string().nullable(),
+  location: z.string().nullable(),
+  notes: z.string().nullable(),
+  created_at: z.string(),
+});
+export type SampleHistoryEntry = z.infer<typeof sampleHistoryEntrySchema>;
 
-export interface Sample {
-  id: number;
-  sample_id: string;
-  barcode: string | null;
-  patient_id: number;
-  first_name: string;
-  last_name: string;
-  patient_number: string;
-  patient_gender: string | null;
-  patient_dob: string;
-  sample_type: string;
-  collection_date: string | null;
-  eta: string | null;
-  collector_id: number | null;
-  collector_first_name: string | null;
-  collector_last_name: string | null;
-  priority: string;
-  status: string;
-  location: string | null;
-  notes: string | null;
-  rejection_reason: string | null;
-  bill_id: number | null;
-  test_ids: number[];
-  tests: SampleTestRef[];
-  completed_at: string | null;
-  created_at: string;
-  updated_at: string;
-  history?: SampleHistoryEntry[];
-}
+export const sampleSchema = z.object({
+  id: z.number(),
+  sample_id: z.string(),
+  barcode: z.string().nullable(),
+  patient_id: z.number(),
+  first_name: z.string(),
+  last_name: z.string(),
+  patient_number: z.string(),
+  patient_gender: z.string().nullable(),
+  patient_dob: z.string(),
+  sample_type: z.string(),
+  collection_date: z.string().nullable(),
+  eta: z.string().nullable(),
+  collector_id: z.number().nullable(),
+  collector_first_name: z.string().nullable(),
+  collector_last_name: z.string().nullable(),
+  priority: z.string(),
+  status: z.string(),
+  location: z.string().nullable(),
+  notes: z.string().nullable(),
+  rejection_reason: z.string().nullable(),
+  bill_id: z.number().nullable(),
+  test_ids: z.array(z.number()),
+  tests: z.array(sampleTestRefSchema),
+  completed_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  history: z.array(sampleHistoryEntrySchema).optional(),
+});
+export type Sample = z.infer<typeof sampleSchema>;
 
-export interface SampleSummary {
-  total: number;
-  pending: number;
-  collected: number;
-  processing: number;
-  completed: number;
-  rejected: number;
-  with_barcode: number;
-  without_barcode: number;
-  completion_rate: number;
-  /** Mean minutes from collection to completion over completed samples; null when none has both times. */
-  avg_processing_minutes: number | null;
+export const sampleSummarySchema = z.object({
+  total: z.number(),
+  pending: z.number(),
+  collected: z.number(),
+  processing: z.number(),
+  completed: z.number(),
+  rejected: z.number(),
+  with_barcode: z.number(),
+  without_barcode: z.number(),
+  completion_rate: z.number(),
+  /** Mean minutes from collection to completion over completed samples, null when none has both times. */
+  avg_processing_minutes: z.number().nullable(),
   /** How many completed samples that mean is taken over. */
-  timed_completed: number;
-}
+  timed_completed: z.number(),
+});
+export type SampleSummary = z.infer<typeof sampleSummarySchema>;
 
-export interface CollectionLocation {
-  id: number;
-  name: string;
-  kind: string;
-  position: number;
-  is_active: boolean;
-}
+export const collectionLocationSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  kind: z.string(),
+  position: z.number(),
+  is_active: z.boolean(),
+});
+export type CollectionLocation = z.infer<typeof collectionLocationSchema>;

@@ -92,22 +92,9 @@ async function request<T>(method: string, path: string, opts: RequestOptions = {
   return data as T;
 }
 
-export const api = {
-  get: <T>(path: string, query?: Query, signal?: AbortSignal) => request<T>('GET', path, { query, signal }),
-  post: <T>(path: string, body?: unknown) => request<T>('POST', path, { body }),
-  put: <T>(path: string, body?: unknown) => request<T>('PUT', path, { body }),
-  patch: <T>(path: string, body?: unknown) => request<T>('PATCH', path, { body }),
-  delete: <T>(path: string) => request<T>('DELETE', path),
-};
-
-/** URL of a file the server makes (CSV, PDF): open or download it with the session cookie. */
-export function fileUrl(path: string, query?: Query): string {
-  return withQuery(path, query);
-}
-
 /**
  * Calls a route by its contract (src/shared/api): the URL comes from the contract's path and the
- * params, the body and the answer are typed by its schemas. Prefer this to the string-URL helpers.
+ * params, the body and the answer are typed by its schemas.
  */
 export function call<C extends RouteContract>(
   contract: C,

@@ -1,7 +1,8 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { QcMaterial, QcMaterialCreate, QcMaterialUpdate, QcRun, QcRunCreate, QcSummary } from '@shared/schemas/qc';
-import type { CatalogueTest } from '@shared/schemas/catalogue';
-import { api } from '@/lib/api';
+import type { QcMaterial, QcMaterialCreate, QcMaterialUpdate, QcRun, QcRunCreate } from '@shared/schemas/qc';
+import { qcApi } from '@shared/api/qc';
+import { testsApi } from '@shared/api/catalogue';
+import { call } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { toast } from 'sonner';
 
@@ -23,7 +24,7 @@ export const qcKeys = {
 export function useQcSummary() {
   return useQuery({
     queryKey: qcKeys.summary,
-    queryFn: () => api.get<{ summary: QcSummary }>('/api/qc/summary').then((r) => r.summary),
+    queryFn: () => call(qcApi.summary, {}).then((r) => r.summary),
   });
 }
 
@@ -31,13 +32,13 @@ export function useQcMaterials(f: QcFilters) {
   return useQuery({
     queryKey: qcKeys.list(f),
     queryFn: () =>
-      api
-        .get<{ materials: QcMaterial[] }>('/api/qc/materials', {
+      call(qcApi.materials, {
+        query: {
           search: f.search?.trim() || undefined,
           last_status: f.last_status && f.last_status !== 'all' ? f.last_status : undefined,
           test_id: f.test_id && f.test_id !== 'all' ? f.test_id : undefined,
-        })
-        .then((r) => r.materials),
+        },
+      }).then((r) => r.materials),
     placeholderData: keepPreviousData,
   });
 }
@@ -45,7 +46,7 @@ export function useQcMaterials(f: QcFilters) {
 export function useQcRuns(id: number | null) {
   return useQuery({
     queryKey: qcKeys.runs(id ?? 0),
-    queryFn: () => api.get<{ material: QcMaterial; runs: QcRun[] }>(`/api/qc/materials/${id ?? 0}/runs`),
+    queryFn: () => call(qcApi.runs, { params: { id: id ?? 0 } }),
     enabled: id !== null,
   });
 }
@@ -54,7 +55,7 @@ export function useQcRuns(id: number | null) {
 export function useActiveTests(enabled: boolean) {
   return useQuery({
     queryKey: qcKeys.tests,
-    queryFn: () => api.get<{ tests: CatalogueTest[] }>('/api/tests', { status: 'active' }).then((r) => r.tests),
+    queryFn: () => call(testsApi.list, { query: { status: 'active' } }).then((r) => r.tests),
     enabled,
     staleTime: 60_000,
   });
@@ -68,8 +69,7 @@ function useInvalidateQc() {
 export function useCreateQcMaterialMutation() {
   const invalidate = useInvalidateQc();
   return useMutation({
-    mutationFn: (body: QcMaterialCreate) =>
-      api.post<{ material: QcMaterial }>('/api/qc/materials', body).then((r) => r.material),
+    mutationFn: (body: QcMaterialCreate) => call(qcApi.createMaterial, { body }).then((r) => r.material),
     onSuccess: (m) => {
       notify.success('Control material added', `${m.control_id} · ${m.test_name} · lot ${m.lot_number}`);
       return invalidate();
@@ -82,7 +82,7 @@ export function useUpdateQcMaterialMutation() {
   const invalidate = useInvalidateQc();
   return useMutation({
     mutationFn: ({ id, body }: { id: number; body: QcMaterialUpdate }) =>
-      api.put<{ material: QcMaterial }>(`/api/qc/materials/${id}`, body).then((r) => r.material),
+      call(qcApi.updateMaterial, { params: { id }, body }).then((r) => r.material),
     onSuccess: (m, { body }) => {
       const what = body.is_active === undefined ? 'updated' : body.is_active ? 'activated' : 'deactivated';
       notify.success(`Control material ${what}`, m.control_id);
@@ -95,7 +95,7 @@ export function useUpdateQcMaterialMutation() {
 export function useDeleteQcMaterialMutation() {
   const invalidate = useInvalidateQc();
   return useMutation({
-    mutationFn: (m: QcMaterial) => api.delete(`/api/qc/materials/${m.id}`).then(() => m),
+    mutationFn: (m: QcMaterial) => call(qcApi.deleteMaterial, { params: { id: m.id } }).then(() => m),
     onSuccess: (m) => {
       notify.success('Control material deleted', m.control_id);
       return invalidate();
@@ -122,8 +122,7 @@ function announceRun(run: QcRun, m: QcMaterial) {
 export function useRecordQcRunMutation() {
   const invalidate = useInvalidateQc();
   return useMutation({
-    mutationFn: ({ id, body }: { id: number; body: QcRunCreate }) =>
-      api.post<{ run: QcRun; material: QcMaterial }>(`/api/qc/materials/${id}/runs`, body),
+    mutationFn: ({ id, body }: { id: number; body: QcRunCreate }) => call(qcApi.recordRun, { params: { id }, body }),
     onSuccess: ({ run, material }) => {
       announceRun(run, material);
       return invalidate();

@@ -1,16 +1,10 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  BulkVerifyResponse,
-  ResultCreate,
-  ResultPage,
-  ResultSheet,
-  ResultSummary,
-  ResultUpdate,
-  TestResult,
-} from '@shared/schemas/results';
+import type { ResultCreate, ResultUpdate, TestResult } from '@shared/schemas/results';
 import { resultCode } from '@shared/schemas/results';
 import type { Sample } from '@shared/schemas/samples';
-import { api, ApiError, fileUrl } from '@/lib/api';
+import { resultsApi } from '@shared/api/results';
+import { samplesApi } from '@shared/api/samples';
+import { ApiError, call, contractUrl } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { shellKeys } from '@/lib/session';
 
@@ -52,7 +46,7 @@ export function resultQuery(f: ResultFilters) {
 export function useResults(f: ResultFilters, opts: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: resultKeys.list(f),
-    queryFn: () => api.get<ResultPage>('/api/test-results', resultQuery(f)),
+    queryFn: () => call(resultsApi.list, { query: resultQuery(f) }),
     placeholderData: keepPreviousData,
     enabled: opts.enabled ?? true,
   });
@@ -61,14 +55,14 @@ export function useResults(f: ResultFilters, opts: { enabled?: boolean } = {}) {
 export function useResultSummary() {
   return useQuery({
     queryKey: resultKeys.summary,
-    queryFn: () => api.get<{ summary: ResultSummary }>('/api/test-results/summary').then((r) => r.summary),
+    queryFn: () => call(resultsApi.summary, {}).then((r) => r.summary),
   });
 }
 
 export function useResultSheet(sampleId: number | null) {
   return useQuery({
     queryKey: resultKeys.sheet(sampleId ?? 0),
-    queryFn: () => api.get<ResultSheet>(`/api/samples/${sampleId ?? 0}/results`),
+    queryFn: () => call(resultsApi.sheet, { params: { id: sampleId ?? 0 } }),
     enabled: sampleId !== null,
   });
 }
@@ -79,23 +73,23 @@ export async function findSample(ref: string): Promise<Sample | null> {
   if (!code) return null;
   if (code.startsWith('BC')) {
     try {
-      return (await api.get<{ sample: Sample }>(`/api/samples/by-barcode/${encodeURIComponent(code)}`)).sample;
+      return (await call(samplesApi.byBarcode, { params: { barcode: code } })).sample;
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) return null;
       throw err;
     }
   }
-  const page = await api.get<{ samples: Sample[] }>('/api/samples', { search: code, limit: 10 });
+  const page = await call(samplesApi.list, { query: { search: code, limit: 10 } });
   return page.samples.find((s) => s.sample_id === code) ?? null;
 }
 
 export function reportUrl(sampleId: number): string {
-  return fileUrl(`/api/samples/${sampleId}/report.pdf`);
+  return contractUrl(resultsApi.report, { params: { id: sampleId } });
 }
 
 export function exportUrl(f: ResultFilters): string {
   const { page: _p, limit: _l, ...q } = resultQuery(f);
-  return fileUrl('/api/test-results/export', q);
+  return contractUrl(resultsApi.export, { query: q });
 }
 
 function useInvalidateResults() {
@@ -113,8 +107,7 @@ function useInvalidateResults() {
 export function useCreateResultMutation() {
   const invalidate = useInvalidateResults();
   return useMutation({
-    mutationFn: (body: ResultCreate) =>
-      api.post<{ result: TestResult }>('/api/test-results', body).then((r) => r.result),
+    mutationFn: (body: ResultCreate) => call(resultsApi.create, { body }).then((r) => r.result),
     onSettled: invalidate,
   });
 }
@@ -123,7 +116,7 @@ export function useUpdateResultMutation() {
   const invalidate = useInvalidateResults();
   return useMutation({
     mutationFn: ({ id, body }: { id: number; body: ResultUpdate }) =>
-      api.put<{ result: TestResult }>(`/api/test-results/${id}`, body).then((r) => r.result),
+      call(resultsApi.update, { params: { id }, body }).then((r) => r.result),
     onSettled: invalidate,
   });
 }
@@ -131,7 +124,7 @@ export function useUpdateResultMutation() {
 export function useDeleteResultMutation() {
   const invalidate = useInvalidateResults();
   return useMutation({
-    mutationFn: (r: TestResult) => api.delete(`/api/test-results/${r.id ?? 0}`).then(() => r),
+    mutationFn: (r: TestResult) => call(resultsApi.remove, { params: { id: r.id ?? 0 } }).then(() => r),
     onSuccess: (r) => {
       notify.success('Result deleted successfully', `${r.test_name} on ${r.sample_number}`);
       return invalidate();
@@ -143,8 +136,7 @@ export function useDeleteResultMutation() {
 export function useVerifyResultMutation() {
   const invalidate = useInvalidateResults();
   return useMutation({
-    mutationFn: (r: TestResult) =>
-      api.put<{ result: TestResult }>(`/api/test-results/${r.id ?? 0}/verify`).then((x) => x.result),
+    mutationFn: (r: TestResult) => call(resultsApi.verify, { params: { id: r.id ?? 0 } }).then((x) => x.result),
     onSuccess: (r) => {
       notify.success(`Result ${resultCode(r.id)} has been verified`, `${r.test_name} · ${r.first_name} ${r.last_name}`);
       return invalidate();
@@ -156,7 +148,7 @@ export function useVerifyResultMutation() {
 export function useBulkVerifyMutation() {
   const invalidate = useInvalidateResults();
   return useMutation({
-    mutationFn: (ids: number[]) => api.post<BulkVerifyResponse>('/api/test-results/bulk-verify', { ids }),
+    mutationFn: (ids: number[]) => call(resultsApi.bulkVerify, { body: { ids } }),
     onSuccess: (out) => {
       if (out.verified > 0)
         notify.success(
@@ -174,7 +166,7 @@ export function useRejectResultMutation() {
   const invalidate = useInvalidateResults();
   return useMutation({
     mutationFn: ({ id, reason }: { id: number; reason: string }) =>
-      api.put<{ result: TestResult }>(`/api/test-results/${id}/reject`, { reason }).then((r) => r.result),
+      call(resultsApi.reject, { params: { id }, body: { reason } }).then((r) => r.result),
     onSuccess: (r) => {
       notify.success(`Result ${resultCode(r.id)} has been rejected`, r.rejection_reason ?? undefined);
       return invalidate();

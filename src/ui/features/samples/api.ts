@@ -1,10 +1,10 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CatalogueTest } from '@shared/schemas/catalogue';
-import type { User } from '@shared/schemas/users';
-import type { CollectionLocation, Sample, SampleSummary } from '@shared/schemas/samples';
 import type { SamplePriority, SampleStatus, SampleType } from '@shared/samples';
-import type { Paged } from '@shared/schemas/common';
-import { api } from '@/lib/api';
+import { locationsApi, samplesApi } from '@shared/api/samples';
+import { testsApi } from '@shared/api/catalogue';
+import { usersApi } from '@shared/api/users';
+import type { CallOutput } from '@shared/api/contract';
+import { call, contractUrl } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { shellKeys } from '@/lib/session';
 
@@ -17,9 +17,7 @@ export interface SampleFilters {
   priority?: string;
 }
 
-export interface SamplePage extends Paged {
-  samples: Sample[];
-}
+export type SamplePage = CallOutput<typeof samplesApi.list>;
 
 export const sampleKeys = {
   all: ['samples'] as const,
@@ -37,9 +35,17 @@ export function useSamples(f: SampleFilters, opts: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: sampleKeys.list(f),
     queryFn: ({ signal }) =>
-      api.get<SamplePage>(
-        '/api/samples',
-        { page: f.page, limit: f.limit, search: f.search?.trim(), status: real(f.status), priority: real(f.priority) },
+      call(
+        samplesApi.list,
+        {
+          query: {
+            page: f.page,
+            limit: f.limit,
+            search: f.search?.trim(),
+            status: real(f.status),
+            priority: real(f.priority),
+          },
+        },
         signal,
       ),
     placeholderData: keepPreviousData,
@@ -50,8 +56,7 @@ export function useSamples(f: SampleFilters, opts: { enabled?: boolean } = {}) {
 export function useSampleSummary(opts: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: sampleKeys.summary,
-    queryFn: ({ signal }) =>
-      api.get<{ summary: SampleSummary }>('/api/samples/summary', undefined, signal).then((r) => r.summary),
+    queryFn: ({ signal }) => call(samplesApi.summary, {}, signal).then((r) => r.summary),
     enabled: opts.enabled ?? true,
   });
 }
@@ -60,7 +65,7 @@ export function useSampleSummary(opts: { enabled?: boolean } = {}) {
 export function useSample(id: number | null) {
   return useQuery({
     queryKey: sampleKeys.detail(id ?? 0),
-    queryFn: ({ signal }) => api.get<{ sample: Sample }>(`/api/samples/${id}`, undefined, signal).then((r) => r.sample),
+    queryFn: ({ signal }) => call(samplesApi.get, { params: { id: id ?? 0 } }, signal).then((r) => r.sample),
     enabled: id !== null && id > 0,
   });
 }
@@ -69,10 +74,7 @@ export function useSample(id: number | null) {
 export function useLocations(enabled = true) {
   return useQuery({
     queryKey: sampleKeys.locations,
-    queryFn: ({ signal }) =>
-      api
-        .get<{ locations: CollectionLocation[] }>('/api/collection-locations', undefined, signal)
-        .then((r) => r.locations),
+    queryFn: ({ signal }) => call(locationsApi.list, {}, signal).then((r) => r.locations),
     staleTime: 5 * 60_000,
     enabled,
   });
@@ -82,7 +84,7 @@ export function useLocations(enabled = true) {
 export function useCollectors(enabled: boolean) {
   return useQuery({
     queryKey: sampleKeys.collectors,
-    queryFn: ({ signal }) => api.get<{ users: User[] }>('/api/users', undefined, signal).then((r) => r.users),
+    queryFn: ({ signal }) => call(usersApi.list, {}, signal).then((r) => r.users),
     staleTime: 60_000,
     enabled,
   });
@@ -92,17 +94,16 @@ export function useCollectors(enabled: boolean) {
 export function useOrderableTests(enabled: boolean) {
   return useQuery({
     queryKey: sampleKeys.tests,
-    queryFn: ({ signal }) =>
-      api.get<{ tests: CatalogueTest[] }>('/api/tests', { status: 'active' }, signal).then((r) => r.tests),
+    queryFn: ({ signal }) => call(testsApi.list, { query: { status: 'active' } }, signal).then((r) => r.tests),
     staleTime: 60_000,
     enabled,
   });
 }
 
 export const barcodeImageUrl = (barcode: string, type: 'code128' | 'qrcode') =>
-  `/api/barcodes/${encodeURIComponent(barcode)}.png?type=${type}`;
+  contractUrl(samplesApi.barcodeImage, { params: { barcode }, query: { type } });
 
-export const labelPdfUrl = (sampleId: number) => `/api/samples/${sampleId}/label.pdf`;
+export const labelPdfUrl = (sampleId: number) => contractUrl(samplesApi.label, { params: { id: sampleId } });
 
 /** Invalidates every samples query and the dashboard counts (they include samples). */
 function useInvalidateSamples() {
@@ -127,7 +128,7 @@ export interface CollectBody {
 export function useCollectSampleMutation() {
   const invalidate = useInvalidateSamples();
   return useMutation({
-    mutationFn: (body: CollectBody) => api.post<{ sample: Sample }>('/api/samples', body).then((r) => r.sample),
+    mutationFn: (body: CollectBody) => call(samplesApi.create, { body }).then((r) => r.sample),
     onSuccess: () => {
       notify.success('Sample collected successfully');
       return invalidate();
@@ -148,7 +149,7 @@ export function useUpdateSampleMutation() {
   const invalidate = useInvalidateSamples();
   return useMutation({
     mutationFn: ({ id, body }: { id: number; body: UpdateBody }) =>
-      api.put<{ sample: Sample }>(`/api/samples/${id}`, body).then((r) => r.sample),
+      call(samplesApi.update, { params: { id }, body }).then((r) => r.sample),
     onSuccess: () => {
       notify.success('Sample updated successfully');
       return invalidate();
@@ -161,7 +162,7 @@ export function useSampleStatusMutation() {
   const invalidate = useInvalidateSamples();
   return useMutation({
     mutationFn: ({ id, status, notes }: { id: number; status: SampleStatus; notes?: string }) =>
-      api.put<{ sample: Sample }>(`/api/samples/${id}/status`, { status, notes }).then((r) => r.sample),
+      call(samplesApi.changeStatus, { params: { id }, body: { status, notes } }).then((r) => r.sample),
     onSuccess: (s) => {
       notify.success(`Sample status updated to ${s.status}`);
       return invalidate();
@@ -173,7 +174,7 @@ export function useSampleStatusMutation() {
 export function useDeleteSampleMutation() {
   const invalidate = useInvalidateSamples();
   return useMutation({
-    mutationFn: (id: number) => api.delete<{ sample: Sample }>(`/api/samples/${id}`),
+    mutationFn: (id: number) => call(samplesApi.remove, { params: { id } }),
     onSuccess: () => {
       notify.success('Sample deleted successfully');
       return invalidate();
@@ -186,7 +187,7 @@ export function useDeleteSampleMutation() {
 export function useGenerateBarcodesMutation() {
   const invalidate = useInvalidateSamples();
   return useMutation({
-    mutationFn: () => api.post<{ generated: number; samples: string[] }>('/api/samples/generate-barcodes', {}),
+    mutationFn: () => call(samplesApi.generateBarcodes, {}),
     onSuccess: (r) => {
       if (r.generated === 0) notify.info('No Action Needed', 'All samples already have barcodes');
       else notify.success('Barcodes Generated', `Generated ${r.generated} barcodes for existing samples`);

@@ -1,7 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
 import type { Sample } from '@shared/schemas/samples';
 import { isValidBarcode } from '@shared/samples';
-import { api, ApiError } from '@/lib/api';
+import { ApiError, call } from '@/lib/api';
+import { samplesApi } from '@shared/api/samples';
 import { notify } from '@/lib/notify';
 
 /** Scanners and people type the code; barcodes are upper case, so "bcbl..." typed by hand still matches. */
@@ -17,8 +18,7 @@ export function normaliseBarcode(raw: string): string {
  */
 export function useBarcodeLookup(onFound: (sample: Sample) => void) {
   const m = useMutation({
-    mutationFn: (barcode: string) =>
-      api.get<{ sample: Sample }>(`/api/samples/by-barcode/${encodeURIComponent(barcode)}`).then((r) => r.sample),
+    mutationFn: (barcode: string) => call(samplesApi.byBarcode, { params: { barcode } }).then((r) => r.sample),
     onSuccess: (sample) => {
       notify.success('Barcode Found', `Sample ${sample.sample_id} found`);
       onFound(sample);

@@ -3,7 +3,8 @@ import { ArrowLeft, CheckCircle2 } from 'lucide-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ResultSheet } from '@shared/schemas/results';
 import { Button, Dialog, ErrorPanel, LoadingState } from '@/components';
-import { api, errorMessage } from '@/lib/api';
+import { call, errorMessage } from '@/lib/api';
+import { samplesApi } from '@shared/api/samples';
 import { notify } from '@/lib/notify';
 import { useCurrentUser } from '@/lib/session';
 import { resultKeys, useCreateResultMutation, useResultSheet, useUpdateResultMutation } from '../api';
@@ -174,7 +175,7 @@ function useCompleteSampleMutation() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ id }: { id: number; code: string }) =>
-      api.put(`/api/samples/${id}/status`, { status: 'completed', notes: 'All results verified' }),
+      call(samplesApi.changeStatus, { params: { id }, body: { status: 'completed', notes: 'All results verified' } }),
     onSuccess: () => {
       notify.success('Sample status updated to completed');
       return Promise.all([

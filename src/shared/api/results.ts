@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { downloadQuery, idParam } from '../schemas/common.js';
+import {
+  bulkVerifyResponseSchema,
+  bulkVerifySchema,
+  resultCreateSchema,
+  resultListQuery,
+  resultPageSchema,
+  resultRejectSchema,
+  resultSheetSchema,
+  resultSummarySchema,
+  resultUpdateSchema,
+  testResultSchema,
+} from '../schemas/results.js';
+import { defineRoute, fileResponse } from './contract.js';
+
+const oneResult = z.object({ result: testResultSchema });
+
+/** Result entry, verification (the validation queue) and the lab report (spec 001: Result Entry, Result Validation). */
+export const resultsApi = {
+  list: defineRoute({
+    method: 'GET',
+    path: '/api/test-results',
+    access: 'view_results',
+    query: resultListQuery,
+    response: resultPageSchema,
+  }),
+  summary: defineRoute({
+    method: 'GET',
+    path: '/api/test-results/summary',
+    access: 'view_results',
+    response: z.object({ summary: resultSummarySchema }),
+  }),
+  /** Export Report: every result matching the filters as CSV, recorded in the audit trail. */
+  export: defineRoute({
+    method: 'GET',
+    path: '/api/test-results/export',
+    access: 'view_results',
+    query: resultListQuery,
+    response: fileResponse('text/csv'),
+  }),
+  get: defineRoute({
+    method: 'GET',
+    path: '/api/test-results/:id',
+    access: 'view_results',
+    params: idParam,
+    response: oneResult,
+  }),
+  create: defineRoute({
+    method: 'POST',
+    path: '/api/test-results',
+    access: 'update_results',
+    body: resultCreateSchema,
+    response: oneResult,
+    status: 201,
+  }),
+  update: defineRoute({
+    method: 'PUT',
+    path: '/api/test-results/:id',
+    access: 'update_results',
+    params: idParam,
+    body: resultUpdateSchema,
+    response: oneResult,
+  }),
+  remove: defineRoute({
+    method: 'DELETE',
+    path: '/api/test-results/:id',
+    access: 'update_results',
+    params: idParam,
+    response: oneResult,
+  }),
+  /** The spec's client sends {verified_by}: no body is read, the verifier is the signed-in user. */
+  verify: defineRoute({
+    method: 'PUT',
+    path: '/api/test-results/:id/verify',
+    access: 'verify_results',
+    params: idParam,
+    response: oneResult,
+  }),
+  bulkVerify: defineRoute({
+    method: 'POST',
+    path: '/api/test-results/bulk-verify',
+    access: 'verify_results',
+    body: bulkVerifySchema,
+    response: bulkVerifyResponseSchema,
+  }),
+  reject: defineRoute({
+    method: 'PUT',
+    path: '/api/test-results/:id/reject',
+    access: 'verify_results',
+    params: idParam,
+    body: resultRejectSchema,
+    response: oneResult,
+  }),
+  /** The result-entry sheet of a sample: each ordered test with the range for this patient and its result. */
+  sheet: defineRoute({
+    method: 'GET',
+    path: '/api/samples/:id/results',
+    access: 'view_results',
+    params: idParam,
+    response: resultSheetSchema,
+  }),
+  report: defineRoute({
+    method: 'GET',
+    path: '/api/samples/:id/report.pdf',
+    access: 'view_results',
+    params: idParam,
+    query: downloadQuery,
+    response: fileResponse('application/pdf'),
+  }),
+};
