@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import uiBoundaries from './eslint/ui-boundaries.js';
 
 /** Layers: shared <- core <- server, cli; shared <- ui. The UI never imports core or server. */
 const boundary = (from, banned) => ({
@@ -12,7 +13,7 @@ const boundary = (from, banned) => ({
       {
         patterns: banned.map((b) => ({
           group: [`**/${b}/**`, `**/${b}`],
-          message: `${from} must not import ${b} (see STYLE.md layers)`,
+          message: `${from} must not import ${b} (layers: docs/README.md, ../shared/STYLE.md)`,
         })),
       },
     ],
@@ -44,9 +45,9 @@ export default tseslint.config(
   },
   {
     files: ['src/ui/**/*.{ts,tsx}'],
-    plugins: { 'react-hooks': reactHooks },
+    plugins: { 'react-hooks': reactHooks, 'lims-ui': uiBoundaries },
     languageOptions: { globals: { ...globals.browser } },
-    rules: { ...reactHooks.configs.recommended.rules },
+    rules: { ...reactHooks.configs.recommended.rules, 'lims-ui/feature-boundaries': 'error' },
   },
   {
     // Fastify has no logger unless requests are logged (src/server/logging.ts): req.log would be silent.

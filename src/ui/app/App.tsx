@@ -1,9 +1,12 @@
 import { Suspense, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
+import { RequirePermission } from '@/components';
 import { useSetupStatus } from '@/lib/session';
+import { ScreenContext, ScreensContext, type ScreenDef } from '@/lib/screens';
 import { NotFoundPage } from './NotFoundPage';
 import { FullPageLoading, ProtectedLayout } from './ProtectedLayout';
-import { PROTECTED_PATHS, PUBLIC_PATHS, ROUTES } from './routes';
+import { ModulePlaceholder } from './ModulePlaceholder';
+import { SCREENS } from './registry';
 
 /** A lab that is not set up yet (empty data dir) opens on the setup wizard, whatever the address. */
 function SetupGate({ children }: { children: ReactNode }) {
@@ -15,34 +18,49 @@ function SetupGate({ children }: { children: ReactNode }) {
   return children;
 }
 
+/** A screen's page with its title in context; the permission check when the screen declares one. */
+function ScreenElement({ screen }: { screen: ScreenDef }) {
+  const Page = screen.page;
+  const body = Page ? <Page /> : <ModulePlaceholder screen={screen} />;
+  return (
+    <ScreenContext.Provider value={screen}>
+      {screen.permission ? (
+        <RequirePermission permission={screen.permission} what={screen.what ?? screen.title} title={screen.title}>
+          {body}
+        </RequirePermission>
+      ) : (
+        body
+      )}
+    </ScreenContext.Provider>
+  );
+}
+
 export function App() {
   return (
     <BrowserRouter>
-      <SetupGate>
-        <Routes>
-          {PUBLIC_PATHS.map((path) => {
-            const Page = ROUTES[path];
-            return (
+      <ScreensContext.Provider value={SCREENS}>
+        <SetupGate>
+          <Routes>
+            {SCREENS.filter((s) => s.access === 'public').map((screen) => (
               <Route
-                key={path}
-                path={path}
+                key={screen.path}
+                path={screen.path}
                 element={
                   <Suspense fallback={<FullPageLoading />}>
-                    <Page />
+                    <ScreenElement screen={screen} />
                   </Suspense>
                 }
               />
-            );
-          })}
-          <Route element={<ProtectedLayout />}>
-            {PROTECTED_PATHS.map((path) => {
-              const Page = ROUTES[path];
-              return <Route key={path} path={path} element={<Page />} />;
-            })}
-          </Route>
-          <Route path="*" element={<NotFoundPage />} />
-        </Routes>
-      </SetupGate>
+            ))}
+            <Route element={<ProtectedLayout />}>
+              {SCREENS.filter((s) => s.access === 'protected').map((screen) => (
+                <Route key={screen.path} path={screen.path} element={<ScreenElement screen={screen} />} />
+              ))}
+            </Route>
+            <Route path="*" element={<NotFoundPage />} />
+          </Routes>
+        </SetupGate>
+      </ScreensContext.Provider>
     </BrowserRouter>
   );
 }

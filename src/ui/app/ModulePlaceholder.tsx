@@ -1,18 +1,17 @@
 import { Link } from 'react-router';
 import { Construction } from 'lucide-react';
 import { PageHeader } from '@/components';
-import { SCREENS, type ScreenPath } from './screens';
+import type { ScreenDef } from '@/lib/screens';
 
 /**
  * A route of the spec whose module is not built yet. It names the screen and says so plainly:
  * no sample rows, no buttons that do nothing.
  */
-export function ModulePlaceholder({ path }: { path: ScreenPath }) {
-  const screen = SCREENS[path];
+export function ModulePlaceholder({ screen }: { screen: ScreenDef }) {
   const isPublic = screen.access === 'public';
   const body = (
     <>
-      <PageHeader title={screen.title} subtitle={'subtitle' in screen ? screen.subtitle : undefined} />
+      <PageHeader title={screen.title} subtitle={screen.subtitle} />
       <section
         aria-label="Module status"
         className="flex items-start gap-3 rounded-lg border border-slate-200 bg-white p-5 shadow-sm"

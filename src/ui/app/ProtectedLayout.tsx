@@ -1,21 +1,14 @@
-import { Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
-import { ErrorPanel, LoadingState } from '@/components';
+import { ErrorPanel, FullPageLoading, LoadingState } from '@/components';
 import { useSession } from '@/lib/session';
-import { LoginScreen } from '@/features/auth/LoginScreen';
 import { Sidebar } from './Sidebar';
 import { TopBar } from './TopBar';
 import { SidebarContext, useSidebarState } from './useSidebar';
-import { screenFor } from './screens';
+import { screenFor } from './registry';
 import { RouteErrorBoundary } from './ErrorBoundary';
 
-export function FullPageLoading({ text = 'Loading...' }: { text?: string }) {
-  return (
-    <div className="flex min-h-screen items-center justify-center">
-      <LoadingState text={text} />
-    </div>
-  );
-}
+export { FullPageLoading };
 
 function AppLayout() {
   const sidebar = useSidebarState();
@@ -56,6 +49,9 @@ function AppLayout() {
  * in place of the page when nobody is signed in (the address stays, so the page appears after
  * sign-in); otherwise the page beside the sidebar.
  */
+/** Loaded only when nobody is signed in: the form library stays out of the first download. */
+const LoginScreen = lazy(() => import('@/features/auth/LoginScreen').then((m) => ({ default: m.LoginScreen })));
+
 export function ProtectedLayout() {
   const session = useSession();
   if (session.isPending) return <FullPageLoading />;
@@ -71,6 +67,11 @@ export function ProtectedLayout() {
       </div>
     );
   }
-  if (!session.data) return <LoginScreen />;
+  if (!session.data)
+    return (
+      <Suspense fallback={<FullPageLoading />}>
+        <LoginScreen />
+      </Suspense>
+    );
   return <AppLayout />;
 }

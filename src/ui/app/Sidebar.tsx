@@ -4,7 +4,7 @@ import { Dialog } from 'radix-ui';
 import { FlaskConical, X } from 'lucide-react';
 import { Button, Tooltip } from '@/components';
 import { cn } from '@/lib/cn';
-import { NAV_GROUPS } from './nav';
+import { NAV_GROUPS } from './registry';
 import { UserMenu } from './UserMenu';
 import { useSidebar } from './useSidebar';
 

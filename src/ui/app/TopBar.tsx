@@ -1,8 +1,7 @@
 import { useLocation } from 'react-router';
 import { PanelLeft } from 'lucide-react';
 import { Button, Tooltip } from '@/components';
-import { groupOf } from './nav';
-import { screenFor } from './screens';
+import { groupOf, screenFor } from './registry';
 import { useSidebar } from './useSidebar';
 
 /** The bar above every signed-in page: sidebar toggle and "Group / Screen". */

@@ -7,7 +7,7 @@ import { Dialog, DateText } from '@/components';
 import { cn } from '@/lib/cn';
 import { notify } from '@/lib/notify';
 import { fullName, initialsOf, useCurrentUser } from '@/lib/session';
-import { useLogoutMutation } from '@/features/auth/api';
+import { useLogoutMutation } from '@/lib/auth';
 
 export function Avatar({ initials, className }: { initials: string; className?: string }) {
   return (

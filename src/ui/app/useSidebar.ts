@@ -1,9 +1,11 @@
-import { createContext, useCallback, useContext, useEffect, useState, useSyncExternalStore } from 'react';
+import { createContext, useCallback, useContext, useEffect, useState } from 'react';
+import { useIsMobile } from '@/lib/useIsMobile';
+
+export { useIsMobile };
 
 /** Spec 2.7 / 9: cookie "sidebar:state" kept 7 days; drawer below 768 px. */
 export const SIDEBAR_COOKIE = 'sidebar:state';
 const SIDEBAR_COOKIE_MAX_AGE = 60 * 60 * 24 * 7;
-const MOBILE_QUERY = '(max-width: 767.98px)';
 
 function readCookie(): boolean {
   const entry = document.cookie.split('; ').find((c) => c.startsWith(`${SIDEBAR_COOKIE}=`));
@@ -12,16 +14,6 @@ function readCookie(): boolean {
 
 function writeCookie(open: boolean): void {
   document.cookie = `${SIDEBAR_COOKIE}=${open}; path=/; max-age=${SIDEBAR_COOKIE_MAX_AGE}; SameSite=Lax`;
-}
-
-function subscribeMobile(cb: () => void): () => void {
-  const mq = window.matchMedia(MOBILE_QUERY);
-  mq.addEventListener('change', cb);
-  return () => mq.removeEventListener('change', cb);
-}
-
-export function useIsMobile(): boolean {
-  return useSyncExternalStore(subscribeMobile, () => window.matchMedia(MOBILE_QUERY).matches);
 }
 
 export interface SidebarState {

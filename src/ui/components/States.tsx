@@ -88,3 +88,12 @@ export function ErrorPanel({
     </div>
   );
 }
+
+/** A whole page waiting for its first data (sign-in check, lazy page). */
+export function FullPageLoading({ text = 'Loading...' }: { text?: string }) {
+  return (
+    <div className="flex min-h-screen items-center justify-center">
+      <LoadingState text={text} />
+    </div>
+  );
+}

@@ -22,6 +22,7 @@ export { SummaryCard, type SummaryCardProps } from './SummaryCard';
 export { FilterBar, type FilterBarProps, type FilterSelect } from './FilterBar';
 export {
   ErrorPanel,
+  FullPageLoading,
   LoadingState,
   EmptyState,
   type ErrorPanelProps,

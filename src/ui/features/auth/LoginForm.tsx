@@ -7,7 +7,7 @@ import { loginSchema, type DemoCredential } from '@shared/schemas/auth';
 import { ROLE_LABELS, ROLES, type Role } from '@shared/roles';
 import { Button, FormField, Input } from '@/components';
 import { notify } from '@/lib/notify';
-import { useDemoCredentials, useLoginMutation } from './api';
+import { useDemoCredentials, useLoginMutation } from '@/lib/auth';
 
 type LoginForm = z.input<typeof loginSchema>;
 

@@ -1,5 +1,5 @@
 import { Navigate, useLocation } from 'react-router';
-import { FullPageLoading } from '@/app/ProtectedLayout';
+import { FullPageLoading } from '@/components';
 import { useSession } from '@/lib/session';
 import { LoginScreen } from './LoginScreen';
 

@@ -25,9 +25,9 @@ import {
   PageHeader,
 } from '@/components';
 import { formatCount } from '@/lib/format';
-import { SCREENS } from '@/app/screens';
-import { CountCards, type CountCardDef } from './CountCards';
-import { NOT_AVAILABLE, useDashboardStats, useHealth, type DashboardCounts } from './api';
+import { useScreen } from '@/lib/screens';
+import { CountCards, type CountCardDef } from '@/components/CountCards';
+import { NOT_AVAILABLE, useDashboardStats, useHealth, type DashboardCounts } from '@/lib/dashboard';
 
 const COUNT_CARDS: CountCardDef[] = [
   { key: 'patients', label: 'Patients', icon: <Users />, hint: 'registered' },
@@ -118,7 +118,7 @@ function SystemStatus() {
 /** Spec 2.6: real counts, quick actions, live system status, data summary. */
 export default function DashboardPage() {
   const stats = useDashboardStats();
-  const screen = SCREENS['/dashboard'];
+  const screen = useScreen();
   return (
     <>
       <PageHeader

@@ -2,9 +2,9 @@ import { Link } from 'react-router';
 import { ArrowRight, LayoutDashboard, TestTube, TestTubes, UserCog, Users } from 'lucide-react';
 import { ErrorPanel, LinkButton } from '@/components';
 import { useCurrentUser } from '@/lib/session';
-import { CountCards, type CountCardDef } from '@/features/dashboard/CountCards';
-import { useDashboardStats } from '@/features/dashboard/api';
-import { HOME_MODULES } from './modules';
+import { CountCards, type CountCardDef } from '@/components/CountCards';
+import { useDashboardStats } from '@/lib/dashboard';
+import { useScreens, type ScreenDef } from '@/lib/screens';
 
 const CARDS: CountCardDef[] = [
   { key: 'patients', label: 'Patients', icon: <Users />, hint: 'registered' },
@@ -14,8 +14,17 @@ const CARDS: CountCardDef[] = [
 ];
 
 /** Spec 2.5: welcome, summary cards, the 12 modules, and the three main buttons. */
+/** The module cards of the home page (spec 000, 2.5): the screens that declare one, in the spec's order. */
+function homeCards(screens: readonly ScreenDef[]) {
+  return screens
+    .filter((s) => s.home)
+    .map((s) => ({ path: s.path, ...s.home! }))
+    .sort((a, b) => a.order - b.order);
+}
+
 export default function HomePage() {
   const user = useCurrentUser();
+  const screens = useScreens();
   const stats = useDashboardStats();
   return (
     <>
@@ -61,7 +70,7 @@ export default function HomePage() {
           Modules
         </h2>
         <ul className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
-          {HOME_MODULES.map(({ path, title, description, icon: Icon }) => (
+          {homeCards(screens).map(({ path, title, description, icon: Icon }) => (
             <li key={path}>
               <Link
                 to={path}

@@ -9,7 +9,7 @@ import {
   Boxes,
 } from 'lucide-react';
 import { LinkButton } from '@/components';
-import { FullPageLoading } from '@/app/ProtectedLayout';
+import { FullPageLoading } from '@/components';
 import { useSession } from '@/lib/session';
 
 const FEATURES = [

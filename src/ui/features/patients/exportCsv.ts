@@ -1,6 +1,6 @@
 import { contractUrl } from '@/lib/api';
 import { patientsApi } from '@shared/api/patients';
-import type { PatientQuery } from './api';
+import type { PatientQuery } from '@/lib/patients/queries';
 
 /**
  * All Patients > Export: the server streams every patient matching the filters as CSV

@@ -1,39 +1,16 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Role } from '@shared/roles';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { User, UserCreate, UserUpdate } from '@shared/schemas/users';
 import { auditApi, usersApi } from '@shared/api/users';
 import { call } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { fullName, shellKeys } from '@/lib/session';
 
-/** GET /api/users filters as the server takes them; empty values stay out of the URL. */
-export interface UserFilters {
-  search?: string;
-  role?: Role | '';
-  include_inactive?: boolean;
-}
+export { useUsers, type UserFilters } from '@/lib/users';
 
 export const userKeys = {
   all: ['users'] as const,
-  list: (filters: UserFilters) => ['users', 'list', filters] as const,
   activity: ['users', 'activity'] as const,
 };
-
-export function useUsers(filters: UserFilters, opts: { enabled?: boolean } = {}) {
-  return useQuery({
-    queryKey: userKeys.list(filters),
-    queryFn: () =>
-      call(usersApi.list, {
-        query: {
-          search: filters.search,
-          role: filters.role,
-          include_inactive: filters.include_inactive ? 'true' : undefined,
-        },
-      }).then((r) => r.users),
-    placeholderData: keepPreviousData,
-    enabled: opts.enabled ?? true,
-  });
-}
 
 /** Recent changes to user accounts (Users screen); only asked for when the user has view_audit. */
 export function useUserActivity(enabled: boolean) {

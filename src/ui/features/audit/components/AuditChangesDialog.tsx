@@ -2,8 +2,8 @@ import type { ReactNode } from 'react';
 import type { AuditLog } from '@shared/schemas/audit';
 import { Badge, Dialog, DateText } from '@/components';
 import { humanize } from '@/lib/format';
-import { actionTone, showValue } from '../format';
-import { actorName } from './actor';
+import { actionTone, showValue } from '@/lib/audit';
+import { actorName } from '@/lib/actor';
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (

@@ -15,17 +15,17 @@ import {
   Pagination,
   type Column,
 } from '@/components';
-import { SCREENS } from '@/app/screens';
+import { useScreen } from '@/lib/screens';
 import { ApiError } from '@/lib/api';
 import { humanize } from '@/lib/format';
 import { fullName, useCurrentUser } from '@/lib/session';
 import { useUrlState } from '@/lib/useUrlState';
 import { NoAccess } from '@/components/NoAccess';
-import { useUsers } from '@/features/users/api';
-import { can } from '@/features/users/roles';
+import { useUsers } from '@/lib/users';
+import { can } from '@/lib/roles';
 import { useAuditLogs } from '../api';
-import { actionTone, KNOWN_ENTITIES } from '../format';
-import { actorName } from '../components/actor';
+import { actionTone, KNOWN_ENTITIES } from '@/lib/audit';
+import { actorName } from '@/lib/actor';
 import { AuditChangesDialog } from '../components/AuditChangesDialog';
 
 const ACTION_OPTIONS = [
@@ -80,7 +80,7 @@ function auditColumns(userName: (id: string) => string | undefined): Column<Audi
 /** Audit Trail (/audit): the real, append-only trail with filters kept in the URL. */
 export default function AuditPage() {
   const me = useCurrentUser();
-  const screen = SCREENS['/audit'];
+  const screen = useScreen();
   const allowed = can(me, 'view_audit');
   const [q, setQ, resetQ, isActive] = useUrlState({
     user_id: 'all',

@@ -5,7 +5,7 @@ import { billsApi } from '@shared/api/bills';
 import type { CallOutput } from '@shared/api/contract';
 import { call, contractUrl } from '@/lib/api';
 import { notify } from '@/lib/notify';
-import { billKeys, useInvalidateBills } from '../shared/api';
+import { billKeys, useInvalidateBills } from '@/lib/bills';
 
 /** What the Bills List and Billing Management screens ask GET /api/bills for. */
 export interface BillFilters {

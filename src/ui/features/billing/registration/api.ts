@@ -4,8 +4,8 @@ import { billsApi } from '@shared/api/bills';
 import type { CallOutput } from '@shared/api/contract';
 import { call } from '@/lib/api';
 import { notify } from '@/lib/notify';
-import { patientKeys } from '@/features/patients/api';
-import { useInvalidateBills } from '../shared/api';
+import { patientKeys } from '@/lib/patients/queries';
+import { useInvalidateBills } from '@/lib/bills';
 
 export type Registration = CallOutput<typeof billsApi.registerWithBill>;
 

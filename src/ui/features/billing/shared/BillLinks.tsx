@@ -1,6 +1,6 @@
 import { Download, FileText, Printer } from 'lucide-react';
 import { Button, buttonClass } from '@/components';
-import { billPdfUrl } from './api';
+import { billPdfUrl } from '@/lib/bills';
 import { printBill } from './print';
 
 /** View, print and download links for a saved bill (the server's PDF). */

@@ -1,9 +1,9 @@
 import { useMemo, useState } from 'react';
 import { Money } from '@/components';
 import { errorMessage } from '@/lib/api';
-import { useCatalogueList } from '@/features/catalogue/api';
+import { useCatalogueList } from '@/lib/catalogue';
 import type { ItemType } from './lines';
-import { SearchPicker } from './SearchPicker';
+import { SearchPicker } from '@/components/SearchPicker';
 
 /** What a picker hands to the bill: enough to draw the line and send it. */
 export interface PickedItem {

@@ -3,8 +3,8 @@ import { Stethoscope } from 'lucide-react';
 import { ROLE_LABELS } from '@shared/roles';
 import { Button, Money } from '@/components';
 import { errorMessage } from '@/lib/api';
-import { useDoctors, type Doctor } from './api';
-import { SearchPicker } from './SearchPicker';
+import { useDoctors, type Doctor } from '@/lib/bills';
+import { SearchPicker } from '@/components/SearchPicker';
 
 export function doctorName(d: Pick<Doctor, 'first_name' | 'last_name' | 'role'>): string {
   const name = `${d.first_name} ${d.last_name}`.trim();

@@ -1,5 +1,5 @@
 import { notify } from '@/lib/notify';
-import { billPdfUrl } from './api';
+import { billPdfUrl } from '@/lib/bills';
 
 /**
  * Printing a bill (UI.md "Printing"): the server's PDF opens in a new window and the browser's print

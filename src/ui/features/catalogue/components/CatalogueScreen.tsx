@@ -12,7 +12,7 @@ import {
   type Column,
   type RowAction,
 } from '@/components';
-import { SCREENS } from '@/app/screens';
+import { useScreen } from '@/lib/screens';
 import { useUrlState } from '@/lib/useUrlState';
 import { useCurrentUser } from '@/lib/session';
 import { NoAccess } from '@/components/NoAccess';
@@ -64,7 +64,7 @@ export function CatalogueScreen<K extends ItemKind>(props: CatalogueScreenProps<
     details,
   } = props;
   const k = KINDS[kind];
-  const screen = SCREENS[k.screen];
+  const screen = useScreen();
   const me = useCurrentUser();
   const canView = me.permissions.includes('view_tests');
   const canManage = me.permissions.includes('manage_tests');

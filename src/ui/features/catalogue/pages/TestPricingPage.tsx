@@ -12,7 +12,7 @@ import {
   type RowAction,
   type SortState,
 } from '@/components';
-import { SCREENS } from '@/app/screens';
+import { useScreen } from '@/lib/screens';
 import { useUrlState } from '@/lib/useUrlState';
 import { useCurrentUser } from '@/lib/session';
 import { formatCount } from '@/lib/format';
@@ -116,7 +116,7 @@ function compare(a: PriceRow, b: PriceRow, key: string): number {
  * work on all of it.
  */
 export default function TestPricingPage() {
-  const screen = SCREENS['/test-pricing'];
+  const screen = useScreen();
   const me = useCurrentUser();
   const canView = me.permissions.includes('view_tests');
   const canManage = me.permissions.includes('manage_tests');

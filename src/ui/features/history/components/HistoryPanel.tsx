@@ -3,12 +3,12 @@ import { CalendarPlus, History, X } from 'lucide-react';
 import type { Visit } from '@shared/schemas/history';
 import type { Permission } from '@shared/roles';
 import { Button, Card, CardHeader, ErrorPanel, IconButton, LoadingState } from '@/components';
-import { billPdfUrl } from '@/features/billing/shared/api';
+import { billPdfUrl } from '@/lib/bills';
 import { useCurrentUser } from '@/lib/session';
 import { usePatientHistory } from '../api';
 import { BillsTab, OverviewTab, ResultsTab, VisitsTab } from './HistoryTabs';
 import { PortalAccessPanel } from './PortalAccessPanel';
-import { Tabs } from './Tabs';
+import { Tabs } from '@/components/Tabs';
 import { BookVisitDialog, UpdateVisitDialog } from './VisitDialogs';
 
 export const HISTORY_TABS = ['overview', 'visits', 'results', 'bills'] as const;

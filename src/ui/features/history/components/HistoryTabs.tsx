@@ -1,29 +1,13 @@
+import { FlagBadge } from '@/components/FlagBadge';
 import type { ReactNode } from 'react';
 import { CalendarCheck, FileText, FlaskConical, IndianRupee, Pencil, Receipt, TestTubes } from 'lucide-react';
 import type { HistoryBill, HistorySample, HistoryTestResult, PatientHistory, Visit } from '@shared/schemas/history';
-import {
-  Badge,
-  DataTable,
-  DateText,
-  Money,
-  SummaryCard,
-  type BadgeTone,
-  type Column,
-  type RowAction,
-} from '@/components';
+import { Badge, DataTable, DateText, Money, SummaryCard, type Column, type RowAction } from '@/components';
 import { formatCount, formatInr, humanize } from '@/lib/format';
-import { methodLabel } from '@/features/billing/bills/components/billText';
+import { methodLabel } from '@/lib/billText';
 
 const dash = (v: string | number | null | undefined): ReactNode =>
   v === null || v === undefined || v === '' ? '—' : v;
-
-const FLAG_TONES: Record<string, BadgeTone> = { normal: 'green', low: 'amber', high: 'red', abnormal: 'red' };
-
-/** Result flags as the spec names them: Normal, Abnormal, High, Low. */
-export function FlagBadge({ flag }: { flag: string | null }) {
-  if (!flag) return <span className="text-slate-500">—</span>;
-  return <Badge tone={FLAG_TONES[flag] ?? 'grey'}>{humanize(flag)}</Badge>;
-}
 
 function Item({ label, children }: { label: string; children: ReactNode }) {
   return (

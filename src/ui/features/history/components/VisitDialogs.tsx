@@ -4,8 +4,8 @@ import type { z } from 'zod';
 import { VISIT_TYPES, visitCreateSchema, visitUpdateSchema, type Visit } from '@shared/schemas/history';
 import type { Patient } from '@shared/schemas/patients';
 import { Button, Dialog, FormField, Input, Select, Textarea } from '@/components';
-import { useDoctors } from '@/features/billing/shared/api';
-import { applyServerErrors } from '@/features/patients/api';
+import { useDoctors } from '@/lib/bills';
+import { applyServerErrors } from '@/lib/forms';
 import { humanize } from '@/lib/format';
 import { useScheduleVisitMutation, useUpdateVisitMutation } from '../api';
 

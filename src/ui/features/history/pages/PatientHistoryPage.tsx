@@ -15,11 +15,11 @@ import {
   Pagination,
   type Column,
 } from '@/components';
-import { SCREENS } from '@/app/screens';
+import { useScreen } from '@/lib/screens';
 import { useUrlState } from '@/lib/useUrlState';
 import { formatCount } from '@/lib/format';
-import { usePatients } from '@/features/patients/api';
-import { serverSearchText } from '@/features/patients/searchRules';
+import { usePatients } from '@/lib/patients/queries';
+import { serverSearchText } from '@/lib/patients/searchRules';
 import { HISTORY_TABS, HistoryPanel, type HistoryTab } from '../components/HistoryPanel';
 
 const DEFAULTS = { search: '', page: 1, limit: DEFAULT_PATIENT_PAGE_SIZE, patient: 0, tab: 'overview' };
@@ -95,6 +95,7 @@ function PatientDialog({
 
 /** Patient History (spec 2.13): find a patient, then their visits, results, samples, bills and totals. */
 export default function PatientHistoryPage() {
+  const screen = useScreen();
   const [q, setQ] = useUrlState(DEFAULTS);
   const limit = (PATIENT_PAGE_SIZES as readonly number[]).includes(q.limit) ? q.limit : DEFAULT_PATIENT_PAGE_SIZE;
   const page = Math.max(1, Math.trunc(q.page));
@@ -175,7 +176,7 @@ export default function PatientHistoryPage() {
   return (
     <>
       <PageHeader
-        title={SCREENS['/patient-history'].title}
+        title={screen.title}
         subtitle="Visits, test results, samples and bills of each patient"
         actions={
           <LinkButton to="/patients" variant="outline">

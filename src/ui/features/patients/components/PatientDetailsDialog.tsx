@@ -2,8 +2,8 @@ import type { ReactNode } from 'react';
 import { Pencil } from 'lucide-react';
 import type { Patient } from '@shared/schemas/patients';
 import { Badge, Button, DateText, Dialog, ErrorPanel } from '@/components';
-import { usePatient } from '../api';
-import { membershipLabel } from '../options';
+import { usePatient } from '@/lib/patients/queries';
+import { membershipLabel } from '@/lib/patients/options';
 
 export interface PatientDetailsDialogProps {
   /** The row that was clicked; null closes the dialog. */

@@ -4,9 +4,10 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import type { Patient } from '@shared/schemas/patients';
 import { Button, Dialog } from '@/components';
-import { applyServerErrors, useCreatePatientMutation, useUpdatePatientMutation } from '../api';
-import { addPatientSchema, editPatientSchema } from '../schemas';
-import { PatientFormSections, type PatientFieldKey } from './PatientFormSections';
+import { applyServerErrors } from '@/lib/forms';
+import { useCreatePatientMutation, useUpdatePatientMutation } from '@/lib/patients/queries';
+import { addPatientSchema, editPatientSchema } from '@/lib/patients/schemas';
+import { PatientFormSections, type PatientFieldKey } from '@/components/PatientFormSections';
 
 /** API names are the form names in these dialogs. */
 const NAMES = {

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { formatCount } from '@/lib/format';
 import { notify } from '@/lib/notify';
-import type { PatientQuery } from '../api';
+import type { PatientQuery } from '@/lib/patients/queries';
 import { downloadPatientsCsv } from '../exportCsv';
 
 /**

@@ -4,9 +4,10 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { CheckCircle2, RotateCcw, UserPlus } from 'lucide-react';
 import type { Patient } from '@shared/schemas/patients';
 import { Button, Card, CardBody, CardHeader, Checkbox, LinkButton, PageHeader } from '@/components';
-import { SCREENS } from '@/app/screens';
+import { useScreen } from '@/lib/screens';
 import { notify } from '@/lib/notify';
-import { applyServerErrors, useCreatePatientMutation } from '../api';
+import { applyServerErrors } from '@/lib/forms';
+import { useCreatePatientMutation } from '@/lib/patients/queries';
 import {
   REGISTRATION_DEFAULTS,
   registrationFieldFor,
@@ -14,9 +15,9 @@ import {
   registrationToApi,
   type RegistrationInput,
   type RegistrationValues,
-} from '../schemas';
-import { PatientFormSections } from '../components/PatientFormSections';
-import { REGISTRATION_NAMES, REGISTRATION_REQUIRED } from '../registrationFields';
+} from '@/lib/patients/schemas';
+import { PatientFormSections } from '@/components/PatientFormSections';
+import { REGISTRATION_NAMES, REGISTRATION_REQUIRED } from '@/lib/patients/registrationFields';
 
 const LEFT = ['personal', 'contact'] as const;
 const RIGHT = ['emergency', 'medical', 'insurance'] as const;
@@ -57,6 +58,7 @@ function SuccessPanel({ patient, onAnother }: { patient: Patient; onAnother: () 
 
 /** New Patient Registration (spec 2.10): the full form, saved with POST /api/patients. */
 export default function PatientRegistrationPage() {
+  const screen = useScreen();
   const [registered, setRegistered] = useState<Patient | null>(null);
   const create = useCreatePatientMutation({
     successTitle: 'Patient registered successfully',
@@ -109,7 +111,7 @@ export default function PatientRegistrationPage() {
 
   return (
     <div>
-      <PageHeader title={SCREENS['/patient-registration'].title} subtitle={SCREENS['/patient-registration'].subtitle} />
+      <PageHeader title={screen.title} subtitle={screen.subtitle} />
       {registered && <SuccessPanel patient={registered} onAnother={resetForm} />}
       <form
         noValidate

@@ -14,17 +14,17 @@ import {
   type Column,
   type RowAction,
 } from '@/components';
-import { SCREENS } from '@/app/screens';
+import { useScreen } from '@/lib/screens';
 import { useUrlState } from '@/lib/useUrlState';
 import { formatCount } from '@/lib/format';
-import { useSearchPatients } from '../api';
+import { useSearchPatients } from '@/lib/patients/queries';
 import {
   AGE_RANGE_OPTIONS,
   GENDER_FILTER_OPTIONS,
   MEMBERSHIP_FILTER_OPTIONS,
   SEARCH_TYPE_OPTIONS,
   membershipLabel,
-} from '../options';
+} from '@/lib/patients/options';
 import {
   matchesAge,
   matchesType,
@@ -32,7 +32,7 @@ import {
   searchTextProblem,
   serverSearchText,
   type SearchType,
-} from '../searchRules';
+} from '@/lib/patients/searchRules';
 import { PatientDetailsDialog } from '../components/PatientDetailsDialog';
 
 const DEFAULTS = { search: '', type: 'all', gender: 'all', age: 'all', membership: 'all', page: 1, limit: 20 };
@@ -56,6 +56,7 @@ const fullName = (p: Patient) => `${p.first_name} ${p.last_name}`;
 
 /** Patient Search (spec 2.12): server-side search with the spec's search types, age ranges and filters. */
 export default function PatientSearchPage() {
+  const screen = useScreen();
   const [q, setQ, resetQ, isActive] = useUrlState(DEFAULTS);
   const type = oneOf(q.type, PATIENT_SEARCH_TYPES, 'all');
   const age = oneOf(q.age, ['all', ...AGE_RANGES], 'all');
@@ -113,7 +114,7 @@ export default function PatientSearchPage() {
 
   return (
     <>
-      <PageHeader title={SCREENS['/patient-search'].title} subtitle={SCREENS['/patient-search'].subtitle} />
+      <PageHeader title={screen.title} subtitle={screen.subtitle} />
 
       <Card className="mb-5">
         <CardHeader title="Search & Filters" icon={<Search />} />

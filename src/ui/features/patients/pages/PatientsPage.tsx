@@ -14,15 +14,15 @@ import {
   type Column,
   type RowAction,
 } from '@/components';
-import { SCREENS } from '@/app/screens';
+import { useScreen } from '@/lib/screens';
 import { useCurrentUser } from '@/lib/session';
 import { usePagedList, type ListFilter } from '@/lib/usePagedList';
-import { useDeletePatientMutation, usePatients } from '../api';
-import { GENDER_FILTER_OPTIONS, MEMBERSHIP_FILTER_OPTIONS, membershipLabel } from '../options';
+import { useDeletePatientMutation, usePatients } from '@/lib/patients/queries';
+import { GENDER_FILTER_OPTIONS, MEMBERSHIP_FILTER_OPTIONS, membershipLabel } from '@/lib/patients/options';
 import { PatientDetailsDialog } from '../components/PatientDetailsDialog';
 import { AddPatientDialog, EditPatientDialog } from '../components/PatientFormDialogs';
 import { useExportPatients } from '../components/useExportPatients';
-import { serverSearchText } from '../searchRules';
+import { serverSearchText } from '@/lib/patients/searchRules';
 
 const FILTERS: ListFilter[] = [
   { key: 'gender', label: 'Gender', options: GENDER_FILTER_OPTIONS },
@@ -33,6 +33,7 @@ const fullName = (p: Patient) => `${p.first_name} ${p.last_name}`;
 
 /** All Patients (spec 2.9): filters in the URL, server-side paging, details/edit/add/delete dialogs, CSV export. */
 export default function PatientsPage() {
+  const screen = useScreen();
   const user = useCurrentUser();
   const canManage = user.permissions.includes('manage_patients');
   const list = usePagedList({
@@ -130,8 +131,8 @@ export default function PatientsPage() {
   return (
     <>
       <PageHeader
-        title={SCREENS['/patients'].title}
-        subtitle={SCREENS['/patients'].subtitle}
+        title={screen.title}
+        subtitle={screen.subtitle}
         actions={
           <>
             <Button

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { LogIn } from 'lucide-react';
 import { PORTAL_PIN_LENGTH, portalLoginSchema } from '@shared/schemas/portal';
 import { Button, FormField, Input } from '@/components';
-import { applyServerErrors } from '@/features/patients/api';
+import { applyServerErrors } from '@/lib/forms';
 import { usePortalLoginMutation } from '../api';
 
 type In = z.input<typeof portalLoginSchema>;

@@ -5,8 +5,8 @@ import { Badge, DateText, EmptyState, ErrorPanel, LoadingState, Money, buttonCla
 import { contractUrl } from '@/lib/api';
 import { portalApi } from '@shared/api/portal';
 import { humanize } from '@/lib/format';
-import { FlagBadge } from '@/features/history/components/HistoryTabs';
-import { methodLabel } from '@/features/billing/bills/components/billText';
+import { FlagBadge } from '@/components/FlagBadge';
+import { methodLabel } from '@/lib/billText';
 
 /** Spec 2.14: completed, paid and scheduled read as positive (green); pending as secondary. */
 function PortalStatus({ status }: { status: string }) {

@@ -3,7 +3,7 @@ import { Bell, FlaskConical, HeartPulse, LogOut, Settings } from 'lucide-react';
 import { PORTAL_NEW_RESULT_DAYS, type PortalPatient, type PortalResult } from '@shared/schemas/portal';
 import { Badge, Button, Card, DateText, Dialog, ErrorPanel, IconButton, LoadingState } from '@/components';
 import { humanize } from '@/lib/format';
-import { Tabs } from '@/features/history/components/Tabs';
+import { Tabs } from '@/components/Tabs';
 import { usePortalAppointments, usePortalBills, usePortalLogoutMutation, usePortalMe, usePortalResults } from '../api';
 import { PortalLoginForm } from '../components/PortalLoginForm';
 import { AppointmentsList, BillsList, ResultsList } from '../components/PortalRecords';

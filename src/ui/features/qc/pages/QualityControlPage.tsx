@@ -13,7 +13,7 @@ import {
   SummaryCard,
   type RowAction,
 } from '@/components';
-import { SCREENS } from '@/app/screens';
+import { useScreen } from '@/lib/screens';
 import { useCurrentUser } from '@/lib/session';
 import { useUrlState } from '@/lib/useUrlState';
 import { formatCount, formatDate, useLabFormat } from '@/lib/format';
@@ -37,7 +37,7 @@ export default function QualityControlPage() {
   const me = useCurrentUser();
   const canView = me.permissions.includes('view_results');
   const canManage = me.permissions.includes('manage_qc');
-  const screen = SCREENS['/quality'];
+  const screen = useScreen();
   const subtitle = 'Control materials, QC runs and Westgard rules with Levey-Jennings charts';
 
   if (!canView) {

@@ -25,7 +25,7 @@ import {
   SummaryCard,
   type RowAction,
 } from '@/components';
-import { SCREENS } from '@/app/screens';
+import { useScreen } from '@/lib/screens';
 import { useCurrentUser } from '@/lib/session';
 import { useUrlState } from '@/lib/useUrlState';
 import { formatCount } from '@/lib/format';
@@ -56,11 +56,12 @@ const SUBTITLE = 'Enter, verify and print test results';
 
 /** Result Entry (spec 001): the results list with the worklist of tests awaiting a result, and real entry. */
 export default function ResultEntryPage() {
+  const screen = useScreen();
   const me = useCurrentUser();
   if (!me.permissions.includes('view_results')) {
     return (
       <>
-        <PageHeader title={SCREENS['/results'].title} subtitle={SUBTITLE} />
+        <PageHeader title={screen.title} subtitle={SUBTITLE} />
         <NoAccess what="test results" permission="view_results" />
       </>
     );
@@ -74,6 +75,7 @@ export default function ResultEntryPage() {
 }
 
 function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: boolean }) {
+  const screen = useScreen();
   const [q, setQ, resetQ, isActive] = useUrlState({ search: '', status: 'all', page: 1, limit: 50 });
   const list = useResults({ search: q.search, status: q.status, page: q.page, limit: q.limit });
   const summary = useResultSummary();
@@ -122,7 +124,7 @@ function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: bo
   return (
     <>
       <PageHeader
-        title={SCREENS['/results'].title}
+        title={screen.title}
         subtitle={SUBTITLE}
         actions={
           canEnter && (

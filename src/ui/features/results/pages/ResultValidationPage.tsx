@@ -15,7 +15,7 @@ import {
   type Column,
   type RowAction,
 } from '@/components';
-import { SCREENS } from '@/app/screens';
+import { useScreen } from '@/lib/screens';
 import { useCurrentUser } from '@/lib/session';
 import { useUrlState } from '@/lib/useUrlState';
 import { formatCount } from '@/lib/format';
@@ -53,11 +53,12 @@ const selectable = (r: TestResult) => r.id !== null && r.status === 'completed';
 
 /** Result Validation (spec 001, static there): the real validation queue over entered results. */
 export default function ResultValidationPage() {
+  const screen = useScreen();
   const me = useCurrentUser();
   if (!me.permissions.includes('view_results')) {
     return (
       <>
-        <PageHeader title={SCREENS['/result-validation'].title} subtitle={SUBTITLE} />
+        <PageHeader title={screen.title} subtitle={SUBTITLE} />
         <NoAccess what="the validation queue" permission="view_results" />
       </>
     );
@@ -66,6 +67,7 @@ export default function ResultValidationPage() {
 }
 
 function ResultValidation({ canVerify }: { canVerify: boolean }) {
+  const screen = useScreen();
   const [q, setQ, resetQ, isActive] = useUrlState({ search: '', status: 'all', priority: 'all', page: 1, limit: 50 });
   const filters = { search: q.search, validation: q.status, priority: q.priority, entered: 'true' };
   const list = useResults({ ...filters, page: q.page, limit: q.limit });
@@ -211,7 +213,7 @@ function ResultValidation({ canVerify }: { canVerify: boolean }) {
   return (
     <>
       <PageHeader
-        title={SCREENS['/result-validation'].title}
+        title={screen.title}
         subtitle={SUBTITLE}
         actions={
           <>

@@ -4,8 +4,8 @@ import type { Patient } from '@shared/schemas/patients';
 import { Button } from '@/components';
 import { errorMessage } from '@/lib/api';
 import { useDebounce } from '@/lib/useDebounce';
-import { useSearchPatients } from '@/features/patients/api';
-import { SearchPicker } from '@/features/billing/shared/SearchPicker';
+import { useSearchPatients } from '@/lib/patients/queries';
+import { SearchPicker } from '@/components/SearchPicker';
 
 const SEARCH_LIMIT = 10;
 

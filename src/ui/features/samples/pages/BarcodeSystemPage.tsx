@@ -15,7 +15,7 @@ import {
   type Column,
   type RowAction,
 } from '@/components';
-import { SCREENS } from '@/app/screens';
+import { useScreen } from '@/lib/screens';
 import { formatCount } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { useUrlState } from '@/lib/useUrlState';
@@ -84,6 +84,7 @@ export default function BarcodeSystemPage() {
 }
 
 function BarcodeSystem({ canManage }: { canManage: boolean }) {
+  const screen = useScreen();
   const [q, setQ, resetQ, isActive] = useUrlState(DEFAULTS);
   const status = oneOf(q.status, OPEN_STATUS_OPTIONS);
   const limit = (PAGE_SIZES as readonly number[]).includes(q.limit) ? q.limit : 50;
@@ -123,7 +124,7 @@ function BarcodeSystem({ canManage }: { canManage: boolean }) {
   return (
     <>
       <PageHeader
-        title={SCREENS['/barcode-system'].title}
+        title={screen.title}
         subtitle="Scan or type a barcode to find its sample; print tube labels"
         actions={
           <>

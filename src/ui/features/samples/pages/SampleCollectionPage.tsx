@@ -14,7 +14,7 @@ import {
   Pagination,
   deleteMessage,
 } from '@/components';
-import { SCREENS } from '@/app/screens';
+import { useScreen } from '@/lib/screens';
 import { formatCount } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { useUrlState } from '@/lib/useUrlState';
@@ -42,6 +42,7 @@ export default function SampleCollectionPage() {
 }
 
 function SampleCollection({ canManage }: { canManage: boolean }) {
+  const screen = useScreen();
   const [q, setQ, resetQ, isActive] = useUrlState(DEFAULTS);
   const status = oneOf(q.status, STATUS_OPTIONS);
   const priority = oneOf(q.priority, PRIORITY_OPTIONS);
@@ -84,7 +85,7 @@ function SampleCollection({ canManage }: { canManage: boolean }) {
   return (
     <>
       <PageHeader
-        title={SCREENS['/samples'].title}
+        title={screen.title}
         subtitle="Collect samples, print tube labels and move each sample through the lab"
         actions={
           <>

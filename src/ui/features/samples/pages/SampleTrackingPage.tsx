@@ -16,7 +16,7 @@ import {
   type Column,
   type RowAction,
 } from '@/components';
-import { SCREENS } from '@/app/screens';
+import { useScreen } from '@/lib/screens';
 import { formatCount } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { useUrlState } from '@/lib/useUrlState';
@@ -111,6 +111,7 @@ export default function SampleTrackingPage() {
 }
 
 function SampleTracking() {
+  const screen = useScreen();
   const navigate = useNavigate();
   const [q, setQ, resetQ, isActive] = useUrlState(DEFAULTS);
   const status = oneOf(q.status, OPEN_STATUS_OPTIONS);
@@ -150,7 +151,7 @@ function SampleTracking() {
   return (
     <>
       <PageHeader
-        title={SCREENS['/sample-tracking'].title}
+        title={screen.title}
         subtitle="Where each sample is, when it is due, and how the lab is keeping up"
         actions={
           <LinkButton to="/samples">

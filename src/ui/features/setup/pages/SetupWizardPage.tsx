@@ -3,7 +3,7 @@ import { useForm, type Path, type Resolver } from 'react-hook-form';
 import { Check, CheckCircle2, ChevronLeft, ChevronRight, FlaskConical, LogIn } from 'lucide-react';
 import { setupSchema } from '@shared/schemas/setup';
 import { Button, Card, ErrorPanel, LinkButton, LoadingState } from '@/components';
-import { SCREENS } from '@/app/screens';
+import { useScreen } from '@/lib/screens';
 import { ApiError } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { useSetupStatus } from '@/lib/session';
@@ -22,7 +22,7 @@ const stepResolver: Resolver<WizardValues, StepContext> = (values, context) => {
 };
 
 function Shell({ children }: { children: ReactNode }) {
-  const screen = SCREENS['/setup-wizard'];
+  const screen = useScreen();
   return (
     <main className="mx-auto w-full max-w-3xl px-4 py-8 sm:py-12">
       <div className="mb-6 flex items-center gap-3">

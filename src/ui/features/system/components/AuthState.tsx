@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { RefreshCw, ShieldCheck, ShieldOff } from 'lucide-react';
 import { Badge, Button, Card, CardBody, CardHeader, ErrorPanel, LoadingState } from '@/components';
 import { fullName, useSession } from '@/lib/session';
-import { roleLabel } from '@/features/users/roles';
+import { roleLabel } from '@/lib/roles';
 import { SESSION_COOKIE_NAME, storedTokenKeys } from './browserStorage';
 
 function Item({ label, children }: { label: string; children: ReactNode }) {

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { RefreshCw, Server } from 'lucide-react';
 import { Badge, Button, Card, CardBody, CardHeader, ErrorPanel, LoadingState } from '@/components';
 import { useCurrentUser } from '@/lib/session';
-import { can } from '@/features/users/roles';
+import { can } from '@/lib/roles';
 import { formatBytes, formatUptime, useDiagnostics } from '../api';
 import { NoAccess } from '@/components/NoAccess';
 

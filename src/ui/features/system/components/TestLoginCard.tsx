@@ -4,7 +4,7 @@ import { Button, Card, CardBody, CardHeader, FormField, Input } from '@/componen
 import { errorMessage } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { useSession } from '@/lib/session';
-import { useLoginMutation, useLogoutMutation } from '@/features/auth/api';
+import { useLoginMutation, useLogoutMutation } from '@/lib/auth';
 
 /**
  * Test Login / Logout (spec 2.18) with an account the user types: there is no built-in test

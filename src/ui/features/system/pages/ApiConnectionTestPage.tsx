@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { Globe, HeartPulse, Monitor, Users } from 'lucide-react';
 import { Badge, Button, Card, CardBody, CardHeader, EmptyState, ErrorPanel, PageHeader } from '@/components';
-import { SCREENS } from '@/app/screens';
+import { useScreen } from '@/lib/screens';
 import { formatCount } from '@/lib/format';
 import { checks } from '../api';
 import { DiagnosticsPanel } from '../components/DiagnosticsPanel';
@@ -12,7 +12,7 @@ function Latency({ ms }: { ms: number }) {
 
 /** API Connection Test (spec 2.18): the health endpoint, the patients endpoint, the addresses in use. */
 export default function ApiConnectionTestPage() {
-  const screen = SCREENS['/test-api-connection'];
+  const screen = useScreen();
   const health = useMutation({ mutationFn: checks.health });
   const patients = useMutation({ mutationFn: checks.patients });
   const origin = window.location.origin;

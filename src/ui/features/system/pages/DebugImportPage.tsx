@@ -12,13 +12,13 @@ import {
   Users,
 } from 'lucide-react';
 import { Button, Card, CardHeader, ErrorPanel, PageHeader } from '@/components';
-import { SCREENS } from '@/app/screens';
+import { useScreen } from '@/lib/screens';
 import { errorMessage } from '@/lib/api';
 import { formatCount } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import { useCurrentUser } from '@/lib/session';
-import { CountCards, type CountCardDef } from '@/features/dashboard/CountCards';
-import { can } from '@/features/users/roles';
+import { CountCards, type CountCardDef } from '@/components/CountCards';
+import { can } from '@/lib/roles';
 import { checks, formatBytes, useDiagnostics } from '../api';
 import { NoAccess } from '@/components/NoAccess';
 import { ResultsList, type TestEntry } from '../components/ResultsList';
@@ -88,7 +88,7 @@ const RUN_ALL: CheckId[] = ['database', 'retrieval', 'patientWrite'];
 /** Debug Import System (spec 2.18): real diagnostics for admins. */
 export default function DebugImportPage() {
   const me = useCurrentUser();
-  const screen = SCREENS['/debug-import'];
+  const screen = useScreen();
   const allowed = can(me, 'system_settings');
   const diagnostics = useDiagnostics(allowed);
   const [entries, setEntries] = useState<TestEntry[]>([]);

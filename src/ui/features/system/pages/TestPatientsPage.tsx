@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import { CheckCircle2 } from 'lucide-react';
 import { Card, CardBody, CardHeader, LinkButton, PageHeader } from '@/components';
-import { SCREENS } from '@/app/screens';
+import { useScreen } from '@/lib/screens';
 import { fullName, useCurrentUser } from '@/lib/session';
-import { roleLabel } from '@/features/users/roles';
+import { roleLabel } from '@/lib/roles';
 
 function Check({ children }: { children: ReactNode }) {
   return (
@@ -17,7 +17,7 @@ function Check({ children }: { children: ReactNode }) {
 /** Test Patients (spec 2.18): proves routing and the protected-route check, with the real signed-in user. */
 export default function TestPatientsPage() {
   const user = useCurrentUser();
-  const screen = SCREENS['/test-patients'];
+  const screen = useScreen();
   return (
     <>
       <PageHeader title={screen.title} subtitle={screen.subtitle} />

@@ -3,10 +3,10 @@ import { Activity } from 'lucide-react';
 import type { AuditLog } from '@shared/schemas/audit';
 import { Badge, Card, CardHeader, DateText, EmptyState, ErrorPanel, LoadingState } from '@/components';
 import { humanize } from '@/lib/format';
-import { actionTone, actionVerb } from '@/features/audit/format';
-import { actorName } from '@/features/audit/components/actor';
+import { actionTone, actionVerb } from '@/lib/audit';
+import { actorName } from '@/lib/actor';
 import { useUserActivity } from '../api';
-import { roleLabel } from '../roles';
+import { roleLabel } from '@/lib/roles';
 
 /** One line saying what changed: the new account's role, the fields an edit touched, or a password reset. */
 function summary(log: AuditLog): string {

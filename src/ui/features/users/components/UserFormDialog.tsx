@@ -9,7 +9,7 @@ import { Button, Dialog, FormField, Input, Select } from '@/components';
 import { ApiError } from '@/lib/api';
 import { fullName, useCurrentUser } from '@/lib/session';
 import { useCreateUserMutation, useUpdateUserMutation } from '../api';
-import { assignableRoles, hasConsultationFee, roleLabel } from '../roles';
+import { assignableRoles, hasConsultationFee, roleLabel } from '@/lib/roles';
 
 type Mode = 'create' | 'edit';
 

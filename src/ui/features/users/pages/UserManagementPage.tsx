@@ -13,12 +13,12 @@ import {
   type Column,
   type RowAction,
 } from '@/components';
-import { SCREENS } from '@/app/screens';
+import { useScreen } from '@/lib/screens';
 import { useUrlState } from '@/lib/useUrlState';
 import { fullName, useCurrentUser } from '@/lib/session';
 import { NoAccess } from '@/components/NoAccess';
 import { useDeactivateUserMutation, useReactivateUserMutation, useUsers } from '../api';
-import { can, isRole, mayManage, ROLE_FILTER_OPTIONS, roleLabel } from '../roles';
+import { can, isRole, mayManage, ROLE_FILTER_OPTIONS, roleLabel } from '@/lib/roles';
 import { UserFormDialog } from '../components/UserFormDialog';
 import { ResetPasswordDialog } from '../components/ResetPasswordDialog';
 
@@ -52,7 +52,7 @@ const columns: Column<User>[] = [
 /** Spec 2.17: search, role filter, the users table, add / edit / deactivate / reactivate / reset password. */
 export default function UserManagementPage() {
   const me = useCurrentUser();
-  const screen = SCREENS['/user-management'];
+  const screen = useScreen();
   const [q, setQ, resetQ, isActive] = useUrlState({ search: '', role: 'all', inactive: '' });
   const role = isRole(q.role) ? q.role : '';
   const canView = can(me, 'view_users');

@@ -12,13 +12,13 @@ import {
   SummaryCard,
   type Column,
 } from '@/components';
-import { SCREENS } from '@/app/screens';
+import { useScreen } from '@/lib/screens';
 import { useUrlState } from '@/lib/useUrlState';
 import { formatCount } from '@/lib/format';
 import { fullName, useCurrentUser } from '@/lib/session';
 import { NoAccess } from '@/components/NoAccess';
 import { useUsers } from '../api';
-import { can, isRole, ROLE_FILTER_OPTIONS, roleLabel } from '../roles';
+import { can, isRole, ROLE_FILTER_OPTIONS, roleLabel } from '@/lib/roles';
 import { UserFormDialog } from '../components/UserFormDialog';
 import { RolePermissionsPanel } from '../components/RolePermissionsPanel';
 import { RecentUserActivity } from '../components/RecentUserActivity';
@@ -63,7 +63,7 @@ const columns: Column<User>[] = [
 /** The spec's Users screen, made real: figures, table, activity and permissions all from the server. */
 export default function UsersPage() {
   const me = useCurrentUser();
-  const screen = SCREENS['/users'];
+  const screen = useScreen();
   const [q, setQ, resetQ, isActive] = useUrlState({ search: '', role: 'all', status: 'all' });
   const role = isRole(q.role) ? q.role : '';
   const canView = can(me, 'view_users');

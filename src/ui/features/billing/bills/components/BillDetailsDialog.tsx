@@ -5,7 +5,7 @@ import { Badge, Button, DataTable, DateText, Dialog, ErrorPanel, LoadingState, M
 import { cn } from '@/lib/cn';
 import { useBill } from '../api';
 import { downloadBillPdf, printBillPdf } from './billActions';
-import { doctorName, methodLabel, patientName } from './billText';
+import { doctorName, methodLabel, patientName } from '@/lib/billText';
 import { RecordPaymentForm, RefundForm } from './PaymentForms';
 
 export interface BillDetailsDialogProps {

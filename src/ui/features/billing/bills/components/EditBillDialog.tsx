@@ -9,7 +9,7 @@ import { formatInr } from '@shared/money';
 import { Button, ConfirmDialog, Dialog, FormField, Input, Select, Textarea, deleteMessage } from '@/components';
 import { ApiError } from '@/lib/api';
 import { useBill, useCancelBillMutation, useDeleteBillMutation, useUpdateBillMutation } from '../api';
-import { isPaymentMethod, METHOD_OPTIONS, paiseOf, patientName } from './billText';
+import { isPaymentMethod, METHOD_OPTIONS, paiseOf, patientName } from '@/lib/billText';
 
 const editSchema = z.object({
   payment_method: z.enum(PAYMENT_METHODS, { error: 'Choose a payment method' }),

@@ -9,7 +9,7 @@ import { formatInr, rupeesToPaise } from '@shared/money';
 import { Button, FormField, Input, Select } from '@/components';
 import { ApiError } from '@/lib/api';
 import { useRecordPaymentMutation } from '../api';
-import { isPaymentMethod, METHOD_OPTIONS, paiseOf } from './billText';
+import { isPaymentMethod, METHOD_OPTIONS, paiseOf } from '@/lib/billText';
 
 /** Rupees typed by hand: positive, at most 2 decimals, not above `maxPaise` (the server checks the same). */
 function amountField(maxPaise: number, tooMuch: string) {

@@ -4,7 +4,7 @@ import { Badge, Button, Card, CardBody, CardHeader, LinkButton, Money, buttonCla
 import { useLabFormat } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import { billsExportUrl, useBills, type BillFilters } from '../api';
-import { patientName } from './billText';
+import { patientName } from '@/lib/billText';
 import { printBillsList } from './printBillsList';
 
 /** Spec 9: Recent Bills shows 3. */

@@ -4,7 +4,7 @@ import type { BillSummary } from '@shared/schemas/bills';
 import { Badge, Card, CardBody, CardHeader, ErrorPanel, SummaryCard } from '@/components';
 import { formatCount, formatInr } from '@/lib/format';
 import type { useBillSummary } from '../api';
-import { paiseOf } from './billText';
+import { paiseOf } from '@/lib/billText';
 
 type SummaryQuery = ReturnType<typeof useBillSummary>;
 

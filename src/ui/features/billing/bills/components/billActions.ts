@@ -1,5 +1,5 @@
 import { notify } from '@/lib/notify';
-import { billPdfUrl } from '../../shared/api';
+import { billPdfUrl } from '@/lib/bills';
 import { showBillInWindow } from '../../shared/print';
 
 type BillRef = { id: number; bill_number: string };

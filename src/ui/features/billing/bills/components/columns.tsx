@@ -2,7 +2,7 @@ import { Download, Eye, Pencil, Printer } from 'lucide-react';
 import type { Bill } from '@shared/schemas/bills';
 import { Badge, DateText, Money, type Column, type RowAction } from '@/components';
 import { downloadBillPdf, printBillPdf } from './billActions';
-import { doctorName, patientName } from './billText';
+import { doctorName, patientName } from '@/lib/billText';
 
 /**
  * The bill table's columns, shared by Bills List and Billing Management (each picks its spec order).

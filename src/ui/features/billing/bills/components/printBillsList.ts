@@ -4,7 +4,7 @@ import { errorMessage } from '@/lib/api';
 import { formatDate, formatDateTime, humanize, type LabFormat } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import { fetchBillPage, type BillFilters } from '../api';
-import { doctorName, paiseOf, patientName } from './billText';
+import { doctorName, paiseOf, patientName } from '@/lib/billText';
 
 /** The API's largest page; a printed list longer than MAX_ROWS is cut, with a note to export instead. */
 const PAGE = 200;

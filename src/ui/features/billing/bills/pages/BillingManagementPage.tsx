@@ -16,15 +16,15 @@ import {
   PageHeader,
   Pagination,
 } from '@/components';
-import { SCREENS } from '@/app/screens';
+import { useScreen } from '@/lib/screens';
 import { NoAccess } from '@/components/NoAccess';
-import { useIsMobile } from '@/app/useSidebar';
+import { useIsMobile } from '@/lib/useIsMobile';
 import { useCurrentUser } from '@/lib/session';
 import { useUrlState } from '@/lib/useUrlState';
 import { useBillSummary, useBills, type BillFilters } from '../api';
 import { BillDetailsDialog } from '../components/BillDetailsDialog';
 import { billColumns, billRowActions } from '../components/columns';
-import { MANAGEMENT_STATUS_OPTIONS, oneOf, patientName } from '../components/billText';
+import { MANAGEMENT_STATUS_OPTIONS, oneOf, patientName } from '@/lib/billText';
 import { ManagementCards } from '../components/SummaryPanels';
 
 const PAGE_SIZES = [10, 20, 50] as const;
@@ -121,6 +121,7 @@ function BillingTools({ can }: { can: (p: Permission) => boolean }) {
  * bills searchable by number, patient name or patient ID, Bill Details, print and download.
  */
 function BillingManagementScreen() {
+  const screen = useScreen();
   const user = useCurrentUser();
   const phone = useIsMobile();
   const can = (p: Permission) => user.permissions.includes(p);
@@ -151,7 +152,7 @@ function BillingManagementScreen() {
   return (
     <>
       <PageHeader
-        title={SCREENS['/billing-management'].title}
+        title={screen.title}
         subtitle="Bills, payments and what is still owed"
         actions={
           can('create_bills') && (
@@ -230,11 +231,12 @@ function BillingManagementScreen() {
 
 /** Without view_bills the server refuses every bills call: say so once, naming the permission. */
 export default function BillingManagementPage() {
+  const screen = useScreen();
   const user = useCurrentUser();
   if (!user.permissions.includes('view_bills')) {
     return (
       <>
-        <PageHeader title={SCREENS['/billing-management'].title} />
+        <PageHeader title={screen.title} />
         <NoAccess what="bills" permission="view_bills" />
       </>
     );

@@ -15,19 +15,19 @@ import {
   Pagination,
   buttonClass,
 } from '@/components';
-import { SCREENS } from '@/app/screens';
+import { useScreen } from '@/lib/screens';
 import { NoAccess } from '@/components/NoAccess';
-import { useIsMobile } from '@/app/useSidebar';
+import { useIsMobile } from '@/lib/useIsMobile';
 import { formatCount } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import { useCurrentUser } from '@/lib/session';
 import { useUrlState } from '@/lib/useUrlState';
-import { billKeys } from '../../shared/api';
+import { billKeys } from '@/lib/bills';
 import { billsExportUrl, useBillSummary, useBills, type BillFilters } from '../api';
 import { BillDetailsDialog } from '../components/BillDetailsDialog';
 import { EditBillDialog } from '../components/EditBillDialog';
 import { billColumns, billRowActions } from '../components/columns';
-import { BILLS_LIST_STATUS_OPTIONS, DATE_RANGE_OPTIONS, PAYMENT_STATUS_OPTIONS, oneOf } from '../components/billText';
+import { BILLS_LIST_STATUS_OPTIONS, DATE_RANGE_OPTIONS, PAYMENT_STATUS_OPTIONS, oneOf } from '@/lib/billText';
 import { QuickActions, RecentBills } from '../components/SidePanels';
 import { BillSummaryCard, BillsListCards, PaymentStatusCard } from '../components/SummaryPanels';
 
@@ -36,6 +36,7 @@ const DEFAULTS = { search: '', status: 'all', payment_status: 'all', date_range:
 
 /** Bills List (spec 2.16): server figures, filters in the URL, server paging, real bill actions. */
 function BillsListScreen() {
+  const screen = useScreen();
   const user = useCurrentUser();
   const phone = useIsMobile();
   const can = (p: Permission) => user.permissions.includes(p);
@@ -107,7 +108,7 @@ function BillsListScreen() {
   return (
     <>
       <PageHeader
-        title={SCREENS['/bills-list'].title}
+        title={screen.title}
         subtitle="Every bill with its payments: view, edit, print and download"
         actions={
           <>
@@ -223,11 +224,12 @@ function BillsListScreen() {
 
 /** Without view_bills the server refuses every bills call: say so once, naming the permission. */
 export default function BillsListPage() {
+  const screen = useScreen();
   const user = useCurrentUser();
   if (!user.permissions.includes('view_bills')) {
     return (
       <>
-        <PageHeader title={SCREENS['/bills-list'].title} />
+        <PageHeader title={screen.title} />
         <NoAccess what="bills" permission="view_bills" />
       </>
     );

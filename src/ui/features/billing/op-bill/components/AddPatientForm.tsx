@@ -3,8 +3,9 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import type { Patient } from '@shared/schemas/patients';
 import { Button, FormField, Input, Select, Textarea } from '@/components';
-import { applyServerErrors, useCreatePatientMutation } from '@/features/patients/api';
-import { addPatientSchema } from '@/features/patients/schemas';
+import { applyServerErrors } from '@/lib/forms';
+import { useCreatePatientMutation } from '@/lib/patients/queries';
+import { addPatientSchema } from '@/lib/patients/schemas';
 
 type AddInput = z.input<typeof addPatientSchema>;
 type AddValues = z.output<typeof addPatientSchema>;

@@ -5,8 +5,8 @@ import { Button } from '@/components';
 import { errorMessage } from '@/lib/api';
 import { useDebounce } from '@/lib/useDebounce';
 import { useCurrentUser } from '@/lib/session';
-import { useSearchPatients } from '@/features/patients/api';
-import { SearchPicker } from '../../shared/SearchPicker';
+import { useSearchPatients } from '@/lib/patients/queries';
+import { SearchPicker } from '@/components/SearchPicker';
 import { AddPatientForm } from './AddPatientForm';
 
 const SEARCH_LIMIT = 10;

@@ -3,10 +3,10 @@ import { ReceiptText, Stethoscope, UserRound } from 'lucide-react';
 import type { Bill } from '@shared/schemas/bills';
 import type { Patient } from '@shared/schemas/patients';
 import { Card, CardBody, CardHeader, PageHeader } from '@/components';
-import { SCREENS } from '@/app/screens';
+import { useScreen } from '@/lib/screens';
 import { ApiError } from '@/lib/api';
 import { notify } from '@/lib/notify';
-import { useCreateBillMutation, type Doctor } from '../../shared/api';
+import { useCreateBillMutation, type Doctor } from '@/lib/bills';
 import { CataloguePickers } from '../../shared/CataloguePickers';
 import { DoctorPicker } from '../../shared/DoctorPicker';
 import { lineErrorPath, toItems } from '../../shared/lines';
@@ -38,6 +38,7 @@ const FIELD_OF_PATH: Record<string, keyof FieldErrors> = {
 
 /** OP Bill (spec 2.8): pick a patient and a doctor, add catalogue items, save and print the bill. */
 export default function OpBillPage() {
+  const screen = useScreen();
   const [patient, setPatient] = useState<Patient | null>(null);
   const [doctor, setDoctor] = useState<Doctor | null>(null);
   const [method, setMethod] = useState<OpPaymentMethod>('cash');
@@ -124,7 +125,7 @@ export default function OpBillPage() {
 
   return (
     <div>
-      <PageHeader title={SCREENS['/op-bill'].title} subtitle={SCREENS['/op-bill'].subtitle} />
+      <PageHeader title={screen.title} subtitle={screen.subtitle} />
       {saved && <SavedBillPanel bill={saved} onDismiss={() => setSaved(null)} />}
       <div className="grid gap-5">
         <div className="grid gap-5 lg:grid-cols-2 lg:items-start">

@@ -3,11 +3,11 @@ import { useForm, type FieldErrors } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { RotateCcw, UserPlus } from 'lucide-react';
 import { Button, Card, CardBody, CardHeader, Checkbox, PageHeader } from '@/components';
-import { SCREENS } from '@/app/screens';
+import { useScreen } from '@/lib/screens';
 import { ApiError } from '@/lib/api';
 import { notify } from '@/lib/notify';
-import { PatientFormSections } from '@/features/patients/components/PatientFormSections';
-import { REGISTRATION_NAMES, REGISTRATION_REQUIRED } from '@/features/patients/registrationFields';
+import { PatientFormSections } from '@/components/PatientFormSections';
+import { REGISTRATION_NAMES, REGISTRATION_REQUIRED } from '@/lib/patients/registrationFields';
 import {
   REGISTRATION_DEFAULTS,
   registrationFieldFor,
@@ -15,8 +15,8 @@ import {
   registrationToApi,
   type RegistrationInput,
   type RegistrationValues,
-} from '@/features/patients/schemas';
-import type { Doctor } from '../../shared/api';
+} from '@/lib/patients/schemas';
+import type { Doctor } from '@/lib/bills';
 import { CataloguePickers } from '../../shared/CataloguePickers';
 import { DoctorPicker } from '../../shared/DoctorPicker';
 import { lineErrorPath, toItems } from '../../shared/lines';
@@ -39,6 +39,7 @@ const section = (_key: string, title: string, body: ReactNode) => (
 
 /** Register Patient with Bill (spec 2.11): one call creates the patient and the bill together. */
 export default function RegisterPatientWithBillPage() {
+  const screen = useScreen();
   const [visit, setVisit] = useState<VisitType>('doctor_visit');
   const [doctor, setDoctor] = useState<Doctor | null>(null);
   const [doctorError, setDoctorError] = useState<string>();
@@ -143,10 +144,7 @@ export default function RegisterPatientWithBillPage() {
 
   return (
     <div>
-      <PageHeader
-        title={SCREENS['/patient-registration-billing'].title}
-        subtitle="Register a new patient and create their first bill in one step"
-      />
+      <PageHeader title={screen.title} subtitle="Register a new patient and create their first bill in one step" />
       {result && <RegistrationResult result={result} onDismiss={() => setResult(null)} />}
       <form
         noValidate

@@ -8,7 +8,7 @@ import {
   type UseFormRegisterReturn,
 } from 'react-hook-form';
 import { FormField, Input, Select, Textarea, type SelectOption } from '@/components';
-import { BLOOD_GROUP_OPTIONS, GENDER_OPTIONS, MEMBERSHIP_OPTIONS, RELATION_OPTIONS } from '../options';
+import { BLOOD_GROUP_OPTIONS, GENDER_OPTIONS, MEMBERSHIP_OPTIONS, RELATION_OPTIONS } from '@/lib/patients/options';
 
 /** The patient fields the forms show, by their API names. */
 export type PatientFieldKey =

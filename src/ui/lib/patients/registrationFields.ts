@@ -1,5 +1,5 @@
-import type { PatientFieldKey } from './components/PatientFormSections';
-import type { RegistrationInput } from './schemas';
+import type { PatientFieldKey } from '@/components/PatientFormSections';
+import type { RegistrationInput } from '@/lib/patients/schemas';
 
 /** API field -> this form's field (the spec's camelCase names, spec 3 "Registration form"). */
 export const REGISTRATION_NAMES = {

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { SummaryCard } from '@/components';
 import { formatCount } from '@/lib/format';
-import { NOT_AVAILABLE, type DashboardCounts } from './api';
+import { NOT_AVAILABLE, type DashboardCounts } from '@/lib/dashboard';
 
 export interface CountCardDef {
   key: keyof DashboardCounts;

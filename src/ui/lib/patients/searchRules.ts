@@ -1,5 +1,5 @@
 import type { Patient } from '@shared/schemas/patients';
-import { ageBounds } from './options';
+import { ageBounds } from '@/lib/patients/options';
 
 /**
  * Patient Search (spec 2.12) over the server's search. The server matches every word of the text

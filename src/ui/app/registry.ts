@@ -1,0 +1,76 @@
+import type { LucideIcon } from 'lucide-react';
+import { NAV_GROUPS_ORDER, type ScreenDef } from '@/lib/screens';
+import { UPCOMING_SCREENS } from './upcoming';
+// Each feature declares its own screens. A new feature adds one line here; a new screen of an
+// existing feature touches only that feature's screens.ts.
+import { screens as audit } from '@/features/audit/screens';
+import { screens as auth } from '@/features/auth/screens';
+import { screens as billing } from '@/features/billing/screens';
+import { screens as catalogue } from '@/features/catalogue/screens';
+import { screens as dashboard } from '@/features/dashboard/screens';
+import { screens as history } from '@/features/history/screens';
+import { screens as home } from '@/features/home/screens';
+import { screens as landing } from '@/features/landing/screens';
+import { screens as patients } from '@/features/patients/screens';
+import { screens as portal } from '@/features/portal/screens';
+import { screens as qc } from '@/features/qc/screens';
+import { screens as results } from '@/features/results/screens';
+import { screens as samples } from '@/features/samples/screens';
+import { screens as setup } from '@/features/setup/screens';
+import { screens as system } from '@/features/system/screens';
+import { screens as users } from '@/features/users/screens';
+
+/** Every route of the spec's route map (document 000, 2.1), each declared by its feature. */
+export const SCREENS: readonly ScreenDef[] = [
+  ...landing,
+  ...auth,
+  ...setup,
+  ...portal,
+  ...home,
+  ...dashboard,
+  ...patients,
+  ...history,
+  ...catalogue,
+  ...billing,
+  ...samples,
+  ...results,
+  ...qc,
+  ...users,
+  ...audit,
+  ...system,
+  ...UPCOMING_SCREENS,
+];
+
+const byPath = new Map(SCREENS.map((s) => [s.path, s]));
+
+export function screenFor(path: string): ScreenDef | undefined {
+  return byPath.get(path);
+}
+
+export interface NavItem {
+  path: string;
+  label: string;
+  icon: LucideIcon;
+}
+
+export interface NavGroup {
+  label: string;
+  items: NavItem[];
+}
+
+/** The sidebar, exactly as the spec's table (000, 2.7): every item is shown to every user. */
+export const NAV_GROUPS: NavGroup[] = NAV_GROUPS_ORDER.map((label) => ({
+  label,
+  items: SCREENS.flatMap((s) =>
+    (s.nav ?? [])
+      .filter((n) => n.group === label)
+      .map((n) => ({ path: s.path, label: n.label, icon: n.icon, order: n.order })),
+  )
+    .sort((a, b) => a.order - b.order)
+    .map(({ path, label: itemLabel, icon }) => ({ path, label: itemLabel, icon })),
+}));
+
+/** The group a path belongs to (first match), for the top bar's "Group / Screen" line. */
+export function groupOf(path: string): string | undefined {
+  return NAV_GROUPS.find((g) => g.items.some((i) => i.path === path))?.label;
+}

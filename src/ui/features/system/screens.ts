@@ -1,0 +1,42 @@
+import { Bug } from 'lucide-react';
+import { lazyPage, type ScreenDef } from '@/lib/screens';
+
+/** The screens of this feature: routes, sidebar entries, titles (assembled by src/ui/app/registry.ts). */
+export const screens: ScreenDef[] = [
+  {
+    path: '/auth-debug',
+    title: 'Auth Debug',
+    subtitle: 'Authentication state of this browser',
+    access: 'public',
+    page: lazyPage(() => import('./pages/AuthDebugPage')),
+  },
+  {
+    path: '/auth-test',
+    title: 'Auth Test',
+    subtitle: 'Sign-in and sign-out checks',
+    access: 'public',
+    page: lazyPage(() => import('./pages/AuthTestPage')),
+  },
+  {
+    path: '/debug-import',
+    title: 'Debug Import System',
+    subtitle: 'Check the database connection, data retrieval and patient writes',
+    access: 'protected',
+    nav: [{ group: 'Setup & Configuration', label: 'Debug Import', icon: Bug, order: 2 }],
+    page: lazyPage(() => import('./pages/DebugImportPage')),
+  },
+  {
+    path: '/test-patients',
+    title: 'Test Patients',
+    subtitle: 'Routing and protected-route check',
+    access: 'protected',
+    page: lazyPage(() => import('./pages/TestPatientsPage')),
+  },
+  {
+    path: '/test-api-connection',
+    title: 'API Connection Test',
+    subtitle: 'Check the health and patients endpoints',
+    access: 'protected',
+    page: lazyPage(() => import('./pages/ApiConnectionTestPage')),
+  },
+];
