@@ -15,7 +15,7 @@ export interface PagedListOptions {
   pageSizes: readonly number[];
   defaultLimit: number;
   /** Extra URL state the screen keeps beside search, filters and paging (e.g. a date). */
-  extra?: Record<string, string>;
+  extra?: Record<string, string | number>;
 }
 
 /**

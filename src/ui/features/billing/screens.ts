@@ -12,6 +12,8 @@ export const screens: ScreenDef[] = [
   },
   {
     path: '/billing',
+    permission: 'view_bills',
+    what: 'bills',
     title: 'Billing Management',
     access: 'protected',
     nav: [{ group: 'Financial Management', label: 'Billing', icon: Wallet, order: 1 }],
@@ -28,6 +30,8 @@ export const screens: ScreenDef[] = [
   },
   {
     path: '/bills-list',
+    permission: 'view_bills',
+    what: 'bills',
     title: 'Bills List',
     access: 'protected',
     nav: [{ group: 'Financial Management', label: 'Bills List', icon: ListChecks, order: 4 }],
@@ -35,6 +39,8 @@ export const screens: ScreenDef[] = [
   },
   {
     path: '/billing-management',
+    permission: 'view_bills',
+    what: 'bills',
     title: 'Billing Management',
     access: 'protected',
     nav: [{ group: 'Financial Management', label: 'Billing Management', icon: FileSpreadsheet, order: 5 }],

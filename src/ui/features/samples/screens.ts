@@ -5,6 +5,8 @@ import { lazyPage, type ScreenDef } from '@/lib/screens';
 export const screens: ScreenDef[] = [
   {
     path: '/samples',
+    permission: 'view_samples',
+    what: 'samples',
     title: 'Sample Collection',
     access: 'protected',
     nav: [{ group: 'Laboratory Operations', label: 'Sample Collection', icon: TestTubes, order: 1 }],
@@ -13,6 +15,8 @@ export const screens: ScreenDef[] = [
   },
   {
     path: '/barcode-system',
+    permission: 'view_samples',
+    what: 'the barcode system',
     title: 'Barcode System',
     access: 'protected',
     nav: [{ group: 'Laboratory Operations', label: 'Barcode System', icon: Barcode, order: 2 }],
@@ -20,6 +24,8 @@ export const screens: ScreenDef[] = [
   },
   {
     path: '/sample-tracking',
+    permission: 'view_samples',
+    what: 'sample tracking',
     title: 'Sample Tracking',
     access: 'protected',
     nav: [{ group: 'Laboratory Operations', label: 'Sample Tracking', icon: MapPin, order: 3 }],

@@ -1,35 +1,32 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Printer, QrCode, ScanBarcode, Wand2 } from 'lucide-react';
 import type { Sample } from '@shared/schemas/samples';
 import {
   Button,
   Card,
   CardHeader,
-  DataTable,
   DateText,
   ErrorPanel,
-  FilterBar,
+  ListTable,
   LoadingState,
   PageHeader,
-  Pagination,
   type Column,
   type RowAction,
 } from '@/components';
 import { useScreen } from '@/lib/screens';
 import { formatCount } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
-import { useUrlState } from '@/lib/useUrlState';
-import { NoAccess } from '@/components/NoAccess';
+import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useGenerateBarcodesMutation, useSampleSummary, useSamples } from '../api';
 import { BarcodeScannerDialog } from '../components/BarcodeScannerDialog';
 import { LookupPanel } from '../components/LookupPanel';
 import { SampleBarcodeDialog } from '../components/SampleBarcodeDialog';
 import { SampleCards } from '../components/SampleCards';
 import { printLabel } from '../print';
-import { OPEN_STATUS_OPTIONS, StatusBadge, oneOf } from '../text';
+import { OPEN_STATUS_OPTIONS, StatusBadge } from '../text';
 
 const PAGE_SIZES = [20, 50, 100] as const;
-const DEFAULTS = { search: '', status: 'all', page: 1, limit: 50 };
+const FILTERS: ListFilter[] = [{ key: 'status', label: 'Status', options: OPEN_STATUS_OPTIONS }];
 
 const columns: Column<Sample>[] = [
   {
@@ -77,29 +74,14 @@ const columns: Column<Sample>[] = [
 
 /** Barcode System (/barcode-system): look samples up by barcode, print labels, fill in missing barcodes. */
 export default function BarcodeSystemPage() {
-  const user = useCurrentUser();
-  if (!user.permissions.includes('view_samples'))
-    return <NoAccess what="the barcode system" permission="view_samples" />;
-  return <BarcodeSystem canManage={user.permissions.includes('manage_samples')} />;
-}
-
-function BarcodeSystem({ canManage }: { canManage: boolean }) {
   const screen = useScreen();
-  const [q, setQ, resetQ, isActive] = useUrlState(DEFAULTS);
-  const status = oneOf(q.status, OPEN_STATUS_OPTIONS);
-  const limit = (PAGE_SIZES as readonly number[]).includes(q.limit) ? q.limit : 50;
-  const page = Math.max(1, Math.trunc(q.page));
-  const list = useSamples({ page, limit, search: q.search, status });
+  const canManage = useCurrentUser().permissions.includes('manage_samples');
+  const paged = usePagedList({ filters: FILTERS, pageSizes: PAGE_SIZES, defaultLimit: 50 });
+  const list = useSamples({ page: paged.page, limit: paged.limit, search: paged.search, ...paged.values });
   const summary = useSampleSummary();
   const generate = useGenerateBarcodesMutation();
-  const filtersActive = isActive('search', 'status');
   const [scanning, setScanning] = useState(false);
   const [shown, setShown] = useState<Sample | null>(null);
-
-  const totalPages = list.data?.totalPages;
-  useEffect(() => {
-    if (totalPages !== undefined && page > totalPages) setQ({ page: totalPages }, { replace: true });
-  }, [page, totalPages, setQ]);
 
   const retry = () => {
     void list.refetch();
@@ -158,49 +140,24 @@ function BarcodeSystem({ canManage }: { canManage: boolean }) {
           <LookupPanel onFound={setShown} />
           <Card>
             <CardHeader title={list.data ? `Samples (${formatCount(list.data.total)})` : 'Samples'} />
-            <div className="border-b border-slate-100 p-3">
-              <FilterBar
-                search={q.search}
-                onSearchChange={(search) => setQ({ search, page: 1 }, { replace: true })}
-                searchPlaceholder="Search by sample ID, barcode or type"
-                searchLabel="Search samples"
-                selects={[{ key: 'status', label: 'Status', value: status, options: OPEN_STATUS_OPTIONS }]}
-                onSelectChange={(key, value) => setQ({ [key]: value, page: 1 })}
-                active={filtersActive}
-                onClear={resetQ}
-              />
-            </div>
-            <DataTable
+            <ListTable
+              list={paged}
+              query={list}
+              rows={(p) => p.samples}
+              search={{ placeholder: 'Search by sample ID, barcode or type', label: 'Search samples' }}
               caption="Samples and barcodes"
+              itemLabel="samples"
               columns={columns}
-              rows={list.data?.samples}
               getRowId={(s) => s.id}
-              error={list.isError ? list.error : undefined}
               errorTitle="Error Loading Barcode System"
               onRetry={retry}
-              retryLabel="Retry"
               rowActions={actions}
               empty={{
                 title: 'No samples found',
-                hint: filtersActive
-                  ? 'Try adjusting your search or filter criteria'
-                  : 'No samples have been collected yet',
+                hint: 'No samples have been collected yet',
+                filteredHint: 'Try adjusting your search or filter criteria',
               }}
-              className={list.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}
             />
-            {list.data && list.data.total > 0 && !list.isError && (
-              <Pagination
-                className="border-t border-slate-100"
-                page={page}
-                totalPages={list.data.totalPages}
-                total={list.data.total}
-                pageSize={limit}
-                pageSizes={PAGE_SIZES}
-                onPageChange={(p) => setQ({ page: p })}
-                onPageSizeChange={(size) => setQ({ limit: size, page: 1 })}
-                itemLabel="samples"
-              />
-            )}
           </Card>
         </>
       )}

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Plus, ScanBarcode } from 'lucide-react';
 import type { Sample } from '@shared/schemas/samples';
 import {
@@ -6,19 +6,15 @@ import {
   Card,
   CardHeader,
   ConfirmDialog,
-  DataTable,
   ErrorPanel,
-  FilterBar,
-  LoadingState,
+  ListTable,
   PageHeader,
-  Pagination,
   deleteMessage,
 } from '@/components';
 import { useScreen } from '@/lib/screens';
 import { formatCount } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
-import { useUrlState } from '@/lib/useUrlState';
-import { NoAccess } from '@/components/NoAccess';
+import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useDeleteSampleMutation, useSampleStatusMutation, useSampleSummary, useSamples } from '../api';
 import { BarcodeScannerDialog } from '../components/BarcodeScannerDialog';
 import { CollectSampleDialog } from '../components/CollectSampleDialog';
@@ -28,29 +24,25 @@ import { RejectSampleDialog } from '../components/RejectSampleDialog';
 import { SampleBarcodeDialog } from '../components/SampleBarcodeDialog';
 import { SampleCards } from '../components/SampleCards';
 import { SampleDetailsDialog } from '../components/SampleDetailsDialog';
-import { PRIORITY_OPTIONS, STATUS_OPTIONS, oneOf } from '../text';
+import { PRIORITY_OPTIONS, STATUS_OPTIONS } from '../text';
 
 const PAGE_SIZES = [20, 50, 100] as const;
 /** Spec 9: samples page 50 at a time. `view` is the sample whose details are open (Sample Tracking links here). */
-const DEFAULTS = { search: '', status: 'all', priority: 'all', page: 1, limit: 50, view: 0 };
+const FILTERS: ListFilter[] = [
+  { key: 'status', label: 'Status', options: STATUS_OPTIONS },
+  { key: 'priority', label: 'Priority', options: PRIORITY_OPTIONS },
+];
+const EXTRA = { view: 0 };
 
 /** Sample Collection (/samples): collect, label, move through the lab, reject, with the chain of custody. */
 export default function SampleCollectionPage() {
-  const user = useCurrentUser();
-  if (!user.permissions.includes('view_samples')) return <NoAccess what="samples" permission="view_samples" />;
-  return <SampleCollection canManage={user.permissions.includes('manage_samples')} />;
-}
-
-function SampleCollection({ canManage }: { canManage: boolean }) {
   const screen = useScreen();
-  const [q, setQ, resetQ, isActive] = useUrlState(DEFAULTS);
-  const status = oneOf(q.status, STATUS_OPTIONS);
-  const priority = oneOf(q.priority, PRIORITY_OPTIONS);
-  const limit = (PAGE_SIZES as readonly number[]).includes(q.limit) ? q.limit : 50;
-  const page = Math.max(1, Math.trunc(q.page));
-  const list = useSamples({ page, limit, search: q.search, status, priority });
+  const canManage = useCurrentUser().permissions.includes('manage_samples');
+  const paged = usePagedList({ filters: FILTERS, pageSizes: PAGE_SIZES, defaultLimit: 50, extra: EXTRA });
+  const view = Number(paged.state.view) || 0;
+  const setView = (id: number) => paged.setState({ view: id });
+  const list = useSamples({ page: paged.page, limit: paged.limit, search: paged.search, ...paged.values });
   const summary = useSampleSummary();
-  const filtersActive = isActive('search', 'status', 'priority');
 
   const [collecting, setCollecting] = useState(false);
   const [scanning, setScanning] = useState(false);
@@ -61,11 +53,6 @@ function SampleCollection({ canManage }: { canManage: boolean }) {
   const move = useSampleStatusMutation();
   const remove = useDeleteSampleMutation();
 
-  const totalPages = list.data?.totalPages;
-  useEffect(() => {
-    if (totalPages !== undefined && page > totalPages) setQ({ page: totalPages }, { replace: true });
-  }, [page, totalPages, setQ]);
-
   const retry = () => {
     void list.refetch();
     void summary.refetch();
@@ -74,7 +61,7 @@ function SampleCollection({ canManage }: { canManage: boolean }) {
   const columns = collectionColumns({
     canManage,
     busyId: move.isPending ? (move.variables?.id ?? null) : null,
-    onView: (s) => setQ({ view: s.id }),
+    onView: (s) => setView(s.id),
     onBarcode: setBarcodeOf,
     onMove: (s, to) => move.mutate({ id: s.id, status: to }),
     onReject: setRejecting,
@@ -117,63 +104,32 @@ function SampleCollection({ canManage }: { canManage: boolean }) {
           <SampleCards summary={summary} cards={['total', 'collected', 'processing', 'completed']} />
           <Card>
             <CardHeader title={list.data ? `Samples (${formatCount(list.data.total)})` : 'Samples'} />
-            <div className="border-b border-slate-100 p-3">
-              <FilterBar
-                search={q.search}
-                onSearchChange={(search) => setQ({ search, page: 1 }, { replace: true })}
-                searchPlaceholder="Search by sample ID, barcode, type or patient"
-                searchLabel="Search samples"
-                selects={[
-                  { key: 'status', label: 'Status', value: status, options: STATUS_OPTIONS },
-                  { key: 'priority', label: 'Priority', value: priority, options: PRIORITY_OPTIONS },
-                ]}
-                onSelectChange={(key, value) => setQ({ [key]: value, page: 1 })}
-                active={filtersActive}
-                onClear={resetQ}
-              />
-            </div>
-            {list.isPending ? (
-              <LoadingState text="Loading samples..." />
-            ) : (
-              <DataTable
-                caption="Samples"
-                columns={columns}
-                rows={list.data?.samples}
-                getRowId={(s) => s.id}
-                error={list.isError ? list.error : undefined}
-                errorTitle="Database Connection Error"
-                onRetry={retry}
-                retryLabel="Retry Connection"
-                onRowClick={(s) => setQ({ view: s.id })}
-                empty={{
-                  title: 'No samples found',
-                  hint: filtersActive
-                    ? 'Try adjusting your search or filter criteria'
-                    : 'No samples have been collected yet',
-                  action:
-                    canManage && !filtersActive ? (
-                      <Button size="sm" onClick={() => setCollecting(true)}>
-                        <Plus />
-                        Collect Sample
-                      </Button>
-                    ) : undefined,
-                }}
-                className={list.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}
-              />
-            )}
-            {list.data && list.data.total > 0 && !list.isError && (
-              <Pagination
-                className="border-t border-slate-100"
-                page={page}
-                totalPages={list.data.totalPages}
-                total={list.data.total}
-                pageSize={limit}
-                pageSizes={PAGE_SIZES}
-                onPageChange={(p) => setQ({ page: p })}
-                onPageSizeChange={(size) => setQ({ limit: size, page: 1 })}
-                itemLabel="samples"
-              />
-            )}
+            <ListTable
+              list={paged}
+              query={list}
+              rows={(p) => p.samples}
+              search={{ placeholder: 'Search by sample ID, barcode, type or patient', label: 'Search samples' }}
+              caption="Samples"
+              itemLabel="samples"
+              columns={columns}
+              getRowId={(s) => s.id}
+              loadingText="Loading samples..."
+              errorTitle="Database Connection Error"
+              onRetry={retry}
+              retryLabel="Retry Connection"
+              onRowClick={(s) => setView(s.id)}
+              empty={{
+                title: 'No samples found',
+                hint: 'No samples have been collected yet',
+                filteredHint: 'Try adjusting your search or filter criteria',
+                action: canManage ? (
+                  <Button size="sm" onClick={() => setCollecting(true)}>
+                    <Plus />
+                    Collect Sample
+                  </Button>
+                ) : undefined,
+              }}
+            />
           </Card>
         </>
       )}
@@ -198,10 +154,10 @@ function SampleCollection({ canManage }: { canManage: boolean }) {
       />
       <SampleBarcodeDialog sample={barcodeOf} onOpenChange={(o) => !o && setBarcodeOf(null)} />
       <SampleDetailsDialog
-        sampleId={q.view > 0 ? q.view : null}
-        onOpenChange={(o) => !o && setQ({ view: 0 })}
+        sampleId={view > 0 ? view : null}
+        onOpenChange={(o) => !o && setView(0)}
         onShowBarcode={(s) => {
-          setQ({ view: 0 });
+          setView(0);
           setBarcodeOf(s);
         }}
       />

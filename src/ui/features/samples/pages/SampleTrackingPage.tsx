@@ -5,30 +5,29 @@ import type { Sample } from '@shared/schemas/samples';
 import {
   Card,
   CardHeader,
-  DataTable,
   DateText,
   ErrorPanel,
-  FilterBar,
   LinkButton,
+  ListTable,
   LoadingState,
   PageHeader,
-  Pagination,
   type Column,
   type RowAction,
 } from '@/components';
 import { useScreen } from '@/lib/screens';
 import { formatCount } from '@/lib/format';
-import { useCurrentUser } from '@/lib/session';
-import { useUrlState } from '@/lib/useUrlState';
+import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { withQuery } from '@/lib/api';
-import { NoAccess } from '@/components/NoAccess';
 import { useSampleSummary, useSamples } from '../api';
 import { SampleCards } from '../components/SampleCards';
 import { RealtimeStatusCard, TimelineCard } from '../components/TrackingPanels';
-import { OPEN_STATUS_OPTIONS, PRIORITY_OPTIONS, PriorityBadge, StatusBadge, oneOf, patientName } from '../text';
+import { OPEN_STATUS_OPTIONS, PRIORITY_OPTIONS, PriorityBadge, StatusBadge, patientName } from '../text';
 
 const PAGE_SIZES = [20, 50, 100] as const;
-const DEFAULTS = { search: '', status: 'all', priority: 'all', page: 1, limit: 50 };
+const FILTERS: ListFilter[] = [
+  { key: 'status', label: 'Status', options: OPEN_STATUS_OPTIONS },
+  { key: 'priority', label: 'Priority', options: PRIORITY_OPTIONS },
+];
 const OPEN = ['pending', 'collected', 'processing'];
 
 /** Collected column: the collection time and the ETA (collection + 2 h); an open sample past its ETA is marked late. */
@@ -105,29 +104,13 @@ function useNow(): number {
 
 /** Sample Tracking (/sample-tracking): where every sample is, its ETA, and how the lab is keeping up. */
 export default function SampleTrackingPage() {
-  const user = useCurrentUser();
-  if (!user.permissions.includes('view_samples')) return <NoAccess what="sample tracking" permission="view_samples" />;
-  return <SampleTracking />;
-}
-
-function SampleTracking() {
   const screen = useScreen();
   const navigate = useNavigate();
-  const [q, setQ, resetQ, isActive] = useUrlState(DEFAULTS);
-  const status = oneOf(q.status, OPEN_STATUS_OPTIONS);
-  const priority = oneOf(q.priority, PRIORITY_OPTIONS);
-  const limit = (PAGE_SIZES as readonly number[]).includes(q.limit) ? q.limit : 50;
-  const page = Math.max(1, Math.trunc(q.page));
-  const list = useSamples({ page, limit, search: q.search, status, priority });
+  const paged = usePagedList({ filters: FILTERS, pageSizes: PAGE_SIZES, defaultLimit: 50 });
+  const list = useSamples({ page: paged.page, limit: paged.limit, search: paged.search, ...paged.values });
   const summary = useSampleSummary();
-  const filtersActive = isActive('search', 'status', 'priority');
   const now = useNow();
   const columns = trackingColumns(now);
-
-  const totalPages = list.data?.totalPages;
-  useEffect(() => {
-    if (totalPages !== undefined && page > totalPages) setQ({ page: totalPages }, { replace: true });
-  }, [page, totalPages, setQ]);
 
   const retry = () => {
     void list.refetch();
@@ -177,52 +160,27 @@ function SampleTracking() {
           <div className="grid grid-cols-1 items-start gap-5 2xl:grid-cols-[minmax(0,1fr)_18rem]">
             <Card>
               <CardHeader title={list.data ? `Samples (${formatCount(list.data.total)})` : 'Samples'} />
-              <div className="border-b border-slate-100 p-3">
-                <FilterBar
-                  search={q.search}
-                  onSearchChange={(search) => setQ({ search, page: 1 }, { replace: true })}
-                  searchPlaceholder="Search by sample ID, sample type or patient name"
-                  searchLabel="Search samples"
-                  selects={[
-                    { key: 'status', label: 'Status', value: status, options: OPEN_STATUS_OPTIONS },
-                    { key: 'priority', label: 'Priority', value: priority, options: PRIORITY_OPTIONS },
-                  ]}
-                  onSelectChange={(key, value) => setQ({ [key]: value, page: 1 })}
-                  active={filtersActive}
-                  onClear={resetQ}
-                />
-              </div>
-              <DataTable
+              <ListTable
+                list={paged}
+                query={list}
+                rows={(p) => p.samples}
+                search={{
+                  placeholder: 'Search by sample ID, sample type or patient name',
+                  label: 'Search samples',
+                }}
                 caption="Sample tracking"
+                itemLabel="samples"
                 columns={columns}
-                rows={list.data?.samples}
                 getRowId={(s) => s.id}
-                error={list.isError ? list.error : undefined}
                 errorTitle="Error Loading Sample Tracking"
                 onRetry={retry}
-                retryLabel="Retry"
                 rowActions={actions}
                 empty={{
                   title: 'No samples found',
-                  hint: filtersActive
-                    ? 'Try adjusting your search or filter criteria'
-                    : 'No samples have been collected yet',
+                  hint: 'No samples have been collected yet',
+                  filteredHint: 'Try adjusting your search or filter criteria',
                 }}
-                className={list.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}
               />
-              {list.data && list.data.total > 0 && !list.isError && (
-                <Pagination
-                  className="border-t border-slate-100"
-                  page={page}
-                  totalPages={list.data.totalPages}
-                  total={list.data.total}
-                  pageSize={limit}
-                  pageSizes={PAGE_SIZES}
-                  onPageChange={(p) => setQ({ page: p })}
-                  onPageSizeChange={(size) => setQ({ limit: size, page: 1 })}
-                  itemLabel="samples"
-                />
-              )}
             </Card>
             <aside aria-label="Tracking panels" className="grid grid-cols-1 gap-5 md:grid-cols-2 2xl:grid-cols-1">
               <TimelineCard summary={summary} />

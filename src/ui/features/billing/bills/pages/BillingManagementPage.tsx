@@ -1,34 +1,21 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { ClipboardList, ListChecks, Plus, Receipt, UserPlus } from 'lucide-react';
 import type { Permission } from '@shared/roles';
 import type { Bill } from '@shared/schemas/bills';
-import {
-  Badge,
-  Card,
-  CardBody,
-  CardHeader,
-  DataTable,
-  DateText,
-  FilterBar,
-  LinkButton,
-  Money,
-  PageHeader,
-  Pagination,
-} from '@/components';
+import { Badge, Card, CardBody, CardHeader, DateText, LinkButton, ListTable, Money, PageHeader } from '@/components';
 import { useScreen } from '@/lib/screens';
-import { NoAccess } from '@/components/NoAccess';
 import { useIsMobile } from '@/lib/useIsMobile';
 import { useCurrentUser } from '@/lib/session';
-import { useUrlState } from '@/lib/useUrlState';
-import { useBillSummary, useBills, type BillFilters } from '../api';
+import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { useBillSummary, useBills } from '../api';
 import { BillDetailsDialog } from '../components/BillDetailsDialog';
 import { billColumns, billRowActions } from '../components/columns';
-import { MANAGEMENT_STATUS_OPTIONS, oneOf, patientName } from '@/lib/billText';
+import { MANAGEMENT_STATUS_OPTIONS, patientName } from '@/lib/billText';
 import { ManagementCards } from '../components/SummaryPanels';
 
 const PAGE_SIZES = [10, 20, 50] as const;
-const DEFAULTS = { search: '', status: 'all', page: 1, limit: 10 };
+const FILTERS: ListFilter[] = [{ key: 'status', label: 'Status', options: MANAGEMENT_STATUS_OPTIONS }];
 /** How many overdue bills the collection panel lists (the oldest debts are in the Bills List). */
 const OVERDUE_SHOWN = 5;
 
@@ -120,24 +107,15 @@ function BillingTools({ can }: { can: (p: Permission) => boolean }) {
  * Billing Management (spec 2.16, the live variant), also served at /billing: the lab's figures,
  * bills searchable by number, patient name or patient ID, Bill Details, print and download.
  */
-function BillingManagementScreen() {
+export default function BillingManagementPage() {
   const screen = useScreen();
   const user = useCurrentUser();
   const phone = useIsMobile();
   const can = (p: Permission) => user.permissions.includes(p);
-  const [q, setQ, resetQ, isActive] = useUrlState(DEFAULTS);
-  const filters: BillFilters = { search: q.search, status: oneOf(q.status, MANAGEMENT_STATUS_OPTIONS) };
-  const limit = (PAGE_SIZES as readonly number[]).includes(q.limit) ? q.limit : 10;
-  const page = Math.max(1, Math.trunc(q.page));
-  const list = useBills({ ...filters, page, limit });
+  const paged = usePagedList({ filters: FILTERS, pageSizes: PAGE_SIZES, defaultLimit: 10 });
+  const list = useBills({ search: paged.search, ...paged.values, page: paged.page, limit: paged.limit });
   const summary = useBillSummary();
-  const filtersActive = isActive('search', 'status');
   const [viewing, setViewing] = useState<Bill | null>(null);
-
-  const totalPages = list.data?.totalPages;
-  useEffect(() => {
-    if (totalPages !== undefined && page > totalPages) setQ({ page: totalPages }, { replace: true });
-  }, [page, totalPages, setQ]);
 
   const columns = [
     billColumns.number,
@@ -169,50 +147,23 @@ function BillingManagementScreen() {
       <div className="grid grid-cols-1 items-start gap-5 xl:grid-cols-[minmax(0,1fr)_17rem]">
         <Card>
           <CardHeader title="Bills" />
-          <div className="border-b border-slate-100 p-3">
-            <FilterBar
-              search={q.search}
-              onSearchChange={(search) => setQ({ search, page: 1 }, { replace: true })}
-              searchPlaceholder="Search by bill number, patient name or patient ID"
-              searchLabel="Search bills"
-              selects={[
-                { key: 'status', label: 'Status', value: filters.status ?? 'all', options: MANAGEMENT_STATUS_OPTIONS },
-              ]}
-              onSelectChange={(key, value) => setQ({ [key]: value, page: 1 })}
-              active={filtersActive}
-              onClear={resetQ}
-            />
-          </div>
-          <DataTable
+          <ListTable
+            list={paged}
+            query={list}
+            rows={(p) => p.bills}
+            search={{ placeholder: 'Search by bill number, patient name or patient ID', label: 'Search bills' }}
             caption="Bills"
+            itemLabel="bills"
             columns={columns}
-            rows={list.data?.bills}
             getRowId={(b) => b.id}
-            loading={list.isPending}
-            skeletonRows={Math.min(limit, 10)}
-            error={list.isError ? list.error : undefined}
-            onRetry={() => void list.refetch()}
             retryLabel="Retry Connection"
             empty={{
               title: 'No bills found',
-              hint: filtersActive ? 'Try adjusting your search or filter criteria' : 'No bills have been created yet',
+              hint: 'No bills have been created yet',
+              filteredHint: 'Try adjusting your search or filter criteria',
             }}
             rowActions={billRowActions({ onView: setViewing, compact: phone })}
-            className={list.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}
           />
-          {list.data && list.data.total > 0 && !list.isError && (
-            <Pagination
-              className="border-t border-slate-100"
-              page={page}
-              totalPages={list.data.totalPages}
-              total={list.data.total}
-              pageSize={limit}
-              pageSizes={PAGE_SIZES}
-              onPageChange={(p) => setQ({ page: p })}
-              onPageSizeChange={(size) => setQ({ limit: size, page: 1 })}
-              itemLabel="bills"
-            />
-          )}
         </Card>
         <aside aria-label="Billing panels" className="grid grid-cols-1 gap-5 md:grid-cols-2 xl:grid-cols-1">
           <OverdueBills onOpen={setViewing} />
@@ -227,19 +178,4 @@ function BillingManagementScreen() {
       />
     </>
   );
-}
-
-/** Without view_bills the server refuses every bills call: say so once, naming the permission. */
-export default function BillingManagementPage() {
-  const screen = useScreen();
-  const user = useCurrentUser();
-  if (!user.permissions.includes('view_bills')) {
-    return (
-      <>
-        <PageHeader title={screen.title} />
-        <NoAccess what="bills" permission="view_bills" />
-      </>
-    );
-  }
-  return <BillingManagementScreen />;
 }
