@@ -1,3 +1,4 @@
+import { labTimestamp } from '../shared/time.js';
 import Table from 'cli-table3';
 import { stringify } from 'csv-stringify/sync';
 
@@ -98,22 +99,7 @@ export class Output {
 }
 
 /** "2025-01-31 14:05" in the lab's timezone; empty for never. */
-export function formatTimestamp(iso: string | null, timeZone: string): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(d);
-  const get = (t: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === t)?.value ?? '';
-  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}`;
-}
+export const formatTimestamp = labTimestamp;
 
 /** Quotes a path so a printed command can be pasted into a POSIX shell as is. */
 export function shellQuote(s: string): string {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLab, type TestLab } from '../helpers.js';
 import { verifyChain } from '../../src/core/audit/audit.js';
-import { localDate } from '../../src/core/time.js';
+import { localDate } from '../../src/shared/time.js';
 import type { AuditLog } from '../../src/shared/schemas/audit.js';
 import type { User } from '../../src/shared/schemas/users.js';
 import {

@@ -4,7 +4,7 @@ import { createPatient, uniqueWord } from './support.js';
 import { seedResult, seedSample } from './lab-records.js';
 import type { Bill } from '../../src/shared/schemas/bills.js';
 import type { PatientHistory, Visit } from '../../src/shared/schemas/history.js';
-import { addDays, localDate as labDate } from '../../src/core/time.js';
+import { addDays, localDate as labDate } from '../../src/shared/time.js';
 
 let lab: TestLab;
 let testId: number;

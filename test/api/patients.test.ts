@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLab, type TestLab } from '../helpers.js';
 import type { Patient } from '../../src/shared/schemas/patients.js';
-import { localDate as labDate } from '../../src/core/time.js';
+import { localDate as labDate } from '../../src/shared/time.js';
 import { badFields, createPatient, errorBody, localDate, patientBody, uniquePhone } from './support.js';
 
 let lab: TestLab;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLab, type Client, type TestLab } from '../helpers.js';
-import { localDate } from '../../src/core/time.js';
-import { addDays } from '../../src/core/time.js';
+import { localDate } from '../../src/shared/time.js';
+import { addDays } from '../../src/shared/time.js';
 import type { QcMaterial, QcRun, QcSummary } from '../../src/shared/schemas/qc.js';
 import { uniqueWord } from './support.js';
 

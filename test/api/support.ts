@@ -6,7 +6,7 @@ import type { Patient, PatientPage } from '../../src/shared/schemas/patients.js'
 import type { User } from '../../src/shared/schemas/users.js';
 import type { ApiErrorBody } from '../../src/shared/schemas/common.js';
 import type { Role } from '../../src/shared/roles.js';
-import { localDate as labDate } from '../../src/core/time.js';
+import { localDate as labDate } from '../../src/shared/time.js';
 
 let seq = 0;
 

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createTest } from '../../src/core/catalogue/tests.js';
 import { createMaterial, recordRun } from '../../src/core/qc/service.js';
-import { addDays } from '../../src/core/time.js';
-import { localDate } from '../../src/core/time.js';
+import { addDays } from '../../src/shared/time.js';
+import { localDate } from '../../src/shared/time.js';
 import { systemActor, type Actor } from '../../src/core/context.js';
 import { MOBILE, login, screenshot, startApp, type E2eApp } from './harness.js';
 

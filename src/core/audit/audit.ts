@@ -11,7 +11,7 @@ import type { ChainReport } from '../../shared/schemas/system.js';
 
 export type { ChainReport };
 import { organizationTimezone } from '../settings/organization.js';
-import { addDays, startOfLocalDayUtc } from '../time.js';
+import { addDays, startOfLocalDayUtc } from '../../shared/time.js';
 
 type Executor = Db | Transaction<DB>;
 

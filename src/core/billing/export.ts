@@ -4,7 +4,7 @@ import type { Actor } from '../context.js';
 import type { Db } from '../db/connection.js';
 import type { BillListQuery } from '../../shared/schemas/bills.js';
 import { organizationTimezone } from '../settings/organization.js';
-import { localDate } from '../time.js';
+import { localDate } from '../../shared/time.js';
 import { toBill } from './mappers.js';
 import { applyBillFilters, billsQuery, selectBillColumns } from './repository.js';
 

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { BillItemsTable, BillsTable, PaymentsTable } from '../db/schema.js';
 import { billStatusOf, paymentStatusOf } from '../../shared/billing.js';
 import type { Bill, BillItem, Payment } from '../../shared/schemas/bills.js';
-import { localDate } from '../time.js';
+import { localDate } from '../../shared/time.js';
 
 export type BillRow = Selectable<BillsTable> & {
   patient_first_name: string;

@@ -2,7 +2,7 @@ import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { BillListQuery } from '../../shared/schemas/bills.js';
 import type { BillRow } from './mappers.js';
-import { addDays, startOfLocalDayUtc } from '../time.js';
+import { addDays, startOfLocalDayUtc } from '../../shared/time.js';
 
 export function billsQuery(db: Db, organizationId: number) {
   return db

@@ -21,7 +21,7 @@ import { pageEnvelope } from '../../shared/schemas/common.js';
 import { findPatient, toPatient } from '../patients/repository.js';
 import { insertPatient } from '../patients/service.js';
 import { labToday, organizationTimezone } from '../settings/organization.js';
-import { addDays, localDate, localMinuteStamp } from '../time.js';
+import { addDays, localDate, localMinuteStamp } from '../../shared/time.js';
 import { resolveDoctor, resolveLines } from './lines.js';
 import { cancelVisitsOfBill, recordVisitForBill } from '../visits/service.js';
 import { toBill, toBillItem, toPayment } from './mappers.js';

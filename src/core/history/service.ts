@@ -4,7 +4,7 @@ import { findPatient, toPatient } from '../patients/repository.js';
 import { billsQuery, selectBillColumns } from '../billing/repository.js';
 import { toBill } from '../billing/mappers.js';
 import { labToday, organizationTimezone } from '../settings/organization.js';
-import { localDate } from '../time.js';
+import { localDate } from '../../shared/time.js';
 import { visitsOfPatient } from '../visits/repository.js';
 import type { HistoryBill, HistorySample, HistoryTestResult, PatientHistory } from '../../shared/schemas/history.js';
 

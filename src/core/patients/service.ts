@@ -14,7 +14,7 @@ import type {
 import { findPatient, pagePatients, toPatient, type PatientRow } from './repository.js';
 import { nextSequence } from '../sequences.js';
 import { labToday, organizationTimezone } from '../settings/organization.js';
-import { localDate } from '../time.js';
+import { localDate } from '../../shared/time.js';
 
 type Writable = Omit<
   PatientRow,

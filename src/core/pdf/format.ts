@@ -1,4 +1,4 @@
-import { localParts } from '../time.js';
+import { localParts } from '../../shared/time.js';
 
 /** Dates on printed documents follow the lab's date format and time zone; times are 24-hour. */
 function pick(iso: string, timeZone: string) {

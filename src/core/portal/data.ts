@@ -5,7 +5,7 @@ import { billsQuery, selectBillColumns } from '../billing/repository.js';
 import { toBill } from '../billing/mappers.js';
 import { billPdfById } from '../billing/print.js';
 import { organizationTimezone } from '../settings/organization.js';
-import { localDate } from '../time.js';
+import { localDate } from '../../shared/time.js';
 import { visitsOfPatient } from '../visits/repository.js';
 import { ageOn } from '../../shared/age.js';
 import type { PortalAppointment, PortalBill, PortalPatient, PortalResult } from '../../shared/schemas/portal.js';

@@ -5,7 +5,7 @@ import { diff, writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { nextSequence } from '../sequences.js';
 import { getOrganization } from '../settings/organization.js';
-import { addDays, localDate } from '../time.js';
+import { addDays, localDate } from '../../shared/time.js';
 import { formatLabDateTime } from '../pdf/format.js';
 import { passRate, westgard, zScore } from '../../shared/westgard.js';
 import {

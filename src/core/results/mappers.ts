@@ -1,5 +1,5 @@
 import { ageOn } from '../../shared/age.js';
-import { localDate } from '../time.js';
+import { localDate } from '../../shared/time.js';
 import { pickRange, type ReferenceRange } from '../../shared/flags.js';
 import {
   validationStatusOf,

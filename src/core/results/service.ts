@@ -4,7 +4,7 @@ import { nowIso } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { organizationTimezone } from '../settings/organization.js';
-import { localDate, startOfLocalDayUtc } from '../time.js';
+import { localDate, startOfLocalDayUtc } from '../../shared/time.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import {
   resultCode,

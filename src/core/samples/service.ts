@@ -6,7 +6,7 @@ import { writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { nextSequence } from '../sequences.js';
 import { organizationTimezone } from '../settings/organization.js';
-import { localDate } from '../time.js';
+import { localDate } from '../../shared/time.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import {
   canMoveSample,

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { OrganizationsTable } from '../db/schema.js';
 import { NotFoundError } from '../errors.js';
-import { localDate } from '../time.js';
+import { localDate } from '../../shared/time.js';
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
 

@@ -7,7 +7,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { findPatient } from '../patients/repository.js';
 import { resolveDoctor } from '../billing/lines.js';
 import { organizationTimezone } from '../settings/organization.js';
-import { localDate, localMinuteStamp } from '../time.js';
+import { localDate, localMinuteStamp } from '../../shared/time.js';
 import type { Visit, VisitCreate, VisitUpdate } from '../../shared/schemas/history.js';
 import { findVisit, visitsOfPatient } from './repository.js';
 

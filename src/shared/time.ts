@@ -1,0 +1,127 @@
+import type { DateFormat as LabDateFormat } from './constants.js';
+
+export type { LabDateFormat };
+
+/**
+ * Lab-local calendar and display helpers, shared by server, CLI and browser: the lab's time zone
+ * decides what "today", a bill date and a shown time are.
+ */
+
+/** Intl formatters are costly to build; one per zone is kept. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
+/** Year, month, day, hour, minute, second of instant d in the lab's zone (24-hour, zero-padded). */
+export function localParts(timeZone: string, d: Date) {
+  const o: Record<string, string> = {};
+  for (const p of formatter(timeZone).formatToParts(d)) o[p.type] = p.value;
+  return { y: o.year!, mo: o.month!, d: o.day!, h: o.hour!, mi: o.minute!, s: o.second! };
+}
+
+/** YYYY-MM-DD in the lab's zone. */
+export function localDate(timeZone: string, d: Date = new Date()): string {
+  const p = localParts(timeZone, d);
+  return `${p.y}-${p.mo}-${p.d}`;
+}
+
+/** YYYYMMDDHHmm in the lab's zone (bill numbers). */
+export function localMinuteStamp(timeZone: string, d: Date = new Date()): string {
+  const p = localParts(timeZone, d);
+  return `${p.y}${p.mo}${p.d}${p.h}${p.mi}`;
+}
+
+/** Offset of the zone from UTC at instant d, in ms. */
+function offsetMs(timeZone: string, d: Date): number {
+  const p = localParts(timeZone, d);
+  const asUtc = Date.UTC(Number(p.y), Number(p.mo) - 1, Number(p.d), Number(p.h), Number(p.mi), Number(p.s));
+  return asUtc - Math.floor(d.getTime() / 1000) * 1000;
+}
+
+/** The UTC instant at which the lab-local calendar day `ymd` begins. */
+export function startOfLocalDayUtc(timeZone: string, ymd: string): Date {
+  const [y, m, d] = ymd.split('-').map(Number) as [number, number, number];
+  const guess = new Date(Date.UTC(y, m - 1, d));
+  const first = new Date(guess.getTime() - offsetMs(timeZone, guess));
+  return new Date(guess.getTime() - offsetMs(timeZone, first));
+}
+
+export function addDays(ymd: string, days: number): string {
+  const [y, m, d] = ymd.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+}
+
+export interface LabFormat {
+  dateFormat: LabDateFormat;
+  timeZone: string;
+  hour12: boolean;
+}
+
+export const DEFAULT_LAB_FORMAT: LabFormat = { dateFormat: 'DD/MM/YYYY', timeZone: 'Asia/Kolkata', hour12: false };
+
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+function arrange(y: string, m: string, d: string, format: LabDateFormat): string {
+  if (format === 'MM/DD/YYYY') return `${m}/${d}/${y}`;
+  if (format === 'YYYY-MM-DD') return `${y}-${m}-${d}`;
+  return `${d}/${m}/${y}`;
+}
+
+function toDate(value: string | Date): Date | null {
+  const date = typeof value === 'string' ? new Date(value) : value;
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/**
+ * A date in the lab's format. Date-only values ("1990-04-01", e.g. a date of birth) are shown as
+ * written: converting them through a time zone could move them a day.
+ */
+export function formatLabDate(value: string | Date | null | undefined, f: LabFormat = DEFAULT_LAB_FORMAT): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (typeof value === 'string') {
+    const m = DATE_ONLY.exec(value);
+    if (m) return arrange(m[1]!, m[2]!, m[3]!, f.dateFormat);
+  }
+  const date = toDate(value);
+  if (!date) return String(value);
+  const p = localParts(f.timeZone, date);
+  return arrange(p.y, p.mo, p.d, f.dateFormat);
+}
+
+/** Date and time in the lab's format and time zone; 24-hour unless the lab chose otherwise. */
+export function formatLabDateTime(value: string | Date | null | undefined, f: LabFormat = DEFAULT_LAB_FORMAT): string {
+  if (value === null || value === undefined || value === '') return '—';
+  const date = toDate(value);
+  if (!date) return String(value);
+  const p = localParts(f.timeZone, date);
+  const hour = Number(p.h);
+  const time = f.hour12
+    ? `${String(hour % 12 === 0 ? 12 : hour % 12).padStart(2, '0')}:${p.mi} ${hour < 12 ? 'am' : 'pm'}`
+    : `${p.h}:${p.mi}`;
+  return `${arrange(p.y, p.mo, p.d, f.dateFormat)} ${time}`;
+}
+
+/** "2025-01-31 14:05" in the lab's time zone (CLI listings); empty for never. */
+export function labTimestamp(iso: string | null, timeZone: string): string {
+  if (!iso) return '';
+  const date = toDate(iso);
+  if (!date) return iso;
+  const p = localParts(timeZone, date);
+  return `${p.y}-${p.mo}-${p.d} ${p.h}:${p.mi}`;
+}
