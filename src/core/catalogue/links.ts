@@ -90,3 +90,29 @@ export async function assertCodeFree(
   if (await q.executeTakeFirst())
     throw new ConflictError(`A ${KIND[table]} with code ${code} already exists`, 'CODE_TAKEN');
 }
+
+const LINK_COLUMNS = {
+  profile_tests: ['profile_id', 'test_id'],
+  package_tests: ['package_id', 'test_id'],
+  package_profiles: ['package_id', 'profile_id'],
+} as const;
+
+/** Replaces an item's links in order (position 0, 1, ...); undefined leaves them as they are. */
+export async function replaceLinks(
+  trx: Db,
+  table: keyof typeof LINK_COLUMNS,
+  ownerId: number,
+  ids: number[] | undefined,
+): Promise<void> {
+  if (ids === undefined) return;
+  const [owner, item] = LINK_COLUMNS[table];
+  await trx
+    .deleteFrom(table as 'package_tests')
+    .where(owner as 'package_id', '=', ownerId)
+    .execute();
+  if (ids.length)
+    await trx
+      .insertInto(table as 'package_tests')
+      .values(ids.map((id, position) => ({ [owner]: ownerId, [item]: id, position }) as never))
+      .execute();
+}

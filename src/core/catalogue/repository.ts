@@ -1,0 +1,94 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/connection.js';
+import type { CatalogueListQuery } from '../../shared/schemas/catalogue.js';
+
+/**
+ * SQL of the catalogue's three item kinds (tests, profiles, packages): their tables share the
+ * common columns (name, code, description, category, prices, status, times), so one set of
+ * queries serves all three. Link tables (profile_tests, package_tests, package_profiles) are in
+ * links.ts; price history in pricing.ts.
+ */
+export type ItemTable = 'tests' | 'test_profiles' | 'test_packages';
+
+/** Kysely types each table separately; the shared columns are the same in all three. */
+const as = (table: ItemTable) => table as 'tests';
+
+export function findItem<R>(db: Db, table: ItemTable, organizationId: number, id: number): Promise<R | undefined> {
+  return db
+    .selectFrom(as(table))
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .executeTakeFirst() as Promise<R | undefined>;
+}
+
+/** The list filters of the catalogue screens; search looks in name, code, description (and category). */
+export async function listItems<R>(
+  db: Db,
+  table: ItemTable,
+  organizationId: number,
+  q: CatalogueListQuery,
+  searchCategory: boolean,
+): Promise<R[]> {
+  let query = db.selectFrom(as(table)).selectAll().where('organization_id', '=', organizationId);
+  if (q.category) query = query.where('category', '=', q.category);
+  if (q.status) query = query.where('status', '=', q.status);
+  if (q.search) {
+    const s = `%${q.search.toLowerCase()}%`;
+    query = query.where((eb) =>
+      eb.or([
+        eb(sql`lower(name)`, 'like', s),
+        eb(sql`lower(code)`, 'like', s),
+        eb(sql`lower(coalesce(description, ''))`, 'like', s),
+        ...(searchCategory ? [eb(sql`lower(coalesce(category, ''))`, 'like', s)] : []),
+      ]),
+    );
+  }
+  return (await query.orderBy('name').execute()) as R[];
+}
+
+export function insertItem<R>(trx: Db, table: ItemTable, values: Record<string, unknown>): Promise<R> {
+  return trx
+    .insertInto(as(table))
+    .values(values as never)
+    .returningAll()
+    .executeTakeFirstOrThrow() as Promise<R>;
+}
+
+export function updateItem<R>(trx: Db, table: ItemTable, id: number, patch: Record<string, unknown>): Promise<R> {
+  return trx
+    .updateTable(as(table))
+    .set(patch as never)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow() as Promise<R>;
+}
+
+export async function deleteItem(trx: Db, table: ItemTable, id: number): Promise<void> {
+  await trx.deleteFrom(as(table)).where('id', '=', id).execute();
+}
+
+/** Where a catalogue item is used: a link or bill table and the column that names the item. */
+export interface UsageSource {
+  what: string;
+  table: 'profile_tests' | 'package_tests' | 'package_profiles' | 'bill_items';
+  column: 'test_id' | 'profile_id' | 'package_id';
+}
+
+/** How many rows of each source use the item, by the source's noun ("profile", "bill"). */
+export async function countUsage(
+  trx: Db,
+  sources: readonly UsageSource[],
+  id: number,
+): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const s of sources) {
+    const r = await trx
+      .selectFrom(s.table as 'bill_items')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where(s.column as 'test_id', '=', id)
+      .executeTakeFirstOrThrow();
+    out[s.what] = Number(r.n);
+  }
+  return out;
+}
