@@ -217,3 +217,17 @@ export async function deleteCatalogueItem<R extends ItemRow, A, C extends ItemIn
     return item;
   });
 }
+
+/** The service functions of one kind, named by the kind's module (listTests, createProfile, ...). */
+export function catalogueService<R extends ItemRow, A, C extends ItemInput>(kind: ItemKind<R, A, C>) {
+  return {
+    find: (db: Db, organizationId: number, id: number) => findItem<R>(db, kind.table, organizationId, id),
+    list: (db: Db, organizationId: number, q: CatalogueListQuery) => listCatalogueItems(kind, db, organizationId, q),
+    get: (db: Db, organizationId: number, id: number) => getCatalogueItem(kind, db, organizationId, id),
+    /** Inside an open transaction (the starter catalogue loads many at once). */
+    insert: (trx: Db, actor: Actor, input: C) => insertCatalogueItem(kind, trx, actor, input),
+    create: (db: Db, actor: Actor, input: C) => createCatalogueItem(kind, db, actor, input),
+    update: (db: Db, actor: Actor, id: number, input: Partial<C>) => updateCatalogueItem(kind, db, actor, id, input),
+    remove: (db: Db, actor: Actor, id: number) => deleteCatalogueItem(kind, db, actor, id),
+  };
+}

@@ -1,24 +1,7 @@
-import type { Db } from '../db/connection.js';
-import type { Actor } from '../context.js';
-import type {
-  CatalogueListQuery,
-  CataloguePackage,
-  PackageCreate,
-  PackageUpdate,
-} from '../../shared/schemas/catalogue.js';
+import type { CataloguePackage, PackageCreate } from '../../shared/schemas/catalogue.js';
 import { toPackage, type PackageRow } from './mappers.js';
 import { assertOwned, packageProfiles, packageTests, replaceLinks } from './links.js';
-import { findItem } from './repository.js';
-import {
-  createCatalogueItem,
-  deleteCatalogueItem,
-  getCatalogueItem,
-  insertCatalogueItem,
-  listCatalogueItems,
-  present,
-  updateCatalogueItem,
-  type ItemKind,
-} from './items.js';
+import { catalogueService, present, type ItemKind } from './items.js';
 
 /** Test packages: tests and profiles sold together, with a duration (e.g. a yearly check-up). */
 const PACKAGE: ItemKind<PackageRow, CataloguePackage, PackageCreate> = {
@@ -45,17 +28,12 @@ const PACKAGE: ItemKind<PackageRow, CataloguePackage, PackageCreate> = {
   usedBy: [{ what: 'bill', table: 'bill_items', column: 'package_id' }],
 };
 
-export const findPackage = (db: Db, organizationId: number, id: number) =>
-  findItem<PackageRow>(db, 'test_packages', organizationId, id);
-export const listPackages = (db: Db, organizationId: number, q: CatalogueListQuery) =>
-  listCatalogueItems(PACKAGE, db, organizationId, q);
-export const getPackage = (db: Db, organizationId: number, id: number) =>
-  getCatalogueItem(PACKAGE, db, organizationId, id);
-/** Inside an open transaction (the starter catalogue loads many at once). */
-export const insertPackage = (trx: Db, actor: Actor, input: PackageCreate) =>
-  insertCatalogueItem(PACKAGE, trx, actor, input);
-export const createPackage = (db: Db, actor: Actor, input: PackageCreate) =>
-  createCatalogueItem(PACKAGE, db, actor, input);
-export const updatePackage = (db: Db, actor: Actor, id: number, input: PackageUpdate) =>
-  updateCatalogueItem(PACKAGE, db, actor, id, input);
-export const deletePackage = (db: Db, actor: Actor, id: number) => deleteCatalogueItem(PACKAGE, db, actor, id);
+export const {
+  find: findPackage,
+  list: listPackages,
+  get: getPackage,
+  insert: insertPackage,
+  create: createPackage,
+  update: updatePackage,
+  remove: deletePackage,
+} = catalogueService(PACKAGE);
