@@ -9,6 +9,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Browser tests share one built server per file; keep files in parallel, up to the two cores.
     pool: 'forks',
+    // @fastify/autoload imports src/server/routes/*.ts: run it through Vite so those imports work.
+    server: { deps: { inline: ['@fastify/autoload'] } },
     maxWorkers: 2,
   },
 });

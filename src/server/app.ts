@@ -1,4 +1,6 @@
+import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
+import autoload from '@fastify/autoload';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { responseSerializerCompiler } from './contract.js';
 import { AuthService } from '../core/auth/service.js';
@@ -7,21 +9,11 @@ import { cookiesPlugin } from './plugins/cookies.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { securityHeaders } from './plugins/security-headers.js';
 import { staticUi } from './plugins/static-ui.js';
-import { authRoutes } from './routes/auth.js';
-import { setupRoutes } from './routes/setup.js';
-import { userRoutes } from './routes/users.js';
-import { patientRoutes } from './routes/patients.js';
-import { systemRoutes } from './routes/system.js';
-import { catalogueRoutes } from './routes/catalogue.js';
-import { billRoutes } from './routes/bills.js';
-import { sampleRoutes } from './routes/samples.js';
-import { qcRoutes } from './routes/qc.js';
-import { historyRoutes } from './routes/history.js';
-import { portalRoutes } from './routes/portal.js';
-import { resultRoutes } from './routes/results.js';
 import { createServerLog, fastifyLogging } from './logging.js';
 import type { AppOptions, RegisteredRoute, RouteAccess } from './types.js';
 import type { RouteContract } from '../shared/api/contract.js';
+
+const ROUTES_DIR = fileURLToPath(new URL('./routes', import.meta.url));
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const serverLog = createServerLog(opts.logger);
@@ -73,18 +65,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(errorsPlugin);
   await app.register(authPlugin);
 
-  await app.register(authRoutes);
-  await app.register(setupRoutes);
-  await app.register(userRoutes);
-  await app.register(patientRoutes);
-  await app.register(systemRoutes);
-  await app.register(catalogueRoutes);
-  await app.register(billRoutes);
-  await app.register(sampleRoutes);
-  await app.register(qcRoutes);
-  await app.register(historyRoutes);
-  await app.register(portalRoutes);
-  await app.register(resultRoutes);
+  // Every file in routes/ registers its feature's routes from their contracts (a new feature adds
+  // a file there and edits nothing here).
+  await app.register(autoload, { dir: ROUTES_DIR, forceESM: true, ignorePattern: /\.(d\.ts|map|test\.ts)$/ });
 
   if (opts.uiDir) await staticUi(app, opts.uiDir);
 

@@ -68,7 +68,27 @@ export function responseJsonSchema(schema: z.ZodType): Record<string, unknown> {
     unknown
   >;
   delete json.$schema;
-  return json;
+  return simplify(json) as Record<string, unknown>;
+}
+
+/**
+ * Zod writes a nullable integer as anyOf [{integer, safe-integer bounds}, {null}]; fast-json-stringify
+ * serializes anyOf by validating each branch at run time. The bounds mean nothing to a serializer, and
+ * without them the anyOf is a plain type list (["integer", "null"]) that it writes directly.
+ */
+function simplify(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(simplify);
+  if (typeof node !== 'object' || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) out[k] = simplify(v);
+  if (out.minimum === Number.MIN_SAFE_INTEGER) delete out.minimum;
+  if (out.maximum === Number.MAX_SAFE_INTEGER) delete out.maximum;
+  const anyOf = out.anyOf as Record<string, unknown>[] | undefined;
+  if (anyOf?.every((b) => Object.keys(b).length === 1 && typeof b.type === 'string')) {
+    delete out.anyOf;
+    out.type = anyOf.map((b) => b.type);
+  }
+  return out;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { TestPackagesTable, TestProfilesTable, TestsTable } from '../db/schema.js';
+import type { TestPackagesTable, TestProfilesTable, TestsTable } from './tables.js';
 import type {
   CatalogueRef,
   CataloguePackage,

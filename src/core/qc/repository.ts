@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/connection.js';
-import type { QcMaterialsTable, QcRunsTable } from '../db/schema.js';
+import type { QcMaterialsTable, QcRunsTable } from './tables.js';
 import type { QcMaterialListQuery } from '../../shared/schemas/qc.js';
 
 export type QcMaterialRow = Selectable<QcMaterialsTable>;

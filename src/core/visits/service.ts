@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.js';
-import type { BillsTable } from '../db/schema.js';
+import type { BillsTable } from '../billing/tables.js';
 import { nowIso, type Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';

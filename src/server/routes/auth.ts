@@ -32,3 +32,5 @@ export async function authRoutes(app: FastifyInstance) {
     credentials: app.options_.demo ? demoCredentials() : [],
   }));
 }
+
+export default authRoutes;

@@ -38,3 +38,5 @@ export async function billRoutes(app: FastifyInstance) {
   }));
   route(app, billsApi.registerWithBill, async (req) => registerPatientWithBill(db, actorOf(req), req.body));
 }
+
+export default billRoutes;

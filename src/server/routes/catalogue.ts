@@ -61,3 +61,5 @@ export async function catalogueRoutes(app: FastifyInstance) {
     return { history: await priceHistory(db, orgId, type, id) };
   });
 }
+
+export default catalogueRoutes;

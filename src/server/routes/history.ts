@@ -23,3 +23,5 @@ export async function historyRoutes(app: FastifyInstance) {
     visit: await updateVisit(db, actorOf(req), req.params.id, req.body),
   }));
 }
+
+export default historyRoutes;

@@ -26,3 +26,5 @@ export async function patientRoutes(app: FastifyInstance) {
   }));
   route(app, patientsApi.remove, async (req) => ({ patient: await deletePatient(db, actorOf(req), req.params.id) }));
 }
+
+export default patientRoutes;

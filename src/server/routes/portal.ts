@@ -135,3 +135,5 @@ export async function portalRoutes(app: FastifyInstance) {
     guarded,
   );
 }
+
+export default portalRoutes;

@@ -31,3 +31,5 @@ export async function qcRoutes(app: FastifyInstance) {
   route(app, qcApi.runs, async (req) => listRuns(db, org(req), req.params.id));
   route(app, qcApi.recordRun, async (req) => recordRun(db, actorOf(req), req.params.id, req.body));
 }
+
+export default qcRoutes;

@@ -44,3 +44,5 @@ export async function resultRoutes(app: FastifyInstance) {
     return sendPdf(reply, `report-${sampleCode}.pdf`, pdf, req.query.download === '1');
   });
 }
+
+export default resultRoutes;

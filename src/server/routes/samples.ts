@@ -56,3 +56,5 @@ export async function sampleRoutes(app: FastifyInstance) {
     location: await updateLocation(db, actorOf(req), req.params.id, req.body),
   }));
 }
+
+export default sampleRoutes;

@@ -30,3 +30,5 @@ export async function setupRoutes(app: FastifyInstance) {
     return { organization_id: result.organizationId, admin_id: result.adminId };
   });
 }
+
+export default setupRoutes;

@@ -30,3 +30,5 @@ export async function systemRoutes(app: FastifyInstance) {
   route(app, systemApi.auditChainCheck, async () => ({ audit: await verifyChain(db) }));
   route(app, systemApi.patientWriteCheck, async (req) => ({ check: await checkPatientWrite(db, actorOf(req)) }));
 }
+
+export default systemRoutes;

@@ -22,3 +22,5 @@ export async function userRoutes(app: FastifyInstance) {
 
   route(app, auditApi.list, async (req) => listAudit(db, org(req), req.query));
 }
+
+export default userRoutes;

@@ -16,35 +16,7 @@ export function actionTone(action: string): BadgeTone {
   return TONES[action as AuditAction] ?? 'grey';
 }
 
-const VERBS: Record<AuditAction, string> = {
-  create: 'created',
-  update: 'updated',
-  delete: 'deleted',
-  login: 'signed in',
-  logout: 'signed out',
-  export: 'exported',
-  import: 'imported',
-};
-
-export function actionVerb(action: string): string {
-  return VERBS[action as AuditAction] ?? action;
-}
-
-/** Entities written to the audit trail so far; the filter also accepts any other name typed in. */
-export const KNOWN_ENTITIES = [
-  'patient',
-  'user',
-  'session',
-  'organization',
-  'test',
-  'test_profile',
-  'test_package',
-  'bill',
-  'payment',
-  'sample',
-  'test_result',
-  'inventory_item',
-] as const;
+export { actionVerb, auditEntityName, KNOWN_AUDIT_ENTITIES as KNOWN_ENTITIES } from '@shared/audit';
 
 /** A stored value as text: null/undefined as an em dash, objects as compact JSON. */
 export function showValue(v: unknown): string {

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import type { AuditLog } from '@shared/schemas/audit';
 import { Badge, Dialog, DateText } from '@/components';
 import { humanize } from '@/lib/format';
-import { actionTone, showValue } from '@/lib/audit';
+import { actionTone, auditEntityName, showValue } from '@/lib/audit';
 import { actorName } from '@/lib/actor';
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
@@ -43,7 +43,7 @@ export function AuditChangesDialog({ log, onClose }: { log: AuditLog | null; onC
               <Badge tone={actionTone(log.action)}>{humanize(log.action)}</Badge>
             </Row>
             <Row label="Record">
-              {humanize(log.entity)}
+              {auditEntityName(log.entity)}
               {log.entity_id ? ` #${log.entity_id}` : ''}
             </Row>
             <Row label="Status">

@@ -24,7 +24,7 @@ import { NoAccess } from '@/components/NoAccess';
 import { useUsers } from '@/lib/users';
 import { can } from '@/lib/roles';
 import { useAuditLogs } from '../api';
-import { actionTone, KNOWN_ENTITIES } from '@/lib/audit';
+import { actionTone, auditEntityName, KNOWN_ENTITIES } from '@/lib/audit';
 import { actorName } from '@/lib/actor';
 import { AuditChangesDialog } from '../components/AuditChangesDialog';
 
@@ -59,7 +59,7 @@ function auditColumns(userName: (id: string) => string | undefined): Column<Audi
       header: 'Entity',
       cell: (l) => (
         <span className="whitespace-nowrap">
-          {humanize(l.entity)}
+          {auditEntityName(l.entity)}
           {l.entity_id && <span className="text-slate-600"> #{l.entity_id}</span>}
           {l.entity === 'user' && l.entity_id && userName(l.entity_id) && (
             <span className="block text-[13px] text-slate-600">{userName(l.entity_id)}</span>
@@ -168,7 +168,7 @@ export default function AuditPage() {
             <datalist id="audit-entities">
               {KNOWN_ENTITIES.map((e) => (
                 <option key={e} value={e}>
-                  {humanize(e)}
+                  {auditEntityName(e)}
                 </option>
               ))}
             </datalist>

@@ -1,0 +1,96 @@
+import type { Generated } from 'kysely';
+
+/** Kysely table types of this feature. Timestamps are ISO-8601 UTC strings; money is integer paise. */
+
+export interface TestsTable {
+  id: Generated<number>;
+  organization_id: number;
+  name: string;
+  code: string;
+  description: string | null;
+  category: string | null;
+  price_paise: number;
+  base_price_paise: number;
+  unit: string | null;
+  normal_range: string | null;
+  reference_ranges: string | null;
+  sample_type: string | null;
+  turnaround_hours: number | null;
+  status: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TestProfilesTable {
+  id: Generated<number>;
+  organization_id: number;
+  name: string;
+  code: string;
+  description: string | null;
+  category: string | null;
+  price_paise: number;
+  base_price_paise: number;
+  status: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TestPackagesTable {
+  id: Generated<number>;
+  organization_id: number;
+  name: string;
+  code: string;
+  description: string | null;
+  category: string | null;
+  price_paise: number;
+  base_price_paise: number;
+  duration: string | null;
+  status: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProfileTestsTable {
+  profile_id: number;
+  test_id: number;
+  position: number;
+}
+
+export interface PackageTestsTable {
+  package_id: number;
+  test_id: number;
+  position: number;
+}
+
+export interface PackageProfilesTable {
+  package_id: number;
+  profile_id: number;
+  position: number;
+}
+
+export interface PriceHistoryTable {
+  id: Generated<number>;
+  organization_id: number;
+  item_type: string;
+  item_id: number;
+  old_price_paise: number | null;
+  new_price_paise: number;
+  old_base_price_paise: number | null;
+  new_base_price_paise: number;
+  changed_by: number | null;
+  changed_by_email: string | null;
+  changed_at: string;
+}
+
+/** Merged into the database type (src/core/db/schema.ts) wherever this module is compiled. */
+declare module '../db/schema.js' {
+  interface DB {
+    tests: TestsTable;
+    test_profiles: TestProfilesTable;
+    test_packages: TestPackagesTable;
+    profile_tests: ProfileTestsTable;
+    package_tests: PackageTestsTable;
+    package_profiles: PackageProfilesTable;
+    price_history: PriceHistoryTable;
+  }
+}

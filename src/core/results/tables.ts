@@ -1,0 +1,49 @@
+import type { Generated } from 'kysely';
+
+/** Kysely table types of this feature. Timestamps are ISO-8601 UTC strings; money is integer paise. */
+
+export interface TestResultsTable {
+  id: Generated<number>;
+  organization_id: number;
+  sample_id: number;
+  test_id: number;
+  patient_id: number;
+  result_value: string | null;
+  unit: string | null;
+  normal_range: string | null;
+  flag: string | null;
+  is_critical: number;
+  status: string;
+  review_required: number;
+  notes: string | null;
+  rejection_reason: string | null;
+  technician_id: number | null;
+  entered_at: string | null;
+  verified_by: number | null;
+  verified_at: string | null;
+  amended: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ResultAmendmentsTable {
+  id: Generated<number>;
+  result_id: number;
+  old_value: string | null;
+  old_unit: string | null;
+  old_flag: string | null;
+  old_status: string;
+  old_verified_by: number | null;
+  old_verified_at: string | null;
+  reason: string;
+  amended_by: number | null;
+  amended_at: string;
+}
+
+/** Merged into the database type (src/core/db/schema.ts) wherever this module is compiled. */
+declare module '../db/schema.js' {
+  interface DB {
+    test_results: TestResultsTable;
+    result_amendments: ResultAmendmentsTable;
+  }
+}

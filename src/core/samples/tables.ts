@@ -1,0 +1,63 @@
+import type { Generated } from 'kysely';
+
+/** Kysely table types of this feature. Timestamps are ISO-8601 UTC strings; money is integer paise. */
+
+export interface CollectionLocationsTable {
+  id: Generated<number>;
+  organization_id: number;
+  name: string;
+  kind: string;
+  position: number;
+  is_active: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SamplesTable {
+  id: Generated<number>;
+  organization_id: number;
+  sample_code: string;
+  barcode: string | null;
+  patient_id: number;
+  bill_id: number | null;
+  sample_type: string;
+  collector_id: number | null;
+  location: string | null;
+  priority: string;
+  status: string;
+  notes: string | null;
+  rejection_reason: string | null;
+  collection_date: string | null;
+  completed_at: string | null;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SampleTestsTable {
+  sample_id: number;
+  test_id: number;
+  position: number;
+}
+
+export interface SampleStatusHistoryTable {
+  id: Generated<number>;
+  sample_id: number;
+  from_status: string | null;
+  to_status: string;
+  changed_by: number | null;
+  changed_by_name: string | null;
+  location: string | null;
+  notes: string | null;
+  created_at: string;
+}
+
+/** Merged into the database type (src/core/db/schema.ts) wherever this module is compiled. */
+declare module '../db/schema.js' {
+  interface DB {
+    collection_locations: CollectionLocationsTable;
+    samples: SamplesTable;
+    sample_tests: SampleTestsTable;
+    sample_status_history: SampleStatusHistoryTable;
+  }
+}
