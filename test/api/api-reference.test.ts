@@ -24,8 +24,8 @@ function fields(schema: z.ZodType | undefined): string {
   if (!schema) return '';
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Json;
   const props = json.properties ?? {};
-  return Object.entries(props)
-    .map(([k, v]) => `\`${k}\`${json.required?.includes(k) ? '' : '?'}`)
+  return Object.keys(props)
+    .map((k) => `\`${k}\`${json.required?.includes(k) ? '' : '?'}`)
     .join(', ');
 }
 
