@@ -59,6 +59,16 @@ export default tseslint.config(
           selector: "MemberExpression[property.name='log'][object.name=/^(req|request|reply|app|fastify)$/]",
           message: 'log through app.serverLog (Fastify has no logger of its own by default; see src/server/logging.ts)',
         },
+        {
+          // SQL lives in core repositories (docs/README.md, step 3); routes call services.
+          selector:
+            'CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|prepare|transaction)$/]',
+          message: 'no SQL in src/server: call a core service (src/core/<feature>/service.ts)',
+        },
+        {
+          selector: "CallExpression[callee.name='writeAudit']",
+          message: 'routes do not write audit rows: the core service does, in its transaction',
+        },
       ],
     },
   },

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { DEFAULT_SETTINGS, settingsOf, type LabSettings } from '../core/settings/organization.js';
+import { labSettings, type LabSettings } from '../core/settings/organization.js';
 
 /**
  * A lab's settings are read on every request (session timeout); they change rarely, so they are
@@ -13,12 +13,7 @@ export async function organizationSettingsCached(app: FastifyInstance, organizat
   if (fresh) return fresh;
   let cache = caches.get(app);
   if (!cache) caches.set(app, (cache = new Map()));
-  const org = await app.database.db
-    .selectFrom('organizations')
-    .select('settings')
-    .where('id', '=', organizationId)
-    .executeTakeFirst();
-  const settings = org ? settingsOf(org) : DEFAULT_SETTINGS;
+  const settings = await labSettings(app.database.db, organizationId);
   cache.set(organizationId, { at: Date.now(), settings });
   return settings;
 }

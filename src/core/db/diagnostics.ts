@@ -31,3 +31,10 @@ export function databaseDiagnostics(d: Database_): DatabaseDiagnostics {
     latency_ms: Math.round(latency * 100) / 100,
   };
 }
+
+/** Milliseconds the database takes to answer a trivial query (the health check). */
+export function databaseLatencyMs(d: Database_): number {
+  const started = process.hrtime.bigint();
+  d.sqlite.prepare('SELECT 1').get();
+  return Math.round((Number(process.hrtime.bigint() - started) / 1e6) * 1000) / 1000;
+}

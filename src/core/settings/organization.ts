@@ -24,6 +24,16 @@ export function settingsOf(org: Pick<OrganizationRow, 'settings'>): LabSettings 
   return { ...DEFAULT_SETTINGS, ...parsed };
 }
 
+/** The lab's settings (session timeout, self-verification); the defaults when the lab is not found. */
+export async function labSettings(db: Db, organizationId: number): Promise<LabSettings> {
+  const org = await db
+    .selectFrom('organizations')
+    .select('settings')
+    .where('id', '=', organizationId)
+    .executeTakeFirst();
+  return org ? settingsOf(org) : DEFAULT_SETTINGS;
+}
+
 export async function getOrganization(db: Db, id: number): Promise<OrganizationRow> {
   const org = await db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
   if (!org) throw new NotFoundError('Organization', id);

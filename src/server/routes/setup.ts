@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { setupApi } from '../../shared/api/setup.js';
 import { isSetUp, setupLab } from '../../core/setup/service.js';
+import { databaseLatencyMs } from '../../core/db/diagnostics.js';
 import { route } from '../contract.js';
 
 /** Health, and the web setup wizard: open only while the data dir holds no lab. */
@@ -8,13 +9,11 @@ export async function setupRoutes(app: FastifyInstance) {
   const db = app.database.db;
 
   route(app, setupApi.health, async () => {
-    const started = process.hrtime.bigint();
-    app.database.sqlite.prepare('SELECT 1').get();
-    const dbMs = Number(process.hrtime.bigint() - started) / 1e6;
+    const latency = databaseLatencyMs(app.database);
     return {
       status: 'ok' as const,
       version: app.options_.version ?? null,
-      database: { status: 'ok' as const, latency_ms: Math.round(dbMs * 1000) / 1000 },
+      database: { status: 'ok' as const, latency_ms: latency },
       setup_complete: await isSetUp(db),
       time: new Date().toISOString(),
     };
