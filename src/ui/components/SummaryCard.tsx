@@ -35,3 +35,33 @@ export function SummaryCard({ label, value, hint, icon, loading = false, classNa
     </div>
   );
 }
+
+export interface SummaryCardItem {
+  label: string;
+  value: ReactNode;
+  hint?: ReactNode;
+  icon?: ReactNode;
+}
+
+/** A screen's row of figure cards (two across on phones, four on wide screens). */
+export function SummaryCards({
+  cards,
+  loading = false,
+  label,
+  className = 'mb-5 grid grid-cols-2 gap-3 lg:grid-cols-4',
+}: {
+  cards: SummaryCardItem[];
+  loading?: boolean;
+  /** Names the row for screen readers ("User counts"). */
+  label?: string;
+  className?: string;
+}) {
+  const body = cards.map((c) => <SummaryCard key={c.label} loading={loading} {...c} />);
+  return label ? (
+    <section aria-label={label} className={className}>
+      {body}
+    </section>
+  ) : (
+    <div className={className}>{body}</div>
+  );
+}

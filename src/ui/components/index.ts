@@ -18,7 +18,7 @@ export { Dialog, ConfirmDialog, deleteMessage, type DialogProps, type ConfirmDia
 export { DataTable, type Column, type RowAction, type SortState, type DataTableProps } from './DataTable';
 export { Pagination, type PaginationProps } from './Pagination';
 export { PageHeader, type PageHeaderProps } from './PageHeader';
-export { SummaryCard, type SummaryCardProps } from './SummaryCard';
+export { SummaryCard, SummaryCards, type SummaryCardItem, type SummaryCardProps } from './SummaryCard';
 export { FilterBar, type FilterBarProps, type FilterSelect } from './FilterBar';
 export {
   ErrorPanel,

@@ -10,7 +10,7 @@ import {
   ErrorPanel,
   FilterBar,
   PageHeader,
-  SummaryCard,
+  SummaryCards,
   type RowAction,
 } from '@/components';
 import { useScreen } from '@/lib/screens';
@@ -115,38 +115,36 @@ function QualityControl({ canManage, title, subtitle }: { canManage: boolean; ti
           className="mb-5"
         />
       ) : (
-        <div className="mb-5 grid grid-cols-2 gap-3 lg:grid-cols-4">
-          <SummaryCard
-            label="Total Runs"
-            icon={<FlaskConical />}
-            loading={summary.isPending}
-            value={s && formatCount(s.total_runs)}
-            hint={
-              s && `${formatCount(s.active_materials)} active control material${s.active_materials === 1 ? '' : 's'}`
-            }
-          />
-          <SummaryCard
-            label="Passed"
-            icon={<CheckCircle2 />}
-            loading={summary.isPending}
-            value={s && formatCount(s.passed)}
-            hint={s && `${formatCount(s.warnings)} more with a 1-2s warning`}
-          />
-          <SummaryCard
-            label="Failed/Rejected"
-            icon={<XCircle />}
-            loading={summary.isPending}
-            value={s && formatCount(s.failed)}
-            hint="Runs breaking a rejection rule"
-          />
-          <SummaryCard
-            label="Pass Rate"
-            icon={<Percent />}
-            loading={summary.isPending}
-            value={s && `${s.pass_rate.toFixed(1)}%`}
-            hint="Passed ÷ all runs"
-          />
-        </div>
+        <SummaryCards
+          loading={summary.isPending}
+          cards={[
+            {
+              label: 'Total Runs',
+              icon: <FlaskConical />,
+              value: s && formatCount(s.total_runs),
+              hint:
+                s && `${formatCount(s.active_materials)} active control material${s.active_materials === 1 ? '' : 's'}`,
+            },
+            {
+              label: 'Passed',
+              icon: <CheckCircle2 />,
+              value: s && formatCount(s.passed),
+              hint: s && `${formatCount(s.warnings)} more with a 1-2s warning`,
+            },
+            {
+              label: 'Failed/Rejected',
+              icon: <XCircle />,
+              value: s && formatCount(s.failed),
+              hint: 'Runs breaking a rejection rule',
+            },
+            {
+              label: 'Pass Rate',
+              icon: <Percent />,
+              value: s && `${s.pass_rate.toFixed(1)}%`,
+              hint: 'Passed ÷ all runs',
+            },
+          ]}
+        />
       )}
 
       {s && s.expiring_soon.length > 0 && (

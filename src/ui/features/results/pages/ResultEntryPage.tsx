@@ -22,7 +22,7 @@ import {
   LinkButton,
   PageHeader,
   Pagination,
-  SummaryCard,
+  SummaryCards,
   type RowAction,
 } from '@/components';
 import { useScreen } from '@/lib/screens';
@@ -142,39 +142,37 @@ function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: bo
         }
       />
 
-      <div className="mb-5 grid grid-cols-2 gap-3 lg:grid-cols-4">
-        <SummaryCard
-          label="Total Results"
-          icon={<ClipboardList />}
-          loading={summary.isPending}
-          value={s ? formatCount(s.total) : '—'}
-          hint="Entered, plus tests awaiting a result"
-        />
-        <SummaryCard
-          label="Completed"
-          icon={<CheckCircle2 />}
-          loading={summary.isPending}
-          value={s ? formatCount(s.completed) : '—'}
-          hint={s && `${formatCount(s.verified)} verified`}
-        />
-        <SummaryCard
-          label="Pending"
-          icon={<Clock />}
-          loading={summary.isPending}
-          value={s ? formatCount(s.pending) : '—'}
-          hint="Ordered tests without a result"
-        />
-        <SummaryCard
-          label="Abnormal"
-          icon={<AlertTriangle />}
-          loading={summary.isPending}
-          value={s ? formatCount(s.abnormal) : '—'}
-          hint={
-            s &&
-            (s.critical ? `${formatCount(s.critical)} critical awaiting verification` : 'High, low or abnormal flag')
-          }
-        />
-      </div>
+      <SummaryCards
+        loading={summary.isPending}
+        cards={[
+          {
+            label: 'Total Results',
+            icon: <ClipboardList />,
+            value: s ? formatCount(s.total) : '—',
+            hint: 'Entered, plus tests awaiting a result',
+          },
+          {
+            label: 'Completed',
+            icon: <CheckCircle2 />,
+            value: s ? formatCount(s.completed) : '—',
+            hint: s && `${formatCount(s.verified)} verified`,
+          },
+          {
+            label: 'Pending',
+            icon: <Clock />,
+            value: s ? formatCount(s.pending) : '—',
+            hint: 'Ordered tests without a result',
+          },
+          {
+            label: 'Abnormal',
+            icon: <AlertTriangle />,
+            value: s ? formatCount(s.abnormal) : '—',
+            hint:
+              s &&
+              (s.critical ? `${formatCount(s.critical)} critical awaiting verification` : 'High, low or abnormal flag'),
+          },
+        ]}
+      />
       {summary.isError && (
         <p className="-mt-3 mb-4 text-[13px] text-red-700">The figures could not be loaded: {summary.error.message}</p>
       )}

@@ -11,7 +11,7 @@ import {
   FilterBar,
   PageHeader,
   Pagination,
-  SummaryCard,
+  SummaryCards,
   type Column,
   type RowAction,
 } from '@/components';
@@ -236,36 +236,35 @@ function ResultValidation({ canVerify }: { canVerify: boolean }) {
         }
       />
 
-      <div className="mb-5 grid grid-cols-2 gap-3 lg:grid-cols-4">
-        <SummaryCard
-          label="Pending Validation"
-          icon={<ClipboardCheck />}
-          loading={summary.isPending}
-          value={s ? formatCount(s.pending_validation) : '—'}
-          hint="Entered, within range"
-        />
-        <SummaryCard
-          label="Review Required"
-          icon={<Eye />}
-          loading={summary.isPending}
-          value={s ? formatCount(s.review_required) : '—'}
-          hint={s && `${formatCount(s.critical)} critical`}
-        />
-        <SummaryCard
-          label="Validated Today"
-          icon={<CheckCircle2 />}
-          loading={summary.isPending}
-          value={s ? formatCount(s.validated_today) : '—'}
-          hint={s && `${formatCount(s.verified)} validated in all`}
-        />
-        <SummaryCard
-          label="Rejected"
-          icon={<ShieldAlert />}
-          loading={summary.isPending}
-          value={s ? formatCount(s.rejected) : '—'}
-          hint="Sent back for re-entry"
-        />
-      </div>
+      <SummaryCards
+        loading={summary.isPending}
+        cards={[
+          {
+            label: 'Pending Validation',
+            icon: <ClipboardCheck />,
+            value: s ? formatCount(s.pending_validation) : '—',
+            hint: 'Entered, within range',
+          },
+          {
+            label: 'Review Required',
+            icon: <Eye />,
+            value: s ? formatCount(s.review_required) : '—',
+            hint: s && `${formatCount(s.critical)} critical`,
+          },
+          {
+            label: 'Validated Today',
+            icon: <CheckCircle2 />,
+            value: s ? formatCount(s.validated_today) : '—',
+            hint: s && `${formatCount(s.verified)} validated in all`,
+          },
+          {
+            label: 'Rejected',
+            icon: <ShieldAlert />,
+            value: s ? formatCount(s.rejected) : '—',
+            hint: 'Sent back for re-entry',
+          },
+        ]}
+      />
       {summary.isError && (
         <p className="-mt-3 mb-4 text-[13px] text-red-700">The figures could not be loaded: {summary.error.message}</p>
       )}
