@@ -127,3 +127,13 @@ export async function summaryRow(db: Db, organizationId: number, timeZone: strin
     .executeTakeFirstOrThrow();
   return Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Number(v)])) as unknown as SummaryRow;
 }
+
+/** How many bills a patient has (a patient with bills is kept for the record). */
+export async function countBillsOfPatient(db: Db, patientId: number): Promise<number> {
+  const r = await db
+    .selectFrom('bills')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('patient_id', '=', patientId)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}

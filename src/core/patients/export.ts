@@ -1,8 +1,9 @@
 import { csvHeader, csvRows } from '../export/csv.js';
 import type { Db } from '../db/connection.js';
-import { idsMatching, ftsQuery, searchTokens } from '../db/patient-search.js';
+import { searchTokens } from '../db/patient-search.js';
 import type { PatientListQuery } from '../../shared/schemas/patients.js';
-import { toPatient } from './repository.js';
+import { patientsBefore } from './repository.js';
+import { toPatient } from './mappers.js';
 import type { Patient } from '../../shared/schemas/patients.js';
 import { labToday } from '../settings/organization.js';
 import { writeAudit } from '../audit/audit.js';
@@ -47,15 +48,7 @@ export async function* patientsCsv(db: Db, organizationId: number, f: PatientExp
   let before = Number.MAX_SAFE_INTEGER;
   const today = await labToday(db, organizationId);
   for (;;) {
-    let q = db
-      .selectFrom('patients')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
-      .where('id', '<', before);
-    if (f.gender) q = q.where('gender', '=', f.gender);
-    if (f.membership) q = q.where('membership_type', '=', f.membership);
-    if (tokens.length) q = q.where(idsMatching(ftsQuery(organizationId, tokens)));
-    const rows = await q.orderBy('id', 'desc').limit(CHUNK).execute();
+    const rows = await patientsBefore(db, organizationId, before, CHUNK, { ...f, tokens });
     if (!rows.length) return;
     yield csvRows(
       rows.map((r) => {

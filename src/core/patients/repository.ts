@@ -1,4 +1,3 @@
-import type { Selectable } from 'kysely';
 import { fixedQuery, type Db } from '../db/connection.js';
 import type { PatientsTable } from '../db/schema.js';
 import {
@@ -9,41 +8,12 @@ import {
   pageOfMatching,
   searchTokens,
 } from '../db/patient-search.js';
-import { ageOn } from '../../shared/age.js';
-import type { Patient, PatientListQuery } from '../../shared/schemas/patients.js';
+import type { PatientListQuery } from '../../shared/schemas/patients.js';
 
-export type PatientRow = Selectable<PatientsTable>;
+import type { PatientRow } from './mappers.js';
 
-/** The API's patient; `today` is the lab's date (labToday), on which the age is counted. */
-export function toPatient(r: PatientRow, today: string): Patient {
-  return {
-    id: r.id,
-    patient_id: r.patient_code,
-    first_name: r.first_name,
-    last_name: r.last_name,
-    date_of_birth: r.date_of_birth,
-    age: ageOn(r.date_of_birth, today),
-    gender: r.gender,
-    phone: r.phone,
-    email: r.email,
-    address: r.address,
-    city: r.city,
-    state: r.state,
-    pincode: r.pincode,
-    emergency_contact: r.emergency_contact,
-    emergency_phone: r.emergency_phone,
-    emergency_relation: r.emergency_relation,
-    blood_group: r.blood_group,
-    allergies: r.allergies,
-    medical_history: r.medical_history,
-    insurance_provider: r.insurance_provider,
-    insurance_number: r.insurance_number,
-    membership_type: r.membership_type,
-    status: 'active',
-    created_at: r.created_at,
-    updated_at: r.updated_at,
-  };
-}
+export type { PatientRow };
+export { toPatient } from './mappers.js';
 
 /** The look-ups of a patient and of list pages run on most requests, so they are compiled once (see fixedQuery). */
 const patientById = fixedQuery((db, organizationId: number, id: number) =>
@@ -167,4 +137,44 @@ export async function pagePatients(
   if (offset >= total) return { rows: [], total };
   const rows = await base.selectAll().orderBy('id', 'desc').limit(q.limit).offset(offset).execute();
   return { rows, total };
+}
+
+type Insertable = Omit<PatientsTable, 'id'>;
+
+export function insertPatientRow(trx: Db, values: Insertable): Promise<PatientRow> {
+  return trx.insertInto('patients').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export function updatePatientRow(
+  trx: Db,
+  organizationId: number,
+  id: number,
+  patch: Partial<Insertable>,
+): Promise<PatientRow> {
+  return trx
+    .updateTable('patients')
+    .set(patch)
+    .where('id', '=', id)
+    .where('organization_id', '=', organizationId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function deletePatientRow(trx: Db, organizationId: number, id: number): Promise<void> {
+  await trx.deleteFrom('patients').where('id', '=', id).where('organization_id', '=', organizationId).execute();
+}
+
+/** The export's keyset walk: up to `limit` patients with ids below `before`, newest first. */
+export function patientsBefore(
+  db: Db,
+  organizationId: number,
+  before: number,
+  limit: number,
+  f: { gender?: string; membership?: string; tokens: string[] },
+): Promise<PatientRow[]> {
+  let q = db.selectFrom('patients').selectAll().where('organization_id', '=', organizationId).where('id', '<', before);
+  if (f.gender) q = q.where('gender', '=', f.gender);
+  if (f.membership) q = q.where('membership_type', '=', f.membership);
+  if (f.tokens.length) q = q.where(idsMatching(ftsQuery(organizationId, f.tokens)));
+  return q.orderBy('id', 'desc').limit(limit).execute();
 }

@@ -11,7 +11,16 @@ import type {
   PatientPage,
   PatientUpdate,
 } from '../../shared/schemas/patients.js';
-import { findPatient, pagePatients, toPatient, type PatientRow } from './repository.js';
+import {
+  deletePatientRow,
+  findPatient,
+  insertPatientRow,
+  pagePatients,
+  updatePatientRow,
+  type PatientRow,
+} from './repository.js';
+import { toPatient } from './mappers.js';
+import { countBillsOfPatient } from '../billing/repository.js';
 import { nextSequence } from '../sequences.js';
 import { labToday, organizationTimezone } from '../settings/organization.js';
 import { localDate } from '../../shared/time.js';
@@ -62,18 +71,14 @@ export async function insertPatient(trx: Db, actor: Actor, input: PatientCreate)
   const day = localDate(await organizationTimezone(trx, actor.organizationId)).replace(/-/g, '');
   const seq = await nextSequence(trx, actor.organizationId, `patient:${day}`);
   const now = nowIso();
-  const row = await trx
-    .insertInto('patients')
-    .values({
-      ...columns(input),
-      organization_id: actor.organizationId,
-      patient_code: `PAT${day}${String(seq).padStart(4, '0')}`,
-      created_by: actor.userId,
-      created_at: now,
-      updated_at: now,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const row = await insertPatientRow(trx, {
+    ...columns(input),
+    organization_id: actor.organizationId,
+    patient_code: `PAT${day}${String(seq).padStart(4, '0')}`,
+    created_by: actor.userId,
+    created_at: now,
+    updated_at: now,
+  });
   await writeAudit(trx, actor, { action: 'create', entity: 'patient', entityId: row.id, newValues: row });
   return row;
 }
@@ -92,13 +97,7 @@ export async function updatePatient(db: Db, actor: Actor, id: number, input: Pat
       if (v === undefined) continue;
       (patch as Record<string, unknown>)[k] = k === 'membership_type' ? (v ?? 'none') : (v ?? null);
     }
-    const after = await trx
-      .updateTable('patients')
-      .set({ ...patch, updated_at: nowIso() })
-      .where('id', '=', id)
-      .where('organization_id', '=', actor.organizationId)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const after = await updatePatientRow(trx, actor.organizationId, id, { ...patch, updated_at: nowIso() });
     const { oldValues, newValues } = diff(before, after);
     delete oldValues.updated_at;
     delete newValues.updated_at;
@@ -113,18 +112,14 @@ export async function deletePatient(db: Db, actor: Actor, id: number): Promise<P
   return db.transaction().execute(async (trx) => {
     const before = await findPatient(trx, actor.organizationId, id);
     if (!before) throw new NotFoundError('Patient', id);
-    const bills = await trx
-      .selectFrom('bills')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('patient_id', '=', id)
-      .executeTakeFirstOrThrow();
-    if (Number(bills.n) > 0) {
+    const bills = await countBillsOfPatient(trx, id);
+    if (bills > 0) {
       throw new ConflictError(
-        `${before.first_name} ${before.last_name} has ${bills.n} bill(s); a patient with bills cannot be deleted`,
+        `${before.first_name} ${before.last_name} has ${bills} bill(s); a patient with bills cannot be deleted`,
         'IN_USE',
       );
     }
-    await trx.deleteFrom('patients').where('id', '=', id).where('organization_id', '=', actor.organizationId).execute();
+    await deletePatientRow(trx, actor.organizationId, id);
     await writeAudit(trx, actor, { action: 'delete', entity: 'patient', entityId: id, oldValues: before });
     return toPatient(before, await labToday(trx, actor.organizationId));
   });
