@@ -1,4 +1,4 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { QcMaterialsTable, QcRunsTable } from './tables.js';
 import type { QcMaterialListQuery } from '../../shared/schemas/qc.js';
@@ -193,4 +193,31 @@ export function findLabTest(db: Db, organizationId: number, id: number) {
     .where('organization_id', '=', organizationId)
     .where('id', '=', id)
     .executeTakeFirst();
+}
+
+export function insertMaterialRow(trx: Db, values: Insertable<QcMaterialsTable>): Promise<QcMaterialRow> {
+  return trx.insertInto('qc_materials').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export function updateMaterialRow(
+  trx: Db,
+  organizationId: number,
+  id: number,
+  patch: Updateable<QcMaterialsTable>,
+): Promise<QcMaterialRow> {
+  return trx
+    .updateTable('qc_materials')
+    .set(patch)
+    .where('id', '=', id)
+    .where('organization_id', '=', organizationId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function deleteMaterialRow(trx: Db, organizationId: number, id: number): Promise<void> {
+  await trx.deleteFrom('qc_materials').where('id', '=', id).where('organization_id', '=', organizationId).execute();
+}
+
+export function insertRunRow(trx: Db, values: Insertable<QcRunsTable>): Promise<QcRunRow> {
+  return trx.insertInto('qc_runs').values(values).returningAll().executeTakeFirstOrThrow();
 }

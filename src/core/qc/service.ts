@@ -31,6 +31,10 @@ import {
   selectRuns,
   selectRunsByIds,
   type QcMaterialRow,
+  insertMaterialRow,
+  updateMaterialRow,
+  deleteMaterialRow,
+  insertRunRow,
 } from './repository.js';
 import { labDate, materialStatus, toMaterial, toRun } from './mappers.js';
 
@@ -107,27 +111,23 @@ export async function createMaterial(db: Db, actor: Actor, input: QcMaterialCrea
     const year = today.slice(0, 4);
     const seq = await nextSequence(trx, actor.organizationId, `qc_control:${year}`);
     const now = nowIso();
-    const row = await trx
-      .insertInto('qc_materials')
-      .values({
-        organization_id: actor.organizationId,
-        control_id: `QC-${year}-${String(seq).padStart(3, '0')}`,
-        name: input.name,
-        test_id: input.test_id,
-        level,
-        control_type: input.control_type,
-        lot_number: lot,
-        expiry_date: input.expiry_date ?? addDays(today, QC_DEFAULT_EXPIRY_DAYS),
-        target_mean: input.target_mean,
-        target_sd: input.target_sd,
-        // A control is measured in its test's unit unless the form says otherwise.
-        unit: input.unit ?? test.unit ?? null,
-        is_active: 1,
-        created_at: now,
-        updated_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await insertMaterialRow(trx, {
+      organization_id: actor.organizationId,
+      control_id: `QC-${year}-${String(seq).padStart(3, '0')}`,
+      name: input.name,
+      test_id: input.test_id,
+      level,
+      control_type: input.control_type,
+      lot_number: lot,
+      expiry_date: input.expiry_date ?? addDays(today, QC_DEFAULT_EXPIRY_DAYS),
+      target_mean: input.target_mean,
+      target_sd: input.target_sd,
+      // A control is measured in its test's unit unless the form says otherwise.
+      unit: input.unit ?? test.unit ?? null,
+      is_active: 1,
+      created_at: now,
+      updated_at: now,
+    });
     await writeAudit(trx, actor, { action: 'create', entity: 'qc_material', entityId: row.id, newValues: row });
     return row.id;
   });
@@ -170,13 +170,7 @@ export async function updateMaterial(db: Db, actor: Actor, id: number, input: Qc
       level: patch.level !== undefined ? patch.level : before.level,
     };
     await assertLotFree(trx, actor.organizationId, key, id);
-    const after = await trx
-      .updateTable('qc_materials')
-      .set({ ...patch, updated_at: nowIso() })
-      .where('id', '=', id)
-      .where('organization_id', '=', actor.organizationId)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const after = await updateMaterialRow(trx, actor.organizationId, id, { ...patch, updated_at: nowIso() });
     const { oldValues, newValues } = diff(before, after);
     delete oldValues.updated_at;
     delete newValues.updated_at;
@@ -199,11 +193,7 @@ export async function deleteMaterial(db: Db, actor: Actor, id: number): Promise<
         'IN_USE',
       );
     }
-    await trx
-      .deleteFrom('qc_materials')
-      .where('id', '=', id)
-      .where('organization_id', '=', actor.organizationId)
-      .execute();
+    await deleteMaterialRow(trx, actor.organizationId, id);
     await writeAudit(trx, actor, { action: 'delete', entity: 'qc_material', entityId: id, oldValues: before });
   });
   return material;
@@ -265,22 +255,18 @@ export async function recordRun(
     const z = (v: number) => roundQc(zScore(v, m.target_mean, m.target_sd));
     const zs = [z(input.value), ...earlier.map((r) => z(r.value))];
     const verdict = westgard(zs);
-    const row = await trx
-      .insertInto('qc_runs')
-      .values({
-        organization_id: actor.organizationId,
-        material_id: materialId,
-        value: input.value,
-        z_score: zs[0]!,
-        status: verdict.status,
-        rules: JSON.stringify(verdict.rules),
-        comments: input.comments ?? null,
-        performed_by: actor.userId,
-        performed_at: performedAt.toISOString(),
-        created_at: nowIso(),
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await insertRunRow(trx, {
+      organization_id: actor.organizationId,
+      material_id: materialId,
+      value: input.value,
+      z_score: zs[0]!,
+      status: verdict.status,
+      rules: JSON.stringify(verdict.rules),
+      comments: input.comments ?? null,
+      performed_by: actor.userId,
+      performed_at: performedAt.toISOString(),
+      created_at: nowIso(),
+    });
     await writeAudit(trx, actor, {
       action: 'create',
       entity: 'qc_run',
