@@ -1,3 +1,5 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { VisitsTable } from './tables.js';
 import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { Visit } from '../../shared/schemas/history.js';
@@ -57,4 +59,33 @@ export async function visitsOfPatient(db: Db, organizationId: number, patientId:
 export async function findVisit(db: Db, organizationId: number, id: number): Promise<Visit | undefined> {
   const row = await visitsQuery(db, organizationId).where('v.id', '=', id).executeTakeFirst();
   return row ? toVisit(row) : undefined;
+}
+
+export function insertVisitRow(trx: Db, values: Insertable<VisitsTable>): Promise<Selectable<VisitsTable>> {
+  return trx.insertInto('visits').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateVisitRow(trx: Db, id: number, patch: Updateable<VisitsTable>): Promise<void> {
+  await trx.updateTable('visits').set(patch).where('id', '=', id).execute();
+}
+
+/** The visit's own row (not the joined API view), for the checks of an update. */
+export function findVisitRow(db: Db, organizationId: number, id: number): Promise<Selectable<VisitsTable> | undefined> {
+  return db
+    .selectFrom('visits')
+    .selectAll()
+    .where('id', '=', id)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+}
+
+/** Visits a bill stands for that are not cancelled yet. */
+export function openVisitsOfBill(db: Db, organizationId: number, billId: number) {
+  return db
+    .selectFrom('visits')
+    .select(['id', 'status'])
+    .where('organization_id', '=', organizationId)
+    .where('bill_id', '=', billId)
+    .where('status', '!=', 'cancelled')
+    .execute();
 }

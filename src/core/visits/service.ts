@@ -9,7 +9,14 @@ import { resolveDoctor } from '../billing/lines.js';
 import { organizationTimezone } from '../settings/organization.js';
 import { localDate, localMinuteStamp } from '../../shared/time.js';
 import type { Visit, VisitCreate, VisitUpdate } from '../../shared/schemas/history.js';
-import { findVisit, visitsOfPatient } from './repository.js';
+import {
+  findVisit,
+  findVisitRow,
+  insertVisitRow,
+  openVisitsOfBill,
+  updateVisitRow,
+  visitsOfPatient,
+} from './repository.js';
 
 /** HH:MM in the lab's zone. */
 function localTime(timeZone: string, d: Date): string {
@@ -26,27 +33,23 @@ export async function recordVisitForBill(trx: Db, actor: Actor, bill: Selectable
   const timeZone = await organizationTimezone(trx, bill.organization_id);
   const at = new Date(bill.created_at);
   const now = nowIso();
-  const row = await trx
-    .insertInto('visits')
-    .values({
-      organization_id: bill.organization_id,
-      patient_id: bill.patient_id,
-      doctor_id: bill.doctor_id,
-      bill_id: bill.id,
-      visit_type: 'consultation',
-      status: 'completed',
-      visit_date: localDate(timeZone, at),
-      visit_time: localTime(timeZone, at),
-      chief_complaint: null,
-      diagnosis: null,
-      treatment: null,
-      follow_up_date: null,
-      created_by: actor.userId,
-      created_at: now,
-      updated_at: now,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const row = await insertVisitRow(trx, {
+    organization_id: bill.organization_id,
+    patient_id: bill.patient_id,
+    doctor_id: bill.doctor_id,
+    bill_id: bill.id,
+    visit_type: 'consultation',
+    status: 'completed',
+    visit_date: localDate(timeZone, at),
+    visit_time: localTime(timeZone, at),
+    chief_complaint: null,
+    diagnosis: null,
+    treatment: null,
+    follow_up_date: null,
+    created_by: actor.userId,
+    created_at: now,
+    updated_at: now,
+  });
   await writeAudit(trx, actor, {
     action: 'create',
     entity: 'visit',
@@ -61,15 +64,9 @@ export async function recordVisitForBill(trx: Db, actor: Actor, bill: Selectable
  * visits are marked cancelled (with the reason), in the bill's transaction.
  */
 export async function cancelVisitsOfBill(trx: Db, actor: Actor, billId: number, reason: string): Promise<void> {
-  const rows = await trx
-    .selectFrom('visits')
-    .select(['id', 'status'])
-    .where('organization_id', '=', actor.organizationId)
-    .where('bill_id', '=', billId)
-    .where('status', '!=', 'cancelled')
-    .execute();
+  const rows = await openVisitsOfBill(trx, actor.organizationId, billId);
   for (const r of rows) {
-    await trx.updateTable('visits').set({ status: 'cancelled', updated_at: nowIso() }).where('id', '=', r.id).execute();
+    await updateVisitRow(trx, r.id, { status: 'cancelled', updated_at: nowIso() });
     await writeAudit(trx, actor, {
       action: 'update',
       entity: 'visit',
@@ -106,27 +103,23 @@ export async function scheduleVisit(db: Db, actor: Actor, patientId: number, inp
     if (input.visit_date < today)
       throw ValidationError.field('visit_date', 'An appointment cannot be booked in the past');
     const now = nowIso();
-    const row = await trx
-      .insertInto('visits')
-      .values({
-        organization_id: actor.organizationId,
-        patient_id: patientId,
-        doctor_id: doctor.id,
-        bill_id: null,
-        visit_type: input.visit_type,
-        status: 'scheduled',
-        visit_date: input.visit_date,
-        visit_time: input.visit_time ?? null,
-        chief_complaint: input.chief_complaint ?? null,
-        diagnosis: null,
-        treatment: null,
-        follow_up_date: null,
-        created_by: actor.userId,
-        created_at: now,
-        updated_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await insertVisitRow(trx, {
+      organization_id: actor.organizationId,
+      patient_id: patientId,
+      doctor_id: doctor.id,
+      bill_id: null,
+      visit_type: input.visit_type,
+      status: 'scheduled',
+      visit_date: input.visit_date,
+      visit_time: input.visit_time ?? null,
+      chief_complaint: input.chief_complaint ?? null,
+      diagnosis: null,
+      treatment: null,
+      follow_up_date: null,
+      created_by: actor.userId,
+      created_at: now,
+      updated_at: now,
+    });
     await writeAudit(trx, actor, { action: 'create', entity: 'visit', entityId: row.id, newValues: row });
     return row.id;
   });
@@ -142,12 +135,7 @@ const NOTE_FIELDS = ['chief_complaint', 'diagnosis', 'treatment', 'follow_up_dat
  */
 export async function updateVisit(db: Db, actor: Actor, id: number, input: VisitUpdate): Promise<Visit> {
   await db.transaction().execute(async (trx) => {
-    const before = await trx
-      .selectFrom('visits')
-      .selectAll()
-      .where('id', '=', id)
-      .where('organization_id', '=', actor.organizationId)
-      .executeTakeFirst();
+    const before = await findVisitRow(trx, actor.organizationId, id);
     if (!before) throw new NotFoundError('Visit', id);
     if (before.status === 'cancelled')
       throw new ConflictError(`Visit ${id} is cancelled and cannot be changed`, 'VISIT_CANCELLED');
@@ -167,11 +155,7 @@ export async function updateVisit(db: Db, actor: Actor, id: number, input: Visit
     if (!Object.keys(patch).length) return;
     const oldValues: Record<string, unknown> = {};
     for (const k of Object.keys(patch) as (keyof typeof patch)[]) oldValues[k] = before[k];
-    await trx
-      .updateTable('visits')
-      .set({ ...patch, updated_at: nowIso() })
-      .where('id', '=', id)
-      .execute();
+    await updateVisitRow(trx, id, { ...patch, updated_at: nowIso() });
     await writeAudit(trx, actor, { action: 'update', entity: 'visit', entityId: id, oldValues, newValues: patch });
   });
   return getVisit(db, actor.organizationId, id);
