@@ -164,3 +164,8 @@ export async function deleteSession(db: Db, token: string): Promise<void> {
 export async function purgeExpiredSessions(db: Db, now = new Date()): Promise<void> {
   await db.deleteFrom('sessions').where('expires_at', '<=', now.toISOString()).execute();
 }
+
+/** Ends every session of a user (deactivation, role change, password reset): they sign in again. */
+export async function endSessionsOfUser(db: Db, userId: number): Promise<void> {
+  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+}

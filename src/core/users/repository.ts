@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { UsersTable } from '../db/schema.js';
 import type { User } from '../../shared/schemas/users.js';
@@ -44,4 +44,46 @@ export function findUser(db: Db, organizationId: number, id: number) {
     .where('id', '=', id)
     .where('organization_id', '=', organizationId)
     .executeTakeFirst();
+}
+
+export function selectUsers(
+  db: Db,
+  organizationId: number,
+  q: {
+    role?: Role | undefined;
+    search?: string | undefined;
+    include_inactive?: boolean | undefined;
+    roles?: readonly Role[];
+  },
+): Promise<UserRow[]> {
+  let query = db.selectFrom('users').selectAll().where('organization_id', '=', organizationId);
+  if (q.role) query = query.where('role', '=', q.role);
+  if (q.roles) query = query.where('role', 'in', [...q.roles]);
+  if (!q.include_inactive) query = query.where('is_active', '=', 1);
+  if (q.search) {
+    const s = `%${q.search.toLowerCase()}%`;
+    query = query.where((eb) =>
+      eb.or([
+        eb(sql`lower(first_name || ' ' || last_name)`, 'like', s),
+        eb(sql`lower(email)`, 'like', s),
+        eb(sql`lower(coalesce(specialization, ''))`, 'like', s),
+      ]),
+    );
+  }
+  return query.orderBy('first_name').orderBy('last_name').execute();
+}
+
+/** Emails are unique across the whole server (sign-in is by email alone). */
+export async function emailTaken(db: Db, email: string, exceptId?: number): Promise<boolean> {
+  let q = db.selectFrom('users').select('id').where('email', '=', email);
+  if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+  return (await q.executeTakeFirst()) !== undefined;
+}
+
+export function insertUserRow(trx: Db, values: Insertable<UsersTable>): Promise<UserRow> {
+  return trx.insertInto('users').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export function updateUserRow(trx: Db, id: number, patch: Updateable<UsersTable>): Promise<UserRow> {
+  return trx.updateTable('users').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
@@ -7,7 +6,8 @@ import { hashPassword } from '../auth/password.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
 import { canAssignRole, ROLE_RANK, type Role } from '../../shared/roles.js';
 import type { User, UserCreate, UserUpdate } from '../../shared/schemas/users.js';
-import { auditUser, findUser, toUser } from './repository.js';
+import { auditUser, emailTaken, findUser, insertUserRow, selectUsers, toUser, updateUserRow } from './repository.js';
+import { endSessionsOfUser } from '../auth/sessions.js';
 import { rupeesToPaise } from '../../shared/money.js';
 
 function assertMayAssign(actor: Actor, role: Role): void {
@@ -35,21 +35,7 @@ export async function listUsers(
     roles?: readonly Role[];
   },
 ): Promise<User[]> {
-  let query = db.selectFrom('users').selectAll().where('organization_id', '=', organizationId);
-  if (q.role) query = query.where('role', '=', q.role);
-  if (q.roles) query = query.where('role', 'in', [...q.roles]);
-  if (!q.include_inactive) query = query.where('is_active', '=', 1);
-  if (q.search) {
-    const s = `%${q.search.toLowerCase()}%`;
-    query = query.where((eb) =>
-      eb.or([
-        eb(sql`lower(first_name || ' ' || last_name)`, 'like', s),
-        eb(sql`lower(email)`, 'like', s),
-        eb(sql`lower(coalesce(specialization, ''))`, 'like', s),
-      ]),
-    );
-  }
-  const rows = await query.orderBy('first_name').orderBy('last_name').execute();
+  const rows = await selectUsers(db, organizationId, q);
   return rows.map(toUser);
 }
 
@@ -63,28 +49,24 @@ export async function createUser(db: Db, actor: Actor, input: UserCreate): Promi
   assertMayAssign(actor, input.role);
   const password_hash = await hashPassword(input.password);
   return db.transaction().execute(async (trx) => {
-    const exists = await trx.selectFrom('users').select('id').where('email', '=', input.email).executeTakeFirst();
-    if (exists) throw new ConflictError(`A user with email ${input.email} already exists`, 'EMAIL_TAKEN');
+    if (await emailTaken(trx, input.email))
+      throw new ConflictError(`A user with email ${input.email} already exists`, 'EMAIL_TAKEN');
     const now = nowIso();
-    const row = await trx
-      .insertInto('users')
-      .values({
-        organization_id: actor.organizationId,
-        email: input.email,
-        password_hash,
-        first_name: input.first_name,
-        last_name: input.last_name,
-        role: input.role,
-        department: input.department ?? null,
-        phone: input.phone ?? null,
-        specialization: input.specialization ?? null,
-        consultation_fee_paise: rupeesToPaise(input.consultation_fee ?? 0),
-        is_active: 1,
-        created_at: now,
-        updated_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await insertUserRow(trx, {
+      organization_id: actor.organizationId,
+      email: input.email,
+      password_hash,
+      first_name: input.first_name,
+      last_name: input.last_name,
+      role: input.role,
+      department: input.department ?? null,
+      phone: input.phone ?? null,
+      specialization: input.specialization ?? null,
+      consultation_fee_paise: rupeesToPaise(input.consultation_fee ?? 0),
+      is_active: 1,
+      created_at: now,
+      updated_at: now,
+    });
     await writeAudit(trx, actor, { action: 'create', entity: 'user', entityId: row.id, newValues: auditUser(row) });
     return toUser(row);
   });
@@ -105,13 +87,8 @@ export async function updateUser(db: Db, actor: Actor, id: number, input: UserUp
     }
     if (input.is_active === false && actor.userId === id) throw new ForbiddenError('You cannot deactivate yourself');
     if (input.email && input.email !== before.email) {
-      const taken = await trx
-        .selectFrom('users')
-        .select('id')
-        .where('email', '=', input.email)
-        .where('id', '!=', id)
-        .executeTakeFirst();
-      if (taken) throw new ConflictError(`A user with email ${input.email} already exists`, 'EMAIL_TAKEN');
+      if (await emailTaken(trx, input.email, id))
+        throw new ConflictError(`A user with email ${input.email} already exists`, 'EMAIL_TAKEN');
     }
     const patch = {
       ...(input.first_name !== undefined && { first_name: input.first_name }),
@@ -124,15 +101,10 @@ export async function updateUser(db: Db, actor: Actor, id: number, input: UserUp
       ...(input.consultation_fee !== undefined && { consultation_fee_paise: rupeesToPaise(input.consultation_fee) }),
       ...(input.is_active !== undefined && { is_active: input.is_active ? 1 : 0 }),
     };
-    const after = await trx
-      .updateTable('users')
-      .set({ ...patch, updated_at: nowIso() })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const after = await updateUserRow(trx, id, { ...patch, updated_at: nowIso() });
     if (after.is_active === 0 || after.role !== before.role) {
       // Deactivation or a role change ends the user's sessions: they sign in again with the new rights.
-      await trx.deleteFrom('sessions').where('user_id', '=', id).execute();
+      await endSessionsOfUser(trx, id);
     }
     const { oldValues, newValues } = diff(auditUser(before), auditUser(after));
     delete oldValues.updated_at;
@@ -156,13 +128,8 @@ export async function resetPassword(db: Db, actor: Actor, id: number, password: 
     const before = await findUser(trx, actor.organizationId, id);
     if (!before) throw new NotFoundError('User', id);
     assertMayManage(actor, before);
-    const after = await trx
-      .updateTable('users')
-      .set({ password_hash, updated_at: nowIso() })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await trx.deleteFrom('sessions').where('user_id', '=', id).execute();
+    const after = await updateUserRow(trx, id, { password_hash, updated_at: nowIso() });
+    await endSessionsOfUser(trx, id);
     await writeAudit(trx, actor, {
       action: 'update',
       entity: 'user',
