@@ -1,4 +1,5 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type Expression, type Insertable, type Selectable, type SqlBool, type Updateable } from 'kysely';
+import type { BillItemsTable, BillsTable, PaymentsTable } from './tables.js';
 import type { Db } from '../db/connection.js';
 import type { BillListQuery } from '../../shared/schemas/bills.js';
 import type { BillRow } from './mappers.js';
@@ -136,4 +137,63 @@ export async function countBillsOfPatient(db: Db, patientId: number): Promise<nu
     .where('patient_id', '=', patientId)
     .executeTakeFirstOrThrow();
   return Number(r.n);
+}
+
+export function insertBillRow(trx: Db, values: Insertable<BillsTable>): Promise<Selectable<BillsTable>> {
+  return trx.insertInto('bills').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function insertBillItemRows(trx: Db, rows: Insertable<BillItemsTable>[]): Promise<void> {
+  if (rows.length) await trx.insertInto('bill_items').values(rows).execute();
+}
+
+export async function updateBillRow(trx: Db, id: number, patch: Updateable<BillsTable>): Promise<void> {
+  await trx.updateTable('bills').set(patch).where('id', '=', id).execute();
+}
+
+export async function deleteBillRow(trx: Db, organizationId: number, id: number): Promise<void> {
+  await trx.deleteFrom('bills').where('id', '=', id).where('organization_id', '=', organizationId).execute();
+}
+
+/** The bill's own row (no joins), for the checks of a payment. */
+export function findBillRow(db: Db, organizationId: number, id: number): Promise<Selectable<BillsTable> | undefined> {
+  return db
+    .selectFrom('bills')
+    .selectAll()
+    .where('id', '=', id)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+}
+
+export function itemsOfBill(db: Db, billId: number) {
+  return db.selectFrom('bill_items').selectAll().where('bill_id', '=', billId).orderBy('position').execute();
+}
+
+/** Payments and refunds of a bill, oldest first, with the name of who received each. */
+export function paymentsOfBill(db: Db, billId: number) {
+  return db
+    .selectFrom('payments as pay')
+    .leftJoin('users as u', 'u.id', 'pay.received_by')
+    .selectAll('pay')
+    .select(
+      sql<string | null>`CASE WHEN u.id IS NULL THEN NULL ELSE u.first_name || ' ' || u.last_name END`.as(
+        'received_by_name',
+      ),
+    )
+    .where('pay.bill_id', '=', billId)
+    .orderBy('pay.id')
+    .execute();
+}
+
+export async function countPaymentsOfBill(db: Db, billId: number): Promise<number> {
+  const r = await db
+    .selectFrom('payments')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('bill_id', '=', billId)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+export function insertPaymentRow(trx: Db, values: Insertable<PaymentsTable>): Promise<Selectable<PaymentsTable>> {
+  return trx.insertInto('payments').values(values).returningAll().executeTakeFirstOrThrow();
 }

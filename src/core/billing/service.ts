@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
@@ -7,15 +6,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { nextSequence } from '../sequences.js';
 import { billAmounts } from '../../shared/billing.js';
 import { formatInr, rupeesToPaise } from '../../shared/money.js';
-import type {
-  Bill,
-  BillCreate,
-  BillListQuery,
-  BillSummary,
-  BillUpdate,
-  PaymentCreate,
-  RegisterWithBill,
-} from '../../shared/schemas/bills.js';
+import type { Bill, BillCreate, BillListQuery, BillSummary, BillUpdate, PaymentCreate, RegisterWithBill } from '../../shared/schemas/bills.js';
 import type { Patient } from '../../shared/schemas/patients.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import { findPatient, toPatient } from '../patients/repository.js';
@@ -25,7 +16,7 @@ import { addDays, localDate, localMinuteStamp } from '../../shared/time.js';
 import { resolveDoctor, resolveLines } from './lines.js';
 import { cancelVisitsOfBill, recordVisitForBill } from '../visits/service.js';
 import { toBill, toBillItem, toPayment } from './mappers.js';
-import { applyBillFilters, billsQuery, findBill, selectBillColumns, summaryRow } from './repository.js';
+import { applyBillFilters, billsQuery, countPaymentsOfBill, deleteBillRow, findBill, findBillRow, insertBillItemRows, insertBillRow, insertPaymentRow, itemsOfBill, paymentsOfBill, selectBillColumns, summaryRow, updateBillRow } from './repository.js';
 
 /** Days after the bill date before an unpaid bill counts as overdue (docs/decisions.md). */
 export const PAYMENT_TERMS_DAYS = 7;
@@ -59,46 +50,40 @@ async function insertBill(
   });
   const now = new Date();
   const nowStr = now.toISOString();
-  const bill = await trx
-    .insertInto('bills')
-    .values({
-      organization_id: actor.organizationId,
-      bill_number: await nextBillNumber(trx, actor.organizationId, timeZone, now),
-      patient_id: patientId,
-      doctor_id: doctor?.id ?? null,
-      visit_type: visitType,
-      subtotal_paise: amounts.subtotalPaise,
-      consultation_fee_paise: amounts.consultationFeePaise,
-      total_before_discount_paise: amounts.totalBeforeDiscountPaise,
-      discount_percentage: body.discount_percentage,
-      discount_amount_paise: amounts.discountPaise,
-      tax_percentage: body.tax_percentage,
-      tax_amount_paise: amounts.taxPaise,
-      final_amount_paise: amounts.finalPaise,
-      paid_paise: 0,
-      payment_method: body.payment_method,
-      due_date: addDays(localDate(timeZone, now), PAYMENT_TERMS_DAYS),
-      notes: body.notes ?? null,
-      cancelled_at: null,
-      cancel_reason: null,
-      created_by: actor.userId,
-      created_at: nowStr,
-      updated_at: nowStr,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  await trx
-    .insertInto('bill_items')
-    .values(
-      lines.map((l, i) => ({
-        bill_id: bill.id,
-        position: i,
-        ...l,
-        discount_amount_paise: amounts.lines[i]!.discountPaise,
-        total_paise: amounts.lines[i]!.totalPaise,
-      })),
-    )
-    .execute();
+  const bill = await insertBillRow(trx, {
+    organization_id: actor.organizationId,
+    bill_number: await nextBillNumber(trx, actor.organizationId, timeZone, now),
+    patient_id: patientId,
+    doctor_id: doctor?.id ?? null,
+    visit_type: visitType,
+    subtotal_paise: amounts.subtotalPaise,
+    consultation_fee_paise: amounts.consultationFeePaise,
+    total_before_discount_paise: amounts.totalBeforeDiscountPaise,
+    discount_percentage: body.discount_percentage,
+    discount_amount_paise: amounts.discountPaise,
+    tax_percentage: body.tax_percentage,
+    tax_amount_paise: amounts.taxPaise,
+    final_amount_paise: amounts.finalPaise,
+    paid_paise: 0,
+    payment_method: body.payment_method,
+    due_date: addDays(localDate(timeZone, now), PAYMENT_TERMS_DAYS),
+    notes: body.notes ?? null,
+    cancelled_at: null,
+    cancel_reason: null,
+    created_by: actor.userId,
+    created_at: nowStr,
+    updated_at: nowStr,
+  });
+  await insertBillItemRows(
+    trx,
+    lines.map((l, i) => ({
+      bill_id: bill.id,
+      position: i,
+      ...l,
+      discount_amount_paise: amounts.lines[i]!.discountPaise,
+      total_paise: amounts.lines[i]!.totalPaise,
+    })),
+  );
   await writeAudit(trx, actor, {
     action: 'create',
     entity: 'bill',
@@ -154,19 +139,8 @@ export async function getBill(db: Db, organizationId: number, id: number): Promi
   const row = await findBill(db, organizationId, id);
   if (!row) throw new NotFoundError('Bill', id);
   const { timeZone, today: t } = await today(db, organizationId);
-  const items = await db.selectFrom('bill_items').selectAll().where('bill_id', '=', id).orderBy('position').execute();
-  const payments = await db
-    .selectFrom('payments as pay')
-    .leftJoin('users as u', 'u.id', 'pay.received_by')
-    .selectAll('pay')
-    .select(
-      sql<string | null>`CASE WHEN u.id IS NULL THEN NULL ELSE u.first_name || ' ' || u.last_name END`.as(
-        'received_by_name',
-      ),
-    )
-    .where('pay.bill_id', '=', id)
-    .orderBy('pay.id')
-    .execute();
+  const items = await itemsOfBill(db, id);
+  const payments = await paymentsOfBill(db, id);
   return {
     ...toBill(row, timeZone, t),
     items: items.map(toBillItem),
@@ -232,11 +206,7 @@ export async function updateBill(db: Db, actor: Actor, id: number, input: BillUp
     if (!Object.keys(patch).length) return;
     const oldValues: Record<string, unknown> = {};
     for (const k of Object.keys(patch)) oldValues[k] = (before as Record<string, unknown>)[k] ?? null;
-    await trx
-      .updateTable('bills')
-      .set({ ...patch, updated_at: nowIso() })
-      .where('id', '=', id)
-      .execute();
+    await updateBillRow(trx, id, { ...patch, updated_at: nowIso() });
     await writeAudit(trx, actor, { action: 'update', entity: 'bill', entityId: id, oldValues, newValues: patch });
   });
   return getBill(db, actor.organizationId, id);
@@ -245,18 +215,13 @@ export async function updateBill(db: Db, actor: Actor, id: number, input: BillUp
 export async function deleteBill(db: Db, actor: Actor, id: number): Promise<Bill> {
   const bill = await getBill(db, actor.organizationId, id);
   await db.transaction().execute(async (trx) => {
-    const n = await trx
-      .selectFrom('payments')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('bill_id', '=', id)
-      .executeTakeFirstOrThrow();
-    if (Number(n.n) > 0)
+    if ((await countPaymentsOfBill(trx, id)) > 0)
       throw new ConflictError(
         `Bill ${bill.bill_number} has payments recorded; cancel it instead of deleting it`,
         'BILL_HAS_PAYMENTS',
       );
     await cancelVisitsOfBill(trx, actor, id, `bill ${bill.bill_number} deleted`);
-    await trx.deleteFrom('bills').where('id', '=', id).where('organization_id', '=', actor.organizationId).execute();
+    await deleteBillRow(trx, actor.organizationId, id);
     await writeAudit(trx, actor, {
       action: 'delete',
       entity: 'bill',
@@ -268,12 +233,7 @@ export async function deleteBill(db: Db, actor: Actor, id: number): Promise<Bill
 }
 
 async function insertPayment(trx: Db, actor: Actor, billId: number, p: PaymentCreate) {
-  const bill = await trx
-    .selectFrom('bills')
-    .selectAll()
-    .where('id', '=', billId)
-    .where('organization_id', '=', actor.organizationId)
-    .executeTakeFirst();
+  const bill = await findBillRow(trx, actor.organizationId, billId);
   if (!bill) throw new NotFoundError('Bill', billId);
   if (bill.cancelled_at)
     throw new ConflictError(`Bill ${bill.bill_number} is cancelled and takes no payment`, 'BILL_CANCELLED');
@@ -288,25 +248,17 @@ async function insertPayment(trx: Db, actor: Actor, billId: number, p: PaymentCr
   if (amount < 0 && -amount > bill.paid_paise) {
     throw ValidationError.field('amount', `A refund cannot exceed the ${formatInr(bill.paid_paise)} paid`);
   }
-  const row = await trx
-    .insertInto('payments')
-    .values({
-      organization_id: actor.organizationId,
-      bill_id: billId,
-      amount_paise: amount,
-      method: p.method,
-      reference: p.reference ?? null,
-      reason: p.reason ?? null,
-      received_by: actor.userId,
-      created_at: nowIso(),
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  await trx
-    .updateTable('bills')
-    .set({ paid_paise: bill.paid_paise + amount, updated_at: nowIso() })
-    .where('id', '=', billId)
-    .execute();
+  const row = await insertPaymentRow(trx, {
+    organization_id: actor.organizationId,
+    bill_id: billId,
+    amount_paise: amount,
+    method: p.method,
+    reference: p.reference ?? null,
+    reason: p.reason ?? null,
+    received_by: actor.userId,
+    created_at: nowIso(),
+  });
+  await updateBillRow(trx, billId, { paid_paise: bill.paid_paise + amount, updated_at: nowIso() });
   await writeAudit(trx, actor, {
     action: 'create',
     entity: 'payment',
