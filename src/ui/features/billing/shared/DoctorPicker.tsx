@@ -1,10 +1,11 @@
 import { useMemo, useState } from 'react';
 import { Stethoscope } from 'lucide-react';
 import { ROLE_LABELS } from '@shared/roles';
-import { Button, Money } from '@/components';
+import { Money } from '@/components';
 import { errorMessage } from '@/lib/api';
 import { useDoctors, type Doctor } from '@/lib/bills';
 import { SearchPicker } from '@/components/SearchPicker';
+import { ChosenCard } from './ChosenCard';
 
 export function doctorName(d: Pick<Doctor, 'first_name' | 'last_name' | 'role'>): string {
   const name = `${d.first_name} ${d.last_name}`.trim();
@@ -42,27 +43,18 @@ export function DoctorPicker({ value, onChange, error, required }: DoctorPickerP
 
   if (value) {
     return (
-      <div
-        className="flex flex-wrap items-start gap-3 rounded-md border border-slate-200 bg-slate-50 p-3"
-        aria-live="polite"
-      >
-        <Stethoscope className="mt-0.5 size-5 shrink-0 text-primary-600" aria-hidden="true" />
-        <div className="min-w-0 flex-1 text-sm">
-          <p className="font-semibold text-slate-900" data-testid="selected-doctor">
-            {doctorName(value)}
-          </p>
-          <p className="text-slate-600">{describe(value) || 'No specialization recorded'}</p>
-          <p className="text-slate-600">
-            Consultation fee{' '}
-            <strong className="font-medium text-slate-900">
-              <Money rupees={value.consultation_fee} />
-            </strong>
-          </p>
-        </div>
-        <Button size="sm" variant="outline" onClick={() => onChange(null)}>
-          Change doctor
-        </Button>
-      </div>
+      <ChosenCard icon={Stethoscope} changeLabel="Change doctor" onChange={() => onChange(null)}>
+        <p className="font-semibold text-slate-900" data-testid="selected-doctor">
+          {doctorName(value)}
+        </p>
+        <p className="text-slate-600">{describe(value) || 'No specialization recorded'}</p>
+        <p className="text-slate-600">
+          Consultation fee{' '}
+          <strong className="font-medium text-slate-900">
+            <Money rupees={value.consultation_fee} />
+          </strong>
+        </p>
+      </ChosenCard>
     );
   }
 

@@ -2,12 +2,7 @@ import { useState } from 'react';
 import { UserRound } from 'lucide-react';
 import type { Patient } from '@shared/schemas/patients';
 import { Button } from '@/components';
-import { errorMessage } from '@/lib/api';
-import { useDebounce } from '@/lib/useDebounce';
-import { useSearchPatients } from '@/lib/patients/queries';
-import { SearchPicker } from '@/components/SearchPicker';
-
-const SEARCH_LIMIT = 10;
+import { PatientSearchPicker } from '@/components/PatientSearchPicker';
 
 export interface PatientFieldProps {
   value: Patient | null;
@@ -18,10 +13,6 @@ export interface PatientFieldProps {
 /** Collect dialog patient: searched on the server by name, patient ID or phone; shown with Change once chosen. */
 export function PatientField({ value, onChange, error }: PatientFieldProps) {
   const [query, setQuery] = useState('');
-  const search = useDebounce(query.trim(), 300);
-  const results = useSearchPatients({ page: 1, limit: SEARCH_LIMIT, search }, search !== '');
-  const settled = search === query.trim();
-
   if (value) {
     return (
       <div className="grid gap-1.5">
@@ -46,32 +37,12 @@ export function PatientField({ value, onChange, error }: PatientFieldProps) {
   }
 
   return (
-    <SearchPicker
-      label="Patient"
-      required
-      placeholder="Search by name, patient ID or phone..."
+    <PatientSearchPicker
       query={query}
       onQueryChange={setQuery}
-      options={settled ? results.data?.patients : undefined}
-      getKey={(p) => p.id}
-      loading={!settled || results.isFetching}
-      loadingText="Searching patients..."
-      loadError={results.isError ? `Could not search patients: ${errorMessage(results.error)}` : undefined}
-      emptyText={`No patient matches "${query.trim()}"`}
+      onSelect={onChange}
       error={error}
-      onSelect={(p) => {
-        onChange(p);
-        setQuery('');
-      }}
-      renderOption={(p) => (
-        <span className="flex flex-wrap items-baseline gap-x-2">
-          <span className="font-medium">
-            {p.first_name} {p.last_name}
-          </span>
-          <span className="font-mono text-xs text-slate-500">{p.patient_id}</span>
-          {p.age !== null && <span className="text-[13px] text-slate-600">{p.age} y</span>}
-        </span>
-      )}
+      facts={(p) => (p.age === null ? null : `${p.age} y`)}
     />
   );
 }

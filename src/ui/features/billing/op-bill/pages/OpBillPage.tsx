@@ -1,39 +1,29 @@
 import { useState } from 'react';
 import { ReceiptText, Stethoscope, UserRound } from 'lucide-react';
+import { OP_BILL_PAYMENT_METHODS } from '@shared/billing';
 import type { Bill } from '@shared/schemas/bills';
 import type { Patient } from '@shared/schemas/patients';
 import { Card, CardBody, CardHeader, PageHeader } from '@/components';
 import { useScreen } from '@/lib/screens';
-import { ApiError } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { useCreateBillMutation, type Doctor } from '@/lib/bills';
-import { CataloguePickers } from '../../shared/CataloguePickers';
+import { BillEntry } from '../../shared/BillEntry';
 import { DoctorPicker } from '../../shared/DoctorPicker';
-import { lineErrorPath, toItems } from '../../shared/lines';
-import { amountPaid, amountPaidError } from '../../shared/PaymentFields';
 import { openPrintWindow, showBillInWindow } from '../../shared/print';
-import { useBillDraft } from '../../shared/useBillDraft';
-import { BillLinesTable } from '../components/BillLinesTable';
-import { OpBillSummary, type OpPaymentMethod } from '../components/OpBillSummary';
+import { useBillEntry } from '../../shared/useBillEntry';
 import { PatientPicker } from '../components/PatientPicker';
+import { SaveActions, type SaveMode } from '../components/SaveActions';
 import { SavedBillPanel } from '../components/SavedBillPanel';
 
-/** Messages from the server for the fields outside the lines. */
+/** Messages from the server for who the bill is for (the bill's own fields: useBillEntry). */
 interface FieldErrors {
   patient?: string;
   doctor?: string;
-  discount?: string;
-  tax?: string;
-  amount?: string;
 }
 
 const FIELD_OF_PATH: Record<string, keyof FieldErrors> = {
   patient_id: 'patient',
   doctor_id: 'doctor',
-  discount_percentage: 'discount',
-  tax_percentage: 'tax',
-  amount_paid: 'amount',
-  amount: 'amount',
 };
 
 /** OP Bill (spec 2.8): pick a patient and a doctor, add catalogue items, save and print the bill. */
@@ -41,41 +31,34 @@ export default function OpBillPage() {
   const screen = useScreen();
   const [patient, setPatient] = useState<Patient | null>(null);
   const [doctor, setDoctor] = useState<Doctor | null>(null);
-  const [method, setMethod] = useState<OpPaymentMethod>('cash');
-  const [amount, setAmount] = useState('');
-  const [busy, setBusy] = useState<'save' | 'print' | null>(null);
+  const [busy, setBusy] = useState<SaveMode | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [saved, setSaved] = useState<Bill | null>(null);
-  const draft = useBillDraft({ consultationFee: doctor?.consultation_fee ?? 0 });
+  const entry = useBillEntry({ consultationFee: doctor?.consultation_fee ?? 0, methods: OP_BILL_PAYMENT_METHODS });
+  const { draft } = entry;
   const create = useCreateBillMutation();
-  const amountError = amountPaidError(amount, draft.amounts.finalPaise);
 
   const clearError = (k: keyof FieldErrors) => setErrors((e) => ({ ...e, [k]: undefined }));
 
   const placeServerErrors = (err: unknown) => {
-    if (!(err instanceof ApiError) || err.status !== 400) return;
+    const rest = entry.placeServerErrors(err);
+    if (!rest) return;
     const fields: FieldErrors = {};
-    const lines: Record<number, string> = {};
-    for (const d of err.details) {
-      const line = lineErrorPath(d.path);
-      if (line) lines[line.index] = d.message;
+    for (const d of rest) {
       const f = FIELD_OF_PATH[d.path];
       if (f) fields[f] = d.message;
     }
     setErrors(fields);
-    draft.setLineServerErrors(lines);
   };
 
   const clearForm = () => {
     setPatient(null);
     setDoctor(null);
-    draft.reset();
-    setMethod('cash');
-    setAmount('');
+    entry.reset();
     setErrors({});
   };
 
-  const submit = (mode: 'save' | 'print') => {
+  const submit = (mode: SaveMode) => {
     if (!patient || !doctor) {
       notify.error(
         mode === 'print'
@@ -88,7 +71,7 @@ export default function OpBillPage() {
       notify.error('Please add at least one test, profile, or package');
       return;
     }
-    if (draft.hasErrors || amountError) {
+    if (entry.invalid) {
       notify.error(
         'Please correct the highlighted values',
         'Percentages are 0 to 100, quantities 1 to 1000, and the amount received cannot exceed the final total.',
@@ -100,15 +83,7 @@ export default function OpBillPage() {
     if (mode === 'print' && !printWindow) return;
     setBusy(mode);
     create
-      .mutateAsync({
-        patient_id: patient.id,
-        doctor_id: doctor.id,
-        items: toItems(draft.lines),
-        discount_percentage: draft.discountPercent,
-        tax_percentage: draft.taxPercent,
-        payment_method: method,
-        amount_paid: amountPaid(amount),
-      })
+      .mutateAsync({ patient_id: patient.id, doctor_id: doctor.id, ...entry.request() })
       .then(
         (bill) => {
           setSaved(bill);
@@ -157,62 +132,19 @@ export default function OpBillPage() {
             </CardBody>
           </Card>
         </div>
-        <Card>
-          <CardHeader
-            title="Bill Items"
-            icon={<ReceiptText />}
-            description={
-              draft.lines.length
-                ? `${draft.lines.length} item${draft.lines.length === 1 ? '' : 's'}`
-                : 'Add individual tests, test profiles or test packages'
-            }
-          />
-          <CardBody className="grid gap-4">
-            <CataloguePickers key={draft.generation} onAdd={draft.addItem} />
-            {draft.lines.length === 0 ? (
-              <p className="rounded-md border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-600">
-                No items added yet. Search a picker above to add a test, profile or package.
-              </p>
-            ) : (
-              <BillLinesTable
-                lines={draft.lines}
-                amounts={draft.amounts.lines}
-                onChange={draft.changeLine}
-                onBlur={draft.blurLine}
-                onRemove={draft.removeLine}
-                serverErrors={draft.lineServerErrors}
-              />
-            )}
-          </CardBody>
-        </Card>
-        <OpBillSummary
-          amounts={draft.amounts}
-          hasDoctor={doctor !== null}
-          discount={draft.discount}
-          tax={draft.tax}
-          onDiscount={(v) => {
-            draft.setDiscount(v);
-            clearError('discount');
+        <BillEntry
+          entry={entry}
+          items={{
+            title: 'Bill Items',
+            icon: <ReceiptText />,
+            description: draft.lines.length
+              ? `${draft.lines.length} item${draft.lines.length === 1 ? '' : 's'}`
+              : 'Add individual tests, test profiles or test packages',
+            empty: 'No items added yet. Search a picker above to add a test, profile or package.',
           }}
-          onTax={(v) => {
-            draft.setTax(v);
-            clearError('tax');
-          }}
-          onPercentBlur={draft.blurPercent}
-          discountError={draft.discountError ?? errors.discount}
-          taxError={draft.taxError ?? errors.tax}
-          method={method}
-          onMethod={setMethod}
-          amount={amount}
-          onAmount={(v) => {
-            setAmount(v);
-            clearError('amount');
-          }}
-          amountError={amountError ?? errors.amount}
-          ready={patient !== null && doctor !== null}
-          busy={busy}
-          onSave={() => submit('save')}
-          onPrint={() => submit('print')}
+          lineEdits="all"
+          showConsultation={doctor !== null}
+          actions={<SaveActions ready={patient !== null && doctor !== null} busy={busy} onSubmit={submit} />}
         />
       </div>
     </div>

@@ -4,7 +4,6 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { RotateCcw, UserPlus } from 'lucide-react';
 import { Button, Card, CardBody, CardHeader, Checkbox, PageHeader } from '@/components';
 import { useScreen } from '@/lib/screens';
-import { ApiError } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { PatientFormSections } from '@/components/PatientFormSections';
 import { REGISTRATION_NAMES, REGISTRATION_REQUIRED } from '@/lib/patients/registrationFields';
@@ -16,17 +15,17 @@ import {
   type RegistrationInput,
   type RegistrationValues,
 } from '@/lib/patients/schemas';
+import type { PaymentMethod } from '@shared/billing';
 import type { Doctor } from '@/lib/bills';
-import { CataloguePickers } from '../../shared/CataloguePickers';
+import { BillEntry } from '../../shared/BillEntry';
 import { DoctorPicker } from '../../shared/DoctorPicker';
-import { lineErrorPath, toItems } from '../../shared/lines';
-import { amountPaid, amountPaidError } from '../../shared/PaymentFields';
-import { useBillDraft } from '../../shared/useBillDraft';
+import { useBillEntry } from '../../shared/useBillEntry';
 import { useRegisterWithBillMutation, type Registration } from '../api';
-import { RegistrationLines } from '../components/RegistrationLines';
 import { RegistrationResult } from '../components/RegistrationResult';
-import { RegistrationSummary, type RegistrationPaymentMethod } from '../components/RegistrationSummary';
 import { VisitTypeCard, type VisitType } from '../components/VisitTypeCard';
+
+/** Spec 9: the combined registration screen adds netbanking to cash, card and upi. */
+const REGISTRATION_PAYMENT_METHODS = ['cash', 'card', 'upi', 'netbanking'] as const satisfies readonly PaymentMethod[];
 
 const DOCTOR_REQUIRED = 'Please select a doctor for consultation';
 
@@ -43,14 +42,12 @@ export default function RegisterPatientWithBillPage() {
   const [visit, setVisit] = useState<VisitType>('doctor_visit');
   const [doctor, setDoctor] = useState<Doctor | null>(null);
   const [doctorError, setDoctorError] = useState<string>();
-  const [method, setMethod] = useState<RegistrationPaymentMethod>('cash');
-  const [amount, setAmount] = useState('');
-  const [serverErrors, setServerErrors] = useState<{ discount?: string; tax?: string; amount?: string }>({});
   const [result, setResult] = useState<Registration | null>(null);
   const doctorVisit = visit === 'doctor_visit';
-  const draft = useBillDraft({
+  const entry = useBillEntry({
     consultationFee: doctorVisit ? (doctor?.consultation_fee ?? 0) : 0,
     integerPercents: true,
+    methods: REGISTRATION_PAYMENT_METHODS,
   });
   const register = useRegisterWithBillMutation();
   const form = useForm<RegistrationInput, unknown, RegistrationValues>({
@@ -59,7 +56,6 @@ export default function RegisterPatientWithBillPage() {
     mode: 'onBlur',
   });
   const { errors } = form.formState;
-  const amountError = amountPaidError(amount, draft.amounts.finalPaise);
 
   /** Problems outside the patient form, in the spec's order (5), as the toast to show. */
   const billProblem = (): string | null => {
@@ -67,34 +63,23 @@ export default function RegisterPatientWithBillPage() {
       setDoctorError(DOCTOR_REQUIRED);
       return DOCTOR_REQUIRED;
     }
-    if (draft.lines.length === 0) return 'Please add at least one test, profile, or package';
-    if (draft.hasErrors || amountError) return 'Please correct the highlighted values';
+    if (entry.draft.lines.length === 0) return 'Please add at least one test, profile, or package';
+    if (entry.invalid) return 'Please correct the highlighted values';
     return null;
   };
 
   const resetAll = () => {
     form.reset(REGISTRATION_DEFAULTS);
-    draft.reset();
+    entry.reset();
     setVisit('doctor_visit');
     setDoctor(null);
     setDoctorError(undefined);
-    setMethod('cash');
-    setAmount('');
-    setServerErrors({});
   };
 
   const placeServerErrors = (err: unknown) => {
-    if (!(err instanceof ApiError) || err.status !== 400) return;
-    const lines: Record<number, string> = {};
-    const other: typeof serverErrors = {};
     let first = true;
-    for (const d of err.details) {
-      const line = lineErrorPath(d.path);
-      if (line) lines[line.index] = d.message;
-      else if (d.path === 'doctor_id') setDoctorError(d.message);
-      else if (d.path === 'discount_percentage') other.discount = d.message;
-      else if (d.path === 'tax_percentage') other.tax = d.message;
-      else if (d.path === 'amount_paid' || d.path === 'amount') other.amount = d.message;
+    for (const d of entry.placeServerErrors(err) ?? []) {
+      if (d.path === 'doctor_id') setDoctorError(d.message);
       else if (d.path.startsWith('patient.')) {
         const field = registrationFieldFor(d.path.slice('patient.'.length));
         if (field) {
@@ -103,8 +88,6 @@ export default function RegisterPatientWithBillPage() {
         }
       }
     }
-    draft.setLineServerErrors(lines);
-    setServerErrors(other);
   };
 
   const onValid = (values: RegistrationValues) => {
@@ -118,11 +101,7 @@ export default function RegisterPatientWithBillPage() {
         patient: registrationToApi(values),
         visit_type: visit,
         doctor_id: doctorVisit ? (doctor?.id ?? null) : null,
-        items: toItems(draft.lines),
-        discount_percentage: draft.discountPercent,
-        tax_percentage: draft.taxPercent,
-        payment_method: method,
-        amount_paid: amountPaid(amount),
+        ...entry.request(),
       })
       .then((r) => {
         setResult(r);
@@ -201,50 +180,15 @@ export default function RegisterPatientWithBillPage() {
               </CardBody>
             </Card>
           </div>
-          <Card>
-            <CardHeader title="Lab Tests and Services" description="From the lab's live catalogue (active items)" />
-            <CardBody className="grid gap-4">
-              <CataloguePickers key={draft.generation} onAdd={draft.addItem} />
-              {draft.lines.length === 0 ? (
-                <p className="rounded-md border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-600">
-                  No tests added yet. Search a picker above to add a test, profile or package.
-                </p>
-              ) : (
-                <RegistrationLines
-                  lines={draft.lines}
-                  amounts={draft.amounts.lines}
-                  onQty={(key, v) => draft.changeLine(key, 'qty', v)}
-                  onQtyBlur={(key) => draft.blurLine(key, 'qty')}
-                  onRemove={draft.removeLine}
-                  serverErrors={draft.lineServerErrors}
-                />
-              )}
-            </CardBody>
-          </Card>
-          <RegistrationSummary
-            amounts={draft.amounts}
-            doctorVisit={doctorVisit}
-            discount={draft.discount}
-            tax={draft.tax}
-            onDiscount={(v) => {
-              draft.setDiscount(v);
-              setServerErrors((e) => ({ ...e, discount: undefined }));
+          <BillEntry
+            entry={entry}
+            items={{
+              title: 'Lab Tests and Services',
+              description: "From the lab's live catalogue (active items)",
+              empty: 'No tests added yet. Search a picker above to add a test, profile or package.',
             }}
-            onTax={(v) => {
-              draft.setTax(v);
-              setServerErrors((e) => ({ ...e, tax: undefined }));
-            }}
-            onPercentBlur={draft.blurPercent}
-            discountError={draft.discountError ?? serverErrors.discount}
-            taxError={draft.taxError ?? serverErrors.tax}
-            method={method}
-            onMethod={setMethod}
-            amount={amount}
-            onAmount={(v) => {
-              setAmount(v);
-              setServerErrors((e) => ({ ...e, amount: undefined }));
-            }}
-            amountError={amountError ?? serverErrors.amount}
+            lineEdits="qty"
+            showConsultation={doctorVisit}
           />
           <Card>
             <CardHeader title="Terms and Conditions" />

@@ -1,0 +1,107 @@
+import { useState } from 'react';
+import type { PaymentMethod } from '@shared/billing';
+import { ApiError } from '@/lib/api';
+import { lineErrorPath, toItems } from './lines';
+import { amountPaid, amountPaidError } from './PaymentFields';
+import { useBillDraft } from './useBillDraft';
+
+export type PercentField = 'discount' | 'tax';
+type BillField = PercentField | 'amount';
+
+/** Where the server's 400 messages for the bill's own fields go. */
+const FIELD_OF_PATH: Record<string, BillField> = {
+  discount_percentage: 'discount',
+  tax_percentage: 'tax',
+  amount_paid: 'amount',
+  amount: 'amount',
+};
+
+export interface ServerDetail {
+  path: string;
+  message: string;
+}
+
+/**
+ * The bill part of a billing screen (OP Bill, Register Patient with Bill): the draft lines, the bill
+ * discount and tax, the payment method and the amount received, with the messages for each. The
+ * screen adds who the bill is for. `methods[0]` is the default method (spec 9: cash).
+ */
+export function useBillEntry<M extends PaymentMethod>({
+  consultationFee,
+  integerPercents = false,
+  methods,
+}: {
+  consultationFee: number;
+  integerPercents?: boolean;
+  methods: readonly [M, ...M[]];
+}) {
+  const draft = useBillDraft({ consultationFee, integerPercents });
+  const [method, setMethod] = useState<M>(methods[0]);
+  const [amount, setAmount] = useState('');
+  const [serverErrors, setServerErrors] = useState<Partial<Record<BillField, string>>>({});
+  const amountError = amountPaidError(amount, draft.amounts.finalPaise);
+  const clearServerError = (f: BillField) => setServerErrors((e) => ({ ...e, [f]: undefined }));
+
+  return {
+    draft,
+    integerPercents,
+    methods,
+    method,
+    setMethod,
+    amount,
+    setAmount(v: string) {
+      setAmount(v);
+      clearServerError('amount');
+    },
+    setPercent(which: PercentField, v: string) {
+      (which === 'discount' ? draft.setDiscount : draft.setTax)(v);
+      clearServerError(which);
+    },
+    /** The message under each bill field: the screen's own check first, then the server's. */
+    errors: {
+      discount: draft.discountError ?? serverErrors.discount,
+      tax: draft.taxError ?? serverErrors.tax,
+      amount: amountError ?? serverErrors.amount,
+    } satisfies Partial<Record<BillField, string>>,
+    /** Anything the server would refuse: percentages, quantities, or more received than the total. */
+    invalid: draft.hasErrors || amountError !== undefined,
+    /** The bill's fields of the request body. */
+    request() {
+      return {
+        items: toItems(draft.lines),
+        discount_percentage: draft.discountPercent,
+        tax_percentage: draft.taxPercent,
+        payment_method: method,
+        amount_paid: amountPaid(amount),
+      };
+    },
+    /**
+     * Puts a 400's messages for the lines, discount, tax and amount under their fields and returns
+     * the other messages for the screen to place; null (and nothing changed) for any other error.
+     */
+    placeServerErrors(err: unknown): ServerDetail[] | null {
+      if (!(err instanceof ApiError) || err.status !== 400) return null;
+      const lines: Record<number, string> = {};
+      const fields: Partial<Record<BillField, string>> = {};
+      const rest: ServerDetail[] = [];
+      for (const d of err.details) {
+        const line = lineErrorPath(d.path);
+        const field = FIELD_OF_PATH[d.path];
+        if (line) lines[line.index] = d.message;
+        else if (field) fields[field] = d.message;
+        else rest.push(d);
+      }
+      draft.setLineServerErrors(lines);
+      setServerErrors(fields);
+      return rest;
+    },
+    reset() {
+      draft.reset();
+      setMethod(methods[0]);
+      setAmount('');
+      setServerErrors({});
+    },
+  };
+}
+
+export type BillEntryState<M extends PaymentMethod = PaymentMethod> = ReturnType<typeof useBillEntry<M>>;
