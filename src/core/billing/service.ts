@@ -6,7 +6,15 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { nextSequence } from '../sequences.js';
 import { billAmounts } from '../../shared/billing.js';
 import { formatInr, rupeesToPaise } from '../../shared/money.js';
-import type { Bill, BillCreate, BillListQuery, BillSummary, BillUpdate, PaymentCreate, RegisterWithBill } from '../../shared/schemas/bills.js';
+import type {
+  Bill,
+  BillCreate,
+  BillListQuery,
+  BillSummary,
+  BillUpdate,
+  PaymentCreate,
+  RegisterWithBill,
+} from '../../shared/schemas/bills.js';
 import type { Patient } from '../../shared/schemas/patients.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import { findPatient, toPatient } from '../patients/repository.js';
@@ -16,7 +24,22 @@ import { addDays, localDate, localMinuteStamp } from '../../shared/time.js';
 import { resolveDoctor, resolveLines } from './lines.js';
 import { cancelVisitsOfBill, recordVisitForBill } from '../visits/service.js';
 import { toBill, toBillItem, toPayment } from './mappers.js';
-import { applyBillFilters, billsQuery, countPaymentsOfBill, deleteBillRow, findBill, findBillRow, insertBillItemRows, insertBillRow, insertPaymentRow, itemsOfBill, paymentsOfBill, selectBillColumns, summaryRow, updateBillRow } from './repository.js';
+import {
+  applyBillFilters,
+  billsQuery,
+  countPaymentsOfBill,
+  deleteBillRow,
+  findBill,
+  findBillRow,
+  insertBillItemRows,
+  insertBillRow,
+  insertPaymentRow,
+  itemsOfBill,
+  paymentsOfBill,
+  selectBillColumns,
+  summaryRow,
+  updateBillRow,
+} from './repository.js';
 
 /** Days after the bill date before an unpaid bill counts as overdue (docs/decisions.md). */
 export const PAYMENT_TERMS_DAYS = 7;
