@@ -55,6 +55,23 @@ export async function packageProfiles(db: Db, packageIds: number[]): Promise<Map
   return new Map([...group(rows)].map(([k, v]) => [k, v.map(strip)]));
 }
 
+/** Which of these ids are items of this organisation. */
+export async function ownedIds(
+  db: Db,
+  table: 'tests' | 'test_profiles',
+  organizationId: number,
+  ids: number[],
+): Promise<Set<number>> {
+  if (!ids.length) return new Set();
+  const found = await db
+    .selectFrom(table)
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('id', 'in', ids)
+    .execute();
+  return new Set(found.map((r) => r.id));
+}
+
 /** Every id must be an item of this organisation; the error names the unknown ones. */
 export async function assertOwned(
   db: Db,
@@ -64,13 +81,7 @@ export async function assertOwned(
   field: string,
 ): Promise<void> {
   if (!ids.length) return;
-  const found = await db
-    .selectFrom(table)
-    .select('id')
-    .where('organization_id', '=', organizationId)
-    .where('id', 'in', ids)
-    .execute();
-  const have = new Set(found.map((r) => r.id));
+  const have = await ownedIds(db, table, organizationId, ids);
   const missing = ids.filter((i) => !have.has(i));
   if (missing.length) throw ValidationError.field(field, `Unknown id(s): ${missing.join(', ')}`);
 }

@@ -338,3 +338,13 @@ export async function resultCounts(db: Db, organizationId: number, startOfTodayI
     awaiting: Number(awaiting.n),
   };
 }
+
+/** How many results a sample has (a sample with results is kept: reject it instead). */
+export async function countResultsOfSample(db: Db, sampleId: number): Promise<number> {
+  const r = await db
+    .selectFrom('test_results')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('sample_id', '=', sampleId)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}

@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import type { SampleStatusHistoryTable, SamplesTable } from './tables.js';
 import type { Db } from '../db/connection.js';
 import type { Sample, SampleHistoryEntry, SampleListQuery, SampleTestRef } from '../../shared/schemas/samples.js';
 import { sampleEta } from '../../shared/samples.js';
@@ -156,4 +157,60 @@ export async function processingTime(
     .executeTakeFirstOrThrow();
   const n = Number(row.n);
   return { avgMinutes: n > 0 && row.avg_minutes !== null ? Math.round(Number(row.avg_minutes)) : null, n };
+}
+
+/** The sample of this lab that has this barcode, if any. */
+export function barcodeOwner(db: Db, organizationId: number, barcode: string) {
+  return db
+    .selectFrom('samples')
+    .select(['id', 'sample_code'])
+    .where('organization_id', '=', organizationId)
+    .where('barcode', '=', barcode)
+    .executeTakeFirst();
+}
+
+/** The sample's own row (no joins), for the checks of a write. */
+export function sampleOwnRow(db: Db, organizationId: number, id: number) {
+  return db
+    .selectFrom('samples')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export function insertSampleRow(trx: Db, values: Insertable<SamplesTable>): Promise<Selectable<SamplesTable>> {
+  return trx.insertInto('samples').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateSampleRow(trx: Db, id: number, patch: Updateable<SamplesTable>): Promise<void> {
+  await trx.updateTable('samples').set(patch).where('id', '=', id).execute();
+}
+
+export async function deleteSampleRow(trx: Db, id: number): Promise<void> {
+  await trx.deleteFrom('samples').where('id', '=', id).execute();
+}
+
+/** The tests ordered on a sample, in order; `replace` first removes the ones it had. */
+export async function setSampleTests(trx: Db, sampleId: number, testIds: number[], replace = false): Promise<void> {
+  if (replace) await trx.deleteFrom('sample_tests').where('sample_id', '=', sampleId).execute();
+  if (testIds.length)
+    await trx
+      .insertInto('sample_tests')
+      .values(testIds.map((test_id, position) => ({ sample_id: sampleId, test_id, position })))
+      .execute();
+}
+
+export async function insertHistoryRow(trx: Db, values: Insertable<SampleStatusHistoryTable>): Promise<void> {
+  await trx.insertInto('sample_status_history').values(values).execute();
+}
+
+export function samplesWithoutBarcode(db: Db, organizationId: number) {
+  return db
+    .selectFrom('samples')
+    .select(['id', 'sample_code', 'sample_type'])
+    .where('organization_id', '=', organizationId)
+    .where('barcode', 'is', null)
+    .orderBy('id')
+    .execute();
 }

@@ -26,14 +26,27 @@ import type {
   SampleUpdate,
 } from '../../shared/schemas/samples.js';
 import {
+  barcodeOwner,
+  deleteSampleRow,
   findSampleRow,
+  insertHistoryRow,
+  insertSampleRow,
   pageSamples,
+  sampleOwnRow,
+  samplesWithoutBarcode,
+  setSampleTests,
+  updateSampleRow,
   processingTime,
   sampleCounts,
   sampleHistory,
   testsOfSamples,
   toSample,
 } from './repository.js';
+import { findPatient } from '../patients/repository.js';
+import { findUser } from '../users/repository.js';
+import { findBillRow } from '../billing/repository.js';
+import { countResultsOfSample } from '../results/repository.js';
+import { ownedIds } from '../catalogue/links.js';
 
 async function load(db: Db, organizationId: number, id: number): Promise<Sample> {
   const row = await findSampleRow(db, organizationId, { id });
@@ -78,48 +91,27 @@ export async function sampleSummary(db: Db, organizationId: number): Promise<Sam
 async function freshBarcode(trx: Db, organizationId: number, type: SampleType): Promise<string> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const code = makeBarcode(type, Date.now(), randomInt(1000));
-    const taken = await trx
-      .selectFrom('samples')
-      .select('id')
-      .where('organization_id', '=', organizationId)
-      .where('barcode', '=', code)
-      .executeTakeFirst();
-    if (!taken) return code;
+    if (!(await barcodeOwner(trx, organizationId, code))) return code;
   }
   throw new ConflictError('Could not find a free barcode; try again', 'BARCODE_EXHAUSTED');
 }
 
 async function assertTests(trx: Db, organizationId: number, ids: number[]) {
   if (!ids.length) return;
-  const rows = await trx
-    .selectFrom('tests')
-    .select('id')
-    .where('organization_id', '=', organizationId)
-    .where('id', 'in', ids)
-    .execute();
-  const have = new Set(rows.map((r) => r.id));
+  const have = await ownedIds(trx, 'tests', organizationId, ids);
   const missing = ids.filter((i) => !have.has(i));
   if (missing.length) throw ValidationError.field('test_ids', `Unknown test id(s): ${missing.join(', ')}`);
 }
 
 async function assertCollector(trx: Db, organizationId: number, id: number | null | undefined) {
   if (!id) return;
-  const u = await trx
-    .selectFrom('users')
-    .select(['id', 'is_active'])
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const u = await findUser(trx, organizationId, id);
   if (!u || u.is_active !== 1) throw ValidationError.field('collector_id', `Unknown collector ${id}`);
 }
 
 async function actorName(trx: Db, actor: Actor): Promise<string | null> {
   if (!actor.userId) return actor.email;
-  const u = await trx
-    .selectFrom('users')
-    .select(['first_name', 'last_name'])
-    .where('id', '=', actor.userId)
-    .executeTakeFirst();
+  const u = await findUser(trx, actor.organizationId, actor.userId);
   return u ? `${u.first_name} ${u.last_name}` : actor.email;
 }
 
@@ -132,40 +124,27 @@ async function addHistory(
   location: string | null,
   notes: string | null,
 ) {
-  await trx
-    .insertInto('sample_status_history')
-    .values({
-      sample_id: sampleId,
-      from_status: from,
-      to_status: to,
-      changed_by: actor.userId,
-      changed_by_name: await actorName(trx, actor),
-      location,
-      notes,
-      created_at: nowIso(),
-    })
-    .execute();
+  await insertHistoryRow(trx, {
+    sample_id: sampleId,
+    from_status: from,
+    to_status: to,
+    changed_by: actor.userId,
+    changed_by_name: await actorName(trx, actor),
+    location,
+    notes,
+    created_at: nowIso(),
+  });
 }
 
 /** Collects (or orders) a sample: code SMP+date+sequence, a barcode at collection, the ordered tests, custody history. */
 export async function createSample(db: Db, actor: Actor, input: SampleCreate): Promise<Sample> {
   const id = await db.transaction().execute(async (trx) => {
-    const patient = await trx
-      .selectFrom('patients')
-      .select('id')
-      .where('organization_id', '=', actor.organizationId)
-      .where('id', '=', input.patient_id)
-      .executeTakeFirst();
+    const patient = await findPatient(trx, actor.organizationId, input.patient_id);
     if (!patient) throw ValidationError.field('patient_id', `Unknown patient ${input.patient_id}`);
     await assertTests(trx, actor.organizationId, input.test_ids);
     await assertCollector(trx, actor.organizationId, input.collector_id);
     if (input.bill_id) {
-      const bill = await trx
-        .selectFrom('bills')
-        .select('patient_id')
-        .where('organization_id', '=', actor.organizationId)
-        .where('id', '=', input.bill_id)
-        .executeTakeFirst();
+      const bill = await findBillRow(trx, actor.organizationId, input.bill_id);
       if (!bill || bill.patient_id !== input.patient_id)
         throw ValidationError.field('bill_id', "The bill is not this patient's");
     }
@@ -173,35 +152,26 @@ export async function createSample(db: Db, actor: Actor, input: SampleCreate): P
     const seq = await nextSequence(trx, actor.organizationId, `sample:${day}`);
     const now = nowIso();
     const collected = input.status === 'collected';
-    const row = await trx
-      .insertInto('samples')
-      .values({
-        organization_id: actor.organizationId,
-        sample_code: `SMP${day}${String(seq).padStart(4, '0')}`,
-        barcode: collected ? await freshBarcode(trx, actor.organizationId, input.sample_type) : null,
-        patient_id: input.patient_id,
-        bill_id: input.bill_id ?? null,
-        sample_type: input.sample_type,
-        collector_id: input.collector_id ?? (collected ? actor.userId : null),
-        location: input.location ?? null,
-        priority: input.priority,
-        status: input.status,
-        notes: input.notes ?? null,
-        rejection_reason: null,
-        collection_date: collected ? now : null,
-        completed_at: null,
-        created_by: actor.userId,
-        created_at: now,
-        updated_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    if (input.test_ids.length) {
-      await trx
-        .insertInto('sample_tests')
-        .values(input.test_ids.map((test_id, position) => ({ sample_id: row.id, test_id, position })))
-        .execute();
-    }
+    const row = await insertSampleRow(trx, {
+      organization_id: actor.organizationId,
+      sample_code: `SMP${day}${String(seq).padStart(4, '0')}`,
+      barcode: collected ? await freshBarcode(trx, actor.organizationId, input.sample_type) : null,
+      patient_id: input.patient_id,
+      bill_id: input.bill_id ?? null,
+      sample_type: input.sample_type,
+      collector_id: input.collector_id ?? (collected ? actor.userId : null),
+      location: input.location ?? null,
+      priority: input.priority,
+      status: input.status,
+      notes: input.notes ?? null,
+      rejection_reason: null,
+      collection_date: collected ? now : null,
+      completed_at: null,
+      created_by: actor.userId,
+      created_at: now,
+      updated_at: now,
+    });
+    await setSampleTests(trx, row.id, input.test_ids);
     await addHistory(trx, actor, row.id, null, row.status, row.location, input.notes ?? null);
     await writeAudit(trx, actor, {
       action: 'create',
@@ -216,23 +186,13 @@ export async function createSample(db: Db, actor: Actor, input: SampleCreate): P
 
 export async function updateSample(db: Db, actor: Actor, id: number, input: SampleUpdate): Promise<Sample> {
   await db.transaction().execute(async (trx) => {
-    const before = await trx
-      .selectFrom('samples')
-      .selectAll()
-      .where('organization_id', '=', actor.organizationId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const before = await sampleOwnRow(trx, actor.organizationId, id);
     if (!before) throw new NotFoundError('Sample', id);
     const patch: Record<string, unknown> = {};
     if (input.barcode !== undefined && input.barcode !== before.barcode) {
       if (before.barcode)
         throw new ConflictError(`Sample ${before.sample_code} already has barcode ${before.barcode}`, 'HAS_BARCODE');
-      const taken = await trx
-        .selectFrom('samples')
-        .select('sample_code')
-        .where('organization_id', '=', actor.organizationId)
-        .where('barcode', '=', input.barcode)
-        .executeTakeFirst();
+      const taken = await barcodeOwner(trx, actor.organizationId, input.barcode);
       if (taken)
         throw new ConflictError(
           `Barcode ${input.barcode} is already used by sample ${taken.sample_code}`,
@@ -250,21 +210,11 @@ export async function updateSample(db: Db, actor: Actor, id: number, input: Samp
     }
     if (input.test_ids !== undefined) {
       await assertTests(trx, actor.organizationId, input.test_ids);
-      await trx.deleteFrom('sample_tests').where('sample_id', '=', id).execute();
-      if (input.test_ids.length)
-        await trx
-          .insertInto('sample_tests')
-          .values(input.test_ids.map((test_id, position) => ({ sample_id: id, test_id, position })))
-          .execute();
+      await setSampleTests(trx, id, input.test_ids, true);
       patch.test_ids = input.test_ids;
     }
     const { test_ids: newTests, ...columns } = patch;
-    if (Object.keys(columns).length)
-      await trx
-        .updateTable('samples')
-        .set({ ...columns, updated_at: nowIso() })
-        .where('id', '=', id)
-        .execute();
+    if (Object.keys(columns).length) await updateSampleRow(trx, id, { ...columns, updated_at: nowIso() });
     if (!Object.keys(patch).length) return;
     const oldValues: Record<string, unknown> = {};
     for (const k of Object.keys(columns)) oldValues[k] = (before as Record<string, unknown>)[k] ?? null;
@@ -282,12 +232,7 @@ export async function updateSample(db: Db, actor: Actor, id: number, input: Samp
 /** The status machine: illegal moves are 409; every move is kept with who, when, where and notes. */
 export async function changeSampleStatus(db: Db, actor: Actor, id: number, input: SampleStatusChange): Promise<Sample> {
   await db.transaction().execute(async (trx) => {
-    const before = await trx
-      .selectFrom('samples')
-      .selectAll()
-      .where('organization_id', '=', actor.organizationId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const before = await sampleOwnRow(trx, actor.organizationId, id);
     if (!before) throw new NotFoundError('Sample', id);
     const from = before.status as SampleStatus;
     if (!canMoveSample(from, input.status)) {
@@ -308,7 +253,7 @@ export async function changeSampleStatus(db: Db, actor: Actor, id: number, input
     }
     if (input.status === 'completed') patch.completed_at = now;
     if (input.status === 'rejected') patch.rejection_reason = input.notes ?? null;
-    await trx.updateTable('samples').set(patch).where('id', '=', id).execute();
+    await updateSampleRow(trx, id, patch);
     await addHistory(trx, actor, id, from, input.status, input.location ?? before.location, input.notes ?? null);
     await writeAudit(trx, actor, {
       action: 'update',
@@ -324,14 +269,9 @@ export async function changeSampleStatus(db: Db, actor: Actor, id: number, input
 export async function deleteSample(db: Db, actor: Actor, id: number): Promise<Sample> {
   const sample = await load(db, actor.organizationId, id);
   await db.transaction().execute(async (trx) => {
-    const results = await trx
-      .selectFrom('test_results')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('sample_id', '=', id)
-      .executeTakeFirstOrThrow();
-    if (Number(results.n) > 0)
+    if ((await countResultsOfSample(trx, id)) > 0)
       throw new ConflictError(`Sample ${sample.sample_id} has results; reject it instead of deleting it`, 'IN_USE');
-    await trx.deleteFrom('samples').where('id', '=', id).execute();
+    await deleteSampleRow(trx, id);
     await writeAudit(trx, actor, {
       action: 'delete',
       entity: 'sample',
@@ -356,28 +296,16 @@ export async function checkBarcode(
 ): Promise<{ isUnique: boolean; valid: boolean }> {
   const valid = isValidBarcode(barcode);
   if (!valid) return { isUnique: false, valid };
-  const row = await db
-    .selectFrom('samples')
-    .select('id')
-    .where('organization_id', '=', organizationId)
-    .where('barcode', '=', barcode)
-    .executeTakeFirst();
-  return { isUnique: !row, valid };
+  return { isUnique: !(await barcodeOwner(db, organizationId, barcode)), valid };
 }
 
 /** Generate Missing Barcodes: every sample without one gets one, in one transaction. */
 export async function generateMissingBarcodes(db: Db, actor: Actor): Promise<{ generated: number; samples: string[] }> {
   return db.transaction().execute(async (trx) => {
-    const rows = await trx
-      .selectFrom('samples')
-      .select(['id', 'sample_code', 'sample_type'])
-      .where('organization_id', '=', actor.organizationId)
-      .where('barcode', 'is', null)
-      .orderBy('id')
-      .execute();
+    const rows = await samplesWithoutBarcode(trx, actor.organizationId);
     for (const r of rows) {
       const barcode = await freshBarcode(trx, actor.organizationId, r.sample_type as SampleType);
-      await trx.updateTable('samples').set({ barcode, updated_at: nowIso() }).where('id', '=', r.id).execute();
+      await updateSampleRow(trx, r.id, { barcode, updated_at: nowIso() });
       await writeAudit(trx, actor, {
         action: 'update',
         entity: 'sample',
