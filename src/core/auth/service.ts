@@ -4,7 +4,7 @@ import { nowIso, type Actor } from '../context.js';
 import { TooManyRequestsError, UnauthorizedError } from '../errors.js';
 import type { LoginInput } from '../../shared/schemas/auth.js';
 import type { User } from '../../shared/schemas/users.js';
-import { findUserByEmail, toUser } from '../users/repository.js';
+import { findUserByEmail, toUser, updateUserRow } from '../users/repository.js';
 import { dummyPasswordHash, verifyPassword } from './password.js';
 import { createSession, deleteSession } from './sessions.js';
 import { LoginThrottle } from './throttle.js';
@@ -57,7 +57,7 @@ export class AuthService {
     const session = await createSession(this.db, row, meta);
     const now = nowIso();
     await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('users').set({ last_login: now }).where('id', '=', row.id).execute();
+      await updateUserRow(trx, row.id, { last_login: now });
       await writeAudit(trx, actorFor(row, meta), { action: 'login', entity: 'session', entityId: row.id });
     });
     return { user: toUser({ ...row, last_login: now }), ...session };

@@ -1,5 +1,5 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
-import type { SampleStatusHistoryTable, SamplesTable } from './tables.js';
+import type { CollectionLocationsTable, SampleStatusHistoryTable, SamplesTable } from './tables.js';
 import type { Db } from '../db/connection.js';
 import type { Sample, SampleHistoryEntry, SampleListQuery, SampleTestRef } from '../../shared/schemas/samples.js';
 import { sampleEta } from '../../shared/samples.js';
@@ -213,4 +213,8 @@ export function samplesWithoutBarcode(db: Db, organizationId: number) {
     .where('barcode', 'is', null)
     .orderBy('id')
     .execute();
+}
+
+export async function insertLocationRows(trx: Db, rows: Insertable<CollectionLocationsTable>[]): Promise<void> {
+  if (rows.length) await trx.insertInto('collection_locations').values(rows).execute();
 }

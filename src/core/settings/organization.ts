@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { OrganizationsTable } from '../db/schema.js';
 import { NotFoundError } from '../errors.js';
@@ -67,4 +67,8 @@ export async function labToday(db: Db, organizationId: number, nowMs = Date.now(
 /** The first organisation: a single-lab install has exactly one; null before setup. */
 export async function primaryOrganization(db: Db): Promise<OrganizationRow | null> {
   return (await db.selectFrom('organizations').selectAll().orderBy('id').limit(1).executeTakeFirst()) ?? null;
+}
+
+export function insertOrganizationRow(trx: Db, values: Insertable<OrganizationsTable>) {
+  return trx.insertInto('organizations').values(values).returning('id').executeTakeFirstOrThrow();
 }

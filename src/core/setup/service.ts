@@ -1,4 +1,7 @@
 import type { Db } from '../db/connection.js';
+import { insertOrganizationRow } from '../settings/organization.js';
+import { insertUserRow } from '../users/repository.js';
+import { insertLocationRows } from '../samples/repository.js';
 import { nowIso, systemActor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { hashPassword } from '../auth/password.js';
@@ -38,56 +41,46 @@ export async function setupLab(db: Db, input: SetupInput, opts: { demo?: boolean
       throw new ConflictError('This lab is already set up; nothing was changed', 'ALREADY_SET_UP');
     }
     const now = nowIso();
-    const org = await trx
-      .insertInto('organizations')
-      .values({
-        name: input.labName,
-        address: input.labAddress ?? null,
-        phone: input.labPhone ?? null,
-        email: input.labEmail ?? null,
-        timezone: input.timezone,
-        currency: input.currency,
-        date_format: input.dateFormat,
-        settings: JSON.stringify(DEFAULT_SETTINGS),
-        is_demo: opts.demo ? 1 : 0,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const org = await insertOrganizationRow(trx, {
+      name: input.labName,
+      address: input.labAddress ?? null,
+      phone: input.labPhone ?? null,
+      email: input.labEmail ?? null,
+      timezone: input.timezone,
+      currency: input.currency,
+      date_format: input.dateFormat,
+      settings: JSON.stringify(DEFAULT_SETTINGS),
+      is_demo: opts.demo ? 1 : 0,
+      created_at: now,
+      updated_at: now,
+    });
     const role: Role = 'superadmin';
-    const admin = await trx
-      .insertInto('users')
-      .values({
+    const admin = await insertUserRow(trx, {
+      organization_id: org.id,
+      email: input.adminEmail,
+      password_hash,
+      ...splitName(input.adminName),
+      role,
+      department: 'Administration',
+      phone: null,
+      specialization: null,
+      consultation_fee_paise: 0,
+      is_active: 1,
+      created_at: now,
+      updated_at: now,
+    });
+    await insertLocationRows(
+      trx,
+      DEFAULT_COLLECTION_LOCATIONS.map((l, position) => ({
         organization_id: org.id,
-        email: input.adminEmail,
-        password_hash,
-        ...splitName(input.adminName),
-        role,
-        department: 'Administration',
-        phone: null,
-        specialization: null,
-        consultation_fee_paise: 0,
+        name: l.name,
+        kind: l.kind,
+        position,
         is_active: 1,
         created_at: now,
         updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('collection_locations')
-      .values(
-        DEFAULT_COLLECTION_LOCATIONS.map((l, position) => ({
-          organization_id: org.id,
-          name: l.name,
-          kind: l.kind,
-          position,
-          is_active: 1,
-          created_at: now,
-          updated_at: now,
-        })),
-      )
-      .execute();
+      })),
+    );
     const actor = systemActor(org.id, 'setup');
     await writeAudit(trx, actor, {
       action: 'create',
