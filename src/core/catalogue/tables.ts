@@ -2,7 +2,8 @@ import type { Generated } from 'kysely';
 
 /** Kysely table types of this feature. Timestamps are ISO-8601 UTC strings; money is integer paise. */
 
-export interface TestsTable {
+/** The columns the three kinds of catalogue item share (src/core/catalogue/repository.ts relies on them). */
+export interface CatalogueItemColumns {
   id: Generated<number>;
   organization_id: number;
   name: string;
@@ -11,43 +12,23 @@ export interface TestsTable {
   category: string | null;
   price_paise: number;
   base_price_paise: number;
+  status: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TestsTable extends CatalogueItemColumns {
   unit: string | null;
   normal_range: string | null;
   reference_ranges: string | null;
   sample_type: string | null;
   turnaround_hours: number | null;
-  status: string;
-  created_at: string;
-  updated_at: string;
 }
 
-export interface TestProfilesTable {
-  id: Generated<number>;
-  organization_id: number;
-  name: string;
-  code: string;
-  description: string | null;
-  category: string | null;
-  price_paise: number;
-  base_price_paise: number;
-  status: string;
-  created_at: string;
-  updated_at: string;
-}
+export type TestProfilesTable = CatalogueItemColumns;
 
-export interface TestPackagesTable {
-  id: Generated<number>;
-  organization_id: number;
-  name: string;
-  code: string;
-  description: string | null;
-  category: string | null;
-  price_paise: number;
-  base_price_paise: number;
+export interface TestPackagesTable extends CatalogueItemColumns {
   duration: string | null;
-  status: string;
-  created_at: string;
-  updated_at: string;
 }
 
 export interface ProfileTestsTable {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idParam } from '../schemas/common.js';
 import {
+  CATALOGUE_ITEM_TYPES,
   catalogueListQuery,
   cataloguePackageSchema,
   catalogueProfileSchema,
@@ -72,8 +73,7 @@ export const packagesApi = crud(
   packageUpdateSchema,
 );
 
-export const CATALOGUE_ITEM_TYPES = ['test', 'profile', 'package'] as const;
-export type CatalogueItemType = (typeof CATALOGUE_ITEM_TYPES)[number];
+export { CATALOGUE_ITEM_TYPES, type CatalogueItemType } from '../schemas/catalogue.js';
 
 const itemParams = z.object({
   type: z.enum(CATALOGUE_ITEM_TYPES, { error: 'type must be test, profile or package' }),

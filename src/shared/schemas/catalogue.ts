@@ -4,6 +4,10 @@ import { SAMPLE_TYPES } from '../samples.js';
 
 export { SAMPLE_TYPES };
 
+/** The three kinds of catalogue item (price history, pricing routes, bill lines). */
+export const CATALOGUE_ITEM_TYPES = ['test', 'profile', 'package'] as const;
+export type CatalogueItemType = (typeof CATALOGUE_ITEM_TYPES)[number];
+
 export const CATALOGUE_STATUSES = ['active', 'inactive'] as const;
 
 const status = z.enum(CATALOGUE_STATUSES, { error: 'Status must be active or inactive' });
@@ -124,7 +128,8 @@ export const referenceRangeOutSchema = z.object({
   critical_high: z.number().nullable().optional(),
 });
 
-export const catalogueTestSchema = z.object({
+/** The fields every catalogue item answers with (tests, profiles, packages), in the API's order. */
+const itemHead = {
   id: z.number(),
   name: z.string(),
   code: z.string(),
@@ -132,6 +137,11 @@ export const catalogueTestSchema = z.object({
   category: z.string().nullable(),
   price: z.number(),
   base_price: z.number(),
+};
+const itemStamps = { created_at: z.string(), updated_at: z.string() };
+
+export const catalogueTestSchema = z.object({
+  ...itemHead,
   unit: z.string().nullable(),
   normal_range: z.string().nullable(),
   /** The spec's catalogue variant reads camelCase normalRange too. */
@@ -141,8 +151,7 @@ export const catalogueTestSchema = z.object({
   sample_type: z.string().nullable(),
   turnaround_hours: z.number().nullable(),
   status: z.string(),
-  created_at: z.string(),
-  updated_at: z.string(),
+  ...itemStamps,
 });
 export type CatalogueTest = z.infer<typeof catalogueTestSchema>;
 
@@ -154,31 +163,18 @@ export const catalogueRefSchema = z.object({
 export type CatalogueRef = z.infer<typeof catalogueRefSchema>;
 
 export const catalogueProfileSchema = z.object({
-  id: z.number(),
-  name: z.string(),
-  code: z.string(),
-  description: z.string().nullable(),
-  category: z.string().nullable(),
-  price: z.number(),
-  base_price: z.number(),
+  ...itemHead,
   status: z.string(),
   test_ids: z.array(z.number()),
   /** Test names, as the spec's screens show them. */
   tests: z.array(z.string()),
   test_details: z.array(catalogueRefSchema),
-  created_at: z.string(),
-  updated_at: z.string(),
+  ...itemStamps,
 });
 export type CatalogueProfile = z.infer<typeof catalogueProfileSchema>;
 
 export const cataloguePackageSchema = z.object({
-  id: z.number(),
-  name: z.string(),
-  code: z.string(),
-  description: z.string().nullable(),
-  category: z.string().nullable(),
-  price: z.number(),
-  base_price: z.number(),
+  ...itemHead,
   duration: z.string().nullable(),
   status: z.string(),
   test_ids: z.array(z.number()),
@@ -187,14 +183,13 @@ export const cataloguePackageSchema = z.object({
   tests: z.array(z.string()),
   test_details: z.array(catalogueRefSchema),
   profile_details: z.array(catalogueRefSchema),
-  created_at: z.string(),
-  updated_at: z.string(),
+  ...itemStamps,
 });
 export type CataloguePackage = z.infer<typeof cataloguePackageSchema>;
 
 export const priceChangeSchema = z.object({
   id: z.number(),
-  item_type: z.enum(['test', 'profile', 'package']),
+  item_type: z.enum(CATALOGUE_ITEM_TYPES),
   item_id: z.number(),
   old_price: z.number().nullable(),
   new_price: z.number(),

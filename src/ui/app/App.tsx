@@ -1,10 +1,10 @@
 import { Suspense, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
-import { RequirePermission } from '@/components';
+import { FullPageLoading, RequirePermission } from '@/components';
 import { useSetupStatus } from '@/lib/session';
 import { ScreenContext, ScreensContext, type ScreenDef } from '@/lib/screens';
 import { NotFoundPage } from './NotFoundPage';
-import { FullPageLoading, ProtectedLayout } from './ProtectedLayout';
+import { ProtectedLayout } from './ProtectedLayout';
 import { ModulePlaceholder } from './ModulePlaceholder';
 import { SCREENS } from './registry';
 

@@ -8,8 +8,6 @@ import { SidebarContext, useSidebarState } from './useSidebar';
 import { screenFor } from './registry';
 import { RouteErrorBoundary } from './ErrorBoundary';
 
-export { FullPageLoading };
-
 function AppLayout() {
   const sidebar = useSidebarState();
   const { pathname } = useLocation();

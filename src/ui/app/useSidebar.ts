@@ -1,8 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useState } from 'react';
 import { useIsMobile } from '@/lib/useIsMobile';
 
-export { useIsMobile };
-
 /** Spec 2.7 / 9: cookie "sidebar:state" kept 7 days; drawer below 768 px. */
 export const SIDEBAR_COOKIE = 'sidebar:state';
 const SIDEBAR_COOKIE_MAX_AGE = 60 * 60 * 24 * 7;

@@ -45,7 +45,6 @@ export function ListTable<T, P extends Paged>(props: ListTableProps<T, P>) {
     if (totalPages !== undefined && page > totalPages) setPage(totalPages, true);
   }, [page, totalPages, setPage]);
 
-  const clearAction = empty.filteredAction;
   return (
     <>
       {(props.search || list.filters.length > 0 || props.filterExtras) && (
@@ -85,7 +84,7 @@ export function ListTable<T, P extends Paged>(props: ListTableProps<T, P>) {
           retryLabel={props.retryLabel ?? 'Retry'}
           empty={
             list.filtersActive
-              ? { title: empty.title, hint: empty.filteredHint ?? empty.hint, action: clearAction }
+              ? { title: empty.title, hint: empty.filteredHint ?? empty.hint, action: empty.filteredAction }
               : { title: empty.title, hint: empty.hint, action: empty.action }
           }
           rowActions={props.rowActions}

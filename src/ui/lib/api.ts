@@ -1,5 +1,5 @@
 import type { ApiErrorBody } from '@shared/schemas/common';
-import { routeUrl, type CallInput, type CallOutput, type RouteContract } from '@shared/api/contract';
+import { routeUrl, type CallInput, type CallOutput, type QueryValue, type RouteContract } from '@shared/api/contract';
 
 /**
  * The one way the UI talks to the server. Same-origin cookies carry the session; bodies are JSON
@@ -32,22 +32,12 @@ export function setUnauthorizedHandler(fn: () => void): void {
   onUnauthorized = fn;
 }
 
-export type Query = Record<string, string | number | boolean | null | undefined>;
-
-/** Builds "/api/x?a=1&b=2", leaving out empty values so URLs stay short and caches line up. */
-export function withQuery(path: string, query?: Query): string {
-  if (!query) return path;
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) {
-    if (v === undefined || v === null || v === '') continue;
-    params.set(k, String(v));
-  }
-  const qs = params.toString();
-  return qs ? `${path}?${qs}` : path;
+/** Builds "/samples?view=3", leaving out empty values (same rule as the API URLs, routeUrl). */
+export function withQuery(path: string, query?: Record<string, QueryValue>): string {
+  return routeUrl(path, undefined, query);
 }
 
 interface RequestOptions {
-  query?: Query;
   body?: unknown;
   signal?: AbortSignal;
 }
@@ -63,7 +53,7 @@ async function request<T>(method: string, path: string, opts: RequestOptions = {
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
   try {
-    res = await fetch(withQuery(path, opts.query), {
+    res = await fetch(path, {
       method,
       headers,
       credentials: 'same-origin',
