@@ -117,6 +117,8 @@ describe('the list, its filters and the summary (a lab of its own, so the figure
     expect(await keys('validation=validated')).toEqual(['Blood Urea:verified']);
     expect(await keys('validation=pending')).toEqual([]);
     expect(await keys('critical=true')).toEqual(['Glucose Random:completed']);
+    expect(await keys('critical_call=pending')).toEqual(['Glucose Random:completed']);
+    expect(await keys('critical_call=logged')).toEqual([]);
     expect(await keys('priority=urgent')).toEqual([
       'Blood Urea:verified',
       'Creatinine:pending',
@@ -145,6 +147,7 @@ describe('the list, its filters and the summary (a lab of its own, so the figure
       rejected: 1,
       abnormal: 2,
       critical: 1,
+      critical_uncalled: 1,
       awaiting_validation: 1,
       pending_validation: 0,
       review_required: 1,

@@ -8,7 +8,7 @@ import { systemActor, type Actor } from '../../src/core/context.js';
 import { createPatient } from '../../src/core/patients/service.js';
 import { createSample } from '../../src/core/samples/service.js';
 import { createUser } from '../../src/core/users/service.js';
-import { createResult } from '../../src/core/results/service.js';
+import { createResult } from '../../src/core/results/entry.js';
 import { verifyResult } from '../../src/core/results/verification.js';
 import { cleanup, dbFileOf, lims, setUpLab, tempDir } from './helpers.js';
 

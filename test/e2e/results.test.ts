@@ -8,7 +8,7 @@ import { createPatient } from '../../src/core/patients/service.js';
 import { createSample } from '../../src/core/samples/service.js';
 import { createBill } from '../../src/core/billing/service.js';
 import { createUser } from '../../src/core/users/service.js';
-import { createResult } from '../../src/core/results/service.js';
+import { createResult } from '../../src/core/results/entry.js';
 import { systemActor, type Actor } from '../../src/core/context.js';
 import { testCreateSchema } from '../../src/shared/schemas/catalogue.js';
 import { patientCreateSchema } from '../../src/shared/schemas/patients.js';

@@ -64,6 +64,10 @@ export interface ItemKind<Row extends ItemRow, Api, Create extends ItemInput> {
   /** Rows to API objects with their links, in one query per link table for the whole list. */
   toApi(db: Db, rows: Row[]): Promise<Api[]>;
   usedBy: readonly UsageSource[];
+  /** Columns a new item gets when the input leaves them out (worked out from what it does say). */
+  insertDefaults?(input: Create): Record<string, unknown>;
+  /** Rules over the stored row as a whole (after a create or an update, inside its transaction). */
+  checkRow?(trx: Db, organizationId: number, row: Row): Promise<void>;
 }
 
 const defined = (o: Record<string, unknown>) =>
@@ -133,11 +137,13 @@ export async function insertCatalogueItem<R extends ItemRow, A, C extends ItemIn
     category: input.category ?? null,
     price_paise,
     base_price_paise: input.base_price === undefined ? price_paise : rupeesToPaise(input.base_price),
+    ...kind.insertDefaults?.(input),
     ...kind.columns(input),
     status: input.status,
     created_at: now,
     updated_at: now,
   });
+  await kind.checkRow?.(trx, actor.organizationId, row);
   await kind.writeLinks(trx, row.id, input);
   await recordPriceChange(trx, actor, kind.priceType, row.id, null, row);
   await writeAudit(trx, actor, {
@@ -180,6 +186,7 @@ export async function updateCatalogueItem<R extends ItemRow, A, C extends ItemIn
     if (price !== undefined) patch.price_paise = rupeesToPaise(price);
     if (base_price !== undefined) patch.base_price_paise = rupeesToPaise(base_price);
     const after = await updateItem<R>(trx, kind.table, id, { ...patch, updated_at: nowIso() });
+    await kind.checkRow?.(trx, actor.organizationId, after);
     await kind.writeLinks(trx, id, input);
     await recordPriceChange(trx, actor, kind.priceType, id, before, after);
     const { oldValues, newValues } = diff(

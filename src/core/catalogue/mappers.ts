@@ -11,6 +11,11 @@ export type TestRow = Selectable<TestsTable>;
 export type ProfileRow = Selectable<TestProfilesTable>;
 export type PackageRow = Selectable<TestPackagesTable>;
 
+/** A JSON list column (choices, aliases); empty when unset. */
+export function jsonList(text: string | null): string[] {
+  return text ? (JSON.parse(text) as string[]) : [];
+}
+
 export function toTest(r: TestRow): CatalogueTest {
   return {
     id: r.id,
@@ -26,6 +31,19 @@ export function toTest(r: TestRow): CatalogueTest {
     reference_ranges: r.reference_ranges ? (JSON.parse(r.reference_ranges) as CatalogueTest['reference_ranges']) : [],
     sample_type: r.sample_type,
     turnaround_hours: r.turnaround_hours,
+    result_type: r.result_type as CatalogueTest['result_type'],
+    decimals: r.decimals,
+    plausible_low: r.plausible_low,
+    plausible_high: r.plausible_high,
+    critical_low: r.critical_low,
+    critical_high: r.critical_high,
+    choices: jsonList(r.choices),
+    formula: r.formula,
+    container: r.container,
+    delta_limit: r.delta_limit,
+    delta_kind: r.delta_kind,
+    delta_window_days: r.delta_window_days,
+    aliases: jsonList(r.aliases),
     status: r.status,
     created_at: r.created_at,
     updated_at: r.updated_at,

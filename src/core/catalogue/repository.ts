@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { CatalogueListQuery } from '../../shared/schemas/catalogue.js';
+import { catalogueMatches, searchAlternatives, type Searchable } from '../../shared/catalogueSearch.js';
 
 /**
  * SQL of the catalogue's three item kinds (tests, profiles, packages): their tables share the
@@ -22,7 +23,11 @@ export function findItem<R>(db: Db, table: ItemTable, organizationId: number, id
     .executeTakeFirst() as Promise<R | undefined>;
 }
 
-/** The list filters of the catalogue screens; search looks in name, code, description (and category). */
+/**
+ * The list filters of the catalogue screens. Search is the shared catalogue search (name, code,
+ * description, category, aliases, synonyms, spellings) run over the lab's rows: a catalogue is a
+ * few hundred items, and one function means the pickers and the server find the same things.
+ */
 export async function listItems<R>(
   db: Db,
   table: ItemTable,
@@ -33,18 +38,34 @@ export async function listItems<R>(
   let query = db.selectFrom(as(table)).selectAll().where('organization_id', '=', organizationId);
   if (q.category) query = query.where('category', '=', q.category);
   if (q.status) query = query.where('status', '=', q.status);
-  if (q.search) {
-    const s = `%${q.search.toLowerCase()}%`;
-    query = query.where((eb) =>
-      eb.or([
-        eb(sql`lower(name)`, 'like', s),
-        eb(sql`lower(code)`, 'like', s),
-        eb(sql`lower(coalesce(description, ''))`, 'like', s),
-        ...(searchCategory ? [eb(sql`lower(coalesce(category, ''))`, 'like', s)] : []),
-      ]),
-    );
-  }
-  return (await query.orderBy('name').execute()) as R[];
+  const rows = (await query.orderBy('name').execute()) as (R & Searchable & { aliases?: string | null })[];
+  if (!q.search) return rows;
+  const alternatives = searchAlternatives(q.search);
+  return rows.filter((r) =>
+    catalogueMatches(
+      {
+        name: r.name,
+        code: r.code,
+        description: r.description,
+        category: searchCategory ? r.category : null,
+        aliases: typeof r.aliases === 'string' ? (JSON.parse(r.aliases) as string[]) : null,
+      },
+      q.search!,
+      alternatives,
+    ),
+  );
+}
+
+/** Tests of the lab by code (upper case), for formulas that name them. */
+export async function testIdsByCode(db: Db, organizationId: number, codes: string[]): Promise<Map<string, number>> {
+  if (!codes.length) return new Map();
+  const rows = await db
+    .selectFrom('tests')
+    .select(['id', 'code'])
+    .where('organization_id', '=', organizationId)
+    .where(sql<string>`upper(code)`, 'in', codes)
+    .execute();
+  return new Map(rows.map((r) => [r.code.toUpperCase(), r.id]));
 }
 
 export function insertItem<R>(trx: Db, table: ItemTable, values: Record<string, unknown>): Promise<R> {

@@ -23,6 +23,21 @@ export interface TestsTable extends CatalogueItemColumns {
   reference_ranges: string | null;
   sample_type: string | null;
   turnaround_hours: number | null;
+  result_type: Generated<string>;
+  decimals: number | null;
+  plausible_low: number | null;
+  plausible_high: number | null;
+  critical_low: number | null;
+  critical_high: number | null;
+  /** JSON array of the allowed values of a choice test. */
+  choices: string | null;
+  formula: string | null;
+  container: string | null;
+  delta_limit: number | null;
+  delta_kind: string | null;
+  delta_window_days: number | null;
+  /** JSON array of other names staff search by (sugar, Hb, CBC). */
+  aliases: string | null;
 }
 
 export type TestProfilesTable = CatalogueItemColumns;

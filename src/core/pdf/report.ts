@@ -24,7 +24,10 @@ export interface LabReportInput {
   /** The referring doctor (the doctor on the sample's bill); null prints "Self". */
   doctor: string | null;
   sample: { code: string; barcode: string | null; type: string; status: string; collected_at: string | null };
-  reported_at: string;
+  /** When the report was released (the verification that completed it); null while results are awaited. */
+  reported_at: string | null;
+  /** 1 for the first print or download of this report, 2 for the first reprint... */
+  print_number: number;
   lines: ReportLine[];
 }
 
@@ -104,7 +107,7 @@ export async function labReportPdf(input: LabReportInput): Promise<Buffer> {
     ['Sample ID', sample.code],
     ['Sample type', sample.type],
     ['Collected', when(sample.collected_at)],
-    ['Reported', when(input.reported_at)],
+    ['Reported', input.reported_at ? when(input.reported_at) : 'Interim: results awaited'],
   ]);
   if (sample.barcode) {
     const png = await barcodePng(sample.barcode, 'code128', { scale: 3, height: 8, text: false });
@@ -250,6 +253,8 @@ export async function labReportPdf(input: LabReportInput): Promise<Buffer> {
     });
   doc.fillColor('#000000');
 
-  numberPages(doc, `${org.name} · ${patient.name} · ${sample.code} · reported ${when(input.reported_at)}`);
+  const reported = input.reported_at ? `reported ${when(input.reported_at)}` : 'interim report';
+  const copy = input.print_number > 1 ? ` · reprint ${input.print_number - 1}` : '';
+  numberPages(doc, `${org.name} · ${patient.name} · ${sample.code} · ${reported}${copy}`);
   return toBuffer(doc);
 }

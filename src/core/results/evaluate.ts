@@ -1,67 +1,94 @@
-import type { Transaction } from 'kysely';
-import type { DB } from '../db/schema.js';
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
 import { computeFlag, isCritical } from '../../shared/flags.js';
+import { checkResultValue, deltaFailed } from '../../shared/resultTypes.js';
+import { ValidationError } from '../errors.js';
+import { jsonList } from '../catalogue/mappers.js';
+import { insertHistoryRow } from '../samples/repository.js';
 import { rangeForPatient } from './mappers.js';
-
-type Executor = Db | Transaction<DB>;
+import { patientForRange, previousResult, userName, type TestRules } from './entry-repository.js';
 
 export interface Evaluation {
   normal_range: string | null;
   flag: string | null;
   is_critical: number;
   review_required: number;
+  delta_failed: number;
+  previous_value: string | null;
+  previous_at: string | null;
 }
+
+/** The typed value checked against the test's result type: 400 on result_value when it does not fit. */
+export function checkedValue(test: TestRules, raw: string): string {
+  const c = checkResultValue(
+    {
+      name: test.name,
+      result_type: test.result_type,
+      unit: test.unit,
+      decimals: test.decimals,
+      plausible_low: test.plausible_low,
+      plausible_high: test.plausible_high,
+      choices: jsonList(test.choices),
+    },
+    raw,
+  );
+  if (!c.ok) throw ValidationError.field('result_value', c.message);
+  return c.value;
+}
+
+const DAY_MS = 86_400_000;
 
 /**
  * The server's judgement of a value: the range for the patient's sex and age on the collection day,
- * the flag against it, critical limits, and whether a validator must look closely (critical or not normal).
+ * the flag against it, critical limits (the range's, else the test's), the delta check against the
+ * patient's previous verified value, and whether a validator must look closely.
  */
 export async function evaluateValue(
-  trx: Executor,
-  testId: number,
+  trx: Db,
+  test: TestRules,
   patientId: number,
+  sampleId: number,
   collectedAt: string | null,
   value: string,
-): Promise<Evaluation & { testUnit: string | null }> {
-  const test = await trx
-    .selectFrom('tests')
-    .select(['unit', 'normal_range', 'reference_ranges'])
-    .where('id', '=', testId)
-    .executeTakeFirstOrThrow();
-  const patient = await trx
-    .selectFrom('patients as p')
-    .innerJoin('organizations as o', 'o.id', 'p.organization_id')
-    .select(['p.gender', 'p.date_of_birth', 'o.timezone'])
-    .where('p.id', '=', patientId)
-    .executeTakeFirstOrThrow();
-  const range = rangeForPatient(test, patient, collectedAt, patient.timezone);
-  const flag = computeFlag(value, range?.range);
+): Promise<Evaluation> {
+  const patient = await patientForRange(trx, patientId);
+  const picked = rangeForPatient(test, patient, collectedAt, patient.timezone);
+  const range = picked
+    ? {
+        ...picked,
+        critical_low: picked.critical_low ?? test.critical_low,
+        critical_high: picked.critical_high ?? test.critical_high,
+      }
+    : { range: '', critical_low: test.critical_low, critical_high: test.critical_high };
+  const flag = computeFlag(value, picked?.range);
   const critical = isCritical(value, range);
+  const prev = await previousResult(trx, patientId, test.id, sampleId);
+  const withinWindow =
+    prev?.verified_at != null &&
+    (test.delta_window_days == null ||
+      Date.parse(collectedAt ?? nowIso()) - Date.parse(prev.verified_at) <= test.delta_window_days * DAY_MS);
+  const delta = prev?.result_value != null && withinWindow && deltaFailed(test, value, prev.result_value);
   return {
-    normal_range: range?.range ?? null,
+    normal_range: picked?.range ?? null,
     flag,
     is_critical: critical ? 1 : 0,
-    review_required: critical || (flag !== null && flag !== 'normal') ? 1 : 0,
-    testUnit: test.unit,
+    review_required: critical || delta || (flag !== null && flag !== 'normal') ? 1 : 0,
+    delta_failed: delta ? 1 : 0,
+    previous_value: prev?.result_value ?? null,
+    previous_at: prev?.verified_at ?? null,
   };
 }
 
-export async function actorName(trx: Executor, actor: Actor): Promise<string | null> {
+export async function actorName(trx: Db, actor: Actor): Promise<string | null> {
   if (!actor.userId) return actor.email;
-  const u = await trx
-    .selectFrom('users')
-    .select(['first_name', 'last_name'])
-    .where('id', '=', actor.userId)
-    .executeTakeFirst();
+  const u = await userName(trx, actor.userId);
   return u ? `${u.first_name} ${u.last_name}` : actor.email;
 }
 
-/** The custody history entry for a sample moved by result entry (same shape as the samples service writes). */
+/** The custody history entry for a sample moved by result entry or verification (as the samples service writes it). */
 export async function addSampleHistory(
-  trx: Executor,
+  trx: Db,
   actor: Actor,
   sampleId: number,
   from: string,
@@ -69,17 +96,14 @@ export async function addSampleHistory(
   location: string | null,
   notes: string,
 ) {
-  await trx
-    .insertInto('sample_status_history')
-    .values({
-      sample_id: sampleId,
-      from_status: from,
-      to_status: to,
-      changed_by: actor.userId,
-      changed_by_name: await actorName(trx, actor),
-      location,
-      notes,
-      created_at: nowIso(),
-    })
-    .execute();
+  await insertHistoryRow(trx, {
+    sample_id: sampleId,
+    from_status: from,
+    to_status: to,
+    changed_by: actor.userId,
+    changed_by_name: await actorName(trx, actor),
+    location,
+    notes,
+    created_at: nowIso(),
+  });
 }

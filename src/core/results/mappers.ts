@@ -2,12 +2,13 @@ import { ageOn } from '../../shared/age.js';
 import { localDate } from '../../shared/time.js';
 import { pickRange, type ReferenceRange } from '../../shared/flags.js';
 import {
+  reviewReasons,
   validationStatusOf,
   type ResultAmendment,
   type ResultStatus,
   type TestResult,
 } from '../../shared/schemas/results.js';
-import type { ListRow } from './repository.js';
+import type { CallRow, ListRow } from './repository.js';
 
 export function parseRanges(json: string | null): ReferenceRange[] {
   if (!json) return [];
@@ -43,7 +44,12 @@ export function rangeForPatient(
 }
 
 /** The API's result; `timeZone` is the lab's (the age that picks a pending row's range). */
-export function toResult(r: ListRow, timeZone: string, amendments?: ResultAmendment[]): TestResult {
+export function toResult(
+  r: ListRow,
+  timeZone: string,
+  amendments?: ResultAmendment[],
+  call?: CallRow | null,
+): TestResult {
   const reviewRequired = r.review_required === 1;
   // A pending row shows the range that will be used for this patient once a value is entered.
   const normalRange =
@@ -90,5 +96,27 @@ export function toResult(r: ListRow, timeZone: string, amendments?: ResultAmendm
     created_at: r.created_at,
     updated_at: r.updated_at,
     ...(amendments ? { amendments } : {}),
+    previous_value: r.previous_value,
+    previous_at: r.previous_at,
+    delta_failed: r.delta_failed === 1,
+    calculated: r.calculated === 1,
+    review_reasons:
+      r.status === 'completed' || r.status === 'verified'
+        ? reviewReasons({
+            flag: r.flag,
+            is_critical: r.is_critical === 1,
+            delta_failed: r.delta_failed === 1,
+            amended: r.amended === 1,
+          })
+        : [],
+    critical_call: call
+      ? {
+          called_to: call.called_to,
+          called_at: call.called_at,
+          read_back: call.read_back === 1,
+          notes: call.notes,
+          recorded_by_name: call.recorded_by_name,
+        }
+      : null,
   };
 }

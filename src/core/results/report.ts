@@ -1,13 +1,43 @@
 import type { Db } from '../db/connection.js';
-import { NotFoundError } from '../errors.js';
-import { getOrganization } from '../settings/organization.js';
+import type { Actor } from '../context.js';
+import { nowIso } from '../context.js';
+import { writeAudit } from '../audit/audit.js';
+import { ConflictError, NotFoundError } from '../errors.js';
+import { getOrganization, settingsOf } from '../settings/organization.js';
+import { findSampleRow, updateSampleRow } from '../samples/repository.js';
+import { formatInr } from '../../shared/money.js';
 import { labReportPdf, type ReportLine } from '../pdf/report.js';
 import { ageAt, rangeForPatient, toResult } from './mappers.js';
 import { amendmentsOf, resultRowsOfSample } from './repository.js';
+import { countReportPrint, orderedTests, reportHead, uncalledCriticals } from './entry-repository.js';
+
+type Head = NonNullable<Awaited<ReturnType<typeof reportHead>>>;
+
+/**
+ * Whether the report may leave the lab: never with a critical value nobody has telephoned; and,
+ * when the lab holds reports until paid, not while its bill has money due unless staff released it.
+ */
+async function assertReleasable(db: Db, head: Head, holdUntilPaid: boolean): Promise<void> {
+  const uncalled = await uncalledCriticals(db, head.id);
+  if (uncalled.length)
+    throw new ConflictError(
+      `The report of sample ${head.sample_code} cannot be released: the critical value${uncalled.length > 1 ? 's' : ''} ${uncalled
+        .map((c) => `${c.name} ${c.result_value ?? ''}${c.unit ? ` ${c.unit}` : ''}`.trim())
+        .join(', ')} must be telephoned and the call logged first`,
+      'CRITICAL_NOT_CALLED',
+    );
+  const due = head.bill_cancelled_at ? 0 : (head.final_amount_paise ?? 0) - (head.paid_paise ?? 0);
+  if (holdUntilPaid && due > 0 && !head.released_at)
+    throw new ConflictError(
+      `The report of sample ${head.sample_code} is held: bill ${head.bill_number} has ${formatInr(due)} due. Collect the payment, or release the report with a reason.`,
+      'REPORT_HELD_UNPAID',
+    );
+}
 
 /**
  * The lab report of one sample: the same bytes for the staff UI, the patient portal and
- * `lims report`. Only verified results are reported as final; an unverified value is never printed.
+ * `lims report`, apart from the print number. Only verified results are reported as final; an
+ * unverified value is never printed. Every print or download is counted.
  */
 export async function sampleReportPdf(db: Db, organizationId: number, sampleId: number): Promise<Buffer> {
   return (await sampleReport(db, organizationId, sampleId)).pdf;
@@ -19,42 +49,13 @@ export async function sampleReport(
   organizationId: number,
   sampleId: number,
 ): Promise<{ pdf: Buffer; sampleCode: string }> {
-  const s = await db
-    .selectFrom('samples as s')
-    .innerJoin('patients as p', 'p.id', 's.patient_id')
-    .leftJoin('bills as b', 'b.id', 's.bill_id')
-    .leftJoin('users as d', 'd.id', 'b.doctor_id')
-    .select([
-      's.id',
-      's.sample_code',
-      's.barcode',
-      's.sample_type',
-      's.status',
-      's.collection_date',
-      's.created_at',
-      'p.first_name',
-      'p.last_name',
-      'p.patient_code',
-      'p.gender',
-      'p.date_of_birth',
-      'p.phone',
-      'd.first_name as doctor_first_name',
-      'd.last_name as doctor_last_name',
-    ])
-    .where('s.organization_id', '=', organizationId)
-    .where('s.id', '=', sampleId)
-    .executeTakeFirst();
+  const s = await reportHead(db, organizationId, sampleId);
   if (!s) throw new NotFoundError('Sample', sampleId);
   const org = await getOrganization(db, organizationId);
+  await assertReleasable(db, s, settingsOf(org).holdReportsUntilPaid);
   const tz = org.timezone;
 
-  const ordered = await db
-    .selectFrom('sample_tests as st')
-    .innerJoin('tests as t', 't.id', 'st.test_id')
-    .select(['t.id', 't.name', 't.unit', 't.normal_range', 't.reference_ranges'])
-    .where('st.sample_id', '=', sampleId)
-    .orderBy('st.position')
-    .execute();
+  const ordered = await orderedTests(db, sampleId);
   const entered = (await resultRowsOfSample(db, organizationId, sampleId)).map((r) => toResult(r, tz));
   const amendments = await amendmentsOf(
     db,
@@ -101,10 +102,32 @@ export async function sampleReport(
       status: s.status,
       collected_at: s.collection_date,
     },
-    reported_at: new Date().toISOString(),
+    reported_at: s.reported_at,
+    print_number: await countReportPrint(db, sampleId),
     lines,
   });
   return { pdf, sampleCode: s.sample_code };
+}
+
+/** Staff release a held report (bill not paid yet) with a reason; kept on the sample and in the audit trail. */
+export async function releaseReport(db: Db, actor: Actor, sampleId: number, reason: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const sample = await findSampleRow(trx, actor.organizationId, { id: sampleId });
+    if (!sample) throw new NotFoundError('Sample', sampleId);
+    const now = nowIso();
+    await updateSampleRow(trx, sampleId, {
+      release_reason: reason,
+      released_by: actor.userId,
+      released_at: now,
+      updated_at: now,
+    });
+    await writeAudit(trx, actor, {
+      action: 'update',
+      entity: 'sample',
+      entityId: sampleId,
+      newValues: { report_released: true, release_reason: reason },
+    });
+  });
 }
 
 function lineOf(r: ReturnType<typeof toResult>, amendments: Awaited<ReturnType<typeof amendmentsOf>>): ReportLine {

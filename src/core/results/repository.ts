@@ -50,6 +50,10 @@ export interface ListRow {
   patient_gender: string | null;
   patient_dob: string | null;
   collection_date: string | null;
+  delta_failed: number;
+  previous_value: string | null;
+  previous_at: string | null;
+  calculated: number;
 }
 
 const fullName = (alias: string) =>
@@ -103,6 +107,10 @@ function enteredSelect(q: ReturnType<typeof enteredBase>) {
     sql<string | null>`NULL`.as('patient_gender'),
     sql<string | null>`NULL`.as('patient_dob'),
     sql<string | null>`s.collection_date`.as('collection_date'),
+    sql<number>`r.delta_failed`.as('delta_failed'),
+    sql<string | null>`r.previous_value`.as('previous_value'),
+    sql<string | null>`r.previous_at`.as('previous_at'),
+    sql<number>`r.calculated`.as('calculated'),
   ]);
 }
 
@@ -163,6 +171,10 @@ function awaitingSelect(q: ReturnType<typeof awaitingBase>) {
     sql<string | null>`p.gender`.as('patient_gender'),
     sql<string | null>`p.date_of_birth`.as('patient_dob'),
     sql<string | null>`s.collection_date`.as('collection_date'),
+    sql<number>`0`.as('delta_failed'),
+    sql<string | null>`NULL`.as('previous_value'),
+    sql<string | null>`NULL`.as('previous_at'),
+    sql<number>`0`.as('calculated'),
   ]);
 }
 
@@ -195,6 +207,12 @@ function plan(f: Partial<ResultListQuery>) {
     entered.push(sql<SqlBool>`r.is_critical = 1`);
   } else if (f.critical === 'false') {
     entered.push(sql<SqlBool>`r.is_critical = 0`);
+  }
+  if (f.critical_call) {
+    awaiting = false;
+    const called = sql<SqlBool>`EXISTS (SELECT 1 FROM critical_calls c WHERE c.result_id = r.id)`;
+    entered.push(sql<SqlBool>`r.is_critical = 1`);
+    entered.push(f.critical_call === 'logged' ? called : sql<SqlBool>`NOT ${called}`);
   }
   if (f.entered === 'true') awaiting = false;
   if (f.status === 'pending' && f.validation) includeEntered = false;
@@ -315,6 +333,9 @@ export async function resultCounts(db: Db, organizationId: number, startOfTodayI
       sql<number>`sum(CASE WHEN status = 'completed' AND review_required = 1 THEN 1 ELSE 0 END)`.as('review_required'),
       sql<number>`sum(CASE WHEN flag IN ('low', 'high', 'abnormal') THEN 1 ELSE 0 END)`.as('abnormal'),
       sql<number>`sum(CASE WHEN is_critical = 1 AND status = 'completed' THEN 1 ELSE 0 END)`.as('critical'),
+      sql<number>`sum(CASE WHEN is_critical = 1 AND status IN ('completed', 'verified') AND NOT EXISTS (SELECT 1 FROM critical_calls c WHERE c.result_id = test_results.id) THEN 1 ELSE 0 END)`.as(
+        'critical_uncalled',
+      ),
       sql<number>`sum(CASE WHEN status = 'verified' AND verified_at >= ${startOfTodayIso} THEN 1 ELSE 0 END)`.as(
         'validated_today',
       ),
@@ -334,6 +355,7 @@ export async function resultCounts(db: Db, organizationId: number, startOfTodayI
     reviewRequired: num(row.review_required),
     abnormal: num(row.abnormal),
     critical: num(row.critical),
+    criticalUncalled: num(row.critical_uncalled),
     validatedToday: num(row.validated_today),
     awaiting: Number(awaiting.n),
   };
@@ -347,4 +369,27 @@ export async function countResultsOfSample(db: Db, sampleId: number): Promise<nu
     .where('sample_id', '=', sampleId)
     .executeTakeFirstOrThrow();
   return Number(r.n);
+}
+
+export interface CallRow {
+  result_id: number;
+  called_to: string;
+  called_at: string;
+  read_back: number;
+  notes: string | null;
+  recorded_by_name: string | null;
+}
+
+/** The latest call of each critical result given. */
+export async function callsOf(db: Db, resultIds: number[]): Promise<Map<number, CallRow>> {
+  const m = new Map<number, CallRow>();
+  if (!resultIds.length) return m;
+  const rows = await db
+    .selectFrom('critical_calls')
+    .select(['result_id', 'called_to', 'called_at', 'read_back', 'notes', 'recorded_by_name'])
+    .where('result_id', 'in', resultIds)
+    .orderBy('id')
+    .execute();
+  for (const r of rows) m.set(r.result_id, r);
+  return m;
 }

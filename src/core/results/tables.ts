@@ -24,6 +24,23 @@ export interface TestResultsTable {
   amended: number;
   created_at: string;
   updated_at: string;
+  delta_failed: Generated<number>;
+  previous_value: string | null;
+  previous_at: string | null;
+  calculated: Generated<number>;
+}
+
+export interface CriticalCallsTable {
+  id: Generated<number>;
+  organization_id: number;
+  result_id: number;
+  called_to: string;
+  called_at: string;
+  read_back: number;
+  notes: string | null;
+  recorded_by: number | null;
+  recorded_by_name: string | null;
+  created_at: string;
 }
 
 export interface ResultAmendmentsTable {
@@ -45,5 +62,6 @@ declare module '../db/schema.js' {
   interface DB {
     test_results: TestResultsTable;
     result_amendments: ResultAmendmentsTable;
+    critical_calls: CriticalCallsTable;
   }
 }

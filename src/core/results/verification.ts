@@ -2,21 +2,35 @@ import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
-import { ConflictError, DomainError, ForbiddenError, NotFoundError } from '../errors.js';
-import { getOrganization, settingsOf } from '../settings/organization.js';
+import { ConflictError, DomainError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
+import { labSettings } from '../settings/organization.js';
+import { findSampleRow, updateSampleRow } from '../samples/repository.js';
 import {
   resultCode,
+  reviewReasons,
   type BulkVerifyOutcome,
   type BulkVerifyResponse,
+  type CriticalCallInput,
   type ResultReject,
   type TestResult,
 } from '../../shared/schemas/results.js';
+import { actorName, addSampleHistory } from './evaluate.js';
+import {
+  insertCriticalCall,
+  orderedTests,
+  ownResultRow,
+  resultForVerification,
+  resultsOfSample,
+  updateResultRow,
+} from './entry-repository.js';
 import { getResult } from './service.js';
 
 /**
  * Verification (validation) of entered results. The verifier is always the signed-in user (the
  * spec's client sends a placeholder verified_by; it is ignored). Four eyes: whoever entered the
- * value cannot verify it unless the lab's allowSelfVerification setting is on.
+ * value cannot verify it unless the lab's allowSelfVerification setting is on. Bulk Validate
+ * verifies only results that need no closer look (normal, not critical, no delta failure, not
+ * amended): the others are refused here, whatever the screen sends.
  */
 
 function notVerifiable(id: number, status: string): ConflictError {
@@ -32,24 +46,19 @@ function notVerifiable(id: number, status: string): ConflictError {
   );
 }
 
-async function verifyOne(db: Db, actor: Actor, id: number, allowSelf: boolean): Promise<void> {
+const REASON_WORDS = {
+  abnormal: 'outside the reference range',
+  critical: 'critical',
+  delta: 'differs from the previous result beyond the delta limit',
+  amended: 'amended after verification',
+} as const;
+
+type Mode = 'single' | 'bulk';
+
+async function verifyOne(db: Db, actor: Actor, id: number, allowSelf: boolean, mode: Mode): Promise<void> {
   if (!actor.userId) throw new ForbiddenError('A result can only be verified by a signed-in user');
   await db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom('test_results as r')
-      .innerJoin('samples as s', 's.id', 'r.sample_id')
-      .select([
-        'r.id',
-        'r.status',
-        'r.technician_id',
-        'r.verified_by',
-        'r.verified_at',
-        's.status as sample_status',
-        's.sample_code',
-      ])
-      .where('r.organization_id', '=', actor.organizationId)
-      .where('r.id', '=', id)
-      .executeTakeFirst();
+    const row = await resultForVerification(trx, actor.organizationId, id);
     if (!row) throw new NotFoundError('Result', id);
     if (row.status !== 'completed') throw notVerifiable(id, row.status);
     // A rejected sample (haemolysed, clotted...) gives no reportable result.
@@ -59,17 +68,33 @@ async function verifyOne(db: Db, actor: Actor, id: number, allowSelf: boolean): 
         'SAMPLE_REJECTED',
       );
     }
+    if (mode === 'bulk') {
+      const reasons = reviewReasons({
+        flag: row.flag,
+        is_critical: row.is_critical === 1,
+        delta_failed: row.delta_failed === 1,
+        amended: row.amended === 1,
+      });
+      if (reasons.length)
+        throw new ConflictError(
+          `${resultCode(id)} (${row.test_name} ${row.result_value ?? ''}${row.unit ? ` ${row.unit}` : ''}) is ${reasons
+            .map((r) => REASON_WORDS[r])
+            .join(', ')}: open it and verify it on its own`,
+          'NEEDS_REVIEW',
+        );
+    }
     if (row.technician_id === actor.userId && !allowSelf) {
       throw new ForbiddenError(
         `You entered ${resultCode(id)}, so another user must verify it (this lab does not allow self-verification)`,
       );
     }
     const now = nowIso();
-    await trx
-      .updateTable('test_results')
-      .set({ status: 'verified', verified_by: actor.userId, verified_at: now, updated_at: now })
-      .where('id', '=', id)
-      .execute();
+    await updateResultRow(trx, id, {
+      status: 'verified',
+      verified_by: actor.userId,
+      verified_at: now,
+      updated_at: now,
+    });
     await writeAudit(trx, actor, {
       action: 'update',
       entity: 'test_result',
@@ -77,15 +102,39 @@ async function verifyOne(db: Db, actor: Actor, id: number, allowSelf: boolean): 
       oldValues: { status: row.status, verified_by: row.verified_by, verified_at: row.verified_at },
       newValues: { status: 'verified', verified_by: actor.userId, verified_at: now },
     });
+    await completeIfAllVerified(trx, actor, row.sample_id, now);
+  });
+}
+
+/**
+ * A sample whose every ordered test has a verified result is completed by itself; its report is
+ * released at that moment (the reported time), which stays fixed across reprints.
+ */
+async function completeIfAllVerified(trx: Db, actor: Actor, sampleId: number, now: string): Promise<void> {
+  const sample = await findSampleRow(trx, actor.organizationId, { id: sampleId });
+  if (!sample || sample.status !== 'processing') return;
+  const ordered = await orderedTests(trx, sampleId);
+  const verified = new Set(
+    (await resultsOfSample(trx, sampleId)).filter((r) => r.status === 'verified').map((r) => r.test_id),
+  );
+  if (!ordered.length || !ordered.every((t) => verified.has(t.id))) return;
+  await updateSampleRow(trx, sampleId, { status: 'completed', completed_at: now, reported_at: now, updated_at: now });
+  await addSampleHistory(trx, actor, sampleId, 'processing', 'completed', sample.location, 'All results verified');
+  await writeAudit(trx, actor, {
+    action: 'update',
+    entity: 'sample',
+    entityId: sampleId,
+    oldValues: { status: 'processing' },
+    newValues: { status: 'completed', reported_at: now, notes: 'all results verified' },
   });
 }
 
 async function allowSelfVerification(db: Db, organizationId: number): Promise<boolean> {
-  return settingsOf(await getOrganization(db, organizationId)).allowSelfVerification;
+  return (await labSettings(db, organizationId)).allowSelfVerification;
 }
 
 export async function verifyResult(db: Db, actor: Actor, id: number): Promise<TestResult> {
-  await verifyOne(db, actor, id, await allowSelfVerification(db, actor.organizationId));
+  await verifyOne(db, actor, id, await allowSelfVerification(db, actor.organizationId), 'single');
   return getResult(db, actor.organizationId, id);
 }
 
@@ -95,7 +144,7 @@ export async function bulkVerifyResults(db: Db, actor: Actor, ids: number[]): Pr
   const outcomes: BulkVerifyOutcome[] = [];
   for (const id of ids) {
     try {
-      await verifyOne(db, actor, id, allowSelf);
+      await verifyOne(db, actor, id, allowSelf, 'bulk');
       outcomes.push({ id, ok: true, status: 200, message: `Result ${resultCode(id)} has been verified` });
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
@@ -109,12 +158,7 @@ export async function bulkVerifyResults(db: Db, actor: Actor, ids: number[]): Pr
 /** A validator sends a completed result back (repeat the test, re-check the sample): the validation queue's "rejected". */
 export async function rejectResult(db: Db, actor: Actor, id: number, input: ResultReject): Promise<TestResult> {
   await db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom('test_results')
-      .select(['id', 'status', 'rejection_reason'])
-      .where('organization_id', '=', actor.organizationId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = await ownResultRow(trx, actor.organizationId, id);
     if (!row) throw new NotFoundError('Result', id);
     if (row.status === 'verified')
       throw new ConflictError(
@@ -124,17 +168,51 @@ export async function rejectResult(db: Db, actor: Actor, id: number, input: Resu
     if (row.status === 'rejected') throw new ConflictError(`${resultCode(id)} is already rejected`, 'RESULT_REJECTED');
     if (row.status !== 'completed') throw notVerifiable(id, row.status);
     const now = nowIso();
-    await trx
-      .updateTable('test_results')
-      .set({ status: 'rejected', rejection_reason: input.reason, updated_at: now })
-      .where('id', '=', id)
-      .execute();
+    await updateResultRow(trx, id, { status: 'rejected', rejection_reason: input.reason, updated_at: now });
     await writeAudit(trx, actor, {
       action: 'update',
       entity: 'test_result',
       entityId: id,
       oldValues: { status: row.status, rejection_reason: row.rejection_reason },
       newValues: { status: 'rejected', rejection_reason: input.reason },
+    });
+  });
+  return getResult(db, actor.organizationId, id);
+}
+
+/**
+ * Logs the telephone call of a critical value (NABL: whom, when, read back, by whom). Its report
+ * cannot be released until every critical value on it has a call.
+ */
+export async function logCriticalCall(db: Db, actor: Actor, id: number, input: CriticalCallInput): Promise<TestResult> {
+  await db.transaction().execute(async (trx) => {
+    const row = await ownResultRow(trx, actor.organizationId, id);
+    if (!row) throw new NotFoundError('Result', id);
+    if (!row.is_critical)
+      throw new ConflictError(`${resultCode(id)} is not a critical value; no call is needed`, 'NOT_CRITICAL');
+    const now = nowIso();
+    const calledAt = input.called_at ? new Date(input.called_at).toISOString() : now;
+    if (Date.parse(calledAt) > Date.now() + 60_000)
+      throw ValidationError.field('called_at', 'The call cannot be in the future');
+    if (row.entered_at && calledAt < row.entered_at)
+      throw ValidationError.field('called_at', 'The call cannot be before the result was entered');
+    const values = {
+      organization_id: actor.organizationId,
+      result_id: id,
+      called_to: input.called_to,
+      called_at: calledAt,
+      read_back: 1,
+      notes: input.notes ?? null,
+      recorded_by: actor.userId,
+      recorded_by_name: await actorName(trx, actor),
+      created_at: now,
+    };
+    await insertCriticalCall(trx, values);
+    await writeAudit(trx, actor, {
+      action: 'update',
+      entity: 'test_result',
+      entityId: id,
+      newValues: { critical_call: { called_to: values.called_to, called_at: calledAt, read_back: true } },
     });
   });
   return getResult(db, actor.organizationId, id);

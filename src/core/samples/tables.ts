@@ -32,6 +32,15 @@ export interface SamplesTable {
   created_by: number | null;
   created_at: string;
   updated_at: string;
+  /** The tube (src/shared/tubes.ts) of a sample ordered by a bill. */
+  container: string | null;
+  /** When the report was released: the last verification that completed the sample. */
+  reported_at: string | null;
+  report_print_count: Generated<number>;
+  /** A report released to the patient before the bill was paid: why, by whom, when. */
+  release_reason: string | null;
+  released_by: number | null;
+  released_at: string | null;
 }
 
 export interface SampleTestsTable {

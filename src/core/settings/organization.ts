@@ -10,9 +10,18 @@ export type OrganizationRow = Selectable<OrganizationsTable>;
 export interface LabSettings {
   sessionTimeout: number;
   allowSelfVerification: boolean;
+  /** Reports of a bill with money due are held (portal and print) until paid or released with a reason. */
+  holdReportsUntilPaid: boolean;
+  /** Doctors see every patient's results; off: only patients of visits and bills that name them. */
+  doctorsSeeAllPatients: boolean;
 }
 
-export const DEFAULT_SETTINGS: LabSettings = { sessionTimeout: 30, allowSelfVerification: false };
+export const DEFAULT_SETTINGS: LabSettings = {
+  sessionTimeout: 30,
+  allowSelfVerification: false,
+  holdReportsUntilPaid: false,
+  doctorsSeeAllPatients: false,
+};
 
 export function settingsOf(org: Pick<OrganizationRow, 'settings'>): LabSettings {
   let parsed: Partial<LabSettings> = {};

@@ -1,16 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { resultsApi } from '../../shared/api/results.js';
-import {
-  createResult,
-  deleteResult,
-  getResult,
-  listResults,
-  resultSheet,
-  resultSummary,
-  updateResult,
-} from '../../core/results/service.js';
-import { bulkVerifyResults, rejectResult, verifyResult } from '../../core/results/verification.js';
-import { sampleReport } from '../../core/results/report.js';
+import { getResult, listResults, resultSheet, resultSummary } from '../../core/results/service.js';
+import { createResult, deleteResult, updateResult } from '../../core/results/entry.js';
+import { bulkVerifyResults, logCriticalCall, rejectResult, verifyResult } from '../../core/results/verification.js';
+import { releaseReport, sampleReport } from '../../core/results/report.js';
 import { exportResultsCsv } from '../../core/results/export.js';
 import { actorOf } from '../plugins/auth.js';
 import { route } from '../contract.js';
@@ -37,6 +30,13 @@ export async function resultRoutes(app: FastifyInstance) {
   route(app, resultsApi.reject, async (req) => ({
     result: await rejectResult(db, actorOf(req), req.params.id, req.body),
   }));
+  route(app, resultsApi.criticalCall, async (req) => ({
+    result: await logCriticalCall(db, actorOf(req), req.params.id, req.body),
+  }));
+  route(app, resultsApi.releaseReport, async (req) => {
+    await releaseReport(db, actorOf(req), req.params.id, req.body.reason);
+    return { ok: true as const };
+  });
   route(app, resultsApi.sheet, async (req) => resultSheet(db, org(req), req.params.id));
   route(app, resultsApi.report, async (req, reply) => {
     const { pdf, sampleCode } = await sampleReport(db, org(req), req.params.id);

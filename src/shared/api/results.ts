@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { downloadQuery, idParam } from '../schemas/common.js';
+import { downloadQuery, idParam, requiredText } from '../schemas/common.js';
 import {
   bulkVerifyResponseSchema,
   bulkVerifySchema,
+  criticalCallSchema,
   resultCreateSchema,
   resultListQuery,
   resultPageSchema,
@@ -91,6 +92,25 @@ export const resultsApi = {
     params: idParam,
     body: resultRejectSchema,
     response: oneResult,
+  }),
+  /** Logs the telephone call of a critical value (whom, when, read back); a report is released only after it. */
+  criticalCall: defineRoute({
+    method: 'POST',
+    path: '/api/test-results/:id/critical-call',
+    access: 'update_results',
+    params: idParam,
+    body: criticalCallSchema,
+    response: oneResult,
+    status: 201,
+  }),
+  /** Releases a report held because its bill has money due (the lab's holdReportsUntilPaid setting), with a reason. */
+  releaseReport: defineRoute({
+    method: 'POST',
+    path: '/api/samples/:id/report/release',
+    access: 'verify_results',
+    params: idParam,
+    body: z.object({ reason: requiredText('Reason', 500) }),
+    response: z.object({ ok: z.literal(true) }),
   }),
   /** The result-entry sheet of a sample: each ordered test with the range for this patient and its result. */
   sheet: defineRoute({

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { optionalText, requiredText, rupeeAmount } from './common.js';
 import { SAMPLE_TYPES } from '../samples.js';
+import { TUBE_IDS } from '../tubes.js';
+import { RESULT_TYPES } from '../resultTypes.js';
+import { parseFormula } from '../formula.js';
 
 export { SAMPLE_TYPES };
 
@@ -46,6 +49,94 @@ const common = {
 
 const limit = z.coerce.number({ error: 'must be a number' }).finite().nullable().optional();
 
+const emptyToNull = (v: unknown) => (v === '' ? null : v);
+const optionalNumber = (label: string) =>
+  z.preprocess(
+    emptyToNull,
+    z.coerce
+      .number({ error: `${label} must be a number` })
+      .finite()
+      .nullable()
+      .optional(),
+  );
+/** A list typed as "A, B, C" or sent as an array; blanks dropped, duplicates (any case) once. */
+const wordList = (label: string, max: number) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' ? v.split(/[,\n]/) : v),
+    z
+      .array(z.string().trim().max(60, `${label}: each at most 60 characters`), { error: `${label} must be a list` })
+      .transform((xs) => xs.filter((x, i) => x && xs.findIndex((y) => y.toLowerCase() === x.toLowerCase()) === i))
+      .refine((xs) => xs.length <= max, `${label}: at most ${max}`)
+      .nullable()
+      .optional(),
+  );
+
+/** How a test's result is typed, checked and judged (src/shared/resultTypes.ts, src/shared/formula.ts). */
+const resultRuleFields = {
+  result_type: z.enum(RESULT_TYPES, { error: `Result type must be one of ${RESULT_TYPES.join(', ')}` }).optional(),
+  decimals: z.preprocess(
+    emptyToNull,
+    z.coerce
+      .number({ error: 'Decimals must be a number' })
+      .int('Decimals must be a whole number')
+      .min(0, 'Decimals must be 0 to 4')
+      .max(4, 'Decimals must be 0 to 4')
+      .nullable()
+      .optional(),
+  ),
+  plausible_low: optionalNumber('Plausible low'),
+  plausible_high: optionalNumber('Plausible high'),
+  critical_low: optionalNumber('Critical low'),
+  critical_high: optionalNumber('Critical high'),
+  choices: wordList('Choices', 30),
+  formula: z.preprocess(
+    emptyToNull,
+    z
+      .string()
+      .trim()
+      .max(300, 'Formula must be at most 300 characters')
+      .superRefine((f, ctx) => {
+        try {
+          parseFormula(f);
+        } catch (e) {
+          ctx.addIssue({ code: 'custom', message: (e as Error).message });
+        }
+      })
+      .nullable()
+      .optional(),
+  ),
+  container: z.preprocess(
+    emptyToNull,
+    z
+      .enum(TUBE_IDS, { error: `Tube must be one of ${TUBE_IDS.join(', ')}` })
+      .nullable()
+      .optional(),
+  ),
+  delta_limit: z.preprocess(
+    emptyToNull,
+    z.coerce
+      .number({ error: 'Delta limit must be a number' })
+      .positive('Delta limit must be above 0')
+      .nullable()
+      .optional(),
+  ),
+  delta_kind: z.preprocess(
+    emptyToNull,
+    z.enum(['absolute', 'percent'], { error: 'Delta kind must be absolute or percent' }).nullable().optional(),
+  ),
+  delta_window_days: z.preprocess(
+    emptyToNull,
+    z.coerce
+      .number({ error: 'Delta window must be a number of days' })
+      .int('Delta window must be whole days')
+      .min(1)
+      .max(3650)
+      .nullable()
+      .optional(),
+  ),
+  aliases: wordList('Aliases', 20),
+};
+
 /** A reference range by sex and age (ages in whole years: from inclusive, to exclusive). */
 export const referenceRangeSchema = z
   .object({
@@ -86,6 +177,7 @@ export const testCreateSchema = z.object({
       .nullable()
       .optional(),
   ),
+  ...resultRuleFields,
 });
 export const testUpdateSchema = testCreateSchema.partial();
 export type TestCreate = z.infer<typeof testCreateSchema>;
@@ -150,6 +242,19 @@ export const catalogueTestSchema = z.object({
   reference_ranges: z.array(referenceRangeOutSchema),
   sample_type: z.string().nullable(),
   turnaround_hours: z.number().nullable(),
+  result_type: z.enum(RESULT_TYPES),
+  decimals: z.number().nullable(),
+  plausible_low: z.number().nullable(),
+  plausible_high: z.number().nullable(),
+  critical_low: z.number().nullable(),
+  critical_high: z.number().nullable(),
+  choices: z.array(z.string()),
+  formula: z.string().nullable(),
+  container: z.string().nullable(),
+  delta_limit: z.number().nullable(),
+  delta_kind: z.string().nullable(),
+  delta_window_days: z.number().nullable(),
+  aliases: z.array(z.string()),
   status: z.string(),
   ...itemStamps,
 });

@@ -32,6 +32,40 @@ const allOr = <T extends readonly [string, ...string[]]>(values: T, label: strin
 
 export const resultValue = requiredText('Result value', 200);
 
+/**
+ * Why a result cannot be verified in bulk: out of range, critical, a failed delta check, or a
+ * change after verification. Bulk Validate verifies only results with none of these (server-enforced).
+ */
+export const REVIEW_REASONS = ['abnormal', 'critical', 'delta', 'amended'] as const;
+export type ReviewReason = (typeof REVIEW_REASONS)[number];
+
+export function reviewReasons(r: {
+  flag: string | null;
+  is_critical: boolean;
+  delta_failed: boolean;
+  amended: boolean;
+}): ReviewReason[] {
+  const out: ReviewReason[] = [];
+  if (r.flag && r.flag !== 'normal') out.push('abnormal');
+  if (r.is_critical) out.push('critical');
+  if (r.delta_failed) out.push('delta');
+  if (r.amended) out.push('amended');
+  return out;
+}
+
+/** A critical value telephoned to the doctor or patient: whom, when, and that they read it back. */
+export const criticalCallSchema = z.object({
+  called_to: requiredText('Called to (name and role)', 200),
+  /** When the call was made; now if left out. ISO-8601. */
+  called_at: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.iso.datetime({ offset: true, error: 'called_at must be a date and time (ISO-8601)' }).optional(),
+  ),
+  read_back: z.literal(true, { error: 'The value must be read back by the person called (read_back: true)' }),
+  notes: optionalText(1000),
+});
+export type CriticalCallInput = z.infer<typeof criticalCallSchema>;
+
 export const resultCreateSchema = z.object({
   sample_id: id('sample_id'),
   test_id: id('test_id'),
@@ -79,6 +113,8 @@ export const resultListQuery = pageQuery.extend({
     z.enum(['true', 'false'], { error: 'critical must be true or false' }).optional(),
   ),
   sample_id: z.preprocess((v) => (v === '' ? undefined : v), id('sample_id').optional()),
+  /** Critical results whose call is still to be logged (pending) or already logged. */
+  critical_call: allOr(['pending', 'logged'] as const, 'critical_call'),
   /** true: entered results only, without the worklist of tests awaiting a result (the validation queue). */
   entered: z.preprocess(
     (v) => (v === '' ? undefined : v),
@@ -141,6 +177,25 @@ export const testResultSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
   amendments: z.array(resultAmendmentSchema).optional(),
+  /** The same patient's previous verified value of this test, shown beside the new one. */
+  previous_value: z.string().nullable(),
+  previous_at: z.string().nullable(),
+  /** Differs from the previous value by more than the test's delta limit within its window. */
+  delta_failed: z.boolean(),
+  /** Filled in by the server from other tests of the sample (a formula). */
+  calculated: z.boolean(),
+  /** Why a validator must open this result on its own (empty: it may be verified in bulk). */
+  review_reasons: z.array(z.enum(REVIEW_REASONS)),
+  /** The call that reported a critical value (whom, when, read back), or null. */
+  critical_call: z
+    .object({
+      called_to: z.string(),
+      called_at: z.string(),
+      read_back: z.boolean(),
+      notes: z.string().nullable(),
+      recorded_by_name: z.string().nullable(),
+    })
+    .nullable(),
 });
 export type TestResult = z.infer<typeof testResultSchema>;
 
@@ -167,6 +222,8 @@ export const resultSummarySchema = z.object({
   abnormal: z.number(),
   /** Critical values not verified yet (the Critical Values Alert). */
   critical: z.number(),
+  /** Critical values entered or verified whose call to the doctor is not logged yet. */
+  critical_uncalled: z.number(),
   awaiting_validation: z.number(),
   pending_validation: z.number(),
   review_required: z.number(),
@@ -182,6 +239,10 @@ export const resultSheetRowSchema = z.object({
   test_code: z.string(),
   unit: z.string().nullable(),
   normal_range: z.string().nullable(),
+  result_type: z.string(),
+  choices: z.array(z.string()),
+  decimals: z.number().nullable(),
+  formula: z.string().nullable(),
   result: testResultSchema.nullable(),
 });
 export type ResultSheetRow = z.infer<typeof resultSheetRowSchema>;

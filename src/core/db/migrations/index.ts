@@ -1,6 +1,7 @@
 import { sql as foundation } from './001_foundation.js';
 import { sql as catalogueBilling } from './002_catalogue_billing.js';
 import { sql as laboratory } from './003_laboratory.js';
+import { sql as labDay } from './004_lab_day.js';
 
 export interface Migration {
   version: number;
@@ -13,4 +14,5 @@ export const migrations: Migration[] = [
   { version: 1, name: 'foundation', sql: foundation },
   { version: 2, name: 'catalogue_billing', sql: catalogueBilling },
   { version: 3, name: 'laboratory', sql: laboratory },
+  { version: 4, name: 'lab_day', sql: labDay },
 ];

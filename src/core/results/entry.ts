@@ -1,0 +1,325 @@
+import type { Db } from '../db/connection.js';
+import type { Actor } from '../context.js';
+import { nowIso } from '../context.js';
+import { writeAudit } from '../audit/audit.js';
+import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import { numericValue } from '../../shared/flags.js';
+import { evaluateFormula, parseFormula } from '../../shared/formula.js';
+import { formatCalculated } from '../../shared/resultTypes.js';
+import { resultCode, type ResultCreate, type ResultUpdate, type TestResult } from '../../shared/schemas/results.js';
+import { findSampleRow, updateSampleRow } from '../samples/repository.js';
+import { addSampleHistory, checkedValue, evaluateValue } from './evaluate.js';
+import { OPEN_FOR_ENTRY } from './repository.js';
+import {
+  deleteResultRow,
+  insertAmendment,
+  insertResultRow,
+  orderedTests,
+  ownResultRow,
+  resultOf,
+  resultsOfSample,
+  testRules,
+  updateResultRow,
+  type ResultRow,
+  type TestRules,
+} from './entry-repository.js';
+import { getResult } from './service.js';
+
+function entryClosedMessage(code: string, status: string): string {
+  if (status === 'pending') return `Sample ${code} has not been collected yet; collect it before entering results`;
+  if (status === 'completed') return `Sample ${code} is completed; results can no longer be added to it`;
+  return `Sample ${code} is ${status}; results cannot be entered for it`;
+}
+
+/** The numeric values of a sample's results by test code (rejected ones left out), for formulas. */
+async function sampleValues(trx: Db, sampleId: number, tests: TestRules[]): Promise<Map<string, number>> {
+  const codeOf = new Map(tests.map((t) => [t.id, t.code.toUpperCase()]));
+  const vars = new Map<string, number>();
+  for (const r of await resultsOfSample(trx, sampleId)) {
+    const n = r.status === 'rejected' || r.result_value == null ? null : numericValue(r.result_value);
+    const code = codeOf.get(r.test_id);
+    if (n !== null && code) vars.set(code, n);
+  }
+  return vars;
+}
+
+/** A calculated test is filled in by the server; typing it is refused unless its formula cannot apply. */
+async function refuseTypedCalculation(trx: Db, test: TestRules, sampleId: number) {
+  if (test.result_type !== 'calculated' || !test.formula) return;
+  const tests = await orderedTests(trx, sampleId);
+  const outcome = evaluateFormula(parseFormula(test.formula), await sampleValues(trx, sampleId, tests));
+  // When the formula's own condition fails (Friedewald with TG over 400), the lab measures it directly.
+  if (!outcome.ok && outcome.reason.startsWith('not valid')) return;
+  throw ValidationError.field(
+    'result_value',
+    `${test.name} is calculated (${test.formula}); it is filled in when the tests it uses are entered`,
+  );
+}
+
+/**
+ * Enters the result of one ordered test. A collected sample moves to processing (with a custody
+ * entry) in the same transaction. The server checks the value against the test's type and judges it:
+ * range, flag, critical, delta, review. Calculated tests of the sample are then worked out again.
+ */
+export async function createResult(db: Db, actor: Actor, input: ResultCreate): Promise<TestResult> {
+  const id = await db.transaction().execute(async (trx) => {
+    const sample = await findSampleRow(trx, actor.organizationId, { id: input.sample_id });
+    if (!sample) throw ValidationError.field('sample_id', `Unknown sample ${input.sample_id}`);
+    const test = (await orderedTests(trx, sample.id)).find((t) => t.id === input.test_id);
+    if (!test)
+      throw ValidationError.field('test_id', `Test ${input.test_id} was not ordered on sample ${sample.sample_code}`);
+    if (!(OPEN_FOR_ENTRY as readonly string[]).includes(sample.status))
+      throw new ConflictError(entryClosedMessage(sample.sample_code, sample.status), 'SAMPLE_NOT_OPEN');
+    const existing = await resultOf(trx, sample.id, test.id);
+    if (existing) {
+      throw new ConflictError(
+        `A result for ${test.name} on sample ${sample.sample_code} is already entered (${resultCode(existing.id)}); edit it with PUT /api/test-results/${existing.id}`,
+        'DUPLICATE_RESULT',
+      );
+    }
+    await refuseTypedCalculation(trx, test, sample.id);
+    const value = checkedValue(test, input.result_value);
+    const now = nowIso();
+    const judged = await evaluateValue(trx, test, sample.patient_id, sample.id, sample.collection_date, value);
+    const row = await insertResultRow(trx, {
+      organization_id: actor.organizationId,
+      sample_id: sample.id,
+      test_id: test.id,
+      patient_id: sample.patient_id,
+      result_value: value,
+      unit: input.unit ?? test.unit,
+      ...judged,
+      status: 'completed',
+      notes: input.notes ?? null,
+      rejection_reason: null,
+      technician_id: actor.userId,
+      entered_at: now,
+      verified_by: null,
+      verified_at: null,
+      amended: 0,
+      calculated: 0,
+      created_at: now,
+      updated_at: now,
+    });
+    await writeAudit(trx, actor, { action: 'create', entity: 'test_result', entityId: row.id, newValues: row });
+    if (sample.status === 'collected') {
+      await updateSampleRow(trx, sample.id, { status: 'processing', updated_at: now });
+      await addSampleHistory(
+        trx,
+        actor,
+        sample.id,
+        'collected',
+        'processing',
+        sample.location,
+        `First result entered (${test.name})`,
+      );
+      await writeAudit(trx, actor, {
+        action: 'update',
+        entity: 'sample',
+        entityId: sample.id,
+        oldValues: { status: 'collected' },
+        newValues: { status: 'processing', notes: 'result entry' },
+      });
+    }
+    await recalculate(trx, actor, sample.id);
+    return row.id;
+  });
+  return getResult(db, actor.organizationId, id);
+}
+
+/** Writes a change to a stored result; a verified one keeps its earlier value as an amendment. */
+async function applyChange(
+  trx: Db,
+  actor: Actor,
+  before: ResultRow,
+  change: { value: string; unit: string | null; notes: string | null; reason: string | null },
+  judged: Awaited<ReturnType<typeof evaluateValue>>,
+): Promise<void> {
+  const wasVerified = before.status === 'verified';
+  const valueChanged = change.value !== (before.result_value ?? '');
+  const now = nowIso();
+  const patch = {
+    result_value: change.value,
+    unit: change.unit,
+    notes: change.notes,
+    ...judged,
+    status: before.status === 'pending' || before.status === 'rejected' || wasVerified ? 'completed' : before.status,
+    rejection_reason: null,
+    verified_by: wasVerified ? null : before.verified_by,
+    verified_at: wasVerified ? null : before.verified_at,
+    amended: wasVerified ? 1 : before.amended,
+    technician_id: valueChanged || before.status === 'pending' ? actor.userId : before.technician_id,
+    entered_at: valueChanged || before.status === 'pending' ? now : before.entered_at,
+    updated_at: now,
+  };
+  await updateResultRow(trx, before.id, patch);
+  if (wasVerified) {
+    await insertAmendment(trx, {
+      result_id: before.id,
+      old_value: before.result_value,
+      old_unit: before.unit,
+      old_flag: before.flag,
+      old_status: before.status,
+      old_verified_by: before.verified_by,
+      old_verified_at: before.verified_at,
+      reason: change.reason!,
+      amended_by: actor.userId,
+      amended_at: now,
+    });
+    await reopenSample(trx, actor, before.sample_id);
+  }
+  const oldValues: Record<string, unknown> = {};
+  const newValues: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (k === 'updated_at' || (before as Record<string, unknown>)[k] === v) continue;
+    oldValues[k] = (before as Record<string, unknown>)[k];
+    newValues[k] = v;
+  }
+  if (wasVerified) newValues.amendment_reason = change.reason;
+  await writeAudit(trx, actor, { action: 'update', entity: 'test_result', entityId: before.id, oldValues, newValues });
+}
+
+/** An amended result on a completed sample opens it again until the change is verified; the report is withdrawn. */
+async function reopenSample(trx: Db, actor: Actor, sampleId: number) {
+  const sample = await findSampleRow(trx, actor.organizationId, { id: sampleId });
+  if (!sample || sample.status !== 'completed') return;
+  await updateSampleRow(trx, sampleId, {
+    status: 'processing',
+    completed_at: null,
+    reported_at: null,
+    updated_at: nowIso(),
+  });
+  await addSampleHistory(
+    trx,
+    actor,
+    sampleId,
+    'completed',
+    'processing',
+    sample.location,
+    'A verified result was amended',
+  );
+}
+
+/**
+ * Changes value, unit or notes. A verified result needs a reason: the earlier value, flag and
+ * verification are kept as an amendment, and the result goes back to completed for re-verification.
+ * Whoever changes the value becomes its technician, so they cannot verify their own change.
+ */
+export async function updateResult(db: Db, actor: Actor, id: number, input: ResultUpdate): Promise<TestResult> {
+  await db.transaction().execute(async (trx) => {
+    const before = await ownResultRow(trx, actor.organizationId, id);
+    if (!before) throw new NotFoundError('Result', id);
+    const sample = await findSampleRow(trx, actor.organizationId, { id: before.sample_id });
+    if (!sample) throw new NotFoundError('Sample', before.sample_id);
+    const test = await testRules(trx, before.test_id);
+    const typed = input.result_value ?? before.result_value ?? '';
+    if (!typed) throw ValidationError.field('result_value', 'Result value is required');
+    const value = input.result_value === undefined ? typed : checkedValue(test, typed);
+    const unit = input.unit === undefined ? before.unit : (input.unit ?? test.unit);
+    const notes = input.notes === undefined ? before.notes : (input.notes ?? null);
+    const changed = value !== (before.result_value ?? '') || unit !== before.unit || notes !== before.notes;
+    // A record sent back unchanged (PUT what GET returned) is not an edit: no reason needed, nothing stored.
+    if (!changed && before.status !== 'rejected') return;
+    if (value !== (before.result_value ?? '') && before.calculated) await refuseTypedCalculation(trx, test, sample.id);
+    if (sample.status === 'rejected')
+      throw new ConflictError(
+        `Sample ${sample.sample_code} is rejected; its results cannot be changed`,
+        'SAMPLE_REJECTED',
+      );
+    if (before.status === 'verified' && !input.reason)
+      throw ValidationError.field(
+        'reason',
+        'A verified result can only be changed with a reason (it is kept with the earlier value)',
+      );
+    const judged = await evaluateValue(trx, test, before.patient_id, sample.id, sample.collection_date, value);
+    await applyChange(trx, actor, before, { value, unit, notes, reason: input.reason ?? null }, judged);
+    await recalculate(trx, actor, sample.id);
+  });
+  return getResult(db, actor.organizationId, id);
+}
+
+/**
+ * Works out the calculated tests of a sample from its other results (chains too: LDL/HDL uses the
+ * calculated LDL). A calculated value that changes after verification is amended with the reason.
+ * A stored calculated value whose inputs no longer allow it (an input removed) is removed if unverified.
+ */
+export async function recalculate(trx: Db, actor: Actor, sampleId: number): Promise<void> {
+  const tests = await orderedTests(trx, sampleId);
+  const calculated = tests.filter((t) => t.result_type === 'calculated' && t.formula);
+  if (!calculated.length) return;
+  const sample = (await findSampleRow(trx, actor.organizationId, { id: sampleId }))!;
+  // A chain is at most as deep as the number of calculated tests; each pass settles one level.
+  for (let pass = 0; pass < calculated.length; pass++) {
+    let changed = false;
+    const vars = await sampleValues(trx, sampleId, tests);
+    for (const t of calculated) {
+      const existing = await resultOf(trx, sampleId, t.id);
+      if (existing && !existing.calculated) continue; // measured directly: the lab's value stands
+      const outcome = evaluateFormula(parseFormula(t.formula!), vars);
+      if (!outcome.ok) {
+        if (existing && existing.status !== 'verified') {
+          await deleteResultRow(trx, existing.id);
+          await writeAudit(trx, actor, {
+            action: 'delete',
+            entity: 'test_result',
+            entityId: existing.id,
+            oldValues: existing,
+          });
+          changed = true;
+        }
+        continue;
+      }
+      const value = formatCalculated(outcome.value, t.decimals);
+      if (existing?.result_value === value) continue;
+      const judged = await evaluateValue(trx, t, sample.patient_id, sampleId, sample.collection_date, value);
+      changed = true;
+      if (existing) {
+        const reason =
+          existing.status === 'verified' ? `Recalculated: a result it uses (${t.formula}) was changed` : null;
+        await applyChange(trx, actor, existing, { value, unit: existing.unit, notes: existing.notes, reason }, judged);
+        continue;
+      }
+      const now = nowIso();
+      const row = await insertResultRow(trx, {
+        organization_id: actor.organizationId,
+        sample_id: sampleId,
+        test_id: t.id,
+        patient_id: sample.patient_id,
+        result_value: value,
+        unit: t.unit,
+        ...judged,
+        status: 'completed',
+        notes: null,
+        rejection_reason: null,
+        technician_id: actor.userId,
+        entered_at: now,
+        verified_by: null,
+        verified_at: null,
+        amended: 0,
+        calculated: 1,
+        created_at: now,
+        updated_at: now,
+      });
+      await writeAudit(trx, actor, { action: 'create', entity: 'test_result', entityId: row.id, newValues: row });
+    }
+    if (!changed) return;
+  }
+}
+
+/** Entered but unverified results may be removed (a wrong test keyed in); a verified one is amended instead. */
+export async function deleteResult(db: Db, actor: Actor, id: number): Promise<TestResult> {
+  const result = await getResult(db, actor.organizationId, id);
+  await db.transaction().execute(async (trx) => {
+    const row = await ownResultRow(trx, actor.organizationId, id);
+    if (!row) throw new NotFoundError('Result', id);
+    if (row.status === 'verified')
+      throw new ConflictError(
+        `${resultCode(id)} is verified and cannot be deleted; edit it with a reason instead`,
+        'RESULT_VERIFIED',
+      );
+    await deleteResultRow(trx, id);
+    await writeAudit(trx, actor, { action: 'delete', entity: 'test_result', entityId: id, oldValues: row });
+    await recalculate(trx, actor, row.sample_id);
+  });
+  return result;
+}
