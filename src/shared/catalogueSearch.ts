@@ -71,10 +71,12 @@ export interface Searchable {
   aliases?: readonly string[] | null;
 }
 
-/** Short words (Hb, K, Na, MP) match a code or a whole word only, so "k" does not find every test with a k. */
+/**
+ * A synonym of up to three letters (Hb, K, Na, MP) stands for a code: it matches a code or an alias
+ * exactly, never a word inside a name, so "potassium" does not find Vitamin K.
+ */
 function hits(text: string, alt: string): boolean {
-  if (alt.length > 3) return text.includes(alt);
-  return new RegExp(`(^|[^a-z0-9])${alt.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}($|[^a-z0-9])`).test(text);
+  return alt.length > 3 && text.includes(alt);
 }
 
 /** Whether an item answers a query (an empty query matches everything). */
@@ -87,5 +89,6 @@ export function catalogueMatches(item: Searchable, query: string, alternatives =
   const typed = query.trim().toLowerCase();
   // What was typed matches anywhere, as before (part of a name, code or description).
   if (code.includes(typed) || texts.some((t) => t.includes(typed))) return true;
-  return alternatives.some((a) => code === a || texts.some((t) => hits(t, a)));
+  const aliases = (item.aliases ?? []).map((a) => a.toLowerCase());
+  return alternatives.some((a) => code === a || aliases.includes(a) || texts.some((t) => hits(t, a)));
 }

@@ -1,3 +1,4 @@
+import { auditSubjects } from './subjects.js';
 import { createHash } from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.js';
@@ -218,8 +219,9 @@ export async function listAudit(db: Db, organizationId: number, q: AuditListQuer
     .limit(q.limit)
     .offset((q.page - 1) * q.limit)
     .execute();
+  const subjects = await auditSubjects(db, organizationId, rows);
   return {
-    logs: rows.map((r) => toLog(r as Record<string, unknown>)),
+    logs: rows.map((r) => ({ ...toLog(r as Record<string, unknown>), subject: subjects.get(r.id) ?? null })),
     ...pageEnvelope(Number(total), q.page, q.limit),
   };
 }

@@ -23,6 +23,7 @@ import { labToday, organizationTimezone } from '../settings/organization.js';
 import { addDays, localDate, localMinuteStamp } from '../../shared/time.js';
 import { resolveDoctor, resolveLines } from './lines.js';
 import { cancelVisitsOfBill, recordVisitForBill } from '../visits/service.js';
+import { orderSamplesForBill, withdrawOrderOfBill } from '../samples/orders.js';
 import { toBill, toBillItem, toPayment } from './mappers.js';
 import {
   applyBillFilters,
@@ -114,6 +115,7 @@ async function insertBill(
     newValues: { ...bill, items: lines },
   });
   await recordVisitForBill(trx, actor, bill);
+  await orderSamplesForBill(trx, actor, bill, lines);
   if (body.amount_paid !== undefined && body.amount_paid > 0) {
     await insertPayment(trx, actor, bill.id, {
       amount: body.amount_paid,
@@ -222,6 +224,7 @@ export async function updateBill(db: Db, actor: Actor, id: number, input: BillUp
       patch.cancelled_at = nowIso();
       patch.cancel_reason = input.cancel_reason;
       await cancelVisitsOfBill(trx, actor, id, `bill ${before.bill_number} cancelled: ${input.cancel_reason}`);
+      await withdrawOrderOfBill(trx, actor, id, `bill ${before.bill_number} cancelled: ${input.cancel_reason}`);
     }
     if (input.payment_method !== undefined) patch.payment_method = input.payment_method;
     if (input.due_date !== undefined) patch.due_date = input.due_date;
@@ -244,6 +247,7 @@ export async function deleteBill(db: Db, actor: Actor, id: number): Promise<Bill
         'BILL_HAS_PAYMENTS',
       );
     await cancelVisitsOfBill(trx, actor, id, `bill ${bill.bill_number} deleted`);
+    await withdrawOrderOfBill(trx, actor, id, `bill ${bill.bill_number} deleted`);
     await deleteBillRow(trx, actor.organizationId, id);
     await writeAudit(trx, actor, {
       action: 'delete',

@@ -113,3 +113,11 @@ export async function countUsage(
   }
   return out;
 }
+
+/** The tube facts of tests (their own tube, else the sample type's usual one), in the order given. */
+export async function testTubes(db: Db, ids: number[]) {
+  if (!ids.length) return [];
+  const rows = await db.selectFrom('tests').select(['id', 'container', 'sample_type']).where('id', 'in', ids).execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+}

@@ -5,7 +5,8 @@ import type { Db } from '../db/connection.js';
 import { resultCode, type ResultListQuery } from '../../shared/schemas/results.js';
 import { toResult } from './mappers.js';
 import { organizationTimezone } from '../settings/organization.js';
-import { allResults } from './repository.js';
+import { allResults, type ResultFilter } from './repository.js';
+import { resultScope } from './scope.js';
 
 const COLUMNS = [
   'result_id',
@@ -31,7 +32,7 @@ const COLUMNS = [
 ] as const;
 
 /** The validation queue (or any filtered result list) as CSV: Result Validation's Export Report. */
-export async function resultsCsv(db: Db, organizationId: number, f: Partial<ResultListQuery>): Promise<string> {
+export async function resultsCsv(db: Db, organizationId: number, f: ResultFilter): Promise<string> {
   const tz = await organizationTimezone(db, organizationId);
   const rows = (await allResults(db, organizationId, f)).map((r) => toResult(r, tz));
   return (
@@ -67,7 +68,8 @@ export async function resultsCsv(db: Db, organizationId: number, f: Partial<Resu
 export async function exportResultsCsv(db: Db, actor: Actor, q: ResultListQuery): Promise<string> {
   const { search, status, validation, priority, critical, sample_id, entered } = q;
   const filters = { search, status, validation, priority, critical, sample_id, entered };
-  const csv = await resultsCsv(db, actor.organizationId, filters);
+  const scope = await resultScope(db, actor);
+  const csv = await resultsCsv(db, actor.organizationId, { ...filters, doctor_id: scope.doctorId });
   await writeAudit(db, actor, { action: 'export', entity: 'test_result', newValues: { format: 'csv', ...filters } });
   return csv;
 }

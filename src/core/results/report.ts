@@ -9,6 +9,7 @@ import { formatInr } from '../../shared/money.js';
 import { labReportPdf, type ReportLine } from '../pdf/report.js';
 import { ageAt, rangeForPatient, toResult } from './mappers.js';
 import { amendmentsOf, resultRowsOfSample } from './repository.js';
+import { assertInScope, type ResultScope } from './scope.js';
 import { countReportPrint, orderedTests, reportHead, uncalledCriticals } from './entry-repository.js';
 
 type Head = NonNullable<Awaited<ReturnType<typeof reportHead>>>;
@@ -48,9 +49,11 @@ export async function sampleReport(
   db: Db,
   organizationId: number,
   sampleId: number,
+  scope: ResultScope = {},
 ): Promise<{ pdf: Buffer; sampleCode: string }> {
   const s = await reportHead(db, organizationId, sampleId);
   if (!s) throw new NotFoundError('Sample', sampleId);
+  await assertInScope(db, scope, s.patient_id, 'Sample', sampleId);
   const org = await getOrganization(db, organizationId);
   await assertReleasable(db, s, settingsOf(org).holdReportsUntilPaid);
   const tz = org.timezone;

@@ -1,6 +1,10 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { ResultAmendment, ResultListQuery } from '../../shared/schemas/results.js';
+import { patientsOfDoctor } from '../visits/repository.js';
+
+/** The list's filters, and the doctor whose patients alone are shown (src/core/results/scope.ts). */
+export type ResultFilter = Partial<ResultListQuery> & { doctor_id?: number };
 
 /**
  * The results list is a union of two row sources with the same columns:
@@ -179,7 +183,7 @@ function awaitingSelect(q: ReturnType<typeof awaitingBase>) {
 }
 
 /** Which sources a status/validation/critical filter can match, and the conditions on entered rows. */
-function plan(f: Partial<ResultListQuery>) {
+function plan(f: ResultFilter) {
   const entered: Expression<SqlBool>[] = [];
   let awaiting = true;
   let includeEntered = true;
@@ -220,8 +224,9 @@ function plan(f: Partial<ResultListQuery>) {
 }
 
 /** Conditions shared by both sources: sample, priority and the text search. */
-function common(f: Partial<ResultListQuery>): Expression<SqlBool>[] {
+function common(f: ResultFilter): Expression<SqlBool>[] {
   const out: Expression<SqlBool>[] = [];
+  if (f.doctor_id) out.push(sql<SqlBool>`p.id IN ${patientsOfDoctor(f.doctor_id)}`);
   if (f.sample_id) out.push(sql<SqlBool>`s.id = ${f.sample_id}`);
   if (f.priority) out.push(sql<SqlBool>`s.priority = ${f.priority}`);
   if (f.search) {
@@ -239,7 +244,7 @@ function common(f: Partial<ResultListQuery>): Expression<SqlBool>[] {
   return out;
 }
 
-function unionFor(db: Db, organizationId: number, f: Partial<ResultListQuery>) {
+function unionFor(db: Db, organizationId: number, f: ResultFilter) {
   const p = plan(f);
   const shared = common(f);
   let e = enteredBase(db, organizationId);
@@ -257,7 +262,7 @@ function unionFor(db: Db, organizationId: number, f: Partial<ResultListQuery>) {
 export async function pageResults(
   db: Db,
   organizationId: number,
-  f: ResultListQuery,
+  f: ResultListQuery & ResultFilter,
 ): Promise<{ rows: ListRow[]; total: number }> {
   const u = unionFor(db, organizationId, f).as('u');
   const { n } = await db
@@ -277,12 +282,7 @@ export async function pageResults(
 }
 
 /** Every row matching the filters, newest first (the validation queue export). */
-export async function allResults(
-  db: Db,
-  organizationId: number,
-  f: Partial<ResultListQuery>,
-  max = 100_000,
-): Promise<ListRow[]> {
+export async function allResults(db: Db, organizationId: number, f: ResultFilter, max = 100_000): Promise<ListRow[]> {
   const rows = await db
     .selectFrom(unionFor(db, organizationId, f).as('u'))
     .selectAll()

@@ -13,6 +13,7 @@ import type {
 } from '../../shared/schemas/results.js';
 import { ageAt, rangeForPatient, toResult } from './mappers.js';
 import { orderedTests, sampleForEntry } from './entry-repository.js';
+import { assertInScope, type ResultScope } from './scope.js';
 import {
   amendmentsOf,
   callsOf,
@@ -23,8 +24,13 @@ import {
   resultRowsOfSample,
 } from './repository.js';
 
-export async function listResults(db: Db, organizationId: number, q: ResultListQuery): Promise<ResultPage> {
-  const { rows, total } = await pageResults(db, organizationId, q);
+export async function listResults(
+  db: Db,
+  organizationId: number,
+  q: ResultListQuery,
+  scope: ResultScope = {},
+): Promise<ResultPage> {
+  const { rows, total } = await pageResults(db, organizationId, { ...q, doctor_id: scope.doctorId });
   const tz = await organizationTimezone(db, organizationId);
   const calls = await callsOf(
     db,
@@ -36,9 +42,15 @@ export async function listResults(db: Db, organizationId: number, q: ResultListQ
   };
 }
 
-export async function getResult(db: Db, organizationId: number, id: number): Promise<TestResult> {
+export async function getResult(
+  db: Db,
+  organizationId: number,
+  id: number,
+  scope: ResultScope = {},
+): Promise<TestResult> {
   const row = await findResultRow(db, organizationId, id);
   if (!row) throw new NotFoundError('Result', id);
+  await assertInScope(db, scope, row.patient_id, 'Result', id);
   return toResult(
     row,
     await organizationTimezone(db, organizationId),
@@ -68,9 +80,15 @@ export async function resultSummary(db: Db, organizationId: number): Promise<Res
 }
 
 /** The entry sheet of one sample: each ordered test with its unit, the range for this patient and its result. */
-export async function resultSheet(db: Db, organizationId: number, sampleId: number): Promise<ResultSheet> {
+export async function resultSheet(
+  db: Db,
+  organizationId: number,
+  sampleId: number,
+  scope: ResultScope = {},
+): Promise<ResultSheet> {
   const s = await sampleForEntry(db, organizationId, sampleId);
   if (!s) throw new NotFoundError('Sample', sampleId);
+  await assertInScope(db, scope, s.patient_id, 'Sample', sampleId);
   const tz = await organizationTimezone(db, organizationId);
   const ordered = await orderedTests(db, sampleId);
   const rows = await resultRowsOfSample(db, organizationId, sampleId);

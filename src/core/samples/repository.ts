@@ -9,6 +9,7 @@ export function samplesQuery(db: Db, organizationId: number) {
     .selectFrom('samples as s')
     .innerJoin('patients as p', 'p.id', 's.patient_id')
     .leftJoin('users as c', 'c.id', 's.collector_id')
+    .leftJoin('bills as b', 'b.id', 's.bill_id')
     .where('s.organization_id', '=', organizationId);
 }
 
@@ -25,6 +26,7 @@ function withColumns(q: SamplesQuery) {
       'p.date_of_birth as patient_dob',
       'c.first_name as collector_first_name',
       'c.last_name as collector_last_name',
+      'b.bill_number',
     ]);
 }
 
@@ -71,6 +73,10 @@ export function toSample(r: SampleRow, tests: SampleTestRef[]): Sample {
     notes: r.notes,
     rejection_reason: r.rejection_reason,
     bill_id: r.bill_id,
+    bill_number: r.bill_number,
+    container: r.container,
+    reported_at: r.reported_at,
+    report_print_count: r.report_print_count,
     test_ids: tests.map((t) => t.id),
     tests,
     completed_at: r.completed_at,
@@ -104,6 +110,7 @@ export async function pageSamples(
   if (f.status) q = q.where('s.status', '=', f.status);
   if (f.priority) q = q.where('s.priority', '=', f.priority);
   if (f.patient_id) q = q.where('s.patient_id', '=', f.patient_id);
+  if (f.report === 'to_report') q = q.where('s.status', '=', 'completed').where('s.report_print_count', '=', 0);
   if (f.search) {
     const s = `%${f.search.toLowerCase()}%`;
     q = q.where((eb) =>
@@ -217,4 +224,15 @@ export function samplesWithoutBarcode(db: Db, organizationId: number) {
 
 export async function insertLocationRows(trx: Db, rows: Insertable<CollectionLocationsTable>[]): Promise<void> {
   if (rows.length) await trx.insertInto('collection_locations').values(rows).execute();
+}
+
+/** A bill's samples still waiting to be drawn. */
+export function pendingSamplesOfBill(db: Db, organizationId: number, billId: number) {
+  return db
+    .selectFrom('samples')
+    .select(['id', 'sample_code', 'barcode', 'container'])
+    .where('organization_id', '=', organizationId)
+    .where('bill_id', '=', billId)
+    .where('status', '=', 'pending')
+    .execute();
 }

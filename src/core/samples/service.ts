@@ -19,6 +19,7 @@ import {
 } from '../../shared/samples.js';
 import type {
   Sample,
+  SampleCollect,
   SampleCreate,
   SampleListQuery,
   SampleStatusChange,
@@ -136,7 +137,60 @@ async function addHistory(
   });
 }
 
-/** Collects (or orders) a sample: code SMP+date+sequence, a barcode at collection, the ordered tests, custody history. */
+/** What a new sample is: checked by the caller (createSample, or a bill's order). */
+export interface NewSample {
+  patient_id: number;
+  bill_id: number | null;
+  sample_type: SampleType;
+  container?: string | null;
+  collector_id?: number | null;
+  location?: string | null;
+  priority: string;
+  status: 'pending' | 'collected';
+  notes?: string | null;
+  /** A barcode now even while pending: a bill's tubes get labels at the front desk. */
+  barcodeNow?: boolean;
+  test_ids: number[];
+}
+
+/** Inside an open transaction: code SMP+date+sequence, barcode, the ordered tests, custody history, audit. */
+export async function storeSample(trx: Db, actor: Actor, input: NewSample): Promise<number> {
+  const day = localDate(await organizationTimezone(trx, actor.organizationId)).replace(/-/g, '');
+  const seq = await nextSequence(trx, actor.organizationId, `sample:${day}`);
+  const now = nowIso();
+  const collected = input.status === 'collected';
+  const row = await insertSampleRow(trx, {
+    organization_id: actor.organizationId,
+    sample_code: `SMP${day}${String(seq).padStart(4, '0')}`,
+    barcode: collected || input.barcodeNow ? await freshBarcode(trx, actor.organizationId, input.sample_type) : null,
+    patient_id: input.patient_id,
+    bill_id: input.bill_id,
+    sample_type: input.sample_type,
+    container: input.container ?? null,
+    collector_id: input.collector_id ?? (collected ? actor.userId : null),
+    location: input.location ?? null,
+    priority: input.priority,
+    status: input.status,
+    notes: input.notes ?? null,
+    rejection_reason: null,
+    collection_date: collected ? now : null,
+    completed_at: null,
+    created_by: actor.userId,
+    created_at: now,
+    updated_at: now,
+  });
+  await setSampleTests(trx, row.id, input.test_ids);
+  await addHistory(trx, actor, row.id, null, row.status, row.location, input.notes ?? null);
+  await writeAudit(trx, actor, {
+    action: 'create',
+    entity: 'sample',
+    entityId: row.id,
+    newValues: { ...row, test_ids: input.test_ids },
+  });
+  return row.id;
+}
+
+/** Collects (or orders) a sample by hand: checks patient, tests, collector and bill, then stores it. */
 export async function createSample(db: Db, actor: Actor, input: SampleCreate): Promise<Sample> {
   const id = await db.transaction().execute(async (trx) => {
     const patient = await findPatient(trx, actor.organizationId, input.patient_id);
@@ -148,38 +202,7 @@ export async function createSample(db: Db, actor: Actor, input: SampleCreate): P
       if (!bill || bill.patient_id !== input.patient_id)
         throw ValidationError.field('bill_id', "The bill is not this patient's");
     }
-    const day = localDate(await organizationTimezone(trx, actor.organizationId)).replace(/-/g, '');
-    const seq = await nextSequence(trx, actor.organizationId, `sample:${day}`);
-    const now = nowIso();
-    const collected = input.status === 'collected';
-    const row = await insertSampleRow(trx, {
-      organization_id: actor.organizationId,
-      sample_code: `SMP${day}${String(seq).padStart(4, '0')}`,
-      barcode: collected ? await freshBarcode(trx, actor.organizationId, input.sample_type) : null,
-      patient_id: input.patient_id,
-      bill_id: input.bill_id ?? null,
-      sample_type: input.sample_type,
-      collector_id: input.collector_id ?? (collected ? actor.userId : null),
-      location: input.location ?? null,
-      priority: input.priority,
-      status: input.status,
-      notes: input.notes ?? null,
-      rejection_reason: null,
-      collection_date: collected ? now : null,
-      completed_at: null,
-      created_by: actor.userId,
-      created_at: now,
-      updated_at: now,
-    });
-    await setSampleTests(trx, row.id, input.test_ids);
-    await addHistory(trx, actor, row.id, null, row.status, row.location, input.notes ?? null);
-    await writeAudit(trx, actor, {
-      action: 'create',
-      entity: 'sample',
-      entityId: row.id,
-      newValues: { ...row, test_ids: input.test_ids },
-    });
-    return row.id;
+    return storeSample(trx, actor, { ...input, bill_id: input.bill_id ?? null });
   });
   return load(db, actor.organizationId, id);
 }
@@ -231,39 +254,42 @@ export async function updateSample(db: Db, actor: Actor, id: number, input: Samp
 
 /** The status machine: illegal moves are 409; every move is kept with who, when, where and notes. */
 export async function changeSampleStatus(db: Db, actor: Actor, id: number, input: SampleStatusChange): Promise<Sample> {
-  await db.transaction().execute(async (trx) => {
-    const before = await sampleOwnRow(trx, actor.organizationId, id);
-    if (!before) throw new NotFoundError('Sample', id);
-    const from = before.status as SampleStatus;
-    if (!canMoveSample(from, input.status)) {
-      const allowed = nextStatuses(from);
-      throw new ConflictError(
-        `A ${from} sample cannot move to ${input.status}${allowed.length ? `; it can move to ${allowed.join(' or ')}` : '; it is closed'}`,
-        'ILLEGAL_STATUS_CHANGE',
-      );
-    }
-    const now = nowIso();
-    const patch: Record<string, unknown> = { status: input.status, updated_at: now };
-    if (input.location) patch.location = input.location;
-    if (input.status === 'collected') {
-      patch.collection_date = now;
-      if (!before.barcode)
-        patch.barcode = await freshBarcode(trx, actor.organizationId, before.sample_type as SampleType);
-      if (!before.collector_id) patch.collector_id = actor.userId;
-    }
-    if (input.status === 'completed') patch.completed_at = now;
-    if (input.status === 'rejected') patch.rejection_reason = input.notes ?? null;
-    await updateSampleRow(trx, id, patch);
-    await addHistory(trx, actor, id, from, input.status, input.location ?? before.location, input.notes ?? null);
-    await writeAudit(trx, actor, {
-      action: 'update',
-      entity: 'sample',
-      entityId: id,
-      oldValues: { status: from },
-      newValues: { status: input.status, notes: input.notes ?? null },
-    });
-  });
+  await db.transaction().execute((trx) => moveSample(trx, actor, id, input));
   return load(db, actor.organizationId, id);
+}
+
+/** One status move inside an open transaction (a bill's cancellation withdraws its tubes this way). */
+export async function moveSample(trx: Db, actor: Actor, id: number, input: SampleStatusChange): Promise<void> {
+  const before = await sampleOwnRow(trx, actor.organizationId, id);
+  if (!before) throw new NotFoundError('Sample', id);
+  const from = before.status as SampleStatus;
+  if (!canMoveSample(from, input.status)) {
+    const allowed = nextStatuses(from);
+    throw new ConflictError(
+      `A ${from} sample cannot move to ${input.status}${allowed.length ? `; it can move to ${allowed.join(' or ')}` : '; it is closed'}`,
+      'ILLEGAL_STATUS_CHANGE',
+    );
+  }
+  const now = nowIso();
+  const patch: Record<string, unknown> = { status: input.status, updated_at: now };
+  if (input.location) patch.location = input.location;
+  if (input.status === 'collected') {
+    patch.collection_date = now;
+    if (!before.barcode)
+      patch.barcode = await freshBarcode(trx, actor.organizationId, before.sample_type as SampleType);
+    if (!before.collector_id) patch.collector_id = actor.userId;
+  }
+  if (input.status === 'completed') patch.completed_at = now;
+  if (input.status === 'rejected') patch.rejection_reason = input.notes ?? null;
+  await updateSampleRow(trx, id, patch);
+  await addHistory(trx, actor, id, from, input.status, input.location ?? before.location, input.notes ?? null);
+  await writeAudit(trx, actor, {
+    action: 'update',
+    entity: 'sample',
+    entityId: id,
+    oldValues: { status: from },
+    newValues: { status: input.status, notes: input.notes ?? null },
+  });
 }
 
 export async function deleteSample(db: Db, actor: Actor, id: number): Promise<Sample> {
@@ -316,4 +342,21 @@ export async function generateMissingBarcodes(db: Db, actor: Actor): Promise<{ g
     }
     return { generated: rows.length, samples: rows.map((r) => r.sample_code) };
   });
+}
+
+/** Collects several pending tubes at once (one draw, several tubes): all or none, each with its custody entry. */
+export async function collectSamples(db: Db, actor: Actor, input: SampleCollect): Promise<Sample[]> {
+  await db.transaction().execute(async (trx) => {
+    for (const id of input.ids) {
+      const row = await sampleOwnRow(trx, actor.organizationId, id);
+      if (!row) throw ValidationError.field('ids', `Unknown sample ${id}`);
+      if (row.status !== 'pending')
+        throw new ConflictError(
+          `Sample ${row.sample_code} is ${row.status}, not waiting to be collected`,
+          'NOT_PENDING',
+        );
+      await moveSample(trx, actor, id, { status: 'collected', location: input.location ?? undefined });
+    }
+  });
+  return Promise.all(input.ids.map((id) => load(db, actor.organizationId, id)));
 }

@@ -4,6 +4,7 @@ import { getResult, listResults, resultSheet, resultSummary } from '../../core/r
 import { createResult, deleteResult, updateResult } from '../../core/results/entry.js';
 import { bulkVerifyResults, logCriticalCall, rejectResult, verifyResult } from '../../core/results/verification.js';
 import { releaseReport, sampleReport } from '../../core/results/report.js';
+import { resultScope } from '../../core/results/scope.js';
 import { exportResultsCsv } from '../../core/results/export.js';
 import { actorOf } from '../plugins/auth.js';
 import { route } from '../contract.js';
@@ -14,12 +15,14 @@ export async function resultRoutes(app: FastifyInstance) {
   const db = app.database.db;
   const org = (req: Parameters<typeof actorOf>[0]) => actorOf(req).organizationId;
 
-  route(app, resultsApi.list, async (req) => listResults(db, org(req), req.query));
+  route(app, resultsApi.list, async (req) => listResults(db, org(req), req.query, await resultScope(db, actorOf(req))));
   route(app, resultsApi.summary, async (req) => ({ summary: await resultSummary(db, org(req)) }));
   route(app, resultsApi.export, async (req, reply) =>
     sendCsv(reply, 'test-results', await exportResultsCsv(db, actorOf(req), req.query)),
   );
-  route(app, resultsApi.get, async (req) => ({ result: await getResult(db, org(req), req.params.id) }));
+  route(app, resultsApi.get, async (req) => ({
+    result: await getResult(db, org(req), req.params.id, await resultScope(db, actorOf(req))),
+  }));
   route(app, resultsApi.create, async (req) => ({ result: await createResult(db, actorOf(req), req.body) }));
   route(app, resultsApi.update, async (req) => ({
     result: await updateResult(db, actorOf(req), req.params.id, req.body),
@@ -37,9 +40,11 @@ export async function resultRoutes(app: FastifyInstance) {
     await releaseReport(db, actorOf(req), req.params.id, req.body.reason);
     return { ok: true as const };
   });
-  route(app, resultsApi.sheet, async (req) => resultSheet(db, org(req), req.params.id));
+  route(app, resultsApi.sheet, async (req) =>
+    resultSheet(db, org(req), req.params.id, await resultScope(db, actorOf(req))),
+  );
   route(app, resultsApi.report, async (req, reply) => {
-    const { pdf, sampleCode } = await sampleReport(db, org(req), req.params.id);
+    const { pdf, sampleCode } = await sampleReport(db, org(req), req.params.id, await resultScope(db, actorOf(req)));
     reply.header('cache-control', 'private, no-store');
     return sendPdf(reply, `report-${sampleCode}.pdf`, pdf, req.query.download === '1');
   });

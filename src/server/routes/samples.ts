@@ -3,6 +3,7 @@ import { locationsApi, samplesApi } from '../../shared/api/samples.js';
 import {
   changeSampleStatus,
   checkBarcode,
+  collectSamples,
   createSample,
   deleteSample,
   generateMissingBarcodes,
@@ -35,6 +36,7 @@ export async function sampleRoutes(app: FastifyInstance) {
     const { pdf, sampleCode } = await labelPdfForSample(db, org(req), req.params.id);
     return sendPdf(reply, `label-${sampleCode}.pdf`, pdf);
   });
+  route(app, samplesApi.collect, async (req) => ({ samples: await collectSamples(db, actorOf(req), req.body) }));
   route(app, samplesApi.create, async (req) => ({ sample: await createSample(db, actorOf(req), req.body) }));
   route(app, samplesApi.update, async (req) => ({
     sample: await updateSample(db, actorOf(req), req.params.id, req.body),

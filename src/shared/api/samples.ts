@@ -4,6 +4,7 @@ import {
   collectionLocationSchema,
   locationSchema,
   locationUpdateSchema,
+  sampleCollectSchema,
   sampleCreateSchema,
   sampleListQuery,
   sampleSchema,
@@ -64,6 +65,14 @@ export const samplesApi = {
     access: 'view_samples',
     params: idParam,
     response: fileResponse('application/pdf'),
+  }),
+  /** Collects pending tubes (a bill's order) in one action: each gets collected, with time, collector and custody entry. */
+  collect: defineRoute({
+    method: 'POST',
+    path: '/api/samples/collect',
+    access: 'manage_samples',
+    body: sampleCollectSchema,
+    response: z.object({ samples: z.array(sampleSchema) }),
   }),
   create: defineRoute({
     method: 'POST',

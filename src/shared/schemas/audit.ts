@@ -37,6 +37,8 @@ export const auditLogSchema = z.object({
   action: z.string(),
   entity: z.string(),
   entity_id: z.string().nullable(),
+  /** What the row is about in words (test and patient, sample code...), null when it no longer exists. */
+  subject: z.string().nullable().optional(),
   // What changed: the entity's own fields, free-form by nature.
   old_values: z.record(z.string(), z.unknown()).nullable(),
   new_values: z.record(z.string(), z.unknown()).nullable(),

@@ -79,6 +79,11 @@ export const sampleListQuery = pageQuery.extend({
     z.enum(SAMPLE_PRIORITIES, { error: `priority must be one of ${SAMPLE_PRIORITIES.join(', ')} or all` }).optional(),
   ),
   patient_id: z.coerce.number().int().positive().optional(),
+  /** to_report: completed and not printed or downloaded yet (the "to report" list). */
+  report: z.preprocess(
+    (v) => (v === '' || v === 'all' ? undefined : v),
+    z.enum(['to_report'], { error: 'report must be to_report or all' }).optional(),
+  ),
 });
 export type SampleListQuery = z.infer<typeof sampleListQuery>;
 
@@ -134,6 +139,14 @@ export const sampleSchema = z.object({
   notes: z.string().nullable(),
   rejection_reason: z.string().nullable(),
   bill_id: z.number().nullable(),
+  /** The bill that ordered it (a sample ordered by a bill is one tube of its tests). */
+  bill_number: z.string().nullable(),
+  /** The tube (src/shared/tubes.ts), when a bill ordered it or the collector said. */
+  container: z.string().nullable(),
+  /** When its report was released (all results verified); null until then. */
+  reported_at: z.string().nullable(),
+  /** How many times its report was printed or downloaded. */
+  report_print_count: z.number(),
   test_ids: z.array(z.number()),
   tests: z.array(sampleTestRefSchema),
   completed_at: z.string().nullable(),
@@ -142,6 +155,17 @@ export const sampleSchema = z.object({
   history: z.array(sampleHistoryEntrySchema).optional(),
 });
 export type Sample = z.infer<typeof sampleSchema>;
+
+/** Collect several pending tubes in one action (a patient's tubes after one draw). */
+export const sampleCollectSchema = z.object({
+  ids: z
+    .array(z.coerce.number().int().positive(), { error: 'ids must be a list of sample ids' })
+    .min(1, 'Choose at least one sample')
+    .max(50, 'At most 50 samples at a time')
+    .transform((ids) => [...new Set(ids)]),
+  location: optionalText(100),
+});
+export type SampleCollect = z.infer<typeof sampleCollectSchema>;
 
 export const sampleSummarySchema = z.object({
   total: z.number(),

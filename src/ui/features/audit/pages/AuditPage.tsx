@@ -61,8 +61,14 @@ function auditColumns(userName: (id: string) => string | undefined): Column<Audi
         <span className="whitespace-nowrap">
           {auditEntityName(l.entity)}
           {l.entity_id && <span className="text-slate-600"> #{l.entity_id}</span>}
-          {l.entity === 'user' && l.entity_id && userName(l.entity_id) && (
-            <span className="block text-[13px] text-slate-600">{userName(l.entity_id)}</span>
+          {l.subject ? (
+            <span className="block max-w-xs truncate text-[13px] text-slate-600" title={l.subject}>
+              {l.subject}
+            </span>
+          ) : (
+            l.entity === 'user' &&
+            l.entity_id &&
+            userName(l.entity_id) && <span className="block text-[13px] text-slate-600">{userName(l.entity_id)}</span>
           )}
         </span>
       ),

@@ -1,0 +1,106 @@
+import type { Db } from '../db/connection.js';
+
+/**
+ * What an audit row is about, in words staff recognise: "FBS · Ramesh Kumar (PAT-…)" rather than
+ * "Test result #12". Worked out when the list is read (one query per kind of entity on the page), so
+ * the audit rows themselves, and the server log, keep holding ids, not names.
+ */
+type Lookup = (db: Db, organizationId: number, ids: number[]) => Promise<Map<number, string>>;
+
+const person = (first: string | null, last: string | null, code: string | null) =>
+  `${[first, last].filter(Boolean).join(' ')}${code ? ` (${code})` : ''}`;
+
+const LOOKUPS: Record<string, Lookup> = {
+  test_result: async (db, org, ids) => {
+    const rows = await db
+      .selectFrom('test_results as r')
+      .innerJoin('tests as t', 't.id', 'r.test_id')
+      .innerJoin('patients as p', 'p.id', 'r.patient_id')
+      .innerJoin('samples as s', 's.id', 'r.sample_id')
+      .select(['r.id', 't.code', 't.name', 'p.first_name', 'p.last_name', 'p.patient_code', 's.sample_code'])
+      .where('r.organization_id', '=', org)
+      .where('r.id', 'in', ids)
+      .execute();
+    return new Map(
+      rows.map((r) => [
+        r.id,
+        `${r.code} ${r.name} · ${person(r.first_name, r.last_name, r.patient_code)} · ${r.sample_code}`,
+      ]),
+    );
+  },
+  sample: async (db, org, ids) => {
+    const rows = await db
+      .selectFrom('samples as s')
+      .innerJoin('patients as p', 'p.id', 's.patient_id')
+      .select(['s.id', 's.sample_code', 'p.first_name', 'p.last_name', 'p.patient_code'])
+      .where('s.organization_id', '=', org)
+      .where('s.id', 'in', ids)
+      .execute();
+    return new Map(rows.map((r) => [r.id, `${r.sample_code} · ${person(r.first_name, r.last_name, r.patient_code)}`]));
+  },
+  patient: async (db, org, ids) => {
+    const rows = await db
+      .selectFrom('patients')
+      .select(['id', 'first_name', 'last_name', 'patient_code'])
+      .where('organization_id', '=', org)
+      .where('id', 'in', ids)
+      .execute();
+    return new Map(rows.map((r) => [r.id, person(r.first_name, r.last_name, r.patient_code)]));
+  },
+  bill: async (db, org, ids) => {
+    const rows = await db
+      .selectFrom('bills as b')
+      .innerJoin('patients as p', 'p.id', 'b.patient_id')
+      .select(['b.id', 'b.bill_number', 'p.first_name', 'p.last_name', 'p.patient_code'])
+      .where('b.organization_id', '=', org)
+      .where('b.id', 'in', ids)
+      .execute();
+    return new Map(rows.map((r) => [r.id, `${r.bill_number} · ${person(r.first_name, r.last_name, r.patient_code)}`]));
+  },
+  test: async (db, org, ids) => codeAndName(db, 'tests', org, ids),
+  test_profile: async (db, org, ids) => codeAndName(db, 'test_profiles', org, ids),
+  test_package: async (db, org, ids) => codeAndName(db, 'test_packages', org, ids),
+  user: async (db, org, ids) => {
+    const rows = await db
+      .selectFrom('users')
+      .select(['id', 'first_name', 'last_name', 'email'])
+      .where('organization_id', '=', org)
+      .where('id', 'in', ids)
+      .execute();
+    return new Map(rows.map((r) => [r.id, `${r.first_name} ${r.last_name} (${r.email})`]));
+  },
+};
+
+async function codeAndName(db: Db, table: 'tests' | 'test_profiles' | 'test_packages', org: number, ids: number[]) {
+  // The three catalogue tables share these columns.
+  const rows = await db
+    .selectFrom(table as 'tests')
+    .select(['id', 'code', 'name'])
+    .where('organization_id', '=', org)
+    .where('id', 'in', ids)
+    .execute();
+  return new Map(rows.map((r) => [r.id, `${r.code} ${r.name}`]));
+}
+
+/** The subject of each row (by audit row id), for the rows whose entity still exists. */
+export async function auditSubjects(
+  db: Db,
+  organizationId: number,
+  rows: readonly { id: number; entity: string; entity_id: string | null }[],
+): Promise<Map<number, string>> {
+  const byEntity = new Map<string, number[]>();
+  for (const r of rows) {
+    const n = Number(r.entity_id);
+    if (!LOOKUPS[r.entity] || !Number.isInteger(n) || n <= 0) continue;
+    byEntity.set(r.entity, [...(byEntity.get(r.entity) ?? []), n]);
+  }
+  const names = new Map<string, Map<number, string>>();
+  for (const [entity, ids] of byEntity)
+    names.set(entity, await LOOKUPS[entity]!(db, organizationId, [...new Set(ids)]));
+  const out = new Map<number, string>();
+  for (const r of rows) {
+    const name = names.get(r.entity)?.get(Number(r.entity_id));
+    if (name) out.set(r.id, name);
+  }
+  return out;
+}
