@@ -463,3 +463,14 @@ describe('audit rows say what they are about', () => {
     expect(logs.some((l) => /^[A-Z0-9]+ .+ · .+ \(.+\) · SMP\d+$/.test(l.subject ?? ''))).toBe(true);
   });
 });
+
+describe('who may log a critical call', () => {
+  it('a doctor (reads results, neither enters nor verifies) is refused', async () => {
+    const k = (await lab.admin.get('/api/test-results?critical=true&limit=1')).json<{ results: TestResult[] }>()
+      .results[0]!;
+    const doctor = await lab.as('doctor');
+    const res = await doctor.post(`/api/test-results/${k.id}/critical-call`, { called_to: 'x', read_back: true });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().message).toContain('Only staff who enter or verify results');
+  });
+});

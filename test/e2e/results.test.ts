@@ -197,19 +197,37 @@ describe('Result Entry and Result Validation', () => {
     expect(await card(page, 'Pending Validation').innerText()).toContain('1');
     await screenshot(page, 'results-validation-desktop');
 
-    // Critical value validated from the alert.
-    await alert.getByRole('button', { name: 'Validate Fasting Blood Sugar of Rohan Das' }).click();
-    await page
-      .getByText(/Result R-\d{6} has been verified/)
+    // The critical value is reviewed from the alert: the call is logged there, then it is validated.
+    await alert.getByRole('button', { name: 'Review Fasting Blood Sugar of Rohan Das and log the call' }).click();
+    const review = page.getByRole('dialog', { name: /^Review Result R-\d{6}$/ });
+    await review.getByText('Held back from Bulk Validate:').waitFor();
+    await review.getByText('Critical value', { exact: true }).waitFor();
+    await review.getByRole('button', { name: 'Log Call' }).click();
+    await review
+      .getByText(/is required/)
       .first()
       .waitFor();
+    await review.getByLabel('Called (name and role)').fill('Dr. Rao, referring doctor');
+    await review.getByLabel('The person called read the value back correctly').check();
+    await review.getByRole('button', { name: 'Log Call' }).click();
+    await review.getByText(/Called Dr\. Rao, referring doctor on .*value read back/).waitFor();
+    await screenshot(page, 'results-review-critical');
+    await review.getByRole('button', { name: 'I have reviewed it: Validate' }).click();
+    await review.waitFor({ state: 'detached' });
     await alert.waitFor({ state: 'detached' });
 
+    // Bulk Validate takes only the normal result; the high haemoglobin is held back for review.
+    await page.getByLabel(/^R-\d{6} needs review on its own: Outside the reference range/).waitFor();
     await page.getByLabel('Select all results awaiting validation on this page').check();
-    await page.getByRole('button', { name: 'Bulk Validate (2)' }).click();
+    await page.getByRole('button', { name: 'Bulk Validate (1)' }).click();
     const outcome = page.getByRole('dialog', { name: 'Bulk Validate' });
-    await outcome.getByText('2 results verified, 0 refused.').waitFor();
+    await outcome.getByText('1 result verified, 0 refused.').waitFor();
     await outcome.getByRole('button', { name: 'Close' }).last().click();
+    await page.getByRole('button', { name: /^Review R-\d{6} \(Haemoglobin\)/ }).click();
+    const hbReview = page.getByRole('dialog', { name: /^Review Result R-\d{6}$/ });
+    await hbReview.getByText('Outside the reference range').waitFor();
+    await hbReview.getByRole('button', { name: 'I have reviewed it: Validate' }).click();
+    await hbReview.waitFor({ state: 'detached' });
     await page.getByLabel('Status').selectOption('validated');
     const hbRow = page.getByRole('row').filter({ hasText: 'Haemoglobin' });
     await hbRow.getByText('Validated', { exact: true }).waitFor();

@@ -97,7 +97,8 @@ export const resultsApi = {
   criticalCall: defineRoute({
     method: 'POST',
     path: '/api/test-results/:id/critical-call',
-    access: 'update_results',
+    // Whoever enters or verifies results may make the call; the service checks one of the two.
+    access: 'view_results',
     params: idParam,
     body: criticalCallSchema,
     response: oneResult,

@@ -25,6 +25,12 @@ export function errorMessage(err: unknown): string {
   return typeof err === 'string' ? err : 'Something went wrong';
 }
 
+/** The message of the first field the server named (a 400), else the whole message: for a message beside one field. */
+export function fieldErrorMessage(err: unknown): string {
+  if (err instanceof ApiError && err.details[0]) return err.details[0].message;
+  return errorMessage(err);
+}
+
 let onUnauthorized: (() => void) | null = null;
 
 /** queryClient.ts registers this: a 401 anywhere means the session ended, so the session is re-checked. */

@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ResultCreate, ResultUpdate, TestResult } from '@shared/schemas/results';
+import type { CriticalCallInput, ResultCreate, ResultUpdate, TestResult } from '@shared/schemas/results';
 import { resultCode } from '@shared/schemas/results';
 import type { Sample } from '@shared/schemas/samples';
 import { resultsApi } from '@shared/api/results';
@@ -15,6 +15,8 @@ export interface ResultFilters {
   validation?: string;
   priority?: string;
   critical?: string;
+  /** pending: critical values whose call is not logged yet; logged: those with a call. */
+  critical_call?: string;
   /** 'true': entered results only (the validation queue leaves out tests awaiting a result). */
   entered?: string;
   page?: number;
@@ -37,6 +39,7 @@ export function resultQuery(f: ResultFilters) {
     validation: noAll(f.validation),
     priority: noAll(f.priority),
     critical: noAll(f.critical),
+    critical_call: noAll(f.critical_call) as 'pending' | 'logged' | undefined,
     entered: f.entered,
     page: f.page,
     limit: f.limit,
@@ -172,5 +175,26 @@ export function useRejectResultMutation() {
       return invalidate();
     },
     onError: (err) => notify.error('Failed to reject result', err),
+  });
+}
+
+/** Logs the call of a critical value; its report can be released after it. */
+export function useCriticalCallMutation() {
+  const invalidate = useInvalidateResults();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: number; body: CriticalCallInput }) =>
+      call(resultsApi.criticalCall, { params: { id }, body }).then((x) => x.result),
+    onSuccess: () => notify.success('Critical value call logged'),
+    onSettled: invalidate,
+  });
+}
+
+/** One result, fresh after each change (a call logged, a verification), starting from the row the list showed. */
+export function useResult(initial: TestResult) {
+  return useQuery({
+    queryKey: [...resultKeys.all, 'one', initial.id] as const,
+    queryFn: () => call(resultsApi.get, { params: { id: initial.id ?? 0 } }).then((x) => x.result),
+    initialData: initial,
+    staleTime: 0,
   });
 }

@@ -15,6 +15,9 @@ export interface SampleFilters {
   search?: string;
   status?: string;
   priority?: string;
+  patient_id?: number;
+  /** to_report: completed samples whose report has not been printed yet. */
+  report?: string;
 }
 
 export type SamplePage = CallOutput<typeof samplesApi.list>;
@@ -44,6 +47,8 @@ export function useSamples(f: SampleFilters, opts: { enabled?: boolean } = {}) {
             search: f.search?.trim(),
             status: real(f.status),
             priority: real(f.priority),
+            patient_id: f.patient_id,
+            report: f.report === 'to_report' ? 'to_report' : undefined,
           },
         },
         signal,
@@ -194,5 +199,25 @@ export function useGenerateBarcodesMutation() {
       return invalidate();
     },
     onError: (err) => notify.error('Failed to generate barcodes', err),
+  });
+}
+
+/** Collects a patient's pending tubes (a bill's order) in one action. */
+export function useCollectPendingMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { ids: number[]; location?: string | null }) =>
+      call(samplesApi.collect, { body }).then((r) => r.samples),
+    onSuccess: (samples) =>
+      notify.success(
+        `${samples.length} ${samples.length === 1 ? 'tube' : 'tubes'} collected`,
+        samples.map((s) => s.sample_id).join(', '),
+      ),
+    onError: (err) => notify.error('Failed to collect the tubes', err),
+    onSettled: () =>
+      Promise.all([
+        qc.invalidateQueries({ queryKey: sampleKeys.all }),
+        qc.invalidateQueries({ queryKey: shellKeys.dashboardStats }),
+      ]),
   });
 }

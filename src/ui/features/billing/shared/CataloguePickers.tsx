@@ -1,3 +1,4 @@
+import { catalogueMatches, searchAlternatives } from '@shared/catalogueSearch';
 import { useMemo, useState } from 'react';
 import { Money } from '@/components';
 import { errorMessage } from '@/lib/api';
@@ -20,12 +21,6 @@ const PICKERS: { type: ItemType; label: string; noun: string }[] = [
   { type: 'package', label: 'Test Packages', noun: 'packages' },
 ];
 
-/** Case-insensitive match on name or code (spec 2.8: "searchable by name or code"). */
-function matches(item: { name: string; code: string }, query: string): boolean {
-  const q = query.trim().toLowerCase();
-  return !q || item.name.toLowerCase().includes(q) || item.code.toLowerCase().includes(q);
-}
-
 function CataloguePicker({
   type,
   label,
@@ -40,7 +35,11 @@ function CataloguePicker({
   const [query, setQuery] = useState('');
   // Only active items can be billed; the server refuses inactive ones too.
   const list = useCatalogueList(type, { status: 'active' });
-  const options = useMemo(() => (list.data ?? []).filter((i) => matches(i, query)), [list.data, query]);
+  // The server's catalogue search (name, code, aliases, synonyms such as sugar / glucose / FBS), on the loaded list.
+  const options = useMemo(() => {
+    const alternatives = searchAlternatives(query);
+    return (list.data ?? []).filter((i) => catalogueMatches(i, query, alternatives));
+  }, [list.data, query]);
 
   return (
     <SearchPicker

@@ -1,3 +1,4 @@
+import { catalogueMatches, searchAlternatives } from '@shared/catalogueSearch';
 import { useId, useMemo, useState } from 'react';
 import { Search, X } from 'lucide-react';
 import { Input } from '@/components';
@@ -35,11 +36,9 @@ export function ItemPicker({ label, options, value, onChange, loading = false, e
   const byId = useMemo(() => new Map((options ?? []).map((o) => [o.id, o])), [options]);
 
   const visible = useMemo(() => {
-    const f = filter.trim().toLowerCase();
+    const alternatives = searchAlternatives(filter);
     return (options ?? []).filter(
-      (o) =>
-        (o.status === 'active' || chosen.has(o.id)) &&
-        (!f || o.name.toLowerCase().includes(f) || o.code.toLowerCase().includes(f)),
+      (o) => (o.status === 'active' || chosen.has(o.id)) && catalogueMatches(o, filter, alternatives),
     );
   }, [options, filter, chosen]);
 

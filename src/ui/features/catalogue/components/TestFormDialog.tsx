@@ -7,8 +7,20 @@ import { Dialog, FormField, Input, Select } from '@/components';
 import { useSaveItemMutation } from '../api';
 import { amountText, showServerErrors, testFormSchema, withBasePrice, type TestFormIn } from '../forms';
 import { CommonFields, DescriptionField, FormFooter, fieldError } from './CommonFields';
+import { ResultRuleFields } from './ResultRuleFields';
 
 type FormOut = z.output<typeof testFormSchema>;
+
+const NUMBER_FIELDS = [
+  'decimals',
+  'plausible_low',
+  'plausible_high',
+  'critical_low',
+  'critical_high',
+  'delta_limit',
+  'delta_window_days',
+] as const;
+const RULE_FIELDS = ['result_type', 'container', 'choices', 'formula', 'aliases', 'delta_kind', ...NUMBER_FIELDS];
 
 const FIELDS = [
   'name',
@@ -22,6 +34,7 @@ const FIELDS = [
   'normal_range',
   'sample_type',
   'turnaround_hours',
+  ...RULE_FIELDS,
 ];
 
 function defaults(t: CatalogueTest | null): TestFormIn {
@@ -36,8 +49,15 @@ function defaults(t: CatalogueTest | null): TestFormIn {
     unit: t?.unit ?? '',
     normal_range: t?.normal_range ?? '',
     sample_type: t?.sample_type ?? '',
+    delta_kind: t?.delta_kind ?? '',
     turnaround_hours:
       t?.turnaround_hours === null || t?.turnaround_hours === undefined ? '' : String(t.turnaround_hours),
+    result_type: t?.result_type ?? 'numeric',
+    container: t?.container ?? '',
+    choices: t?.choices.join(', ') ?? '',
+    formula: t?.formula ?? '',
+    aliases: t?.aliases.join(', ') ?? '',
+    ...Object.fromEntries(NUMBER_FIELDS.map((k) => [k, t?.[k] == null ? '' : String(t[k])])),
   };
 }
 
@@ -122,6 +142,7 @@ export function TestFormDialog({ open, onOpenChange, test, categories }: TestFor
           <Input autoComplete="off" placeholder="Adult range, e.g. 70-100" {...form.register('normal_range')} />
         </FormField>
         <DescriptionField form={form} placeholder="What the test measures, preparation (e.g. 8-10 h fasting)..." />
+        <ResultRuleFields form={form} />
       </form>
     </Dialog>
   );

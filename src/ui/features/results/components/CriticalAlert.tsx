@@ -1,13 +1,16 @@
-import { AlertOctagon, CheckCircle2 } from 'lucide-react';
+import { AlertOctagon, PhoneCall } from 'lucide-react';
 import type { TestResult } from '@shared/schemas/results';
-import { Button } from '@/components';
-import { useResults, useVerifyResultMutation } from '../api';
+import { Badge, Button } from '@/components';
+import { useResults } from '../api';
 import { fullName, ValueCell } from './cells';
 
-/** Critical Values Alert: unverified critical results, each with Validate. Shown only while there are some. */
-export function CriticalAlert({ canVerify }: { canVerify: boolean }) {
-  const critical = useResults({ critical: 'true', status: 'completed', limit: 20, entered: 'true' });
-  const verify = useVerifyResultMutation();
+/**
+ * Critical Values Alert: critical results whose call to the clinician is not logged yet (verified or
+ * not), each opening its review, where the call is logged and the result validated. Shown only while
+ * there are some: a report with a critical value is held until its call is logged.
+ */
+export function CriticalAlert({ onReview }: { onReview: (r: TestResult) => void }) {
+  const critical = useResults({ critical_call: 'pending', limit: 20, entered: 'true' });
   const rows = critical.data?.results ?? [];
   if (critical.isError) {
     return (
@@ -23,7 +26,7 @@ export function CriticalAlert({ canVerify }: { canVerify: boolean }) {
         <AlertOctagon className="size-5" aria-hidden="true" />
         Critical Values Alert
         <span className="text-[13px] font-normal">
-          ({critical.data!.total} awaiting validation: inform the clinician)
+          ({critical.data!.total} to telephone: call the clinician and log the call)
         </span>
       </h2>
       <ul className="mt-3 grid gap-2">
@@ -43,18 +46,18 @@ export function CriticalAlert({ canVerify }: { canVerify: boolean }) {
                 <span className="text-slate-600">(range {r.normal_range ?? 'not set'})</span>
               </span>
             </span>
-            {canVerify && (
+            <span className="flex items-center gap-2">
+              <Badge status={r.status} />
               <Button
                 size="sm"
                 variant="outline"
-                onClick={() => verify.mutate(r)}
-                disabled={verify.isPending}
-                aria-label={`Validate ${r.test_name} of ${fullName(r)}`}
+                onClick={() => onReview(r)}
+                aria-label={`Review ${r.test_name} of ${fullName(r)} and log the call`}
               >
-                <CheckCircle2 />
-                Validate
+                <PhoneCall />
+                Review &amp; Log Call
               </Button>
-            )}
+            </span>
           </li>
         ))}
       </ul>

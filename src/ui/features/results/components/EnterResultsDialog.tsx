@@ -3,7 +3,7 @@ import { ArrowLeft, CheckCircle2 } from 'lucide-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ResultSheet } from '@shared/schemas/results';
 import { Button, Dialog, ErrorPanel, LoadingState } from '@/components';
-import { call, errorMessage } from '@/lib/api';
+import { call, fieldErrorMessage } from '@/lib/api';
 import { samplesApi } from '@shared/api/samples';
 import { notify } from '@/lib/notify';
 import { useCurrentUser } from '@/lib/session';
@@ -67,7 +67,7 @@ export function EnterResultsDialog({ open, onOpenChange, sampleId: initial = nul
           `${r.test_name} ${r.result_value}${r.unit ? ` ${r.unit}` : ''}${r.flag ? ` (${FLAG_WORD[r.flag] ?? r.flag}${r.is_critical ? ', critical' : ''})` : ''}`,
         );
       } catch (err) {
-        failed[row.test_id] = errorMessage(err);
+        failed[row.test_id] = fieldErrorMessage(err);
       }
     }
     setSaving(false);

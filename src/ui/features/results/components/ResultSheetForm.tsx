@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { computeFlag } from '@shared/flags';
 import { resultCreateSchema, type ResultSheet, type ResultSheetRow, type TestResult } from '@shared/schemas/results';
-import { Badge, FormField, Input } from '@/components';
+import { Badge, FormField, Input, Select } from '@/components';
 import { formatDateTime, useLabFormat } from '@/lib/format';
 import { FlagBadge, PriorityBadge } from './cells';
 
@@ -161,6 +161,12 @@ export function ResultSheetForm({ sheet, formId, errors, onSubmit }: Props) {
   );
 }
 
+/** The test's choices, plus a stored value no longer among them (so it is not lost from the field). */
+function choiceOptions(row: ResultSheetRow, value: string) {
+  const opts = row.choices.map((c) => ({ value: c, label: c }));
+  return value && !row.choices.includes(value) ? [...opts, { value, label: value }] : opts;
+}
+
 function SheetRow({
   row,
   draft,
@@ -177,6 +183,8 @@ function SheetRow({
   verifiedLine: string | null;
 }) {
   const r: TestResult | null = row.result;
+  // A value the server worked out from a formula is not typed over; it changes with its inputs.
+  const calculatedByServer = row.result_type === 'calculated' && !!r?.calculated;
   // A preview against the range shown; the server decides the stored flag (and critical limits).
   const preview = draft.value.trim() && !disabled ? computeFlag(draft.value, row.normal_range) : null;
   return (
@@ -196,17 +204,35 @@ function SheetRow({
         </p>
       )}
       <div className="grid grid-cols-2 gap-3 sm:grid-cols-[1fr_8rem_1.5fr]">
-        <FormField label={`${row.test_name} result`} error={error}>
+        <FormField
+          label={`${row.test_name} result`}
+          error={error}
+          hint={calculatedByServer ? `Calculated: ${row.formula}` : undefined}
+        >
           {(control) => (
             <div className="flex items-center gap-2">
-              <Input
-                {...control}
-                value={draft.value}
-                onChange={(e) => onChange({ value: e.target.value })}
-                disabled={disabled}
-                autoComplete="off"
-                inputMode="text"
-              />
+              {row.result_type === 'choice' && !disabled ? (
+                <Select
+                  {...control}
+                  value={draft.value}
+                  onChange={(e) => onChange({ value: e.target.value })}
+                  placeholder="Choose a result"
+                  options={choiceOptions(row, draft.value)}
+                  className="min-w-0 flex-1"
+                />
+              ) : (
+                <Input
+                  {...control}
+                  value={draft.value}
+                  onChange={(e) => onChange({ value: e.target.value })}
+                  disabled={disabled || calculatedByServer}
+                  autoComplete="off"
+                  inputMode={row.result_type === 'numeric' ? 'decimal' : 'text'}
+                  placeholder={
+                    row.result_type === 'calculated' && !r ? 'Calculated when its tests are entered' : undefined
+                  }
+                />
+              )}
               {/* Fixed width, so the inputs of all rows line up whatever the flag says. */}
               <span className="w-20 shrink-0">
                 {preview ? <FlagBadge flag={preview} /> : r ? <FlagBadge flag={r.flag} /> : null}
@@ -235,6 +261,8 @@ function SheetRow({
         <p className="mt-2 flex flex-wrap items-center gap-2 text-xs text-slate-600">
           {r && <Badge status={r.status} />}
           {r?.is_critical && <Badge tone="red">Critical Value</Badge>}
+          {r?.delta_failed && <Badge tone="amber">Delta check</Badge>}
+          {r?.previous_value && <span>Previous: {r.previous_value}</span>}
           {verifiedLine ?? (r?.technician_name ? `Entered by ${r.technician_name}` : null)}
         </p>
       )}

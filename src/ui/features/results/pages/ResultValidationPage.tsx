@@ -32,6 +32,7 @@ import { PatientCell, PriorityBadge, ValidationBadge, ValidationFlags, ValueCell
 import { CriticalAlert } from '../components/CriticalAlert';
 import { RejectResultDialog } from '../components/RejectResultDialog';
 import { BulkOutcomeDialog } from '../components/BulkOutcomeDialog';
+import { REVIEW_WORDS, ReviewResultDialog } from '../components/ReviewResultDialog';
 
 const STATUS_OPTIONS = [
   { value: 'all', label: 'All Status' },
@@ -50,6 +51,13 @@ const PRIORITY_OPTIONS = [
 const SUBTITLE = 'Review entered results, validate or reject them, and watch critical values';
 
 const selectable = (r: TestResult) => r.id !== null && r.status === 'completed';
+/** Bulk Validate takes only results that need no closer look; the server refuses the others too. */
+const bulkSelectable = (r: TestResult) => selectable(r) && r.review_reasons.length === 0;
+const CALL_OPTIONS = [
+  { value: 'all', label: 'All Results' },
+  { value: 'pending', label: 'Critical: call not logged' },
+  { value: 'logged', label: 'Critical: call logged' },
+];
 
 /** Result Validation (spec 001, static there): the real validation queue over entered results. */
 export default function ResultValidationPage() {
@@ -68,8 +76,21 @@ export default function ResultValidationPage() {
 
 function ResultValidation({ canVerify }: { canVerify: boolean }) {
   const screen = useScreen();
-  const [q, setQ, resetQ, isActive] = useUrlState({ search: '', status: 'all', priority: 'all', page: 1, limit: 50 });
-  const filters = { search: q.search, validation: q.status, priority: q.priority, entered: 'true' };
+  const [q, setQ, resetQ, isActive] = useUrlState({
+    search: '',
+    status: 'all',
+    priority: 'all',
+    call: 'all',
+    page: 1,
+    limit: 50,
+  });
+  const filters = {
+    search: q.search,
+    validation: q.status,
+    priority: q.priority,
+    critical_call: q.call,
+    entered: 'true',
+  };
   const list = useResults({ ...filters, page: q.page, limit: q.limit });
   const summary = useResultSummary();
   const verify = useVerifyResultMutation();
@@ -77,9 +98,10 @@ function ResultValidation({ canVerify }: { canVerify: boolean }) {
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [rejecting, setRejecting] = useState<TestResult | null>(null);
   const [outcome, setOutcome] = useState<BulkVerifyResponse | null>(null);
-  const filtered = isActive('search', 'status', 'priority');
+  const [reviewing, setReviewing] = useState<TestResult | null>(null);
+  const filtered = isActive('search', 'status', 'priority', 'call');
   const rows = list.data?.results;
-  const pageSelectable = (rows ?? []).filter(selectable).map((r) => r.id!);
+  const pageSelectable = (rows ?? []).filter(bulkSelectable).map((r) => r.id!);
   const allOnPage = pageSelectable.length > 0 && pageSelectable.every((id) => selected.has(id));
   const s = summary.data;
 
@@ -116,7 +138,13 @@ function ResultValidation({ canVerify }: { canVerify: boolean }) {
               />
             ),
             cell: (r: TestResult) =>
-              selectable(r) ? (
+              selectable(r) && !bulkSelectable(r) ? (
+                <Eye
+                  className="size-4 text-amber-700"
+                  role="img"
+                  aria-label={`${resultCode(r.id)} needs review on its own: ${r.review_reasons.map((x) => REVIEW_WORDS[x]).join(', ')}`}
+                />
+              ) : selectable(r) ? (
                 <input
                   type="checkbox"
                   className="size-4 accent-primary-600"
@@ -184,8 +212,14 @@ function ResultValidation({ canVerify }: { canVerify: boolean }) {
       label: (r) => `Validate ${resultCode(r.id)} (${r.test_name})`,
       icon: <CheckCircle2 />,
       onClick: (r) => verify.mutate(r),
-      hidden: (r) => !canVerify || !selectable(r),
+      hidden: (r) => !canVerify || !bulkSelectable(r),
       disabled: () => verify.isPending,
+    },
+    {
+      label: (r) => `Review ${resultCode(r.id)} (${r.test_name})`,
+      icon: <Eye />,
+      onClick: (r) => setReviewing(r),
+      hidden: (r) => r.id === null || (bulkSelectable(r) && !r.is_critical),
     },
     {
       label: (r) => `Reject ${resultCode(r.id)} (${r.test_name})`,
@@ -269,7 +303,7 @@ function ResultValidation({ canVerify }: { canVerify: boolean }) {
         <p className="-mt-3 mb-4 text-[13px] text-red-700">The figures could not be loaded: {summary.error.message}</p>
       )}
 
-      <CriticalAlert canVerify={canVerify} />
+      <CriticalAlert onReview={setReviewing} />
 
       <Card className="min-w-0">
         <div className="border-b border-slate-100 p-3">
@@ -281,6 +315,7 @@ function ResultValidation({ canVerify }: { canVerify: boolean }) {
             selects={[
               { key: 'status', label: 'Status', value: q.status, options: STATUS_OPTIONS },
               { key: 'priority', label: 'Priority', value: q.priority, options: PRIORITY_OPTIONS },
+              { key: 'call', label: 'Critical calls', value: q.call, options: CALL_OPTIONS },
             ]}
             onSelectChange={(key, value) => setQ({ [key]: value, page: 1 })}
             active={filtered}
@@ -320,6 +355,9 @@ function ResultValidation({ canVerify }: { canVerify: boolean }) {
         )}
       </Card>
 
+      {reviewing && (
+        <ReviewResultDialog result={reviewing} canVerify={canVerify} onOpenChange={(o) => !o && setReviewing(null)} />
+      )}
       {rejecting && <RejectResultDialog result={rejecting} onOpenChange={(o) => !o && setRejecting(null)} />}
       {outcome && <BulkOutcomeDialog outcome={outcome} onOpenChange={(o) => !o && setOutcome(null)} />}
     </>

@@ -12,6 +12,7 @@ import { PRIORITY_CHOICES, TYPE_CHOICES } from '../text';
 import { PatientField } from './PatientField';
 import { CollectorField, LocationField, fieldErrors } from './SampleFields';
 import { TestsField } from './TestsField';
+import { PendingTubes } from './PendingTubes';
 
 export interface CollectSampleDialogProps {
   open: boolean;
@@ -128,6 +129,17 @@ export function CollectSampleDialog({ open, onOpenChange, onCollected }: Collect
         }}
       >
         <PatientField value={d.patient} onChange={(p) => set('patient', p)} error={errors.patient_id || undefined} />
+        {d.patient && (
+          <PendingTubes
+            patientId={d.patient.id}
+            location={d.location || null}
+            onCollected={(samples) => {
+              setD(blank(String(me.id)));
+              setErrors({});
+              if (samples[0]) onCollected(samples[0]);
+            }}
+          />
+        )}
         <div className="grid gap-4 sm:grid-cols-2">
           <FormField label="Sample Type" required error={errors.sample_type || undefined}>
             <Select

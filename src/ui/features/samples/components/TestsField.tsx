@@ -1,3 +1,4 @@
+import { catalogueMatches, searchAlternatives } from '@shared/catalogueSearch';
 import { useId, useMemo, useState } from 'react';
 import { Search, X } from 'lucide-react';
 import type { CatalogueTest } from '@shared/schemas/catalogue';
@@ -26,12 +27,8 @@ export function TestsField({ sampleType, value, onChange, error }: TestsFieldPro
   const byId = useMemo(() => new Map((tests.data ?? []).map((t) => [t.id, t])), [tests.data]);
 
   const shown = useMemo(() => {
-    const q = filter.trim().toLowerCase();
-    const matches = (t: CatalogueTest) =>
-      !q ||
-      t.name.toLowerCase().includes(q) ||
-      t.code.toLowerCase().includes(q) ||
-      (t.category ?? '').toLowerCase().includes(q);
+    const alternatives = searchAlternatives(filter);
+    const matches = (t: CatalogueTest) => catalogueMatches(t, filter, alternatives);
     const ofType = (t: CatalogueTest) => !sampleType || everyType || t.sample_type === sampleType;
     return (tests.data ?? []).filter((t) => ofType(t) && matches(t));
   }, [tests.data, filter, sampleType, everyType]);
