@@ -436,6 +436,8 @@ describe('reports held until the bill is paid (when the lab says so)', () => {
       .where('id', '=', lab.organizationId)
       .execute();
     try {
+      const status = (await lab.admin.get(`/api/samples/${s!.id}/report/status`)).json();
+      expect(status).toMatchObject({ releasable: false, code: 'REPORT_HELD_UNPAID' });
       const held = await lab.admin.get(`/api/samples/${s!.id}/report.pdf`);
       expect(held.statusCode).toBe(409);
       expect(held.json().message).toMatch(/is held: bill .* has ₹[\d,.]+ due/);
@@ -446,6 +448,7 @@ describe('reports held until the bill is paid (when the lab says so)', () => {
           .statusCode,
       ).toBe(200);
       expect((await lab.admin.get(`/api/samples/${s!.id}/report.pdf`)).statusCode).toBe(200);
+      expect((await lab.admin.get(`/api/samples/${s!.id}/report/status`)).json().releasable).toBe(true);
     } finally {
       await lab.database.db
         .updateTable('organizations')

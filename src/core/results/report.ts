@@ -3,6 +3,7 @@ import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError } from '../errors.js';
+import type { ReportStatus } from '../../shared/schemas/results.js';
 import { getOrganization, settingsOf } from '../settings/organization.js';
 import { findSampleRow, updateSampleRow } from '../samples/repository.js';
 import { formatInr } from '../../shared/money.js';
@@ -110,6 +111,26 @@ export async function sampleReport(
     lines,
   });
   return { pdf, sampleCode: s.sample_code };
+}
+
+/** Whether a sample's report may be printed now, and if not why (the screens ask before opening it). */
+export async function reportStatus(
+  db: Db,
+  organizationId: number,
+  sampleId: number,
+  scope: ResultScope = {},
+): Promise<ReportStatus> {
+  const s = await reportHead(db, organizationId, sampleId);
+  if (!s) throw new NotFoundError('Sample', sampleId);
+  await assertInScope(db, scope, s.patient_id, 'Sample', sampleId);
+  const org = await getOrganization(db, organizationId);
+  try {
+    await assertReleasable(db, s, settingsOf(org).holdReportsUntilPaid);
+    return { releasable: true, code: null, message: null, reported_at: s.reported_at };
+  } catch (err) {
+    if (!(err instanceof ConflictError)) throw err;
+    return { releasable: false, code: err.code, message: err.message, reported_at: s.reported_at };
+  }
 }
 
 /** Staff release a held report (bill not paid yet) with a reason; kept on the sample and in the audit trail. */

@@ -3,7 +3,7 @@ import { resultsApi } from '../../shared/api/results.js';
 import { getResult, listResults, resultSheet, resultSummary } from '../../core/results/service.js';
 import { createResult, deleteResult, updateResult } from '../../core/results/entry.js';
 import { bulkVerifyResults, logCriticalCall, rejectResult, verifyResult } from '../../core/results/verification.js';
-import { releaseReport, sampleReport } from '../../core/results/report.js';
+import { releaseReport, reportStatus, sampleReport } from '../../core/results/report.js';
 import { resultScope } from '../../core/results/scope.js';
 import { exportResultsCsv } from '../../core/results/export.js';
 import { actorOf } from '../plugins/auth.js';
@@ -36,6 +36,9 @@ export async function resultRoutes(app: FastifyInstance) {
   route(app, resultsApi.criticalCall, async (req) => ({
     result: await logCriticalCall(db, actorOf(req), req.params.id, req.body),
   }));
+  route(app, resultsApi.reportStatus, async (req) =>
+    reportStatus(db, org(req), req.params.id, await resultScope(db, actorOf(req))),
+  );
   route(app, resultsApi.releaseReport, async (req) => {
     await releaseReport(db, actorOf(req), req.params.id, req.body.reason);
     return { ok: true as const };

@@ -4,6 +4,7 @@ import {
   bulkVerifyResponseSchema,
   bulkVerifySchema,
   criticalCallSchema,
+  reportStatusSchema,
   resultCreateSchema,
   resultListQuery,
   resultPageSchema,
@@ -103,6 +104,14 @@ export const resultsApi = {
     body: criticalCallSchema,
     response: oneResult,
     status: 201,
+  }),
+  /** Whether the report may be printed now, and why not (asked before opening it). */
+  reportStatus: defineRoute({
+    method: 'GET',
+    path: '/api/samples/:id/report/status',
+    access: 'view_results',
+    params: idParam,
+    response: reportStatusSchema,
   }),
   /** Releases a report held because its bill has money due (the lab's holdReportsUntilPaid setting), with a reason. */
   releaseReport: defineRoute({

@@ -298,3 +298,14 @@ export function validationStatusOf(status: string, reviewRequired: boolean): Val
   if (status === 'completed') return reviewRequired ? 'review_required' : 'pending';
   return null;
 }
+
+/** Whether a sample's report may leave the lab now; if not, the reason (a critical call, money due). */
+export const reportStatusSchema = z.object({
+  releasable: z.boolean(),
+  /** CRITICAL_NOT_CALLED or REPORT_HELD_UNPAID when held. */
+  code: z.string().nullable(),
+  message: z.string().nullable(),
+  /** When all results were verified; null while results are awaited (the report prints as interim). */
+  reported_at: z.string().nullable(),
+});
+export type ReportStatus = z.infer<typeof reportStatusSchema>;

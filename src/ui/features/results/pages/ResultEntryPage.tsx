@@ -5,6 +5,7 @@ import {
   ClipboardList,
   ClipboardPen,
   Clock,
+  Eye,
   FlaskConical,
   Pencil,
   Printer,
@@ -30,7 +31,9 @@ import { useCurrentUser } from '@/lib/session';
 import { useUrlState } from '@/lib/useUrlState';
 import { formatCount } from '@/lib/format';
 import { NoAccess } from '@/components/NoAccess';
-import { reportUrl, useDeleteResultMutation, useResults, useResultSummary, useVerifyResultMutation } from '../api';
+import { usePrintReport } from '../components/PrintReport';
+import { ReviewResultDialog } from '../components/ReviewResultDialog';
+import { useDeleteResultMutation, useResults, useResultSummary, useVerifyResultMutation } from '../api';
 import { entryColumns } from '../components/resultColumns';
 import { EnterResultsDialog } from '../components/EnterResultsDialog';
 import { EditResultDialog } from '../components/EditResultDialog';
@@ -80,8 +83,10 @@ function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: bo
   const list = useResults({ search: q.search, status: q.status, page: q.page, limit: q.limit });
   const summary = useResultSummary();
   const verify = useVerifyResultMutation();
+  const report = usePrintReport(canVerify);
   const remove = useDeleteResultMutation();
   const [dialog, setDialog] = useState<Dialogs>({ type: 'none' });
+  const [reviewing, setReviewing] = useState<TestResult | null>(null);
   const close = () => setDialog({ type: 'none' });
   const filtered = isActive('search', 'status');
   const s = summary.data;
@@ -97,13 +102,20 @@ function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: bo
       label: (r) => `Verify ${resultCode(r.id)} (${r.test_name})`,
       icon: <CheckCircle2 />,
       onClick: (r) => verify.mutate(r),
-      hidden: (r) => !canVerify || r.status !== 'completed',
+      // Abnormal, critical, delta-failed or amended results are verified from their review, not in one click.
+      hidden: (r) => !canVerify || r.status !== 'completed' || r.review_reasons.length > 0,
       disabled: () => verify.isPending,
+    },
+    {
+      label: (r) => `Review ${resultCode(r.id)} (${r.test_name})`,
+      icon: <Eye />,
+      onClick: (r) => setReviewing(r),
+      hidden: (r) => r.id === null || (r.review_reasons.length === 0 && !r.is_critical),
     },
     {
       label: (r) => `Print report of ${r.sample_number}`,
       icon: <Printer />,
-      onClick: (r) => window.open(reportUrl(r.sample_id), '_blank', 'noopener'),
+      onClick: (r) => report.print(r.sample_id),
       hidden: (r) => r.status !== 'completed' && r.status !== 'verified',
     },
     {
@@ -245,6 +257,10 @@ function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: bo
           if (dialog.type === 'delete') remove.mutate(dialog.result, { onSettled: close });
         }}
       />
+      {report.dialog}
+      {reviewing && (
+        <ReviewResultDialog result={reviewing} canVerify={canVerify} onOpenChange={(o) => !o && setReviewing(null)} />
+      )}
     </>
   );
 }

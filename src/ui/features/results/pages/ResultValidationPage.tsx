@@ -20,15 +20,9 @@ import { useCurrentUser } from '@/lib/session';
 import { useUrlState } from '@/lib/useUrlState';
 import { formatCount } from '@/lib/format';
 import { NoAccess } from '@/components/NoAccess';
-import {
-  exportUrl,
-  reportUrl,
-  useBulkVerifyMutation,
-  useResults,
-  useResultSummary,
-  useVerifyResultMutation,
-} from '../api';
+import { exportUrl, useBulkVerifyMutation, useResults, useResultSummary, useVerifyResultMutation } from '../api';
 import { PatientCell, PriorityBadge, ValidationBadge, ValidationFlags, ValueCell } from '../components/cells';
+import { usePrintReport } from '../components/PrintReport';
 import { CriticalAlert } from '../components/CriticalAlert';
 import { RejectResultDialog } from '../components/RejectResultDialog';
 import { BulkOutcomeDialog } from '../components/BulkOutcomeDialog';
@@ -94,6 +88,7 @@ function ResultValidation({ canVerify }: { canVerify: boolean }) {
   const list = useResults({ ...filters, page: q.page, limit: q.limit });
   const summary = useResultSummary();
   const verify = useVerifyResultMutation();
+  const report = usePrintReport(canVerify);
   const bulk = useBulkVerifyMutation();
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [rejecting, setRejecting] = useState<TestResult | null>(null);
@@ -231,7 +226,7 @@ function ResultValidation({ canVerify }: { canVerify: boolean }) {
     {
       label: (r) => `Print report of ${r.sample_number}`,
       icon: <Printer />,
-      onClick: (r) => window.open(reportUrl(r.sample_id), '_blank', 'noopener'),
+      onClick: (r) => report.print(r.sample_id),
     },
   ];
 
@@ -359,6 +354,7 @@ function ResultValidation({ canVerify }: { canVerify: boolean }) {
         <ReviewResultDialog result={reviewing} canVerify={canVerify} onOpenChange={(o) => !o && setReviewing(null)} />
       )}
       {rejecting && <RejectResultDialog result={rejecting} onOpenChange={(o) => !o && setRejecting(null)} />}
+      {report.dialog}
       {outcome && <BulkOutcomeDialog outcome={outcome} onOpenChange={(o) => !o && setOutcome(null)} />}
     </>
   );

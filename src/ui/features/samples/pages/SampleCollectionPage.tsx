@@ -31,6 +31,14 @@ const PAGE_SIZES = [20, 50, 100] as const;
 const FILTERS: ListFilter[] = [
   { key: 'status', label: 'Status', options: STATUS_OPTIONS },
   { key: 'priority', label: 'Priority', options: PRIORITY_OPTIONS },
+  {
+    key: 'report',
+    label: 'Report',
+    options: [
+      { value: 'all', label: 'Any Report State' },
+      { value: 'to_report', label: 'To report (completed, not printed)' },
+    ],
+  },
 ];
 const EXTRA = { view: 0 };
 
