@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { computeFlag } from '@shared/flags';
+import { computeFlag, numericValue } from '@shared/flags';
 import { resultCreateSchema, type ResultSheet, type ResultSheetRow, type TestResult } from '@shared/schemas/results';
 import { Badge, FormField, Input, Select } from '@/components';
 import { formatDateTime, useLabFormat } from '@/lib/format';
@@ -186,7 +186,12 @@ function SheetRow({
   // A value the server worked out from a formula is not typed over; it changes with its inputs.
   const calculatedByServer = row.result_type === 'calculated' && !!r?.calculated;
   // A preview against the range shown; the server decides the stored flag (and critical limits).
-  const preview = draft.value.trim() && !disabled ? computeFlag(draft.value, row.normal_range) : null;
+  // A number typed for a numeric test only: text there is an error the server names, not a flag.
+  const previewable =
+    draft.value.trim() &&
+    !disabled &&
+    (row.result_type !== 'numeric' || numericValue(draft.value.replace(/^[<>]=?/, '')) !== null);
+  const preview = previewable ? computeFlag(draft.value, row.normal_range) : null;
   return (
     <li className="rounded-md border border-slate-200 p-3">
       <div className="mb-2 flex flex-wrap items-baseline justify-between gap-2">
@@ -207,7 +212,7 @@ function SheetRow({
         <FormField
           label={`${row.test_name} result`}
           error={error}
-          hint={calculatedByServer ? `Calculated: ${row.formula}` : undefined}
+          hint={row.result_type === 'calculated' && row.formula ? `Calculated: ${row.formula}` : undefined}
         >
           {(control) => (
             <div className="flex items-center gap-2">
