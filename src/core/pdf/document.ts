@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import { create as createFont, type Font } from 'fontkit';
+import { enableScripts } from './scripts.js';
 
 const require = createRequire(import.meta.url);
 
@@ -37,6 +38,7 @@ export function newDocument(opts: {
   });
   doc.registerFont('regular', fonts().regular);
   doc.registerFont('bold', fonts().bold);
+  enableScripts(doc, parsed!);
   doc.font('regular');
   return doc;
 }

@@ -1,7 +1,8 @@
 /** The part of fontkit (pdfkit's font engine) that lims uses: parse a font file once. */
 declare module 'fontkit' {
   export interface Font {
-    layout: (...args: never[]) => unknown;
+    layout(text: string, ...args: never[]): unknown;
+    hasGlyphForCodePoint(codePoint: number): boolean;
   }
   export function create(buffer: Uint8Array, postscriptName?: string): Font;
 }
