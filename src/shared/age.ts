@@ -21,3 +21,26 @@ export function isRealDate(iso: string): boolean {
     dt.getUTCFullYear() === Number(m[1]) && dt.getUTCMonth() + 1 === Number(m[2]) && dt.getUTCDate() === Number(m[3])
   );
 }
+
+export const AGE_UNITS = ['years', 'months', 'days'] as const;
+export type AgeUnit = (typeof AGE_UNITS)[number];
+
+/**
+ * An approximate birth date from an age told at the desk ("35 years", "8 months", "10 days"),
+ * counted back from the lab's day: the patient is that old today. Month ends clamp (31 March less
+ * one month is 28/29 February).
+ */
+export function birthDateFromAge(age: number, unit: AgeUnit, today: string): string {
+  const [y, m, d] = today.split('-').map(Number) as [number, number, number];
+  if (unit === 'days') return new Date(Date.UTC(y, m - 1, d - age)).toISOString().slice(0, 10);
+  const months = unit === 'years' ? age * 12 : age;
+  const target = new Date(Date.UTC(y, m - 1 - months, 1));
+  const last = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  target.setUTCDate(Math.min(d, last));
+  return target.toISOString().slice(0, 10);
+}
+
+/** The oldest birth date accepted: 120 years before the day. */
+export function earliestBirthDate(today: string): string {
+  return birthDateFromAge(120, 'years', today);
+}

@@ -28,3 +28,6 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const SESSION_LIFETIME_HOURS = 24;
 export const LOGIN_MAX_FAILURES = 5;
 export const LOGIN_LOCKOUT_MINUTES = 15;
+
+/** How a patient is addressed (registration; printed before the name where the lab wants it). */
+export const PATIENT_TITLES = ['Mr', 'Mrs', 'Ms', 'Miss', 'Master', 'Baby', 'Dr'] as const;

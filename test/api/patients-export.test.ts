@@ -7,10 +7,10 @@ beforeAll(async () => {
   lab = await makeLab();
   await lab.admin.post('/api/patients', {
     first_name: 'Meera',
-    last_name: 'Pillai, Jr',
+    last_name: "D'Souza-Pillai",
     date_of_birth: '1990-01-01',
     gender: 'Female',
-    address: 'Line 1\n"Quoted" Line 2',
+    address: 'Flat 4, Line 1\n"Quoted" Line 2',
   });
   await lab.admin.post('/api/patients', {
     first_name: 'Arun',
@@ -29,8 +29,8 @@ describe('patients CSV export', () => {
     expect(res.headers['content-disposition']).toMatch(/attachment; filename="patients-\d{4}-\d{2}-\d{2}\.csv"/);
     const rows = parse(res.body, { columns: true, bom: true }) as Record<string, string>[];
     expect(rows).toHaveLength(1);
-    expect(rows[0]!.last_name).toBe('Pillai, Jr');
-    expect(rows[0]!.address).toBe('Line 1\n"Quoted" Line 2');
+    expect(rows[0]!.last_name).toBe("D'Souza-Pillai");
+    expect(rows[0]!.address).toBe('Flat 4, Line 1\n"Quoted" Line 2');
     expect(rows[0]!.patient_id).toMatch(/^PAT\d{12}$/);
   });
 
@@ -41,12 +41,15 @@ describe('patients CSV export', () => {
       date_of_birth: '1990-01-01',
       allergies: '=HYPERLINK("x")',
       phone: '+91 90000 11111',
+      emergency_phone: '+91 80 4000 1234',
     });
     const res = await lab.admin.get('/api/patients/export?search=formula');
     expect(res.body.startsWith('\uFEFF')).toBe(true);
     const rows = parse(res.body, { columns: true, bom: true }) as Record<string, string>[];
     expect(rows[0]!.allergies).toBe(`'=HYPERLINK("x")`);
-    expect(rows[0]!.phone).toBe('+91 90000 11111');
+    // The mobile is stored as its 10 digits; a phone that starts with + is not taken for a formula.
+    expect(rows[0]!.phone).toBe('9000011111');
+    expect(rows[0]!.emergency_phone).toBe('+91 80 4000 1234');
   });
 
   it('records the export in the audit trail', async () => {

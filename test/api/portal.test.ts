@@ -205,7 +205,7 @@ describe('portal sign-in', () => {
       patient_id: a.patient_id,
       first_name: a.first_name,
       blood_group: 'B+',
-      mobile: '+91 98450-11111',
+      mobile: '9845011111',
     });
     const c = res.cookies.find((x) => x.name === 'lims_portal')!;
     expect(c).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/api/portal' });
@@ -221,7 +221,7 @@ describe('portal sign-in', () => {
       patient_id: a.patient_id,
       age: a.age,
       gender: 'Male',
-      mobile: '+91 98450-11111',
+      mobile: '9845011111',
       email: 'a@example.com',
       blood_group: 'B+',
       membership_status: 'none',

@@ -61,9 +61,12 @@ export interface PatientsTable {
   id: Generated<number>;
   organization_id: number;
   patient_code: string;
+  title: string | null;
   first_name: string;
   last_name: string;
   date_of_birth: string;
+  /** 1 when the birth date was worked out from an age told at registration. */
+  dob_estimated: Generated<number>;
   gender: string | null;
   phone: string | null;
   email: string | null;

@@ -10,9 +10,11 @@ export function toPatient(r: PatientRow, today: string): Patient {
   return {
     id: r.id,
     patient_id: r.patient_code,
+    title: r.title,
     first_name: r.first_name,
     last_name: r.last_name,
     date_of_birth: r.date_of_birth,
+    dob_estimated: r.dob_estimated === 1,
     age: ageOn(r.date_of_birth, today),
     gender: r.gender,
     phone: r.phone,

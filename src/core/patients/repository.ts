@@ -1,3 +1,4 @@
+import type { Insertable as KyselyInsertable, Updateable } from 'kysely';
 import { fixedQuery, type Db } from '../db/connection.js';
 import type { PatientsTable } from '../db/schema.js';
 import {
@@ -139,7 +140,7 @@ export async function pagePatients(
   return { rows, total };
 }
 
-type Insertable = Omit<PatientsTable, 'id'>;
+type Insertable = KyselyInsertable<PatientsTable>;
 
 export function insertPatientRow(trx: Db, values: Insertable): Promise<PatientRow> {
   return trx.insertInto('patients').values(values).returningAll().executeTakeFirstOrThrow();
@@ -149,7 +150,7 @@ export function updatePatientRow(
   trx: Db,
   organizationId: number,
   id: number,
-  patch: Partial<Insertable>,
+  patch: Updateable<PatientsTable>,
 ): Promise<PatientRow> {
   return trx
     .updateTable('patients')

@@ -24,17 +24,26 @@ import { countBillsOfPatient } from '../billing/repository.js';
 import { nextSequence } from '../sequences.js';
 import { labToday, organizationTimezone } from '../settings/organization.js';
 import { localDate } from '../../shared/time.js';
+import { birthDateFromAge } from '../../shared/age.js';
 
 type Writable = Omit<
   PatientRow,
   'id' | 'organization_id' | 'patient_code' | 'created_by' | 'created_at' | 'updated_at'
 >;
 
-function columns(input: PatientCreate): Writable {
+/** The birth date given, or the one an age told at the desk stands for (marked approximate). */
+function birthOf(input: PatientUpdate, today: string): { date_of_birth: string; dob_estimated: number } | null {
+  if (input.date_of_birth) return { date_of_birth: input.date_of_birth, dob_estimated: 0 };
+  if (input.age == null) return null;
+  return { date_of_birth: birthDateFromAge(input.age, input.age_unit ?? 'years', today), dob_estimated: 1 };
+}
+
+function columns(input: PatientCreate, today: string): Writable {
   return {
+    title: input.title ?? null,
     first_name: input.first_name,
     last_name: input.last_name,
-    date_of_birth: input.date_of_birth,
+    ...birthOf(input, today)!,
     gender: input.gender ?? null,
     phone: input.phone ?? null,
     email: input.email ?? null,
@@ -72,7 +81,7 @@ export async function insertPatient(trx: Db, actor: Actor, input: PatientCreate)
   const seq = await nextSequence(trx, actor.organizationId, `patient:${day}`);
   const now = nowIso();
   const row = await insertPatientRow(trx, {
-    ...columns(input),
+    ...columns(input, await labToday(trx, actor.organizationId)),
     organization_id: actor.organizationId,
     patient_code: `PAT${day}${String(seq).padStart(4, '0')}`,
     created_by: actor.userId,
@@ -92,8 +101,9 @@ export async function updatePatient(db: Db, actor: Actor, id: number, input: Pat
   return db.transaction().execute(async (trx) => {
     const before = await findPatient(trx, actor.organizationId, id);
     if (!before) throw new NotFoundError('Patient', id);
-    const patch: Partial<Writable> = {};
-    for (const [k, v] of Object.entries(input) as [keyof Writable, unknown][]) {
+    const { age: _age, age_unit: _unit, date_of_birth: _dob, ...fields } = input;
+    const patch: Partial<Writable> = { ...birthOf(input, await labToday(trx, actor.organizationId)) };
+    for (const [k, v] of Object.entries(fields) as [keyof Writable, unknown][]) {
       if (v === undefined) continue;
       (patch as Record<string, unknown>)[k] = k === 'membership_type' ? (v ?? 'none') : (v ?? null);
     }

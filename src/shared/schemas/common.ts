@@ -56,6 +56,42 @@ export const phoneSchema = (label: string) =>
       return digits >= 7 && digits <= 15;
     }, `${label} must have 7 to 15 digits`);
 
+/**
+ * An Indian mobile number as staff type it (+91 98450 12345, 098450-12345, 9845012345): stored as
+ * its 10 digits, which start with 6, 7, 8 or 9.
+ */
+export const indianMobile = (label: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\+?[\d\s-]+$/, `${label} may contain only digits, spaces, dashes and a leading +`)
+    .transform((v) => {
+      const digits = v.replace(/\D/g, '');
+      return digits.length === 12 && digits.startsWith('91')
+        ? digits.slice(2)
+        : digits.length === 11 && digits.startsWith('0')
+          ? digits.slice(1)
+          : digits;
+    })
+    .refine(
+      (d) => /^[6-9]\d{9}$/.test(d),
+      `${label} must be a 10-digit Indian mobile number starting with 6, 7, 8 or 9`,
+    );
+
+export const optionalMobile = (label: string) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), indianMobile(label).nullable().optional());
+
+/** A person's name in any script: letters and their marks, spaces, dots, apostrophes, hyphens. */
+export const personName = (label: string, max = 60) =>
+  requiredText(label, max).pipe(
+    z
+      .string()
+      .regex(
+        /^[\p{L}\p{M}][\p{L}\p{M} .'\u2019-]*$/u,
+        `${label} may contain only letters (any script), spaces, dots, apostrophes and hyphens`,
+      ),
+  );
+
 export const optionalPhone = (label: string) =>
   z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), phoneSchema(label).nullable().optional());
 

@@ -1,8 +1,12 @@
 import { z } from 'zod';
-import { BLOOD_GROUPS, EMERGENCY_RELATIONS, GENDERS, MEMBERSHIP_TYPES } from '../constants.js';
+import { BLOOD_GROUPS, EMERGENCY_RELATIONS, GENDERS, MEMBERSHIP_TYPES, PATIENT_TITLES } from '../constants.js';
+import { AGE_UNITS, earliestBirthDate } from '../age.js';
 import {
+  isoDate,
   optionalEmail,
+  optionalMobile,
   optionalPhone,
+  personName,
   optionalText,
   pageQuery,
   pagedShape,
@@ -23,12 +27,57 @@ const gender = z.preprocess(
 
 const emptyToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
 
+/** The latest calendar date anywhere now (UTC+14), and 120 years before it. */
+const latestToday = () => new Date(Date.now() + 14 * 3600_000).toISOString().slice(0, 10);
+
+const birthDate = z.preprocess(
+  emptyToNull,
+  pastOrTodayDate('Date of birth')
+    .refine((d) => d >= earliestBirthDate(latestToday()), 'Date of birth cannot be more than 120 years ago')
+    .nullable()
+    .optional(),
+);
+
 export const patientFields = {
-  first_name: requiredText('First name', 60),
-  last_name: requiredText('Last name', 60),
-  date_of_birth: pastOrTodayDate('Date of birth'),
+  title: z.preprocess(
+    emptyToNull,
+    z
+      .enum(PATIENT_TITLES, { error: `Title must be one of ${PATIENT_TITLES.join(', ')}` })
+      .nullable()
+      .optional(),
+  ),
+  first_name: personName('First name', 60),
+  /** Optional: many walk-ins give one name. Stored as empty text when left out. */
+  last_name: z.preprocess(
+    (v) => (v === null || v === undefined ? '' : typeof v === 'string' ? v.trim() : v),
+    z
+      .string({ error: 'Last name must be text' })
+      .max(60, 'Last name must be at most 60 characters')
+      .regex(
+        /^([\p{L}\p{M}][\p{L}\p{M} .'\u2019-]*)?$/u,
+        'Last name may contain only letters (any script), spaces, dots, apostrophes and hyphens',
+      ),
+  ),
+  /** A known birth date; or leave it out and give the age (below), which records an approximate one. */
+  date_of_birth: birthDate,
+  /** The age told at the desk, in age_unit (years unless said), when the birth date is not known. */
+  age: z.preprocess(
+    emptyToNull,
+    z.coerce
+      .number({ error: 'Age must be a number' })
+      .int('Age must be a whole number')
+      .min(0, 'Age cannot be negative')
+      .max(120, 'Age must be at most 120 years')
+      .nullable()
+      .optional(),
+  ),
+  age_unit: z.preprocess(
+    emptyToNull,
+    z.enum(AGE_UNITS, { error: 'Age unit must be years, months or days' }).nullable().optional(),
+  ),
   gender,
-  phone: optionalPhone('Phone'),
+  /** The patient's mobile: stored as its 10 digits. */
+  phone: optionalMobile('Mobile number'),
   email: optionalEmail,
   address: optionalText(300),
   city: optionalText(80),
@@ -71,11 +120,25 @@ export const patientFields = {
   ),
 };
 
-export const patientCreateSchema = z.object(patientFields);
+/** A birth date or an age (years, months or days), in a range a person can have. */
+function ageOrBirthDate(
+  p: { date_of_birth?: string | null; age?: number | null; age_unit?: string | null },
+  ctx: z.RefinementCtx,
+) {
+  const unit = p.age_unit ?? 'years';
+  if (p.age != null && unit !== 'years' && p.age > (unit === 'months' ? 1440 : 43800))
+    ctx.addIssue({ code: 'custom', path: ['age'], message: 'Age is more than 120 years' });
+}
+
+export const patientCreateSchema = z.object(patientFields).superRefine((p, ctx) => {
+  if (!p.date_of_birth && p.age == null)
+    ctx.addIssue({ code: 'custom', path: ['date_of_birth'], message: 'Date of birth or age is required' });
+  ageOrBirthDate(p, ctx);
+});
 export type PatientCreate = z.infer<typeof patientCreateSchema>;
 
 /** PUT takes a record as GET returned it; absent fields keep their value. */
-export const patientUpdateSchema = z.object(patientFields).partial();
+export const patientUpdateSchema = z.object(patientFields).partial().superRefine(ageOrBirthDate);
 export type PatientUpdate = z.infer<typeof patientUpdateSchema>;
 
 export const patientListQuery = pageQuery.extend({
@@ -100,9 +163,12 @@ export type PatientListQuery = z.infer<typeof patientListQuery>;
 export const patientSchema = z.object({
   id: z.number().int(),
   patient_id: z.string(),
+  title: z.string().nullable(),
   first_name: z.string(),
   last_name: z.string(),
   date_of_birth: z.string(),
+  /** The birth date was worked out from an age told at registration (approximate). */
+  dob_estimated: z.boolean(),
   age: z.number().int().nullable(),
   gender: z.string().nullable(),
   phone: z.string().nullable(),

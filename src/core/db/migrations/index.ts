@@ -2,6 +2,7 @@ import { sql as foundation } from './001_foundation.js';
 import { sql as catalogueBilling } from './002_catalogue_billing.js';
 import { sql as laboratory } from './003_laboratory.js';
 import { sql as labDay } from './004_lab_day.js';
+import { sql as walkIn } from './005_walk_in.js';
 
 export interface Migration {
   version: number;
@@ -15,4 +16,5 @@ export const migrations: Migration[] = [
   { version: 2, name: 'catalogue_billing', sql: catalogueBilling },
   { version: 3, name: 'laboratory', sql: laboratory },
   { version: 4, name: 'lab_day', sql: labDay },
+  { version: 5, name: 'walk_in', sql: walkIn },
 ];
