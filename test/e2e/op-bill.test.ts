@@ -315,14 +315,15 @@ describe('Register Patient with Bill', () => {
     await page.getByLabel('Relationship', { exact: true }).selectOption('Spouse');
     await page.getByLabel(/agrees to the terms and conditions/).check();
 
-    // Doctor visit is the default: a doctor is required.
-    expect(await page.getByRole('radio', { name: 'Doctor Visit + Lab Tests' }).isChecked()).toBe(true);
+    // Lab tests only is the default (a walk-in); a doctor visit requires a doctor.
+    expect(await page.getByRole('radio', { name: 'Lab Tests Only' }).isChecked()).toBe(true);
+    await page.getByRole('radio', { name: 'Doctor Visit + Lab Tests' }).check();
     await pick(page, 'Individual Tests', 'FBS', /Fasting Blood Sugar/);
     await submit.click();
     await page.getByText('Please select a doctor for consultation').first().waitFor();
 
     await page.getByRole('radio', { name: 'Lab Tests Only' }).check();
-    await page.getByText('Lab tests only: no doctor and no consultation fee on this bill.').waitFor();
+    await page.getByText('Lab tests only: no consultation fee. A referring doctor is printed on the report.').waitFor();
     await page.getByRole('button', { name: 'Remove Fasting Blood Sugar' }).click();
     await submit.click();
     await page.getByText('Please add at least one test, profile, or package').waitFor();
@@ -375,6 +376,6 @@ describe('Register Patient with Bill', () => {
     // The form resets.
     expect(await page.getByLabel('First Name', { exact: true }).inputValue()).toBe('');
     await page.getByText('No tests added yet').waitFor();
-    expect(await page.getByRole('radio', { name: 'Doctor Visit + Lab Tests' }).isChecked()).toBe(true);
+    expect(await page.getByRole('radio', { name: 'Lab Tests Only' }).isChecked()).toBe(true);
   });
 });

@@ -102,7 +102,13 @@ export async function updatePatient(db: Db, actor: Actor, id: number, input: Pat
     const before = await findPatient(trx, actor.organizationId, id);
     if (!before) throw new NotFoundError('Patient', id);
     const { age: _age, age_unit: _unit, date_of_birth: _dob, ...fields } = input;
-    const patch: Partial<Writable> = { ...birthOf(input, await labToday(trx, actor.organizationId)) };
+    // The birth date changes when a new one is given, or an age without one (the form sends the date back unchanged).
+    const birthChanged =
+      (input.date_of_birth && input.date_of_birth !== before.date_of_birth) ||
+      (!input.date_of_birth && input.age != null);
+    const patch: Partial<Writable> = birthChanged
+      ? { ...birthOf(input, await labToday(trx, actor.organizationId)) }
+      : {};
     for (const [k, v] of Object.entries(fields) as [keyof Writable, unknown][]) {
       if (v === undefined) continue;
       (patch as Record<string, unknown>)[k] = k === 'membership_type' ? (v ?? 'none') : (v ?? null);

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { BLOOD_GROUPS, EMERGENCY_RELATIONS, GENDERS, MEMBERSHIP_TYPES, PATIENT_TITLES } from '../constants.js';
 import { AGE_UNITS, earliestBirthDate } from '../age.js';
 import {
-  isoDate,
   optionalEmail,
   optionalMobile,
   optionalPhone,
@@ -11,7 +10,6 @@ import {
   pageQuery,
   pagedShape,
   pastOrTodayDate,
-  requiredText,
 } from './common.js';
 
 /** Accepts Male/male/MALE (the OP Bill form sends lowercase) and stores the spec's capitalised value. */

@@ -8,10 +8,20 @@ import {
   type UseFormRegisterReturn,
 } from 'react-hook-form';
 import { FormField, Input, Select, Textarea, type SelectOption } from '@/components';
-import { BLOOD_GROUP_OPTIONS, GENDER_OPTIONS, MEMBERSHIP_OPTIONS, RELATION_OPTIONS } from '@/lib/patients/options';
+import {
+  AGE_UNIT_OPTIONS,
+  BLOOD_GROUP_OPTIONS,
+  GENDER_OPTIONS,
+  MEMBERSHIP_OPTIONS,
+  RELATION_OPTIONS,
+  TITLE_OPTIONS,
+} from '@/lib/patients/options';
 
 /** The patient fields the forms show, by their API names. */
 export type PatientFieldKey =
+  | 'title'
+  | 'age'
+  | 'age_unit'
   | 'first_name'
   | 'last_name'
   | 'date_of_birth'
@@ -58,6 +68,18 @@ const choice = (options: SelectOption[], requiredText: string, optionalText: str
   };
 
 const FIELDS: Record<PatientFieldKey, FieldSpec> = {
+  title: { label: 'Title', control: choice(TITLE_OPTIONS, 'Select title', 'No title') },
+  age: {
+    label: 'Age',
+    control: text({
+      type: 'number',
+      inputMode: 'numeric',
+      min: 0,
+      max: 120,
+      placeholder: 'if the birth date is not known',
+    }),
+  },
+  age_unit: { label: 'Age In', control: (reg) => <Select options={AGE_UNIT_OPTIONS} {...reg} /> },
   first_name: { label: 'First Name', control: text({ autoComplete: 'off' }) },
   last_name: { label: 'Last Name', control: text({ autoComplete: 'off' }) },
   // The max is read when drawn so a form left open past midnight still allows today.
@@ -94,7 +116,7 @@ const FIELDS: Record<PatientFieldKey, FieldSpec> = {
 };
 
 const SECTION_FIELDS: Record<SectionKey, readonly PatientFieldKey[]> = {
-  personal: ['first_name', 'last_name', 'date_of_birth', 'gender'],
+  personal: ['title', 'first_name', 'last_name', 'gender', 'date_of_birth', 'age', 'age_unit'],
   contact: ['phone', 'email', 'address', 'city', 'state', 'pincode'],
   emergency: ['emergency_contact', 'emergency_phone', 'emergency_relation'],
   medical: ['blood_group', 'allergies', 'medical_history'],

@@ -21,3 +21,13 @@ export function applyServerErrors<T extends FieldValues>(
   }
   return placed;
 }
+
+/**
+ * The fields whose error message the form shows, for the "N fields need attention" toast: a count
+ * of what the user sees, not of the validator's internal issues.
+ */
+export function shownErrors(errs: Record<string, unknown>): string[] {
+  return Object.entries(errs)
+    .filter(([, e]) => typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string')
+    .map(([k]) => k);
+}

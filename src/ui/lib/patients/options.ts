@@ -6,7 +6,9 @@ import {
   GENDERS,
   MEMBERSHIP_TYPES,
   PATIENT_SEARCH_TYPES,
+  PATIENT_TITLES,
 } from '@shared/constants';
+import { AGE_UNITS } from '@shared/age';
 import { humanize } from '@/lib/format';
 
 /** Select options built from the spec's lists (src/shared/constants), so no screen retypes them. */
@@ -21,6 +23,9 @@ export const MEMBERSHIP_FILTER_OPTIONS: SelectOption[] = [
   { value: 'all', label: 'All memberships' },
   ...MEMBERSHIP_OPTIONS,
 ];
+
+export const TITLE_OPTIONS: SelectOption[] = PATIENT_TITLES.map((t) => ({ value: t, label: t }));
+export const AGE_UNIT_OPTIONS: SelectOption[] = AGE_UNITS.map((u) => ({ value: u, label: humanize(u) }));
 
 export const BLOOD_GROUP_OPTIONS: SelectOption[] = BLOOD_GROUPS.map((b) => ({ value: b, label: b }));
 export const RELATION_OPTIONS: SelectOption[] = EMERGENCY_RELATIONS.map((r) => ({ value: r, label: r }));

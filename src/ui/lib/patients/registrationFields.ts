@@ -3,6 +3,9 @@ import type { RegistrationInput } from '@/lib/patients/schemas';
 
 /** API field -> this form's field (the spec's camelCase names, spec 3 "Registration form"). */
 export const REGISTRATION_NAMES = {
+  title: 'title',
+  age: 'age',
+  age_unit: 'ageUnit',
   first_name: 'firstName',
   last_name: 'lastName',
   date_of_birth: 'dateOfBirth',
@@ -24,17 +27,8 @@ export const REGISTRATION_NAMES = {
   membership_type: 'membershipType',
 } as const satisfies Record<PatientFieldKey, keyof RegistrationInput>;
 
-/** Spec 5: required on New Patient Registration and on Register Patient with Bill. */
-export const REGISTRATION_REQUIRED: ReadonlySet<PatientFieldKey> = new Set([
-  'first_name',
-  'last_name',
-  'date_of_birth',
-  'gender',
-  'phone',
-  'address',
-  'city',
-  'state',
-  'pincode',
-  'emergency_phone',
-  'emergency_relation',
-]);
+/**
+ * Required on New Patient Registration and on Register Patient with Bill: what a walk-in can give at
+ * once (name, sex, mobile, and a birth date or an age); the rest can wait (docs/decisions.md).
+ */
+export const REGISTRATION_REQUIRED: ReadonlySet<PatientFieldKey> = new Set(['first_name', 'gender', 'phone']);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { EMERGENCY_RELATIONS, GENDERS } from '@shared/constants';
-import { phoneSchema, requiredText } from '@shared/schemas/common';
-import { patientCreateSchema, patientFields, type PatientCreate } from '@shared/schemas/patients';
+import { GENDERS } from '@shared/constants';
+import { indianMobile } from '@shared/schemas/common';
+import { patientFields, type PatientCreate } from '@shared/schemas/patients';
 
 /**
  * Form schemas of the patient screens. They reuse the server's field schemas (src/shared) and only
@@ -13,65 +13,89 @@ const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === 
 /** An empty date box says "Date of birth is required", not that '' is not a YYYY-MM-DD date. */
 const dateOfBirth = z.preprocess(blankToUndefined, patientFields.date_of_birth);
 
-/** All Patients > Add Patient (spec 5): first name, last name and date of birth required; the rest optional. */
-export const addPatientSchema = patientCreateSchema
+/** A birth date or an age; checked even while other fields are wrong, so every missing field shows at once. */
+const hasBirthDateOrAge = (v: { date_of_birth?: unknown; age?: unknown }) =>
+  Boolean(v.date_of_birth) || (v.age !== undefined && v.age !== null && v.age !== '');
+const birthDateOrAgeIssue = () => ({
+  path: ['date_of_birth'],
+  message: 'Date of birth or age is required',
+  when: () => true,
+});
+
+/** All Patients > Add Patient: first name and a birth date or an age required; the rest optional. */
+export const addPatientSchema = z
+  .object(patientFields)
   .pick({
+    title: true,
     first_name: true,
     last_name: true,
     date_of_birth: true,
+    age: true,
+    age_unit: true,
     gender: true,
     phone: true,
     email: true,
     address: true,
   })
-  .extend({ date_of_birth: dateOfBirth });
+  .extend({ date_of_birth: dateOfBirth })
+  .refine(hasBirthDateOrAge, birthDateOrAgeIssue());
 
 /** All Patients > Edit: every registration field, with the server's own rules. */
-export const editPatientSchema = patientCreateSchema.extend({ date_of_birth: dateOfBirth });
+export const editPatientSchema = z
+  .object(patientFields)
+  .extend({ date_of_birth: dateOfBirth })
+  .refine(hasBirthDateOrAge, birthDateOrAgeIssue());
 
 /**
  * New Patient Registration (spec 2.10, 3 "Registration form", 5): the spec's field names, stricter
  * than the API: gender, mobile, address, city, state, pincode, emergency number and relationship
  * are required here, and the terms box must be ticked.
  */
-export const registrationSchema = z.object({
-  firstName: patientFields.first_name,
-  lastName: patientFields.last_name,
-  dateOfBirth: dateOfBirth,
-  gender: z.preprocess(blankToUndefined, z.enum(GENDERS, { error: 'Gender is required' })),
-  mobile: z
-    .preprocess(blankToUndefined, phoneSchema('Mobile number').optional())
-    .refine((v) => v !== undefined, 'Mobile number is required'),
-  email: patientFields.email,
-  address: requiredText('Address', 300),
-  city: requiredText('City', 80),
-  state: requiredText('State', 80),
-  pincode: z
-    .string()
-    .trim()
-    .min(1, 'Pincode is required')
-    .regex(/^\d{6}$/, 'Pincode must be 6 digits'),
-  emergencyContactName: patientFields.emergency_contact,
-  emergencyContact: z
-    .preprocess(blankToUndefined, phoneSchema('Emergency contact number').optional())
-    .refine((v) => v !== undefined, 'Emergency contact number is required'),
-  emergencyRelation: z.preprocess(blankToUndefined, z.enum(EMERGENCY_RELATIONS, { error: 'Relationship is required' })),
-  bloodGroup: patientFields.blood_group,
-  allergies: patientFields.allergies,
-  medicalHistory: patientFields.medical_history,
-  insuranceProvider: patientFields.insurance_provider,
-  insuranceNumber: patientFields.insurance_number,
-  membershipType: patientFields.membership_type,
-  agreeToTerms: z.boolean().refine((v) => v, 'Please agree to the terms and conditions'),
-});
+export const registrationSchema = z
+  .object({
+    title: patientFields.title,
+    firstName: patientFields.first_name,
+    lastName: patientFields.last_name,
+    dateOfBirth: patientFields.date_of_birth,
+    age: patientFields.age,
+    ageUnit: patientFields.age_unit,
+    gender: z.preprocess(blankToUndefined, z.enum(GENDERS, { error: 'Gender is required' })),
+    mobile: z
+      .preprocess(blankToUndefined, indianMobile('Mobile number').optional())
+      .refine((v) => v !== undefined, 'Mobile number is required'),
+    email: patientFields.email,
+    address: patientFields.address,
+    city: patientFields.city,
+    state: patientFields.state,
+    pincode: patientFields.pincode,
+    emergencyContactName: patientFields.emergency_contact,
+    emergencyContact: patientFields.emergency_phone,
+    emergencyRelation: patientFields.emergency_relation,
+    bloodGroup: patientFields.blood_group,
+    allergies: patientFields.allergies,
+    medicalHistory: patientFields.medical_history,
+    insuranceProvider: patientFields.insurance_provider,
+    insuranceNumber: patientFields.insurance_number,
+    membershipType: patientFields.membership_type,
+    agreeToTerms: z.boolean().refine((v) => v, 'Please agree to the terms and conditions'),
+  })
+  // Checked even while other fields are wrong (when), so the form shows every missing field at once.
+  .refine((v) => Boolean(v.dateOfBirth) || (v.age !== undefined && v.age !== null), {
+    path: ['dateOfBirth'],
+    message: 'Date of birth or age is required',
+    when: () => true,
+  });
 
 export type RegistrationInput = z.input<typeof registrationSchema>;
 export type RegistrationValues = z.output<typeof registrationSchema>;
 
 export const REGISTRATION_DEFAULTS: RegistrationInput = {
+  title: '',
   firstName: '',
   lastName: '',
   dateOfBirth: '',
+  age: '',
+  ageUnit: 'years',
   gender: '',
   mobile: '',
   email: '',
@@ -93,6 +117,9 @@ export const REGISTRATION_DEFAULTS: RegistrationInput = {
 
 /** Registration form field -> API field (spec 7 plus the mapping mobile -> phone, number -> emergency_phone). */
 export const REGISTRATION_TO_API = {
+  title: 'title',
+  age: 'age',
+  ageUnit: 'age_unit',
   firstName: 'first_name',
   lastName: 'last_name',
   dateOfBirth: 'date_of_birth',
@@ -119,19 +146,22 @@ type RegistrationField = keyof typeof REGISTRATION_TO_API;
 /** The API body for a valid registration form. */
 export function registrationToApi(v: RegistrationValues): PatientCreate {
   return {
+    title: v.title ?? null,
     first_name: v.firstName,
     last_name: v.lastName,
-    date_of_birth: v.dateOfBirth,
+    date_of_birth: v.dateOfBirth ?? null,
+    age: v.dateOfBirth ? null : (v.age ?? null),
+    age_unit: v.dateOfBirth ? null : (v.ageUnit ?? 'years'),
     gender: v.gender,
     phone: v.mobile ?? null,
     email: v.email ?? null,
-    address: v.address,
-    city: v.city,
-    state: v.state,
-    pincode: v.pincode,
+    address: v.address ?? null,
+    city: v.city ?? null,
+    state: v.state ?? null,
+    pincode: v.pincode ?? null,
     emergency_contact: v.emergencyContactName ?? null,
     emergency_phone: v.emergencyContact ?? null,
-    emergency_relation: v.emergencyRelation,
+    emergency_relation: v.emergencyRelation ?? null,
     blood_group: v.bloodGroup ?? null,
     allergies: v.allergies ?? null,
     medical_history: v.medicalHistory ?? null,

@@ -22,13 +22,15 @@ export interface DoctorPickerProps {
   onChange: (doctor: Doctor | null) => void;
   error?: string;
   required?: boolean;
+  /** "Doctor" unless said ("Referring Doctor" on a lab-only visit). */
+  label?: string;
 }
 
 /**
  * Spec 2.8 / 6: only doctors and lab technicians are offered (GET /api/doctors), each with their
  * specialization and consultation fee, searchable by name or specialization.
  */
-export function DoctorPicker({ value, onChange, error, required }: DoctorPickerProps) {
+export function DoctorPicker({ value, onChange, error, required, label = 'Doctor' }: DoctorPickerProps) {
   const [query, setQuery] = useState('');
   const doctors = useDoctors();
   const options = useMemo(() => {
@@ -60,7 +62,7 @@ export function DoctorPicker({ value, onChange, error, required }: DoctorPickerP
 
   return (
     <SearchPicker
-      label="Doctor"
+      label={label}
       required={required}
       placeholder="Search doctors by name or specialization..."
       query={query}

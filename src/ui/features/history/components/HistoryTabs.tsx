@@ -31,6 +31,7 @@ export function OverviewTab({ history, portal }: { history: PatientHistory; port
         </Item>
         <Item label="Date of Birth">
           <DateText value={p.date_of_birth} />
+          {p.dob_estimated && ' (approx., from age)'}
         </Item>
         <Item label="Blood Group">{dash(p.blood_group)}</Item>
         <Item label="Phone">{dash(p.phone)}</Item>

@@ -69,6 +69,7 @@ function PatientDialog({
           <Field label="Name">{fullName(p)}</Field>
           <Field label="Date of Birth">
             <DateText value={p.date_of_birth} />
+            {p.dob_estimated && ' (approx., from age)'}
           </Field>
           <Field label="Age / Gender">
             {p.age ?? '—'} years / {p.gender ?? '—'}

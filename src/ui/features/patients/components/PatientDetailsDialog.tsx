@@ -80,6 +80,7 @@ export function PatientDetailsDialog({ patient, onOpenChange, onEdit }: PatientD
             <Item label="Last Name">{p.last_name}</Item>
             <Item label="Date of Birth">
               <DateText value={p.date_of_birth} />
+              {p.dob_estimated && ' (approx., from age)'}
             </Item>
             <Item label="Age">{p.age === null ? '—' : `${p.age} years`}</Item>
             <Item label="Gender">{show(p.gender)}</Item>

@@ -30,12 +30,18 @@ const NAMES = {
   insurance_provider: 'insurance_provider',
   insurance_number: 'insurance_number',
   membership_type: 'membership_type',
+  title: 'title',
+  age: 'age',
+  age_unit: 'age_unit',
 } as const satisfies Record<PatientFieldKey, PatientFieldKey>;
 
 const ALL_SECTIONS = ['personal', 'contact', 'emergency', 'medical', 'insurance'] as const;
-/** Spec 5: the Add Patient form requires first name, last name and date of birth. */
-const REQUIRED_BASIC: ReadonlySet<PatientFieldKey> = new Set(['first_name', 'last_name', 'date_of_birth']);
+/** Add Patient requires the first name and a birth date or an age (walk-in rules, docs/decisions.md). */
+const REQUIRED_BASIC: ReadonlySet<PatientFieldKey> = new Set(['first_name']);
 const ADD_NAMES = {
+  title: 'title',
+  age: 'age',
+  age_unit: 'age_unit',
   first_name: 'first_name',
   last_name: 'last_name',
   date_of_birth: 'date_of_birth',
@@ -43,7 +49,7 @@ const ADD_NAMES = {
   phone: 'phone',
   email: 'email',
   address: 'address',
-} as const satisfies Record<keyof typeof addPatientSchema.shape, PatientFieldKey>;
+} as const satisfies Record<string, PatientFieldKey>;
 
 const isField = (path: string): path is PatientFieldKey => path in NAMES;
 
@@ -53,9 +59,12 @@ type AddInput = z.input<typeof addPatientSchema>;
 /** The record as form values: text inputs want '' rather than null. */
 function toFormValues(p: Patient): EditInput {
   const out: Record<string, string> = {};
-  for (const k of Object.keys(NAMES) as PatientFieldKey[]) out[k] = p[k] ?? '';
+  for (const k of Object.keys(NAMES) as PatientFieldKey[]) if (k in p) out[k] = String(p[k as keyof Patient] ?? '');
   return {
     ...out,
+    // The age is asked only to replace the birth date; the record keeps its date.
+    age: '',
+    age_unit: 'years',
     first_name: p.first_name,
     last_name: p.last_name,
     date_of_birth: p.date_of_birth,
@@ -64,6 +73,9 @@ function toFormValues(p: Patient): EditInput {
 }
 
 const ADD_DEFAULTS: AddInput = {
+  title: '',
+  age: '',
+  age_unit: 'years',
   first_name: '',
   last_name: '',
   date_of_birth: '',
@@ -105,7 +117,7 @@ export function AddPatientDialog({ open, onOpenChange }: AddPatientDialogProps) 
       open={open}
       onOpenChange={(o) => !create.isPending && onOpenChange(o)}
       title="Add New Patient"
-      description="First name, last name and date of birth are required. Use New Patient Registration for the full form."
+      description="First name and a date of birth or an age are required. Use New Patient Registration for the full form."
       size="lg"
       footer={
         <>

@@ -1,3 +1,4 @@
+import { shownErrors } from '@/lib/forms';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useForm, type FieldErrors } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -85,7 +86,7 @@ export default function PatientRegistrationPage() {
 
   // Spec 8: "Please agree to the terms and conditions" when only the box is missing, else the general text.
   const onInvalid = (errs: FieldErrors<RegistrationInput>) => {
-    const keys = Object.keys(errs);
+    const keys = shownErrors(errs);
     const first = (Object.keys(REGISTRATION_DEFAULTS) as (keyof RegistrationInput)[]).find((k) => k in errs);
     if (first) form.setFocus(first);
     if (keys.length === 1 && keys[0] === 'agreeToTerms') notify.error('Please agree to the terms and conditions');

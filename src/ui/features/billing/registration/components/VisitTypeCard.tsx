@@ -5,16 +5,21 @@ export type VisitType = 'doctor_visit' | 'lab_only';
 
 const OPTIONS: { value: VisitType; label: string; hint: string }[] = [
   {
+    value: 'lab_only',
+    label: 'Lab Tests Only',
+    hint: 'No consultation fee; a referring doctor may be named for the report',
+  },
+  {
     value: 'doctor_visit',
     label: 'Doctor Visit + Lab Tests',
     hint: 'Consultation with a doctor; the consultation fee is added to the bill',
   },
-  { value: 'lab_only', label: 'Lab Tests Only', hint: 'No doctor and no consultation fee' },
 ];
 
 /**
  * Spec 2.11 Visit Type. The spec's include-doctor-visit box (on by default) and the two visit types
- * are one choice, so they are one radio group here with the doctor visit chosen by default.
+ * are one choice, so they are one radio group here. Lab tests only is the default: most visitors of a
+ * lab are walk-ins with a doctor's slip, and a consultation is the exception (docs/decisions.md).
  */
 export function VisitTypeCard({ value, onChange }: { value: VisitType; onChange: (v: VisitType) => void }) {
   return (

@@ -1,3 +1,4 @@
+import { shownErrors } from '@/lib/forms';
 import { useState, type ReactNode } from 'react';
 import { useForm, type FieldErrors } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -39,7 +40,8 @@ const section = (_key: string, title: string, body: ReactNode) => (
 /** Register Patient with Bill (spec 2.11): one call creates the patient and the bill together. */
 export default function RegisterPatientWithBillPage() {
   const screen = useScreen();
-  const [visit, setVisit] = useState<VisitType>('doctor_visit');
+  // A walk-in for tests is the usual case: no doctor needed (a referring doctor may be named).
+  const [visit, setVisit] = useState<VisitType>('lab_only');
   const [doctor, setDoctor] = useState<Doctor | null>(null);
   const [doctorError, setDoctorError] = useState<string>();
   const [result, setResult] = useState<Registration | null>(null);
@@ -71,7 +73,7 @@ export default function RegisterPatientWithBillPage() {
   const resetAll = () => {
     form.reset(REGISTRATION_DEFAULTS);
     entry.reset();
-    setVisit('doctor_visit');
+    setVisit('lab_only');
     setDoctor(null);
     setDoctorError(undefined);
   };
@@ -100,7 +102,7 @@ export default function RegisterPatientWithBillPage() {
       .mutateAsync({
         patient: registrationToApi(values),
         visit_type: visit,
-        doctor_id: doctorVisit ? (doctor?.id ?? null) : null,
+        doctor_id: doctor?.id ?? null,
         ...entry.request(),
       })
       .then((r) => {
@@ -112,7 +114,7 @@ export default function RegisterPatientWithBillPage() {
   // Spec 8: the terms message when only the box is missing, else the general one.
   const onInvalid = (errs: FieldErrors<RegistrationInput>) => {
     billProblem();
-    const keys = Object.keys(errs);
+    const keys = shownErrors(errs);
     if (keys.length === 1 && keys[0] === 'agreeToTerms') notify.error('Please agree to the terms and conditions');
     else
       notify.error(
@@ -162,19 +164,19 @@ export default function RegisterPatientWithBillPage() {
             <Card>
               <CardHeader title="Doctor Selection" />
               <CardBody>
-                {doctorVisit ? (
-                  <DoctorPicker
-                    value={doctor}
-                    required
-                    onChange={(d) => {
-                      setDoctor(d);
-                      setDoctorError(undefined);
-                    }}
-                    error={doctorError}
-                  />
-                ) : (
-                  <p className="text-sm text-slate-600">
-                    Lab tests only: no doctor and no consultation fee on this bill.
+                <DoctorPicker
+                  value={doctor}
+                  required={doctorVisit}
+                  label={doctorVisit ? 'Doctor' : 'Referring Doctor (optional)'}
+                  onChange={(d) => {
+                    setDoctor(d);
+                    setDoctorError(undefined);
+                  }}
+                  error={doctorError}
+                />
+                {!doctorVisit && (
+                  <p className="mt-2 text-[13px] text-slate-600">
+                    Lab tests only: no consultation fee. A referring doctor is printed on the report.
                   </p>
                 )}
               </CardBody>
