@@ -38,6 +38,8 @@ export interface TestsTable extends CatalogueItemColumns {
   delta_window_days: number | null;
   /** JSON array of other names staff search by (sugar, Hb, CBC). */
   aliases: string | null;
+  /** JSON array of the Westgard rules QC of this test is judged by; null: the default set. */
+  qc_rules: string | null;
 }
 
 export type TestProfilesTable = CatalogueItemColumns;

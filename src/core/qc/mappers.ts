@@ -52,6 +52,9 @@ export function toRun(r: QcRunListRow): QcRun {
     performed_by_name: name || null,
     performed_at: r.performed_at,
     created_at: r.created_at,
+    run_key: r.run_key,
+    override_reason: r.override_reason,
+    overridden_at: r.overridden_at,
   };
 }
 

@@ -221,3 +221,58 @@ export async function deleteMaterialRow(trx: Db, organizationId: number, id: num
 export function insertRunRow(trx: Db, values: Insertable<QcRunsTable>): Promise<QcRunRow> {
   return trx.insertInto('qc_runs').values(values).returningAll().executeTakeFirstOrThrow();
 }
+
+/** The latest QC runs of a test (all levels), newest first, for judging the next run across levels. */
+export function selectLatestTestRuns(db: Db, testId: number, limit: number) {
+  return db
+    .selectFrom('qc_runs')
+    .select(['run_key', 'material_id', 'value', 'performed_at', 'id'])
+    .where('test_id', '=', testId)
+    .orderBy('performed_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** The latest QC run of a test at or before a moment: the QC a patient result of then relies on. */
+export function latestTestRunAt(db: Db, organizationId: number, testId: number, atIso: string) {
+  return db
+    .selectFrom('qc_runs')
+    .select(['id', 'run_key', 'status', 'rules', 'performed_at', 'overridden_at'])
+    .where('organization_id', '=', organizationId)
+    .where('test_id', '=', testId)
+    .where('performed_at', '<=', atIso)
+    .orderBy('performed_at', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+}
+
+export function runsOfKey(db: Db, organizationId: number, runKey: string) {
+  return db
+    .selectFrom('qc_runs')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('run_key', '=', runKey)
+    .execute();
+}
+
+export async function overrideRunRows(
+  db: Db,
+  runKey: string,
+  patch: { override_reason: string; overridden_by: number | null; overridden_at: string },
+): Promise<void> {
+  await db.updateTable('qc_runs').set(patch).where('run_key', '=', runKey).execute();
+}
+
+export function testQcRules(db: Db, organizationId: number, testId: number) {
+  return db
+    .selectFrom('tests')
+    .select(['id', 'name', 'code', 'qc_rules'])
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', testId)
+    .executeTakeFirst();
+}
+
+export async function setTestQcRules(db: Db, testId: number, rules: string | null): Promise<void> {
+  await db.updateTable('tests').set({ qc_rules: rules }).where('id', '=', testId).execute();
+}

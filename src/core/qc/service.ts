@@ -7,7 +7,9 @@ import { nextSequence } from '../sequences.js';
 import { getOrganization } from '../settings/organization.js';
 import { addDays, localDate } from '../../shared/time.js';
 import { formatLabDateTime } from '../pdf/format.js';
-import { passRate, westgard, zScore } from '../../shared/westgard.js';
+import { evaluateRun, passRate, zScore } from '../../shared/westgard.js';
+import { randomUUID } from 'node:crypto';
+import { rulesOfTest } from './rules.js';
 import {
   QC_DEFAULT_EXPIRY_DAYS,
   QC_EXPIRY_WARNING_DAYS,
@@ -38,12 +40,12 @@ import {
 } from './repository.js';
 import { labDate, materialStatus, toMaterial, toRun } from './mappers.js';
 
-/** 10-x, the longest rule, reads the new run and the nine before it. */
-const RULE_WINDOW = 10;
+/** 12-x, the longest rule, reads the new run and the eleven before it. */
+export const RULE_WINDOW = 12;
 /** Clocks of the browser and the server differ a little; a run "now" must not be refused as future. */
-const CLOCK_SKEW_MS = 5 * 60_000;
+export const CLOCK_SKEW_MS = 5 * 60_000;
 
-async function labCalendar(db: Db, organizationId: number) {
+export async function labCalendar(db: Db, organizationId: number) {
   const org = await getOrganization(db, organizationId);
   return { today: localDate(org.timezone), dateFormat: org.date_format, timeZone: org.timezone };
 }
@@ -254,7 +256,10 @@ export async function recordRun(
     // Earlier values are judged against today's target, so a corrected target applies to the whole series.
     const z = (v: number) => roundQc(zScore(v, m.target_mean, m.target_sd));
     const zs = [z(input.value), ...earlier.map((r) => z(r.value))];
-    const verdict = westgard(zs);
+    const verdict = evaluateRun(
+      zs.map((v) => [v]),
+      await rulesOfTest(trx, actor.organizationId, m.test_id),
+    );
     const row = await insertRunRow(trx, {
       organization_id: actor.organizationId,
       material_id: materialId,
@@ -266,6 +271,11 @@ export async function recordRun(
       performed_by: actor.userId,
       performed_at: performedAt.toISOString(),
       created_at: nowIso(),
+      run_key: randomUUID(),
+      test_id: m.test_id,
+      override_reason: null,
+      overridden_by: null,
+      overridden_at: null,
     });
     await writeAudit(trx, actor, {
       action: 'create',

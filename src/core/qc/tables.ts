@@ -32,6 +32,12 @@ export interface QcRunsTable {
   performed_by: number | null;
   performed_at: string;
   created_at: string;
+  /** The levels measured together for a test share it: one QC run. */
+  run_key: string | null;
+  test_id: number | null;
+  override_reason: string | null;
+  overridden_by: number | null;
+  overridden_at: string | null;
 }
 
 /** Merged into the database type (src/core/db/schema.ts) wherever this module is compiled. */

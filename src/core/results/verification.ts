@@ -24,6 +24,7 @@ import {
   updateResultRow,
 } from './entry-repository.js';
 import { getResult } from './service.js';
+import { qcGate } from '../qc/runs.js';
 import { hasPermission } from '../../shared/roles.js';
 
 /**
@@ -90,6 +91,8 @@ async function verifyOne(db: Db, actor: Actor, id: number, allowSelf: boolean, m
       );
     }
     const now = nowIso();
+    const qc = await qcGate(trx, actor.organizationId, row.test_id, row.entered_at ?? now);
+    if (qc.blocked) throw new ConflictError(`${resultCode(id)} (${row.test_name}): ${qc.message}`, 'QC_REJECTED');
     await updateResultRow(trx, id, {
       status: 'verified',
       verified_by: actor.userId,

@@ -10,6 +10,8 @@ import {
   recordRun,
   updateMaterial,
 } from '../../core/qc/service.js';
+import { overrideRun, recordTestRun } from '../../core/qc/runs.js';
+import { getTestRules, setTestRules } from '../../core/qc/rules.js';
 import { actorOf } from '../plugins/auth.js';
 import { route } from '../contract.js';
 
@@ -30,6 +32,12 @@ export async function qcRoutes(app: FastifyInstance) {
   }));
   route(app, qcApi.runs, async (req) => listRuns(db, org(req), req.params.id));
   route(app, qcApi.recordRun, async (req) => recordRun(db, actorOf(req), req.params.id, req.body));
+  route(app, qcApi.recordTestRun, async (req) => recordTestRun(db, actorOf(req), req.body));
+  route(app, qcApi.overrideRun, async (req) => ({
+    runs: await overrideRun(db, actorOf(req), req.params.id, req.body.reason),
+  }));
+  route(app, qcApi.testRules, async (req) => getTestRules(db, org(req), req.params.id));
+  route(app, qcApi.setTestRules, async (req) => setTestRules(db, actorOf(req), req.params.id, req.body.rules));
 }
 
 export default qcRoutes;

@@ -5,13 +5,17 @@ import {
   qcMaterialListQuery,
   qcMaterialSchema,
   qcMaterialUpdateSchema,
+  qcOverrideSchema,
   qcRunCreateSchema,
   qcRunSchema,
   qcSummarySchema,
+  qcTestRunCreateSchema,
 } from '../schemas/qc.js';
+import { WESTGARD_RULES } from '../westgard.js';
 import { defineRoute } from './contract.js';
 
 const oneMaterial = z.object({ material: qcMaterialSchema });
+const rulesOfTest = z.object({ test_id: z.number(), test_name: z.string(), rules: z.array(z.enum(WESTGARD_RULES)) });
 
 /** Quality control (spec 001 "Quality Control"): control materials, runs judged by the Westgard rules, summary. */
 export const qcApi = {
@@ -73,5 +77,42 @@ export const qcApi = {
     body: qcRunCreateSchema,
     response: z.object({ run: qcRunSchema, material: qcMaterialSchema }),
     status: 201,
+  }),
+  /** A run of a test: every control level measured together, judged within and across runs. */
+  recordTestRun: defineRoute({
+    method: 'POST',
+    path: '/api/qc/runs',
+    access: 'manage_qc',
+    body: qcTestRunCreateSchema,
+    response: z.object({ runs: z.array(qcRunSchema), status: z.string(), rules: z.array(z.string()) }),
+    status: 201,
+  }),
+  /** A supervisor accepts a rejected run with a reason; patient results of the test can be verified again. */
+  overrideRun: defineRoute({
+    method: 'POST',
+    path: '/api/qc/runs/:id/override',
+    access: 'manage_lab',
+    params: idParam,
+    body: qcOverrideSchema,
+    response: z.object({ runs: z.array(qcRunSchema) }),
+  }),
+  testRules: defineRoute({
+    method: 'GET',
+    path: '/api/qc/tests/:id/rules',
+    access: 'view_results',
+    params: idParam,
+    response: rulesOfTest,
+  }),
+  setTestRules: defineRoute({
+    method: 'PUT',
+    path: '/api/qc/tests/:id/rules',
+    access: 'manage_qc',
+    params: idParam,
+    body: z.object({
+      rules: z
+        .array(z.enum(WESTGARD_RULES, { error: `Rules must be among ${WESTGARD_RULES.join(', ')}` }))
+        .min(1, 'Choose at least one rule'),
+    }),
+    response: rulesOfTest,
   }),
 };

@@ -116,6 +116,27 @@ export const qcRunCreateSchema = z.object({
 });
 export type QcRunCreate = z.infer<typeof qcRunCreateSchema>;
 
+/** A QC run of a test: the value of each control level measured together. */
+export const qcTestRunCreateSchema = z.object({
+  test_id: z.coerce.number({ error: 'test_id must be an id' }).int().positive('test_id must be an id'),
+  values: z
+    .array(
+      z.object({
+        material_id: z.coerce.number({ error: 'material_id must be an id' }).int().positive(),
+        value: measured('Value'),
+      }),
+      { error: 'values must be a list of {material_id, value}' },
+    )
+    .min(1, 'Enter the value of at least one control level')
+    .max(6, 'At most 6 control levels in one run')
+    .refine((v) => new Set(v.map((x) => x.material_id)).size === v.length, 'Each control level once per run'),
+  performed_at: qcRunCreateSchema.shape.performed_at,
+  comments: optionalText(500),
+});
+export type QcTestRunCreate = z.infer<typeof qcTestRunCreateSchema>;
+
+export const qcOverrideSchema = z.object({ reason: requiredText('Reason', 500) });
+
 export const qcRunSchema = z.object({
   id: z.number(),
   material_id: z.number(),
@@ -128,6 +149,10 @@ export const qcRunSchema = z.object({
   performed_by_name: z.string().nullable(),
   performed_at: z.string(),
   created_at: z.string(),
+  /** The levels measured together share it. */
+  run_key: z.string().nullable(),
+  override_reason: z.string().nullable(),
+  overridden_at: z.string().nullable(),
 });
 export type QcRun = z.infer<typeof qcRunSchema>;
 

@@ -3,6 +3,7 @@ import { sql as catalogueBilling } from './002_catalogue_billing.js';
 import { sql as laboratory } from './003_laboratory.js';
 import { sql as labDay } from './004_lab_day.js';
 import { sql as walkIn } from './005_walk_in.js';
+import { sql as qcRuns } from './006_qc_runs.js';
 
 export interface Migration {
   version: number;
@@ -17,4 +18,5 @@ export const migrations: Migration[] = [
   { version: 3, name: 'laboratory', sql: laboratory },
   { version: 4, name: 'lab_day', sql: labDay },
   { version: 5, name: 'walk_in', sql: walkIn },
+  { version: 6, name: 'qc_runs', sql: qcRuns },
 ];
