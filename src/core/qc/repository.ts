@@ -158,10 +158,11 @@ export async function countRuns(db: Db, materialId: number): Promise<number> {
 }
 
 /** Run tallies by status across the lab's materials. */
+/** Runs by status: the levels measured together (one run_key) count as one run. */
 export async function runTallies(db: Db, organizationId: number): Promise<Record<string, number>> {
   const rows = await db
     .selectFrom('qc_runs')
-    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+    .select(['status', sql<number>`count(DISTINCT coalesce(run_key, 'r' || id))`.as('n')])
     .where('organization_id', '=', organizationId)
     .groupBy('status')
     .execute();

@@ -1,5 +1,13 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { QcMaterial, QcMaterialCreate, QcMaterialUpdate, QcRun, QcRunCreate } from '@shared/schemas/qc';
+import type {
+  QcMaterial,
+  QcMaterialCreate,
+  QcMaterialUpdate,
+  QcRun,
+  QcRunCreate,
+  QcTestRunCreate,
+} from '@shared/schemas/qc';
+import type { WestgardRule } from '@shared/westgard';
 import { qcApi } from '@shared/api/qc';
 import { testsApi } from '@shared/api/catalogue';
 import { call } from '@/lib/api';
@@ -128,5 +136,62 @@ export function useRecordQcRunMutation() {
       return invalidate();
     },
     onError: (err) => notify.error('Failed to record QC run', err),
+  });
+}
+
+/** A run of every level of a test at once; the verdict is announced like a single run's. */
+export function useRecordTestRunMutation() {
+  const invalidate = useInvalidateQc();
+  return useMutation({
+    mutationFn: (body: QcTestRunCreate) => call(qcApi.recordTestRun, { body }),
+    onSuccess: (out) => {
+      const rejecting = out.rules.filter((r) => r !== '1-2s');
+      const where = out.runs.map((r) => `z ${r.z_score.toFixed(2)}`).join(' · ');
+      if (out.status === 'failed')
+        toast.error(`QC run rejected: ${rejecting.join(', ')}`, {
+          description: where,
+          duration: 10_000,
+          closeButton: true,
+        });
+      else if (out.status === 'warning')
+        toast.warning(`QC run accepted with warning: ${out.rules.join(', ')}`, { description: where, duration: 8_000 });
+      else notify.success('QC run passed', where);
+      return invalidate();
+    },
+    onError: (err) => notify.error('Failed to record QC run', err),
+  });
+}
+
+export function useOverrideRunMutation() {
+  const invalidate = useInvalidateQc();
+  return useMutation({
+    mutationFn: ({ id, reason }: { id: number; reason: string }) =>
+      call(qcApi.overrideRun, { params: { id }, body: { reason } }),
+    onSuccess: () => {
+      notify.success('QC rejection overridden', 'Results of this test can be verified again');
+      return invalidate();
+    },
+    onError: (err) => notify.error('Failed to override the QC run', err),
+  });
+}
+
+export function useTestRules(testId: number | null) {
+  return useQuery({
+    queryKey: ['qc', 'rules', testId] as const,
+    queryFn: () => call(qcApi.testRules, { params: { id: testId ?? 0 } }),
+    enabled: testId !== null && testId > 0,
+  });
+}
+
+export function useSetTestRulesMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, rules }: { id: number; rules: WestgardRule[] }) =>
+      call(qcApi.setTestRules, { params: { id }, body: { rules } }),
+    onSuccess: (r) => {
+      notify.success(`QC rules of ${r.test_name} saved`, r.rules.join(', '));
+      return qc.invalidateQueries({ queryKey: ['qc', 'rules', r.test_id] });
+    },
+    onError: (err) => notify.error('Failed to save the QC rules', err),
   });
 }

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Ban, CircleCheck, ClipboardPlus, Pencil, Trash2 } from 'lucide-react';
 import type { QcMaterial, QcRun } from '@shared/schemas/qc';
 import {
@@ -9,11 +9,14 @@ import {
   Dialog,
   EmptyState,
   ErrorPanel,
+  FormField,
+  Textarea,
   LoadingState,
   type Column,
 } from '@/components';
 import { formatDate, useLabFormat } from '@/lib/format';
-import { useQcRuns, useUpdateQcMaterialMutation } from '../api';
+import { useOverrideRunMutation, useQcRuns, useUpdateQcMaterialMutation } from '../api';
+import { useCurrentUser } from '@/lib/session';
 import { expiryHint, expiryTone, formatQcValue, rangeText, targetText } from '../qcText';
 import { LeveyJenningsChart } from './LeveyJenningsChart';
 import { RunBadge } from './RunBadge';
@@ -37,7 +40,16 @@ const runColumns: Column<QcRun>[] = [
     cell: (r) => <span className="tabular-nums">{formatQcValue(r.value)}</span>,
   },
   { key: 'z', header: 'z', align: 'right', cell: (r) => <span className="tabular-nums">{r.z_score.toFixed(2)}</span> },
-  { key: 'status', header: 'Status', cell: (r) => <RunBadge status={r.status} /> },
+  {
+    key: 'status',
+    header: 'Status',
+    cell: (r) => (
+      <span className="grid gap-0.5">
+        <RunBadge status={r.status} />
+        {r.overridden_at && <span className="text-xs text-slate-600">Overridden: {r.override_reason}</span>}
+      </span>
+    ),
+  },
   { key: 'rules', header: 'Rules', cell: (r) => (r.rules.length ? r.rules.join(', ') : '—') },
   { key: 'by', header: 'Performed By', hideOnMobile: true, cell: (r) => r.performed_by_name ?? '—' },
   { key: 'comments', header: 'Comments', hideOnMobile: true, cell: (r) => r.comments ?? '—' },
@@ -53,6 +65,7 @@ export function MaterialDetailDialog({
   onDelete,
 }: MaterialDetailDialogProps) {
   const lab = useLabFormat();
+  const canOverride = useCurrentUser().permissions.includes('manage_lab');
   const runs = useQcRuns(opened.id);
   const toggle = useUpdateQcMaterialMutation();
   const m = runs.data?.material ?? opened;
@@ -141,6 +154,9 @@ export function MaterialDetailDialog({
         )}
       </section>
 
+      {runs.data?.runs[0]?.status === 'failed' && !runs.data.runs[0].overridden_at && canOverride && (
+        <OverrideRun runId={runs.data.runs[0].id} />
+      )}
       {runs.data && runs.data.runs.length > 0 && (
         <section aria-labelledby="runs-title" className="mt-5">
           <h3 id="runs-title" className="mb-2 text-sm font-semibold text-slate-900">
@@ -167,5 +183,39 @@ function Fact({ label, value }: { label: string; value: ReactNode }) {
       <dt className="text-slate-600">{label}</dt>
       <dd className="mt-0.5 font-medium break-words text-slate-900">{value}</dd>
     </div>
+  );
+}
+
+/**
+ * A supervisor accepts the latest (rejected) run with a reason: until then no patient result of this
+ * test run after it can be verified.
+ */
+function OverrideRun({ runId }: { runId: number }) {
+  const override = useOverrideRunMutation();
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string>();
+  return (
+    <section aria-labelledby="override-title" className="mt-5 rounded-md border border-red-200 bg-red-50/50 p-3">
+      <h3 id="override-title" className="text-sm font-semibold text-red-900">
+        The latest run was rejected: results of this test run after it cannot be verified
+      </h3>
+      <FormField label="Reason to accept the run anyway" required error={error} className="mt-2">
+        <Textarea rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />
+      </FormField>
+      <Button
+        variant="outline"
+        size="sm"
+        className="mt-2"
+        loading={override.isPending}
+        loadingText="Overriding..."
+        onClick={() => {
+          if (!reason.trim()) return setError('Reason is required');
+          setError(undefined);
+          override.mutate({ id: runId, reason: reason.trim() });
+        }}
+      >
+        Override Rejection
+      </Button>
+    </section>
   );
 }

@@ -23,6 +23,7 @@ import { qcColumns } from '../components/qcColumns';
 import { MaterialDetailDialog } from '../components/MaterialDetailDialog';
 import { MaterialFormDialog } from '../components/MaterialFormDialog';
 import { RecordRunDialog } from '../components/RecordRunDialog';
+import { TestRunDialog } from '../components/TestRunDialog';
 import { RUN_STATUS_OPTIONS } from '../qcText';
 
 type Dialogs =
@@ -61,6 +62,7 @@ function QualityControl({ canManage, title, subtitle }: { canManage: boolean; ti
   const summary = useQcSummary();
   const remove = useDeleteQcMaterialMutation();
   const [dialog, setDialog] = useState<Dialogs>({ type: 'none' });
+  const [testRunOpen, setTestRunOpen] = useState(false);
   const close = () => setDialog({ type: 'none' });
   // A run or an edit started from a material's details returns there, so the new point shows on its chart.
   const back = () => setDialog((d) => ('from' in d && d.from ? { type: 'view', material: d.from } : { type: 'none' }));
@@ -96,6 +98,10 @@ function QualityControl({ canManage, title, subtitle }: { canManage: boolean; ti
               <Button variant="outline" onClick={() => setDialog({ type: 'run', material: null })}>
                 <ClipboardPlus />
                 Record QC Run
+              </Button>
+              <Button variant="outline" onClick={() => setTestRunOpen(true)}>
+                <ClipboardPlus />
+                Run All Levels
               </Button>
               <Button onClick={() => setDialog({ type: 'form', material: null })}>
                 <Plus />
@@ -232,6 +238,7 @@ function QualityControl({ canManage, title, subtitle }: { canManage: boolean; ti
         material={dialog.type === 'run' ? dialog.material : null}
         materials={active}
       />
+      <TestRunDialog open={testRunOpen} onOpenChange={setTestRunOpen} materials={active} canManage={canManage} />
       <ConfirmDialog
         open={dialog.type === 'delete'}
         onOpenChange={(o) => !o && close()}
