@@ -477,3 +477,30 @@ describe('who may log a critical call', () => {
     expect(res.json().message).toContain('Only staff who enter or verify results');
   });
 });
+
+describe('portal PIN on the bill slip, and the portal shows the lab', () => {
+  it('prints a new PIN with the portal address on the slip; the patient signs in with it', async () => {
+    const p = await patient('Portal');
+    const b = await bill(p, [{ item_type: 'test', item_id: id('HB') }]);
+    const res = await lab.admin.get(`/api/bills/${b.id}/pdf?portal_pin=1`);
+    expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+    expect(res.headers['cache-control']).toContain('no-store');
+    const text = await pdfText(res);
+    const pin = /PIN (\d{6})/.exec(text.replace(/\s+/g, ' '))?.[1];
+    expect(text).toMatch(/Patient portal: http:\/\/[^\s]+\/patient-portal/);
+    expect(pin).toBeTruthy();
+    const patientCode = (await lab.admin.get(`/api/patients/${p}`)).json().patient.patient_id as string;
+    const login = await lab.app.inject({
+      method: 'POST',
+      url: '/api/portal/login',
+      headers: { origin: 'http://localhost' },
+      payload: { patient_id: patientCode, mobile: '9876512345', pin },
+    });
+    expect(login.statusCode, login.body).toBe(200);
+    // Only staff who manage patients may issue a PIN.
+    const tech2 = await lab.as('lab_technician');
+    expect((await tech2.get(`/api/bills/${b.id}/pdf?portal_pin=1`)).statusCode).toBe(403);
+    const labInfo = await lab.app.inject({ method: 'GET', url: '/api/portal/lab' });
+    expect(labInfo.json()).toMatchObject({ name: 'Test Lab' });
+  });
+});

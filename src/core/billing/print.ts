@@ -1,5 +1,8 @@
 import type { Db } from '../db/connection.js';
-import { NotFoundError } from '../errors.js';
+import type { Actor } from '../context.js';
+import { ForbiddenError, NotFoundError } from '../errors.js';
+import { hasPermission } from '../../shared/roles.js';
+import { issuePortalPin } from '../portal/pin.js';
 import { getOrganization } from '../settings/organization.js';
 import { getPatient } from '../patients/service.js';
 import { billPdf } from '../pdf/bill.js';
@@ -11,6 +14,7 @@ export async function billPdfById(
   db: Db,
   organizationId: number,
   billId: number,
+  portal?: { url: string; pin: string },
 ): Promise<{ pdf: Buffer; billNumber: string }> {
   const bill = await getBill(db, organizationId, billId);
   const [org, patient] = [
@@ -31,7 +35,7 @@ export async function billPdfById(
         department: doctorRow.department,
       }
     : null;
-  return { pdf: await billPdf({ org, bill, patient, doctor }), billNumber: bill.bill_number };
+  return { pdf: await billPdf({ org, bill, patient, doctor, portal }), billNumber: bill.bill_number };
 }
 
 export async function billPdfByNumber(
@@ -42,4 +46,21 @@ export async function billPdfByNumber(
   const row = await findBillByNumber(db, organizationId, billNumber);
   if (!row) throw new NotFoundError('Bill', billNumber);
   return billPdfById(db, organizationId, row.id);
+}
+
+/**
+ * The bill slip with the patient's portal sign-in: a new PIN is issued (replacing any earlier one,
+ * audited) and printed with the portal address. Only staff who may manage patients issue PINs.
+ */
+export async function billPdfWithPortalPin(
+  db: Db,
+  actor: Actor,
+  billId: number,
+  portalUrl: string,
+): Promise<{ pdf: Buffer; billNumber: string }> {
+  if (actor.role !== 'system' && !hasPermission(actor.role, 'manage_patients'))
+    throw new ForbiddenError('Issuing a portal PIN needs the manage_patients permission');
+  const bill = await getBill(db, actor.organizationId, billId);
+  const { pin } = await issuePortalPin(db, actor, bill.patient_id);
+  return billPdfById(db, actor.organizationId, billId, { url: portalUrl, pin });
 }

@@ -11,6 +11,8 @@ export interface BillPdfInput {
   bill: Bill;
   patient: Patient;
   doctor: { name: string; specialization: string | null; department: string | null } | null;
+  /** A portal PIN issued with this print, and the portal's address, printed on the slip. */
+  portal?: { url: string; pin: string };
 }
 
 const inr = (rupees: number) => formatInr(Math.round(rupees * 100));
@@ -18,7 +20,7 @@ const GREY = '#555555';
 const LINE = '#cccccc';
 
 /** The printable OP bill: clinic header, patient and doctor blocks, items, summary, amount in words, footer. */
-export async function billPdf({ org, bill, patient, doctor }: BillPdfInput): Promise<Buffer> {
+export async function billPdf({ org, bill, patient, doctor, portal }: BillPdfInput): Promise<Buffer> {
   const doc = newDocument({ title: `Bill ${bill.bill_number}`, author: org.name });
   const left = doc.page.margins.left;
   const width = doc.page.width - left - doc.page.margins.right;
@@ -220,6 +222,20 @@ export async function billPdf({ org, bill, patient, doctor }: BillPdfInput): Pro
       .fillColor('#b00020')
       .text(`Cancelled: ${bill.cancel_reason}`, { width })
       .fillColor('#000000');
+  }
+  if (portal) {
+    // The patient's own sign-in, printed once: the PIN is stored only as a hash.
+    doc.moveDown(1);
+    doc.font('bold').fontSize(9).fillColor('#000000').text('See your reports online', left, doc.y, { width });
+    doc
+      .font('regular')
+      .fontSize(8.5)
+      .text(
+        `Patient portal: ${portal.url} · Patient ID ${patient.patient_id} · your mobile number · PIN ${portal.pin}. Keep the PIN private; the lab can reset it.`,
+        left,
+        doc.y + 2,
+        { width },
+      );
   }
   doc.moveDown(1.5);
   doc

@@ -1,3 +1,5 @@
+import { reportStatus } from '../results/report.js';
+import { primaryOrganization } from '../settings/organization.js';
 import type { Db } from '../db/connection.js';
 import { NotFoundError } from '../errors.js';
 import { findPatient } from '../patients/repository.js';
@@ -53,7 +55,11 @@ export function reportUrl(sampleId: number): string {
   return `/api/portal/samples/${sampleId}/report.pdf`;
 }
 
-/** Only verified results: a value nobody has checked yet is never shown to the patient. */
+/**
+ * Only verified results: a value nobody has checked yet is never shown to the patient, and neither
+ * are the results of a report the lab holds (a critical value not yet telephoned; money due when
+ * the lab holds reports until paid).
+ */
 export async function portalResults(db: Db, s: PortalSession): Promise<PortalResult[]> {
   const timeZone = await organizationTimezone(db, s.organizationId);
   const rows = await db
@@ -81,20 +87,25 @@ export async function portalResults(db: Db, s: PortalSession): Promise<PortalRes
     .orderBy('r.verified_at', 'desc')
     .orderBy('r.id', 'desc')
     .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    test_name: r.test_name,
-    test_date: localDate(timeZone, new Date(r.collection_date ?? r.created_at)),
-    result_value: r.result_value,
-    normal_range: r.normal_range,
-    unit: r.unit,
-    flag: r.flag,
-    status: r.status,
-    remarks: r.notes,
-    sample_id: r.sample_code,
-    verified_at: r.verified_at ?? r.created_at,
-    report_url: reportUrl(r.sample_pk),
-  }));
+  const released = new Map<number, boolean>();
+  for (const id of new Set(rows.map((r) => r.sample_pk)))
+    released.set(id, (await reportStatus(db, s.organizationId, id)).releasable);
+  return rows
+    .filter((r) => released.get(r.sample_pk))
+    .map((r) => ({
+      id: r.id,
+      test_name: r.test_name,
+      test_date: localDate(timeZone, new Date(r.collection_date ?? r.created_at)),
+      result_value: r.result_value,
+      normal_range: r.normal_range,
+      unit: r.unit,
+      flag: r.flag,
+      status: r.status,
+      remarks: r.notes,
+      sample_id: r.sample_code,
+      verified_at: r.verified_at ?? r.created_at,
+      report_url: reportUrl(r.sample_pk),
+    }));
 }
 
 /** A sample's report is the patient's only when the sample is theirs and has at least one verified result. */
@@ -186,4 +197,10 @@ export async function portalBillPdf(
     .executeTakeFirst();
   if (!own) throw new NotFoundError('Bill', billId);
   return billPdfById(db, s.organizationId, billId);
+}
+
+/** The lab of a single-lab install, for the portal's header (public: name and contact only). */
+export async function portalLab(db: Db): Promise<{ name: string; phone: string | null; address: string | null }> {
+  const org = await primaryOrganization(db);
+  return { name: org?.name ?? 'Patient Portal', phone: org?.phone ?? null, address: org?.address ?? null };
 }

@@ -11,7 +11,7 @@ import {
   registerPatientWithBill,
   updateBill,
 } from '../../core/billing/service.js';
-import { billPdfById } from '../../core/billing/print.js';
+import { billPdfWithPortalPin, billPdfById } from '../../core/billing/print.js';
 import { exportBillsCsv } from '../../core/billing/export.js';
 import { actorOf } from '../plugins/auth.js';
 import { route } from '../contract.js';
@@ -27,7 +27,12 @@ export async function billRoutes(app: FastifyInstance) {
   );
   route(app, billsApi.get, async (req) => ({ bill: await getBill(db, actorOf(req).organizationId, req.params.id) }));
   route(app, billsApi.pdf, async (req, reply) => {
-    const { pdf, billNumber } = await billPdfById(db, actorOf(req).organizationId, req.params.id);
+    const { pdf, billNumber } =
+      req.query.portal_pin === '1'
+        ? await billPdfWithPortalPin(db, actorOf(req), req.params.id, `${req.protocol}://${req.host}/patient-portal`)
+        : await billPdfById(db, actorOf(req).organizationId, req.params.id);
+    // A slip with a PIN on it is never kept by a cache.
+    if (req.query.portal_pin === '1') reply.header('cache-control', 'private, no-store');
     return sendPdf(reply, `${billNumber}.pdf`, pdf, req.query.download === '1');
   });
   route(app, billsApi.create, async (req) => ({ bill: await createBill(db, actorOf(req), req.body) }));

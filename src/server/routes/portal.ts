@@ -10,6 +10,7 @@ import {
   portalMe,
   portalResults,
   requireReportableSample,
+  portalLab,
 } from '../../core/portal/data.js';
 import { sampleReportPdf } from '../../core/results/report.js';
 import { actorOf } from '../plugins/auth.js';
@@ -103,6 +104,7 @@ export async function portalRoutes(app: FastifyInstance) {
     { onRequest: portalCsrf },
   );
 
+  route(app, portalApi.lab, async () => portalLab(db));
   route(app, portalApi.me, async (req) => ({ patient: await portalMe(db, patientOf(req)) }), guarded);
   route(
     app,

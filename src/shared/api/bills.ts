@@ -42,7 +42,10 @@ export const billsApi = {
     path: '/api/bills/:id/pdf',
     access: 'view_bills',
     params: idParam,
-    query: downloadQuery,
+    /** portal_pin=1: issue the patient a new portal PIN and print it with the portal address (manage_patients). */
+    query: downloadQuery.extend({
+      portal_pin: z.enum(['0', '1'], { error: 'portal_pin must be 0 or 1' }).optional(),
+    }),
     response: fileResponse('application/pdf'),
   }),
   create: defineRoute({

@@ -18,6 +18,13 @@ const thePatient = z.object({ patient: portalPatientSchema });
  * portal's own session instead (src/server/routes/portal.ts), and the cookie is sent only to /api/portal.
  */
 export const portalApi = {
+  /** The lab the portal belongs to (its name and contact), shown before and after sign-in. */
+  lab: defineRoute({
+    method: 'GET',
+    path: '/api/portal/lab',
+    access: 'public',
+    response: z.object({ name: z.string(), phone: z.string().nullable(), address: z.string().nullable() }),
+  }),
   login: defineRoute({
     method: 'POST',
     path: '/api/portal/login',

@@ -29,8 +29,11 @@ export function useDoctors() {
 }
 
 /** The server's PDF of a bill: inline (for viewing and printing) or as a download. */
-export function billPdfUrl(billId: number, download = false): string {
-  return contractUrl(billsApi.pdf, { params: { id: billId }, query: download ? { download: '1' } : undefined });
+export function billPdfUrl(billId: number, download = false, portalPin = false): string {
+  return contractUrl(billsApi.pdf, {
+    params: { id: billId },
+    query: { download: download ? '1' : undefined, portal_pin: portalPin ? '1' : undefined },
+  });
 }
 
 /** After a bill is created every bill list and figure is stale, and so is the dashboard. */

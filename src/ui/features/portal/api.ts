@@ -102,3 +102,12 @@ export function usePortalLogoutMutation() {
     onError: (err) => notify.error('Logout failed', err),
   });
 }
+
+/** The lab's name and contact for the portal's header (public). */
+export function usePortalLab() {
+  return useQuery({
+    queryKey: ['portal', 'lab'] as const,
+    queryFn: ({ signal }) => call(portalApi.lab, {}, signal),
+    staleTime: 5 * 60_000,
+  });
+}

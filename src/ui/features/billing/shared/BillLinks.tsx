@@ -1,10 +1,12 @@
-import { Download, FileText, Printer } from 'lucide-react';
+import { Download, FileText, KeyRound, Printer } from 'lucide-react';
+import { useCurrentUser } from '@/lib/session';
 import { Button, buttonClass } from '@/components';
 import { billPdfUrl } from '@/lib/bills';
 import { printBill } from './print';
 
 /** View, print and download links for a saved bill (the server's PDF). */
 export function BillLinks({ bill }: { bill: { id: number; bill_number: string } }) {
+  const canIssuePin = useCurrentUser().permissions.includes('manage_patients');
   return (
     <div className="flex flex-wrap gap-2">
       <a
@@ -25,6 +27,19 @@ export function BillLinks({ bill }: { bill: { id: number; bill_number: string } 
         <Download aria-hidden="true" />
         Download PDF
       </a>
+      {canIssuePin && (
+        <a
+          href={billPdfUrl(bill.id, false, true)}
+          target="_blank"
+          rel="noopener"
+          className={buttonClass('outline', 'sm')}
+          aria-label={`Slip with a new portal PIN for bill ${bill.bill_number}`}
+          title="Issues the patient a new portal PIN (any earlier one stops working) and prints it with the portal address"
+        >
+          <KeyRound aria-hidden="true" />
+          Slip with Portal PIN
+        </a>
+      )}
     </div>
   );
 }

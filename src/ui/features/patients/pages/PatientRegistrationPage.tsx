@@ -1,3 +1,4 @@
+import { PortalPinOffer } from '@/components/PortalPinOffer';
 import { shownErrors } from '@/lib/forms';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useForm, type FieldErrors } from 'react-hook-form';
@@ -46,6 +47,7 @@ function SuccessPanel({ patient, onAnother }: { patient: Patient; onAnother: () 
             <LinkButton to={`/patients?search=${encodeURIComponent(patient.patient_id)}`} variant="outline" size="sm">
               View All Patients
             </LinkButton>
+            <PortalPinOffer patientId={patient.id} patientCode={patient.patient_id} />
             <Button size="sm" variant="outline" onClick={onAnother}>
               <UserPlus />
               Register Another Patient

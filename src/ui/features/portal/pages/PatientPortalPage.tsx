@@ -4,19 +4,33 @@ import { PORTAL_NEW_RESULT_DAYS, type PortalPatient, type PortalResult } from '@
 import { Badge, Button, Card, DateText, Dialog, ErrorPanel, IconButton, LoadingState } from '@/components';
 import { humanize } from '@/lib/format';
 import { Tabs } from '@/components/Tabs';
-import { usePortalAppointments, usePortalBills, usePortalLogoutMutation, usePortalMe, usePortalResults } from '../api';
+import {
+  usePortalAppointments,
+  usePortalBills,
+  usePortalLab,
+  usePortalLogoutMutation,
+  usePortalMe,
+  usePortalResults,
+} from '../api';
 import { PortalLoginForm } from '../components/PortalLoginForm';
 import { AppointmentsList, BillsList, ResultsList } from '../components/PortalRecords';
 
 type PortalTab = 'appointments' | 'results' | 'bills';
 
+/** The lab's name (from the server) above "Patient Portal", so patients know whose portal it is. */
 function Brand() {
+  const lab = usePortalLab();
   return (
     <div className="flex items-center gap-2">
       <span className="flex size-8 items-center justify-center rounded-lg bg-primary-600 text-white" aria-hidden="true">
         <HeartPulse className="size-4" />
       </span>
-      <span className="font-semibold text-slate-900">Patient Portal</span>
+      <span className="grid leading-tight">
+        <span className="font-semibold text-slate-900" data-testid="portal-lab-name">
+          {lab.data?.name ?? 'Patient Portal'}
+        </span>
+        {lab.data && <span className="text-xs text-slate-600">Patient Portal</span>}
+      </span>
     </div>
   );
 }
