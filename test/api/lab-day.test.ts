@@ -504,3 +504,33 @@ describe('portal PIN on the bill slip, and the portal shows the lab', () => {
     expect(labInfo.json()).toMatchObject({ name: 'Test Lab' });
   });
 });
+
+describe('validate a sample as a unit', () => {
+  it('verifies the results shown, abnormal ones included, and refuses another sample\u2019s result', async () => {
+    const p = await patient('Unit');
+    await bill(p, [
+      { item_type: 'test', item_id: id('HB') },
+      { item_type: 'test', item_id: id('PLT') },
+    ]);
+    const [s] = await samplesOf(p);
+    await tech.post('/api/samples/collect', { ids: [s!.id] });
+    const hb = await enter(s!.id, 'HB', '9.1');
+    const plt = await enter(s!.id, 'PLT', '2.5');
+    expect(hb.review_reasons).toContain('abnormal');
+    const other = (await lab.admin.get('/api/test-results?status=completed&limit=1'))
+      .json<{ results: TestResult[] }>()
+      .results.find((r) => r.sample_id !== s!.id);
+    const ids = [hb.id!, plt.id!, ...(other ? [other.id!] : [])];
+    const out = (await validator.post(`/api/samples/${s!.id}/verify`, { ids })).json<BulkVerifyResponse>();
+    expect(out.verified).toBe(2);
+    if (other) expect(out.outcomes.at(-1)).toMatchObject({ ok: false, status: 409 });
+    const done = (await lab.admin.get(`/api/samples/${s!.id}`)).json<{ sample: Sample }>().sample;
+    expect(done.status).toBe('completed');
+  });
+
+  it('a logged call says how many minutes after entry it was made', async () => {
+    const k = (await lab.admin.get('/api/test-results?critical_call=logged')).json<{ results: TestResult[] }>()
+      .results[0]!;
+    expect(k.critical_call?.minutes_to_call).toBeGreaterThanOrEqual(0);
+  });
+});

@@ -116,6 +116,9 @@ export function toResult(
           read_back: call.read_back === 1,
           notes: call.notes,
           recorded_by_name: call.recorded_by_name,
+          minutes_to_call: r.entered_at
+            ? Math.max(0, Math.round((Date.parse(call.called_at) - Date.parse(r.entered_at)) / 60_000))
+            : null,
         }
       : null,
   };

@@ -159,6 +159,35 @@ export async function bulkVerifyResults(db: Db, actor: Actor, ids: number[]): Pr
   return { verified, refused: outcomes.length - verified, outcomes };
 }
 
+/**
+ * Validate a sample as a unit: the validator has the whole report in front of them (each value with
+ * its range, flag, previous value and who entered it) and verifies the results they were shown, the
+ * abnormal ones included, each checked as one verification would be. Results of another sample are
+ * refused; so is a result not shown (the screen sends the ids it displayed).
+ */
+export async function verifySample(
+  db: Db,
+  actor: Actor,
+  sampleId: number,
+  resultIds: number[],
+): Promise<BulkVerifyResponse> {
+  const allowSelf = await allowSelfVerification(db, actor.organizationId);
+  const ofSample = new Set((await resultsOfSample(db, sampleId)).map((r) => r.id));
+  const outcomes: BulkVerifyOutcome[] = [];
+  for (const id of resultIds) {
+    try {
+      if (!ofSample.has(id)) throw new ConflictError(`${resultCode(id)} is not a result of this sample`, 'OTHER_SAMPLE');
+      await verifyOne(db, actor, id, allowSelf, 'single');
+      outcomes.push({ id, ok: true, status: 200, message: `Result ${resultCode(id)} has been verified` });
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      outcomes.push({ id, ok: false, status: err.statusCode, message: err.message });
+    }
+  }
+  const verified = outcomes.filter((o) => o.ok).length;
+  return { verified, refused: outcomes.length - verified, outcomes };
+}
+
 /** A validator sends a completed result back (repeat the test, re-check the sample): the validation queue's "rejected". */
 export async function rejectResult(db: Db, actor: Actor, id: number, input: ResultReject): Promise<TestResult> {
   await db.transaction().execute(async (trx) => {

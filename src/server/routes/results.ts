@@ -2,7 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { resultsApi } from '../../shared/api/results.js';
 import { getResult, listResults, resultSheet, resultSummary } from '../../core/results/service.js';
 import { createResult, deleteResult, updateResult } from '../../core/results/entry.js';
-import { bulkVerifyResults, logCriticalCall, rejectResult, verifyResult } from '../../core/results/verification.js';
+import {
+  bulkVerifyResults,
+  logCriticalCall,
+  rejectResult,
+  verifyResult,
+  verifySample,
+} from '../../core/results/verification.js';
 import { releaseReport, reportStatus, sampleReport } from '../../core/results/report.js';
 import { resultScope } from '../../core/results/scope.js';
 import { exportResultsCsv } from '../../core/results/export.js';
@@ -33,6 +39,7 @@ export async function resultRoutes(app: FastifyInstance) {
   route(app, resultsApi.reject, async (req) => ({
     result: await rejectResult(db, actorOf(req), req.params.id, req.body),
   }));
+  route(app, resultsApi.verifySample, async (req) => verifySample(db, actorOf(req), req.params.id, req.body.ids));
   route(app, resultsApi.criticalCall, async (req) => ({
     result: await logCriticalCall(db, actorOf(req), req.params.id, req.body),
   }));

@@ -94,6 +94,15 @@ export const resultsApi = {
     body: resultRejectSchema,
     response: oneResult,
   }),
+  /** Validate a sample as a unit: the results the validator was shown on its report, each verified. */
+  verifySample: defineRoute({
+    method: 'POST',
+    path: '/api/samples/:id/verify',
+    access: 'verify_results',
+    params: idParam,
+    body: bulkVerifySchema,
+    response: bulkVerifyResponseSchema,
+  }),
   /** Logs the telephone call of a critical value (whom, when, read back); a report is released only after it. */
   criticalCall: defineRoute({
     method: 'POST',

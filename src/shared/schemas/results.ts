@@ -194,6 +194,8 @@ export const testResultSchema = z.object({
       read_back: z.boolean(),
       notes: z.string().nullable(),
       recorded_by_name: z.string().nullable(),
+      /** Minutes from the result's entry to the call (the NABL critical-notification time). */
+      minutes_to_call: z.number().nullable(),
     })
     .nullable(),
 });

@@ -198,3 +198,14 @@ export function useResult(initial: TestResult) {
     staleTime: 0,
   });
 }
+
+/** Validate a sample as a unit: the ids of the results the validator was shown. */
+export function useVerifySampleMutation() {
+  const invalidate = useInvalidateResults();
+  return useMutation({
+    mutationFn: ({ sampleId, ids }: { sampleId: number; ids: number[] }) =>
+      call(resultsApi.verifySample, { params: { id: sampleId }, body: { ids } }),
+    onSettled: invalidate,
+    onError: (err) => notify.error('Failed to validate the sample', err),
+  });
+}

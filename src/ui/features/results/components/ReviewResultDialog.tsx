@@ -105,7 +105,8 @@ function CriticalCall({ r }: { r: TestResult }) {
       <p role="status" className="rounded-md border border-emerald-200 bg-emerald-50 p-3 text-emerald-950">
         <PhoneCall className="mr-1 inline size-4" aria-hidden="true" />
         Called {r.critical_call.called_to} on {formatDateTime(r.critical_call.called_at, lab)}, value read back
-        {r.critical_call.recorded_by_name && ` (logged by ${r.critical_call.recorded_by_name})`}.
+        {r.critical_call.recorded_by_name && ` (logged by ${r.critical_call.recorded_by_name})`}
+        {r.critical_call.minutes_to_call !== null && `, ${r.critical_call.minutes_to_call} min after entry`}.
       </p>
     );
   function submit(e: FormEvent) {

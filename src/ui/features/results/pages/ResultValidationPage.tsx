@@ -27,6 +27,7 @@ import { CriticalAlert } from '../components/CriticalAlert';
 import { RejectResultDialog } from '../components/RejectResultDialog';
 import { BulkOutcomeDialog } from '../components/BulkOutcomeDialog';
 import { REVIEW_WORDS, ReviewResultDialog } from '../components/ReviewResultDialog';
+import { SampleValidationDialog } from '../components/SampleValidationDialog';
 
 const STATUS_OPTIONS = [
   { value: 'all', label: 'All Status' },
@@ -94,6 +95,7 @@ function ResultValidation({ canVerify }: { canVerify: boolean }) {
   const [rejecting, setRejecting] = useState<TestResult | null>(null);
   const [outcome, setOutcome] = useState<BulkVerifyResponse | null>(null);
   const [reviewing, setReviewing] = useState<TestResult | null>(null);
+  const [sampleUnit, setSampleUnit] = useState<number | null>(null);
   const filtered = isActive('search', 'status', 'priority', 'call');
   const rows = list.data?.results;
   const pageSelectable = (rows ?? []).filter(bulkSelectable).map((r) => r.id!);
@@ -221,6 +223,12 @@ function ResultValidation({ canVerify }: { canVerify: boolean }) {
       icon: <XCircle />,
       destructive: true,
       onClick: (r) => setRejecting(r),
+      hidden: (r) => !canVerify || !selectable(r),
+    },
+    {
+      label: (r) => `Validate sample ${r.sample_number} as a whole`,
+      icon: <ClipboardCheck />,
+      onClick: (r) => setSampleUnit(r.sample_id),
       hidden: (r) => !canVerify || !selectable(r),
     },
     {
@@ -355,6 +363,16 @@ function ResultValidation({ canVerify }: { canVerify: boolean }) {
       )}
       {rejecting && <RejectResultDialog result={rejecting} onOpenChange={(o) => !o && setRejecting(null)} />}
       {report.dialog}
+      {sampleUnit !== null && (
+        <SampleValidationDialog
+          sampleId={sampleUnit}
+          onOpenChange={(o) => !o && setSampleUnit(null)}
+          onDone={(out) => {
+            setSampleUnit(null);
+            setOutcome(out);
+          }}
+        />
+      )}
       {outcome && <BulkOutcomeDialog outcome={outcome} onOpenChange={(o) => !o && setOutcome(null)} />}
     </>
   );
