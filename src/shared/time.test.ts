@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatLabDate, formatLabDateTime, labTimestamp, localDate, localMinuteStamp } from './time.js';
+import { formatLabDate, formatLabDateTime, labTimestamp, localDate, localMinuteStamp, parseLabDate } from './time.js';
 
 describe('localDate and localMinuteStamp', () => {
   it('give the calendar day and minute in the lab’s time zone, not the server’s', () => {
@@ -40,5 +40,22 @@ describe('lab display formats (one implementation for the UI, PDFs and the CLI)'
   it('writes CLI timestamps as YYYY-MM-DD HH:mm in the lab zone, empty for never', () => {
     expect(labTimestamp('2026-01-01T18:30:00Z', 'Asia/Kolkata')).toBe('2026-01-02 00:00');
     expect(labTimestamp(null, 'Asia/Kolkata')).toBe('');
+  });
+});
+
+describe('parseLabDate', () => {
+  it.each([
+    ['05/03/1980', 'DD/MM/YYYY', '1980-03-05'],
+    ['5/3/1980', 'DD/MM/YYYY', '1980-03-05'],
+    ['05-03-1980', 'DD/MM/YYYY', '1980-03-05'],
+    ['05.03.1980', 'DD/MM/YYYY', '1980-03-05'],
+    ['03/05/1980', 'MM/DD/YYYY', '1980-03-05'],
+    ['1980-03-05', 'DD/MM/YYYY', '1980-03-05'],
+    ['31/02/1980', 'DD/MM/YYYY', null],
+    ['05/03/80', 'DD/MM/YYYY', null],
+    ['05/1980', 'DD/MM/YYYY', null],
+    ['', 'DD/MM/YYYY', null],
+  ])('"%s" in %s is %s', (text, format, iso) => {
+    expect(parseLabDate(text, format)).toBe(iso);
   });
 });

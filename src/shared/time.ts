@@ -125,3 +125,21 @@ export function labTimestamp(iso: string | null, timeZone: string): string {
   const p = localParts(timeZone, date);
   return `${p.y}-${p.mo}-${p.d} ${p.h}:${p.mi}`;
 }
+
+/**
+ * A date typed in the lab's format ("05/03/1980" for DD/MM/YYYY, also with dashes or dots, and one-
+ * digit day or month) as YYYY-MM-DD; null when it is not a whole date in that format. A value
+ * already in YYYY-MM-DD passes through.
+ */
+export function parseLabDate(text: string, dateFormat: string): string | null {
+  const t = text.trim();
+  if (/^\d{4}-\d{2}-\d{2}$/.test(t)) return t;
+  const m = /^(\d{1,4})[/.-](\d{1,2})[/.-](\d{1,4})$/.exec(t);
+  if (!m) return null;
+  const [a, b, c] = [m[1]!, m[2]!, m[3]!];
+  const [y, mo, d] = dateFormat === 'MM/DD/YYYY' ? [c, a, b] : dateFormat === 'YYYY-MM-DD' ? [a, b, c] : [c, b, a];
+  if (y.length !== 4) return null;
+  const iso = `${y}-${mo.padStart(2, '0')}-${d.padStart(2, '0')}`;
+  const dt = new Date(`${iso}T00:00:00Z`);
+  return Number.isNaN(dt.getTime()) || dt.toISOString().slice(0, 10) !== iso ? null : iso;
+}

@@ -176,7 +176,8 @@ export async function verifySample(
   const outcomes: BulkVerifyOutcome[] = [];
   for (const id of resultIds) {
     try {
-      if (!ofSample.has(id)) throw new ConflictError(`${resultCode(id)} is not a result of this sample`, 'OTHER_SAMPLE');
+      if (!ofSample.has(id))
+        throw new ConflictError(`${resultCode(id)} is not a result of this sample`, 'OTHER_SAMPLE');
       await verifyOne(db, actor, id, allowSelf, 'single');
       outcomes.push({ id, ok: true, status: 200, message: `Result ${resultCode(id)} has been verified` });
     } catch (err) {

@@ -1,6 +1,8 @@
 import type { ReactElement, ReactNode } from 'react';
 import {
+  Controller,
   get,
+  type Control,
   type FieldErrors,
   type FieldValues,
   type Path,
@@ -8,6 +10,7 @@ import {
   type UseFormRegisterReturn,
 } from 'react-hook-form';
 import { FormField, Input, Select, Textarea, type SelectOption } from '@/components';
+import { LabDateInput } from './LabDateInput';
 import {
   AGE_UNIT_OPTIONS,
   BLOOD_GROUP_OPTIONS,
@@ -131,7 +134,7 @@ export const SECTION_TITLES: Record<SectionKey, string> = {
   insurance: 'Insurance & Membership',
 };
 
-export interface PatientFormSectionsProps<T extends FieldValues> {
+export interface PatientFormSectionsProps<T extends FieldValues, O extends FieldValues = T> {
   register: UseFormRegister<T>;
   errors: FieldErrors<T>;
   /**
@@ -145,13 +148,15 @@ export interface PatientFormSectionsProps<T extends FieldValues> {
   renderSection?: (key: SectionKey, title: string, body: ReactNode) => ReactNode;
   /** Label overrides, e.g. "Mobile Number" for phone on the registration page. */
   labels?: Partial<Record<PatientFieldKey, string>>;
+  /** The form's control: dates are then typed in the lab's format (LabDateInput). */
+  control?: Control<T, unknown, O>;
 }
 
 /**
  * The patient form's fields in the spec's sections (2.10: Personal, Contact, Emergency Contact,
  * Medical, Insurance), shared by New Patient Registration and the Add/Edit dialogs of All Patients.
  */
-export function PatientFormSections<T extends FieldValues>({
+export function PatientFormSections<T extends FieldValues, O extends FieldValues = T>({
   register,
   errors,
   names,
@@ -159,7 +164,8 @@ export function PatientFormSections<T extends FieldValues>({
   sections,
   renderSection,
   labels = {},
-}: PatientFormSectionsProps<T>) {
+  control,
+}: PatientFormSectionsProps<T, O>) {
   const errorOf = (name: Path<T>): string | undefined => {
     const e: unknown = get(errors, name);
     return typeof e === 'object' && e !== null && 'message' in e && typeof e.message === 'string'
@@ -182,7 +188,23 @@ export function PatientFormSections<T extends FieldValues>({
             error={errorOf(name)}
             className={spec.wide ? 'sm:col-span-2' : undefined}
           >
-            {spec.control(register(name), isRequired)}
+            {k === 'date_of_birth' && control
+              ? (ctrl) => (
+                  <Controller
+                    control={control}
+                    name={name}
+                    render={({ field }) => (
+                      <LabDateInput
+                        {...ctrl}
+                        name={field.name}
+                        value={field.value as string | null | undefined}
+                        onChange={field.onChange}
+                        onBlur={field.onBlur}
+                      />
+                    )}
+                  />
+                )
+              : spec.control(register(name), isRequired)}
           </FormField>
         );
       })}

@@ -11,7 +11,15 @@ import { patientFields, type PatientCreate } from '@shared/schemas/patients';
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
 /** An empty date box says "Date of birth is required", not that '' is not a YYYY-MM-DD date. */
-const dateOfBirth = z.preprocess(blankToUndefined, patientFields.date_of_birth);
+// The field (LabDateInput) hands over YYYY-MM-DD once the typed text is a whole date; other text is named here.
+const notWholeDate = (v: unknown) => typeof v === 'string' && !/^\d{4}-\d{2}-\d{2}$/.test(v);
+const dateOfBirth = z.preprocess(
+  blankToUndefined,
+  z
+    .unknown()
+    .refine((v) => !notWholeDate(v), "Date of birth must be a whole date: day, month and year in the lab's format")
+    .pipe(patientFields.date_of_birth),
+);
 
 /** A birth date or an age; checked even while other fields are wrong, so every missing field shows at once. */
 const hasBirthDateOrAge = (v: { date_of_birth?: unknown; age?: unknown }) =>
@@ -56,7 +64,7 @@ export const registrationSchema = z
     title: patientFields.title,
     firstName: patientFields.first_name,
     lastName: patientFields.last_name,
-    dateOfBirth: patientFields.date_of_birth,
+    dateOfBirth: dateOfBirth,
     age: patientFields.age,
     ageUnit: patientFields.age_unit,
     gender: z.preprocess(blankToUndefined, z.enum(GENDERS, { error: 'Gender is required' })),

@@ -133,6 +133,7 @@ export function AddPatientDialog({ open, onOpenChange }: AddPatientDialogProps) 
       <form id="add-patient-form" noValidate onSubmit={(e) => void submit(e)}>
         <PatientFormSections
           register={form.register}
+          control={form.control}
           errors={form.formState.errors}
           names={ADD_NAMES}
           required={REQUIRED_BASIC}
@@ -190,6 +191,7 @@ export function EditPatientDialog({ patient, onOpenChange }: EditPatientDialogPr
       <form id="edit-patient-form" noValidate onSubmit={(e) => void submit(e)}>
         <PatientFormSections
           register={form.register}
+          control={form.control}
           errors={form.formState.errors}
           names={NAMES}
           required={REQUIRED_BASIC}

@@ -124,6 +124,7 @@ export default function PatientRegistrationPage() {
         <div className="grid gap-5 lg:grid-cols-2 lg:items-start">
           <PatientFormSections
             register={form.register}
+            control={form.control}
             errors={errors}
             names={REGISTRATION_NAMES}
             required={REGISTRATION_REQUIRED}
@@ -133,6 +134,7 @@ export default function PatientRegistrationPage() {
           />
           <PatientFormSections
             register={form.register}
+            control={form.control}
             errors={errors}
             names={REGISTRATION_NAMES}
             required={REGISTRATION_REQUIRED}

@@ -136,6 +136,7 @@ export default function RegisterPatientWithBillPage() {
           <div className="grid gap-5 lg:grid-cols-2 lg:items-start">
             <PatientFormSections
               register={form.register}
+              control={form.control}
               errors={errors}
               names={REGISTRATION_NAMES}
               required={REGISTRATION_REQUIRED}
@@ -145,6 +146,7 @@ export default function RegisterPatientWithBillPage() {
             />
             <PatientFormSections
               register={form.register}
+              control={form.control}
               errors={errors}
               names={REGISTRATION_NAMES}
               required={REGISTRATION_REQUIRED}
