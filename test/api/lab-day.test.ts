@@ -405,6 +405,8 @@ describe('doctors see their own patients', () => {
     expect((await get(`/api/test-results/${r.id}`)).statusCode).toBe(200);
     expect((await get(`/api/test-results/${r2.id}`)).statusCode).toBe(404);
     expect((await get(`/api/samples/${s2!.id}/results`)).statusCode).toBe(404);
+    expect((await get(`/api/patients/${q}/history`)).statusCode).toBe(404);
+    expect((await get(`/api/patients/${p}/history`)).statusCode).toBe(200);
     const listed = (await get('/api/test-results?entered=true&limit=100')).json<{ results: TestResult[] }>().results;
     expect(listed.map((x) => x.patient_id)).toEqual([p]);
     // The lab may let doctors see everyone.
@@ -532,5 +534,44 @@ describe('validate a sample as a unit', () => {
     const k = (await lab.admin.get('/api/test-results?critical_call=logged')).json<{ results: TestResult[] }>()
       .results[0]!;
     expect(k.critical_call?.minutes_to_call).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('a referring doctor is not a consultation', () => {
+  it('a lab-only bill may name the referring doctor: no fee, and the report says who referred', async () => {
+    const doc = await lab.admin.post('/api/users', {
+      first_name: 'Anil',
+      last_name: 'Rao',
+      email: `anil.${Date.now()}@lab.test`,
+      role: 'doctor',
+      password: 'longpassword',
+      consultation_fee: 500,
+    });
+    expect(doc.statusCode, doc.body).toBe(201);
+    const p = await patient('Referred');
+    const res = await lab.admin.post('/api/bills', {
+      patient_id: p,
+      doctor_id: doc.json().user.id,
+      visit_type: 'lab_only',
+      items: [{ item_type: 'test', item_id: id('HB') }],
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().bill).toMatchObject({
+      visit_type: 'lab_only',
+      consultation_fee: 0,
+      doctor_id: doc.json().user.id,
+    });
+    const [s] = await samplesOf(p);
+    await tech.post('/api/samples/collect', { ids: [s!.id] });
+    const r = await enter(s!.id, 'HB', '13.4');
+    await validator.put(`/api/test-results/${r.id}/verify`);
+    expect(await pdfText(await lab.admin.get(`/api/samples/${s!.id}/report.pdf`))).toContain('Dr. Anil Rao');
+    const noDoctor = await lab.admin.post('/api/bills', {
+      patient_id: p,
+      visit_type: 'doctor_visit',
+      items: [{ item_type: 'test', item_id: id('HB') }],
+    });
+    expect(noDoctor.statusCode).toBe(400);
+    expect(noDoctor.json().details[0].path).toBe('doctor_id');
   });
 });

@@ -132,11 +132,12 @@ describe('a kill -9 during a stream of writes', () => {
     };
     const deadline = setTimeout(kill, KILL_AFTER_MS);
 
+    const letters = (n: number) => String(n).replace(/\d/g, (d) => String.fromCharCode(97 + Number(d)));
     const writer = async (w: number) => {
       while (!killed) {
         sequence += 1;
-        // Letters only after the prefix, so the search index holds it as one word.
-        const lastName = `Durable${w}x${sequence}`;
+        // Letters only (names refuse digits), so the search index holds it as one word: digits as a-j.
+        const lastName = `Durable${letters(w)}x${letters(sequence)}`;
         sent.add(lastName);
         inFlight += 1;
         try {

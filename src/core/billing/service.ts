@@ -131,7 +131,15 @@ export async function createBill(db: Db, actor: Actor, input: BillCreate): Promi
   const id = await db.transaction().execute(async (trx) => {
     const patient = await findPatient(trx, actor.organizationId, input.patient_id);
     if (!patient) throw ValidationError.field('patient_id', `Unknown patient ${input.patient_id}`);
-    return insertBill(trx, actor, patient.id, input, input.doctor_id ? 'doctor_visit' : 'lab_only');
+    if (input.visit_type === 'doctor_visit' && !input.doctor_id)
+      throw ValidationError.field('doctor_id', 'Please select a doctor for consultation');
+    return insertBill(
+      trx,
+      actor,
+      patient.id,
+      input,
+      input.visit_type ?? (input.doctor_id ? 'doctor_visit' : 'lab_only'),
+    );
   });
   return getBill(db, actor.organizationId, id);
 }

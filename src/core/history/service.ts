@@ -1,3 +1,4 @@
+import { assertInScope, type ResultScope } from '../results/scope.js';
 import type { Db } from '../db/connection.js';
 import { NotFoundError } from '../errors.js';
 import { findPatient, toPatient } from '../patients/repository.js';
@@ -98,9 +99,16 @@ async function billsOfPatient(
 }
 
 /** Patient History (spec 2.13): the patient, their visits, results, samples and bills, and the totals over them. */
-export async function patientHistory(db: Db, organizationId: number, patientId: number): Promise<PatientHistory> {
+/** A patient's history; a doctor limited to their own patients (results scope) gets 404 for another's. */
+export async function patientHistory(
+  db: Db,
+  organizationId: number,
+  patientId: number,
+  scope: ResultScope = {},
+): Promise<PatientHistory> {
   const row = await findPatient(db, organizationId, patientId);
   if (!row) throw new NotFoundError('Patient', patientId);
+  await assertInScope(db, scope, patientId, 'Patient', patientId);
   const visits = await visitsOfPatient(db, organizationId, patientId);
   const test_results = await resultsOfPatient(db, organizationId, patientId);
   const samples = await samplesOfPatient(db, organizationId, patientId);

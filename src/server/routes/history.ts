@@ -1,3 +1,4 @@
+import { resultScope } from '../../core/results/scope.js';
 import type { FastifyInstance } from 'fastify';
 import { historyApi } from '../../shared/api/history.js';
 import { patientHistory } from '../../core/history/service.js';
@@ -9,7 +10,9 @@ import { route } from '../contract.js';
 export async function historyRoutes(app: FastifyInstance) {
   const db = app.database.db;
 
-  route(app, historyApi.history, async (req) => patientHistory(db, actorOf(req).organizationId, req.params.id));
+  route(app, historyApi.history, async (req) =>
+    patientHistory(db, actorOf(req).organizationId, req.params.id, await resultScope(db, actorOf(req))),
+  );
   route(app, historyApi.visits, async (req) => ({
     visits: await listVisits(db, actorOf(req).organizationId, req.params.id),
   }));

@@ -49,7 +49,15 @@ const billBody = {
   notes: optionalText(1000),
 };
 
-export const billCreateSchema = z.object({ patient_id: id('patient_id'), ...billBody });
+export const billCreateSchema = z.object({
+  patient_id: id('patient_id'),
+  ...billBody,
+  /**
+   * lab_only with a doctor: the doctor referred the patient (printed on the report), no consultation
+   * fee. Left out: a doctor means a consultation (doctor_visit), no doctor a lab-only visit.
+   */
+  visit_type: z.enum(['doctor_visit', 'lab_only'], { error: 'Visit type must be doctor_visit or lab_only' }).optional(),
+});
 export type BillCreate = z.infer<typeof billCreateSchema>;
 
 /** Register Patient with Bill: the patient and the bill in one call, one transaction. */

@@ -3,7 +3,7 @@ import { ReceiptText, Stethoscope, UserRound } from 'lucide-react';
 import { OP_BILL_PAYMENT_METHODS } from '@shared/billing';
 import type { Bill } from '@shared/schemas/bills';
 import type { Patient } from '@shared/schemas/patients';
-import { Card, CardBody, CardHeader, PageHeader } from '@/components';
+import { Card, CardBody, CardHeader, Checkbox, PageHeader } from '@/components';
 import { useScreen } from '@/lib/screens';
 import { notify } from '@/lib/notify';
 import { useCreateBillMutation, type Doctor } from '@/lib/bills';
@@ -31,10 +31,15 @@ export default function OpBillPage() {
   const screen = useScreen();
   const [patient, setPatient] = useState<Patient | null>(null);
   const [doctor, setDoctor] = useState<Doctor | null>(null);
+  // A doctor on an OP bill is a consultation (fee added) unless marked as only referring the patient.
+  const [consultation, setConsultation] = useState(true);
   const [busy, setBusy] = useState<SaveMode | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [saved, setSaved] = useState<Bill | null>(null);
-  const entry = useBillEntry({ consultationFee: doctor?.consultation_fee ?? 0, methods: OP_BILL_PAYMENT_METHODS });
+  const entry = useBillEntry({
+    consultationFee: consultation ? (doctor?.consultation_fee ?? 0) : 0,
+    methods: OP_BILL_PAYMENT_METHODS,
+  });
   const { draft } = entry;
   const create = useCreateBillMutation();
 
@@ -54,6 +59,7 @@ export default function OpBillPage() {
   const clearForm = () => {
     setPatient(null);
     setDoctor(null);
+    setConsultation(true);
     entry.reset();
     setErrors({});
   };
@@ -83,7 +89,12 @@ export default function OpBillPage() {
     if (mode === 'print' && !printWindow) return;
     setBusy(mode);
     create
-      .mutateAsync({ patient_id: patient.id, doctor_id: doctor.id, ...entry.request() })
+      .mutateAsync({
+        patient_id: patient.id,
+        doctor_id: doctor.id,
+        visit_type: consultation ? 'doctor_visit' : 'lab_only',
+        ...entry.request(),
+      })
       .then(
         (bill) => {
           setSaved(bill);
@@ -128,6 +139,12 @@ export default function OpBillPage() {
                   clearError('doctor');
                 }}
                 error={errors.doctor}
+              />
+              <Checkbox
+                className="mt-3"
+                label="Consultation: add the doctor's fee (untick when the doctor only referred the patient)"
+                checked={consultation}
+                onChange={(e) => setConsultation(e.target.checked)}
               />
             </CardBody>
           </Card>
