@@ -183,10 +183,6 @@ export function uncalledCriticals(db: Db, sampleId: number) {
     .execute();
 }
 
-export function userName(db: Db, userId: number) {
-  return db.selectFrom('users').select(['first_name', 'last_name']).where('id', '=', userId).executeTakeFirst();
-}
-
 /** The report's head: sample, patient, the bill's doctor and what is still due on the bill. */
 export function reportHead(db: Db, organizationId: number, sampleId: number) {
   return db

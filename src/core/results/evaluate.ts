@@ -1,13 +1,11 @@
 import type { Db } from '../db/connection.js';
-import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
 import { computeFlag, isCritical } from '../../shared/flags.js';
 import { checkResultValue, deltaFailed } from '../../shared/resultTypes.js';
 import { ValidationError } from '../errors.js';
 import { jsonList } from '../catalogue/mappers.js';
-import { insertHistoryRow } from '../samples/repository.js';
 import { rangeForPatient } from './mappers.js';
-import { patientForRange, previousResult, userName, type TestRules } from './entry-repository.js';
+import { patientForRange, previousResult, type TestRules } from './entry-repository.js';
 
 export interface Evaluation {
   normal_range: string | null;
@@ -80,30 +78,5 @@ export async function evaluateValue(
   };
 }
 
-export async function actorName(trx: Db, actor: Actor): Promise<string | null> {
-  if (!actor.userId) return actor.email;
-  const u = await userName(trx, actor.userId);
-  return u ? `${u.first_name} ${u.last_name}` : actor.email;
-}
-
-/** The custody history entry for a sample moved by result entry or verification (as the samples service writes it). */
-export async function addSampleHistory(
-  trx: Db,
-  actor: Actor,
-  sampleId: number,
-  from: string,
-  to: string,
-  location: string | null,
-  notes: string,
-) {
-  await insertHistoryRow(trx, {
-    sample_id: sampleId,
-    from_status: from,
-    to_status: to,
-    changed_by: actor.userId,
-    changed_by_name: await actorName(trx, actor),
-    location,
-    notes,
-    created_at: nowIso(),
-  });
-}
+/** Custody entries and names are the samples feature's: one way to write them. */
+export { actorName, addHistory as addSampleHistory } from '../samples/service.js';

@@ -110,13 +110,15 @@ async function assertCollector(trx: Db, organizationId: number, id: number | nul
   if (!u || u.is_active !== 1) throw ValidationError.field('collector_id', `Unknown collector ${id}`);
 }
 
-async function actorName(trx: Db, actor: Actor): Promise<string | null> {
+/** The acting user's name for custody entries and call logs; the email for the system actor. */
+export async function actorName(trx: Db, actor: Actor): Promise<string | null> {
   if (!actor.userId) return actor.email;
   const u = await findUser(trx, actor.organizationId, actor.userId);
   return u ? `${u.first_name} ${u.last_name}` : actor.email;
 }
 
-async function addHistory(
+/** A custody entry of a sample (who, when, where, from and to which status). */
+export async function addHistory(
   trx: Db,
   actor: Actor,
   sampleId: number,
