@@ -90,8 +90,18 @@ describe('the lab day in the browser', () => {
     await tubes.getByText('Plain / serum (red or yellow top)').waitFor();
     await page.evaluate(() => document.fonts.ready);
     await screenshot(page, 'lab-day-tubes-mobile');
-    await tubes.getByRole('button', { name: 'Collect 2 tubes' }).click();
-    await page.getByText('2 tubes collected').waitFor();
+    // One scan collects that tube; the other is ticked and collected with the button.
+    const [edta] = await app.database.db
+      .selectFrom('samples')
+      .select(['barcode'])
+      .where('container', '=', 'edta')
+      .execute();
+    await tubes.getByLabel('Scan a tube').fill(edta!.barcode!);
+    await tubes.getByLabel('Scan a tube').press('Enter');
+    await page.getByText('1 tube collected').waitFor();
+    await dialog.getByRole('region', { name: /Tubes to collect \(1\)/ }).waitFor();
+    await dialog.getByRole('button', { name: 'Collect 1 tube' }).click();
+    await page.getByText('1 tube collected').nth(1).waitFor();
     const rows = await app.database.db.selectFrom('samples').select(['status', 'container']).execute();
     expect(rows.map((r) => [r.container, r.status]).sort()).toEqual([
       ['edta', 'collected'],

@@ -3,7 +3,7 @@ import { Printer, TestTubes } from 'lucide-react';
 import type { Sample } from '@shared/schemas/samples';
 import { tubeLabel } from '@shared/tubes';
 import { samplesApi } from '@shared/api/samples';
-import { Button } from '@/components';
+import { Button, FormField, Input } from '@/components';
 import { contractUrl } from '@/lib/api';
 import { useCollectPendingMutation, useSamples } from '../api';
 
@@ -26,6 +26,22 @@ export function PendingTubes({
   // Every tube is ticked unless unticked: usually all are drawn together.
   const [skipped, setSkipped] = useState<Set<number>>(new Set());
   const chosen = new Set(rows.filter((s) => !skipped.has(s.id)).map((s) => s.id));
+  const [scan, setScan] = useState('');
+  const [scanError, setScanError] = useState<string | null>(null);
+  // A hand scanner types the tube's label and presses Enter: that tube is collected at once.
+  const collectScanned = () => {
+    const code = scan.trim().toUpperCase();
+    if (!code) return;
+    const tube = rows.find((s) => s.barcode === code || s.sample_id === code);
+    if (!tube) {
+      setScanError(`${code} is not one of this patient's tubes to collect`);
+      return;
+    }
+    setScanError(null);
+    setScan('');
+    // The dialog stays on this patient: the list refreshes and the next tube can be scanned.
+    collect.mutate({ ids: [tube.id], location });
+  };
   if (pending.isPending) return <div className="skeleton h-16" aria-label="Loading tubes to collect" />;
   if (pending.isError) return <p className="text-[13px] text-red-700">Tubes to collect could not be loaded.</p>;
   if (!rows.length) return null;
@@ -42,7 +58,24 @@ export function PendingTubes({
         <TestTubes className="size-4" aria-hidden="true" />
         Tubes to collect ({rows.length})
       </h3>
-      <p className="text-xs text-slate-600">Ordered by the patient&apos;s bills. Tick the tubes drawn now.</p>
+      <p className="text-xs text-slate-600">
+        Ordered by the patient&apos;s bills. Scan each tube&apos;s label as it is drawn, or tick the tubes and collect
+        them together.
+      </p>
+      <FormField label="Scan a tube" error={scanError ?? undefined} className="mt-2">
+        <Input
+          value={scan}
+          autoComplete="off"
+          placeholder="Barcode or sample ID"
+          onChange={(e) => setScan(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              collectScanned();
+            }
+          }}
+        />
+      </FormField>
       <ul className="mt-2 grid gap-2">
         {rows.map((s) => (
           <li key={s.id} className="flex items-start gap-3 rounded-md bg-white p-2 ring-1 ring-slate-200">
