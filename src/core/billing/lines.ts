@@ -1,3 +1,5 @@
+import { findItem } from '../catalogue/repository.js';
+import { findUser } from '../users/repository.js';
 import type { Db } from '../db/connection.js';
 import { ValidationError } from '../errors.js';
 import { DOCTOR_ROLES, type Role } from '../../shared/roles.js';
@@ -25,12 +27,12 @@ const LABEL = { test: 'test', profile: 'test profile', package: 'test package' }
 export async function resolveLines(db: Db, organizationId: number, items: BillItemInput[]): Promise<ResolvedLine[]> {
   const out: ResolvedLine[] = [];
   for (const [i, item] of items.entries()) {
-    const row = await db
-      .selectFrom(TABLE[item.item_type])
-      .select(['id', 'name', 'code', 'price_paise', 'status'])
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', item.item_id)
-      .executeTakeFirst();
+    const row = await findItem<{ id: number; name: string; code: string; price_paise: number; status: string }>(
+      db,
+      TABLE[item.item_type],
+      organizationId,
+      item.item_id,
+    );
     if (!row) throw ValidationError.field(`items.${i}.item_id`, `Unknown ${LABEL[item.item_type]} ${item.item_id}`);
     if (row.status !== 'active')
       throw ValidationError.field(`items.${i}.item_id`, `${row.name} is inactive and cannot be billed`);
@@ -57,12 +59,7 @@ export async function resolveDoctor(
   organizationId: number,
   doctorId: number,
 ): Promise<{ id: number; feePaise: number }> {
-  const d = await db
-    .selectFrom('users')
-    .select(['id', 'role', 'is_active', 'consultation_fee_paise'])
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', doctorId)
-    .executeTakeFirst();
+  const d = await findUser(db, organizationId, doctorId);
   if (!d || d.is_active !== 1) throw ValidationError.field('doctor_id', `Unknown doctor ${doctorId}`);
   if (!DOCTOR_ROLES.includes(d.role as Role))
     throw ValidationError.field('doctor_id', 'The selected user is not a doctor or lab technician');

@@ -1,3 +1,4 @@
+import { findUser } from '../users/repository.js';
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { ForbiddenError, NotFoundError } from '../errors.js';
@@ -21,13 +22,7 @@ export async function billPdfById(
     await getOrganization(db, organizationId),
     await getPatient(db, organizationId, bill.patient_id),
   ];
-  const doctorRow = bill.doctor_id
-    ? await db
-        .selectFrom('users')
-        .select(['first_name', 'last_name', 'specialization', 'department'])
-        .where('id', '=', bill.doctor_id)
-        .executeTakeFirst()
-    : undefined;
+  const doctorRow = bill.doctor_id ? await findUser(db, organizationId, bill.doctor_id) : undefined;
   const doctor = doctorRow
     ? {
         name: `${doctorRow.first_name} ${doctorRow.last_name}`,

@@ -2,6 +2,7 @@ import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
 import type { PriceChange } from '../../shared/schemas/catalogue.js';
+import { insertPriceChange, priceChangesOf } from './repository.js';
 
 export type ItemType = 'test' | 'profile' | 'package';
 
@@ -18,21 +19,18 @@ export async function recordPriceChange(
   after: { price_paise: number; base_price_paise: number },
 ): Promise<void> {
   if (before && before.price_paise === after.price_paise && before.base_price_paise === after.base_price_paise) return;
-  await trx
-    .insertInto('price_history')
-    .values({
-      organization_id: actor.organizationId,
-      item_type: itemType,
-      item_id: itemId,
-      old_price_paise: before?.price_paise ?? null,
-      new_price_paise: after.price_paise,
-      old_base_price_paise: before?.base_price_paise ?? null,
-      new_base_price_paise: after.base_price_paise,
-      changed_by: actor.userId,
-      changed_by_email: actor.email,
-      changed_at: nowIso(),
-    })
-    .execute();
+  await insertPriceChange(trx, {
+    organization_id: actor.organizationId,
+    item_type: itemType,
+    item_id: itemId,
+    old_price_paise: before?.price_paise ?? null,
+    new_price_paise: after.price_paise,
+    old_base_price_paise: before?.base_price_paise ?? null,
+    new_base_price_paise: after.base_price_paise,
+    changed_by: actor.userId,
+    changed_by_email: actor.email,
+    changed_at: nowIso(),
+  });
 }
 
 export async function priceHistory(
@@ -41,14 +39,7 @@ export async function priceHistory(
   itemType: ItemType,
   itemId: number,
 ): Promise<PriceChange[]> {
-  const rows = await db
-    .selectFrom('price_history')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('item_type', '=', itemType)
-    .where('item_id', '=', itemId)
-    .orderBy('id', 'desc')
-    .execute();
+  const rows = await priceChangesOf(db, organizationId, itemType, itemId);
   return rows.map((r) => ({
     id: r.id,
     item_type: r.item_type as ItemType,

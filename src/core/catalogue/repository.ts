@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { sql, type Insertable } from 'kysely';
+import type { PriceHistoryTable } from './tables.js';
 import type { Db } from '../db/connection.js';
 import type { CatalogueListQuery } from '../../shared/schemas/catalogue.js';
 import { catalogueMatches, searchAlternatives, type Searchable } from '../../shared/catalogueSearch.js';
@@ -120,4 +121,20 @@ export async function testTubes(db: Db, ids: number[]) {
   const rows = await db.selectFrom('tests').select(['id', 'container', 'sample_type']).where('id', 'in', ids).execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+}
+
+export async function insertPriceChange(trx: Db, values: Insertable<PriceHistoryTable>): Promise<void> {
+  await trx.insertInto('price_history').values(values).execute();
+}
+
+/** An item's price changes, newest first. */
+export function priceChangesOf(db: Db, organizationId: number, itemType: string, itemId: number) {
+  return db
+    .selectFrom('price_history')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('item_type', '=', itemType)
+    .where('item_id', '=', itemId)
+    .orderBy('id', 'desc')
+    .execute();
 }

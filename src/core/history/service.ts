@@ -7,33 +7,13 @@ import { toBill } from '../billing/mappers.js';
 import { labToday, organizationTimezone } from '../settings/organization.js';
 import { localDate } from '../../shared/time.js';
 import { visitsOfPatient } from '../visits/repository.js';
+import { resultRowsOfPatient } from '../results/repository.js';
+import { sampleRowsOfPatient, testsOfSamples } from '../samples/repository.js';
 import type { HistoryBill, HistorySample, HistoryTestResult, PatientHistory } from '../../shared/schemas/history.js';
 
 /** Every result of a patient (any status: this is the staff view), newest first, with the test and sample. */
 async function resultsOfPatient(db: Db, organizationId: number, patientId: number): Promise<HistoryTestResult[]> {
-  const rows = await db
-    .selectFrom('test_results as r')
-    .innerJoin('tests as t', 't.id', 'r.test_id')
-    .innerJoin('samples as s', 's.id', 'r.sample_id')
-    .select([
-      'r.id',
-      't.name as test_name',
-      'r.status',
-      'r.created_at',
-      'r.result_value',
-      'r.unit',
-      'r.normal_range',
-      'r.flag',
-      'r.is_critical',
-      'r.notes',
-      's.sample_code',
-      'r.verified_at',
-    ])
-    .where('r.organization_id', '=', organizationId)
-    .where('r.patient_id', '=', patientId)
-    .orderBy('r.created_at', 'desc')
-    .orderBy('r.id', 'desc')
-    .execute();
+  const rows = await resultRowsOfPatient(db, organizationId, patientId);
   return rows.map(({ sample_code, is_critical, ...r }) => ({
     ...r,
     is_critical: is_critical === 1,
@@ -42,31 +22,16 @@ async function resultsOfPatient(db: Db, organizationId: number, patientId: numbe
 }
 
 async function samplesOfPatient(db: Db, organizationId: number, patientId: number): Promise<HistorySample[]> {
-  const rows = await db
-    .selectFrom('samples')
-    .select(['id', 'sample_code', 'barcode', 'sample_type', 'status', 'priority', 'collection_date', 'created_at'])
-    .where('organization_id', '=', organizationId)
-    .where('patient_id', '=', patientId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .execute();
-  const tests = new Map<number, string[]>();
-  if (rows.length) {
-    const links = await db
-      .selectFrom('sample_tests as st')
-      .innerJoin('tests as t', 't.id', 'st.test_id')
-      .select(['st.sample_id', 't.name'])
-      .where(
-        'st.sample_id',
-        'in',
-        rows.map((r) => r.id),
-      )
-      .orderBy('st.sample_id')
-      .orderBy('st.position')
-      .execute();
-    for (const l of links) tests.set(l.sample_id, [...(tests.get(l.sample_id) ?? []), l.name]);
-  }
-  return rows.map(({ sample_code, ...r }) => ({ ...r, sample_id: sample_code, tests: tests.get(r.id) ?? [] }));
+  const rows = await sampleRowsOfPatient(db, organizationId, patientId);
+  const tests = await testsOfSamples(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map(({ sample_code, ...r }) => ({
+    ...r,
+    sample_id: sample_code,
+    tests: (tests.get(r.id) ?? []).map((t) => t.name),
+  }));
 }
 
 async function billsOfPatient(

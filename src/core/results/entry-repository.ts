@@ -229,3 +229,26 @@ export async function countReportPrint(db: Db, sampleId: number): Promise<number
     .executeTakeFirstOrThrow();
   return r.report_print_count;
 }
+
+export interface CallRow {
+  result_id: number;
+  called_to: string;
+  called_at: string;
+  read_back: number;
+  notes: string | null;
+  recorded_by_name: string | null;
+}
+
+/** The latest call of each critical result given. */
+export async function callsOf(db: Db, resultIds: number[]): Promise<Map<number, CallRow>> {
+  const m = new Map<number, CallRow>();
+  if (!resultIds.length) return m;
+  const rows = await db
+    .selectFrom('critical_calls')
+    .select(['result_id', 'called_to', 'called_at', 'read_back', 'notes', 'recorded_by_name'])
+    .where('result_id', 'in', resultIds)
+    .orderBy('id')
+    .execute();
+  for (const r of rows) m.set(r.result_id, r);
+  return m;
+}

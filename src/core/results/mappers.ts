@@ -8,7 +8,8 @@ import {
   type ResultStatus,
   type TestResult,
 } from '../../shared/schemas/results.js';
-import type { CallRow, ListRow } from './repository.js';
+import type { ListRow } from './repository.js';
+import type { CallRow } from './entry-repository.js';
 
 export function parseRanges(json: string | null): ReferenceRange[] {
   if (!json) return [];

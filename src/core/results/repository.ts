@@ -371,25 +371,29 @@ export async function countResultsOfSample(db: Db, sampleId: number): Promise<nu
   return Number(r.n);
 }
 
-export interface CallRow {
-  result_id: number;
-  called_to: string;
-  called_at: string;
-  read_back: number;
-  notes: string | null;
-  recorded_by_name: string | null;
-}
-
-/** The latest call of each critical result given. */
-export async function callsOf(db: Db, resultIds: number[]): Promise<Map<number, CallRow>> {
-  const m = new Map<number, CallRow>();
-  if (!resultIds.length) return m;
-  const rows = await db
-    .selectFrom('critical_calls')
-    .select(['result_id', 'called_to', 'called_at', 'read_back', 'notes', 'recorded_by_name'])
-    .where('result_id', 'in', resultIds)
-    .orderBy('id')
+/** Every result of a patient (any status), newest first, with the test's name and the sample code. */
+export function resultRowsOfPatient(db: Db, organizationId: number, patientId: number) {
+  return db
+    .selectFrom('test_results as r')
+    .innerJoin('tests as t', 't.id', 'r.test_id')
+    .innerJoin('samples as s', 's.id', 'r.sample_id')
+    .select([
+      'r.id',
+      't.name as test_name',
+      'r.status',
+      'r.created_at',
+      'r.result_value',
+      'r.unit',
+      'r.normal_range',
+      'r.flag',
+      'r.is_critical',
+      'r.notes',
+      's.sample_code',
+      'r.verified_at',
+    ])
+    .where('r.organization_id', '=', organizationId)
+    .where('r.patient_id', '=', patientId)
+    .orderBy('r.created_at', 'desc')
+    .orderBy('r.id', 'desc')
     .execute();
-  for (const r of rows) m.set(r.result_id, r);
-  return m;
 }

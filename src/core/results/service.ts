@@ -12,11 +12,10 @@ import type {
   TestResult,
 } from '../../shared/schemas/results.js';
 import { ageAt, rangeForPatient, toResult } from './mappers.js';
-import { orderedTests, sampleForEntry } from './entry-repository.js';
+import { callsOf, orderedTests, sampleForEntry } from './entry-repository.js';
 import { assertInScope, type ResultScope } from './scope.js';
 import {
   amendmentsOf,
-  callsOf,
   findResultRow,
   OPEN_FOR_ENTRY,
   pageResults,

@@ -236,3 +236,15 @@ export function pendingSamplesOfBill(db: Db, organizationId: number, billId: num
     .where('status', '=', 'pending')
     .execute();
 }
+
+/** A patient's samples, newest first (Patient History). */
+export function sampleRowsOfPatient(db: Db, organizationId: number, patientId: number) {
+  return db
+    .selectFrom('samples')
+    .select(['id', 'sample_code', 'barcode', 'sample_type', 'status', 'priority', 'collection_date', 'created_at'])
+    .where('organization_id', '=', organizationId)
+    .where('patient_id', '=', patientId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
