@@ -5,7 +5,7 @@ import { diff, writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { rupeesToPaise } from '../../shared/money.js';
 import type { CatalogueListQuery } from '../../shared/schemas/catalogue.js';
-import { assertCodeFree } from './links.js';
+import { assertCodeFree } from './repository.js';
 import { recordPriceChange } from './pricing.js';
 import { describeUsage } from './usage.js';
 import {

@@ -1,6 +1,6 @@
 import type { CataloguePackage, PackageCreate } from '../../shared/schemas/catalogue.js';
 import { toPackage, type PackageRow } from './mappers.js';
-import { assertOwned, packageProfiles, packageTests, replaceLinks } from './links.js';
+import { assertOwned, packageProfiles, packageTests, replaceLinks } from './repository.js';
 import { catalogueService, present, type ItemKind } from './items.js';
 
 /** Test packages: tests and profiles sold together, with a duration (e.g. a yearly check-up). */

@@ -1,6 +1,6 @@
 import type { CatalogueProfile, ProfileCreate } from '../../shared/schemas/catalogue.js';
 import { toProfile, type ProfileRow } from './mappers.js';
-import { assertOwned, profileTests, replaceLinks } from './links.js';
+import { assertOwned, profileTests, replaceLinks } from './repository.js';
 import { catalogueService, type ItemKind } from './items.js';
 
 /** Test profiles: a named group of tests, kept in order. */

@@ -1,7 +1,7 @@
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { tubeOf, tubeSampleType, type TubeId } from '../../shared/tubes.js';
-import { packageProfiles, packageTests, profileTests } from '../catalogue/links.js';
+import { packageProfiles, packageTests, profileTests } from '../catalogue/repository.js';
 import { testTubes } from '../catalogue/repository.js';
 import { writeAudit } from '../audit/audit.js';
 import { storeSample } from './service.js';

@@ -47,7 +47,7 @@ import { findPatient } from '../patients/repository.js';
 import { findUser } from '../users/repository.js';
 import { findBillRow } from '../billing/repository.js';
 import { countResultsOfSample } from '../results/repository.js';
-import { ownedIds } from '../catalogue/links.js';
+import { ownedIds } from '../catalogue/repository.js';
 
 async function load(db: Db, organizationId: number, id: number): Promise<Sample> {
   const row = await findSampleRow(db, organizationId, { id });

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { systemApi } from '../../shared/api/system.js';
-import { counts } from '../../core/dashboard/stats.js';
+import { counts } from '../../core/dashboard/repository.js';
 import { databaseDiagnostics } from '../../core/db/diagnostics.js';
 import { verifyChain } from '../../core/audit/audit.js';
 import { checkPatientWrite } from '../../core/patients/diagnostics.js';
