@@ -1,9 +1,10 @@
+import { linesOfBills, reportableSample, verifiedResultsOfPatient } from './repository.js';
 import { reportStatus } from '../results/report.js';
 import { primaryOrganization } from '../settings/organization.js';
 import type { Db } from '../db/connection.js';
 import { NotFoundError } from '../errors.js';
 import { findPatient } from '../patients/repository.js';
-import { billsQuery, selectBillColumns } from '../billing/repository.js';
+import { billsQuery, findBillRow, selectBillColumns } from '../billing/repository.js';
 import { toBill } from '../billing/mappers.js';
 import { billPdfById } from '../billing/print.js';
 import { organizationTimezone } from '../settings/organization.js';
@@ -62,31 +63,7 @@ export function reportUrl(sampleId: number): string {
  */
 export async function portalResults(db: Db, s: PortalSession): Promise<PortalResult[]> {
   const timeZone = await organizationTimezone(db, s.organizationId);
-  const rows = await db
-    .selectFrom('test_results as r')
-    .innerJoin('tests as t', 't.id', 'r.test_id')
-    .innerJoin('samples as sa', (j) => j.onRef('sa.id', '=', 'r.sample_id').onRef('sa.patient_id', '=', 'r.patient_id'))
-    .select([
-      'r.id',
-      't.name as test_name',
-      'r.result_value',
-      'r.normal_range',
-      'r.unit',
-      'r.flag',
-      'r.status',
-      'r.notes',
-      'r.verified_at',
-      'r.created_at',
-      'sa.id as sample_pk',
-      'sa.sample_code',
-      'sa.collection_date',
-    ])
-    .where('r.organization_id', '=', s.organizationId)
-    .where('r.patient_id', '=', s.patientId)
-    .where('r.status', '=', 'verified')
-    .orderBy('r.verified_at', 'desc')
-    .orderBy('r.id', 'desc')
-    .execute();
+  const rows = await verifiedResultsOfPatient(db, s.organizationId, s.patientId);
   const released = new Map<number, boolean>();
   for (const id of new Set(rows.map((r) => r.sample_pk)))
     released.set(id, (await reportStatus(db, s.organizationId, id)).releasable);
@@ -114,22 +91,7 @@ export async function requireReportableSample(
   s: PortalSession,
   sampleId: number,
 ): Promise<{ sampleCode: string }> {
-  const row = await db
-    .selectFrom('samples as sa')
-    .select('sa.sample_code')
-    .where('sa.id', '=', sampleId)
-    .where('sa.organization_id', '=', s.organizationId)
-    .where('sa.patient_id', '=', s.patientId)
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('test_results as r')
-          .select('r.id')
-          .whereRef('r.sample_id', '=', 'sa.id')
-          .where('r.status', '=', 'verified'),
-      ),
-    )
-    .executeTakeFirst();
+  const row = await reportableSample(db, s.organizationId, s.patientId, sampleId);
   if (!row) throw new NotFoundError('Report', sampleId);
   return { sampleCode: row.sample_code };
 }
@@ -143,17 +105,10 @@ export async function portalBills(db: Db, s: PortalSession): Promise<PortalBill[
     .execute();
   const items = new Map<number, PortalBill['items']>();
   if (rows.length) {
-    const lines = await db
-      .selectFrom('bill_items')
-      .select(['bill_id', 'name', 'qty', 'unit_price_paise', 'total_paise'])
-      .where(
-        'bill_id',
-        'in',
-        rows.map((r) => r.id),
-      )
-      .orderBy('bill_id')
-      .orderBy('position')
-      .execute();
+    const lines = await linesOfBills(
+      db,
+      rows.map((r) => r.id),
+    );
     for (const l of lines) {
       items.set(l.bill_id, [
         ...(items.get(l.bill_id) ?? []),
@@ -188,13 +143,8 @@ export async function portalBillPdf(
   s: PortalSession,
   billId: number,
 ): Promise<{ pdf: Buffer; billNumber: string }> {
-  const own = await db
-    .selectFrom('bills')
-    .select('id')
-    .where('id', '=', billId)
-    .where('organization_id', '=', s.organizationId)
-    .where('patient_id', '=', s.patientId)
-    .executeTakeFirst();
+  const bill = await findBillRow(db, s.organizationId, billId);
+  const own = bill && bill.patient_id === s.patientId;
   if (!own) throw new NotFoundError('Bill', billId);
   return billPdfById(db, s.organizationId, billId);
 }

@@ -1,3 +1,4 @@
+import { endPortalSessionsOf, portalAccessOf, upsertPortalAccess } from './repository.js';
 import { randomInt } from 'node:crypto';
 import type { Db } from '../db/connection.js';
 import { nowIso, type Actor } from '../context.js';
@@ -35,26 +36,16 @@ export async function issuePortalPin(db: Db, actor: Actor, patientId: number): P
         'PATIENT_HAS_NO_MOBILE',
       );
     }
-    const before = await trx
-      .selectFrom('patient_portal_access')
-      .select('issued_at')
-      .where('patient_id', '=', patientId)
-      .executeTakeFirst();
+    const before = await portalAccessOf(trx, patientId);
     const issuedAt = nowIso();
-    await trx
-      .insertInto('patient_portal_access')
-      .values({
-        patient_id: patientId,
-        organization_id: actor.organizationId,
-        pin_hash: pinHash,
-        issued_by: actor.userId,
-        issued_at: issuedAt,
-      })
-      .onConflict((oc) =>
-        oc.column('patient_id').doUpdateSet({ pin_hash: pinHash, issued_by: actor.userId, issued_at: issuedAt }),
-      )
-      .execute();
-    const ended = await trx.deleteFrom('portal_sessions').where('patient_id', '=', patientId).executeTakeFirst();
+    await upsertPortalAccess(trx, {
+      patient_id: patientId,
+      organization_id: actor.organizationId,
+      pin_hash: pinHash,
+      issued_by: actor.userId,
+      issued_at: issuedAt,
+    });
+    const ended = await endPortalSessionsOf(trx, patientId);
     await writeAudit(trx, actor, {
       action: before ? 'update' : 'create',
       entity: 'portal_access',
@@ -64,7 +55,7 @@ export async function issuePortalPin(db: Db, actor: Actor, patientId: number): P
         patient_id: patient.patient_code,
         issued_at: issuedAt,
         reset: before !== undefined,
-        sessions_ended: Number(ended.numDeletedRows),
+        sessions_ended: ended,
       },
     });
     return { pin, issued_at: issuedAt, reset: before !== undefined };
@@ -74,11 +65,6 @@ export async function issuePortalPin(db: Db, actor: Actor, patientId: number): P
 export async function portalPinStatus(db: Db, organizationId: number, patientId: number): Promise<PortalPinStatus> {
   const patient = await findPatient(db, organizationId, patientId);
   if (!patient) throw new NotFoundError('Patient', patientId);
-  const row = await db
-    .selectFrom('patient_portal_access')
-    .select('issued_at')
-    .where('patient_id', '=', patientId)
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirst();
+  const row = await portalAccessOf(db, patientId, organizationId);
   return { issued: row !== undefined, issued_at: row?.issued_at ?? null };
 }
