@@ -20,29 +20,5 @@ export async function labelPdfForSample(
   return { pdf: await sampleLabelPdf(org, sample), sampleCode: sample.sample_id };
 }
 
-/** Accepts the database id or the sample code (SMP...). */
-export async function findSampleId(db: Db, organizationId: number, ref: string): Promise<number | null> {
-  const byCode = await db
-    .selectFrom('samples')
-    .select('id')
-    .where('organization_id', '=', organizationId)
-    .where('sample_code', '=', ref.toUpperCase())
-    .executeTakeFirst();
-  if (byCode) return byCode.id;
-  if (/^\d+$/.test(ref)) {
-    const byId = await db
-      .selectFrom('samples')
-      .select('id')
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', Number(ref))
-      .executeTakeFirst();
-    if (byId) return byId.id;
-  }
-  const byBarcode = await db
-    .selectFrom('samples')
-    .select('id')
-    .where('organization_id', '=', organizationId)
-    .where('barcode', '=', ref.toUpperCase())
-    .executeTakeFirst();
-  return byBarcode?.id ?? null;
-}
+/** Accepts the database id, the sample code (SMP...) or the barcode (the CLI's sample argument). */
+export { findSampleId } from './repository.js';

@@ -248,3 +248,70 @@ export function sampleRowsOfPatient(db: Db, organizationId: number, patientId: n
     .orderBy('id', 'desc')
     .execute();
 }
+
+/** The lab's collection locations in screen order; inactive ones too when asked. */
+export function locationRows(db: Db, organizationId: number, includeInactive: boolean) {
+  let q = db
+    .selectFrom('collection_locations')
+    .select(['id', 'name', 'kind', 'position', 'is_active'])
+    .where('organization_id', '=', organizationId);
+  if (!includeInactive) q = q.where('is_active', '=', 1);
+  return q.orderBy('position').orderBy('name').execute();
+}
+
+export function locationNamed(db: Db, organizationId: number, name: string) {
+  return db
+    .selectFrom('collection_locations')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('name', '=', name)
+    .executeTakeFirst();
+}
+
+export function lastLocationPosition(db: Db, organizationId: number) {
+  return db
+    .selectFrom('collection_locations')
+    .select((eb) => eb.fn.max('position').as('p'))
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+}
+
+export function insertLocationRow(trx: Db, values: Insertable<CollectionLocationsTable>) {
+  return trx.insertInto('collection_locations').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export function findLocationRow(db: Db, organizationId: number, id: number) {
+  return db
+    .selectFrom('collection_locations')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export function updateLocationRow(trx: Db, id: number, patch: Updateable<CollectionLocationsTable>) {
+  return trx
+    .updateTable('collection_locations')
+    .set(patch)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** A sample by its database id, its code (SMP...) or its barcode, as the CLI accepts it. */
+export async function findSampleId(db: Db, organizationId: number, ref: string): Promise<number | null> {
+  const by = (column: 'sample_code' | 'id' | 'barcode', value: string | number) =>
+    db
+      .selectFrom('samples')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where(column, '=', value)
+      .executeTakeFirst();
+  const byCode = await by('sample_code', ref.toUpperCase());
+  if (byCode) return byCode.id;
+  if (/^\d+$/.test(ref)) {
+    const byId = await by('id', Number(ref));
+    if (byId) return byId.id;
+  }
+  return (await by('barcode', ref.toUpperCase()))?.id ?? null;
+}
