@@ -1,6 +1,13 @@
-import { auditSubjects } from './subjects.js';
+import {
+  auditRowsAfter,
+  auditSubjects,
+  insertAuditRow,
+  lastAuditHash,
+  pageAuditRows,
+  type AuditFilter,
+} from './repository.js';
 import { createHash } from 'node:crypto';
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { DB } from '../db/schema.js';
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
@@ -78,8 +85,7 @@ export function rowHash(prevHash: string, r: HashedFields): string {
  * IMMEDIATE), so reading the last hash here is race-free.
  */
 export async function writeAudit(trx: Executor, actor: Actor, entry: AuditEntry): Promise<void> {
-  const last = await trx.selectFrom('audit_log').select('hash').orderBy('id', 'desc').limit(1).executeTakeFirst();
-  const prev = last?.hash ?? GENESIS_HASH;
+  const prev = (await lastAuditHash(trx)) ?? GENESIS_HASH;
   const row: HashedFields = {
     organization_id: actor.organizationId,
     user_id: actor.userId,
@@ -94,10 +100,7 @@ export async function writeAudit(trx: Executor, actor: Actor, entry: AuditEntry)
     status: entry.status ?? 'success',
     created_at: nowIso(),
   };
-  await trx
-    .insertInto('audit_log')
-    .values({ ...row, prev_hash: prev, hash: rowHash(prev, row) })
-    .execute();
+  await insertAuditRow(trx, { ...row, prev_hash: prev, hash: rowHash(prev, row) });
 }
 
 /** Only the fields that changed, old and new, so the trail reads as "what changed". */
@@ -123,13 +126,7 @@ export async function verifyChain(db: Db): Promise<ChainReport> {
   let lastId = 0;
   const batch = 5000;
   for (;;) {
-    const rows = await db
-      .selectFrom('audit_log')
-      .selectAll()
-      .where('id', '>', lastId)
-      .orderBy('id')
-      .limit(batch)
-      .execute();
+    const rows = await auditRowsAfter(db, lastId, batch);
     for (const r of rows) {
       if (r.prev_hash !== prev) {
         return {
@@ -176,49 +173,14 @@ function toLog(r: Record<string, unknown>): AuditLog {
 }
 
 export async function listAudit(db: Db, organizationId: number, q: AuditListQuery) {
-  let base = db.selectFrom('audit_log as a').where('a.organization_id', '=', organizationId);
-  if (q.user_id) base = base.where('a.user_id', '=', q.user_id);
-  if (q.action) base = base.where('a.action', '=', q.action);
-  if (q.entity) base = base.where('a.entity', '=', q.entity);
+  const filter: AuditFilter = { user_id: q.user_id, action: q.action, entity: q.entity, search: q.search };
   if (q.from || q.to) {
     // From/To are the lab's calendar days (its time zone), not UTC days: 01:00 IST on the 5th is the 5th.
     const timeZone = await organizationTimezone(db, organizationId);
-    if (q.from) base = base.where('a.created_at', '>=', startOfLocalDayUtc(timeZone, q.from).toISOString());
-    if (q.to) base = base.where('a.created_at', '<', startOfLocalDayUtc(timeZone, addDays(q.to, 1)).toISOString());
+    if (q.from) filter.fromIso = startOfLocalDayUtc(timeZone, q.from).toISOString();
+    if (q.to) filter.toIso = startOfLocalDayUtc(timeZone, addDays(q.to, 1)).toISOString();
   }
-  if (q.search) {
-    const s = `%${q.search.toLowerCase()}%`;
-    base = base.where((eb) =>
-      eb.or([
-        eb(sql`lower(a.user_email)`, 'like', s),
-        eb('a.entity_id', 'like', s),
-        eb(sql`lower(a.new_values)`, 'like', s),
-      ]),
-    );
-  }
-  const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await base
-    .leftJoin('users as u', 'u.id', 'a.user_id')
-    .select([
-      'a.id',
-      'a.created_at',
-      'a.user_id',
-      'a.user_email',
-      'a.action',
-      'a.entity',
-      'a.entity_id',
-      'a.old_values',
-      'a.new_values',
-      'a.ip_address',
-      'a.user_agent',
-      'a.status',
-      'u.first_name',
-      'u.last_name',
-    ])
-    .orderBy('a.id', 'desc')
-    .limit(q.limit)
-    .offset((q.page - 1) * q.limit)
-    .execute();
+  const { rows, total } = await pageAuditRows(db, organizationId, filter, q.page, q.limit);
   const subjects = await auditSubjects(db, organizationId, rows);
   return {
     logs: rows.map((r) => ({ ...toLog(r as Record<string, unknown>), subject: subjects.get(r.id) ?? null })),

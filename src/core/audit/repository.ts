@@ -1,4 +1,79 @@
+import { sql, type Insertable, type Transaction } from 'kysely';
 import type { Db } from '../db/connection.js';
+import type { AuditLogTable, DB } from '../db/schema.js';
+
+/**
+ * SQL of the audit trail: the chained rows (append, walk, page) and the names of what rows are about.
+ */
+
+type Executor = Db | Transaction<DB>;
+
+export async function lastAuditHash(trx: Executor): Promise<string | null> {
+  const last = await trx.selectFrom('audit_log').select('hash').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  return last?.hash ?? null;
+}
+
+export async function insertAuditRow(trx: Executor, values: Insertable<AuditLogTable>): Promise<void> {
+  await trx.insertInto('audit_log').values(values).execute();
+}
+
+/** The next batch of the trail after a row, in order (the chain check). */
+export function auditRowsAfter(db: Db, lastId: number, batch: number) {
+  return db.selectFrom('audit_log').selectAll().where('id', '>', lastId).orderBy('id').limit(batch).execute();
+}
+
+export interface AuditFilter {
+  user_id?: number;
+  action?: string;
+  entity?: string;
+  search?: string;
+  fromIso?: string;
+  toIso?: string;
+}
+
+/** One page of a lab's trail, newest first, with the user's name, and the total. */
+export async function pageAuditRows(db: Db, organizationId: number, f: AuditFilter, page: number, limit: number) {
+  let base = db.selectFrom('audit_log as a').where('a.organization_id', '=', organizationId);
+  if (f.user_id) base = base.where('a.user_id', '=', f.user_id);
+  if (f.action) base = base.where('a.action', '=', f.action);
+  if (f.entity) base = base.where('a.entity', '=', f.entity);
+  if (f.fromIso) base = base.where('a.created_at', '>=', f.fromIso);
+  if (f.toIso) base = base.where('a.created_at', '<', f.toIso);
+  if (f.search) {
+    const s = `%${f.search.toLowerCase()}%`;
+    base = base.where((eb) =>
+      eb.or([
+        eb(sql`lower(a.user_email)`, 'like', s),
+        eb('a.entity_id', 'like', s),
+        eb(sql`lower(a.new_values)`, 'like', s),
+      ]),
+    );
+  }
+  const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const rows = await base
+    .leftJoin('users as u', 'u.id', 'a.user_id')
+    .select([
+      'a.id',
+      'a.created_at',
+      'a.user_id',
+      'a.user_email',
+      'a.action',
+      'a.entity',
+      'a.entity_id',
+      'a.old_values',
+      'a.new_values',
+      'a.ip_address',
+      'a.user_agent',
+      'a.status',
+      'u.first_name',
+      'u.last_name',
+    ])
+    .orderBy('a.id', 'desc')
+    .limit(limit)
+    .offset((page - 1) * limit)
+    .execute();
+  return { rows, total: Number(total) };
+}
 
 /**
  * What an audit row is about, in words staff recognise: "FBS · Ramesh Kumar (PAT-…)" rather than
