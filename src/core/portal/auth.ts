@@ -1,3 +1,11 @@
+import {
+  deleteExpiredPortalSessions,
+  deletePortalSession,
+  findPortalSession,
+  insertPortalSession,
+  portalCandidates,
+  touchPortalSession,
+} from './repository.js';
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
@@ -60,14 +68,7 @@ export class PortalAuth {
       );
     }
     // Codes are unique per lab; an installation with several labs may repeat one, so every candidate is tried.
-    const candidates = await this.db
-      .selectFrom('patients as p')
-      .innerJoin('patient_portal_access as a', (j) =>
-        j.onRef('a.patient_id', '=', 'p.id').onRef('a.organization_id', '=', 'p.organization_id'),
-      )
-      .select(['p.id', 'p.organization_id', 'p.patient_code', 'p.phone', 'a.pin_hash'])
-      .where('p.patient_code', '=', code)
-      .execute();
+    const candidates = await portalCandidates(this.db, code);
     const mobile = mobileKey(input.mobile);
     const match = mobile.length >= 7 ? candidates.find((c) => mobileKey(c.phone) === mobile) : undefined;
     const ok = match
@@ -94,22 +95,15 @@ export class PortalAuth {
     const sessionId = hashToken(token);
     await this.db.transaction().execute(async (trx) => {
       // Tidy this patient's expired sessions while here; nothing else reads them.
-      await trx
-        .deleteFrom('portal_sessions')
-        .where('patient_id', '=', match.id)
-        .where('expires_at', '<=', now.toISOString())
-        .execute();
-      await trx
-        .insertInto('portal_sessions')
-        .values({
-          id: sessionId,
-          patient_id: match.id,
-          organization_id: match.organization_id,
-          created_at: now.toISOString(),
-          last_seen_at: now.toISOString(),
-          expires_at: expiresAt.toISOString(),
-        })
-        .execute();
+      await deleteExpiredPortalSessions(trx, match.id, now.toISOString());
+      await insertPortalSession(trx, {
+        id: sessionId,
+        patient_id: match.id,
+        organization_id: match.organization_id,
+        created_at: now.toISOString(),
+        last_seen_at: now.toISOString(),
+        expires_at: expiresAt.toISOString(),
+      });
       await writeAudit(trx, portalActor(match, meta), {
         action: 'login',
         entity: 'portal_session',
@@ -130,26 +124,15 @@ export class PortalAuth {
 
   /** The patient a portal cookie stands for, or null when unknown or expired (then it is removed). */
   async resolve(token: string, now = new Date()): Promise<PortalSession | null> {
-    const row = await this.db
-      .selectFrom('portal_sessions as s')
-      .innerJoin('patients as p', (j) =>
-        j.onRef('p.id', '=', 's.patient_id').onRef('p.organization_id', '=', 's.organization_id'),
-      )
-      .select(['s.id', 's.patient_id', 's.organization_id', 's.expires_at', 's.last_seen_at', 'p.patient_code'])
-      .where('s.id', '=', hashToken(token))
-      .executeTakeFirst();
+    const row = await findPortalSession(this.db, hashToken(token));
     if (!row) return null;
     if (Date.parse(row.expires_at) <= now.getTime()) {
-      await this.db.deleteFrom('portal_sessions').where('id', '=', row.id).execute();
+      await deletePortalSession(this.db, row.id);
       return null;
     }
     // Activity is recorded at most once a minute, so reading results does not turn into writes.
     if (now.getTime() - Date.parse(row.last_seen_at) >= 60_000) {
-      await this.db
-        .updateTable('portal_sessions')
-        .set({ last_seen_at: now.toISOString() })
-        .where('id', '=', row.id)
-        .execute();
+      await touchPortalSession(this.db, row.id, now.toISOString());
     }
     return {
       sessionId: row.id,
@@ -161,7 +144,7 @@ export class PortalAuth {
 
   async logout(session: PortalSession, meta: Meta): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('portal_sessions').where('id', '=', session.sessionId).execute();
+      await deletePortalSession(trx, session.sessionId);
       await writeAudit(
         trx,
         portalActor({ patient_code: session.patientCode, organization_id: session.organizationId }, meta),

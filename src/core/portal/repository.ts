@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../db/connection.js';
-import type { PatientPortalAccessTable } from './tables.js';
+import type { PatientPortalAccessTable, PortalSessionsTable } from './tables.js';
 
 /**
  * SQL of the patient portal's own tables (PIN access and portal sessions) and of the patient's view
@@ -89,4 +89,49 @@ export function linesOfBills(db: Db, billIds: number[]) {
     .orderBy('bill_id')
     .orderBy('position')
     .execute();
+}
+
+/** Every patient with portal access whose code matches (codes are unique per lab, not per install). */
+export function portalCandidates(db: Db, patientCode: string) {
+  return db
+    .selectFrom('patients as p')
+    .innerJoin('patient_portal_access as a', (j) =>
+      j.onRef('a.patient_id', '=', 'p.id').onRef('a.organization_id', '=', 'p.organization_id'),
+    )
+    .select(['p.id', 'p.organization_id', 'p.patient_code', 'p.phone', 'a.pin_hash'])
+    .where('p.patient_code', '=', patientCode)
+    .execute();
+}
+
+/** Removes a patient's expired portal sessions. */
+export async function deleteExpiredPortalSessions(trx: Db, patientId: number, nowIso: string): Promise<void> {
+  await trx
+    .deleteFrom('portal_sessions')
+    .where('patient_id', '=', patientId)
+    .where('expires_at', '<=', nowIso)
+    .execute();
+}
+
+export async function insertPortalSession(trx: Db, values: Insertable<PortalSessionsTable>): Promise<void> {
+  await trx.insertInto('portal_sessions').values(values).execute();
+}
+
+/** A portal session by its hashed id, with the patient's code. */
+export function findPortalSession(db: Db, sessionId: string) {
+  return db
+    .selectFrom('portal_sessions as s')
+    .innerJoin('patients as p', (j) =>
+      j.onRef('p.id', '=', 's.patient_id').onRef('p.organization_id', '=', 's.organization_id'),
+    )
+    .select(['s.id', 's.patient_id', 's.organization_id', 's.expires_at', 's.last_seen_at', 'p.patient_code'])
+    .where('s.id', '=', sessionId)
+    .executeTakeFirst();
+}
+
+export async function deletePortalSession(db: Db, sessionId: string): Promise<void> {
+  await db.deleteFrom('portal_sessions').where('id', '=', sessionId).execute();
+}
+
+export async function touchPortalSession(db: Db, sessionId: string, atIso: string): Promise<void> {
+  await db.updateTable('portal_sessions').set({ last_seen_at: atIso }).where('id', '=', sessionId).execute();
 }
