@@ -1,5 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { changeStamp, fixedQuery, type Db } from '../db/connection.js';
+import { changeStamp, type Db } from '../db/connection.js';
+import {
+  deleteExpiredSessionRows,
+  deleteSessionRow,
+  deleteSessionRowsOfUser,
+  insertSessionRow,
+  sessionWithUser,
+  touchSessionRow,
+} from './repository.js';
 import { SESSION_LIFETIME_HOURS } from '../../shared/constants.js';
 import type { UserRow } from '../users/repository.js';
 
@@ -16,19 +24,16 @@ export async function createSession(
   const token = randomBytes(32).toString('base64url');
   const now = new Date();
   const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_HOURS * 3600_000);
-  await db
-    .insertInto('sessions')
-    .values({
-      id: hashToken(token),
-      user_id: user.id,
-      organization_id: user.organization_id,
-      created_at: now.toISOString(),
-      last_seen_at: now.toISOString(),
-      expires_at: expiresAt.toISOString(),
-      ip_address: meta.ip ?? null,
-      user_agent: meta.userAgent?.slice(0, 300) ?? null,
-    })
-    .execute();
+  await insertSessionRow(db, {
+    id: hashToken(token),
+    user_id: user.id,
+    organization_id: user.organization_id,
+    created_at: now.toISOString(),
+    last_seen_at: now.toISOString(),
+    expires_at: expiresAt.toISOString(),
+    ip_address: meta.ip ?? null,
+    user_agent: meta.userAgent?.slice(0, 300) ?? null,
+  });
   return { token, expiresAt };
 }
 
@@ -38,16 +43,6 @@ export interface SessionUser {
   readonly lastSeenAt: string;
   readonly user: Readonly<UserRow>;
 }
-
-/** Runs on every signed-in request, so it is compiled once (see fixedQuery). */
-const sessionWithUser = fixedQuery((db, id: string) =>
-  db
-    .selectFrom('sessions as s')
-    .innerJoin('users as u', 'u.id', 's.user_id')
-    .selectAll('u')
-    .select(['s.id as session_id', 's.expires_at', 's.last_seen_at'])
-    .where('s.id', '=', id),
-);
 
 type SessionRow = NonNullable<Awaited<ReturnType<typeof sessionWithUser.first>>>;
 
@@ -145,7 +140,7 @@ export async function resolveSession(
   }
   if (!isLive(hit, await idleMinutesOf(hit.row.organization_id), now.getTime())) {
     recent.get(db)?.delete(token);
-    await db.deleteFrom('sessions').where('id', '=', hit.row.session_id).execute();
+    await deleteSessionRow(db, hit.row.session_id);
     return null;
   }
   return hit.session;
@@ -154,18 +149,18 @@ export async function resolveSession(
 /** Records activity at most once a minute, so reads do not turn into writes. */
 export async function touchSession(db: Db, s: SessionUser, now = new Date()): Promise<void> {
   if (now.getTime() - Date.parse(s.lastSeenAt) < TOUCH_INTERVAL_MS) return;
-  await db.updateTable('sessions').set({ last_seen_at: now.toISOString() }).where('id', '=', s.sessionId).execute();
+  await touchSessionRow(db, s.sessionId, now.toISOString());
 }
 
 export async function deleteSession(db: Db, token: string): Promise<void> {
-  await db.deleteFrom('sessions').where('id', '=', hashToken(token)).execute();
+  await deleteSessionRow(db, hashToken(token));
 }
 
 export async function purgeExpiredSessions(db: Db, now = new Date()): Promise<void> {
-  await db.deleteFrom('sessions').where('expires_at', '<=', now.toISOString()).execute();
+  await deleteExpiredSessionRows(db, now.toISOString());
 }
 
 /** Ends every session of a user (deactivation, role change, password reset): they sign in again. */
 export async function endSessionsOfUser(db: Db, userId: number): Promise<void> {
-  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+  await deleteSessionRowsOfUser(db, userId);
 }

@@ -1,8 +1,9 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { OrganizationsTable } from '../db/schema.js';
 import { NotFoundError } from '../errors.js';
 import { localDate } from '../../shared/time.js';
+import { firstOrganizationRow, organizationRow } from './repository.js';
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
 
@@ -35,22 +36,18 @@ export function settingsOf(org: Pick<OrganizationRow, 'settings'>): LabSettings 
 
 /** The lab's settings (session timeout, self-verification); the defaults when the lab is not found. */
 export async function labSettings(db: Db, organizationId: number): Promise<LabSettings> {
-  const org = await db
-    .selectFrom('organizations')
-    .select('settings')
-    .where('id', '=', organizationId)
-    .executeTakeFirst();
+  const org = await organizationRow(db, organizationId);
   return org ? settingsOf(org) : DEFAULT_SETTINGS;
 }
 
 export async function getOrganization(db: Db, id: number): Promise<OrganizationRow> {
-  const org = await db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+  const org = await organizationRow(db, id);
   if (!org) throw new NotFoundError('Organization', id);
   return org;
 }
 
 export async function organizationTimezone(db: Db, id: number): Promise<string> {
-  const org = await db.selectFrom('organizations').select('timezone').where('id', '=', id).executeTakeFirst();
+  const org = await organizationRow(db, id);
   return org?.timezone ?? 'Asia/Kolkata';
 }
 
@@ -75,9 +72,7 @@ export async function labToday(db: Db, organizationId: number, nowMs = Date.now(
 
 /** The first organisation: a single-lab install has exactly one; null before setup. */
 export async function primaryOrganization(db: Db): Promise<OrganizationRow | null> {
-  return (await db.selectFrom('organizations').selectAll().orderBy('id').limit(1).executeTakeFirst()) ?? null;
+  return (await firstOrganizationRow(db)) ?? null;
 }
 
-export function insertOrganizationRow(trx: Db, values: Insertable<OrganizationsTable>) {
-  return trx.insertInto('organizations').values(values).returning('id').executeTakeFirstOrThrow();
-}
+export { insertOrganizationRow } from './repository.js';

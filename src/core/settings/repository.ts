@@ -1,0 +1,18 @@
+import type { Insertable } from 'kysely';
+import type { Db } from '../db/connection.js';
+import type { OrganizationsTable } from '../db/schema.js';
+
+/** SQL of the organisations (labs) and their settings. */
+
+export function organizationRow(db: Db, id: number) {
+  return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The first organisation: a single-lab install has exactly one. */
+export function firstOrganizationRow(db: Db) {
+  return db.selectFrom('organizations').selectAll().orderBy('id').limit(1).executeTakeFirst();
+}
+
+export function insertOrganizationRow(trx: Db, values: Insertable<OrganizationsTable>) {
+  return trx.insertInto('organizations').values(values).returning('id').executeTakeFirstOrThrow();
+}
