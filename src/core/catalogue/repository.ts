@@ -266,3 +266,13 @@ export async function replaceLinks(
       .values(ids.map((id, position) => ({ [owner]: ownerId, [item]: id, position }) as never))
       .execute();
 }
+
+/** Every item of a kind by code (upper case), for the starter catalogue's links by code. */
+export async function codesOf(db: Db, table: ItemTable, organizationId: number): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom(as(table))
+    .select(['id', 'code'])
+    .where('organization_id', '=', organizationId)
+    .execute();
+  return new Map(rows.map((r) => [r.code.toUpperCase(), r.id]));
+}

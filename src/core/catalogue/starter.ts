@@ -6,6 +6,7 @@ import type { Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { packageCreateSchema, profileCreateSchema, testCreateSchema } from '../../shared/schemas/catalogue.js';
 import { insertTest } from './tests.js';
+import { codesOf } from './repository.js';
 import { insertProfile } from './profiles.js';
 import { insertPackage } from './packages.js';
 
@@ -177,12 +178,7 @@ async function existingCodes(
   table: 'tests' | 'test_profiles' | 'test_packages',
   organizationId: number,
 ): Promise<CodeMap> {
-  const rows = await trx
-    .selectFrom(table)
-    .select(['id', 'code'])
-    .where('organization_id', '=', organizationId)
-    .execute();
-  return new Map(rows.map((r) => [r.code.toUpperCase(), r.id]));
+  return codesOf(trx, table, organizationId);
 }
 
 function idsOf(codes: string[], map: CodeMap, owner: string): number[] {

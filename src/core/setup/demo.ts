@@ -1,3 +1,4 @@
+import { insertUserRow } from '../users/repository.js';
 import type { Db } from '../db/connection.js';
 import { nowIso, systemActor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
@@ -71,25 +72,21 @@ export async function ensureDemoLab(db: Db): Promise<void> {
     for (const c of creds.slice(1)) {
       const role = c.role as Exclude<Role, 'superadmin'>;
       const [first_name, last_name, specialization, fee] = people[role];
-      const row = await trx
-        .insertInto('users')
-        .values({
-          organization_id: organizationId,
-          email: c.email,
-          password_hash,
-          first_name,
-          last_name,
-          role,
-          department: ROLE_LABELS[role],
-          phone: null,
-          specialization,
-          consultation_fee_paise: fee * 100,
-          is_active: 1,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const row = await insertUserRow(trx, {
+        organization_id: organizationId,
+        email: c.email,
+        password_hash,
+        first_name,
+        last_name,
+        role,
+        department: ROLE_LABELS[role],
+        phone: null,
+        specialization,
+        consultation_fee_paise: fee * 100,
+        is_active: 1,
+        created_at: now,
+        updated_at: now,
+      });
       await writeAudit(trx, systemActor(organizationId, 'demo'), {
         action: 'create',
         entity: 'user',
