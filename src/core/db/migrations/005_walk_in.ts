@@ -12,5 +12,7 @@ UPDATE patients SET phone = substr(d, -10) FROM (
 ) WHERE patients.id = pid
   AND d NOT GLOB '*[^0-9]*'
   AND (length(d) = 10 OR (length(d) = 12 AND substr(d, 1, 2) = '91') OR (length(d) = 11 AND substr(d, 1, 1) = '0'))
-  AND substr(d, -10, 1) IN ('6', '7', '8', '9');
+  AND substr(d, -10, 1) IN ('6', '7', '8', '9')
+  -- Rows already stored as 10 digits are left alone: no rewrite, no search-index trigger.
+  AND patients.phone <> substr(d, -10);
 `;
