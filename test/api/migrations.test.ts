@@ -137,3 +137,28 @@ describe('connection pragmas', () => {
     }
   });
 });
+
+describe('migration 5 (walk-in)', () => {
+  it('stores Indian mobiles as their 10 digits and leaves other numbers and tidy ones as they were', () => {
+    const sqlite = new Database(join(tempDir(), 'm5.db'));
+    migrate(
+      sqlite,
+      migrations.filter((m) => m.version < 5),
+    );
+    sqlite.exec(
+      `INSERT INTO organizations (id, name, timezone, created_at, updated_at) VALUES (1, 'L', 'Asia/Kolkata', 'x', 'x')`,
+    );
+    const insert = sqlite.prepare(
+      `INSERT INTO patients (organization_id, patient_code, first_name, last_name, date_of_birth, phone, membership_type, created_at, updated_at)
+       VALUES (1, ?, 'A', 'B', '1990-01-01', ?, 'none', 'x', 'x')`,
+    );
+    const phones = ['+91 98450 12345', '91-98450-12345', '9845012345', '080 4000 1234', '12345', null];
+    phones.forEach((p, i) => insert.run(`P${i}`, p));
+    migrate(sqlite);
+    const after = (sqlite.prepare('SELECT phone FROM patients ORDER BY id').all() as { phone: string | null }[]).map(
+      (r) => r.phone,
+    );
+    expect(after).toEqual(['9845012345', '9845012345', '9845012345', '080 4000 1234', '12345', null]);
+    sqlite.close();
+  });
+});
