@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    testTimeout: 30_000,
+    // Browser walk-throughs of several screens take 20-30 s on two busy cores; the limit only catches hangs.
+    testTimeout: 90_000,
     // Cheaper password hashing for the many sign-ins of the suite (production cost: src/core/auth/password.ts).
     env: { LIMS_SCRYPT_N: '1024' },
     hookTimeout: 60_000,

@@ -30,6 +30,10 @@ export interface ListTableProps<T, P extends Paged> {
   /** Extra controls in the filter bar (date range, export...). */
   filterExtras?: ReactNode;
   onRowClick?: (row: T) => void;
+  /** The filters cannot be asked of the server (a From date after To): no rows, this message instead. */
+  invalid?: string;
+  /** Extra filter rows under the filter bar (date range, free-text entity...). */
+  filterRows?: ReactNode;
 }
 
 /**
@@ -38,7 +42,7 @@ export interface ListTableProps<T, P extends Paged> {
  * from a stale bookmark the page can lie past the end, so it moves to the last page there is.
  */
 export function ListTable<T, P extends Paged>(props: ListTableProps<T, P>) {
-  const { list, query, empty } = props;
+  const { list, query, empty, invalid } = props;
   const totalPages = query.data?.totalPages;
   const { page, setPage } = list;
   useEffect(() => {
@@ -47,52 +51,34 @@ export function ListTable<T, P extends Paged>(props: ListTableProps<T, P>) {
 
   return (
     <>
-      {(props.search || list.filters.length > 0 || props.filterExtras) && (
-        <div className="border-b border-slate-100 p-3">
-          <FilterBar
-            search={props.search ? list.search : undefined}
-            onSearchChange={props.search ? list.setSearch : undefined}
-            searchPlaceholder={props.search?.placeholder}
-            searchLabel={props.search?.label}
-            selects={list.filters.map((f) => ({
-              key: f.key,
-              label: f.label,
-              value: list.values[f.key] ?? 'all',
-              options: f.options,
-            }))}
-            onSelectChange={list.setFilter}
-            active={list.filtersActive}
-            onClear={list.reset}
-          >
-            {props.filterExtras}
-          </FilterBar>
-        </div>
-      )}
+      <ListFilterBar list={list} search={props.search} extras={props.filterExtras} rows={props.filterRows} />
       {props.loadingText && query.isPending ? (
         <LoadingState text={props.loadingText} />
       ) : (
         <DataTable
           caption={props.caption}
           columns={props.columns}
-          rows={query.data ? props.rows(query.data) : undefined}
+          rows={invalid ? [] : query.data ? props.rows(query.data) : undefined}
           getRowId={props.getRowId}
-          loading={query.isPending}
+          loading={query.isPending && !invalid}
           skeletonRows={Math.min(list.limit, 10)}
-          error={query.isError ? query.error : undefined}
+          error={query.isError && !invalid ? query.error : undefined}
           errorTitle={props.errorTitle}
           onRetry={props.onRetry ?? (() => void query.refetch())}
           retryLabel={props.retryLabel ?? 'Retry'}
           empty={
-            list.filtersActive
-              ? { title: empty.title, hint: empty.filteredHint ?? empty.hint, action: empty.filteredAction }
-              : { title: empty.title, hint: empty.hint, action: empty.action }
+            invalid
+              ? { title: empty.title, hint: invalid }
+              : list.filtersActive
+                ? { title: empty.title, hint: empty.filteredHint ?? empty.hint, action: empty.filteredAction }
+                : { title: empty.title, hint: empty.hint, action: empty.action }
           }
           rowActions={props.rowActions}
           onRowClick={props.onRowClick}
           className={query.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}
         />
       )}
-      {query.data && query.data.total > 0 && !query.isError && (
+      {query.data && query.data.total > 0 && !query.isError && !invalid && (
         <Pagination
           className="border-t border-slate-100"
           page={page}
@@ -106,5 +92,49 @@ export function ListTable<T, P extends Paged>(props: ListTableProps<T, P>) {
         />
       )}
     </>
+  );
+}
+
+export interface ListFilterBarProps {
+  list: PagedList;
+  search?: { placeholder: string; label: string; debounceMs?: number };
+  /** Extra controls inside the bar (date range, export...). */
+  extras?: ReactNode;
+  /** Extra filter rows under the bar. */
+  rows?: ReactNode;
+  /** No border and padding of its own (the screen places the bar in a card of its own). */
+  bare?: boolean;
+}
+
+/** The filter bar of a list screen, bound to its URL state: search, the select filters, Clear. */
+export function ListFilterBar({ list, search, extras, rows, bare }: ListFilterBarProps) {
+  if (!search && list.filters.length === 0 && !extras) return null;
+  return (
+    <div className={`${bare ? '' : 'border-b border-slate-100 p-3'}${rows ? ' grid gap-3' : ''}`}>
+      <FilterBar
+        search={search ? list.search : undefined}
+        onSearchChange={search ? list.setSearch : undefined}
+        searchPlaceholder={search?.placeholder}
+        searchLabel={search?.label}
+        debounceMs={search?.debounceMs}
+        selects={list.filters.map((f) => {
+          const value = list.values[f.key] ?? 'all';
+          // An open filter (options loaded later, or from the data) still shows a bookmarked value as chosen.
+          const missing = f.open && !f.options.some((o) => o.value === value);
+          return {
+            key: f.key,
+            label: f.label,
+            value,
+            options: missing ? [...f.options, { value, label: value }] : f.options,
+          };
+        })}
+        onSelectChange={list.setFilter}
+        active={list.filtersActive}
+        onClear={list.reset}
+      >
+        {extras}
+      </FilterBar>
+      {rows}
+    </div>
   );
 }

@@ -10,6 +10,7 @@ export interface RequirePermissionProps {
   what: string;
   /** The screen's title, shown above the message. */
   title: string;
+  subtitle?: string;
   children: ReactNode;
 }
 
@@ -17,12 +18,12 @@ export interface RequirePermissionProps {
  * Without the permission the server refuses every call of the screen: say so once, naming the
  * permission and the user's role, instead of a screen of failed requests.
  */
-export function RequirePermission({ permission, what, title, children }: RequirePermissionProps) {
+export function RequirePermission({ permission, what, title, subtitle, children }: RequirePermissionProps) {
   const user = useCurrentUser();
   if (!user.permissions.includes(permission)) {
     return (
       <>
-        <PageHeader title={title} />
+        <PageHeader title={title} subtitle={subtitle} />
         <NoAccess what={what} permission={permission} />
       </>
     );

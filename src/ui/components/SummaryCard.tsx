@@ -48,20 +48,28 @@ export function SummaryCards({
   cards,
   loading = false,
   label,
+  error,
   className = 'mb-5 grid grid-cols-2 gap-3 lg:grid-cols-4',
 }: {
   cards: SummaryCardItem[];
   loading?: boolean;
+  /** The figures' query failed: said under the cards (which show dashes). */
+  error?: Error | null;
   /** Names the row for screen readers ("User counts"). */
   label?: string;
   className?: string;
 }) {
   const body = cards.map((c) => <SummaryCard key={c.label} loading={loading} {...c} />);
-  return label ? (
-    <section aria-label={label} className={className}>
-      {body}
-    </section>
-  ) : (
-    <div className={className}>{body}</div>
+  return (
+    <>
+      {label ? (
+        <section aria-label={label} className={className}>
+          {body}
+        </section>
+      ) : (
+        <div className={className}>{body}</div>
+      )}
+      {error && <p className="-mt-3 mb-4 text-[13px] text-red-700">The figures could not be loaded: {error.message}</p>}
+    </>
   );
 }

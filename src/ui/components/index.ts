@@ -31,5 +31,6 @@ export {
 } from './States';
 export { Money, DateText, type MoneyProps, type DateTextProps } from './Money';
 export { NoAccess, type NoAccessProps } from './NoAccess';
-export { ListTable, type ListTableProps } from './ListTable';
+export { ListFilterBar, ListTable, type ListFilterBarProps, type ListTableProps } from './ListTable';
+export { FilteredTable, type FilteredTableProps } from './FilteredTable';
 export { RequirePermission, type RequirePermissionProps } from './RequirePermission';

@@ -8,6 +8,8 @@ export interface ListFilter {
   options: readonly { value: string; label: string }[];
   /** The value meaning "no filter"; 'all' unless said. */
   all?: string;
+  /** The options load later (e.g. the users list): any value in the URL is kept, not reset. */
+  open?: boolean;
 }
 
 export interface PagedListOptions {
@@ -16,6 +18,8 @@ export interface PagedListOptions {
   defaultLimit: number;
   /** Extra URL state the screen keeps beside search, filters and paging (e.g. a date). */
   extra?: Record<string, string | number>;
+  /** Extra keys that count as filters (Clear shows, the filtered empty text) when set. */
+  extraFilters?: readonly string[];
 }
 
 /**
@@ -25,13 +29,13 @@ export interface PagedListOptions {
  * a page past the end is clamped by ListTable once the total is known.
  */
 export function usePagedList(opts: PagedListOptions) {
-  const { filters = [], pageSizes, defaultLimit, extra = {} } = opts;
+  const { filters = [], pageSizes, defaultLimit, extra = {}, extraFilters = [] } = opts;
   const defaults = useMemo(() => {
     const d: Record<string, string | number> = { search: '', page: 1, limit: defaultLimit, ...extra };
     for (const f of filters) d[f.key] = f.all ?? 'all';
     return d;
   }, [filters, defaultLimit, extra]);
-  const [q, setTyped, reset, isActive] = useUrlState(defaults);
+  const [q, setTyped, , isActive] = useUrlState(defaults);
   // The keys are the screen's own (filters, extra), so the patch is typed by key name only.
   const setQ = setTyped as (patch: Record<string, string | number>, opts?: { replace?: boolean }) => void;
 
@@ -39,17 +43,24 @@ export function usePagedList(opts: PagedListOptions) {
   for (const f of filters) {
     const raw = String(q[f.key]);
     const all = f.all ?? 'all';
-    values[f.key] = raw === all || f.options.some((o) => o.value === raw) ? raw : all;
+    values[f.key] = raw === all || f.open || f.options.some((o) => o.value === raw) ? raw : all;
   }
   const limit = pageSizes.includes(Number(q.limit)) ? Number(q.limit) : defaultLimit;
   const page = Math.max(1, Math.trunc(Number(q.page)) || 1);
   const search = String(q.search);
-  const filtersActive = isActive('search', ...filters.map((f) => f.key));
+  const filtersActive = isActive('search', ...filters.map((f) => f.key), ...extraFilters);
 
   const setSearch = useCallback((s: string) => setQ({ search: s, page: 1 }, { replace: true }), [setQ]);
   const setFilter = useCallback((key: string, value: string) => setQ({ [key]: value, page: 1 }), [setQ]);
   const setPage = useCallback((p: number, replace = false) => setQ({ page: p }, { replace }), [setQ]);
   const setLimit = useCallback((size: number) => setQ({ limit: size, page: 1 }), [setQ]);
+  /** Clear: search, filters and extra filters back to their defaults, page 1; other extra state (a selection, a tab) stays. */
+  const clear = useCallback(() => {
+    const patch: Record<string, string | number> = { search: '', page: 1 };
+    for (const f of filters) patch[f.key] = f.all ?? 'all';
+    for (const k of extraFilters) patch[k] = defaults[k] ?? '';
+    setQ(patch);
+  }, [filters, extraFilters, defaults, setQ]);
 
   /** The filters as the API wants them: "all" (no filter) left out. */
   const apiFilters: Record<string, string> = {};
@@ -72,7 +83,7 @@ export function usePagedList(opts: PagedListOptions) {
     setFilter,
     setPage,
     setLimit,
-    reset,
+    reset: clear,
   };
 }
 

@@ -23,6 +23,9 @@ export interface ResultFilters {
   limit?: number;
 }
 
+/** The page sizes the results lists offer. */
+export const RESULT_PAGE_SIZES = [20, 50, 100] as const;
+
 export const resultKeys = {
   all: ['results'] as const,
   list: (f: ResultFilters) => ['results', 'list', f] as const,

@@ -6,20 +6,19 @@ import {
   Badge,
   Button,
   Card,
-  DataTable,
   DateText,
-  FilterBar,
   FormField,
   Input,
+  ListTable,
   PageHeader,
-  Pagination,
+  RequirePermission,
   type Column,
 } from '@/components';
 import { useScreen } from '@/lib/screens';
 import { ApiError } from '@/lib/api';
 import { humanize } from '@/lib/format';
 import { fullName, useCurrentUser } from '@/lib/session';
-import { useUrlState } from '@/lib/useUrlState';
+import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { NoAccess } from '@/components/NoAccess';
 import { useUsers } from '@/lib/users';
 import { can } from '@/lib/roles';
@@ -28,6 +27,7 @@ import { actionTone, auditEntityName, KNOWN_ENTITIES } from '@/lib/audit';
 import { actorName } from '@/lib/actor';
 import { AuditChangesDialog } from '../components/AuditChangesDialog';
 
+const AUDIT_PAGE_SIZES = [20, 50, 100];
 const ACTION_OPTIONS = [
   { value: 'all', label: 'All Actions' },
   ...AUDIT_ACTIONS.map((a) => ({ value: a, label: humanize(a) })),
@@ -83,53 +83,79 @@ function auditColumns(userName: (id: string) => string | undefined): Column<Audi
   ];
 }
 
+const AUDIT_EXTRA = { entity: '', from: '', to: '' };
+const AUDIT_EXTRA_FILTERS = ['entity', 'from', 'to'];
+
 /** Audit Trail (/audit): the real, append-only trail with filters kept in the URL. */
 export default function AuditPage() {
+  const screen = useScreen();
+  return (
+    <RequirePermission permission="view_audit" what="the audit trail" title={screen.title} subtitle={screen.subtitle}>
+      <AuditTrail />
+    </RequirePermission>
+  );
+}
+
+function AuditTrail() {
   const me = useCurrentUser();
   const screen = useScreen();
-  const allowed = can(me, 'view_audit');
-  const [q, setQ, resetQ, isActive] = useUrlState({
-    user_id: 'all',
-    action: 'all',
-    entity: '',
-    from: '',
-    to: '',
-    search: '',
-    page: 1,
-    limit: 50,
+  const users = useUsers({ include_inactive: true }, { enabled: can(me, 'view_users') });
+  const filters = useMemo<ListFilter[]>(
+    () => [
+      {
+        key: 'user_id',
+        label: 'User',
+        open: true,
+        options: [
+          { value: 'all', label: 'All Users' },
+          ...(users.data ?? []).map((u) => ({
+            value: String(u.id),
+            label: `${fullName(u)}${u.is_active ? '' : ' (inactive)'}`,
+          })),
+        ],
+      },
+      { key: 'action', label: 'Action', options: ACTION_OPTIONS },
+    ],
+    [users.data],
+  );
+  const list = usePagedList({
+    filters,
+    pageSizes: AUDIT_PAGE_SIZES,
+    defaultLimit: 50,
+    extra: AUDIT_EXTRA,
+    extraFilters: AUDIT_EXTRA_FILTERS,
   });
-  const badRange = q.from !== '' && q.to !== '' && q.from > q.to;
-  const logs = useAuditLogs(q, allowed && !badRange);
-  const users = useUsers({ include_inactive: true }, { enabled: allowed && can(me, 'view_users') });
+  const entity = String(list.state.entity);
+  const from = String(list.state.from);
+  const to = String(list.state.to);
+  const badRange = from !== '' && to !== '' && from > to;
+  const logs = useAuditLogs(
+    {
+      user_id: list.values.user_id!,
+      action: list.values.action!,
+      entity,
+      from,
+      to,
+      search: list.search,
+      page: list.page,
+      limit: list.limit,
+    },
+    !badRange,
+  );
   const [open, setOpen] = useState<AuditLog | null>(null);
   const columns = useMemo(() => {
     const names = new Map((users.data ?? []).map((u) => [String(u.id), fullName(u)]));
     return auditColumns((id) => names.get(id));
   }, [users.data]);
 
-  const forbidden = !allowed || (logs.error instanceof ApiError && logs.error.status === 403);
-  if (forbidden) {
+  if (logs.error instanceof ApiError && logs.error.status === 403) {
     return (
       <>
         <PageHeader title={screen.title} subtitle={screen.subtitle} />
-        <NoAccess
-          what="the audit trail"
-          permission="view_audit"
-          serverMessage={logs.error instanceof Error ? logs.error.message : undefined}
-        />
+        <NoAccess what="the audit trail" permission="view_audit" serverMessage={logs.error.message} />
       </>
     );
   }
-
-  const userOptions = [
-    { value: 'all', label: 'All Users' },
-    ...(users.data ?? []).map((u) => ({
-      value: String(u.id),
-      label: `${fullName(u)}${u.is_active ? '' : ' (inactive)'}`,
-    })),
-  ];
-  const filtered = isActive('user_id', 'action', 'entity', 'from', 'to', 'search');
-  const data = logs.data;
 
   return (
     <>
@@ -149,86 +175,62 @@ export default function AuditPage() {
         }
       />
       <Card>
-        <div className="grid gap-3 border-b border-slate-100 p-3">
-          <FilterBar
-            search={q.search}
-            onSearchChange={(search) => setQ({ search, page: 1 }, { replace: true })}
-            searchPlaceholder="Search by user email, record id or new values..."
-            selects={[
-              { key: 'user_id', label: 'User', value: q.user_id, options: userOptions },
-              { key: 'action', label: 'Action', value: q.action, options: ACTION_OPTIONS },
-            ]}
-            onSelectChange={(key, value) => setQ({ [key]: value, page: 1 })}
-            active={filtered}
-            onClear={resetQ}
-          />
-          <div className="grid grid-cols-2 gap-3 sm:flex sm:flex-wrap sm:items-end">
-            <FormField label="Entity" className="col-span-2 sm:w-48">
-              <Input
-                list="audit-entities"
-                placeholder="All entities"
-                value={q.entity}
-                onChange={(e) => setQ({ entity: e.target.value.trim().toLowerCase(), page: 1 }, { replace: true })}
-              />
-            </FormField>
-            <datalist id="audit-entities">
-              {KNOWN_ENTITIES.map((e) => (
-                <option key={e} value={e}>
-                  {auditEntityName(e)}
-                </option>
-              ))}
-            </datalist>
-            <FormField label="From" className="sm:w-44" error={badRange ? 'From is after To' : undefined}>
-              <Input
-                type="date"
-                value={q.from}
-                max={q.to || undefined}
-                onChange={(e) => setQ({ from: e.target.value, page: 1 })}
-              />
-            </FormField>
-            <FormField label="To" className="sm:w-44">
-              <Input
-                type="date"
-                value={q.to}
-                min={q.from || undefined}
-                onChange={(e) => setQ({ to: e.target.value, page: 1 })}
-              />
-            </FormField>
-          </div>
-        </div>
-        <DataTable
-          caption="Audit log"
+        <ListTable
+          list={list}
+          query={logs}
+          rows={(p) => p.logs}
           columns={columns}
-          rows={badRange ? [] : data?.logs}
           getRowId={(l) => l.id}
-          loading={logs.isPending && !badRange}
-          error={logs.error}
+          caption="Audit log"
+          itemLabel="entries"
+          search={{ placeholder: 'Search by user email, record id or new values...', label: 'Search the audit trail' }}
           errorTitle="Error Loading Audit Trail"
-          onRetry={() => void logs.refetch()}
           onRowClick={setOpen}
           rowActions={[{ label: (l) => `View changes of entry ${l.id}`, icon: <Eye />, onClick: setOpen }]}
+          invalid={badRange ? 'The From date is after the To date.' : undefined}
           empty={{
             title: 'No audit entries found',
-            hint: badRange
-              ? 'The From date is after the To date.'
-              : filtered
-                ? 'Try adjusting your search or filter criteria.'
-                : 'Changes to lab data appear here as they happen.',
+            hint: 'Changes to lab data appear here as they happen.',
+            filteredHint: 'Try adjusting your search or filter criteria.',
           }}
+          filterRows={
+            <div className="grid grid-cols-2 gap-3 sm:flex sm:flex-wrap sm:items-end">
+              <FormField label="Entity" className="col-span-2 sm:w-48">
+                <Input
+                  list="audit-entities"
+                  placeholder="All entities"
+                  value={entity}
+                  onChange={(e) =>
+                    list.setState({ entity: e.target.value.trim().toLowerCase(), page: 1 }, { replace: true })
+                  }
+                />
+              </FormField>
+              <datalist id="audit-entities">
+                {KNOWN_ENTITIES.map((e) => (
+                  <option key={e} value={e}>
+                    {auditEntityName(e)}
+                  </option>
+                ))}
+              </datalist>
+              <FormField label="From" className="sm:w-44" error={badRange ? 'From is after To' : undefined}>
+                <Input
+                  type="date"
+                  value={from}
+                  max={to || undefined}
+                  onChange={(e) => list.setState({ from: e.target.value, page: 1 })}
+                />
+              </FormField>
+              <FormField label="To" className="sm:w-44">
+                <Input
+                  type="date"
+                  value={to}
+                  min={from || undefined}
+                  onChange={(e) => list.setState({ to: e.target.value, page: 1 })}
+                />
+              </FormField>
+            </div>
+          }
         />
-        {data && data.total > 0 && !badRange && (
-          <Pagination
-            page={data.currentPage}
-            totalPages={data.totalPages}
-            total={data.total}
-            pageSize={q.limit}
-            pageSizes={[20, 50, 100]}
-            onPageChange={(page) => setQ({ page })}
-            onPageSizeChange={(limit) => setQ({ limit, page: 1 })}
-            itemLabel="entries"
-            className="border-t border-slate-100"
-          />
-        )}
       </Card>
       <p className="mt-3 text-[13px] text-slate-600">
         Dates are the lab&apos;s calendar days. Entries cannot be edited or deleted; each is chained to the one before

@@ -5,17 +5,16 @@ import {
   Button,
   Card,
   ConfirmDialog,
-  DataTable,
   deleteMessage,
-  FilterBar,
+  FilteredTable,
   PageHeader,
+  RequirePermission,
   type Column,
   type RowAction,
 } from '@/components';
 import { useScreen } from '@/lib/screens';
-import { useUrlState } from '@/lib/useUrlState';
+import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useCurrentUser } from '@/lib/session';
-import { NoAccess } from '@/components/NoAccess';
 import { useCatalogueList, useDeleteItemMutation, useSetStatusMutation, type ItemOf } from '../api';
 import { categoryOptions, distinctCategories, KINDS, STATUS_FILTER_OPTIONS, type ItemKind } from '../kinds';
 
@@ -52,6 +51,15 @@ type Dialogs<T> =
  * to users with manage_tests (the server refuses the others anyway).
  */
 export function CatalogueScreen<K extends ItemKind>(props: CatalogueScreenProps<K>) {
+  const screen = useScreen();
+  return (
+    <RequirePermission permission="view_tests" what="the test catalogue" title={screen.title} subtitle={props.subtitle}>
+      <Catalogue {...props} />
+    </RequirePermission>
+  );
+}
+
+function Catalogue<K extends ItemKind>(props: CatalogueScreenProps<K>) {
   const {
     kind,
     columns,
@@ -66,29 +74,31 @@ export function CatalogueScreen<K extends ItemKind>(props: CatalogueScreenProps<
   const k = KINDS[kind];
   const screen = useScreen();
   const me = useCurrentUser();
-  const canView = me.permissions.includes('view_tests');
   const canManage = me.permissions.includes('manage_tests');
 
-  const [q, setQ, resetQ, isActive] = useUrlState({ search: '', category: 'all', status: 'all' });
-  const filters = { search: q.search, category: categoryFilter ? q.category : 'all', status: q.status };
-  const listed = useCatalogueList(kind, filters, { enabled: canView });
   // The unfiltered list gives the category choices and suggestions (and is the same cache entry
   // as the table when no filter is set).
-  const everything = useCatalogueList(kind, {}, { enabled: canView });
+  const everything = useCatalogueList(kind, {});
   const categories = useMemo(() => distinctCategories(everything.data), [everything.data]);
+  const filterList = useMemo<ListFilter[]>(
+    () => [
+      ...(categoryFilter
+        ? [{ key: 'category', label: 'Category', open: true, options: categoryOptions(everything.data, 'all') }]
+        : []),
+      { key: 'status', label: 'Status', options: STATUS_FILTER_OPTIONS },
+    ],
+    [categoryFilter, everything.data],
+  );
+  const list = usePagedList({ filters: filterList, pageSizes: [], defaultLimit: 0 });
+  const listed = useCatalogueList(kind, {
+    search: list.search,
+    category: list.values.category ?? 'all',
+    status: list.values.status!,
+  });
 
   const [dialog, setDialog] = useState<Dialogs<ItemOf[K]>>({ type: 'none' });
   const close = () => setDialog({ type: 'none' });
   const remove = useDeleteItemMutation(kind);
-
-  if (!canView) {
-    return (
-      <>
-        <PageHeader title={screen.title} subtitle={subtitle} />
-        <NoAccess what="the test catalogue" permission="view_tests" />
-      </>
-    );
-  }
 
   const rowActions: RowAction<ItemOf[K]>[] = [
     { label: (r) => `View ${r.name}`, icon: <Eye />, onClick: (r) => setDialog({ type: 'view', item: r }) },
@@ -107,21 +117,7 @@ export function CatalogueScreen<K extends ItemKind>(props: CatalogueScreenProps<
     },
   ];
 
-  const filtered = isActive('search', 'category', 'status');
   const total = everything.data?.length ?? listed.data?.length ?? 0;
-  const selects = [
-    ...(categoryFilter
-      ? [
-          {
-            key: 'category',
-            label: 'Category',
-            value: q.category,
-            options: categoryOptions(everything.data, q.category),
-          },
-        ]
-      : []),
-    { key: 'status', label: 'Status', value: q.status, options: STATUS_FILTER_OPTIONS },
-  ];
 
   return (
     <>
@@ -138,41 +134,25 @@ export function CatalogueScreen<K extends ItemKind>(props: CatalogueScreenProps<
         }
       />
       <Card className="min-w-0">
-        <div className="border-b border-slate-100 p-3">
-          <FilterBar
-            search={q.search}
-            onSearchChange={(search) => setQ({ search }, { replace: true })}
-            searchPlaceholder={searchPlaceholder}
-            selects={selects}
-            onSelectChange={(key, value) => setQ({ [key]: value })}
-            active={filtered}
-            onClear={resetQ}
-          />
-        </div>
-        <DataTable
-          caption={screen.title}
-          columns={columns}
+        <FilteredTable
+          list={list}
           rows={listed.data}
-          getRowId={(r) => r.id}
+          totalCount={total}
+          itemLabel={total === 1 ? noun.replace(/s$/, '') : noun}
           loading={listed.isPending}
           error={listed.error}
           onRetry={() => void listed.refetch()}
-          retryLabel="Retry Connection"
+          columns={columns}
+          getRowId={(r) => r.id}
+          caption={screen.title}
+          search={{ placeholder: searchPlaceholder, label: searchPlaceholder }}
           rowActions={rowActions}
           empty={{
             title: `No ${noun} found`,
-            hint: filtered
-              ? 'Try adjusting your search or filter criteria.'
-              : canManage
-                ? `Use ${addLabel} to create the first one.`
-                : undefined,
+            hint: canManage ? `Use ${addLabel} to create the first one.` : undefined,
+            filteredHint: 'Try adjusting your search or filter criteria.',
           }}
         />
-        {listed.data && listed.data.length > 0 && (
-          <p className="border-t border-slate-100 px-4 py-2 text-[13px] text-slate-600">
-            {listed.data.length} of {total} {total === 1 ? noun.replace(/s$/, '') : noun}
-          </p>
-        )}
       </Card>
 
       {renderForm({

@@ -3,22 +3,21 @@ import { AlertTriangle, Ban, History, Layers, Pencil, Percent } from 'lucide-rea
 import {
   Badge,
   Card,
-  DataTable,
-  FilterBar,
+  FilteredTable,
   Money,
   PageHeader,
+  RequirePermission,
   SummaryCard,
   type Column,
   type RowAction,
   type SortState,
 } from '@/components';
 import { useScreen } from '@/lib/screens';
-import { useUrlState } from '@/lib/useUrlState';
+import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useCurrentUser } from '@/lib/session';
 import { formatCount } from '@/lib/format';
-import { NoAccess } from '@/components/NoAccess';
 import { useCatalogueList } from '../api';
-import { categoryOptions, formatMarkup, isItemKind, KINDS, markupPercent, STATUS_FILTER_OPTIONS } from '../kinds';
+import { categoryOptions, formatMarkup, KINDS, markupPercent, STATUS_FILTER_OPTIONS } from '../kinds';
 import { EditPriceDialog, PriceHistoryDialog, type PricedItem } from '../components/PriceDialogs';
 import { dash, MobileStatus } from '../components/cells';
 
@@ -117,21 +116,22 @@ function compare(a: PriceRow, b: PriceRow, key: string): number {
  */
 export default function TestPricingPage() {
   const screen = useScreen();
-  const me = useCurrentUser();
-  const canView = me.permissions.includes('view_tests');
-  const canManage = me.permissions.includes('manage_tests');
-  const [q, setQ, resetQ, isActive] = useUrlState({
-    search: '',
-    type: 'all',
-    category: 'all',
-    status: 'all',
-    sort: 'name',
-    dir: 'asc',
-  });
+  return (
+    <RequirePermission permission="view_tests" what="catalogue prices" title={screen.title}>
+      <TestPricing />
+    </RequirePermission>
+  );
+}
 
-  const tests = useCatalogueList('test', {}, { enabled: canView });
-  const profiles = useCatalogueList('profile', {}, { enabled: canView });
-  const packages = useCatalogueList('package', {}, { enabled: canView });
+const PRICING_EXTRA = { sort: 'name', dir: 'asc' };
+
+function TestPricing() {
+  const screen = useScreen();
+  const me = useCurrentUser();
+  const canManage = me.permissions.includes('manage_tests');
+  const tests = useCatalogueList('test', {});
+  const profiles = useCatalogueList('profile', {});
+  const packages = useCatalogueList('package', {});
   const queries = [tests, profiles, packages];
   const loading = queries.some((x) => x.isPending);
   const error = queries.find((x) => x.error)?.error ?? null;
@@ -165,6 +165,24 @@ export default function TestPricingPage() {
     ];
   }, [tests.data, profiles.data, packages.data]);
 
+  const filters = useMemo<ListFilter[]>(
+    () => [
+      { key: 'type', label: 'Type', options: TYPE_OPTIONS },
+      { key: 'category', label: 'Category', open: true, options: categoryOptions(all, 'all') },
+      { key: 'status', label: 'Status', options: STATUS_FILTER_OPTIONS },
+    ],
+    [all],
+  );
+  const list = usePagedList({ filters, pageSizes: [], defaultLimit: 0, extra: PRICING_EXTRA });
+  const q = {
+    type: list.values.type!,
+    category: list.values.category!,
+    status: list.values.status!,
+    search: list.search,
+    sort: String(list.state.sort),
+    dir: String(list.state.dir),
+  };
+
   const rows = useMemo(() => {
     const s = q.search.trim().toLowerCase();
     const out = all.filter(
@@ -179,19 +197,10 @@ export default function TestPricingPage() {
     );
     const dir = q.dir === 'desc' ? -1 : 1;
     return out.sort((a, b) => dir * compare(a, b, q.sort) || a.name.localeCompare(b.name));
-  }, [all, q]);
+  }, [all, q.type, q.category, q.status, q.search, q.sort, q.dir]);
 
   const [editing, setEditing] = useState<PriceRow | null>(null);
   const [viewing, setViewing] = useState<PriceRow | null>(null);
-
-  if (!canView) {
-    return (
-      <>
-        <PageHeader title={screen.title} />
-        <NoAccess what="catalogue prices" permission="view_tests" />
-      </>
-    );
-  }
 
   const withBase = all.filter((r) => r.markup !== null);
   const avgMarkup = withBase.length ? withBase.reduce((s, r) => s + (r.markup ?? 0), 0) / withBase.length : null;
@@ -228,8 +237,6 @@ export default function TestPricingPage() {
     { label: (r) => `Price history of ${r.name}`, icon: <History />, onClick: setViewing },
   ];
   const sort: SortState = { key: q.sort, dir: q.dir === 'desc' ? 'desc' : 'asc' };
-  const type = isItemKind(q.type) ? q.type : 'all';
-  const filtered = isActive('search', 'type', 'category', 'status');
 
   return (
     <>
@@ -250,45 +257,27 @@ export default function TestPricingPage() {
         ))}
       </section>
       <Card className="min-w-0">
-        <div className="border-b border-slate-100 p-3">
-          <FilterBar
-            search={q.search}
-            onSearchChange={(search) => setQ({ search }, { replace: true })}
-            searchPlaceholder="Search by name, code or category..."
-            selects={[
-              { key: 'type', label: 'Type', value: type, options: TYPE_OPTIONS },
-              { key: 'category', label: 'Category', value: q.category, options: categoryOptions(all, q.category) },
-              { key: 'status', label: 'Status', value: q.status, options: STATUS_FILTER_OPTIONS },
-            ]}
-            onSelectChange={(key, value) => setQ({ [key]: value })}
-            active={filtered}
-            onClear={resetQ}
-          />
-        </div>
-        <DataTable
-          caption="Catalogue prices"
-          columns={columns}
+        <FilteredTable
+          list={list}
           rows={rows}
-          getRowId={(r) => `${r.kind}-${r.id}`}
+          totalCount={all.length}
+          itemLabel="items"
           loading={loading}
           error={error}
           onRetry={() => queries.forEach((x) => void x.refetch())}
-          retryLabel="Retry Connection"
+          columns={columns}
+          getRowId={(r) => `${r.kind}-${r.id}`}
+          caption="Catalogue prices"
+          search={{ placeholder: 'Search by name, code or category...', label: 'Search by name, code or category...' }}
           rowActions={rowActions}
           sort={sort}
-          onSortChange={(s) => setQ({ sort: s.key, dir: s.dir })}
+          onSortChange={(s) => list.setState({ sort: s.key, dir: s.dir })}
           empty={{
             title: 'No priced items found',
-            hint: filtered
-              ? 'Try adjusting your search or filter criteria.'
-              : 'Add tests, profiles and packages on their screens; their prices show here.',
+            hint: 'Add tests, profiles and packages on their screens; their prices show here.',
+            filteredHint: 'Try adjusting your search or filter criteria.',
           }}
         />
-        {!loading && !error && rows.length > 0 && (
-          <p className="border-t border-slate-100 px-4 py-2 text-[13px] text-slate-600">
-            {rows.length} of {all.length} items
-          </p>
-        )}
       </Card>
       <EditPriceDialog item={editing} onOpenChange={(o) => !o && setEditing(null)} />
       <PriceHistoryDialog item={viewing} onOpenChange={(o) => !o && setViewing(null)} />

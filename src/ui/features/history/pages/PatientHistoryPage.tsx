@@ -2,27 +2,15 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Eye, MousePointerClick, Users } from 'lucide-react';
 import type { Patient } from '@shared/schemas/patients';
 import { DEFAULT_PATIENT_PAGE_SIZE, PATIENT_PAGE_SIZES } from '@shared/constants';
-import {
-  Button,
-  Card,
-  DataTable,
-  DateText,
-  Dialog,
-  FilterBar,
-  LinkButton,
-  LoadingState,
-  PageHeader,
-  Pagination,
-  type Column,
-} from '@/components';
+import { Button, Card, DateText, Dialog, LinkButton, ListTable, PageHeader, type Column } from '@/components';
 import { useScreen } from '@/lib/screens';
-import { useUrlState } from '@/lib/useUrlState';
+import { usePagedList } from '@/lib/usePagedList';
 import { formatCount } from '@/lib/format';
 import { usePatients } from '@/lib/patients/queries';
 import { serverSearchText } from '@/lib/patients/searchRules';
 import { HISTORY_TABS, HistoryPanel, type HistoryTab } from '../components/HistoryPanel';
 
-const DEFAULTS = { search: '', page: 1, limit: DEFAULT_PATIENT_PAGE_SIZE, patient: 0, tab: 'overview' };
+const EXTRA = { patient: 0, tab: 'overview' };
 
 const fullName = (p: Patient) => `${p.first_name} ${p.last_name}`;
 
@@ -97,13 +85,13 @@ function PatientDialog({
 /** Patient History (spec 2.13): find a patient, then their visits, results, samples, bills and totals. */
 export default function PatientHistoryPage() {
   const screen = useScreen();
-  const [q, setQ] = useUrlState(DEFAULTS);
-  const limit = (PATIENT_PAGE_SIZES as readonly number[]).includes(q.limit) ? q.limit : DEFAULT_PATIENT_PAGE_SIZE;
-  const page = Math.max(1, Math.trunc(q.page));
-  const list = usePatients({ search: serverSearchText(q.search, 'all'), page, limit });
-  const searching = q.search.trim() !== '';
-  const selected = q.patient > 0 ? q.patient : null;
-  const tab: HistoryTab = (HISTORY_TABS as readonly string[]).includes(q.tab) ? (q.tab as HistoryTab) : 'overview';
+  const list = usePagedList({ pageSizes: PATIENT_PAGE_SIZES, defaultLimit: DEFAULT_PATIENT_PAGE_SIZE, extra: EXTRA });
+  const setQ = list.setState;
+  const patients = usePatients({ search: serverSearchText(list.search, 'all'), page: list.page, limit: list.limit });
+  const patientId = Number(list.state.patient);
+  const selected = patientId > 0 ? patientId : null;
+  const rawTab = String(list.state.tab);
+  const tab: HistoryTab = (HISTORY_TABS as readonly string[]).includes(rawTab) ? (rawTab as HistoryTab) : 'overview';
   const [viewing, setViewing] = useState<Patient | null>(null);
   const panel = useRef<HTMLDivElement>(null);
   const [scrollTo, setScrollTo] = useState(0);
@@ -120,11 +108,6 @@ export default function PatientHistoryPage() {
     setQ({ patient: p.id, tab: 'overview' });
     setScrollTo((n) => n + 1);
   };
-
-  const totalPages = list.data?.totalPages;
-  useEffect(() => {
-    if (totalPages !== undefined && page > totalPages) setQ({ page: totalPages }, { replace: true });
-  }, [page, totalPages, setQ]);
 
   const columns: Column<Patient>[] = [
     {
@@ -188,47 +171,23 @@ export default function PatientHistoryPage() {
       />
 
       <Card className="mb-5">
-        <div className="border-b border-slate-100 p-4">
-          <FilterBar
-            search={q.search}
-            onSearchChange={(search) => setQ({ search, page: 1 }, { replace: true })}
-            searchPlaceholder="Search by name, patient ID or phone number"
-            searchLabel="Search patients"
-            active={searching}
-            onClear={() => setQ({ search: '', page: 1 })}
-          />
-        </div>
-        {list.isPending ? (
-          <LoadingState text="Loading patient data..." />
-        ) : (
-          <DataTable
-            caption="Patients"
-            columns={columns}
-            rows={list.data?.patients}
-            getRowId={(p) => p.id}
-            error={list.isError ? list.error : undefined}
-            onRetry={() => void list.refetch()}
-            retryLabel="Retry Connection"
-            empty={{
-              title: 'No patients found',
-              hint: searching ? 'Try adjusting your search criteria' : 'No patients have been registered yet',
-            }}
-            className={list.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}
-          />
-        )}
-        {list.data && list.data.total > 0 && !list.isError && (
-          <Pagination
-            className="border-t border-slate-100"
-            page={page}
-            totalPages={list.data.totalPages}
-            total={list.data.total}
-            pageSize={limit}
-            pageSizes={PATIENT_PAGE_SIZES}
-            onPageChange={(p) => setQ({ page: p })}
-            onPageSizeChange={(size) => setQ({ limit: size, page: 1 })}
-            itemLabel="patients"
-          />
-        )}
+        <ListTable
+          list={list}
+          query={patients}
+          rows={(p) => p.patients}
+          columns={columns}
+          getRowId={(p) => p.id}
+          caption="Patients"
+          itemLabel="patients"
+          search={{ placeholder: 'Search by name, patient ID or phone number', label: 'Search patients' }}
+          loadingText="Loading patient data..."
+          retryLabel="Retry Connection"
+          empty={{
+            title: 'No patients found',
+            hint: 'No patients have been registered yet',
+            filteredHint: 'Try adjusting your search criteria',
+          }}
+        />
       </Card>
 
       {selected !== null ? (
@@ -240,10 +199,10 @@ export default function PatientHistoryPage() {
           onClose={() => setQ({ patient: 0, tab: 'overview' })}
         />
       ) : (
-        list.data &&
-        list.data.total > 0 && (
+        patients.data &&
+        patients.data.total > 0 && (
           <p className="text-center text-[13px] text-slate-600">
-            Select one of the {formatCount(list.data.total)} patients to see their medical history.
+            Select one of the {formatCount(patients.data.total)} patients to see their medical history.
           </p>
         )
       )}

@@ -1,21 +1,21 @@
 import { useState } from 'react';
 import { Eye, Info, Search } from 'lucide-react';
 import type { Patient } from '@shared/schemas/patients';
-import { AGE_RANGES, GENDERS, MEMBERSHIP_TYPES, PATIENT_SEARCH_TYPES } from '@shared/constants';
+import { AGE_RANGES, PATIENT_SEARCH_TYPES } from '@shared/constants';
 import {
   Badge,
   Card,
   CardHeader,
   DataTable,
   DateText,
-  FilterBar,
+  ListFilterBar,
   PageHeader,
   Pagination,
   type Column,
   type RowAction,
 } from '@/components';
 import { useScreen } from '@/lib/screens';
-import { useUrlState } from '@/lib/useUrlState';
+import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { formatCount } from '@/lib/format';
 import { useSearchPatients } from '@/lib/patients/queries';
 import {
@@ -35,7 +35,12 @@ import {
 } from '@/lib/patients/searchRules';
 import { PatientDetailsDialog } from '../components/PatientDetailsDialog';
 
-const DEFAULTS = { search: '', type: 'all', gender: 'all', age: 'all', membership: 'all', page: 1, limit: 20 };
+const FILTERS: ListFilter[] = [
+  { key: 'type', label: 'Search type', options: SEARCH_TYPE_OPTIONS },
+  { key: 'gender', label: 'Gender', options: GENDER_FILTER_OPTIONS },
+  { key: 'age', label: 'Age range', options: AGE_RANGE_OPTIONS },
+  { key: 'membership', label: 'Membership', options: MEMBERSHIP_FILTER_OPTIONS },
+];
 const PAGE_SIZES = [10, 20, 50] as const;
 /** With a search type or age range the screen narrows the page it gets: ask for the largest page the server gives. */
 const NARROWING_PAGE = 200;
@@ -57,15 +62,15 @@ const fullName = (p: Patient) => `${p.first_name} ${p.last_name}`;
 /** Patient Search (spec 2.12): server-side search with the spec's search types, age ranges and filters. */
 export default function PatientSearchPage() {
   const screen = useScreen();
-  const [q, setQ, resetQ, isActive] = useUrlState(DEFAULTS);
-  const type = oneOf(q.type, PATIENT_SEARCH_TYPES, 'all');
-  const age = oneOf(q.age, ['all', ...AGE_RANGES], 'all');
-  const gender = oneOf(q.gender, ['all', ...GENDERS], 'all');
-  const membership = oneOf(q.membership, ['all', ...MEMBERSHIP_TYPES], 'all');
-  const pageSize = (PAGE_SIZES as readonly number[]).includes(q.limit) ? q.limit : DEFAULTS.limit;
-  const page = Math.max(1, Math.trunc(q.page));
+  const list = usePagedList({ filters: FILTERS, pageSizes: PAGE_SIZES, defaultLimit: 20 });
+  const q = { search: list.search };
+  const type = oneOf(list.values.type!, PATIENT_SEARCH_TYPES, 'all');
+  const age = oneOf(list.values.age!, ['all', ...AGE_RANGES], 'all');
+  const gender = list.values.gender!;
+  const membership = list.values.membership!;
+  const page = list.page;
   const narrowing = narrowsLocally(q.search, type, age);
-  const limit = narrowing ? NARROWING_PAGE : pageSize;
+  const limit = narrowing ? NARROWING_PAGE : list.limit;
   const problem = searchTextProblem(q.search, type);
 
   // Text that cannot be searched as typed (letters in a mobile search) finds nobody rather than everybody.
@@ -76,7 +81,7 @@ export default function PatientSearchPage() {
   const loaded = problem ? [] : results.data?.patients;
   const rows = loaded?.filter((p) => matchesType(p, q.search, type) && matchesAge(p, age));
   const [viewing, setViewing] = useState<Patient | null>(null);
-  const filtersActive = isActive('search', 'type', 'gender', 'age', 'membership');
+  const filtersActive = list.filtersActive;
 
   const columns: Column<Patient>[] = [
     {
@@ -119,21 +124,10 @@ export default function PatientSearchPage() {
       <Card className="mb-5">
         <CardHeader title="Search & Filters" icon={<Search />} />
         <div className="p-4">
-          <FilterBar
-            search={q.search}
-            onSearchChange={(search) => setQ({ search, page: 1 }, { replace: true })}
-            searchPlaceholder={PLACEHOLDERS[type]}
-            searchLabel="Search patients"
-            debounceMs={500}
-            selects={[
-              { key: 'type', label: 'Search type', value: type, options: SEARCH_TYPE_OPTIONS },
-              { key: 'gender', label: 'Gender', value: gender, options: GENDER_FILTER_OPTIONS },
-              { key: 'age', label: 'Age range', value: age, options: AGE_RANGE_OPTIONS },
-              { key: 'membership', label: 'Membership', value: membership, options: MEMBERSHIP_FILTER_OPTIONS },
-            ]}
-            onSelectChange={(key, value) => setQ({ [key]: value, page: 1 })}
-            active={filtersActive}
-            onClear={resetQ}
+          <ListFilterBar
+            list={list}
+            search={{ placeholder: PLACEHOLDERS[type], label: 'Search patients', debounceMs: 500 }}
+            bare
           />
           {problem && (
             <p role="alert" className="mt-2 text-[13px] text-red-700">
@@ -193,8 +187,8 @@ export default function PatientSearchPage() {
             total={total}
             pageSize={limit}
             pageSizes={narrowing ? [NARROWING_PAGE] : PAGE_SIZES}
-            onPageChange={(p) => setQ({ page: p })}
-            onPageSizeChange={narrowing ? undefined : (size) => setQ({ limit: size, page: 1 })}
+            onPageChange={(p) => list.setPage(p)}
+            onPageSizeChange={narrowing ? undefined : list.setLimit}
             itemLabel={narrowing ? 'patients checked' : 'patients'}
           />
         )}

@@ -5,19 +5,18 @@ import {
   Button,
   Card,
   ConfirmDialog,
-  DataTable,
   deleteMessage,
   ErrorPanel,
-  FilterBar,
+  FilteredTable,
   PageHeader,
+  RequirePermission,
   SummaryCards,
   type RowAction,
 } from '@/components';
 import { useScreen } from '@/lib/screens';
 import { useCurrentUser } from '@/lib/session';
-import { useUrlState } from '@/lib/useUrlState';
+import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { formatCount, formatDate, useLabFormat } from '@/lib/format';
-import { NoAccess } from '@/components/NoAccess';
 import { useDeleteQcMaterialMutation, useQcMaterials, useQcSummary } from '../api';
 import { qcColumns } from '../components/qcColumns';
 import { MaterialDetailDialog } from '../components/MaterialDetailDialog';
@@ -36,29 +35,34 @@ type Dialogs =
 /** Quality Control (spec 001): control materials and their runs, judged by the Westgard rules on entry. */
 export default function QualityControlPage() {
   const me = useCurrentUser();
-  const canView = me.permissions.includes('view_results');
-  const canManage = me.permissions.includes('manage_qc');
   const screen = useScreen();
   const subtitle = 'Control materials, QC runs and Westgard rules with Levey-Jennings charts';
-
-  if (!canView) {
-    return (
-      <>
-        <PageHeader title={screen.title} subtitle={subtitle} />
-        <NoAccess what="quality control" permission="view_results" />
-      </>
-    );
-  }
-  return <QualityControl canManage={canManage} title={screen.title} subtitle={subtitle} />;
+  return (
+    <RequirePermission permission="view_results" what="quality control" title={screen.title} subtitle={subtitle}>
+      <QualityControl canManage={me.permissions.includes('manage_qc')} title={screen.title} subtitle={subtitle} />
+    </RequirePermission>
+  );
 }
 
 function QualityControl({ canManage, title, subtitle }: { canManage: boolean; title: string; subtitle: string }) {
   const lab = useLabFormat();
-  const [q, setQ, resetQ, isActive] = useUrlState({ search: '', status: 'all', test: 'all' });
-  const filters = { search: q.search, last_status: q.status, test_id: q.test };
-  const list = useQcMaterials(filters);
   // The unfiltered list (the same cache entry when no filter is set) feeds the test filter and the run dialog.
   const everything = useQcMaterials({});
+  const testOptions = useMemo(() => {
+    const seen = new Map<string, string>();
+    for (const m of everything.data ?? []) seen.set(String(m.test_id), m.test_name);
+    const opts = [...seen].map(([value, label]) => ({ value, label })).sort((a, b) => a.label.localeCompare(b.label));
+    return [{ value: 'all', label: 'All Tests' }, ...opts];
+  }, [everything.data]);
+  const filterList = useMemo<ListFilter[]>(
+    () => [
+      { key: 'status', label: 'Status', options: RUN_STATUS_OPTIONS },
+      { key: 'test', label: 'Test', open: true, options: testOptions },
+    ],
+    [testOptions],
+  );
+  const qs = usePagedList({ filters: filterList, pageSizes: [], defaultLimit: 0 });
+  const list = useQcMaterials({ search: qs.search, last_status: qs.values.status, test_id: qs.values.test });
   const summary = useQcSummary();
   const remove = useDeleteQcMaterialMutation();
   const [dialog, setDialog] = useState<Dialogs>({ type: 'none' });
@@ -67,14 +71,7 @@ function QualityControl({ canManage, title, subtitle }: { canManage: boolean; ti
   // A run or an edit started from a material's details returns there, so the new point shows on its chart.
   const back = () => setDialog((d) => ('from' in d && d.from ? { type: 'view', material: d.from } : { type: 'none' }));
 
-  const testOptions = useMemo(() => {
-    const seen = new Map<string, string>();
-    for (const m of everything.data ?? []) seen.set(String(m.test_id), m.test_name);
-    const opts = [...seen].map(([value, label]) => ({ value, label })).sort((a, b) => a.label.localeCompare(b.label));
-    return [{ value: 'all', label: 'All Tests' }, ...opts];
-  }, [everything.data]);
   const active = (everything.data ?? []).filter((m) => m.status === 'active');
-  const filtered = isActive('search', 'status', 'test');
 
   const rowActions: RowAction<QcMaterial>[] = [
     { label: (m) => `View ${m.control_id}`, icon: <Eye />, onClick: (m) => setDialog({ type: 'view', material: m }) },
@@ -179,41 +176,28 @@ function QualityControl({ canManage, title, subtitle }: { canManage: boolean; ti
       )}
 
       <Card className="min-w-0">
-        <div className="border-b border-slate-100 p-3">
-          <FilterBar
-            search={q.search}
-            onSearchChange={(search) => setQ({ search }, { replace: true })}
-            searchPlaceholder="Search by control ID, test, lot or material"
-            searchLabel="Search QC records"
-            selects={[
-              { key: 'status', label: 'Status', value: q.status, options: RUN_STATUS_OPTIONS },
-              { key: 'test', label: 'Test', value: q.test, options: testOptions },
-            ]}
-            onSelectChange={(key, value) => setQ({ [key]: value })}
-            active={filtered}
-            onClear={resetQ}
-          />
-        </div>
-        <DataTable
-          caption="QC records"
-          columns={qcColumns}
+        <FilteredTable
+          list={qs}
           rows={list.data}
-          getRowId={(m) => m.id}
           loading={list.isPending}
           error={list.isError ? list.error : undefined}
           onRetry={() => void list.refetch()}
           retryLabel="Retry"
+          columns={qcColumns}
+          getRowId={(m) => m.id}
+          caption="QC records"
+          itemLabel="control materials"
+          search={{ placeholder: 'Search by control ID, test, lot or material', label: 'Search QC records' }}
           rowActions={rowActions}
           onRowClick={(m) => setDialog({ type: 'view', material: m })}
           empty={{
             title: 'No QC records found',
-            hint: filtered
-              ? 'Try adjusting your search or filter criteria'
-              : canManage
-                ? 'Use Add Control Material to set up the first control lot.'
-                : 'No control materials have been set up yet.',
+            hint: canManage
+              ? 'Use Add Control Material to set up the first control lot.'
+              : 'No control materials have been set up yet.',
+            filteredHint: 'Try adjusting your search or filter criteria',
           }}
-          className={list.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}
+          dimmed={list.isPlaceholderData}
         />
       </Card>
 

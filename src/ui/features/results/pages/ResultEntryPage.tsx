@@ -17,36 +17,46 @@ import {
   Button,
   Card,
   ConfirmDialog,
-  DataTable,
   deleteMessage,
-  FilterBar,
   LinkButton,
+  ListTable,
   PageHeader,
-  Pagination,
+  RequirePermission,
   SummaryCards,
   type RowAction,
 } from '@/components';
 import { useScreen } from '@/lib/screens';
 import { useCurrentUser } from '@/lib/session';
-import { useUrlState } from '@/lib/useUrlState';
+import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { formatCount } from '@/lib/format';
-import { NoAccess } from '@/components/NoAccess';
 import { usePrintReport } from '../components/PrintReport';
 import { ReviewResultDialog } from '../components/ReviewResultDialog';
-import { useDeleteResultMutation, useResults, useResultSummary, useVerifyResultMutation } from '../api';
+import {
+  RESULT_PAGE_SIZES,
+  useDeleteResultMutation,
+  useResults,
+  useResultSummary,
+  useVerifyResultMutation,
+} from '../api';
 import { entryColumns } from '../components/resultColumns';
 import { EnterResultsDialog } from '../components/EnterResultsDialog';
 import { EditResultDialog } from '../components/EditResultDialog';
 import { ResultDetails } from '../components/ResultDetails';
 import { fullName } from '../components/cells';
 
-const STATUS_OPTIONS = [
-  { value: 'all', label: 'All Status' },
-  { value: 'completed', label: 'Completed' },
-  { value: 'verified', label: 'Verified' },
-  { value: 'pending', label: 'Pending' },
-  { value: 'abnormal', label: 'Abnormal' },
-  { value: 'rejected', label: 'Rejected' },
+const FILTERS: ListFilter[] = [
+  {
+    key: 'status',
+    label: 'Status',
+    options: [
+      { value: 'all', label: 'All Status' },
+      { value: 'completed', label: 'Completed' },
+      { value: 'verified', label: 'Verified' },
+      { value: 'pending', label: 'Pending' },
+      { value: 'abnormal', label: 'Abnormal' },
+      { value: 'rejected', label: 'Rejected' },
+    ],
+  },
 ];
 
 type Dialogs =
@@ -61,26 +71,20 @@ const SUBTITLE = 'Enter, verify and print test results';
 export default function ResultEntryPage() {
   const screen = useScreen();
   const me = useCurrentUser();
-  if (!me.permissions.includes('view_results')) {
-    return (
-      <>
-        <PageHeader title={screen.title} subtitle={SUBTITLE} />
-        <NoAccess what="test results" permission="view_results" />
-      </>
-    );
-  }
   return (
-    <ResultEntry
-      canEnter={me.permissions.includes('update_results')}
-      canVerify={me.permissions.includes('verify_results')}
-    />
+    <RequirePermission permission="view_results" what="test results" title={screen.title} subtitle={SUBTITLE}>
+      <ResultEntry
+        canEnter={me.permissions.includes('update_results')}
+        canVerify={me.permissions.includes('verify_results')}
+      />
+    </RequirePermission>
   );
 }
 
 function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: boolean }) {
   const screen = useScreen();
-  const [q, setQ, resetQ, isActive] = useUrlState({ search: '', status: 'all', page: 1, limit: 50 });
-  const list = useResults({ search: q.search, status: q.status, page: q.page, limit: q.limit });
+  const list = usePagedList({ filters: FILTERS, pageSizes: RESULT_PAGE_SIZES, defaultLimit: 50 });
+  const results = useResults({ search: list.search, ...list.apiFilters, page: list.page, limit: list.limit });
   const summary = useResultSummary();
   const verify = useVerifyResultMutation();
   const report = usePrintReport(canVerify);
@@ -88,7 +92,6 @@ function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: bo
   const [dialog, setDialog] = useState<Dialogs>({ type: 'none' });
   const [reviewing, setReviewing] = useState<TestResult | null>(null);
   const close = () => setDialog({ type: 'none' });
-  const filtered = isActive('search', 'status');
   const s = summary.data;
 
   const rowActions: RowAction<TestResult>[] = [
@@ -184,58 +187,30 @@ function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: bo
               (s.critical ? `${formatCount(s.critical)} critical awaiting verification` : 'High, low or abnormal flag'),
           },
         ]}
+        error={summary.isError ? summary.error : null}
       />
-      {summary.isError && (
-        <p className="-mt-3 mb-4 text-[13px] text-red-700">The figures could not be loaded: {summary.error.message}</p>
-      )}
 
       <Card className="min-w-0">
-        <div className="border-b border-slate-100 p-3">
-          <FilterBar
-            search={q.search}
-            onSearchChange={(search) => setQ({ search, page: 1 }, { replace: true })}
-            searchPlaceholder="Search by patient, patient ID, test or sample ID"
-            searchLabel="Search test results"
-            selects={[{ key: 'status', label: 'Status', value: q.status, options: STATUS_OPTIONS }]}
-            onSelectChange={(key, value) => setQ({ [key]: value, page: 1 })}
-            active={filtered}
-            onClear={resetQ}
-          />
-        </div>
-        <DataTable
-          caption="Test results"
+        <ListTable
+          list={list}
+          query={results}
+          rows={(p) => p.results}
           columns={entryColumns}
-          rows={list.data?.results}
           getRowId={(r) => r.key}
-          loading={list.isPending}
-          error={list.isError ? list.error : undefined}
-          errorTitle="Error Loading Test Results"
-          onRetry={() => void list.refetch()}
-          retryLabel="Retry"
+          caption="Test results"
+          itemLabel="results"
+          search={{ placeholder: 'Search by patient, patient ID, test or sample ID', label: 'Search test results' }}
           rowActions={rowActions}
+          errorTitle="Error Loading Test Results"
           empty={{
             title: 'No test results found',
-            hint: filtered
-              ? 'Try adjusting your search or filter criteria'
-              : 'Results appear here once samples with ordered tests are collected.',
+            hint: 'Results appear here once samples with ordered tests are collected.',
+            filteredHint: 'Try adjusting your search or filter criteria',
           }}
-          className={list.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}
         />
-        {list.data && list.data.total > 0 && (
-          <Pagination
-            page={q.page}
-            totalPages={list.data.totalPages}
-            total={list.data.total}
-            pageSize={q.limit}
-            pageSizes={[20, 50, 100]}
-            onPageChange={(page) => setQ({ page })}
-            onPageSizeChange={(limit) => setQ({ limit, page: 1 })}
-            itemLabel="results"
-          />
-        )}
       </Card>
 
-      <ResultDetails rows={list.data?.results} />
+      <ResultDetails rows={results.data?.results} />
 
       {dialog.type === 'enter' && (
         <EnterResultsDialog open onOpenChange={(o) => !o && close()} sampleId={dialog.sampleId} />

@@ -6,21 +6,26 @@ import {
   Button,
   buttonClass,
   Card,
-  DataTable,
   DateText,
-  FilterBar,
+  ListTable,
   PageHeader,
-  Pagination,
+  RequirePermission,
   SummaryCards,
   type Column,
   type RowAction,
 } from '@/components';
 import { useScreen } from '@/lib/screens';
 import { useCurrentUser } from '@/lib/session';
-import { useUrlState } from '@/lib/useUrlState';
+import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { formatCount } from '@/lib/format';
-import { NoAccess } from '@/components/NoAccess';
-import { exportUrl, useBulkVerifyMutation, useResults, useResultSummary, useVerifyResultMutation } from '../api';
+import {
+  exportUrl,
+  RESULT_PAGE_SIZES,
+  useBulkVerifyMutation,
+  useResults,
+  useResultSummary,
+  useVerifyResultMutation,
+} from '../api';
 import { PatientCell, PriorityBadge, ValidationBadge, ValidationFlags, ValueCell } from '../components/cells';
 import { usePrintReport } from '../components/PrintReport';
 import { CriticalAlert } from '../components/CriticalAlert';
@@ -29,64 +34,66 @@ import { BulkOutcomeDialog } from '../components/BulkOutcomeDialog';
 import { REVIEW_WORDS, ReviewResultDialog } from '../components/ReviewResultDialog';
 import { SampleValidationDialog } from '../components/SampleValidationDialog';
 
-const STATUS_OPTIONS = [
-  { value: 'all', label: 'All Status' },
-  { value: 'pending', label: 'Pending' },
-  { value: 'review_required', label: 'Review Required' },
-  { value: 'validated', label: 'Validated' },
-  { value: 'rejected', label: 'Rejected' },
-];
-const PRIORITY_OPTIONS = [
-  { value: 'all', label: 'All Priority' },
-  { value: 'urgent', label: 'Urgent' },
-  { value: 'high', label: 'High' },
-  { value: 'normal', label: 'Normal' },
-  { value: 'low', label: 'Low' },
+const FILTERS: ListFilter[] = [
+  {
+    key: 'status',
+    label: 'Status',
+    options: [
+      { value: 'all', label: 'All Status' },
+      { value: 'pending', label: 'Pending' },
+      { value: 'review_required', label: 'Review Required' },
+      { value: 'validated', label: 'Validated' },
+      { value: 'rejected', label: 'Rejected' },
+    ],
+  },
+  {
+    key: 'priority',
+    label: 'Priority',
+    options: [
+      { value: 'all', label: 'All Priority' },
+      { value: 'urgent', label: 'Urgent' },
+      { value: 'high', label: 'High' },
+      { value: 'normal', label: 'Normal' },
+      { value: 'low', label: 'Low' },
+    ],
+  },
+  {
+    key: 'call',
+    label: 'Critical calls',
+    options: [
+      { value: 'all', label: 'All Results' },
+      { value: 'pending', label: 'Critical: call not logged' },
+      { value: 'logged', label: 'Critical: call logged' },
+    ],
+  },
 ];
 const SUBTITLE = 'Review entered results, validate or reject them, and watch critical values';
 
 const selectable = (r: TestResult) => r.id !== null && r.status === 'completed';
 /** Bulk Validate takes only results that need no closer look; the server refuses the others too. */
 const bulkSelectable = (r: TestResult) => selectable(r) && r.review_reasons.length === 0;
-const CALL_OPTIONS = [
-  { value: 'all', label: 'All Results' },
-  { value: 'pending', label: 'Critical: call not logged' },
-  { value: 'logged', label: 'Critical: call logged' },
-];
-
 /** Result Validation (spec 001, static there): the real validation queue over entered results. */
 export default function ResultValidationPage() {
   const screen = useScreen();
   const me = useCurrentUser();
-  if (!me.permissions.includes('view_results')) {
-    return (
-      <>
-        <PageHeader title={screen.title} subtitle={SUBTITLE} />
-        <NoAccess what="the validation queue" permission="view_results" />
-      </>
-    );
-  }
-  return <ResultValidation canVerify={me.permissions.includes('verify_results')} />;
+  return (
+    <RequirePermission permission="view_results" what="the validation queue" title={screen.title} subtitle={SUBTITLE}>
+      <ResultValidation canVerify={me.permissions.includes('verify_results')} />
+    </RequirePermission>
+  );
 }
 
 function ResultValidation({ canVerify }: { canVerify: boolean }) {
   const screen = useScreen();
-  const [q, setQ, resetQ, isActive] = useUrlState({
-    search: '',
-    status: 'all',
-    priority: 'all',
-    call: 'all',
-    page: 1,
-    limit: 50,
-  });
+  const list = usePagedList({ filters: FILTERS, pageSizes: RESULT_PAGE_SIZES, defaultLimit: 50 });
   const filters = {
-    search: q.search,
-    validation: q.status,
-    priority: q.priority,
-    critical_call: q.call,
+    search: list.search,
+    validation: list.values.status,
+    priority: list.values.priority,
+    critical_call: list.values.call,
     entered: 'true',
   };
-  const list = useResults({ ...filters, page: q.page, limit: q.limit });
+  const results = useResults({ ...filters, page: list.page, limit: list.limit });
   const summary = useResultSummary();
   const verify = useVerifyResultMutation();
   const report = usePrintReport(canVerify);
@@ -96,8 +103,7 @@ function ResultValidation({ canVerify }: { canVerify: boolean }) {
   const [outcome, setOutcome] = useState<BulkVerifyResponse | null>(null);
   const [reviewing, setReviewing] = useState<TestResult | null>(null);
   const [sampleUnit, setSampleUnit] = useState<number | null>(null);
-  const filtered = isActive('search', 'status', 'priority', 'call');
-  const rows = list.data?.results;
+  const rows = results.data?.results;
   const pageSelectable = (rows ?? []).filter(bulkSelectable).map((r) => r.id!);
   const allOnPage = pageSelectable.length > 0 && pageSelectable.every((id) => selected.has(id));
   const s = summary.data;
@@ -301,61 +307,32 @@ function ResultValidation({ canVerify }: { canVerify: boolean }) {
             hint: 'Sent back for re-entry',
           },
         ]}
+        error={summary.isError ? summary.error : null}
       />
-      {summary.isError && (
-        <p className="-mt-3 mb-4 text-[13px] text-red-700">The figures could not be loaded: {summary.error.message}</p>
-      )}
 
       <CriticalAlert onReview={setReviewing} />
 
       <Card className="min-w-0">
-        <div className="border-b border-slate-100 p-3">
-          <FilterBar
-            search={q.search}
-            onSearchChange={(search) => setQ({ search, page: 1 }, { replace: true })}
-            searchPlaceholder="Search by patient, patient ID, test or sample ID"
-            searchLabel="Search the validation queue"
-            selects={[
-              { key: 'status', label: 'Status', value: q.status, options: STATUS_OPTIONS },
-              { key: 'priority', label: 'Priority', value: q.priority, options: PRIORITY_OPTIONS },
-              { key: 'call', label: 'Critical calls', value: q.call, options: CALL_OPTIONS },
-            ]}
-            onSelectChange={(key, value) => setQ({ [key]: value, page: 1 })}
-            active={filtered}
-            onClear={resetQ}
-          />
-        </div>
-        <DataTable
-          caption="Validation queue"
+        <ListTable
+          list={list}
+          query={results}
+          rows={(p) => p.results}
           columns={columns}
-          rows={rows}
           getRowId={(r) => r.key}
-          loading={list.isPending}
-          error={list.isError ? list.error : undefined}
-          errorTitle="Error Loading Test Results"
-          onRetry={() => void list.refetch()}
-          retryLabel="Retry"
+          caption="Validation queue"
+          itemLabel="results"
+          search={{
+            placeholder: 'Search by patient, patient ID, test or sample ID',
+            label: 'Search the validation queue',
+          }}
           rowActions={rowActions}
+          errorTitle="Error Loading Test Results"
           empty={{
             title: 'No test results found',
-            hint: filtered
-              ? 'Try adjusting your search or filter criteria'
-              : 'Entered results appear here for validation.',
+            hint: 'Entered results appear here for validation.',
+            filteredHint: 'Try adjusting your search or filter criteria',
           }}
-          className={list.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}
         />
-        {list.data && list.data.total > 0 && (
-          <Pagination
-            page={q.page}
-            totalPages={list.data.totalPages}
-            total={list.data.total}
-            pageSize={q.limit}
-            pageSizes={[20, 50, 100]}
-            onPageChange={(page) => setQ({ page })}
-            onPageSizeChange={(limit) => setQ({ limit, page: 1 })}
-            itemLabel="results"
-          />
-        )}
       </Card>
 
       {reviewing && (

@@ -7,16 +7,15 @@ import {
   Card,
   Checkbox,
   ConfirmDialog,
-  DataTable,
-  FilterBar,
+  FilteredTable,
   PageHeader,
+  RequirePermission,
   type Column,
   type RowAction,
 } from '@/components';
 import { useScreen } from '@/lib/screens';
-import { useUrlState } from '@/lib/useUrlState';
+import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { fullName, useCurrentUser } from '@/lib/session';
-import { NoAccess } from '@/components/NoAccess';
 import { useDeactivateUserMutation, useReactivateUserMutation, useUsers } from '../api';
 import { can, isRole, mayManage, ROLE_FILTER_OPTIONS, roleLabel } from '@/lib/roles';
 import { UserFormDialog } from '../components/UserFormDialog';
@@ -50,14 +49,34 @@ const columns: Column<User>[] = [
 ];
 
 /** Spec 2.17: search, role filter, the users table, add / edit / deactivate / reactivate / reset password. */
+const FILTERS: ListFilter[] = [{ key: 'role', label: 'Role', options: ROLE_FILTER_OPTIONS }];
+const EXTRA = { inactive: '' };
+const EXTRA_FILTERS = ['inactive'];
+
 export default function UserManagementPage() {
+  const screen = useScreen();
+  return (
+    <RequirePermission permission="view_users" what="staff accounts" title={screen.title} subtitle={screen.subtitle}>
+      <UserManagement />
+    </RequirePermission>
+  );
+}
+
+function UserManagement() {
   const me = useCurrentUser();
   const screen = useScreen();
-  const [q, setQ, resetQ, isActive] = useUrlState({ search: '', role: 'all', inactive: '' });
-  const role = isRole(q.role) ? q.role : '';
-  const canView = can(me, 'view_users');
+  const list = usePagedList({
+    filters: FILTERS,
+    pageSizes: [],
+    defaultLimit: 0,
+    extra: EXTRA,
+    extraFilters: EXTRA_FILTERS,
+  });
+  const inactive = list.state.inactive === '1';
+  const chosen = list.values.role ?? '';
+  const role = isRole(chosen) ? chosen : '';
   const canManage = can(me, 'manage_users');
-  const users = useUsers({ search: q.search, role, include_inactive: q.inactive === '1' }, { enabled: canView });
+  const users = useUsers({ search: list.search, role, include_inactive: inactive });
 
   const [formUser, setFormUser] = useState<User | null>(null);
   const [formOpen, setFormOpen] = useState(false);
@@ -65,15 +84,6 @@ export default function UserManagementPage() {
   const [deactivating, setDeactivating] = useState<User | null>(null);
   const deactivate = useDeactivateUserMutation();
   const reactivate = useReactivateUserMutation();
-
-  if (!canView) {
-    return (
-      <>
-        <PageHeader title={screen.title} subtitle={screen.subtitle} />
-        <NoAccess what="staff accounts" permission="view_users" />
-      </>
-    );
-  }
 
   const manageable = (u: User) => canManage && mayManage(me, u);
   const actions: RowAction<User>[] = [
@@ -109,7 +119,6 @@ export default function UserManagementPage() {
     },
   ];
 
-  const filtered = isActive('search', 'role');
   return (
     <>
       <PageHeader
@@ -135,47 +144,42 @@ export default function UserManagementPage() {
         </p>
       )}
       <Card>
-        <div className="border-b border-slate-100 p-3">
-          <FilterBar
-            search={q.search}
-            onSearchChange={(search) => setQ({ search }, { replace: true })}
-            searchPlaceholder="Search by name, email or specialization..."
-            selects={[{ key: 'role', label: 'Role', value: q.role, options: ROLE_FILTER_OPTIONS }]}
-            onSelectChange={(key, value) => setQ({ [key]: value })}
-            active={filtered || q.inactive === '1'}
-            onClear={resetQ}
-          >
-            <Checkbox
-              label="Show inactive"
-              checked={q.inactive === '1'}
-              onChange={(e) => setQ({ inactive: e.target.checked ? '1' : '' })}
-              className="px-1"
-            />
-          </FilterBar>
-        </div>
-        <DataTable
-          caption="Users"
-          columns={columns}
+        <FilteredTable
+          list={list}
           rows={users.data}
-          getRowId={(u) => u.id}
           loading={users.isPending}
           error={users.error}
           onRetry={() => void users.refetch()}
-          retryLabel="Retry Connection"
+          columns={columns}
+          getRowId={(u) => u.id}
+          caption="Users"
+          itemLabel="users"
+          search={{
+            placeholder: 'Search by name, email or specialization...',
+            label: 'Search by name, email or specialization...',
+          }}
+          filterExtras={
+            <Checkbox
+              label="Show inactive"
+              checked={inactive}
+              onChange={(e) => list.setState({ inactive: e.target.checked ? '1' : '' })}
+              className="px-1"
+            />
+          }
           rowActions={canManage ? actions : undefined}
           empty={{
             title: 'No users found',
-            hint: filtered
-              ? 'Try adjusting your search or filter criteria.'
-              : q.inactive === '1'
-                ? 'This lab has no staff accounts.'
-                : 'No active staff accounts.',
+            hint: inactive ? 'This lab has no staff accounts.' : 'No active staff accounts.',
+            filteredHint:
+              list.search || list.values.role !== 'all'
+                ? 'Try adjusting your search or filter criteria.'
+                : 'This lab has no staff accounts.',
           }}
         />
         {users.data && users.data.length > 0 && (
           <p className="border-t border-slate-100 px-3 py-2 text-[13px] text-slate-600" aria-live="polite">
             {users.data.length} {users.data.length === 1 ? 'user' : 'users'}
-            {q.inactive === '1' ? ' (including inactive)' : ''}
+            {inactive ? ' (including inactive)' : ''}
           </p>
         )}
       </Card>

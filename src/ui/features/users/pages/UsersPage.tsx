@@ -5,18 +5,17 @@ import {
   Badge,
   Button,
   Card,
-  DataTable,
   DateText,
-  FilterBar,
+  FilteredTable,
   PageHeader,
-  SummaryCard,
+  RequirePermission,
+  SummaryCards,
   type Column,
 } from '@/components';
 import { useScreen } from '@/lib/screens';
-import { useUrlState } from '@/lib/useUrlState';
+import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { formatCount } from '@/lib/format';
 import { fullName, useCurrentUser } from '@/lib/session';
-import { NoAccess } from '@/components/NoAccess';
 import { useUsers } from '../api';
 import { can, isRole, ROLE_FILTER_OPTIONS, roleLabel } from '@/lib/roles';
 import { UserFormDialog } from '../components/UserFormDialog';
@@ -60,33 +59,39 @@ const columns: Column<User>[] = [
   { key: 'created', header: 'Created', cell: (u) => <DateText value={u.created_at} />, hideOnMobile: true },
 ];
 
+const FILTERS: ListFilter[] = [
+  { key: 'role', label: 'Role', options: ROLE_FILTER_OPTIONS },
+  { key: 'status', label: 'Status', options: STATUS_OPTIONS },
+];
+
 /** The spec's Users screen, made real: figures, table, activity and permissions all from the server. */
 export default function UsersPage() {
+  const screen = useScreen();
+  return (
+    <RequirePermission permission="view_users" what="staff accounts" title={screen.title} subtitle={screen.subtitle}>
+      <UsersScreen />
+    </RequirePermission>
+  );
+}
+
+function UsersScreen() {
   const me = useCurrentUser();
   const screen = useScreen();
-  const [q, setQ, resetQ, isActive] = useUrlState({ search: '', role: 'all', status: 'all' });
-  const role = isRole(q.role) ? q.role : '';
-  const canView = can(me, 'view_users');
+  const list = usePagedList({ filters: FILTERS, pageSizes: [], defaultLimit: 0 });
+  const chosen = list.values.role ?? '';
+  const role = isRole(chosen) ? chosen : '';
+  const status = list.values.status;
 
   // Every account (active and not) for the cards; the table asks the server with its filters.
-  const everyone = useUsers({ include_inactive: true }, { enabled: canView });
-  const listed = useUsers({ search: q.search, role, include_inactive: q.status !== 'active' }, { enabled: canView });
+  const everyone = useUsers({ include_inactive: true });
+  const listed = useUsers({ search: list.search, role, include_inactive: status !== 'active' });
   const rows = useMemo(
-    () => (q.status === 'inactive' ? listed.data?.filter((u) => !u.is_active) : listed.data),
-    [listed.data, q.status],
+    () => (status === 'inactive' ? listed.data?.filter((u) => !u.is_active) : listed.data),
+    [listed.data, status],
   );
   const [adding, setAdding] = useState(false);
 
   const names = useMemo(() => new Map((everyone.data ?? []).map((u) => [String(u.id), fullName(u)])), [everyone.data]);
-
-  if (!canView) {
-    return (
-      <>
-        <PageHeader title={screen.title} subtitle={screen.subtitle} />
-        <NoAccess what="staff accounts" permission="view_users" />
-      </>
-    );
-  }
 
   const all = everyone.data;
   const active = all?.filter((u) => u.is_active).length;
@@ -107,7 +112,6 @@ export default function UsersPage() {
     },
   ];
 
-  const filtered = isActive('search', 'role', 'status');
   // Only users who may read the audit trail see the activity panel (no 403 panel in its place).
   const showActivity = can(me, 'view_audit');
   return (
@@ -124,48 +128,29 @@ export default function UsersPage() {
           )
         }
       />
-      <section aria-label="User counts" className="mb-5 grid grid-cols-2 gap-3 lg:grid-cols-4">
-        {cards.map((c) => (
-          <SummaryCard
-            key={c.label}
-            label={c.label}
-            icon={c.icon}
-            hint={c.hint}
-            loading={everyone.isPending}
-            value={everyone.isError ? '—' : formatCount(c.value ?? null)}
-          />
-        ))}
-      </section>
+      <SummaryCards
+        label="User counts"
+        loading={everyone.isPending}
+        cards={cards.map((c) => ({ ...c, value: everyone.isError ? '—' : formatCount(c.value ?? null) }))}
+      />
 
       <div className="grid gap-5 2xl:grid-cols-3">
         <Card className={showActivity ? 'min-w-0 2xl:col-span-2' : 'min-w-0 2xl:col-span-3'}>
-          <div className="border-b border-slate-100 p-3">
-            <FilterBar
-              search={q.search}
-              onSearchChange={(search) => setQ({ search }, { replace: true })}
-              searchPlaceholder="Search by name, email or specialization..."
-              selects={[
-                { key: 'role', label: 'Role', value: q.role, options: ROLE_FILTER_OPTIONS },
-                { key: 'status', label: 'Status', value: q.status, options: STATUS_OPTIONS },
-              ]}
-              onSelectChange={(key, value) => setQ({ [key]: value })}
-              active={filtered}
-              onClear={resetQ}
-            />
-          </div>
-          <DataTable
-            caption="Users"
-            columns={columns}
+          <FilteredTable
+            list={list}
             rows={rows}
-            getRowId={(u) => u.id}
             loading={listed.isPending}
             error={listed.error}
             onRetry={() => void listed.refetch()}
-            retryLabel="Retry Connection"
-            empty={{
-              title: 'No users found',
-              hint: filtered ? 'Try adjusting your search or filter criteria.' : undefined,
+            columns={columns}
+            getRowId={(u) => u.id}
+            caption="Users"
+            itemLabel="users"
+            search={{
+              placeholder: 'Search by name, email or specialization...',
+              label: 'Search by name, email or specialization...',
             }}
+            empty={{ title: 'No users found', filteredHint: 'Try adjusting your search or filter criteria.' }}
           />
         </Card>
         {showActivity && (
