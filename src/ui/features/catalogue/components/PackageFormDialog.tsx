@@ -3,11 +3,12 @@ import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import type { CataloguePackage } from '@shared/schemas/catalogue';
-import { Dialog, FormField, Input } from '@/components';
+import { FormField, Input } from '@/components';
 import { formatInr } from '@/lib/format';
 import { useCatalogueList, useSaveItemMutation } from '../api';
 import { amountText, packageFormSchema, showServerErrors, withBasePrice, type PackageFormIn } from '../forms';
-import { CommonFields, DescriptionField, FormFooter, fieldError } from './CommonFields';
+import { CommonFields, DescriptionField, fieldError } from './CommonFields';
+import { ItemFormDialog } from './ItemFormDialog';
 import { ItemPicker, type PickerOption } from './ItemPicker';
 import { IncludedTotal } from './IncludedTotal';
 
@@ -104,61 +105,60 @@ export function PackageFormDialog({ open, onOpenChange, pkg, categories }: Packa
 
   const formId = pkg ? 'edit-package-form' : 'add-package-form';
   return (
-    <Dialog
+    <ItemFormDialog
       open={open}
-      onOpenChange={(o) => !save.isPending && onOpenChange(o)}
+      onOpenChange={onOpenChange}
+      busy={save.isPending}
+      editing={Boolean(pkg)}
+      formId={formId}
       size="xl"
       title={pkg ? `Edit Package: ${pkg.name}` : 'Add Test Package'}
       description="Tests and profiles offered together at one price, e.g. a yearly health check."
-      footer={
-        <FormFooter formId={formId} editing={Boolean(pkg)} busy={save.isPending} onCancel={() => onOpenChange(false)} />
-      }
+      onSubmit={onSubmit}
     >
-      <form id={formId} noValidate onSubmit={(e) => void onSubmit(e)} className="grid items-start gap-4 sm:grid-cols-2">
-        <CommonFields
-          form={form}
-          categories={categories}
-          namePlaceholder="e.g. Full Body Checkup"
-          codePlaceholder="e.g. FBC-PKG"
+      <CommonFields
+        form={form}
+        categories={categories}
+        namePlaceholder="e.g. Full Body Checkup"
+        codePlaceholder="e.g. FBC-PKG"
+      />
+      <FormField label="Duration" error={errors.duration?.message}>
+        <Input autoComplete="off" placeholder="e.g. Same day, 24 hours" {...form.register('duration')} />
+      </FormField>
+      <DescriptionField form={form} placeholder="Who the package is for, what it covers..." />
+      <ItemPicker
+        label="Profiles"
+        options={profileOptions}
+        value={profileIds}
+        onChange={(ids) => setIds('profile_ids', ids)}
+        loading={profiles.isPending}
+        error={
+          profiles.error ? `Could not load profiles: ${profiles.error.message}` : fieldError(errors, 'profile_ids')
+        }
+        emptyText="No test profiles yet."
+      />
+      <ItemPicker
+        label="Tests"
+        options={testOptions}
+        value={testIds}
+        onChange={(ids) => setIds('test_ids', ids)}
+        loading={tests.isPending}
+        error={tests.error ? `Could not load tests: ${tests.error.message}` : fieldError(errors, 'test_ids')}
+        emptyText="No individual tests yet."
+      />
+      <div className="sm:col-span-2">
+        {overlap.length > 0 && (
+          <p className="text-[13px] text-amber-800">
+            Also in a chosen profile: {overlap.join(', ')}. It is only needed once.
+          </p>
+        )}
+        <IncludedTotal
+          ids={testIds}
+          items={tests.data}
+          extra={{ ids: profileIds, items: profiles.data }}
+          price={price}
         />
-        <FormField label="Duration" error={errors.duration?.message}>
-          <Input autoComplete="off" placeholder="e.g. Same day, 24 hours" {...form.register('duration')} />
-        </FormField>
-        <DescriptionField form={form} placeholder="Who the package is for, what it covers..." />
-        <ItemPicker
-          label="Profiles"
-          options={profileOptions}
-          value={profileIds}
-          onChange={(ids) => setIds('profile_ids', ids)}
-          loading={profiles.isPending}
-          error={
-            profiles.error ? `Could not load profiles: ${profiles.error.message}` : fieldError(errors, 'profile_ids')
-          }
-          emptyText="No test profiles yet."
-        />
-        <ItemPicker
-          label="Tests"
-          options={testOptions}
-          value={testIds}
-          onChange={(ids) => setIds('test_ids', ids)}
-          loading={tests.isPending}
-          error={tests.error ? `Could not load tests: ${tests.error.message}` : fieldError(errors, 'test_ids')}
-          emptyText="No individual tests yet."
-        />
-        <div className="sm:col-span-2">
-          {overlap.length > 0 && (
-            <p className="text-[13px] text-amber-800">
-              Also in a chosen profile: {overlap.join(', ')}. It is only needed once.
-            </p>
-          )}
-          <IncludedTotal
-            ids={testIds}
-            items={tests.data}
-            extra={{ ids: profileIds, items: profiles.data }}
-            price={price}
-          />
-        </div>
-      </form>
-    </Dialog>
+      </div>
+    </ItemFormDialog>
   );
 }

@@ -3,11 +3,11 @@ import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import type { CatalogueProfile } from '@shared/schemas/catalogue';
-import { Dialog } from '@/components';
 import { formatInr } from '@/lib/format';
 import { useCatalogueList, useSaveItemMutation } from '../api';
 import { amountText, profileFormSchema, showServerErrors, withBasePrice, type ProfileFormIn } from '../forms';
-import { CommonFields, DescriptionField, FormFooter, fieldError } from './CommonFields';
+import { CommonFields, DescriptionField, fieldError } from './CommonFields';
+import { ItemFormDialog } from './ItemFormDialog';
 import { ItemPicker, type PickerOption } from './ItemPicker';
 import { IncludedTotal } from './IncludedTotal';
 
@@ -73,48 +73,40 @@ export function ProfileFormDialog({ open, onOpenChange, profile, categories }: P
 
   const formId = profile ? 'edit-profile-form' : 'add-profile-form';
   return (
-    <Dialog
+    <ItemFormDialog
       open={open}
-      onOpenChange={(o) => !save.isPending && onOpenChange(o)}
+      onOpenChange={onOpenChange}
+      busy={save.isPending}
+      editing={Boolean(profile)}
+      formId={formId}
       size="lg"
       title={profile ? `Edit Profile: ${profile.name}` : 'Add Test Profile'}
       description="A group of tests billed together at the profile's own price."
-      footer={
-        <FormFooter
-          formId={formId}
-          editing={Boolean(profile)}
-          busy={save.isPending}
-          onCancel={() => onOpenChange(false)}
-        />
-      }
+      onSubmit={onSubmit}
     >
-      <form id={formId} noValidate onSubmit={(e) => void onSubmit(e)} className="grid items-start gap-4 sm:grid-cols-2">
-        <CommonFields
-          form={form}
-          categories={categories}
-          namePlaceholder="e.g. Lipid Profile"
-          codePlaceholder="e.g. LIPID"
+      <CommonFields
+        form={form}
+        categories={categories}
+        namePlaceholder="e.g. Lipid Profile"
+        codePlaceholder="e.g. LIPID"
+      />
+      <DescriptionField form={form} placeholder="What the profile covers..." />
+      <div className="sm:col-span-2">
+        <ItemPicker
+          label="Tests"
+          options={testOptions}
+          value={testIds}
+          onChange={(ids) =>
+            form.setValue('test_ids', ids, { shouldDirty: true, shouldValidate: form.formState.isSubmitted })
+          }
+          loading={tests.isPending}
+          error={
+            tests.error ? `Could not load tests: ${tests.error.message}` : fieldError(form.formState.errors, 'test_ids')
+          }
+          emptyText="No individual tests yet: add tests on the Individual Tests screen first."
         />
-        <DescriptionField form={form} placeholder="What the profile covers..." />
-        <div className="sm:col-span-2">
-          <ItemPicker
-            label="Tests"
-            options={testOptions}
-            value={testIds}
-            onChange={(ids) =>
-              form.setValue('test_ids', ids, { shouldDirty: true, shouldValidate: form.formState.isSubmitted })
-            }
-            loading={tests.isPending}
-            error={
-              tests.error
-                ? `Could not load tests: ${tests.error.message}`
-                : fieldError(form.formState.errors, 'test_ids')
-            }
-            emptyText="No individual tests yet: add tests on the Individual Tests screen first."
-          />
-          <IncludedTotal ids={testIds} items={tests.data} price={price} />
-        </div>
-      </form>
-    </Dialog>
+        <IncludedTotal ids={testIds} items={tests.data} price={price} />
+      </div>
+    </ItemFormDialog>
   );
 }

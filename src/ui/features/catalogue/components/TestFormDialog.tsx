@@ -3,10 +3,11 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { SAMPLE_TYPES, type CatalogueTest } from '@shared/schemas/catalogue';
-import { Dialog, FormField, Input, Select } from '@/components';
+import { FormField, Input, Select } from '@/components';
 import { useSaveItemMutation } from '../api';
 import { amountText, showServerErrors, testFormSchema, withBasePrice, type TestFormIn } from '../forms';
-import { CommonFields, DescriptionField, FormFooter, fieldError } from './CommonFields';
+import { CommonFields, DescriptionField, fieldError } from './CommonFields';
+import { ItemFormDialog } from './ItemFormDialog';
 import { ResultRuleFields } from './ResultRuleFields';
 
 type FormOut = z.output<typeof testFormSchema>;
@@ -92,9 +93,12 @@ export function TestFormDialog({ open, onOpenChange, test, categories }: TestFor
 
   const formId = test ? 'edit-test-form' : 'add-test-form';
   return (
-    <Dialog
+    <ItemFormDialog
       open={open}
-      onOpenChange={(o) => !save.isPending && onOpenChange(o)}
+      onOpenChange={onOpenChange}
+      busy={save.isPending}
+      editing={Boolean(test)}
+      formId={formId}
       size="lg"
       title={test ? `Edit Test: ${test.name}` : 'Add Individual Test'}
       description={
@@ -102,48 +106,39 @@ export function TestFormDialog({ open, onOpenChange, test, categories }: TestFor
           ? 'Price changes are kept in the price history; bills already issued keep their prices.'
           : 'A test the lab performs and bills on its own.'
       }
-      footer={
-        <FormFooter
-          formId={formId}
-          editing={Boolean(test)}
-          busy={save.isPending}
-          onCancel={() => onOpenChange(false)}
-        />
-      }
+      onSubmit={onSubmit}
     >
-      <form id={formId} noValidate onSubmit={(e) => void onSubmit(e)} className="grid items-start gap-4 sm:grid-cols-2">
-        <CommonFields
-          form={form}
-          categories={categories}
-          namePlaceholder="e.g. Fasting Blood Sugar"
-          codePlaceholder="e.g. FBS"
+      <CommonFields
+        form={form}
+        categories={categories}
+        namePlaceholder="e.g. Fasting Blood Sugar"
+        codePlaceholder="e.g. FBS"
+      />
+      <FormField label="Sample Type" error={errors.sample_type?.message}>
+        <Select
+          placeholder="Select sample type"
+          options={SAMPLE_TYPES.map((s) => ({ value: s, label: s }))}
+          {...form.register('sample_type')}
         />
-        <FormField label="Sample Type" error={errors.sample_type?.message}>
-          <Select
-            placeholder="Select sample type"
-            options={SAMPLE_TYPES.map((s) => ({ value: s, label: s }))}
-            {...form.register('sample_type')}
-          />
-        </FormField>
-        <FormField label="Turnaround Time (hours)" error={fieldError(errors, 'turnaround_hours')}>
-          <Input
-            type="number"
-            inputMode="numeric"
-            min={0}
-            step={1}
-            placeholder="e.g. 24"
-            {...form.register('turnaround_hours')}
-          />
-        </FormField>
-        <FormField label="Unit" error={errors.unit?.message}>
-          <Input autoComplete="off" placeholder="e.g. mg/dL" {...form.register('unit')} />
-        </FormField>
-        <FormField label="Normal Range" error={errors.normal_range?.message}>
-          <Input autoComplete="off" placeholder="Adult range, e.g. 70-100" {...form.register('normal_range')} />
-        </FormField>
-        <DescriptionField form={form} placeholder="What the test measures, preparation (e.g. 8-10 h fasting)..." />
-        <ResultRuleFields form={form} />
-      </form>
-    </Dialog>
+      </FormField>
+      <FormField label="Turnaround Time (hours)" error={fieldError(errors, 'turnaround_hours')}>
+        <Input
+          type="number"
+          inputMode="numeric"
+          min={0}
+          step={1}
+          placeholder="e.g. 24"
+          {...form.register('turnaround_hours')}
+        />
+      </FormField>
+      <FormField label="Unit" error={errors.unit?.message}>
+        <Input autoComplete="off" placeholder="e.g. mg/dL" {...form.register('unit')} />
+      </FormField>
+      <FormField label="Normal Range" error={errors.normal_range?.message}>
+        <Input autoComplete="off" placeholder="Adult range, e.g. 70-100" {...form.register('normal_range')} />
+      </FormField>
+      <DescriptionField form={form} placeholder="What the test measures, preparation (e.g. 8-10 h fasting)..." />
+      <ResultRuleFields form={form} />
+    </ItemFormDialog>
   );
 }
