@@ -1,3 +1,4 @@
+import type { AppOptions } from '../src/server/types.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,7 +64,9 @@ export function client(app: FastifyInstance, cookie: string, userId: number, ema
 
 /** A fresh lab on a fresh database file, with a signed-in superadmin. */
 export async function makeLab(
-  opts: { demo?: boolean; logger?: LoggerOption; logRequests?: boolean } = {},
+  opts: { demo?: boolean; logger?: LoggerOption; logRequests?: boolean } & Partial<
+    Pick<AppOptions, 'trustProxy' | 'secureCookies' | 'allowedHosts' | 'listenHost' | 'publicRequestsPerMinute'>
+  > = {},
 ): Promise<TestLab> {
   const dir = tempDir();
   const database = openDatabase(join(dir, 'lims.db'));
@@ -84,6 +87,11 @@ export async function makeLab(
     demo: opts.demo ?? false,
     logger: opts.logger ?? false,
     logRequests: opts.logRequests ?? false,
+    trustProxy: opts.trustProxy,
+    secureCookies: opts.secureCookies,
+    allowedHosts: opts.allowedHosts,
+    listenHost: opts.listenHost,
+    publicRequestsPerMinute: opts.publicRequestsPerMinute,
   });
   await app.ready();
   const admin = client(app, await login(app, ADMIN_EMAIL, PASSWORD), adminId, ADMIN_EMAIL);

@@ -7,6 +7,7 @@ import { AuthService } from '../core/auth/service.js';
 import { authPlugin } from './plugins/auth.js';
 import { cookiesPlugin } from './plugins/cookies.js';
 import { errorsPlugin } from './plugins/errors.js';
+import { requestGuards } from './plugins/request-guards.js';
 import { securityHeaders } from './plugins/security-headers.js';
 import { staticUi } from './plugins/static-ui.js';
 import { createServerLog, fastifyLogging } from './logging.js';
@@ -20,7 +21,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...fastifyLogging(opts, serverLog),
     bodyLimit: 2 * 1024 * 1024,
-    trustProxy: false,
+    trustProxy: opts.trustProxy ?? false,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
@@ -45,6 +46,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('options_', opts);
   app.decorate('auth', new AuthService(opts.database.db));
 
+  await app.register(requestGuards, {
+    allowedHosts: opts.allowedHosts,
+    publicRequestsPerMinute: opts.publicRequestsPerMinute,
+  });
   await app.register(cookiesPlugin);
   await app.register(securityHeaders, {
     contentSecurityPolicy: {

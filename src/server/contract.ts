@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import fastJson from 'fast-json-stringify';
 import { z } from 'zod';
+import { PUBLIC_BODY_LIMIT } from './plugins/request-guards.js';
 import {
   isFileResponse,
   type BodyOf,
@@ -50,6 +51,9 @@ export function route<C extends RouteContract>(
       ...(isFileResponse(response) ? {} : { response: { [status]: response } }),
     },
     config: { access: contract.access, contract },
+    ...(contract.bodyLimit !== undefined || contract.access === 'public'
+      ? { bodyLimit: contract.bodyLimit ?? PUBLIC_BODY_LIMIT }
+      : {}),
     ...hooks,
     handler:
       status === 200

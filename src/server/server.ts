@@ -14,6 +14,9 @@ export interface ServeOptions {
   quiet?: boolean;
   /** A log line for every request, besides errors. */
   logRequests?: boolean;
+  trustProxy?: boolean;
+  secureCookies?: boolean;
+  allowedHosts?: string[];
 }
 
 /** The built UI sits beside the compiled server: dist/public. */
@@ -32,6 +35,10 @@ export async function serve(opts: ServeOptions): Promise<{ url: string; close: (
     uiDir: defaultUiDir(),
     logger: opts.quiet ? false : true,
     logRequests: opts.logRequests ?? false,
+    trustProxy: opts.trustProxy ?? false,
+    secureCookies: opts.secureCookies ?? false,
+    allowedHosts: opts.allowedHosts,
+    listenHost: opts.host,
     version: packageVersion(),
   });
   try {

@@ -22,6 +22,8 @@ declare module 'fastify' {
     serverLog: Logger;
     /** Every route with its declared access, for the route-permission test. */
     routeList: RegisteredRoute[];
+    /** Requests per address to the routes that need no sign-in (plugins/request-guards.ts). */
+    publicRate: import('./plugins/request-guards.js').RequestRate;
   }
   interface FastifyRequest {
     staff: { user: Readonly<UserRow>; actor: Actor; sessionToken: string } | null;
@@ -45,7 +47,19 @@ export interface AppOptions {
   logger?: LoggerOption;
   /** Also a line per request (method, path, status, time): off unless asked for, see docs/decisions.md. */
   logRequests?: boolean;
-  /** Marks the session cookie Secure (set when served over HTTPS, e.g. behind a TLS proxy). */
+  /** Marks the session cookies Secure (`--secure-cookies`: served over HTTPS, e.g. behind a TLS proxy). */
   secureCookies?: boolean;
+  /**
+   * `--trust-proxy`: behind a reverse proxy, take the client address (X-Forwarded-For) and the
+   * protocol (X-Forwarded-Proto) it forwards; cookies are then Secure when the proxy says https.
+   * Off by default: without a proxy anyone could claim any address.
+   */
+  trustProxy?: boolean | string;
+  /** `--allowed-hosts`: the host names the server answers (DNS-rebinding guard); absent: any. */
+  allowedHosts?: readonly string[];
+  /** The address the server listens on (`--host`): the setup wizard also answers on it. */
+  listenHost?: string;
+  /** Requests per minute one address may make to public routes (default 300). */
+  publicRequestsPerMinute?: number;
   version?: string;
 }

@@ -266,16 +266,34 @@ describe('portal sign-in', () => {
     ).toEqual(['mobile', 'patient_id', 'pin']);
   });
 
-  it('locks a patient code after 5 failures (429 with Retry-After), even for the right PIN', async () => {
+  it('locks a patient code at one address after 5 failures (429 with Retry-After), even for the right PIN', async () => {
     const p = await createPatient(lab.admin, { phone: '9000000004' });
     const pin = await issuePin(p.id);
     const wrong = pin === '111111' ? '222222' : '111111';
+    const ip = freshIp();
     for (let i = 0; i < 5; i += 1)
-      expect((await portalLogin({ patient_id: p.patient_id, mobile: '9000000004', pin: wrong })).statusCode).toBe(401);
-    const locked = await portalLogin({ patient_id: p.patient_id, mobile: '9000000004', pin });
+      expect((await portalLogin({ patient_id: p.patient_id, mobile: '9000000004', pin: wrong }, ip)).statusCode).toBe(
+        401,
+      );
+    const locked = await portalLogin({ patient_id: p.patient_id, mobile: '9000000004', pin }, ip);
     expect(locked.statusCode).toBe(429);
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
     expect(locked.json().message).toMatch(/Too many failed sign-in attempts/);
+    // The patient at another address is not locked out by it.
+    expect((await portalLogin({ patient_id: p.patient_id, mobile: '9000000004', pin })).statusCode).toBe(200);
+  });
+
+  it('slows, never locks, a patient code guessed from many addresses: past 10 failures each try waits', async () => {
+    const p = await createPatient(lab.admin, { phone: '9000000014' });
+    const pin = await issuePin(p.id);
+    const wrong = pin === '111111' ? '222222' : '111111';
+    for (let i = 0; i < 10; i += 1)
+      expect((await portalLogin({ patient_id: p.patient_id, mobile: '9000000014', pin: wrong })).statusCode).toBe(401);
+    // The 11th waits 5 s after the 10th failure (doubling after each further failure, up to 5 minutes).
+    const slowed = await portalLogin({ patient_id: p.patient_id, mobile: '9000000014', pin });
+    expect(slowed.statusCode).toBe(429);
+    expect(Number(slowed.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(slowed.headers['retry-after'])).toBeLessThanOrEqual(300);
   });
 
   it('locks an address after 20 failures across patient codes', async () => {

@@ -44,6 +44,18 @@ describe('on a fresh, empty database', () => {
     });
   });
 
+  it('answers the wizard only on loopback and LAN addresses: a rebinding host name gets 403 and no file name', async () => {
+    const host = { host: 'rebind.attacker.example' };
+    const status = await raw(app, { method: 'GET', url: '/api/setup/status', headers: host });
+    expect(status.json()).toEqual({ needs_setup: true });
+    const res = await raw(app, { method: 'POST', url: '/api/setup', payload: wizard, headers: host });
+    expect(res.statusCode).toBe(403);
+    for (const ok of ['192.168.1.20:3001', '10.0.0.5', '127.0.0.1:3001', '[::1]:3001', 'localhost:3001']) {
+      const r = await raw(app, { method: 'GET', url: '/api/setup/status', headers: { host: ok } });
+      expect(r.json(), ok).toMatchObject({ needs_setup: true, database: { type: 'SQLite' } });
+    }
+  });
+
   it('validation names the fields: passwords that do not match, a short password, no lab name', async () => {
     const mismatch = await raw(app, {
       method: 'POST',
@@ -125,6 +137,7 @@ describe('on a lab that is already set up', () => {
     expect((await raw(lab.app, { method: 'GET', url: '/api/setup/status' })).json()).toMatchObject({
       needs_setup: false,
     });
+    expect((await raw(lab.app, { method: 'GET', url: '/api/setup/status' })).json()).toEqual({ needs_setup: false });
     const res = await raw(lab.app, { method: 'POST', url: '/api/setup', payload: wizard });
     expect(res.statusCode).toBe(409);
     expect(errorBody(res).code).toBe('ALREADY_SET_UP');

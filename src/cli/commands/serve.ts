@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { dataPaths } from '../../core/datadir.js';
 import { primaryOrganization } from '../../core/settings/organization.js';
 import { dataDirOf, openDb } from '../context.js';
@@ -15,6 +15,9 @@ interface ServeFlags {
   demo?: boolean;
   quiet?: boolean;
   logRequests?: boolean;
+  trustProxy?: boolean;
+  secureCookies?: boolean;
+  allowedHosts?: string[];
 }
 
 export function registerServe(program: Command, out: Output): void {
@@ -28,6 +31,17 @@ export function registerServe(program: Command, out: Output): void {
     .option('--demo', 'run a demo lab with one account per role, listed on the login page')
     .option('--quiet', 'no server log (errors); the start-up lines are still printed')
     .option('--log-requests', 'also log a line for every request (method, path, status, time)')
+    .option(
+      '--trust-proxy',
+      'behind a reverse proxy (nginx, Caddy): use the client address and https it forwards; cookies become Secure over https',
+    )
+    .option('--secure-cookies', 'mark the sign-in cookies Secure (the browser reaches lims over https)')
+    .addOption(
+      new Option(
+        '--allowed-hosts <names>',
+        'comma-separated host names the server answers (e.g. lims.clinic.lan,192.168.1.20); others get 421',
+      ).argParser(parseHosts),
+    )
     .addHelpText(
       'after',
       `
@@ -56,6 +70,9 @@ async function runServe(cmd: Command, flags: ServeFlags, out: Output): Promise<v
       demo,
       quiet: flags.quiet ?? false,
       logRequests: flags.logRequests ?? false,
+      trustProxy: flags.trustProxy ?? false,
+      secureCookies: flags.secureCookies ?? false,
+      allowedHosts: flags.allowedHosts,
     }));
   } catch (err) {
     throw listenError(err, flags.host, flags.port);
@@ -102,4 +119,19 @@ function listenError(err: unknown, host: string, port: number): unknown {
     default:
       return err;
   }
+}
+
+/** `--allowed-hosts a,b:3001`: host names or host:port, no scheme or path. */
+export function parseHosts(value: string): string[] {
+  const names = value
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
+  const bad = names.find((h) => !/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+|[0-9a-f:]+)(:\d{1,5})?$/.test(h));
+  if (names.length === 0 || bad !== undefined) {
+    throw new InvalidArgumentError(
+      `"${bad ?? value}" is not a host name; give names such as lims.clinic.lan or 192.168.1.20, separated by commas`,
+    );
+  }
+  return names;
 }

@@ -7,7 +7,8 @@ import type { User } from '../../shared/schemas/users.js';
 import { findUserByEmail, toUser, updateUserRow } from '../users/repository.js';
 import { dummyPasswordHash, verifyPassword } from './password.js';
 import { createSession, deleteSession } from './sessions.js';
-import { LoginThrottle } from './throttle.js';
+import { SignInLimits, waitText, type SignInTicket } from './throttle.js';
+import { LOGIN_MAX_FAILURES } from '../../shared/constants.js';
 import type { Role } from '../../shared/roles.js';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
@@ -18,30 +19,50 @@ export interface LoginResult {
   expiresAt: Date;
 }
 
+/** Staff sign-in limits: see SignInLimits and docs/security.md. */
+export const STAFF_SIGN_IN_LIMITS = {
+  perPair: LOGIN_MAX_FAILURES,
+  perAddress: 30,
+  backoffAfter: 10,
+  maxBackoffSeconds: 30,
+};
+
 export class AuthService {
-  readonly byEmail = new LoginThrottle(5);
-  readonly byIp = new LoginThrottle(30);
+  readonly limits = new SignInLimits(STAFF_SIGN_IN_LIMITS);
 
   constructor(private readonly db: Db) {}
 
   /** Unknown email, wrong password and deactivated user all answer the same 401, in about the same time. */
   async login(input: LoginInput, meta: { ip: string; userAgent: string | null }): Promise<LoginResult> {
-    const emailKey = [`email:${input.email}`];
-    const ipKey = [`ip:${meta.ip}`];
-    const wait = Math.max(this.byEmail.retryAfter(emailKey), this.byIp.retryAfter(ipKey));
-    if (wait > 0) {
-      throw new TooManyRequestsError(
-        `Too many failed sign-in attempts. Try again in ${Math.ceil(wait / 60)} minute(s).`,
-        wait,
-      );
+    const account = `email:${input.email}`;
+    const ticket = this.limits.reserve(account, meta.ip);
+    if (typeof ticket === 'number') {
+      throw new TooManyRequestsError(`Too many failed sign-in attempts. Try again in ${waitText(ticket)}.`, ticket);
     }
+    try {
+      return await this.#check(input, meta, ticket);
+    } finally {
+      // #check ends the ticket with fail or succeed; after an unexpected error it is given back.
+      ticket.release();
+    }
+  }
+
+  /** Forgets the failed sign-ins of this email from every address (an administrator's unlock). */
+  unlock(email: string): void {
+    this.limits.unlock(`email:${email}`);
+  }
+
+  signInStatus(email: string) {
+    return this.limits.status(`email:${email}`);
+  }
+
+  async #check(input: LoginInput, meta: { ip: string; userAgent: string | null }, ticket: SignInTicket) {
     const row = await findUserByEmail(this.db, input.email);
     const ok = row
       ? await verifyPassword(input.password, row.password_hash)
       : await verifyPassword(input.password, await dummyPasswordHash());
     if (!row || !ok || row.is_active !== 1) {
-      this.byEmail.fail(emailKey);
-      this.byIp.fail(ipKey);
+      ticket.fail();
       if (row) {
         await writeAudit(this.db, actorFor(row, meta), {
           action: 'login',
@@ -53,7 +74,7 @@ export class AuthService {
       }
       throw new UnauthorizedError(INVALID_CREDENTIALS);
     }
-    this.byEmail.succeed(emailKey);
+    ticket.succeed();
     const session = await createSession(this.db, row, meta);
     const now = nowIso();
     await this.db.transaction().execute(async (trx) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LoginThrottle } from './throttle.js';
+import { LoginThrottle, SignInLimits } from './throttle.js';
 
 const MIN = 60_000;
 
@@ -37,5 +37,62 @@ describe('LoginThrottle', () => {
     t.fail(['k'], 1);
     t.succeed(['k']);
     expect(t.retryAfter(['k'], 2)).toBe(0);
+  });
+});
+
+describe('SignInLimits', () => {
+  const limits = () => new SignInLimits({ perPair: 3, perAddress: 5, backoffAfter: 4, maxBackoffSeconds: 30 });
+  const failOnce = (l: SignInLimits, account: string, ip: string, now: number) => {
+    const t = l.reserve(account, ip, now);
+    if (typeof t === 'number') throw new Error(`refused: wait ${t}`);
+    t.fail(now);
+  };
+
+  it('reserves attempts before the check: N at once, at most the limit go ahead', () => {
+    const l = limits();
+    const tickets = Array.from({ length: 10 }, () => l.reserve('email:a', '10.0.0.1', 0));
+    expect(tickets.filter((t) => typeof t !== 'number')).toHaveLength(3);
+    expect(tickets.filter((t) => typeof t === 'number')).toHaveLength(7);
+  });
+
+  it('locks the (account, address) pair, not the account: the same account from another address goes ahead', () => {
+    const l = limits();
+    for (let i = 0; i < 3; i++) failOnce(l, 'email:a', '10.0.0.1', i);
+    expect(l.reserve('email:a', '10.0.0.1', 10)).toBeGreaterThan(0);
+    expect(typeof l.reserve('email:a', '10.0.0.2', 10)).toBe('object');
+  });
+
+  it('slows an account guessed from many addresses: 5 s, then doubling, capped; never a lockout', () => {
+    const l = limits();
+    for (let i = 0; i < 4; i++) failOnce(l, 'email:a', `10.0.1.${i}`, 0);
+    expect(l.reserve('email:a', '10.0.2.1', 1000)).toBe(4);
+    failOnce(l, 'email:a', '10.0.2.1', 5000);
+    expect(l.backoff('email:a', 5000)).toBe(10);
+    for (let i = 0; i < 5; i++) failOnce(l, 'email:a', `10.0.3.${i}`, 60_000 * (i + 1));
+    expect(l.backoff('email:a', 300_000)).toBe(30);
+    expect(typeof l.reserve('email:a', '10.0.4.1', 330_000)).toBe('object');
+  });
+
+  it('an administrator unlock forgets the account everywhere; a success keeps the address count', () => {
+    const l = limits();
+    for (let i = 0; i < 3; i++) failOnce(l, 'email:a', '10.0.0.1', i);
+    l.unlock('email:a');
+    const t = l.reserve('email:a', '10.0.0.1', 10);
+    expect(typeof t).toBe('object');
+    if (typeof t !== 'number') t.succeed();
+    expect(l.addresses.failures('ip:10.0.0.1', 10)).toBe(3);
+  });
+
+  it('a ticket ends once: release after fail does not give back another attempt', () => {
+    const l = limits();
+    const a = l.reserve('email:a', '10.0.0.1', 0);
+    const b = l.reserve('email:a', '10.0.0.1', 0);
+    if (typeof a === 'number' || typeof b === 'number') throw new Error('refused');
+    a.fail(0);
+    a.release();
+    a.release();
+    // b is still in flight: 1 failure + 1 in flight, so one more may start (limit 3), not two.
+    expect(typeof l.reserve('email:a', '10.0.0.1', 1)).toBe('object');
+    expect(l.reserve('email:a', '10.0.0.1', 1)).toBeGreaterThan(0);
   });
 });

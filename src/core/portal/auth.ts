@@ -13,7 +13,7 @@ import { writeAudit } from '../audit/audit.js';
 import { TooManyRequestsError, UnauthorizedError } from '../errors.js';
 import { dummyPasswordHash, verifyPassword } from '../auth/password.js';
 import { hashToken } from '../auth/sessions.js';
-import { LoginThrottle } from '../auth/throttle.js';
+import { SignInLimits, waitText, type SignInTicket } from '../auth/throttle.js';
 import { mobileKey } from './pin.js';
 import { PORTAL_INVALID_LOGIN, PORTAL_SESSION_HOURS, type PortalLogin } from '../../shared/schemas/portal.js';
 
@@ -51,22 +51,34 @@ export function portalActor(p: { patient_code: string; organization_id: number }
  * all answer the same 401 after the same scrypt work, so the answer tells nothing.
  */
 export class PortalAuth {
-  readonly byPatient = new LoginThrottle(PORTAL_MAX_FAILURES_PER_PATIENT);
-  readonly byIp = new LoginThrottle(PORTAL_MAX_FAILURES_PER_IP);
+  /**
+   * A 6-digit PIN is 1,000,000 guesses: per (patient code, address) 5 failures lock that pair, an
+   * address 20, and past 10 failures from everywhere each further try for the patient waits up to
+   * five minutes (a slowed account, never a locked one: nobody can lock a patient out by guessing).
+   */
+  readonly limits = new SignInLimits({
+    perPair: PORTAL_MAX_FAILURES_PER_PATIENT,
+    perAddress: PORTAL_MAX_FAILURES_PER_IP,
+    backoffAfter: 10,
+    maxBackoffSeconds: 300,
+  });
 
   constructor(private readonly db: Db) {}
 
   async login(input: PortalLogin, meta: Meta): Promise<{ token: string; expiresAt: Date; session: PortalSession }> {
     const code = input.patient_id.trim().toUpperCase();
-    const patientKey = [`patient:${code}`];
-    const ipKey = [`ip:${meta.ip}`];
-    const wait = Math.max(this.byPatient.retryAfter(patientKey), this.byIp.retryAfter(ipKey));
-    if (wait > 0) {
-      throw new TooManyRequestsError(
-        `Too many failed sign-in attempts. Try again in ${Math.ceil(wait / 60)} minute(s).`,
-        wait,
-      );
+    const ticket = this.limits.reserve(`patient:${code}`, meta.ip);
+    if (typeof ticket === 'number') {
+      throw new TooManyRequestsError(`Too many failed sign-in attempts. Try again in ${waitText(ticket)}.`, ticket);
     }
+    try {
+      return await this.#check(input, meta, code, ticket);
+    } finally {
+      ticket.release();
+    }
+  }
+
+  async #check(input: PortalLogin, meta: Meta, code: string, ticket: SignInTicket) {
     // Codes are unique per lab; an installation with several labs may repeat one, so every candidate is tried.
     const candidates = await portalCandidates(this.db, code);
     const mobile = mobileKey(input.mobile);
@@ -75,8 +87,7 @@ export class PortalAuth {
       ? await verifyPassword(input.pin, match.pin_hash)
       : await verifyPassword(input.pin, await dummyPasswordHash()).then(() => false);
     if (!match || !ok) {
-      this.byPatient.fail(patientKey);
-      this.byIp.fail(ipKey);
+      ticket.fail();
       for (const c of candidates) {
         await writeAudit(this.db, portalActor(c, meta), {
           action: 'login',
@@ -88,7 +99,7 @@ export class PortalAuth {
       }
       throw new UnauthorizedError(PORTAL_INVALID_LOGIN);
     }
-    this.byPatient.succeed(patientKey);
+    ticket.succeed();
     const token = randomBytes(32).toString('base64url');
     const now = new Date();
     const expiresAt = new Date(now.getTime() + PORTAL_SESSION_HOURS * 3600_000);

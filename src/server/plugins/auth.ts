@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ForbiddenError, UnauthorizedError } from '../../core/errors.js';
 import { refuseCrossSite } from './csrf.js';
+import { takePublicRequest } from './request-guards.js';
 import { resolveSession, sessionFromMemory, touchSession, type SessionUser } from '../../core/auth/sessions.js';
 import { actorFor } from '../../core/auth/service.js';
 import { organizationSettingsCached, organizationSettingsIfFresh } from '../org-cache.js';
@@ -59,6 +60,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
 
   const publicGate: Gate = (req, _reply, done) => {
     try {
+      takePublicRequest(app, req);
       refuseCrossSiteWithSession(req);
       done();
     } catch (err) {

@@ -64,3 +64,12 @@ function cookiePath(setCookie: string): string {
   const m = /;\s*path=([^;]*)/i.exec(setCookie);
   return m?.[1]?.trim() ?? '';
 }
+
+/**
+ * Whether cookies set for this request are Secure: always with `--secure-cookies`; with
+ * `--trust-proxy` when the proxy forwarded the request as https.
+ */
+export function secureCookie(app: FastifyInstance, req: FastifyRequest): boolean {
+  const o = app.options_;
+  return Boolean(o.secureCookies) || (Boolean(o.trustProxy) && req.protocol === 'https');
+}

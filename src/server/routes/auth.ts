@@ -5,6 +5,7 @@ import { toUser } from '../../core/users/repository.js';
 import { demoCredentials } from '../../core/setup/demo.js';
 import { SESSION_COOKIE, actorOf } from '../plugins/auth.js';
 import { route } from '../contract.js';
+import { secureCookie } from '../plugins/cookies.js';
 
 export async function authRoutes(app: FastifyInstance) {
   route(app, authApi.login, async (req, reply) => {
@@ -13,7 +14,7 @@ export async function authRoutes(app: FastifyInstance) {
       path: '/',
       httpOnly: true,
       sameSite: 'lax',
-      secure: app.options_.secureCookies ?? false,
+      secure: secureCookie(app, req),
       expires: result.expiresAt,
     });
     return { user: result.user };

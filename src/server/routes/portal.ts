@@ -16,6 +16,7 @@ import { sampleReportPdf } from '../../core/results/report.js';
 import { actorOf } from '../plugins/auth.js';
 import { refuseCrossSite } from '../plugins/csrf.js';
 import { route } from '../contract.js';
+import { secureCookie } from '../plugins/cookies.js';
 import { sendPdf } from '../files.js';
 
 /** The patient's cookie: its own name, and sent only to the portal API, so it can never open a staff route. */
@@ -49,11 +50,11 @@ export async function portalRoutes(app: FastifyInstance) {
   const auth = new PortalAuth(db);
   app.decorateRequest('portal', null);
 
-  const cookieOptions = () => ({
+  const cookieOptions = (req: FastifyRequest) => ({
     path: PORTAL_COOKIE_PATH,
     httpOnly: true,
     sameSite: 'lax' as const,
-    secure: app.options_.secureCookies ?? false,
+    secure: secureCookie(app, req),
   });
 
   async function portalGuard(req: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -85,7 +86,7 @@ export async function portalRoutes(app: FastifyInstance) {
     portalApi.login,
     async (req, reply) => {
       const result = await auth.login(req.body, meta(req));
-      reply.setCookie(PORTAL_COOKIE, result.token, { ...cookieOptions(), expires: result.expiresAt });
+      reply.setCookie(PORTAL_COOKIE, result.token, { ...cookieOptions(req), expires: result.expiresAt });
       return { patient: await portalMe(db, result.session) };
     },
     { onRequest: portalCsrf },

@@ -1,8 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { setupApi } from '../../shared/api/setup.js';
 import { isSetUp, setupLab } from '../../core/setup/service.js';
 import { databaseLatencyMs } from '../../core/db/diagnostics.js';
 import { route } from '../contract.js';
+import { hostName } from '../plugins/request-guards.js';
+import { ForbiddenError } from '../../core/errors.js';
 
 /** Health, and the web setup wizard: open only while the data dir holds no lab. */
 export async function setupRoutes(app: FastifyInstance) {
@@ -19,15 +21,47 @@ export async function setupRoutes(app: FastifyInstance) {
     };
   });
 
-  route(app, setupApi.status, async () => ({
-    needs_setup: !(await isSetUp(db)),
-    database: { type: 'SQLite' as const, file: app.database.file },
-  }));
+  route(app, setupApi.status, async (req) => {
+    if (await isSetUp(db)) return { needs_setup: false };
+    if (!setupHostAllowed(app, req)) return { needs_setup: true };
+    return { needs_setup: true, database: { type: 'SQLite' as const, file: app.database.file } };
+  });
 
   route(app, setupApi.setup, async (req) => {
+    if (!setupHostAllowed(app, req)) {
+      throw new ForbiddenError(
+        'The setup wizard answers only on this computer or its local network address; open it at http://127.0.0.1 or the server’s LAN address',
+      );
+    }
     const result = await setupLab(db, req.body);
     return { organization_id: result.organizationId, admin_id: result.adminId };
   });
 }
 
 export default setupRoutes;
+
+/**
+ * A lab that is not set up yet answers the wizard only when the browser reached it by a loopback
+ * or private (LAN) address, localhost, the `--host` it listens on, or an `--allowed-hosts` name:
+ * a page on a rebinding DNS name cannot set up a lab (and choose its administrator).
+ */
+export function setupHostAllowed(app: FastifyInstance, req: FastifyRequest): boolean {
+  const name = hostName((req.headers.host ?? '').toLowerCase());
+  const o = app.options_;
+  if (name === 'localhost' || name === o.listenHost?.toLowerCase()) return true;
+  if (o.allowedHosts?.some((h) => hostName(h.toLowerCase()) === name)) return true;
+  return isLocalAddress(name);
+}
+
+/** Loopback, private and link-local IPv4 and IPv6 literals. */
+export function isLocalAddress(name: string): boolean {
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(name);
+  if (v4) {
+    const [a, b] = [Number(v4[1]), Number(v4[2])];
+    return (
+      a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254)
+    );
+  }
+  if (!name.includes(':')) return false;
+  return name === '::1' || /^f[cd][0-9a-f]{0,2}:/.test(name) || /^fe[89ab][0-9a-f]?:/.test(name);
+}

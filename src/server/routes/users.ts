@@ -1,7 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import { auditApi, usersApi } from '../../shared/api/users.js';
+import { auditApi, signInApi, usersApi } from '../../shared/api/users.js';
 import { DOCTOR_ROLES } from '../../shared/roles.js';
-import { createUser, deactivateUser, getUser, listUsers, resetPassword, updateUser } from '../../core/users/service.js';
+import {
+  createUser,
+  deactivateUser,
+  getUser,
+  listUsers,
+  resetPassword,
+  signInStatus,
+  unlockSignIn,
+  updateUser,
+} from '../../core/users/service.js';
 import { listAudit } from '../../core/audit/audit.js';
 import { actorOf } from '../plugins/auth.js';
 import { route } from '../contract.js';
@@ -18,6 +27,13 @@ export async function userRoutes(app: FastifyInstance) {
   route(app, usersApi.deactivate, async (req) => ({ user: await deactivateUser(db, actorOf(req), req.params.id) }));
   route(app, usersApi.resetPassword, async (req) => ({
     user: await resetPassword(db, actorOf(req), req.params.id, req.body.password),
+  }));
+
+  route(app, signInApi.status, async (req) => ({
+    sign_in: await signInStatus(db, org(req), req.params.id, app.auth),
+  }));
+  route(app, signInApi.unlock, async (req) => ({
+    sign_in: await unlockSignIn(db, actorOf(req), req.params.id, app.auth),
   }));
 
   route(app, auditApi.list, async (req) => listAudit(db, org(req), req.query));

@@ -34,6 +34,8 @@ export interface RouteContract<
   readonly response: R;
   /** The success status; 200 unless said (201 for creations). */
   readonly status?: number;
+  /** Largest request body in bytes; public routes default to 16 KiB, others to the server's 2 MiB. */
+  readonly bodyLimit?: number;
 }
 
 /** Declares a route; the identity function keeps the literal types of its schemas. */

@@ -10,9 +10,10 @@ export const setupApi = {
     method: 'GET',
     path: '/api/setup/status',
     access: 'public',
+    /** The database file is named only while the lab is not set up (the wizard shows it); after that, only needs_setup. */
     response: z.object({
       needs_setup: z.boolean(),
-      database: z.object({ type: z.literal('SQLite'), file: z.string() }),
+      database: z.object({ type: z.literal('SQLite'), file: z.string() }).optional(),
     }),
   }),
   setup: defineRoute({

@@ -62,6 +62,33 @@ export const usersApi = {
   }),
 };
 
+const signInState = z.object({
+  sign_in: z.object({
+    /** Failed sign-ins for this email in the lockout window, from every address. */
+    failures: z.number().int(),
+    /** Seconds before the next attempt is accepted from a new address (0: not slowed). */
+    backoff_seconds: z.number().int(),
+  }),
+});
+
+export const signInApi = {
+  status: defineRoute({
+    method: 'GET',
+    path: '/api/users/:id/sign-in',
+    access: 'view_users',
+    params: idParam,
+    response: signInState,
+  }),
+  /** Clears the account's failed sign-ins (every address): the administrator's unlock. */
+  unlock: defineRoute({
+    method: 'POST',
+    path: '/api/users/:id/unlock',
+    access: 'manage_users',
+    params: idParam,
+    response: signInState,
+  }),
+};
+
 export const auditApi = {
   list: defineRoute({
     method: 'GET',

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { User, UserCreate, UserUpdate } from '@shared/schemas/users';
-import { auditApi, usersApi } from '@shared/api/users';
+import { auditApi, signInApi, usersApi } from '@shared/api/users';
 import { call } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { fullName, shellKeys } from '@/lib/session';
@@ -84,6 +84,15 @@ export function useReactivateUserMutation() {
       return invalidate();
     },
     onError: (err) => notify.error('Failed to reactivate user', err),
+  });
+}
+
+/** Clears an account's failed sign-ins from every address (it was locked or slowed by wrong passwords). */
+export function useUnlockSignInMutation() {
+  return useMutation({
+    mutationFn: (user: User) => call(signInApi.unlock, { params: { id: user.id } }).then(() => user),
+    onSuccess: (user) => notify.success('Sign-in unlocked', `${fullName(user)} can sign in again from any PC.`),
+    onError: (err) => notify.error('Failed to unlock sign-in', err),
   });
 }
 

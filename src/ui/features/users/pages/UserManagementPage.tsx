@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { KeyRound, Pencil, RotateCcw, UserMinus, UserPlus } from 'lucide-react';
+import { KeyRound, LockOpen, Pencil, RotateCcw, UserMinus, UserPlus } from 'lucide-react';
 import type { User } from '@shared/schemas/users';
 import {
   Badge,
@@ -16,7 +16,7 @@ import {
 import { useScreen } from '@/lib/screens';
 import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { fullName, useCurrentUser } from '@/lib/session';
-import { useDeactivateUserMutation, useReactivateUserMutation, useUsers } from '../api';
+import { useDeactivateUserMutation, useReactivateUserMutation, useUnlockSignInMutation, useUsers } from '../api';
 import { can, isRole, mayManage, ROLE_FILTER_OPTIONS, roleLabel } from '@/lib/roles';
 import { UserFormDialog } from '../components/UserFormDialog';
 import { ResetPasswordDialog } from '../components/ResetPasswordDialog';
@@ -84,6 +84,7 @@ function UserManagement() {
   const [deactivating, setDeactivating] = useState<User | null>(null);
   const deactivate = useDeactivateUserMutation();
   const reactivate = useReactivateUserMutation();
+  const unlock = useUnlockSignInMutation();
 
   const manageable = (u: User) => canManage && mayManage(me, u);
   const actions: RowAction<User>[] = [
@@ -101,6 +102,13 @@ function UserManagement() {
       icon: <KeyRound />,
       onClick: setResetUser,
       hidden: (u) => !manageable(u),
+    },
+    {
+      label: (u) => `Unlock sign-in for ${fullName(u)}`,
+      icon: <LockOpen />,
+      onClick: (u) => unlock.mutate(u),
+      hidden: (u) => !u.is_active || !manageable(u),
+      disabled: () => unlock.isPending,
     },
     {
       label: (u) => `Reactivate ${fullName(u)}`,
