@@ -4,6 +4,7 @@ import type { UserRow } from '../core/users/repository.js';
 import type { AuthService } from '../core/auth/service.js';
 import type { Logger } from 'pino';
 import type { LoggerOption } from './logging.js';
+import type { RequestRate } from './plugins/request-guards.js';
 
 import type { RouteAccess, RouteContract } from '../shared/api/contract.js';
 export type { RouteAccess } from '../shared/api/contract.js';
@@ -23,7 +24,7 @@ declare module 'fastify' {
     /** Every route with its declared access, for the route-permission test. */
     routeList: RegisteredRoute[];
     /** Requests per address to the routes that need no sign-in (plugins/request-guards.ts). */
-    publicRate: import('./plugins/request-guards.js').RequestRate;
+    publicRate: RequestRate;
   }
   interface FastifyRequest {
     staff: { user: Readonly<UserRow>; actor: Actor; sessionToken: string } | null;
