@@ -71,6 +71,18 @@ describe('a bill with bad input is refused with the field named and nothing stor
       'doctor_id',
     ],
     ['an unknown test', () => ({ patient_id: patient, items: [line({ item_id: 424242 })] }), 'items.0.item_id'],
+    // Issue 11: numbers from JSON are numbers or decimal strings, nothing JavaScript would coerce.
+    ['a hex qty "0x10"', () => ({ patient_id: patient, items: [line({ qty: '0x10' })] }), 'items.0.qty'],
+    ['a qty [3]', () => ({ patient_id: patient, items: [line({ qty: [3] })] }), 'items.0.qty'],
+    ['a qty true', () => ({ patient_id: patient, items: [line({ qty: true })] }), 'items.0.qty'],
+    ['a price null', () => ({ patient_id: patient, items: [line({ price: null })] }), 'items.0.price'],
+    ['a price ""', () => ({ patient_id: patient, items: [line({ price: '' })] }), 'items.0.price'],
+    [
+      'a discount "1e2"',
+      () => ({ patient_id: patient, items: [line()], discount_percentage: '1e2' }),
+      'discount_percentage',
+    ],
+    ['a patient_id "0x1"', () => ({ patient_id: '0x1', items: [line()] }), 'patient_id'],
     [
       'an unknown payment method',
       () => ({ patient_id: patient, items: [line()], payment_method: 'bitcoin' }),
@@ -111,6 +123,25 @@ describe('a bill with bad input is refused with the field named and nothing stor
     });
     expect(res.json().bill.final_amount).toBe(0);
     expect(res.json().bill.payment_status).toBe('paid');
+  });
+});
+
+describe('dates are real calendar dates', () => {
+  it('refuses a due date of 2026-02-30 or 0000-00-00 and keeps the bill as it was', async () => {
+    const bill = (await lab.admin.post('/api/bills', { patient_id: patient, items: [line()] })).json().bill;
+    for (const due of ['2026-02-30', '0000-00-00', '0001-01-01', '2026-13-01']) {
+      const res = await lab.admin.put(`/api/bills/${bill.id}`, { due_date: due });
+      expect(res.statusCode, due).toBe(400);
+      expect(res.json().details.map((d: { path: string }) => d.path)).toEqual(['due_date']);
+    }
+    expect((await lab.admin.get(`/api/bills/${bill.id}`)).json().bill.due_date).toBe(bill.due_date);
+    expect((await lab.admin.put(`/api/bills/${bill.id}`, { due_date: '2026-03-01' })).statusCode).toBe(200);
+  });
+
+  it('accepts a decimal string where a form sends text: qty "2"', async () => {
+    const res = await lab.admin.post('/api/bills', { patient_id: patient, items: [line({ qty: '2' })] });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().bill.items[0].qty).toBe(2);
   });
 });
 

@@ -213,3 +213,32 @@ describe('9. small leaks', () => {
     expect(errorBody(evil).code).toBe('HOST_NOT_ALLOWED');
   });
 });
+
+describe('6. invisible format characters', () => {
+  it('refuses a bidi override in a patient, a user and a test name; keeps ZWJ/ZWNJ of Indian scripts', async () => {
+    const l = await lab();
+    const spoofed = 'Ram\u202Eesh';
+    const patient = await l.admin.post('/api/patients', { first_name: spoofed, last_name: 'K', age: 30 });
+    expect(patient.statusCode).toBe(400);
+    expect(errorBody(patient).details?.map((d) => d.path)).toContain('first_name');
+    const user = await l.admin.post('/api/users', {
+      first_name: spoofed,
+      last_name: 'K',
+      email: 'spoof@lab.test',
+      role: 'receptionist',
+      password: 'long-enough-pass',
+    });
+    expect(user.statusCode).toBe(400);
+    expect(errorBody(user).details).toContainEqual({
+      path: 'first_name',
+      message: 'First name contains an invisible control character (U+202E); type it again without it',
+    });
+    const test = await l.admin.post('/api/tests', { name: 'Glucose\u2066', code: 'GLU', price: 100 });
+    expect(test.statusCode).toBe(400);
+    const address = await l.admin.post('/api/patients', { first_name: 'Asha', age: 30, address: 'MG Road\u200B 5' });
+    expect(errorBody(address).details?.map((d) => d.path)).toEqual(['address']);
+    // Devanagari with a zero-width joiner, Malayalam with a non-joiner: real spellings, accepted.
+    const hindi = await l.admin.post('/api/patients', { first_name: 'क्\u200Dष', last_name: 'സ്\u200Cര', age: 30 });
+    expect(hindi.statusCode, hindi.body).toBe(201);
+  });
+});

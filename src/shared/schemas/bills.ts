@@ -1,30 +1,36 @@
 import { z } from 'zod';
 import { BILL_STATUSES, DEFAULT_LINE_GST_PERCENT, PAYMENT_METHODS, PAYMENT_STATUSES } from '../billing.js';
-import { optionalText, rupeeAmount } from './common.js';
+import { isoDate, optionalText, rupeeAmount, strictNumber } from './common.js';
 import { patientCreateSchema } from './patients.js';
 
 const percent = (label: string) =>
-  z.coerce
-    .number({ error: `${label} must be a number` })
-    .refine(Number.isFinite, `${label} must be a number`)
-    .refine((n) => n >= 0 && n <= 100, `${label} must be between 0 and 100`)
-    .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, `${label} may have at most 2 decimals`);
+  strictNumber(
+    z
+      .number({ error: `${label} must be a number` })
+      .refine(Number.isFinite, `${label} must be a number`)
+      .refine((n) => n >= 0 && n <= 100, `${label} must be between 0 and 100`)
+      .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, `${label} may have at most 2 decimals`),
+  );
 
 const id = (label: string) =>
-  z.coerce
-    .number({ error: `${label} must be an id` })
-    .int(`${label} must be an id`)
-    .positive(`${label} must be an id`);
+  strictNumber(
+    z
+      .number({ error: `${label} must be an id` })
+      .int(`${label} must be an id`)
+      .positive(`${label} must be an id`),
+  );
 
 export const billItemInput = z.object({
   item_type: z.enum(['test', 'profile', 'package'], { error: 'item_type must be test, profile or package' }),
   item_id: id('item_id'),
-  qty: z.coerce
-    .number({ error: 'Quantity must be a whole number' })
-    .int('Quantity must be a whole number')
-    .min(1, 'Quantity must be at least 1')
-    .max(1000, 'Quantity must be at most 1000')
-    .default(1),
+  qty: strictNumber(
+    z
+      .number({ error: 'Quantity must be a whole number' })
+      .int('Quantity must be a whole number')
+      .min(1, 'Quantity must be at least 1')
+      .max(1000, 'Quantity must be at most 1000')
+      .default(1),
+  ),
   /** The charged unit price; when absent the catalogue's current price. */
   price: rupeeAmount('Price').optional(),
   gst_percent: percent('GST %').default(DEFAULT_LINE_GST_PERCENT),
@@ -66,18 +72,22 @@ export const registerWithBillSchema = z
     patient: patientCreateSchema,
     visit_type: z.enum(['doctor_visit', 'lab_only'], { error: 'Visit type must be doctor_visit or lab_only' }),
     ...billBody,
-    discount_percentage: z.coerce
-      .number()
-      .int('Discount must be a whole number')
-      .min(0, 'Discount must be between 0 and 100')
-      .max(100, 'Discount must be between 0 and 100')
-      .default(0),
-    tax_percentage: z.coerce
-      .number()
-      .int('Tax must be a whole number')
-      .min(0, 'Tax must be between 0 and 100')
-      .max(100, 'Tax must be between 0 and 100')
-      .default(0),
+    discount_percentage: strictNumber(
+      z
+        .number()
+        .int('Discount must be a whole number')
+        .min(0, 'Discount must be between 0 and 100')
+        .max(100, 'Discount must be between 0 and 100')
+        .default(0),
+    ),
+    tax_percentage: strictNumber(
+      z
+        .number()
+        .int('Tax must be a whole number')
+        .min(0, 'Tax must be between 0 and 100')
+        .max(100, 'Tax must be between 0 and 100')
+        .default(0),
+    ),
   })
   .refine((b) => b.visit_type === 'lab_only' || (b.doctor_id ?? null) !== null, {
     path: ['doctor_id'],
@@ -91,20 +101,19 @@ export const billUpdateSchema = z.object({
     .optional(),
   cancel_reason: optionalText(300),
   payment_method: z.enum(PAYMENT_METHODS).optional(),
-  due_date: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'due_date must be YYYY-MM-DD')
-    .optional(),
+  due_date: isoDate('due_date').optional(),
   notes: optionalText(1000),
 });
 export type BillUpdate = z.infer<typeof billUpdateSchema>;
 
 export const paymentCreateSchema = z
   .object({
-    amount: z.coerce
-      .number({ error: 'Amount must be a number' })
-      .refine((n) => Number.isFinite(n) && n !== 0, 'Amount must not be zero')
-      .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, 'Amount may have at most 2 decimals'),
+    amount: strictNumber(
+      z
+        .number({ error: 'Amount must be a number' })
+        .refine((n) => Number.isFinite(n) && n !== 0, 'Amount must not be zero')
+        .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, 'Amount may have at most 2 decimals'),
+    ),
     method: z.enum(PAYMENT_METHODS, { error: `Method must be one of ${PAYMENT_METHODS.join(', ')}` }),
     reference: optionalText(100),
     reason: optionalText(300),
@@ -115,8 +124,8 @@ export type PaymentCreate = z.infer<typeof paymentCreateSchema>;
 export const DATE_RANGES = ['all', 'today', 'week', 'month', 'quarter'] as const;
 
 export const billListQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  page: strictNumber(z.number().int().min(1).default(1)),
+  limit: strictNumber(z.number().int().min(1).max(200).default(50)),
   search: z.string().trim().max(100).optional(),
   status: z.preprocess(
     (v) => (v === '' || v === 'all' ? undefined : v),
@@ -130,7 +139,7 @@ export const billListQuery = z.object({
     (v) => (v === '' ? undefined : v),
     z.enum(DATE_RANGES, { error: `date_range must be one of ${DATE_RANGES.join(', ')}` }).optional(),
   ),
-  patient_id: z.coerce.number().int().positive().optional(),
+  patient_id: strictNumber(z.number().int().positive().optional()),
 });
 export type BillListQuery = z.infer<typeof billListQuery>;
 

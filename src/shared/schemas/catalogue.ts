@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { optionalText, requiredText, rupeeAmount } from './common.js';
+import { optionalText, requiredText, rupeeAmount, strictNumber } from './common.js';
 import { SAMPLE_TYPES } from '../samples.js';
 import { TUBE_IDS } from '../tubes.js';
 import { RESULT_TYPES } from '../resultTypes.js';
@@ -25,10 +25,12 @@ const code = z.preprocess(
 const idList = (label: string) =>
   z
     .array(
-      z.coerce
-        .number({ error: `${label} must be ids` })
-        .int()
-        .positive(`${label} must be positive ids`),
+      strictNumber(
+        z
+          .number({ error: `${label} must be ids` })
+          .int()
+          .positive(`${label} must be positive ids`),
+      ),
       {
         error: `${label} must be a list of ids`,
       },
@@ -47,17 +49,19 @@ const common = {
   status: status.default('active'),
 };
 
-const limit = z.coerce.number({ error: 'must be a number' }).finite().nullable().optional();
+const limit = strictNumber(z.number({ error: 'must be a number' }).finite().nullable().optional());
 
 const emptyToNull = (v: unknown) => (v === '' ? null : v);
 const optionalNumber = (label: string) =>
   z.preprocess(
     emptyToNull,
-    z.coerce
-      .number({ error: `${label} must be a number` })
-      .finite()
-      .nullable()
-      .optional(),
+    strictNumber(
+      z
+        .number({ error: `${label} must be a number` })
+        .finite()
+        .nullable()
+        .optional(),
+    ),
   );
 /** A list typed as "A, B, C" or sent as an array; blanks dropped, duplicates (any case) once. */
 const wordList = (label: string, max: number) =>
@@ -76,13 +80,15 @@ const resultRuleFields = {
   result_type: z.enum(RESULT_TYPES, { error: `Result type must be one of ${RESULT_TYPES.join(', ')}` }).optional(),
   decimals: z.preprocess(
     emptyToNull,
-    z.coerce
-      .number({ error: 'Decimals must be a number' })
-      .int('Decimals must be a whole number')
-      .min(0, 'Decimals must be 0 to 4')
-      .max(4, 'Decimals must be 0 to 4')
-      .nullable()
-      .optional(),
+    strictNumber(
+      z
+        .number({ error: 'Decimals must be a number' })
+        .int('Decimals must be a whole number')
+        .min(0, 'Decimals must be 0 to 4')
+        .max(4, 'Decimals must be 0 to 4')
+        .nullable()
+        .optional(),
+    ),
   ),
   plausible_low: optionalNumber('Plausible low'),
   plausible_high: optionalNumber('Plausible high'),
@@ -114,11 +120,9 @@ const resultRuleFields = {
   ),
   delta_limit: z.preprocess(
     emptyToNull,
-    z.coerce
-      .number({ error: 'Delta limit must be a number' })
-      .positive('Delta limit must be above 0')
-      .nullable()
-      .optional(),
+    strictNumber(
+      z.number({ error: 'Delta limit must be a number' }).positive('Delta limit must be above 0').nullable().optional(),
+    ),
   ),
   delta_kind: z.preprocess(
     emptyToNull,
@@ -126,13 +130,15 @@ const resultRuleFields = {
   ),
   delta_window_days: z.preprocess(
     emptyToNull,
-    z.coerce
-      .number({ error: 'Delta window must be a number of days' })
-      .int('Delta window must be whole days')
-      .min(1)
-      .max(3650)
-      .nullable()
-      .optional(),
+    strictNumber(
+      z
+        .number({ error: 'Delta window must be a number of days' })
+        .int('Delta window must be whole days')
+        .min(1)
+        .max(3650)
+        .nullable()
+        .optional(),
+    ),
   ),
   aliases: wordList('Aliases', 20),
 };
@@ -144,8 +150,8 @@ export const referenceRangeSchema = z
       (v) => (v === '' || v === 'any' ? null : v),
       z.enum(['Male', 'Female'], { error: 'sex must be Male, Female or empty' }).nullable().optional(),
     ),
-    age_min: z.coerce.number().int('age_min must be whole years').min(0).max(150).nullable().optional(),
-    age_max: z.coerce.number().int('age_max must be whole years').min(0).max(200).nullable().optional(),
+    age_min: strictNumber(z.number().int('age_min must be whole years').min(0).max(150).nullable().optional()),
+    age_max: strictNumber(z.number().int('age_max must be whole years').min(0).max(200).nullable().optional()),
     range: requiredText('Range', 120),
     critical_low: limit,
     critical_high: limit,
@@ -169,13 +175,15 @@ export const testCreateSchema = z.object({
   ),
   turnaround_hours: z.preprocess(
     (v) => (v === '' ? null : v),
-    z.coerce
-      .number({ error: 'Turnaround time must be a number of hours' })
-      .int('Turnaround time must be whole hours')
-      .min(0)
-      .max(2000)
-      .nullable()
-      .optional(),
+    strictNumber(
+      z
+        .number({ error: 'Turnaround time must be a number of hours' })
+        .int('Turnaround time must be whole hours')
+        .min(0)
+        .max(2000)
+        .nullable()
+        .optional(),
+    ),
   ),
   ...resultRuleFields,
 });

@@ -1,28 +1,80 @@
 import { z } from 'zod';
 import { isRealDate } from '../age.js';
 
-/** Optional text: trims, turns "" into null, caps the length. */
-export const optionalText = (max = 500) =>
+/**
+ * Invisible format and control characters: bidirectional overrides and isolates (U+202A-E,
+ * U+2066-9) that make "Ram\u202Eesh" show spoofed, zero-width spaces, BOMs, soft hyphens, and C0/C1
+ * controls. Not the zero-width joiner and non-joiner (U+200C, U+200D), which Indian scripts need
+ * to spell words, nor tab and line breaks in free text.
+ */
+const INVISIBLE = /(?![\u200C\u200D\t\n\r])[\p{Cc}\p{Cf}\u2028\u2029]/u;
+
+/** The first invisible character of the text, as "U+202E", or null. */
+export function invisibleCharacter(text: string): string | null {
+  const m = INVISIBLE.exec(text);
+  return m ? `U+${m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}` : null;
+}
+
+const visibleOnly = (label: string) => (t: string | null | undefined, ctx: z.RefinementCtx) => {
+  const found = typeof t === 'string' ? invisibleCharacter(t) : null;
+  if (found) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `${label} contains an invisible control character (${found}); type it again without it`,
+    });
+  }
+};
+
+/** Optional text: trims, turns "" into null, caps the length, refuses invisible characters. */
+export const optionalText = (max = 500, label = 'Text') =>
   z.preprocess(
     (v) => (typeof v === 'string' ? (v.trim() === '' ? null : v.trim()) : v),
-    z.string().max(max, `Must be at most ${max} characters`).nullable().optional(),
+    z
+      .string()
+      .max(max, `Must be at most ${max} characters`)
+      .nullable()
+      .optional()
+      .superRefine(visibleOnly(label)),
   );
 
-/** Required text: trimmed, non-empty. */
+/** Required text: trimmed, non-empty, no invisible characters. */
 export const requiredText = (label: string, max = 100) =>
   z.preprocess(
     (v) => (typeof v === 'string' ? v.trim() : v),
     z
       .string({ error: `${label} is required` })
       .min(1, `${label} is required`)
-      .max(max, `${label} must be at most ${max} characters`),
+      .max(max, `${label} must be at most ${max} characters`)
+      .superRefine(visibleOnly(label)),
   );
 
+/** A decimal number as JSON or a query string writes it: 12, "12", "-3.5" (no hex, exponents, or blanks). */
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+
+/**
+ * The one number schema of the API: a JSON number, or a decimal string (query strings, form
+ * fields), else refused by the inner schema. Unlike z.coerce.number it never turns "0x10" into 16,
+ * [3] into 3, true into 1 or null and "" into 0.
+ */
+export const strictNumber = <S extends z.ZodType>(inner: S) =>
+  z.preprocess((v) => (typeof v === 'string' && DECIMAL.test(v.trim()) ? Number(v.trim()) : v), inner);
+
+/** The years any date the lab writes down can have: outside them it is a typo (0001, 20266). */
+const YEARS = { min: 1000, max: 2999 };
+
+/** The one date schema of the API: YYYY-MM-DD, a real calendar date (no 2026-02-30, no 0000-00-00). */
 export const isoDate = (label: string) =>
   z
     .string({ error: `${label} is required` })
-    .regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date as YYYY-MM-DD`)
-    .refine(isRealDate, `${label} is not a real calendar date`);
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: `${label} must be a date as YYYY-MM-DD`, abort: true })
+    .refine(isRealDate, { error: `${label} is not a real calendar date`, abort: true })
+    .refine(
+      (d) => {
+        const y = Number(d.slice(0, 4));
+        return y >= YEARS.min && y <= YEARS.max;
+      },
+      { error: `${label} must be a year from ${YEARS.min} to ${YEARS.max}`, abort: true },
+    );
 
 /**
  * A date that is not after today (dates of birth, collection dates). "Today" is the lab's, which this
@@ -87,7 +139,7 @@ export const personName = (label: string, max = 60) =>
     z
       .string()
       .regex(
-        /^[\p{L}\p{M}][\p{L}\p{M} .'\u2019-]*$/u,
+        /^[\p{L}\p{M}][\p{L}\p{M}\u200C\u200D .'\u2019-]*$/u,
         `${label} may contain only letters (any script), spaces, dots, apostrophes and hyphens`,
       ),
   );
@@ -96,17 +148,21 @@ export const optionalPhone = (label: string) =>
   z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), phoneSchema(label).nullable().optional());
 
 export const pageQuery = z.object({
-  page: z.coerce
-    .number({ error: 'page must be a number' })
-    .int('page must be a whole number')
-    .min(1, 'page must be 1 or more')
-    .default(1),
-  limit: z.coerce
-    .number({ error: 'limit must be a number' })
-    .int('limit must be a whole number')
-    .min(1, 'limit must be 1 or more')
-    .max(200, 'limit must be at most 200')
-    .default(10),
+  page: strictNumber(
+    z
+      .number({ error: 'page must be a number' })
+      .int('page must be a whole number')
+      .min(1, 'page must be 1 or more')
+      .default(1),
+  ),
+  limit: strictNumber(
+    z
+      .number({ error: 'limit must be a number' })
+      .int('limit must be a whole number')
+      .min(1, 'limit must be 1 or more')
+      .max(200, 'limit must be at most 200')
+      .default(10),
+  ),
 });
 
 /** `?download=1` asks for a file as an attachment instead of inline (PDF routes). */
@@ -115,10 +171,9 @@ export const downloadQuery = z.object({
 });
 
 export const idParam = z.object({
-  id: z.coerce
-    .number({ error: 'id must be a number' })
-    .int('id must be a whole number')
-    .positive('id must be positive'),
+  id: strictNumber(
+    z.number({ error: 'id must be a number' }).int('id must be a whole number').positive('id must be positive'),
+  ),
 });
 
 /** The page envelope's fields, spread into each list's response schema beside its rows. */
@@ -147,9 +202,11 @@ export interface ApiErrorBody {
 
 /** A rupee amount as the API carries it: non-negative, at most 2 decimals. */
 export const rupeeAmount = (label: string, max = 100_000_000) =>
-  z.coerce
-    .number({ error: `${label} must be a number` })
-    .refine(Number.isFinite, `${label} must be a number`)
-    .refine((n) => n >= 0, `${label} cannot be negative`)
-    .refine((n) => n <= max, `${label} is too large`)
-    .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, `${label} may have at most 2 decimals`);
+  strictNumber(
+    z
+      .number({ error: `${label} must be a number` })
+      .refine(Number.isFinite, `${label} must be a number`)
+      .refine((n) => n >= 0, `${label} cannot be negative`)
+      .refine((n) => n <= max, `${label} is too large`)
+      .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, `${label} may have at most 2 decimals`),
+  );

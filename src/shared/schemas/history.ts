@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { patientSchema } from './patients.js';
-import { isoDate, optionalText } from './common.js';
+import { isoDate, optionalText, strictNumber } from './common.js';
 
 /** Kinds of visit a lab books; a bill with a doctor records a completed "consultation". */
 export const VISIT_TYPES = ['consultation', 'follow_up', 'routine_checkup', 'emergency'] as const;
@@ -10,10 +10,12 @@ export const VISIT_STATUSES = ['scheduled', 'completed', 'cancelled'] as const;
 export type VisitStatus = (typeof VISIT_STATUSES)[number];
 
 const id = (label: string) =>
-  z.coerce
-    .number({ error: `${label} must be an id` })
-    .int(`${label} must be an id`)
-    .positive(`${label} must be an id`);
+  strictNumber(
+    z
+      .number({ error: `${label} must be an id` })
+      .int(`${label} must be an id`)
+      .positive(`${label} must be an id`),
+  );
 
 /** 24-hour HH:MM, as the lab's clocks read. */
 const visitTime = z.preprocess(

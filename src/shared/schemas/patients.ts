@@ -10,6 +10,7 @@ import {
   pageQuery,
   pagedShape,
   pastOrTodayDate,
+  strictNumber,
 } from './common.js';
 
 /** Accepts Male/male/MALE (the OP Bill form sends lowercase) and stores the spec's capitalised value. */
@@ -52,7 +53,7 @@ export const patientFields = {
       .string({ error: 'Last name must be text' })
       .max(60, 'Last name must be at most 60 characters')
       .regex(
-        /^([\p{L}\p{M}][\p{L}\p{M} .'\u2019-]*)?$/u,
+        /^([\p{L}\p{M}][\p{L}\p{M}\u200C\u200D .'\u2019-]*)?$/u,
         'Last name may contain only letters (any script), spaces, dots, apostrophes and hyphens',
       ),
   ),
@@ -61,13 +62,15 @@ export const patientFields = {
   /** The age told at the desk, in age_unit (years unless said), when the birth date is not known. */
   age: z.preprocess(
     emptyToNull,
-    z.coerce
-      .number({ error: 'Age must be a number' })
-      .int('Age must be a whole number')
-      .min(0, 'Age cannot be negative')
-      .max(120, 'Age must be at most 120 years')
-      .nullable()
-      .optional(),
+    strictNumber(
+      z
+        .number({ error: 'Age must be a number' })
+        .int('Age must be a whole number')
+        .min(0, 'Age cannot be negative')
+        .max(120, 'Age must be at most 120 years')
+        .nullable()
+        .optional(),
+    ),
   ),
   age_unit: z.preprocess(
     emptyToNull,

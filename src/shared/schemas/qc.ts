@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { WESTGARD_RULES } from '../westgard.js';
-import { isoDate, optionalText, requiredText } from './common.js';
+import { isoDate, optionalText, requiredText, strictNumber } from './common.js';
 
 /** Spec 001 section 9: a new control material expires 90 days ahead unless told otherwise. */
 export const QC_DEFAULT_EXPIRY_DAYS = 90;
@@ -86,7 +86,9 @@ export const qcMaterialListQuery = z.object({
   search: z.string().trim().max(100, 'search must be at most 100 characters').optional(),
   test_id: z.preprocess(
     allToUndefined,
-    z.coerce.number({ error: 'test_id must be a number' }).int('test_id must be a whole number').positive().optional(),
+    strictNumber(
+      z.number({ error: 'test_id must be a number' }).int('test_id must be a whole number').positive().optional(),
+    ),
   ),
   /** The material itself: in use, past its expiry date, or switched off. */
   status: z.preprocess(
@@ -118,11 +120,11 @@ export type QcRunCreate = z.infer<typeof qcRunCreateSchema>;
 
 /** A QC run of a test: the value of each control level measured together. */
 export const qcTestRunCreateSchema = z.object({
-  test_id: z.coerce.number({ error: 'test_id must be an id' }).int().positive('test_id must be an id'),
+  test_id: strictNumber(z.number({ error: 'test_id must be an id' }).int().positive('test_id must be an id')),
   values: z
     .array(
       z.object({
-        material_id: z.coerce.number({ error: 'material_id must be an id' }).int().positive(),
+        material_id: strictNumber(z.number({ error: 'material_id must be an id' }).int().positive()),
         value: measured('Value'),
       }),
       { error: 'values must be a list of {material_id, value}' },

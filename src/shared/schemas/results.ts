@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SAMPLE_PRIORITIES } from '../samples.js';
-import { optionalText, pageQuery, requiredText } from './common.js';
+import { optionalText, pageQuery, requiredText, strictNumber } from './common.js';
 
 /**
  * Test results (spec 001 "Test result", Result Entry, Result Validation). A result is entered per
@@ -19,10 +19,12 @@ export const VALIDATION_STATUSES = ['pending', 'review_required', 'validated', '
 export type ValidationStatus = (typeof VALIDATION_STATUSES)[number];
 
 const id = (label: string) =>
-  z.coerce
-    .number({ error: `${label} must be an id` })
-    .int(`${label} must be an id`)
-    .positive(`${label} must be an id`);
+  strictNumber(
+    z
+      .number({ error: `${label} must be an id` })
+      .int(`${label} must be an id`)
+      .positive(`${label} must be an id`),
+  );
 
 const allOr = <T extends readonly [string, ...string[]]>(values: T, label: string) =>
   z.preprocess(

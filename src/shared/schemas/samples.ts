@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { SAMPLE_PRIORITIES, SAMPLE_STATUSES, SAMPLE_TYPES, BARCODE_PATTERN } from '../samples.js';
-import { optionalText, pageQuery, requiredText } from './common.js';
+import { optionalText, pageQuery, requiredText, strictNumber } from './common.js';
 
 const id = (label: string) =>
-  z.coerce
-    .number({ error: `${label} must be an id` })
-    .int(`${label} must be an id`)
-    .positive(`${label} must be an id`);
+  strictNumber(
+    z
+      .number({ error: `${label} must be an id` })
+      .int(`${label} must be an id`)
+      .positive(`${label} must be an id`),
+  );
 const sampleType = z.enum(SAMPLE_TYPES, { error: `Sample type must be one of ${SAMPLE_TYPES.join(', ')}` });
 const priority = z.preprocess(
   (v) => (v === '' ? undefined : v),
@@ -78,7 +80,7 @@ export const sampleListQuery = pageQuery.extend({
     (v) => (v === '' || v === 'all' ? undefined : v),
     z.enum(SAMPLE_PRIORITIES, { error: `priority must be one of ${SAMPLE_PRIORITIES.join(', ')} or all` }).optional(),
   ),
-  patient_id: z.coerce.number().int().positive().optional(),
+  patient_id: strictNumber(z.number().int().positive().optional()),
   /** to_report: completed and not printed or downloaded yet (the "to report" list). */
   report: z.preprocess(
     (v) => (v === '' || v === 'all' ? undefined : v),
@@ -159,7 +161,7 @@ export type Sample = z.infer<typeof sampleSchema>;
 /** Collect several pending tubes in one action (a patient's tubes after one draw). */
 export const sampleCollectSchema = z.object({
   ids: z
-    .array(z.coerce.number().int().positive(), { error: 'ids must be a list of sample ids' })
+    .array(strictNumber(z.number().int().positive()), { error: 'ids must be a list of sample ids' })
     .min(1, 'Choose at least one sample')
     .max(50, 'At most 50 samples at a time')
     .transform((ids) => [...new Set(ids)]),
