@@ -7,7 +7,7 @@ import { isRealDate } from '../age.js';
  * controls. Not the zero-width joiner and non-joiner (U+200C, U+200D), which Indian scripts need
  * to spell words, nor tab and line breaks in free text.
  */
-const INVISIBLE = /(?![\u200C\u200D\t\n\r])[\p{Cc}\p{Cf}\u2028\u2029]/u;
+const INVISIBLE = /(?!\u200C|\u200D|[\t\n\r])[\p{Cc}\p{Cf}\u2028\u2029]/u;
 
 /** The first invisible character of the text, as "U+202E", or null. */
 export function invisibleCharacter(text: string): string | null {
@@ -139,7 +139,7 @@ export const personName = (label: string, max = 60) =>
     z
       .string()
       .regex(
-        /^[\p{L}\p{M}][\p{L}\p{M}\u200C\u200D .'\u2019-]*$/u,
+        /^[\p{L}\p{M}](?:[\p{L}\p{M} .'\u2019-]|\u200C|\u200D)*$/u,
         `${label} may contain only letters (any script), spaces, dots, apostrophes and hyphens`,
       ),
   );

@@ -53,7 +53,7 @@ export const patientFields = {
       .string({ error: 'Last name must be text' })
       .max(60, 'Last name must be at most 60 characters')
       .regex(
-        /^([\p{L}\p{M}][\p{L}\p{M}\u200C\u200D .'\u2019-]*)?$/u,
+        /^([\p{L}\p{M}](?:[\p{L}\p{M} .'\u2019-]|\u200C|\u200D)*)?$/u,
         'Last name may contain only letters (any script), spaces, dots, apostrophes and hyphens',
       ),
   ),
