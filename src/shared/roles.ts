@@ -71,6 +71,8 @@ export const PERMISSIONS = [
   'view_reports',
   'create_reports',
   'view_audit',
+  /** Downloads of many records at once (CSV exports): patient data leaving the lab. */
+  'export_data',
   'system_settings',
   'manage_appointments',
   'manage_lab',
@@ -103,6 +105,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'view_reports',
     'create_reports',
     'view_audit',
+    'export_data',
     'manage_lab',
   ],
   doctor: [

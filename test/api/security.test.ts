@@ -242,3 +242,41 @@ describe('6. invisible format characters', () => {
     expect(hindi.statusCode, hindi.body).toBe(201);
   });
 });
+
+describe('7. exports need export_data', () => {
+  it('a collector gets 403 naming export_data; an admin export is audited with its row count', async () => {
+    const l = await lab();
+    await createPatient(l.admin);
+    await createPatient(l.admin);
+    const collector = await l.as('collector');
+    for (const url of ['/api/patients/export', '/api/bills/export', '/api/test-results/export']) {
+      const res = await collector.get(url);
+      expect(res.statusCode, url).toBe(403);
+      expect(errorBody(res).message).toMatch(/export_data/);
+    }
+    const res = await l.admin.get('/api/patients/export');
+    expect(res.statusCode).toBe(200);
+    const row = l.database.sqlite
+      .prepare(
+        `SELECT new_values FROM audit_log WHERE action = 'export' AND entity = 'patient' ORDER BY id DESC LIMIT 1`,
+      )
+      .get() as { new_values: string };
+    expect(JSON.parse(row.new_values)).toMatchObject({ format: 'csv', rows: 2, complete: true });
+  });
+});
+
+describe('8. patient documents are not cached', () => {
+  it('JSON, CSV exports and bill PDFs answer Cache-Control: no-store', async () => {
+    const l = await lab();
+    const p = await createPatient(l.admin);
+    const t = (await l.admin.post('/api/tests', { name: 'Urea', code: 'UREA', price: 150 })).json().test.id;
+    const bill = (
+      await l.admin.post('/api/bills', { patient_id: p.id, items: [{ item_type: 'test', item_id: t }] })
+    ).json().bill;
+    for (const url of [`/api/patients/${p.id}`, '/api/patients/export', `/api/bills/${bill.id}/pdf`, '/api/auth/me']) {
+      const res = await l.admin.get(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['cache-control'], url).toMatch(/no-store/);
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { csvHeader, csvRows } from '../export/csv.js';
+import { countedCsv, csvHeader, csvRows } from '../export/csv.js';
 import { writeAudit } from '../audit/audit.js';
 import type { Actor } from '../context.js';
 import type { Db } from '../db/connection.js';
@@ -56,9 +56,14 @@ export async function* billsCsv(db: Db, organizationId: number, f: BillListQuery
   }
 }
 
-/** The Bills List export: recorded in the audit trail (who, which filters), then the CSV chunks. */
+/** The Bills List export: the CSV chunks, recorded in the audit trail with who, which filters and how many rows. */
 export async function exportBillsCsv(db: Db, actor: Actor, f: BillListQuery): Promise<AsyncGenerator<string>> {
   const { page: _p, limit: _l, ...filters } = f;
-  await writeAudit(db, actor, { action: 'export', entity: 'bill', newValues: { format: 'csv', ...filters } });
-  return billsCsv(db, actor.organizationId, f);
+  return countedCsv(billsCsv(db, actor.organizationId, f), (rows, complete) =>
+    writeAudit(db, actor, {
+      action: 'export',
+      entity: 'bill',
+      newValues: { format: 'csv', ...filters, rows, complete },
+    }),
+  );
 }

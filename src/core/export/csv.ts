@@ -26,3 +26,30 @@ export function csvRows(rows: readonly (readonly Cell[])[]): string {
 export function csvHeader(columns: readonly string[]): string {
   return `\uFEFF${csvRows([columns])}`;
 }
+
+/**
+ * Passes CSV chunks through and counts the records after the header (line ends outside quotes,
+ * so a multi-line allergy note is one record); `done` gets the count and whether the download ran
+ * to the end, once, also when the client goes away mid-way.
+ */
+export async function* countedCsv(
+  chunks: AsyncIterable<string> | Iterable<string>,
+  done: (rows: number, complete: boolean) => Promise<void>,
+): AsyncGenerator<string> {
+  let records = 0;
+  let quoted = false;
+  let complete = false;
+  try {
+    for await (const chunk of chunks) {
+      for (let i = 0; i < chunk.length; i++) {
+        const c = chunk.charCodeAt(i);
+        if (c === 34 /* " */) quoted = !quoted;
+        else if (c === 10 /* \n */ && !quoted) records++;
+      }
+      yield chunk;
+    }
+    complete = true;
+  } finally {
+    await done(Math.max(0, records - 1), complete);
+  }
+}

@@ -1,4 +1,4 @@
-import { csvHeader, csvRows } from '../export/csv.js';
+import { countedCsv, csvHeader, csvRows } from '../export/csv.js';
 import type { Db } from '../db/connection.js';
 import { searchTokens } from '../db/patient-search.js';
 import type { PatientListQuery } from '../../shared/schemas/patients.js';
@@ -63,16 +63,18 @@ export async function* patientsCsv(db: Db, organizationId: number, f: PatientExp
 
 export type PatientExportFilters = Pick<PatientListQuery, 'search' | 'gender' | 'membership'>;
 
-/** The All Patients export: recorded in the audit trail (who, which filters), then the CSV chunks. */
+/** The All Patients export: the CSV chunks, recorded in the audit trail with who, which filters and how many rows. */
 export async function exportPatientsCsv(
   db: Db,
   actor: Actor,
   f: PatientExportFilters,
 ): Promise<AsyncGenerator<string>> {
-  await writeAudit(db, actor, {
-    action: 'export',
-    entity: 'patient',
-    newValues: { format: 'csv', search: f.search ?? null, gender: f.gender ?? null, membership: f.membership ?? null },
-  });
-  return patientsCsv(db, actor.organizationId, f);
+  const filters = { search: f.search ?? null, gender: f.gender ?? null, membership: f.membership ?? null };
+  return countedCsv(patientsCsv(db, actor.organizationId, f), (rows, complete) =>
+    writeAudit(db, actor, {
+      action: 'export',
+      entity: 'patient',
+      newValues: { format: 'csv', ...filters, rows, complete },
+    }),
+  );
 }

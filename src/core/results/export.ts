@@ -32,9 +32,14 @@ const COLUMNS = [
 ] as const;
 
 /** The validation queue (or any filtered result list) as CSV: Result Validation's Export Report. */
-export async function resultsCsv(db: Db, organizationId: number, f: ResultFilter): Promise<string> {
+export async function resultsCsv(
+  db: Db,
+  organizationId: number,
+  f: ResultFilter,
+  found?: Awaited<ReturnType<typeof allResults>>,
+): Promise<string> {
   const tz = await organizationTimezone(db, organizationId);
-  const rows = (await allResults(db, organizationId, f)).map((r) => toResult(r, tz));
+  const rows = (found ?? (await allResults(db, organizationId, f))).map((r) => toResult(r, tz));
   return (
     csvHeader(COLUMNS) +
     csvRows(
@@ -69,7 +74,12 @@ export async function exportResultsCsv(db: Db, actor: Actor, q: ResultListQuery)
   const { search, status, validation, priority, critical, sample_id, entered } = q;
   const filters = { search, status, validation, priority, critical, sample_id, entered };
   const scope = await resultScope(db, actor);
-  const csv = await resultsCsv(db, actor.organizationId, { ...filters, doctor_id: scope.doctorId });
-  await writeAudit(db, actor, { action: 'export', entity: 'test_result', newValues: { format: 'csv', ...filters } });
+  const rows = await allResults(db, actor.organizationId, { ...filters, doctor_id: scope.doctorId });
+  const csv = await resultsCsv(db, actor.organizationId, { ...filters, doctor_id: scope.doctorId }, rows);
+  await writeAudit(db, actor, {
+    action: 'export',
+    entity: 'test_result',
+    newValues: { format: 'csv', ...filters, rows: rows.length, complete: true },
+  });
   return csv;
 }

@@ -63,6 +63,7 @@ export interface GuardOptions {
  * - Host allowlist (`--allowed-hosts`): a request naming another host (loopback names are always
  *   answered) is refused (421), so a page on a rebinding DNS name cannot reach the API through a
  *   browser on the LAN.
+ * - Cache-Control: no-store on every /api answer that does not set its own.
  * The per-address limit of public routes is `publicRate`, taken by the auth plugin's public gate.
  */
 export const requestGuards = fp(async (app: FastifyInstance, opts: GuardOptions) => {
@@ -81,6 +82,13 @@ export const requestGuards = fp(async (app: FastifyInstance, opts: GuardOptions)
     } catch {
       done(new DomainError(400, 'INVALID_JSON', 'The request body is not valid JSON'));
     }
+  });
+
+  // Every API answer may name a patient (JSON, bill and label PDFs, CSV exports): no browser or
+  // proxy keeps a copy, unless the route said otherwise (the barcode images of sample numbers).
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (req.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    done(null, payload);
   });
 
   if (hosts.size > 0) {

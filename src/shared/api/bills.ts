@@ -32,7 +32,7 @@ export const billsApi = {
   export: defineRoute({
     method: 'GET',
     path: '/api/bills/export',
-    access: 'view_bills',
+    access: ['view_bills', 'export_data'],
     query: billListQuery,
     response: fileResponse('text/csv'),
   }),

@@ -31,7 +31,7 @@ export const patientsApi = {
   export: defineRoute({
     method: 'GET',
     path: '/api/patients/export',
-    access: 'view_patients',
+    access: ['view_patients', 'export_data'],
     query: patientListQuery,
     response: fileResponse('text/csv'),
   }),

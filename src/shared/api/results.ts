@@ -37,7 +37,7 @@ export const resultsApi = {
   export: defineRoute({
     method: 'GET',
     path: '/api/test-results/export',
-    access: 'view_results',
+    access: ['view_results', 'export_data'],
     query: resultListQuery,
     response: fileResponse('text/csv'),
   }),

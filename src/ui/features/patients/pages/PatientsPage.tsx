@@ -135,15 +135,17 @@ export default function PatientsPage() {
         subtitle={screen.subtitle}
         actions={
           <>
-            <Button
-              variant="outline"
-              onClick={() => void exporter.start(filters)}
-              loading={exporter.busy}
-              loadingText="Exporting..."
-            >
-              <Download />
-              Export
-            </Button>
+            {user.permissions.includes('export_data') && (
+              <Button
+                variant="outline"
+                onClick={() => void exporter.start(filters)}
+                loading={exporter.busy}
+                loadingText="Exporting..."
+              >
+                <Download />
+                Export
+              </Button>
+            )}
             {canManage && (
               <Button onClick={() => setAdding(true)}>
                 <Plus />

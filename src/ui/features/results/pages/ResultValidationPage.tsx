@@ -78,12 +78,15 @@ export default function ResultValidationPage() {
   const me = useCurrentUser();
   return (
     <RequirePermission permission="view_results" what="the validation queue" title={screen.title} subtitle={SUBTITLE}>
-      <ResultValidation canVerify={me.permissions.includes('verify_results')} />
+      <ResultValidation
+        canVerify={me.permissions.includes('verify_results')}
+        canExport={me.permissions.includes('export_data')}
+      />
     </RequirePermission>
   );
 }
 
-function ResultValidation({ canVerify }: { canVerify: boolean }) {
+function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExport: boolean }) {
   const screen = useScreen();
   const list = usePagedList({ filters: FILTERS, pageSizes: RESULT_PAGE_SIZES, defaultLimit: 50 });
   const filters = {
@@ -260,10 +263,12 @@ function ResultValidation({ canVerify }: { canVerify: boolean }) {
         subtitle={SUBTITLE}
         actions={
           <>
-            <a href={exportUrl(filters)} download className={buttonClass('outline', 'md')}>
-              <Download />
-              Export Report
-            </a>
+            {canExport && (
+              <a href={exportUrl(filters)} download className={buttonClass('outline', 'md')}>
+                <Download />
+                Export Report
+              </a>
+            )}
             {canVerify && (
               <Button
                 onClick={bulkValidate}

@@ -58,6 +58,8 @@ export interface QuickActionsProps {
   onFilter: () => void;
   /** create_bills: offer Create New Bill. */
   canCreate: boolean;
+  /** export_data: the CSV of every bill matching the filters. */
+  canExport: boolean;
 }
 
 /**
@@ -65,7 +67,7 @@ export interface QuickActionsProps {
  * the CSV of the current filters; Print Bills prints the filtered list with totals; Filter Bills
  * takes the user to the filter bar.
  */
-export function QuickActions({ filters, onFilter, canCreate }: QuickActionsProps) {
+export function QuickActions({ filters, onFilter, canCreate, canExport }: QuickActionsProps) {
   const fmt = useLabFormat();
   const item = 'w-full justify-start';
   return (
@@ -78,15 +80,17 @@ export function QuickActions({ filters, onFilter, canCreate }: QuickActionsProps
             Create New Bill
           </LinkButton>
         )}
-        <a
-          href={billsExportUrl(filters)}
-          download
-          className={buttonClass('outline', 'md', item)}
-          onClick={() => notify.info('Export Started', 'The bills CSV is downloading')}
-        >
-          <Download />
-          Export Bills
-        </a>
+        {canExport && (
+          <a
+            href={billsExportUrl(filters)}
+            download
+            className={buttonClass('outline', 'md', item)}
+            onClick={() => notify.info('Export Started', 'The bills CSV is downloading')}
+          >
+            <Download />
+            Export Bills
+          </a>
+        )}
         <Button variant="outline" className={item} onClick={() => void printBillsList(filters, fmt)}>
           <Printer />
           Print Bills

@@ -94,10 +94,12 @@ export default function BillsListPage() {
               <RefreshCw />
               Refresh
             </Button>
-            <a href={exportUrl} download className={buttonClass('outline')} onClick={onExport}>
-              <Download />
-              Export
-            </a>
+            {can('export_data') && (
+              <a href={exportUrl} download className={buttonClass('outline')} onClick={onExport}>
+                <Download />
+                Export
+              </a>
+            )}
             {can('create_bills') && (
               <LinkButton to="/op-bill">
                 <Plus />
@@ -142,7 +144,12 @@ export default function BillsListPage() {
           <BillSummaryCard summary={summary} />
           <PaymentStatusCard summary={summary} />
           <RecentBills filters={filters} onOpen={setViewing} />
-          <QuickActions filters={filters} onFilter={focusFilters} canCreate={can('create_bills')} />
+          <QuickActions
+            filters={filters}
+            onFilter={focusFilters}
+            canCreate={can('create_bills')}
+            canExport={can('export_data')}
+          />
         </aside>
       </div>
 
