@@ -162,3 +162,33 @@ export function amountInWords(paise: Paise): string {
   const r = `Rupees ${numberToIndianWords(rupees)}`;
   return p ? `${r} and ${belowHundred(p)} Paise Only` : `${r} Only`;
 }
+
+/**
+ * How much below the catalogue a bill is, in percent: line prices under list price, line discounts
+ * and the bill discount together, against the list-price total plus the consultation fee (before
+ * tax). 0 for a bill at list price, 100 for a bill of nothing. The lab's per-role ceiling applies to it.
+ */
+export function effectiveDiscountPercent(
+  lines: readonly { listPricePaise: Paise; unitPricePaise: Paise; qty: number; discountPercent: number }[],
+  consultationFeePaise: Paise,
+  billDiscountPercent: number,
+): number {
+  const listPaise = lines.reduce((s, l) => s + l.listPricePaise * l.qty, 0) + consultationFeePaise;
+  if (listPaise <= 0) return 0;
+  const charged = billAmounts({
+    lines: lines.map((l) => ({ unitPricePaise: l.unitPricePaise, qty: l.qty, discountPercent: l.discountPercent })),
+    consultationFeePaise,
+    discountPercent: billDiscountPercent,
+    taxPercent: 0,
+  }).discountedPaise;
+  return Math.max(0, Math.round(((listPaise - charged) * 10000) / listPaise) / 100);
+}
+
+/** The most each role may discount a bill without an approver (lab settings may change these). */
+export const DEFAULT_DISCOUNT_CEILINGS: Readonly<Record<string, number>> = {
+  superadmin: 100,
+  admin: 100,
+  lab_manager: 50,
+  billing_staff: 20,
+  receptionist: 10,
+};

@@ -280,3 +280,47 @@ describe('8. patient documents are not cached', () => {
     }
   });
 });
+
+describe('9. discounts above a role ceiling need an approver', () => {
+  it('a receptionist billing at price 0 (100% off) is refused; an admin approves with a password; all audited', async () => {
+    const l = await lab();
+    const p = await createPatient(l.admin);
+    const t = (await l.admin.post('/api/tests', { name: 'Lipid Panel', code: 'LIPID', price: 800 })).json().test.id;
+    const desk = await l.as('receptionist');
+    const free = { patient_id: p.id, items: [{ item_type: 'test', item_id: t, price: 0 }] };
+    const refused = await desk.post('/api/bills', free);
+    expect(refused.statusCode).toBe(403);
+    expect(errorBody(refused).code).toBe('DISCOUNT_APPROVAL_REQUIRED');
+    expect(errorBody(refused).message).toMatch(/100% below the catalogue prices; your role may give up to 10%/);
+    // Within the ceiling: no approver needed.
+    expect(
+      (await desk.post('/api/bills', { ...free, items: [{ item_type: 'test', item_id: t, price: 720 }] })).statusCode,
+    ).toBe(201);
+    const wrong = await desk.post('/api/bills', {
+      ...free,
+      discount_approval: { approver_email: ADMIN_EMAIL, approver_password: 'not-the-password' },
+    });
+    expect(wrong.statusCode).toBe(403);
+    expect(errorBody(wrong).code).toBe('APPROVAL_REFUSED');
+    const other = await l.as('receptionist');
+    const peer = await desk.post('/api/bills', {
+      ...free,
+      discount_approval: { approver_email: other.email, approver_password: PASSWORD },
+    });
+    expect(errorBody(peer).message).toMatch(/may approve discounts up to 10%; this bill needs 100%/);
+    const approved = await desk.post('/api/bills', {
+      ...free,
+      discount_approval: { approver_email: ADMIN_EMAIL, approver_password: PASSWORD },
+    });
+    expect(approved.statusCode, approved.body).toBe(201);
+    const bill = approved.json().bill;
+    expect(bill.final_amount).toBe(0);
+    const audit = JSON.parse(auditRowsFor(l, 'bill', bill.id).at(-1)!.new_values!);
+    expect(audit.discount).toMatchObject({
+      effective_percent: 100,
+      ceiling_percent: 10,
+      approved_by_email: ADMIN_EMAIL,
+    });
+    expect(JSON.stringify(audit)).not.toMatch(new RegExp(PASSWORD));
+  });
+});

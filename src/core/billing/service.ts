@@ -4,7 +4,7 @@ import { nowIso } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { nextSequence } from '../sequences.js';
-import { billAmounts } from '../../shared/billing.js';
+import { billAmounts, effectiveDiscountPercent } from '../../shared/billing.js';
 import { formatInr, rupeesToPaise } from '../../shared/money.js';
 import type {
   Bill,
@@ -22,6 +22,7 @@ import { insertPatient } from '../patients/service.js';
 import { labToday, organizationTimezone } from '../settings/organization.js';
 import { addDays, localDate, localMinuteStamp } from '../../shared/time.js';
 import { resolveDoctor, resolveLines } from './lines.js';
+import { checkDiscount } from './approval.js';
 import { cancelVisitsOfBill, recordVisitForBill } from '../visits/service.js';
 import { orderSamplesForBill, withdrawOrderOfBill } from '../samples/orders.js';
 import { toBill, toBillItem, toPayment } from './mappers.js';
@@ -72,6 +73,21 @@ async function insertBill(
     discountPercent: body.discount_percentage,
     taxPercent: body.tax_percentage,
   });
+  const discount = await checkDiscount(
+    trx,
+    actor,
+    effectiveDiscountPercent(
+      lines.map((l) => ({
+        listPricePaise: l.list_price_paise,
+        unitPricePaise: l.unit_price_paise,
+        qty: l.qty,
+        discountPercent: l.discount_percent,
+      })),
+      feePaise,
+      body.discount_percentage,
+    ),
+    body.discount_approval,
+  );
   const now = new Date();
   const nowStr = now.toISOString();
   const bill = await insertBillRow(trx, {
@@ -112,7 +128,7 @@ async function insertBill(
     action: 'create',
     entity: 'bill',
     entityId: bill.id,
-    newValues: { ...bill, items: lines },
+    newValues: { ...bill, items: lines, ...(discount.effective_percent > 0 ? { discount } : {}) },
   });
   await recordVisitForBill(trx, actor, bill);
   await orderSamplesForBill(trx, actor, bill, lines);

@@ -3,6 +3,7 @@ import type { Db } from '../db/connection.js';
 import type { OrganizationsTable } from '../db/schema.js';
 import { NotFoundError } from '../errors.js';
 import { localDate } from '../../shared/time.js';
+import { DEFAULT_DISCOUNT_CEILINGS } from '../../shared/billing.js';
 import { firstOrganizationRow, organizationRow } from './repository.js';
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
@@ -15,6 +16,8 @@ export interface LabSettings {
   holdReportsUntilPaid: boolean;
   /** Doctors see every patient's results; off: only patients of visits and bills that name them. */
   doctorsSeeAllPatients: boolean;
+  /** The largest effective bill discount (percent) each role may give without an approver; others 0. */
+  discountCeilings: Record<string, number>;
 }
 
 export const DEFAULT_SETTINGS: LabSettings = {
@@ -22,6 +25,7 @@ export const DEFAULT_SETTINGS: LabSettings = {
   allowSelfVerification: false,
   holdReportsUntilPaid: false,
   doctorsSeeAllPatients: false,
+  discountCeilings: { ...DEFAULT_DISCOUNT_CEILINGS },
 };
 
 export function settingsOf(org: Pick<OrganizationRow, 'settings'>): LabSettings {
@@ -31,7 +35,11 @@ export function settingsOf(org: Pick<OrganizationRow, 'settings'>): LabSettings 
   } catch {
     parsed = {};
   }
-  return { ...DEFAULT_SETTINGS, ...parsed };
+  return {
+    ...DEFAULT_SETTINGS,
+    ...parsed,
+    discountCeilings: { ...DEFAULT_SETTINGS.discountCeilings, ...(parsed.discountCeilings ?? {}) },
+  };
 }
 
 /** The lab's settings (session timeout, self-verification); the defaults when the lab is not found. */

@@ -38,6 +38,20 @@ export const billItemInput = z.object({
 });
 export type BillItemInput = z.infer<typeof billItemInput>;
 
+/** A colleague signs off a discount above the biller's limit with their own password. */
+export const discountApprovalSchema = z.object({
+  approver_email: z
+    .string({ error: 'Approver email is required' })
+    .trim()
+    .min(3, 'Approver email is required')
+    .max(254),
+  approver_password: z
+    .string({ error: 'Approver password is required' })
+    .min(1, 'Approver password is required')
+    .max(200),
+});
+export type DiscountApproval = z.infer<typeof discountApprovalSchema>;
+
 const billBody = {
   doctor_id: z.preprocess((v) => (v === '' || v === 0 ? null : v), id('doctor_id').nullable().optional()),
   items: z
@@ -53,6 +67,8 @@ const billBody = {
   amount_paid: rupeeAmount('Amount paid').optional(),
   payment_reference: optionalText(100),
   notes: optionalText(1000),
+  /** Needed when the bill's effective discount is above the biller's role ceiling (lab settings). */
+  discount_approval: discountApprovalSchema.optional(),
 };
 
 export const billCreateSchema = z.object({

@@ -29,12 +29,7 @@ const visibleOnly = (label: string) => (t: string | null | undefined, ctx: z.Ref
 export const optionalText = (max = 500, label = 'Text') =>
   z.preprocess(
     (v) => (typeof v === 'string' ? (v.trim() === '' ? null : v.trim()) : v),
-    z
-      .string()
-      .max(max, `Must be at most ${max} characters`)
-      .nullable()
-      .optional()
-      .superRefine(visibleOnly(label)),
+    z.string().max(max, `Must be at most ${max} characters`).nullable().optional().superRefine(visibleOnly(label)),
   );
 
 /** Required text: trimmed, non-empty, no invisible characters. */
