@@ -70,6 +70,13 @@ beforeAll(async () => {
     test_ids: [cbc.id],
     profile_ids: [lipid.id],
   });
+  await createUser(db, actor, {
+    first_name: 'Kavya',
+    last_name: 'Desk',
+    email: 'kavya@lab.test',
+    role: 'receptionist',
+    password: 'correct-horse-9',
+  });
   await createPatient(db, actor, {
     first_name: 'Ravi',
     last_name: 'Kumar',
@@ -261,6 +268,37 @@ describe('OP Bill', () => {
     expect(secondId).not.toBe(id);
     await expect.poll(() => printed.locator('iframe').getAttribute('src')).toContain(`/api/bills/${secondId}/pdf`);
     await page.getByText('No items added yet').waitFor();
+  });
+
+  it('a receptionist giving 50% off is asked for an approver; a wrong password is refused, the admin approves', async () => {
+    const page = await app.newPage();
+    current = page;
+    await page.goto('/op-bill');
+    await login(page, 'kavya@lab.test', 'correct-horse-9');
+    await page.getByRole('heading', { name: 'OP Bill', level: 1 }).waitFor();
+    await pick(page, 'Patient', 'Ravi', /Ravi Kumar/);
+    await pick(page, 'Individual Tests', 'cbc', /Complete Blood Count/);
+    await page.getByRole('combobox', { name: 'Doctor' }).click();
+    await page
+      .getByRole('listbox', { name: 'Doctor' })
+      .getByRole('option', { name: /Dr\. Meera Iyer/ })
+      .click();
+    await page.getByLabel('Discount %', { exact: true }).fill('50');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Discount needs approval' });
+    await dialog.getByText(/below the catalogue prices; your role may give up to 10%/).waitFor();
+    await dialog.getByLabel('Approver email').fill(app.admin.email);
+    await dialog.getByLabel('Approver password').fill('wrong-password-1');
+    await dialog.getByRole('button', { name: 'Approve and Save' }).click();
+    await dialog.getByText('The approver email or password is wrong').waitFor();
+    await screenshot(page, 'op-bill-discount-approval');
+    await dialog.getByLabel('Approver password').fill(app.admin.password);
+    await dialog.getByRole('button', { name: 'Approve and Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const panel = page.getByRole('status', { name: 'Last saved bill' });
+    const id = await savedBillId(panel);
+    const { bill } = (await (await page.request.get(`/api/bills/${id}`)).json()) as { bill: Bill };
+    expect(bill.discount_percentage).toBe(50);
   });
 
   it('adds a new patient inline and selects them; on a phone the screen still works', async () => {

@@ -3,7 +3,7 @@ import type { BillCreate } from '@shared/schemas/bills';
 import type { User } from '@shared/schemas/users';
 import { billsApi } from '@shared/api/bills';
 import { usersApi } from '@shared/api/users';
-import { call, contractUrl } from '@/lib/api';
+import { ApiError, call, contractUrl } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { shellKeys } from '@/lib/session';
 
@@ -58,6 +58,10 @@ export function useCreateBillMutation() {
       notify.success(`Bill ${bill.bill_number} saved successfully`);
       return invalidate();
     },
-    onError: (err) => notify.error('Failed to save bill', err),
+    // A discount above the biller's limit is not a failure: the page asks for an approver.
+    onError: (err) => {
+      if (!(err instanceof ApiError && (err.code === 'DISCOUNT_APPROVAL_REQUIRED' || err.code === 'APPROVAL_REFUSED')))
+        notify.error('Failed to save bill', err);
+    },
   });
 }

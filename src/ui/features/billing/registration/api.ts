@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RegisterWithBill } from '@shared/schemas/bills';
 import { billsApi } from '@shared/api/bills';
 import type { CallOutput } from '@shared/api/contract';
-import { call } from '@/lib/api';
+import { ApiError, call } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { patientKeys } from '@/lib/patients/queries';
 import { useInvalidateBills } from '@/lib/bills';
@@ -22,6 +22,9 @@ export function useRegisterWithBillMutation() {
       );
       return Promise.all([invalidateBills(), qc.invalidateQueries({ queryKey: patientKeys.all })]);
     },
-    onError: (err) => notify.error('Failed to register patient and create bill. Please try again.', err),
+    onError: (err) => {
+      if (!(err instanceof ApiError && (err.code === 'DISCOUNT_APPROVAL_REQUIRED' || err.code === 'APPROVAL_REFUSED')))
+        notify.error('Failed to register patient and create bill. Please try again.', err);
+    },
   });
 }

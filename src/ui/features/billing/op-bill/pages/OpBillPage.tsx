@@ -7,6 +7,8 @@ import { Card, CardBody, CardHeader, Checkbox, PageHeader } from '@/components';
 import { useScreen } from '@/lib/screens';
 import { notify } from '@/lib/notify';
 import { useCreateBillMutation, type Doctor } from '@/lib/bills';
+import type { DiscountApproval } from '@shared/schemas/bills';
+import { useDiscountApproval } from '../../shared/DiscountApproval';
 import { BillEntry } from '../../shared/BillEntry';
 import { DoctorPicker } from '../../shared/DoctorPicker';
 import { openPrintWindow, showBillInWindow } from '../../shared/print';
@@ -42,6 +44,7 @@ export default function OpBillPage() {
   });
   const { draft } = entry;
   const create = useCreateBillMutation();
+  const approval = useDiscountApproval();
 
   const clearError = (k: keyof FieldErrors) => setErrors((e) => ({ ...e, [k]: undefined }));
 
@@ -88,30 +91,34 @@ export default function OpBillPage() {
     const printWindow = mode === 'print' ? openPrintWindow() : null;
     if (mode === 'print' && !printWindow) return;
     setBusy(mode);
-    create
-      .mutateAsync({
-        patient_id: patient.id,
-        doctor_id: doctor.id,
-        visit_type: consultation ? 'doctor_visit' : 'lab_only',
-        ...entry.request(),
-      })
-      .then(
-        (bill) => {
+    const send = (discount_approval?: DiscountApproval) =>
+      create
+        .mutateAsync({
+          patient_id: patient.id,
+          doctor_id: doctor.id,
+          visit_type: consultation ? 'doctor_visit' : 'lab_only',
+          ...entry.request(),
+          discount_approval,
+        })
+        .then((bill) => {
           setSaved(bill);
           clearForm();
           if (printWindow) showBillInWindow(printWindow, bill);
-        },
-        (err: unknown) => {
-          printWindow?.close();
-          placeServerErrors(err);
-        },
-      )
+        });
+    send()
+      .catch((err: unknown) => {
+        // Above the biller's discount limit: an approver signs it off (the bill is then sent again).
+        if (approval.intercept(err, send)) return;
+        printWindow?.close();
+        placeServerErrors(err);
+      })
       .finally(() => setBusy(null));
   };
 
   return (
     <div>
       <PageHeader title={screen.title} subtitle={screen.subtitle} />
+      {approval.dialog}
       {saved && <SavedBillPanel bill={saved} onDismiss={() => setSaved(null)} />}
       <div className="grid gap-5">
         <div className="grid gap-5 lg:grid-cols-2 lg:items-start">

@@ -22,6 +22,8 @@ import { BillEntry } from '../../shared/BillEntry';
 import { DoctorPicker } from '../../shared/DoctorPicker';
 import { useBillEntry } from '../../shared/useBillEntry';
 import { useRegisterWithBillMutation, type Registration } from '../api';
+import type { DiscountApproval } from '@shared/schemas/bills';
+import { useDiscountApproval } from '../../shared/DiscountApproval';
 import { RegistrationResult } from '../components/RegistrationResult';
 import { VisitTypeCard, type VisitType } from '../components/VisitTypeCard';
 
@@ -52,6 +54,7 @@ export default function RegisterPatientWithBillPage() {
     methods: REGISTRATION_PAYMENT_METHODS,
   });
   const register = useRegisterWithBillMutation();
+  const approval = useDiscountApproval();
   const form = useForm<RegistrationInput, unknown, RegistrationValues>({
     resolver: zodResolver(registrationSchema),
     defaultValues: REGISTRATION_DEFAULTS,
@@ -98,17 +101,23 @@ export default function RegisterPatientWithBillPage() {
       notify.error(problem);
       return;
     }
-    return register
-      .mutateAsync({
-        patient: registrationToApi(values),
-        visit_type: visit,
-        doctor_id: doctor?.id ?? null,
-        ...entry.request(),
-      })
-      .then((r) => {
-        setResult(r);
-        resetAll();
-      }, placeServerErrors);
+    const send = (discount_approval?: DiscountApproval) =>
+      register
+        .mutateAsync({
+          patient: registrationToApi(values),
+          visit_type: visit,
+          doctor_id: doctor?.id ?? null,
+          ...entry.request(),
+          discount_approval,
+        })
+        .then((r) => {
+          setResult(r);
+          resetAll();
+        });
+    // Above the biller's discount limit: an approver signs it off (the registration is then sent again).
+    return send().catch((err: unknown) => {
+      if (!approval.intercept(err, send)) placeServerErrors(err);
+    });
   };
 
   // Spec 8: the terms message when only the box is missing, else the general one.
@@ -126,6 +135,7 @@ export default function RegisterPatientWithBillPage() {
   return (
     <div>
       <PageHeader title={screen.title} subtitle="Register a new patient and create their first bill in one step" />
+      {approval.dialog}
       {result && <RegistrationResult result={result} onDismiss={() => setResult(null)} />}
       <form
         noValidate
