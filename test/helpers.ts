@@ -65,7 +65,10 @@ export function client(app: FastifyInstance, cookie: string, userId: number, ema
 /** A fresh lab on a fresh database file, with a signed-in superadmin. */
 export async function makeLab(
   opts: { demo?: boolean; logger?: LoggerOption; logRequests?: boolean } & Partial<
-    Pick<AppOptions, 'trustProxy' | 'secureCookies' | 'allowedHosts' | 'listenHost' | 'publicRequestsPerMinute'>
+    Pick<
+      AppOptions,
+      'trustProxy' | 'secureCookies' | 'allowedHosts' | 'listenHost' | 'publicRequestsPerMinute' | 'uiDir'
+    >
   > = {},
 ): Promise<TestLab> {
   const dir = tempDir();
@@ -92,6 +95,7 @@ export async function makeLab(
     allowedHosts: opts.allowedHosts,
     listenHost: opts.listenHost,
     publicRequestsPerMinute: opts.publicRequestsPerMinute,
+    uiDir: opts.uiDir,
   });
   await app.ready();
   const admin = client(app, await login(app, ADMIN_EMAIL, PASSWORD), adminId, ADMIN_EMAIL);

@@ -4,7 +4,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import { ADMIN_EMAIL, PASSWORD, makeLab, type TestLab } from '../helpers.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ADMIN_EMAIL, PASSWORD, makeLab, tempDir, type TestLab } from '../helpers.js';
 import { auditRowsFor, createPatient, createUserVia, errorBody } from './support.js';
 
 const labs: TestLab[] = [];
@@ -322,5 +324,20 @@ describe('9. discounts above a role ceiling need an approver', () => {
       approved_by_email: ADMIN_EMAIL,
     });
     expect(JSON.stringify(audit)).not.toMatch(new RegExp(PASSWORD));
+  });
+});
+
+describe('the public rate limit counts API calls only', () => {
+  it('the UI files are not counted (a page load fetches dozens of scripts)', async () => {
+    const ui = tempDir('lims-ui-');
+    mkdirSync(join(ui, 'assets'));
+    writeFileSync(join(ui, 'index.html'), '<!doctype html><title>lims</title>');
+    writeFileSync(join(ui, 'assets', 'page.js'), 'export {};');
+    const l = await lab({ publicRequestsPerMinute: 3, uiDir: ui });
+    for (let i = 0; i < 10; i++) {
+      const r = await l.app.inject({ method: 'GET', url: '/assets/page.js', remoteAddress: '10.9.9.9' });
+      expect(r.statusCode).toBe(200);
+    }
+    expect((await l.app.inject({ method: 'GET', url: '/api/health', remoteAddress: '10.9.9.9' })).statusCode).toBe(200);
   });
 });

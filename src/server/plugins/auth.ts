@@ -60,7 +60,8 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
 
   const publicGate: Gate = (req, _reply, done) => {
     try {
-      takePublicRequest(app, req);
+      // API routes only: the UI's own files (index.html, a page's dozens of scripts) are public too.
+      if (req.url.startsWith('/api/')) takePublicRequest(app, req);
       refuseCrossSiteWithSession(req);
       done();
     } catch (err) {
