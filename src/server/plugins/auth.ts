@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ForbiddenError, UnauthorizedError } from '../../core/errors.js';
 import { refuseCrossSite } from './csrf.js';
-import { takePublicRequest } from './request-guards.js';
+import { noStore, takePublicRequest } from './request-guards.js';
 import { resolveSession, sessionFromMemory, touchSession, type SessionUser } from '../../core/auth/sessions.js';
 import { actorFor } from '../../core/auth/service.js';
 import { organizationSettingsCached, organizationSettingsIfFresh } from '../org-cache.js';
@@ -58,8 +58,9 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     admit(req, access, session, token);
   }
 
-  const publicGate: Gate = (req, _reply, done) => {
+  const publicGate: Gate = (req, reply, done) => {
     try {
+      noStore(req, reply);
       // API routes only: the UI's own files (index.html, a page's dozens of scripts) are public too.
       if (req.url.startsWith('/api/')) takePublicRequest(app, req);
       refuseCrossSiteWithSession(req);
@@ -73,6 +74,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     (access: StaffAccess): Gate =>
     (req, reply, done) => {
       try {
+        noStore(req, reply);
         refuseCrossSiteWithSession(req);
         const token = req.cookies[SESSION_COOKIE];
         if (!token) throw new UnauthorizedError();

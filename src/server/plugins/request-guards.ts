@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import sjson from 'secure-json-parse';
 import { DomainError, TooManyRequestsError } from '../../core/errors.js';
@@ -63,7 +63,7 @@ export interface GuardOptions {
  * - Host allowlist (`--allowed-hosts`): a request naming another host (loopback names are always
  *   answered) is refused (421), so a page on a rebinding DNS name cannot reach the API through a
  *   browser on the LAN.
- * - Cache-Control: no-store on every /api answer that does not set its own.
+ * Cache-Control: no-store on every /api answer is set by the auth plugin's gates (noStore below).
  * The per-address limit of public routes is `publicRate`, taken by the auth plugin's public gate.
  */
 export const requestGuards = fp(async (app: FastifyInstance, opts: GuardOptions) => {
@@ -82,13 +82,6 @@ export const requestGuards = fp(async (app: FastifyInstance, opts: GuardOptions)
     } catch {
       done(new DomainError(400, 'INVALID_JSON', 'The request body is not valid JSON'));
     }
-  });
-
-  // Every API answer may name a patient (JSON, bill and label PDFs, CSV exports): no browser or
-  // proxy keeps a copy, unless the route said otherwise (the barcode images of sample numbers).
-  app.addHook('onSend', (req, reply, payload, done) => {
-    if (req.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-    done(null, payload);
   });
 
   if (hosts.size > 0) {
@@ -115,4 +108,13 @@ export function hostName(host: string): string {
 export function takePublicRequest(app: FastifyInstance, req: FastifyRequest): void {
   const wait = app.publicRate.take(req.ip);
   if (wait > 0) throw new TooManyRequestsError(`Too many requests from this address; try again in ${wait} s`, wait);
+}
+
+/**
+ * Every API answer may name a patient (JSON, bill and label PDFs, CSV exports): no browser or proxy
+ * keeps a copy. Set by the route gates before the handler, so a route that wants otherwise (the
+ * barcode image of a sample number) sets its own header over it; no extra hook per request.
+ */
+export function noStore(req: FastifyRequest, reply: FastifyReply): void {
+  if (req.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
 }
