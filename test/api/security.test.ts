@@ -101,24 +101,7 @@ describe('2. no unauthenticated CPU burn', () => {
     expect(errorBody(deep).code).toBe('BODY_TOO_DEEP');
   });
 
-  it('a lab already set up answers POST /api/setup with 409 (no account is made)', async () => {
-    const l = await lab();
-    const res = await l.app.inject({
-      method: 'POST',
-      url: '/api/setup',
-      payload: {
-        labName: 'Other',
-        adminName: 'Eve',
-        adminEmail: 'eve@evil.test',
-        adminPassword: 'long-enough-pass-1',
-        confirmPassword: 'long-enough-pass-1',
-        timezone: 'Asia/Kolkata',
-        currency: 'INR',
-        dateFormat: 'DD/MM/YYYY',
-      },
-    });
-    expect(res.statusCode).toBe(409);
-  });
+  // POST /api/setup on a set-up lab: test/api/setup-cost.test.ts (409 without hashing).
 
   it('public routes are rate-limited per address (429 with Retry-After)', async () => {
     const l = await lab({ publicRequestsPerMinute: 5 });
