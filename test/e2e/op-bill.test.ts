@@ -266,7 +266,9 @@ describe('OP Bill', () => {
     await page.getByText(`Bill ${await textOf(panel.getByTestId('saved-bill-number'))} saved successfully`).waitFor();
     const secondId = await savedBillId(panel);
     expect(secondId).not.toBe(id);
-    await expect.poll(() => printed.locator('iframe').getAttribute('src')).toContain(`/api/bills/${secondId}/pdf`);
+    await expect
+      .poll(() => printed.locator('iframe').getAttribute('src'), { timeout: 15_000 })
+      .toContain(`/api/bills/${secondId}/pdf`);
     await page.getByText('No items added yet').waitFor();
   });
 

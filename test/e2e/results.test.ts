@@ -239,7 +239,9 @@ describe('Result Entry and Result Validation', () => {
       page.waitForEvent('popup'),
       hbRow.getByRole('button', { name: `Print report of ${sample.code}` }).click(),
     ]);
-    await expect.poll(() => popup.url()).toContain(`/api/samples/${sample.id}/report.pdf`);
+    // The window opens blank at the click and is pointed at the PDF once the server says it may
+    // leave the lab: on two busy cores that takes longer than expect.poll's default second.
+    await expect.poll(() => popup.url(), { timeout: 15_000 }).toContain(`/api/samples/${sample.id}/report.pdf`);
 
     const pdf = await page.request.get(`/api/samples/${sample.id}/report.pdf`);
     expect(pdf.status()).toBe(200);
