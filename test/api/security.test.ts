@@ -89,8 +89,6 @@ describe('2. no unauthenticated CPU burn', () => {
 
   it('a signed-in route refuses a deep body too (the parser, not the route, decides)', async () => {
     const l = await lab();
-    const res = await l.admin.post('/api/patients', JSON.parse(`{"first_name":"A"}`) as object);
-    expect(res.statusCode).toBe(400);
     const deep = await l.app.inject({
       method: 'POST',
       url: '/api/patients',

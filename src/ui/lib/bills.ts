@@ -50,6 +50,10 @@ export function useInvalidateBills() {
  * POST /api/bills. The server computes every amount; the toasts are the spec's (8). The caller puts
  * the server's field errors next to the lines, so the failure toast carries only the message.
  */
+/** The server asks for a discount approver, or refused the one given: the billing screen's dialog says so. */
+export const isDiscountApprovalAnswer = (err: unknown): err is ApiError =>
+  err instanceof ApiError && (err.code === 'DISCOUNT_APPROVAL_REQUIRED' || err.code === 'APPROVAL_REFUSED');
+
 export function useCreateBillMutation() {
   const invalidate = useInvalidateBills();
   return useMutation({
@@ -60,8 +64,7 @@ export function useCreateBillMutation() {
     },
     // A discount above the biller's limit is not a failure: the page asks for an approver.
     onError: (err) => {
-      if (!(err instanceof ApiError && (err.code === 'DISCOUNT_APPROVAL_REQUIRED' || err.code === 'APPROVAL_REFUSED')))
-        notify.error('Failed to save bill', err);
+      if (!isDiscountApprovalAnswer(err)) notify.error('Failed to save bill', err);
     },
   });
 }

@@ -2,10 +2,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RegisterWithBill } from '@shared/schemas/bills';
 import { billsApi } from '@shared/api/bills';
 import type { CallOutput } from '@shared/api/contract';
-import { ApiError, call } from '@/lib/api';
+import { call } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { patientKeys } from '@/lib/patients/queries';
-import { useInvalidateBills } from '@/lib/bills';
+import { isDiscountApprovalAnswer, useInvalidateBills } from '@/lib/bills';
 
 export type Registration = CallOutput<typeof billsApi.registerWithBill>;
 
@@ -23,7 +23,7 @@ export function useRegisterWithBillMutation() {
       return Promise.all([invalidateBills(), qc.invalidateQueries({ queryKey: patientKeys.all })]);
     },
     onError: (err) => {
-      if (!(err instanceof ApiError && (err.code === 'DISCOUNT_APPROVAL_REQUIRED' || err.code === 'APPROVAL_REFUSED')))
+      if (!isDiscountApprovalAnswer(err))
         notify.error('Failed to register patient and create bill. Please try again.', err);
     },
   });
