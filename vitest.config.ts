@@ -1,8 +1,18 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two projects (issue 12): every suite on SQLite, and the API, CLI and durability suites again on
+ * PostgreSQL (test/postgres-server.ts starts a throwaway server unless $LIMS_TEST_DATABASE_URL
+ * names one). Files that test one engine's own machinery are listed below.
+ */
+const SQLITE_ONLY = [
+  // pragmas, sqlite_master, the FTS5 query text, the SQLite statement cache and its backup API
+  'test/api/migrations.test.ts',
+];
+const POSTGRES_ONLY = ['test/**/*.pg.test.ts', 'src/**/*.pg.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // Browser walk-throughs of several screens take 20-30 s on two busy cores; the limit only catches hangs.
     testTimeout: 90_000,
     // Cheaper password hashing for the many sign-ins of the suite (production cost: src/core/auth/password.ts).
@@ -13,5 +23,25 @@ export default defineConfig({
     // @fastify/autoload imports src/server/routes/*.ts: run it through Vite so those imports work.
     server: { deps: { inline: ['@fastify/autoload'] } },
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'sqlite',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: [...POSTGRES_ONLY, 'node_modules/**'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: ['test/api/**/*.test.ts', 'test/cli/**/*.test.ts', 'test/durability/**/*.test.ts', ...POSTGRES_ONLY],
+          exclude: [...SQLITE_ONLY, 'node_modules/**'],
+          env: { LIMS_SCRYPT_N: '1024', LIMS_TEST_ENGINE: 'postgres' },
+          globalSetup: ['test/postgres-server.ts'],
+        },
+      },
+    ],
   },
 });

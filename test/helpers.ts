@@ -3,7 +3,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { openDatabase, type Database_ } from '../src/core/db/connection.js';
+import type { Database_ } from '../src/core/db/connection.js';
+import { openTestDatabase } from './db.js';
 import { setupLab } from '../src/core/setup/service.js';
 import { createUser } from '../src/core/users/service.js';
 import { systemActor } from '../src/core/context.js';
@@ -71,8 +72,7 @@ export async function makeLab(
     >
   > = {},
 ): Promise<TestLab> {
-  const dir = tempDir();
-  const database = openDatabase(join(dir, 'lims.db'));
+  const database = await openTestDatabase(tempDir());
   const { organizationId, adminId } = await setupLab(database.db, {
     labName: 'Test Lab',
     adminName: 'Asha Admin',

@@ -1,13 +1,16 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { openDatabase, type Database_ } from '../core/db/connection.js';
-import { dataPaths, resolveDataDir } from '../core/datadir.js';
+import { openDatabase, openDatabaseAt, type Database_ } from '../core/db/connection.js';
+import { dataPaths, readDataDirConfig, resolveDataDir } from '../core/datadir.js';
+import { databaseTarget, DatabaseUrlError, describeTarget, type DatabaseTarget } from '../core/db/url.js';
+import { explainPostgresError } from '../core/db/postgres.js';
 import { systemActor, type Actor } from '../core/context.js';
 import { primaryOrganization, type OrganizationRow } from '../core/settings/organization.js';
 import { CliError } from './errors.js';
 
 export interface GlobalOptions {
   dataDir?: string;
+  databaseUrl?: string;
   verbose?: boolean;
 }
 
@@ -35,12 +38,58 @@ export function openDb(file: string): Database_ {
   }
 }
 
-/** Runs fn on the data dir's existing database and always closes it. Never creates a database. */
+/**
+ * The database a command uses: --database-url, else $LIMS_DATABASE_URL, else the URL stored in the
+ * data dir's config (by lims setup --database-url), else the data dir's lims.db.
+ */
+export function targetOf(cmd: Command, dir = dataDirOf(cmd)): DatabaseTarget {
+  return chosenDatabase(cmd, dir).target;
+}
+
+/** The target and the URL it came from (undefined: the data dir's own lims.db). */
+export function chosenDatabase(
+  cmd: Command,
+  dir = dataDirOf(cmd),
+): { target: DatabaseTarget; url: string | undefined; source: 'flag' | 'env' | 'config' | 'data dir' } {
+  const flag = cmd.optsWithGlobals<GlobalOptions>().databaseUrl?.trim();
+  const env = process.env.LIMS_DATABASE_URL?.trim();
+  let stored: string | undefined;
+  try {
+    stored = readDataDirConfig(dir).database_url?.trim();
+  } catch (err) {
+    throw new CliError((err as Error).message, 1, { cause: err });
+  }
+  const url = flag || env || stored || undefined;
+  const source = flag ? 'flag' : env ? 'env' : stored ? 'config' : 'data dir';
+  const name = { flag: '--database-url', env: '$LIMS_DATABASE_URL', config: `${dir}/config.json` }[
+    source === 'data dir' ? 'flag' : source
+  ];
+  try {
+    return { target: databaseTarget(url, {}, dataPaths(dir).dbFile, undefined, process.env), url, source };
+  } catch (err) {
+    if (err instanceof DatabaseUrlError) throw new CliError(`${name}: ${err.message}`, 2, { cause: err });
+    throw err;
+  }
+}
+
+/** Opens a target (PostgreSQL: connects and migrates), turning failures into one sentence. */
+export async function openTarget(target: DatabaseTarget): Promise<Database_> {
+  if (target.kind === 'sqlite') return openDb(target.file);
+  try {
+    return await openDatabaseAt(target, { listen: false });
+  } catch (err) {
+    throw new CliError(`cannot open ${describeTarget(target)}: ${explainPostgresError(err, target)}`, 1, {
+      cause: err,
+    });
+  }
+}
+
+/** Runs fn on the lab's existing database and always closes it. Never creates a SQLite file. */
 export async function withDatabase<T>(cmd: Command, fn: (database: Database_, dir: string) => Promise<T>): Promise<T> {
   const dir = dataDirOf(cmd);
-  const { dbFile } = dataPaths(dir);
-  if (!existsSync(dbFile)) throw new CliError(noLabMessage(dir));
-  const database = openDb(dbFile);
+  const target = targetOf(cmd, dir);
+  if (target.kind === 'sqlite' && !existsSync(target.file)) throw new CliError(noLabMessage(dir));
+  const database = await openTarget(target);
   try {
     return await fn(database, dir);
   } finally {

@@ -28,6 +28,12 @@ export function buildProgram(out: Output, streams: Streams): Command {
         nonEmpty('The data dir cannot be empty.'),
       ),
     )
+    .addOption(
+      new Option(
+        '--database-url <url>',
+        'the lab database: postgres://user@host:5432/name or sqlite:PATH (default $LIMS_DATABASE_URL, else the URL lims setup stored in the data dir, else <data dir>/lims.db)',
+      ).argParser(nonEmpty('The database URL cannot be empty.')),
+    )
     .option('--verbose', 'print stack traces with errors')
     .showSuggestionAfterError(true)
     // Throw instead of exiting, so runCli decides the exit code and tests can run in-process.

@@ -12,6 +12,7 @@ import { securityHeaders } from './plugins/security-headers.js';
 import { staticUi } from './plugins/static-ui.js';
 import { createServerLog, fastifyLogging } from './logging.js';
 import type { AppOptions, RegisteredRoute, RouteAccess } from './types.js';
+import type { Database_ } from '../core/db/connection.js';
 import type { RouteContract } from '../shared/api/contract.js';
 
 const ROUTES_DIR = fileURLToPath(new URL('./routes', import.meta.url));
@@ -42,7 +43,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   app.decorate('routeList', routeList);
   app.decorate('serverLog', serverLog);
-  app.decorate('database', opts.database);
+  app.decorate<Database_>('database', opts.database);
   app.decorate('options_', opts);
   app.decorate('auth', new AuthService(opts.database.db));
 

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { openDatabase } from '../core/db/connection.js';
+import { openDatabaseAt } from '../core/db/connection.js';
+import type { DatabaseTarget } from '../core/db/url.js';
 import { dataPaths } from '../core/datadir.js';
 import { ensureDemoLab } from '../core/setup/demo.js';
 import { buildApp } from './app.js';
@@ -8,6 +9,8 @@ import { removeServeLock, writeServeLock } from '../core/serve-lock.js';
 
 export interface ServeOptions {
   dataDir: string;
+  /** The lab's database (default: the data dir's lims.db). */
+  target?: DatabaseTarget;
   port: number;
   host: string;
   demo: boolean;
@@ -27,8 +30,15 @@ export function defaultUiDir(): string {
 /** Starts the server and resolves once it listens; SIGINT/SIGTERM close it cleanly. */
 export async function serve(opts: ServeOptions): Promise<{ url: string; close: () => Promise<void> }> {
   const paths = dataPaths(opts.dataDir, { create: true });
-  const database = openDatabase(paths.dbFile);
-  if (opts.demo) await ensureDemoLab(database.db);
+  const database = await openDatabaseAt(opts.target ?? { kind: 'sqlite', file: paths.dbFile });
+  if (opts.demo) {
+    try {
+      await ensureDemoLab(database.db);
+    } catch (err) {
+      await database.close();
+      throw err;
+    }
+  }
   const app = await buildApp({
     database,
     demo: opts.demo,

@@ -1,3 +1,4 @@
+import { breakAuditInserts, dropAuditGuard, exec, row } from '../db.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLab, type TestLab } from '../helpers.js';
 import { verifyChain } from '../../src/core/audit/audit.js';
@@ -38,7 +39,7 @@ describe('every change is in the audit trail', () => {
     await raw(lab.app, { method: 'PUT', url: `/api/patients/${id}`, headers, payload: { city: 'Nashik' } });
     await raw(lab.app, { method: 'DELETE', url: `/api/patients/${id}`, headers });
 
-    const rows = auditRowsFor(lab, 'patient', id);
+    const rows = await auditRowsFor(lab, 'patient', id);
     expect(rows.map((r) => r.action)).toEqual(['create', 'update', 'delete']);
     for (const r of rows) {
       expect(r).toMatchObject({
@@ -64,7 +65,7 @@ describe('every change is in the audit trail', () => {
     const user = await createUserVia(lab.admin, { role: 'collector', department: 'Home visits' });
     await lab.admin.put(`/api/users/${user.id}`, { department: 'Ward rounds' });
     await lab.admin.delete(`/api/users/${user.id}`);
-    const rows = auditRowsFor(lab, 'user', user.id);
+    const rows = await auditRowsFor(lab, 'user', user.id);
     expect(rows.map((r) => r.action)).toEqual(['create', 'update', 'update']);
     expect(json(rows[0]!.new_values)).toMatchObject({
       email: user.email,
@@ -80,12 +81,12 @@ describe('every change is in the audit trail', () => {
   it('a failed write leaves no row: validation (400), duplicate (409), not found (404), forbidden (403)', async () => {
     const existing = await createUserVia(lab.admin);
     const rec = await lab.as('receptionist');
-    const before = lastAuditId(lab);
+    const before = await lastAuditId(lab);
     expect((await lab.admin.post('/api/patients', patientBody({ date_of_birth: '2999-01-01' }))).statusCode).toBe(400);
     expect((await lab.admin.post('/api/users', userBody({ email: existing.email }))).statusCode).toBe(409);
     expect((await lab.admin.put('/api/patients/987654', { city: 'X' })).statusCode).toBe(404);
     expect((await rec.post('/api/users', userBody())).statusCode).toBe(403);
-    expect(auditRowsAfter(lab, before)).toEqual([]);
+    expect(await auditRowsAfter(lab, before)).toEqual([]);
   });
 
   it('the change and its audit row are stored together or not at all', async () => {
@@ -93,18 +94,16 @@ describe('every change is in the audit trail', () => {
     try {
       const before = (await own.admin.get('/api/patients')).json<{ total: number }>().total;
       // Make the audit insert fail: the patient insert in the same transaction must be rolled back.
-      own.database.sqlite.exec(
-        "CREATE TRIGGER audit_fails BEFORE INSERT ON audit_log BEGIN SELECT RAISE(ABORT, 'audit unavailable'); END",
-      );
+      const restore = await breakAuditInserts(own.database);
       const res = await own.admin.post('/api/patients', patientBody());
       expect(res.statusCode).toBe(500);
       expect(res.body).not.toContain('audit unavailable');
       const userRes = await own.admin.post('/api/users', userBody());
       expect(userRes.statusCode).toBe(500);
-      own.database.sqlite.exec('DROP TRIGGER audit_fails');
+      await restore();
       expect((await own.admin.get('/api/patients')).json<{ total: number }>().total).toBe(before);
-      const n = own.database.sqlite.prepare('SELECT count(*) AS n FROM patients').get() as { n: number };
-      expect(n.n).toBe(before);
+      const n = await row<{ n: number }>(own.database, 'SELECT count(*) AS n FROM patients');
+      expect(Number(n?.n)).toBe(before);
       expect((await own.admin.get('/api/users')).json<{ users: User[] }>().users).toHaveLength(1);
     } finally {
       await own.close();
@@ -113,7 +112,7 @@ describe('every change is in the audit trail', () => {
 
   it('sign-ins are recorded, failed ones too, without the password', async () => {
     const user = await createUserVia(lab.admin, { password: 'audited-pass-1' });
-    const before = lastAuditId(lab);
+    const before = await lastAuditId(lab);
     await raw(lab.app, {
       method: 'POST',
       url: '/api/auth/login',
@@ -124,7 +123,7 @@ describe('every change is in the audit trail', () => {
       url: '/api/auth/login',
       payload: { email: user.email, password: 'audited-pass-1' },
     });
-    const rows = auditRowsAfter(lab, before);
+    const rows = await auditRowsAfter(lab, before);
     expect(rows.map((r) => [r.action, r.status, r.user_id])).toEqual([
       ['login', 'failed', user.id],
       ['login', 'success', user.id],
@@ -136,28 +135,30 @@ describe('every change is in the audit trail', () => {
 describe('the trail is append-only and hash-chained', () => {
   it('the database refuses to UPDATE or DELETE an audit row', async () => {
     await createPatient(lab.admin);
-    const id = lastAuditId(lab);
-    expect(() => lab.database.sqlite.prepare("UPDATE audit_log SET action = 'create' WHERE id = ?").run(id)).toThrow(
+    const id = await lastAuditId(lab);
+    await expect(exec(lab.database, "UPDATE audit_log SET action = 'create' WHERE id = ?", id)).rejects.toThrow(
       /append-only/,
     );
-    expect(() => lab.database.sqlite.prepare('DELETE FROM audit_log WHERE id = ?').run(id)).toThrow(/append-only/);
-    expect(() => lab.database.sqlite.prepare('DELETE FROM audit_log').run()).toThrow(/append-only/);
+    await expect(exec(lab.database, 'DELETE FROM audit_log WHERE id = ?', id)).rejects.toThrow(/append-only/);
+    await expect(exec(lab.database, 'DELETE FROM audit_log')).rejects.toThrow(/append-only/);
   });
 
   it('verifyChain accepts a normal history', async () => {
     const report = await verifyChain(lab.database.db);
-    expect(report).toEqual({ ok: true, checked: lastAuditId(lab), firstBrokenId: null, reason: null });
+    expect(report).toEqual({ ok: true, checked: await lastAuditId(lab), firstBrokenId: null, reason: null });
   });
 
   it('verifyChain reports the first altered row', async () => {
     const own = await makeLab();
     try {
       for (let i = 0; i < 3; i += 1) await createPatient(own.admin);
-      const target = auditRowsAfter(own, 0).find((r) => r.entity === 'patient')!;
-      own.database.sqlite.exec('DROP TRIGGER audit_log_no_update');
-      own.database.sqlite
-        .prepare("UPDATE audit_log SET new_values = replace(new_values, 'Pa', 'Pb') WHERE id = ?")
-        .run(target.id);
+      const target = (await auditRowsAfter(own, 0)).find((r) => r.entity === 'patient')!;
+      await dropAuditGuard(own.database, 'update');
+      await exec(
+        own.database,
+        "UPDATE audit_log SET new_values = replace(new_values, 'Pa', 'Pb') WHERE id = ?",
+        target.id,
+      );
       const report = await verifyChain(own.database.db);
       expect(report).toMatchObject({ ok: false, firstBrokenId: target.id, checked: target.id - 1 });
       expect(report.reason).toMatch(/altered/);
@@ -170,10 +171,10 @@ describe('the trail is append-only and hash-chained', () => {
     const own = await makeLab();
     try {
       for (let i = 0; i < 3; i += 1) await createPatient(own.admin);
-      const rows = auditRowsAfter(own, 0);
+      const rows = await auditRowsAfter(own, 0);
       const removed = rows[rows.length - 2]!;
-      own.database.sqlite.exec('DROP TRIGGER audit_log_no_delete');
-      own.database.sqlite.prepare('DELETE FROM audit_log WHERE id = ?').run(removed.id);
+      await dropAuditGuard(own.database, 'delete');
+      await exec(own.database, 'DELETE FROM audit_log WHERE id = ?', removed.id);
       const report = await verifyChain(own.database.db);
       expect(report).toMatchObject({ ok: false, firstBrokenId: rows[rows.length - 1]!.id });
       expect(report.reason).toMatch(/link/);

@@ -1,3 +1,4 @@
+import { rows } from '../db.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLab, type TestLab } from '../helpers.js';
 import { createPatient, uniqueWord } from './support.js';
@@ -327,9 +328,11 @@ describe('visits', () => {
     expect(res.statusCode).toBe(201);
     const id = res.json<{ visit: Visit }>().visit.id;
     await reception.put(`/api/visits/${id}`, { status: 'cancelled' });
-    const audit = lab.database.sqlite
-      .prepare("SELECT action, user_email FROM audit_log WHERE entity = 'visit' AND entity_id = ? ORDER BY id")
-      .all(String(id));
+    const audit = await rows(
+      lab.database,
+      "SELECT action, user_email FROM audit_log WHERE entity = 'visit' AND entity_id = ? ORDER BY id",
+      String(id),
+    );
     expect(audit).toEqual([
       { action: 'create', user_email: reception.email },
       { action: 'update', user_email: reception.email },

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLab, tempDir, type Client, type TestLab } from '../helpers.js';
 import type { Sample } from '../../src/shared/schemas/samples.js';
 import { scriptRuns } from '../../src/core/pdf/scripts.js';
+import { requirePoppler } from '../../scripts/find-browser.mjs';
 
 /**
  * Every name prints in its own script: Indic names on the tube label, the lab report and the bill
@@ -38,7 +39,7 @@ function text(pdf: Buffer, name: string): string {
   const file = join(tempDir(), `${name}.pdf`);
   writeFileSync(file, pdf);
   // A PNG to look at (test-results/indic-*.png).
-  execFileSync('pdftoppm', [
+  execFileSync(requirePoppler('pdftoppm'), [
     '-png',
     '-r',
     name.endsWith('label') ? '300' : '110',
@@ -49,7 +50,7 @@ function text(pdf: Buffer, name: string): string {
     file,
     join(OUT, `indic-${name}`),
   ]);
-  return execFileSync('pdftotext', ['-layout', file, '-']).toString();
+  return execFileSync(requirePoppler('pdftotext'), ['-layout', file, '-']).toString();
 }
 
 async function printAll(first: string, last: string, tag: string) {

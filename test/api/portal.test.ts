@@ -1,3 +1,4 @@
+import { exec, row, rows } from '../db.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { execFileSync } from 'node:child_process';
@@ -151,17 +152,18 @@ describe('portal PIN (staff)', () => {
     const status = await lab.admin.get(`/api/patients/${p.id}/portal-pin`);
     expect(status.json()).toEqual({ issued: true, issued_at: issued.issued_at });
     expect(status.body).not.toContain(issued.pin);
-    const stored = lab.database.sqlite
-      .prepare('SELECT pin_hash FROM patient_portal_access WHERE patient_id = ?')
-      .get(p.id) as { pin_hash: string };
+    const stored = (await row<{ pin_hash: string }>(
+      lab.database,
+      'SELECT pin_hash FROM patient_portal_access WHERE patient_id = ?',
+      p.id,
+    ))!;
     expect(stored.pin_hash).toMatch(/^scrypt\$/);
     expect(stored.pin_hash).not.toContain(issued.pin);
-    const audit = lab.database.sqlite
-      .prepare("SELECT action, new_values FROM audit_log WHERE entity = 'portal_access' AND entity_id = ?")
-      .all(String(p.id)) as {
-      action: string;
-      new_values: string;
-    }[];
+    const audit = await rows<{ action: string; new_values: string }>(
+      lab.database,
+      "SELECT action, new_values FROM audit_log WHERE entity = 'portal_access' AND entity_id = ?",
+      String(p.id),
+    );
     expect(audit).toHaveLength(1);
     expect(audit[0]!.action).toBe('create');
     expect(audit[0]!.new_values).toContain(p.patient_id);
@@ -245,13 +247,11 @@ describe('portal sign-in', () => {
       expect(res.json().message).toBe('Invalid patient ID, mobile number or PIN');
       expect(res.cookies.find((x) => x.name === 'lims_portal')).toBeUndefined();
     }
-    const failed = lab.database.sqlite
-      .prepare(
-        "SELECT count(*) AS n FROM audit_log WHERE entity = 'portal_session' AND status = 'failed' AND entity_id = ?",
-      )
-      .get(String(a.id)) as {
-      n: number;
-    };
+    const failed = (await row<{ n: number }>(
+      lab.database,
+      "SELECT count(*) AS n FROM audit_log WHERE entity = 'portal_session' AND status = 'failed' AND entity_id = ?",
+      String(a.id),
+    ))!;
     expect(failed.n).toBeGreaterThanOrEqual(2);
   });
 
@@ -378,18 +378,23 @@ describe('a patient sees only their own records', () => {
   });
 
   it('an unverified result appears once it is verified', async () => {
-    lab.database.sqlite
-      .prepare("UPDATE test_results SET status = 'verified', verified_at = ? WHERE id = ?")
-      .run(new Date().toISOString(), seeded.aUnverified);
+    await exec(
+      lab.database,
+      "UPDATE test_results SET status = 'verified', verified_at = ? WHERE id = ?",
+      new Date().toISOString(),
+      seeded.aUnverified,
+    );
     try {
       const ids = (await asPatient(cookieA, '/api/portal/results'))
         .json<{ results: PortalResult[] }>()
         .results.map((r) => r.id);
       expect(ids.sort()).toEqual([seeded.aVerified, seeded.aUnverified].sort());
     } finally {
-      lab.database.sqlite
-        .prepare("UPDATE test_results SET status = 'completed', verified_at = NULL WHERE id = ?")
-        .run(seeded.aUnverified);
+      await exec(
+        lab.database,
+        "UPDATE test_results SET status = 'completed', verified_at = NULL WHERE id = ?",
+        seeded.aUnverified,
+      );
     }
   });
 

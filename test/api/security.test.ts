@@ -2,6 +2,7 @@
  * Issue 11: the probe's requests, each with the answer it must now get. Each lab here is its own
  * (the limits are per app), so counters never leak between tests.
  */
+import { row } from '../db.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -140,7 +141,7 @@ describe('3. lockouts that cannot be weaponised', () => {
     expect(unlocked.statusCode).toBe(200);
     expect(unlocked.json()).toEqual({ sign_in: { failures: 0, backoff_seconds: 0 } });
     expect((await signIn(l, user.email, 'unlock-me-pass-1', '10.9.2.1')).statusCode).toBe(200);
-    const audit = auditRowsFor(l, 'user', user.id).at(-1)!;
+    const audit = (await auditRowsFor(l, 'user', user.id)).at(-1)!;
     expect(JSON.parse(audit.new_values!)).toEqual({ sign_in_unlocked: true });
     expect(JSON.parse(audit.old_values!)).toEqual({ failed_sign_ins: 5 });
   });
@@ -239,12 +240,11 @@ describe('7. exports need export_data', () => {
     }
     const res = await l.admin.get('/api/patients/export');
     expect(res.statusCode).toBe(200);
-    const row = l.database.sqlite
-      .prepare(
-        `SELECT new_values FROM audit_log WHERE action = 'export' AND entity = 'patient' ORDER BY id DESC LIMIT 1`,
-      )
-      .get() as { new_values: string };
-    expect(JSON.parse(row.new_values)).toMatchObject({ format: 'csv', rows: 2, complete: true });
+    const exported = (await row<{ new_values: string }>(
+      l.database,
+      `SELECT new_values FROM audit_log WHERE action = 'export' AND entity = 'patient' ORDER BY id DESC LIMIT 1`,
+    ))!;
+    expect(JSON.parse(exported.new_values)).toMatchObject({ format: 'csv', rows: 2, complete: true });
   });
 });
 
@@ -298,7 +298,7 @@ describe('9. discounts above a role ceiling need an approver', () => {
     expect(approved.statusCode, approved.body).toBe(201);
     const bill = approved.json().bill;
     expect(bill.final_amount).toBe(0);
-    const audit = JSON.parse(auditRowsFor(l, 'bill', bill.id).at(-1)!.new_values!);
+    const audit = JSON.parse((await auditRowsFor(l, 'bill', bill.id)).at(-1)!.new_values!);
     expect(audit.discount).toMatchObject({
       effective_percent: 100,
       ceiling_percent: 10,

@@ -1,8 +1,9 @@
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLab, tempDir, type TestLab } from '../helpers.js';
-import { openDatabase, type Database_ } from '../../src/core/db/connection.js';
+import type { Database_ } from '../../src/core/db/connection.js';
+import { describeTarget } from '../../src/core/db/url.js';
+import { openTestDatabase, row, rows } from '../db.js';
 import { buildApp } from '../../src/server/app.js';
 import type { User } from '../../src/shared/schemas/users.js';
 import { badFields, errorBody, raw } from './support.js';
@@ -25,7 +26,7 @@ describe('on a fresh, empty database', () => {
   let database: Database_;
   let app: FastifyInstance;
   beforeAll(async () => {
-    database = openDatabase(join(tempDir(), 'lims.db'));
+    database = await openTestDatabase(tempDir());
     app = await buildApp({ database, logger: false });
     await app.ready();
   });
@@ -37,7 +38,14 @@ describe('on a fresh, empty database', () => {
   it('the status says the lab needs setting up, and names the database', async () => {
     const res = await raw(app, { method: 'GET', url: '/api/setup/status' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ needs_setup: true, database: { type: 'SQLite', file: database.file } });
+    expect(res.json()).toEqual({
+      needs_setup: true,
+      database:
+        database.engine === 'sqlite'
+          ? { type: 'SQLite', file: database.file }
+          : { type: 'PostgreSQL', server: describeTarget(database.target).replace('PostgreSQL ', '') },
+    });
+    expect(res.body).not.toContain('pg-secret');
     expect((await raw(app, { method: 'GET', url: '/api/health' })).json()).toMatchObject({
       status: 'ok',
       setup_complete: false,
@@ -52,7 +60,10 @@ describe('on a fresh, empty database', () => {
     expect(res.statusCode).toBe(403);
     for (const ok of ['192.168.1.20:3001', '10.0.0.5', '127.0.0.1:3001', '[::1]:3001', 'localhost:3001']) {
       const r = await raw(app, { method: 'GET', url: '/api/setup/status', headers: { host: ok } });
-      expect(r.json(), ok).toMatchObject({ needs_setup: true, database: { type: 'SQLite' } });
+      expect(r.json(), ok).toMatchObject({
+        needs_setup: true,
+        database: { type: database.engine === 'sqlite' ? 'SQLite' : 'PostgreSQL' },
+      });
     }
   });
 
@@ -99,7 +110,7 @@ describe('on a fresh, empty database', () => {
       role: 'superadmin',
       email: 'nandini@sunrise.test',
     });
-    const org = database.sqlite.prepare('SELECT name, address, phone, email, timezone FROM organizations').all();
+    const org = await rows(database, 'SELECT name, address, phone, email, timezone FROM organizations');
     expect(org).toEqual([
       {
         name: 'Sunrise Diagnostics',
@@ -119,10 +130,12 @@ describe('on a fresh, empty database', () => {
     });
     expect(res.statusCode).toBe(409);
     expect(errorBody(res).message).toMatch(/already set up/);
-    expect(database.sqlite.prepare('SELECT name FROM organizations').all()).toEqual([{ name: 'Sunrise Diagnostics' }]);
-    expect(database.sqlite.prepare("SELECT count(*) AS n FROM users WHERE email = 'intruder@x.test'").get()).toEqual({
-      n: 0,
-    });
+    expect(await rows(database, 'SELECT name FROM organizations')).toEqual([{ name: 'Sunrise Diagnostics' }]);
+    expect(
+      Number(
+        (await row<{ n: number }>(database, "SELECT count(*) AS n FROM users WHERE email = 'intruder@x.test'"))?.n,
+      ),
+    ).toBe(0);
   });
 });
 

@@ -352,7 +352,7 @@ describe('setting up a lab with the import switches', () => {
       await app.ready();
       const admin = client(app, await login(app, ADMIN_EMAIL, PASSWORD), result.adminId, ADMIN_EMAIL);
       const res = await admin.get('/api/tests?search=TSH');
-      expect(res.statusCode).toBe(200);
+      expect(res.statusCode, res.body).toBe(200);
       expect(res.json<{ tests: CatalogueTest[] }>().tests).toEqual([
         expect.objectContaining({ code: 'TSH', unit: 'µIU/mL', price: testPrice.get('TSH'), sample_type: 'Blood' }),
       ]);

@@ -1,4 +1,5 @@
 /** Factories and small helpers shared by the API tests: unique data per test, typed responses. */
+import { row, rows } from '../db.js';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { Client, TestLab } from '../helpers.js';
@@ -141,19 +142,22 @@ export interface AuditRow {
 }
 
 /** Audit rows straight from the table, oldest first. */
-export function auditRowsFor(lab: TestLab, entity: string, entityId: number | string): AuditRow[] {
-  return lab.database.sqlite
-    .prepare('SELECT * FROM audit_log WHERE entity = ? AND entity_id = ? ORDER BY id')
-    .all(entity, String(entityId)) as AuditRow[];
+export function auditRowsFor(lab: TestLab, entity: string, entityId: number | string): Promise<AuditRow[]> {
+  return rows<AuditRow>(
+    lab.database,
+    'SELECT * FROM audit_log WHERE entity = ? AND entity_id = ? ORDER BY id',
+    entity,
+    String(entityId),
+  );
 }
 
-export function lastAuditId(lab: TestLab): number {
-  const r = lab.database.sqlite.prepare('SELECT coalesce(max(id), 0) AS id FROM audit_log').get() as { id: number };
-  return r.id;
+export async function lastAuditId(lab: TestLab): Promise<number> {
+  const r = await row<{ id: number }>(lab.database, 'SELECT coalesce(max(id), 0) AS id FROM audit_log');
+  return Number(r?.id ?? 0);
 }
 
-export function auditRowsAfter(lab: TestLab, id: number): AuditRow[] {
-  return lab.database.sqlite.prepare('SELECT * FROM audit_log WHERE id > ? ORDER BY id').all(id) as AuditRow[];
+export function auditRowsAfter(lab: TestLab, id: number): Promise<AuditRow[]> {
+  return rows<AuditRow>(lab.database, 'SELECT * FROM audit_log WHERE id > ? ORDER BY id', id);
 }
 
 /** YYYY-MM-DD shifted by whole years and days from today on the test lab's calendar (Asia/Kolkata): ages count on it. */

@@ -1,3 +1,5 @@
+import { row, rows } from '../db.js';
+import { migrations } from '../../src/core/db/migrations/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLab, type TestLab } from '../helpers.js';
 import type { Counts } from '../../src/shared/schemas/dashboard.js';
@@ -45,14 +47,20 @@ describe('diagnostics for the debug and connection-test screens', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json<{ server: { node: string; demo: boolean }; database: DatabaseDiagnostics; counts: Counts }>();
     expect(body.server).toMatchObject({ node: process.version, demo: false });
-    expect(body.database).toMatchObject({
-      type: 'SQLite',
-      file: lab.database.file,
-      journal_mode: 'wal',
-      synchronous: 'FULL',
-      foreign_keys: true,
-      quick_check: 'ok',
-    });
+    const d = lab.database;
+    expect(body.database).toMatchObject(
+      d.engine === 'sqlite'
+        ? {
+            type: 'SQLite',
+            file: d.file,
+            journal_mode: 'wal',
+            synchronous: 'FULL',
+            foreign_keys: true,
+            quick_check: 'ok',
+          }
+        : { type: 'PostgreSQL', change_listener: true, quick_check: 'ok', schema_version: migrations.length },
+    );
+    expect(JSON.stringify(body.database)).not.toContain('pg-secret');
     expect(body.database.size_bytes).toBeGreaterThan(0);
     expect(body.counts.patients).toBe((await countsOf(lab.admin)).patients);
   });
@@ -77,17 +85,19 @@ describe('diagnostics for the debug and connection-test screens', () => {
     expect(res.json<{ audit: ChainReport }>().audit).toMatchObject({
       ok: true,
       firstBrokenId: null,
-      checked: lastAuditId(lab),
+      checked: await lastAuditId(lab),
     });
   });
 
   it('the patient-write check succeeds and leaves no patient, no audit row and no used patient number behind', async () => {
     await createPatient(lab.admin);
     const numbersUsed = () =>
-      lab.database.sqlite.prepare("SELECT name, value FROM sequences WHERE name LIKE 'patient:%' ORDER BY name").all();
-    const numbersBefore = numbersUsed();
-    const patientsBefore = (lab.database.sqlite.prepare('SELECT count(*) AS n FROM patients').get() as { n: number }).n;
-    const auditBefore = lastAuditId(lab);
+      rows(lab.database, "SELECT name, value FROM sequences WHERE name LIKE 'patient:%' ORDER BY name");
+    const numbersBefore = await numbersUsed();
+    const patientCount = async () =>
+      Number((await row<{ n: number }>(lab.database, 'SELECT count(*) AS n FROM patients'))?.n);
+    const patientsBefore = await patientCount();
+    const auditBefore = await lastAuditId(lab);
 
     const res = await lab.admin.post('/api/system/checks/patient-write');
     expect(res.statusCode).toBe(200);
@@ -96,11 +106,9 @@ describe('diagnostics for the debug and connection-test screens', () => {
     expect(check).toMatchObject({ ok: true, error: null });
     expect(check.patient_code).toMatch(/^PAT\d{12}$/);
 
-    expect((lab.database.sqlite.prepare('SELECT count(*) AS n FROM patients').get() as { n: number }).n).toBe(
-      patientsBefore,
-    );
-    expect(lastAuditId(lab)).toBe(auditBefore);
+    expect(await patientCount()).toBe(patientsBefore);
+    expect(await lastAuditId(lab)).toBe(auditBefore);
     expect((await countsOf(lab.admin)).patients).toBe(patientsBefore);
-    expect(numbersUsed()).toEqual(numbersBefore);
+    expect(await numbersUsed()).toEqual(numbersBefore);
   });
 });

@@ -1,3 +1,4 @@
+import { rows } from '../db.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLab, type TestLab } from '../helpers.js';
 import type { User } from '../../src/shared/schemas/users.js';
@@ -280,11 +281,11 @@ describe('secrets', () => {
       expect(r.statusCode).toBeLessThan(300);
       expect(r.body).not.toMatch(/password_hash|scrypt\$|hidden-pass/);
     }
-    const rows = lab.database.sqlite.prepare('SELECT old_values, new_values FROM audit_log').all() as {
-      old_values: string | null;
-      new_values: string | null;
-    }[];
-    for (const r of rows) expect(`${r.old_values} ${r.new_values}`).not.toMatch(/password_hash|scrypt\$|hidden-pass/);
-    expect(rows.length).toBeGreaterThan(5);
+    const audit = await rows<{ old_values: string | null; new_values: string | null }>(
+      lab.database,
+      'SELECT old_values, new_values FROM audit_log',
+    );
+    for (const r of audit) expect(`${r.old_values} ${r.new_values}`).not.toMatch(/password_hash|scrypt\$|hidden-pass/);
+    expect(audit.length).toBeGreaterThan(5);
   });
 });

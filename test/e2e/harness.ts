@@ -1,6 +1,8 @@
 /**
  * Browser tests: the real server (buildApp on a temp data dir, the built UI from dist/public)
- * listening on a free port, driven by Debian's chromium through playwright-core.
+ * listening on a free port, driven by Chromium through playwright-core: the browser `npm test`
+ * checked for (scripts/find-browser.mjs: $CHROMIUM_PATH, else chromium, chromium-browser,
+ * google-chrome on PATH). Without one, the test file fails with the line that says what to install.
  *
  *   const app = await startApp();               // a set-up lab with an admin and a few staff
  *   const page = await app.newPage();           // 1366x768; app.newPage(MOBILE) for 390x844
@@ -24,6 +26,7 @@ import { createUser } from '../../src/core/users/service.js';
 import { systemActor } from '../../src/core/context.js';
 import { buildApp } from '../../src/server/app.js';
 import type { Role } from '../../src/shared/roles.js';
+import { requireBrowser } from '../../scripts/find-browser.mjs';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const UI_DIR = join(ROOT, 'dist/public');
@@ -31,6 +34,12 @@ export const RESULTS_DIR = join(ROOT, 'test-results');
 
 export const DESKTOP = { width: 1366, height: 768 } as const;
 export const MOBILE = { width: 390, height: 844 } as const;
+
+/**
+ * Looked up when a browser test file loads: without a browser the file fails at once with the line
+ * that says what to install. (Thrown later, from a beforeAll, it would list the file's tests as skipped.)
+ */
+export const BROWSER_PATH = requireBrowser();
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -135,7 +144,7 @@ export async function startApp(opts: StartOptions = {}): Promise<E2eApp> {
   const server = await buildApp({ database, demo: opts.demo ?? false, uiDir: UI_DIR, logger: false, version: 'e2e' });
   await server.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: BROWSER_PATH, args: CHROMIUM_ARGS });
   const contexts: BrowserContext[] = [];
 
   return {

@@ -15,6 +15,7 @@ import { patientCreateSchema } from '../../src/shared/schemas/patients.js';
 import { sampleCreateSchema } from '../../src/shared/schemas/samples.js';
 import { billCreateSchema } from '../../src/shared/schemas/bills.js';
 import { MOBILE, RESULTS_DIR, login, screenshot, startApp, type E2eApp } from './harness.js';
+import { requirePoppler } from '../../scripts/find-browser.mjs';
 
 let app: E2eApp;
 let sample: { id: number; code: string; barcode: string };
@@ -248,7 +249,7 @@ describe('Result Entry and Result Validation', () => {
     mkdirSync(RESULTS_DIR, { recursive: true });
     const file = join(RESULTS_DIR, 'results-report.pdf');
     writeFileSync(file, await pdf.body());
-    const text = execFileSync('pdftotext', ['-layout', file, '-']).toString();
+    const text = execFileSync(requirePoppler('pdftotext'), ['-layout', file, '-']).toString();
     expect(text).toMatch(/Haemoglobin\s+16\.4\s+g\/dL\s+12\.0-15\.5\s+H/);
     expect(text).toMatch(/Fasting Blood Sugar\s+92\s+mg\/dL\s+70-110/);
     expect(text).toContain('Verified by Test validator');
@@ -256,7 +257,7 @@ describe('Result Entry and Result Validation', () => {
     expect(text).toContain(sample.barcode);
     expect(text).not.toContain('PARTIAL');
     // The PNG is looked at by a person (test-results/results-report-1.png).
-    execFileSync('pdftoppm', ['-png', '-r', '70', file, join(RESULTS_DIR, 'results-report')]);
+    execFileSync(requirePoppler('pdftoppm'), ['-png', '-r', '70', file, join(RESULTS_DIR, 'results-report')]);
   });
 
   it('self-verification is refused with a reason in Bulk Validate', async () => {

@@ -11,6 +11,7 @@ import { testCreateSchema } from '../../src/shared/schemas/catalogue.js';
 import { patientCreateSchema } from '../../src/shared/schemas/patients.js';
 import { sampleCreateSchema, type Sample } from '../../src/shared/schemas/samples.js';
 import { MOBILE, RESULTS_DIR, login, screenshot, startApp, type E2eApp } from './harness.js';
+import { requirePoppler } from '../../scripts/find-browser.mjs';
 
 let app: E2eApp;
 /** Collected in the browser: Meera's blood sample with two tests. */
@@ -142,10 +143,17 @@ describe('Sample Collection', () => {
     expect(pdf.headers()['content-type']).toBe('application/pdf');
     const file = join(RESULTS_DIR, 'samples-label.pdf');
     writeFileSync(file, await pdf.body());
-    const text = execFileSync('pdftotext', ['-layout', file, '-']).toString();
+    const text = execFileSync(requirePoppler('pdftotext'), ['-layout', file, '-']).toString();
     expect(text).toContain('Meera Iyer');
     expect(text).toContain(barcode);
-    execFileSync('pdftoppm', ['-png', '-r', '300', '-singlefile', file, join(RESULTS_DIR, 'samples-label')]);
+    execFileSync(requirePoppler('pdftoppm'), [
+      '-png',
+      '-r',
+      '300',
+      '-singlefile',
+      file,
+      join(RESULTS_DIR, 'samples-label'),
+    ]);
 
     // Download: the barcode PNG under its code.
     const [download] = await Promise.all([

@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { backupDatabase, restoreDatabase } from '../../core/db/backup.js';
+import { backupDatabase, restoreDatabase, restorePostgres } from '../../core/db/backup.js';
+import { describeTarget } from '../../core/db/url.js';
+import { explainPostgresError, probePostgres } from '../../core/db/postgres.js';
 import { dataPaths } from '../../core/datadir.js';
 import { runningServer } from '../../core/serve-lock.js';
-import { dataDirOf, withDatabase } from '../context.js';
+import { dataDirOf, targetOf, withDatabase } from '../context.js';
 import { CliError } from '../errors.js';
 import type { Output } from '../output.js';
 
@@ -16,7 +18,10 @@ export function registerBackup(program: Command, out: Output): void {
   program
     .command('backup')
     .description('a consistent copy of the database, safe while the server runs')
-    .option('-o, --out <file>', 'backup file to write (default: <data dir>/backups/lims-<time>.db)')
+    .option(
+      '-o, --out <file>',
+      'backup file to write (default: <data dir>/backups/lims-<time>.db, or .dump on PostgreSQL)',
+    )
     .addHelpText(
       'after',
       `
@@ -24,13 +29,16 @@ Examples:
   $ lims backup
   $ lims backup --out /mnt/usb/lims-$(date +%F).db
 
-The copy is made with SQLite's online backup and checked before the command ends.
+On SQLite the copy is made with SQLite's online backup and checked before the command ends.
+On PostgreSQL it is pg_dump's custom format (pg_dump and pg_restore must be on the PATH);
+replication and point-in-time recovery belong to the database's operators (docs/deployment.md).
 Keep backups off this machine. Restore one with "lims restore FILE" (server stopped).`,
     )
     .action((flags: { out?: string }, cmd: Command) =>
       withDatabase(cmd, async (database, dir) => {
         const { backupsDir } = dataPaths(dir);
-        const file = resolve(flags.out ?? `${backupsDir}/lims-${stamp()}.db`);
+        const ext = database.engine === 'postgres' ? 'dump' : 'db';
+        const file = resolve(flags.out ?? `${backupsDir}/lims-${stamp()}.${ext}`);
         if (!flags.out)
           await import('node:fs').then((fs) => fs.mkdirSync(backupsDir, { recursive: true, mode: 0o700 }));
         try {
@@ -48,10 +56,33 @@ Keep backups off this machine. Restore one with "lims restore FILE" (server stop
     .command('restore')
     .description('replace the database with a backup (the current one is kept beside it)')
     .argument('<file>', 'a backup made by lims backup')
-    .action((file: string, _flags: unknown, cmd: Command) => {
+    .action(async (file: string, _flags: unknown, cmd: Command) => {
       const dir = dataDirOf(cmd);
       const source = resolve(file);
       if (!existsSync(source)) throw new CliError(`no such backup file: ${source}`);
+      const target = targetOf(cmd, dir);
+      if (target.kind === 'postgres') {
+        let probe;
+        try {
+          probe = await probePostgres(target);
+        } catch (err) {
+          throw new CliError(`cannot open ${describeTarget(target)}: ${explainPostgresError(err, target)}`, 1, {
+            cause: err,
+          });
+        }
+        if (probe.state !== 'empty') {
+          throw new CliError(
+            `${describeTarget(target)} is not empty: restore into a new, empty database (createdb), then point lims at it with --database-url`,
+          );
+        }
+        try {
+          await restorePostgres(source, target);
+        } catch (err) {
+          throw new CliError((err as Error).message, 1, { cause: err });
+        }
+        out.line(`restored ${source} into ${describeTarget(target)}`);
+        return;
+      }
       const pid = runningServer(dir);
       if (pid) throw new CliError(`lims serve is running on this data dir (pid ${pid}); stop it before restoring`);
       const { dbFile } = dataPaths(dir, { create: true });

@@ -1,7 +1,8 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { dataPaths } from '../../core/datadir.js';
 import { primaryOrganization } from '../../core/settings/organization.js';
-import { dataDirOf, openDb } from '../context.js';
+import { describeTarget, type DatabaseTarget } from '../../core/db/url.js';
+import { explainPostgresError, isPostgresConnectError } from '../../core/db/postgres.js';
+import { dataDirOf, openTarget, targetOf } from '../context.js';
 import { CliError } from '../errors.js';
 import { parsePort } from '../flags.js';
 import type { Output } from '../output.js';
@@ -49,6 +50,7 @@ Examples:
   $ lims serve
   $ lims serve --host 0.0.0.0 --port 8080
   $ lims serve --demo --data-dir /tmp/lims-demo
+  $ lims serve --database-url postgres://lims@db.clinic.lan/lims --port 3002
 
 Stop it with Ctrl+C (or SIGTERM): open requests finish and the database is closed cleanly.`,
     )
@@ -57,6 +59,7 @@ Stop it with Ctrl+C (or SIGTERM): open requests finish and the database is close
 
 async function runServe(cmd: Command, flags: ServeFlags, out: Output): Promise<void> {
   const dir = dataDirOf(cmd);
+  const target = targetOf(cmd, dir);
   const demo = flags.demo ?? false;
   // Loaded here, not at the top: the server and its plugins take half a second to import, and
   // every other command (setup, user, audit) should start at once.
@@ -65,6 +68,7 @@ async function runServe(cmd: Command, flags: ServeFlags, out: Output): Promise<v
   try {
     ({ url } = await serve({
       dataDir: dir,
+      target,
       port: flags.port,
       host: flags.host,
       demo,
@@ -75,21 +79,29 @@ async function runServe(cmd: Command, flags: ServeFlags, out: Output): Promise<v
       allowedHosts: flags.allowedHosts,
     }));
   } catch (err) {
+    if (err instanceof CliError) throw err;
+    if (target.kind === 'postgres' && isPostgresConnectError(err)) {
+      throw new CliError(`cannot open ${describeTarget(target)}: ${explainPostgresError(err, target)}`, 1, {
+        cause: err,
+      });
+    }
     throw listenError(err, flags.host, flags.port);
   }
-  const needsSetup = !demo && !(await hasLab(dir));
+  const needsSetup = !demo && !(await hasLab(target));
   out.line(`lims is running at ${url}`);
   if (demo) {
     out.line('Demo mode: the demo accounts and their password are listed on the login page.');
   } else if (needsSetup) {
-    out.line(`No lab is set up in ${dir} yet: open ${url}/setup-wizard to create one.`);
+    out.line(
+      `No lab is set up in ${target.kind === 'sqlite' ? dir : describeTarget(target)} yet: open ${url}/setup-wizard to create one.`,
+    );
   }
   out.line('Press Ctrl+C to stop.');
 }
 
 /** A second, short-lived connection: the server holds its own, and WAL lets both read. */
-async function hasLab(dir: string): Promise<boolean> {
-  const database = openDb(dataPaths(dir).dbFile);
+async function hasLab(target: DatabaseTarget): Promise<boolean> {
+  const database = await openTarget(target);
   try {
     return (await primaryOrganization(database.db)) !== null;
   } finally {

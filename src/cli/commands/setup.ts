@@ -9,7 +9,10 @@ import { primaryOrganization } from '../../core/settings/organization.js';
 import { CURRENCIES, DATE_FORMATS, TIMEZONES } from '../../shared/constants.js';
 import { ROLE_LABELS } from '../../shared/roles.js';
 import { setupSchema, type SetupInput } from '../../shared/schemas/setup.js';
-import { dataDirGiven, dataDirOf, openDb } from '../context.js';
+import { chosenDatabase, dataDirGiven, dataDirOf, openDb, openTarget } from '../context.js';
+import { writeDataDirConfig } from '../../core/datadir.js';
+import { describeTarget, redactDatabaseUrl, type DatabaseTarget } from '../../core/db/url.js';
+import { explainPostgresError, probePostgres } from '../../core/db/postgres.js';
 import { CliError, UsageError } from '../errors.js';
 import { isInteractive, parseFlags, validatorFor } from '../flags.js';
 import { shellQuote, type Output } from '../output.js';
@@ -82,8 +85,8 @@ Setting up never changes a data dir that already holds a lab.`,
 
 async function runSetup(cmd: Command, flags: SetupFlags, out: Output): Promise<void> {
   const dir = dataDirOf(cmd);
-  const { dbFile } = dataPaths(dir);
-  await refuseIfSetUp(dbFile, dir);
+  const chosen = chosenDatabase(cmd, dir);
+  await refuseIfSetUp(chosen.target, dir);
 
   let raw: Record<string, unknown>;
   if (flags.yes) {
@@ -98,7 +101,8 @@ async function runSetup(cmd: Command, flags: SetupFlags, out: Output): Promise<v
   }
   const setup = parseFlags(setupSchema, raw, FLAG_OF, SECRET);
 
-  const database = openDb(dataPaths(dir, { create: true }).dbFile);
+  const database =
+    chosen.target.kind === 'sqlite' ? openDb(dataPaths(dir, { create: true }).dbFile) : await openTarget(chosen.target);
   let result: SetupResult;
   try {
     result = await setupLab(database.db, setup);
@@ -106,26 +110,59 @@ async function runSetup(cmd: Command, flags: SetupFlags, out: Output): Promise<v
     // Someone else set the lab up between our check and now: setupLab refused inside its transaction.
     if (err instanceof DomainError && err.code === 'ALREADY_SET_UP') {
       const org = await primaryOrganization(database.db);
-      throw new CliError(alreadySetUp(org?.name ?? 'unknown', dir));
+      throw new CliError(alreadySetUp(org?.name ?? 'unknown', where(chosen.target, dir)));
     }
     throw err;
   } finally {
     await database.close();
   }
-  printNextSteps(out, setup, dir, dataDirGiven(cmd), result.catalogue);
+  // The data dir remembers a PostgreSQL URL given on the command line, so `lims serve` needs no flag.
+  if (chosen.target.kind === 'postgres' && chosen.url && chosen.source !== 'config') {
+    writeDataDirConfig(dir, { database_url: chosen.url });
+    out.line(
+      `The database URL is stored in ${dir}/config.json (readable by this user only): ${redactDatabaseUrl(chosen.url)}`,
+    );
+  }
+  printNextSteps(out, setup, dir, dataDirGiven(cmd), result.catalogue, chosen.target);
 }
 
-function alreadySetUp(name: string, dir: string): string {
-  return `this data dir already holds a lab (${name}); nothing was changed (data dir: ${dir})`;
+function where(target: DatabaseTarget, dir: string): string {
+  return target.kind === 'sqlite' ? `data dir: ${dir}` : describeTarget(target);
+}
+
+function alreadySetUp(name: string, place: string): string {
+  return place.startsWith('data dir')
+    ? `this data dir already holds a lab (${name}); nothing was changed (${place})`
+    : `this database already holds a lab (${name}); nothing was changed (${place})`;
 }
 
 /** Checked before any question is asked, and without creating a database where there is none. */
-async function refuseIfSetUp(dbFile: string, dir: string): Promise<void> {
+async function refuseIfSetUp(target: DatabaseTarget, dir: string): Promise<void> {
+  if (target.kind === 'postgres') {
+    let probe;
+    try {
+      probe = await probePostgres(target);
+    } catch (err) {
+      throw new CliError(`cannot open ${describeTarget(target)}: ${explainPostgresError(err, target)}`, 1, {
+        cause: err,
+      });
+    }
+    if (probe.state === 'other') {
+      throw new CliError(
+        `${describeTarget(target)} is not empty (it holds ${probe.tables.join(', ')}...): lims sets up a lab only on an empty database; create one for it (createdb lims)`,
+      );
+    }
+    if (probe.state === 'lims' && probe.labName !== null) {
+      throw new CliError(alreadySetUp(probe.labName, describeTarget(target)));
+    }
+    return;
+  }
+  const dbFile = target.file;
   if (!existsSync(dbFile)) return;
   const database = openDb(dbFile);
   try {
     const org = await primaryOrganization(database.db);
-    if (org) throw new CliError(alreadySetUp(org.name, dir));
+    if (org) throw new CliError(alreadySetUp(org.name, `data dir: ${dir}`));
   } finally {
     await database.close();
   }
@@ -245,11 +282,13 @@ function printNextSteps(
   dir: string,
   showDir: boolean,
   catalogue: StarterSummary | null,
+  target: DatabaseTarget,
 ): void {
   const dirFlag = showDir ? ` --data-dir ${shellQuote(dir)}` : '';
   out.line(`Lab "${setup.labName}" is set up.`);
   out.fields([
     ['Data dir', dir],
+    ['Database', describeTarget(target)],
     ['Administrator', `${setup.adminName} <${setup.adminEmail}> (${ROLE_LABELS.superadmin})`],
     ['Timezone', setup.timezone],
     ['Currency', setup.currency],

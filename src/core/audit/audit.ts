@@ -85,6 +85,13 @@ export function rowHash(prevHash: string, r: HashedFields): string {
  * IMMEDIATE), so reading the last hash here is race-free.
  */
 export async function writeAudit(trx: Executor, actor: Actor, entry: AuditEntry): Promise<void> {
+  // Outside a transaction (a sign-in, an export), the read of the last hash and the append still
+  // go together in one: on PostgreSQL another server may be appending at the same moment.
+  if (!trx.isTransaction) return (trx as Db).transaction().execute((t) => appendAudit(t, actor, entry));
+  return appendAudit(trx, actor, entry);
+}
+
+async function appendAudit(trx: Executor, actor: Actor, entry: AuditEntry): Promise<void> {
   const prev = (await lastAuditHash(trx)) ?? GENESIS_HASH;
   const row: HashedFields = {
     organization_id: actor.organizationId,

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OUTSIDE_CHANGES_CHECK_MS, openDatabase, type Database_ } from '../db/connection.js';
+import { OUTSIDE_CHANGES_CHECK_MS, openDatabase, type SqliteDatabase } from '../db/connection.js';
 import { createSession, deleteSession, resolveSession, sessionFromMemory, touchSession } from './sessions.js';
 
-const opened: { database: Database_; dir: string }[] = [];
+const opened: { database: SqliteDatabase; dir: string }[] = [];
 
 afterEach(async () => {
   for (const { database, dir } of opened.splice(0)) {
@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 /** A database with one lab and one active receptionist; returns the user's id. */
-function labWithUser(): { d: Database_; userId: number } {
+function labWithUser(): { d: SqliteDatabase; userId: number } {
   const dir = mkdtempSync(join(tmpdir(), 'lims-sessions-'));
   const d = openDatabase(join(dir, 'lims.db'));
   opened.push({ database: d, dir });

@@ -1,6 +1,8 @@
-import { copyFileSync, existsSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import Database from 'better-sqlite3';
-import type { Database_ } from './connection.js';
+import type { Database_, PostgresDatabase } from './connection.js';
+import type { DatabaseTarget } from './url.js';
 
 export interface BackupReport {
   file: string;
@@ -40,6 +42,7 @@ export async function backupDatabase(database: Database_, outFile: string): Prom
   if (existsSync(outFile)) throw new Error(`${outFile} already exists; choose another file name`);
   const tmp = `${outFile}.partial`;
   rmSync(tmp, { force: true });
+  if (database.engine === 'postgres') return backupPostgres(database, outFile, tmp);
   try {
     const result = await database.sqlite.backup(tmp);
     renameSync(tmp, outFile);
@@ -70,4 +73,80 @@ export function restoreDatabase(backupFile: string, dbFile: string): { previous:
   }
   copyFileSync(backupFile, dbFile);
   return { previous };
+}
+
+type PostgresTarget = Extract<DatabaseTarget, { kind: 'postgres' }>;
+
+/** Connection settings for PostgreSQL's own programs, through their environment (never the command line). */
+function pgEnv(t: PostgresTarget): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PGHOST: t.host,
+    PGPORT: String(t.port),
+    PGDATABASE: t.database,
+    PGUSER: t.user,
+    ...(t.password !== undefined ? { PGPASSWORD: t.password } : {}),
+    ...(t.sslmode ? { PGSSLMODE: t.sslmode } : {}),
+  };
+}
+
+/** Runs one of PostgreSQL's client programs; a missing program is one line naming it. */
+export function runPgProgram(program: string, args: string[], t: PostgresTarget): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(program, args, { env: pgEnv(t), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('error', (e: NodeJS.ErrnoException) =>
+      reject(
+        e.code === 'ENOENT'
+          ? new Error(
+              `${program} is not on the PATH: install PostgreSQL's client programs (Debian: apt-get install postgresql-client), the same major version as the server or newer`,
+            )
+          : e,
+      ),
+    );
+    child.on('close', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${program} failed: ${err.trim().split('\n').slice(-3).join(' ')}`)),
+    );
+  });
+}
+
+/**
+ * pg_dump in its custom format: a consistent snapshot while servers keep writing, restorable with
+ * pg_restore (lims restore). The archive's table of contents is read back before this returns.
+ */
+async function backupPostgres(database: PostgresDatabase, outFile: string, tmp: string): Promise<BackupReport> {
+  const t = database.target as PostgresTarget;
+  try {
+    await runPgProgram('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--file=${tmp}`], t);
+    const toc = await runPgProgram('pg_restore', ['--list', tmp], t);
+    if (!/TABLE DATA \S+ patients /.test(toc)) throw new Error(`${outFile}: the dump holds no patients table`);
+    renameSync(tmp, outFile);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+  const facts = await database.pool.query<{ v: number; n: number }>(
+    'SELECT (SELECT max(version) FROM schema_migrations) AS v, (SELECT count(*) FROM patients) AS n',
+  );
+  return {
+    file: outFile,
+    bytes: statSync(outFile).size,
+    pages: 0,
+    schema_version: Number(facts.rows[0]?.v ?? 0),
+    patients: Number(facts.rows[0]?.n ?? 0),
+  };
+}
+
+/** pg_restore of a lims backup into an empty PostgreSQL database, in one transaction. */
+export async function restorePostgres(backupFile: string, t: PostgresTarget): Promise<void> {
+  const toc = await runPgProgram('pg_restore', ['--list', backupFile], t);
+  if (!/TABLE DATA \S+ patients /.test(toc)) throw new Error(`${backupFile} is not a lims backup made by pg_dump`);
+  await runPgProgram(
+    'pg_restore',
+    ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', `--dbname=${t.database}`, backupFile],
+    t,
+  );
 }

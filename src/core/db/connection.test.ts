@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OUTSIDE_CHANGES_CHECK_MS, changeStamp, fixedQuery, openDatabase, type Database_ } from './connection.js';
+import { OUTSIDE_CHANGES_CHECK_MS, changeStamp, fixedQuery, openDatabase, type SqliteDatabase } from './connection.js';
 
-const opened: { database: Database_; dir: string }[] = [];
+const opened: { database: SqliteDatabase; dir: string }[] = [];
 
-function fresh(): Database_ {
+function fresh(): SqliteDatabase {
   const dir = mkdtempSync(join(tmpdir(), 'lims-conn-'));
   const database = openDatabase(join(dir, 'lims.db'));
   opened.push({ database, dir });
@@ -24,14 +24,14 @@ afterEach(async () => {
 
 const now = '2026-01-01T00:00:00.000Z';
 
-function addOrganization(d: Database_, name: string): number {
+function addOrganization(d: SqliteDatabase, name: string): number {
   return Number(
     d.sqlite.prepare('INSERT INTO organizations (name, created_at, updated_at) VALUES (?, ?, ?)').run(name, now, now)
       .lastInsertRowid,
   );
 }
 
-async function addOrganizationThroughKysely(d: Database_, name: string): Promise<void> {
+async function addOrganizationThroughKysely(d: SqliteDatabase, name: string): Promise<void> {
   await d.db
     .insertInto('organizations')
     .values({

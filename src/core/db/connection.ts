@@ -1,18 +1,38 @@
 import Database from 'better-sqlite3';
 import { CompiledQuery, Kysely, SqliteDialect, SqliteDriver, type DatabaseConnection } from 'kysely';
+import type pg from 'pg';
 import type { DB } from './schema.js';
 import { migrate } from './migrate.js';
+import { describeTarget, type DatabaseTarget } from './url.js';
+import { openPostgres } from './postgres.js';
+import { engineOf } from './dialect.js';
 
 export type Db = Kysely<DB>;
 
-export interface Database_ {
+interface DatabaseCommon {
   /** Kysely over the connection: every repository goes through this. */
   db: Db;
+  target: DatabaseTarget;
+  close(): Promise<void>;
+}
+
+export interface SqliteDatabase extends DatabaseCommon {
+  engine: 'sqlite';
   /** The raw better-sqlite3 handle: for src/core/db only (backup, FTS, integrity checks). */
   sqlite: Database.Database;
   file: string;
-  close(): Promise<void>;
 }
+
+export interface PostgresDatabase extends DatabaseCommon {
+  engine: 'postgres';
+  /** The raw pool: for src/core/db only (diagnostics, copy). */
+  pool: pg.Pool;
+  /** Whether other servers' changes are being heard (LISTEN connected). */
+  listening(): boolean;
+}
+
+/** The lab's database on either engine (issue 12). */
+export type Database_ = SqliteDatabase | PostgresDatabase;
 
 const STATEMENT_CACHE_SIZE = 500;
 
@@ -84,8 +104,11 @@ class ImmediateSqliteDialect extends SqliteDialect {
 
 type CachingDatabase = ReturnType<typeof cachingDatabase>;
 
-/** The connection behind each Kysely instance openDatabase made (not its transactions). */
+/** The SQLite connection behind each Kysely instance openDatabase made (not its transactions). */
 const connections = new WeakMap<Db, CachingDatabase>();
+
+/** Where changeStamp reads, for each Kysely instance opened on either engine. */
+const stampSources = new WeakMap<Db, (nowMs: number) => string | null>();
 
 type Scalar = string | number | bigint | null;
 
@@ -112,7 +135,12 @@ interface Compiled<R> {
 }
 
 export function fixedQuery<A extends Scalar[], R>(build: (db: Db, ...args: A) => Compiles<R>) {
-  let compiled: Compiled<R> | null = null;
+  // One compiled form per engine: `lims db copy` holds a SQLite and a PostgreSQL database at once.
+  let compiledSqlite: Compiled<R> | null = null;
+  let compiledPostgres: Compiled<R> | null = null;
+
+  const compiledFor = (db: Db): Compiled<R> =>
+    engineOf(db) === 'postgres' ? (compiledPostgres ??= compile(db)) : (compiledSqlite ??= compile(db));
 
   const compile = (db: Db): Compiled<R> => {
     // Build with a unique marker per declared argument (so: no default or rest arguments), then find
@@ -124,7 +152,7 @@ export function fixedQuery<A extends Scalar[], R>(build: (db: Db, ...args: A) =>
       if (!query.parameters.includes(m))
         throw new Error(`fixedQuery: argument ${i + 1} is not a parameter of: ${query.sql}`);
     });
-    return (compiled = { query, slots });
+    return { query, slots };
   };
 
   const parametersOf = (c: Compiled<R>, args: A) => c.slots.map((s) => (s.arg >= 0 ? args[s.arg] : s.value));
@@ -134,9 +162,9 @@ export function fixedQuery<A extends Scalar[], R>(build: (db: Db, ...args: A) =>
    * undefined when the query must go through Kysely (inside, or while another caller holds, a transaction).
    */
   function runNow(db: Db, args: A, first: boolean): R[] | undefined {
-    const c = compiled ?? compile(db);
     const conn = connections.get(db);
     if (!conn || conn.sqlite.inTransaction) return undefined;
+    const c = compiledSqlite ?? (compiledSqlite = compile(db));
     const stmt = conn.prepare(c.query.sql);
     const parameters = parametersOf(c, args);
     if (!stmt.reader) {
@@ -149,7 +177,7 @@ export function fixedQuery<A extends Scalar[], R>(build: (db: Db, ...args: A) =>
   }
 
   async function viaKysely(db: Db, args: A): Promise<R[]> {
-    const c = compiled ?? compile(db);
+    const c = compiledFor(db);
     return (await db.executeQuery<R>({ ...c.query, parameters: parametersOf(c, args) })).rows;
   }
 
@@ -177,9 +205,7 @@ export function fixedQuery<A extends Scalar[], R>(build: (db: Db, ...args: A) =>
  * instance that openDatabase did not make: then nothing may be reused.
  */
 export function changeStamp(db: Db, nowMs = Date.now()): string | null {
-  const conn = connections.get(db);
-  if (!conn || conn.sqlite.inTransaction) return null;
-  return conn.stamp(nowMs);
+  return stampSources.get(db)?.(nowMs) ?? null;
 }
 
 export function applyPragmas(sqlite: Database.Database): void {
@@ -190,7 +216,7 @@ export function applyPragmas(sqlite: Database.Database): void {
 }
 
 /** Opens (creating if needed) the SQLite database, applies pragmas and pending migrations. */
-export function openDatabase(file: string, opts: { readonly?: boolean } = {}): Database_ {
+export function openDatabase(file: string, opts: { readonly?: boolean } = {}): SqliteDatabase {
   const sqlite = new Database(file, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
   if (!opts.readonly) applyPragmas(sqlite);
   else sqlite.pragma('busy_timeout = 5000');
@@ -200,12 +226,44 @@ export function openDatabase(file: string, opts: { readonly?: boolean } = {}): D
     dialect: new ImmediateSqliteDialect({ database: connection as unknown as Database.Database }),
   });
   connections.set(db, connection);
+  stampSources.set(db, (nowMs) => (sqlite.inTransaction ? null : connection.stamp(nowMs)));
   return {
+    engine: 'sqlite',
     db,
     sqlite,
     file,
+    target: { kind: 'sqlite', file },
     async close() {
       await db.destroy();
     },
   };
+}
+
+/**
+ * Opens the database a target names, on its engine, with pending migrations applied. On
+ * PostgreSQL the connection is checked first, so a wrong host or password is one clear error.
+ */
+export async function openDatabaseAt(
+  target: DatabaseTarget,
+  opts: { readonly?: boolean; listen?: boolean } = {},
+): Promise<Database_> {
+  if (target.kind === 'sqlite') return openDatabase(target.file, opts);
+  const { db, pool, changes } = await openPostgres(target, { listen: opts.listen });
+  stampSources.set(db, () => changes.stamp());
+  return {
+    engine: 'postgres',
+    db,
+    pool,
+    target,
+    listening: () => changes.listening,
+    async close() {
+      await changes.close();
+      await db.destroy();
+    },
+  };
+}
+
+/** "SQLite /path/lims.db" or "PostgreSQL user@host:5432/name": never a password. */
+export function describeDatabase(d: Database_): string {
+  return describeTarget(d.target);
 }

@@ -1,9 +1,13 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
-import { fixedQuery } from './connection.js';
+import { sql, type Expression, type SqlBool, type Transaction } from 'kysely';
+import { fixedQuery, type Db } from './connection.js';
+import { engineOf } from './dialect.js';
+import type { DB } from './schema.js';
 
 /**
- * SQLite FTS5 prefix search over patients (name, code, phone, email). Dialect-specific, so it lives
- * in src/core/db; a PostgreSQL build would answer the same two questions with pg_trgm.
+ * Prefix search over patients (name, code, phone, email). Dialect-specific, so it lives in
+ * src/core/db: SQLite answers from its FTS5 index (kept by triggers); PostgreSQL from
+ * patient_search_words, one row per word, written beside each patient by `indexPatientWords`
+ * with the same tokenizer, so both engines give the same answers (issue 12).
  */
 
 /**
@@ -17,8 +21,7 @@ export function searchTokens(text: string): string[] {
     return [digits.length > 10 ? digits.slice(-10) : digits];
   }
   return (
-    text
-      .toLowerCase()
+    fold(text)
       // Combining marks belong to the word (Devanagari vowel signs, decomposed accents), as in the index.
       .split(/[^\p{L}\p{M}\p{N}]+/u)
       .filter(Boolean)
@@ -33,6 +36,15 @@ export function searchTokens(text: string): string[] {
  * itself, the column filter: both make FTS5 decode position lists, which triples the cost of
  * counting a common prefix over a million patients, for the same answer.
  */
+/** Lower case, Latin accents removed (as FTS5's remove_diacritics does); Indian scripts' signs are kept. */
+function fold(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .normalize('NFC')
+    .toLowerCase();
+}
+
 export function ftsQuery(organizationId: number, tokens: string[], opts: { soleOrganization?: boolean } = {}): string {
   const words = tokens.map((t) => `"${t.replace(/"/g, '""')}"*`).join(' AND ');
   const tenant = `org${organizationId}`;
@@ -64,3 +76,101 @@ export const pageOfMatching = fixedQuery(
       id: number;
     }>`SELECT rowid AS id FROM patients_fts WHERE patients_fts MATCH ${match} ORDER BY rowid DESC LIMIT ${limit} OFFSET ${offset}`,
 );
+
+/** The words the index holds for a patient, as the SQLite trigger feeds FTS5 (phone: digits and last 10). */
+export function patientWords(p: {
+  first_name: string;
+  last_name: string;
+  patient_code: string;
+  phone: string | null;
+  email: string | null;
+}): string[] {
+  const split = (text: string | null) =>
+    text
+      ? fold(text)
+          .split(/[^\p{L}\p{M}\p{N}]+/u)
+          .filter(Boolean)
+      : [];
+  const digits = (p.phone ?? '').replace(/[\s+.-]/g, '');
+  const phone = (p.phone ?? '').replace(/[\s+-]/g, '');
+  return [
+    ...new Set([
+      ...split(p.first_name),
+      ...split(p.last_name),
+      ...split(p.patient_code),
+      ...split(digits),
+      ...split(phone.slice(-10)),
+      ...split(p.email),
+    ]),
+  ];
+}
+
+type Executor = Db | Transaction<DB>;
+
+/**
+ * Keeps PostgreSQL's search words of one patient in step with its row (call after insert and
+ * update, in the same transaction); SQLite's triggers do this themselves.
+ */
+export async function indexPatientWords(
+  trx: Executor,
+  p: Parameters<typeof patientWords>[0] & { id: number; organization_id: number },
+): Promise<void> {
+  if (engineOf(trx) !== 'postgres') return;
+  await trx.deleteFrom('patient_search_words').where('patient_id', '=', p.id).execute();
+  const words = patientWords(p);
+  if (words.length === 0) return;
+  await trx
+    .insertInto('patient_search_words')
+    .values(words.map((word) => ({ organization_id: p.organization_id, word, patient_id: p.id })))
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
+/** A search for patients whose words start with every token: its count, a page of ids, and a where clause. */
+export interface PatientSearch {
+  count(): Promise<number>;
+  /** Newest first. */
+  page(limit: number, offset: number): Promise<number[]>;
+  /** `patients.id IN (matching ids)` for a Kysely where clause. */
+  ids: Expression<SqlBool>;
+}
+
+export async function patientSearch(db: Db, organizationId: number, tokens: string[]): Promise<PatientSearch> {
+  if (engineOf(db) === 'postgres') return postgresSearch(organizationId, tokens, db);
+  const soleOrganization = (await otherOrganization.first(db, organizationId)) === undefined;
+  const match = ftsQuery(organizationId, tokens, { soleOrganization });
+  return {
+    count: async () => Number((await countMatching.first(db, match))?.n ?? 0),
+    page: async (limit, offset) => (await pageOfMatching.all(db, match, limit, offset)).map((r) => r.id),
+    ids: idsMatching(match),
+  };
+}
+
+/** `word LIKE 'tok%'` on the (organization_id, word) primary key: a range, byte-ordered (COLLATE "C"). */
+function matchingIds(organizationId: number, tokens: string[]) {
+  const sets = tokens.map(
+    (t) =>
+      sql`SELECT patient_id FROM patient_search_words WHERE organization_id = ${organizationId} AND word LIKE ${`${t.replace(/[\\%_]/g, '\\$&')}%`}`,
+  );
+  return sql.join(sets, sql` INTERSECT `);
+}
+
+function postgresSearch(organizationId: number, tokens: string[], db: Db): PatientSearch {
+  const set = matchingIds(organizationId, tokens);
+  const distinct = tokens.length === 1 ? sql`SELECT DISTINCT patient_id FROM (${set}) s` : set;
+  return {
+    count: async () => {
+      const r = await sql<{ n: number }>`SELECT count(*) AS n FROM (${distinct}) m`.execute(db);
+      return Number(r.rows[0]?.n ?? 0);
+    },
+    page: async (limit, offset) => {
+      const r = await sql<{
+        id: number;
+      }>`SELECT patient_id AS id FROM (${distinct}) m ORDER BY patient_id DESC LIMIT ${limit} OFFSET ${offset}`.execute(
+        db,
+      );
+      return r.rows.map((row) => Number(row.id));
+    },
+    ids: sql<SqlBool>`patients.id IN (${set})`,
+  };
+}

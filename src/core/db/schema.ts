@@ -57,6 +57,13 @@ export interface EntityCountsTable {
   n: number;
 }
 
+/** PostgreSQL only (issue 12): the search words of each patient; SQLite keeps them in its FTS5 index. */
+export interface PatientSearchWordsTable {
+  organization_id: number;
+  word: string;
+  patient_id: number;
+}
+
 export interface PatientsTable {
   id: Generated<number>;
   organization_id: number;
@@ -124,6 +131,7 @@ export interface DB {
   sequences: SequencesTable;
   entity_counts: EntityCountsTable;
   patients: PatientsTable;
+  patient_search_words: PatientSearchWordsTable;
   audit_log: AuditLogTable;
   schema_migrations: SchemaMigrationsTable;
 }

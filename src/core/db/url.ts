@@ -27,15 +27,21 @@ export class DatabaseUrlError extends Error {}
 const PG_SCHEMES = new Set(['postgres:', 'postgresql:']);
 const SSL_MODES = new Set(['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full']);
 
-/** The database a command uses, from the flag, the environment and the data dir (in that order). */
+/**
+ * The database a command uses, from the flag, the environment, the URL stored in the data dir's
+ * config and the data dir's own file (in that order).
+ */
 export function databaseTarget(
   flag: string | undefined,
   env: NodeJS.ProcessEnv,
   defaultSqliteFile: string,
+  stored?: string,
+  /** Where PGPASSWORD, PGUSER and PGPASSFILE are read (default: env). */
+  passwordEnv: NodeJS.ProcessEnv = env,
 ): DatabaseTarget {
-  const url = flag?.trim() || env.LIMS_DATABASE_URL?.trim();
+  const url = flag?.trim() || env.LIMS_DATABASE_URL?.trim() || stored?.trim();
   if (!url) return { kind: 'sqlite', file: defaultSqliteFile };
-  return parseDatabaseUrl(url, env);
+  return parseDatabaseUrl(url, passwordEnv);
 }
 
 /** Parses one database URL; a message that names what is wrong (and never the password) otherwise. */

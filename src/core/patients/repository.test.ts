@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Database_ } from '../db/connection.js';
+import { openDatabase, type SqliteDatabase } from '../db/connection.js';
 import { pagePatients } from './repository.js';
 
-const opened: { database: Database_; dir: string }[] = [];
+const opened: { database: SqliteDatabase; dir: string }[] = [];
 
 afterEach(async () => {
   for (const { database, dir } of opened.splice(0)) {
@@ -16,14 +16,14 @@ afterEach(async () => {
 
 const now = '2026-01-01T00:00:00.000Z';
 
-function fresh(): Database_ {
+function fresh(): SqliteDatabase {
   const dir = mkdtempSync(join(tmpdir(), 'lims-repo-'));
   const database = openDatabase(join(dir, 'lims.db'));
   opened.push({ database, dir });
   return database;
 }
 
-function addLab(d: Database_, name: string): number {
+function addLab(d: SqliteDatabase, name: string): number {
   return Number(
     d.sqlite.prepare('INSERT INTO organizations (name, created_at, updated_at) VALUES (?, ?, ?)').run(name, now, now)
       .lastInsertRowid,
@@ -31,7 +31,7 @@ function addLab(d: Database_, name: string): number {
 }
 
 /** Patients go in through the table itself, so the search-index and counter triggers run. */
-function addPatients(d: Database_, org: number, names: [string, string][]): void {
+function addPatients(d: SqliteDatabase, org: number, names: [string, string][]): void {
   const insert = d.sqlite.prepare(
     `INSERT INTO patients (organization_id, patient_code, first_name, last_name, date_of_birth, created_at, updated_at)
      VALUES (?, ?, ?, ?, '1990-01-01', ?, ?)`,
@@ -41,7 +41,7 @@ function addPatients(d: Database_, org: number, names: [string, string][]): void
   );
 }
 
-const search = (d: Database_, org: number, text: string) =>
+const search = (d: SqliteDatabase, org: number, text: string) =>
   pagePatients(d.db, org, { search: text, page: 1, limit: 50 }).then((p) => ({
     total: p.total,
     names: p.rows.map((r) => `${r.first_name} ${r.last_name}`),

@@ -1,14 +1,7 @@
 import type { Insertable as KyselyInsertable, Updateable } from 'kysely';
 import { fixedQuery, type Db } from '../db/connection.js';
 import type { PatientsTable } from '../db/schema.js';
-import {
-  countMatching,
-  ftsQuery,
-  idsMatching,
-  otherOrganization,
-  pageOfMatching,
-  searchTokens,
-} from '../db/patient-search.js';
+import { indexPatientWords, patientSearch, searchTokens } from '../db/patient-search.js';
 import type { PatientListQuery } from '../../shared/schemas/patients.js';
 
 import type { PatientRow } from './mappers.js';
@@ -72,11 +65,6 @@ async function rowsByIds(db: Db, organizationId: number, ids: number[]): Promise
   return rows;
 }
 
-async function searchMatch(db: Db, organizationId: number, tokens: string[]): Promise<string> {
-  const soleOrganization = (await otherOrganization.first(db, organizationId)) === undefined;
-  return ftsQuery(organizationId, tokens, { soleOrganization });
-}
-
 /**
  * One page of patients, newest first, with an exact total.
  * - unfiltered: the total comes from a trigger-kept counter, the page from the (organization_id, id) index;
@@ -95,20 +83,12 @@ export async function pagePatients(
 
   if (tokens.length === 0 && q.search) return { rows: [], total: 0 };
 
-  const match = tokens.length > 0 ? await searchMatch(db, organizationId, tokens) : null;
+  const match = tokens.length > 0 ? await patientSearch(db, organizationId, tokens) : null;
 
   if (match !== null && !filtered) {
-    const total = Number((await countMatching.first(db, match))?.n ?? 0);
+    const total = await match.count();
     if (offset >= total) return { rows: [], total };
-    const idRows = await pageOfMatching.all(db, match, q.limit, offset);
-    return {
-      rows: await rowsByIds(
-        db,
-        organizationId,
-        idRows.map((r) => r.id),
-      ),
-      total,
-    };
+    return { rows: await rowsByIds(db, organizationId, await match.page(q.limit, offset)), total };
   }
 
   if (match === null && !filtered) {
@@ -132,7 +112,7 @@ export async function pagePatients(
   let base = db.selectFrom('patients').where('organization_id', '=', organizationId);
   if (q.gender) base = base.where('gender', '=', q.gender);
   if (q.membership) base = base.where('membership_type', '=', q.membership);
-  if (match !== null) base = base.where(idsMatching(match));
+  if (match !== null) base = base.where(match.ids);
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const total = Number(n);
   if (offset >= total) return { rows: [], total };
@@ -142,23 +122,27 @@ export async function pagePatients(
 
 type Insertable = KyselyInsertable<PatientsTable>;
 
-export function insertPatientRow(trx: Db, values: Insertable): Promise<PatientRow> {
-  return trx.insertInto('patients').values(values).returningAll().executeTakeFirstOrThrow();
+export async function insertPatientRow(trx: Db, values: Insertable): Promise<PatientRow> {
+  const row = await trx.insertInto('patients').values(values).returningAll().executeTakeFirstOrThrow();
+  await indexPatientWords(trx, row);
+  return row;
 }
 
-export function updatePatientRow(
+export async function updatePatientRow(
   trx: Db,
   organizationId: number,
   id: number,
   patch: Updateable<PatientsTable>,
 ): Promise<PatientRow> {
-  return trx
+  const row = await trx
     .updateTable('patients')
     .set(patch)
     .where('id', '=', id)
     .where('organization_id', '=', organizationId)
     .returningAll()
     .executeTakeFirstOrThrow();
+  await indexPatientWords(trx, row);
+  return row;
 }
 
 export async function deletePatientRow(trx: Db, organizationId: number, id: number): Promise<void> {
@@ -166,7 +150,7 @@ export async function deletePatientRow(trx: Db, organizationId: number, id: numb
 }
 
 /** The export's keyset walk: up to `limit` patients with ids below `before`, newest first. */
-export function patientsBefore(
+export async function patientsBefore(
   db: Db,
   organizationId: number,
   before: number,
@@ -176,6 +160,6 @@ export function patientsBefore(
   let q = db.selectFrom('patients').selectAll().where('organization_id', '=', organizationId).where('id', '<', before);
   if (f.gender) q = q.where('gender', '=', f.gender);
   if (f.membership) q = q.where('membership_type', '=', f.membership);
-  if (f.tokens.length) q = q.where(idsMatching(ftsQuery(organizationId, f.tokens)));
+  if (f.tokens.length) q = q.where((await patientSearch(db, organizationId, f.tokens)).ids);
   return q.orderBy('id', 'desc').limit(limit).execute();
 }

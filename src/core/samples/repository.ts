@@ -1,3 +1,4 @@
+import { minutesBetween } from '../db/dialect.js';
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { CollectionLocationsTable, SampleStatusHistoryTable, SamplesTable } from './tables.js';
 import type { Db } from '../db/connection.js';
@@ -146,7 +147,7 @@ export async function sampleCounts(db: Db, organizationId: number) {
   return rows.map((r) => ({ status: r.status, n: Number(r.n), withBarcode: Number(r.with_barcode ?? 0) }));
 }
 
-/** Collection-to-completion time of completed samples (julianday: SQLite's date arithmetic, in days). */
+/** Collection-to-completion time of completed samples, in minutes. */
 export async function processingTime(
   db: Db,
   organizationId: number,
@@ -154,7 +155,7 @@ export async function processingTime(
   const row = await db
     .selectFrom('samples')
     .select([
-      sql<number | null>`avg((julianday(completed_at) - julianday(collection_date)) * 1440)`.as('avg_minutes'),
+      sql<number | null>`avg(${minutesBetween(db, 'collection_date', 'completed_at')})`.as('avg_minutes'),
       (eb) => eb.fn.countAll<number>().as('n'),
     ])
     .where('organization_id', '=', organizationId)

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { setupApi } from '../../shared/api/setup.js';
 import { isSetUp, setupLab } from '../../core/setup/service.js';
 import { databaseLatencyMs } from '../../core/db/diagnostics.js';
+import { describeTarget } from '../../core/db/url.js';
 import { route } from '../contract.js';
 import { hostName } from '../plugins/request-guards.js';
 import { ForbiddenError } from '../../core/errors.js';
@@ -11,7 +12,7 @@ export async function setupRoutes(app: FastifyInstance) {
   const db = app.database.db;
 
   route(app, setupApi.health, async () => {
-    const latency = databaseLatencyMs(app.database);
+    const latency = await databaseLatencyMs(app.database);
     return {
       status: 'ok' as const,
       version: app.options_.version ?? null,
@@ -24,7 +25,14 @@ export async function setupRoutes(app: FastifyInstance) {
   route(app, setupApi.status, async (req) => {
     if (await isSetUp(db)) return { needs_setup: false };
     if (!setupHostAllowed(app, req)) return { needs_setup: true };
-    return { needs_setup: true, database: { type: 'SQLite' as const, file: app.database.file } };
+    const d = app.database;
+    return {
+      needs_setup: true,
+      database:
+        d.engine === 'sqlite'
+          ? { type: 'SQLite' as const, file: d.file }
+          : { type: 'PostgreSQL' as const, server: describeTarget(d.target).replace(/^PostgreSQL /, '') },
+    };
   });
 
   route(app, setupApi.setup, async (req) => {

@@ -23,7 +23,7 @@ export async function systemRoutes(app: FastifyInstance) {
       memory_mb: Math.round(process.memoryUsage().rss / 1048576),
       demo: app.options_.demo === true,
     },
-    database: databaseDiagnostics(app.database),
+    database: await databaseDiagnostics(app.database),
     counts: await counts(db, actorOf(req).organizationId),
   }));
 

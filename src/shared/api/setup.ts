@@ -13,7 +13,12 @@ export const setupApi = {
     /** The database file is named only while the lab is not set up (the wizard shows it); after that, only needs_setup. */
     response: z.object({
       needs_setup: z.boolean(),
-      database: z.object({ type: z.literal('SQLite'), file: z.string() }).optional(),
+      database: z
+        .discriminatedUnion('type', [
+          z.object({ type: z.literal('SQLite'), file: z.string() }),
+          z.object({ type: z.literal('PostgreSQL'), server: z.string() }),
+        ])
+        .optional(),
     }),
   }),
   setup: defineRoute({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { countsSchema } from './dashboard.js';
 
 /** The database as the debug and connection-test screens show it. */
-export const databaseDiagnosticsSchema = z.object({
+export const sqliteDiagnosticsSchema = z.object({
   type: z.literal('SQLite'),
   file: z.string(),
   size_bytes: z.number(),
@@ -14,6 +14,25 @@ export const databaseDiagnosticsSchema = z.object({
   quick_check: z.string(),
   latency_ms: z.number(),
 });
+
+/** PostgreSQL: where (never the password), its version, and whether other servers' changes reach this one. */
+export const postgresDiagnosticsSchema = z.object({
+  type: z.literal('PostgreSQL'),
+  server: z.string(),
+  size_bytes: z.number(),
+  server_version: z.string(),
+  /** LISTEN for other servers' changes is connected (sessions ended elsewhere take effect here). */
+  change_listener: z.boolean(),
+  pool_size: z.number().int(),
+  schema_version: z.number().int(),
+  quick_check: z.string(),
+  latency_ms: z.number(),
+});
+
+export const databaseDiagnosticsSchema = z.discriminatedUnion('type', [
+  sqliteDiagnosticsSchema,
+  postgresDiagnosticsSchema,
+]);
 export type DatabaseDiagnostics = z.infer<typeof databaseDiagnosticsSchema>;
 
 /** GET /api/system/diagnostics (system_settings): the server, its database file and the lab's counts. */

@@ -157,6 +157,8 @@ export default function SetupWizardPage() {
       </Shell>
     );
   }
+  const db = status.data.database;
+  const databaseFile = !db ? '' : db.type === 'SQLite' ? db.file : `PostgreSQL ${db.server}`;
   if (!status.data.needs_setup) {
     return (
       <Shell>
@@ -204,9 +206,9 @@ export default function SetupWizardPage() {
           <div className="px-5 py-5">
             {step === 0 && <LabStep form={form} />}
             {step === 1 && <AdminStep form={form} />}
-            {step === 2 && <DatabaseStep file={status.data.database?.file ?? ''} />}
+            {step === 2 && <DatabaseStep file={databaseFile} />}
             {step === 3 && <SampleDataStep form={form} />}
-            {step === 4 && <RegionalStep form={form} file={status.data.database?.file ?? ''} />}
+            {step === 4 && <RegionalStep form={form} file={databaseFile} />}
           </div>
           <div className="flex items-center justify-between gap-2 border-t border-slate-100 px-5 py-3">
             <Button variant="outline" onClick={() => goTo(step - 1)} disabled={step === 0 || setup.isPending}>

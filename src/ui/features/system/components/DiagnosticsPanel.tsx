@@ -5,6 +5,7 @@ import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
 import { formatBytes, formatUptime, useDiagnostics } from '../api';
 import { NoAccess } from '@/components/NoAccess';
+import type { DatabaseDiagnostics } from '@shared/schemas/system';
 
 function Item({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -12,6 +13,36 @@ function Item({ label, children }: { label: string; children: ReactNode }) {
       <dt className="shrink-0 text-slate-600">{label}</dt>
       <dd className="min-w-0 text-right break-all text-slate-900">{children}</dd>
     </div>
+  );
+}
+
+function DatabaseFacts({ database: d }: { database: DatabaseDiagnostics }) {
+  if (d.type === 'PostgreSQL') {
+    return (
+      <>
+        <Item label="Database">
+          <span className="font-mono">PostgreSQL {d.server}</span>
+        </Item>
+        <Item label="Size">{formatBytes(d.size_bytes)}</Item>
+        <Item label="PostgreSQL">{d.server_version}</Item>
+        <Item label="Connections open">{d.pool_size}</Item>
+        <Item label="Other servers' changes">
+          <Badge status={d.change_listener ? 'ok' : 'error'}>{d.change_listener ? 'Listening' : 'Not listening'}</Badge>
+        </Item>
+      </>
+    );
+  }
+  return (
+    <>
+      <Item label="Database file">
+        <span className="font-mono">{d.file}</span>
+      </Item>
+      <Item label="Size">{formatBytes(d.size_bytes)}</Item>
+      <Item label="SQLite">{d.sqlite_version}</Item>
+      <Item label="Journal mode">{d.journal_mode}</Item>
+      <Item label="Synchronous">{d.synchronous}</Item>
+      <Item label="Foreign keys">{d.foreign_keys ? 'On' : 'Off'}</Item>
+    </>
   );
 }
 
@@ -59,14 +90,7 @@ export function DiagnosticsPanel() {
               <Item label="Demo mode">{diag.data.server.demo ? 'On' : 'Off'}</Item>
             </div>
             <div>
-              <Item label="Database file">
-                <span className="font-mono">{diag.data.database.file}</span>
-              </Item>
-              <Item label="Size">{formatBytes(diag.data.database.size_bytes)}</Item>
-              <Item label="SQLite">{diag.data.database.sqlite_version}</Item>
-              <Item label="Journal mode">{diag.data.database.journal_mode}</Item>
-              <Item label="Synchronous">{diag.data.database.synchronous}</Item>
-              <Item label="Foreign keys">{diag.data.database.foreign_keys ? 'On' : 'Off'}</Item>
+              <DatabaseFacts database={diag.data.database} />
               <Item label="Quick check">
                 <Badge status={diag.data.database.quick_check === 'ok' ? 'ok' : 'error'}>
                   {diag.data.database.quick_check}

