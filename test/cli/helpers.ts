@@ -1,9 +1,13 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { ENGINE, freshPostgresUrl } from '../db.js';
+import { readDataDirConfig, writeDataDirConfig } from '../../src/core/datadir.js';
+import { openDatabaseAt, type Database_ } from '../../src/core/db/connection.js';
+import { parseDatabaseUrl } from '../../src/core/db/url.js';
 
 /** The real launcher, as an operator runs it; `npm test` builds dist/ before vitest starts. */
 export const BIN = fileURLToPath(new URL('../../bin/lims.js', import.meta.url));
@@ -31,10 +35,11 @@ export function cleanup(): void {
  * Runs `node bin/lims.js ...args` with stdin as a pipe (so: not a terminal). HOME points at a
  * temp dir and LIMS_DATA_DIR is unset unless given, so no test can touch a real ~/.lims.
  */
-export function lims(
+export async function lims(
   args: readonly string[],
   opts: { env?: Record<string, string>; input?: string } = {},
 ): Promise<RunResult> {
+  await provision(args, opts.env);
   const { LIMS_DATA_DIR: _dir, LIMS_ADMIN_PASSWORD: _pw, ...inherited } = process.env;
   const env: NodeJS.ProcessEnv = { ...inherited, HOME: tempDir('lims-home-'), ...opts.env };
   return new Promise((resolve) => {
@@ -69,7 +74,51 @@ export async function setUpLab(dir: string, extra: readonly string[] = []): Prom
   return r;
 }
 
-/** Opens the lab's database file directly, to check what the CLI really stored. */
+/**
+ * On the PostgreSQL project each data dir a test hands to the CLI gets its own fresh database,
+ * stored in the dir's config.json (as lims setup --database-url would), so every command run on that
+ * dir uses it. Dirs that do not exist yet are left alone (the command's own errors are under test).
+ */
+async function provision(args: readonly string[], env: Record<string, string> | undefined): Promise<void> {
+  if (ENGINE !== 'postgres') return;
+  const dirs: string[] = [];
+  args.forEach((a, i) => {
+    if (a === '--data-dir' && args[i + 1]) dirs.push(args[i + 1]!);
+    else if (a.startsWith('--data-dir=')) dirs.push(a.slice('--data-dir='.length));
+  });
+  if (env?.LIMS_DATA_DIR) dirs.push(env.LIMS_DATA_DIR);
+  for (const dir of dirs) await provisionDir(dir);
+}
+
+export async function provisionDir(dir: string): Promise<void> {
+  if (ENGINE !== 'postgres' || !existsSync(dir) || readDataDirConfig(dir).database_url) return;
+  writeDataDirConfig(dir, { database_url: await freshPostgresUrl() });
+}
+
+/**
+ * The lab database of a data dir as the CLI sees it (its config's URL, else its lims.db), opened
+ * through lims's own connection code: for checking what a command stored, on either engine.
+ */
+export async function openLabDatabase(dir: string): Promise<Database_> {
+  const url = readDataDirConfig(dir).database_url;
+  return openDatabaseAt(url ? parseDatabaseUrl(url) : { kind: 'sqlite', file: join(dir, 'lims.db') }, {
+    listen: false,
+  });
+}
+
+/** Whether the data dir's lab database holds anything (SQLite: the file exists; PostgreSQL: an organisation row). */
+export async function labDatabaseUsed(dir: string): Promise<boolean> {
+  const url = readDataDirConfig(dir).database_url;
+  if (!url) return existsSync(join(dir, 'lims.db'));
+  const d = await openLabDatabase(dir);
+  try {
+    return (await d.db.selectFrom('organizations').select('id').limit(1).execute()).length > 0;
+  } finally {
+    await d.close();
+  }
+}
+
+/** Opens the lab's database file directly, to check what the CLI really stored (SQLite only). */
 export function openDbFile(dir: string, opts: { readonly?: boolean } = {}): Database.Database {
   return new Database(join(dir, 'lims.db'), { readonly: opts.readonly ?? true, fileMustExist: true });
 }
