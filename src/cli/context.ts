@@ -91,6 +91,10 @@ export async function withDatabase<T>(cmd: Command, fn: (database: Database_, di
   if (target.kind === 'sqlite' && !existsSync(target.file)) throw new CliError(noLabMessage(dir));
   const database = await openTarget(target);
   try {
+    // A PostgreSQL database that holds no lab yet is "no lab" too (on SQLite: no lims.db file).
+    if (target.kind === 'postgres' && !(await primaryOrganization(database.db))) {
+      throw new CliError(noLabMessage(dir));
+    }
     return await fn(database, dir);
   } finally {
     await database.close();

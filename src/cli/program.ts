@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { packageVersion } from '../core/version.js';
 import { registerAudit } from './commands/audit.js';
 import { registerBackup } from './commands/backup.js';
+import { registerDb } from './commands/db.js';
 import { registerBill } from './commands/bill.js';
 import { registerSamples } from './commands/samples.js';
 import { registerReport } from './commands/report.js';
@@ -60,6 +61,7 @@ Run "lims <command> --help" for a command's flags and examples.`,
   registerSamples(program, out, streams.stdout);
   registerReport(program, out, streams.stdout);
   registerBackup(program, out);
+  registerDb(program, out, streams.stdout);
   return program;
 }
 

@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url';
-import { openDatabaseAt } from '../core/db/connection.js';
-import type { DatabaseTarget } from '../core/db/url.js';
+import type { FastifyInstance } from 'fastify';
+import { openDatabaseAt, type Database_ } from '../core/db/connection.js';
+import { describeTarget, type DatabaseTarget } from '../core/db/url.js';
+import type { AppOptions } from './types.js';
 import { dataPaths } from '../core/datadir.js';
 import { ensureDemoLab } from '../core/setup/demo.js';
 import { buildApp } from './app.js';
@@ -39,8 +41,8 @@ export async function serve(opts: ServeOptions): Promise<{ url: string; close: (
       throw err;
     }
   }
-  const app = await buildApp({
-    database,
+  const appOptions = (db: Database_): AppOptions => ({
+    database: db,
     demo: opts.demo,
     uiDir: defaultUiDir(),
     logger: opts.quiet ? false : true,
@@ -50,11 +52,14 @@ export async function serve(opts: ServeOptions): Promise<{ url: string; close: (
     allowedHosts: opts.allowedHosts,
     listenHost: opts.host,
     version: packageVersion(),
+    dataDir: paths.dir,
+    switchDatabase,
   });
+  let current: { app: FastifyInstance; database: Database_ } = { app: await buildApp(appOptions(database)), database };
   try {
-    await app.listen({ port: opts.port, host: opts.host });
+    await current.app.listen({ port: opts.port, host: opts.host });
   } catch (err) {
-    await app.close();
+    await current.app.close();
     await database.close();
     throw err;
   }
@@ -62,11 +67,37 @@ export async function serve(opts: ServeOptions): Promise<{ url: string; close: (
   const shownHost = opts.host === '0.0.0.0' || opts.host === '::' ? 'localhost' : opts.host;
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${opts.port}`;
   let closing = false;
+  let switching: Promise<void> = Promise.resolve();
+
+  /**
+   * The wizard set the lab up on PostgreSQL: answer from there from now on. The new app is built on
+   * the new database first; the old one then finishes its open requests and lets go of the port,
+   * and the new one takes it (a browser's next request may wait a moment, never fail for good).
+   */
+  async function switchDatabase(target: DatabaseTarget): Promise<void> {
+    switching = switching.then(async () => {
+      if (closing) return;
+      const nextDatabase = await openDatabaseAt(target);
+      const nextApp = await buildApp(appOptions(nextDatabase));
+      const previous = current;
+      await previous.app.close();
+      await previous.database.close();
+      await nextApp.listen({ port: opts.port, host: opts.host });
+      current = { app: nextApp, database: nextDatabase };
+      current.app.serverLog.info(
+        { database: describeTarget(target) },
+        'the lab now runs on the database chosen in the setup wizard',
+      );
+    });
+    return switching;
+  }
+
   const close = async () => {
     if (closing) return;
     closing = true;
-    await app.close();
-    await database.close();
+    await switching.catch(() => undefined);
+    await current.app.close();
+    await current.database.close();
     removeServeLock(paths.dir);
   };
   const onSignal = (signal: NodeJS.Signals) => {

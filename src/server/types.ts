@@ -1,4 +1,5 @@
 import type { Database_ } from '../core/db/connection.js';
+import type { DatabaseTarget } from '../core/db/url.js';
 import type { Actor } from '../core/context.js';
 import type { UserRow } from '../core/users/repository.js';
 import type { AuthService } from '../core/auth/service.js';
@@ -40,6 +41,13 @@ export interface RegisteredRoute {
 
 export interface AppOptions {
   database: Database_;
+  /** The data dir (lims serve): where the wizard stores a PostgreSQL database chosen for the lab. */
+  dataDir?: string;
+  /**
+   * Moves the running server onto another database (lims serve provides it): the wizard's
+   * PostgreSQL choice. Absent in tests that build the app alone.
+   */
+  switchDatabase?: (target: DatabaseTarget) => Promise<void>;
   /** Demo mode: the login page lists the demo accounts. */
   demo?: boolean;
   /** Folder with the built UI (index.html); omitted in API-only tests. */

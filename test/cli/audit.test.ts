@@ -1,21 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemActor } from '../../src/core/context.js';
-import { openDatabase } from '../../src/core/db/connection.js';
 import { primaryOrganization } from '../../src/core/settings/organization.js';
 import { createUser } from '../../src/core/users/service.js';
-import { cleanup, dbFileOf, lims, openDbFile, setUpLab, tempDir } from './helpers.js';
+import { dropAuditGuard, exec, rows } from '../db.js';
+import { cleanup, lims, openLabDatabase, setUpLab, tempDir } from './helpers.js';
 
 let dir: string;
 
-function auditRows(): { id: number; new_values: string | null }[] {
-  const db = openDbFile(dir);
+async function auditRows(): Promise<{ id: number; new_values: string | null }[]> {
+  const database = await openLabDatabase(dir);
   try {
-    return db.prepare('SELECT id, new_values FROM audit_log ORDER BY id').all() as {
-      id: number;
-      new_values: string | null;
-    }[];
+    return await rows<{ id: number; new_values: string | null }>(
+      database,
+      'SELECT id, new_values FROM audit_log ORDER BY id',
+    );
   } finally {
-    db.close();
+    await database.close();
   }
 }
 
@@ -23,7 +23,7 @@ beforeAll(async () => {
   dir = tempDir();
   await setUpLab(dir);
   // One more audited write after setup, so the chain has links to check between writes of different kinds.
-  const database = openDatabase(dbFileOf(dir));
+  const database = await openLabDatabase(dir);
   try {
     const org = await primaryOrganization(database.db);
     await createUser(database.db, systemActor(org!.id, 'test'), {
@@ -42,29 +42,34 @@ afterAll(cleanup);
 // The two tests share one lab and run in order: verify the intact trail first, then tamper with it.
 describe('lims audit verify', () => {
   it('passes on a fresh lab, counting every row', async () => {
-    const rows = auditRows();
-    expect(rows.length).toBeGreaterThanOrEqual(3);
+    const stored = await auditRows();
+    expect(stored.length).toBeGreaterThanOrEqual(3);
     const r = await lims(['--data-dir', dir, 'audit', 'verify']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(`audit trail intact: ${rows.length} rows checked\n`);
+    expect(r.stdout).toBe(`audit trail intact: ${stored.length} rows checked\n`);
   });
 
   it('finds a row altered behind the append-only trigger and names it', async () => {
-    const target = auditRows().find((row) => row.new_values?.includes('receptionist'));
+    const target = (await auditRows()).find((row) => row.new_values?.includes('receptionist'));
     expect(target).toBeDefined();
 
-    const db = openDbFile(dir, { readonly: false });
-    // The database refuses UPDATE on audit rows; someone with access to the file drops the trigger first.
-    expect(() => db.prepare('UPDATE audit_log SET new_values = ? WHERE id = ?').run('{}', target!.id)).toThrow(
-      /append-only/,
-    );
-    db.exec('DROP TRIGGER audit_log_no_update');
-    db.prepare('UPDATE audit_log SET new_values = ? WHERE id = ?').run(
-      target!.new_values!.replace('receptionist', 'admin'),
-      target!.id,
-    );
-    db.close();
+    const database = await openLabDatabase(dir);
+    try {
+      // The database refuses UPDATE on audit rows; someone with access to it drops the trigger first.
+      await expect(
+        exec(database, 'UPDATE audit_log SET new_values = ? WHERE id = ?', '{}', target!.id),
+      ).rejects.toThrow(/append-only/);
+      await dropAuditGuard(database, 'update');
+      await exec(
+        database,
+        'UPDATE audit_log SET new_values = ? WHERE id = ?',
+        target!.new_values!.replace('receptionist', 'admin'),
+        target!.id,
+      );
+    } finally {
+      await database.close();
+    }
 
     const r = await lims(['--data-dir', dir, 'audit', 'verify']);
     expect(r.code).toBe(1);

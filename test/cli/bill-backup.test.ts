@@ -1,13 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/core/db/connection.js';
+import { readDataDirConfig, writeDataDirConfig } from '../../src/core/datadir.js';
+import { describeTarget, parseDatabaseUrl } from '../../src/core/db/url.js';
 import { primaryOrganization } from '../../src/core/settings/organization.js';
 import { systemActor } from '../../src/core/context.js';
 import { createPatient } from '../../src/core/patients/service.js';
 import { createBill } from '../../src/core/billing/service.js';
-import { cleanup, dbFileOf, lims, setUpLab, tempDir } from './helpers.js';
+import { ENGINE, freshPostgresUrl } from '../db.js';
+import { cleanup, lims, openLabDatabase, setUpLab, tempDir } from './helpers.js';
 
 let dir: string;
 let billNumber: string;
@@ -15,7 +17,7 @@ let billNumber: string;
 beforeAll(async () => {
   dir = tempDir();
   await setUpLab(dir, ['--sample-data']);
-  const database = openDatabase(dbFileOf(dir));
+  const database = await openLabDatabase(dir);
   const org = (await primaryOrganization(database.db))!;
   const actor = systemActor(org.id);
   const test = await database.db.selectFrom('tests').select('id').where('code', '=', 'HB').executeTakeFirstOrThrow();
@@ -57,33 +59,88 @@ describe('lims bill print', () => {
   });
 });
 
+const PG_DUMP_MISSING =
+  "pg_dump is not on the PATH: install PostgreSQL's client programs (Debian: apt-get install postgresql-client), the same major version as the server or newer";
+
 describe('lims backup and restore', () => {
-  it('makes a checked online backup and restores it, keeping the replaced database', async () => {
-    const file = join(tempDir(), 'b.db');
-    const b = await lims(['--data-dir', dir, 'backup', '--out', file]);
-    expect(b.code, b.stderr).toBe(0);
-    expect(b.stdout).toMatch(/integrity ok/);
-    expect(existsSync(file)).toBe(true);
+  // A SQLite file copied with SQLite's online backup API and restored by swapping lims.db: on
+  // PostgreSQL a backup is pg_dump's archive instead, tested by the two tests after this one.
+  it.runIf(ENGINE === 'sqlite')(
+    'makes a checked online backup and restores it, keeping the replaced database',
+    async () => {
+      const file = join(tempDir(), 'b.db');
+      const b = await lims(['--data-dir', dir, 'backup', '--out', file]);
+      expect(b.code, b.stderr).toBe(0);
+      expect(b.stdout).toMatch(/integrity ok/);
+      expect(existsSync(file)).toBe(true);
 
-    const again = await lims(['--data-dir', dir, 'backup', '--out', file]);
-    expect(again.code).toBe(1);
-    expect(again.stderr).toContain('already exists');
+      const again = await lims(['--data-dir', dir, 'backup', '--out', file]);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toContain('already exists');
 
-    const fresh = tempDir();
-    const r = await lims(['--data-dir', fresh, 'restore', file]);
-    expect(r.code, r.stderr).toBe(0);
-    const print = await lims(['--data-dir', fresh, 'bill', 'print', billNumber, '--out', join(fresh, 'x.pdf')]);
-    expect(print.code, print.stderr).toBe(0);
+      const fresh = tempDir();
+      const r = await lims(['--data-dir', fresh, 'restore', file]);
+      expect(r.code, r.stderr).toBe(0);
+      const print = await lims(['--data-dir', fresh, 'bill', 'print', billNumber, '--out', join(fresh, 'x.pdf')]);
+      expect(print.code, print.stderr).toBe(0);
 
-    const r2 = await lims(['--data-dir', fresh, 'restore', file]);
-    expect(r2.code).toBe(0);
-    expect(readdirSync(fresh).some((f) => f.startsWith('lims.db.before-restore-'))).toBe(true);
-  });
+      const r2 = await lims(['--data-dir', fresh, 'restore', file]);
+      expect(r2.code).toBe(0);
+      expect(readdirSync(fresh).some((f) => f.startsWith('lims.db.before-restore-'))).toBe(true);
+    },
+  );
+
+  it.runIf(ENGINE === 'postgres')(
+    'on PostgreSQL, backup refuses an existing file, and without pg_dump on the PATH fails in one line naming it',
+    async () => {
+      const out = tempDir();
+      const taken = join(out, 'taken.dump');
+      writeFileSync(taken, 'an older backup');
+      const again = await lims(['--data-dir', dir, 'backup', '--out', taken]);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toBe(`lims: --out: ${taken} already exists; choose another file name\n`);
+      expect(readFileSync(taken, 'utf8')).toBe('an older backup');
+
+      // PATH names an empty directory: no pg_dump to run (node itself is started by its full path).
+      const env = { PATH: tempDir('lims-path-') };
+      const file = join(out, 'b.dump');
+      const [named, defaulted] = await Promise.all([
+        lims(['--data-dir', dir, 'backup', '--out', file], { env }),
+        lims(['--data-dir', dir, 'backup'], { env }),
+      ]);
+      expect(named.code).toBe(1);
+      expect(named.stdout).toBe('');
+      expect(named.stderr).toBe(`lims: --out: ${PG_DUMP_MISSING}\n`);
+      expect(readdirSync(out)).toEqual(['taken.dump']);
+      expect(defaulted.code).toBe(1);
+      expect(defaulted.stderr).toBe(`lims: ${PG_DUMP_MISSING}\n`);
+      expect(readdirSync(join(dir, 'backups'))).toEqual([]);
+    },
+  );
+
+  it.runIf(ENGINE === 'postgres')(
+    'on PostgreSQL, restore refuses a database that already holds a lab and leaves the lab as it was',
+    async () => {
+      const file = join(tempDir(), 'b.dump');
+      writeFileSync(file, 'a backup');
+      const r = await lims(['--data-dir', dir, 'restore', file]);
+      expect(r.code).toBe(1);
+      const target = describeTarget(parseDatabaseUrl(readDataDirConfig(dir).database_url!));
+      expect(r.stderr).toBe(
+        `lims: ${target} is not empty: restore into a new, empty database (createdb), then point lims at it with --database-url\n`,
+      );
+      const print = await lims(['--data-dir', dir, 'bill', 'print', billNumber, '--out', join(dir, 'after.pdf')]);
+      expect(print.code, print.stderr).toBe(0);
+    },
+  );
 
   it('refuses a file that is not a lims database', async () => {
     const bogus = join(dir, 'serve.txt');
     execFileSync('sh', ['-c', `echo hello > ${bogus}`]);
-    const r = await lims(['--data-dir', tempDir(), 'restore', bogus]);
+    const fresh = tempDir();
+    // On PostgreSQL restore needs an empty database (a migrated one is refused before the file is read).
+    if (ENGINE === 'postgres') writeDataDirConfig(fresh, { database_url: await freshPostgresUrl({ empty: true }) });
+    const r = await lims(['--data-dir', fresh, 'restore', bogus]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/lims: /);
   });

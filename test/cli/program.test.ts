@@ -1,9 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { runCli } from '../../src/cli/program.js';
+import { writeDataDirConfig } from '../../src/core/datadir.js';
 import { packageVersion } from '../../src/core/version.js';
+import { ENGINE } from '../db.js';
 import { cleanup, lims, tempDir } from './helpers.js';
 
 afterAll(cleanup);
@@ -85,10 +87,23 @@ describe('the real binary', () => {
 
   it('reports a broken database in one line, and with --verbose adds the stack trace', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'lims.db'), 'this is not a database, just text that fills a page '.repeat(100));
+    let expected: RegExp;
+    if (ENGINE === 'sqlite') {
+      writeFileSync(join(dir, 'lims.db'), 'this is not a database, just text that fills a page '.repeat(100));
+      expected = /^lims: cannot open the database .*lims\.db: file is not a database\n$/;
+    } else {
+      // PostgreSQL's counterpart of an unreadable file: the data dir names a database that is not there.
+      const url = new URL(inject('pgAdminUrl'));
+      const name = `lims_missing_${process.pid}`;
+      url.pathname = `/${name}`;
+      writeDataDirConfig(dir, { database_url: url.href });
+      expected = new RegExp(
+        `^lims: cannot open PostgreSQL \\S+/${name}: the database "${name}" does not exist on \\S+: create it first \\(createdb [^\\n]*${name}\\)\\n$`,
+      );
+    }
     const plain = await lims(['--data-dir', dir, 'audit', 'verify']);
     expect(plain.code).toBe(1);
-    expect(plain.stderr).toMatch(/^lims: cannot open the database .*lims\.db: file is not a database\n$/);
+    expect(plain.stderr).toMatch(expected);
 
     const verbose = await lims(['--data-dir', dir, '--verbose', 'audit', 'verify']);
     expect(verbose.code).toBe(1);

@@ -2,7 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/core/db/connection.js';
 import { primaryOrganization } from '../../src/core/settings/organization.js';
 import { systemActor, type Actor } from '../../src/core/context.js';
 import { createPatient } from '../../src/core/patients/service.js';
@@ -10,7 +9,7 @@ import { createSample } from '../../src/core/samples/service.js';
 import { createUser } from '../../src/core/users/service.js';
 import { createResult } from '../../src/core/results/entry.js';
 import { verifyResult } from '../../src/core/results/verification.js';
-import { cleanup, dbFileOf, lims, setUpLab, tempDir } from './helpers.js';
+import { cleanup, lims, openLabDatabase, setUpLab, tempDir } from './helpers.js';
 
 let dir: string;
 let sampleCode: string;
@@ -19,7 +18,7 @@ let barcode: string;
 beforeAll(async () => {
   dir = tempDir();
   await setUpLab(dir, ['--sample-data']);
-  const database = openDatabase(dbFileOf(dir));
+  const database = await openLabDatabase(dir);
   const org = (await primaryOrganization(database.db))!;
   const system = systemActor(org.id);
   const test = async (code: string) =>

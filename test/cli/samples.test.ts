@@ -2,12 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/core/db/connection.js';
 import { primaryOrganization } from '../../src/core/settings/organization.js';
 import { systemActor } from '../../src/core/context.js';
 import { createPatient } from '../../src/core/patients/service.js';
 import { createSample } from '../../src/core/samples/service.js';
-import { cleanup, dbFileOf, lims, setUpLab, tempDir } from './helpers.js';
+import { cleanup, lims, openLabDatabase, setUpLab, tempDir } from './helpers.js';
 
 let dir: string;
 let sampleCode: string;
@@ -17,7 +16,7 @@ let pendingCode: string;
 beforeAll(async () => {
   dir = tempDir();
   await setUpLab(dir, ['--sample-data']);
-  const database = openDatabase(dbFileOf(dir));
+  const database = await openLabDatabase(dir);
   const org = (await primaryOrganization(database.db))!;
   const actor = systemActor(org.id);
   const hb = await database.db.selectFrom('tests').select('id').where('code', '=', 'HB').executeTakeFirstOrThrow();

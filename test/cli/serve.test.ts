@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanup, lims, setUpLab, tempDir } from './helpers.js';
+import { BIN, cleanup, lims, provisionDir, setUpLab, tempDir } from './helpers.js';
 
 /** One set-up lab for the tests that need one (serving it and refusing --demo on it). */
 let labDir: string;
@@ -77,6 +77,8 @@ describe('lims serve', () => {
 
   it('on an empty data dir points to the web setup wizard', async () => {
     const dir = tempDir();
+    // Spawned without lims(): on PostgreSQL give the dir its (empty) database here.
+    await provisionDir(dir);
     const port = await freePort();
     const s = await startServe(['serve', '--data-dir', dir, '--port', String(port), '--quiet']);
     try {

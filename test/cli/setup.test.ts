@@ -1,7 +1,10 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../src/core/auth/password.js';
-import { ADMIN, cleanup, dbFileOf, lims, openDbFile, setUpLab, tempDir } from './helpers.js';
+import { readDataDirConfig } from '../../src/core/datadir.js';
+import { describeTarget, parseDatabaseUrl } from '../../src/core/db/url.js';
+import { ENGINE, row, rows } from '../db.js';
+import { ADMIN, cleanup, dbFileOf, labDatabaseUsed, lims, openLabDatabase, setUpLab, tempDir } from './helpers.js';
 
 afterAll(cleanup);
 
@@ -11,6 +14,18 @@ interface UserRow {
   first_name: string;
   last_name: string;
   password_hash: string;
+}
+
+/**
+ * What a command that must create nothing may leave in the data dir: nothing on SQLite; on
+ * PostgreSQL the config.json naming the dir's database, which the test helpers wrote beforehand.
+ */
+const UNTOUCHED_DIR = ENGINE === 'sqlite' ? [] : ['config.json'];
+
+/** No lims.db appeared and the lab's database holds no lab. */
+async function expectNoLab(dir: string): Promise<void> {
+  expect(existsSync(dbFileOf(dir))).toBe(false);
+  expect(await labDatabaseUsed(dir)).toBe(false);
 }
 
 describe('lims setup --yes', () => {
@@ -31,10 +46,10 @@ describe('lims setup --yes', () => {
     expect(r.stdout).toContain('http://127.0.0.1:3001');
     expect(r.stderr).toBe('');
 
-    const db = openDbFile(dir);
-    const org = db.prepare('SELECT name, phone, timezone, currency, date_format FROM organizations').all();
-    const users = db.prepare('SELECT email, role, first_name, last_name, password_hash FROM users').all() as UserRow[];
-    db.close();
+    const database = await openLabDatabase(dir);
+    const org = await rows(database, 'SELECT name, phone, timezone, currency, date_format FROM organizations');
+    const users = await rows<UserRow>(database, 'SELECT email, role, first_name, last_name, password_hash FROM users');
+    await database.close();
     expect(org).toEqual([
       {
         name: 'City Diagnostics',
@@ -58,22 +73,33 @@ describe('lims setup --yes', () => {
     expect(r.code).toBe(0);
     // Without --data-dir typed, the printed next step is the plain command.
     expect(r.stdout).toContain('1. Start the server:     lims serve\n');
-    const db = openDbFile(dir);
-    const hash = (db.prepare('SELECT password_hash FROM users').get() as { password_hash: string }).password_hash;
-    db.close();
+    const database = await openLabDatabase(dir);
+    const hash = (await row<{ password_hash: string }>(database, 'SELECT password_hash FROM users'))!.password_hash;
+    await database.close();
     expect(await verifyPassword('from-the-env-1', hash)).toBe(true);
   });
 
   it('refuses an already set-up data dir and changes nothing', async () => {
     const dir = tempDir();
     await setUpLab(dir);
-    const before = openDbFile(dir);
-    const snapshot = {
-      users: before.prepare('SELECT * FROM users ORDER BY id').all(),
-      orgs: before.prepare('SELECT * FROM organizations ORDER BY id').all(),
-      audit: before.prepare('SELECT count(*) AS n FROM audit_log').get(),
+    const contents = async () => {
+      const database = await openLabDatabase(dir);
+      try {
+        return {
+          users: await rows(database, 'SELECT * FROM users ORDER BY id'),
+          orgs: await rows(database, 'SELECT * FROM organizations ORDER BY id'),
+          audit: await row(database, 'SELECT count(*) AS n FROM audit_log'),
+          hash: (await row<{ password_hash: string }>(
+            database,
+            'SELECT password_hash FROM users WHERE email = ?',
+            ADMIN.email,
+          ))!.password_hash,
+        };
+      } finally {
+        await database.close();
+      }
     };
-    before.close();
+    const snapshot = await contents();
 
     const r = await lims([
       '--data-dir',
@@ -88,19 +114,18 @@ describe('lims setup --yes', () => {
       'another-pass-1',
     ]);
     expect(r.code).toBe(1);
+    // On PostgreSQL the refusal names the database that holds the lab (the data dir's config points at it).
     expect(r.stderr).toBe(
-      `lims: this data dir already holds a lab (City Diagnostics); nothing was changed (data dir: ${dir})\n`,
+      ENGINE === 'sqlite'
+        ? `lims: this data dir already holds a lab (City Diagnostics); nothing was changed (data dir: ${dir})\n`
+        : `lims: this database already holds a lab (City Diagnostics); nothing was changed (${describeTarget(parseDatabaseUrl(readDataDirConfig(dir).database_url!))})\n`,
     );
 
-    const after = openDbFile(dir);
-    expect(after.prepare('SELECT * FROM users ORDER BY id').all()).toEqual(snapshot.users);
-    expect(after.prepare('SELECT * FROM organizations ORDER BY id').all()).toEqual(snapshot.orgs);
-    expect(after.prepare('SELECT count(*) AS n FROM audit_log').get()).toEqual(snapshot.audit);
-    const hash = (
-      after.prepare('SELECT password_hash FROM users WHERE email = ?').get(ADMIN.email) as { password_hash: string }
-    ).password_hash;
-    after.close();
-    expect(await verifyPassword(ADMIN.password, hash)).toBe(true);
+    const after = await contents();
+    expect(after.users).toEqual(snapshot.users);
+    expect(after.orgs).toEqual(snapshot.orgs);
+    expect(after.audit).toEqual(snapshot.audit);
+    expect(await verifyPassword(ADMIN.password, after.hash)).toBe(true);
   });
 });
 
@@ -124,7 +149,7 @@ describe('lims setup: bad input names the flag and creates nothing', () => {
     expect(r.stderr).toContain('--admin-password: Password must be at least 8 characters');
     expect(r.stderr).not.toContain('short');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(existsSync(dbFileOf(dir))).toBe(false);
+    await expectNoLab(dir);
   });
 
   it('lists the missing flags when --yes lacks them', async () => {
@@ -132,7 +157,7 @@ describe('lims setup: bad input names the flag and creates nothing', () => {
     const r = await lims(['--data-dir', dir, 'setup', '--yes', '--lab-name', 'Lab']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^lims: missing --admin-email, --admin-password: /);
-    expect(existsSync(dbFileOf(dir))).toBe(false);
+    await expectNoLab(dir);
   });
 
   it('rejects a value outside the allowed choices, naming flag and value', async () => {
@@ -153,16 +178,22 @@ describe('lims setup: bad input names the flag and creates nothing', () => {
     ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("'--timezone <zone>' argument 'Mars/Base' is invalid");
-    expect(readdirSync(dir)).toEqual([]);
+    expect(readdirSync(dir)).toEqual(UNTOUCHED_DIR);
+    await expectNoLab(dir);
   });
 
   it('--sample-data loads the starter catalogue with the lab', async () => {
     const dir = tempDir();
     const r = await setUpLab(dir, ['--sample-data']);
-    const db = openDbFile(dir);
-    const count = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
-    const counts = { tests: count('tests'), profiles: count('test_profiles'), packages: count('test_packages') };
-    db.close();
+    const database = await openLabDatabase(dir);
+    const count = async (table: string) =>
+      (await row<{ n: number }>(database, `SELECT count(*) AS n FROM ${table}`))!.n;
+    const counts = {
+      tests: await count('tests'),
+      profiles: await count('test_profiles'),
+      packages: await count('test_packages'),
+    };
+    await database.close();
     expect(counts.tests).toBeGreaterThanOrEqual(60);
     expect(counts.profiles).toBeGreaterThanOrEqual(10);
     expect(counts.packages).toBeGreaterThanOrEqual(5);
@@ -176,7 +207,8 @@ describe('lims setup: bad input names the flag and creates nothing', () => {
     const r = await lims(['--data-dir', dir, 'setup']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--yes --lab-name NAME --admin-email EMAIL --admin-password PASSWORD');
-    expect(readdirSync(dir)).toEqual([]);
+    expect(readdirSync(dir)).toEqual(UNTOUCHED_DIR);
+    await expectNoLab(dir);
   });
 
   it('rejects an unknown option with exit code 2', async () => {

@@ -2,11 +2,11 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../src/core/auth/password.js';
 import { systemActor } from '../../src/core/context.js';
-import { openDatabase } from '../../src/core/db/connection.js';
 import { primaryOrganization } from '../../src/core/settings/organization.js';
 import { createUser } from '../../src/core/users/service.js';
 import type { Role } from '../../src/shared/roles.js';
-import { ADMIN, cleanup, dbFileOf, lims, openDbFile, setUpLab, tempDir } from './helpers.js';
+import { row } from '../db.js';
+import { ADMIN, cleanup, dbFileOf, labDatabaseUsed, lims, openLabDatabase, setUpLab, tempDir } from './helpers.js';
 
 let dir: string;
 const run = (...args: string[]) => lims(['--data-dir', dir, ...args]);
@@ -17,13 +17,16 @@ interface ListedUser {
   is_active: boolean;
 }
 
-function storedUser(email: string): { password_hash: string; is_active: number } | undefined {
-  const db = openDbFile(dir);
+async function storedUser(email: string): Promise<{ password_hash: string; is_active: number } | undefined> {
+  const database = await openLabDatabase(dir);
   try {
-    return db.prepare('SELECT password_hash, is_active FROM users WHERE email = ?').get(email) as
-      { password_hash: string; is_active: number } | undefined;
+    return await row<{ password_hash: string; is_active: number }>(
+      database,
+      'SELECT password_hash, is_active FROM users WHERE email = ?',
+      email,
+    );
   } finally {
-    db.close();
+    await database.close();
   }
 }
 
@@ -37,7 +40,7 @@ const SEEDED: { email: string; first_name: string; last_name: string; role: Role
 beforeAll(async () => {
   dir = tempDir();
   await setUpLab(dir);
-  const database = openDatabase(dbFileOf(dir));
+  const database = await openLabDatabase(dir);
   try {
     const org = await primaryOrganization(database.db);
     for (const u of SEEDED) await createUser(database.db, systemActor(org!.id, 'test'), u);
@@ -56,9 +59,9 @@ describe('lims user add', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Added Ravi Kumar <ravi@citylab\.in> as Lab Technician \(user id \d+\)\.$/m);
-    const row = storedUser('ravi@citylab.in');
-    expect(row?.is_active).toBe(1);
-    expect(await verifyPassword('ravi-pass-123', row!.password_hash)).toBe(true);
+    const stored = await storedUser('ravi@citylab.in');
+    expect(stored?.is_active).toBe(1);
+    expect(await verifyPassword('ravi-pass-123', stored!.password_hash)).toBe(true);
   });
 
   it('refuses a second user with the same email (exit 1)', async () => {
@@ -107,7 +110,7 @@ describe('lims user add', () => {
     expect(r.stderr).not.toContain('tiny');
     expect(role.code).toBe(2);
     expect(role.stderr).toContain("'--role <role>' argument 'boss' is invalid");
-    expect(storedUser('c@d.in')).toBeUndefined();
+    expect(await storedUser('c@d.in')).toBeUndefined();
   });
 
   it('without a terminal, lists the flags that are missing', async () => {
@@ -149,7 +152,7 @@ describe('lims user reset-password', () => {
     const r = await run('user', 'reset-password', 'sunil@citylab.in', '--password', 'new-pass-456');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Password reset for sunil@citylab.in');
-    const hash = storedUser('sunil@citylab.in')!.password_hash;
+    const hash = (await storedUser('sunil@citylab.in'))!.password_hash;
     expect(await verifyPassword('new-pass-456', hash)).toBe(true);
     expect(await verifyPassword('old-pass-123', hash)).toBe(false);
   });
@@ -170,7 +173,7 @@ describe('lims user deactivate', () => {
   it('deactivates a user, who then drops out of the default list', async () => {
     const r = await run('user', 'deactivate', 'temp@citylab.in');
     expect(r.code).toBe(0);
-    expect(storedUser('temp@citylab.in')?.is_active).toBe(0);
+    expect((await storedUser('temp@citylab.in'))?.is_active).toBe(0);
 
     const [active, all, again] = await Promise.all([
       run('user', 'list', '--format', 'json'),
@@ -187,7 +190,7 @@ describe('lims user deactivate', () => {
     const r = await run('user', 'deactivate', ADMIN.email);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('lims: The superadmin cannot be deleted\n');
-    expect(storedUser(ADMIN.email)?.is_active).toBe(1);
+    expect((await storedUser(ADMIN.email))?.is_active).toBe(1);
   });
 });
 
@@ -198,5 +201,6 @@ describe('lims user on a data dir without a lab', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(`lims: this data dir has no lab yet; run lims setup first (data dir: ${empty})\n`);
     expect(existsSync(dbFileOf(empty))).toBe(false);
+    expect(await labDatabaseUsed(empty)).toBe(false);
   });
 });

@@ -1,7 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../src/core/auth/password.js';
-import { BIN, cleanup, openDbFile, tempDir } from './helpers.js';
+import { row } from '../db.js';
+import { BIN, cleanup, openLabDatabase, provisionDir, tempDir } from './helpers.js';
 
 afterAll(cleanup);
 
@@ -48,6 +49,8 @@ function drive(args: string[], steps: Step[]): Promise<{ code: number | null; sc
 describe.skipIf(!hasScript)('lims setup, interactive', () => {
   it('asks every question, re-asks a mismatched password, and sets the lab up after confirmation', async () => {
     const dir = tempDir();
+    // Spawned without lims(): on PostgreSQL give the dir its database here.
+    await provisionDir(dir);
     const { code, screen } = await drive(
       ['--data-dir', dir, 'setup'],
       [
@@ -73,12 +76,18 @@ describe.skipIf(!hasScript)('lims setup, interactive', () => {
     expect(screen).toContain('Lab "Sunrise Diagnostics" is set up.');
     expect(code).toBe(0);
 
-    const db = openDbFile(dir);
-    const org = db.prepare('SELECT name, address, phone, email, timezone FROM organizations').get();
-    const admin = db.prepare('SELECT email, first_name, last_name, role, password_hash FROM users').get() as {
-      password_hash: string;
-    };
-    db.close();
+    const database = await openLabDatabase(dir);
+    let org: unknown;
+    let admin: { password_hash: string } | undefined;
+    try {
+      org = await row(database, 'SELECT name, address, phone, email, timezone FROM organizations');
+      admin = await row<{ password_hash: string }>(
+        database,
+        'SELECT email, first_name, last_name, role, password_hash FROM users',
+      );
+    } finally {
+      await database.close();
+    }
     expect(org).toEqual({
       name: 'Sunrise Diagnostics',
       address: '14 Park Street, Kolkata',
@@ -92,7 +101,7 @@ describe.skipIf(!hasScript)('lims setup, interactive', () => {
       last_name: 'Sen',
       role: 'superadmin',
     });
-    expect(await verifyPassword('right-secret-1', admin.password_hash)).toBe(true);
+    expect(await verifyPassword('right-secret-1', admin!.password_hash)).toBe(true);
     expect(screen).toMatch(/Starter catalogue:\s+no/);
   });
 });

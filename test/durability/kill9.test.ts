@@ -5,15 +5,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/core/db/connection.js';
 import { verifyChain } from '../../src/core/audit/audit.js';
 import { pagePatients } from '../../src/core/patients/repository.js';
+import { row, rows } from '../db.js';
+import { openLabDatabase, provisionDir } from '../cli/helpers.js';
 
 /**
  * A kill -9 of the server in the middle of a stream of patient registrations loses no write the
  * server acknowledged (201), and leaves no half-done write: every stored patient has its audit row
  * and the audit chain verifies. See docs/durability.md for what this does and does not prove.
- * Runs the built server (`npm test` builds dist/ first) exactly as an operator starts it.
+ * Runs the built server (`npm test` builds dist/ first) exactly as an operator starts it. On the
+ * PostgreSQL project the data dir's config.json names a fresh database, so setup and the server use it.
  */
 
 const BIN = fileURLToPath(new URL('../../bin/lims.js', import.meta.url));
@@ -103,6 +105,7 @@ interface Ack {
 describe('a kill -9 during a stream of writes', () => {
   it('loses no acknowledged registration and leaves no half-written one', async () => {
     const dataDir = tempDir('lims-durability-');
+    await provisionDir(dataDir);
     await setUp(dataDir);
     const server = await serve(dataDir, await freePort());
 
@@ -171,13 +174,17 @@ describe('a kill -9 during a stream of writes', () => {
     expect(inFlightAtKill).toBeGreaterThan(0);
 
     // Reopening recovers from the write-ahead log, as the next `lims serve` would.
-    const database = openDatabase(join(dataDir, 'lims.db'));
+    const database = await openLabDatabase(dataDir);
     try {
-      expect(database.sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
-      const org = database.sqlite.prepare('SELECT id FROM organizations').get() as { id: number };
-      const stored = database.sqlite
-        .prepare("SELECT id, patient_code, last_name FROM patients WHERE first_name = 'Kill'")
-        .all() as { id: number; patient_code: string; last_name: string }[];
+      // SQLite's own check of the file; PostgreSQL's server was never killed, only its client.
+      if (database.engine === 'sqlite') {
+        expect(database.sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
+      }
+      const org = (await row<{ id: number }>(database, 'SELECT id FROM organizations'))!;
+      const stored = await rows<{ id: number; patient_code: string; last_name: string }>(
+        database,
+        "SELECT id, patient_code, last_name FROM patients WHERE first_name = 'Kill'",
+      );
       const byId = new Map(stored.map((p) => [p.id, p]));
 
       const lost = acked.filter(
@@ -191,9 +198,10 @@ describe('a kill -9 during a stream of writes', () => {
       // Each stored patient came with its audit row, in the same transaction, and the chain holds.
       const audited = new Set(
         (
-          database.sqlite
-            .prepare("SELECT entity_id FROM audit_log WHERE entity = 'patient' AND action = 'create'")
-            .all() as { entity_id: string }[]
+          await rows<{ entity_id: string }>(
+            database,
+            "SELECT entity_id FROM audit_log WHERE entity = 'patient' AND action = 'create'",
+          )
         ).map((r) => Number(r.entity_id)),
       );
       expect(stored.filter((p) => !audited.has(p.id))).toEqual([]);
@@ -201,10 +209,12 @@ describe('a kill -9 during a stream of writes', () => {
       expect(await verifyChain(database.db)).toMatchObject({ ok: true, firstBrokenId: null });
 
       // The search index and the patient counter were written with the rows they describe.
-      const counter = database.sqlite
-        .prepare("SELECT n FROM entity_counts WHERE organization_id = ? AND entity = 'patients'")
-        .get(org.id) as { n: number };
-      expect(counter.n).toBe((database.sqlite.prepare('SELECT count(*) AS n FROM patients').get() as { n: number }).n);
+      const counter = (await row<{ n: number }>(
+        database,
+        "SELECT n FROM entity_counts WHERE organization_id = ? AND entity = 'patients'",
+        org.id,
+      ))!;
+      expect(counter.n).toBe((await row<{ n: number }>(database, 'SELECT count(*) AS n FROM patients'))!.n);
       const last = acked[acked.length - 1]!;
       const found = await pagePatients(database.db, org.id, { search: last.lastName, page: 1, limit: 10 });
       expect(found.rows.map((r) => r.id)).toEqual([last.id]);

@@ -51,6 +51,7 @@ const FLAG_OF: Readonly<Record<keyof SetupInput, string>> = {
   importSampleTests: '--sample-data',
   importSampleProfiles: '--sample-data',
   importSamplePackages: '--sample-data',
+  database: '--database-url',
 };
 const SECRET = new Set(['adminPassword', 'confirmPassword']);
 const REQUIRED = ['labName', 'adminEmail', 'adminPassword'] as const;

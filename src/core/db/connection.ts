@@ -259,6 +259,9 @@ export async function openDatabaseAt(
     async close() {
       await changes.close();
       await db.destroy();
+      // Kysely ends the pool only if it ever used it; connections opened for migrations would
+      // otherwise keep a short command alive until their idle timeout.
+      if (!pool.ended) await pool.end().catch(() => undefined);
     },
   };
 }

@@ -168,7 +168,7 @@ export async function openPostgres(
   opts: { migrate?: boolean; listen?: boolean; poolSize?: number } = {},
 ): Promise<PostgresHandle> {
   const config = clientConfig(target);
-  const pool = new pg.Pool({ ...config, max: opts.poolSize ?? 20 });
+  const pool = new pg.Pool({ ...config, max: opts.poolSize ?? 20, allowExitOnIdle: true });
   // An idle client's error (the server restarted) must not crash the process; the pool drops it.
   pool.on('error', () => undefined);
   const changes = new PostgresChanges(config);
@@ -312,10 +312,11 @@ export function isPostgresConnectError(err: unknown): boolean {
   );
 }
 
-export type PostgresState =
+export type PostgresState = { serverVersion: string } & (
   | { state: 'empty' }
   | { state: 'lims'; labName: string | null; schemaVersion: number }
-  | { state: 'other'; tables: string[] };
+  | { state: 'other'; tables: string[] }
+);
 
 /**
  * What the database holds, through one short connection (the wizard's Test Connection and the
@@ -327,19 +328,26 @@ export async function probePostgres(target: Extract<DatabaseTarget, { kind: 'pos
   client.on('error', () => undefined);
   await client.connect();
   try {
+    const serverVersion = (await client.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0]!
+      .v;
     const tables = (
       await client.query<{ name: string }>(
         `SELECT table_name AS name FROM information_schema.tables
           WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`,
       )
     ).rows.map((r) => r.name);
-    if (tables.length === 0) return { state: 'empty' };
+    if (tables.length === 0) return { serverVersion, state: 'empty' };
     if (!tables.includes('schema_migrations') || !tables.includes('organizations')) {
-      return { state: 'other', tables: tables.slice(0, 5) };
+      return { serverVersion, state: 'other', tables: tables.slice(0, 5) };
     }
     const version = await client.query<{ v: number }>('SELECT max(version) AS v FROM schema_migrations');
     const org = await client.query<{ name: string }>('SELECT name FROM organizations ORDER BY id LIMIT 1');
-    return { state: 'lims', labName: org.rows[0]?.name ?? null, schemaVersion: Number(version.rows[0]?.v ?? 0) };
+    return {
+      serverVersion,
+      state: 'lims',
+      labName: org.rows[0]?.name ?? null,
+      schemaVersion: Number(version.rows[0]?.v ?? 0),
+    };
   } finally {
     await client.end().catch(() => undefined);
   }

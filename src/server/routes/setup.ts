@@ -3,9 +3,11 @@ import { setupApi } from '../../shared/api/setup.js';
 import { isSetUp, setupLab } from '../../core/setup/service.js';
 import { databaseLatencyMs } from '../../core/db/diagnostics.js';
 import { describeTarget } from '../../core/db/url.js';
+import { writeDataDirConfig } from '../../core/datadir.js';
 import { route } from '../contract.js';
 import { hostName } from '../plugins/request-guards.js';
-import { ForbiddenError } from '../../core/errors.js';
+import { ConflictError, ForbiddenError } from '../../core/errors.js';
+import { checkPostgres, connectionTarget, connectionUrl, setupLabOnPostgres } from '../../core/setup/database.js';
 
 /** Health, and the web setup wizard: open only while the data dir holds no lab. */
 export async function setupRoutes(app: FastifyInstance) {
@@ -35,13 +37,51 @@ export async function setupRoutes(app: FastifyInstance) {
     };
   });
 
-  route(app, setupApi.setup, async (req) => {
+  const wizardOnly = async (req: FastifyRequest) => {
     if (!setupHostAllowed(app, req)) {
       throw new ForbiddenError(
         'The setup wizard answers only on this computer or its local network address; open it at http://127.0.0.1 or the server’s LAN address',
       );
     }
-    const result = await setupLab(db, req.body);
+    if (await isSetUp(db)) throw new ConflictError('This lab is already set up; nothing was changed', 'ALREADY_SET_UP');
+  };
+
+  route(app, setupApi.checkDatabase, async (req) => {
+    await wizardOnly(req);
+    return { check: await checkPostgres(req.body) };
+  });
+
+  route(app, setupApi.setup, async (req, reply) => {
+    await wizardOnly(req);
+    const { database: chosen, ...input } = req.body;
+    if (chosen?.type !== 'postgresql') {
+      if (chosen?.type === 'sqlite' && app.database.engine !== 'sqlite') {
+        throw new ConflictError(
+          'This server runs on PostgreSQL; it cannot set up a lab in a SQLite file',
+          'DATABASE_FIXED',
+        );
+      }
+      const result = await setupLab(db, input);
+      return { organization_id: result.organizationId, admin_id: result.adminId };
+    }
+    // PostgreSQL chosen in the wizard of a server started on its SQLite default: set the lab up
+    // there, remember the database in the data dir, and move this server onto it once answered.
+    const o = app.options_;
+    if (app.database.engine !== 'sqlite' || !o.switchDatabase || !o.dataDir) {
+      throw new ConflictError(
+        'This server cannot move to another database; start it with lims serve --database-url to use PostgreSQL',
+        'DATABASE_FIXED',
+      );
+    }
+    const result = await setupLabOnPostgres(chosen, input);
+    writeDataDirConfig(o.dataDir, { database_url: connectionUrl(chosen) });
+    const target = connectionTarget(chosen);
+    const switchDatabase = o.switchDatabase;
+    reply.raw.once('finish', () => {
+      switchDatabase(target).catch((err: unknown) =>
+        app.serverLog.error({ err }, 'could not move the server to the PostgreSQL database chosen in the wizard'),
+      );
+    });
     return { organization_id: result.organizationId, admin_id: result.adminId };
   });
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { setupSchema } from '../schemas/setup.js';
+import { databaseCheckSchema, postgresConnectionSchema, setupSchema } from '../schemas/setup.js';
 import { healthSchema } from '../schemas/system.js';
 import { defineRoute } from './contract.js';
 
@@ -20,6 +20,14 @@ export const setupApi = {
         ])
         .optional(),
     }),
+  }),
+  /** The wizard's Test Connection: can lims use this PostgreSQL database for a new lab? Open only before setup. */
+  checkDatabase: defineRoute({
+    method: 'POST',
+    path: '/api/setup/database-check',
+    access: 'public',
+    body: postgresConnectionSchema,
+    response: z.object({ check: databaseCheckSchema }),
   }),
   setup: defineRoute({
     method: 'POST',

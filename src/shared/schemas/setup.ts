@@ -3,6 +3,40 @@ import { CURRENCIES, DATE_FORMATS, TIMEZONES } from '../constants.js';
 import { optionalEmail, optionalPhone, optionalText, requiredText } from './common.js';
 import { passwordSchema } from './users.js';
 
+/** PostgreSQL connection details as the web wizard's Database step takes them (issue 12). */
+export const postgresConnectionSchema = z.object({
+  type: z.literal('postgresql'),
+  host: requiredText('Host', 255),
+  port: z
+    .number({ error: 'Port must be a number from 1 to 65535' })
+    .int('Port must be a whole number')
+    .min(1, 'Port must be from 1 to 65535')
+    .max(65535, 'Port must be from 1 to 65535')
+    .default(5432),
+  database: requiredText('Database name', 63),
+  user: requiredText('User', 63),
+  password: z.string().max(500, 'Password is too long').optional(),
+  sslmode: z
+    .enum(['disable', 'prefer', 'require', 'verify-full'], {
+      error: 'TLS must be one of disable, prefer, require, verify-full',
+    })
+    .default('prefer'),
+});
+export type PostgresConnection = z.infer<typeof postgresConnectionSchema>;
+
+/** Where the lab's data lives: the data dir's SQLite file (default) or a PostgreSQL database. */
+export const setupDatabaseSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('sqlite') }),
+  postgresConnectionSchema,
+]);
+
+/** The answer of the wizard's Test Connection: a sentence either way, never the password. */
+export const databaseCheckSchema = z.object({
+  ok: z.boolean(),
+  message: z.string(),
+  server_version: z.string().nullable(),
+});
+
 /** The lab as set up by `lims setup` or the web wizard (spec "Setup settings"). */
 export const setupSchema = z
   .object({
@@ -25,6 +59,8 @@ export const setupSchema = z
     importSampleTests: z.boolean().default(false),
     importSampleProfiles: z.boolean().default(false),
     importSamplePackages: z.boolean().default(false),
+    /** Web wizard only: where the data lives (absent: the database the server was started on). */
+    database: setupDatabaseSchema.optional(),
   })
   .refine((s) => s.confirmPassword === undefined || s.confirmPassword === s.adminPassword, {
     path: ['confirmPassword'],

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { SetupInput } from '@shared/schemas/setup';
+import type { PostgresConnection, SetupInput } from '@shared/schemas/setup';
 import { call } from '@/lib/api';
 import { setupApi } from '@shared/api/setup';
 import { shellKeys } from '@/lib/session';
@@ -11,5 +11,12 @@ export function useSetupMutation() {
     mutationFn: (input: SetupInput) => call(setupApi.setup, { body: input }),
     // The app sends every address to the wizard while needs_setup is true: re-read it.
     onSuccess: () => qc.invalidateQueries({ queryKey: shellKeys.setupStatus }),
+  });
+}
+
+/** POST /api/setup/database-check: the wizard's Test Connection for PostgreSQL. */
+export function useDatabaseCheck() {
+  return useMutation({
+    mutationFn: (c: PostgresConnection) => call(setupApi.checkDatabase, { body: c }).then((r) => r.check),
   });
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FieldErrors } from 'react-hook-form';
 import type { CURRENCIES, DATE_FORMATS, TIMEZONES } from '@shared/constants';
-import { setupSchema } from '@shared/schemas/setup';
+import { postgresConnectionSchema, setupSchema, type PostgresConnection } from '@shared/schemas/setup';
 
 /** The wizard's form values: the spec's "Setup settings" the server takes (POST /api/setup). */
 export interface WizardValues {
@@ -19,6 +19,15 @@ export interface WizardValues {
   importSampleTests: boolean;
   importSampleProfiles: boolean;
   importSamplePackages: boolean;
+  /** Database step (issue 12): the data dir's SQLite file, or a PostgreSQL database. */
+  databaseType: 'sqlite' | 'postgresql';
+  dbHost: string;
+  /** As typed; a number from 1 to 65535. */
+  dbPort: string;
+  dbName: string;
+  dbUser: string;
+  dbPassword: string;
+  dbSslmode: 'disable' | 'prefer' | 'require' | 'verify-full';
 }
 
 /** Spec defaults (document 001, section 9): Asia/Kolkata, INR, DD/MM/YYYY. */
@@ -38,7 +47,50 @@ export const WIZARD_DEFAULTS: WizardValues = {
   importSampleTests: true,
   importSampleProfiles: true,
   importSamplePackages: true,
+  databaseType: 'sqlite',
+  dbHost: '',
+  dbPort: '5432',
+  dbName: 'lims',
+  dbUser: 'lims',
+  dbPassword: '',
+  dbSslmode: 'prefer',
 };
+
+/** The PostgreSQL connection of the form, in the server's shape (POST /api/setup, database-check). */
+export function postgresOf(v: WizardValues): PostgresConnection {
+  return {
+    type: 'postgresql',
+    host: v.dbHost,
+    port: /^\d+$/.test(v.dbPort.trim()) ? Number(v.dbPort.trim()) : Number.NaN,
+    database: v.dbName,
+    user: v.dbUser,
+    password: v.dbPassword === '' ? undefined : v.dbPassword,
+    sslmode: v.dbSslmode,
+  };
+}
+
+const P = postgresConnectionSchema.shape;
+
+/** The Database step checks the PostgreSQL fields only when PostgreSQL is chosen. */
+const databaseStep = z
+  .object({ databaseType: z.enum(['sqlite', 'postgresql']) })
+  .passthrough()
+  .superRefine((v, ctx) => {
+    if (v.databaseType !== 'postgresql') return;
+    const values = v as unknown as WizardValues;
+    const c = postgresOf(values);
+    const fields = [
+      ['dbHost', P.host, c.host],
+      ['dbPort', P.port, c.port],
+      ['dbName', P.database, c.database],
+      ['dbUser', P.user, c.user],
+    ] as const;
+    for (const [path, schema, value] of fields) {
+      const r = (schema as z.ZodType).safeParse(value);
+      if (!r.success)
+        ctx.addIssue({ code: 'custom', path: [path], message: r.error.issues[0]?.message ?? 'Invalid value' });
+    }
+  });
 
 const S = setupSchema.shape;
 
@@ -74,7 +126,12 @@ export const STEPS: { title: string; description: string; schema: z.ZodType; fie
       }),
     fields: ['adminName', 'adminEmail', 'adminPassword', 'confirmPassword'],
   },
-  { title: 'Database', description: 'Where the lab’s data is stored.', schema: z.object({}), fields: [] },
+  {
+    title: 'Database',
+    description: 'Where the lab’s data is stored.',
+    schema: databaseStep,
+    fields: ['databaseType', 'dbHost', 'dbPort', 'dbName', 'dbUser', 'dbPassword', 'dbSslmode'],
+  },
   {
     title: 'Sample Data',
     description: 'Optional starter catalogue of tests, profiles and packages.',

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useWatch, type UseFormReturn } from 'react-hook-form';
-import { Database, Eye, EyeOff } from 'lucide-react';
+import { Database, Eye, EyeOff, PlugZap } from 'lucide-react';
 import { CURRENCIES, DATE_FORMATS, TIMEZONES } from '@shared/constants';
-import { Badge, FormField, Input, Select, Switch, Textarea } from '@/components';
+import { Badge, Button, FormField, Input, Select, Switch, Textarea } from '@/components';
 import type { WizardValues } from '../steps';
 
 type Form = { form: UseFormReturn<WizardValues> };
@@ -70,53 +70,137 @@ export function AdminStep({ form }: Form) {
   );
 }
 
-const DB_OPTIONS = [
-  { id: 'sqlite', label: 'SQLite (embedded)', available: true },
-  { id: 'postgresql', label: 'PostgreSQL', available: false },
-  { id: 'mysql', label: 'MySQL', available: false },
+/** The database the server was started on, as GET /api/setup/status names it. */
+export type ServerDatabase = { type: 'SQLite'; file: string } | { type: 'PostgreSQL'; server: string } | undefined;
+
+export interface ConnectionCheck {
+  ok: boolean;
+  message: string;
+}
+
+const SSL_OPTIONS = [
+  { value: 'prefer', label: 'Use TLS if the server offers it' },
+  { value: 'require', label: 'Require TLS' },
+  { value: 'verify-full', label: 'Require TLS and verify the certificate' },
+  { value: 'disable', label: 'No TLS (same machine or trusted network only)' },
 ];
 
-export function DatabaseStep({ file }: { file: string | undefined }) {
+/**
+ * Database (issue 12): the data dir's SQLite file, or a PostgreSQL database for a chain or a
+ * managed server. PostgreSQL needs a successful Test Connection (Next runs it too); a server
+ * started with --database-url shows its PostgreSQL database and offers no other.
+ */
+export function DatabaseStep({
+  form,
+  server,
+  check,
+  checking,
+  onTest,
+}: Form & {
+  server: ServerDatabase;
+  check: ConnectionCheck | null;
+  checking: boolean;
+  onTest: () => void;
+}) {
+  const { errors } = form.formState;
+  const v = useWatch({ control: form.control });
+  if (server?.type === 'PostgreSQL') {
+    return (
+      <div className="flex items-start gap-3 rounded-md border border-primary-200 bg-primary-50 p-3">
+        <Database className="mt-0.5 size-5 shrink-0 text-primary-700" aria-hidden="true" />
+        <div className="min-w-0 text-[13px]">
+          <p className="font-medium text-slate-900">
+            PostgreSQL <Badge tone="green">In use</Badge>
+          </p>
+          <p className="mt-0.5 font-mono break-all text-slate-800" data-testid="database-file">
+            {server.server}
+          </p>
+          <p className="mt-1 text-slate-600">
+            This server was started with <code>--database-url</code>: the lab is set up in that database.
+          </p>
+        </div>
+      </div>
+    );
+  }
+  const postgres = v.databaseType === 'postgresql';
+  const choice = (id: 'sqlite' | 'postgresql', label: string, note: string) => (
+    <label
+      className={`flex cursor-pointer items-start gap-3 rounded-md border px-3 py-2.5 ${v.databaseType === id ? 'border-primary-300 bg-primary-50' : 'border-slate-200 bg-white hover:bg-slate-50'}`}
+    >
+      <input type="radio" value={id} className="mt-0.5 size-4 accent-primary-600" {...form.register('databaseType')} />
+      <span className="min-w-0">
+        <span className="block text-sm font-medium text-slate-900">{label}</span>
+        <span className="block text-[13px] text-slate-600">{note}</span>
+      </span>
+    </label>
+  );
   return (
     <div className="grid gap-4">
       <fieldset className="grid gap-2">
         <legend className="mb-1 text-[13px] font-medium text-slate-800">Database Type</legend>
-        {DB_OPTIONS.map((o) => (
-          <label
-            key={o.id}
-            className={`flex items-center gap-3 rounded-md border px-3 py-2.5 ${o.available ? 'border-primary-200 bg-primary-50' : 'border-slate-200 bg-slate-50 text-slate-500'}`}
-          >
-            <input
-              type="radio"
-              name="databaseType"
-              value={o.id}
-              checked={o.available}
-              disabled={!o.available}
-              readOnly
-              className="size-4 accent-primary-600"
-            />
-            <span className="flex-1 text-sm font-medium">{o.label}</span>
-            {o.available ? (
-              <Badge tone="green">In use</Badge>
-            ) : (
-              <span className="text-xs">planned, not available in this version</span>
-            )}
-          </label>
-        ))}
+        {choice('sqlite', 'SQLite (embedded)', 'One file in the data directory: right for one clinic on one PC.')}
+        {choice(
+          'postgresql',
+          'PostgreSQL',
+          'A database server: for a chain with several lims servers, or a database your IT team runs and backs up.',
+        )}
       </fieldset>
-      <div className="flex items-start gap-3 rounded-md border border-slate-200 bg-white p-3">
-        <Database className="mt-0.5 size-5 shrink-0 text-primary-700" aria-hidden="true" />
-        <div className="min-w-0 text-[13px]">
-          <p className="font-medium text-slate-900">Database file</p>
-          <p className="mt-0.5 font-mono break-all text-slate-800" data-testid="database-file">
-            {file ?? '—'}
-          </p>
-          <p className="mt-1 text-slate-600">
-            Nothing to configure: the database is one file in the data directory. Back it up with{' '}
-            <code>lims backup</code>.
-          </p>
+      {!postgres ? (
+        <div className="flex items-start gap-3 rounded-md border border-slate-200 bg-white p-3">
+          <Database className="mt-0.5 size-5 shrink-0 text-primary-700" aria-hidden="true" />
+          <div className="min-w-0 text-[13px]">
+            <p className="font-medium text-slate-900">Database file</p>
+            <p className="mt-0.5 font-mono break-all text-slate-800" data-testid="database-file">
+              {server?.file ?? '—'}
+            </p>
+            <p className="mt-1 text-slate-600">
+              Nothing to configure: the database is one file in the data directory. Back it up with{' '}
+              <code>lims backup</code>.
+            </p>
+          </div>
         </div>
-      </div>
+      ) : (
+        <div className="grid gap-4 sm:grid-cols-6">
+          <FormField label="Host" required error={errors.dbHost?.message} className="sm:col-span-4">
+            <Input placeholder="db.clinic.lan or 192.168.1.10" autoComplete="off" {...form.register('dbHost')} />
+          </FormField>
+          <FormField label="Port" required error={errors.dbPort?.message} className="sm:col-span-2">
+            <Input inputMode="numeric" autoComplete="off" {...form.register('dbPort')} />
+          </FormField>
+          <FormField label="Database Name" required error={errors.dbName?.message} className="sm:col-span-3">
+            <Input autoComplete="off" {...form.register('dbName')} />
+          </FormField>
+          <FormField label="User" required error={errors.dbUser?.message} className="sm:col-span-3">
+            <Input autoComplete="off" {...form.register('dbUser')} />
+          </FormField>
+          <FormField
+            label="Password"
+            error={errors.dbPassword?.message}
+            hint="Stored in the data directory's config.json, readable by the server's user only."
+            className="sm:col-span-3"
+          >
+            <Input type="password" autoComplete="off" {...form.register('dbPassword')} />
+          </FormField>
+          <FormField label="TLS" className="sm:col-span-3">
+            <Select options={SSL_OPTIONS} {...form.register('dbSslmode')} />
+          </FormField>
+          <div className="flex flex-wrap items-center gap-3 sm:col-span-6">
+            <Button type="button" variant="outline" onClick={onTest} loading={checking} loadingText="Testing...">
+              <PlugZap />
+              Test Connection
+            </Button>
+            {check && (
+              <p
+                role="status"
+                data-testid="database-check"
+                className={`min-w-0 flex-1 rounded-md border px-3 py-2 text-[13px] ${check.ok ? 'border-green-200 bg-green-50 text-green-900' : 'border-red-200 bg-red-50 text-red-900'}`}
+              >
+                {check.message}
+              </p>
+            )}
+          </div>
+        </div>
+      )}
     </div>
   );
 }
@@ -178,7 +262,7 @@ function Summary({ title, rows }: { title: string; rows: [string, string | undef
   );
 }
 
-export function RegionalStep({ form, file }: Form & { file: string | undefined }) {
+export function RegionalStep({ form, server }: Form & { server: ServerDatabase }) {
   const { errors } = form.formState;
   const v = useWatch({ control: form.control });
   return (
@@ -214,10 +298,22 @@ export function RegionalStep({ form, file }: Form & { file: string | undefined }
         />
         <Summary
           title="Database"
-          rows={[
-            ['Type', 'SQLite (embedded)'],
-            ['File', file],
-          ]}
+          rows={
+            server?.type === 'PostgreSQL'
+              ? [
+                  ['Type', 'PostgreSQL'],
+                  ['Server', server.server],
+                ]
+              : v.databaseType === 'postgresql'
+                ? [
+                    ['Type', 'PostgreSQL'],
+                    ['Server', `${v.dbUser ?? ''}@${v.dbHost ?? ''}:${v.dbPort ?? ''}/${v.dbName ?? ''}`],
+                  ]
+                : [
+                    ['Type', 'SQLite (embedded)'],
+                    ['File', server?.file],
+                  ]
+          }
         />
         <Summary
           title="Sample Data & Region"

@@ -8,9 +8,34 @@ import { ApiError } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { useSetupStatus } from '@/lib/session';
 import { cn } from '@/lib/cn';
-import { useSetupMutation } from '../api';
-import { STEPS, stepErrors, stepOf, WIZARD_DEFAULTS, type WizardValues } from '../steps';
-import { AdminStep, DatabaseStep, LabStep, RegionalStep, SampleDataStep } from '../components/StepFields';
+import { call } from '@/lib/api';
+import { setupApi } from '@shared/api/setup';
+import { useDatabaseCheck, useSetupMutation } from '../api';
+import { postgresOf, STEPS, stepErrors, stepOf, WIZARD_DEFAULTS, type WizardValues } from '../steps';
+import {
+  AdminStep,
+  DatabaseStep,
+  LabStep,
+  RegionalStep,
+  SampleDataStep,
+  type ConnectionCheck,
+} from '../components/StepFields';
+
+const DATABASE_STEP = 2;
+
+/** After a PostgreSQL setup the server moves onto that database: wait until it answers from there. */
+async function waitForLab(timeoutMs = 30_000): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    try {
+      if (!(await call(setupApi.status, {})).needs_setup) return true;
+    } catch {
+      // The server is between databases for a moment: ask again.
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return false;
+}
 
 interface StepContext {
   step: number;
@@ -68,8 +93,13 @@ function StepList({ step }: { step: number }) {
 export default function SetupWizardPage() {
   const status = useSetupStatus();
   const setup = useSetupMutation();
+  // PostgreSQL can be chosen when the server runs on its SQLite default (else it is already PostgreSQL).
+  const postgresChoosable = status.data?.database?.type === 'SQLite';
   const [step, setStep] = useState(0);
   const [done, setDone] = useState<{ labName: string; adminEmail: string } | null>(null);
+  const [moving, setMoving] = useState(false);
+  const databaseCheck = useDatabaseCheck();
+  const [check, setCheck] = useState<(ConnectionCheck & { key: string }) | null>(null);
   // react-hook-form hands `context` (the current step) to the resolver, so blur, change and Next checks
   // all judge only the step on screen.
   const form = useForm<WizardValues, StepContext>({
@@ -93,13 +123,32 @@ export default function SetupWizardPage() {
 
   // Next goes through handleSubmit too: after a first failed try, fields re-check as the user types,
   // so an error vanishes while typing rather than on the click (which would move the button under the mouse).
-  const onValid = (values: WizardValues) => {
+  const connectionKey = (v: WizardValues) => JSON.stringify(postgresOf(v));
+  const testConnection = async (values: WizardValues): Promise<boolean> => {
+    const key = connectionKey(values);
+    try {
+      const result = await databaseCheck.mutateAsync(postgresOf(values));
+      setCheck({ ...result, key });
+      return result.ok;
+    } catch (err) {
+      setCheck({ ok: false, message: err instanceof Error ? err.message : String(err), key });
+      return false;
+    }
+  };
+  const onTest = () => void form.handleSubmit((values) => void testConnection(values))();
+
+  const onValid = async (values: WizardValues) => {
+    if (step === DATABASE_STEP && values.databaseType === 'postgresql' && postgresChoosable) {
+      // Next needs a connection that works, tested with exactly these values.
+      if (!(check?.ok && check.key === connectionKey(values)) && !(await testConnection(values))) return;
+    }
     if (step < STEPS.length - 1) goTo(step + 1);
     else complete(values);
   };
 
   const complete = (values: WizardValues) => {
-    const parsed = setupSchema.safeParse(values);
+    const database = postgresChoosable && values.databaseType === 'postgresql' ? postgresOf(values) : undefined;
+    const parsed = setupSchema.safeParse({ ...values, database });
     if (!parsed.success) {
       const first = parsed.error.issues[0];
       const field = String(first?.path[0] ?? '');
@@ -109,13 +158,32 @@ export default function SetupWizardPage() {
       return;
     }
     setup.mutate(parsed.data, {
-      onSuccess: () => {
+      onSuccess: async () => {
+        if (database) {
+          setMoving(true);
+          const moved = await waitForLab();
+          // The status read when the setup answered came from the old database: read it again.
+          await status.refetch();
+          setMoving(false);
+          if (!moved) {
+            notify.error(
+              'The server has not moved to PostgreSQL yet',
+              'The lab is set up there; restart lims serve (it reads the database from its data directory).',
+            );
+          }
+        }
         notify.success('Setup complete', `${parsed.data.labName} is ready. Sign in as ${parsed.data.adminEmail}.`);
         setDone({ labName: parsed.data.labName, adminEmail: parsed.data.adminEmail });
       },
       onError: (err) => {
         notify.error('Setup failed', err);
-        if (err instanceof ApiError && err.details.length > 0) {
+        if (err instanceof ApiError && err.details.some((d) => d.path === 'database')) {
+          goTo(DATABASE_STEP);
+          setCheck({ ok: false, message: err.message, key: '' });
+        } else if (err instanceof ApiError && err.code === 'DATABASE_NOT_EMPTY') {
+          goTo(DATABASE_STEP);
+          setCheck({ ok: false, message: err.message, key: '' });
+        } else if (err instanceof ApiError && err.details.length > 0) {
           const first = err.details[0]!;
           goTo(stepOf(first.path));
           for (const d of err.details)
@@ -125,6 +193,13 @@ export default function SetupWizardPage() {
     });
   };
 
+  if (moving) {
+    return (
+      <Shell>
+        <LoadingState text="Moving the server onto the PostgreSQL database..." />
+      </Shell>
+    );
+  }
   if (done) {
     return (
       <Shell>
@@ -158,7 +233,6 @@ export default function SetupWizardPage() {
     );
   }
   const db = status.data.database;
-  const databaseFile = !db ? '' : db.type === 'SQLite' ? db.file : `PostgreSQL ${db.server}`;
   if (!status.data.needs_setup) {
     return (
       <Shell>
@@ -206,9 +280,11 @@ export default function SetupWizardPage() {
           <div className="px-5 py-5">
             {step === 0 && <LabStep form={form} />}
             {step === 1 && <AdminStep form={form} />}
-            {step === 2 && <DatabaseStep file={databaseFile} />}
+            {step === DATABASE_STEP && (
+              <DatabaseStep form={form} server={db} check={check} checking={databaseCheck.isPending} onTest={onTest} />
+            )}
             {step === 3 && <SampleDataStep form={form} />}
-            {step === 4 && <RegionalStep form={form} file={databaseFile} />}
+            {step === 4 && <RegionalStep form={form} server={db} />}
           </div>
           <div className="flex items-center justify-between gap-2 border-t border-slate-100 px-5 py-3">
             <Button variant="outline" onClick={() => goTo(step - 1)} disabled={step === 0 || setup.isPending}>
