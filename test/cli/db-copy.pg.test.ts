@@ -1,0 +1,159 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabaseAt, type Database_ } from '../../src/core/db/connection.js';
+import { parseDatabaseUrl } from '../../src/core/db/url.js';
+import { primaryOrganization } from '../../src/core/settings/organization.js';
+import { systemActor } from '../../src/core/context.js';
+import { createPatient, listPatients } from '../../src/core/patients/service.js';
+import { createBill } from '../../src/core/billing/service.js';
+import { billCreateSchema } from '../../src/shared/schemas/bills.js';
+import { verifyChain } from '../../src/core/audit/audit.js';
+import { freshPostgresUrl, rows } from '../db.js';
+import { ADMIN, cleanup, lims, tempDir } from './helpers.js';
+
+/**
+ * `lims db copy` (issue 12): a SQLite lab to PostgreSQL and back, every table, ids kept, the audit
+ * chain verified on the target; a non-empty target and the same database are refused.
+ */
+
+let dir: string;
+let sqliteUrl: string;
+let patientIds: number[] = [];
+
+/** Commands on the SQLite lab: the URL in the environment wins over the dir's provisioned config. */
+const onSqlite = (args: string[]) => lims(['--data-dir', dir, ...args], { env: { LIMS_DATABASE_URL: sqliteUrl } });
+
+async function counts(d: Database_): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const t of ['organizations', 'users', 'patients', 'tests', 'bills', 'bill_items', 'audit_log', 'sequences']) {
+    out[t] = Number((await rows<{ n: number }>(d, `SELECT count(*) AS n FROM ${t}`))[0]!.n);
+  }
+  return out;
+}
+
+beforeAll(async () => {
+  dir = tempDir();
+  sqliteUrl = `sqlite:${join(dir, 'lims.db')}`;
+  const setup = await onSqlite(
+    ['setup', '--yes', '--lab-name', 'Copy Diagnostics', '--sample-data'].concat([
+      '--admin-email',
+      ADMIN.email,
+      '--admin-password',
+      ADMIN.password,
+    ]),
+  );
+  expect(setup.code, setup.stderr).toBe(0);
+  const d = await openDatabaseAt(parseDatabaseUrl(sqliteUrl));
+  try {
+    const org = (await primaryOrganization(d.db))!;
+    const actor = systemActor(org.id);
+    const test = await d.db.selectFrom('tests').select('id').where('code', '=', 'FBS').executeTakeFirstOrThrow();
+    for (const [first, last, phone] of [
+      ['Sunita', 'Devi', '9876543210'],
+      ['सुनीता', 'शर्मा', '9123456780'],
+      ['José', 'Fernandes', '9988776655'],
+    ] as const) {
+      const p = await createPatient(d.db, actor, {
+        first_name: first,
+        last_name: last,
+        date_of_birth: '1980-05-06',
+        gender: 'Female',
+        phone,
+      });
+      patientIds.push(p.id);
+      await createBill(
+        d.db,
+        actor,
+        billCreateSchema.parse({ patient_id: p.id, items: [{ item_type: 'test', item_id: test.id }] }),
+      );
+    }
+  } finally {
+    await d.close();
+  }
+});
+
+afterAll(cleanup);
+
+describe('lims db copy', () => {
+  it('copies a SQLite lab into an empty PostgreSQL database: same rows, same ids, a valid audit chain, search works', async () => {
+    const url = await freshPostgresUrl({ empty: true });
+    const r = await onSqlite(['db', 'copy', '--to', url]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/patients: +3 rows/);
+    expect(r.stdout).toMatch(/audit chain verified on the target: [\d,]+ rows/);
+    expect(r.stdout).not.toContain('lims-pg-secret');
+
+    const from = await openDatabaseAt(parseDatabaseUrl(sqliteUrl));
+    const to = await openDatabaseAt(parseDatabaseUrl(url), { listen: false });
+    try {
+      expect(await counts(to)).toEqual(await counts(from));
+      const ids = (await rows<{ id: number }>(to, 'SELECT id FROM patients ORDER BY id')).map((x) => Number(x.id));
+      expect(ids).toEqual(patientIds);
+      expect(await verifyChain(to.db)).toMatchObject({ ok: true });
+      const org = (await primaryOrganization(to.db))!;
+      // The search index is rebuilt on the target: the same answers as on SQLite.
+      for (const q of ['suni', 'सुनी', 'jose', '98765 43210', 'ferna']) {
+        const page = { page: 1, limit: 20, search: q } as const;
+        const there = (await listPatients(to.db, org.id, page)).patients.map((p) => p.id);
+        const here = (await listPatients(from.db, org.id, page)).patients.map((p) => p.id);
+        expect(there, q).toEqual(here);
+        expect(there.length, q).toBeGreaterThan(0);
+      }
+      // New rows on the copy continue after the copied ids.
+      const p = await createPatient(to.db, systemActor(org.id), {
+        first_name: 'After',
+        last_name: 'Copy',
+        date_of_birth: '1990-01-01',
+        gender: 'Male',
+      });
+      expect(p.id).toBeGreaterThan(Math.max(...patientIds));
+    } finally {
+      await from.close();
+      await to.close();
+    }
+
+    // The lab on PostgreSQL signs in: its users came across with their password hashes.
+    const users = await lims(['--data-dir', tempDir(), '--database-url', url, 'user', 'list', '--format', 'csv']);
+    expect(users.code, users.stderr).toBe(0);
+    expect(users.stdout).toContain(ADMIN.email);
+  });
+
+  it('copies back from PostgreSQL into a new SQLite file', async () => {
+    const url = await freshPostgresUrl({ empty: true });
+    expect((await onSqlite(['db', 'copy', '--to', url])).code).toBe(0);
+    const back = `sqlite:${join(tempDir(), 'back.db')}`;
+    const r = await lims(['--data-dir', tempDir(), 'db', 'copy', '--from', url, '--to', back]);
+    expect(r.code, r.stderr).toBe(0);
+    const a = await openDatabaseAt(parseDatabaseUrl(sqliteUrl));
+    const b = await openDatabaseAt(parseDatabaseUrl(back));
+    try {
+      expect(await counts(b)).toEqual(await counts(a));
+      expect(await verifyChain(b.db)).toMatchObject({ ok: true });
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('refuses a target that holds anything, the same database twice, and a bad URL', async () => {
+    const url = await freshPostgresUrl({ empty: true });
+    expect((await onSqlite(['db', 'copy', '--to', url])).code).toBe(0);
+    const again = await onSqlite(['db', 'copy', '--to', url]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(
+      /the target is not empty \(table \w+ has rows\): copy only into a new, empty database/,
+    );
+
+    const same = await onSqlite(['db', 'copy', '--to', sqliteUrl]);
+    expect(same.code).toBe(2);
+    expect(same.stderr).toContain('--from and --to are the same database');
+
+    const bad = await onSqlite(['db', 'copy', '--to', 'mysql://x@y/z']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--to mysql://x@y/z');
+
+    const none = await onSqlite(['db', 'copy']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('--to URL');
+  });
+});
