@@ -18,7 +18,7 @@ import { ADMIN, cleanup, lims, tempDir } from './helpers.js';
 
 let dir: string;
 let sqliteUrl: string;
-let patientIds: number[] = [];
+const patientIds: number[] = [];
 
 /** Commands on the SQLite lab: the URL in the environment wins over the dir's provisioned config. */
 const onSqlite = (args: string[]) => lims(['--data-dir', dir, ...args], { env: { LIMS_DATABASE_URL: sqliteUrl } });
