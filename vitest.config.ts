@@ -42,6 +42,21 @@ export default defineConfig({
           globalSetup: ['test/postgres-server.ts'],
         },
       },
+      // The browser walk-throughs on PostgreSQL: on demand (LIMS_E2E_POSTGRES=1), not in npm test,
+      // whose time budget they would exceed; the API, CLI and durability suites cover both engines.
+      ...(process.env.LIMS_E2E_POSTGRES === '1'
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'e2e-postgres',
+                include: ['test/e2e/**/*.test.ts'],
+                env: { LIMS_SCRYPT_N: '1024', LIMS_TEST_ENGINE: 'postgres' },
+                globalSetup: ['test/postgres-server.ts'],
+              },
+            },
+          ]
+        : []),
     ],
   },
 });

@@ -2,7 +2,18 @@ import type { LatencyResult, ThroughputResult } from './load.js';
 import type { BillingResult } from './billing.js';
 
 /** Targets of the issue ("Done means"): throughput ratio to the bare stack, latency on one connection. */
-export const TARGETS = { ratio: 0.7, p50: 5, p99: 25, billPdfMs: 50 } as const;
+export const TARGETS = { ratio: 0.7, postgresRatio: 0.6, p50: 5, p99: 25, billPdfMs: 50 } as const;
+
+/** The PostgreSQL run (issue 12). */
+export interface PostgresReport {
+  version: string;
+  patients: number;
+  copiedSeconds: number | null;
+  throughput: { connections: number; bare: ThroughputResult; lims: ThroughputResult };
+  latency: LatencyRow[];
+  /** GET patient by id: one lims process at all the connections, then two sharing them, on one database. */
+  scaleOut: { one: ThroughputResult; two: ThroughputResult; cores: number };
+}
 
 export interface LatencyRow {
   name: string;
@@ -29,6 +40,7 @@ export interface Report {
   };
   latency: LatencyRow[];
   billing: BillingResult | null;
+  postgres: PostgresReport | null;
 }
 
 const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : 'n/a');
@@ -59,8 +71,77 @@ export function billPdfPasses(r: Report): boolean {
   return r.billing !== null && r.billing.pdf.p50 <= TARGETS.billPdfMs;
 }
 
+export function postgresRatio(p: PostgresReport): number {
+  return p.throughput.lims.rps / p.throughput.bare.rps;
+}
+
+export function postgresPasses(p: PostgresReport | null): boolean {
+  if (!p) return false;
+  const t = p.throughput;
+  return (
+    postgresRatio(p) >= TARGETS.postgresRatio &&
+    clean(t.lims) &&
+    clean(t.bare) &&
+    p.latency.filter((l) => l.target).every(latencyPasses)
+  );
+}
+
 export function allPass(r: Report): boolean {
-  return ratioPasses(r) && r.latency.filter((l) => l.target).every(latencyPasses) && billPdfPasses(r);
+  return (
+    ratioPasses(r) &&
+    r.latency.filter((l) => l.target).every(latencyPasses) &&
+    billPdfPasses(r) &&
+    postgresPasses(r.postgres)
+  );
+}
+
+function renderPostgres(r: Report): string[] {
+  const p = r.postgres;
+  if (!p) return ['', '## PostgreSQL', '', 'Not run.'];
+  const t = p.throughput;
+  const ratioOk = postgresRatio(p) >= TARGETS.postgresRatio && clean(t.lims) && clean(t.bare);
+  const gain = p.scaleOut.two.rps / p.scaleOut.one.rps;
+  return [
+    '',
+    `## PostgreSQL ${p.version}`,
+    '',
+    `The same ${int(p.patients)} patients copied into PostgreSQL with \`lims db copy\`'s code (` +
+      (p.copiedSeconds === null
+        ? 'reused from an earlier run'
+        : `${p.copiedSeconds.toFixed(0)} s, then VACUUM ANALYZE`) +
+      '). lims runs with `--database-url`; the bare endpoint is Fastify + `pg` (a pool of 20, as lims) running',
+    '`SELECT * FROM patients WHERE id = $1 AND organization_id = $2` as a named prepared statement.',
+    '',
+    '| endpoint | requests/s | requests | seconds | errors | non-2xx | server CPU per request |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...(['bare', 'lims'] as const).map((k) => {
+      const x = t[k];
+      return `| ${k} | ${int(x.rps)} | ${int(x.requests)} | ${x.seconds.toFixed(1)} | ${x.errors} | ${x.non2xx} | ${cpuPerRequest(x).toFixed(0)} µs |`;
+    }),
+    '',
+    `Ratio lims / bare on PostgreSQL: **${(postgresRatio(p) * 100).toFixed(1)}%** (target >= ${TARGETS.postgresRatio * 100}%): **${verdict(ratioOk)}**`,
+    '',
+    `Latency on one connection (target rows: p50 <= ${TARGETS.p50} ms and p99 <= ${TARGETS.p99} ms):`,
+    '',
+    '| request | answer | requests | p50 ms | p99 ms | mean ms | max ms | target |',
+    '|---|---|---:|---:|---:|---:|---:|---|',
+    ...p.latency.map(
+      (l) =>
+        `| ${l.name} \`${l.path}\` | ${l.note} | ${int(l.result.requests)} | ${ms(l.result.p50)} | ${ms(l.result.p99)} | ` +
+        `${ms(l.result.mean)} | ${ms(l.result.max)} | ${l.target ? verdict(latencyPasses(l)) : 'information'} |`,
+    ),
+    '',
+    `Scale-out (GET patient by id, ${t.connections} connections in all, ${p.scaleOut.cores} CPU cores on this machine shared by`,
+    'PostgreSQL, the lims processes and the load generator):',
+    '',
+    '| | requests/s | errors | non-2xx |',
+    '|---|---:|---:|---:|',
+    `| one lims process | ${int(p.scaleOut.one.rps)} | ${p.scaleOut.one.errors} | ${p.scaleOut.one.non2xx} |`,
+    `| two lims processes, one database | ${int(p.scaleOut.two.rps)} | ${p.scaleOut.two.errors} | ${p.scaleOut.two.non2xx} |`,
+    '',
+    `Two processes answer **${gain.toFixed(2)}x** what one does (for information: with ${p.scaleOut.cores} cores for everything,`,
+    'the gain is bounded by the cores; on separate machines each server brings its own).',
+  ];
 }
 
 /** The billing section (issue 3): bills created in a loop against the bare insert rate, and bill PDFs. */
@@ -152,6 +233,7 @@ export function renderMarkdown(r: Report): string {
         `${ms(l.result.mean)} | ${ms(l.result.max)} | ${l.target ? verdict(latencyPasses(l)) : 'information'} |`,
     ),
     ...renderBilling(r),
+    ...renderPostgres(r),
     '',
   ];
   return lines.join('\n');
@@ -170,6 +252,17 @@ export function renderSummary(r: Report): string {
       ? [
           `bills: lims ${Math.round(r.billing.bills / r.billing.limsSeconds)}/s, bare insert ${Math.round(r.billing.bills / r.billing.bareSeconds)}/s`,
           `bill PDF p50 ${r.billing.pdf.p50.toFixed(1)} ms p95 ${r.billing.pdf.p95.toFixed(1)} ms ${verdict(billPdfPasses(r))}`,
+        ]
+      : []),
+    ...(r.postgres
+      ? [
+          `PostgreSQL by id: lims ${int(r.postgres.throughput.lims.rps)} req/s, bare ${int(r.postgres.throughput.bare.rps)} req/s, ratio ${(postgresRatio(r.postgres) * 100).toFixed(1)}%`,
+          ...r.postgres.latency.map(
+            (l) =>
+              `PostgreSQL ${l.name.padEnd(34)} p50 ${ms(l.result.p50).padStart(7)} ms  p99 ${ms(l.result.p99).padStart(7)} ms  ${l.target ? verdict(latencyPasses(l)) : ''}`,
+          ),
+          `PostgreSQL scale-out: one process ${int(r.postgres.scaleOut.one.rps)} req/s, two ${int(r.postgres.scaleOut.two.rps)} req/s (${r.postgres.scaleOut.cores} cores)`,
+          `PostgreSQL targets: ${verdict(postgresPasses(r.postgres))}`,
         ]
       : []),
     allPass(r) ? 'all targets met' : 'a target was missed',

@@ -9,6 +9,8 @@ import { BENCH_EMAIL, BENCH_PASSWORD, ensureDataset, type Dataset } from './data
 import { measureLatency, measureThroughput, type Target, type ThroughputResult } from './load.js';
 import { allPass, renderMarkdown, renderSummary, type LatencyRow, type Report } from './report.js';
 import type { ServerKind } from './server.js';
+import { ensurePostgresDataset } from './postgres.js';
+import type { PostgresReport } from './report.js';
 
 /**
  * `npm run bench`: builds (or reuses) a lab with 1,000,000 patients, starts lims and the bare
@@ -44,7 +46,7 @@ const WARM_UP_SECONDS = 5;
  */
 const SERVER_PAIRS = setting('BENCH_PAIRS', 3);
 /** Nothing here may run unbounded: the whole run is abandoned after this long. */
-const DEADLINE_MS = 20 * 60_000;
+const DEADLINE_MS = 40 * 60_000;
 
 const children: ChildProcess[] = [];
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -57,7 +59,7 @@ interface Server {
   stop(): Promise<void>;
 }
 
-function startServer(kind: ServerKind, data: Dataset): Promise<Server> {
+function startServer(kind: ServerKind, data: Pick<Dataset, 'file' | 'organizationId'>): Promise<Server> {
   const child = fork(
     fileURLToPath(new URL('./server.js', import.meta.url)),
     [kind, data.file, String(data.organizationId)],
@@ -201,15 +203,19 @@ interface PairResult {
 }
 
 /** A lims server and a bare one, both answering the same patient; lims with a signed-in session. */
-async function startPair(data: Dataset, randomId: () => number) {
-  const [lims, bare] = await Promise.all([startServer('lims', data), startServer('bare', data)]);
+async function startPair(
+  data: Pick<Dataset, 'file' | 'organizationId'>,
+  randomId: () => number,
+  kinds: [ServerKind, ServerKind] = ['lims', 'bare'],
+) {
+  const [lims, bare] = await Promise.all([startServer(kinds[0], data), startServer(kinds[1], data)]);
   const auth = { cookie: await signIn(lims.origin) };
   const limsById: Target = { origin: lims.origin, headers: auth, nextPath: () => `/api/patients/${randomId()}` };
   const bareById: Target = { origin: bare.origin, nextPath: () => `/patients/${randomId()}` };
   const probe = randomId();
   const a = (await getJson(lims.origin, `/api/patients/${probe}`, auth)).patient as { id: number };
   const b = (await getJson(bare.origin, `/patients/${probe}`)).patient as { id: number };
-  if (a.id !== probe || b.id !== probe) throw new Error('lims and the bare endpoint disagree on a patient');
+  if (Number(a.id) !== probe || Number(b.id) !== probe) throw new Error('lims and the bare endpoint disagree on a patient');
   return { lims, bare, limsById, bareById, auth };
 }
 
@@ -256,6 +262,8 @@ async function main(): Promise<void> {
   const latency = await measureLatencies(limsById.origin, auth, [limsById, bareById]);
   log('bills: 1,000 created in a loop against the bare insert rate, then bill PDFs...');
   const billing = await measureBilling(root('bench/.data'));
+  await Promise.all([servers!.lims.stop(), servers!.bare.stop()]);
+  const postgres = await measurePostgres(data);
   machine['load average at end (1/5/15 min)'] = loadavg()
     .map((n) => n.toFixed(2))
     .join(' / ');
@@ -275,12 +283,51 @@ async function main(): Promise<void> {
     throughput,
     latency,
     billing,
+    postgres,
   };
   writeFileSync(root('bench/results.md'), renderMarkdown(report));
   log('');
   log(renderSummary(report));
   log('written to bench/results.md');
   process.exitCode = allPass(report) ? 0 : 1;
+}
+
+/**
+ * The PostgreSQL run on the same register: lims against Fastify + pg (by id), the latency targets,
+ * and two lims processes on one database against one (the scale-out a chain gets).
+ */
+async function measurePostgres(sqlite: Dataset): Promise<PostgresReport> {
+  const data = await ensurePostgresDataset(root('bench/.data'), sqlite, log);
+  const target = { file: data.url, organizationId: data.organizationId };
+  const randomId = () => data.minId + Math.floor(Math.random() * (data.maxId - data.minId + 1));
+  try {
+    const s = await startPair(target, randomId, ['lims-pg', 'bare-pg']);
+    log(`PostgreSQL: warming up, then throughput by id, ${CONNECTIONS} connections, ${THROUGHPUT_SECONDS} s each...`);
+    const pair = await measurePair(s);
+    const latency = await measureLatencies(s.limsById.origin, s.auth, [s.limsById, s.bareById]);
+    await s.bare.stop();
+    log('PostgreSQL: scale-out, one lims process and then two on the same database...');
+    const second = await startServer('lims-pg', target);
+    const auth2 = { cookie: await signIn(second.origin) };
+    const secondById: Target = { origin: second.origin, headers: auth2, nextPath: () => `/api/patients/${randomId()}` };
+    await measureThroughput(secondById, CONNECTIONS, WARM_UP_SECONDS);
+    const one = await measureThroughput(s.limsById, CONNECTIONS, THROUGHPUT_SECONDS);
+    const [a, b] = await Promise.all([
+      measureThroughput(s.limsById, CONNECTIONS / 2, THROUGHPUT_SECONDS),
+      measureThroughput(secondById, CONNECTIONS / 2, THROUGHPUT_SECONDS),
+    ]);
+    await Promise.all([s.lims.stop(), second.stop()]);
+    return {
+      version: data.version,
+      patients: data.patients,
+      copiedSeconds: data.copiedSeconds,
+      throughput: { connections: CONNECTIONS, bare: pair.bare, lims: pair.lims },
+      latency,
+      scaleOut: { one, two: sum(a, b), cores: cpus().length },
+    };
+  } finally {
+    await data.stop();
+  }
 }
 
 const deadline = setTimeout(() => {

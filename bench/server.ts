@@ -1,28 +1,32 @@
 import type { FastifyInstance } from 'fastify';
-import { openDatabase } from '../src/core/db/connection.js';
+import { openDatabase, openDatabaseAt } from '../src/core/db/connection.js';
+import { parseDatabaseUrl } from '../src/core/db/url.js';
 import { buildApp } from '../src/server/app.js';
-import { bareApp } from './bare.js';
+import { bareApp, bareAppPostgres } from './bare.js';
 
 /**
  * One server under test, run in its own process so the load generator does not share its event
- * loop: `node server.js lims|bare <db file> <organization id>`. It listens on a free loopback port,
+ * loop: `node server.js lims|bare|lims-pg|bare-pg <db file or URL> <organization id>`. It listens on a free loopback port,
  * reports the port to the parent over IPC, answers 'cpu' with its CPU time so far and exits when the
  * parent goes away.
  */
 
-export type ServerKind = 'lims' | 'bare';
+export type ServerKind = 'lims' | 'bare' | 'lims-pg' | 'bare-pg';
+const KINDS: readonly string[] = ['lims', 'bare', 'lims-pg', 'bare-pg'];
 
 async function main(): Promise<void> {
   const [kind, file, org] = process.argv.slice(2);
-  if ((kind !== 'lims' && kind !== 'bare') || !file || !org) {
-    throw new Error('usage: server.js lims|bare <db file> <organization id>');
+  if (!kind || !KINDS.includes(kind) || !file || !org) {
+    throw new Error('usage: server.js lims|bare|lims-pg|bare-pg <db file or URL> <organization id>');
   }
   let app: FastifyInstance;
   let close: () => Promise<void> | void;
   if (kind === 'bare') {
     ({ app, close } = bareApp(file, Number(org)));
+  } else if (kind === 'bare-pg') {
+    ({ app, close } = bareAppPostgres(file, Number(org)));
   } else {
-    const database = openDatabase(file);
+    const database = kind === 'lims-pg' ? await openDatabaseAt(parseDatabaseUrl(file)) : openDatabase(file);
     // As `lims serve` runs it: the server log on (errors, start, stop), no line per request. The
     // log goes to stderr here, so the parent's report on stdout stays clean.
     app = await buildApp({ database, logger: { stream: process.stderr }, logRequests: false });

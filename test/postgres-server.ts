@@ -15,12 +15,6 @@ import { parseDatabaseUrl } from '../src/core/db/url.js';
 
 export const TEMPLATE_DB = 'lims_test_template';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    pgAdminUrl: string;
-  }
-}
-
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { readDataDirConfig } from '../../src/core/datadir.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabaseAt, type Database_ } from '../../src/core/db/connection.js';
 import { parseDatabaseUrl } from '../../src/core/db/url.js';
@@ -77,9 +78,11 @@ afterAll(cleanup);
 describe('lims db copy', () => {
   it('copies a SQLite lab into an empty PostgreSQL database: same rows, same ids, a valid audit chain, search works', async () => {
     const url = await freshPostgresUrl({ empty: true });
-    const r = await onSqlite(['db', 'copy', '--to', url]);
+    const r = await onSqlite(['db', 'copy', '--to', url, '--use']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/patients: +3 rows/);
+    // --use: the data dir now names the copy, so a command without a URL runs on PostgreSQL.
+    expect(readDataDirConfig(dir).database_url).toBe(url);
     expect(r.stdout).toMatch(/audit chain verified on the target: [\d,]+ rows/);
     expect(r.stdout).not.toContain('lims-pg-secret');
 

@@ -20,6 +20,7 @@ import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
 import { openDatabase, type Database_ } from '../../src/core/db/connection.js';
+import { ENGINE, openTestDatabase } from '../db.js';
 import { setupLab } from '../../src/core/setup/service.js';
 import { ensureDemoLab, demoCredentials } from '../../src/core/setup/demo.js';
 import { createUser } from '../../src/core/users/service.js';
@@ -93,7 +94,9 @@ export async function startApp(opts: StartOptions = {}): Promise<E2eApp> {
     throw new Error(`The UI is not built (${UI_DIR}/index.html missing): run npm run build:ui first`);
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'lims-e2e-'));
-  const database = openDatabase(join(dataDir, 'lims.db'));
+  // LIMS_TEST_ENGINE=postgres (the e2e-postgres project): the same walk-throughs on PostgreSQL.
+  const database: Database_ =
+    ENGINE === 'postgres' ? await openTestDatabase(dataDir) : openDatabase(join(dataDir, 'lims.db'));
   let organizationId: number | null = null;
   let admin: Account = {
     email: 'admin@lab.test',

@@ -54,8 +54,18 @@ Keep backups off this machine. Restore one with "lims restore FILE" (server stop
 
   program
     .command('restore')
-    .description('replace the database with a backup (the current one is kept beside it)')
+    .description('replace the database with a backup (SQLite: the current one is kept beside it)')
     .argument('<file>', 'a backup made by lims backup')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ lims restore ~/.lims/backups/lims-2026-11-25-02-00-00.db
+  $ lims restore lims-2026-11-25.dump --database-url postgres://lims@db.clinic.lan/lims_restored
+
+SQLite: with lims serve stopped; the replaced database is kept as lims.db.before-restore-<time>.
+PostgreSQL: pg_restore into an empty database only (create one with createdb), in one transaction.`,
+    )
     .action(async (file: string, _flags: unknown, cmd: Command) => {
       const dir = dataDirOf(cmd);
       const source = resolve(file);

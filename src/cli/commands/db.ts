@@ -1,20 +1,16 @@
 import type { Command } from 'commander';
 import { verifyChain } from '../../core/audit/audit.js';
 import { copyDatabase, CopyRefused, type CopyProgress } from '../../core/db/copy.js';
-import {
-  databaseTarget,
-  DatabaseUrlError,
-  describeTarget,
-  redactDatabaseUrl,
-  type DatabaseTarget,
-} from '../../core/db/url.js';
+import { databaseTarget, DatabaseUrlError, describeTarget, type DatabaseTarget } from '../../core/db/url.js';
 import { chosenDatabase, dataDirOf, openTarget } from '../context.js';
+import { writeDataDirConfig } from '../../core/datadir.js';
 import { CliError, UsageError } from '../errors.js';
 import type { Output } from '../output.js';
 
 interface CopyFlags {
   to?: string;
   from?: string;
+  use?: boolean;
 }
 
 export function registerDb(program: Command, out: Output, stdout: NodeJS.WritableStream & { isTTY?: boolean }): void {
@@ -23,6 +19,7 @@ export function registerDb(program: Command, out: Output, stdout: NodeJS.Writabl
     .description('copy every table of the lab into an empty database (SQLite to PostgreSQL or back), ids kept')
     .option('--to <url>', "the empty database to copy into (default: this data dir's database)")
     .option('--from <url>', "the database to copy from (default: this data dir's database)")
+    .option('--use', "afterwards, store the --to URL in the data dir's config: lims serve then runs on the copy")
     .addHelpText(
       'after',
       `
@@ -96,8 +93,13 @@ async function runCopy(
         );
       }
       out.line(`audit chain verified on the target: ${chain.checked.toLocaleString('en-IN')} rows`);
-      if (to.kind === 'postgres' && flags.to) {
-        out.line(`To run the lab on the copy: lims serve --database-url '${redactDatabaseUrl(flags.to)}'`);
+      if (flags.use && flags.to) {
+        writeDataDirConfig(dir, { database_url: flags.to });
+        out.line(`${dir}/config.json now names the copy: lims serve and every command on this data dir use it`);
+      } else if (flags.to) {
+        out.line(
+          `To run the lab on the copy: lims serve --database-url URL (the --to URL), or copy with --use to store it in ${dir}/config.json`,
+        );
       }
     } finally {
       await target.close();

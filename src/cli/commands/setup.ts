@@ -78,8 +78,12 @@ export function registerSetup(program: Command, out: Output): void {
 Examples:
   $ lims setup
   $ lims setup --yes --lab-name "City Diagnostics" --admin-email admin@citylab.in --admin-password 'a-long-secret'
+  $ lims --database-url postgres://lims@db.clinic.lan/lims setup
 
-Setting up never changes a data dir that already holds a lab.`,
+On PostgreSQL (--database-url or $LIMS_DATABASE_URL) the lab is set up in that database, which must
+be empty; the URL is stored in the data dir's config.json (readable by this user only), so later
+commands and lims serve need no flag. Setting up never changes a data dir or database that already
+holds a lab.`,
     )
     .action((flags: SetupFlags, cmd: Command) => runSetup(cmd, flags, out));
 }

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import Database from 'better-sqlite3';
 import type { Database_, PostgresDatabase } from './connection.js';
@@ -45,6 +45,11 @@ export async function backupDatabase(database: Database_, outFile: string): Prom
   if (database.engine === 'postgres') return backupPostgres(database, outFile, tmp);
   try {
     const result = await database.sqlite.backup(tmp);
+    // The copy stands alone: no -wal/-shm beside it, and readable by this user only (patient data).
+    const copy = new Database(tmp);
+    copy.pragma('journal_mode = DELETE');
+    copy.close();
+    chmodSync(tmp, 0o600);
     renameSync(tmp, outFile);
     const info = inspectDatabaseFile(outFile);
     const { size } = await import('node:fs').then((fs) => fs.statSync(outFile));
@@ -121,6 +126,7 @@ async function backupPostgres(database: PostgresDatabase, outFile: string, tmp: 
   const t = database.target as PostgresTarget;
   try {
     await runPgProgram('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--file=${tmp}`], t);
+    chmodSync(tmp, 0o600);
     const toc = await runPgProgram('pg_restore', ['--list', tmp], t);
     if (!/TABLE DATA \S+ patients /.test(toc)) throw new Error(`${outFile}: the dump holds no patients table`);
     renameSync(tmp, outFile);

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import {
   CompiledQuery,
@@ -40,13 +41,46 @@ const types = {
   },
 };
 
+/**
+ * TLS as libpq's sslmode means it: disable and allow connect in plain text; prefer (the default)
+ * uses TLS when the server offers it (see `negotiatedConfig`); require encrypts without checking the
+ * certificate; verify-ca checks it against the CA (sslrootcert, else the system's); verify-full also
+ * checks the host name. Always explicit, so $PGSSLMODE in the environment cannot change it.
+ */
+function sslOf(t: Extract<DatabaseTarget, { kind: 'postgres' }>, plainForPrefer: boolean): pg.ClientConfig['ssl'] {
+  const mode = t.sslmode ?? 'prefer';
+  if (mode === 'disable' || mode === 'allow' || (mode === 'prefer' && plainForPrefer)) return false;
+  if (mode === 'prefer' || mode === 'require') return { rejectUnauthorized: false };
+  const ca = t.sslrootcert ? readFileSync(t.sslrootcert, 'utf8') : undefined;
+  return mode === 'verify-ca'
+    ? { rejectUnauthorized: true, ca, checkServerIdentity: () => undefined }
+    : { rejectUnauthorized: true, ca };
+}
+
+const plainServers = new Set<string>();
+const tlsServers = new Set<string>();
+
+/** sslmode=prefer: TLS unless this server has said it does not speak it (then plain, as libpq falls back). */
+export async function negotiatedConfig(t: Extract<DatabaseTarget, { kind: 'postgres' }>): Promise<pg.ClientConfig> {
+  const key = `${t.host}:${t.port}`;
+  if ((t.sslmode ?? 'prefer') !== 'prefer' || plainServers.has(key) || tlsServers.has(key)) return clientConfig(t);
+  const probe = new pg.Client({ ...clientConfig(t), connectionTimeoutMillis: 5000 });
+  probe.on('error', () => undefined);
+  try {
+    await probe.connect();
+    tlsServers.add(key);
+    return clientConfig(t);
+  } catch (err) {
+    if (!/does not support SSL/i.test((err as Error).message)) throw err;
+    plainServers.add(key);
+    return clientConfig(t);
+  } finally {
+    await probe.end().catch(() => undefined);
+  }
+}
+
 export function clientConfig(t: Extract<DatabaseTarget, { kind: 'postgres' }>): pg.ClientConfig {
-  const ssl =
-    t.sslmode === undefined || t.sslmode === 'disable' || t.sslmode === 'allow' || t.sslmode === 'prefer'
-      ? undefined
-      : t.sslmode === 'require'
-        ? { rejectUnauthorized: false }
-        : { rejectUnauthorized: true };
+  const ssl = sslOf(t, plainServers.has(`${t.host}:${t.port}`));
   return {
     host: t.host,
     port: t.port,
@@ -167,7 +201,7 @@ export async function openPostgres(
   target: Extract<DatabaseTarget, { kind: 'postgres' }>,
   opts: { migrate?: boolean; listen?: boolean; poolSize?: number } = {},
 ): Promise<PostgresHandle> {
-  const config = clientConfig(target);
+  const config = await negotiatedConfig(target);
   const pool = new pg.Pool({ ...config, max: opts.poolSize ?? 20, allowExitOnIdle: true });
   // An idle client's error (the server restarted) must not crash the process; the pool drops it.
   pool.on('error', () => undefined);
@@ -324,7 +358,7 @@ export type PostgresState = { serverVersion: string } & (
  * else's tables. Connection failures throw; explainPostgresError words them.
  */
 export async function probePostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }>): Promise<PostgresState> {
-  const client = new pg.Client({ ...clientConfig(target), connectionTimeoutMillis: 5000 });
+  const client = new pg.Client({ ...(await negotiatedConfig(target)), connectionTimeoutMillis: 5000 });
   client.on('error', () => undefined);
   await client.connect();
   try {

@@ -18,8 +18,10 @@ export type DatabaseTarget =
       database: string;
       user: string;
       password: string | undefined;
-      /** sslmode from the URL (disable, prefer, require, verify-ca, verify-full); absent: the driver's default. */
+      /** sslmode from the URL (disable, allow, prefer, require, verify-ca, verify-full); absent: prefer, as libpq. */
       sslmode: string | undefined;
+      /** sslrootcert from the URL: a file of CA certificates to verify the server with. */
+      sslrootcert?: string;
     };
 
 export class DatabaseUrlError extends Error {}
@@ -77,11 +79,12 @@ export function parseDatabaseUrl(url: string, env: NodeJS.ProcessEnv = {}): Data
   if (sslmode !== undefined && !SSL_MODES.has(sslmode)) {
     throw new DatabaseUrlError(`sslmode=${sslmode} is not one of ${[...SSL_MODES].join(', ')}`);
   }
+  const sslrootcert = u.searchParams.get('sslrootcert') ?? undefined;
   const password =
     (u.password ? decodeURIComponent(u.password) : undefined) ??
     env.PGPASSWORD ??
     pgpassLookup(env.PGPASSFILE ?? join(homedir(), '.pgpass'), { host, port, database, user });
-  return { kind: 'postgres', host, port, database, user, password, sslmode };
+  return { kind: 'postgres', host, port, database, user, password, sslmode, ...(sslrootcert ? { sslrootcert } : {}) };
 }
 
 /** The URL with its password replaced by "***", for logs, errors, /api/health and `--help` output. */
