@@ -28,7 +28,8 @@ export default defineConfig({
     pool: 'forks',
     // @fastify/autoload imports src/server/routes/*.ts: run it through Vite so those imports work.
     server: { deps: { inline: ['@fastify/autoload'] } },
-    maxWorkers: 2,
+    // Three: the browser and CLI tests wait on other processes part of the time (two left the CPUs 40% idle).
+    maxWorkers: 3,
     projects: [
       {
         extends: true,

@@ -272,7 +272,14 @@ describe('setup wizard on an empty data dir', () => {
 
     await page.getByText('Step 3 of 5').waitFor();
     await expect(page.getByTestId('database-file').textContent()).resolves.toContain(empty.dataDir);
-    await page.getByText('planned, not available in this version').first().waitFor();
+    // SQLite is chosen; PostgreSQL is a real choice whose fields are checked before Next.
+    await expect(page.getByRole('radio', { name: /SQLite \(embedded\)/ }).isChecked()).resolves.toBe(true);
+    await page.getByRole('radio', { name: /PostgreSQL/ }).check();
+    await page.getByLabel('Host').fill('');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Host is required').waitFor();
+    await page.getByRole('button', { name: 'Test Connection' }).waitFor();
+    await page.getByRole('radio', { name: /SQLite \(embedded\)/ }).check();
     await page.getByRole('button', { name: 'Next' }).click();
 
     await page.getByText('Step 4 of 5').waitFor();
