@@ -158,6 +158,10 @@ export async function copyDatabase(
         }
       }
       const report: CopyReport = { tables: [], rebuilt: [] };
+      // PostgreSQL's patient counter trigger would update one row once per copied patient, inside one
+      // transaction: every update adds a row version to walk (quadratic on a large register). It is
+      // off for the copy (this transaction only) and the counters are recomputed below.
+      if (target.engine === 'postgres') await sql`ALTER TABLE patients DISABLE TRIGGER patients_count_ai`.execute(dst);
       for (const t of copyOrder(sourceTables)) {
         if (DERIVED.has(t.name) || !targetTables.has(t.name)) continue;
         const n = await copyTable(src, dst, t, await countRows(src, t.name), onProgress);
@@ -169,6 +173,9 @@ export async function copyDatabase(
         }
       }
       if (target.engine === 'postgres') {
+        await sql`ALTER TABLE patients ENABLE TRIGGER patients_count_ai`.execute(dst);
+        await sql`INSERT INTO entity_counts (organization_id, entity, n)
+          SELECT organization_id, 'patients', count(*) FROM patients GROUP BY organization_id`.execute(dst);
         await rebuildSearchWords(dst);
         report.rebuilt.push('patient search words');
       } else report.rebuilt.push('patient search index');
