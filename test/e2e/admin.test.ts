@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { login, MOBILE, screenshot, startApp, type E2eApp } from './harness.js';
+import { ENGINE } from '../db.js';
 
 /**
  * Admin screens as a lab administrator uses them: staff accounts (User Management, Users), the
@@ -197,7 +198,8 @@ describe('diagnostics', () => {
     expect(
       texts.map((t) => (t.startsWith('Pending') ? 'Pending' : t.startsWith('Success') ? 'Success' : 'Error')),
     ).toEqual(['Pending', 'Success', 'Pending', 'Success', 'Pending', 'Success']);
-    expect(texts[1]).toContain(app.dataDir);
+    // The connection check names the database: the SQLite file in the data dir, or the PostgreSQL server.
+    expect(texts[1]).toContain(ENGINE === 'sqlite' ? app.dataDir : 'Connected to PostgreSQL');
     expect(texts[5]).toMatch(/rolled it back/);
     await page.getByRole('button', { name: 'Verify Audit Trail' }).click();
     await page.getByText(/audit rows are intact/).waitFor();
@@ -211,8 +213,13 @@ describe('diagnostics', () => {
     await page.getByRole('button', { name: 'Test Health Check' }).click();
     await page.getByText('"status": "ok"').waitFor();
     await expect(page.getByTestId('backend-address').textContent()).resolves.toBe(`${app.url}/api`);
-    await page.getByText('Journal mode').waitFor();
-    await page.getByText('wal', { exact: true }).waitFor();
+    if (ENGINE === 'sqlite') {
+      await page.getByText('Journal mode').waitFor();
+      await page.getByText('wal', { exact: true }).waitFor();
+    } else {
+      await page.getByText("Other servers' changes").waitFor();
+      await page.getByText('Listening', { exact: true }).waitFor();
+    }
   });
 
   it('Auth debug (public) shows the real state and signs in and out with a typed account', async () => {
@@ -271,15 +278,20 @@ describe('setup wizard on an empty data dir', () => {
     await page.getByRole('button', { name: 'Next' }).click();
 
     await page.getByText('Step 3 of 5').waitFor();
-    await expect(page.getByTestId('database-file').textContent()).resolves.toContain(empty.dataDir);
-    // SQLite is chosen; PostgreSQL is a real choice whose fields are checked before Next.
-    await expect(page.getByRole('radio', { name: /SQLite \(embedded\)/ }).isChecked()).resolves.toBe(true);
-    await page.getByRole('radio', { name: /PostgreSQL/ }).check();
-    await page.getByLabel('Host').fill('');
-    await page.getByRole('button', { name: 'Next' }).click();
-    await page.getByText('Host is required').waitFor();
-    await page.getByRole('button', { name: 'Test Connection' }).waitFor();
-    await page.getByRole('radio', { name: /SQLite \(embedded\)/ }).check();
+    if (ENGINE === 'postgres') {
+      // The server was started on its PostgreSQL database: the step names it and offers no other.
+      await expect(page.getByTestId('database-file').textContent()).resolves.toMatch(/@127\.0\.0\.1:\d+\//);
+    } else {
+      await expect(page.getByTestId('database-file').textContent()).resolves.toContain(empty.dataDir);
+      // SQLite is chosen; PostgreSQL is a real choice whose fields are checked before Next.
+      await expect(page.getByRole('radio', { name: /SQLite \(embedded\)/ }).isChecked()).resolves.toBe(true);
+      await page.getByRole('radio', { name: /PostgreSQL/ }).check();
+      await page.getByLabel('Host').fill('');
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.getByText('Host is required').waitFor();
+      await page.getByRole('button', { name: 'Test Connection' }).waitFor();
+      await page.getByRole('radio', { name: /SQLite \(embedded\)/ }).check();
+    }
     await page.getByRole('button', { name: 'Next' }).click();
 
     await page.getByText('Step 4 of 5').waitFor();
