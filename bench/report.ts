@@ -112,24 +112,13 @@ function renderPostgres(r: Report): string[] {
       '). lims runs with `--database-url`; the bare endpoint is Fastify + `pg` (a pool of 20, as lims) running',
     '`SELECT * FROM patients WHERE id = $1 AND organization_id = $2` as a named prepared statement.',
     '',
-    '| endpoint | requests/s | requests | seconds | errors | non-2xx | server CPU per request |',
-    '|---|---:|---:|---:|---:|---:|---:|',
-    ...(['bare', 'lims'] as const).map((k) => {
-      const x = t[k];
-      return `| ${k} | ${int(x.rps)} | ${int(x.requests)} | ${x.seconds.toFixed(1)} | ${x.errors} | ${x.non2xx} | ${cpuPerRequest(x).toFixed(0)} µs |`;
-    }),
+    ...throughputTable(t),
     '',
     `Ratio lims / bare on PostgreSQL: **${(postgresRatio(p) * 100).toFixed(1)}%** (target >= ${TARGETS.postgresRatio * 100}%): **${verdict(ratioOk)}**`,
     '',
     `Latency on one connection (target rows: p50 <= ${TARGETS.p50} ms and p99 <= ${TARGETS.p99} ms):`,
     '',
-    '| request | answer | requests | p50 ms | p99 ms | mean ms | max ms | target |',
-    '|---|---|---:|---:|---:|---:|---:|---|',
-    ...p.latency.map(
-      (l) =>
-        `| ${l.name} \`${l.path}\` | ${l.note} | ${int(l.result.requests)} | ${ms(l.result.p50)} | ${ms(l.result.p99)} | ` +
-        `${ms(l.result.mean)} | ${ms(l.result.max)} | ${l.target ? verdict(latencyPasses(l)) : 'information'} |`,
-    ),
+    ...latencyTable(p.latency),
     '',
     `Scale-out (GET patient by id, ${t.connections} connections in all, ${p.scaleOut.cores} CPU cores on this machine shared by`,
     'PostgreSQL, the lims processes and the load generator):',
@@ -170,6 +159,31 @@ export function renderBilling(r: Report): string[] {
 
 const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
 
+/** The bare and lims rows of a throughput run. */
+function throughputTable(t: { bare: ThroughputResult; lims: ThroughputResult }): string[] {
+  return [
+    '| endpoint | requests/s | requests | seconds | errors | non-2xx | server CPU per request |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...(['bare', 'lims'] as const).map((k) => {
+      const x = t[k];
+      return `| ${k} | ${int(x.rps)} | ${int(x.requests)} | ${x.seconds.toFixed(1)} | ${x.errors} | ${x.non2xx} | ${cpuPerRequest(x).toFixed(0)} µs |`;
+    }),
+  ];
+}
+
+/** The latency rows on one connection, each with its verdict (or "information"). */
+function latencyTable(rows: LatencyRow[]): string[] {
+  return [
+    '| request | answer | requests | p50 ms | p99 ms | mean ms | max ms | target |',
+    '|---|---|---:|---:|---:|---:|---:|---|',
+    ...rows.map(
+      (l) =>
+        `| ${l.name} \`${l.path}\` | ${l.note} | ${int(l.result.requests)} | ${ms(l.result.p50)} | ${ms(l.result.p99)} | ` +
+        `${ms(l.result.mean)} | ${ms(l.result.max)} | ${l.target ? verdict(latencyPasses(l)) : 'information'} |`,
+    ),
+  ];
+}
+
 export function renderMarkdown(r: Report): string {
   const t = r.throughput;
   const lines: string[] = [
@@ -208,12 +222,7 @@ export function renderMarkdown(r: Report): string {
     'percent on where its code and heap land in memory, which changes from one start to the next.',
     `Ratio per pair: ${t.pairs.map((p) => `${((p.lims.rps / p.bare.rps) * 100).toFixed(1)}%`).join(', ')}.`,
     '',
-    '| endpoint | requests/s | requests | seconds | errors | non-2xx | server CPU per request |',
-    '|---|---:|---:|---:|---:|---:|---:|',
-    ...(['bare', 'lims'] as const).map((k) => {
-      const x = t[k];
-      return `| ${k} | ${int(x.rps)} | ${int(x.requests)} | ${x.seconds.toFixed(1)} | ${x.errors} | ${x.non2xx} | ${cpuPerRequest(x).toFixed(0)} µs |`;
-    }),
+    ...throughputTable(t),
     '',
     `Ratio lims / bare: **${(ratioOf(r) * 100).toFixed(1)}%** (target >= ${TARGETS.ratio * 100}%): **${verdict(ratioPasses(r))}**`,
     '',
@@ -225,13 +234,7 @@ export function renderMarkdown(r: Report): string {
     '',
     `Requests one after another on a single keep-alive connection. Target rows: p50 <= ${TARGETS.p50} ms and p99 <= ${TARGETS.p99} ms.`,
     '',
-    '| request | answer | requests | p50 ms | p99 ms | mean ms | max ms | target |',
-    '|---|---|---:|---:|---:|---:|---:|---|',
-    ...r.latency.map(
-      (l) =>
-        `| ${l.name} \`${l.path}\` | ${l.note} | ${int(l.result.requests)} | ${ms(l.result.p50)} | ${ms(l.result.p99)} | ` +
-        `${ms(l.result.mean)} | ${ms(l.result.max)} | ${l.target ? verdict(latencyPasses(l)) : 'information'} |`,
-    ),
+    ...latencyTable(r.latency),
     ...renderBilling(r),
     ...renderPostgres(r),
     '',

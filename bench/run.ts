@@ -215,7 +215,8 @@ async function startPair(
   const probe = randomId();
   const a = (await getJson(lims.origin, `/api/patients/${probe}`, auth)).patient as { id: number };
   const b = (await getJson(bare.origin, `/patients/${probe}`)).patient as { id: number };
-  if (Number(a.id) !== probe || Number(b.id) !== probe) throw new Error('lims and the bare endpoint disagree on a patient');
+  if (Number(a.id) !== probe || Number(b.id) !== probe)
+    throw new Error('lims and the bare endpoint disagree on a patient');
   return { lims, bare, limsById, bareById, auth };
 }
 

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { openDatabase, openDatabaseAt, type Database_ } from '../core/db/connection.js';
 import { dataPaths, readDataDirConfig, resolveDataDir } from '../core/datadir.js';
 import { databaseTarget, DatabaseUrlError, describeTarget, type DatabaseTarget } from '../core/db/url.js';
-import { explainPostgresError } from '../core/db/postgres.js';
+import { explainPostgresError, probePostgres, type PostgresState } from '../core/db/postgres.js';
 import { systemActor, type Actor } from '../core/context.js';
 import { primaryOrganization, type OrganizationRow } from '../core/settings/organization.js';
 import { CliError } from './errors.js';
@@ -77,6 +77,17 @@ export async function openTarget(target: DatabaseTarget): Promise<Database_> {
   if (target.kind === 'sqlite') return openDb(target.file);
   try {
     return await openDatabaseAt(target, { listen: false });
+  } catch (err) {
+    throw new CliError(`cannot open ${describeTarget(target)}: ${explainPostgresError(err, target)}`, 1, {
+      cause: err,
+    });
+  }
+}
+
+/** What a PostgreSQL database holds (one short connection), a failure to connect as one sentence. */
+export async function probeTarget(target: Extract<DatabaseTarget, { kind: 'postgres' }>): Promise<PostgresState> {
+  try {
+    return await probePostgres(target);
   } catch (err) {
     throw new CliError(`cannot open ${describeTarget(target)}: ${explainPostgresError(err, target)}`, 1, {
       cause: err,

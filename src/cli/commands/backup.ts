@@ -3,10 +3,9 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { backupDatabase, restoreDatabase, restorePostgres } from '../../core/db/backup.js';
 import { describeTarget } from '../../core/db/url.js';
-import { explainPostgresError, probePostgres } from '../../core/db/postgres.js';
 import { dataPaths } from '../../core/datadir.js';
 import { runningServer } from '../../core/serve-lock.js';
-import { dataDirOf, targetOf, withDatabase } from '../context.js';
+import { dataDirOf, probeTarget, targetOf, withDatabase } from '../context.js';
 import { CliError } from '../errors.js';
 import type { Output } from '../output.js';
 
@@ -72,14 +71,7 @@ PostgreSQL: pg_restore into an empty database only (create one with createdb), i
       if (!existsSync(source)) throw new CliError(`no such backup file: ${source}`);
       const target = targetOf(cmd, dir);
       if (target.kind === 'postgres') {
-        let probe;
-        try {
-          probe = await probePostgres(target);
-        } catch (err) {
-          throw new CliError(`cannot open ${describeTarget(target)}: ${explainPostgresError(err, target)}`, 1, {
-            cause: err,
-          });
-        }
+        const probe = await probeTarget(target);
         if (probe.state !== 'empty') {
           throw new CliError(
             `${describeTarget(target)} is not empty: restore into a new, empty database (createdb), then point lims at it with --database-url`,

@@ -9,10 +9,9 @@ import { primaryOrganization } from '../../core/settings/organization.js';
 import { CURRENCIES, DATE_FORMATS, TIMEZONES } from '../../shared/constants.js';
 import { ROLE_LABELS } from '../../shared/roles.js';
 import { setupSchema, type SetupInput } from '../../shared/schemas/setup.js';
-import { chosenDatabase, dataDirGiven, dataDirOf, openDb, openTarget } from '../context.js';
+import { chosenDatabase, dataDirGiven, dataDirOf, openDb, openTarget, probeTarget } from '../context.js';
 import { writeDataDirConfig } from '../../core/datadir.js';
 import { describeTarget, redactDatabaseUrl, type DatabaseTarget } from '../../core/db/url.js';
-import { explainPostgresError, probePostgres } from '../../core/db/postgres.js';
 import { CliError, UsageError } from '../errors.js';
 import { isInteractive, parseFlags, validatorFor } from '../flags.js';
 import { shellQuote, type Output } from '../output.js';
@@ -144,14 +143,7 @@ function alreadySetUp(name: string, place: string): string {
 /** Checked before any question is asked, and without creating a database where there is none. */
 async function refuseIfSetUp(target: DatabaseTarget, dir: string): Promise<void> {
   if (target.kind === 'postgres') {
-    let probe;
-    try {
-      probe = await probePostgres(target);
-    } catch (err) {
-      throw new CliError(`cannot open ${describeTarget(target)}: ${explainPostgresError(err, target)}`, 1, {
-        cause: err,
-      });
-    }
+    const probe = await probeTarget(target);
     if (probe.state === 'other') {
       throw new CliError(
         `${describeTarget(target)} is not empty (it holds ${probe.tables.join(', ')}...): lims sets up a lab only on an empty database; create one for it (createdb lims)`,
