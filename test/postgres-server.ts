@@ -4,27 +4,16 @@
  * packages). vitest's globalSetup for the postgres project: it starts the server once, migrates a
  * template database, and hands the admin URL to the test files (inject('pgAdminUrl')).
  */
+import { freePort } from './net.js';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabaseAt } from '../src/core/db/connection.js';
 import { parseDatabaseUrl } from '../src/core/db/url.js';
 
 export const TEMPLATE_DB = 'lims_test_template';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 export default async function setup(project: TestProject) {
   let adminUrl = process.env.LIMS_TEST_DATABASE_URL;

@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { freePort } from '../net.js';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,17 +12,6 @@ import { tempDir } from '../helpers.js';
  * default: Test Connection says what is wrong; Complete Setup sets the lab up on PostgreSQL, stores
  * the database in the data dir, and the running server moves onto it.
  */
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => resolve(typeof addr === 'object' && addr ? addr.port : 0));
-    });
-  });
-}
 
 let dir: string;
 let server: { url: string; close: () => Promise<void> };

@@ -1,6 +1,6 @@
+import { freePort } from '../net.js';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,17 +50,6 @@ function setUp(dataDir: string): Promise<void> {
     execFile(process.execPath, [BIN, ...args], { env: limsEnv(), timeout: 20_000 }, (err, _out, stderr) =>
       err ? reject(new Error(`lims setup failed: ${stderr || err.message}`)) : resolve(),
     );
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => resolve(typeof addr === 'object' && addr ? addr.port : 0));
-    });
   });
 }
 

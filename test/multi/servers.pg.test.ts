@@ -1,6 +1,6 @@
+import { freePort } from '../net.js';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,17 +41,6 @@ function run(args: string[]): Promise<string> {
     execFile(process.execPath, [BIN, ...args], { env: limsEnv(), timeout: 30_000 }, (err, out, stderr) =>
       err ? reject(new Error(`lims ${args[2] ?? ''} failed: ${stderr || err.message}`)) : resolve(out),
     );
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => resolve(typeof addr === 'object' && addr ? addr.port : 0));
-    });
   });
 }
 
