@@ -1,6 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database_ } from './connection.js';
 import type { DB } from './schema.js';
+import { REBUILD_PREFIX_COUNTS } from './migrations/postgres.js';
 import { patientWords } from './patient-search.js';
 
 /**
@@ -15,7 +16,7 @@ import { patientWords } from './patient-search.js';
 type Trx = Transaction<DB>;
 
 /** Derived on each engine from the copied rows; never copied. */
-const DERIVED = new Set(['entity_counts', 'patient_search_words', 'schema_migrations']);
+const DERIVED = new Set(['entity_counts', 'patient_search_words', 'patient_search_prefix_counts', 'schema_migrations']);
 const BATCH = 500;
 
 export interface TableInfo {
@@ -177,6 +178,7 @@ export async function copyDatabase(
         await sql`INSERT INTO entity_counts (organization_id, entity, n)
           SELECT organization_id, 'patients', count(*) FROM patients GROUP BY organization_id`.execute(dst);
         await rebuildSearchWords(dst);
+        await sql.raw(REBUILD_PREFIX_COUNTS).execute(dst);
         report.rebuilt.push('patient search words');
       } else report.rebuilt.push('patient search index');
       report.rebuilt.push('patient counters');

@@ -64,6 +64,12 @@ export interface PatientSearchWordsTable {
   patient_id: number;
 }
 
+export interface PatientSearchPrefixCountsTable {
+  organization_id: number;
+  prefix: string;
+  n: number;
+}
+
 export interface PatientsTable {
   id: Generated<number>;
   organization_id: number;
@@ -132,6 +138,7 @@ export interface DB {
   entity_counts: EntityCountsTable;
   patients: PatientsTable;
   patient_search_words: PatientSearchWordsTable;
+  patient_search_prefix_counts: PatientSearchPrefixCountsTable;
   audit_log: AuditLogTable;
   schema_migrations: SchemaMigrationsTable;
 }

@@ -1,7 +1,13 @@
 import type { Insertable as KyselyInsertable, Updateable } from 'kysely';
 import { fixedQuery, type Db } from '../db/connection.js';
 import type { PatientsTable } from '../db/schema.js';
-import { indexPatientWords, patientSearch, searchTokens } from '../db/patient-search.js';
+import {
+  indexPatientWords,
+  patientCount,
+  patientSearch,
+  searchTokens,
+  unindexPatientWords,
+} from '../db/patient-search.js';
 import type { PatientListQuery } from '../../shared/schemas/patients.js';
 
 import type { PatientRow } from './mappers.js';
@@ -12,14 +18,6 @@ export { toPatient } from './mappers.js';
 /** The look-ups of a patient and of list pages run on most requests, so they are compiled once (see fixedQuery). */
 const patientById = fixedQuery((db, organizationId: number, id: number) =>
   db.selectFrom('patients').selectAll().where('id', '=', id).where('organization_id', '=', organizationId),
-);
-
-const patientCount = fixedQuery((db, organizationId: number) =>
-  db
-    .selectFrom('entity_counts')
-    .select('n')
-    .where('organization_id', '=', organizationId)
-    .where('entity', '=', 'patients'),
 );
 
 const newestIds = fixedQuery((db, organizationId: number, limit: number, offset: number) =>
@@ -146,6 +144,7 @@ export async function updatePatientRow(
 }
 
 export async function deletePatientRow(trx: Db, organizationId: number, id: number): Promise<void> {
+  await unindexPatientWords(trx, organizationId, id);
   await trx.deleteFrom('patients').where('id', '=', id).where('organization_id', '=', organizationId).execute();
 }
 

@@ -4,7 +4,8 @@ import { sql as laboratory } from './003_laboratory.js';
 import { sql as labDay } from './004_lab_day.js';
 import { sql as walkIn } from './005_walk_in.js';
 import { sql as qcRuns } from './006_qc_runs.js';
-import { foundationAfter, foundationBefore, walkInPhones } from './postgres.js';
+import { sql as searchPrefixes } from './007_search_prefixes.js';
+import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
 
 export interface Migration {
@@ -39,4 +40,5 @@ export const migrations: Migration[] = [
     postgres: toPostgres(walkIn, { drop: [/^UPDATE patients SET phone/] }) + walkInPhones,
   },
   { version: 6, name: 'qc_runs', sql: qcRuns },
+  { version: 7, name: 'search_prefixes', sql: searchPrefixes, postgres: searchPrefixCounts },
 ];

@@ -43,6 +43,37 @@ CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log FOR EACH ROW EXECU
 CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log FOR EACH STATEMENT EXECUTE FUNCTION lims_audit_append_only();
 `;
 
+/**
+ * On PostgreSQL, the number of patients having a word that starts with each prefix of up to this
+ * many characters is kept in patient_search_prefix_counts (migration 7; used by ../patient-search.ts), so that counting a short,
+ * common prefix ("ram": 68,181 of a million) is one row instead of a distinct count over its range.
+ * Longer prefixes match few enough patients to count from the words themselves.
+ */
+export const COUNTED_PREFIX = 6;
+
+/** The same counts computed from the words in the database (migration 7 and `lims db copy`). */
+export const REBUILD_PREFIX_COUNTS = /* sql */ `
+INSERT INTO patient_search_prefix_counts (organization_id, prefix, n)
+SELECT organization_id, prefix, count(DISTINCT patient_id) FROM (
+  SELECT w.organization_id, w.patient_id, left(w.word, l) AS prefix
+  FROM patient_search_words w, generate_series(1, ${COUNTED_PREFIX}) AS l
+  WHERE length(w.word) >= l
+) x GROUP BY organization_id, prefix`;
+
+/**
+ * Migration 7: patients per search prefix of up to COUNTED_PREFIX characters, kept by lims beside
+ * the words (indexPatientWords), filled here from the words a lab already has.
+ */
+export const searchPrefixCounts = /* sql */ `
+CREATE TABLE patient_search_prefix_counts (
+  organization_id BIGINT NOT NULL,
+  prefix TEXT COLLATE "C" NOT NULL,
+  n BIGINT NOT NULL,
+  PRIMARY KEY (organization_id, prefix)
+);
+${REBUILD_PREFIX_COUNTS};
+`;
+
 /** Migration 5's phone clean-up, with PostgreSQL's string functions (SQLite's substr(x, -10) is right(x, 10)). */
 export const walkInPhones = /* sql */ `
 UPDATE patients SET phone = right(x.d, 10) FROM (
