@@ -18,6 +18,15 @@ export interface LabSettings {
   doctorsSeeAllPatients: boolean;
   /** The largest effective bill discount (percent) each role may give without an approver; others 0. */
   discountCeilings: Record<string, number>;
+  // Notification switches (System Settings, issue 13): which notifications are created and sent.
+  /** In-app notifications (the bell and /notifications). */
+  pushNotifications: boolean;
+  /** The same notifications also by email, to staff with an address, when SMTP is set. */
+  emailNotifications: boolean;
+  /** High-priority notifications also by SMS, when an SMS gateway is set. */
+  smsNotifications: boolean;
+  /** Patients and referring doctors told when a report is ready. */
+  reportNotifications: boolean;
 }
 
 export const DEFAULT_SETTINGS: LabSettings = {
@@ -26,6 +35,10 @@ export const DEFAULT_SETTINGS: LabSettings = {
   holdReportsUntilPaid: false,
   doctorsSeeAllPatients: false,
   discountCeilings: { ...DEFAULT_DISCOUNT_CEILINGS },
+  pushNotifications: true,
+  emailNotifications: true,
+  smsNotifications: false,
+  reportNotifications: true,
 };
 
 export function settingsOf(org: Pick<OrganizationRow, 'settings'>): LabSettings {
