@@ -52,3 +52,14 @@ export class TooManyRequestsError extends DomainError {
     super(429, 'TOO_MANY_REQUESTS', message);
   }
 }
+
+/** The lab is in maintenance mode (System Settings): changes wait until an administrator ends it. */
+export class MaintenanceError extends DomainError {
+  constructor() {
+    super(
+      503,
+      'MAINTENANCE',
+      'The lab is in maintenance mode: changes are paused until an administrator ends it. You can still look things up.',
+    );
+  }
+}

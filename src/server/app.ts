@@ -4,6 +4,7 @@ import autoload from '@fastify/autoload';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { responseSerializerCompiler } from './contract.js';
 import { AuthService } from '../core/auth/service.js';
+import { debugLogPlugin } from './plugins/debug-log.js';
 import { authPlugin } from './plugins/auth.js';
 import { cookiesPlugin } from './plugins/cookies.js';
 import { errorsPlugin } from './plugins/errors.js';
@@ -70,6 +71,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(errorsPlugin);
   await app.register(authPlugin);
+  await app.register(debugLogPlugin);
 
   // Every file in routes/ registers its feature's routes from their contracts (a new feature adds
   // a file there and edits nothing here).

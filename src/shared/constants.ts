@@ -20,6 +20,11 @@ export const DATE_FORMATS = ['DD/MM/YYYY', 'MM/DD/YYYY', 'YYYY-MM-DD'] as const;
 export type DateFormat = (typeof DATE_FORMATS)[number];
 export const CURRENCIES = ['INR', 'USD', 'EUR', 'GBP'] as const;
 export const SESSION_TIMEOUTS = [15, 30, 60, 120] as const;
+export const PASSWORD_POLICIES = ['basic', 'strong', 'very-strong'] as const;
+export type PasswordPolicy = (typeof PASSWORD_POLICIES)[number];
+export const BACKUP_FREQUENCIES = ['hourly', 'daily', 'weekly', 'monthly'] as const;
+export type BackupFrequency = (typeof BACKUP_FREQUENCIES)[number];
+export const BACKUP_RETENTIONS = [7, 30, 90, 365] as const;
 
 export const AUDIT_ACTIONS = ['login', 'logout', 'create', 'update', 'delete', 'export', 'import'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -47,7 +47,7 @@ beforeAll(async () => {
       last_name: 'Menon',
       email: 'priya@lab.test',
       role: 'doctor',
-      password: 'longpassword',
+      password: 'longpassword1',
       consultation_fee: 500,
     })
   ).json().user.id;

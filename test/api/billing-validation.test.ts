@@ -27,7 +27,7 @@ beforeAll(async () => {
       last_name: 'Kapoor',
       email: 'anil@lab.test',
       role: 'doctor',
-      password: 'longpassword',
+      password: 'longpassword1',
       consultation_fee: 300,
     })
   ).json().user.id;
@@ -37,7 +37,7 @@ beforeAll(async () => {
       last_name: 'Sen',
       email: 'tara@lab.test',
       role: 'technician',
-      password: 'longpassword',
+      password: 'longpassword1',
     })
   ).json().user.id;
 });

@@ -370,7 +370,7 @@ describe('doctors see their own patients', () => {
           last_name: uniqueWord('Dr'),
           email,
           role: 'doctor',
-          password: 'longpassword',
+          password: 'longpassword1',
         })
       ).json().user.id as number;
     const mine = await mk(`mine.${Date.now()}@lab.test`);
@@ -395,7 +395,7 @@ describe('doctors see their own patients', () => {
       const res = await lab.app.inject({
         method: 'POST',
         url: '/api/auth/login',
-        payload: { email: row.email, password: 'longpassword' },
+        payload: { email: row.email, password: 'longpassword1' },
       });
       expect(res.statusCode, res.body).toBe(200);
       return res.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
@@ -544,7 +544,7 @@ describe('a referring doctor is not a consultation', () => {
       last_name: 'Rao',
       email: `anil.${Date.now()}@lab.test`,
       role: 'doctor',
-      password: 'longpassword',
+      password: 'longpassword1',
       consultation_fee: 500,
     });
     expect(doc.statusCode, doc.body).toBe(201);

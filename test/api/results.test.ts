@@ -67,7 +67,7 @@ beforeAll(async () => {
       last_name: 'Menon',
       email: 'priya.results@lab.test',
       role: 'doctor',
-      password: 'longpassword',
+      password: 'longpassword1',
     })
   ).json().user.id;
   tech = await lab.as('lab_technician');

@@ -19,7 +19,7 @@ import { openLabDatabase, provisionDir } from '../cli/helpers.js';
  */
 
 const BIN = fileURLToPath(new URL('../../bin/lims.js', import.meta.url));
-const ADMIN = { email: 'admin@durable.lab', password: 'kill-nine-survivor' };
+const ADMIN = { email: 'admin@durable.lab', password: 'kill-nine-survivor-9' };
 /** Registrations in flight at once: enough that the kill lands while several are being written. */
 const WRITERS = 6;
 /** Kill once this many writes are acknowledged (or after KILL_AFTER_MS, whichever comes first). */

@@ -16,7 +16,7 @@ import { freshPostgresUrl, rows } from '../db.js';
  */
 
 const BIN = fileURLToPath(new URL('../../bin/lims.js', import.meta.url));
-const ADMIN = { email: 'admin@chain.lab', password: 'two-servers-one-db' };
+const ADMIN = { email: 'admin@chain.lab', password: 'two-servers-one-db-2' };
 
 const dirs: string[] = [];
 const children: ChildProcess[] = [];

@@ -179,7 +179,7 @@ export async function copyDatabase(
           SELECT organization_id, 'patients', count(*) FROM patients GROUP BY organization_id`.execute(dst);
         await rebuildSearchWords(dst);
         await sql.raw(REBUILD_PREFIX_COUNTS).execute(dst);
-        report.rebuilt.push('patient search words');
+        report.rebuilt.push('patient search words and prefix counts');
       } else report.rebuilt.push('patient search index');
       report.rebuilt.push('patient counters');
       return report;

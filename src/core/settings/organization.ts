@@ -4,6 +4,8 @@ import type { OrganizationsTable } from '../db/schema.js';
 import { NotFoundError } from '../errors.js';
 import { localDate } from '../../shared/time.js';
 import { DEFAULT_DISCOUNT_CEILINGS } from '../../shared/billing.js';
+import type { BackupFrequency, PasswordPolicy } from '../../shared/constants.js';
+import { DEFAULT_PASSWORD_POLICY } from '../../shared/password-policy.js';
 import { firstOrganizationRow, organizationRow } from './repository.js';
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
@@ -27,6 +29,19 @@ export interface LabSettings {
   smsNotifications: boolean;
   /** Patients and referring doctors told when a report is ready. */
   reportNotifications: boolean;
+  /** Checked whenever a password is set or reset (src/shared/password-policy.ts). */
+  passwordPolicy: PasswordPolicy;
+  /** Staff sign in with a TOTP code as well as their password. */
+  twoFactorAuth: boolean;
+  /** `lims serve` takes online backups into the data dir on this schedule and prunes old ones. */
+  autoBackup: boolean;
+  backupFrequency: BackupFrequency;
+  /** Days a scheduled backup is kept. */
+  backupRetention: number;
+  /** The API refuses changes (503) for everyone but admins; every screen shows a banner. */
+  maintenanceMode: boolean;
+  /** A log line per request (method, path, status, time; never the query string or body). */
+  debugMode: boolean;
 }
 
 export const DEFAULT_SETTINGS: LabSettings = {
@@ -39,6 +54,13 @@ export const DEFAULT_SETTINGS: LabSettings = {
   emailNotifications: true,
   smsNotifications: false,
   reportNotifications: true,
+  passwordPolicy: DEFAULT_PASSWORD_POLICY,
+  twoFactorAuth: false,
+  autoBackup: true,
+  backupFrequency: 'daily',
+  backupRetention: 30,
+  maintenanceMode: false,
+  debugMode: false,
 };
 
 export function settingsOf(org: Pick<OrganizationRow, 'settings'>): LabSettings {

@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { OrganizationsTable } from '../db/schema.js';
 
@@ -15,4 +15,8 @@ export function firstOrganizationRow(db: Db) {
 
 export function insertOrganizationRow(trx: Db, values: Insertable<OrganizationsTable>) {
   return trx.insertInto('organizations').values(values).returning('id').executeTakeFirstOrThrow();
+}
+
+export function updateOrganizationRow(trx: Db, id: number, values: Updateable<OrganizationsTable>) {
+  return trx.updateTable('organizations').set(values).where('id', '=', id).execute();
 }

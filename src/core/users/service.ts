@@ -2,6 +2,7 @@ import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
 import { diff, writeAudit } from '../audit/audit.js';
+import { assertPasswordPolicy } from '../settings/password-policy.js';
 import { hashPassword } from '../auth/password.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
 import { canAssignRole, ROLE_RANK, type Role } from '../../shared/roles.js';
@@ -47,6 +48,10 @@ export async function getUser(db: Db, organizationId: number, id: number): Promi
 
 export async function createUser(db: Db, actor: Actor, input: UserCreate): Promise<User> {
   assertMayAssign(actor, input.role);
+  await assertPasswordPolicy(db, actor.organizationId, input.password, {
+    email: input.email,
+    name: `${input.first_name} ${input.last_name}`,
+  });
   const password_hash = await hashPassword(input.password);
   return db.transaction().execute(async (trx) => {
     if (await emailTaken(trx, input.email))
@@ -123,6 +128,12 @@ export async function deactivateUser(db: Db, actor: Actor, id: number): Promise<
 }
 
 export async function resetPassword(db: Db, actor: Actor, id: number, password: string): Promise<User> {
+  const target = await findUser(db, actor.organizationId, id);
+  if (!target) throw new NotFoundError('User', id);
+  await assertPasswordPolicy(db, actor.organizationId, password, {
+    email: target.email,
+    name: `${target.first_name} ${target.last_name}`,
+  });
   const password_hash = await hashPassword(password);
   return db.transaction().execute(async (trx) => {
     const before = await findUser(trx, actor.organizationId, id);

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ForbiddenError, UnauthorizedError } from '../../core/errors.js';
+import { ForbiddenError, MaintenanceError, UnauthorizedError } from '../../core/errors.js';
 import { refuseCrossSite } from './csrf.js';
 import { noStore, takePublicRequest } from './request-guards.js';
 import { resolveSession, sessionFromMemory, touchSession, type SessionUser } from '../../core/auth/sessions.js';
@@ -47,6 +47,19 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
   const idleMinutesFromMemory = (orgId: number) => organizationSettingsIfFresh(app, orgId)?.sessionTimeout;
   const idleMinutes = async (orgId: number) => (await organizationSettingsCached(app, orgId)).sessionTimeout;
 
+  /**
+   * Maintenance mode (System Settings): a change by anyone but an administrator (system_settings)
+   * is refused with 503; reads and signing out go on. Only changes wait for the lab's settings.
+   */
+  async function refuseInMaintenance(req: FastifyRequest) {
+    const staff = req.staff!;
+    if (hasPermission(staff.user.role as Role, 'system_settings')) return;
+    if (req.routeOptions.url === '/api/auth/logout') return;
+    if ((await organizationSettingsCached(app, staff.actor.organizationId)).maintenanceMode)
+      throw new MaintenanceError();
+  }
+  const changes = (req: FastifyRequest) => req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS';
+
   /** Reads the session, and records activity when due; the slow path of the gate. */
   async function signInFromDatabase(req: FastifyRequest, reply: FastifyReply, access: StaffAccess, token: string) {
     const session = await resolveSession(db, token, idleMinutes);
@@ -56,6 +69,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     }
     await touchSession(db, session);
     admit(req, access, session, token);
+    if (changes(req)) await refuseInMaintenance(req);
   }
 
   const publicGate: Gate = (req, reply, done) => {
@@ -81,6 +95,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
         const known = sessionFromMemory(db, token, idleMinutesFromMemory);
         if (known) {
           admit(req, access, known, token);
+          if (changes(req)) return void refuseInMaintenance(req).then(() => done(), done);
           return done();
         }
         signInFromDatabase(req, reply, access, token).then(() => done(), done);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CURRENCIES, DATE_FORMATS, TIMEZONES } from '../constants.js';
 import { optionalEmail, optionalPhone, optionalText, requiredText } from './common.js';
 import { passwordSchema } from './users.js';
+import { DEFAULT_PASSWORD_POLICY, passwordProblems } from '../password-policy.js';
 
 /** PostgreSQL connection details as the web wizard's Database step takes them (issue 12). */
 export const postgresConnectionSchema = z.object({
@@ -49,7 +50,10 @@ export const setupSchema = z
       (v) => (typeof v === 'string' ? v.trim().toLowerCase() : v),
       z.email('Enter a valid administrator email address'),
     ),
-    adminPassword: passwordSchema,
+    // A new lab's password policy (strong) applies to its first administrator too.
+    adminPassword: passwordSchema.superRefine((p, ctx) => {
+      for (const message of passwordProblems(DEFAULT_PASSWORD_POLICY, p)) ctx.addIssue({ code: 'custom', message });
+    }),
     confirmPassword: z.string().optional(),
     timezone: z.enum(TIMEZONES, { error: `Timezone must be one of ${TIMEZONES.join(', ')}` }).default('Asia/Kolkata'),
     currency: z.enum(CURRENCIES, { error: `Currency must be one of ${CURRENCIES.join(', ')}` }).default('INR'),

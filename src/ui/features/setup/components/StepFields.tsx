@@ -49,7 +49,12 @@ export function AdminStep({ form }: Form) {
       <FormField label="Administrator Email" required error={errors.adminEmail?.message} hint="Used to sign in.">
         <Input type="email" autoComplete="username" {...form.register('adminEmail')} />
       </FormField>
-      <FormField label="Password" required error={errors.adminPassword?.message} hint="At least 8 characters.">
+      <FormField
+        label="Password"
+        required
+        error={errors.adminPassword?.message}
+        hint="At least 10 characters, with a letter and a digit."
+      >
         {(control) => (
           <div className="relative">
             <Input

@@ -1,0 +1,131 @@
+import type { Db } from '../db/connection.js';
+import type { Actor } from '../context.js';
+import { writeAudit } from '../audit/audit.js';
+import type { Settings, SettingsUpdate } from '../../shared/schemas/settings.js';
+import {
+  DEFAULT_SETTINGS,
+  getOrganization,
+  settingsOf,
+  type LabSettings,
+  type OrganizationRow,
+} from './organization.js';
+import { updateOrganizationRow } from './repository.js';
+
+/**
+ * System Settings (issue 13): the lab's name, contact and regional settings live in the
+ * organisation's columns, the rest in its settings JSON (LabSettings). Every change is audited
+ * with the old and the new value of each field that changed.
+ */
+
+/** The settings kept in the settings JSON, with what System Settings calls them. */
+const JSON_FIELDS = [
+  'emailNotifications',
+  'smsNotifications',
+  'pushNotifications',
+  'reportNotifications',
+  'sessionTimeout',
+  'passwordPolicy',
+  'twoFactorAuth',
+  'backupFrequency',
+  'backupRetention',
+  'autoBackup',
+  'maintenanceMode',
+  'debugMode',
+] as const satisfies readonly (keyof Settings & keyof LabSettings)[];
+
+/** System Settings field -> organisation column. */
+const COLUMNS = {
+  labName: 'name',
+  labAddress: 'address',
+  labPhone: 'phone',
+  labEmail: 'email',
+  timezone: 'timezone',
+  dateFormat: 'date_format',
+  currency: 'currency',
+} as const satisfies Partial<Record<keyof Settings, keyof OrganizationRow>>;
+
+export function toSettings(org: OrganizationRow): Settings {
+  const s = settingsOf(org);
+  return {
+    labName: org.name,
+    labAddress: org.address,
+    labPhone: org.phone,
+    labEmail: org.email,
+    timezone: org.timezone,
+    dateFormat: org.date_format as Settings['dateFormat'],
+    currency: org.currency as Settings['currency'],
+    ...Object.fromEntries(JSON_FIELDS.map((k) => [k, s[k]])),
+    auditLogging: true,
+    autoUpdate: false,
+  } as Settings;
+}
+
+export async function getSettings(db: Db, organizationId: number): Promise<Settings> {
+  return toSettings(await getOrganization(db, organizationId));
+}
+
+/** Saves the fields given (validated by settingsUpdateSchema); answers the settings as saved. */
+export async function updateSettings(db: Db, actor: Actor, patch: SettingsUpdate): Promise<Settings> {
+  return db.transaction().execute(async (trx) => {
+    const org = await getOrganization(trx, actor.organizationId);
+    const before = toSettings(org);
+    const after = { ...before, ...definedOnly(patch) } as Settings;
+    return save(trx, actor, org, before, after, 'update');
+  });
+}
+
+/**
+ * Every option back to the spec's default. The lab's name and contact details have no default and
+ * are kept, as are the email and SMS delivery settings (they are not options but the lab's accounts).
+ */
+export async function resetSettings(db: Db, actor: Actor): Promise<Settings> {
+  return db.transaction().execute(async (trx) => {
+    const org = await getOrganization(trx, actor.organizationId);
+    const before = toSettings(org);
+    const after: Settings = {
+      ...before,
+      timezone: 'Asia/Kolkata',
+      dateFormat: 'DD/MM/YYYY',
+      currency: 'INR',
+      ...Object.fromEntries(JSON_FIELDS.map((k) => [k, DEFAULT_SETTINGS[k]])),
+    } as Settings;
+    return save(trx, actor, org, before, after, 'reset');
+  });
+}
+
+async function save(
+  trx: Db,
+  actor: Actor,
+  org: OrganizationRow,
+  before: Settings,
+  after: Settings,
+  how: 'update' | 'reset',
+): Promise<Settings> {
+  const changed = (Object.keys(after) as (keyof Settings)[]).filter((k) => before[k] !== after[k]);
+  if (changed.length === 0) return before;
+  const json = { ...(JSON.parse(org.settings || '{}') as Record<string, unknown>) };
+  for (const k of JSON_FIELDS) json[k] = after[k];
+  await updateOrganizationRow(trx, org.id, {
+    ...Object.fromEntries(Object.entries(COLUMNS).map(([field, column]) => [column, after[field as keyof Settings]])),
+    settings: JSON.stringify(json),
+    updated_at: new Date().toISOString(),
+  });
+  await writeAudit(trx, actor, {
+    action: 'update',
+    entity: 'settings',
+    entityId: org.id,
+    oldValues: {
+      ...Object.fromEntries(changed.map((k) => [k, before[k]])),
+      ...(how === 'reset' ? { reset: false } : {}),
+    },
+    newValues: {
+      ...Object.fromEntries(changed.map((k) => [k, after[k]])),
+      ...(how === 'reset' ? { reset: true } : {}),
+    },
+  });
+  return after;
+}
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
