@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { openDatabaseAt, type Database_ } from '../core/db/connection.js';
 import { describeTarget, type DatabaseTarget } from '../core/db/url.js';
 import type { AppOptions } from './types.js';
+import { startBackupSchedule } from './backup-schedule.js';
 import { dataPaths } from '../core/datadir.js';
 import { ensureDemoLab } from '../core/setup/demo.js';
 import { buildApp } from './app.js';
@@ -64,6 +65,7 @@ export async function serve(opts: ServeOptions): Promise<{ url: string; close: (
     throw err;
   }
   writeServeLock(paths.dir);
+  const stopBackups = startBackupSchedule(() => current, paths.backupsDir);
   const shownHost = opts.host === '0.0.0.0' || opts.host === '::' ? 'localhost' : opts.host;
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${opts.port}`;
   let closing = false;
@@ -95,6 +97,7 @@ export async function serve(opts: ServeOptions): Promise<{ url: string; close: (
   const close = async () => {
     if (closing) return;
     closing = true;
+    stopBackups();
     await switching.catch(() => undefined);
     await current.app.close();
     await current.database.close();

@@ -11,9 +11,38 @@ export function paiseToRupees(paise: Paise): number {
   return paise / 100;
 }
 
-const inr = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR', minimumFractionDigits: 2 });
+/** The lab's currency (System Settings); every amount is kept in its hundredth (paise, cents, pence). */
+export type CurrencyCode = 'INR' | 'USD' | 'EUR' | 'GBP';
 
-/** ₹1,23,456.00 */
+/** Each currency as its own country writes it: ₹1,23,456.00, $123,456.00, €123,456.00, £123,456.00. */
+const LOCALES: Record<CurrencyCode, string> = { INR: 'en-IN', USD: 'en-US', EUR: 'en-IE', GBP: 'en-GB' };
+const formats = new Map<string, Intl.NumberFormat>();
+
+function formatFor(currency: string): Intl.NumberFormat {
+  let f = formats.get(currency);
+  if (!f) {
+    const code = (currency in LOCALES ? currency : 'INR') as CurrencyCode;
+    f = new Intl.NumberFormat(LOCALES[code], { style: 'currency', currency: code, minimumFractionDigits: 2 });
+    formats.set(currency, f);
+  }
+  return f;
+}
+
+/** An amount in the lab's currency: ₹1,23,456.00 for INR. */
+export function formatMoney(paise: Paise, currency: string): string {
+  return formatFor(currency).format(paise / 100);
+}
+
+/** ₹, $, € or £: for labels such as "Price (₹)". */
+export function currencySymbol(currency: string): string {
+  return (
+    formatFor(currency)
+      .formatToParts(0)
+      .find((p) => p.type === 'currency')?.value ?? currency
+  );
+}
+
+/** ₹1,23,456.00: amounts in messages that name no lab (the API's own errors). */
 export function formatInr(paise: Paise): string {
-  return inr.format(paise / 100);
+  return formatMoney(paise, 'INR');
 }

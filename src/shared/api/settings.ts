@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { labInfoSchema, settingsSchema, settingsUpdateSchema } from '../schemas/settings.js';
+import { backupRunSchema, labInfoSchema, settingsSchema, settingsUpdateSchema } from '../schemas/settings.js';
 import { defineRoute } from './contract.js';
 
 const oneSettings = z.object({ settings: settingsSchema });
@@ -20,6 +20,21 @@ export const settingsApi = {
     path: '/api/lab',
     access: 'authenticated',
     response: z.object({ lab: labInfoSchema }),
+  }),
+  /** The Database section: the last backups taken by the schedule or by hand. */
+  backups: defineRoute({
+    method: 'GET',
+    path: '/api/settings/backups',
+    access: 'system_settings',
+    response: z.object({ backups: z.array(backupRunSchema), directory: z.string().nullable() }),
+  }),
+  /** Back Up Now: a backup into this server's data dir, recorded like a scheduled one. */
+  backupNow: defineRoute({
+    method: 'POST',
+    path: '/api/settings/backups',
+    access: 'system_settings',
+    response: z.object({ backup: backupRunSchema }),
+    status: 201,
   }),
   reset: defineRoute({ method: 'POST', path: '/api/settings/reset', access: 'system_settings', response: oneSettings }),
 };

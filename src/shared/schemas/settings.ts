@@ -94,3 +94,17 @@ export const labInfoSchema = z.object({
   maintenanceMode: z.boolean(),
 });
 export type LabInfo = z.infer<typeof labInfoSchema>;
+
+/** One backup taken by `lims serve`'s schedule or by Back Up Now. */
+export const backupRunSchema = z.object({
+  id: z.number(),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+  status: z.enum(['running', 'completed', 'failed']),
+  reason: z.enum(['schedule', 'manual']),
+  host: z.string(),
+  file: z.string().nullable(),
+  bytes: z.number().nullable(),
+  error: z.string().nullable(),
+});
+export type BackupRunInfo = z.infer<typeof backupRunSchema>;

@@ -1,5 +1,4 @@
-import { formatInr } from '@shared/money';
-import { formatDate, formatDateTime, useLabFormat } from '@/lib/format';
+import { formatDate, formatDateTime, formatMoney, useLabFormat } from '@/lib/format';
 import { cn } from '@/lib/cn';
 
 export interface MoneyProps {
@@ -9,11 +8,11 @@ export interface MoneyProps {
   className?: string;
 }
 
-/** ₹1,23,456.00 (en-IN, INR). Tabular digits so columns of amounts line up. */
+/** ₹1,23,456.00 in the lab's currency (System Settings). Tabular digits so columns of amounts line up. */
 export function Money({ paise, rupees, className }: MoneyProps) {
   const value = paise ?? (rupees === null || rupees === undefined ? null : Math.round(rupees * 100));
   return (
-    <span className={cn('tabular-nums whitespace-nowrap', className)}>{value === null ? '—' : formatInr(value)}</span>
+    <span className={cn('tabular-nums whitespace-nowrap', className)}>{value === null ? '—' : formatMoney(value)}</span>
   );
 }
 

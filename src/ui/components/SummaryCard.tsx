@@ -3,7 +3,7 @@ import { cn } from '@/lib/cn';
 
 export interface SummaryCardProps {
   label: string;
-  /** The figure, already formatted (formatCount, formatInr). Never computed from a table page. */
+  /** The figure, already formatted (formatCount, formatMoney). Never computed from a table page. */
   value: ReactNode;
   hint?: ReactNode;
   icon?: ReactNode;

@@ -36,7 +36,7 @@ export function doctorName(b: BillNames): string {
   return `${b.doctor_first_name ?? ''} ${b.doctor_last_name ?? ''}`.trim();
 }
 
-/** API amounts are rupees; the UI's Money and formatInr take paise. */
+/** API amounts are rupees; the UI's Money and formatMoney take paise. */
 export const paiseOf = (rupees: number) => rupeesToPaise(rupees);
 
 /** The statuses each screen filters by. Bills List: the spec's three plus paid and partial. */

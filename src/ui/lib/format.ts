@@ -1,8 +1,25 @@
 import { createContext, useContext } from 'react';
 import { DEFAULT_LAB_FORMAT, formatLabDate, formatLabDateTime, type LabFormat } from '@shared/time';
-import { formatInr } from '@shared/money';
+import { currencySymbol, formatMoney as formatIn } from '@shared/money';
 
-export { formatInr, DEFAULT_LAB_FORMAT, type LabFormat };
+export { DEFAULT_LAB_FORMAT, type LabFormat };
+
+let displayCurrency = 'INR';
+
+/** Set by the signed-in shell from the lab's settings (GET /api/lab); the screens remount when it changes. */
+export function setDisplayCurrency(currency: string): void {
+  displayCurrency = currency;
+}
+
+/** An amount in paise, in the lab's currency (System Settings): ₹1,23,456.00 for INR. */
+export function formatMoney(paise: number): string {
+  return formatIn(paise, displayCurrency);
+}
+
+/** The lab's currency sign for labels: "Price (₹)". */
+export function moneySymbol(): string {
+  return currencySymbol(displayCurrency);
+}
 
 /** The lab's display settings (setup wizard: timezone, date format). Defaults are the spec's. */
 export const LabFormatContext = createContext<LabFormat>(DEFAULT_LAB_FORMAT);

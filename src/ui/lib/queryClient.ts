@@ -1,8 +1,15 @@
-import { QueryClient } from '@tanstack/react-query';
+import { MutationCache, QueryClient } from '@tanstack/react-query';
 import { ApiError, setUnauthorizedHandler } from './api';
 import { shellKeys } from './session';
+import { labKeys } from './lab';
 
-export const queryClient = new QueryClient({
+export const queryClient: QueryClient = new QueryClient({
+  // A change refused because the lab went into maintenance mode: show the banner at once.
+  mutationCache: new MutationCache({
+    onError: (err) => {
+      if (err instanceof ApiError && err.status === 503) void queryClient.invalidateQueries({ queryKey: labKeys.info });
+    },
+  }),
   defaultOptions: {
     queries: {
       staleTime: 30_000,

@@ -1,3 +1,4 @@
+import { moneySymbol } from '@/lib/format';
 import { Trash2 } from 'lucide-react';
 import { IconButton, Input, Money } from '@/components';
 import { cn } from '@/lib/cn';
@@ -14,7 +15,7 @@ interface Column {
 
 const EDITS: { field: LineField; header: string; aria: string; width: string; mode: 'numeric' | 'decimal' }[] = [
   { field: 'qty', header: 'Qty', aria: 'Qty', width: 'md:w-16', mode: 'numeric' },
-  { field: 'price', header: 'Price (₹)', aria: 'Price', width: 'md:w-24', mode: 'decimal' },
+  { field: 'price', header: 'Price', aria: 'Price', width: 'md:w-24', mode: 'decimal' },
   { field: 'gst', header: 'GST %', aria: 'GST %', width: 'md:w-16', mode: 'decimal' },
   { field: 'discount', header: 'Discount %', aria: 'Discount %', width: 'md:w-16', mode: 'decimal' },
 ];
@@ -27,7 +28,7 @@ const LAYOUTS: Record<LineEdits, { label: string; columns: Column[] }> = {
     label: 'Bill items',
     columns: [
       { header: 'Particulars' },
-      ...EDITS.map((e) => ({ header: e.header })),
+      ...EDITS.map((e) => ({ header: e.field === 'price' ? `Price (${moneySymbol()})` : e.header })),
       { header: 'Discount', right: true },
       { header: 'Total', right: true },
     ],
@@ -131,7 +132,7 @@ function EditableRow({ draft, line: l, index: i }: RowProps) {
           draft={draft}
           line={l}
           field={e.field}
-          header={e.header}
+          header={e.field === 'price' ? `Price (${moneySymbol()})` : e.header}
           aria={`${e.aria} for ${name}`}
           mode={e.mode}
           cellClass="grid gap-1 md:table-cell md:px-2 md:py-2 md:align-top"

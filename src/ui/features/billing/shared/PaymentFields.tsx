@@ -1,5 +1,5 @@
 import type { PaymentMethod } from '@shared/billing';
-import { formatInr } from '@shared/money';
+import { formatMoney, moneySymbol } from '@/lib/format';
 import { FormField, Input, Select } from '@/components';
 
 const METHOD_LABEL: Record<PaymentMethod, string> = {
@@ -15,7 +15,8 @@ export function amountPaidError(raw: string, finalPaise: number): string | undef
   const t = raw.trim();
   if (t === '') return undefined;
   if (!/^\d+(\.\d{0,2})?$/.test(t)) return 'Enter an amount in rupees, at most 2 decimals';
-  if (Math.round(Number(t) * 100) > finalPaise) return `Cannot be more than the final total (${formatInr(finalPaise)})`;
+  if (Math.round(Number(t) * 100) > finalPaise)
+    return `Cannot be more than the final total (${formatMoney(finalPaise)})`;
   return undefined;
 }
 
@@ -56,7 +57,7 @@ export function PaymentFields<M extends PaymentMethod>({
         />
       </FormField>
       <FormField
-        label="Amount received now (₹)"
+        label={`Amount received now (${moneySymbol()})`}
         error={amountError}
         hint="Optional: leave empty if nothing is paid yet"
       >

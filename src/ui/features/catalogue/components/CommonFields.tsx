@@ -1,3 +1,4 @@
+import { moneySymbol } from '@/lib/format';
 import { useId } from 'react';
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
 import { Button, FormField, Input, Select, Textarea } from '@/components';
@@ -51,11 +52,11 @@ export function CommonFields<T extends FieldValues, O>({
       <FormField label="Status" error={fieldError(errors, 'status')}>
         <Select options={STATUS_OPTIONS} {...reg('status')} />
       </FormField>
-      <FormField label="Price (₹)" required error={fieldError(errors, 'price')}>
+      <FormField label={`Price (${moneySymbol()})`} required error={fieldError(errors, 'price')}>
         <Input type="number" inputMode="decimal" min={0} step="0.01" placeholder="0.00" {...reg('price')} />
       </FormField>
       <FormField
-        label="Base Price (₹)"
+        label={`Base Price (${moneySymbol()})`}
         error={fieldError(errors, 'base_price')}
         hint="For the markup; empty: same as price."
       >

@@ -1,4 +1,4 @@
-import { formatInr } from '@/lib/format';
+import { formatMoney } from '@/lib/format';
 
 export interface IncludedTotalProps {
   ids: readonly number[];
@@ -27,9 +27,9 @@ export function IncludedTotal({ ids, items, extra, price }: IncludedTotalProps) 
   const diff = pricePaise === null ? null : separately - pricePaise;
   return (
     <p className="mt-2 text-[13px] text-slate-600" aria-live="polite">
-      Billed separately: <span className="font-medium text-slate-900 tabular-nums">{formatInr(separately)}</span>
-      {diff !== null && diff > 0 && <> · this price saves the patient {formatInr(diff)}</>}
-      {diff !== null && diff < 0 && <> · this price is {formatInr(-diff)} more than billing them separately</>}
+      Billed separately: <span className="font-medium text-slate-900 tabular-nums">{formatMoney(separately)}</span>
+      {diff !== null && diff > 0 && <> · this price saves the patient {formatMoney(diff)}</>}
+      {diff !== null && diff < 0 && <> · this price is {formatMoney(-diff)} more than billing them separately</>}
     </p>
   );
 }

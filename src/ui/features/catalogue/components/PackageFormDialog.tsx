@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import type { CataloguePackage } from '@shared/schemas/catalogue';
 import { FormField, Input } from '@/components';
-import { formatInr } from '@/lib/format';
+import { formatMoney } from '@/lib/format';
 import { useCatalogueList, useSaveItemMutation } from '../api';
 import { amountText, packageFormSchema, showServerErrors, withBasePrice, type PackageFormIn } from '../forms';
 import { CommonFields, DescriptionField, fieldError } from './CommonFields';
@@ -42,7 +42,7 @@ function defaults(p: CataloguePackage | null): PackageFormIn {
   };
 }
 
-const priced = (price: number) => formatInr(Math.round(price * 100));
+const priced = (price: number) => formatMoney(Math.round(price * 100));
 
 export interface PackageFormDialogProps {
   open: boolean;

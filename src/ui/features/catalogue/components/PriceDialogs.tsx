@@ -1,3 +1,4 @@
+import { moneySymbol } from '@/lib/format';
 import { useEffect } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -85,11 +86,16 @@ export function EditPriceDialog({ item, onOpenChange }: EditPriceDialogProps) {
             {item.category ? ` · ${item.category}` : ''}
           </p>
         )}
-        <FormField label="Base Price (₹)" required error={errors.base_price?.message} hint="Cost or reference price.">
+        <FormField
+          label={`Base Price (${moneySymbol()})`}
+          required
+          error={errors.base_price?.message}
+          hint="Cost or reference price."
+        >
           <Input type="number" inputMode="decimal" min={0} step="0.01" {...form.register('base_price')} />
         </FormField>
         <FormField
-          label="Current Price (₹)"
+          label={`Current Price (${moneySymbol()})`}
           required
           error={errors.price?.message}
           hint="What patients are charged from now on."

@@ -3,7 +3,7 @@ import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import type { CatalogueProfile } from '@shared/schemas/catalogue';
-import { formatInr } from '@/lib/format';
+import { formatMoney } from '@/lib/format';
 import { useCatalogueList, useSaveItemMutation } from '../api';
 import { amountText, profileFormSchema, showServerErrors, withBasePrice, type ProfileFormIn } from '../forms';
 import { CommonFields, DescriptionField, fieldError } from './CommonFields';
@@ -56,7 +56,7 @@ export function ProfileFormDialog({ open, onOpenChange, profile, categories }: P
         name: t.name,
         code: t.code,
         status: t.status,
-        hint: formatInr(Math.round(t.price * 100)),
+        hint: formatMoney(Math.round(t.price * 100)),
       })),
     [tests.data],
   );

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { CalendarCheck, FileText, FlaskConical, IndianRupee, Pencil, Receipt, TestTubes } from 'lucide-react';
 import type { HistoryBill, HistorySample, HistoryTestResult, PatientHistory, Visit } from '@shared/schemas/history';
 import { Badge, DataTable, DateText, Money, SummaryCard, type Column, type RowAction } from '@/components';
-import { formatCount, formatInr, humanize } from '@/lib/format';
+import { formatCount, formatMoney, humanize } from '@/lib/format';
 import { methodLabel } from '@/lib/billText';
 
 const dash = (v: string | number | null | undefined): ReactNode =>
@@ -48,7 +48,7 @@ export function OverviewTab({ history, portal }: { history: PatientHistory; port
         <SummaryCard label="Bills" value={formatCount(totals.bills)} icon={<Receipt />} />
         <SummaryCard
           label="Total Amount"
-          value={formatInr(Math.round(totals.total_amount * 100))}
+          value={formatMoney(Math.round(totals.total_amount * 100))}
           hint="Bills not cancelled"
           icon={<IndianRupee />}
           className="col-span-2 md:col-span-1"

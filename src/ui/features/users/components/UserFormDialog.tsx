@@ -1,3 +1,4 @@
+import { moneySymbol } from '@/lib/format';
 import { useEffect } from 'react';
 import { useForm, useWatch, type DefaultValues, type Path } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -210,7 +211,7 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
         </datalist>
         {hasConsultationFee(role) && (
           <FormField
-            label="Consultation Fee (₹)"
+            label={`Consultation Fee (${moneySymbol()})`}
             error={errors.consultation_fee?.message}
             hint="Added to OP bills for this doctor."
           >

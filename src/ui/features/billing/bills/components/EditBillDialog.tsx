@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { Ban, Trash2 } from 'lucide-react';
 import { PAYMENT_METHODS } from '@shared/billing';
 import type { Bill } from '@shared/schemas/bills';
-import { formatInr } from '@shared/money';
+import { formatMoney } from '@/lib/format';
 import { Button, ConfirmDialog, Dialog, FormField, Input, Select, Textarea, deleteMessage } from '@/components';
 import { ApiError } from '@/lib/api';
 import { useBill, useCancelBillMutation, useDeleteBillMutation, useUpdateBillMutation } from '../api';
@@ -120,7 +120,7 @@ function EditBillBody({ bill, onDone, canDelete }: { bill: Bill; onDone: () => v
         </h3>
         {paidPaise > 0 ? (
           <p className="mt-1 text-sm text-slate-700">
-            {formatInr(paidPaise)} has been paid on this bill. Refund it from the bill details before cancelling.
+            {formatMoney(paidPaise)} has been paid on this bill. Refund it from the bill details before cancelling.
           </p>
         ) : (
           <>

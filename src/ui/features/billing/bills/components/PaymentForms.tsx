@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { IndianRupee, Undo2 } from 'lucide-react';
 import { PAYMENT_METHODS, type PaymentMethod } from '@shared/billing';
 import type { Bill } from '@shared/schemas/bills';
-import { formatInr, rupeesToPaise } from '@shared/money';
+import { rupeesToPaise } from '@shared/money';
+import { formatMoney, moneySymbol } from '@/lib/format';
 import { Button, FormField, Input, Select } from '@/components';
 import { ApiError } from '@/lib/api';
 import { useRecordPaymentMutation } from '../api';
@@ -26,14 +27,14 @@ const methodField = z.enum(PAYMENT_METHODS, { error: 'Choose a payment method' }
 
 const paymentSchema = (balancePaise: number) =>
   z.object({
-    amount: amountField(balancePaise, `Amount exceeds the balance of ${formatInr(balancePaise)}`),
+    amount: amountField(balancePaise, `Amount exceeds the balance of ${formatMoney(balancePaise)}`),
     method: methodField,
     reference: z.string().trim().max(100, 'Reference must be at most 100 characters'),
   });
 
 const refundSchema = (paidPaise: number) =>
   z.object({
-    amount: amountField(paidPaise, `A refund cannot exceed the ${formatInr(paidPaise)} paid`),
+    amount: amountField(paidPaise, `A refund cannot exceed the ${formatMoney(paidPaise)} paid`),
     method: methodField,
     reason: z.string().trim().min(1, 'A refund needs a reason').max(300, 'Reason must be at most 300 characters'),
   });
@@ -77,10 +78,10 @@ export function RecordPaymentForm({ bill }: { bill: Bill }) {
     >
       <h3 id="record-payment-title" className="mb-2 text-sm font-semibold text-slate-900">
         Record Payment
-        <span className="ml-2 font-normal text-slate-600">Balance {formatInr(balancePaise)}</span>
+        <span className="ml-2 font-normal text-slate-600">Balance {formatMoney(balancePaise)}</span>
       </h3>
       <div className="grid items-start gap-3 sm:grid-cols-3">
-        <FormField label="Amount (₹)" required error={errors.amount?.message}>
+        <FormField label={`Amount (${moneySymbol()})`} required error={errors.amount?.message}>
           <Input inputMode="decimal" autoComplete="off" {...form.register('amount')} />
         </FormField>
         <FormField label="Method" required error={errors.method?.message}>
@@ -135,10 +136,10 @@ export function RefundForm({ bill }: { bill: Bill }) {
     >
       <h3 id="refund-title" className="mb-2 text-sm font-semibold text-slate-900">
         Refund
-        <span className="ml-2 font-normal text-slate-600">Paid so far {formatInr(paidPaise)}</span>
+        <span className="ml-2 font-normal text-slate-600">Paid so far {formatMoney(paidPaise)}</span>
       </h3>
       <div className="grid items-start gap-3 sm:grid-cols-[10rem_10rem_1fr]">
-        <FormField label="Refund amount (₹)" required error={errors.amount?.message}>
+        <FormField label={`Refund amount (${moneySymbol()})`} required error={errors.amount?.message}>
           <Input inputMode="decimal" autoComplete="off" {...form.register('amount')} />
         </FormField>
         <FormField label="Refund method" required error={errors.method?.message}>

@@ -2,13 +2,13 @@ import type { ReactNode } from 'react';
 import { AlertCircle, CheckCircle2, Clock, IndianRupee, Receipt, Wallet } from 'lucide-react';
 import type { BillSummary } from '@shared/schemas/bills';
 import { Badge, Card, CardBody, CardHeader, ErrorPanel, SummaryCard } from '@/components';
-import { formatCount, formatInr } from '@/lib/format';
+import { formatCount, formatMoney } from '@/lib/format';
 import type { useBillSummary } from '../api';
 import { paiseOf } from '@/lib/billText';
 
 type SummaryQuery = ReturnType<typeof useBillSummary>;
 
-const inr = (rupees: number) => formatInr(paiseOf(rupees));
+const inr = (rupees: number) => formatMoney(paiseOf(rupees));
 const rate = (s: BillSummary) => `${s.collection_rate.toFixed(1)}%`;
 const bills = (n: number) => `${formatCount(n)} ${n === 1 ? 'bill' : 'bills'}`;
 

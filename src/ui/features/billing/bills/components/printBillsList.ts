@@ -1,5 +1,5 @@
 import type { Bill } from '@shared/schemas/bills';
-import { formatInr } from '@shared/money';
+import { formatMoney } from '@/lib/format';
 import { errorMessage } from '@/lib/api';
 import { formatDate, formatDateTime, humanize, type LabFormat } from '@/lib/format';
 import { notify } from '@/lib/notify';
@@ -79,9 +79,9 @@ function render(w: Window, bills: Bill[], total: number, filters: BillFilters, f
       [formatDate(b.bill_date, fmt), false],
       [`${patientName(b)} (${b.patient_patient_id})`, false],
       [doctorName(b), false],
-      [formatInr(paiseOf(b.final_amount)), true],
-      [formatInr(paiseOf(b.paid_amount)), true],
-      [formatInr(paiseOf(b.balance)), true],
+      [formatMoney(paiseOf(b.final_amount)), true],
+      [formatMoney(paiseOf(b.paid_amount)), true],
+      [formatMoney(paiseOf(b.balance)), true],
       [humanize(b.status), false],
       [humanize(b.payment_status), false],
     ];
@@ -99,9 +99,9 @@ function render(w: Window, bills: Bill[], total: number, filters: BillFilters, f
     ['', false],
     ['', false],
     ['', false],
-    [formatInr(amount), true],
-    [formatInr(paid), true],
-    [formatInr(amount - paid), true],
+    [formatMoney(amount), true],
+    [formatMoney(paid), true],
+    [formatMoney(amount - paid), true],
     ['', false],
     ['', false],
   ];
