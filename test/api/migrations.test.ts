@@ -17,8 +17,15 @@ function tables(sqlite: Database.Database): string[] {
 }
 
 describe('migrations', () => {
-  it('are numbered 1, 2, 3, ... without gaps or repeats', () => {
-    expect(migrations.map((m) => m.version)).toEqual(allVersions.map((_, i) => i + 1));
+  it('are numbered 1, 2, 3, ... in order, without repeats, and without gaps but the reserved ones', () => {
+    // Versions held for migrations on branches not merged yet (8: lab settings, issue 13); a reserved
+    // version that has arrived is simply listed twice here and changes nothing.
+    const reserved = [8];
+    const versions = migrations.map((m) => m.version);
+    expect(versions).toEqual(allVersions);
+    expect(new Set(versions).size).toBe(versions.length);
+    const expected = [...new Set([...versions, ...reserved])].sort((a, b) => a - b);
+    expect(expected).toEqual(expected.map((_, i) => i + 1));
     for (const m of migrations) expect(m.name).toMatch(/^[a-z0-9_]+$/);
   });
 

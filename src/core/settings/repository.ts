@@ -16,3 +16,8 @@ export function firstOrganizationRow(db: Db) {
 export function insertOrganizationRow(trx: Db, values: Insertable<OrganizationsTable>) {
   return trx.insertInto('organizations').values(values).returning('id').executeTakeFirstOrThrow();
 }
+
+/** Every organisation's id (a chain holds several labs on one database). */
+export async function organizationIds(db: Db): Promise<number[]> {
+  return (await db.selectFrom('organizations').select('id').orderBy('id').execute()).map((r) => r.id);
+}
