@@ -3,7 +3,7 @@ import { ADMIN_EMAIL, PASSWORD, client, login, makeLab, type Client, type TestLa
 import { createUser } from '../../src/core/users/service.js';
 import { systemActor, type Actor } from '../../src/core/context.js';
 import { notify } from '../../src/core/notifications/notify.js';
-import { sweepOverdueBills } from '../../src/core/notifications/overdue.js';
+import { startOverdueSweep, sweepOverdueBills } from '../../src/core/notifications/overdue.js';
 import { moveSample } from '../../src/core/samples/service.js';
 import { addDays, localDate } from '../../src/shared/time.js';
 import type { Notification, NotificationPage, NotificationSummary } from '../../src/shared/schemas/notifications.js';
@@ -490,6 +490,26 @@ describe('overdue bills', () => {
     }
     expect(await sweepOverdueBills(lab.database.db)).toBeGreaterThan(0);
     expect(await about(billing, b.bill_number)).toHaveLength(1);
+  });
+
+  it("lims serve's timer runs the sweep by itself, and stops", async () => {
+    const b = await bill(2);
+    const errors: unknown[] = [];
+    const timer = startOverdueSweep(
+      () => lab.database.db,
+      (err) => errors.push(err),
+      { firstDelayMs: 0, intervalMs: 40 },
+    );
+    try {
+      await expect.poll(async () => (await about(billing, b.bill_number)).length, { timeout: 5000 }).toBe(1);
+    } finally {
+      await timer.stop();
+    }
+    expect(errors).toEqual([]);
+    // Stopped: a bill overdue now is not announced until the next sweep.
+    const later = await bill(2);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await about(billing, later.bill_number)).toEqual([]);
   });
 });
 
