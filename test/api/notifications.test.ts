@@ -8,6 +8,8 @@ import { moveSample } from '../../src/core/samples/service.js';
 import { addDays, localDate } from '../../src/shared/time.js';
 import type { Notification, NotificationPage, NotificationSummary } from '../../src/shared/schemas/notifications.js';
 import { uniqueEmail, uniqueWord } from './support.js';
+import { ENGINE } from '../db.js';
+import { sql } from 'kysely';
 
 let lab: TestLab;
 let tech: Client;
@@ -146,6 +148,44 @@ describe('a critical result', () => {
     for (const who of [receptionist, billing, collector, doctor, tech])
       expect(await about(who, s.sample_id)).toEqual([]);
     expect(await rowsFor(inactive.userId)).toBe(0);
+  });
+
+  it('an entry that fails after the notification was written leaves neither the result nor the notification', async () => {
+    const s = await collect((await patient()).id);
+    const db = lab.database.db;
+    // The entry writes the result, then the notification, then moves the sample to processing:
+    // make that last write fail, inside the same transaction.
+    if (ENGINE === 'postgres') {
+      await sql
+        .raw(
+          `CREATE FUNCTION lims_test_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$;
+           CREATE TRIGGER lims_test_refuse BEFORE UPDATE ON samples FOR EACH ROW WHEN (NEW.id = ${s.id}) EXECUTE FUNCTION lims_test_refuse()`,
+        )
+        .execute(db);
+    } else {
+      await sql
+        .raw(
+          `CREATE TRIGGER lims_test_refuse BEFORE UPDATE ON samples FOR EACH ROW WHEN NEW.id = ${s.id} BEGIN SELECT RAISE(ABORT, 'injected failure'); END`,
+        )
+        .execute(db);
+    }
+    try {
+      const res = await tech.post('/api/test-results', { sample_id: s.id, test_id: fbs, result_value: '460' });
+      expect(res.statusCode).toBe(500);
+    } finally {
+      await sql.raw('DROP TRIGGER lims_test_refuse' + (ENGINE === 'postgres' ? ' ON samples' : '')).execute(db);
+      if (ENGINE === 'postgres') await sql.raw('DROP FUNCTION lims_test_refuse()').execute(db);
+    }
+    const left = await db
+      .selectFrom('notifications')
+      .select('id')
+      .where('message', 'like', `%${s.sample_id}%`)
+      .execute();
+    expect(left).toEqual([]);
+    expect(await db.selectFrom('test_results').select('id').where('sample_id', '=', s.id).execute()).toEqual([]);
+    // The same entry, nothing refused: the notification is written.
+    await enter(tech, s.id, '460');
+    expect(await about(validator, s.sample_id)).toHaveLength(1);
   });
 
   it('a value in range announces nothing; changing an unverified value to a critical one does', async () => {

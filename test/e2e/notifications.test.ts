@@ -105,7 +105,7 @@ describe('Notifications', () => {
 
     // The validator's bell goes to 2 by itself (the poll), on the same page.
     await expect
-      .poll(async () => bell(validator).getAttribute('aria-label'), { timeout: 35_000, intervals: [1000] })
+      .poll(async () => bell(validator).getAttribute('aria-label'), { timeout: 35_000, interval: 1000 })
       .toBe('Notifications, 2 unread');
     expect(await validator.evaluate('window.__stillHere')).toBe(true);
     expect(await bell(validator).innerText()).toBe('2');
