@@ -181,5 +181,19 @@ describe('Notifications', () => {
     await row.getByRole('button', { name: /^Mark read/ }).click();
     await expect.poll(async () => bell(phone).getAttribute('aria-label')).toBe('Notifications, none unread');
     await screenshot(phone, 'notifications-mobile-read');
+
+    // One more arrives while the screen is open: the bell's poll sees it, the screen offers to show it.
+    const next = await sampleFor('Sunita', 'Rao');
+    await createResult(app.database.db, tech, { sample_id: next.id, test_id: fbs, result_value: '20' });
+    const notice = phone.getByRole('status').filter({ hasText: '1 new notification has arrived.' });
+    await notice.waitFor({ timeout: 35_000 });
+    await screenshot(phone, 'notifications-mobile-arrived');
+    await notice.getByRole('button', { name: 'Show' }).click();
+    await phone
+      .getByRole('table', { name: 'Notifications' })
+      .getByRole('row')
+      .filter({ hasText: 'Sunita Rao' })
+      .waitFor();
+    await notice.waitFor({ state: 'detached' });
   });
 });
