@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database_ } from '../core/db/connection.js';
-import { backupIfDue } from '../core/backups/service.js';
+import { announceBackupFailure, backupIfDue } from '../core/backups/service.js';
 import { labSettings, primaryOrganization } from '../core/settings/organization.js';
 
 /** How often `lims serve` asks whether a scheduled backup is due, and the first ask after start. */
@@ -32,7 +32,11 @@ export function startBackupSchedule(
           'scheduled backup written',
         );
     } catch (err) {
-      app.serverLog.error({ err: err instanceof Error ? err.message : String(err) }, 'scheduled backup failed');
+      const message = err instanceof Error ? err.message : String(err);
+      app.serverLog.error({ err: message }, 'scheduled backup failed');
+      // The administrators hear of it on their bell (notifications: backup_failed).
+      const org = await primaryOrganization(database.db).catch(() => null);
+      if (org) await announceBackupFailure(database.db, org.id, message).catch(() => undefined);
     } finally {
       busy = false;
     }

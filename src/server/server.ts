@@ -9,6 +9,7 @@ import { ensureDemoLab } from '../core/setup/demo.js';
 import { buildApp } from './app.js';
 import { packageVersion } from '../core/version.js';
 import { removeServeLock, writeServeLock } from '../core/serve-lock.js';
+import { startOverdueSweep } from '../core/notifications/overdue.js';
 
 export interface ServeOptions {
   dataDir: string;
@@ -66,6 +67,11 @@ export async function serve(opts: ServeOptions): Promise<{ url: string; close: (
   }
   writeServeLock(paths.dir);
   const stopBackups = startBackupSchedule(() => current, paths.backupsDir);
+  // Overdue bills are noticed by the clock, not by a request: swept on a timer (docs/decisions.md).
+  const sweep = startOverdueSweep(
+    () => current.database.db,
+    (err) => current.app.serverLog.error({ err }, 'the overdue-bill notification sweep failed'),
+  );
   const shownHost = opts.host === '0.0.0.0' || opts.host === '::' ? 'localhost' : opts.host;
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${opts.port}`;
   let closing = false;
@@ -99,6 +105,7 @@ export async function serve(opts: ServeOptions): Promise<{ url: string; close: (
     closing = true;
     stopBackups();
     await switching.catch(() => undefined);
+    await sweep.stop();
     await current.app.close();
     await current.database.close();
     removeServeLock(paths.dir);

@@ -17,8 +17,10 @@ function tables(sqlite: Database.Database): string[] {
 }
 
 describe('migrations', () => {
-  it('are numbered 1, 2, 3, ... without gaps or repeats', () => {
-    expect(migrations.map((m) => m.version)).toEqual(allVersions.map((_, i) => i + 1));
+  it('are numbered 1, 2, 3, ... in order, without repeats or gaps', () => {
+    const versions = migrations.map((m) => m.version);
+    expect(versions).toEqual(allVersions);
+    expect(versions).toEqual(versions.map((_, i) => i + 1));
     for (const m of migrations) expect(m.name).toMatch(/^[a-z0-9_]+$/);
   });
 

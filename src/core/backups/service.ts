@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import type { Database_ } from '../db/connection.js';
 import type { Db } from '../db/connection.js';
 import { backupDatabase } from '../db/backup.js';
+import { notify } from '../notifications/notify.js';
 import { ConflictError, DomainError } from '../errors.js';
 
 /** A backup that could not be written: the message names the file or the missing program. */
@@ -156,4 +157,9 @@ export async function backupIfDue(
 export async function backupRunCount(db: Db): Promise<number> {
   const r = await sql<{ n: number }>`SELECT count(*) AS n FROM backup_runs`.execute(db);
   return Number(r.rows[0]?.n ?? 0);
+}
+
+/** A scheduled backup failed: the lab's administrators hear of it (notifications: backup_failed). */
+export async function announceBackupFailure(db: Db, organizationId: number, error: string): Promise<void> {
+  await db.transaction().execute((trx) => notify(trx, organizationId, { kind: 'backup_failed', error }));
 }

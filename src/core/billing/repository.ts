@@ -197,3 +197,29 @@ export async function countPaymentsOfBill(db: Db, billId: number): Promise<numbe
 export function insertPaymentRow(trx: Db, values: Insertable<PaymentsTable>): Promise<Selectable<PaymentsTable>> {
   return trx.insertInto('payments').values(values).returningAll().executeTakeFirstOrThrow();
 }
+
+/**
+ * Bills that are overdue today (the status rule: not cancelled, not paid, due date passed) and fell
+ * due on or after `since`, oldest due first: what the notifications' overdue sweep announces.
+ */
+export function overdueBillsSince(db: Db, organizationId: number, today: string, since: string) {
+  return db
+    .selectFrom('bills as b')
+    .innerJoin('patients as p', 'p.id', 'b.patient_id')
+    .select([
+      'b.id',
+      'b.bill_number',
+      'b.due_date',
+      'p.first_name',
+      'p.last_name',
+      sql<number>`b.final_amount_paise - b.paid_paise`.as('balance_paise'),
+    ])
+    .where('b.organization_id', '=', organizationId)
+    .where('b.cancelled_at', 'is', null)
+    .where(sql<SqlBool>`b.paid_paise < b.final_amount_paise`)
+    .where('b.due_date', '<', today)
+    .where('b.due_date', '>=', since)
+    .orderBy('b.due_date')
+    .orderBy('b.id')
+    .execute();
+}

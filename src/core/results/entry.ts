@@ -7,7 +7,8 @@ import { numericValue } from '../../shared/flags.js';
 import { evaluateFormula, parseFormula } from '../../shared/formula.js';
 import { formatCalculated } from '../../shared/resultTypes.js';
 import { resultCode, type ResultCreate, type ResultUpdate, type TestResult } from '../../shared/schemas/results.js';
-import { findSampleRow, updateSampleRow } from '../samples/repository.js';
+import { findSampleRow, updateSampleRow, type SampleRow } from '../samples/repository.js';
+import { announceAmendment, announceCritical } from './announce.js';
 import { addSampleHistory, checkedValue, evaluateValue } from './evaluate.js';
 import { OPEN_FOR_ENTRY } from './repository.js';
 import {
@@ -102,6 +103,7 @@ export async function createResult(db: Db, actor: Actor, input: ResultCreate): P
       updated_at: now,
     });
     await writeAudit(trx, actor, { action: 'create', entity: 'test_result', entityId: row.id, newValues: row });
+    if (row.is_critical) await announceCritical(trx, actor, sample, test.name);
     if (sample.status === 'collected') {
       await updateSampleRow(trx, sample.id, { status: 'processing', updated_at: now });
       await addSampleHistory(
@@ -134,6 +136,7 @@ async function applyChange(
   before: ResultRow,
   change: { value: string; unit: string | null; notes: string | null; reason: string | null },
   judged: Awaited<ReturnType<typeof evaluateValue>>,
+  about: { sample: SampleRow; testName: string },
 ): Promise<void> {
   const wasVerified = before.status === 'verified';
   const valueChanged = change.value !== (before.result_value ?? '');
@@ -177,6 +180,9 @@ async function applyChange(
   }
   if (wasVerified) newValues.amendment_reason = change.reason;
   await writeAudit(trx, actor, { action: 'update', entity: 'test_result', entityId: before.id, oldValues, newValues });
+  // A new value that is critical is announced as one typed; an amendment after verification always is.
+  if (valueChanged && judged.is_critical) await announceCritical(trx, actor, about.sample, about.testName);
+  if (wasVerified) await announceAmendment(trx, actor, about.sample, about.testName, change.reason!);
 }
 
 /** An amended result on a completed sample opens it again until the change is verified; the report is withdrawn. */
@@ -232,7 +238,10 @@ export async function updateResult(db: Db, actor: Actor, id: number, input: Resu
         'A verified result can only be changed with a reason (it is kept with the earlier value)',
       );
     const judged = await evaluateValue(trx, test, before.patient_id, sample.id, sample.collection_date, value);
-    await applyChange(trx, actor, before, { value, unit, notes, reason: input.reason ?? null }, judged);
+    await applyChange(trx, actor, before, { value, unit, notes, reason: input.reason ?? null }, judged, {
+      sample,
+      testName: test.name,
+    });
     await recalculate(trx, actor, sample.id);
   });
   return getResult(db, actor.organizationId, id);
@@ -276,7 +285,10 @@ export async function recalculate(trx: Db, actor: Actor, sampleId: number): Prom
       if (existing) {
         const reason =
           existing.status === 'verified' ? `Recalculated: a result it uses (${t.formula}) was changed` : null;
-        await applyChange(trx, actor, existing, { value, unit: existing.unit, notes: existing.notes, reason }, judged);
+        await applyChange(trx, actor, existing, { value, unit: existing.unit, notes: existing.notes, reason }, judged, {
+          sample,
+          testName: t.name,
+        });
         continue;
       }
       const now = nowIso();
@@ -301,6 +313,7 @@ export async function recalculate(trx: Db, actor: Actor, sampleId: number): Prom
         updated_at: now,
       });
       await writeAudit(trx, actor, { action: 'create', entity: 'test_result', entityId: row.id, newValues: row });
+      if (row.is_critical) await announceCritical(trx, actor, sample, t.name);
     }
     if (!changed) return;
   }

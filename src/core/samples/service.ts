@@ -48,6 +48,7 @@ import { findUser } from '../users/repository.js';
 import { findBillRow } from '../billing/repository.js';
 import { countResultsOfSample } from '../results/repository.js';
 import { ownedIds } from '../catalogue/repository.js';
+import { notify } from '../notifications/notify.js';
 
 async function load(db: Db, organizationId: number, id: number): Promise<Sample> {
   const row = await findSampleRow(db, organizationId, { id });
@@ -292,6 +293,24 @@ export async function moveSample(trx: Db, actor: Actor, id: number, input: Sampl
     oldValues: { status: from },
     newValues: { status: input.status, notes: input.notes ?? null },
   });
+  if (input.status === 'rejected') await announceRejection(trx, actor, id, input.notes ?? null);
+}
+
+/** A rejected sample: lab managers and whoever drew it (to draw it again) are told, in the same transaction. */
+async function announceRejection(trx: Db, actor: Actor, id: number, reason: string | null): Promise<void> {
+  const s = (await findSampleRow(trx, actor.organizationId, { id }))!;
+  await notify(
+    trx,
+    actor.organizationId,
+    {
+      kind: 'sample_rejected',
+      sampleCode: s.sample_code,
+      patientName: `${s.first_name} ${s.last_name}`.trim(),
+      reason,
+      collectorId: s.collector_id,
+    },
+    { by: actor.userId },
+  );
 }
 
 export async function deleteSample(db: Db, actor: Actor, id: number): Promise<Sample> {

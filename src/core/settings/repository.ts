@@ -20,3 +20,8 @@ export function insertOrganizationRow(trx: Db, values: Insertable<OrganizationsT
 export function updateOrganizationRow(trx: Db, id: number, values: Updateable<OrganizationsTable>) {
   return trx.updateTable('organizations').set(values).where('id', '=', id).execute();
 }
+
+/** Every organisation's id (a chain holds several labs on one database). */
+export async function organizationIds(db: Db): Promise<number[]> {
+  return (await db.selectFrom('organizations').select('id').orderBy('id').execute()).map((r) => r.id);
+}

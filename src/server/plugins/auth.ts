@@ -9,6 +9,7 @@ import { organizationSettingsCached, organizationSettingsIfFresh } from '../org-
 import { hasPermission, type Role } from '../../shared/roles.js';
 import type { Actor } from '../../core/context.js';
 import type { RouteAccess } from '../types.js';
+import type { RouteContract } from '../../shared/api/contract.js';
 
 export const SESSION_COOKIE = 'lims_session';
 
@@ -60,14 +61,23 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
   }
   const changes = (req: FastifyRequest) => req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS';
 
-  /** Reads the session, and records activity when due; the slow path of the gate. */
-  async function signInFromDatabase(req: FastifyRequest, reply: FastifyReply, access: StaffAccess, token: string) {
+  /**
+   * Reads the session, and records activity when due; the slow path of the gate. A background
+   * request (the bell's poll) records none: it is the screen asking, not the user.
+   */
+  async function signInFromDatabase(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    access: StaffAccess,
+    token: string,
+    background: boolean,
+  ) {
     const session = await resolveSession(db, token, idleMinutes);
     if (!session) {
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
       throw new UnauthorizedError('Your session has ended; please sign in again');
     }
-    await touchSession(db, session);
+    if (!background) await touchSession(db, session);
     admit(req, access, session, token);
     if (changes(req)) await refuseInMaintenance(req);
   }
@@ -85,7 +95,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
   };
 
   const staffGate =
-    (access: StaffAccess): Gate =>
+    (access: StaffAccess, background: boolean): Gate =>
     (req, reply, done) => {
       try {
         noStore(req, reply);
@@ -98,7 +108,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
           if (changes(req)) return void refuseInMaintenance(req).then(() => done(), done);
           return done();
         }
-        signInFromDatabase(req, reply, access, token).then(() => done(), done);
+        signInFromDatabase(req, reply, access, token, background).then(() => done(), done);
       } catch (err) {
         done(err as Error);
       }
@@ -109,7 +119,8 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     if (access === undefined) throw new Error(`route ${String(route.method)} ${route.url} declares no access`);
     const own =
       route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
-    route.onRequest = [access === 'public' ? publicGate : staffGate(access), ...own];
+    const background = (route.config as { contract?: RouteContract } | undefined)?.contract?.background === true;
+    route.onRequest = [access === 'public' ? publicGate : staffGate(access, background), ...own];
   });
 });
 

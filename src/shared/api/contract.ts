@@ -36,6 +36,12 @@ export interface RouteContract<
   readonly status?: number;
   /** Largest request body in bytes; public routes default to 16 KiB, others to the server's 2 MiB. */
   readonly bodyLimit?: number;
+  /**
+   * A request the UI makes by itself on a timer (the notification bell): answered for a live
+   * session without counting as the user's activity, so the idle timeout still ends a session left
+   * open on an unattended screen.
+   */
+  readonly background?: boolean;
 }
 
 /** Declares a route; the identity function keeps the literal types of its schemas. */

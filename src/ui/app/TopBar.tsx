@@ -1,10 +1,11 @@
 import { useLocation } from 'react-router';
 import { PanelLeft } from 'lucide-react';
 import { Button, Tooltip } from '@/components';
+import { NotificationBell } from '@/features/notifications/components/NotificationBell';
 import { groupOf, screenFor } from './registry';
 import { useSidebar } from './useSidebar';
 
-/** The bar above every signed-in page: sidebar toggle and "Group / Screen". */
+/** The bar above every signed-in page: sidebar toggle, "Group / Screen" and the notification bell. */
 export function TopBar() {
   const { toggle, open, mobileOpen, isMobile } = useSidebar();
   const { pathname } = useLocation();
@@ -41,6 +42,9 @@ export function TopBar() {
           </li>
         </ol>
       </nav>
+      <div className="ml-auto flex shrink-0 items-center">
+        <NotificationBell />
+      </div>
     </header>
   );
 }

@@ -11,6 +11,7 @@ import { screens as dashboard } from '@/features/dashboard/screens';
 import { screens as history } from '@/features/history/screens';
 import { screens as home } from '@/features/home/screens';
 import { screens as landing } from '@/features/landing/screens';
+import { screens as notifications } from '@/features/notifications/screens';
 import { screens as patients } from '@/features/patients/screens';
 import { screens as portal } from '@/features/portal/screens';
 import { screens as qc } from '@/features/qc/screens';
@@ -37,6 +38,7 @@ export const SCREENS: readonly ScreenDef[] = [
   ...qc,
   ...users,
   ...audit,
+  ...notifications,
   ...system,
   ...UPCOMING_SCREENS,
 ];

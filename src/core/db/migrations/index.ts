@@ -6,6 +6,7 @@ import { sql as walkIn } from './005_walk_in.js';
 import { sql as qcRuns } from './006_qc_runs.js';
 import { sql as searchPrefixes } from './007_search_prefixes.js';
 import { sql as backupRuns } from './008_backup_runs.js';
+import { sql as notifications } from './009_notifications.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
 
@@ -43,4 +44,5 @@ export const migrations: Migration[] = [
   { version: 6, name: 'qc_runs', sql: qcRuns },
   { version: 7, name: 'search_prefixes', sql: searchPrefixes, postgres: searchPrefixCounts },
   { version: 8, name: 'backup_runs', sql: backupRuns },
+  { version: 9, name: 'notifications', sql: notifications },
 ];

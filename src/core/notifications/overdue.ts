@@ -1,0 +1,89 @@
+import type { Db } from '../db/connection.js';
+import { getOrganization, settingsOf } from '../settings/organization.js';
+import { organizationIds } from '../settings/repository.js';
+import { overdueBillsSince } from '../billing/repository.js';
+import { addDays, localDate } from '../../shared/time.js';
+import { notify, onceKeyOf, type NotificationEvent } from './notify.js';
+import { announcedKeys } from './repository.js';
+
+/**
+ * Bills that fell due longer ago than this are not announced: the first sweep after an upgrade
+ * would otherwise bury billing staff under every old unpaid bill.
+ */
+export const OVERDUE_LOOKBACK_DAYS = 30;
+/** How often `lims serve` sweeps: a bill becomes overdue at the lab's midnight, so within minutes of it. */
+export const SWEEP_INTERVAL_MS = 10 * 60_000;
+
+/**
+ * Announces every bill that has become overdue (docs/decisions.md: not cancelled, not fully paid,
+ * the due date before the lab's today) to billing staff, once per bill ever: the notification rows
+ * are the memory (their once-key `bill_overdue:<id>`). Each lab is swept in one transaction, so two
+ * servers sweeping at once (PostgreSQL serialises write transactions) cannot both announce a bill.
+ * A lab with pushNotifications off is skipped; its bills are announced once it is turned on (if
+ * they fell due within OVERDUE_LOOKBACK_DAYS). Answers how many notifications were written.
+ */
+export async function sweepOverdueBills(db: Db, now: Date = new Date()): Promise<number> {
+  let written = 0;
+  for (const organizationId of await organizationIds(db)) {
+    const org = await getOrganization(db, organizationId);
+    if (!settingsOf(org).pushNotifications) continue;
+    const today = localDate(org.timezone, now);
+    written += await db.transaction().execute(async (trx) => {
+      const bills = await overdueBillsSince(trx, organizationId, today, addDays(today, -OVERDUE_LOOKBACK_DAYS));
+      const events: NotificationEvent[] = bills.map((b) => ({
+        kind: 'bill_overdue',
+        billId: b.id,
+        billNumber: b.bill_number,
+        patientName: `${b.first_name} ${b.last_name}`.trim(),
+        balancePaise: Number(b.balance_paise),
+        dueDate: b.due_date,
+      }));
+      const done = await announcedKeys(
+        trx,
+        organizationId,
+        events.map((e) => onceKeyOf(e)!),
+      );
+      let n = 0;
+      for (const e of events) {
+        if (done.has(onceKeyOf(e)!)) continue;
+        n += (await notify(trx, organizationId, e)).notifications.length;
+      }
+      return n;
+    });
+  }
+  return written;
+}
+
+/**
+ * Runs the sweep shortly after start and then every SWEEP_INTERVAL_MS, one at a time, on whatever
+ * database `db()` names now (the wizard may move the lab to PostgreSQL). Failures go to `onError`
+ * (a message without patient data: the sweep's own errors carry none) and the timer carries on.
+ * The timers do not hold the process open; `stop` ends them.
+ */
+export function startOverdueSweep(
+  db: () => Db,
+  onError: (err: unknown) => void,
+  opts: { firstDelayMs?: number; intervalMs?: number } = {},
+): { stop: () => Promise<void> } {
+  let running: Promise<void> | null = null;
+  const run = () => {
+    if (running) return;
+    running = sweepOverdueBills(db())
+      .then(() => undefined, onError)
+      .finally(() => {
+        running = null;
+      });
+  };
+  const first = setTimeout(run, opts.firstDelayMs ?? 5_000);
+  const every = setInterval(run, opts.intervalMs ?? SWEEP_INTERVAL_MS);
+  first.unref();
+  every.unref();
+  return {
+    /** Ends the timers and waits for a sweep under way, so the database can close after it. */
+    stop: async () => {
+      clearTimeout(first);
+      clearInterval(every);
+      await running;
+    },
+  };
+}
