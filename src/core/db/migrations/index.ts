@@ -5,6 +5,7 @@ import { sql as labDay } from './004_lab_day.js';
 import { sql as walkIn } from './005_walk_in.js';
 import { sql as qcRuns } from './006_qc_runs.js';
 import { sql as searchPrefixes } from './007_search_prefixes.js';
+import { sql as doctors } from './010_doctors.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
 
@@ -41,4 +42,5 @@ export const migrations: Migration[] = [
   },
   { version: 6, name: 'qc_runs', sql: qcRuns },
   { version: 7, name: 'search_prefixes', sql: searchPrefixes, postgres: searchPrefixCounts },
+  { version: 10, name: 'doctors', sql: doctors },
 ];
