@@ -1,14 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, login, makeLab, type Client, type TestLab } from '../helpers.js';
 import { rows } from '../db.js';
-import {
-  auditRowsFor,
-  badFields,
-  createPatient,
-  errorBody,
-  uniqueEmail,
-  uniqueWord,
-} from './support.js';
+import { auditRowsFor, badFields, createPatient, errorBody, uniqueEmail, uniqueWord } from './support.js';
 import { createUser } from '../../src/core/users/service.js';
 import { systemActor } from '../../src/core/context.js';
 import { localDate } from '../../src/shared/time.js';
@@ -365,12 +358,12 @@ describe('summary and analytics come from the bills', () => {
       const cardio2 = await make({ specialization: 'Cardiology', consultation_fee: 0 });
       const peds = await make({ specialization: 'Pediatrics', consultation_fee: 200 });
       await make({ specialization: null });
-      const p1 = (await a.post('/api/patients', { first_name: 'Asha', last_name: 'K', date_of_birth: '1990-01-01' }))
-        .json()
-        .patient.id as number;
-      const p2 = (await a.post('/api/patients', { first_name: 'Ravi', last_name: 'M', date_of_birth: '1980-01-01' }))
-        .json()
-        .patient.id as number;
+      const p1 = (
+        await a.post('/api/patients', { first_name: 'Asha', last_name: 'K', date_of_birth: '1990-01-01' })
+      ).json().patient.id as number;
+      const p2 = (
+        await a.post('/api/patients', { first_name: 'Ravi', last_name: 'M', date_of_birth: '1980-01-01' })
+      ).json().patient.id as number;
       const billOf = async (doctor: number, patient: number, items: [number, number][]) => {
         const res = await a.post('/api/bills', {
           patient_id: patient,
@@ -382,14 +375,20 @@ describe('summary and analytics come from the bills', () => {
         expect(res.statusCode, res.body).toBe(201);
         return res.json<{ bill: Bill }>().bill;
       };
-      const b1 = await billOf(cardio.id, p1, [[t1, 2], [t2, 1]]);
+      const b1 = await billOf(cardio.id, p1, [
+        [t1, 2],
+        [t2, 1],
+      ]);
       const b2 = await billOf(cardio.id, p1, [[t2, 3]]);
       const b3 = await billOf(cardio2.id, p2, [[t1, 1]]);
-      const b4 = await billOf(peds.id, p2, [[t1, 1], [t2, 1]]);
+      const b4 = await billOf(peds.id, p2, [
+        [t1, 1],
+        [t2, 1],
+      ]);
       const cancelled = await billOf(peds.id, p1, [[t1, 4]]);
-      expect((await a.put(`/api/bills/${cancelled.id}`, { status: 'cancelled', cancel_reason: 'Test' })).statusCode).toBe(
-        200,
-      );
+      expect(
+        (await a.put(`/api/bills/${cancelled.id}`, { status: 'cancelled', cancel_reason: 'Test' })).statusCode,
+      ).toBe(200);
       // A bill of last year is outside this month's range.
       const old = await billOf(cardio.id, p2, [[t1, 1]]);
       await own.database.db
@@ -404,7 +403,13 @@ describe('summary and analytics come from the bills', () => {
       const an = res.json<{ analytics: DoctorAnalytics }>().analytics;
       const sum = (bs: Bill[]) => Math.round(bs.reduce((n, b) => n + b.final_amount * 100, 0)) / 100;
 
-      expect(an.totals).toEqual({ referrals: 4, patients: 2, tests: 2 + 1 + 3 + 1 + 1 + 1, revenue: sum([b1, b2, b3, b4]), doctors: 3 });
+      expect(an.totals).toEqual({
+        referrals: 4,
+        patients: 2,
+        tests: 2 + 1 + 3 + 1 + 1 + 1,
+        revenue: sum([b1, b2, b3, b4]),
+        doctors: 3,
+      });
       expect(an.top_doctors.map((d) => [d.id, d.referrals, d.patients, d.tests, d.revenue])).toEqual(
         [
           [cardio.id, 2, 1, 6, sum([b1, b2])],

@@ -11,7 +11,8 @@ export function toDoctor(r: DoctorRow, referrals?: { referrals: number; last_at:
     phone: r.phone,
     specialization: r.specialization,
     qualification: r.qualification ?? null,
-    experience_years: r.experience_years === null || r.experience_years === undefined ? null : Number(r.experience_years),
+    experience_years:
+      r.experience_years === null || r.experience_years === undefined ? null : Number(r.experience_years),
     consultation_fee: r.consultation_fee_paise / 100,
     registration_number: r.registration_number ?? null,
     status: r.status,

@@ -9,7 +9,12 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { organizationTimezone } from '../settings/organization.js';
 import { deleteUserRow, emailTaken, insertUserRow, updateUserRow } from '../users/repository.js';
 import { listUsers } from '../users/service.js';
-import { countBillsOfDoctor, referralCountsOf, referralFigures, type UtcRange } from '../billing/referral-repository.js';
+import {
+  countBillsOfDoctor,
+  referralCountsOf,
+  referralFigures,
+  type UtcRange,
+} from '../billing/referral-repository.js';
 import {
   doctorRowsByIds,
   findDoctorRow,
@@ -111,7 +116,11 @@ export async function doctorSummary(db: Db, organizationId: number): Promise<Doc
 }
 
 /** Top doctors, totals and the specialization distribution from the non-cancelled bills of a date range. */
-export async function doctorAnalytics(db: Db, organizationId: number, q: DoctorAnalyticsQuery): Promise<DoctorAnalytics> {
+export async function doctorAnalytics(
+  db: Db,
+  organizationId: number,
+  q: DoctorAnalyticsQuery,
+): Promise<DoctorAnalytics> {
   const timeZone = await organizationTimezone(db, organizationId);
   const today = localDate(timeZone);
   const to = q.to ?? today;
@@ -125,7 +134,13 @@ export async function doctorAnalytics(db: Db, organizationId: number, q: DoctorA
     .sort((a, b) => b.revenue_paise - a.revenue_paise || b.referrals - a.referrals || Number(a.key) - Number(b.key))
     .slice(0, q.limit);
   const names = new Map(
-    (await doctorRowsByIds(db, organizationId, top.map((t) => Number(t.key)))).map((r) => [r.id, r]),
+    (
+      await doctorRowsByIds(
+        db,
+        organizationId,
+        top.map((t) => Number(t.key)),
+      )
+    ).map((r) => [r.id, r]),
   );
   const bySpec = new Map(
     (await referralFigures(db, organizationId, range, 'specialization')).map((r) => [r.key, r] as const),
@@ -225,8 +240,7 @@ export async function updateDoctor(db: Db, actor: Actor, id: number, input: Doct
     const hasEmail = !isNoEmailPlaceholder(email);
     const couldSignIn = before.can_sign_in === 1;
     const canSignIn = input.can_sign_in ?? couldSignIn;
-    if (canSignIn && !hasEmail)
-      throw ValidationError.field('email', 'An email is required for a doctor who signs in');
+    if (canSignIn && !hasEmail) throw ValidationError.field('email', 'An email is required for a doctor who signs in');
     if (canSignIn && !couldSignIn && !newHash)
       throw ValidationError.field('password', 'Set a password for a doctor who signs in');
     if (!canSignIn && newHash)

@@ -49,7 +49,13 @@ export const doctorsApi = {
     query: doctorAnalyticsQuery,
     response: z.object({ analytics: doctorAnalyticsSchema }),
   }),
-  get: defineRoute({ method: 'GET', path: '/api/doctors/:id', access: 'view_users', params: idParam, response: oneDoctor }),
+  get: defineRoute({
+    method: 'GET',
+    path: '/api/doctors/:id',
+    access: 'view_users',
+    params: idParam,
+    response: oneDoctor,
+  }),
   create: defineRoute({
     method: 'POST',
     path: '/api/doctors',

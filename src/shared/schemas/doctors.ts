@@ -79,31 +79,28 @@ const doctorFields = {
   password: passwordSchema.optional(),
 };
 
-export const doctorCreateSchema = z
-  .object({
-    ...doctorFields,
-    status: status.default('active'),
-    can_sign_in: doctorFields.can_sign_in.default(false),
-  })
-  .superRefine((v, ctx) => {
-    if (v.can_sign_in && !v.email) {
-      ctx.addIssue({ code: 'custom', path: ['email'], message: 'An email is required for a doctor who signs in' });
-    }
-    if (v.can_sign_in && !v.password) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['password'],
-        message: 'Set a password for a doctor who signs in',
-      });
-    }
-    if (!v.can_sign_in && v.password) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['password'],
-        message: 'A password is only set for a doctor who signs in (tick "May sign in")',
-      });
-    }
-  });
+/** The create body's fields without the cross-field rules (forms extend it with their own fields). */
+export const doctorCreateFields = z.object({
+  ...doctorFields,
+  status: status.default('active'),
+  can_sign_in: doctorFields.can_sign_in.default(false),
+});
+
+export const doctorCreateSchema = doctorCreateFields.superRefine((v, ctx) => {
+  if (v.can_sign_in && !v.email) {
+    ctx.addIssue({ code: 'custom', path: ['email'], message: 'An email is required for a doctor who signs in' });
+  }
+  if (v.can_sign_in && !v.password) {
+    ctx.addIssue({ code: 'custom', path: ['password'], message: 'Set a password for a doctor who signs in' });
+  }
+  if (!v.can_sign_in && v.password) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['password'],
+      message: 'A password is only set for a doctor who signs in (tick "May sign in")',
+    });
+  }
+});
 export type DoctorCreate = z.infer<typeof doctorCreateSchema>;
 export type DoctorCreateInput = z.input<typeof doctorCreateSchema>;
 

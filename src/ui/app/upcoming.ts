@@ -19,7 +19,6 @@ import {
   Package,
   ScrollText,
   Settings,
-  Stethoscope,
   TrendingUp,
   Upload,
   Wrench,
@@ -84,5 +83,4 @@ export const UPCOMING_SCREENS: ScreenDef[] = [
   soon('/test-data-import', 'Test Data Import', ['Reports & Export', 'Test Data Import', FileClock, 3]),
   soon('/export', 'Data Export', ['Reports & Export', 'Data Export', DownloadCloud, 4]),
   soon('/import', 'Data Import', ['Reports & Export', 'Data Import', Upload, 5]),
-  soon('/doctor-management', 'Doctor Management', ['Setup & Configuration', 'Doctor Management', Stethoscope, 3]),
 ];
