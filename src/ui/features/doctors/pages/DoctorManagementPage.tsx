@@ -229,7 +229,7 @@ function DoctorManagementScreen() {
           query={doctors}
           rows={(p) => p.doctors}
           search={{
-            placeholder: 'Search by name, phone, email, qualification or registration no.',
+            placeholder: 'Search by name, phone, email or reg. no.',
             label: 'Search doctors',
           }}
           caption="Doctors"
