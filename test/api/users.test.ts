@@ -45,11 +45,11 @@ describe('listing users', () => {
     expect(usersOf((await lab.admin.get(`/api/users?search=${uniqueWord('Nobody')}`)).body)).toEqual([]);
   });
 
-  it('the doctors endpoint lists only doctors and lab technicians', async () => {
+  it('the OP Bill doctor options list only doctors and lab technicians', async () => {
     const doc = await createUserVia(lab.admin, { role: 'doctor', specialization: 'Cardiology', consultation_fee: 500 });
     const labTech = await createUserVia(lab.admin, { role: 'lab_technician' });
     const tech = await createUserVia(lab.admin, { role: 'technician' });
-    const res = await lab.admin.get('/api/doctors');
+    const res = await lab.admin.get('/api/doctors/options');
     expect(res.statusCode).toBe(200);
     const doctors = res.json<{ doctors: User[] }>().doctors;
     const found = doctors.map((d) => d.id);
@@ -268,7 +268,7 @@ describe('secrets', () => {
       await lab.admin.put(`/api/users/${id}`, { department: 'Lab' }),
       await lab.admin.post(`/api/users/${id}/reset-password`, { password: 'hidden-pass-2' }),
       await lab.admin.delete(`/api/users/${id}`),
-      await lab.admin.get('/api/doctors'),
+      await lab.admin.get('/api/doctors/options'),
       await lab.admin.get('/api/auth/me'),
       await lab.admin.get('/api/audit?entity=user'),
       await lab.app.inject({

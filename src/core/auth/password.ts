@@ -20,6 +20,9 @@ function scryptAsync(password: string, salt: Buffer, keylen: number, opts: Scryp
   });
 }
 
+/** The stored hash of an account that has no password and cannot sign in (a referring doctor). */
+export const NO_PASSWORD = '';
+
 /** Stored as scrypt$N$r$p$salt$hash (base64), so parameters can rise later without breaking old hashes. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);

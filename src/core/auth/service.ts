@@ -5,7 +5,7 @@ import { TooManyRequestsError, UnauthorizedError } from '../errors.js';
 import type { LoginInput } from '../../shared/schemas/auth.js';
 import type { User } from '../../shared/schemas/users.js';
 import { findUserByEmail, toUser, updateUserRow } from '../users/repository.js';
-import { dummyPasswordHash, verifyPassword } from './password.js';
+import { dummyPasswordHash, NO_PASSWORD, verifyPassword } from './password.js';
 import { createSession, deleteSession } from './sessions.js';
 import { SignInLimits, waitText, type SignInTicket } from './throttle.js';
 import { LOGIN_MAX_FAILURES } from '../../shared/constants.js';
@@ -58,9 +58,12 @@ export class AuthService {
 
   async #check(input: LoginInput, meta: { ip: string; userAgent: string | null }, ticket: SignInTicket) {
     const row = await findUserByEmail(this.db, input.email);
-    const ok = row
-      ? await verifyPassword(input.password, row.password_hash)
-      : await verifyPassword(input.password, await dummyPasswordHash());
+    // An account without a password (a referring doctor who never signs in) is compared against the
+    // dummy hash, as an unknown email is: the answer and its timing are the same as a wrong password.
+    const hasPassword = row !== undefined && row.password_hash !== NO_PASSWORD;
+    let ok = false;
+    if (hasPassword) ok = await verifyPassword(input.password, row.password_hash);
+    else await verifyPassword(input.password, await dummyPasswordHash());
     if (!row || !ok || row.is_active !== 1) {
       ticket.fail();
       if (row) {
@@ -69,7 +72,7 @@ export class AuthService {
           entity: 'session',
           entityId: row.id,
           status: 'failed',
-          newValues: { reason: row.is_active !== 1 ? 'inactive' : 'bad password' },
+          newValues: { reason: !hasPassword ? 'no sign-in' : row.is_active !== 1 ? 'inactive' : 'bad password' },
         });
       }
       throw new UnauthorizedError(INVALID_CREDENTIALS);

@@ -129,3 +129,9 @@ function closingQuote(s: string, start: number): number {
   }
   return s.length - 1;
 }
+
+/** The error a write gets when a foreign key refuses it (a row still referenced), on either engine. */
+export function isForeignKeyViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
+}

@@ -87,3 +87,8 @@ export function insertUserRow(trx: Db, values: Insertable<UsersTable>): Promise<
 export function updateUserRow(trx: Db, id: number, patch: Updateable<UsersTable>): Promise<UserRow> {
   return trx.updateTable('users').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
+
+/** Erases an account (Doctor Management deletes a doctor nothing refers to; the database refuses otherwise). */
+export async function deleteUserRow(trx: Db, organizationId: number, id: number): Promise<void> {
+  await trx.deleteFrom('users').where('id', '=', id).where('organization_id', '=', organizationId).execute();
+}

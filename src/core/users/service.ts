@@ -4,7 +4,8 @@ import { nowIso } from '../context.js';
 import { diff, writeAudit } from '../audit/audit.js';
 import { assertPasswordPolicy } from '../settings/password-policy.js';
 import { hashPassword } from '../auth/password.js';
-import { ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
+import { isNoEmailPlaceholder } from '../../shared/schemas/doctors.js';
 import { canAssignRole, ROLE_RANK, type Role } from '../../shared/roles.js';
 import type { User, UserCreate, UserUpdate } from '../../shared/schemas/users.js';
 import { auditUser, emailTaken, findUser, insertUserRow, selectUsers, toUser, updateUserRow } from './repository.js';
@@ -139,6 +140,9 @@ export async function resetPassword(db: Db, actor: Actor, id: number, password: 
     const before = await findUser(trx, actor.organizationId, id);
     if (!before) throw new NotFoundError('User', id);
     assertMayManage(actor, before);
+    // A doctor added without an email (Doctor Management) has a stand-in address nobody can sign in with.
+    if (isNoEmailPlaceholder(before.email))
+      throw ValidationError.field('email', 'Give this user an email address before setting a password');
     const after = await updateUserRow(trx, id, { password_hash, updated_at: nowIso() });
     await endSessionsOfUser(trx, id);
     await writeAudit(trx, actor, {

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { auditApi, signInApi, usersApi } from '../../shared/api/users.js';
-import { DOCTOR_ROLES } from '../../shared/roles.js';
 import {
   createUser,
   deactivateUser,
@@ -20,7 +19,6 @@ export async function userRoutes(app: FastifyInstance) {
   const org = (req: Parameters<typeof actorOf>[0]) => actorOf(req).organizationId;
 
   route(app, usersApi.list, async (req) => ({ users: await listUsers(db, org(req), req.query) }));
-  route(app, usersApi.doctors, async (req) => ({ doctors: await listUsers(db, org(req), { roles: DOCTOR_ROLES }) }));
   route(app, usersApi.get, async (req) => ({ user: await getUser(db, org(req), req.params.id) }));
   route(app, usersApi.create, async (req) => ({ user: await createUser(db, actorOf(req), req.body) }));
   route(app, usersApi.update, async (req) => ({ user: await updateUser(db, actorOf(req), req.params.id, req.body) }));

@@ -20,13 +20,6 @@ export const usersApi = {
     query: userListQuery,
     response: z.object({ users: z.array(userSchema) }),
   }),
-  /** Doctors and lab technicians: the OP Bill doctor picker (spec 2.8). */
-  doctors: defineRoute({
-    method: 'GET',
-    path: '/api/doctors',
-    access: 'view_users',
-    response: z.object({ doctors: z.array(userSchema) }),
-  }),
   get: defineRoute({ method: 'GET', path: '/api/users/:id', access: 'view_users', params: idParam, response: oneUser }),
   create: defineRoute({
     method: 'POST',

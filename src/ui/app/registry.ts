@@ -8,6 +8,7 @@ import { screens as auth } from '@/features/auth/screens';
 import { screens as billing } from '@/features/billing/screens';
 import { screens as catalogue } from '@/features/catalogue/screens';
 import { screens as dashboard } from '@/features/dashboard/screens';
+import { screens as doctors } from '@/features/doctors/screens';
 import { screens as history } from '@/features/history/screens';
 import { screens as home } from '@/features/home/screens';
 import { screens as landing } from '@/features/landing/screens';
@@ -37,6 +38,7 @@ export const SCREENS: readonly ScreenDef[] = [
   ...results,
   ...qc,
   ...users,
+  ...doctors,
   ...audit,
   ...notifications,
   ...system,

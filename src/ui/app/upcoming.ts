@@ -18,7 +18,6 @@ import {
   Package,
   ScrollText,
   Settings,
-  Stethoscope,
   TrendingUp,
   Upload,
   Wrench,
@@ -82,5 +81,4 @@ export const UPCOMING_SCREENS: ScreenDef[] = [
   soon('/test-data-import', 'Test Data Import', ['Reports & Export', 'Test Data Import', FileClock, 3]),
   soon('/export', 'Data Export', ['Reports & Export', 'Data Export', DownloadCloud, 4]),
   soon('/import', 'Data Import', ['Reports & Export', 'Data Import', Upload, 5]),
-  soon('/doctor-management', 'Doctor Management', ['Setup & Configuration', 'Doctor Management', Stethoscope, 3]),
 ];

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { BillCreate } from '@shared/schemas/bills';
 import type { User } from '@shared/schemas/users';
 import { billsApi } from '@shared/api/bills';
-import { usersApi } from '@shared/api/users';
+import { doctorsApi } from '@shared/api/doctors';
 import { ApiError, call, contractUrl } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { shellKeys } from '@/lib/session';
@@ -16,14 +16,14 @@ export const billKeys = {
   doctors: ['doctors'] as const,
 };
 
-/** A doctor or lab technician as GET /api/doctors answers (consultation_fee in rupees). */
+/** A doctor or lab technician as GET /api/doctors/options answers (consultation_fee in rupees). */
 export type Doctor = User;
 
-/** GET /api/doctors: only doctors and lab technicians (spec 2.8, 6). */
+/** GET /api/doctors/options: only active doctors and lab technicians (spec 2.8, 6). */
 export function useDoctors() {
   return useQuery({
     queryKey: billKeys.doctors,
-    queryFn: ({ signal }) => call(usersApi.doctors, {}, signal).then((r) => r.doctors),
+    queryFn: ({ signal }) => call(doctorsApi.options, {}, signal).then((r) => r.doctors),
     staleTime: 60_000,
   });
 }

@@ -7,6 +7,7 @@ import { sql as qcRuns } from './006_qc_runs.js';
 import { sql as searchPrefixes } from './007_search_prefixes.js';
 import { sql as backupRuns } from './008_backup_runs.js';
 import { sql as notifications } from './009_notifications.js';
+import { sql as doctors } from './010_doctors.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
 
@@ -45,4 +46,5 @@ export const migrations: Migration[] = [
   { version: 7, name: 'search_prefixes', sql: searchPrefixes, postgres: searchPrefixCounts },
   { version: 8, name: 'backup_runs', sql: backupRuns },
   { version: 9, name: 'notifications', sql: notifications },
+  { version: 10, name: 'doctors', sql: doctors },
 ];

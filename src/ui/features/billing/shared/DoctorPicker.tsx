@@ -27,7 +27,7 @@ export interface DoctorPickerProps {
 }
 
 /**
- * Spec 2.8 / 6: only doctors and lab technicians are offered (GET /api/doctors), each with their
+ * Spec 2.8 / 6: only doctors and lab technicians are offered (GET /api/doctors/options), each with their
  * specialization and consultation fee, searchable by name or specialization.
  */
 export function DoctorPicker({ value, onChange, error, required, label = 'Doctor' }: DoctorPickerProps) {

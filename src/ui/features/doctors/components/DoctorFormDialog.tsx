@@ -1,0 +1,245 @@
+import { useEffect } from 'react';
+import { useForm, useWatch, type DefaultValues, type Path } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import { SPECIALIZATIONS } from '@shared/constants';
+import {
+  DOCTOR_STATUSES,
+  DOCTOR_STATUS_LABELS,
+  doctorCreateFields,
+  type Doctor,
+  type DoctorCreateInput,
+  type DoctorUpdate,
+} from '@shared/schemas/doctors';
+import { Button, Checkbox, Dialog, FormField, Input, Select } from '@/components';
+import { ApiError } from '@/lib/api';
+import { useCreateDoctorMutation, useUpdateDoctorMutation } from '../api';
+
+/**
+ * The server's fields and rules (doctorCreateFields) plus the confirmation box. The password is
+ * asked for only when the doctor is to sign in and has no password yet (a new doctor, or one who
+ * could not sign in until now); an existing password is kept unless a new one is typed.
+ */
+function formSchema(needsPassword: boolean) {
+  return doctorCreateFields.extend({ password: z.string(), confirm_password: z.string() }).superRefine((v, ctx) => {
+    if (v.can_sign_in && !v.email) {
+      ctx.addIssue({ code: 'custom', path: ['email'], message: 'An email is required for a doctor who signs in' });
+    }
+    if (!v.can_sign_in) return;
+    if (v.password === '' && needsPassword) {
+      ctx.addIssue({ code: 'custom', path: ['password'], message: 'Set a password for a doctor who signs in' });
+    } else if (v.password !== '' && v.password.length < 8) {
+      ctx.addIssue({ code: 'custom', path: ['password'], message: 'Password must be at least 8 characters' });
+    }
+    if (v.password !== v.confirm_password) {
+      ctx.addIssue({ code: 'custom', path: ['confirm_password'], message: 'Passwords do not match' });
+    }
+  });
+}
+type Schema = ReturnType<typeof formSchema>;
+type FormIn = z.input<Schema>;
+type FormOut = z.output<Schema>;
+
+const FIELD_NAMES = [
+  'first_name',
+  'last_name',
+  'email',
+  'phone',
+  'specialization',
+  'qualification',
+  'experience_years',
+  'consultation_fee',
+  'registration_number',
+  'status',
+  'can_sign_in',
+  'password',
+] as const;
+
+function defaults(d: Doctor | null): DefaultValues<FormIn> {
+  return {
+    first_name: d?.first_name ?? '',
+    last_name: d?.last_name ?? '',
+    email: d?.email ?? '',
+    phone: d?.phone ?? '',
+    specialization: d?.specialization ?? '',
+    qualification: d?.qualification ?? '',
+    experience_years: d?.experience_years === null || d === null ? '' : String(d.experience_years),
+    consultation_fee: d ? String(d.consultation_fee) : '0',
+    registration_number: d?.registration_number ?? '',
+    status: d?.status ?? 'active',
+    can_sign_in: d?.can_sign_in ?? false,
+    password: '',
+    confirm_password: '',
+  };
+}
+
+export interface DoctorFormDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** null: Add Doctor; a doctor: Edit that doctor. */
+  doctor: Doctor | null;
+}
+
+/** Add Doctor and Edit Doctor: POST /api/doctors, PUT /api/doctors/:id; the server's 400s show under their fields. */
+export function DoctorFormDialog({ open, onOpenChange, doctor }: DoctorFormDialogProps) {
+  const create = useCreateDoctorMutation();
+  const update = useUpdateDoctorMutation();
+  const busy = create.isPending || update.isPending;
+  const needsPassword = !doctor?.can_sign_in;
+
+  const form = useForm<FormIn, unknown, FormOut>({
+    resolver: zodResolver(formSchema(needsPassword)),
+    defaultValues: defaults(doctor),
+    mode: 'onBlur',
+  });
+  const { errors } = form.formState;
+
+  useEffect(() => {
+    if (open) form.reset(defaults(doctor));
+  }, [open, doctor, form]);
+
+  const canSignIn = useWatch({ control: form.control, name: 'can_sign_in' }) ?? false;
+
+  const showServerErrors = (err: unknown) => {
+    if (!(err instanceof ApiError)) return;
+    for (const d of err.details) {
+      const name = FIELD_NAMES.find((f) => f === d.path);
+      if (name) form.setError(name as Path<FormIn>, { message: d.message });
+    }
+    if (err.code === 'EMAIL_TAKEN') form.setError('email', { message: err.message });
+  };
+
+  const onSubmit = form.handleSubmit((v) => {
+    const fields = {
+      first_name: v.first_name,
+      last_name: v.last_name,
+      email: v.email ?? null,
+      phone: v.phone ?? null,
+      specialization: v.specialization ?? null,
+      qualification: v.qualification ?? null,
+      experience_years: v.experience_years ?? null,
+      consultation_fee: v.consultation_fee ?? 0,
+      registration_number: v.registration_number ?? null,
+      status: v.status,
+      can_sign_in: v.can_sign_in,
+      ...(v.can_sign_in && v.password ? { password: v.password } : {}),
+    };
+    if (!doctor) {
+      const body: DoctorCreateInput = fields;
+      create.mutate(body, { onSuccess: () => onOpenChange(false), onError: showServerErrors });
+      return;
+    }
+    const patch: DoctorUpdate = fields;
+    update.mutate({ id: doctor.id, patch }, { onSuccess: () => onOpenChange(false), onError: showServerErrors });
+  });
+
+  const formId = doctor ? 'edit-doctor-form' : 'add-doctor-form';
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(o) => !busy && onOpenChange(o)}
+      size="lg"
+      title={doctor ? `Edit Doctor: Dr. ${doctor.first_name} ${doctor.last_name}` : 'Add Doctor'}
+      description={
+        doctor
+          ? 'Change the doctor’s details. Changes are recorded in the audit trail.'
+          : 'A referring or consulting doctor, offered on bills while active. Most referring doctors never sign in.'
+      }
+      footer={
+        <>
+          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
+            Cancel
+          </Button>
+          <Button type="submit" form={formId} loading={busy} loadingText={doctor ? 'Saving...' : 'Adding...'}>
+            {doctor ? 'Save Changes' : 'Add Doctor'}
+          </Button>
+        </>
+      }
+    >
+      <form id={formId} noValidate onSubmit={(e) => void onSubmit(e)} className="grid items-start gap-4 sm:grid-cols-2">
+        <FormField label="First Name" required error={errors.first_name?.message}>
+          <Input autoComplete="off" {...form.register('first_name')} />
+        </FormField>
+        <FormField label="Last Name" required error={errors.last_name?.message}>
+          <Input autoComplete="off" {...form.register('last_name')} />
+        </FormField>
+        <FormField
+          label="Email"
+          required={canSignIn}
+          error={errors.email?.message}
+          hint={canSignIn ? 'They sign in with this email.' : 'Optional for a doctor who does not sign in.'}
+        >
+          <Input type="email" autoComplete="off" {...form.register('email')} />
+        </FormField>
+        <FormField label="Phone" error={errors.phone?.message}>
+          <Input type="tel" placeholder="+91 98765 43210" {...form.register('phone')} />
+        </FormField>
+        <FormField
+          label="Specialization"
+          error={errors.specialization?.message}
+          hint="Pick a common one or type your own."
+        >
+          <Input list="doctor-specializations" {...form.register('specialization')} />
+        </FormField>
+        <datalist id="doctor-specializations">
+          {SPECIALIZATIONS.map((s) => (
+            <option key={s} value={s} />
+          ))}
+        </datalist>
+        <FormField label="Qualification" error={errors.qualification?.message}>
+          <Input placeholder="e.g. MBBS, MD" {...form.register('qualification')} />
+        </FormField>
+        <FormField label="Experience (years)" error={errors.experience_years?.message}>
+          <Input type="number" inputMode="numeric" min={0} step={1} {...form.register('experience_years')} />
+        </FormField>
+        <FormField
+          label="Consultation Fee (₹)"
+          error={errors.consultation_fee?.message}
+          hint="Added to OP bills for this doctor."
+        >
+          <Input type="number" inputMode="decimal" min={0} step="0.01" {...form.register('consultation_fee')} />
+        </FormField>
+        <FormField
+          label="Registration No."
+          error={errors.registration_number?.message}
+          hint="State medical council registration."
+        >
+          <Input placeholder="e.g. KMC 45821" {...form.register('registration_number')} />
+        </FormField>
+        <FormField label="Status" required error={errors.status?.message}>
+          <Select
+            options={DOCTOR_STATUSES.map((s) => ({ value: s, label: DOCTOR_STATUS_LABELS[s] }))}
+            {...form.register('status')}
+          />
+        </FormField>
+        <div className="sm:col-span-2">
+          <Checkbox
+            label="May sign in"
+            hint={
+              doctor?.can_sign_in
+                ? 'Unticking removes the password and signs the doctor out.'
+                : 'Gives the doctor a password to see their patients’ reports. Leave unticked for a referring doctor.'
+            }
+            {...form.register('can_sign_in')}
+          />
+          {errors.can_sign_in?.message && <p className="mt-1 text-[13px] text-red-700">{errors.can_sign_in.message}</p>}
+        </div>
+        {canSignIn && (
+          <>
+            <FormField
+              label={needsPassword ? 'Password' : 'New Password'}
+              required={needsPassword}
+              error={errors.password?.message}
+              hint={needsPassword ? 'At least 8 characters.' : 'Leave empty to keep the current password.'}
+            >
+              <Input type="password" autoComplete="new-password" {...form.register('password')} />
+            </FormField>
+            <FormField label="Confirm Password" required={needsPassword} error={errors.confirm_password?.message}>
+              <Input type="password" autoComplete="new-password" {...form.register('confirm_password')} />
+            </FormField>
+          </>
+        )}
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,294 @@
+import { useMemo, useState } from 'react';
+import { Activity, BadgeCheck, Pencil, Plus, Power, Stethoscope, Trash2, UserRound } from 'lucide-react';
+import {
+  DEFAULT_DOCTOR_PAGE_SIZE,
+  DOCTOR_PAGE_SIZES,
+  DOCTOR_STATUSES,
+  DOCTOR_STATUS_LABELS,
+  type Doctor,
+  type DoctorStatus,
+} from '@shared/schemas/doctors';
+import {
+  Badge,
+  Button,
+  Card,
+  ConfirmDialog,
+  ListTable,
+  Money,
+  PageHeader,
+  RequirePermission,
+  SummaryCards,
+  deleteMessage,
+  type BadgeTone,
+  type Column,
+  type RowAction,
+} from '@/components';
+import { useScreen } from '@/lib/screens';
+import { formatCount } from '@/lib/format';
+import { useCurrentUser } from '@/lib/session';
+import { can } from '@/lib/roles';
+import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { useDeleteDoctorMutation, useDoctorPage, useDoctorStatusMutation, useDoctorSummary } from '../api';
+import { DoctorFormDialog } from '../components/DoctorFormDialog';
+import { DoctorAnalyticsPanels } from '../components/DoctorAnalyticsPanels';
+
+const STATUS_OPTIONS = [
+  { value: 'all', label: 'All Statuses' },
+  ...DOCTOR_STATUSES.map((s) => ({ value: s, label: DOCTOR_STATUS_LABELS[s] })),
+];
+
+/** Green active, amber pending, red suspended, grey inactive (docs/ui.md's colours). */
+const STATUS_TONES: Record<DoctorStatus, BadgeTone> = {
+  active: 'green',
+  pending: 'amber',
+  suspended: 'red',
+  inactive: 'grey',
+};
+
+const nameOf = (d: Doctor) => `Dr. ${d.first_name} ${d.last_name}`.trim();
+
+const columns: Column<Doctor>[] = [
+  {
+    key: 'name',
+    header: 'Doctor',
+    cell: (d) => (
+      <div className="min-w-0">
+        <span className="block font-medium text-slate-900">{nameOf(d)}</span>
+        {d.qualification && <span className="block text-[13px] text-slate-600">{d.qualification}</span>}
+        {/* Phones have no room for these columns: show them under the name. */}
+        <span className="block text-[13px] text-slate-600 md:hidden">
+          {[d.specialization, d.phone].filter(Boolean).join(' · ')}
+        </span>
+      </div>
+    ),
+  },
+  {
+    key: 'specialization',
+    header: 'Specialization',
+    cell: (d) => d.specialization ?? <span className="text-slate-500">—</span>,
+    hideOnMobile: true,
+  },
+  {
+    key: 'experience',
+    header: 'Experience',
+    cell: (d) => (d.experience_years === null ? '—' : `${d.experience_years} yr${d.experience_years === 1 ? '' : 's'}`),
+    hideOnMobile: true,
+    className: 'whitespace-nowrap',
+  },
+  {
+    key: 'contact',
+    header: 'Contact',
+    cell: (d) => (
+      <div className="min-w-0 text-[13px]">
+        <span className="block whitespace-nowrap">{d.phone ?? '—'}</span>
+        {d.email && <span className="block break-all text-slate-600">{d.email}</span>}
+      </div>
+    ),
+    hideOnMobile: true,
+  },
+  {
+    key: 'registration',
+    header: 'Reg. No.',
+    cell: (d) => <span className="whitespace-nowrap">{d.registration_number ?? '—'}</span>,
+    hideOnMobile: true,
+  },
+  { key: 'fee', header: 'Fee', align: 'right', cell: (d) => <Money rupees={d.consultation_fee} /> },
+  {
+    key: 'referrals',
+    header: 'Referrals',
+    align: 'right',
+    cell: (d) => <span className="tabular-nums">{formatCount(d.referrals)}</span>,
+    hideOnMobile: true,
+  },
+  {
+    key: 'sign_in',
+    header: 'Sign-in',
+    cell: (d) => (d.can_sign_in ? <Badge tone="blue">Signs in</Badge> : <Badge tone="grey">No sign-in</Badge>),
+    hideOnMobile: true,
+  },
+  {
+    key: 'status',
+    header: 'Status',
+    cell: (d) => <Badge tone={STATUS_TONES[d.status]}>{DOCTOR_STATUS_LABELS[d.status]}</Badge>,
+  },
+];
+
+/** Doctor Management (spec 001): the lab's referring and consulting doctors, made real. */
+export default function DoctorManagementPage() {
+  const screen = useScreen();
+  return (
+    <RequirePermission permission="view_users" what="doctors" title={screen.title} subtitle={screen.subtitle}>
+      <DoctorManagementScreen />
+    </RequirePermission>
+  );
+}
+
+const EXTRA = { from: '', to: '' };
+
+function DoctorManagementScreen() {
+  const screen = useScreen();
+  const me = useCurrentUser();
+  const canManage = can(me, 'manage_users');
+  const summary = useDoctorSummary();
+
+  const filters: ListFilter[] = useMemo(
+    () => [
+      {
+        key: 'specialization',
+        label: 'Specialization',
+        open: true,
+        options: [
+          { value: 'all', label: 'All Specializations' },
+          ...(summary.data?.specializations ?? []).map((s) => ({ value: s.specialization, label: s.specialization })),
+        ],
+      },
+      { key: 'status', label: 'Status', options: STATUS_OPTIONS },
+    ],
+    [summary.data],
+  );
+  const list = usePagedList({
+    filters,
+    pageSizes: DOCTOR_PAGE_SIZES,
+    defaultLimit: DEFAULT_DOCTOR_PAGE_SIZE,
+    extra: EXTRA,
+  });
+  const doctors = useDoctorPage({ search: list.search, ...list.apiFilters, page: list.page, limit: list.limit });
+
+  const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<Doctor | null>(null);
+  const [deleting, setDeleting] = useState<Doctor | null>(null);
+  const remove = useDeleteDoctorMutation();
+  const setStatus = useDoctorStatusMutation();
+
+  const s = summary.data;
+  const cards = [
+    {
+      label: 'Total Doctors',
+      value: s?.total,
+      hint: s ? `${formatCount(s.can_sign_in)} can sign in` : 'all statuses',
+      icon: <Stethoscope />,
+    },
+    {
+      label: 'Active',
+      value: s?.active,
+      hint: s ? `${formatCount(s.total - s.active)} inactive, suspended or pending` : 'offered on bills',
+      icon: <BadgeCheck />,
+    },
+    {
+      label: 'Specializations',
+      value: s?.specializations.length,
+      hint: s?.specializations[0] ? `most: ${s.specializations[0].specialization}` : 'none recorded',
+      icon: <UserRound />,
+    },
+    {
+      label: 'Referrals This Month',
+      value: s?.referrals_this_month,
+      hint: 'bills naming a doctor, not cancelled',
+      icon: <Activity />,
+    },
+  ];
+
+  const actions: RowAction<Doctor>[] = [
+    { label: (d) => `Edit ${nameOf(d)}`, icon: <Pencil />, onClick: setEditing, hidden: () => !canManage },
+    {
+      label: (d) => (d.status === 'active' ? `Deactivate ${nameOf(d)}` : `Activate ${nameOf(d)}`),
+      icon: <Power />,
+      onClick: (d) => setStatus.mutate({ doctor: d, status: d.status === 'active' ? 'inactive' : 'active' }),
+      disabled: () => setStatus.isPending,
+      hidden: () => !canManage,
+    },
+    {
+      label: (d) => `Delete ${nameOf(d)}`,
+      icon: <Trash2 />,
+      onClick: setDeleting,
+      destructive: true,
+      hidden: () => !canManage,
+    },
+  ];
+
+  const addButton = canManage ? (
+    <Button onClick={() => setAdding(true)}>
+      <Plus />
+      Add Doctor
+    </Button>
+  ) : undefined;
+
+  return (
+    <>
+      <PageHeader title={screen.title} subtitle={screen.subtitle} actions={addButton} />
+      <SummaryCards
+        label="Doctor counts"
+        loading={summary.isPending}
+        error={summary.error}
+        cards={cards.map((c) => ({ ...c, value: summary.isError ? '—' : formatCount(c.value ?? null) }))}
+      />
+
+      <Card className="min-w-0">
+        <ListTable
+          list={list}
+          query={doctors}
+          rows={(p) => p.doctors}
+          search={{
+            placeholder: 'Search by name, phone, email or reg. no.',
+            label: 'Search doctors',
+          }}
+          caption="Doctors"
+          itemLabel="doctors"
+          columns={columns}
+          getRowId={(d) => d.id}
+          errorTitle="Error Loading Doctors"
+          empty={{
+            title: 'No doctors found',
+            filteredHint: 'Try adjusting your search or filter criteria.',
+            filteredAction: (
+              <Button variant="outline" onClick={list.reset}>
+                Clear Filters
+              </Button>
+            ),
+            hint: canManage
+              ? 'Add the doctors who refer patients to the lab; they can then be chosen on bills.'
+              : 'No doctors have been added yet.',
+            action: addButton,
+          }}
+          rowActions={actions}
+        />
+      </Card>
+
+      {can(me, 'view_bills') ? (
+        <DoctorAnalyticsPanels
+          from={String(list.state.from)}
+          to={String(list.state.to)}
+          onRangeChange={(r) => list.setState({ from: r.from, to: r.to })}
+        />
+      ) : (
+        <p className="mt-5 text-[13px] text-slate-600">
+          Referral figures (Top Performing Doctors, Doctor Analytics, Specialization Distribution) come from bills and
+          need the view_bills permission.
+        </p>
+      )}
+
+      {canManage && (
+        <>
+          <DoctorFormDialog open={adding} onOpenChange={setAdding} doctor={null} />
+          <DoctorFormDialog open={editing !== null} onOpenChange={(o) => !o && setEditing(null)} doctor={editing} />
+          <ConfirmDialog
+            open={deleting !== null}
+            onOpenChange={(o) => !o && setDeleting(null)}
+            title="Delete Doctor"
+            message={
+              deleting
+                ? `${deleteMessage(nameOf(deleting))} A doctor named on any bill cannot be deleted: deactivate them instead.`
+                : ''
+            }
+            busy={remove.isPending}
+            onConfirm={() => {
+              if (!deleting) return;
+              // On failure (409: on bills) the dialog stays open with the error toast.
+              remove.mutate(deleting, { onSuccess: () => setDeleting(null) });
+            }}
+          />
+        </>
+      )}
+    </>
+  );
+}
