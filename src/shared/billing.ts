@@ -155,12 +155,37 @@ export function numberToIndianWords(n: number): string {
   return parts.join(' ');
 }
 
-/** "Rupees Two Thousand Four Hundred Seventy Four and Forty Six Paise Only" */
-export function amountInWords(paise: Paise): string {
-  const rupees = Math.floor(paise / 100);
+/** Whole number in words with international grouping: billion, million, thousand. */
+export function numberToWords(n: number): string {
+  if (n === 0) return 'Zero';
+  const parts: string[] = [];
+  for (const [size, name] of [
+    [1_000_000_000, 'Billion'],
+    [1_000_000, 'Million'],
+    [1000, 'Thousand'],
+  ] as const) {
+    const k = Math.floor(n / size) % 1000;
+    if (k) parts.push(`${belowThousand(k)} ${name}`);
+  }
+  if (n % 1000) parts.push(belowThousand(n % 1000));
+  return parts.join(' ');
+}
+
+/** The words of each currency's unit and hundredth, and how its country groups large numbers. */
+const CURRENCY_WORDS: Record<string, { unit: string; cents: string; words: (n: number) => string }> = {
+  INR: { unit: 'Rupees', cents: 'Paise', words: numberToIndianWords },
+  USD: { unit: 'US Dollars', cents: 'Cents', words: numberToWords },
+  EUR: { unit: 'Euros', cents: 'Cents', words: numberToWords },
+  GBP: { unit: 'Pounds', cents: 'Pence', words: numberToWords },
+};
+
+/** "Rupees Two Thousand Four Hundred Seventy Four and Forty Six Paise Only" (in the lab's currency). */
+export function amountInWords(paise: Paise, currency = 'INR'): string {
+  const c = CURRENCY_WORDS[currency] ?? CURRENCY_WORDS.INR!;
+  const whole = Math.floor(paise / 100);
   const p = paise % 100;
-  const r = `Rupees ${numberToIndianWords(rupees)}`;
-  return p ? `${r} and ${belowHundred(p)} Paise Only` : `${r} Only`;
+  const r = `${c.unit} ${c.words(whole)}`;
+  return p ? `${r} and ${belowHundred(p)} ${c.cents} Only` : `${r} Only`;
 }
 
 /**

@@ -124,3 +124,54 @@ describe('debug mode', () => {
     expect(lines.filter((l) => l.msg === 'request (debug mode)')).toEqual([]);
   });
 });
+
+describe('the lab’s name, regional settings and currency on what it prints', () => {
+  it('a bill PDF carries the new name, address, date format, time zone and currency', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tempDir } = await import('../helpers.js');
+    const patient = await createPatient(lab.admin);
+    const test = await lab.admin.post('/api/tests', {
+      name: 'Serum Ferritin',
+      code: `FER${Date.now() % 100000}`,
+      price: 650,
+      sample_type: 'Blood',
+    });
+    expect(test.statusCode, test.body).toBe(201);
+    const bill = await lab.admin.post('/api/bills', {
+      patient_id: patient.id,
+      items: [{ item_type: 'test', item_id: test.json().test.id }],
+    });
+    expect(bill.statusCode, bill.body).toBe(201);
+    await set({
+      labName: 'Sunrise Diagnostics',
+      labAddress: '4 Park Street, Kolkata 700016',
+      dateFormat: 'YYYY-MM-DD',
+      timezone: 'UTC',
+      currency: 'USD',
+    });
+    try {
+      const pdf = await lab.admin.get(`/api/bills/${bill.json().bill.id}/pdf`);
+      expect(pdf.statusCode).toBe(200);
+      const file = join(tempDir(), 'bill.pdf');
+      writeFileSync(file, pdf.rawPayload);
+      const text = execFileSync('pdftotext', ['-layout', file, '-']).toString();
+      expect(text).toContain('Sunrise Diagnostics');
+      expect(text).toContain('4 Park Street, Kolkata 700016');
+      expect(text).toContain('$650.00');
+      expect(text).toContain('US Dollars Six Hundred Fifty Only');
+      const created = new Date(bill.json().bill.created_at as string);
+      expect(text).toContain(created.toISOString().slice(0, 10));
+      const lab2 = (await lab.admin.get('/api/lab')).json().lab;
+      expect(lab2).toMatchObject({
+        name: 'Sunrise Diagnostics',
+        dateFormat: 'YYYY-MM-DD',
+        timezone: 'UTC',
+        currency: 'USD',
+      });
+    } finally {
+      await set({ dateFormat: 'DD/MM/YYYY', timezone: 'Asia/Kolkata', currency: 'INR' });
+    }
+  });
+});

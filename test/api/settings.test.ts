@@ -102,6 +102,7 @@ describe('System Settings', () => {
       [{ maintenanceMode: 1 }, 'maintenanceMode'],
       [{ auditLogging: false }, 'auditLogging'],
       [{ autoUpdate: true }, 'autoUpdate'],
+      [{ twoFactorAuth: true }, 'twoFactorAuth'],
       [{ labName: '   ' }, 'labName'],
       [{ labEmail: 'not-an-email' }, 'labEmail'],
       [{ labPhone: 'call me' }, 'labPhone'],

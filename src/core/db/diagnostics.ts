@@ -16,12 +16,15 @@ function sqliteDiagnostics(d: SqliteDatabase): DatabaseDiagnostics {
   const t0 = process.hrtime.bigint();
   const quick = d.sqlite.pragma('quick_check', { simple: true }) as string;
   const latency = Number(process.hrtime.bigint() - t0) / 1e6;
-  let size = 0;
-  try {
-    size = statSync(d.file).size;
-  } catch {
-    size = 0;
-  }
+  // The database is the file and its write-ahead log (recent writes live there until a checkpoint).
+  const sizeOf = (f: string) => {
+    try {
+      return statSync(f).size;
+    } catch {
+      return 0;
+    }
+  };
+  const size = sizeOf(d.file) + sizeOf(`${d.file}-wal`);
   const version = d.sqlite.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number };
   return {
     type: 'SQLite',

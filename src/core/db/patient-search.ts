@@ -223,26 +223,29 @@ function postgresSearch(organizationId: number, tokens: string[], db: Db): Patie
   const set = matchingIds(organizationId, tokens);
   const distinct = tokens.length === 1 ? sql`SELECT DISTINCT patient_id FROM (${set}) s` : set;
   const counted = tokens.length === 1 && Array.from(tokens[0]!).length <= COUNTED_PREFIX;
-  let counting: Promise<number> | undefined;
-  const count = () =>
+  // One round trip answers the number of matches and of the lab's patients (the page needs both).
+  let counting: Promise<{ matches: number; patients: number }> | undefined;
+  const patientsSql = sql`(SELECT n FROM entity_counts WHERE organization_id = ${organizationId} AND entity = 'patients')`;
+  const counts = () =>
     (counting ??= (async () => {
-      const r = counted
-        ? await sql<{
-            n: number;
-          }>`SELECT n FROM patient_search_prefix_counts WHERE organization_id = ${organizationId} AND prefix = ${tokens[0]}`.execute(
-            db,
-          )
-        : await sql<{ n: number }>`SELECT count(*) AS n FROM (${distinct}) m`.execute(db);
-      return Number(r.rows[0]?.n ?? 0);
+      const matchesSql = counted
+        ? sql`(SELECT n FROM patient_search_prefix_counts WHERE organization_id = ${organizationId} AND prefix = ${tokens[0]})`
+        : sql`(SELECT count(*) FROM (${distinct}) m)`;
+      const r = await sql<{
+        matches: number | null;
+        patients: number | null;
+      }>`SELECT ${matchesSql} AS matches, ${patientsSql} AS patients`.execute(db);
+      return { matches: Number(r.rows[0]?.matches ?? 0), patients: Number(r.rows[0]?.patients ?? 0) };
     })());
+  const count = async () => (await counts()).matches;
   return {
     count,
     page: async (limit, offset) => {
       // Two ways to the newest matches, chosen by what each would read: sorting all `matches` ids, or
       // walking the patients newest first until the page is full, about (offset + limit) * patients /
       // matches of them ("ram": 10 of 68,181 matches among a million patients is ~150 patients).
-      const [matches, patients] = await Promise.all([count(), patientCount.first(db, organizationId)]);
-      const walk = (offset + limit) * Number(patients?.n ?? 0) < matches * matches;
+      const { matches, patients } = await counts();
+      const walk = (offset + limit) * patients < matches * matches;
       const r = walk
         ? await sql<{
             id: number;

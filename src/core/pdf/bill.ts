@@ -1,7 +1,7 @@
 import type { Bill } from '../../shared/schemas/bills.js';
 import type { Patient } from '../../shared/schemas/patients.js';
 import { amountInWords } from '../../shared/billing.js';
-import { formatInr } from '../../shared/money.js';
+import { formatMoney } from '../../shared/money.js';
 import type { OrganizationRow } from '../settings/organization.js';
 import { newDocument, numberPages, toBuffer } from './document.js';
 import { formatLabDate, formatLabDateTime } from './format.js';
@@ -15,13 +15,14 @@ export interface BillPdfInput {
   portal?: { url: string; pin: string };
 }
 
-const inr = (rupees: number) => formatInr(Math.round(rupees * 100));
 const GREY = '#555555';
 const LINE = '#cccccc';
 
 /** The printable OP bill: clinic header, patient and doctor blocks, items, summary, amount in words, footer. */
 export async function billPdf({ org, bill, patient, doctor, portal }: BillPdfInput): Promise<Buffer> {
   const doc = newDocument({ title: `Bill ${bill.bill_number}`, author: org.name });
+  // Amounts in the lab's currency (System Settings).
+  const inr = (rupees: number) => formatMoney(Math.round(rupees * 100), org.currency);
   const left = doc.page.margins.left;
   const width = doc.page.width - left - doc.page.margins.right;
 
@@ -214,7 +215,7 @@ export async function billPdf({ org, bill, patient, doctor, portal }: BillPdfInp
     .fontSize(9)
     .text('Amount in words: ', left, doc.y, { continued: true })
     .font('regular')
-    .text(amountInWords(Math.round(bill.final_amount * 100)), { width });
+    .text(amountInWords(Math.round(bill.final_amount * 100), org.currency), { width });
   if (bill.status === 'cancelled' && bill.cancel_reason) {
     doc
       .moveDown(0.3)

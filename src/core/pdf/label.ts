@@ -8,7 +8,7 @@ const MM = 72 / 25.4;
 /** Tube sticker: 50 x 25 mm. */
 export const LABEL_SIZE: [number, number] = [50 * MM, 25 * MM];
 
-/** A tube label: patient name, code, sample type, Code 128 of the barcode, collection time. */
+/** A tube label: patient name, code, sample type, the lab's name, Code 128 of the barcode, collection time. */
 export async function sampleLabelPdf(org: OrganizationRow, sample: Sample): Promise<Buffer> {
   if (!sample.barcode) throw new Error(`sample ${sample.sample_id} has no barcode yet`);
   const [w, h] = LABEL_SIZE;
@@ -24,7 +24,7 @@ export async function sampleLabelPdf(org: OrganizationRow, sample: Sample): Prom
   doc
     .font('regular')
     .fontSize(5.6)
-    .text(`${sample.patient_number} · ${sample.sample_type}`, pad, pad + 8.5, {
+    .text(`${sample.patient_number} · ${sample.sample_type} · ${org.name}`, pad, pad + 8.5, {
       width: inner,
       height: 7,
       lineBreak: false,

@@ -53,7 +53,10 @@ export const settingsFields = {
   passwordPolicy: z.enum(PASSWORD_POLICIES, {
     error: `Password policy must be one of ${PASSWORD_POLICIES.join(', ')}`,
   }),
-  twoFactorAuth: flag('Two-factor authentication'),
+  // Two-factor sign-in (TOTP) is not built yet: the switch is refused rather than stored and ignored.
+  twoFactorAuth: z.literal(false, {
+    error: 'Two-factor sign-in is not available in this version of lims yet; it cannot be switched on',
+  }),
   auditLogging: z.literal(true, {
     error: 'Audit logging cannot be switched off: the audit trail is the lab’s record of who did what',
   }),

@@ -3,8 +3,11 @@ import { call } from '@/lib/api';
 import { patientsApi } from '@shared/api/patients';
 import { setupApi } from '@shared/api/setup';
 import { systemApi } from '@shared/api/system';
+import { settingsApi } from '@shared/api/settings';
+import type { SettingsUpdate } from '@shared/schemas/settings';
 
 /** The diagnostics shapes are the server's. */
+export type { Settings, SettingsUpdate, BackupRunInfo } from '@shared/schemas/settings';
 export type { ChainReport as AuditChainReport, Diagnostics, PatientWriteCheck } from '@shared/schemas/system';
 
 export const systemKeys = {
@@ -48,3 +51,20 @@ export function formatUptime(seconds: number): string {
   if (h > 0) return `${h}h ${m}m`;
   return m > 0 ? `${m}m ${s}s` : `${s}s`;
 }
+
+export const settingsKeys = {
+  settings: ['settings'] as const,
+  backups: ['settings', 'backups'] as const,
+};
+
+export function useSettings() {
+  return useQuery({ queryKey: settingsKeys.settings, queryFn: async () => (await call(settingsApi.get, {})).settings });
+}
+
+export function useBackups() {
+  return useQuery({ queryKey: settingsKeys.backups, queryFn: () => call(settingsApi.backups, {}) });
+}
+
+export const saveSettings = (body: SettingsUpdate) => call(settingsApi.update, { body }).then((r) => r.settings);
+export const resetSettings = () => call(settingsApi.reset, {}).then((r) => r.settings);
+export const backUpNow = () => call(settingsApi.backupNow, {}).then((r) => r.backup);

@@ -1,8 +1,16 @@
-import { Bug } from 'lucide-react';
+import { Bug, Settings } from 'lucide-react';
 import { lazyPage, type ScreenDef } from '@/lib/screens';
 
 /** The screens of this feature: routes, sidebar entries, titles (assembled by src/ui/app/registry.ts). */
 export const screens: ScreenDef[] = [
+  {
+    path: '/settings',
+    title: 'System Settings',
+    subtitle: 'The lab’s details, regional settings, notifications, security, backups and maintenance',
+    access: 'protected',
+    nav: [{ group: 'User & System', label: 'Settings', icon: Settings, order: 4 }],
+    page: lazyPage(() => import('./pages/SettingsPage')),
+  },
   {
     path: '/auth-debug',
     title: 'Auth Debug',
