@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { organizationSettingsCached } from '../org-cache.js';
+import { organizationSettingsCached, organizationSettingsIfFresh } from '../org-cache.js';
 
 /**
  * Debug mode (System Settings): while a lab has it on, each of its staff's requests adds a line to
@@ -9,10 +9,8 @@ import { organizationSettingsCached } from '../org-cache.js';
  * the cached settings after the answer has gone.
  */
 export const debugLogPlugin = fp(async (app: FastifyInstance) => {
-  app.addHook('onResponse', async (req, reply) => {
-    const staff = req.staff;
-    if (!staff) return;
-    if (!(await organizationSettingsCached(app, staff.actor.organizationId)).debugMode) return;
+  const log = (req: FastifyRequest, reply: FastifyReply) => {
+    const staff = req.staff!;
     app.serverLog.info(
       {
         reqId: req.id,
@@ -23,6 +21,23 @@ export const debugLogPlugin = fp(async (app: FastifyInstance) => {
         userId: staff.actor.userId,
       },
       'request (debug mode)',
+    );
+  };
+  // A callback hook, decided without a promise while the lab's settings are fresh in memory.
+  app.addHook('onResponse', (req, reply, done) => {
+    const orgId = req.staff?.actor.organizationId;
+    if (orgId === undefined) return done();
+    const fresh = organizationSettingsIfFresh(app, orgId);
+    if (fresh) {
+      if (fresh.debugMode) log(req, reply);
+      return done();
+    }
+    organizationSettingsCached(app, orgId).then(
+      (s) => {
+        if (s.debugMode) log(req, reply);
+        done();
+      },
+      () => done(),
     );
   });
 });
