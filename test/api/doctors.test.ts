@@ -1,9 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, login, makeLab, type Client, type TestLab } from '../helpers.js';
 import { rows } from '../db.js';
-import { auditRowsFor, badFields, createPatient, errorBody, uniqueEmail, uniqueWord } from './support.js';
-import { createUser } from '../../src/core/users/service.js';
-import { systemActor } from '../../src/core/context.js';
+import {
+  auditRowsFor,
+  badFields,
+  createPatient,
+  errorBody,
+  otherLabAdmin,
+  uniqueEmail,
+  uniqueWord,
+} from './support.js';
 import { localDate } from '../../src/shared/time.js';
 import type { Doctor, DoctorAnalytics, DoctorPage, DoctorSummary } from '../../src/shared/schemas/doctors.js';
 import type { User } from '../../src/shared/schemas/users.js';
@@ -530,33 +536,7 @@ describe('permissions', () => {
 
 describe('tenant isolation', () => {
   it("another lab's doctor is 404 everywhere and never listed, counted or analysed", async () => {
-    const now = new Date().toISOString();
-    const org = await lab.database.db
-      .insertInto('organizations')
-      .values({
-        name: 'Other Lab',
-        address: null,
-        phone: null,
-        email: null,
-        timezone: 'Asia/Kolkata',
-        currency: 'INR',
-        date_format: 'DD/MM/YYYY',
-        settings: '{}',
-        is_demo: 0,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const otherEmail = uniqueEmail('otheradmin');
-    const otherAdmin = await createUser(lab.database.db, systemActor(org.id), {
-      first_name: 'Other',
-      last_name: 'Admin',
-      email: otherEmail,
-      role: 'admin',
-      password: 'other-lab-pass-1',
-    });
-    const other = client(lab.app, await login(lab.app, otherEmail, 'other-lab-pass-1'), otherAdmin.id, otherEmail);
+    const { admin: other } = await otherLabAdmin(lab);
     const tag = uniqueWord('Far');
     const foreign = await addDoctor(other, { first_name: tag, specialization: `Tropical ${tag}` });
 

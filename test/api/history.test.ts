@@ -1,7 +1,7 @@
 import { rows } from '../db.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLab, type TestLab } from '../helpers.js';
-import { createPatient, uniqueWord } from './support.js';
+import { createPatient, insertOtherLab, uniqueWord } from './support.js';
 import { seedResult, seedSample } from './lab-records.js';
 import type { Bill } from '../../src/shared/schemas/bills.js';
 import type { PatientHistory, Visit } from '../../src/shared/schemas/history.js';
@@ -179,23 +179,7 @@ describe('GET /api/patients/{id}/history', () => {
 
   it("is scoped to the lab: another lab's patient is 404, as is an unknown id", async () => {
     const now = new Date().toISOString();
-    const org = await lab.database.db
-      .insertInto('organizations')
-      .values({
-        name: 'Other Lab',
-        address: null,
-        phone: null,
-        email: null,
-        timezone: 'Asia/Kolkata',
-        currency: 'INR',
-        date_format: 'DD/MM/YYYY',
-        settings: '{}',
-        is_demo: 0,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const org = { id: await insertOtherLab(lab.database.db) };
     const foreign = await lab.database.db
       .insertInto('patients')
       .values({

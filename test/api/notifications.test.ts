@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, PASSWORD, client, login, makeLab, type Client, type TestLab } from '../helpers.js';
-import { createUser } from '../../src/core/users/service.js';
-import { systemActor, type Actor } from '../../src/core/context.js';
+import { ADMIN_EMAIL, makeLab, type Client, type TestLab } from '../helpers.js';
+import type { Actor } from '../../src/core/context.js';
 import { notify } from '../../src/core/notifications/notify.js';
 import { startOverdueSweep, sweepOverdueBills } from '../../src/core/notifications/overdue.js';
 import { moveSample } from '../../src/core/samples/service.js';
 import { addDays, localDate } from '../../src/shared/time.js';
 import type { Notification, NotificationPage, NotificationSummary } from '../../src/shared/schemas/notifications.js';
-import { uniqueEmail, uniqueWord } from './support.js';
+import { otherLabAdmin, uniqueWord } from './support.js';
 import { ENGINE } from '../db.js';
 import { sql } from 'kysely';
 
@@ -406,33 +405,8 @@ describe('the lab setting pushNotifications', () => {
 describe('labs are apart', () => {
   it("another lab's staff never see this lab's notifications, nor read them", async () => {
     const db = lab.database.db;
-    const now = new Date().toISOString();
-    const org = await db
-      .insertInto('organizations')
-      .values({
-        name: 'Other Lab',
-        address: null,
-        phone: null,
-        email: null,
-        timezone: 'Asia/Kolkata',
-        currency: 'INR',
-        date_format: 'DD/MM/YYYY',
-        settings: '{}',
-        is_demo: 0,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const email = uniqueEmail('otheradmin');
-    const other = await createUser(db, systemActor(org.id), {
-      first_name: 'Olga',
-      last_name: 'Other',
-      email,
-      role: 'admin',
-      password: PASSWORD,
-    });
-    const otherAdmin = client(lab.app, await login(lab.app, email, PASSWORD), other.id, email);
+    const { organizationId, admin: otherAdmin } = await otherLabAdmin(lab);
+    const org = { id: organizationId };
 
     // An event of this lab reaches this lab's admins only; one of the other lab, only theirs.
     await notify(db, lab.organizationId, { kind: 'backup_failed', error: 'this lab' });
@@ -446,7 +420,7 @@ describe('labs are apart', () => {
     const rows = await db
       .selectFrom('notifications')
       .select('organization_id')
-      .where('user_id', '=', other.id)
+      .where('user_id', '=', otherAdmin.userId)
       .execute();
     expect(rows).toEqual([{ organization_id: org.id }]);
   });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, login, makeLab, type Client, type TestLab } from '../helpers.js';
 import { hashPassword } from '../../src/core/auth/password.js';
 import type { Patient } from '../../src/shared/schemas/patients.js';
-import { createPatient, ids, page, uniqueEmail, uniquePhone, uniqueWord } from './support.js';
+import { createPatient, ids, insertOtherLab, page, uniqueEmail, uniquePhone, uniqueWord } from './support.js';
 
 let lab: TestLab;
 beforeAll(async () => {
@@ -256,23 +256,7 @@ describe('organisations never see each other’s patients', () => {
   beforeAll(async () => {
     const now = new Date().toISOString();
     const db = lab.database.db;
-    const org = await db
-      .insertInto('organizations')
-      .values({
-        name: 'Other Lab',
-        address: null,
-        phone: null,
-        email: null,
-        timezone: 'Asia/Kolkata',
-        currency: 'INR',
-        date_format: 'DD/MM/YYYY',
-        settings: '{}',
-        is_demo: 0,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const org = { id: await insertOtherLab(db) };
     const email = uniqueEmail('other-lab');
     const user = await db
       .insertInto('users')

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertOtherLab } from './support.js';
 import { makeLab, type Client, type TestLab } from '../helpers.js';
 import type { ResultPage, ResultSummary, TestResult } from '../../src/shared/schemas/results.js';
 
@@ -178,24 +179,7 @@ describe('the list, its filters and the summary (a lab of its own, so the figure
 
   it("is scoped to the lab: another lab's result is 404 and never listed", async () => {
     const db = own.database.db;
-    const now = new Date().toISOString();
-    const org = await db
-      .insertInto('organizations')
-      .values({
-        name: 'Other Lab',
-        address: null,
-        phone: null,
-        email: null,
-        timezone: 'Asia/Kolkata',
-        currency: 'INR',
-        date_format: 'DD/MM/YYYY',
-        settings: '{}',
-        is_demo: 0,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const org = { id: await insertOtherLab(db) };
     const mine = await db.selectFrom('test_results').selectAll().orderBy('id').limit(1).executeTakeFirstOrThrow();
     const { id: _id, ...copy } = mine;
     const foreignSample = await db

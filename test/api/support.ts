@@ -2,7 +2,10 @@
 import { row, rows } from '../db.js';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import type { Client, TestLab } from '../helpers.js';
+import { client, login, PASSWORD, type Client, type TestLab } from '../helpers.js';
+import type { Database_ } from '../../src/core/db/connection.js';
+import { createUser } from '../../src/core/users/service.js';
+import { systemActor } from '../../src/core/context.js';
 import type { Patient, PatientPage } from '../../src/shared/schemas/patients.js';
 import type { User } from '../../src/shared/schemas/users.js';
 import type { ApiErrorBody } from '../../src/shared/schemas/common.js';
@@ -164,4 +167,41 @@ export function auditRowsAfter(lab: TestLab, id: number): Promise<AuditRow[]> {
 export function localDate(yearsBack: number, dayShift = 0, from = new Date()): string {
   const [y, m, d] = labDate('Asia/Kolkata', from).split('-').map(Number) as [number, number, number];
   return new Date(Date.UTC(y - yearsBack, m - 1, d + dayShift)).toISOString().slice(0, 10);
+}
+
+/** A second lab in the same database, for the tests that prove labs never see each other's rows. */
+export async function insertOtherLab(db: Database_['db'], name = 'Other Lab'): Promise<number> {
+  const now = new Date().toISOString();
+  const org = await db
+    .insertInto('organizations')
+    .values({
+      name,
+      address: null,
+      phone: null,
+      email: null,
+      timezone: 'Asia/Kolkata',
+      currency: 'INR',
+      date_format: 'DD/MM/YYYY',
+      settings: '{}',
+      is_demo: 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(org.id);
+}
+
+/** A second lab and its signed-in admin. */
+export async function otherLabAdmin(lab: TestLab): Promise<{ organizationId: number; admin: Client }> {
+  const organizationId = await insertOtherLab(lab.database.db);
+  const email = uniqueEmail('otheradmin');
+  const user = await createUser(lab.database.db, systemActor(organizationId), {
+    first_name: 'Olga',
+    last_name: 'Other',
+    email,
+    role: 'admin',
+    password: PASSWORD,
+  });
+  return { organizationId, admin: client(lab.app, await login(lab.app, email, PASSWORD), user.id, email) };
 }
