@@ -1,7 +1,6 @@
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { sql } from 'kysely';
 import type { Database_ } from '../db/connection.js';
 import type { Db } from '../db/connection.js';
 import { backupDatabase } from '../db/backup.js';
@@ -151,12 +150,6 @@ export async function backupIfDue(
 ): Promise<BackupOutcome | null> {
   if (!settings.autoBackup) return null;
   return takeBackup(database, backupsDir, settings, 'schedule', now);
-}
-
-/** For the tests and the Database section: how many rows there are (sql kept here, with the table). */
-export async function backupRunCount(db: Db): Promise<number> {
-  const r = await sql<{ n: number }>`SELECT count(*) AS n FROM backup_runs`.execute(db);
-  return Number(r.rows[0]?.n ?? 0);
 }
 
 /** A scheduled backup failed: the lab's administrators hear of it (notifications: backup_failed). */

@@ -318,11 +318,11 @@ function DatabaseSection({
   const backup = useMutation({
     mutationFn: backUpNow,
     onSuccess: (b) => {
-      void qc.invalidateQueries({ queryKey: ['settings', 'backups'] });
+      void qc.invalidateQueries({ queryKey: settingsKeys.backups });
       notify.success('Backup written', `${b.file ?? ''} (${formatBytes(b.bytes ?? 0)})`);
     },
     onError: (err) => {
-      void qc.invalidateQueries({ queryKey: ['settings', 'backups'] });
+      void qc.invalidateQueries({ queryKey: settingsKeys.backups });
       notify.error('Backup failed', err);
     },
   });
