@@ -1,8 +1,10 @@
-import { sql, type Expression, type SqlBool, type Transaction } from 'kysely';
+import { sql, type Expression, type Selectable, type SqlBool, type Transaction } from 'kysely';
 import { fixedQuery, type Db } from './connection.js';
 import { engineOf } from './dialect.js';
 import { COUNTED_PREFIX } from './migrations/postgres.js';
 import type { DB } from './schema.js';
+
+type PatientRow = Selectable<DB['patients']>;
 
 /**
  * Prefix search over patients (name, code, phone, email). Dialect-specific, so it lives in
@@ -79,12 +81,13 @@ export const countMatching = fixedQuery(
   (_db, match: string) => sql<{ n: number }>`SELECT count(*) AS n FROM patients_fts WHERE patients_fts MATCH ${match}`,
 );
 
-/** Newest first; FTS5 walks rowids in descending order without sorting. */
+/**
+ * A page of matching patients' rows, newest first, in one statement: FTS5 walks rowids in descending
+ * order without sorting, and the page's rows come by primary key.
+ */
 export const pageOfMatching = fixedQuery(
-  (_db, match: string, limit: number, offset: number) =>
-    sql<{
-      id: number;
-    }>`SELECT rowid AS id FROM patients_fts WHERE patients_fts MATCH ${match} ORDER BY rowid DESC LIMIT ${limit} OFFSET ${offset}`,
+  (_db, match: string, organizationId: number, limit: number, offset: number) =>
+    sql<PatientRow>`SELECT p.* FROM patients p WHERE p.id IN (SELECT rowid FROM patients_fts WHERE patients_fts MATCH ${match} ORDER BY rowid DESC LIMIT ${limit} OFFSET ${offset}) AND p.organization_id = ${organizationId} ORDER BY p.id DESC`,
 );
 
 /** The words the index holds for a patient, as the SQLite trigger feeds FTS5 (phone: digits and last 10). */
@@ -188,8 +191,8 @@ export async function unindexPatientWords(trx: Executor, organizationId: number,
 /** A search for patients whose words start with every token: its count, a page of ids, and a where clause. */
 export interface PatientSearch {
   count(): Promise<number>;
-  /** Newest first. */
-  page(limit: number, offset: number): Promise<number[]>;
+  /** A page of the matching patients' rows, newest first. */
+  rows(limit: number, offset: number): Promise<PatientRow[]>;
   /** `patients.id IN (matching ids)` for a Kysely where clause. */
   ids: Expression<SqlBool>;
 }
@@ -200,7 +203,7 @@ export async function patientSearch(db: Db, organizationId: number, tokens: stri
   const match = ftsQuery(organizationId, tokens, { soleOrganization });
   return {
     count: async () => Number((await countMatching.first(db, match))?.n ?? 0),
-    page: async (limit, offset) => (await pageOfMatching.all(db, match, limit, offset)).map((r) => r.id),
+    rows: (limit, offset) => pageOfMatching.all(db, match, organizationId, limit, offset),
     ids: idsMatching(match),
   };
 }
@@ -240,28 +243,25 @@ function postgresSearch(organizationId: number, tokens: string[], db: Db): Patie
   const count = async () => (await counts()).matches;
   return {
     count,
-    page: async (limit, offset) => {
+    rows: async (limit, offset) => {
       // Two ways to the newest matches, chosen by what each would read: sorting all `matches` ids, or
       // walking the patients newest first until the page is full, about (offset + limit) * patients /
       // matches of them ("ram": 10 of 68,181 matches among a million patients is ~150 patients).
+      // Either way the page's rows come in the same statement (one round trip to the server).
       const { matches, patients } = await counts();
       const walk = (offset + limit) * patients < matches * matches;
       const r = walk
-        ? await sql<{
-            id: number;
-          }>`SELECT p.id FROM patients p WHERE p.organization_id = ${organizationId} AND ${sql.join(
+        ? await sql<PatientRow>`SELECT p.* FROM patients p WHERE p.organization_id = ${organizationId} AND ${sql.join(
             tokens.map(
               (t) =>
                 sql`EXISTS (SELECT 1 FROM patient_search_words w WHERE w.patient_id = p.id AND w.organization_id = ${organizationId} AND w.word LIKE ${likePrefix(t)})`,
             ),
             sql` AND `,
           )} ORDER BY p.id DESC LIMIT ${limit} OFFSET ${offset}`.execute(db)
-        : await sql<{
-            id: number;
-          }>`SELECT patient_id AS id FROM (${distinct}) m ORDER BY patient_id DESC LIMIT ${limit} OFFSET ${offset}`.execute(
+        : await sql<PatientRow>`SELECT p.* FROM patients p WHERE p.organization_id = ${organizationId} AND p.id IN (SELECT patient_id FROM (${distinct}) m ORDER BY patient_id DESC LIMIT ${limit} OFFSET ${offset}) ORDER BY p.id DESC`.execute(
             db,
           );
-      return r.rows.map((row) => Number(row.id));
+      return r.rows;
     },
     ids: sql<SqlBool>`patients.id IN (${set})`,
   };

@@ -1,5 +1,6 @@
 import type { Insertable as KyselyInsertable, Updateable } from 'kysely';
 import { fixedQuery, type Db } from '../db/connection.js';
+import { engineOf } from '../db/dialect.js';
 import type { PatientsTable } from '../db/schema.js';
 import {
   indexPatientWords,
@@ -53,8 +54,22 @@ export function findPatientByCode(db: Db, organizationId: number, code: string) 
     .executeTakeFirst();
 }
 
-/** The rows of a page of ids, newest first; one primary-key look-up each, on one compiled statement. */
+/**
+ * The rows of a page of ids, newest first. SQLite: one primary-key look-up each, on one compiled
+ * statement (in-process, cheaper than planning an IN list). PostgreSQL: one statement, since each
+ * look-up there is a round trip to the server.
+ */
 async function rowsByIds(db: Db, organizationId: number, ids: number[]): Promise<PatientRow[]> {
+  if (engineOf(db) === 'postgres') {
+    if (ids.length === 0) return [];
+    return db
+      .selectFrom('patients')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('id', 'in', ids)
+      .orderBy('id', 'desc')
+      .execute();
+  }
   const rows: PatientRow[] = [];
   for (const id of [...ids].sort((a, b) => b - a)) {
     const row = await patientById.first(db, organizationId, id);
@@ -86,7 +101,7 @@ export async function pagePatients(
   if (match !== null && !filtered) {
     const total = await match.count();
     if (offset >= total) return { rows: [], total };
-    return { rows: await rowsByIds(db, organizationId, await match.page(q.limit, offset)), total };
+    return { rows: await match.rows(q.limit, offset), total };
   }
 
   if (match === null && !filtered) {
