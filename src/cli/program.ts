@@ -3,6 +3,7 @@ import { packageVersion } from '../core/version.js';
 import { registerAudit } from './commands/audit.js';
 import { registerBackup } from './commands/backup.js';
 import { registerDb } from './commands/db.js';
+import { registerData } from './commands/data.js';
 import { registerBill } from './commands/bill.js';
 import { registerSamples } from './commands/samples.js';
 import { registerReport } from './commands/report.js';
@@ -62,6 +63,7 @@ Run "lims <command> --help" for a command's flags and examples.`,
   registerReport(program, out, streams.stdout);
   registerBackup(program, out);
   registerDb(program, out, streams.stdout);
+  registerData(program, out, streams);
   return program;
 }
 

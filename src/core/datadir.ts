@@ -12,11 +12,18 @@ export interface DataPaths {
   dir: string;
   dbFile: string;
   backupsDir: string;
+  /** Error reports of imports (issue 14): one CSV per failed import job. */
+  importReportsDir: string;
 }
 
 export function dataPaths(dir: string, opts: { create?: boolean } = {}): DataPaths {
   if (opts.create && !existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
-  return { dir, dbFile: join(dir, 'lims.db'), backupsDir: join(dir, 'backups') };
+  return {
+    dir,
+    dbFile: join(dir, 'lims.db'),
+    backupsDir: join(dir, 'backups'),
+    importReportsDir: join(dir, 'import-reports'),
+  };
 }
 
 /** What the data dir's config.json may hold: settings local to this server. */

@@ -62,6 +62,22 @@ export function startOfLocalDayUtc(timeZone: string, ymd: string): Date {
   return new Date(guess.getTime() - offsetMs(timeZone, first));
 }
 
+/** The UTC instant of a lab-local wall-clock time ("2026-03-05", 14, 30, 0 in Asia/Kolkata is 09:00 UTC). */
+export function localTimeUtc(timeZone: string, ymd: string, h: number, mi: number, s: number): Date {
+  const [y, m, d] = ymd.split('-').map(Number) as [number, number, number];
+  const guess = new Date(Date.UTC(y, m - 1, d, h, mi, s));
+  const first = new Date(guess.getTime() - offsetMs(timeZone, guess));
+  return new Date(guess.getTime() - offsetMs(timeZone, first));
+}
+
+/** "+05:30": the zone's offset from UTC at instant d (file names that say their zone). */
+export function utcOffsetText(timeZone: string, d: Date = new Date()): string {
+  const minutes = Math.round(offsetMs(timeZone, d) / 60_000);
+  const sign = minutes < 0 ? '-' : '+';
+  const abs = Math.abs(minutes);
+  return `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
 export function addDays(ymd: string, days: number): string {
   const [y, m, d] = ymd.split('-').map(Number) as [number, number, number];
   return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);

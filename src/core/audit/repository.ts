@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Transaction } from 'kysely';
 import type { Db } from '../db/connection.js';
+import { insertRows } from '../db/bulk.js';
 import type { AuditLogTable, DB } from '../db/schema.js';
 
 /**
@@ -15,6 +16,15 @@ export async function lastAuditHash(trx: Executor): Promise<string | null> {
 
 export async function insertAuditRow(trx: Executor, values: Insertable<AuditLogTable>): Promise<void> {
   await trx.insertInto('audit_log').values(values).execute();
+}
+
+/** Many chained rows at once (writeAuditBatch), each an array of values in `columns` order. */
+export async function insertAuditRows(
+  trx: Db,
+  columns: readonly string[],
+  rows: readonly (readonly unknown[])[],
+): Promise<void> {
+  await insertRows(trx, 'audit_log', columns, rows);
 }
 
 /** The next batch of the trail after a row, in order (the chain check). */

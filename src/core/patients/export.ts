@@ -9,7 +9,8 @@ import { labToday } from '../settings/organization.js';
 import { writeAudit } from '../audit/audit.js';
 import type { Actor } from '../context.js';
 
-export const PATIENT_CSV_COLUMNS: (keyof Patient)[] = [
+/** The columns of the patients CSV (the UI's download and `lims export patients`), in order. */
+export const PATIENT_CSV_COLUMNS = [
   'patient_id',
   'first_name',
   'last_name',
@@ -33,16 +34,23 @@ export const PATIENT_CSV_COLUMNS: (keyof Patient)[] = [
   'membership_type',
   'status',
   'created_at',
-];
+  // Last, so a reader of the earlier columns by position is not disturbed (issue 14: an export
+  // re-imports without losing the title or that a birth date was estimated from an age).
+  'title',
+  'dob_estimated',
+] as const satisfies readonly (keyof Patient)[];
 
 const CHUNK = 1000;
 
 /**
- * Every patient matching the list filters, newest first, as CSV text chunks (header first).
- * Walks the (organization_id, id) index by keyset, so memory stays flat for any number of rows.
+ * Every patient matching the filters, newest first, in pages of API objects. Walks the
+ * (organization_id, id) index by keyset, so memory stays flat for any number of rows.
  */
-export async function* patientsCsv(db: Db, organizationId: number, f: PatientExportFilters): AsyncGenerator<string> {
-  yield csvHeader(PATIENT_CSV_COLUMNS);
+export async function* patientPages(
+  db: Db,
+  organizationId: number,
+  f: PatientExportFilters,
+): AsyncGenerator<Patient[]> {
   const tokens = f.search ? searchTokens(f.search) : [];
   if (f.search && tokens.length === 0) return;
   let before = Number.MAX_SAFE_INTEGER;
@@ -50,18 +58,25 @@ export async function* patientsCsv(db: Db, organizationId: number, f: PatientExp
   for (;;) {
     const rows = await patientsBefore(db, organizationId, before, CHUNK, { ...f, tokens });
     if (!rows.length) return;
-    yield csvRows(
-      rows.map((r) => {
-        const p = toPatient(r, today);
-        return PATIENT_CSV_COLUMNS.map((c) => p[c]);
-      }),
-    );
+    yield rows.map((r) => toPatient(r, today));
     before = rows[rows.length - 1]!.id;
     if (rows.length < CHUNK) return;
   }
 }
 
-export type PatientExportFilters = Pick<PatientListQuery, 'search' | 'gender' | 'membership'>;
+/** Every patient matching the list filters, newest first, as CSV text chunks (header first). */
+export async function* patientsCsv(db: Db, organizationId: number, f: PatientExportFilters): AsyncGenerator<string> {
+  yield csvHeader(PATIENT_CSV_COLUMNS);
+  for await (const page of patientPages(db, organizationId, f)) {
+    yield csvRows(page.map((p) => PATIENT_CSV_COLUMNS.map((c) => p[c])));
+  }
+}
+
+export type PatientExportFilters = Pick<PatientListQuery, 'search' | 'gender' | 'membership'> & {
+  /** Registered at or after / before these instants (ISO, UTC): `lims export patients --from --to`. */
+  createdFrom?: string;
+  createdBefore?: string;
+};
 
 /** The All Patients export: the CSV chunks, recorded in the audit trail with who, which filters and how many rows. */
 export async function exportPatientsCsv(

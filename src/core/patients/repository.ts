@@ -2,7 +2,9 @@ import type { Insertable as KyselyInsertable, Updateable } from 'kysely';
 import { fixedQuery, type Db } from '../db/connection.js';
 import { engineOf } from '../db/dialect.js';
 import type { PatientsTable } from '../db/schema.js';
+import { insertRows } from '../db/bulk.js';
 import {
+  indexNewPatients,
   indexPatientWords,
   patientCount,
   patientSearch,
@@ -169,11 +171,83 @@ export async function patientsBefore(
   organizationId: number,
   before: number,
   limit: number,
-  f: { gender?: string; membership?: string; tokens: string[] },
+  f: { gender?: string; membership?: string; tokens: string[]; createdFrom?: string; createdBefore?: string },
 ): Promise<PatientRow[]> {
   let q = db.selectFrom('patients').selectAll().where('organization_id', '=', organizationId).where('id', '<', before);
   if (f.gender) q = q.where('gender', '=', f.gender);
+  if (f.createdFrom) q = q.where('created_at', '>=', f.createdFrom);
+  if (f.createdBefore) q = q.where('created_at', '<', f.createdBefore);
   if (f.membership) q = q.where('membership_type', '=', f.membership);
   if (f.tokens.length) q = q.where((await patientSearch(db, organizationId, f.tokens)).ids);
   return q.orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** The columns an import writes, in order (patients' own columns but the id). */
+export const PATIENT_INSERT_COLUMNS = [
+  'organization_id',
+  'patient_code',
+  'title',
+  'first_name',
+  'last_name',
+  'date_of_birth',
+  'dob_estimated',
+  'gender',
+  'phone',
+  'email',
+  'address',
+  'city',
+  'state',
+  'pincode',
+  'emergency_contact',
+  'emergency_phone',
+  'emergency_relation',
+  'blood_group',
+  'allergies',
+  'medical_history',
+  'insurance_provider',
+  'insurance_number',
+  'membership_type',
+  'created_by',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof Insertable)[];
+
+export type PatientInsertRow = { [K in (typeof PATIENT_INSERT_COLUMNS)[number]]-?: Exclude<Insertable[K], undefined> };
+
+/** Many new patients in multi-row INSERTs (an import's batch), search-indexed; answers each one's id by code. */
+export async function insertPatientRows(trx: Db, rows: readonly PatientInsertRow[]): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  if (!rows.length) return ids;
+  const returned = await insertRows<{ id: number; patient_code: string }>(
+    trx,
+    'patients',
+    PATIENT_INSERT_COLUMNS,
+    rows.map((r) => PATIENT_INSERT_COLUMNS.map((c) => r[c] ?? null)),
+    ['id', 'patient_code'],
+  );
+  for (const r of returned) ids.set(r.patient_code, Number(r.id));
+  await indexNewPatients(
+    trx,
+    rows.map((r) => ({ ...r, id: ids.get(r.patient_code)!, organization_id: r.organization_id })),
+  );
+  return ids;
+}
+
+/** The lab's patients with these codes (upper-case), by code. */
+export async function patientsByCodes(
+  db: Db,
+  organizationId: number,
+  codes: readonly string[],
+): Promise<Map<string, PatientRow>> {
+  const out = new Map<string, PatientRow>();
+  for (let i = 0; i < codes.length; i += 500) {
+    const rows = await db
+      .selectFrom('patients')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('patient_code', 'in', codes.slice(i, i + 500))
+      .execute();
+    for (const r of rows) out.set(r.patient_code, r);
+  }
+  return out;
 }

@@ -101,27 +101,37 @@ export async function updatePatient(db: Db, actor: Actor, id: number, input: Pat
   return db.transaction().execute(async (trx) => {
     const before = await findPatient(trx, actor.organizationId, id);
     if (!before) throw new NotFoundError('Patient', id);
-    const { age: _age, age_unit: _unit, date_of_birth: _dob, ...fields } = input;
-    // The birth date changes when a new one is given, or an age without one (the form sends the date back unchanged).
-    const birthChanged =
-      (input.date_of_birth && input.date_of_birth !== before.date_of_birth) ||
-      (!input.date_of_birth && input.age != null);
-    const patch: Partial<Writable> = birthChanged
-      ? { ...birthOf(input, await labToday(trx, actor.organizationId)) }
-      : {};
-    for (const [k, v] of Object.entries(fields) as [keyof Writable, unknown][]) {
-      if (v === undefined) continue;
-      (patch as Record<string, unknown>)[k] = k === 'membership_type' ? (v ?? 'none') : (v ?? null);
-    }
-    const after = await updatePatientRow(trx, actor.organizationId, id, { ...patch, updated_at: nowIso() });
-    const { oldValues, newValues } = diff(before, after);
-    delete oldValues.updated_at;
-    delete newValues.updated_at;
-    if (Object.keys(newValues).length > 0) {
-      await writeAudit(trx, actor, { action: 'update', entity: 'patient', entityId: id, oldValues, newValues });
-    }
+    const after = await applyPatientUpdate(trx, actor, before, input);
     return toPatient(after, await labToday(trx, actor.organizationId));
   });
+}
+
+/** Inside an open transaction: changes the given fields of a stored patient and audits what changed. */
+export async function applyPatientUpdate(
+  trx: Db,
+  actor: Actor,
+  before: PatientRow,
+  input: PatientUpdate,
+): Promise<PatientRow> {
+  const id = before.id;
+  const { age: _age, age_unit: _unit, date_of_birth: _dob, ...fields } = input;
+  // The birth date changes when a new one is given, or an age without one (the form sends the date back unchanged).
+  const birthChanged =
+    (input.date_of_birth && input.date_of_birth !== before.date_of_birth) ||
+    (!input.date_of_birth && input.age != null);
+  const patch: Partial<Writable> = birthChanged ? { ...birthOf(input, await labToday(trx, actor.organizationId)) } : {};
+  for (const [k, v] of Object.entries(fields) as [keyof Writable, unknown][]) {
+    if (v === undefined) continue;
+    (patch as Record<string, unknown>)[k] = k === 'membership_type' ? (v ?? 'none') : (v ?? null);
+  }
+  const after = await updatePatientRow(trx, actor.organizationId, id, { ...patch, updated_at: nowIso() });
+  const { oldValues, newValues } = diff(before, after);
+  delete oldValues.updated_at;
+  delete newValues.updated_at;
+  if (Object.keys(newValues).length > 0) {
+    await writeAudit(trx, actor, { action: 'update', entity: 'patient', entityId: id, oldValues, newValues });
+  }
+  return after;
 }
 
 export async function deletePatient(db: Db, actor: Actor, id: number): Promise<Patient> {

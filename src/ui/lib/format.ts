@@ -1,6 +1,7 @@
 import { createContext, useContext } from 'react';
 import { DEFAULT_LAB_FORMAT, formatLabDate, formatLabDateTime, type LabFormat } from '@shared/time';
 import { currencySymbol, formatMoney as formatIn } from '@shared/money';
+import { formatCount as formatIndianCount } from '@shared/count';
 
 export { DEFAULT_LAB_FORMAT, type LabFormat };
 
@@ -33,11 +34,9 @@ export const formatDate = formatLabDate;
 /** Date and time in the lab's format and time zone (src/shared/time.ts). */
 export const formatDateTime = formatLabDateTime;
 
-const count = new Intl.NumberFormat('en-IN');
-
 /** 12,34,567 (Indian grouping); null (module not available yet) shows an em dash. */
 export function formatCount(n: number | null | undefined): string {
-  return n === null || n === undefined ? '—' : count.format(n);
+  return n === null || n === undefined ? '—' : formatIndianCount(n);
 }
 
 /** "lab_technician" -> "Lab technician" for enum values that have no label table. */

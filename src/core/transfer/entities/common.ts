@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import type { Db } from '../../db/connection.js';
+import { organizationTimezone } from '../../settings/organization.js';
+import { addDays, startOfLocalDayUtc } from '../../../shared/time.js';
+import { isoDate } from '../../../shared/schemas/common.js';
+import type { ExportQuery } from '../entity.js';
+
+/** Codes compare upper-case (test codes, patient codes), emails lower-case. */
+export const upperKey = (raw: string) => raw.trim().toUpperCase();
+export const lowerKey = (raw: string) => raw.trim().toLowerCase();
+
+/** --from/--to (the lab's calendar days) as a UTC range of stored instants: [from, before). */
+export async function utcRangeOf(
+  db: Db,
+  organizationId: number,
+  q: ExportQuery,
+): Promise<{ from?: string; before?: string }> {
+  if (!q.from && !q.to) return {};
+  const tz = await organizationTimezone(db, organizationId);
+  return {
+    ...(q.from && { from: startOfLocalDayUtc(tz, q.from).toISOString() }),
+    ...(q.to && { before: startOfLocalDayUtc(tz, addDays(q.to, 1)).toISOString() }),
+  };
+}
+
+/**
+ * A moment an earlier system recorded (registered, billed, collected): a real instant, not in the
+ * future. Cells are turned into ISO text by the column kind 'timestamp'.
+ */
+export const pastInstant = (label: string) =>
+  z.preprocess(
+    (v) => (v === '' || v === null ? undefined : v),
+    z.iso
+      .datetime({ offset: true, error: `${label} must be a date and time` })
+      .refine((t) => new Date(t).getTime() <= Date.now() + 5 * 60_000, `${label} cannot be in the future`)
+      .refine((t) => new Date(t).getUTCFullYear() >= 1900, `${label} must be after 1900`)
+      .optional(),
+  );
+
+/** A filter value that is one of a list (--where gender=Female). */
+export const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: `must be one of ${values.join(', ')}` });
+
+export const dayFilter = isoDate('date');
+
+/** Splits a list for IN (...) look-ups of at most `size` values. */
+export function chunks<T>(xs: readonly T[], size = 500): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < xs.length; i += size) out.push(xs.slice(i, i + size));
+  return out;
+}

@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import {
+  patientCreateSchema,
+  patientUpdateSchema,
+  type PatientCreate,
+  type PatientUpdate,
+} from '../../../shared/schemas/patients.js';
+import { GENDERS, MEMBERSHIP_TYPES } from '../../../shared/constants.js';
+import { isRealDate } from '../../../shared/age.js';
+import { patientPages, PATIENT_CSV_COLUMNS } from '../../patients/export.js';
+import { patientsByCodes, type PatientRow } from '../../patients/repository.js';
+import { applyPatientUpdate } from '../../patients/service.js';
+import { insertPatientsBulk, PATIENT_CODE, type BulkPatient } from '../../patients/bulk.js';
+import type { ColumnKind } from '../cells.js';
+import type { TransferColumn, TransferEntity } from '../entity.js';
+import { oneOf, pastInstant, upperKey, utcRangeOf } from './common.js';
+
+/**
+ * Patients: the columns of the patients CSV the UI downloads (so the CLI's CSV is the same bytes),
+ * keyed by the patient code (`patient_id`). A row without a code is registered with the next code
+ * of the lab's day; a row with one keeps it (a lims code, PAT + day + number, not already used).
+ * `created_at` keeps the registration date of an earlier system; `age` stands in for a birth date
+ * left empty (a walk-in's age), as in the API.
+ */
+
+const KIND: Partial<Record<(typeof PATIENT_CSV_COLUMNS)[number], ColumnKind>> = {
+  date_of_birth: 'date',
+  age: 'number',
+  created_at: 'timestamp',
+  dob_estimated: 'boolean',
+};
+const READ_ONLY = new Set(['status']);
+
+const columns: TransferColumn[] = PATIENT_CSV_COLUMNS.map((name) => ({
+  name,
+  kind: KIND[name] ?? 'text',
+  readOnly: READ_ONLY.has(name),
+}));
+
+const importFields = z.object({
+  patient_id: z.string().optional(),
+  created_at: pastInstant('The registration time'),
+  dob_estimated: z.boolean({ error: 'dob_estimated must be true or false' }).optional(),
+});
+
+type Input = z.infer<typeof importFields> & PatientCreate;
+type Plan = { insert: BulkPatient } | { update: PatientRow; input: PatientUpdate };
+
+export const patients: TransferEntity<Input, PatientRow, Plan> = {
+  name: 'patients',
+  label: 'patient',
+  auditEntity: 'patient',
+  columns,
+  key: 'patient_id',
+  normalizeKey: upperKey,
+  checkKey: (code) => {
+    const m = PATIENT_CODE.exec(code);
+    if (!m || !isRealDate(`${m[1]!.slice(0, 4)}-${m[1]!.slice(4, 6)}-${m[1]!.slice(6, 8)}`))
+      return 'a patient code is PAT, the registration date (YYYYMMDD) and a number, e.g. PAT202611210007; leave it empty to give the patient the next code';
+    return null;
+  },
+  requiredColumns: ['first_name'],
+  createSchema: importFields.and(patientCreateSchema) as z.ZodType<Input>,
+  updateSchema: importFields.and(patientUpdateSchema) as z.ZodType<Partial<Input>>,
+  batchSize: 1000,
+
+  findExisting: (ctx, keys) => patientsByCodes(ctx.db, ctx.organizationId, keys),
+
+  async plan(_ctx, rows) {
+    return rows.map((r) => {
+      const { patient_id, created_at, dob_estimated, ...rest } = r.input;
+      if (r.existing) return { row: r.row, plan: { update: r.existing, input: rest as PatientUpdate } };
+      return {
+        row: r.row,
+        plan: {
+          insert: {
+            input: rest as PatientCreate,
+            code: patient_id ? upperKey(patient_id) : null,
+            createdAt: created_at ?? null,
+            dobEstimated: dob_estimated ?? false,
+          },
+        },
+      };
+    });
+  },
+
+  async write(ctx, plans) {
+    const inserts: BulkPatient[] = [];
+    let updated = 0;
+    for (const p of plans) {
+      if ('insert' in p) inserts.push(p.insert);
+      else {
+        await applyPatientUpdate(ctx.db, ctx.actor, p.update, p.input);
+        updated += 1;
+      }
+    }
+    const inserted = await insertPatientsBulk(ctx.db, ctx.actor, inserts, ctx.today);
+    return { inserted, updated };
+  },
+
+  filters: {
+    search: z.string().trim().min(1, 'give some text to search for').max(100),
+    gender: z.preprocess(
+      (v) => (typeof v === 'string' ? v.charAt(0).toUpperCase() + v.slice(1).toLowerCase() : v),
+      oneOf(GENDERS),
+    ),
+    membership_type: oneOf(MEMBERSHIP_TYPES),
+  },
+  dateField: 'registration date (created_at)',
+  async *exportPages(db, organizationId, q) {
+    const range = await utcRangeOf(db, organizationId, q);
+    yield* patientPages(db, organizationId, {
+      search: q.where.search as string | undefined,
+      gender: q.where.gender as PatientCreate['gender'] & string,
+      membership: q.where.membership_type as (typeof MEMBERSHIP_TYPES)[number] | undefined,
+      createdFrom: range.from,
+      createdBefore: range.before,
+    }) as AsyncIterable<Record<string, unknown>[]>;
+  },
+};

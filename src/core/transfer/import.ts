@@ -1,0 +1,377 @@
+import type { z } from 'zod';
+import type { Db } from '../db/connection.js';
+import type { Actor } from '../context.js';
+import { writeAudit } from '../audit/audit.js';
+import { getOrganization } from '../settings/organization.js';
+import { localDate } from '../../shared/time.js';
+import { formatCount } from '../../shared/count.js';
+import { ValidationError } from '../errors.js';
+import { readCell, type CellContext } from './cells.js';
+import { FileRefusedError, quoted, type RowError } from './errors.js';
+import { ErrorReport } from './report.js';
+import { finishJob, failInterruptedJobs, startJob } from './jobs.js';
+import {
+  formatOf,
+  openSource,
+  safeFileName,
+  type ColumnMapping,
+  type OpenedSource,
+  type SourceRecord,
+} from './source.js';
+import type { TransferFormat } from './limits.js';
+import type { AnyEntity, ImportContext, TransferColumn, ValidRow, WriteCounts } from './entity.js';
+
+/**
+ * `lims import` (issue 14): every row of a file is read, converted, checked with the API's schema,
+ * looked up (duplicates, references by natural key) in batches; while no row has failed, each
+ * batch is written at once inside ONE transaction that spans the whole file. One bad row anywhere
+ * and the transaction is rolled back: nothing is stored (a kill -9 mid-way leaves nothing either,
+ * as the transaction never commits). Reading on after the first error finds every other error for
+ * the report. A dry run does the same reading and checking without a transaction and writes nothing.
+ */
+
+export interface ImportOptions {
+  entity: AnyEntity;
+  /** The file to read. */
+  path: string;
+  /** Its name as the person knows it (an upload's name); the path's last part unless given. */
+  fileName?: string;
+  format?: TransferFormat;
+  mapping?: ColumnMapping;
+  dryRun: boolean;
+  update: boolean;
+  origin: 'cli' | 'web';
+  /** Where the full error report of job `id` is written (a CSV), or null for none. */
+  reportPath: (jobId: number) => string | null;
+  onProgress?: (p: ImportProgress) => void;
+}
+
+export interface ImportProgress {
+  processed: number;
+  errors: number;
+  bytes: number;
+  fileSize: number;
+}
+
+export interface ImportResult {
+  job_id: number;
+  status: 'completed' | 'failed';
+  entity: string;
+  format: TransferFormat | null;
+  file_name: string;
+  dry_run: boolean;
+  update: boolean;
+  /** Data rows read (blank rows left out). */
+  rows: number;
+  inserted: number;
+  updated: number;
+  errors: number;
+  /** "row" (CSV, XLSX) or "record" (JSON): how error rows are numbered. */
+  unit: 'row' | 'record';
+  /** The first row errors (LIMITS.keptErrors at most). */
+  first_errors: RowError[];
+  error_file: string | null;
+  /** Why the file as a whole was refused (then rows and errors are what was read before). */
+  message: string | null;
+  /** Columns of the file that were left out (mapped to null, read-only, or unknown JSON fields). */
+  ignored_columns: string[];
+}
+
+class Rollback extends Error {}
+
+const DEFAULT_BATCH = 500;
+
+/** Zod's problems of a row, by column; a nested path (items.0.qty) names the column and the place in it. */
+function schemaErrors(row: number, error: z.ZodError, values: Record<string, unknown>): RowError[] {
+  return error.issues.map((issue) => {
+    const [head, ...rest] = issue.path;
+    const column = head === undefined ? null : String(head);
+    const where = rest.length
+      ? `${rest.map((p) => (typeof p === 'number' ? `#${p + 1}` : String(p))).join(' ')}: `
+      : '';
+    const raw = column ? values[column] : undefined;
+    const got =
+      !rest.length && raw !== undefined && raw !== null && raw !== '' && typeof raw !== 'object'
+        ? ` (got "${quoted(raw)}")`
+        : '';
+    return { row, column, message: `${where}${issue.message}${got}` };
+  });
+}
+
+interface Pending {
+  rec: SourceRecord;
+  values: Record<string, unknown>;
+  key: string | null;
+  errors: RowError[];
+}
+
+export async function runImport(database: Db, actor: Actor, opts: ImportOptions): Promise<ImportResult> {
+  const { entity } = opts;
+  if (opts.update && !entity.updateSchema)
+    throw ValidationError.field(
+      'update',
+      `${entity.name} cannot be updated by an import: ${entity.noUpdate ?? 'not offered'}`,
+    );
+  const fileName = safeFileName(opts.fileName ?? opts.path);
+  await failInterruptedJobs(database);
+  let format: TransferFormat | null = null;
+  const result: ImportResult = {
+    job_id: 0,
+    status: 'failed',
+    entity: entity.name,
+    format: null,
+    file_name: fileName,
+    dry_run: opts.dryRun,
+    update: opts.update,
+    rows: 0,
+    inserted: 0,
+    updated: 0,
+    errors: 0,
+    unit: 'row',
+    first_errors: [],
+    error_file: null,
+    message: null,
+    ignored_columns: [],
+  };
+  try {
+    format = formatOf(opts.fileName ?? opts.path, opts.format);
+  } catch (err) {
+    if (!(err instanceof FileRefusedError)) throw err;
+    result.message = err.message;
+  }
+  result.format = format;
+  const jobId = await startJob(database, actor, {
+    type: 'import',
+    entity: entity.name,
+    format: format ?? 'csv',
+    origin: opts.origin,
+    dryRun: opts.dryRun,
+    fileName,
+    fileSize: null,
+    options: { update: opts.update, mapping: opts.mapping ?? null },
+  });
+  result.job_id = jobId;
+  const report = new ErrorReport(opts.reportPath(jobId));
+  let fileSize: number | null = null;
+  let fileLevel: string | null = result.message;
+  if (!fileLevel && format) {
+    try {
+      const source = await openSource(opts.path, format, entity, opts.mapping);
+      fileSize = source.fileSize;
+      result.unit = source.unit;
+      const pass = async (db: Db) => {
+        try {
+          await importRows(db, actor, opts, source, report, result);
+        } finally {
+          result.ignored_columns = [...source.ignored];
+        }
+      };
+      if (opts.dryRun) await pass(database);
+      else {
+        await database.transaction().execute(async (trx) => {
+          await pass(trx);
+          if (report.count > 0) throw new Rollback();
+          await writeAudit(trx, actor, {
+            action: 'import',
+            entity: entity.auditEntity,
+            newValues: {
+              job: jobId,
+              file: fileName,
+              format,
+              rows: result.rows,
+              inserted: result.inserted,
+              updated: result.updated,
+              update: opts.update,
+            },
+          });
+        });
+      }
+    } catch (err) {
+      if (err instanceof FileRefusedError) fileLevel = err.message;
+      else if (!(err instanceof Rollback)) {
+        await report.close();
+        await finishJob(database, jobId, {
+          status: 'failed',
+          records: result.rows,
+          processed: result.rows,
+          errors: report.count,
+          errorMessage: (err as Error).message,
+          firstErrors: report.kept,
+          fileSize,
+        });
+        throw err;
+      }
+    }
+  }
+  const failed = fileLevel !== null || report.count > 0;
+  if (failed) {
+    // Nothing was stored: the counts say what would have been.
+    result.inserted = 0;
+    result.updated = 0;
+  }
+  result.status = failed ? 'failed' : 'completed';
+  result.message = fileLevel;
+  result.errors = report.count;
+  result.first_errors = report.kept;
+  result.error_file = await report.close();
+  if (failed && !opts.dryRun) {
+    await writeAudit(database, actor, {
+      action: 'import',
+      entity: entity.auditEntity,
+      status: 'failed',
+      newValues: { job: jobId, file: fileName, format, rows: result.rows, errors: report.count, refused: fileLevel },
+    });
+  }
+  await finishJob(database, jobId, {
+    status: result.status,
+    records: result.rows,
+    processed: result.rows,
+    inserted: result.inserted,
+    updated: result.updated,
+    errors: report.count,
+    errorMessage: fileLevel,
+    firstErrors: report.kept,
+    errorFile: result.error_file,
+    fileSize,
+  });
+  return result;
+}
+
+/** One pass over the file: convert, check, look up, and (while clean, not a dry run) write, batch by batch. */
+async function importRows(
+  db: Db,
+  actor: Actor,
+  opts: ImportOptions,
+  source: OpenedSource,
+  report: ErrorReport,
+  result: ImportResult,
+): Promise<void> {
+  const { entity } = opts;
+  const org = await getOrganization(db, actor.organizationId);
+  const keysInFile = new Set<string>();
+  const ctx: ImportContext = {
+    db,
+    actor,
+    organizationId: actor.organizationId,
+    timeZone: org.timezone,
+    today: localDate(org.timezone),
+    dateFormat: org.date_format,
+    update: opts.update,
+    dryRun: opts.dryRun,
+    keysInFile,
+  };
+  const cellCtx: CellContext = {
+    dateFormat: org.date_format,
+    timeZone: org.timezone,
+    fromXlsx: source.format === 'xlsx',
+  };
+  const columns = new Map<string, TransferColumn>(entity.columns.map((c) => [c.name, c]));
+  const firstRowOfKey = new Map<string, number>();
+  const batchSize = entity.batchSize ?? DEFAULT_BATCH;
+  let batch: Pending[] = [];
+  let lastProgress = 0;
+
+  const flush = async () => {
+    if (!batch.length) return;
+    const rows = batch;
+    batch = [];
+    const keys = [...new Set(rows.map((r) => r.key).filter((k): k is string => k !== null))];
+    const existing = keys.length ? await entity.findExisting(ctx, keys) : new Map<string, unknown>();
+    const valid: ValidRow<unknown, unknown>[] = [];
+    for (const p of rows) {
+      if (p.errors.length) {
+        for (const e of p.errors) await report.add(e);
+        continue;
+      }
+      const found = p.key !== null ? existing.get(p.key) : undefined;
+      if (found !== undefined && !opts.update) {
+        await report.add({
+          row: p.rec.row,
+          column: entity.key,
+          message: `${quoted(p.values[entity.key])}: a ${entity.label} with this ${entity.key} is already stored (import with --update to change it)`,
+        });
+        continue;
+      }
+      const schema = found !== undefined ? entity.updateSchema! : entity.createSchema;
+      const parsed = schema.safeParse(p.values);
+      if (!parsed.success) {
+        for (const e of schemaErrors(p.rec.row, parsed.error, p.values)) await report.add(e);
+        continue;
+      }
+      const given = new Set(Object.keys(p.values));
+      let input = parsed.data as Record<string, unknown>;
+      // An update changes the columns the file has, nothing else (no schema default creeps in).
+      if (found !== undefined) input = Object.fromEntries(Object.entries(input).filter(([k]) => given.has(k)));
+      valid.push({ row: p.rec.row, input, given, existing: found });
+    }
+    if (!valid.length) return;
+    const planned = await entity.plan(ctx, valid);
+    const plans: unknown[] = [];
+    for (const r of planned) {
+      if ('errors' in r) for (const e of r.errors) await report.add({ row: r.row, ...e });
+      else plans.push(r.plan);
+    }
+    if (report.count === 0 && !opts.dryRun && plans.length) add(await entity.write(ctx, plans));
+    else if (report.count === 0 && opts.dryRun) countDry(valid);
+  };
+  const add = (c: WriteCounts) => {
+    result.inserted += c.inserted;
+    result.updated += c.updated;
+  };
+  const countDry = (valid: ValidRow<unknown, unknown>[]) => {
+    for (const v of valid) {
+      if (v.existing === undefined) result.inserted += 1;
+      else result.updated += 1;
+    }
+  };
+
+  for await (const rec of source.records) {
+    if (!rec.values && !rec.problem) continue;
+    result.rows += 1;
+    const pending: Pending = { rec, values: {}, key: null, errors: [] };
+    if (rec.problem) pending.errors.push({ row: rec.row, column: null, message: rec.problem });
+    if (rec.values) {
+      for (const [name, raw] of Object.entries(rec.values)) {
+        const col = columns.get(name)!;
+        const cell = readCell(col.kind ?? 'text', raw, cellCtx);
+        if ('error' in cell) pending.errors.push({ row: rec.row, column: name, message: cell.error });
+        else if (cell.value !== undefined) pending.values[name] = cell.value;
+      }
+      const rawKey = pending.values[entity.key];
+      if (typeof rawKey === 'string' && rawKey.trim() !== '') {
+        const key = entity.normalizeKey(rawKey);
+        const wrong = entity.checkKey?.(key);
+        if (wrong) pending.errors.push({ row: rec.row, column: entity.key, message: `${quoted(rawKey)}: ${wrong}` });
+        const first = firstRowOfKey.get(key);
+        if (first !== undefined) {
+          pending.errors.push({
+            row: rec.row,
+            column: entity.key,
+            message: `${quoted(rawKey)} is also on ${source.unit} ${formatCount(first)}; each ${entity.label} may appear once in a file`,
+          });
+        } else firstRowOfKey.set(key, rec.row);
+        keysInFile.add(key);
+        pending.key = key;
+      }
+    }
+    batch.push(pending);
+    if (batch.length >= batchSize) await flush();
+    if (opts.onProgress && result.rows - lastProgress >= 1000) {
+      lastProgress = result.rows;
+      opts.onProgress({
+        processed: result.rows,
+        errors: report.count,
+        bytes: source.position.bytes,
+        fileSize: source.fileSize,
+      });
+    }
+  }
+  await flush();
+  if (report.count === 0 && !opts.dryRun && entity.finish) add(await entity.finish(ctx));
+  opts.onProgress?.({
+    processed: result.rows,
+    errors: report.count,
+    bytes: source.fileSize,
+    fileSize: source.fileSize,
+  });
+}

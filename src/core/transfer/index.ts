@@ -1,0 +1,9 @@
+/** Import and export of every entity (issue 14): the CLI and the server call these. */
+export { ENTITIES, ENTITY_NAMES, entityNamed } from './registry.js';
+export { runImport, type ImportOptions, type ImportProgress, type ImportResult } from './import.js';
+export { runExport, checkFilters, type ExportOptions, type ExportResult } from './export.js';
+export { describeRowError, FileRefusedError, type RowError } from './errors.js';
+export { formatOfName, IMPORT_FORMATS, LIMITS, type TransferFormat } from './limits.js';
+export { safeFileName, type ColumnMapping } from './source.js';
+export { getJob, recentJobs, type DataJobRow } from './jobs.js';
+export type { AnyEntity, ExportQuery, TransferColumn, TransferEntity } from './entity.js';

@@ -1,0 +1,15 @@
+import type { AnyEntity } from './entity.js';
+import { patients } from './entities/patients.js';
+
+/**
+ * The entities of `lims import` and `lims export`, in the order a lab loads them (a profile needs
+ * its tests, a bill its patient). Adding an entity is one file in ./entities and one line here.
+ */
+export const ENTITIES: readonly AnyEntity[] = [patients];
+
+export const ENTITY_NAMES: readonly string[] = ENTITIES.map((e) => e.name);
+
+export function entityNamed(name: string): AnyEntity | undefined {
+  const n = name.trim().toLowerCase();
+  return ENTITIES.find((e) => e.name === n);
+}

@@ -1,0 +1,94 @@
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import ExcelJS from 'exceljs';
+import { csvHeader, csvRows } from '../export/csv.js';
+import { writeCell } from './cells.js';
+import type { TransferColumn } from './entity.js';
+import type { TransferFormat } from './limits.js';
+
+/**
+ * The export formats, each writing pages of records to a stream as they come (constant memory):
+ * CSV as the UI's downloads write it (UTF-8 with BOM, CRLF, formula-safe cells: src/core/export/csv.ts),
+ * JSON as an array of the API's records, XLSX through exceljs' streaming writer (one sheet; text is
+ * written as text cells, so nothing in it is ever a formula).
+ */
+export interface RecordWriter {
+  write(records: readonly Record<string, unknown>[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Writes text, waiting while the stream is full. */
+async function put(out: Writable, text: string): Promise<void> {
+  if (!out.write(text)) await once(out, 'drain');
+}
+
+function csvWriter(out: Writable, columns: readonly TransferColumn[]): RecordWriter {
+  let started = false;
+  return {
+    async write(records) {
+      if (!started) {
+        started = true;
+        await put(out, csvHeader(columns.map((c) => c.name)));
+      }
+      if (!records.length) return;
+      await put(out, csvRows(records.map((r) => columns.map((c) => writeCell(c.kind ?? 'text', r[c.name])))));
+    },
+    async close() {
+      if (!started) await put(out, csvHeader(columns.map((c) => c.name)));
+    },
+  };
+}
+
+function jsonWriter(out: Writable, columns: readonly TransferColumn[]): RecordWriter {
+  let first = true;
+  return {
+    async write(records) {
+      if (!records.length) return;
+      const text = records
+        .map((r) => {
+          const o: Record<string, unknown> = {};
+          for (const c of columns) o[c.name] = r[c.name] ?? null;
+          const line = `${first ? '[\n' : ',\n'}  ${JSON.stringify(o)}`;
+          first = false;
+          return line;
+        })
+        .join('');
+      await put(out, text);
+    },
+    async close() {
+      await put(out, first ? '[]\n' : '\n]\n');
+    },
+  };
+}
+
+function xlsxWriter(out: Writable, columns: readonly TransferColumn[], sheetName: string): RecordWriter {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  const sheet = workbook.addWorksheet(sheetName);
+  const header = sheet.addRow(columns.map((c) => c.name));
+  header.font = { bold: true };
+  header.commit();
+  return {
+    async write(records) {
+      for (const r of records) {
+        sheet.addRow(columns.map((c) => writeCell(c.kind ?? 'text', r[c.name]))).commit();
+      }
+      // Let the zip stream drain between pages.
+      if (out.writableNeedDrain) await once(out, 'drain');
+    },
+    async close() {
+      sheet.commit();
+      await workbook.commit();
+    },
+  };
+}
+
+export function recordWriter(
+  format: TransferFormat,
+  out: Writable,
+  columns: readonly TransferColumn[],
+  sheetName: string,
+): RecordWriter {
+  if (format === 'csv') return csvWriter(out, columns);
+  if (format === 'json') return jsonWriter(out, columns);
+  return xlsxWriter(out, columns, sheetName);
+}
