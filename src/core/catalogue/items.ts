@@ -173,32 +173,41 @@ export async function updateCatalogueItem<R extends ItemRow, A, C extends ItemIn
   id: number,
   input: Partial<C>,
 ): Promise<A> {
-  return db.transaction().execute(async (trx) => {
-    const before = await mustFind(kind, trx, actor.organizationId, id);
-    if (input.code && input.code !== before.code)
-      await assertCodeFree(trx, kind.table, actor.organizationId, input.code, id);
-    const old = kind.linkFields.length ? (await kind.toApi(trx, [before]))[0] : undefined;
-    await kind.checkLinks(trx, actor.organizationId, input);
-    const { price, base_price, name, code, description, category, status } = input;
-    const patch = defined({ name, code, status, ...kind.columns(input) });
-    if (description !== undefined) patch.description = description ?? null;
-    if (category !== undefined) patch.category = category ?? null;
-    if (price !== undefined) patch.price_paise = rupeesToPaise(price);
-    if (base_price !== undefined) patch.base_price_paise = rupeesToPaise(base_price);
-    const after = await updateItem<R>(trx, kind.table, id, { ...patch, updated_at: nowIso() });
-    await kind.checkRow?.(trx, actor.organizationId, after);
-    await kind.writeLinks(trx, id, input);
-    await recordPriceChange(trx, actor, kind.priceType, id, before, after);
-    const { oldValues, newValues } = diff(
-      { ...before, ...linksOf(kind, old) },
-      { ...after, ...linksOf(kind, old, input) },
-    );
-    delete oldValues.updated_at;
-    delete newValues.updated_at;
-    if (Object.keys(newValues).length)
-      await writeAudit(trx, actor, { action: 'update', entity: kind.entity, entityId: id, oldValues, newValues });
-    return (await kind.toApi(trx, [after]))[0]!;
-  });
+  return db.transaction().execute((trx) => applyCatalogueItemUpdate(kind, trx, actor, id, input));
+}
+
+/** Inside an open transaction: the update of one item, with its price history and audit rows (an import's rows). */
+export async function applyCatalogueItemUpdate<R extends ItemRow, A, C extends ItemInput>(
+  kind: ItemKind<R, A, C>,
+  trx: Db,
+  actor: Actor,
+  id: number,
+  input: Partial<C>,
+): Promise<A> {
+  const before = await mustFind(kind, trx, actor.organizationId, id);
+  if (input.code && input.code !== before.code)
+    await assertCodeFree(trx, kind.table, actor.organizationId, input.code, id);
+  const old = kind.linkFields.length ? (await kind.toApi(trx, [before]))[0] : undefined;
+  await kind.checkLinks(trx, actor.organizationId, input);
+  const { price, base_price, name, code, description, category, status } = input;
+  const patch = defined({ name, code, status, ...kind.columns(input) });
+  if (description !== undefined) patch.description = description ?? null;
+  if (category !== undefined) patch.category = category ?? null;
+  if (price !== undefined) patch.price_paise = rupeesToPaise(price);
+  if (base_price !== undefined) patch.base_price_paise = rupeesToPaise(base_price);
+  const after = await updateItem<R>(trx, kind.table, id, { ...patch, updated_at: nowIso() });
+  await kind.checkRow?.(trx, actor.organizationId, after);
+  await kind.writeLinks(trx, id, input);
+  await recordPriceChange(trx, actor, kind.priceType, id, before, after);
+  const { oldValues, newValues } = diff(
+    { ...before, ...linksOf(kind, old) },
+    { ...after, ...linksOf(kind, old, input) },
+  );
+  delete oldValues.updated_at;
+  delete newValues.updated_at;
+  if (Object.keys(newValues).length)
+    await writeAudit(trx, actor, { action: 'update', entity: kind.entity, entityId: id, oldValues, newValues });
+  return (await kind.toApi(trx, [after]))[0]!;
 }
 
 /** An item that a profile, package or bill uses is kept for the record: deactivate it instead. */
@@ -235,6 +244,9 @@ export function catalogueService<R extends ItemRow, A, C extends ItemInput>(kind
     insert: (trx: Db, actor: Actor, input: C) => insertCatalogueItem(kind, trx, actor, input),
     create: (db: Db, actor: Actor, input: C) => createCatalogueItem(kind, db, actor, input),
     update: (db: Db, actor: Actor, id: number, input: Partial<C>) => updateCatalogueItem(kind, db, actor, id, input),
+    /** Inside an open transaction (an import updates many at once). */
+    change: (trx: Db, actor: Actor, id: number, input: Partial<C>) =>
+      applyCatalogueItemUpdate(kind, trx, actor, id, input),
     remove: (db: Db, actor: Actor, id: number) => deleteCatalogueItem(kind, db, actor, id),
   };
 }

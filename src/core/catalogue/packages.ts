@@ -35,5 +35,6 @@ export const {
   insert: insertPackage,
   create: createPackage,
   update: updatePackage,
+  change: changePackage,
   remove: deletePackage,
 } = catalogueService(PACKAGE);

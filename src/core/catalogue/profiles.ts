@@ -36,5 +36,6 @@ export const {
   insert: insertProfile,
   create: createProfile,
   update: updateProfile,
+  change: changeProfile,
   remove: deleteProfile,
 } = catalogueService(PROFILE);

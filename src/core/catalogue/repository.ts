@@ -276,3 +276,23 @@ export async function codesOf(db: Db, table: ItemTable, organizationId: number):
     .execute();
   return new Map(rows.map((r) => [r.code.toUpperCase(), r.id]));
 }
+
+/** The lab's items of a kind with these codes (upper case), by code: an import's look-up by natural key. */
+export async function itemsByCodes<R extends { code: string }>(
+  db: Db,
+  table: ItemTable,
+  organizationId: number,
+  codes: readonly string[],
+): Promise<Map<string, R>> {
+  const out = new Map<string, R>();
+  for (let i = 0; i < codes.length; i += 500) {
+    const rows = (await db
+      .selectFrom(as(table))
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where(sql<string>`upper(code)`, 'in', codes.slice(i, i + 500))
+      .execute()) as unknown as R[];
+    for (const r of rows) out.set(r.code.toUpperCase(), r);
+  }
+  return out;
+}

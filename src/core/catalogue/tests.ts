@@ -92,5 +92,6 @@ export const {
   insert: insertTest,
   create: createTest,
   update: updateTest,
+  change: changeTest,
   remove: deleteTest,
 } = catalogueService(TEST);

@@ -138,3 +138,30 @@ export async function saveProfile(trx: Db, values: Insertable<DoctorProfilesTabl
     )
     .execute();
 }
+
+/** The lab's doctors with these emails (lower case), by email: an import's look-up by natural key. */
+export async function doctorRowsByEmails(
+  db: Db,
+  organizationId: number,
+  emails: readonly string[],
+): Promise<Map<string, DoctorRow>> {
+  const out = new Map<string, DoctorRow>();
+  for (let i = 0; i < emails.length; i += 500) {
+    const rows = await selectDoctorColumns(
+      doctorsQuery(db, organizationId).where('u.email', 'in', emails.slice(i, i + 500)),
+    ).execute();
+    for (const r of rows) out.set(r.email.toLowerCase(), r);
+  }
+  return out;
+}
+
+/** Every doctor of the lab in name order, a page at a time (export). */
+export function doctorRowsAfter(db: Db, organizationId: number, offset: number, limit: number): Promise<DoctorRow[]> {
+  return selectDoctorColumns(doctorsQuery(db, organizationId))
+    .orderBy('u.first_name')
+    .orderBy('u.last_name')
+    .orderBy('u.id')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}

@@ -195,47 +195,50 @@ export async function createDoctor(db: Db, actor: Actor, input: DoctorCreate): P
       name: `${input.first_name} ${input.last_name}`,
     });
   const passwordHash = input.can_sign_in && input.password ? await hashPassword(input.password) : '';
-  const id = await db.transaction().execute(async (trx) => {
-    if (input.email && (await emailTaken(trx, input.email)))
-      throw new ConflictError(`A user with email ${input.email} already exists`, 'EMAIL_TAKEN');
-    const now = nowIso();
-    const user = await insertUserRow(trx, {
-      organization_id: actor.organizationId,
-      // Without an email the row first takes a unique stand-in, then the one named after its id.
-      email: input.email ?? placeholderEmail(`new-${randomUUID()}`),
-      password_hash: passwordHash,
-      first_name: input.first_name,
-      last_name: input.last_name,
-      role: 'doctor',
-      department: null,
-      phone: input.phone ?? null,
-      specialization: canonicalSpecialization(input.specialization),
-      consultation_fee_paise: rupeesToPaise(input.consultation_fee ?? 0),
-      is_active: input.status === 'active' ? 1 : 0,
-      created_at: now,
-      updated_at: now,
-    });
-    if (!input.email) await updateUserRow(trx, user.id, { email: placeholderEmail(user.id) });
-    await saveProfile(trx, {
-      user_id: user.id,
-      organization_id: actor.organizationId,
-      qualification: input.qualification ?? null,
-      experience_years: input.experience_years ?? null,
-      registration_number: input.registration_number ?? null,
-      status: input.status,
-      created_at: now,
-      updated_at: now,
-    });
-    const created = await requireDoctor(trx, actor.organizationId, user.id);
-    await writeAudit(trx, actor, {
-      action: 'create',
-      entity: 'doctor',
-      entityId: user.id,
-      newValues: doctorAuditValues(toDoctor(created)),
-    });
-    return user.id;
-  });
+  const id = await db.transaction().execute((trx) => insertDoctor(trx, actor, input, passwordHash));
   return getDoctor(db, actor.organizationId, id);
+}
+
+/** Inside an open transaction: the doctor's user row and profile, audited (an import adds many). Answers the id. */
+export async function insertDoctor(trx: Db, actor: Actor, input: DoctorCreate, passwordHash: string): Promise<number> {
+  if (input.email && (await emailTaken(trx, input.email)))
+    throw new ConflictError(`A user with email ${input.email} already exists`, 'EMAIL_TAKEN');
+  const now = nowIso();
+  const user = await insertUserRow(trx, {
+    organization_id: actor.organizationId,
+    // Without an email the row first takes a unique stand-in, then the one named after its id.
+    email: input.email ?? placeholderEmail(`new-${randomUUID()}`),
+    password_hash: passwordHash,
+    first_name: input.first_name,
+    last_name: input.last_name,
+    role: 'doctor',
+    department: null,
+    phone: input.phone ?? null,
+    specialization: canonicalSpecialization(input.specialization),
+    consultation_fee_paise: rupeesToPaise(input.consultation_fee ?? 0),
+    is_active: input.status === 'active' ? 1 : 0,
+    created_at: now,
+    updated_at: now,
+  });
+  if (!input.email) await updateUserRow(trx, user.id, { email: placeholderEmail(user.id) });
+  await saveProfile(trx, {
+    user_id: user.id,
+    organization_id: actor.organizationId,
+    qualification: input.qualification ?? null,
+    experience_years: input.experience_years ?? null,
+    registration_number: input.registration_number ?? null,
+    status: input.status,
+    created_at: now,
+    updated_at: now,
+  });
+  const created = await requireDoctor(trx, actor.organizationId, user.id);
+  await writeAudit(trx, actor, {
+    action: 'create',
+    entity: 'doctor',
+    entityId: user.id,
+    newValues: doctorAuditValues(toDoctor(created)),
+  });
+  return user.id;
 }
 
 export async function updateDoctor(db: Db, actor: Actor, id: number, input: DoctorUpdate): Promise<Doctor> {
@@ -245,55 +248,63 @@ export async function updateDoctor(db: Db, actor: Actor, id: number, input: Doct
       name: [input.first_name, input.last_name].filter(Boolean).join(' ') || undefined,
     });
   const newHash = input.password ? await hashPassword(input.password) : null;
-  await db.transaction().execute(async (trx) => {
-    const before = await requireDoctor(trx, actor.organizationId, id);
-    const email = input.email === undefined ? before.email : (input.email ?? placeholderEmail(id));
-    const hasEmail = !isNoEmailPlaceholder(email);
-    const couldSignIn = before.can_sign_in === 1;
-    const canSignIn = input.can_sign_in ?? couldSignIn;
-    if (canSignIn && !hasEmail) throw ValidationError.field('email', 'An email is required for a doctor who signs in');
-    if (canSignIn && !couldSignIn && !newHash)
-      throw ValidationError.field('password', 'Set a password for a doctor who signs in');
-    if (!canSignIn && newHash)
-      throw ValidationError.field('password', 'A password is only set for a doctor who signs in (tick "May sign in")');
-    if (hasEmail && email !== before.email && (await emailTaken(trx, email, id)))
-      throw new ConflictError(`A user with email ${email} already exists`, 'EMAIL_TAKEN');
-
-    const status = input.status ?? before.status;
-    const now = nowIso();
-    await updateUserRow(trx, id, {
-      ...(input.first_name !== undefined && { first_name: input.first_name }),
-      ...(input.last_name !== undefined && { last_name: input.last_name }),
-      email,
-      ...(input.phone !== undefined && { phone: input.phone ?? null }),
-      ...(input.specialization !== undefined && { specialization: canonicalSpecialization(input.specialization) }),
-      ...(input.consultation_fee !== undefined && { consultation_fee_paise: rupeesToPaise(input.consultation_fee) }),
-      ...(newHash ? { password_hash: newHash } : !canSignIn ? { password_hash: '' } : {}),
-      is_active: status === 'active' ? 1 : 0,
-      updated_at: now,
-    });
-    await saveProfile(trx, {
-      user_id: id,
-      organization_id: actor.organizationId,
-      qualification: input.qualification === undefined ? before.qualification : (input.qualification ?? null),
-      experience_years:
-        input.experience_years === undefined ? before.experience_years : (input.experience_years ?? null),
-      registration_number:
-        input.registration_number === undefined ? before.registration_number : (input.registration_number ?? null),
-      status,
-      created_at: now,
-      updated_at: now,
-    });
-    // A doctor who is no longer active, may no longer sign in, or has a new password signs in again (or not at all).
-    if ((before.status === 'active' && status !== 'active') || (couldSignIn && !canSignIn) || newHash) {
-      await endSessionsOfUser(trx, id);
-    }
-    const after = await requireDoctor(trx, actor.organizationId, id);
-    const { oldValues, newValues } = diff(doctorAuditValues(toDoctor(before)), doctorAuditValues(toDoctor(after)));
-    if (newHash) newValues.password_changed = true;
-    await writeAudit(trx, actor, { action: 'update', entity: 'doctor', entityId: id, oldValues, newValues });
-  });
+  await db.transaction().execute((trx) => applyDoctorUpdate(trx, actor, id, input, newHash));
   return getDoctor(db, actor.organizationId, id);
+}
+
+/** Inside an open transaction: changes the given fields of a doctor (newHash: a new password's hash), audited. */
+export async function applyDoctorUpdate(
+  trx: Db,
+  actor: Actor,
+  id: number,
+  input: DoctorUpdate,
+  newHash: string | null,
+): Promise<void> {
+  const before = await requireDoctor(trx, actor.organizationId, id);
+  const email = input.email === undefined ? before.email : (input.email ?? placeholderEmail(id));
+  const hasEmail = !isNoEmailPlaceholder(email);
+  const couldSignIn = before.can_sign_in === 1;
+  const canSignIn = input.can_sign_in ?? couldSignIn;
+  if (canSignIn && !hasEmail) throw ValidationError.field('email', 'An email is required for a doctor who signs in');
+  if (canSignIn && !couldSignIn && !newHash)
+    throw ValidationError.field('password', 'Set a password for a doctor who signs in');
+  if (!canSignIn && newHash)
+    throw ValidationError.field('password', 'A password is only set for a doctor who signs in (tick "May sign in")');
+  if (hasEmail && email !== before.email && (await emailTaken(trx, email, id)))
+    throw new ConflictError(`A user with email ${email} already exists`, 'EMAIL_TAKEN');
+
+  const status = input.status ?? before.status;
+  const now = nowIso();
+  await updateUserRow(trx, id, {
+    ...(input.first_name !== undefined && { first_name: input.first_name }),
+    ...(input.last_name !== undefined && { last_name: input.last_name }),
+    email,
+    ...(input.phone !== undefined && { phone: input.phone ?? null }),
+    ...(input.specialization !== undefined && { specialization: canonicalSpecialization(input.specialization) }),
+    ...(input.consultation_fee !== undefined && { consultation_fee_paise: rupeesToPaise(input.consultation_fee) }),
+    ...(newHash ? { password_hash: newHash } : !canSignIn ? { password_hash: '' } : {}),
+    is_active: status === 'active' ? 1 : 0,
+    updated_at: now,
+  });
+  await saveProfile(trx, {
+    user_id: id,
+    organization_id: actor.organizationId,
+    qualification: input.qualification === undefined ? before.qualification : (input.qualification ?? null),
+    experience_years: input.experience_years === undefined ? before.experience_years : (input.experience_years ?? null),
+    registration_number:
+      input.registration_number === undefined ? before.registration_number : (input.registration_number ?? null),
+    status,
+    created_at: now,
+    updated_at: now,
+  });
+  // A doctor who is no longer active, may no longer sign in, or has a new password signs in again (or not at all).
+  if ((before.status === 'active' && status !== 'active') || (couldSignIn && !canSignIn) || newHash) {
+    await endSessionsOfUser(trx, id);
+  }
+  const after = await requireDoctor(trx, actor.organizationId, id);
+  const { oldValues, newValues } = diff(doctorAuditValues(toDoctor(before)), doctorAuditValues(toDoctor(after)));
+  if (newHash) newValues.password_changed = true;
+  await writeAudit(trx, actor, { action: 'update', entity: 'doctor', entityId: id, oldValues, newValues });
 }
 
 /**

@@ -32,9 +32,22 @@ export interface ImportContext {
   dateFormat: string;
   update: boolean;
   dryRun: boolean;
-  /** The natural keys of the file's rows read so far (references to rows earlier in the same file). */
+  /** The natural keys of the file's rows read so far (at finish: all of them). */
   keysInFile: ReadonlySet<string>;
+  /**
+   * Stores one row through a service function: a rule the service enforces (a ConflictError, a
+   * ValidationError) becomes an error of that row and its writes are undone (a savepoint); answers
+   * undefined then. Other failures end the import.
+   */
+  attempt<T>(row: number, fn: () => Promise<T>): Promise<T | undefined>;
+  /** Rows an entity keeps back until every row of the file is read (finish). */
+  deferred: { row: number; plan: unknown }[];
 }
+
+export type EntityError = { column: string | null; message: string };
+
+/** The plan of a row kept in ctx.deferred: planned now, checked and stored at finish. */
+export const DEFERRED = Symbol('deferred');
 
 /** A row that passed its schema: its number in the file, the API input, and the stored record its key matched. */
 export interface ValidRow<Input, Existing> {
@@ -90,8 +103,11 @@ export interface TransferEntity<Input = unknown, Existing = unknown, Plan = unkn
   plan(ctx: ImportContext, rows: ValidRow<Input, Existing>[]): Promise<PlanResult<Plan>[]>;
   /** Stores planned rows inside the import's transaction, audited. */
   write(ctx: ImportContext, plans: Plan[]): Promise<WriteCounts>;
-  /** After the last batch: rows that waited for others of the same file (a calculated test for its inputs). */
-  finish?(ctx: ImportContext): Promise<WriteCounts>;
+  /**
+   * After the last batch, also in a dry run: rows that waited for the whole file (a calculated test
+   * for the tests its formula names) are checked, and stored when `write` (no error so far, not a dry run).
+   */
+  finish?(ctx: ImportContext, write: boolean): Promise<WriteCounts & { errors: (EntityError & { row: number })[] }>;
 
   /** --where fields: each field's schema (string in, filter value out). */
   filters: Readonly<Record<string, z.ZodType>>;

@@ -5,7 +5,8 @@ import { writeAudit } from '../audit/audit.js';
 import { getOrganization } from '../settings/organization.js';
 import { localDate } from '../../shared/time.js';
 import { formatCount } from '../../shared/count.js';
-import { ValidationError } from '../errors.js';
+import { DomainError, ValidationError } from '../errors.js';
+import { withSavepoint } from '../db/savepoint.js';
 import { readCell, type CellContext } from './cells.js';
 import { FileRefusedError, quoted, type RowError } from './errors.js';
 import { ErrorReport } from './report.js';
@@ -19,7 +20,14 @@ import {
   type SourceRecord,
 } from './source.js';
 import type { TransferFormat } from './limits.js';
-import type { AnyEntity, ImportContext, TransferColumn, ValidRow, WriteCounts } from './entity.js';
+import {
+  DEFERRED,
+  type AnyEntity,
+  type ImportContext,
+  type TransferColumn,
+  type ValidRow,
+  type WriteCounts,
+} from './entity.js';
 
 /**
  * `lims import` (issue 14): every row of a file is read, converted, checked with the API's schema,
@@ -259,6 +267,18 @@ async function importRows(
     update: opts.update,
     dryRun: opts.dryRun,
     keysInFile,
+    deferred: [],
+    async attempt<T>(row: number, fn: () => Promise<T>): Promise<T | undefined> {
+      try {
+        return opts.dryRun ? await fn() : await withSavepoint(db, fn);
+      } catch (err) {
+        if (!(err instanceof DomainError) || err.statusCode >= 500) throw err;
+        const detail = err.details?.[0];
+        const column = detail ? detail.path.split('.')[0]! : null;
+        await report.add({ row, column, message: detail ? detail.message : err.message });
+        return undefined;
+      }
+    },
   };
   const cellCtx: CellContext = {
     dateFormat: org.date_format,
@@ -307,22 +327,23 @@ async function importRows(
     if (!valid.length) return;
     const planned = await entity.plan(ctx, valid);
     const plans: unknown[] = [];
-    for (const r of planned) {
-      if ('errors' in r) for (const e of r.errors) await report.add({ row: r.row, ...e });
-      else plans.push(r.plan);
+    const dry: WriteCounts = { inserted: 0, updated: 0 };
+    for (const [i, r] of planned.entries()) {
+      if ('errors' in r) {
+        for (const e of r.errors) await report.add({ row: r.row, ...e });
+        continue;
+      }
+      if (r.plan === DEFERRED) continue;
+      plans.push(r.plan);
+      if (valid[i]!.existing === undefined) dry.inserted += 1;
+      else dry.updated += 1;
     }
     if (report.count === 0 && !opts.dryRun && plans.length) add(await entity.write(ctx, plans));
-    else if (report.count === 0 && opts.dryRun) countDry(valid);
+    else if (report.count === 0 && opts.dryRun) add(dry);
   };
   const add = (c: WriteCounts) => {
     result.inserted += c.inserted;
     result.updated += c.updated;
-  };
-  const countDry = (valid: ValidRow<unknown, unknown>[]) => {
-    for (const v of valid) {
-      if (v.existing === undefined) result.inserted += 1;
-      else result.updated += 1;
-    }
   };
 
   for await (const rec of source.records) {
@@ -367,7 +388,11 @@ async function importRows(
     }
   }
   await flush();
-  if (report.count === 0 && !opts.dryRun && entity.finish) add(await entity.finish(ctx));
+  if (entity.finish) {
+    const done = await entity.finish(ctx, report.count === 0 && !opts.dryRun);
+    for (const e of done.errors) await report.add(e);
+    if (report.count === 0) add(done);
+  }
   opts.onProgress?.({
     processed: result.rows,
     errors: report.count,

@@ -92,3 +92,18 @@ export function updateUserRow(trx: Db, id: number, patch: Updateable<UsersTable>
 export async function deleteUserRow(trx: Db, organizationId: number, id: number): Promise<void> {
   await trx.deleteFrom('users').where('id', '=', id).where('organization_id', '=', organizationId).execute();
 }
+
+/** Accounts with these emails (lower case), in any lab of the server (emails are unique server-wide). */
+export async function usersByEmails(db: Db, emails: readonly string[]): Promise<UserRow[]> {
+  const out: UserRow[] = [];
+  for (let i = 0; i < emails.length; i += 500) {
+    out.push(
+      ...(await db
+        .selectFrom('users')
+        .selectAll()
+        .where('email', 'in', emails.slice(i, i + 500))
+        .execute()),
+    );
+  }
+  return out;
+}

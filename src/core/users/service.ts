@@ -8,7 +8,16 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '.
 import { isNoEmailPlaceholder } from '../../shared/schemas/doctors.js';
 import { canAssignRole, ROLE_RANK, type Role } from '../../shared/roles.js';
 import type { User, UserCreate, UserUpdate } from '../../shared/schemas/users.js';
-import { auditUser, emailTaken, findUser, insertUserRow, selectUsers, toUser, updateUserRow } from './repository.js';
+import {
+  auditUser,
+  emailTaken,
+  findUser,
+  insertUserRow,
+  selectUsers,
+  toUser,
+  updateUserRow,
+  type UserRow,
+} from './repository.js';
 import { endSessionsOfUser } from '../auth/sessions.js';
 import { rupeesToPaise } from '../../shared/money.js';
 
@@ -54,70 +63,85 @@ export async function createUser(db: Db, actor: Actor, input: UserCreate): Promi
     name: `${input.first_name} ${input.last_name}`,
   });
   const password_hash = await hashPassword(input.password);
-  return db.transaction().execute(async (trx) => {
-    if (await emailTaken(trx, input.email))
-      throw new ConflictError(`A user with email ${input.email} already exists`, 'EMAIL_TAKEN');
-    const now = nowIso();
-    const row = await insertUserRow(trx, {
-      organization_id: actor.organizationId,
-      email: input.email,
-      password_hash,
-      first_name: input.first_name,
-      last_name: input.last_name,
-      role: input.role,
-      department: input.department ?? null,
-      phone: input.phone ?? null,
-      specialization: input.specialization ?? null,
-      consultation_fee_paise: rupeesToPaise(input.consultation_fee ?? 0),
-      is_active: 1,
-      created_at: now,
-      updated_at: now,
-    });
-    await writeAudit(trx, actor, { action: 'create', entity: 'user', entityId: row.id, newValues: auditUser(row) });
-    return toUser(row);
+  return db.transaction().execute(async (trx) => toUser(await insertUser(trx, actor, input, password_hash)));
+}
+
+/**
+ * Inside an open transaction: a new account, audited. `passwordHash` NO_PASSWORD makes an account
+ * that cannot sign in until a password is set (an import's users: lims user reset-password).
+ */
+export async function insertUser(
+  trx: Db,
+  actor: Actor,
+  input: Omit<UserCreate, 'password'> & { is_active?: boolean },
+  passwordHash: string,
+): Promise<UserRow> {
+  assertMayAssign(actor, input.role);
+  if (await emailTaken(trx, input.email))
+    throw new ConflictError(`A user with email ${input.email} already exists`, 'EMAIL_TAKEN');
+  const now = nowIso();
+  const row = await insertUserRow(trx, {
+    organization_id: actor.organizationId,
+    email: input.email,
+    password_hash: passwordHash,
+    first_name: input.first_name,
+    last_name: input.last_name,
+    role: input.role,
+    department: input.department ?? null,
+    phone: input.phone ?? null,
+    specialization: input.specialization ?? null,
+    consultation_fee_paise: rupeesToPaise(input.consultation_fee ?? 0),
+    is_active: input.is_active === false ? 0 : 1,
+    created_at: now,
+    updated_at: now,
   });
+  await writeAudit(trx, actor, { action: 'create', entity: 'user', entityId: row.id, newValues: auditUser(row) });
+  return row;
 }
 
 export async function updateUser(db: Db, actor: Actor, id: number, input: UserUpdate): Promise<User> {
-  return db.transaction().execute(async (trx) => {
-    const before = await findUser(trx, actor.organizationId, id);
-    if (!before) throw new NotFoundError('User', id);
-    assertMayManage(actor, before);
-    if (input.role && input.role !== before.role) {
-      if (actor.userId === id) throw new ForbiddenError('You cannot change your own role');
-      assertMayAssign(actor, input.role);
-      if (before.role === 'superadmin') throw new ForbiddenError('The superadmin role cannot be changed');
-    }
-    if (input.is_active === false && before.role === 'superadmin') {
-      throw new ForbiddenError('The superadmin cannot be deactivated');
-    }
-    if (input.is_active === false && actor.userId === id) throw new ForbiddenError('You cannot deactivate yourself');
-    if (input.email && input.email !== before.email) {
-      if (await emailTaken(trx, input.email, id))
-        throw new ConflictError(`A user with email ${input.email} already exists`, 'EMAIL_TAKEN');
-    }
-    const patch = {
-      ...(input.first_name !== undefined && { first_name: input.first_name }),
-      ...(input.last_name !== undefined && { last_name: input.last_name }),
-      ...(input.email !== undefined && { email: input.email }),
-      ...(input.role !== undefined && { role: input.role }),
-      ...(input.department !== undefined && { department: input.department ?? null }),
-      ...(input.phone !== undefined && { phone: input.phone ?? null }),
-      ...(input.specialization !== undefined && { specialization: input.specialization ?? null }),
-      ...(input.consultation_fee !== undefined && { consultation_fee_paise: rupeesToPaise(input.consultation_fee) }),
-      ...(input.is_active !== undefined && { is_active: input.is_active ? 1 : 0 }),
-    };
-    const after = await updateUserRow(trx, id, { ...patch, updated_at: nowIso() });
-    if (after.is_active === 0 || after.role !== before.role) {
-      // Deactivation or a role change ends the user's sessions: they sign in again with the new rights.
-      await endSessionsOfUser(trx, id);
-    }
-    const { oldValues, newValues } = diff(auditUser(before), auditUser(after));
-    delete oldValues.updated_at;
-    delete newValues.updated_at;
-    await writeAudit(trx, actor, { action: 'update', entity: 'user', entityId: id, oldValues, newValues });
-    return toUser(after);
-  });
+  return db.transaction().execute((trx) => applyUserUpdate(trx, actor, id, input));
+}
+
+/** Inside an open transaction: the rules and audit of a change to an account (an import changes many). */
+export async function applyUserUpdate(trx: Db, actor: Actor, id: number, input: UserUpdate): Promise<User> {
+  const before = await findUser(trx, actor.organizationId, id);
+  if (!before) throw new NotFoundError('User', id);
+  assertMayManage(actor, before);
+  if (input.role && input.role !== before.role) {
+    if (actor.userId === id) throw new ForbiddenError('You cannot change your own role');
+    assertMayAssign(actor, input.role);
+    if (before.role === 'superadmin') throw new ForbiddenError('The superadmin role cannot be changed');
+  }
+  if (input.is_active === false && before.role === 'superadmin') {
+    throw new ForbiddenError('The superadmin cannot be deactivated');
+  }
+  if (input.is_active === false && actor.userId === id) throw new ForbiddenError('You cannot deactivate yourself');
+  if (input.email && input.email !== before.email) {
+    if (await emailTaken(trx, input.email, id))
+      throw new ConflictError(`A user with email ${input.email} already exists`, 'EMAIL_TAKEN');
+  }
+  const patch = {
+    ...(input.first_name !== undefined && { first_name: input.first_name }),
+    ...(input.last_name !== undefined && { last_name: input.last_name }),
+    ...(input.email !== undefined && { email: input.email }),
+    ...(input.role !== undefined && { role: input.role }),
+    ...(input.department !== undefined && { department: input.department ?? null }),
+    ...(input.phone !== undefined && { phone: input.phone ?? null }),
+    ...(input.specialization !== undefined && { specialization: input.specialization ?? null }),
+    ...(input.consultation_fee !== undefined && { consultation_fee_paise: rupeesToPaise(input.consultation_fee) }),
+    ...(input.is_active !== undefined && { is_active: input.is_active ? 1 : 0 }),
+  };
+  const after = await updateUserRow(trx, id, { ...patch, updated_at: nowIso() });
+  if (after.is_active === 0 || after.role !== before.role) {
+    // Deactivation or a role change ends the user's sessions: they sign in again with the new rights.
+    await endSessionsOfUser(trx, id);
+  }
+  const { oldValues, newValues } = diff(auditUser(before), auditUser(after));
+  delete oldValues.updated_at;
+  delete newValues.updated_at;
+  await writeAudit(trx, actor, { action: 'update', entity: 'user', entityId: id, oldValues, newValues });
+  return toUser(after);
 }
 
 /** DELETE deactivates: users stay referenced by bills, results and the audit trail. */

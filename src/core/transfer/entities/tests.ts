@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import {
+  testCreateSchema,
+  testUpdateSchema,
+  CATALOGUE_STATUSES,
+  type CatalogueTest,
+  type TestCreate,
+} from '../../../shared/schemas/catalogue.js';
+import { parseFormula } from '../../../shared/formula.js';
+import { changeTest, insertTest, listTests } from '../../catalogue/tests.js';
+import { codesOf, itemsByCodes } from '../../catalogue/repository.js';
+import { DEFERRED, type TransferColumn, type TransferEntity } from '../entity.js';
+import { oneOf, upperKey } from './common.js';
+import { writeCatalogue, type CatalogueExisting, type CataloguePlan } from './catalogue.js';
+
+/**
+ * The test menu, keyed by test code. Every field of the API's test but its id and times; reference
+ * ranges as JSON, choices and aliases as lists ("Positive, Negative"). A calculated test waits for
+ * the end of the file, so its formula may name tests further down.
+ */
+
+const columns: TransferColumn[] = [
+  { name: 'code' },
+  { name: 'name' },
+  { name: 'category' },
+  { name: 'description' },
+  { name: 'price', kind: 'number' },
+  { name: 'base_price', kind: 'number' },
+  { name: 'unit' },
+  { name: 'normal_range' },
+  { name: 'reference_ranges', kind: 'json' },
+  { name: 'sample_type' },
+  { name: 'container' },
+  { name: 'turnaround_hours', kind: 'number' },
+  { name: 'result_type' },
+  { name: 'decimals', kind: 'number' },
+  { name: 'plausible_low', kind: 'number' },
+  { name: 'plausible_high', kind: 'number' },
+  { name: 'critical_low', kind: 'number' },
+  { name: 'critical_high', kind: 'number' },
+  { name: 'choices', kind: 'list' },
+  { name: 'formula' },
+  { name: 'delta_limit', kind: 'number' },
+  { name: 'delta_kind' },
+  { name: 'delta_window_days', kind: 'number' },
+  { name: 'aliases', kind: 'list' },
+  { name: 'status' },
+];
+
+type Plan = CataloguePlan<TestCreate>;
+
+export const tests: TransferEntity<TestCreate, CatalogueExisting, Plan> = {
+  name: 'tests',
+  label: 'test',
+  auditEntity: 'test',
+  columns,
+  key: 'code',
+  normalizeKey: upperKey,
+  requiredColumns: ['code', 'name', 'price'],
+  createSchema: testCreateSchema,
+  updateSchema: testUpdateSchema,
+
+  findExisting: (ctx, keys) => itemsByCodes(ctx.db, 'tests', ctx.organizationId, keys),
+
+  async plan(ctx, rows) {
+    return rows.map((r) => {
+      const plan: Plan = { row: r.row, id: r.existing?.id ?? null, input: r.input };
+      // A formula names other tests: checked and stored once the whole file is read.
+      if (r.input.formula) {
+        ctx.deferred.push({ row: r.row, plan });
+        return { row: r.row, plan: DEFERRED as unknown as Plan };
+      }
+      return { row: r.row, plan };
+    });
+  },
+
+  write: (ctx, plans) => writeCatalogue(ctx, plans, insertTest, changeTest),
+
+  async finish(ctx, write) {
+    const waiting = ctx.deferred as { row: number; plan: Plan }[];
+    const errors: { row: number; column: string; message: string }[] = [];
+    let inserted = 0;
+    let updated = 0;
+    if (!waiting.length) return { inserted, updated, errors };
+    const stored = new Set((await codesOf(ctx.db, 'tests', ctx.organizationId)).keys());
+    const ready: { row: number; plan: Plan; needs: string[] }[] = [];
+    for (const w of waiting) {
+      const needs = parseFormula(w.plan.input.formula!).codes;
+      const missing = needs.filter((c) => !stored.has(c) && !ctx.keysInFile.has(c));
+      if (missing.length)
+        errors.push({
+          row: w.row,
+          column: 'formula',
+          message: `the formula uses ${missing.join(', ')}, which is neither in the catalogue nor in the file`,
+        });
+      else ready.push({ ...w, needs });
+    }
+    if (!write || errors.length) return { inserted, updated, errors };
+    // Inputs first: a calculated test whose formula names another calculated test waits for it.
+    let left = ready;
+    while (left.length) {
+      const have = new Set((await codesOf(ctx.db, 'tests', ctx.organizationId)).keys());
+      const now = left.filter((w) => w.needs.every((c) => have.has(c)));
+      if (!now.length) {
+        for (const w of left)
+          errors.push({
+            row: w.row,
+            column: 'formula',
+            message: 'the formulas of these tests name each other in a loop',
+          });
+        break;
+      }
+      const counts = await writeCatalogue(
+        ctx,
+        now.map((w) => w.plan),
+        insertTest,
+        changeTest,
+      );
+      inserted += counts.inserted;
+      updated += counts.updated;
+      if (counts.inserted + counts.updated < now.length) break;
+      left = left.filter((w) => !now.includes(w));
+    }
+    return { inserted, updated, errors };
+  },
+
+  filters: { status: oneOf(CATALOGUE_STATUSES), category: z.string().trim().min(1).max(60) },
+  async *exportPages(db, organizationId, q) {
+    const list = await listTests(db, organizationId, {
+      status: q.where.status as 'active' | 'inactive' | undefined,
+      category: q.where.category as string | undefined,
+    });
+    const records = list.map((t: CatalogueTest) =>
+      Object.fromEntries(columns.map((c) => [c.name, t[c.name as keyof CatalogueTest]])),
+    );
+    for (let i = 0; i < records.length; i += 500) yield records.slice(i, i + 500);
+  },
+};
