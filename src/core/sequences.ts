@@ -36,11 +36,9 @@ export async function raiseSequence(trx: Db, organizationId: number, name: strin
     .insertInto('sequences')
     .values({ organization_id: organizationId, name, value: atLeast })
     .onConflict((oc) =>
-      oc
-        .columns(['organization_id', 'name'])
-        .doUpdateSet({
-          value: sql<number>`CASE WHEN sequences.value < ${atLeast} THEN ${atLeast} ELSE sequences.value END`,
-        }),
+      oc.columns(['organization_id', 'name']).doUpdateSet({
+        value: sql<number>`CASE WHEN sequences.value < ${atLeast} THEN ${atLeast} ELSE sequences.value END`,
+      }),
     )
     .execute();
 }

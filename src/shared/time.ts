@@ -78,6 +78,15 @@ export function utcOffsetText(timeZone: string, d: Date = new Date()): string {
   return `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
 }
 
+/**
+ * "2026-11-25-12-19-05+0530": an instant as the lab's wall-clock time with its offset, for file
+ * names (no colons, which some file systems refuse), so a backup says the time the lab saw.
+ */
+export function localFileStamp(timeZone: string, d: Date = new Date()): string {
+  const p = localParts(timeZone, d);
+  return `${p.y}-${p.mo}-${p.d}-${p.h}-${p.mi}-${p.s}${utcOffsetText(timeZone, d).replace(':', '')}`;
+}
+
 export function addDays(ymd: string, days: number): string {
   const [y, m, d] = ymd.split('-').map(Number) as [number, number, number];
   return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);

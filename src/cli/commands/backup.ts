@@ -8,9 +8,14 @@ import { runningServer } from '../../core/serve-lock.js';
 import { dataDirOf, probeTarget, targetOf, withDatabase } from '../context.js';
 import { CliError } from '../errors.js';
 import type { Output } from '../output.js';
+import type { Database_ } from '../../core/db/connection.js';
+import { primaryOrganization } from '../../core/settings/organization.js';
+import { localFileStamp } from '../../shared/time.js';
 
-function stamp(): string {
-  return new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
+/** The lab's local time with its offset (lims-2026-11-25-12-19-05+0530.db), UTC before a lab exists. */
+async function stamp(database: Database_): Promise<string> {
+  const org = await primaryOrganization(database.db);
+  return localFileStamp(org?.timezone ?? 'UTC');
 }
 
 export function registerBackup(program: Command, out: Output): void {
@@ -19,7 +24,7 @@ export function registerBackup(program: Command, out: Output): void {
     .description('a consistent copy of the database, safe while the server runs')
     .option(
       '-o, --out <file>',
-      'backup file to write (default: <data dir>/backups/lims-<time>.db, or .dump on PostgreSQL)',
+      'backup file to write (default: <data dir>/backups/lims-<lab time and offset>.db, or .dump on PostgreSQL)',
     )
     .addHelpText(
       'after',
@@ -37,7 +42,7 @@ Keep backups off this machine. Restore one with "lims restore FILE" (server stop
       withDatabase(cmd, async (database, dir) => {
         const { backupsDir } = dataPaths(dir);
         const ext = database.engine === 'postgres' ? 'dump' : 'db';
-        const file = resolve(flags.out ?? `${backupsDir}/lims-${stamp()}.${ext}`);
+        const file = resolve(flags.out ?? `${backupsDir}/lims-${await stamp(database)}.${ext}`);
         if (!flags.out)
           await import('node:fs').then((fs) => fs.mkdirSync(backupsDir, { recursive: true, mode: 0o700 }));
         try {

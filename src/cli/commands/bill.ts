@@ -11,21 +11,28 @@ interface PrintFlags {
   out?: string;
 }
 
-export function registerBill(program: Command, out: Output, stdout: NodeJS.WritableStream): void {
+export function registerBill(program: Command, out: Output, stdout: NodeJS.WritableStream & { isTTY?: boolean }): void {
   const bill = program.command('bill').description('outpatient bills');
 
   bill
     .command('print')
     .description('write a bill as PDF (the same document the web UI prints)')
     .argument('<bill_number>', 'the bill number, e.g. OPB202611211930')
-    .option('-o, --out <file>', 'PDF file to write (default: <bill_number>.pdf here; "-" for stdout)')
+    .option(
+      '-o, --out <file>',
+      'PDF file to write; "-" for stdout (default: stdout when piped, else <bill_number>.pdf here)',
+    )
     .addHelpText(
       'after',
       `
 Examples:
   $ lims bill print OPB202611211930
   $ lims bill print OPB202611211930 --out /tmp/bill.pdf
-  $ lims bill print OPB202611211930 --out - | lp`,
+  $ lims bill print OPB202611211930 | lp
+  $ lims bill print OPB202611211930 --out - > bill.pdf
+
+Without --out the PDF goes to standard output when it is a pipe or a file, and to
+<bill_number>.pdf in the current folder on a terminal (the file name is said).`,
     )
     .action((billNumber: string, flags: PrintFlags, cmd: Command) =>
       withLab(cmd, async ({ database, org }) => {
@@ -38,7 +45,8 @@ Examples:
             throw new CliError(`no bill numbered ${billNumber} in ${org.name}`, 1, { cause: err });
           throw err;
         }
-        if (flags.out === '-') {
+        // Piped (lp, a file): the PDF itself. On a terminal, binary would garble the screen: a file, named.
+        if (flags.out === '-' || (flags.out === undefined && stdout.isTTY !== true)) {
           stdout.write(pdf);
           return;
         }

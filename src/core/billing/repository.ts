@@ -223,3 +223,59 @@ export function overdueBillsSince(db: Db, organizationId: number, today: string,
     .orderBy('b.id')
     .execute();
 }
+
+/** The lab's bills with these numbers (upper case), by number: an import's look-up by natural key. */
+export async function billNumbersTaken(
+  db: Db,
+  organizationId: number,
+  numbers: readonly string[],
+): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (let i = 0; i < numbers.length; i += 500) {
+    const rows = await db
+      .selectFrom('bills')
+      .select('bill_number')
+      .where('organization_id', '=', organizationId)
+      .where('bill_number', 'in', numbers.slice(i, i + 500))
+      .execute();
+    for (const r of rows) out.add(r.bill_number);
+  }
+  return out;
+}
+
+/** A page of bills for export, oldest first after a bill id, with the doctor's email (the doctor's natural key). */
+export function billExportPage(
+  db: Db,
+  organizationId: number,
+  f: { afterId: number; limit: number; fromIso?: string; beforeIso?: string },
+) {
+  let q = selectBillColumns(billsQuery(db, organizationId))
+    .select('d.email as doctor_email')
+    .where('b.id', '>', f.afterId);
+  if (f.fromIso) q = q.where('b.created_at', '>=', f.fromIso);
+  if (f.beforeIso) q = q.where('b.created_at', '<', f.beforeIso);
+  return q.orderBy('b.id').limit(f.limit).execute();
+}
+
+/** The lines of many bills, in bill and line order. */
+export function itemsOfBills(db: Db, billIds: readonly number[]) {
+  if (!billIds.length) return Promise.resolve([]);
+  return db
+    .selectFrom('bill_items')
+    .selectAll()
+    .where('bill_id', 'in', [...billIds])
+    .orderBy('bill_id')
+    .orderBy('position')
+    .execute();
+}
+
+/** The payments of many bills, oldest first. */
+export function paymentsOfBills(db: Db, billIds: readonly number[]) {
+  if (!billIds.length) return Promise.resolve([]);
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('bill_id', 'in', [...billIds])
+    .orderBy('id')
+    .execute();
+}

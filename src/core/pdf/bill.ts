@@ -20,7 +20,8 @@ const LINE = '#cccccc';
 
 /** The printable OP bill: clinic header, patient and doctor blocks, items, summary, amount in words, footer. */
 export async function billPdf({ org, bill, patient, doctor, portal }: BillPdfInput): Promise<Buffer> {
-  const doc = newDocument({ title: `Bill ${bill.bill_number}`, author: org.name });
+  // Dated by the bill, so the UI's download and `lims bill print` of a bill on one day are the same bytes.
+  const doc = newDocument({ title: `Bill ${bill.bill_number}`, author: org.name, createdAt: bill.created_at });
   // Amounts in the lab's currency (System Settings).
   const inr = (rupees: number) => formatMoney(Math.round(rupees * 100), org.currency);
   const left = doc.page.margins.left;

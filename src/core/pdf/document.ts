@@ -29,12 +29,22 @@ export function newDocument(opts: {
   margin?: number;
   title: string;
   author?: string;
+  /**
+   * The document's creation time (ISO). pdfkit otherwise stamps the moment of rendering, which also
+   * seeds the file's ID: with the record's own time, the same record renders to the same bytes.
+   */
+  createdAt?: string;
 }) {
   const doc = new PDFDocument({
     size: opts.size ?? 'A4',
     margin: opts.margin ?? 40,
     bufferPages: true,
-    info: { Title: opts.title, Author: opts.author ?? 'lims', Creator: 'lims' },
+    info: {
+      Title: opts.title,
+      Author: opts.author ?? 'lims',
+      Creator: 'lims',
+      ...(opts.createdAt && { CreationDate: new Date(opts.createdAt) }),
+    },
   });
   doc.registerFont('regular', fonts().regular);
   doc.registerFont('bold', fonts().bold);

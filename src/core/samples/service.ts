@@ -90,7 +90,7 @@ export async function sampleSummary(db: Db, organizationId: number): Promise<Sam
 }
 
 /** A new barcode in the spec's format that no sample of this lab has; inside the write transaction. */
-async function freshBarcode(trx: Db, organizationId: number, type: SampleType): Promise<string> {
+export async function freshBarcode(trx: Db, organizationId: number, type: SampleType): Promise<string> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const code = makeBarcode(type, Date.now(), randomInt(1000));
     if (!(await barcodeOwner(trx, organizationId, code))) return code;

@@ -86,6 +86,8 @@ export interface TransferEntity<Input = unknown, Existing = unknown, Plan = unkn
   key: string;
   /** A key as compared (codes upper-case, emails lower-case). */
   normalizeKey(raw: string): string;
+  /** A key made of several columns (a result: its sample and its test), normalised; null when a part is missing. */
+  keyOf?(values: Record<string, unknown>): string | null;
   /** A key value that is wrong before any look-up (a patient code in the wrong shape). */
   checkKey?(key: string): string | null;
   /** Columns the file must have. */

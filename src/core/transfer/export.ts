@@ -75,7 +75,7 @@ export async function runExport(db: Db, actor: Actor, opts: ExportOptions): Prom
   let complete = false;
   let fileSize: number | null = null;
   try {
-    const writer = recordWriter(format, opts.out, entity.columns, entity.name);
+    const writer = await recordWriter(format, opts.out, entity.columns, entity.name);
     for await (const page of entity.exportPages(db, actor.organizationId, opts.query)) {
       await writer.write(page);
       rows += page.length;

@@ -308,7 +308,7 @@ async function importRows(
         await report.add({
           row: p.rec.row,
           column: entity.key,
-          message: `${quoted(p.values[entity.key])}: a ${entity.label} with this ${entity.key} is already stored (import with --update to change it)`,
+          message: `${quoted(entity.keyOf ? p.key : p.values[entity.key])}: a ${entity.label} with this ${entity.keyOf ? 'key' : entity.key} is already stored${entity.updateSchema ? ' (import with --update to change it)' : ''}`,
         });
         continue;
       }
@@ -358,9 +358,9 @@ async function importRows(
         if ('error' in cell) pending.errors.push({ row: rec.row, column: name, message: cell.error });
         else if (cell.value !== undefined) pending.values[name] = cell.value;
       }
-      const rawKey = pending.values[entity.key];
+      const rawKey = entity.keyOf ? entity.keyOf(pending.values) : pending.values[entity.key];
       if (typeof rawKey === 'string' && rawKey.trim() !== '') {
-        const key = entity.normalizeKey(rawKey);
+        const key = entity.keyOf ? rawKey : entity.normalizeKey(rawKey);
         const wrong = entity.checkKey?.(key);
         if (wrong) pending.errors.push({ row: rec.row, column: entity.key, message: `${quoted(rawKey)}: ${wrong}` });
         const first = firstRowOfKey.get(key);

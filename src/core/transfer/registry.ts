@@ -5,12 +5,25 @@ import { users } from './entities/users.js';
 import { tests } from './entities/tests.js';
 import { profiles } from './entities/profiles.js';
 import { packages } from './entities/packages.js';
+import { bills } from './entities/bills.js';
+import { samples } from './entities/samples.js';
+import { results } from './entities/results.js';
 
 /**
  * The entities of `lims import` and `lims export`, in the order a lab loads them (a profile needs
  * its tests, a bill its patient). Adding an entity is one file in ./entities and one line here.
  */
-export const ENTITIES: readonly AnyEntity[] = [patients, doctors, users, tests, profiles, packages];
+export const ENTITIES: readonly AnyEntity[] = [
+  patients,
+  doctors,
+  users,
+  tests,
+  profiles,
+  packages,
+  bills,
+  samples,
+  results,
+];
 
 export const ENTITY_NAMES: readonly string[] = ENTITIES.map((e) => e.name);
 

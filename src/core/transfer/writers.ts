@@ -1,6 +1,5 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import ExcelJS from 'exceljs';
 import { csvHeader, csvRows } from '../export/csv.js';
 import { writeCell } from './cells.js';
 import type { TransferColumn } from './entity.js';
@@ -61,7 +60,9 @@ function jsonWriter(out: Writable, columns: readonly TransferColumn[]): RecordWr
   };
 }
 
-function xlsxWriter(out: Writable, columns: readonly TransferColumn[], sheetName: string): RecordWriter {
+async function xlsxWriter(out: Writable, columns: readonly TransferColumn[], sheetName: string): Promise<RecordWriter> {
+  // Loaded on use: exceljs is large, and most commands never write a workbook.
+  const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet(sheetName);
   const header = sheet.addRow(columns.map((c) => c.name));
@@ -82,12 +83,12 @@ function xlsxWriter(out: Writable, columns: readonly TransferColumn[], sheetName
   };
 }
 
-export function recordWriter(
+export async function recordWriter(
   format: TransferFormat,
   out: Writable,
   columns: readonly TransferColumn[],
   sheetName: string,
-): RecordWriter {
+): Promise<RecordWriter> {
   if (format === 'csv') return csvWriter(out, columns);
   if (format === 'json') return jsonWriter(out, columns);
   return xlsxWriter(out, columns, sheetName);

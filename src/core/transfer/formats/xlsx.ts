@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { Transform } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import yauzl from 'yauzl';
 import { FileRefusedError } from '../errors.js';
 import { LIMITS } from '../limits.js';
@@ -128,7 +128,9 @@ export async function openXlsx(path: string, position: ReadPosition): Promise<Ta
       },
     }),
   );
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(counted, {
+  // Loaded on use: exceljs is large, and most commands never read a workbook.
+  const { default: Excel } = await import('exceljs');
+  const reader = new Excel.stream.xlsx.WorkbookReader(counted, {
     worksheets: 'emit',
     sharedStrings: 'cache',
     hyperlinks: 'ignore',

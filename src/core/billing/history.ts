@@ -1,0 +1,91 @@
+import type { Db } from '../db/connection.js';
+import { nowIso, type Actor } from '../context.js';
+import { writeAudit } from '../audit/audit.js';
+import { raiseSequence } from '../sequences.js';
+import type { ResolvedLine } from './lines.js';
+import { insertBillItemRows, insertBillRow, insertPaymentRow } from './repository.js';
+
+/**
+ * Bills of an earlier system (issue 14's import): stored as they were, with their number, time,
+ * lines and payments, as history. The caller has checked them (the amounts add up by the bill
+ * rule, the payments fit the bill); nothing is recomputed from today's catalogue, no visit is
+ * recorded and no sample is ordered. Each bill and payment gets its audit row, as in createBill.
+ */
+
+/** OPB + YYYYMMDDHHmm, and -2, -3 ... for later bills of the same minute. */
+export const BILL_NUMBER = /^OPB(\d{12})(?:-(\d{1,4}))?$/;
+
+export interface HistoricalLine extends ResolvedLine {
+  discount_amount_paise: number;
+  total_paise: number;
+}
+
+export interface HistoricalBill {
+  bill_number: string;
+  patient_id: number;
+  doctor_id: number | null;
+  visit_type: 'doctor_visit' | 'lab_only';
+  subtotal_paise: number;
+  consultation_fee_paise: number;
+  total_before_discount_paise: number;
+  discount_percentage: number;
+  discount_amount_paise: number;
+  tax_percentage: number;
+  tax_amount_paise: number;
+  final_amount_paise: number;
+  payment_method: string;
+  due_date: string;
+  notes: string | null;
+  cancelled_at: string | null;
+  cancel_reason: string | null;
+  created_at: string;
+  lines: HistoricalLine[];
+  payments: {
+    amount_paise: number;
+    method: string;
+    reference: string | null;
+    reason: string | null;
+    created_at: string;
+  }[];
+}
+
+/** Inside an open transaction: stores a checked historical bill; answers its id. */
+export async function insertHistoricalBill(trx: Db, actor: Actor, b: HistoricalBill): Promise<number> {
+  const m = BILL_NUMBER.exec(b.bill_number);
+  // The minute's counter moves past the number, so a bill made today never takes it again.
+  if (m) await raiseSequence(trx, actor.organizationId, `bill:${m[1]}`, m[2] ? Number(m[2]) : 1);
+  const paid = b.payments.reduce((s, p) => s + p.amount_paise, 0);
+  const { lines, payments, ...head } = b;
+  const bill = await insertBillRow(trx, {
+    ...head,
+    organization_id: actor.organizationId,
+    paid_paise: paid,
+    created_by: actor.userId,
+    updated_at: nowIso(),
+  });
+  await insertBillItemRows(
+    trx,
+    lines.map((l, position) => ({ bill_id: bill.id, position, ...l })),
+  );
+  await writeAudit(trx, actor, {
+    action: 'create',
+    entity: 'bill',
+    entityId: bill.id,
+    newValues: { ...bill, items: lines, imported: true },
+  });
+  for (const p of payments) {
+    const row = await insertPaymentRow(trx, {
+      organization_id: actor.organizationId,
+      bill_id: bill.id,
+      ...p,
+      received_by: actor.userId,
+    });
+    await writeAudit(trx, actor, {
+      action: 'create',
+      entity: 'payment',
+      entityId: row.id,
+      newValues: { ...row, bill_number: bill.bill_number, imported: true },
+    });
+  }
+  return bill.id;
+}

@@ -1,0 +1,89 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/connection.js';
+
+/** SQL of the samples' import and export (issue 14): look-ups by natural key and the export's pages. */
+
+/** The lab's samples with these codes (upper case): id, patient and status by code. */
+export async function samplesByCodes(db: Db, organizationId: number, codes: readonly string[]) {
+  const out = new Map<string, { id: number; patient_id: number; status: string }>();
+  for (let i = 0; i < codes.length; i += 500) {
+    const rows = await db
+      .selectFrom('samples')
+      .select(['id', 'sample_code', 'patient_id', 'status'])
+      .where('organization_id', '=', organizationId)
+      .where('sample_code', 'in', codes.slice(i, i + 500))
+      .execute();
+    for (const r of rows) out.set(r.sample_code, r);
+  }
+  return out;
+}
+
+/** Which of these barcodes a sample of the lab has. */
+export async function barcodesTaken(db: Db, organizationId: number, barcodes: readonly string[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (let i = 0; i < barcodes.length; i += 500) {
+    const rows = await db
+      .selectFrom('samples')
+      .select('barcode')
+      .where('organization_id', '=', organizationId)
+      .where('barcode', 'in', barcodes.slice(i, i + 500))
+      .execute();
+    for (const r of rows) if (r.barcode) out.add(r.barcode);
+  }
+  return out;
+}
+
+/** A page of samples for export, oldest first after an id, with the codes and emails that name their references. */
+export function sampleExportPage(
+  db: Db,
+  organizationId: number,
+  f: { afterId: number; limit: number; fromIso?: string; beforeIso?: string },
+) {
+  let q = db
+    .selectFrom('samples as s')
+    .innerJoin('patients as p', 'p.id', 's.patient_id')
+    .leftJoin('users as c', 'c.id', 's.collector_id')
+    .leftJoin('bills as b', 'b.id', 's.bill_id')
+    .selectAll('s')
+    .select(['p.patient_code', 'p.first_name', 'p.last_name', 'c.email as collector_email', 'b.bill_number'])
+    .where('s.organization_id', '=', organizationId)
+    .where('s.id', '>', f.afterId);
+  if (f.fromIso) q = q.where(sql`coalesce(s.collection_date, s.created_at)`, '>=', f.fromIso);
+  if (f.beforeIso) q = q.where(sql`coalesce(s.collection_date, s.created_at)`, '<', f.beforeIso);
+  return q.orderBy('s.id').limit(f.limit).execute();
+}
+
+/** The codes of the tests ordered on each sample, in order. */
+export async function testCodesOfSamples(db: Db, sampleIds: readonly number[]): Promise<Map<number, string[]>> {
+  const out = new Map<number, string[]>();
+  if (!sampleIds.length) return out;
+  const rows = await db
+    .selectFrom('sample_tests as st')
+    .innerJoin('tests as t', 't.id', 'st.test_id')
+    .select(['st.sample_id', 't.code'])
+    .where('st.sample_id', 'in', [...sampleIds])
+    .orderBy('st.sample_id')
+    .orderBy('st.position')
+    .execute();
+  for (const r of rows) {
+    const list = out.get(r.sample_id) ?? [];
+    list.push(r.code);
+    out.set(r.sample_id, list);
+  }
+  return out;
+}
+
+/** The lab's bills with these numbers: id and patient, by number. */
+export async function billsByNumbers(db: Db, organizationId: number, numbers: readonly string[]) {
+  const out = new Map<string, { id: number; patient_id: number }>();
+  for (let i = 0; i < numbers.length; i += 500) {
+    const rows = await db
+      .selectFrom('bills')
+      .select(['id', 'bill_number', 'patient_id'])
+      .where('organization_id', '=', organizationId)
+      .where('bill_number', 'in', numbers.slice(i, i + 500))
+      .execute();
+    for (const r of rows) out.set(r.bill_number, r);
+  }
+  return out;
+}

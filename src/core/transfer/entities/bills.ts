@@ -1,0 +1,375 @@
+import { z } from 'zod';
+import { billCreateSchema, billItemInput, paymentCreateSchema, type Bill } from '../../../shared/schemas/bills.js';
+import { isoDate, optionalEmail, optionalText, requiredText, rupeeAmount } from '../../../shared/schemas/common.js';
+import { BILL_STATUSES, PAYMENT_STATUSES, billAmounts } from '../../../shared/billing.js';
+import { formatInr, rupeesToPaise } from '../../../shared/money.js';
+import { DOCTOR_ROLES, type Role } from '../../../shared/roles.js';
+import { addDays, localDate, startOfLocalDayUtc } from '../../../shared/time.js';
+import { BILL_NUMBER, insertHistoricalBill, type HistoricalBill } from '../../billing/history.js';
+import { billExportPage, billNumbersTaken, itemsOfBills, paymentsOfBills } from '../../billing/repository.js';
+import { toBill } from '../../billing/mappers.js';
+import { PAYMENT_TERMS_DAYS } from '../../billing/service.js';
+import { itemsByCodes, type ItemTable } from '../../catalogue/repository.js';
+import { patientsByCodes } from '../../patients/repository.js';
+import { usersByEmails } from '../../users/repository.js';
+import { organizationTimezone } from '../../settings/organization.js';
+import type { EntityError, TransferColumn, TransferEntity } from '../entity.js';
+import { oneOf, pastInstant, upperKey, utcRangeOf } from './common.js';
+
+/**
+ * Bills with their lines and payments, keyed by bill number. An imported bill is history: it keeps
+ * its number, time, prices, percentages and payments as the earlier system had them. Its amounts
+ * must add up by the lab's bill rule (src/shared/billing.ts): amount columns the file gives
+ * (subtotal ... final_amount) are checked against its lines, and a bill that does not add up is
+ * refused naming the column. Lines name catalogue items by type and code (the item must be in the
+ * catalogue, active or not); the patient by code, the doctor by email. No visit or sample order is
+ * made. A stored bill is not changed by an import (--update is refused): payments and
+ * cancellation are made on the bill.
+ */
+
+const columns: TransferColumn[] = [
+  { name: 'bill_number' },
+  { name: 'bill_date', kind: 'date' },
+  { name: 'created_at', kind: 'timestamp' },
+  { name: 'patient_patient_id' },
+  { name: 'patient_first_name', readOnly: true },
+  { name: 'patient_last_name', readOnly: true },
+  { name: 'doctor_email' },
+  { name: 'doctor_first_name', readOnly: true },
+  { name: 'doctor_last_name', readOnly: true },
+  { name: 'visit_type' },
+  { name: 'subtotal', kind: 'number' },
+  { name: 'consultation_fee', kind: 'number' },
+  { name: 'total_before_discount', kind: 'number' },
+  { name: 'discount_percentage', kind: 'number' },
+  { name: 'discount_amount', kind: 'number' },
+  { name: 'tax_percentage', kind: 'number' },
+  { name: 'tax_amount', kind: 'number' },
+  { name: 'final_amount', kind: 'number' },
+  { name: 'paid_amount', kind: 'number', readOnly: true },
+  { name: 'balance', kind: 'number', readOnly: true },
+  { name: 'status', readOnly: true },
+  { name: 'payment_status', readOnly: true },
+  { name: 'payment_method' },
+  { name: 'due_date', kind: 'date' },
+  { name: 'notes' },
+  { name: 'cancelled_at', kind: 'timestamp' },
+  { name: 'cancel_reason' },
+  { name: 'items', kind: 'json' },
+  { name: 'payments', kind: 'json' },
+];
+
+const itemSchema = billItemInput.omit({ item_id: true }).extend({
+  code: z.string({ error: 'code is required' }).trim().min(1, 'code is required').max(30).transform(upperKey),
+  name: optionalText(120, 'Name'),
+  list_price: rupeeAmount('List price').optional(),
+});
+
+const paymentSchema = paymentCreateSchema.and(z.object({ created_at: pastInstant('The payment time') }));
+
+const amount = (label: string) => rupeeAmount(label).optional();
+
+const schema = z
+  .object({
+    bill_number: z
+      .string({ error: 'bill_number is required' })
+      .trim()
+      .transform(upperKey)
+      .pipe(
+        z
+          .string()
+          .regex(
+            BILL_NUMBER,
+            'a bill number is OPB and its time YYYYMMDDHHmm, e.g. OPB202611211930 (-2, -3 for more bills in that minute)',
+          ),
+      ),
+    created_at: pastInstant('The bill time'),
+    bill_date: z.preprocess((v) => (v === null || v === '' ? undefined : v), isoDate('Bill date').optional()),
+    patient_patient_id: requiredText('The patient code (patient_patient_id)', 30).transform(upperKey),
+    doctor_email: optionalEmail,
+    visit_type: billCreateSchema.shape.visit_type,
+    consultation_fee: rupeeAmount('Consultation fee').default(0),
+    discount_percentage: billCreateSchema.shape.discount_percentage,
+    tax_percentage: billCreateSchema.shape.tax_percentage,
+    payment_method: billCreateSchema.shape.payment_method,
+    due_date: z.preprocess((v) => (v === null || v === '' ? undefined : v), isoDate('Due date').optional()),
+    notes: optionalText(1000),
+    cancelled_at: pastInstant('The cancellation time'),
+    cancel_reason: optionalText(300),
+    items: z
+      .array(itemSchema, { error: 'items must be a list of lines' })
+      .min(1, 'a bill has at least one line')
+      .max(100),
+    payments: z.array(paymentSchema, { error: 'payments must be a list' }).max(200).default([]),
+    subtotal: amount('Subtotal'),
+    total_before_discount: amount('Total before discount'),
+    discount_amount: amount('Discount amount'),
+    tax_amount: amount('Tax amount'),
+    final_amount: amount('Final amount'),
+  })
+  .superRefine((b, ctx) => {
+    if (b.cancelled_at && !b.cancel_reason)
+      ctx.addIssue({ code: 'custom', path: ['cancel_reason'], message: 'a cancelled bill needs its reason' });
+  });
+type Input = z.infer<typeof schema>;
+
+const TABLE: Record<'test' | 'profile' | 'package', ItemTable> = {
+  test: 'tests',
+  profile: 'test_profiles',
+  package: 'test_packages',
+};
+
+export const bills: TransferEntity<Input, true, HistoricalBill & { row: number }> = {
+  name: 'bills',
+  label: 'bill',
+  auditEntity: 'bill',
+  columns,
+  key: 'bill_number',
+  normalizeKey: upperKey,
+  requiredColumns: ['bill_number', 'patient_patient_id', 'items'],
+  createSchema: schema,
+  noUpdate: 'a stored bill is financial history; record payments, refunds and cancellations on the bill itself',
+  batchSize: 200,
+
+  async findExisting(ctx, keys) {
+    const taken = await billNumbersTaken(ctx.db, ctx.organizationId, keys);
+    return new Map([...taken].map((k) => [k, true as const]));
+  },
+
+  async plan(ctx, rows) {
+    const patients = await patientsByCodes(ctx.db, ctx.organizationId, [
+      ...new Set(rows.map((r) => r.input.patient_patient_id)),
+    ]);
+    const emails = [...new Set(rows.map((r) => r.input.doctor_email).filter((e): e is string => !!e))];
+    const doctors = new Map(
+      (await usersByEmails(ctx.db, emails))
+        .filter((u) => u.organization_id === ctx.organizationId && DOCTOR_ROLES.includes(u.role as Role))
+        .map((u) => [u.email.toLowerCase(), u]),
+    );
+    const catalogue = new Map<string, { id: number; name: string; code: string; price_paise: number }>();
+    for (const type of ['test', 'profile', 'package'] as const) {
+      const codes = [
+        ...new Set(rows.flatMap((r) => r.input.items.filter((i) => i.item_type === type).map((i) => i.code))),
+      ];
+      if (!codes.length) continue;
+      const found = await itemsByCodes<{ id: number; name: string; code: string; price_paise: number }>(
+        ctx.db,
+        TABLE[type],
+        ctx.organizationId,
+        codes,
+      );
+      for (const [code, item] of found) catalogue.set(`${type}:${code}`, item);
+    }
+    return rows.map((r) => {
+      const b = r.input;
+      const errors: EntityError[] = [];
+      const patient = patients.get(b.patient_patient_id);
+      if (!patient)
+        errors.push({
+          column: 'patient_patient_id',
+          message: `no patient with code ${b.patient_patient_id} (import the patients first)`,
+        });
+      const doctor = b.doctor_email ? doctors.get(b.doctor_email) : undefined;
+      if (b.doctor_email && !doctor)
+        errors.push({
+          column: 'doctor_email',
+          message: `no doctor or lab technician with email ${b.doctor_email} in this lab`,
+        });
+      const visitType = b.visit_type ?? (b.doctor_email ? 'doctor_visit' : 'lab_only');
+      if (visitType === 'doctor_visit' && !b.doctor_email)
+        errors.push({
+          column: 'doctor_email',
+          message: 'a doctor visit names its doctor (doctor_email), or make it lab_only',
+        });
+      if (visitType === 'lab_only' && b.consultation_fee > 0)
+        errors.push({ column: 'consultation_fee', message: 'a lab-only visit has no consultation fee' });
+      const lines = b.items.map((item, i) => {
+        const found = catalogue.get(`${item.item_type}:${item.code}`);
+        if (!found)
+          errors.push({
+            column: 'items',
+            message: `line ${i + 1}: no ${item.item_type} with code ${item.code} in the catalogue`,
+          });
+        const unit = item.price === undefined ? (found?.price_paise ?? 0) : rupeesToPaise(item.price);
+        return {
+          item_type: item.item_type,
+          test_id: item.item_type === 'test' ? (found?.id ?? null) : null,
+          profile_id: item.item_type === 'profile' ? (found?.id ?? null) : null,
+          package_id: item.item_type === 'package' ? (found?.id ?? null) : null,
+          name: item.name ?? found?.name ?? item.code,
+          code: found?.code ?? item.code,
+          qty: item.qty,
+          list_price_paise: item.list_price === undefined ? unit : rupeesToPaise(item.list_price),
+          unit_price_paise: unit,
+          gst_percent: item.gst_percent,
+          discount_percent: item.discount_percent,
+        };
+      });
+      const a = billAmounts({
+        lines: lines.map((l) => ({
+          unitPricePaise: l.unit_price_paise,
+          qty: l.qty,
+          discountPercent: l.discount_percent,
+        })),
+        consultationFeePaise: rupeesToPaise(b.consultation_fee),
+        discountPercent: b.discount_percentage,
+        taxPercent: b.tax_percentage,
+      });
+      const checks: [keyof Input, number][] = [
+        ['subtotal', a.subtotalPaise],
+        ['total_before_discount', a.totalBeforeDiscountPaise],
+        ['discount_amount', a.discountPaise],
+        ['tax_amount', a.taxPaise],
+        ['final_amount', a.finalPaise],
+      ];
+      for (const [col, paise] of checks) {
+        const given = b[col] as number | undefined;
+        if (given !== undefined && rupeesToPaise(given) !== paise)
+          errors.push({
+            column: col,
+            message: `${formatInr(rupeesToPaise(given))} does not add up: the lines and percentages give ${formatInr(paise)}`,
+          });
+      }
+      // A file from another system may date its bills by day only: the start of that day in the lab's zone.
+      const created =
+        b.created_at ??
+        (b.bill_date ? startOfLocalDayUtc(ctx.timeZone, b.bill_date).toISOString() : new Date().toISOString());
+      if (b.created_at && b.bill_date && localDate(ctx.timeZone, new Date(b.created_at)) !== b.bill_date)
+        errors.push({
+          column: 'bill_date',
+          message: `${b.bill_date} is not the day of created_at in the lab's time zone`,
+        });
+      let paid = 0;
+      b.payments.forEach((p, i) => {
+        paid += rupeesToPaise(p.amount);
+        if (paid < 0)
+          errors.push({ column: 'payments', message: `payment ${i + 1}: the refund is more than was paid before it` });
+        if (p.created_at && p.created_at < created)
+          errors.push({ column: 'payments', message: `payment ${i + 1}: it is dated before the bill` });
+      });
+      if (paid > a.finalPaise)
+        errors.push({
+          column: 'payments',
+          message: `the payments (${formatInr(paid)}) are more than the bill (${formatInr(a.finalPaise)})`,
+        });
+      if (b.cancelled_at && paid > 0)
+        errors.push({ column: 'cancelled_at', message: 'a cancelled bill keeps no payment; refund it first' });
+      if (errors.length) return { row: r.row, errors };
+      const plan: HistoricalBill & { row: number } = {
+        row: r.row,
+        bill_number: b.bill_number,
+        patient_id: patient!.id,
+        doctor_id: doctor?.id ?? null,
+        visit_type: visitType,
+        subtotal_paise: a.subtotalPaise,
+        consultation_fee_paise: a.consultationFeePaise,
+        total_before_discount_paise: a.totalBeforeDiscountPaise,
+        discount_percentage: b.discount_percentage,
+        discount_amount_paise: a.discountPaise,
+        tax_percentage: b.tax_percentage,
+        tax_amount_paise: a.taxPaise,
+        final_amount_paise: a.finalPaise,
+        payment_method: b.payment_method,
+        due_date: b.due_date ?? addDays(localDate(ctx.timeZone, new Date(created)), PAYMENT_TERMS_DAYS),
+        notes: b.notes ?? null,
+        cancelled_at: b.cancelled_at ?? null,
+        cancel_reason: b.cancel_reason ?? null,
+        created_at: created,
+        lines: lines.map((l, i) => ({
+          ...l,
+          discount_amount_paise: a.lines[i]!.discountPaise,
+          total_paise: a.lines[i]!.totalPaise,
+        })),
+        payments: b.payments.map((p) => ({
+          amount_paise: rupeesToPaise(p.amount),
+          method: p.method,
+          reference: p.reference ?? null,
+          reason: p.reason ?? null,
+          created_at: p.created_at ?? created,
+        })),
+      };
+      return { row: r.row, plan };
+    });
+  },
+
+  async write(ctx, plans) {
+    let inserted = 0;
+    for (const p of plans) {
+      const { row, ...bill } = p;
+      if ((await ctx.attempt(row, () => insertHistoricalBill(ctx.db, ctx.actor, bill))) !== undefined) inserted += 1;
+    }
+    return { inserted, updated: 0 };
+  },
+
+  filters: {
+    status: oneOf(BILL_STATUSES),
+    payment_status: oneOf(PAYMENT_STATUSES),
+    patient_patient_id: z.string().trim().min(1).transform(upperKey),
+  },
+  dateField: 'bill date (created_at)',
+  async *exportPages(db, organizationId, q) {
+    const range = await utcRangeOf(db, organizationId, q);
+    const tz = await organizationTimezone(db, organizationId);
+    const today = localDate(tz);
+    for (let afterId = 0; ;) {
+      const rows = await billExportPage(db, organizationId, {
+        afterId,
+        limit: 500,
+        fromIso: range.from,
+        beforeIso: range.before,
+      });
+      if (!rows.length) return;
+      afterId = rows[rows.length - 1]!.id;
+      const ids = rows.map((r) => r.id);
+      const items = byBill(await itemsOfBills(db, ids));
+      const pays = byBill(await paymentsOfBills(db, ids));
+      const page = rows
+        .map((r) => ({ bill: toBill(r, tz, today), r }))
+        .filter(({ bill }) => !q.where.status || bill.status === q.where.status)
+        .filter(({ bill }) => !q.where.payment_status || bill.payment_status === q.where.payment_status)
+        .filter(({ bill }) => !q.where.patient_patient_id || bill.patient_patient_id === q.where.patient_patient_id)
+        .map(({ bill, r }) => record(bill, r.doctor_email, items.get(r.id) ?? [], pays.get(r.id) ?? []));
+      if (page.length) yield page;
+      if (rows.length < 500) return;
+    }
+  },
+};
+
+function byBill<T extends { bill_id: number }>(rows: T[]): Map<number, T[]> {
+  const m = new Map<number, T[]>();
+  for (const r of rows) {
+    const list = m.get(r.bill_id);
+    if (list) list.push(r);
+    else m.set(r.bill_id, [r]);
+  }
+  return m;
+}
+
+function record(
+  b: Bill,
+  doctorEmail: string | null,
+  items: Awaited<ReturnType<typeof itemsOfBills>>,
+  payments: Awaited<ReturnType<typeof paymentsOfBills>>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const c of columns) out[c.name] = (b as unknown as Record<string, unknown>)[c.name];
+  out.doctor_email = doctorEmail;
+  out.items = items.map((i) => ({
+    item_type: i.item_type,
+    code: i.code,
+    name: i.name,
+    qty: i.qty,
+    list_price: i.list_price_paise / 100,
+    price: i.unit_price_paise / 100,
+    gst_percent: i.gst_percent,
+    discount_percent: i.discount_percent,
+  }));
+  out.payments = payments.map((p) => ({
+    amount: p.amount_paise / 100,
+    method: p.method,
+    reference: p.reference,
+    reason: p.reason,
+    created_at: p.created_at,
+  }));
+  return out;
+}
