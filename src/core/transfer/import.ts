@@ -109,9 +109,13 @@ function schemaErrors(row: number, error: z.ZodError, values: Record<string, unk
 interface Pending {
   rec: SourceRecord;
   values: Record<string, unknown>;
+  /** Columns whose cell is empty: left out of a new record (its default), cleared on an update. */
+  blanks: string[];
   key: string | null;
   errors: RowError[];
 }
+
+const isBlank = (v: unknown) => v === null || (typeof v === 'string' && v.trim() === '');
 
 export async function runImport(database: Db, actor: Actor, opts: ImportOptions): Promise<ImportResult> {
   const { entity } = opts;
@@ -164,7 +168,7 @@ export async function runImport(database: Db, actor: Actor, opts: ImportOptions)
   let fileLevel: string | null = result.message;
   if (!fileLevel && format) {
     try {
-      const source = await openSource(opts.path, format, entity, opts.mapping);
+      const source = await openSource(opts.path, format, entity, opts.mapping, opts.update);
       fileSize = source.fileSize;
       result.unit = source.unit;
       const pass = async (db: Db) => {
@@ -298,14 +302,16 @@ async function importRows(
     const keys = [...new Set(rows.map((r) => r.key).filter((k): k is string => k !== null))];
     const existing = keys.length ? await entity.findExisting(ctx, keys) : new Map<string, unknown>();
     const valid: ValidRow<unknown, unknown>[] = [];
+    // The batch's errors, reported in row order once all of its checks are done.
+    const errors: RowError[] = [];
     for (const p of rows) {
       if (p.errors.length) {
-        for (const e of p.errors) await report.add(e);
+        errors.push(...p.errors);
         continue;
       }
       const found = p.key !== null ? existing.get(p.key) : undefined;
       if (found !== undefined && !opts.update) {
-        await report.add({
+        errors.push({
           row: p.rec.row,
           column: entity.key,
           message: `${quoted(entity.keyOf ? p.key : p.values[entity.key])}: a ${entity.label} with this ${entity.keyOf ? 'key' : entity.key} is already stored${entity.updateSchema ? ' (import with --update to change it)' : ''}`,
@@ -313,9 +319,10 @@ async function importRows(
         continue;
       }
       const schema = found !== undefined ? entity.updateSchema! : entity.createSchema;
+      if (found !== undefined) for (const b of p.blanks) p.values[b] = null;
       const parsed = schema.safeParse(p.values);
       if (!parsed.success) {
-        for (const e of schemaErrors(p.rec.row, parsed.error, p.values)) await report.add(e);
+        errors.push(...schemaErrors(p.rec.row, parsed.error, p.values));
         continue;
       }
       const given = new Set(Object.keys(p.values));
@@ -324,13 +331,12 @@ async function importRows(
       if (found !== undefined) input = Object.fromEntries(Object.entries(input).filter(([k]) => given.has(k)));
       valid.push({ row: p.rec.row, input, given, existing: found });
     }
-    if (!valid.length) return;
-    const planned = await entity.plan(ctx, valid);
+    const planned = valid.length ? await entity.plan(ctx, valid) : [];
     const plans: unknown[] = [];
     const dry: WriteCounts = { inserted: 0, updated: 0 };
     for (const [i, r] of planned.entries()) {
       if ('errors' in r) {
-        for (const e of r.errors) await report.add({ row: r.row, ...e });
+        for (const e of r.errors) errors.push({ row: r.row, ...e });
         continue;
       }
       if (r.plan === DEFERRED) continue;
@@ -338,6 +344,8 @@ async function importRows(
       if (valid[i]!.existing === undefined) dry.inserted += 1;
       else dry.updated += 1;
     }
+    errors.sort((a, b) => a.row - b.row);
+    for (const e of errors) await report.add(e);
     if (report.count === 0 && !opts.dryRun && plans.length) add(await entity.write(ctx, plans));
     else if (report.count === 0 && opts.dryRun) add(dry);
   };
@@ -349,10 +357,14 @@ async function importRows(
   for await (const rec of source.records) {
     if (!rec.values && !rec.problem) continue;
     result.rows += 1;
-    const pending: Pending = { rec, values: {}, key: null, errors: [] };
+    const pending: Pending = { rec, values: {}, blanks: [], key: null, errors: [] };
     if (rec.problem) pending.errors.push({ row: rec.row, column: null, message: rec.problem });
     if (rec.values) {
       for (const [name, raw] of Object.entries(rec.values)) {
+        if (isBlank(raw)) {
+          pending.blanks.push(name);
+          continue;
+        }
         const col = columns.get(name)!;
         const cell = readCell(col.kind ?? 'text', raw, cellCtx);
         if ('error' in cell) pending.errors.push({ row: rec.row, column: name, message: cell.error });

@@ -96,6 +96,7 @@ export async function openSource(
   format: TransferFormat,
   entity: AnyEntity,
   mapping?: ColumnMapping,
+  update = false,
 ): Promise<OpenedSource> {
   const fileSize = checkedSize(path, format);
   const position: ReadPosition = { bytes: 0 };
@@ -145,11 +146,12 @@ export async function openSource(
         'Rename the header, map it with --mapping FILE ({"their header": "our_column"}, null to leave a column out), or remove the column',
     );
   }
-  const missing = entity.requiredColumns.filter((c) => !seen.has(c));
+  // An update may carry only the key and the columns it changes; rows it adds are checked one by one.
+  const missing = (update ? [entity.key] : entity.requiredColumns).filter((c) => !seen.has(c));
   if (missing.length) {
     await file.rows.return(undefined);
     throw new FileRefusedError(
-      `the file has no ${missing.join(', ')} column${missing.length === 1 ? '' : 's'}, which ${entity.name} need`,
+      `the file has no ${missing.join(', ')} column${missing.length === 1 ? '' : 's'}, which ${entity.name} need${update ? ' to be matched for --update' : ''}`,
     );
   }
   const fields = fieldAt.filter((f): f is string => f !== null);
