@@ -218,7 +218,7 @@ Without --out on a terminal the file is written here as <entity>-<date>.<ext> an
       const format: TransferFormat = flags.format ?? (flags.out ? (formatOfName(flags.out) ?? 'csv') : 'csv');
       const day = (flag: string, v: string | undefined) => {
         if (v === undefined) return undefined;
-        const r = isoDate(flag).safeParse(v.trim());
+        const r = isoDate('the date').safeParse(v.trim());
         if (!r.success) throw new UsageError(`${flag}: ${r.error.issues[0]?.message} (got "${v}")`);
         return r.data;
       };

@@ -9,7 +9,8 @@ import type { TransferColumn, TransferEntity } from '../entity.js';
 import { lowerKey, oneOf } from './common.js';
 
 /**
- * Staff accounts, keyed by email. Passwords never travel: no column carries one (or its hash), and
+ * Staff accounts, keyed by email; doctors (role doctor) are Doctor Management's, with their own
+ * entity (`lims export doctors`, with qualification and registration). Passwords never travel: no column carries one (or its hash), and
  * an imported account has none, so it cannot sign in until an administrator sets one (`lims user
  * reset-password`, or Reset Password on the Users screen). The superadmin is made by `lims setup`
  * only: an import neither creates one nor changes anyone's role to or from it.
@@ -30,11 +31,15 @@ const columns: TransferColumn[] = [
 
 const realEmail = (e: string | undefined) => e === undefined || !isNoEmailPlaceholder(e);
 const placeholder = { message: 'this address stands for a doctor without an email; export doctors instead' };
+const notDoctor = {
+  message: 'doctors are imported with lims import doctors (with their qualification and registration)',
+};
 
 const createSchema = userCreateSchema
   .omit({ password: true })
   .extend({ is_active: z.boolean({ error: 'is_active must be true or false' }).default(true) })
-  .refine((u) => realEmail(u.email), { ...placeholder, path: ['email'] });
+  .refine((u) => realEmail(u.email), { ...placeholder, path: ['email'] })
+  .refine((u) => u.role !== 'doctor', { ...notDoctor, path: ['role'] });
 type Input = z.infer<typeof createSchema>;
 type Plan = { row: number; existing: UserRow | null; input: Partial<Input> };
 
@@ -47,24 +52,37 @@ export const users: TransferEntity<Input, UserRow, Plan> = {
   normalizeKey: lowerKey,
   requiredColumns: ['email', 'first_name', 'last_name', 'role'],
   createSchema,
-  updateSchema: userUpdateSchema as z.ZodType<Partial<Input>>,
+  updateSchema: userUpdateSchema.refine((u) => u.role !== 'doctor', { ...notDoctor, path: ['role'] }) as z.ZodType<
+    Partial<Input>
+  >,
 
   async findExisting(ctx, keys) {
     const rows = await usersByEmails(ctx.db, keys);
-    return new Map(rows.filter((u) => u.organization_id === ctx.organizationId).map((u) => [u.email.toLowerCase(), u]));
+    return new Map(
+      rows
+        .filter((u) => u.organization_id === ctx.organizationId && u.role !== 'doctor')
+        .map((u) => [u.email.toLowerCase(), u]),
+    );
   },
 
   async plan(ctx, rows) {
     const fresh = rows.filter((r) => !r.existing).map((r) => r.input.email!);
-    const elsewhere = new Set((await usersByEmails(ctx.db, fresh)).map((u) => u.email.toLowerCase()));
+    const taken = new Map((await usersByEmails(ctx.db, fresh)).map((u) => [u.email.toLowerCase(), u]));
     return rows.map((r) => {
       const role = r.input.role;
       const wasSuper = r.existing?.role === 'superadmin';
-      if (!r.existing && elsewhere.has(r.input.email!))
+      const other = r.existing ? undefined : taken.get(r.input.email!);
+      if (other)
         return {
           row: r.row,
           errors: [
-            { column: 'email', message: `${r.input.email} is the sign-in of an account of another lab on this server` },
+            {
+              column: 'email',
+              message:
+                other.organization_id === ctx.organizationId
+                  ? `${r.input.email} is a doctor of this lab (Doctor Management)`
+                  : `${r.input.email} is the sign-in of an account of another lab on this server`,
+            },
           ],
         };
       if (role !== undefined && (role === 'superadmin') !== wasSuper)
@@ -109,7 +127,10 @@ export const users: TransferEntity<Input, UserRow, Plan> = {
         include_inactive: true,
       })
     ).filter(
-      (u) => !isNoEmailPlaceholder(u.email) && (q.where.is_active === undefined || u.is_active === q.where.is_active),
+      (u) =>
+        u.role !== 'doctor' &&
+        !isNoEmailPlaceholder(u.email) &&
+        (q.where.is_active === undefined || u.is_active === q.where.is_active),
     );
     const records = list.map((u) => Object.fromEntries(columns.map((c) => [c.name, u[c.name as keyof typeof u]])));
     for (let i = 0; i < records.length; i += 500) yield records.slice(i, i + 500);
