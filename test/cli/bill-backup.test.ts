@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,27 @@ import { systemActor } from '../../src/core/context.js';
 import { createPatient } from '../../src/core/patients/service.js';
 import { createBill } from '../../src/core/billing/service.js';
 import { ENGINE, freshPostgresUrl } from '../db.js';
-import { cleanup, lims, openLabDatabase, setUpLab, tempDir } from './helpers.js';
+import { findBillByNumber } from '../../src/core/billing/repository.js';
+import { billPdfById } from '../../src/core/billing/print.js';
+import { BIN, cleanup, lims, openLabDatabase, setUpLab, tempDir } from './helpers.js';
+
+/** Runs the CLI keeping its stdout as bytes (a PDF). */
+function limsBytes(args: readonly string[]): Promise<{ code: number | null; stdout: Buffer; stderr: string }> {
+  const { LIMS_DATA_DIR: _dir, ...inherited } = process.env;
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { ...inherited, HOME: tempDir('lims-home-') }, encoding: 'buffer', timeout: 20_000 },
+      (err, stdout, stderr) =>
+        resolve({
+          code: err ? (typeof err.code === 'number' ? err.code : null) : 0,
+          stdout,
+          stderr: stderr.toString(),
+        }),
+    );
+  });
+}
 
 let dir: string;
 let billNumber: string;
@@ -52,6 +72,23 @@ describe('lims bill print', () => {
     expect(text).toContain('Kiran Joshi');
   });
 
+  it('without --out writes the PDF to stdout when piped: the same bytes as the UI download', async () => {
+    const r = await limsBytes(['--data-dir', dir, 'bill', 'print', billNumber]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.subarray(0, 5).toString()).toBe('%PDF-');
+    // The route of the UI's download renders with billPdfById; the bill's own time dates the file.
+    const database = await openLabDatabase(dir);
+    try {
+      const org = (await primaryOrganization(database.db))!;
+      const bill = (await findBillByNumber(database.db, org.id, billNumber))!;
+      const { pdf } = await billPdfById(database.db, org.id, bill.id);
+      expect(Buffer.compare(r.stdout, pdf)).toBe(0);
+    } finally {
+      await database.close();
+    }
+  });
+
   it('fails with one clear line for an unknown bill number', async () => {
     const r = await lims(['--data-dir', dir, 'bill', 'print', 'OPB000000000000']);
     expect(r.code).toBe(1);
@@ -87,6 +124,24 @@ describe('lims backup and restore', () => {
       const r2 = await lims(['--data-dir', fresh, 'restore', file]);
       expect(r2.code).toBe(0);
       expect(readdirSync(fresh).some((f) => f.startsWith('lims.db.before-restore-'))).toBe(true);
+    },
+  );
+
+  it.runIf(ENGINE === 'sqlite')(
+    "names a backup by the lab's local time with its offset, and leaves no -wal or -shm beside it",
+    async () => {
+      const b = await lims(['--data-dir', dir, 'backup']);
+      expect(b.code, b.stderr).toBe(0);
+      const name = /backups\/(lims-[^ ]+\.db) /.exec(b.stdout)![1]!;
+      // The lab is in Asia/Kolkata (lims setup's default): +0530, and the hour the lab saw.
+      expect(name).toMatch(/^lims-\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2}\+0530\.db$/);
+      const hour = new Intl.DateTimeFormat('en-GB', {
+        timeZone: 'Asia/Kolkata',
+        hour: '2-digit',
+        hourCycle: 'h23',
+      }).format(new Date());
+      expect([hour, String((Number(hour) + 23) % 24).padStart(2, '0')]).toContain(name.slice(16, 18));
+      expect(readdirSync(join(dir, 'backups')).filter((f) => f.startsWith(name.replace(/\.db$/, '')))).toEqual([name]);
     },
   );
 
