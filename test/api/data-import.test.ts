@@ -406,11 +406,12 @@ describe('users and doctors', () => {
     const r = await importFile(
       'users',
       'boss.csv',
-      'email,first_name,last_name,role\nboss@lab.test,Big,Boss,superadmin\ndoctor-7@no-email.invalid,No,Mail,doctor\n',
+      'email,first_name,last_name,role\nboss@lab.test,Big,Boss,superadmin\ndoctor-7@no-email.invalid,No,Mail,receptionist\nlab.doc@lab.test,Lab,Doc,doctor\n',
     );
     expect(messages(r)).toEqual([
       'row 2, column role: a lab has one superadmin, made by lims setup; give another role',
       'row 3, column email: this address stands for a doctor without an email; export doctors instead (got "doctor-7@no-email.invalid")',
+      'row 4, column role: doctors are imported with lims import doctors (with their qualification and registration) (got "doctor")',
     ]);
   });
 
@@ -490,6 +491,49 @@ describe('bills', () => {
     await expect(importFile('bills', 'u.csv', csv, { update: true })).rejects.toThrow(
       /bills cannot be updated by an import/,
     );
+  });
+});
+
+describe('exports', () => {
+  it('writes the bills of a date range to a workbook whose amounts are numbers that sum', async () => {
+    const xlsx = await exportBytes('bills', 'xlsx');
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(xlsx as unknown as ArrayBuffer);
+    const sheet = wb.worksheets[0]!;
+    const header = (sheet.getRow(1).values as unknown[]).slice(1);
+    const col = header.indexOf('final_amount') + 1;
+    const amounts: number[] = [];
+    sheet.eachRow((row, n) => {
+      if (n > 1) amounts.push(row.getCell(col).value as number);
+    });
+    expect(amounts.every((a) => typeof a === 'number')).toBe(true);
+    const { summary } = (await lab.admin.get('/api/bills/summary')).json();
+    expect(amounts.length).toBe(summary.total_bills);
+    expect(amounts.reduce((x, y) => x + y, 0)).toBeCloseTo(summary.total_amount, 2);
+    // A day with no bills gives the header alone.
+    const out = new PassThrough();
+    const chunks: Buffer[] = [];
+    out.on('data', (c: Buffer) => chunks.push(c));
+    await runExport(lab.database.db, actor, {
+      entity: entityNamed('bills')!,
+      format: 'csv',
+      query: { from: '2001-01-01', to: '2001-01-31', where: {} },
+      out,
+      fileName: null,
+      origin: 'cli',
+    });
+    expect(Buffer.concat(chunks).toString('utf8').split('\r\n').filter(Boolean)).toHaveLength(1);
+  });
+
+  it('writes text that looks like a formula as text in a workbook, and with an apostrophe in CSV', async () => {
+    const xlsx = await exportBytes('patients', 'xlsx', { search: 'मीरा' });
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(xlsx as unknown as ArrayBuffer);
+    const sheet = wb.worksheets[0]!;
+    const header = (sheet.getRow(1).values as unknown[]).slice(1);
+    const cell = sheet.getRow(2).getCell(header.indexOf('allergies') + 1);
+    expect(cell.type).toBe(ExcelJS.ValueType.String);
+    expect(cell.value).toBe('=HYPERLINK("http://x","y")');
   });
 });
 

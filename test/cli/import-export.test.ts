@@ -272,7 +272,7 @@ describe('lims import', () => {
     const entity = await lims(['--data-dir', b, 'import', 'patient', file]);
     expect(entity.code).toBe(2);
     expect(entity.stderr).toMatch(
-      /^lims: unknown entity 'patient' \(did you mean patients\?\); one of patients, doctors/,
+      /^lims: unknown entity 'patient' \(did you mean patients\?\); one of users, doctors, tests, profiles, packages, patients, bills, samples, results\n$/,
     );
     const upd = await lims(['--data-dir', b, 'import', 'bills', file, '--update']);
     expect(upd.code).toBe(2);

@@ -14,12 +14,12 @@ import { results } from './entities/results.js';
  * its tests, a bill its patient). Adding an entity is one file in ./entities and one line here.
  */
 export const ENTITIES: readonly AnyEntity[] = [
-  patients,
-  doctors,
   users,
+  doctors,
   tests,
   profiles,
   packages,
+  patients,
   bills,
   samples,
   results,
