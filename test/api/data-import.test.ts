@@ -111,6 +111,11 @@ describe('patients', () => {
     expect(meera.allergies).toBe(`'=HYPERLINK("http://x","y")`);
     expect(rows.find((p) => p.first_name === 'Ramesh')!.address).toBe('Flat 2; MG Road\nBengaluru');
     expect(rows.find((p) => p.first_name === 'Ramesh')!.phone).toBe('9845012345');
+    // The search index holds them (SQLite's triggers, PostgreSQL's words and prefix counts).
+    for (const q of ['Rame', 'मीरा', '98450 12345']) {
+      const found = (await lab.admin.get(`/api/patients?search=${encodeURIComponent(q)}`)).json();
+      expect(found.total, q).toBe(1);
+    }
   });
 
   it('refuses the whole file for one bad row, naming row (header = row 1) and column, and stores nothing', async () => {
@@ -327,6 +332,8 @@ describe('the test menu', () => {
     // A calculated test before the tests its formula names, and a choice test.
     tests.splice(1, 0, 'MCALC,Menu ratio,Biochemistry,0,,,Blood,calculated,M001 / M002,');
     tests.push('MCHOICE,Menu antigen,Serology,250,,,Blood,choice,,"Positive, Negative"');
+    const dry = await importFile('tests', 'menu.csv', tests.join('\n'), { dryRun: true });
+    expect(dry).toMatchObject({ status: 'completed', inserted: 302, updated: 0 });
     const t = await importFile('tests', 'menu.csv', tests.join('\n'));
     expect(t.status, messages(t).join('\n')).toBe('completed');
     expect(t.inserted).toBe(302);

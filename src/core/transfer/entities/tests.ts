@@ -95,7 +95,13 @@ export const tests: TransferEntity<TestCreate, CatalogueExisting, Plan> = {
         });
       else ready.push({ ...w, needs });
     }
-    if (!write || errors.length) return { inserted, updated, errors };
+    // A dry run (or a file with errors) says what would be stored, and stores nothing.
+    if (!write || errors.length)
+      return {
+        inserted: ready.filter((w) => w.plan.id === null).length,
+        updated: ready.filter((w) => w.plan.id !== null).length,
+        errors,
+      };
     // Inputs first: a calculated test whose formula names another calculated test waits for it.
     let left = ready;
     while (left.length) {
