@@ -102,7 +102,7 @@ export function AuthenticatorSetup({ setup }: { setup: TwoFactorSetup }) {
           <div className="mt-1 flex flex-wrap items-center gap-2">
             <code
               aria-label={`Key: ${grouped}`}
-              className="rounded bg-slate-100 px-2 py-1 font-mono text-[13px] tracking-wide break-all text-slate-900"
+              className="rounded bg-slate-100 px-2 py-1 font-mono text-[13px] tracking-wide break-words text-slate-900"
             >
               {grouped}
             </code>
@@ -111,6 +111,10 @@ export function AuthenticatorSetup({ setup }: { setup: TwoFactorSetup }) {
           <p className="mt-1 text-xs text-slate-600">
             Account: {setup.account} · Issuer: {setup.issuer}
           </p>
+          {/* On the phone itself there is no QR code to scan: the otpauth link opens the app. */}
+          <a href={setup.otpauth_uri} className="mt-1 inline-block text-[13px] text-primary-700 underline">
+            Open in an authenticator app on this device
+          </a>
         </div>
       </div>
     </div>
