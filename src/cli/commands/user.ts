@@ -3,6 +3,7 @@ import { createUser, deactivateUser, listUsers, resetPassword, updateUser } from
 import { findUserByEmail, type UserRow } from '../../core/users/repository.js';
 import { ROLES, ROLE_LABELS, type Role } from '../../shared/roles.js';
 import { passwordResetSchema, userCreateSchema, type User } from '../../shared/schemas/users.js';
+import { resetUserTwoFactor } from '../../core/two-factor/service.js';
 import { withLab, type Lab } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { isInteractive, parseFlags, validatorFor } from '../flags.js';
@@ -86,6 +87,20 @@ Example:
     .description('deactivate a user: they can no longer sign in and their open sessions end (records keep their name)')
     .argument('<email>', "the user's email address")
     .action((email: string, _flags: unknown, cmd: Command) => withLab(cmd, (lab) => setActive(lab, email, false, out)));
+
+  user
+    .command('reset-two-factor')
+    .description(
+      "switch a user's two-factor sign-in off (a lost phone) and end their open sessions; if the lab requires it, they set up a new authenticator at their next sign-in",
+    )
+    .argument('<email>', "the user's email address")
+    .action((email: string, _flags: unknown, cmd: Command) =>
+      withLab(cmd, async (lab) => {
+        const row = await findInLab(lab, email);
+        await resetUserTwoFactor(lab.database.db, lab.actor, row.id);
+        out.line(`Two-factor sign-in reset for ${row.email}; their open sessions were ended.`);
+      }),
+    );
 
   user
     .command('activate')

@@ -10,6 +10,11 @@ import { createSession, deleteSession } from './sessions.js';
 import { SignInLimits, waitText, type SignInTicket } from './throttle.js';
 import { LOGIN_MAX_FAILURES } from '../../shared/constants.js';
 import type { Role } from '../../shared/roles.js';
+import type { UserRow } from '../users/repository.js';
+import type { TwoFactorChallenge } from '../../shared/schemas/two-factor.js';
+import { SecretBox } from '../two-factor/secret-box.js';
+import { TwoFactorSignIn } from '../two-factor/sign-in.js';
+import { TwoFactorAccounts } from '../two-factor/service.js';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 
@@ -17,6 +22,11 @@ export interface LoginResult {
   user: User;
   token: string;
   expiresAt: Date;
+}
+
+/** A right password that needs a second step (two-factor): no session yet. */
+export interface LoginChallenge {
+  twoFactor: TwoFactorChallenge;
 }
 
 /** Staff sign-in limits: see SignInLimits and docs/security.md. */
@@ -29,11 +39,30 @@ export const STAFF_SIGN_IN_LIMITS = {
 
 export class AuthService {
   readonly limits = new SignInLimits(STAFF_SIGN_IN_LIMITS);
+  /** The code step of sign-in (src/core/two-factor/sign-in.ts). */
+  readonly twoFactor: TwoFactorSignIn;
+  /** One's own authenticator (set up, turn off, recovery codes), counted in the same limits. */
+  readonly twoFactorAccounts: TwoFactorAccounts;
 
-  constructor(private readonly db: Db) {}
+  /** `secrets` seals two-factor secrets (the data dir's key file in `lims serve`). */
+  constructor(
+    private readonly db: Db,
+    secrets: SecretBox = SecretBox.inMemory(),
+  ) {
+    this.twoFactor = new TwoFactorSignIn(db, secrets, this.limits, (row, meta, audit) =>
+      this.#startSession(row, meta, audit),
+    );
+    this.twoFactorAccounts = new TwoFactorAccounts(db, secrets, this.limits);
+  }
 
-  /** Unknown email, wrong password and deactivated user all answer the same 401, in about the same time. */
-  async login(input: LoginInput, meta: { ip: string; userAgent: string | null }): Promise<LoginResult> {
+  /**
+   * Unknown email, wrong password and deactivated user all answer the same 401, in about the same time.
+   * A right password for a user who needs a second step answers a challenge (no session).
+   */
+  async login(
+    input: LoginInput,
+    meta: { ip: string; userAgent: string | null },
+  ): Promise<LoginResult | LoginChallenge> {
     const account = `email:${input.email}`;
     const ticket = this.limits.reserve(account, meta.ip);
     if (typeof ticket === 'number') {
@@ -42,7 +71,8 @@ export class AuthService {
     try {
       return await this.#check(input, meta, ticket);
     } finally {
-      // #check ends the ticket with fail or succeed; after an unexpected error it is given back.
+      // #check ends the ticket with fail or succeed; when a second step follows, or after an unexpected
+      // error, it is given back.
       ticket.release();
     }
   }
@@ -77,12 +107,28 @@ export class AuthService {
       }
       throw new UnauthorizedError(INVALID_CREDENTIALS);
     }
+    // Two-factor: the password alone neither starts a session nor clears the failures (codes count too).
+    const twoFactor = await this.twoFactor.afterPassword(row);
+    if (twoFactor) return { twoFactor };
     ticket.succeed();
+    return this.#startSession(row, meta);
+  }
+
+  async #startSession(
+    row: UserRow,
+    meta: { ip: string; userAgent: string | null },
+    audit?: Record<string, unknown>,
+  ): Promise<LoginResult> {
     const session = await createSession(this.db, row, meta);
     const now = nowIso();
     await this.db.transaction().execute(async (trx) => {
       await updateUserRow(trx, row.id, { last_login: now });
-      await writeAudit(trx, actorFor(row, meta), { action: 'login', entity: 'session', entityId: row.id });
+      await writeAudit(trx, actorFor(row, meta), {
+        action: 'login',
+        entity: 'session',
+        entityId: row.id,
+        ...(audit ? { newValues: audit } : {}),
+      });
     });
     return { user: toUser({ ...row, last_login: now }), ...session };
   }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ForbiddenError, MaintenanceError, UnauthorizedError } from '../../core/errors.js';
 import { refuseCrossSite } from './csrf.js';
+import { secureCookie } from './cookies.js';
 import { noStore, takePublicRequest } from './request-guards.js';
 import { resolveSession, sessionFromMemory, touchSession, type SessionUser } from '../../core/auth/sessions.js';
 import { actorFor } from '../../core/auth/service.js';
@@ -12,6 +13,22 @@ import type { RouteAccess } from '../types.js';
 import type { RouteContract } from '../../shared/api/contract.js';
 
 export const SESSION_COOKIE = 'lims_session';
+
+/** Sets the staff session cookie once a sign-in has completed (the password, and the code if asked). */
+export function setSessionCookie(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  session: { token: string; expiresAt: Date },
+): void {
+  reply.setCookie(SESSION_COOKIE, session.token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: secureCookie(app, req),
+    expires: session.expiresAt,
+  });
+}
 
 /** The signed-in staff member of a route that declared a permission; the hook has already checked it. */
 export function actorOf(req: FastifyRequest): Actor {

@@ -3,20 +3,15 @@ import { authApi } from '../../shared/api/auth.js';
 import { logout } from '../../core/auth/service.js';
 import { toUser } from '../../core/users/repository.js';
 import { demoCredentials } from '../../core/setup/demo.js';
-import { SESSION_COOKIE, actorOf } from '../plugins/auth.js';
+import { SESSION_COOKIE, actorOf, setSessionCookie } from '../plugins/auth.js';
 import { route } from '../contract.js';
-import { secureCookie } from '../plugins/cookies.js';
 
 export async function authRoutes(app: FastifyInstance) {
   route(app, authApi.login, async (req, reply) => {
     const result = await app.auth.login(req.body, { ip: req.ip, userAgent: req.headers['user-agent'] ?? null });
-    reply.setCookie(SESSION_COOKIE, result.token, {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: secureCookie(app, req),
-      expires: result.expiresAt,
-    });
+    // Two-factor: no session until the code (routes/two-factor.ts).
+    if ('twoFactor' in result) return { two_factor: result.twoFactor };
+    setSessionCookie(app, req, reply, result);
     return { user: result.user };
   });
 

@@ -53,10 +53,9 @@ export const settingsFields = {
   passwordPolicy: z.enum(PASSWORD_POLICIES, {
     error: `Password policy must be one of ${PASSWORD_POLICIES.join(', ')}`,
   }),
-  // Two-factor sign-in (TOTP) is not built yet: the switch is refused rather than stored and ignored.
-  twoFactorAuth: z.literal(false, {
-    error: 'Two-factor sign-in is not available in this version of lims yet; it cannot be switched on',
-  }),
+  // On: staff sign in with a code from an authenticator app too; those without one set it up at their
+  // next sign-in. The server refuses to turn it on for an administrator who has not set up their own.
+  twoFactorAuth: flag('Two-factor authentication'),
   auditLogging: z.literal(true, {
     error: 'Audit logging cannot be switched off: the audit trail is the lab’s record of who did what',
   }),

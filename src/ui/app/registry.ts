@@ -3,6 +3,7 @@ import { NAV_GROUPS_ORDER, type ScreenDef } from '@/lib/screens';
 import { UPCOMING_SCREENS } from './upcoming';
 // Each feature declares its own screens. A new feature adds one line here; a new screen of an
 // existing feature touches only that feature's screens.ts.
+import { screens as account } from '@/features/account/screens';
 import { screens as audit } from '@/features/audit/screens';
 import { screens as auth } from '@/features/auth/screens';
 import { screens as billing } from '@/features/billing/screens';
@@ -41,6 +42,7 @@ export const SCREENS: readonly ScreenDef[] = [
   ...doctors,
   ...audit,
   ...notifications,
+  ...account,
   ...system,
   ...UPCOMING_SCREENS,
 ];

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { User, UserCreate, UserUpdate } from '@shared/schemas/users';
 import { auditApi, signInApi, usersApi } from '@shared/api/users';
+import { userTwoFactorApi } from '@shared/api/two-factor';
 import { call } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { fullName, shellKeys } from '@/lib/session';
@@ -106,5 +107,34 @@ export function useResetPasswordMutation() {
       return invalidate();
     },
     onError: (err) => notify.error('Failed to reset password', err),
+  });
+}
+
+/** A user's two-factor sign-in, as an administrator sees it (never the secret). */
+export function useUserTwoFactor(user: User | null) {
+  return useQuery({
+    queryKey: ['users', 'two-factor', user?.id],
+    queryFn: () => call(userTwoFactorApi.status, { params: { id: user!.id } }).then((r) => r.two_factor),
+    enabled: user !== null,
+  });
+}
+
+/** A lost phone: two-factor off and the user's sessions ended; they set it up again if the lab requires it. */
+export function useResetTwoFactorMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (user: User) =>
+      call(userTwoFactorApi.reset, { params: { id: user.id } }).then((r) => ({ user, status: r.two_factor })),
+    onSuccess: async ({ user, status }) => {
+      qc.setQueryData(['users', 'two-factor', user.id], status);
+      notify.success(
+        'Two-factor sign-in reset',
+        status.required
+          ? `${fullName(user)} sets up a new authenticator at their next sign-in.`
+          : `${fullName(user)} signs in with their password only until they set it up again.`,
+      );
+      await qc.invalidateQueries({ queryKey: ['audit'] });
+    },
+    onError: (err) => notify.error('Failed to reset two-factor sign-in', err),
   });
 }

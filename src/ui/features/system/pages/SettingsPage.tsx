@@ -1,4 +1,5 @@
 import { useMemo, useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   Bell,
@@ -264,11 +265,21 @@ function SettingsEditor({ saved }: { saved: Settings }) {
             )}
           />
         </FormField>
-        <Locked
-          label="Two-factor authentication"
-          checked={false}
-          reason="Sign-in with an authenticator app code is not available in this version yet."
-        />
+        <div className="space-y-1">
+          {flag('twoFactorAuth', 'Two-factor authentication')}
+          {errors.twoFactorAuth ? (
+            <p className="text-xs text-red-700">{errors.twoFactorAuth}</p>
+          ) : (
+            <p className="text-xs text-slate-600">
+              Staff sign in with a code from an authenticator app as well as their password; those without one set it up
+              at their next sign-in. Set up{' '}
+              <Link to="/account/two-factor" className="text-primary-700 underline">
+                your own
+              </Link>{' '}
+              first.
+            </p>
+          )}
+        </div>
         <Locked
           label="Audit logging"
           checked

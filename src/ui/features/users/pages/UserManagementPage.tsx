@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { KeyRound, LockOpen, Pencil, RotateCcw, UserMinus, UserPlus } from 'lucide-react';
+import { KeyRound, LockOpen, Pencil, RotateCcw, ShieldCheck, UserMinus, UserPlus } from 'lucide-react';
 import type { User } from '@shared/schemas/users';
 import {
   Badge,
@@ -20,6 +20,7 @@ import { useDeactivateUserMutation, useReactivateUserMutation, useUnlockSignInMu
 import { can, isRole, mayManage, ROLE_FILTER_OPTIONS, roleLabel } from '@/lib/roles';
 import { UserFormDialog } from '../components/UserFormDialog';
 import { ResetPasswordDialog } from '../components/ResetPasswordDialog';
+import { TwoFactorDialog } from '../components/TwoFactorDialog';
 
 const columns: Column<User>[] = [
   {
@@ -81,6 +82,7 @@ function UserManagement() {
   const [formUser, setFormUser] = useState<User | null>(null);
   const [formOpen, setFormOpen] = useState(false);
   const [resetUser, setResetUser] = useState<User | null>(null);
+  const [twoFactorUser, setTwoFactorUser] = useState<User | null>(null);
   const [deactivating, setDeactivating] = useState<User | null>(null);
   const deactivate = useDeactivateUserMutation();
   const reactivate = useReactivateUserMutation();
@@ -109,6 +111,13 @@ function UserManagement() {
       onClick: (u) => unlock.mutate(u),
       hidden: (u) => !u.is_active || !manageable(u),
       disabled: () => unlock.isPending,
+    },
+    {
+      label: (u) => `Two-factor sign-in of ${fullName(u)}`,
+      icon: <ShieldCheck />,
+      onClick: setTwoFactorUser,
+      // One's own is changed from the account menu, with a code or the password.
+      hidden: (u) => !u.is_active || u.id === me.id || !manageable(u),
     },
     {
       label: (u) => `Reactivate ${fullName(u)}`,
@@ -194,6 +203,7 @@ function UserManagement() {
 
       <UserFormDialog open={formOpen} onOpenChange={setFormOpen} user={formUser} />
       <ResetPasswordDialog user={resetUser} onClose={() => setResetUser(null)} />
+      <TwoFactorDialog user={twoFactorUser} onClose={() => setTwoFactorUser(null)} />
       <ConfirmDialog
         open={deactivating !== null}
         onOpenChange={(o) => !o && setDeactivating(null)}
