@@ -10,6 +10,7 @@ import {
   type OrganizationRow,
 } from './organization.js';
 import { updateOrganizationRow } from './repository.js';
+import { gateNotificationSwitches } from '../messaging/service.js';
 
 /**
  * System Settings (issue 13): the lab's name, contact and regional settings live in the
@@ -70,6 +71,7 @@ export async function updateSettings(db: Db, actor: Actor, patch: SettingsUpdate
     const org = await getOrganization(trx, actor.organizationId);
     const before = toSettings(org);
     const after = { ...before, ...definedOnly(patch) } as Settings;
+    await gateNotificationSwitches(trx, org.id, before, after, 'update');
     return save(trx, actor, org, before, after, 'update');
   });
 }
@@ -89,7 +91,7 @@ export async function resetSettings(db: Db, actor: Actor): Promise<Settings> {
       currency: 'INR',
       ...Object.fromEntries(JSON_FIELDS.map((k) => [k, DEFAULT_SETTINGS[k]])),
     } as Settings;
-    return save(trx, actor, org, before, after, 'reset');
+    return save(trx, actor, org, before, await gateNotificationSwitches(trx, org.id, before, after, 'reset'), 'reset');
   });
 }
 
