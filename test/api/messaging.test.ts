@@ -696,7 +696,7 @@ describe('the outbox sender', () => {
         intervalMs: 100,
       },
     );
-    for (let i = 0; i < 100 && !lines.some((l) => l.includes('outbox delivered')); i++)
+    for (let i = 0; i < 100 && !lines.some((l) => l.includes('outbox messages handled')); i++)
       await new Promise((r) => setTimeout(r, 50));
     await sender.stop();
     expect(lines.some((l) => l.includes('"code":"HTTP_500"'))).toBe(true);

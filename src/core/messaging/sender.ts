@@ -140,7 +140,7 @@ export function startOutboxSender(
           { outboxId: e.id, channel: e.channel, attempt: e.attempt, code: e.code, willRetry: e.outcome === 'retry' },
           'a message of the outbox was not delivered',
         );
-    if (r.events.length) log.info({ sent: r.sent, retrying: r.retrying, failed: r.failed }, 'outbox delivered');
+    if (r.events.length) log.info({ sent: r.sent, retrying: r.retrying, failed: r.failed }, 'outbox messages handled');
     if (Date.now() - lastPrune > 3_600_000) {
       lastPrune = Date.now();
       const removed = await pruneOutbox(db(), new Date(Date.now() - KEEP_DAYS * 86_400_000).toISOString());

@@ -61,6 +61,8 @@ export const smtpUpdateSchema = z.object({
   fromName: optionalText(100, 'From name'),
 });
 export type SmtpUpdate = z.infer<typeof smtpUpdateSchema>;
+/** What a client sends (numbers may be decimal strings). */
+export type SmtpUpdateInput = z.input<typeof smtpUpdateSchema>;
 
 export const smtpSettingsSchema = z.object({
   /** A mail server is saved: email can be switched on. */
@@ -128,6 +130,7 @@ export const smsUpdateSchema = z
       });
   });
 export type SmsUpdate = z.infer<typeof smsUpdateSchema>;
+export type SmsUpdateInput = z.input<typeof smsUpdateSchema>;
 
 export const smsSettingsSchema = z.object({
   configured: z.boolean(),
