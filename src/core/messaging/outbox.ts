@@ -139,6 +139,13 @@ export interface ReportReady {
   heldForBill: string | null;
 }
 
+/** Whether a lab tells patients and doctors of ready reports: the switch on and a channel saved. */
+export async function reportNotificationsOn(trx: Db, org: OrganizationRow): Promise<boolean> {
+  if (!settingsOf(org).reportNotifications) return false;
+  const on = await channelsOf(trx, org, { email: true, sms: true });
+  return on.email || on.sms;
+}
+
 /**
  * reportNotifications: when a report is ready (every test verified, every critical value
  * telephoned), the patient and the referring doctor are told, by email (mail server saved) and by

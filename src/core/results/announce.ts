@@ -8,7 +8,7 @@ import { findSampleRow } from '../samples/repository.js';
 import { findPatient } from '../patients/repository.js';
 import { findUser } from '../users/repository.js';
 import { portalAccessOf } from '../portal/repository.js';
-import { queueReportReady } from '../messaging/outbox.js';
+import { queueReportReady, reportNotificationsOn } from '../messaging/outbox.js';
 import { reportHead, uncalledCriticals } from './entry-repository.js';
 
 /** The notifications results raise, written in the transaction that stores the value. */
@@ -57,8 +57,8 @@ export async function announceAmendment(
  */
 export async function announceReportReady(trx: Db, actor: Actor, sampleId: number): Promise<void> {
   const org = await getOrganization(trx, actor.organizationId);
+  if (!(await reportNotificationsOn(trx, org))) return;
   const settings = settingsOf(org);
-  if (!settings.reportNotifications) return;
   const head = await reportHead(trx, actor.organizationId, sampleId);
   if (!head || head.status !== 'completed' || !head.reported_at) return;
   if ((await uncalledCriticals(trx, sampleId)).length) return;
