@@ -598,6 +598,8 @@ describe('notifications by email and SMS', () => {
         startedBy: who.id,
       });
     expect(await rowsAfter(before)).toHaveLength(6);
+    // A stopping server claims nothing more.
+    expect((await deliverDue(lab.database.db, { signal: AbortSignal.abort() })).events).toEqual([]);
     const [a, b] = await Promise.all([deliverDue(lab.database.db), deliverDue(lab.database.db)]);
     expect(a.sent + b.sent).toBe(6);
     const got = mails

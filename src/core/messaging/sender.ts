@@ -62,13 +62,17 @@ async function deliverOne(
 }
 
 /** Sends every message due at `now` (up to a batch), one at a time; what happened to each. */
-export async function deliverDue(db: Db, opts: { now?: Date; limit?: number } = {}): Promise<DeliveryReport> {
+export async function deliverDue(
+  db: Db,
+  opts: { now?: Date; limit?: number; signal?: AbortSignal } = {},
+): Promise<DeliveryReport> {
   const clock = () => opts.now ?? new Date();
   const now = clock();
   await releaseStaleClaims(db, new Date(now.getTime() - STALE_CLAIM_MS).toISOString(), now.toISOString());
   const report: DeliveryReport = { sent: 0, retrying: 0, failed: 0, events: [] };
   const configs = new Map<number, { smtp?: SmtpRow | undefined; sms?: SmsRow | undefined }>();
   for (const id of await dueOutboxIds(db, now.toISOString(), opts.limit ?? BATCH)) {
+    if (opts.signal?.aborted) break; // the server is stopping: the rest stay pending for the next one
     const row = await claimOutboxRow(db, id, clock().toISOString());
     if (!row) continue; // another server took it
     let config = configs.get(row.organization_id);
@@ -122,8 +126,7 @@ export interface SenderLog {
 /**
  * Runs `deliverDue` shortly after start and then every `intervalMs`, one run at a time, on whatever
  * database `db()` names now (the wizard may move the lab to PostgreSQL); once an hour it removes
- * messages older than KEEP_DAYS. The timers do not hold the process open; `stop` ends them and
- * waits for a run under way.
+ * messages older than KEEP_DAYS. The timers do not hold the process open.
  */
 export function startOutboxSender(
   db: () => Db,
@@ -132,8 +135,9 @@ export function startOutboxSender(
 ): { stop: () => Promise<void> } {
   let running: Promise<void> | null = null;
   let lastPrune = 0;
+  const stopping = new AbortController();
   const once = async () => {
-    const r = await deliverDue(db());
+    const r = await deliverDue(db(), { signal: stopping.signal });
     for (const e of r.events)
       if (e.outcome !== 'sent')
         log.warn(
@@ -160,7 +164,9 @@ export function startOutboxSender(
   first.unref();
   every.unref();
   return {
+    /** Ends the timers and waits for the message being sent (the rest of a batch is left pending). */
     stop: async () => {
+      stopping.abort();
       clearTimeout(first);
       clearInterval(every);
       await running;
