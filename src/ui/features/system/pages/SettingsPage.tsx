@@ -55,7 +55,9 @@ import {
   type AuditChainReport,
   type Settings,
 } from '../api';
-import { ChannelSwitches, EmailSection, SmsSection } from '../components/MessagingSettings';
+import { ChannelSwitches } from '../components/ChannelSwitches';
+import { EmailSection } from '../components/EmailSection';
+import { SmsSection } from '../components/SmsSection';
 
 type Errors = Partial<Record<keyof Settings, string>>;
 
