@@ -13,6 +13,7 @@ import type {
 } from '../../shared/schemas/notifications.js';
 import { insertNotificationRows } from './repository.js';
 import { toNotification } from './mappers.js';
+import { queueAnnouncement } from '../messaging/outbox.js';
 
 /**
  * The events lims announces, each with what the text needs. The lab's work names the patient and
@@ -220,6 +221,8 @@ export async function notify(
     recipients,
     notifications: [],
   };
+  // Email and SMS (emailNotifications, smsNotifications): queued in this transaction, sent after commit.
+  await queueAnnouncement(trx, org, announcement);
   if (!settingsOf(org).pushNotifications || !recipients.length) return announcement;
   const now = nowIso();
   const rows = await insertNotificationRows(

@@ -25,6 +25,7 @@ import {
 } from './entry-repository.js';
 import { getResult } from './service.js';
 import { qcGate } from '../qc/runs.js';
+import { announceReportReady } from './announce.js';
 import { hasPermission } from '../../shared/roles.js';
 
 /**
@@ -131,6 +132,7 @@ async function completeIfAllVerified(trx: Db, actor: Actor, sampleId: number, no
     oldValues: { status: 'processing' },
     newValues: { status: 'completed', reported_at: now, notes: 'all results verified' },
   });
+  await announceReportReady(trx, actor, sampleId);
 }
 
 async function allowSelfVerification(db: Db, organizationId: number): Promise<boolean> {
@@ -251,6 +253,8 @@ export async function logCriticalCall(db: Db, actor: Actor, id: number, input: C
       entityId: id,
       newValues: { critical_call: { called_to: values.called_to, called_at: calledAt, read_back: true } },
     });
+    // The last call may be what the report waited for.
+    await announceReportReady(trx, actor, row.sample_id);
   });
   return getResult(db, actor.organizationId, id);
 }

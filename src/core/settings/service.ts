@@ -12,6 +12,7 @@ import {
 import { updateOrganizationRow } from './repository.js';
 import { ValidationError } from '../errors.js';
 import { hasTwoFactor } from '../two-factor/service.js';
+import { gateNotificationSwitches } from '../messaging/service.js';
 
 /**
  * System Settings (issue 13): the lab's name, contact and regional settings live in the
@@ -73,6 +74,7 @@ export async function updateSettings(db: Db, actor: Actor, patch: SettingsUpdate
     const before = toSettings(org);
     const after = { ...before, ...definedOnly(patch) } as Settings;
     if (after.twoFactorAuth && !before.twoFactorAuth) await assertMayRequireTwoFactor(trx, actor);
+    await gateNotificationSwitches(trx, org.id, before, after, 'update');
     return save(trx, actor, org, before, after, 'update');
   });
 }
@@ -92,7 +94,7 @@ export async function resetSettings(db: Db, actor: Actor): Promise<Settings> {
       currency: 'INR',
       ...Object.fromEntries(JSON_FIELDS.map((k) => [k, DEFAULT_SETTINGS[k]])),
     } as Settings;
-    return save(trx, actor, org, before, after, 'reset');
+    return save(trx, actor, org, before, await gateNotificationSwitches(trx, org.id, before, after, 'reset'), 'reset');
   });
 }
 

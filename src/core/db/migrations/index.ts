@@ -9,6 +9,7 @@ import { sql as backupRuns } from './008_backup_runs.js';
 import { sql as notifications } from './009_notifications.js';
 import { sql as doctors } from './010_doctors.js';
 import { sql as twoFactor } from './011_two_factor.js';
+import { sql as messaging } from './012_messaging.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
 
@@ -49,4 +50,5 @@ export const migrations: Migration[] = [
   { version: 9, name: 'notifications', sql: notifications },
   { version: 10, name: 'doctors', sql: doctors },
   { version: 11, name: 'two_factor', sql: twoFactor },
+  { version: 12, name: 'messaging', sql: messaging },
 ];

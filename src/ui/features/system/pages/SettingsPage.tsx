@@ -56,6 +56,9 @@ import {
   type AuditChainReport,
   type Settings,
 } from '../api';
+import { ChannelSwitches } from '../components/ChannelSwitches';
+import { EmailSection } from '../components/EmailSection';
+import { SmsSection } from '../components/SmsSection';
 
 type Errors = Partial<Record<keyof Settings, string>>;
 
@@ -227,22 +230,11 @@ function SettingsEditor({ saved }: { saved: Settings }) {
           {flag('pushNotifications', 'In-app notifications (the bell)')}
           <p className="text-xs text-slate-600">Critical results, rejected samples, amended results, overdue bills.</p>
         </div>
-        <Locked
-          label="Email notifications"
-          checked={draft.emailNotifications}
-          reason="No mail server (SMTP) can be set up in this version yet, so nothing is emailed."
-        />
-        <Locked
-          label="SMS notifications"
-          checked={draft.smsNotifications}
-          reason="No SMS gateway can be set up in this version yet, so no SMS is sent."
-        />
-        <Locked
-          label="Report notifications"
-          checked={draft.reportNotifications}
-          reason="Patients and doctors are not messaged when a report is ready in this version yet."
-        />
+        <ChannelSwitches values={draft} onChange={set} errors={errors} />
       </Section>
+
+      <EmailSection />
+      <SmsSection />
 
       <Section icon={<Lock />} title="Security" description="Sessions, passwords and the audit trail.">
         <FormField
