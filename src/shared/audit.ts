@@ -25,6 +25,8 @@ export const AUDIT_ENTITIES = {
   portal_session: 'Portal session',
   collection_location: 'Collection location',
   starter_catalogue: 'Starter catalogue',
+  tenant: 'Tenant',
+  invitation: 'Invitation',
 } as const satisfies Record<string, string>;
 
 export type AuditEntityKey = keyof typeof AUDIT_ENTITIES;

@@ -9,7 +9,11 @@ import { secureCookie } from '../plugins/cookies.js';
 
 export async function authRoutes(app: FastifyInstance) {
   route(app, authApi.login, async (req, reply) => {
-    const result = await app.auth.login(req.body, { ip: req.ip, userAgent: req.headers['user-agent'] ?? null });
+    const result = await app.auth.login(req.body, {
+      ip: req.ip,
+      userAgent: req.headers['user-agent'] ?? null,
+      host: req.hostname,
+    });
     reply.setCookie(SESSION_COOKIE, result.token, {
       path: '/',
       httpOnly: true,

@@ -8,8 +8,10 @@ import { sql as searchPrefixes } from './007_search_prefixes.js';
 import { sql as backupRuns } from './008_backup_runs.js';
 import { sql as notifications } from './009_notifications.js';
 import { sql as doctors } from './010_doctors.js';
+import { sql as tenants, sqliteSteps as tenantsSqlite, usersEmailPerLabPostgres } from './013_tenants.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
+import type Database from 'better-sqlite3';
 
 export interface Migration {
   version: number;
@@ -18,6 +20,12 @@ export interface Migration {
   sql: string;
   /** The PostgreSQL script, when the translation of the SQLite one (toPostgres) is not enough. */
   postgres?: string;
+  /**
+   * SQLite: work SQL alone cannot do (a table rebuild, see ../rebuild.ts), run after `sql` in the
+   * same transaction. The runner turns foreign-key enforcement off around such a migration and
+   * checks the references before it commits.
+   */
+  sqliteSteps?: (sqlite: Database.Database) => void;
 }
 
 /**
@@ -47,4 +55,12 @@ export const migrations: Migration[] = [
   { version: 8, name: 'backup_runs', sql: backupRuns },
   { version: 9, name: 'notifications', sql: notifications },
   { version: 10, name: 'doctors', sql: doctors },
+  // File 013: numbered 11 on this branch; it becomes 13 when 11 and 12 are merged before it.
+  {
+    version: 11,
+    name: 'tenants',
+    sql: tenants,
+    sqliteSteps: tenantsSqlite,
+    postgres: toPostgres(tenants) + usersEmailPerLabPostgres,
+  },
 ];

@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import { invitationsApi } from '../../shared/api/invitations.js';
+import { acceptInvitation, previewInvitation } from '../../core/invitations/service.js';
+import { SESSION_COOKIE } from '../plugins/auth.js';
+import { secureCookie } from '../plugins/cookies.js';
+import { route } from '../contract.js';
+
+export default async function invitationRoutes(app: FastifyInstance) {
+  const db = app.database.db;
+
+  route(app, invitationsApi.preview, async (req) => ({ invitation: await previewInvitation(db, req.query.token) }));
+  route(app, invitationsApi.accept, async (req, reply) => {
+    const accepted = await acceptInvitation(db, req.body, { ip: req.ip, userAgent: req.headers['user-agent'] ?? null });
+    reply.setCookie(SESSION_COOKIE, accepted.token, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: secureCookie(app, req),
+      expires: accepted.expiresAt,
+    });
+    return { user: accepted.user };
+  });
+}
