@@ -51,6 +51,10 @@ export async function selectTenantPage(db: Db, q: TenantListQuery): Promise<{ ro
   return { rows, total };
 }
 
+export function tenantNames(db: Db): Promise<{ id: number; name: string }[]> {
+  return db.selectFrom('organizations').select(['id', 'name']).orderBy('id').execute();
+}
+
 export async function tenantStatusCounts(db: Db): Promise<{ status: string; n: number }[]> {
   const rows = await db
     .selectFrom('organizations')

@@ -21,6 +21,7 @@ import {
   primaryOrganizationId,
   resultCounts,
   selectTenantPage,
+  tenantNames,
   tenantStatusCounts,
   updateTenantRow,
   type TenantRow,
@@ -123,16 +124,35 @@ export async function tenantSummary(db: Db, actor: Actor): Promise<TenantSummary
   const statuses = await tenantStatusCounts(db);
   const of = (s: TenantStatus) => statuses.find((r) => r.status === s)?.n ?? 0;
   const sum = (m: Map<number, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+  const users = await activeUserCounts(db);
+  const patients = await patientCounts(db);
+  const tests = await resultCounts(db);
+  const storage = await storageByOrganization(db);
+  const labs = (await tenantNames(db)).map((l) => ({
+    id: l.id,
+    name: l.name,
+    users: users.get(l.id) ?? 0,
+    patients: patients.get(l.id) ?? 0,
+    tests: tests.get(l.id) ?? 0,
+    storage_bytes: storage.get(l.id) ?? 0,
+  }));
+  const top = (key: 'storage_bytes' | 'tests') =>
+    [...labs]
+      .filter((l) => l[key] > 0)
+      .sort((a, b) => b[key] - a[key] || a.id - b.id)
+      .slice(0, 5);
   return {
     total: statuses.reduce((n, r) => n + r.n, 0),
     active: of('active'),
     suspended: of('suspended'),
     pending: of('pending'),
     inactive: of('inactive'),
-    users: sum(await activeUserCounts(db)),
-    patients: sum(await patientCounts(db)),
-    tests: sum(await resultCounts(db)),
-    storage_bytes: sum(await storageByOrganization(db)),
+    users: sum(users),
+    patients: sum(patients),
+    tests: sum(tests),
+    storage_bytes: sum(storage),
+    top_storage: top('storage_bytes'),
+    top_tests: top('tests'),
   };
 }
 

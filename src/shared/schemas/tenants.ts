@@ -153,13 +153,20 @@ export type Tenant = z.infer<typeof tenantSchema>;
 export const tenantPageSchema = z.object({ tenants: z.array(tenantSchema), ...pagedShape });
 export type TenantPage = z.infer<typeof tenantPageSchema>;
 
+const labFigures = z.object({ id: z.number().int(), name: z.string(), ...figures });
+
 export const tenantSummarySchema = z.object({
   total: z.number().int(),
   active: z.number().int(),
   suspended: z.number().int(),
   pending: z.number().int(),
   inactive: z.number().int(),
+  /** All labs together. */
   ...figures,
+  /** Resource Usage: the labs storing the most, up to 5, largest first. */
+  top_storage: z.array(labFigures),
+  /** Tenant Performance: the labs with the most tests performed, up to 5, most first. */
+  top_tests: z.array(labFigures),
 });
 export type TenantSummary = z.infer<typeof tenantSummarySchema>;
 
