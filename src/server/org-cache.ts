@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { labState, type LabSettings } from '../core/settings/organization.js';
+import { tenantDomains } from '../core/tenants/repository.js';
 import { LAB_CLOSED_MESSAGES, type TenantStatus } from '../shared/schemas/tenants.js';
 
 /**
@@ -52,7 +53,25 @@ export function labClosedIfFresh(app: FastifyInstance, organizationId: number): 
   return freshEntry(app, organizationId)?.closed;
 }
 
+const domains = new WeakMap<object, { at: number; names: Set<string> }>();
+
+/**
+ * The labs' domains (Multi-Tenant Setup), for the host allowlist: a lab's domain is answered
+ * without being listed in --allowed-hosts. Undefined when they must be read (labDomainsRead).
+ */
+export function labDomainsIfFresh(app: FastifyInstance): Set<string> | undefined {
+  const hit = domains.get(app.database);
+  return hit && Date.now() - hit.at < TTL_MS ? hit.names : undefined;
+}
+
+export async function labDomainsRead(app: FastifyInstance): Promise<Set<string>> {
+  const names = new Set(await tenantDomains(app.database.db));
+  domains.set(app.database, { at: Date.now(), names });
+  return names;
+}
+
 /** After a settings or tenant write on this server; other servers see it when their copy expires (TTL_MS). */
 export function invalidateOrganizationCache(app: FastifyInstance): void {
   caches.delete(app.database);
+  domains.delete(app.database);
 }

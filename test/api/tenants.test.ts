@@ -560,3 +560,27 @@ describe('one email in two labs', () => {
     expect(atTwin.json<{ user: User }>().user.organization_id).toBe(twin.tenant.id);
   });
 });
+
+describe('the host allowlist (--allowed-hosts)', () => {
+  it("answers every lab's domain, including one created while the server runs; other names get 421", async () => {
+    const guarded = await makeLab({ allowedHosts: ['lims.clinic.lan'] });
+    try {
+      const health = (host: string) => guarded.app.inject({ url: '/api/health', headers: { host } });
+      const domain = uniqueDomain();
+      expect((await health(domain)).statusCode).toBe(421);
+      const res = await guarded.admin.post('/api/tenants', {
+        name: 'Guarded Lab',
+        domain,
+        plan: 'basic',
+        admin_email: uniqueEmail('guarded'),
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      expect((await health(domain)).statusCode).toBe(200);
+      expect((await health(`${domain}:3103`)).statusCode).toBe(200);
+      expect((await health('lims.clinic.lan')).statusCode).toBe(200);
+      expect((await health('elsewhere.example.com')).statusCode).toBe(421);
+    } finally {
+      await guarded.close();
+    }
+  });
+});

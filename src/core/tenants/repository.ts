@@ -22,6 +22,12 @@ export function tenantIdByDomain(db: Db, host: string): Promise<{ id: number } |
   return db.selectFrom('organizations').select('id').where('domain', '=', host.toLowerCase()).executeTakeFirst();
 }
 
+/** Every lab's domain (the host names the server answers for its labs). */
+export async function tenantDomains(db: Db): Promise<string[]> {
+  const rows = await db.selectFrom('organizations').select('domain').where('domain', 'is not', null).execute();
+  return rows.map((r) => r.domain!.toLowerCase());
+}
+
 export async function domainTaken(db: Db, domain: string, exceptId?: number): Promise<boolean> {
   let q = db.selectFrom('organizations').select('id').where('domain', '=', domain);
   if (exceptId !== undefined) q = q.where('id', '!=', exceptId);

@@ -18,10 +18,16 @@ export default async function tenantRoutes(app: FastifyInstance) {
   route(app, tenantsApi.list, async (req) => listTenants(db, actorOf(req), req.query));
   route(app, tenantsApi.summary, async (req) => ({ summary: await tenantSummary(db, actorOf(req)) }));
   route(app, tenantsApi.get, async (req) => ({ tenant: await getTenant(db, actorOf(req), req.params.id) }));
-  route(app, tenantsApi.create, async (req) => createTenant(db, actorOf(req), req.body));
+  route(app, tenantsApi.create, async (req) => {
+    const created = await createTenant(db, actorOf(req), req.body);
+    // The host allowlist answers the new lab's domain at once.
+    invalidateOrganizationCache(app);
+    return created;
+  });
   route(app, tenantsApi.update, async (req) => {
     const tenant = await updateTenant(db, actorOf(req), req.params.id, req.body);
-    // The request gate reads a lab's status from this cache: a suspension applies here at once.
+    // The request gate reads a lab's status (and the allowlist its domain) from this cache: a
+    // suspension applies here at once.
     invalidateOrganizationCache(app);
     return { tenant };
   });
