@@ -171,6 +171,11 @@ async function seed(name: string): Promise<Seeded> {
     )
   ).visit.id;
   await json(a.post('/api/collection-locations', { name: `${marker} Centre`, kind: 'centre' }));
+  // An invited colleague who has not set a password yet (the open-invitations list).
+  const inviteeEmail = uniqueEmail(`${name.toLowerCase()}invitee`);
+  await json(
+    a.post('/api/users/invite', { first_name: marker, last_name: 'Invitee', email: inviteeEmail, role: 'collector' }),
+  );
   await json(a.post(`/api/patients/${patient}/portal-pin`));
   const now = new Date().toISOString();
   await lab.database.db
@@ -195,7 +200,7 @@ async function seed(name: string): Promise<Seeded> {
     org,
     admin,
     marker,
-    emails: [email, userEmail],
+    emails: [email, userEmail, inviteeEmail],
     ids: {
       patient,
       user: user.id,

@@ -61,15 +61,22 @@ export async function useInvitationRow(trx: Db, id: number, atIso: string): Prom
   return Number(r.numUpdatedRows) === 1;
 }
 
-/** The latest invitation of each of the lab's users that is neither used nor withdrawn (expired ones included). */
+/**
+ * The latest invitation of each of the lab's active users who still have no password, that is
+ * neither used nor withdrawn (expired ones included).
+ */
 export async function openInvitationRows(db: Db, organizationId: number) {
   const rows = await db
-    .selectFrom('invitations')
-    .select(['id', 'user_id', 'created_at', 'expires_at'])
-    .where('organization_id', '=', organizationId)
-    .where('used_at', 'is', null)
-    .where('revoked_at', 'is', null)
-    .orderBy('id', 'desc')
+    .selectFrom('invitations as i')
+    .innerJoin('users as u', 'u.id', 'i.user_id')
+    .select(['i.id', 'i.user_id', 'u.email', 'i.created_at', 'i.expires_at'])
+    .where('i.organization_id', '=', organizationId)
+    .where('u.organization_id', '=', organizationId)
+    .where('u.password_hash', '=', '')
+    .where('u.is_active', '=', 1)
+    .where('i.used_at', 'is', null)
+    .where('i.revoked_at', 'is', null)
+    .orderBy('i.id', 'desc')
     .execute();
   const latest = new Map<number, (typeof rows)[number]>();
   for (const r of rows) if (!latest.has(r.user_id)) latest.set(r.user_id, r);

@@ -1,7 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { invitationsApi } from '../../shared/api/invitations.js';
+import { invitationsApi, userInvitationsApi } from '../../shared/api/invitations.js';
 import { acceptInvitation, previewInvitation } from '../../core/invitations/service.js';
-import { SESSION_COOKIE } from '../plugins/auth.js';
+import {
+  inviteUser,
+  listOpenInvitations,
+  reissueUserInvitation,
+  withdrawUserInvitation,
+} from '../../core/invitations/users.js';
+import { SESSION_COOKIE, actorOf } from '../plugins/auth.js';
 import { secureCookie } from '../plugins/cookies.js';
 import { route } from '../contract.js';
 
@@ -19,5 +25,17 @@ export default async function invitationRoutes(app: FastifyInstance) {
       expires: accepted.expiresAt,
     });
     return { user: accepted.user };
+  });
+
+  route(app, userInvitationsApi.list, async (req) => ({
+    invitations: await listOpenInvitations(db, actorOf(req).organizationId),
+  }));
+  route(app, userInvitationsApi.invite, async (req) => inviteUser(db, actorOf(req), req.body));
+  route(app, userInvitationsApi.reissue, async (req) => ({
+    invitation: await reissueUserInvitation(db, actorOf(req), req.params.id),
+  }));
+  route(app, userInvitationsApi.withdraw, async (req) => {
+    await withdrawUserInvitation(db, actorOf(req), req.params.id);
+    return { withdrawn: true as const };
   });
 }

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { invitationAcceptSchema, invitationPreviewQuery, invitationPreviewSchema } from '../schemas/invitations.js';
+import {
+  invitationAcceptSchema,
+  invitationPreviewQuery,
+  invitationPreviewSchema,
+  openInvitationSchema,
+  userInviteSchema,
+} from '../schemas/invitations.js';
+import { issuedInvitationSchema } from '../schemas/tenants.js';
+import { idParam } from '../schemas/common.js';
 import { userSchema } from '../schemas/users.js';
 import { defineRoute } from './contract.js';
 
@@ -24,5 +32,42 @@ export const invitationsApi = {
     access: 'public',
     body: invitationAcceptSchema,
     response: z.object({ user: userSchema }),
+  }),
+};
+
+/** A lab's admins invite staff by email instead of typing a password for them (Users screen). */
+export const userInvitationsApi = {
+  /** The lab's accounts waiting for their owner to set a password through a link. */
+  list: defineRoute({
+    method: 'GET',
+    path: '/api/users/invitations',
+    access: 'view_users',
+    response: z.object({ invitations: z.array(openInvitationSchema) }),
+  }),
+  /** Creates the account without a password; the answer's one-time link is shown once. */
+  invite: defineRoute({
+    method: 'POST',
+    path: '/api/users/invite',
+    access: 'manage_users',
+    body: userInviteSchema,
+    response: z.object({ user: userSchema, invitation: issuedInvitationSchema }),
+    status: 201,
+  }),
+  /** A new link for an invited account that has not set a password; earlier links stop working. */
+  reissue: defineRoute({
+    method: 'POST',
+    path: '/api/users/:id/invitation',
+    access: 'manage_users',
+    params: idParam,
+    response: z.object({ invitation: issuedInvitationSchema }),
+    status: 201,
+  }),
+  /** Withdraws the account's open link (it stops working); the account stays, without a password. */
+  withdraw: defineRoute({
+    method: 'DELETE',
+    path: '/api/users/:id/invitation',
+    access: 'manage_users',
+    params: idParam,
+    response: z.object({ withdrawn: z.literal(true) }),
   }),
 };

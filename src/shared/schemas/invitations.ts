@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { passwordSchema } from './users.js';
+import { passwordSchema, userCreateSchema } from './users.js';
 
 /** Invitations (issue 13): a one-time link that lets a new account set its first password. */
 export const INVITATION_LIFETIME_HOURS = 72;
@@ -22,3 +22,17 @@ export type InvitationAccept = z.infer<typeof invitationAcceptSchema>;
 export function invitationPath(token: string): string {
   return `/invitation#${token}`;
 }
+
+/** Add User without a password: the account gets a one-time link instead (Users screen). */
+export const userInviteSchema = userCreateSchema.omit({ password: true });
+export type UserInvite = z.infer<typeof userInviteSchema>;
+
+/** An account's link that is neither used nor withdrawn (it may have expired: then a new one is needed). */
+export const openInvitationSchema = z.object({
+  user_id: z.number().int(),
+  email: z.string(),
+  created_at: z.string(),
+  expires_at: z.string(),
+  expired: z.boolean(),
+});
+export type OpenInvitation = z.infer<typeof openInvitationSchema>;
