@@ -368,6 +368,7 @@ describe('two labs on one server', () => {
       ]) {
         expect(answers.get(list)?.body, list).toContain(mine.marker);
       }
+      expect(answers.get('invitations.ts:userInvitationsApi.list')?.body).toContain(mine.emails[2]);
     });
 
     it(`lab ${me}'s admin gets 404 for every id of lab ${other}`, async () => {
