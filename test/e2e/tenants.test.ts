@@ -106,6 +106,21 @@ describe('Multi-Tenant Setup', () => {
     expect(patients.total).toBe(0);
     await screenshot(page, 'tenants-admin-home-mobile');
 
+    // The new admin invites a colleague by email instead of typing a password for them.
+    await page.goto('/users');
+    await page.getByRole('button', { name: 'Add User' }).click();
+    const add = page.getByRole('dialog', { name: 'Add User' });
+    await add.getByLabel('First Name').fill('Ravi');
+    await add.getByLabel('Last Name').fill('Kumar');
+    await add.getByLabel('Email').fill(`ravi.${stamp}@sunrise.test`);
+    await add.getByLabel('Role').selectOption('receptionist');
+    await add.getByText('Send an invitation link').click();
+    await add.getByRole('button', { name: 'Invite User' }).click();
+    const invitedDialog = page.getByRole('dialog', { name: `User invited: ravi.${stamp}@sunrise.test` });
+    expect(await invitedDialog.getByRole('textbox').inputValue()).toMatch(/\/invitation#[A-Za-z0-9_-]{43}$/);
+    await invitedDialog.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('row').filter({ hasText: 'Ravi Kumar' }).getByText('Invited', { exact: true }).waitFor();
+
     // The link worked once.
     const again = await app.newPage();
     await again.goto(link);
