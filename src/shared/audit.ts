@@ -26,6 +26,8 @@ export const AUDIT_ENTITIES = {
   collection_location: 'Collection location',
   starter_catalogue: 'Starter catalogue',
   two_factor: 'Two-factor sign-in',
+  tenant: 'Tenant',
+  invitation: 'Invitation',
 } as const satisfies Record<string, string>;
 
 export type AuditEntityKey = keyof typeof AUDIT_ENTITIES;

@@ -77,6 +77,8 @@ export const PERMISSIONS = [
   'manage_appointments',
   'manage_lab',
   'full_access',
+  /** The labs on the server (Multi-Tenant Setup): the server's superadmin only, never a lab's admin. */
+  'manage_tenants',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -94,7 +96,8 @@ const LAB_OPS: Permission[] = [
 
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   superadmin: PERMISSIONS,
-  admin: PERMISSIONS,
+  // A lab's admin has everything in the lab; the labs on the server are the superadmin's.
+  admin: PERMISSIONS.filter((p) => p !== 'manage_tenants'),
   lab_manager: [
     ...LAB_OPS,
     'manage_patients',

@@ -197,8 +197,8 @@ async function setActive(lab: Lab, email: string, active: boolean, out: Output):
 }
 
 async function findInLab(lab: Lab, email: string): Promise<UserRow> {
-  const row = await findUserByEmail(lab.database.db, email.trim());
-  if (!row || row.organization_id !== lab.org.id) throw new CliError(`no user with email ${email.trim()} in this lab`);
+  const row = await findUserByEmail(lab.database.db, lab.org.id, email.trim());
+  if (!row) throw new CliError(`no user with email ${email.trim()} in this lab`);
   return row;
 }
 

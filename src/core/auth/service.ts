@@ -1,10 +1,11 @@
 import type { Db } from '../db/connection.js';
 import { writeAudit } from '../audit/audit.js';
 import { nowIso, type Actor } from '../context.js';
-import { TooManyRequestsError, UnauthorizedError } from '../errors.js';
+import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../errors.js';
 import type { LoginInput } from '../../shared/schemas/auth.js';
 import type { User } from '../../shared/schemas/users.js';
-import { findUserByEmail, toUser, updateUserRow } from '../users/repository.js';
+import { toUser, updateUserRow } from '../users/repository.js';
+import { labClosedMessage, signInAccount } from '../tenants/sign-in.js';
 import { dummyPasswordHash, NO_PASSWORD, verifyPassword } from './password.js';
 import { createSession, deleteSession } from './sessions.js';
 import { SignInLimits, waitText, type SignInTicket } from './throttle.js';
@@ -17,6 +18,12 @@ import { TwoFactorSignIn } from '../two-factor/sign-in.js';
 import { TwoFactorAccounts } from '../two-factor/service.js';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
+
+export interface SignInMeta {
+  ip: string;
+  userAgent: string | null;
+  host?: string | null;
+}
 
 export interface LoginResult {
   user: User;
@@ -56,13 +63,12 @@ export class AuthService {
   }
 
   /**
-   * Unknown email, wrong password and deactivated user all answer the same 401, in about the same time.
-   * A right password for a user who needs a second step answers a challenge (no session).
+   * Unknown email, wrong password and deactivated user all answer the same 401, in about the same
+   * time. `meta.host` (the request's host name) picks the lab when one email has accounts in
+   * several (tenants/sign-in.ts). A right password for a user who needs a second step answers a
+   * challenge (no session).
    */
-  async login(
-    input: LoginInput,
-    meta: { ip: string; userAgent: string | null },
-  ): Promise<LoginResult | LoginChallenge> {
+  async login(input: LoginInput, meta: SignInMeta): Promise<LoginResult | LoginChallenge> {
     const account = `email:${input.email}`;
     const ticket = this.limits.reserve(account, meta.ip);
     if (typeof ticket === 'number') {
@@ -86,8 +92,8 @@ export class AuthService {
     return this.limits.status(`email:${email}`);
   }
 
-  async #check(input: LoginInput, meta: { ip: string; userAgent: string | null }, ticket: SignInTicket) {
-    const row = await findUserByEmail(this.db, input.email);
+  async #check(input: LoginInput, meta: SignInMeta, ticket: SignInTicket) {
+    const row = await signInAccount(this.db, input.email, meta.host ?? null, input.password);
     // An account without a password (a referring doctor who never signs in) is compared against the
     // dummy hash, as an unknown email is: the answer and its timing are the same as a wrong password.
     const hasPassword = row !== undefined && row.password_hash !== NO_PASSWORD;
@@ -106,6 +112,18 @@ export class AuthService {
         });
       }
       throw new UnauthorizedError(INVALID_CREDENTIALS);
+    }
+    // A suspended lab (Multi-Tenant Setup) is named only to someone whose password is right.
+    const closed = await labClosedMessage(this.db, row.organization_id);
+    if (closed) {
+      await writeAudit(this.db, actorFor(row, meta), {
+        action: 'login',
+        entity: 'session',
+        entityId: row.id,
+        status: 'failed',
+        newValues: { reason: 'lab closed' },
+      });
+      throw new ForbiddenError(closed);
     }
     // Two-factor: the password alone neither starts a session nor clears the failures (codes count too).
     const twoFactor = await this.twoFactor.afterPassword(row);

@@ -52,7 +52,7 @@ export async function checkDiscount(
     throw new TooManyRequestsError(`Too many wrong approver passwords. Try again in ${waitText(ticket)}.`, ticket);
   }
   try {
-    const row = await findUserByEmail(db, email);
+    const row = await findUserByEmail(db, actor.organizationId, email);
     const ok = row
       ? await verifyPassword(approval.approver_password, row.password_hash)
       : await verifyPassword(approval.approver_password, await dummyPasswordHash());

@@ -196,7 +196,7 @@ export async function createDoctor(db: Db, actor: Actor, input: DoctorCreate): P
     });
   const passwordHash = input.can_sign_in && input.password ? await hashPassword(input.password) : '';
   const id = await db.transaction().execute(async (trx) => {
-    if (input.email && (await emailTaken(trx, input.email)))
+    if (input.email && (await emailTaken(trx, actor.organizationId, input.email)))
       throw new ConflictError(`A user with email ${input.email} already exists`, 'EMAIL_TAKEN');
     const now = nowIso();
     const user = await insertUserRow(trx, {
@@ -256,7 +256,7 @@ export async function updateDoctor(db: Db, actor: Actor, id: number, input: Doct
       throw ValidationError.field('password', 'Set a password for a doctor who signs in');
     if (!canSignIn && newHash)
       throw ValidationError.field('password', 'A password is only set for a doctor who signs in (tick "May sign in")');
-    if (hasEmail && email !== before.email && (await emailTaken(trx, email, id)))
+    if (hasEmail && email !== before.email && (await emailTaken(trx, actor.organizationId, email, id)))
       throw new ConflictError(`A user with email ${email} already exists`, 'EMAIL_TAKEN');
 
     const status = input.status ?? before.status;

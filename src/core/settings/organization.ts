@@ -83,6 +83,12 @@ export async function labSettings(db: Db, organizationId: number): Promise<LabSe
   return org ? settingsOf(org) : DEFAULT_SETTINGS;
 }
 
+/** The lab's settings and its tenant status (active, suspended, pending, inactive), read together for the request gate. */
+export async function labState(db: Db, organizationId: number): Promise<{ settings: LabSettings; status: string }> {
+  const org = await organizationRow(db, organizationId);
+  return org ? { settings: settingsOf(org), status: org.status } : { settings: DEFAULT_SETTINGS, status: 'active' };
+}
+
 export async function getOrganization(db: Db, id: number): Promise<OrganizationRow> {
   const org = await organizationRow(db, id);
   if (!org) throw new NotFoundError('Organization', id);

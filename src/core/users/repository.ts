@@ -33,8 +33,24 @@ export function auditUser(r: UserRow): Record<string, unknown> {
   return rest;
 }
 
-export function findUserByEmail(db: Db, email: string) {
-  return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+/** The accounts of an email in every lab on the server, oldest lab first (sign-in chooses among them). */
+export function findUsersByEmail(db: Db, email: string): Promise<UserRow[]> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('email', '=', email.toLowerCase())
+    .orderBy('organization_id')
+    .execute();
+}
+
+/** The account of an email in one lab (an email is unique per lab, not across the server). */
+export function findUserByEmail(db: Db, organizationId: number, email: string) {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('email', '=', email.toLowerCase())
+    .executeTakeFirst();
 }
 
 export function findUser(db: Db, organizationId: number, id: number) {
@@ -73,9 +89,9 @@ export function selectUsers(
   return query.orderBy('first_name').orderBy('last_name').execute();
 }
 
-/** Emails are unique across the whole server (sign-in is by email alone). */
-export async function emailTaken(db: Db, email: string, exceptId?: number): Promise<boolean> {
-  let q = db.selectFrom('users').select('id').where('email', '=', email);
+/** Emails are unique within a lab (one email may have accounts in two labs on one server). */
+export async function emailTaken(db: Db, organizationId: number, email: string, exceptId?: number): Promise<boolean> {
+  let q = db.selectFrom('users').select('id').where('organization_id', '=', organizationId).where('email', '=', email);
   if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
   return (await q.executeTakeFirst()) !== undefined;
 }

@@ -55,7 +55,7 @@ export async function createUser(db: Db, actor: Actor, input: UserCreate): Promi
   });
   const password_hash = await hashPassword(input.password);
   return db.transaction().execute(async (trx) => {
-    if (await emailTaken(trx, input.email))
+    if (await emailTaken(trx, actor.organizationId, input.email))
       throw new ConflictError(`A user with email ${input.email} already exists`, 'EMAIL_TAKEN');
     const now = nowIso();
     const row = await insertUserRow(trx, {
@@ -93,7 +93,7 @@ export async function updateUser(db: Db, actor: Actor, id: number, input: UserUp
     }
     if (input.is_active === false && actor.userId === id) throw new ForbiddenError('You cannot deactivate yourself');
     if (input.email && input.email !== before.email) {
-      if (await emailTaken(trx, input.email, id))
+      if (await emailTaken(trx, actor.organizationId, input.email, id))
         throw new ConflictError(`A user with email ${input.email} already exists`, 'EMAIL_TAKEN');
     }
     const patch = {

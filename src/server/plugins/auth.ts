@@ -6,7 +6,12 @@ import { secureCookie } from './cookies.js';
 import { noStore, takePublicRequest } from './request-guards.js';
 import { resolveSession, sessionFromMemory, touchSession, type SessionUser } from '../../core/auth/sessions.js';
 import { actorFor } from '../../core/auth/service.js';
-import { organizationSettingsCached, organizationSettingsIfFresh } from '../org-cache.js';
+import {
+  labClosedCached,
+  labClosedIfFresh,
+  organizationSettingsCached,
+  organizationSettingsIfFresh,
+} from '../org-cache.js';
 import { hasPermission, type Role } from '../../shared/roles.js';
 import type { Actor } from '../../core/context.js';
 import type { RouteAccess } from '../types.js';
@@ -94,6 +99,13 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
       throw new UnauthorizedError('Your session has ended; please sign in again');
     }
+    // A suspended lab's sessions are deleted when it is suspended; this also covers a change made
+    // elsewhere (another server, the database) within the cache's few seconds.
+    const closed = await labClosedCached(app, session.user.organization_id);
+    if (closed) {
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      throw new UnauthorizedError(closed);
+    }
     if (!background) await touchSession(db, session);
     admit(req, access, session, token);
     if (changes(req)) await refuseInMaintenance(req);
@@ -120,7 +132,8 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
         const token = req.cookies[SESSION_COOKIE];
         if (!token) throw new UnauthorizedError();
         const known = sessionFromMemory(db, token, idleMinutesFromMemory);
-        if (known) {
+        // sessionFromMemory answers only while the lab's cached state is fresh, so this is known too.
+        if (known && labClosedIfFresh(app, known.user.organization_id) === null) {
           admit(req, access, known, token);
           if (changes(req)) return void refuseInMaintenance(req).then(() => done(), done);
           return done();

@@ -8,7 +8,11 @@ import { route } from '../contract.js';
 
 export async function authRoutes(app: FastifyInstance) {
   route(app, authApi.login, async (req, reply) => {
-    const result = await app.auth.login(req.body, { ip: req.ip, userAgent: req.headers['user-agent'] ?? null });
+    const result = await app.auth.login(req.body, {
+      ip: req.ip,
+      userAgent: req.headers['user-agent'] ?? null,
+      host: req.hostname,
+    });
     // Two-factor: no session until the code (routes/two-factor.ts).
     if ('twoFactor' in result) return { two_factor: result.twoFactor };
     setSessionCookie(app, req, reply, result);

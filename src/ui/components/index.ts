@@ -35,3 +35,4 @@ export { ListFilterBar, ListTable, type ListFilterBarProps, type ListTableProps 
 export { FilteredTable, type FilteredTableProps } from './FilteredTable';
 export { RequirePermission, type RequirePermissionProps } from './RequirePermission';
 export { AuthenticatorSetup, OneTimeCodeInput, RecoveryCodes } from './TwoFactor';
+export { InvitationLink, type InvitationLinkProps } from './InvitationLink';

@@ -10,8 +10,10 @@ import { sql as notifications } from './009_notifications.js';
 import { sql as doctors } from './010_doctors.js';
 import { sql as twoFactor } from './011_two_factor.js';
 import { sql as messaging } from './012_messaging.js';
+import { sql as tenants, sqliteSteps as tenantsSqlite, usersEmailPerLabPostgres } from './013_tenants.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
+import type Database from 'better-sqlite3';
 
 export interface Migration {
   version: number;
@@ -20,6 +22,12 @@ export interface Migration {
   sql: string;
   /** The PostgreSQL script, when the translation of the SQLite one (toPostgres) is not enough. */
   postgres?: string;
+  /**
+   * SQLite: work SQL alone cannot do (a table rebuild, see ../rebuild.ts), run after `sql` in the
+   * same transaction. The runner turns foreign-key enforcement off around such a migration and
+   * checks the references before it commits.
+   */
+  sqliteSteps?: (sqlite: Database.Database) => void;
 }
 
 /**
@@ -51,4 +59,11 @@ export const migrations: Migration[] = [
   { version: 10, name: 'doctors', sql: doctors },
   { version: 11, name: 'two_factor', sql: twoFactor },
   { version: 12, name: 'messaging', sql: messaging },
+  {
+    version: 13,
+    name: 'tenants',
+    sql: tenants,
+    sqliteSteps: tenantsSqlite,
+    postgres: toPostgres(tenants) + usersEmailPerLabPostgres,
+  },
 ];

@@ -2,6 +2,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { User, UserCreate, UserUpdate } from '@shared/schemas/users';
 import { auditApi, signInApi, usersApi } from '@shared/api/users';
 import { userTwoFactorApi } from '@shared/api/two-factor';
+import { userInvitationsApi } from '@shared/api/invitations';
+import type { UserInvite } from '@shared/schemas/invitations';
+import type { IssuedInvitation } from '@shared/schemas/tenants';
 import { call } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { fullName, shellKeys } from '@/lib/session';
@@ -11,7 +14,16 @@ export { useUsers, type UserFilters } from '@/lib/users';
 export const userKeys = {
   all: ['users'] as const,
   activity: ['users', 'activity'] as const,
+  invitations: ['users', 'invitations'] as const,
 };
+
+/** Accounts waiting for their owner to set a password through a link (by user id). */
+export function useOpenInvitations() {
+  return useQuery({
+    queryKey: userKeys.invitations,
+    queryFn: ({ signal }) => call(userInvitationsApi.list, {}, signal).then((r) => r.invitations),
+  });
+}
 
 /** Recent changes to user accounts (Users screen); only asked for when the user has view_audit. */
 export function useUserActivity(enabled: boolean) {
@@ -136,5 +148,41 @@ export function useResetTwoFactorMutation() {
       await qc.invalidateQueries({ queryKey: ['audit'] });
     },
     onError: (err) => notify.error('Failed to reset two-factor sign-in', err),
+  });
+}
+
+/** Add User without a password: the account gets a one-time link, shown by the dialog. */
+export function useInviteUserMutation() {
+  const invalidate = useInvalidateUsers();
+  return useMutation({
+    mutationFn: (input: UserInvite) => call(userInvitationsApi.invite, { body: input }),
+    onSuccess: ({ user }) => {
+      notify.success(`User invited: ${fullName(user)}`, 'Copy the invitation link and send it to them.');
+      return invalidate();
+    },
+    onError: (err) => notify.error('Failed to invite user. Please try again.', err),
+  });
+}
+
+/** A new link for an invited account; the earlier link stops working. */
+export function useReissueInvitationMutation() {
+  const invalidate = useInvalidateUsers();
+  return useMutation({
+    mutationFn: (user: User): Promise<IssuedInvitation> =>
+      call(userInvitationsApi.reissue, { params: { id: user.id } }).then((r) => r.invitation),
+    onSuccess: () => invalidate(),
+    onError: (err) => notify.error('Failed to make a new invitation link', err),
+  });
+}
+
+export function useWithdrawInvitationMutation() {
+  const invalidate = useInvalidateUsers();
+  return useMutation({
+    mutationFn: (user: User) => call(userInvitationsApi.withdraw, { params: { id: user.id } }).then(() => user),
+    onSuccess: (user) => {
+      notify.success('Invitation withdrawn', `${fullName(user)}'s link no longer works.`);
+      return invalidate();
+    },
+    onError: (err) => notify.error('Failed to withdraw the invitation', err),
   });
 }

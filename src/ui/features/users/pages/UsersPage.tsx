@@ -1,22 +1,28 @@
 import { useMemo, useState } from 'react';
-import { Stethoscope, UserCheck, UserPlus, UserX, Users } from 'lucide-react';
+import { Link2, Link2Off, Stethoscope, UserCheck, UserPlus, UserX, Users } from 'lucide-react';
 import type { User } from '@shared/schemas/users';
+import type { OpenInvitation } from '@shared/schemas/invitations';
+import type { IssuedInvitation } from '@shared/schemas/tenants';
 import {
   Badge,
   Button,
   Card,
+  ConfirmDialog,
   DateText,
+  Dialog,
   FilteredTable,
+  InvitationLink,
   PageHeader,
   RequirePermission,
   SummaryCards,
   type Column,
+  type RowAction,
 } from '@/components';
 import { useScreen } from '@/lib/screens';
 import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { formatCount } from '@/lib/format';
 import { fullName, useCurrentUser } from '@/lib/session';
-import { useUsers } from '../api';
+import { useOpenInvitations, useReissueInvitationMutation, useUsers, useWithdrawInvitationMutation } from '../api';
 import { can, isRole, ROLE_FILTER_OPTIONS, roleLabel } from '@/lib/roles';
 import { UserFormDialog } from '../components/UserFormDialog';
 import { RolePermissionsPanel } from '../components/RolePermissionsPanel';
@@ -28,36 +34,47 @@ const STATUS_OPTIONS = [
   { value: 'inactive', label: 'Inactive' },
 ];
 
-const columns: Column<User>[] = [
-  {
-    key: 'name',
-    header: 'Name',
-    cell: (u) => (
-      <>
-        <span className="block font-medium text-slate-900">{fullName(u)}</span>
-        {/* Phones have no room for an email column: show it under the name. */}
-        <span className="block text-[13px] break-all text-slate-600 md:hidden">{u.email}</span>
-      </>
-    ),
-  },
-  { key: 'email', header: 'Email', cell: (u) => <span className="break-all">{u.email}</span>, hideOnMobile: true },
-  {
-    key: 'phone',
-    header: 'Phone',
-    cell: (u) => <span className="whitespace-nowrap">{u.phone ?? '—'}</span>,
-    hideOnMobile: true,
-  },
-  { key: 'role', header: 'Role', cell: (u) => <Badge tone="blue">{roleLabel(u.role)}</Badge> },
-  { key: 'status', header: 'Status', cell: (u) => <Badge status={u.is_active ? 'active' : 'inactive'} /> },
-  {
-    key: 'last_login',
-    header: 'Last Login',
-    cell: (u) =>
-      u.last_login ? <DateText value={u.last_login} withTime /> : <span className="text-slate-500">Never</span>,
-    hideOnMobile: true,
-  },
-  { key: 'created', header: 'Created', cell: (u) => <DateText value={u.created_at} />, hideOnMobile: true },
-];
+/** The table's columns; an invited account that has not set a password yet shows as Invited. */
+function columnsFor(invitations: ReadonlyMap<number, OpenInvitation>): Column<User>[] {
+  return [
+    {
+      key: 'name',
+      header: 'Name',
+      cell: (u) => (
+        <>
+          <span className="block font-medium text-slate-900">{fullName(u)}</span>
+          {/* Phones have no room for an email column: show it under the name. */}
+          <span className="block text-[13px] break-all text-slate-600 md:hidden">{u.email}</span>
+        </>
+      ),
+    },
+    { key: 'email', header: 'Email', cell: (u) => <span className="break-all">{u.email}</span>, hideOnMobile: true },
+    {
+      key: 'phone',
+      header: 'Phone',
+      cell: (u) => <span className="whitespace-nowrap">{u.phone ?? '—'}</span>,
+      hideOnMobile: true,
+    },
+    { key: 'role', header: 'Role', cell: (u) => <Badge tone="blue">{roleLabel(u.role)}</Badge> },
+    {
+      key: 'status',
+      header: 'Status',
+      cell: (u) => {
+        const inv = invitations.get(u.id);
+        if (!inv) return <Badge status={u.is_active ? 'active' : 'inactive'} />;
+        return inv.expired ? <Badge tone="red">Link expired</Badge> : <Badge tone="amber">Invited</Badge>;
+      },
+    },
+    {
+      key: 'last_login',
+      header: 'Last Login',
+      cell: (u) =>
+        u.last_login ? <DateText value={u.last_login} withTime /> : <span className="text-slate-500">Never</span>,
+      hideOnMobile: true,
+    },
+    { key: 'created', header: 'Created', cell: (u) => <DateText value={u.created_at} />, hideOnMobile: true },
+  ];
+}
 
 const FILTERS: ListFilter[] = [
   { key: 'role', label: 'Role', options: ROLE_FILTER_OPTIONS },
@@ -90,6 +107,33 @@ function UsersScreen() {
     [listed.data, status],
   );
   const [adding, setAdding] = useState(false);
+  const openInvitations = useOpenInvitations();
+  const invitations = useMemo(
+    () => new Map((openInvitations.data ?? []).map((i) => [i.user_id, i])),
+    [openInvitations.data],
+  );
+  const columns = useMemo(() => columnsFor(invitations), [invitations]);
+  const reissue = useReissueInvitationMutation();
+  const withdraw = useWithdrawInvitationMutation();
+  const [link, setLink] = useState<IssuedInvitation | null>(null);
+  const [withdrawing, setWithdrawing] = useState<User | null>(null);
+  const manages = can(me, 'manage_users');
+  const rowActions: RowAction<User>[] = [
+    {
+      label: (u) => `New invitation link for ${fullName(u)}`,
+      icon: <Link2 />,
+      onClick: (u) => reissue.mutate(u, { onSuccess: setLink }),
+      hidden: (u) => !manages || !invitations.has(u.id),
+      disabled: () => reissue.isPending,
+    },
+    {
+      label: (u) => `Withdraw invitation for ${fullName(u)}`,
+      icon: <Link2Off />,
+      onClick: setWithdrawing,
+      hidden: (u) => !manages || !invitations.has(u.id),
+      destructive: true,
+    },
+  ];
 
   const names = useMemo(() => new Map((everyone.data ?? []).map((u) => [String(u.id), fullName(u)])), [everyone.data]);
 
@@ -143,6 +187,7 @@ function UsersScreen() {
             error={listed.error}
             onRetry={() => void listed.refetch()}
             columns={columns}
+            rowActions={manages ? rowActions : undefined}
             getRowId={(u) => u.id}
             caption="Users"
             itemLabel="users"
@@ -164,6 +209,29 @@ function UsersScreen() {
       </div>
 
       <UserFormDialog open={adding} onOpenChange={setAdding} user={null} />
+      <Dialog
+        open={link !== null}
+        onOpenChange={(o) => !o && setLink(null)}
+        size="lg"
+        title={link ? `New invitation link: ${link.email}` : 'New invitation link'}
+        description="The earlier link no longer works."
+        footer={<Button onClick={() => setLink(null)}>Done</Button>}
+      >
+        {link && <InvitationLink path={link.path} email={link.email} expiresAt={link.expires_at} />}
+      </Dialog>
+      <ConfirmDialog
+        open={withdrawing !== null}
+        onOpenChange={(o) => !o && setWithdrawing(null)}
+        title="Withdraw Invitation"
+        message={
+          withdrawing
+            ? `Withdraw the invitation for ${fullName(withdrawing)}? Their link stops working; the account stays without a password until you send a new link or deactivate it.`
+            : ''
+        }
+        confirmLabel="Withdraw"
+        busy={withdraw.isPending}
+        onConfirm={() => withdrawing && withdraw.mutate(withdrawing, { onSuccess: () => setWithdrawing(null) })}
+      />
     </>
   );
 }
