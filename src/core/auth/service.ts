@@ -4,7 +4,9 @@ import { nowIso, type Actor } from '../context.js';
 import { TooManyRequestsError, UnauthorizedError } from '../errors.js';
 import type { LoginInput } from '../../shared/schemas/auth.js';
 import type { User } from '../../shared/schemas/users.js';
-import { findUserByEmail, toUser, updateUserRow } from '../users/repository.js';
+import { findUserByEmail, toUser, updateUserRow, type UserRow } from '../users/repository.js';
+import { labPermissions } from '../users/permissions.js';
+import { labSettings, primaryOrganization } from '../settings/organization.js';
 import { dummyPasswordHash, NO_PASSWORD, verifyPassword } from './password.js';
 import { createSession, deleteSession } from './sessions.js';
 import { SignInLimits, waitText, type SignInTicket } from './throttle.js';
@@ -35,12 +37,13 @@ export class AuthService {
   /** Unknown email, wrong password and deactivated user all answer the same 401, in about the same time. */
   async login(input: LoginInput, meta: { ip: string; userAgent: string | null }): Promise<LoginResult> {
     const account = `email:${input.email}`;
-    const ticket = this.limits.reserve(account, meta.ip);
+    const row = await findUserByEmail(this.db, input.email);
+    const ticket = this.limits.reserve(account, meta.ip, Date.now(), await this.#loginAttempts(row));
     if (typeof ticket === 'number') {
       throw new TooManyRequestsError(`Too many failed sign-in attempts. Try again in ${waitText(ticket)}.`, ticket);
     }
     try {
-      return await this.#check(input, meta, ticket);
+      return await this.#check(input, meta, ticket, row);
     } finally {
       // #check ends the ticket with fail or succeed; after an unexpected error it is given back.
       ticket.release();
@@ -56,8 +59,23 @@ export class AuthService {
     return this.limits.status(`email:${email}`);
   }
 
-  async #check(input: LoginInput, meta: { ip: string; userAgent: string | null }, ticket: SignInTicket) {
-    const row = await findUserByEmail(this.db, input.email);
+  /**
+   * The lab's login attempts setting (failures per account and address before the lockout). For an
+   * email nobody has, the first lab's: a different count would tell a guesser which emails exist.
+   */
+  async #loginAttempts(row: UserRow | undefined): Promise<number> {
+    const organizationId = row?.organization_id ?? (await primaryOrganization(this.db))?.id;
+    return organizationId === undefined
+      ? LOGIN_MAX_FAILURES
+      : (await labSettings(this.db, organizationId)).maxLoginAttempts;
+  }
+
+  async #check(
+    input: LoginInput,
+    meta: { ip: string; userAgent: string | null },
+    ticket: SignInTicket,
+    row: UserRow | undefined,
+  ) {
     // An account without a password (a referring doctor who never signs in) is compared against the
     // dummy hash, as an unknown email is: the answer and its timing are the same as a wrong password.
     const hasPassword = row !== undefined && row.password_hash !== NO_PASSWORD;
@@ -72,7 +90,15 @@ export class AuthService {
           entity: 'session',
           entityId: row.id,
           status: 'failed',
-          newValues: { reason: !hasPassword ? 'no sign-in' : row.is_active !== 1 ? 'inactive' : 'bad password' },
+          newValues: {
+            reason: !hasPassword
+              ? 'no sign-in'
+              : row.suspended_at
+                ? 'suspended'
+                : row.is_active !== 1
+                  ? 'inactive'
+                  : 'bad password',
+          },
         });
       }
       throw new UnauthorizedError(INVALID_CREDENTIALS);
@@ -84,7 +110,8 @@ export class AuthService {
       await updateUserRow(trx, row.id, { last_login: now });
       await writeAudit(trx, actorFor(row, meta), { action: 'login', entity: 'session', entityId: row.id });
     });
-    return { user: toUser({ ...row, last_login: now }), ...session };
+    const permissions = await labPermissions(this.db, row.organization_id);
+    return { user: toUser({ ...row, last_login: now }, permissions), ...session };
   }
 }
 

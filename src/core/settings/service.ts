@@ -24,6 +24,7 @@ const JSON_FIELDS = [
   'pushNotifications',
   'reportNotifications',
   'sessionTimeout',
+  'maxLoginAttempts',
   'passwordPolicy',
   'twoFactorAuth',
   'backupFrequency',

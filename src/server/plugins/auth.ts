@@ -6,7 +6,8 @@ import { noStore, takePublicRequest } from './request-guards.js';
 import { resolveSession, sessionFromMemory, touchSession, type SessionUser } from '../../core/auth/sessions.js';
 import { actorFor } from '../../core/auth/service.js';
 import { organizationSettingsCached, organizationSettingsIfFresh } from '../org-cache.js';
-import { hasPermission, type Role } from '../../shared/roles.js';
+import { labPermissions, labPermissionsFromMemory } from '../../core/users/permissions.js';
+import type { PermissionTable, Role } from '../../shared/roles.js';
 import type { Actor } from '../../core/context.js';
 import type { RouteAccess } from '../types.js';
 import type { RouteContract } from '../../shared/api/contract.js';
@@ -54,7 +55,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
    */
   async function refuseInMaintenance(req: FastifyRequest) {
     const staff = req.staff!;
-    if (hasPermission(staff.user.role as Role, 'system_settings')) return;
+    if (staff.permissions.includes('system_settings')) return;
     if (req.routeOptions.url === '/api/auth/logout') return;
     if ((await organizationSettingsCached(app, staff.actor.organizationId)).maintenanceMode)
       throw new MaintenanceError();
@@ -78,7 +79,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
       throw new UnauthorizedError('Your session has ended; please sign in again');
     }
     if (!background) await touchSession(db, session);
-    admit(req, access, session, token);
+    admit(req, access, session, token, await labPermissions(db, session.user.organization_id));
     if (changes(req)) await refuseInMaintenance(req);
   }
 
@@ -103,8 +104,10 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
         const token = req.cookies[SESSION_COOKIE];
         if (!token) throw new UnauthorizedError();
         const known = sessionFromMemory(db, token, idleMinutesFromMemory);
-        if (known) {
-          admit(req, access, known, token);
+        // The lab's permission table too is in memory for a few seconds (src/core/users/permissions.ts).
+        const table = known && labPermissionsFromMemory(db, known.user.organization_id);
+        if (known && table) {
+          admit(req, access, known, token, table);
           if (changes(req)) return void refuseInMaintenance(req).then(() => done(), done);
           return done();
         }
@@ -126,12 +129,13 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
 
 type StaffAccess = Exclude<RouteAccess, 'public'>;
 
-/** Checks the route's permission for the session's role and makes the user the request's actor. */
-function admit(req: FastifyRequest, access: StaffAccess, session: SessionUser, token: string) {
+/** Checks the route's permission in the lab's table for the session's role and makes the user the request's actor. */
+function admit(req: FastifyRequest, access: StaffAccess, session: SessionUser, token: string, table: PermissionTable) {
   const role = session.user.role as Role;
+  const permissions = table[role];
   if (access !== 'authenticated') {
     const needed = typeof access === 'string' ? [access] : access;
-    const missing = needed.filter((p) => !hasPermission(role, p));
+    const missing = needed.filter((p) => !permissions.includes(p));
     if (missing.length)
       throw new ForbiddenError(`Your role (${role}) does not have the ${missing.join(' and ')} permission`);
   }
@@ -139,5 +143,6 @@ function admit(req: FastifyRequest, access: StaffAccess, session: SessionUser, t
     user: session.user,
     actor: actorFor(session.user, { ip: req.ip, userAgent: req.headers['user-agent'] ?? null }),
     sessionToken: token,
+    permissions,
   };
 }

@@ -8,6 +8,7 @@ import { sql as searchPrefixes } from './007_search_prefixes.js';
 import { sql as backupRuns } from './008_backup_runs.js';
 import { sql as notifications } from './009_notifications.js';
 import { sql as doctors } from './010_doctors.js';
+import { sql as userAdmin } from './014_user_admin.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
 
@@ -47,4 +48,6 @@ export const migrations: Migration[] = [
   { version: 8, name: 'backup_runs', sql: backupRuns },
   { version: 9, name: 'notifications', sql: notifications },
   { version: 10, name: 'doctors', sql: doctors },
+  // 14 once 11-13 are merged (the file keeps its final number).
+  { version: 11, name: 'user_admin', sql: userAdmin },
 ];
