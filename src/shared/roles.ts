@@ -172,7 +172,7 @@ export type PermissionTable = Readonly<Record<Role, readonly Permission[]>>;
  * What the admin role always keeps in a lab's table: the Permission Manager itself and managing
  * users, so an administrator can always put the table right. The superadmin keeps everything.
  */
-export const ADMIN_LOCKED_PERMISSIONS: readonly Permission[] = ['full_access', 'manage_users', 'view_users'];
+export const ADMIN_LOCKED_PERMISSIONS: readonly Permission[] = ['view_users', 'manage_users', 'full_access'];
 
 /** The permissions a role cannot lose in the Permission Manager. */
 export function lockedPermissions(role: Role): readonly Permission[] {

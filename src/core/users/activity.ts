@@ -86,7 +86,9 @@ export async function listActiveSessions(
  */
 export async function endSession(db: Db, actor: Actor, publicId: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const session = (await selectLabSessionIds(trx, actor.organizationId)).find((s) => publicSessionId(s.id) === publicId);
+    const session = (await selectLabSessionIds(trx, actor.organizationId)).find(
+      (s) => publicSessionId(s.id) === publicId,
+    );
     if (!session) throw new NotFoundError('Session', publicId);
     const user = await findUser(trx, actor.organizationId, session.user_id);
     if (!user) throw new NotFoundError('Session', publicId);

@@ -79,7 +79,9 @@ async function auditChange(trx: Db, actor: Actor, before: UserRow, after: UserRo
 export async function bulkUpdateUsers(db: Db, actor: Actor, input: BulkUsersInput): Promise<BulkResult> {
   const { rows, changed } = await db.transaction().execute(async (trx) => {
     const found = new Map((await selectUsersByIds(trx, actor.organizationId, input.ids)).map((r) => [r.id, r]));
-    const unknown = input.ids.flatMap((id, i) => (found.has(id) ? [] : [{ path: `ids.${i}`, message: `No user ${id} in this lab` }]));
+    const unknown = input.ids.flatMap((id, i) =>
+      found.has(id) ? [] : [{ path: `ids.${i}`, message: `No user ${id} in this lab` }],
+    );
     if (unknown.length) throw new ValidationError(unknown.map((u) => u.message).join('; '), unknown);
     const out: UserRow[] = [];
     let changed = 0;

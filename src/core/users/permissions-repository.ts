@@ -18,7 +18,11 @@ export async function replaceRolePermissionRows(
   rows: { permission: string; granted: boolean }[],
   nowIso: string,
 ): Promise<void> {
-  await trx.deleteFrom('role_permissions').where('organization_id', '=', organizationId).where('role', '=', role).execute();
+  await trx
+    .deleteFrom('role_permissions')
+    .where('organization_id', '=', organizationId)
+    .where('role', '=', role)
+    .execute();
   if (rows.length === 0) return;
   await trx
     .insertInto('role_permissions')

@@ -14,7 +14,11 @@ import {
   type Role,
 } from '../../shared/roles.js';
 import type { PermissionMatrix, PermissionMatrixUpdate } from '../../shared/schemas/user-admin.js';
-import { deleteRolePermissionRows, replaceRolePermissionRows, selectRolePermissionRows } from './permissions-repository.js';
+import {
+  deleteRolePermissionRows,
+  replaceRolePermissionRows,
+  selectRolePermissionRows,
+} from './permissions-repository.js';
 
 /**
  * The Permission Manager (issue 13): what each role may do in one lab. lims's defaults
@@ -103,7 +107,7 @@ function matrixOf(table: PermissionTable, actor: Actor): PermissionMatrix {
     roles: ROLES.map((role) => ({
       role,
       permissions: [...table[role]],
-      defaults: [...ROLE_PERMISSIONS[role]],
+      defaults: [...DEFAULT_PERMISSION_TABLE[role]],
       locked: [...lockedPermissions(role)],
       editable: mayEdit(actor, table, role),
     })),
@@ -135,11 +139,14 @@ export async function updatePermissionMatrix(
       if (sameSet(next, before[role])) return;
       const path = `roles.${i}.permissions`;
       if (role === 'superadmin') {
-        problems.push({ path, message: 'The superadmin’s permissions cannot be changed: it always has every permission' });
+        problems.push({
+          path,
+          message: 'The superadmin’s permissions cannot be changed: it always has every permission',
+        });
         return;
       }
       if (!mayEdit(actor, before, role)) {
-        throw new ForbiddenError(`A ${actor.role} cannot change what a ${role} may do`);
+        throw new ForbiddenError(`A ${actor.role} cannot change what the ${role} role may do`);
       }
       const missing = lockedPermissions(role).filter((p) => !next.includes(p));
       if (missing.length) {
@@ -181,7 +188,8 @@ export async function resetPermissionMatrix(db: Db, actor: Actor): Promise<Permi
     const before = await labPermissions(trx, actor.organizationId);
     const changed = ROLES.filter((r) => !sameSet(before[r], DEFAULT_PERMISSION_TABLE[r]));
     for (const role of changed) {
-      if (!mayEdit(actor, before, role)) throw new ForbiddenError(`A ${actor.role} cannot change what a ${role} may do`);
+      if (!mayEdit(actor, before, role))
+        throw new ForbiddenError(`A ${actor.role} cannot change what the ${role} role may do`);
     }
     await deleteRolePermissionRows(trx, actor.organizationId);
     for (const role of changed) {

@@ -57,8 +57,14 @@ export const settingsFields = {
     z
       .number({ error: `Login attempts must be a whole number from ${LOGIN_ATTEMPTS_MIN} to ${LOGIN_ATTEMPTS_MAX}` })
       .int(`Login attempts must be a whole number from ${LOGIN_ATTEMPTS_MIN} to ${LOGIN_ATTEMPTS_MAX}`)
-      .min(LOGIN_ATTEMPTS_MIN, `Login attempts must be a whole number from ${LOGIN_ATTEMPTS_MIN} to ${LOGIN_ATTEMPTS_MAX}`)
-      .max(LOGIN_ATTEMPTS_MAX, `Login attempts must be a whole number from ${LOGIN_ATTEMPTS_MIN} to ${LOGIN_ATTEMPTS_MAX}`),
+      .min(
+        LOGIN_ATTEMPTS_MIN,
+        `Login attempts must be a whole number from ${LOGIN_ATTEMPTS_MIN} to ${LOGIN_ATTEMPTS_MAX}`,
+      )
+      .max(
+        LOGIN_ATTEMPTS_MAX,
+        `Login attempts must be a whole number from ${LOGIN_ATTEMPTS_MIN} to ${LOGIN_ATTEMPTS_MAX}`,
+      ),
   ),
   passwordPolicy: z.enum(PASSWORD_POLICIES, {
     error: `Password policy must be one of ${PASSWORD_POLICIES.join(', ')}`,

@@ -72,9 +72,12 @@ export const BULK_MAX_USERS = 500;
 export const bulkUsersSchema = z
   .object({
     ids: z
-      .array(strictNumber(z.number({ error: 'Each id must be a user id' }).int().positive('Each id must be a user id')), {
-        error: 'ids must be a list of user ids',
-      })
+      .array(
+        strictNumber(z.number({ error: 'Each id must be a user id' }).int().positive('Each id must be a user id')),
+        {
+          error: 'ids must be a list of user ids',
+        },
+      )
       .min(1, 'Select at least one user')
       .max(BULK_MAX_USERS, `At most ${BULK_MAX_USERS} users at once`),
     action: z.enum(BULK_ACTIONS, { error: `action must be one of ${BULK_ACTIONS.join(', ')}` }),
