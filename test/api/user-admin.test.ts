@@ -278,6 +278,31 @@ describe('statuses', () => {
   });
 });
 
+describe('statuses: Doctor Management and the Users screen agree', () => {
+  it('a doctor suspended on either screen reads suspended on both; activated on either, active on both', async () => {
+    const created = await admin.post('/api/doctors', { first_name: 'Sita', last_name: 'Pillai', can_sign_in: false });
+    const id = created.json<{ doctor: { id: number } }>().doctor.id;
+    const doctorStatus = async () =>
+      (await admin.get(`/api/doctors/${id}`)).json<{ doctor: { status: string } }>().doctor.status;
+    const userStatus = async () => userOf((await admin.get(`/api/users/${id}`)).body).status;
+
+    expect((await admin.post(`/api/users/${id}/suspend`, { reason: 'Registration lapsed' })).statusCode).toBe(200);
+    expect([await doctorStatus(), await userStatus()]).toEqual(['suspended', 'suspended']);
+    expect((await admin.put(`/api/doctors/${id}`, { status: 'active' })).statusCode).toBe(200);
+    expect([await doctorStatus(), await userStatus()]).toEqual(['active', 'active']);
+
+    expect((await admin.put(`/api/doctors/${id}`, { status: 'suspended' })).statusCode).toBe(200);
+    expect([await doctorStatus(), await userStatus()]).toEqual(['suspended', 'suspended']);
+    expect((await admin.post(`/api/users/${id}/unsuspend`)).statusCode).toBe(200);
+    expect([await doctorStatus(), await userStatus()]).toEqual(['active', 'active']);
+
+    // Deactivated in Doctor Management after a suspension: inactive on both.
+    expect((await admin.post(`/api/users/${id}/suspend`, {})).statusCode).toBe(200);
+    expect((await admin.put(`/api/doctors/${id}`, { status: 'inactive' })).statusCode).toBe(200);
+    expect([await doctorStatus(), await userStatus()]).toEqual(['inactive', 'inactive']);
+  });
+});
+
 describe('suspending a user', () => {
   it('ends their sessions at once and refuses their sign-in like a wrong password; audited', async () => {
     const tech = await lab.as('lab_technician');

@@ -93,11 +93,11 @@ export class AuthService {
           newValues: {
             reason: !hasPassword
               ? 'no sign-in'
-              : row.suspended_at
-                ? 'suspended'
-                : row.is_active !== 1
-                  ? 'inactive'
-                  : 'bad password',
+              : row.is_active !== 1
+                ? row.suspended_at
+                  ? 'suspended'
+                  : 'inactive'
+                : 'bad password',
           },
         });
       }

@@ -9,6 +9,7 @@ import type { BulkResult, BulkUsersInput } from '../../shared/schemas/user-admin
 import { auditUser, findUser, selectUsersByIds, toUser, updateUserRow, type UserRow } from './repository.js';
 import { applyUserUpdate, assertMayManage } from './service.js';
 import { labPermissions } from './permissions.js';
+import { userStatus } from './status.js';
 
 /** Suspension and Bulk Operations (issue 13): the Users screen's actions on accounts. */
 
@@ -22,7 +23,8 @@ export async function suspendUser(db: Db, actor: Actor, id: number, reason: stri
   const after = await db.transaction().execute(async (trx) => {
     const before = await findUser(trx, actor.organizationId, id);
     if (!before) throw new NotFoundError('User', id);
-    if (before.suspended_at) throw new ConflictError(`${nameOf(before)} is already suspended`, 'ALREADY_SUSPENDED');
+    if (userStatus(before) === 'suspended')
+      throw new ConflictError(`${nameOf(before)} is already suspended`, 'ALREADY_SUSPENDED');
     return applySuspension(trx, actor, before, reason ?? null);
   });
   return toUser(after, await labPermissions(db, actor.organizationId));
@@ -33,7 +35,8 @@ export async function unsuspendUser(db: Db, actor: Actor, id: number): Promise<U
   const after = await db.transaction().execute(async (trx) => {
     const before = await findUser(trx, actor.organizationId, id);
     if (!before) throw new NotFoundError('User', id);
-    if (!before.suspended_at) throw new ConflictError(`${nameOf(before)} is not suspended`, 'NOT_SUSPENDED');
+    if (userStatus(before) !== 'suspended')
+      throw new ConflictError(`${nameOf(before)} is not suspended`, 'NOT_SUSPENDED');
     assertMayManage(actor, before);
     const row = await updateUserRow(trx, id, {
       is_active: 1,
@@ -113,7 +116,7 @@ async function applyBulkAction(trx: Db, actor: Actor, before: UserRow, input: Bu
       if (before.is_active === 0) return before;
       return applyUserUpdate(trx, actor, before, { is_active: false });
     case 'suspend':
-      if (before.suspended_at) return before;
+      if (userStatus(before) === 'suspended') return before;
       return applySuspension(trx, actor, before, input.reason ?? null);
     case 'change_role':
       if (before.role === input.role) return before;
