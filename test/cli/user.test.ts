@@ -140,7 +140,7 @@ describe('lims user list', () => {
     expect(users[0]).not.toHaveProperty('password_hash');
 
     expect(csv.stdout).toBe(
-      `ID,Name,Email,Role,Department,Active,Last login\n1,Asha Rao,${ADMIN.email},superadmin,Administration,true,\n`,
+      `ID,Name,Email,Role,Department,Active,Status,Last login\n1,Asha Rao,${ADMIN.email},superadmin,Administration,true,active,\n`,
     );
     expect(none.stdout).toBe('No users match.\n');
     expect(bad.code).toBe(2);

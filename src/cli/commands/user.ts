@@ -163,6 +163,7 @@ async function list(lab: Lab, flags: ListFlags, out: Output): Promise<void> {
       { header: 'Role', value: (u) => u.role, display: (u) => ROLE_LABELS[u.role] },
       { header: 'Department', value: (u) => u.department },
       { header: 'Active', value: (u) => u.is_active },
+      { header: 'Status', value: (u) => u.status },
       { header: 'Last login', value: (u) => u.last_login, display: (u) => formatTimestamp(u.last_login, tz) },
     ],
   });

@@ -4,8 +4,11 @@ import { nowIso, type Actor } from '../context.js';
 import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../errors.js';
 import type { LoginInput } from '../../shared/schemas/auth.js';
 import type { User } from '../../shared/schemas/users.js';
-import { toUser, updateUserRow } from '../users/repository.js';
+import { findUsersByEmail, toUser, updateUserRow } from '../users/repository.js';
 import { labClosedMessage, signInAccount } from '../tenants/sign-in.js';
+import { tenantIdByDomain } from '../tenants/repository.js';
+import { labPermissions } from '../users/permissions.js';
+import { labSettings, primaryOrganization } from '../settings/organization.js';
 import { dummyPasswordHash, NO_PASSWORD, verifyPassword } from './password.js';
 import { createSession, deleteSession } from './sessions.js';
 import { SignInLimits, waitText, type SignInTicket } from './throttle.js';
@@ -70,7 +73,8 @@ export class AuthService {
    */
   async login(input: LoginInput, meta: SignInMeta): Promise<LoginResult | LoginChallenge> {
     const account = `email:${input.email}`;
-    const ticket = this.limits.reserve(account, meta.ip);
+    const host = meta.host ?? null;
+    const ticket = this.limits.reserve(account, meta.ip, Date.now(), await this.#loginAttempts(input.email, host));
     if (typeof ticket === 'number') {
       throw new TooManyRequestsError(`Too many failed sign-in attempts. Try again in ${waitText(ticket)}.`, ticket);
     }
@@ -92,6 +96,22 @@ export class AuthService {
     return this.limits.status(`email:${email}`);
   }
 
+  /**
+   * The lab's login attempts setting (failures per account and address before the lockout): the lab
+   * the host name names, else the email's only lab, else the first lab. Read before the password is
+   * checked, so without it; for an email nobody has, the first lab's (a different count would tell a
+   * guesser which emails exist).
+   */
+  async #loginAttempts(email: string, host: string | null): Promise<number> {
+    const byHost = host ? await tenantIdByDomain(this.db, host) : undefined;
+    const rows = byHost ? [] : await findUsersByEmail(this.db, email);
+    const organizationId =
+      byHost?.id ?? (rows.length === 1 ? rows[0]!.organization_id : (await primaryOrganization(this.db))?.id);
+    return organizationId === undefined
+      ? LOGIN_MAX_FAILURES
+      : (await labSettings(this.db, organizationId)).maxLoginAttempts;
+  }
+
   async #check(input: LoginInput, meta: SignInMeta, ticket: SignInTicket) {
     const row = await signInAccount(this.db, input.email, meta.host ?? null, input.password);
     // An account without a password (a referring doctor who never signs in) is compared against the
@@ -108,7 +128,15 @@ export class AuthService {
           entity: 'session',
           entityId: row.id,
           status: 'failed',
-          newValues: { reason: !hasPassword ? 'no sign-in' : row.is_active !== 1 ? 'inactive' : 'bad password' },
+          newValues: {
+            reason: !hasPassword
+              ? 'no sign-in'
+              : row.is_active !== 1
+                ? row.suspended_at
+                  ? 'suspended'
+                  : 'inactive'
+                : 'bad password',
+          },
         });
       }
       throw new UnauthorizedError(INVALID_CREDENTIALS);
@@ -148,7 +176,8 @@ export class AuthService {
         ...(audit ? { newValues: audit } : {}),
       });
     });
-    return { user: toUser({ ...row, last_login: now }), ...session };
+    const permissions = await labPermissions(this.db, row.organization_id);
+    return { user: toUser({ ...row, last_login: now }, permissions), ...session };
   }
 }
 

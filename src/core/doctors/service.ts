@@ -212,6 +212,7 @@ export async function createDoctor(db: Db, actor: Actor, input: DoctorCreate): P
       specialization: canonicalSpecialization(input.specialization),
       consultation_fee_paise: rupeesToPaise(input.consultation_fee ?? 0),
       is_active: input.status === 'active' ? 1 : 0,
+      suspended_at: input.status === 'suspended' ? now : null,
       created_at: now,
       updated_at: now,
     });
@@ -270,6 +271,10 @@ export async function updateDoctor(db: Db, actor: Actor, id: number, input: Doct
       ...(input.consultation_fee !== undefined && { consultation_fee_paise: rupeesToPaise(input.consultation_fee) }),
       ...(newHash ? { password_hash: newHash } : !canSignIn ? { password_hash: '' } : {}),
       is_active: status === 'active' ? 1 : 0,
+      // The Users screen's suspension and this status agree: suspended here is suspended there.
+      ...(status === 'suspended'
+        ? { suspended_at: before.suspended_at ?? now }
+        : { suspended_at: null, suspended_reason: null }),
       updated_at: now,
     });
     await saveProfile(trx, {

@@ -8,6 +8,7 @@ import { actorFor } from '../auth/service.js';
 import { assertPasswordPolicy } from '../settings/password-policy.js';
 import { DomainError, ForbiddenError } from '../errors.js';
 import { findUser, toUser, updateUserRow } from '../users/repository.js';
+import { labPermissions } from '../users/permissions.js';
 import { findTenantRow, updateTenantRow } from '../tenants/repository.js';
 import { insertInvitationRow, invitationByHash, revokeOpenInvitationRows, useInvitationRow } from './repository.js';
 import {
@@ -198,6 +199,6 @@ export async function acceptInvitation(
       entityId: after.id,
       newValues: { via: 'invitation' },
     });
-    return { user: toUser(after), ...session };
+    return { user: toUser(after, await labPermissions(trx, after.organization_id)), ...session };
   });
 }

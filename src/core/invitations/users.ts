@@ -4,6 +4,7 @@ import { writeAudit } from '../audit/audit.js';
 import { NO_PASSWORD } from '../auth/password.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
 import { auditUser, emailTaken, findUser, insertUserRow, toUser } from '../users/repository.js';
+import { labPermissions } from '../users/permissions.js';
 import { issueInvitation, withdrawInvitations } from './service.js';
 import { openInvitationRows, wasInvited } from './repository.js';
 import { canAssignRole, ROLE_RANK, type Role } from '../../shared/roles.js';
@@ -72,7 +73,7 @@ export async function inviteUser(
       userId: row.id,
       email: row.email,
     });
-    return { user: toUser(row), invitation };
+    return { user: toUser(row, await labPermissions(trx, actor.organizationId)), invitation };
   });
 }
 

@@ -26,7 +26,7 @@ import {
 import { getResult } from './service.js';
 import { qcGate } from '../qc/runs.js';
 import { announceReportReady } from './announce.js';
-import { hasPermission } from '../../shared/roles.js';
+import { actorHasPermission } from '../users/permissions.js';
 
 /**
  * Verification (validation) of entered results. The verifier is always the signed-in user (the
@@ -221,8 +221,10 @@ export async function rejectResult(db: Db, actor: Actor, id: number, input: Resu
  * cannot be released until every critical value on it has a call.
  */
 export async function logCriticalCall(db: Db, actor: Actor, id: number, input: CriticalCallInput): Promise<TestResult> {
-  const role = actor.role === 'system' ? null : actor.role;
-  if (role && !hasPermission(role, 'update_results') && !hasPermission(role, 'verify_results'))
+  if (
+    !(await actorHasPermission(db, actor, 'update_results')) &&
+    !(await actorHasPermission(db, actor, 'verify_results'))
+  )
     throw new ForbiddenError('Only staff who enter or verify results can log the call of a critical value');
   await db.transaction().execute(async (trx) => {
     const row = await ownResultRow(trx, actor.organizationId, id);

@@ -27,6 +27,7 @@ const JSON_FIELDS = [
   'pushNotifications',
   'reportNotifications',
   'sessionTimeout',
+  'maxLoginAttempts',
   'passwordPolicy',
   'twoFactorAuth',
   'backupFrequency',

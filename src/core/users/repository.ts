@@ -2,11 +2,13 @@ import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { UsersTable } from '../db/schema.js';
 import type { User } from '../../shared/schemas/users.js';
-import { permissionsOf, type Role } from '../../shared/roles.js';
+import type { PermissionTable, Role } from '../../shared/roles.js';
+import { userStatus } from './status.js';
 
 export type UserRow = Selectable<UsersTable>;
 
-export function toUser(r: UserRow): User {
+/** A row as the API answers it; `permissions` from the lab's table (labPermissions). */
+export function toUser(r: UserRow, table: PermissionTable): User {
   const role = r.role as Role;
   return {
     id: r.id,
@@ -18,9 +20,12 @@ export function toUser(r: UserRow): User {
     phone: r.phone,
     specialization: r.specialization,
     consultation_fee: r.consultation_fee_paise / 100,
-    permissions: [...permissionsOf(role)],
+    permissions: [...table[role]],
     organization_id: r.organization_id,
     is_active: r.is_active === 1,
+    status: userStatus(r),
+    suspended_at: r.suspended_at,
+    suspended_reason: r.suspended_reason,
     last_login: r.last_login,
     created_at: r.created_at,
     updated_at: r.updated_at,
@@ -87,6 +92,17 @@ export function selectUsers(
     );
   }
   return query.orderBy('first_name').orderBy('last_name').execute();
+}
+
+/** The lab's users among these ids (any status). */
+export function selectUsersByIds(db: Db, organizationId: number, ids: readonly number[]): Promise<UserRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('id', 'in', [...ids])
+    .execute();
 }
 
 /** Emails are unique within a lab (one email may have accounts in two labs on one server). */

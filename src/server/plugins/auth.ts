@@ -12,7 +12,8 @@ import {
   organizationSettingsCached,
   organizationSettingsIfFresh,
 } from '../org-cache.js';
-import { hasPermission, type Role } from '../../shared/roles.js';
+import { labPermissions, labPermissionsFromMemory } from '../../core/users/permissions.js';
+import type { PermissionTable, Role } from '../../shared/roles.js';
 import type { Actor } from '../../core/context.js';
 import type { RouteAccess } from '../types.js';
 import type { RouteContract } from '../../shared/api/contract.js';
@@ -76,7 +77,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
    */
   async function refuseInMaintenance(req: FastifyRequest) {
     const staff = req.staff!;
-    if (hasPermission(staff.user.role as Role, 'system_settings')) return;
+    if (staff.permissions.includes('system_settings')) return;
     if (req.routeOptions.url === '/api/auth/logout') return;
     if ((await organizationSettingsCached(app, staff.actor.organizationId)).maintenanceMode)
       throw new MaintenanceError();
@@ -107,7 +108,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
       throw new UnauthorizedError(closed);
     }
     if (!background) await touchSession(db, session);
-    admit(req, access, session, token);
+    admit(req, access, session, token, await labPermissions(db, session.user.organization_id));
     if (changes(req)) await refuseInMaintenance(req);
   }
 
@@ -132,9 +133,12 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
         const token = req.cookies[SESSION_COOKIE];
         if (!token) throw new UnauthorizedError();
         const known = sessionFromMemory(db, token, idleMinutesFromMemory);
-        // sessionFromMemory answers only while the lab's cached state is fresh, so this is known too.
-        if (known && labClosedIfFresh(app, known.user.organization_id) === null) {
-          admit(req, access, known, token);
+        // sessionFromMemory answers only while the lab's cached state is fresh, so this is known too;
+        // the lab's permission table too is in memory for a few seconds (src/core/users/permissions.ts).
+        const open = known && labClosedIfFresh(app, known.user.organization_id) === null;
+        const table = open && labPermissionsFromMemory(db, known.user.organization_id);
+        if (known && table) {
+          admit(req, access, known, token, table);
           if (changes(req)) return void refuseInMaintenance(req).then(() => done(), done);
           return done();
         }
@@ -156,12 +160,13 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
 
 type StaffAccess = Exclude<RouteAccess, 'public'>;
 
-/** Checks the route's permission for the session's role and makes the user the request's actor. */
-function admit(req: FastifyRequest, access: StaffAccess, session: SessionUser, token: string) {
+/** Checks the route's permission in the lab's table for the session's role and makes the user the request's actor. */
+function admit(req: FastifyRequest, access: StaffAccess, session: SessionUser, token: string, table: PermissionTable) {
   const role = session.user.role as Role;
+  const permissions = table[role];
   if (access !== 'authenticated') {
     const needed = typeof access === 'string' ? [access] : access;
-    const missing = needed.filter((p) => !hasPermission(role, p));
+    const missing = needed.filter((p) => !permissions.includes(p));
     if (missing.length)
       throw new ForbiddenError(`Your role (${role}) does not have the ${missing.join(' and ')} permission`);
   }
@@ -169,5 +174,6 @@ function admit(req: FastifyRequest, access: StaffAccess, session: SessionUser, t
     user: session.user,
     actor: actorFor(session.user, { ip: req.ip, userAgent: req.headers['user-agent'] ?? null }),
     sessionToken: token,
+    permissions,
   };
 }

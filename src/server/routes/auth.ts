@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { authApi } from '../../shared/api/auth.js';
 import { logout } from '../../core/auth/service.js';
 import { toUser } from '../../core/users/repository.js';
+import { labPermissions } from '../../core/users/permissions.js';
 import { demoCredentials } from '../../core/setup/demo.js';
 import { SESSION_COOKIE, actorOf, setSessionCookie } from '../plugins/auth.js';
 import { route } from '../contract.js';
@@ -25,7 +26,10 @@ export async function authRoutes(app: FastifyInstance) {
     return { ok: true as const };
   });
 
-  route(app, authApi.me, async (req) => ({ user: toUser(req.staff!.user) }));
+  // The permissions are the lab's table's (the auth plugin read it for this request).
+  route(app, authApi.me, async (req) => ({
+    user: toUser(req.staff!.user, await labPermissions(app.database.db, req.staff!.actor.organizationId)),
+  }));
 
   route(app, authApi.demoCredentials, async () => ({
     demo: app.options_.demo === true,

@@ -4,6 +4,8 @@ import {
   BACKUP_RETENTIONS,
   CURRENCIES,
   DATE_FORMATS,
+  LOGIN_ATTEMPTS_MAX,
+  LOGIN_ATTEMPTS_MIN,
   PASSWORD_POLICIES,
   SESSION_TIMEOUTS,
 } from '../constants.js';
@@ -50,6 +52,20 @@ export const settingsFields = {
   pushNotifications: flag('Push notifications'),
   reportNotifications: flag('Report notifications'),
   sessionTimeout: oneOfNumbers(SESSION_TIMEOUTS, 'Session timeout (minutes)'),
+  /** Failed sign-ins for one account from one address before that pair is locked for 15 minutes. */
+  maxLoginAttempts: strictNumber(
+    z
+      .number({ error: `Login attempts must be a whole number from ${LOGIN_ATTEMPTS_MIN} to ${LOGIN_ATTEMPTS_MAX}` })
+      .int(`Login attempts must be a whole number from ${LOGIN_ATTEMPTS_MIN} to ${LOGIN_ATTEMPTS_MAX}`)
+      .min(
+        LOGIN_ATTEMPTS_MIN,
+        `Login attempts must be a whole number from ${LOGIN_ATTEMPTS_MIN} to ${LOGIN_ATTEMPTS_MAX}`,
+      )
+      .max(
+        LOGIN_ATTEMPTS_MAX,
+        `Login attempts must be a whole number from ${LOGIN_ATTEMPTS_MIN} to ${LOGIN_ATTEMPTS_MAX}`,
+      ),
+  ),
   passwordPolicy: z.enum(PASSWORD_POLICIES, {
     error: `Password policy must be one of ${PASSWORD_POLICIES.join(', ')}`,
   }),
@@ -79,6 +95,7 @@ export const settingsSchema = z.object({
   labEmail: z.string().nullable(),
   timezone: z.string(),
   sessionTimeout: z.number(),
+  maxLoginAttempts: z.number(),
   backupRetention: z.number(),
 });
 export type Settings = z.infer<typeof settingsSchema>;

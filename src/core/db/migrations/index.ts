@@ -11,6 +11,7 @@ import { sql as doctors } from './010_doctors.js';
 import { sql as twoFactor } from './011_two_factor.js';
 import { sql as messaging } from './012_messaging.js';
 import { sql as tenants, sqliteSteps as tenantsSqlite, usersEmailPerLabPostgres } from './013_tenants.js';
+import { sql as userAdmin } from './014_user_admin.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
 import type Database from 'better-sqlite3';
@@ -66,4 +67,5 @@ export const migrations: Migration[] = [
     sqliteSteps: tenantsSqlite,
     postgres: toPostgres(tenants) + usersEmailPerLabPostgres,
   },
+  { version: 14, name: 'user_admin', sql: userAdmin },
 ];

@@ -37,6 +37,8 @@ import {
   BACKUP_RETENTIONS,
   CURRENCIES,
   DATE_FORMATS,
+  LOGIN_ATTEMPTS_MAX,
+  LOGIN_ATTEMPTS_MIN,
   PASSWORD_POLICIES,
   SESSION_TIMEOUTS,
   TIMEZONES,
@@ -61,6 +63,11 @@ import { EmailSection } from '../components/EmailSection';
 import { SmsSection } from '../components/SmsSection';
 
 type Errors = Partial<Record<keyof Settings, string>>;
+
+const LOGIN_ATTEMPTS = Array.from(
+  { length: LOGIN_ATTEMPTS_MAX - LOGIN_ATTEMPTS_MIN + 1 },
+  (_, i) => LOGIN_ATTEMPTS_MIN + i,
+);
 
 const options = (values: readonly (string | number)[], label: (v: string) => string = (v) => v) =>
   values.map((v) => ({ value: String(v), label: label(String(v)) }));
@@ -243,6 +250,13 @@ function SettingsEditor({ saved }: { saved: Settings }) {
           hint="An idle session ends on the server after this long."
         >
           <Select {...choice('sessionTimeout', true)} options={options(SESSION_TIMEOUTS, (v) => `${v} minutes`)} />
+        </FormField>
+        <FormField
+          label="Login Attempts"
+          error={errors.maxLoginAttempts}
+          hint="Wrong passwords for one account from one computer before it is locked there for 15 minutes."
+        >
+          <Select {...choice('maxLoginAttempts', true)} options={options(LOGIN_ATTEMPTS, (v) => `${v} attempts`)} />
         </FormField>
         <FormField
           label="Password Policy"
