@@ -99,13 +99,22 @@ describe('Permission Manager: refusals (nothing saved)', () => {
     expect(roleIn(await matrix(), 'admin').permissions).toContain('full_access');
   });
 
+  it('refuses to give manage_tenants to any role: managing the labs on the server is the superadmin’s alone', async () => {
+    for (const role of ['admin', 'lab_manager'] as const) {
+      const res = await setRole(role, [...ROLE_PERMISSIONS[role], 'manage_tenants']);
+      expect(badFields(res)).toEqual(['roles.0.permissions']);
+      expect(errorBody(res).message).toContain('manage_tenants');
+      expect(roleIn(await matrix(), role).permissions).not.toContain('manage_tenants');
+    }
+  });
+
   it('refuses to take the admin’s own user management away: manage_users, view_users', async () => {
     for (const p of ['manage_users', 'view_users'] as const) {
       const res = await setRole('admin', without('admin', p));
       expect(badFields(res)).toEqual(['roles.0.permissions']);
       expect(errorBody(res).message).toContain(p);
     }
-    expect(roleIn(await matrix(), 'admin').permissions).toEqual([...PERMISSIONS]);
+    expect(roleIn(await matrix(), 'admin').permissions).toEqual([...ROLE_PERMISSIONS.admin]);
   });
 
   it('refuses any change to the superadmin, but accepts it exactly as GET answered', async () => {
