@@ -16,6 +16,7 @@ import { seedResult, seedSample } from './lab-records.js';
 import { createUser } from '../../src/core/users/service.js';
 import { systemActor } from '../../src/core/context.js';
 import { invalidateOrganizationCache } from '../../src/server/org-cache.js';
+import { storageByOrganization } from '../../src/core/db/storage.js';
 import type { IssuedInvitation, Tenant, TenantPage, TenantSummary } from '../../src/shared/schemas/tenants.js';
 import type { User } from '../../src/shared/schemas/users.js';
 
@@ -494,6 +495,22 @@ describe('figures per tenant', () => {
     expect(summary.patients).toBe(all.reduce((n, t) => n + t.patients, 0));
     expect(summary.storage_bytes).toBe(all.reduce((n, t) => n + t.storage_bytes, 0));
     expect(summary.active + summary.pending + summary.suspended + summary.inactive).toBe(summary.total);
+  });
+
+  it('measures storage again after a change, but reuses a slow measurement for a while and says when it was taken', async () => {
+    const db = lab.database.db;
+    const first = await storageByOrganization(db);
+    await createPatient(lab.admin, { address: 'x'.repeat(290) });
+    const fresh = await storageByOrganization(db);
+    expect(fresh.bytes.get(lab.organizationId)! - first.bytes.get(lab.organizationId)!).toBeGreaterThan(290);
+    // Taken as slow (a large database): reused after a change, with its time.
+    const slow = await storageByOrganization(db, { slowMs: 0 });
+    await createPatient(lab.admin, { address: 'y'.repeat(290) });
+    const reused = await storageByOrganization(db, { slowMs: 0 });
+    expect(reused).toBe(slow);
+    const expired = await storageByOrganization(db, { slowMs: 0, reuseSlowForMs: 0 });
+    expect(expired.bytes.get(lab.organizationId)! - slow.bytes.get(lab.organizationId)!).toBeGreaterThan(290);
+    expect(Date.parse(expired.measuredAt)).toBeGreaterThanOrEqual(Date.parse(slow.measuredAt));
   });
 
   it('filters the list by search, status and plan, and pages it', async () => {

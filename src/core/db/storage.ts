@@ -12,9 +12,7 @@ import { engineOf } from './dialect.js';
  * free pages and per-row overhead are shared and not counted, nor are derived tables (counters
  * and the patient search index, which the database rebuilds from the rows).
  *
- * Every table is read in full, one query per table (the event loop runs other requests between
- * them). The answer is kept while the database is unchanged (changeStamp), so the list and the
- * cards of one page view read once.
+ * Every row is read (storageByOrganization below says when a measurement is reused).
  */
 const DERIVED = new Set([
   'entity_counts',
@@ -124,47 +122,112 @@ function valueBytes(db: Db, alias: string, column: string) {
     : sql`CASE typeof(${ref}) WHEN 'text' THEN length(CAST(${ref} AS BLOB)) WHEN 'blob' THEN length(${ref}) WHEN 'null' THEN 0 ELSE 8 END`;
 }
 
-async function tableBytes(db: Db, plan: TablePlan): Promise<{ org: number; bytes: number }[]> {
+/** Rows per query when reading a SQLite table: better-sqlite3 runs a query without letting other requests in. */
+const CHUNK_ROWS = 10_000;
+
+type Bytes = { org: number; bytes: number }[];
+
+async function tableBytes(db: Db, plan: TablePlan, rowids?: { from: number; to: number }): Promise<Bytes> {
   const rowBytes = sql.join(
     plan.columns.map((c) => valueBytes(db, 't', c)),
     sql` + `,
   );
   const table = sql.table(plan.table);
+  const range = rowids ? sql`WHERE t.rowid > ${rowids.from} AND t.rowid <= ${rowids.to}` : sql``;
   const query =
     plan.via.kind === 'self'
       ? sql<{
           org: number;
           bytes: number;
-        }>`SELECT t.id AS org, sum(${rowBytes}) AS bytes FROM ${table} AS t GROUP BY t.id`
+        }>`SELECT t.id AS org, sum(${rowBytes}) AS bytes FROM ${table} AS t ${range} GROUP BY t.id`
       : plan.via.kind === 'own'
         ? sql<{
             org: number;
             bytes: number;
-          }>`SELECT t.organization_id AS org, sum(${rowBytes}) AS bytes FROM ${table} AS t GROUP BY t.organization_id`
+          }>`SELECT t.organization_id AS org, sum(${rowBytes}) AS bytes FROM ${table} AS t ${range} GROUP BY t.organization_id`
         : sql<{
             org: number;
             bytes: number;
           }>`SELECT p.organization_id AS org, sum(${rowBytes}) AS bytes FROM ${table} AS t
             JOIN ${sql.table(plan.via.parent)} AS p ON p.${sql.ref(plan.via.parentColumn)} = t.${sql.ref(plan.via.column)}
-            GROUP BY p.organization_id`;
+            ${range} GROUP BY p.organization_id`;
   return (await query.execute(db)).rows.map((r) => ({ org: Number(r.org), bytes: Number(r.bytes ?? 0) }));
 }
 
-const remembered = new WeakMap<Db, { stamp: string; result: Promise<Map<number, number>> }>();
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Bytes stored for each lab (organisation id -> bytes); labs with no rows are absent. */
-export function storageByOrganization(db: Db): Promise<Map<number, number>> {
+/**
+ * One table's bytes per lab. On SQLite a large table is read in rowid ranges with a turn of the
+ * event loop between them, so a measurement of a big database does not stall every lab's requests;
+ * PostgreSQL's queries run in the database server and need no such care.
+ */
+async function measureTable(db: Db, plan: TablePlan): Promise<Bytes> {
+  if (engineOf(db) === 'postgres') return tableBytes(db, plan);
+  const { max } = (
+    await sql<{ max: number | null }>`SELECT max(rowid) AS max FROM ${sql.table(plan.table)}`.execute(db)
+  ).rows[0] ?? { max: null };
+  if (max === null) return [];
+  const out: Bytes = [];
+  for (let from = 0; from < max; from += CHUNK_ROWS) {
+    out.push(...(await tableBytes(db, plan, { from, to: from + CHUNK_ROWS })));
+    await nextTurn();
+  }
+  return out;
+}
+
+export interface StorageMeasurement {
+  /** Bytes stored for each lab (organisation id -> bytes); labs with no rows are absent. */
+  bytes: Map<number, number>;
+  /** When the rows were read (ISO). */
+  measuredAt: string;
+}
+
+interface Remembered {
+  stamp: string | null;
+  at: number;
+  tookMs: number;
+  result: StorageMeasurement;
+}
+
+const remembered = new WeakMap<Db, Remembered>();
+const inFlight = new WeakMap<Db, Promise<StorageMeasurement>>();
+
+export interface StorageOptions {
+  /** A measurement that took at least this long is expensive (a large database)... */
+  slowMs?: number;
+  /** ...and is reused for this long even though the database changed since (the answer says when it was measured). */
+  reuseSlowForMs?: number;
+}
+
+/**
+ * Bytes stored per lab. Measured again whenever the database changed (changeStamp), except that a
+ * measurement that took long (a large database: every row is read) is reused for ten minutes, so
+ * opening the screen again or paging the table does not read every table each time. Requests
+ * made while a measurement runs share it.
+ */
+export function storageByOrganization(db: Db, opts: StorageOptions = {}): Promise<StorageMeasurement> {
+  const slowMs = opts.slowMs ?? 250;
+  const reuseMs = opts.reuseSlowForMs ?? 10 * 60_000;
+  const running = inFlight.get(db);
+  if (running) return running;
   const stamp = changeStamp(db);
   const hit = remembered.get(db);
-  if (stamp !== null && hit?.stamp === stamp) return hit.result;
+  const now = Date.now();
+  if (hit && ((stamp !== null && hit.stamp === stamp) || (hit.tookMs >= slowMs && now - hit.at < reuseMs))) {
+    return Promise.resolve(hit.result);
+  }
   const result = (async () => {
-    const totals = new Map<number, number>();
+    const started = Date.now();
+    const bytes = new Map<number, number>();
     for (const plan of await tablePlans(db)) {
-      for (const { org, bytes } of await tableBytes(db, plan)) totals.set(org, (totals.get(org) ?? 0) + bytes);
+      for (const { org, bytes: b } of await measureTable(db, plan)) bytes.set(org, (bytes.get(org) ?? 0) + b);
     }
-    return totals;
+    const measured = { bytes, measuredAt: new Date(started).toISOString() };
+    remembered.set(db, { stamp, at: started, tookMs: Date.now() - started, result: measured });
+    return measured;
   })();
-  if (stamp !== null) remembered.set(db, { stamp, result });
-  result.catch(() => remembered.delete(db));
+  inFlight.set(db, result);
+  const done = () => inFlight.delete(db);
+  result.then(done, done);
   return result;
 }

@@ -66,6 +66,7 @@ function toTenant(
     patients: Map<number, number>;
     tests: Map<number, number>;
     storage: Map<number, number>;
+    storageMeasuredAt: string;
     admins: Map<number, { email: string; pending: boolean }>;
     lastActivity: Map<number, string | null>;
   },
@@ -84,6 +85,7 @@ function toTenant(
     patients: f.patients.get(row.id) ?? 0,
     tests: f.tests.get(row.id) ?? 0,
     storage_bytes: f.storage.get(row.id) ?? 0,
+    storage_measured_at: f.storageMeasuredAt,
     created_at: row.created_at,
     last_activity: f.lastActivity.get(row.id) ?? null,
   };
@@ -93,11 +95,13 @@ async function withFigures(db: Db, rows: TenantRow[], primaryId: number): Promis
   const ids = rows.map((r) => r.id);
   const lastActivity = new Map<number, string | null>();
   for (const id of ids) lastActivity.set(id, await lastActivityOf(db, id));
+  const storage = await storageByOrganization(db);
   const f = {
     users: await activeUserCounts(db, ids),
     patients: await patientCounts(db, ids),
     tests: await resultCounts(db, ids),
-    storage: await storageByOrganization(db),
+    storage: storage.bytes,
+    storageMeasuredAt: storage.measuredAt,
     admins: await firstAdminsOf(db, ids),
     lastActivity,
   };
@@ -127,7 +131,8 @@ export async function tenantSummary(db: Db, actor: Actor): Promise<TenantSummary
   const users = await activeUserCounts(db);
   const patients = await patientCounts(db);
   const tests = await resultCounts(db);
-  const storage = await storageByOrganization(db);
+  const measured = await storageByOrganization(db);
+  const storage = measured.bytes;
   const labs = (await tenantNames(db)).map((l) => ({
     id: l.id,
     name: l.name,
@@ -151,6 +156,7 @@ export async function tenantSummary(db: Db, actor: Actor): Promise<TenantSummary
     patients: sum(patients),
     tests: sum(tests),
     storage_bytes: sum(storage),
+    storage_measured_at: measured.measuredAt,
     top_storage: top('storage_bytes'),
     top_tests: top('tests'),
   };

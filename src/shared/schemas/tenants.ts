@@ -144,6 +144,8 @@ export const tenantSchema = z.object({
   /** The administrator has not set a password yet (an invitation is open or has expired). */
   admin_pending: z.boolean(),
   ...figures,
+  /** When storage was measured (a large database's measurement is reused for up to 10 minutes). */
+  storage_measured_at: z.string(),
   created_at: z.string(),
   /** The lab's latest audit-trail entry: the last thing anyone did there. */
   last_activity: z.string().nullable(),
@@ -163,6 +165,7 @@ export const tenantSummarySchema = z.object({
   inactive: z.number().int(),
   /** All labs together. */
   ...figures,
+  storage_measured_at: z.string(),
   /** Resource Usage: the labs storing the most, up to 5, largest first. */
   top_storage: z.array(labFigures),
   /** Tenant Performance: the labs with the most tests performed, up to 5, most first. */

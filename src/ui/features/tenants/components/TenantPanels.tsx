@@ -1,6 +1,6 @@
 import { Activity, HardDrive } from 'lucide-react';
 import type { TenantSummary } from '@shared/schemas/tenants';
-import { Card, CardBody, CardHeader } from '@/components';
+import { Card, CardBody, CardHeader, DateText } from '@/components';
 import { formatBytes, plural } from './labAddress';
 
 type Lab = TenantSummary['top_storage'][number];
@@ -58,7 +58,13 @@ export function TenantPanels({ summary }: { summary: TenantSummary }) {
         <CardHeader
           icon={<HardDrive />}
           title="Resource Usage"
-          description={`Stored data per lab; ${formatBytes(summary.storage_bytes)} on the server in all.`}
+          description={
+            <>
+              Stored data per lab; {formatBytes(summary.storage_bytes)} on the server in all (measured{' '}
+              <DateText value={summary.storage_measured_at} withTime />
+              ).
+            </>
+          }
         />
         <CardBody>
           <Bars
