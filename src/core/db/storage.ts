@@ -185,7 +185,8 @@ export interface StorageMeasurement {
 interface Remembered {
   stamp: string | null;
   at: number;
-  tookMs: number;
+  /** The bytes measured in all: a large database is slow to measure. */
+  total: number;
   result: StorageMeasurement;
 }
 
@@ -193,27 +194,27 @@ const remembered = new WeakMap<Db, Remembered>();
 const inFlight = new WeakMap<Db, Promise<StorageMeasurement>>();
 
 export interface StorageOptions {
-  /** A measurement that took at least this long is expensive (a large database)... */
-  slowMs?: number;
+  /** A measurement of at least this many bytes is of a large database, slow to read again... */
+  largeBytes?: number;
   /** ...and is reused for this long even though the database changed since (the answer says when it was measured). */
-  reuseSlowForMs?: number;
+  reuseLargeForMs?: number;
 }
 
 /**
  * Bytes stored per lab. Measured again whenever the database changed (changeStamp), except that a
- * measurement that took long (a large database: every row is read) is reused for ten minutes, so
- * opening the screen again or paging the table does not read every table each time. Requests
- * made while a measurement runs share it.
+ * measurement of a large database (64 MiB of data or more: every row is read, about a second per
+ * 50 MiB on SQLite) is reused for ten minutes, so opening the screen again or paging the table does
+ * not read every table each time. Requests made while a measurement runs share it.
  */
 export function storageByOrganization(db: Db, opts: StorageOptions = {}): Promise<StorageMeasurement> {
-  const slowMs = opts.slowMs ?? 250;
-  const reuseMs = opts.reuseSlowForMs ?? 10 * 60_000;
+  const largeBytes = opts.largeBytes ?? 64 * 1024 * 1024;
+  const reuseMs = opts.reuseLargeForMs ?? 10 * 60_000;
   const running = inFlight.get(db);
   if (running) return running;
   const stamp = changeStamp(db);
   const hit = remembered.get(db);
   const now = Date.now();
-  if (hit && ((stamp !== null && hit.stamp === stamp) || (hit.tookMs >= slowMs && now - hit.at < reuseMs))) {
+  if (hit && ((stamp !== null && hit.stamp === stamp) || (hit.total >= largeBytes && now - hit.at < reuseMs))) {
     return Promise.resolve(hit.result);
   }
   const result = (async () => {
@@ -223,7 +224,8 @@ export function storageByOrganization(db: Db, opts: StorageOptions = {}): Promis
       for (const { org, bytes: b } of await measureTable(db, plan)) bytes.set(org, (bytes.get(org) ?? 0) + b);
     }
     const measured = { bytes, measuredAt: new Date(started).toISOString() };
-    remembered.set(db, { stamp, at: started, tookMs: Date.now() - started, result: measured });
+    const total = [...bytes.values()].reduce((a, b) => a + b, 0);
+    remembered.set(db, { stamp, at: started, total, result: measured });
     return measured;
   })();
   inFlight.set(db, result);
