@@ -555,6 +555,27 @@ describe('the lab requires two-factor sign-in (System Settings twoFactorAuth)', 
     expect(JSON.parse(audit!.new_values)).toEqual({ enabled: true, recovery_codes: 10, at_sign_in: true });
   });
 
+  it('an invitation link sets the password but does not sign in: the sign-in form sets up the authenticator', async () => {
+    const res = await lab.admin.post('/api/users/invite', {
+      first_name: 'Invited',
+      last_name: 'Staff',
+      email: 'invited.staff@lab.test',
+      role: 'receptionist',
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const token = res.json<{ invitation: { path: string } }>().invitation.path.split('#')[1]!;
+    const accepted = await lab.app.inject({
+      method: 'POST',
+      url: '/api/invitations/accept',
+      payload: { token, password: PASSWORD },
+    });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(accepted.json().signed_in).toBe(false);
+    expect(accepted.cookies.find((c) => c.name === 'lims_session')).toBeUndefined();
+    // The new password works, and leads to the set-up step, not to a session.
+    await challengeFor(lab, 'invited.staff@lab.test', freshIp(), 'enrol');
+  });
+
   it('the administrator who turned it on signs in with a code', async () => {
     const ip = freshIp();
     const challenge = await challengeFor(lab, ADMIN_EMAIL, ip, 'verify');

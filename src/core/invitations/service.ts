@@ -9,6 +9,7 @@ import { assertPasswordPolicy } from '../settings/password-policy.js';
 import { DomainError, ForbiddenError } from '../errors.js';
 import { findUser, toUser, updateUserRow } from '../users/repository.js';
 import { labPermissions } from '../users/permissions.js';
+import { labSettings } from '../settings/organization.js';
 import { findTenantRow, updateTenantRow } from '../tenants/repository.js';
 import { insertInvitationRow, invitationByHash, revokeOpenInvitationRows, useInvitationRow } from './repository.js';
 import {
@@ -135,14 +136,16 @@ export async function previewInvitation(db: Db, token: string): Promise<Invitati
 
 export interface AcceptedInvitation {
   user: User;
-  token: string;
-  expiresAt: Date;
+  /** Null when the lab requires two-factor sign-in: the new password is set, and the owner signs in
+   * through the sign-in form, which takes them through setting up their authenticator first. */
+  session: { token: string; expiresAt: Date } | null;
 }
 
 /**
  * Sets the account's password (the lab's password policy applies) and signs it in, in one
  * transaction with the link's single use: a second submit of the same link is refused. A lab that
- * was pending (its admin had not set a password) becomes active.
+ * was pending (its admin had not set a password) becomes active. In a lab that requires two-factor
+ * sign-in the link sets the password only: a session always needs the second step.
  */
 export async function acceptInvitation(
   db: Db,
@@ -165,9 +168,10 @@ export async function acceptInvitation(
     }
     const before = await findUser(trx, inv.organization_id, inv.user_id);
     if (!before) throw notFound();
+    const twoFactorRequired = (await labSettings(trx, inv.organization_id)).twoFactorAuth;
     const after = await updateUserRow(trx, before.id, {
       password_hash: passwordHash,
-      last_login: now,
+      ...(twoFactorRequired ? {} : { last_login: now }),
       updated_at: now,
     });
     const actor = actorFor(after, meta);
@@ -192,6 +196,8 @@ export async function acceptInvitation(
         newValues: { status: 'active', reason: 'the administrator accepted the invitation' },
       });
     }
+    const user = toUser(after, await labPermissions(trx, after.organization_id));
+    if (twoFactorRequired) return { user, session: null };
     const session = await createSession(trx, after, meta);
     await writeAudit(trx, actor, {
       action: 'login',
@@ -199,6 +205,6 @@ export async function acceptInvitation(
       entityId: after.id,
       newValues: { via: 'invitation' },
     });
-    return { user: toUser(after, await labPermissions(trx, after.organization_id)), ...session };
+    return { user, session };
   });
 }

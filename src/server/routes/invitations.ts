@@ -17,14 +17,16 @@ export default async function invitationRoutes(app: FastifyInstance) {
   route(app, invitationsApi.preview, async (req) => ({ invitation: await previewInvitation(db, req.query.token) }));
   route(app, invitationsApi.accept, async (req, reply) => {
     const accepted = await acceptInvitation(db, req.body, { ip: req.ip, userAgent: req.headers['user-agent'] ?? null });
-    reply.setCookie(SESSION_COOKIE, accepted.token, {
+    // A lab that requires two-factor sign-in: the password is set, the session comes from the sign-in form.
+    if (!accepted.session) return { user: accepted.user, signed_in: false };
+    reply.setCookie(SESSION_COOKIE, accepted.session.token, {
       path: '/',
       httpOnly: true,
       sameSite: 'lax',
       secure: secureCookie(app, req),
-      expires: accepted.expiresAt,
+      expires: accepted.session.expiresAt,
     });
-    return { user: accepted.user };
+    return { user: accepted.user, signed_in: true };
   });
 
   route(app, userInvitationsApi.list, async (req) => ({

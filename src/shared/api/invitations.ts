@@ -25,13 +25,17 @@ export const invitationsApi = {
     query: invitationPreviewQuery,
     response: z.object({ invitation: invitationPreviewSchema }),
   }),
-  /** Sets the first password (the lab's password policy) and signs in: the answer sets the session cookie. */
+  /**
+   * Sets the first password (the lab's password policy) and signs in: the answer sets the session
+   * cookie (`signed_in: true`). In a lab that requires two-factor sign-in it sets the password only
+   * (`signed_in: false`): the owner signs in with the form, which sets up their authenticator first.
+   */
   accept: defineRoute({
     method: 'POST',
     path: '/api/invitations/accept',
     access: 'public',
     body: invitationAcceptSchema,
-    response: z.object({ user: userSchema }),
+    response: z.object({ user: userSchema, signed_in: z.boolean() }),
   }),
 };
 

@@ -81,7 +81,8 @@ function AcceptForm({ token, labName, email }: { token: string; labName: string;
       { token, password: v.password },
       {
         // replace: the address with the used token leaves the history.
-        onSuccess: () => void navigate('/home', { replace: true }),
+        // Without a session (the lab requires two-factor sign-in) the sign-in form comes next.
+        onSuccess: ({ signed_in }) => void navigate(signed_in ? '/home' : '/login', { replace: true }),
         onError: (err) => {
           if (applyServerErrors(err, form.setError, (p) => (p === 'password' ? 'password' : undefined)) > 0) return;
           notify.error('Could not set your password', err instanceof ApiError ? err.message : err);

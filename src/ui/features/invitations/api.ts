@@ -19,7 +19,11 @@ export function useAcceptInvitationMutation() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (input: { token: string; password: string }) => call(invitationsApi.accept, { body: input }),
-    onSuccess: async ({ user }) => {
+    onSuccess: async ({ user, signed_in }) => {
+      if (!signed_in) {
+        notify.success('Password set', 'This lab requires two-factor sign-in: sign in to set up your authenticator.');
+        return;
+      }
       notify.success('Password set', `Welcome, ${user.first_name} ${user.last_name}!`);
       qc.setQueryData(shellKeys.session, user);
       await qc.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'session' });
