@@ -93,6 +93,8 @@ export async function startApp(opts: StartOptions = {}): Promise<E2eApp> {
   if (!existsSync(join(UI_DIR, 'index.html'))) {
     throw new Error(`The UI is not built (${UI_DIR}/index.html missing): run npm run build:ui first`);
   }
+  // Tests write files they check there too (a downloaded label PDF), screenshots or not.
+  mkdirSync(RESULTS_DIR, { recursive: true });
   const dataDir = mkdtempSync(join(tmpdir(), 'lims-e2e-'));
   // LIMS_TEST_ENGINE=postgres (the e2e-postgres project): the same walk-throughs on PostgreSQL.
   const database: Database_ =
