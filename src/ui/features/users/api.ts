@@ -44,6 +44,7 @@ export function useUserActivity(enabled: boolean) {
   });
 }
 
+/** Everything a change of accounts can move: lists, cards, the activity panels (audit). */
 function useInvalidateUsers() {
   const qc = useQueryClient();
   return () =>
@@ -209,17 +210,6 @@ export const userAdminKeys = {
 
 export type SignInQuery = { page: number; limit: number; status?: 'success' | 'failed' };
 
-/** Everything a change of accounts can move: lists, cards, the activity panels, the shell's own user. */
-function useInvalidateAccounts() {
-  const qc = useQueryClient();
-  return () =>
-    Promise.all([
-      qc.invalidateQueries({ queryKey: userKeys.all }),
-      qc.invalidateQueries({ queryKey: shellKeys.dashboardStats }),
-      qc.invalidateQueries({ queryKey: ['audit'] }),
-    ]);
-}
-
 export function usePermissionMatrix() {
   return useQuery({
     queryKey: userAdminKeys.permissions,
@@ -230,7 +220,7 @@ export function usePermissionMatrix() {
 /** Saves the roles' permissions; the signed-in user's own permissions may change with them. */
 export function useSavePermissionsMutation() {
   const qc = useQueryClient();
-  const invalidate = useInvalidateAccounts();
+  const invalidate = useInvalidateUsers();
   const done = async (matrix: PermissionMatrix) => {
     qc.setQueryData(userAdminKeys.permissions, matrix);
     await Promise.all([invalidate(), qc.invalidateQueries({ queryKey: shellKeys.session })]);
@@ -255,7 +245,7 @@ export function useSavePermissionsMutation() {
 }
 
 export function useSuspendUserMutation() {
-  const invalidate = useInvalidateAccounts();
+  const invalidate = useInvalidateUsers();
   return useMutation({
     mutationFn: ({ user, reason }: { user: User; reason: string }) =>
       call(userAdminApi.suspend, { params: { id: user.id }, body: { reason } }).then((r) => r.user),
@@ -268,7 +258,7 @@ export function useSuspendUserMutation() {
 }
 
 export function useUnsuspendUserMutation() {
-  const invalidate = useInvalidateAccounts();
+  const invalidate = useInvalidateUsers();
   return useMutation({
     mutationFn: (user: User) => call(userAdminApi.unsuspend, { params: { id: user.id } }).then((r) => r.user),
     onSuccess: (user) => {
@@ -288,7 +278,7 @@ const BULK_DONE: Record<BulkAction, string> = {
 
 /** One call for the selection: all of it changes, or (with the server's reason) none of it. */
 export function useBulkUsersMutation() {
-  const invalidate = useInvalidateAccounts();
+  const invalidate = useInvalidateUsers();
   return useMutation({
     mutationFn: (body: BulkUsersInput) => call(userAdminApi.bulk, { body }),
     onSuccess: (result, body) => {
