@@ -119,7 +119,7 @@ describe('Multi-Tenant Setup', () => {
     const invitedDialog = page.getByRole('dialog', { name: `User invited: ravi.${stamp}@sunrise.test` });
     expect(await invitedDialog.getByRole('textbox').inputValue()).toMatch(/\/invitation#[A-Za-z0-9_-]{43}$/);
     await invitedDialog.getByRole('button', { name: 'Done' }).click();
-    await page.getByRole('row').filter({ hasText: 'Ravi Kumar' }).getByText('Invited', { exact: true }).waitFor();
+    await page.getByRole('row').filter({ hasText: 'Ravi Kumar' }).getByText('Pending', { exact: true }).waitFor();
 
     // The link worked once.
     const again = await app.newPage();
