@@ -13,9 +13,6 @@ import {
 } from 'lucide-react';
 import {
   Button,
-  Card,
-  CardBody,
-  CardHeader,
   ConfirmDialog,
   DateText,
   ErrorPanel,
@@ -58,6 +55,7 @@ import {
   type AuditChainReport,
   type Settings,
 } from '../api';
+import { Section } from '../components/MessagingParts';
 import { ChannelSwitches } from '../components/ChannelSwitches';
 import { EmailSection } from '../components/EmailSection';
 import { SmsSection } from '../components/SmsSection';
@@ -79,25 +77,6 @@ function zoneOptions(current: string) {
   const list = [...TIMEZONES, ...rest];
   if (!list.includes(current)) list.unshift(current);
   return list.map((z) => ({ value: z, label: z }));
-}
-
-function Section({
-  icon,
-  title,
-  description,
-  children,
-}: {
-  icon: ReactNode;
-  title: string;
-  description: string;
-  children: ReactNode;
-}) {
-  return (
-    <Card>
-      <CardHeader icon={icon} title={title} description={description} />
-      <CardBody className="grid gap-4 sm:grid-cols-2">{children}</CardBody>
-    </Card>
-  );
 }
 
 /** A switch that cannot change, with the reason beside it. */
