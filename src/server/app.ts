@@ -4,6 +4,7 @@ import autoload from '@fastify/autoload';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { responseSerializerCompiler } from './contract.js';
 import { AuthService } from '../core/auth/service.js';
+import { SecretBox } from '../core/two-factor/secret-box.js';
 import { debugLogPlugin } from './plugins/debug-log.js';
 import { authPlugin } from './plugins/auth.js';
 import { cookiesPlugin } from './plugins/cookies.js';
@@ -46,7 +47,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('serverLog', serverLog);
   app.decorate<Database_>('database', opts.database);
   app.decorate('options_', opts);
-  app.decorate('auth', new AuthService(opts.database.db));
+  // Two-factor secrets are sealed with the data dir's key file; an app without a data dir (tests) keeps a key in memory.
+  app.decorate('auth', new AuthService(opts.database.db, opts.dataDir ? SecretBox.inDataDir(opts.dataDir) : undefined));
 
   await app.register(requestGuards, {
     allowedHosts: opts.allowedHosts,

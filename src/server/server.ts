@@ -10,6 +10,7 @@ import { buildApp } from './app.js';
 import { packageVersion } from '../core/version.js';
 import { removeServeLock, writeServeLock } from '../core/serve-lock.js';
 import { startOverdueSweep } from '../core/notifications/overdue.js';
+import { startOutboxSender } from '../core/messaging/sender.js';
 
 export interface ServeOptions {
   dataDir: string;
@@ -72,6 +73,12 @@ export async function serve(opts: ServeOptions): Promise<{ url: string; close: (
     () => current.database.db,
     (err) => current.app.serverLog.error({ err }, 'the overdue-bill notification sweep failed'),
   );
+  // Email and SMS are sent after the event's commit, from the outbox (docs/decisions.md, "Lab email and SMS").
+  const sender = startOutboxSender(() => current.database.db, {
+    info: (obj, msg) => current.app.serverLog.info(obj, msg),
+    warn: (obj, msg) => current.app.serverLog.warn(obj, msg),
+    error: (obj, msg) => current.app.serverLog.error(obj, msg),
+  });
   const shownHost = opts.host === '0.0.0.0' || opts.host === '::' ? 'localhost' : opts.host;
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${opts.port}`;
   let closing = false;
@@ -106,6 +113,7 @@ export async function serve(opts: ServeOptions): Promise<{ url: string; close: (
     stopBackups();
     await switching.catch(() => undefined);
     await sweep.stop();
+    await sender.stop();
     await current.app.close();
     await current.database.close();
     removeServeLock(paths.dir);

@@ -8,6 +8,7 @@ import type { LoggerOption } from './logging.js';
 import type { RequestRate } from './plugins/request-guards.js';
 
 import type { RouteAccess, RouteContract } from '../shared/api/contract.js';
+import type { Permission } from '../shared/roles.js';
 export type { RouteAccess } from '../shared/api/contract.js';
 
 declare module 'fastify' {
@@ -28,7 +29,13 @@ declare module 'fastify' {
     publicRate: RequestRate;
   }
   interface FastifyRequest {
-    staff: { user: Readonly<UserRow>; actor: Actor; sessionToken: string } | null;
+    staff: {
+      user: Readonly<UserRow>;
+      actor: Actor;
+      sessionToken: string;
+      /** The user's role's permissions in their lab's table (the Permission Manager). */
+      permissions: readonly Permission[];
+    } | null;
   }
 }
 

@@ -25,6 +25,9 @@ export const AUDIT_ENTITIES = {
   portal_session: 'Portal session',
   collection_location: 'Collection location',
   starter_catalogue: 'Starter catalogue',
+  two_factor: 'Two-factor sign-in',
+  tenant: 'Tenant',
+  invitation: 'Invitation',
 } as const satisfies Record<string, string>;
 
 export type AuditEntityKey = keyof typeof AUDIT_ENTITIES;

@@ -32,6 +32,9 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 /** Session limits: absolute lifetime (spec 9: 24 hours) and login throttling (spec 9: 5 attempts). */
 export const SESSION_LIFETIME_HOURS = 24;
 export const LOGIN_MAX_FAILURES = 5;
+/** The lab's "login attempts" setting (maxLoginAttempts): failed sign-ins per account and address before the lockout. */
+export const LOGIN_ATTEMPTS_MIN = 3;
+export const LOGIN_ATTEMPTS_MAX = 10;
 export const LOGIN_LOCKOUT_MINUTES = 15;
 
 /** How a patient is addressed (registration; printed before the name where the lab wants it). */

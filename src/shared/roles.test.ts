@@ -57,11 +57,15 @@ describe('roles', () => {
 });
 
 describe('ROLE_PERMISSIONS', () => {
-  it('admin and superadmin have every permission', () => {
+  it('superadmin has every permission; admin every one but manage_tenants', () => {
     for (const p of PERMISSIONS) {
-      expect(hasPermission('admin', p), p).toBe(true);
+      expect(hasPermission('admin', p), p).toBe(p !== 'manage_tenants');
       expect(hasPermission('superadmin', p), p).toBe(true);
     }
+  });
+
+  it('only the superadmin manages tenants', () => {
+    expect(ROLES.filter((r) => hasPermission(r, 'manage_tenants'))).toEqual(['superadmin']);
   });
 
   const grants: [Role, Permission[], Permission[]][] = [

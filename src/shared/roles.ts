@@ -76,7 +76,10 @@ export const PERMISSIONS = [
   'system_settings',
   'manage_appointments',
   'manage_lab',
+  /** Changes what each role may do in this lab (the Permission Manager on /users); with manage_users. */
   'full_access',
+  /** The labs on the server (Multi-Tenant Setup): the server's superadmin only, never a lab's admin. */
+  'manage_tenants',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -94,7 +97,8 @@ const LAB_OPS: Permission[] = [
 
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   superadmin: PERMISSIONS,
-  admin: PERMISSIONS,
+  // A lab's admin has everything in the lab; the labs on the server are the superadmin's.
+  admin: PERMISSIONS.filter((p) => p !== 'manage_tenants'),
   lab_manager: [
     ...LAB_OPS,
     'manage_patients',
@@ -156,8 +160,28 @@ export function permissionsOf(role: Role): readonly Permission[] {
   return ROLE_PERMISSIONS[role];
 }
 
+/** The defaults' answer. The server asks the lab's own table (src/core/users/permissions.ts). */
 export function hasPermission(role: Role, permission: Permission): boolean {
   return ROLE_PERMISSIONS[role].includes(permission);
+}
+
+/**
+ * What each role may do in one lab: ROLE_PERMISSIONS, changed where the lab's administrators
+ * granted or removed a permission in the Permission Manager.
+ */
+export type PermissionTable = Readonly<Record<Role, readonly Permission[]>>;
+
+/**
+ * What the admin role always keeps in a lab's table: the Permission Manager itself and managing
+ * users, so an administrator can always put the table right. The superadmin keeps everything.
+ */
+export const ADMIN_LOCKED_PERMISSIONS: readonly Permission[] = ['view_users', 'manage_users', 'full_access'];
+
+/** The permissions a role cannot lose in the Permission Manager. */
+export function lockedPermissions(role: Role): readonly Permission[] {
+  if (role === 'superadmin') return PERMISSIONS;
+  if (role === 'admin') return ADMIN_LOCKED_PERMISSIONS;
+  return [];
 }
 
 /** A user may assign only roles ranked at or below their own. */

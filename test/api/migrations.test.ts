@@ -98,6 +98,36 @@ describe('migrations', () => {
     }
   });
 
+  it('a table rebuild (sqliteSteps) that would break a reference is refused, and foreign keys stay on', () => {
+    const sqlite = new Database(join(tempDir(), 'rebuild.db'));
+    try {
+      sqlite.pragma('foreign_keys = ON');
+      const base = [
+        {
+          version: 1,
+          name: 'base',
+          sql: 'CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (id INTEGER PRIMARY KEY, parent_id INTEGER NOT NULL REFERENCES parent(id)); INSERT INTO parent (id) VALUES (1); INSERT INTO child (id, parent_id) VALUES (1, 1);',
+        },
+      ];
+      migrate(sqlite, base);
+      const breaking = [
+        ...base,
+        {
+          version: 2,
+          name: 'breaking',
+          sql: '',
+          sqliteSteps: (db: Database.Database) => void db.exec('DELETE FROM parent'),
+        },
+      ];
+      expect(() => migrate(sqlite, breaking)).toThrow(/migration 2 \(breaking\) would break 1 reference/);
+      expect(sqlite.prepare('SELECT count(*) AS n FROM parent').get()).toEqual({ n: 1 });
+      expect(sqlite.prepare('SELECT max(version) AS v FROM schema_migrations').get()).toEqual({ v: 1 });
+      expect(sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
+    } finally {
+      sqlite.close();
+    }
+  });
+
   it('refuses a database written by a newer lims (an unknown migration version)', () => {
     const file = join(tempDir(), 'newer.db');
     const sqlite = new Database(file);

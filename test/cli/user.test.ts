@@ -4,6 +4,7 @@ import { verifyPassword } from '../../src/core/auth/password.js';
 import { systemActor } from '../../src/core/context.js';
 import { primaryOrganization } from '../../src/core/settings/organization.js';
 import { createUser } from '../../src/core/users/service.js';
+import { saveEnabled } from '../../src/core/two-factor/repository.js';
 import type { Role } from '../../src/shared/roles.js';
 import { row } from '../db.js';
 import { ADMIN, cleanup, dbFileOf, labDatabaseUsed, lims, openLabDatabase, setUpLab, tempDir } from './helpers.js';
@@ -139,7 +140,7 @@ describe('lims user list', () => {
     expect(users[0]).not.toHaveProperty('password_hash');
 
     expect(csv.stdout).toBe(
-      `ID,Name,Email,Role,Department,Active,Last login\n1,Asha Rao,${ADMIN.email},superadmin,Administration,true,\n`,
+      `ID,Name,Email,Role,Department,Active,Status,Last login\n1,Asha Rao,${ADMIN.email},superadmin,Administration,true,active,\n`,
     );
     expect(none.stdout).toBe('No users match.\n');
     expect(bad.code).toBe(2);
@@ -191,6 +192,55 @@ describe('lims user deactivate', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('lims: The superadmin cannot be deleted\n');
     expect((await storedUser(ADMIN.email))?.is_active).toBe(1);
+  });
+});
+
+describe('lims user reset-two-factor', () => {
+  it("switches a user's two-factor off (audited as the CLI); a user without it fails with one line", async () => {
+    const database = await openLabDatabase(dir);
+    try {
+      const user = await row<{ id: number; organization_id: number }>(
+        database,
+        'SELECT id, organization_id FROM users WHERE email = ?',
+        'meera@citylab.in',
+      );
+      await saveEnabled(
+        database.db,
+        user!.organization_id,
+        user!.id,
+        'v1:sealed-elsewhere',
+        1,
+        new Date().toISOString(),
+      );
+    } finally {
+      await database.close();
+    }
+    const r = await run('user', 'reset-two-factor', 'meera@citylab.in');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Two-factor sign-in reset for meera@citylab.in');
+    const after = await openLabDatabase(dir);
+    try {
+      expect(
+        await row(
+          after,
+          'SELECT 1 AS x FROM user_two_factor u JOIN users ON users.id = u.user_id WHERE email = ?',
+          'meera@citylab.in',
+        ),
+      ).toBeUndefined();
+      const audit = await row<{ user_email: string; new_values: string }>(
+        after,
+        "SELECT user_email, new_values FROM audit_log WHERE entity = 'two_factor' ORDER BY id DESC",
+      );
+      expect(audit?.user_email).toBe('cli');
+      expect(JSON.parse(audit!.new_values)).toEqual({ enabled: false, reset_by_administrator: true });
+    } finally {
+      await after.close();
+    }
+
+    const again = await run('user', 'reset-two-factor', 'meera@citylab.in');
+    expect(again.code).toBe(1);
+    expect(again.stderr.trim()).toBe('lims: meera@citylab.in has not set up two-factor sign-in');
   });
 });
 

@@ -145,12 +145,13 @@ describe('User Management', () => {
     await expect.poll(() => card('Inactive Users').locator('p.text-2xl').textContent(), { timeout: 5000 }).toBe('1');
     await expect.poll(() => card('Total Users').locator('p.text-2xl').textContent(), { timeout: 5000 }).toBe('3');
     await page.getByRole('heading', { name: 'Recent User Activity' }).waitFor();
-    await page.getByRole('table', { name: 'Permissions by role' }).waitFor();
     await page.getByLabel('Status').selectOption('inactive');
     // The filtered list replaces the whole one: the (active) admin's row goes, the deactivated user's stays.
     await page.getByRole('row').filter({ hasText: app.admin.email }).waitFor({ state: 'detached' });
     await userRow(page, name).waitFor();
     await screenshot(page, 'admin-users');
+    await page.getByRole('tab', { name: 'Permission Manager' }).click();
+    await page.getByRole('table', { name: 'Permissions by role' }).waitFor();
   });
   it('reactivates the user and resets their password; they sign in with the new one', async () => {
     const page = await signedIn('/user-management?inactive=1');

@@ -8,7 +8,7 @@
  *   const page = await app.newPage();           // 1366x768; app.newPage(MOBILE) for 390x844
  *   await page.goto('/login');                  // baseURL is the server
  *   await login(page, app.admin.email, app.admin.password);
- *   await screenshot(page, 'login-done');       // test-results/login-done.png
+ *   await screenshot(page, 'login-done');       // test-results/login-done.png (LIMS_SCREENSHOTS=1)
  *   await app.close();
  *
  * The UI must be built first (npm run build:ui; `npm test` builds).
@@ -93,6 +93,8 @@ export async function startApp(opts: StartOptions = {}): Promise<E2eApp> {
   if (!existsSync(join(UI_DIR, 'index.html'))) {
     throw new Error(`The UI is not built (${UI_DIR}/index.html missing): run npm run build:ui first`);
   }
+  // Tests write files they check there too (a downloaded label PDF), screenshots or not.
+  mkdirSync(RESULTS_DIR, { recursive: true });
   const dataDir = mkdtempSync(join(tmpdir(), 'lims-e2e-'));
   // LIMS_TEST_ENGINE=postgres (the e2e-postgres project): the same walk-throughs on PostgreSQL.
   const database: Database_ =
@@ -200,10 +202,22 @@ export async function login(page: Page, email: string, password: string): Promis
   await page.getByRole('button', { name: 'Sign In' }).click();
 }
 
-/** Saves test-results/<name>.png (gitignored) and returns its path. */
-export async function screenshot(page: Page, name: string): Promise<string> {
+/**
+ * Screenshots for a person to look at: saved only when LIMS_SCREENSHOTS=1 (a developer checking how
+ * screens look), since `npm test` has nobody looking and each one costs about half a second of a
+ * busy core. A failed test's screenshot (`always`) is saved every time.
+ */
+export const SAVE_SCREENSHOTS = process.env.LIMS_SCREENSHOTS === '1';
+
+/** Saves test-results/<name>.png (gitignored) and returns its path, or null when not saved (see above). */
+export async function screenshot(
+  page: Page,
+  name: string,
+  opts: { always?: boolean; fullPage?: boolean } = {},
+): Promise<string | null> {
+  if (!SAVE_SCREENSHOTS && !opts.always) return null;
   mkdirSync(RESULTS_DIR, { recursive: true });
   const path = join(RESULTS_DIR, `${name}.png`);
-  await page.screenshot({ path, fullPage: false });
+  await page.screenshot({ path, fullPage: opts.fullPage ?? false });
   return path;
 }

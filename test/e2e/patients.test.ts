@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createPatient } from '../../src/core/patients/service.js';
 import { systemActor } from '../../src/core/context.js';
 import type { PatientCreate, PatientPage } from '../../src/shared/schemas/patients.js';
-import { MOBILE, RESULTS_DIR, login, screenshot, startApp, type E2eApp } from './harness.js';
+import { MOBILE, login, screenshot, startApp, type E2eApp } from './harness.js';
 
 let app: E2eApp;
 
@@ -21,7 +20,9 @@ afterAll(async () => {
 let current: Page | null = null;
 afterEach(async (ctx) => {
   if (ctx.task.result?.state === 'fail' && current && !current.isClosed()) {
-    await screenshot(current, `FAILED-${ctx.task.name.replace(/\W+/g, '-').slice(0, 60)}`).catch(() => undefined);
+    await screenshot(current, `FAILED-${ctx.task.name.replace(/\W+/g, '-').slice(0, 60)}`, { always: true }).catch(
+      () => undefined,
+    );
   }
   current = null;
 });
@@ -281,7 +282,7 @@ describe('New Patient Registration', () => {
     expect(patientId).toMatch(/^PAT\d{8}\d{4}$/);
     await page.getByText('Patient registered successfully').first().waitFor();
     await screenshot(page, 'registration-success');
-    await page.screenshot({ path: join(RESULTS_DIR, 'registration-full.png'), fullPage: true });
+    await screenshot(page, 'registration-full', { fullPage: true });
     // The form is reset for the next patient.
     await expect(page.getByLabel('First Name').inputValue()).resolves.toBe('');
     await expect(page.getByRole('checkbox').isChecked()).resolves.toBe(false);

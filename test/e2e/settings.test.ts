@@ -28,7 +28,9 @@ afterAll(async () => {
 let current: Page | null = null;
 afterEach(async (ctx) => {
   if (ctx.task.result?.state === 'fail' && current && !current.isClosed())
-    await screenshot(current, `FAILED-${ctx.task.name.replace(/\W+/g, '-').slice(0, 60)}`).catch(() => undefined);
+    await screenshot(current, `FAILED-${ctx.task.name.replace(/\W+/g, '-').slice(0, 60)}`, { always: true }).catch(
+      () => undefined,
+    );
   current = null;
 });
 

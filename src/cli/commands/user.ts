@@ -3,6 +3,7 @@ import { createUser, deactivateUser, listUsers, resetPassword, updateUser } from
 import { findUserByEmail, type UserRow } from '../../core/users/repository.js';
 import { ROLES, ROLE_LABELS, type Role } from '../../shared/roles.js';
 import { passwordResetSchema, userCreateSchema, type User } from '../../shared/schemas/users.js';
+import { resetUserTwoFactor } from '../../core/two-factor/service.js';
 import { withLab, type Lab } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { isInteractive, parseFlags, validatorFor } from '../flags.js';
@@ -88,6 +89,20 @@ Example:
     .action((email: string, _flags: unknown, cmd: Command) => withLab(cmd, (lab) => setActive(lab, email, false, out)));
 
   user
+    .command('reset-two-factor')
+    .description(
+      "switch a user's two-factor sign-in off (a lost phone) and end their open sessions; if the lab requires it, they set up a new authenticator at their next sign-in",
+    )
+    .argument('<email>', "the user's email address")
+    .action((email: string, _flags: unknown, cmd: Command) =>
+      withLab(cmd, async (lab) => {
+        const row = await findInLab(lab, email);
+        await resetUserTwoFactor(lab.database.db, lab.actor, row.id);
+        out.line(`Two-factor sign-in reset for ${row.email}; their open sessions were ended.`);
+      }),
+    );
+
+  user
     .command('activate')
     .description('let a deactivated user sign in again')
     .argument('<email>', "the user's email address")
@@ -148,6 +163,7 @@ async function list(lab: Lab, flags: ListFlags, out: Output): Promise<void> {
       { header: 'Role', value: (u) => u.role, display: (u) => ROLE_LABELS[u.role] },
       { header: 'Department', value: (u) => u.department },
       { header: 'Active', value: (u) => u.is_active },
+      { header: 'Status', value: (u) => u.status },
       { header: 'Last login', value: (u) => u.last_login, display: (u) => formatTimestamp(u.last_login, tz) },
     ],
   });
@@ -182,8 +198,8 @@ async function setActive(lab: Lab, email: string, active: boolean, out: Output):
 }
 
 async function findInLab(lab: Lab, email: string): Promise<UserRow> {
-  const row = await findUserByEmail(lab.database.db, email.trim());
-  if (!row || row.organization_id !== lab.org.id) throw new CliError(`no user with email ${email.trim()} in this lab`);
+  const row = await findUserByEmail(lab.database.db, lab.org.id, email.trim());
+  if (!row) throw new CliError(`no user with email ${email.trim()} in this lab`);
   return row;
 }
 

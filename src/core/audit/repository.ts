@@ -36,6 +36,8 @@ export interface AuditFilter {
   user_id?: number;
   action?: string;
   entity?: string;
+  /** success or failed (the Activity Monitor's sign-ins). */
+  status?: string;
   search?: string;
   fromIso?: string;
   toIso?: string;
@@ -47,6 +49,7 @@ export async function pageAuditRows(db: Db, organizationId: number, f: AuditFilt
   if (f.user_id) base = base.where('a.user_id', '=', f.user_id);
   if (f.action) base = base.where('a.action', '=', f.action);
   if (f.entity) base = base.where('a.entity', '=', f.entity);
+  if (f.status) base = base.where('a.status', '=', f.status);
   if (f.fromIso) base = base.where('a.created_at', '>=', f.fromIso);
   if (f.toIso) base = base.where('a.created_at', '<', f.toIso);
   if (f.search) {

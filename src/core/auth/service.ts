@@ -1,22 +1,42 @@
 import type { Db } from '../db/connection.js';
 import { writeAudit } from '../audit/audit.js';
 import { nowIso, type Actor } from '../context.js';
-import { TooManyRequestsError, UnauthorizedError } from '../errors.js';
+import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../errors.js';
 import type { LoginInput } from '../../shared/schemas/auth.js';
 import type { User } from '../../shared/schemas/users.js';
-import { findUserByEmail, toUser, updateUserRow } from '../users/repository.js';
+import { findUsersByEmail, toUser, updateUserRow } from '../users/repository.js';
+import { labClosedMessage, signInAccount } from '../tenants/sign-in.js';
+import { tenantIdByDomain } from '../tenants/repository.js';
+import { labPermissions } from '../users/permissions.js';
+import { labSettings, primaryOrganization } from '../settings/organization.js';
 import { dummyPasswordHash, NO_PASSWORD, verifyPassword } from './password.js';
 import { createSession, deleteSession } from './sessions.js';
 import { SignInLimits, waitText, type SignInTicket } from './throttle.js';
 import { LOGIN_MAX_FAILURES } from '../../shared/constants.js';
 import type { Role } from '../../shared/roles.js';
+import type { UserRow } from '../users/repository.js';
+import type { TwoFactorChallenge } from '../../shared/schemas/two-factor.js';
+import { SecretBox } from '../two-factor/secret-box.js';
+import { TwoFactorSignIn } from '../two-factor/sign-in.js';
+import { TwoFactorAccounts } from '../two-factor/service.js';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
+
+export interface SignInMeta {
+  ip: string;
+  userAgent: string | null;
+  host?: string | null;
+}
 
 export interface LoginResult {
   user: User;
   token: string;
   expiresAt: Date;
+}
+
+/** A right password that needs a second step (two-factor): no session yet. */
+export interface LoginChallenge {
+  twoFactor: TwoFactorChallenge;
 }
 
 /** Staff sign-in limits: see SignInLimits and docs/security.md. */
@@ -29,20 +49,40 @@ export const STAFF_SIGN_IN_LIMITS = {
 
 export class AuthService {
   readonly limits = new SignInLimits(STAFF_SIGN_IN_LIMITS);
+  /** The code step of sign-in (src/core/two-factor/sign-in.ts). */
+  readonly twoFactor: TwoFactorSignIn;
+  /** One's own authenticator (set up, turn off, recovery codes), counted in the same limits. */
+  readonly twoFactorAccounts: TwoFactorAccounts;
 
-  constructor(private readonly db: Db) {}
+  /** `secrets` seals two-factor secrets (the data dir's key file in `lims serve`). */
+  constructor(
+    private readonly db: Db,
+    secrets: SecretBox = SecretBox.inMemory(),
+  ) {
+    this.twoFactor = new TwoFactorSignIn(db, secrets, this.limits, (row, meta, audit) =>
+      this.#startSession(row, meta, audit),
+    );
+    this.twoFactorAccounts = new TwoFactorAccounts(db, secrets, this.limits);
+  }
 
-  /** Unknown email, wrong password and deactivated user all answer the same 401, in about the same time. */
-  async login(input: LoginInput, meta: { ip: string; userAgent: string | null }): Promise<LoginResult> {
+  /**
+   * Unknown email, wrong password and deactivated user all answer the same 401, in about the same
+   * time. `meta.host` (the request's host name) picks the lab when one email has accounts in
+   * several (tenants/sign-in.ts). A right password for a user who needs a second step answers a
+   * challenge (no session).
+   */
+  async login(input: LoginInput, meta: SignInMeta): Promise<LoginResult | LoginChallenge> {
     const account = `email:${input.email}`;
-    const ticket = this.limits.reserve(account, meta.ip);
+    const host = meta.host ?? null;
+    const ticket = this.limits.reserve(account, meta.ip, Date.now(), await this.#loginAttempts(input.email, host));
     if (typeof ticket === 'number') {
       throw new TooManyRequestsError(`Too many failed sign-in attempts. Try again in ${waitText(ticket)}.`, ticket);
     }
     try {
       return await this.#check(input, meta, ticket);
     } finally {
-      // #check ends the ticket with fail or succeed; after an unexpected error it is given back.
+      // #check ends the ticket with fail or succeed; when a second step follows, or after an unexpected
+      // error, it is given back.
       ticket.release();
     }
   }
@@ -56,8 +96,24 @@ export class AuthService {
     return this.limits.status(`email:${email}`);
   }
 
-  async #check(input: LoginInput, meta: { ip: string; userAgent: string | null }, ticket: SignInTicket) {
-    const row = await findUserByEmail(this.db, input.email);
+  /**
+   * The lab's login attempts setting (failures per account and address before the lockout): the lab
+   * the host name names, else the email's only lab, else the first lab. Read before the password is
+   * checked, so without it; for an email nobody has, the first lab's (a different count would tell a
+   * guesser which emails exist).
+   */
+  async #loginAttempts(email: string, host: string | null): Promise<number> {
+    const byHost = host ? await tenantIdByDomain(this.db, host) : undefined;
+    const rows = byHost ? [] : await findUsersByEmail(this.db, email);
+    const organizationId =
+      byHost?.id ?? (rows.length === 1 ? rows[0]!.organization_id : (await primaryOrganization(this.db))?.id);
+    return organizationId === undefined
+      ? LOGIN_MAX_FAILURES
+      : (await labSettings(this.db, organizationId)).maxLoginAttempts;
+  }
+
+  async #check(input: LoginInput, meta: SignInMeta, ticket: SignInTicket) {
+    const row = await signInAccount(this.db, input.email, meta.host ?? null, input.password);
     // An account without a password (a referring doctor who never signs in) is compared against the
     // dummy hash, as an unknown email is: the answer and its timing are the same as a wrong password.
     const hasPassword = row !== undefined && row.password_hash !== NO_PASSWORD;
@@ -72,19 +128,56 @@ export class AuthService {
           entity: 'session',
           entityId: row.id,
           status: 'failed',
-          newValues: { reason: !hasPassword ? 'no sign-in' : row.is_active !== 1 ? 'inactive' : 'bad password' },
+          newValues: {
+            reason: !hasPassword
+              ? 'no sign-in'
+              : row.is_active !== 1
+                ? row.suspended_at
+                  ? 'suspended'
+                  : 'inactive'
+                : 'bad password',
+          },
         });
       }
       throw new UnauthorizedError(INVALID_CREDENTIALS);
     }
+    // A suspended lab (Multi-Tenant Setup) is named only to someone whose password is right.
+    const closed = await labClosedMessage(this.db, row.organization_id);
+    if (closed) {
+      await writeAudit(this.db, actorFor(row, meta), {
+        action: 'login',
+        entity: 'session',
+        entityId: row.id,
+        status: 'failed',
+        newValues: { reason: 'lab closed' },
+      });
+      throw new ForbiddenError(closed);
+    }
+    // Two-factor: the password alone neither starts a session nor clears the failures (codes count too).
+    const twoFactor = await this.twoFactor.afterPassword(row);
+    if (twoFactor) return { twoFactor };
     ticket.succeed();
+    return this.#startSession(row, meta);
+  }
+
+  async #startSession(
+    row: UserRow,
+    meta: { ip: string; userAgent: string | null },
+    audit?: Record<string, unknown>,
+  ): Promise<LoginResult> {
     const session = await createSession(this.db, row, meta);
     const now = nowIso();
     await this.db.transaction().execute(async (trx) => {
       await updateUserRow(trx, row.id, { last_login: now });
-      await writeAudit(trx, actorFor(row, meta), { action: 'login', entity: 'session', entityId: row.id });
+      await writeAudit(trx, actorFor(row, meta), {
+        action: 'login',
+        entity: 'session',
+        entityId: row.id,
+        ...(audit ? { newValues: audit } : {}),
+      });
     });
-    return { user: toUser({ ...row, last_login: now }), ...session };
+    const permissions = await labPermissions(this.db, row.organization_id);
+    return { user: toUser({ ...row, last_login: now }, permissions), ...session };
   }
 }
 

@@ -30,15 +30,18 @@ export class LoginThrottle {
     return this.#recent(key, now).length;
   }
 
-  /** Seconds to wait when any key is locked (failures plus attempts in flight at the limit), else 0. */
-  retryAfter(keys: string[], now = Date.now()): number {
+  /**
+   * Seconds to wait when any key is locked (failures plus attempts in flight at the limit), else 0.
+   * `max`: this check's limit, when it is not the throttle's own (a lab's login attempts setting).
+   */
+  retryAfter(keys: string[], now = Date.now(), max = this.maxFailures): number {
     let wait = 0;
     for (const key of keys) {
       const list = this.#recent(key, now);
       const inFlight = this.#pending.get(key) ?? 0;
-      if (list.length + inFlight >= this.maxFailures) {
+      if (list.length + inFlight >= max) {
         // Locked by failures: until the oldest that counts ages out. Only by attempts in flight: a second.
-        const oldest = list.length >= this.maxFailures ? list[list.length - this.maxFailures] : undefined;
+        const oldest = list.length >= max ? list[list.length - max] : undefined;
         wait = Math.max(wait, oldest === undefined ? 1 : Math.ceil((oldest + this.windowMs - now) / 1000));
       }
     }
@@ -46,8 +49,8 @@ export class LoginThrottle {
   }
 
   /** Takes one attempt on every key, or none: the wait in seconds when a key is at its limit, else 0. */
-  reserve(keys: string[], now = Date.now()): number {
-    const wait = this.retryAfter(keys, now);
+  reserve(keys: string[], now = Date.now(), max = this.maxFailures): number {
+    const wait = this.retryAfter(keys, now, max);
     if (wait > 0) return wait;
     for (const key of keys) this.#pending.set(key, (this.#pending.get(key) ?? 0) + 1);
     return 0;
@@ -148,17 +151,17 @@ export class SignInLimits {
   /**
    * Reserves one attempt for the account from the address: a ticket to end with `fail` or
    * `succeed` (or `release`, when the check could not run; ending twice does nothing), or the
-   * seconds to wait, and nothing is reserved.
+   * seconds to wait, and nothing is reserved. `perPair`: the account's lab's own limit, if any.
    */
-  reserve(account: string, address: string, now = Date.now()): SignInTicket | number {
+  reserve(account: string, address: string, now = Date.now(), perPair = this.opts.perPair): SignInTicket | number {
     const k = this.#keys(account, address);
     const wait = Math.max(
-      this.pairs.retryAfter(k.pair, now),
+      this.pairs.retryAfter(k.pair, now, perPair),
       this.addresses.retryAfter(k.address, now),
       this.backoff(account, now),
     );
     if (wait > 0) return wait;
-    this.pairs.reserve(k.pair, now);
+    this.pairs.reserve(k.pair, now, perPair);
     this.addresses.reserve(k.address, now);
     let open = true;
     const end = (how: 'fail' | 'succeed' | 'release', at = Date.now()) => {

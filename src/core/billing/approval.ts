@@ -5,7 +5,8 @@ import { findUserByEmail } from '../users/repository.js';
 import { dummyPasswordHash, verifyPassword } from '../auth/password.js';
 import { SignInLimits, waitText } from '../auth/throttle.js';
 import { labSettings } from '../settings/organization.js';
-import { hasPermission, type Role } from '../../shared/roles.js';
+import type { Role } from '../../shared/roles.js';
+import { labPermissions } from '../users/permissions.js';
 import type { DiscountApproval } from '../../shared/schemas/bills.js';
 
 /** An approver's password is a sign-in: the same limits, kept apart from the sign-in page's. */
@@ -52,7 +53,7 @@ export async function checkDiscount(
     throw new TooManyRequestsError(`Too many wrong approver passwords. Try again in ${waitText(ticket)}.`, ticket);
   }
   try {
-    const row = await findUserByEmail(db, email);
+    const row = await findUserByEmail(db, actor.organizationId, email);
     const ok = row
       ? await verifyPassword(approval.approver_password, row.password_hash)
       : await verifyPassword(approval.approver_password, await dummyPasswordHash());
@@ -66,7 +67,8 @@ export async function checkDiscount(
     if (row.id === actor.userId) {
       throw new DomainError(403, 'APPROVAL_REFUSED', 'A discount above your limit needs another person to approve it');
     }
-    if (!hasPermission(role, 'create_bills') || approverCeiling < effectivePercent) {
+    const mayBill = (await labPermissions(db, actor.organizationId))[role].includes('create_bills');
+    if (!mayBill || approverCeiling < effectivePercent) {
       throw new DomainError(
         403,
         'APPROVAL_REFUSED',

@@ -2,7 +2,7 @@ import { findUser } from '../users/repository.js';
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { ForbiddenError, NotFoundError } from '../errors.js';
-import { hasPermission } from '../../shared/roles.js';
+import { actorHasPermission } from '../users/permissions.js';
 import { issuePortalPin } from '../portal/pin.js';
 import { getOrganization } from '../settings/organization.js';
 import { getPatient } from '../patients/service.js';
@@ -53,7 +53,7 @@ export async function billPdfWithPortalPin(
   billId: number,
   portalUrl: string,
 ): Promise<{ pdf: Buffer; billNumber: string }> {
-  if (actor.role !== 'system' && !hasPermission(actor.role, 'manage_patients'))
+  if (!(await actorHasPermission(db, actor, 'manage_patients')))
     throw new ForbiddenError('Issuing a portal PIN needs the manage_patients permission');
   const bill = await getBill(db, actor.organizationId, billId);
   const { pin } = await issuePortalPin(db, actor, bill.patient_id);

@@ -23,12 +23,30 @@ export function migrate(sqlite: Database.Database, list: Migration[] = migration
   const insert = sqlite.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
   for (const m of [...list].sort((a, b) => a.version - b.version)) {
     if (applied.has(m.version)) continue;
-    sqlite
-      .transaction(() => {
-        sqlite.exec(m.sql);
-        insert.run(m.version, m.name, new Date().toISOString());
-      })
-      .immediate();
+    // A table rebuild needs foreign-key enforcement off (the pragma cannot change inside a
+    // transaction); the references are checked before the migration commits instead.
+    const enforcing = m.sqliteSteps !== undefined && sqlite.pragma('foreign_keys', { simple: true }) === 1;
+    if (enforcing) sqlite.pragma('foreign_keys = OFF');
+    try {
+      sqlite
+        .transaction(() => {
+          sqlite.exec(m.sql);
+          if (m.sqliteSteps) {
+            m.sqliteSteps(sqlite);
+            const broken = sqlite.pragma('foreign_key_check') as { table: string; rowid: number; parent: string }[];
+            if (broken.length) {
+              const b = broken[0]!;
+              throw new Error(
+                `migration ${m.version} (${m.name}) would break ${broken.length} reference(s), e.g. ${b.table} row ${b.rowid} -> ${b.parent}`,
+              );
+            }
+          }
+          insert.run(m.version, m.name, new Date().toISOString());
+        })
+        .immediate();
+    } finally {
+      if (enforcing) sqlite.pragma('foreign_keys = ON');
+    }
     done.push(m.version);
   }
   return done;

@@ -11,6 +11,7 @@ import type { DoctorListQuery, DoctorStatus } from '../../shared/schemas/doctors
 /** A doctor's status: users.is_active is the switch; the profile says why a doctor is not active. */
 const STATUS_SQL = sql<DoctorStatus>`CASE
   WHEN u.is_active = 1 THEN 'active'
+  WHEN u.suspended_at IS NOT NULL THEN 'suspended'
   WHEN p.status IN ('suspended', 'pending') THEN p.status
   ELSE 'inactive' END`;
 
@@ -37,6 +38,7 @@ function selectDoctorColumns(q: DoctorsQuery) {
     'u.specialization',
     'u.consultation_fee_paise',
     'u.is_active',
+    'u.suspended_at',
     'u.last_login',
     'u.created_at',
     'u.updated_at',

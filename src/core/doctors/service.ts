@@ -201,7 +201,7 @@ export async function createDoctor(db: Db, actor: Actor, input: DoctorCreate): P
 
 /** Inside an open transaction: the doctor's user row and profile, audited (an import adds many). Answers the id. */
 export async function insertDoctor(trx: Db, actor: Actor, input: DoctorCreate, passwordHash: string): Promise<number> {
-  if (input.email && (await emailTaken(trx, input.email)))
+  if (input.email && (await emailTaken(trx, actor.organizationId, input.email)))
     throw new ConflictError(`A user with email ${input.email} already exists`, 'EMAIL_TAKEN');
   const now = nowIso();
   const user = await insertUserRow(trx, {
@@ -270,7 +270,7 @@ export async function applyDoctorUpdate(
     throw ValidationError.field('password', 'Set a password for a doctor who signs in');
   if (!canSignIn && newHash)
     throw ValidationError.field('password', 'A password is only set for a doctor who signs in (tick "May sign in")');
-  if (hasEmail && email !== before.email && (await emailTaken(trx, email, id)))
+  if (hasEmail && email !== before.email && (await emailTaken(trx, actor.organizationId, email, id)))
     throw new ConflictError(`A user with email ${email} already exists`, 'EMAIL_TAKEN');
 
   const status = input.status ?? before.status;
@@ -284,6 +284,10 @@ export async function applyDoctorUpdate(
     ...(input.consultation_fee !== undefined && { consultation_fee_paise: rupeesToPaise(input.consultation_fee) }),
     ...(newHash ? { password_hash: newHash } : !canSignIn ? { password_hash: '' } : {}),
     is_active: status === 'active' ? 1 : 0,
+    // The Users screen's suspension and this status agree: suspended here is suspended there.
+    ...(status === 'suspended'
+      ? { suspended_at: before.suspended_at ?? now }
+      : { suspended_at: null, suspended_reason: null }),
     updated_at: now,
   });
   await saveProfile(trx, {

@@ -2,7 +2,8 @@ import type { Db } from '../db/connection.js';
 import { nowIso } from '../context.js';
 import { getOrganization, settingsOf } from '../settings/organization.js';
 import { findUser, selectUsers, type UserRow } from '../users/repository.js';
-import { ROLES, hasPermission, type Permission, type Role } from '../../shared/roles.js';
+import type { Permission, Role } from '../../shared/roles.js';
+import { labPermissions, rolesWith } from '../users/permissions.js';
 import { formatInr, type Paise } from '../../shared/money.js';
 import { formatLabDate, type LabDateFormat } from '../../shared/time.js';
 import type {
@@ -13,6 +14,7 @@ import type {
 } from '../../shared/schemas/notifications.js';
 import { insertNotificationRows } from './repository.js';
 import { toNotification } from './mappers.js';
+import { queueAnnouncement } from '../messaging/outbox.js';
 
 /**
  * The events lims announces, each with what the text needs. The lab's work names the patient and
@@ -182,7 +184,10 @@ export function onceKeyOf(event: NotificationEvent): string | null {
 
 async function audienceOf(trx: Db, organizationId: number, a: Audience): Promise<UserRow[]> {
   const roles = new Set<Role>(a.roles ?? []);
-  for (const p of a.permissions ?? []) for (const r of ROLES) if (hasPermission(r, p)) roles.add(r);
+  if (a.permissions?.length) {
+    const table = await labPermissions(trx, organizationId);
+    for (const p of a.permissions) for (const r of rolesWith(table, p)) roles.add(r);
+  }
   const users = roles.size ? await selectUsers(trx, organizationId, { roles: [...roles] }) : [];
   for (const id of a.users ?? []) {
     if (id == null || users.some((u) => u.id === id)) continue;
@@ -220,6 +225,8 @@ export async function notify(
     recipients,
     notifications: [],
   };
+  // Email and SMS (emailNotifications, smsNotifications): queued in this transaction, sent after commit.
+  await queueAnnouncement(trx, org, announcement);
   if (!settingsOf(org).pushNotifications || !recipients.length) return announcement;
   const now = nowIso();
   const rows = await insertNotificationRows(

@@ -25,7 +25,8 @@ import {
 } from './entry-repository.js';
 import { getResult } from './service.js';
 import { qcGate } from '../qc/runs.js';
-import { hasPermission } from '../../shared/roles.js';
+import { announceReportReady } from './announce.js';
+import { actorHasPermission } from '../users/permissions.js';
 
 /**
  * Verification (validation) of entered results. The verifier is always the signed-in user (the
@@ -131,6 +132,7 @@ async function completeIfAllVerified(trx: Db, actor: Actor, sampleId: number, no
     oldValues: { status: 'processing' },
     newValues: { status: 'completed', reported_at: now, notes: 'all results verified' },
   });
+  await announceReportReady(trx, actor, sampleId);
 }
 
 async function allowSelfVerification(db: Db, organizationId: number): Promise<boolean> {
@@ -219,8 +221,10 @@ export async function rejectResult(db: Db, actor: Actor, id: number, input: Resu
  * cannot be released until every critical value on it has a call.
  */
 export async function logCriticalCall(db: Db, actor: Actor, id: number, input: CriticalCallInput): Promise<TestResult> {
-  const role = actor.role === 'system' ? null : actor.role;
-  if (role && !hasPermission(role, 'update_results') && !hasPermission(role, 'verify_results'))
+  if (
+    !(await actorHasPermission(db, actor, 'update_results')) &&
+    !(await actorHasPermission(db, actor, 'verify_results'))
+  )
     throw new ForbiddenError('Only staff who enter or verify results can log the call of a critical value');
   await db.transaction().execute(async (trx) => {
     const row = await ownResultRow(trx, actor.organizationId, id);
@@ -251,6 +255,8 @@ export async function logCriticalCall(db: Db, actor: Actor, id: number, input: C
       entityId: id,
       newValues: { critical_call: { called_to: values.called_to, called_at: calledAt, read_back: true } },
     });
+    // The last call may be what the report waited for.
+    await announceReportReady(trx, actor, row.sample_id);
   });
   return getResult(db, actor.organizationId, id);
 }

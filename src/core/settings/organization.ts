@@ -4,7 +4,7 @@ import type { OrganizationsTable } from '../db/schema.js';
 import { NotFoundError } from '../errors.js';
 import { localDate } from '../../shared/time.js';
 import { DEFAULT_DISCOUNT_CEILINGS } from '../../shared/billing.js';
-import type { BackupFrequency, PasswordPolicy } from '../../shared/constants.js';
+import { LOGIN_MAX_FAILURES, type BackupFrequency, type PasswordPolicy } from '../../shared/constants.js';
 import { DEFAULT_PASSWORD_POLICY } from '../../shared/password-policy.js';
 import { firstOrganizationRow, organizationRow } from './repository.js';
 
@@ -29,6 +29,8 @@ export interface LabSettings {
   smsNotifications: boolean;
   /** Patients and referring doctors told when a report is ready. */
   reportNotifications: boolean;
+  /** Failed sign-ins per (account, address) before that pair is locked (the sign-in limits). */
+  maxLoginAttempts: number;
   /** Checked whenever a password is set or reset (src/shared/password-policy.ts). */
   passwordPolicy: PasswordPolicy;
   /** Staff sign in with a TOTP code as well as their password. */
@@ -54,6 +56,7 @@ export const DEFAULT_SETTINGS: LabSettings = {
   emailNotifications: true,
   smsNotifications: false,
   reportNotifications: true,
+  maxLoginAttempts: LOGIN_MAX_FAILURES,
   passwordPolicy: DEFAULT_PASSWORD_POLICY,
   twoFactorAuth: false,
   autoBackup: true,
@@ -81,6 +84,12 @@ export function settingsOf(org: Pick<OrganizationRow, 'settings'>): LabSettings 
 export async function labSettings(db: Db, organizationId: number): Promise<LabSettings> {
   const org = await organizationRow(db, organizationId);
   return org ? settingsOf(org) : DEFAULT_SETTINGS;
+}
+
+/** The lab's settings and its tenant status (active, suspended, pending, inactive), read together for the request gate. */
+export async function labState(db: Db, organizationId: number): Promise<{ settings: LabSettings; status: string }> {
+  const org = await organizationRow(db, organizationId);
+  return org ? { settings: settingsOf(org), status: org.status } : { settings: DEFAULT_SETTINGS, status: 'active' };
 }
 
 export async function getOrganization(db: Db, id: number): Promise<OrganizationRow> {

@@ -10,6 +10,9 @@ import {
   type OrganizationRow,
 } from './organization.js';
 import { updateOrganizationRow } from './repository.js';
+import { ValidationError } from '../errors.js';
+import { hasTwoFactor } from '../two-factor/service.js';
+import { gateNotificationSwitches } from '../messaging/service.js';
 
 /**
  * System Settings (issue 13): the lab's name, contact and regional settings live in the
@@ -24,6 +27,7 @@ const JSON_FIELDS = [
   'pushNotifications',
   'reportNotifications',
   'sessionTimeout',
+  'maxLoginAttempts',
   'passwordPolicy',
   'twoFactorAuth',
   'backupFrequency',
@@ -70,6 +74,8 @@ export async function updateSettings(db: Db, actor: Actor, patch: SettingsUpdate
     const org = await getOrganization(trx, actor.organizationId);
     const before = toSettings(org);
     const after = { ...before, ...definedOnly(patch) } as Settings;
+    if (after.twoFactorAuth && !before.twoFactorAuth) await assertMayRequireTwoFactor(trx, actor);
+    await gateNotificationSwitches(trx, org.id, before, after, 'update');
     return save(trx, actor, org, before, after, 'update');
   });
 }
@@ -89,7 +95,7 @@ export async function resetSettings(db: Db, actor: Actor): Promise<Settings> {
       currency: 'INR',
       ...Object.fromEntries(JSON_FIELDS.map((k) => [k, DEFAULT_SETTINGS[k]])),
     } as Settings;
-    return save(trx, actor, org, before, after, 'reset');
+    return save(trx, actor, org, before, await gateNotificationSwitches(trx, org.id, before, after, 'reset'), 'reset');
   });
 }
 
@@ -124,6 +130,19 @@ async function save(
     },
   });
   return after;
+}
+
+/**
+ * Requiring two-factor of every staff member must not lock out the administrator doing it: they
+ * set up their own authenticator first (the CLI, acting as the system, is not asked).
+ */
+async function assertMayRequireTwoFactor(db: Db, actor: Actor): Promise<void> {
+  if (actor.role === 'system' || actor.userId === null) return;
+  if (await hasTwoFactor(db, actor.organizationId, actor.userId)) return;
+  throw ValidationError.field(
+    'twoFactorAuth',
+    'Set up two-factor sign-in for your own account first (account menu, Two-factor sign-in): once this is on, everyone signs in with a code, and you would be asked to set one up at your next sign-in',
+  );
 }
 
 function definedOnly<T extends object>(o: T): Partial<T> {

@@ -2,11 +2,13 @@ import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { UsersTable } from '../db/schema.js';
 import type { User } from '../../shared/schemas/users.js';
-import { permissionsOf, type Role } from '../../shared/roles.js';
+import type { PermissionTable, Role } from '../../shared/roles.js';
+import { userStatus } from './status.js';
 
 export type UserRow = Selectable<UsersTable>;
 
-export function toUser(r: UserRow): User {
+/** A row as the API answers it; `permissions` from the lab's table (labPermissions). */
+export function toUser(r: UserRow, table: PermissionTable): User {
   const role = r.role as Role;
   return {
     id: r.id,
@@ -18,9 +20,12 @@ export function toUser(r: UserRow): User {
     phone: r.phone,
     specialization: r.specialization,
     consultation_fee: r.consultation_fee_paise / 100,
-    permissions: [...permissionsOf(role)],
+    permissions: [...table[role]],
     organization_id: r.organization_id,
     is_active: r.is_active === 1,
+    status: userStatus(r),
+    suspended_at: r.suspended_at,
+    suspended_reason: r.suspended_reason,
     last_login: r.last_login,
     created_at: r.created_at,
     updated_at: r.updated_at,
@@ -33,8 +38,24 @@ export function auditUser(r: UserRow): Record<string, unknown> {
   return rest;
 }
 
-export function findUserByEmail(db: Db, email: string) {
-  return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+/** The accounts of an email in every lab on the server, oldest lab first (sign-in chooses among them). */
+export function findUsersByEmail(db: Db, email: string): Promise<UserRow[]> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('email', '=', email.toLowerCase())
+    .orderBy('organization_id')
+    .execute();
+}
+
+/** The account of an email in one lab (an email is unique per lab, not across the server). */
+export function findUserByEmail(db: Db, organizationId: number, email: string) {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('email', '=', email.toLowerCase())
+    .executeTakeFirst();
 }
 
 export function findUser(db: Db, organizationId: number, id: number) {
@@ -73,9 +94,20 @@ export function selectUsers(
   return query.orderBy('first_name').orderBy('last_name').execute();
 }
 
-/** Emails are unique across the whole server (sign-in is by email alone). */
-export async function emailTaken(db: Db, email: string, exceptId?: number): Promise<boolean> {
-  let q = db.selectFrom('users').select('id').where('email', '=', email);
+/** The lab's users among these ids (any status). */
+export function selectUsersByIds(db: Db, organizationId: number, ids: readonly number[]): Promise<UserRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
+/** Emails are unique within a lab (one email may have accounts in two labs on one server). */
+export async function emailTaken(db: Db, organizationId: number, email: string, exceptId?: number): Promise<boolean> {
+  let q = db.selectFrom('users').select('id').where('organization_id', '=', organizationId).where('email', '=', email);
   if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
   return (await q.executeTakeFirst()) !== undefined;
 }
@@ -94,13 +126,15 @@ export async function deleteUserRow(trx: Db, organizationId: number, id: number)
 }
 
 /** Accounts with these emails (lower case), in any lab of the server (emails are unique server-wide). */
-export async function usersByEmails(db: Db, emails: readonly string[]): Promise<UserRow[]> {
+/** The accounts of one lab with these emails (an email is unique within a lab, not across labs). */
+export async function usersByEmails(db: Db, organizationId: number, emails: readonly string[]): Promise<UserRow[]> {
   const out: UserRow[] = [];
   for (let i = 0; i < emails.length; i += 500) {
     out.push(
       ...(await db
         .selectFrom('users')
         .selectAll()
+        .where('organization_id', '=', organizationId)
         .where('email', 'in', emails.slice(i, i + 500))
         .execute()),
     );

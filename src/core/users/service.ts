@@ -8,6 +8,7 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '.
 import { isNoEmailPlaceholder } from '../../shared/schemas/doctors.js';
 import { canAssignRole, ROLE_RANK, type Role } from '../../shared/roles.js';
 import type { User, UserCreate, UserUpdate } from '../../shared/schemas/users.js';
+import type { UserStatus } from '../../shared/schemas/users.js';
 import {
   auditUser,
   emailTaken,
@@ -20,8 +21,9 @@ import {
 } from './repository.js';
 import { endSessionsOfUser } from '../auth/sessions.js';
 import { rupeesToPaise } from '../../shared/money.js';
+import { labPermissions } from './permissions.js';
 
-function assertMayAssign(actor: Actor, role: Role): void {
+export function assertMayAssign(actor: Actor, role: Role): void {
   if (actor.role === 'system') return;
   if (!canAssignRole(actor.role, role)) {
     throw new ForbiddenError(`A ${actor.role} cannot give anyone the role ${role}`);
@@ -29,7 +31,7 @@ function assertMayAssign(actor: Actor, role: Role): void {
 }
 
 /** A non-system actor may only manage users ranked at or below themselves. */
-function assertMayManage(actor: Actor, target: { role: string; id: number }): void {
+export function assertMayManage(actor: Actor, target: { role: string; id: number }): void {
   if (actor.role === 'system') return;
   if (ROLE_RANK[target.role as Role] > ROLE_RANK[actor.role]) {
     throw new ForbiddenError(`A ${actor.role} cannot change a ${target.role}`);
@@ -43,17 +45,22 @@ export async function listUsers(
     role?: Role | undefined;
     search?: string | undefined;
     include_inactive?: boolean | undefined;
+    status?: UserStatus | undefined;
     roles?: readonly Role[];
   },
 ): Promise<User[]> {
-  const rows = await selectUsers(db, organizationId, q);
-  return rows.map(toUser);
+  // Inactive and suspended accounts are asked for by their status too, without include_inactive.
+  const everyone = q.include_inactive || q.status === 'inactive' || q.status === 'suspended';
+  const rows = await selectUsers(db, organizationId, { ...q, include_inactive: everyone });
+  const table = await labPermissions(db, organizationId);
+  const users = rows.map((r) => toUser(r, table));
+  return q.status ? users.filter((u) => u.status === q.status) : users;
 }
 
 export async function getUser(db: Db, organizationId: number, id: number): Promise<User> {
   const row = await findUser(db, organizationId, id);
   if (!row) throw new NotFoundError('User', id);
-  return toUser(row);
+  return toUser(row, await labPermissions(db, organizationId));
 }
 
 export async function createUser(db: Db, actor: Actor, input: UserCreate): Promise<User> {
@@ -63,7 +70,8 @@ export async function createUser(db: Db, actor: Actor, input: UserCreate): Promi
     name: `${input.first_name} ${input.last_name}`,
   });
   const password_hash = await hashPassword(input.password);
-  return db.transaction().execute(async (trx) => toUser(await insertUser(trx, actor, input, password_hash)));
+  const created = await db.transaction().execute((trx) => insertUser(trx, actor, input, password_hash));
+  return toUser(created, await labPermissions(db, actor.organizationId));
 }
 
 /**
@@ -77,7 +85,7 @@ export async function insertUser(
   passwordHash: string,
 ): Promise<UserRow> {
   assertMayAssign(actor, input.role);
-  if (await emailTaken(trx, input.email))
+  if (await emailTaken(trx, actor.organizationId, input.email))
     throw new ConflictError(`A user with email ${input.email} already exists`, 'EMAIL_TAKEN');
   const now = nowIso();
   const row = await insertUserRow(trx, {
@@ -100,13 +108,20 @@ export async function insertUser(
 }
 
 export async function updateUser(db: Db, actor: Actor, id: number, input: UserUpdate): Promise<User> {
-  return db.transaction().execute((trx) => applyUserUpdate(trx, actor, id, input));
+  const after = await db.transaction().execute(async (trx) => {
+    const before = await findUser(trx, actor.organizationId, id);
+    if (!before) throw new NotFoundError('User', id);
+    return applyUserUpdate(trx, actor, before, input);
+  });
+  return toUser(after, await labPermissions(db, actor.organizationId));
 }
 
-/** Inside an open transaction: the rules and audit of a change to an account (an import changes many). */
-export async function applyUserUpdate(trx: Db, actor: Actor, id: number, input: UserUpdate): Promise<User> {
-  const before = await findUser(trx, actor.organizationId, id);
-  if (!before) throw new NotFoundError('User', id);
+/**
+ * One user's update inside the caller's transaction: the rules, the write, ending their sessions
+ * when they lose access or change role, and the audit row. Bulk Operations applies it per user.
+ */
+export async function applyUserUpdate(trx: Db, actor: Actor, before: UserRow, input: UserUpdate): Promise<UserRow> {
+  const id = before.id;
   assertMayManage(actor, before);
   if (input.role && input.role !== before.role) {
     if (actor.userId === id) throw new ForbiddenError('You cannot change your own role');
@@ -118,7 +133,7 @@ export async function applyUserUpdate(trx: Db, actor: Actor, id: number, input: 
   }
   if (input.is_active === false && actor.userId === id) throw new ForbiddenError('You cannot deactivate yourself');
   if (input.email && input.email !== before.email) {
-    if (await emailTaken(trx, input.email, id))
+    if (await emailTaken(trx, actor.organizationId, input.email, id))
       throw new ConflictError(`A user with email ${input.email} already exists`, 'EMAIL_TAKEN');
   }
   const patch = {
@@ -131,6 +146,8 @@ export async function applyUserUpdate(trx: Db, actor: Actor, id: number, input: 
     ...(input.specialization !== undefined && { specialization: input.specialization ?? null }),
     ...(input.consultation_fee !== undefined && { consultation_fee_paise: rupeesToPaise(input.consultation_fee) }),
     ...(input.is_active !== undefined && { is_active: input.is_active ? 1 : 0 }),
+    // Activating a suspended account lifts the suspension (is_active: false leaves it as it is).
+    ...(input.is_active === true && { suspended_at: null, suspended_reason: null }),
   };
   const after = await updateUserRow(trx, id, { ...patch, updated_at: nowIso() });
   if (after.is_active === 0 || after.role !== before.role) {
@@ -141,7 +158,7 @@ export async function applyUserUpdate(trx: Db, actor: Actor, id: number, input: 
   delete oldValues.updated_at;
   delete newValues.updated_at;
   await writeAudit(trx, actor, { action: 'update', entity: 'user', entityId: id, oldValues, newValues });
-  return toUser(after);
+  return after;
 }
 
 /** DELETE deactivates: users stay referenced by bills, results and the audit trail. */
@@ -160,7 +177,7 @@ export async function resetPassword(db: Db, actor: Actor, id: number, password: 
     name: `${target.first_name} ${target.last_name}`,
   });
   const password_hash = await hashPassword(password);
-  return db.transaction().execute(async (trx) => {
+  const after = await db.transaction().execute(async (trx) => {
     const before = await findUser(trx, actor.organizationId, id);
     if (!before) throw new NotFoundError('User', id);
     assertMayManage(actor, before);
@@ -175,8 +192,9 @@ export async function resetPassword(db: Db, actor: Actor, id: number, password: 
       entityId: id,
       newValues: { password_changed: true },
     });
-    return toUser(after);
+    return after;
   });
+  return toUser(after, await labPermissions(db, actor.organizationId));
 }
 
 /** What the users service needs of the sign-in limiter (AuthService). */

@@ -2,16 +2,39 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ForbiddenError, MaintenanceError, UnauthorizedError } from '../../core/errors.js';
 import { refuseCrossSite } from './csrf.js';
+import { secureCookie } from './cookies.js';
 import { noStore, takePublicRequest } from './request-guards.js';
 import { resolveSession, sessionFromMemory, touchSession, type SessionUser } from '../../core/auth/sessions.js';
 import { actorFor } from '../../core/auth/service.js';
-import { organizationSettingsCached, organizationSettingsIfFresh } from '../org-cache.js';
-import { hasPermission, type Role } from '../../shared/roles.js';
+import {
+  labClosedCached,
+  labClosedIfFresh,
+  organizationSettingsCached,
+  organizationSettingsIfFresh,
+} from '../org-cache.js';
+import { labPermissions, labPermissionsFromMemory } from '../../core/users/permissions.js';
+import type { PermissionTable, Role } from '../../shared/roles.js';
 import type { Actor } from '../../core/context.js';
 import type { RouteAccess } from '../types.js';
 import type { RouteContract } from '../../shared/api/contract.js';
 
 export const SESSION_COOKIE = 'lims_session';
+
+/** Sets the staff session cookie once a sign-in has completed (the password, and the code if asked). */
+export function setSessionCookie(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  session: { token: string; expiresAt: Date },
+): void {
+  reply.setCookie(SESSION_COOKIE, session.token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: secureCookie(app, req),
+    expires: session.expiresAt,
+  });
+}
 
 /** The signed-in staff member of a route that declared a permission; the hook has already checked it. */
 export function actorOf(req: FastifyRequest): Actor {
@@ -54,7 +77,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
    */
   async function refuseInMaintenance(req: FastifyRequest) {
     const staff = req.staff!;
-    if (hasPermission(staff.user.role as Role, 'system_settings')) return;
+    if (staff.permissions.includes('system_settings')) return;
     if (req.routeOptions.url === '/api/auth/logout') return;
     if ((await organizationSettingsCached(app, staff.actor.organizationId)).maintenanceMode)
       throw new MaintenanceError();
@@ -77,8 +100,15 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
       throw new UnauthorizedError('Your session has ended; please sign in again');
     }
+    // A suspended lab's sessions are deleted when it is suspended; this also covers a change made
+    // elsewhere (another server, the database) within the cache's few seconds.
+    const closed = await labClosedCached(app, session.user.organization_id);
+    if (closed) {
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      throw new UnauthorizedError(closed);
+    }
     if (!background) await touchSession(db, session);
-    admit(req, access, session, token);
+    admit(req, access, session, token, await labPermissions(db, session.user.organization_id));
     if (changes(req)) await refuseInMaintenance(req);
   }
 
@@ -103,8 +133,12 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
         const token = req.cookies[SESSION_COOKIE];
         if (!token) throw new UnauthorizedError();
         const known = sessionFromMemory(db, token, idleMinutesFromMemory);
-        if (known) {
-          admit(req, access, known, token);
+        // sessionFromMemory answers only while the lab's cached state is fresh, so this is known too;
+        // the lab's permission table too is in memory for a few seconds (src/core/users/permissions.ts).
+        const open = known && labClosedIfFresh(app, known.user.organization_id) === null;
+        const table = open && labPermissionsFromMemory(db, known.user.organization_id);
+        if (known && table) {
+          admit(req, access, known, token, table);
           if (changes(req)) return void refuseInMaintenance(req).then(() => done(), done);
           return done();
         }
@@ -126,12 +160,13 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
 
 type StaffAccess = Exclude<RouteAccess, 'public'>;
 
-/** Checks the route's permission for the session's role and makes the user the request's actor. */
-function admit(req: FastifyRequest, access: StaffAccess, session: SessionUser, token: string) {
+/** Checks the route's permission in the lab's table for the session's role and makes the user the request's actor. */
+function admit(req: FastifyRequest, access: StaffAccess, session: SessionUser, token: string, table: PermissionTable) {
   const role = session.user.role as Role;
+  const permissions = table[role];
   if (access !== 'authenticated') {
     const needed = typeof access === 'string' ? [access] : access;
-    const missing = needed.filter((p) => !hasPermission(role, p));
+    const missing = needed.filter((p) => !permissions.includes(p));
     if (missing.length)
       throw new ForbiddenError(`Your role (${role}) does not have the ${missing.join(' and ')} permission`);
   }
@@ -139,5 +174,6 @@ function admit(req: FastifyRequest, access: StaffAccess, session: SessionUser, t
     user: session.user,
     actor: actorFor(session.user, { ip: req.ip, userAgent: req.headers['user-agent'] ?? null }),
     sessionToken: token,
+    permissions,
   };
 }

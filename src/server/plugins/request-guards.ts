@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { labDomainsIfFresh, labDomainsRead } from '../org-cache.js';
 import sjson from 'secure-json-parse';
 import { DomainError, TooManyRequestsError } from '../../core/errors.js';
 
@@ -90,7 +91,12 @@ export const requestGuards = fp(async (app: FastifyInstance, opts: GuardOptions)
       const name = hostName(host);
       // Loopback names are always answered: a rebinding page needs a DNS name of its own.
       if (hosts.has(host) || hosts.has(name) || LOOPBACK.has(name)) return done();
-      done(new DomainError(421, 'HOST_NOT_ALLOWED', `This server does not answer for the host name "${name}"`));
+      // So is every lab's domain (Multi-Tenant Setup): a lab created while the server runs needs no restart.
+      const refuse = () =>
+        done(new DomainError(421, 'HOST_NOT_ALLOWED', `This server does not answer for the host name "${name}"`));
+      const known = labDomainsIfFresh(app);
+      if (known) return known.has(name) ? done() : refuse();
+      labDomainsRead(app).then((labs) => (labs.has(name) ? done() : refuse()), done);
     });
   }
 });

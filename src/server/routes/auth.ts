@@ -2,21 +2,21 @@ import type { FastifyInstance } from 'fastify';
 import { authApi } from '../../shared/api/auth.js';
 import { logout } from '../../core/auth/service.js';
 import { toUser } from '../../core/users/repository.js';
+import { labPermissions } from '../../core/users/permissions.js';
 import { demoCredentials } from '../../core/setup/demo.js';
-import { SESSION_COOKIE, actorOf } from '../plugins/auth.js';
+import { SESSION_COOKIE, actorOf, setSessionCookie } from '../plugins/auth.js';
 import { route } from '../contract.js';
-import { secureCookie } from '../plugins/cookies.js';
 
 export async function authRoutes(app: FastifyInstance) {
   route(app, authApi.login, async (req, reply) => {
-    const result = await app.auth.login(req.body, { ip: req.ip, userAgent: req.headers['user-agent'] ?? null });
-    reply.setCookie(SESSION_COOKIE, result.token, {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: secureCookie(app, req),
-      expires: result.expiresAt,
+    const result = await app.auth.login(req.body, {
+      ip: req.ip,
+      userAgent: req.headers['user-agent'] ?? null,
+      host: req.hostname,
     });
+    // Two-factor: no session until the code (routes/two-factor.ts).
+    if ('twoFactor' in result) return { two_factor: result.twoFactor };
+    setSessionCookie(app, req, reply, result);
     return { user: result.user };
   });
 
@@ -26,7 +26,10 @@ export async function authRoutes(app: FastifyInstance) {
     return { ok: true as const };
   });
 
-  route(app, authApi.me, async (req) => ({ user: toUser(req.staff!.user) }));
+  // The permissions are the lab's table's (the auth plugin read it for this request).
+  route(app, authApi.me, async (req) => ({
+    user: toUser(req.staff!.user, await labPermissions(app.database.db, req.staff!.actor.organizationId)),
+  }));
 
   route(app, authApi.demoCredentials, async () => ({
     demo: app.options_.demo === true,

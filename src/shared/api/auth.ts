@@ -1,17 +1,23 @@
 import { z } from 'zod';
 import { demoCredentialSchema, loginSchema } from '../schemas/auth.js';
 import { userSchema } from '../schemas/users.js';
+import { twoFactorChallengeSchema } from '../schemas/two-factor.js';
 import { defineRoute } from './contract.js';
 
 const signedIn = z.object({ user: userSchema });
 
 export const authApi = {
+  /**
+   * `{user}` and the session cookie; or, when the user has two-factor sign-in on (or the lab
+   * requires it), `{two_factor: {challenge, step, expires_at}}` and no cookie: the session starts at
+   * POST /api/auth/login/two-factor (src/shared/api/two-factor.ts).
+   */
   login: defineRoute({
     method: 'POST',
     path: '/api/auth/login',
     access: 'public',
     body: loginSchema,
-    response: signedIn,
+    response: z.object({ user: userSchema.optional(), two_factor: twoFactorChallengeSchema.optional() }),
   }),
   logout: defineRoute({
     method: 'POST',

@@ -4,6 +4,8 @@ import {
   BACKUP_RETENTIONS,
   CURRENCIES,
   DATE_FORMATS,
+  LOGIN_ATTEMPTS_MAX,
+  LOGIN_ATTEMPTS_MIN,
   PASSWORD_POLICIES,
   SESSION_TIMEOUTS,
 } from '../constants.js';
@@ -50,13 +52,26 @@ export const settingsFields = {
   pushNotifications: flag('Push notifications'),
   reportNotifications: flag('Report notifications'),
   sessionTimeout: oneOfNumbers(SESSION_TIMEOUTS, 'Session timeout (minutes)'),
+  /** Failed sign-ins for one account from one address before that pair is locked for 15 minutes. */
+  maxLoginAttempts: strictNumber(
+    z
+      .number({ error: `Login attempts must be a whole number from ${LOGIN_ATTEMPTS_MIN} to ${LOGIN_ATTEMPTS_MAX}` })
+      .int(`Login attempts must be a whole number from ${LOGIN_ATTEMPTS_MIN} to ${LOGIN_ATTEMPTS_MAX}`)
+      .min(
+        LOGIN_ATTEMPTS_MIN,
+        `Login attempts must be a whole number from ${LOGIN_ATTEMPTS_MIN} to ${LOGIN_ATTEMPTS_MAX}`,
+      )
+      .max(
+        LOGIN_ATTEMPTS_MAX,
+        `Login attempts must be a whole number from ${LOGIN_ATTEMPTS_MIN} to ${LOGIN_ATTEMPTS_MAX}`,
+      ),
+  ),
   passwordPolicy: z.enum(PASSWORD_POLICIES, {
     error: `Password policy must be one of ${PASSWORD_POLICIES.join(', ')}`,
   }),
-  // Two-factor sign-in (TOTP) is not built yet: the switch is refused rather than stored and ignored.
-  twoFactorAuth: z.literal(false, {
-    error: 'Two-factor sign-in is not available in this version of lims yet; it cannot be switched on',
-  }),
+  // On: staff sign in with a code from an authenticator app too; those without one set it up at their
+  // next sign-in. The server refuses to turn it on for an administrator who has not set up their own.
+  twoFactorAuth: flag('Two-factor authentication'),
   auditLogging: z.literal(true, {
     error: 'Audit logging cannot be switched off: the audit trail is the lab’s record of who did what',
   }),
@@ -80,6 +95,7 @@ export const settingsSchema = z.object({
   labEmail: z.string().nullable(),
   timezone: z.string(),
   sessionTimeout: z.number(),
+  maxLoginAttempts: z.number(),
   backupRetention: z.number(),
 });
 export type Settings = z.infer<typeof settingsSchema>;

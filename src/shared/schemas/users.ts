@@ -33,8 +33,21 @@ export const userUpdateSchema = z
   .partial();
 export type UserUpdate = z.infer<typeof userUpdateSchema>;
 
+/**
+ * Where an account stands (spec "User and doctor status"): active; inactive (deactivated);
+ * suspended (stopped by an administrator, with a reason; cannot sign in); pending (invited, no
+ * password yet, never signed in). Worked out by one function on the server (src/core/users/status.ts).
+ */
+export const USER_STATUSES = ['active', 'inactive', 'suspended', 'pending'] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
+
 export const userListQuery = z.object({
   role: z.preprocess((v) => (v === '' || v === 'all' ? undefined : v), role.optional()),
+  /** One status only; inactive and suspended accounts are listed without include_inactive. */
+  status: z.preprocess(
+    (v) => (v === '' || v === 'all' ? undefined : v),
+    z.enum(USER_STATUSES, { error: `status must be one of ${USER_STATUSES.join(', ')}` }).optional(),
+  ),
   search: z.string().trim().max(100).optional(),
   include_inactive: z.preprocess((v) => v === 'true' || v === '1' || v === true, z.boolean()).optional(),
 });
@@ -54,6 +67,10 @@ export const userSchema = z.object({
   permissions: z.array(z.enum(PERMISSIONS)),
   organization_id: z.number().int(),
   is_active: z.boolean(),
+  status: z.enum(USER_STATUSES),
+  /** When and why an administrator suspended the account (null unless suspended). */
+  suspended_at: z.string().nullable(),
+  suspended_reason: z.string().nullable(),
   last_login: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),

@@ -1,11 +1,11 @@
 import { Wrench } from 'lucide-react';
 import { useCurrentUser } from '@/lib/session';
-import { hasPermission, type Role } from '@shared/roles';
 
 /** Shown on every screen while the lab is in maintenance mode (System Settings). */
 export function MaintenanceBanner() {
   const user = useCurrentUser();
-  const admin = hasPermission(user.role as Role, 'system_settings');
+  // The lab's own table (the Permission Manager), as the server decides it.
+  const admin = user.permissions.includes('system_settings');
   return (
     <div
       role="status"

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { DropdownMenu } from 'radix-ui';
-import { ChevronsUpDown, LogOut, Settings, User as UserIcon } from 'lucide-react';
+import { ChevronsUpDown, LogOut, Settings, ShieldCheck, User as UserIcon } from 'lucide-react';
 import { ROLE_LABELS } from '@shared/roles';
 import { Dialog, DateText } from '@/components';
 import { cn } from '@/lib/cn';
@@ -26,7 +26,7 @@ export function Avatar({ initials, className }: { initials: string; className?: 
 const itemClass =
   'flex cursor-default items-center gap-2 rounded px-2 py-1.5 text-sm text-slate-800 outline-none select-none data-[highlighted]:bg-slate-100 [&_svg]:size-4 [&_svg]:text-slate-500';
 
-/** Sidebar footer: who is signed in, Profile, Settings and Log out (spec 2.7). */
+/** Sidebar footer: who is signed in, Profile, Two-factor sign-in, Settings and Log out (spec 2.7). */
 export function UserMenu({ compact }: { compact: boolean }) {
   const user = useCurrentUser();
   const navigate = useNavigate();
@@ -78,6 +78,10 @@ export function UserMenu({ compact }: { compact: boolean }) {
             <DropdownMenu.Item className={itemClass} onSelect={() => setProfileOpen(true)}>
               <UserIcon aria-hidden="true" />
               Profile
+            </DropdownMenu.Item>
+            <DropdownMenu.Item className={itemClass} onSelect={() => void navigate('/account/two-factor')}>
+              <ShieldCheck aria-hidden="true" />
+              Two-factor sign-in
             </DropdownMenu.Item>
             <DropdownMenu.Item className={itemClass} onSelect={() => void navigate('/settings')}>
               <Settings aria-hidden="true" />

@@ -3,6 +3,7 @@ import { NAV_GROUPS_ORDER, type ScreenDef } from '@/lib/screens';
 import { UPCOMING_SCREENS } from './upcoming';
 // Each feature declares its own screens. A new feature adds one line here; a new screen of an
 // existing feature touches only that feature's screens.ts.
+import { screens as account } from '@/features/account/screens';
 import { screens as audit } from '@/features/audit/screens';
 import { screens as auth } from '@/features/auth/screens';
 import { screens as billing } from '@/features/billing/screens';
@@ -10,6 +11,7 @@ import { screens as catalogue } from '@/features/catalogue/screens';
 import { screens as dashboard } from '@/features/dashboard/screens';
 import { screens as doctors } from '@/features/doctors/screens';
 import { screens as history } from '@/features/history/screens';
+import { screens as invitations } from '@/features/invitations/screens';
 import { screens as home } from '@/features/home/screens';
 import { screens as landing } from '@/features/landing/screens';
 import { screens as notifications } from '@/features/notifications/screens';
@@ -20,12 +22,14 @@ import { screens as results } from '@/features/results/screens';
 import { screens as samples } from '@/features/samples/screens';
 import { screens as setup } from '@/features/setup/screens';
 import { screens as system } from '@/features/system/screens';
+import { screens as tenants } from '@/features/tenants/screens';
 import { screens as users } from '@/features/users/screens';
 
 /** Every route of the spec's route map (document 000, 2.1), each declared by its feature. */
 export const SCREENS: readonly ScreenDef[] = [
   ...landing,
   ...auth,
+  ...invitations,
   ...setup,
   ...portal,
   ...home,
@@ -38,9 +42,11 @@ export const SCREENS: readonly ScreenDef[] = [
   ...results,
   ...qc,
   ...users,
+  ...tenants,
   ...doctors,
   ...audit,
   ...notifications,
+  ...account,
   ...system,
   ...UPCOMING_SCREENS,
 ];

@@ -50,6 +50,7 @@ const STATUS_TONES: Record<string, BadgeTone> = {
   collected: 'blue',
   received: 'blue',
   new: 'blue',
+  suspended: 'red',
   inactive: 'grey',
   cancelled: 'grey',
   canceled: 'grey',

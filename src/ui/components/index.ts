@@ -34,3 +34,5 @@ export { NoAccess, type NoAccessProps } from './NoAccess';
 export { ListFilterBar, ListTable, type ListFilterBarProps, type ListTableProps } from './ListTable';
 export { FilteredTable, type FilteredTableProps } from './FilteredTable';
 export { RequirePermission, type RequirePermissionProps } from './RequirePermission';
+export { AuthenticatorSetup, OneTimeCodeInput, RecoveryCodes } from './TwoFactor';
+export { InvitationLink, type InvitationLinkProps } from './InvitationLink';

@@ -1,4 +1,5 @@
 import type { Role } from '@shared/roles';
+import type { UserStatus } from '@shared/schemas/users';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { usersApi } from '@shared/api/users';
 import { call } from './api';
@@ -7,6 +8,8 @@ import { call } from './api';
 export interface UserFilters {
   search?: string;
   role?: Role | '';
+  /** One status only (the server lists inactive and suspended accounts for it without include_inactive). */
+  status?: UserStatus | '';
   include_inactive?: boolean;
 }
 
@@ -20,6 +23,7 @@ export function useUsers(filters: UserFilters, opts: { enabled?: boolean } = {})
         query: {
           search: filters.search,
           role: filters.role,
+          status: filters.status,
           include_inactive: filters.include_inactive ? 'true' : undefined,
         },
       }).then((r) => r.users),

@@ -8,9 +8,14 @@ import { sql as searchPrefixes } from './007_search_prefixes.js';
 import { sql as backupRuns } from './008_backup_runs.js';
 import { sql as notifications } from './009_notifications.js';
 import { sql as doctors } from './010_doctors.js';
+import { sql as twoFactor } from './011_two_factor.js';
+import { sql as messaging } from './012_messaging.js';
+import { sql as tenants, sqliteSteps as tenantsSqlite, usersEmailPerLabPostgres } from './013_tenants.js';
+import { sql as userAdmin } from './014_user_admin.js';
 import { sql as dataJobs } from './015_data_jobs.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
+import type Database from 'better-sqlite3';
 
 export interface Migration {
   version: number;
@@ -19,6 +24,12 @@ export interface Migration {
   sql: string;
   /** The PostgreSQL script, when the translation of the SQLite one (toPostgres) is not enough. */
   postgres?: string;
+  /**
+   * SQLite: work SQL alone cannot do (a table rebuild, see ../rebuild.ts), run after `sql` in the
+   * same transaction. The runner turns foreign-key enforcement off around such a migration and
+   * checks the references before it commits.
+   */
+  sqliteSteps?: (sqlite: Database.Database) => void;
 }
 
 /**
@@ -48,6 +59,15 @@ export const migrations: Migration[] = [
   { version: 8, name: 'backup_runs', sql: backupRuns },
   { version: 9, name: 'notifications', sql: notifications },
   { version: 10, name: 'doctors', sql: doctors },
-  // Issue 14's migration is numbered 15 (11-14 are other branches'); it becomes version 15 when they merge.
-  { version: 11, name: 'data_jobs', sql: dataJobs },
+  { version: 11, name: 'two_factor', sql: twoFactor },
+  { version: 12, name: 'messaging', sql: messaging },
+  {
+    version: 13,
+    name: 'tenants',
+    sql: tenants,
+    sqliteSteps: tenantsSqlite,
+    postgres: toPostgres(tenants) + usersEmailPerLabPostgres,
+  },
+  { version: 14, name: 'user_admin', sql: userAdmin },
+  { version: 15, name: 'data_jobs', sql: dataJobs },
 ];

@@ -142,8 +142,8 @@ export const bills: TransferEntity<Input, true, HistoricalBill & { row: number }
     ]);
     const emails = [...new Set(rows.map((r) => r.input.doctor_email).filter((e): e is string => !!e))];
     const doctors = new Map(
-      (await usersByEmails(ctx.db, emails))
-        .filter((u) => u.organization_id === ctx.organizationId && DOCTOR_ROLES.includes(u.role as Role))
+      (await usersByEmails(ctx.db, ctx.organizationId, emails))
+        .filter((u) => DOCTOR_ROLES.includes(u.role as Role))
         .map((u) => [u.email.toLowerCase(), u]),
     );
     const catalogue = new Map<string, { id: number; name: string; code: string; price_paise: number }>();

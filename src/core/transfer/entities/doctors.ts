@@ -53,7 +53,7 @@ export const doctors: TransferEntity<Input, DoctorRow, Plan> = {
 
   async plan(ctx, rows) {
     const fresh = rows.filter((r) => !r.existing && r.input.email).map((r) => r.input.email!);
-    const taken = new Map((await usersByEmails(ctx.db, fresh)).map((u) => [u.email.toLowerCase(), u]));
+    const taken = new Map((await usersByEmails(ctx.db, ctx.organizationId, fresh)).map((u) => [u.email.toLowerCase(), u]));
     return rows.map((r) => {
       const other = !r.existing && r.input.email ? taken.get(r.input.email) : undefined;
       if (other)
@@ -62,10 +62,7 @@ export const doctors: TransferEntity<Input, DoctorRow, Plan> = {
           errors: [
             {
               column: 'email',
-              message:
-                other.organization_id === ctx.organizationId
-                  ? `${r.input.email} is the sign-in of a user who is not a doctor (${other.role})`
-                  : `${r.input.email} is the sign-in of an account of another lab on this server`,
+              message: `${r.input.email} is the sign-in of a user who is not a doctor (${other.role})`,
             },
           ],
         };

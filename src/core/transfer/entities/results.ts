@@ -114,9 +114,7 @@ export const results: TransferEntity<Input, true, HistoricalResult & { row: numb
       ...new Set(rows.flatMap((r) => [r.input.entered_by, r.input.verified_by]).filter((e): e is string => !!e)),
     ];
     const people = new Map(
-      (await usersByEmails(ctx.db, emails))
-        .filter((u) => u.organization_id === ctx.organizationId)
-        .map((u) => [u.email.toLowerCase(), u]),
+      (await usersByEmails(ctx.db, ctx.organizationId, emails)).map((u) => [u.email.toLowerCase(), u]),
     );
     return rows.map((r) => {
       const x = r.input;

@@ -130,9 +130,7 @@ export const samples: TransferEntity<Input, true, HistoricalSample & { row: numb
     ]);
     const emails = [...new Set(rows.map((r) => r.input.collector_email).filter((e): e is string => !!e))];
     const collectors = new Map(
-      (await usersByEmails(ctx.db, emails))
-        .filter((u) => u.organization_id === ctx.organizationId)
-        .map((u) => [u.email.toLowerCase(), u]),
+      (await usersByEmails(ctx.db, ctx.organizationId, emails)).map((u) => [u.email.toLowerCase(), u]),
     );
     const bills = await billsByNumbers(ctx.db, ctx.organizationId, [
       ...new Set(rows.map((r) => r.input.bill_number).filter((b): b is string => !!b)),

@@ -57,17 +57,13 @@ export const users: TransferEntity<Input, UserRow, Plan> = {
   >,
 
   async findExisting(ctx, keys) {
-    const rows = await usersByEmails(ctx.db, keys);
-    return new Map(
-      rows
-        .filter((u) => u.organization_id === ctx.organizationId && u.role !== 'doctor')
-        .map((u) => [u.email.toLowerCase(), u]),
-    );
+    const rows = await usersByEmails(ctx.db, ctx.organizationId, keys);
+    return new Map(rows.filter((u) => u.role !== 'doctor').map((u) => [u.email.toLowerCase(), u]));
   },
 
   async plan(ctx, rows) {
     const fresh = rows.filter((r) => !r.existing).map((r) => r.input.email!);
-    const taken = new Map((await usersByEmails(ctx.db, fresh)).map((u) => [u.email.toLowerCase(), u]));
+    const taken = new Map((await usersByEmails(ctx.db, ctx.organizationId, fresh)).map((u) => [u.email.toLowerCase(), u]));
     return rows.map((r) => {
       const role = r.input.role;
       const wasSuper = r.existing?.role === 'superadmin';
@@ -78,10 +74,7 @@ export const users: TransferEntity<Input, UserRow, Plan> = {
           errors: [
             {
               column: 'email',
-              message:
-                other.organization_id === ctx.organizationId
-                  ? `${r.input.email} is a doctor of this lab (Doctor Management)`
-                  : `${r.input.email} is the sign-in of an account of another lab on this server`,
+              message: `${r.input.email} is a doctor of this lab (Doctor Management)`,
             },
           ],
         };
@@ -107,7 +100,7 @@ export const users: TransferEntity<Input, UserRow, Plan> = {
     for (const p of plans) {
       const done = await ctx.attempt(p.row, async () => {
         if (!p.existing) await insertUser(ctx.db, ctx.actor, p.input as Omit<UserCreate, 'password'>, NO_PASSWORD);
-        else await applyUserUpdate(ctx.db, ctx.actor, p.existing.id, p.input as UserUpdate);
+        else await applyUserUpdate(ctx.db, ctx.actor, p.existing, p.input as UserUpdate);
         return true;
       });
       if (done && !p.existing) inserted += 1;

@@ -4,6 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { Eye, EyeOff, LogIn } from 'lucide-react';
 import { loginSchema, type DemoCredential } from '@shared/schemas/auth';
+import type { TwoFactorChallenge } from '@shared/schemas/two-factor';
 import { ROLE_LABELS, ROLES, type Role } from '@shared/roles';
 import { Button, FormField, Input } from '@/components';
 import { notify } from '@/lib/notify';
@@ -47,8 +48,11 @@ function DemoCredentials({ onPick }: { onPick: (c: DemoCredential) => void }) {
   );
 }
 
-/** Email + password sign-in (spec 2.4). Success sets the session; the shell shows what comes next. */
-export function LoginForm() {
+/**
+ * Email + password sign-in (spec 2.4). Success sets the session; the shell shows what comes next.
+ * A user with two-factor sign-in gets a challenge instead, and the screen asks for the code.
+ */
+export function LoginForm({ onChallenge }: { onChallenge: (challenge: TwoFactorChallenge, email: string) => void }) {
   const login = useLoginMutation();
   const [showPassword, setShowPassword] = useState(false);
   const form = useForm<LoginForm, unknown, z.output<typeof loginSchema>>({
@@ -61,7 +65,11 @@ export function LoginForm() {
 
   const onSubmit = form.handleSubmit(
     (values) => {
-      login.mutate(values);
+      login.mutate(values, {
+        onSuccess: ({ two_factor }) => {
+          if (two_factor) onChallenge(two_factor, values.email);
+        },
+      });
     },
     () => notify.error('Validation Error', 'Please enter both email and password'),
   );

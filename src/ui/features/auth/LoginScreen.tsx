@@ -1,14 +1,29 @@
+import { useState } from 'react';
 import { FlaskConical } from 'lucide-react';
+import type { TwoFactorChallenge } from '@shared/schemas/two-factor';
+import { cn } from '@/lib/cn';
 import { LoginForm } from './LoginForm';
+import { TwoFactorCodeStep, TwoFactorEnrolStep } from './TwoFactorSteps';
+
+const HEADINGS = {
+  password: { title: 'Sign In', text: 'Sign in with your lab staff account.' },
+  verify: { title: 'Two-factor sign-in', text: 'One more step: the code from your phone.' },
+  enrol: { title: 'Set up two-factor sign-in', text: 'A code from your phone, as well as your password.' },
+};
 
 /**
  * The sign-in page body. Protected routes render it in place of the page (the address stays);
- * /login renders it and moves on once the session exists.
+ * /login renders it and moves on once the session exists. A user with two-factor sign-in goes on
+ * from the password to the code (or, when the lab requires it and they have none, to the set-up).
  */
 export function LoginScreen() {
+  const [pending, setPending] = useState<{ challenge: TwoFactorChallenge; email: string } | null>(null);
+  const step = pending?.challenge.step ?? 'password';
+  const heading = HEADINGS[step];
+  const restart = () => setPending(null);
   return (
     <main className="flex min-h-screen items-center justify-center bg-slate-50 p-4">
-      <div className="w-full max-w-md">
+      <div className={cn('w-full', step === 'enrol' ? 'max-w-xl' : 'max-w-md')}>
         <div className="mb-5 flex items-center justify-center gap-2">
           <span
             className="flex size-9 items-center justify-center rounded-lg bg-primary-600 text-white"
@@ -19,9 +34,15 @@ export function LoginScreen() {
           <span className="text-lg font-semibold text-slate-900">lims</span>
         </div>
         <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
-          <h1 className="text-xl font-semibold text-slate-900">Sign In</h1>
-          <p className="mt-1 mb-5 text-slate-600">Sign in with your lab staff account.</p>
-          <LoginForm />
+          <h1 className="text-xl font-semibold text-slate-900">{heading.title}</h1>
+          <p className="mt-1 mb-5 text-slate-600">{heading.text}</p>
+          {pending === null ? (
+            <LoginForm onChallenge={(challenge, email) => setPending({ challenge, email })} />
+          ) : pending.challenge.step === 'verify' ? (
+            <TwoFactorCodeStep challenge={pending.challenge} email={pending.email} onRestart={restart} />
+          ) : (
+            <TwoFactorEnrolStep challenge={pending.challenge} email={pending.email} onRestart={restart} />
+          )}
         </div>
       </div>
     </main>

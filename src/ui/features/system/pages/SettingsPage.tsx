@@ -1,4 +1,5 @@
 import { useMemo, useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   Bell,
@@ -12,9 +13,6 @@ import {
 } from 'lucide-react';
 import {
   Button,
-  Card,
-  CardBody,
-  CardHeader,
   ConfirmDialog,
   DateText,
   ErrorPanel,
@@ -36,6 +34,8 @@ import {
   BACKUP_RETENTIONS,
   CURRENCIES,
   DATE_FORMATS,
+  LOGIN_ATTEMPTS_MAX,
+  LOGIN_ATTEMPTS_MIN,
   PASSWORD_POLICIES,
   SESSION_TIMEOUTS,
   TIMEZONES,
@@ -55,8 +55,17 @@ import {
   type AuditChainReport,
   type Settings,
 } from '../api';
+import { Section } from '../components/MessagingParts';
+import { ChannelSwitches } from '../components/ChannelSwitches';
+import { EmailSection } from '../components/EmailSection';
+import { SmsSection } from '../components/SmsSection';
 
 type Errors = Partial<Record<keyof Settings, string>>;
+
+const LOGIN_ATTEMPTS = Array.from(
+  { length: LOGIN_ATTEMPTS_MAX - LOGIN_ATTEMPTS_MIN + 1 },
+  (_, i) => LOGIN_ATTEMPTS_MIN + i,
+);
 
 const options = (values: readonly (string | number)[], label: (v: string) => string = (v) => v) =>
   values.map((v) => ({ value: String(v), label: label(String(v)) }));
@@ -68,25 +77,6 @@ function zoneOptions(current: string) {
   const list = [...TIMEZONES, ...rest];
   if (!list.includes(current)) list.unshift(current);
   return list.map((z) => ({ value: z, label: z }));
-}
-
-function Section({
-  icon,
-  title,
-  description,
-  children,
-}: {
-  icon: ReactNode;
-  title: string;
-  description: string;
-  children: ReactNode;
-}) {
-  return (
-    <Card>
-      <CardHeader icon={icon} title={title} description={description} />
-      <CardBody className="grid gap-4 sm:grid-cols-2">{children}</CardBody>
-    </Card>
-  );
 }
 
 /** A switch that cannot change, with the reason beside it. */
@@ -226,22 +216,11 @@ function SettingsEditor({ saved }: { saved: Settings }) {
           {flag('pushNotifications', 'In-app notifications (the bell)')}
           <p className="text-xs text-slate-600">Critical results, rejected samples, amended results, overdue bills.</p>
         </div>
-        <Locked
-          label="Email notifications"
-          checked={draft.emailNotifications}
-          reason="No mail server (SMTP) can be set up in this version yet, so nothing is emailed."
-        />
-        <Locked
-          label="SMS notifications"
-          checked={draft.smsNotifications}
-          reason="No SMS gateway can be set up in this version yet, so no SMS is sent."
-        />
-        <Locked
-          label="Report notifications"
-          checked={draft.reportNotifications}
-          reason="Patients and doctors are not messaged when a report is ready in this version yet."
-        />
+        <ChannelSwitches values={draft} onChange={set} errors={errors} />
       </Section>
+
+      <EmailSection />
+      <SmsSection />
 
       <Section icon={<Lock />} title="Security" description="Sessions, passwords and the audit trail.">
         <FormField
@@ -250,6 +229,13 @@ function SettingsEditor({ saved }: { saved: Settings }) {
           hint="An idle session ends on the server after this long."
         >
           <Select {...choice('sessionTimeout', true)} options={options(SESSION_TIMEOUTS, (v) => `${v} minutes`)} />
+        </FormField>
+        <FormField
+          label="Login Attempts"
+          error={errors.maxLoginAttempts}
+          hint="Wrong passwords for one account from one computer before it is locked there for 15 minutes."
+        >
+          <Select {...choice('maxLoginAttempts', true)} options={options(LOGIN_ATTEMPTS, (v) => `${v} attempts`)} />
         </FormField>
         <FormField
           label="Password Policy"
@@ -264,11 +250,21 @@ function SettingsEditor({ saved }: { saved: Settings }) {
             )}
           />
         </FormField>
-        <Locked
-          label="Two-factor authentication"
-          checked={false}
-          reason="Sign-in with an authenticator app code is not available in this version yet."
-        />
+        <div className="space-y-1">
+          {flag('twoFactorAuth', 'Two-factor authentication')}
+          {errors.twoFactorAuth ? (
+            <p className="text-xs text-red-700">{errors.twoFactorAuth}</p>
+          ) : (
+            <p className="text-xs text-slate-600">
+              Staff sign in with a code from an authenticator app as well as their password; those without one set it up
+              at their next sign-in. Set up{' '}
+              <Link to="/account/two-factor" className="text-primary-700 underline">
+                your own
+              </Link>{' '}
+              first.
+            </p>
+          )}
+        </div>
         <Locked
           label="Audit logging"
           checked

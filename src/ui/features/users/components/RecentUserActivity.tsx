@@ -17,6 +17,10 @@ function summary(log: AuditLog): string {
     const email = typeof next.email === 'string' ? next.email : null;
     return [email, role].filter(Boolean).join(' · ');
   }
+  if ('suspended_at' in next) {
+    if (!next.suspended_at) return 'Suspension lifted';
+    return typeof next.suspended_reason === 'string' ? `Suspended: ${next.suspended_reason}` : 'Suspended';
+  }
   if ('is_active' in next) return next.is_active ? 'Reactivated' : 'Deactivated';
   const keys = Object.keys(next).filter((k) => k !== 'updated_at');
   return keys.length ? `Changed ${keys.map((k) => humanize(k).toLowerCase()).join(', ')}` : '';

@@ -1,40 +1,55 @@
 import { moneySymbol } from '@/lib/format';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm, useWatch, type DefaultValues, type Path } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { ROLES } from '@shared/roles';
 import { SPECIALIZATIONS } from '@shared/constants';
 import { passwordSchema, userCreateSchema, type User, type UserCreate, type UserUpdate } from '@shared/schemas/users';
-import { Button, Dialog, FormField, Input, Select } from '@/components';
+import { Button, Dialog, FormField, Input, InvitationLink, Select } from '@/components';
+import type { IssuedInvitation } from '@shared/schemas/tenants';
 import { ApiError } from '@/lib/api';
 import { fullName, useCurrentUser } from '@/lib/session';
-import { useCreateUserMutation, useUpdateUserMutation } from '../api';
+import { useCreateUserMutation, useInviteUserMutation, useUpdateUserMutation } from '../api';
 import { assignableRoles, hasConsultationFee, roleLabel } from '@/lib/roles';
 
 type Mode = 'create' | 'edit';
 
 /**
  * One schema for both dialogs (the server's fields, the same zod rules), so one form type serves
- * add and edit. Passwords are checked only when creating: the edit dialog has no password fields
- * (Reset password is its own dialog).
+ * add and edit. Passwords are checked only when creating with "Set a password now": the edit
+ * dialog has no password fields (Reset password is its own dialog), and an invited user sets
+ * their own through the link.
  */
 function formSchema(mode: Mode) {
+  // Check the password rules even while other fields still have errors, so every problem shows at once.
+  const when = (payload: { value: unknown }) => {
+    const v = payload.value as { password?: unknown; confirm_password?: unknown; how?: unknown };
+    return typeof v.password === 'string' && typeof v.confirm_password === 'string';
+  };
+  const setsPassword = (v: { how: string }) => mode === 'create' && v.how === 'password';
   return userCreateSchema
     .omit({ password: true })
     .extend({
       role: z.enum(ROLES, { error: 'Select a role' }),
-      password: mode === 'create' ? passwordSchema : z.string(),
+      how: z.enum(['password', 'invite']),
+      password: z.string(),
       confirm_password: z.string(),
     })
-    .refine((v) => mode !== 'create' || v.confirm_password === v.password, {
+    .refine((v) => !setsPassword(v) || v.password.length >= 8, {
+      path: ['password'],
+      message: 'Password must be at least 8 characters',
+      when,
+    })
+    .refine((v) => !setsPassword(v) || passwordSchema.safeParse(v.password).success, {
+      path: ['password'],
+      message: 'Password must be at most 200 characters',
+      when: (payload) => when(payload) && String((payload.value as { password?: unknown }).password).length >= 8,
+    })
+    .refine((v) => !setsPassword(v) || v.confirm_password === v.password, {
       path: ['confirm_password'],
       message: 'Passwords do not match',
-      // Check the match even while other fields still have errors, so every problem shows at once.
-      when: (payload) => {
-        const v = payload.value as { password?: unknown; confirm_password?: unknown };
-        return typeof v.password === 'string' && typeof v.confirm_password === 'string';
-      },
+      when,
     });
 }
 type Schema = ReturnType<typeof formSchema>;
@@ -63,6 +78,7 @@ function defaults(user: User | null): DefaultValues<FormIn> {
     phone: user?.phone ?? '',
     specialization: user?.specialization ?? '',
     consultation_fee: user ? String(user.consultation_fee) : '0',
+    how: 'password',
     password: '',
     confirm_password: '',
   };
@@ -80,8 +96,15 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
   const mode: Mode = user ? 'edit' : 'create';
   const me = useCurrentUser();
   const create = useCreateUserMutation();
+  const invite = useInviteUserMutation();
   const update = useUpdateUserMutation();
-  const busy = create.isPending || update.isPending;
+  const busy = create.isPending || update.isPending || invite.isPending;
+  const [invited, setInvited] = useState<IssuedInvitation | null>(null);
+  /** Closing forgets the link shown: it is shown once. */
+  const close = () => {
+    setInvited(null);
+    onOpenChange(false);
+  };
 
   const form = useForm<FormIn, unknown, FormOut>({
     resolver: zodResolver(formSchema(mode)),
@@ -96,6 +119,7 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
   }, [open, user, form]);
 
   const role = useWatch({ control: form.control, name: 'role' }) ?? '';
+  const how = useWatch({ control: form.control, name: 'how' }) ?? 'password';
   const isSelf = user !== null && user.id === me.id;
   const roleLockedReason = !user
     ? null
@@ -130,6 +154,10 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
         ? { consultation_fee: v.consultation_fee }
         : {}),
     };
+    if (!user && v.how === 'invite') {
+      invite.mutate(fields, { onSuccess: (r) => setInvited(r.invitation), onError: showServerErrors });
+      return;
+    }
     if (!user) {
       const body: UserCreate = { ...fields, password: v.password };
       create.mutate(body, { onSuccess: () => onOpenChange(false), onError: showServerErrors });
@@ -141,24 +169,55 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
   });
 
   const formId = mode === 'create' ? 'add-user-form' : 'edit-user-form';
+  if (invited) {
+    return (
+      <Dialog
+        open={open}
+        onOpenChange={(o) => !o && close()}
+        size="lg"
+        title={`User invited: ${invited.email}`}
+        description="The account has no password yet: its owner sets one with this link, then signs in."
+        footer={<Button onClick={close}>Done</Button>}
+      >
+        <InvitationLink path={invited.path} email={invited.email} expiresAt={invited.expires_at} />
+      </Dialog>
+    );
+  }
+  const invites = mode === 'create' && how === 'invite';
+  const choice = (value: 'password' | 'invite', label: string, note: string) => (
+    <label
+      className={`flex cursor-pointer items-start gap-3 rounded-md border px-3 py-2.5 ${how === value ? 'border-primary-300 bg-primary-50' : 'border-slate-200 bg-white hover:bg-slate-50'}`}
+    >
+      <input type="radio" value={value} className="mt-0.5 size-4 accent-primary-600" {...form.register('how')} />
+      <span className="min-w-0">
+        <span className="block text-sm font-medium text-slate-900">{label}</span>
+        <span className="block text-[13px] text-slate-600">{note}</span>
+      </span>
+    </label>
+  );
   return (
     <Dialog
       open={open}
-      onOpenChange={(o) => !busy && onOpenChange(o)}
+      onOpenChange={(o) => !busy && !o && close()}
       size="lg"
       title={user ? `Edit User: ${fullName(user)}` : 'Add User'}
       description={
         user
           ? 'Change the account details. Changes are recorded in the audit trail.'
-          : 'Create a staff account. They sign in with this email and password.'
+          : 'Create a staff account. They sign in with this email and a password: set one now, or send them a link to set their own.'
       }
       footer={
         <>
-          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
+          <Button variant="outline" onClick={close} disabled={busy}>
             Cancel
           </Button>
-          <Button type="submit" form={formId} loading={busy} loadingText={user ? 'Saving...' : 'Creating...'}>
-            {user ? 'Save Changes' : 'Create User'}
+          <Button
+            type="submit"
+            form={formId}
+            loading={busy}
+            loadingText={user ? 'Saving...' : invites ? 'Inviting...' : 'Creating...'}
+          >
+            {user ? 'Save Changes' : invites ? 'Invite User' : 'Create User'}
           </Button>
         </>
       }
@@ -219,6 +278,17 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
           </FormField>
         )}
         {mode === 'create' && (
+          <fieldset className="grid gap-2 sm:col-span-2">
+            <legend className="mb-1 text-[13px] font-medium text-slate-800">Sign-in</legend>
+            {choice('password', 'Set a password now', 'You tell them the password; they sign in at once.')}
+            {choice(
+              'invite',
+              'Send an invitation link',
+              'You copy a one-time link (valid 72 hours) and send it; they choose their own password.',
+            )}
+          </fieldset>
+        )}
+        {mode === 'create' && !invites && (
           <>
             <FormField
               label="Password"

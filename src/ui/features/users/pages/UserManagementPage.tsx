@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { KeyRound, LockOpen, Pencil, RotateCcw, UserMinus, UserPlus } from 'lucide-react';
+import { KeyRound, LockOpen, Pencil, RotateCcw, ShieldCheck, ShieldOff, UserMinus, UserPlus } from 'lucide-react';
 import type { User } from '@shared/schemas/users';
 import {
   Badge,
@@ -16,10 +16,18 @@ import {
 import { useScreen } from '@/lib/screens';
 import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { fullName, useCurrentUser } from '@/lib/session';
-import { useDeactivateUserMutation, useReactivateUserMutation, useUnlockSignInMutation, useUsers } from '../api';
+import {
+  useDeactivateUserMutation,
+  useReactivateUserMutation,
+  useUnlockSignInMutation,
+  useUnsuspendUserMutation,
+  useUsers,
+} from '../api';
 import { can, isRole, mayManage, ROLE_FILTER_OPTIONS, roleLabel } from '@/lib/roles';
 import { UserFormDialog } from '../components/UserFormDialog';
 import { ResetPasswordDialog } from '../components/ResetPasswordDialog';
+import { TwoFactorDialog } from '../components/TwoFactorDialog';
+import { SuspendDialog } from '../components/SuspendDialog';
 
 const columns: Column<User>[] = [
   {
@@ -29,7 +37,7 @@ const columns: Column<User>[] = [
       <>
         <span className="flex flex-wrap items-center gap-1.5">
           <span className="font-medium text-slate-900">{fullName(u)}</span>
-          {!u.is_active && <Badge status="inactive" />}
+          {u.status !== 'active' && <Badge status={u.status} />}
         </span>
         {/* Phones have no room for an email column: show it under the name. */}
         <span className="block text-[13px] break-all text-slate-600 md:hidden">{u.email}</span>
@@ -81,10 +89,13 @@ function UserManagement() {
   const [formUser, setFormUser] = useState<User | null>(null);
   const [formOpen, setFormOpen] = useState(false);
   const [resetUser, setResetUser] = useState<User | null>(null);
+  const [twoFactorUser, setTwoFactorUser] = useState<User | null>(null);
   const [deactivating, setDeactivating] = useState<User | null>(null);
   const deactivate = useDeactivateUserMutation();
   const reactivate = useReactivateUserMutation();
   const unlock = useUnlockSignInMutation();
+  const unsuspend = useUnsuspendUserMutation();
+  const [suspending, setSuspending] = useState<User | null>(null);
 
   const manageable = (u: User) => canManage && mayManage(me, u);
   const actions: RowAction<User>[] = [
@@ -111,11 +122,33 @@ function UserManagement() {
       disabled: () => unlock.isPending,
     },
     {
+      label: (u) => `Two-factor sign-in of ${fullName(u)}`,
+      icon: <ShieldCheck />,
+      onClick: setTwoFactorUser,
+      // One's own is changed from the account menu, with a code or the password.
+      hidden: (u) => !u.is_active || u.id === me.id || !manageable(u),
+    },
+    {
       label: (u) => `Reactivate ${fullName(u)}`,
       icon: <RotateCcw />,
       onClick: (u) => reactivate.mutate(u),
-      hidden: (u) => u.is_active || !manageable(u),
+      // A suspended user's suspension is lifted with its own action.
+      hidden: (u) => u.is_active || u.status === 'suspended' || !manageable(u),
       disabled: () => reactivate.isPending,
+    },
+    {
+      label: (u) => `Lift suspension of ${fullName(u)}`,
+      icon: <ShieldCheck />,
+      onClick: (u) => unsuspend.mutate(u),
+      hidden: (u) => u.status !== 'suspended' || !manageable(u),
+      disabled: () => unsuspend.isPending,
+    },
+    {
+      label: (u) => `Suspend ${fullName(u)}`,
+      icon: <ShieldOff />,
+      destructive: true,
+      onClick: setSuspending,
+      hidden: (u) => u.status === 'suspended' || u.role === 'superadmin' || u.id === me.id || !manageable(u),
     },
     {
       label: (u) => `Deactivate ${fullName(u)}`,
@@ -194,6 +227,8 @@ function UserManagement() {
 
       <UserFormDialog open={formOpen} onOpenChange={setFormOpen} user={formUser} />
       <ResetPasswordDialog user={resetUser} onClose={() => setResetUser(null)} />
+      <TwoFactorDialog user={twoFactorUser} onClose={() => setTwoFactorUser(null)} />
+      <SuspendDialog user={suspending} onClose={() => setSuspending(null)} />
       <ConfirmDialog
         open={deactivating !== null}
         onOpenChange={(o) => !o && setDeactivating(null)}

@@ -1,0 +1,15 @@
+import { lazyPage, type ScreenDef } from '@/lib/screens';
+
+/**
+ * One's own account: reached from the user menu, not the sidebar (the spec's sidebar is kept as it
+ * is). Assembled by src/ui/app/registry.ts.
+ */
+export const screens: ScreenDef[] = [
+  {
+    path: '/account/two-factor',
+    title: 'Two-factor sign-in',
+    subtitle: 'A code from an authenticator app on your phone, as well as your password',
+    access: 'protected',
+    page: lazyPage(() => import('./pages/TwoFactorPage')),
+  },
+];

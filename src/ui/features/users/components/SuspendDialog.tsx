@@ -1,0 +1,55 @@
+import { useState } from 'react';
+import type { User } from '@shared/schemas/users';
+import { Button, Dialog, FormField, Textarea } from '@/components';
+import { ApiError } from '@/lib/api';
+import { fullName } from '@/lib/session';
+import { useSuspendUserMutation } from '../api';
+
+/** Suspends one account (POST /api/users/:id/suspend): signed out at once, no sign-in until lifted. */
+export function SuspendDialog({ user, onClose }: { user: User | null; onClose: () => void }) {
+  // A fresh form (empty reason) for each user.
+  return user ? <SuspendUser key={user.id} user={user} onClose={onClose} /> : null;
+}
+
+function SuspendUser({ user, onClose }: { user: User; onClose: () => void }) {
+  const suspend = useSuspendUserMutation();
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | undefined>();
+
+  const submit = () => {
+    suspend.mutate(
+      { user, reason },
+      {
+        onSuccess: onClose,
+        onError: (err) => {
+          const detail = err instanceof ApiError ? err.details.find((d) => d.path === 'reason') : undefined;
+          if (detail) setError(detail.message);
+        },
+      },
+    );
+  };
+
+  return (
+    <Dialog
+      open
+      onOpenChange={(o) => !o && !suspend.isPending && onClose()}
+      size="sm"
+      title="Suspend User"
+      description={`Suspend ${fullName(user)} (${user.email})? They are signed out at once and cannot sign in until the suspension is lifted.`}
+      footer={
+        <>
+          <Button variant="outline" onClick={onClose} disabled={suspend.isPending}>
+            Cancel
+          </Button>
+          <Button variant="destructive" onClick={submit} loading={suspend.isPending} loadingText="Suspending...">
+            Suspend
+          </Button>
+        </>
+      }
+    >
+      <FormField label="Reason" error={error} hint="Optional; kept with the account and in the audit trail.">
+        <Textarea rows={2} maxLength={200} value={reason} onChange={(e) => setReason(e.target.value)} />
+      </FormField>
+    </Dialog>
+  );
+}

@@ -1,0 +1,426 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import { client, makeLab, type Client, type TestLab } from '../helpers.js';
+import { createPatient, createUserVia, localDate, uniqueEmail, uniquePhone, uniqueWord } from './support.js';
+import { isFileResponse, routeUrl, type RouteContract } from '../../src/shared/api/contract.js';
+import type { IssuedInvitation, Tenant } from '../../src/shared/schemas/tenants.js';
+import type { User } from '../../src/shared/schemas/users.js';
+
+/**
+ * Isolation is the point of tenants (issue 13): two labs on one server, each with data of every
+ * kind, and every list and get route of the API (enumerated from the contracts in src/shared/api,
+ * so a route added later is walked too) called as each lab's admin:
+ * - no answer carries a row of the other lab (every row of a lab carries its own marker word);
+ * - the other lab's ids and barcodes answer 404;
+ * - nothing the other lab writes changes what this lab's routes answer.
+ */
+let lab: TestLab;
+
+interface Seeded {
+  org: number;
+  admin: Client;
+  marker: string;
+  emails: string[];
+  ids: {
+    patient: number;
+    user: number;
+    doctor: number;
+    test: number;
+    profile: number;
+    package: number;
+    bill: number;
+    sample: number;
+    barcode: string;
+    result: number;
+    material: number;
+    visit: number;
+  };
+}
+
+let A: Seeded;
+let B: Seeded;
+
+async function json<T>(res: Promise<LightMyRequestResponse>, status = 201): Promise<T> {
+  const r = await res;
+  expect(r.statusCode, r.body).toBe(status);
+  return r.json<T>();
+}
+
+/** A lab created by the superadmin, its admin signed in through the invitation link. */
+async function newTenant(name: string): Promise<{ org: number; admin: Client; email: string }> {
+  const email = uniqueEmail('isoadmin');
+  const created = await json<{ tenant: Tenant; invitation: IssuedInvitation }>(
+    lab.admin.post('/api/tenants', {
+      name,
+      domain: `${name.toLowerCase()}-${process.pid}.iso.test`,
+      plan: 'professional',
+      admin_email: email,
+    }),
+  );
+  const token = created.invitation.path.split('#')[1]!;
+  const res = await lab.app.inject({
+    method: 'POST',
+    url: '/api/invitations/accept',
+    payload: { token, password: 'isolation-pass-1' },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const user = res.json<{ user: User }>().user;
+  const cookie = res.cookies.find((c) => c.name === 'lims_session')!;
+  return { org: created.tenant.id, admin: client(lab.app, `lims_session=${cookie.value}`, user.id, email), email };
+}
+
+/** One of everything the API lists or reads, each named with the lab's marker. */
+async function seed(name: string): Promise<Seeded> {
+  const { org, admin, email } = await newTenant(name);
+  const marker = uniqueWord(name.slice(0, 2));
+  const a = admin;
+  const test = (
+    await json<{ test: { id: number } }>(
+      a.post('/api/tests', { name: `${marker} Glucose`, code: `${marker.slice(0, 6).toUpperCase()}G`, price: 120 }),
+    )
+  ).test.id;
+  const profile = (
+    await json<{ profile: { id: number } }>(
+      a.post('/api/test-profiles', {
+        name: `${marker} Profile`,
+        code: `${marker.slice(0, 6).toUpperCase()}P`,
+        price: 400,
+        test_ids: [test],
+      }),
+    )
+  ).profile.id;
+  const pkg = (
+    await json<{ package: { id: number } }>(
+      a.post('/api/test-packages', {
+        name: `${marker} Package`,
+        code: `${marker.slice(0, 6).toUpperCase()}K`,
+        price: 900,
+        test_ids: [test],
+        profile_ids: [profile],
+      }),
+    )
+  ).package.id;
+  const userEmail = uniqueEmail(`${name.toLowerCase()}user`);
+  const user = await createUserVia(a, { first_name: marker, email: userEmail, role: 'lab_technician' });
+  const doctor = (
+    await json<{ doctor: { id: number } }>(
+      a.post('/api/doctors', {
+        first_name: marker,
+        last_name: 'Doctor',
+        consultation_fee: 300,
+        status: 'active',
+        can_sign_in: false,
+      }),
+    )
+  ).doctor.id;
+  const patient = (await createPatient(a, { first_name: marker, last_name: 'Patient', phone: uniquePhone() })).id;
+  const bill = (
+    await json<{ bill: { id: number } }>(
+      a.post('/api/bills', {
+        patient_id: patient,
+        doctor_id: doctor,
+        items: [{ item_type: 'test', item_id: test }],
+        payment_method: 'cash',
+        notes: `${marker} bill`,
+      }),
+    )
+  ).bill.id;
+  const sample = (
+    await json<{ sample: { id: number; barcode: string } }>(
+      a.post('/api/samples', {
+        patient_id: patient,
+        sample_type: 'Blood',
+        test_ids: [test],
+        notes: `${marker} sample`,
+      }),
+    )
+  ).sample;
+  const result = (
+    await json<{ result: { id: number } }>(
+      a.post('/api/test-results', {
+        sample_id: sample.id,
+        test_id: test,
+        result_value: '5',
+        notes: `${marker} result`,
+      }),
+    )
+  ).result.id;
+  const material = (
+    await json<{ material: { id: number } }>(
+      a.post('/api/qc/materials', {
+        name: `${marker} Control`,
+        test_id: test,
+        level: 'Level 1',
+        target_mean: 100,
+        target_sd: 2,
+      }),
+    )
+  ).material.id;
+  await json(a.post(`/api/qc/materials/${material}/runs`, { value: 101 }));
+  const visit = (
+    await json<{ visit: { id: number } }>(
+      a.post(`/api/patients/${patient}/visits`, {
+        doctor_id: doctor,
+        visit_date: localDate(0, 1),
+        visit_time: '10:30',
+        chief_complaint: `${marker} visit`,
+      }),
+    )
+  ).visit.id;
+  await json(a.post('/api/collection-locations', { name: `${marker} Centre`, kind: 'centre' }));
+  // An invited colleague who has not set a password yet (the open-invitations list).
+  const inviteeEmail = uniqueEmail(`${name.toLowerCase()}invitee`);
+  await json(
+    a.post('/api/users/invite', { first_name: marker, last_name: 'Invitee', email: inviteeEmail, role: 'collector' }),
+  );
+  await json(a.post(`/api/patients/${patient}/portal-pin`));
+  const now = new Date().toISOString();
+  await lab.database.db
+    .insertInto('notifications')
+    .values({
+      organization_id: org,
+      user_id: admin.userId,
+      kind: 'import_finished',
+      type: 'success',
+      priority: 'low',
+      is_system: 1,
+      title: `${marker} notice`,
+      message: `${marker} message`,
+      link: null,
+      dedupe_key: null,
+      read: 0,
+      read_at: null,
+      created_at: now,
+    })
+    .execute();
+  return {
+    org,
+    admin,
+    marker,
+    emails: [email, userEmail, inviteeEmail],
+    ids: {
+      patient,
+      user: user.id,
+      doctor,
+      test,
+      profile,
+      package: pkg,
+      bill,
+      sample: sample.id,
+      barcode: sample.barcode,
+      result,
+      material,
+      visit,
+    },
+  };
+}
+
+/** More rows in a lab after the first walk: the other lab's answers must not change. */
+async function seedMore(s: Seeded): Promise<void> {
+  const p = await createPatient(s.admin, { first_name: s.marker, last_name: 'Second' });
+  await json(
+    s.admin.post('/api/bills', {
+      patient_id: p.id,
+      items: [{ item_type: 'test', item_id: s.ids.test }],
+      payment_method: 'cash',
+    }),
+  );
+  await json(s.admin.post('/api/samples', { patient_id: p.id, sample_type: 'Urine', test_ids: [s.ids.test] }));
+  await createUserVia(s.admin, { first_name: s.marker, role: 'receptionist' });
+  await json(
+    s.admin.post('/api/tests', { name: `${s.marker} Urea`, code: `${s.marker.slice(0, 6).toUpperCase()}U`, price: 90 }),
+  );
+}
+
+beforeAll(async () => {
+  lab = await makeLab();
+  A = await seed('Amberlab');
+  B = await seed('Bronzelab');
+}, 120_000);
+afterAll(() => lab.close());
+
+const API_DIR = fileURLToPath(new URL('../../src/shared/api/', import.meta.url));
+
+async function allContracts(): Promise<{ name: string; contract: RouteContract }[]> {
+  const out: { name: string; contract: RouteContract }[] = [];
+  for (const file of readdirSync(API_DIR).filter((f) => f.endsWith('.ts') && f !== 'contract.ts')) {
+    const mod = (await import(join(API_DIR, file))) as Record<string, unknown>;
+    for (const [exportName, group] of Object.entries(mod)) {
+      if (typeof group !== 'object' || group === null) continue;
+      for (const [key, c] of Object.entries(group)) {
+        if (c && typeof c === 'object' && 'method' in c && 'path' in c && 'response' in c)
+          out.push({ name: `${file}:${exportName}.${key}`, contract: c as RouteContract });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * GET routes not walked, and why. Public routes answer without a lab session (the portal has its
+ * own session and tests; health and setup name no lab's rows); the barcode image draws whatever
+ * text it is given. The tenants routes are the superadmin's, across labs by design: a lab's admin
+ * gets 403 (checked below).
+ */
+const NOT_LAB_SCOPED = (c: RouteContract) =>
+  c.access === 'public' || c.path === '/api/barcodes/:barcode.png' || c.path.startsWith('/api/tenants');
+
+/** The path parameters of a route, filled with one lab's ids; null when the test does not know the route. */
+function paramsFor(path: string, s: Seeded): Record<string, string | number> | null {
+  const i = s.ids;
+  const byPrefix: [RegExp, Record<string, string | number>][] = [
+    [/^\/api\/bills\/:id/, { id: i.bill }],
+    [/^\/api\/doctors\/:id/, { id: i.doctor }],
+    [/^\/api\/patients\/:id/, { id: i.patient }],
+    [/^\/api\/pricing\/:type\/:id/, { type: 'test', id: i.test }],
+    [/^\/api\/qc\/materials\/:id/, { id: i.material }],
+    [/^\/api\/qc\/tests\/:id/, { id: i.test }],
+    [/^\/api\/samples\/(by|check)-barcode\/:barcode/, { barcode: i.barcode }],
+    [/^\/api\/samples\/:id/, { id: i.sample }],
+    [/^\/api\/test-packages\/:id/, { id: i.package }],
+    [/^\/api\/test-profiles\/:id/, { id: i.profile }],
+    [/^\/api\/tests\/:id/, { id: i.test }],
+    [/^\/api\/test-results\/:id/, { id: i.result }],
+    [/^\/api\/users\/:id/, { id: i.user }],
+    [/^\/api\/visits\/:id/, { id: i.visit }],
+  ];
+  return byPrefix.find(([re]) => re.test(path))?.[1] ?? null;
+}
+
+async function labRoutes(): Promise<{ name: string; contract: RouteContract }[]> {
+  return (await allContracts()).filter(({ contract }) => contract.method === 'GET' && !NOT_LAB_SCOPED(contract));
+}
+
+const hasParams = (c: RouteContract) => c.path.includes(':');
+
+/** What a route answers, without what changes on its own between two reads (clocks, the server's process). */
+function comparable(res: LightMyRequestResponse): unknown {
+  if (!String(res.headers['content-type'] ?? '').includes('json'))
+    return { status: res.statusCode, bytes: res.rawPayload.length };
+  const volatile = new Set(['time', 'uptime_seconds', 'memory', 'now', 'generated_at', 'server', 'database']);
+  const strip = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(strip)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.entries(v)
+              .filter(([k]) => !volatile.has(k))
+              .map(([k, x]) => [k, strip(x)]),
+          )
+        : v;
+  return { status: res.statusCode, body: strip(res.json()) };
+}
+
+/** Reads that record themselves (a report's print count, an export's audit row): left out when comparing two walks. */
+const RECORDS_ITSELF = (c: RouteContract) => /\/export$|\/report\.pdf$/.test(c.path);
+
+/** Every lab-scoped GET route as one lab's admin, with that lab's own ids; the answers by route. */
+async function walk(s: Seeded, opts: { readOnly?: boolean } = {}): Promise<Map<string, LightMyRequestResponse>> {
+  const out = new Map<string, LightMyRequestResponse>();
+  for (const { name, contract } of await labRoutes()) {
+    if (opts.readOnly && RECORDS_ITSELF(contract)) continue;
+    const params = hasParams(contract) ? paramsFor(contract.path, s) : undefined;
+    if (params === null) throw new Error(`${name}: the isolation test does not know which id ${contract.path} takes`);
+    out.set(name, await s.admin.get(routeUrl(contract.path, params)));
+  }
+  return out;
+}
+
+function leaks(res: LightMyRequestResponse, other: Seeded): string[] {
+  const text = res.body;
+  return [other.marker, ...other.emails].filter((m) => text.toLowerCase().includes(m.toLowerCase()));
+}
+
+describe('two labs on one server', () => {
+  it('knows every lab-scoped GET route (a new route needs its ids named here)', async () => {
+    const unknown = (await labRoutes())
+      .filter(({ contract }) => hasParams(contract) && paramsFor(contract.path, A) === null)
+      .map(({ name }) => name);
+    expect(unknown).toEqual([]);
+    expect((await labRoutes()).length).toBeGreaterThan(50);
+  });
+
+  for (const [me, other] of [
+    ['A', 'B'],
+    ['B', 'A'],
+  ] as const) {
+    it(`lab ${me}'s admin reads every list and record of its own, and never a row of lab ${other}`, async () => {
+      const mine = me === 'A' ? A : B;
+      const theirs = me === 'A' ? B : A;
+      const answers = await walk(mine);
+      const problems: string[] = [];
+      for (const [name, res] of answers) {
+        if (res.statusCode === 404 || res.statusCode >= 500)
+          problems.push(`${name}: ${res.statusCode} ${res.body.slice(0, 120)}`);
+        const leaked = leaks(res, theirs);
+        if (leaked.length) problems.push(`${name} shows lab ${other}'s ${leaked.join(', ')}`);
+      }
+      expect(problems).toEqual([]);
+      // The walk saw this lab's own rows: the marker is in its lists.
+      for (const list of [
+        'patients.ts:patientsApi.list',
+        'users.ts:usersApi.list',
+        'samples.ts:samplesApi.list',
+        'bills.ts:billsApi.list',
+      ]) {
+        expect(answers.get(list)?.body, list).toContain(mine.marker);
+      }
+      expect(answers.get('invitations.ts:userInvitationsApi.list')?.body).toContain(mine.emails[2]);
+    });
+
+    it(`lab ${me}'s admin gets 404 for every id of lab ${other}`, async () => {
+      const mine = me === 'A' ? A : B;
+      const theirs = me === 'A' ? B : A;
+      const problems: string[] = [];
+      for (const { name, contract } of await labRoutes()) {
+        if (!hasParams(contract)) continue;
+        const res = await mine.admin.get(routeUrl(contract.path, paramsFor(contract.path, theirs)!));
+        if (contract.path === '/api/samples/check-barcode/:barcode') {
+          // The barcode check answers whether this lab may use the barcode: the other lab's is free here.
+          if (res.statusCode !== 200 || res.json<{ isUnique: boolean }>().isUnique !== true)
+            problems.push(`${name}: ${res.statusCode} ${res.body}`);
+          continue;
+        }
+        if (res.statusCode !== 404) problems.push(`${name}: ${res.statusCode} ${res.body.slice(0, 160)}`);
+        if (leaks(res, theirs).length) problems.push(`${name} leaks ${leaks(res, theirs).join(', ')}`);
+        if (!isFileResponse(contract.response) && res.statusCode === 404)
+          expect(res.json<{ statusCode: number }>().statusCode).toBe(404);
+      }
+      expect(problems).toEqual([]);
+    });
+  }
+
+  it("answers the same to lab A after lab B writes more (no figure counts the other lab's rows)", async () => {
+    const before = await walk(A, { readOnly: true });
+    expect(before.size).toBeGreaterThan(50);
+    await seedMore(B);
+    const after = await walk(A, { readOnly: true });
+    const changed = [...before.keys()].filter(
+      (k) => JSON.stringify(comparable(before.get(k)!)) !== JSON.stringify(comparable(after.get(k)!)),
+    );
+    expect(changed).toEqual([]);
+    // ... while lab B's own figures moved.
+    const bStats = (await B.admin.get('/api/dashboard/stats')).json<{ counts: { patients: number } }>().counts;
+    const aStats = (await A.admin.get('/api/dashboard/stats')).json<{ counts: { patients: number } }>().counts;
+    expect(bStats.patients).toBe(2);
+    expect(aStats.patients).toBe(1);
+  });
+
+  it("keeps the superadmin's tenant routes from a lab's admin", async () => {
+    for (const { contract } of (await allContracts()).filter(({ contract }) =>
+      contract.path.startsWith('/api/tenants'),
+    )) {
+      const url = routeUrl(contract.path, contract.path.includes(':id') ? { id: A.org } : undefined);
+      const res = await lab.app.inject({
+        method: contract.method,
+        url,
+        headers: { cookie: A.admin.cookie },
+        payload: {},
+      });
+      expect(res.statusCode, `${contract.method} ${contract.path}`).toBe(403);
+    }
+  });
+});
