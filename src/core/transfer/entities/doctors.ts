@@ -53,7 +53,9 @@ export const doctors: TransferEntity<Input, DoctorRow, Plan> = {
 
   async plan(ctx, rows) {
     const fresh = rows.filter((r) => !r.existing && r.input.email).map((r) => r.input.email!);
-    const taken = new Map((await usersByEmails(ctx.db, ctx.organizationId, fresh)).map((u) => [u.email.toLowerCase(), u]));
+    const taken = new Map(
+      (await usersByEmails(ctx.db, ctx.organizationId, fresh)).map((u) => [u.email.toLowerCase(), u]),
+    );
     return rows.map((r) => {
       const other = !r.existing && r.input.email ? taken.get(r.input.email) : undefined;
       if (other)

@@ -63,7 +63,9 @@ export const users: TransferEntity<Input, UserRow, Plan> = {
 
   async plan(ctx, rows) {
     const fresh = rows.filter((r) => !r.existing).map((r) => r.input.email!);
-    const taken = new Map((await usersByEmails(ctx.db, ctx.organizationId, fresh)).map((u) => [u.email.toLowerCase(), u]));
+    const taken = new Map(
+      (await usersByEmails(ctx.db, ctx.organizationId, fresh)).map((u) => [u.email.toLowerCase(), u]),
+    );
     return rows.map((r) => {
       const role = r.input.role;
       const wasSuper = r.existing?.role === 'superadmin';
