@@ -218,7 +218,7 @@ describe('All Patients', () => {
     const csv = readFileSync(await file.path(), 'utf8').replace(/^\uFEFF/, '');
     const lines = csv.trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      'patient_id,first_name,last_name,date_of_birth,age,gender,phone,email,address,city,state,pincode,emergency_contact,emergency_phone,emergency_relation,blood_group,allergies,medical_history,insurance_provider,insurance_number,membership_type,status,created_at',
+      'patient_id,first_name,last_name,date_of_birth,age,gender,phone,email,address,city,state,pincode,emergency_contact,emergency_phone,emergency_relation,blood_group,allergies,medical_history,insurance_provider,insurance_number,membership_type,status,created_at,title,dob_estimated',
     );
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(',Csv,Exportwala,1969-12-31,');
