@@ -18,6 +18,8 @@ import {
 import { safeFileName } from '../../src/core/transfer/source.js';
 import { describeRowError } from '../../src/core/transfer/errors.js';
 import { createPatient } from '../../src/core/patients/service.js';
+import { createUser } from '../../src/core/users/service.js';
+import { insertOtherLab } from './support.js';
 import { localDate } from '../../src/shared/time.js';
 
 /**
@@ -420,6 +422,35 @@ describe('users and doctors', () => {
       'row 3, column email: this address stands for a doctor without an email; export doctors instead (got "doctor-7@no-email.invalid")',
       'row 4, column role: doctors are imported with lims import doctors (with their qualification and registration) (got "doctor")',
     ]);
+  });
+
+  it('takes an email another lab of the server uses (emails are unique within a lab), and leaves that account alone', async () => {
+    const otherLab = await insertOtherLab(lab.database.db, 'Import Neighbour Lab');
+    const theirs = await createUser(lab.database.db, systemActor(otherLab), {
+      first_name: 'Same',
+      last_name: 'Address',
+      email: 'shared.address@lab.test',
+      role: 'receptionist',
+      password: 'Neighbour-2024',
+    });
+    const r = await importFile(
+      'users',
+      'shared.csv',
+      'email,first_name,last_name,role\nshared.address@lab.test,Our,Colleague,lab_technician\n',
+    );
+    expect(r.status, messages(r).join()).toBe('completed');
+    expect(r.inserted).toBe(1);
+    const both = await lab.database.db
+      .selectFrom('users')
+      .select(['organization_id', 'first_name', 'role'])
+      .where('email', '=', 'shared.address@lab.test')
+      .orderBy('organization_id')
+      .execute();
+    expect(both).toEqual([
+      { organization_id: lab.organizationId, first_name: 'Our', role: 'lab_technician' },
+      { organization_id: otherLab, first_name: 'Same', role: 'receptionist' },
+    ]);
+    expect(theirs.first_name).toBe('Same');
   });
 
   it('imports doctors with and without an email', async () => {
