@@ -72,6 +72,10 @@ describe('every route declares who may call it', () => {
       expect(asset.statusCode).toBe(200);
       expect(asset.body).toBe('console.log("lims")');
       expect(asset.headers['content-type']).toMatch(/javascript/);
+      // Hashed names: kept for good, so later pages take their scripts from the browser's cache.
+      expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      writeFileSync(join(ui, 'favicon.svg'), '<svg/>');
+      expect((await app.inject({ url: '/favicon.svg' })).headers['cache-control']).toBe('public, max-age=3600');
 
       // A client-side route loads the app shell, which browsers must revalidate after an upgrade.
       const shell = await app.inject({ url: '/patients' });

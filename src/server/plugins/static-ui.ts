@@ -20,6 +20,8 @@ function fileIn(root: string, urlPath: string): string | null {
   }
 }
 
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
 /**
  * Serves the built React UI. Any GET that is not an API call and not a file gets index.html, so
  * client-side routes (/patients, /login, ...) load on refresh; the UI shows its own 404 page.
@@ -41,6 +43,10 @@ export async function staticUi(app: FastifyInstance, uiDir: string) {
         .send({ statusCode: 404, error: 'Not Found', message: `Route ${req.method} ${path} not found` });
     }
     const file = fileIn(root, path);
+    // Vite names every file under assets/ by a hash of its content: a browser may keep it for good
+    // (a new build has new names), so a page after the first loads its scripts from the cache.
+    if (file?.startsWith('assets/'))
+      return reply.sendFile(file, { cacheControl: false }).header('cache-control', IMMUTABLE);
     if (file && file !== 'index.html') return reply.sendFile(file);
     if (path.startsWith('/assets/')) {
       return reply.status(404).send({ statusCode: 404, error: 'Not Found', message: `File ${path} not found` });
