@@ -6,10 +6,14 @@ import { TooltipProvider } from '@/components';
 import { queryClient } from '@/lib/queryClient';
 import { RouteErrorBoundary } from '@/app/ErrorBoundary';
 import { App } from '@/app/App';
+import { SCREENS } from '@/app/registry';
+import { warmUp } from '@/app/warmUp';
 import './styles.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
+
+warmUp(queryClient, SCREENS, window.location.pathname);
 
 createRoot(root).render(
   <StrictMode>

@@ -51,12 +51,23 @@ export interface ScreenDef {
   what?: string;
   nav?: NavEntry[];
   home?: HomeCard;
-  /** The page, loaded lazily (its own chunk); null for a screen that is not available yet. */
-  page: ComponentType | null;
+  /** The page, loaded lazily (its own chunk: lazyPage); null for a screen that is not available yet. */
+  page: LazyPage | null;
 }
 
-/** A lazily loaded page: each screen is its own chunk, so the first load stays small. */
-export const lazyPage = (load: () => Promise<{ default: ComponentType }>): ComponentType => lazy(load);
+/** A page in its own chunk; `preload` starts fetching the chunk before React asks for it. */
+export type LazyPage = ComponentType & { preload: () => Promise<unknown> };
+
+/**
+ * A lazily loaded page: each screen is its own chunk, so the first load stays small. The app starts
+ * loading the chunk of the address it opens on at once (src/ui/app/warmUp.ts), alongside the
+ * session check, instead of after it.
+ */
+export function lazyPage(load: () => Promise<{ default: ComponentType }>): LazyPage {
+  let loading: Promise<{ default: ComponentType }> | null = null;
+  const once = () => (loading ??= load());
+  return Object.assign(lazy(once), { preload: once });
+}
 
 /** The screen being shown, for its page header (title and subtitle come from its declaration). */
 export interface CurrentScreen {

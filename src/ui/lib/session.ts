@@ -25,8 +25,11 @@ export async function fetchSession(): Promise<User | null> {
   }
 }
 
+/** The session query; the app asks for it as it starts (src/ui/app/warmUp.ts), components read it. */
+export const sessionQuery = { queryKey: shellKeys.session, queryFn: fetchSession, staleTime: 60_000, retry: 1 };
+
 export function useSession() {
-  return useQuery({ queryKey: shellKeys.session, queryFn: fetchSession, staleTime: 60_000, retry: 1 });
+  return useQuery(sessionQuery);
 }
 
 /** The current user; only call below ProtectedLayout, where a user is guaranteed. */
@@ -38,13 +41,15 @@ export function useCurrentUser(): User {
 
 export type SetupStatus = CallOutput<typeof setupApi.status>;
 
+export const setupStatusQuery = {
+  queryKey: shellKeys.setupStatus,
+  queryFn: () => call(setupApi.status, {}),
+  staleTime: Infinity,
+  retry: 1,
+};
+
 export function useSetupStatus() {
-  return useQuery({
-    queryKey: shellKeys.setupStatus,
-    queryFn: () => call(setupApi.status, {}),
-    staleTime: Infinity,
-    retry: 1,
-  });
+  return useQuery(setupStatusQuery);
 }
 
 /** "Asha Rao" -> "AR"; no name -> the part of the email before @, uppercased (spec 2.7). */
