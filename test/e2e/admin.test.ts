@@ -18,9 +18,7 @@ afterAll(async () => {
 });
 
 async function signedIn(path: string, email = app.admin.email, password = app.admin.password): Promise<Page> {
-  const page = await app.newPage();
-  await page.goto(path);
-  await login(page, email, password);
+  const page = await app.signedInPage(path, { ...app.admin, email, password });
   return page;
 }
 

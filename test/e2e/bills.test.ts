@@ -97,11 +97,9 @@ async function open(
   heading: string,
   opts: { viewport?: { width: number; height: number }; as?: 'admin' | 'receptionist' | 'user' } = {},
 ): Promise<Page> {
-  const page = await app.newPage(opts.viewport);
-  current = page;
-  await page.goto(path);
   const who = opts.as === 'receptionist' ? app.users.receptionist! : opts.as === 'user' ? app.users.user! : app.admin;
-  await login(page, who.email, who.password);
+  const page = await app.signedInPage(path, who, opts.viewport);
+  current = page;
   await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
   return page;
 }

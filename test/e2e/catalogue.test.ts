@@ -4,7 +4,7 @@ import { createTest } from '../../src/core/catalogue/tests.js';
 import { createPackage } from '../../src/core/catalogue/packages.js';
 import { systemActor } from '../../src/core/context.js';
 import type { TestCreate } from '../../src/shared/schemas/catalogue.js';
-import { MOBILE, login, screenshot, startApp, type E2eApp } from './harness.js';
+import { MOBILE, screenshot, startApp, type E2eApp } from './harness.js';
 
 let app: E2eApp;
 
@@ -30,10 +30,7 @@ async function open(
   heading: string,
   opts: { viewport?: { width: number; height: number }; as?: 'admin' | 'user' } = {},
 ): Promise<Page> {
-  const page = await app.newPage(opts.viewport);
-  await page.goto(path);
-  const who = opts.as === 'user' ? app.users.user! : app.admin;
-  await login(page, who.email, who.password);
+  const page = await app.signedInPage(path, opts.as === 'user' ? app.users.user! : app.admin, opts.viewport);
   await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
   return page;
 }
@@ -293,8 +290,6 @@ describe('test catalogue', () => {
 
   it('works on a phone: every screen and dialog fits 390 px', async () => {
     const page = await open('/test-packages', 'Test Packages', { viewport: MOBILE });
-    // Let the sign-in toast go, so it does not cover the screenshots.
-    await page.getByText('Login Successful').waitFor({ state: 'hidden' });
     await row(page, 'Test Packages', 'Basic Health Checkup').waitFor();
     await screenshot(page, 'catalogue-packages-mobile');
     await page.getByRole('button', { name: 'Edit Basic Health Checkup' }).click();

@@ -34,10 +34,7 @@ afterAll(async () => {
 });
 
 async function signedIn(path: string, viewport?: { width: number; height: number }): Promise<Page> {
-  const page = await app.newPage(viewport);
-  await page.goto(path);
-  await login(page, app.admin.email, app.admin.password);
-  return page;
+  return app.signedInPage(path, app.admin, viewport);
 }
 
 const doctorRow = (page: Page, text: string) =>

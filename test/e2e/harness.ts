@@ -26,6 +26,7 @@ import { ensureDemoLab, demoCredentials } from '../../src/core/setup/demo.js';
 import { createUser } from '../../src/core/users/service.js';
 import { systemActor } from '../../src/core/context.js';
 import { buildApp } from '../../src/server/app.js';
+import { SESSION_COOKIE } from '../../src/server/plugins/auth.js';
 import type { Role } from '../../src/shared/roles.js';
 import { requireBrowser } from '../../scripts/find-browser.mjs';
 
@@ -75,6 +76,12 @@ export interface E2eApp {
   users: Partial<Record<Role, Account>>;
   /** A fresh browser context (own cookies) and page, with baseURL set to the server. */
   newPage(viewport?: { width: number; height: number }): Promise<Page>;
+  /**
+   * A fresh context already signed in as `who` (the admin by default), on `path`. The session comes
+   * from POST /api/auth/login, as the form's would: for walk-throughs whose subject is not signing
+   * in (that is test/e2e/auth.test.ts and two-factor.test.ts), it spares each one the sign-in form.
+   */
+  signedInPage(path: string, who?: Account, viewport?: { width: number; height: number }): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -152,7 +159,7 @@ export async function startApp(opts: StartOptions = {}): Promise<E2eApp> {
   const browser = await chromium.launch({ executablePath: BROWSER_PATH, args: CHROMIUM_ARGS });
   const contexts: BrowserContext[] = [];
 
-  return {
+  const app: E2eApp = {
     url,
     dataDir,
     database,
@@ -185,6 +192,20 @@ export async function startApp(opts: StartOptions = {}): Promise<E2eApp> {
       contexts.push(context);
       return context.newPage();
     },
+    async signedInPage(path, who = admin, viewport = DESKTOP) {
+      const res = await fetch(`${url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: who.email, password: who.password }),
+      });
+      const cookie = res.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`));
+      if (res.status !== 200 || !cookie) throw new Error(`sign-in as ${who.email} failed: ${res.status}`);
+      const page = await app.newPage(viewport);
+      const value = cookie.slice(SESSION_COOKIE.length + 1).split(';')[0]!;
+      await page.context().addCookies([{ name: SESSION_COOKIE, value, url, httpOnly: true, sameSite: 'Lax' }]);
+      await page.goto(path);
+      return page;
+    },
     async close() {
       for (const c of contexts) await c.close().catch(() => undefined);
       await browser.close();
@@ -193,6 +214,7 @@ export async function startApp(opts: StartOptions = {}): Promise<E2eApp> {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return app;
 }
 
 /** Signs in through the form on the current page (the /login page or the in-place form). */

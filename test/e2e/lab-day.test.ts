@@ -9,7 +9,7 @@ import { testCreateSchema } from '../../src/shared/schemas/catalogue.js';
 import { patientCreateSchema } from '../../src/shared/schemas/patients.js';
 import { billCreateSchema } from '../../src/shared/schemas/bills.js';
 import { qcMaterialCreateSchema } from '../../src/shared/schemas/qc.js';
-import { MOBILE, login, screenshot, startApp, type E2eApp } from './harness.js';
+import { MOBILE, screenshot, startApp, type E2eApp } from './harness.js';
 
 /** The lab's day in the browser: a bill's tubes collected in one action, a QC run of two levels judged together. */
 let app: E2eApp;
@@ -72,10 +72,8 @@ afterEach(async (ctx) => {
 });
 
 async function open(path: string, heading: string, viewport?: { width: number; height: number }): Promise<Page> {
-  const page = await app.newPage(viewport);
+  const page = await app.signedInPage(path, app.admin, viewport);
   current = page;
-  await page.goto(path);
-  await login(page, app.admin.email, app.admin.password);
   await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
   return page;
 }

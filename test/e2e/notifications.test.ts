@@ -8,7 +8,7 @@ import { systemActor, type Actor } from '../../src/core/context.js';
 import { testCreateSchema } from '../../src/shared/schemas/catalogue.js';
 import { patientCreateSchema } from '../../src/shared/schemas/patients.js';
 import { sampleCreateSchema } from '../../src/shared/schemas/samples.js';
-import { MOBILE, login, screenshot, startApp, type E2eApp } from './harness.js';
+import { MOBILE, screenshot, startApp, type E2eApp } from './harness.js';
 
 let app: E2eApp;
 let fbs: number;
@@ -70,11 +70,7 @@ async function open(
   who: 'lab_technician' | 'validator',
   viewport?: { width: number; height: number },
 ): Promise<Page> {
-  const page = await app.newPage(viewport);
-  await page.goto(path);
-  const account = app.users[who]!;
-  await login(page, account.email, account.password);
-  return page;
+  return app.signedInPage(path, app.users[who]!, viewport);
 }
 
 const bell = (page: Page) => page.getByRole('banner').getByRole('link', { name: /^Notifications/ });

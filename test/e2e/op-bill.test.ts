@@ -101,10 +101,8 @@ afterEach(async (ctx) => {
 });
 
 async function open(path: string, heading: string, viewport?: { width: number; height: number }): Promise<Page> {
-  const page = await app.newPage(viewport);
+  const page = await app.signedInPage(path, app.admin, viewport);
   current = page;
-  await page.goto(path);
-  await login(page, app.admin.email, app.admin.password);
   await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
   return page;
 }

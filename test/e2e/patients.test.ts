@@ -34,10 +34,8 @@ async function seed(patients: PatientCreate[]): Promise<void> {
 
 /** Opens a protected page, signs in on the in-place form and waits for the page heading. */
 async function open(path: string, heading: string, viewport?: { width: number; height: number }): Promise<Page> {
-  const page = await app.newPage(viewport);
+  const page = await app.signedInPage(path, app.admin, viewport);
   current = page;
-  await page.goto(path);
-  await login(page, app.admin.email, app.admin.password);
   await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
   return page;
 }
@@ -393,8 +391,6 @@ describe('on a 390 px phone', () => {
     ] as const) {
       const page = await open(path, heading, MOBILE);
       await page.waitForLoadState('networkidle');
-      // The sign-in toast covers the top of a phone screen: let it go before the screenshot.
-      await page.getByText('Login Successful').waitFor({ state: 'hidden' });
       await screenshot(page, shot);
       const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
       expect(overflow, `${path} scrolls sideways`).toBeLessThanOrEqual(0);

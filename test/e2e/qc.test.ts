@@ -29,10 +29,7 @@ async function open(
   who: 'admin' | 'lab_technician' | 'validator' | 'receptionist',
   viewport?: { width: number; height: number },
 ): Promise<Page> {
-  const page = await app.newPage(viewport);
-  await page.goto('/quality');
-  const account = who === 'admin' ? app.admin : app.users[who]!;
-  await login(page, account.email, account.password);
+  const page = await app.signedInPage('/quality', who === 'admin' ? app.admin : app.users[who]!, viewport);
   await page.getByRole('heading', { name: 'Quality Control', level: 1 }).waitFor();
   return page;
 }
@@ -220,7 +217,6 @@ describe('Quality Control', () => {
     expect(await expiryCell(soon.control_id, formatLabDate(soon.expiry_date)).innerText()).toContain(
       'Expires in 10 days',
     );
-    await validator.getByText('Login Successful').waitFor({ state: 'hidden' });
     await screenshot(validator, 'qc-expiry-validator');
     await validator.getByRole('table', { name: 'QC records' }).getByRole('row').nth(1).waitFor();
     expect(await validator.getByRole('button', { name: 'Add Control Material' }).count()).toBe(0);

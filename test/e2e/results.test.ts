@@ -14,7 +14,7 @@ import { testCreateSchema } from '../../src/shared/schemas/catalogue.js';
 import { patientCreateSchema } from '../../src/shared/schemas/patients.js';
 import { sampleCreateSchema } from '../../src/shared/schemas/samples.js';
 import { billCreateSchema } from '../../src/shared/schemas/bills.js';
-import { MOBILE, RESULTS_DIR, login, screenshot, startApp, type E2eApp } from './harness.js';
+import { MOBILE, RESULTS_DIR, screenshot, startApp, type E2eApp } from './harness.js';
 import { requirePoppler } from '../../scripts/find-browser.mjs';
 
 let app: E2eApp;
@@ -130,11 +130,7 @@ async function open(
   who: 'lab_technician' | 'validator' | 'admin',
   viewport?: { width: number; height: number },
 ): Promise<Page> {
-  const page = await app.newPage(viewport);
-  await page.goto(path);
-  const account = who === 'admin' ? app.admin : app.users[who]!;
-  await login(page, account.email, account.password);
-  return page;
+  return app.signedInPage(path, who === 'admin' ? app.admin : app.users[who]!, viewport);
 }
 
 const card = (page: Page, name: string) => page.getByRole('group', { name });
@@ -282,8 +278,6 @@ describe('Result Entry and Result Validation', () => {
     await page.getByRole('heading', { name: 'Result Entry', level: 1 }).waitFor();
     await page.getByRole('row').filter({ hasText: '16.4' }).waitFor();
     await screenshot(page, 'results-entry-mobile');
-    // Let the sign-in toast go, so it does not cover the dialog's buttons in the screenshots.
-    await page.getByText('Login Successful').waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Enter Results' }).click();
     const dialog = page.getByRole('dialog', { name: 'Enter Results' });
     await dialog.getByLabel('Sample ID or barcode').waitFor();

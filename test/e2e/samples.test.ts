@@ -10,7 +10,7 @@ import { systemActor } from '../../src/core/context.js';
 import { testCreateSchema } from '../../src/shared/schemas/catalogue.js';
 import { patientCreateSchema } from '../../src/shared/schemas/patients.js';
 import { sampleCreateSchema, type Sample } from '../../src/shared/schemas/samples.js';
-import { MOBILE, RESULTS_DIR, login, screenshot, startApp, type E2eApp } from './harness.js';
+import { MOBILE, RESULTS_DIR, screenshot, startApp, type E2eApp } from './harness.js';
 import { requirePoppler } from '../../scripts/find-browser.mjs';
 
 let app: E2eApp;
@@ -70,10 +70,8 @@ afterEach(async (ctx) => {
 });
 
 async function open(path: string, heading: string, viewport?: { width: number; height: number }): Promise<Page> {
-  const page = await app.newPage(viewport);
+  const page = await app.signedInPage(path, app.admin, viewport);
   current = page;
-  await page.goto(path);
-  await login(page, app.admin.email, app.admin.password);
   await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
   return page;
 }

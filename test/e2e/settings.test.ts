@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { createPatient } from '../../src/core/patients/service.js';
 import { systemActor } from '../../src/core/context.js';
 import { patientCreateSchema } from '../../src/shared/schemas/patients.js';
-import { MOBILE, login, screenshot, startApp, type E2eApp } from './harness.js';
+import { MOBILE, screenshot, startApp, type E2eApp } from './harness.js';
 
 /** System Settings in the browser: saved settings change what every screen shows; maintenance mode stops staff. */
 let app: E2eApp;
@@ -35,10 +35,8 @@ afterEach(async (ctx) => {
 });
 
 async function open(path: string, heading: string, who = app.admin, viewport?: { width: number; height: number }) {
-  const page = await app.newPage(viewport);
+  const page = await app.signedInPage(path, who, viewport);
   current = page;
-  await page.goto(path);
-  await login(page, who.email, who.password);
   await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
   return page;
 }

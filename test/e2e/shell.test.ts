@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { login, MOBILE, screenshot, startApp, type E2eApp } from './harness.js';
+import { MOBILE, screenshot, startApp, type E2eApp } from './harness.js';
 
 const GROUPS = [
   'Overview',
@@ -26,10 +26,7 @@ afterAll(async () => {
 });
 
 async function signedIn(path: string, viewport?: { width: number; height: number }): Promise<Page> {
-  const page = await app.newPage(viewport);
-  await page.goto(path);
-  await login(page, app.admin.email, app.admin.password);
-  // The page's own heading inside the layout (the sign-in form has an h1 too).
+  const page = await app.signedInPage(path, app.admin, viewport);
   await page.locator('#main h1').first().waitFor();
   return page;
 }
