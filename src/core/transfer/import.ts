@@ -320,7 +320,8 @@ async function importRows(
       }
       let input = parsed.data as Record<string, unknown>;
       // An update changes the columns the file has, nothing else (no schema default creeps in).
-      if (found !== undefined) input = Object.fromEntries(Object.entries(input).filter(([k]) => k in p.values));
+      if (found !== undefined)
+        input = Object.fromEntries(Object.entries(input).filter(([k]) => Object.hasOwn(p.values, k)));
       valid.push({ row: p.rec.row, input, existing: found });
     }
     const planned = valid.length ? await entity.plan(ctx, valid) : [];

@@ -48,7 +48,7 @@ const importFields = {
  * The API's patient schema (its fields and its checks across fields, from shared/schemas/patients)
  * with the import's own fields, as one object: the same rules and messages as
  * `z.object(importFields).and(patientCreateSchema)`, without an intersection's second pass and
- * merge of every row (a fifth of an import's time on a million rows).
+ * merge of every row (the merge alone was about 5% of a profiled 100,000-row import).
  */
 const createSchema = z.object({ ...patientFields, ...importFields }).superRefine(patientCreateChecks);
 const updateSchema = z
