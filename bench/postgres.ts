@@ -39,7 +39,7 @@ function freePort(): Promise<number> {
 }
 
 /** A PostgreSQL server: the given one, or an embedded one over bench/.data/pg. */
-async function server(
+export async function postgresServer(
   dataDir: string,
   log: (l: string) => void,
 ): Promise<{ admin: string; stop: () => Promise<void> }> {
@@ -88,7 +88,7 @@ export async function ensurePostgresDataset(
   sqlite: Dataset,
   log: (line: string) => void,
 ): Promise<PostgresDataset> {
-  const { admin, stop } = await server(dataDir, log);
+  const { admin, stop } = await postgresServer(dataDir, log);
   const name = `lims_bench_${sqlite.patients}`;
   const url = withDatabase(admin, name);
   const client = new pg.Client({ connectionString: admin });
@@ -165,4 +165,17 @@ export async function ensurePostgresDataset(
   } finally {
     await d.close();
   }
+}
+
+/** An empty database `name` on the server (dropped first if it is there); answers its URL. */
+export async function freshDatabase(admin: string, name: string): Promise<string> {
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  return withDatabase(admin, name);
 }

@@ -1,5 +1,6 @@
 import type { LatencyResult, ThroughputResult } from './load.js';
 import type { BillingResult } from './billing.js';
+import { renderTransfer, transferPasses, transferSummary, type TransferEngineResult } from './transfer.js';
 
 /** Targets of the issue ("Done means"): throughput ratio to the bare stack, latency on one connection. */
 export const TARGETS = { ratio: 0.7, postgresRatio: 0.6, p50: 5, p99: 25, billPdfMs: 50 } as const;
@@ -41,6 +42,8 @@ export interface Report {
   latency: LatencyRow[];
   billing: BillingResult | null;
   postgres: PostgresReport | null;
+  /** Import and export of patients (issue 14), per engine; null when not run. */
+  transfer: TransferEngineResult[] | null;
 }
 
 const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : 'n/a');
@@ -91,7 +94,8 @@ export function allPass(r: Report): boolean {
     ratioPasses(r) &&
     r.latency.filter((l) => l.target).every(latencyPasses) &&
     billPdfPasses(r) &&
-    postgresPasses(r.postgres)
+    postgresPasses(r.postgres) &&
+    (r.transfer === null || transferPasses(r.transfer))
   );
 }
 
@@ -238,6 +242,7 @@ export function renderMarkdown(r: Report): string {
     ...renderBilling(r),
     ...renderPostgres(r),
     '',
+    ...(r.transfer ? [renderTransfer(r.transfer, r.machine, r.startedAt), ''] : []),
   ];
   return lines.join('\n');
 }
@@ -268,6 +273,7 @@ export function renderSummary(r: Report): string {
           `PostgreSQL targets: ${verdict(postgresPasses(r.postgres))}`,
         ]
       : []),
+    ...(r.transfer ? transferSummary(r.transfer) : []),
     allPass(r) ? 'all targets met' : 'a target was missed',
   ];
   return out.join('\n');

@@ -1,6 +1,6 @@
 import { measureBilling } from './billing.js';
 import { fork, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +9,17 @@ import { BENCH_EMAIL, BENCH_PASSWORD, ensureDataset, type Dataset } from './data
 import { measureLatency, measureThroughput, type Target, type ThroughputResult } from './load.js';
 import { allPass, renderMarkdown, renderSummary, type LatencyRow, type Report } from './report.js';
 import type { ServerKind } from './server.js';
-import { ensurePostgresDataset } from './postgres.js';
+import { ensurePostgresDataset, freshDatabase, postgresServer } from './postgres.js';
+import {
+  ensureImportCsv,
+  measureTransfer,
+  renderTransfer,
+  TRANSFER_END,
+  TRANSFER_START,
+  transferPasses,
+  transferSummary,
+  type TransferEngineResult,
+} from './transfer.js';
 import type { PostgresReport } from './report.js';
 
 /**
@@ -32,7 +42,21 @@ function setting(name: string, fallback: number): number {
   return n;
 }
 
+/** A whole number from the environment that may be 0 (a part left out), or the default. */
+function count(name: string, fallback: number): number {
+  return process.env[name] === '0' ? 0 : setting(name, fallback);
+}
+
 const PATIENTS = setting('BENCH_PATIENTS', 1_000_000);
+/** BENCH_ONLY=transfer: only the import and export targets (issue 14), results.md's section of them replaced. */
+const ONLY = process.env.BENCH_ONLY?.trim() || null;
+if (ONLY !== null && ONLY !== 'transfer') {
+  process.stderr.write(`bench: BENCH_ONLY may be "transfer" (or unset for everything), not "${ONLY}"\n`);
+  process.exit(2);
+}
+const IMPORT_ROWS = setting('BENCH_IMPORT_ROWS', 1_000_000);
+const XLSX_ROWS = count('BENCH_XLSX_ROWS', 100_000);
+const TRANSFER_ENGINES = (process.env.BENCH_TRANSFER_ENGINES ?? 'sqlite,postgres').split(',').map((e) => e.trim());
 const THROUGHPUT_SECONDS = setting('BENCH_SECONDS', 10);
 const LATENCY_SECONDS = setting('BENCH_LATENCY_SECONDS', 4);
 const CONNECTIONS = 32;
@@ -46,7 +70,7 @@ const WARM_UP_SECONDS = 5;
  */
 const SERVER_PAIRS = setting('BENCH_PAIRS', 3);
 /** Nothing here may run unbounded: the whole run is abandoned after this long. */
-const DEADLINE_MS = 40 * 60_000;
+const DEADLINE_MS = 60 * 60_000;
 
 const children: ChildProcess[] = [];
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -265,6 +289,7 @@ async function main(): Promise<void> {
   const billing = await measureBilling(root('bench/.data'));
   await Promise.all([servers!.lims.stop(), servers!.bare.stop()]);
   const postgres = await measurePostgres(data);
+  const transfer = await measureTransferParts(machine);
   machine['load average at end (1/5/15 min)'] = loadavg()
     .map((n) => n.toFixed(2))
     .join(' / ');
@@ -285,6 +310,7 @@ async function main(): Promise<void> {
     latency,
     billing,
     postgres,
+    transfer,
   };
   writeFileSync(root('bench/results.md'), renderMarkdown(report));
   log('');
@@ -331,6 +357,66 @@ async function measurePostgres(sqlite: Dataset): Promise<PostgresReport> {
   }
 }
 
+const loadNow = () =>
+  loadavg()
+    .slice(0, 1)
+    .map((n) => n.toFixed(2))[0]!;
+
+/**
+ * Import and export of patients (issue 14) on each engine of BENCH_TRANSFER_ENGINES: SQLite (the
+ * targets) and PostgreSQL (figures for information), the CSV made once in bench/.data.
+ */
+async function measureTransferParts(machine: Record<string, string>): Promise<TransferEngineResult[]> {
+  const dir = root('bench/.data');
+  const loadStart = loadNow();
+  const csv = await ensureImportCsv(dir, IMPORT_ROWS, log);
+  const out: TransferEngineResult[] = [];
+  if (TRANSFER_ENGINES.includes('sqlite')) out.push(await measureTransfer(dir, csv, IMPORT_ROWS, XLSX_ROWS, log));
+  if (TRANSFER_ENGINES.includes('postgres')) {
+    const server = await postgresServer(dir, log);
+    try {
+      out.push(
+        await measureTransfer(dir, csv, IMPORT_ROWS, XLSX_ROWS, log, {
+          database: (name) => freshDatabase(server.admin, name),
+        }),
+      );
+    } finally {
+      await server.stop();
+    }
+  }
+  machine['transfer load average (start / end)'] = `${loadStart} / ${loadNow()}`;
+  return out;
+}
+
+/** BENCH_ONLY=transfer: the import/export targets alone; their section of results.md is replaced, the rest kept. */
+async function transferOnly(): Promise<void> {
+  const startedAt = new Date();
+  const cpu = cpus();
+  log(
+    `lims benchmark, import and export only: ${IMPORT_ROWS.toLocaleString('en-IN')} patients, node ${process.version}, ${cpu.length} CPUs`,
+  );
+  const machine: Record<string, string> = {
+    node: process.version,
+    cpus: `${cpu.length} x ${cpu[0]?.model.trim() ?? 'unknown'}`,
+    memory: `${(totalmem() / 2 ** 30).toFixed(1)} GiB`,
+  };
+  const results = await measureTransferParts(machine);
+  const section = renderTransfer(results, machine, startedAt);
+  const file = root('bench/results.md');
+  const before = existsSync(file) ? readFileSync(file, 'utf8') : '# lims benchmark results\n';
+  const a = before.indexOf(TRANSFER_START);
+  const b = before.indexOf(TRANSFER_END);
+  const text =
+    a !== -1 && b > a
+      ? `${before.slice(0, a)}${section}${before.slice(b + TRANSFER_END.length)}`
+      : `${before.trimEnd()}\n\n${section}\n`;
+  writeFileSync(file, text);
+  log('');
+  for (const line of transferSummary(results)) log(line);
+  log('import/export section written to bench/results.md');
+  process.exitCode = transferPasses(results) ? 0 : 1;
+}
+
 const deadline = setTimeout(() => {
   process.stderr.write(`bench: gave up after ${DEADLINE_MS / 60_000} minutes\n`);
   for (const c of children) c.kill('SIGKILL');
@@ -338,7 +424,7 @@ const deadline = setTimeout(() => {
 }, DEADLINE_MS);
 deadline.unref();
 
-main()
+(ONLY === 'transfer' ? transferOnly() : main())
   .catch((err: unknown) => {
     process.stderr.write(`bench: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exitCode = 2;

@@ -29,6 +29,10 @@ const SECRET_FIELDS = new Set(['password', 'password_hash', 'portal_pin_hash', '
 
 function clean(values: Record<string, unknown> | null | undefined): Record<string, unknown> | null {
   if (!values) return null;
+  // Most entries hold no secret field: kept as they are, without a copy (an import writes a million).
+  let secret = false;
+  for (const k of SECRET_FIELDS) if (Object.hasOwn(values, k)) secret = true;
+  if (!secret) return values;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(values)) if (!SECRET_FIELDS.has(k)) out[k] = v;
   return out;
@@ -139,8 +143,11 @@ export async function writeAuditBatch(trx: Executor, actor: Actor, entries: read
   if (!trx.isTransaction) throw new Error('writeAuditBatch runs inside the write transaction of its changes');
   let prev = (await lastAuditHash(trx)) ?? GENESIS_HASH;
   const createdAt = nowIso();
-  const rows: unknown[][] = [];
-  for (const entry of entries) {
+  const rows: unknown[][] = new Array<unknown[]>(entries.length);
+  const ip = actor.ip ?? null;
+  const agent = actor.userAgent ?? null;
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!;
     const row: HashedFields = {
       organization_id: actor.organizationId,
       user_id: actor.userId,
@@ -150,13 +157,29 @@ export async function writeAuditBatch(trx: Executor, actor: Actor, entries: read
       entity_id: entry.entityId == null ? null : String(entry.entityId),
       old_values: entry.oldValues ? JSON.stringify(clean(entry.oldValues)) : null,
       new_values: entry.newValues ? JSON.stringify(clean(entry.newValues)) : null,
-      ip_address: actor.ip ?? null,
-      user_agent: actor.userAgent ?? null,
+      ip_address: ip,
+      user_agent: agent,
       status: entry.status ?? 'success',
       created_at: createdAt,
     };
     const hash = rowHash(prev, row);
-    rows.push([...BATCH_COLUMNS.slice(0, 12).map((c) => row[c as keyof HashedFields]), prev, hash]);
+    // In BATCH_COLUMNS order.
+    rows[i] = [
+      row.organization_id,
+      row.user_id,
+      row.user_email,
+      row.action,
+      row.entity,
+      row.entity_id,
+      row.old_values,
+      row.new_values,
+      row.ip_address,
+      row.user_agent,
+      row.status,
+      row.created_at,
+      prev,
+      hash,
+    ];
     prev = hash;
   }
   await insertAuditRows(trx as Db, BATCH_COLUMNS, rows);

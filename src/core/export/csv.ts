@@ -1,5 +1,3 @@
-import { stringify } from 'csv-stringify/sync';
-
 type Cell = string | number | boolean | null | undefined;
 
 /**
@@ -9,17 +7,41 @@ type Cell = string | number | boolean | null | undefined;
  */
 export function safeCell(value: Cell): string {
   if (value === null || value === undefined) return '';
-  const s = String(value);
+  const s = typeof value === 'string' ? value : String(value);
+  if (s === '') return s;
+  // Only a text starting with one of = @ TAB CR + - can be a formula: most cells stop here.
+  const c = s.charCodeAt(0);
+  if (c !== 61 && c !== 64 && c !== 9 && c !== 13 && c !== 43 && c !== 45) return s;
   if (/^[=@\t\r]/.test(s) || (/^[+-]/.test(s) && !/^[+-]?[\d\s.-]+$/.test(s))) return `'${s}`;
   return s;
 }
 
+const NEEDS_QUOTES = /[",\r\n]/;
+const QUOTES = /"/g;
+
+/**
+ * One formula-safe cell as RFC 4180 writes it: quoted when it holds a comma, a quote or a line
+ * break (a lone LF or CR too: csv-stringify, which lims used before, left those bare and so split a
+ * multi-line note into two rows), quotes doubled; otherwise the same bytes as csv-stringify
+ * (csv.test.ts compares them). Written by hand because exports write millions of cells.
+ */
+function csvField(value: Cell): string {
+  const s = safeCell(value);
+  return NEEDS_QUOTES.test(s) ? `"${s.replace(QUOTES, '""')}"` : s;
+}
+
+/** One row as a CSV line with its CRLF. */
+export function csvLine(row: readonly Cell[]): string {
+  let line = '';
+  for (let i = 0; i < row.length; i++) line += i === 0 ? csvField(row[i]) : `,${csvField(row[i])}`;
+  return `${line}\r\n`;
+}
+
 /** RFC 4180 rows (quoted where needed, CRLF line ends). */
 export function csvRows(rows: readonly (readonly Cell[])[]): string {
-  return stringify(
-    rows.map((r) => r.map(safeCell)),
-    { record_delimiter: 'windows' },
-  );
+  let text = '';
+  for (const r of rows) text += csvLine(r);
+  return text;
 }
 
 /** The first chunk of a CSV download: a UTF-8 BOM (so Excel reads Hindi names and accents) and the header. */

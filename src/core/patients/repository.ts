@@ -226,10 +226,12 @@ export async function insertPatientRows(trx: Db, rows: readonly PatientInsertRow
     ['id', 'patient_code'],
   );
   for (const r of returned) ids.set(r.patient_code, Number(r.id));
-  await indexNewPatients(
-    trx,
-    rows.map((r) => ({ ...r, id: ids.get(r.patient_code)!, organization_id: r.organization_id })),
-  );
+  // SQLite's triggers index the rows as they go in; PostgreSQL's words are written here.
+  if (engineOf(trx) === 'postgres')
+    await indexNewPatients(
+      trx,
+      rows.map((r) => ({ ...r, id: ids.get(r.patient_code)!, organization_id: r.organization_id })),
+    );
   return ids;
 }
 

@@ -53,8 +53,6 @@ export const DEFERRED = Symbol('deferred');
 export interface ValidRow<Input, Existing> {
   row: number;
   input: Input;
-  /** The columns the file has (an update changes only these). */
-  given: ReadonlySet<string>;
   existing: Existing | undefined;
 }
 

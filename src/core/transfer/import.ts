@@ -7,7 +7,7 @@ import { localDate } from '../../shared/time.js';
 import { formatCount } from '../../shared/count.js';
 import { DomainError, ValidationError } from '../errors.js';
 import { withSavepoint } from '../db/savepoint.js';
-import { readCell, type CellContext } from './cells.js';
+import { readCell, type CellContext, type ColumnKind } from './cells.js';
 import { FileRefusedError, quoted, type RowError } from './errors.js';
 import { ErrorReport } from './report.js';
 import { finishJob, failInterruptedJobs, startJob } from './jobs.js';
@@ -20,14 +20,7 @@ import {
   type SourceRecord,
 } from './source.js';
 import type { TransferFormat } from './limits.js';
-import {
-  DEFERRED,
-  type AnyEntity,
-  type ImportContext,
-  type TransferColumn,
-  type ValidRow,
-  type WriteCounts,
-} from './entity.js';
+import { DEFERRED, type AnyEntity, type ImportContext, type ValidRow, type WriteCounts } from './entity.js';
 
 /**
  * `lims import` (issue 14): every row of a file is read, converted, checked with the API's schema,
@@ -289,7 +282,7 @@ async function importRows(
     timeZone: org.timezone,
     fromXlsx: source.format === 'xlsx',
   };
-  const columns = new Map<string, TransferColumn>(entity.columns.map((c) => [c.name, c]));
+  const kinds = new Map<string, ColumnKind>(entity.columns.map((c) => [c.name, c.kind ?? 'text']));
   const firstRowOfKey = new Map<string, number>();
   const batchSize = entity.batchSize ?? DEFAULT_BATCH;
   let batch: Pending[] = [];
@@ -325,11 +318,11 @@ async function importRows(
         errors.push(...schemaErrors(p.rec.row, parsed.error, p.values));
         continue;
       }
-      const given = new Set(Object.keys(p.values));
       let input = parsed.data as Record<string, unknown>;
       // An update changes the columns the file has, nothing else (no schema default creeps in).
-      if (found !== undefined) input = Object.fromEntries(Object.entries(input).filter(([k]) => given.has(k)));
-      valid.push({ row: p.rec.row, input, given, existing: found });
+      if (found !== undefined)
+        input = Object.fromEntries(Object.entries(input).filter(([k]) => Object.hasOwn(p.values, k)));
+      valid.push({ row: p.rec.row, input, existing: found });
     }
     const planned = valid.length ? await entity.plan(ctx, valid) : [];
     const plans: unknown[] = [];
@@ -360,13 +353,19 @@ async function importRows(
     const pending: Pending = { rec, values: {}, blanks: [], key: null, errors: [] };
     if (rec.problem) pending.errors.push({ row: rec.row, column: null, message: rec.problem });
     if (rec.values) {
-      for (const [name, raw] of Object.entries(rec.values)) {
+      for (const name in rec.values) {
+        const raw = rec.values[name];
         if (isBlank(raw)) {
           pending.blanks.push(name);
           continue;
         }
-        const col = columns.get(name)!;
-        const cell = readCell(col.kind ?? 'text', raw, cellCtx);
+        const kind = kinds.get(name)!;
+        // Text read as text (most cells of most files) needs no conversion.
+        if (kind === 'text' && typeof raw === 'string') {
+          pending.values[name] = raw;
+          continue;
+        }
+        const cell = readCell(kind, raw, cellCtx);
         if ('error' in cell) pending.errors.push({ row: rec.row, column: name, message: cell.error });
         else if (cell.value !== undefined) pending.values[name] = cell.value;
       }

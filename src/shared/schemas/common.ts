@@ -82,9 +82,21 @@ export const pastOrTodayDate = (label: string) =>
     message: `${label} cannot be in the future`,
   });
 
-/** The latest calendar date anywhere right now: the date at UTC+14. */
-function latestToday(): string {
-  return new Date(Date.now() + 14 * 3600_000).toISOString().slice(0, 10);
+const DAY_MS = 86_400_000;
+const UTC_PLUS_14_MS = 14 * 3600_000;
+let latest = { from: 0, to: 0, day: '' };
+
+/**
+ * The latest calendar date anywhere right now: the date at UTC+14. Kept until that day ends (an
+ * import checks a million dates of birth; the answer is the same as working it out each time).
+ */
+export function latestToday(): string {
+  const t = Date.now() + UTC_PLUS_14_MS;
+  if (t < latest.from || t >= latest.to) {
+    const from = Math.floor(t / DAY_MS) * DAY_MS;
+    latest = { from, to: from + DAY_MS, day: new Date(from).toISOString().slice(0, 10) };
+  }
+  return latest.day;
 }
 
 export const optionalEmail = z.preprocess(

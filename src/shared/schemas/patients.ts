@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BLOOD_GROUPS, EMERGENCY_RELATIONS, GENDERS, MEMBERSHIP_TYPES, PATIENT_TITLES } from '../constants.js';
 import { AGE_UNITS, earliestBirthDate } from '../age.js';
 import {
+  latestToday,
   optionalEmail,
   optionalMobile,
   optionalPhone,
@@ -26,13 +27,18 @@ const gender = z.preprocess(
 
 const emptyToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
 
-/** The latest calendar date anywhere now (UTC+14), and 120 years before it. */
-const latestToday = () => new Date(Date.now() + 14 * 3600_000).toISOString().slice(0, 10);
+/** 120 years before the latest calendar date anywhere now (UTC+14), worked out once a day. */
+let oldest = { today: '', earliest: '' };
+function earliestToday(): string {
+  const today = latestToday();
+  if (oldest.today !== today) oldest = { today, earliest: earliestBirthDate(today) };
+  return oldest.earliest;
+}
 
 const birthDate = z.preprocess(
   emptyToNull,
   pastOrTodayDate('Date of birth')
-    .refine((d) => d >= earliestBirthDate(latestToday()), 'Date of birth cannot be more than 120 years ago')
+    .refine((d) => d >= earliestToday(), 'Date of birth cannot be more than 120 years ago')
     .nullable()
     .optional(),
 );
@@ -131,15 +137,24 @@ function ageOrBirthDate(
     ctx.addIssue({ code: 'custom', path: ['age'], message: 'Age is more than 120 years' });
 }
 
-export const patientCreateSchema = z.object(patientFields).superRefine((p, ctx) => {
+/** The checks across fields of a new patient (also run by the import's schema, which adds its own fields). */
+export function patientCreateChecks(
+  p: { date_of_birth?: string | null; age?: number | null; age_unit?: string | null },
+  ctx: z.RefinementCtx,
+) {
   if (!p.date_of_birth && p.age == null)
     ctx.addIssue({ code: 'custom', path: ['date_of_birth'], message: 'Date of birth or age is required' });
   ageOrBirthDate(p, ctx);
-});
+}
+
+/** The checks across fields of a change (partial). */
+export const patientUpdateChecks = ageOrBirthDate;
+
+export const patientCreateSchema = z.object(patientFields).superRefine(patientCreateChecks);
 export type PatientCreate = z.infer<typeof patientCreateSchema>;
 
 /** PUT takes a record as GET returned it; absent fields keep their value. */
-export const patientUpdateSchema = z.object(patientFields).partial().superRefine(ageOrBirthDate);
+export const patientUpdateSchema = z.object(patientFields).partial().superRefine(patientUpdateChecks);
 export type PatientUpdate = z.infer<typeof patientUpdateSchema>;
 
 export const patientListQuery = pageQuery.extend({

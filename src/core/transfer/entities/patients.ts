@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import {
-  patientCreateSchema,
-  patientUpdateSchema,
+  patientCreateChecks,
+  patientFields,
+  patientUpdateChecks,
   type PatientCreate,
   type PatientUpdate,
 } from '../../../shared/schemas/patients.js';
@@ -37,13 +38,25 @@ const columns: TransferColumn[] = PATIENT_CSV_COLUMNS.map((name) => ({
   readOnly: READ_ONLY.has(name),
 }));
 
-const importFields = z.object({
+const importFields = {
   patient_id: z.string().optional(),
   created_at: pastInstant('The registration time'),
   dob_estimated: z.boolean({ error: 'dob_estimated must be true or false' }).optional(),
-});
+};
 
-type Input = z.infer<typeof importFields> & PatientCreate;
+/**
+ * The API's patient schema (its fields and its checks across fields, from shared/schemas/patients)
+ * with the import's own fields, as one object: the same rules and messages as
+ * `z.object(importFields).and(patientCreateSchema)`, without an intersection's second pass and
+ * merge of every row (the merge alone was about 5% of a profiled 100,000-row import).
+ */
+const createSchema = z.object({ ...patientFields, ...importFields }).superRefine(patientCreateChecks);
+const updateSchema = z
+  .object({ ...patientFields, ...importFields })
+  .partial()
+  .superRefine(patientUpdateChecks);
+
+type Input = z.infer<typeof createSchema> & PatientCreate;
 type Plan = { insert: BulkPatient } | { update: PatientRow; input: PatientUpdate };
 
 export const patients: TransferEntity<Input, PatientRow, Plan> = {
@@ -60,8 +73,8 @@ export const patients: TransferEntity<Input, PatientRow, Plan> = {
     return null;
   },
   requiredColumns: ['first_name'],
-  createSchema: importFields.and(patientCreateSchema) as z.ZodType<Input>,
-  updateSchema: importFields.and(patientUpdateSchema) as z.ZodType<Partial<Input>>,
+  createSchema: createSchema as z.ZodType<Input>,
+  updateSchema: updateSchema as z.ZodType<Partial<Input>>,
   batchSize: 1000,
 
   findExisting: (ctx, keys) => patientsByCodes(ctx.db, ctx.organizationId, keys),
