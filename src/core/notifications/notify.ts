@@ -51,7 +51,9 @@ export type NotificationEvent =
     }
   | { kind: 'backup_failed'; error: string }
   | { kind: 'import_finished'; what: string; rows: number; startedBy?: number | null; link?: string | null }
-  | { kind: 'import_failed'; what: string; error: string; startedBy?: number | null; link?: string | null };
+  | { kind: 'import_failed'; what: string; error: string; startedBy?: number | null; link?: string | null }
+  /** A critical stock alert: an item out of stock, or stock past its expiry date. */
+  | { kind: 'stock_alert'; itemName: string; alertType: string; message: string };
 
 type EventOf<K extends NotificationKind> = Extract<NotificationEvent, { kind: K }>;
 
@@ -152,6 +154,17 @@ const EVENTS: { [K in NotificationKind]: EventSpec<EventOf<K>> } = {
     system: true,
     audience: (e) => (e.startedBy ? { users: [e.startedBy] } : { permissions: ['system_settings'] }),
     text: (e) => ({ title: `Import failed: ${e.what}`, message: e.error, link: e.link ?? null }),
+  },
+  stock_alert: {
+    type: 'error',
+    priority: 'high',
+    system: true,
+    audience: () => ({ permissions: ['manage_inventory'] }),
+    text: (e) => ({
+      title: `${e.alertType === 'out_of_stock' ? 'Out of stock' : 'Expired stock'}: ${e.itemName}`,
+      message: `${e.itemName}: ${e.message}.`,
+      link: `/stock-alerts?search=${encodeURIComponent(e.itemName)}`,
+    }),
   },
 };
 

@@ -25,6 +25,7 @@ import {
   type TestRules,
 } from './entry-repository.js';
 import { getResult } from './service.js';
+import { consumeForResult, returnForResult } from '../inventory/ledger.js';
 
 function entryClosedMessage(code: string, status: string): string {
   if (status === 'pending') return `Sample ${code} has not been collected yet; collect it before entering results`;
@@ -103,6 +104,8 @@ export async function createResult(db: Db, actor: Actor, input: ResultCreate): P
       updated_at: now,
     });
     await writeAudit(trx, actor, { action: 'create', entity: 'test_result', entityId: row.id, newValues: row });
+    // The reagents and consumables one run of the test uses leave stock with the result (409 if short).
+    await consumeForResult(trx, actor, row.id, test.id);
     if (row.is_critical) await announceCritical(trx, actor, sample, test.name);
     if (sample.status === 'collected') {
       await updateSampleRow(trx, sample.id, { status: 'processing', updated_at: now });
@@ -242,6 +245,8 @@ export async function updateResult(db: Db, actor: Actor, id: number, input: Resu
       sample,
       testName: test.name,
     });
+    // A result typed for the first time (a pending one) uses the test's reagents now; a correction does not.
+    if (!before.result_value && !before.calculated) await consumeForResult(trx, actor, before.id, test.id);
     await recalculate(trx, actor, sample.id);
   });
   return getResult(db, actor.organizationId, id);
@@ -332,6 +337,8 @@ export async function deleteResult(db: Db, actor: Actor, id: number): Promise<Te
       );
     await deleteResultRow(trx, id);
     await writeAudit(trx, actor, { action: 'delete', entity: 'test_result', entityId: id, oldValues: row });
+    // What its entry consumed goes back to the lots it came from.
+    await returnForResult(trx, actor, id, `Result ${resultCode(id)} deleted`);
     await recalculate(trx, actor, row.sample_id);
   });
   return result;

@@ -20,6 +20,7 @@ export const NOTIFICATION_KINDS = [
   'backup_failed',
   'import_finished',
   'import_failed',
+  'stock_alert',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -52,5 +52,6 @@ export const DELIVERY_KINDS: Record<string, string> = {
   backup_failed: 'Backup failed',
   import_finished: 'Import finished',
   import_failed: 'Import failed',
+  stock_alert: 'Stock alert',
   report_ready: 'Report ready',
 };

@@ -1,0 +1,229 @@
+import { useMemo, useState } from 'react';
+import { AlertTriangle, Boxes, CheckCircle2, IndianRupee, Layers, Pencil, Plus, Trash2 } from 'lucide-react';
+import { ITEM_KINDS, ITEM_STATUSES, STOCK_STATUSES } from '@shared/inventory';
+import { DEFAULT_INVENTORY_PAGE_SIZE, INVENTORY_PAGE_SIZES, type InventoryItem } from '@shared/schemas/inventory';
+import {
+  Button,
+  Card,
+  ConfirmDialog,
+  ListTable,
+  Money,
+  PageHeader,
+  RequirePermission,
+  SummaryCards,
+  deleteMessage,
+  type Column,
+  type RowAction,
+} from '@/components';
+import { useScreen } from '@/lib/screens';
+import { formatCount, formatMoney, humanize } from '@/lib/format';
+import { useCurrentUser } from '@/lib/session';
+import { can } from '@/lib/roles';
+import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { useDeleteItemMutation, useInventoryPage, useInventorySummary } from '../api';
+import { ItemFormDialog } from '../components/ItemFormDialog';
+import { StockDialog } from '../components/StockDialog';
+import { SuppliersCard } from '../components/SuppliersCard';
+import { DayText, StatusBadge, qty } from '../components/format';
+
+const columns: Column<InventoryItem>[] = [
+  {
+    key: 'item',
+    header: 'Item',
+    cell: (i) => (
+      <div className="min-w-0">
+        <span className="block font-medium text-slate-900">{i.item_name}</span>
+        <span className="block text-[13px] text-slate-600">
+          {i.item_code}
+          <span className="md:hidden"> · {i.category}</span>
+        </span>
+      </div>
+    ),
+  },
+  { key: 'category', header: 'Category', cell: (i) => i.category, hideOnMobile: true },
+  {
+    key: 'stock',
+    header: 'Current Stock',
+    align: 'right',
+    cell: (i) => (
+      <span className="whitespace-nowrap tabular-nums">
+        {qty(i.current_stock, i.unit)}
+        {i.usable_stock !== i.current_stock && (
+          <span className="block text-[12px] text-red-700">{i.usable_stock} usable</span>
+        )}
+      </span>
+    ),
+  },
+  {
+    key: 'minmax',
+    header: 'Min / Max',
+    align: 'right',
+    cell: (i) => `${i.minimum_stock} / ${i.maximum_stock ?? '—'}`,
+    hideOnMobile: true,
+  },
+  { key: 'cost', header: 'Unit Cost', align: 'right', cell: (i) => <Money rupees={i.unit_cost} />, hideOnMobile: true },
+  { key: 'supplier', header: 'Supplier', cell: (i) => i.supplier ?? '—', hideOnMobile: true },
+  { key: 'expiry', header: 'Expiry', cell: (i) => <DayText value={i.expiry_date} />, hideOnMobile: true },
+  { key: 'stock_status', header: 'Stock', cell: (i) => <StatusBadge value={i.stock_status} /> },
+  { key: 'status', header: 'Status', cell: (i) => <StatusBadge value={i.status} />, hideOnMobile: true },
+];
+
+/** Inventory Management (spec 001, live): the lab's items, their stock from the ledger, suppliers. */
+export default function InventoryPage() {
+  const screen = useScreen();
+  return (
+    <RequirePermission permission="view_inventory" what="inventory" title={screen.title} subtitle={screen.subtitle}>
+      <InventoryScreen />
+    </RequirePermission>
+  );
+}
+
+function InventoryScreen() {
+  const screen = useScreen();
+  const me = useCurrentUser();
+  const canManage = can(me, 'manage_inventory');
+  const summary = useInventorySummary();
+  const filters: ListFilter[] = useMemo(
+    () => [
+      {
+        key: 'category',
+        label: 'Category',
+        open: true,
+        options: [
+          { value: 'all', label: 'All Categories' },
+          ...(summary.data?.categories ?? []).map((c) => ({ value: c, label: c })),
+        ],
+      },
+      {
+        key: 'status',
+        label: 'Status',
+        options: [
+          { value: 'all', label: 'All Statuses' },
+          ...ITEM_STATUSES.map((s) => ({ value: s, label: humanize(s) })),
+        ],
+      },
+      {
+        key: 'stock_status',
+        label: 'Stock',
+        options: [
+          { value: 'all', label: 'All Stock' },
+          ...STOCK_STATUSES.map((s) => ({ value: s, label: humanize(s) })),
+        ],
+      },
+      {
+        key: 'kind',
+        label: 'Kind',
+        options: [{ value: 'all', label: 'All Kinds' }, ...ITEM_KINDS.map((k) => ({ value: k, label: humanize(k) }))],
+      },
+    ],
+    [summary.data],
+  );
+  const list = usePagedList({ filters, pageSizes: INVENTORY_PAGE_SIZES, defaultLimit: DEFAULT_INVENTORY_PAGE_SIZE });
+  const items = useInventoryPage({ search: list.search, ...list.apiFilters, page: list.page, limit: list.limit });
+
+  const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<InventoryItem | null>(null);
+  const [deleting, setDeleting] = useState<InventoryItem | null>(null);
+  const [stock, setStock] = useState<InventoryItem | null>(null);
+  const remove = useDeleteItemMutation();
+
+  const s = summary.data;
+  const cards = [
+    { label: 'Total Items', value: formatCount(s?.total_items ?? null), hint: 'every kind', icon: <Boxes /> },
+    {
+      label: 'Low Stock',
+      value: formatCount(s?.low_stock ?? null),
+      hint: s ? `${formatCount(s.out_of_stock)} with no usable stock` : 'at or below minimum',
+      icon: <AlertTriangle />,
+    },
+    { label: 'Active Items', value: formatCount(s?.active_items ?? null), hint: 'in use', icon: <CheckCircle2 /> },
+    {
+      label: 'Total Value',
+      value: s ? formatMoney(Math.round(s.total_value * 100)) : '—',
+      hint: 'stock on hand at unit cost',
+      icon: <IndianRupee />,
+    },
+  ];
+
+  const actions: RowAction<InventoryItem>[] = [
+    { label: (i) => `Stock of ${i.item_name}`, icon: <Layers />, onClick: setStock },
+    { label: (i) => `Edit ${i.item_name}`, icon: <Pencil />, onClick: setEditing, hidden: () => !canManage },
+    {
+      label: (i) => `Delete ${i.item_name}`,
+      icon: <Trash2 />,
+      onClick: setDeleting,
+      destructive: true,
+      hidden: () => !canManage,
+    },
+  ];
+  const addButton = canManage ? (
+    <Button onClick={() => setAdding(true)}>
+      <Plus />
+      Add Item
+    </Button>
+  ) : undefined;
+
+  return (
+    <>
+      <PageHeader title={screen.title} subtitle={screen.subtitle} actions={addButton} />
+      <SummaryCards
+        label="Inventory figures"
+        loading={summary.isPending}
+        error={summary.error}
+        cards={cards.map((c) => (summary.isError ? { ...c, value: '—' } : c))}
+      />
+      <Card className="min-w-0">
+        <ListTable
+          list={list}
+          query={items}
+          rows={(p) => p.items}
+          search={{ placeholder: 'Search by name, code, category or supplier', label: 'Search inventory' }}
+          caption="Inventory items"
+          itemLabel="items"
+          columns={columns}
+          getRowId={(i) => i.id}
+          errorTitle="Error Loading Inventory"
+          empty={{
+            title: 'No inventory items found',
+            filteredHint: 'Try adjusting your search or filter criteria.',
+            filteredAction: (
+              <Button variant="outline" onClick={list.reset}>
+                Clear Filters
+              </Button>
+            ),
+            hint: canManage ? 'Add the reagents, consumables and other stock the lab keeps.' : 'No items yet.',
+            action: addButton,
+          }}
+          rowActions={actions}
+        />
+      </Card>
+      <SuppliersCard canManage={canManage} />
+
+      <StockDialog item={stock} onOpenChange={(o) => !o && setStock(null)} canManage={canManage} />
+      {canManage && (
+        <>
+          <ItemFormDialog open={adding} onOpenChange={setAdding} item={null} kind="general" addTitle="Add Item" />
+          <ItemFormDialog
+            open={editing !== null}
+            onOpenChange={(o) => !o && setEditing(null)}
+            item={editing}
+            kind="general"
+            addTitle="Add Item"
+          />
+          <ConfirmDialog
+            open={deleting !== null}
+            onOpenChange={(o) => !o && setDeleting(null)}
+            title="Delete Item"
+            message={
+              deleting
+                ? `${deleteMessage(deleting.item_name)} An item with stock movements is archived: it leaves every list and its ledger stays in the audit trail.`
+                : ''
+            }
+            busy={remove.isPending}
+            onConfirm={() => deleting && remove.mutate(deleting, { onSuccess: () => setDeleting(null) })}
+          />
+        </>
+      )}
+    </>
+  );
+}
