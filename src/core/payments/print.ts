@@ -1,4 +1,3 @@
-import ExcelJS from 'exceljs';
 import { stringify } from 'csv-stringify/sync';
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
@@ -81,7 +80,9 @@ export async function revenueExport(
   const name = `revenue-${report.from}-to-${report.to}`;
   if (q.format === 'csv') return { body: stringify([header, ...rows]), type: 'text/csv; charset=utf-8', name: `${name}.csv` };
   if (q.format === 'xlsx') {
-    const wb = new ExcelJS.Workbook();
+    // exceljs is large: loaded only when a spreadsheet is asked for.
+    const { default: Excel } = await import('exceljs');
+    const wb = new Excel.Workbook();
     const ws = wb.addWorksheet('Revenue');
     ws.addRow(header).font = { bold: true };
     for (const r of rows) ws.addRow(r);
