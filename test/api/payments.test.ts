@@ -11,7 +11,11 @@ let testId: number;
 let staff: Client;
 
 async function patient(): Promise<number> {
-  const res = await lab.admin.post('/api/patients', { first_name: 'Meera', last_name: 'Iyer', date_of_birth: '1980-01-01' });
+  const res = await lab.admin.post('/api/patients', {
+    first_name: 'Meera',
+    last_name: 'Iyer',
+    date_of_birth: '1980-01-01',
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().patient.id;
 }
@@ -42,8 +46,9 @@ async function billState(id: number) {
 
 beforeAll(async () => {
   lab = await makeLab();
-  testId = (await lab.admin.post('/api/tests', { name: 'Lipid Panel', code: 'LIPID', price: 1000, category: 'Biochemistry' })).json()
-    .test.id;
+  testId = (
+    await lab.admin.post('/api/tests', { name: 'Lipid Panel', code: 'LIPID', price: 1000, category: 'Biochemistry' })
+  ).json().test.id;
   staff = await lab.as('billing_staff');
 });
 afterAll(() => lab.close());
@@ -67,7 +72,15 @@ interface Case {
 const cheque = { method: 'cheque', reference: '000123', bank: 'State Bank of India' };
 
 const cases: Case[] = [
-  { name: 'part cash', ops: [{ pay: 400.5 }], paid: 400.5, balance: 599.5, status: 'partial', advance: 0, statuses: ['completed'] },
+  {
+    name: 'part cash',
+    ops: [{ pay: 400.5 }],
+    paid: 400.5,
+    balance: 599.5,
+    status: 'partial',
+    advance: 0,
+    statuses: ['completed'],
+  },
   {
     name: 'cash then UPI to the paisa',
     ops: [{ pay: 333.33 }, { pay: 666.67, method: 'upi', reference: 'UPI-1' }],
@@ -133,7 +146,10 @@ const cases: Case[] = [
   },
   {
     name: 'a refund takes the advance first',
-    ops: [{ pay: 1200, advance: true }, { refund: 300, of: 0 }],
+    ops: [
+      { pay: 1200, advance: true },
+      { refund: 300, of: 0 },
+    ],
     paid: 900,
     balance: 100,
     status: 'partial',
@@ -162,7 +178,10 @@ describe('ledger arithmetic, paise-exact', () => {
         expect(res.statusCode, res.body).toBe(201);
         rows.push(res.json().payment);
       } else if ('refund' in op) {
-        const res = await staff.post(`/api/payments/${rows[op.of]!.id}/refund`, { amount: op.refund, reason: 'Test cancelled' });
+        const res = await staff.post(`/api/payments/${rows[op.of]!.id}/refund`, {
+          amount: op.refund,
+          reason: 'Test cancelled',
+        });
         expect(res.statusCode, res.body).toBe(201);
         expect(res.json().payment.kind).toBe('refund');
         expect(res.json().payment.amount).toBe(-op.refund);
@@ -197,8 +216,12 @@ describe('ledger arithmetic, paise-exact', () => {
     const p = (await staff.post('/api/payments', { bill_id: b.id, amount: 500, method: 'cash' })).json().payment;
     const r1 = await staff.post(`/api/payments/${p.id}/refund`, { amount: 400, reason: 'Duplicate' });
     expect(r1.statusCode).toBe(201);
-    expect(badFields(await staff.post(`/api/payments/${p.id}/refund`, { amount: 100.01, reason: 'x' }))).toEqual(['amount']);
-    expect((await staff.post(`/api/payments/${r1.json().payment.id}/refund`, { amount: 1, reason: 'x' })).statusCode).toBe(409);
+    expect(badFields(await staff.post(`/api/payments/${p.id}/refund`, { amount: 100.01, reason: 'x' }))).toEqual([
+      'amount',
+    ]);
+    expect(
+      (await staff.post(`/api/payments/${r1.json().payment.id}/refund`, { amount: 1, reason: 'x' })).statusCode,
+    ).toBe(409);
     const chq = (await staff.post('/api/payments', { bill_id: b.id, amount: 100, ...cheque })).json().payment;
     expect((await staff.post(`/api/payments/${chq.id}/refund`, { amount: 10, reason: 'x' })).statusCode).toBe(409);
     expect((await staff.post(`/api/payments/${chq.id}/bounce`, { reason: 'Signature mismatch' })).statusCode).toBe(200);
@@ -256,7 +279,11 @@ describe('bad input: 400 naming the field, nothing stored', () => {
       async () => ({ bill_id: (await bill()).id, amount: 10, method: 'bank_transfer' }),
       'reference',
     ],
-    ['advance not a boolean', async () => ({ bill_id: (await bill()).id, amount: 10, method: 'cash', advance: 'yes' }), 'advance'],
+    [
+      'advance not a boolean',
+      async () => ({ bill_id: (await bill()).id, amount: 10, method: 'cash', advance: 'yes' }),
+      'advance',
+    ],
   ];
   it.each(bodies)('record: %s', async (_n, body, field) => {
     const b = await body();
@@ -271,9 +298,9 @@ describe('bad input: 400 naming the field, nothing stored', () => {
     const before = await count('payments');
     expect(badFields(await staff.post(`/api/payments/${p.id}/refund`, { amount: 10 }))).toEqual(['reason']);
     expect(badFields(await staff.post(`/api/payments/${p.id}/refund`, { amount: 0, reason: 'x' }))).toEqual(['amount']);
-    expect(badFields(await staff.post(`/api/payments/${p.id}/refund`, { amount: 1, reason: 'x', method: 'gold' }))).toEqual([
-      'method',
-    ]);
+    expect(
+      badFields(await staff.post(`/api/payments/${p.id}/refund`, { amount: 1, reason: 'x', method: 'gold' })),
+    ).toEqual(['method']);
     expect(badFields(await staff.post(`/api/payments/${p.id}/bounce`, {}))).toEqual(['reason']);
     expect(await count('payments')).toBe(before);
     expect(badFields(await staff.get('/api/payments?status=lost'))).toEqual(['status']);
@@ -285,14 +312,18 @@ describe('bad input: 400 naming the field, nothing stored', () => {
     expect(badFields(await staff.get('/api/revenue/daily?from=2024-01-01&to=2026-01-01'))).toEqual(['to']);
     expect(badFields(await lab.admin.get('/api/revenue/export?format=doc'))).toEqual(['format']);
     const closings = await count('day_closings');
-    expect(badFields(await staff.post('/api/closings', { date: '2026-01-01', counted_cash: 10 }))).toEqual(['opening_float']);
-    expect(badFields(await staff.post('/api/closings', { date: 'today', opening_float: 0, counted_cash: 10 }))).toEqual(['date']);
-    expect(badFields(await staff.post('/api/closings', { date: '2999-01-01', opening_float: 0, counted_cash: 10 }))).toEqual([
-      'date',
+    expect(badFields(await staff.post('/api/closings', { date: '2026-01-01', counted_cash: 10 }))).toEqual([
+      'opening_float',
     ]);
-    expect(badFields(await staff.post('/api/closings', { date: '2026-01-01', opening_float: 0, counted_cash: -1 }))).toEqual([
-      'counted_cash',
-    ]);
+    expect(badFields(await staff.post('/api/closings', { date: 'today', opening_float: 0, counted_cash: 10 }))).toEqual(
+      ['date'],
+    );
+    expect(
+      badFields(await staff.post('/api/closings', { date: '2999-01-01', opening_float: 0, counted_cash: 10 })),
+    ).toEqual(['date']);
+    expect(
+      badFields(await staff.post('/api/closings', { date: '2026-01-01', opening_float: 0, counted_cash: -1 })),
+    ).toEqual(['counted_cash']);
     expect(badFields(await staff.get('/api/closings'))).toEqual(['date']);
     expect(badFields(await lab.admin.put('/api/closings/settings', { closed_day_payments: 'maybe' }))).toEqual([
       'closed_day_payments',
@@ -310,7 +341,12 @@ describe('permissions and labs', () => {
     expect(p.processed_by).toBe(reception.userId);
     expect((await reception.post(`/api/payments/${p.id}/refund`, { amount: 1, reason: 'x' })).statusCode).toBe(403);
     expect((await reception.get('/api/revenue/daily')).statusCode).toBe(403);
-    for (const url of ['/api/payments', `/api/payments/${p.id}`, '/api/revenue/daily', '/api/closings?date=2026-01-01']) {
+    for (const url of [
+      '/api/payments',
+      `/api/payments/${p.id}`,
+      '/api/revenue/daily',
+      '/api/closings?date=2026-01-01',
+    ]) {
       expect((await tech.get(url)).statusCode, url).toBe(403);
     }
     expect((await tech.post('/api/payments', { bill_id: b.id, amount: 1, method: 'cash' })).statusCode).toBe(403);

@@ -40,8 +40,9 @@ beforeAll(async () => {
   expect(tz.statusCode, tz.body).toBe(200);
   today = localDate(zone);
   expect(today).not.toBe(new Date().toISOString().slice(0, 10));
-  testId = (await lab.admin.post('/api/tests', { name: 'HbA1c', code: 'HBA1C', price: 500, category: 'Diabetes' })).json()
-    .test.id;
+  testId = (
+    await lab.admin.post('/api/tests', { name: 'HbA1c', code: 'HBA1C', price: 500, category: 'Diabetes' })
+  ).json().test.id;
   cashier = await lab.as('billing_staff');
 });
 afterAll(() => lab.close());
@@ -55,15 +56,19 @@ describe('revenue and closing', () => {
     const cash = await pay(cashier, b1.id, 450);
     await pay(cashier, b2.id, 200.25, { method: 'upi', reference: 'UPI-42' });
     const chq = await pay(cashier, b3.id, 450, { method: 'cheque', reference: '000777', bank: 'Canara Bank' });
-    expect((await cashier.post(`/api/payments/${chq.id}/bounce`, { reason: 'Insufficient funds' })).statusCode).toBe(200);
+    expect((await cashier.post(`/api/payments/${chq.id}/bounce`, { reason: 'Insufficient funds' })).statusCode).toBe(
+      200,
+    );
     const chq2 = await pay(cashier, b3.id, 100, { method: 'cheque', reference: '000778', bank: 'Canara Bank' });
     expect((await cashier.post(`/api/payments/${chq2.id}/clear`)).statusCode).toBe(200);
-    expect((await cashier.post(`/api/payments/${cash.id}/refund`, { amount: 50.5, reason: 'Test not done' })).statusCode).toBe(
-      201,
-    );
+    expect(
+      (await cashier.post(`/api/payments/${cash.id}/refund`, { amount: 50.5, reason: 'Test not done' })).statusCode,
+    ).toBe(201);
     await pay(lab.admin, b3.id, 10, { method: 'card' }); // another cashier's money: revenue yes, this closing no
 
-    const rev = (await cashier.get(`/api/revenue/daily?from=${addDays(today, -1)}&to=${addDays(today, 1)}`)).json<RevenueDaily>();
+    const rev = (
+      await cashier.get(`/api/revenue/daily?from=${addDays(today, -1)}&to=${addDays(today, 1)}`)
+    ).json<RevenueDaily>();
     const day = rev.days.find((d) => d.date === today)!;
     expect(day).toMatchObject({
       cash: 450,
@@ -98,7 +103,12 @@ describe('revenue and closing', () => {
     expect(preview).toMatchObject({ closed: false, cash: 450, upi: 200.25, cheque: 100, refunds: 50.5, net: 699.75 });
 
     // A drawer 20.25 short: float 500 + cash 450 - cash refund 50.50 = 899.50 expected.
-    const closed = await cashier.post('/api/closings', { date: today, opening_float: 500, counted_cash: 879.25, notes: 'Short' });
+    const closed = await cashier.post('/api/closings', {
+      date: today,
+      opening_float: 500,
+      counted_cash: 879.25,
+      notes: 'Short',
+    });
     expect(closed.statusCode, closed.body).toBe(201);
     expect(closed.json().closing).toMatchObject({
       closed: true,
@@ -113,7 +123,9 @@ describe('revenue and closing', () => {
     expect(Math.round((closed.json().closing.net + adminDay.net) * 100)).toBe(Math.round(day.total * 100));
 
     // Locked: a second close is refused; a later payment dated that day is refused (the default)...
-    expect((await cashier.post('/api/closings', { date: today, opening_float: 0, counted_cash: 0 })).statusCode).toBe(409);
+    expect((await cashier.post('/api/closings', { date: today, opening_float: 0, counted_cash: 0 })).statusCode).toBe(
+      409,
+    );
     const b4 = await bill();
     const refused = await cashier.post('/api/payments', { bill_id: b4.id, amount: 10, method: 'cash' });
     expect(refused.statusCode).toBe(409);

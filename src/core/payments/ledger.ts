@@ -56,7 +56,12 @@ export interface PaymentInput {
   reason: string | null;
 }
 
-async function liveBill(trx: Db, organizationId: number, billId: number, field?: string): Promise<Selectable<BillsTable>> {
+async function liveBill(
+  trx: Db,
+  organizationId: number,
+  billId: number,
+  field?: string,
+): Promise<Selectable<BillsTable>> {
   const bill = await findBillRow(trx, organizationId, billId);
   if (!bill) {
     if (field) throw ValidationError.field(field, `Unknown bill ${billId}`);
@@ -75,7 +80,8 @@ export async function recordPayment(
   p: PaymentInput,
   opts: { billField?: string } = {},
 ): Promise<PaymentRow> {
-  if (!Number.isInteger(p.amountPaise) || p.amountPaise <= 0) throw ValidationError.field('amount', 'Amount must be more than zero');
+  if (!Number.isInteger(p.amountPaise) || p.amountPaise <= 0)
+    throw ValidationError.field('amount', 'Amount must be more than zero');
   const bill = await liveBill(trx, actor.organizationId, billId, opts.billField);
   const balance = bill.final_amount_paise - bill.paid_paise;
   let advance = 0;
@@ -173,11 +179,16 @@ export async function refundPayment(
   const p = await paymentToSettle(trx, actor.organizationId, paymentId);
   if (p.kind !== 'payment') throw new ConflictError('A refund cannot itself be refunded', 'NOT_A_PAYMENT');
   if (p.status === 'pending')
-    throw new ConflictError('This cheque has not cleared; clear it or mark it bounced before refunding', 'CHEQUE_PENDING');
-  if (p.status === 'failed') throw new ConflictError('This payment failed (bounced); nothing was received to refund', 'PAYMENT_FAILED');
+    throw new ConflictError(
+      'This cheque has not cleared; clear it or mark it bounced before refunding',
+      'CHEQUE_PENDING',
+    );
+  if (p.status === 'failed')
+    throw new ConflictError('This payment failed (bounced); nothing was received to refund', 'PAYMENT_FAILED');
   const left = p.amount_paise - p.refunded_paise;
   if (left <= 0) throw new ConflictError('This payment has been refunded in full', 'ALREADY_REFUNDED');
-  if (r.amountPaise > left) throw ValidationError.field('amount', `A refund cannot exceed the ${formatInr(left)} not yet refunded`);
+  if (r.amountPaise > left)
+    throw ValidationError.field('amount', `A refund cannot exceed the ${formatInr(left)} not yet refunded`);
   const bill = await findBillRow(trx, actor.organizationId, p.bill_id);
   if (!bill) throw new NotFoundError('Bill', p.bill_id);
   const advanceLeft = Math.max(0, p.advance_paise - p.refunded_paise);
@@ -218,8 +229,13 @@ export async function refundPayment(
 
 async function pendingCheque(trx: Db, organizationId: number, id: number): Promise<PaymentRow> {
   const p = await paymentToSettle(trx, organizationId, id);
-  if (p.method !== 'cheque' || p.kind !== 'payment') throw new ConflictError('Only a cheque is cleared or bounced', 'NOT_A_CHEQUE');
-  if (p.status !== 'pending') throw new ConflictError(`This cheque is already ${p.status === 'failed' ? 'bounced' : 'cleared'}`, 'CHEQUE_SETTLED');
+  if (p.method !== 'cheque' || p.kind !== 'payment')
+    throw new ConflictError('Only a cheque is cleared or bounced', 'NOT_A_CHEQUE');
+  if (p.status !== 'pending')
+    throw new ConflictError(
+      `This cheque is already ${p.status === 'failed' ? 'bounced' : 'cleared'}`,
+      'CHEQUE_SETTLED',
+    );
   return p;
 }
 
@@ -231,7 +247,12 @@ export async function clearCheque(trx: Db, actor: Actor, id: number): Promise<vo
   const p = await pendingCheque(trx, actor.organizationId, id);
   const now = nowIso();
   const valueDate = await valueDateFor(trx, actor.organizationId, p.received_by, 'next_day');
-  await updatePaymentRow(trx, id, { status: 'completed', value_date: valueDate, settled_at: now, settled_by: actor.userId });
+  await updatePaymentRow(trx, id, {
+    status: 'completed',
+    value_date: valueDate,
+    settled_at: now,
+    settled_by: actor.userId,
+  });
   await writeAudit(trx, actor, {
     action: 'update',
     entity: 'payment',
@@ -248,7 +269,10 @@ export async function bounceCheque(trx: Db, actor: Actor, id: number, reason: st
   if (!bill) throw new NotFoundError('Bill', p.bill_id);
   const now = nowIso();
   await updatePaymentRow(trx, id, { status: 'failed', reason, settled_at: now, settled_by: actor.userId });
-  await updateBillRow(trx, bill.id, { paid_paise: bill.paid_paise - (p.amount_paise - p.advance_paise), updated_at: now });
+  await updateBillRow(trx, bill.id, {
+    paid_paise: bill.paid_paise - (p.amount_paise - p.advance_paise),
+    updated_at: now,
+  });
   await writeAudit(trx, actor, {
     action: 'update',
     entity: 'payment',

@@ -42,7 +42,9 @@ export async function closingPdf(db: Db, actor: Actor, id: number): Promise<{ pd
   const doc = newDocument({ title: `Day-end closing ${c.date} ${c.user_name}`, createdAt: c.closed_at ?? undefined });
   doc.font('bold').fontSize(14).text(org.name);
   doc.font('regular').fontSize(11).text(`Day-end closing report: ${c.date}`);
-  doc.fontSize(9).text(`Cashier: ${c.user_name}    Closed by: ${c.closed_by_name ?? ''}    At: ${c.closed_at ?? ''} (UTC)`);
+  doc
+    .fontSize(9)
+    .text(`Cashier: ${c.user_name}    Closed by: ${c.closed_by_name ?? ''}    At: ${c.closed_at ?? ''} (UTC)`);
   doc.moveDown();
   const lines: [string, string][] = [
     ['Opening float', inr(c.opening_float ?? 0)],
@@ -67,7 +69,12 @@ export async function closingPdf(db: Db, actor: Actor, id: number): Promise<{ pd
     doc.font('regular').fontSize(9).text(`Notes: ${c.notes}`);
   }
   numberPages(doc, `${org.name} · closing ${c.date} · ${c.payments_count} payments`);
-  await writeAudit(db, actor, { action: 'export', entity: 'day_closing', entityId: c.id!, newValues: { format: 'pdf' } });
+  await writeAudit(db, actor, {
+    action: 'export',
+    entity: 'day_closing',
+    entityId: c.id!,
+    newValues: { format: 'pdf' },
+  });
   return { pdf: await toBuffer(doc), name: `closing-${c.date}-${c.user_id}.pdf` };
 }
 
@@ -78,7 +85,8 @@ export async function revenueExport(
 ): Promise<{ body: Buffer | string; type: string; name: string }> {
   const { report, header, rows } = await revenueReportRows(db, actor, q, q.format);
   const name = `revenue-${report.from}-to-${report.to}`;
-  if (q.format === 'csv') return { body: stringify([header, ...rows]), type: 'text/csv; charset=utf-8', name: `${name}.csv` };
+  if (q.format === 'csv')
+    return { body: stringify([header, ...rows]), type: 'text/csv; charset=utf-8', name: `${name}.csv` };
   if (q.format === 'xlsx') {
     // exceljs is large: loaded only when a spreadsheet is asked for.
     const { default: Excel } = await import('exceljs');

@@ -1,7 +1,7 @@
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
-import { PAYMENT_METHODS } from '../../shared/billing.js';
+import type { PAYMENT_METHODS } from '../../shared/billing.js';
 import { addDays, localDate, startOfLocalDayUtc } from '../../shared/time.js';
 import type {
   RevenueAnalytics,

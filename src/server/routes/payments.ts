@@ -41,9 +41,7 @@ export default async function paymentRoutes(app: FastifyInstance) {
   route(app, paymentsApi.bounce, async (req) => ({
     payment: await bounceLedgerCheque(db, actorOf(req), req.params.id, req.body.reason),
   }));
-  route(app, paymentsApi.patientAdvance, async (req) =>
-    patientAdvance(db, actorOf(req).organizationId, req.params.id),
-  );
+  route(app, paymentsApi.patientAdvance, async (req) => patientAdvance(db, actorOf(req).organizationId, req.params.id));
 
   route(app, closingsApi.get, async (req) => ({ closing: await getClosing(db, actorOf(req), req.query) }));
   route(app, closingsApi.history, async (req) => ({ closings: await listClosings(db, actorOf(req), req.query) }));

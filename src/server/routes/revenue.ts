@@ -12,9 +12,6 @@ export default async function revenueRoutes(app: FastifyInstance) {
   route(app, revenueApi.analytics, async (req) => revenueAnalytics(db, actorOf(req).organizationId, req.query));
   route(app, revenueApi.export, async (req, reply) => {
     const file = await revenueExport(db, actorOf(req), req.query);
-    return reply
-      .type(file.type)
-      .header('content-disposition', `attachment; filename="${file.name}"`)
-      .send(file.body);
+    return reply.type(file.type).header('content-disposition', `attachment; filename="${file.name}"`).send(file.body);
   });
 }

@@ -32,7 +32,13 @@ export const paymentsApi = {
     /** summary: the totals of every row the filters select, not just this page. */
     response: z.object({ payments: z.array(ledgerEntrySchema), ...pagedShape, summary: ledgerSummarySchema }),
   }),
-  get: defineRoute({ method: 'GET', path: '/api/payments/:id', access: 'view_bills', params: idParam, response: onePayment }),
+  get: defineRoute({
+    method: 'GET',
+    path: '/api/payments/:id',
+    access: 'view_bills',
+    params: idParam,
+    response: onePayment,
+  }),
   create: defineRoute({
     method: 'POST',
     path: '/api/payments',

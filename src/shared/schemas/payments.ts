@@ -18,10 +18,14 @@ export const METHOD_REFERENCE: Record<PaymentMethod, { label: string; required: 
 };
 
 const positiveId = (label: string) =>
-  strictNumber(z.number({ error: `${label} must be an id` }).int(`${label} must be an id`).positive(`${label} must be an id`));
+  strictNumber(
+    z
+      .number({ error: `${label} must be an id` })
+      .int(`${label} must be an id`)
+      .positive(`${label} must be an id`),
+  );
 
-const positiveAmount = (label: string) =>
-  rupeeAmount(label).refine((n) => n > 0, `${label} must be more than zero`);
+const positiveAmount = (label: string) => rupeeAmount(label).refine((n) => n > 0, `${label} must be more than zero`);
 
 const method = z.enum(PAYMENT_METHODS, { error: `Method must be one of ${PAYMENT_METHODS.join(', ')}` });
 
@@ -41,7 +45,8 @@ export const ledgerPaymentCreateSchema = z
     const need = METHOD_REFERENCE[p.method];
     if (need.required && !p.reference)
       ctx.addIssue({ code: 'custom', path: ['reference'], message: `${need.label} is required for ${p.method}` });
-    if (need.bank && !p.bank) ctx.addIssue({ code: 'custom', path: ['bank'], message: 'Bank is required for a cheque' });
+    if (need.bank && !p.bank)
+      ctx.addIssue({ code: 'custom', path: ['bank'], message: 'Bank is required for a cheque' });
   });
 export type LedgerPaymentCreate = z.infer<typeof ledgerPaymentCreateSchema>;
 
@@ -59,7 +64,13 @@ const emptyToUndefined = (v: unknown) => (v === '' || v === 'all' ? undefined : 
 
 export const ledgerListQuery = z
   .object({
-    page: strictNumber(z.number({ error: 'page must be a number' }).int('page must be a whole number').min(1, 'page must be 1 or more').default(1)),
+    page: strictNumber(
+      z
+        .number({ error: 'page must be a number' })
+        .int('page must be a whole number')
+        .min(1, 'page must be 1 or more')
+        .default(1),
+    ),
     limit: strictNumber(
       z
         .number({ error: 'limit must be a number' })
@@ -80,7 +91,13 @@ export const ledgerListQuery = z
     ),
     from: z.preprocess(emptyToUndefined, isoDate('from').optional()),
     to: z.preprocess(emptyToUndefined, isoDate('to').optional()),
-    bill_id: strictNumber(z.number({ error: 'bill_id must be an id' }).int('bill_id must be an id').positive('bill_id must be an id').optional()),
+    bill_id: strictNumber(
+      z
+        .number({ error: 'bill_id must be an id' })
+        .int('bill_id must be an id')
+        .positive('bill_id must be an id')
+        .optional(),
+    ),
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { path: ['to'], message: 'to must be on or after from' });
 export type LedgerListQuery = z.infer<typeof ledgerListQuery>;
@@ -138,7 +155,13 @@ export type ClosingSettings = z.infer<typeof closingSettingsSchema>;
 
 export const closingQuery = z.object({
   date: isoDate('date'),
-  user_id: strictNumber(z.number({ error: 'user_id must be an id' }).int('user_id must be an id').positive('user_id must be an id').optional()),
+  user_id: strictNumber(
+    z
+      .number({ error: 'user_id must be an id' })
+      .int('user_id must be an id')
+      .positive('user_id must be an id')
+      .optional(),
+  ),
 });
 
 export const closingCreateSchema = z.object({

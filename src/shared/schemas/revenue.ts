@@ -14,7 +14,9 @@ export const revenueQuery = z
   .refine((q) => !q.from || !q.to || q.from <= q.to, { path: ['to'], message: 'to must be on or after from' })
   .refine(
     (q) =>
-      !q.from || !q.to || (Date.parse(`${q.to}T00:00:00Z`) - Date.parse(`${q.from}T00:00:00Z`)) / 86_400_000 < REVENUE_MAX_DAYS,
+      !q.from ||
+      !q.to ||
+      (Date.parse(`${q.to}T00:00:00Z`) - Date.parse(`${q.from}T00:00:00Z`)) / 86_400_000 < REVENUE_MAX_DAYS,
     { path: ['to'], message: `A revenue report covers at most ${REVENUE_MAX_DAYS} days` },
   );
 export type RevenueQuery = z.infer<typeof revenueQuery>;

@@ -77,7 +77,8 @@ export function sqliteSteps(sqlite: Database.Database): void {
   }[];
   const set = sqlite.prepare('UPDATE payments SET value_date = ? WHERE id = ?');
   const zoneOf = new Map(zones.map((z) => [z.id, z.timezone || 'Asia/Kolkata']));
-  for (const r of rows) set.run(localDate(zoneOf.get(r.organization_id) ?? 'Asia/Kolkata', new Date(r.created_at)), r.id);
+  for (const r of rows)
+    set.run(localDate(zoneOf.get(r.organization_id) ?? 'Asia/Kolkata', new Date(r.created_at)), r.id);
 }
 
 export const postgres =
