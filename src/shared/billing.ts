@@ -79,9 +79,13 @@ export const BILL_STATUSES = ['pending', 'paid', 'partial', 'overdue', 'cancelle
 export type BillStatus = (typeof BILL_STATUSES)[number];
 export const PAYMENT_STATUSES = ['paid', 'unpaid', 'partial'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
-export const PAYMENT_METHODS = ['cash', 'card', 'upi', 'netbanking', 'cheque'] as const;
+/**
+ * One list of payment methods everywhere (issue 16): the union of the spec's two lists. Bank
+ * transfer covers net banking, NEFT, RTGS and IMPS; insurance is a payer's (TPA's) settlement.
+ */
+export const PAYMENT_METHODS = ['cash', 'card', 'upi', 'bank_transfer', 'cheque', 'insurance'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
-/** OP Bill offers cash (default), card, upi; the registration-with-bill screen adds netbanking. */
+/** OP Bill offers cash (default), card, upi; the registration-with-bill screen adds bank transfer. */
 export const OP_BILL_PAYMENT_METHODS = ['cash', 'card', 'upi'] as const;
 export const DEFAULT_LINE_GST_PERCENT = 18;
 

@@ -99,7 +99,7 @@ describe('OP bill flow', () => {
     expect(half.statusCode, half.body).toBe(201);
     expect(half.json().bill.payment_status).toBe('partial');
     const over = await lab.admin.post(`/api/bills/${bill.id}/payments`, { amount: 2000, method: 'cash' });
-    expect(over.statusCode).toBe(400);
+    expect(over.statusCode).toBe(409);
     const rest = await lab.admin.post(`/api/bills/${bill.id}/payments`, {
       amount: 1473.75,
       method: 'card',

@@ -203,12 +203,12 @@ describe('Register Patient with Bill', () => {
       items: [line()],
       discount_percentage: 10,
       tax_percentage: 0,
-      payment_method: 'netbanking',
+      payment_method: 'bank_transfer',
     });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().patient.patient_id).toMatch(/^PAT/);
     expect(res.json().bill.final_amount).toBe(450);
-    expect(res.json().bill.payment_method).toBe('netbanking');
+    expect(res.json().bill.payment_method).toBe('bank_transfer');
   });
 
   it('stores neither when the bill is invalid', async () => {

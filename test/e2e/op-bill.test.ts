@@ -375,7 +375,7 @@ describe('Register Patient with Bill', () => {
     await page.getByText('Must be a whole number').waitFor();
     await page.getByLabel('Discount %', { exact: true }).fill('10');
     await page.getByLabel('Tax %', { exact: true }).fill('5');
-    await page.getByLabel('Payment Method').selectOption('netbanking');
+    await page.getByLabel('Payment Method').selectOption('bank_transfer');
     expect(await page.getByTestId('bill-consultation').count()).toBe(0);
     const expected = billAmounts({
       lines: [
@@ -410,7 +410,7 @@ describe('Register Patient with Bill', () => {
     expect(bill.visit_type).toBe('lab_only');
     expect(bill.consultation_fee).toBe(0);
     expect(bill.final_amount).toBe(expected.finalPaise / 100);
-    expect(bill.payment_method).toBe('netbanking');
+    expect(bill.payment_method).toBe('bank_transfer');
     expect(await textOf(result.getByTestId('registered-bill-final'))).toBe(formatInr(expected.finalPaise));
 
     // The form resets.

@@ -26,16 +26,15 @@ import { checkDiscount } from './approval.js';
 import { cancelVisitsOfBill, recordVisitForBill } from '../visits/service.js';
 import { orderSamplesForBill, withdrawOrderOfBill } from '../samples/orders.js';
 import { toBill, toBillItem, toPayment } from './mappers.js';
+import { recordBillRefund, recordPayment } from '../payments/ledger.js';
 import {
   applyBillFilters,
   billsQuery,
   countPaymentsOfBill,
   deleteBillRow,
   findBill,
-  findBillRow,
   insertBillItemRows,
   insertBillRow,
-  insertPaymentRow,
   itemsOfBill,
   paymentsOfBill,
   selectBillColumns,
@@ -283,38 +282,25 @@ export async function deleteBill(db: Db, actor: Actor, id: number): Promise<Bill
   return bill;
 }
 
+/** A payment (positive) or a refund (negative, with a reason) on the ledger (src/core/payments/ledger.ts). */
 async function insertPayment(trx: Db, actor: Actor, billId: number, p: PaymentCreate) {
-  const bill = await findBillRow(trx, actor.organizationId, billId);
-  if (!bill) throw new NotFoundError('Bill', billId);
-  if (bill.cancelled_at)
-    throw new ConflictError(`Bill ${bill.bill_number} is cancelled and takes no payment`, 'BILL_CANCELLED');
   const amount = rupeesToPaise(p.amount);
-  const balance = bill.final_amount_paise - bill.paid_paise;
-  if (amount > 0 && amount > balance) {
-    throw ValidationError.field(
-      'amount',
-      balance === 0 ? 'This bill is already fully paid' : `Amount exceeds the balance of ${formatInr(balance)}`,
-    );
+  if (amount < 0) {
+    await recordBillRefund(trx, actor, billId, {
+      amountPaise: -amount,
+      method: p.method,
+      reference: p.reference ?? null,
+      reason: p.reason ?? '',
+    });
+    return;
   }
-  if (amount < 0 && -amount > bill.paid_paise) {
-    throw ValidationError.field('amount', `A refund cannot exceed the ${formatInr(bill.paid_paise)} paid`);
-  }
-  const row = await insertPaymentRow(trx, {
-    organization_id: actor.organizationId,
-    bill_id: billId,
-    amount_paise: amount,
+  await recordPayment(trx, actor, billId, {
+    amountPaise: amount,
     method: p.method,
     reference: p.reference ?? null,
+    bank: null,
+    advance: false,
     reason: p.reason ?? null,
-    received_by: actor.userId,
-    created_at: nowIso(),
-  });
-  await updateBillRow(trx, billId, { paid_paise: bill.paid_paise + amount, updated_at: nowIso() });
-  await writeAudit(trx, actor, {
-    action: 'create',
-    entity: 'payment',
-    entityId: row.id,
-    newValues: { ...row, bill_number: bill.bill_number },
   });
 }
 

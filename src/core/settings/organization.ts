@@ -44,6 +44,8 @@ export interface LabSettings {
   maintenanceMode: boolean;
   /** A log line per request (method, path, status, time; never the query string or body). */
   debugMode: boolean;
+  /** A payment dated a day the cashier has closed: refused, or counted on the next day (issue 16). */
+  closedDayPayments: 'refuse' | 'next_day';
 }
 
 export const DEFAULT_SETTINGS: LabSettings = {
@@ -64,6 +66,7 @@ export const DEFAULT_SETTINGS: LabSettings = {
   backupRetention: 30,
   maintenanceMode: false,
   debugMode: false,
+  closedDayPayments: 'refuse',
 };
 
 export function settingsOf(org: Pick<OrganizationRow, 'settings'>): LabSettings {

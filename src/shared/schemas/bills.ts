@@ -186,6 +186,9 @@ export const paymentSchema = z.object({
   received_by: z.number().nullable(),
   received_by_name: z.string().nullable(),
   created_at: z.string(),
+  /** The ledger's: payment or refund; pending (a cheque), completed, failed (bounced) or refunded. */
+  kind: z.string(),
+  status: z.string(),
 });
 export type Payment = z.infer<typeof paymentSchema>;
 

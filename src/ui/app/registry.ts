@@ -17,6 +17,7 @@ import { screens as home } from '@/features/home/screens';
 import { screens as landing } from '@/features/landing/screens';
 import { screens as notifications } from '@/features/notifications/screens';
 import { screens as patients } from '@/features/patients/screens';
+import { screens as payments } from '@/features/payments/screens';
 import { screens as portal } from '@/features/portal/screens';
 import { screens as qc } from '@/features/qc/screens';
 import { screens as results } from '@/features/results/screens';
@@ -39,6 +40,7 @@ export const SCREENS: readonly ScreenDef[] = [
   ...history,
   ...catalogue,
   ...billing,
+  ...payments,
   ...samples,
   ...results,
   ...qc,

@@ -6,8 +6,9 @@ export const METHOD_LABEL: Record<PaymentMethod, string> = {
   cash: 'Cash',
   card: 'Card',
   upi: 'UPI',
-  netbanking: 'Net Banking',
+  bank_transfer: 'Bank Transfer',
   cheque: 'Cheque',
+  insurance: 'Insurance',
 };
 
 export const METHOD_OPTIONS = PAYMENT_METHODS.map((m) => ({ value: m, label: METHOD_LABEL[m] }));

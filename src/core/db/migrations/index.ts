@@ -14,6 +14,11 @@ import { sql as tenants, sqliteSteps as tenantsSqlite, usersEmailPerLabPostgres 
 import { sql as userAdmin } from './014_user_admin.js';
 import { sql as dataJobs } from './015_data_jobs.js';
 import { sql as inventory } from './017_inventory.js';
+import {
+  sql as paymentsLedger,
+  sqliteSteps as paymentsLedgerSqlite,
+  postgres as paymentsLedgerPostgres,
+} from './019_payments_ledger.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
 import type Database from 'better-sqlite3';
@@ -72,4 +77,11 @@ export const migrations: Migration[] = [
   { version: 14, name: 'user_admin', sql: userAdmin },
   { version: 15, name: 'data_jobs', sql: dataJobs },
   { version: 17, name: 'inventory', sql: inventory },
+  {
+    version: 19,
+    name: 'payments_ledger',
+    sql: paymentsLedger,
+    sqliteSteps: paymentsLedgerSqlite,
+    postgres: paymentsLedgerPostgres,
+  },
 ];

@@ -6,8 +6,9 @@ const METHOD_LABEL: Record<PaymentMethod, string> = {
   cash: 'Cash',
   card: 'Card',
   upi: 'UPI',
-  netbanking: 'Net Banking',
+  bank_transfer: 'Bank Transfer',
   cheque: 'Cheque',
+  insurance: 'Insurance',
 };
 
 /** Why the amount received cannot be saved, or undefined (empty means nothing taken yet). */
@@ -35,7 +36,7 @@ export interface PaymentFieldsProps<M extends PaymentMethod> {
   amountError?: string;
 }
 
-/** Payment method (spec 9: cash default; card, upi; netbanking on the registration screen) and money taken now. */
+/** Payment method (spec 9: cash default; card, upi; bank transfer on the registration screen) and money taken now. */
 export function PaymentFields<M extends PaymentMethod>({
   methods,
   method,

@@ -27,8 +27,13 @@ import { useDiscountApproval } from '../../shared/DiscountApproval';
 import { RegistrationResult } from '../components/RegistrationResult';
 import { VisitTypeCard, type VisitType } from '../components/VisitTypeCard';
 
-/** Spec 9: the combined registration screen adds netbanking to cash, card and upi. */
-const REGISTRATION_PAYMENT_METHODS = ['cash', 'card', 'upi', 'netbanking'] as const satisfies readonly PaymentMethod[];
+/** Spec 9: the combined registration screen adds bank transfer to cash, card and upi. */
+const REGISTRATION_PAYMENT_METHODS = [
+  'cash',
+  'card',
+  'upi',
+  'bank_transfer',
+] as const satisfies readonly PaymentMethod[];
 
 const DOCTOR_REQUIRED = 'Please select a doctor for consultation';
 

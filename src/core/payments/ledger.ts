@@ -1,0 +1,283 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/connection.js';
+import type { Actor } from '../context.js';
+import { nowIso } from '../context.js';
+import { writeAudit } from '../audit/audit.js';
+import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import { formatInr } from '../../shared/money.js';
+import { addDays, localDate } from '../../shared/time.js';
+import type { PaymentMethod } from '../../shared/billing.js';
+import type { BillsTable } from '../billing/tables.js';
+import { findBillRow, insertPaymentRow, updateBillRow } from '../billing/repository.js';
+import { labSettings, organizationTimezone } from '../settings/organization.js';
+import { findClosing, findPaymentRow, updatePaymentRow, type PaymentRow } from './repository.js';
+
+/**
+ * The ledger's arithmetic (issue 16), every amount integer paise, inside the caller's transaction.
+ * A bill's paid_paise is the sum of its payments less refunds, not counting advances and bounced cheques:
+ * - a payment adds its amount less the advance part (the part beyond the balance, kept on the
+ *   patient's account when the payment says so; otherwise an over-payment is refused, 409);
+ * - a cheque is pending until cleared; it counts on the bill at once and goes back when it bounces;
+ * - a refund is its own row (negative), returning first the payment's advance, then the bill's part.
+ */
+
+/**
+ * The lab day a payment received now by `userId` counts on: today in the lab's zone, unless that
+ * user closed today: then refused (409) or the next open day, as the lab's setting says.
+ */
+export async function valueDateFor(
+  trx: Db,
+  organizationId: number,
+  userId: number | null,
+  mode?: 'refuse' | 'next_day',
+): Promise<string> {
+  const timeZone = await organizationTimezone(trx, organizationId);
+  let day = localDate(timeZone);
+  if (userId === null) return day;
+  const rule = mode ?? (await labSettings(trx, organizationId)).closedDayPayments;
+  for (let i = 0; i < 3660; i++) {
+    if (!(await findClosing(trx, organizationId, userId, day))) return day;
+    if (rule === 'refuse')
+      throw new ConflictError(
+        `The day ${day} is closed for this cashier; payments dated that day are refused (the lab's day-end setting)`,
+        'DAY_CLOSED',
+      );
+    day = addDays(day, 1);
+  }
+  return day;
+}
+
+export interface PaymentInput {
+  amountPaise: number;
+  method: PaymentMethod;
+  reference: string | null;
+  bank: string | null;
+  advance: boolean;
+  reason: string | null;
+}
+
+async function liveBill(
+  trx: Db,
+  organizationId: number,
+  billId: number,
+  field?: string,
+): Promise<Selectable<BillsTable>> {
+  const bill = await findBillRow(trx, organizationId, billId);
+  if (!bill) {
+    if (field) throw ValidationError.field(field, `Unknown bill ${billId}`);
+    throw new NotFoundError('Bill', billId);
+  }
+  if (bill.cancelled_at)
+    throw new ConflictError(`Bill ${bill.bill_number} is cancelled and takes no payment`, 'BILL_CANCELLED');
+  return bill;
+}
+
+/** Records money received against a bill; answers the new ledger row. */
+export async function recordPayment(
+  trx: Db,
+  actor: Actor,
+  billId: number,
+  p: PaymentInput,
+  opts: { billField?: string } = {},
+): Promise<PaymentRow> {
+  if (!Number.isInteger(p.amountPaise) || p.amountPaise <= 0)
+    throw ValidationError.field('amount', 'Amount must be more than zero');
+  const bill = await liveBill(trx, actor.organizationId, billId, opts.billField);
+  const balance = bill.final_amount_paise - bill.paid_paise;
+  let advance = 0;
+  if (p.amountPaise > balance) {
+    if (!p.advance) {
+      throw new ConflictError(
+        balance <= 0
+          ? `Bill ${bill.bill_number} is already fully paid; record the money as an advance on the patient's account`
+          : `Amount exceeds the balance of ${formatInr(balance)}; record the rest as an advance on the patient's account`,
+        'OVERPAYMENT',
+      );
+    }
+    advance = p.amountPaise - Math.max(0, balance);
+  }
+  const pending = p.method === 'cheque';
+  const valueDate = pending ? null : await valueDateFor(trx, actor.organizationId, actor.userId);
+  // A cheque recorded on a closed day is refused too, when the lab refuses.
+  if (pending) await valueDateFor(trx, actor.organizationId, actor.userId);
+  const now = nowIso();
+  const row = await insertPaymentRow(trx, {
+    organization_id: actor.organizationId,
+    bill_id: bill.id,
+    patient_id: bill.patient_id,
+    kind: 'payment',
+    status: pending ? 'pending' : 'completed',
+    amount_paise: p.amountPaise,
+    advance_paise: advance,
+    method: p.method,
+    reference: p.reference,
+    bank: p.bank,
+    reason: p.reason,
+    received_by: actor.userId,
+    value_date: valueDate,
+    created_at: now,
+  });
+  await updateBillRow(trx, bill.id, { paid_paise: bill.paid_paise + p.amountPaise - advance, updated_at: now });
+  await writeAudit(trx, actor, {
+    action: 'create',
+    entity: 'payment',
+    entityId: row.id,
+    newValues: { ...row, bill_number: bill.bill_number },
+  });
+  return row;
+}
+
+/** A refund against a bill not tied to one payment (the bill screen's negative amount, as before the ledger). */
+export async function recordBillRefund(
+  trx: Db,
+  actor: Actor,
+  billId: number,
+  p: { amountPaise: number; method: PaymentMethod; reference: string | null; reason: string },
+): Promise<PaymentRow> {
+  const bill = await liveBill(trx, actor.organizationId, billId);
+  if (p.amountPaise > bill.paid_paise)
+    throw ValidationError.field('amount', `A refund cannot exceed the ${formatInr(bill.paid_paise)} paid`);
+  const now = nowIso();
+  const row = await insertPaymentRow(trx, {
+    organization_id: actor.organizationId,
+    bill_id: bill.id,
+    patient_id: bill.patient_id,
+    kind: 'refund',
+    status: 'completed',
+    amount_paise: -p.amountPaise,
+    method: p.method,
+    reference: p.reference,
+    bank: null,
+    reason: p.reason,
+    received_by: actor.userId,
+    value_date: await valueDateFor(trx, actor.organizationId, actor.userId),
+    created_at: now,
+  });
+  await updateBillRow(trx, bill.id, { paid_paise: bill.paid_paise - p.amountPaise, updated_at: now });
+  await writeAudit(trx, actor, {
+    action: 'create',
+    entity: 'payment',
+    entityId: row.id,
+    newValues: { ...row, bill_number: bill.bill_number },
+  });
+  return row;
+}
+
+async function paymentToSettle(trx: Db, organizationId: number, id: number): Promise<PaymentRow> {
+  const p = await findPaymentRow(trx, organizationId, id);
+  if (!p) throw new NotFoundError('Payment', id);
+  return p;
+}
+
+/** Returns up to what is left of a payment, as its own row; the payment becomes refunded once all of it is back. */
+export async function refundPayment(
+  trx: Db,
+  actor: Actor,
+  paymentId: number,
+  r: { amountPaise: number; reason: string; method?: PaymentMethod },
+): Promise<PaymentRow> {
+  const p = await paymentToSettle(trx, actor.organizationId, paymentId);
+  if (p.kind !== 'payment') throw new ConflictError('A refund cannot itself be refunded', 'NOT_A_PAYMENT');
+  if (p.status === 'pending')
+    throw new ConflictError(
+      'This cheque has not cleared; clear it or mark it bounced before refunding',
+      'CHEQUE_PENDING',
+    );
+  if (p.status === 'failed')
+    throw new ConflictError('This payment failed (bounced); nothing was received to refund', 'PAYMENT_FAILED');
+  const left = p.amount_paise - p.refunded_paise;
+  if (left <= 0) throw new ConflictError('This payment has been refunded in full', 'ALREADY_REFUNDED');
+  if (r.amountPaise > left)
+    throw ValidationError.field('amount', `A refund cannot exceed the ${formatInr(left)} not yet refunded`);
+  const bill = await findBillRow(trx, actor.organizationId, p.bill_id);
+  if (!bill) throw new NotFoundError('Bill', p.bill_id);
+  const advanceLeft = Math.max(0, p.advance_paise - p.refunded_paise);
+  const fromAdvance = Math.min(r.amountPaise, advanceLeft);
+  const fromBill = r.amountPaise - fromAdvance;
+  const now = nowIso();
+  const row = await insertPaymentRow(trx, {
+    organization_id: actor.organizationId,
+    bill_id: p.bill_id,
+    patient_id: p.patient_id,
+    kind: 'refund',
+    status: 'completed',
+    amount_paise: -r.amountPaise,
+    advance_paise: -fromAdvance,
+    method: r.method ?? p.method,
+    reference: null,
+    bank: null,
+    reason: r.reason,
+    refund_of: p.id,
+    received_by: actor.userId,
+    value_date: await valueDateFor(trx, actor.organizationId, actor.userId),
+    created_at: now,
+  });
+  const refunded = p.refunded_paise + r.amountPaise;
+  await updatePaymentRow(trx, p.id, {
+    refunded_paise: refunded,
+    ...(refunded === p.amount_paise ? { status: 'refunded' as const } : {}),
+  });
+  if (fromBill) await updateBillRow(trx, p.bill_id, { paid_paise: bill.paid_paise - fromBill, updated_at: now });
+  await writeAudit(trx, actor, {
+    action: 'create',
+    entity: 'payment',
+    entityId: row.id,
+    newValues: { ...row, bill_number: bill.bill_number, refund_of: p.id },
+  });
+  return row;
+}
+
+async function pendingCheque(trx: Db, organizationId: number, id: number): Promise<PaymentRow> {
+  const p = await paymentToSettle(trx, organizationId, id);
+  if (p.method !== 'cheque' || p.kind !== 'payment')
+    throw new ConflictError('Only a cheque is cleared or bounced', 'NOT_A_CHEQUE');
+  if (p.status !== 'pending')
+    throw new ConflictError(
+      `This cheque is already ${p.status === 'failed' ? 'bounced' : 'cleared'}`,
+      'CHEQUE_SETTLED',
+    );
+  return p;
+}
+
+/**
+ * The bank paid the cheque: it counts from today, on the ledger of the cashier who took it (the next
+ * open day when that cashier has closed today: a clearing is never refused).
+ */
+export async function clearCheque(trx: Db, actor: Actor, id: number): Promise<void> {
+  const p = await pendingCheque(trx, actor.organizationId, id);
+  const now = nowIso();
+  const valueDate = await valueDateFor(trx, actor.organizationId, p.received_by, 'next_day');
+  await updatePaymentRow(trx, id, {
+    status: 'completed',
+    value_date: valueDate,
+    settled_at: now,
+    settled_by: actor.userId,
+  });
+  await writeAudit(trx, actor, {
+    action: 'update',
+    entity: 'payment',
+    entityId: id,
+    oldValues: { status: 'pending' },
+    newValues: { status: 'completed', value_date: valueDate },
+  });
+}
+
+/** The cheque bounced: the row fails and the bill's balance comes back (its advance part goes too). */
+export async function bounceCheque(trx: Db, actor: Actor, id: number, reason: string): Promise<void> {
+  const p = await pendingCheque(trx, actor.organizationId, id);
+  const bill = await findBillRow(trx, actor.organizationId, p.bill_id);
+  if (!bill) throw new NotFoundError('Bill', p.bill_id);
+  const now = nowIso();
+  await updatePaymentRow(trx, id, { status: 'failed', reason, settled_at: now, settled_by: actor.userId });
+  await updateBillRow(trx, bill.id, {
+    paid_paise: bill.paid_paise - (p.amount_paise - p.advance_paise),
+    updated_at: now,
+  });
+  await writeAudit(trx, actor, {
+    action: 'update',
+    entity: 'payment',
+    entityId: id,
+    oldValues: { status: 'pending' },
+    newValues: { status: 'failed', reason, bill_number: bill.bill_number },
+  });
+}

@@ -1,0 +1,247 @@
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import type { Db } from '../db/connection.js';
+import type { PaymentsTable } from '../billing/tables.js';
+import type { DayClosingsTable } from './tables.js';
+import type { LedgerListQuery } from '../../shared/schemas/payments.js';
+
+/** Every query of the payments ledger and the day-end closing; each filtered by organization_id. */
+
+export type PaymentRow = Selectable<PaymentsTable>;
+
+export function ledgerQuery(db: Db, organizationId: number) {
+  return db
+    .selectFrom('payments as pay')
+    .innerJoin('bills as b', 'b.id', 'pay.bill_id')
+    .leftJoin('patients as p', 'p.id', 'b.patient_id')
+    .leftJoin('users as u', 'u.id', 'pay.received_by')
+    .where('pay.organization_id', '=', organizationId);
+}
+type LedgerQuery = ReturnType<typeof ledgerQuery>;
+
+export function selectLedgerColumns(q: LedgerQuery) {
+  return q
+    .selectAll('pay')
+    .select([
+      'b.bill_number as bill_number',
+      'p.patient_code as patient_code',
+      sql<string>`COALESCE(p.first_name, '') || ' ' || COALESCE(p.last_name, '')`.as('patient_name'),
+      sql<string | null>`CASE WHEN u.id IS NULL THEN NULL ELSE u.first_name || ' ' || u.last_name END`.as(
+        'processed_by_name',
+      ),
+    ]);
+}
+export type LedgerRow = Awaited<ReturnType<ReturnType<typeof selectLedgerColumns>['executeTakeFirstOrThrow']>>;
+
+/**
+ * Filters of the ledger list. from / to are the lab's calendar days: a row counts on its
+ * value_date, a pending or bounced cheque (no value date) on the lab day it was recorded, given as
+ * the UTC instants of that day's bounds.
+ */
+export function applyLedgerFilters(
+  q: LedgerQuery,
+  f: LedgerListQuery,
+  bounds: { fromUtc?: string; toUtc?: string },
+): LedgerQuery {
+  let out = q;
+  if (f.status) out = out.where('pay.status', '=', f.status);
+  if (f.method) out = out.where('pay.method', '=', f.method);
+  if (f.kind) out = out.where('pay.kind', '=', f.kind);
+  if (f.bill_id) out = out.where('pay.bill_id', '=', f.bill_id);
+  if (f.from) {
+    const from = f.from;
+    out = out.where((eb) =>
+      eb.or([
+        eb('pay.value_date', '>=', from),
+        eb.and([eb('pay.value_date', 'is', null), eb('pay.created_at', '>=', bounds.fromUtc!)]),
+      ]),
+    );
+  }
+  if (f.to) {
+    const to = f.to;
+    out = out.where((eb) =>
+      eb.or([
+        eb('pay.value_date', '<=', to),
+        eb.and([eb('pay.value_date', 'is', null), eb('pay.created_at', '<', bounds.toUtc!)]),
+      ]),
+    );
+  }
+  if (f.search) {
+    const term = f.search.trim();
+    const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const idMatch = /^(?:PAY-?)?0*(\d{1,12})$/i.exec(term);
+    out = out.where((eb) =>
+      eb.or([
+        sql<boolean>`lower(b.bill_number) LIKE lower(${like}) ESCAPE '\\'`,
+        sql<boolean>`lower(COALESCE(pay.reference, '')) LIKE lower(${like}) ESCAPE '\\'`,
+        sql<boolean>`lower(COALESCE(p.patient_code, '')) LIKE lower(${like}) ESCAPE '\\'`,
+        sql<boolean>`lower(COALESCE(p.first_name, '') || ' ' || COALESCE(p.last_name, '')) LIKE lower(${like}) ESCAPE '\\'`,
+        ...(idMatch ? [eb('pay.id', '=', Number(idMatch[1]))] : []),
+      ]),
+    );
+  }
+  return out;
+}
+
+export function findPaymentRow(db: Db, organizationId: number, id: number): Promise<PaymentRow | undefined> {
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('id', '=', id)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+}
+
+export async function updatePaymentRow(trx: Db, id: number, patch: Updateable<PaymentsTable>): Promise<void> {
+  await trx.updateTable('payments').set(patch).where('id', '=', id).execute();
+}
+
+/** The money on a patient's account as advance: the advance parts of payments not bounced, less what was refunded of them. */
+export async function patientAdvancePaise(db: Db, organizationId: number, patientId: number): Promise<number> {
+  const r = await db
+    .selectFrom('payments')
+    .select(sql<number | null>`SUM(advance_paise)`.as('n'))
+    .where('organization_id', '=', organizationId)
+    .where('patient_id', '=', patientId)
+    .where('status', '<>', 'failed')
+    .executeTakeFirstOrThrow();
+  return Number(r.n ?? 0);
+}
+
+/**
+ * Money per (lab day, method, kind) counted on value_date: completed rows and payments refunded later
+ * (their refunds are rows of their own). Pending and bounced cheques have no value date.
+ */
+export function ledgerTotalsByDay(db: Db, organizationId: number, from: string, to: string, userId?: number) {
+  let q = db
+    .selectFrom('payments')
+    .select([
+      'value_date',
+      'method',
+      'kind',
+      sql<number>`SUM(amount_paise)`.as('amount_paise'),
+      sql<number>`COUNT(*)`.as('n'),
+    ])
+    .where('organization_id', '=', organizationId)
+    .where('value_date', '>=', from)
+    .where('value_date', '<=', to)
+    .where('status', 'in', ['completed', 'refunded']);
+  if (userId !== undefined) q = q.where('received_by', '=', userId);
+  return q.groupBy(['value_date', 'method', 'kind']).execute();
+}
+
+/** Cheques a user recorded in a UTC window that are still pending. */
+export async function pendingChequesPaise(
+  db: Db,
+  organizationId: number,
+  userId: number,
+  fromUtc: string,
+  toUtc: string,
+): Promise<number> {
+  const r = await db
+    .selectFrom('payments')
+    .select(sql<number | null>`SUM(amount_paise)`.as('n'))
+    .where('organization_id', '=', organizationId)
+    .where('received_by', '=', userId)
+    .where('status', '=', 'pending')
+    .where('created_at', '>=', fromUtc)
+    .where('created_at', '<', toUtc)
+    .executeTakeFirstOrThrow();
+  return Number(r.n ?? 0);
+}
+
+/** Bills made in a UTC window (not cancelled), for the revenue's discounts, patients and average bill. */
+export function billsCreatedBetween(db: Db, organizationId: number, fromUtc: string, toUtc: string) {
+  return db
+    .selectFrom('bills')
+    .select(['id', 'patient_id', 'doctor_id', 'final_amount_paise', 'discount_amount_paise', 'created_at'])
+    .where('organization_id', '=', organizationId)
+    .where('cancelled_at', 'is', null)
+    .where('created_at', '>=', fromUtc)
+    .where('created_at', '<', toUtc)
+    .execute();
+}
+
+/** Billed amount per test category of bills made in a UTC window (profiles and packages under their own names). */
+export function billedByCategory(db: Db, organizationId: number, fromUtc: string, toUtc: string) {
+  return db
+    .selectFrom('bill_items as i')
+    .innerJoin('bills as b', 'b.id', 'i.bill_id')
+    .leftJoin('tests as t', 't.id', 'i.test_id')
+    .select([
+      sql<string>`CASE WHEN i.item_type = 'test' THEN COALESCE(NULLIF(t.category, ''), 'Uncategorised') WHEN i.item_type = 'profile' THEN 'Profiles' ELSE 'Packages' END`.as(
+        'category',
+      ),
+      sql<number>`SUM(i.total_paise)`.as('amount_paise'),
+      sql<number>`SUM(i.qty)`.as('items'),
+    ])
+    .where('b.organization_id', '=', organizationId)
+    .where('b.cancelled_at', 'is', null)
+    .where('b.created_at', '>=', fromUtc)
+    .where('b.created_at', '<', toUtc)
+    .groupBy(sql`1`)
+    .execute();
+}
+
+export function billedByDoctor(db: Db, organizationId: number, fromUtc: string, toUtc: string) {
+  return db
+    .selectFrom('bills as b')
+    .leftJoin('users as d', 'd.id', 'b.doctor_id')
+    .select([
+      'b.doctor_id',
+      sql<string | null>`MAX(CASE WHEN d.id IS NULL THEN NULL ELSE d.first_name || ' ' || d.last_name END)`.as('name'),
+      sql<number>`SUM(b.final_amount_paise)`.as('amount_paise'),
+      sql<number>`COUNT(*)`.as('bills'),
+    ])
+    .where('b.organization_id', '=', organizationId)
+    .where('b.cancelled_at', 'is', null)
+    .where('b.created_at', '>=', fromUtc)
+    .where('b.created_at', '<', toUtc)
+    .groupBy('b.doctor_id')
+    .execute();
+}
+
+// Day-end closing ---------------------------------------------------------------------------
+
+export function findClosing(db: Db, organizationId: number, userId: number, date: string) {
+  return db
+    .selectFrom('day_closings')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('user_id', '=', userId)
+    .where('business_date', '=', date)
+    .executeTakeFirst();
+}
+
+export function findClosingById(db: Db, organizationId: number, id: number) {
+  return db
+    .selectFrom('day_closings')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export function insertClosingRow(trx: Db, values: Insertable<DayClosingsTable>) {
+  return trx.insertInto('day_closings').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export function listClosingRows(db: Db, organizationId: number, f: { from?: string; to?: string; userId?: number }) {
+  let q = db.selectFrom('day_closings').selectAll().where('organization_id', '=', organizationId);
+  if (f.from) q = q.where('business_date', '>=', f.from);
+  if (f.to) q = q.where('business_date', '<=', f.to);
+  if (f.userId !== undefined) q = q.where('user_id', '=', f.userId);
+  return q.orderBy('business_date', 'desc').orderBy('id', 'desc').limit(500).execute();
+}
+
+export type ClosingRow = Selectable<DayClosingsTable>;
+
+export async function userNames(db: Db, organizationId: number, ids: number[]): Promise<Map<number, string>> {
+  if (!ids.length) return new Map();
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'first_name', 'last_name'])
+    .where('organization_id', '=', organizationId)
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((r) => [r.id, `${r.first_name} ${r.last_name}`.trim()]));
+}

@@ -1,0 +1,195 @@
+import type { Db } from '../db/connection.js';
+import type { Actor } from '../context.js';
+import { writeAudit } from '../audit/audit.js';
+import type { PAYMENT_METHODS } from '../../shared/billing.js';
+import { addDays, localDate, startOfLocalDayUtc } from '../../shared/time.js';
+import type {
+  RevenueAnalytics,
+  RevenueDaily,
+  RevenueDay,
+  RevenueQuery,
+  RevenueTotals,
+} from '../../shared/schemas/revenue.js';
+import { organizationTimezone } from '../settings/organization.js';
+import { billedByCategory, billedByDoctor, billsCreatedBetween, ledgerTotalsByDay } from './repository.js';
+
+/**
+ * Revenue in the lab's calendar days (issue 16), from the ledger only. A method's column is the
+ * money received by that method on the day (payments counted on their value date: a cheque on
+ * the day it cleared, never when it bounced); refunds are their own column; total = received less
+ * refunds. Discounts, patients and the average bill come from the bills made that day.
+ */
+
+type MethodKey = (typeof PAYMENT_METHODS)[number];
+interface DayPaise {
+  received: Record<MethodKey, number>;
+  refunds: number;
+  discounts: number;
+  billed: number;
+  bills: number;
+  patients: Set<number>;
+}
+
+const emptyDay = (): DayPaise => ({
+  received: { cash: 0, card: 0, upi: 0, bank_transfer: 0, cheque: 0, insurance: 0 },
+  refunds: 0,
+  discounts: 0,
+  billed: 0,
+  bills: 0,
+  patients: new Set(),
+});
+
+export function daysBetween(from: string, to: string): string[] {
+  const out: string[] = [];
+  for (let d = from; d <= to && out.length < 400; d = addDays(d, 1)) out.push(d);
+  return out;
+}
+
+export async function revenueRange(db: Db, organizationId: number, q: RevenueQuery) {
+  const timeZone = await organizationTimezone(db, organizationId);
+  const to = q.to ?? (q.from && q.from > localDate(timeZone) ? q.from : localDate(timeZone));
+  const from = q.from ?? addDays(to, -29);
+  return { timeZone, from, to };
+}
+
+const rupees = (paise: number) => Math.round(paise) / 100;
+
+function toDay(d: DayPaise) {
+  const received = Object.values(d.received).reduce((a, b) => a + b, 0);
+  return {
+    total: rupees(received - d.refunds),
+    cash: rupees(d.received.cash),
+    card: rupees(d.received.card),
+    upi: rupees(d.received.upi),
+    bank_transfer: rupees(d.received.bank_transfer),
+    cheque: rupees(d.received.cheque),
+    insurance: rupees(d.received.insurance),
+    refunds: rupees(d.refunds),
+    discounts: rupees(d.discounts),
+    patients: d.patients.size,
+    average_bill: d.bills ? rupees(Math.round(d.billed / d.bills)) : 0,
+  };
+}
+
+/** GET /api/revenue/daily: one row per lab day from `from` to `to`, and their totals. */
+export async function revenueDaily(db: Db, organizationId: number, q: RevenueQuery): Promise<RevenueDaily> {
+  const { timeZone, from, to } = await revenueRange(db, organizationId, q);
+  const days = new Map(daysBetween(from, to).map((d) => [d, emptyDay()]));
+  const all = emptyDay();
+  for (const r of await ledgerTotalsByDay(db, organizationId, from, to)) {
+    const day = days.get(r.value_date!);
+    if (!day) continue;
+    const amount = Number(r.amount_paise);
+    const method = r.method as MethodKey;
+    if (r.kind === 'refund') {
+      day.refunds += -amount;
+      all.refunds += -amount;
+    } else if (method in day.received) {
+      day.received[method] += amount;
+      all.received[method] += amount;
+    }
+  }
+  const fromUtc = startOfLocalDayUtc(timeZone, from).toISOString();
+  const toUtc = startOfLocalDayUtc(timeZone, addDays(to, 1)).toISOString();
+  for (const b of await billsCreatedBetween(db, organizationId, fromUtc, toUtc)) {
+    const day = days.get(localDate(timeZone, new Date(b.created_at)));
+    if (!day) continue;
+    for (const t of [day, all]) {
+      t.discounts += Number(b.discount_amount_paise);
+      t.billed += Number(b.final_amount_paise);
+      t.bills += 1;
+      t.patients.add(b.patient_id);
+    }
+  }
+  const totals: RevenueTotals = { ...toDay(all), bills: all.bills };
+  return {
+    from,
+    to,
+    days: [...days].map(([date, d]): RevenueDay => ({ date, ...toDay(d) })),
+    totals,
+  };
+}
+
+const change = (current: number, previous: number) => ({
+  current,
+  previous,
+  change_percent: previous === 0 ? null : Math.round(((current - previous) / Math.abs(previous)) * 1000) / 10,
+});
+
+/** Cards against the previous period of the same length, analytics by category and doctor, and the forecast. */
+export async function revenueAnalytics(db: Db, organizationId: number, q: RevenueQuery): Promise<RevenueAnalytics> {
+  const { timeZone, from, to } = await revenueRange(db, organizationId, q);
+  const length = daysBetween(from, to).length;
+  const previousTo = addDays(from, -1);
+  const previousFrom = addDays(from, -length);
+  const [cur, prev] = await Promise.all([
+    revenueDaily(db, organizationId, { from, to }),
+    revenueDaily(db, organizationId, { from: previousFrom, to: previousTo }),
+  ]);
+  const fromUtc = startOfLocalDayUtc(timeZone, from).toISOString();
+  const toUtc = startOfLocalDayUtc(timeZone, addDays(to, 1)).toISOString();
+  const [categories, doctors] = await Promise.all([
+    billedByCategory(db, organizationId, fromUtc, toUtc),
+    billedByDoctor(db, organizationId, fromUtc, toUtc),
+  ]);
+  const dailyAverage = Math.round((cur.totals.total * 100) / length) / 100;
+  return {
+    from,
+    to,
+    previous_from: previousFrom,
+    previous_to: previousTo,
+    cards: {
+      total: change(cur.totals.total, prev.totals.total),
+      patients: change(cur.totals.patients, prev.totals.patients),
+      average_bill: change(cur.totals.average_bill, prev.totals.average_bill),
+      refunds: change(cur.totals.refunds, prev.totals.refunds),
+    },
+    by_category: categories
+      .map((c) => ({ category: c.category, amount: rupees(Number(c.amount_paise)), items: Number(c.items) }))
+      .sort((a, b) => b.amount - a.amount),
+    by_doctor: doctors
+      .map((d) => ({
+        doctor_id: d.doctor_id,
+        doctor_name: d.doctor_id === null ? 'No referring doctor' : (d.name ?? `Doctor ${d.doctor_id}`),
+        amount: rupees(Number(d.amount_paise)),
+        bills: Number(d.bills),
+      }))
+      .sort((a, b) => b.amount - a.amount),
+    forecast: {
+      method: `Projection, not a promise: the average net revenue per day over the ${length} days from ${from} to ${to} (₹${dailyAverage.toFixed(2)}), multiplied by 7 and by 30. It assumes the coming days are like these.`,
+      basis_days: length,
+      daily_average: dailyAverage,
+      next_7_days: Math.round(dailyAverage * 700) / 100,
+      next_30_days: Math.round(dailyAverage * 3000) / 100,
+    },
+  };
+}
+
+export const REVENUE_COLUMNS = [
+  ['date', 'Date'],
+  ['total', 'Total (net)'],
+  ['cash', 'Cash'],
+  ['card', 'Card'],
+  ['upi', 'UPI'],
+  ['bank_transfer', 'Bank transfer'],
+  ['cheque', 'Cheque'],
+  ['insurance', 'Insurance'],
+  ['refunds', 'Refunds'],
+  ['discounts', 'Discounts'],
+  ['patients', 'Patients'],
+  ['average_bill', 'Average bill'],
+] as const;
+
+/** The revenue report as rows of cells (the exports' one source), the totals row last; audited as an export. */
+export async function revenueReportRows(db: Db, actor: Actor, q: RevenueQuery, format: string) {
+  const report = await revenueDaily(db, actor.organizationId, q);
+  const rows: (string | number)[][] = report.days.map((d) => REVENUE_COLUMNS.map(([k]) => d[k]));
+  rows.push(REVENUE_COLUMNS.map(([k]) => (k === 'date' ? 'Total' : report.totals[k])));
+  await writeAudit(db, actor, {
+    action: 'export',
+    entity: 'revenue',
+    entityId: `${report.from}..${report.to}`,
+    newValues: { format, from: report.from, to: report.to, days: report.days.length },
+  });
+  return { report, header: REVENUE_COLUMNS.map(([, label]) => label), rows };
+}

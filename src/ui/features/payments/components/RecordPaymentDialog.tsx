@@ -1,0 +1,161 @@
+import { useState } from 'react';
+import { PAYMENT_METHODS, type PaymentMethod } from '@shared/billing';
+import { METHOD_REFERENCE } from '@shared/schemas/payments';
+import type { Bill } from '@shared/schemas/bills';
+import { Button, Checkbox, Dialog, FormField, Input, Money, Select } from '@/components';
+import { ApiError, errorMessage } from '@/lib/api';
+import { methodLabel } from '@/lib/billText';
+import { findBillByNumber, useRecordPayment } from '../api';
+
+const METHOD_OPTIONS = PAYMENT_METHODS.map((m) => ({ value: m, label: methodLabel(m) }));
+
+/** Record Payment (spec: Payment Management): money received against a bill, with the method's own reference. */
+export function RecordPaymentDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o: boolean) => void }) {
+  const [billNumber, setBillNumber] = useState('');
+  const [bill, setBill] = useState<Bill | null>(null);
+  const [amount, setAmount] = useState('');
+  const [method, setMethod] = useState<PaymentMethod>('cash');
+  const [reference, setReference] = useState('');
+  const [bank, setBank] = useState('');
+  const [advance, setAdvance] = useState(false);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [looking, setLooking] = useState(false);
+  const record = useRecordPayment();
+  const need = METHOD_REFERENCE[method];
+
+  const reset = () => {
+    setBillNumber('');
+    setBill(null);
+    setAmount('');
+    setMethod('cash');
+    setReference('');
+    setBank('');
+    setAdvance(false);
+    setErrors({});
+  };
+
+  const lookUp = async () => {
+    setLooking(true);
+    try {
+      const b = await findBillByNumber(billNumber);
+      setBill(b);
+      setErrors(b ? {} : { bill: `No bill numbered ${billNumber.trim()}` });
+      if (b) setAmount(b.balance > 0 ? b.balance.toFixed(2) : '');
+    } catch (e) {
+      setErrors({ bill: errorMessage(e) });
+    } finally {
+      setLooking(false);
+    }
+  };
+
+  const submit = () => {
+    const e: Record<string, string> = {};
+    if (!bill) e.bill = 'Find the bill first';
+    if (!/^\d+(\.\d{1,2})?$/.test(amount.trim()) || Number(amount) <= 0)
+      e.amount = 'Enter an amount in rupees, more than zero, at most 2 decimals';
+    if (need.required && !reference.trim()) e.reference = `${need.label} is required`;
+    if (need.bank && !bank.trim()) e.bank = 'Bank is required for a cheque';
+    if (bill && !e.amount && Math.round(Number(amount) * 100) > Math.round(bill.balance * 100) && !advance)
+      e.amount = `Amount exceeds the balance of ₹${bill.balance.toFixed(2)}: tick "keep the rest as advance" or lower it`;
+    setErrors(e);
+    if (Object.keys(e).length || !bill) return;
+    record.mutate(
+      {
+        bill_id: bill.id,
+        amount: Number(amount),
+        method,
+        reference: reference.trim() || null,
+        bank: need.bank ? bank.trim() : null,
+        advance,
+        notes: null,
+      },
+      {
+        onSuccess: () => {
+          reset();
+          onOpenChange(false);
+        },
+        onError: (err) => {
+          if (err instanceof ApiError && err.details.length)
+            setErrors(Object.fromEntries(err.details.map((d) => [d.path, d.message])));
+          else setErrors({ form: errorMessage(err) });
+        },
+      },
+    );
+  };
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(o) => {
+        if (!o) reset();
+        onOpenChange(o);
+      }}
+      title="Record Payment"
+      description="Money received against a bill. A cheque stays pending until it clears."
+      footer={
+        <>
+          <Button variant="outline" onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button onClick={submit} disabled={record.isPending}>
+            Record Payment
+          </Button>
+        </>
+      }
+    >
+      <div className="grid gap-4">
+        <div className="flex items-end gap-2">
+          <FormField label="Bill number" className="flex-1" error={errors.bill ?? errors.bill_id}>
+            <Input
+              value={billNumber}
+              onChange={(e) => setBillNumber(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter') void lookUp();
+              }}
+              placeholder="OPB..."
+            />
+          </FormField>
+          <Button variant="outline" onClick={() => void lookUp()} disabled={looking || !billNumber.trim()}>
+            Find
+          </Button>
+        </div>
+        {bill && (
+          <p className="rounded-md bg-slate-50 px-3 py-2 text-[13px] text-slate-700" data-testid="record-bill">
+            {bill.patient_first_name} {bill.patient_last_name} · total <Money rupees={bill.final_amount} /> · paid{' '}
+            <Money rupees={bill.paid_amount} /> · balance <Money rupees={bill.balance} className="font-semibold" />
+          </p>
+        )}
+        <div className="grid gap-4 sm:grid-cols-2">
+          <FormField label="Amount (₹)" error={errors.amount}>
+            <Input inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} />
+          </FormField>
+          <FormField label="Method" error={errors.method}>
+            <Select
+              value={method}
+              options={METHOD_OPTIONS}
+              onChange={(e) => setMethod(e.target.value as PaymentMethod)}
+            />
+          </FormField>
+          <FormField label={need.label} required={need.required} error={errors.reference}>
+            <Input value={reference} onChange={(e) => setReference(e.target.value)} />
+          </FormField>
+          {need.bank && (
+            <FormField label="Bank" required error={errors.bank}>
+              <Input value={bank} onChange={(e) => setBank(e.target.value)} />
+            </FormField>
+          )}
+        </div>
+        <Checkbox
+          label="Keep any amount beyond the balance as an advance on the patient's account"
+          checked={advance}
+          onChange={(e) => setAdvance(e.target.checked)}
+        />
+        {errors.form && (
+          <p role="alert" className="text-[13px] text-red-700">
+            {errors.form}
+          </p>
+        )}
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,238 @@
+import { useState } from 'react';
+import { AlertTriangle, Banknote, Eye, Plus, RotateCcw, Wallet } from 'lucide-react';
+import { PAYMENT_METHODS } from '@shared/billing';
+import { LEDGER_STATUSES, type LedgerEntry, type LedgerListQuery } from '@shared/schemas/payments';
+import {
+  Badge,
+  Button,
+  Card,
+  DateText,
+  FormField,
+  Input,
+  ListTable,
+  Money,
+  PageHeader,
+  RequirePermission,
+  SummaryCards,
+  type Column,
+  type RowAction,
+} from '@/components';
+import { useScreen } from '@/lib/screens';
+import { useCurrentUser } from '@/lib/session';
+import { can } from '@/lib/roles';
+import { methodLabel } from '@/lib/billText';
+import { formatMoney } from '@/lib/format';
+import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { usePaymentPage } from '../api';
+import { RecordPaymentDialog } from '../components/RecordPaymentDialog';
+import { PaymentDetailDialog } from '../components/PaymentDetailDialog';
+import { STATUS_TONE } from '../components/status';
+
+const FILTERS: ListFilter[] = [
+  {
+    key: 'status',
+    label: 'Status',
+    options: [
+      { value: 'all', label: 'All Statuses' },
+      ...LEDGER_STATUSES.map((s) => ({ value: s, label: s[0]!.toUpperCase() + s.slice(1) })),
+    ],
+  },
+  {
+    key: 'method',
+    label: 'Method',
+    options: [
+      { value: 'all', label: 'All Methods' },
+      ...PAYMENT_METHODS.map((m) => ({ value: m, label: methodLabel(m) })),
+    ],
+  },
+  {
+    key: 'kind',
+    label: 'Type',
+    options: [
+      { value: 'all', label: 'Payments and refunds' },
+      { value: 'payment', label: 'Payments' },
+      { value: 'refund', label: 'Refunds' },
+    ],
+  },
+];
+const EXTRA = { from: '', to: '' };
+const EXTRA_FILTERS = ['from', 'to'] as const;
+
+const columns: Column<LedgerEntry>[] = [
+  {
+    key: 'id',
+    header: 'Payment',
+    cell: (p) => (
+      <div className="min-w-0">
+        <span className="block font-medium whitespace-nowrap text-slate-900">{p.payment_number}</span>
+        <span className="block text-[13px] text-slate-600">{p.bill_number}</span>
+        <span className="block text-[13px] text-slate-600 md:hidden">{p.patient_name}</span>
+      </div>
+    ),
+  },
+  {
+    key: 'patient',
+    header: 'Patient',
+    cell: (p) => (
+      <div className="min-w-0">
+        <span className="block text-slate-900">{p.patient_name}</span>
+        {p.patient_code && <span className="block text-[13px] text-slate-600">{p.patient_code}</span>}
+      </div>
+    ),
+    hideOnMobile: true,
+  },
+  {
+    key: 'amount',
+    header: 'Amount',
+    align: 'right',
+    cell: (p) => <Money rupees={p.amount} className={p.amount < 0 ? 'text-red-700' : 'font-medium text-slate-900'} />,
+  },
+  {
+    key: 'method',
+    header: 'Method',
+    cell: (p) => (
+      <div className="min-w-0">
+        <span className="block whitespace-nowrap">{methodLabel(p.method)}</span>
+        {p.reference && <span className="block text-[13px] break-all text-slate-600">{p.reference}</span>}
+      </div>
+    ),
+    hideOnMobile: true,
+  },
+  {
+    key: 'status',
+    header: 'Status',
+    cell: (p) => (
+      <Badge tone={p.kind === 'refund' ? 'blue' : STATUS_TONE[p.status]}>
+        {p.kind === 'refund' ? 'refund' : p.status}
+      </Badge>
+    ),
+  },
+  {
+    key: 'date',
+    header: 'Date',
+    cell: (p) => <DateText value={p.created_at} withTime />,
+    hideOnMobile: true,
+  },
+  { key: 'by', header: 'Processed by', cell: (p) => p.processed_by_name ?? '—', hideOnMobile: true },
+];
+
+/** Payment Management (spec 001): the ledger made real (issue 16). */
+export default function PaymentsPage() {
+  const screen = useScreen();
+  return (
+    <RequirePermission permission="view_bills" what="payments" title={screen.title} subtitle={screen.subtitle}>
+      <PaymentsScreen />
+    </RequirePermission>
+  );
+}
+
+function PaymentsScreen() {
+  const screen = useScreen();
+  const me = useCurrentUser();
+  const canRecord = can(me, 'create_bills');
+  const canManage = can(me, 'manage_bills');
+  const list = usePagedList({
+    filters: FILTERS,
+    pageSizes: [25, 50, 100],
+    defaultLimit: 25,
+    extra: EXTRA,
+    extraFilters: EXTRA_FILTERS,
+  });
+  const from = String(list.state.from);
+  const to = String(list.state.to);
+  const badRange = from !== '' && to !== '' && from > to;
+  const page = usePaymentPage({
+    search: list.search || undefined,
+    ...list.apiFilters,
+    from: from || undefined,
+    to: to || undefined,
+    page: list.page,
+    limit: list.limit,
+  } as Partial<LedgerListQuery>);
+  const [recording, setRecording] = useState(false);
+  const [open, setOpen] = useState<LedgerEntry | null>(null);
+  const s = page.data?.summary;
+
+  const cards = [
+    {
+      label: 'Received',
+      value: s ? formatMoney(Math.round(s.received * 100)) : '—',
+      hint: `${s?.count ?? 0} ledger rows`,
+      icon: <Wallet />,
+    },
+    {
+      label: 'Refunded',
+      value: s ? formatMoney(Math.round(s.refunded * 100)) : '—',
+      hint: 'refunds are their own rows',
+      icon: <RotateCcw />,
+    },
+    {
+      label: 'Net',
+      value: s ? formatMoney(Math.round(s.net * 100)) : '—',
+      hint: 'received less refunds',
+      icon: <Banknote />,
+    },
+    {
+      label: 'Pending / Bounced',
+      value: s ? `${formatMoney(Math.round(s.pending * 100))} / ${formatMoney(Math.round(s.failed * 100))}` : '—',
+      hint: 'cheques not cleared / bounced',
+      icon: <AlertTriangle />,
+    },
+  ];
+
+  const actions: RowAction<LedgerEntry>[] = [
+    { label: (p) => `View ${p.payment_number}`, icon: <Eye />, onClick: setOpen },
+  ];
+  const addButton = canRecord ? (
+    <Button onClick={() => setRecording(true)}>
+      <Plus />
+      Record Payment
+    </Button>
+  ) : undefined;
+
+  return (
+    <>
+      <PageHeader title={screen.title} subtitle={screen.subtitle} actions={addButton} />
+      <SummaryCards label="Payment totals" loading={page.isPending} error={page.error} cards={cards} />
+      <Card className="min-w-0">
+        <ListTable
+          list={list}
+          query={page}
+          rows={(p) => p.payments}
+          search={{ placeholder: 'Search by patient, bill number, reference or PAY-id', label: 'Search payments' }}
+          caption="Payments"
+          itemLabel="payments"
+          columns={columns}
+          getRowId={(p) => p.id}
+          errorTitle="Error Loading Payments"
+          invalid={badRange ? 'The From date is after the To date.' : undefined}
+          onRowClick={setOpen}
+          rowActions={actions}
+          filterRows={
+            <div className="grid grid-cols-2 gap-3 sm:flex sm:items-end">
+              <FormField label="From" className="sm:w-44">
+                <Input type="date" value={from} onChange={(e) => list.setState({ from: e.target.value, page: 1 })} />
+              </FormField>
+              <FormField label="To" className="sm:w-44">
+                <Input type="date" value={to} onChange={(e) => list.setState({ to: e.target.value, page: 1 })} />
+              </FormField>
+            </div>
+          }
+          empty={{
+            title: 'No payments found',
+            filteredHint: 'Try adjusting your search or filter criteria.',
+            filteredAction: (
+              <Button variant="outline" onClick={list.reset}>
+                Clear Filters
+              </Button>
+            ),
+            hint: 'Payments appear here as bills are paid.',
+            action: addButton,
+          }}
+        />
+      </Card>
+      {canRecord && <RecordPaymentDialog open={recording} onOpenChange={setRecording} />}
+      <PaymentDetailDialog payment={open} onClose={() => setOpen(null)} canManage={canManage} />
+    </>
+  );
+}

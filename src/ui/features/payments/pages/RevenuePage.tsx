@@ -1,0 +1,398 @@
+import { useState } from 'react';
+import { BarChart3, Download, FileText, IndianRupee, PieChart, RotateCcw, TrendingUp, Users } from 'lucide-react';
+import { revenueApi } from '@shared/api/revenue';
+import { addDays, localDate } from '@shared/time';
+import type { RevenueAnalytics, RevenueDaily } from '@shared/schemas/revenue';
+import {
+  Button,
+  Card,
+  CardBody,
+  CardHeader,
+  DateText,
+  ErrorPanel,
+  FormField,
+  Input,
+  LoadingState,
+  Money,
+  PageHeader,
+  RequirePermission,
+  SummaryCards,
+} from '@/components';
+import { contractUrl } from '@/lib/api';
+import { useScreen } from '@/lib/screens';
+import { useCurrentUser } from '@/lib/session';
+import { can } from '@/lib/roles';
+import { formatCount, formatMoney, useLabFormat } from '@/lib/format';
+import { useRevenueAnalytics, useRevenueDaily } from '../api';
+import { DayClosingPanel } from '../components/DayClosingPanel';
+
+/** Revenue Reports (spec 001) from the ledger, and the cashiers' day-end closing (issue 16). */
+export default function RevenuePage() {
+  const screen = useScreen();
+  const me = useCurrentUser();
+  // A cashier without view_reports still closes their own day here.
+  if (!can(me, 'view_reports') && can(me, 'create_bills'))
+    return (
+      <>
+        <PageHeader title={screen.title} subtitle={screen.subtitle} />
+        <DayClosingPanel />
+      </>
+    );
+  return (
+    <RequirePermission permission="view_reports" what="revenue reports" title={screen.title} subtitle={screen.subtitle}>
+      <RevenueScreen />
+    </RequirePermission>
+  );
+}
+
+const METHODS = [
+  ['cash', 'Cash', 'bg-emerald-500'],
+  ['card', 'Card', 'bg-sky-500'],
+  ['upi', 'UPI', 'bg-violet-500'],
+  ['bank_transfer', 'Bank transfer', 'bg-amber-500'],
+  ['cheque', 'Cheque', 'bg-slate-500'],
+  ['insurance', 'Insurance', 'bg-rose-500'],
+] as const;
+
+function change(pct: number | null) {
+  if (pct === null) return 'no figures for the previous period';
+  const text = `${pct > 0 ? '+' : ''}${pct.toFixed(1)}% vs previous period`;
+  return <span className={pct >= 0 ? 'text-emerald-700' : 'text-red-700'}>{text}</span>;
+}
+
+function RevenueScreen() {
+  const screen = useScreen();
+  const me = useCurrentUser();
+  const f = useLabFormat();
+  const today = localDate(f.timeZone);
+  const [from, setFrom] = useState(addDays(today, -29));
+  const [to, setTo] = useState(today);
+  const [search, setSearch] = useState('');
+  const bad = !from || !to || from > to;
+  const daily = useRevenueDaily(from, to, !bad);
+  const analytics = useRevenueAnalytics(from, to, !bad);
+  const a = analytics.data;
+  const canExport = can(me, 'export_data');
+  const exportUrl = (format: 'csv' | 'xlsx' | 'pdf') => contractUrl(revenueApi.export, { query: { from, to, format } });
+
+  const cards = [
+    {
+      label: 'Net Revenue',
+      value: a ? formatMoney(Math.round(a.cards.total.current * 100)) : '—',
+      hint: a ? change(a.cards.total.change_percent) : '',
+      icon: <IndianRupee />,
+    },
+    {
+      label: 'Patients Billed',
+      value: a ? formatCount(a.cards.patients.current) : '—',
+      hint: a ? change(a.cards.patients.change_percent) : '',
+      icon: <Users />,
+    },
+    {
+      label: 'Average Bill',
+      value: a ? formatMoney(Math.round(a.cards.average_bill.current * 100)) : '—',
+      hint: a ? change(a.cards.average_bill.change_percent) : '',
+      icon: <TrendingUp />,
+    },
+    {
+      label: 'Refunds',
+      value: a ? formatMoney(Math.round(a.cards.refunds.current * 100)) : '—',
+      hint: a ? change(a.cards.refunds.change_percent) : '',
+      icon: <RotateCcw />,
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader
+        title={screen.title}
+        subtitle={screen.subtitle}
+        actions={
+          canExport ? (
+            <div className="flex flex-wrap gap-2">
+              <a className="inline-flex" href={exportUrl('csv')} download>
+                <Button variant="outline" tabIndex={-1}>
+                  <Download />
+                  CSV
+                </Button>
+              </a>
+              <a className="inline-flex" href={exportUrl('xlsx')} download>
+                <Button variant="outline" tabIndex={-1}>
+                  <Download />
+                  XLSX
+                </Button>
+              </a>
+              <a className="inline-flex" href={exportUrl('pdf')} target="_blank" rel="noreferrer">
+                <Button tabIndex={-1}>
+                  <FileText />
+                  Generate Report (PDF)
+                </Button>
+              </a>
+            </div>
+          ) : undefined
+        }
+      />
+      <div className="mb-4 grid grid-cols-2 gap-3 sm:flex sm:items-end">
+        <FormField label="From" className="sm:w-44" error={from > to ? 'From is after To' : undefined}>
+          <Input type="date" value={from} max={to} onChange={(e) => setFrom(e.target.value)} />
+        </FormField>
+        <FormField label="To" className="sm:w-44">
+          <Input type="date" value={to} min={from} onChange={(e) => setTo(e.target.value)} />
+        </FormField>
+        <FormField label="Find a day" className="col-span-2 sm:w-56">
+          <Input
+            type="search"
+            placeholder="e.g. 2026-11-26"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
+        </FormField>
+      </div>
+      <SummaryCards
+        label="Revenue figures"
+        loading={analytics.isPending && !bad}
+        error={analytics.error}
+        cards={cards}
+      />
+      {daily.isError ? (
+        <ErrorPanel title="Error Loading Revenue" error={daily.error} onRetry={() => void daily.refetch()} />
+      ) : !daily.data ? (
+        <Card>
+          <LoadingState text="Loading revenue..." />
+        </Card>
+      ) : (
+        <div className="grid gap-5">
+          <DailyTable data={daily.data} search={search} />
+          <div className="grid gap-5 lg:grid-cols-2">
+            <Trends data={daily.data} />
+            <Methods data={daily.data} />
+          </div>
+          {a && <Analytics data={a} />}
+        </div>
+      )}
+      <div className="mt-5">
+        <DayClosingPanel />
+      </div>
+    </>
+  );
+}
+
+function DailyTable({ data, search }: { data: RevenueDaily; search: string }) {
+  const days = data.days
+    .filter((d) => d.date.includes(search.trim()))
+    .slice()
+    .reverse();
+  const cols = [
+    'Date',
+    'Total (net)',
+    'Cash',
+    'Card',
+    'UPI',
+    'Bank',
+    'Cheque',
+    'Insurance',
+    'Refunds',
+    'Patients',
+    'Avg bill',
+  ];
+  return (
+    <Card className="min-w-0">
+      <CardHeader
+        icon={<IndianRupee />}
+        title="Daily Revenue"
+        description="Money received per lab day by method; refunds their own column; total = received less refunds"
+      />
+      <div className="overflow-x-auto">
+        <table className="w-full min-w-[900px] text-[13px]" aria-label="Daily revenue">
+          <thead className="bg-slate-50 text-left text-slate-600">
+            <tr>
+              {cols.map((c, i) => (
+                <th key={c} className={`px-3 py-2 font-medium ${i ? 'text-right' : ''}`}>
+                  {c}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {days.map((d) => (
+              <tr key={d.date} data-testid={`revenue-${d.date}`}>
+                <td className="px-3 py-2 whitespace-nowrap">
+                  <DateText value={d.date} />
+                </td>
+                {[d.total, d.cash, d.card, d.upi, d.bank_transfer, d.cheque, d.insurance, d.refunds].map((v, i) => (
+                  <td key={i} className={`px-3 py-2 text-right ${i === 0 ? 'font-semibold text-slate-900' : ''}`}>
+                    <Money rupees={v} />
+                  </td>
+                ))}
+                <td className="px-3 py-2 text-right tabular-nums">{formatCount(d.patients)}</td>
+                <td className="px-3 py-2 text-right">
+                  <Money rupees={d.average_bill} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot className="bg-slate-50 font-semibold">
+            <tr>
+              <td className="px-3 py-2">Total</td>
+              {[
+                data.totals.total,
+                data.totals.cash,
+                data.totals.card,
+                data.totals.upi,
+                data.totals.bank_transfer,
+                data.totals.cheque,
+                data.totals.insurance,
+                data.totals.refunds,
+              ].map((v, i) => (
+                <td key={i} className="px-3 py-2 text-right" data-testid={i === 0 ? 'revenue-total' : undefined}>
+                  <Money rupees={v} />
+                </td>
+              ))}
+              <td className="px-3 py-2 text-right tabular-nums">{formatCount(data.totals.patients)}</td>
+              <td className="px-3 py-2 text-right">
+                <Money rupees={data.totals.average_bill} />
+              </td>
+            </tr>
+          </tfoot>
+        </table>
+      </div>
+    </Card>
+  );
+}
+
+function Trends({ data }: { data: RevenueDaily }) {
+  const max = Math.max(1, ...data.days.map((d) => Math.abs(d.total)));
+  return (
+    <Card className="min-w-0">
+      <CardHeader icon={<BarChart3 />} title="Revenue Trends" description="Net revenue per lab day" />
+      <div className="flex h-48 items-end gap-[2px] px-4 pt-4 pb-2" role="img" aria-label="Net revenue per day">
+        {data.days.map((d) => (
+          <div
+            key={d.date}
+            title={`${d.date}: ${formatMoney(Math.round(d.total * 100))}`}
+            className={`min-w-[2px] flex-1 rounded-t ${d.total < 0 ? 'bg-red-400' : 'bg-primary-600'}`}
+            style={{ height: `${Math.max(1, Math.round((Math.abs(d.total) / max) * 100))}%` }}
+          />
+        ))}
+      </div>
+      <div className="flex justify-between px-4 pb-3 text-[12px] text-slate-600">
+        <DateText value={data.from} />
+        <DateText value={data.to} />
+      </div>
+    </Card>
+  );
+}
+
+function Methods({ data }: { data: RevenueDaily }) {
+  const received = METHODS.reduce((s, [k]) => s + data.totals[k], 0);
+  return (
+    <Card className="min-w-0">
+      <CardHeader
+        icon={<PieChart />}
+        title="Payment Method Distribution"
+        description="Money received in the period, before refunds"
+      />
+      <ul className="grid gap-3 p-4" aria-label="Payment method distribution">
+        {METHODS.map(([k, label, color]) => {
+          const v = data.totals[k];
+          const pct = received ? Math.round((v / received) * 1000) / 10 : 0;
+          return (
+            <li key={k}>
+              <div className="flex justify-between text-[13px]">
+                <span className="font-medium text-slate-900">{label}</span>
+                <span className="text-slate-600 tabular-nums">
+                  <Money rupees={v} /> · {pct}%
+                </span>
+              </div>
+              <div className="mt-1 h-2 rounded-full bg-slate-100" aria-hidden="true">
+                <div className={`h-2 rounded-full ${color}`} style={{ width: `${pct}%` }} />
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    </Card>
+  );
+}
+
+function Analytics({ data }: { data: RevenueAnalytics }) {
+  return (
+    <div className="grid gap-5 lg:grid-cols-3">
+      <Card className="min-w-0">
+        <CardHeader
+          icon={<BarChart3 />}
+          title="Revenue by Test Category"
+          description="Billed on the period's bills (not cancelled)"
+        />
+        <Ranked
+          rows={data.by_category.map((c) => ({
+            key: c.category,
+            label: c.category,
+            amount: c.amount,
+            note: `${formatCount(c.items)} items`,
+          }))}
+        />
+      </Card>
+      <Card className="min-w-0">
+        <CardHeader icon={<Users />} title="Revenue by Referring Doctor" description="Billed on the period's bills" />
+        <Ranked
+          rows={data.by_doctor.map((d) => ({
+            key: String(d.doctor_id),
+            label: d.doctor_name,
+            amount: d.amount,
+            note: `${formatCount(d.bills)} bills`,
+          }))}
+        />
+      </Card>
+      <Card className="min-w-0">
+        <CardHeader
+          icon={<TrendingUp />}
+          title="Revenue Forecast (projection)"
+          description="How it is computed is written below"
+        />
+        <CardBody className="grid gap-3 text-[13px]">
+          <div className="grid grid-cols-2 gap-3">
+            <div>
+              <p className="text-slate-600">Next 7 days</p>
+              <p className="text-lg font-semibold">
+                <Money rupees={data.forecast.next_7_days} />
+              </p>
+            </div>
+            <div>
+              <p className="text-slate-600">Next 30 days</p>
+              <p className="text-lg font-semibold">
+                <Money rupees={data.forecast.next_30_days} />
+              </p>
+            </div>
+          </div>
+          <p className="text-slate-600">{data.forecast.method}</p>
+        </CardBody>
+      </Card>
+    </div>
+  );
+}
+
+function Ranked({ rows }: { rows: { key: string; label: string; amount: number; note: string }[] }) {
+  if (!rows.length) return <CardBody className="text-[13px] text-slate-600">No bills in this period.</CardBody>;
+  const max = Math.max(1, ...rows.map((r) => r.amount));
+  return (
+    <ul className="grid gap-3 p-4">
+      {rows.slice(0, 8).map((r) => (
+        <li key={r.key} className="min-w-0">
+          <div className="flex justify-between gap-2 text-[13px]">
+            <span className="truncate font-medium text-slate-900">{r.label}</span>
+            <span className="shrink-0 text-slate-600 tabular-nums">
+              <Money rupees={r.amount} /> · {r.note}
+            </span>
+          </div>
+          <div className="mt-1 h-2 rounded-full bg-slate-100" aria-hidden="true">
+            <div
+              className="h-2 rounded-full bg-primary-600"
+              style={{ width: `${Math.round((r.amount / max) * 100)}%` }}
+            />
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,26 @@
+import { CreditCard, TrendingUp } from 'lucide-react';
+import { lazyPage, type ScreenDef } from '@/lib/screens';
+
+/** Payments ledger, Revenue Reports and the day-end closing (issue 16). */
+export const screens: ScreenDef[] = [
+  {
+    path: '/payments',
+    title: 'Payment Management',
+    subtitle: 'Every payment, refund and cheque of the lab, from the ledger',
+    access: 'protected',
+    permission: 'view_bills',
+    what: 'payments',
+    nav: [{ group: 'Financial Management', label: 'Payments', icon: CreditCard, order: 7 }],
+    page: lazyPage(() => import('./pages/PaymentsPage')),
+  },
+  {
+    path: '/revenue',
+    title: 'Revenue Reports',
+    subtitle: 'Money received per lab day, by method, and the cashiers’ day-end closing',
+    access: 'protected',
+    permission: 'view_bills',
+    what: 'revenue',
+    nav: [{ group: 'Financial Management', label: 'Revenue Reports', icon: TrendingUp, order: 8 }],
+    page: lazyPage(() => import('./pages/RevenuePage')),
+  },
+];
