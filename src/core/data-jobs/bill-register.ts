@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { newDocument, numberPages } from '../pdf/document.js';
 import { formatLabDate } from '../pdf/format.js';
 import type { OrganizationRow } from '../settings/organization.js';
@@ -115,7 +116,9 @@ export function billRegisterWriter(
         true,
       );
       numberPages(doc, `${org.name} · bill register · ${period}`);
+      // The document ends the file once its last bytes are written.
       doc.end();
+      await finished(out);
     },
   };
 }

@@ -172,10 +172,7 @@ export function mappingByName(
     .executeTakeFirst();
 }
 
-export async function insertMapping(
-  db: Db,
-  values: Omit<DataMappingRow, 'id'>,
-): Promise<number> {
+export async function insertMapping(db: Db, values: Omit<DataMappingRow, 'id'>): Promise<number> {
   const r = await db.insertInto('data_mappings').values(values).returning('id').executeTakeFirstOrThrow();
   return Number(r.id);
 }

@@ -810,11 +810,9 @@ export async function sweepExports(db: Db, dataDir: string): Promise<number> {
 // ---------------------------------------------------------------- saved mappings
 
 async function mappingsToApi(db: Db, organizationId: number, rows: DataMappingRow[]): Promise<DataMapping[]> {
-  const names = await userNames(
-    db,
-    organizationId,
-    [...new Set(rows.map((m) => m.created_by).filter((x): x is number => x !== null))],
-  );
+  const names = await userNames(db, organizationId, [
+    ...new Set(rows.map((m) => m.created_by).filter((x): x is number => x !== null)),
+  ]);
   return rows.map((m) => ({
     id: m.id,
     entity: m.entity as DataEntity,
