@@ -7,17 +7,13 @@ import {
   Calculator,
   Cpu,
   CreditCard,
-  Database,
-  DownloadCloud,
   FileBarChart,
-  FileClock,
   FileText,
   Gauge,
   Microscope,
   Package,
   ScrollText,
   TrendingUp,
-  Upload,
   Wrench,
 } from 'lucide-react';
 import type { LucideIcon } from 'lucide-react';
@@ -73,8 +69,4 @@ export const UPCOMING_SCREENS: ScreenDef[] = [
   soon('/payments', 'Payment Management', ['Financial Management', 'Payments', CreditCard, 7]),
   soon('/revenue', 'Revenue Reports', ['Financial Management', 'Revenue Reports', TrendingUp, 8]),
   soon('/lab-reports', 'Lab Reports', ['Reports & Export', 'Lab Reports', ScrollText, 1]),
-  soon('/data-import-export', 'Data Import/Export', ['Reports & Export', 'Data Import/Export', Database, 2]),
-  soon('/test-data-import', 'Test Data Import', ['Reports & Export', 'Test Data Import', FileClock, 3]),
-  soon('/export', 'Data Export', ['Reports & Export', 'Data Export', DownloadCloud, 4]),
-  soon('/import', 'Data Import', ['Reports & Export', 'Data Import', Upload, 5]),
 ];
