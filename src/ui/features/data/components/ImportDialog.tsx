@@ -50,7 +50,10 @@ export interface ImportDialogProps {
  * in the background with live progress and Cancel.
  */
 export function ImportDialog({ open, onOpenChange, entities, initialEntity }: ImportDialogProps) {
-  const [entityName, setEntityName] = useState(initialEntity ?? entities[0]?.name ?? '');
+  // Patients first when offered: the file a lab most often brings.
+  const [entityName, setEntityName] = useState(
+    initialEntity ?? entities.find((e) => e.name === 'patients')?.name ?? entities[0]?.name ?? '',
+  );
   const [update, setUpdate] = useState(false);
   const [uploading, setUploading] = useState(false);
   const [upload, setUpload] = useState<Upload | null>(null);
