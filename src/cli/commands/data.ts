@@ -289,7 +289,7 @@ Without --out on a terminal the file is written here as <entity>-<date>.<ext> an
         if (file && partial) renameSync(partial, file);
         const summary = `exported ${formatCount(result.rows)} ${entity.name}${file ? ` to ${file}` : ''} (${format}; job ${result.job_id})`;
         if (flags.output === 'json') {
-          const line = `${JSON.stringify({ status: 'completed', ...result, file })}\n`;
+          const line = `${JSON.stringify({ ...result, file })}\n`;
           (file ? streams.stdout : streams.stderr).write(line);
         } else if (file) out.line(summary);
         else if (streams.stderr.isTTY) streams.stderr.write(`${summary}\n`);

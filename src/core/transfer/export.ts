@@ -4,7 +4,7 @@ import type { Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { ValidationError } from '../errors.js';
 import { failInterruptedJobs, finishJob, startJob } from './jobs.js';
-import { recordWriter } from './writers.js';
+import { recordWriter, type RecordWriter } from './writers.js';
 import type { AnyEntity, ExportQuery } from './entity.js';
 import type { TransferFormat } from './limits.js';
 
@@ -26,10 +26,20 @@ export interface ExportOptions {
   onProgress?: (rows: number) => void;
   /** Resolves, once the destination has everything, with the bytes it holds (the job's file size). */
   settled?: () => Promise<number | null>;
+  /** Called with the job's id once it is recorded. */
+  onJob?: (jobId: number) => void;
+  /** Where the server keeps the file (the job's output_file, for downloads again). */
+  outputFile?: (jobId: number) => string | null;
+  /** Writes the records some other way than `format` (the data screens' bill register PDF); the job says `jobFormat`. */
+  writer?: (out: Writable) => Promise<RecordWriter>;
+  jobFormat?: TransferFormat | 'pdf';
+  /** Cancel: the export stops at the next page; the job is cancelled (the caller removes the file). */
+  signal?: AbortSignal;
 }
 
 export interface ExportResult {
   job_id: number;
+  status: 'completed' | 'cancelled';
   entity: string;
   format: TransferFormat;
   rows: number;
@@ -65,40 +75,62 @@ export async function runExport(db: Db, actor: Actor, opts: ExportOptions): Prom
   const jobId = await startJob(db, actor, {
     type: 'export',
     entity: entity.name,
-    format,
+    format: opts.jobFormat ?? format,
     origin: opts.origin,
     fileName: opts.fileName,
     fileSize: null,
     options,
   });
+  opts.onJob?.(jobId);
   let rows = 0;
   let complete = false;
+  let cancelled = false;
   let fileSize: number | null = null;
   try {
-    const writer = await recordWriter(format, opts.out, entity.columns, entity.name);
+    const writer = opts.writer
+      ? await opts.writer(opts.out)
+      : await recordWriter(format, opts.out, entity.columns, entity.name);
     for await (const page of entity.exportPages(db, actor.organizationId, opts.query)) {
+      if (opts.signal?.aborted) {
+        cancelled = true;
+        break;
+      }
       await writer.write(page);
       rows += page.length;
       opts.onProgress?.(rows);
     }
-    await writer.close();
-    if (!opts.out.writableEnded) opts.out.end();
-    fileSize = (await opts.settled?.()) ?? null;
-    complete = true;
+    if (!cancelled) {
+      await writer.close();
+      if (!opts.out.writableEnded) opts.out.end();
+      fileSize = (await opts.settled?.()) ?? null;
+      complete = true;
+    } else opts.out.destroy();
   } finally {
     await writeAudit(db, actor, {
       action: 'export',
       entity: entity.auditEntity,
       status: complete ? 'success' : 'failed',
-      newValues: { job: jobId, format, ...options, rows, complete },
+      newValues: { job: jobId, format, ...options, rows, complete, ...(cancelled && { cancelled: true }) },
     });
     await finishJob(db, jobId, {
-      status: complete ? 'completed' : 'failed',
+      status: complete ? 'completed' : cancelled ? 'cancelled' : 'failed',
       records: rows,
       processed: rows,
-      errorMessage: complete ? null : 'the export stopped before it was written to the end',
+      errorMessage: complete
+        ? null
+        : cancelled
+          ? 'cancelled before it was written to the end'
+          : 'the export stopped before it was written to the end',
       fileSize,
+      ...(complete && opts.outputFile && { outputFile: opts.outputFile(jobId) }),
     });
   }
-  return { job_id: jobId, entity: entity.name, format, rows, file_name: opts.fileName };
+  return {
+    job_id: jobId,
+    status: cancelled ? 'cancelled' : 'completed',
+    entity: entity.name,
+    format,
+    rows,
+    file_name: opts.fileName,
+  };
 }

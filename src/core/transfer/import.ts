@@ -45,6 +45,10 @@ export interface ImportOptions {
   /** Where the full error report of job `id` is written (a CSV), or null for none. */
   reportPath: (jobId: number) => string | null;
   onProgress?: (p: ImportProgress) => void;
+  /** Called with the job's id once it is recorded (the server answers the request then and runs on). */
+  onJob?: (jobId: number) => void;
+  /** Cancel (the screens' Cancel button): the import stops at the next row and stores nothing. */
+  signal?: AbortSignal;
 }
 
 export interface ImportProgress {
@@ -56,7 +60,7 @@ export interface ImportProgress {
 
 export interface ImportResult {
   job_id: number;
-  status: 'completed' | 'failed';
+  status: 'completed' | 'failed' | 'cancelled';
   entity: string;
   format: TransferFormat | null;
   file_name: string;
@@ -79,6 +83,9 @@ export interface ImportResult {
 }
 
 class Rollback extends Error {}
+
+/** Thrown inside the pass when the import is cancelled: its transaction is rolled back. */
+class Cancelled extends Error {}
 
 const DEFAULT_BATCH = 500;
 
@@ -156,9 +163,11 @@ export async function runImport(database: Db, actor: Actor, opts: ImportOptions)
     options: { update: opts.update, mapping: opts.mapping ?? null },
   });
   result.job_id = jobId;
+  opts.onJob?.(jobId);
   const report = new ErrorReport(opts.reportPath(jobId));
   let fileSize: number | null = null;
   let fileLevel: string | null = result.message;
+  let cancelled = false;
   if (!fileLevel && format) {
     try {
       const source = await openSource(opts.path, format, entity, opts.mapping, opts.update);
@@ -193,6 +202,7 @@ export async function runImport(database: Db, actor: Actor, opts: ImportOptions)
       }
     } catch (err) {
       if (err instanceof FileRefusedError) fileLevel = err.message;
+      else if (err instanceof Cancelled) cancelled = true;
       else if (!(err instanceof Rollback)) {
         await report.close();
         await finishJob(database, jobId, {
@@ -208,13 +218,14 @@ export async function runImport(database: Db, actor: Actor, opts: ImportOptions)
       }
     }
   }
+  if (cancelled) fileLevel = 'cancelled before it finished; nothing of it was stored';
   const failed = fileLevel !== null || report.count > 0;
   if (failed) {
     // Nothing was stored: the counts say what would have been.
     result.inserted = 0;
     result.updated = 0;
   }
-  result.status = failed ? 'failed' : 'completed';
+  result.status = cancelled ? 'cancelled' : failed ? 'failed' : 'completed';
   result.message = fileLevel;
   result.errors = report.count;
   result.first_errors = report.kept;
@@ -224,7 +235,15 @@ export async function runImport(database: Db, actor: Actor, opts: ImportOptions)
       action: 'import',
       entity: entity.auditEntity,
       status: 'failed',
-      newValues: { job: jobId, file: fileName, format, rows: result.rows, errors: report.count, refused: fileLevel },
+      newValues: {
+        job: jobId,
+        file: fileName,
+        format,
+        rows: result.rows,
+        errors: report.count,
+        refused: fileLevel,
+        ...(cancelled && { cancelled: true }),
+      },
     });
   }
   await finishJob(database, jobId, {
@@ -348,6 +367,7 @@ async function importRows(
   };
 
   for await (const rec of source.records) {
+    if (opts.signal?.aborted) throw new Cancelled();
     if (!rec.values && !rec.problem) continue;
     result.rows += 1;
     const pending: Pending = { rec, values: {}, blanks: [], key: null, errors: [] };
@@ -399,6 +419,7 @@ async function importRows(
     }
   }
   await flush();
+  if (opts.signal?.aborted) throw new Cancelled();
   if (entity.finish) {
     const done = await entity.finish(ctx, report.count === 0 && !opts.dryRun);
     for (const e of done.errors) await report.add(e);

@@ -4,6 +4,6 @@ export { runImport, type ImportOptions, type ImportProgress, type ImportResult }
 export { runExport, checkFilters, type ExportOptions, type ExportResult } from './export.js';
 export { describeRowError, FileRefusedError, type RowError } from './errors.js';
 export { formatOfName, IMPORT_FORMATS, LIMITS, type TransferFormat } from './limits.js';
-export { safeFileName, type ColumnMapping } from './source.js';
-export { getJob, recentJobs, type DataJobRow } from './jobs.js';
+export { fileHeaders, normalizeHeader, safeFileName, type ColumnMapping } from './source.js';
+export { getJob, recentJobs, workerName, type DataJobRow } from './jobs.js';
 export type { AnyEntity, ExportQuery, TransferColumn, TransferEntity } from './entity.js';

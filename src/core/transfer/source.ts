@@ -213,3 +213,25 @@ export async function openSource(
 
   return { format, unit: 'row', fileSize, position, fields, ignored, records: tabularRecords() };
 }
+
+/**
+ * The headers of a file as written (CSV, XLSX: the header row; JSON: the fields of its first
+ * records), for the screens' column mapping. The file is refused as an import would refuse it.
+ */
+export async function fileHeaders(path: string, format: TransferFormat): Promise<string[]> {
+  checkedSize(path, format);
+  const position: ReadPosition = { bytes: 0 };
+  if (format === 'json') {
+    const names = new Set<string>();
+    let seen = 0;
+    for await (const rec of readJsonRecords(path, position)) {
+      if (!('invalid' in rec) && rec.value && typeof rec.value === 'object' && !Array.isArray(rec.value))
+        for (const k of Object.keys(rec.value)) names.add(k);
+      if (++seen >= 20) break;
+    }
+    return [...names];
+  }
+  const file = format === 'csv' ? await openCsv(path, position) : await openXlsx(path, position);
+  await file.rows.return(undefined);
+  return file.header.map((h) => String(h ?? '').trim()).filter((h) => h !== '');
+}

@@ -16,6 +16,19 @@ export function sameOrigin(req: FastifyRequest): boolean {
 }
 
 /**
+ * A file upload of the data screens: a route whose contract says `upload`, a raw
+ * application/octet-stream body, and the header X-Lims-Upload: 1. A cross-site form cannot set a
+ * header, and a cross-site script cannot send one without a CORS grant, which lims never gives.
+ */
+function fileUpload(req: FastifyRequest, type: string | undefined): boolean {
+  return (
+    req.routeOptions.config.contract?.upload === true &&
+    req.headers['x-lims-upload'] === '1' &&
+    (type ?? '').toLowerCase().startsWith('application/octet-stream')
+  );
+}
+
+/**
  * CSRF, for staff requests that carry the session cookie and for every portal request: a request
  * that changes data must send JSON (or no body) and, if it names an Origin, our own. A cross-site
  * form post can do neither.
@@ -25,7 +38,7 @@ export function refuseCrossSite(req: FastifyRequest): void {
   const type = req.headers['content-type'];
   const length = Number(req.headers['content-length'] ?? 0);
   const hasBody = length > 0 || req.headers['transfer-encoding'] !== undefined;
-  if (hasBody && !(type ?? '').toLowerCase().startsWith('application/json')) {
+  if (hasBody && !(type ?? '').toLowerCase().startsWith('application/json') && !fileUpload(req, type)) {
     throw new ForbiddenError('Cross-site request refused: requests that change data must send JSON');
   }
   if (!sameOrigin(req)) throw new ForbiddenError('Cross-site request refused: origin does not match this server');

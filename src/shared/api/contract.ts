@@ -42,6 +42,12 @@ export interface RouteContract<
    * open on an unattended screen.
    */
   readonly background?: boolean;
+  /**
+   * The body is a file sent as application/octet-stream (the data screens' uploads), streamed to
+   * disk by the handler. The CSRF rule admits it only with the header X-Lims-Upload: 1, which a
+   * cross-site form cannot send and a cross-site script cannot send without a CORS grant.
+   */
+  readonly upload?: boolean;
 }
 
 /** Declares a route; the identity function keeps the literal types of its schemas. */

@@ -9,6 +9,7 @@ import { screens as auth } from '@/features/auth/screens';
 import { screens as billing } from '@/features/billing/screens';
 import { screens as catalogue } from '@/features/catalogue/screens';
 import { screens as dashboard } from '@/features/dashboard/screens';
+import { screens as data } from '@/features/data/screens';
 import { screens as doctors } from '@/features/doctors/screens';
 import { screens as history } from '@/features/history/screens';
 import { screens as inventory } from '@/features/inventory/screens';
@@ -50,6 +51,7 @@ export const SCREENS: readonly ScreenDef[] = [
   ...doctors,
   ...audit,
   ...notifications,
+  ...data,
   ...account,
   ...system,
   ...UPCOMING_SCREENS,

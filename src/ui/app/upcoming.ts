@@ -3,15 +3,11 @@ import {
   BarChart3,
   Calculator,
   Cpu,
-  Database,
-  DownloadCloud,
   FileBarChart,
-  FileClock,
   FileText,
   Gauge,
   Microscope,
   ScrollText,
-  Upload,
   Wrench,
 } from 'lucide-react';
 import type { LucideIcon } from 'lucide-react';
@@ -56,8 +52,4 @@ export const UPCOMING_SCREENS: ScreenDef[] = [
   soon('/advanced-billing', 'Advanced Billing', ['Financial Management', 'Advanced Billing', Calculator, 2]),
   soon('/invoices', 'Invoice Management', ['Financial Management', 'Invoices', FileText, 6]),
   soon('/lab-reports', 'Lab Reports', ['Reports & Export', 'Lab Reports', ScrollText, 1]),
-  soon('/data-import-export', 'Data Import/Export', ['Reports & Export', 'Data Import/Export', Database, 2]),
-  soon('/test-data-import', 'Test Data Import', ['Reports & Export', 'Test Data Import', FileClock, 3]),
-  soon('/export', 'Data Export', ['Reports & Export', 'Data Export', DownloadCloud, 4]),
-  soon('/import', 'Data Import', ['Reports & Export', 'Data Import', Upload, 5]),
 ];

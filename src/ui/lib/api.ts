@@ -109,3 +109,42 @@ export function contractUrl<C extends RouteContract>(
   const { params, query } = input as { params?: object; query?: object };
   return routeUrl(contract.path, params, query);
 }
+
+/**
+ * Sends a file as the raw body of a route whose contract says `upload` (the data screens): the
+ * server admits a non-JSON body only with the header X-Lims-Upload, which no cross-site form can set.
+ */
+export async function uploadFile<C extends RouteContract>(
+  contract: C,
+  input: Omit<CallInput<C>, 'body'> & { query?: Record<string, unknown> },
+  file: Blob,
+  signal?: AbortSignal,
+): Promise<CallOutput<C>> {
+  const { params, query } = input as { params?: object; query?: object };
+  let res: Response;
+  try {
+    res = await fetch(routeUrl(contract.path, params, query), {
+      method: contract.method,
+      headers: { accept: 'application/json', 'content-type': 'application/octet-stream', 'x-lims-upload': '1' },
+      credentials: 'same-origin',
+      body: file,
+      signal,
+    });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    throw new ApiError(0, 'Cannot reach the lims server. Check that it is running and your network connection.');
+  }
+  const text = await res.text();
+  let data: unknown = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = text;
+  }
+  if (!res.ok) {
+    if (res.status === 401) onUnauthorized?.();
+    if (isErrorBody(data)) throw new ApiError(res.status, data.message, data.code, data.details ?? []);
+    throw new ApiError(res.status, `Upload failed: ${res.status} ${res.statusText}`);
+  }
+  return data as CallOutput<C>;
+}

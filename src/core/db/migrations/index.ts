@@ -13,6 +13,7 @@ import { sql as messaging } from './012_messaging.js';
 import { sql as tenants, sqliteSteps as tenantsSqlite, usersEmailPerLabPostgres } from './013_tenants.js';
 import { sql as userAdmin } from './014_user_admin.js';
 import { sql as dataJobs } from './015_data_jobs.js';
+import { sql as dataMappings } from './016_data_mappings.js';
 import { sql as inventory } from './017_inventory.js';
 import {
   sql as paymentsLedger,
@@ -76,6 +77,7 @@ export const migrations: Migration[] = [
   },
   { version: 14, name: 'user_admin', sql: userAdmin },
   { version: 15, name: 'data_jobs', sql: dataJobs },
+  { version: 16, name: 'data_mappings', sql: dataMappings },
   { version: 17, name: 'inventory', sql: inventory },
   {
     version: 19,
