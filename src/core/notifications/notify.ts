@@ -51,7 +51,9 @@ export type NotificationEvent =
     }
   | { kind: 'backup_failed'; error: string }
   | { kind: 'import_finished'; what: string; rows: number; startedBy?: number | null; link?: string | null }
-  | { kind: 'import_failed'; what: string; error: string; startedBy?: number | null; link?: string | null };
+  | { kind: 'import_failed'; what: string; error: string; startedBy?: number | null; link?: string | null }
+  /** A temperature or humidity reading outside an instrument's limits (issue 15). */
+  | { kind: 'equipment_reading'; equipmentName: string; serialNumber: string; detail: string };
 
 type EventOf<K extends NotificationKind> = Extract<NotificationEvent, { kind: K }>;
 
@@ -152,6 +154,17 @@ const EVENTS: { [K in NotificationKind]: EventSpec<EventOf<K>> } = {
     system: true,
     audience: (e) => (e.startedBy ? { users: [e.startedBy] } : { permissions: ['system_settings'] }),
     text: (e) => ({ title: `Import failed: ${e.what}`, message: e.error, link: e.link ?? null }),
+  },
+  equipment_reading: {
+    type: 'warning',
+    priority: 'high',
+    system: true,
+    audience: () => ({ permissions: ['manage_equipment'], roles: ['lab_manager'] }),
+    text: (e) => ({
+      title: `Reading out of range: ${e.equipmentName}`,
+      message: `${e.equipmentName} (${e.serialNumber}): ${e.detail}. Check the instrument and what it holds.`,
+      link: `/instruments?search=${encodeURIComponent(e.serialNumber)}`,
+    }),
   },
 };
 

@@ -20,6 +20,7 @@ export const NOTIFICATION_KINDS = [
   'backup_failed',
   'import_finished',
   'import_failed',
+  'equipment_reading',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

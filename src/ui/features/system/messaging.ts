@@ -52,5 +52,6 @@ export const DELIVERY_KINDS: Record<string, string> = {
   backup_failed: 'Backup failed',
   import_finished: 'Import finished',
   import_failed: 'Import failed',
+  equipment_reading: 'Equipment reading out of range',
   report_ready: 'Report ready',
 };
