@@ -10,6 +10,7 @@ import { screens as billing } from '@/features/billing/screens';
 import { screens as catalogue } from '@/features/catalogue/screens';
 import { screens as dashboard } from '@/features/dashboard/screens';
 import { screens as doctors } from '@/features/doctors/screens';
+import { screens as equipment } from '@/features/equipment/screens';
 import { screens as history } from '@/features/history/screens';
 import { screens as invitations } from '@/features/invitations/screens';
 import { screens as home } from '@/features/home/screens';
@@ -44,6 +45,7 @@ export const SCREENS: readonly ScreenDef[] = [
   ...users,
   ...tenants,
   ...doctors,
+  ...equipment,
   ...audit,
   ...notifications,
   ...account,

@@ -1,11 +1,9 @@
 import {
-  Activity,
   AlertTriangle,
   BarChart3,
   Beaker,
   Boxes,
   Calculator,
-  Cpu,
   CreditCard,
   Database,
   DownloadCloud,
@@ -13,12 +11,10 @@ import {
   FileClock,
   FileText,
   Gauge,
-  Microscope,
   Package,
   ScrollText,
   TrendingUp,
   Upload,
-  Wrench,
 } from 'lucide-react';
 import type { LucideIcon } from 'lucide-react';
 import type { HomeCard, NavGroupName, ScreenDef } from '@/lib/screens';
@@ -50,15 +46,6 @@ export const UPCOMING_SCREENS: ScreenDef[] = [
     order: 11,
   }),
   soon('/comprehensive-reports', 'Comprehensive Reports', ['Overview', 'Comprehensive Reports', FileText, 5]),
-  soon('/machines', 'Machine Integration', ['Equipment & Integration', 'Machine Integration', Cpu, 1], {
-    title: 'Machine Integration',
-    description: 'Analysers connected to the lab.',
-    icon: Cpu,
-    order: 8,
-  }),
-  soon('/instruments', 'Instruments', ['Equipment & Integration', 'Instruments', Microscope, 2]),
-  soon('/calibration', 'Calibration Management', ['Equipment & Integration', 'Calibration', Activity, 3]),
-  soon('/maintenance', 'Maintenance Management', ['Equipment & Integration', 'Maintenance', Wrench, 4]),
   soon('/inventory', 'Inventory Management', ['Inventory & Supplies', 'Inventory', Boxes, 1]),
   soon('/reagents', 'Reagent Management', ['Inventory & Supplies', 'Reagents', Beaker, 2], {
     title: 'Reagents',
