@@ -21,16 +21,7 @@ import {
   type Maintenance,
   type ServiceKind,
 } from '@shared/schemas/equipment';
-import {
-  Button,
-  Card,
-  Dialog,
-  ListTable,
-  PageHeader,
-  RequirePermission,
-  SummaryCards,
-  type RowAction,
-} from '@/components';
+import { Button, Card, ListTable, PageHeader, RequirePermission, SummaryCards, type RowAction } from '@/components';
 import { useScreen } from '@/lib/screens';
 import { formatCount, formatMoney } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
@@ -91,7 +82,6 @@ function ServiceScreen({ kind }: { kind: ServiceKind }) {
   const summary = useServiceSummary(kind);
   const setStatus = useServiceStatusMutation(kind);
   const [scheduling, setScheduling] = useState(false);
-  const [importing, setImporting] = useState(false);
   const [completing, setCompleting] = useState<Service | null>(null);
   const [certificate, setCertificate] = useState<Calibration | null>(null);
   const s = summary.data;
@@ -161,12 +151,6 @@ function ServiceScreen({ kind }: { kind: ServiceKind }) {
 
   const headerActions = (
     <div className="flex flex-wrap gap-2">
-      {cal && (
-        <Button variant="outline" onClick={() => setImporting(true)}>
-          <Upload />
-          Import
-        </Button>
-      )}
       {canWork && (
         <Button onClick={() => setScheduling(true)}>
           <Plus />
@@ -231,26 +215,6 @@ function ServiceScreen({ kind }: { kind: ServiceKind }) {
       {canWork && <ScheduleDialog kind={kind} open={scheduling} onOpenChange={setScheduling} />}
       <CompleteDialog kind={kind} record={completing} onOpenChange={(o) => !o && setCompleting(null)} />
       <CertificateDialog record={certificate} onOpenChange={(o) => !o && setCertificate(null)} />
-      <Dialog
-        open={importing}
-        onOpenChange={setImporting}
-        title="Import Calibration Records"
-        description="Past calibrations (from paper or another system) are imported from a CSV, XLSX or JSON file with the lims command line, which checks every row first and imports all or nothing."
-      >
-        <div className="grid gap-2 text-[13px]">
-          <p>On the lab's server, run:</p>
-          <pre className="overflow-x-auto rounded bg-slate-900 p-2 text-slate-100">
-            lims import calibrations calibrations.csv
-          </pre>
-          <p>
-            Columns: <code>serial_number</code> (of equipment already registered), <code>type</code>,{' '}
-            <code>status</code>, <code>due_date</code>, <code>interval_days</code>, <code>performed_by</code>,{' '}
-            <code>performed_at</code>, <code>accuracy</code>, <code>description</code>.{' '}
-            <code>lims export calibrations</code> writes the same columns.
-          </p>
-          <p className="text-slate-600">Uploading the file from this screen comes with the Data Import screen.</p>
-        </div>
-      </Dialog>
     </>
   );
 }
