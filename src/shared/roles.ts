@@ -80,6 +80,10 @@ export const PERMISSIONS = [
   'full_access',
   /** The labs on the server (Multi-Tenant Setup): the server's superadmin only, never a lab's admin. */
   'manage_tenants',
+  /** Sees the equipment register, calibration and maintenance (Machines, Instruments, Calibration, Maintenance). */
+  'view_equipment',
+  /** The bench's work on equipment: status changes, readings, scheduling and recording calibration and maintenance. */
+  'manage_equipment',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -93,6 +97,8 @@ const LAB_OPS: Permission[] = [
   'manage_qc',
   'view_inventory',
   'view_users',
+  'view_equipment',
+  'manage_equipment',
 ];
 
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {

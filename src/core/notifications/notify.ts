@@ -53,7 +53,9 @@ export type NotificationEvent =
   | { kind: 'import_finished'; what: string; rows: number; startedBy?: number | null; link?: string | null }
   | { kind: 'import_failed'; what: string; error: string; startedBy?: number | null; link?: string | null }
   /** A critical stock alert: an item out of stock, or stock past its expiry date. */
-  | { kind: 'stock_alert'; itemName: string; alertType: string; message: string };
+  | { kind: 'stock_alert'; itemName: string; alertType: string; message: string }
+  /** A temperature or humidity reading outside an instrument's limits (issue 15). */
+  | { kind: 'equipment_reading'; equipmentName: string; serialNumber: string; detail: string };
 
 type EventOf<K extends NotificationKind> = Extract<NotificationEvent, { kind: K }>;
 
@@ -164,6 +166,17 @@ const EVENTS: { [K in NotificationKind]: EventSpec<EventOf<K>> } = {
       title: `${e.alertType === 'out_of_stock' ? 'Out of stock' : 'Expired stock'}: ${e.itemName}`,
       message: `${e.itemName}: ${e.message}.`,
       link: `/stock-alerts?search=${encodeURIComponent(e.itemName)}`,
+    }),
+  },
+  equipment_reading: {
+    type: 'warning',
+    priority: 'high',
+    system: true,
+    audience: () => ({ permissions: ['manage_equipment'], roles: ['lab_manager'] }),
+    text: (e) => ({
+      title: `Reading out of range: ${e.equipmentName}`,
+      message: `${e.equipmentName} (${e.serialNumber}): ${e.detail}. Check the instrument and what it holds.`,
+      link: `/instruments?search=${encodeURIComponent(e.serialNumber)}`,
     }),
   },
 };

@@ -55,6 +55,8 @@ export function toRun(r: QcRunListRow): QcRun {
     run_key: r.run_key,
     override_reason: r.override_reason,
     overridden_at: r.overridden_at,
+    equipment_id: r.equipment_id ?? null,
+    equipment_warning: r.equipment_warning ?? null,
   };
 }
 

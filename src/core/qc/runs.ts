@@ -1,3 +1,4 @@
+import { equipmentForEntry } from '../equipment/service.js';
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
@@ -78,6 +79,7 @@ export async function recordTestRun(
     const current = levels.map(({ m, value }) => z(m, value));
     const verdict = evaluateRun([current, ...history], await rulesOfTest(trx, actor.organizationId, test.id));
     const runKey = randomUUID();
+    const machine = input.equipment_id ? await equipmentForEntry(trx, actor.organizationId, input.equipment_id) : null;
     const out: number[] = [];
     for (const [i, { m, value }] of levels.entries()) {
       const row = await insertRunRow(trx, {
@@ -96,6 +98,8 @@ export async function recordTestRun(
         override_reason: null,
         overridden_by: null,
         overridden_at: null,
+        equipment_id: machine?.id ?? null,
+        equipment_warning: machine?.warning ?? null,
       });
       out.push(row.id);
     }

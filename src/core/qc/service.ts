@@ -1,3 +1,4 @@
+import { equipmentForEntry } from '../equipment/service.js';
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
@@ -260,6 +261,7 @@ export async function recordRun(
       zs.map((v) => [v]),
       await rulesOfTest(trx, actor.organizationId, m.test_id),
     );
+    const machine = input.equipment_id ? await equipmentForEntry(trx, actor.organizationId, input.equipment_id) : null;
     const row = await insertRunRow(trx, {
       organization_id: actor.organizationId,
       material_id: materialId,
@@ -276,6 +278,8 @@ export async function recordRun(
       override_reason: null,
       overridden_by: null,
       overridden_at: null,
+      equipment_id: machine?.id ?? null,
+      equipment_warning: machine?.warning ?? null,
     });
     await writeAudit(trx, actor, {
       action: 'create',

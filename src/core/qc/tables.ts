@@ -38,6 +38,9 @@ export interface QcRunsTable {
   override_reason: string | null;
   overridden_by: number | null;
   overridden_at: string | null;
+  /** The machine the controls ran on (issue 15), and the warning it carried then. */
+  equipment_id: number | null;
+  equipment_warning: string | null;
 }
 
 /** Merged into the database type (src/core/db/schema.ts) wherever this module is compiled. */

@@ -26,6 +26,7 @@ import {
 } from './entry-repository.js';
 import { getResult } from './service.js';
 import { consumeForResult, returnForResult } from '../inventory/ledger.js';
+import { equipmentForEntry } from '../equipment/service.js';
 
 function entryClosedMessage(code: string, status: string): string {
   if (status === 'pending') return `Sample ${code} has not been collected yet; collect it before entering results`;
@@ -83,6 +84,7 @@ export async function createResult(db: Db, actor: Actor, input: ResultCreate): P
     const value = checkedValue(test, input.result_value);
     const now = nowIso();
     const judged = await evaluateValue(trx, test, sample.patient_id, sample.id, sample.collection_date, value);
+    const machine = input.equipment_id ? await equipmentForEntry(trx, actor.organizationId, input.equipment_id) : null;
     const row = await insertResultRow(trx, {
       organization_id: actor.organizationId,
       sample_id: sample.id,
@@ -100,6 +102,8 @@ export async function createResult(db: Db, actor: Actor, input: ResultCreate): P
       verified_at: null,
       amended: 0,
       calculated: 0,
+      equipment_id: machine?.id ?? null,
+      equipment_warning: machine?.warning ?? null,
       created_at: now,
       updated_at: now,
     });

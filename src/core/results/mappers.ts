@@ -110,6 +110,8 @@ export function toResult(
             amended: r.amended === 1,
           })
         : [],
+    equipment_id: r.equipment_id ?? null,
+    equipment_warning: r.equipment_warning ?? null,
     critical_call: call
       ? {
           called_to: call.called_to,

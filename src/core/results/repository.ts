@@ -58,6 +58,8 @@ export interface ListRow {
   previous_value: string | null;
   previous_at: string | null;
   calculated: number;
+  equipment_id: number | null;
+  equipment_warning: string | null;
 }
 
 const fullName = (alias: string) =>
@@ -115,6 +117,8 @@ function enteredSelect(q: ReturnType<typeof enteredBase>) {
     sql<string | null>`r.previous_value`.as('previous_value'),
     sql<string | null>`r.previous_at`.as('previous_at'),
     sql<number>`r.calculated`.as('calculated'),
+    sql<number | null>`r.equipment_id`.as('equipment_id'),
+    sql<string | null>`r.equipment_warning`.as('equipment_warning'),
   ]);
 }
 
@@ -179,6 +183,8 @@ function awaitingSelect(q: ReturnType<typeof awaitingBase>) {
     sql<string | null>`NULL`.as('previous_value'),
     sql<string | null>`NULL`.as('previous_at'),
     sql<number>`0`.as('calculated'),
+    sql<number | null>`NULL`.as('equipment_id'),
+    sql<string | null>`NULL`.as('equipment_warning'),
   ]);
 }
 

@@ -21,6 +21,7 @@ export const NOTIFICATION_KINDS = [
   'import_finished',
   'import_failed',
   'stock_alert',
+  'equipment_reading',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

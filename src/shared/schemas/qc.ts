@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { equipmentIdField } from './equipment.js';
 import { WESTGARD_RULES } from '../westgard.js';
 import { isoDate, optionalText, requiredText, strictNumber } from './common.js';
 
@@ -115,6 +116,8 @@ export const qcRunCreateSchema = z.object({
       .optional(),
   ),
   comments: optionalText(500),
+  /** The machine the control ran on (issue 15); optional. */
+  equipment_id: equipmentIdField,
 });
 export type QcRunCreate = z.infer<typeof qcRunCreateSchema>;
 
@@ -134,6 +137,7 @@ export const qcTestRunCreateSchema = z.object({
     .refine((v) => new Set(v.map((x) => x.material_id)).size === v.length, 'Each control level once per run'),
   performed_at: qcRunCreateSchema.shape.performed_at,
   comments: optionalText(500),
+  equipment_id: equipmentIdField,
 });
 export type QcTestRunCreate = z.infer<typeof qcTestRunCreateSchema>;
 
@@ -155,6 +159,9 @@ export const qcRunSchema = z.object({
   run_key: z.string().nullable(),
   override_reason: z.string().nullable(),
   overridden_at: z.string().nullable(),
+  /** The machine the control ran on, and the warning it carried then (calibration past due). */
+  equipment_id: z.number().nullable(),
+  equipment_warning: z.string().nullable(),
 });
 export type QcRun = z.infer<typeof qcRunSchema>;
 

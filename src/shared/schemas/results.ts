@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { equipmentIdField } from './equipment.js';
 import { SAMPLE_PRIORITIES } from '../samples.js';
 import { optionalText, pageQuery, requiredText, strictNumber } from './common.js';
 
@@ -75,6 +76,8 @@ export const resultCreateSchema = z.object({
   /** Defaults to the test's unit. */
   unit: optionalText(30),
   notes: optionalText(1000),
+  /** The machine that produced the value (issue 15); optional. */
+  equipment_id: equipmentIdField,
 });
 export type ResultCreate = z.infer<typeof resultCreateSchema>;
 
@@ -188,6 +191,9 @@ export const testResultSchema = z.object({
   calculated: z.boolean(),
   /** Why a validator must open this result on its own (empty: it may be verified in bulk). */
   review_reasons: z.array(z.enum(REVIEW_REASONS)),
+  /** The machine that produced it, and the warning it carried when entered (calibration past due, not operational). */
+  equipment_id: z.number().nullable(),
+  equipment_warning: z.string().nullable(),
   /** The call that reported a critical value (whom, when, read back), or null. */
   critical_call: z
     .object({

@@ -11,6 +11,7 @@ import { screens as catalogue } from '@/features/catalogue/screens';
 import { screens as dashboard } from '@/features/dashboard/screens';
 import { screens as data } from '@/features/data/screens';
 import { screens as doctors } from '@/features/doctors/screens';
+import { screens as equipment } from '@/features/equipment/screens';
 import { screens as history } from '@/features/history/screens';
 import { screens as inventory } from '@/features/inventory/screens';
 import { screens as invitations } from '@/features/invitations/screens';
@@ -49,6 +50,7 @@ export const SCREENS: readonly ScreenDef[] = [
   ...users,
   ...tenants,
   ...doctors,
+  ...equipment,
   ...audit,
   ...notifications,
   ...data,

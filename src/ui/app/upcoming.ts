@@ -1,14 +1,10 @@
 import {
-  Activity,
   BarChart3,
   Calculator,
-  Cpu,
   FileBarChart,
   FileText,
   Gauge,
-  Microscope,
   ScrollText,
-  Wrench,
 } from 'lucide-react';
 import type { LucideIcon } from 'lucide-react';
 import type { HomeCard, NavGroupName, ScreenDef } from '@/lib/screens';
@@ -40,15 +36,6 @@ export const UPCOMING_SCREENS: ScreenDef[] = [
     order: 11,
   }),
   soon('/comprehensive-reports', 'Comprehensive Reports', ['Overview', 'Comprehensive Reports', FileText, 5]),
-  soon('/machines', 'Machine Integration', ['Equipment & Integration', 'Machine Integration', Cpu, 1], {
-    title: 'Machine Integration',
-    description: 'Analysers connected to the lab.',
-    icon: Cpu,
-    order: 8,
-  }),
-  soon('/instruments', 'Instruments', ['Equipment & Integration', 'Instruments', Microscope, 2]),
-  soon('/calibration', 'Calibration Management', ['Equipment & Integration', 'Calibration', Activity, 3]),
-  soon('/maintenance', 'Maintenance Management', ['Equipment & Integration', 'Maintenance', Wrench, 4]),
   soon('/advanced-billing', 'Advanced Billing', ['Financial Management', 'Advanced Billing', Calculator, 2]),
   soon('/invoices', 'Invoice Management', ['Financial Management', 'Invoices', FileText, 6]),
   soon('/lab-reports', 'Lab Reports', ['Reports & Export', 'Lab Reports', ScrollText, 1]),

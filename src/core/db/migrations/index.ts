@@ -15,6 +15,7 @@ import { sql as userAdmin } from './014_user_admin.js';
 import { sql as dataJobs } from './015_data_jobs.js';
 import { sql as dataMappings } from './016_data_mappings.js';
 import { sql as inventory } from './017_inventory.js';
+import { sql as equipment, postgres as equipmentPostgres } from './018_equipment.js';
 import {
   sql as paymentsLedger,
   sqliteSteps as paymentsLedgerSqlite,
@@ -79,6 +80,7 @@ export const migrations: Migration[] = [
   { version: 15, name: 'data_jobs', sql: dataJobs },
   { version: 16, name: 'data_mappings', sql: dataMappings },
   { version: 17, name: 'inventory', sql: inventory },
+  { version: 18, name: 'equipment', sql: equipment, postgres: equipmentPostgres },
   {
     version: 19,
     name: 'payments_ledger',

@@ -53,5 +53,6 @@ export const DELIVERY_KINDS: Record<string, string> = {
   import_finished: 'Import finished',
   import_failed: 'Import failed',
   stock_alert: 'Stock alert',
+  equipment_reading: 'Equipment reading out of range',
   report_ready: 'Report ready',
 };

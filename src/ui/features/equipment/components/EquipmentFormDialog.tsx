@@ -1,0 +1,178 @@
+import { useEffect } from 'react';
+import { useForm, type DefaultValues, type Path } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
+import {
+  EQUIPMENT_SET_STATUSES,
+  EQUIPMENT_STATUS_LABELS,
+  INSTRUMENT_TYPES,
+  equipmentCreateSchema,
+  type Equipment,
+  type EquipmentKind,
+} from '@shared/schemas/equipment';
+import { Button, Dialog, FormField, Input, Select, Textarea } from '@/components';
+import { ApiError } from '@/lib/api';
+import { useSaveEquipmentMutation } from '../api';
+
+type FormIn = z.input<typeof equipmentCreateSchema>;
+type FormOut = z.output<typeof equipmentCreateSchema>;
+
+const FIELDS = [
+  'name',
+  'model',
+  'serial_number',
+  'type',
+  'location',
+  'status',
+  'installed_on',
+  'supplier',
+  'warranty_end',
+  'min_temperature',
+  'max_temperature',
+  'min_humidity',
+  'max_humidity',
+  'notes',
+] as const;
+
+const text = (v: string | number | null | undefined) => (v === null || v === undefined ? '' : String(v));
+
+function defaults(kind: EquipmentKind, e: Equipment | null): DefaultValues<FormIn> {
+  return {
+    kind,
+    name: e?.name ?? '',
+    model: text(e?.model),
+    serial_number: e?.serial_number ?? '',
+    type: text(e?.type),
+    location: text(e?.location),
+    status: e?.set_status ?? 'operational',
+    installed_on: text(e?.installed_on),
+    supplier: text(e?.supplier),
+    warranty_end: text(e?.warranty_end),
+    min_temperature: text(e?.min_temperature),
+    max_temperature: text(e?.max_temperature),
+    min_humidity: text(e?.min_humidity),
+    max_humidity: text(e?.max_humidity),
+    notes: text(e?.notes),
+  };
+}
+
+export interface EquipmentFormDialogProps {
+  kind: EquipmentKind;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** null: Add; else Edit. */
+  equipment: Equipment | null;
+}
+
+/** Add Machine / Add Instrument and Edit: POST /api/equipment, PUT /api/equipment/:id; the server's 400s show under their fields. */
+export function EquipmentFormDialog({ kind, open, onOpenChange, equipment }: EquipmentFormDialogProps) {
+  const save = useSaveEquipmentMutation();
+  const form = useForm<FormIn, unknown, FormOut>({
+    resolver: zodResolver(equipmentCreateSchema),
+    defaultValues: defaults(kind, equipment),
+    mode: 'onBlur',
+  });
+  const { errors } = form.formState;
+  useEffect(() => {
+    if (open) form.reset(defaults(kind, equipment));
+  }, [open, kind, equipment, form]);
+
+  const noun = kind === 'machine' ? 'Machine' : 'Instrument';
+  const onSubmit = form.handleSubmit((v) => {
+    const { kind: _k, ...fields } = v;
+    save.mutate(
+      { id: equipment?.id ?? null, body: equipment ? fields : v },
+      {
+        onSuccess: () => onOpenChange(false),
+        onError: (err) => {
+          if (!(err instanceof ApiError)) return;
+          for (const d of err.details) {
+            const name = FIELDS.find((f) => f === d.path);
+            if (name) form.setError(name as Path<FormIn>, { message: d.message });
+          }
+          if (err.code === 'SERIAL_TAKEN') form.setError('serial_number', { message: err.message });
+        },
+      },
+    );
+  });
+  const formId = equipment ? 'edit-equipment-form' : 'add-equipment-form';
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(o) => !save.isPending && onOpenChange(o)}
+      size="lg"
+      title={equipment ? `Edit ${noun}: ${equipment.name}` : `Add ${noun}`}
+      description={
+        kind === 'instrument'
+          ? 'Set temperature and humidity limits to have readings outside them flagged and the lab notified.'
+          : 'An analyser or other machine. Results and QC runs entered on it count towards its tests per hour.'
+      }
+      footer={
+        <>
+          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={save.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" form={formId} loading={save.isPending} loadingText="Saving...">
+            {equipment ? 'Save Changes' : `Add ${noun}`}
+          </Button>
+        </>
+      }
+    >
+      <form id={formId} noValidate onSubmit={(e) => void onSubmit(e)} className="grid items-start gap-4 sm:grid-cols-2">
+        <FormField label="Name" required error={errors.name?.message}>
+          <Input autoComplete="off" {...form.register('name')} />
+        </FormField>
+        <FormField label="Serial Number" required error={errors.serial_number?.message} hint="Unique in the lab.">
+          <Input autoComplete="off" {...form.register('serial_number')} />
+        </FormField>
+        <FormField label="Model" error={errors.model?.message}>
+          <Input autoComplete="off" {...form.register('model')} />
+        </FormField>
+        <FormField label="Type" error={errors.type?.message}>
+          {kind === 'instrument' ? (
+            <Select
+              placeholder="Select type"
+              options={INSTRUMENT_TYPES.map((t) => ({ value: t, label: t }))}
+              {...form.register('type')}
+            />
+          ) : (
+            <Input placeholder="e.g. Chemistry Analyzer" {...form.register('type')} />
+          )}
+        </FormField>
+        <FormField label="Location" error={errors.location?.message}>
+          <Input placeholder="e.g. Biochemistry" {...form.register('location')} />
+        </FormField>
+        <FormField label="Status" required error={errors.status?.message}>
+          <Select
+            options={EQUIPMENT_SET_STATUSES.map((s) => ({ value: s, label: EQUIPMENT_STATUS_LABELS[s] }))}
+            {...form.register('status')}
+          />
+        </FormField>
+        <FormField label="Installed On" error={errors.installed_on?.message}>
+          <Input type="date" {...form.register('installed_on')} />
+        </FormField>
+        <FormField label="Warranty End" error={errors.warranty_end?.message}>
+          <Input type="date" {...form.register('warranty_end')} />
+        </FormField>
+        <FormField label="Supplier" error={errors.supplier?.message} className="sm:col-span-2">
+          <Input {...form.register('supplier')} />
+        </FormField>
+        <FormField label="Min Temperature (°C)" error={errors.min_temperature?.message}>
+          <Input type="number" inputMode="decimal" step="0.1" {...form.register('min_temperature')} />
+        </FormField>
+        <FormField label="Max Temperature (°C)" error={errors.max_temperature?.message}>
+          <Input type="number" inputMode="decimal" step="0.1" {...form.register('max_temperature')} />
+        </FormField>
+        <FormField label="Min Humidity (%)" error={errors.min_humidity?.message}>
+          <Input type="number" inputMode="decimal" step="0.1" {...form.register('min_humidity')} />
+        </FormField>
+        <FormField label="Max Humidity (%)" error={errors.max_humidity?.message}>
+          <Input type="number" inputMode="decimal" step="0.1" {...form.register('max_humidity')} />
+        </FormField>
+        <FormField label="Notes" error={errors.notes?.message} className="sm:col-span-2">
+          <Textarea rows={2} {...form.register('notes')} />
+        </FormField>
+      </form>
+    </Dialog>
+  );
+}

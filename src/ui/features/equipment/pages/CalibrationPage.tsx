@@ -1,0 +1,5 @@
+import { ServicePage } from './ServicePage';
+
+export default function CalibrationPage() {
+  return <ServicePage kind="calibration" />;
+}

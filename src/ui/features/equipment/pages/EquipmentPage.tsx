@@ -1,0 +1,325 @@
+import { useMemo, useState } from 'react';
+import {
+  Activity,
+  AlertTriangle,
+  CheckCircle2,
+  Cpu,
+  Eye,
+  Gauge,
+  Microscope,
+  Pencil,
+  Plus,
+  Thermometer,
+  Trash2,
+} from 'lucide-react';
+import {
+  EQUIPMENT_STATUSES,
+  EQUIPMENT_STATUS_LABELS,
+  INSTRUMENT_TYPES,
+  type Equipment,
+  type EquipmentKind,
+  type EquipmentStatus,
+} from '@shared/schemas/equipment';
+import {
+  Button,
+  Card,
+  ConfirmDialog,
+  DateText,
+  ListTable,
+  PageHeader,
+  RequirePermission,
+  SummaryCards,
+  deleteMessage,
+  type Column,
+  type RowAction,
+} from '@/components';
+import { useScreen } from '@/lib/screens';
+import { formatCount } from '@/lib/format';
+import { useCurrentUser } from '@/lib/session';
+import { can } from '@/lib/roles';
+import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { useDeleteEquipmentMutation, useEquipmentPage, useEquipmentSummary } from '../api';
+import { EquipmentFormDialog } from '../components/EquipmentFormDialog';
+import { EquipmentDetailDialog } from '../components/EquipmentDetailDialog';
+import { EquipmentStatusBadge } from '../components/badges';
+import { UpcomingPanel } from '../components/UpcomingPanel';
+
+const PAGE_SIZES = [10, 20, 50] as const;
+
+const statusOptions = (kind: EquipmentKind) => [
+  { value: 'all', label: 'All Statuses' },
+  ...EQUIPMENT_STATUSES.filter((s) => kind === 'instrument' || s !== 'calibration_due').map((s) => ({
+    value: s,
+    label: EQUIPMENT_STATUS_LABELS[s],
+  })),
+];
+
+const nameCell = (e: Equipment) => (
+  <div className="min-w-0">
+    <span className="block font-medium text-slate-900">{e.name}</span>
+    <span className="block text-[13px] text-slate-600">{[e.model, e.type].filter(Boolean).join(' · ') || '—'}</span>
+    <span className="block text-[13px] text-slate-600 md:hidden">
+      {[e.serial_number, e.location].filter(Boolean).join(' · ')}
+    </span>
+  </div>
+);
+
+const common: Column<Equipment>[] = [
+  { key: 'name', header: 'Name', cell: nameCell },
+  {
+    key: 'serial',
+    header: 'Serial No.',
+    cell: (e) => <span className="whitespace-nowrap">{e.serial_number}</span>,
+    hideOnMobile: true,
+  },
+  { key: 'location', header: 'Location', cell: (e) => e.location ?? '—', hideOnMobile: true },
+  { key: 'status', header: 'Status', cell: (e) => <EquipmentStatusBadge status={e.status} /> },
+];
+
+const machineColumns: Column<Equipment>[] = [
+  ...common,
+  {
+    key: 'uptime',
+    header: 'Uptime',
+    align: 'right',
+    cell: (e) => <span className="tabular-nums">{e.uptime === null ? '—' : `${e.uptime}%`}</span>,
+  },
+  {
+    key: 'tph',
+    header: 'Tests/h',
+    align: 'right',
+    cell: (e) => <span className="tabular-nums">{e.tests_per_hour ?? '—'}</span>,
+    hideOnMobile: true,
+  },
+  { key: 'last', header: 'Last Maintenance', cell: (e) => <DateText value={e.last_maintenance} />, hideOnMobile: true },
+  {
+    key: 'next',
+    header: 'Next Maintenance',
+    cell: (e) => (
+      <DateText value={e.next_maintenance} className={e.maintenance_overdue ? 'font-medium text-red-700' : ''} />
+    ),
+    hideOnMobile: true,
+  },
+];
+
+const reading = (v: number | null, unit: string, out: boolean) =>
+  v === null ? (
+    '—'
+  ) : (
+    <span className={out ? 'font-medium text-red-700 tabular-nums' : 'tabular-nums'}>{`${v}${unit}`}</span>
+  );
+
+const instrumentColumns: Column<Equipment>[] = [
+  ...common,
+  {
+    key: 'temp',
+    header: 'Temperature',
+    align: 'right',
+    cell: (e) => reading(e.temperature, ' °C', e.reading_out_of_range),
+  },
+  {
+    key: 'hum',
+    header: 'Humidity',
+    align: 'right',
+    cell: (e) => reading(e.humidity, '%', e.reading_out_of_range),
+    hideOnMobile: true,
+  },
+  { key: 'cal', header: 'Calibration Date', cell: (e) => <DateText value={e.calibration_date} />, hideOnMobile: true },
+  {
+    key: 'nextcal',
+    header: 'Next Calibration',
+    cell: (e) => (
+      <DateText value={e.next_calibration} className={e.calibration_overdue ? 'font-medium text-red-700' : ''} />
+    ),
+    hideOnMobile: true,
+  },
+];
+
+/** Machine Integration (/machines) and Instruments (/instruments): one register, two views. */
+export function EquipmentPage({ kind }: { kind: EquipmentKind }) {
+  const screen = useScreen();
+  return (
+    <RequirePermission permission="view_equipment" what="equipment" title={screen.title} subtitle={screen.subtitle}>
+      <EquipmentScreen kind={kind} />
+    </RequirePermission>
+  );
+}
+
+function EquipmentScreen({ kind }: { kind: EquipmentKind }) {
+  const screen = useScreen();
+  const me = useCurrentUser();
+  const canRegister = can(me, 'manage_lab');
+  const canWork = can(me, 'manage_equipment');
+  const summary = useEquipmentSummary(kind);
+  const s = summary.data;
+  const filters: ListFilter[] = useMemo(
+    () => [
+      { key: 'status', label: 'Status', options: statusOptions(kind) },
+      kind === 'machine'
+        ? {
+            key: 'location',
+            label: 'Location',
+            open: true,
+            options: [
+              { value: 'all', label: 'All Locations' },
+              ...(s?.locations ?? []).map((l) => ({ value: l, label: l })),
+            ],
+          }
+        : {
+            key: 'type',
+            label: 'Type',
+            options: [{ value: 'all', label: 'All Types' }, ...INSTRUMENT_TYPES.map((t) => ({ value: t, label: t }))],
+          },
+    ],
+    [kind, s?.locations],
+  );
+  const list = usePagedList({ filters, pageSizes: PAGE_SIZES, defaultLimit: 20 });
+  const page = useEquipmentPage({ kind, search: list.search, ...list.apiFilters, page: list.page, limit: list.limit });
+  const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<Equipment | null>(null);
+  const [viewing, setViewing] = useState<Equipment | null>(null);
+  const [deleting, setDeleting] = useState<Equipment | null>(null);
+  const remove = useDeleteEquipmentMutation();
+  // The open dialog follows the list's fresh copy (a status change, a reading).
+  const current = viewing ? (page.data?.equipment.find((e) => e.id === viewing.id) ?? viewing) : null;
+
+  const by = (st: EquipmentStatus) => s?.by_status[st] ?? null;
+  const noun = kind === 'machine' ? 'Machine' : 'Instrument';
+  const cards =
+    kind === 'machine'
+      ? [
+          {
+            label: 'Total Machines',
+            value: formatCount(s?.total ?? null),
+            hint: 'registered, not archived',
+            icon: <Cpu />,
+          },
+          {
+            label: 'Operational',
+            value: formatCount(by('operational')),
+            hint: s ? `${formatCount(by('error'))} in error, ${formatCount(by('maintenance'))} in maintenance` : '',
+            icon: <CheckCircle2 />,
+          },
+          {
+            label: 'Average Uptime',
+            value: s?.average_uptime == null ? '—' : `${s.average_uptime}%`,
+            hint: `last ${s?.window_days ?? 7} days, from status history`,
+            icon: <Gauge />,
+          },
+          {
+            label: 'Tests Run',
+            value: formatCount(s?.tests_in_window ?? null),
+            hint: `results and QC naming a machine, ${s?.window_days ?? 7} days`,
+            icon: <Activity />,
+          },
+        ]
+      : [
+          {
+            label: 'Total Instruments',
+            value: formatCount(s?.total ?? null),
+            hint: 'registered, not archived',
+            icon: <Microscope />,
+          },
+          {
+            label: 'Operational',
+            value: formatCount(by('operational')),
+            hint: s ? `${formatCount(by('offline'))} offline` : '',
+            icon: <CheckCircle2 />,
+          },
+          {
+            label: 'Calibration Due',
+            value: formatCount(by('calibration_due')),
+            hint: 'past their calibration due date',
+            icon: <AlertTriangle />,
+          },
+          {
+            label: 'Readings Out of Range',
+            value: formatCount(s?.readings_out_of_range ?? null),
+            hint: 'latest reading outside the limits',
+            icon: <Thermometer />,
+          },
+        ];
+
+  const actions: RowAction<Equipment>[] = [
+    { label: (e) => `View ${e.name}`, icon: <Eye />, onClick: setViewing },
+    { label: (e) => `Edit ${e.name}`, icon: <Pencil />, onClick: setEditing, hidden: () => !canRegister },
+    {
+      label: (e) => `Delete ${e.name}`,
+      icon: <Trash2 />,
+      onClick: setDeleting,
+      destructive: true,
+      hidden: () => !canRegister,
+    },
+  ];
+  const addButton = canRegister ? (
+    <Button onClick={() => setAdding(true)}>
+      <Plus />
+      Add {noun}
+    </Button>
+  ) : undefined;
+
+  return (
+    <>
+      <PageHeader title={screen.title} subtitle={screen.subtitle} actions={addButton} />
+      <SummaryCards label={`${noun} counts`} loading={summary.isPending} error={summary.error} cards={cards} />
+      <div className="grid gap-5 xl:grid-cols-[minmax(0,1fr)_20rem]">
+        <Card className="min-w-0">
+          <ListTable
+            list={list}
+            query={page}
+            rows={(p) => p.equipment}
+            search={{
+              placeholder: 'Search by name, model, serial or location',
+              label: `Search ${noun.toLowerCase()}s`,
+            }}
+            caption={`${noun}s`}
+            itemLabel={`${noun.toLowerCase()}s`}
+            columns={kind === 'machine' ? machineColumns : instrumentColumns}
+            getRowId={(e) => e.id}
+            errorTitle={`Error Loading ${noun}s`}
+            onRowClick={setViewing}
+            empty={{
+              title: `No ${noun.toLowerCase()}s found`,
+              filteredHint: 'Try adjusting your search or filter criteria.',
+              filteredAction: (
+                <Button variant="outline" onClick={list.reset}>
+                  Clear Filters
+                </Button>
+              ),
+              hint: canRegister
+                ? `Register the lab's ${noun.toLowerCase()}s to track their status, calibration and maintenance.`
+                : `No ${noun.toLowerCase()}s are registered yet.`,
+              action: addButton,
+            }}
+            rowActions={actions}
+          />
+        </Card>
+        <UpcomingPanel kind={kind === 'machine' ? 'maintenance' : 'calibration'} />
+      </div>
+      {canRegister && (
+        <>
+          <EquipmentFormDialog kind={kind} open={adding} onOpenChange={setAdding} equipment={null} />
+          <EquipmentFormDialog
+            kind={kind}
+            open={editing !== null}
+            onOpenChange={(o) => !o && setEditing(null)}
+            equipment={editing}
+          />
+          <ConfirmDialog
+            open={deleting !== null}
+            onOpenChange={(o) => !o && setDeleting(null)}
+            title={`Delete ${noun}`}
+            message={
+              deleting
+                ? `${deleteMessage(deleting.name)} If results, QC runs, readings or calibration and maintenance records name it, it is archived instead: it leaves the lists, its open work is cancelled and its records stay.`
+                : ''
+            }
+            busy={remove.isPending}
+            onConfirm={() => deleting && remove.mutate(deleting.id, { onSuccess: () => setDeleting(null) })}
+          />
+        </>
+      )}
+      <EquipmentDetailDialog equipment={current} onOpenChange={(o) => !o && setViewing(null)} canWork={canWork} />
+    </>
+  );
+}

@@ -1,0 +1,5 @@
+import { EquipmentPage } from './EquipmentPage';
+
+export default function InstrumentsPage() {
+  return <EquipmentPage kind="instrument" />;
+}

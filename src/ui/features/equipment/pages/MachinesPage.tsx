@@ -1,0 +1,5 @@
+import { EquipmentPage } from './EquipmentPage';
+
+export default function MachinesPage() {
+  return <EquipmentPage kind="machine" />;
+}

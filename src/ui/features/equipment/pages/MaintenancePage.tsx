@@ -1,0 +1,5 @@
+import { ServicePage } from './ServicePage';
+
+export default function MaintenancePage() {
+  return <ServicePage kind="maintenance" />;
+}
