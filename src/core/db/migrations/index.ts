@@ -13,6 +13,7 @@ import { sql as messaging } from './012_messaging.js';
 import { sql as tenants, sqliteSteps as tenantsSqlite, usersEmailPerLabPostgres } from './013_tenants.js';
 import { sql as userAdmin } from './014_user_admin.js';
 import { sql as dataJobs } from './015_data_jobs.js';
+import { sql as payersInvoices } from './020_payers_invoices.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
 import type Database from 'better-sqlite3';
@@ -70,4 +71,5 @@ export const migrations: Migration[] = [
   },
   { version: 14, name: 'user_admin', sql: userAdmin },
   { version: 15, name: 'data_jobs', sql: dataJobs },
+  { version: 20, name: 'payers_invoices', sql: payersInvoices },
 ];
