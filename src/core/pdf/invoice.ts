@@ -306,12 +306,12 @@ export async function payerStatementPdf(org: OrganizationRow, st: PayerStatement
     );
   doc.fillColor('#000000').moveDown(0.5);
   const cols: Col[] = [
-    { h: 'Date', w: 90, align: 'left' },
-    { h: 'Bill', w: 110, align: 'left' },
-    { h: 'Description', w: width - 90 - 110 - 240, align: 'left' },
-    { h: 'Debit', w: 80, align: 'right' },
-    { h: 'Credit', w: 80, align: 'right' },
-    { h: 'Balance', w: 80, align: 'right' },
+    { h: 'Date', w: 78, align: 'left' },
+    { h: 'Bill', w: 96, align: 'left' },
+    { h: 'Description', w: width - 78 - 96 - 213, align: 'left' },
+    { h: 'Debit', w: 71, align: 'right' },
+    { h: 'Credit', w: 71, align: 'right' },
+    { h: 'Balance', w: 71, align: 'right' },
   ];
   const row = table(doc, left, width, cols);
   row(
