@@ -205,8 +205,8 @@ describe('payers', () => {
 
     const bill = await okBill(p.id, [[cbc], [facial], [lipid]]);
     // CBC 300 (its list today), facial 1000 - 10% = 900 (expired list price) + 18% GST, lipid 800 - 10% = 720.
-    expect(bill.items.map((i) => i.price)).toEqual([300, 900, 720]);
-    expect(bill.items.map((i) => i.tax)).toEqual([0, 162, 0]);
+    expect(bill.items!.map((i) => i.price)).toEqual([300, 900, 720]);
+    expect(bill.items!.map((i) => i.tax)).toEqual([0, 162, 0]);
     expect(bill.final_amount).toBe(300 + 900 + 162 + 720);
     expect(bill).toMatchObject({ payer_id: p.id, payer_name: p.name, due_date: addDays(today, 30) });
     // The payer's price is its list price: it is no discount the biller gave (billing staff's limit is 20%).
