@@ -11,6 +11,7 @@ import { screens as catalogue } from '@/features/catalogue/screens';
 import { screens as dashboard } from '@/features/dashboard/screens';
 import { screens as doctors } from '@/features/doctors/screens';
 import { screens as history } from '@/features/history/screens';
+import { screens as invoices } from '@/features/invoices/screens';
 import { screens as invitations } from '@/features/invitations/screens';
 import { screens as home } from '@/features/home/screens';
 import { screens as landing } from '@/features/landing/screens';
@@ -38,6 +39,7 @@ export const SCREENS: readonly ScreenDef[] = [
   ...history,
   ...catalogue,
   ...billing,
+  ...invoices,
   ...samples,
   ...results,
   ...qc,

@@ -69,7 +69,6 @@ export const UPCOMING_SCREENS: ScreenDef[] = [
   soon('/consumables', 'Consumables Management', ['Inventory & Supplies', 'Consumables', Package, 3]),
   soon('/stock-alerts', 'Stock Alerts', ['Inventory & Supplies', 'Stock Alerts', AlertTriangle, 4]),
   soon('/advanced-billing', 'Advanced Billing', ['Financial Management', 'Advanced Billing', Calculator, 2]),
-  soon('/invoices', 'Invoice Management', ['Financial Management', 'Invoices', FileText, 6]),
   soon('/payments', 'Payment Management', ['Financial Management', 'Payments', CreditCard, 7]),
   soon('/revenue', 'Revenue Reports', ['Financial Management', 'Revenue Reports', TrendingUp, 8]),
   soon('/lab-reports', 'Lab Reports', ['Reports & Export', 'Lab Reports', ScrollText, 1]),
