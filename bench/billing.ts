@@ -69,11 +69,10 @@ export async function measureBilling(dir: string): Promise<BillingResult> {
         item_type: 'test' as const,
         item_id: t.id,
         qty: 1,
-        gst_percent: 18,
         discount_percent: 5,
       })),
       discount_percentage: 10,
-      tax_percentage: 5,
+      tax_percentage: 0 as const,
       payment_method: 'cash' as const,
     };
     await createBill(database.db, actor, body); // warm-up

@@ -23,6 +23,8 @@ beforeAll(async () => {
       category: 'Haematology',
       unit: 'g/dL',
       normal_range: '13-17',
+      // Taxable, to show the per-line GST rule (diagnostic tests are exempt by default).
+      tax_category: 'gst_18',
     })
   ).json().test.id;
   testB = (
@@ -73,7 +75,6 @@ describe('OP bill flow', () => {
         { item_type: 'package', item_id: pkg, discount_percent: 5 },
       ],
       discount_percentage: 10,
-      tax_percentage: 5,
       payment_method: 'upi',
       total_amount: 1,
       final_amount: 1,
@@ -81,12 +82,26 @@ describe('OP bill flow', () => {
     expect(res.statusCode, res.body).toBe(201);
     const bill = res.json().bill;
     // lines: 300 - 30 = 270; 450; 1999 - 99.95 = 1899.05 -> subtotal 2619.05; +500 fee = 3119.05
-    // discount 10% = 311.905 -> 311.91; discounted 2807.14; tax 5% = 140.357 -> 140.36; final 2947.50
+    // discount 10% = 311.905 -> 311.91; discounted 2807.14. GST per line (src/shared/gst.ts): the
+    // discount shared in proportion gives the taxable Haemoglobin line 270 - 27.00 = 243.00; at 18%
+    // (9% + 9%, 21.87 each) 43.74; the profile, package and fee are exempt. Final 2807.14 + 43.74 = 2850.88
     expect(bill.subtotal).toBe(2619.05);
     expect(bill.consultation_fee).toBe(500);
     expect(bill.discount_amount).toBe(311.91);
-    expect(bill.tax_amount).toBe(140.36);
-    expect(bill.final_amount).toBe(2947.5);
+    expect(bill.tax_amount).toBe(43.74);
+    expect(bill.final_amount).toBe(2850.88);
+    expect(
+      bill.items.map((i: { tax_category: string; taxable: number; tax: number; gst_percent: number }) => [
+        i.tax_category,
+        i.gst_percent,
+        i.taxable,
+        i.tax,
+      ]),
+    ).toEqual([
+      ['gst_18', 18, 243, 43.74],
+      ['exempt', 0, 405, 0],
+      ['exempt', 0, 1709.14, 0],
+    ]);
     expect(bill.payment_status).toBe('unpaid');
     expect(bill.bill_number).toMatch(/^OPB\d{12}(-\d+)?$/);
     expect(bill.items.map((i: { particulars: string }) => i.particulars)).toEqual([
@@ -95,13 +110,13 @@ describe('OP bill flow', () => {
       'Health Check (Package)',
     ]);
 
-    const half = await lab.admin.post(`/api/bills/${bill.id}/payments`, { amount: 1473.75, method: 'cash' });
+    const half = await lab.admin.post(`/api/bills/${bill.id}/payments`, { amount: 1425.44, method: 'cash' });
     expect(half.statusCode, half.body).toBe(201);
     expect(half.json().bill.payment_status).toBe('partial');
     const over = await lab.admin.post(`/api/bills/${bill.id}/payments`, { amount: 2000, method: 'cash' });
     expect(over.statusCode).toBe(409);
     const rest = await lab.admin.post(`/api/bills/${bill.id}/payments`, {
-      amount: 1473.75,
+      amount: 1425.44,
       method: 'card',
       reference: 'TXN1',
     });
@@ -115,8 +130,12 @@ describe('OP bill flow', () => {
     writeFileSync(file, pdf.rawPayload);
     const text = execFileSync('pdftotext', ['-layout', file, '-']).toString();
     expect(text).toContain(bill.bill_number);
-    expect(text).toContain('₹2,947.50');
-    expect(text).toContain('Rupees Two Thousand Nine Hundred Forty Seven and Fifty Paise Only');
+    expect(text).toContain('₹2,850.88');
+    expect(text).toContain('Rupees Two Thousand Eight Hundred Fifty and Eighty Eight Paise Only');
+    // One tax rule on the page: the taxable line's 18, the exempt lines, and the GST it adds up to.
+    expect(text).toContain('Exempt');
+    expect(text).toMatch(/GST \(per line\)\s+₹43\.74/);
+    expect(text).not.toContain('Tax (0%)');
   });
 
   it('a lab-only bill without a doctor adds no consultation fee', async () => {

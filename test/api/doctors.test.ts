@@ -376,7 +376,6 @@ describe('summary and analytics come from the bills', () => {
           doctor_id: doctor,
           items: items.map(([id, qty]) => ({ item_type: 'test', item_id: id, qty, discount_percent: 5 })),
           discount_percentage: 10,
-          tax_percentage: 5,
         });
         expect(res.statusCode, res.body).toBe(201);
         return res.json<{ bill: Bill }>().bill;

@@ -38,7 +38,6 @@ async function bill(patientId: number, withDoctor: boolean): Promise<Bill> {
     patient_id: patientId,
     ...(withDoctor ? { doctor_id: doctorId } : {}),
     items: [{ item_type: 'test', item_id: testId }],
-    tax_percentage: 5,
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json<{ bill: Bill }>().bill;

@@ -49,7 +49,7 @@ beforeAll(async () => {
   });
   const bill = await createBill(database.db, actor, {
     patient_id: patient.id,
-    items: [{ item_type: 'test', item_id: test.id, qty: 1, gst_percent: 18, discount_percent: 0 }],
+    items: [{ item_type: 'test', item_id: test.id, qty: 1, discount_percent: 0 }],
     discount_percentage: 0,
     tax_percentage: 0,
     payment_method: 'cash',

@@ -99,8 +99,8 @@ beforeAll(async () => {
       patient_id: p1.id,
       doctor_id: doctor.id,
       items: [
-        { item_type: 'test', item_id: test('HB'), qty: 1, gst_percent: 18, discount_percent: 0 },
-        { item_type: 'test', item_id: test('FBS'), qty: 2, gst_percent: 18, discount_percent: 10 },
+        { item_type: 'test', item_id: test('HB'), qty: 1, discount_percent: 0 },
+        { item_type: 'test', item_id: test('FBS'), qty: 2, discount_percent: 10 },
       ],
       discount_percentage: 5,
       tax_percentage: 0,
@@ -109,7 +109,7 @@ beforeAll(async () => {
     await addPayment(database.db, system, bill.id, { amount: 100, method: 'upi', reference: 'UPI-77' });
     await createBill(database.db, system, {
       patient_id: p2.id,
-      items: [{ item_type: 'test', item_id: test('HB'), qty: 1, gst_percent: 18, discount_percent: 0 }],
+      items: [{ item_type: 'test', item_id: test('HB'), qty: 1, discount_percent: 0 }],
       discount_percentage: 0,
       tax_percentage: 0,
       payment_method: 'cash',

@@ -56,7 +56,7 @@ beforeAll(async () => {
     actor,
     patientCreateSchema.parse({ first_name: 'Arjun', last_name: 'Das', date_of_birth: '1982-11-20', gender: 'Male' }),
   );
-  // 400 + 200 consultation = 600, 10% off = 540, 5% tax = 567.
+  // 400 + 200 consultation = 600, 10% off = 540; CBC and the fee are GST-exempt (src/shared/gst.ts).
   cbcId = cbc.id;
   meeraId = meera.id;
   billA = await createBill(
@@ -67,7 +67,6 @@ beforeAll(async () => {
       doctor_id: doctor.id,
       items: [{ item_type: 'test', item_id: cbc.id }],
       discount_percentage: 10,
-      tax_percentage: 5,
     }),
   );
   // Lab-only: no doctor, no fee; 2 × 400 = 800.
@@ -125,11 +124,11 @@ describe('Bills List', () => {
     await expectText(row(page, billA), /Meera Iyer/);
     await expectText(row(page, billA), /Pending/);
     await expectText(row(page, billA), /Unpaid/);
-    await expectText(row(page, billA), /₹567\.00/);
+    await expectText(row(page, billA), /₹540\.00/);
     await expectText(row(page, billA), /Priya Menon/);
     await expectText(row(page, billB), /No doctor/);
     await expectText(card(page, 'Total Bills'), /2/);
-    await expectText(card(page, 'Total Revenue'), /₹1,367\.00/);
+    await expectText(card(page, 'Total Revenue'), /₹1,340\.00/);
     await expectText(card(page, 'Paid'), /0/);
     await expectText(card(page, 'Pending'), /2/);
     await page.getByRole('list', { name: 'Recent bills' }).getByRole('listitem').first().waitFor();
@@ -144,31 +143,31 @@ describe('Bills List', () => {
     await act(page, 'View', billA).click();
     const d = page.getByRole('dialog', { name: `Bill Details: ${billA.bill_number}` });
     await d.getByRole('table', { name: 'Bill items' }).getByText('Complete Blood Count (Test)').waitFor();
-    await expectText(d.getByTestId('detail-final'), '₹567.00');
+    await expectText(d.getByTestId('detail-final'), '₹540.00');
     const amount = d.getByLabel('Amount (₹)');
-    expect(await amount.inputValue()).toBe('567.00');
+    expect(await amount.inputValue()).toBe('540.00');
     await screenshot(page, 'bills-details-dialog-desktop');
 
     // More than the balance: the field says so and nothing is sent.
     await amount.fill('600');
     await d.getByRole('button', { name: 'Record Payment' }).click();
-    await d.getByText('Amount exceeds the balance of ₹567.00').waitFor();
+    await d.getByText('Amount exceeds the balance of ₹540.00').waitFor();
 
-    await amount.fill('283.50');
+    await amount.fill('270.00');
     await d.getByLabel('Method').selectOption('upi');
     await d.getByLabel('Reference').fill('UPI-7781');
     await d.getByRole('button', { name: 'Record Payment' }).click();
     await page.getByText('Payment recorded').first().waitFor();
     await expectText(d.getByTestId('detail-payment-status'), 'Partial');
-    await expectText(d.getByTestId('detail-balance'), '₹283.50');
-    expect(await d.getByLabel('Amount (₹)').inputValue()).toBe('283.50');
+    await expectText(d.getByTestId('detail-balance'), '₹270.00');
+    expect(await d.getByLabel('Amount (₹)').inputValue()).toBe('270.00');
     await screenshot(page, 'bills-details-partial-desktop');
     await d.getByRole('button', { name: 'Close' }).first().click();
     await expectText(row(page, billA), /Partial/);
     await expectText(page.getByTestId('count-partial'), '1');
 
     await act(page, 'View', billA).click();
-    await expectText(d.getByTestId('detail-balance'), '₹283.50');
+    await expectText(d.getByTestId('detail-balance'), '₹270.00');
 
     await d.getByRole('button', { name: 'Record Payment' }).click();
     await expectText(d.getByTestId('detail-payment-status'), 'Paid');
@@ -356,8 +355,8 @@ describe('Bills List', () => {
 describe('Billing Management and small screens', () => {
   it('searches by patient ID and status, opens Bill Details; /billing is the same live screen', async () => {
     const page = await open('/billing-management', 'Billing Management');
-    await expectText(card(page, 'Total Revenue'), /₹567\.00/);
-    await expectText(card(page, 'Paid'), /₹500\.00/);
+    await expectText(card(page, 'Total Revenue'), /₹540\.00/);
+    await expectText(card(page, 'Paid'), /₹473\.00/);
     await expectText(card(page, 'Pending'), /₹67\.00/);
     await row(page, billA).waitFor();
     await screenshot(page, 'billing-management-desktop');

@@ -176,7 +176,8 @@ describe('OP Bill', () => {
     await save.click();
     await page.getByText('Please correct the highlighted values').waitFor();
     await billDiscount.fill('5');
-    await page.getByLabel('Tax %', { exact: true }).fill('18');
+    // GST is per line from each test's category: the catalogue's tests are exempt diagnostics.
+    expect(await page.getByLabel('Tax %', { exact: true }).count()).toBe(0);
     await page.getByLabel('Payment Method').selectOption('upi');
 
     const expected = billAmounts({
@@ -187,7 +188,7 @@ describe('OP Bill', () => {
       ],
       consultationFeePaise: rupeesToPaise(FEE),
       discountPercent: 5,
-      taxPercent: 18,
+      taxPercent: 0,
     });
     const shownFinal = page.getByTestId('bill-final-total');
     await expect.poll(() => textOf(shownFinal)).toBe(formatInr(expected.finalPaise));
@@ -230,7 +231,6 @@ describe('OP Bill', () => {
     expect(await page.getByTestId('selected-patient').count()).toBe(0);
     expect(await page.getByTestId('selected-doctor').count()).toBe(0);
     expect(await page.getByLabel('Discount %', { exact: true }).inputValue()).toBe('0');
-    expect(await page.getByLabel('Tax %', { exact: true }).inputValue()).toBe('0');
     expect(await save.isDisabled()).toBe(true);
     await screenshot(page, 'op-bill-saved');
 
@@ -374,7 +374,6 @@ describe('Register Patient with Bill', () => {
     await page.getByLabel('Discount %', { exact: true }).fill('12.5');
     await page.getByText('Must be a whole number').waitFor();
     await page.getByLabel('Discount %', { exact: true }).fill('10');
-    await page.getByLabel('Tax %', { exact: true }).fill('5');
     await page.getByLabel('Payment Method').selectOption('bank_transfer');
     expect(await page.getByTestId('bill-consultation').count()).toBe(0);
     const expected = billAmounts({
@@ -384,7 +383,7 @@ describe('Register Patient with Bill', () => {
       ],
       consultationFeePaise: 0,
       discountPercent: 10,
-      taxPercent: 5,
+      taxPercent: 0,
     });
     await expect.poll(() => textOf(page.getByTestId('bill-final-total'))).toBe(formatInr(expected.finalPaise));
     await page.getByRole('heading', { name: 'Lab Tests and Services' }).scrollIntoViewIfNeeded();

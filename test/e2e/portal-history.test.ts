@@ -113,7 +113,7 @@ beforeAll(async () => {
   bill = await createBill(app.database.db, actor, {
     patient_id: patient.id,
     doctor_id: doctor.id,
-    items: [{ item_type: 'test', item_id: glucose.id, qty: 1, gst_percent: 18, discount_percent: 0 }],
+    items: [{ item_type: 'test', item_id: glucose.id, qty: 1, discount_percent: 0 }],
     discount_percentage: 0,
     tax_percentage: 0,
     payment_method: 'upi',

@@ -16,6 +16,7 @@ const COLUMNS = [
   'patient_last_name',
   'doctor_first_name',
   'doctor_last_name',
+  'payer_name',
   'subtotal',
   'consultation_fee',
   'discount_percentage',

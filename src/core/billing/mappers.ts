@@ -10,6 +10,7 @@ export type BillRow = Selectable<BillsTable> & {
   patient_code: string;
   doctor_first_name: string | null;
   doctor_last_name: string | null;
+  payer_name: string | null;
 };
 
 const rupees = (p: number) => p / 100;
@@ -26,6 +27,9 @@ export function toBill(r: BillRow, timeZone: string, today: string): Bill {
     patient_patient_id: r.patient_code,
     doctor_first_name: r.doctor_first_name,
     doctor_last_name: r.doctor_last_name,
+    payer_id: r.payer_id,
+    payer_name: r.payer_name,
+    invoice_id: r.invoice_id,
     subtotal: rupees(r.subtotal_paise),
     consultation_fee: rupees(r.consultation_fee_paise),
     total_before_discount: rupees(r.total_before_discount_paise),
@@ -74,6 +78,10 @@ export function toBillItem(r: Selectable<BillItemsTable>): BillItem {
     discount_percent: r.discount_percent,
     discount_amount: rupees(r.discount_amount_paise),
     total: rupees(r.total_paise),
+    tax_category: r.tax_category,
+    sac_code: r.sac_code,
+    taxable: rupees(r.taxable_paise),
+    tax: rupees(r.tax_paise),
   };
 }
 

@@ -10,6 +10,7 @@ export function billsQuery(db: Db, organizationId: number) {
     .selectFrom('bills as b')
     .innerJoin('patients as p', 'p.id', 'b.patient_id')
     .leftJoin('users as d', 'd.id', 'b.doctor_id')
+    .leftJoin('payers as py', 'py.id', 'b.payer_id')
     .where('b.organization_id', '=', organizationId);
 }
 
@@ -24,6 +25,7 @@ export function selectBillColumns(q: BillsQuery) {
       'p.patient_code as patient_code',
       'd.first_name as doctor_first_name',
       'd.last_name as doctor_last_name',
+      'py.name as payer_name',
     ]);
 }
 

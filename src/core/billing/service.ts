@@ -19,7 +19,9 @@ import type { Patient } from '../../shared/schemas/patients.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import { findPatient, toPatient } from '../patients/repository.js';
 import { insertPatient } from '../patients/service.js';
-import { labToday, organizationTimezone } from '../settings/organization.js';
+import { labSettings, labToday, organizationTimezone } from '../settings/organization.js';
+import { billTax } from '../../shared/gst.js';
+import { assertWithinCredit, payerForBill, payerUnitPrice } from '../payers/service.js';
 import { addDays, localDate, localMinuteStamp } from '../../shared/time.js';
 import { resolveDoctor, resolveLines } from './lines.js';
 import { checkDiscount } from './approval.js';
@@ -42,9 +44,6 @@ import {
   updateBillRow,
 } from './repository.js';
 
-/** Days after the bill date before an unpaid bill counts as overdue (docs/decisions.md). */
-export const PAYMENT_TERMS_DAYS = 7;
-
 type BillBody = Omit<BillCreate, 'patient_id'>;
 
 /** OPB + YYYYMMDDHHmm in the lab's zone; the 2nd bill in the same minute gets -2, and so on. */
@@ -63,21 +62,52 @@ async function insertBill(
   visitType: 'doctor_visit' | 'lab_only',
 ): Promise<number> {
   const timeZone = await organizationTimezone(trx, actor.organizationId);
-  const lines = await resolveLines(trx, actor.organizationId, body.items);
+  const now = new Date();
+  const today = localDate(timeZone, now);
+  // A bill charged to a payer takes the payer's prices (its list on this day, else the lab's less its discount).
+  const payer = body.payer_id ? await payerForBill(trx, actor.organizationId, body.payer_id) : null;
+  const lines = await resolveLines(
+    trx,
+    actor.organizationId,
+    body.items,
+    payer ? (type, id, labPrice) => payerUnitPrice(trx, payer, type, id, labPrice, today) : undefined,
+  );
   const doctor = body.doctor_id ? await resolveDoctor(trx, actor.organizationId, body.doctor_id) : null;
   const feePaise = doctor && visitType === 'doctor_visit' ? doctor.feePaise : 0;
   const amounts = billAmounts({
     lines: lines.map((l) => ({ unitPricePaise: l.unit_price_paise, qty: l.qty, discountPercent: l.discount_percent })),
     consultationFeePaise: feePaise,
     discountPercent: body.discount_percentage,
-    taxPercent: body.tax_percentage,
+    taxPercent: 0,
   });
+  // GST per line from each test's tax category, on its value after its share of the bill discount.
+  const tax = billTax(
+    lines.map((l, i) => ({ totalPaise: amounts.lines[i]!.totalPaise, ratePercent: l.gst_percent })),
+    feePaise,
+    amounts.discountPaise,
+  );
+  const finalPaise = amounts.discountedPaise + tax.taxPaise;
+  // The payer's agreed price is its list price: only what is below it counts as a discount.
+  const agreed = payer
+    ? await Promise.all(
+        lines.map((l) =>
+          payerUnitPrice(
+            trx,
+            payer,
+            l.item_type,
+            (l.test_id ?? l.profile_id ?? l.package_id)!,
+            l.list_price_paise,
+            today,
+          ),
+        ),
+      )
+    : lines.map((l) => l.list_price_paise);
   const discount = await checkDiscount(
     trx,
     actor,
     effectiveDiscountPercent(
-      lines.map((l) => ({
-        listPricePaise: l.list_price_paise,
+      lines.map((l, i) => ({
+        listPricePaise: agreed[i]!,
         unitPricePaise: l.unit_price_paise,
         qty: l.qty,
         discountPercent: l.discount_percent,
@@ -87,7 +117,8 @@ async function insertBill(
     ),
     body.discount_approval,
   );
-  const now = new Date();
+  if (payer) assertWithinCredit(payer, finalPaise);
+  const dueDays = payer ? payer.payment_terms_days : (await labSettings(trx, actor.organizationId)).billDueDays;
   const nowStr = now.toISOString();
   const bill = await insertBillRow(trx, {
     organization_id: actor.organizationId,
@@ -100,12 +131,13 @@ async function insertBill(
     total_before_discount_paise: amounts.totalBeforeDiscountPaise,
     discount_percentage: body.discount_percentage,
     discount_amount_paise: amounts.discountPaise,
-    tax_percentage: body.tax_percentage,
-    tax_amount_paise: amounts.taxPaise,
-    final_amount_paise: amounts.finalPaise,
+    tax_percentage: 0,
+    tax_amount_paise: tax.taxPaise,
+    final_amount_paise: finalPaise,
     paid_paise: 0,
     payment_method: body.payment_method,
-    due_date: addDays(localDate(timeZone, now), PAYMENT_TERMS_DAYS),
+    due_date: addDays(today, dueDays),
+    payer_id: payer?.id ?? null,
     notes: body.notes ?? null,
     cancelled_at: null,
     cancel_reason: null,
@@ -121,6 +153,8 @@ async function insertBill(
       ...l,
       discount_amount_paise: amounts.lines[i]!.discountPaise,
       total_paise: amounts.lines[i]!.totalPaise,
+      taxable_paise: tax.lines[i]!.taxablePaise,
+      tax_paise: tax.lines[i]!.taxPaise,
     })),
   );
   await writeAudit(trx, actor, {
@@ -280,6 +314,11 @@ export async function deleteBill(db: Db, actor: Actor, id: number): Promise<Bill
     });
   });
   return bill;
+}
+
+/** Inside an open transaction: one payment on a bill (an invoice's mark-paid records its bills' payments so). */
+export async function recordBillPayment(trx: Db, actor: Actor, billId: number, p: PaymentCreate): Promise<void> {
+  await insertPayment(trx, actor, billId, p);
 }
 
 /** A payment (positive) or a refund (negative, with a reason) on the ledger (src/core/payments/ledger.ts). */

@@ -23,6 +23,10 @@ export interface BillsTable {
   notes: string | null;
   cancelled_at: string | null;
   cancel_reason: string | null;
+  /** The payer the bill is charged to (null: self pay). */
+  payer_id: Generated<number | null>;
+  /** The invoice the bill is on (null: not invoiced, or its invoice was cancelled). */
+  invoice_id: Generated<number | null>;
   created_by: number | null;
   created_at: string;
   updated_at: string;
@@ -45,6 +49,11 @@ export interface BillItemsTable {
   discount_percent: number;
   discount_amount_paise: number;
   total_paise: number;
+  /** GST (src/shared/gst.ts): the line's category, SAC, value after its share of the bill discount, and tax. */
+  tax_category: Generated<string>;
+  sac_code: Generated<string>;
+  taxable_paise: Generated<number>;
+  tax_paise: Generated<number>;
 }
 
 export interface PaymentsTable {

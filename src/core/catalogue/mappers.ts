@@ -38,6 +38,8 @@ export function toTest(r: TestRow): CatalogueTest {
     critical_low: r.critical_low,
     critical_high: r.critical_high,
     choices: jsonList(r.choices),
+    tax_category: r.tax_category as CatalogueTest['tax_category'],
+    sac_code: r.sac_code,
     formula: r.formula,
     container: r.container,
     delta_limit: r.delta_limit,

@@ -18,6 +18,9 @@ export interface CatalogueItemColumns {
 }
 
 export interface TestsTable extends CatalogueItemColumns {
+  /** GST category (src/shared/gst.ts): exempt unless the lab says otherwise. */
+  tax_category: Generated<string>;
+  sac_code: string | null;
   unit: string | null;
   normal_range: string | null;
   reference_ranges: string | null;

@@ -162,7 +162,7 @@ export async function billPdf({ org, bill, patient, doctor, portal }: BillPdfInp
       it.particulars,
       String(it.qty),
       inr(it.price),
-      `${it.gst_percent}`,
+      it.tax_category === 'exempt' ? 'Exempt' : `${it.gst_percent}`,
       `${it.discount_percent}`,
       inr(it.total),
     ]),
@@ -182,7 +182,8 @@ export async function billPdf({ org, bill, patient, doctor, portal }: BillPdfInp
   line('Consultation fee', inr(bill.consultation_fee));
   line('Total before discount', inr(bill.total_before_discount));
   line(`Discount (${bill.discount_percentage}%)`, `− ${inr(bill.discount_amount)}`);
-  line(`Tax (${bill.tax_percentage}%)`, inr(bill.tax_amount));
+  // GST per line from each test's tax category (src/shared/gst.ts): the GST % column above is what is charged.
+  line(bill.tax_amount > 0 ? 'GST (per line)' : 'GST (all lines exempt)', inr(bill.tax_amount));
   doc
     .moveTo(sumX, doc.y)
     .lineTo(left + width, doc.y)

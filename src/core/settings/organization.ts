@@ -20,6 +20,13 @@ export interface LabSettings {
   doctorsSeeAllPatients: boolean;
   /** The largest effective bill discount (percent) each role may give without an approver; others 0. */
   discountCeilings: Record<string, number>;
+  // Billing settings (issue 16, /api/billing-settings): GST registration and bill terms.
+  /** The lab's GSTIN, printed on tax invoices; null: not registered (no GST invoice can be issued). */
+  gstin: string | null;
+  /** The lab's GST state code (place of supply inside the state: CGST + SGST). */
+  gstStateCode: string | null;
+  /** Days after the bill date before a patient's unpaid bill is overdue (a payer's bill: its terms). */
+  billDueDays: number;
   // Notification switches (System Settings, issue 13): which notifications are created and sent.
   /** In-app notifications (the bell and /notifications). */
   pushNotifications: boolean;
@@ -54,6 +61,9 @@ export const DEFAULT_SETTINGS: LabSettings = {
   holdReportsUntilPaid: false,
   doctorsSeeAllPatients: false,
   discountCeilings: { ...DEFAULT_DISCOUNT_CEILINGS },
+  gstin: null,
+  gstStateCode: null,
+  billDueDays: 7,
   pushNotifications: true,
   emailNotifications: true,
   smsNotifications: false,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BILL_STATUSES, DEFAULT_LINE_GST_PERCENT, PAYMENT_METHODS, PAYMENT_STATUSES } from '../billing.js';
+import { BILL_STATUSES, PAYMENT_METHODS, PAYMENT_STATUSES } from '../billing.js';
 import { isoDate, optionalText, rupeeAmount, strictNumber } from './common.js';
 import { patientCreateSchema } from './patients.js';
 
@@ -33,7 +33,6 @@ export const billItemInput = z.object({
   ),
   /** The charged unit price; when absent the catalogue's current price. */
   price: rupeeAmount('Price').optional(),
-  gst_percent: percent('GST %').default(DEFAULT_LINE_GST_PERCENT),
   discount_percent: percent('Discount %').default(0),
 });
 export type BillItemInput = z.infer<typeof billItemInput>;
@@ -59,7 +58,15 @@ const billBody = {
     .min(1, 'Please add at least one test, profile, or package')
     .max(100),
   discount_percentage: percent('Discount %').default(0),
-  tax_percentage: percent('Tax %').default(0),
+  /**
+   * GST comes from each test's tax category (src/shared/gst.ts), never one rate for the whole bill:
+   * kept for clients that send 0, refused above 0.
+   */
+  tax_percentage: percent('Tax %')
+    .refine((n) => !(n > 0), 'Tax is worked out per line from each test’s tax category; send 0 or leave it out')
+    .default(0),
+  /** Charge the bill to a payer (corporate, insurer, hospital, collection centre); left out: self pay. */
+  payer_id: z.preprocess((v) => (v === '' || v === 0 ? null : v), id('payer_id').nullable().optional()),
   payment_method: z
     .enum(PAYMENT_METHODS, { error: `Payment method must be one of ${PAYMENT_METHODS.join(', ')}` })
     .default('cash'),
@@ -94,14 +101,6 @@ export const registerWithBillSchema = z
         .int('Discount must be a whole number')
         .min(0, 'Discount must be between 0 and 100')
         .max(100, 'Discount must be between 0 and 100')
-        .default(0),
-    ),
-    tax_percentage: strictNumber(
-      z
-        .number()
-        .int('Tax must be a whole number')
-        .min(0, 'Tax must be between 0 and 100')
-        .max(100, 'Tax must be between 0 and 100')
         .default(0),
     ),
   })
@@ -173,6 +172,11 @@ export const billItemSchema = z.object({
   discount_percent: z.number(),
   discount_amount: z.number(),
   total: z.number(),
+  /** GST: the test's category when billed, its SAC, the value after the bill discount's share, and the tax on it. */
+  tax_category: z.string(),
+  sac_code: z.string(),
+  taxable: z.number(),
+  tax: z.number(),
 });
 export type BillItem = z.infer<typeof billItemSchema>;
 
@@ -203,6 +207,11 @@ export const billSchema = z.object({
   patient_patient_id: z.string(),
   doctor_first_name: z.string().nullable(),
   doctor_last_name: z.string().nullable(),
+  /** The payer the bill is charged to (Billing Management's Insurance column); null: self pay. */
+  payer_id: z.number().nullable(),
+  payer_name: z.string().nullable(),
+  /** The GST invoice the bill is on, if any. */
+  invoice_id: z.number().nullable(),
   subtotal: z.number(),
   consultation_fee: z.number(),
   total_before_discount: z.number(),

@@ -1,3 +1,4 @@
+import { TAX_CATEGORIES } from '../gst.js';
 import { z } from 'zod';
 import { optionalText, requiredText, rupeeAmount, strictNumber } from './common.js';
 import { SAMPLE_TYPES } from '../samples.js';
@@ -186,6 +187,19 @@ export const testCreateSchema = z.object({
     ),
   ),
   ...resultRuleFields,
+  /** GST (src/shared/gst.ts): diagnostic tests are exempt; a taxable service (cosmetic, goods sold) names its rate. */
+  tax_category: z
+    .enum(TAX_CATEGORIES, { error: `Tax category must be one of ${TAX_CATEGORIES.join(', ')}` })
+    .optional(),
+  /** The SAC (or HSN) printed on invoices; 9993 (human health services) when left out. */
+  sac_code: z.preprocess(
+    (v) => (v === '' ? null : v),
+    z
+      .string({ error: 'SAC code must be text' })
+      .regex(/^\d{4,8}$/, 'SAC code must be 4 to 8 digits')
+      .nullable()
+      .optional(),
+  ),
 });
 export const testUpdateSchema = testCreateSchema.partial();
 export type TestCreate = z.infer<typeof testCreateSchema>;
@@ -260,6 +274,8 @@ export const catalogueTestSchema = z.object({
   formula: z.string().nullable(),
   container: z.string().nullable(),
   delta_limit: z.number().nullable(),
+  tax_category: z.enum(TAX_CATEGORIES),
+  sac_code: z.string().nullable(),
   delta_kind: z.string().nullable(),
   delta_window_days: z.number().nullable(),
   aliases: z.array(z.string()),

@@ -14,6 +14,7 @@ import { screens as doctors } from '@/features/doctors/screens';
 import { screens as equipment } from '@/features/equipment/screens';
 import { screens as history } from '@/features/history/screens';
 import { screens as inventory } from '@/features/inventory/screens';
+import { screens as invoices } from '@/features/invoices/screens';
 import { screens as invitations } from '@/features/invitations/screens';
 import { screens as home } from '@/features/home/screens';
 import { screens as landing } from '@/features/landing/screens';
@@ -43,6 +44,7 @@ export const SCREENS: readonly ScreenDef[] = [
   ...catalogue,
   ...billing,
   ...payments,
+  ...invoices,
   ...samples,
   ...results,
   ...qc,

@@ -37,6 +37,5 @@ export const UPCOMING_SCREENS: ScreenDef[] = [
   }),
   soon('/comprehensive-reports', 'Comprehensive Reports', ['Overview', 'Comprehensive Reports', FileText, 5]),
   soon('/advanced-billing', 'Advanced Billing', ['Financial Management', 'Advanced Billing', Calculator, 2]),
-  soon('/invoices', 'Invoice Management', ['Financial Management', 'Invoices', FileText, 6]),
   soon('/lab-reports', 'Lab Reports', ['Reports & Export', 'Lab Reports', ScrollText, 1]),
 ];

@@ -21,6 +21,7 @@ import {
   sqliteSteps as paymentsLedgerSqlite,
   postgres as paymentsLedgerPostgres,
 } from './019_payments_ledger.js';
+import { sql as payersInvoices } from './020_payers_invoices.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
 import type Database from 'better-sqlite3';
@@ -88,4 +89,5 @@ export const migrations: Migration[] = [
     sqliteSteps: paymentsLedgerSqlite,
     postgres: paymentsLedgerPostgres,
   },
+  { version: 20, name: 'payers_invoices', sql: payersInvoices },
 ];

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { billCreateSchema, billItemInput, paymentCreateSchema, type Bill } from '../../../shared/schemas/bills.js';
-import { isoDate, optionalEmail, optionalText, requiredText, rupeeAmount } from '../../../shared/schemas/common.js';
+import {
+  isoDate,
+  optionalEmail,
+  optionalText,
+  requiredText,
+  rupeeAmount,
+  strictNumber,
+} from '../../../shared/schemas/common.js';
 import { BILL_STATUSES, PAYMENT_STATUSES, billAmounts } from '../../../shared/billing.js';
 import { formatInr, rupeesToPaise } from '../../../shared/money.js';
 import { DOCTOR_ROLES, type Role } from '../../../shared/roles.js';
@@ -8,7 +15,6 @@ import { addDays, localDate, startOfLocalDayUtc } from '../../../shared/time.js'
 import { BILL_NUMBER, insertHistoricalBill, type HistoricalBill } from '../../billing/history.js';
 import { billExportPage, billNumbersTaken, itemsOfBills, paymentsOfBills } from '../../billing/repository.js';
 import { toBill } from '../../billing/mappers.js';
-import { PAYMENT_TERMS_DAYS } from '../../billing/service.js';
 import { itemsByCodes, type ItemTable } from '../../catalogue/repository.js';
 import { patientsByCodes } from '../../patients/repository.js';
 import { usersByEmails } from '../../users/repository.js';
@@ -59,7 +65,20 @@ const columns: TransferColumn[] = [
   { name: 'payments', kind: 'json' },
 ];
 
+/** A historical bill keeps the tax it was made with (another system's flat rate included); it is never re-taxed. */
+const historicalPercent = (label: string) =>
+  strictNumber(
+    z
+      .number({ error: `${label} must be a number` })
+      .refine((n) => Number.isFinite(n) && n >= 0 && n <= 100, `${label} must be between 0 and 100`)
+      .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, `${label} may have at most 2 decimals`),
+  );
+
+/** Days after the bill date an imported bill without a due date is due in (the default of the lab setting). */
+const IMPORT_DUE_DAYS = 7;
+
 const itemSchema = billItemInput.omit({ item_id: true }).extend({
+  gst_percent: historicalPercent('GST %').default(0),
   code: z.string({ error: 'code is required' }).trim().min(1, 'code is required').max(30).transform(upperKey),
   name: optionalText(120, 'Name'),
   list_price: rupeeAmount('List price').optional(),
@@ -90,7 +109,7 @@ const schema = z
     visit_type: billCreateSchema.shape.visit_type,
     consultation_fee: rupeeAmount('Consultation fee').default(0),
     discount_percentage: billCreateSchema.shape.discount_percentage,
-    tax_percentage: billCreateSchema.shape.tax_percentage,
+    tax_percentage: historicalPercent('Tax %').default(0),
     payment_method: billCreateSchema.shape.payment_method,
     due_date: z.preprocess((v) => (v === null || v === '' ? undefined : v), isoDate('Due date').optional()),
     notes: optionalText(1000),
@@ -203,6 +222,8 @@ export const bills: TransferEntity<Input, true, HistoricalBill & { row: number }
           unit_price_paise: unit,
           gst_percent: item.gst_percent,
           discount_percent: item.discount_percent,
+          tax_category: 'exempt',
+          sac_code: '9993',
         };
       });
       const a = billAmounts({
@@ -270,7 +291,7 @@ export const bills: TransferEntity<Input, true, HistoricalBill & { row: number }
         tax_amount_paise: a.taxPaise,
         final_amount_paise: a.finalPaise,
         payment_method: b.payment_method,
-        due_date: b.due_date ?? addDays(localDate(ctx.timeZone, new Date(created)), PAYMENT_TERMS_DAYS),
+        due_date: b.due_date ?? addDays(localDate(ctx.timeZone, new Date(created)), IMPORT_DUE_DAYS),
         notes: b.notes ?? null,
         cancelled_at: b.cancelled_at ?? null,
         cancel_reason: b.cancel_reason ?? null,

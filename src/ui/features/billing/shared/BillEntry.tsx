@@ -7,10 +7,7 @@ import { CataloguePickers } from './CataloguePickers';
 import { PaymentFields } from './PaymentFields';
 import type { BillEntryState, PercentField } from './useBillEntry';
 
-const PERCENTS: { field: PercentField; label: string }[] = [
-  { field: 'discount', label: 'Discount %' },
-  { field: 'tax', label: 'Tax %' },
-];
+const PERCENTS: { field: PercentField; label: string }[] = [{ field: 'discount', label: 'Discount %' }];
 
 export interface BillEntryProps<M extends PaymentMethod> {
   entry: BillEntryState<M>;
@@ -37,12 +34,7 @@ export function BillEntry<M extends PaymentMethod>({
 }: BillEntryProps<M>) {
   const { draft } = entry;
   const figures = (
-    <BillFigures
-      amounts={draft.amounts}
-      showConsultation={showConsultation}
-      discountPercent={draft.discountPercent}
-      taxPercent={draft.taxPercent}
-    />
+    <BillFigures amounts={draft.amounts} showConsultation={showConsultation} discountPercent={draft.discountPercent} />
   );
   return (
     <>
@@ -76,7 +68,7 @@ export function BillEntry<M extends PaymentMethod>({
                     inputMode={entry.integerPercents ? 'numeric' : 'decimal'}
                     value={draft[field]}
                     onChange={(e) => entry.setPercent(field, e.target.value)}
-                    onBlur={() => draft.blurPercent(field)}
+                    onBlur={() => draft.blurPercent()}
                     onFocus={(e) => e.target.select()}
                   />
                 </FormField>

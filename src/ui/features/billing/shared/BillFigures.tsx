@@ -7,7 +7,6 @@ export interface BillFiguresProps {
   /** False on a lab-only bill: no consultation fee row. */
   showConsultation: boolean;
   discountPercent: number;
-  taxPercent: number;
 }
 
 function Row({ label, paise, strong, testId }: { label: string; paise: number; strong?: boolean; testId?: string }) {
@@ -27,7 +26,7 @@ function Row({ label, paise, strong, testId }: { label: string; paise: number; s
 }
 
 /** The summary figures, computed by the shared bill rule (the server stores the same numbers). */
-export function BillFigures({ amounts: a, showConsultation, discountPercent, taxPercent }: BillFiguresProps) {
+export function BillFigures({ amounts: a, showConsultation, discountPercent }: BillFiguresProps) {
   const pct = (n: number) => `${Number.isInteger(n) ? n : n.toFixed(2)}%`;
   return (
     <dl className="text-sm" aria-label="Bill figures">
@@ -35,7 +34,8 @@ export function BillFigures({ amounts: a, showConsultation, discountPercent, tax
       {showConsultation && <Row label="Consultation fee" paise={a.consultationFeePaise} testId="bill-consultation" />}
       <Row label="Total before discount" paise={a.totalBeforeDiscountPaise} testId="bill-before-discount" />
       <Row label={`Discount amount (${pct(discountPercent)})`} paise={a.discountPaise} testId="bill-discount" />
-      <Row label={`Tax amount (${pct(taxPercent)})`} paise={a.taxPaise} testId="bill-tax" />
+      {/* GST per line from each test's tax category: diagnostic tests are exempt (src/shared/gst.ts). */}
+      <Row label={a.taxPaise > 0 ? 'GST (per line)' : 'GST (exempt lines)'} paise={a.taxPaise} testId="bill-tax" />
       <Row label="Final Total" paise={a.finalPaise} strong testId="bill-final-total" />
     </dl>
   );

@@ -16,7 +16,6 @@ interface Column {
 const EDITS: { field: LineField; header: string; aria: string; width: string; mode: 'numeric' | 'decimal' }[] = [
   { field: 'qty', header: 'Qty', aria: 'Qty', width: 'md:w-16', mode: 'numeric' },
   { field: 'price', header: 'Price', aria: 'Price', width: 'md:w-24', mode: 'decimal' },
-  { field: 'gst', header: 'GST %', aria: 'GST %', width: 'md:w-16', mode: 'decimal' },
   { field: 'discount', header: 'Discount %', aria: 'Discount %', width: 'md:w-16', mode: 'decimal' },
 ];
 
@@ -29,6 +28,7 @@ const LAYOUTS: Record<LineEdits, { label: string; columns: Column[] }> = {
     columns: [
       { header: 'Particulars' },
       ...EDITS.map((e) => ({ header: e.field === 'price' ? `Price (${moneySymbol()})` : e.header })),
+      { header: 'GST', right: true },
       { header: 'Discount', right: true },
       { header: 'Total', right: true },
     ],
@@ -139,6 +139,10 @@ function EditableRow({ draft, line: l, index: i }: RowProps) {
           inputClass={cn('h-8 text-right tabular-nums', e.width)}
         />
       ))}
+      <td className="flex items-baseline justify-between md:table-cell md:px-2 md:py-2 md:text-right md:align-top">
+        <span className="text-xs text-slate-600 md:hidden">GST</span>
+        <span className="whitespace-nowrap md:leading-8">{Number(l.gst) > 0 ? `${l.gst}%` : 'Exempt'}</span>
+      </td>
       <td className="flex items-baseline justify-between md:table-cell md:px-2 md:py-2 md:text-right md:align-top">
         <span className="text-xs text-slate-600 md:hidden">Discount</span>
         <Money paise={a?.discountPaise ?? 0} className="md:leading-8" />

@@ -13,6 +13,8 @@ export interface PickedItem {
   name: string;
   code: string;
   price: number;
+  /** A test's GST category (src/shared/gst.ts); profiles and packages are exempt. */
+  tax_category?: string;
 }
 
 const PICKERS: { type: ItemType; label: string; noun: string }[] = [
@@ -57,7 +59,14 @@ function CataloguePicker({
       }
       openOnFocus
       onSelect={(o) => {
-        onAdd({ item_type: type, id: o.id, name: o.name, code: o.code, price: o.price });
+        onAdd({
+          item_type: type,
+          id: o.id,
+          name: o.name,
+          code: o.code,
+          price: o.price,
+          ...('tax_category' in o ? { tax_category: String(o.tax_category) } : {}),
+        });
         setQuery('');
       }}
       renderOption={(o) => (

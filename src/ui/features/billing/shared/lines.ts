@@ -1,4 +1,5 @@
-import { billAmounts, DEFAULT_LINE_GST_PERCENT, type BillAmounts } from '@shared/billing';
+import { billAmounts, type BillAmounts } from '@shared/billing';
+import { billTax, taxRateOf } from '@shared/gst';
 import { rupeesToPaise } from '@shared/money';
 import type { BillItemInput } from '@shared/schemas/bills';
 
@@ -20,11 +21,12 @@ export interface DraftLine {
   code: string;
   qty: string;
   price: string;
+  /** The line's GST rate from the test's tax category (read-only: the server decides it the same way). */
   gst: string;
   discount: string;
 }
 
-export type LineField = 'qty' | 'price' | 'gst' | 'discount';
+export type LineField = 'qty' | 'price' | 'discount';
 
 /** The server refuses more (src/shared/schemas/bills.ts). */
 export const MAX_QTY = 1000;
@@ -42,6 +44,7 @@ export function newLine(item: {
   name: string;
   code: string;
   price: number;
+  tax_category?: string;
 }): DraftLine {
   seq += 1;
   return {
@@ -52,7 +55,7 @@ export function newLine(item: {
     code: item.code,
     qty: '1',
     price: String(item.price),
-    gst: String(DEFAULT_LINE_GST_PERCENT),
+    gst: String(item.item_type === 'test' ? taxRateOf(item.tax_category ?? 'exempt') : 0),
     discount: '0',
   };
 }
@@ -119,8 +122,6 @@ export function lineErrors(l: DraftLine): Partial<Record<LineField, string>> {
   const out: Partial<Record<LineField, string>> = {};
   const q = qtyError(l.qty);
   if (q) out.qty = q;
-  const g = percentError(l.gst);
-  if (g) out.gst = g;
   const d = percentError(l.discount);
   if (d) out.discount = d;
   return out;
@@ -130,14 +131,16 @@ export function hasLineErrors(lines: readonly DraftLine[]): boolean {
   return lines.some((l) => Object.keys(lineErrors(l)).length > 0);
 }
 
-/** The figures of the bill, in paise, by the one rule the server also uses. */
+/**
+ * The figures of the bill, in paise, by the rules the server also uses: the bill rule, then GST per
+ * line from each test's category on its value after its share of the bill discount (src/shared/gst.ts).
+ */
 export function draftAmounts(
   lines: readonly DraftLine[],
   consultationFeeRupees: number,
   discountRaw: string,
-  taxRaw: string,
 ): BillAmounts {
-  return billAmounts({
+  const a = billAmounts({
     lines: lines.map((l) => ({
       unitPricePaise: rupeesToPaise(parsePrice(l.price)),
       qty: parseQty(l.qty),
@@ -145,8 +148,14 @@ export function draftAmounts(
     })),
     consultationFeePaise: rupeesToPaise(consultationFeeRupees),
     discountPercent: parsePercent(discountRaw),
-    taxPercent: parsePercent(taxRaw),
+    taxPercent: 0,
   });
+  const tax = billTax(
+    lines.map((l, i) => ({ totalPaise: a.lines[i]!.totalPaise, ratePercent: parsePercent(l.gst) })),
+    a.consultationFeePaise,
+    a.discountPaise,
+  );
+  return { ...a, taxPaise: tax.taxPaise, finalPaise: a.discountedPaise + tax.taxPaise };
 }
 
 /** The API's items: the charged price is sent, so the bill keeps what the screen showed. */
@@ -156,7 +165,6 @@ export function toItems(lines: readonly DraftLine[]): BillItemInput[] {
     item_id: l.item_id,
     qty: parseQty(l.qty),
     price: parsePrice(l.price),
-    gst_percent: parsePercent(l.gst),
     discount_percent: parsePercent(l.discount),
   }));
 }

@@ -14,7 +14,7 @@ import {
 } from './lines';
 
 /**
- * A bill being written on a billing screen: its lines, bill discount and tax, and the figures by the
+ * A bill being written on a billing screen: its lines, bill discount, and the figures (GST per line) by the
  * shared rule. `integerPercents` is the registration screen's rule (spec 5: whole numbers 0-100).
  */
 export function useBillDraft({
@@ -26,19 +26,14 @@ export function useBillDraft({
 }) {
   const [lines, setLines] = useState<DraftLine[]>([]);
   const [discount, setDiscount] = useState('0');
-  const [tax, setTax] = useState('0');
   // The server's messages for lines, by position; cleared on any change because positions shift.
   const [lineServerErrors, setLineServerErrors] = useState<Record<number, string>>({});
   // Bumped on reset: the pickers are keyed by it, so what was typed in them goes too.
   const [generation, setGeneration] = useState(0);
 
-  const amounts = useMemo(
-    () => draftAmounts(lines, consultationFee, discount, tax),
-    [lines, consultationFee, discount, tax],
-  );
+  const amounts = useMemo(() => draftAmounts(lines, consultationFee, discount), [lines, consultationFee, discount]);
   const opts = { integer: integerPercents };
   const discountError = percentError(discount, opts);
-  const taxError = percentError(tax, opts);
 
   const edit = (next: (ls: DraftLine[]) => DraftLine[]) => {
     setLines(next);
@@ -50,9 +45,7 @@ export function useBillDraft({
     lines,
     amounts,
     discount,
-    tax,
     discountError,
-    taxError,
     lineServerErrors,
     setLineServerErrors,
     /** Adds a catalogue item with the spec's "Item Added" toast; the same item twice is refused. */
@@ -75,18 +68,15 @@ export function useBillDraft({
       edit((ls) => ls.filter((l) => l.key !== key));
     },
     setDiscount,
-    setTax,
-    blurPercent(which: 'discount' | 'tax') {
-      (which === 'discount' ? setDiscount : setTax)(normalizePercent);
+    blurPercent() {
+      setDiscount(normalizePercent);
     },
     /** Anything on the bill the server would refuse: percentages out of range, quantities over the limit. */
-    hasErrors: hasLineErrors(lines) || discountError !== undefined || taxError !== undefined,
+    hasErrors: hasLineErrors(lines) || discountError !== undefined,
     discountPercent: parsePercent(discount),
-    taxPercent: parsePercent(tax),
     reset() {
       setLines([]);
       setDiscount('0');
-      setTax('0');
       setLineServerErrors({});
       setGeneration((g) => g + 1);
     },

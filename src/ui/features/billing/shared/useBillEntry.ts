@@ -5,13 +5,12 @@ import { lineErrorPath, toItems } from './lines';
 import { amountPaid, amountPaidError } from './PaymentFields';
 import { useBillDraft } from './useBillDraft';
 
-export type PercentField = 'discount' | 'tax';
+export type PercentField = 'discount';
 type BillField = PercentField | 'amount';
 
 /** Where the server's 400 messages for the bill's own fields go. */
 const FIELD_OF_PATH: Record<string, BillField> = {
   discount_percentage: 'discount',
-  tax_percentage: 'tax',
   amount_paid: 'amount',
   amount: 'amount',
 };
@@ -54,13 +53,12 @@ export function useBillEntry<M extends PaymentMethod>({
       clearServerError('amount');
     },
     setPercent(which: PercentField, v: string) {
-      (which === 'discount' ? draft.setDiscount : draft.setTax)(v);
+      draft.setDiscount(v);
       clearServerError(which);
     },
     /** The message under each bill field: the screen's own check first, then the server's. */
     errors: {
       discount: draft.discountError ?? serverErrors.discount,
-      tax: draft.taxError ?? serverErrors.tax,
       amount: amountError ?? serverErrors.amount,
     } satisfies Partial<Record<BillField, string>>,
     /** Anything the server would refuse: percentages, quantities, or more received than the total. */
@@ -70,7 +68,8 @@ export function useBillEntry<M extends PaymentMethod>({
       return {
         items: toItems(draft.lines),
         discount_percentage: draft.discountPercent,
-        tax_percentage: draft.taxPercent,
+        // GST is per line from each test's tax category; the bill carries no rate of its own.
+        tax_percentage: 0 as const,
         payment_method: method,
         amount_paid: amountPaid(amount),
       };

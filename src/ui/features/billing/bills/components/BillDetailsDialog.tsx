@@ -31,7 +31,13 @@ const itemColumns: Column<BillItem>[] = [
   },
   { key: 'qty', header: 'Qty', cell: (i) => i.qty, align: 'right' },
   { key: 'price', header: 'Price', cell: (i) => <Money rupees={i.price} />, align: 'right', hideOnMobile: true },
-  { key: 'gst', header: 'GST %', cell: (i) => pct(i.gst_percent), align: 'right', hideOnMobile: true },
+  {
+    key: 'gst',
+    header: 'GST',
+    cell: (i) => (i.tax_category === 'exempt' ? 'Exempt' : pct(i.gst_percent)),
+    align: 'right',
+    hideOnMobile: true,
+  },
   {
     key: 'discount',
     header: 'Disc %',
@@ -210,7 +216,7 @@ export function BillDetailsDialog({ bill: row, onOpenChange, canPay }: BillDetai
                     {bill.consultation_fee > 0 && <Figure label="Consultation fee" rupees={bill.consultation_fee} />}
                     <Figure label="Total before discount" rupees={bill.total_before_discount} />
                     <Figure label={`Discount (${pct(bill.discount_percentage)})`} rupees={-bill.discount_amount} />
-                    <Figure label={`Tax (${pct(bill.tax_percentage)})`} rupees={bill.tax_amount} />
+                    <Figure label="GST (per line)" rupees={bill.tax_amount} />
                     <Figure label="Final total" rupees={bill.final_amount} strong testId="detail-final" />
                     <Figure label="Paid" rupees={bill.paid_amount} testId="detail-paid" />
                     <Figure label="Balance" rupees={bill.balance} strong testId="detail-balance" />

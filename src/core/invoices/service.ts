@@ -1,0 +1,528 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/connection.js';
+import type { Actor } from '../context.js';
+import { nowIso } from '../context.js';
+import { writeAudit } from '../audit/audit.js';
+import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import { nextSequence } from '../sequences.js';
+import { findPatient } from '../patients/repository.js';
+import { findPayerRow } from '../payers/repository.js';
+import { labSettings, organizationTimezone } from '../settings/organization.js';
+import { recordBillPayment } from '../billing/service.js';
+import type { BillsTable } from '../billing/tables.js';
+import { pageEnvelope } from '../../shared/schemas/common.js';
+import { addDays, localDate, startOfLocalDayUtc } from '../../shared/time.js';
+import {
+  DEFAULT_SAC,
+  GSTIN_PATTERN,
+  financialYearOf,
+  invoiceNumberOf,
+  splitTax,
+  stateOfGstin,
+  taxRateOf,
+} from '../../shared/gst.js';
+import type {
+  Invoice,
+  InvoiceCreate,
+  InvoiceDetail,
+  InvoiceListQuery,
+  InvoiceMarkPaid,
+} from '../../shared/schemas/invoices.js';
+import {
+  billForInvoice,
+  billsOfInvoice,
+  clearInvoiceFromBills,
+  deleteInvoiceRow,
+  findInvoiceRow,
+  insertInvoiceRow,
+  invoiceLineRows,
+  itemsOfBills,
+  latestInvoiceDate,
+  listInvoiceRows,
+  replaceInvoiceLines,
+  setBillsInvoice,
+  uninvoicedPayerBills,
+  updateInvoiceRow,
+  type InvoiceRow,
+} from './repository.js';
+
+/**
+ * GST invoices (issue 16; docs/decisions.md "Invoices and GST"). A draft gathers bills (a payer's
+ * bills of a period, or one patient's bill) and has no number; issuing it numbers it in the
+ * financial year's series (INV2627-000001), dates it and fixes the tax split from the lab's and
+ * the recipient's states. Mark-paid records the payments on the bills; cancel issues a credit
+ * note and frees the bills; an issued invoice is never deleted.
+ */
+
+type BillRow = Selectable<BillsTable>;
+
+function statusOf(r: Pick<InvoiceRow, 'status' | 'due_date'>, today: string): Invoice['status'] {
+  if (r.status === 'pending' && r.due_date && r.due_date < today) return 'overdue';
+  return r.status as Invoice['status'];
+}
+
+export function toInvoice(r: InvoiceRow, today: string): Invoice {
+  const tax = r.cgst_paise + r.sgst_paise + r.igst_paise;
+  return {
+    id: r.id,
+    invoice_number: r.invoice_number,
+    status: statusOf(r, today),
+    payer_id: r.payer_id,
+    patient_id: r.patient_id,
+    period_from: r.period_from,
+    period_to: r.period_to,
+    recipient_name: r.recipient_name,
+    recipient_gstin: r.recipient_gstin,
+    recipient_address: r.recipient_address,
+    recipient_state_code: r.recipient_state_code,
+    lab_gstin: r.lab_gstin,
+    lab_state_code: r.lab_state_code,
+    place_of_supply: r.place_of_supply,
+    inter_state:
+      r.igst_paise > 0 || (!!r.place_of_supply && !!r.lab_state_code && r.place_of_supply !== r.lab_state_code),
+    amount: (r.taxable_paise + r.exempt_paise) / 100,
+    taxable: r.taxable_paise / 100,
+    exempt: r.exempt_paise / 100,
+    cgst: r.cgst_paise / 100,
+    sgst: r.sgst_paise / 100,
+    igst: r.igst_paise / 100,
+    tax: tax / 100,
+    total: r.total_paise / 100,
+    invoice_date: r.invoice_date,
+    due_date: r.due_date,
+    notes: r.notes,
+    issued_at: r.issued_at,
+    paid_at: r.paid_at,
+    payment_method: r.payment_method,
+    payment_reference: r.payment_reference,
+    cancelled_at: r.cancelled_at,
+    cancel_reason: r.cancel_reason,
+    credit_note_number: r.credit_note_number,
+    bill_count: r.bill_count,
+    created_at: r.created_at,
+  };
+}
+
+async function labToday(db: Db, organizationId: number): Promise<{ tz: string; today: string }> {
+  const tz = await organizationTimezone(db, organizationId);
+  return { tz, today: localDate(tz) };
+}
+
+async function mustFind(db: Db, organizationId: number, id: number): Promise<InvoiceRow> {
+  const r = await findInvoiceRow(db, organizationId, id);
+  if (!r) throw new NotFoundError('Invoice', id);
+  return r;
+}
+
+export async function getInvoice(db: Db, organizationId: number, id: number): Promise<InvoiceDetail> {
+  const r = await mustFind(db, organizationId, id);
+  const { today } = await labToday(db, organizationId);
+  const lines = await invoiceLineRows(db, id);
+  return {
+    ...toInvoice(r, today),
+    lines: lines.map((l) => ({
+      position: l.position,
+      bill_id: l.bill_id,
+      bill_number: l.bill_number,
+      description: l.description,
+      sac_code: l.sac_code,
+      qty: l.qty,
+      rate_percent: Number(l.rate_percent),
+      taxable: l.taxable_paise / 100,
+      cgst: l.cgst_paise / 100,
+      sgst: l.sgst_paise / 100,
+      igst: l.igst_paise / 100,
+      total: l.total_paise / 100,
+    })),
+  };
+}
+
+export async function listInvoices(db: Db, organizationId: number, q: InvoiceListQuery) {
+  const { today } = await labToday(db, organizationId);
+  const { total, rows } = await listInvoiceRows(db, organizationId, q, today);
+  return { invoices: rows.map((r) => toInvoice(r, today)), ...pageEnvelope(total, q.page, q.limit) };
+}
+
+/**
+ * The invoice's lines from its bills: one per bill line (its value after the bill discount, its
+ * SAC and rate) and one for a consultation fee (exempt). The tax of each line is the bill's, split
+ * as CGST + SGST within the lab's state or IGST across states; the totals add up to the bills'.
+ */
+async function linesAndTotals(db: Db, bills: BillRow[], interState: boolean) {
+  const items = await itemsOfBills(
+    db,
+    bills.map((b) => b.id),
+  );
+  const lines: {
+    position: number;
+    bill_id: number;
+    description: string;
+    sac_code: string;
+    qty: number;
+    rate_percent: number;
+    taxable_paise: number;
+    cgst_paise: number;
+    sgst_paise: number;
+    igst_paise: number;
+    total_paise: number;
+  }[] = [];
+  for (const b of bills) {
+    const its = items.filter((i) => i.bill_id === b.id);
+    let sumTaxable = 0;
+    let sumTax = 0;
+    for (const it of its) {
+      const rate = taxRateOf(it.tax_category);
+      const half = Math.floor(it.tax_paise / 2);
+      const split =
+        rate > 0
+          ? {
+              ...splitTax(it.taxable_paise, rate, interState),
+              cgstPaise: interState ? 0 : half,
+              sgstPaise: interState ? 0 : it.tax_paise - half,
+              igstPaise: interState ? it.tax_paise : 0,
+            }
+          : splitTax(it.taxable_paise, 0, interState);
+      sumTaxable += it.taxable_paise;
+      sumTax += it.tax_paise;
+      lines.push({
+        position: lines.length,
+        bill_id: b.id,
+        description: `${it.name}${it.code ? ` (${it.code})` : ''} — bill ${b.bill_number}`,
+        sac_code: it.sac_code || DEFAULT_SAC,
+        qty: it.qty,
+        rate_percent: rate,
+        taxable_paise: it.taxable_paise,
+        cgst_paise: split.cgstPaise,
+        sgst_paise: split.sgstPaise,
+        igst_paise: split.igstPaise,
+        total_paise: it.taxable_paise + it.tax_paise,
+      });
+    }
+    const feeTaxable = b.final_amount_paise - b.tax_amount_paise - sumTaxable;
+    if (sumTax !== b.tax_amount_paise || feeTaxable < 0 || (feeTaxable > 0 && b.consultation_fee_paise === 0)) {
+      throw new ConflictError(
+        `Bill ${b.bill_number} was made before GST was worked out per line (one tax rate on the whole bill); it cannot go on a GST invoice`,
+        'BILL_NOT_GST_READY',
+      );
+    }
+    if (feeTaxable > 0) {
+      lines.push({
+        position: lines.length,
+        bill_id: b.id,
+        description: `Consultation fee — bill ${b.bill_number}`,
+        sac_code: DEFAULT_SAC,
+        qty: 1,
+        rate_percent: 0,
+        taxable_paise: feeTaxable,
+        cgst_paise: 0,
+        sgst_paise: 0,
+        igst_paise: 0,
+        total_paise: feeTaxable,
+      });
+    }
+  }
+  const sum = (f: (l: (typeof lines)[number]) => number) => lines.reduce((s, l) => s + f(l), 0);
+  return {
+    lines,
+    totals: {
+      taxable_paise: sum((l) => (l.rate_percent > 0 ? l.taxable_paise : 0)),
+      exempt_paise: sum((l) => (l.rate_percent > 0 ? 0 : l.taxable_paise)),
+      cgst_paise: sum((l) => l.cgst_paise),
+      sgst_paise: sum((l) => l.sgst_paise),
+      igst_paise: sum((l) => l.igst_paise),
+      total_paise: sum((l) => l.total_paise),
+    },
+  };
+}
+
+/** Lab GSTIN and state, and the place of supply: the recipient's state when known, else the lab's. */
+async function taxParties(db: Db, organizationId: number, recipientState: string | null) {
+  const s = await labSettings(db, organizationId);
+  const labState = s.gstStateCode ?? stateOfGstin(s.gstin);
+  const place = recipientState ?? labState;
+  return { labGstin: s.gstin, labState, place, interState: !!labState && !!place && place !== labState };
+}
+
+export async function createInvoice(db: Db, actor: Actor, input: InvoiceCreate): Promise<InvoiceDetail> {
+  const id = await db.transaction().execute(async (trx) => {
+    const org = actor.organizationId;
+    const tz = await organizationTimezone(trx, org);
+    let bills: BillRow[];
+    let recipient: { name: string; gstin: string | null; address: string | null; state: string | null };
+    let payerId: number | null = null;
+    let patientId: number | null = null;
+    if (input.payer_id !== undefined) {
+      const payer = await findPayerRow(trx, org, input.payer_id);
+      if (!payer) throw ValidationError.field('payer_id', `Unknown payer ${input.payer_id}`);
+      bills = await uninvoicedPayerBills(
+        trx,
+        org,
+        payer.id,
+        startOfLocalDayUtc(tz, input.period_from!).toISOString(),
+        startOfLocalDayUtc(tz, addDays(input.period_to!, 1)).toISOString(),
+      );
+      if (!bills.length)
+        throw new ConflictError(
+          `${payer.name} has no bills from ${input.period_from} to ${input.period_to} that are not on an invoice already`,
+          'NOTHING_TO_INVOICE',
+        );
+      recipient = {
+        name: payer.name,
+        gstin: payer.gstin,
+        address: payer.address,
+        state: payer.state_code ?? stateOfGstin(payer.gstin),
+      };
+      payerId = payer.id;
+    } else {
+      const bill = await billForInvoice(trx, org, input.bill_id!);
+      if (!bill) throw ValidationError.field('bill_id', `Unknown bill ${input.bill_id}`);
+      if (bill.cancelled_at) throw new ConflictError(`Bill ${bill.bill_number} is cancelled`, 'BILL_CANCELLED');
+      if (bill.payer_id !== null)
+        throw new ConflictError(
+          `Bill ${bill.bill_number} is charged to a payer; it goes on the payer’s invoice`,
+          'BILL_HAS_PAYER',
+        );
+      if (bill.invoice_id !== null)
+        throw new ConflictError(`Bill ${bill.bill_number} is already on an invoice`, 'BILL_INVOICED');
+      const patient = await findPatient(trx, org, bill.patient_id);
+      const gstin = input.recipient_gstin ?? null;
+      if (gstin && !GSTIN_PATTERN.test(gstin.toUpperCase()))
+        throw ValidationError.field(
+          'recipient_gstin',
+          'GSTIN must be 15 characters: state code, PAN, entity number, Z, check character',
+        );
+      recipient = {
+        name: patient ? `${patient.first_name} ${patient.last_name}` : 'Patient',
+        gstin: gstin ? gstin.toUpperCase() : null,
+        address: patient?.address ?? null,
+        state: stateOfGstin(gstin?.toUpperCase()),
+      };
+      bills = [bill];
+      patientId = bill.patient_id;
+    }
+    const parties = await taxParties(trx, org, recipient.state);
+    const { lines, totals } = await linesAndTotals(trx, bills, parties.interState);
+    const now = nowIso();
+    const row = await insertInvoiceRow(trx, {
+      organization_id: org,
+      invoice_number: null,
+      status: 'draft',
+      payer_id: payerId,
+      patient_id: patientId,
+      period_from: input.period_from ?? null,
+      period_to: input.period_to ?? null,
+      recipient_name: recipient.name,
+      recipient_gstin: recipient.gstin,
+      recipient_address: recipient.address,
+      recipient_state_code: recipient.state,
+      lab_gstin: parties.labGstin,
+      lab_state_code: parties.labState,
+      place_of_supply: parties.place,
+      ...totals,
+      invoice_date: null,
+      due_date: null,
+      notes: input.notes ?? null,
+      issued_at: null,
+      issued_by: null,
+      paid_at: null,
+      payment_method: null,
+      payment_reference: null,
+      cancelled_at: null,
+      cancel_reason: null,
+      credit_note_number: null,
+      created_by: actor.userId,
+      created_at: now,
+      updated_at: now,
+    });
+    await replaceInvoiceLines(trx, row.id, lines);
+    await setBillsInvoice(
+      trx,
+      org,
+      bills.map((b) => b.id),
+      row.id,
+    );
+    await writeAudit(trx, actor, {
+      action: 'create',
+      entity: 'invoice',
+      entityId: row.id,
+      newValues: {
+        status: 'draft',
+        payer_id: payerId,
+        patient_id: patientId,
+        bills: bills.map((b) => b.bill_number),
+        ...totals,
+      },
+    });
+    return row.id;
+  });
+  return getInvoice(db, actor.organizationId, id);
+}
+
+/**
+ * draft -> pending: the next number of the financial year's series, taken in this transaction (the
+ * counter row is locked until it commits, so two issues never share a number; the unique index is
+ * the backstop). The invoice date is today unless given (not in the future, not before the lab's
+ * latest invoice, so numbers and dates run together).
+ */
+export async function issueInvoice(db: Db, actor: Actor, id: number, invoiceDate?: string): Promise<InvoiceDetail> {
+  await db.transaction().execute(async (trx) => {
+    const org = actor.organizationId;
+    const inv = await mustFind(trx, org, id);
+    if (inv.status !== 'draft')
+      throw new ConflictError(`Invoice ${inv.invoice_number ?? id} is already issued`, 'INVOICE_ISSUED');
+    const { today } = await labToday(trx, org);
+    const date = invoiceDate ?? today;
+    if (date > today) throw ValidationError.field('invoice_date', 'The invoice date cannot be in the future');
+    const latest = await latestInvoiceDate(trx, org);
+    if (latest && date < latest)
+      throw ValidationError.field(
+        'invoice_date',
+        `The lab’s latest invoice is dated ${latest}; a new one cannot be dated before it`,
+      );
+    const parties = await taxParties(trx, org, inv.recipient_state_code);
+    if (!parties.labGstin || !parties.labState)
+      throw new ConflictError(
+        'A GST invoice carries the lab’s GSTIN and state: set them in System Settings (Billing) first',
+        'LAB_GSTIN_MISSING',
+      );
+    const bills = await billsOfInvoice(trx, org, id);
+    const { lines, totals } = await linesAndTotals(trx, bills, parties.interState);
+    let terms = (await labSettings(trx, org)).billDueDays;
+    if (inv.payer_id) terms = (await findPayerRow(trx, org, inv.payer_id))?.payment_terms_days ?? terms;
+    const n = await nextSequence(trx, org, `invoice:${financialYearOf(date)}`);
+    const number = invoiceNumberOf('INV', financialYearOf(date), n);
+    await replaceInvoiceLines(trx, id, lines);
+    const patch = {
+      invoice_number: number,
+      status: 'pending',
+      lab_gstin: parties.labGstin,
+      lab_state_code: parties.labState,
+      place_of_supply: parties.place,
+      ...totals,
+      invoice_date: date,
+      due_date: addDays(date, terms),
+      issued_at: nowIso(),
+      issued_by: actor.userId,
+      updated_at: nowIso(),
+    };
+    await updateInvoiceRow(trx, org, id, patch);
+    await writeAudit(trx, actor, {
+      action: 'update',
+      entity: 'invoice',
+      entityId: id,
+      oldValues: { status: 'draft', invoice_number: null },
+      newValues: {
+        status: 'pending',
+        invoice_number: number,
+        invoice_date: date,
+        due_date: patch.due_date,
+        total_paise: totals.total_paise,
+      },
+    });
+  });
+  return getInvoice(db, actor.organizationId, id);
+}
+
+/** Records what is still due on each of the invoice's bills as a payment, then marks it paid. */
+export async function markInvoicePaid(
+  db: Db,
+  actor: Actor,
+  id: number,
+  input: InvoiceMarkPaid,
+): Promise<InvoiceDetail> {
+  await db.transaction().execute(async (trx) => {
+    const org = actor.organizationId;
+    const inv = await mustFind(trx, org, id);
+    if (inv.status === 'draft') throw new ConflictError('Issue the invoice before marking it paid', 'INVOICE_DRAFT');
+    if (inv.status === 'paid') throw new ConflictError(`Invoice ${inv.invoice_number} is already paid`, 'INVOICE_PAID');
+    if (inv.status === 'cancelled')
+      throw new ConflictError(`Invoice ${inv.invoice_number} is cancelled`, 'INVOICE_CANCELLED');
+    const bills = await billsOfInvoice(trx, org, id);
+    let received = 0;
+    for (const b of bills) {
+      const due = b.final_amount_paise - b.paid_paise;
+      if (due <= 0) continue;
+      await recordBillPayment(trx, actor, b.id, {
+        amount: due / 100,
+        method: input.method,
+        reference: input.reference ?? `Invoice ${inv.invoice_number}`,
+        reason: null,
+      });
+      received += due;
+    }
+    const now = nowIso();
+    await updateInvoiceRow(trx, org, id, {
+      status: 'paid',
+      paid_at: now,
+      payment_method: input.method,
+      payment_reference: input.reference ?? null,
+      updated_at: now,
+    });
+    await writeAudit(trx, actor, {
+      action: 'update',
+      entity: 'invoice',
+      entityId: id,
+      oldValues: { status: inv.status },
+      newValues: { status: 'paid', received_paise: received, method: input.method, reference: input.reference ?? null },
+    });
+  });
+  return getInvoice(db, actor.organizationId, id);
+}
+
+/** pending -> cancelled with a credit note (CN2627-000001) for the full amount; the bills may be invoiced again. */
+export async function cancelInvoice(db: Db, actor: Actor, id: number, reason: string): Promise<InvoiceDetail> {
+  await db.transaction().execute(async (trx) => {
+    const org = actor.organizationId;
+    const inv = await mustFind(trx, org, id);
+    if (inv.status === 'draft') throw new ConflictError('A draft has no number: delete it instead', 'INVOICE_DRAFT');
+    if (inv.status === 'cancelled')
+      throw new ConflictError(`Invoice ${inv.invoice_number} is already cancelled`, 'INVOICE_CANCELLED');
+    if (inv.status === 'paid')
+      throw new ConflictError(
+        `Invoice ${inv.invoice_number} is paid; refund the payments on its bills first`,
+        'INVOICE_PAID',
+      );
+    const { today } = await labToday(trx, org);
+    const fy = financialYearOf(today);
+    const cn = invoiceNumberOf('CN', fy, await nextSequence(trx, org, `credit_note:${fy}`));
+    const now = nowIso();
+    await updateInvoiceRow(trx, org, id, {
+      status: 'cancelled',
+      cancelled_at: now,
+      cancel_reason: reason,
+      credit_note_number: cn,
+      updated_at: now,
+    });
+    await clearInvoiceFromBills(trx, org, id);
+    await writeAudit(trx, actor, {
+      action: 'update',
+      entity: 'invoice',
+      entityId: id,
+      oldValues: { status: inv.status },
+      newValues: { status: 'cancelled', credit_note_number: cn, reason, total_paise: inv.total_paise },
+    });
+  });
+  return getInvoice(db, actor.organizationId, id);
+}
+
+/** Only a draft may be deleted (its bills are freed); an issued invoice is cancelled with a credit note. */
+export async function deleteInvoice(db: Db, actor: Actor, id: number): Promise<InvoiceDetail> {
+  const before = await getInvoice(db, actor.organizationId, id);
+  await db.transaction().execute(async (trx) => {
+    const inv = await mustFind(trx, actor.organizationId, id);
+    if (inv.invoice_number !== null)
+      throw new ConflictError(
+        `Invoice ${inv.invoice_number} has been issued and is never deleted; cancel it with a credit note`,
+        'INVOICE_ISSUED',
+      );
+    await clearInvoiceFromBills(trx, actor.organizationId, id);
+    await deleteInvoiceRow(trx, actor.organizationId, id);
+    await writeAudit(trx, actor, {
+      action: 'delete',
+      entity: 'invoice',
+      entityId: id,
+      oldValues: { status: 'draft', total_paise: inv.total_paise },
+    });
+  });
+  return before;
+}

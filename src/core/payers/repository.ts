@@ -1,0 +1,247 @@
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import type { Db } from '../db/connection.js';
+import type { PayerPricesTable, PayersTable } from './tables.js';
+import type { PayerListQuery } from '../../shared/schemas/payers.js';
+
+/** Every query of payers, their price lists and their accounts, always filtered by the lab. */
+
+export type PayerRow = Selectable<PayersTable> & { balance_paise: number; bill_count: number };
+
+/** What the payer owes: its bills that are not cancelled, less what was paid on them. */
+function withBalance(db: Db, organizationId: number) {
+  return db
+    .selectFrom('payers as p')
+    .where('p.organization_id', '=', organizationId)
+    .selectAll('p')
+    .select([
+      sql<number>`coalesce((SELECT sum(b.final_amount_paise - b.paid_paise) FROM bills b WHERE b.organization_id = p.organization_id AND b.payer_id = p.id AND b.cancelled_at IS NULL), 0)`.as(
+        'balance_paise',
+      ),
+      sql<number>`(SELECT count(*) FROM bills b WHERE b.organization_id = p.organization_id AND b.payer_id = p.id AND b.cancelled_at IS NULL)`.as(
+        'bill_count',
+      ),
+    ]);
+}
+
+export async function findPayerRow(db: Db, organizationId: number, id: number): Promise<PayerRow | undefined> {
+  const r = await withBalance(db, organizationId).where('p.id', '=', id).executeTakeFirst();
+  return r ? { ...r, balance_paise: Number(r.balance_paise), bill_count: Number(r.bill_count) } : undefined;
+}
+
+export async function payerNameTaken(db: Db, organizationId: number, name: string, exceptId?: number) {
+  let q = db
+    .selectFrom('payers')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where(sql`lower(name)`, '=', name.toLowerCase());
+  if (exceptId) q = q.where('id', '<>', exceptId);
+  return (await q.executeTakeFirst()) !== undefined;
+}
+
+export async function listPayerRows(db: Db, organizationId: number, q: PayerListQuery) {
+  let base = db.selectFrom('payers as p').where('p.organization_id', '=', organizationId);
+  if (q.search) {
+    const s = `%${q.search.toLowerCase()}%`;
+    base = base.where((eb) =>
+      eb.or([
+        eb(sql`lower(p.name)`, 'like', s),
+        eb(sql`lower(coalesce(p.gstin, ''))`, 'like', s),
+        eb(sql`lower(coalesce(p.contact_person, ''))`, 'like', s),
+      ]),
+    );
+  }
+  if (q.type) base = base.where('p.type', '=', q.type);
+  if (q.status) base = base.where('p.status', '=', q.status);
+  const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const idRows = await base
+    .select('p.id')
+    .orderBy(sql`lower(p.name)`)
+    .orderBy('p.id')
+    .limit(q.limit)
+    .offset((q.page - 1) * q.limit)
+    .execute();
+  const ids = idRows.map((r) => r.id);
+  const rows = ids.length ? await withBalance(db, organizationId).where('p.id', 'in', ids).execute() : [];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return {
+    total: Number(n),
+    rows: ids.map((id) => {
+      const r = byId.get(id)!;
+      return { ...r, balance_paise: Number(r.balance_paise), bill_count: Number(r.bill_count) };
+    }),
+  };
+}
+
+export function insertPayerRow(trx: Db, values: Insertable<PayersTable>) {
+  return trx.insertInto('payers').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export function updatePayerRow(trx: Db, organizationId: number, id: number, values: Updateable<PayersTable>) {
+  return trx
+    .updateTable('payers')
+    .set(values)
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .execute();
+}
+
+export function deletePayerRow(trx: Db, organizationId: number, id: number) {
+  return trx.deleteFrom('payers').where('organization_id', '=', organizationId).where('id', '=', id).execute();
+}
+
+export async function payerUsage(db: Db, organizationId: number, id: number): Promise<number> {
+  const b = await db
+    .selectFrom('bills')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('organization_id', '=', organizationId)
+    .where('payer_id', '=', id)
+    .executeTakeFirstOrThrow();
+  const i = await db
+    .selectFrom('invoices')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('organization_id', '=', organizationId)
+    .where('payer_id', '=', id)
+    .executeTakeFirstOrThrow();
+  return Number(b.n) + Number(i.n);
+}
+
+// Price lists
+
+const ITEM_TABLE = { test: 'tests', profile: 'test_profiles', package: 'test_packages' } as const;
+
+export async function payerPriceRows(db: Db, organizationId: number, payerId: number) {
+  const rows = await db
+    .selectFrom('payer_prices')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('payer_id', '=', payerId)
+    .orderBy('item_type')
+    .orderBy('item_id')
+    .orderBy('effective_from', 'desc')
+    .execute();
+  const out = [];
+  for (const r of rows) {
+    const item = await db
+      .selectFrom(ITEM_TABLE[r.item_type as keyof typeof ITEM_TABLE])
+      .select(['name', 'code', 'price_paise'])
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', r.item_id)
+      .executeTakeFirst();
+    out.push({
+      ...r,
+      item_name: item?.name ?? '(removed)',
+      item_code: item?.code ?? '',
+      lab_price_paise: item?.price_paise ?? 0,
+    });
+  }
+  return out;
+}
+
+export function findPayerPriceRow(db: Db, organizationId: number, payerId: number, id: number) {
+  return db
+    .selectFrom('payer_prices')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('payer_id', '=', payerId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export function samePriceStart(db: Db, payerId: number, itemType: string, itemId: number, from: string) {
+  return db
+    .selectFrom('payer_prices')
+    .select('id')
+    .where('payer_id', '=', payerId)
+    .where('item_type', '=', itemType)
+    .where('item_id', '=', itemId)
+    .where('effective_from', '=', from)
+    .executeTakeFirst();
+}
+
+export function insertPayerPriceRow(trx: Db, values: Insertable<PayerPricesTable>) {
+  return trx.insertInto('payer_prices').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export function deletePayerPriceRow(trx: Db, organizationId: number, id: number) {
+  return trx.deleteFrom('payer_prices').where('organization_id', '=', organizationId).where('id', '=', id).execute();
+}
+
+/** The payer's price of an item on a date: the latest list entry in force then, if any. */
+export async function payerPriceOn(
+  db: Db,
+  organizationId: number,
+  payerId: number,
+  itemType: string,
+  itemId: number,
+  date: string,
+): Promise<number | null> {
+  const r = await db
+    .selectFrom('payer_prices')
+    .select('price_paise')
+    .where('organization_id', '=', organizationId)
+    .where('payer_id', '=', payerId)
+    .where('item_type', '=', itemType)
+    .where('item_id', '=', itemId)
+    .where('effective_from', '<=', date)
+    .where((eb) => eb.or([eb('effective_to', 'is', null), eb('effective_to', '>=', date)]))
+    .orderBy('effective_from', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return r ? r.price_paise : null;
+}
+
+// Statement
+
+/** The payer's bills (not cancelled) created in [fromIso, toIso). */
+export function payerBillsBetween(db: Db, organizationId: number, payerId: number, fromIso: string, toIso: string) {
+  return db
+    .selectFrom('bills as b')
+    .innerJoin('patients as pt', 'pt.id', 'b.patient_id')
+    .select(['b.id', 'b.bill_number', 'b.created_at', 'b.final_amount_paise', 'pt.patient_code'])
+    .where('b.organization_id', '=', organizationId)
+    .where('b.payer_id', '=', payerId)
+    .where('b.cancelled_at', 'is', null)
+    .where('b.created_at', '>=', fromIso)
+    .where('b.created_at', '<', toIso)
+    .orderBy('b.created_at')
+    .orderBy('b.id')
+    .execute();
+}
+
+/** Payments (and refunds, negative) on the payer's bills, made in [fromIso, toIso). */
+export function payerPaymentsBetween(db: Db, organizationId: number, payerId: number, fromIso: string, toIso: string) {
+  return db
+    .selectFrom('payments as pm')
+    .innerJoin('bills as b', 'b.id', 'pm.bill_id')
+    .select(['pm.id', 'pm.created_at', 'pm.amount_paise', 'pm.method', 'pm.reference', 'b.bill_number'])
+    .where('pm.organization_id', '=', organizationId)
+    .where('b.payer_id', '=', payerId)
+    .where('b.cancelled_at', 'is', null)
+    .where('pm.created_at', '>=', fromIso)
+    .where('pm.created_at', '<', toIso)
+    .orderBy('pm.created_at')
+    .orderBy('pm.id')
+    .execute();
+}
+
+export async function payerBalanceBefore(db: Db, organizationId: number, payerId: number, beforeIso: string) {
+  const billed = await db
+    .selectFrom('bills')
+    .select(sql<number>`coalesce(sum(final_amount_paise), 0)`.as('n'))
+    .where('organization_id', '=', organizationId)
+    .where('payer_id', '=', payerId)
+    .where('cancelled_at', 'is', null)
+    .where('created_at', '<', beforeIso)
+    .executeTakeFirstOrThrow();
+  const paid = await db
+    .selectFrom('payments as pm')
+    .innerJoin('bills as b', 'b.id', 'pm.bill_id')
+    .select(sql<number>`coalesce(sum(pm.amount_paise), 0)`.as('n'))
+    .where('pm.organization_id', '=', organizationId)
+    .where('b.payer_id', '=', payerId)
+    .where('b.cancelled_at', 'is', null)
+    .where('pm.created_at', '<', beforeIso)
+    .executeTakeFirstOrThrow();
+  return Number(billed.n) - Number(paid.n);
+}

@@ -1,0 +1,337 @@
+import type { InvoiceDetail } from '../../shared/schemas/invoices.js';
+import type { PayerStatement } from '../../shared/schemas/payers.js';
+import { amountInWords } from '../../shared/billing.js';
+import { formatMoney } from '../../shared/money.js';
+import { GST_STATES } from '../../shared/gst.js';
+import type { OrganizationRow } from '../settings/organization.js';
+import { newDocument, numberPages, toBuffer } from './document.js';
+import { formatLabDate, formatLabDateTime } from './format.js';
+
+const GREY = '#555555';
+const LINE = '#cccccc';
+
+type Doc = PDFKit.PDFDocument;
+type Col = { h: string; w: number; align: 'left' | 'right' };
+
+function header(doc: Doc, org: OrganizationRow, title: string, gstin: string | null) {
+  const left = doc.page.margins.left;
+  const width = doc.page.width - left - doc.page.margins.right;
+  doc.font('bold').fontSize(16).fillColor('#000000').text(org.name, left, 40, { width, align: 'center' });
+  doc.font('regular').fontSize(8.5).fillColor(GREY);
+  const contact = [
+    org.address,
+    [org.phone && `Phone: ${org.phone}`, org.email && `Email: ${org.email}`].filter(Boolean).join('   '),
+    gstin ? `GSTIN: ${gstin}` : null,
+  ].filter(Boolean);
+  for (const line of contact) doc.text(line as string, { width, align: 'center' });
+  doc.fillColor('#000000').moveDown(0.5);
+  doc
+    .moveTo(left, doc.y)
+    .lineTo(left + width, doc.y)
+    .strokeColor('#333333')
+    .lineWidth(1)
+    .stroke();
+  doc.moveDown(0.4);
+  doc.font('bold').fontSize(12).text(title, left, doc.y, { width, align: 'center' });
+  doc.moveDown(0.4);
+  return { left, width };
+}
+
+function table(doc: Doc, left: number, width: number, cols: Col[]) {
+  return (cells: string[], opts: { bold?: boolean; fill?: string } = {}) => {
+    const draw = (): void => {
+      const y = doc.y;
+      doc.font(opts.bold ? 'bold' : 'regular').fontSize(8);
+      const h = Math.max(...cells.map((c, i) => doc.heightOfString(c, { width: cols[i]!.w - 6 }))) + 7;
+      if (y + h > doc.page.height - doc.page.margins.bottom - 40) {
+        doc.addPage();
+        doc.y = doc.page.margins.top;
+        return draw();
+      }
+      if (opts.fill) doc.rect(left, y, width, h).fill(opts.fill).fillColor('#000000');
+      let x = left;
+      cells.forEach((c, i) => {
+        doc.fillColor('#000000').text(c, x + 3, y + 3.5, { width: cols[i]!.w - 6, align: cols[i]!.align });
+        x += cols[i]!.w;
+      });
+      doc
+        .moveTo(left, y + h)
+        .lineTo(left + width, y + h)
+        .strokeColor(LINE)
+        .lineWidth(0.5)
+        .stroke();
+      doc.y = y + h;
+    };
+    draw();
+  };
+}
+
+const stateName = (code: string | null) => (code ? `${GST_STATES[code] ?? ''} (${code})` : '—');
+
+/**
+ * The GST tax invoice (rule 46 of the CGST Rules): supplier and recipient with GSTINs, number and
+ * date, place of supply, per line the SAC, taxable value and tax; CGST + SGST within the state or
+ * IGST across; the total in words; and the authorised signatory's block.
+ */
+export async function invoicePdf(org: OrganizationRow, inv: InvoiceDetail): Promise<Buffer> {
+  const doc = newDocument({
+    title: `Invoice ${inv.invoice_number ?? 'draft'}`,
+    author: org.name,
+    createdAt: inv.issued_at ?? inv.created_at,
+  });
+  const money = (rupees: number) => formatMoney(Math.round(rupees * 100), org.currency);
+  const title =
+    inv.status === 'cancelled'
+      ? 'TAX INVOICE — CANCELLED'
+      : inv.status === 'draft'
+        ? 'TAX INVOICE — DRAFT (NOT ISSUED)'
+        : 'TAX INVOICE';
+  const { left, width } = header(doc, org, title, inv.lab_gstin);
+  const tz = org.timezone;
+
+  const facts: [string, string][] = [
+    ['Invoice No.', inv.invoice_number ?? 'Draft'],
+    ['Invoice date', inv.invoice_date ? formatLabDate(`${inv.invoice_date}T12:00:00Z`, org.date_format, 'UTC') : '—'],
+    ['Due date', inv.due_date ? formatLabDate(`${inv.due_date}T12:00:00Z`, org.date_format, 'UTC') : '—'],
+    ['Place of supply', stateName(inv.place_of_supply)],
+  ];
+  const factY = doc.y;
+  facts.forEach(([k, v], i) => {
+    const x = left + (i * width) / 4;
+    doc
+      .font('regular')
+      .fontSize(7.5)
+      .fillColor(GREY)
+      .text(k, x, factY, { width: width / 4 - 6 });
+    doc
+      .font('bold')
+      .fontSize(9)
+      .fillColor('#000000')
+      .text(v, x, factY + 10, { width: width / 4 - 6 });
+  });
+  doc.y = factY + 34;
+
+  // Supplier and recipient
+  const blockY = doc.y;
+  const half = width / 2 - 8;
+  const block = (x: number, title: string, rows: [string, string][]) => {
+    doc.roundedRect(x, blockY, half, 72, 4).strokeColor(LINE).lineWidth(0.8).stroke();
+    doc
+      .font('bold')
+      .fontSize(9)
+      .fillColor('#000000')
+      .text(title, x + 8, blockY + 6, { width: half - 16 });
+    let y = blockY + 20;
+    for (const [k, v] of rows) {
+      doc
+        .font('regular')
+        .fontSize(8)
+        .fillColor(GREY)
+        .text(k, x + 8, y, { width: 60 });
+      doc.fillColor('#000000').text(v, x + 70, y, { width: half - 78, height: 11, ellipsis: true });
+      y += 12;
+    }
+  };
+  block(left, 'Supplier', [
+    ['Name', org.name],
+    ['GSTIN', inv.lab_gstin ?? '—'],
+    ['State', stateName(inv.lab_state_code)],
+    ['Address', org.address ?? '—'],
+  ]);
+  block(left + half + 16, 'Recipient', [
+    ['Name', inv.recipient_name],
+    ['GSTIN', inv.recipient_gstin ?? 'Unregistered'],
+    ['State', stateName(inv.recipient_state_code ?? inv.place_of_supply)],
+    ['Address', inv.recipient_address ?? '—'],
+  ]);
+  doc.y = blockY + 84;
+  if (inv.period_from && inv.period_to) {
+    doc
+      .font('regular')
+      .fontSize(8.5)
+      .fillColor(GREY)
+      .text(`Services from ${inv.period_from} to ${inv.period_to}`, left, doc.y, { width });
+    doc.fillColor('#000000').moveDown(0.3);
+  }
+
+  const inter = inv.inter_state;
+  const fixed = 22 + 46 + 28 + 62 + 36 + (inter ? 60 : 110) + 66;
+  const cols: Col[] = [
+    { h: '#', w: 22, align: 'left' },
+    { h: 'Description', w: width - fixed, align: 'left' },
+    { h: 'SAC', w: 46, align: 'left' },
+    { h: 'Qty', w: 28, align: 'right' },
+    { h: 'Taxable value', w: 62, align: 'right' },
+    { h: 'GST %', w: 36, align: 'right' },
+    ...(inter
+      ? [{ h: 'IGST', w: 60, align: 'right' as const }]
+      : [
+          { h: 'CGST', w: 55, align: 'right' as const },
+          { h: 'SGST', w: 55, align: 'right' as const },
+        ]),
+    { h: 'Amount', w: 66, align: 'right' },
+  ];
+  const row = table(doc, left, width, cols);
+  row(
+    cols.map((c) => c.h),
+    { bold: true, fill: '#eeeeee' },
+  );
+  inv.lines.forEach((l, i) =>
+    row([
+      String(i + 1),
+      l.description,
+      l.sac_code,
+      String(l.qty),
+      money(l.taxable),
+      l.rate_percent === 0 ? 'Exempt' : `${l.rate_percent}`,
+      ...(inter ? [money(l.igst)] : [money(l.cgst), money(l.sgst)]),
+      money(l.total),
+    ]),
+  );
+
+  doc.moveDown(0.6);
+  const sumX = left + width - 260;
+  const line = (label: string, value: string, bold = false) => {
+    const y = doc.y;
+    doc
+      .font(bold ? 'bold' : 'regular')
+      .fontSize(bold ? 10.5 : 9)
+      .fillColor('#000000');
+    doc.text(label, sumX, y, { width: 160 });
+    doc.text(value, sumX + 160, y, { width: 100, align: 'right' });
+    doc.y = y + (bold ? 16 : 13);
+  };
+  line('Exempt supplies (nil-rated, SAC 9993)', money(inv.exempt));
+  line('Taxable value', money(inv.taxable));
+  if (inter) line('IGST', money(inv.igst));
+  else {
+    line('CGST', money(inv.cgst));
+    line('SGST', money(inv.sgst));
+  }
+  doc
+    .moveTo(sumX, doc.y)
+    .lineTo(left + width, doc.y)
+    .strokeColor('#333333')
+    .lineWidth(0.8)
+    .stroke();
+  doc.y += 4;
+  line('Invoice total', money(inv.total), true);
+
+  doc.moveDown(0.5);
+  doc
+    .font('bold')
+    .fontSize(9)
+    .text('Amount in words: ', left, doc.y, { continued: true })
+    .font('regular')
+    .text(amountInWords(Math.round(inv.total * 100), org.currency), { width });
+  doc.moveDown(0.3);
+  doc
+    .font('regular')
+    .fontSize(8)
+    .fillColor(GREY)
+    .text(
+      'Diagnostic services of a clinical establishment are exempt from GST (notification 12/2017-Central Tax (Rate), entry 74). Tax is not payable on reverse charge.',
+      left,
+      doc.y,
+      { width },
+    );
+  doc.fillColor('#000000');
+  if (inv.status === 'cancelled') {
+    doc
+      .moveDown(0.4)
+      .font('bold')
+      .fontSize(9)
+      .fillColor('#b00020')
+      .text(`Cancelled by credit note ${inv.credit_note_number ?? ''}: ${inv.cancel_reason ?? ''}`, left, doc.y, {
+        width,
+      })
+      .fillColor('#000000');
+  }
+  if (inv.status === 'paid' && inv.paid_at) {
+    doc
+      .moveDown(0.4)
+      .font('bold')
+      .fontSize(9)
+      .text(
+        `Paid ${formatLabDateTime(inv.paid_at, org.date_format, tz)} by ${inv.payment_method ?? ''}${inv.payment_reference ? ` (${inv.payment_reference})` : ''}`,
+        left,
+        doc.y,
+        { width },
+      );
+  }
+
+  // E-sign block: the authorised signatory signs here (or with a digital signature on the PDF).
+  doc.moveDown(1.5);
+  const boxW = 200;
+  const boxX = left + width - boxW;
+  const boxY = Math.min(doc.y, doc.page.height - doc.page.margins.bottom - 110);
+  doc.roundedRect(boxX, boxY, boxW, 70, 4).strokeColor(LINE).lineWidth(0.8).stroke();
+  doc
+    .font('regular')
+    .fontSize(8.5)
+    .fillColor('#000000')
+    .text(`For ${org.name}`, boxX + 8, boxY + 6, { width: boxW - 16 });
+  doc
+    .font('regular')
+    .fontSize(8)
+    .fillColor(GREY)
+    .text('Authorised signatory (signature or digital signature)', boxX + 8, boxY + 54, { width: boxW - 16 });
+  doc.fillColor('#000000');
+
+  numberPages(
+    doc,
+    `${org.name} · ${inv.invoice_number ?? 'draft invoice'} · printed ${formatLabDate(new Date().toISOString(), org.date_format, tz)}`,
+  );
+  return toBuffer(doc);
+}
+
+/** The payer's statement of account for a period: opening balance, bills, payments, closing balance. */
+export async function payerStatementPdf(org: OrganizationRow, st: PayerStatement): Promise<Buffer> {
+  const doc = newDocument({ title: `Statement ${st.payer.name} ${st.from} to ${st.to}`, author: org.name });
+  const money = (rupees: number) => formatMoney(Math.round(rupees * 100), org.currency);
+  const { left, width } = header(doc, org, 'STATEMENT OF ACCOUNT', null);
+  const tz = org.timezone;
+  doc.font('bold').fontSize(10).text(st.payer.name, left, doc.y, { width });
+  doc
+    .font('regular')
+    .fontSize(8.5)
+    .fillColor(GREY)
+    .text(
+      [st.payer.gstin && `GSTIN ${st.payer.gstin}`, st.payer.address, `Period ${st.from} to ${st.to}`]
+        .filter(Boolean)
+        .join(' · '),
+      {
+        width,
+      },
+    );
+  doc.fillColor('#000000').moveDown(0.5);
+  const cols: Col[] = [
+    { h: 'Date', w: 78, align: 'left' },
+    { h: 'Bill', w: 96, align: 'left' },
+    { h: 'Description', w: width - 78 - 96 - 213, align: 'left' },
+    { h: 'Debit', w: 71, align: 'right' },
+    { h: 'Credit', w: 71, align: 'right' },
+    { h: 'Balance', w: 71, align: 'right' },
+  ];
+  const row = table(doc, left, width, cols);
+  row(
+    cols.map((c) => c.h),
+    { bold: true, fill: '#eeeeee' },
+  );
+  row(['', '', 'Opening balance', '', '', money(st.opening_balance)], { bold: true });
+  for (const e of st.entries)
+    row([
+      formatLabDateTime(e.date, org.date_format, tz),
+      e.reference,
+      e.description,
+      e.debit ? money(e.debit) : '',
+      e.credit ? money(e.credit) : '',
+      money(e.balance),
+    ]);
+  row(['', '', 'Closing balance', money(st.billed), money(st.paid), money(st.closing_balance)], { bold: true });
+  numberPages(
+    doc,
+    `${org.name} · ${st.payer.name} · printed ${formatLabDate(new Date().toISOString(), org.date_format, tz)}`,
+  );
+  return toBuffer(doc);
+}

@@ -1,0 +1,469 @@
+import { useMemo, useState } from 'react';
+import { Ban, CheckCircle2, FileDown, Plus, Send, Trash2 } from 'lucide-react';
+import { INVOICE_STATUSES, INVOICE_STATUS_LABELS, type Invoice } from '@shared/schemas/invoices';
+import { PAYER_TYPES, PAYER_TYPE_LABELS, type Payer } from '@shared/schemas/payers';
+import { invoicesApi } from '@shared/api/invoices';
+import { PAYMENT_METHODS } from '@shared/billing';
+import {
+  Badge,
+  Button,
+  Card,
+  Dialog,
+  FormField,
+  Input,
+  ListTable,
+  Money,
+  PageHeader,
+  RequirePermission,
+  Select,
+  type BadgeTone,
+  type Column,
+  type RowAction,
+} from '@/components';
+import { Tabs } from '@/components/Tabs';
+import { useScreen } from '@/lib/screens';
+import { ApiError, contractUrl } from '@/lib/api';
+import { useCurrentUser } from '@/lib/session';
+import { can } from '@/lib/roles';
+import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { useCreateInvoice, useCreatePayer, useInvoiceAction, useInvoicePage, usePayerPage } from '../api';
+
+const TONES: Record<Invoice['status'], BadgeTone> = {
+  draft: 'grey',
+  pending: 'amber',
+  paid: 'green',
+  overdue: 'red',
+  cancelled: 'grey',
+};
+
+const invoiceColumns: Column<Invoice>[] = [
+  {
+    key: 'number',
+    header: 'Invoice',
+    cell: (i) => (
+      <div className="min-w-0">
+        <span className="block font-mono text-[13px] font-medium text-slate-900">{i.invoice_number ?? 'Draft'}</span>
+        <span className="block text-[13px] text-slate-600">{i.recipient_name}</span>
+      </div>
+    ),
+  },
+  { key: 'date', header: 'Date', cell: (i) => i.invoice_date ?? '—', hideOnMobile: true },
+  { key: 'due', header: 'Due', cell: (i) => i.due_date ?? '—', hideOnMobile: true },
+  { key: 'amount', header: 'Amount', align: 'right', cell: (i) => <Money rupees={i.amount} />, hideOnMobile: true },
+  {
+    key: 'tax',
+    header: 'GST',
+    align: 'right',
+    cell: (i) => (
+      <span title={i.inter_state ? 'IGST' : 'CGST + SGST'}>
+        <Money rupees={i.tax} />
+      </span>
+    ),
+    hideOnMobile: true,
+  },
+  { key: 'total', header: 'Total', align: 'right', cell: (i) => <Money rupees={i.total} /> },
+  {
+    key: 'status',
+    header: 'Status',
+    cell: (i) => <Badge tone={TONES[i.status]}>{INVOICE_STATUS_LABELS[i.status]}</Badge>,
+  },
+];
+
+const payerColumns: Column<Payer>[] = [
+  {
+    key: 'name',
+    header: 'Payer',
+    cell: (p) => (
+      <div className="min-w-0">
+        <span className="block font-medium text-slate-900">{p.name}</span>
+        <span className="block text-[13px] text-slate-600">{PAYER_TYPE_LABELS[p.type]}</span>
+      </div>
+    ),
+  },
+  {
+    key: 'gstin',
+    header: 'GSTIN',
+    cell: (p) => <span className="font-mono text-[13px]">{p.gstin ?? '—'}</span>,
+    hideOnMobile: true,
+  },
+  { key: 'state', header: 'State', cell: (p) => p.state ?? '—', hideOnMobile: true },
+  { key: 'terms', header: 'Terms', cell: (p) => `${p.payment_terms_days} days`, hideOnMobile: true },
+  {
+    key: 'limit',
+    header: 'Credit limit',
+    align: 'right',
+    cell: (p) => (p.credit_limit === null ? 'No limit' : <Money rupees={p.credit_limit} />),
+    hideOnMobile: true,
+  },
+  { key: 'balance', header: 'Owes', align: 'right', cell: (p) => <Money rupees={p.balance} /> },
+  {
+    key: 'status',
+    header: 'Status',
+    cell: (p) => (
+      <Badge tone={p.status === 'active' ? 'green' : 'grey'}>{p.status === 'active' ? 'Active' : 'Inactive'}</Badge>
+    ),
+  },
+];
+
+/** Invoice Management (spec 001, issue 16): GST invoices and the payers they are raised for. */
+export default function InvoicesPage() {
+  const screen = useScreen();
+  return (
+    <RequirePermission permission="view_bills" what="invoices" title={screen.title} subtitle={screen.subtitle}>
+      <InvoicesScreen />
+    </RequirePermission>
+  );
+}
+
+const EXTRA = { tab: 'invoices' };
+
+function InvoicesScreen() {
+  const screen = useScreen();
+  const me = useCurrentUser();
+  const canManage = can(me, 'manage_bills');
+  const filters: ListFilter[] = useMemo(
+    () => [
+      {
+        key: 'status',
+        label: 'Status',
+        options: [
+          { value: 'all', label: 'All Statuses' },
+          ...INVOICE_STATUSES.map((s) => ({ value: s, label: INVOICE_STATUS_LABELS[s] })),
+        ],
+      },
+    ],
+    [],
+  );
+  const list = usePagedList({ filters, pageSizes: [10, 20, 50], defaultLimit: 20, extra: EXTRA });
+  const tab = String(list.state.tab) === 'payers' ? 'payers' : 'invoices';
+  const [creating, setCreating] = useState(false);
+  const [addingPayer, setAddingPayer] = useState(false);
+  const actions = (
+    <div className="flex flex-wrap gap-2">
+      {canManage && (
+        <Button variant="outline" onClick={() => setAddingPayer(true)}>
+          <Plus />
+          Add Payer
+        </Button>
+      )}
+      {canManage && (
+        <Button onClick={() => setCreating(true)}>
+          <Plus />
+          New Invoice
+        </Button>
+      )}
+    </div>
+  );
+  return (
+    <>
+      <PageHeader title={screen.title} subtitle={screen.subtitle} actions={actions} />
+      <Tabs
+        label="Invoices and payers"
+        value={tab}
+        onValueChange={(v) => list.setState({ tab: v, page: 1, search: '' })}
+        tabs={[
+          {
+            value: 'invoices',
+            label: 'Invoices',
+            content: tab === 'invoices' ? <InvoiceList list={list} canManage={canManage} /> : null,
+          },
+          { value: 'payers', label: 'Payers', content: tab === 'payers' ? <PayerList list={list} /> : null },
+        ]}
+        className="mb-4"
+      />
+      {canManage && <NewInvoiceDialog open={creating} onOpenChange={setCreating} />}
+      {canManage && <NewPayerDialog open={addingPayer} onOpenChange={setAddingPayer} />}
+    </>
+  );
+}
+
+function InvoiceList({ list, canManage }: { list: ReturnType<typeof usePagedList>; canManage: boolean }) {
+  const invoices = useInvoicePage({
+    search: list.search,
+    status: list.apiFilters.status,
+    page: list.page,
+    limit: list.limit,
+  });
+  const act = useInvoiceAction();
+  const [paying, setPaying] = useState<Invoice | null>(null);
+  const rowActions: RowAction<Invoice>[] = [
+    {
+      label: (i) => `PDF of ${i.invoice_number ?? 'draft invoice'}`,
+      icon: <FileDown />,
+      onClick: (i) => window.open(contractUrl(invoicesApi.pdf, { params: { id: i.id } }), '_blank', 'noopener'),
+    },
+    {
+      label: (i) => `Issue invoice for ${i.recipient_name}`,
+      icon: <Send />,
+      onClick: (i) => act.mutate({ id: i.id, kind: 'issue' }),
+      hidden: (i) => !canManage || i.status !== 'draft',
+    },
+    {
+      label: (i) => `Mark ${i.invoice_number} paid`,
+      icon: <CheckCircle2 />,
+      onClick: setPaying,
+      hidden: (i) => !canManage || (i.status !== 'pending' && i.status !== 'overdue'),
+    },
+    {
+      label: (i) => `Cancel ${i.invoice_number} with a credit note`,
+      icon: <Ban />,
+      destructive: true,
+      onClick: (i) => {
+        const reason = window.prompt(`Why is ${i.invoice_number} cancelled? A credit note is issued.`);
+        if (reason) act.mutate({ id: i.id, kind: 'cancel', reason });
+      },
+      hidden: (i) => !canManage || (i.status !== 'pending' && i.status !== 'overdue'),
+    },
+    {
+      label: () => 'Delete draft',
+      icon: <Trash2 />,
+      destructive: true,
+      onClick: (i) => act.mutate({ id: i.id, kind: 'delete' }),
+      hidden: (i) => !canManage || i.status !== 'draft',
+    },
+  ];
+  return (
+    <Card className="min-w-0">
+      <ListTable
+        list={list}
+        query={invoices}
+        rows={(p) => p.invoices}
+        search={{ placeholder: 'Search by invoice number, recipient or GSTIN', label: 'Search invoices' }}
+        caption="Invoices"
+        itemLabel="invoices"
+        columns={invoiceColumns}
+        getRowId={(i) => i.id}
+        errorTitle="Error Loading Invoices"
+        empty={{
+          title: 'No invoices found',
+          filteredHint: 'Try adjusting your search or filter criteria.',
+          hint: 'Raise a payer’s invoice for a period, or a patient’s tax invoice for one bill, with New Invoice.',
+        }}
+        rowActions={rowActions}
+      />
+      <MarkPaidDialog invoice={paying} onClose={() => setPaying(null)} />
+    </Card>
+  );
+}
+
+function MarkPaidDialog({ invoice, onClose }: { invoice: Invoice | null; onClose: () => void }) {
+  const act = useInvoiceAction();
+  const [method, setMethod] = useState<(typeof PAYMENT_METHODS)[number]>('netbanking');
+  const [reference, setReference] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  return (
+    <Dialog
+      open={invoice !== null}
+      onOpenChange={(o) => !o && onClose()}
+      title={`Mark ${invoice?.invoice_number ?? ''} paid`}
+      description="Records what is still due on each of its bills as a payment."
+      footer={
+        <>
+          <Button variant="outline" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button
+            disabled={act.isPending}
+            onClick={() =>
+              invoice &&
+              act.mutate(
+                { id: invoice.id, kind: 'paid', body: { method, reference: reference || null } },
+                {
+                  onSuccess: onClose,
+                  onError: (e) =>
+                    setError(
+                      e instanceof ApiError ? e.details.find((d) => d.path === 'reference')?.message : undefined,
+                    ),
+                },
+              )
+            }
+          >
+            Record Payment
+          </Button>
+        </>
+      }
+    >
+      <div className="grid gap-3">
+        <FormField label="Method">
+          <Select
+            value={method}
+            onChange={(e) => setMethod(e.target.value as typeof method)}
+            options={PAYMENT_METHODS.map((m) => ({
+              value: m,
+              label: m === 'upi' ? 'UPI' : m === 'netbanking' ? 'Bank transfer' : m[0]!.toUpperCase() + m.slice(1),
+            }))}
+          />
+        </FormField>
+        <FormField label="Reference (cheque number, UTR, UPI reference)" error={error}>
+          <Input value={reference} onChange={(e) => setReference(e.target.value)} />
+        </FormField>
+      </div>
+    </Dialog>
+  );
+}
+
+function NewInvoiceDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o: boolean) => void }) {
+  const payers = usePayerPage({ search: '', page: 1, limit: 200 });
+  const create = useCreateInvoice();
+  const today = new Date().toISOString().slice(0, 10);
+  const [payer, setPayer] = useState('');
+  const [from, setFrom] = useState(`${today.slice(0, 8)}01`);
+  const [to, setTo] = useState(today);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="New Invoice"
+      description="A draft for a payer’s bills of a period that are not on an invoice yet. Issue it to give it its number."
+      footer={
+        <>
+          <Button variant="outline" onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button
+            disabled={create.isPending}
+            onClick={() =>
+              create.mutate(
+                { payer_id: payer ? Number(payer) : undefined, period_from: from, period_to: to },
+                {
+                  onSuccess: () => onOpenChange(false),
+                  onError: (e) =>
+                    e instanceof ApiError && setErrors(Object.fromEntries(e.details.map((d) => [d.path, d.message]))),
+                },
+              )
+            }
+          >
+            Create Draft
+          </Button>
+        </>
+      }
+    >
+      <div className="grid gap-3 sm:grid-cols-2">
+        <FormField label="Payer" error={errors.payer_id} className="sm:col-span-2">
+          <Select
+            value={payer}
+            onChange={(e) => setPayer(e.target.value)}
+            placeholder="Select a payer"
+            options={(payers.data?.payers ?? []).map((p) => ({ value: String(p.id), label: p.name }))}
+          />
+        </FormField>
+        <FormField label="From" error={errors.period_from}>
+          <Input type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
+        </FormField>
+        <FormField label="To" error={errors.period_to}>
+          <Input type="date" value={to} onChange={(e) => setTo(e.target.value)} />
+        </FormField>
+      </div>
+    </Dialog>
+  );
+}
+
+function NewPayerDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o: boolean) => void }) {
+  const create = useCreatePayer();
+  const [f, setF] = useState({
+    name: '',
+    type: 'corporate',
+    gstin: '',
+    credit_limit: '',
+    payment_terms_days: '30',
+    discount_percent: '0',
+  });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF((x) => ({ ...x, [k]: e.target.value }));
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Add Payer"
+      description="A corporate client, insurer or TPA, referring hospital or collection centre that pays for patients."
+      footer={
+        <>
+          <Button variant="outline" onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button
+            disabled={create.isPending}
+            onClick={() =>
+              create.mutate(
+                {
+                  name: f.name,
+                  type: f.type as Payer['type'],
+                  gstin: f.gstin || null,
+                  credit_limit: f.credit_limit === '' ? null : (f.credit_limit as unknown as number),
+                  payment_terms_days: f.payment_terms_days as unknown as number,
+                  discount_percent: f.discount_percent as unknown as number,
+                  status: 'active',
+                },
+                {
+                  onSuccess: () => onOpenChange(false),
+                  onError: (e) =>
+                    e instanceof ApiError &&
+                    setErrors(
+                      e.details.length
+                        ? Object.fromEntries(e.details.map((d) => [d.path, d.message]))
+                        : { name: e.message },
+                    ),
+                },
+              )
+            }
+          >
+            Add Payer
+          </Button>
+        </>
+      }
+    >
+      <div className="grid gap-3 sm:grid-cols-2">
+        <FormField label="Name" error={errors.name} required className="sm:col-span-2">
+          <Input value={f.name} onChange={set('name')} />
+        </FormField>
+        <FormField label="Type" error={errors.type}>
+          <Select
+            value={f.type}
+            onChange={set('type')}
+            options={PAYER_TYPES.map((t) => ({ value: t, label: PAYER_TYPE_LABELS[t] }))}
+          />
+        </FormField>
+        <FormField label="GSTIN" error={errors.gstin ?? errors.state_code} hint="Its first two digits are the state">
+          <Input value={f.gstin} onChange={set('gstin')} />
+        </FormField>
+        <FormField label="Credit limit (₹)" error={errors.credit_limit} hint="Empty: no limit">
+          <Input inputMode="decimal" value={f.credit_limit} onChange={set('credit_limit')} />
+        </FormField>
+        <FormField label="Payment terms (days)" error={errors.payment_terms_days}>
+          <Input inputMode="numeric" value={f.payment_terms_days} onChange={set('payment_terms_days')} />
+        </FormField>
+        <FormField
+          label="Discount % off the lab’s prices"
+          error={errors.discount_percent}
+          hint="For tests its price list does not name"
+        >
+          <Input inputMode="decimal" value={f.discount_percent} onChange={set('discount_percent')} />
+        </FormField>
+      </div>
+    </Dialog>
+  );
+}
+
+function PayerList({ list }: { list: ReturnType<typeof usePagedList> }) {
+  const payers = usePayerPage({ search: list.search, page: list.page, limit: list.limit });
+  return (
+    <Card className="min-w-0">
+      <ListTable
+        list={{ ...list, filters: [] }}
+        query={payers}
+        rows={(p) => p.payers}
+        search={{ placeholder: 'Search by name, GSTIN or contact', label: 'Search payers' }}
+        caption="Payers"
+        itemLabel="payers"
+        columns={payerColumns}
+        getRowId={(p) => p.id}
+        errorTitle="Error Loading Payers"
+        empty={{
+          title: 'No payers yet',
+          hint: 'Add the companies, insurers, hospitals and collection centres that pay for patients.',
+        }}
+      />
+    </Card>
+  );
+}
