@@ -133,15 +133,13 @@ export async function createLedgerPayment(db: Db, actor: Actor, body: LedgerPaym
 }
 
 export async function refundLedgerPayment(db: Db, actor: Actor, id: number, body: RefundCreate): Promise<LedgerEntry> {
-  const row = await db
-    .transaction()
-    .execute((trx) =>
-      refundPayment(trx, actor, id, {
-        amountPaise: rupeesToPaise(body.amount),
-        reason: body.reason,
-        method: body.method,
-      }),
-    );
+  const row = await db.transaction().execute((trx) =>
+    refundPayment(trx, actor, id, {
+      amountPaise: rupeesToPaise(body.amount),
+      reason: body.reason,
+      method: body.method,
+    }),
+  );
   return getLedgerEntry(db, actor.organizationId, row.id);
 }
 

@@ -77,7 +77,7 @@ export const invoiceMarkPaidSchema = z
     method: z.enum(PAYMENT_METHODS, { error: `Method must be one of ${PAYMENT_METHODS.join(', ')}` }),
     reference: optionalText(100, 'Reference'),
   })
-  .refine((p) => !['cheque', 'netbanking', 'upi'].includes(p.method) || (p.reference ?? '').length > 0, {
+  .refine((p) => !['cheque', 'bank_transfer', 'upi'].includes(p.method) || (p.reference ?? '').length > 0, {
     path: ['reference'],
     message: 'A cheque number, UPI or bank reference is required for this method',
   });

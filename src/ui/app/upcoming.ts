@@ -1,11 +1,4 @@
-import {
-  BarChart3,
-  Calculator,
-  FileBarChart,
-  FileText,
-  Gauge,
-  ScrollText,
-} from 'lucide-react';
+import { BarChart3, Calculator, FileBarChart, FileText, Gauge, ScrollText } from 'lucide-react';
 import type { LucideIcon } from 'lucide-react';
 import type { HomeCard, NavGroupName, ScreenDef } from '@/lib/screens';
 

@@ -3,7 +3,7 @@ import { Ban, CheckCircle2, FileDown, Plus, Send, Trash2 } from 'lucide-react';
 import { INVOICE_STATUSES, INVOICE_STATUS_LABELS, type Invoice } from '@shared/schemas/invoices';
 import { PAYER_TYPES, PAYER_TYPE_LABELS, type Payer } from '@shared/schemas/payers';
 import { invoicesApi } from '@shared/api/invoices';
-import { PAYMENT_METHODS } from '@shared/billing';
+import type { PAYMENT_METHODS } from '@shared/billing';
 import {
   Badge,
   Button,
@@ -25,6 +25,7 @@ import { useScreen } from '@/lib/screens';
 import { ApiError, contractUrl } from '@/lib/api';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
+import { METHOD_OPTIONS } from '@/lib/billText';
 import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useCreateInvoice, useCreatePayer, useInvoiceAction, useInvoicePage, usePayerPage } from '../api';
 
@@ -248,7 +249,7 @@ function InvoiceList({ list, canManage }: { list: ReturnType<typeof usePagedList
 
 function MarkPaidDialog({ invoice, onClose }: { invoice: Invoice | null; onClose: () => void }) {
   const act = useInvoiceAction();
-  const [method, setMethod] = useState<(typeof PAYMENT_METHODS)[number]>('netbanking');
+  const [method, setMethod] = useState<(typeof PAYMENT_METHODS)[number]>('bank_transfer');
   const [reference, setReference] = useState('');
   const [error, setError] = useState<string | undefined>();
   return (
@@ -288,10 +289,7 @@ function MarkPaidDialog({ invoice, onClose }: { invoice: Invoice | null; onClose
           <Select
             value={method}
             onChange={(e) => setMethod(e.target.value as typeof method)}
-            options={PAYMENT_METHODS.map((m) => ({
-              value: m,
-              label: m === 'upi' ? 'UPI' : m === 'netbanking' ? 'Bank transfer' : m[0]!.toUpperCase() + m.slice(1),
-            }))}
+            options={METHOD_OPTIONS}
           />
         </FormField>
         <FormField label="Reference (cheque number, UTR, UPI reference)" error={error}>
