@@ -173,6 +173,9 @@ describe('upload, check and import', () => {
     const { upload: up, check } = await uploaded(lab.admin, 'patients', 'other.csv', csv);
     expect(check.status).toBe('failed');
     expect(check.message).toContain('Given Name');
+    // Said as the screen offers it, not as the command line's flag.
+    expect(check.message).toContain('under "Column mapping"');
+    expect(check.message).not.toContain('--mapping');
     expect(up.headers.find((h) => h.header === 'DOB')!.column).toBeNull();
     const mapping = {
       'Given Name': 'first_name',

@@ -170,7 +170,7 @@ export async function runImport(database: Db, actor: Actor, opts: ImportOptions)
   let cancelled = false;
   if (!fileLevel && format) {
     try {
-      const source = await openSource(opts.path, format, entity, opts.mapping, opts.update);
+      const source = await openSource(opts.path, format, entity, opts.mapping, opts.update, opts.origin);
       fileSize = source.fileSize;
       result.unit = source.unit;
       const pass = async (db: Db) => {

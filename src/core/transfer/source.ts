@@ -97,6 +97,7 @@ export async function openSource(
   entity: AnyEntity,
   mapping?: ColumnMapping,
   update = false,
+  origin: 'cli' | 'web' = 'cli',
 ): Promise<OpenedSource> {
   const fileSize = checkedSize(path, format);
   const position: ReadPosition = { bytes: 0 };
@@ -143,7 +144,9 @@ export async function openSource(
     throw new FileRefusedError(
       `the file has column${unknown.length === 1 ? '' : 's'} that ${entity.name} do not have: ${unknown.join(', ')}. ` +
         `The columns of ${entity.name} are ${entity.columns.map((c) => c.name).join(', ')}. ` +
-        'Rename the header, map it with --mapping FILE ({"their header": "our_column"}, null to leave a column out), or remove the column',
+        (origin === 'web'
+          ? 'Rename the header, choose the column it fills under "Column mapping" (or "Leave out"), or remove the column'
+          : 'Rename the header, map it with --mapping FILE ({"their header": "our_column"}, null to leave a column out), or remove the column'),
     );
   }
   // An update may carry only the key and the columns it changes; rows it adds are checked one by one.
