@@ -194,3 +194,56 @@ describe('migration 5 (walk-in)', () => {
     sqlite.close();
   });
 });
+
+describe('migration 19 (payments ledger)', () => {
+  it("keeps every payment of an upgraded lab: netbanking becomes bank_transfer, refunds their kind, each dated by the lab's day", () => {
+    const sqlite = new Database(join(tempDir(), 'm19.db'));
+    migrate(
+      sqlite,
+      migrations.filter((m) => m.version < 19),
+    );
+    sqlite.exec(`
+      INSERT INTO organizations (id, name, timezone, created_at, updated_at) VALUES (1, 'L', 'Asia/Kolkata', 'x', 'x');
+      INSERT INTO patients (id, organization_id, patient_code, first_name, last_name, date_of_birth, membership_type, created_at, updated_at)
+        VALUES (7, 1, 'P1', 'A', 'B', '1990-01-01', 'none', 'x', 'x');
+      INSERT INTO bills (id, organization_id, bill_number, patient_id, subtotal_paise, consultation_fee_paise,
+        total_before_discount_paise, discount_percentage, discount_amount_paise, tax_percentage, tax_amount_paise,
+        final_amount_paise, paid_paise, payment_method, due_date, created_at, updated_at)
+        VALUES (3, 1, 'B1', 7, 50000, 0, 50000, 0, 0, 0, 0, 50000, 30000, 'netbanking', '2026-04-01', 'x', 'x');
+      INSERT INTO payments (id, organization_id, bill_id, amount_paise, method, reference, created_at) VALUES
+        (1, 1, 3, 50000, 'netbanking', 'UTR1', '2026-03-31T19:00:00.000Z'),
+        (2, 1, 3, -20000, 'cash', NULL, '2026-03-31T18:00:00.000Z');
+    `);
+    migrate(sqlite);
+    expect(
+      sqlite
+        .prepare('SELECT id, amount_paise, method, kind, patient_id, value_date, reference FROM payments ORDER BY id')
+        .all(),
+    ).toEqual([
+      // 19:00 UTC on 31 March is half past midnight on 1 April in India: the lab's day.
+      {
+        id: 1,
+        amount_paise: 50000,
+        method: 'bank_transfer',
+        kind: 'payment',
+        patient_id: 7,
+        value_date: '2026-04-01',
+        reference: 'UTR1',
+      },
+      {
+        id: 2,
+        amount_paise: -20000,
+        method: 'cash',
+        kind: 'refund',
+        patient_id: 7,
+        value_date: '2026-03-31',
+        reference: null,
+      },
+    ]);
+    expect(sqlite.prepare('SELECT payment_method FROM bills WHERE id = 3').get()).toEqual({
+      payment_method: 'bank_transfer',
+    });
+    expect(sqlite.pragma('foreign_key_check')).toEqual([]);
+    sqlite.close();
+  });
+});

@@ -64,11 +64,24 @@ const NEW_METHODS = "CHECK (method IN ('cash','card','upi','bank_transfer','cheq
 
 /** SQLite: the method CHECK changes (a table rebuild), then netbanking rows and the value dates in each lab's zone. */
 export function sqliteSteps(sqlite: Database.Database): void {
-  rebuildTable(sqlite, 'payments', (create) => {
-    if (!create.includes(OLD_METHODS)) throw new Error('019: payments method CHECK not found');
-    return create.replace(OLD_METHODS, NEW_METHODS);
-  });
+  // The rows are copied as they are, netbanking included (which the new CHECK refuses), and renamed
+  // just after: the copy alone skips CHECKs, and every row is checked against the new one below.
+  sqlite.pragma('ignore_check_constraints = ON');
+  try {
+    rebuildTable(sqlite, 'payments', (create) => {
+      if (!create.includes(OLD_METHODS)) throw new Error('019: payments method CHECK not found');
+      return create.replace(OLD_METHODS, NEW_METHODS);
+    });
+  } finally {
+    sqlite.pragma('ignore_check_constraints = OFF');
+  }
   sqlite.exec("UPDATE payments SET method = 'bank_transfer' WHERE method = 'netbanking'");
+  const unknown = sqlite
+    .prepare(
+      "SELECT COUNT(*) AS n FROM payments WHERE method NOT IN ('cash','card','upi','bank_transfer','cheque','insurance')",
+    )
+    .get() as { n: number };
+  if (unknown.n > 0) throw new Error(`019: ${unknown.n} payment(s) with a method lims does not know`);
   const zones = sqlite.prepare('SELECT id, timezone FROM organizations').all() as { id: number; timezone: string }[];
   const rows = sqlite.prepare('SELECT id, organization_id, created_at FROM payments').all() as {
     id: number;
