@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import { client, makeLab, type Client, type TestLab } from '../helpers.js';
+import { writeFileSync } from 'node:fs';
+import { client, makeLab, tempDir, type Client, type TestLab } from '../helpers.js';
+import { systemActor } from '../../src/core/context.js';
+import { entityNamed, runImport } from '../../src/core/transfer/index.js';
 import { createPatient, createUserVia, localDate, uniqueEmail, uniquePhone, uniqueWord } from './support.js';
 import { isFileResponse, routeUrl, type RouteContract } from '../../src/shared/api/contract.js';
 import type { IssuedInvitation, Tenant } from '../../src/shared/schemas/tenants.js';
@@ -37,6 +40,17 @@ interface Seeded {
     result: number;
     material: number;
     visit: number;
+    item: number;
+    supplier: number;
+    equipment: number;
+    calibration: number;
+    maintenance: number;
+    payer: number;
+    invoice: number;
+    payment: number;
+    closing: number;
+    job: number;
+    failedJob: number;
   };
 }
 
@@ -177,6 +191,72 @@ async function seed(name: string): Promise<Seeded> {
     a.post('/api/users/invite', { first_name: marker, last_name: 'Invitee', email: inviteeEmail, role: 'collector' }),
   );
   await json(a.post(`/api/patients/${patient}/portal-pin`));
+  // Issues 14-16: stock, equipment, payers, invoices, the ledger, a closing, data jobs.
+  const item = (
+    await json<{ item: { id: number } }>(
+      a.post('/api/inventory', {
+        item_code: `${marker.slice(0, 6).toUpperCase()}R`,
+        item_name: `${marker} Reagent`,
+        category: 'Biochemistry',
+        unit: 'tests',
+        minimum_stock: 10,
+        maximum_stock: 1000,
+        unit_cost: 2.5,
+      }),
+    )
+  ).item.id;
+  const supplier = (await json<{ supplier: { id: number } }>(a.post('/api/suppliers', { name: `${marker} Supplies` })))
+    .supplier.id;
+  const equipment = (
+    await json<{ equipment: { id: number } }>(
+      a.post('/api/equipment', {
+        kind: 'machine',
+        name: `${marker} Analyser`,
+        model: 'AU480',
+        serial_number: `${marker}-SN`,
+        type: 'Chemistry Analyzer',
+        location: 'Biochemistry',
+      }),
+    )
+  ).equipment.id;
+  const calibration = (
+    await json<{ calibration: { id: number } }>(
+      a.post('/api/calibrations', { equipment_id: equipment, type: 'Routine', due_date: '2030-01-01' }),
+    )
+  ).calibration.id;
+  const maintenance = (
+    await json<{ maintenance: { id: number } }>(
+      a.post('/api/maintenance', { equipment_id: equipment, type: 'Preventive', due_date: '2030-01-01' }),
+    )
+  ).maintenance.id;
+  // A certificate (a minimal PDF: its magic bytes are what the server checks).
+  const pdf = Buffer.from(`%PDF-1.4\n% ${marker} certificate\n%%EOF\n`).toString('base64');
+  await json(
+    a.post(`/api/calibrations/${calibration}/certificate`, { file_name: `${marker}.pdf`, content_base64: pdf }),
+    200,
+  );
+  const payer = (
+    await json<{ payer: { id: number } }>(a.post('/api/payers', { name: `${marker} Corp`, type: 'corporate' }))
+  ).payer.id;
+  const invoice = (await json<{ invoice: { id: number } }>(a.post('/api/invoices', { bill_id: bill }))).invoice.id;
+  const payment = (
+    await json<{ payment: { id: number } }>(a.post('/api/payments', { bill_id: bill, amount: 50, method: 'cash' }))
+  ).payment.id;
+  const closing = (
+    await json<{ closing: { id: number } }>(
+      a.post('/api/closings', { date: localDate(0, 0), opening_float: 0, counted_cash: 0, notes: `${marker} drawer` }),
+    )
+  ).closing.id;
+  const job = (
+    await json<{ job: { id: number } }>(a.post('/api/data-jobs/exports', { entity: 'patients', format: 'csv' }), 202)
+  ).job.id;
+  // The export runs in the background: wait for it, so its own audit entry is not written mid-walk.
+  for (let i = 0; i < 200; i++) {
+    const j = (await json<{ job: { status: string } }>(a.get(`/api/data-jobs/${job}`), 200)).job;
+    if (j.status === 'completed') break;
+    expect(j.status).not.toBe('failed');
+    await new Promise((r) => setTimeout(r, 50));
+  }
   const now = new Date().toISOString();
   await lab.database.db
     .insertInto('notifications')
@@ -214,8 +294,36 @@ async function seed(name: string): Promise<Seeded> {
       result,
       material,
       visit,
+      item,
+      supplier,
+      equipment,
+      calibration,
+      maintenance,
+      payer,
+      invoice,
+      payment,
+      closing,
+      job,
+      failedJob: await failedImport(org, marker),
     },
   };
+}
+
+/** An import refused for a bad date: a failed job with its errors and report, as the screens' jobs are. */
+async function failedImport(org: number, marker: string): Promise<number> {
+  const dir = tempDir('lims-iso-import-');
+  const path = join(dir, 'patients.csv');
+  writeFileSync(path, `first_name,last_name,date_of_birth,gender\n${marker},Import,31/02/1988,Female\n`);
+  const r = await runImport(lab.database.db, systemActor(org), {
+    entity: entityNamed('patients')!,
+    path,
+    dryRun: false,
+    update: false,
+    origin: 'web',
+    reportPath: (id) => join(dir, `report-${id}.csv`),
+  });
+  expect(r.status).toBe('failed');
+  return r.job_id;
 }
 
 /** More rows in a lab after the first walk: the other lab's answers must not change. */
@@ -286,9 +394,38 @@ function paramsFor(path: string, s: Seeded): Record<string, string | number> | n
     [/^\/api\/test-results\/:id/, { id: i.result }],
     [/^\/api\/users\/:id/, { id: i.user }],
     [/^\/api\/visits\/:id/, { id: i.visit }],
+    [/^\/api\/inventory\/:id/, { id: i.item }],
+    [/^\/api\/suppliers\/:id/, { id: i.supplier }],
+    [/^\/api\/equipment\/:id/, { id: i.equipment }],
+    [/^\/api\/calibrations\/:id/, { id: i.calibration }],
+    [/^\/api\/maintenance\/reports\/:report/, { report: 'equipment' }],
+    [/^\/api\/maintenance\/:id/, { id: i.maintenance }],
+    [/^\/api\/payers\/:id/, { id: i.payer }],
+    [/^\/api\/invoices\/:id/, { id: i.invoice }],
+    [/^\/api\/payments\/:id/, { id: i.payment }],
+    [/^\/api\/closings\/:id/, { id: i.closing }],
+    [/^\/api\/data-jobs\/templates\/:entity/, { entity: 'patients' }],
+    [/^\/api\/data-jobs\/:id\/(errors|error-report)/, { id: i.failedJob }],
+    [/^\/api\/data-jobs\/:id/, { id: i.job }],
   ];
   return byPrefix.find(([re]) => re.test(path))?.[1] ?? null;
 }
+
+/** Query parameters a route requires (a period), so that it answers for its id rather than a 400. */
+const QUERY: Record<string, string> = {
+  '/api/payers/:id/statement': '?from=2020-01-01&to=2030-12-31',
+  '/api/payers/:id/statement/pdf': '?from=2020-01-01&to=2030-12-31',
+};
+const urlOf = (path: string, params: Record<string, string | number> | undefined) =>
+  routeUrl(path, params) + (QUERY[path] ?? '');
+
+/** Routes whose path parameter names a kind of thing (a template, a report), not a lab's row. */
+const NOT_IDS = [
+  '/api/data-jobs/templates/:entity',
+  '/api/maintenance/reports/:report',
+  '/api/maintenance/reports/:report/csv',
+  '/api/maintenance/reports/:report/pdf',
+];
 
 async function labRoutes(): Promise<{ name: string; contract: RouteContract }[]> {
   return (await allContracts()).filter(({ contract }) => contract.method === 'GET' && !NOT_LAB_SCOPED(contract));
@@ -315,7 +452,8 @@ function comparable(res: LightMyRequestResponse): unknown {
 }
 
 /** Reads that record themselves (a report's print count, an export's audit row): left out when comparing two walks. */
-const RECORDS_ITSELF = (c: RouteContract) => /\/export$|\/report\.pdf$/.test(c.path);
+const RECORDS_ITSELF = (c: RouteContract) =>
+  /\/export$|\/report\.pdf$|\/download$|\/pdf$|\/certificate$|\/error-report$|\/csv$/.test(c.path);
 
 /** Every lab-scoped GET route as one lab's admin, with that lab's own ids; the answers by route. */
 async function walk(s: Seeded, opts: { readOnly?: boolean } = {}): Promise<Map<string, LightMyRequestResponse>> {
@@ -324,7 +462,7 @@ async function walk(s: Seeded, opts: { readOnly?: boolean } = {}): Promise<Map<s
     if (opts.readOnly && RECORDS_ITSELF(contract)) continue;
     const params = hasParams(contract) ? paramsFor(contract.path, s) : undefined;
     if (params === null) throw new Error(`${name}: the isolation test does not know which id ${contract.path} takes`);
-    out.set(name, await s.admin.get(routeUrl(contract.path, params)));
+    out.set(name, await s.admin.get(urlOf(contract.path, params)));
   }
   return out;
 }
@@ -377,7 +515,9 @@ describe('two labs on one server', () => {
       const problems: string[] = [];
       for (const { name, contract } of await labRoutes()) {
         if (!hasParams(contract)) continue;
-        const res = await mine.admin.get(routeUrl(contract.path, paramsFor(contract.path, theirs)!));
+        const res = await mine.admin.get(urlOf(contract.path, paramsFor(contract.path, theirs)!));
+        // A template's entity name and a report's kind are the same words in every lab: not ids.
+        if (NOT_IDS.includes(contract.path)) continue;
         if (contract.path === '/api/samples/check-barcode/:barcode') {
           // The barcode check answers whether this lab may use the barcode: the other lab's is free here.
           if (res.statusCode !== 200 || res.json<{ isUnique: boolean }>().isUnique !== true)
