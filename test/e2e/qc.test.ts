@@ -86,7 +86,8 @@ describe('Quality Control', () => {
   it('starts empty, adds a control material with the default lot, expiry and control id, and judges runs on entry', async () => {
     const page = await open('admin');
     await page.getByText('No QC records found').waitFor();
-    expect(await card(page, 'Total Runs').innerText()).toContain('0');
+    // The cards fill in when the summary arrives (the page may show before it does).
+    await expect.poll(() => card(page, 'Total Runs').innerText()).toMatch(/\n0\n/);
 
     await page.getByRole('button', { name: 'Add Control Material' }).click();
     const add = page.getByRole('dialog', { name: 'Add Control Material' });
