@@ -2,13 +2,13 @@
  * The database under test, on the engine of the vitest project (issue 12): SQLite files in temp
  * dirs, or one fresh PostgreSQL database per lab, cloned from the migrated template.
  */
-import { mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import pg from 'pg';
 import { CompiledQuery } from 'kysely';
-import { openDatabaseAt, type Database_ } from '../src/core/db/connection.js';
+import { openDatabase, openDatabaseAt, type Database_ } from '../src/core/db/connection.js';
 import { parseDatabaseUrl, type DatabaseTarget } from '../src/core/db/url.js';
 
 declare module 'vitest' {
@@ -56,9 +56,32 @@ export async function freshPostgresUrl(opts: { empty?: boolean } = {}): Promise<
   return `postgres://${encodeURIComponent(t.user)}${pw}@${t.host}:${t.port}/${name}`;
 }
 
-/** The target of a fresh database on this project's engine (SQLite: a new file in a temp dir). */
+let sqliteTemplate: string | undefined;
+
+/**
+ * A migrated, empty SQLite file, made once per test process: fresh test databases are copies of
+ * it (a file copy instead of running every migration again, as PostgreSQL clones its template).
+ */
+async function migratedSqliteTemplate(): Promise<string> {
+  if (sqliteTemplate === undefined) {
+    const file = join(mkdtempSync(join(tmpdir(), 'lims-template-')), 'lims.db');
+    // Closing the only connection checkpoints the WAL into the file, so the file alone is the database.
+    await openDatabase(file).close();
+    sqliteTemplate = file;
+  }
+  return sqliteTemplate;
+}
+
+/**
+ * The target of a fresh, migrated, empty database on this project's engine (SQLite: a new file in
+ * a temp dir, copied from the migrated template).
+ */
 export async function freshTarget(dir = mkdtempSync(join(tmpdir(), 'lims-test-'))): Promise<DatabaseTarget> {
-  if (ENGINE === 'sqlite') return { kind: 'sqlite', file: join(dir, 'lims.db') };
+  if (ENGINE === 'sqlite') {
+    const file = join(dir, 'lims.db');
+    copyFileSync(await migratedSqliteTemplate(), file);
+    return { kind: 'sqlite', file };
+  }
   return parseDatabaseUrl(await freshPostgresUrl());
 }
 

@@ -25,6 +25,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     ...fastifyLogging(opts, serverLog),
     bodyLimit: 2 * 1024 * 1024,
     trustProxy: opts.trustProxy ?? false,
+    // Loading the route files is the slow part of a start: on a busy clinic PC (an antivirus scan,
+    // a backup) or a test machine under load it passed Fastify's 10 s default and the server
+    // refused to start ("Plugin did not start in time: 'autoload'"). A plugin that truly hangs still fails.
+    pluginTimeout: 120_000,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);

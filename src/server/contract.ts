@@ -95,12 +95,31 @@ function simplify(node: unknown): unknown {
   return out;
 }
 
+/** One compiled writer per response schema, shared by every app of the process (tests build many). */
+const writers = new WeakMap<z.ZodType, (data: unknown) => string>();
+
 /**
  * Responses are written by fast-json-stringify from the contract's schema: only the fields the
  * schema names are sent (nothing leaks that the contract does not declare), and writing a known
  * shape is faster than JSON.stringify. Validation of what the handler returned is left to the types.
+ *
+ * A writer is compiled on the route's first response, not when the route is registered: compiling
+ * the ~300 response schemas up front took 1-3 s of CPU at every start (every `lims serve` and every
+ * test lab), for routes most processes never call. test/api/route-contracts.test.ts compiles every
+ * schema once, so a schema fast-json-stringify cannot take still fails a test, not a clinic.
  */
 export const responseSerializerCompiler = ({ schema }: { schema: z.ZodType }) => {
-  const stringify = fastJson(responseJsonSchema(schema));
-  return (data: unknown) => stringify(data);
+  let stringify = writers.get(schema);
+  return (data: unknown) => {
+    if (!stringify) {
+      stringify = compileResponseWriter(schema);
+      writers.set(schema, stringify);
+    }
+    return stringify(data);
+  };
 };
+
+/** The fast-json-stringify writer of one response schema. */
+export function compileResponseWriter(schema: z.ZodType): (data: unknown) => string {
+  return fastJson(responseJsonSchema(schema));
+}

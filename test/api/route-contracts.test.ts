@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { makeLab, tempDir, type TestLab } from '../helpers.js';
 import { buildApp } from '../../src/server/app.js';
-import { route } from '../../src/server/contract.js';
+import { compileResponseWriter, route } from '../../src/server/contract.js';
 import { openDatabase } from '../../src/core/db/connection.js';
 import { defineRoute, isFileResponse, type RouteContract } from '../../src/shared/api/contract.js';
 import type { RegisteredRoute } from '../../src/server/types.js';
@@ -63,6 +63,19 @@ describe('every API route is declared once, as a contract in src/shared/api', ()
         : contract.response instanceof z.ZodType;
       expect(ok, name).toBe(true);
     }
+  });
+
+  it('compiles every JSON response schema into its writer (done lazily at run time, so checked here)', async () => {
+    const failed: string[] = [];
+    for (const { name, contract } of await allContracts()) {
+      if (isFileResponse(contract.response)) continue;
+      try {
+        compileResponseWriter(contract.response as z.ZodType);
+      } catch (err) {
+        failed.push(`${name}: ${(err as Error).message}`);
+      }
+    }
+    expect(failed).toEqual([]);
   });
 
   it('finds a route registered the old way, without a contract', async () => {

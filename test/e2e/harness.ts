@@ -19,8 +19,8 @@ import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
-import { openDatabase, type Database_ } from '../../src/core/db/connection.js';
-import { ENGINE, openTestDatabase } from '../db.js';
+import type { Database_ } from '../../src/core/db/connection.js';
+import { openTestDatabase } from '../db.js';
 import { setupLab } from '../../src/core/setup/service.js';
 import { ensureDemoLab, demoCredentials } from '../../src/core/setup/demo.js';
 import { createUser } from '../../src/core/users/service.js';
@@ -103,9 +103,8 @@ export async function startApp(opts: StartOptions = {}): Promise<E2eApp> {
   // Tests write files they check there too (a downloaded label PDF), screenshots or not.
   mkdirSync(RESULTS_DIR, { recursive: true });
   const dataDir = mkdtempSync(join(tmpdir(), 'lims-e2e-'));
-  // LIMS_TEST_ENGINE=postgres (the e2e-postgres project): the same walk-throughs on PostgreSQL.
-  const database: Database_ =
-    ENGINE === 'postgres' ? await openTestDatabase(dataDir) : openDatabase(join(dataDir, 'lims.db'));
+  // On the project's engine: a copy of the migrated SQLite template, or a PostgreSQL database (e2e-postgres).
+  const database: Database_ = await openTestDatabase(dataDir);
   let organizationId: number | null = null;
   let admin: Account = {
     email: 'admin@lab.test',
