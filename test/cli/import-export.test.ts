@@ -11,12 +11,14 @@ import { createDoctor } from '../../src/core/doctors/service.js';
 import { createSample } from '../../src/core/samples/service.js';
 import { createResult } from '../../src/core/results/entry.js';
 import { verifyResult } from '../../src/core/results/verification.js';
-import { cleanup, lims, openLabDatabase, setUpLab, tempDir } from './helpers.js';
+import { cleanup, lims, limsInProcess, openLabDatabase, setUpLab, tempDir } from './helpers.js';
 
 /**
- * `lims import` and `lims export` through the built binary (issue 14): every entity leaves one lab
- * and enters an empty one with the same data, exit codes and output are what scripts rely on, and
- * a refused file leaves the lab as it was. The engine's rules in detail: test/api/data-import.test.ts.
+ * `lims import` and `lims export` (issue 14): every entity leaves one lab and enters an empty one
+ * with the same data, exit codes and output are what scripts rely on, and a refused file leaves the
+ * lab as it was. Most command lines run in this process through runCli (what bin/lims.js calls);
+ * the exit codes and the pipe to stdout are checked on the built binary. The engine's rules in
+ * detail: test/api/data-import.test.ts.
  */
 
 const ENTITIES = [
@@ -150,7 +152,14 @@ describe('every entity round-trips', () => {
   it('exports every entity from one lab as CSV (and some as XLSX and JSON)', async () => {
     for (const entity of ENTITIES) {
       for (const format of ['csv', ...(FORMAT_OF[entity] ? [FORMAT_OF[entity]] : [])]) {
-        const r = await lims(['--data-dir', a, 'export', entity, '--out', join(files, `a-${entity}.${format}`)]);
+        const r = await limsInProcess([
+          '--data-dir',
+          a,
+          'export',
+          entity,
+          '--out',
+          join(files, `a-${entity}.${format}`),
+        ]);
         expect(r.code, r.stderr).toBe(0);
         expect(r.stdout).toMatch(
           new RegExp(`^exported \\d+ ${entity} to .*a-${entity}\\.${format} \\(${format}; job \\d+\\)\\n$`),
@@ -164,12 +173,12 @@ describe('every entity round-trips', () => {
       // Lab B's superadmin is lab A's (the same email): matched, so users come in with --update.
       const args = ['--data-dir', b, 'import', entity, join(files, `a-${entity}.${FORMAT_OF[entity] ?? 'csv'}`)];
       if (entity === 'users') args.push('--update');
-      const r = await lims(args);
+      const r = await limsInProcess(args);
       expect(r.code, `${entity}: ${r.stderr}`).toBe(0);
       expect(r.stderr).toBe('');
     }
     for (const entity of ENTITIES) {
-      const r = await lims(['--data-dir', b, 'export', entity, '--out', join(files, `b-${entity}.csv`)]);
+      const r = await limsInProcess(['--data-dir', b, 'export', entity, '--out', join(files, `b-${entity}.csv`)]);
       expect(r.code, r.stderr).toBe(0);
       const before = readFileSync(join(files, `a-${entity}.csv`), 'utf8');
       const after = readFileSync(join(files, `b-${entity}.csv`), 'utf8');
@@ -209,7 +218,7 @@ describe('every entity round-trips', () => {
         .map((r) => `${r.test_code} ${r.result_value} ${r.status} ${r.verified_by}`)
         .sort(),
     ).toEqual(['FBS 182 completed ', 'HB 13.5 verified validator@citylab.in']);
-    const verify = await lims(['--data-dir', b, 'audit', 'verify']);
+    const verify = await limsInProcess(['--data-dir', b, 'audit', 'verify']);
     expect(verify.code, verify.stderr).toBe(0);
   }, 180_000);
 });
@@ -221,8 +230,8 @@ describe('lims import', () => {
       file,
       'first_name,last_name,date_of_birth,gender\nAsha,Rao,1990-01-01,Female\nBad,Date,31/02/1988,Male\nNo,Gender,1990-01-01,X\n',
     );
-    const before = await lims(['--data-dir', b, 'export', 'patients']);
-    const r = await lims(['--data-dir', b, 'import', 'patients', file]);
+    const before = await limsInProcess(['--data-dir', b, 'export', 'patients']);
+    const r = await limsInProcess(['--data-dir', b, 'import', 'patients', file]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     const lines = r.stderr.trimEnd().split('\n');
@@ -236,19 +245,19 @@ describe('lims import', () => {
     );
     const report = /listed in (.+)$/.exec(last)![1]!;
     expect(readFileSync(report, 'utf8')).toContain('31/02/1988 is not a date');
-    const after = await lims(['--data-dir', b, 'export', 'patients']);
+    const after = await limsInProcess(['--data-dir', b, 'export', 'patients']);
     expect(after.stdout).toBe(before.stdout);
   });
 
   it('--dry-run stores nothing; --output json gives scripts one line to read', async () => {
     const file = join(files, 'dry.csv');
     writeFileSync(file, 'first_name,date_of_birth\nDry,1990-01-01\n');
-    const dry = await lims(['--data-dir', b, 'import', 'patients', file, '--dry-run']);
+    const dry = await limsInProcess(['--data-dir', b, 'import', 'patients', file, '--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toBe(
       'checked 1 patients in dry.csv: every row is valid (1 new, 0 updated if imported); nothing was stored (--dry-run)\n',
     );
-    const json = await lims(['--data-dir', b, 'import', 'patients', file, '--output', 'json']);
+    const json = await limsInProcess(['--data-dir', b, 'import', 'patients', file, '--output', 'json']);
     expect(json.code, json.stderr).toBe(0);
     const result = JSON.parse(json.stdout) as Record<string, unknown>;
     expect(result).toMatchObject({ status: 'completed', entity: 'patients', rows: 1, inserted: 1, errors: 0 });
@@ -257,7 +266,7 @@ describe('lims import', () => {
   it('refuses a Windows-1252 file with how to save it as UTF-8', async () => {
     const file = join(files, 'latin.csv');
     writeFileSync(file, Buffer.from('first_name,date_of_birth\nJos\xe9,1980-01-01\n', 'latin1'));
-    const r = await lims(['--data-dir', b, 'import', 'patients', file]);
+    const r = await limsInProcess(['--data-dir', b, 'import', 'patients', file]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^lims: latin\.csv: the file is not UTF-8 text: line 2 has the byte 0xE9/);
     expect(r.stderr).toContain('"CSV UTF-8 (Comma delimited) (*.csv)"');
@@ -269,12 +278,12 @@ describe('lims import', () => {
     const fmt = await lims(['--data-dir', b, 'import', 'patients', file, '--format', 'xml']);
     expect(fmt.code).toBe(2);
     expect(fmt.stderr).toContain("option '--format <format>' argument 'xml' is invalid");
-    const entity = await lims(['--data-dir', b, 'import', 'patient', file]);
+    const entity = await limsInProcess(['--data-dir', b, 'import', 'patient', file]);
     expect(entity.code).toBe(2);
     expect(entity.stderr).toMatch(
       /^lims: unknown entity 'patient' \(did you mean patients\?\); one of users, doctors, tests, profiles, packages, patients, bills, samples, results\n$/,
     );
-    const upd = await lims(['--data-dir', b, 'import', 'bills', file, '--update']);
+    const upd = await limsInProcess(['--data-dir', b, 'import', 'bills', file, '--update']);
     expect(upd.code).toBe(2);
     expect(upd.stderr).toMatch(/^lims: --update: bills cannot be updated by an import/);
     const missing = await lims(['--data-dir', b, 'import', 'patients', join(files, 'nope.csv')]);
@@ -282,7 +291,7 @@ describe('lims import', () => {
     expect(missing.stderr).toMatch(/^lims: no such file: .*nope\.csv\n$/);
     const mapping = join(files, 'map.json');
     writeFileSync(mapping, JSON.stringify({ DOB: 'birthday' }));
-    const badMap = await lims(['--data-dir', b, 'import', 'patients', file, '--mapping', mapping]);
+    const badMap = await limsInProcess(['--data-dir', b, 'import', 'patients', file, '--mapping', mapping]);
     expect(badMap.code).toBe(2);
     expect(badMap.stderr).toMatch(/--mapping .*map\.json: "DOB" maps to birthday, which is not a column of patients/);
   });
@@ -299,17 +308,26 @@ describe('lims export', () => {
   });
 
   it('chooses records by date and field; bad filters name the flag', async () => {
-    const none = await lims(['--data-dir', a, 'export', 'bills', '--from', '2001-01-01', '--to', '2001-12-31']);
+    const none = await limsInProcess([
+      '--data-dir',
+      a,
+      'export',
+      'bills',
+      '--from',
+      '2001-01-01',
+      '--to',
+      '2001-12-31',
+    ]);
     expect(none.stdout.trim().split('\r\n')).toHaveLength(1);
-    const bad = await lims(['--data-dir', a, 'export', 'bills', '--from', '2026-02-30']);
+    const bad = await limsInProcess(['--data-dir', a, 'export', 'bills', '--from', '2026-02-30']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe('lims: --from: the date is not a real calendar date (got "2026-02-30")\n');
-    const field = await lims(['--data-dir', a, 'export', 'patients', '--where', 'colour=blue']);
+    const field = await limsInProcess(['--data-dir', a, 'export', 'patients', '--where', 'colour=blue']);
     expect(field.code).toBe(2);
     expect(field.stderr).toMatch(/patients cannot be filtered on colour; filter on search, gender, membership_type/);
-    const female = await lims(['--data-dir', a, 'export', 'patients', '--where', 'gender=female']);
+    const female = await limsInProcess(['--data-dir', a, 'export', 'patients', '--where', 'gender=female']);
     expect(female.stdout.trim().split('\r\n')).toHaveLength(1);
-    const dated = await lims(['--data-dir', a, 'export', 'tests', '--from', '2020-01-01']);
+    const dated = await limsInProcess(['--data-dir', a, 'export', 'tests', '--from', '2020-01-01']);
     expect(dated.code).toBe(2);
     expect(dated.stderr).toMatch(/tests have no date to choose them by/);
   });
@@ -317,7 +335,7 @@ describe('lims export', () => {
   it('replaces the --out file only once the export is complete', async () => {
     const out = join(files, 'replace.csv');
     writeFileSync(out, 'old');
-    const r = await lims(['--data-dir', a, 'export', 'doctors', '--out', out]);
+    const r = await limsInProcess(['--data-dir', a, 'export', 'doctors', '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(out, 'utf8')).toMatch(/^\uFEFFemail,first_name/);
     expect(existsSync(`${out}.partial`)).toBe(false);
