@@ -3,7 +3,7 @@ import { systemActor } from '../../src/core/context.js';
 import { primaryOrganization } from '../../src/core/settings/organization.js';
 import { createUser } from '../../src/core/users/service.js';
 import { dropAuditGuard, exec, rows } from '../db.js';
-import { cleanup, lims, openLabDatabase, setUpLab, tempDir } from './helpers.js';
+import { cleanup, limsInProcess, openLabDatabase, setUpLab, tempDir } from './helpers.js';
 
 let dir: string;
 
@@ -44,7 +44,7 @@ describe('lims audit verify', () => {
   it('passes on a fresh lab, counting every row', async () => {
     const stored = await auditRows();
     expect(stored.length).toBeGreaterThanOrEqual(3);
-    const r = await lims(['--data-dir', dir, 'audit', 'verify']);
+    const r = await limsInProcess(['--data-dir', dir, 'audit', 'verify']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`audit trail intact: ${stored.length} rows checked\n`);
@@ -71,7 +71,7 @@ describe('lims audit verify', () => {
       await database.close();
     }
 
-    const r = await lims(['--data-dir', dir, 'audit', 'verify']);
+    const r = await limsInProcess(['--data-dir', dir, 'audit', 'verify']);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
@@ -80,7 +80,7 @@ describe('lims audit verify', () => {
   });
 
   it('says to run setup first where there is no database', async () => {
-    const r = await lims(['--data-dir', tempDir(), 'audit', 'verify']);
+    const r = await limsInProcess(['--data-dir', tempDir(), 'audit', 'verify']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('this data dir has no lab yet; run lims setup first');
   });

@@ -11,7 +11,7 @@ import { createBill } from '../../src/core/billing/service.js';
 import { ENGINE, freshPostgresUrl } from '../db.js';
 import { findBillByNumber } from '../../src/core/billing/repository.js';
 import { billPdfById } from '../../src/core/billing/print.js';
-import { BIN, cleanup, lims, openLabDatabase, setUpLab, tempDir } from './helpers.js';
+import { BIN, cleanup, lims, limsInProcess, openLabDatabase, setUpLab, tempDir } from './helpers.js';
 
 /** Runs the CLI keeping its stdout as bytes (a PDF). */
 function limsBytes(args: readonly string[]): Promise<{ code: number | null; stdout: Buffer; stderr: string }> {
@@ -62,7 +62,7 @@ afterAll(cleanup);
 describe('lims bill print', () => {
   it('writes the bill PDF with the amount in en-IN format', async () => {
     const out = join(dir, 'bill.pdf');
-    const r = await lims(['--data-dir', dir, 'bill', 'print', billNumber, '--out', out]);
+    const r = await limsInProcess(['--data-dir', dir, 'bill', 'print', billNumber, '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(out);
     expect(readFileSync(out).subarray(0, 5).toString()).toBe('%PDF-');
@@ -90,7 +90,7 @@ describe('lims bill print', () => {
   });
 
   it('fails with one clear line for an unknown bill number', async () => {
-    const r = await lims(['--data-dir', dir, 'bill', 'print', 'OPB000000000000']);
+    const r = await limsInProcess(['--data-dir', dir, 'bill', 'print', 'OPB000000000000']);
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe('lims: no bill numbered OPB000000000000 in City Diagnostics');
   });
@@ -106,22 +106,30 @@ describe('lims backup and restore', () => {
     'makes a checked online backup and restores it, keeping the replaced database',
     async () => {
       const file = join(tempDir(), 'b.db');
-      const b = await lims(['--data-dir', dir, 'backup', '--out', file]);
+      const b = await limsInProcess(['--data-dir', dir, 'backup', '--out', file]);
       expect(b.code, b.stderr).toBe(0);
       expect(b.stdout).toMatch(/integrity ok/);
       expect(existsSync(file)).toBe(true);
 
-      const again = await lims(['--data-dir', dir, 'backup', '--out', file]);
+      const again = await limsInProcess(['--data-dir', dir, 'backup', '--out', file]);
       expect(again.code).toBe(1);
       expect(again.stderr).toContain('already exists');
 
       const fresh = tempDir();
-      const r = await lims(['--data-dir', fresh, 'restore', file]);
+      const r = await limsInProcess(['--data-dir', fresh, 'restore', file]);
       expect(r.code, r.stderr).toBe(0);
-      const print = await lims(['--data-dir', fresh, 'bill', 'print', billNumber, '--out', join(fresh, 'x.pdf')]);
+      const print = await limsInProcess([
+        '--data-dir',
+        fresh,
+        'bill',
+        'print',
+        billNumber,
+        '--out',
+        join(fresh, 'x.pdf'),
+      ]);
       expect(print.code, print.stderr).toBe(0);
 
-      const r2 = await lims(['--data-dir', fresh, 'restore', file]);
+      const r2 = await limsInProcess(['--data-dir', fresh, 'restore', file]);
       expect(r2.code).toBe(0);
       expect(readdirSync(fresh).some((f) => f.startsWith('lims.db.before-restore-'))).toBe(true);
     },
@@ -130,7 +138,7 @@ describe('lims backup and restore', () => {
   it.runIf(ENGINE === 'sqlite')(
     "names a backup by the lab's local time with its offset, and leaves no -wal or -shm beside it",
     async () => {
-      const b = await lims(['--data-dir', dir, 'backup']);
+      const b = await limsInProcess(['--data-dir', dir, 'backup']);
       expect(b.code, b.stderr).toBe(0);
       const name = /backups\/(lims-[^ ]+\.db) /.exec(b.stdout)![1]!;
       // The lab is in Asia/Kolkata (lims setup's default): +0530, and the hour the lab saw.
@@ -151,7 +159,7 @@ describe('lims backup and restore', () => {
       const out = tempDir();
       const taken = join(out, 'taken.dump');
       writeFileSync(taken, 'an older backup');
-      const again = await lims(['--data-dir', dir, 'backup', '--out', taken]);
+      const again = await limsInProcess(['--data-dir', dir, 'backup', '--out', taken]);
       expect(again.code).toBe(1);
       expect(again.stderr).toBe(`lims: --out: ${taken} already exists; choose another file name\n`);
       expect(readFileSync(taken, 'utf8')).toBe('an older backup');
@@ -178,13 +186,21 @@ describe('lims backup and restore', () => {
     async () => {
       const file = join(tempDir(), 'b.dump');
       writeFileSync(file, 'a backup');
-      const r = await lims(['--data-dir', dir, 'restore', file]);
+      const r = await limsInProcess(['--data-dir', dir, 'restore', file]);
       expect(r.code).toBe(1);
       const target = describeTarget(parseDatabaseUrl(readDataDirConfig(dir).database_url!));
       expect(r.stderr).toBe(
         `lims: ${target} is not empty: restore into a new, empty database (createdb), then point lims at it with --database-url\n`,
       );
-      const print = await lims(['--data-dir', dir, 'bill', 'print', billNumber, '--out', join(dir, 'after.pdf')]);
+      const print = await limsInProcess([
+        '--data-dir',
+        dir,
+        'bill',
+        'print',
+        billNumber,
+        '--out',
+        join(dir, 'after.pdf'),
+      ]);
       expect(print.code, print.stderr).toBe(0);
     },
   );
@@ -195,7 +211,7 @@ describe('lims backup and restore', () => {
     const fresh = tempDir();
     // On PostgreSQL restore needs an empty database (a migrated one is refused before the file is read).
     if (ENGINE === 'postgres') writeDataDirConfig(fresh, { database_url: await freshPostgresUrl({ empty: true }) });
-    const r = await lims(['--data-dir', fresh, 'restore', bogus]);
+    const r = await limsInProcess(['--data-dir', fresh, 'restore', bogus]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/lims: /);
   });

@@ -9,7 +9,7 @@ import { createSample } from '../../src/core/samples/service.js';
 import { createUser } from '../../src/core/users/service.js';
 import { createResult } from '../../src/core/results/entry.js';
 import { verifyResult } from '../../src/core/results/verification.js';
-import { cleanup, lims, openLabDatabase, setUpLab, tempDir } from './helpers.js';
+import { cleanup, lims, limsInProcess, openLabDatabase, setUpLab, tempDir } from './helpers.js';
 
 let dir: string;
 let sampleCode: string;
@@ -70,7 +70,7 @@ afterAll(cleanup);
 describe('lims report', () => {
   it('writes the lab report PDF of a sample: verified value with range and flag, verifier, awaited tests', async () => {
     const out = join(dir, 'report.pdf');
-    const r = await lims(['--data-dir', dir, 'report', sampleCode, '--out', out]);
+    const r = await limsInProcess(['--data-dir', dir, 'report', sampleCode, '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(out);
     expect(readFileSync(out).subarray(0, 5).toString()).toBe('%PDF-');
@@ -87,13 +87,13 @@ describe('lims report', () => {
   });
 
   it('finds the sample by barcode and writes to stdout with --out -', async () => {
-    const r = await lims(['--data-dir', dir, 'report', barcode, '--out', '-']);
+    const r = await limsInProcess(['--data-dir', dir, 'report', barcode, '--out', '-']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.startsWith('%PDF-')).toBe(true);
   });
 
   it('an unknown sample is a one-line error with exit code 1', async () => {
-    const r = await lims(['--data-dir', dir, 'report', 'SMP199901010001', '--out', join(dir, 'x.pdf')]);
+    const r = await limsInProcess(['--data-dir', dir, 'report', 'SMP199901010001', '--out', join(dir, 'x.pdf')]);
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain('no sample SMP199901010001');

@@ -6,7 +6,7 @@ import { primaryOrganization } from '../../src/core/settings/organization.js';
 import { systemActor } from '../../src/core/context.js';
 import { createPatient } from '../../src/core/patients/service.js';
 import { createSample } from '../../src/core/samples/service.js';
-import { cleanup, lims, openLabDatabase, setUpLab, tempDir } from './helpers.js';
+import { cleanup, lims, limsInProcess, openLabDatabase, setUpLab, tempDir } from './helpers.js';
 
 let dir: string;
 let sampleCode: string;
@@ -56,7 +56,7 @@ afterAll(cleanup);
 describe('lims samples label', () => {
   it('writes a 50 x 25 mm tube label with the patient name, barcode, sample ID and type', async () => {
     const out = join(dir, 'label.pdf');
-    const r = await lims(['--data-dir', dir, 'samples', 'label', sampleCode, '--out', out]);
+    const r = await limsInProcess(['--data-dir', dir, 'samples', 'label', sampleCode, '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(out);
     expect(readFileSync(out).subarray(0, 5).toString()).toBe('%PDF-');
@@ -77,13 +77,13 @@ describe('lims samples label', () => {
   });
 
   it('fails with one clear line for an unknown sample', async () => {
-    const r = await lims(['--data-dir', dir, 'samples', 'label', 'SMP000000000000']);
+    const r = await limsInProcess(['--data-dir', dir, 'samples', 'label', 'SMP000000000000']);
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe('lims: no sample SMP000000000000 in City Diagnostics');
   });
 
   it('refuses a pending sample that has no barcode yet', async () => {
-    const r = await lims(['--data-dir', dir, 'samples', 'label', pendingCode]);
+    const r = await limsInProcess(['--data-dir', dir, 'samples', 'label', pendingCode]);
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe(
       `lims: Sample ${pendingCode} has no barcode yet; collect it or generate its barcode first`,

@@ -7,10 +7,22 @@ import { createUser } from '../../src/core/users/service.js';
 import { saveEnabled } from '../../src/core/two-factor/repository.js';
 import type { Role } from '../../src/shared/roles.js';
 import { row } from '../db.js';
-import { ADMIN, cleanup, dbFileOf, labDatabaseUsed, lims, openLabDatabase, setUpLab, tempDir } from './helpers.js';
+import {
+  ADMIN,
+  cleanup,
+  dbFileOf,
+  labDatabaseUsed,
+  lims,
+  limsInProcess,
+  openLabDatabase,
+  setUpLab,
+  tempDir,
+} from './helpers.js';
 
 let dir: string;
-const run = (...args: string[]) => lims(['--data-dir', dir, ...args]);
+// In this process (runCli); where no terminal is the point, on the built binary with stdin a pipe.
+const run = (...args: string[]) => limsInProcess(['--data-dir', dir, ...args]);
+const spawned = (...args: string[]) => lims(['--data-dir', dir, ...args]);
 
 interface ListedUser {
   email: string;
@@ -115,7 +127,7 @@ describe('lims user add', () => {
   });
 
   it('without a terminal, lists the flags that are missing', async () => {
-    const r = await run('user', 'add', '--email', 'e@f.in', '--role', 'user');
+    const r = await spawned('user', 'add', '--email', 'e@f.in', '--role', 'user');
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^lims: missing --first-name, --last-name, --password: /);
   });
@@ -160,7 +172,7 @@ describe('lims user reset-password', () => {
 
   it('needs --password without a terminal, and a user of this lab', async () => {
     const [missing, unknown] = await Promise.all([
-      run('user', 'reset-password', 'sunil@citylab.in'),
+      spawned('user', 'reset-password', 'sunil@citylab.in'),
       run('user', 'reset-password', 'nobody@citylab.in', '--password', 'new-pass-456'),
     ]);
     expect(missing.code).toBe(2);
