@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { makeLab, type TestLab } from '../helpers.js';
+import { patientArrayPages, patientPages, PATIENT_CSV_COLUMNS } from '../../src/core/patients/export.js';
 
 let lab: TestLab;
 beforeAll(async () => {
@@ -18,6 +19,8 @@ beforeAll(async () => {
     date_of_birth: '1970-01-01',
     gender: 'Male',
   });
+  // A walk-in: an estimated birth date from an age, no phone.
+  await lab.admin.post('/api/patients', { first_name: 'Walk', last_name: 'In', age: 34 });
 });
 afterAll(() => lab.close());
 
@@ -32,6 +35,22 @@ describe('patients CSV export', () => {
     expect(rows[0]!.last_name).toBe("D'Souza-Pillai");
     expect(rows[0]!.address).toBe('Flat 4, Line 1\n"Quoted" Line 2');
     expect(rows[0]!.patient_id).toMatch(/^PAT\d{12}$/);
+  });
+
+  it('the array walk of exports gives the values of the API patient, column by column', async () => {
+    const fromRecords: unknown[][] = [];
+    for await (const page of patientPages(lab.database.db, lab.organizationId, {}))
+      for (const p of page) fromRecords.push(PATIENT_CSV_COLUMNS.map((c) => p[c]));
+    const fromArrays: unknown[][] = [];
+    for await (const page of patientArrayPages(lab.database.db, lab.organizationId, {}))
+      fromArrays.push(...page.map((r) => r.slice(0, PATIENT_CSV_COLUMNS.length)));
+    expect(fromRecords).toHaveLength(3);
+    expect(fromArrays).toEqual(fromRecords);
+    // The computed columns are there: age, status, and the walk-in's estimated birth date.
+    const walkIn = fromArrays.find((r) => r[PATIENT_CSV_COLUMNS.indexOf('first_name')] === 'Walk')!;
+    expect(walkIn[PATIENT_CSV_COLUMNS.indexOf('age')]).toBe(34);
+    expect(walkIn[PATIENT_CSV_COLUMNS.indexOf('dob_estimated')]).toBe(true);
+    expect(walkIn[PATIENT_CSV_COLUMNS.indexOf('status')]).toBe('active');
   });
 
   it('neutralises spreadsheet formulas but leaves phone numbers alone', async () => {

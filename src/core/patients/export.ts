@@ -2,7 +2,8 @@ import { countedCsv, csvHeader, csvRows } from '../export/csv.js';
 import type { Db } from '../db/connection.js';
 import { searchTokens } from '../db/patient-search.js';
 import type { PatientListQuery } from '../../shared/schemas/patients.js';
-import { patientsBefore } from './repository.js';
+import { patientArraysBefore, patientsBefore, type ExportSelection } from './repository.js';
+import { ageOn } from '../../shared/age.js';
 import { toPatient } from './mappers.js';
 import type { Patient } from '../../shared/schemas/patients.js';
 import { labToday } from '../settings/organization.js';
@@ -64,11 +65,60 @@ export async function* patientPages(
   }
 }
 
+/**
+ * What the database reads for each CSV column, in order: the stored column, the birth date where
+ * the age goes (counted in place below, as toPatient counts it), the constant status. The array walk
+ * must give what toPatient gives; test/api/patients-export.test.ts compares the two.
+ */
+const ARRAY_SELECTION: readonly ExportSelection[] = PATIENT_CSV_COLUMNS.map((c) =>
+  c === 'patient_id'
+    ? { column: 'patient_code' }
+    : c === 'age'
+      ? { column: 'date_of_birth' }
+      : c === 'status'
+        ? { constant: 'active' }
+        : { column: c },
+);
+const AGE = PATIENT_CSV_COLUMNS.indexOf('age');
+const ESTIMATED = PATIENT_CSV_COLUMNS.indexOf('dob_estimated');
+
+/**
+ * The same patients as patientPages, each as the values of PATIENT_CSV_COLUMNS in order (and the
+ * id after them), without an object per row: exporting a million patients (issue 14's 200,000
+ * rows a second) spent most of its time making objects. The database's row arrays are completed
+ * in place: the age from the birth date, dob_estimated as true or false.
+ */
+export async function* patientArrayPages(
+  db: Db,
+  organizationId: number,
+  f: PatientExportFilters,
+): AsyncGenerator<unknown[][]> {
+  const tokens = f.search ? searchTokens(f.search) : [];
+  if (f.search && tokens.length === 0) return;
+  let before = Number.MAX_SAFE_INTEGER;
+  const today = await labToday(db, organizationId);
+  const id = ARRAY_SELECTION.length;
+  for (;;) {
+    const rows = await patientArraysBefore(db, organizationId, before, CHUNK, { ...f, tokens }, ARRAY_SELECTION);
+    if (!rows.length) return;
+    for (const row of rows) {
+      row[AGE] = ageOn(row[AGE] as string, today);
+      row[ESTIMATED] = row[ESTIMATED] === 1 || row[ESTIMATED] === true;
+    }
+    // Read before the page is handed on: a reader may drop the id from the rows.
+    before = rows[rows.length - 1]![id] as number;
+    const last = rows.length < CHUNK;
+    yield rows;
+    if (last) return;
+  }
+}
+
 /** Every patient matching the list filters, newest first, as CSV text chunks (header first). */
 export async function* patientsCsv(db: Db, organizationId: number, f: PatientExportFilters): AsyncGenerator<string> {
   yield csvHeader(PATIENT_CSV_COLUMNS);
-  for await (const page of patientPages(db, organizationId, f)) {
-    yield csvRows(page.map((p) => PATIENT_CSV_COLUMNS.map((c) => p[c])));
+  for await (const page of patientArrayPages(db, organizationId, f)) {
+    for (const row of page) row.length = PATIENT_CSV_COLUMNS.length;
+    yield csvRows(page as Parameters<typeof csvRows>[0]);
   }
 }
 

@@ -1,5 +1,5 @@
-import type { Insertable as KyselyInsertable, Updateable } from 'kysely';
-import { fixedQuery, type Db } from '../db/connection.js';
+import { sql, type Insertable as KyselyInsertable, type Updateable } from 'kysely';
+import { fixedQuery, rowsAsArrays, type Db } from '../db/connection.js';
 import { engineOf } from '../db/dialect.js';
 import type { PatientsTable } from '../db/schema.js';
 import { insertRows } from '../db/bulk.js';
@@ -171,15 +171,57 @@ export async function patientsBefore(
   organizationId: number,
   before: number,
   limit: number,
-  f: { gender?: string; membership?: string; tokens: string[]; createdFrom?: string; createdBefore?: string },
+  f: PatientExportWalk,
 ): Promise<PatientRow[]> {
-  let q = db.selectFrom('patients').selectAll().where('organization_id', '=', organizationId).where('id', '<', before);
+  return (await patientsBeforeQuery(db, organizationId, before, limit, f)).selectAll().execute();
+}
+
+export type PatientExportWalk = {
+  gender?: string;
+  membership?: string;
+  tokens: string[];
+  createdFrom?: string;
+  createdBefore?: string;
+};
+
+async function patientsBeforeQuery(
+  db: Db,
+  organizationId: number,
+  before: number,
+  limit: number,
+  f: PatientExportWalk,
+) {
+  let q = db.selectFrom('patients').where('organization_id', '=', organizationId).where('id', '<', before);
   if (f.gender) q = q.where('gender', '=', f.gender);
   if (f.createdFrom) q = q.where('created_at', '>=', f.createdFrom);
   if (f.createdBefore) q = q.where('created_at', '<', f.createdBefore);
   if (f.membership) q = q.where('membership_type', '=', f.membership);
   if (f.tokens.length) q = q.where((await patientSearch(db, organizationId, f.tokens)).ids);
-  return q.orderBy('id', 'desc').limit(limit).execute();
+  return q.orderBy('id', 'desc').limit(limit);
+}
+
+/** One value of an export row: a stored column, or a constant the database writes in. */
+export type ExportSelection = { column: keyof PatientRow } | { constant: string };
+
+/**
+ * The same walk as patientsBefore, each row as its values in the order of `selection`, with the
+ * patient's id after them (the next page starts below it): for exports.
+ */
+export async function patientArraysBefore(
+  db: Db,
+  organizationId: number,
+  before: number,
+  limit: number,
+  f: PatientExportWalk,
+  selection: readonly ExportSelection[],
+): Promise<unknown[][]> {
+  const q = (await patientsBeforeQuery(db, organizationId, before, limit, f)).select((eb) => [
+    ...selection.map((s, i) =>
+      'column' in s ? eb.ref(s.column).as(`c${i}`) : sql<string>`${sql.lit(s.constant)}`.as(`c${i}`),
+    ),
+    eb.ref('id').as('id'),
+  ]);
+  return rowsAsArrays(db, q);
 }
 
 /** The columns an import writes, in order (patients' own columns but the id). */

@@ -115,6 +115,11 @@ export interface TransferEntity<Input = unknown, Existing = unknown, Plan = unkn
   dateField?: string;
   /** Records for export, in pages (constant memory), each keyed by column name with the API's values. */
   exportPages(db: Db, organizationId: number, query: ExportQuery): AsyncIterable<Record<string, unknown>[]>;
+  /**
+   * The same records as exportPages, each as its values in `columns` order: a faster walk for
+   * entities exported by the million (patients), used by the export when present.
+   */
+  exportArrayPages?(db: Db, organizationId: number, query: ExportQuery): AsyncIterable<unknown[][]>;
 }
 
 /** Every entity as the registry keeps it (the engine does not need their types). */

@@ -90,12 +90,19 @@ export async function runExport(db: Db, actor: Actor, opts: ExportOptions): Prom
     const writer = opts.writer
       ? await opts.writer(opts.out)
       : await recordWriter(format, opts.out, entity.columns, entity.name);
-    for await (const page of entity.exportPages(db, actor.organizationId, opts.query)) {
+    // The array walk when the entity has one (same values, no object per record), else records.
+    const arrays = entity.exportArrayPages && writer.writeArrays ? writer.writeArrays.bind(writer) : null;
+    const pages: AsyncIterable<readonly unknown[]> =
+      arrays && entity.exportArrayPages
+        ? entity.exportArrayPages(db, actor.organizationId, opts.query)
+        : entity.exportPages(db, actor.organizationId, opts.query);
+    for await (const page of pages) {
       if (opts.signal?.aborted) {
         cancelled = true;
         break;
       }
-      await writer.write(page);
+      if (arrays) await arrays(page as unknown[][]);
+      else await writer.write(page as Record<string, unknown>[]);
       rows += page.length;
       opts.onProgress?.(rows);
     }

@@ -13,7 +13,16 @@ import type { TransferFormat } from './limits.js';
  */
 export interface RecordWriter {
   write(records: readonly Record<string, unknown>[]): Promise<void>;
+  /** The same, each record as its values in the columns' order (TransferEntity.exportArrayPages); optional for writers of one entity (the bill register). */
+  writeArrays?(rows: readonly (readonly unknown[])[]): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A record from its values in the columns' order, for the writers that need names. */
+function recordOf(names: readonly string[], values: readonly unknown[]): Record<string, unknown> {
+  const o: Record<string, unknown> = {};
+  for (let i = 0; i < names.length; i++) o[names[i]!] = values[i];
+  return o;
 }
 
 /** Writes text, waiting while the stream is full. */
@@ -26,12 +35,15 @@ function csvWriter(out: Writable, columns: readonly TransferColumn[]): RecordWri
   const names = columns.map((c) => c.name);
   const kinds = columns.map((c) => c.kind ?? 'text');
   const cells: ReturnType<typeof writeCell>[] = new Array<ReturnType<typeof writeCell>>(names.length);
+  const header = async () => {
+    if (!started) {
+      started = true;
+      await put(out, csvHeader(names));
+    }
+  };
   return {
     async write(records) {
-      if (!started) {
-        started = true;
-        await put(out, csvHeader(names));
-      }
+      await header();
       if (!records.length) return;
       // One string per page, built line by line (a million rows are a million short strings, not arrays of arrays).
       let text = '';
@@ -41,15 +53,27 @@ function csvWriter(out: Writable, columns: readonly TransferColumn[]): RecordWri
       }
       await put(out, text);
     },
+    async writeArrays(rows) {
+      await header();
+      if (!rows.length) return;
+      let text = '';
+      for (const r of rows) {
+        for (let i = 0; i < names.length; i++) cells[i] = writeCell(kinds[i]!, r[i]);
+        text += csvLine(cells);
+      }
+      await put(out, text);
+    },
     async close() {
-      if (!started) await put(out, csvHeader(columns.map((c) => c.name)));
+      await header();
     },
   };
 }
 
 function jsonWriter(out: Writable, columns: readonly TransferColumn[]): RecordWriter {
   let first = true;
-  return {
+  const names = columns.map((c) => c.name);
+  const writer: RecordWriter = {
+    writeArrays: (rows) => writer.write(rows.map((r) => recordOf(names, r))),
     async write(records) {
       if (!records.length) return;
       const text = records
@@ -67,6 +91,7 @@ function jsonWriter(out: Writable, columns: readonly TransferColumn[]): RecordWr
       await put(out, first ? '[]\n' : '\n]\n');
     },
   };
+  return writer;
 }
 
 async function xlsxWriter(out: Writable, columns: readonly TransferColumn[], sheetName: string): Promise<RecordWriter> {
@@ -77,12 +102,17 @@ async function xlsxWriter(out: Writable, columns: readonly TransferColumn[], she
   const header = sheet.addRow(columns.map((c) => c.name));
   header.font = { bold: true };
   header.commit();
+  const kinds = columns.map((c) => c.kind ?? 'text');
   return {
     async write(records) {
       for (const r of records) {
-        sheet.addRow(columns.map((c) => writeCell(c.kind ?? 'text', r[c.name]))).commit();
+        sheet.addRow(columns.map((c, i) => writeCell(kinds[i]!, r[c.name]))).commit();
       }
       // Let the zip stream drain between pages.
+      if (out.writableNeedDrain) await once(out, 'drain');
+    },
+    async writeArrays(rows) {
+      for (const r of rows) sheet.addRow(kinds.map((k, i) => writeCell(k, r[i]))).commit();
       if (out.writableNeedDrain) await once(out, 'drain');
     },
     async close() {

@@ -8,12 +8,18 @@ import {
 } from '../../../shared/schemas/patients.js';
 import { GENDERS, MEMBERSHIP_TYPES } from '../../../shared/constants.js';
 import { isRealDate } from '../../../shared/age.js';
-import { patientPages, PATIENT_CSV_COLUMNS } from '../../patients/export.js';
+import {
+  patientArrayPages,
+  patientPages,
+  PATIENT_CSV_COLUMNS,
+  type PatientExportFilters,
+} from '../../patients/export.js';
 import { patientsByCodes, type PatientRow } from '../../patients/repository.js';
 import { applyPatientUpdate } from '../../patients/service.js';
 import { insertPatientsBulk, PATIENT_CODE, type BulkPatient } from '../../patients/bulk.js';
+import type { Db } from '../../db/connection.js';
 import type { ColumnKind } from '../cells.js';
-import type { TransferColumn, TransferEntity } from '../entity.js';
+import type { ExportQuery, TransferColumn, TransferEntity } from '../entity.js';
 import { oneOf, pastInstant, upperKey, utcRangeOf } from './common.js';
 
 /**
@@ -58,6 +64,18 @@ const updateSchema = z
 
 type Input = z.infer<typeof createSchema> & PatientCreate;
 type Plan = { insert: BulkPatient } | { update: PatientRow; input: PatientUpdate };
+
+/** --where and --from/--to as the patients walk takes them. */
+async function exportFilters(db: Db, organizationId: number, q: ExportQuery): Promise<PatientExportFilters> {
+  const range = await utcRangeOf(db, organizationId, q);
+  return {
+    search: q.where.search as string | undefined,
+    gender: q.where.gender as PatientCreate['gender'] & string,
+    membership: q.where.membership_type as (typeof MEMBERSHIP_TYPES)[number] | undefined,
+    createdFrom: range.from,
+    createdBefore: range.before,
+  };
+}
 
 export const patients: TransferEntity<Input, PatientRow, Plan> = {
   name: 'patients',
@@ -121,13 +139,11 @@ export const patients: TransferEntity<Input, PatientRow, Plan> = {
   },
   dateField: 'registration date (created_at)',
   async *exportPages(db, organizationId, q) {
-    const range = await utcRangeOf(db, organizationId, q);
-    yield* patientPages(db, organizationId, {
-      search: q.where.search as string | undefined,
-      gender: q.where.gender as PatientCreate['gender'] & string,
-      membership: q.where.membership_type as (typeof MEMBERSHIP_TYPES)[number] | undefined,
-      createdFrom: range.from,
-      createdBefore: range.before,
-    }) as AsyncIterable<Record<string, unknown>[]>;
+    yield* patientPages(db, organizationId, await exportFilters(db, organizationId, q)) as AsyncIterable<
+      Record<string, unknown>[]
+    >;
+  },
+  async *exportArrayPages(db, organizationId, q) {
+    yield* patientArrayPages(db, organizationId, await exportFilters(db, organizationId, q));
   },
 };
