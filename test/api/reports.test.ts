@@ -32,10 +32,19 @@ const db = () => lab.database.db;
 const at = (iso: string) => new Date(iso).toISOString();
 
 async function patient(first: string, dob: string, gender: string, createdAt: string): Promise<number> {
-  const res = await lab.admin.post('/api/patients', { first_name: first, last_name: 'Rao', date_of_birth: dob, gender });
+  const res = await lab.admin.post('/api/patients', {
+    first_name: first,
+    last_name: 'Rao',
+    date_of_birth: dob,
+    gender,
+  });
   expect(res.statusCode, res.body).toBe(201);
   const id = res.json().patient.id as number;
-  await db().updateTable('patients').set({ created_at: at(createdAt) }).where('id', '=', id).execute();
+  await db()
+    .updateTable('patients')
+    .set({ created_at: at(createdAt) })
+    .where('id', '=', id)
+    .execute();
   return id;
 }
 
@@ -43,11 +52,21 @@ async function bill(body: Record<string, unknown>, createdAt: string): Promise<{
   const res = await lab.admin.post('/api/bills', { visit_type: 'lab_only', ...body });
   expect(res.statusCode, res.body).toBe(201);
   const b = res.json().bill as { id: number };
-  await db().updateTable('bills').set({ created_at: at(createdAt) }).where('id', '=', b.id).execute();
+  await db()
+    .updateTable('bills')
+    .set({ created_at: at(createdAt) })
+    .where('id', '=', b.id)
+    .execute();
   return b;
 }
 
-async function pay(billId: number, amount: number, method: string, valueDate: string, extra: Record<string, unknown> = {}) {
+async function pay(
+  billId: number,
+  amount: number,
+  method: string,
+  valueDate: string,
+  extra: Record<string, unknown> = {},
+) {
   const res = await lab.admin.post('/api/payments', { bill_id: billId, amount, method, ...extra });
   expect(res.statusCode, res.body).toBe(201);
   const id = res.json().payment.id as number;
@@ -56,7 +75,11 @@ async function pay(billId: number, amount: number, method: string, valueDate: st
 }
 
 async function sample(patientId: number, testIds: number[], collectedAt: string, rejected?: string) {
-  const s = await seedSample(db(), lab.organizationId, { patientId, testIds, status: rejected ? 'rejected' : 'processing' });
+  const s = await seedSample(db(), lab.organizationId, {
+    patientId,
+    testIds,
+    status: rejected ? 'rejected' : 'processing',
+  });
   await db()
     .updateTable('samples')
     .set({ collection_date: at(collectedAt), created_at: at(collectedAt), rejection_reason: rejected ?? null })
@@ -66,11 +89,21 @@ async function sample(patientId: number, testIds: number[], collectedAt: string,
 }
 
 async function verified(sampleId: number, patientId: number, testId: number, collectedAt: string, minutes: number) {
-  const id = await seedResult(db(), lab.organizationId, { sampleId, patientId, testId, value: '100', flag: 'normal', status: 'verified' });
+  const id = await seedResult(db(), lab.organizationId, {
+    sampleId,
+    patientId,
+    testId,
+    value: '100',
+    flag: 'normal',
+    status: 'verified',
+  });
   const t = Date.parse(collectedAt);
   await db()
     .updateTable('test_results')
-    .set({ entered_at: new Date(t + 10 * 60_000).toISOString(), verified_at: new Date(t + minutes * 60_000).toISOString() })
+    .set({
+      entered_at: new Date(t + 10 * 60_000).toISOString(),
+      verified_at: new Date(t + minutes * 60_000).toISOString(),
+    })
     .where('id', '=', id)
     .execute();
   return id;
@@ -84,8 +117,17 @@ const run = async (as: Client, id: string, q = OCT) => {
 
 beforeAll(async () => {
   lab = await makeLab();
-  glucose = (await lab.admin.post('/api/tests', { name: 'Glucose Fasting', code: 'GLUF', price: 200, category: 'Biochemistry' })).json().test.id;
-  cbc = (await lab.admin.post('/api/tests', { name: 'Complete Blood Count', code: 'CBCX', price: 400, category: 'Hematology' })).json().test.id;
+  glucose = (
+    await lab.admin.post('/api/tests', { name: 'Glucose Fasting', code: 'GLUF', price: 200, category: 'Biochemistry' })
+  ).json().test.id;
+  cbc = (
+    await lab.admin.post('/api/tests', {
+      name: 'Complete Blood Count',
+      code: 'CBCX',
+      price: 400,
+      category: 'Hematology',
+    })
+  ).json().test.id;
   await db().updateTable('tests').set({ turnaround_hours: 2 }).where('id', '=', glucose).execute();
   await db().updateTable('tests').set({ turnaround_hours: 1 }).where('id', '=', cbc).execute();
   doctorId = (await createUserVia(lab.admin, { role: 'doctor', first_name: 'Devi', last_name: 'Menon' })).id;
@@ -115,8 +157,15 @@ beforeAll(async () => {
   );
   await pay(b2.id, 100, 'upi', '2026-10-11', { reference: 'UPI-1001' });
   const b3 = await bill({ patient_id: p1, items: [{ item_type: 'test', item_id: cbc }] }, '2026-10-11T05:00:00Z');
-  await db().updateTable('bills').set({ cancelled_at: at('2026-10-11T06:00:00Z'), cancel_reason: 'Duplicate' }).where('id', '=', b3.id).execute();
-  await bill({ patient_id: p1, doctor_id: doctorId, items: [{ item_type: 'test', item_id: glucose }] }, '2026-09-30T18:29:59Z');
+  await db()
+    .updateTable('bills')
+    .set({ cancelled_at: at('2026-10-11T06:00:00Z'), cancel_reason: 'Duplicate' })
+    .where('id', '=', b3.id)
+    .execute();
+  await bill(
+    { patient_id: p1, doctor_id: doctorId, items: [{ item_type: 'test', item_id: glucose }] },
+    '2026-09-30T18:29:59Z',
+  );
   // The bills' own tubes (pending, made now) are not part of October's lab work.
   await db().deleteFrom('sample_tests').execute();
   await db().deleteFrom('samples').execute();
@@ -202,7 +251,16 @@ describe('built-in reports on known data', () => {
     {
       id: 'discounts',
       q: OCT,
-      rows: [{ user: 'Asha Admin', bills: 2, discounted_bills: 2, line_discounts: 40, bill_discounts: 40, total_discount: 80 }],
+      rows: [
+        {
+          user: 'Asha Admin',
+          bills: 2,
+          discounted_bills: 2,
+          line_discounts: 40,
+          bill_discounts: 40,
+          total_discount: 80,
+        },
+      ],
       totals: { bills: 2, total_discount: 80 },
     },
     {
@@ -210,7 +268,14 @@ describe('built-in reports on known data', () => {
       q: OCT,
       rows: [
         { doctor_name: 'Devi Menon', referrals: 1, patients: 1, revenue: 560, collected: 500 },
-        { doctor_id: null, doctor_name: 'No referring doctor', referrals: 1, patients: 1, revenue: 360, collected: 100 },
+        {
+          doctor_id: null,
+          doctor_name: 'No referring doctor',
+          referrals: 1,
+          patients: 1,
+          revenue: 360,
+          collected: 100,
+        },
       ],
       totals: { referrals: 2, revenue: 920 },
     },
@@ -228,7 +293,14 @@ describe('built-in reports on known data', () => {
       q: OCT,
       rows: [
         { test_name: 'Glucose Fasting', department: 'Biochemistry', ordered: 3, resulted: 2, verified: 2, rejected: 1 },
-        { test_name: 'Complete Blood Count', department: 'Hematology', ordered: 2, resulted: 1, verified: 1, rejected: 1 },
+        {
+          test_name: 'Complete Blood Count',
+          department: 'Hematology',
+          ordered: 2,
+          resulted: 1,
+          verified: 1,
+          rejected: 1,
+        },
       ],
       totals: { ordered: 5, resulted: 3, verified: 3 },
     },
@@ -236,8 +308,22 @@ describe('built-in reports on known data', () => {
       id: 'tat-by-test',
       q: OCT,
       rows: [
-        { test_name: 'Complete Blood Count', results: 1, median_minutes: 90, p90_minutes: 90, target_hours: 1, over_target: 1 },
-        { test_name: 'Glucose Fasting', results: 2, median_minutes: 45, p90_minutes: 57, target_hours: 2, over_target: 0 },
+        {
+          test_name: 'Complete Blood Count',
+          results: 1,
+          median_minutes: 90,
+          p90_minutes: 90,
+          target_hours: 1,
+          over_target: 1,
+        },
+        {
+          test_name: 'Glucose Fasting',
+          results: 2,
+          median_minutes: 45,
+          p90_minutes: 57,
+          target_hours: 2,
+          over_target: 0,
+        },
       ],
       totals: { results: 3, median_minutes: 60, p90_minutes: 84 },
     },
@@ -247,8 +333,17 @@ describe('built-in reports on known data', () => {
       rows: [{ reason: 'Hemolysed', rejected: 2, percent_of_samples: 50 }],
       totals: { samples: 4, rejected: 2, percent_of_samples: 50 },
     },
-    { id: 'rejections', q: 'from=2026-09-30&to=2026-09-30', rows: [{ reason: 'Clotted', rejected: 1, percent_of_samples: 100 }] },
-    { id: 'rejections', q: 'from=2026-08-01&to=2026-08-31', rows: [], totals: { samples: 0, rejected: 0, percent_of_samples: 0 } },
+    {
+      id: 'rejections',
+      q: 'from=2026-09-30&to=2026-09-30',
+      rows: [{ reason: 'Clotted', rejected: 1, percent_of_samples: 100 }],
+    },
+    {
+      id: 'rejections',
+      q: 'from=2026-08-01&to=2026-08-31',
+      rows: [],
+      totals: { samples: 0, rejected: 0, percent_of_samples: 0 },
+    },
     {
       id: 'critical-values',
       q: OCT,
@@ -321,7 +416,12 @@ describe('files, runs and the catalogue', () => {
 
   it('filters the catalogue by type; Total Revenue is the net collected in the period', async () => {
     const c = (await lab.admin.get(`/api/reports?type=laboratory&${OCT}`)).json<ReportCatalogue>();
-    expect(c.reports.map((r) => r.id).sort()).toEqual(['critical-values', 'rejections', 'tat-by-test', 'workload-by-test']);
+    expect(c.reports.map((r) => r.id).sort()).toEqual([
+      'critical-values',
+      'rejections',
+      'tat-by-test',
+      'workload-by-test',
+    ]);
     expect(c.cards.total_revenue).toBe(600);
   });
 
@@ -394,7 +494,9 @@ describe('permissions and bad parameters', () => {
     expect((await billing.get(`/api/reports/dues?${OCT}&format=csv`)).statusCode).toBe(403);
     expect((await billing.get(`/api/reports/dues?${OCT}&format=pdf`)).statusCode).toBe(200);
     // Saving a custom report needs create_reports.
-    expect((await billing.post('/api/reports', { name: 'x', entity: 'bills', columns: ['bill_number'] })).statusCode).toBe(403);
+    expect(
+      (await billing.post('/api/reports', { name: 'x', entity: 'bills', columns: ['bill_number'] })).statusCode,
+    ).toBe(403);
 
     // A doctor limited to their own patients gets the lab's aggregates, not its patient registers.
     expect((await doctor.get(`/api/reports/workload-by-test?${OCT}`)).statusCode).toBe(200);

@@ -109,7 +109,7 @@ describe('lims report', () => {
 describe('lims report monthly', () => {
   const month = localDate('Asia/Kolkata').slice(0, 7);
 
-  it('writes the monthly management report: figures, charts and each section, from the lab\'s records', async () => {
+  it("writes the monthly management report: figures, charts and each section, from the lab's records", async () => {
     const out = join(dir, 'monthly.pdf');
     const r = await lims(['--data-dir', dir, 'report', 'monthly', '--month', month, '--out', out]);
     expect(r.code, r.stderr).toBe(0);

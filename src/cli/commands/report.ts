@@ -29,7 +29,10 @@ export function registerReport(program: Command, out: Output, stdout: NodeJS.Wri
       'write the lab report of a sample as PDF (the same report the web UI and the patient portal give); `report monthly --month YYYY-MM` writes the monthly management report',
     )
     .argument('<sample_id>', 'the sample ID (e.g. SMP202611210001), its barcode, or its database id; or "monthly"')
-    .option('-o, --out <file>', 'PDF file to write (default: report-<sample_id>.pdf or monthly-report-<month>.pdf here; "-" for stdout)')
+    .option(
+      '-o, --out <file>',
+      'PDF file to write (default: report-<sample_id>.pdf or monthly-report-<month>.pdf here; "-" for stdout)',
+    )
     .option('--month <YYYY-MM>', 'with "monthly": the calendar month of the management report (the lab\'s days)')
     .addHelpText(
       'after',
@@ -48,7 +51,9 @@ Examples:
           const q = monthlyQuery.safeParse({ month: flags.month, format: 'pdf' });
           if (!q.success)
             throw new CliError(
-              flags.month === undefined ? '--month is required: lims report monthly --month YYYY-MM' : `--month: ${flags.month} is not a month as YYYY-MM`,
+              flags.month === undefined
+                ? '--month is required: lims report monthly --month YYYY-MM'
+                : `--month: ${flags.month} is not a month as YYYY-MM`,
               2,
             );
           const { file } = await monthlyPdf(database.db, actor, q.data.month);

@@ -75,7 +75,10 @@ const chart = (
   kind: 'bar' | 'line' = 'bar',
 ): ReportChart => ({ title, kind, label, value_label: valueLabel, value_kind: valueKind, points });
 
-const byDesc = <T>(f: (t: T) => number) => (a: T, b: T) => f(b) - f(a);
+const byDesc =
+  <T>(f: (t: T) => number) =>
+  (a: T, b: T) =>
+    f(b) - f(a);
 
 export const BUILT_IN_REPORTS: BuiltInReport[] = [
   {
@@ -87,9 +90,7 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
     aggregate: false,
     async build({ db, window, to }) {
       const rows = await patientsRegistered(db, window);
-      const bands = new Map<string, number>(
-        ['0-17', '18-39', '40-59', '60+', 'Unknown'].map((b) => [b, 0]),
-      );
+      const bands = new Map<string, number>(['0-17', '18-39', '40-59', '60+', 'Unknown'].map((b) => [b, 0]));
       const sex = { Male: 0, Female: 0, Other: 0 };
       const out = rows.map((p) => {
         const age = p.date_of_birth ? ageOn(p.date_of_birth, to) : null;
@@ -180,7 +181,11 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
           test_id: l.test_id === null ? null : Number(l.test_id),
           test_name: l.name,
           category:
-            l.item_type === 'test' ? l.category || 'Uncategorised' : l.item_type === 'profile' ? 'Profiles' : 'Packages',
+            l.item_type === 'test'
+              ? l.category || 'Uncategorised'
+              : l.item_type === 'profile'
+                ? 'Profiles'
+                : 'Packages',
           count: Number(l.count),
           revenue: rupees(l.total_paise),
         }))
@@ -203,9 +208,7 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
           'Category',
           'Revenue (₹)',
           'money',
-          [...cats]
-            .map(([label, v]) => ({ label, value: Math.round(v * 100) / 100 }))
-            .sort(byDesc((p) => p.value)),
+          [...cats].map(([label, v]) => ({ label, value: Math.round(v * 100) / 100 })).sort(byDesc((p) => p.value)),
         ),
         notes: [
           'Line totals of bills made in the period (price × quantity less the line discount), before the bill discount and tax. Profiles and packages are lines of their own (no test id).',
@@ -238,7 +241,14 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
       });
       const ages = new Map<string, number>(['0-7 days', '8-30 days', '31-90 days', 'Over 90 days'].map((k) => [k, 0]));
       for (const r of rows) {
-        const k = r.days_due <= 7 ? '0-7 days' : r.days_due <= 30 ? '8-30 days' : r.days_due <= 90 ? '31-90 days' : 'Over 90 days';
+        const k =
+          r.days_due <= 7
+            ? '0-7 days'
+            : r.days_due <= 30
+              ? '8-30 days'
+              : r.days_due <= 90
+                ? '31-90 days'
+                : 'Over 90 days';
         ages.set(k, Math.round((ages.get(k)! + r.due) * 100) / 100);
       }
       const sum = (k: 'amount' | 'paid' | 'due') => Math.round(rows.reduce((a, r) => a + r[k] * 100, 0)) / 100;
@@ -255,7 +265,13 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
         ],
         rows,
         totals: { bill_number: 'Total', bills: rows.length, amount: sum('amount'), paid: sum('paid'), due: sum('due') },
-        chart: chart('Dues by age', 'Age of the bill', 'Due (₹)', 'money', [...ages].map(([label, value]) => ({ label, value }))),
+        chart: chart(
+          'Dues by age',
+          'Age of the bill',
+          'Due (₹)',
+          'money',
+          [...ages].map(([label, value]) => ({ label, value })),
+        ),
         notes: ['Cancelled bills are left out. Paid = payments less refunds (the bill’s running balance).'],
       };
     },
@@ -305,7 +321,13 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
           bill_discounts: sum('bill_discounts'),
           total_discount: sum('total_discount'),
         },
-        chart: chart('Discount by user', 'User', 'Discount (₹)', 'money', rows.map((r) => ({ label: r.user, value: r.total_discount }))),
+        chart: chart(
+          'Discount by user',
+          'User',
+          'Discount (₹)',
+          'money',
+          rows.map((r) => ({ label: r.user, value: r.total_discount })),
+        ),
         notes: ['Cancelled bills are left out. Gross = line prices before any discount plus the consultation fee.'],
       };
     },
@@ -343,8 +365,20 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
           col('rejected', 'On rejected samples', 'number'),
         ],
         rows,
-        totals: { test_name: 'Total', ordered: sum('ordered'), resulted: sum('resulted'), verified: sum('verified'), rejected: sum('rejected') },
-        chart: chart('Tests ordered by department', 'Department', 'Tests', 'number', [...dept].map(([label, value]) => ({ label, value })).sort(byDesc((p) => p.value))),
+        totals: {
+          test_name: 'Total',
+          ordered: sum('ordered'),
+          resulted: sum('resulted'),
+          verified: sum('verified'),
+          rejected: sum('rejected'),
+        },
+        chart: chart(
+          'Tests ordered by department',
+          'Department',
+          'Tests',
+          'number',
+          [...dept].map(([label, value]) => ({ label, value })).sort(byDesc((p) => p.value)),
+        ),
         notes: ['A sample belongs to the lab day it was collected on (not collected yet: the day it was ordered).'],
       };
     },
@@ -362,7 +396,11 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
         if (!r.collection_date || !r.verified_at) continue;
         const m = (Date.parse(r.verified_at) - Date.parse(r.collection_date)) / 60_000;
         const id = Number(r.test_id);
-        const e = per.get(id) ?? { name: r.test_name, target: r.turnaround_hours === null ? null : Number(r.turnaround_hours), minutes: [] };
+        const e = per.get(id) ?? {
+          name: r.test_name,
+          target: r.turnaround_hours === null ? null : Number(r.turnaround_hours),
+          minutes: [],
+        };
         e.minutes.push(m);
         per.set(id, e);
       }
@@ -401,7 +439,13 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
           median_minutes: minutesRounded(percentile(all, 0.5)),
           p90_minutes: minutesRounded(percentile(all, 0.9)),
         },
-        chart: chart('Median turnaround per test (minutes)', 'Test', 'Minutes', 'number', rows.map((r) => ({ label: r.test_name, value: r.median_minutes ?? 0 }))),
+        chart: chart(
+          'Median turnaround per test (minutes)',
+          'Test',
+          'Minutes',
+          'number',
+          rows.map((r) => ({ label: r.test_name, value: r.median_minutes ?? 0 })),
+        ),
         notes: [
           'From sample collection to verification of the result, for verified results of samples collected in the period. Percentiles interpolate between neighbouring values (as PERCENTILE.INC).',
         ],
@@ -422,11 +466,23 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
         .sort((a, b) => b.rejected - a.rejected || a.reason.localeCompare(b.reason));
       const rejected = rows.reduce((a, r) => a + r.rejected, 0);
       return {
-        columns: [col('reason', 'Reason'), col('rejected', 'Rejected', 'number'), col('percent_of_samples', '% of samples', 'percent')],
+        columns: [
+          col('reason', 'Reason'),
+          col('rejected', 'Rejected', 'number'),
+          col('percent_of_samples', '% of samples', 'percent'),
+        ],
         rows,
         totals: { reason: 'Total', samples, rejected, percent_of_samples: pct(rejected, samples) },
-        chart: chart('Rejections by reason', 'Reason', 'Samples', 'number', rows.map((r) => ({ label: r.reason, value: r.rejected }))),
-        notes: ['Rate = rejected samples / all samples of the period (collected in it, or ordered in it if never collected).'],
+        chart: chart(
+          'Rejections by reason',
+          'Reason',
+          'Samples',
+          'number',
+          rows.map((r) => ({ label: r.reason, value: r.rejected })),
+        ),
+        notes: [
+          'Rate = rejected samples / all samples of the period (collected in it, or ordered in it if never collected).',
+        ],
       };
     },
   },
@@ -439,7 +495,10 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
     aggregate: false,
     async build({ db, window }) {
       const rows = (await criticalResults(db, window)).map((r) => {
-        const minutes = r.called_at && r.entered_at ? Math.round((Date.parse(r.called_at) - Date.parse(r.entered_at)) / 60_000) : null;
+        const minutes =
+          r.called_at && r.entered_at
+            ? Math.round((Date.parse(r.called_at) - Date.parse(r.entered_at)) / 60_000)
+            : null;
         return {
           result_id: Number(r.id),
           sample_code: r.sample_code,
@@ -451,8 +510,13 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
           minutes_to_call: minutes,
         };
       });
-      const called = rows.filter((r) => r.minutes_to_call !== null).map((r) => r.minutes_to_call!).sort((a, b) => a - b);
-      const buckets = new Map<string, number>(['≤ 30 min', '31-60 min', 'Over 60 min', 'Not called'].map((k) => [k, 0]));
+      const called = rows
+        .filter((r) => r.minutes_to_call !== null)
+        .map((r) => r.minutes_to_call!)
+        .sort((a, b) => a - b);
+      const buckets = new Map<string, number>(
+        ['≤ 30 min', '31-60 min', 'Over 60 min', 'Not called'].map((k) => [k, 0]),
+      );
       for (const r of rows) {
         const m = r.minutes_to_call;
         const k = m === null ? 'Not called' : m <= 30 ? '≤ 30 min' : m <= 60 ? '31-60 min' : 'Over 60 min';
@@ -477,7 +541,13 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
           not_called: rows.length - called.length,
           median_minutes_to_call: minutesRounded(percentile(called, 0.5)),
         },
-        chart: chart('Time to call', 'Time from entry to call', 'Results', 'number', [...buckets].map(([label, value]) => ({ label, value }))),
+        chart: chart(
+          'Time to call',
+          'Time from entry to call',
+          'Results',
+          'number',
+          [...buckets].map(([label, value]) => ({ label, value })),
+        ),
         notes: ['Time from entry of the value to the first logged call.'],
       };
     },
@@ -500,7 +570,8 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
           collected: rupees(d.paid_paise),
         }))
         .sort((a, b) => b.revenue - a.revenue || a.doctor_name.localeCompare(b.doctor_name));
-      const sum = (k: 'referrals' | 'patients' | 'revenue' | 'collected') => Math.round(rows.reduce((a, r) => a + r[k] * 100, 0)) / 100;
+      const sum = (k: 'referrals' | 'patients' | 'revenue' | 'collected') =>
+        Math.round(rows.reduce((a, r) => a + r[k] * 100, 0)) / 100;
       return {
         columns: [
           col('doctor_id', 'Doctor ID', 'number'),
@@ -511,8 +582,19 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
           col('collected', 'Paid', 'money'),
         ],
         rows,
-        totals: { doctor_name: 'Total', referrals: sum('referrals'), revenue: sum('revenue'), collected: sum('collected') },
-        chart: chart('Billed per doctor', 'Doctor', 'Billed (₹)', 'money', rows.map((r) => ({ label: r.doctor_name, value: r.revenue }))),
+        totals: {
+          doctor_name: 'Total',
+          referrals: sum('referrals'),
+          revenue: sum('revenue'),
+          collected: sum('collected'),
+        },
+        chart: chart(
+          'Billed per doctor',
+          'Doctor',
+          'Billed (₹)',
+          'money',
+          rows.map((r) => ({ label: r.doctor_name, value: r.revenue })),
+        ),
         notes: ['Billed = the bills’ final amounts (after discounts and tax). Patients are counted once per doctor.'],
       };
     },

@@ -47,7 +47,9 @@ export async function customRows(
         'b.created_at as billed_at',
         'p.patient_code',
         name('p').as('patient_name'),
-        sql<string | null>`CASE WHEN d.id IS NULL THEN NULL ELSE d.first_name || ' ' || d.last_name END`.as('doctor_name'),
+        sql<string | null>`CASE WHEN d.id IS NULL THEN NULL ELSE d.first_name || ' ' || d.last_name END`.as(
+          'doctor_name',
+        ),
         'b.final_amount_paise',
         'b.discount_amount_paise',
         'b.paid_paise',

@@ -29,7 +29,11 @@ export function reportCsv(r: ReportResult): ReportFile {
   const rows = r.rows.map((row) => r.columns.map((c) => row[c.key] ?? ''));
   const total = totalsRow(r);
   if (total) rows.push(total.map((c) => c ?? ''));
-  return { body: stringify([r.columns.map((c) => c.label), ...rows]), type: 'text/csv; charset=utf-8', name: fileName(r, 'csv') };
+  return {
+    body: stringify([r.columns.map((c) => c.label), ...rows]),
+    type: 'text/csv; charset=utf-8',
+    name: fileName(r, 'csv'),
+  };
 }
 
 export async function reportXlsx(r: ReportResult): Promise<ReportFile> {
@@ -76,26 +80,48 @@ export function showCell(v: string | number | null | undefined, c: Pick<ReportCo
 export function drawTable(doc: PDFKit.PDFDocument, columns: ReportColumn[], rows: string[][], boldLast: boolean): void {
   const x0 = doc.page.margins.left;
   const width = doc.page.width - doc.page.margins.left - doc.page.margins.right;
-  const weight = columns.map((c, i) => Math.min(30, Math.max(6, c.label.length, ...rows.slice(0, 200).map((r) => r[i]!.length))));
+  const weight = columns.map((c, i) =>
+    Math.min(30, Math.max(6, c.label.length, ...rows.slice(0, 200).map((r) => r[i]!.length))),
+  );
   const sum = weight.reduce((a, b) => a + b, 0);
   const widths = weight.map((w) => (w / sum) * width);
-  const right = (i: number) => columns[i]!.kind !== 'text' && columns[i]!.kind !== 'date' && columns[i]!.kind !== 'datetime';
+  const right = (i: number) =>
+    columns[i]!.kind !== 'text' && columns[i]!.kind !== 'date' && columns[i]!.kind !== 'datetime';
   const drawRow = (cells: string[], bold: boolean) => {
     if (doc.y > doc.page.height - doc.page.margins.bottom - 30) {
       doc.addPage();
-      drawRow(columns.map((c) => c.label), true);
+      drawRow(
+        columns.map((c) => c.label),
+        true,
+      );
     }
     const y = doc.y;
     let x = x0;
-    doc.font(bold ? 'bold' : 'regular').fontSize(7.5).fillColor('#111111');
+    doc
+      .font(bold ? 'bold' : 'regular')
+      .fontSize(7.5)
+      .fillColor('#111111');
     cells.forEach((cell, i) => {
-      doc.text(cell, x + 2, y, { width: widths[i]! - 4, align: right(i) ? 'right' : 'left', lineBreak: false, ellipsis: true });
+      doc.text(cell, x + 2, y, {
+        width: widths[i]! - 4,
+        align: right(i) ? 'right' : 'left',
+        lineBreak: false,
+        ellipsis: true,
+      });
       x += widths[i]!;
     });
     doc.y = y + 13;
-    doc.moveTo(x0, doc.y - 3).lineTo(x0 + width, doc.y - 3).strokeColor('#dddddd').lineWidth(0.5).stroke();
+    doc
+      .moveTo(x0, doc.y - 3)
+      .lineTo(x0 + width, doc.y - 3)
+      .strokeColor('#dddddd')
+      .lineWidth(0.5)
+      .stroke();
   };
-  drawRow(columns.map((c) => c.label), true);
+  drawRow(
+    columns.map((c) => c.label),
+    true,
+  );
   rows.forEach((r, i) => drawRow(r, boldLast && i === rows.length - 1));
   doc.x = x0;
 }
@@ -132,7 +158,11 @@ export function drawBarChart(doc: PDFKit.PDFDocument, chart: ReportChart, f: Lab
     y += barH + 4;
   }
   if (chart.points.length > maxBars)
-    doc.font('regular').fontSize(7).fillColor('#666666').text(`Top ${maxBars} of ${chart.points.length} shown; all are in the table.`, x0, y);
+    doc
+      .font('regular')
+      .fontSize(7)
+      .fillColor('#666666')
+      .text(`Top ${maxBars} of ${chart.points.length} shown; all are in the table.`, x0, y);
   doc.y = y + 8;
   doc.x = x0;
   doc.fillColor('#111111');
@@ -141,18 +171,31 @@ export function drawBarChart(doc: PDFKit.PDFDocument, chart: ReportChart, f: Lab
 /** One report's section in a PDF: title, period, chart, table, totals, notes. */
 export function drawReport(doc: PDFKit.PDFDocument, r: ReportResult, f: LabFormat): void {
   doc.font('bold').fontSize(12).fillColor('#111111').text(r.title);
-  doc.font('regular').fontSize(8.5).fillColor('#444444').text(`${r.from} to ${r.to} (lab days) · ${r.rows.length} rows`);
+  doc
+    .font('regular')
+    .fontSize(8.5)
+    .fillColor('#444444')
+    .text(`${r.from} to ${r.to} (lab days) · ${r.rows.length} rows`);
   doc.moveDown(0.5);
   if (r.chart) drawBarChart(doc, r.chart, f);
   const rows = r.rows.map((row) => r.columns.map((c) => showCell(row[c.key], c, f)));
   const total = totalsRow(r);
-  if (total) rows.push(r.columns.map((c, i) => (typeof total[i] === 'string' ? (total[i] as string) : showCell(total[i], c, f))));
+  if (total)
+    rows.push(
+      r.columns.map((c, i) => (typeof total[i] === 'string' ? (total[i] as string) : showCell(total[i], c, f))),
+    );
   if (rows.length === 0) doc.font('regular').fontSize(8.5).fillColor('#666666').text('No rows in this period.');
   else drawTable(doc, r.columns, rows, total !== null);
-  const extra = r.totals ? Object.entries(r.totals).filter(([k, v]) => !r.columns.some((c) => c.key === k) && v !== null) : [];
+  const extra = r.totals
+    ? Object.entries(r.totals).filter(([k, v]) => !r.columns.some((c) => c.key === k) && v !== null)
+    : [];
   doc.moveDown(0.3);
   if (extra.length)
-    doc.font('regular').fontSize(8).fillColor('#333333').text(extra.map(([k, v]) => `${k.replace(/_/g, ' ')}: ${v}`).join(' · '));
+    doc
+      .font('regular')
+      .fontSize(8)
+      .fillColor('#333333')
+      .text(extra.map(([k, v]) => `${k.replace(/_/g, ' ')}: ${v}`).join(' · '));
   for (const n of r.notes) doc.font('regular').fontSize(7.5).fillColor('#666666').text(n);
   doc.fillColor('#111111');
 }
@@ -168,6 +211,9 @@ export async function reportPdf(r: ReportResult, lab: { name: string; format: La
   doc.font('bold').fontSize(14).text(lab.name);
   doc.moveDown(0.3);
   drawReport(doc, r, lab.format);
-  numberPages(doc, `${lab.name} · ${r.title} · ${r.from} to ${r.to} · generated ${formatLabDateTime(r.generated_at, lab.format)}`);
+  numberPages(
+    doc,
+    `${lab.name} · ${r.title} · ${r.from} to ${r.to} · generated ${formatLabDateTime(r.generated_at, lab.format)}`,
+  );
   return { body: await toBuffer(doc), type: 'application/pdf', name: fileName(r, 'pdf') };
 }

@@ -39,7 +39,11 @@ export async function labFormat(db: Db, organizationId: number): Promise<{ name:
   const org = await getOrganization(db, organizationId);
   return {
     name: org.name,
-    format: { dateFormat: (org.date_format ?? 'DD/MM/YYYY') as LabDateFormat, timeZone: org.timezone ?? 'Asia/Kolkata', hour12: false },
+    format: {
+      dateFormat: (org.date_format ?? 'DD/MM/YYYY') as LabDateFormat,
+      timeZone: org.timezone ?? 'Asia/Kolkata',
+      hour12: false,
+    },
   };
 }
 
@@ -57,6 +61,7 @@ export async function monthlyReport(db: Db, actor: Actor, month: string): Promis
   if (sections.length === 0) throw new ForbiddenError('The monthly report needs view_bills or view_results');
   const get = (id: BuiltInReportId) => sections.find((s) => s.id === id);
   const n = (v: unknown) => (typeof v === 'number' ? v : 0);
+  const orNull = (v: unknown) => (typeof v === 'number' ? v : null);
   const figures: MonthlyReport['figures'] = [];
   const collection = get('daily-collection');
   if (collection) {
@@ -71,13 +76,22 @@ export async function monthlyReport(db: Db, actor: Actor, month: string): Promis
     );
   }
   const revenue = get('revenue-by-test');
-  if (revenue) figures.push({ label: 'Billed for tests and packages (after line discounts)', value: n(revenue.totals?.revenue), kind: 'money' });
+  if (revenue)
+    figures.push({
+      label: 'Billed for tests and packages (after line discounts)',
+      value: n(revenue.totals?.revenue),
+      kind: 'money',
+    });
   const workload = get('workload-by-test');
   if (workload) figures.push({ label: 'Tests ordered', value: n(workload.totals?.ordered), kind: 'number' });
   const tat = get('tat-by-test');
   if (tat) {
-    figures.push({ label: 'Median turnaround (minutes)', value: n(tat.totals?.median_minutes), kind: 'number' });
-    figures.push({ label: '90th percentile turnaround (minutes)', value: n(tat.totals?.p90_minutes), kind: 'number' });
+    figures.push({ label: 'Median turnaround (minutes)', value: orNull(tat.totals?.median_minutes), kind: 'number' });
+    figures.push({
+      label: '90th percentile turnaround (minutes)',
+      value: orNull(tat.totals?.p90_minutes),
+      kind: 'number',
+    });
   }
   const rej = get('rejections');
   if (rej) {
@@ -88,26 +102,43 @@ export async function monthlyReport(db: Db, actor: Actor, month: string): Promis
 }
 
 /** The monthly report as one PDF: figures, then each section with its chart and table. */
-export async function monthlyPdf(db: Db, actor: Actor, month: string): Promise<{ report: MonthlyReport; file: ReportFile }> {
+export async function monthlyPdf(
+  db: Db,
+  actor: Actor,
+  month: string,
+): Promise<{ report: MonthlyReport; file: ReportFile }> {
   const report = await monthlyReport(db, actor, month);
   const lab = await labFormat(db, actor.organizationId);
   const doc = newDocument({ title: `Monthly management report ${month}`, size: 'A4' });
   doc.font('bold').fontSize(16).text(lab.name);
   doc.font('regular').fontSize(12).text(`Monthly management report: ${month}`);
-  doc.fontSize(8.5).fillColor('#444444').text(`${report.from} to ${report.to}, the lab's calendar days (${lab.format.timeZone}). Money in rupees.`);
+  doc
+    .fontSize(8.5)
+    .fillColor('#444444')
+    .text(`${report.from} to ${report.to}, the lab's calendar days (${lab.format.timeZone}). Money in rupees.`);
   doc.fillColor('#111111').moveDown(0.8);
   const x0 = doc.page.margins.left;
   for (const f of report.figures) {
     const y = doc.y;
     doc.font('regular').fontSize(9.5).text(f.label, x0, y, { width: 330 });
-    doc.font('bold').text(showCell(f.value, { kind: f.kind }, lab.format), x0 + 330, y, { width: 180, align: 'right' });
+    doc
+      .font('bold')
+      .text(f.value === null ? '—' : showCell(f.value, { kind: f.kind }, lab.format), x0 + 330, y, {
+        width: 180,
+        align: 'right',
+      });
     doc.y = Math.max(doc.y, y + 14);
   }
   doc.x = x0;
   doc.moveDown(0.8);
   const collection = report.sections.find((s) => s.id === 'daily-collection');
   if (collection?.chart) {
-    drawBarChart(doc, { ...collection.chart, points: collection.chart.points.map((p) => ({ ...p, label: p.label.slice(5) })) }, lab.format, 31);
+    drawBarChart(
+      doc,
+      { ...collection.chart, points: collection.chart.points.map((p) => ({ ...p, label: p.label.slice(5) })) },
+      lab.format,
+      31,
+    );
   }
   for (const s of report.sections) {
     doc.addPage();
@@ -117,7 +148,19 @@ export async function monthlyPdf(db: Db, actor: Actor, month: string): Promise<{
   await recordRun(
     db,
     actor,
-    { id: 'monthly', title: 'Monthly management report', type: 'financial', from: report.from, to: report.to, generated_at: '', columns: [], rows: report.figures.map(() => ({})), totals: null, chart: null, notes: [] },
+    {
+      id: 'monthly',
+      title: 'Monthly management report',
+      type: 'financial',
+      from: report.from,
+      to: report.to,
+      generated_at: '',
+      columns: [],
+      rows: report.figures.map(() => ({})),
+      totals: null,
+      chart: null,
+      notes: [],
+    },
     'pdf',
     lab.format.timeZone,
   );
@@ -125,7 +168,12 @@ export async function monthlyPdf(db: Db, actor: Actor, month: string): Promise<{
 }
 
 /** A report run as a file of the asked format. */
-export async function reportFile(db: Db, organizationId: number, r: ReportResult, format: Exclude<ReportFormat, 'json'>): Promise<ReportFile> {
+export async function reportFile(
+  db: Db,
+  organizationId: number,
+  r: ReportResult,
+  format: Exclude<ReportFormat, 'json'>,
+): Promise<ReportFile> {
   if (format === 'csv') return reportCsv(r);
   if (format === 'xlsx') return reportXlsx(r);
   return reportPdf(r, await labFormat(db, organizationId));

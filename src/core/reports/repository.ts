@@ -20,7 +20,15 @@ const fullName = (alias: string) =>
 export function patientsRegistered(db: Db, w: Window) {
   return db
     .selectFrom('patients as p')
-    .select(['p.id', 'p.patient_code', 'p.gender', 'p.date_of_birth', 'p.city', 'p.created_at', fullName('p').as('name')])
+    .select([
+      'p.id',
+      'p.patient_code',
+      'p.gender',
+      'p.date_of_birth',
+      'p.city',
+      'p.created_at',
+      fullName('p').as('name'),
+    ])
     .where('p.organization_id', '=', w.organizationId)
     .where('p.created_at', '>=', w.fromUtc)
     .where('p.created_at', '<', w.toUtc)
@@ -135,7 +143,9 @@ export function workloadByTest(db: Db, w: Window) {
     .selectFrom('sample_tests as st')
     .innerJoin('samples as s', 's.id', 'st.sample_id')
     .innerJoin('tests as t', 't.id', 'st.test_id')
-    .leftJoin('test_results as r', (j) => j.onRef('r.sample_id', '=', 'st.sample_id').onRef('r.test_id', '=', 'st.test_id'))
+    .leftJoin('test_results as r', (j) =>
+      j.onRef('r.sample_id', '=', 'st.sample_id').onRef('r.test_id', '=', 'st.test_id'),
+    )
     .select([
       'st.test_id',
       sql<string>`MAX(t.name)`.as('test_name'),
@@ -177,7 +187,10 @@ export async function rejectionCounts(db: Db, w: Window) {
   const [total, reasons] = await Promise.all([
     base.select(sql<number>`COUNT(*)`.as('n')).executeTakeFirstOrThrow(),
     base
-      .select([sql<string>`COALESCE(NULLIF(TRIM(s.rejection_reason), ''), 'No reason given')`.as('reason'), sql<number>`COUNT(*)`.as('n')])
+      .select([
+        sql<string>`COALESCE(NULLIF(TRIM(s.rejection_reason), ''), 'No reason given')`.as('reason'),
+        sql<number>`COUNT(*)`.as('n'),
+      ])
       .where('s.status', '=', 'rejected')
       .groupBy(sql`1`)
       .execute(),
@@ -251,7 +264,17 @@ export async function dataSummary(db: Db, organizationId: number) {
 
 export function insertRun(
   db: Db,
-  v: { organization_id: number; report_id: string; format: string; from_date: string; to_date: string; row_count: number; user_id: number | null; lab_date: string; created_at: string },
+  v: {
+    organization_id: number;
+    report_id: string;
+    format: string;
+    from_date: string;
+    to_date: string;
+    row_count: number;
+    user_id: number | null;
+    lab_date: string;
+    created_at: string;
+  },
 ) {
   return db.insertInto('report_runs').values(v).execute();
 }
@@ -276,7 +299,12 @@ export async function runsOnDay(db: Db, organizationId: number, labDate: string)
 }
 
 export function listCustomRows(db: Db, organizationId: number) {
-  return db.selectFrom('custom_reports').selectAll().where('organization_id', '=', organizationId).orderBy('name').execute();
+  return db
+    .selectFrom('custom_reports')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .orderBy('name')
+    .execute();
 }
 
 export function findCustomRow(db: Db, organizationId: number, id: number) {
@@ -290,7 +318,18 @@ export function findCustomRow(db: Db, organizationId: number, id: number) {
 
 export function insertCustomRow(
   db: Db,
-  v: { organization_id: number; name: string; description: string | null; entity: string; columns: string; filters: string; range_days: number; created_by: number | null; created_at: string; updated_at: string },
+  v: {
+    organization_id: number;
+    name: string;
+    description: string | null;
+    entity: string;
+    columns: string;
+    filters: string;
+    range_days: number;
+    created_by: number | null;
+    created_at: string;
+    updated_at: string;
+  },
 ) {
   return db.insertInto('custom_reports').values(v).returningAll().executeTakeFirstOrThrow();
 }

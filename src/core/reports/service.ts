@@ -50,7 +50,12 @@ export interface Period {
 }
 
 /** from/to as given; else the last `range` (30) lab days up to today. */
-export async function resolvePeriod(db: Db, organizationId: number, q: ReportPeriodQuery, defaultDays = DEFAULT_REPORT_RANGE): Promise<Period> {
+export async function resolvePeriod(
+  db: Db,
+  organizationId: number,
+  q: ReportPeriodQuery,
+  defaultDays = DEFAULT_REPORT_RANGE,
+): Promise<Period> {
   const timeZone = await organizationTimezone(db, organizationId);
   const today = localDate(timeZone);
   const to = q.to ?? (q.from && q.from > today ? q.from : today);
@@ -83,8 +88,10 @@ const ENTITY_NEEDS: Record<CustomEntity, 'view_patients' | 'view_bills' | 'view_
 };
 
 async function customRefusal(db: Db, actor: Actor, entity: CustomEntity): Promise<string | null> {
-  if (!(await actorHasPermission(db, actor, ENTITY_NEEDS[entity]))) return `A report of ${entity} needs the ${ENTITY_NEEDS[entity]} permission`;
-  if ((await resultScope(db, actor)).doctorId) return 'Custom reports list patients of the whole lab; a doctor sees only their own patients';
+  if (!(await actorHasPermission(db, actor, ENTITY_NEEDS[entity])))
+    return `A report of ${entity} needs the ${ENTITY_NEEDS[entity]} permission`;
+  if ((await resultScope(db, actor)).doctorId)
+    return 'Custom reports list patients of the whole lab; a doctor sees only their own patients';
   return null;
 }
 
@@ -104,7 +111,10 @@ function toCustom(row: NonNullable<Awaited<ReturnType<typeof findCustomRow>>>): 
 function customDescription(c: CustomReport): string {
   const def = CUSTOM_ENTITY_DEFS[c.entity];
   const filters = Object.entries(c.filters).map(([k, v]) => `${def.filters[k]?.label ?? k} ${v}`);
-  return c.description ?? `${def.label}${filters.length ? ` (${filters.join(', ')})` : ''}: ${c.columns.map((k) => def.columns[k]?.label ?? k).join(', ')}`;
+  return (
+    c.description ??
+    `${def.label}${filters.length ? ` (${filters.join(', ')})` : ''}: ${c.columns.map((k) => def.columns[k]?.label ?? k).join(', ')}`
+  );
 }
 
 /** GET /api/reports: the reports this user may run, with their runs, the cards and the data summary. */
@@ -113,16 +123,35 @@ export async function reportCatalogue(db: Db, actor: Actor, q: ReportCatalogueQu
   const period = await resolvePeriod(db, orgId, q);
   const stats = new Map((await runStats(db, orgId)).map((s) => [s.report_id, s]));
   const entries: ReportEntry[] = [];
-  const stat = (id: string) => ({ last_generated: stats.get(id)?.last_at ?? null, count: Number(stats.get(id)?.n ?? 0) });
+  const stat = (id: string) => ({
+    last_generated: stats.get(id)?.last_at ?? null,
+    count: Number(stats.get(id)?.n ?? 0),
+  });
   for (const r of BUILT_IN_REPORTS) {
     if (await refusal(db, actor, r)) continue;
-    entries.push({ id: r.id, name: r.name, type: r.type, description: r.description, status: 'active', custom: false, ...stat(r.id) });
+    entries.push({
+      id: r.id,
+      name: r.name,
+      type: r.type,
+      description: r.description,
+      status: 'active',
+      custom: false,
+      ...stat(r.id),
+    });
   }
   for (const row of await listCustomRows(db, orgId)) {
     const c = toCustom(row);
     if (await customRefusal(db, actor, c.entity)) continue;
     const type = c.entity === 'patients' ? 'patient' : c.entity === 'bills' ? 'financial' : 'laboratory';
-    entries.push({ id: c.id, name: c.name, type, description: customDescription(c), status: 'active', custom: true, ...stat(c.id) });
+    entries.push({
+      id: c.id,
+      name: c.name,
+      type,
+      description: customDescription(c),
+      status: 'active',
+      custom: true,
+      ...stat(c.id),
+    });
   }
   const listed = q.type ? entries.filter((e) => e.type === q.type) : entries;
   const canSeeMoney = await actorHasPermission(db, actor, 'view_bills');
@@ -148,7 +177,13 @@ export async function buildReport(db: Db, actor: Actor, id: string, period: Peri
   if (builtIn) {
     const why = await refusal(db, actor, builtIn);
     if (why) throw new ForbiddenError(why);
-    const b = await builtIn.build({ db, window: period.window, from: period.from, to: period.to, timeZone: period.timeZone });
+    const b = await builtIn.build({
+      db,
+      window: period.window,
+      from: period.from,
+      to: period.to,
+      timeZone: period.timeZone,
+    });
     return { id, title: builtIn.name, type: builtIn.type, ...base, ...b };
   }
   const m = CUSTOM_ID.exec(id);
@@ -165,7 +200,8 @@ export async function buildReport(db: Db, actor: Actor, id: string, period: Peri
     return out;
   });
   const notes = [`${def.label} ${def.dateLabel} in the period.`];
-  if (raw.length > CUSTOM_ROW_LIMIT) notes.push(`Only the first ${CUSTOM_ROW_LIMIT} rows are shown; narrow the period or the filters.`);
+  if (raw.length > CUSTOM_ROW_LIMIT)
+    notes.push(`Only the first ${CUSTOM_ROW_LIMIT} rows are shown; narrow the period or the filters.`);
   return {
     id,
     title: c.name,
@@ -200,7 +236,13 @@ function customCell(key: string, r: Record<string, unknown>, to: string): string
 }
 
 /** Records one run (and, for a file, the export in the audit trail) in one transaction. */
-export async function recordRun(db: Db, actor: Actor, report: ReportResult, format: ReportFormat, timeZone: string): Promise<void> {
+export async function recordRun(
+  db: Db,
+  actor: Actor,
+  report: ReportResult,
+  format: ReportFormat,
+  timeZone: string,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await insertRun(trx, {
       organization_id: actor.organizationId,
@@ -224,7 +266,13 @@ export async function recordRun(db: Db, actor: Actor, report: ReportResult, form
 }
 
 /** GET /api/reports/{id}: runs and records one report. */
-export async function runReport(db: Db, actor: Actor, id: string, q: ReportPeriodQuery, format: ReportFormat): Promise<ReportResult> {
+export async function runReport(
+  db: Db,
+  actor: Actor,
+  id: string,
+  q: ReportPeriodQuery,
+  format: ReportFormat,
+): Promise<ReportResult> {
   const m = CUSTOM_ID.exec(id);
   let defaultDays = DEFAULT_REPORT_RANGE;
   if (m && !q.range && !q.from && !q.to) {
@@ -256,7 +304,12 @@ export async function createCustomReport(db: Db, actor: Actor, input: CustomRepo
       updated_at: now,
     });
     const c = toCustom(row);
-    await writeAudit(trx, actor, { action: 'create', entity: 'custom_report', entityId: Number(row.id), newValues: { ...c } });
+    await writeAudit(trx, actor, {
+      action: 'create',
+      entity: 'custom_report',
+      entityId: Number(row.id),
+      newValues: { ...c },
+    });
     return c;
   });
 }
@@ -272,6 +325,11 @@ export async function deleteCustomReport(db: Db, actor: Actor, id: string): Prom
     const row = await findCustomRow(trx, actor.organizationId, Number(m[1]));
     if (!row) throw new NotFoundError('Report', id);
     await deleteCustomRow(trx, actor.organizationId, Number(m[1]));
-    await writeAudit(trx, actor, { action: 'delete', entity: 'custom_report', entityId: Number(row.id), oldValues: { ...toCustom(row) } });
+    await writeAudit(trx, actor, {
+      action: 'delete',
+      entity: 'custom_report',
+      entityId: Number(row.id),
+      oldValues: { ...toCustom(row) },
+    });
   });
 }

@@ -21,7 +21,9 @@ export default async function reportsRoutes(app: FastifyInstance) {
     const out = await runReportAs(db, actorOf(req), req.params.id, req.query);
     return out.file ? sendFile(reply, out.file) : { report: out.report };
   });
-  route(app, reportsApi.createCustom, async (req) => ({ report: await createCustomReport(db, actorOf(req), req.body) }));
+  route(app, reportsApi.createCustom, async (req) => ({
+    report: await createCustomReport(db, actorOf(req), req.body),
+  }));
   route(app, reportsApi.removeCustom, async (req) => {
     await deleteCustomReport(db, actorOf(req), req.params.id);
     return { ok: true as const };

@@ -149,7 +149,8 @@ export const customReportCreateSchema = z
       ctx.addIssue({ code: 'custom', path: ['columns'], message: 'A column is picked twice' });
     for (const [k, v] of Object.entries(r.filters)) {
       const f = def.filters[k];
-      if (!f) ctx.addIssue({ code: 'custom', path: ['filters', k], message: `${def.label} cannot be filtered by ${k}` });
+      if (!f)
+        ctx.addIssue({ code: 'custom', path: ['filters', k], message: `${def.label} cannot be filtered by ${k}` });
       else if (!f.options.includes(v))
         ctx.addIssue({
           code: 'custom',
@@ -176,11 +177,18 @@ export const monthlyQuery = z.object({
   month: z
     .string({ error: 'month is required' })
     .regex(/^(1\d{3}|2\d{3})-(0[1-9]|1[0-2])$/, 'month must be a month as YYYY-MM'),
-  format: z.preprocess(emptyToUndefined, z.enum(['json', 'pdf'], { error: 'format must be json or pdf' }).default('json')),
+  format: z.preprocess(
+    emptyToUndefined,
+    z.enum(['json', 'pdf'], { error: 'format must be json or pdf' }).default('json'),
+  ),
 });
 export type MonthlyQuery = z.infer<typeof monthlyQuery>;
 
-export const monthlyFigureSchema = z.object({ label: z.string(), value: z.number(), kind: z.enum(COLUMN_KINDS) });
+export const monthlyFigureSchema = z.object({
+  label: z.string(),
+  value: z.number().nullable(),
+  kind: z.enum(COLUMN_KINDS),
+});
 export const monthlyReportSchema = z.object({
   month: z.string(),
   from: z.string(),

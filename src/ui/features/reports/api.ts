@@ -41,7 +41,8 @@ export const reportFileUrl = (id: string, q: ReportPeriodQuery, format: 'csv' | 
 export function useMonthly(month: string, enabled = true) {
   return useQuery({
     queryKey: reportKeys.monthly(month),
-    queryFn: ({ signal }) => call(reportsApi.monthly, { query: { month, format: 'json' } }, signal).then((r) => r.monthly),
+    queryFn: ({ signal }) =>
+      call(reportsApi.monthly, { query: { month, format: 'json' } }, signal).then((r) => r.monthly),
     enabled,
     staleTime: 60_000,
   });

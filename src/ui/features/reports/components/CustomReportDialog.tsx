@@ -30,7 +30,9 @@ export function CustomReportDialog({
     setFilters({});
   };
   const toggle = (key: string, on: boolean) =>
-    setColumns((cs) => (on ? Object.keys(def.columns).filter((k) => k === key || cs.includes(k)) : cs.filter((c) => c !== key)));
+    setColumns((cs) =>
+      on ? Object.keys(def.columns).filter((k) => k === key || cs.includes(k)) : cs.filter((c) => c !== key),
+    );
 
   const save = () => {
     const body = { name, entity, columns, filters, range_days: Number(range) };
@@ -83,14 +85,23 @@ export function CustomReportDialog({
             />
           </FormField>
           <FormField label="Default date range" hint={`By the date ${def.dateLabel}`} error={errors.range_days}>
-            <Select value={range} onChange={(e) => setRange(e.target.value)} options={REPORT_RANGES.map((d) => ({ value: String(d), label: `Last ${d} days` }))} />
+            <Select
+              value={range}
+              onChange={(e) => setRange(e.target.value)}
+              options={REPORT_RANGES.map((d) => ({ value: String(d), label: `Last ${d} days` }))}
+            />
           </FormField>
         </div>
         <fieldset className="grid gap-2">
           <legend className="mb-1 text-[13px] font-medium text-slate-800">Columns</legend>
           <div className="grid grid-cols-2 gap-2 sm:grid-cols-3">
             {Object.entries(def.columns).map(([key, c]) => (
-              <Checkbox key={key} label={c.label} checked={columns.includes(key)} onChange={(e) => toggle(key, e.target.checked)} />
+              <Checkbox
+                key={key}
+                label={c.label}
+                checked={columns.includes(key)}
+                onChange={(e) => toggle(key, e.target.checked)}
+              />
             ))}
           </div>
           {errors.columns && <p className="text-[12px] text-red-700">{errors.columns}</p>}

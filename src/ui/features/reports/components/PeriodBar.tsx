@@ -33,10 +33,20 @@ export function PeriodBar({ value, onChange }: { value: PeriodState; onChange: (
       {custom && (
         <>
           <FormField label="From" className="sm:w-44" error={invalid}>
-            <Input type="date" value={value.from} max={value.to || undefined} onChange={(e) => onChange({ from: e.target.value })} />
+            <Input
+              type="date"
+              value={value.from}
+              max={value.to || undefined}
+              onChange={(e) => onChange({ from: e.target.value })}
+            />
           </FormField>
           <FormField label="To" className="sm:w-44">
-            <Input type="date" value={value.to} min={value.from || undefined} onChange={(e) => onChange({ to: e.target.value })} />
+            <Input
+              type="date"
+              value={value.to}
+              min={value.from || undefined}
+              onChange={(e) => onChange({ to: e.target.value })}
+            />
           </FormField>
         </>
       )}

@@ -57,15 +57,35 @@ export default function ReportChart({ chart }: { chart: Chart }) {
                 <XAxis dataKey="label" tick={{ fontSize: 11 }} minTickGap={16} />
                 <YAxis tick={{ fontSize: 11 }} tickFormatter={short} width={64} />
                 <Tooltip formatter={(v) => [fmt(Number(v)), chart.value_label]} />
-                <Line type="monotone" dataKey="value" name={chart.value_label} stroke="#2563eb" strokeWidth={2} dot={data.length <= 31} />
+                <Line
+                  isAnimationActive={false}
+                  type="monotone"
+                  dataKey="value"
+                  name={chart.value_label}
+                  stroke="#2563eb"
+                  strokeWidth={2}
+                  dot={data.length <= 31}
+                />
               </LineChart>
             ) : (
-              <BarChart data={data} layout="vertical" margin={{ top: 8, right: 16, bottom: 8, left: 8 }} accessibilityLayer>
+              <BarChart
+                data={data}
+                layout="vertical"
+                margin={{ top: 8, right: 16, bottom: 8, left: 8 }}
+                accessibilityLayer
+              >
                 <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" horizontal={false} />
                 <XAxis type="number" tick={{ fontSize: 11 }} tickFormatter={short} />
                 <YAxis type="category" dataKey="label" tick={{ fontSize: 11 }} width={130} interval={0} />
                 <Tooltip formatter={(v) => [fmt(Number(v)), chart.value_label]} />
-                <Bar dataKey="value" name={chart.value_label} fill="#2563eb" radius={[0, 3, 3, 0]} />
+                <Bar
+                  isAnimationActive={false}
+                  maxBarSize={28}
+                  dataKey="value"
+                  name={chart.value_label}
+                  fill="#2563eb"
+                  radius={[0, 3, 3, 0]}
+                />
               </BarChart>
             )}
           </ResponsiveContainer>

@@ -22,12 +22,16 @@ export function CellText({ value, kind }: { value: Cell; kind: ReportResult['col
   return <>{value}</>;
 }
 
+export const rowsText = (n: number) => `${formatCount(n)} ${n === 1 ? 'row' : 'rows'}`;
+
 const right = (kind: string) => kind === 'money' || kind === 'number' || kind === 'percent';
 
 export function ReportTable({ report }: { report: ReportResult }) {
   const totals = report.totals;
   const hasTotals = totals && report.columns.some((c) => totals[c.key] !== undefined && totals[c.key] !== null);
-  const extra = totals ? Object.entries(totals).filter(([k, v]) => !report.columns.some((c) => c.key === k) && v !== null) : [];
+  const extra = totals
+    ? Object.entries(totals).filter(([k, v]) => !report.columns.some((c) => c.key === k) && v !== null)
+    : [];
   return (
     <div className="grid gap-2">
       <div className="overflow-x-auto rounded border border-slate-200">
@@ -35,7 +39,11 @@ export function ReportTable({ report }: { report: ReportResult }) {
           <thead className="bg-slate-50 text-left text-slate-600">
             <tr>
               {report.columns.map((c) => (
-                <th key={c.key} scope="col" className={`px-3 py-2 font-medium whitespace-nowrap ${right(c.kind) ? 'text-right' : ''}`}>
+                <th
+                  key={c.key}
+                  scope="col"
+                  className={`px-3 py-2 font-medium whitespace-nowrap ${right(c.kind) ? 'text-right' : ''}`}
+                >
                   {c.label}
                 </th>
               ))}
@@ -65,7 +73,12 @@ export function ReportTable({ report }: { report: ReportResult }) {
               <tr data-testid="report-totals">
                 {report.columns.map((c) => (
                   <td key={c.key} className={`px-3 py-2 ${right(c.kind) ? 'text-right' : ''}`}>
-                    {typeof totals[c.key] === 'string' ? totals[c.key] : <CellText value={totals[c.key]} kind={c.kind} />}
+                    {totals[c.key] === null || totals[c.key] === undefined ? null : typeof totals[c.key] ===
+                      'string' ? (
+                      totals[c.key]
+                    ) : (
+                      <CellText value={totals[c.key]} kind={c.kind} />
+                    )}
                   </td>
                 ))}
               </tr>
@@ -104,45 +117,45 @@ export function ReportView({
         description={
           r ? (
             <>
-              <DateText value={r.from} /> to <DateText value={r.to} /> · {formatCount(r.rows.length)} rows
+              <DateText value={r.from} /> to <DateText value={r.to} /> · {rowsText(r.rows.length)}
             </>
           ) : undefined
         }
         icon={<FileText />}
         actions={
-          <div className="flex flex-wrap gap-2">
-            <a className="inline-flex" href={reportFileUrl(id, period, 'pdf')} download>
-              <Button size="sm" variant="outline" tabIndex={-1}>
-                <Download />
-                PDF
-              </Button>
-            </a>
-            {canExport && (
-              <>
-                <a className="inline-flex" href={reportFileUrl(id, period, 'csv')} download>
-                  <Button size="sm" variant="outline" tabIndex={-1}>
-                    <Download />
-                    CSV
-                  </Button>
-                </a>
-                <a className="inline-flex" href={reportFileUrl(id, period, 'xlsx')} download>
-                  <Button size="sm" variant="outline" tabIndex={-1}>
-                    <Download />
-                    XLSX
-                  </Button>
-                </a>
-              </>
-            )}
-            <Button size="sm" variant="outline" onClick={print}>
-              <Printer />
-              Print
-            </Button>
-            <Button size="icon-sm" variant="ghost" onClick={onClose} aria-label="Close report">
-              <X />
-            </Button>
-          </div>
+          <Button size="icon-sm" variant="ghost" onClick={onClose} aria-label="Close report">
+            <X />
+          </Button>
         }
       />
+      <div className="flex flex-wrap gap-2 border-b border-slate-100 px-4 pb-3">
+        <a className="inline-flex" href={reportFileUrl(id, period, 'pdf')} download>
+          <Button size="sm" variant="outline" tabIndex={-1}>
+            <Download />
+            PDF
+          </Button>
+        </a>
+        {canExport && (
+          <>
+            <a className="inline-flex" href={reportFileUrl(id, period, 'csv')} download>
+              <Button size="sm" variant="outline" tabIndex={-1}>
+                <Download />
+                CSV
+              </Button>
+            </a>
+            <a className="inline-flex" href={reportFileUrl(id, period, 'xlsx')} download>
+              <Button size="sm" variant="outline" tabIndex={-1}>
+                <Download />
+                XLSX
+              </Button>
+            </a>
+          </>
+        )}
+        <Button size="sm" variant="outline" onClick={print}>
+          <Printer />
+          Print
+        </Button>
+      </div>
       <div className="grid gap-4 p-4">
         {q.isError ? (
           <ErrorPanel title="Error Loading Report" error={q.error} onRetry={() => void q.refetch()} />

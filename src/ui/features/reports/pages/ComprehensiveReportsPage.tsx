@@ -6,7 +6,7 @@ import { useScreen } from '@/lib/screens';
 import { useLabFormat } from '@/lib/format';
 import { useUrlState } from '@/lib/useUrlState';
 import { monthlyPdfUrl, useMonthly } from '../api';
-import { ReportTable } from '../components/ReportView';
+import { ReportTable, rowsText } from '../components/ReportView';
 
 const ReportChart = lazy(() => import('../components/ReportChart'));
 
@@ -27,12 +27,14 @@ export default function ComprehensiveReportsPage() {
   const monthly = useMonthly(state.month, valid);
   const [open, setOpen] = useState<string | null>(null);
   const m = monthly.data;
-  const show = (v: number, kind: string) =>
-    kind === 'money'
-      ? `₹${v.toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`
-      : kind === 'percent'
-        ? `${v.toFixed(2)}%`
-        : v.toLocaleString('en-IN');
+  const show = (v: number | null, kind: string) =>
+    v === null
+      ? '—'
+      : kind === 'money'
+        ? `₹${v.toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`
+        : kind === 'percent'
+          ? `${v.toFixed(2)}%`
+          : v.toLocaleString('en-IN');
 
   return (
     <>
@@ -58,10 +60,16 @@ export default function ComprehensiveReportsPage() {
       />
       <div className="mb-4 flex flex-wrap items-end gap-3">
         <FormField label="Month" className="w-48" error={valid ? undefined : 'Choose a month up to this one'}>
-          <Input type="month" value={state.month} max={today.slice(0, 7)} onChange={(e) => set({ month: e.target.value })} />
+          <Input
+            type="month"
+            value={state.month}
+            max={today.slice(0, 7)}
+            onChange={(e) => set({ month: e.target.value })}
+          />
         </FormField>
         <p className="pb-2 text-[13px] text-slate-600">
-          Also from the command line: <code className="rounded bg-slate-100 px-1">lims report monthly --month {state.month} --out report.pdf</code>
+          Also from the command line:{' '}
+          <code className="rounded bg-slate-100 px-1">lims report monthly --month {state.month} --out report.pdf</code>
         </p>
       </div>
       {!valid ? null : monthly.isError ? (
@@ -73,7 +81,11 @@ export default function ComprehensiveReportsPage() {
       ) : (
         <div className="grid gap-5">
           <Card>
-            <CardHeader icon={<FileText />} title={`Key figures: ${m.month}`} description={`${m.from} to ${m.to}, the lab’s calendar days`} />
+            <CardHeader
+              icon={<FileText />}
+              title={`Key figures: ${m.month}`}
+              description={`${m.from} to ${m.to}, the lab’s calendar days`}
+            />
             <dl className="grid gap-x-6 gap-y-2 p-4 text-[13px] sm:grid-cols-2 lg:grid-cols-3">
               {m.figures.map((x) => (
                 <div key={x.label} className="flex items-baseline justify-between gap-3 border-b border-slate-100 py-1">
@@ -90,9 +102,14 @@ export default function ComprehensiveReportsPage() {
               <Card key={s.id} className="min-w-0">
                 <CardHeader
                   title={s.title}
-                  description={`${s.rows.length} rows`}
+                  description={rowsText(s.rows.length)}
                   actions={
-                    <Button size="sm" variant="outline" onClick={() => setOpen(open === s.id ? null : s.id)} aria-expanded={open === s.id}>
+                    <Button
+                      size="sm"
+                      variant="outline"
+                      onClick={() => setOpen(open === s.id ? null : s.id)}
+                      aria-expanded={open === s.id}
+                    >
                       {open === s.id ? 'Hide table' : 'Show table'}
                     </Button>
                   }

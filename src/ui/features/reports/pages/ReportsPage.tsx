@@ -1,5 +1,16 @@
 import { useState } from 'react';
-import { BarChart3, Database, Eye, FileBarChart, FileText, IndianRupee, Plus, Printer, Trash2, CalendarCheck } from 'lucide-react';
+import {
+  BarChart3,
+  Database,
+  Eye,
+  FileBarChart,
+  FileText,
+  IndianRupee,
+  Plus,
+  Printer,
+  Trash2,
+  CalendarCheck,
+} from 'lucide-react';
 import { REPORT_TYPES } from '@shared/reports';
 import type { ReportEntry } from '@shared/schemas/reports';
 import {
@@ -30,7 +41,12 @@ import { PeriodBar, periodQuery } from '../components/PeriodBar';
 import { ReportView } from '../components/ReportView';
 import { CustomReportDialog } from '../components/CustomReportDialog';
 
-const TYPE_TONE: Record<string, BadgeTone> = { patient: 'blue', financial: 'green', laboratory: 'amber', doctor: 'grey' };
+const TYPE_TONE: Record<string, BadgeTone> = {
+  patient: 'blue',
+  financial: 'green',
+  laboratory: 'amber',
+  doctor: 'grey',
+};
 
 /** Reports (spec 001): the catalogue, its cards and data summary, and View with table and chart. */
 export default function ReportsPage() {
@@ -41,21 +57,39 @@ export default function ReportsPage() {
   const [deleting, setDeleting] = useState<ReportEntry | null>(null);
   const remove = useDeleteCustomReport();
   const period = periodQuery(state);
-  const catalogue = useReportCatalogue({ ...(period ?? {}), ...(state.type !== 'all' ? { type: state.type as ReportEntry['type'] } : {}) }, !!period);
+  const catalogue = useReportCatalogue(
+    { ...(period ?? {}), ...(state.type !== 'all' ? { type: state.type as ReportEntry['type'] } : {}) },
+    !!period,
+  );
   const c = catalogue.data;
   const canExport = can(me, 'export_data');
   const filtered = state.type !== 'all' || state.range !== '30';
 
   const cards = [
-    { label: 'Total Reports', value: c ? formatCount(c.cards.total_reports) : '—', hint: 'reports generated, all time', icon: <FileBarChart /> },
-    { label: 'Generated Today', value: c ? formatCount(c.cards.generated_today) : '—', hint: 'views and downloads today', icon: <CalendarCheck /> },
+    {
+      label: 'Total Reports',
+      value: c ? formatCount(c.cards.total_reports) : '—',
+      hint: 'reports generated, all time',
+      icon: <FileBarChart />,
+    },
+    {
+      label: 'Generated Today',
+      value: c ? formatCount(c.cards.generated_today) : '—',
+      hint: 'views and downloads today',
+      icon: <CalendarCheck />,
+    },
     {
       label: 'Total Revenue',
       value: c ? formatMoney(Math.round(c.cards.total_revenue * 100)) : '—',
       hint: c ? 'net collected in the period' : '',
       icon: <IndianRupee />,
     },
-    { label: 'Active Reports', value: c ? formatCount(c.cards.active_reports) : '—', hint: 'in the catalogue for you', icon: <BarChart3 /> },
+    {
+      label: 'Active Reports',
+      value: c ? formatCount(c.cards.active_reports) : '—',
+      hint: 'in the catalogue for you',
+      icon: <BarChart3 />,
+    },
   ];
 
   const print = (id: string) => period && window.open(reportFileUrl(id, period, 'pdf'), '_blank', 'noopener');
@@ -74,13 +108,21 @@ export default function ReportsPage() {
           ) : undefined
         }
       />
-      <SummaryCards label="Report figures" loading={catalogue.isPending && !!period} error={catalogue.error} cards={cards} />
+      <SummaryCards
+        label="Report figures"
+        loading={catalogue.isPending && !!period}
+        error={catalogue.error}
+        cards={cards}
+      />
       <div className="mb-4 grid grid-cols-2 gap-3 sm:flex sm:flex-wrap sm:items-end">
         <FormField label="Report type" className="sm:w-44">
           <Select
             value={state.type}
             onChange={(e) => set({ type: e.target.value })}
-            options={[{ value: 'all', label: 'All types' }, ...REPORT_TYPES.map((t) => ({ value: t, label: humanize(t) }))]}
+            options={[
+              { value: 'all', label: 'All types' },
+              ...REPORT_TYPES.map((t) => ({ value: t, label: humanize(t) })),
+            ]}
           />
         </FormField>
         <PeriodBar value={state} onChange={(p) => set(p)} />
@@ -92,18 +134,35 @@ export default function ReportsPage() {
       </div>
       {state.report && period && (
         <div className="mb-5">
-          <ReportView key={state.report} id={state.report} period={period} canExport={canExport} onClose={() => set({ report: '' })} />
+          <ReportView
+            key={state.report}
+            id={state.report}
+            period={period}
+            canExport={canExport}
+            onClose={() => set({ report: '' })}
+          />
         </div>
       )}
       <div className="grid gap-5 lg:grid-cols-[1fr_18rem]">
         <Card className="min-w-0">
-          <CardHeader icon={<FileText />} title="Available Reports" description={c ? `${c.reports.length} reports · figures for ${c.from} to ${c.to}` : undefined} />
+          <CardHeader
+            icon={<FileText />}
+            title="Available Reports"
+            description={c ? `${c.reports.length} reports · figures for ${c.from} to ${c.to}` : undefined}
+          />
           {catalogue.isError ? (
-            <ErrorPanel title="Error Loading Reports" error={catalogue.error} onRetry={() => void catalogue.refetch()} />
+            <ErrorPanel
+              title="Error Loading Reports"
+              error={catalogue.error}
+              onRetry={() => void catalogue.refetch()}
+            />
           ) : !c ? (
             <LoadingState text={period ? 'Loading reports...' : 'Choose a valid date range'} />
           ) : c.reports.length === 0 ? (
-            <EmptyState title="No reports found" hint={filtered ? 'Try adjusting your search or filter criteria' : undefined} />
+            <EmptyState
+              title="No reports found"
+              hint={filtered ? 'Try adjusting your search or filter criteria' : undefined}
+            />
           ) : (
             <div className="overflow-x-auto">
               <table className="w-full text-[13px]" aria-label="Available reports">
@@ -118,7 +177,11 @@ export default function ReportsPage() {
                 </thead>
                 <tbody className="divide-y divide-slate-100">
                   {c.reports.map((r) => (
-                    <tr key={r.id} data-testid={`report-${r.id}`} className={state.report === r.id ? 'bg-primary-50' : undefined}>
+                    <tr
+                      key={r.id}
+                      data-testid={`report-${r.id}`}
+                      className={state.report === r.id ? 'bg-primary-50' : undefined}
+                    >
                       <td className="px-3 py-2">
                         <div className="font-medium text-slate-900">{r.name}</div>
                         <div className="text-[12px] text-slate-500">{r.description}</div>
@@ -126,14 +189,35 @@ export default function ReportsPage() {
                       <td className="px-3 py-2">
                         <Badge tone={TYPE_TONE[r.type]}>{humanize(r.type)}</Badge>
                       </td>
-                      <td className="hidden px-3 py-2 md:table-cell">{r.last_generated ? <DateText value={r.last_generated} withTime /> : <span className="text-slate-400">Never</span>}</td>
+                      <td className="hidden px-3 py-2 md:table-cell">
+                        {r.last_generated ? (
+                          <DateText value={r.last_generated} withTime />
+                        ) : (
+                          <span className="text-slate-400">Never</span>
+                        )}
+                      </td>
                       <td className="px-3 py-2 text-right tabular-nums">{formatCount(r.count)}</td>
                       <td className="px-3 py-2">
                         <div className="flex justify-end gap-1">
-                          <IconButton size="icon-sm" label={`View ${r.name}`} icon={<Eye />} onClick={() => set({ report: r.id })} />
-                          <IconButton size="icon-sm" label={`Print ${r.name}`} icon={<Printer />} onClick={() => print(r.id)} />
+                          <IconButton
+                            size="icon-sm"
+                            label={`View ${r.name}`}
+                            icon={<Eye />}
+                            onClick={() => set({ report: r.id })}
+                          />
+                          <IconButton
+                            size="icon-sm"
+                            label={`Print ${r.name}`}
+                            icon={<Printer />}
+                            onClick={() => print(r.id)}
+                          />
                           {r.custom && can(me, 'create_reports') && (
-                            <IconButton size="icon-sm" label={`Delete ${r.name}`} icon={<Trash2 />} onClick={() => setDeleting(r)} />
+                            <IconButton
+                              size="icon-sm"
+                              label={`Delete ${r.name}`}
+                              icon={<Trash2 />}
+                              onClick={() => setDeleting(r)}
+                            />
                           )}
                         </div>
                       </td>
