@@ -2,7 +2,7 @@
  * Reports (issue 17): every run of a report is recorded (who, which report, the period, the format
  * and how many rows it gave), so the Reports screen's cards and "last generated" come from real
  * runs. Custom reports (an entity, its columns, filters and a default period) are saved per lab and
- * listed in the catalogue beside the built-in ones.
+ * listed in the catalogue beside the built-in ones. Three indexes serve the reports' date ranges.
  */
 export const sql = /* sql */ `
 CREATE TABLE custom_reports (
@@ -34,4 +34,10 @@ CREATE TABLE report_runs (
 );
 CREATE INDEX report_runs_report ON report_runs (organization_id, report_id, created_at);
 CREATE INDEX report_runs_day ON report_runs (organization_id, lab_date);
+
+-- The reports' periods: patients by registration, samples by their lab day (collected, else ordered),
+-- results by entry.
+CREATE INDEX patients_org_created ON patients (organization_id, created_at);
+CREATE INDEX samples_org_day ON samples (organization_id, (COALESCE(collection_date, created_at)));
+CREATE INDEX test_results_org_entered ON test_results (organization_id, entered_at);
 `;

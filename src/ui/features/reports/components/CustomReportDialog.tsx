@@ -5,6 +5,14 @@ import { Button, Checkbox, Dialog, FormField, Input, Select } from '@/components
 import { notify } from '@/lib/notify';
 import { useCreateCustomReport } from '../api';
 
+/** The columns ticked when an entity is picked. */
+const DEFAULT_COLUMNS: Record<CustomEntity, string[]> = {
+  patients: ['patient_code', 'name', 'gender', 'age', 'registered_at'],
+  bills: ['bill_number', 'billed_at', 'patient_name', 'final_amount', 'paid', 'due'],
+  samples: ['sample_code', 'patient_code', 'sample_type', 'status', 'collected_at'],
+  results: ['sample_code', 'test_name', 'result_value', 'unit', 'flag', 'status'],
+};
+
 /** Custom report: an entity, its columns, filters and a default date range; saved to the catalogue. */
 export function CustomReportDialog({
   open,
@@ -17,7 +25,7 @@ export function CustomReportDialog({
 }) {
   const [name, setName] = useState('');
   const [entity, setEntity] = useState<CustomEntity>('bills');
-  const [columns, setColumns] = useState<string[]>(Object.keys(CUSTOM_ENTITY_DEFS.bills.columns).slice(0, 5));
+  const [columns, setColumns] = useState<string[]>(DEFAULT_COLUMNS.bills);
   const [filters, setFilters] = useState<Record<string, string>>({});
   const [range, setRange] = useState('30');
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -26,7 +34,7 @@ export function CustomReportDialog({
 
   const pickEntity = (e: CustomEntity) => {
     setEntity(e);
-    setColumns(Object.keys(CUSTOM_ENTITY_DEFS[e].columns).slice(0, 5));
+    setColumns(DEFAULT_COLUMNS[e]);
     setFilters({});
   };
   const toggle = (key: string, on: boolean) =>
