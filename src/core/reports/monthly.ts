@@ -121,12 +121,10 @@ export async function monthlyPdf(
   for (const f of report.figures) {
     const y = doc.y;
     doc.font('regular').fontSize(9.5).text(f.label, x0, y, { width: 330 });
-    doc
-      .font('bold')
-      .text(f.value === null ? '—' : showCell(f.value, { kind: f.kind }, lab.format), x0 + 330, y, {
-        width: 180,
-        align: 'right',
-      });
+    doc.font('bold').text(f.value === null ? '—' : showCell(f.value, { kind: f.kind }, lab.format), x0 + 330, y, {
+      width: 180,
+      align: 'right',
+    });
     doc.y = Math.max(doc.y, y + 14);
   }
   doc.x = x0;

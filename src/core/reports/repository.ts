@@ -164,17 +164,21 @@ export function workloadByTest(db: Db, w: Window) {
 
 /** Verified results of samples collected in the window: collection and verification instants, per test. */
 export function turnaroundRows(db: Db, w: Window) {
-  return db
-    .selectFrom('test_results as r')
-    .innerJoin('samples as s', 's.id', 'r.sample_id')
-    .innerJoin('tests as t', 't.id', 'r.test_id')
-    .select(['r.test_id', 't.name as test_name', 't.turnaround_hours', 's.collection_date', 'r.verified_at'])
-    .where('r.organization_id', '=', w.organizationId)
-    .where('r.status', '=', 'verified')
-    .where('s.collection_date', 'is not', null)
-    .where('s.collection_date', '>=', w.fromUtc)
-    .where('s.collection_date', '<', w.toUtc)
-    .execute();
+  return (
+    db
+      .selectFrom('test_results as r')
+      .innerJoin('samples as s', 's.id', 'r.sample_id')
+      .innerJoin('tests as t', 't.id', 'r.test_id')
+      .select(['r.test_id', 't.name as test_name', 't.turnaround_hours', 's.collection_date', 'r.verified_at'])
+      .where('r.organization_id', '=', w.organizationId)
+      .where('r.status', '=', 'verified')
+      .where('s.collection_date', 'is not', null)
+      // The same as collection_date in [from, to) for a collected sample, through samples_org_day.
+      .where('s.organization_id', '=', w.organizationId)
+      .where(sampleDay, '>=', w.fromUtc)
+      .where(sampleDay, '<', w.toUtc)
+      .execute()
+  );
 }
 
 /** Samples of the window: how many, and the rejected ones per reason. */
