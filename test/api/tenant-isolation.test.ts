@@ -407,6 +407,7 @@ function paramsFor(path: string, s: Seeded): Record<string, string | number> | n
     [/^\/api\/data-jobs\/templates\/:entity/, { entity: 'patients' }],
     [/^\/api\/data-jobs\/:id\/(errors|error-report)/, { id: i.failedJob }],
     [/^\/api\/data-jobs\/:id/, { id: i.job }],
+    [/^\/api\/reports\/:id/, { id: 'revenue-by-test' }],
   ];
   return byPrefix.find(([re]) => re.test(path))?.[1] ?? null;
 }
@@ -415,6 +416,7 @@ function paramsFor(path: string, s: Seeded): Record<string, string | number> | n
 const QUERY: Record<string, string> = {
   '/api/payers/:id/statement': '?from=2020-01-01&to=2030-12-31',
   '/api/payers/:id/statement/pdf': '?from=2020-01-01&to=2030-12-31',
+  '/api/comprehensive-reports/monthly': `?month=${new Date().toISOString().slice(0, 7)}`,
 };
 const urlOf = (path: string, params: Record<string, string | number> | undefined) =>
   routeUrl(path, params) + (QUERY[path] ?? '');
@@ -425,6 +427,7 @@ const NOT_IDS = [
   '/api/maintenance/reports/:report',
   '/api/maintenance/reports/:report/csv',
   '/api/maintenance/reports/:report/pdf',
+  '/api/reports/:id',
 ];
 
 async function labRoutes(): Promise<{ name: string; contract: RouteContract }[]> {
@@ -453,7 +456,10 @@ function comparable(res: LightMyRequestResponse): unknown {
 
 /** Reads that record themselves (a report's print count, an export's audit row): left out when comparing two walks. */
 const RECORDS_ITSELF = (c: RouteContract) =>
-  /\/export$|\/report\.pdf$|\/download$|\/pdf$|\/certificate$|\/error-report$|\/csv$/.test(c.path);
+  /\/export$|\/report\.pdf$|\/download$|\/pdf$|\/certificate$|\/error-report$|\/csv$/.test(c.path) ||
+  // A report run is recorded (the catalogue's counts and cards).
+  c.path === '/api/reports/:id' ||
+  c.path === '/api/comprehensive-reports/monthly';
 
 /** Every lab-scoped GET route as one lab's admin, with that lab's own ids; the answers by route. */
 async function walk(s: Seeded, opts: { readOnly?: boolean } = {}): Promise<Map<string, LightMyRequestResponse>> {

@@ -9,6 +9,7 @@ import { createSample } from '../../src/core/samples/service.js';
 import { createUser } from '../../src/core/users/service.js';
 import { createResult } from '../../src/core/results/entry.js';
 import { verifyResult } from '../../src/core/results/verification.js';
+import { localDate } from '../../src/shared/time.js';
 import { cleanup, lims, limsInProcess, openLabDatabase, setUpLab, tempDir } from './helpers.js';
 
 let dir: string;
@@ -102,5 +103,37 @@ describe('lims report', () => {
   it('without a sample argument it is a usage error (exit 2)', async () => {
     const r = await lims(['--data-dir', dir, 'report']);
     expect(r.code).toBe(2);
+  });
+});
+
+describe('lims report monthly', () => {
+  const month = localDate('Asia/Kolkata').slice(0, 7);
+
+  it("writes the monthly management report: figures, charts and each section, from the lab's records", async () => {
+    const out = join(dir, 'monthly.pdf');
+    const r = await limsInProcess(['--data-dir', dir, 'report', 'monthly', '--month', month, '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(out);
+    expect(readFileSync(out).subarray(0, 5).toString()).toBe('%PDF-');
+    const text = execFileSync('pdftotext', ['-layout', out, '-']).toString();
+    expect(text).toContain('City Diagnostics');
+    expect(text).toContain(`Monthly management report: ${month}`);
+    expect(text).toContain('Median turnaround (minutes)');
+    expect(text).toContain('Turnaround Time by Test');
+    // The one verified result of the month is Haemoglobin's; FBS is ordered but awaited.
+    expect(text).toMatch(/Haemoglobin\s+1\s/);
+    expect(text).toContain('Workload by Test');
+    expect(text).toMatch(/Sample rejection rate\s+0\.00%/);
+  });
+
+  it('--month is required and must be YYYY-MM (usage errors, exit 2); a sample report takes no --month', async () => {
+    const missing = await limsInProcess(['--data-dir', dir, 'report', 'monthly', '--out', join(dir, 'm.pdf')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--month is required');
+    const bad = await limsInProcess(['--data-dir', dir, 'report', 'monthly', '--month', '2026-13']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--month: 2026-13 is not a month as YYYY-MM');
+    const mixed = await limsInProcess(['--data-dir', dir, 'report', sampleCode, '--month', month]);
+    expect(mixed.code).toBe(2);
   });
 });

@@ -26,6 +26,7 @@ function fonts(): { regular: PDFKit.Mixins.PDFFontSource; bold: PDFKit.Mixins.PD
 
 export function newDocument(opts: {
   size?: PDFKit.PDFDocumentOptions['size'];
+  layout?: PDFKit.PDFDocumentOptions['layout'];
   margin?: number;
   title: string;
   author?: string;
@@ -37,6 +38,7 @@ export function newDocument(opts: {
 }) {
   const doc = new PDFDocument({
     size: opts.size ?? 'A4',
+    layout: opts.layout ?? 'portrait',
     margin: opts.margin ?? 40,
     bufferPages: true,
     info: {

@@ -23,6 +23,7 @@ import { screens as patients } from '@/features/patients/screens';
 import { screens as payments } from '@/features/payments/screens';
 import { screens as portal } from '@/features/portal/screens';
 import { screens as qc } from '@/features/qc/screens';
+import { screens as reports } from '@/features/reports/screens';
 import { screens as results } from '@/features/results/screens';
 import { screens as samples } from '@/features/samples/screens';
 import { screens as setup } from '@/features/setup/screens';
@@ -53,6 +54,7 @@ export const SCREENS: readonly ScreenDef[] = [
   ...tenants,
   ...doctors,
   ...equipment,
+  ...reports,
   ...audit,
   ...notifications,
   ...data,

@@ -1,4 +1,4 @@
-import { BarChart3, Calculator, FileBarChart, FileText, Gauge, ScrollText } from 'lucide-react';
+import { BarChart3, Calculator, Gauge, ScrollText } from 'lucide-react';
 import type { LucideIcon } from 'lucide-react';
 import type { HomeCard, NavGroupName, ScreenDef } from '@/lib/screens';
 
@@ -22,13 +22,6 @@ export const UPCOMING_SCREENS: ScreenDef[] = [
     icon: BarChart3,
     order: 7,
   }),
-  soon('/reports', 'Reports', ['Overview', 'Reports', FileBarChart, 4], {
-    title: 'Reports',
-    description: 'Patient, financial and lab reports.',
-    icon: FileBarChart,
-    order: 11,
-  }),
-  soon('/comprehensive-reports', 'Comprehensive Reports', ['Overview', 'Comprehensive Reports', FileText, 5]),
   soon('/advanced-billing', 'Advanced Billing', ['Financial Management', 'Advanced Billing', Calculator, 2]),
   soon('/lab-reports', 'Lab Reports', ['Reports & Export', 'Lab Reports', ScrollText, 1]),
 ];

@@ -1,0 +1,343 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/connection.js';
+
+/**
+ * The queries behind the built-in reports (issue 17). Reports read across features (bills,
+ * payments, samples, results), read-only, so their aggregations live here in one place that the
+ * Reports, Comprehensive Reports, Analytics and dashboards reuse. Every query is filtered by
+ * organization_id; periods are given as the UTC instants of the lab days' bounds [fromUtc, toUtc).
+ */
+
+export interface Window {
+  organizationId: number;
+  fromUtc: string;
+  toUtc: string;
+}
+
+const fullName = (alias: string) =>
+  sql<string>`TRIM(COALESCE(${sql.ref(`${alias}.first_name`)}, '') || ' ' || COALESCE(${sql.ref(`${alias}.last_name`)}, ''))`;
+
+export function patientsRegistered(db: Db, w: Window) {
+  return db
+    .selectFrom('patients as p')
+    .select([
+      'p.id',
+      'p.patient_code',
+      'p.gender',
+      'p.date_of_birth',
+      'p.city',
+      'p.created_at',
+      fullName('p').as('name'),
+    ])
+    .where('p.organization_id', '=', w.organizationId)
+    .where('p.created_at', '>=', w.fromUtc)
+    .where('p.created_at', '<', w.toUtc)
+    .orderBy('p.created_at')
+    .orderBy('p.id')
+    .execute();
+}
+
+/** Test lines of live bills made in the window, per test: quantity and what was billed after line discounts. */
+export function billedByTest(db: Db, w: Window) {
+  return db
+    .selectFrom('bill_items as i')
+    .innerJoin('bills as b', 'b.id', 'i.bill_id')
+    .leftJoin('tests as t', 't.id', 'i.test_id')
+    .select([
+      'i.item_type',
+      'i.test_id',
+      sql<string>`MAX(i.name)`.as('name'),
+      sql<string | null>`MAX(t.category)`.as('category'),
+      sql<number>`SUM(i.qty)`.as('count'),
+      sql<number>`SUM(i.total_paise)`.as('total_paise'),
+    ])
+    .where('b.organization_id', '=', w.organizationId)
+    .where('b.cancelled_at', 'is', null)
+    .where('b.created_at', '>=', w.fromUtc)
+    .where('b.created_at', '<', w.toUtc)
+    .groupBy(['i.item_type', 'i.test_id', sql`CASE WHEN i.test_id IS NULL THEN i.name ELSE '' END`])
+    .execute();
+}
+
+/** Live bills made in the window with money still due today. */
+export function billsWithDues(db: Db, w: Window) {
+  return db
+    .selectFrom('bills as b')
+    .innerJoin('patients as p', 'p.id', 'b.patient_id')
+    .select([
+      'b.id',
+      'b.bill_number',
+      'b.created_at',
+      'b.final_amount_paise',
+      'b.paid_paise',
+      'p.patient_code',
+      fullName('p').as('patient_name'),
+    ])
+    .where('b.organization_id', '=', w.organizationId)
+    .where('b.cancelled_at', 'is', null)
+    .where('b.created_at', '>=', w.fromUtc)
+    .where('b.created_at', '<', w.toUtc)
+    .whereRef('b.final_amount_paise', '>', 'b.paid_paise')
+    .orderBy('b.created_at')
+    .orderBy('b.id')
+    .execute();
+}
+
+/** Discounts of live bills made in the window, per user who made the bill: line discounts and bill discounts. */
+export async function discountsByUser(db: Db, w: Window) {
+  const lines = db
+    .selectFrom('bill_items')
+    .select(['bill_id', sql<number>`SUM(discount_amount_paise)`.as('line_paise')])
+    .groupBy('bill_id')
+    .as('l');
+  return db
+    .selectFrom('bills as b')
+    .leftJoin(lines, 'l.bill_id', 'b.id')
+    .leftJoin('users as u', 'u.id', 'b.created_by')
+    .select([
+      'b.created_by',
+      sql<string | null>`MAX(CASE WHEN u.id IS NULL THEN NULL ELSE u.first_name || ' ' || u.last_name END)`.as('name'),
+      sql<number>`COUNT(*)`.as('bills'),
+      sql<number>`SUM(CASE WHEN COALESCE(l.line_paise, 0) > 0 OR b.discount_amount_paise > 0 THEN 1 ELSE 0 END)`.as(
+        'discounted_bills',
+      ),
+      sql<number>`SUM(COALESCE(l.line_paise, 0))`.as('line_paise'),
+      sql<number>`SUM(b.discount_amount_paise)`.as('bill_paise'),
+      sql<number>`SUM(b.total_before_discount_paise + COALESCE(l.line_paise, 0))`.as('gross_paise'),
+    ])
+    .where('b.organization_id', '=', w.organizationId)
+    .where('b.cancelled_at', 'is', null)
+    .where('b.created_at', '>=', w.fromUtc)
+    .where('b.created_at', '<', w.toUtc)
+    .groupBy('b.created_by')
+    .execute();
+}
+
+/** Live bills made in the window, per referring doctor (null: no doctor). */
+export function referralsByDoctor(db: Db, w: Window) {
+  return db
+    .selectFrom('bills as b')
+    .leftJoin('users as d', 'd.id', 'b.doctor_id')
+    .select([
+      'b.doctor_id',
+      sql<string | null>`MAX(CASE WHEN d.id IS NULL THEN NULL ELSE d.first_name || ' ' || d.last_name END)`.as('name'),
+      sql<number>`COUNT(*)`.as('bills'),
+      sql<number>`COUNT(DISTINCT b.patient_id)`.as('patients'),
+      sql<number>`SUM(b.final_amount_paise)`.as('billed_paise'),
+      sql<number>`SUM(b.paid_paise)`.as('paid_paise'),
+    ])
+    .where('b.organization_id', '=', w.organizationId)
+    .where('b.cancelled_at', 'is', null)
+    .where('b.created_at', '>=', w.fromUtc)
+    .where('b.created_at', '<', w.toUtc)
+    .groupBy('b.doctor_id')
+    .execute();
+}
+
+/** Samples whose collection (or, never collected, creation) falls in the window. */
+const sampleDay = sql<string>`COALESCE(s.collection_date, s.created_at)`;
+
+/** Tests ordered on samples of the window, per test: ordered, resulted, verified. */
+export function workloadByTest(db: Db, w: Window) {
+  return db
+    .selectFrom('sample_tests as st')
+    .innerJoin('samples as s', 's.id', 'st.sample_id')
+    .innerJoin('tests as t', 't.id', 'st.test_id')
+    .leftJoin('test_results as r', (j) =>
+      j.onRef('r.sample_id', '=', 'st.sample_id').onRef('r.test_id', '=', 'st.test_id'),
+    )
+    .select([
+      'st.test_id',
+      sql<string>`MAX(t.name)`.as('test_name'),
+      sql<string | null>`MAX(t.category)`.as('category'),
+      sql<number>`COUNT(*)`.as('ordered'),
+      sql<number>`SUM(CASE WHEN r.result_value IS NOT NULL THEN 1 ELSE 0 END)`.as('resulted'),
+      sql<number>`SUM(CASE WHEN r.status = 'verified' THEN 1 ELSE 0 END)`.as('verified'),
+      sql<number>`SUM(CASE WHEN s.status = 'rejected' THEN 1 ELSE 0 END)`.as('rejected'),
+    ])
+    .where('s.organization_id', '=', w.organizationId)
+    .where(sampleDay, '>=', w.fromUtc)
+    .where(sampleDay, '<', w.toUtc)
+    .groupBy('st.test_id')
+    .execute();
+}
+
+/** Verified results of samples collected in the window: collection and verification instants, per test. */
+export function turnaroundRows(db: Db, w: Window) {
+  return (
+    db
+      .selectFrom('test_results as r')
+      .innerJoin('samples as s', 's.id', 'r.sample_id')
+      .innerJoin('tests as t', 't.id', 'r.test_id')
+      .select(['r.test_id', 't.name as test_name', 't.turnaround_hours', 's.collection_date', 'r.verified_at'])
+      .where('r.organization_id', '=', w.organizationId)
+      .where('r.status', '=', 'verified')
+      .where('s.collection_date', 'is not', null)
+      // The same as collection_date in [from, to) for a collected sample, through samples_org_day.
+      .where('s.organization_id', '=', w.organizationId)
+      .where(sampleDay, '>=', w.fromUtc)
+      .where(sampleDay, '<', w.toUtc)
+      .execute()
+  );
+}
+
+/** Samples of the window: how many, and the rejected ones per reason. */
+export async function rejectionCounts(db: Db, w: Window) {
+  const base = db
+    .selectFrom('samples as s')
+    .where('s.organization_id', '=', w.organizationId)
+    .where(sampleDay, '>=', w.fromUtc)
+    .where(sampleDay, '<', w.toUtc);
+  const [total, reasons] = await Promise.all([
+    base.select(sql<number>`COUNT(*)`.as('n')).executeTakeFirstOrThrow(),
+    base
+      .select([
+        sql<string>`COALESCE(NULLIF(TRIM(s.rejection_reason), ''), 'No reason given')`.as('reason'),
+        sql<number>`COUNT(*)`.as('n'),
+      ])
+      .where('s.status', '=', 'rejected')
+      .groupBy(sql`1`)
+      .execute(),
+  ]);
+  return { samples: Number(total.n), reasons: reasons.map((r) => ({ reason: r.reason, n: Number(r.n) })) };
+}
+
+/** Critical results entered in the window with the first call logged for each. */
+export function criticalResults(db: Db, w: Window) {
+  const calls = db
+    .selectFrom('critical_calls')
+    .select(['result_id', sql<string>`MIN(called_at)`.as('called_at')])
+    .where('organization_id', '=', w.organizationId)
+    .groupBy('result_id')
+    .as('c');
+  return db
+    .selectFrom('test_results as r')
+    .innerJoin('samples as s', 's.id', 'r.sample_id')
+    .innerJoin('patients as p', 'p.id', 'r.patient_id')
+    .innerJoin('tests as t', 't.id', 'r.test_id')
+    .leftJoin(calls, 'c.result_id', 'r.id')
+    .select([
+      'r.id',
+      's.sample_code',
+      'p.patient_code',
+      't.name as test_name',
+      'r.result_value',
+      'r.unit',
+      'r.entered_at',
+      'r.verified_at',
+      'c.called_at',
+    ])
+    .where('r.organization_id', '=', w.organizationId)
+    .where('r.is_critical', '=', 1)
+    .where('r.entered_at', '>=', w.fromUtc)
+    .where('r.entered_at', '<', w.toUtc)
+    .orderBy('r.entered_at')
+    .orderBy('r.id')
+    .execute();
+}
+
+/** The Data Summary of the Reports screen: what the lab holds. */
+export async function dataSummary(db: Db, organizationId: number) {
+  const count = async (table: 'patients' | 'samples' | 'test_results' | 'bills') =>
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select(sql<number>`COUNT(*)`.as('n'))
+          .where('organization_id', '=', organizationId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const doctors = db
+    .selectFrom('users')
+    .select(sql<number>`COUNT(*)`.as('n'))
+    .where('organization_id', '=', organizationId)
+    .where('role', '=', 'doctor')
+    .executeTakeFirstOrThrow();
+  const [patients, samples, results, bills, d] = await Promise.all([
+    count('patients'),
+    count('samples'),
+    count('test_results'),
+    count('bills'),
+    doctors,
+  ]);
+  return { patients, doctors: Number(d.n), samples, test_results: results, bills };
+}
+
+// Runs and custom reports ----------------------------------------------------------------
+
+export function insertRun(
+  db: Db,
+  v: {
+    organization_id: number;
+    report_id: string;
+    format: string;
+    from_date: string;
+    to_date: string;
+    row_count: number;
+    user_id: number | null;
+    lab_date: string;
+    created_at: string;
+  },
+) {
+  return db.insertInto('report_runs').values(v).execute();
+}
+
+export function runStats(db: Db, organizationId: number) {
+  return db
+    .selectFrom('report_runs')
+    .select(['report_id', sql<number>`COUNT(*)`.as('n'), sql<string>`MAX(created_at)`.as('last_at')])
+    .where('organization_id', '=', organizationId)
+    .groupBy('report_id')
+    .execute();
+}
+
+export async function runsOnDay(db: Db, organizationId: number, labDate: string): Promise<number> {
+  const r = await db
+    .selectFrom('report_runs')
+    .select(sql<number>`COUNT(*)`.as('n'))
+    .where('organization_id', '=', organizationId)
+    .where('lab_date', '=', labDate)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+export function listCustomRows(db: Db, organizationId: number) {
+  return db
+    .selectFrom('custom_reports')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .orderBy('name')
+    .execute();
+}
+
+export function findCustomRow(db: Db, organizationId: number, id: number) {
+  return db
+    .selectFrom('custom_reports')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export function insertCustomRow(
+  db: Db,
+  v: {
+    organization_id: number;
+    name: string;
+    description: string | null;
+    entity: string;
+    columns: string;
+    filters: string;
+    range_days: number;
+    created_by: number | null;
+    created_at: string;
+    updated_at: string;
+  },
+) {
+  return db.insertInto('custom_reports').values(v).returningAll().executeTakeFirstOrThrow();
+}
+
+export function deleteCustomRow(db: Db, organizationId: number, id: number) {
+  return db.deleteFrom('custom_reports').where('organization_id', '=', organizationId).where('id', '=', id).execute();
+}

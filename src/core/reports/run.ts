@@ -1,0 +1,31 @@
+import type { Db } from '../db/connection.js';
+import type { Actor } from '../context.js';
+import { ForbiddenError } from '../errors.js';
+import { actorHasPermission } from '../users/permissions.js';
+import type { ReportResult, ReportRunQuery } from '../../shared/schemas/reports.js';
+import type { ReportFile } from './files.js';
+import { monthlyPdf, monthlyReport, reportFile } from './monthly.js';
+import { runReport } from './service.js';
+
+/**
+ * GET /api/reports/{id} in every format: JSON, or a file. CSV and XLSX are bulk downloads and need
+ * export_data as every other export does; the PDF is the printable report and does not.
+ */
+export async function runReportAs(
+  db: Db,
+  actor: Actor,
+  id: string,
+  q: ReportRunQuery,
+): Promise<{ report: ReportResult; file?: ReportFile }> {
+  const { format, ...period } = q;
+  if ((format === 'csv' || format === 'xlsx') && !(await actorHasPermission(db, actor, 'export_data')))
+    throw new ForbiddenError(`Downloading a report as ${format.toUpperCase()} needs the export_data permission`);
+  const report = await runReport(db, actor, id, period, format);
+  if (format === 'json') return { report };
+  return { report, file: await reportFile(db, actor.organizationId, report, format) };
+}
+
+export async function monthlyAs(db: Db, actor: Actor, month: string, format: 'json' | 'pdf') {
+  if (format === 'pdf') return { file: (await monthlyPdf(db, actor, month)).file };
+  return { monthly: await monthlyReport(db, actor, month) };
+}

@@ -1,0 +1,182 @@
+import { lazy, Suspense } from 'react';
+import { Download, FileText, Printer, X } from 'lucide-react';
+import type { ReportPeriodQuery, ReportResult } from '@shared/schemas/reports';
+import { Button, Card, CardHeader, DateText, ErrorPanel, LoadingState, Money } from '@/components';
+import { formatCount } from '@/lib/format';
+import { reportFileUrl, useReport } from '../api';
+
+// recharts is loaded with the first chart, not with the page.
+const ReportChart = lazy(() => import('./ReportChart'));
+
+type Cell = string | number | null | undefined;
+
+export function CellText({ value, kind }: { value: Cell; kind: ReportResult['columns'][number]['kind'] }) {
+  if (value === null || value === undefined || value === '') return <span className="text-slate-400">—</span>;
+  if (typeof value === 'number') {
+    if (kind === 'money') return <Money rupees={value} />;
+    if (kind === 'percent') return <span className="tabular-nums">{value.toFixed(2)}%</span>;
+    return <span className="tabular-nums">{formatCount(value)}</span>;
+  }
+  if (kind === 'date') return <DateText value={value} />;
+  if (kind === 'datetime') return <DateText value={value} withTime />;
+  return <>{value}</>;
+}
+
+export const rowsText = (n: number) => `${formatCount(n)} ${n === 1 ? 'row' : 'rows'}`;
+
+const right = (kind: string) => kind === 'money' || kind === 'number' || kind === 'percent';
+
+export function ReportTable({ report }: { report: ReportResult }) {
+  const totals = report.totals;
+  const hasTotals = totals && report.columns.some((c) => totals[c.key] !== undefined && totals[c.key] !== null);
+  const extra = totals
+    ? Object.entries(totals).filter(([k, v]) => !report.columns.some((c) => c.key === k) && v !== null)
+    : [];
+  return (
+    <div className="grid gap-2">
+      <div className="overflow-x-auto rounded border border-slate-200">
+        <table className="w-full text-[13px]" aria-label={`${report.title} table`}>
+          <thead className="bg-slate-50 text-left text-slate-600">
+            <tr>
+              {report.columns.map((c) => (
+                <th
+                  key={c.key}
+                  scope="col"
+                  className={`px-3 py-2 font-medium whitespace-nowrap ${right(c.kind) ? 'text-right' : ''}`}
+                >
+                  {c.label}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {report.rows.length === 0 ? (
+              <tr>
+                <td colSpan={report.columns.length} className="px-3 py-6 text-center text-slate-500">
+                  No rows in this period. Try a longer date range.
+                </td>
+              </tr>
+            ) : (
+              report.rows.map((row, i) => (
+                <tr key={i}>
+                  {report.columns.map((c) => (
+                    <td key={c.key} className={`px-3 py-1.5 ${right(c.kind) ? 'text-right' : ''}`}>
+                      <CellText value={row[c.key]} kind={c.kind} />
+                    </td>
+                  ))}
+                </tr>
+              ))
+            )}
+          </tbody>
+          {hasTotals && (
+            <tfoot className="bg-slate-50 font-semibold">
+              <tr data-testid="report-totals">
+                {report.columns.map((c) => (
+                  <td key={c.key} className={`px-3 py-2 ${right(c.kind) ? 'text-right' : ''}`}>
+                    {totals[c.key] === null || totals[c.key] === undefined ? null : typeof totals[c.key] ===
+                      'string' ? (
+                      totals[c.key]
+                    ) : (
+                      <CellText value={totals[c.key]} kind={c.kind} />
+                    )}
+                  </td>
+                ))}
+              </tr>
+            </tfoot>
+          )}
+        </table>
+      </div>
+      {extra.length > 0 && (
+        <p className="text-[13px] text-slate-700">
+          {extra.map(([k, v]) => `${k.replace(/_/g, ' ')}: ${typeof v === 'number' ? formatCount(v) : v}`).join(' · ')}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** View: one report for the chosen period, its chart, table, totals and downloads. */
+export function ReportView({
+  id,
+  period,
+  canExport,
+  onClose,
+}: {
+  id: string;
+  period: ReportPeriodQuery;
+  canExport: boolean;
+  onClose: () => void;
+}) {
+  const q = useReport(id, period);
+  const r = q.data;
+  const print = () => window.open(reportFileUrl(id, period, 'pdf'), '_blank', 'noopener');
+  return (
+    <Card className="min-w-0" aria-live="polite">
+      <CardHeader
+        title={r ? r.title : 'Report'}
+        description={
+          r ? (
+            <>
+              <DateText value={r.from} /> to <DateText value={r.to} /> · {rowsText(r.rows.length)}
+            </>
+          ) : undefined
+        }
+        icon={<FileText />}
+        actions={
+          <Button size="icon-sm" variant="ghost" onClick={onClose} aria-label="Close report">
+            <X />
+          </Button>
+        }
+      />
+      <div className="flex flex-wrap gap-2 border-b border-slate-100 px-4 pb-3">
+        <a className="inline-flex" href={reportFileUrl(id, period, 'pdf')} download>
+          <Button size="sm" variant="outline" tabIndex={-1}>
+            <Download />
+            PDF
+          </Button>
+        </a>
+        {canExport && (
+          <>
+            <a className="inline-flex" href={reportFileUrl(id, period, 'csv')} download>
+              <Button size="sm" variant="outline" tabIndex={-1}>
+                <Download />
+                CSV
+              </Button>
+            </a>
+            <a className="inline-flex" href={reportFileUrl(id, period, 'xlsx')} download>
+              <Button size="sm" variant="outline" tabIndex={-1}>
+                <Download />
+                XLSX
+              </Button>
+            </a>
+          </>
+        )}
+        <Button size="sm" variant="outline" onClick={print}>
+          <Printer />
+          Print
+        </Button>
+      </div>
+      <div className="grid gap-4 p-4">
+        {q.isError ? (
+          <ErrorPanel title="Error Loading Report" error={q.error} onRetry={() => void q.refetch()} />
+        ) : !r ? (
+          <LoadingState text="Running report..." />
+        ) : (
+          <>
+            {r.chart && (
+              <Suspense fallback={<LoadingState text="Loading chart..." />}>
+                <ReportChart chart={r.chart} />
+              </Suspense>
+            )}
+            <ReportTable report={r} />
+            {r.notes.map((n) => (
+              <p key={n} className="text-[12px] text-slate-500">
+                {n}
+              </p>
+            ))}
+          </>
+        )}
+      </div>
+    </Card>
+  );
+}

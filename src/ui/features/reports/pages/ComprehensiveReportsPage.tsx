@@ -1,0 +1,132 @@
+import { lazy, Suspense, useState } from 'react';
+import { Download, FileText, Printer } from 'lucide-react';
+import { localDate } from '@shared/time';
+import { Button, Card, CardHeader, ErrorPanel, FormField, Input, LoadingState, PageHeader } from '@/components';
+import { useScreen } from '@/lib/screens';
+import { useLabFormat } from '@/lib/format';
+import { useUrlState } from '@/lib/useUrlState';
+import { monthlyPdfUrl, useMonthly } from '../api';
+import { ReportTable, rowsText } from '../components/ReportView';
+
+const ReportChart = lazy(() => import('../components/ReportChart'));
+
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+
+function lastMonth(today: string): string {
+  const [y, m] = today.split('-').map(Number) as [number, number];
+  return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`;
+}
+
+/** Comprehensive Reports: the monthly management report on screen and as one PDF. */
+export default function ComprehensiveReportsPage() {
+  const screen = useScreen();
+  const f = useLabFormat();
+  const today = localDate(f.timeZone);
+  const [state, set] = useUrlState({ month: lastMonth(today) });
+  const valid = MONTH.test(state.month) && state.month <= today.slice(0, 7);
+  const monthly = useMonthly(state.month, valid);
+  const [open, setOpen] = useState<string | null>(null);
+  const m = monthly.data;
+  const show = (v: number | null, kind: string) =>
+    v === null
+      ? '—'
+      : kind === 'money'
+        ? `₹${v.toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`
+        : kind === 'percent'
+          ? `${v.toFixed(2)}%`
+          : v.toLocaleString('en-IN');
+
+  return (
+    <>
+      <PageHeader
+        title={screen.title}
+        subtitle={screen.subtitle}
+        actions={
+          valid ? (
+            <div className="flex flex-wrap gap-2">
+              <a className="inline-flex" href={monthlyPdfUrl(state.month)} download>
+                <Button variant="outline" tabIndex={-1}>
+                  <Download />
+                  Download PDF
+                </Button>
+              </a>
+              <Button onClick={() => window.open(monthlyPdfUrl(state.month), '_blank', 'noopener')}>
+                <Printer />
+                Print
+              </Button>
+            </div>
+          ) : undefined
+        }
+      />
+      <div className="mb-4 flex flex-wrap items-end gap-3">
+        <FormField label="Month" className="w-48" error={valid ? undefined : 'Choose a month up to this one'}>
+          <Input
+            type="month"
+            value={state.month}
+            max={today.slice(0, 7)}
+            onChange={(e) => set({ month: e.target.value })}
+          />
+        </FormField>
+        <p className="pb-2 text-[13px] text-slate-600">
+          Also from the command line:{' '}
+          <code className="rounded bg-slate-100 px-1">lims report monthly --month {state.month} --out report.pdf</code>
+        </p>
+      </div>
+      {!valid ? null : monthly.isError ? (
+        <ErrorPanel title="Error Loading Report" error={monthly.error} onRetry={() => void monthly.refetch()} />
+      ) : !m ? (
+        <Card>
+          <LoadingState text="Preparing the monthly report..." />
+        </Card>
+      ) : (
+        <div className="grid gap-5">
+          <Card>
+            <CardHeader
+              icon={<FileText />}
+              title={`Key figures: ${m.month}`}
+              description={`${m.from} to ${m.to}, the lab’s calendar days`}
+            />
+            <dl className="grid gap-x-6 gap-y-2 p-4 text-[13px] sm:grid-cols-2 lg:grid-cols-3">
+              {m.figures.map((x) => (
+                <div key={x.label} className="flex items-baseline justify-between gap-3 border-b border-slate-100 py-1">
+                  <dt className="text-slate-600">{x.label}</dt>
+                  <dd className="font-semibold tabular-nums" data-testid={`figure-${x.label}`}>
+                    {show(x.value, x.kind)}
+                  </dd>
+                </div>
+              ))}
+            </dl>
+          </Card>
+          <div className="grid gap-5 lg:grid-cols-2">
+            {m.sections.map((s) => (
+              <Card key={s.id} className="min-w-0">
+                <CardHeader
+                  title={s.title}
+                  description={rowsText(s.rows.length)}
+                  actions={
+                    <Button
+                      size="sm"
+                      variant="outline"
+                      onClick={() => setOpen(open === s.id ? null : s.id)}
+                      aria-expanded={open === s.id}
+                    >
+                      {open === s.id ? 'Hide table' : 'Show table'}
+                    </Button>
+                  }
+                />
+                <div className="grid gap-3 p-4">
+                  {s.chart && (
+                    <Suspense fallback={<LoadingState text="Loading chart..." />}>
+                      <ReportChart chart={s.chart} />
+                    </Suspense>
+                  )}
+                  {open === s.id && <ReportTable report={s} />}
+                </div>
+              </Card>
+            ))}
+          </div>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { MOBILE, screenshot, startApp, type E2eApp } from './harness.js';
+
+/**
+ * Reports as a lab manager uses them: the catalogue's cards, View of a report with its chart (and
+ * the chart's data as a table), a figure from this lab's own bill, the CSV download, and the
+ * monthly management report's figures.
+ */
+let app: E2eApp;
+const stamp = Date.now() % 100000;
+const testName = `Ferritin ${stamp}`;
+
+async function post(page: Page, url: string, data: unknown) {
+  const res = await page.request.post(url, { data });
+  expect(res.status(), await res.text()).toBe(201);
+  return res.json();
+}
+
+beforeAll(async () => {
+  app = await startApp({ roles: ['lab_manager'] });
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+describe('Reports', () => {
+  it('views Revenue by Test with its chart and table, downloads the CSV; the monthly report shows the same money', async () => {
+    const page = await app.signedInPage('/reports');
+    // One bill of this lab: 2 × ₹750 less 10% line discount = ₹1,350.00.
+    const test = (
+      await post(page, '/api/tests', { name: testName, code: `FER${stamp}`, price: 750, category: 'Immunology' })
+    ).test;
+    const patient = (
+      await post(page, '/api/patients', {
+        first_name: 'Lakshmi',
+        last_name: 'Iyer',
+        date_of_birth: '1979-04-04',
+        gender: 'Female',
+      })
+    ).patient;
+    await post(page, '/api/bills', {
+      patient_id: patient.id,
+      visit_type: 'lab_only',
+      items: [{ item_type: 'test', item_id: test.id, qty: 2, discount_percent: 10 }],
+    });
+
+    await page.reload();
+    await page.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
+    await page.getByRole('group', { name: 'Active Reports' }).getByText('10', { exact: true }).waitFor();
+    const row = page.getByTestId('report-revenue-by-test');
+    await row.getByText('Never').waitFor();
+    await row.getByRole('button', { name: 'View Revenue by Test' }).click();
+
+    const table = page.getByRole('table', { name: 'Revenue by Test table' });
+    const line = table.getByRole('row').filter({ hasText: testName });
+    await line.getByText('₹1,350.00').waitFor();
+    await line.getByText('Immunology').waitFor();
+    await page.getByTestId('report-chart').locator('svg').first().waitFor();
+    await page.getByRole('button', { name: 'Show as table' }).click();
+    await page
+      .getByRole('table', { name: 'Revenue by category (data)' })
+      .getByRole('row')
+      .filter({ hasText: 'Immunology' })
+      .getByText('₹1,350.00')
+      .waitFor();
+    // The run was recorded: the catalogue counts it.
+    await row.getByRole('cell', { name: '1', exact: true }).waitFor();
+    await screenshot(page, 'reports-revenue-by-test');
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^revenue-by-test-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = readFileSync((await download.path())!, 'utf8');
+    expect(csv.split('\n')[0]).toBe('Test ID,Test,Category,Count,Revenue');
+    expect(csv).toContain(`${test.id},${testName},Immunology,2,1350`);
+
+    // The type filter keeps only laboratory reports.
+    await page.getByLabel('Report type').selectOption('laboratory');
+    await page.getByTestId('report-tat-by-test').waitFor();
+    await page.getByTestId('report-revenue-by-test').waitFor({ state: 'detached' });
+
+    const month = new Intl.DateTimeFormat('en-CA', {
+      timeZone: 'Asia/Kolkata',
+      year: 'numeric',
+      month: '2-digit',
+    }).format(new Date());
+    const monthly = await app.signedInPage(`/comprehensive-reports?month=${month}`, app.users.lab_manager, MOBILE);
+    await monthly
+      .getByTestId('figure-Billed for tests and packages (after line discounts)')
+      .getByText('₹1,350.00')
+      .waitFor();
+    await monthly.getByTestId('figure-Bills made').getByText('1', { exact: true }).waitFor();
+    await screenshot(monthly, 'comprehensive-reports-phone');
+  });
+});
