@@ -139,7 +139,7 @@ function AddPrice({ payer }: { payer: Payer }) {
   const items = useCatalogueList(kind, { status: 'active' });
   return (
     <form
-      className="grid gap-3 rounded-md border border-slate-200 p-3 sm:grid-cols-6"
+      className="grid gap-3 rounded-md border border-slate-200 p-3 sm:grid-cols-3"
       onSubmit={(e) => {
         e.preventDefault();
         setErrors({});
@@ -170,8 +170,8 @@ function AddPrice({ payer }: { payer: Payer }) {
         );
       }}
     >
-      <p className="text-sm font-medium text-slate-900 sm:col-span-6">Add a price</p>
-      <FormField label="Kind" className="sm:col-span-1">
+      <p className="text-sm font-medium text-slate-900 sm:col-span-3">Add a price</p>
+      <FormField label="Kind">
         <Select
           value={kind}
           onChange={(e) => {
@@ -189,16 +189,16 @@ function AddPrice({ payer }: { payer: Payer }) {
           options={(items.data ?? []).map((i) => ({ value: String(i.id), label: `${i.name} (₹${i.price})` }))}
         />
       </FormField>
-      <FormField label="Price (₹)" error={errors.price} className="sm:col-span-1">
+      <FormField label="Price (₹)" error={errors.price}>
         <Input inputMode="decimal" value={price} onChange={(e) => setPrice(e.target.value)} />
       </FormField>
-      <FormField label="From" error={errors.effective_from} className="sm:col-span-1">
+      <FormField label="From" error={errors.effective_from}>
         <Input type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
       </FormField>
-      <FormField label="To" error={errors.effective_to} hint="Empty: until changed" className="sm:col-span-1">
+      <FormField label="To" error={errors.effective_to} hint="Empty: until changed">
         <Input type="date" value={to} onChange={(e) => setTo(e.target.value)} />
       </FormField>
-      <div className="sm:col-span-6">
+      <div className="sm:col-span-3">
         <Button type="submit" disabled={add.isPending}>
           {add.isPending ? 'Adding...' : 'Add Price'}
         </Button>
