@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeLab, tempDir, type Client, type TestLab } from '../helpers.js';
-import { row, rows } from '../db.js';
+import { exec, row, rows } from '../db.js';
 import { auditRowsFor, badFields, createPatient, errorBody, otherLabAdmin, uniqueWord } from './support.js';
 import type { Payer, PayerPrice, PayerStatement } from '../../src/shared/schemas/payers.js';
 import type { InvoiceDetail } from '../../src/shared/schemas/invoices.js';
@@ -434,6 +434,47 @@ describe('GST invoices', () => {
     ).toEqual(['discount_ceilings.receptionist']);
     expect(badFields(await lab.admin.put('/api/billing-settings', { bill_due_days: -1 }))).toEqual(['bill_due_days']);
     expect((await lab.admin.get('/api/billing-settings')).json().settings.gstin).toBe(LAB_GSTIN);
+  });
+
+  it('a bill made before per-line GST (migration 20) is invoiced line by line, or refused when it had one rate on the whole bill', async () => {
+    const doctor = (
+      await lab.admin.post('/api/users', {
+        first_name: 'Old',
+        last_name: uniqueWord('Bill'),
+        email: `${uniqueWord('oldbill').toLowerCase()}@lab.test`,
+        role: 'doctor',
+        password: 'longpassword1',
+        consultation_fee: 500,
+      })
+    ).json().user.id as number;
+    // Lines 400 + 800, fee 500, 10% off: each line and the fee carry their share of the discount.
+    const b = (await billFor(null, [[cbc], [lipid]], { doctor_id: doctor, discount_percentage: 10 })).json()
+      .bill as Bill;
+    expect(b.final_amount).toBe(1530);
+    // What migration 20 left on a bill made before it: no per-line taxable value.
+    await exec(lab.database, 'UPDATE bill_items SET taxable_paise = 0, tax_paise = 0 WHERE bill_id = ?', b.id);
+    const res = await lab.admin.post('/api/invoices', { bill_id: b.id });
+    expect(res.statusCode, res.body).toBe(201);
+    const inv = res.json().invoice as InvoiceDetail;
+    expect(inv.lines.map((l) => [l.description.split(' — ')[0], l.taxable, l.rate_percent])).toEqual([
+      ['Complete Blood Count (CBCX)', 360, 0],
+      ['Lipid Profile (LIPX)', 720, 0],
+      ['Consultation fee', 450, 0],
+    ]);
+    expect(inv).toMatchObject({ exempt: 1530, taxable: 0, tax: 0, total: 1530 });
+    expect((await lab.admin.delete(`/api/invoices/${inv.id}`)).statusCode).toBe(200);
+
+    // An old bill taxed at one rate on the whole bill has no per-line tax to show: refused, nothing stored.
+    await exec(
+      lab.database,
+      'UPDATE bills SET tax_percentage = 18, tax_amount_paise = 27540, final_amount_paise = 180540 WHERE id = ?',
+      b.id,
+    );
+    const before = await count('invoices');
+    const refused = await lab.admin.post('/api/invoices', { bill_id: b.id });
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(errorBody(refused).code).toBe('BILL_NOT_GST_READY');
+    expect(await count('invoices')).toBe(before);
   });
 
   it('a lab without a GSTIN cannot issue a GST invoice', async () => {

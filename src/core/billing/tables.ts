@@ -67,7 +67,7 @@ export interface PaymentsTable {
   received_by: number | null;
   created_at: string;
   // The ledger (migration 19, src/core/payments): kind, status, advance, refunds, the day it counts on.
-  kind: Generated<'payment' | 'refund'>;
+  kind: Generated<'payment' | 'refund' | 'advance'>;
   status: Generated<'pending' | 'completed' | 'failed' | 'refunded'>;
   patient_id: number | null;
   bank: string | null;

@@ -15,6 +15,7 @@ import { addDays, localDate, startOfLocalDayUtc } from '../../shared/time.js';
 import {
   DEFAULT_SAC,
   GSTIN_PATTERN,
+  billTax,
   financialYearOf,
   invoiceNumberOf,
   splitTax,
@@ -168,44 +169,45 @@ async function linesAndTotals(db: Db, bills: BillRow[], interState: boolean) {
   }[] = [];
   for (const b of bills) {
     const its = items.filter((i) => i.bill_id === b.id);
-    let sumTaxable = 0;
-    let sumTax = 0;
-    for (const it of its) {
-      const rate = taxRateOf(it.tax_category);
-      const half = Math.floor(it.tax_paise / 2);
-      const split =
-        rate > 0
-          ? {
-              ...splitTax(it.taxable_paise, rate, interState),
-              cgstPaise: interState ? 0 : half,
-              sgstPaise: interState ? 0 : it.tax_paise - half,
-              igstPaise: interState ? it.tax_paise : 0,
-            }
-          : splitTax(it.taxable_paise, 0, interState);
-      sumTaxable += it.taxable_paise;
-      sumTax += it.tax_paise;
+    // Each line's taxable value is worked out again from the stored line totals by the rule the bill
+    // was made with (billTax): bills made before migration 20 have taxable_paise 0 on every line, and
+    // reading those would put the whole bill on one "Consultation fee" line. A bill whose tax does
+    // not come out the same (one rate on the whole bill, before per-line GST) cannot be invoiced.
+    const tax = billTax(
+      its.map((it) => ({ totalPaise: it.total_paise, ratePercent: taxRateOf(it.tax_category) })),
+      b.consultation_fee_paise,
+      b.discount_amount_paise,
+    );
+    const exact =
+      Number(b.tax_percentage) === 0 &&
+      tax.taxPaise === b.tax_amount_paise &&
+      tax.lines.every((l, i) => its[i]!.tax_paise === l.taxPaise) &&
+      tax.feeTaxablePaise >= 0 &&
+      tax.lines.reduce((s, l) => s + l.taxablePaise + l.taxPaise, tax.feeTaxablePaise) === b.final_amount_paise;
+    if (!exact) {
+      throw new ConflictError(
+        `Bill ${b.bill_number} was made before GST was worked out per line (one tax rate on the whole bill); it cannot go on a GST invoice`,
+        'BILL_NOT_GST_READY',
+      );
+    }
+    its.forEach((it, i) => {
+      const line = tax.lines[i]!;
+      const split = splitTax(line.taxablePaise, line.ratePercent, interState);
       lines.push({
         position: lines.length,
         bill_id: b.id,
         description: `${it.name}${it.code ? ` (${it.code})` : ''} — bill ${b.bill_number}`,
         sac_code: it.sac_code || DEFAULT_SAC,
         qty: it.qty,
-        rate_percent: rate,
-        taxable_paise: it.taxable_paise,
+        rate_percent: line.ratePercent,
+        taxable_paise: line.taxablePaise,
         cgst_paise: split.cgstPaise,
         sgst_paise: split.sgstPaise,
         igst_paise: split.igstPaise,
-        total_paise: it.taxable_paise + it.tax_paise,
+        total_paise: line.taxablePaise + split.taxPaise,
       });
-    }
-    const feeTaxable = b.final_amount_paise - b.tax_amount_paise - sumTaxable;
-    if (sumTax !== b.tax_amount_paise || feeTaxable < 0 || (feeTaxable > 0 && b.consultation_fee_paise === 0)) {
-      throw new ConflictError(
-        `Bill ${b.bill_number} was made before GST was worked out per line (one tax rate on the whole bill); it cannot go on a GST invoice`,
-        'BILL_NOT_GST_READY',
-      );
-    }
-    if (feeTaxable > 0) {
+    });
+    if (tax.feeTaxablePaise > 0) {
       lines.push({
         position: lines.length,
         bill_id: b.id,
@@ -213,11 +215,11 @@ async function linesAndTotals(db: Db, bills: BillRow[], interState: boolean) {
         sac_code: DEFAULT_SAC,
         qty: 1,
         rate_percent: 0,
-        taxable_paise: feeTaxable,
+        taxable_paise: tax.feeTaxablePaise,
         cgst_paise: 0,
         sgst_paise: 0,
         igst_paise: 0,
-        total_paise: feeTaxable,
+        total_paise: tax.feeTaxablePaise,
       });
     }
   }

@@ -10,7 +10,8 @@ import type { PaymentMethod } from '../../shared/billing.js';
 import type { BillsTable } from '../billing/tables.js';
 import { findBillRow, insertPaymentRow, updateBillRow } from '../billing/repository.js';
 import { labSettings, organizationTimezone } from '../settings/organization.js';
-import { findClosing, findPaymentRow, updatePaymentRow, type PaymentRow } from './repository.js';
+import { nextSequence } from '../sequences.js';
+import { findClosing, findPaymentRow, patientAdvancePaise, updatePaymentRow, type PaymentRow } from './repository.js';
 
 /**
  * The ledger's arithmetic (issue 16), every amount integer paise, inside the caller's transaction.
@@ -177,6 +178,7 @@ export async function refundPayment(
   r: { amountPaise: number; reason: string; method?: PaymentMethod },
 ): Promise<PaymentRow> {
   const p = await paymentToSettle(trx, actor.organizationId, paymentId);
+  if (p.kind === 'advance') return returnAdvance(trx, actor, p, r);
   if (p.kind !== 'payment') throw new ConflictError('A refund cannot itself be refunded', 'NOT_A_PAYMENT');
   if (p.status === 'pending')
     throw new ConflictError(
@@ -194,6 +196,16 @@ export async function refundPayment(
   const advanceLeft = Math.max(0, p.advance_paise - p.refunded_paise);
   const fromAdvance = Math.min(r.amountPaise, advanceLeft);
   const fromBill = r.amountPaise - fromAdvance;
+  if (fromAdvance > 0 && p.patient_id !== null) {
+    // The advance may have paid a later bill since: only what is still on the account goes back.
+    await lockAdvances(trx, actor.organizationId);
+    const onAccount = await patientAdvancePaise(trx, actor.organizationId, p.patient_id);
+    if (fromAdvance > onAccount)
+      throw new ConflictError(
+        `Only ${formatInr(Math.max(0, onAccount))} of this payment's advance is still on the patient's account (the rest paid a later bill); return it from that bill first`,
+        'ADVANCE_SPENT',
+      );
+  }
   const now = nowIso();
   const row = await insertPaymentRow(trx, {
     organization_id: actor.organizationId,
@@ -280,4 +292,117 @@ export async function bounceCheque(trx: Db, actor: Actor, id: number, reason: st
     oldValues: { status: 'pending' },
     newValues: { status: 'failed', reason, bill_number: bill.bill_number },
   });
+}
+
+/**
+ * Serialises the writes that move a lab's advances (spending one, returning one, refunding a
+ * payment's advance part): the balance read next is then the latest one, on PostgreSQL too.
+ */
+async function lockAdvances(trx: Db, organizationId: number): Promise<void> {
+  await nextSequence(trx, organizationId, 'advance_lock');
+}
+
+/**
+ * Spends the patient's advance on a later bill of theirs: a ledger row of kind 'advance' with no
+ * money in it (amount 0, no value date: revenue and the closing counted the money when it came),
+ * advance_paise minus what is taken from the account; the bill's paid_paise goes up by as much.
+ */
+export async function useAdvance(
+  trx: Db,
+  actor: Actor,
+  billId: number,
+  amountPaise: number,
+  note: string | null,
+): Promise<PaymentRow> {
+  if (!Number.isInteger(amountPaise) || amountPaise <= 0)
+    throw ValidationError.field('amount', 'Amount must be more than zero');
+  const bill = await liveBill(trx, actor.organizationId, billId, 'bill_id');
+  const balance = bill.final_amount_paise - bill.paid_paise;
+  if (amountPaise > balance)
+    throw new ConflictError(
+      balance <= 0
+        ? `Bill ${bill.bill_number} is already fully paid`
+        : `Amount exceeds the balance of ${formatInr(balance)}`,
+      'OVERPAYMENT',
+    );
+  await lockAdvances(trx, actor.organizationId);
+  const onAccount = await patientAdvancePaise(trx, actor.organizationId, bill.patient_id);
+  if (amountPaise > onAccount)
+    throw new ConflictError(
+      `The patient has ${formatInr(Math.max(0, onAccount))} on account as advance`,
+      'ADVANCE_TOO_LOW',
+    );
+  const now = nowIso();
+  const row = await insertPaymentRow(trx, {
+    organization_id: actor.organizationId,
+    bill_id: bill.id,
+    patient_id: bill.patient_id,
+    kind: 'advance',
+    status: 'completed',
+    amount_paise: 0,
+    advance_paise: -amountPaise,
+    method: 'advance',
+    reference: null,
+    bank: null,
+    reason: note,
+    received_by: actor.userId,
+    value_date: null,
+    created_at: now,
+  });
+  await updateBillRow(trx, bill.id, { paid_paise: bill.paid_paise + amountPaise, updated_at: now });
+  await writeAudit(trx, actor, {
+    action: 'create',
+    entity: 'payment',
+    entityId: row.id,
+    newValues: { ...row, bill_number: bill.bill_number, advance_used: amountPaise },
+  });
+  return row;
+}
+
+/** Puts (part of) an advance spent on a bill back on the patient's account, e.g. before the bill is cancelled. */
+async function returnAdvance(
+  trx: Db,
+  actor: Actor,
+  p: PaymentRow,
+  r: { amountPaise: number; reason: string },
+): Promise<PaymentRow> {
+  if (p.refund_of !== null) throw new ConflictError('A return cannot itself be returned', 'NOT_A_PAYMENT');
+  const used = -p.advance_paise;
+  const left = used - p.refunded_paise;
+  if (left <= 0) throw new ConflictError('This advance has been returned in full', 'ALREADY_REFUNDED');
+  if (r.amountPaise > left)
+    throw ValidationError.field('amount', `At most ${formatInr(left)} of this advance is left to return`);
+  const bill = await liveBill(trx, actor.organizationId, p.bill_id);
+  await lockAdvances(trx, actor.organizationId);
+  const now = nowIso();
+  const row = await insertPaymentRow(trx, {
+    organization_id: actor.organizationId,
+    bill_id: p.bill_id,
+    patient_id: p.patient_id,
+    kind: 'advance',
+    status: 'completed',
+    amount_paise: 0,
+    advance_paise: r.amountPaise,
+    method: 'advance',
+    reference: null,
+    bank: null,
+    reason: r.reason,
+    refund_of: p.id,
+    received_by: actor.userId,
+    value_date: null,
+    created_at: now,
+  });
+  const refunded = p.refunded_paise + r.amountPaise;
+  await updatePaymentRow(trx, p.id, {
+    refunded_paise: refunded,
+    ...(refunded === used ? { status: 'refunded' as const } : {}),
+  });
+  await updateBillRow(trx, bill.id, { paid_paise: bill.paid_paise - r.amountPaise, updated_at: now });
+  await writeAudit(trx, actor, {
+    action: 'create',
+    entity: 'payment',
+    entityId: row.id,
+    newValues: { ...row, bill_number: bill.bill_number, returned_to_account: r.amountPaise },
+  });
+  return row;
 }

@@ -5,6 +5,7 @@ import { rupeesToPaise } from '../../shared/money.js';
 import { addDays, startOfLocalDayUtc } from '../../shared/time.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import type {
+  AdvanceUse,
   LedgerEntry,
   LedgerListQuery,
   LedgerPaymentCreate,
@@ -13,7 +14,7 @@ import type {
 } from '../../shared/schemas/payments.js';
 import { findPatient } from '../patients/repository.js';
 import { organizationTimezone } from '../settings/organization.js';
-import { bounceCheque, clearCheque, recordPayment, refundPayment } from './ledger.js';
+import { bounceCheque, clearCheque, recordPayment, refundPayment, useAdvance } from './ledger.js';
 import {
   applyLedgerFilters,
   ledgerQuery,
@@ -84,6 +85,8 @@ export async function ledgerSummary(db: Db, organizationId: number, q: LedgerLis
   const byMethod = new Map<string, { amount: number; count: number }>();
   for (const r of rows) {
     const amount = Number(r.amount_paise);
+    // An advance spent or returned moves no money: it was counted when it came in.
+    if (r.kind === 'advance') continue;
     if (r.status === 'pending') pending += amount;
     else if (r.status === 'failed') failed += amount;
     else if (r.kind === 'refund') refunded += -amount;
@@ -129,6 +132,13 @@ export async function createLedgerPayment(db: Db, actor: Actor, body: LedgerPaym
       { billField: 'bill_id' },
     ),
   );
+  return getLedgerEntry(db, actor.organizationId, row.id);
+}
+
+export async function useLedgerAdvance(db: Db, actor: Actor, body: AdvanceUse): Promise<LedgerEntry> {
+  const row = await db
+    .transaction()
+    .execute((trx) => useAdvance(trx, actor, body.bill_id, rupeesToPaise(body.amount), body.notes ?? null));
   return getLedgerEntry(db, actor.organizationId, row.id);
 }
 

@@ -9,6 +9,7 @@ import {
   listLedger,
   patientAdvance,
   refundLedgerPayment,
+  useLedgerAdvance,
 } from '../../core/payments/service.js';
 import {
   closeDay,
@@ -34,6 +35,7 @@ export default async function paymentRoutes(app: FastifyInstance) {
     payment: await getLedgerEntry(db, actorOf(req).organizationId, req.params.id),
   }));
   route(app, paymentsApi.create, async (req) => ({ payment: await createLedgerPayment(db, actorOf(req), req.body) }));
+  route(app, paymentsApi.useAdvance, async (req) => ({ payment: await useLedgerAdvance(db, actorOf(req), req.body) }));
   route(app, paymentsApi.refund, async (req) => ({
     payment: await refundLedgerPayment(db, actorOf(req), req.params.id, req.body),
   }));

@@ -9,6 +9,7 @@ import {
   closingSettingsSchema,
   ledgerEntrySchema,
   ledgerListQuery,
+  advanceUseSchema,
   ledgerPaymentCreateSchema,
   ledgerSummarySchema,
   patientAdvanceSchema,
@@ -47,7 +48,19 @@ export const paymentsApi = {
     response: onePayment,
     status: 201,
   }),
-  /** A refund of up to what is left of the payment, as its own ledger row (the answer). */
+  /**
+   * Pays a bill from the patient's advance on account: a ledger row of kind advance (no money moves;
+   * never revenue). Refunding that row returns the advance to the account.
+   */
+  useAdvance: defineRoute({
+    method: 'POST',
+    path: '/api/payments/advance',
+    access: 'create_bills',
+    body: advanceUseSchema,
+    response: onePayment,
+    status: 201,
+  }),
+  /** A refund of up to what is left of the payment, as its own ledger row (the answer). An advance row: back to the account. */
   refund: defineRoute({
     method: 'POST',
     path: '/api/payments/:id/refund',

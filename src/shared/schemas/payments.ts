@@ -5,7 +5,8 @@ import { isoDate, optionalText, requiredText, rupeeAmount, strictNumber } from '
 /** Ledger row statuses (spec section 4): a cheque is pending until cleared, failed when it bounced. */
 export const LEDGER_STATUSES = ['pending', 'completed', 'failed', 'refunded'] as const;
 export type LedgerStatus = (typeof LEDGER_STATUSES)[number];
-export const LEDGER_KINDS = ['payment', 'refund'] as const;
+/** advance: a patient's advance spent on (or returned from) a bill; no money moves, so it never counts as revenue. */
+export const LEDGER_KINDS = ['payment', 'refund', 'advance'] as const;
 
 /** What a method needs beside the amount (issue 16): the reference where one exists. */
 export const METHOD_REFERENCE: Record<PaymentMethod, { label: string; required: boolean; bank: boolean }> = {
@@ -49,6 +50,14 @@ export const ledgerPaymentCreateSchema = z
       ctx.addIssue({ code: 'custom', path: ['bank'], message: 'Bank is required for a cheque' });
   });
 export type LedgerPaymentCreate = z.infer<typeof ledgerPaymentCreateSchema>;
+
+/** POST /api/payments/advance: pays (part of) a bill from the patient's advance on account. */
+export const advanceUseSchema = z.object({
+  bill_id: positiveId('bill_id'),
+  amount: positiveAmount('Amount'),
+  notes: optionalText(300, 'Notes'),
+});
+export type AdvanceUse = z.infer<typeof advanceUseSchema>;
 
 export const refundCreateSchema = z.object({
   amount: positiveAmount('Amount'),

@@ -18,6 +18,8 @@ export function isPaymentMethod(v: string): v is PaymentMethod {
 }
 
 export function methodLabel(m: string): string {
+  // 'advance': a ledger row paying a bill from the patient's advance on account (no money moved).
+  if (m === 'advance') return 'From advance';
   return isPaymentMethod(m) ? METHOD_LABEL[m] : m;
 }
 

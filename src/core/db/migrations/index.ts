@@ -22,6 +22,11 @@ import {
   postgres as paymentsLedgerPostgres,
 } from './019_payments_ledger.js';
 import { sql as payersInvoices } from './020_payers_invoices.js';
+import {
+  sql as advanceUse,
+  sqliteSteps as advanceUseSqlite,
+  postgres as advanceUsePostgres,
+} from './022_advance_use.js';
 import { sql as reportRuns } from './023_report_runs.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
@@ -91,5 +96,6 @@ export const migrations: Migration[] = [
     postgres: paymentsLedgerPostgres,
   },
   { version: 20, name: 'payers_invoices', sql: payersInvoices },
+  { version: 22, name: 'advance_use', sql: advanceUse, sqliteSteps: advanceUseSqlite, postgres: advanceUsePostgres },
   { version: 23, name: 'report_runs', sql: reportRuns },
 ];

@@ -2,7 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { invoicesApi } from '@shared/api/invoices';
 import { payersApi } from '@shared/api/payers';
 import type { InvoiceCreate, InvoiceMarkPaid } from '@shared/schemas/invoices';
-import type { PayerCreate } from '@shared/schemas/payers';
+import type { PayerCreate, PayerPriceCreate, PayerUpdate } from '@shared/schemas/payers';
 import { call } from '@/lib/api';
 import { notify } from '@/lib/notify';
 
@@ -10,6 +10,8 @@ export const invoiceKeys = {
   all: ['invoices'] as const,
   list: (q: Record<string, unknown>) => ['invoices', 'list', q] as const,
   payers: (q: Record<string, unknown>) => ['payers', 'list', q] as const,
+  prices: (id: number) => ['payers', 'prices', id] as const,
+  statement: (id: number, from: string, to: string) => ['payers', 'statement', id, from, to] as const,
 };
 
 export function useInvoicePage(q: { search: string; status?: string; page: number; limit: number }) {
@@ -101,5 +103,59 @@ export function useCreatePayer() {
       notify.success('Payer added', p.name);
       return invalidate();
     },
+  });
+}
+
+export function useUpdatePayer() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (a: { id: number; body: PayerUpdate }) =>
+      call(payersApi.update, { params: { id: a.id }, body: a.body }).then((r) => r.payer),
+    onSuccess: (p) => {
+      notify.success('Payer saved', p.name);
+      return invalidate();
+    },
+  });
+}
+
+export function usePayerPrices(id: number | null) {
+  return useQuery({
+    queryKey: invoiceKeys.prices(id ?? 0),
+    queryFn: ({ signal }) => call(payersApi.prices, { params: { id: id! } }, signal).then((r) => r.prices),
+    enabled: id !== null,
+  });
+}
+
+export function useAddPayerPrice() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (a: { id: number; body: PayerPriceCreate }) =>
+      call(payersApi.addPrice, { params: { id: a.id }, body: a.body }).then((r) => r.prices),
+    onSuccess: (_r, a) => {
+      notify.success('Price added', 'Bills from its first day use it');
+      return qc.invalidateQueries({ queryKey: invoiceKeys.prices(a.id) });
+    },
+  });
+}
+
+export function useRemovePayerPrice() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (a: { id: number; priceId: number }) =>
+      call(payersApi.removePrice, { params: { id: a.id, priceId: a.priceId } }).then((r) => r.prices),
+    onSuccess: (_r, a) => {
+      notify.success('Price removed', 'Bills already made keep their prices');
+      return qc.invalidateQueries({ queryKey: invoiceKeys.prices(a.id) });
+    },
+    onError: (err) => notify.error('The price was not removed', err),
+  });
+}
+
+export function usePayerStatement(id: number | null, from: string, to: string) {
+  return useQuery({
+    queryKey: invoiceKeys.statement(id ?? 0, from, to),
+    queryFn: ({ signal }) =>
+      call(payersApi.statement, { params: { id: id! }, query: { from, to } }, signal).then((r) => r.statement),
+    enabled: id !== null && from !== '' && to !== '' && from <= to,
   });
 }

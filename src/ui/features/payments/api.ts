@@ -2,7 +2,13 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { paymentsApi, closingsApi } from '@shared/api/payments';
 import { revenueApi } from '@shared/api/revenue';
 import { billsApi } from '@shared/api/bills';
-import type { ClosingCreate, LedgerListQuery, LedgerPaymentCreate, RefundCreate } from '@shared/schemas/payments';
+import type {
+  AdvanceUse,
+  ClosingCreate,
+  LedgerListQuery,
+  LedgerPaymentCreate,
+  RefundCreate,
+} from '@shared/schemas/payments';
 import { call } from '@/lib/api';
 import { notify } from '@/lib/notify';
 
@@ -40,6 +46,26 @@ export function useRecordPayment() {
     onSuccess: (p) => {
       invalidate();
       notify.success('Payment recorded', `${p.payment_number} on bill ${p.bill_number}`);
+    },
+  });
+}
+
+/** The patient's advance on account (for paying a later bill from it). */
+export function usePatientAdvance(patientId: number | null) {
+  return useQuery({
+    queryKey: [...paymentKeys.all, 'advance', patientId],
+    queryFn: ({ signal }) => call(paymentsApi.patientAdvance, { params: { id: patientId! } }, signal),
+    enabled: patientId !== null,
+  });
+}
+
+export function useSpendAdvance() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (body: AdvanceUse) => call(paymentsApi.useAdvance, { body }).then((r) => r.payment),
+    onSuccess: (p) => {
+      invalidate();
+      notify.success('Advance applied', `${p.payment_number} on bill ${p.bill_number}`);
     },
   });
 }

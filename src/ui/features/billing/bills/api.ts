@@ -2,6 +2,9 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import type { PaymentMethod } from '@shared/billing';
 import type { Bill, BillUpdate } from '@shared/schemas/bills';
 import { billsApi } from '@shared/api/bills';
+import { paymentsApi } from '@shared/api/payments';
+import { billingSettingsApi } from '@shared/api/billing-settings';
+import type { BillingSettingsUpdate } from '@shared/schemas/billing-settings';
 import type { CallOutput } from '@shared/api/contract';
 import { call, contractUrl } from '@/lib/api';
 import { notify } from '@/lib/notify';
@@ -149,5 +152,31 @@ export function useDeleteBillMutation() {
       return invalidate();
     },
     onError: (err) => notify.error('Failed to delete bill', err),
+  });
+}
+
+/** This month's ledger totals (GET /api/payments summary): the Financial Overview and Payment Methods panels. */
+export function useLedgerPeriod(from: string, to: string) {
+  return useQuery({
+    queryKey: ['payments', 'list', { from, to, limit: 1, for: 'billing-management' }],
+    queryFn: ({ signal }) => call(paymentsApi.list, { query: { from, to, limit: 1, page: 1 } }, signal),
+  });
+}
+
+export function useBillingSettings() {
+  return useQuery({
+    queryKey: ['billing-settings'],
+    queryFn: ({ signal }) => call(billingSettingsApi.get, {}, signal).then((r) => r.settings),
+  });
+}
+
+export function useUpdateBillingSettings() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: BillingSettingsUpdate) => call(billingSettingsApi.update, { body }).then((r) => r.settings),
+    onSuccess: () => {
+      notify.success('Billing settings saved', 'New bills and invoices use them');
+      return qc.invalidateQueries({ queryKey: ['billing-settings'] });
+    },
   });
 }

@@ -81,6 +81,10 @@ export function BillEntry<M extends PaymentMethod>({
               amount={entry.amount}
               onAmountChange={entry.setAmount}
               amountError={entry.errors.amount}
+              reference={entry.reference}
+              onReferenceChange={entry.setReference}
+              onReferenceBlur={entry.touchReference}
+              referenceError={entry.errors.reference}
             />
           </div>
           {actions ? (

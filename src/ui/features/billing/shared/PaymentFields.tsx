@@ -1,4 +1,5 @@
 import type { PaymentMethod } from '@shared/billing';
+import { METHOD_REFERENCE } from '@shared/schemas/payments';
 import { formatMoney, moneySymbol } from '@/lib/format';
 import { FormField, Input, Select } from '@/components';
 
@@ -34,6 +35,10 @@ export interface PaymentFieldsProps<M extends PaymentMethod> {
   amount: string;
   onAmountChange: (v: string) => void;
   amountError?: string;
+  reference: string;
+  onReferenceChange: (v: string) => void;
+  onReferenceBlur: () => void;
+  referenceError?: string;
 }
 
 /** Payment method (spec 9: cash default; card, upi; bank transfer on the registration screen) and money taken now. */
@@ -44,7 +49,12 @@ export function PaymentFields<M extends PaymentMethod>({
   amount,
   onAmountChange,
   amountError,
+  reference,
+  onReferenceChange,
+  onReferenceBlur,
+  referenceError,
 }: PaymentFieldsProps<M>) {
+  const need = METHOD_REFERENCE[method];
   return (
     <div className="grid items-start gap-3 sm:grid-cols-2">
       <FormField label="Payment Method">
@@ -64,6 +74,22 @@ export function PaymentFields<M extends PaymentMethod>({
       >
         <Input inputMode="decimal" value={amount} onChange={(e) => onAmountChange(e.target.value)} placeholder="0.00" />
       </FormField>
+      {method !== 'cash' && (
+        <FormField
+          label={need.label}
+          required={need.required}
+          error={referenceError}
+          hint={need.required ? 'Required when money is taken now' : 'Optional'}
+          className="sm:col-span-2"
+        >
+          <Input
+            value={reference}
+            maxLength={100}
+            onChange={(e) => onReferenceChange(e.target.value)}
+            onBlur={onReferenceBlur}
+          />
+        </FormField>
+      )}
     </div>
   );
 }

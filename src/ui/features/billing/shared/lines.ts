@@ -21,6 +21,8 @@ export interface DraftLine {
   code: string;
   qty: string;
   price: string;
+  /** The catalogue's price (rupees): what a payer's price is worked out from when the bill is charged to one. */
+  lab_price: number;
   /** The line's GST rate from the test's tax category (read-only: the server decides it the same way). */
   gst: string;
   discount: string;
@@ -55,6 +57,7 @@ export function newLine(item: {
     code: item.code,
     qty: '1',
     price: String(item.price),
+    lab_price: item.price,
     gst: String(item.item_type === 'test' ? taxRateOf(item.tax_category ?? 'exempt') : 0),
     discount: '0',
   };

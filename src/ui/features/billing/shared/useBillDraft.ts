@@ -40,6 +40,9 @@ export function useBillDraft({
     setLineServerErrors({});
   };
 
+  // Set when the bill is charged to a payer: each line's price comes from it (see reprice).
+  const [pricer, setPricer] = useState<((l: DraftLine) => number) | null>(null);
+
   return {
     generation,
     lines,
@@ -54,7 +57,8 @@ export function useBillDraft({
         notify.info('Already on the bill', `${item.name} is already on this bill: change its quantity instead`);
         return;
       }
-      edit((ls) => [...ls, newLine(item)]);
+      const line = newLine(item);
+      edit((ls) => [...ls, pricer ? { ...line, price: String(pricer(line)) } : line]);
       notify.success('Item Added', `${item.name} added to bill`);
     },
     changeLine(key: string, field: LineField, value: string) {
@@ -63,6 +67,14 @@ export function useBillDraft({
     /** Leaving a field applies the spec's defaults (qty 1, price 0, percentage 0) to unusable text. */
     blurLine(key: string, field: LineField) {
       setLines((ls) => ls.map((l) => (l.key === key ? { ...l, [field]: normalizeField(field, l[field]) } : l)));
+    },
+    /**
+     * Prices every line (and every line added later) by `price` (rupees from the line), or back at
+     * the catalogue's price when null: the bill charged to a payer, or to the patient again.
+     */
+    reprice(price: ((l: DraftLine) => number) | null) {
+      setPricer(() => price);
+      edit((ls) => ls.map((l) => ({ ...l, price: String(price ? price(l) : l.lab_price) })));
     },
     removeLine(key: string) {
       edit((ls) => ls.filter((l) => l.key !== key));
@@ -77,6 +89,7 @@ export function useBillDraft({
     reset() {
       setLines([]);
       setDiscount('0');
+      setPricer(null);
       setLineServerErrors({});
       setGeneration((g) => g + 1);
     },

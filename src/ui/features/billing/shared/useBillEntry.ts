@@ -1,18 +1,20 @@
 import { useState } from 'react';
 import type { PaymentMethod } from '@shared/billing';
+import { METHOD_REFERENCE } from '@shared/schemas/payments';
 import { ApiError } from '@/lib/api';
 import { lineErrorPath, toItems } from './lines';
 import { amountPaid, amountPaidError } from './PaymentFields';
 import { useBillDraft } from './useBillDraft';
 
 export type PercentField = 'discount';
-type BillField = PercentField | 'amount';
+type BillField = PercentField | 'amount' | 'reference';
 
 /** Where the server's 400 messages for the bill's own fields go. */
 const FIELD_OF_PATH: Record<string, BillField> = {
   discount_percentage: 'discount',
   amount_paid: 'amount',
   amount: 'amount',
+  payment_reference: 'reference',
 };
 
 export interface ServerDetail {
@@ -38,7 +40,14 @@ export function useBillEntry<M extends PaymentMethod>({
   const [method, setMethod] = useState<M>(methods[0]);
   const [amount, setAmount] = useState('');
   const [serverErrors, setServerErrors] = useState<Partial<Record<BillField, string>>>({});
+  const [reference, setReference] = useState('');
   const amountError = amountPaidError(amount, draft.amounts.finalPaise);
+  // Money taken by a method with a reference (UPI, bank transfer) needs it, as POST /api/payments does.
+  const need = METHOD_REFERENCE[method];
+  const taking = amountPaid(amount) !== undefined && (amountPaid(amount) ?? 0) > 0;
+  const referenceError =
+    taking && need.required && !reference.trim() ? `${need.label} is required for money taken by ${method}` : undefined;
+  const [referenceTouched, setReferenceTouched] = useState(false);
   const clearServerError = (f: BillField) => setServerErrors((e) => ({ ...e, [f]: undefined }));
 
   return {
@@ -52,6 +61,15 @@ export function useBillEntry<M extends PaymentMethod>({
       setAmount(v);
       clearServerError('amount');
     },
+    reference,
+    setReference(v: string) {
+      setReference(v);
+      clearServerError('reference');
+    },
+    /** The reference's message shows once the field was left, or a save was tried (touchReference). */
+    touchReference() {
+      setReferenceTouched(true);
+    },
     setPercent(which: PercentField, v: string) {
       draft.setDiscount(v);
       clearServerError(which);
@@ -60,9 +78,10 @@ export function useBillEntry<M extends PaymentMethod>({
     errors: {
       discount: draft.discountError ?? serverErrors.discount,
       amount: amountError ?? serverErrors.amount,
+      reference: (referenceTouched ? referenceError : undefined) ?? serverErrors.reference,
     } satisfies Partial<Record<BillField, string>>,
     /** Anything the server would refuse: percentages, quantities, or more received than the total. */
-    invalid: draft.hasErrors || amountError !== undefined,
+    invalid: draft.hasErrors || amountError !== undefined || referenceError !== undefined,
     /** The bill's fields of the request body. */
     request() {
       return {
@@ -72,6 +91,7 @@ export function useBillEntry<M extends PaymentMethod>({
         tax_percentage: 0 as const,
         payment_method: method,
         amount_paid: amountPaid(amount),
+        payment_reference: reference.trim() || null,
       };
     },
     /**
@@ -98,6 +118,8 @@ export function useBillEntry<M extends PaymentMethod>({
       draft.reset();
       setMethod(methods[0]);
       setAmount('');
+      setReference('');
+      setReferenceTouched(false);
       setServerErrors({});
     },
   };

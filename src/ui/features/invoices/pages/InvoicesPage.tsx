@@ -1,7 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Ban, CheckCircle2, FileDown, Plus, Send, Trash2 } from 'lucide-react';
 import { INVOICE_STATUSES, INVOICE_STATUS_LABELS, type Invoice } from '@shared/schemas/invoices';
-import { PAYER_TYPES, PAYER_TYPE_LABELS, type Payer } from '@shared/schemas/payers';
 import { invoicesApi } from '@shared/api/invoices';
 import type { PAYMENT_METHODS } from '@shared/billing';
 import {
@@ -27,7 +26,10 @@ import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
 import { METHOD_OPTIONS } from '@/lib/billText';
 import { usePagedList, type ListFilter } from '@/lib/usePagedList';
-import { useCreateInvoice, useCreatePayer, useInvoiceAction, useInvoicePage, usePayerPage } from '../api';
+import { useCreateInvoice, useInvoiceAction, useInvoicePage, usePayerPage } from '../api';
+import { CancelInvoiceDialog } from '../components/CancelInvoiceDialog';
+import { PayerDialog } from '../components/PayerDialog';
+import { PayerList } from '../components/PayerList';
 
 const TONES: Record<Invoice['status'], BadgeTone> = {
   draft: 'grey',
@@ -67,42 +69,6 @@ const invoiceColumns: Column<Invoice>[] = [
     key: 'status',
     header: 'Status',
     cell: (i) => <Badge tone={TONES[i.status]}>{INVOICE_STATUS_LABELS[i.status]}</Badge>,
-  },
-];
-
-const payerColumns: Column<Payer>[] = [
-  {
-    key: 'name',
-    header: 'Payer',
-    cell: (p) => (
-      <div className="min-w-0">
-        <span className="block font-medium text-slate-900">{p.name}</span>
-        <span className="block text-[13px] text-slate-600">{PAYER_TYPE_LABELS[p.type]}</span>
-      </div>
-    ),
-  },
-  {
-    key: 'gstin',
-    header: 'GSTIN',
-    cell: (p) => <span className="font-mono text-[13px]">{p.gstin ?? '—'}</span>,
-    hideOnMobile: true,
-  },
-  { key: 'state', header: 'State', cell: (p) => p.state ?? '—', hideOnMobile: true },
-  { key: 'terms', header: 'Terms', cell: (p) => `${p.payment_terms_days} days`, hideOnMobile: true },
-  {
-    key: 'limit',
-    header: 'Credit limit',
-    align: 'right',
-    cell: (p) => (p.credit_limit === null ? 'No limit' : <Money rupees={p.credit_limit} />),
-    hideOnMobile: true,
-  },
-  { key: 'balance', header: 'Owes', align: 'right', cell: (p) => <Money rupees={p.balance} /> },
-  {
-    key: 'status',
-    header: 'Status',
-    cell: (p) => (
-      <Badge tone={p.status === 'active' ? 'green' : 'grey'}>{p.status === 'active' ? 'Active' : 'Inactive'}</Badge>
-    ),
   },
 ];
 
@@ -168,12 +134,16 @@ function InvoicesScreen() {
             label: 'Invoices',
             content: tab === 'invoices' ? <InvoiceList list={list} canManage={canManage} /> : null,
           },
-          { value: 'payers', label: 'Payers', content: tab === 'payers' ? <PayerList list={list} /> : null },
+          {
+            value: 'payers',
+            label: 'Payers',
+            content: tab === 'payers' ? <PayerList list={list} canManage={canManage} /> : null,
+          },
         ]}
         className="mb-4"
       />
       {canManage && <NewInvoiceDialog open={creating} onOpenChange={setCreating} />}
-      {canManage && <NewPayerDialog open={addingPayer} onOpenChange={setAddingPayer} />}
+      {canManage && <PayerDialog open={addingPayer} onOpenChange={setAddingPayer} />}
     </>
   );
 }
@@ -187,6 +157,7 @@ function InvoiceList({ list, canManage }: { list: ReturnType<typeof usePagedList
   });
   const act = useInvoiceAction();
   const [paying, setPaying] = useState<Invoice | null>(null);
+  const [cancelling, setCancelling] = useState<Invoice | null>(null);
   const rowActions: RowAction<Invoice>[] = [
     {
       label: (i) => `PDF of ${i.invoice_number ?? 'draft invoice'}`,
@@ -209,10 +180,7 @@ function InvoiceList({ list, canManage }: { list: ReturnType<typeof usePagedList
       label: (i) => `Cancel ${i.invoice_number} with a credit note`,
       icon: <Ban />,
       destructive: true,
-      onClick: (i) => {
-        const reason = window.prompt(`Why is ${i.invoice_number} cancelled? A credit note is issued.`);
-        if (reason) act.mutate({ id: i.id, kind: 'cancel', reason });
-      },
+      onClick: setCancelling,
       hidden: (i) => !canManage || (i.status !== 'pending' && i.status !== 'overdue'),
     },
     {
@@ -243,6 +211,7 @@ function InvoiceList({ list, canManage }: { list: ReturnType<typeof usePagedList
         rowActions={rowActions}
       />
       <MarkPaidDialog invoice={paying} onClose={() => setPaying(null)} />
+      <CancelInvoiceDialog invoice={cancelling} onClose={() => setCancelling(null)} />
     </Card>
   );
 }
@@ -354,114 +323,5 @@ function NewInvoiceDialog({ open, onOpenChange }: { open: boolean; onOpenChange:
         </FormField>
       </div>
     </Dialog>
-  );
-}
-
-function NewPayerDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o: boolean) => void }) {
-  const create = useCreatePayer();
-  const [f, setF] = useState({
-    name: '',
-    type: 'corporate',
-    gstin: '',
-    credit_limit: '',
-    payment_terms_days: '30',
-    discount_percent: '0',
-  });
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF((x) => ({ ...x, [k]: e.target.value }));
-  return (
-    <Dialog
-      open={open}
-      onOpenChange={onOpenChange}
-      title="Add Payer"
-      description="A corporate client, insurer or TPA, referring hospital or collection centre that pays for patients."
-      footer={
-        <>
-          <Button variant="outline" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button
-            disabled={create.isPending}
-            onClick={() =>
-              create.mutate(
-                {
-                  name: f.name,
-                  type: f.type as Payer['type'],
-                  gstin: f.gstin || null,
-                  credit_limit: f.credit_limit === '' ? null : (f.credit_limit as unknown as number),
-                  payment_terms_days: f.payment_terms_days as unknown as number,
-                  discount_percent: f.discount_percent as unknown as number,
-                  status: 'active',
-                },
-                {
-                  onSuccess: () => onOpenChange(false),
-                  onError: (e) =>
-                    e instanceof ApiError &&
-                    setErrors(
-                      e.details.length
-                        ? Object.fromEntries(e.details.map((d) => [d.path, d.message]))
-                        : { name: e.message },
-                    ),
-                },
-              )
-            }
-          >
-            Add Payer
-          </Button>
-        </>
-      }
-    >
-      <div className="grid gap-3 sm:grid-cols-2">
-        <FormField label="Name" error={errors.name} required className="sm:col-span-2">
-          <Input value={f.name} onChange={set('name')} />
-        </FormField>
-        <FormField label="Type" error={errors.type}>
-          <Select
-            value={f.type}
-            onChange={set('type')}
-            options={PAYER_TYPES.map((t) => ({ value: t, label: PAYER_TYPE_LABELS[t] }))}
-          />
-        </FormField>
-        <FormField label="GSTIN" error={errors.gstin ?? errors.state_code} hint="Its first two digits are the state">
-          <Input value={f.gstin} onChange={set('gstin')} />
-        </FormField>
-        <FormField label="Credit limit (₹)" error={errors.credit_limit} hint="Empty: no limit">
-          <Input inputMode="decimal" value={f.credit_limit} onChange={set('credit_limit')} />
-        </FormField>
-        <FormField label="Payment terms (days)" error={errors.payment_terms_days}>
-          <Input inputMode="numeric" value={f.payment_terms_days} onChange={set('payment_terms_days')} />
-        </FormField>
-        <FormField
-          label="Discount % off the lab’s prices"
-          error={errors.discount_percent}
-          hint="For tests its price list does not name"
-        >
-          <Input inputMode="decimal" value={f.discount_percent} onChange={set('discount_percent')} />
-        </FormField>
-      </div>
-    </Dialog>
-  );
-}
-
-function PayerList({ list }: { list: ReturnType<typeof usePagedList> }) {
-  const payers = usePayerPage({ search: list.search, page: list.page, limit: list.limit });
-  return (
-    <Card className="min-w-0">
-      <ListTable
-        list={{ ...list, filters: [] }}
-        query={payers}
-        rows={(p) => p.payers}
-        search={{ placeholder: 'Search by name, GSTIN or contact', label: 'Search payers' }}
-        caption="Payers"
-        itemLabel="payers"
-        columns={payerColumns}
-        getRowId={(p) => p.id}
-        errorTitle="Error Loading Payers"
-        empty={{
-          title: 'No payers yet',
-          hint: 'Add the companies, insurers, hospitals and collection centres that pay for patients.',
-        }}
-      />
-    </Card>
   );
 }

@@ -22,8 +22,10 @@ export function PaymentDetailDialog({
   const refund = useRefund();
   const settle = useSettleCheque();
   const p = payment;
-  const left = p ? Math.round((p.amount - p.refunded_amount) * 100) / 100 : 0;
-  const refundable = canManage && p?.kind === 'payment' && p.status === 'completed' && left > 0;
+  // An advance spent on this bill (amount 0, advance_amount below 0) is returned to the patient's account.
+  const spentAdvance = p?.kind === 'advance' && p.refund_of === null;
+  const left = p ? Math.round(((spentAdvance ? -p.advance_amount : p.amount) - p.refunded_amount) * 100) / 100 : 0;
+  const refundable = canManage && (p?.kind === 'payment' || spentAdvance) && p?.status === 'completed' && left > 0;
   const pendingCheque = canManage && p?.status === 'pending';
 
   const close = () => {
@@ -72,7 +74,11 @@ export function PaymentDetailDialog({
     <Dialog
       open={p !== null}
       onOpenChange={(o) => !o && close()}
-      title={p ? `${p.kind === 'refund' ? 'Refund' : 'Payment'} ${p.payment_number}` : ''}
+      title={
+        p
+          ? `${p.kind === 'refund' ? 'Refund' : p.kind === 'advance' ? 'Advance applied' : 'Payment'} ${p.payment_number}`
+          : ''
+      }
       size="lg"
     >
       {p && (
@@ -121,7 +127,7 @@ export function PaymentDetailDialog({
           {refundable && (
             <section className="grid gap-3 rounded-md border border-slate-200 p-3">
               <h3 className="text-sm font-semibold text-slate-900">
-                Refund (up to <Money rupees={left} />)
+                {spentAdvance ? 'Return to the patient’s account' : 'Refund'} (up to <Money rupees={left} />)
               </h3>
               <div className="grid gap-3 sm:grid-cols-2">
                 <FormField label="Refund amount (₹)" error={errors.amount}>

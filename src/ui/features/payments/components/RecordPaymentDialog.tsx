@@ -5,7 +5,7 @@ import type { Bill } from '@shared/schemas/bills';
 import { Button, Checkbox, Dialog, FormField, Input, Money, Select } from '@/components';
 import { ApiError, errorMessage } from '@/lib/api';
 import { methodLabel } from '@/lib/billText';
-import { findBillByNumber, useRecordPayment } from '../api';
+import { findBillByNumber, usePatientAdvance, useRecordPayment, useSpendAdvance } from '../api';
 
 const METHOD_OPTIONS = PAYMENT_METHODS.map((m) => ({ value: m, label: methodLabel(m) }));
 
@@ -21,6 +21,9 @@ export function RecordPaymentDialog({ open, onOpenChange }: { open: boolean; onO
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [looking, setLooking] = useState(false);
   const record = useRecordPayment();
+  const spend = useSpendAdvance();
+  const onAccount = usePatientAdvance(bill?.patient_id ?? null).data?.advance ?? 0;
+  const fromAdvance = bill ? Math.min(onAccount, bill.balance) : 0;
   const need = METHOD_REFERENCE[method];
 
   const reset = () => {
@@ -124,6 +127,32 @@ export function RecordPaymentDialog({ open, onOpenChange }: { open: boolean; onO
             {bill.patient_first_name} {bill.patient_last_name} · total <Money rupees={bill.final_amount} /> · paid{' '}
             <Money rupees={bill.paid_amount} /> · balance <Money rupees={bill.balance} className="font-semibold" />
           </p>
+        )}
+        {bill && fromAdvance > 0 && (
+          <div className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-green-200 bg-green-50 px-3 py-2 text-[13px] text-green-900">
+            <span>
+              The patient has <Money rupees={onAccount} className="font-semibold" /> on account as advance.
+            </span>
+            <Button
+              size="sm"
+              variant="outline"
+              disabled={spend.isPending}
+              onClick={() =>
+                spend.mutate(
+                  { bill_id: bill.id, amount: fromAdvance, notes: null },
+                  {
+                    onSuccess: () => {
+                      reset();
+                      onOpenChange(false);
+                    },
+                    onError: (err) => setErrors({ form: errorMessage(err) }),
+                  },
+                )
+              }
+            >
+              Pay ₹{fromAdvance.toFixed(2)} from advance
+            </Button>
+          </div>
         )}
         <div className="grid gap-4 sm:grid-cols-2">
           <FormField label="Amount (₹)" error={errors.amount}>

@@ -13,6 +13,12 @@ import { BillDetailsDialog } from '../components/BillDetailsDialog';
 import { billColumns, billRowActions } from '../components/columns';
 import { MANAGEMENT_STATUS_OPTIONS, patientName } from '@/lib/billText';
 import { ManagementCards } from '../components/SummaryPanels';
+import {
+  BillingSettingsPanel,
+  FinancialOverview,
+  PaymentMethodsPanel,
+  TaxCalculator,
+} from '../components/FinancePanels';
 
 const PAGE_SIZES = [10, 20, 50] as const;
 const FILTERS: ListFilter[] = [{ key: 'status', label: 'Status', options: MANAGEMENT_STATUS_OPTIONS }];
@@ -170,6 +176,16 @@ export default function BillingManagementPage() {
           <BillingTools can={can} />
         </aside>
       </div>
+
+      <section
+        aria-label="Finance panels"
+        className="mt-5 grid grid-cols-1 items-start gap-5 md:grid-cols-2 xl:grid-cols-4"
+      >
+        <FinancialOverview />
+        <PaymentMethodsPanel />
+        <TaxCalculator />
+        <BillingSettingsPanel canEdit={can('system_settings')} />
+      </section>
 
       <BillDetailsDialog
         bill={viewing}

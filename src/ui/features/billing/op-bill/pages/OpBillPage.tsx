@@ -3,8 +3,11 @@ import { ReceiptText, Stethoscope, UserRound } from 'lucide-react';
 import { OP_BILL_PAYMENT_METHODS } from '@shared/billing';
 import type { Bill } from '@shared/schemas/bills';
 import type { Patient } from '@shared/schemas/patients';
+import type { Payer } from '@shared/schemas/payers';
 import { Card, CardBody, CardHeader, Checkbox, PageHeader } from '@/components';
 import { useScreen } from '@/lib/screens';
+import { useCurrentUser } from '@/lib/session';
+import { can } from '@/lib/roles';
 import { notify } from '@/lib/notify';
 import { useCreateBillMutation, type Doctor } from '@/lib/bills';
 import type { DiscountApproval } from '@shared/schemas/bills';
@@ -14,6 +17,7 @@ import { DoctorPicker } from '../../shared/DoctorPicker';
 import { openPrintWindow, showBillInWindow } from '../../shared/print';
 import { useBillEntry } from '../../shared/useBillEntry';
 import { PatientPicker } from '../components/PatientPicker';
+import { PayerPicker } from '../components/PayerPicker';
 import { SaveActions, type SaveMode } from '../components/SaveActions';
 import { SavedBillPanel } from '../components/SavedBillPanel';
 
@@ -21,11 +25,13 @@ import { SavedBillPanel } from '../components/SavedBillPanel';
 interface FieldErrors {
   patient?: string;
   doctor?: string;
+  payer?: string;
 }
 
 const FIELD_OF_PATH: Record<string, keyof FieldErrors> = {
   patient_id: 'patient',
   doctor_id: 'doctor',
+  payer_id: 'payer',
 };
 
 /** OP Bill (spec 2.8): pick a patient and a doctor, add catalogue items, save and print the bill. */
@@ -33,6 +39,8 @@ export default function OpBillPage() {
   const screen = useScreen();
   const [patient, setPatient] = useState<Patient | null>(null);
   const [doctor, setDoctor] = useState<Doctor | null>(null);
+  const [payer, setPayer] = useState<Payer | null>(null);
+  const me = useCurrentUser();
   // A doctor on an OP bill is a consultation (fee added) unless marked as only referring the patient.
   const [consultation, setConsultation] = useState(true);
   const [busy, setBusy] = useState<SaveMode | null>(null);
@@ -62,6 +70,7 @@ export default function OpBillPage() {
   const clearForm = () => {
     setPatient(null);
     setDoctor(null);
+    setPayer(null);
     setConsultation(true);
     entry.reset();
     setErrors({});
@@ -80,10 +89,11 @@ export default function OpBillPage() {
       notify.error('Please add at least one test, profile, or package');
       return;
     }
+    entry.touchReference();
     if (entry.invalid) {
       notify.error(
         'Please correct the highlighted values',
-        'Percentages are 0 to 100, quantities 1 to 1000, and the amount received cannot exceed the final total.',
+        'Percentages are 0 to 100, quantities 1 to 1000, the amount received cannot exceed the final total, and UPI or bank transfers need their reference.',
       );
       return;
     }
@@ -98,6 +108,7 @@ export default function OpBillPage() {
           doctor_id: doctor.id,
           visit_type: consultation ? 'doctor_visit' : 'lab_only',
           ...entry.request(),
+          payer_id: payer?.id ?? null,
           discount_approval,
         })
         .then((bill) => {
@@ -133,6 +144,19 @@ export default function OpBillPage() {
                 }}
                 error={errors.patient}
               />
+              {can(me, 'view_bills') && (
+                <div className="mt-3">
+                  <PayerPicker
+                    value={payer}
+                    error={errors.payer}
+                    onChange={(p, price) => {
+                      setPayer(p);
+                      clearError('payer');
+                      entry.draft.reprice(price);
+                    }}
+                  />
+                </div>
+              )}
             </CardBody>
           </Card>
           <Card>

@@ -74,6 +74,7 @@ export default function RegisterPatientWithBillPage() {
       return DOCTOR_REQUIRED;
     }
     if (entry.draft.lines.length === 0) return 'Please add at least one test, profile, or package';
+    entry.touchReference();
     if (entry.invalid) return 'Please correct the highlighted values';
     return null;
   };
