@@ -20,8 +20,7 @@ let validator: Client;
 const t = { hb: 0, glu: 0, crp: 0 };
 
 // The smallest valid PNG (1x1), for the signature upload.
-const PNG_1PX =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+const PNG_1PX = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 beforeAll(async () => {
   lab = await makeLab();
@@ -193,9 +192,7 @@ describe('filters, paging, summary and permissions', () => {
     expect((await tech.put('/api/lab-reports/templates/hematology', { group_by: 'none' })).statusCode).toBe(403);
     expect((await validator.put('/api/lab-reports/settings', { accreditation_number: 'X' })).statusCode).toBe(403);
     const manager = await lab.as('lab_manager');
-    expect((await manager.put('/api/lab-reports/templates/hematology', { group_by: 'category' })).statusCode).toBe(
-      200,
-    );
+    expect((await manager.put('/api/lab-reports/templates/hematology', { group_by: 'category' })).statusCode).toBe(200);
     const unauth = await lab.app.inject({ method: 'GET', url: '/api/lab-reports' });
     expect(unauth.statusCode).toBe(401);
 
@@ -325,7 +322,9 @@ describe('the report PDF', () => {
       ),
     ).toEqual(['content_base64']);
     expect(
-      badFields(await lab.admin.put('/api/lab-reports/templates/pathology', { group_by: 'none', signatory_name: 'Dr X' })),
+      badFields(
+        await lab.admin.put('/api/lab-reports/templates/pathology', { group_by: 'none', signatory_name: 'Dr X' }),
+      ),
     ).toEqual(['signatory_qualification', 'signatory_registration']);
     expect(badFields(await lab.admin.put('/api/lab-reports/templates/pathology', { group_by: 'rows' }))).toEqual([
       'group_by',
@@ -369,7 +368,10 @@ describe('the signed verification link', () => {
       'nonsense',
     ];
     for (const bad of tampered) {
-      const res = await lab.app.inject({ method: 'GET', url: `/api/report-verification?token=${encodeURIComponent(bad)}` });
+      const res = await lab.app.inject({
+        method: 'GET',
+        url: `/api/report-verification?token=${encodeURIComponent(bad)}`,
+      });
       expect(res.statusCode, bad).toBe(404);
     }
   });

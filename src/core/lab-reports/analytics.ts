@@ -56,7 +56,9 @@ export async function labReportAnalytics(db: Db, organizationId: number, days: n
     byDept.set(d, [...(byDept.get(d) ?? []), hours(v.collection_date, v.verified_at)]);
   }
 
-  const enteredResults = entered.filter((e) => e.status === 'completed' || e.status === 'verified' || e.status === 'rejected');
+  const enteredResults = entered.filter(
+    (e) => e.status === 'completed' || e.status === 'verified' || e.status === 'rejected',
+  );
   const criticals = entered.filter((e) => e.is_critical === 1 && (e.status === 'completed' || e.status === 'verified'));
   const callMinutes = criticals
     .filter((c) => c.called_at && c.entered_at)

@@ -365,7 +365,15 @@ export function verificationHead(db: Db, organizationId: number, sampleId: numbe
     .selectFrom('samples as s')
     .innerJoin('patients as p', 'p.id', 's.patient_id')
     .innerJoin('organizations as o', 'o.id', 's.organization_id')
-    .select(['s.id', 's.sample_code', 's.collection_date', 's.reported_at', 'p.first_name', 'p.last_name', 'o.name as lab_name'])
+    .select([
+      's.id',
+      's.sample_code',
+      's.collection_date',
+      's.reported_at',
+      'p.first_name',
+      'p.last_name',
+      'o.name as lab_name',
+    ])
     .where('s.organization_id', '=', organizationId)
     .where('s.id', '=', sampleId)
     .executeTakeFirst();

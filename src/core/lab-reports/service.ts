@@ -246,7 +246,10 @@ export async function uploadSignature(
   return db.transaction().execute(async (trx) => {
     const before = await templateRow(trx, actor.organizationId, department);
     if (!before?.signatory_name)
-      throw ValidationError.field('department', 'Name the authorised signatory of this department before adding a signature');
+      throw ValidationError.field(
+        'department',
+        'Name the authorised signatory of this department before adding a signature',
+      );
     const now = nowIso();
     await updateTemplateRow(trx, actor.organizationId, department, {
       signature_type: type,
@@ -305,7 +308,11 @@ async function ensureSettings(db: Db, organizationId: number) {
   return (await settingsRow(db, organizationId))!;
 }
 
-const toSettings = (r: { accreditation_body: string | null; accreditation_number: string | null; public_url: string | null }): ReportSettings => ({
+const toSettings = (r: {
+  accreditation_body: string | null;
+  accreditation_number: string | null;
+  public_url: string | null;
+}): ReportSettings => ({
   accreditation_body: r.accreditation_body,
   accreditation_number: r.accreditation_number,
   public_url: r.public_url,

@@ -300,9 +300,7 @@ export async function labReportPdf(input: LabReportInput): Promise<Buffer> {
   );
   // Authorised signatories: one per department on the report, from its template.
   const onReport = DEPARTMENTS.filter((d) => lines.some((l) => l.department === d));
-  const signers = onReport
-    .map((d) => ({ d, t: input.templates.get(d) }))
-    .filter((x) => x.t?.signatory_name);
+  const signers = onReport.map((d) => ({ d, t: input.templates.get(d) })).filter((x) => x.t?.signatory_name);
   const qr = input.verify_url ? await QRCode.toBuffer(input.verify_url, { margin: 1, width: 160 }) : null;
   const closingH = Math.max(signers.length ? 78 : 24, qr ? 90 : 0) + 40;
   if (doc.y + closingH > bottomLimit()) newPage();

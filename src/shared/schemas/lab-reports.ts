@@ -83,9 +83,7 @@ export const labReportListQuery = pageQuery
     search: z.preprocess(blank, optionalText(100, 'Search')),
     status: z.preprocess(
       blank,
-      z
-        .enum(LAB_REPORT_STATUSES, { error: `status must be one of ${LAB_REPORT_STATUSES.join(', ')}` })
-        .optional(),
+      z.enum(LAB_REPORT_STATUSES, { error: `status must be one of ${LAB_REPORT_STATUSES.join(', ')}` }).optional(),
     ),
     from: z.preprocess(blank, isoDate('from').optional()),
     to: z.preprocess(blank, isoDate('to').optional()),
@@ -127,7 +125,9 @@ export type LabReportPage = z.infer<typeof labReportPageSchema>;
 
 export const labReportSummarySchema = z.object({
   total: z.number(),
-  by_status: z.object(Object.fromEntries(LAB_REPORT_STATUSES.map((s) => [s, z.number()])) as Record<LabReportStatus, z.ZodNumber>),
+  by_status: z.object(
+    Object.fromEntries(LAB_REPORT_STATUSES.map((s) => [s, z.number()])) as Record<LabReportStatus, z.ZodNumber>,
+  ),
   completed_today: z.number(),
   critical_reports: z.number(),
   critical_uncalled: z.number(),

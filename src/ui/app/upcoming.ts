@@ -1,4 +1,4 @@
-import { BarChart3, Calculator, FileBarChart, FileText, Gauge, ScrollText } from 'lucide-react';
+import { BarChart3, Calculator, FileBarChart, FileText, Gauge } from 'lucide-react';
 import type { LucideIcon } from 'lucide-react';
 import type { HomeCard, NavGroupName, ScreenDef } from '@/lib/screens';
 
@@ -30,5 +30,4 @@ export const UPCOMING_SCREENS: ScreenDef[] = [
   }),
   soon('/comprehensive-reports', 'Comprehensive Reports', ['Overview', 'Comprehensive Reports', FileText, 5]),
   soon('/advanced-billing', 'Advanced Billing', ['Financial Management', 'Advanced Billing', Calculator, 2]),
-  soon('/lab-reports', 'Lab Reports', ['Reports & Export', 'Lab Reports', ScrollText, 1]),
 ];
