@@ -263,7 +263,9 @@ describe('the report PDF', () => {
     const s = await sample([t.hb, t.glu]);
     await verify((await enter(s.id, t.hb, '14.5')).id!);
     await verify((await enter(s.id, t.glu, '88')).id!);
-    await lab.database.db.updateTable('tests').set({ method: 'Cyanmethaemoglobin' }).where('id', '=', t.hb).execute();
+    const m = await lab.admin.put(`/api/tests/${t.hb}`, { method: 'Cyanmethaemoglobin' });
+    expect(m.statusCode, m.body).toBe(200);
+    expect(m.json().test.method).toBe('Cyanmethaemoglobin');
     const url = `/api/samples/${s.id}/report.pdf`;
     const plain = await pdfText(url);
     expect(plain).toContain('HEMATOLOGY');
