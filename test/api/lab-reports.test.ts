@@ -307,6 +307,10 @@ describe('the report PDF', () => {
     // The Biochemistry section has no template: no signatory is printed for it.
     expect(text).not.toContain('Authorised Signatory · Biochemistry');
     expect(text).toMatch(/Condition\s+Not recorded/);
+    const cond = await tech.put(`/api/samples/${s.id}`, { receipt_condition: 'Mildly haemolysed' });
+    expect(cond.statusCode, cond.body).toBe(200);
+    expect(cond.json().sample.receipt_condition).toBe('Mildly haemolysed');
+    expect(await pdfText(url)).toMatch(/Condition\s+Mildly haemolysed/);
     expect(text).toContain('Scan to verify this report');
 
     const audit = await auditRowsFor(lab, 'report_template', 'hematology');

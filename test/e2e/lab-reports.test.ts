@@ -11,7 +11,9 @@ import { verificationToken } from '../../src/core/lab-reports/service.js';
  */
 let app: E2eApp;
 const stamp = Date.now() % 100000;
-const names = { critical: `Crit${stamp}`, done: `Done${stamp}`, draft: `Draft${stamp}` };
+// Names take letters only: the stamp in base 26 letters.
+const tag = [...String(stamp)].map((d) => String.fromCharCode(97 + Number(d))).join('');
+const names = { critical: `Crit${tag}`, done: `Done${tag}`, draft: `Draft${tag}` };
 const samples: Record<string, { id: number; code: string }> = {};
 
 async function post(page: Page, url: string, data: unknown) {
@@ -72,9 +74,9 @@ describe('Lab Reports', () => {
     await page.getByRole('group', { name: 'Total Reports' }).getByText('3', { exact: true }).waitFor();
     await page.getByRole('group', { name: 'Completed' }).getByText('1', { exact: true }).waitFor();
 
-    await rowOf(page, names.done).getByText('Completed').waitFor();
-    await rowOf(page, names.critical).getByText('Pending Review').waitFor();
-    await rowOf(page, names.draft).getByText('Draft').waitFor();
+    await rowOf(page, names.done).getByText('Completed', { exact: true }).waitFor();
+    await rowOf(page, names.critical).getByText('Pending Review', { exact: true }).waitFor();
+    await rowOf(page, names.draft).getByText('Draft', { exact: true }).waitFor();
 
     // The status filter asks the server: only the completed report is left.
     await page.getByLabel('Status').selectOption('completed');

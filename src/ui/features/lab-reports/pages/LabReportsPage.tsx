@@ -215,7 +215,7 @@ function LabReports() {
             label: 'Critical Values',
             icon: <AlertOctagon />,
             value: s ? formatCount(s.critical_reports) : '—',
-            hint: s && `${formatCount(s.critical_uncalled)} reports with a call to log`,
+            hint: s && `${formatCount(s.critical_uncalled)} with a call still to log`,
           },
         ]}
       />
