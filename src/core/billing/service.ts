@@ -201,8 +201,9 @@ export async function registerPatientWithBill(
 ): Promise<{ patient: Patient; bill: Bill }> {
   const { patientId, billId } = await db.transaction().execute(async (trx) => {
     const patient = await insertPatient(trx, actor, input.patient);
-    const billBody = input.visit_type === 'lab_only' ? { ...input, doctor_id: null } : input;
-    const billId = await insertBill(trx, actor, patient.id, billBody, input.visit_type);
+    // Lab tests only may still name the referring doctor (printed on the report); no fee is added
+    // for it (insertBill adds the fee to doctor visits only). Dropping it here printed "Self".
+    const billId = await insertBill(trx, actor, patient.id, input, input.visit_type);
     return { patientId: patient.id, billId };
   });
   const patient = await findPatient(db, actor.organizationId, patientId);

@@ -40,6 +40,7 @@ export function toTest(r: TestRow): CatalogueTest {
     choices: jsonList(r.choices),
     tax_category: r.tax_category as CatalogueTest['tax_category'],
     sac_code: r.sac_code,
+    method: r.method,
     formula: r.formula,
     container: r.container,
     delta_limit: r.delta_limit,

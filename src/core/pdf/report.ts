@@ -2,6 +2,20 @@ import type { OrganizationRow } from '../settings/organization.js';
 import { barcodePng } from './barcode.js';
 import { newDocument, numberPages, toBuffer } from './document.js';
 import { formatLabDateTime } from './format.js';
+import QRCode from 'qrcode';
+import { DEPARTMENTS, DEPARTMENT_LABELS, type Department } from '../../shared/schemas/lab-reports.js';
+
+/** A department's report template (src/core/lab-reports), as the PDF needs it. */
+export interface PdfTemplate {
+  group_by: string;
+  header_text: string | null;
+  footer_text: string | null;
+  interpretation_notes: string | null;
+  signatory_name: string | null;
+  signatory_qualification: string | null;
+  signatory_registration: string | null;
+  signature_base64: string | null;
+}
 
 /** One test on the report. "final" lines carry a verified value; the others carry none. */
 export interface ReportLine {
@@ -16,6 +30,9 @@ export interface ReportLine {
   verified_at: string | null;
   notes: string | null;
   amendments: { at: string; by: string | null; old_value: string | null; old_unit: string | null; reason: string }[];
+  department: Department;
+  category: string | null;
+  method: string | null;
 }
 
 export interface LabReportInput {
@@ -23,7 +40,20 @@ export interface LabReportInput {
   patient: { name: string; patient_number: string; age: number | null; sex: string | null; phone: string | null };
   /** The referring doctor (the doctor on the sample's bill); null prints "Self". */
   doctor: string | null;
-  sample: { code: string; barcode: string | null; type: string; status: string; collected_at: string | null };
+  sample: {
+    code: string;
+    barcode: string | null;
+    type: string;
+    status: string;
+    collected_at: string | null;
+    /** Condition of the specimen on receipt, as recorded; null: not recorded. */
+    condition: string | null;
+  };
+  /** "NABL · Certificate No. MC-1234", from the lab's report settings; null: not accredited. */
+  accreditation: string | null;
+  templates: Map<Department, PdfTemplate>;
+  /** The signed verification link the QR code opens; null: no address known (no QR). */
+  verify_url: string | null;
   /** When the report was released (the verification that completed it); null while results are awaited. */
   reported_at: string | null;
   /** 1 for the first print or download of this report, 2 for the first reprint... */
@@ -60,6 +90,7 @@ export async function labReportPdf(input: LabReportInput): Promise<Buffer> {
   const contact = [
     org.address,
     [org.phone && `Phone: ${org.phone}`, org.email && `Email: ${org.email}`].filter(Boolean).join('   '),
+    input.accreditation,
   ].filter(Boolean);
   for (const line of contact) doc.text(line as string, { width, align: 'center' });
   doc.fillColor('#000000').moveDown(0.5);
@@ -76,7 +107,7 @@ export async function labReportPdf(input: LabReportInput): Promise<Buffer> {
   // Patient and sample blocks
   const blockY = doc.y;
   const half = width / 2 - 8;
-  const blockH = 108;
+  const blockH = 122;
   const block = (x: number, title: string, rows: [string, string][]) => {
     doc.roundedRect(x, blockY, half, blockH, 4).strokeColor(LINE).lineWidth(0.8).stroke();
     doc
@@ -108,10 +139,11 @@ export async function labReportPdf(input: LabReportInput): Promise<Buffer> {
     ['Sample type', sample.type],
     ['Collected', when(sample.collected_at)],
     ['Reported', input.reported_at ? when(input.reported_at) : 'Interim: results awaited'],
+    ['Condition', sample.condition ?? 'Not recorded'],
   ]);
   if (sample.barcode) {
     const png = await barcodePng(sample.barcode, 'code128', { scale: 3, height: 8, text: false });
-    const top = blockY + 20 + 4 * 13 + 2;
+    const top = blockY + 20 + 5 * 13 + 2;
     doc.image(png, sx + 8, top, { fit: [150, 20] });
     doc
       .font('regular')
@@ -154,7 +186,7 @@ export async function labReportPdf(input: LabReportInput): Promise<Buffer> {
   };
   headerRow();
 
-  for (const l of lines) {
+  const drawLine = (l: ReportLine) => {
     const abnormal = l.state === 'final' && l.flag !== null && l.flag !== 'normal';
     const valueText =
       l.state === 'final' ? (l.value ?? '') : l.state === 'unverified' ? 'Awaiting verification' : 'Result awaited';
@@ -164,6 +196,7 @@ export async function labReportPdf(input: LabReportInput): Promise<Buffer> {
         : '';
     const detail: string[] = [];
     if (l.state === 'final' && l.verified_by) detail.push(`Verified by ${l.verified_by} on ${when(l.verified_at)}`);
+    if (l.method) detail.push(`Method: ${l.method}`);
     if (l.notes) detail.push(`Note: ${l.notes}`);
     for (const a of l.amendments) {
       detail.push(
@@ -211,6 +244,34 @@ export async function labReportPdf(input: LabReportInput): Promise<Buffer> {
       .lineWidth(0.5)
       .stroke();
     doc.y = end;
+  };
+  const note = (text: string, bold = false) => {
+    doc.font(bold ? 'bold' : 'regular').fontSize(bold ? 9 : 7.5);
+    const h = doc.heightOfString(text, { width: width - 8 }) + 6;
+    if (doc.y + h > bottomLimit()) newPage();
+    doc.fillColor(bold ? '#000000' : GREY).text(text, left + 4, doc.y + 4, { width: width - 8 });
+    doc.fillColor('#000000');
+    doc.y += 2;
+  };
+
+  // One section per department, in the templates' order; inside it, by catalogue category unless the
+  // department's template says otherwise. Header text and interpretation notes come from the template.
+  for (const dept of DEPARTMENTS) {
+    const mine = lines.filter((l) => l.department === dept);
+    if (!mine.length) continue;
+    const tpl = input.templates.get(dept);
+    note(DEPARTMENT_LABELS[dept].toUpperCase(), true);
+    if (tpl?.header_text) note(tpl.header_text);
+    const groups = new Map<string, ReportLine[]>();
+    for (const l of mine) {
+      const key = tpl?.group_by === 'none' ? '' : (l.category ?? '');
+      groups.set(key, [...(groups.get(key) ?? []), l]);
+    }
+    for (const [category, group] of groups) {
+      if (category && category.toLowerCase() !== DEPARTMENT_LABELS[dept].toLowerCase()) note(category);
+      for (const l of group) drawLine(l);
+    }
+    if (tpl?.interpretation_notes) note(`Interpretation: ${tpl.interpretation_notes}`);
   }
   if (!lines.length) {
     doc
@@ -237,20 +298,70 @@ export async function labReportPdf(input: LabReportInput): Promise<Buffer> {
     doc.y,
     { width },
   );
+  // Authorised signatories: one per department on the report, from its template.
+  const onReport = DEPARTMENTS.filter((d) => lines.some((l) => l.department === d));
+  const signers = onReport.map((d) => ({ d, t: input.templates.get(d) })).filter((x) => x.t?.signatory_name);
+  const qr = input.verify_url ? await QRCode.toBuffer(input.verify_url, { margin: 1, width: 160 }) : null;
+  const closingH = Math.max(signers.length ? 78 : 24, qr ? 90 : 0) + 40;
+  if (doc.y + closingH > bottomLimit()) newPage();
   doc.moveDown(0.8);
+  const closeY = doc.y;
+  const qrW = qr ? 78 : 0;
+  const signW = signers.length ? Math.min(160, (width - qrW - 10) / signers.length) : 0;
+  signers.forEach(({ d, t }, i) => {
+    const x = left + i * signW;
+    if (t!.signature_base64) {
+      try {
+        doc.image(Buffer.from(t!.signature_base64, 'base64'), x, closeY, { fit: [signW - 12, 30] });
+      } catch {
+        // An image pdfkit cannot draw (a damaged file) leaves the space blank; the name still prints.
+      }
+    }
+    doc
+      .moveTo(x, closeY + 34)
+      .lineTo(x + signW - 12, closeY + 34)
+      .strokeColor('#333333')
+      .lineWidth(0.5)
+      .stroke();
+    doc
+      .font('bold')
+      .fontSize(8)
+      .fillColor('#000000')
+      .text(t!.signatory_name!, x, closeY + 37, { width: signW - 12 });
+    doc.font('regular').fontSize(7).fillColor(GREY);
+    doc.text(t!.signatory_qualification ?? '', x, doc.y, { width: signW - 12 });
+    doc.text(`Reg. No. ${t!.signatory_registration ?? ''}`, x, doc.y, { width: signW - 12 });
+    doc.text(`Authorised Signatory · ${DEPARTMENT_LABELS[d]}`, x, doc.y, { width: signW - 12 });
+  });
+  if (!signers.length) {
+    doc
+      .font('regular')
+      .fontSize(7.5)
+      .fillColor(GREY)
+      .text(
+        'Results verified electronically by the staff named above. No authorised signatory is set up for this department.',
+        left,
+        closeY,
+        { width: width - qrW - 10 },
+      );
+  }
+  if (qr) {
+    doc.image(qr, left + width - 72, closeY, { fit: [72, 72] });
+    doc
+      .font('regular')
+      .fontSize(6.5)
+      .fillColor(GREY)
+      .text('Scan to verify this report', left + width - 82, closeY + 74, { width: 92, align: 'center' });
+  }
+  doc.y = closeY + closingH - 34;
+  const footers = onReport.map((d) => input.templates.get(d)?.footer_text).filter((f): f is string => Boolean(f));
+  doc.font('regular').fontSize(7.5).fillColor(GREY);
+  for (const f of [...new Set(footers)]) doc.text(f, left, doc.y, { width, align: 'center' });
   doc
     .font('bold')
     .fontSize(8.5)
     .fillColor('#000000')
-    .text('— End of report —', left, doc.y, { width, align: 'center' });
-  doc
-    .font('regular')
-    .fontSize(7.5)
-    .fillColor(GREY)
-    .text('This is a computer-generated report, verified electronically; no signature is required.', left, doc.y + 2, {
-      width,
-      align: 'center',
-    });
+    .text('— End of report —', left, doc.y + 4, { width, align: 'center' });
   doc.fillColor('#000000');
 
   const reported = input.reported_at ? `reported ${when(input.reported_at)}` : 'interim report';

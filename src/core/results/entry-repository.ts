@@ -200,6 +200,7 @@ export function reportHead(db: Db, organizationId: number, sampleId: number) {
       's.created_at',
       's.reported_at',
       's.released_at',
+      's.receipt_condition',
       's.patient_id',
       'p.first_name',
       'p.last_name',

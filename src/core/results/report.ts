@@ -12,6 +12,9 @@ import { ageAt, rangeForPatient, toResult } from './mappers.js';
 import { amendmentsOf, resultRowsOfSample } from './repository.js';
 import { assertInScope, type ResultScope } from './scope.js';
 import { countReportPrint, orderedTests, reportHead, uncalledCriticals } from './entry-repository.js';
+import { departmentOf } from '../../shared/schemas/lab-reports.js';
+import { reportSettingsRow, templatesForPdf, verificationUrl } from '../lab-reports/service.js';
+import { testDetails } from '../lab-reports/repository.js';
 
 type Head = NonNullable<Awaited<ReturnType<typeof reportHead>>>;
 
@@ -41,8 +44,13 @@ async function assertReleasable(db: Db, head: Head, holdUntilPaid: boolean): Pro
  * `lims report`, apart from the print number. Only verified results are reported as final; an
  * unverified value is never printed. Every print or download is counted.
  */
-export async function sampleReportPdf(db: Db, organizationId: number, sampleId: number): Promise<Buffer> {
-  return (await sampleReport(db, organizationId, sampleId)).pdf;
+export async function sampleReportPdf(
+  db: Db,
+  organizationId: number,
+  sampleId: number,
+  verifyBase: string | null = null,
+): Promise<Buffer> {
+  return (await sampleReport(db, organizationId, sampleId, {}, verifyBase)).pdf;
 }
 
 /** The report and the sample code (for the file name). */
@@ -51,6 +59,8 @@ export async function sampleReport(
   organizationId: number,
   sampleId: number,
   scope: ResultScope = {},
+  /** The server's own address (from the request) for the QR code, when the lab has not set its public address. */
+  verifyBase: string | null = null,
 ): Promise<{ pdf: Buffer; sampleCode: string }> {
   const s = await reportHead(db, organizationId, sampleId);
   if (!s) throw new NotFoundError('Sample', sampleId);
@@ -67,13 +77,24 @@ export async function sampleReport(
   );
   const byTest = new Map(entered.map((r) => [r.test_id, r]));
 
+  const details = new Map(
+    (await testDetails(db, [...new Set([...ordered.map((t) => t.id), ...entered.map((r) => r.test_id)])])).map((d) => [
+      d.id,
+      d,
+    ]),
+  );
+  const place = (testId: number) => {
+    const d = details.get(testId);
+    return { department: departmentOf(d?.category), category: d?.category ?? null, method: d?.method ?? null };
+  };
   const lines: ReportLine[] = ordered.map((t) => {
     const r = byTest.get(t.id) ?? null;
     byTest.delete(t.id);
     const range = rangeForPatient(t, s, s.collection_date, tz)?.range ?? null;
     return r
-      ? lineOf(r, amendments)
+      ? { ...lineOf(r, amendments), ...place(t.id) }
       : {
+          ...place(t.id),
           test_name: t.name,
           state: 'awaited',
           value: null,
@@ -87,7 +108,9 @@ export async function sampleReport(
           amendments: [],
         };
   });
-  for (const r of byTest.values()) lines.push(lineOf(r, amendments));
+  for (const r of byTest.values()) lines.push({ ...lineOf(r, amendments), ...place(r.test_id) });
+  const settings = await reportSettingsRow(db, organizationId);
+  const templates = await templatesForPdf(db, organizationId);
 
   const pdf = await labReportPdf({
     org,
@@ -105,7 +128,13 @@ export async function sampleReport(
       type: s.sample_type,
       status: s.status,
       collected_at: s.collection_date,
+      condition: s.receipt_condition,
     },
+    accreditation: settings?.accreditation_number
+      ? [settings.accreditation_body, `Certificate No. ${settings.accreditation_number}`].filter(Boolean).join(' · ')
+      : null,
+    templates,
+    verify_url: await verificationUrl(db, organizationId, sampleId, verifyBase),
     reported_at: s.reported_at,
     print_number: await countReportPrint(db, sampleId),
     lines,
@@ -154,7 +183,10 @@ export async function releaseReport(db: Db, actor: Actor, sampleId: number, reas
   });
 }
 
-function lineOf(r: ReturnType<typeof toResult>, amendments: Awaited<ReturnType<typeof amendmentsOf>>): ReportLine {
+function lineOf(
+  r: ReturnType<typeof toResult>,
+  amendments: Awaited<ReturnType<typeof amendmentsOf>>,
+): Omit<ReportLine, 'department' | 'category' | 'method'> {
   const verified = r.status === 'verified';
   return {
     test_name: r.test_name,

@@ -73,6 +73,7 @@ export function toSample(r: SampleRow, tests: SampleTestRef[]): Sample {
     location: r.location,
     notes: r.notes,
     rejection_reason: r.rejection_reason,
+    receipt_condition: r.receipt_condition,
     bill_id: r.bill_id,
     bill_number: r.bill_number,
     container: r.container,

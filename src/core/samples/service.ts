@@ -230,6 +230,7 @@ export async function updateSample(db: Db, actor: Actor, id: number, input: Samp
     if (input.priority !== undefined) patch.priority = input.priority;
     if (input.location !== undefined) patch.location = input.location ?? null;
     if (input.notes !== undefined) patch.notes = input.notes ?? null;
+    if (input.receipt_condition !== undefined) patch.receipt_condition = input.receipt_condition ?? null;
     if (input.collector_id !== undefined) {
       await assertCollector(trx, actor.organizationId, input.collector_id);
       patch.collector_id = input.collector_id ?? null;

@@ -132,7 +132,7 @@ export async function portalRoutes(app: FastifyInstance) {
     async (req, reply) => {
       const s = patientOf(req);
       const { sampleCode } = await requireReportableSample(db, s, req.params.id);
-      const pdf = await sampleReportPdf(db, s.organizationId, req.params.id);
+      const pdf = await sampleReportPdf(db, s.organizationId, req.params.id, `${req.protocol}://${req.host}`);
       return sendPdf(privatePdf(reply), `report-${sampleCode}.pdf`, pdf, req.query.download === '1');
     },
     guarded,

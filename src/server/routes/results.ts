@@ -54,7 +54,13 @@ export async function resultRoutes(app: FastifyInstance) {
     resultSheet(db, org(req), req.params.id, await resultScope(db, actorOf(req))),
   );
   route(app, resultsApi.report, async (req, reply) => {
-    const { pdf, sampleCode } = await sampleReport(db, org(req), req.params.id, await resultScope(db, actorOf(req)));
+    const { pdf, sampleCode } = await sampleReport(
+      db,
+      org(req),
+      req.params.id,
+      await resultScope(db, actorOf(req)),
+      `${req.protocol}://${req.host}`,
+    );
     reply.header('cache-control', 'private, no-store');
     return sendPdf(reply, `report-${sampleCode}.pdf`, pdf, req.query.download === '1');
   });

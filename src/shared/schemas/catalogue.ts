@@ -200,6 +200,8 @@ export const testCreateSchema = z.object({
       .nullable()
       .optional(),
   ),
+  /** The method printed under the test on the report (ISO 15189), e.g. "Photometry, GOD-POD". */
+  method: optionalText(100, 'Method'),
 });
 export const testUpdateSchema = testCreateSchema.partial();
 export type TestCreate = z.infer<typeof testCreateSchema>;
@@ -276,6 +278,7 @@ export const catalogueTestSchema = z.object({
   delta_limit: z.number().nullable(),
   tax_category: z.enum(TAX_CATEGORIES),
   sac_code: z.string().nullable(),
+  method: z.string().nullable(),
   delta_kind: z.string().nullable(),
   delta_window_days: z.number().nullable(),
   aliases: z.array(z.string()),

@@ -54,6 +54,8 @@ export const sampleUpdateSchema = z.object({
     .transform((ids) => (ids ? [...new Set(ids)] : ids)),
   /** Sets the barcode of a sample that has none (spec: Set barcode). */
   barcode: barcodeSchema.optional(),
+  /** Condition of the specimen on receipt (e.g. "Acceptable", "Mildly haemolysed"), printed on the report. */
+  receipt_condition: optionalText(200, 'Condition on receipt'),
 });
 export type SampleUpdate = z.infer<typeof sampleUpdateSchema>;
 
@@ -140,6 +142,7 @@ export const sampleSchema = z.object({
   location: z.string().nullable(),
   notes: z.string().nullable(),
   rejection_reason: z.string().nullable(),
+  receipt_condition: z.string().nullable(),
   bill_id: z.number().nullable(),
   /** The bill that ordered it (a sample ordered by a bill is one tube of its tests). */
   bill_number: z.string().nullable(),

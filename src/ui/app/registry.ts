@@ -16,6 +16,7 @@ import { screens as history } from '@/features/history/screens';
 import { screens as inventory } from '@/features/inventory/screens';
 import { screens as invoices } from '@/features/invoices/screens';
 import { screens as invitations } from '@/features/invitations/screens';
+import { screens as labReports } from '@/features/lab-reports/screens';
 import { screens as home } from '@/features/home/screens';
 import { screens as landing } from '@/features/landing/screens';
 import { screens as notifications } from '@/features/notifications/screens';
@@ -48,6 +49,7 @@ export const SCREENS: readonly ScreenDef[] = [
   ...invoices,
   ...samples,
   ...results,
+  ...labReports,
   ...qc,
   ...inventory,
   ...users,

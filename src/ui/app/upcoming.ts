@@ -1,4 +1,4 @@
-import { BarChart3, Calculator, Gauge, ScrollText } from 'lucide-react';
+import { BarChart3, Calculator, Gauge } from 'lucide-react';
 import type { LucideIcon } from 'lucide-react';
 import type { HomeCard, NavGroupName, ScreenDef } from '@/lib/screens';
 
@@ -23,5 +23,4 @@ export const UPCOMING_SCREENS: ScreenDef[] = [
     order: 7,
   }),
   soon('/advanced-billing', 'Advanced Billing', ['Financial Management', 'Advanced Billing', Calculator, 2]),
-  soon('/lab-reports', 'Lab Reports', ['Reports & Export', 'Lab Reports', ScrollText, 1]),
 ];

@@ -4,6 +4,7 @@ import { resultCode } from '@shared/schemas/results';
 import type { Sample } from '@shared/schemas/samples';
 import { resultsApi } from '@shared/api/results';
 import { samplesApi } from '@shared/api/samples';
+import { labReportsApi } from '@shared/api/lab-reports';
 import { ApiError, call, contractUrl } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { shellKeys } from '@/lib/session';
@@ -31,6 +32,7 @@ export const resultKeys = {
   list: (f: ResultFilters) => ['results', 'list', f] as const,
   summary: ['results', 'summary'] as const,
   sheet: (sampleId: number) => ['results', 'sheet', sampleId] as const,
+  quality: ['results', 'quality'] as const,
 };
 
 const noAll = (v: string | undefined) => (v && v !== 'all' ? v : undefined);
@@ -62,6 +64,14 @@ export function useResultSummary() {
   return useQuery({
     queryKey: resultKeys.summary,
     queryFn: () => call(resultsApi.summary, {}).then((r) => r.summary),
+  });
+}
+
+/** Quality metrics and recent activity of the last 30 days (the figures of Lab Reports' Quality Metrics). */
+export function useValidationQuality() {
+  return useQuery({
+    queryKey: resultKeys.quality,
+    queryFn: ({ signal }) => call(labReportsApi.analytics, { query: { days: 30 } }, signal).then((r) => r.analytics),
   });
 }
 

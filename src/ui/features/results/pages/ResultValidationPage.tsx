@@ -29,6 +29,7 @@ import {
 import { PatientCell, PriorityBadge, ValidationBadge, ValidationFlags, ValueCell } from '../components/cells';
 import { usePrintReport } from '../components/PrintReport';
 import { CriticalAlert } from '../components/CriticalAlert';
+import { QualityPanels } from '../components/QualityPanels';
 import { RejectResultDialog } from '../components/RejectResultDialog';
 import { BulkOutcomeDialog } from '../components/BulkOutcomeDialog';
 import { REVIEW_WORDS, ReviewResultDialog } from '../components/ReviewResultDialog';
@@ -339,6 +340,8 @@ function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExp
           }}
         />
       </Card>
+
+      <QualityPanels />
 
       {reviewing && (
         <ReviewResultDialog result={reviewing} canVerify={canVerify} onOpenChange={(o) => !o && setReviewing(null)} />

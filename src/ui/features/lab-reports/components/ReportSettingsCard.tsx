@@ -1,0 +1,84 @@
+import { useState, type FormEvent } from 'react';
+import {
+  reportSettingsUpdateSchema,
+  type ReportSettings,
+  type ReportSettingsUpdate,
+} from '@shared/schemas/lab-reports';
+import { Button, Card, CardBody, CardHeader, ErrorPanel, FormField, Input, LoadingState } from '@/components';
+import { ApiError } from '@/lib/api';
+import { useReportSettings, useSaveReportSettingsMutation } from '../api';
+
+/** The accreditation printed in every report's header and the address its QR code opens. */
+export function ReportSettingsCard({ canManage }: { canManage: boolean }) {
+  const q = useReportSettings();
+  return (
+    <Card className="min-w-0">
+      <CardHeader
+        title="Report Settings"
+        description="Printed in the header of every report; the QR code opens the verification page at this address"
+      />
+      <CardBody>
+        {q.isPending ? (
+          <LoadingState text="Loading report settings..." />
+        ) : q.isError ? (
+          <ErrorPanel title="Error Loading Report Settings" error={q.error} onRetry={() => void q.refetch()} />
+        ) : (
+          <SettingsForm initial={q.data} canManage={canManage} />
+        )}
+      </CardBody>
+    </Card>
+  );
+}
+
+function SettingsForm({ initial, canManage }: { initial: ReportSettings; canManage: boolean }) {
+  const save = useSaveReportSettingsMutation();
+  const [form, setForm] = useState<ReportSettingsUpdate>(initial);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const set = (k: keyof ReportSettingsUpdate) => (e: { target: { value: string } }) =>
+    setForm((f) => ({ ...f, [k]: e.target.value }));
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    const parsed = reportSettingsUpdateSchema.safeParse(form);
+    if (!parsed.success) {
+      setErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])));
+      return;
+    }
+    setErrors({});
+    save.mutate(parsed.data, {
+      onError: (err) => {
+        if (err instanceof ApiError) setErrors(Object.fromEntries(err.details.map((d) => [d.path, d.message])));
+      },
+    });
+  }
+
+  return (
+    <form onSubmit={submit} className="grid gap-3" noValidate>
+      <fieldset disabled={!canManage} className="grid gap-3 sm:grid-cols-2">
+        <FormField label="Accreditation body" error={errors.accreditation_body}>
+          <Input value={form.accreditation_body ?? ''} onChange={set('accreditation_body')} placeholder="NABL" />
+        </FormField>
+        <FormField label="Accreditation number" error={errors.accreditation_number}>
+          <Input value={form.accreditation_number ?? ''} onChange={set('accreditation_number')} placeholder="MC-1234" />
+        </FormField>
+        <FormField
+          label="Public address for verification"
+          error={errors.public_url}
+          hint="Where patients and doctors reach this server, e.g. https://reports.mylab.in. Empty: the address staff use."
+          className="sm:col-span-2"
+        >
+          <Input value={form.public_url ?? ''} onChange={set('public_url')} placeholder="https://" />
+        </FormField>
+      </fieldset>
+      {canManage ? (
+        <div>
+          <Button type="submit" loading={save.isPending} loadingText="Saving...">
+            Save Settings
+          </Button>
+        </div>
+      ) : (
+        <p className="text-[12px] text-slate-600">Changed by the lab manager (manage_lab).</p>
+      )}
+    </form>
+  );
+}
