@@ -59,7 +59,6 @@ export function RecordRunDialog({ open, onOpenChange, material, materials }: Rec
 
   useEffect(() => {
     if (open) {
-      setMachine(null);
       form.reset({
         material_id: material ? String(material.id) : '',
         value: '',
