@@ -71,7 +71,8 @@ export async function serve(opts: ServeOptions): Promise<{ url: string; close: (
   // Overdue bills are noticed by the clock, not by a request: swept on a timer (docs/decisions.md).
   const sweep = startOverdueSweep(
     () => current.database.db,
-    (err) => current.app.serverLog.error({ err }, 'the overdue-bill notification sweep failed'),
+    (err) =>
+      current.app.serverLog.error({ err }, 'the overdue notification sweep (bills, calibration, maintenance) failed'),
   );
   // Email and SMS are sent after the event's commit, from the outbox (docs/decisions.md, "Lab email and SMS").
   const sender = startOutboxSender(() => current.database.db, {

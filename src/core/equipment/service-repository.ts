@@ -294,3 +294,46 @@ export async function cancelOpenServices(trx: Db, organizationId: number, equipm
     .execute();
   return rows.map((r) => r.id);
 }
+
+/** Every open record of the lab past its due date, with its equipment: the overdue sweep's list. */
+export function openServicesOverdue(db: Db, organizationId: number, today: string) {
+  return db
+    .selectFrom('equipment_services as s')
+    .innerJoin('equipment as e', 'e.id', 's.equipment_id')
+    .select([
+      's.id',
+      's.kind',
+      's.type',
+      's.due_date',
+      'e.name as equipment_name',
+      'e.serial_number',
+      'e.kind as equipment_kind',
+    ])
+    .where('s.organization_id', '=', organizationId)
+    .where('e.organization_id', '=', organizationId)
+    .where('e.archived_at', 'is', null)
+    .where('s.status', 'in', ['scheduled', 'in_progress'])
+    .where('s.due_date', '<', today)
+    .orderBy('s.due_date')
+    .orderBy('s.id')
+    .execute();
+}
+
+/**
+ * A page of a kind's records in id order, for the export. Records of archived equipment stay out,
+ * as that equipment does (an import could not name it).
+ */
+export function serviceRowsAfter(
+  db: Db,
+  organizationId: number,
+  kind: ServiceKind,
+  today: string,
+  offset: number,
+  limit: number,
+) {
+  return selectColumns(base(db, organizationId, kind).where('e.archived_at', 'is', null), today)
+    .orderBy('s.id')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}

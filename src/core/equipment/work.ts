@@ -114,6 +114,8 @@ export async function insertService(
     cost_paise: number | null;
     next_due: string | null;
   },
+  /** An open record's stored status (an import brings in-progress and cancelled records as they were). */
+  openStatus: 'scheduled' | 'in_progress' | 'cancelled' = 'scheduled',
 ): Promise<number> {
   const e = await findEquipmentRow(trx, actor.organizationId, input.equipment_id);
   if (!e) throw ValidationError.field('equipment_id', `Unknown equipment ${input.equipment_id}`);
@@ -123,7 +125,7 @@ export async function insertService(
     equipment_id: e.id,
     kind,
     type: input.type,
-    status: done ? 'completed' : 'scheduled',
+    status: done ? 'completed' : openStatus,
     due_date: input.due_date,
     interval_days: input.interval_days ?? null,
     performed_by: done?.performed_by ?? null,

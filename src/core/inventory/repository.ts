@@ -330,3 +330,32 @@ export async function ownTestIds(db: Db, organizationId: number, ids: number[]):
     .execute();
   return new Set(rows.map((r) => r.id));
 }
+
+/** A page of live items in id order, with their lots' figures: the export's read (constant memory). */
+export function itemFullRowsAfter(
+  db: Db,
+  organizationId: number,
+  today: string,
+  since: string,
+  offset: number,
+  limit: number,
+) {
+  return itemsQuery(db, organizationId, today, since).orderBy('i.id').limit(limit).offset(offset).execute();
+}
+
+/** Live items by code (compared case-insensitively, as codeTaken does), keyed by the upper-case code. */
+export async function itemRowsByCodes(db: Db, organizationId: number, codes: string[]): Promise<Map<string, ItemRow>> {
+  if (!codes.length) return new Map();
+  const rows = await db
+    .selectFrom('inventory_items')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('archived_at', 'is', null)
+    .where(
+      sql<string>`upper(item_code)`,
+      'in',
+      codes.map((c) => c.toUpperCase()),
+    )
+    .execute();
+  return new Map(rows.map((r) => [r.item_code.toUpperCase(), r]));
+}

@@ -92,3 +92,23 @@ export async function supplierReferences(db: Db, id: number): Promise<number> {
 export async function deleteSupplierRow(trx: Db, id: number): Promise<void> {
   await trx.deleteFrom('suppliers').where('id', '=', id).execute();
 }
+
+/** Suppliers by name (compared case-insensitively), keyed by the lower-case name. */
+export async function suppliersByNames(
+  db: Db,
+  organizationId: number,
+  names: string[],
+): Promise<Map<string, SupplierRow>> {
+  if (!names.length) return new Map();
+  const rows = await db
+    .selectFrom('suppliers')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where(
+      sql<string>`lower(name)`,
+      'in',
+      names.map((n) => n.toLowerCase()),
+    )
+    .execute();
+  return new Map(rows.map((r) => [r.name.toLowerCase(), r]));
+}

@@ -55,7 +55,18 @@ export type NotificationEvent =
   /** A critical stock alert: an item out of stock, or stock past its expiry date. */
   | { kind: 'stock_alert'; itemName: string; alertType: string; message: string }
   /** A temperature or humidity reading outside an instrument's limits (issue 15). */
-  | { kind: 'equipment_reading'; equipmentName: string; serialNumber: string; detail: string };
+  | { kind: 'equipment_reading'; equipmentName: string; serialNumber: string; detail: string }
+  /** A calibration or maintenance record past its due date (the overdue sweep, src/core/equipment/overdue.ts). */
+  | ({ kind: 'calibration_overdue' } & OverdueWork)
+  | ({ kind: 'maintenance_overdue' } & OverdueWork);
+
+interface OverdueWork {
+  serviceId: number;
+  serviceType: string;
+  equipmentName: string;
+  serialNumber: string;
+  dueDate: string;
+}
 
 type EventOf<K extends NotificationKind> = Extract<NotificationEvent, { kind: K }>;
 
@@ -84,6 +95,24 @@ interface EventSpec<E> {
 }
 
 const results = (sampleCode: string) => `/result-validation?search=${encodeURIComponent(sampleCode)}`;
+
+/** Overdue calibration and maintenance: the same routing, once per record and due date. */
+function overdueWork(kind: 'calibration_overdue' | 'maintenance_overdue'): EventSpec<OverdueWork> {
+  const what = kind === 'calibration_overdue' ? 'Calibration' : 'Maintenance';
+  const page = kind === 'calibration_overdue' ? '/calibration' : '/maintenance';
+  return {
+    type: 'warning',
+    priority: kind === 'calibration_overdue' ? 'high' : 'medium',
+    system: true,
+    audience: () => ({ permissions: ['manage_equipment'], roles: ['lab_manager'] }),
+    text: (e, lab) => ({
+      title: `${what} overdue: ${e.equipmentName}`,
+      message: `${e.serviceType} ${what.toLowerCase()} of ${e.equipmentName} (${e.serialNumber}) was due ${formatLabDate(e.dueDate, { dateFormat: lab.dateFormat, timeZone: 'UTC', hour12: false })}.${kind === 'calibration_overdue' ? ' Results and QC entered on it carry a warning until it is calibrated.' : ''}`,
+      link: `${page}?status=overdue&search=${encodeURIComponent(e.serialNumber)}`,
+    }),
+    onceKey: (e) => `${kind}:${e.serviceId}:${e.dueDate}`,
+  };
+}
 
 /** The routing and wording of every event (docs/decisions.md, "Notifications"). */
 const EVENTS: { [K in NotificationKind]: EventSpec<EventOf<K>> } = {
@@ -179,6 +208,8 @@ const EVENTS: { [K in NotificationKind]: EventSpec<EventOf<K>> } = {
       link: `/instruments?search=${encodeURIComponent(e.serialNumber)}`,
     }),
   },
+  calibration_overdue: overdueWork('calibration_overdue'),
+  maintenance_overdue: overdueWork('maintenance_overdue'),
 };
 
 /** A person told, for the delivery channels beside the bell (email, SMS) that read notify's answer. */

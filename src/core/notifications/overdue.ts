@@ -5,6 +5,7 @@ import { overdueBillsSince } from '../billing/repository.js';
 import { addDays, localDate } from '../../shared/time.js';
 import { notify, onceKeyOf, type NotificationEvent } from './notify.js';
 import { announcedKeys } from './repository.js';
+import { sweepOverdueEquipmentWork } from '../equipment/overdue.js';
 
 /**
  * Bills that fell due longer ago than this are not announced: the first sweep after an upgrade
@@ -54,8 +55,13 @@ export async function sweepOverdueBills(db: Db, now: Date = new Date()): Promise
   return written;
 }
 
+/** Everything the clock makes overdue: bills, then calibration and maintenance (issue 15). */
+export async function sweepOverdue(db: Db): Promise<number> {
+  return (await sweepOverdueBills(db)) + (await sweepOverdueEquipmentWork(db));
+}
+
 /**
- * Runs the sweep shortly after start and then every SWEEP_INTERVAL_MS, one at a time, on whatever
+ * Runs the sweeps (sweepOverdue) shortly after start and then every SWEEP_INTERVAL_MS, one at a time, on whatever
  * database `db()` names now (the wizard may move the lab to PostgreSQL). Failures go to `onError`
  * (a message without patient data: the sweep's own errors carry none) and the timer carries on.
  * The timers do not hold the process open; `stop` ends them.
@@ -68,7 +74,7 @@ export function startOverdueSweep(
   let running: Promise<void> | null = null;
   const run = () => {
     if (running) return;
-    running = sweepOverdueBills(db())
+    running = sweepOverdue(db())
       .then(() => undefined, onError)
       .finally(() => {
         running = null;

@@ -8,6 +8,10 @@ import { packages } from './entities/packages.js';
 import { bills } from './entities/bills.js';
 import { samples } from './entities/samples.js';
 import { results } from './entities/results.js';
+import { suppliers } from './entities/suppliers.js';
+import { inventory } from './entities/inventory.js';
+import { equipment } from './entities/equipment.js';
+import { calibrations, maintenance } from './entities/services.js';
 
 /**
  * The entities of `lims import` and `lims export`, in the order a lab loads them (a profile needs
@@ -23,6 +27,11 @@ export const ENTITIES: readonly AnyEntity[] = [
   bills,
   samples,
   results,
+  suppliers,
+  inventory,
+  equipment,
+  calibrations,
+  maintenance,
 ];
 
 export const ENTITY_NAMES: readonly string[] = ENTITIES.map((e) => e.name);

@@ -37,6 +37,11 @@ export const DATA_ENTITIES = [
   'bills',
   'samples',
   'results',
+  'suppliers',
+  'inventory',
+  'equipment',
+  'calibrations',
+  'maintenance',
 ] as const;
 export type DataEntity = (typeof DATA_ENTITIES)[number];
 export const DATA_ENTITY_LABELS: Record<DataEntity, string> = {
@@ -49,6 +54,11 @@ export const DATA_ENTITY_LABELS: Record<DataEntity, string> = {
   bills: 'Billing',
   samples: 'Samples',
   results: 'Test Results',
+  suppliers: 'Suppliers',
+  inventory: 'Inventory',
+  equipment: 'Equipment',
+  calibrations: 'Calibration Records',
+  maintenance: 'Maintenance Records',
 };
 /** The test menu: what Test Data Import moves. */
 export const CATALOGUE_ENTITIES: readonly DataEntity[] = ['tests', 'profiles', 'packages'];
@@ -67,6 +77,11 @@ export const DATA_ENTITY_PERMISSIONS: Record<DataEntity, { import: Permission[];
   bills: { import: ['manage_bills'], export: ['view_bills', 'export_data'] },
   samples: { import: ['manage_samples'], export: ['view_samples', 'export_data'] },
   results: { import: ['update_results', 'verify_results'], export: ['view_results', 'export_data'] },
+  suppliers: { import: ['manage_inventory'], export: ['view_inventory', 'export_data'] },
+  inventory: { import: ['manage_inventory'], export: ['view_inventory', 'export_data'] },
+  equipment: { import: ['manage_lab'], export: ['view_equipment', 'export_data'] },
+  calibrations: { import: ['manage_equipment'], export: ['view_equipment', 'export_data'] },
+  maintenance: { import: ['manage_equipment'], export: ['view_equipment', 'export_data'] },
 };
 
 export function mayMove(perms: readonly Permission[], entity: DataEntity, type: DataJobType): boolean {

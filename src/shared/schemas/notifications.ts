@@ -22,6 +22,8 @@ export const NOTIFICATION_KINDS = [
   'import_failed',
   'stock_alert',
   'equipment_reading',
+  'calibration_overdue',
+  'maintenance_overdue',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -36,3 +36,4 @@ export { FilteredTable, type FilteredTableProps } from './FilteredTable';
 export { RequirePermission, type RequirePermissionProps } from './RequirePermission';
 export { AuthenticatorSetup, OneTimeCodeInput, RecoveryCodes } from './TwoFactor';
 export { InvitationLink, type InvitationLinkProps } from './InvitationLink';
+export { MachineSelect } from './MachineSelect';

@@ -12,6 +12,10 @@ export const notify = {
   info(title: string, description?: string) {
     toast.info(title, { description, duration: 4000 });
   },
+  /** Saved, but with something to act on (a machine past its calibration): kept as long as an error. */
+  warning(title: string, description?: string) {
+    toast.warning(title, { description, duration: 10_000, closeButton: true });
+  },
   error(title: string, detail?: unknown) {
     const description = detail === undefined ? undefined : errorMessage(detail);
     toast.error(title, { description, duration: 10_000, closeButton: true });

@@ -49,3 +49,13 @@ export function chunks<T>(xs: readonly T[], size = 500): T[][] {
   for (let i = 0; i < xs.length; i += size) out.push(xs.slice(i, i + size));
   return out;
 }
+
+/**
+ * An update matched by a key compared without case keeps the stored spelling: the file's key cell
+ * finds the record and does not rename it ("glu-r1" updates GLU-R1).
+ */
+export function keepKey<T extends object>(input: T, existing: unknown, key: string): T {
+  if (existing === undefined) return input;
+  const { [key]: _key, ...rest } = input as Record<string, unknown>;
+  return rest as T;
+}

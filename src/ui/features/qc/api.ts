@@ -125,6 +125,12 @@ function announceRun(run: QcRun, m: QcMaterial) {
   } else {
     notify.success('QC run passed', where);
   }
+  machineWarning(run.equipment_warning);
+}
+
+/** The server's word on the machine of a run (past its calibration, not operational), kept on the run. */
+function machineWarning(warning: string | null | undefined) {
+  if (warning) notify.warning('Machine warning', `${warning}. The QC run carries this warning.`);
 }
 
 export function useRecordQcRunMutation() {
@@ -156,6 +162,7 @@ export function useRecordTestRunMutation() {
       else if (out.status === 'warning')
         toast.warning(`QC run accepted with warning: ${out.rules.join(', ')}`, { description: where, duration: 8_000 });
       else notify.success('QC run passed', where);
+      machineWarning(out.runs.find((r) => r.equipment_warning)?.equipment_warning);
       return invalidate();
     },
     onError: (err) => notify.error('Failed to record QC run', err),

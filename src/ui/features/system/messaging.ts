@@ -54,5 +54,7 @@ export const DELIVERY_KINDS: Record<string, string> = {
   import_failed: 'Import failed',
   stock_alert: 'Stock alert',
   equipment_reading: 'Equipment reading out of range',
+  calibration_overdue: 'Calibration overdue',
+  maintenance_overdue: 'Maintenance overdue',
   report_ready: 'Report ready',
 };

@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
-import { Database, DownloadCloud, FileUp, Users, FlaskConical, Receipt, Boxes, Settings2 } from 'lucide-react';
+import { useSearchParams } from 'react-router';
+import { Database, DownloadCloud, FileUp, Users, FlaskConical, Receipt, Boxes, Settings2, Wrench } from 'lucide-react';
 import { Button, Card, CardBody, CardHeader, ErrorPanel, LoadingState, PageHeader } from '@/components';
 import type { TransferEntityInfo } from '@shared/schemas/data-jobs';
 import { useScreen } from '@/lib/screens';
@@ -32,8 +33,11 @@ export function DataScreen({
 }) {
   const screen = useScreen();
   const entities = useTransferEntities();
-  const [importOpen, setImportOpen] = useState(false);
-  const [importEntity, setImportEntity] = useState<string | undefined>(undefined);
+  // ?entity=calibrations (the Calibration screen's Import) opens New Import for that type.
+  const [params] = useSearchParams();
+  const asked = actions.includes('import') ? (params.get('entity') ?? undefined) : undefined;
+  const [importOpen, setImportOpen] = useState(asked !== undefined);
+  const [importEntity, setImportEntity] = useState<string | undefined>(asked);
   const [exportOpen, setExportOpen] = useState(false);
   // Each New Import starts afresh (its dialog is made anew with the type it was opened for).
   const [opened, setOpened] = useState(0);
@@ -80,7 +84,7 @@ export function DataScreen({
             open={importOpen}
             onOpenChange={setImportOpen}
             entities={importable}
-            initialEntity={importEntity}
+            initialEntity={importable.some((e) => e.name === importEntity) ? importEntity : undefined}
           />
           <ExportDialog open={exportOpen} onOpenChange={setExportOpen} entities={all} />
         </>
@@ -98,6 +102,10 @@ const ICONS: Record<string, ReactNode> = {
   profiles: <FlaskConical />,
   packages: <FlaskConical />,
   inventory: <Boxes />,
+  suppliers: <Boxes />,
+  equipment: <Wrench />,
+  calibrations: <Wrench />,
+  maintenance: <Wrench />,
   custom: <Settings2 />,
 };
 

@@ -22,12 +22,7 @@ export default function ExportPage() {
                 { label: 'Patient Data', entity: 'patients', formats: ['csv', 'xlsx'] },
                 { label: 'Test Results', entity: 'results', formats: ['csv', 'xlsx'] },
                 { label: 'Billing Data', entity: 'bills', formats: ['csv', 'pdf'] },
-                {
-                  label: 'Inventory',
-                  entity: null,
-                  formats: ['csv', 'xlsx'],
-                  unavailable: 'The inventory module is not available yet',
-                },
+                { label: 'Inventory', entity: 'inventory', formats: ['csv', 'xlsx'] },
                 { label: 'User Data', entity: 'users', formats: ['csv', 'json'] },
               ]}
             />

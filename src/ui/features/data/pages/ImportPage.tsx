@@ -18,7 +18,9 @@ export default function ImportPage() {
               { label: 'Patient Data', entity: 'patients', formats: 'CSV, Excel or JSON' },
               { label: 'Test Results', entity: 'results', formats: 'CSV, Excel or JSON' },
               { label: 'Billing', entity: 'bills', formats: 'CSV, Excel or JSON' },
-              { label: 'Inventory', entity: null, formats: '', unavailable: 'The inventory module is not available yet' },
+              { label: 'Inventory', entity: 'inventory', formats: 'CSV, Excel or JSON' },
+              { label: 'Equipment', entity: 'equipment', formats: 'CSV, Excel or JSON' },
+              { label: 'Calibration Records', entity: 'calibrations', formats: 'CSV, Excel or JSON' },
               { label: 'User Data', entity: 'users', formats: 'CSV, Excel or JSON' },
               { label: 'Custom Import', entity: null, formats: 'Any data type, with column mapping' },
             ]}

@@ -262,7 +262,7 @@ function EquipmentScreen({ kind }: { kind: EquipmentKind }) {
     <>
       <PageHeader title={screen.title} subtitle={screen.subtitle} actions={addButton} />
       <SummaryCards label={`${noun} counts`} loading={summary.isPending} error={summary.error} cards={cards} />
-      <div className="grid gap-5 xl:grid-cols-[minmax(0,1fr)_20rem]">
+      <div className="grid gap-5 min-[1600px]:grid-cols-[minmax(0,1fr)_20rem]">
         <Card className="min-w-0">
           <ListTable
             list={list}

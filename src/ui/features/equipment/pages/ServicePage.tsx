@@ -6,6 +6,7 @@ import {
   CheckCircle2,
   ClipboardCheck,
   FileBadge,
+  FileUp,
   IndianRupee,
   Play,
   Plus,
@@ -21,7 +22,16 @@ import {
   type Maintenance,
   type ServiceKind,
 } from '@shared/schemas/equipment';
-import { Button, Card, ListTable, PageHeader, RequirePermission, SummaryCards, type RowAction } from '@/components';
+import {
+  Button,
+  Card,
+  LinkButton,
+  ListTable,
+  PageHeader,
+  RequirePermission,
+  SummaryCards,
+  type RowAction,
+} from '@/components';
 import { useScreen } from '@/lib/screens';
 import { formatCount, formatMoney } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
@@ -151,6 +161,13 @@ function ServiceScreen({ kind }: { kind: ServiceKind }) {
 
   const headerActions = (
     <div className="flex flex-wrap gap-2">
+      {canWork && cal && (
+        // The spec's Calibration Import: past records from a CSV, XLSX or JSON file, through the import screen.
+        <LinkButton to="/import?entity=calibrations" variant="outline">
+          <FileUp />
+          Import
+        </LinkButton>
+      )}
       {canWork && (
         <Button onClick={() => setScheduling(true)}>
           <Plus />

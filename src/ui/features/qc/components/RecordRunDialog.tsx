@@ -1,9 +1,9 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { qcRunCreateSchema, type QcMaterial } from '@shared/schemas/qc';
-import { Button, Dialog, FormField, Input, Select, Textarea } from '@/components';
+import { Button, Dialog, FormField, Input, MachineSelect, Select, Textarea } from '@/components';
 import { formatDate, useLabFormat } from '@/lib/format';
 import { useRecordQcRunMutation } from '../api';
 import { expiryHint, formatQcValue, rangeText, targetText } from '../qcText';
@@ -44,6 +44,7 @@ export interface RecordRunDialogProps {
 export function RecordRunDialog({ open, onOpenChange, material, materials }: RecordRunDialogProps) {
   const lab = useLabFormat();
   const record = useRecordQcRunMutation();
+  const [machine, setMachine] = useState<number | null>(null);
   const form = useForm<FormIn, unknown, FormOut>({
     resolver: zodResolver(runFormSchema),
     defaultValues: {
@@ -73,7 +74,7 @@ export function RecordRunDialog({ open, onOpenChange, material, materials }: Rec
 
   const onSubmit = form.handleSubmit(({ material_id, ...body }) =>
     record.mutate(
-      { id: material_id, body },
+      { id: material_id, body: { ...body, equipment_id: machine ?? undefined } },
       {
         onSuccess: () => onOpenChange(false),
         onError: (e) => showServerErrors(e, form.setError, ['value', 'performed_at', 'comments']),
@@ -141,6 +142,7 @@ export function RecordRunDialog({ open, onOpenChange, material, materials }: Rec
             <Input type="datetime-local" max={localNow()} {...form.register('performed_at')} />
           </FormField>
         </div>
+        <MachineSelect value={machine} onChange={setMachine} />
         <FormField label="Comments" error={errors.comments?.message}>
           <Textarea placeholder="e.g. after recalibration, new reagent pack" {...form.register('comments')} />
         </FormField>

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { qcTestRunCreateSchema, type QcMaterial } from '@shared/schemas/qc';
 import { WESTGARD_RULES, type WestgardRule } from '@shared/westgard';
-import { Button, Dialog, FormField, Input, Select, Textarea } from '@/components';
+import { Button, Dialog, FormField, Input, MachineSelect, Select, Textarea } from '@/components';
 import { useRecordTestRunMutation, useSetTestRulesMutation, useTestRules } from '../api';
 import { targetText } from '../qcText';
 
@@ -32,6 +32,7 @@ export function TestRunDialog({
   const [testId, setTestId] = useState<number | null>(null);
   const [values, setValues] = useState<Record<number, string>>({});
   const [comments, setComments] = useState('');
+  const [machine, setMachine] = useState<number | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const record = useRecordTestRunMutation();
   const test = tests.find((t) => t.id === testId) ?? null;
@@ -42,6 +43,7 @@ export function TestRunDialog({
       setTestId(null);
       setValues({});
       setComments('');
+      setMachine(null);
       setErrors({});
     }
     onOpenChange(o);
@@ -57,6 +59,7 @@ export function TestRunDialog({
       test_id: test.id,
       values: entered.map((m) => ({ material_id: m.id, value: values[m.id] })),
       comments,
+      equipment_id: machine ?? undefined,
     });
     if (!parsed.success) {
       setErrors(Object.fromEntries(parsed.error.issues.map((i) => [i.path.join('.'), i.message])));
@@ -117,6 +120,7 @@ export function TestRunDialog({
           </fieldset>
         )}
         {errors.values && <p className="text-[13px] text-red-700">{errors.values}</p>}
+        <MachineSelect value={machine} onChange={setMachine} />
         <FormField label="Comments">
           <Textarea rows={2} value={comments} onChange={(e) => setComments(e.target.value)} />
         </FormField>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { ArrowLeft, CheckCircle2 } from 'lucide-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ResultSheet } from '@shared/schemas/results';
-import { Button, Dialog, ErrorPanel, LoadingState } from '@/components';
+import { Button, Dialog, ErrorPanel, LoadingState, MachineSelect } from '@/components';
 import { call, fieldErrorMessage } from '@/lib/api';
 import { samplesApi } from '@shared/api/samples';
 import { notify } from '@/lib/notify';
@@ -26,6 +26,8 @@ export function EnterResultsDialog({ open, onOpenChange, sampleId: initial = nul
   const [sampleId, setSampleId] = useState<number | null>(initial);
   const [errors, setErrors] = useState<Record<number, string>>({});
   const [saving, setSaving] = useState(false);
+  // The machine that ran this sample's tests (optional); kept for the next sample of the same run.
+  const [machine, setMachine] = useState<number | null>(null);
   const [opened, setOpened] = useState({ open, initial });
   // Each opening starts at the sample it was opened for (or at the picker).
   if (opened.open !== open || opened.initial !== initial) {
@@ -52,6 +54,7 @@ export function EnterResultsDialog({ open, onOpenChange, sampleId: initial = nul
     setSaving(true);
     const failed: Record<number, string> = {};
     const saved: string[] = [];
+    const warnings = new Set<string>();
     for (const { row, draft } of jobs) {
       try {
         const r = row.result?.id
@@ -62,7 +65,9 @@ export function EnterResultsDialog({ open, onOpenChange, sampleId: initial = nul
               ...draft,
               unit: draft.unit ?? undefined,
               notes: draft.notes ?? undefined,
+              equipment_id: machine ?? undefined,
             });
+        if (r.equipment_warning) warnings.add(r.equipment_warning);
         saved.push(
           `${r.test_name} ${r.result_value}${r.unit ? ` ${r.unit}` : ''}${r.flag ? ` (${FLAG_WORD[r.flag] ?? r.flag}${r.is_critical ? ', critical' : ''})` : ''}`,
         );
@@ -78,6 +83,8 @@ export function EnterResultsDialog({ open, onOpenChange, sampleId: initial = nul
         `${saved.length} result${saved.length === 1 ? '' : 's'} saved for ${s.sample.sample_number}`,
         saved.join(' · '),
       );
+    // The server's word on the machine (past its calibration, not operational), kept on each result.
+    for (const w of warnings) notify.warning('Machine warning', `${w}. The results carry this warning.`);
     if (failures.length) notify.error('Failed to save result', failures[0]);
     else onOpenChange(false);
   }
@@ -157,6 +164,7 @@ export function EnterResultsDialog({ open, onOpenChange, sampleId: initial = nul
               {s!.sample.status === 'processing' ? ': the sample can now be completed.' : '.'}
             </p>
           )}
+          {writable && <MachineSelect value={machine} onChange={setMachine} className="mb-3 max-w-md" />}
           <ResultSheetForm
             key={s!.sample.id}
             sheet={s!}

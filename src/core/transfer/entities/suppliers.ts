@@ -1,0 +1,72 @@
+import type { z } from 'zod';
+import {
+  supplierCreateSchema,
+  supplierUpdateSchema,
+  type SupplierCreate,
+  type SupplierUpdate,
+} from '../../../shared/schemas/inventory.js';
+import { applySupplierUpdate, insertSupplierRecord, listSuppliers } from '../../inventory/suppliers.js';
+import { suppliersByNames, type SupplierRow } from '../../inventory/supplier-repository.js';
+import type { TransferColumn, TransferEntity } from '../entity.js';
+import { keepKey, lowerKey } from './common.js';
+
+/**
+ * The supplier register (issue 15), keyed by name (the register keeps names unique in the lab,
+ * case ignored). Delivery figures are computed from receipts: exported, ignored on import.
+ */
+
+const columns: TransferColumn[] = [
+  { name: 'name' },
+  { name: 'contact_person' },
+  { name: 'phone' },
+  { name: 'email' },
+  { name: 'gstin' },
+  { name: 'lead_time_days', kind: 'number' },
+  { name: 'deliveries', kind: 'number', readOnly: true },
+  { name: 'on_time_rate', kind: 'number', readOnly: true },
+  { name: 'rejected', kind: 'number', readOnly: true },
+];
+
+type Plan = { row: number; id: number | null; input: SupplierCreate };
+
+export const suppliers: TransferEntity<SupplierCreate, SupplierRow, Plan> = {
+  name: 'suppliers',
+  label: 'supplier',
+  auditEntity: 'supplier',
+  columns,
+  key: 'name',
+  normalizeKey: lowerKey,
+  requiredColumns: ['name'],
+  createSchema: supplierCreateSchema,
+  updateSchema: supplierUpdateSchema as z.ZodType<Partial<SupplierCreate>>,
+
+  findExisting: (ctx, keys) => suppliersByNames(ctx.db, ctx.organizationId, keys),
+
+  plan: async (_ctx, rows) =>
+    rows.map((r) => ({
+      row: r.row,
+      plan: { row: r.row, id: r.existing?.id ?? null, input: keepKey(r.input, r.existing, 'name') },
+    })),
+
+  async write(ctx, plans) {
+    let inserted = 0;
+    let updated = 0;
+    for (const p of plans) {
+      const done = await ctx.attempt(p.row, async () => {
+        if (p.id === null) await insertSupplierRecord(ctx.db, ctx.actor, p.input);
+        else await applySupplierUpdate(ctx.db, ctx.actor, p.id, p.input as SupplierUpdate);
+        return true;
+      });
+      if (done && p.id === null) inserted += 1;
+      else if (done) updated += 1;
+    }
+    return { inserted, updated };
+  },
+
+  filters: {},
+  // The register is small (tens of suppliers): one page.
+  async *exportPages(db, organizationId) {
+    const all = await listSuppliers(db, organizationId);
+    if (all.length) yield all.map((s) => Object.fromEntries(columns.map((c) => [c.name, s[c.name as keyof typeof s]])));
+  },
+};
