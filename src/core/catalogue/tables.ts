@@ -43,7 +43,7 @@ export interface TestsTable extends CatalogueItemColumns {
   aliases: string | null;
   /** JSON array of the Westgard rules QC of this test is judged by; null: the default set. */
   qc_rules: string | null;
-  /** The method printed on the report (migration 24), e.g. "Photometry"; optional. */
+  /** The method printed on the report (migration 23), e.g. "Photometry"; optional. */
   method: Generated<string | null>;
 }
 

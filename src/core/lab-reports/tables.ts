@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 
-/** Kysely table types of Lab Reports (migration 24). Timestamps are ISO-8601 UTC strings. */
+/** Kysely table types of Lab Reports (migration 23). Timestamps are ISO-8601 UTC strings. */
 
 export interface ReportTemplatesTable {
   id: Generated<number>;

@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 
-/** Kysely table types of reports (migration 23). Timestamps are ISO-8601 UTC strings. */
+/** Kysely table types of reports (migration 22). Timestamps are ISO-8601 UTC strings. */
 
 export interface CustomReportsTable {
   id: Generated<number>;

@@ -41,7 +41,7 @@ export interface SamplesTable {
   release_reason: string | null;
   released_by: number | null;
   released_at: string | null;
-  /** Condition of the specimen on receipt (migration 24), printed on the report. */
+  /** Condition of the specimen on receipt (migration 23), printed on the report. */
   receipt_condition: Generated<string | null>;
 }
 

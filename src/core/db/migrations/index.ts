@@ -26,9 +26,9 @@ import {
   sql as advanceUse,
   sqliteSteps as advanceUseSqlite,
   postgres as advanceUsePostgres,
-} from './022_advance_use.js';
-import { sql as reportRuns } from './023_report_runs.js';
-import { sql as labReports } from './024_lab_reports.js';
+} from './021_advance_use.js';
+import { sql as reportRuns } from './022_report_runs.js';
+import { sql as labReports } from './023_lab_reports.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
 import type Database from 'better-sqlite3';
@@ -97,7 +97,7 @@ export const migrations: Migration[] = [
     postgres: paymentsLedgerPostgres,
   },
   { version: 20, name: 'payers_invoices', sql: payersInvoices },
-  { version: 22, name: 'advance_use', sql: advanceUse, sqliteSteps: advanceUseSqlite, postgres: advanceUsePostgres },
-  { version: 23, name: 'report_runs', sql: reportRuns },
-  { version: 24, name: 'lab_reports', sql: labReports },
+  { version: 21, name: 'advance_use', sql: advanceUse, sqliteSteps: advanceUseSqlite, postgres: advanceUsePostgres },
+  { version: 22, name: 'report_runs', sql: reportRuns },
+  { version: 23, name: 'lab_reports', sql: labReports },
 ];

@@ -21,7 +21,7 @@ const METHOD_NEW = "CHECK (method IN ('cash','card','upi','bank_transfer','chequ
 export function sqliteSteps(sqlite: Database.Database): void {
   rebuildTable(sqlite, 'payments', (create) => {
     for (const c of [KIND_OLD, AMOUNT_OLD, METHOD_OLD])
-      if (!create.includes(c)) throw new Error(`022: payments ${c} not found`);
+      if (!create.includes(c)) throw new Error(`021: payments ${c} not found`);
     return create.replace(KIND_OLD, KIND_NEW).replace(AMOUNT_OLD, AMOUNT_NEW).replace(METHOD_OLD, METHOD_NEW);
   });
 }
