@@ -22,6 +22,7 @@ import {
   postgres as paymentsLedgerPostgres,
 } from './019_payments_ledger.js';
 import { sql as payersInvoices } from './020_payers_invoices.js';
+import { sql as targetTat } from './025_target_tat.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
 import type Database from 'better-sqlite3';
@@ -90,4 +91,5 @@ export const migrations: Migration[] = [
     postgres: paymentsLedgerPostgres,
   },
   { version: 20, name: 'payers_invoices', sql: payersInvoices },
+  { version: 25, name: 'target_tat', sql: targetTat },
 ];
