@@ -211,7 +211,10 @@ export async function tatCandidates(db: Db, organizationId: number, verifiedSinc
     .where('s.status', '<>', 'rejected')
     .where((eb) =>
       eb.or([
-        eb.and([eb('r.verified_at', 'is', null), eb.or([eb('r.status', 'is', null), eb('r.status', '<>', 'rejected')])]),
+        eb.and([
+          eb('r.verified_at', 'is', null),
+          eb.or([eb('r.status', 'is', null), eb('r.status', '<>', 'rejected')]),
+        ]),
         eb('r.verified_at', '>=', verifiedSince),
       ]),
     )

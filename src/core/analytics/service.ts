@@ -24,7 +24,8 @@ import {
 export const LIVE_LIST_LIMIT = 20;
 const UNCATEGORISED = 'Uncategorised';
 const rupees = (paise: number) => Math.round(paise) / 100;
-const minutesFrom = (fromIso: string, to: Date) => Math.max(0, Math.floor((to.getTime() - Date.parse(fromIso)) / 60000));
+const minutesFrom = (fromIso: string, to: Date) =>
+  Math.max(0, Math.floor((to.getTime() - Date.parse(fromIso)) / 60000));
 
 /** The lab days from `from` to `to` (inclusive). */
 function daysBetween(from: string, to: string): string[] {
@@ -52,7 +53,12 @@ export function percentileOf(histogram: readonly { minutes: number; n: number }[
  * what the range's bills charged per line (after line discounts, before the bill's own discount and
  * tax), cancelled bills excluded; categories are the catalogue items' categories.
  */
-export async function analytics(db: Db, organizationId: number, q: AnalyticsQuery, now = new Date()): Promise<Analytics> {
+export async function analytics(
+  db: Db,
+  organizationId: number,
+  q: AnalyticsQuery,
+  now = new Date(),
+): Promise<Analytics> {
   const timeZone = await organizationTimezone(db, organizationId);
   const to = localDate(timeZone, now);
   const from = addDays(to, -(q.days - 1));
