@@ -1,4 +1,4 @@
-import { BarChart3, Calculator, FileBarChart, FileText, Gauge, ScrollText } from 'lucide-react';
+import { Calculator, FileBarChart, FileText, ScrollText } from 'lucide-react';
 import type { LucideIcon } from 'lucide-react';
 import type { HomeCard, NavGroupName, ScreenDef } from '@/lib/screens';
 
@@ -15,13 +15,6 @@ const soon = (
  * note for each. When a feature is built, its entry moves into that feature's screens.ts.
  */
 export const UPCOMING_SCREENS: ScreenDef[] = [
-  soon('/enhanced-dashboard', 'Enhanced Dashboard', ['Overview', 'Enhanced Dashboard', Gauge, 2]),
-  soon('/analytics', 'Analytics Dashboard', ['Overview', 'Analytics', BarChart3, 3], {
-    title: 'Analytics',
-    description: 'Trends in workload and turnaround.',
-    icon: BarChart3,
-    order: 7,
-  }),
   soon('/reports', 'Reports', ['Overview', 'Reports', FileBarChart, 4], {
     title: 'Reports',
     description: 'Patient, financial and lab reports.',
