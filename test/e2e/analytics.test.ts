@@ -70,7 +70,7 @@ beforeAll(async () => {
     role: 'lab_technician',
     organizationId: app.organizationId!,
   };
-  resultId = (await createResult(db, tech, { sample_id: s.id, test_id: test.id, result_value: '1.0' })).id;
+  resultId = Number((await createResult(db, tech, { sample_id: s.id, test_id: test.id, result_value: '1.0' })).id);
 });
 
 afterAll(async () => {

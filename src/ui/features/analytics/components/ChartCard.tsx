@@ -34,6 +34,8 @@ export interface ChartCardProps<Row extends Record<string, string | number>> {
   /** The figures; a pie draws the first. */
   series: ChartSeries[];
   format?: (v: number) => string;
+  /** Counts: whole-number axis ticks. */
+  integers?: boolean;
   empty: string;
 }
 
@@ -52,6 +54,7 @@ export function ChartCard<Row extends Record<string, string | number>>({
   category,
   series,
   format = (v) => String(v),
+  integers = false,
   empty,
 }: ChartCardProps<Row>) {
   const [asTable, setAsTable] = useState(false);
@@ -97,16 +100,18 @@ export function ChartCard<Row extends Record<string, string | number>>({
     type === 'pie' ? (
       <PieChart>
         <Pie
-          data={rows}
+          data={rows.filter((r) => Number(r[series[0]!.key]) !== 0)}
           dataKey={series[0]!.key}
           nameKey={category.key}
           outerRadius="75%"
           isAnimationActive={false}
           label={(p: { name?: unknown }) => cat(p.name)}
         >
-          {rows.map((r, i) => (
-            <Cell key={String(r[category.key])} fill={SLICES[i % SLICES.length]} />
-          ))}
+          {rows
+            .filter((r) => Number(r[series[0]!.key]) !== 0)
+            .map((r, i) => (
+              <Cell key={String(r[category.key])} fill={SLICES[i % SLICES.length]} />
+            ))}
         </Pie>
         <Tooltip formatter={(v) => format(Number(v))} labelFormatter={(l) => cat(l)} />
       </PieChart>
@@ -114,7 +119,7 @@ export function ChartCard<Row extends Record<string, string | number>>({
       <LineChart data={rows} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
         <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
         <XAxis dataKey={category.key as string} tickFormatter={cat} fontSize={12} />
-        <YAxis fontSize={12} tickFormatter={(v: number) => format(v)} width={72} />
+        <YAxis allowDecimals={!integers} fontSize={12} tickFormatter={(v: number) => format(v)} width={72} />
         <Tooltip formatter={(v) => format(Number(v))} labelFormatter={(l) => cat(l)} />
         {series.length > 1 && <Legend />}
         {series.map((s) => (
@@ -133,7 +138,7 @@ export function ChartCard<Row extends Record<string, string | number>>({
       <BarChart data={rows} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
         <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
         <XAxis dataKey={category.key as string} tickFormatter={cat} fontSize={12} />
-        <YAxis fontSize={12} tickFormatter={(v: number) => format(v)} width={72} />
+        <YAxis allowDecimals={!integers} fontSize={12} tickFormatter={(v: number) => format(v)} width={72} />
         <Tooltip formatter={(v) => format(Number(v))} labelFormatter={(l) => cat(l)} />
         {series.length > 1 && <Legend />}
         {series.map((s) => (

@@ -161,6 +161,7 @@ function AnalyticsScreen() {
               { key: 'verified', label: 'Results verified', color: '#059669' },
             ]}
             format={(v) => formatCount(v)}
+            integers
             empty="No samples or results in this range"
           />
           <div className="grid gap-5 lg:grid-cols-2">
@@ -182,6 +183,7 @@ function AnalyticsScreen() {
               category={{ key: 'test', label: 'Test' }}
               series={[{ key: 'count', label: 'Tests', color: '#d97706' }]}
               format={(v) => formatCount(v)}
+              integers
               empty="No tests ordered in this range"
             />
           </div>

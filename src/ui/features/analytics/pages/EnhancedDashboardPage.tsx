@@ -133,6 +133,7 @@ function LiveScreen() {
               category={{ key: 'status', label: 'Status' }}
               series={[{ key: 'count', label: 'Samples', color: '#2563eb' }]}
               format={(v) => formatCount(v)}
+              integers
               empty="No samples registered or collected today"
             />
             <ListCard
