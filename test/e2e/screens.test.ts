@@ -91,9 +91,9 @@ describe('landing, home and dashboard', () => {
       }
       await screenshot(page, `${size}-dashboard`);
 
-      // A module of a later issue (spec: Enhanced Dashboard). Once it is built, use another placeholder route.
-      await page.goto('/enhanced-dashboard');
-      await page.getByRole('heading', { name: 'Enhanced Dashboard', level: 1 }).waitFor();
+      // The one module not built yet (spec: Advanced Billing). Once it is, this check goes with it.
+      await page.goto('/advanced-billing');
+      await page.getByRole('heading', { name: 'Advanced Billing', level: 1 }).waitFor();
       await page.getByText('This module is not available yet in this version of lims.').waitFor();
       await screenshot(page, `${size}-placeholder`);
 

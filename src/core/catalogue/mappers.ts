@@ -31,6 +31,7 @@ export function toTest(r: TestRow): CatalogueTest {
     reference_ranges: r.reference_ranges ? (JSON.parse(r.reference_ranges) as CatalogueTest['reference_ranges']) : [],
     sample_type: r.sample_type,
     turnaround_hours: r.turnaround_hours,
+    target_tat_minutes: r.target_tat_minutes,
     result_type: r.result_type as CatalogueTest['result_type'],
     decimals: r.decimals,
     plausible_low: r.plausible_low,

@@ -26,6 +26,8 @@ export interface TestsTable extends CatalogueItemColumns {
   reference_ranges: string | null;
   sample_type: string | null;
   turnaround_hours: number | null;
+  /** Minutes from collection to verification the lab aims for (Enhanced Dashboard breaches); null: none. */
+  target_tat_minutes: number | null;
   result_type: Generated<string>;
   decimals: number | null;
   plausible_low: number | null;

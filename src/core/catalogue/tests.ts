@@ -12,6 +12,7 @@ const RULE_COLUMNS = [
   'normal_range',
   'sample_type',
   'turnaround_hours',
+  'target_tat_minutes',
   'result_type',
   'decimals',
   'plausible_low',

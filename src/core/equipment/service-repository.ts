@@ -337,3 +337,23 @@ export function serviceRowsAfter(
     .offset(offset)
     .execute();
 }
+
+/** The lab's open calibrations past due (before the lab's `today`), earliest first, with the equipment's name. */
+export async function overdueCalibrations(db: Db, organizationId: number, today: string, limit: number) {
+  const base = db
+    .selectFrom('equipment_services as s')
+    .innerJoin('equipment as e', 'e.id', 's.equipment_id')
+    .where('s.organization_id', '=', organizationId)
+    .where('e.archived_at', 'is', null)
+    .where('s.kind', '=', 'calibration')
+    .where('s.status', 'in', ['scheduled', 'in_progress'])
+    .where('s.due_date', '<', today);
+  const total = await base.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+  const rows = await base
+    .select(['e.name', 's.type', 's.due_date'])
+    .orderBy('s.due_date')
+    .orderBy('s.id')
+    .limit(limit)
+    .execute();
+  return { total: Number(total.n), rows };
+}

@@ -154,3 +154,21 @@ export async function saveAlertSettings(trx: Db, values: Insertable<StockAlertSe
     )
     .execute();
 }
+
+/** Open low / out-of-stock alerts with their item's name, most urgent first (the Enhanced Dashboard). */
+export async function openShortages(db: Db, organizationId: number, limit: number) {
+  const base = db
+    .selectFrom('stock_alerts as a')
+    .where('a.organization_id', '=', organizationId)
+    .where('a.status', '<>', 'resolved')
+    .where('a.alert_type', 'in', ['low_stock', 'out_of_stock']);
+  const total = await base.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+  const rows = await base
+    .innerJoin('inventory_items as i', 'i.id', 'a.item_id')
+    .select(['i.item_name', 'a.alert_type', 'a.priority', 'a.current_stock'])
+    .orderBy(sql`CASE WHEN a.alert_type = 'out_of_stock' THEN 0 ELSE 1 END`)
+    .orderBy('i.item_name')
+    .limit(limit)
+    .execute();
+  return { total: Number(total.n), rows };
+}

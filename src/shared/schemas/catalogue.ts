@@ -186,6 +186,19 @@ export const testCreateSchema = z.object({
         .optional(),
     ),
   ),
+  /** Target turnaround (collection -> verified) in minutes; the Enhanced Dashboard lists results past it. */
+  target_tat_minutes: z.preprocess(
+    (v) => (v === '' ? null : v),
+    strictNumber(
+      z
+        .number({ error: 'Target TAT must be a number of minutes' })
+        .int('Target TAT must be whole minutes')
+        .min(1, 'Target TAT must be at least 1 minute')
+        .max(43200, 'Target TAT must be at most 43200 minutes (30 days)')
+        .nullable()
+        .optional(),
+    ),
+  ),
   ...resultRuleFields,
   /** GST (src/shared/gst.ts): diagnostic tests are exempt; a taxable service (cosmetic, goods sold) names its rate. */
   tax_category: z
@@ -266,6 +279,7 @@ export const catalogueTestSchema = z.object({
   reference_ranges: z.array(referenceRangeOutSchema),
   sample_type: z.string().nullable(),
   turnaround_hours: z.number().nullable(),
+  target_tat_minutes: z.number().nullable(),
   result_type: z.enum(RESULT_TYPES),
   decimals: z.number().nullable(),
   plausible_low: z.number().nullable(),

@@ -10,6 +10,7 @@ import { screens as billing } from '@/features/billing/screens';
 import { screens as catalogue } from '@/features/catalogue/screens';
 import { screens as dashboard } from '@/features/dashboard/screens';
 import { screens as data } from '@/features/data/screens';
+import { screens as analytics } from '@/features/analytics/screens';
 import { screens as doctors } from '@/features/doctors/screens';
 import { screens as equipment } from '@/features/equipment/screens';
 import { screens as history } from '@/features/history/screens';
@@ -41,6 +42,7 @@ export const SCREENS: readonly ScreenDef[] = [
   ...portal,
   ...home,
   ...dashboard,
+  ...analytics,
   ...patients,
   ...history,
   ...catalogue,

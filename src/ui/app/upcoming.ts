@@ -1,4 +1,4 @@
-import { BarChart3, Calculator, Gauge } from 'lucide-react';
+import { Calculator } from 'lucide-react';
 import type { LucideIcon } from 'lucide-react';
 import type { HomeCard, NavGroupName, ScreenDef } from '@/lib/screens';
 
@@ -15,12 +15,5 @@ const soon = (
  * note for each. When a feature is built, its entry moves into that feature's screens.ts.
  */
 export const UPCOMING_SCREENS: ScreenDef[] = [
-  soon('/enhanced-dashboard', 'Enhanced Dashboard', ['Overview', 'Enhanced Dashboard', Gauge, 2]),
-  soon('/analytics', 'Analytics Dashboard', ['Overview', 'Analytics', BarChart3, 3], {
-    title: 'Analytics',
-    description: 'Trends in workload and turnaround.',
-    icon: BarChart3,
-    order: 7,
-  }),
   soon('/advanced-billing', 'Advanced Billing', ['Financial Management', 'Advanced Billing', Calculator, 2]),
 ];

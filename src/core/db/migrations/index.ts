@@ -29,6 +29,7 @@ import {
 } from './021_advance_use.js';
 import { sql as reportRuns } from './022_report_runs.js';
 import { sql as labReports } from './023_lab_reports.js';
+import { sql as targetTat } from './024_target_tat.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
 import type Database from 'better-sqlite3';
@@ -100,4 +101,5 @@ export const migrations: Migration[] = [
   { version: 21, name: 'advance_use', sql: advanceUse, sqliteSteps: advanceUseSqlite, postgres: advanceUsePostgres },
   { version: 22, name: 'report_runs', sql: reportRuns },
   { version: 23, name: 'lab_reports', sql: labReports },
+  { version: 24, name: 'target_tat', sql: targetTat },
 ];

@@ -32,6 +32,7 @@ const columns: TransferColumn[] = [
   { name: 'sample_type' },
   { name: 'container' },
   { name: 'turnaround_hours', kind: 'number' },
+  { name: 'target_tat_minutes', kind: 'number' },
   { name: 'result_type' },
   { name: 'decimals', kind: 'number' },
   { name: 'plausible_low', kind: 'number' },

@@ -35,6 +35,7 @@ const FIELDS = [
   'normal_range',
   'sample_type',
   'turnaround_hours',
+  'target_tat_minutes',
   ...RULE_FIELDS,
 ];
 
@@ -53,6 +54,8 @@ function defaults(t: CatalogueTest | null): TestFormIn {
     delta_kind: t?.delta_kind ?? '',
     turnaround_hours:
       t?.turnaround_hours === null || t?.turnaround_hours === undefined ? '' : String(t.turnaround_hours),
+    target_tat_minutes:
+      t?.target_tat_minutes === null || t?.target_tat_minutes === undefined ? '' : String(t.target_tat_minutes),
     result_type: t?.result_type ?? 'numeric',
     container: t?.container ?? '',
     choices: t?.choices.join(', ') ?? '',
@@ -129,6 +132,20 @@ export function TestFormDialog({ open, onOpenChange, test, categories }: TestFor
           step={1}
           placeholder="e.g. 24"
           {...form.register('turnaround_hours')}
+        />
+      </FormField>
+      <FormField
+        label="Target TAT (minutes)"
+        hint="Collection to verification; past it, the Enhanced Dashboard lists the result as a breach"
+        error={fieldError(errors, 'target_tat_minutes')}
+      >
+        <Input
+          type="number"
+          inputMode="numeric"
+          min={1}
+          step={1}
+          placeholder="e.g. 120"
+          {...form.register('target_tat_minutes')}
         />
       </FormField>
       <FormField label="Unit" error={errors.unit?.message}>

@@ -51,6 +51,10 @@ export default function IndividualTestsPage() {
           { label: 'Normal Range', value: dash(t.normal_range) },
           { label: 'Unit', value: dash(t.unit) },
           { label: 'Turnaround Time', value: dash(hours(t.turnaround_hours)) },
+          {
+            label: 'Target TAT',
+            value: dash(t.target_tat_minutes === null ? null : `${t.target_tat_minutes} min`),
+          },
           { label: 'Description', value: dash(t.description), wide: true },
         ],
       })}

@@ -1,0 +1,222 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/connection.js';
+import { minutesBetween } from '../db/dialect.js';
+
+/**
+ * The Analytics Dashboard's and the Enhanced Dashboard's aggregations (issue 17): read-only queries
+ * over samples, results, bills and the catalogue, always filtered by the lab. Times are UTC ISO
+ * text; `from` / `to` are UTC instants (inclusive / exclusive). Per-day series are grouped in SQL by
+ * the UTC minute and put on the lab's calendar days by the caller (exact in every time zone, since
+ * every zone's offset is whole minutes).
+ */
+
+/** A timestamp column's UTC minute, 'YYYY-MM-DDTHH:MM'. */
+const minuteOf = (column: string) => sql<string>`substr(${sql.ref(column)}, 1, 16)`;
+
+export async function samplesCollectedByMinute(db: Db, organizationId: number, from: string, to: string) {
+  return db
+    .selectFrom('samples as s')
+    .select([minuteOf('s.collection_date').as('minute'), sql<number>`count(*)`.as('n')])
+    .where('s.organization_id', '=', organizationId)
+    .where('s.collection_date', '>=', from)
+    .where('s.collection_date', '<', to)
+    .groupBy(minuteOf('s.collection_date'))
+    .execute();
+}
+
+export async function resultsVerifiedByMinute(db: Db, organizationId: number, from: string, to: string) {
+  return db
+    .selectFrom('test_results as r')
+    .select([minuteOf('r.verified_at').as('minute'), sql<number>`count(*)`.as('n')])
+    .where('r.organization_id', '=', organizationId)
+    .where('r.status', '=', 'verified')
+    .where('r.verified_at', '>=', from)
+    .where('r.verified_at', '<', to)
+    .groupBy(minuteOf('r.verified_at'))
+    .execute();
+}
+
+/** Bill lines of the range's bills (cancelled excluded), by UTC minute and the line's catalogue category. */
+export async function billedByMinuteAndCategory(db: Db, organizationId: number, from: string, to: string) {
+  const category = sql<string | null>`coalesce(t.category, p.category, k.category)`;
+  return db
+    .selectFrom('bill_items as i')
+    .innerJoin('bills as b', 'b.id', 'i.bill_id')
+    .leftJoin('tests as t', (j) => j.onRef('t.id', '=', 'i.test_id').on('i.item_type', '=', 'test'))
+    .leftJoin('test_profiles as p', (j) => j.onRef('p.id', '=', 'i.profile_id').on('i.item_type', '=', 'profile'))
+    .leftJoin('test_packages as k', (j) => j.onRef('k.id', '=', 'i.package_id').on('i.item_type', '=', 'package'))
+    .select([
+      minuteOf('b.created_at').as('minute'),
+      category.as('category'),
+      sql<number>`count(*)`.as('lines'),
+      sql<number>`sum(i.total_paise)`.as('paise'),
+    ])
+    .where('b.organization_id', '=', organizationId)
+    .where('b.cancelled_at', 'is', null)
+    .where('b.created_at', '>=', from)
+    .where('b.created_at', '<', to)
+    .groupBy([minuteOf('b.created_at'), category])
+    .execute();
+}
+
+export async function distinctPatientsCollected(db: Db, organizationId: number, from: string, to: string) {
+  const r = await db
+    .selectFrom('samples as s')
+    .select(sql<number>`count(DISTINCT s.patient_id)`.as('n'))
+    .where('s.organization_id', '=', organizationId)
+    .where('s.collection_date', '>=', from)
+    .where('s.collection_date', '<', to)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+export async function rejectedCollected(db: Db, organizationId: number, from: string, to: string) {
+  const r = await db
+    .selectFrom('samples as s')
+    .select(sql<number>`count(*)`.as('n'))
+    .where('s.organization_id', '=', organizationId)
+    .where('s.status', '=', 'rejected')
+    .where('s.collection_date', '>=', from)
+    .where('s.collection_date', '<', to)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** Tests ordered on the samples collected in the range, most first. */
+export async function testDistribution(db: Db, organizationId: number, from: string, to: string, limit: number) {
+  return db
+    .selectFrom('sample_tests as st')
+    .innerJoin('samples as s', 's.id', 'st.sample_id')
+    .innerJoin('tests as t', 't.id', 'st.test_id')
+    .select(['t.id as test_id', 't.name as test_name', sql<number>`count(*)`.as('n')])
+    .where('s.organization_id', '=', organizationId)
+    .where('s.collection_date', '>=', from)
+    .where('s.collection_date', '<', to)
+    .groupBy(['t.id', 't.name'])
+    .orderBy(sql`count(*)`, 'desc')
+    .orderBy('t.name')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Collection -> verification of the results verified in the range, as a histogram of whole minutes
+ * (bounded rows whatever the volume; the caller reads the percentiles from it).
+ */
+export async function tatHistogram(db: Db, organizationId: number, from: string, to: string) {
+  const minutes = sql<number>`CAST(round(${minutesBetween(db, 's.collection_date', 'r.verified_at')}) AS INTEGER)`;
+  return db
+    .selectFrom('test_results as r')
+    .innerJoin('samples as s', 's.id', 'r.sample_id')
+    .select([minutes.as('minutes'), sql<number>`count(*)`.as('n')])
+    .where('r.organization_id', '=', organizationId)
+    .where('r.status', '=', 'verified')
+    .where('r.verified_at', '>=', from)
+    .where('r.verified_at', '<', to)
+    .where('s.collection_date', 'is not', null)
+    .groupBy(minutes)
+    .execute();
+}
+
+/** Entered results not yet verified (the verification backlog), oldest first. */
+export async function awaitingVerification(db: Db, organizationId: number, limit: number) {
+  const base = db
+    .selectFrom('test_results as r')
+    .where('r.organization_id', '=', organizationId)
+    .where('r.status', '=', 'completed');
+  const total = await base.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+  const rows = await base
+    .innerJoin('samples as s', 's.id', 'r.sample_id')
+    .innerJoin('tests as t', 't.id', 'r.test_id')
+    .select([
+      'r.id',
+      's.sample_code',
+      't.name as test_name',
+      sql<string>`coalesce(r.entered_at, r.created_at)`.as('entered_at'),
+      'r.is_critical',
+    ])
+    .orderBy(sql`coalesce(r.entered_at, r.created_at)`)
+    .orderBy('r.id')
+    .limit(limit)
+    .execute();
+  return { total: Number(total.n), rows };
+}
+
+/** Critical results (not rejected) with no call logged: the NABL "not yet notified" list, oldest first. */
+export async function criticalNotCalled(db: Db, organizationId: number, limit: number) {
+  const base = db
+    .selectFrom('test_results as r')
+    .where('r.organization_id', '=', organizationId)
+    .where('r.is_critical', '=', 1)
+    .where('r.status', '<>', 'rejected')
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('critical_calls as c').select('c.id').whereRef('c.result_id', '=', 'r.id'))),
+    );
+  const total = await base.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+  const rows = await base
+    .innerJoin('samples as s', 's.id', 'r.sample_id')
+    .innerJoin('tests as t', 't.id', 'r.test_id')
+    .select([
+      'r.id',
+      's.sample_code',
+      't.name as test_name',
+      'r.result_value',
+      'r.unit',
+      sql<string>`coalesce(r.entered_at, r.created_at)`.as('entered_at'),
+    ])
+    .orderBy(sql`coalesce(r.entered_at, r.created_at)`)
+    .orderBy('r.id')
+    .limit(limit)
+    .execute();
+  return { total: Number(total.n), rows };
+}
+
+/** Samples registered or collected in [from, to), by status. */
+export async function samplesByStatus(db: Db, organizationId: number, from: string, to: string) {
+  return db
+    .selectFrom('samples as s')
+    .select(['s.status', sql<number>`count(*)`.as('n')])
+    .where('s.organization_id', '=', organizationId)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('s.created_at', '>=', from), eb('s.created_at', '<', to)]),
+        eb.and([eb('s.collection_date', '>=', from), eb('s.collection_date', '<', to)]),
+      ]),
+    )
+    .groupBy('s.status')
+    .execute();
+}
+
+/**
+ * Ordered tests with a target TAT that may be past it: on collected samples (not rejected), still
+ * unverified (entered or not, not rejected) or verified since `verifiedSince`. The caller compares.
+ */
+export async function tatCandidates(db: Db, organizationId: number, verifiedSince: string) {
+  return db
+    .selectFrom('sample_tests as st')
+    .innerJoin('samples as s', 's.id', 'st.sample_id')
+    .innerJoin('tests as t', 't.id', 'st.test_id')
+    .leftJoin('test_results as r', (j) => j.onRef('r.sample_id', '=', 's.id').onRef('r.test_id', '=', 'st.test_id'))
+    .select([
+      's.sample_code',
+      't.id as test_id',
+      't.name as test_name',
+      't.target_tat_minutes',
+      's.collection_date',
+      'r.verified_at',
+    ])
+    .where('s.organization_id', '=', organizationId)
+    .where('t.target_tat_minutes', 'is not', null)
+    .where('s.collection_date', 'is not', null)
+    .where('s.status', '<>', 'rejected')
+    .where((eb) =>
+      eb.or([
+        eb.and([
+          eb('r.verified_at', 'is', null),
+          eb.or([eb('r.status', 'is', null), eb('r.status', '<>', 'rejected')]),
+        ]),
+        eb('r.verified_at', '>=', verifiedSince),
+      ]),
+    )
+    .execute();
+}

@@ -1,0 +1,233 @@
+import type { Analytics, AnalyticsQuery, LiveBoard } from '../../shared/schemas/analytics.js';
+import { addDays, localDate, startOfLocalDayUtc } from '../../shared/time.js';
+import type { Actor } from '../context.js';
+import type { Db } from '../db/connection.js';
+import { overdueCalibrations } from '../equipment/service-repository.js';
+import { openShortages } from '../inventory/alert-repository.js';
+import { organizationTimezone } from '../settings/organization.js';
+import { actorHasPermission } from '../users/permissions.js';
+import {
+  awaitingVerification,
+  billedByMinuteAndCategory,
+  criticalNotCalled,
+  distinctPatientsCollected,
+  rejectedCollected,
+  resultsVerifiedByMinute,
+  samplesByStatus,
+  samplesCollectedByMinute,
+  tatCandidates,
+  tatHistogram,
+  testDistribution,
+} from './repository.js';
+
+/** How many rows each list of the live board shows (its count is always the full one). */
+export const LIVE_LIST_LIMIT = 20;
+const UNCATEGORISED = 'Uncategorised';
+const rupees = (paise: number) => Math.round(paise) / 100;
+const minutesFrom = (fromIso: string, to: Date) =>
+  Math.max(0, Math.floor((to.getTime() - Date.parse(fromIso)) / 60000));
+
+/** The lab days from `from` to `to` (inclusive). */
+function daysBetween(from: string, to: string): string[] {
+  const out: string[] = [];
+  for (let d = from; d <= to; d = addDays(d, 1)) out.push(d);
+  return out;
+}
+
+/** The nearest-rank percentile (0-100) of a histogram of whole minutes. */
+export function percentileOf(histogram: readonly { minutes: number; n: number }[], p: number): number | null {
+  const sorted = [...histogram].sort((a, b) => a.minutes - b.minutes);
+  const total = sorted.reduce((s, h) => s + h.n, 0);
+  if (total === 0) return null;
+  const rank = Math.max(1, Math.ceil((p / 100) * total));
+  let seen = 0;
+  for (const h of sorted) {
+    seen += h.n;
+    if (seen >= rank) return h.minutes;
+  }
+  return sorted[sorted.length - 1]!.minutes;
+}
+
+/**
+ * GET /api/analytics: the last `days` lab days (today included) in the lab's time zone. Revenue is
+ * what the range's bills charged per line (after line discounts, before the bill's own discount and
+ * tax), cancelled bills excluded; categories are the catalogue items' categories.
+ */
+export async function analytics(
+  db: Db,
+  organizationId: number,
+  q: AnalyticsQuery,
+  now = new Date(),
+): Promise<Analytics> {
+  const timeZone = await organizationTimezone(db, organizationId);
+  const to = localDate(timeZone, now);
+  const from = addDays(to, -(q.days - 1));
+  const fromUtc = startOfLocalDayUtc(timeZone, from).toISOString();
+  const toUtc = startOfLocalDayUtc(timeZone, addDays(to, 1)).toISOString();
+
+  const days = new Map(
+    daysBetween(from, to).map((d) => [d, { date: d, samples_collected: 0, results_verified: 0, paise: 0 }]),
+  );
+  const dayOf = (minute: string) => days.get(localDate(timeZone, new Date(`${minute}:00.000Z`)));
+
+  for (const r of await samplesCollectedByMinute(db, organizationId, fromUtc, toUtc)) {
+    const d = dayOf(r.minute);
+    if (d) d.samples_collected += Number(r.n);
+  }
+  for (const r of await resultsVerifiedByMinute(db, organizationId, fromUtc, toUtc)) {
+    const d = dayOf(r.minute);
+    if (d) d.results_verified += Number(r.n);
+  }
+  const categories = new Map<string, { lines: number; paise: number }>();
+  for (const r of await billedByMinuteAndCategory(db, organizationId, fromUtc, toUtc)) {
+    const paise = Number(r.paise ?? 0);
+    const d = dayOf(r.minute);
+    if (d) d.paise += paise;
+    const name = r.category?.trim() || UNCATEGORISED;
+    const c = categories.get(name) ?? { lines: 0, paise: 0 };
+    c.lines += Number(r.lines);
+    c.paise += paise;
+    categories.set(name, c);
+  }
+
+  const daily = [...days.values()].map((d) => ({
+    date: d.date,
+    samples_collected: d.samples_collected,
+    results_verified: d.results_verified,
+    revenue: rupees(d.paise),
+  }));
+  const samples = daily.reduce((s, d) => s + d.samples_collected, 0);
+  const verified = daily.reduce((s, d) => s + d.results_verified, 0);
+  const revenuePaise = [...days.values()].reduce((s, d) => s + d.paise, 0);
+  const histogram = (await tatHistogram(db, organizationId, fromUtc, toUtc)).map((h) => ({
+    minutes: Number(h.minutes),
+    n: Number(h.n),
+  }));
+  const rejected = await rejectedCollected(db, organizationId, fromUtc, toUtc);
+  const backlog = await awaitingVerification(db, organizationId, 0);
+
+  return {
+    days: q.days,
+    from,
+    to,
+    time_zone: timeZone,
+    cards: {
+      patients: await distinctPatientsCollected(db, organizationId, fromUtc, toUtc),
+      samples_collected: samples,
+      results_verified: verified,
+      revenue: rupees(revenuePaise),
+    },
+    daily,
+    test_distribution: (await testDistribution(db, organizationId, fromUtc, toUtc, 10)).map((t) => ({
+      test_id: Number(t.test_id),
+      test_name: t.test_name,
+      count: Number(t.n),
+    })),
+    performance: {
+      samples_per_day: Math.round((samples / q.days) * 10) / 10,
+      tat_median_minutes: percentileOf(histogram, 50),
+      tat_p90_minutes: percentileOf(histogram, 90),
+      tat_results: histogram.reduce((s, h) => s + h.n, 0),
+      verification_backlog: backlog.total,
+      rejected_samples: rejected,
+      rejection_rate: samples === 0 ? null : Math.round((rejected / samples) * 1000) / 10,
+    },
+    revenue_by_category: [...categories]
+      .map(([category, c]) => ({ category, lines: c.lines, revenue: rupees(c.paise) }))
+      .sort((a, b) => b.revenue - a.revenue || a.category.localeCompare(b.category)),
+  };
+}
+
+/**
+ * GET /api/analytics/live: the bench's day in the lab's time zone. Waiting and critical lists are
+ * whatever is open now (a backlog from yesterday is still today's work); TAT breaches are ordered
+ * tests still open past their test's target, and those verified late today.
+ */
+export async function liveBoard(db: Db, actor: Actor, now = new Date()): Promise<LiveBoard> {
+  const org = actor.organizationId;
+  const timeZone = await organizationTimezone(db, org);
+  const today = localDate(timeZone, now);
+  const dayStart = startOfLocalDayUtc(timeZone, today).toISOString();
+  const dayEnd = startOfLocalDayUtc(timeZone, addDays(today, 1)).toISOString();
+
+  const waiting = await awaitingVerification(db, org, LIVE_LIST_LIMIT);
+  const critical = await criticalNotCalled(db, org, LIVE_LIST_LIMIT);
+  const breaches = (await tatCandidates(db, org, dayStart))
+    .map((c) => {
+      const end = c.verified_at ? new Date(c.verified_at) : now;
+      return {
+        sample_code: c.sample_code,
+        test_id: Number(c.test_id),
+        test_name: c.test_name,
+        target_minutes: Number(c.target_tat_minutes),
+        elapsed_minutes: minutesFrom(c.collection_date!, end),
+        verified: c.verified_at !== null,
+      };
+    })
+    .filter((b) => b.elapsed_minutes > b.target_minutes)
+    .sort((a, b) => b.elapsed_minutes - b.target_minutes - (a.elapsed_minutes - a.target_minutes));
+
+  let lowStock: LiveBoard['low_stock'] = null;
+  if (await actorHasPermission(db, actor, 'view_inventory')) {
+    const s = await openShortages(db, org, LIVE_LIST_LIMIT);
+    lowStock = {
+      count: s.total,
+      items: s.rows.map((r) => ({
+        item_name: r.item_name,
+        alert_type: r.alert_type,
+        priority: r.priority,
+        current_stock: Number(r.current_stock),
+      })),
+    };
+  }
+  let calibrations: LiveBoard['overdue_calibrations'] = null;
+  if (await actorHasPermission(db, actor, 'view_equipment')) {
+    const c = await overdueCalibrations(db, org, today, LIVE_LIST_LIMIT);
+    calibrations = {
+      count: c.total,
+      items: c.rows.map((r) => ({
+        equipment_name: r.name,
+        type: r.type,
+        due_date: r.due_date,
+        days_overdue: Math.round((Date.parse(today) - Date.parse(r.due_date)) / 86_400_000),
+      })),
+    };
+  }
+
+  return {
+    date: today,
+    updated_at: now.toISOString(),
+    time_zone: timeZone,
+    samples_by_status: (await samplesByStatus(db, org, dayStart, dayEnd)).map((r) => ({
+      status: r.status,
+      count: Number(r.n),
+    })),
+    awaiting_verification: {
+      count: waiting.total,
+      oldest_minutes: waiting.rows[0] ? minutesFrom(waiting.rows[0].entered_at, now) : null,
+      items: waiting.rows.map((r) => ({
+        result_id: Number(r.id),
+        sample_code: r.sample_code,
+        test_name: r.test_name,
+        entered_at: r.entered_at,
+        waiting_minutes: minutesFrom(r.entered_at, now),
+        is_critical: Number(r.is_critical) === 1,
+      })),
+    },
+    critical_unacknowledged: {
+      count: critical.total,
+      items: critical.rows.map((r) => ({
+        result_id: Number(r.id),
+        sample_code: r.sample_code,
+        test_name: r.test_name,
+        value: r.result_value,
+        unit: r.unit,
+        entered_at: r.entered_at,
+        minutes_since: minutesFrom(r.entered_at, now),
+      })),
+    },
+    tat_breaches: { count: breaches.length, items: breaches.slice(0, LIVE_LIST_LIMIT) },
+    low_stock: lowStock,
+    overdue_calibrations: calibrations,
+  };
+}

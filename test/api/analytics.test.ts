@@ -1,0 +1,438 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeLab, type TestLab } from '../helpers.js';
+import { badFields, createPatient, otherLabAdmin } from './support.js';
+import { analytics, liveBoard } from '../../src/core/analytics/service.js';
+import { systemActor } from '../../src/core/context.js';
+import type { Analytics, LiveBoard } from '../../src/shared/schemas/analytics.js';
+
+/**
+ * Analytics Dashboard and Enhanced Dashboard (issue 17) on a small hand-made data set with known
+ * answers. The lab is in Asia/Kolkata (UTC+05:30); "now" is 2026-11-26 12:00 IST, so the lab's
+ * 26 November starts at 2026-11-25T18:30:00Z: rows one minute either side of that instant fall on
+ * different days.
+ */
+
+const NOW = new Date('2026-11-26T06:30:00.000Z');
+const BEFORE_MIDNIGHT = '2026-11-25T18:29:00.000Z'; // 23:59 IST on the 25th
+const MIDNIGHT = '2026-11-25T18:30:00.000Z'; // 00:00 IST on the 26th
+
+let lab: TestLab;
+let org: number;
+let glucose: number; // Biochemistry, target TAT 60 min
+let cbc: number; // Haematology, target TAT 120 min
+let lipid: number; // no target
+let seq = 0;
+
+async function sample(patientId: number, collectedAt: string, testIds: number[], status = 'processing') {
+  seq += 1;
+  const row = await lab.database.db
+    .insertInto('samples')
+    .values({
+      organization_id: org,
+      sample_code: `ANA${String(seq).padStart(4, '0')}`,
+      barcode: null,
+      patient_id: patientId,
+      bill_id: null,
+      sample_type: 'Blood',
+      collector_id: null,
+      location: 'Main Lab',
+      priority: 'normal',
+      status,
+      notes: null,
+      rejection_reason: status === 'rejected' ? 'Haemolysed' : null,
+      collection_date: collectedAt,
+      completed_at: null,
+      created_by: null,
+      created_at: collectedAt,
+      updated_at: collectedAt,
+      container: null,
+      reported_at: null,
+      release_reason: null,
+      released_by: null,
+      released_at: null,
+    })
+    .returning(['id', 'sample_code'])
+    .executeTakeFirstOrThrow();
+  await lab.database.db
+    .insertInto('sample_tests')
+    .values(testIds.map((test_id, position) => ({ sample_id: row.id, test_id, position })))
+    .execute();
+  return { id: Number(row.id), code: row.sample_code, patientId };
+}
+
+async function result(
+  s: { id: number; patientId: number },
+  testId: number,
+  r: { entered: string; verified?: string; critical?: boolean },
+) {
+  const row = await lab.database.db
+    .insertInto('test_results')
+    .values({
+      organization_id: org,
+      sample_id: s.id,
+      test_id: testId,
+      patient_id: s.patientId,
+      result_value: r.critical ? '480' : '95',
+      unit: 'mg/dL',
+      normal_range: '70-110',
+      flag: r.critical ? 'high' : 'normal',
+      is_critical: r.critical ? 1 : 0,
+      status: r.verified ? 'verified' : 'completed',
+      review_required: r.critical ? 1 : 0,
+      notes: null,
+      rejection_reason: null,
+      technician_id: null,
+      entered_at: r.entered,
+      verified_by: r.verified ? lab.admin.userId : null,
+      verified_at: r.verified ?? null,
+      amended: 0,
+      created_at: r.entered,
+      updated_at: r.verified ?? r.entered,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+async function bill(patientId: number, createdAt: string, lines: [number, number][], cancelled = false) {
+  seq += 1;
+  const total = lines.reduce((s, [, p]) => s + p, 0);
+  const b = await lab.database.db
+    .insertInto('bills')
+    .values({
+      organization_id: org,
+      bill_number: `ANA-B${seq}`,
+      patient_id: patientId,
+      doctor_id: null,
+      visit_type: 'lab_only',
+      subtotal_paise: total,
+      consultation_fee_paise: 0,
+      total_before_discount_paise: total,
+      discount_percentage: 0,
+      discount_amount_paise: 0,
+      tax_percentage: 0,
+      tax_amount_paise: 0,
+      final_amount_paise: total,
+      paid_paise: 0,
+      payment_method: 'cash',
+      due_date: createdAt.slice(0, 10),
+      notes: null,
+      cancelled_at: cancelled ? createdAt : null,
+      cancel_reason: cancelled ? 'Entered twice' : null,
+      created_by: null,
+      created_at: createdAt,
+      updated_at: createdAt,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await lab.database.db
+    .insertInto('bill_items')
+    .values(
+      lines.map(([testId, paise], position) => ({
+        bill_id: b.id,
+        position,
+        item_type: 'test',
+        test_id: testId,
+        profile_id: null,
+        package_id: null,
+        name: 'line',
+        code: null,
+        qty: 1,
+        list_price_paise: paise,
+        unit_price_paise: paise,
+        gst_percent: 0,
+        discount_percent: 0,
+        discount_amount_paise: 0,
+        total_paise: paise,
+      })),
+    )
+    .execute();
+}
+
+const testBody = (name: string, code: string, category: string, target: number | null) => ({
+  name,
+  code,
+  category,
+  price: 100,
+  unit: 'mg/dL',
+  normal_range: '70-110',
+  target_tat_minutes: target,
+});
+
+beforeAll(async () => {
+  lab = await makeLab();
+  org = lab.organizationId;
+  const mk = async (b: ReturnType<typeof testBody>) => {
+    const res = await lab.admin.post('/api/tests', b);
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().test as { id: number; target_tat_minutes: number | null };
+  };
+  const g = await mk(testBody('Glucose Fasting', 'ANAGLU', 'Biochemistry', 60));
+  expect(g.target_tat_minutes).toBe(60);
+  glucose = g.id;
+  cbc = (await mk(testBody('Complete Blood Count', 'ANACBC', 'Haematology', 120))).id;
+  lipid = (await mk(testBody('Lipid Profile', 'ANALIP', 'Biochemistry', null))).id;
+
+  const p1 = (await createPatient(lab.admin)).id;
+  const p2 = (await createPatient(lab.admin)).id;
+
+  const s1 = await sample(p1, BEFORE_MIDNIGHT, [glucose]); // the 25th
+  const s2 = await sample(p1, MIDNIGHT, [glucose, cbc]); // the 26th
+  await sample(p2, '2026-11-26T04:00:00.000Z', [cbc], 'rejected'); // the 26th, rejected
+  const s4 = await sample(p2, '2026-10-01T08:00:00.000Z', [lipid], 'completed'); // 56 days back
+
+  // Verified at 00:59 IST on the 26th, 60 min after collection: on target (not a breach). Critical, called.
+  const r1 = await result(s1, glucose, {
+    entered: '2026-11-25T19:00:00.000Z',
+    verified: '2026-11-25T19:29:00.000Z',
+    critical: true,
+  });
+  await lab.database.db
+    .insertInto('critical_calls')
+    .values({
+      organization_id: org,
+      result_id: r1,
+      called_to: 'Dr Rao',
+      called_at: '2026-11-25T19:05:00.000Z',
+      read_back: 1,
+      notes: null,
+      recorded_by: null,
+      recorded_by_name: null,
+      created_at: '2026-11-25T19:05:00.000Z',
+    })
+    .execute();
+  // Entered, critical, not called, not verified: waiting, critical, and open past its 60 min target.
+  await result(s2, glucose, { entered: '2026-11-25T19:00:00.000Z', critical: true });
+  // Verified 360 min after collection against a 120 min target: a breach verified today.
+  await result(s2, cbc, { entered: '2026-11-26T00:00:00.000Z', verified: '2026-11-26T00:30:00.000Z' });
+  await result(s4, lipid, { entered: '2026-10-01T09:00:00.000Z', verified: '2026-10-01T10:00:00.000Z' });
+
+  await bill(p1, BEFORE_MIDNIGHT, [[glucose, 10000]]);
+  await bill(p1, MIDNIGHT, [
+    [cbc, 25000],
+    [glucose, 9000],
+  ]);
+  await bill(p2, '2026-11-26T05:00:00.000Z', [[cbc, 25000]], true); // cancelled: never counted
+  await bill(p2, '2026-10-01T08:00:00.000Z', [[lipid, 70000]]);
+});
+afterAll(() => lab.close());
+
+const run = (days: 7 | 30 | 90 | 365): Promise<Analytics> => analytics(lab.database.db, org, { days }, NOW);
+const day = (a: Analytics, date: string) => a.daily.find((d) => d.date === date)!;
+
+describe('analytics figures on the hand-made data set', () => {
+  const cases: {
+    days: 7 | 30 | 90 | 365;
+    from: string;
+    cards: Analytics['cards'];
+    median: number;
+    p90: number;
+    tatResults: number;
+    rejectionRate: number;
+    categories: Analytics['revenue_by_category'];
+  }[] = [
+    {
+      days: 7,
+      from: '2026-11-20',
+      cards: { patients: 2, samples_collected: 3, results_verified: 2, revenue: 440 },
+      median: 60,
+      p90: 360,
+      tatResults: 2,
+      rejectionRate: 33.3,
+      categories: [
+        { category: 'Haematology', lines: 1, revenue: 250 },
+        { category: 'Biochemistry', lines: 2, revenue: 190 },
+      ],
+    },
+    {
+      days: 30,
+      from: '2026-10-28',
+      cards: { patients: 2, samples_collected: 3, results_verified: 2, revenue: 440 },
+      median: 60,
+      p90: 360,
+      tatResults: 2,
+      rejectionRate: 33.3,
+      categories: [
+        { category: 'Haematology', lines: 1, revenue: 250 },
+        { category: 'Biochemistry', lines: 2, revenue: 190 },
+      ],
+    },
+    {
+      days: 90,
+      from: '2026-08-29',
+      cards: { patients: 2, samples_collected: 4, results_verified: 3, revenue: 1140 },
+      median: 120,
+      p90: 360,
+      tatResults: 3,
+      rejectionRate: 25,
+      categories: [
+        { category: 'Biochemistry', lines: 3, revenue: 890 },
+        { category: 'Haematology', lines: 1, revenue: 250 },
+      ],
+    },
+  ];
+  for (const c of cases) {
+    it(`last ${c.days} days: cards, TAT percentiles, rejection rate and revenue by category`, async () => {
+      const a = await run(c.days);
+      expect(a.from).toBe(c.from);
+      expect(a.to).toBe('2026-11-26');
+      expect(a.daily).toHaveLength(c.days);
+      expect(a.cards).toEqual(c.cards);
+      expect(a.performance.tat_median_minutes).toBe(c.median);
+      expect(a.performance.tat_p90_minutes).toBe(c.p90);
+      expect(a.performance.tat_results).toBe(c.tatResults);
+      expect(a.performance.rejection_rate).toBe(c.rejectionRate);
+      expect(a.performance.verification_backlog).toBe(1);
+      expect(a.performance.samples_per_day).toBe(Math.round((c.cards.samples_collected / c.days) * 10) / 10);
+      expect(a.revenue_by_category).toEqual(c.categories);
+      // The series adds up to the cards.
+      expect(a.daily.reduce((s, d) => s + d.revenue, 0)).toBeCloseTo(c.cards.revenue, 2);
+    });
+  }
+
+  it('puts a row at 23:59 IST on the 25th and one at 00:00 IST on the 26th on their own lab days', async () => {
+    const a = await run(7);
+    expect(day(a, '2026-11-25')).toEqual({
+      date: '2026-11-25',
+      samples_collected: 1,
+      results_verified: 0,
+      revenue: 100,
+    });
+    // R1 was verified at 19:29 UTC on the 25th, which is the 26th in the lab.
+    expect(day(a, '2026-11-26')).toEqual({
+      date: '2026-11-26',
+      samples_collected: 2,
+      results_verified: 2,
+      revenue: 340,
+    });
+    expect(day(a, '2026-11-24')).toEqual({ date: '2026-11-24', samples_collected: 0, results_verified: 0, revenue: 0 });
+  });
+
+  it('counts the tests ordered on the collected samples, most first', async () => {
+    expect((await run(7)).test_distribution).toEqual([
+      { test_id: cbc, test_name: 'Complete Blood Count', count: 2 },
+      { test_id: glucose, test_name: 'Glucose Fasting', count: 2 },
+    ]);
+    expect((await run(90)).test_distribution.map((t) => t.test_id)).toContain(lipid);
+  });
+
+  it('an empty range: zeros, no percentiles, no rejection rate', async () => {
+    const a = await analytics(lab.database.db, org, { days: 7 }, new Date('2026-06-15T06:30:00.000Z'));
+    expect(a.cards).toEqual({ patients: 0, samples_collected: 0, results_verified: 0, revenue: 0 });
+    expect(a.daily.every((d) => d.samples_collected === 0 && d.revenue === 0)).toBe(true);
+    expect(a.performance.tat_median_minutes).toBeNull();
+    expect(a.performance.rejection_rate).toBeNull();
+    expect(a.revenue_by_category).toEqual([]);
+    expect(a.test_distribution).toEqual([]);
+  });
+});
+
+describe('the live board (Enhanced Dashboard)', () => {
+  let live: LiveBoard;
+  beforeAll(async () => {
+    live = await liveBoard(lab.database.db, systemActor(org), NOW);
+  });
+
+  it("counts today's samples by status in the lab's day", () => {
+    expect(live.date).toBe('2026-11-26');
+    const byStatus = Object.fromEntries(live.samples_by_status.map((s) => [s.status, s.count]));
+    expect(byStatus).toEqual({ processing: 1, rejected: 1 });
+  });
+
+  it('lists the result waiting for verification with how long it has waited', () => {
+    expect(live.awaiting_verification.count).toBe(1);
+    expect(live.awaiting_verification.oldest_minutes).toBe(690);
+    expect(live.awaiting_verification.items).toMatchObject([
+      { sample_code: 'ANA0002', test_name: 'Glucose Fasting', waiting_minutes: 690, is_critical: true },
+    ]);
+  });
+
+  it('lists critical values with no call logged, not the one that was called', () => {
+    expect(live.critical_unacknowledged.count).toBe(1);
+    expect(live.critical_unacknowledged.items).toMatchObject([
+      { sample_code: 'ANA0002', value: '480', unit: 'mg/dL', minutes_since: 690 },
+    ]);
+  });
+
+  it("breaches each test's target TAT: the open one and the one verified late today, not the one on target", () => {
+    expect(live.tat_breaches.items).toEqual([
+      {
+        sample_code: 'ANA0002',
+        test_id: glucose,
+        test_name: 'Glucose Fasting',
+        target_minutes: 60,
+        elapsed_minutes: 720,
+        verified: false,
+      },
+      {
+        sample_code: 'ANA0002',
+        test_id: cbc,
+        test_name: 'Complete Blood Count',
+        target_minutes: 120,
+        elapsed_minutes: 360,
+        verified: true,
+      },
+    ]);
+    expect(live.tat_breaches.count).toBe(2);
+  });
+});
+
+describe('the API', () => {
+  it('GET /api/analytics answers for the lab (default 30 days) and GET /api/analytics/live too', async () => {
+    const a = await lab.admin.get('/api/analytics');
+    expect(a.statusCode, a.body).toBe(200);
+    expect(a.json().analytics.days).toBe(30);
+    const l = await lab.admin.get('/api/analytics/live');
+    expect(l.statusCode, l.body).toBe(200);
+    expect(l.json().live.low_stock).toEqual({ count: 0, items: [] });
+    expect(l.json().live.overdue_calibrations).toEqual({ count: 0, items: [] });
+  });
+
+  for (const bad of ['10', 'abc', '0', '30.5', '']) {
+    it(`refuses days=${JSON.stringify(bad)} with 400 naming days`, async () => {
+      const res = await lab.admin.get(`/api/analytics?days=${bad}`);
+      expect(res.statusCode).toBe(400);
+      expect(badFields(res)).toContain('days');
+    });
+  }
+
+  it('analytics needs view_reports; the live board needs view_samples and view_results', async () => {
+    expect((await (await lab.as('receptionist')).get('/api/analytics?days=7')).statusCode).toBe(403);
+    expect((await (await lab.as('billing_staff')).get('/api/analytics?days=7')).statusCode).toBe(200);
+    expect((await (await lab.as('billing_staff')).get('/api/analytics/live')).statusCode).toBe(403);
+    expect((await (await lab.as('collector')).get('/api/analytics/live')).statusCode).toBe(403);
+    const validator = await lab.as('validator');
+    const live = await validator.get('/api/analytics/live');
+    expect(live.statusCode, live.body).toBe(200);
+    // A validator sees neither the stock register nor the equipment register.
+    expect(live.json().live.low_stock).toBeNull();
+    expect(live.json().live.overdue_calibrations).toBeNull();
+    const tech = await (await lab.as('lab_technician')).get('/api/analytics/live');
+    expect(tech.json().live.low_stock).toEqual({ count: 0, items: [] });
+  });
+
+  it("another lab sees none of this lab's rows", async () => {
+    const other = await otherLabAdmin(lab);
+    const a = (await other.admin.get('/api/analytics?days=365')).json().analytics as Analytics;
+    expect(a.cards).toEqual({ patients: 0, samples_collected: 0, results_verified: 0, revenue: 0 });
+    expect(a.performance.verification_backlog).toBe(0);
+    const l = (await other.admin.get('/api/analytics/live')).json().live as LiveBoard;
+    expect(l.awaiting_verification.count).toBe(0);
+    expect(l.critical_unacknowledged.count).toBe(0);
+    expect(l.tat_breaches.count).toBe(0);
+  });
+
+  it("the catalogue's target TAT: saved, cleared, and refused unless whole positive minutes", async () => {
+    const put = await lab.admin.put(`/api/tests/${lipid}`, { target_tat_minutes: 240 });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(put.json().test.target_tat_minutes).toBe(240);
+    for (const bad of [0, -5, 1.5, 'soon', 50000]) {
+      const res = await lab.admin.put(`/api/tests/${lipid}`, { target_tat_minutes: bad });
+      expect(res.statusCode, JSON.stringify(bad)).toBe(400);
+      expect(badFields(res)).toContain('target_tat_minutes');
+    }
+    expect((await lab.admin.get(`/api/tests/${lipid}`)).json().test.target_tat_minutes).toBe(240);
+    const cleared = await lab.admin.put(`/api/tests/${lipid}`, { target_tat_minutes: null });
+    expect(cleared.json().test.target_tat_minutes).toBeNull();
+  });
+});
