@@ -440,7 +440,22 @@ const hasParams = (c: RouteContract) => c.path.includes(':');
 function comparable(res: LightMyRequestResponse): unknown {
   if (!String(res.headers['content-type'] ?? '').includes('json'))
     return { status: res.statusCode, bytes: res.rawPayload.length };
-  const volatile = new Set(['time', 'uptime_seconds', 'memory', 'now', 'generated_at', 'server', 'database']);
+  // Clocks and what counts from them (the live board's as-of time and its waiting minutes); a record's
+  // updated_at moves only with the record, whose other fields would show the change anyway.
+  const volatile = new Set([
+    'time',
+    'uptime_seconds',
+    'memory',
+    'now',
+    'generated_at',
+    'server',
+    'database',
+    'updated_at',
+    'oldest_minutes',
+    'waiting_minutes',
+    'minutes_since',
+    'elapsed_minutes',
+  ]);
   const strip = (v: unknown): unknown =>
     Array.isArray(v)
       ? v.map(strip)

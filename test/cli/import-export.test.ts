@@ -281,7 +281,7 @@ describe('lims import', () => {
     const entity = await limsInProcess(['--data-dir', b, 'import', 'patient', file]);
     expect(entity.code).toBe(2);
     expect(entity.stderr).toMatch(
-      /^lims: unknown entity 'patient' \(did you mean patients\?\); one of users, doctors, tests, profiles, packages, patients, bills, samples, results\n$/,
+      /^lims: unknown entity 'patient' \(did you mean patients\?\); one of users, doctors, tests, profiles, packages, patients, bills, samples, results, suppliers, inventory, equipment, calibrations, maintenance\n$/,
     );
     const upd = await limsInProcess(['--data-dir', b, 'import', 'bills', file, '--update']);
     expect(upd.code).toBe(2);
