@@ -35,7 +35,8 @@ beforeAll(async () => {
   lab = await makeLab();
   // A lab far from UTC, on the side where its calendar day differs from UTC's right now: a payment
   // must count on the lab's day, not the server's or UTC's.
-  zone = new Date().getUTCHours() >= 12 ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago';
+  // Kiritimati (UTC+14) is a day ahead from 10:00 UTC, Pago Pago (UTC-11) a day behind until 11:00 UTC.
+  zone = new Date().getUTCHours() >= 11 ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago';
   const tz = await lab.admin.put('/api/settings', { timezone: zone });
   expect(tz.statusCode, tz.body).toBe(200);
   today = localDate(zone);
