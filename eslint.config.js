@@ -77,5 +77,5 @@ export default tseslint.config(
   boundary('src/server', ['cli', 'ui']),
   boundary('src/cli', ['ui']),
   boundary('src/ui', ['core', 'server', 'cli']),
-  { files: ['**/*.js'], languageOptions: { globals: { ...globals.node } } },
+  { files: ['**/*.js', '**/*.mjs'], languageOptions: { globals: { ...globals.node } } },
 );

@@ -44,6 +44,8 @@ export interface Report {
   postgres: PostgresReport | null;
   /** Import and export of patients (issue 14), per engine; null when not run. */
   transfer: TransferEngineResult[] | null;
+  /** The UI's initial JavaScript, gzip bytes, against its budget (issue 17; scripts/ui-size.mjs). */
+  ui: { gzip: number; budget: number; files: number } | null;
 }
 
 const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : 'n/a');
@@ -95,9 +97,14 @@ export function allPass(r: Report): boolean {
     r.latency.filter((l) => l.target).every(latencyPasses) &&
     billPdfPasses(r) &&
     postgresPasses(r.postgres) &&
-    (r.transfer === null || transferPasses(r.transfer))
+    (r.transfer === null || transferPasses(r.transfer)) &&
+    uiPasses(r)
   );
 }
+
+const uiPasses = (r: Report) => r.ui === null || r.ui.gzip <= r.ui.budget;
+const uiLine = (ui: NonNullable<Report['ui']>) =>
+  `UI initial JavaScript: ${(ui.gzip / 1024).toFixed(1)} kB gzip in ${ui.files} file(s), budget ${(ui.budget / 1024).toFixed(0)} kB`;
 
 function renderPostgres(r: Report): string[] {
   const p = r.postgres;
@@ -243,6 +250,15 @@ export function renderMarkdown(r: Report): string {
     ...renderPostgres(r),
     '',
     ...(r.transfer ? [renderTransfer(r.transfer, r.machine, r.startedAt), ''] : []),
+    ...(r.ui
+      ? [
+          '## UI',
+          '',
+          `${uiLine(r.ui)}: ${verdict(uiPasses(r))}. What a browser loads before the first screen (the entry script of`,
+          'dist/public/index.html and its static imports); screens and their heavy parts load later.',
+          '',
+        ]
+      : []),
   ];
   return lines.join('\n');
 }
@@ -274,6 +290,7 @@ export function renderSummary(r: Report): string {
         ]
       : []),
     ...(r.transfer ? transferSummary(r.transfer) : []),
+    ...(r.ui ? [`${uiLine(r.ui)} ${verdict(uiPasses(r))}`] : []),
     allPass(r) ? 'all targets met' : 'a target was missed',
   ];
   return out.join('\n');

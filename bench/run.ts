@@ -3,7 +3,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { basename } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { BENCH_EMAIL, BENCH_PASSWORD, ensureDataset, type Dataset } from './dataset.js';
 import { measureLatency, measureThroughput, type Target, type ThroughputResult } from './load.js';
@@ -290,6 +290,7 @@ async function main(): Promise<void> {
   await Promise.all([servers!.lims.stop(), servers!.bare.stop()]);
   const postgres = await measurePostgres(data);
   const transfer = await measureTransferParts(machine);
+  const ui = await measureUi();
   machine['load average at end (1/5/15 min)'] = loadavg()
     .map((n) => n.toFixed(2))
     .join(' / ');
@@ -311,6 +312,7 @@ async function main(): Promise<void> {
     billing,
     postgres,
     transfer,
+    ui,
   };
   writeFileSync(root('bench/results.md'), renderMarkdown(report));
   log('');
@@ -386,6 +388,16 @@ async function measureTransferParts(machine: Record<string, string>): Promise<Tr
   }
   machine['transfer load average (start / end)'] = `${loadStart} / ${loadNow()}`;
   return out;
+}
+
+/** The UI's initial JavaScript from the build `npm run bench` has just made (scripts/ui-size.mjs). */
+async function measureUi(): Promise<Report['ui']> {
+  const sizes = (await import(pathToFileURL(root('scripts/ui-size.mjs')).href)) as {
+    INITIAL_JS_BUDGET_BYTES: number;
+    initialJavaScript(dir: string): { gzip: number; files: unknown[] };
+  };
+  const js = sizes.initialJavaScript(root('dist/public'));
+  return { gzip: js.gzip, budget: sizes.INITIAL_JS_BUDGET_BYTES, files: js.files.length };
 }
 
 /** BENCH_ONLY=transfer: the import/export targets alone; their section of results.md is replaced, the rest kept. */

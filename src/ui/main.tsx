@@ -1,9 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { Toaster } from 'sonner';
-import { TooltipProvider } from '@/components';
 import { queryClient } from '@/lib/queryClient';
+import { ToastHost } from '@/lib/notify';
 import { RouteErrorBoundary } from '@/app/ErrorBoundary';
 import { App } from '@/app/App';
 import { SCREENS } from '@/app/registry';
@@ -19,10 +18,8 @@ createRoot(root).render(
   <StrictMode>
     <RouteErrorBoundary fullPage>
       <QueryClientProvider client={queryClient}>
-        <TooltipProvider>
-          <App />
-          <Toaster position="bottom-right" richColors toastOptions={{ className: 'text-sm' }} />
-        </TooltipProvider>
+        <App />
+        <ToastHost />
       </QueryClientProvider>
     </RouteErrorBoundary>
   </StrictMode>,

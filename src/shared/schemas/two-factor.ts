@@ -50,11 +50,6 @@ export function formatRecoveryCode(code: string): string {
   return code.match(/.{1,4}/g)?.join('-') ?? code;
 }
 
-/** The secret in groups of four, for typing into an app by hand. */
-export function groupSecret(secret: string): string {
-  return secret.match(/.{1,4}/g)?.join(' ') ?? secret;
-}
-
 /** What starting a set-up answers: the only answer that carries the secret. */
 export const twoFactorSetupSchema = z.object({
   /** Base32, for typing into an app by hand. */

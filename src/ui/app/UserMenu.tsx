@@ -1,32 +1,22 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { DropdownMenu } from 'radix-ui';
-import { ChevronsUpDown, LogOut, Settings, ShieldCheck, User as UserIcon } from 'lucide-react';
+import { LogOut, Settings, ShieldCheck, User as UserIcon } from 'lucide-react';
 import { ROLE_LABELS } from '@shared/roles';
 import { Dialog, DateText } from '@/components';
 import { cn } from '@/lib/cn';
 import { notify } from '@/lib/notify';
-import { fullName, initialsOf, useCurrentUser } from '@/lib/session';
+import { fullName, useCurrentUser } from '@/lib/session';
 import { useLogoutMutation } from '@/lib/auth';
-
-export function Avatar({ initials, className }: { initials: string; className?: string }) {
-  return (
-    <span
-      aria-hidden="true"
-      className={cn(
-        'flex size-8 shrink-0 items-center justify-center overflow-hidden rounded-full bg-primary-100 text-xs font-semibold text-primary-800',
-        className,
-      )}
-    >
-      {initials.slice(0, 3)}
-    </span>
-  );
-}
+import { UserBadge, userMenuFrame } from './UserBadge';
 
 const itemClass =
   'flex cursor-default items-center gap-2 rounded px-2 py-1.5 text-sm text-slate-800 outline-none select-none data-[highlighted]:bg-slate-100 [&_svg]:size-4 [&_svg]:text-slate-500';
 
-/** Sidebar footer: who is signed in, Profile, Two-factor sign-in, Settings and Log out (spec 2.7). */
+/**
+ * Sidebar footer: who is signed in, Profile, Two-factor sign-in, Settings and Log out (spec 2.7).
+ * Loaded after the first screen (the Sidebar shows `UserBadge` until then), with the menu library.
+ */
 export function UserMenu({ compact }: { compact: boolean }) {
   const user = useCurrentUser();
   const navigate = useNavigate();
@@ -43,7 +33,7 @@ export function UserMenu({ compact }: { compact: boolean }) {
   };
 
   return (
-    <div className={cn('shrink-0 border-t border-slate-200', compact ? 'p-1.5' : 'p-2')}>
+    <div className={userMenuFrame(compact)}>
       <DropdownMenu.Root>
         <DropdownMenu.Trigger
           aria-label={`Account menu for ${name}`}
@@ -52,16 +42,7 @@ export function UserMenu({ compact }: { compact: boolean }) {
             compact ? 'justify-center p-0.5' : 'p-1.5',
           )}
         >
-          <Avatar initials={initialsOf(user)} />
-          {!compact && (
-            <>
-              <span className="min-w-0 flex-1 leading-tight">
-                <span className="block truncate text-[13px] font-medium text-slate-900">{name}</span>
-                <span className="block truncate text-xs text-slate-600">{role}</span>
-              </span>
-              <ChevronsUpDown className="size-4 text-slate-500" aria-hidden="true" />
-            </>
-          )}
+          <UserBadge compact={compact} />
         </DropdownMenu.Trigger>
         <DropdownMenu.Portal>
           <DropdownMenu.Content

@@ -1,11 +1,9 @@
-import { forwardRef, type ReactElement, type ReactNode } from 'react';
-import { Tooltip as T } from 'radix-ui';
+import { forwardRef, lazy, Suspense, type ReactElement, type ReactNode } from 'react';
 import { Button, type ButtonProps } from './Button';
 
-/** Wrap the app once (main.tsx) so tooltips share their open delay. */
-export function TooltipProvider({ children }: { children: ReactNode }) {
-  return <T.Provider delayDuration={300}>{children}</T.Provider>;
-}
+// The popup library (radix-ui's tooltip and its positioning) is not in the first JavaScript the
+// browser loads: until it arrives, a moment after the first screen, the trigger shows without it.
+const TooltipPopup = lazy(() => import('./TooltipPopup'));
 
 export interface TooltipProps {
   content: ReactNode;
@@ -15,22 +13,12 @@ export interface TooltipProps {
   enabled?: boolean;
 }
 
-export function Tooltip({ content, children, side = 'top', enabled = true }: TooltipProps) {
+export function Tooltip({ children, enabled = true, ...rest }: TooltipProps) {
   if (!enabled) return children;
   return (
-    <T.Root>
-      <T.Trigger asChild>{children}</T.Trigger>
-      <T.Portal>
-        <T.Content
-          side={side}
-          sideOffset={6}
-          className="z-50 rounded-md bg-slate-900 px-2 py-1 text-xs text-white shadow-md select-none"
-        >
-          {content}
-          <T.Arrow className="fill-slate-900" />
-        </T.Content>
-      </T.Portal>
-    </T.Root>
+    <Suspense fallback={children}>
+      <TooltipPopup {...rest}>{children}</TooltipPopup>
+    </Suspense>
   );
 }
 

@@ -1,6 +1,6 @@
 import { forwardRef, useState } from 'react';
 import { Check, Copy, Download } from 'lucide-react';
-import { groupSecret, type TwoFactorSetup } from '@shared/schemas/two-factor';
+import type { TwoFactorSetup } from '@shared/schemas/two-factor';
 import { Button } from './Button';
 import { Input, type InputProps } from './Input';
 import { cn } from '@/lib/cn';
@@ -79,6 +79,11 @@ export const OneTimeCodeInput = forwardRef<HTMLInputElement, InputProps>(functio
 });
 
 /** Scan the QR code, or type the secret: the first steps of any set-up. */
+/** The secret in groups of four, for typing into an app by hand. */
+function groupSecret(secret: string): string {
+  return secret.match(/.{1,4}/g)?.join(' ') ?? secret;
+}
+
 export function AuthenticatorSetup({ setup }: { setup: TwoFactorSetup }) {
   const grouped = groupSecret(setup.secret);
   return (

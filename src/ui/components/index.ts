@@ -13,7 +13,7 @@ export { Checkbox, Switch, type CheckboxProps, type SwitchProps } from './Checkb
 export { FormField, type FormFieldProps, type ControlProps } from './FormField';
 export { Card, CardHeader, CardBody, type CardHeaderProps } from './Card';
 export { Badge, statusTone, type BadgeProps, type BadgeTone } from './Badge';
-export { Tooltip, TooltipProvider, IconButton, type TooltipProps, type IconButtonProps } from './Tooltip';
+export { Tooltip, IconButton, type TooltipProps, type IconButtonProps } from './Tooltip';
 export { Dialog, ConfirmDialog, deleteMessage, type DialogProps, type ConfirmDialogProps } from './Dialog';
 export { DataTable, type Column, type RowAction, type SortState, type DataTableProps } from './DataTable';
 export { Pagination, type PaginationProps } from './Pagination';
