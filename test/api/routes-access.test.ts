@@ -1,3 +1,4 @@
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,6 +75,16 @@ describe('every route declares who may call it', () => {
       expect(asset.headers['content-type']).toMatch(/javascript/);
       // Hashed names: kept for good, so later pages take their scripts from the browser's cache.
       expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      // The build's compressed copy goes to a browser that accepts it, the plain file to one that does not.
+      writeFileSync(join(ui, 'assets', 'main-abc123.js.br'), brotliCompressSync('console.log("lims")'));
+      const br = await app.inject({ url: '/assets/main-abc123.js', headers: { 'accept-encoding': 'gzip, br' } });
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers['content-type']).toMatch(/javascript/);
+      expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe('console.log("lims")');
+      const plain = await app.inject({ url: '/assets/main-abc123.js', headers: { 'accept-encoding': 'identity' } });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toBe('console.log("lims")');
       writeFileSync(join(ui, 'favicon.svg'), '<svg/>');
       expect((await app.inject({ url: '/favicon.svg' })).headers['cache-control']).toBe('public, max-age=3600');
 

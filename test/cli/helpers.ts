@@ -45,7 +45,7 @@ export async function lims(
   const { LIMS_DATA_DIR: _dir, LIMS_ADMIN_PASSWORD: _pw, ...inherited } = process.env;
   const env: NodeJS.ProcessEnv = { ...inherited, HOME: tempDir('lims-home-'), ...opts.env };
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [BIN, ...args], { env, timeout: 20_000 }, (err, stdout, stderr) => {
+    const child = execFile(process.execPath, [BIN, ...args], { env, timeout: 60_000 }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
       resolve({ code, stdout, stderr });
     });

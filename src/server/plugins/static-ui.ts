@@ -34,7 +34,16 @@ export async function staticUi(app: FastifyInstance, uiDir: string) {
     return;
   }
   const root = resolve(uiDir);
-  await app.register(fastifyStatic, { root, serve: false, index: false, maxAge: '1h', immutable: false });
+  // preCompressed: the build wrote .br and .gz copies of the scripts and styles (scripts/vite-precompress.ts);
+  // a browser that accepts them gets those, with Vary: Accept-Encoding.
+  await app.register(fastifyStatic, {
+    root,
+    serve: false,
+    index: false,
+    maxAge: '1h',
+    immutable: false,
+    preCompressed: true,
+  });
   app.get('/*', { config: { access: 'public' } }, (req, reply) => {
     const path = req.url.split('?')[0] ?? '/';
     if (path.startsWith('/api/') || path === '/api') {
