@@ -178,7 +178,6 @@ CREATE TABLE report_slots (
   PRIMARY KEY (organization_id, slot)
 );
 CREATE INDEX samples_org_collected_patient ON samples (organization_id, collection_date, patient_id);
-CREATE INDEX test_results_org_status_verified ON test_results (organization_id, status, verified_at);
 `;
 
 /** The existing rows, summed once (the triggers keep the sums from here on). */
