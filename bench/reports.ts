@@ -129,7 +129,7 @@ export function renderReports(r: ReportResults, startedAt: Date): string {
     REPORTS_START,
     `## Reports on a year of a busy lab (issue 17), ${startedAt.toISOString()}`,
     '',
-    `Data: ${r.year.visits.toLocaleString('en-IN')} visits (bills, samples) and ${r.year.results.toLocaleString('en-IN')} results over 365 days (bench/report-year.ts), SQLite, in-process, one connection, ${process.env.BENCH_REPORT_RUNS ?? 9} runs each after one warm-up. Load average (1 min) at start / end: ${r.load}. Target p50 <= ${REPORT_TARGET.p50} ms, p99 <= ${REPORT_TARGET.p99} ms. Bare: one prepared statement of the same aggregation over the raw rows, in the same run. p99 of 9 runs is their maximum.`,
+    `Data: ${r.year.visits.toLocaleString('en-IN')} visits (bills, samples) and ${r.year.results.toLocaleString('en-IN')} results over 365 days (bench/report-year.ts), SQLite, in-process, one connection, ${process.env.BENCH_REPORT_RUNS ?? 9} runs each after one warm-up. Load average (1 min) at start / end: ${r.load}. Target p50 <= ${REPORT_TARGET.p50} ms, p99 <= ${REPORT_TARGET.p99} ms. Bare: one prepared statement of the same aggregation over the raw rows, in the same run. p95 and p99 are nearest-rank over the runs (with few runs, the slowest).`,
     '',
     '| report | days | rows | p50 ms | p95 ms | p99 ms | bare p50 ms | lims / bare | target |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---|',
