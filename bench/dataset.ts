@@ -48,7 +48,7 @@ async function inspect(file: string): Promise<Omit<Dataset, 'builtSeconds'> | nu
   }
 }
 
-function removeDatabase(file: string): void {
+export function removeDatabase(file: string): void {
   for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
 }
 

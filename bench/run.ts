@@ -9,6 +9,7 @@ import { BENCH_EMAIL, BENCH_PASSWORD, ensureDataset, type Dataset } from './data
 import { measureLatency, measureThroughput, type Target, type ThroughputResult } from './load.js';
 import { allPass, renderMarkdown, renderSummary, type LatencyRow, type Report } from './report.js';
 import type { ServerKind } from './server.js';
+import { measureReports, renderReports, reportsPass, REPORTS_END, REPORTS_START } from './reports.js';
 import { ensurePostgresDataset, freshDatabase, postgresServer } from './postgres.js';
 import {
   ensureImportCsv,
@@ -50,8 +51,8 @@ function count(name: string, fallback: number): number {
 const PATIENTS = setting('BENCH_PATIENTS', 1_000_000);
 /** BENCH_ONLY=transfer: only the import and export targets (issue 14), results.md's section of them replaced. */
 const ONLY = process.env.BENCH_ONLY?.trim() || null;
-if (ONLY !== null && ONLY !== 'transfer') {
-  process.stderr.write(`bench: BENCH_ONLY may be "transfer" (or unset for everything), not "${ONLY}"\n`);
+if (ONLY !== null && ONLY !== 'transfer' && ONLY !== 'reports') {
+  process.stderr.write(`bench: BENCH_ONLY may be "transfer" or "reports" (or unset for everything), not "${ONLY}"\n`);
   process.exit(2);
 }
 const IMPORT_ROWS = setting('BENCH_IMPORT_ROWS', 1_000_000);
@@ -318,7 +319,32 @@ async function main(): Promise<void> {
   log('');
   log(renderSummary(report));
   log('written to bench/results.md');
-  process.exitCode = allPass(report) ? 0 : 1;
+  const reportsOk = await reportsSection();
+  process.exitCode = allPass(report) && reportsOk ? 0 : 1;
+}
+
+/** results.md with the section between start and end markers replaced (or appended). */
+function replaceSection(start: string, end: string, section: string): void {
+  const file = root('bench/results.md');
+  const before = existsSync(file) ? readFileSync(file, 'utf8') : '# lims benchmark results\n';
+  const a = before.indexOf(start);
+  const b = before.indexOf(end);
+  const text =
+    a !== -1 && b > a
+      ? `${before.slice(0, a)}${section}${before.slice(b + end.length)}`
+      : `${before.trimEnd()}\n\n${section}\n`;
+  writeFileSync(file, text);
+}
+
+/** The report targets of issue 17 on the generated year; their section of results.md replaced. */
+async function reportsSection(): Promise<boolean> {
+  const startedAt = new Date();
+  log('');
+  log('reports on a generated year of a busy lab (issue 17)');
+  const results = await measureReports(root('bench/.data'), log);
+  replaceSection(REPORTS_START, REPORTS_END, renderReports(results, startedAt));
+  log('reports section written to bench/results.md');
+  return reportsPass(results);
 }
 
 /**
@@ -413,16 +439,7 @@ async function transferOnly(): Promise<void> {
     memory: `${(totalmem() / 2 ** 30).toFixed(1)} GiB`,
   };
   const results = await measureTransferParts(machine);
-  const section = renderTransfer(results, machine, startedAt);
-  const file = root('bench/results.md');
-  const before = existsSync(file) ? readFileSync(file, 'utf8') : '# lims benchmark results\n';
-  const a = before.indexOf(TRANSFER_START);
-  const b = before.indexOf(TRANSFER_END);
-  const text =
-    a !== -1 && b > a
-      ? `${before.slice(0, a)}${section}${before.slice(b + TRANSFER_END.length)}`
-      : `${before.trimEnd()}\n\n${section}\n`;
-  writeFileSync(file, text);
+  replaceSection(TRANSFER_START, TRANSFER_END, renderTransfer(results, machine, startedAt));
   log('');
   for (const line of transferSummary(results)) log(line);
   log('import/export section written to bench/results.md');
@@ -436,7 +453,14 @@ const deadline = setTimeout(() => {
 }, DEADLINE_MS);
 deadline.unref();
 
-(ONLY === 'transfer' ? transferOnly() : main())
+(ONLY === 'transfer'
+  ? transferOnly()
+  : ONLY === 'reports'
+    ? reportsSection().then((ok) => {
+        process.exitCode = ok ? 0 : 1;
+      })
+    : main()
+)
   .catch((err: unknown) => {
     process.stderr.write(`bench: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exitCode = 2;

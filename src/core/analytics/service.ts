@@ -19,6 +19,7 @@ import {
   tatHistogram,
   testDistribution,
 } from './repository.js';
+import { billedCategoriesOnDays, collectedTestsOnDays, onSlot, slotsBetween, splitWindow } from '../reports/summary.js';
 
 /** How many rows each list of the live board shows (its count is always the full one). */
 export const LIVE_LIST_LIMIT = 20;
@@ -48,6 +49,25 @@ export function percentileOf(histogram: readonly { minutes: number; n: number }[
   return sorted[sorted.length - 1]!.minutes;
 }
 
+/** The tests ordered most on the samples collected in [fromUtc, toUtc): summary days plus edge rows. */
+async function topTests(db: Db, organizationId: number, fromUtc: string, toUtc: string, limit: number) {
+  const { edges, days } = splitWindow(fromUtc, toUtc);
+  const counts = new Map<number, { test_id: number; test_name: string; count: number }>();
+  const add = (rows: { test_id: number; test_name: string; n: number }[]) => {
+    for (const r of rows) {
+      const id = Number(r.test_id);
+      const e = counts.get(id) ?? { test_id: id, test_name: r.test_name, count: 0 };
+      e.count += Number(r.n);
+      counts.set(id, e);
+    }
+  };
+  for (const e of edges) add(await testDistribution(db, organizationId, e.fromUtc, e.toUtc, Number.MAX_SAFE_INTEGER));
+  if (days) add(await collectedTestsOnDays(db, organizationId, days));
+  return [...counts.values()]
+    .sort((a, b) => b.count - a.count || (a.test_name < b.test_name ? -1 : a.test_name > b.test_name ? 1 : 0))
+    .slice(0, limit);
+}
+
 /**
  * GET /api/analytics: the last `days` lab days (today included) in the lab's time zone. Revenue is
  * what the range's bills charged per line (after line discounts, before the bill's own discount and
@@ -70,24 +90,49 @@ export async function analytics(
   );
   const dayOf = (minute: string) => days.get(localDate(timeZone, new Date(`${minute}:00.000Z`)));
 
-  for (const r of await samplesCollectedByMinute(db, organizationId, fromUtc, toUtc)) {
-    const d = dayOf(r.minute);
-    if (d) d.samples_collected += Number(r.n);
-  }
-  for (const r of await resultsVerifiedByMinute(db, organizationId, fromUtc, toUtc)) {
-    const d = dayOf(r.minute);
-    if (d) d.results_verified += Number(r.n);
-  }
   const categories = new Map<string, { lines: number; paise: number }>();
-  for (const r of await billedByMinuteAndCategory(db, organizationId, fromUtc, toUtc)) {
-    const paise = Number(r.paise ?? 0);
-    const d = dayOf(r.minute);
-    if (d) d.paise += paise;
-    const name = r.category?.trim() || UNCATEGORISED;
+  const addCategory = (category: string | null, lines: number, paise: number) => {
+    const name = category?.trim() || UNCATEGORISED;
     const c = categories.get(name) ?? { lines: 0, paise: 0 };
-    c.lines += Number(r.lines);
+    c.lines += lines;
     c.paise += paise;
     categories.set(name, c);
+  };
+  const { edges, days: wholeDays } = splitWindow(fromUtc, toUtc);
+  let rejected: number;
+  if (onSlot(fromUtc) && onSlot(toUtc)) {
+    // The summaries of migration 25: per quarter hour for the days, per UTC day for the categories.
+    rejected = 0;
+    for (const r of await slotsBetween(db, organizationId, fromUtc, toUtc)) {
+      rejected += Number(r.samples_rejected);
+      const d = dayOf(r.slot);
+      if (!d) continue;
+      d.samples_collected += Number(r.samples_collected);
+      d.results_verified += Number(r.results_verified);
+      d.paise += Number(r.billed_paise);
+    }
+    for (const e of edges)
+      for (const r of await billedByMinuteAndCategory(db, organizationId, e.fromUtc, e.toUtc))
+        addCategory(r.category, Number(r.lines), Number(r.paise ?? 0));
+    if (wholeDays)
+      for (const r of await billedCategoriesOnDays(db, organizationId, wholeDays))
+        addCategory(r.category, Number(r.lines), Number(r.paise ?? 0));
+  } else {
+    for (const r of await samplesCollectedByMinute(db, organizationId, fromUtc, toUtc)) {
+      const d = dayOf(r.minute);
+      if (d) d.samples_collected += Number(r.n);
+    }
+    for (const r of await resultsVerifiedByMinute(db, organizationId, fromUtc, toUtc)) {
+      const d = dayOf(r.minute);
+      if (d) d.results_verified += Number(r.n);
+    }
+    for (const r of await billedByMinuteAndCategory(db, organizationId, fromUtc, toUtc)) {
+      const paise = Number(r.paise ?? 0);
+      const d = dayOf(r.minute);
+      if (d) d.paise += paise;
+      addCategory(r.category, Number(r.lines), paise);
+    }
+    rejected = await rejectedCollected(db, organizationId, fromUtc, toUtc);
   }
 
   const daily = [...days.values()].map((d) => ({
@@ -103,7 +148,6 @@ export async function analytics(
     minutes: Number(h.minutes),
     n: Number(h.n),
   }));
-  const rejected = await rejectedCollected(db, organizationId, fromUtc, toUtc);
   const backlog = await awaitingVerification(db, organizationId, 0);
 
   return {
@@ -118,11 +162,7 @@ export async function analytics(
       revenue: rupees(revenuePaise),
     },
     daily,
-    test_distribution: (await testDistribution(db, organizationId, fromUtc, toUtc, 10)).map((t) => ({
-      test_id: Number(t.test_id),
-      test_name: t.test_name,
-      count: Number(t.n),
-    })),
+    test_distribution: await topTests(db, organizationId, fromUtc, toUtc, 10),
     performance: {
       samples_per_day: Math.round((samples / q.days) * 10) / 10,
       tat_median_minutes: percentileOf(histogram, 50),

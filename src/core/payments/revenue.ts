@@ -91,8 +91,16 @@ export async function revenueDaily(db: Db, organizationId: number, q: RevenueQue
   }
   const fromUtc = startOfLocalDayUtc(timeZone, from).toISOString();
   const toUtc = startOfLocalDayUtc(timeZone, addDays(to, 1)).toISOString();
+  // One time-zone conversion per minute, not per bill (every zone's offset is whole minutes).
+  const dayOfMinute = new Map<string, string>();
+  const labDay = (iso: string) => {
+    const minute = iso.slice(0, 16);
+    let d = dayOfMinute.get(minute);
+    if (d === undefined) dayOfMinute.set(minute, (d = localDate(timeZone, new Date(iso))));
+    return d;
+  };
   for (const b of await billsCreatedBetween(db, organizationId, fromUtc, toUtc)) {
-    const day = days.get(localDate(timeZone, new Date(b.created_at)));
+    const day = days.get(labDay(b.created_at));
     if (!day) continue;
     for (const t of [day, all]) {
       t.discounts += Number(b.discount_amount_paise);

@@ -5,16 +5,15 @@ import type { ReportChart, ReportColumn } from '../../shared/schemas/reports.js'
 import { ageOn } from '../../shared/age.js';
 import { localDate } from '../../shared/time.js';
 import { revenueDaily } from '../payments/revenue.js';
+import { billedByTestSummed, workloadByTestSummed } from './summary.js';
+import { turnaroundByTest } from './turnaround.js';
 import {
-  billedByTest,
   billsWithDues,
   criticalResults,
   discountsByUser,
   patientsRegistered,
   referralsByDoctor,
   rejectionCounts,
-  turnaroundRows,
-  workloadByTest,
   type Window,
 } from './repository.js';
 
@@ -175,7 +174,7 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
     needs: ['view_bills'],
     aggregate: true,
     async build({ db, window }) {
-      const lines = await billedByTest(db, window);
+      const lines = await billedByTestSummed(db, window);
       const rows = lines
         .map((l) => ({
           test_id: l.test_id === null ? null : Number(l.test_id),
@@ -340,7 +339,7 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
     needs: ['view_results'],
     aggregate: true,
     async build({ db, window }) {
-      const rows = (await workloadByTest(db, window))
+      const rows = (await workloadByTestSummed(db, window))
         .map((t) => ({
           test_id: Number(t.test_id),
           test_name: t.test_name,
@@ -391,37 +390,18 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
     needs: ['view_results'],
     aggregate: true,
     async build({ db, window }) {
-      const per = new Map<number, { name: string; target: number | null; minutes: number[] }>();
-      for (const r of await turnaroundRows(db, window)) {
-        if (!r.collection_date || !r.verified_at) continue;
-        const m = (Date.parse(r.verified_at) - Date.parse(r.collection_date)) / 60_000;
-        const id = Number(r.test_id);
-        const e = per.get(id) ?? {
-          name: r.test_name,
-          target: r.turnaround_hours === null ? null : Number(r.turnaround_hours),
-          minutes: [],
-        };
-        e.minutes.push(m);
-        per.set(id, e);
-      }
-      const all: number[] = [];
-      const rows = [...per]
-        .map(([id, e]) => {
-          const s = e.minutes.sort((a, b) => a - b);
-          all.push(...s);
-          const over = e.target === null ? null : s.filter((m) => m > e.target! * 60).length;
-          return {
-            test_id: id,
-            test_name: e.name,
-            results: s.length,
-            median_minutes: minutesRounded(percentile(s, 0.5)),
-            p90_minutes: minutesRounded(percentile(s, 0.9)),
-            target_hours: e.target,
-            over_target: over,
-          };
-        })
+      const tat = await turnaroundByTest(db, window);
+      const rows = tat.tests
+        .map((t) => ({
+          test_id: t.test_id,
+          test_name: t.test_name,
+          results: t.results,
+          median_minutes: minutesRounded(t.median),
+          p90_minutes: minutesRounded(t.p90),
+          target_hours: t.target_hours,
+          over_target: t.over_target,
+        }))
         .sort((a, b) => a.test_name.localeCompare(b.test_name));
-      all.sort((a, b) => a - b);
       return {
         columns: [
           col('test_id', 'Test ID', 'number'),
@@ -435,9 +415,9 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
         rows,
         totals: {
           test_name: 'All tests',
-          results: all.length,
-          median_minutes: minutesRounded(percentile(all, 0.5)),
-          p90_minutes: minutesRounded(percentile(all, 0.9)),
+          results: tat.all.results,
+          median_minutes: minutesRounded(tat.all.median),
+          p90_minutes: minutesRounded(tat.all.p90),
         },
         chart: chart(
           'Median turnaround per test (minutes)',

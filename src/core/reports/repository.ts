@@ -85,25 +85,21 @@ export function billsWithDues(db: Db, w: Window) {
 
 /** Discounts of live bills made in the window, per user who made the bill: line discounts and bill discounts. */
 export async function discountsByUser(db: Db, w: Window) {
-  const lines = db
-    .selectFrom('bill_items')
-    .select(['bill_id', sql<number>`SUM(discount_amount_paise)`.as('line_paise')])
-    .groupBy('bill_id')
-    .as('l');
+  // Each bill's line discounts by its own lines (bill_items_bill), for the window's bills only.
+  const linePaise = sql<number>`COALESCE((SELECT SUM(i.discount_amount_paise) FROM bill_items i WHERE i.bill_id = b.id), 0)`;
   return db
     .selectFrom('bills as b')
-    .leftJoin(lines, 'l.bill_id', 'b.id')
     .leftJoin('users as u', 'u.id', 'b.created_by')
     .select([
       'b.created_by',
       sql<string | null>`MAX(CASE WHEN u.id IS NULL THEN NULL ELSE u.first_name || ' ' || u.last_name END)`.as('name'),
       sql<number>`COUNT(*)`.as('bills'),
-      sql<number>`SUM(CASE WHEN COALESCE(l.line_paise, 0) > 0 OR b.discount_amount_paise > 0 THEN 1 ELSE 0 END)`.as(
+      sql<number>`SUM(CASE WHEN ${linePaise} > 0 OR b.discount_amount_paise > 0 THEN 1 ELSE 0 END)`.as(
         'discounted_bills',
       ),
-      sql<number>`SUM(COALESCE(l.line_paise, 0))`.as('line_paise'),
+      sql<number>`SUM(${linePaise})`.as('line_paise'),
       sql<number>`SUM(b.discount_amount_paise)`.as('bill_paise'),
-      sql<number>`SUM(b.total_before_discount_paise + COALESCE(l.line_paise, 0))`.as('gross_paise'),
+      sql<number>`SUM(b.total_before_discount_paise + ${linePaise})`.as('gross_paise'),
     ])
     .where('b.organization_id', '=', w.organizationId)
     .where('b.cancelled_at', 'is', null)
@@ -160,25 +156,6 @@ export function workloadByTest(db: Db, w: Window) {
     .where(sampleDay, '<', w.toUtc)
     .groupBy('st.test_id')
     .execute();
-}
-
-/** Verified results of samples collected in the window: collection and verification instants, per test. */
-export function turnaroundRows(db: Db, w: Window) {
-  return (
-    db
-      .selectFrom('test_results as r')
-      .innerJoin('samples as s', 's.id', 'r.sample_id')
-      .innerJoin('tests as t', 't.id', 'r.test_id')
-      .select(['r.test_id', 't.name as test_name', 't.turnaround_hours', 's.collection_date', 'r.verified_at'])
-      .where('r.organization_id', '=', w.organizationId)
-      .where('r.status', '=', 'verified')
-      .where('s.collection_date', 'is not', null)
-      // The same as collection_date in [from, to) for a collected sample, through samples_org_day.
-      .where('s.organization_id', '=', w.organizationId)
-      .where(sampleDay, '>=', w.fromUtc)
-      .where(sampleDay, '<', w.toUtc)
-      .execute()
-  );
 }
 
 /** Samples of the window: how many, and the rejected ones per reason. */

@@ -32,9 +32,48 @@ export interface ReportRunsTable {
   created_at: string;
 }
 
+/** Migration 25: lines of live bills per UTC day and catalogue item (0: no such id). Kept by triggers. */
+export interface ReportBilledDailyTable {
+  organization_id: number;
+  day: string;
+  item_type: string;
+  test_id: number;
+  profile_id: number;
+  package_id: number;
+  name: string;
+  lines: number;
+  qty: number;
+  total_paise: number;
+}
+
+/** Migration 25: ordered tests per UTC day of their sample (collected, else ordered) and test. */
+export interface ReportWorkloadDailyTable {
+  organization_id: number;
+  day: string;
+  test_id: number;
+  ordered: number;
+  collected: number;
+  resulted: number;
+  verified: number;
+  rejected: number;
+}
+
+/** Migration 25: per 15-minute UTC slot ('YYYY-MM-DDTHH:MM'). */
+export interface ReportSlotsTable {
+  organization_id: number;
+  slot: string;
+  samples_collected: number;
+  samples_rejected: number;
+  results_verified: number;
+  billed_paise: number;
+}
+
 declare module '../db/schema.js' {
   interface DB {
     custom_reports: CustomReportsTable;
     report_runs: ReportRunsTable;
+    report_billed_daily: ReportBilledDailyTable;
+    report_workload_daily: ReportWorkloadDailyTable;
+    report_slots: ReportSlotsTable;
   }
 }

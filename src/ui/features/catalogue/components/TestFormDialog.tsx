@@ -36,6 +36,7 @@ const FIELDS = [
   'sample_type',
   'turnaround_hours',
   'target_tat_minutes',
+  'method',
   ...RULE_FIELDS,
 ];
 
@@ -51,6 +52,7 @@ function defaults(t: CatalogueTest | null): TestFormIn {
     unit: t?.unit ?? '',
     normal_range: t?.normal_range ?? '',
     sample_type: t?.sample_type ?? '',
+    method: t?.method ?? '',
     delta_kind: t?.delta_kind ?? '',
     turnaround_hours:
       t?.turnaround_hours === null || t?.turnaround_hours === undefined ? '' : String(t.turnaround_hours),
@@ -153,6 +155,13 @@ export function TestFormDialog({ open, onOpenChange, test, categories }: TestFor
       </FormField>
       <FormField label="Normal Range" error={errors.normal_range?.message}>
         <Input autoComplete="off" placeholder="Adult range, e.g. 70-100" {...form.register('normal_range')} />
+      </FormField>
+      <FormField
+        label="Method"
+        hint="Printed under the test on the report (ISO 15189)"
+        error={fieldError(errors, 'method')}
+      >
+        <Input autoComplete="off" maxLength={100} placeholder="e.g. Photometry, GOD-POD" {...form.register('method')} />
       </FormField>
       <DescriptionField form={form} placeholder="What the test measures, preparation (e.g. 8-10 h fasting)..." />
       <ResultRuleFields form={form} />

@@ -2,12 +2,24 @@ import { useState } from 'react';
 import type { Sample } from '@shared/schemas/samples';
 import { sampleUpdateSchema } from '@shared/schemas/samples';
 import { SAMPLE_PRIORITIES, type SamplePriority, type SampleType } from '@shared/samples';
-import { Button, Dialog, FormField, Select, Textarea } from '@/components';
+import { Button, Dialog, FormField, Input, Select, Textarea } from '@/components';
 import { ApiError } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { useUpdateSampleMutation } from '../api';
 import { PRIORITY_CHOICES, TYPE_CHOICES, collectorName } from '../text';
 import { CollectorField, LocationField, fieldErrors } from './SampleFields';
+
+/** Usual conditions on receipt, offered as suggestions; any text up to 200 characters is kept. */
+const RECEIPT_CONDITIONS = [
+  'Acceptable',
+  'Mildly haemolysed',
+  'Grossly haemolysed',
+  'Lipaemic',
+  'Icteric',
+  'Clotted',
+  'Insufficient volume',
+  'Received warm',
+];
 
 export interface EditSampleDialogProps {
   sample: Sample | null;
@@ -24,6 +36,7 @@ function EditForm({ sample, onOpenChange }: { sample: Sample; onOpenChange: (ope
   const [type, setType] = useState(sample.sample_type);
   const [location, setLocation] = useState(sample.location ?? '');
   const [notes, setNotes] = useState(sample.notes ?? '');
+  const [condition, setCondition] = useState(sample.receipt_condition ?? '');
   const [priority, setPriority] = useState<SamplePriority>(
     (SAMPLE_PRIORITIES as readonly string[]).includes(sample.priority) ? (sample.priority as SamplePriority) : 'normal',
   );
@@ -40,6 +53,7 @@ function EditForm({ sample, onOpenChange }: { sample: Sample; onOpenChange: (ope
       location: location || null,
       notes: notes.trim() || null,
       priority,
+      receipt_condition: condition.trim() || null,
     };
     const parsed = sampleUpdateSchema.safeParse(body);
     if (!parsed.success) {
@@ -105,6 +119,30 @@ function EditForm({ sample, onOpenChange }: { sample: Sample; onOpenChange: (ope
           }
         />
         <LocationField value={location} onChange={setLocation} error={errors.location} />
+        <FormField
+          label="Condition on Receipt"
+          hint="Printed on the report (NABL 112): how the specimen arrived"
+          error={errors.receipt_condition}
+        >
+          {(control) => (
+            <>
+              <Input
+                {...control}
+                value={condition}
+                onChange={(e) => setCondition(e.target.value)}
+                maxLength={200}
+                list="receipt-conditions"
+                placeholder="e.g. Acceptable"
+                autoComplete="off"
+              />
+              <datalist id="receipt-conditions">
+                {RECEIPT_CONDITIONS.map((c) => (
+                  <option key={c} value={c} />
+                ))}
+              </datalist>
+            </>
+          )}
+        </FormField>
         <FormField label="Notes" error={errors.notes}>
           <Textarea value={notes} onChange={(e) => setNotes(e.target.value)} rows={3} />
         </FormField>

@@ -70,6 +70,7 @@ export function SampleDetailsDialog({ sampleId, onOpenChange, onShowBarcode }: S
             <Fact label="ETA">{s.eta ? <DateText value={s.eta} withTime /> : 'N/A'}</Fact>
             <Fact label="Collected By">{collectorName(s) ?? 'Not recorded'}</Fact>
             <Fact label="Location">{s.location || 'N/A'}</Fact>
+            <Fact label="Condition on Receipt">{s.receipt_condition || 'Not recorded'}</Fact>
             {s.completed_at && (
               <Fact label="Completed">
                 <DateText value={s.completed_at} withTime />

@@ -1,0 +1,186 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/connection.js';
+import { engineOf } from '../db/dialect.js';
+import { billedByTest, workloadByTest, type Window } from './repository.js';
+
+/**
+ * Readers of the summaries of migration 25 (issue 17): a period [fromUtc, toUtc) is the whole UTC
+ * days inside it, read from the per-day summary, plus the partial days at its edges, read from the
+ * rows with the same query the summary is the sum of. The answer is the one the rows give, at the
+ * cost of at most two days of rows whatever the period.
+ */
+
+const DAY_MS = 86_400_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export interface SplitWindow {
+  /** Partial days (or the whole period when it holds no whole UTC day), read from rows. */
+  edges: { fromUtc: string; toUtc: string }[];
+  /** Whole UTC days [from, to) as 'YYYY-MM-DD', read from the summary; null when none. */
+  days: { from: string; to: string } | null;
+}
+
+export function splitWindow(fromUtc: string, toUtc: string): SplitWindow {
+  const f = Date.parse(fromUtc);
+  const t = Date.parse(toUtc);
+  const d0 = Math.ceil(f / DAY_MS) * DAY_MS;
+  const d1 = Math.floor(t / DAY_MS) * DAY_MS;
+  if (!(d1 > d0)) return { edges: t > f ? [{ fromUtc, toUtc }] : [], days: null };
+  const edges: SplitWindow['edges'] = [];
+  if (f < d0) edges.push({ fromUtc, toUtc: iso(d0) });
+  if (d1 < t) edges.push({ fromUtc: iso(d1), toUtc });
+  return { edges, days: { from: iso(d0).slice(0, 10), to: iso(d1).slice(0, 10) } };
+}
+
+const num = (v: unknown) => Number(v ?? 0);
+const maxText = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : b > a ? b : a);
+
+export type BilledByTestRow = Awaited<ReturnType<typeof billedByTest>>[number];
+
+/** billedByTest for any period: the summary's whole days plus the edges' rows. */
+export async function billedByTestSummed(db: Db, w: Window): Promise<BilledByTestRow[]> {
+  const { edges, days } = splitWindow(w.fromUtc, w.toUtc);
+  const parts: BilledByTestRow[][] = await Promise.all(edges.map((e) => billedByTest(db, { ...w, ...e })));
+  if (days) {
+    const testId = sql<number | null>`CASE WHEN s.test_id = 0 THEN NULL ELSE s.test_id END`;
+    parts.push(
+      await db
+        .selectFrom('report_billed_daily as s')
+        .leftJoin('tests as t', 't.id', 's.test_id')
+        .select([
+          's.item_type',
+          testId.as('test_id'),
+          sql<string>`MAX(s.name)`.as('name'),
+          sql<string | null>`MAX(t.category)`.as('category'),
+          sql<number>`SUM(s.qty)`.as('count'),
+          sql<number>`SUM(s.total_paise)`.as('total_paise'),
+        ])
+        .where('s.organization_id', '=', w.organizationId)
+        .where('s.day', '>=', days.from)
+        .where('s.day', '<', days.to)
+        .where('s.lines', '>', 0)
+        .groupBy(['s.item_type', 's.test_id', sql`CASE WHEN s.test_id = 0 THEN s.name ELSE '' END`])
+        .execute(),
+    );
+  }
+  const out = new Map<string, BilledByTestRow>();
+  for (const r of parts.flat()) {
+    const testId = r.test_id === null ? null : Number(r.test_id);
+    const key = `${r.item_type}\u0000${testId ?? ''}\u0000${testId === null ? r.name : ''}`;
+    const e = out.get(key);
+    if (!e) out.set(key, { ...r, test_id: testId, count: num(r.count), total_paise: num(r.total_paise) });
+    else {
+      e.name = maxText(e.name, r.name)!;
+      e.category = maxText(e.category, r.category);
+      e.count = num(e.count) + num(r.count);
+      e.total_paise = num(e.total_paise) + num(r.total_paise);
+    }
+  }
+  return [...out.values()];
+}
+
+export type WorkloadRow = Awaited<ReturnType<typeof workloadByTest>>[number];
+
+/** workloadByTest for any period: the summary's whole days plus the edges' rows. */
+export async function workloadByTestSummed(db: Db, w: Window): Promise<WorkloadRow[]> {
+  const { edges, days } = splitWindow(w.fromUtc, w.toUtc);
+  const parts: WorkloadRow[][] = await Promise.all(edges.map((e) => workloadByTest(db, { ...w, ...e })));
+  if (days) {
+    parts.push(
+      await db
+        .selectFrom('report_workload_daily as s')
+        .innerJoin('tests as t', 't.id', 's.test_id')
+        .select([
+          's.test_id',
+          sql<string>`MAX(t.name)`.as('test_name'),
+          sql<string | null>`MAX(t.category)`.as('category'),
+          sql<number>`SUM(s.ordered)`.as('ordered'),
+          sql<number>`SUM(s.resulted)`.as('resulted'),
+          sql<number>`SUM(s.verified)`.as('verified'),
+          sql<number>`SUM(s.rejected)`.as('rejected'),
+        ])
+        .where('s.organization_id', '=', w.organizationId)
+        .where('s.day', '>=', days.from)
+        .where('s.day', '<', days.to)
+        .groupBy('s.test_id')
+        .execute(),
+    );
+  }
+  const out = new Map<number, WorkloadRow>();
+  for (const r of parts.flat()) {
+    const id = Number(r.test_id);
+    const e = out.get(id);
+    if (!e)
+      out.set(id, {
+        ...r,
+        test_id: id,
+        ordered: num(r.ordered),
+        resulted: num(r.resulted),
+        verified: num(r.verified),
+        rejected: num(r.rejected),
+      });
+    else {
+      e.ordered = num(e.ordered) + num(r.ordered);
+      e.resulted = num(e.resulted) + num(r.resulted);
+      e.verified = num(e.verified) + num(r.verified);
+      e.rejected = num(e.rejected) + num(r.rejected);
+    }
+  }
+  return [...out.values()].filter((r) => num(r.ordered) > 0);
+}
+
+/** Whether an instant is on a quarter hour (every lab day's bound is: whole-quarter-hour offsets). */
+export const onSlot = (isoText: string) => /T\d\d:(00|15|30|45):00\.000Z$/.test(isoText);
+
+/** The 15-minute slots of [fromUtc, toUtc) (both on slots). */
+export function slotsBetween(db: Db, organizationId: number, fromUtc: string, toUtc: string) {
+  return db
+    .selectFrom('report_slots')
+    .select(['slot', 'samples_collected', 'samples_rejected', 'results_verified', 'billed_paise'])
+    .where('organization_id', '=', organizationId)
+    .where('slot', '>=', fromUtc.slice(0, 16))
+    .where('slot', '<', toUtc.slice(0, 16))
+    .execute();
+}
+
+/** Billed lines and paise of live bills per catalogue category over whole UTC days. */
+export function billedCategoriesOnDays(db: Db, organizationId: number, days: { from: string; to: string }) {
+  const category = sql<string | null>`coalesce(t.category, p.category, k.category)`;
+  return db
+    .selectFrom('report_billed_daily as s')
+    .leftJoin('tests as t', (j) => j.onRef('t.id', '=', 's.test_id').on('s.item_type', '=', 'test'))
+    .leftJoin('test_profiles as p', (j) => j.onRef('p.id', '=', 's.profile_id').on('s.item_type', '=', 'profile'))
+    .leftJoin('test_packages as k', (j) => j.onRef('k.id', '=', 's.package_id').on('s.item_type', '=', 'package'))
+    .select([
+      category.as('category'),
+      sql<number>`SUM(s.lines)`.as('lines'),
+      sql<number>`SUM(s.total_paise)`.as('paise'),
+    ])
+    .where('s.organization_id', '=', organizationId)
+    .where('s.day', '>=', days.from)
+    .where('s.day', '<', days.to)
+    .where('s.lines', '>', 0)
+    .groupBy(category)
+    .execute();
+}
+
+/** Tests ordered on samples collected over whole UTC days, per test. */
+export function collectedTestsOnDays(db: Db, organizationId: number, days: { from: string; to: string }) {
+  return db
+    .selectFrom('report_workload_daily as s')
+    .innerJoin('tests as t', 't.id', 's.test_id')
+    .select(['t.id as test_id', 't.name as test_name', sql<number>`SUM(s.collected)`.as('n')])
+    .where('s.organization_id', '=', organizationId)
+    .where('s.day', '>=', days.from)
+    .where('s.day', '<', days.to)
+    .groupBy(['t.id', 't.name'])
+    .having(sql`SUM(s.collected)`, '>', 0)
+    .execute();
+}
+
+/** Exact milliseconds between two ISO instants, in SQL. */
+export function msBetween(db: Db, from: string, to: string) {
+  return engineOf(db) === 'postgres'
+    ? sql<number>`round(extract(epoch FROM (${sql.ref(to)})::timestamptz - (${sql.ref(from)})::timestamptz) * 1000)`
+    : sql<number>`CAST(round((julianday(${sql.ref(to)}) - julianday(${sql.ref(from)})) * 86400000) AS INTEGER)`;
+}

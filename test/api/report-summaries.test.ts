@@ -1,0 +1,327 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { makeLab, type TestLab } from '../helpers.js';
+import { seedResult, seedSample } from './lab-records.js';
+import { billedByTest, workloadByTest } from '../../src/core/reports/repository.js';
+import { billedByTestSummed, splitWindow, workloadByTestSummed } from '../../src/core/reports/summary.js';
+
+/**
+ * The report summaries of migration 25 (issue 17) are kept by triggers in the write's transaction.
+ * After bills made, back-dated, cancelled, refunded and deleted, lines edited, samples collected,
+ * re-dated and rejected, results entered, verified, amended and removed, each summary equals a
+ * recomputation from the rows, and the reports that read the summaries give what the rows give,
+ * for periods with and without partial days at their edges.
+ */
+
+let lab: TestLab;
+let glucose: number;
+let cbc: number;
+const db = () => lab.database.db;
+const org = () => lab.organizationId;
+
+async function bill(patientId: number, tests: { test_id: number; qty?: number }[], createdAt: string, paid = 100) {
+  const res = await lab.admin.post('/api/bills', {
+    visit_type: 'lab_only',
+    patient_id: patientId,
+    items: tests.map((t) => ({ item_type: 'test', item_id: t.test_id, qty: t.qty ?? 1 })),
+    ...(paid ? { amount_paid: paid } : {}),
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  const id = res.json().bill.id as number;
+  await db().updateTable('bills').set({ created_at: createdAt }).where('id', '=', id).execute();
+  return id;
+}
+
+/** Each summary table as the rows give it (zero rows left out). */
+async function recomputed() {
+  const billed = await sql<Record<string, unknown>>`
+    SELECT b.organization_id, substr(b.created_at, 1, 10) AS day, i.item_type, COALESCE(i.test_id, 0) AS test_id,
+      COALESCE(i.profile_id, 0) AS profile_id, COALESCE(i.package_id, 0) AS package_id, i.name,
+      COUNT(*) AS lines, SUM(i.qty) AS qty, SUM(i.total_paise) AS total_paise
+    FROM bill_items i JOIN bills b ON b.id = i.bill_id WHERE b.cancelled_at IS NULL
+    GROUP BY b.organization_id, substr(b.created_at, 1, 10), i.item_type, COALESCE(i.test_id, 0),
+      COALESCE(i.profile_id, 0), COALESCE(i.package_id, 0), i.name`.execute(db());
+  const work = await sql<Record<string, unknown>>`
+    SELECT sa.organization_id, substr(COALESCE(sa.collection_date, sa.created_at), 1, 10) AS day, st.test_id,
+      COUNT(*) AS ordered,
+      SUM(CASE WHEN sa.collection_date IS NOT NULL THEN 1 ELSE 0 END) AS collected,
+      SUM(CASE WHEN r.result_value IS NOT NULL THEN 1 ELSE 0 END) AS resulted,
+      SUM(CASE WHEN r.status = 'verified' THEN 1 ELSE 0 END) AS verified,
+      SUM(CASE WHEN sa.status = 'rejected' THEN 1 ELSE 0 END) AS rejected
+    FROM sample_tests st JOIN samples sa ON sa.id = st.sample_id
+    LEFT JOIN test_results r ON r.sample_id = st.sample_id AND r.test_id = st.test_id
+    GROUP BY sa.organization_id, substr(COALESCE(sa.collection_date, sa.created_at), 1, 10), st.test_id`.execute(db());
+  const slots = new Map<string, number[]>();
+  const slotOf = (iso: string) =>
+    `${iso.slice(0, 14)}${String(Math.floor(Number(iso.slice(14, 16)) / 15) * 15).padStart(2, '0')}`;
+  const add = (o: number, iso: string, k: number, v: number) => {
+    const key = `${o}|${slotOf(iso)}`;
+    const e = slots.get(key) ?? [0, 0, 0, 0];
+    e[k] = (e[k] ?? 0) + v;
+    slots.set(key, e);
+  };
+  for (const s of await db().selectFrom('samples').select(['organization_id', 'collection_date', 'status']).execute())
+    if (s.collection_date) {
+      add(Number(s.organization_id), s.collection_date, 0, 1);
+      add(Number(s.organization_id), s.collection_date, 1, s.status === 'rejected' ? 1 : 0);
+    }
+  for (const r of await db()
+    .selectFrom('test_results')
+    .select(['organization_id', 'verified_at'])
+    .where('status', '=', 'verified')
+    .execute())
+    if (r.verified_at) add(Number(r.organization_id), r.verified_at, 2, 1);
+  for (const l of await db()
+    .selectFrom('bill_items as i')
+    .innerJoin('bills as b', 'b.id', 'i.bill_id')
+    .select(['b.organization_id', 'b.created_at', 'i.total_paise'])
+    .where('b.cancelled_at', 'is', null)
+    .execute())
+    add(Number(l.organization_id), l.created_at, 3, Number(l.total_paise));
+  const norm = (rows: Record<string, unknown>[]) =>
+    rows
+      .map((r) =>
+        JSON.stringify(
+          Object.fromEntries(
+            Object.entries(r).map(([k, v]) => [k, typeof v === 'string' && !/^\d+$/.test(v) ? v : Number(v)]),
+          ),
+        ),
+      )
+      .sort();
+  return {
+    billed: norm(billed.rows),
+    work: norm(work.rows),
+    slots: [...slots]
+      .filter(([, v]) => v.some((x) => x !== 0))
+      .map(([k, v]) => `${k}|${v.join(',')}`)
+      .sort(),
+  };
+}
+
+async function summaries() {
+  const norm = (rows: Record<string, unknown>[]) =>
+    rows
+      .map((r) =>
+        JSON.stringify(
+          Object.fromEntries(
+            Object.entries(r).map(([k, v]) => [k, typeof v === 'string' && !/^\d+$/.test(v) ? v : Number(v)]),
+          ),
+        ),
+      )
+      .sort();
+  const billed = await db()
+    .selectFrom('report_billed_daily')
+    .select([
+      'organization_id',
+      'day',
+      'item_type',
+      'test_id',
+      'profile_id',
+      'package_id',
+      'name',
+      'lines',
+      'qty',
+      'total_paise',
+    ])
+    .where('lines', '<>', 0)
+    .execute();
+  const work = await db()
+    .selectFrom('report_workload_daily')
+    .select(['organization_id', 'day', 'test_id', 'ordered', 'collected', 'resulted', 'verified', 'rejected'])
+    .where('ordered', '<>', 0)
+    .execute();
+  const slots = await db().selectFrom('report_slots').selectAll().execute();
+  return {
+    billed: norm(billed),
+    work: norm(work),
+    slots: slots
+      .map((s) => [
+        Number(s.samples_collected),
+        Number(s.samples_rejected),
+        Number(s.results_verified),
+        Number(s.billed_paise),
+      ])
+      .map((v, k) => ({ v, s: slots[k]! }))
+      .filter(({ v }) => v.some((x) => x !== 0))
+      .map(({ v, s }) => `${s.organization_id}|${s.slot}|${v.join(',')}`)
+      .sort(),
+  };
+}
+
+const sorted = <T>(rows: T[]) =>
+  rows
+    .map((r) => JSON.stringify(r, (_k, v: unknown) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v)))
+    .sort();
+
+beforeAll(async () => {
+  lab = await makeLab();
+  glucose = (
+    await lab.admin.post('/api/tests', { name: 'Glucose Fasting', code: 'GLUS', price: 200, category: 'Biochemistry' })
+  ).json().test.id;
+  cbc = (
+    await lab.admin.post('/api/tests', {
+      name: 'Complete Blood Count',
+      code: 'CBCS',
+      price: 400,
+      category: 'Hematology',
+    })
+  ).json().test.id;
+  const p = (
+    await lab.admin.post('/api/patients', {
+      first_name: 'Sum',
+      last_name: 'Mary',
+      gender: 'Female',
+      date_of_birth: '1980-01-01',
+    })
+  ).json().patient.id as number;
+
+  // Bills across UTC and IST day bounds (IST midnight is 18:30 UTC).
+  const b1 = await bill(p, [{ test_id: glucose }, { test_id: cbc }], '2026-10-10T18:29:59.000Z');
+  const b2 = await bill(p, [{ test_id: glucose, qty: 2 }], '2026-10-10T18:30:00.000Z');
+  const b3 = await bill(p, [{ test_id: cbc }], '2026-10-11T23:59:59.999Z', 0);
+  const b4 = await bill(p, [{ test_id: glucose }], '2026-10-12T00:00:00.000Z');
+  await bill(p, [{ test_id: cbc }, { test_id: glucose }], '2026-10-13T06:00:00.000Z');
+  // Cancelled, then a bill back-dated again, a line edited, a refund, a bill deleted.
+  expect(
+    (await lab.admin.put(`/api/bills/${b3}`, { status: 'cancelled', cancel_reason: 'Entered twice' })).statusCode,
+  ).toBe(200);
+  await db().updateTable('bills').set({ created_at: '2026-10-09T12:00:00.000Z' }).where('id', '=', b4).execute();
+  await db()
+    .updateTable('bill_items')
+    .set({ total_paise: 15000, discount_amount_paise: 5000 })
+    .where('bill_id', '=', b1)
+    .where('test_id', '=', glucose)
+    .execute();
+  const pay = await db().selectFrom('payments').select('id').where('bill_id', '=', b2).executeTakeFirstOrThrow();
+  const refund = await lab.admin.post(`/api/payments/${pay.id}/refund`, { amount: 50, reason: 'Overcharged' });
+  expect(refund.statusCode, refund.body).toBe(201);
+  const spare = await bill(p, [{ test_id: cbc }], '2026-10-12T10:00:00.000Z', 0);
+  await db().deleteFrom('bills').where('id', '=', spare).execute();
+
+  // Samples: collected across the bounds, one re-dated, one rejected, one never collected.
+  const s1 = await seedSample(db(), org(), { patientId: p, testIds: [glucose, cbc], prefix: 'SUMA' });
+  await db()
+    .updateTable('samples')
+    .set({ collection_date: '2026-10-10T18:29:00.000Z' })
+    .where('id', '=', s1.id)
+    .execute();
+  const s2 = await seedSample(db(), org(), { patientId: p, testIds: [glucose], prefix: 'SUMB' });
+  await db()
+    .updateTable('samples')
+    .set({ collection_date: '2026-10-11T02:00:00.000Z' })
+    .where('id', '=', s2.id)
+    .execute();
+  await db()
+    .updateTable('samples')
+    .set({ collection_date: '2026-10-12T02:07:00.000Z' })
+    .where('id', '=', s2.id)
+    .execute();
+  const s3 = await seedSample(db(), org(), { patientId: p, testIds: [cbc], prefix: 'SUMC' });
+  await db()
+    .updateTable('samples')
+    .set({ collection_date: '2026-10-12T20:00:00.000Z' })
+    .where('id', '=', s3.id)
+    .execute();
+  const rej = await lab.admin.put(`/api/samples/${s3.id}/status`, { status: 'rejected', notes: 'Haemolysed' });
+  expect(rej.statusCode, rej.body).toBe(200);
+  await seedSample(db(), org(), { patientId: p, testIds: [glucose], status: 'pending', prefix: 'SUMD' });
+
+  // Results: entered, verified, amended (value changed), one removed.
+  const r1 = await seedResult(db(), org(), {
+    sampleId: s1.id,
+    patientId: p,
+    testId: glucose,
+    value: '90',
+    flag: 'normal',
+    status: 'completed',
+  });
+  await db()
+    .updateTable('test_results')
+    .set({ status: 'verified', verified_at: '2026-10-10T19:40:00.000Z' })
+    .where('id', '=', r1)
+    .execute();
+  const r2 = await seedResult(db(), org(), {
+    sampleId: s1.id,
+    patientId: p,
+    testId: cbc,
+    value: '12',
+    flag: 'normal',
+    status: 'verified',
+  });
+  await db()
+    .updateTable('test_results')
+    .set({ verified_at: '2026-10-11T03:00:00.000Z', result_value: '12.5', amended: 1 })
+    .where('id', '=', r2)
+    .execute();
+  const r3 = await seedResult(db(), org(), {
+    sampleId: s2.id,
+    patientId: p,
+    testId: glucose,
+    value: '300',
+    flag: 'high',
+    status: 'completed',
+  });
+  await db().deleteFrom('test_results').where('id', '=', r3).execute();
+  await seedResult(db(), org(), {
+    sampleId: s2.id,
+    patientId: p,
+    testId: glucose,
+    value: '310',
+    flag: 'high',
+    status: 'completed',
+  });
+  // A second lab's rows stay in its own sums.
+});
+
+afterAll(() => lab.close());
+
+describe('report summaries (migration 25)', () => {
+  it('each summary equals a recomputation from the rows after edits, cancellations, refunds, deletions and verifications', async () => {
+    const [want, got] = [await recomputed(), await summaries()];
+    expect(got.billed).toEqual(want.billed);
+    expect(got.work).toEqual(want.work);
+    expect(got.slots).toEqual(want.slots);
+    expect(want.billed.length).toBeGreaterThan(3);
+    expect(want.work.length).toBeGreaterThan(2);
+  });
+
+  it('the reports read from the summaries give what the rows give, whatever the edges of the period', async () => {
+    const windows = [
+      ['2026-10-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z'],
+      ['2026-09-30T18:30:00.000Z', '2026-10-31T18:30:00.000Z'],
+      ['2026-10-10T18:30:00.000Z', '2026-10-12T18:30:00.000Z'],
+      ['2026-10-10T18:29:59.000Z', '2026-10-11T00:00:00.000Z'],
+      ['2026-10-11T00:00:00.000Z', '2026-10-12T00:00:00.000Z'],
+      ['2026-10-12T00:00:00.000Z', '2026-10-12T00:00:00.000Z'],
+    ];
+    for (const [fromUtc, toUtc] of windows) {
+      const w = { organizationId: org(), fromUtc: fromUtc!, toUtc: toUtc! };
+      expect(sorted(await billedByTestSummed(db(), w)), `billed ${fromUtc}`).toEqual(
+        sorted(await billedByTest(db(), w)),
+      );
+      expect(sorted(await workloadByTestSummed(db(), w)), `workload ${fromUtc}`).toEqual(
+        sorted(await workloadByTest(db(), w)),
+      );
+    }
+    const all = { organizationId: org(), fromUtc: '2026-09-30T18:30:00.000Z', toUtc: '2026-10-31T18:30:00.000Z' };
+    expect((await billedByTestSummed(db(), all)).length).toBeGreaterThan(1);
+  });
+
+  it('a period is its whole UTC days plus the partial days at its edges', () => {
+    expect(splitWindow('2026-09-30T18:30:00.000Z', '2026-10-31T18:30:00.000Z')).toEqual({
+      edges: [
+        { fromUtc: '2026-09-30T18:30:00.000Z', toUtc: '2026-10-01T00:00:00.000Z' },
+        { fromUtc: '2026-10-31T00:00:00.000Z', toUtc: '2026-10-31T18:30:00.000Z' },
+      ],
+      days: { from: '2026-10-01', to: '2026-10-31' },
+    });
+    expect(splitWindow('2026-10-01T00:00:00.000Z', '2026-10-02T00:00:00.000Z')).toEqual({
+      edges: [],
+      days: { from: '2026-10-01', to: '2026-10-02' },
+    });
+    expect(splitWindow('2026-10-01T05:00:00.000Z', '2026-10-01T09:00:00.000Z')).toEqual({
+      edges: [{ fromUtc: '2026-10-01T05:00:00.000Z', toUtc: '2026-10-01T09:00:00.000Z' }],
+      days: null,
+    });
+  });
+});
