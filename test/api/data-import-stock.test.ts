@@ -1,12 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLab, tempDir, type TestLab } from '../helpers.js';
 import { systemActor, type Actor } from '../../src/core/context.js';
-import { entityNamed, runExport, runImport, type ImportResult } from '../../src/core/transfer/index.js';
-import { describeRowError } from '../../src/core/transfer/errors.js';
+import { transferHelpers } from './transfer-support.js';
 import { addDays, localDate } from '../../src/shared/time.js';
 import type { InventoryItem, Movement } from '../../src/shared/schemas/inventory.js';
 import type { Calibration, Equipment } from '../../src/shared/schemas/equipment.js';
@@ -28,38 +23,11 @@ beforeAll(async () => {
 });
 afterAll(() => lab.close());
 
-let fileCount = 0;
-
-async function importFile(entity: string, name: string, content: string, update = false): Promise<ImportResult> {
-  fileCount += 1;
-  const sub = join(dir, String(fileCount));
-  mkdirSync(sub);
-  const path = join(sub, name);
-  writeFileSync(path, content);
-  return runImport(lab.database.db, actor, {
-    entity: entityNamed(entity)!,
-    path,
-    dryRun: false,
-    update,
-    origin: 'cli',
-    reportPath: (id) => join(sub, `report-${id}.csv`),
-  });
-}
-
-async function exportRows(entity: string, where: Record<string, unknown> = {}): Promise<Record<string, string>[]> {
-  const out = new PassThrough();
-  const chunks: Buffer[] = [];
-  out.on('data', (c: Buffer) => chunks.push(c));
-  await runExport(lab.database.db, actor, {
-    entity: entityNamed(entity)!,
-    format: 'csv',
-    query: { where },
-    out,
-    fileName: null,
-    origin: 'cli',
-  });
-  return parse(Buffer.concat(chunks).toString('utf8'), { columns: true, bom: true }) as Record<string, string>[];
-}
+const { importFile, exportRows, messages } = transferHelpers(
+  () => lab,
+  () => actor,
+  () => dir,
+);
 
 async function count(
   table: 'inventory_items' | 'inventory_movements' | 'suppliers' | 'equipment' | 'equipment_services',
@@ -72,7 +40,6 @@ async function count(
   return Number(r.n);
 }
 
-const messages = (r: ImportResult) => r.first_errors.map((e) => describeRowError(e, r.unit));
 const today = () => localDate('Asia/Kolkata');
 
 async function item(code: string): Promise<InventoryItem> {
