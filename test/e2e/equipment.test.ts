@@ -96,7 +96,7 @@ describe('equipment', () => {
     await record.waitFor({ state: 'hidden' });
     const nextDue = addDays(today, 180);
     const done = page.getByRole('row').filter({ hasText: 'Ravi Shetty' });
-    await done.getByText('Completed').waitFor();
+    await done.getByRole('cell', { name: 'Completed', exact: true }).waitFor();
     expect(await done.innerText()).toContain('99.2%');
     expect(await done.innerText()).toContain(shown(nextDue));
     const next = page.getByRole('row').filter({ hasText: 'Scheduled' });
@@ -148,7 +148,7 @@ describe('equipment', () => {
     const sheet = page.getByRole('dialog', { name: `Enter Results: ${sample.code}` });
     await sheet
       .getByLabel('Machine')
-      .selectOption({ label: 'Glucose analyser · GA-1001 · Biochemistry (calibration overdue)' });
+      .selectOption({ label: 'Glucose analyser (calibration overdue) · GA-1001 · Biochemistry' });
     await sheet
       .getByText('Glucose analyser is past its calibration due date: values entered on it carry a warning.')
       .waitFor();
