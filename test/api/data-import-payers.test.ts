@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeLab, tempDir, type TestLab } from '../helpers.js';
-import { systemActor, type Actor } from '../../src/core/context.js';
+import { describe, expect, it } from 'vitest';
 import type { Payer } from '../../src/shared/schemas/payers.js';
-import { transferHelpers } from './transfer-support.js';
+import { transferLab } from './transfer-support.js';
 
 /**
  * Payers in import and export (issue 14, the payers of issue 16), on both engines: stored through
@@ -11,25 +9,11 @@ import { transferHelpers } from './transfer-support.js';
  * import, and the entity's permissions on the server.
  */
 
-let lab: TestLab;
-let actor: Actor;
-let dir: string;
-
-beforeAll(async () => {
-  lab = await makeLab();
-  actor = systemActor(lab.organizationId);
-  dir = tempDir('lims-import-payers-');
-});
-afterAll(() => lab.close());
-
-const { importFile, exportRows, messages } = transferHelpers(
-  () => lab,
-  () => actor,
-  () => dir,
-);
+const t = transferLab('lims-import-payers-');
+const { importFile, exportRows, messages } = t;
 
 async function payers(): Promise<Payer[]> {
-  return (await lab.admin.get('/api/payers?limit=200')).json<{ payers: Payer[] }>().payers;
+  return (await t.lab.admin.get('/api/payers?limit=200')).json<{ payers: Payer[] }>().payers;
 }
 
 const HEADER =
@@ -67,10 +51,10 @@ describe('payers', () => {
       discount_percent: 0,
       status: 'active',
     });
-    const audit = await lab.database.db
+    const audit = await t.lab.database.db
       .selectFrom('audit_log')
       .select(['action', 'entity'])
-      .where('organization_id', '=', lab.organizationId)
+      .where('organization_id', '=', t.lab.organizationId)
       .where('entity', '=', 'payer')
       .execute();
     expect(audit.filter((a) => a.action === 'create')).toHaveLength(2);
@@ -153,7 +137,7 @@ describe('payers', () => {
 
   it('who may move payers: the server refuses a technician (import and export) and a receptionist (import)', async () => {
     const can = async (role: 'billing_staff' | 'lab_technician' | 'receptionist') => {
-      const client = await lab.as(role);
+      const client = await t.lab.as(role);
       const ents = (await client.get('/api/data-jobs/entities')).json<{
         entities: { name: string; can_import: boolean; can_export: boolean }[];
       }>().entities;
@@ -161,7 +145,7 @@ describe('payers', () => {
     };
     expect(await can('lab_technician')).toMatchObject({ can_import: false, can_export: false });
     expect(await can('receptionist')).toMatchObject({ can_import: false });
-    const tech = await lab.as('lab_technician');
+    const tech = await t.lab.as('lab_technician');
     const res = await tech.post('/api/data-jobs/exports', { entity: 'payers', format: 'csv' });
     expect(res.statusCode).toBe(403);
   });

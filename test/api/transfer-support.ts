@@ -2,8 +2,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { parse } from 'csv-parse/sync';
-import type { TestLab } from '../helpers.js';
-import type { Actor } from '../../src/core/context.js';
+import { afterAll, beforeAll } from 'vitest';
+import { makeLab, tempDir, type TestLab } from '../helpers.js';
+import { systemActor, type Actor } from '../../src/core/context.js';
 import { entityNamed, runExport, runImport, type ImportResult } from '../../src/core/transfer/index.js';
 import { describeRowError } from '../../src/core/transfer/errors.js';
 
@@ -45,4 +46,28 @@ export function transferHelpers(lab: () => TestLab, actor: () => Actor, dir: () 
   }
   const messages = (r: ImportResult) => r.first_errors.map((e) => describeRowError(e, r.unit));
   return { importFile, exportRows, messages };
+}
+
+/**
+ * A lab of its own for a file of transfer tests (made before the first test, closed after the
+ * last), acting as the system, with its helpers: `t.lab` once the tests run.
+ */
+export function transferLab(dirPrefix: string) {
+  const state: { lab?: TestLab; actor?: Actor; dir?: string } = {};
+  beforeAll(async () => {
+    state.lab = await makeLab();
+    state.actor = systemActor(state.lab.organizationId);
+    state.dir = tempDir(dirPrefix);
+  });
+  afterAll(() => state.lab?.close());
+  return {
+    get lab(): TestLab {
+      return state.lab!;
+    },
+    ...transferHelpers(
+      () => state.lab!,
+      () => state.actor!,
+      () => state.dir!,
+    ),
+  };
 }

@@ -13,9 +13,10 @@ import { screenshot, startApp, type E2eApp } from './harness.js';
 
 /**
  * Equipment as the lab runs it (issue 15): an analyser registered on Instruments, its calibration
- * scheduled and recorded (the next one follows from the interval), a maintenance record with its
- * cost, a calibration past its due date shown overdue on Calibration and the instrument shown
- * Calibration Due, and Enter Results' machine picker carrying the server's warning for it.
+ * scheduled and recorded (the next one follows from the interval) with its certificate uploaded
+ * and opened, a maintenance record with its cost, a calibration past its due date shown overdue on
+ * Calibration and the instrument shown Calibration Due, and Enter Results' machine picker carrying
+ * the server's warning for it.
  */
 let app: E2eApp;
 let sample: { id: number; code: string };
@@ -101,6 +102,23 @@ describe('equipment', () => {
     expect(await done.innerText()).toContain(shown(nextDue));
     const next = page.getByRole('row').filter({ hasText: 'Scheduled' });
     expect(await next.innerText()).toContain(shown(nextDue));
+
+    // The certificate: a PDF uploaded on the record, then opened from its link (the stored bytes).
+    await done.getByRole('button', { name: 'Upload certificate for Glucose analyser' }).click();
+    const certificate = page.getByRole('dialog', { name: 'Certificate: Glucose analyser' });
+    await certificate.locator('input[type=file]').setInputFiles({
+      name: 'GA-1001-calibration.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.from('%PDF-1.4\n% GA-1001 calibration certificate\n%%EOF\n'),
+    });
+    await certificate.getByRole('button', { name: 'Upload Certificate' }).click();
+    await certificate.waitFor({ state: 'hidden' });
+    const href = await done.getByRole('link', { name: 'Open' }).getAttribute('href');
+    const file = await page.request.get(href!);
+    expect(file.status()).toBe(200);
+    expect(file.headers()['content-type']).toContain('application/pdf');
+    expect((await file.body()).toString('latin1')).toContain('GA-1001 calibration certificate');
+    await expect.poll(async () => card(page, 'Certificates').innerText()).toContain('1');
 
     // Maintenance: a preventive service done today for ₹2,500.
     await page.goto('/maintenance');

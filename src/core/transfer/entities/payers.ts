@@ -10,7 +10,7 @@ import {
 import { applyPayerUpdate, insertPayerRecord, listPayers } from '../../payers/service.js';
 import { payerRowsByNames, type PayerRow } from '../../payers/repository.js';
 import type { TransferColumn, TransferEntity } from '../entity.js';
-import { keepKey, lowerKey, oneOf } from './common.js';
+import { lowerKey, oneOf, planByKey, writeByKey, type KeyedPlan } from './common.js';
 
 /**
  * Payers (issue 16: corporate clients, insurers/TPAs, referring hospitals, collection centres),
@@ -35,7 +35,7 @@ const columns: TransferColumn[] = [
   { name: 'bills', kind: 'number', readOnly: true },
 ];
 
-type Plan = { row: number; id: number | null; input: PayerCreate };
+type Plan = KeyedPlan<PayerCreate>;
 
 export const payers: TransferEntity<PayerCreate, PayerRow, Plan> = {
   name: 'payers',
@@ -50,26 +50,15 @@ export const payers: TransferEntity<PayerCreate, PayerRow, Plan> = {
 
   findExisting: (ctx, keys) => payerRowsByNames(ctx.db, ctx.organizationId, keys),
 
-  plan: async (_ctx, rows) =>
-    rows.map((r) => ({
-      row: r.row,
-      plan: { row: r.row, id: r.existing?.id ?? null, input: keepKey(r.input, r.existing, 'name') },
-    })),
+  plan: async (_ctx, rows) => planByKey(rows, 'name'),
 
-  async write(ctx, plans) {
-    let inserted = 0;
-    let updated = 0;
-    for (const p of plans) {
-      const done = await ctx.attempt(p.row, async () => {
-        if (p.id === null) await insertPayerRecord(ctx.db, ctx.actor, p.input);
-        else await applyPayerUpdate(ctx.db, ctx.actor, p.id, p.input as PayerUpdate);
-        return true;
-      });
-      if (done && p.id === null) inserted += 1;
-      else if (done) updated += 1;
-    }
-    return { inserted, updated };
-  },
+  write: (ctx, plans) =>
+    writeByKey(
+      ctx,
+      plans,
+      (input) => insertPayerRecord(ctx.db, ctx.actor, input),
+      (id, input) => applyPayerUpdate(ctx.db, ctx.actor, id, input as PayerUpdate),
+    ),
 
   filters: { type: oneOf(PAYER_TYPES), status: oneOf(PAYER_STATUSES) },
   async *exportPages(db, organizationId, q) {
