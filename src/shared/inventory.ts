@@ -122,7 +122,12 @@ export interface AlertCondition {
 export function alertConditions(
   f: StockFigures & { unit: string },
   today: string,
-  settings: { expiryWarningDays: number; approachingMarginPercent: number },
+  settings: {
+    expiryWarningDays: number;
+    approachingMarginPercent: number;
+    /** An expiry day as the lab writes dates (DD/MM/YYYY by default); the message is read by people. */
+    formatDay?: (ymd: string) => string;
+  },
 ): AlertCondition[] {
   const out: AlertCondition[] = [];
   const u = (n: number) => `${n} ${f.unit}`;
@@ -146,10 +151,11 @@ export function alertConditions(
       message: `${u(f.current)} on hand, at or above the maximum of ${u(f.maximum)}`,
     });
   const expiry = expiryState(f.earliestExpiry, today, settings.expiryWarningDays);
+  const day = settings.formatDay ?? ((ymd: string) => ymd);
   if (f.current > 0 && expiry === 'expired')
-    out.push({ type: 'expiry_warning', priority: 'critical', message: `Stock expired on ${f.earliestExpiry}` });
+    out.push({ type: 'expiry_warning', priority: 'critical', message: `Stock expired on ${day(f.earliestExpiry!)}` });
   else if (f.current > 0 && expiry === 'expiring_soon')
-    out.push({ type: 'expiry_warning', priority: 'medium', message: `Stock expires on ${f.earliestExpiry}` });
+    out.push({ type: 'expiry_warning', priority: 'medium', message: `Stock expires on ${day(f.earliestExpiry!)}` });
   return out;
 }
 

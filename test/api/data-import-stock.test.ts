@@ -1,12 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeLab, tempDir, type TestLab } from '../helpers.js';
-import { systemActor, type Actor } from '../../src/core/context.js';
-import { entityNamed, runExport, runImport, type ImportResult } from '../../src/core/transfer/index.js';
-import { describeRowError } from '../../src/core/transfer/errors.js';
+import { describe, expect, it } from 'vitest';
+import { transferLab } from './transfer-support.js';
 import { addDays, localDate } from '../../src/shared/time.js';
 import type { InventoryItem, Movement } from '../../src/shared/schemas/inventory.js';
 import type { Calibration, Equipment } from '../../src/shared/schemas/equipment.js';
@@ -17,66 +10,24 @@ import type { Calibration, Equipment } from '../../src/shared/schemas/equipment.
  * key, bad rows reported by row and column with nothing stored, the export shape.
  */
 
-let lab: TestLab;
-let actor: Actor;
-let dir: string;
-
-beforeAll(async () => {
-  lab = await makeLab();
-  actor = systemActor(lab.organizationId);
-  dir = tempDir('lims-import-stock-');
-});
-afterAll(() => lab.close());
-
-let fileCount = 0;
-
-async function importFile(entity: string, name: string, content: string, update = false): Promise<ImportResult> {
-  fileCount += 1;
-  const sub = join(dir, String(fileCount));
-  mkdirSync(sub);
-  const path = join(sub, name);
-  writeFileSync(path, content);
-  return runImport(lab.database.db, actor, {
-    entity: entityNamed(entity)!,
-    path,
-    dryRun: false,
-    update,
-    origin: 'cli',
-    reportPath: (id) => join(sub, `report-${id}.csv`),
-  });
-}
-
-async function exportRows(entity: string, where: Record<string, unknown> = {}): Promise<Record<string, string>[]> {
-  const out = new PassThrough();
-  const chunks: Buffer[] = [];
-  out.on('data', (c: Buffer) => chunks.push(c));
-  await runExport(lab.database.db, actor, {
-    entity: entityNamed(entity)!,
-    format: 'csv',
-    query: { where },
-    out,
-    fileName: null,
-    origin: 'cli',
-  });
-  return parse(Buffer.concat(chunks).toString('utf8'), { columns: true, bom: true }) as Record<string, string>[];
-}
+const t = transferLab('lims-import-stock-');
+const { importFile, exportRows, messages } = t;
 
 async function count(
   table: 'inventory_items' | 'inventory_movements' | 'suppliers' | 'equipment' | 'equipment_services',
 ) {
-  const r = await lab.database.db
+  const r = await t.lab.database.db
     .selectFrom(table)
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('organization_id', '=', lab.organizationId)
+    .where('organization_id', '=', t.lab.organizationId)
     .executeTakeFirstOrThrow();
   return Number(r.n);
 }
 
-const messages = (r: ImportResult) => r.first_errors.map((e) => describeRowError(e, r.unit));
 const today = () => localDate('Asia/Kolkata');
 
 async function item(code: string): Promise<InventoryItem> {
-  const list = (await lab.admin.get(`/api/inventory?search=${code}`)).json<{ items: InventoryItem[] }>().items;
+  const list = (await t.lab.admin.get(`/api/inventory?search=${code}`)).json<{ items: InventoryItem[] }>().items;
   return list.find((i) => i.item_code === code)!;
 }
 
@@ -113,7 +64,7 @@ describe('suppliers and inventory', () => {
       expiry_date: expiry,
       stock_status: 'in_stock',
     });
-    const moves = (await lab.admin.get(`/api/inventory/${glu.id}/movements`)).json<{ movements: Movement[] }>()
+    const moves = (await t.lab.admin.get(`/api/inventory/${glu.id}/movements`)).json<{ movements: Movement[] }>()
       .movements;
     expect(moves).toHaveLength(1);
     expect(moves[0]).toMatchObject({ type: 'receive', quantity: 480, lot_number: 'LOT-7', reason: 'Opening stock' });
@@ -150,7 +101,7 @@ describe('suppliers and inventory', () => {
     expect(r).toMatchObject({ updated: 1, inserted: 0 });
     const glu = await item('GLU-R1');
     expect(glu.current_stock).toBe(450);
-    const moves = (await lab.admin.get(`/api/inventory/${glu.id}/movements`)).json<{ movements: Movement[] }>()
+    const moves = (await t.lab.admin.get(`/api/inventory/${glu.id}/movements`)).json<{ movements: Movement[] }>()
       .movements;
     expect(moves[0]).toMatchObject({ type: 'adjust', quantity: -30, reason: 'Year-end stock count' });
   });
@@ -198,10 +149,10 @@ describe('equipment, calibration and maintenance records', () => {
     );
     expect(e.status, messages(e).join('\n')).toBe('completed');
     expect(e.inserted).toBe(2);
-    const fridge = (await lab.admin.get('/api/equipment?search=FR-02')).json<{ equipment: Equipment[] }>()
+    const fridge = (await t.lab.admin.get('/api/equipment?search=FR-02')).json<{ equipment: Equipment[] }>()
       .equipment[0]!;
     expect(fridge).toMatchObject({ kind: 'instrument', min_temperature: 2, max_temperature: 8, status: 'operational' });
-    const history = (await lab.admin.get(`/api/equipment/${fridge.id}/history`)).json();
+    const history = (await t.lab.admin.get(`/api/equipment/${fridge.id}/history`)).json();
     expect(JSON.stringify(history)).toContain('Registered');
 
     const c = await importFile(
@@ -213,7 +164,7 @@ describe('equipment, calibration and maintenance records', () => {
     );
     expect(c.status, messages(c).join('\n')).toBe('completed');
     expect(c.inserted).toBe(2);
-    const cals = (await lab.admin.get('/api/calibrations?limit=50')).json<{ calibrations: Calibration[] }>()
+    const cals = (await t.lab.admin.get('/api/calibrations?limit=50')).json<{ calibrations: Calibration[] }>()
       .calibrations;
     const done = cals.find((x) => x.serial_number === 'AU-480-001')!;
     expect(done).toMatchObject({
@@ -226,7 +177,7 @@ describe('equipment, calibration and maintenance records', () => {
     expect(done.performed_at).toBe('2026-03-01T18:30:00.000Z');
     // A past due date from paper is overdue at once, and the instrument shows calibration_due.
     expect(cals.find((x) => x.serial_number === 'FR-02')).toMatchObject({ status: 'overdue' });
-    const fridgeNow = (await lab.admin.get(`/api/equipment/${fridge.id}`)).json<{ equipment: Equipment }>().equipment;
+    const fridgeNow = (await t.lab.admin.get(`/api/equipment/${fridge.id}`)).json<{ equipment: Equipment }>().equipment;
     expect(fridgeNow.status).toBe('calibration_due');
 
     const m = await importFile(
@@ -235,7 +186,7 @@ describe('equipment, calibration and maintenance records', () => {
       'equipment_serial_number,type,due_date,performed_by,performed_at,cost\nAU-480-001,Preventive,2026-02-01,Service team,2026-02-03,"2,500"\n',
     );
     expect(m.status, messages(m).join('\n')).toBe('completed');
-    const maint = (await lab.admin.get('/api/maintenance?limit=50')).json().maintenance;
+    const maint = (await t.lab.admin.get('/api/maintenance?limit=50')).json().maintenance;
     expect(maint[0]).toMatchObject({ status: 'completed', cost: 2500, performed_by: 'Service team' });
 
     const out = await exportRows('calibrations');

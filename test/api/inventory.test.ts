@@ -402,7 +402,10 @@ describe('stock alerts: raised and resolved by the server', () => {
 
   it('expiry warning by the lab setting; settings are validated and re-evaluate alerts', async () => {
     const item = await createItem({ current_stock: 50, minimum_stock: 5, expiry_date: inDays(20), lot_number: 'EXP' });
-    expect((await alertsOf(item.id, 'active')).map((a) => a.alert_type)).toEqual(['expiry_warning']);
+    const [warning] = await alertsOf(item.id, 'active');
+    expect(warning).toMatchObject({ alert_type: 'expiry_warning', priority: 'medium' });
+    // The message is read by people: the day in the lab's date format (DD/MM/YYYY), not ISO.
+    expect(warning!.message).toBe(`Stock expires on ${inDays(20).split('-').reverse().join('/')}`);
     for (const [body, field] of [
       [{ expiry_warning_days: 0 }, 'expiry_warning_days'],
       [{ expiry_warning_days: 'x' }, 'expiry_warning_days'],

@@ -11,6 +11,12 @@ import { createDoctor } from '../../src/core/doctors/service.js';
 import { createSample } from '../../src/core/samples/service.js';
 import { createResult } from '../../src/core/results/entry.js';
 import { verifyResult } from '../../src/core/results/verification.js';
+import { createPayer } from '../../src/core/payers/service.js';
+import { createSupplier } from '../../src/core/inventory/suppliers.js';
+import { createInventoryItem } from '../../src/core/inventory/service.js';
+import { createEquipment } from '../../src/core/equipment/service.js';
+import { completeService, createService } from '../../src/core/equipment/work.js';
+import { addDays, localDate } from '../../src/shared/time.js';
 import { cleanup, lims, limsInProcess, openLabDatabase, setUpLab, tempDir } from './helpers.js';
 
 /**
@@ -27,10 +33,16 @@ const ENTITIES = [
   'tests',
   'profiles',
   'packages',
+  'payers',
   'patients',
   'bills',
   'samples',
   'results',
+  'suppliers',
+  'inventory',
+  'equipment',
+  'calibrations',
+  'maintenance',
 ] as const;
 
 /** The format each entity travels in from lab A to lab B (CSV unless said). */
@@ -40,6 +52,9 @@ const FORMAT_OF: Partial<Record<(typeof ENTITIES)[number], 'xlsx' | 'json'>> = {
   bills: 'json',
   results: 'json',
   users: 'json',
+  inventory: 'xlsx',
+  equipment: 'json',
+  payers: 'xlsx',
 };
 
 let a: string;
@@ -140,6 +155,95 @@ beforeAll(async () => {
       result_value: '182',
     });
     await verifyResult(database.db, as(validator, 'validator'), hb.id!);
+    // Payers, stock and equipment (issues 15 and 16).
+    await createPayer(database.db, system, {
+      name: 'Sunrise Corporate Health',
+      type: 'corporate',
+      gstin: '29AAACS1234F1Z5',
+      address: '12 MG Road, Bengaluru',
+      credit_limit: 50000,
+      payment_terms_days: 45,
+      discount_percent: 10,
+      status: 'active',
+    });
+    await createPayer(database.db, system, {
+      name: 'Star Health TPA',
+      type: 'insurance',
+      payment_terms_days: 30,
+      discount_percent: 0,
+      status: 'inactive',
+    });
+    await createSupplier(database.db, system, {
+      name: 'Medisource Diagnostics',
+      contact_person: 'Anil Mehta',
+      gstin: '27AAPFU0939F1ZV',
+      lead_time_days: 5,
+    });
+    const today = localDate(org.timezone ?? 'Asia/Kolkata');
+    await createInventoryItem(database.db, system, {
+      item_code: 'GLU-R1',
+      item_name: 'Glucose reagent (GOD-POD)',
+      kind: 'reagent',
+      category: 'Biochemistry',
+      unit: 'tests',
+      current_stock: 480,
+      minimum_stock: 100,
+      maximum_stock: 1000,
+      unit_cost: 12.5,
+      supplier: 'Medisource Diagnostics',
+      status: 'active',
+      storage_temp: '2-8 °C',
+      expiry_date: addDays(today, 200),
+      lot_number: 'LOT-7',
+    });
+    await createInventoryItem(database.db, system, {
+      item_code: 'TIPS-200',
+      item_name: 'Pipette tips 200 µL',
+      kind: 'consumable',
+      category: 'Plastics',
+      unit: 'pcs',
+      current_stock: 0,
+      minimum_stock: 500,
+      unit_cost: 0.8,
+      status: 'active',
+    });
+    const analyser = await createEquipment(database.db, system, {
+      kind: 'machine',
+      name: 'Chemistry analyser',
+      model: 'AU480',
+      serial_number: 'AU480-2210-0042',
+      type: 'Chemistry Analyzer',
+      location: 'Biochemistry',
+      installed_on: '2024-04-01',
+      status: 'operational',
+    });
+    await createEquipment(database.db, system, {
+      kind: 'instrument',
+      name: 'Reagent fridge',
+      serial_number: 'FR-02',
+      type: 'Environmental',
+      min_temperature: 2,
+      max_temperature: 8,
+      status: 'operational',
+    });
+    const cal = await createService(database.db, system, 'calibration', {
+      equipment_id: analyser.id,
+      type: 'Routine',
+      due_date: addDays(today, -30),
+      interval_days: 180,
+      description: 'Two-point',
+    });
+    await completeService(database.db, system, 'calibration', cal.id, {
+      performed_by: 'Ravi (Beckman)',
+      performed_at: addDays(today, -29),
+      accuracy: 99.1,
+    });
+    await createService(database.db, system, 'maintenance', {
+      equipment_id: analyser.id,
+      type: 'Preventive',
+      due_date: addDays(today, 10),
+      interval_days: 90,
+    });
   } finally {
     await database.close();
   }
@@ -218,6 +322,27 @@ describe('every entity round-trips', () => {
         .map((r) => `${r.test_code} ${r.result_value} ${r.status} ${r.verified_by}`)
         .sort(),
     ).toEqual(['FBS 182 completed ', 'HB 13.5 verified validator@citylab.in']);
+    expect(rows('payers').map((p) => [p.name, p.gstin, p.state_code, p.credit_limit, p.status])).toEqual([
+      ['Star Health TPA', '', '', '', 'inactive'],
+      ['Sunrise Corporate Health', '29AAACS1234F1Z5', '29', '50000', 'active'],
+    ]);
+    expect(rows('suppliers')).toMatchObject([{ name: 'Medisource Diagnostics', lead_time_days: '5', deliveries: '1' }]);
+    expect(rows('inventory').map((i) => [i.item_code, i.current_stock, i.stock_status, i.supplier])).toEqual([
+      ['GLU-R1', '480', 'in_stock', 'Medisource Diagnostics'],
+      ['TIPS-200', '0', 'low_stock', ''],
+    ]);
+    expect(rows('equipment').map((e) => `${e.serial_number} ${e.kind} ${e.max_temperature}`)).toEqual([
+      'AU480-2210-0042 machine ',
+      'FR-02 instrument 8',
+    ]);
+    // The completed calibration and the one its interval scheduled; the open maintenance record.
+    expect(rows('calibrations').map((c) => `${c.status} ${c.performed_by} ${c.accuracy}`)).toEqual([
+      'completed Ravi (Beckman) 99.1',
+      'scheduled  ',
+    ]);
+    expect(rows('maintenance').map((m) => `${m.equipment_serial_number} ${m.type} ${m.status}`)).toEqual([
+      'AU480-2210-0042 Preventive scheduled',
+    ]);
     const verify = await limsInProcess(['--data-dir', b, 'audit', 'verify']);
     expect(verify.code, verify.stderr).toBe(0);
   }, 180_000);
@@ -281,7 +406,7 @@ describe('lims import', () => {
     const entity = await limsInProcess(['--data-dir', b, 'import', 'patient', file]);
     expect(entity.code).toBe(2);
     expect(entity.stderr).toMatch(
-      /^lims: unknown entity 'patient' \(did you mean patients\?\); one of users, doctors, tests, profiles, packages, patients, bills, samples, results, suppliers, inventory, equipment, calibrations, maintenance\n$/,
+      /^lims: unknown entity 'patient' \(did you mean patients\?\); one of users, doctors, tests, profiles, packages, payers, patients, bills, samples, results, suppliers, inventory, equipment, calibrations, maintenance\n$/,
     );
     const upd = await limsInProcess(['--data-dir', b, 'import', 'bills', file, '--update']);
     expect(upd.code).toBe(2);

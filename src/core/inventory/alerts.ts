@@ -2,9 +2,16 @@ import type { Db } from '../db/connection.js';
 import { nowIso, type Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError } from '../errors.js';
-import { organizationTimezone } from '../settings/organization.js';
+import { getOrganization } from '../settings/organization.js';
 import { notify } from '../notifications/notify.js';
-import { addDays, localDate, startOfLocalDayUtc } from '../../shared/time.js';
+import {
+  addDays,
+  DEFAULT_LAB_FORMAT,
+  formatLabDate,
+  localDate,
+  startOfLocalDayUtc,
+  type LabDateFormat,
+} from '../../shared/time.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import {
   ALERT_TYPES,
@@ -53,7 +60,8 @@ export async function alertSettingsOf(db: Db, organizationId: number): Promise<A
 
 /** The lab's day (its time zone), the consumption window and the alert settings. */
 export async function inventoryDay(db: Db, organizationId: number, now: Date = new Date()): Promise<InventoryDay> {
-  const timeZone = await organizationTimezone(db, organizationId);
+  const org = await getOrganization(db, organizationId);
+  const timeZone = org.timezone;
   const today = localDate(timeZone, now);
   const s = await alertSettingsOf(db, organizationId);
   return {
@@ -62,6 +70,7 @@ export async function inventoryDay(db: Db, organizationId: number, now: Date = n
     since: startOfLocalDayUtc(timeZone, addDays(today, -RATE_WINDOW_DAYS)).toISOString(),
     expiryWarningDays: s.expiry_warning_days,
     approachingMarginPercent: s.approaching_margin_percent,
+    dateFormat: org.date_format as LabDateFormat,
   };
 }
 
@@ -80,6 +89,7 @@ export async function evaluateItemAlerts(trx: Db, actor: Actor, itemId: number, 
       ? alertConditions({ ...figuresOf(item), unit: item.unit }, day.today, {
           expiryWarningDays: day.expiryWarningDays,
           approachingMarginPercent: day.approachingMarginPercent,
+          formatDay: (ymd) => formatLabDate(ymd, { ...DEFAULT_LAB_FORMAT, dateFormat: day.dateFormat }),
         })
       : [];
   const now = nowIso();

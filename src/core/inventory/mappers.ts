@@ -20,6 +20,7 @@ import {
   type StockFigures,
 } from '../../shared/inventory.js';
 import type { InventoryItem, Lot, Movement, StockAlert, Supplier } from '../../shared/schemas/inventory.js';
+import type { LabDateFormat } from '../../shared/time.js';
 
 /** The lab's day and its alert settings, which every computed figure of an item reads. */
 export interface InventoryDay {
@@ -29,6 +30,8 @@ export interface InventoryDay {
   since: string;
   expiryWarningDays: number;
   approachingMarginPercent: number;
+  /** The lab's date format, for the dates in alert messages. */
+  dateFormat: LabDateFormat;
 }
 
 export function figuresOf(r: ItemFullRow): StockFigures {

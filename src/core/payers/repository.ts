@@ -28,6 +28,28 @@ export async function findPayerRow(db: Db, organizationId: number, id: number): 
   return r ? { ...r, balance_paise: Number(r.balance_paise), bill_count: Number(r.bill_count) } : undefined;
 }
 
+/** The payers with these names (compared lower-case), keyed by the lower-case name: an import's look-up. */
+export async function payerRowsByNames(
+  db: Db,
+  organizationId: number,
+  names: string[],
+): Promise<Map<string, PayerRow>> {
+  if (!names.length) return new Map();
+  const rows = await withBalance(db, organizationId)
+    .where(
+      sql<string>`lower(p.name)`,
+      'in',
+      names.map((n) => n.toLowerCase()),
+    )
+    .execute();
+  return new Map(
+    rows.map((r) => [
+      r.name.toLowerCase(),
+      { ...r, balance_paise: Number(r.balance_paise), bill_count: Number(r.bill_count) },
+    ]),
+  );
+}
+
 export async function payerNameTaken(db: Db, organizationId: number, name: string, exceptId?: number) {
   let q = db
     .selectFrom('payers')

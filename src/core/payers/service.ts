@@ -102,50 +102,56 @@ function columnsOf(input: PayerUpdate) {
   return c;
 }
 
-export async function createPayer(db: Db, actor: Actor, input: PayerCreate): Promise<Payer> {
-  const id = await db.transaction().execute(async (trx) => {
-    if (await payerNameTaken(trx, actor.organizationId, input.name))
-      throw new ConflictError(`A payer named ${input.name} already exists`, 'PAYER_EXISTS');
-    const now = nowIso();
-    const row = await insertPayerRow(trx, {
-      organization_id: actor.organizationId,
-      name: input.name,
-      type: input.type,
-      gstin: input.gstin ?? null,
-      address: input.address ?? null,
-      state_code: input.state_code ?? stateOfGstin(input.gstin),
-      contact_person: input.contact_person ?? null,
-      phone: input.phone ?? null,
-      email: input.email ?? null,
-      credit_limit_paise: input.credit_limit == null ? null : rupeesToPaise(input.credit_limit),
-      payment_terms_days: input.payment_terms_days,
-      discount_percent: input.discount_percent,
-      status: input.status,
-      created_at: now,
-      updated_at: now,
-    });
-    await writeAudit(trx, actor, { action: 'create', entity: 'payer', entityId: row.id, newValues: row });
-    return row.id;
+/** Inside an open transaction: a new payer, audited (an import adds many). */
+export async function insertPayerRecord(trx: Db, actor: Actor, input: PayerCreate): Promise<number> {
+  if (await payerNameTaken(trx, actor.organizationId, input.name))
+    throw new ConflictError(`A payer named ${input.name} already exists`, 'PAYER_EXISTS');
+  const now = nowIso();
+  const row = await insertPayerRow(trx, {
+    organization_id: actor.organizationId,
+    name: input.name,
+    type: input.type,
+    gstin: input.gstin ?? null,
+    address: input.address ?? null,
+    state_code: input.state_code ?? stateOfGstin(input.gstin),
+    contact_person: input.contact_person ?? null,
+    phone: input.phone ?? null,
+    email: input.email ?? null,
+    credit_limit_paise: input.credit_limit == null ? null : rupeesToPaise(input.credit_limit),
+    payment_terms_days: input.payment_terms_days,
+    discount_percent: input.discount_percent,
+    status: input.status,
+    created_at: now,
+    updated_at: now,
   });
+  await writeAudit(trx, actor, { action: 'create', entity: 'payer', entityId: row.id, newValues: row });
+  return row.id;
+}
+
+export async function createPayer(db: Db, actor: Actor, input: PayerCreate): Promise<Payer> {
+  const id = await db.transaction().execute((trx) => insertPayerRecord(trx, actor, input));
   return getPayer(db, actor.organizationId, id);
 }
 
+/** Inside an open transaction: changes the given fields of a payer, audited. */
+export async function applyPayerUpdate(trx: Db, actor: Actor, id: number, input: PayerUpdate): Promise<void> {
+  const before = await mustFind(trx, actor.organizationId, id);
+  if (input.name && (await payerNameTaken(trx, actor.organizationId, input.name, id)))
+    throw new ConflictError(`A payer named ${input.name} already exists`, 'PAYER_EXISTS');
+  const patch = columnsOf(input);
+  const gstin = input.gstin !== undefined ? input.gstin : before.gstin;
+  if (input.gstin && input.state_code === undefined) patch.state_code = stateOfGstin(input.gstin);
+  const state = (patch.state_code as string | null | undefined) ?? before.state_code;
+  if (gstin && state && gstin.slice(0, 2) !== state)
+    throw ValidationError.field('state_code', 'State must match the first two digits of the GSTIN');
+  const { oldValues, newValues } = diff(before as unknown as Record<string, unknown>, patch);
+  if (!Object.keys(newValues).length) return;
+  await updatePayerRow(trx, actor.organizationId, id, { ...patch, updated_at: nowIso() });
+  await writeAudit(trx, actor, { action: 'update', entity: 'payer', entityId: id, oldValues, newValues });
+}
+
 export async function updatePayer(db: Db, actor: Actor, id: number, input: PayerUpdate): Promise<Payer> {
-  await db.transaction().execute(async (trx) => {
-    const before = await mustFind(trx, actor.organizationId, id);
-    if (input.name && (await payerNameTaken(trx, actor.organizationId, input.name, id)))
-      throw new ConflictError(`A payer named ${input.name} already exists`, 'PAYER_EXISTS');
-    const patch = columnsOf(input);
-    const gstin = input.gstin !== undefined ? input.gstin : before.gstin;
-    if (input.gstin && input.state_code === undefined) patch.state_code = stateOfGstin(input.gstin);
-    const state = (patch.state_code as string | null | undefined) ?? before.state_code;
-    if (gstin && state && gstin.slice(0, 2) !== state)
-      throw ValidationError.field('state_code', 'State must match the first two digits of the GSTIN');
-    const { oldValues, newValues } = diff(before as unknown as Record<string, unknown>, patch);
-    if (!Object.keys(newValues).length) return;
-    await updatePayerRow(trx, actor.organizationId, id, { ...patch, updated_at: nowIso() });
-    await writeAudit(trx, actor, { action: 'update', entity: 'payer', entityId: id, oldValues, newValues });
-  });
+  await db.transaction().execute((trx) => applyPayerUpdate(trx, actor, id, input));
   return getPayer(db, actor.organizationId, id);
 }
 

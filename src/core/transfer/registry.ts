@@ -5,6 +5,7 @@ import { users } from './entities/users.js';
 import { tests } from './entities/tests.js';
 import { profiles } from './entities/profiles.js';
 import { packages } from './entities/packages.js';
+import { payers } from './entities/payers.js';
 import { bills } from './entities/bills.js';
 import { samples } from './entities/samples.js';
 import { results } from './entities/results.js';
@@ -23,6 +24,7 @@ export const ENTITIES: readonly AnyEntity[] = [
   tests,
   profiles,
   packages,
+  payers,
   patients,
   bills,
   samples,

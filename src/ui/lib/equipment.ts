@@ -25,7 +25,10 @@ export function useEntryEquipment(enabled: boolean) {
   });
 }
 
-/** How a machine reads in a picker: its name, serial and what is wrong with it, if anything. */
+/**
+ * How a machine reads in a picker: its name, what is wrong with it (if anything), serial and
+ * location. The warning comes right after the name so a narrow select (a phone) still shows it.
+ */
 export function equipmentOptionLabel(e: Equipment): string {
   const state =
     e.status === 'calibration_due' || e.calibration_overdue
@@ -33,5 +36,5 @@ export function equipmentOptionLabel(e: Equipment): string {
       : e.status !== 'operational'
         ? ` (${e.status})`
         : '';
-  return `${e.name} · ${e.serial_number}${e.location ? ` · ${e.location}` : ''}${state}`;
+  return `${e.name}${state} · ${e.serial_number}${e.location ? ` · ${e.location}` : ''}`;
 }

@@ -3,7 +3,7 @@ import type { Db } from '../../db/connection.js';
 import { organizationTimezone } from '../../settings/organization.js';
 import { addDays, startOfLocalDayUtc } from '../../../shared/time.js';
 import { isoDate } from '../../../shared/schemas/common.js';
-import type { ExportQuery } from '../entity.js';
+import type { ExportQuery, ImportContext, PlanResult, ValidRow, WriteCounts } from '../entity.js';
 
 /** Codes compare upper-case (test codes, patient codes), emails lower-case. */
 export const upperKey = (raw: string) => raw.trim().toUpperCase();
@@ -58,4 +58,42 @@ export function keepKey<T extends object>(input: T, existing: unknown, key: stri
   if (existing === undefined) return input;
   const { [key]: _key, ...rest } = input as Record<string, unknown>;
   return rest as T;
+}
+
+/** The plan of an entity keyed by one natural key: a new record, or the update of the one its key matched. */
+export type KeyedPlan<Input> = { row: number; id: number | null; input: Input };
+
+/** Plans every row as new or as an update of the matched record (its key cell not renaming it). */
+export async function planByKey<Input extends object>(
+  rows: ValidRow<Input, { id: number } | undefined>[],
+  key: string,
+): Promise<PlanResult<KeyedPlan<Input>>[]> {
+  return rows.map((r) => ({
+    row: r.row,
+    plan: { row: r.row, id: r.existing?.id ?? null, input: keepKey(r.input, r.existing, key) },
+  }));
+}
+
+/**
+ * Stores keyed plans through the feature's in-transaction functions (each audited), a row at a time
+ * inside ctx.attempt (a rule the service enforces becomes that row's error).
+ */
+export async function writeByKey<Input>(
+  ctx: ImportContext,
+  plans: KeyedPlan<Input>[],
+  insert: (input: Input) => Promise<unknown>,
+  update: (id: number, input: Input) => Promise<unknown>,
+): Promise<WriteCounts> {
+  let inserted = 0;
+  let updated = 0;
+  for (const p of plans) {
+    const done = await ctx.attempt(p.row, async () => {
+      if (p.id === null) await insert(p.input);
+      else await update(p.id, p.input);
+      return true;
+    });
+    if (done && p.id === null) inserted += 1;
+    else if (done) updated += 1;
+  }
+  return { inserted, updated };
 }

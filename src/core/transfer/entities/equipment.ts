@@ -10,7 +10,7 @@ import {
 import { applyEquipmentUpdate, insertEquipment } from '../../equipment/service.js';
 import { equipmentRowsAfter, equipmentRowsBySerials } from '../../equipment/repository.js';
 import type { TransferColumn, TransferEntity } from '../entity.js';
-import { keepKey, lowerKey, oneOf } from './common.js';
+import { lowerKey, oneOf, planByKey, writeByKey, type KeyedPlan } from './common.js';
 
 /**
  * The equipment register (issue 15): machines and instruments, keyed by serial number (unique in
@@ -38,7 +38,7 @@ const columns: TransferColumn[] = [
 ];
 
 type Existing = Awaited<ReturnType<typeof equipmentRowsBySerials>>[number];
-type Plan = { row: number; id: number | null; input: EquipmentCreate };
+type Plan = KeyedPlan<EquipmentCreate>;
 
 export const equipment: TransferEntity<EquipmentCreate, Existing, Plan> = {
   name: 'equipment',
@@ -57,26 +57,15 @@ export const equipment: TransferEntity<EquipmentCreate, Existing, Plan> = {
   },
 
   // The kind stays as registered (the API's update has no kind): on --update a kind cell is not read.
-  plan: async (_ctx, rows) =>
-    rows.map((r) => ({
-      row: r.row,
-      plan: { row: r.row, id: r.existing?.id ?? null, input: keepKey(r.input, r.existing, 'serial_number') },
-    })),
+  plan: async (_ctx, rows) => planByKey(rows, 'serial_number'),
 
-  async write(ctx, plans) {
-    let inserted = 0;
-    let updated = 0;
-    for (const p of plans) {
-      const done = await ctx.attempt(p.row, async () => {
-        if (p.id === null) await insertEquipment(ctx.db, ctx.actor, p.input);
-        else await applyEquipmentUpdate(ctx.db, ctx.actor, p.id, p.input as EquipmentUpdate);
-        return true;
-      });
-      if (done && p.id === null) inserted += 1;
-      else if (done) updated += 1;
-    }
-    return { inserted, updated };
-  },
+  write: (ctx, plans) =>
+    writeByKey(
+      ctx,
+      plans,
+      (input) => insertEquipment(ctx.db, ctx.actor, input),
+      (id, input) => applyEquipmentUpdate(ctx.db, ctx.actor, id, input as EquipmentUpdate),
+    ),
 
   filters: {
     kind: oneOf(EQUIPMENT_KINDS),

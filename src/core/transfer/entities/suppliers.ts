@@ -8,7 +8,7 @@ import {
 import { applySupplierUpdate, insertSupplierRecord, listSuppliers } from '../../inventory/suppliers.js';
 import { suppliersByNames, type SupplierRow } from '../../inventory/supplier-repository.js';
 import type { TransferColumn, TransferEntity } from '../entity.js';
-import { keepKey, lowerKey } from './common.js';
+import { lowerKey, planByKey, writeByKey, type KeyedPlan } from './common.js';
 
 /**
  * The supplier register (issue 15), keyed by name (the register keeps names unique in the lab,
@@ -27,7 +27,7 @@ const columns: TransferColumn[] = [
   { name: 'rejected', kind: 'number', readOnly: true },
 ];
 
-type Plan = { row: number; id: number | null; input: SupplierCreate };
+type Plan = KeyedPlan<SupplierCreate>;
 
 export const suppliers: TransferEntity<SupplierCreate, SupplierRow, Plan> = {
   name: 'suppliers',
@@ -42,26 +42,15 @@ export const suppliers: TransferEntity<SupplierCreate, SupplierRow, Plan> = {
 
   findExisting: (ctx, keys) => suppliersByNames(ctx.db, ctx.organizationId, keys),
 
-  plan: async (_ctx, rows) =>
-    rows.map((r) => ({
-      row: r.row,
-      plan: { row: r.row, id: r.existing?.id ?? null, input: keepKey(r.input, r.existing, 'name') },
-    })),
+  plan: async (_ctx, rows) => planByKey(rows, 'name'),
 
-  async write(ctx, plans) {
-    let inserted = 0;
-    let updated = 0;
-    for (const p of plans) {
-      const done = await ctx.attempt(p.row, async () => {
-        if (p.id === null) await insertSupplierRecord(ctx.db, ctx.actor, p.input);
-        else await applySupplierUpdate(ctx.db, ctx.actor, p.id, p.input as SupplierUpdate);
-        return true;
-      });
-      if (done && p.id === null) inserted += 1;
-      else if (done) updated += 1;
-    }
-    return { inserted, updated };
-  },
+  write: (ctx, plans) =>
+    writeByKey(
+      ctx,
+      plans,
+      (input) => insertSupplierRecord(ctx.db, ctx.actor, input),
+      (id, input) => applySupplierUpdate(ctx.db, ctx.actor, id, input as SupplierUpdate),
+    ),
 
   filters: {},
   // The register is small (tens of suppliers): one page.

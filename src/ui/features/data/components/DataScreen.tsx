@@ -101,6 +101,7 @@ const ICONS: Record<string, ReactNode> = {
   tests: <FlaskConical />,
   profiles: <FlaskConical />,
   packages: <FlaskConical />,
+  payers: <Receipt />,
   inventory: <Boxes />,
   suppliers: <Boxes />,
   equipment: <Wrench />,

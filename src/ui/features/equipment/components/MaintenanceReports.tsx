@@ -4,6 +4,7 @@ import { MAINTENANCE_REPORTS, MAINTENANCE_REPORT_LABELS, type MaintenanceReportK
 import { maintenanceApi } from '@shared/api/equipment';
 import { Card, CardBody, CardHeader, FormField, Input, Money, buttonClass } from '@/components';
 import { contractUrl } from '@/lib/api';
+import { formatDate, useLabFormat } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
 import { useMaintenanceReport } from '../api';
@@ -19,13 +20,14 @@ export function MaintenanceReports() {
   const query = { from: from || undefined, to: to || undefined };
   const first = kind === 'monthly' ? 'Month' : kind === 'equipment' ? 'Equipment' : 'Technician';
   const r = report.data;
+  const lab = useLabFormat();
   return (
     <Card className="mt-5 min-w-0">
       <CardHeader
         title="Maintenance Reports"
         description={
           r
-            ? `Records by the day of the work (or the due date while open), ${r.from} to ${r.to}`
+            ? `Records by the day of the work (or the due date while open), ${formatDate(r.from, lab)} to ${formatDate(r.to, lab)}`
             : 'Records by month, equipment and technician'
         }
         actions={

@@ -11,6 +11,10 @@ const equipmentCell = (s: Service) => (
     <span className="block font-medium text-slate-900">{s.equipment_name}</span>
     <span className="block text-[13px] text-slate-600">{s.serial_number}</span>
     <span className="block text-[13px] text-slate-600 md:hidden">{s.type}</span>
+    {/* On a phone the Status column is hidden: the badge goes under the name. */}
+    <span className="mt-1 block md:hidden">
+      <ServiceStatusBadge status={s.status} />
+    </span>
   </div>
 );
 
@@ -29,7 +33,7 @@ function base<T extends Service>(first: string): Column<T>[] {
   return [
     { key: 'equipment', header: first, cell: equipmentCell },
     { key: 'type', header: 'Type', cell: (s) => s.type, hideOnMobile: true },
-    { key: 'status', header: 'Status', cell: (s) => <ServiceStatusBadge status={s.status} /> },
+    { key: 'status', header: 'Status', cell: (s) => <ServiceStatusBadge status={s.status} />, hideOnMobile: true },
     { key: 'due', header: 'Due Date', cell: dueCell },
     { key: 'by', header: 'Performed By', cell: (s) => s.performed_by ?? '—', hideOnMobile: true },
     { key: 'at', header: 'Performed On', cell: (s) => <DateText value={s.performed_at} />, hideOnMobile: true },

@@ -54,12 +54,39 @@ const statusOptions = (kind: EquipmentKind) => [
   })),
 ];
 
+const reading = (v: number | null, unit: string, out: boolean) =>
+  v === null ? (
+    '—'
+  ) : (
+    <span className={out ? 'font-medium text-red-700 tabular-nums' : 'tabular-nums'}>{`${v}${unit}`}</span>
+  );
+
+/** A reading outside its own limits (each limit optional). */
+const outside = (v: number | null, min: number | null, max: number | null) =>
+  v !== null && ((min !== null && v < min) || (max !== null && v > max));
+const tempOut = (e: Equipment) => outside(e.temperature, e.min_temperature, e.max_temperature);
+const humidityOut = (e: Equipment) => outside(e.humidity, e.min_humidity, e.max_humidity);
+
 const nameCell = (e: Equipment) => (
   <div className="min-w-0">
     <span className="block font-medium text-slate-900">{e.name}</span>
     <span className="block text-[13px] text-slate-600">{[e.model, e.type].filter(Boolean).join(' · ') || '—'}</span>
     <span className="block text-[13px] text-slate-600 md:hidden">
       {[e.serial_number, e.location].filter(Boolean).join(' · ')}
+    </span>
+    {/* On a phone the figure columns are hidden: the machine's uptime or the instrument's reading go here. */}
+    <span className="block text-[13px] text-slate-600 md:hidden">
+      {e.kind === 'machine' ? (
+        e.uptime === null ? null : (
+          `Uptime ${e.uptime}%`
+        )
+      ) : (
+        <>
+          {reading(e.temperature, ' °C', tempOut(e))}
+          {e.humidity !== null && ' · '}
+          {e.humidity !== null && reading(e.humidity, '%', humidityOut(e))}
+        </>
+      )}
     </span>
   </div>
 );
@@ -83,6 +110,7 @@ const machineColumns: Column<Equipment>[] = [
     header: 'Uptime',
     align: 'right',
     cell: (e) => <span className="tabular-nums">{e.uptime === null ? '—' : `${e.uptime}%`}</span>,
+    hideOnMobile: true,
   },
   {
     key: 'tph',
@@ -102,26 +130,20 @@ const machineColumns: Column<Equipment>[] = [
   },
 ];
 
-const reading = (v: number | null, unit: string, out: boolean) =>
-  v === null ? (
-    '—'
-  ) : (
-    <span className={out ? 'font-medium text-red-700 tabular-nums' : 'tabular-nums'}>{`${v}${unit}`}</span>
-  );
-
 const instrumentColumns: Column<Equipment>[] = [
   ...common,
   {
     key: 'temp',
     header: 'Temperature',
     align: 'right',
-    cell: (e) => reading(e.temperature, ' °C', e.reading_out_of_range),
+    cell: (e) => reading(e.temperature, ' °C', tempOut(e)),
+    hideOnMobile: true,
   },
   {
     key: 'hum',
     header: 'Humidity',
     align: 'right',
-    cell: (e) => reading(e.humidity, '%', e.reading_out_of_range),
+    cell: (e) => reading(e.humidity, '%', humidityOut(e)),
     hideOnMobile: true,
   },
   { key: 'cal', header: 'Calibration Date', cell: (e) => <DateText value={e.calibration_date} />, hideOnMobile: true },

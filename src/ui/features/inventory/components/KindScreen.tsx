@@ -43,6 +43,20 @@ function columnsFor(kind: ItemKind): Column<InventoryItem>[] {
         <span className="block text-[13px] text-slate-600">
           {[i.catalog_number ?? i.item_code, i.supplier].filter(Boolean).join(' · ')}
         </span>
+        {/* On a phone the Status (and a reagent's Expiry) columns are hidden: they go under the name. */}
+        <span className="mt-1 flex flex-wrap items-center gap-1 text-[13px] text-slate-600 md:hidden">
+          <StatusBadge value={statusOf(kind, i)} />
+          {kind === 'reagent' && i.expiry_date && (
+            <>
+              <span>
+                Expiry <DayText value={i.expiry_date} />
+              </span>
+              {i.expiry_state !== 'good' && (
+                <StatusBadge value={i.expiry_state} label={EXPIRY_LABELS[i.expiry_state]} />
+              )}
+            </>
+          )}
+        </span>
       </div>
     ),
   };
@@ -63,6 +77,7 @@ function columnsFor(kind: ItemKind): Column<InventoryItem>[] {
     key: 'status',
     header: 'Status',
     cell: (i) => <StatusBadge value={statusOf(kind, i)} />,
+    hideOnMobile: true,
   };
   if (kind === 'reagent')
     return [
@@ -72,11 +87,12 @@ function columnsFor(kind: ItemKind): Column<InventoryItem>[] {
         key: 'expiry',
         header: 'Expiry',
         cell: (i) => (
-          <span className="grid gap-0.5">
+          <span className="grid justify-items-start gap-0.5">
             <DayText value={i.expiry_date} />
             {i.expiry_date && <StatusBadge value={i.expiry_state} label={EXPIRY_LABELS[i.expiry_state]} />}
           </span>
         ),
+        hideOnMobile: true,
       },
       { key: 'storage', header: 'Storage', cell: (i) => i.storage_temp ?? '—', hideOnMobile: true },
       {

@@ -119,6 +119,8 @@ const columns: Column<Supplier>[] = [
         <span className="block text-[13px] text-slate-600">
           {[s.contact_person, s.phone].filter(Boolean).join(' · ') || '—'}
         </span>
+        {/* On a phone the Rejected column is hidden: its count goes under the name. */}
+        <span className="block text-[13px] text-slate-600 md:hidden">{s.rejected} rejected</span>
       </div>
     ),
   },
@@ -137,7 +139,7 @@ const columns: Column<Supplier>[] = [
     align: 'right',
     cell: (s) => (s.on_time_rate === null ? '—' : `${s.on_time_rate}% (${s.on_time}/${s.with_due_date})`),
   },
-  { key: 'rejected', header: 'Rejected', align: 'right', cell: (s) => s.rejected },
+  { key: 'rejected', header: 'Rejected', align: 'right', cell: (s) => s.rejected, hideOnMobile: true },
   { key: 'last', header: 'Last Delivery', cell: (s) => <DateText value={s.last_delivery} />, hideOnMobile: true },
 ];
 

@@ -279,7 +279,7 @@ function StockAlertsScreen() {
                     <span className="font-medium">{humanize(t.alert_type)}</span>
                     <span className="block text-[13px] text-slate-600">{RULES[t.alert_type](settings.data)}</span>
                   </span>
-                  <span className="tabular-nums">{t.open} open</span>
+                  <span className="shrink-0 whitespace-nowrap tabular-nums">{t.open} open</span>
                 </li>
               ))}
             </ul>
