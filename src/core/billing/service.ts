@@ -170,6 +170,7 @@ async function insertBill(
       amount: body.amount_paid,
       method: body.payment_method,
       reference: body.payment_reference ?? null,
+      bank: body.payment_bank ?? null,
       reason: null,
     });
   }
@@ -338,7 +339,7 @@ async function insertPayment(trx: Db, actor: Actor, billId: number, p: PaymentCr
     amountPaise: amount,
     method: p.method,
     reference: p.reference ?? null,
-    bank: null,
+    bank: p.bank ?? null,
     advance: false,
     reason: p.reason ?? null,
   });
