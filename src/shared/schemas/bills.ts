@@ -222,6 +222,11 @@ export const billListQuery = z.object({
     z.enum(DATE_RANGES, { error: `date_range must be one of ${DATE_RANGES.join(', ')}` }).optional(),
   ),
   patient_id: strictNumber(z.number().int().positive().optional()),
+  /** Advanced Billing's method filter: bills with money received by this method (a bounced cheque does not count). */
+  payment_method: z.preprocess(
+    (v) => (v === '' || v === 'all' ? undefined : v),
+    z.enum(PAYMENT_METHODS, { error: `payment_method must be one of ${PAYMENT_METHODS.join(', ')}` }).optional(),
+  ),
 });
 export type BillListQuery = z.infer<typeof billListQuery>;
 
@@ -302,6 +307,11 @@ export const billSchema = z.object({
   updated_at: z.string(),
   items: z.array(billItemSchema).optional(),
   payments: z.array(paymentSchema).optional(),
+  /**
+   * The methods money was received by, from the ledger (payments not bounced), in order of first use;
+   * empty: not paid. On GET /api/bills and GET /api/bills/{id}.
+   */
+  paid_methods: z.array(z.string()).optional(),
 });
 export type Bill = z.infer<typeof billSchema>;
 
@@ -314,6 +324,8 @@ export const billSummarySchema = z.object({
   partial_count: z.number(),
   pending_count: z.number(),
   overdue_count: z.number(),
+  /** What is still owed on overdue bills. */
+  overdue_amount: z.number(),
   cancelled_count: z.number(),
   collection_rate: z.number(),
   average_bill: z.number(),

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { IndianRupee, Undo2 } from 'lucide-react';
@@ -67,7 +67,7 @@ export function RecordPaymentForm({ bill }: { bill: Bill }) {
     mode: 'onBlur',
   });
   const errors = form.formState.errors;
-  const need = METHOD_REFERENCE[form.watch('method')];
+  const need = METHOD_REFERENCE[useWatch({ control: form.control, name: 'method' })];
   const submit = form.handleSubmit((v) =>
     pay.mutate(
       {
