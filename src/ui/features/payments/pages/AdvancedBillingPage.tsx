@@ -53,6 +53,7 @@ const columns: Column<Bill>[] = [
       <div className="min-w-0">
         <span className="block font-mono text-[13px] whitespace-nowrap text-slate-900">{b.bill_number}</span>
         <span className="block text-[13px] text-slate-600 md:hidden">{patientName(b)}</span>
+        <Badge status={b.status} className="mt-0.5 md:hidden" />
         {b.payer_name && <span className="block text-xs text-slate-500">Bill to {b.payer_name}</span>}
       </div>
     ),
@@ -81,7 +82,7 @@ const columns: Column<Bill>[] = [
       />
     ),
   },
-  { key: 'status', header: 'Status', cell: (b) => <Badge status={b.status} /> },
+  { key: 'status', header: 'Status', cell: (b) => <Badge status={b.status} />, hideOnMobile: true },
   {
     key: 'method',
     header: 'Payment Method',
@@ -179,7 +180,8 @@ function AdvancedBillingScreen() {
         }
       />
       <SummaryCards label="Bill counts" loading={figures.isPending} error={figures.error} cards={cards} />
-      <div className="grid grid-cols-1 items-start gap-5 xl:grid-cols-[minmax(0,1fr)_20rem]">
+      {/* The records need the full width up to 1536 px (nine columns); the panels sit beside them only above. */}
+      <div className="grid grid-cols-1 items-start gap-5 2xl:grid-cols-[minmax(0,1fr)_20rem]">
         <Card className="min-w-0">
           <CardHeader title="Billing Records" />
           <ListTable
@@ -205,7 +207,10 @@ function AdvancedBillingScreen() {
             }}
           />
         </Card>
-        <aside aria-label="Billing panels" className="grid grid-cols-1 gap-5 md:grid-cols-2 xl:grid-cols-1">
+        <aside
+          aria-label="Billing panels"
+          className="grid grid-cols-1 items-start gap-5 md:grid-cols-2 2xl:grid-cols-1"
+        >
           <OverdueBillsPanel onCollect={canCollect ? setCollecting : null} />
           <FinancialSummary summary={s} error={figures.error} />
         </aside>
