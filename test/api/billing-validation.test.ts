@@ -188,6 +188,93 @@ describe('payments', () => {
   });
 });
 
+describe("the payment method's own reference", () => {
+  const fields = (res: { statusCode: number; json: () => { details?: { path: string }[] } }) =>
+    res.statusCode === 400 ? (res.json().details ?? []).map((d) => d.path) : [`status ${res.statusCode}`];
+  async function paymentCount(): Promise<number> {
+    const r = await lab.database.db
+      .selectFrom('payments')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
+  it('POST /api/bills with money taken by UPI, cheque, bank transfer or insurance needs the reference (and a cheque its bank)', async () => {
+    const bills = await billCount();
+    const payments = await paymentCount();
+    const body = { patient_id: patient, items: [line()], amount_paid: 200 };
+    expect(fields(await lab.admin.post('/api/bills', { ...body, payment_method: 'upi' }))).toEqual([
+      'payment_reference',
+    ]);
+    expect(fields(await lab.admin.post('/api/bills', { ...body, payment_method: 'cheque' }))).toEqual([
+      'payment_reference',
+      'payment_bank',
+    ]);
+    expect(
+      fields(await lab.admin.post('/api/bills', { ...body, payment_method: 'cheque', payment_reference: '004512' })),
+    ).toEqual(['payment_bank']);
+    expect(fields(await lab.admin.post('/api/bills', { ...body, payment_method: 'bank_transfer' }))).toEqual([
+      'payment_reference',
+    ]);
+    expect(fields(await lab.admin.post('/api/bills', { ...body, payment_method: 'insurance' }))).toEqual([
+      'payment_reference',
+    ]);
+    expect(
+      fields(
+        await lab.admin.post('/api/registrations', {
+          patient: { first_name: 'Noor', last_name: 'Ali', date_of_birth: '1990-01-01' },
+          visit_type: 'lab_only',
+          ...body,
+          payment_method: 'upi',
+          payment_reference: '  ',
+        }),
+      ),
+    ).toEqual(['payment_reference']);
+    expect(await billCount()).toBe(bills);
+    expect(await paymentCount()).toBe(payments);
+
+    // Cash and card need none; a bill saved without money taken needs none either.
+    expect((await lab.admin.post('/api/bills', { ...body, payment_method: 'cash' })).statusCode).toBe(201);
+    expect((await lab.admin.post('/api/bills', { ...body, payment_method: 'card' })).statusCode).toBe(201);
+    expect(
+      (await lab.admin.post('/api/bills', { patient_id: patient, items: [line()], payment_method: 'upi' })).statusCode,
+    ).toBe(201);
+
+    const cheque = await lab.admin.post('/api/bills', {
+      ...body,
+      payment_method: 'cheque',
+      payment_reference: '004512',
+      payment_bank: 'Canara Bank',
+    });
+    expect(cheque.statusCode, cheque.body).toBe(201);
+    const row = await lab.database.db
+      .selectFrom('payments')
+      .select(['method', 'reference', 'bank', 'status', 'amount_paise'])
+      .where('bill_id', '=', cheque.json().bill.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({
+      method: 'cheque',
+      reference: '004512',
+      bank: 'Canara Bank',
+      status: 'pending',
+      amount_paise: 20000,
+    });
+  });
+
+  it('POST /api/bills/{id}/payments needs it for a payment, not for a refund', async () => {
+    const bill = (await lab.admin.post('/api/bills', { patient_id: patient, items: [line()] })).json().bill;
+    const payments = await paymentCount();
+    const pay = (b: Record<string, unknown>) => lab.admin.post(`/api/bills/${bill.id}/payments`, b);
+    expect(fields(await pay({ amount: 100, method: 'upi' }))).toEqual(['reference']);
+    expect(fields(await pay({ amount: 100, method: 'cheque', reference: '1234' }))).toEqual(['bank']);
+    expect(await paymentCount()).toBe(payments);
+    expect((await pay({ amount: 100, method: 'upi', reference: 'UPI-889' })).statusCode).toBe(201);
+    const refund = await pay({ amount: -40, method: 'upi', reason: 'Test not done' });
+    expect(refund.statusCode, refund.body).toBe(201);
+    expect(refund.json().bill.paid_amount).toBe(60);
+  });
+});
+
 describe('Register Patient with Bill', () => {
   it('creates the patient and the bill together', async () => {
     const res = await lab.admin.post('/api/registrations', {

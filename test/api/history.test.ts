@@ -171,7 +171,11 @@ describe('GET /api/patients/{id}/history', () => {
   it('paid amounts follow payments', async () => {
     const p = await createPatient(lab.admin);
     const b = await bill(p.id, false);
-    await lab.admin.post(`/api/bills/${b.id}/payments`, { amount: b.final_amount, method: 'upi' });
+    await lab.admin.post(`/api/bills/${b.id}/payments`, {
+      amount: b.final_amount,
+      method: 'upi',
+      reference: 'UPI-4417',
+    });
     const h = (await lab.admin.get(`/api/patients/${p.id}/history`)).json<PatientHistory>();
     expect(h.bills[0]).toMatchObject({ paid_amount: b.final_amount, status: 'paid', payment_status: 'paid' });
   });

@@ -345,6 +345,7 @@ describe('GST invoices', () => {
     const paid = await lab.admin.post(`/api/invoices/${draft.id}/mark-paid`, {
       method: 'cheque',
       reference: 'CHQ 001234',
+      bank: 'State Bank of India',
     });
     expect(paid.statusCode, paid.body).toBe(200);
     expect(paid.json().invoice).toMatchObject({ status: 'paid', payment_method: 'cheque' });
@@ -425,6 +426,10 @@ describe('GST invoices', () => {
       'method',
     ]);
     expect(badFields(await lab.admin.post(`/api/invoices/${inv.id}/mark-paid`, { method: 'cheque' }))).toEqual([
+      'reference',
+      'bank',
+    ]);
+    expect(badFields(await lab.admin.post(`/api/invoices/${inv.id}/mark-paid`, { method: 'insurance' }))).toEqual([
       'reference',
     ]);
     expect((await lab.admin.get(`/api/invoices/${inv.id}`)).json().invoice.status).toBe('pending');

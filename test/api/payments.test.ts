@@ -260,6 +260,53 @@ describe('list, search and filters', () => {
   });
 });
 
+describe('Advanced Billing: bills by the method money came by', () => {
+  it('filters bills by a method of their ledger rows (not a bounced cheque), lists each bill’s methods, and sums what is overdue', async () => {
+    const before = (await staff.get('/api/bills/summary')).json().summary;
+    const [a, b, c] = [await bill(), await bill(), await bill()];
+    await staff.post('/api/payments', { bill_id: a.id, amount: 300, method: 'upi', reference: 'UPI-AB-1' });
+    await staff.post('/api/payments', { bill_id: a.id, amount: 200, method: 'cash' });
+    const chq = (
+      await staff.post('/api/payments', {
+        bill_id: b.id,
+        amount: 1000,
+        method: 'cheque',
+        reference: '000451',
+        bank: 'Indian Bank',
+      })
+    ).json().payment;
+    const numbers = (q: string) =>
+      staff.get(`/api/bills?${q}&limit=200`).then((r) => {
+        expect(r.statusCode, r.body).toBe(200);
+        return (r.json().bills as { bill_number: string }[]).map((x) => x.bill_number);
+      });
+    expect(await numbers('payment_method=upi')).toContain(a.bill_number);
+    expect(await numbers('payment_method=cash')).toContain(a.bill_number);
+    expect(await numbers('payment_method=card')).not.toContain(a.bill_number);
+    expect(await numbers('payment_method=cheque')).toContain(b.bill_number);
+    expect(await numbers('payment_method=cheque')).not.toContain(a.bill_number);
+    expect((await staff.post(`/api/payments/${chq.id}/bounce`, { reason: 'Insufficient funds' })).statusCode).toBe(200);
+    expect(await numbers('payment_method=cheque')).not.toContain(b.bill_number);
+
+    // Bills of one minute share a number's prefix (-2, -3 after it): find A's row by its exact number.
+    const listed = (await staff.get(`/api/bills?search=${a.bill_number}`))
+      .json()
+      .bills.find((x: { bill_number: string }) => x.bill_number === a.bill_number);
+    expect(listed.paid_methods).toEqual(['upi', 'cash']);
+    expect((await staff.get(`/api/bills/${a.id}`)).json().bill.paid_methods).toEqual(['upi', 'cash']);
+    expect((await staff.get(`/api/bills/${b.id}`)).json().bill.paid_methods).toEqual([]);
+
+    // C becomes overdue when its due date passes: ₹1,000 more overdue, one more overdue bill.
+    expect((await lab.admin.put(`/api/bills/${c.id}`, { due_date: '2020-01-01' })).statusCode).toBe(200);
+    const after = (await staff.get('/api/bills/summary')).json().summary;
+    expect(after.overdue_count).toBe(before.overdue_count + 1);
+    expect(after.overdue_amount).toBe(before.overdue_amount + 1000);
+    expect(await numbers('status=overdue')).toContain(c.bill_number);
+
+    expect(badFields(await staff.get('/api/bills?payment_method=bitcoin'))).toEqual(['payment_method']);
+  });
+});
+
 describe('bad input: 400 naming the field, nothing stored', () => {
   const bodies: [string, () => Promise<Record<string, unknown>>, string][] = [
     ['no bill', async () => ({ amount: 10, method: 'cash' }), 'bill_id'],

@@ -91,12 +91,6 @@ describe('landing, home and dashboard', () => {
       }
       await screenshot(page, `${size}-dashboard`);
 
-      // The one module not built yet (spec: Advanced Billing). Once it is, this check goes with it.
-      await page.goto('/advanced-billing');
-      await page.getByRole('heading', { name: 'Advanced Billing', level: 1 }).waitFor();
-      await page.getByText('This module is not available yet in this version of lims.').waitFor();
-      await screenshot(page, `${size}-placeholder`);
-
       await page.goto('/no-such-page');
       await page.getByRole('heading', { name: 'Page Not Found' }).waitFor();
       await screenshot(page, `${size}-404`);

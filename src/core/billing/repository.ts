@@ -79,6 +79,20 @@ export function applyBillFilters(q: BillsQuery, f: BillListQuery, timeZone: stri
   if (f.status) out = out.where(sql<SqlBool>`${statusSql(today)} = ${f.status}` as Expression<SqlBool>);
   if (f.payment_status)
     out = out.where(sql<SqlBool>`${paymentStatusSql()} = ${f.payment_status}` as Expression<SqlBool>);
+  if (f.payment_method) {
+    const method = f.payment_method;
+    out = out.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('payments as m')
+          .select('m.id')
+          .whereRef('m.bill_id', '=', 'b.id')
+          .where('m.kind', '=', 'payment')
+          .where('m.status', '!=', 'failed')
+          .where('m.method', '=', method),
+      ),
+    );
+  }
   if (f.date_range && f.date_range !== 'all') {
     const from =
       f.date_range === 'today'
@@ -97,6 +111,7 @@ export interface SummaryRow {
   partial_count: number;
   pending_count: number;
   overdue_count: number;
+  overdue_paise: number;
   cancelled_count: number;
   unpaid_count: number;
   today_paise: number;
@@ -121,6 +136,9 @@ export async function summaryRow(db: Db, organizationId: number, timeZone: strin
       sql<number>`coalesce(sum(CASE WHEN ${live} AND ${pay} = 'partial' THEN 1 ELSE 0 END), 0)`.as('partial_count'),
       sql<number>`coalesce(sum(CASE WHEN ${status} = 'pending' THEN 1 ELSE 0 END), 0)`.as('pending_count'),
       sql<number>`coalesce(sum(CASE WHEN ${status} = 'overdue' THEN 1 ELSE 0 END), 0)`.as('overdue_count'),
+      sql<number>`coalesce(sum(CASE WHEN ${status} = 'overdue' THEN b.final_amount_paise - b.paid_paise ELSE 0 END), 0)`.as(
+        'overdue_paise',
+      ),
       sql<number>`coalesce(sum(CASE WHEN ${status} = 'cancelled' THEN 1 ELSE 0 END), 0)`.as('cancelled_count'),
       sql<number>`coalesce(sum(CASE WHEN ${live} AND ${pay} = 'unpaid' THEN 1 ELSE 0 END), 0)`.as('unpaid_count'),
       sql<number>`coalesce(sum(CASE WHEN ${live} AND b.created_at >= ${todayStart} AND b.created_at < ${tomorrowStart} THEN b.final_amount_paise ELSE 0 END), 0)`.as(
@@ -272,6 +290,26 @@ export function itemsOfBills(db: Db, billIds: readonly number[]) {
 }
 
 /** The payments of many bills, oldest first. */
+/** The methods money was received by on each bill (payments, not bounced), in order of first use. */
+export async function paidMethodsOfBills(db: Db, billIds: readonly number[]): Promise<Map<number, string[]>> {
+  const out = new Map<number, string[]>();
+  if (!billIds.length) return out;
+  const rows = await db
+    .selectFrom('payments')
+    .select(['bill_id', 'method'])
+    .where('bill_id', 'in', [...billIds])
+    .where('kind', '=', 'payment')
+    .where('status', '!=', 'failed')
+    .orderBy('id')
+    .execute();
+  for (const r of rows) {
+    const list = out.get(r.bill_id) ?? [];
+    if (!list.includes(r.method)) list.push(r.method);
+    out.set(r.bill_id, list);
+  }
+  return out;
+}
+
 export function paymentsOfBills(db: Db, billIds: readonly number[]) {
   if (!billIds.length) return Promise.resolve([]);
   return db

@@ -38,6 +38,7 @@ import {
   insertBillItemRows,
   insertBillRow,
   itemsOfBill,
+  paidMethodsOfBills,
   paymentsOfBill,
   selectBillColumns,
   summaryRow,
@@ -170,6 +171,7 @@ async function insertBill(
       amount: body.amount_paid,
       method: body.payment_method,
       reference: body.payment_reference ?? null,
+      bank: body.payment_bank ?? null,
       reason: null,
     });
   }
@@ -228,6 +230,7 @@ export async function getBill(db: Db, organizationId: number, id: number): Promi
     ...toBill(row, timeZone, t),
     items: items.map(toBillItem),
     payments: payments.map((p) => toPayment({ ...p, received_by_name: p.received_by_name ?? null })),
+    paid_methods: (await paidMethodsOfBills(db, [id])).get(id) ?? [],
   };
 }
 
@@ -241,7 +244,14 @@ export async function listBills(db: Db, organizationId: number, q: BillListQuery
     .limit(q.limit)
     .offset((q.page - 1) * q.limit)
     .execute();
-  return { bills: rows.map((r) => toBill(r, timeZone, t)), ...pageEnvelope(Number(n), q.page, q.limit) };
+  const methods = await paidMethodsOfBills(
+    db,
+    rows.map((r) => r.id),
+  );
+  return {
+    bills: rows.map((r) => ({ ...toBill(r, timeZone, t), paid_methods: methods.get(r.id) ?? [] })),
+    ...pageEnvelope(Number(n), q.page, q.limit),
+  };
 }
 
 export async function billSummary(db: Db, organizationId: number): Promise<BillSummary> {
@@ -257,6 +267,7 @@ export async function billSummary(db: Db, organizationId: number): Promise<BillS
     partial_count: s.partial_count,
     pending_count: s.unpaid_count,
     overdue_count: s.overdue_count,
+    overdue_amount: s.overdue_paise / 100,
     cancelled_count: s.cancelled_count,
     collection_rate: live ? Math.round((s.paid_count / live) * 1000) / 10 : 0,
     average_bill: live ? Math.round(s.total_paise / live) / 100 : 0,
@@ -338,7 +349,7 @@ async function insertPayment(trx: Db, actor: Actor, billId: number, p: PaymentCr
     amountPaise: amount,
     method: p.method,
     reference: p.reference ?? null,
-    bank: null,
+    bank: p.bank ?? null,
     advance: false,
     reason: p.reason ?? null,
   });

@@ -448,6 +448,7 @@ export async function markInvoicePaid(
         amount: due / 100,
         method: input.method,
         reference: input.reference ?? `Invoice ${inv.invoice_number}`,
+        bank: input.bank ?? null,
         reason: null,
       });
       received += due;

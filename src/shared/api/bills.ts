@@ -6,7 +6,7 @@ import {
   billSchema,
   billSummarySchema,
   billUpdateSchema,
-  paymentCreateSchema,
+  billPaymentCreateSchema,
   registerWithBillSchema,
 } from '../schemas/bills.js';
 import { patientSchema } from '../schemas/patients.js';
@@ -76,7 +76,7 @@ export const billsApi = {
     path: '/api/bills/:id/payments',
     access: 'create_bills',
     params: idParam,
-    body: paymentCreateSchema,
+    body: billPaymentCreateSchema,
     response: oneBill,
     status: 201,
   }),

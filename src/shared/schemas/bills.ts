@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BILL_STATUSES, PAYMENT_METHODS, PAYMENT_STATUSES } from '../billing.js';
+import { BILL_STATUSES, PAYMENT_METHODS, PAYMENT_STATUSES, type PaymentMethod } from '../billing.js';
 import { isoDate, optionalText, rupeeAmount, strictNumber } from './common.js';
 import { patientCreateSchema } from './patients.js';
 
@@ -51,6 +51,50 @@ export const discountApprovalSchema = z.object({
 });
 export type DiscountApproval = z.infer<typeof discountApprovalSchema>;
 
+/**
+ * What a payment method needs beside the amount (issue 16): the reference where one exists, and a
+ * cheque's bank. The ledger's POST /api/payments and the bill routes use the same table; the bills
+ * import does not (a historical payment may lack its reference, docs/decisions.md).
+ */
+export const METHOD_REFERENCE: Record<PaymentMethod, { label: string; required: boolean; bank: boolean }> = {
+  cash: { label: 'Reference', required: false, bank: false },
+  card: { label: 'Transaction ID', required: false, bank: false },
+  upi: { label: 'UPI reference', required: true, bank: false },
+  bank_transfer: { label: 'UTR / transaction ID', required: true, bank: false },
+  cheque: { label: 'Cheque number', required: true, bank: true },
+  insurance: { label: 'Claim / settlement reference', required: true, bank: false },
+};
+
+/** Adds "<label> is required for <method>" / "Bank is required for a cheque" issues at the given paths. */
+export function requireMethodReference(
+  p: { method: PaymentMethod; reference?: string | null; bank?: string | null },
+  ctx: z.RefinementCtx,
+  paths: { reference: string; bank: string },
+): void {
+  const need = METHOD_REFERENCE[p.method];
+  if (need.required && !p.reference)
+    ctx.addIssue({ code: 'custom', path: [paths.reference], message: `${need.label} is required for ${p.method}` });
+  if (need.bank && !p.bank)
+    ctx.addIssue({ code: 'custom', path: [paths.bank], message: 'Bank is required for a cheque' });
+}
+
+/** Money taken when a bill is saved needs its method's reference (and a cheque's bank). */
+function billPaymentReference(
+  b: {
+    amount_paid?: number;
+    payment_method: PaymentMethod;
+    payment_reference?: string | null;
+    payment_bank?: string | null;
+  },
+  ctx: z.RefinementCtx,
+): void {
+  if (!(b.amount_paid !== undefined && b.amount_paid > 0)) return;
+  requireMethodReference({ method: b.payment_method, reference: b.payment_reference, bank: b.payment_bank }, ctx, {
+    reference: 'payment_reference',
+    bank: 'payment_bank',
+  });
+}
+
 const billBody = {
   doctor_id: z.preprocess((v) => (v === '' || v === 0 ? null : v), id('doctor_id').nullable().optional()),
   items: z
@@ -72,21 +116,28 @@ const billBody = {
     .default('cash'),
   /** Money received at the counter when the bill is saved (optional). */
   amount_paid: rupeeAmount('Amount paid').optional(),
+  /** The method's own reference (UPI reference, UTR, cheque number, claim reference): required with money taken by such a method. */
   payment_reference: optionalText(100),
+  /** The cheque's bank: required with money taken by cheque. */
+  payment_bank: optionalText(100, 'Bank'),
   notes: optionalText(1000),
   /** Needed when the bill's effective discount is above the biller's role ceiling (lab settings). */
   discount_approval: discountApprovalSchema.optional(),
 };
 
-export const billCreateSchema = z.object({
-  patient_id: id('patient_id'),
-  ...billBody,
-  /**
-   * lab_only with a doctor: the doctor referred the patient (printed on the report), no consultation
-   * fee. Left out: a doctor means a consultation (doctor_visit), no doctor a lab-only visit.
-   */
-  visit_type: z.enum(['doctor_visit', 'lab_only'], { error: 'Visit type must be doctor_visit or lab_only' }).optional(),
-});
+export const billCreateSchema = z
+  .object({
+    patient_id: id('patient_id'),
+    ...billBody,
+    /**
+     * lab_only with a doctor: the doctor referred the patient (printed on the report), no consultation
+     * fee. Left out: a doctor means a consultation (doctor_visit), no doctor a lab-only visit.
+     */
+    visit_type: z
+      .enum(['doctor_visit', 'lab_only'], { error: 'Visit type must be doctor_visit or lab_only' })
+      .optional(),
+  })
+  .superRefine(billPaymentReference);
 export type BillCreate = z.infer<typeof billCreateSchema>;
 
 /** Register Patient with Bill: the patient and the bill in one call, one transaction. */
@@ -107,7 +158,8 @@ export const registerWithBillSchema = z
   .refine((b) => b.visit_type === 'lab_only' || (b.doctor_id ?? null) !== null, {
     path: ['doctor_id'],
     message: 'Please select a doctor for consultation',
-  });
+  })
+  .superRefine(billPaymentReference);
 export type RegisterWithBill = z.infer<typeof registerWithBillSchema>;
 
 export const billUpdateSchema = z.object({
@@ -121,20 +173,35 @@ export const billUpdateSchema = z.object({
 });
 export type BillUpdate = z.infer<typeof billUpdateSchema>;
 
-export const paymentCreateSchema = z
-  .object({
-    amount: strictNumber(
-      z
-        .number({ error: 'Amount must be a number' })
-        .refine((n) => Number.isFinite(n) && n !== 0, 'Amount must not be zero')
-        .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, 'Amount may have at most 2 decimals'),
-    ),
-    method: z.enum(PAYMENT_METHODS, { error: `Method must be one of ${PAYMENT_METHODS.join(', ')}` }),
-    reference: optionalText(100),
-    reason: optionalText(300),
-  })
-  .refine((p) => p.amount > 0 || (p.reason ?? '').length > 0, { path: ['reason'], message: 'A refund needs a reason' });
-export type PaymentCreate = z.infer<typeof paymentCreateSchema>;
+const paymentFields = {
+  amount: strictNumber(
+    z
+      .number({ error: 'Amount must be a number' })
+      .refine((n) => Number.isFinite(n) && n !== 0, 'Amount must not be zero')
+      .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, 'Amount may have at most 2 decimals'),
+  ),
+  method: z.enum(PAYMENT_METHODS, { error: `Method must be one of ${PAYMENT_METHODS.join(', ')}` }),
+  reference: optionalText(100),
+  reason: optionalText(300),
+};
+const refundNeedsReason = (p: { amount: number; reason?: string | null }) =>
+  p.amount > 0 || (p.reason ?? '').length > 0;
+const refundReason = { path: ['reason'], message: 'A refund needs a reason' };
+
+/** A payment as history keeps it (the bills import): the reference is optional, as older systems kept none. */
+export const paymentCreateSchema = z.object(paymentFields).refine(refundNeedsReason, refundReason);
+export type PaymentCreate = z.infer<typeof paymentCreateSchema> & { bank?: string | null };
+
+/**
+ * POST /api/bills/{id}/payments: a payment (positive) needs its method's reference and a cheque its
+ * bank, as on POST /api/payments; a refund (negative) needs a reason.
+ */
+export const billPaymentCreateSchema = z
+  .object({ ...paymentFields, bank: optionalText(100, 'Bank') })
+  .refine(refundNeedsReason, refundReason)
+  .superRefine((p, ctx) => {
+    if (p.amount > 0) requireMethodReference(p, ctx, { reference: 'reference', bank: 'bank' });
+  });
 
 export const DATE_RANGES = ['all', 'today', 'week', 'month', 'quarter'] as const;
 
@@ -155,6 +222,11 @@ export const billListQuery = z.object({
     z.enum(DATE_RANGES, { error: `date_range must be one of ${DATE_RANGES.join(', ')}` }).optional(),
   ),
   patient_id: strictNumber(z.number().int().positive().optional()),
+  /** Advanced Billing's method filter: bills with money received by this method (a bounced cheque does not count). */
+  payment_method: z.preprocess(
+    (v) => (v === '' || v === 'all' ? undefined : v),
+    z.enum(PAYMENT_METHODS, { error: `payment_method must be one of ${PAYMENT_METHODS.join(', ')}` }).optional(),
+  ),
 });
 export type BillListQuery = z.infer<typeof billListQuery>;
 
@@ -235,6 +307,11 @@ export const billSchema = z.object({
   updated_at: z.string(),
   items: z.array(billItemSchema).optional(),
   payments: z.array(paymentSchema).optional(),
+  /**
+   * The methods money was received by, from the ledger (payments not bounced), in order of first use;
+   * empty: not paid. On GET /api/bills and GET /api/bills/{id}.
+   */
+  paid_methods: z.array(z.string()).optional(),
 });
 export type Bill = z.infer<typeof billSchema>;
 
@@ -247,6 +324,8 @@ export const billSummarySchema = z.object({
   partial_count: z.number(),
   pending_count: z.number(),
   overdue_count: z.number(),
+  /** What is still owed on overdue bills. */
+  overdue_amount: z.number(),
   cancelled_count: z.number(),
   collection_rate: z.number(),
   average_bill: z.number(),

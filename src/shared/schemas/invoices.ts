@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isoDate, optionalText, pagedShape, strictNumber } from './common.js';
 import { PAYMENT_METHODS } from '../billing.js';
+import { requireMethodReference } from './bills.js';
 
 /**
  * GST invoices (issue 16; docs/decisions.md "Invoices and GST"). A draft has no number; issuing
@@ -76,11 +77,9 @@ export const invoiceMarkPaidSchema = z
   .object({
     method: z.enum(PAYMENT_METHODS, { error: `Method must be one of ${PAYMENT_METHODS.join(', ')}` }),
     reference: optionalText(100, 'Reference'),
+    bank: optionalText(100, 'Bank'),
   })
-  .refine((p) => !['cheque', 'bank_transfer', 'upi'].includes(p.method) || (p.reference ?? '').length > 0, {
-    path: ['reference'],
-    message: 'A cheque number, UPI or bank reference is required for this method',
-  });
+  .superRefine((p, ctx) => requireMethodReference(p, ctx, { reference: 'reference', bank: 'bank' }));
 export type InvoiceMarkPaid = z.infer<typeof invoiceMarkPaidSchema>;
 
 export const invoiceCancelSchema = z.object({

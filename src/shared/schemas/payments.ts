@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { PAYMENT_METHODS, type PaymentMethod } from '../billing.js';
+import { PAYMENT_METHODS } from '../billing.js';
+import { requireMethodReference } from './bills.js';
 import { isoDate, optionalText, requiredText, rupeeAmount, strictNumber } from './common.js';
 
 /** Ledger row statuses (spec section 4): a cheque is pending until cleared, failed when it bounced. */
@@ -8,15 +9,7 @@ export type LedgerStatus = (typeof LEDGER_STATUSES)[number];
 /** advance: a patient's advance spent on (or returned from) a bill; no money moves, so it never counts as revenue. */
 export const LEDGER_KINDS = ['payment', 'refund', 'advance'] as const;
 
-/** What a method needs beside the amount (issue 16): the reference where one exists. */
-export const METHOD_REFERENCE: Record<PaymentMethod, { label: string; required: boolean; bank: boolean }> = {
-  cash: { label: 'Reference', required: false, bank: false },
-  card: { label: 'Transaction ID', required: false, bank: false },
-  upi: { label: 'UPI reference', required: true, bank: false },
-  bank_transfer: { label: 'UTR / transaction ID', required: true, bank: false },
-  cheque: { label: 'Cheque number', required: true, bank: true },
-  insurance: { label: 'Claim / settlement reference', required: true, bank: false },
-};
+export { METHOD_REFERENCE } from './bills.js';
 
 const positiveId = (label: string) =>
   strictNumber(
@@ -42,13 +35,7 @@ export const ledgerPaymentCreateSchema = z
     advance: z.boolean({ error: 'advance must be true or false' }).default(false),
     notes: optionalText(300, 'Notes'),
   })
-  .superRefine((p, ctx) => {
-    const need = METHOD_REFERENCE[p.method];
-    if (need.required && !p.reference)
-      ctx.addIssue({ code: 'custom', path: ['reference'], message: `${need.label} is required for ${p.method}` });
-    if (need.bank && !p.bank)
-      ctx.addIssue({ code: 'custom', path: ['bank'], message: 'Bank is required for a cheque' });
-  });
+  .superRefine((p, ctx) => requireMethodReference(p, ctx, { reference: 'reference', bank: 'bank' }));
 export type LedgerPaymentCreate = z.infer<typeof ledgerPaymentCreateSchema>;
 
 /** POST /api/payments/advance: pays (part of) a bill from the patient's advance on account. */

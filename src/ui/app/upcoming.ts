@@ -1,9 +1,8 @@
-import { Calculator } from 'lucide-react';
 import type { LucideIcon } from 'lucide-react';
 import type { HomeCard, NavGroupName, ScreenDef } from '@/lib/screens';
 
 /** A protected screen with one sidebar entry whose page is the "not available yet" note. */
-const soon = (
+export const soon = (
   path: string,
   title: string,
   [group, label, icon, order]: [NavGroupName, string, LucideIcon, number],
@@ -14,6 +13,4 @@ const soon = (
  * Routes of the spec whose modules are not built yet: the app shows a plain "not available yet"
  * note for each. When a feature is built, its entry moves into that feature's screens.ts.
  */
-export const UPCOMING_SCREENS: ScreenDef[] = [
-  soon('/advanced-billing', 'Advanced Billing', ['Financial Management', 'Advanced Billing', Calculator, 2]),
-];
+export const UPCOMING_SCREENS: ScreenDef[] = [];

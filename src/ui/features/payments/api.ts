@@ -1,4 +1,5 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { BillListQuery } from '@shared/schemas/bills';
 import { paymentsApi, closingsApi } from '@shared/api/payments';
 import { revenueApi } from '@shared/api/revenue';
 import { billsApi } from '@shared/api/bills';
@@ -94,6 +95,33 @@ export function useSettleCheque() {
       invalidate();
       notify.success(p.status === 'failed' ? 'Cheque marked bounced' : 'Cheque cleared', `Bill ${p.bill_number}`);
     },
+  });
+}
+
+/** Advanced Billing's records: the bills list with its filters (status, the method money came by). */
+export function useBillRecords(q: Partial<BillListQuery>) {
+  return useQuery({
+    queryKey: ['bills', 'advanced', q],
+    queryFn: ({ signal }) => call(billsApi.list, { query: q }, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useBillFigures() {
+  return useQuery({
+    queryKey: ['bills', 'advanced-summary'],
+    queryFn: ({ signal }) => call(billsApi.summary, {}, signal).then((r) => r.summary),
+  });
+}
+
+/** The ledger's totals for each period (Payment Trends): one summary per period, no rows. */
+export function useLedgerPeriods(periods: readonly { from: string; to: string }[]) {
+  return useQueries({
+    queries: periods.map((p) => ({
+      queryKey: paymentKeys.list({ from: p.from, to: p.to, limit: 1 }),
+      queryFn: ({ signal }: { signal: AbortSignal }) =>
+        call(paymentsApi.list, { query: { from: p.from, to: p.to, limit: 1 } }, signal),
+    })),
   });
 }
 

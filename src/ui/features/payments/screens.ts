@@ -1,8 +1,18 @@
-import { CreditCard, TrendingUp } from 'lucide-react';
+import { Calculator, CreditCard, TrendingUp } from 'lucide-react';
 import { lazyPage, type ScreenDef } from '@/lib/screens';
 
-/** Payments ledger, Revenue Reports and the day-end closing (issue 16). */
+/** Payments ledger, Advanced Billing, Revenue Reports and the day-end closing (issue 16). */
 export const screens: ScreenDef[] = [
+  {
+    path: '/advanced-billing',
+    title: 'Advanced Billing',
+    subtitle: 'Bills with due dates, what is owed and what was collected, from the ledger',
+    access: 'protected',
+    permission: 'view_bills',
+    what: 'bills',
+    nav: [{ group: 'Financial Management', label: 'Advanced Billing', icon: Calculator, order: 2 }],
+    page: lazyPage(() => import('./pages/AdvancedBillingPage')),
+  },
   {
     path: '/payments',
     title: 'Payment Management',

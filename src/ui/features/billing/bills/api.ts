@@ -81,6 +81,8 @@ export interface PaymentInput {
   amount: number;
   method: PaymentMethod;
   reference?: string;
+  /** A cheque's bank. */
+  bank?: string;
   reason?: string;
 }
 

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Ban, CheckCircle2, FileDown, Plus, Send, Trash2 } from 'lucide-react';
 import { INVOICE_STATUSES, INVOICE_STATUS_LABELS, type Invoice } from '@shared/schemas/invoices';
+import { METHOD_REFERENCE } from '@shared/schemas/payments';
 import { invoicesApi } from '@shared/api/invoices';
 import type { PAYMENT_METHODS } from '@shared/billing';
 import {
@@ -21,7 +22,7 @@ import {
 } from '@/components';
 import { Tabs } from '@/components/Tabs';
 import { useScreen } from '@/lib/screens';
-import { ApiError, contractUrl } from '@/lib/api';
+import { ApiError, contractUrl, errorMessage } from '@/lib/api';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
 import { METHOD_OPTIONS } from '@/lib/billText';
@@ -220,7 +221,9 @@ function MarkPaidDialog({ invoice, onClose }: { invoice: Invoice | null; onClose
   const act = useInvoiceAction();
   const [method, setMethod] = useState<(typeof PAYMENT_METHODS)[number]>('bank_transfer');
   const [reference, setReference] = useState('');
-  const [error, setError] = useState<string | undefined>();
+  const [bank, setBank] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const need = METHOD_REFERENCE[method];
   return (
     <Dialog
       open={invoice !== null}
@@ -237,12 +240,18 @@ function MarkPaidDialog({ invoice, onClose }: { invoice: Invoice | null; onClose
             onClick={() =>
               invoice &&
               act.mutate(
-                { id: invoice.id, kind: 'paid', body: { method, reference: reference || null } },
+                {
+                  id: invoice.id,
+                  kind: 'paid',
+                  body: { method, reference: reference.trim() || null, bank: need.bank ? bank.trim() || null : null },
+                },
                 {
                   onSuccess: onClose,
                   onError: (e) =>
-                    setError(
-                      e instanceof ApiError ? e.details.find((d) => d.path === 'reference')?.message : undefined,
+                    setErrors(
+                      e instanceof ApiError
+                        ? Object.fromEntries(e.details.map((d) => [d.path, d.message]))
+                        : { form: errorMessage(e) },
                     ),
                 },
               )
@@ -261,9 +270,19 @@ function MarkPaidDialog({ invoice, onClose }: { invoice: Invoice | null; onClose
             options={METHOD_OPTIONS}
           />
         </FormField>
-        <FormField label="Reference (cheque number, UTR, UPI reference)" error={error}>
+        <FormField label={need.label} required={need.required} error={errors.reference}>
           <Input value={reference} onChange={(e) => setReference(e.target.value)} />
         </FormField>
+        {need.bank && (
+          <FormField label="Bank" required error={errors.bank}>
+            <Input value={bank} onChange={(e) => setBank(e.target.value)} />
+          </FormField>
+        )}
+        {errors.form && (
+          <p role="alert" className="text-[13px] text-red-700">
+            {errors.form}
+          </p>
+        )}
       </div>
     </Dialog>
   );

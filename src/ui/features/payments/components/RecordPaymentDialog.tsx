@@ -10,10 +10,19 @@ import { findBillByNumber, usePatientAdvance, useRecordPayment, useSpendAdvance 
 const METHOD_OPTIONS = PAYMENT_METHODS.map((m) => ({ value: m, label: methodLabel(m) }));
 
 /** Record Payment (spec: Payment Management): money received against a bill, with the method's own reference. */
-export function RecordPaymentDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o: boolean) => void }) {
-  const [billNumber, setBillNumber] = useState('');
-  const [bill, setBill] = useState<Bill | null>(null);
-  const [amount, setAmount] = useState('');
+export function RecordPaymentDialog({
+  open,
+  onOpenChange,
+  initialBill = null,
+}: {
+  open: boolean;
+  onOpenChange: (o: boolean) => void;
+  /** Collect Payment on a listed bill: the dialog opens on it, the amount at its balance (give the dialog a key per bill). */
+  initialBill?: Bill | null;
+}) {
+  const [billNumber, setBillNumber] = useState(initialBill?.bill_number ?? '');
+  const [bill, setBill] = useState<Bill | null>(initialBill);
+  const [amount, setAmount] = useState(initialBill && initialBill.balance > 0 ? initialBill.balance.toFixed(2) : '');
   const [method, setMethod] = useState<PaymentMethod>('cash');
   const [reference, setReference] = useState('');
   const [bank, setBank] = useState('');

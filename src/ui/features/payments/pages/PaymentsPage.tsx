@@ -58,6 +58,14 @@ const FILTERS: ListFilter[] = [
 const EXTRA = { from: '', to: '' };
 const EXTRA_FILTERS = ['from', 'to'] as const;
 
+function PaymentStatus({ p }: { p: LedgerEntry }) {
+  return (
+    <Badge tone={p.kind === 'refund' ? 'blue' : STATUS_TONE[p.status]}>
+      {p.kind === 'refund' ? 'refund' : p.status}
+    </Badge>
+  );
+}
+
 const columns: Column<LedgerEntry>[] = [
   {
     key: 'id',
@@ -67,6 +75,9 @@ const columns: Column<LedgerEntry>[] = [
         <span className="block font-medium whitespace-nowrap text-slate-900">{p.payment_number}</span>
         <span className="block text-[13px] text-slate-600">{p.bill_number}</span>
         <span className="block text-[13px] text-slate-600 md:hidden">{p.patient_name}</span>
+        <span className="mt-0.5 block md:hidden">
+          <PaymentStatus p={p} />
+        </span>
       </div>
     ),
   },
@@ -101,11 +112,8 @@ const columns: Column<LedgerEntry>[] = [
   {
     key: 'status',
     header: 'Status',
-    cell: (p) => (
-      <Badge tone={p.kind === 'refund' ? 'blue' : STATUS_TONE[p.status]}>
-        {p.kind === 'refund' ? 'refund' : p.status}
-      </Badge>
-    ),
+    cell: (p) => <PaymentStatus p={p} />,
+    hideOnMobile: true,
   },
   {
     key: 'date',

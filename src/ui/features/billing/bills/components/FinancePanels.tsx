@@ -156,7 +156,7 @@ const LIMIT_ROLES = ROLES.filter((r) => r !== 'superadmin' && r !== 'admin');
 export function BillingSettingsPanel({ canEdit }: { canEdit: boolean }) {
   const q = useBillingSettings();
   return (
-    <Card>
+    <Card id="billing-settings" className="scroll-mt-4">
       <CardHeader title="Settings" as="h2" description="GST, due dates and discount limits" />
       <CardBody>
         {q.data ? (

@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { IndianRupee, Undo2 } from 'lucide-react';
 import { PAYMENT_METHODS, type PaymentMethod } from '@shared/billing';
-import type { Bill } from '@shared/schemas/bills';
+import { METHOD_REFERENCE, requireMethodReference, type Bill } from '@shared/schemas/bills';
 import { rupeesToPaise } from '@shared/money';
 import { formatMoney, moneySymbol } from '@/lib/format';
 import { Button, FormField, Input, Select } from '@/components';
@@ -26,11 +26,14 @@ function amountField(maxPaise: number, tooMuch: string) {
 const methodField = z.enum(PAYMENT_METHODS, { error: 'Choose a payment method' });
 
 const paymentSchema = (balancePaise: number) =>
-  z.object({
-    amount: amountField(balancePaise, `Amount exceeds the balance of ${formatMoney(balancePaise)}`),
-    method: methodField,
-    reference: z.string().trim().max(100, 'Reference must be at most 100 characters'),
-  });
+  z
+    .object({
+      amount: amountField(balancePaise, `Amount exceeds the balance of ${formatMoney(balancePaise)}`),
+      method: methodField,
+      reference: z.string().trim().max(100, 'Reference must be at most 100 characters'),
+      bank: z.string().trim().max(100, 'Bank must be at most 100 characters'),
+    })
+    .superRefine((p, ctx) => requireMethodReference(p, ctx, { reference: 'reference', bank: 'bank' }));
 
 const refundSchema = (paidPaise: number) =>
   z.object({
@@ -45,11 +48,12 @@ type RefundValues = z.infer<ReturnType<typeof refundSchema>>;
 const rupeeText = (paise: number) => (paise / 100).toFixed(2);
 
 /** Puts the server's field messages (amount, reason...) under the fields they name. */
-function fieldErrors(err: unknown, set: (path: 'amount' | 'reason' | 'method', message: string) => void) {
+type FieldPath = 'amount' | 'reason' | 'method' | 'reference' | 'bank';
+const FIELD_PATHS: readonly string[] = ['amount', 'reason', 'method', 'reference', 'bank'];
+
+function fieldErrors(err: unknown, set: (path: FieldPath, message: string) => void) {
   if (!(err instanceof ApiError)) return;
-  for (const d of err.details) {
-    if (d.path === 'amount' || d.path === 'reason' || d.path === 'method') set(d.path, d.message);
-  }
+  for (const d of err.details) if (FIELD_PATHS.includes(d.path)) set(d.path as FieldPath, d.message);
 }
 
 /** Record Payment: the amount starts at the balance (the usual case: the patient settles the bill). */
@@ -59,13 +63,19 @@ export function RecordPaymentForm({ bill }: { bill: Bill }) {
   const method: PaymentMethod = isPaymentMethod(bill.payment_method) ? bill.payment_method : 'cash';
   const form = useForm<PaymentValues>({
     resolver: zodResolver(paymentSchema(balancePaise)),
-    defaultValues: { amount: rupeeText(balancePaise), method, reference: '' },
+    defaultValues: { amount: rupeeText(balancePaise), method, reference: '', bank: '' },
     mode: 'onBlur',
   });
   const errors = form.formState.errors;
+  const need = METHOD_REFERENCE[useWatch({ control: form.control, name: 'method' })];
   const submit = form.handleSubmit((v) =>
     pay.mutate(
-      { amount: Number(v.amount), method: v.method, reference: v.reference || undefined },
+      {
+        amount: Number(v.amount),
+        method: v.method,
+        reference: v.reference || undefined,
+        bank: need.bank ? v.bank || undefined : undefined,
+      },
       { onError: (err) => fieldErrors(err, (path, message) => path !== 'reason' && form.setError(path, { message })) },
     ),
   );
@@ -87,9 +97,14 @@ export function RecordPaymentForm({ bill }: { bill: Bill }) {
         <FormField label="Method" required error={errors.method?.message}>
           <Select options={METHOD_OPTIONS} {...form.register('method')} />
         </FormField>
-        <FormField label="Reference" hint="Card slip, UPI or cheque number" error={errors.reference?.message}>
+        <FormField label={need.label} required={need.required} error={errors.reference?.message}>
           <Input autoComplete="off" {...form.register('reference')} />
         </FormField>
+        {need.bank && (
+          <FormField label="Bank" required error={errors.bank?.message}>
+            <Input autoComplete="off" {...form.register('bank')} />
+          </FormField>
+        )}
       </div>
       <div className="mt-3 flex justify-end">
         <Button type="submit" loading={pay.isPending} loadingText="Recording...">
@@ -124,7 +139,14 @@ export function RefundForm({ bill }: { bill: Bill }) {
   const submit = form.handleSubmit((v) =>
     refund.mutate(
       { amount: -Number(v.amount), method: v.method, reason: v.reason },
-      { onError: (err) => fieldErrors(err, (path, message) => form.setError(path, { message })) },
+      {
+        onError: (err) =>
+          fieldErrors(
+            err,
+            (path, message) =>
+              (path === 'amount' || path === 'method' || path === 'reason') && form.setError(path, { message }),
+          ),
+      },
     ),
   );
   return (

@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { Link } from 'react-router';
+import { useEffect, useState } from 'react';
+import { Link, useLocation } from 'react-router';
 import { ClipboardList, ListChecks, Plus, Receipt, UserPlus } from 'lucide-react';
 import type { Permission } from '@shared/roles';
 import type { Bill } from '@shared/schemas/bills';
@@ -122,6 +122,11 @@ export default function BillingManagementPage() {
   const list = useBills({ search: paged.search, ...paged.values, page: paged.page, limit: paged.limit });
   const summary = useBillSummary();
   const [viewing, setViewing] = useState<Bill | null>(null);
+  // Advanced Billing's Invoice Templates and Discount Management tiles open the Settings panel.
+  const { hash } = useLocation();
+  useEffect(() => {
+    if (hash === '#billing-settings') document.getElementById('billing-settings')?.scrollIntoView();
+  }, [hash]);
 
   const columns = [
     billColumns.number,
