@@ -5,7 +5,6 @@ import { useSetupStatus } from '@/lib/session';
 import { ScreenContext, ScreensContext, type ScreenDef } from '@/lib/screens';
 import { NotFoundPage } from './NotFoundPage';
 import { ProtectedLayout } from './ProtectedLayout';
-import { ModulePlaceholder } from './ModulePlaceholder';
 import { SCREENS } from './registry';
 
 /** A lab that is not set up yet (empty data dir) opens on the setup wizard, whatever the address. */
@@ -21,7 +20,7 @@ function SetupGate({ children }: { children: ReactNode }) {
 /** A screen's page with its title in context; the permission check when the screen declares one. */
 function ScreenElement({ screen }: { screen: ScreenDef }) {
   const Page = screen.page;
-  const body = Page ? <Page /> : <ModulePlaceholder screen={screen} />;
+  const body = <Page />;
   return (
     <ScreenContext.Provider value={screen}>
       {screen.permission ? (

@@ -1,6 +1,5 @@
 import type { LucideIcon } from 'lucide-react';
 import { NAV_GROUPS_ORDER, type ScreenDef } from '@/lib/screens';
-import { UPCOMING_SCREENS } from './upcoming';
 // Each feature declares its own screens. A new feature adds one line here; a new screen of an
 // existing feature touches only that feature's screens.ts.
 import { screens as account } from '@/features/account/screens';
@@ -64,7 +63,6 @@ export const SCREENS: readonly ScreenDef[] = [
   ...data,
   ...account,
   ...system,
-  ...UPCOMING_SCREENS,
 ];
 
 const byPath = new Map(SCREENS.map((s) => [s.path, s]));

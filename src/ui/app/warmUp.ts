@@ -13,5 +13,5 @@ export function warmUp(queryClient: QueryClient, screens: readonly ScreenDef[], 
   void queryClient.prefetchQuery(setupStatusQuery);
   void queryClient.prefetchQuery(sessionQuery);
   const screen = screens.find((s) => matchPath(s.path, pathname));
-  screen?.page?.preload().catch(() => undefined);
+  screen?.page.preload().catch(() => undefined);
 }

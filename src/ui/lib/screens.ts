@@ -51,8 +51,8 @@ export interface ScreenDef {
   what?: string;
   nav?: NavEntry[];
   home?: HomeCard;
-  /** The page, loaded lazily (its own chunk: lazyPage); null for a screen that is not available yet. */
-  page: LazyPage | null;
+  /** The page, loaded lazily (its own chunk: lazyPage). */
+  page: LazyPage;
 }
 
 /** A page in its own chunk; `preload` starts fetching the chunk before React asks for it. */
