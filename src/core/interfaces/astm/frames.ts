@@ -139,7 +139,8 @@ export function frameEnd(buf: Uint8Array, start: number, opts: FrameOptions): nu
     const after = i + 3;
     if (after >= buf.length) return opts.lenient ? after : -1;
     if (buf[after] === CR) {
-      if (after + 1 >= buf.length) return -1;
+      // Lenient: a machine that ends its frame with CR alone (and waits for our ACK) is answered.
+      if (after + 1 >= buf.length) return opts.lenient ? after + 1 : -1;
       return buf[after + 1] === LF ? after + 2 : after + 1;
     }
     return after;
