@@ -6,7 +6,6 @@ import { makeLab, type TestLab } from '../helpers.js';
 import { otherLabAdmin } from './support.js';
 import { startInterfaceListeners, importFile } from '../../src/core/interfaces/listeners.js';
 import { findConnectionRow } from '../../src/core/interfaces/repository.js';
-import { frameMessage } from '../../src/core/interfaces/astm/frames.js';
 import { mllpWrap, MllpDecoder } from '../../src/core/interfaces/hl7/mllp.js';
 import { parseHl7 } from '../../src/core/interfaces/hl7/message.js';
 import type { Connection, InterfaceMessage, Unmatched } from '../../src/shared/schemas/connections.js';
