@@ -24,7 +24,7 @@ const tests: Record<string, number> = {};
 let patient: number;
 let machine: number;
 
-const quiet = { info: () => {}, warn: () => {}, error: () => {} };
+const quiet = { info: () => {}, warn: () => {}, error: (obj: object, msg: string) => console.error(msg, obj) };
 
 async function freePort(): Promise<number> {
   const s = net.createServer();
