@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Ban, Eye, Pencil, Play, Plus, Power, Trash2, X } from 'lucide-react';
 import {
   CONNECTION_PROTOCOLS,
@@ -239,12 +239,16 @@ function ConnectionDialog({
   const machines = useEntryEquipment(open);
   const [f, setF] = useState<FormState>(formOf(connection));
   const [errors, setErrors] = useState<Record<string, string>>({});
-  useEffect(() => {
-    if (open) {
+  // A fresh form each time the dialog opens (state reset while rendering, not in an effect).
+  const openedFor = open ? (connection ?? 'new') : null;
+  const [seen, setSeen] = useState<Connection | 'new' | null>(null);
+  if (openedFor !== seen) {
+    setSeen(openedFor);
+    if (openedFor !== null) {
       setF(formOf(connection));
       setErrors({});
     }
-  }, [open, connection]);
+  }
   const set = <K extends keyof FormState>(k: K, v: FormState[K]) => setF((x) => ({ ...x, [k]: v }));
   const setRow = (i: number, patch: Partial<MapRow>) =>
     setF((x) => ({ ...x, code_map: x.code_map.map((r, j) => (j === i ? { ...r, ...patch } : r)) }));
@@ -494,13 +498,15 @@ function AssignDialog({ row, onClose }: { row: Unmatched | null; onClose: () => 
   const [sample, setSample] = useState('');
   const [test, setTest] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
-  useEffect(() => {
+  const [seen, setSeen] = useState<Unmatched | null>(null);
+  if (row !== seen) {
+    setSeen(row);
     if (row) {
       setSample(row.sample_id ? String(row.sample_id) : '');
       setTest(row.test_id ? String(row.test_id) : '');
       setErrors({});
     }
-  }, [row]);
+  }
   const submit = () => {
     if (!row) return;
     assign.mutate(
@@ -571,12 +577,14 @@ function DiscardDialog({ row, onClose }: { row: Unmatched | null; onClose: () =>
   const discard = useDiscardUnmatched();
   const [reason, setReason] = useState('');
   const [error, setError] = useState('');
-  useEffect(() => {
+  const [seen, setSeen] = useState<Unmatched | null>(null);
+  if (row !== seen) {
+    setSeen(row);
     if (row) {
       setReason('');
       setError('');
     }
-  }, [row]);
+  }
   return (
     <Dialog
       open={row !== null}
