@@ -219,7 +219,9 @@ export async function importFile(
   bytes: Buffer,
 ): Promise<{ ok: true; messages: number; entered: number; unmatched: number } | { ok: false; error: string }> {
   const text = bytes.toString('latin1');
-  const isHl7 = conn.protocol === 'hl7' || (conn.protocol === 'folder' && text.replace(String.fromCharCode(0x0b), '').trimStart().startsWith('MSH'));
+  const isHl7 =
+    conn.protocol === 'hl7' ||
+    (conn.protocol === 'folder' && text.replace(String.fromCharCode(0x0b), '').trimStart().startsWith('MSH'));
   let entered = 0;
   let unmatched = 0;
   if (isHl7) {
