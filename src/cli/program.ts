@@ -10,6 +10,7 @@ import { registerReport } from './commands/report.js';
 import { registerServe } from './commands/serve.js';
 import { registerSetup } from './commands/setup.js';
 import { registerUser } from './commands/user.js';
+import { registerInterface } from './commands/interface.js';
 import { CliError } from './errors.js';
 import { nonEmpty } from './flags.js';
 import { Output, type Streams } from './output.js';
@@ -58,6 +59,7 @@ Run "lims <command> --help" for a command's flags and examples.`,
   registerServe(program, out);
   registerUser(program, out);
   registerAudit(program, out);
+  registerInterface(program, out);
   registerBill(program, out, streams.stdout);
   registerSamples(program, out, streams.stdout);
   registerReport(program, out, streams.stdout);

@@ -11,6 +11,7 @@ import { packageVersion } from '../core/version.js';
 import { removeServeLock, writeServeLock } from '../core/serve-lock.js';
 import { startOverdueSweep } from '../core/notifications/overdue.js';
 import { startOutboxSender } from '../core/messaging/sender.js';
+import { startInterfaceListeners } from '../core/interfaces/listeners.js';
 
 export interface ServeOptions {
   dataDir: string;
@@ -80,6 +81,16 @@ export async function serve(opts: ServeOptions): Promise<{ url: string; close: (
     warn: (obj, msg) => current.app.serverLog.warn(obj, msg),
     error: (obj, msg) => current.app.serverLog.error(obj, msg),
   });
+  // The enabled machine connections listen while the server runs (issue 18); a port in use is shown on its connection.
+  const interfaces = startInterfaceListeners(
+    () => current.database.db,
+    {
+      info: (obj, msg) => current.app.serverLog.info(obj, msg),
+      warn: (obj, msg) => current.app.serverLog.warn(obj, msg),
+      error: (obj, msg) => current.app.serverLog.error(obj, msg),
+    },
+    { bindHost: opts.host },
+  );
   const shownHost = opts.host === '0.0.0.0' || opts.host === '::' ? 'localhost' : opts.host;
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${opts.port}`;
   let closing = false;
@@ -115,6 +126,7 @@ export async function serve(opts: ServeOptions): Promise<{ url: string; close: (
     await switching.catch(() => undefined);
     await sweep.stop();
     await sender.stop();
+    await interfaces.stop();
     await current.app.close();
     await current.database.close();
     removeServeLock(paths.dir);

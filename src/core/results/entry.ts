@@ -65,75 +65,82 @@ async function refuseTypedCalculation(trx: Db, test: TestRules, sampleId: number
  * range, flag, critical, delta, review. Calculated tests of the sample are then worked out again.
  */
 export async function createResult(db: Db, actor: Actor, input: ResultCreate): Promise<TestResult> {
-  const id = await db.transaction().execute(async (trx) => {
-    const sample = await findSampleRow(trx, actor.organizationId, { id: input.sample_id });
-    if (!sample) throw ValidationError.field('sample_id', `Unknown sample ${input.sample_id}`);
-    const test = (await orderedTests(trx, sample.id)).find((t) => t.id === input.test_id);
-    if (!test)
-      throw ValidationError.field('test_id', `Test ${input.test_id} was not ordered on sample ${sample.sample_code}`);
-    if (!(OPEN_FOR_ENTRY as readonly string[]).includes(sample.status))
-      throw new ConflictError(entryClosedMessage(sample.sample_code, sample.status), 'SAMPLE_NOT_OPEN');
-    const existing = await resultOf(trx, sample.id, test.id);
-    if (existing) {
-      throw new ConflictError(
-        `A result for ${test.name} on sample ${sample.sample_code} is already entered (${resultCode(existing.id)}); edit it with PUT /api/test-results/${existing.id}`,
-        'DUPLICATE_RESULT',
-      );
-    }
-    await refuseTypedCalculation(trx, test, sample.id);
-    const value = checkedValue(test, input.result_value);
-    const now = nowIso();
-    const judged = await evaluateValue(trx, test, sample.patient_id, sample.id, sample.collection_date, value);
-    const machine = input.equipment_id ? await equipmentForEntry(trx, actor.organizationId, input.equipment_id) : null;
-    const row = await insertResultRow(trx, {
-      organization_id: actor.organizationId,
-      sample_id: sample.id,
-      test_id: test.id,
-      patient_id: sample.patient_id,
-      result_value: value,
-      unit: input.unit ?? test.unit,
-      ...judged,
-      status: 'completed',
-      notes: input.notes ?? null,
-      rejection_reason: null,
-      technician_id: actor.userId,
-      entered_at: now,
-      verified_by: null,
-      verified_at: null,
-      amended: 0,
-      calculated: 0,
-      equipment_id: machine?.id ?? null,
-      equipment_warning: machine?.warning ?? null,
-      created_at: now,
-      updated_at: now,
-    });
-    await writeAudit(trx, actor, { action: 'create', entity: 'test_result', entityId: row.id, newValues: row });
-    // The reagents and consumables one run of the test uses leave stock with the result (409 if short).
-    await consumeForResult(trx, actor, row.id, test.id);
-    if (row.is_critical) await announceCritical(trx, actor, sample, test.name);
-    if (sample.status === 'collected') {
-      await updateSampleRow(trx, sample.id, { status: 'processing', updated_at: now });
-      await addSampleHistory(
-        trx,
-        actor,
-        sample.id,
-        'collected',
-        'processing',
-        sample.location,
-        `First result entered (${test.name})`,
-      );
-      await writeAudit(trx, actor, {
-        action: 'update',
-        entity: 'sample',
-        entityId: sample.id,
-        oldValues: { status: 'collected' },
-        newValues: { status: 'processing', notes: 'result entry' },
-      });
-    }
-    await recalculate(trx, actor, sample.id);
-    return row.id;
-  });
+  const id = await db.transaction().execute((trx) => enterResult(trx, actor, input));
   return getResult(db, actor.organizationId, id);
+}
+
+/**
+ * createResult inside an open transaction: the one path every result takes, typed or sent by a
+ * machine (src/core/interfaces), so flags, critical values, consumption and the sample's move to
+ * processing are the same. Answers the new result's id.
+ */
+export async function enterResult(trx: Db, actor: Actor, input: ResultCreate): Promise<number> {
+  const sample = await findSampleRow(trx, actor.organizationId, { id: input.sample_id });
+  if (!sample) throw ValidationError.field('sample_id', `Unknown sample ${input.sample_id}`);
+  const test = (await orderedTests(trx, sample.id)).find((t) => t.id === input.test_id);
+  if (!test)
+    throw ValidationError.field('test_id', `Test ${input.test_id} was not ordered on sample ${sample.sample_code}`);
+  if (!(OPEN_FOR_ENTRY as readonly string[]).includes(sample.status))
+    throw new ConflictError(entryClosedMessage(sample.sample_code, sample.status), 'SAMPLE_NOT_OPEN');
+  const existing = await resultOf(trx, sample.id, test.id);
+  if (existing) {
+    throw new ConflictError(
+      `A result for ${test.name} on sample ${sample.sample_code} is already entered (${resultCode(existing.id)}); edit it with PUT /api/test-results/${existing.id}`,
+      'DUPLICATE_RESULT',
+    );
+  }
+  await refuseTypedCalculation(trx, test, sample.id);
+  const value = checkedValue(test, input.result_value);
+  const now = nowIso();
+  const judged = await evaluateValue(trx, test, sample.patient_id, sample.id, sample.collection_date, value);
+  const machine = input.equipment_id ? await equipmentForEntry(trx, actor.organizationId, input.equipment_id) : null;
+  const row = await insertResultRow(trx, {
+    organization_id: actor.organizationId,
+    sample_id: sample.id,
+    test_id: test.id,
+    patient_id: sample.patient_id,
+    result_value: value,
+    unit: input.unit ?? test.unit,
+    ...judged,
+    status: 'completed',
+    notes: input.notes ?? null,
+    rejection_reason: null,
+    technician_id: actor.userId,
+    entered_at: now,
+    verified_by: null,
+    verified_at: null,
+    amended: 0,
+    calculated: 0,
+    equipment_id: machine?.id ?? null,
+    equipment_warning: machine?.warning ?? null,
+    created_at: now,
+    updated_at: now,
+  });
+  await writeAudit(trx, actor, { action: 'create', entity: 'test_result', entityId: row.id, newValues: row });
+  // The reagents and consumables one run of the test uses leave stock with the result (409 if short).
+  await consumeForResult(trx, actor, row.id, test.id);
+  if (row.is_critical) await announceCritical(trx, actor, sample, test.name);
+  if (sample.status === 'collected') {
+    await updateSampleRow(trx, sample.id, { status: 'processing', updated_at: now });
+    await addSampleHistory(
+      trx,
+      actor,
+      sample.id,
+      'collected',
+      'processing',
+      sample.location,
+      `First result entered (${test.name})`,
+    );
+    await writeAudit(trx, actor, {
+      action: 'update',
+      entity: 'sample',
+      entityId: sample.id,
+      oldValues: { status: 'collected' },
+      newValues: { status: 'processing', notes: 'result entry' },
+    });
+  }
+  await recalculate(trx, actor, sample.id);
+  return row.id;
 }
 
 /** Writes a change to a stored result; a verified one keeps its earlier value as an amendment. */

@@ -90,11 +90,12 @@ export function toSample(r: SampleRow, tests: SampleTestRef[]): Sample {
 export async function findSampleRow(
   db: Db,
   organizationId: number,
-  where: { id?: number; barcode?: string },
+  where: { id?: number; barcode?: string; code?: string },
 ): Promise<SampleRow | undefined> {
   let q = withColumns(samplesQuery(db, organizationId));
   if (where.id !== undefined) q = q.where('s.id', '=', where.id);
   if (where.barcode !== undefined) q = q.where('s.barcode', '=', where.barcode);
+  if (where.code !== undefined) q = q.where('s.sample_code', '=', where.code);
   return q.executeTakeFirst();
 }
 

@@ -31,6 +31,7 @@ import { sql as reportRuns } from './022_report_runs.js';
 import { sql as labReports } from './023_lab_reports.js';
 import { sql as targetTat } from './024_target_tat.js';
 import { sql as reportSummaries, postgres as reportSummariesPostgres } from './025_report_summaries.js';
+import { sql as interfaces, postgres as interfacesPostgres } from './026_interfaces.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
 import type Database from 'better-sqlite3';
@@ -104,4 +105,5 @@ export const migrations: Migration[] = [
   { version: 23, name: 'lab_reports', sql: labReports },
   { version: 24, name: 'target_tat', sql: targetTat },
   { version: 25, name: 'report_summaries', sql: reportSummaries, postgres: reportSummariesPostgres },
+  { version: 26, name: 'interfaces', sql: interfaces, postgres: interfacesPostgres },
 ];

@@ -1,5 +1,11 @@
 import { EquipmentPage } from './EquipmentPage';
+import { InterfacesSection } from '../components/InterfacesSection';
 
 export default function MachinesPage() {
-  return <EquipmentPage kind="machine" />;
+  return (
+    <>
+      <EquipmentPage kind="machine" />
+      <InterfacesSection />
+    </>
+  );
 }

@@ -1,0 +1,302 @@
+import net from 'node:net';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Db } from '../db/connection.js';
+import { nowIso } from '../context.js';
+import { AstmLink, decodeTranscript } from './astm/link.js';
+import { buildOrderRecords } from './astm/records.js';
+import { MllpDecoder, mllpWrap } from './hl7/mllp.js';
+import { logIncomplete, logOutbound, receiveAstmText, receiveMessage } from './receive.js';
+import { enabledConnections, setListenStatus, type ConnectionRow } from './repository.js';
+
+export interface InterfaceLog {
+  info: (obj: object, msg: string) => void;
+  warn: (obj: object, msg: string) => void;
+  error: (obj: object, msg: string) => void;
+}
+
+/**
+ * One machine talking on one socket: ASTM through an AstmLink (E1381), HL7 through MLLP. Each
+ * complete message is handed to receiveMessage in order (one at a time per socket, so a burst is
+ * stored in the order sent, each once); an HL7 message is answered with its ACK after the commit.
+ */
+export function attachSession(db: Db, conn: ConnectionRow, socket: net.Socket, log: InterfaceLog): () => void {
+  let chain: Promise<unknown> = Promise.resolve();
+  const queue = (fn: () => Promise<unknown>) => {
+    chain = chain
+      .then(fn)
+      .catch((err: unknown) => log.error({ err, connection: conn.id }, 'an interface message failed'));
+  };
+  const write = (b: Buffer) => {
+    if (!socket.destroyed) socket.write(b);
+  };
+  let close: () => void;
+  if (conn.protocol === 'hl7') {
+    const decoder = new MllpDecoder(
+      (bytes) =>
+        queue(async () => {
+          const r = await receiveMessage(db, conn, 'hl7', Buffer.from(bytes));
+          if (r.ackText) write(mllpWrap(r.ackText));
+        }),
+      () => queue(() => logIncomplete(db, conn, 'hl7', Buffer.alloc(0), 'An MLLP block over 1 MiB was dropped')),
+    );
+    socket.on('data', (d) => decoder.receive(d));
+    close = () => {};
+  } else {
+    const link: AstmLink = new AstmLink({
+      lenient: conn.lenient === 1,
+      write,
+      onMessage: (text) =>
+        queue(async () => {
+          const answers = (await receiveAstmText(db, conn, text)).flatMap((r) => r.answers);
+          if (answers.length) {
+            const records = buildOrderRecords(answers);
+            pendingOut.push(records);
+            link.send(records);
+          }
+        }),
+      onAbort: (reason, text) => {
+        if (text) queue(() => logIncomplete(db, conn, 'astm', Buffer.from(text, 'latin1'), reason));
+      },
+      onSendDone: (ok, reason) => {
+        const records = pendingOut.shift();
+        if (records) queue(() => logOutbound(db, conn, 'astm', Buffer.from(records.join('\r'), 'latin1'), ok, reason));
+      },
+    });
+    const pendingOut: string[][] = [];
+    socket.on('data', (d) => link.receive(d));
+    close = () => link.close();
+  }
+  socket.on('error', (err) => log.warn({ err: err.message, connection: conn.id }, 'a machine connection failed'));
+  socket.on('close', () => close());
+  return () => {
+    close();
+    socket.destroy();
+  };
+}
+
+interface Running {
+  key: string;
+  stop: () => Promise<void>;
+}
+
+/** What about a connection makes its listener start again when it changes. */
+function keyOf(c: ConnectionRow): string {
+  return JSON.stringify([
+    c.protocol,
+    c.transport,
+    c.host,
+    c.port,
+    c.path,
+    c.lenient,
+    c.code_map,
+    c.equipment_id,
+    c.name,
+  ]);
+}
+
+function startTcpServer(db: Db, conn: ConnectionRow, log: InterfaceLog, bindHost: string | undefined): Running {
+  const sessions = new Set<() => void>();
+  const server = net.createServer((socket) => {
+    const end = attachSession(db, conn, socket, log);
+    sessions.add(end);
+    socket.on('close', () => sessions.delete(end));
+  });
+  server.on('error', (err: NodeJS.ErrnoException) => {
+    const msg =
+      err.code === 'EADDRINUSE'
+        ? `Port ${conn.port} is in use by another program`
+        : err.code === 'EACCES'
+          ? `Port ${conn.port} needs privileges lims does not have`
+          : `The listener failed: ${err.message}`;
+    void setListenStatus(db, conn.id, 'error', msg, nowIso());
+    log.warn({ connection: conn.id, port: conn.port }, msg);
+  });
+  server.listen({ port: conn.port!, host: conn.host ?? bindHost }, () => {
+    void setListenStatus(db, conn.id, 'listening', null, nowIso());
+    log.info({ connection: conn.id, port: conn.port }, 'an interface listens');
+  });
+  return {
+    key: keyOf(conn),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const end of sessions) end();
+        server.close(() => resolve());
+        if (!server.listening) resolve();
+      }),
+  };
+}
+
+/** lims dials the machine (host:port) and dials again 5 s after the line drops. */
+function startTcpClient(db: Db, conn: ConnectionRow, log: InterfaceLog): Running {
+  let stopped = false;
+  let socket: net.Socket | null = null;
+  let retry: ReturnType<typeof setTimeout> | null = null;
+  const dial = () => {
+    if (stopped) return;
+    const s = net.connect({ host: conn.host!, port: conn.port! });
+    socket = s;
+    const end = attachSession(db, conn, s, log);
+    s.on('connect', () => void setListenStatus(db, conn.id, 'connected', null, nowIso()));
+    s.on(
+      'error',
+      (err) =>
+        void setListenStatus(db, conn.id, 'error', `Cannot reach ${conn.host}:${conn.port} (${err.message})`, nowIso()),
+    );
+    s.on('close', () => {
+      end();
+      if (!stopped) retry = setTimeout(dial, 5_000);
+    });
+  };
+  dial();
+  return {
+    key: keyOf(conn),
+    stop: async () => {
+      stopped = true;
+      if (retry) clearTimeout(retry);
+      socket?.destroy();
+    },
+  };
+}
+
+/**
+ * A watched folder: every 5 s, each file in it is read, stored and applied like a message (ASTM
+ * frames or records, or HL7; told apart by their first bytes), then moved to processed/ (or
+ * failed/ when it could not be read). A file still being written (changed in the last 2 s) waits.
+ */
+function startFolder(db: Db, conn: ConnectionRow, log: InterfaceLog): Running {
+  let stopped = false;
+  let busy = false;
+  const dir = conn.path!;
+  const sweep = async () => {
+    if (busy || stopped) return;
+    busy = true;
+    try {
+      for (const name of readdirSync(dir)) {
+        const file = join(dir, name);
+        const st = statSync(file);
+        if (!st.isFile() || Date.now() - st.mtimeMs < 2_000) continue;
+        const ok = await importFile(db, conn, readFileSync(file)).then(
+          (r) => r.ok,
+          () => false,
+        );
+        const to = join(dir, ok ? 'processed' : 'failed');
+        mkdirSync(to, { recursive: true });
+        renameSync(file, join(to, name));
+      }
+      await setListenStatus(db, conn.id, 'listening', null, nowIso());
+    } catch (err) {
+      await setListenStatus(
+        db,
+        conn.id,
+        'error',
+        `The folder ${dir} cannot be read (${(err as Error).message})`,
+        nowIso(),
+      );
+      log.warn({ connection: conn.id }, 'a watched folder cannot be read');
+    } finally {
+      busy = false;
+    }
+  };
+  const timer = setInterval(() => void sweep(), 5_000);
+  void sweep();
+  return {
+    key: keyOf(conn),
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+    },
+  };
+}
+
+/**
+ * A captured transcript or a machine's file: ASTM (frames checked, or bare records) or HL7 (one
+ * or more messages, MLLP-wrapped or not). Each message is stored and applied once.
+ */
+export async function importFile(
+  db: Db,
+  conn: ConnectionRow,
+  bytes: Buffer,
+): Promise<{ ok: true; messages: number; entered: number; unmatched: number } | { ok: false; error: string }> {
+  const text = bytes.toString('latin1');
+  const isHl7 =
+    conn.protocol === 'hl7' ||
+    (conn.protocol === 'folder' && text.replace(String.fromCharCode(0x0b), '').trimStart().startsWith('MSH'));
+  let entered = 0;
+  let unmatched = 0;
+  if (isHl7) {
+    const parts: Buffer[] = [];
+    if (bytes.includes(0x0b)) new MllpDecoder((b) => parts.push(Buffer.from(b))).receive(bytes);
+    else for (const m of bytes.toString('utf8').split(/(?=^MSH)/m)) if (m.trim()) parts.push(Buffer.from(m, 'utf8'));
+    for (const p of parts) {
+      const r = await receiveMessage(db, conn, 'hl7', p);
+      entered += r.entered;
+      unmatched += r.unmatched;
+    }
+    return { ok: true, messages: parts.length, entered, unmatched };
+  }
+  const decoded = decodeTranscript(bytes, conn.lenient === 1);
+  if (!decoded.ok) return decoded;
+  const received = await receiveAstmText(db, conn, decoded.text);
+  for (const r of received) {
+    entered += r.entered;
+    unmatched += r.unmatched;
+  }
+  return { ok: true, messages: received.length, entered, unmatched };
+}
+
+/**
+ * Runs the listeners of every enabled connection on this database, and follows changes: every
+ * `pollMs` it reads the connections again and starts, restarts or stops listeners to match (so a
+ * connection enabled on the screen listens within seconds, in `lims serve` or `lims interface
+ * listen`). Serial connections are not run (refused when saved).
+ */
+export function startInterfaceListeners(
+  getDb: () => Db,
+  log: InterfaceLog,
+  opts: { pollMs?: number; bindHost?: string; only?: (c: ConnectionRow) => boolean } = {},
+): { stop: () => Promise<void>; ready: Promise<void> } {
+  const running = new Map<number, Running>();
+  let stopped = false;
+  const reconcile = async () => {
+    if (stopped) return;
+    const db = getDb();
+    const wanted = (await enabledConnections(db)).filter(
+      (c) => c.transport !== 'serial' && (opts.only ? opts.only(c) : true),
+    );
+    const ids = new Set(wanted.map((c) => c.id));
+    for (const [id, r] of running) {
+      const now = wanted.find((c) => c.id === id);
+      if (!ids.has(id) || (now && keyOf(now) !== r.key)) {
+        running.delete(id);
+        await r.stop();
+        if (!ids.has(id)) await setListenStatus(db, id, 'stopped', null, nowIso());
+      }
+    }
+    for (const c of wanted) {
+      if (running.has(c.id) || stopped) continue;
+      if (c.transport === 'tcp-server') running.set(c.id, startTcpServer(db, c, log, opts.bindHost));
+      else if (c.transport === 'tcp-client') running.set(c.id, startTcpClient(db, c, log));
+      else if (c.transport === 'folder') running.set(c.id, startFolder(db, c, log));
+    }
+  };
+  let timer: ReturnType<typeof setInterval> | null = null;
+  const ready = reconcile().catch((err: unknown) => log.error({ err }, 'the interface listeners could not start'));
+  timer = setInterval(() => {
+    reconcile().catch((err: unknown) => log.error({ err }, 'the interface listeners could not be updated'));
+  }, opts.pollMs ?? 3_000);
+  return {
+    ready,
+    stop: async () => {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      await ready;
+      const db = getDb();
+      for (const [id, r] of running) {
+        await r.stop();
+        await setListenStatus(db, id, 'stopped', null, nowIso()).catch(() => undefined);
+      }
+      running.clear();
+    },
+  };
+}

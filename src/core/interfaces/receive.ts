@@ -1,0 +1,338 @@
+import type { Db } from '../db/connection.js';
+import type { Actor } from '../context.js';
+import { nowIso } from '../context.js';
+import { writeAudit } from '../audit/audit.js';
+import { DomainError, ValidationError } from '../errors.js';
+import { withSavepoint } from '../db/savepoint.js';
+import { enterResult } from '../results/entry.js';
+import { orderedTests } from '../results/entry-repository.js';
+import { findSampleRow, type SampleRow } from '../samples/repository.js';
+import { numericValue } from '../../shared/flags.js';
+import type { CodeMapEntry, UnmatchedReason } from '../../shared/schemas/connections.js';
+import { splitMessages, splitRecords } from './astm/records.js';
+import { astmMessages, inboundFromAstm, inboundFromHl7, type Inbound, type InboundResult } from './inbound.js';
+import { buildAck, parseHl7, type AckCode, type Hl7Message } from './hl7/message.js';
+import { codeMapOf } from './service.js';
+import {
+  insertMessageRow,
+  insertUnmatchedRow,
+  touchConnection,
+  updateMessageRow,
+  type ConnectionRow,
+} from './repository.js';
+
+/** The machine as an actor: its connection's service account, in the connection's lab. */
+export function machineActor(conn: Pick<ConnectionRow, 'organization_id' | 'service_user_id' | 'name'>): Actor {
+  return {
+    userId: conn.service_user_id,
+    email: null,
+    role: 'lab_technician',
+    organizationId: conn.organization_id,
+    userAgent: `interface: ${conn.name}`,
+  };
+}
+
+/** A specimen ID is a sample's barcode, else its sample code. */
+export async function sampleOfSpecimen(
+  db: Db,
+  organizationId: number,
+  specimenId: string,
+): Promise<SampleRow | undefined> {
+  if (!specimenId) return undefined;
+  return (
+    (await findSampleRow(db, organizationId, { barcode: specimenId })) ??
+    (await findSampleRow(db, organizationId, { code: specimenId }))
+  );
+}
+
+export function mapEntryOf(map: CodeMapEntry[], code: string): CodeMapEntry | undefined {
+  const key = code.trim().toUpperCase();
+  return map.find((e) => e.code.trim().toUpperCase() === key);
+}
+
+/** The machine's value in the test's unit: times the factor when the code map gives one. */
+export function convertValue(value: string, factor: number | null | undefined): string {
+  if (!factor || factor === 1) return value;
+  const n = numericValue(value);
+  if (n === null) return value;
+  const prefix = /^[<>]=?/.exec(value.trim())?.[0] ?? '';
+  return `${prefix}${Number((n * factor).toPrecision(6))}`;
+}
+
+interface Outcome {
+  entered: number;
+  unmatched: number;
+}
+
+/**
+ * One result: matched to a sample (barcode or code), a mapped test, the unit the map expects, and
+ * entered through enterResult (the same path as a typed result) inside a savepoint; anything that
+ * does not match or is refused goes to the Unmatched queue with the reason. Never both.
+ */
+async function applyResult(
+  trx: Db,
+  conn: ConnectionRow,
+  map: CodeMapEntry[],
+  messageId: number,
+  r: InboundResult,
+): Promise<'entered' | 'unmatched'> {
+  const queue = async (reason: UnmatchedReason, detail: string) => {
+    await insertUnmatchedRow(trx, {
+      organization_id: conn.organization_id,
+      connection_id: conn.id,
+      message_id: messageId,
+      specimen_id: r.specimenId.slice(0, 100),
+      code: r.code.slice(0, 100),
+      value: r.value.slice(0, 500),
+      unit: r.unit ? r.unit.slice(0, 50) : null,
+      flag: r.flag ? r.flag.slice(0, 20) : null,
+      reason,
+      detail: detail.slice(0, 500),
+      status: 'open',
+      result_id: null,
+      discard_reason: null,
+      resolved_by: null,
+      resolved_at: null,
+      created_at: nowIso(),
+    });
+    return 'unmatched' as const;
+  };
+  const entry = mapEntryOf(map, r.code);
+  if (!entry) return queue('unmapped_code', `The code ${r.code} is not in the code map of ${conn.name}`);
+  if (entry.unit && r.unit && entry.unit.trim().toLowerCase() !== r.unit.trim().toLowerCase()) {
+    return queue('unit_mismatch', `Sent in ${r.unit}; the code map expects ${entry.unit}`);
+  }
+  const sample = await sampleOfSpecimen(trx, conn.organization_id, r.specimenId);
+  if (!sample) return queue('unknown_sample', `No sample has the barcode or code ${r.specimenId || '(none sent)'}`);
+  try {
+    await withSavepoint(trx, () =>
+      enterResult(trx, machineActor(conn), {
+        sample_id: sample.id,
+        test_id: entry.test_id,
+        result_value: convertValue(r.value, entry.factor),
+        unit: entry.factor ? undefined : r.unit || undefined,
+        notes: r.comments.length ? r.comments.join('; ').slice(0, 1000) : undefined,
+        equipment_id: conn.equipment_id ?? undefined,
+      }),
+    );
+    return 'entered';
+  } catch (err) {
+    if (!(err instanceof DomainError)) throw err;
+    const detail =
+      err instanceof ValidationError && err.details?.length
+        ? err.details.map((d) => d.message).join('; ')
+        : err.message;
+    return queue('refused', detail);
+  }
+}
+
+export interface Received {
+  messageId: number;
+  status: string;
+  ack: AckCode | 'ACK';
+  /** The HL7 acknowledgement to send back (HL7 only). */
+  ackText?: string;
+  /** ASTM query answers: the specimen IDs asked about, with the machine codes of their ordered tests. */
+  answers: { specimenId: string; patientId: string; testCodes: string[] }[];
+  entered: number;
+  unmatched: number;
+}
+
+async function applyInbound(trx: Db, conn: ConnectionRow, messageId: number, inbound: Inbound): Promise<Outcome> {
+  const map = codeMapOf(conn);
+  let entered = 0;
+  let unmatched = 0;
+  for (const r of inbound.results) {
+    if ((await applyResult(trx, conn, map, messageId, r)) === 'entered') entered += 1;
+    else unmatched += 1;
+  }
+  return { entered, unmatched };
+}
+
+/** The tests ordered on each sample asked about, as the machine's codes (those in the code map). */
+export async function answerQueries(db: Db, conn: ConnectionRow, specimenIds: string[]): Promise<Received['answers']> {
+  const map = codeMapOf(conn);
+  const out: Received['answers'] = [];
+  for (const specimenId of specimenIds) {
+    const sample = await sampleOfSpecimen(db, conn.organization_id, specimenId);
+    const open = sample && (sample.status === 'collected' || sample.status === 'processing');
+    const tests = open ? await orderedTests(db, sample.id) : [];
+    const codes = tests.flatMap((t) => map.filter((e) => e.test_id === t.id).map((e) => e.code));
+    out.push({ specimenId, patientId: sample ? String(sample.patient_id) : '', testCodes: codes });
+  }
+  return out;
+}
+
+function statusOf(o: Outcome, queries: number): string {
+  if (!o.entered && !o.unmatched) return queries ? 'answered' : 'processed';
+  if (!o.unmatched) return 'processed';
+  return o.entered ? 'partial' : 'unmatched';
+}
+
+/**
+ * Stores one message from a machine and applies it, in one transaction: the message log row (raw
+ * bytes), each result entered or queued, the audit row. A message that cannot be read is logged as
+ * rejected with nothing applied.
+ */
+export async function receiveMessage(
+  db: Db,
+  conn: ConnectionRow,
+  protocol: 'astm' | 'hl7',
+  raw: Buffer,
+): Promise<Received> {
+  const now = nowIso();
+  const actor = machineActor(conn);
+  let parsed: { inbound: Inbound; type: string; hl7?: Hl7Message } | { error: string; hl7?: Hl7Message };
+  try {
+    if (protocol === 'hl7') {
+      const hl7 = parseHl7(raw.toString('utf8'));
+      const [type] = hl7.type.split('^');
+      parsed =
+        type === 'ORU' || type === 'OUL' || type === 'QRY' || type === 'OML'
+          ? { inbound: inboundFromHl7(hl7), type: hl7.type, hl7 }
+          : { error: `Message type ${hl7.type} is not taken from machines`, hl7 };
+    } else {
+      const { messages, incomplete } = astmMessages(raw.toString('latin1'));
+      if (incomplete || messages.length !== 1) throw new Error('Not one whole ASTM message (H through L)');
+      parsed = { inbound: inboundFromAstm(messages[0]!), type: 'ASTM' };
+    }
+  } catch (err) {
+    parsed = { error: err instanceof Error ? err.message : String(err) };
+  }
+  return db.transaction().execute(async (trx) => {
+    const msg = await insertMessageRow(trx, {
+      organization_id: conn.organization_id,
+      connection_id: conn.id,
+      direction: 'in',
+      protocol,
+      raw,
+      size: raw.length,
+      status: 'rejected',
+      message_type: 'type' in parsed ? parsed.type : null,
+      results_count: 0,
+      unmatched_count: 0,
+      ack: null,
+      error: null,
+      received_at: now,
+    });
+    await touchConnection(trx, conn.id, now);
+    const hl7 = parsed.hl7 ?? null;
+    const controlId = `LIMS${msg.id}`;
+    if ('error' in parsed) {
+      const code: AckCode = hl7 ? 'AE' : 'AR';
+      await updateMessageRow(trx, msg.id, {
+        status: 'rejected',
+        ack: protocol === 'hl7' ? code : 'ACK',
+        error: parsed.error.slice(0, 500),
+      });
+      await writeAudit(trx, actor, {
+        action: 'create',
+        entity: 'interface_message',
+        entityId: msg.id,
+        newValues: { connection_id: conn.id, status: 'rejected', error: parsed.error },
+      });
+      return {
+        messageId: msg.id,
+        status: 'rejected',
+        ack: protocol === 'hl7' ? code : 'ACK',
+        ackText: protocol === 'hl7' ? buildAck(hl7, code, parsed.error, controlId) : undefined,
+        answers: [],
+        entered: 0,
+        unmatched: 0,
+      };
+    }
+    const outcome = await applyInbound(trx, conn, msg.id, parsed.inbound);
+    const answers = parsed.inbound.queries.length ? await answerQueries(trx, conn, parsed.inbound.queries) : [];
+    const status = statusOf(outcome, answers.length);
+    const ack: AckCode | 'ACK' = protocol === 'hl7' ? 'AA' : 'ACK';
+    await updateMessageRow(trx, msg.id, {
+      status,
+      ack,
+      results_count: outcome.entered,
+      unmatched_count: outcome.unmatched,
+    });
+    await writeAudit(trx, actor, {
+      action: 'create',
+      entity: 'interface_message',
+      entityId: msg.id,
+      newValues: { connection_id: conn.id, status, results: outcome.entered, unmatched: outcome.unmatched },
+    });
+    return {
+      messageId: msg.id,
+      status,
+      ack,
+      ackText: hl7 ? buildAck(hl7, 'AA', '', controlId) : undefined,
+      answers,
+      ...outcome,
+    };
+  });
+}
+
+/**
+ * The text of one ASTM transmission (or file): each H..L message in it is received on its own; a
+ * message without its L record is logged as incomplete and nothing of it is applied.
+ */
+export async function receiveAstmText(db: Db, conn: ConnectionRow, text: string): Promise<Received[]> {
+  const { complete, incomplete } = splitMessages(splitRecords(text));
+  const out: Received[] = [];
+  for (const records of complete)
+    out.push(await receiveMessage(db, conn, 'astm', Buffer.from(records.join('\r') + '\r', 'latin1')));
+  for (const records of incomplete)
+    await logIncomplete(
+      db,
+      conn,
+      'astm',
+      Buffer.from(records.join('\r') + '\r', 'latin1'),
+      'The message has no L record',
+    );
+  return out;
+}
+
+/** A transmission dropped by the link (timeout, an open record): logged, nothing applied. */
+export async function logIncomplete(db: Db, conn: ConnectionRow, protocol: string, raw: Buffer, reason: string) {
+  const now = nowIso();
+  await db.transaction().execute(async (trx) => {
+    await insertMessageRow(trx, {
+      organization_id: conn.organization_id,
+      connection_id: conn.id,
+      direction: 'in',
+      protocol,
+      raw,
+      size: raw.length,
+      status: 'incomplete',
+      message_type: null,
+      results_count: 0,
+      unmatched_count: 0,
+      ack: null,
+      error: reason.slice(0, 500),
+      received_at: now,
+    });
+    await touchConnection(trx, conn.id, now);
+  });
+}
+
+/** A message lims sent (an ASTM query answer): logged with whether the machine took it. */
+export async function logOutbound(
+  db: Db,
+  conn: ConnectionRow,
+  protocol: string,
+  raw: Buffer,
+  ok: boolean,
+  error?: string,
+) {
+  await insertMessageRow(db, {
+    organization_id: conn.organization_id,
+    connection_id: conn.id,
+    direction: 'out',
+    protocol,
+    raw,
+    size: raw.length,
+    status: ok ? 'sent' : 'failed',
+    message_type: 'ASTM order',
+    results_count: 0,
+    unmatched_count: 0,
+    ack: null,
+    error: error ?? null,
+    received_at: nowIso(),
+  });
+}

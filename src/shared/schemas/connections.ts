@@ -1,0 +1,269 @@
+import { z } from 'zod';
+import { optionalText, pageQuery, pagedShape, requiredText, strictNumber } from './common.js';
+import { equipmentIdField } from './equipment.js';
+
+/**
+ * Analyzer interfaces, inbound (issue 18): connections to the lab's machines, their message log and
+ * the Unmatched queue (Machine Integration, /machines). See docs/decisions.md, "Analyzer interfaces (in)".
+ */
+export const CONNECTION_PROTOCOLS = ['astm', 'hl7', 'folder'] as const;
+export type ConnectionProtocol = (typeof CONNECTION_PROTOCOLS)[number];
+export const CONNECTION_PROTOCOL_LABELS: Record<ConnectionProtocol, string> = {
+  astm: 'ASTM E1381/E1394',
+  hl7: 'HL7 v2 (MLLP)',
+  folder: 'Files (ASTM or HL7)',
+};
+export const CONNECTION_TRANSPORTS = ['tcp-server', 'tcp-client', 'serial', 'folder'] as const;
+export type ConnectionTransport = (typeof CONNECTION_TRANSPORTS)[number];
+export const CONNECTION_TRANSPORT_LABELS: Record<ConnectionTransport, string> = {
+  'tcp-server': 'TCP server (the machine connects to lims)',
+  'tcp-client': 'TCP client (lims connects to the machine)',
+  serial: 'Serial port',
+  folder: 'Watched folder',
+};
+export const LISTEN_STATUSES = ['stopped', 'listening', 'connected', 'error'] as const;
+export type ListenStatus = (typeof LISTEN_STATUSES)[number];
+
+export const MESSAGE_STATUSES = [
+  'processed',
+  'partial',
+  'unmatched',
+  'rejected',
+  'incomplete',
+  'answered',
+  'sent',
+  'failed',
+] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+export const MESSAGE_STATUS_LABELS: Record<MessageStatus, string> = {
+  processed: 'Processed',
+  partial: 'Partly unmatched',
+  unmatched: 'Unmatched',
+  rejected: 'Rejected',
+  incomplete: 'Incomplete (dropped)',
+  answered: 'Query answered',
+  sent: 'Sent',
+  failed: 'Send failed',
+};
+
+export const UNMATCHED_REASONS = ['unknown_sample', 'unmapped_code', 'unit_mismatch', 'refused'] as const;
+export type UnmatchedReason = (typeof UNMATCHED_REASONS)[number];
+export const UNMATCHED_REASON_LABELS: Record<UnmatchedReason, string> = {
+  unknown_sample: 'Unknown sample',
+  unmapped_code: 'Code not mapped',
+  unit_mismatch: 'Unit differs',
+  refused: 'Refused',
+};
+export const UNMATCHED_STATUSES = ['open', 'assigned', 'discarded'] as const;
+export type UnmatchedStatus = (typeof UNMATCHED_STATUSES)[number];
+
+const positiveId = (label: string) =>
+  strictNumber(
+    z
+      .number({ error: `${label} must be a number` })
+      .int(`${label} must be a whole number`)
+      .positive(),
+  );
+
+export const codeMapEntrySchema = z.object({
+  /** The machine's test code as it sends it (ASTM R-3, HL7 OBX-3 first component), e.g. `685/`, `WBC`. */
+  code: requiredText('Machine code', 40),
+  test_id: positiveId('test_id'),
+  /** The unit the machine sends; a result in another unit is held in the Unmatched queue. */
+  unit: optionalText(30, 'Unit'),
+  /** Multiplies the machine's value into the test's unit (e.g. 0.0555 for glucose mg/dL to mmol/L). */
+  factor: z.preprocess(
+    (v) => (v === '' ? null : v),
+    strictNumber(
+      z
+        .number({ error: 'Factor must be a number' })
+        .positive('Factor must be more than 0')
+        .max(1_000_000, 'Factor must be at most 1,000,000'),
+    )
+      .nullable()
+      .optional(),
+  ),
+});
+export type CodeMapEntry = z.infer<typeof codeMapEntrySchema>;
+
+const codeMap = z
+  .array(codeMapEntrySchema, { error: 'code_map must be a list' })
+  .max(500, 'A code map holds at most 500 codes')
+  .superRefine((list, ctx) => {
+    const seen = new Set<string>();
+    list.forEach((e, i) => {
+      const key = e.code.toUpperCase();
+      if (seen.has(key)) ctx.addIssue({ code: 'custom', path: [i, 'code'], message: `Code ${e.code} is mapped twice` });
+      seen.add(key);
+    });
+  });
+
+const port = z.preprocess(
+  (v) => (v === '' ? null : v),
+  strictNumber(
+    z
+      .number({ error: 'Port must be a number' })
+      .int('Port must be a whole number')
+      .min(1, 'Port must be 1 to 65535')
+      .max(65535, 'Port must be 1 to 65535'),
+  )
+    .nullable()
+    .optional(),
+);
+
+const connectionFields = {
+  name: requiredText('Name', 100),
+  equipment_id: equipmentIdField,
+  protocol: z.enum(CONNECTION_PROTOCOLS, { error: `Protocol must be one of ${CONNECTION_PROTOCOLS.join(', ')}` }),
+  transport: z.enum(CONNECTION_TRANSPORTS, { error: `Transport must be one of ${CONNECTION_TRANSPORTS.join(', ')}` }),
+  host: optionalText(255, 'Host').refine(
+    (v) => v == null || /^[A-Za-z0-9.:-]+$/.test(v),
+    'Host must be a host name or an IP address',
+  ),
+  port,
+  path: optionalText(500, 'Folder'),
+  /** ASTM: accept frames over E1381's 247 bytes and a missing CR LF (many machines need it). */
+  lenient: z.boolean({ error: 'lenient must be true or false' }).optional(),
+  enabled: z.boolean({ error: 'enabled must be true or false' }).optional(),
+  code_map: codeMap.optional(),
+};
+
+type Fields = {
+  protocol?: ConnectionProtocol;
+  transport?: ConnectionTransport;
+  host?: string | null;
+  port?: number | null;
+  path?: string | null;
+};
+
+/** The transport's own fields: a TCP client needs host and port, a server a port, a folder its path. */
+export function transportIssues(c: Fields): { path: string; message: string }[] {
+  const out: { path: string; message: string }[] = [];
+  if (c.transport === 'serial') {
+    out.push({
+      path: 'transport',
+      message: 'Serial ports are not supported yet: connect the machine through a serial-to-TCP converter (tcp-client)',
+    });
+  }
+  if ((c.transport === 'tcp-server' || c.transport === 'tcp-client') && !c.port) {
+    out.push({ path: 'port', message: 'Port is required for a TCP connection' });
+  }
+  if (c.transport === 'tcp-client' && !c.host) out.push({ path: 'host', message: 'Host is required for a TCP client' });
+  if (c.transport === 'folder' && !c.path)
+    out.push({ path: 'path', message: 'Folder is required for a watched folder' });
+  if ((c.protocol === 'folder') !== (c.transport === 'folder')) {
+    out.push({ path: 'transport', message: 'The folder protocol goes with the folder transport, and only with it' });
+  }
+  return out;
+}
+
+export const connectionCreateSchema = z.object(connectionFields).superRefine((c, ctx) => {
+  for (const i of transportIssues(c)) ctx.addIssue({ code: 'custom', path: [i.path], message: i.message });
+});
+export type ConnectionCreate = z.infer<typeof connectionCreateSchema>;
+
+/** PUT takes any of the fields; the merged connection is checked again by the server. */
+export const connectionUpdateSchema = z.object(connectionFields).partial();
+export type ConnectionUpdate = z.infer<typeof connectionUpdateSchema>;
+
+export const connectionSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  equipment_id: z.number().int().nullable(),
+  equipment_name: z.string().nullable(),
+  protocol: z.enum(CONNECTION_PROTOCOLS),
+  transport: z.enum(CONNECTION_TRANSPORTS),
+  host: z.string().nullable(),
+  port: z.number().int().nullable(),
+  path: z.string().nullable(),
+  lenient: z.boolean(),
+  enabled: z.boolean(),
+  code_map: z.array(
+    z.object({
+      code: z.string(),
+      test_id: z.number().int(),
+      test_name: z.string().nullable(),
+      unit: z.string().nullable(),
+      factor: z.number().nullable(),
+    }),
+  ),
+  /** The account the machine's results are entered as (cannot sign in). */
+  service_user_id: z.number().int(),
+  listen_status: z.enum(LISTEN_STATUSES),
+  last_error: z.string().nullable(),
+  status_at: z.string().nullable(),
+  last_message_at: z.string().nullable(),
+  messages: z.number().int(),
+  open_unmatched: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Connection = z.infer<typeof connectionSchema>;
+
+export const messageListQuery = pageQuery.extend({
+  connection_id: positiveId('connection_id').optional(),
+  status: z.enum(MESSAGE_STATUSES, { error: `status must be one of ${MESSAGE_STATUSES.join(', ')}` }).optional(),
+});
+export type MessageListQuery = z.infer<typeof messageListQuery>;
+
+export const interfaceMessageSchema = z.object({
+  id: z.number().int(),
+  connection_id: z.number().int(),
+  connection_name: z.string(),
+  direction: z.enum(['in', 'out']),
+  protocol: z.string(),
+  size: z.number().int(),
+  status: z.enum(MESSAGE_STATUSES),
+  message_type: z.string().nullable(),
+  results_count: z.number().int(),
+  unmatched_count: z.number().int(),
+  ack: z.string().nullable(),
+  error: z.string().nullable(),
+  received_at: z.string(),
+});
+export type InterfaceMessage = z.infer<typeof interfaceMessageSchema>;
+export const interfaceMessagePageSchema = z.object({ messages: z.array(interfaceMessageSchema), ...pagedShape });
+/** One message with its raw text (the bytes as latin1; control characters shown as <STX> etc.). */
+export const interfaceMessageDetailSchema = interfaceMessageSchema.extend({ raw: z.string() });
+
+export const unmatchedListQuery = pageQuery.extend({
+  status: z
+    .enum(UNMATCHED_STATUSES, { error: `status must be one of ${UNMATCHED_STATUSES.join(', ')}` })
+    .default('open'),
+  connection_id: positiveId('connection_id').optional(),
+});
+export type UnmatchedListQuery = z.infer<typeof unmatchedListQuery>;
+
+export const unmatchedSchema = z.object({
+  id: z.number().int(),
+  connection_id: z.number().int(),
+  connection_name: z.string(),
+  message_id: z.number().int(),
+  specimen_id: z.string(),
+  code: z.string(),
+  value: z.string(),
+  unit: z.string().nullable(),
+  flag: z.string().nullable(),
+  reason: z.enum(UNMATCHED_REASONS),
+  detail: z.string(),
+  status: z.enum(UNMATCHED_STATUSES),
+  result_id: z.number().int().nullable(),
+  discard_reason: z.string().nullable(),
+  resolved_at: z.string().nullable(),
+  created_at: z.string(),
+  /** The sample the specimen ID names, when there is one (for the assign form). */
+  sample_id: z.number().int().nullable(),
+  sample_code: z.string().nullable(),
+  /** The catalogue test the code map gives the code, when mapped. */
+  test_id: z.number().int().nullable(),
+});
+export type Unmatched = z.infer<typeof unmatchedSchema>;
+export const unmatchedPageSchema = z.object({ unmatched: z.array(unmatchedSchema), ...pagedShape });
+
+export const unmatchedAssignSchema = z.object({
+  sample_id: positiveId('sample_id'),
+  test_id: positiveId('test_id'),
+});
+export type UnmatchedAssign = z.infer<typeof unmatchedAssignSchema>;
+
+export const unmatchedDiscardSchema = z.object({ reason: requiredText('Reason', 500) });
