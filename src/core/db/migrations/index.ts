@@ -30,6 +30,7 @@ import {
 import { sql as reportRuns } from './022_report_runs.js';
 import { sql as labReports } from './023_lab_reports.js';
 import { sql as targetTat } from './024_target_tat.js';
+import { sql as interopOut } from './027_interop_out.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
 import type Database from 'better-sqlite3';
@@ -102,4 +103,5 @@ export const migrations: Migration[] = [
   { version: 22, name: 'report_runs', sql: reportRuns },
   { version: 23, name: 'lab_reports', sql: labReports },
   { version: 24, name: 'target_tat', sql: targetTat },
+  { version: 27, name: 'interop_out', sql: interopOut },
 ];

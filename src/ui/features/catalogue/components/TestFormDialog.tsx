@@ -36,6 +36,7 @@ const FIELDS = [
   'sample_type',
   'turnaround_hours',
   'target_tat_minutes',
+  'loinc_code',
   ...RULE_FIELDS,
 ];
 
@@ -49,6 +50,7 @@ function defaults(t: CatalogueTest | null): TestFormIn {
     status: t?.status === 'inactive' ? 'inactive' : 'active',
     description: t?.description ?? '',
     unit: t?.unit ?? '',
+    loinc_code: t?.loinc_code ?? '',
     normal_range: t?.normal_range ?? '',
     sample_type: t?.sample_type ?? '',
     delta_kind: t?.delta_kind ?? '',
@@ -153,6 +155,13 @@ export function TestFormDialog({ open, onOpenChange, test, categories }: TestFor
       </FormField>
       <FormField label="Normal Range" error={errors.normal_range?.message}>
         <Input autoComplete="off" placeholder="Adult range, e.g. 70-100" {...form.register('normal_range')} />
+      </FormField>
+      <FormField
+        label="LOINC Code"
+        hint="Sent with the HL7 and FHIR reports so a hospital's system knows the test; optional"
+        error={fieldError(errors, 'loinc_code')}
+      >
+        <Input autoComplete="off" placeholder="e.g. 1558-6" {...form.register('loinc_code')} />
       </FormField>
       <DescriptionField form={form} placeholder="What the test measures, preparation (e.g. 8-10 h fasting)..." />
       <ResultRuleFields form={form} />
