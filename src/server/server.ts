@@ -11,6 +11,7 @@ import { packageVersion } from '../core/version.js';
 import { removeServeLock, writeServeLock } from '../core/serve-lock.js';
 import { startOverdueSweep } from '../core/notifications/overdue.js';
 import { startOutboxSender } from '../core/messaging/sender.js';
+import { startReportSender } from '../core/interop-out/delivery.js';
 
 export interface ServeOptions {
   dataDir: string;
@@ -75,11 +76,15 @@ export async function serve(opts: ServeOptions): Promise<{ url: string; close: (
       current.app.serverLog.error({ err }, 'the overdue notification sweep (bills, calibration, maintenance) failed'),
   );
   // Email and SMS are sent after the event's commit, from the outbox (docs/decisions.md, "Lab email and SMS").
-  const sender = startOutboxSender(() => current.database.db, {
-    info: (obj, msg) => current.app.serverLog.info(obj, msg),
-    warn: (obj, msg) => current.app.serverLog.warn(obj, msg),
-    error: (obj, msg) => current.app.serverLog.error(obj, msg),
-  });
+  // The senders log through whichever app serves now (the wizard may switch databases).
+  const senderLog = {
+    info: (obj: object, msg: string) => current.app.serverLog.info(obj, msg),
+    warn: (obj: object, msg: string) => current.app.serverLog.warn(obj, msg),
+    error: (obj: object, msg: string) => current.app.serverLog.error(obj, msg),
+  };
+  const sender = startOutboxSender(() => current.database.db, senderLog);
+  // Verified reports are pushed to the lab's receivers (MLLP, HTTP) after the commit, from their queue.
+  const reportSender = startReportSender(() => current.database.db, senderLog);
   const shownHost = opts.host === '0.0.0.0' || opts.host === '::' ? 'localhost' : opts.host;
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${opts.port}`;
   let closing = false;
@@ -115,6 +120,7 @@ export async function serve(opts: ServeOptions): Promise<{ url: string; close: (
     await switching.catch(() => undefined);
     await sweep.stop();
     await sender.stop();
+    await reportSender.stop();
     await current.app.close();
     await current.database.close();
     removeServeLock(paths.dir);
