@@ -7,6 +7,7 @@
  * StructureDefinitions (the `fhir` package, or @medplum/core's validateResource) is not a
  * dependency; this is the careful hand-written substitute, answering a list of problems.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- walks arbitrary FHIR JSON, element by element
 type J = Record<string, any>;
 
 const DATE_TIME =
@@ -93,13 +94,33 @@ const ALLOWED: Record<string, string[]> = {
 
 const BINDINGS: Record<string, Record<string, string[]>> = {
   Bundle: {
-    type: ['document', 'message', 'transaction', 'transaction-response', 'batch', 'batch-response', 'history', 'searchset', 'collection'],
+    type: [
+      'document',
+      'message',
+      'transaction',
+      'transaction-response',
+      'batch',
+      'batch-response',
+      'history',
+      'searchset',
+      'collection',
+    ],
   },
   Patient: { gender: ['male', 'female', 'other', 'unknown'] },
   Specimen: { status: ['available', 'unavailable', 'unsatisfactory', 'entered-in-error'] },
   ServiceRequest: {
     status: ['draft', 'active', 'on-hold', 'revoked', 'completed', 'entered-in-error', 'unknown'],
-    intent: ['proposal', 'plan', 'directive', 'order', 'original-order', 'reflex-order', 'filler-order', 'instance-order', 'option'],
+    intent: [
+      'proposal',
+      'plan',
+      'directive',
+      'order',
+      'original-order',
+      'reflex-order',
+      'filler-order',
+      'instance-order',
+      'option',
+    ],
   },
   Observation: {
     status: ['registered', 'preliminary', 'final', 'amended', 'corrected', 'cancelled', 'entered-in-error', 'unknown'],
@@ -154,7 +175,8 @@ function checkCoding(c: J, at: string, out: string[]) {
 }
 
 function checkCodeableConcept(cc: J, at: string, out: string[]) {
-  if (typeof cc !== 'object' || cc === null || Array.isArray(cc)) return void out.push(`${at} is not a CodeableConcept`);
+  if (typeof cc !== 'object' || cc === null || Array.isArray(cc))
+    return void out.push(`${at} is not a CodeableConcept`);
   if (cc.coding !== undefined) {
     if (!Array.isArray(cc.coding)) out.push(`${at}.coding must be an array`);
     else cc.coding.forEach((c: J, i: number) => checkCoding(c, `${at}.coding[${i}]`, out));
@@ -166,7 +188,9 @@ function checkQuantity(q: J, at: string, out: string[]) {
   if (typeof q.value !== 'number' || !Number.isFinite(q.value)) out.push(`${at}.value must be a decimal`);
   // qty-3: a code needs a system.
   if (q.code !== undefined && q.system === undefined) out.push(`${at}: a code without a system (qty-3)`);
-  for (const k of Object.keys(q)) if (!['value', 'comparator', 'unit', 'system', 'code'].includes(k)) out.push(`${at}.${k} is not a Quantity element`);
+  for (const k of Object.keys(q))
+    if (!['value', 'comparator', 'unit', 'system', 'code'].includes(k))
+      out.push(`${at}.${k} is not a Quantity element`);
 }
 
 function checkReference(r: J, at: string, urls: Set<string>, out: string[]) {
@@ -251,16 +275,23 @@ export function checkR4Bundle(bundle: J): string[] {
   if (!Array.isArray(bundle.entry)) return [...out, 'Bundle.entry must be an array'];
   const urls = new Set<string>();
   bundle.entry.forEach((e: J, i: number) => {
-    for (const k of Object.keys(e)) if (!['fullUrl', 'resource', 'link', 'search', 'request', 'response'].includes(k)) out.push(`entry[${i}].${k} is not an element`);
+    for (const k of Object.keys(e))
+      if (!['fullUrl', 'resource', 'link', 'search', 'request', 'response'].includes(k))
+        out.push(`entry[${i}].${k} is not an element`);
     if (!e.resource) out.push(`entry[${i}].resource is missing (bdl-5)`);
     if (e.fullUrl) {
-      if (!/^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(e.fullUrl) && !/^https?:\/\//.test(e.fullUrl))
+      if (
+        !/^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(e.fullUrl) &&
+        !/^https?:\/\//.test(e.fullUrl)
+      )
         out.push(`entry[${i}].fullUrl ${e.fullUrl} is not an absolute URL or urn:uuid`);
       // bdl-7: fullUrl unique.
       if (urls.has(e.fullUrl)) out.push(`entry[${i}].fullUrl repeats (bdl-7)`);
       urls.add(e.fullUrl);
     }
   });
-  bundle.entry.forEach((e: J, i: number) => e.resource && checkResource(e.resource, `entry[${i}].${e.resource.resourceType}`, urls, out));
+  bundle.entry.forEach(
+    (e: J, i: number) => e.resource && checkResource(e.resource, `entry[${i}].${e.resource.resourceType}`, urls, out),
+  );
   return out;
 }

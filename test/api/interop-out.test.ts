@@ -181,7 +181,10 @@ describe('the HL7 and FHIR messages of a verified report', () => {
     expect(checkR4Bundle(bundle)).toEqual([]);
     expect(bundle.type).toBe('collection');
     const byType = (type: string) =>
-      (bundle.entry as { resource: Record<string, any> }[]).map((e) => e.resource).filter((r) => r.resourceType === type);
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the Bundle's resources are read as plain JSON
+      (bundle.entry as { resource: Record<string, any> }[])
+        .map((e) => e.resource)
+        .filter((r) => r.resourceType === type);
     expect(byType('Patient')).toHaveLength(1);
     expect(byType('Specimen')).toHaveLength(1);
     expect(byType('ServiceRequest')).toHaveLength(1);
@@ -193,7 +196,12 @@ describe('the HL7 and FHIR messages of a verified report', () => {
       { system: 'http://loinc.org', code: '1558-6', display: 'Glucose Fasting' },
       expect.objectContaining({ code: 'IOGLU' }),
     ]);
-    expect(glu.valueQuantity).toEqual({ value: 126, unit: 'mg/dL', system: 'http://unitsofmeasure.org', code: 'mg/dL' });
+    expect(glu.valueQuantity).toEqual({
+      value: 126,
+      unit: 'mg/dL',
+      system: 'http://unitsofmeasure.org',
+      code: 'mg/dL',
+    });
     expect(glu.referenceRange[0].low.value).toBe(70);
     expect(glu.referenceRange[0].high.value).toBe(100);
     expect(glu.interpretation[0].coding[0].code).toBe('H');
@@ -205,6 +213,18 @@ describe('the HL7 and FHIR messages of a verified report', () => {
     const smear = obs.find((o) => o.valueString)!;
     expect(smear.valueString).toBe('Target cells | few & ~ ^ seen');
     expect(smear.interpretation[0].coding[0].code).toBe('A');
+    // The structural check itself finds what R4 refuses.
+    const broken = structuredClone(bundle);
+    const o = broken.entry.find(
+      (e: { resource: { resourceType: string } }) => e.resource.resourceType === 'Observation',
+    );
+    delete o.resource.status;
+    o.resource.valueString = 'two values';
+    o.resource.subject = { reference: 'urn:uuid:00000000-0000-0000-0000-000000000000' };
+    const problems = checkR4Bundle(broken).join('\n');
+    expect(problems).toContain('status is required');
+    expect(problems).toContain('value[x]');
+    expect(problems).toContain('is not in the Bundle');
     const report = byType('DiagnosticReport')[0]!;
     expect(report.status).toBe('final');
     expect(report.result).toHaveLength(3);
@@ -240,7 +260,9 @@ function mllpListener(codes: string[]) {
       received.push(msg);
       const id = field(parseHl7(msg)[0], 10);
       const code = codes.shift() ?? 'AA';
-      socket.write(`\x0bMSH|^~\\&|HIS|HOSP|LIMS|LAB|20261126120000||ACK^R01|A${id}|P|2.5.1\rMSA|${code}|${id}|${code === 'AA' ? '' : 'Patient not found'}\r\x1c\r`);
+      socket.write(
+        `\x0bMSH|^~\\&|HIS|HOSP|LIMS|LAB|20261126120000||ACK^R01|A${id}|P|2.5.1\rMSA|${code}|${id}|${code === 'AA' ? '' : 'Patient not found'}\r\x1c\r`,
+      );
     });
   });
   return { server, received };
@@ -275,9 +297,9 @@ describe('receivers and delivery', () => {
     expect(badFields(noPayer)).toContain('payer_id');
     expect((await lab.admin.get('/api/interop/receivers')).json().receivers).toHaveLength(0);
     expect((await validator.get('/api/interop/receivers')).statusCode).toBe(403);
-    expect((await validator.post('/api/interop/receivers', { name: 'Y', kind: 'http', url: 'http://x' })).statusCode).toBe(
-      403,
-    );
+    expect(
+      (await validator.post('/api/interop/receivers', { name: 'Y', kind: 'http', url: 'http://x' })).statusCode,
+    ).toBe(403);
   });
 
   it('a verified report is pushed over MLLP (retried after an AE, sent on AA) and over HTTP (retried after a 500)', async () => {
@@ -325,9 +347,9 @@ describe('receivers and delivery', () => {
     const before = await lab.admin.get('/api/interop/deliveries');
     expect(before.json().deliveries.filter((d: Delivery) => d.sample_id === s.id)).toHaveLength(0);
     await verifyAll(s.results);
-    const queued = (await lab.admin.get('/api/interop/deliveries')).json().deliveries.filter(
-      (d: Delivery) => d.sample_id === s.id,
-    ) as Delivery[];
+    const queued = (await lab.admin.get('/api/interop/deliveries'))
+      .json()
+      .deliveries.filter((d: Delivery) => d.sample_id === s.id) as Delivery[];
     expect(queued.map((d) => d.receiver_name).sort()).toEqual(['City Hospital HIS', 'State FHIR']);
     expect(queued.every((d) => d.status === 'pending')).toBe(true);
 
@@ -353,7 +375,10 @@ describe('receivers and delivery', () => {
     expect(posted).toHaveLength(2);
     const bundle = JSON.parse(posted[1]!);
     expect(checkR4Bundle(bundle)).toEqual([]);
-    expect(bundle.entry.find((e: any) => e.resource.resourceType === 'Observation').resource.valueQuantity.value).toBe(88);
+    const obs = (bundle.entry as { resource: { resourceType: string; valueQuantity?: { value: number } } }[]).find(
+      (e) => e.resource.resourceType === 'Observation',
+    );
+    expect(obs?.resource.valueQuantity?.value).toBe(88);
 
     const receivers = (await lab.admin.get('/api/interop/receivers')).json().receivers as Receiver[];
     expect(receivers.find((r) => r.id === mllpId)).toMatchObject({ sent: 1, waiting: 0, failed: 0 });
@@ -364,7 +389,12 @@ describe('receivers and delivery', () => {
     const dead = createTcpServer((socket) => socket.destroy());
     servers.push(dead);
     const port = await listen(dead);
-    const r = await lab.admin.post('/api/interop/receivers', { name: 'Dead end', kind: 'mllp', host: '127.0.0.1', port });
+    const r = await lab.admin.post('/api/interop/receivers', {
+      name: 'Dead end',
+      kind: 'mllp',
+      host: '127.0.0.1',
+      port,
+    });
     const id = r.json<{ receiver: Receiver }>().receiver.id;
     // Only this receiver gets the next report: the others are switched off.
     for (const other of (await lab.admin.get('/api/interop/receivers')).json().receivers as Receiver[])

@@ -4,12 +4,7 @@ import type { SenderLog } from '../messaging/sender.js';
 import { verifiedReport } from './report.js';
 import { buildOru, field, parseHl7 } from './hl7.js';
 import { buildBundle } from './fhir.js';
-import {
-  claimDelivery,
-  dueDeliveryIds,
-  releaseStaleDeliveries,
-  updateDeliveryRow,
-} from './repository.js';
+import { claimDelivery, dueDeliveryIds, releaseStaleDeliveries, updateDeliveryRow } from './repository.js';
 
 /**
  * Pushes queued reports to their receivers (issue 18): `lims serve` runs deliverDueReports every
@@ -74,10 +69,22 @@ export function sendMllp(
       const acked = field(msa, 2);
       if (!msa) return finish(new DeliveryError('The receiver answered without an MSA segment', 'ACK_INVALID'));
       if (acked !== messageId)
-        return finish(new DeliveryError(`The ACK answers message ${acked || '(none)'}, not ${messageId}`, 'ACK_MISMATCH'));
+        return finish(
+          new DeliveryError(`The ACK answers message ${acked || '(none)'}, not ${messageId}`, 'ACK_MISMATCH'),
+        );
       if (code === 'AA' || code === 'CA') return finish(null, code);
-      const text = field(msa, 3) || field(segments.find((s) => s.name === 'ERR'), 8);
-      finish(new DeliveryError(`The receiver answered ${code}${text ? `: ${text.slice(0, 200)}` : ''}`, `ACK_${code || 'NONE'}`));
+      const text =
+        field(msa, 3) ||
+        field(
+          segments.find((s) => s.name === 'ERR'),
+          8,
+        );
+      finish(
+        new DeliveryError(
+          `The receiver answered ${code}${text ? `: ${text.slice(0, 200)}` : ''}`,
+          `ACK_${code || 'NONE'}`,
+        ),
+      );
     });
     socket.on('error', (err: NodeJS.ErrnoException) => finish(new DeliveryError(err.message, err.code ?? 'NETWORK')));
     socket.on('close', () => finish(new DeliveryError('The receiver closed the connection before its ACK', 'NO_ACK')));

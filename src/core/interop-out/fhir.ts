@@ -34,8 +34,7 @@ const INTERPRETATION_TEXT: Record<string, string> = {
   AA: 'Critical abnormal',
 };
 
-const genderOf = (g: string | null) =>
-  g === 'Male' ? 'male' : g === 'Female' ? 'female' : g ? 'other' : 'unknown';
+const genderOf = (g: string | null) => (g === 'Male' ? 'male' : g === 'Female' ? 'female' : g ? 'other' : 'unknown');
 
 /** A Quantity: UCUM system and code only for a unit UCUM defines; the lab's text in unit always. */
 function quantity(value: number, unit: string | null): Json {
@@ -53,7 +52,11 @@ function referenceRange(line: OutLine): Json[] {
   return [{ text: line.range_text }];
 }
 
-function observation(report: OutReport, line: OutLine, refs: { patient: string; specimen: string; order: string }): Json {
+function observation(
+  report: OutReport,
+  line: OutLine,
+  refs: { patient: string; specimen: string; order: string },
+): Json {
   const flag = abnormalFlag(line);
   const coding: Json[] = [];
   if (line.loinc) coding.push({ system: LOINC, code: line.loinc, display: line.name });
@@ -72,9 +75,7 @@ function observation(report: OutReport, line: OutLine, refs: { patient: string; 
     ...(line.numeric !== null ? { valueQuantity: quantity(line.numeric, line.unit) } : { valueString: line.value }),
     ...(line.flag
       ? {
-          interpretation: [
-            { coding: [{ system: INTERPRETATION, code: flag, display: INTERPRETATION_TEXT[flag] }] },
-          ],
+          interpretation: [{ coding: [{ system: INTERPRETATION, code: flag, display: INTERPRETATION_TEXT[flag] }] }],
         }
       : {}),
     ...(line.notes ? { note: [{ text: line.notes }] } : {}),
@@ -115,7 +116,9 @@ export function buildBundle(report: OutReport, opts: { messageId: string; now?: 
             assigner: { display: lab.name },
           },
         ],
-        name: [{ family: patient.last_name || patient.first_name, given: patient.last_name ? [patient.first_name] : [] }],
+        name: [
+          { family: patient.last_name || patient.first_name, given: patient.last_name ? [patient.first_name] : [] },
+        ],
         ...(patient.phone ? { telecom: [{ system: 'phone', value: patient.phone }] } : {}),
         gender: genderOf(patient.gender),
         ...(patient.date_of_birth ? { birthDate: patient.date_of_birth.slice(0, 10) } : {}),
@@ -126,7 +129,9 @@ export function buildBundle(report: OutReport, opts: { messageId: string; now?: 
       resource: {
         resourceType: 'Specimen',
         identifier: [{ system: labSystem(lab.id, 'samples'), value: sample.code }],
-        ...(sample.barcode ? { accessionIdentifier: { system: labSystem(lab.id, 'samples'), value: sample.barcode } } : {}),
+        ...(sample.barcode
+          ? { accessionIdentifier: { system: labSystem(lab.id, 'samples'), value: sample.barcode } }
+          : {}),
         status: 'available',
         ...(sample.type ? { type: { text: sample.type } } : {}),
         subject: { reference: ids.patient },
@@ -140,7 +145,9 @@ export function buildBundle(report: OutReport, opts: { messageId: string; now?: 
         identifier: [{ system: labSystem(lab.id, 'orders'), value: sample.bill_number ?? sample.code }],
         status: 'completed',
         intent: 'order',
-        category: [{ coding: [{ system: 'http://snomed.info/sct', code: '108252007', display: 'Laboratory procedure' }] }],
+        category: [
+          { coding: [{ system: 'http://snomed.info/sct', code: '108252007', display: 'Laboratory procedure' }] },
+        ],
         code: { text: report.lines.map((l) => l.name).join(', ') || 'Laboratory tests' },
         subject: { reference: ids.patient },
         ...(report.doctor ? { requester: { display: report.doctor } } : {}),

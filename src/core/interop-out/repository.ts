@@ -93,7 +93,9 @@ export function receiversFor(db: Db, organizationId: number, payerId: number | n
     .select(['id', 'kind'])
     .where('organization_id', '=', organizationId)
     .where('enabled', '=', 1)
-    .where((eb) => (payerId === null ? eb('payer_id', 'is', null) : eb.or([eb('payer_id', 'is', null), eb('payer_id', '=', payerId)])))
+    .where((eb) =>
+      payerId === null ? eb('payer_id', 'is', null) : eb.or([eb('payer_id', 'is', null), eb('payer_id', '=', payerId)]),
+    )
     .orderBy('id')
     .execute();
 }

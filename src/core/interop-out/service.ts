@@ -138,7 +138,12 @@ export async function createReceiver(db: Db, actor: Actor, input: ReceiverCreate
       created_at: now,
       updated_at: now,
     });
-    await writeAudit(trx, actor, { action: 'create', entity: 'interop_receiver', entityId: id, newValues: auditValues(f) });
+    await writeAudit(trx, actor, {
+      action: 'create',
+      entity: 'interop_receiver',
+      entityId: id,
+      newValues: auditValues(f),
+    });
     return getReceiver(trx, actor.organizationId, id);
   });
 }
