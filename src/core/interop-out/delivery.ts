@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import type { Db } from '../db/connection.js';
 import type { SenderLog } from '../messaging/sender.js';
+import { startTimerLoop } from '../timer-loop.js';
 import { verifiedReport } from './report.js';
 import { buildOru, field, parseHl7 } from './hl7.js';
 import { buildBundle } from './fhir.js';
@@ -177,35 +178,18 @@ export function startReportSender(
   log: SenderLog,
   opts: { firstDelayMs?: number; intervalMs?: number } = {},
 ): { stop: () => Promise<void> } {
-  let running: Promise<void> | null = null;
-  const stopping = new AbortController();
-  const run = () => {
-    if (running) return;
-    running = deliverDueReports(db(), { signal: stopping.signal })
-      .then((events) => {
-        for (const e of events)
-          if (e.outcome !== 'sent')
-            log.warn(
-              { deliveryId: e.id, attempt: e.attempt, code: e.code, willRetry: e.outcome === 'retry' },
-              'a report was not delivered to its receiver',
-            );
-        if (events.length) log.info({ handled: events.length }, 'report deliveries handled');
-      })
-      .catch((err: unknown) => log.error({ code: (err as { code?: string }).code ?? null }, 'the report sender failed'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const first = setTimeout(run, opts.firstDelayMs ?? 4_000);
-  const every = setInterval(run, opts.intervalMs ?? 5_000);
-  first.unref();
-  every.unref();
-  return {
-    stop: async () => {
-      stopping.abort();
-      clearTimeout(first);
-      clearInterval(every);
-      await running;
+  return startTimerLoop(
+    async (signal) => {
+      const events = await deliverDueReports(db(), { signal });
+      for (const e of events)
+        if (e.outcome !== 'sent')
+          log.warn(
+            { deliveryId: e.id, attempt: e.attempt, code: e.code, willRetry: e.outcome === 'retry' },
+            'a report was not delivered to its receiver',
+          );
+      if (events.length) log.info({ handled: events.length }, 'report deliveries handled');
     },
-  };
+    (err) => log.error({ code: (err as { code?: string }).code ?? null }, 'the report sender failed'),
+    { firstDelayMs: opts.firstDelayMs ?? 4_000, intervalMs: opts.intervalMs ?? 5_000 },
+  );
 }
