@@ -12,6 +12,7 @@ import { removeServeLock, writeServeLock } from '../core/serve-lock.js';
 import { startOverdueSweep } from '../core/notifications/overdue.js';
 import { startOutboxSender } from '../core/messaging/sender.js';
 import { startInterfaceListeners } from '../core/interfaces/listeners.js';
+import { startReportSender } from '../core/interop-out/delivery.js';
 
 export interface ServeOptions {
   dataDir: string;
@@ -76,21 +77,17 @@ export async function serve(opts: ServeOptions): Promise<{ url: string; close: (
       current.app.serverLog.error({ err }, 'the overdue notification sweep (bills, calibration, maintenance) failed'),
   );
   // Email and SMS are sent after the event's commit, from the outbox (docs/decisions.md, "Lab email and SMS").
-  const sender = startOutboxSender(() => current.database.db, {
-    info: (obj, msg) => current.app.serverLog.info(obj, msg),
-    warn: (obj, msg) => current.app.serverLog.warn(obj, msg),
-    error: (obj, msg) => current.app.serverLog.error(obj, msg),
-  });
+  // The senders log through whichever app serves now (the wizard may switch databases).
+  const senderLog = {
+    info: (obj: object, msg: string) => current.app.serverLog.info(obj, msg),
+    warn: (obj: object, msg: string) => current.app.serverLog.warn(obj, msg),
+    error: (obj: object, msg: string) => current.app.serverLog.error(obj, msg),
+  };
+  const sender = startOutboxSender(() => current.database.db, senderLog);
+  // Verified reports are pushed to the lab's receivers (MLLP, HTTP) after the commit, from their queue.
+  const reportSender = startReportSender(() => current.database.db, senderLog);
   // The enabled machine connections listen while the server runs (issue 18); a port in use is shown on its connection.
-  const interfaces = startInterfaceListeners(
-    () => current.database.db,
-    {
-      info: (obj, msg) => current.app.serverLog.info(obj, msg),
-      warn: (obj, msg) => current.app.serverLog.warn(obj, msg),
-      error: (obj, msg) => current.app.serverLog.error(obj, msg),
-    },
-    { bindHost: opts.host },
-  );
+  const interfaces = startInterfaceListeners(() => current.database.db, senderLog, { bindHost: opts.host });
   const shownHost = opts.host === '0.0.0.0' || opts.host === '::' ? 'localhost' : opts.host;
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${opts.port}`;
   let closing = false;
@@ -127,6 +124,7 @@ export async function serve(opts: ServeOptions): Promise<{ url: string; close: (
     await sweep.stop();
     await sender.stop();
     await interfaces.stop();
+    await reportSender.stop();
     await current.app.close();
     await current.database.close();
     removeServeLock(paths.dir);

@@ -42,6 +42,7 @@ export function toTest(r: TestRow): CatalogueTest {
     tax_category: r.tax_category as CatalogueTest['tax_category'],
     sac_code: r.sac_code,
     method: r.method,
+    loinc_code: r.loinc_code,
     formula: r.formula,
     container: r.container,
     delta_limit: r.delta_limit,

@@ -70,6 +70,22 @@ export async function testIdsByCode(db: Db, organizationId: number, codes: strin
   return new Map(rows.map((r) => [r.code.toUpperCase(), r.id]));
 }
 
+/** The codes a report out names a test by (issue 18): the lab's own code and its LOINC code. */
+export async function testCodings(
+  db: Db,
+  organizationId: number,
+  ids: number[],
+): Promise<Map<number, { code: string; loinc_code: string | null }>> {
+  if (!ids.length) return new Map();
+  const rows = await db
+    .selectFrom('tests')
+    .select(['id', 'code', 'loinc_code'])
+    .where('organization_id', '=', organizationId)
+    .where('id', 'in', ids)
+    .execute();
+  return new Map(rows.map((r) => [r.id, { code: r.code, loinc_code: r.loinc_code }]));
+}
+
 export function insertItem<R>(trx: Db, table: ItemTable, values: Record<string, unknown>): Promise<R> {
   return trx
     .insertInto(as(table))

@@ -47,6 +47,8 @@ export interface TestsTable extends CatalogueItemColumns {
   qc_rules: string | null;
   /** The method printed on the report (migration 23), e.g. "Photometry"; optional. */
   method: Generated<string | null>;
+  /** The LOINC code of the HL7/FHIR reports (migration 27), e.g. 1558-6; optional. */
+  loinc_code: Generated<string | null>;
 }
 
 export type TestProfilesTable = CatalogueItemColumns;

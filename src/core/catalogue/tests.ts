@@ -67,7 +67,7 @@ const TEST: ItemKind<TestRow, CatalogueTest, TestCreate> = {
   label: 'Test',
   searchCategory: true,
   columns: (i) => {
-    const c = present(i, [...RULE_COLUMNS, 'tax_category', 'sac_code', 'method']);
+    const c = present(i, [...RULE_COLUMNS, 'tax_category', 'sac_code', 'method', 'loinc_code']);
     if (i.reference_ranges !== undefined) c.reference_ranges = jsonOrNull(i.reference_ranges);
     if (i.choices !== undefined) c.choices = jsonOrNull(i.choices);
     if (i.aliases !== undefined) c.aliases = jsonOrNull(i.aliases);

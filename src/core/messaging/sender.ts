@@ -1,4 +1,5 @@
 import type { Db } from '../db/connection.js';
+import { startTimerLoop } from '../timer-loop.js';
 import { SendError, errorCode, sendEmail } from './mail.js';
 import { redact, sendSms } from './sms.js';
 import {
@@ -133,11 +134,9 @@ export function startOutboxSender(
   log: SenderLog,
   opts: { firstDelayMs?: number; intervalMs?: number } = {},
 ): { stop: () => Promise<void> } {
-  let running: Promise<void> | null = null;
   let lastPrune = 0;
-  const stopping = new AbortController();
-  const once = async () => {
-    const r = await deliverDue(db(), { signal: stopping.signal });
+  const once = async (signal: AbortSignal) => {
+    const r = await deliverDue(db(), { signal });
     for (const e of r.events)
       if (e.outcome !== 'sent')
         log.warn(
@@ -151,25 +150,9 @@ export function startOutboxSender(
       if (removed) log.info({ removed }, 'old outbox messages removed');
     }
   };
-  const run = () => {
-    if (running) return;
-    running = once()
-      .catch((err: unknown) => log.error({ code: errorCode(err) }, 'the outbox sender failed'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const first = setTimeout(run, opts.firstDelayMs ?? 3_000);
-  const every = setInterval(run, opts.intervalMs ?? 5_000);
-  first.unref();
-  every.unref();
-  return {
-    /** Ends the timers and waits for the message being sent (the rest of a batch is left pending). */
-    stop: async () => {
-      stopping.abort();
-      clearTimeout(first);
-      clearInterval(every);
-      await running;
-    },
-  };
+  // stop() ends the timers and waits for the message being sent (the rest of a batch is left pending).
+  return startTimerLoop(once, (err: unknown) => log.error({ code: errorCode(err) }, 'the outbox sender failed'), {
+    firstDelayMs: opts.firstDelayMs ?? 3_000,
+    intervalMs: opts.intervalMs ?? 5_000,
+  });
 }

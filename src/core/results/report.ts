@@ -22,7 +22,7 @@ type Head = NonNullable<Awaited<ReturnType<typeof reportHead>>>;
  * Whether the report may leave the lab: never with a critical value nobody has telephoned; and,
  * when the lab holds reports until paid, not while its bill has money due unless staff released it.
  */
-async function assertReleasable(db: Db, head: Head, holdUntilPaid: boolean): Promise<void> {
+export async function assertReleasable(db: Db, head: Head, holdUntilPaid: boolean): Promise<void> {
   const uncalled = await uncalledCriticals(db, head.id);
   if (uncalled.length)
     throw new ConflictError(

@@ -26,6 +26,7 @@ import {
 import { getResult } from './service.js';
 import { qcGate } from '../qc/runs.js';
 import { announceReportReady } from './announce.js';
+import { queueReportOut } from '../interop-out/service.js';
 import { actorHasPermission } from '../users/permissions.js';
 
 /**
@@ -133,6 +134,7 @@ async function completeIfAllVerified(trx: Db, actor: Actor, sampleId: number, no
     newValues: { status: 'completed', reported_at: now, notes: 'all results verified' },
   });
   await announceReportReady(trx, actor, sampleId);
+  await queueReportOut(trx, actor.organizationId, sampleId);
 }
 
 async function allowSelfVerification(db: Db, organizationId: number): Promise<boolean> {
@@ -257,6 +259,7 @@ export async function logCriticalCall(db: Db, actor: Actor, id: number, input: C
     });
     // The last call may be what the report waited for.
     await announceReportReady(trx, actor, row.sample_id);
+    await queueReportOut(trx, actor.organizationId, row.sample_id);
   });
   return getResult(db, actor.organizationId, id);
 }

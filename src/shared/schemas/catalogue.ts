@@ -5,6 +5,7 @@ import { SAMPLE_TYPES } from '../samples.js';
 import { TUBE_IDS } from '../tubes.js';
 import { RESULT_TYPES } from '../resultTypes.js';
 import { parseFormula } from '../formula.js';
+import { loincProblem } from '../loinc.js';
 
 export { SAMPLE_TYPES };
 
@@ -215,6 +216,18 @@ export const testCreateSchema = z.object({
   ),
   /** The method printed under the test on the report (ISO 15189), e.g. "Photometry, GOD-POD". */
   method: optionalText(100, 'Method'),
+  /** The LOINC code the HL7 and FHIR reports carry beside the lab's own code (issue 18), e.g. 1558-6. */
+  loinc_code: z.preprocess(
+    (v) => (typeof v === 'string' ? (v.trim() === '' ? null : v.trim()) : v),
+    z
+      .string({ error: 'LOINC code must be text' })
+      .superRefine((v, ctx) => {
+        const problem = loincProblem(v);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .nullable()
+      .optional(),
+  ),
 });
 export const testUpdateSchema = testCreateSchema.partial();
 export type TestCreate = z.infer<typeof testCreateSchema>;
@@ -293,6 +306,7 @@ export const catalogueTestSchema = z.object({
   tax_category: z.enum(TAX_CATEGORIES),
   sac_code: z.string().nullable(),
   method: z.string().nullable(),
+  loinc_code: z.string().nullable(),
   delta_kind: z.string().nullable(),
   delta_window_days: z.number().nullable(),
   aliases: z.array(z.string()),

@@ -45,6 +45,7 @@ const columns: TransferColumn[] = [
   { name: 'delta_kind' },
   { name: 'delta_window_days', kind: 'number' },
   { name: 'aliases', kind: 'list' },
+  { name: 'loinc_code' },
   { name: 'status' },
 ];
 

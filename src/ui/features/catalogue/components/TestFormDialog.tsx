@@ -37,6 +37,7 @@ const FIELDS = [
   'turnaround_hours',
   'target_tat_minutes',
   'method',
+  'loinc_code',
   ...RULE_FIELDS,
 ];
 
@@ -50,6 +51,7 @@ function defaults(t: CatalogueTest | null): TestFormIn {
     status: t?.status === 'inactive' ? 'inactive' : 'active',
     description: t?.description ?? '',
     unit: t?.unit ?? '',
+    loinc_code: t?.loinc_code ?? '',
     normal_range: t?.normal_range ?? '',
     sample_type: t?.sample_type ?? '',
     method: t?.method ?? '',
@@ -162,6 +164,13 @@ export function TestFormDialog({ open, onOpenChange, test, categories }: TestFor
         error={fieldError(errors, 'method')}
       >
         <Input autoComplete="off" maxLength={100} placeholder="e.g. Photometry, GOD-POD" {...form.register('method')} />
+      </FormField>
+      <FormField
+        label="LOINC Code"
+        hint="Sent with the HL7 and FHIR reports so a hospital's system knows the test; optional"
+        error={fieldError(errors, 'loinc_code')}
+      >
+        <Input autoComplete="off" placeholder="e.g. 1558-6" {...form.register('loinc_code')} />
       </FormField>
       <DescriptionField form={form} placeholder="What the test measures, preparation (e.g. 8-10 h fasting)..." />
       <ResultRuleFields form={form} />
