@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { client, makeLab, tempDir, type Client, type TestLab } from '../helpers.js';
 import { systemActor } from '../../src/core/context.js';
 import { entityNamed, runImport } from '../../src/core/transfer/index.js';
+import { logIncomplete } from '../../src/core/interfaces/receive.js';
 import { createPatient, createUserVia, localDate, uniqueEmail, uniquePhone, uniqueWord } from './support.js';
 import { isFileResponse, routeUrl, type RouteContract } from '../../src/shared/api/contract.js';
 import type { IssuedInvitation, Tenant } from '../../src/shared/schemas/tenants.js';
@@ -51,6 +52,8 @@ interface Seeded {
     closing: number;
     job: number;
     failedJob: number;
+    connection: number;
+    message: number;
   };
 }
 
@@ -305,8 +308,38 @@ async function seed(name: string): Promise<Seeded> {
       closing,
       job,
       failedJob: await failedImport(org, marker),
+      ...(await machineMessage(a, marker)),
     },
   };
+}
+
+/** An analyser connection (disabled: no listener) and one message in its log, as a machine would leave. */
+async function machineMessage(a: Client, marker: string): Promise<{ connection: number; message: number }> {
+  const connection = (
+    await json<{ connection: { id: number } }>(
+      a.post('/api/connections', {
+        name: `${marker} Analyser link`,
+        protocol: 'hl7',
+        transport: 'tcp-client',
+        host: '127.0.0.1',
+        port: 9,
+        enabled: false,
+        code_map: [],
+      }),
+    )
+  ).connection.id;
+  const row = await lab.database.db
+    .selectFrom('connections')
+    .selectAll()
+    .where('id', '=', connection)
+    .executeTakeFirstOrThrow();
+  await logIncomplete(lab.database.db, row, 'hl7', Buffer.from(`MSH|^~\\&|${marker}`), 'cut off');
+  const message = await lab.database.db
+    .selectFrom('interface_messages')
+    .select('id')
+    .where('connection_id', '=', connection)
+    .executeTakeFirstOrThrow();
+  return { connection, message: message.id };
 }
 
 /** An import refused for a bad date: a failed job with its errors and report, as the screens' jobs are. */
@@ -408,6 +441,8 @@ function paramsFor(path: string, s: Seeded): Record<string, string | number> | n
     [/^\/api\/data-jobs\/:id\/(errors|error-report)/, { id: i.failedJob }],
     [/^\/api\/data-jobs\/:id/, { id: i.job }],
     [/^\/api\/reports\/:id/, { id: 'revenue-by-test' }],
+    [/^\/api\/connections\/messages\/:id/, { id: i.message }],
+    [/^\/api\/connections\/:id/, { id: i.connection }],
   ];
   return byPrefix.find(([re]) => re.test(path))?.[1] ?? null;
 }
