@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { createTest } from '../../src/core/catalogue/tests.js';
 import { createPatient } from '../../src/core/patients/service.js';
@@ -10,7 +10,7 @@ import { testCreateSchema } from '../../src/shared/schemas/catalogue.js';
 import { patientCreateSchema } from '../../src/shared/schemas/patients.js';
 import { userCreateSchema } from '../../src/shared/schemas/users.js';
 import { billCreateSchema, type Bill } from '../../src/shared/schemas/bills.js';
-import { MOBILE, login, screenshot, startApp, type E2eApp } from './harness.js';
+import { MOBILE, login, screenshot, startApp, type E2eApp, screenshotFailures } from './harness.js';
 
 let app: E2eApp;
 /** Paid in two halves in the browser. */
@@ -81,15 +81,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-let current: Page | null = null;
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state === 'fail' && current && !current.isClosed()) {
-    await screenshot(current, `FAILED-${ctx.task.name.replace(/\W+/g, '-').slice(0, 60)}`, { always: true }).catch(
-      () => undefined,
-    );
-  }
-  current = null;
-});
+const track = screenshotFailures();
 
 async function open(
   path: string,
@@ -98,7 +90,7 @@ async function open(
 ): Promise<Page> {
   const who = opts.as === 'receptionist' ? app.users.receptionist! : opts.as === 'user' ? app.users.user! : app.admin;
   const page = await app.signedInPage(path, who, opts.viewport);
-  current = page;
+  track(page);
   await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
   return page;
 }
@@ -260,7 +252,7 @@ describe('Bills List', () => {
 
   it('shows Error Loading Bills with the message, and Retry loads the list', async () => {
     const page = await app.newPage();
-    current = page;
+    track(page);
     await page.route('**/api/bills?*', (route) =>
       route.fulfill({
         status: 503,

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { createTest } from '../../src/core/catalogue/tests.js';
 import { createPatient } from '../../src/core/patients/service.js';
@@ -8,7 +8,7 @@ import { addPayerPrice, createPayer } from '../../src/core/payers/service.js';
 import { systemActor } from '../../src/core/context.js';
 import { formatInr } from '../../src/shared/money.js';
 import type { Bill } from '../../src/shared/schemas/bills.js';
-import { MOBILE, screenshot, startApp, type E2eApp } from './harness.js';
+import { MOBILE, screenshot, startApp, type E2eApp, screenshotFailures } from './harness.js';
 
 /**
  * Finance walk-through (issue 16): a bill charged to a corporate payer at its own price on OP Bill,
@@ -74,19 +74,11 @@ afterAll(async () => {
   await app?.close();
 });
 
-let current: Page | null = null;
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state === 'fail' && current && !current.isClosed()) {
-    await screenshot(current, `FAILED-${ctx.task.name.replace(/\W+/g, '-').slice(0, 60)}`, { always: true }).catch(
-      () => undefined,
-    );
-  }
-  current = null;
-});
+const track = screenshotFailures();
 
 async function open(path: string, heading: string, viewport?: { width: number; height: number }): Promise<Page> {
   const page = await app.signedInPage(path, app.admin, viewport);
-  current = page;
+  track(page);
   await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
   return page;
 }

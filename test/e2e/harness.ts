@@ -17,6 +17,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
 import type { Database_ } from '../../src/core/db/connection.js';
@@ -241,4 +242,20 @@ export async function screenshot(
   const path = join(RESULTS_DIR, `${name}.png`);
   await page.screenshot({ path, fullPage: opts.fullPage ?? false });
   return path;
+}
+
+/**
+ * A failed test leaves a screenshot of the page it was working on (test-results/FAILED-<test>.png).
+ * Call once at the top of a test file; pass each page a test opens to the function it returns.
+ */
+export function screenshotFailures(): (page: Page) => Page {
+  let current: Page | null = null;
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail' && current && !current.isClosed()) {
+      const name = `FAILED-${ctx.task.name.replace(/\W+/g, '-').slice(0, 60)}`;
+      await screenshot(current, name, { always: true }).catch(() => undefined);
+    }
+    current = null;
+  });
+  return (page) => (current = page);
 }

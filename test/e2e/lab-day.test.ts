@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createTest } from '../../src/core/catalogue/tests.js';
 import { createPatient } from '../../src/core/patients/service.js';
@@ -9,7 +9,7 @@ import { testCreateSchema } from '../../src/shared/schemas/catalogue.js';
 import { patientCreateSchema } from '../../src/shared/schemas/patients.js';
 import { billCreateSchema } from '../../src/shared/schemas/bills.js';
 import { qcMaterialCreateSchema } from '../../src/shared/schemas/qc.js';
-import { MOBILE, screenshot, startApp, type E2eApp } from './harness.js';
+import { MOBILE, screenshot, startApp, type E2eApp, screenshotFailures } from './harness.js';
 
 /** The lab's day in the browser: a bill's tubes collected in one action, a QC run of two levels judged together. */
 let app: E2eApp;
@@ -62,18 +62,11 @@ afterAll(async () => {
   await app?.close();
 });
 
-let current: Page | null = null;
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state === 'fail' && current && !current.isClosed())
-    await screenshot(current, `FAILED-${ctx.task.name.replace(/\W+/g, '-').slice(0, 60)}`, { always: true }).catch(
-      () => undefined,
-    );
-  current = null;
-});
+const track = screenshotFailures();
 
 async function open(path: string, heading: string, viewport?: { width: number; height: number }): Promise<Page> {
   const page = await app.signedInPage(path, app.admin, viewport);
-  current = page;
+  track(page);
   await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
   return page;
 }

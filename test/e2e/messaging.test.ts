@@ -1,8 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { login, screenshot, startApp, type E2eApp } from './harness.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { login, screenshot, startApp, type E2eApp, screenshotFailures } from './harness.js';
 
 /** Lab email on /settings in the browser: set up the mail server, send a test, then switch email on. */
 let app: E2eApp;
@@ -35,17 +34,12 @@ afterAll(async () => {
   await new Promise<void>((r) => smtp.close(() => r()));
 });
 
-let current: Page | null = null;
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state === 'fail' && current && !current.isClosed())
-    await screenshot(current, `FAILED-${ctx.task.name.replace(/\W+/g, '-').slice(0, 60)}`).catch(() => undefined);
-  current = null;
-});
+const track = screenshotFailures();
 
 describe('Email (SMTP) on System Settings', () => {
   it('refuses email notifications until a mail server is saved, sends a test email, and then turns them on', async () => {
     const page = await app.newPage();
-    current = page;
+    track(page);
     await page.goto('/settings');
     await login(page, app.admin.email, app.admin.password);
     await page.getByRole('heading', { name: 'System Settings', level: 1 }).waitFor();

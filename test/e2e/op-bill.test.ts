@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { createTest } from '../../src/core/catalogue/tests.js';
 import { createProfile } from '../../src/core/catalogue/profiles.js';
@@ -12,7 +12,7 @@ import { billAmounts } from '../../src/shared/billing.js';
 import { formatInr, rupeesToPaise } from '../../src/shared/money.js';
 import type { Bill } from '../../src/shared/schemas/bills.js';
 import type { Patient } from '../../src/shared/schemas/patients.js';
-import { MOBILE, RESULTS_DIR, login, screenshot, startApp, type E2eApp } from './harness.js';
+import { MOBILE, RESULTS_DIR, login, screenshot, startApp, type E2eApp, screenshotFailures } from './harness.js';
 
 let app: E2eApp;
 
@@ -90,19 +90,11 @@ afterAll(async () => {
   await app?.close();
 });
 
-let current: Page | null = null;
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state === 'fail' && current && !current.isClosed()) {
-    await screenshot(current, `FAILED-${ctx.task.name.replace(/\W+/g, '-').slice(0, 60)}`, { always: true }).catch(
-      () => undefined,
-    );
-  }
-  current = null;
-});
+const track = screenshotFailures();
 
 async function open(path: string, heading: string, viewport?: { width: number; height: number }): Promise<Page> {
   const page = await app.signedInPage(path, app.admin, viewport);
-  current = page;
+  track(page);
   await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
   return page;
 }
@@ -274,7 +266,7 @@ describe('OP Bill', () => {
 
   it('a receptionist giving 50% off is asked for an approver; a wrong password is refused, the admin approves', async () => {
     const page = await app.newPage();
-    current = page;
+    track(page);
     await page.goto('/op-bill');
     await login(page, 'kavya@lab.test', 'correct-horse-9');
     await page.getByRole('heading', { name: 'OP Bill', level: 1 }).waitFor();

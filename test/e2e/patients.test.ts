@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createPatient } from '../../src/core/patients/service.js';
 import { systemActor } from '../../src/core/context.js';
 import type { PatientCreate, PatientPage } from '../../src/shared/schemas/patients.js';
-import { MOBILE, login, screenshot, startApp, type E2eApp } from './harness.js';
+import { MOBILE, login, screenshot, startApp, type E2eApp, screenshotFailures } from './harness.js';
 
 let app: E2eApp;
 
@@ -16,16 +16,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-/** The page each test works on, so a failure leaves a screenshot (test-results/FAILED-<test>.png). */
-let current: Page | null = null;
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state === 'fail' && current && !current.isClosed()) {
-    await screenshot(current, `FAILED-${ctx.task.name.replace(/\W+/g, '-').slice(0, 60)}`, { always: true }).catch(
-      () => undefined,
-    );
-  }
-  current = null;
-});
+const track = screenshotFailures();
 
 async function seed(patients: PatientCreate[]): Promise<void> {
   const actor = systemActor(app.organizationId!);
@@ -35,7 +26,7 @@ async function seed(patients: PatientCreate[]): Promise<void> {
 /** Opens a protected page, signs in on the in-place form and waits for the page heading. */
 async function open(path: string, heading: string, viewport?: { width: number; height: number }): Promise<Page> {
   const page = await app.signedInPage(path, app.admin, viewport);
-  current = page;
+  track(page);
   await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
   return page;
 }
@@ -173,7 +164,7 @@ describe('All Patients', () => {
 
   it('shows the Database Connection Error panel when the list fails, and Retry Connection reloads it', async () => {
     const page = await app.newPage();
-    current = page;
+    track(page);
     await page.goto('/patients');
     const list = /\/api\/patients\?/;
     await page.route(list, (route) =>
@@ -228,7 +219,7 @@ describe('All Patients', () => {
 
   it('hides add, edit and delete from a role that may only view patients', async () => {
     const page = await app.newPage();
-    current = page;
+    track(page);
     await page.goto('/patients?search=Always');
     const doctor = app.users.doctor!;
     await login(page, doctor.email, doctor.password);

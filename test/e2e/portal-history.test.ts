@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createPatient } from '../../src/core/patients/service.js';
 import { createUser } from '../../src/core/users/service.js';
@@ -8,7 +8,7 @@ import { systemActor } from '../../src/core/context.js';
 import { issuePortalPin } from '../../src/core/portal/pin.js';
 import type { Bill } from '../../src/shared/schemas/bills.js';
 import type { Patient } from '../../src/shared/schemas/patients.js';
-import { DESKTOP, MOBILE, login, screenshot, startApp, type E2eApp } from './harness.js';
+import { DESKTOP, MOBILE, login, screenshot, startApp, type E2eApp, screenshotFailures } from './harness.js';
 
 let app: E2eApp;
 let patient: Patient;
@@ -126,19 +126,11 @@ afterAll(async () => {
   await app?.close();
 });
 
-let current: Page | null = null;
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state === 'fail' && current && !current.isClosed()) {
-    await screenshot(current, `FAILED-${ctx.task.name.replace(/\W+/g, '-').slice(0, 60)}`, { always: true }).catch(
-      () => undefined,
-    );
-  }
-  current = null;
-});
+const track = screenshotFailures();
 
 async function staffPage(viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
   const page = await app.newPage(viewport);
-  current = page;
+  track(page);
   await page.goto('/patient-history');
   await login(page, app.admin.email, app.admin.password);
   await page.getByRole('heading', { name: 'Patient History', level: 1 }).waitFor();
@@ -193,7 +185,7 @@ describe('Patient History and the patient portal', () => {
 
     // The patient, on a phone, with no staff session in their browser.
     const phone = await app.newPage(MOBILE);
-    current = phone;
+    track(phone);
     await phone.goto('/patient-portal');
     await phone.getByRole('heading', { name: 'Sign in to your patient portal' }).waitFor();
     await screenshot(phone, 'portal-login-mobile');

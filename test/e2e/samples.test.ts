@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Route } from 'playwright-core';
 import { createTest } from '../../src/core/catalogue/tests.js';
 import { createPatient } from '../../src/core/patients/service.js';
@@ -10,7 +10,7 @@ import { systemActor } from '../../src/core/context.js';
 import { testCreateSchema } from '../../src/shared/schemas/catalogue.js';
 import { patientCreateSchema } from '../../src/shared/schemas/patients.js';
 import { sampleCreateSchema, type Sample } from '../../src/shared/schemas/samples.js';
-import { MOBILE, RESULTS_DIR, screenshot, startApp, type E2eApp } from './harness.js';
+import { MOBILE, RESULTS_DIR, screenshot, startApp, type E2eApp, screenshotFailures } from './harness.js';
 import { requirePoppler } from '../../scripts/find-browser.mjs';
 
 let app: E2eApp;
@@ -59,19 +59,11 @@ afterAll(async () => {
   await app?.close();
 });
 
-let current: Page | null = null;
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state === 'fail' && current && !current.isClosed()) {
-    await screenshot(current, `FAILED-${ctx.task.name.replace(/\W+/g, '-').slice(0, 60)}`, { always: true }).catch(
-      () => undefined,
-    );
-  }
-  current = null;
-});
+const track = screenshotFailures();
 
 async function open(path: string, heading: string, viewport?: { width: number; height: number }): Promise<Page> {
   const page = await app.signedInPage(path, app.admin, viewport);
-  current = page;
+  track(page);
   await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
   return page;
 }

@@ -1,9 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPatient } from '../../src/core/patients/service.js';
 import { systemActor } from '../../src/core/context.js';
 import { patientCreateSchema } from '../../src/shared/schemas/patients.js';
-import { MOBILE, screenshot, startApp, type E2eApp } from './harness.js';
+import { MOBILE, screenshot, startApp, type E2eApp, screenshotFailures } from './harness.js';
 
 /** System Settings in the browser: saved settings change what every screen shows; maintenance mode stops staff. */
 let app: E2eApp;
@@ -25,18 +24,11 @@ afterAll(async () => {
   await app?.close();
 });
 
-let current: Page | null = null;
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state === 'fail' && current && !current.isClosed())
-    await screenshot(current, `FAILED-${ctx.task.name.replace(/\W+/g, '-').slice(0, 60)}`, { always: true }).catch(
-      () => undefined,
-    );
-  current = null;
-});
+const track = screenshotFailures();
 
 async function open(path: string, heading: string, who = app.admin, viewport?: { width: number; height: number }) {
   const page = await app.signedInPage(path, who, viewport);
-  current = page;
+  track(page);
   await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
   return page;
 }
