@@ -12,7 +12,7 @@ import { parseHl7 } from '../../src/core/interfaces/hl7/message.js';
 import type { Connection, InterfaceMessage, Unmatched } from '../../src/shared/schemas/connections.js';
 import type { TestResult } from '../../src/shared/schemas/results.js';
 
-const FIXTURES = join(import.meta.dirname, '../../../shared/fixtures/external');
+const FIXTURES = join(import.meta.dirname, '../fixtures/external');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name));
 const ENQ = 0x05;
 const ACK = 0x06;

@@ -10,13 +10,24 @@ import { patientWords } from './patient-search.js';
  * also holds back writers while it runs); the target is written in one transaction, so a failed
  * copy leaves it empty. Tables whose rows the database derives itself are not copied but rebuilt
  * on the target: the patient counter and the search index (SQLite's FTS5 tables by its triggers,
- * PostgreSQL's search words by lims).
+ * PostgreSQL's search words by lims), and the report summaries (by their triggers).
  */
 
 type Trx = Transaction<DB>;
 
-/** Derived on each engine from the copied rows; never copied. */
-const DERIVED = new Set(['entity_counts', 'patient_search_words', 'patient_search_prefix_counts', 'schema_migrations']);
+/**
+ * Derived on each engine from the copied rows; never copied. The report summaries (migration 25)
+ * are filled on the target by their triggers as the bills, samples and results arrive.
+ */
+const DERIVED = new Set([
+  'entity_counts',
+  'patient_search_words',
+  'patient_search_prefix_counts',
+  'schema_migrations',
+  'report_billed_daily',
+  'report_workload_daily',
+  'report_slots',
+]);
 const BATCH = 500;
 
 export interface TableInfo {

@@ -9,7 +9,7 @@ import { buildAck, parseHl7 } from './hl7/message.js';
 import { MllpDecoder, mllpWrap } from './hl7/mllp.js';
 import { astmMessages, inboundFromAstm, inboundFromHl7 } from './inbound.js';
 
-const DIR = join(import.meta.dirname, '../../../../shared/fixtures/external');
+const DIR = join(import.meta.dirname, '../../../test/fixtures/external');
 const fixture = (name: string) => readFileSync(join(DIR, name));
 const SHA: Record<string, string> = {
   'hl7_ORU_R01_cdc_oracle_004.hl7': '83053d5656b94d65d447e73de0a846678627c92ef1eeee40a0b5d7a8809e036b',
