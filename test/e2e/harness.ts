@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
 import type { Database_ } from '../../src/core/db/connection.js';
 import { openTestDatabase } from '../db.js';
@@ -242,6 +242,20 @@ export async function screenshot(
   const path = join(RESULTS_DIR, `${name}.png`);
   await page.screenshot({ path, fullPage: opts.fullPage ?? false });
   return path;
+}
+
+/**
+ * Where an element is on screen, once it is there and stays there: a top bar whose lazily loaded
+ * parts (account menu, drawer) arrive re-renders, and a box read at that moment is null.
+ */
+export async function boxOf(locator: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
+  for (let attempt = 0; ; attempt++) {
+    await locator.waitFor({ state: 'visible' });
+    const box = await locator.boundingBox();
+    if (box) return box;
+    if (attempt >= 20) throw new Error(`no box for ${String(locator)} after ${attempt} tries`);
+    await new Promise((done) => setTimeout(done, 100));
+  }
 }
 
 /**

@@ -8,7 +8,7 @@ import { systemActor, type Actor } from '../../src/core/context.js';
 import { testCreateSchema } from '../../src/shared/schemas/catalogue.js';
 import { patientCreateSchema } from '../../src/shared/schemas/patients.js';
 import { sampleCreateSchema } from '../../src/shared/schemas/samples.js';
-import { MOBILE, screenshot, startApp, type E2eApp } from './harness.js';
+import { MOBILE, boxOf, screenshot, startApp, type E2eApp } from './harness.js';
 
 let app: E2eApp;
 let fbs: number;
@@ -161,7 +161,7 @@ describe('Notifications', () => {
     const phone = await open('/dashboard', 'validator', MOBILE);
     await phone.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
     await expect.poll(async () => bell(phone).getAttribute('aria-label')).toBe('Notifications, 1 unread');
-    const box = (await bell(phone).boundingBox())!;
+    const box = await boxOf(bell(phone));
     expect(box.x).toBeGreaterThan(0);
     expect(box.x + box.width).toBeLessThanOrEqual(MOBILE.width);
     expect(box.y + box.height).toBeLessThanOrEqual(56);

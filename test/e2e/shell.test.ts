@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { MOBILE, screenshot, startApp, type E2eApp } from './harness.js';
+import { MOBILE, boxOf, screenshot, startApp, type E2eApp } from './harness.js';
 
 const GROUPS = [
   'Overview',
@@ -52,12 +52,12 @@ describe('sidebar', () => {
     const page = await signedIn('/home');
     const sidebar = page.getByTestId('sidebar');
     expect(await sidebar.getAttribute('data-state-sidebar')).toBe('expanded');
-    expect((await sidebar.boundingBox())?.width).toBeCloseTo(16 * 14, 0);
+    expect((await boxOf(sidebar)).width).toBeCloseTo(16 * 14, 0);
 
     await page.keyboard.press('Control+b');
     await page.locator('[data-testid="sidebar"][data-state-sidebar="collapsed"]').waitFor();
     await page.waitForTimeout(250); // width transition
-    expect((await sidebar.boundingBox())?.width).toBeCloseTo(3 * 14, 0);
+    expect((await boxOf(sidebar)).width).toBeCloseTo(3 * 14, 0);
     const cookie = (await page.context().cookies()).find((c) => c.name === 'sidebar:state');
     expect(cookie?.value).toBe('false');
     // About 7 days from now.
@@ -117,7 +117,7 @@ describe('mobile', () => {
     await page.getByRole('button', { name: 'Toggle sidebar' }).click();
     const drawer = page.getByRole('dialog', { name: 'Navigation' });
     await drawer.waitFor();
-    expect((await drawer.boundingBox())?.width).toBeCloseTo(18 * 14, 0);
+    expect((await boxOf(drawer)).width).toBeCloseTo(18 * 14, 0);
     await screenshot(page, 'mobile-drawer');
 
     await drawer.getByRole('link', { name: 'Dashboard', exact: true }).click();
