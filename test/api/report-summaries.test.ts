@@ -4,6 +4,8 @@ import { makeLab, type TestLab } from '../helpers.js';
 import { seedResult, seedSample } from './lab-records.js';
 import { billedByTest, workloadByTest } from '../../src/core/reports/repository.js';
 import { billedByTestSummed, splitWindow, workloadByTestSummed } from '../../src/core/reports/summary.js';
+import { turnaroundByTest } from '../../src/core/reports/turnaround.js';
+import { tatHistogram } from '../../src/core/analytics/repository.js';
 
 /**
  * The report summaries of migration 25 (issue 17) are kept by triggers in the write's transaction.
@@ -323,5 +325,101 @@ describe('report summaries (migration 25)', () => {
       edges: [{ fromUtc: '2026-10-01T05:00:00.000Z', toUtc: '2026-10-01T09:00:00.000Z' }],
       days: null,
     });
+  });
+
+  it('the turnaround table (migration 28) is every verified result of a collected sample, after re-dating, unverifying and deleting', async () => {
+    /** What the rows give: verified results of collected samples, the interval in ms and in whole minutes. */
+    const fromRows = async () =>
+      (
+        await db()
+          .selectFrom('test_results as r')
+          .innerJoin('samples as s', 's.id', 'r.sample_id')
+          .select(['r.id', 'r.organization_id', 'r.test_id', 's.collection_date', 'r.verified_at'])
+          .where('r.status', '=', 'verified')
+          .where('r.verified_at', 'is not', null)
+          .where('s.collection_date', 'is not', null)
+          .execute()
+      )
+        .map((r) => {
+          const ms = Date.parse(r.verified_at!) - Date.parse(r.collection_date!);
+          // Halves away from zero, as SQL's round().
+          const minutes = Math.sign(ms) * Math.round(Math.abs(ms) / 60_000);
+          return `${r.id}|${r.organization_id}|${r.test_id}|${r.collection_date}|${r.verified_at}|${ms}|${minutes}`;
+        })
+        .sort();
+    const table = async () =>
+      (await db().selectFrom('report_turnaround').selectAll().execute())
+        .map(
+          (t) =>
+            `${t.result_id}|${t.organization_id}|${t.test_id}|${t.collected_at}|${t.verified_at}|${Number(t.ms)}|${Number(t.minutes)}`,
+        )
+        .sort();
+    const before = await fromRows();
+    expect(before.length).toBeGreaterThanOrEqual(2);
+    expect(await table()).toEqual(before);
+
+    // A new verified result, its sample re-dated after verification (90.5 minutes: rounds to 91),
+    // another result unverified, then a sample deleted with its results.
+    const p = (
+      await lab.admin.post('/api/patients', {
+        first_name: 'Tat',
+        last_name: 'Row',
+        gender: 'Male',
+        date_of_birth: '1975-05-05',
+      })
+    ).json().patient.id as number;
+    const s = await seedSample(db(), org(), { patientId: p, testIds: [glucose, cbc], prefix: 'SUMT' });
+    await db()
+      .updateTable('samples')
+      .set({ collection_date: '2026-10-20T04:00:00.000Z' })
+      .where('id', '=', s.id)
+      .execute();
+    const r = await seedResult(db(), org(), {
+      sampleId: s.id,
+      patientId: p,
+      testId: glucose,
+      value: '101',
+      flag: 'normal',
+      status: 'completed',
+    });
+    await db()
+      .updateTable('test_results')
+      .set({ status: 'verified', verified_at: '2026-10-20T06:00:30.000Z' })
+      .where('id', '=', r)
+      .execute();
+    await db()
+      .updateTable('samples')
+      .set({ collection_date: '2026-10-20T04:30:00.000Z' })
+      .where('id', '=', s.id)
+      .execute();
+    const row = (await table()).find((t) => t.startsWith(`${r}|`));
+    expect(row?.split('|').slice(-2)).toEqual(['5430000', '91']);
+    expect(await table()).toEqual(await fromRows());
+
+    const other = await seedResult(db(), org(), {
+      sampleId: s.id,
+      patientId: p,
+      testId: cbc,
+      value: '13',
+      flag: 'normal',
+      status: 'verified',
+    });
+    expect((await table()).some((t) => t.startsWith(`${other}|`))).toBe(true);
+    await db().updateTable('test_results').set({ status: 'completed' }).where('id', '=', other).execute();
+    expect((await table()).some((t) => t.startsWith(`${other}|`))).toBe(false);
+    expect(await table()).toEqual(await fromRows());
+
+    // Turnaround by test and the Analytics histogram read the table: the new result is in both.
+    const w = { organizationId: org(), fromUtc: '2026-10-20T00:00:00.000Z', toUtc: '2026-10-21T00:00:00.000Z' };
+    const tat = await turnaroundByTest(db(), w);
+    expect(tat.all).toEqual({ results: 1, median: 90.5, p90: 90.5 });
+    expect(tat.tests.map((t) => [t.test_id, t.results])).toEqual([[glucose, 1]]);
+    const hist = await tatHistogram(db(), org(), w.fromUtc, w.toUtc);
+    expect(hist.map((h) => [Number(h.minutes), Number(h.n)])).toEqual([[91, 1]]);
+
+    await db().deleteFrom('test_results').where('sample_id', '=', s.id).execute();
+    await db().deleteFrom('sample_tests').where('sample_id', '=', s.id).execute();
+    await db().deleteFrom('samples').where('id', '=', s.id).execute();
+    expect(await table()).toEqual(before);
   });
 });

@@ -32,13 +32,14 @@ async function counts(d: Database_): Promise<Record<string, number>> {
   return out;
 }
 
-/** The report summaries (migration 25), which the copy does not carry but the target's triggers rebuild. */
+/** The report summaries (migrations 25 and 28), which the copy does not carry but the target's triggers rebuild. */
 async function summaries(d: Database_): Promise<unknown[]> {
   const out: unknown[] = [];
   for (const [t, order] of [
     ['report_billed_daily', 'day, item_type, test_id, profile_id, package_id, name'],
     ['report_workload_daily', 'day, test_id'],
     ['report_slots', 'slot'],
+    ['report_turnaround', 'result_id'],
   ] as const) {
     const all = await rows<Record<string, unknown>>(d, `SELECT * FROM ${t} ORDER BY organization_id, ${order}`);
     out.push(

@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
-import { minutesBetween } from '../db/dialect.js';
 
 /**
  * The Analytics Dashboard's and the Enhanced Dashboard's aggregations (issue 17): read-only queries
@@ -104,17 +103,16 @@ export async function testDistribution(db: Db, organizationId: number, from: str
  * (bounded rows whatever the volume; the caller reads the percentiles from it).
  */
 export async function tatHistogram(db: Db, organizationId: number, from: string, to: string) {
-  const minutes = sql<number>`CAST(round(${minutesBetween(db, 's.collection_date', 'r.verified_at')}) AS INTEGER)`;
+  // Migration 28's turnaround table in its (lab, minutes, verified_at) order: the same whole minutes
+  // as rounding each result's interval from its sample's collection, without the join or a sort.
   return db
-    .selectFrom('test_results as r')
-    .innerJoin('samples as s', 's.id', 'r.sample_id')
-    .select([minutes.as('minutes'), sql<number>`count(*)`.as('n')])
-    .where('r.organization_id', '=', organizationId)
-    .where('r.status', '=', 'verified')
-    .where('r.verified_at', '>=', from)
-    .where('r.verified_at', '<', to)
-    .where('s.collection_date', 'is not', null)
-    .groupBy(minutes)
+    .selectFrom('report_turnaround as v')
+    .select(['v.minutes', sql<number>`count(*)`.as('n')])
+    .where('v.organization_id', '=', organizationId)
+    .where('v.verified_at', '>=', from)
+    .where('v.verified_at', '<', to)
+    .groupBy('v.minutes')
+    .orderBy('v.minutes')
     .execute();
 }
 

@@ -17,7 +17,8 @@ type Trx = Transaction<DB>;
 
 /**
  * Derived on each engine from the copied rows; never copied. The report summaries (migration 25)
- * are filled on the target by their triggers as the bills, samples and results arrive.
+ * (and the turnaround table of migration 28) are filled on the target by their triggers as the bills,
+ * samples and results arrive.
  */
 const DERIVED = new Set([
   'entity_counts',
@@ -27,6 +28,7 @@ const DERIVED = new Set([
   'report_billed_daily',
   'report_workload_daily',
   'report_slots',
+  'report_turnaround',
 ]);
 const BATCH = 500;
 

@@ -68,6 +68,20 @@ export interface ReportSlotsTable {
   billed_paise: number;
 }
 
+/** Migration 28: one row per verified result whose sample has a collection time. Kept by triggers. */
+export interface ReportTurnaroundTable {
+  result_id: number;
+  organization_id: number;
+  test_id: number;
+  /** The sample's collection_date. */
+  collected_at: string;
+  verified_at: string;
+  /** verified_at - collected_at in milliseconds. */
+  ms: number;
+  /** ms in whole minutes, halves rounded away from zero. */
+  minutes: number;
+}
+
 declare module '../db/schema.js' {
   interface DB {
     custom_reports: CustomReportsTable;
@@ -75,5 +89,6 @@ declare module '../db/schema.js' {
     report_billed_daily: ReportBilledDailyTable;
     report_workload_daily: ReportWorkloadDailyTable;
     report_slots: ReportSlotsTable;
+    report_turnaround: ReportTurnaroundTable;
   }
 }

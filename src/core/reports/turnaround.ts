@@ -1,14 +1,15 @@
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { engineOf } from '../db/dialect.js';
 import type { Window } from './repository.js';
 
 /**
  * Turnaround (collection -> verification) per test and for all tests, for verified results of the
- * samples of a period (collected in it), computed in SQL (issue 17): percentile_cont on
- * PostgreSQL; on SQLite each test's values are ranked by a window and only the neighbours of
- * each percentile's rank come back. Both interpolate as PERCENTILE.INC on the exact minutes
- * (milliseconds / 60000), so the figures are the ones the rows give.
+ * samples of a period (collected in it), from the turnaround table of migration 28 (kept by
+ * triggers; indexed by lab, collection time, test and milliseconds): percentile_cont on
+ * PostgreSQL; on SQLite the period's values are read through the covering index and sorted here.
+ * Both interpolate as PERCENTILE.INC on the exact minutes (milliseconds / 60000), so the figures
+ * are the ones the rows give.
  */
 
 export interface TatFigures {
@@ -23,40 +24,25 @@ export interface TatTest extends TatFigures {
   over_target: number | null;
 }
 
-const sampleDay = sql<string>`COALESCE(s.collection_date, s.created_at)`;
-
-function ms(db: Db) {
-  return engineOf(db) === 'postgres'
-    ? sql<number>`round(extract(epoch FROM r.verified_at::timestamptz - s.collection_date::timestamptz) * 1000)`
-    : sql<number>`CAST(round((julianday(r.verified_at) - julianday(s.collection_date)) * 86400000) AS INTEGER)`;
-}
-
-/** The verified results' (test, milliseconds, target) of the period, as SQL text for a CTE. */
+/** The verified results' turnaround of the period (samples collected in it), from migration 28's table. */
 function valuesQuery(db: Db, w: Window) {
-  // Samples first (their day is the period's index, samples_org_day), then each one's results: a
-  // CROSS JOIN keeps SQLite from walking every verified result of the lab instead.
   return db
-    .selectFrom('samples as s')
-    .crossJoin('test_results as r')
-    .whereRef('r.sample_id', '=', 's.id')
-    .select(['r.test_id', ms(db).as('ms')])
-    .where('r.organization_id', '=', w.organizationId)
-    .where('r.status', '=', 'verified')
-    .where('r.verified_at', 'is not', null)
-    .where('s.collection_date', 'is not', null)
-    .where('s.organization_id', '=', w.organizationId)
-    .where(sampleDay, '>=', w.fromUtc)
-    .where(sampleDay, '<', w.toUtc);
+    .selectFrom('report_turnaround as v')
+    .select(['v.test_id', 'v.ms'])
+    .where('v.organization_id', '=', w.organizationId)
+    .where('v.collected_at', '>=', w.fromUtc)
+    .where('v.collected_at', '<', w.toUtc);
 }
 
-/** PERCENTILE.INC of sorted values given by rank (0-based): the same arithmetic as builtin's percentile(). */
-function interpolate(n: number, at: Map<number, number>, p: number): number | null {
+/** PERCENTILE.INC of sorted milliseconds, in minutes: the same arithmetic as builtin's percentile(). */
+function percentileInc(sorted: Float64Array, p: number): number | null {
+  const n = sorted.length;
   if (n === 0) return null;
   const i = (n - 1) * p;
   const lo = Math.floor(i);
   const hi = Math.ceil(i);
-  const a = at.get(lo)! / 60_000;
-  const b = at.get(hi)! / 60_000;
+  const a = sorted[lo]! / 60_000;
+  const b = sorted[hi]! / 60_000;
   return a + (b - a) * (i - lo);
 }
 
@@ -116,60 +102,34 @@ export async function turnaroundByTest(db: Db, w: Window): Promise<{ tests: TatT
     return { tests: out, all };
   }
 
-  // SQLite: rank per test and over all; keep the ranks each percentile needs.
-  const compiled = base.compile();
-  const need = (k: string, n: string) =>
-    [0.5, 0.9]
-      .map((p) => {
-        const i = `((${n} - 1) * ${p})`;
-        return `${k} = CAST(${i} AS INTEGER) OR ${k} = CAST(${i} AS INTEGER) + (${i} > CAST(${i} AS INTEGER))`;
-      })
-      .join(' OR ');
-  const text = `WITH v AS MATERIALIZED (${compiled.sql}),
-  per AS (SELECT test_id, ms, ROW_NUMBER() OVER (PARTITION BY test_id ORDER BY ms) - 1 AS k, COUNT(*) OVER (PARTITION BY test_id) AS n FROM v),
-  allv AS (SELECT ms, ROW_NUMBER() OVER (ORDER BY ms) - 1 AS k, COUNT(*) OVER () AS n FROM v)
-  SELECT test_id, n, k, ms FROM per WHERE ${need('k', 'n')}
-  UNION ALL SELECT NULL, n, k, ms FROM allv WHERE ${need('k', 'n')}`;
-  const res = (
-    await db.executeQuery<{ test_id: number | null; n: number; k: number; ms: number }>(
-      CompiledQuery.raw(text, [...compiled.parameters]),
-    )
-  ).rows;
-  const overRows = await db
-    .with('v', () => base)
-    .selectFrom('v')
-    .innerJoin('tests as t', 't.id', 'v.test_id')
-    .select([
-      'v.test_id',
-      sql<number>`SUM(CASE WHEN t.turnaround_hours IS NOT NULL AND v.ms > t.turnaround_hours * 3600000 THEN 1 ELSE 0 END)`.as(
-        'over',
-      ),
-    ])
-    .groupBy('v.test_id')
-    .execute();
-  const overBy = new Map(overRows.map((r) => [Number(r.test_id), Number(r.over)]));
-  const per = new Map<number | null, { n: number; at: Map<number, number> }>();
-  for (const r of res) {
-    const id = r.test_id === null ? null : Number(r.test_id);
-    const e = per.get(id) ?? { n: Number(r.n), at: new Map<number, number>() };
-    e.at.set(Number(r.k), Number(r.ms));
-    per.set(id, e);
-  }
-  const figures = (e: { n: number; at: Map<number, number> } | undefined): TatFigures =>
-    e
-      ? { results: e.n, median: interpolate(e.n, e.at, 0.5), p90: interpolate(e.n, e.at, 0.9) }
-      : { results: 0, median: null, p90: null };
+  // SQLite: the period's values through the covering index, sorted and read here (no window
+  // functions over a temporary table: on a year that took seconds).
+  const rows = await base.execute();
+  const byTest = new Map<number, number[]>();
+  const all = new Float64Array(rows.length);
+  rows.forEach((r, i) => {
+    const id = Number(r.test_id);
+    const v = Number(r.ms);
+    all[i] = v;
+    const list = byTest.get(id);
+    if (list) list.push(v);
+    else byTest.set(id, [v]);
+  });
+  const figures = (values: Float64Array): TatFigures => {
+    values.sort();
+    return { results: values.length, median: percentileInc(values, 0.5), p90: percentileInc(values, 0.9) };
+  };
   const out: TatTest[] = [];
-  for (const [id, e] of per) {
-    if (id === null) continue;
+  for (const [id, list] of byTest) {
     const t = tests.get(id);
+    const targetMs = t?.turnaround_hours == null ? null : Number(t.turnaround_hours) * 3_600_000;
     out.push({
       test_id: id,
       test_name: t?.name ?? '',
       target_hours: t?.turnaround_hours == null ? null : Number(t.turnaround_hours),
-      over_target: over(id, overBy.get(id) ?? 0),
-      ...figures(e),
+      over_target: targetMs === null ? null : list.filter((v) => v > targetMs).length,
+      ...figures(Float64Array.from(list)),
     });
   }
-  return { tests: out, all: figures(per.get(null)) };
+  return { tests: out, all: figures(all) };
 }

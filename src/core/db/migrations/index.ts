@@ -33,6 +33,7 @@ import { sql as targetTat } from './024_target_tat.js';
 import { sql as reportSummaries, postgres as reportSummariesPostgres } from './025_report_summaries.js';
 import { sql as interfaces, postgres as interfacesPostgres } from './026_interfaces.js';
 import { sql as interopOut } from './027_interop_out.js';
+import { sql as reportTurnaround, postgres as reportTurnaroundPostgres } from './028_report_turnaround.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
 import type Database from 'better-sqlite3';
@@ -108,4 +109,5 @@ export const migrations: Migration[] = [
   { version: 25, name: 'report_summaries', sql: reportSummaries, postgres: reportSummariesPostgres },
   { version: 26, name: 'interfaces', sql: interfaces, postgres: interfacesPostgres },
   { version: 27, name: 'interop_out', sql: interopOut },
+  { version: 28, name: 'report_turnaround', sql: reportTurnaround, postgres: reportTurnaroundPostgres },
 ];
