@@ -4,7 +4,7 @@ import type { BuiltInReportId, ColumnKind, ReportType } from '../../shared/repor
 import type { ReportChart, ReportColumn } from '../../shared/schemas/reports.js';
 import { ageOn } from '../../shared/age.js';
 import { localDate } from '../../shared/time.js';
-import { revenueDaily } from '../payments/revenue.js';
+import { collectionDaily } from '../payments/revenue.js';
 import { billedByTestSummed, workloadByTestSummed } from './summary.js';
 import { turnaroundByTest } from './turnaround.js';
 import {
@@ -135,7 +135,7 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
     needs: ['view_bills'],
     aggregate: true,
     async build({ db, window, from, to }) {
-      const r = await revenueDaily(db, window.organizationId, { from, to });
+      const r = await collectionDaily(db, window.organizationId, { from, to });
       const keys = ['cash', 'card', 'upi', 'bank_transfer', 'cheque', 'insurance', 'refunds', 'total'] as const;
       const rows = r.days.map((d) => ({ date: d.date, ...Object.fromEntries(keys.map((k) => [k, d[k]])) }));
       return {

@@ -85,27 +85,37 @@ export function billsWithDues(db: Db, w: Window) {
 
 /** Discounts of live bills made in the window, per user who made the bill: line discounts and bill discounts. */
 export async function discountsByUser(db: Db, w: Window) {
-  // Each bill's line discounts by its own lines (bill_items_bill), for the window's bills only.
-  const linePaise = sql<number>`COALESCE((SELECT SUM(i.discount_amount_paise) FROM bill_items i WHERE i.bill_id = b.id), 0)`;
-  return db
+  // Each bill's line discounts summed once by its own lines (bill_items_bill), for the window's
+  // bills only; then per user.
+  const perBill = db
     .selectFrom('bills as b')
-    .leftJoin('users as u', 'u.id', 'b.created_by')
     .select([
       'b.created_by',
-      sql<string | null>`MAX(CASE WHEN u.id IS NULL THEN NULL ELSE u.first_name || ' ' || u.last_name END)`.as('name'),
-      sql<number>`COUNT(*)`.as('bills'),
-      sql<number>`SUM(CASE WHEN ${linePaise} > 0 OR b.discount_amount_paise > 0 THEN 1 ELSE 0 END)`.as(
-        'discounted_bills',
+      'b.discount_amount_paise',
+      'b.total_before_discount_paise',
+      sql<number>`COALESCE((SELECT SUM(i.discount_amount_paise) FROM bill_items i WHERE i.bill_id = b.id), 0)`.as(
+        'line_paise',
       ),
-      sql<number>`SUM(${linePaise})`.as('line_paise'),
-      sql<number>`SUM(b.discount_amount_paise)`.as('bill_paise'),
-      sql<number>`SUM(b.total_before_discount_paise + ${linePaise})`.as('gross_paise'),
     ])
     .where('b.organization_id', '=', w.organizationId)
     .where('b.cancelled_at', 'is', null)
     .where('b.created_at', '>=', w.fromUtc)
-    .where('b.created_at', '<', w.toUtc)
-    .groupBy('b.created_by')
+    .where('b.created_at', '<', w.toUtc);
+  return db
+    .selectFrom(perBill.as('x'))
+    .leftJoin('users as u', 'u.id', 'x.created_by')
+    .select([
+      'x.created_by',
+      sql<string | null>`MAX(CASE WHEN u.id IS NULL THEN NULL ELSE u.first_name || ' ' || u.last_name END)`.as('name'),
+      sql<number>`COUNT(*)`.as('bills'),
+      sql<number>`SUM(CASE WHEN x.line_paise > 0 OR x.discount_amount_paise > 0 THEN 1 ELSE 0 END)`.as(
+        'discounted_bills',
+      ),
+      sql<number>`SUM(x.line_paise)`.as('line_paise'),
+      sql<number>`SUM(x.discount_amount_paise)`.as('bill_paise'),
+      sql<number>`SUM(x.total_before_discount_paise + x.line_paise)`.as('gross_paise'),
+    ])
+    .groupBy('x.created_by')
     .execute();
 }
 

@@ -5,7 +5,7 @@ import { ForbiddenError, NotFoundError } from '../errors.js';
 import { actorHasPermission } from '../users/permissions.js';
 import { resultScope } from '../results/scope.js';
 import { organizationTimezone } from '../settings/organization.js';
-import { revenueDaily } from '../payments/revenue.js';
+import { collectionDaily } from '../payments/revenue.js';
 import { ageOn } from '../../shared/age.js';
 import { addDays, localDate, startOfLocalDayUtc } from '../../shared/time.js';
 import {
@@ -155,7 +155,9 @@ export async function reportCatalogue(db: Db, actor: Actor, q: ReportCatalogueQu
   }
   const listed = q.type ? entries.filter((e) => e.type === q.type) : entries;
   const canSeeMoney = await actorHasPermission(db, actor, 'view_bills');
-  const revenue = canSeeMoney ? (await revenueDaily(db, orgId, { from: period.from, to: period.to })).totals.total : 0;
+  const revenue = canSeeMoney
+    ? (await collectionDaily(db, orgId, { from: period.from, to: period.to })).totals.total
+    : 0;
   return {
     from: period.from,
     to: period.to,
