@@ -29,7 +29,9 @@ export function SummaryCard({ label, value, hint, icon, loading = false, classNa
       {loading ? (
         <div className="skeleton mt-2 h-7 w-20" aria-label={`${label}: loading`} />
       ) : (
-        <p className="mt-1 text-2xl font-semibold text-slate-900 tabular-nums">{value}</p>
+        <p className="mt-1 text-xl font-semibold text-slate-900 tabular-nums [overflow-wrap:anywhere] sm:text-2xl">
+          {value}
+        </p>
       )}
       {hint && <p className="mt-1 text-xs text-slate-600">{hint}</p>}
     </div>

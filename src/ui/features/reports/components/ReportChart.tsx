@@ -14,13 +14,19 @@ export function valueText(v: number, kind: Chart['value_kind']): string {
   return formatCount(v);
 }
 
+/** Bars a chart draws: more than this (98 tests) overlap into an unreadable block. */
+export const MAX_BARS = 15;
+
 export default function ReportChart({ chart }: { chart: Chart }) {
   const [asTable, setAsTable] = useState(false);
-  const data = chart.points.map((p) => ({ label: p.label, value: p.value }));
+  const all = chart.points.map((p) => ({ label: p.label, value: p.value }));
+  // A bar chart of many categories shows the highest; its table view lists every point.
+  const cut = chart.kind === 'bar' && all.length > MAX_BARS;
+  const bars = cut ? [...all].sort((a, b) => b.value - a.value).slice(0, MAX_BARS) : all;
   const fmt = (v: number) => valueText(v, chart.value_kind);
   const short = (v: number) =>
     chart.value_kind === 'money' && Math.abs(v) >= 1000 ? `₹${formatCount(Math.round(v / 100) / 10)}k` : formatCount(v);
-  const tall = chart.kind === 'bar' && data.length > 8;
+  const tall = chart.kind === 'bar' && bars.length > 8;
   return (
     <figure className="grid gap-2" aria-label={chart.title}>
       <div className="flex items-center justify-between gap-2">
@@ -29,7 +35,12 @@ export default function ReportChart({ chart }: { chart: Chart }) {
           {asTable ? 'Show chart' : 'Show as table'}
         </Button>
       </div>
-      {data.length === 0 ? (
+      {cut && !asTable && (
+        <p className="text-[12px] text-slate-500">
+          The {MAX_BARS} highest of {formatCount(all.length)}; Show as table lists all.
+        </p>
+      )}
+      {all.length === 0 ? (
         <p className="text-[13px] text-slate-500">Nothing to chart in this period.</p>
       ) : asTable ? (
         <table className="w-full text-[13px]" aria-label={`${chart.title} (data)`}>
@@ -40,7 +51,7 @@ export default function ReportChart({ chart }: { chart: Chart }) {
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
-            {data.map((p) => (
+            {all.map((p) => (
               <tr key={p.label}>
                 <td className="px-3 py-1.5">{p.label}</td>
                 <td className="px-3 py-1.5 text-right tabular-nums">{fmt(p.value)}</td>
@@ -52,7 +63,7 @@ export default function ReportChart({ chart }: { chart: Chart }) {
         <div className={tall ? 'h-96' : 'h-64'} data-testid="report-chart">
           <ResponsiveContainer width="100%" height="100%">
             {chart.kind === 'line' ? (
-              <LineChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 8 }} accessibilityLayer>
+              <LineChart data={all} margin={{ top: 8, right: 16, bottom: 8, left: 8 }} accessibilityLayer>
                 <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
                 <XAxis dataKey="label" tick={{ fontSize: 11 }} minTickGap={16} />
                 <YAxis tick={{ fontSize: 11 }} tickFormatter={short} width={64} />
@@ -64,12 +75,12 @@ export default function ReportChart({ chart }: { chart: Chart }) {
                   name={chart.value_label}
                   stroke="#2563eb"
                   strokeWidth={2}
-                  dot={data.length <= 31}
+                  dot={all.length <= 31}
                 />
               </LineChart>
             ) : (
               <BarChart
-                data={data}
+                data={bars}
                 layout="vertical"
                 margin={{ top: 8, right: 16, bottom: 8, left: 8 }}
                 accessibilityLayer

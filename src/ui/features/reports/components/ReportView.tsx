@@ -1,7 +1,7 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Download, FileText, Printer, X } from 'lucide-react';
 import type { ReportPeriodQuery, ReportResult } from '@shared/schemas/reports';
-import { Button, Card, CardHeader, DateText, ErrorPanel, LoadingState, Money } from '@/components';
+import { Button, Card, CardHeader, DateText, ErrorPanel, LoadingState, Money, Pagination } from '@/components';
 import { formatCount } from '@/lib/format';
 import { reportFileUrl, useReport } from '../api';
 
@@ -26,7 +26,19 @@ export const rowsText = (n: number) => `${formatCount(n)} ${n === 1 ? 'row' : 'r
 
 const right = (kind: string) => kind === 'money' || kind === 'number' || kind === 'percent';
 
+const PAGE_SIZES = [50, 100, 200] as const;
+
+/**
+ * The report's rows in pages: a register of a busy quarter has tens of thousands of rows, and
+ * drawing them all at once froze the browser. The totals are the whole period's; the downloads
+ * carry every row.
+ */
 export function ReportTable({ report }: { report: ReportResult }) {
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState<number>(PAGE_SIZES[0]);
+  const totalPages = Math.max(1, Math.ceil(report.rows.length / pageSize));
+  const current = Math.min(page, totalPages);
+  const shown = report.rows.slice((current - 1) * pageSize, current * pageSize);
   const totals = report.totals;
   const hasTotals = totals && report.columns.some((c) => totals[c.key] !== undefined && totals[c.key] !== null);
   const extra = totals
@@ -57,8 +69,8 @@ export function ReportTable({ report }: { report: ReportResult }) {
                 </td>
               </tr>
             ) : (
-              report.rows.map((row, i) => (
-                <tr key={i}>
+              shown.map((row, i) => (
+                <tr key={(current - 1) * pageSize + i}>
                   {report.columns.map((c) => (
                     <td key={c.key} className={`px-3 py-1.5 ${right(c.kind) ? 'text-right' : ''}`}>
                       <CellText value={row[c.key]} kind={c.kind} />
@@ -85,6 +97,22 @@ export function ReportTable({ report }: { report: ReportResult }) {
             </tfoot>
           )}
         </table>
+        {report.rows.length > PAGE_SIZES[0] && (
+          <Pagination
+            className="border-t border-slate-200"
+            page={current}
+            totalPages={totalPages}
+            total={report.rows.length}
+            pageSize={pageSize}
+            pageSizes={PAGE_SIZES}
+            onPageChange={setPage}
+            onPageSizeChange={(size) => {
+              setPageSize(size);
+              setPage(1);
+            }}
+            itemLabel="rows"
+          />
+        )}
       </div>
       {extra.length > 0 && (
         <p className="text-[13px] text-slate-700">

@@ -148,7 +148,13 @@ export default function ReportsPage() {
           <CardHeader
             icon={<FileText />}
             title="Available Reports"
-            description={c ? `${c.reports.length} reports · figures for ${c.from} to ${c.to}` : undefined}
+            description={
+              c ? (
+                <>
+                  {c.reports.length} reports · figures for <DateText value={c.from} /> to <DateText value={c.to} />
+                </>
+              ) : undefined
+            }
           />
           {catalogue.isError ? (
             <ErrorPanel
