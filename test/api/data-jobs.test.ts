@@ -9,6 +9,7 @@ import type { DataJob, DataJobPage, DataJobSummary, ImportCheck, Upload } from '
 import { sweepExports } from '../../src/core/data-jobs/service.js';
 import { dirname } from 'node:path';
 import { menuFiles } from './menu-files.js';
+import { ENTITY_NAMES } from '../../src/core/transfer/registry.js';
 import { tmpdir } from 'node:os';
 
 /**
@@ -129,6 +130,17 @@ describe('a test menu of 300 tests with profiles naming them by code (the screen
       list.filter((p) => p.code.startsWith('WMP')).map((p) => [p.code, p.test_details.map((t) => t.code)]),
     );
     expect(got).toEqual(menu.members);
+  });
+});
+
+describe('entities', () => {
+  it('offers every entity of the import/export registry, in its load order, each with a template', async () => {
+    const ents = (await lab.admin.get('/api/data-jobs/entities')).json<{ entities: { name: string }[] }>().entities;
+    expect(ents.map((e) => e.name)).toEqual(ENTITY_NAMES);
+    const prices = await lab.admin.get('/api/data-jobs/templates/payer_prices?format=csv');
+    expect(prices.body.replace(/^\uFEFF/, '').split('\r\n')[0]).toBe(
+      'payer_name,item_type,item_code,price,effective_from,effective_to',
+    );
   });
 });
 
