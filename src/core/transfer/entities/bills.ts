@@ -15,13 +15,12 @@ import { addDays, localDate, startOfLocalDayUtc } from '../../../shared/time.js'
 import { BILL_NUMBER, insertHistoricalBill, type HistoricalBill } from '../../billing/history.js';
 import { billExportPage, billNumbersTaken, itemsOfBills, paymentsOfBills } from '../../billing/repository.js';
 import { toBill } from '../../billing/mappers.js';
-import { itemsByCodes, type ItemTable } from '../../catalogue/repository.js';
 import { patientsByCodes } from '../../patients/repository.js';
 import { payerRowsByNames } from '../../payers/repository.js';
 import { usersByEmails } from '../../users/repository.js';
 import { organizationTimezone } from '../../settings/organization.js';
 import type { EntityError, TransferColumn, TransferEntity } from '../entity.js';
-import { oneOf, pastInstant, upperKey, utcRangeOf } from './common.js';
+import { catalogueItemsNamed, oneOf, pastInstant, upperKey, utcRangeOf } from './common.js';
 
 /**
  * Bills with their lines and payments, keyed by bill number. An imported bill is history: it keeps
@@ -136,12 +135,6 @@ const schema = z
   });
 type Input = z.infer<typeof schema>;
 
-const TABLE: Record<'test' | 'profile' | 'package', ItemTable> = {
-  test: 'tests',
-  profile: 'test_profiles',
-  package: 'test_packages',
-};
-
 export const bills: TransferEntity<Input, true, HistoricalBill & { row: number }> = {
   name: 'bills',
   label: 'bill',
@@ -172,20 +165,11 @@ export const bills: TransferEntity<Input, true, HistoricalBill & { row: number }
     const payers = await payerRowsByNames(ctx.db, ctx.organizationId, [
       ...new Set(rows.map((r) => r.input.payer_name?.toLowerCase()).filter((n): n is string => !!n)),
     ]);
-    const catalogue = new Map<string, { id: number; name: string; code: string; price_paise: number }>();
-    for (const type of ['test', 'profile', 'package'] as const) {
-      const codes = [
-        ...new Set(rows.flatMap((r) => r.input.items.filter((i) => i.item_type === type).map((i) => i.code))),
-      ];
-      if (!codes.length) continue;
-      const found = await itemsByCodes<{ id: number; name: string; code: string; price_paise: number }>(
-        ctx.db,
-        TABLE[type],
-        ctx.organizationId,
-        codes,
-      );
-      for (const [code, item] of found) catalogue.set(`${type}:${code}`, item);
-    }
+    const catalogue = await catalogueItemsNamed<{ id: number; name: string; code: string; price_paise: number }>(
+      ctx.db,
+      ctx.organizationId,
+      rows.flatMap((r) => r.input.items.map((i) => ({ type: i.item_type, code: i.code }))),
+    );
     return rows.map((r) => {
       const b = r.input;
       const errors: EntityError[] = [];

@@ -9,9 +9,8 @@ import {
 import { requiredText } from '../../../shared/schemas/common.js';
 import { applyPayerPriceUpdate, insertPayerPriceRecord, listPayers } from '../../payers/service.js';
 import { payerRowsByNames, pricesOfPayers } from '../../payers/repository.js';
-import { itemsByCodes, type ItemTable } from '../../catalogue/repository.js';
 import type { EntityError, TransferColumn, TransferEntity } from '../entity.js';
-import { lowerKey, oneOf, upperKey } from './common.js';
+import { catalogueItemsNamed, lowerKey, oneOf, upperKey } from './common.js';
 
 /**
  * Payers' price lists (issue 16's agreed prices, issue 14's transfer): one row per entry, keyed by
@@ -31,12 +30,6 @@ const columns: TransferColumn[] = [
   { name: 'effective_from', kind: 'date' },
   { name: 'effective_to', kind: 'date' },
 ];
-
-const TABLE: Record<(typeof PRICE_ITEM_TYPES)[number], ItemTable> = {
-  test: 'tests',
-  profile: 'test_profiles',
-  package: 'test_packages',
-};
 
 const blank = (v: unknown) => (v === '' || v === null ? undefined : v);
 const fields = {
@@ -78,22 +71,6 @@ interface Plan {
   input: PayerPriceCreate;
 }
 
-/** The lab's items of each type named by these (upper-case) codes. */
-async function itemsNamed(
-  db: Parameters<typeof itemsByCodes>[0],
-  organizationId: number,
-  wanted: { type: string; code: string }[],
-): Promise<Map<string, { id: number }>> {
-  const out = new Map<string, { id: number }>();
-  for (const type of PRICE_ITEM_TYPES) {
-    const codes = [...new Set(wanted.filter((w) => w.type === type).map((w) => w.code))];
-    if (!codes.length) continue;
-    const found = await itemsByCodes<{ id: number; code: string }>(db, TABLE[type], organizationId, codes);
-    for (const [code, item] of found) out.set(`${type}:${code}`, item);
-  }
-  return out;
-}
-
 export const payerPrices: TransferEntity<Input, Existing, Plan> = {
   name: 'payer_prices',
   label: 'payer price',
@@ -133,7 +110,7 @@ export const payerPrices: TransferEntity<Input, Existing, Plan> = {
     const keys = rows.map((r) => keyOf(r.input as unknown as Record<string, unknown>)!);
     const wanted = keys.map(partsOf);
     const payers = await payerRowsByNames(ctx.db, ctx.organizationId, [...new Set(wanted.map((w) => w.payer))]);
-    const items = await itemsNamed(ctx.db, ctx.organizationId, wanted);
+    const items = await catalogueItemsNamed<{ id: number; code: string }>(ctx.db, ctx.organizationId, wanted);
     return rows.map((r, i) => {
       const w = wanted[i]!;
       const errors: EntityError[] = [];
