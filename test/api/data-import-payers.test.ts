@@ -150,3 +150,144 @@ describe('payers', () => {
     expect(res.statusCode).toBe(403);
   });
 });
+
+describe('payer price lists', () => {
+  const PRICES = 'payer_name,item_type,item_code,price,effective_from,effective_to\n';
+  const priceRows = async () =>
+    t.lab.database.db
+      .selectFrom('payer_prices')
+      .select(['id', 'price_paise', 'effective_from', 'effective_to'])
+      .where('organization_id', '=', t.lab.organizationId)
+      .orderBy('id')
+      .execute();
+
+  it('imports entries naming the payer, the item by type and code, and the day they start; audited per row', async () => {
+    const menu = await importFile('tests', 'menu.csv', 'code,name,price\nPHB,Haemoglobin,150\nPFBS,Fasting sugar,90\n');
+    expect(menu.status, messages(menu).join('\n')).toBe('completed');
+    const prof = await importFile(
+      'profiles',
+      'prof.csv',
+      'code,name,price,test_codes\nPDIAB,Diabetes panel,200,"PHB, PFBS"\n',
+    );
+    expect(prof.status, messages(prof).join('\n')).toBe('completed');
+    const r = await importFile(
+      'payer_prices',
+      'prices.csv',
+      PRICES +
+        'sunrise corporate health,,phb,120,2026-01-01,\n' +
+        'Sunrise Corporate Health,test,PHB,140,01/01/2025,31/12/2025\n' +
+        'Star Health TPA,profile,PDIAB,"1,250.50",2026-04-01,\n',
+    );
+    expect(r.status, messages(r).join('\n')).toBe('completed');
+    expect(r).toMatchObject({ rows: 3, inserted: 3, updated: 0, errors: 0 });
+    const sunrise = (await payers()).find((p) => p.name === 'Sunrise Corporate Health')!;
+    const list = (await t.lab.admin.get(`/api/payers/${sunrise.id}/prices`)).json<{
+      prices: {
+        item_code: string;
+        price: number;
+        lab_price: number;
+        effective_from: string;
+        effective_to: string | null;
+      }[];
+    }>().prices;
+    expect(list.map((p) => [p.item_code, p.price, p.lab_price, p.effective_from, p.effective_to])).toEqual([
+      ['PHB', 120, 150, '2026-01-01', null],
+      ['PHB', 140, 150, '2025-01-01', '2025-12-31'],
+    ]);
+    const audit = await t.lab.database.db
+      .selectFrom('audit_log')
+      .select('action')
+      .where('organization_id', '=', t.lab.organizationId)
+      .where('entity', '=', 'payer_price')
+      .execute();
+    // Each entry's own, and the import's one entry with the counts.
+    expect(audit.map((a) => a.action).sort()).toEqual(['create', 'create', 'create', 'import']);
+  });
+
+  it('exports the lists by payer name and item code, and --update changes a price and its end', async () => {
+    const rows = await exportRows('payer_prices');
+    expect(
+      rows.map((p) => [
+        p.payer_name,
+        p.item_type,
+        p.item_code,
+        p.item_name,
+        p.lab_price,
+        p.price,
+        p.effective_from,
+        p.effective_to,
+      ]),
+    ).toEqual([
+      ['Star Health TPA', 'profile', 'PDIAB', 'Diabetes panel', '200', '1250.5', '2026-04-01', ''],
+      ['Sunrise Corporate Health', 'test', 'PHB', 'Haemoglobin', '150', '140', '2025-01-01', '2025-12-31'],
+      ['Sunrise Corporate Health', 'test', 'PHB', 'Haemoglobin', '150', '120', '2026-01-01', ''],
+    ]);
+    expect((await exportRows('payer_prices', { item_type: 'profile' })).map((p) => p.item_code)).toEqual(['PDIAB']);
+    expect((await exportRows('payer_prices', { payer_name: 'star health tpa' })).map((p) => p.price)).toEqual([
+      '1250.5',
+    ]);
+    const dup = await importFile(
+      'payer_prices',
+      'again.csv',
+      PRICES + 'Sunrise Corporate Health,test,PHB,99,2026-01-01,\n',
+    );
+    expect(dup.status).toBe('failed');
+    expect(messages(dup)[0]).toMatch(/^row 2, column item_code: .*a payer price with this key is already stored/);
+    const up = await importFile(
+      'payer_prices',
+      'update.csv',
+      PRICES + 'Sunrise Corporate Health,test,PHB,99,2026-01-01,2026-12-31\n',
+      true,
+    );
+    expect(up.status, messages(up).join('\n')).toBe('completed');
+    expect(up).toMatchObject({ inserted: 0, updated: 1 });
+    const after = await exportRows('payer_prices', { payer_name: 'Sunrise Corporate Health' });
+    expect(after.map((p) => `${p.price} ${p.effective_from} ${p.effective_to}`)).toEqual([
+      '140 2025-01-01 2025-12-31',
+      '99 2026-01-01 2026-12-31',
+    ]);
+  });
+
+  it('refuses unknown payers, items and bad cells by row and column, and stores nothing', async () => {
+    const before = await priceRows();
+    const r = await importFile(
+      'payer_prices',
+      'bad.csv',
+      PRICES +
+        'Sunrise Corporate Health,test,PFBS,80,2026-02-01,\n' +
+        'Moonrise Insurance,test,PFBS,80,2026-02-01,\n' +
+        'Star Health TPA,test,NOPE9,80,2026-02-01,\n' +
+        'Star Health TPA,panel,PFBS,80,2026-02-01,\n' +
+        'Star Health TPA,test,PFBS,-3,2026-02-02,\n' +
+        'Star Health TPA,test,PFBS,70,2026-02-30,\n' +
+        'Star Health TPA,test,PFBS,70,2026-02-01,2026-01-01\n' +
+        'sunrise corporate health,test,pfbs,81,2026-02-01,\n',
+    );
+    expect(r.status).toBe('failed');
+    expect(r.inserted).toBe(0);
+    expect(messages(r)).toEqual([
+      'row 3, column payer_name: no payer named Moonrise Insurance in this lab (import the payers first)',
+      'row 4, column item_code: no test with code NOPE9 in the catalogue',
+      expect.stringMatching(/^row 5, column item_type: item_type must be test, profile or package/),
+      expect.stringMatching(/^row 6, column price: /),
+      'row 7, column effective_from: effective_from is not a real calendar date (got "2026-02-30")',
+      'row 8, column effective_to: effective_to must be on or after effective_from (got "2026-01-01")',
+      expect.stringMatching(
+        /^row 9, column item_code: .* is also on row 2; each payer price may appear once in a file$/,
+      ),
+    ]);
+    expect(await priceRows()).toEqual(before);
+  });
+
+  it('who may move price lists: as the payer screens (import manage_bills; export view_bills + export_data)', async () => {
+    const ents = async (role: 'billing_staff' | 'lab_technician') =>
+      (await (await t.lab.as(role)).get('/api/data-jobs/entities'))
+        .json<{ entities: { name: string; can_import: boolean; can_export: boolean }[] }>()
+        .entities.find((e) => e.name === 'payer_prices');
+    expect(await ents('lab_technician')).toMatchObject({ can_import: false, can_export: false });
+    const billing = await ents('billing_staff');
+    expect(billing?.can_import).toBe(true);
+    const tech = await t.lab.as('lab_technician');
+    expect((await tech.post('/api/data-jobs/exports', { entity: 'payer_prices', format: 'csv' })).statusCode).toBe(403);
+  });
+});

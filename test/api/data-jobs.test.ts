@@ -8,6 +8,8 @@ import { row, rows } from '../db.js';
 import type { DataJob, DataJobPage, DataJobSummary, ImportCheck, Upload } from '../../src/shared/schemas/data-jobs.js';
 import { sweepExports } from '../../src/core/data-jobs/service.js';
 import { dirname } from 'node:path';
+import { menuFiles } from './menu-files.js';
+import { ENTITY_NAMES } from '../../src/core/transfer/registry.js';
 import { tmpdir } from 'node:os';
 
 /**
@@ -76,6 +78,71 @@ function patientsCsv(surname: string, n: number, extra: string[] = []): string {
     lines.push(`${letters(i)},${surname},1990-01-${String((i % 28) + 1).padStart(2, '0')},Female,`);
   return [...lines, ...extra].join('\n') + '\n';
 }
+
+describe('a test menu of 300 tests with profiles naming them by code (the screens\u2019 routes)', () => {
+  it('imports the tests from Excel and the profiles from CSV; a wrong code in a profile is named by row and column and stores nothing', async () => {
+    const menu = await menuFiles('WM');
+    const tests = await uploaded(lab.admin, 'tests', 'menu.xlsx', menu.testsXlsx);
+    expect(tests.check).toMatchObject({ status: 'completed', rows: 300, errors: 0, inserted: 300 });
+    const started = await lab.admin.post('/api/data-jobs/imports', { upload_id: tests.upload.id, entity: 'tests' });
+    expect(started.statusCode, started.body).toBe(202);
+    expect(await waitJob(lab.admin, started.json<{ job: DataJob }>().job.id)).toMatchObject({
+      status: 'completed',
+      inserted: 300,
+    });
+    const stored = await rows<{ code: string; price_paise: number }>(
+      lab.database,
+      "SELECT code, price_paise FROM tests WHERE code LIKE 'WM%' ORDER BY code",
+    );
+    expect(stored.map((t) => t.code)).toEqual(menu.testCodes);
+    expect(Number(stored[299]!.price_paise)).toBe(39_900);
+
+    const profileCount = async () =>
+      Number(
+        (await row<{ n: number }>(lab.database, "SELECT count(*) AS n FROM test_profiles WHERE code LIKE 'WMP%'"))!.n,
+      );
+    // One unknown test code on the 6th profile (row 7): the check names it, and importing it anyway stores nothing.
+    const bad = await uploaded(lab.admin, 'profiles', 'panels.csv', menu.badProfilesCsv);
+    expect(bad.check).toMatchObject({ status: 'failed', rows: 30, errors: 1 });
+    expect(bad.check.first_errors).toEqual([
+      { row: 7, column: 'test_codes', message: `no test with code ${menu.badCode} (import the tests first)` },
+    ]);
+    const anyway = await lab.admin.post('/api/data-jobs/imports', { upload_id: bad.upload.id, entity: 'profiles' });
+    expect(anyway.statusCode, anyway.body).toBe(202);
+    expect(await waitJob(lab.admin, anyway.json<{ job: DataJob }>().job.id)).toMatchObject({
+      status: 'failed',
+      inserted: 0,
+    });
+    expect(await profileCount()).toBe(0);
+
+    const good = await uploaded(lab.admin, 'profiles', 'panels.csv', menu.profilesCsv);
+    expect(good.check).toMatchObject({ status: 'completed', errors: 0, inserted: 30 });
+    const imported = await lab.admin.post('/api/data-jobs/imports', { upload_id: good.upload.id, entity: 'profiles' });
+    expect(await waitJob(lab.admin, imported.json<{ job: DataJob }>().job.id)).toMatchObject({
+      status: 'completed',
+      inserted: 30,
+    });
+    // Every profile lists its ten tests by code, in the file's order, as the catalogue's API answers them.
+    const list = (await lab.admin.get('/api/test-profiles')).json<{
+      profiles: { code: string; test_details: { code: string }[] }[];
+    }>().profiles;
+    const got = new Map(
+      list.filter((p) => p.code.startsWith('WMP')).map((p) => [p.code, p.test_details.map((t) => t.code)]),
+    );
+    expect(got).toEqual(menu.members);
+  });
+});
+
+describe('entities', () => {
+  it('offers every entity of the import/export registry, in its load order, each with a template', async () => {
+    const ents = (await lab.admin.get('/api/data-jobs/entities')).json<{ entities: { name: string }[] }>().entities;
+    expect(ents.map((e) => e.name)).toEqual(ENTITY_NAMES);
+    const prices = await lab.admin.get('/api/data-jobs/templates/payer_prices?format=csv');
+    expect(prices.body.replace(/^\uFEFF/, '').split('\r\n')[0]).toBe(
+      'payer_name,item_type,item_code,price,effective_from,effective_to',
+    );
+  });
+});
 
 describe('templates', () => {
   it('answers each format with the columns and one example row, and the patients template checks clean', async () => {

@@ -11,12 +11,13 @@ import { createDoctor } from '../../src/core/doctors/service.js';
 import { createSample } from '../../src/core/samples/service.js';
 import { createResult } from '../../src/core/results/entry.js';
 import { verifyResult } from '../../src/core/results/verification.js';
-import { createPayer } from '../../src/core/payers/service.js';
+import { addPayerPrice, createPayer } from '../../src/core/payers/service.js';
 import { createSupplier } from '../../src/core/inventory/suppliers.js';
 import { createInventoryItem } from '../../src/core/inventory/service.js';
 import { createEquipment } from '../../src/core/equipment/service.js';
 import { completeService, createService } from '../../src/core/equipment/work.js';
 import { addDays, localDate } from '../../src/shared/time.js';
+import { menuFiles } from '../api/menu-files.js';
 import { cleanup, lims, limsInProcess, openLabDatabase, setUpLab, tempDir } from './helpers.js';
 
 /**
@@ -34,6 +35,7 @@ const ENTITIES = [
   'profiles',
   'packages',
   'payers',
+  'payer_prices',
   'patients',
   'bills',
   'samples',
@@ -55,6 +57,7 @@ const FORMAT_OF: Partial<Record<(typeof ENTITIES)[number], 'xlsx' | 'json'>> = {
   inventory: 'xlsx',
   equipment: 'json',
   payers: 'xlsx',
+  payer_prices: 'xlsx',
 };
 
 let a: string;
@@ -172,6 +175,48 @@ beforeAll(async () => {
       payment_terms_days: 30,
       discount_percent: 0,
       status: 'inactive',
+    });
+    // The corporate payer's price list (a test and a profile; one price ended), and a bill charged to it.
+    const sunrise = (await database.db
+      .selectFrom('payers')
+      .select('id')
+      .where('organization_id', '=', org.id)
+      .where('name', '=', 'Sunrise Corporate Health')
+      .executeTakeFirst())!.id;
+    const today0 = localDate(org.timezone ?? 'Asia/Kolkata');
+    const profile = (await database.db
+      .selectFrom('test_profiles')
+      .select('id')
+      .where('organization_id', '=', org.id)
+      .orderBy('code')
+      .executeTakeFirst())!.id;
+    await addPayerPrice(database.db, system, sunrise, {
+      item_type: 'test',
+      item_id: test('HB'),
+      price: 120,
+      effective_from: addDays(today0, -10),
+    });
+    await addPayerPrice(database.db, system, sunrise, {
+      item_type: 'test',
+      item_id: test('HB'),
+      price: 150,
+      effective_from: addDays(today0, -400),
+      effective_to: addDays(today0, -11),
+    });
+    await addPayerPrice(database.db, system, sunrise, {
+      item_type: 'profile',
+      item_id: profile,
+      price: 999.5,
+      effective_from: addDays(today0, -10),
+    });
+    const walkIn = await createPatient(database.db, system, { first_name: 'Corporate', last_name: 'Staff', age: 41 });
+    await createBill(database.db, system, {
+      patient_id: walkIn.id,
+      payer_id: sunrise,
+      items: [{ item_type: 'test', item_id: test('HB'), qty: 1, discount_percent: 0 }],
+      discount_percentage: 0,
+      tax_percentage: 0,
+      payment_method: 'cash',
     });
     await createSupplier(database.db, system, {
       name: 'Medisource Diagnostics',
@@ -307,9 +352,12 @@ describe('every entity round-trips', () => {
       rows('patients')
         .map((p) => p.first_name)
         .sort(),
-    ).toEqual(['Walk', 'राजेश']);
+    ).toEqual(['Corporate', 'Walk', 'राजेश']);
     const bills = rows('bills');
-    expect(bills).toHaveLength(2);
+    expect(bills).toHaveLength(3);
+    // The bill charged to the corporate payer keeps its payer, and the payer its balance from it.
+    expect(bills.map((x) => x.payer_name)).toEqual(['', '', 'Sunrise Corporate Health']);
+    expect(bills[2]).toMatchObject({ final_amount: '120', payment_status: 'unpaid' });
     expect(bills[0]).toMatchObject({
       doctor_email: 'dr.meena@clinic.in',
       paid_amount: '100',
@@ -325,6 +373,14 @@ describe('every entity round-trips', () => {
     expect(rows('payers').map((p) => [p.name, p.gstin, p.state_code, p.credit_limit, p.status])).toEqual([
       ['Star Health TPA', '', '', '', 'inactive'],
       ['Sunrise Corporate Health', '29AAACS1234F1Z5', '29', '50000', 'active'],
+    ]);
+    expect(rows('payers').map((p) => `${p.balance} ${p.bills}`)).toEqual(['0 0', '120 1']);
+    expect(
+      rows('payer_prices').map((p) => `${p.payer_name} ${p.item_type} ${p.item_code} ${p.price} ${p.effective_to}`),
+    ).toEqual([
+      'Sunrise Corporate Health test HB 150 ' + addDays(localDate('Asia/Kolkata'), -11),
+      'Sunrise Corporate Health test HB 120 ',
+      expect.stringMatching(/^Sunrise Corporate Health profile \S+ 999.5 $/),
     ]);
     expect(rows('suppliers')).toMatchObject([{ name: 'Medisource Diagnostics', lead_time_days: '5', deliveries: '1' }]);
     expect(rows('inventory').map((i) => [i.item_code, i.current_stock, i.stock_status, i.supplier])).toEqual([
@@ -406,7 +462,7 @@ describe('lims import', () => {
     const entity = await limsInProcess(['--data-dir', b, 'import', 'patient', file]);
     expect(entity.code).toBe(2);
     expect(entity.stderr).toMatch(
-      /^lims: unknown entity 'patient' \(did you mean patients\?\); one of users, doctors, tests, profiles, packages, payers, patients, bills, samples, results, suppliers, inventory, equipment, calibrations, maintenance\n$/,
+      /^lims: unknown entity 'patient' \(did you mean patients\?\); one of users, doctors, tests, profiles, packages, payers, payer_prices, patients, bills, samples, results, suppliers, inventory, equipment, calibrations, maintenance\n$/,
     );
     const upd = await limsInProcess(['--data-dir', b, 'import', 'bills', file, '--update']);
     expect(upd.code).toBe(2);
@@ -420,6 +476,37 @@ describe('lims import', () => {
     expect(badMap.code).toBe(2);
     expect(badMap.stderr).toMatch(/--mapping .*map\.json: "DOB" maps to birthday, which is not a column of patients/);
   });
+});
+
+describe('a test menu of 300 tests with profiles naming them by code', () => {
+  it('imports the tests (CSV) and profiles (Excel); a wrong code in a profile fails the file by row and column', async () => {
+    const menu = await menuFiles('CM');
+    writeFileSync(join(files, 'menu.csv'), menu.testsCsv);
+    writeFileSync(join(files, 'panels.xlsx'), menu.profilesXlsx);
+    writeFileSync(join(files, 'panels-bad.csv'), menu.badProfilesCsv);
+    const tests = await limsInProcess(['--data-dir', b, 'import', 'tests', join(files, 'menu.csv')]);
+    expect(tests.code, tests.stderr).toBe(0);
+    expect(tests.stdout).toMatch(/^imported 300 tests from menu\.csv \(300 new, 0 updated; job \d+\)\n$/);
+    const bad = await limsInProcess(['--data-dir', b, 'import', 'profiles', join(files, 'panels-bad.csv')]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.split('\n')[0]).toBe(
+      `  row 7, column test_codes: no test with code ${menu.badCode} (import the tests first)`,
+    );
+    const profiles = await limsInProcess(['--data-dir', b, 'import', 'profiles', join(files, 'panels.xlsx')]);
+    expect(profiles.code, profiles.stderr).toBe(0);
+    const out = await limsInProcess(['--data-dir', b, 'export', 'profiles', '--format', 'json']);
+    const exported = (JSON.parse(out.stdout) as { code: string; test_codes: string[] }[]).filter((p) =>
+      p.code.startsWith('CMP'),
+    );
+    expect(new Map(exported.map((p) => [p.code, p.test_codes]))).toEqual(menu.members);
+    const all = await limsInProcess(['--data-dir', b, 'export', 'tests', '--format', 'json']);
+    expect(
+      (JSON.parse(all.stdout) as { code: string }[])
+        .map((t) => t.code)
+        .filter((c) => /^CM\d{3}$/.test(c))
+        .sort(),
+    ).toEqual(menu.testCodes);
+  }, 120_000);
 });
 
 describe('lims export', () => {

@@ -12,12 +12,14 @@ import { billCreateSchema, billUpdateSchema } from '../../src/shared/schemas/bil
 import { localDate } from '../../src/shared/time.js';
 import { rows } from '../db.js';
 import { screenshot, startApp, type E2eApp } from './harness.js';
+import { menuFiles } from '../api/menu-files.js';
 
 /**
  * The data screens as a lab moving in from another system uses them (issue 14): the patients
  * template, a file of 20 patients with a bad date and a duplicate code, the errors by row and
  * column, the fixed file imported, the history; then the bills of a date range to Excel, whose
- * sums are checked against the lab's own figures.
+ * sums are checked against the lab's own figures; and a test menu of 300 tests from Excel with
+ * profiles naming them by code, where a wrong code is named by row and column and stores nothing.
  */
 let app: E2eApp;
 const SURNAME = 'Walkthrough';
@@ -100,17 +102,17 @@ function patientsFile(header: string[], bad: boolean): string {
   return `${lines.join('\r\n')}\r\n`;
 }
 
-async function uploadPatients(page: Page, text: string) {
-  await page.getByRole('button', { name: 'New Import' }).click();
+/** New Import (Import Data on Test Data Import) with one file of one data type. */
+async function uploadFile(page: Page, entity: string, name: string, buffer: Buffer) {
+  await page.getByRole('button', { name: /^(New Import|Import Data)$/ }).click();
   const dialog = page.getByRole('dialog', { name: 'New Import' });
-  await dialog.getByLabel('Data type').selectOption('patients');
-  await dialog.getByTestId('import-file').setInputFiles({
-    name: 'clinic-patients.csv',
-    mimeType: 'text/csv',
-    buffer: Buffer.from(text, 'utf8'),
-  });
+  await dialog.getByLabel('Data type').selectOption(entity);
+  await dialog.getByTestId('import-file').setInputFiles({ name, mimeType: 'application/octet-stream', buffer });
   return dialog;
 }
+
+const uploadPatients = (page: Page, text: string) =>
+  uploadFile(page, 'patients', 'clinic-patients.csv', Buffer.from(text, 'utf8'));
 
 describe('data import and export screens', () => {
   it('imports 20 patients from the template after the errors by row and column are fixed', async () => {
@@ -204,5 +206,50 @@ describe('data import and export screens', () => {
     expect(sum).toBe(1120);
     expect(Math.round(sum * 100)).toBe(Number(expected[0]!.total));
     expect(lines.filter((l) => l.status === 'cancelled')).toHaveLength(1);
+  });
+
+  it('imports a test menu of 300 tests from Excel and its profiles by code; a wrong code stores nothing', async () => {
+    const menu = await menuFiles('EM');
+    const page = await app.signedInPage('/test-data-import');
+    let dialog = await uploadFile(page, 'tests', 'menu.xlsx', menu.testsXlsx);
+    await dialog.getByRole('button', { name: 'Import 300 rows' }).click();
+    await dialog.getByText('Imported: 300 new, 0 updated.').waitFor();
+    await page.keyboard.press('Escape');
+
+    dialog = await uploadFile(page, 'profiles', 'panels.csv', Buffer.from(menu.badProfilesCsv));
+    await dialog.getByText('1 error in 30 rows').waitFor();
+    const cells = await dialog
+      .getByRole('table', { name: 'Validation errors' })
+      .getByRole('row')
+      .nth(1)
+      .getByRole('cell')
+      .allTextContents();
+    expect(cells.slice(0, 3)).toEqual([
+      '7',
+      'test_codes',
+      `no test with code ${menu.badCode} (import the tests first)`,
+    ]);
+    await screenshot(page, 'test-menu-profile-error');
+    await expect(dialog.getByRole('button', { name: /^Import/ }).isDisabled()).resolves.toBe(true);
+    expect(await rows(app.database, "SELECT id FROM test_profiles WHERE code LIKE 'EMP%'")).toHaveLength(0);
+    await page.keyboard.press('Escape');
+
+    dialog = await uploadFile(page, 'profiles', 'panels.csv', Buffer.from(menu.profilesCsv));
+    await dialog.getByRole('button', { name: 'Import 30 rows' }).click();
+    await dialog.getByText('Imported: 30 new, 0 updated.').waitFor();
+    const tests = await rows<{ code: string }>(
+      app.database,
+      "SELECT code FROM tests WHERE code LIKE 'EM%' ORDER BY code",
+    );
+    expect(tests.map((t) => t.code)).toEqual(menu.testCodes);
+    const links = await rows<{ profile: string; test: string }>(
+      app.database,
+      `SELECT p.code AS profile, t.code AS test FROM profile_tests pt
+         JOIN test_profiles p ON p.id = pt.profile_id JOIN tests t ON t.id = pt.test_id
+        WHERE p.code LIKE 'EMP%' ORDER BY p.code, pt.position`,
+    );
+    const members = new Map<string, string[]>();
+    for (const l of links) members.set(l.profile, [...(members.get(l.profile) ?? []), l.test]);
+    expect(members).toEqual(menu.members);
   });
 });

@@ -24,6 +24,8 @@ export interface HistoricalBill {
   bill_number: string;
   patient_id: number;
   doctor_id: number | null;
+  /** The payer the bill was charged to (null: self pay). */
+  payer_id: number | null;
   visit_type: 'doctor_visit' | 'lab_only';
   subtotal_paise: number;
   consultation_fee_paise: number;

@@ -122,6 +122,13 @@ const EXAMPLES: Record<string, Record<string, unknown>> = {
     discount_percent: 10,
     status: 'active',
   },
+  payer_prices: {
+    payer_name: 'Sunrise Corporate Health',
+    item_type: 'test',
+    item_code: 'HBA1C',
+    price: 380,
+    effective_from: '2026-04-01',
+  },
   suppliers: {
     name: 'Medisource Diagnostics',
     contact_person: 'Anil Mehta',

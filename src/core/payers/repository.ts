@@ -184,6 +184,39 @@ export function insertPayerPriceRow(trx: Db, values: Insertable<PayerPricesTable
   return trx.insertInto('payer_prices').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
+export function updatePayerPriceRow(trx: Db, organizationId: number, id: number, patch: Updateable<PayerPricesTable>) {
+  return trx
+    .updateTable('payer_prices')
+    .set(patch)
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Every price list entry of these payers, with its item's code and name (for import and export). */
+export function pricesOfPayers(db: Db, organizationId: number, payerIds: number[]) {
+  return db
+    .selectFrom('payer_prices as pp')
+    .leftJoin('tests as t', (j) => j.onRef('t.id', '=', 'pp.item_id').on('pp.item_type', '=', 'test'))
+    .leftJoin('test_profiles as tp', (j) => j.onRef('tp.id', '=', 'pp.item_id').on('pp.item_type', '=', 'profile'))
+    .leftJoin('test_packages as tk', (j) => j.onRef('tk.id', '=', 'pp.item_id').on('pp.item_type', '=', 'package'))
+    .select([
+      'pp.id',
+      'pp.payer_id',
+      'pp.item_type',
+      'pp.item_id',
+      'pp.price_paise',
+      'pp.effective_from',
+      'pp.effective_to',
+      (eb) => eb.fn.coalesce('t.code', 'tp.code', 'tk.code').as('item_code'),
+      (eb) => eb.fn.coalesce('t.name', 'tp.name', 'tk.name').as('item_name'),
+      (eb) => eb.fn.coalesce('t.price_paise', 'tp.price_paise', 'tk.price_paise').as('lab_price_paise'),
+    ])
+    .where('pp.organization_id', '=', organizationId)
+    .where('pp.payer_id', 'in', payerIds.length ? payerIds : [0])
+    .execute();
+}
+
 export function deletePayerPriceRow(trx: Db, organizationId: number, id: number) {
   return trx.deleteFrom('payer_prices').where('organization_id', '=', organizationId).where('id', '=', id).execute();
 }

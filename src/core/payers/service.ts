@@ -34,6 +34,8 @@ import {
   payerPriceOn,
   payerPriceRows,
   payerUsage,
+  samePriceStart,
+  updatePayerPriceRow,
   updatePayerRow,
   type PayerRow,
 } from './repository.js';
@@ -189,50 +191,80 @@ export async function listPayerPrices(db: Db, organizationId: number, payerId: n
 
 const ITEM_TABLE = { test: 'tests', profile: 'test_profiles', package: 'test_packages' } as const;
 
+/**
+ * Inside an open transaction: a new entry of a payer's price list, audited (the screen adds one,
+ * an import many). A second price of the same item from the same day is refused.
+ */
+export async function insertPayerPriceRecord(
+  trx: Db,
+  actor: Actor,
+  payerId: number,
+  input: PayerPriceCreate,
+): Promise<number> {
+  await mustFind(trx, actor.organizationId, payerId);
+  const item = await findItem<{ id: number; name: string }>(
+    trx,
+    ITEM_TABLE[input.item_type],
+    actor.organizationId,
+    input.item_id,
+  );
+  if (!item) throw ValidationError.field('item_id', `Unknown ${input.item_type} ${input.item_id}`);
+  if (await samePriceStart(trx, payerId, input.item_type, input.item_id, input.effective_from))
+    throw new ConflictError(
+      `${item.name} already has a price from ${input.effective_from} for this payer`,
+      'PRICE_EXISTS',
+    );
+  const row = await insertPayerPriceRow(trx, {
+    organization_id: actor.organizationId,
+    payer_id: payerId,
+    item_type: input.item_type,
+    item_id: input.item_id,
+    price_paise: rupeesToPaise(input.price),
+    effective_from: input.effective_from,
+    effective_to: input.effective_to ?? null,
+    created_at: nowIso(),
+  });
+  await writeAudit(trx, actor, {
+    action: 'create',
+    entity: 'payer_price',
+    entityId: row.id,
+    newValues: { ...row, item_name: item.name },
+  });
+  return row.id;
+}
+
 export async function addPayerPrice(
   db: Db,
   actor: Actor,
   payerId: number,
   input: PayerPriceCreate,
 ): Promise<PayerPrice[]> {
-  await db.transaction().execute(async (trx) => {
-    await mustFind(trx, actor.organizationId, payerId);
-    const item = await findItem<{ id: number; name: string }>(
-      trx,
-      ITEM_TABLE[input.item_type],
-      actor.organizationId,
-      input.item_id,
-    );
-    if (!item) throw ValidationError.field('item_id', `Unknown ${input.item_type} ${input.item_id}`);
-    const rows = await payerPriceRows(trx, actor.organizationId, payerId);
-    if (
-      rows.some(
-        (r) =>
-          r.item_type === input.item_type && r.item_id === input.item_id && r.effective_from === input.effective_from,
-      )
-    )
-      throw new ConflictError(
-        `${item.name} already has a price from ${input.effective_from} for this payer`,
-        'PRICE_EXISTS',
-      );
-    const row = await insertPayerPriceRow(trx, {
-      organization_id: actor.organizationId,
-      payer_id: payerId,
-      item_type: input.item_type,
-      item_id: input.item_id,
-      price_paise: rupeesToPaise(input.price),
-      effective_from: input.effective_from,
-      effective_to: input.effective_to ?? null,
-      created_at: nowIso(),
-    });
-    await writeAudit(trx, actor, {
-      action: 'create',
-      entity: 'payer_price',
-      entityId: row.id,
-      newValues: { ...row, item_name: item.name },
-    });
-  });
+  await db.transaction().execute((trx) => insertPayerPriceRecord(trx, actor, payerId, input));
   return listPayerPrices(db, actor.organizationId, payerId);
+}
+
+/**
+ * Inside an open transaction: changes the price or the end of one price list entry (an import's
+ * --update; the item and the start day are what name the entry), audited.
+ */
+export async function applyPayerPriceUpdate(
+  trx: Db,
+  actor: Actor,
+  payerId: number,
+  priceId: number,
+  input: { price?: number; effective_to?: string | null },
+): Promise<void> {
+  const before = await findPayerPriceRow(trx, actor.organizationId, payerId, priceId);
+  if (!before) throw new NotFoundError('Payer price', priceId);
+  const patch: { price_paise?: number; effective_to?: string | null } = {};
+  if (input.price !== undefined) patch.price_paise = rupeesToPaise(input.price);
+  if (input.effective_to !== undefined) patch.effective_to = input.effective_to;
+  if (patch.effective_to && patch.effective_to < before.effective_from)
+    throw ValidationError.field('effective_to', 'effective_to must be on or after effective_from');
+  const { oldValues, newValues } = diff(before as unknown as Record<string, unknown>, patch);
+  if (!Object.keys(newValues).length) return;
+  await updatePayerPriceRow(trx, actor.organizationId, priceId, patch);
+  await writeAudit(trx, actor, { action: 'update', entity: 'payer_price', entityId: priceId, oldValues, newValues });
 }
 
 export async function removePayerPrice(db: Db, actor: Actor, payerId: number, priceId: number): Promise<PayerPrice[]> {

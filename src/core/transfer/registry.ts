@@ -6,6 +6,7 @@ import { tests } from './entities/tests.js';
 import { profiles } from './entities/profiles.js';
 import { packages } from './entities/packages.js';
 import { payers } from './entities/payers.js';
+import { payerPrices } from './entities/payer-prices.js';
 import { bills } from './entities/bills.js';
 import { samples } from './entities/samples.js';
 import { results } from './entities/results.js';
@@ -25,6 +26,7 @@ export const ENTITIES: readonly AnyEntity[] = [
   profiles,
   packages,
   payers,
+  payerPrices,
   patients,
   bills,
   samples,

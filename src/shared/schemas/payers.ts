@@ -133,26 +133,36 @@ export const payerListQuery = z.object({
 export type PayerListQuery = z.infer<typeof payerListQuery>;
 export const payerPageSchema = z.object({ payers: z.array(payerSchema), ...pagedShape });
 
+export const PRICE_ITEM_TYPES = ['test', 'profile', 'package'] as const;
+/** The fields of a price list entry other than its item (the API names it by id, an import by code). */
+export const payerPriceFields = {
+  item_type: z.enum(PRICE_ITEM_TYPES, { error: 'item_type must be test, profile or package' }),
+  price: rupeeAmount('Price'),
+  effective_from: isoDate('effective_from'),
+  effective_to: isoDate('effective_to').nullable().optional(),
+};
+/** A price list entry ends on or after the day it starts. */
+export const pricePeriodCheck = (p: { effective_from?: string; effective_to?: string | null }) =>
+  !p.effective_to || !p.effective_from || p.effective_to >= p.effective_from;
+export const pricePeriodError = { path: ['effective_to'], message: 'effective_to must be on or after effective_from' };
+
 export const payerPriceCreateSchema = z
   .object({
-    item_type: z.enum(['test', 'profile', 'package'], { error: 'item_type must be test, profile or package' }),
+    item_type: payerPriceFields.item_type,
     item_id: strictNumber(
       z.number({ error: 'item_id must be an id' }).int('item_id must be an id').positive('item_id must be an id'),
     ),
-    price: rupeeAmount('Price'),
-    effective_from: isoDate('effective_from'),
-    effective_to: isoDate('effective_to').nullable().optional(),
+    price: payerPriceFields.price,
+    effective_from: payerPriceFields.effective_from,
+    effective_to: payerPriceFields.effective_to,
   })
-  .refine((p) => !p.effective_to || p.effective_to >= p.effective_from, {
-    path: ['effective_to'],
-    message: 'effective_to must be on or after effective_from',
-  });
+  .refine(pricePeriodCheck, pricePeriodError);
 export type PayerPriceCreate = z.infer<typeof payerPriceCreateSchema>;
 
 export const payerPriceSchema = z.object({
   id: z.number(),
   payer_id: z.number(),
-  item_type: z.enum(['test', 'profile', 'package']),
+  item_type: z.enum(PRICE_ITEM_TYPES),
   item_id: z.number(),
   item_name: z.string(),
   item_code: z.string(),

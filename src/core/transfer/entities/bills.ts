@@ -15,12 +15,12 @@ import { addDays, localDate, startOfLocalDayUtc } from '../../../shared/time.js'
 import { BILL_NUMBER, insertHistoricalBill, type HistoricalBill } from '../../billing/history.js';
 import { billExportPage, billNumbersTaken, itemsOfBills, paymentsOfBills } from '../../billing/repository.js';
 import { toBill } from '../../billing/mappers.js';
-import { itemsByCodes, type ItemTable } from '../../catalogue/repository.js';
 import { patientsByCodes } from '../../patients/repository.js';
+import { payerRowsByNames } from '../../payers/repository.js';
 import { usersByEmails } from '../../users/repository.js';
 import { organizationTimezone } from '../../settings/organization.js';
 import type { EntityError, TransferColumn, TransferEntity } from '../entity.js';
-import { oneOf, pastInstant, upperKey, utcRangeOf } from './common.js';
+import { catalogueItemsNamed, oneOf, pastInstant, upperKey, utcRangeOf } from './common.js';
 
 /**
  * Bills with their lines and payments, keyed by bill number. An imported bill is history: it keeps
@@ -28,7 +28,8 @@ import { oneOf, pastInstant, upperKey, utcRangeOf } from './common.js';
  * must add up by the lab's bill rule (src/shared/billing.ts): amount columns the file gives
  * (subtotal ... final_amount) are checked against its lines, and a bill that does not add up is
  * refused naming the column. Lines name catalogue items by type and code (the item must be in the
- * catalogue, active or not); the patient by code, the doctor by email. No visit or sample order is
+ * catalogue, active or not); the patient by code, the doctor by email, the payer it was charged to
+ * by name (active or not; its credit limit is not applied to history). No visit or sample order is
  * made. A stored bill is not changed by an import (--update is refused): payments and
  * cancellation are made on the bill.
  */
@@ -43,6 +44,7 @@ const columns: TransferColumn[] = [
   { name: 'doctor_email' },
   { name: 'doctor_first_name', readOnly: true },
   { name: 'doctor_last_name', readOnly: true },
+  { name: 'payer_name' },
   { name: 'visit_type' },
   { name: 'subtotal', kind: 'number' },
   { name: 'consultation_fee', kind: 'number' },
@@ -106,6 +108,7 @@ const schema = z
     bill_date: z.preprocess((v) => (v === null || v === '' ? undefined : v), isoDate('Bill date').optional()),
     patient_patient_id: requiredText('The patient code (patient_patient_id)', 30).transform(upperKey),
     doctor_email: optionalEmail,
+    payer_name: optionalText(120),
     visit_type: billCreateSchema.shape.visit_type,
     consultation_fee: rupeeAmount('Consultation fee').default(0),
     discount_percentage: billCreateSchema.shape.discount_percentage,
@@ -131,12 +134,6 @@ const schema = z
       ctx.addIssue({ code: 'custom', path: ['cancel_reason'], message: 'a cancelled bill needs its reason' });
   });
 type Input = z.infer<typeof schema>;
-
-const TABLE: Record<'test' | 'profile' | 'package', ItemTable> = {
-  test: 'tests',
-  profile: 'test_profiles',
-  package: 'test_packages',
-};
 
 export const bills: TransferEntity<Input, true, HistoricalBill & { row: number }> = {
   name: 'bills',
@@ -165,20 +162,14 @@ export const bills: TransferEntity<Input, true, HistoricalBill & { row: number }
         .filter((u) => DOCTOR_ROLES.includes(u.role as Role))
         .map((u) => [u.email.toLowerCase(), u]),
     );
-    const catalogue = new Map<string, { id: number; name: string; code: string; price_paise: number }>();
-    for (const type of ['test', 'profile', 'package'] as const) {
-      const codes = [
-        ...new Set(rows.flatMap((r) => r.input.items.filter((i) => i.item_type === type).map((i) => i.code))),
-      ];
-      if (!codes.length) continue;
-      const found = await itemsByCodes<{ id: number; name: string; code: string; price_paise: number }>(
-        ctx.db,
-        TABLE[type],
-        ctx.organizationId,
-        codes,
-      );
-      for (const [code, item] of found) catalogue.set(`${type}:${code}`, item);
-    }
+    const payers = await payerRowsByNames(ctx.db, ctx.organizationId, [
+      ...new Set(rows.map((r) => r.input.payer_name?.toLowerCase()).filter((n): n is string => !!n)),
+    ]);
+    const catalogue = await catalogueItemsNamed<{ id: number; name: string; code: string; price_paise: number }>(
+      ctx.db,
+      ctx.organizationId,
+      rows.flatMap((r) => r.input.items.map((i) => ({ type: i.item_type, code: i.code }))),
+    );
     return rows.map((r) => {
       const b = r.input;
       const errors: EntityError[] = [];
@@ -193,6 +184,13 @@ export const bills: TransferEntity<Input, true, HistoricalBill & { row: number }
         errors.push({
           column: 'doctor_email',
           message: `no doctor or lab technician with email ${b.doctor_email} in this lab`,
+        });
+      // A bill charged to a payer is history: an inactive payer or a passed credit limit does not refuse it.
+      const payer = b.payer_name ? payers.get(b.payer_name.toLowerCase()) : undefined;
+      if (b.payer_name && !payer)
+        errors.push({
+          column: 'payer_name',
+          message: `no payer named ${b.payer_name} in this lab (import the payers first)`,
         });
       const visitType = b.visit_type ?? (b.doctor_email ? 'doctor_visit' : 'lab_only');
       if (visitType === 'doctor_visit' && !b.doctor_email)
@@ -281,6 +279,7 @@ export const bills: TransferEntity<Input, true, HistoricalBill & { row: number }
         bill_number: b.bill_number,
         patient_id: patient!.id,
         doctor_id: doctor?.id ?? null,
+        payer_id: payer?.id ?? null,
         visit_type: visitType,
         subtotal_paise: a.subtotalPaise,
         consultation_fee_paise: a.consultationFeePaise,
@@ -291,7 +290,9 @@ export const bills: TransferEntity<Input, true, HistoricalBill & { row: number }
         tax_amount_paise: a.taxPaise,
         final_amount_paise: a.finalPaise,
         payment_method: b.payment_method,
-        due_date: b.due_date ?? addDays(localDate(ctx.timeZone, new Date(created)), IMPORT_DUE_DAYS),
+        due_date:
+          b.due_date ??
+          addDays(localDate(ctx.timeZone, new Date(created)), payer ? payer.payment_terms_days : IMPORT_DUE_DAYS),
         notes: b.notes ?? null,
         cancelled_at: b.cancelled_at ?? null,
         cancel_reason: b.cancel_reason ?? null,

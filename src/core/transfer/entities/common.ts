@@ -4,6 +4,7 @@ import { organizationTimezone } from '../../settings/organization.js';
 import { addDays, startOfLocalDayUtc } from '../../../shared/time.js';
 import { isoDate } from '../../../shared/schemas/common.js';
 import type { ExportQuery, ImportContext, PlanResult, ValidRow, WriteCounts } from '../entity.js';
+import { itemsByCodes, type ItemTable } from '../../catalogue/repository.js';
 
 /** Codes compare upper-case (test codes, patient codes), emails lower-case. */
 export const upperKey = (raw: string) => raw.trim().toUpperCase();
@@ -96,4 +97,29 @@ export async function writeByKey<Input>(
     else if (done) updated += 1;
   }
   return { inserted, updated };
+}
+
+const ITEM_TABLES: Record<'test' | 'profile' | 'package', ItemTable> = {
+  test: 'tests',
+  profile: 'test_profiles',
+  package: 'test_packages',
+};
+
+/**
+ * The lab's catalogue items named by type and (upper-case) code, as a map keyed `type:CODE`: the
+ * lines of a bill, the entries of a price list. A type that is not test, profile or package finds nothing.
+ */
+export async function catalogueItemsNamed<R extends { id: number; code: string }>(
+  db: Db,
+  organizationId: number,
+  wanted: readonly { type: string; code: string }[],
+): Promise<Map<string, R>> {
+  const out = new Map<string, R>();
+  for (const [type, table] of Object.entries(ITEM_TABLES)) {
+    const codes = [...new Set(wanted.filter((w) => w.type === type).map((w) => w.code))];
+    if (!codes.length) continue;
+    for (const [code, item] of await itemsByCodes<R>(db, table, organizationId, codes))
+      out.set(`${type}:${code}`, item);
+  }
+  return out;
 }

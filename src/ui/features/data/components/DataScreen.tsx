@@ -102,6 +102,7 @@ const ICONS: Record<string, ReactNode> = {
   profiles: <FlaskConical />,
   packages: <FlaskConical />,
   payers: <Receipt />,
+  payer_prices: <Receipt />,
   inventory: <Boxes />,
   suppliers: <Boxes />,
   equipment: <Wrench />,

@@ -110,6 +110,8 @@ export function ImportDialog({ open, onOpenChange, entities, initialEntity }: Im
       setMapping(Object.fromEntries(r.upload.headers.map((h) => [h.header, h.column])));
       setMappingTouched(false);
       setCheck(r.check);
+      // The check is a job of its own: Data Quality and the error columns count it.
+      void invalidate();
     } catch (err) {
       notify.error('Upload failed', err);
     } finally {
@@ -121,6 +123,7 @@ export function ImportDialog({ open, onOpenChange, entities, initialEntity }: Im
     if (!upload || !entity) return;
     const c = await recheck.mutateAsync({ upload_id: upload.id, entity: entity.name, mapping: m, update: upd });
     setCheck(c);
+    void invalidate();
   };
 
   const onDrop = (e: DragEvent) => {
