@@ -400,6 +400,32 @@ describe('stock alerts: raised and resolved by the server', () => {
     expect(inbox.notifications.map((n) => n.title)).toContain(`Out of stock: ${item.item_name}`);
   });
 
+  it('falling to the minimum rings the bell of the inventory staff (a warning); approaching it does not', async () => {
+    const other = await lab.as('inventory_manager');
+    const tech = await lab.as('technician');
+    const item = await createItem({ current_stock: 30, minimum_stock: 10, maximum_stock: 100 });
+    const told = async (who: Client) =>
+      (await who.get('/api/notifications?limit=100'))
+        .json<{ notifications: { title: string; type: string; priority: string; message: string }[] }>()
+        .notifications.filter((n) => n.title.endsWith(item.item_name));
+    await move(item.id, { type: 'consume', quantity: 18 }); // 12: approaching, screen only
+    expect(await told(other)).toEqual([]);
+    await move(item.id, { type: 'consume', quantity: 2 }); // 10: at the minimum
+    const expected = {
+      title: `Low stock: ${item.item_name}`,
+      type: 'warning',
+      priority: 'high',
+      message: `${item.item_name}: 10 tests left, at or below the minimum of 10 tests.`,
+    };
+    expect(await told(other)).toMatchObject([expected]);
+    // The manager who recorded the movement is told too (the server raised it, not them); a technician is not.
+    expect(await told(manager)).toMatchObject([expected]);
+    expect(await told(tech)).toEqual([]);
+    // Still low after another use: the open alert is refreshed, nobody is told twice.
+    await move(item.id, { type: 'consume', quantity: 1 });
+    expect(await told(other)).toHaveLength(1);
+  });
+
   it('expiry warning by the lab setting; settings are validated and re-evaluate alerts', async () => {
     const item = await createItem({ current_stock: 50, minimum_stock: 5, expiry_date: inDays(20), lot_number: 'EXP' });
     const [warning] = await alertsOf(item.id, 'active');
