@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLab, type Client, type TestLab } from '../helpers.js';
-import { auditRowsFor, badFields, localDate, otherLabAdmin, uniqueWord } from './support.js';
+import { auditRowsFor, badFields, lastAuditId, localDate, otherLabAdmin, uniqueWord } from './support.js';
 import { rows } from '../db.js';
+import { inventoryApi, stockAlertsApi, suppliersApi } from '../../src/shared/api/inventory.js';
 import type {
   InventoryItem,
   InventoryPage,
@@ -232,6 +233,130 @@ describe('the ledger: lots, lot choice, never below zero', () => {
     expect(body.item.last_used).not.toBeNull();
   });
 
+  // Each step: a movement, then the item's stock and every lot's remaining (lots by expiry, unlotted last).
+  it.each<{ name: string; steps: [Record<string, unknown>, number, [string | null, number][]][] }>([
+    {
+      name: 'receive, top up, consume across lots',
+      steps: [
+        [{ type: 'receive', quantity: 10, lot_number: 'L2', expiry_date: inDays(200) }, 10, [['L2', 10]]],
+        [
+          { type: 'receive', quantity: 3, lot_number: 'L1', expiry_date: inDays(50) },
+          13,
+          [
+            ['L1', 3],
+            ['L2', 10],
+          ],
+        ],
+        [
+          { type: 'receive', quantity: 2, lot_number: 'L1', expiry_date: inDays(50) },
+          15,
+          [
+            ['L1', 5],
+            ['L2', 10],
+          ],
+        ],
+        [
+          { type: 'consume', quantity: 4 },
+          11,
+          [
+            ['L1', 1],
+            ['L2', 10],
+          ],
+        ],
+        [
+          { type: 'consume', quantity: 3 },
+          8,
+          [
+            ['L1', 0],
+            ['L2', 8],
+          ],
+        ],
+      ],
+    },
+    {
+      name: 'adjust up and down, waste, return',
+      steps: [
+        [{ type: 'receive', quantity: 6, lot_number: 'A', expiry_date: inDays(30) }, 6, [['A', 6]]],
+        [{ type: 'adjust', quantity: -2, reason: 'Count' }, 4, [['A', 4]]],
+        [
+          { type: 'adjust', quantity: 3, reason: 'Count' },
+          7,
+          [
+            ['A', 4],
+            [null, 3],
+          ],
+        ],
+        [
+          { type: 'waste', quantity: 1, reason: 'Broken vial' },
+          6,
+          [
+            ['A', 3],
+            [null, 3],
+          ],
+        ],
+        [
+          { type: 'return', quantity: 2, reason: 'Unused, sealed' },
+          8,
+          [
+            ['A', 3],
+            [null, 5],
+          ],
+        ],
+        [
+          { type: 'consume', quantity: 8 },
+          0,
+          [
+            ['A', 0],
+            [null, 0],
+          ],
+        ],
+      ],
+    },
+    {
+      name: 'a named lot is consumed as named, a rejected delivery adds nothing',
+      steps: [
+        [{ type: 'receive', quantity: 4, lot_number: 'E', expiry_date: inDays(20) }, 4, [['E', 4]]],
+        [
+          { type: 'receive', quantity: 4, lot_number: 'F', expiry_date: inDays(90) },
+          8,
+          [
+            ['E', 4],
+            ['F', 4],
+          ],
+        ],
+        [
+          { type: 'consume', quantity: 1, lot: 'F' },
+          7,
+          [
+            ['E', 4],
+            ['F', 3],
+          ],
+        ],
+        [
+          { type: 'receive', quantity: 9, lot_number: 'G', expiry_date: inDays(90), rejected: true, reason: 'Warm' },
+          7,
+          [
+            ['E', 4],
+            ['F', 3],
+          ],
+        ],
+      ],
+    },
+  ])('stock arithmetic: $name', async ({ steps }) => {
+    const item = await createItem({ minimum_stock: 0, maximum_stock: null });
+    for (const [body, stock, expected] of steps) {
+      const { lot, ...rest } = body as { lot?: string };
+      const lotId = lot ? (await lots(item.id)).find((l) => l.lot_number === lot)!.id : undefined;
+      const res = await move(item.id, lotId ? { ...rest, lot_id: lotId } : rest);
+      expect(res.statusCode, `${JSON.stringify(body)}: ${res.body}`).toBe(201);
+      expect((await getItem(item.id)).current_stock, JSON.stringify(body)).toBe(stock);
+      expect(
+        (await lots(item.id)).map((l) => [l.lot_number, l.remaining]),
+        JSON.stringify(body),
+      ).toEqual(expected);
+    }
+  });
+
   it('stock never goes below zero (409), nothing written', async () => {
     const item = await createItem({ current_stock: 3 });
     const res = await move(item.id, { type: 'consume', quantity: 4 });
@@ -400,6 +525,32 @@ describe('stock alerts: raised and resolved by the server', () => {
     expect(inbox.notifications.map((n) => n.title)).toContain(`Out of stock: ${item.item_name}`);
   });
 
+  it('falling to the minimum rings the bell of the inventory staff (a warning); approaching it does not', async () => {
+    const other = await lab.as('inventory_manager');
+    const tech = await lab.as('technician');
+    const item = await createItem({ current_stock: 30, minimum_stock: 10, maximum_stock: 100 });
+    const told = async (who: Client) =>
+      (await who.get('/api/notifications?limit=100'))
+        .json<{ notifications: { title: string; type: string; priority: string; message: string }[] }>()
+        .notifications.filter((n) => n.title.endsWith(item.item_name));
+    await move(item.id, { type: 'consume', quantity: 18 }); // 12: approaching, screen only
+    expect(await told(other)).toEqual([]);
+    await move(item.id, { type: 'consume', quantity: 2 }); // 10: at the minimum
+    const expected = {
+      title: `Low stock: ${item.item_name}`,
+      type: 'warning',
+      priority: 'high',
+      message: `${item.item_name}: 10 tests left, at or below the minimum of 10 tests.`,
+    };
+    expect(await told(other)).toMatchObject([expected]);
+    // The manager who recorded the movement is told too (the server raised it, not them); a technician is not.
+    expect(await told(manager)).toMatchObject([expected]);
+    expect(await told(tech)).toEqual([]);
+    // Still low after another use: the open alert is refreshed, nobody is told twice.
+    await move(item.id, { type: 'consume', quantity: 1 });
+    expect(await told(other)).toHaveLength(1);
+  });
+
   it('expiry warning by the lab setting; settings are validated and re-evaluate alerts', async () => {
     const item = await createItem({ current_stock: 50, minimum_stock: 5, expiry_date: inDays(20), lot_number: 'EXP' });
     const [warning] = await alertsOf(item.id, 'active');
@@ -494,6 +645,89 @@ describe('consumption per test: result entry consumes, deletion returns', () => 
   });
 });
 
+describe('every route', () => {
+  /** Row counts of everything inventory keeps, and the audit trail's last id: a refused request changes none. */
+  async function stored() {
+    const counts: Record<string, number> = {};
+    for (const t of [
+      'inventory_items',
+      'inventory_lots',
+      'inventory_movements',
+      'suppliers',
+      'stock_alerts',
+      'test_consumption',
+      'stock_alert_settings',
+    ])
+      counts[t] = Number((await rows<{ n: number }>(lab.database, `SELECT COUNT(*) AS n FROM ${t}`))[0]!.n);
+    return { counts, audit: await lastAuditId(lab) };
+  }
+
+  it('refuses bad input with 400 naming the field; nothing is stored', async () => {
+    const item = await createItem({ current_stock: 20, minimum_stock: 5, maximum_stock: 50 });
+    const supplier = (await manager.post('/api/suppliers', { name: `Bad Input ${uniqueWord()}` })).json<{
+      supplier: Supplier;
+    }>().supplier;
+    await move(item.id, { type: 'consume', quantity: 16 }); // 4: a low-stock alert to send bad updates to
+    const alert = (await alertsOf(item.id, 'active'))[0]!;
+    const i = `/api/inventory/${item.id}`;
+    const cases: [string, string, Record<string, unknown> | null, string][] = [
+      ['GET', '/api/inventory?page=0', null, 'page'],
+      ['GET', '/api/inventory?limit=x', null, 'limit'],
+      ['GET', '/api/inventory?status=lost', null, 'status'],
+      ['GET', '/api/inventory/summary?kind=food', null, 'kind'],
+      ['GET', '/api/inventory/abc', null, 'id'],
+      ['POST', '/api/inventory', { item_code: '', item_name: 'X', category: 'X', unit: 'pcs' }, 'item_code'],
+      [
+        'POST',
+        '/api/inventory',
+        { item_code: code(), item_name: 'X', category: 'X', unit: 'pcs', minimum_stock: 'x' },
+        'minimum_stock',
+      ],
+      ['PUT', i, { minimum_stock: -1 }, 'minimum_stock'],
+      ['PUT', i, { unit_cost: 'free' }, 'unit_cost'],
+      ['PUT', i, { current_stock: 9 }, 'stock_reason'],
+      ['PUT', '/api/inventory/0', { item_name: 'X' }, 'id'],
+      ['DELETE', '/api/inventory/abc', null, 'id'],
+      ['GET', '/api/inventory/abc/lots', null, 'id'],
+      ['GET', `${i}/movements?type=steal`, null, 'type'],
+      ['POST', `${i}/movements`, { type: 'consume', quantity: 0 }, 'quantity'],
+      ['GET', '/api/inventory/-1/usage', null, 'id'],
+      ['PUT', `${i}/usage`, { usage: [{ test_id: 'x', quantity: 1 }] }, 'usage.0.test_id'],
+      ['PUT', `${i}/usage`, {}, 'usage'],
+      ['GET', '/api/suppliers/abc', null, 'id'],
+      ['POST', '/api/suppliers', { name: '' }, 'name'],
+      ['POST', '/api/suppliers', { name: `S ${uniqueWord()}`, email: 'not-an-email' }, 'email'],
+      ['PUT', `/api/suppliers/${supplier.id}`, { lead_time_days: -3 }, 'lead_time_days'],
+      ['DELETE', '/api/suppliers/abc', null, 'id'],
+      ['GET', '/api/stock-alerts?status=closed', null, 'status'],
+      ['GET', '/api/stock-alerts?priority=urgent', null, 'priority'],
+      ['PUT', '/api/stock-alerts/settings', { expiry_warning_days: 366 }, 'expiry_warning_days'],
+      ['PUT', '/api/stock-alerts/settings', { approaching_margin_percent: -1 }, 'approaching_margin_percent'],
+      ['PUT', `/api/stock-alerts/${alert.id}`, { status: 'closed' }, 'status'],
+      ['PUT', `/api/stock-alerts/${alert.id}`, { note: 'x'.repeat(2001) }, 'note'],
+      ['PUT', '/api/stock-alerts/abc', { status: 'acknowledged' }, 'id'],
+    ];
+    const before = await stored();
+    const itemBefore = await getItem(item.id);
+    for (const [method, url, body, field] of cases) {
+      const res =
+        method === 'GET'
+          ? await manager.get(url)
+          : method === 'DELETE'
+            ? await manager.delete(url)
+            : method === 'POST'
+              ? await manager.post(url, body!)
+              : await manager.put(url, body!);
+      expect(badFields(res), `${method} ${url} ${JSON.stringify(body)}`).toContain(field);
+    }
+    expect(await stored()).toEqual(before);
+    expect(await getItem(item.id)).toEqual(itemBefore);
+    expect((await alertsOf(item.id, 'active')).map((a) => [a.id, a.status, a.note])).toEqual([
+      [alert.id, 'active', null],
+    ]);
+  });
+});
+
 describe('permissions and labs', () => {
   it('receptionists see nothing; technicians read but do not change; inventory managers manage', async () => {
     const item = await createItem({ current_stock: 5 });
@@ -515,6 +749,82 @@ describe('permissions and labs', () => {
     expect((await tech.post('/api/suppliers', { name: 'x' })).statusCode).toBe(403);
     expect((await tech.put('/api/stock-alerts/settings', { expiry_warning_days: 5 })).statusCode).toBe(403);
     expect((await tech.delete(`/api/inventory/${item.id}`)).statusCode).toBe(403);
+  });
+
+  it('on every route: receptionists get 403, technicians read and only consume through result entry', async () => {
+    const item = await createItem({ kind: 'reagent', current_stock: 10, minimum_stock: 8, maximum_stock: 100 });
+    const supplier = (await manager.post('/api/suppliers', { name: `Perm ${uniqueWord()}` })).json<{
+      supplier: Supplier;
+    }>().supplier;
+    await move(item.id, { type: 'consume', quantity: 3 }); // 7: a low-stock alert
+    const alert = (await alertsOf(item.id, 'active'))[0]!;
+    const routes = [...Object.values(inventoryApi), ...Object.values(suppliersApi), ...Object.values(stockAlertsApi)];
+    const url = (path: string) =>
+      path
+        .replace('/api/suppliers/:id', `/api/suppliers/${supplier.id}`)
+        .replace('/api/stock-alerts/:id', `/api/stock-alerts/${alert.id}`)
+        .replace(':id', String(item.id));
+    const bodies: Record<string, Record<string, unknown>> = {
+      'POST /api/inventory': { item_code: code(), item_name: 'X', category: 'X', unit: 'pcs' },
+      'PUT /api/inventory/:id': { item_name: 'Renamed' },
+      'POST /api/inventory/:id/movements': { type: 'consume', quantity: 1 },
+      'PUT /api/inventory/:id/usage': { usage: [] },
+      'POST /api/suppliers': { name: `Other ${uniqueWord()}` },
+      'PUT /api/suppliers/:id': { phone: '9876543210' },
+      'PUT /api/stock-alerts/settings': { expiry_warning_days: 10 },
+      'PUT /api/stock-alerts/:id': { status: 'acknowledged' },
+    };
+    const send = (who: Client, r: (typeof routes)[number]) => {
+      const u = url(r.path);
+      const body = bodies[`${r.method} ${r.path}`] ?? {};
+      return r.method === 'GET'
+        ? who.get(u)
+        : r.method === 'DELETE'
+          ? who.delete(u)
+          : r.method === 'POST'
+            ? who.post(u, body)
+            : who.put(u, body);
+    };
+    const reception = await lab.as('receptionist');
+    const tech = await lab.as('technician');
+    const before = await lastAuditId(lab);
+    for (const r of routes) {
+      expect((await send(reception, r)).statusCode, `receptionist ${r.method} ${r.path}`).toBe(403);
+      expect((await send(tech, r)).statusCode, `technician ${r.method} ${r.path}`).toBe(r.method === 'GET' ? 200 : 403);
+    }
+    expect(await lastAuditId(lab)).toBe(before);
+    expect((await getItem(item.id)).current_stock).toBe(7);
+
+    // The technician consumes by entering a result of a test that uses the reagent.
+    const testId = (
+      await lab.admin.post('/api/tests', {
+        name: `Urea ${uniqueWord()}`,
+        code: code(),
+        price: 90,
+        normal_range: '15-40',
+      })
+    ).json<{ test: { id: number } }>().test.id;
+    expect(
+      (await manager.put(`/api/inventory/${item.id}/usage`, { usage: [{ test_id: testId, quantity: 2 }] })).statusCode,
+    ).toBe(200);
+    const patient = (
+      await lab.admin.post('/api/patients', {
+        first_name: 'Mohan',
+        last_name: uniqueWord('Ra'),
+        date_of_birth: '1975-03-04',
+        gender: 'Male',
+      })
+    ).json<{ patient: { id: number } }>().patient.id;
+    const sample = (
+      await lab.admin.post('/api/samples', { patient_id: patient, sample_type: 'Blood', test_ids: [testId] })
+    ).json<{ sample: { id: number } }>().sample;
+    const r = await tech.post('/api/test-results', { sample_id: sample.id, test_id: testId, result_value: '30' });
+    expect(r.statusCode, r.body).toBe(201);
+    expect((await getItem(item.id)).current_stock).toBe(5);
+    expect(
+      (await reception.post('/api/test-results', { sample_id: sample.id, test_id: testId, result_value: '31' }))
+        .statusCode,
+    ).toBe(403);
   });
 
   it("another lab's items, suppliers and alerts are invisible", async () => {

@@ -15,6 +15,7 @@ import {
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import {
   ALERT_TYPES,
+  type AlertPriority,
   DEFAULT_APPROACHING_MARGIN_PERCENT,
   DEFAULT_EXPIRY_WARNING_DAYS,
   RATE_WINDOW_DAYS,
@@ -47,7 +48,8 @@ import { figuresOf, toAlert, type InventoryDay } from './mappers.js';
  * Stock alerts: raised and resolved by the server from the items' real stock and dates, never typed
  * in. After every movement or item change the item is evaluated in the same transaction; the
  * date-driven ones (expiry) are brought up to date once per lab day, on the first read of that day
- * (and whenever the settings change). A critical alert raised tells the inventory staff.
+ * (and whenever the settings change). A high or critical alert raised (low stock, out of stock,
+ * expired) tells the inventory staff through the bell.
  */
 
 export async function alertSettingsOf(db: Db, organizationId: number): Promise<AlertSettings> {
@@ -114,7 +116,8 @@ export async function evaluateItemAlerts(trx: Db, actor: Actor, itemId: number, 
         current_stock: current,
         last_alert_at: now,
       });
-      if (still.priority === 'critical' && a.priority !== 'critical' && item) await announce(trx, actor, item, still);
+      // Escalated (an expiry warning once the lot has expired): told again.
+      if (item && rank(still.priority) > rank(a.priority)) await announce(trx, actor, item, still);
     }
   }
   for (const w of wanted) {
@@ -140,20 +143,28 @@ export async function evaluateItemAlerts(trx: Db, actor: Actor, itemId: number, 
       entityId: row.id,
       newValues: { item_id: itemId, alert_type: w.type, priority: w.priority, current_stock: current },
     });
-    if (w.priority === 'critical' && item) await announce(trx, actor, item, w);
+    if (item) await announce(trx, actor, item, w);
   }
 }
 
+const PRIORITY_RANK: Record<AlertPriority, number> = { low: 0, medium: 1, high: 2, critical: 3 };
+const rank = (p: string) => PRIORITY_RANK[p as AlertPriority] ?? 0;
+
+/**
+ * The alerts the store must act on (high: low stock; critical: out of stock, expired) ring the bell of
+ * the inventory staff; the others (approaching the minimum, expiring soon, overstock) wait on the screen.
+ */
 async function announce(
   trx: Db,
   actor: Actor,
   item: ItemFullRow,
-  w: { type: (typeof ALERT_TYPES)[number]; message: string },
+  w: { type: (typeof ALERT_TYPES)[number]; priority: AlertPriority; message: string },
 ): Promise<void> {
+  if (w.priority !== 'high' && w.priority !== 'critical') return;
   await notify(
     trx,
     actor.organizationId,
-    { kind: 'stock_alert', itemName: item.item_name, alertType: w.type, message: w.message },
+    { kind: 'stock_alert', itemName: item.item_name, alertType: w.type, priority: w.priority, message: w.message },
     { by: null },
   );
 }

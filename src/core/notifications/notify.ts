@@ -52,8 +52,11 @@ export type NotificationEvent =
   | { kind: 'backup_failed'; error: string }
   | { kind: 'import_finished'; what: string; rows: number; startedBy?: number | null; link?: string | null }
   | { kind: 'import_failed'; what: string; error: string; startedBy?: number | null; link?: string | null }
-  /** A critical stock alert: an item out of stock, or stock past its expiry date. */
-  | { kind: 'stock_alert'; itemName: string; alertType: string; message: string }
+  /**
+   * A stock alert that needs the store's action: usable stock at or below the minimum, none left, or
+   * stock past its expiry date (the alert's priority: high or critical).
+   */
+  | { kind: 'stock_alert'; itemName: string; alertType: string; priority: 'high' | 'critical'; message: string }
   /** A temperature or humidity reading outside an instrument's limits (issue 15). */
   | { kind: 'equipment_reading'; equipmentName: string; serialNumber: string; detail: string }
   /** A calibration or maintenance record past its due date (the overdue sweep, src/core/equipment/overdue.ts). */
@@ -84,7 +87,8 @@ interface Text {
 }
 
 interface EventSpec<E> {
-  type: NotificationType;
+  /** The kind's type, or one read from the event (a stock alert: error when critical, else warning). */
+  type: NotificationType | ((e: E) => NotificationType);
   priority: NotificationPriority;
   /** A system event (counted by System Alerts when it warns or fails), not the lab's work on a patient. */
   system: boolean;
@@ -113,6 +117,12 @@ function overdueWork(kind: 'calibration_overdue' | 'maintenance_overdue'): Event
     onceKey: (e) => `${kind}:${e.serviceId}:${e.dueDate}`,
   };
 }
+
+const STOCK_ALERT_TITLES: Record<string, string> = {
+  low_stock: 'Low stock',
+  out_of_stock: 'Out of stock',
+  expiry_warning: 'Expired stock',
+};
 
 /** The routing and wording of every event (docs/decisions.md, "Notifications"). */
 const EVENTS: { [K in NotificationKind]: EventSpec<EventOf<K>> } = {
@@ -187,12 +197,13 @@ const EVENTS: { [K in NotificationKind]: EventSpec<EventOf<K>> } = {
     text: (e) => ({ title: `Import failed: ${e.what}`, message: e.error, link: e.link ?? null }),
   },
   stock_alert: {
-    type: 'error',
+    // Critical (none left, expired) an error; low stock a warning. Both high priority for the store.
+    type: (e) => (e.priority === 'critical' ? 'error' : 'warning'),
     priority: 'high',
     system: true,
     audience: () => ({ permissions: ['manage_inventory'] }),
     text: (e) => ({
-      title: `${e.alertType === 'out_of_stock' ? 'Out of stock' : 'Expired stock'}: ${e.itemName}`,
+      title: `${STOCK_ALERT_TITLES[e.alertType] ?? 'Stock alert'}: ${e.itemName}`,
       message: `${e.itemName}: ${e.message}.`,
       link: `/stock-alerts?search=${encodeURIComponent(e.itemName)}`,
     }),
@@ -269,6 +280,8 @@ export async function notify(
   opts: { by?: number | null } = {},
 ): Promise<Announcement> {
   const spec = EVENTS[event.kind] as EventSpec<NotificationEvent>;
+  const type = typeof spec.type === 'function' ? spec.type(event) : spec.type;
+  const priority = spec.priority;
   const org = await getOrganization(trx, organizationId);
   const text = spec.text(event, { dateFormat: org.date_format as LabDateFormat });
   const recipients = (await audienceOf(trx, organizationId, spec.audience(event)))
@@ -276,8 +289,8 @@ export async function notify(
     .map((u) => ({ id: u.id, first_name: u.first_name, last_name: u.last_name, email: u.email, phone: u.phone }));
   const announcement: Announcement = {
     kind: event.kind,
-    type: spec.type,
-    priority: spec.priority,
+    type,
+    priority,
     ...text,
     recipients,
     notifications: [],
@@ -292,8 +305,8 @@ export async function notify(
       organization_id: organizationId,
       user_id: r.id,
       kind: event.kind,
-      type: spec.type,
-      priority: spec.priority,
+      type,
+      priority,
       is_system: spec.system ? 1 : 0,
       title: text.title,
       message: text.message,

@@ -20,6 +20,7 @@ export const inventoryKeys = {
   all: ['inventory'] as const,
   list: (q: InventoryQuery) => ['inventory', 'list', q] as const,
   summary: (kind?: ItemKind) => ['inventory', 'summary', kind ?? 'all'] as const,
+  item: (id: number) => ['inventory', 'item', id] as const,
   lots: (id: number) => ['inventory', 'lots', id] as const,
   movements: (id: number, page: number) => ['inventory', 'movements', id, page] as const,
   usage: (id: number) => ['inventory', 'usage', id] as const,
@@ -66,6 +67,19 @@ export function useInventorySummary(kind?: ItemKind) {
   return useQuery({
     queryKey: inventoryKeys.summary(kind),
     queryFn: ({ signal }) => call(inventoryApi.summary, { query: { kind } }, signal).then((r) => r.summary),
+  });
+}
+
+/**
+ * One item as the server has it now: a dialog opened from a list row shows the row until this
+ * answers, then follows every movement (the feature's invalidation refetches it).
+ */
+export function useItem(row: InventoryItem | null) {
+  return useQuery({
+    queryKey: inventoryKeys.item(row?.id ?? 0),
+    queryFn: ({ signal }) => call(inventoryApi.get, { params: { id: row!.id } }, signal).then((r) => r.item),
+    enabled: row !== null,
+    placeholderData: row ?? undefined,
   });
 }
 

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { MOVEMENT_TYPES, type MovementType } from '@shared/inventory';
-import type { InventoryItem } from '@shared/schemas/inventory';
+import type { InventoryItem, Movement } from '@shared/schemas/inventory';
 import { Button, Checkbox, DataTable, DateText, Dialog, FormField, Input, Pagination, Select } from '@/components';
 import { Tabs } from '@/components/Tabs';
 import { ApiError } from '@/lib/api';
 import { humanize } from '@/lib/format';
-import { useLots, useMovementMutation, useMovements, useSuppliers } from '../api';
+import { useItem, useLots, useMovementMutation, useMovements, useSuppliers } from '../api';
 import { DayText, StatusBadge, qty } from './format';
 import { UsageEditor } from './UsageEditor';
 
@@ -225,6 +225,16 @@ function LotsTab({ item }: { item: InventoryItem }) {
   );
 }
 
+function MovementType({ m }: { m: Movement }) {
+  return (
+    <>
+      {humanize(m.type)}
+      {m.rejected ? ' (rejected)' : ''}
+      {m.expired_override ? ' (expired override)' : ''}
+    </>
+  );
+}
+
 function LedgerTab({ item }: { item: InventoryItem }) {
   const [page, setPage] = useState(1);
   const m = useMovements(item.id, page);
@@ -239,17 +249,29 @@ function LedgerTab({ item }: { item: InventoryItem }) {
         getRowId={(x) => x.id}
         empty={{ title: 'No movements yet' }}
         columns={[
-          { key: 'when', header: 'When', cell: (x) => <DateText value={x.created_at} withTime /> },
+          {
+            key: 'when',
+            header: 'When',
+            cell: (x) => (
+              <>
+                <DateText value={x.created_at} withTime />
+                {/* A phone shows When, Change and Balance: the type and lot go under the time. */}
+                <span className="block text-[13px] text-slate-600 md:hidden">
+                  <MovementType m={x} />
+                  {x.lot_number ? ` · ${x.lot_number}` : ''}
+                </span>
+              </>
+            ),
+          },
           {
             key: 'type',
             header: 'Type',
             cell: (x) => (
               <span className="whitespace-nowrap">
-                {humanize(x.type)}
-                {x.rejected ? ' (rejected)' : ''}
-                {x.expired_override ? ' (expired override)' : ''}
+                <MovementType m={x} />
               </span>
             ),
+            hideOnMobile: true,
           },
           {
             key: 'qty',
@@ -258,7 +280,12 @@ function LedgerTab({ item }: { item: InventoryItem }) {
             cell: (x) => <span className="tabular-nums">{x.quantity > 0 ? `+${x.quantity}` : x.quantity}</span>,
           },
           { key: 'balance', header: 'Balance', align: 'right', cell: (x) => x.balance_after },
-          { key: 'lot', header: 'Lot', cell: (x) => x.lot_number ?? '—', hideOnMobile: true },
+          {
+            key: 'lot',
+            header: 'Lot',
+            cell: (x) => <span className="whitespace-nowrap">{x.lot_number ?? '—'}</span>,
+            hideOnMobile: true,
+          },
           {
             key: 'why',
             header: 'Reason / source',
@@ -291,7 +318,10 @@ export interface StockDialogProps {
 }
 
 /** One item's stock: record a movement, its lots, its ledger, and the tests that consume it. */
-export function StockDialog({ item, onOpenChange, canManage, tab = 'move' }: StockDialogProps) {
+export function StockDialog({ item: row, onOpenChange, canManage, tab = 'move' }: StockDialogProps) {
+  // The figures follow the movements recorded here (the row it was opened from is a snapshot).
+  const live = useItem(row);
+  const item = row && live.data?.id === row.id ? live.data : row;
   return (
     <Dialog
       open={item !== null}

@@ -6,6 +6,11 @@ import { ApiError } from '@/lib/api';
 import { useCatalogueList } from '@/lib/catalogue';
 import { useSetUsageMutation, useUsage } from '../api';
 
+/** "Glucose (GLU)"; a name that already ends with its code ("Fasting Blood Sugar (FBS)") is not repeated. */
+function testLabel(t: { name: string; code: string }): string {
+  return t.name.toLowerCase().endsWith(`(${t.code.toLowerCase()})`) ? t.name : `${t.name} (${t.code})`;
+}
+
 interface Row {
   test_id: string;
   quantity: string;
@@ -25,7 +30,7 @@ export function UsageEditor({ item, canManage }: { item: InventoryItem; canManag
       <ul className="list-disc pl-5 text-[14px]">
         {usage.data.map((u) => (
           <li key={u.test_id}>
-            {u.test_name} ({u.test_code}): {u.quantity} {item.unit} per test
+            {testLabel({ name: u.test_name, code: u.test_code })}: {u.quantity} {item.unit} per test
           </li>
         ))}
       </ul>
@@ -43,7 +48,7 @@ function UsageRows({ item, initial }: { item: InventoryItem; initial: Usage[] })
     initial.map((u) => ({ test_id: String(u.test_id), quantity: String(u.quantity) })),
   );
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const options = (tests.data ?? []).map((t) => ({ value: String(t.id), label: `${t.name} (${t.code})` }));
+  const options = (tests.data ?? []).map((t) => ({ value: String(t.id), label: testLabel(t) }));
   return (
     <div className="grid gap-3">
       <p className="text-[14px] text-slate-600">

@@ -34,11 +34,21 @@ const columns: Column<StockAlert>[] = [
         <span className="block text-[13px] text-slate-600">
           {humanize(a.item_type)} · {a.item_code}
         </span>
+        {/* A phone has room for the item and its actions only: the alert, priority and status go under the name. */}
+        <span className="mt-1 block text-[13px] md:hidden">
+          <span className="block font-medium text-slate-900">{humanize(a.alert_type)}</span>
+          <span className="block text-slate-600">{a.message}</span>
+          <span className="mt-1 flex flex-wrap items-center gap-1">
+            <PriorityBadge value={a.priority} />
+            <AlertStatus alert={a} />
+          </span>
+        </span>
       </div>
     ),
   },
   {
     key: 'type',
+    hideOnMobile: true,
     header: 'Alert',
     cell: (a) => (
       <div className="min-w-0">
@@ -58,7 +68,7 @@ const columns: Column<StockAlert>[] = [
     ),
     hideOnMobile: true,
   },
-  { key: 'priority', header: 'Priority', cell: (a) => <PriorityBadge value={a.priority} /> },
+  { key: 'priority', header: 'Priority', cell: (a) => <PriorityBadge value={a.priority} />, hideOnMobile: true },
   { key: 'supplier', header: 'Supplier', cell: (a) => a.supplier ?? '—', hideOnMobile: true },
   { key: 'last', header: 'Last Alert', cell: (a) => <DateText value={a.last_alert} withTime />, hideOnMobile: true },
   {
@@ -66,15 +76,25 @@ const columns: Column<StockAlert>[] = [
     header: 'Status',
     cell: (a) => (
       <div className="grid gap-0.5">
-        <AlertStatusBadge value={a.status} />
-        {a.acknowledged_by && a.status === 'acknowledged' && (
-          <span className="text-[12px] text-slate-600">by {a.acknowledged_by}</span>
-        )}
-        {a.note && <span className="text-[12px] text-slate-600">{a.note}</span>}
+        <AlertStatus alert={a} />
       </div>
     ),
+    hideOnMobile: true,
   },
 ];
+
+/** The alert's status, who acknowledged it and the note kept on it. */
+function AlertStatus({ alert: a }: { alert: StockAlert }) {
+  return (
+    <>
+      <AlertStatusBadge value={a.status} />
+      {a.acknowledged_by && a.status === 'acknowledged' && (
+        <span className="text-[12px] text-slate-600">by {a.acknowledged_by}</span>
+      )}
+      {a.note && <span className="text-[12px] text-slate-600">{a.note}</span>}
+    </>
+  );
+}
 
 /** Stock Alerts (spec 001): the server's alerts from real stock and dates, acknowledged by staff. */
 export default function StockAlertsPage() {
@@ -294,9 +314,9 @@ function StockAlertsScreen() {
 type Settings_ = { expiry_warning_days: number; approaching_margin_percent: number } | undefined;
 const RULES: Record<(typeof ALERT_TYPES)[number], (s: Settings_) => string> = {
   out_of_stock: () => 'No usable stock left (critical; inventory staff are notified).',
-  low_stock: () => 'Usable stock at or below the minimum (high).',
+  low_stock: () => 'Usable stock at or below the minimum (high; inventory staff are notified).',
   approaching_minimum: (s) => `Usable stock up to ${s?.approaching_margin_percent ?? 20}% above the minimum (medium).`,
   expiry_warning: (s) =>
-    `Stock expiring within ${s?.expiry_warning_days ?? 30} days (medium), or already expired (critical).`,
+    `Stock expiring within ${s?.expiry_warning_days ?? 30} days (medium), or already expired (critical; inventory staff are notified).`,
   overstock: () => 'Stock at or above the maximum (low).',
 };
