@@ -1,7 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import type { ReportColumn, ReportResult } from '../../shared/schemas/reports.js';
 import type { ReportChart } from '../../shared/schemas/reports.js';
-import { formatLabDateTime, type LabFormat } from '../../shared/time.js';
+import { formatLabDate, formatLabDateTime, type LabFormat } from '../../shared/time.js';
 import { newDocument, numberPages, toBuffer } from '../pdf/document.js';
 
 /**
@@ -81,7 +81,7 @@ export function drawTable(doc: PDFKit.PDFDocument, columns: ReportColumn[], rows
   const x0 = doc.page.margins.left;
   const width = doc.page.width - doc.page.margins.left - doc.page.margins.right;
   const weight = columns.map((c, i) =>
-    Math.min(30, Math.max(6, c.label.length, ...rows.slice(0, 200).map((r) => r[i]!.length))),
+    Math.min(30, Math.max(6, c.label.length + 2, ...rows.slice(0, 200).map((r) => r[i]!.length))),
   );
   const sum = weight.reduce((a, b) => a + b, 0);
   const widths = weight.map((w) => (w / sum) * width);
@@ -102,10 +102,11 @@ export function drawTable(doc: PDFKit.PDFDocument, columns: ReportColumn[], rows
       .fontSize(7.5)
       .fillColor('#111111');
     cells.forEach((cell, i) => {
+      // One line per cell, cut with an ellipsis: a long test name wrapped over the next row.
       doc.text(cell, x + 2, y, {
         width: widths[i]! - 4,
+        height: 9,
         align: right(i) ? 'right' : 'left',
-        lineBreak: false,
         ellipsis: true,
       });
       x += widths[i]!;
@@ -126,9 +127,25 @@ export function drawTable(doc: PDFKit.PDFDocument, columns: ReportColumn[], rows
   doc.x = x0;
 }
 
+/**
+ * The points a printed chart draws, and the note when some are left out: a bar chart keeps its
+ * highest (as on screen), a series over time its latest.
+ */
+export function chartPoints(
+  chart: ReportChart,
+  maxBars: number,
+): { points: ReportChart['points']; note: string | null } {
+  if (chart.points.length <= maxBars) return { points: chart.points, note: null };
+  const bar = chart.kind === 'bar';
+  return {
+    points: bar ? [...chart.points].sort((a, b) => b.value - a.value).slice(0, maxBars) : chart.points.slice(-maxBars),
+    note: `The ${bar ? 'highest' : 'last'} ${maxBars} of ${chart.points.length} shown; all are in the table.`,
+  };
+}
+
 /** A horizontal bar chart drawn with pdfkit: a label and a value printed beside every bar. */
 export function drawBarChart(doc: PDFKit.PDFDocument, chart: ReportChart, f: LabFormat, maxBars = 15): void {
-  const points = chart.points.slice(0, maxBars);
+  const { points, note } = chartPoints(chart, maxBars);
   const x0 = doc.page.margins.left;
   const width = doc.page.width - doc.page.margins.left - doc.page.margins.right;
   const barH = 11;
@@ -157,12 +174,7 @@ export function drawBarChart(doc: PDFKit.PDFDocument, chart: ReportChart, f: Lab
     });
     y += barH + 4;
   }
-  if (chart.points.length > maxBars)
-    doc
-      .font('regular')
-      .fontSize(7)
-      .fillColor('#666666')
-      .text(`Top ${maxBars} of ${chart.points.length} shown; all are in the table.`, x0, y);
+  if (note) doc.font('regular').fontSize(7).fillColor('#666666').text(note, x0, y);
   doc.y = y + 8;
   doc.x = x0;
   doc.fillColor('#111111');
@@ -175,7 +187,7 @@ export function drawReport(doc: PDFKit.PDFDocument, r: ReportResult, f: LabForma
     .font('regular')
     .fontSize(8.5)
     .fillColor('#444444')
-    .text(`${r.from} to ${r.to} (lab days) · ${r.rows.length} rows`);
+    .text(`${formatLabDate(r.from, f)} to ${formatLabDate(r.to, f)} (lab days) · ${r.rows.length} rows`);
   doc.moveDown(0.5);
   if (r.chart) drawBarChart(doc, r.chart, f);
   const rows = r.rows.map((row) => r.columns.map((c) => showCell(row[c.key], c, f)));

@@ -2,7 +2,7 @@ import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { getOrganization } from '../settings/organization.js';
 import { revenueDaily } from '../payments/revenue.js';
-import { addDays, type LabDateFormat, type LabFormat } from '../../shared/time.js';
+import { addDays, formatLabDate, type LabDateFormat, type LabFormat } from '../../shared/time.js';
 import type { BuiltInReportId, ReportFormat } from '../../shared/reports.js';
 import type { MonthlyReport, ReportResult } from '../../shared/schemas/reports.js';
 import { newDocument, numberPages, toBuffer } from '../pdf/document.js';
@@ -115,7 +115,9 @@ export async function monthlyPdf(
   doc
     .fontSize(8.5)
     .fillColor('#444444')
-    .text(`${report.from} to ${report.to}, the lab's calendar days (${lab.format.timeZone}). Money in rupees.`);
+    .text(
+      `${formatLabDate(report.from, lab.format)} to ${formatLabDate(report.to, lab.format)}, the lab's calendar days (${lab.format.timeZone}). Money in rupees.`,
+    );
   doc.fillColor('#111111').moveDown(0.8);
   const x0 = doc.page.margins.left;
   for (const f of report.figures) {
