@@ -173,6 +173,9 @@ describe('revenue and closing', () => {
     expect(a.forecast.next_30_days).toBe(net);
     expect(a.forecast.next_7_days).toBe(Math.round((Math.round(net * 100) * 7) / 30) / 100);
     expect(a.forecast.daily_average).toBe(Math.round((Math.round(net * 100) * 1) / 30) / 100);
+    // Its dates read as the lab writes them, like every other date on the screen.
+    const dmy = (d: string) => d.split('-').reverse().join('/');
+    expect(a.forecast.method).toContain(`over the 30 days from ${dmy(from)} to ${dmy(today)}`);
   });
 
   it('exports CSV, XLSX and PDF, audited', async () => {

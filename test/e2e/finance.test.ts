@@ -249,7 +249,12 @@ describe('finance: the day’s end', () => {
       .select(['id'])
       .where('email', '=', cashierAccount.email)
       .executeTakeFirstOrThrow();
-    const cashier = { userId: cashierRow.id, email: cashierAccount.email, role: 'billing_staff' as const, organizationId: org };
+    const cashier = {
+      userId: cashierRow.id,
+      email: cashierAccount.email,
+      role: 'billing_staff' as const,
+      organizationId: org,
+    };
     const today = localDate(await organizationTimezone(db, org));
 
     // Seeded (not the subject): the lab's GSTIN, a taxable test, a payer in the lab's state with its
@@ -273,10 +278,28 @@ describe('finance: the day’s end', () => {
       discount_percent: 0,
       status: 'active',
     });
-    await addPayerPrice(db, system, bharat.id, { item_type: 'test', item_id: cbc.id, price: 280, effective_from: '2026-01-01' });
-    await addPayerPrice(db, system, bharat.id, { item_type: 'test', item_id: skin.id, price: 111.15, effective_from: '2026-01-01' });
-    const kiran = await createPatient(db, system, { first_name: 'Kiran', last_name: 'Shetty', date_of_birth: '1982-08-08' });
-    const neha = await createPatient(db, system, { first_name: 'Neha', last_name: 'Joshi', date_of_birth: '1995-05-05' });
+    await addPayerPrice(db, system, bharat.id, {
+      item_type: 'test',
+      item_id: cbc.id,
+      price: 280,
+      effective_from: '2026-01-01',
+    });
+    await addPayerPrice(db, system, bharat.id, {
+      item_type: 'test',
+      item_id: skin.id,
+      price: 111.15,
+      effective_from: '2026-01-01',
+    });
+    const kiran = await createPatient(db, system, {
+      first_name: 'Kiran',
+      last_name: 'Shetty',
+      date_of_birth: '1982-08-08',
+    });
+    const neha = await createPatient(db, system, {
+      first_name: 'Neha',
+      last_name: 'Joshi',
+      date_of_birth: '1995-05-05',
+    });
     const line = (item_id: number) => ({ item_type: 'test' as const, item_id, qty: 1, discount_percent: 0 });
     await createBill(db, cashier, {
       patient_id: kiran.id,
@@ -322,8 +345,7 @@ describe('finance: the day’s end', () => {
     await create.getByRole('button', { name: 'Create Draft' }).click();
     await create.waitFor({ state: 'hidden' });
     await inv.getByRole('button', { name: 'Issue invoice for Bharat Textiles' }).click();
-    const invoiceOf = () =>
-      db.selectFrom('invoices').selectAll().where('payer_id', '=', bharat.id).executeTakeFirst();
+    const invoiceOf = () => db.selectFrom('invoices').selectAll().where('payer_id', '=', bharat.id).executeTakeFirst();
     await expect.poll(async () => (await invoiceOf())?.status).toBe('pending');
     const row = (await invoiceOf())!;
     // CBC ₹280.00 exempt; the skin analysis ₹111.15 at 18% inside Karnataka: CGST 9% + SGST 9%, ₹10.00 each.
@@ -338,6 +360,8 @@ describe('finance: the day’s end', () => {
     const number = row.invoice_number!;
     const table = inv.getByRole('table', { name: 'Invoices' });
     await table.getByText(number, { exact: true }).waitFor();
+    const dmy = today.split('-').reverse().join('/'); // the harness lab writes DD/MM/YYYY
+    expect(await textOf(table.getByRole('row').filter({ hasText: number }))).toContain(dmy);
     const pdf = await inv.request.get(`/api/invoices/${row.id}/pdf`);
     expect(pdf.headers()['content-type']).toBe('application/pdf');
     const file = join(RESULTS_DIR, 'finance-invoice.pdf');
@@ -355,7 +379,14 @@ describe('finance: the day’s end', () => {
     expect(text).toContain('Rupees Four Hundred Eleven and Fifteen Paise Only');
     // The whole recipient address is printed (rule 46), not cut short.
     expect(text.replace(/\s+/g, ' ')).toContain('Peenya 2nd Stage');
-    execFileSync(requirePoppler('pdftoppm'), ['-png', '-r', '80', '-singlefile', file, join(RESULTS_DIR, 'finance-invoice')]);
+    execFileSync(requirePoppler('pdftoppm'), [
+      '-png',
+      '-r',
+      '80',
+      '-singlefile',
+      file,
+      join(RESULTS_DIR, 'finance-invoice'),
+    ]);
 
     await table.getByRole('button', { name: `Mark ${number} paid` }).click();
     const paid = inv.getByRole('dialog', { name: `Mark ${number} paid` });
@@ -427,6 +458,10 @@ describe('finance: the day’s end', () => {
     expect(await cell(2)).toBe(formatInr(sum('cash')));
     expect(await cell(5)).toBe(formatInr(sum('bank_transfer')));
     expect(await cell(8)).toBe(formatInr(sum('refunds')));
+    // A day is found as the table shows it; one item is "1 item".
+    await rev.getByLabel('Find a day').fill(dmy);
+    await expect.poll(() => rev.getByRole('table', { name: 'Daily revenue' }).locator('tbody tr').count()).toBe(1);
+    await rev.getByText(`${formatInr(11115)} · 1 item`, { exact: true }).waitFor();
     await screenshot(rev, 'finance-closing');
     await rev.setViewportSize(MOBILE);
     await closingPanel.scrollIntoViewIfNeeded();

@@ -311,7 +311,11 @@ export async function payerStatementPdf(org: OrganizationRow, st: PayerStatement
     .fontSize(8.5)
     .fillColor(GREY)
     .text(
-      [st.payer.gstin && `GSTIN ${st.payer.gstin}`, st.payer.address, `Period ${formatLabDay(st.from, org.date_format)} to ${formatLabDay(st.to, org.date_format)}`]
+      [
+        st.payer.gstin && `GSTIN ${st.payer.gstin}`,
+        st.payer.address,
+        `Period ${formatLabDay(st.from, org.date_format)} to ${formatLabDay(st.to, org.date_format)}`,
+      ]
         .filter(Boolean)
         .join(' · '),
       {

@@ -100,8 +100,8 @@ export function DayClosingPanel() {
                   className="flex flex-wrap items-center gap-3 text-[13px] text-slate-700"
                   data-testid="closing-locked"
                 >
-                  <Lock className="size-4" />
-                  <span>
+                  <span className="inline-flex flex-wrap items-center gap-1.5">
+                    <Lock className="size-4 shrink-0" />
                     Closed by {c.closed_by_name} at <DateText value={c.closed_at} withTime />
                   </span>
                   <a href={contractUrl(closingsApi.pdf, { params: { id: c.id! } })} target="_blank" rel="noreferrer">

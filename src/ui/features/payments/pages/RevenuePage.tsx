@@ -332,7 +332,7 @@ function Analytics({ data }: { data: RevenueAnalytics }) {
             key: c.category,
             label: c.category,
             amount: c.amount,
-            note: `${formatCount(c.items)} items`,
+            note: `${formatCount(c.items)} ${c.items === 1 ? 'item' : 'items'}`,
           }))}
         />
       </Card>
@@ -343,7 +343,7 @@ function Analytics({ data }: { data: RevenueAnalytics }) {
             key: String(d.doctor_id),
             label: d.doctor_name,
             amount: d.amount,
-            note: `${formatCount(d.bills)} bills`,
+            note: `${formatCount(d.bills)} ${d.bills === 1 ? 'bill' : 'bills'}`,
           }))}
         />
       </Card>
