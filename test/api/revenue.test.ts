@@ -149,6 +149,7 @@ describe('revenue and closing', () => {
     expect(text).toMatch(new RegExp(`At: ${dmy.replace(/\//g, '\\/')} \\d\\d:\\d\\d`));
     expect(text).not.toMatch(/\d{4}-\d\d-\d\dT|\(UTC\)/);
     expect(text).toMatch(/Difference \(counted - expected\)\s+₹20\.25 short/);
+    expect(text).toMatch(/^Notes: Short$/m);
     const history = (await cashier.get('/api/closings/history')).json().closings;
     expect(history.map((c: Closing) => c.date)).toEqual([today]);
   });
