@@ -100,3 +100,36 @@ describe('finance routes, each from its contract', () => {
     expect(await stored(lab)).toEqual(before);
   });
 });
+
+describe('bad input the other finance tests do not send', () => {
+  it('revenue analytics and export, closing history, payer prices and payer edits: 400 naming the field, nothing stored', async () => {
+    const payer = (await lab.admin.post('/api/payers', { name: 'Sharma Hospital', type: 'hospital' })).json().payer;
+    const before = await stored(lab);
+    const cases: [string, Promise<Parameters<typeof badFields>[0]>, string[]][] = [
+      ['analytics from', staff.get('/api/revenue/analytics?from=2026-13-01'), ['from']],
+      ['analytics to before from', staff.get('/api/revenue/analytics?from=2026-03-02&to=2026-03-01'), ['to']],
+      ['export from', lab.admin.get('/api/revenue/export?format=csv&from=2026-02-30'), ['from']],
+      ['closing history from', staff.get('/api/closings/history?from=2026-02-30'), ['from']],
+      ['closing of a user id', staff.get('/api/closings?date=2026-01-01&user_id=abc'), ['user_id']],
+      [
+        'price without its item',
+        lab.admin.post(`/api/payers/${payer.id}/prices`, { price: 100, effective_from: '2026-01-01' }),
+        ['item_type', 'item_id'],
+      ],
+      [
+        'price below zero',
+        lab.admin.post(`/api/payers/${payer.id}/prices`, {
+          item_type: 'test',
+          item_id: 1,
+          price: -1,
+          effective_from: '2026-01-01',
+        }),
+        ['price'],
+      ],
+      ['payer credit limit', lab.admin.put(`/api/payers/${payer.id}`, { credit_limit: -5 }), ['credit_limit']],
+      ['payer type', lab.admin.put(`/api/payers/${payer.id}`, { type: 'friend' }), ['type']],
+    ];
+    for (const [name, res, fields] of cases) expect(badFields(await res), name).toEqual(fields);
+    expect(await stored(lab)).toEqual(before);
+  });
+});

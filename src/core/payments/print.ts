@@ -68,10 +68,7 @@ export async function closingPdf(db: Db, actor: Actor, id: number): Promise<{ pd
   if (c.notes) {
     doc.moveDown();
     // From the left margin: the table leaves the cursor in its last column.
-    doc
-      .font('regular')
-      .fontSize(9)
-      .text(`Notes: ${c.notes}`, doc.page.margins.left, doc.y, { width: 515 });
+    doc.font('regular').fontSize(9).text(`Notes: ${c.notes}`, doc.page.margins.left, doc.y, { width: 515 });
   }
   numberPages(doc, `${org.name} · closing ${day} · ${c.payments_count} payments`);
   await writeAudit(db, actor, {
