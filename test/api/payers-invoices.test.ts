@@ -256,6 +256,8 @@ describe('payers', () => {
       ['bill', 400, 0, 1200],
       ['payment', 0, 150, 1050],
     ]);
+    // The method as the screens say it, never the stored code.
+    expect(st.entries[1]!.description).toBe('Payment (Cash)');
     expect(badFields(await lab.admin.get(`/api/payers/${p.id}/statement?from=${today}&to=${from}`))).toEqual(['to']);
     expect(badFields(await lab.admin.get(`/api/payers/${p.id}/statement?from=2026-02-30&to=${today}`))).toEqual([
       'from',
@@ -268,6 +270,8 @@ describe('payers', () => {
     expect(text).toContain('STATEMENT OF ACCOUNT');
     expect(text).toContain('Opening balance');
     expect(text).toContain('₹1,050.00');
+    const dmy = (d: string) => d.split('-').reverse().join('/');
+    expect(text.replace(/\s+/g, ' ')).toContain(`Period ${dmy(from)} to ${dmy(today)}`);
   });
 });
 
