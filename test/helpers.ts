@@ -1,5 +1,6 @@
 import type { AppOptions } from '../src/server/types.js';
-import { mkdtempSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -17,6 +18,13 @@ export const PASSWORD = 'correct-horse-9';
 
 export function tempDir(prefix = 'lims-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** The text of a PDF (a response's payload or bytes), laid out as printed: `pdftotext -layout`. */
+export function pdfText(pdf: Buffer | Uint8Array | { rawPayload: Buffer }): string {
+  const file = join(tempDir('lims-pdf-'), 'doc.pdf');
+  writeFileSync(file, 'rawPayload' in pdf ? pdf.rawPayload : pdf);
+  return execFileSync('pdftotext', ['-layout', file, '-']).toString();
 }
 
 export interface TestLab {

@@ -85,6 +85,15 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
  */
 export const PAYMENT_METHODS = ['cash', 'card', 'upi', 'bank_transfer', 'cheque', 'insurance'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+/** How a method reads on screen and on paper ("Bank Transfer", never "bank_transfer"). */
+export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = {
+  cash: 'Cash',
+  card: 'Card',
+  upi: 'UPI',
+  bank_transfer: 'Bank Transfer',
+  cheque: 'Cheque',
+  insurance: 'Insurance',
+};
 /** OP Bill offers cash (default), card, upi; the registration-with-bill screen adds bank transfer. */
 export const OP_BILL_PAYMENT_METHODS = ['cash', 'card', 'upi'] as const;
 export const DEFAULT_LINE_GST_PERCENT = 18;

@@ -46,3 +46,12 @@ export function currencySymbol(currency: string): string {
 export function formatInr(paise: Paise): string {
   return formatMoney(paise, 'INR');
 }
+
+/**
+ * A cashier's drawer difference (counted less expected) as it is said: "₹49.25 short",
+ * "₹10.00 over", "₹0.00 (balanced)". `format` writes paise as money (the lab's currency on screen).
+ */
+export function drawerDifferenceText(paise: Paise, format: (p: Paise) => string = formatInr): string {
+  if (paise === 0) return `${format(0)} (balanced)`;
+  return `${format(Math.abs(paise))} ${paise < 0 ? 'short' : 'over'}`;
+}

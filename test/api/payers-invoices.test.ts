@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeLab, tempDir, type Client, type TestLab } from '../helpers.js';
+import { makeLab, pdfText, tempDir, type Client, type TestLab } from '../helpers.js';
 import { exec, row, rows } from '../db.js';
 import { auditRowsFor, badFields, createPatient, errorBody, otherLabAdmin, uniqueWord } from './support.js';
 import type { Payer, PayerPrice, PayerStatement } from '../../src/shared/schemas/payers.js';
@@ -256,6 +256,8 @@ describe('payers', () => {
       ['bill', 400, 0, 1200],
       ['payment', 0, 150, 1050],
     ]);
+    // The method as the screens say it, never the stored code.
+    expect(st.entries[1]!.description).toBe('Payment (Cash)');
     expect(badFields(await lab.admin.get(`/api/payers/${p.id}/statement?from=${today}&to=${from}`))).toEqual(['to']);
     expect(badFields(await lab.admin.get(`/api/payers/${p.id}/statement?from=2026-02-30&to=${today}`))).toEqual([
       'from',
@@ -268,6 +270,8 @@ describe('payers', () => {
     expect(text).toContain('STATEMENT OF ACCOUNT');
     expect(text).toContain('Opening balance');
     expect(text).toContain('₹1,050.00');
+    const dmy = (d: string) => d.split('-').reverse().join('/');
+    expect(text.replace(/\s+/g, ' ')).toContain(`Period ${dmy(from)} to ${dmy(today)}`);
   });
 });
 
@@ -349,6 +353,14 @@ describe('GST invoices', () => {
     });
     expect(paid.statusCode, paid.body).toBe(200);
     expect(paid.json().invoice).toMatchObject({ status: 'paid', payment_method: 'cheque' });
+    // Printed for the accountant: each GST fact whole and in the lab's format.
+    const printed = pdfText(await lab.admin.get(`/api/invoices/${draft.id}/pdf`));
+    const dmy = (d: string) => d.split('-').reverse().join('/');
+    expect(printed).toContain(`Services from ${dmy(addDays(today, -30))} to ${dmy(today)}`);
+    expect(printed).toMatch(/9993\s+1\s+₹400\.00\s+Exempt\s+₹0\.00\s+₹0\.00\s+₹400\.00/);
+    expect(printed).toMatch(/Exempt supplies\s+₹1,200\.00\n/);
+    expect(printed).toMatch(/Paid \d\d\/\d\d\/\d{4} \d\d:\d\d by Cheque \(CHQ 001234\)/);
+    expect(printed).not.toContain('…'); // addresses are printed whole, never cut short
     const bills = await rows<{ final_amount_paise: number; paid_paise: number }>(
       lab.database,
       'SELECT final_amount_paise, paid_paise FROM bills WHERE invoice_id = ?',

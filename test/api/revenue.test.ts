@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeLab, type Client, type TestLab } from '../helpers.js';
+import { makeLab, pdfText, type Client, type TestLab } from '../helpers.js';
 import { addDays, localDate } from '../../src/shared/time.js';
 import type { RevenueDaily } from '../../src/shared/schemas/revenue.js';
 import type { Closing } from '../../src/shared/schemas/payments.js';
@@ -142,6 +142,14 @@ describe('revenue and closing', () => {
     const pdf = await cashier.get(`/api/closings/${closed.json().closing.id}/pdf`);
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toContain('application/pdf');
+    // For the owner: the day and the closing time in the lab's date format and time zone, the drawer said as it is.
+    const text = pdfText(pdf);
+    const dmy = today.split('-').reverse().join('/');
+    expect(text).toContain(`Day-end closing report: ${dmy}`);
+    expect(text).toMatch(new RegExp(`At: ${dmy.replace(/\//g, '\\/')} \\d\\d:\\d\\d`));
+    expect(text).not.toMatch(/\d{4}-\d\d-\d\dT|\(UTC\)/);
+    expect(text).toMatch(/Difference \(counted - expected\)\s+₹20\.25 short/);
+    expect(text).toMatch(/^Notes: Short$/m);
     const history = (await cashier.get('/api/closings/history')).json().closings;
     expect(history.map((c: Closing) => c.date)).toEqual([today]);
   });
@@ -155,6 +163,20 @@ describe('revenue and closing', () => {
     expect(a.by_doctor[0].doctor_name).toBe('No referring doctor');
     expect(a.forecast.method).toMatch(/^Projection/);
     expect(a.forecast.next_7_days).toBe(Math.round(a.forecast.daily_average * 700) / 100);
+  });
+
+  it('the forecast projects the period’s net to the paisa, not its rounded daily average', async () => {
+    // 30 days whose net (₹709.75 today, after the tests above) does not divide into whole paise a day.
+    const from = addDays(today, -29);
+    const a = (await cashier.get(`/api/revenue/analytics?from=${from}&to=${today}`)).json();
+    const net = (await cashier.get(`/api/revenue/daily?from=${from}&to=${today}`)).json<RevenueDaily>().totals.total;
+    expect(Math.round(net * 100) % 30).not.toBe(0);
+    expect(a.forecast.next_30_days).toBe(net);
+    expect(a.forecast.next_7_days).toBe(Math.round((Math.round(net * 100) * 7) / 30) / 100);
+    expect(a.forecast.daily_average).toBe(Math.round((Math.round(net * 100) * 1) / 30) / 100);
+    // Its dates read as the lab writes them, like every other date on the screen.
+    const dmy = (d: string) => d.split('-').reverse().join('/');
+    expect(a.forecast.method).toContain(`over the 30 days from ${dmy(from)} to ${dmy(today)}`);
   });
 
   it('exports CSV, XLSX and PDF, audited', async () => {

@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { createTest } from '../../src/core/catalogue/tests.js';
@@ -6,14 +9,21 @@ import { createUser } from '../../src/core/users/service.js';
 import { createBill, updateBill } from '../../src/core/billing/service.js';
 import { addPayerPrice, createPayer } from '../../src/core/payers/service.js';
 import { systemActor } from '../../src/core/context.js';
+import { updateBillingSettings } from '../../src/core/settings/billing.js';
+import { organizationTimezone } from '../../src/core/settings/organization.js';
+import { getClosing } from '../../src/core/payments/closing.js';
 import { formatInr } from '../../src/shared/money.js';
+import { localDate } from '../../src/shared/time.js';
 import type { Bill } from '../../src/shared/schemas/bills.js';
-import { MOBILE, screenshot, startApp, type E2eApp, screenshotFailures } from './harness.js';
+import { MOBILE, RESULTS_DIR, screenshot, startApp, type E2eApp, screenshotFailures } from './harness.js';
+import { requirePoppler } from '../../scripts/find-browser.mjs';
 
 /**
  * Finance walk-through (issue 16): a bill charged to a corporate payer at its own price on OP Bill,
  * a UPI payment and a cheque that bounces on /payments, and Advanced Billing's figures and Collect
- * Payment, each checked against the database.
+ * Payment; then the day's end: a partial refund, the payer's monthly GST invoice (PDF, paid), the
+ * cashier's closing with a miscounted drawer, and revenue agreeing with the closings to the paisa.
+ * Each checked against the database.
  */
 
 let app: E2eApp;
@@ -23,7 +33,7 @@ let sitaBill: Bill;
 let gopalBill: Bill;
 
 beforeAll(async () => {
-  app = await startApp();
+  app = await startApp({ roles: ['billing_staff'] });
   const db = app.database.db;
   const actor = systemActor(app.organizationId!);
   await createUser(db, actor, {
@@ -76,8 +86,13 @@ afterAll(async () => {
 
 const track = screenshotFailures();
 
-async function open(path: string, heading: string, viewport?: { width: number; height: number }): Promise<Page> {
-  const page = await app.signedInPage(path, app.admin, viewport);
+async function open(
+  path: string,
+  heading: string,
+  viewport?: { width: number; height: number },
+  who = app.admin,
+): Promise<Page> {
+  const page = await app.signedInPage(path, who, viewport);
   track(page);
   await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
   return page;
@@ -220,5 +235,236 @@ describe('finance', () => {
       .toMatch(new RegExp(`Net this month\\s+${formatInr(2 * CBC_PRICE * 100).replace(/[.₹,]/g, '\\$&')}`));
     await page.setViewportSize(MOBILE);
     await screenshot(page, 'advanced-billing-mobile');
+  });
+});
+
+describe('finance: the day’s end', () => {
+  it('refunds part of a bill, invoices the payer with GST (PDF, paid), closes a short drawer; revenue equals the closings', async () => {
+    const db = app.database.db;
+    const org = app.organizationId!;
+    const system = systemActor(org);
+    const cashierAccount = app.users.billing_staff!;
+    const cashierRow = await db
+      .selectFrom('users')
+      .select(['id'])
+      .where('email', '=', cashierAccount.email)
+      .executeTakeFirstOrThrow();
+    const cashier = {
+      userId: cashierRow.id,
+      email: cashierAccount.email,
+      role: 'billing_staff' as const,
+      organizationId: org,
+    };
+    const today = localDate(await organizationTimezone(db, org));
+
+    // Seeded (not the subject): the lab's GSTIN, a taxable test, a payer in the lab's state with its
+    // own prices, a payer's bill and a patient's cash bill taken by the cashier.
+    await updateBillingSettings(db, system, { gstin: '29AABCL1234M1Z5' });
+    const cbc = await db.selectFrom('tests').select('id').where('code', '=', 'CBC').executeTakeFirstOrThrow();
+    const skin = await createTest(db, system, {
+      name: 'Cosmetic Skin Analysis',
+      code: 'SKIN',
+      price: 150,
+      status: 'active',
+      category: 'Dermatology',
+      tax_category: 'gst_18',
+    });
+    const bharat = await createPayer(db, system, {
+      name: 'Bharat Textiles',
+      type: 'corporate',
+      gstin: '29AAACI1111K1Z2',
+      address: '14 Industrial Layout, Peenya 2nd Stage, Bengaluru, Karnataka 560058',
+      payment_terms_days: 30,
+      discount_percent: 0,
+      status: 'active',
+    });
+    await addPayerPrice(db, system, bharat.id, {
+      item_type: 'test',
+      item_id: cbc.id,
+      price: 280,
+      effective_from: '2026-01-01',
+    });
+    await addPayerPrice(db, system, bharat.id, {
+      item_type: 'test',
+      item_id: skin.id,
+      price: 111.15,
+      effective_from: '2026-01-01',
+    });
+    const kiran = await createPatient(db, system, {
+      first_name: 'Kiran',
+      last_name: 'Shetty',
+      date_of_birth: '1982-08-08',
+    });
+    const neha = await createPatient(db, system, {
+      first_name: 'Neha',
+      last_name: 'Joshi',
+      date_of_birth: '1995-05-05',
+    });
+    const line = (item_id: number) => ({ item_type: 'test' as const, item_id, qty: 1, discount_percent: 0 });
+    await createBill(db, cashier, {
+      patient_id: kiran.id,
+      payer_id: bharat.id,
+      items: [line(cbc.id), line(skin.id)],
+      discount_percentage: 0,
+      tax_percentage: 0,
+      payment_method: 'cash',
+    });
+    const nehaBill = await createBill(db, cashier, {
+      patient_id: neha.id,
+      items: [line(cbc.id)],
+      discount_percentage: 0,
+      tax_percentage: 0,
+      payment_method: 'cash',
+      amount_paid: CBC_PRICE,
+    });
+
+    // 1. The cashier refunds part of Neha's cash payment on /payments.
+    const pay = await open('/payments', 'Payment Management', undefined, cashierAccount);
+    await pay.getByLabel('Search payments').fill(nehaBill.bill_number);
+    await pay
+      .getByRole('button', { name: /^View PAY/ })
+      .first()
+      .click();
+    const detail = pay.getByRole('dialog');
+    await detail.getByText(`Refund (up to ${formatInr(CBC_PRICE * 100)})`).waitFor();
+    await detail.getByLabel('Refund amount (₹)').fill('120.25');
+    await detail.getByLabel('Refund reason').fill('Second CBC not run: sample clotted');
+    await detail.getByRole('button', { name: 'Record Refund' }).click();
+    await detail.waitFor({ state: 'hidden' });
+    expect((await paymentRows(nehaBill.id)).map((r) => [r.method, r.status, r.amount_paise])).toEqual([
+      ['cash', 'completed', 35000],
+      ['cash', 'completed', -12025],
+    ]);
+    expect(await paidPaise(nehaBill.id)).toBe(35000 - 12025);
+
+    // 2. The payer's monthly invoice on /invoices: draft, issued with its number, PDF, paid.
+    const inv = await open('/invoices', 'Invoice Management');
+    await inv.getByRole('button', { name: 'New Invoice' }).click();
+    const create = inv.getByRole('dialog', { name: 'New Invoice' });
+    await create.getByLabel('Payer').selectOption({ label: 'Bharat Textiles' });
+    await create.getByRole('button', { name: 'Create Draft' }).click();
+    await create.waitFor({ state: 'hidden' });
+    await inv.getByRole('button', { name: 'Issue invoice for Bharat Textiles' }).click();
+    const invoiceOf = () => db.selectFrom('invoices').selectAll().where('payer_id', '=', bharat.id).executeTakeFirst();
+    await expect.poll(async () => (await invoiceOf())?.status).toBe('pending');
+    const row = (await invoiceOf())!;
+    // CBC ₹280.00 exempt; the skin analysis ₹111.15 at 18% inside Karnataka: CGST 9% + SGST 9%, ₹10.00 each.
+    expect(row).toMatchObject({
+      exempt_paise: 28000,
+      taxable_paise: 11115,
+      cgst_paise: 1000,
+      sgst_paise: 1000,
+      igst_paise: 0,
+      total_paise: 28000 + 11115 + 2000,
+    });
+    const number = row.invoice_number!;
+    const table = inv.getByRole('table', { name: 'Invoices' });
+    await table.getByText(number, { exact: true }).waitFor();
+    const dmy = today.split('-').reverse().join('/'); // the harness lab writes DD/MM/YYYY
+    expect(await textOf(table.getByRole('row').filter({ hasText: number }))).toContain(dmy);
+    const pdf = await inv.request.get(`/api/invoices/${row.id}/pdf`);
+    expect(pdf.headers()['content-type']).toBe('application/pdf');
+    const file = join(RESULTS_DIR, 'finance-invoice.pdf');
+    writeFileSync(file, await pdf.body());
+    const text = execFileSync(requirePoppler('pdftotext'), ['-layout', file, '-']).toString();
+    expect(text).toContain(number);
+    expect(text).toContain('29AAACI1111K1Z2');
+    expect(text).toMatch(/Place of supply[\s\S]*Karnataka \(29\)/);
+    // Each line's tax on its own row: the exempt CBC says so in one word; the skin line has 18 and ₹10.00 twice.
+    expect(text).toMatch(/Complete Blood Count \(CBC\).*₹280\.00\s+Exempt\s+₹0\.00\s+₹0\.00\s+₹280\.00/);
+    expect(text).toMatch(/Cosmetic Skin Analysis \(SKIN\).*₹111\.15\s+18\s+₹10\.00\s+₹10\.00\s+₹131\.15/);
+    expect(text).toMatch(/Exempt supplies\s+₹280\.00/);
+    expect(text).toMatch(/CGST\s+₹10\.00\n[\s\S]*SGST\s+₹10\.00/);
+    expect(text).toMatch(/Invoice total\s+₹411\.15/);
+    expect(text).toContain('Rupees Four Hundred Eleven and Fifteen Paise Only');
+    // The whole recipient address is printed (rule 46), not cut short.
+    expect(text.replace(/\s+/g, ' ')).toContain('Peenya 2nd Stage');
+    execFileSync(requirePoppler('pdftoppm'), [
+      '-png',
+      '-r',
+      '80',
+      '-singlefile',
+      file,
+      join(RESULTS_DIR, 'finance-invoice'),
+    ]);
+
+    await table.getByRole('button', { name: `Mark ${number} paid` }).click();
+    const paid = inv.getByRole('dialog', { name: `Mark ${number} paid` });
+    await paid.getByLabel('UTR / transaction ID').fill('UTR-NEFT-77120');
+    await paid.getByRole('button', { name: 'Record Payment' }).click();
+    await paid.waitFor({ state: 'hidden' });
+    await table.getByText('Paid', { exact: true }).waitFor();
+    const settled = await db
+      .selectFrom('payments as p')
+      .innerJoin('bills as b', 'b.id', 'p.bill_id')
+      .select(['p.method', 'p.reference', 'p.amount_paise'])
+      .where('b.payer_id', '=', bharat.id)
+      .execute();
+    expect(settled).toEqual([{ method: 'bank_transfer', reference: 'UTR-NEFT-77120', amount_paise: 41115 }]);
+    await screenshot(inv, 'finance-invoices');
+    await inv.setViewportSize(MOBILE);
+    await screenshot(inv, 'finance-invoices-mobile');
+
+    // 3. The cashier closes the day on /revenue with a drawer ₹49.25 short.
+    const rev = await open('/revenue', 'Revenue Reports', undefined, cashierAccount);
+    const closingPanel = rev.getByRole('region', { name: 'Day-end closing' });
+    const mine = await db
+      .selectFrom('payments')
+      .select(['method', 'amount_paise'])
+      .where('received_by', '=', cashier.userId)
+      .where('status', 'in', ['completed', 'refunded'])
+      .execute();
+    const cashIn = mine.filter((r) => r.method === 'cash').reduce((s, r) => s + r.amount_paise, 0);
+    const FLOAT = 50000;
+    const expectedPaise = FLOAT + cashIn; // refunds are negative rows
+    expect(expectedPaise).toBe(50000 + 35000 - 12025);
+    await expect.poll(() => textOf(closingPanel.getByTestId('closing-refunds'))).toBe(formatInr(12025));
+    await closingPanel.getByLabel('Opening float (₹)').fill('500');
+    await closingPanel.getByLabel('Counted cash (₹)').fill(((expectedPaise - 4925) / 100).toFixed(2));
+    await closingPanel.getByLabel('Notes').fill('Counted twice');
+    await closingPanel.getByRole('button', { name: 'Close Day' }).click();
+    await closingPanel.getByTestId('closing-locked').waitFor();
+    expect(await textOf(closingPanel.getByTestId('closing-expected'))).toBe(formatInr(expectedPaise));
+    expect(await textOf(closingPanel.getByTestId('closing-difference'))).toBe(`${formatInr(4925)} short`);
+    const closed = await db
+      .selectFrom('day_closings')
+      .select(['expected_cash_paise', 'counted_cash_paise', 'difference_paise', 'refunds_paise'])
+      .where('user_id', '=', cashier.userId)
+      .executeTakeFirstOrThrow();
+    expect(closed).toEqual({
+      expected_cash_paise: expectedPaise,
+      counted_cash_paise: expectedPaise - 4925,
+      difference_paise: -4925,
+      refunds_paise: 12025,
+    });
+
+    // 4. Revenue's day equals the day's closings of everyone who took money, and the ledger, to the paisa.
+    const takers = await db.selectFrom('payments').select('received_by').distinct().execute();
+    const closings = await Promise.all(
+      takers.map((t) => getClosing(db, system, { date: today, user_id: t.received_by! })),
+    );
+    const sum = (k: 'net' | 'cash' | 'refunds' | 'bank_transfer') =>
+      closings.reduce((s, c) => s + Math.round(c[k] * 100), 0);
+    const ledger = await db
+      .selectFrom('payments')
+      .select((eb) => eb.fn.sum<number>('amount_paise').as('n'))
+      .where('value_date', '=', today)
+      .where('status', 'in', ['completed', 'refunded'])
+      .executeTakeFirstOrThrow();
+    expect(sum('net')).toBe(Number(ledger.n));
+    const day = rev.getByTestId(`revenue-${today}`);
+    const cell = (i: number) => textOf(day.locator('td').nth(i));
+    await expect.poll(() => cell(1)).toBe(formatInr(sum('net')));
+    expect(await cell(2)).toBe(formatInr(sum('cash')));
+    expect(await cell(5)).toBe(formatInr(sum('bank_transfer')));
+    expect(await cell(8)).toBe(formatInr(sum('refunds')));
+    // A day is found as the table shows it; one item is "1 item".
+    await rev.getByLabel('Find a day').fill(dmy);
+    await expect.poll(() => rev.getByRole('table', { name: 'Daily revenue' }).locator('tbody tr').count()).toBe(1);
+    await rev.getByText(`${formatInr(11115)} · 1 item`, { exact: true }).waitFor();
+    await screenshot(rev, 'finance-closing');
+    await rev.setViewportSize(MOBILE);
+    await closingPanel.scrollIntoViewIfNeeded();
+    await screenshot(rev, 'finance-closing-mobile');
   });
 });

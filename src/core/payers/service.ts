@@ -5,7 +5,7 @@ import { diff, writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { findItem } from '../catalogue/repository.js';
 import { formatInr, rupeesToPaise } from '../../shared/money.js';
-import { percentOf } from '../../shared/billing.js';
+import { PAYMENT_METHOD_LABELS, percentOf, type PaymentMethod } from '../../shared/billing.js';
 import { GST_STATES, stateOfGstin } from '../../shared/gst.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import { addDays, startOfLocalDayUtc } from '../../shared/time.js';
@@ -73,6 +73,9 @@ async function mustFind(db: Db, organizationId: number, id: number): Promise<Pay
   if (!r) throw new NotFoundError('Payer', id);
   return r;
 }
+
+/** "Bank Transfer", as the screens and the invoice say it; an unknown method as stored. */
+const methodName = (m: string) => PAYMENT_METHOD_LABELS[m as PaymentMethod] ?? m;
 
 export async function getPayer(db: Db, organizationId: number, id: number): Promise<Payer> {
   return toPayer(await mustFind(db, organizationId, id));
@@ -344,7 +347,9 @@ export async function payerStatement(
       kind: 'payment' as const,
       reference: p.bill_number,
       description:
-        p.amount_paise < 0 ? `Refund (${p.method})` : `Payment (${p.method}${p.reference ? ` ${p.reference}` : ''})`,
+        p.amount_paise < 0
+          ? `Refund (${methodName(p.method)})`
+          : `Payment (${methodName(p.method)}${p.reference ? ` ${p.reference}` : ''})`,
       debit: p.amount_paise < 0 ? -p.amount_paise : 0,
       credit: p.amount_paise > 0 ? p.amount_paise : 0,
     })),

@@ -4,7 +4,8 @@ import type { Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { newDocument, numberPages, toBuffer } from '../pdf/document.js';
 import { getOrganization } from '../settings/organization.js';
-import { formatInr, rupeesToPaise } from '../../shared/money.js';
+import { formatLabDateTime, formatLabDay } from '../pdf/format.js';
+import { drawerDifferenceText, formatInr, rupeesToPaise } from '../../shared/money.js';
 import type { Closing } from '../../shared/schemas/payments.js';
 import type { RevenueQuery } from '../../shared/schemas/revenue.js';
 import { getClosingById } from './closing.js';
@@ -40,11 +41,11 @@ export async function closingPdf(db: Db, actor: Actor, id: number): Promise<{ pd
   const c: Closing = await getClosingById(db, actor, id);
   const org = await getOrganization(db, actor.organizationId);
   const doc = newDocument({ title: `Day-end closing ${c.date} ${c.user_name}`, createdAt: c.closed_at ?? undefined });
+  const day = formatLabDay(c.date, org.date_format);
   doc.font('bold').fontSize(14).text(org.name);
-  doc.font('regular').fontSize(11).text(`Day-end closing report: ${c.date}`);
-  doc
-    .fontSize(9)
-    .text(`Cashier: ${c.user_name}    Closed by: ${c.closed_by_name ?? ''}    At: ${c.closed_at ?? ''} (UTC)`);
+  doc.font('regular').fontSize(11).text(`Day-end closing report: ${day}`);
+  const at = c.closed_at ? formatLabDateTime(c.closed_at, org.date_format, org.timezone) : '';
+  doc.fontSize(9).text(`Cashier: ${c.user_name}    Closed by: ${c.closed_by_name ?? ''}    At: ${at}`);
   doc.moveDown();
   const lines: [string, string][] = [
     ['Opening float', inr(c.opening_float ?? 0)],
@@ -61,14 +62,15 @@ export async function closingPdf(db: Db, actor: Actor, id: number): Promise<{ pd
     ['Cheques received, not yet cleared', inr(c.pending_cheques)],
     ['Expected cash (float + cash - cash refunds)', inr(c.expected_cash ?? 0)],
     ['Counted cash', inr(c.counted_cash ?? 0)],
-    ['Difference (counted - expected)', inr(c.difference ?? 0)],
+    ['Difference (counted - expected)', drawerDifferenceText(rupeesToPaise(c.difference ?? 0))],
   ];
   table(doc, ['Item', 'Amount'], lines, [340, 175]);
   if (c.notes) {
     doc.moveDown();
-    doc.font('regular').fontSize(9).text(`Notes: ${c.notes}`);
+    // From the left margin: the table leaves the cursor in its last column.
+    doc.font('regular').fontSize(9).text(`Notes: ${c.notes}`, doc.page.margins.left, doc.y, { width: 515 });
   }
-  numberPages(doc, `${org.name} · closing ${c.date} · ${c.payments_count} payments`);
+  numberPages(doc, `${org.name} · closing ${day} · ${c.payments_count} payments`);
   await writeAudit(db, actor, {
     action: 'export',
     entity: 'day_closing',

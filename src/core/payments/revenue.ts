@@ -10,7 +10,8 @@ import type {
   RevenueQuery,
   RevenueTotals,
 } from '../../shared/schemas/revenue.js';
-import { organizationTimezone } from '../settings/organization.js';
+import { getOrganization, organizationTimezone } from '../settings/organization.js';
+import { formatLabDay } from '../pdf/format.js';
 import { billedByCategory, billedByDoctor, billsCreatedBetween, ledgerTotalsByDay } from './repository.js';
 
 /**
@@ -164,11 +165,17 @@ export async function revenueAnalytics(db: Db, organizationId: number, q: Revenu
   ]);
   const fromUtc = startOfLocalDayUtc(timeZone, from).toISOString();
   const toUtc = startOfLocalDayUtc(timeZone, addDays(to, 1)).toISOString();
-  const [categories, doctors] = await Promise.all([
+  const [categories, doctors, org] = await Promise.all([
     billedByCategory(db, organizationId, fromUtc, toUtc),
     billedByDoctor(db, organizationId, fromUtc, toUtc),
+    getOrganization(db, organizationId),
   ]);
-  const dailyAverage = Math.round((cur.totals.total * 100) / length) / 100;
+  const day = (d: string) => formatLabDay(d, org.date_format);
+  // Projected from the period's net in paise, not from the rounded daily average: a 30-day period
+  // projects to its own net exactly (₹1,999.25 / 30 days -> ₹1,999.25, not 30 x ₹66.64 = ₹1,999.20).
+  const netPaise = Math.round(cur.totals.total * 100);
+  const projected = (days: number) => Math.round((netPaise * days) / length) / 100;
+  const dailyAverage = projected(1);
   return {
     from,
     to,
@@ -192,11 +199,11 @@ export async function revenueAnalytics(db: Db, organizationId: number, q: Revenu
       }))
       .sort((a, b) => b.amount - a.amount),
     forecast: {
-      method: `Projection, not a promise: the average net revenue per day over the ${length} days from ${from} to ${to} (₹${dailyAverage.toFixed(2)}), multiplied by 7 and by 30. It assumes the coming days are like these.`,
+      method: `Projection, not a promise: the average net revenue per day over the ${length} days from ${day(from)} to ${day(to)} (₹${dailyAverage.toFixed(2)} a day), times 7 and 30 days, from the period's net to the paisa. It assumes the coming days are like these.`,
       basis_days: length,
       daily_average: dailyAverage,
-      next_7_days: Math.round(dailyAverage * 700) / 100,
-      next_30_days: Math.round(dailyAverage * 3000) / 100,
+      next_7_days: projected(7),
+      next_30_days: projected(30),
     },
   };
 }

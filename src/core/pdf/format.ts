@@ -17,3 +17,8 @@ export function formatLabDateTime(iso: string, dateFormat: string, timeZone: str
   const p = pick(iso, timeZone);
   return `${formatLabDate(iso, dateFormat, timeZone)} ${p.hour}:${p.minute}`;
 }
+
+/** A lab calendar day ("2026-11-26") in the lab's date format, with no time-zone shift. */
+export function formatLabDay(day: string, dateFormat: string): string {
+  return formatLabDate(`${day}T12:00:00Z`, dateFormat, 'UTC');
+}

@@ -1,11 +1,11 @@
 import type { InvoiceDetail } from '../../shared/schemas/invoices.js';
 import type { PayerStatement } from '../../shared/schemas/payers.js';
-import { amountInWords } from '../../shared/billing.js';
+import { amountInWords, PAYMENT_METHOD_LABELS, type PaymentMethod } from '../../shared/billing.js';
 import { formatMoney } from '../../shared/money.js';
 import { GST_STATES } from '../../shared/gst.js';
 import type { OrganizationRow } from '../settings/organization.js';
 import { newDocument, numberPages, toBuffer } from './document.js';
-import { formatLabDate, formatLabDateTime } from './format.js';
+import { formatLabDate, formatLabDateTime, formatLabDay } from './format.js';
 
 const GREY = '#555555';
 const LINE = '#cccccc';
@@ -91,8 +91,8 @@ export async function invoicePdf(org: OrganizationRow, inv: InvoiceDetail): Prom
 
   const facts: [string, string][] = [
     ['Invoice No.', inv.invoice_number ?? 'Draft'],
-    ['Invoice date', inv.invoice_date ? formatLabDate(`${inv.invoice_date}T12:00:00Z`, org.date_format, 'UTC') : '—'],
-    ['Due date', inv.due_date ? formatLabDate(`${inv.due_date}T12:00:00Z`, org.date_format, 'UTC') : '—'],
+    ['Invoice date', inv.invoice_date ? formatLabDay(inv.invoice_date, org.date_format) : '—'],
+    ['Due date', inv.due_date ? formatLabDay(inv.due_date, org.date_format) : '—'],
     ['Place of supply', stateName(inv.place_of_supply)],
   ];
   const factY = doc.y;
@@ -114,8 +114,25 @@ export async function invoicePdf(org: OrganizationRow, inv: InvoiceDetail): Prom
   // Supplier and recipient
   const blockY = doc.y;
   const half = width / 2 - 8;
+  // Each row wraps in full (a tax invoice carries the whole address); both boxes are as tall as the taller.
+  doc.font('regular').fontSize(8);
+  const rowHeight = (v: string) => Math.max(12, doc.heightOfString(v, { width: half - 78 }) + 2);
+  const blockHeight = (rows: [string, string][]) => 26 + rows.reduce((h, [, v]) => h + rowHeight(v), 0);
+  const supplier: [string, string][] = [
+    ['Name', org.name],
+    ['GSTIN', inv.lab_gstin ?? '—'],
+    ['State', stateName(inv.lab_state_code)],
+    ['Address', org.address ?? '—'],
+  ];
+  const recipient: [string, string][] = [
+    ['Name', inv.recipient_name],
+    ['GSTIN', inv.recipient_gstin ?? 'Unregistered'],
+    ['State', stateName(inv.recipient_state_code ?? inv.place_of_supply)],
+    ['Address', inv.recipient_address ?? '—'],
+  ];
+  const boxHeight = Math.max(blockHeight(supplier), blockHeight(recipient));
   const block = (x: number, title: string, rows: [string, string][]) => {
-    doc.roundedRect(x, blockY, half, 72, 4).strokeColor(LINE).lineWidth(0.8).stroke();
+    doc.roundedRect(x, blockY, half, boxHeight, 4).strokeColor(LINE).lineWidth(0.8).stroke();
     doc
       .font('bold')
       .fontSize(9)
@@ -128,41 +145,36 @@ export async function invoicePdf(org: OrganizationRow, inv: InvoiceDetail): Prom
         .fontSize(8)
         .fillColor(GREY)
         .text(k, x + 8, y, { width: 60 });
-      doc.fillColor('#000000').text(v, x + 70, y, { width: half - 78, height: 11, ellipsis: true });
-      y += 12;
+      doc.fillColor('#000000').text(v, x + 70, y, { width: half - 78 });
+      y += rowHeight(v);
     }
   };
-  block(left, 'Supplier', [
-    ['Name', org.name],
-    ['GSTIN', inv.lab_gstin ?? '—'],
-    ['State', stateName(inv.lab_state_code)],
-    ['Address', org.address ?? '—'],
-  ]);
-  block(left + half + 16, 'Recipient', [
-    ['Name', inv.recipient_name],
-    ['GSTIN', inv.recipient_gstin ?? 'Unregistered'],
-    ['State', stateName(inv.recipient_state_code ?? inv.place_of_supply)],
-    ['Address', inv.recipient_address ?? '—'],
-  ]);
-  doc.y = blockY + 84;
+  block(left, 'Supplier', supplier);
+  block(left + half + 16, 'Recipient', recipient);
+  doc.y = blockY + boxHeight + 12;
   if (inv.period_from && inv.period_to) {
     doc
       .font('regular')
       .fontSize(8.5)
       .fillColor(GREY)
-      .text(`Services from ${inv.period_from} to ${inv.period_to}`, left, doc.y, { width });
+      .text(
+        `Services from ${formatLabDay(inv.period_from, org.date_format)} to ${formatLabDay(inv.period_to, org.date_format)}`,
+        left,
+        doc.y,
+        { width },
+      );
     doc.fillColor('#000000').moveDown(0.3);
   }
 
   const inter = inv.inter_state;
-  const fixed = 22 + 46 + 28 + 62 + 36 + (inter ? 60 : 110) + 66;
+  const fixed = 22 + 40 + 28 + 62 + 42 + (inter ? 60 : 110) + 66;
   const cols: Col[] = [
     { h: '#', w: 22, align: 'left' },
     { h: 'Description', w: width - fixed, align: 'left' },
-    { h: 'SAC', w: 46, align: 'left' },
+    { h: 'SAC', w: 40, align: 'left' },
     { h: 'Qty', w: 28, align: 'right' },
     { h: 'Taxable value', w: 62, align: 'right' },
-    { h: 'GST %', w: 36, align: 'right' },
+    { h: 'GST %', w: 42, align: 'right' },
     ...(inter
       ? [{ h: 'IGST', w: 60, align: 'right' as const }]
       : [
@@ -197,11 +209,12 @@ export async function invoicePdf(org: OrganizationRow, inv: InvoiceDetail): Prom
       .font(bold ? 'bold' : 'regular')
       .fontSize(bold ? 10.5 : 9)
       .fillColor('#000000');
+    const h = doc.heightOfString(label, { width: 160 });
     doc.text(label, sumX, y, { width: 160 });
     doc.text(value, sumX + 160, y, { width: 100, align: 'right' });
-    doc.y = y + (bold ? 16 : 13);
+    doc.y = y + Math.max(h + 2, bold ? 16 : 13);
   };
-  line('Exempt supplies (nil-rated, SAC 9993)', money(inv.exempt));
+  line('Exempt supplies', money(inv.exempt));
   line('Taxable value', money(inv.taxable));
   if (inter) line('IGST', money(inv.igst));
   else {
@@ -253,7 +266,7 @@ export async function invoicePdf(org: OrganizationRow, inv: InvoiceDetail): Prom
       .font('bold')
       .fontSize(9)
       .text(
-        `Paid ${formatLabDateTime(inv.paid_at, org.date_format, tz)} by ${inv.payment_method ?? ''}${inv.payment_reference ? ` (${inv.payment_reference})` : ''}`,
+        `Paid ${formatLabDateTime(inv.paid_at, org.date_format, tz)} by ${PAYMENT_METHOD_LABELS[inv.payment_method as PaymentMethod] ?? inv.payment_method ?? ''}${inv.payment_reference ? ` (${inv.payment_reference})` : ''}`,
         left,
         doc.y,
         { width },
@@ -264,8 +277,9 @@ export async function invoicePdf(org: OrganizationRow, inv: InvoiceDetail): Prom
   doc.moveDown(1.5);
   const boxW = 200;
   const boxX = left + width - boxW;
-  const boxY = Math.min(doc.y, doc.page.height - doc.page.margins.bottom - 110);
-  doc.roundedRect(boxX, boxY, boxW, 70, 4).strokeColor(LINE).lineWidth(0.8).stroke();
+  const boxH = 80;
+  const boxY = Math.min(doc.y, doc.page.height - doc.page.margins.bottom - 120);
+  doc.roundedRect(boxX, boxY, boxW, boxH, 4).strokeColor(LINE).lineWidth(0.8).stroke();
   doc
     .font('regular')
     .fontSize(8.5)
@@ -275,7 +289,7 @@ export async function invoicePdf(org: OrganizationRow, inv: InvoiceDetail): Prom
     .font('regular')
     .fontSize(8)
     .fillColor(GREY)
-    .text('Authorised signatory (signature or digital signature)', boxX + 8, boxY + 54, { width: boxW - 16 });
+    .text('Authorised signatory (signature or digital signature)', boxX + 8, boxY + boxH - 28, { width: boxW - 16 });
   doc.fillColor('#000000');
 
   numberPages(
@@ -297,7 +311,11 @@ export async function payerStatementPdf(org: OrganizationRow, st: PayerStatement
     .fontSize(8.5)
     .fillColor(GREY)
     .text(
-      [st.payer.gstin && `GSTIN ${st.payer.gstin}`, st.payer.address, `Period ${st.from} to ${st.to}`]
+      [
+        st.payer.gstin && `GSTIN ${st.payer.gstin}`,
+        st.payer.address,
+        `Period ${formatLabDay(st.from, org.date_format)} to ${formatLabDay(st.to, org.date_format)}`,
+      ]
         .filter(Boolean)
         .join(' · '),
       {

@@ -1,15 +1,8 @@
-import { PAYMENT_METHODS, type PaymentMethod } from '@shared/billing';
+import { PAYMENT_METHODS, PAYMENT_METHOD_LABELS, type PaymentMethod } from '@shared/billing';
 import type { Bill } from '@shared/schemas/bills';
 import { rupeesToPaise } from '@shared/money';
 
-export const METHOD_LABEL: Record<PaymentMethod, string> = {
-  cash: 'Cash',
-  card: 'Card',
-  upi: 'UPI',
-  bank_transfer: 'Bank Transfer',
-  cheque: 'Cheque',
-  insurance: 'Insurance',
-};
+export const METHOD_LABEL: Record<PaymentMethod, string> = PAYMENT_METHOD_LABELS;
 
 export const METHOD_OPTIONS = PAYMENT_METHODS.map((m) => ({ value: m, label: METHOD_LABEL[m] }));
 

@@ -12,6 +12,8 @@ import type {
 } from '@shared/schemas/payments';
 import { call } from '@/lib/api';
 import { notify } from '@/lib/notify';
+import { formatMoney } from '@/lib/format';
+import { drawerDifferenceText, rupeesToPaise } from '@shared/money';
 
 /** Under ['bills'] too: a payment changes bills' balances. */
 export const paymentKeys = {
@@ -177,7 +179,10 @@ export function useCloseDay() {
     mutationFn: (body: ClosingCreate) => call(closingsApi.close, { body }).then((r) => r.closing),
     onSuccess: (c) => {
       void qc.invalidateQueries({ queryKey: paymentKeys.all });
-      notify.success('Day closed', `${c.user_name}, ${c.date}: difference ${c.difference?.toFixed(2)}`);
+      notify.success(
+        'Day closed',
+        `${c.user_name}: the drawer is ${drawerDifferenceText(rupeesToPaise(c.difference ?? 0), formatMoney)}`,
+      );
     },
   });
 }

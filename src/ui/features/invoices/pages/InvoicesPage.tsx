@@ -8,6 +8,7 @@ import {
   Badge,
   Button,
   Card,
+  DateText,
   Dialog,
   FormField,
   Input,
@@ -22,6 +23,8 @@ import {
 } from '@/components';
 import { Tabs } from '@/components/Tabs';
 import { useScreen } from '@/lib/screens';
+import { useLabFormat } from '@/lib/format';
+import { localDate } from '@shared/time';
 import { ApiError, contractUrl, errorMessage } from '@/lib/api';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
@@ -51,8 +54,13 @@ const invoiceColumns: Column<Invoice>[] = [
       </div>
     ),
   },
-  { key: 'date', header: 'Date', cell: (i) => i.invoice_date ?? '—', hideOnMobile: true },
-  { key: 'due', header: 'Due', cell: (i) => i.due_date ?? '—', hideOnMobile: true },
+  {
+    key: 'date',
+    header: 'Date',
+    cell: (i) => (i.invoice_date ? <DateText value={i.invoice_date} /> : '—'),
+    hideOnMobile: true,
+  },
+  { key: 'due', header: 'Due', cell: (i) => (i.due_date ? <DateText value={i.due_date} /> : '—'), hideOnMobile: true },
   { key: 'amount', header: 'Amount', align: 'right', cell: (i) => <Money rupees={i.amount} />, hideOnMobile: true },
   {
     key: 'tax',
@@ -291,7 +299,8 @@ function MarkPaidDialog({ invoice, onClose }: { invoice: Invoice | null; onClose
 function NewInvoiceDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o: boolean) => void }) {
   const payers = usePayerPage({ search: '', page: 1, limit: 200 });
   const create = useCreateInvoice();
-  const today = new Date().toISOString().slice(0, 10);
+  // The lab's calendar day, not UTC's: at 01:00 in Bengaluru the month has already turned.
+  const today = localDate(useLabFormat().timeZone);
   const [payer, setPayer] = useState('');
   const [from, setFrom] = useState(`${today.slice(0, 8)}01`);
   const [to, setTo] = useState(today);

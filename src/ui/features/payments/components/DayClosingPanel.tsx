@@ -17,7 +17,8 @@ import {
   Select,
 } from '@/components';
 import { ApiError, contractUrl, errorMessage } from '@/lib/api';
-import { useLabFormat } from '@/lib/format';
+import { formatMoney, useLabFormat } from '@/lib/format';
+import { drawerDifferenceText, rupeesToPaise } from '@shared/money';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
 import { useCloseDay, useClosing, useClosingHistory, useClosingSettings, useUpdateClosingSettings } from '../api';
@@ -99,7 +100,10 @@ export function DayClosingPanel() {
                   className="flex flex-wrap items-center gap-3 text-[13px] text-slate-700"
                   data-testid="closing-locked"
                 >
-                  <Lock className="size-4" /> Closed by {c.closed_by_name} at <DateText value={c.closed_at} withTime />.
+                  <span className="inline-flex flex-wrap items-center gap-1.5">
+                    <Lock className="size-4 shrink-0" />
+                    Closed by {c.closed_by_name} at <DateText value={c.closed_at} withTime />
+                  </span>
                   <a href={contractUrl(closingsApi.pdf, { params: { id: c.id! } })} target="_blank" rel="noreferrer">
                     <Button variant="outline" size="sm" tabIndex={-1}>
                       <Printer />
@@ -186,7 +190,7 @@ export function DayClosingPanel() {
                       <Money rupees={h.counted_cash} />
                     </td>
                     <td className={`px-3 py-2 text-right ${h.difference && h.difference < 0 ? 'text-red-700' : ''}`}>
-                      <Money rupees={h.difference} />
+                      {h.difference === null ? '—' : drawerDifferenceText(rupeesToPaise(h.difference), formatMoney)}
                     </td>
                     <td className="px-3 py-2">
                       <a
@@ -234,7 +238,13 @@ function Figures({ c, expected }: { c: Closing; expected: number | null }) {
             data-testid={id}
             className={`font-semibold tabular-nums ${label === 'Difference' && v !== null && v < 0 ? 'text-red-700' : 'text-slate-900'}`}
           >
-            {v === null ? '—' : <Money rupees={v} />}
+            {v === null ? (
+              '—'
+            ) : label === 'Difference' ? (
+              drawerDifferenceText(rupeesToPaise(v), formatMoney)
+            ) : (
+              <Money rupees={v} />
+            )}
           </dd>
         </div>
       ))}

@@ -22,7 +22,7 @@ import { contractUrl } from '@/lib/api';
 import { useScreen } from '@/lib/screens';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
-import { formatCount, formatMoney, useLabFormat } from '@/lib/format';
+import { formatCount, formatDate, formatMoney, useLabFormat } from '@/lib/format';
 import { useRevenueAnalytics, useRevenueDaily } from '../api';
 import { DayClosingPanel } from '../components/DayClosingPanel';
 
@@ -142,7 +142,7 @@ function RevenueScreen() {
         <FormField label="Find a day" className="col-span-2 sm:w-56">
           <Input
             type="search"
-            placeholder="e.g. 2026-11-26"
+            placeholder={`e.g. ${formatDate(today, f)}`}
             value={search}
             onChange={(e) => setSearch(e.target.value)}
           />
@@ -178,8 +178,11 @@ function RevenueScreen() {
 }
 
 function DailyTable({ data, search }: { data: RevenueDaily; search: string }) {
+  const f = useLabFormat();
+  // A day is found as it is typed from the table ("26/11/2026", "26/11") or as ISO ("2026-11-26").
+  const q = search.trim();
   const days = data.days
-    .filter((d) => d.date.includes(search.trim()))
+    .filter((d) => d.date.includes(q) || formatDate(d.date, f).includes(q))
     .slice()
     .reverse();
   const cols = [
@@ -329,7 +332,7 @@ function Analytics({ data }: { data: RevenueAnalytics }) {
             key: c.category,
             label: c.category,
             amount: c.amount,
-            note: `${formatCount(c.items)} items`,
+            note: `${formatCount(c.items)} ${c.items === 1 ? 'item' : 'items'}`,
           }))}
         />
       </Card>
@@ -340,7 +343,7 @@ function Analytics({ data }: { data: RevenueAnalytics }) {
             key: String(d.doctor_id),
             label: d.doctor_name,
             amount: d.amount,
-            note: `${formatCount(d.bills)} bills`,
+            note: `${formatCount(d.bills)} ${d.bills === 1 ? 'bill' : 'bills'}`,
           }))}
         />
       </Card>
