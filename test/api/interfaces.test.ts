@@ -426,7 +426,7 @@ describe('results in', () => {
     await lab.admin.post(`/api/connections/${c.id}/disable`);
   });
 
-  it('1,000 results in a burst over MLLP are all stored, each once', async () => {
+  it('200 results in a burst over MLLP are all stored, each once (the 500-result ASTM burst is in interfaces-robust)', async () => {
     const port = await freePort();
     const codes = Array.from({ length: 10 }, (_, i) => `BT${i}`);
     const c = await createConnection({
@@ -439,7 +439,7 @@ describe('results in', () => {
     });
     const samples: number[] = [];
     // Collected samples written straight in (the samples API is not what this measures).
-    for (let s = 0; s < 100; s++) {
+    for (let s = 0; s < 20; s++) {
       const seeded = await seedSample(lab.database.db, lab.organizationId, {
         patientId: patient,
         testIds: codes.map((k) => tests[k]!),
@@ -468,7 +468,7 @@ describe('results in', () => {
     await new Promise<void>((r) => socket.once('connect', r));
     const started = Date.now();
     socket.write(Buffer.concat(messages.map(mllpWrap)));
-    await until('100 ACKs', async () => acks === 100, 200_000);
+    await until('20 ACKs', async () => acks === 20, 200_000);
     const seconds = (Date.now() - started) / 1000;
     socket.end();
     const stored = await lab.database.db
@@ -476,12 +476,10 @@ describe('results in', () => {
       .select(['sample_id', 'test_id', 'result_value'])
       .where('sample_id', 'in', samples)
       .execute();
-    expect(stored).toHaveLength(1000);
-    expect(new Set(stored.map((r) => `${r.sample_id}:${r.test_id}`)).size).toBe(1000);
+    expect(stored).toHaveLength(200);
+    expect(new Set(stored.map((r) => `${r.sample_id}:${r.test_id}`)).size).toBe(200);
     const log = (await lab.admin.get(`/api/connections/messages?connection_id=${c.id}&status=processed`)).json();
-    expect(log.total).toBe(100);
-    console.info(
-      `interfaces burst: 1,000 results in ${seconds.toFixed(1)} s (${Math.round(1000 / seconds)} results/s)`,
-    );
+    expect(log.total).toBe(20);
+    console.info(`interfaces burst: 200 results in ${seconds.toFixed(1)} s (${Math.round(200 / seconds)} results/s)`);
   }, 240_000);
 });

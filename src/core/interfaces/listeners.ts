@@ -66,7 +66,11 @@ export function attachSession(
       () => queue(() => logIncomplete(db, conn, 'hl7', Buffer.alloc(0), 'An MLLP block over 1 MiB was dropped')),
     );
     socket.on('data', (d) => decoder.receive(d));
-    close = () => {};
+    close = () => {
+      // The line closed inside a block: the half is logged, never applied.
+      const half = decoder.pending();
+      if (half) queue(() => logIncomplete(db, conn, 'hl7', Buffer.from(half), 'connection closed'));
+    };
   } else {
     const link: AstmLink = new AstmLink({
       ...timings,
@@ -94,9 +98,15 @@ export function attachSession(
     close = () => link.close();
   }
   socket.on('error', (err) => log.warn({ err: err.message, connection: conn.id }, 'a machine connection failed'));
-  socket.on('close', () => close());
-  return () => {
+  let ended = false;
+  const endOnce = () => {
+    if (ended) return;
+    ended = true;
     close();
+  };
+  socket.on('close', endOnce);
+  return () => {
+    endOnce();
     socket.destroy();
   };
 }
