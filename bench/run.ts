@@ -10,6 +10,7 @@ import { measureLatency, measureThroughput, type Target, type ThroughputResult }
 import { allPass, renderMarkdown, renderSummary, type LatencyRow, type Report } from './report.js';
 import type { ServerKind } from './server.js';
 import { measureReports, renderReports, reportsPass, REPORTS_END, REPORTS_START } from './reports.js';
+import { INTERFACES_END, INTERFACES_START, measureInterfaces, renderInterfaces } from './interfaces.js';
 import { ensurePostgresDataset, freshDatabase, postgresServer } from './postgres.js';
 import {
   ensureImportCsv,
@@ -51,11 +52,15 @@ function count(name: string, fallback: number): number {
 const PATIENTS = setting('BENCH_PATIENTS', 1_000_000);
 /** BENCH_ONLY=transfer: only the import and export targets (issue 14), results.md's section of them replaced. */
 const ONLY = process.env.BENCH_ONLY?.trim() || null;
-if (ONLY !== null && ONLY !== 'transfer' && ONLY !== 'reports') {
-  process.stderr.write(`bench: BENCH_ONLY may be "transfer" or "reports" (or unset for everything), not "${ONLY}"\n`);
+if (ONLY !== null && ONLY !== 'transfer' && ONLY !== 'reports' && ONLY !== 'interfaces') {
+  process.stderr.write(
+    `bench: BENCH_ONLY may be "transfer", "reports" or "interfaces" (or unset for everything), not "${ONLY}"\n`,
+  );
   process.exit(2);
 }
 const IMPORT_ROWS = setting('BENCH_IMPORT_ROWS', 1_000_000);
+/** Samples of 10 results each sent through the analyser interface (issue 18): 10,000 results. */
+const INTERFACE_SAMPLES = setting('BENCH_INTERFACE_SAMPLES', 1_000);
 const XLSX_ROWS = count('BENCH_XLSX_ROWS', 100_000);
 const TRANSFER_ENGINES = (process.env.BENCH_TRANSFER_ENGINES ?? 'sqlite,postgres').split(',').map((e) => e.trim());
 const THROUGHPUT_SECONDS = setting('BENCH_SECONDS', 10);
@@ -320,7 +325,8 @@ async function main(): Promise<void> {
   log(renderSummary(report));
   log('written to bench/results.md');
   const reportsOk = await reportsSection();
-  process.exitCode = allPass(report) && reportsOk ? 0 : 1;
+  const interfacesOk = await interfacesSection();
+  process.exitCode = allPass(report) && reportsOk && interfacesOk ? 0 : 1;
 }
 
 /** results.md with the section between start and end markers replaced (or appended). */
@@ -345,6 +351,20 @@ async function reportsSection(): Promise<boolean> {
   replaceSection(REPORTS_START, REPORTS_END, renderReports(results, startedAt));
   log('reports section written to bench/results.md');
   return reportsPass(results);
+}
+
+/** Results per second through the analyser interface against bare enterResult; its section replaced. */
+async function interfacesSection(): Promise<boolean> {
+  const startedAt = new Date();
+  log('');
+  log('analyser results through the interface (issue 18)');
+  const r = await measureInterfaces(root('bench/.data'), INTERFACE_SAMPLES, log);
+  replaceSection(INTERFACES_START, INTERFACES_END, renderInterfaces(r, startedAt));
+  log(
+    `interfaces: ${Math.round(r.results / r.interfaceSeconds)} results/s through ASTM, ${Math.round(r.results / r.bareSeconds)} bare; stored once: ${r.storedOnce ? 'yes' : 'NO'}`,
+  );
+  log('interfaces section written to bench/results.md');
+  return r.storedOnce;
 }
 
 /**
@@ -459,7 +479,11 @@ deadline.unref();
     ? reportsSection().then((ok) => {
         process.exitCode = ok ? 0 : 1;
       })
-    : main()
+    : ONLY === 'interfaces'
+      ? interfacesSection().then((ok) => {
+          process.exitCode = ok ? 0 : 1;
+        })
+      : main()
 )
   .catch((err: unknown) => {
     process.stderr.write(`bench: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -4,6 +4,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLab, type TestLab } from '../helpers.js';
 import { otherLabAdmin } from './support.js';
+import {
+  ACK,
+  createConnectionAs,
+  freePort,
+  listeningOf,
+  quietLog,
+  sampleWithBarcode,
+  SimMachine,
+  until,
+} from './interface-support.js';
 import { seedSample } from './lab-records.js';
 import { startInterfaceListeners, importFile } from '../../src/core/interfaces/listeners.js';
 import { findConnectionRow } from '../../src/core/interfaces/repository.js';
@@ -14,57 +24,15 @@ import type { TestResult } from '../../src/shared/schemas/results.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/external');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name));
-const ENQ = 0x05;
-const ACK = 0x06;
-const EOT = 0x04;
-
 let lab: TestLab;
 let listeners: ReturnType<typeof startInterfaceListeners>;
 const tests: Record<string, number> = {};
 let patient: number;
 let machine: number;
 
-const quiet = { info: () => {}, warn: () => {}, error: (obj: object, msg: string) => console.error(msg, obj) };
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
-
-async function createConnection(body: Record<string, unknown>): Promise<Connection> {
-  const res = await lab.admin.post('/api/connections', body);
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json<{ connection: Connection }>().connection;
-}
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-async function listening(id: number): Promise<Connection> {
-  return until(`connection ${id} to listen`, async () => {
-    const c = (await lab.admin.get(`/api/connections/${id}`)).json<{ connection: Connection }>().connection;
-    return c.listen_status === 'listening' ? c : undefined;
-  });
-}
-
-/** A sample with these tests ordered and this barcode (what the machine reads off the tube). */
-async function sampleWith(barcode: string, testIds: number[]): Promise<number> {
-  const res = await lab.admin.post('/api/samples', { patient_id: patient, sample_type: 'Blood', test_ids: testIds });
-  expect(res.statusCode, res.body).toBe(201);
-  const id = res.json<{ sample: { id: number } }>().sample.id;
-  await lab.database.db.updateTable('samples').set({ barcode }).where('id', '=', id).execute();
-  return id;
-}
+const createConnection = (body: Record<string, unknown>) => createConnectionAs(lab, body);
+const listening = (id: number) => listeningOf(lab, id);
+const sampleWith = (barcode: string, testIds: number[]) => sampleWithBarcode(lab, patient, barcode, testIds);
 
 async function resultsOf(sampleId: number): Promise<TestResult[]> {
   const res = await lab.admin.get(`/api/test-results?sample_id=${sampleId}&limit=100`);
@@ -72,34 +40,11 @@ async function resultsOf(sampleId: number): Promise<TestResult[]> {
   return res.json<{ results: TestResult[] }>().results;
 }
 
-/** A small E1381 machine: ENQ, each frame waiting for its ACK, EOT. */
+/** A machine's whole transmission on a socket of its own. */
 async function sendAstm(port: number, frames: Buffer[]): Promise<number[]> {
-  const socket = net.connect({ port, host: '127.0.0.1' });
-  await new Promise<void>((r, j) => socket.once('connect', r).once('error', j));
-  const replies: number[] = [];
-  let waiter: ((b: number) => void) | null = null;
-  socket.on('data', (d) => {
-    for (const b of d) {
-      replies.push(b);
-      const w = waiter;
-      waiter = null;
-      w?.(b);
-    }
-  });
-  const send = (b: Buffer) =>
-    new Promise<number>((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error('no answer from lims')), 10_000);
-      waiter = (x) => {
-        clearTimeout(t);
-        resolve(x);
-      };
-      socket.write(b);
-    });
-  expect(await send(Buffer.from([ENQ]))).toBe(ACK);
-  for (const f of frames) expect(await send(f)).toBe(ACK);
-  socket.write(Buffer.from([EOT]));
-  await new Promise((r) => setTimeout(r, 50));
-  socket.end();
+  const machine = await SimMachine.connect(port);
+  const replies = await machine.send(frames);
+  await machine.close();
   return replies;
 }
 
@@ -141,7 +86,7 @@ beforeAll(async () => {
   });
   expect(eq.statusCode, eq.body).toBe(201);
   machine = eq.json<{ equipment: { id: number } }>().equipment.id;
-  listeners = startInterfaceListeners(() => lab.database.db, quiet, {
+  listeners = startInterfaceListeners(() => lab.database.db, quietLog, {
     pollMs: 100,
     bindHost: '127.0.0.1',
     only: (c) => c.organization_id === lab.organizationId,
@@ -481,7 +426,7 @@ describe('results in', () => {
     await lab.admin.post(`/api/connections/${c.id}/disable`);
   });
 
-  it('1,000 results in a burst over MLLP are all stored, each once', async () => {
+  it('200 results in a burst over MLLP are all stored, each once (the 500-result ASTM burst is in interfaces-robust)', async () => {
     const port = await freePort();
     const codes = Array.from({ length: 10 }, (_, i) => `BT${i}`);
     const c = await createConnection({
@@ -494,7 +439,7 @@ describe('results in', () => {
     });
     const samples: number[] = [];
     // Collected samples written straight in (the samples API is not what this measures).
-    for (let s = 0; s < 100; s++) {
+    for (let s = 0; s < 20; s++) {
       const seeded = await seedSample(lab.database.db, lab.organizationId, {
         patientId: patient,
         testIds: codes.map((k) => tests[k]!),
@@ -523,7 +468,7 @@ describe('results in', () => {
     await new Promise<void>((r) => socket.once('connect', r));
     const started = Date.now();
     socket.write(Buffer.concat(messages.map(mllpWrap)));
-    await until('100 ACKs', async () => acks === 100, 200_000);
+    await until('20 ACKs', async () => acks === 20, 200_000);
     const seconds = (Date.now() - started) / 1000;
     socket.end();
     const stored = await lab.database.db
@@ -531,12 +476,10 @@ describe('results in', () => {
       .select(['sample_id', 'test_id', 'result_value'])
       .where('sample_id', 'in', samples)
       .execute();
-    expect(stored).toHaveLength(1000);
-    expect(new Set(stored.map((r) => `${r.sample_id}:${r.test_id}`)).size).toBe(1000);
+    expect(stored).toHaveLength(200);
+    expect(new Set(stored.map((r) => `${r.sample_id}:${r.test_id}`)).size).toBe(200);
     const log = (await lab.admin.get(`/api/connections/messages?connection_id=${c.id}&status=processed`)).json();
-    expect(log.total).toBe(100);
-    console.info(
-      `interfaces burst: 1,000 results in ${seconds.toFixed(1)} s (${Math.round(1000 / seconds)} results/s)`,
-    );
+    expect(log.total).toBe(20);
+    console.info(`interfaces burst: 200 results in ${seconds.toFixed(1)} s (${Math.round(200 / seconds)} results/s)`);
   }, 240_000);
 });

@@ -380,8 +380,27 @@ describe('receivers and delivery', () => {
     );
     expect(obs?.resource.valueQuantity?.value).toBe(88);
 
-    const receivers = (await lab.admin.get('/api/interop/receivers')).json().receivers as Receiver[];
+    let receivers = (await lab.admin.get('/api/interop/receivers')).json().receivers as Receiver[];
     expect(receivers.find((r) => r.id === mllpId)).toMatchObject({ sent: 1, waiting: 0, failed: 0 });
+
+    // Amended after verification and verified again: a corrected report is queued and sent (OBX-11 C).
+    const amend = await tech.put(`/api/test-results/${s.results[0]!.id}`, {
+      result_value: '91',
+      reason: 'Re-run on a fresh aliquot',
+    });
+    expect(amend.statusCode, amend.body).toBe(200);
+    expect(await deliverDueReports(lab.database.db, { now: later, timeoutMs: 5000 })).toEqual([]);
+    await verifyAll(s.results);
+    const corrected = await deliverDueReports(lab.database.db, { now: later, timeoutMs: 5000 });
+    expect(corrected.map((e) => e.outcome)).toEqual(['sent', 'sent']);
+    expect(mllp.received).toHaveLength(3);
+    const amendedObx = parseHl7(mllp.received[2]!).find((x) => x.name === 'OBX');
+    expect([field(amendedObx, 5), field(amendedObx, 11)]).toEqual(['91', 'C']);
+    expect(posted).toHaveLength(3);
+    receivers = (await lab.admin.get('/api/interop/receivers')).json().receivers as Receiver[];
+    expect(receivers.find((r) => r.id === mllpId)).toMatchObject({ sent: 2, waiting: 0, failed: 0 });
+    // Nothing new to send: verifying nothing again queues nothing.
+    expect(await deliverDueReports(lab.database.db, { now: later, timeoutMs: 5000 })).toEqual([]);
     expect(receivers.find((r) => r.name === 'Switched off')).toMatchObject({ sent: 0, waiting: 0, enabled: false });
   });
 

@@ -15,9 +15,16 @@ export interface InboundResult {
   comments: string[];
 }
 
+/** A machine asking for the orders of a specimen (ASTM Q record, HL7 QRD). */
+export interface InboundQuery {
+  specimenId: string;
+  /** ASTM Q-3's components as sent, echoed in the answer ([] for HL7). */
+  range: string[];
+}
+
 export interface Inbound {
   results: InboundResult[];
-  queries: string[];
+  queries: InboundQuery[];
 }
 
 /**
@@ -44,7 +51,10 @@ export function inboundFromAstm(msg: AstmMessage): Inbound {
       }
     }
   }
-  return { results, queries: msg.queries.flatMap((q) => q.specimenIds) };
+  return {
+    results,
+    queries: msg.queries.flatMap((q) => q.specimenIds.map((specimenId) => ({ specimenId, range: q.range }))),
+  };
 }
 
 /** The complete ASTM messages (H through L) in a transmission's text, and the incomplete ones. */
@@ -103,11 +113,11 @@ export function inboundFromHl7(msg: Hl7Message): Inbound {
       });
     }
   }
-  const queries: string[] = [];
+  const queries: InboundQuery[] = [];
   // Order pull (QRY / OML-style queries): QRD-8 who subject filter, first component, is the barcode.
   for (const qrd of msg.all('QRD')) {
     const id = msg.get(qrd, 8).trim();
-    if (id) queries.push(id);
+    if (id) queries.push({ specimenId: id, range: [] });
   }
   return { results, queries };
 }

@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, statSync } from 'node
 import { join } from 'node:path';
 import type { Db } from '../db/connection.js';
 import { nowIso } from '../context.js';
-import { AstmLink, decodeTranscript } from './astm/link.js';
+import { AstmLink, decodeTranscript, type AstmLinkOptions } from './astm/link.js';
 import { buildOrderRecords } from './astm/records.js';
 import { MllpDecoder, mllpWrap } from './hl7/mllp.js';
 import { logIncomplete, logOutbound, receiveAstmText, receiveMessage } from './receive.js';
@@ -20,7 +20,19 @@ export interface InterfaceLog {
  * complete message is handed to receiveMessage in order (one at a time per socket, so a burst is
  * stored in the order sent, each once); an HL7 message is answered with its ACK after the commit.
  */
-export function attachSession(db: Db, conn: ConnectionRow, socket: net.Socket, log: InterfaceLog): () => void {
+/** The E1381 timers (ms); tests shorten them, `lims serve` keeps the standard's. */
+export type LinkTimings = Pick<
+  AstmLinkOptions,
+  'receiveTimeoutMs' | 'ackTimeoutMs' | 'busyRetryMs' | 'contentionRetryMs' | 'maxAttempts'
+>;
+
+export function attachSession(
+  db: Db,
+  conn: ConnectionRow,
+  socket: net.Socket,
+  log: InterfaceLog,
+  timings: LinkTimings = {},
+): () => void {
   let chain: Promise<unknown> = Promise.resolve();
   const queue = (fn: () => Promise<unknown>) => {
     chain = chain
@@ -37,13 +49,31 @@ export function attachSession(db: Db, conn: ConnectionRow, socket: net.Socket, l
         queue(async () => {
           const r = await receiveMessage(db, conn, 'hl7', Buffer.from(bytes));
           if (r.ackText) write(mllpWrap(r.ackText));
+          for (const reply of r.replies) {
+            write(mllpWrap(reply));
+            const sent = !socket.destroyed;
+            await logOutbound(
+              db,
+              conn,
+              'hl7',
+              Buffer.from(reply, 'utf8'),
+              sent,
+              sent ? undefined : 'connection closed',
+              'DSR^Q03',
+            );
+          }
         }),
       () => queue(() => logIncomplete(db, conn, 'hl7', Buffer.alloc(0), 'An MLLP block over 1 MiB was dropped')),
     );
     socket.on('data', (d) => decoder.receive(d));
-    close = () => {};
+    close = () => {
+      // The line closed inside a block: the half is logged, never applied.
+      const half = decoder.pending();
+      if (half) queue(() => logIncomplete(db, conn, 'hl7', Buffer.from(half), 'connection closed'));
+    };
   } else {
     const link: AstmLink = new AstmLink({
+      ...timings,
       lenient: conn.lenient === 1,
       write,
       onMessage: (text) =>
@@ -68,9 +98,15 @@ export function attachSession(db: Db, conn: ConnectionRow, socket: net.Socket, l
     close = () => link.close();
   }
   socket.on('error', (err) => log.warn({ err: err.message, connection: conn.id }, 'a machine connection failed'));
-  socket.on('close', () => close());
-  return () => {
+  let ended = false;
+  const endOnce = () => {
+    if (ended) return;
+    ended = true;
     close();
+  };
+  socket.on('close', endOnce);
+  return () => {
+    endOnce();
     socket.destroy();
   };
 }
@@ -95,10 +131,16 @@ function keyOf(c: ConnectionRow): string {
   ]);
 }
 
-function startTcpServer(db: Db, conn: ConnectionRow, log: InterfaceLog, bindHost: string | undefined): Running {
+function startTcpServer(
+  db: Db,
+  conn: ConnectionRow,
+  log: InterfaceLog,
+  bindHost: string | undefined,
+  timings: LinkTimings,
+): Running {
   const sessions = new Set<() => void>();
   const server = net.createServer((socket) => {
-    const end = attachSession(db, conn, socket, log);
+    const end = attachSession(db, conn, socket, log, timings);
     sessions.add(end);
     socket.on('close', () => sessions.delete(end));
   });
@@ -128,7 +170,7 @@ function startTcpServer(db: Db, conn: ConnectionRow, log: InterfaceLog, bindHost
 }
 
 /** lims dials the machine (host:port) and dials again 5 s after the line drops. */
-function startTcpClient(db: Db, conn: ConnectionRow, log: InterfaceLog): Running {
+function startTcpClient(db: Db, conn: ConnectionRow, log: InterfaceLog, timings: LinkTimings): Running {
   let stopped = false;
   let socket: net.Socket | null = null;
   let retry: ReturnType<typeof setTimeout> | null = null;
@@ -136,7 +178,7 @@ function startTcpClient(db: Db, conn: ConnectionRow, log: InterfaceLog): Running
     if (stopped) return;
     const s = net.connect({ host: conn.host!, port: conn.port! });
     socket = s;
-    const end = attachSession(db, conn, s, log);
+    const end = attachSession(db, conn, s, log, timings);
     s.on('connect', () => void setListenStatus(db, conn.id, 'connected', null, nowIso()));
     s.on(
       'error',
@@ -254,7 +296,7 @@ export async function importFile(
 export function startInterfaceListeners(
   getDb: () => Db,
   log: InterfaceLog,
-  opts: { pollMs?: number; bindHost?: string; only?: (c: ConnectionRow) => boolean } = {},
+  opts: { pollMs?: number; bindHost?: string; only?: (c: ConnectionRow) => boolean; timings?: LinkTimings } = {},
 ): { stop: () => Promise<void>; ready: Promise<void> } {
   const running = new Map<number, Running>();
   let stopped = false;
@@ -275,8 +317,9 @@ export function startInterfaceListeners(
     }
     for (const c of wanted) {
       if (running.has(c.id) || stopped) continue;
-      if (c.transport === 'tcp-server') running.set(c.id, startTcpServer(db, c, log, opts.bindHost));
-      else if (c.transport === 'tcp-client') running.set(c.id, startTcpClient(db, c, log));
+      if (c.transport === 'tcp-server')
+        running.set(c.id, startTcpServer(db, c, log, opts.bindHost, opts.timings ?? {}));
+      else if (c.transport === 'tcp-client') running.set(c.id, startTcpClient(db, c, log, opts.timings ?? {}));
       else if (c.transport === 'folder') running.set(c.id, startFolder(db, c, log));
     }
   };

@@ -117,11 +117,35 @@ describe('ASTM E1394 records', () => {
 
   it('a Q record asks for a barcode; the answer lists the ordered tests and parses back', () => {
     const m = parseAstmMessage(splitRecords('H|\\^&|||XN\rQ|1|^SMP-9||^^^ALL||||||||O\rL|1|N\r'));
-    expect(inboundFromAstm(m).queries).toEqual(['SMP-9']);
-    const answer = buildOrderRecords([{ specimenId: 'SMP-9', patientId: 'PAT|1', testCodes: ['WBC', 'HGB'] }]);
+    expect(inboundFromAstm(m).queries).toEqual([{ specimenId: 'SMP-9', range: ['', 'SMP-9'] }]);
+    const answer = buildOrderRecords([
+      { specimenId: 'SMP-9', range: ['', 'SMP-9'], patientId: 'PAT|1', testCodes: ['WBC', 'HGB'] },
+    ]);
+    expect(answer.at(-1)).toBe('L|1|N');
+    const o = answer[2]!.split('|');
+    expect(o).toHaveLength(26);
+    expect([o[0], o[2], o[3], o[4], o[11], o[25]]).toEqual(['O', 'SMP-9', '^SMP-9', '^^^WBC\\^^^HGB', 'N', 'Q']);
     const back = parseAstmMessage(answer);
     expect(back.patients[0]!.id).toBe('PAT|1');
     expect(back.patients[0]!.orders[0]).toMatchObject({ specimenId: 'SMP-9', testIds: ['WBC', 'HGB'] });
+    // Nothing to run: O-26 Y and no tests; L-3 I (no information) when no specimen has any.
+    const none = buildOrderRecords([{ specimenId: 'X1', range: ['', 'X1'], patientId: '', testCodes: [] }]);
+    expect(none[2]!.split('|')[25]).toBe('Y');
+    expect(none[2]!.split('|')[4]).toBe('');
+    expect(none.at(-1)).toBe('L|1|I');
+  });
+
+  it('the specimen ID of a query, by maker: LIS2-A2, Sysmex, Roche cobas', () => {
+    const q = (line: string) => inboundFromAstm(parseAstmMessage(['H|\\^&', line, 'L|1|N'])).queries;
+    expect(q('Q|1|^SMP-9||^^^ALL||||||||O')[0]!.specimenId).toBe('SMP-9');
+    // Sysmex XN: rack ^ position ^ sample number ^ attribute (B: read from the barcode).
+    expect(q('Q|1|2^1^          1234^B||||20010820174502|||||||')[0]!.specimenId).toBe('1234');
+    expect(q('Q|1|^^         1^1026004819^B||ALL||||||||O')[0]!.specimenId).toBe('1026004819');
+    // Roche cobas c311/e411: ^^barcode^sequence^rack^position^^S1^SC
+    const roche = q('Q|1|^^11625               ^0^50001^021^^S1^SC||ALL||||||||O')[0]!;
+    expect(roche.specimenId).toBe('11625');
+    expect(roche.range).toEqual(['', '', '11625', '0', '50001', '021', '', 'S1', 'SC']);
+    expect(q('Q|1|ALL||||||||||O')).toEqual([]);
   });
 });
 

@@ -9,9 +9,18 @@ import { orderedTests } from '../results/entry-repository.js';
 import { findSampleRow, type SampleRow } from '../samples/repository.js';
 import { numericValue } from '../../shared/flags.js';
 import type { CodeMapEntry, UnmatchedReason } from '../../shared/schemas/connections.js';
-import { splitMessages, splitRecords } from './astm/records.js';
-import { astmMessages, inboundFromAstm, inboundFromHl7, type Inbound, type InboundResult } from './inbound.js';
+import { splitMessages, splitRecords, type OrderAnswer } from './astm/records.js';
+import { OPEN_FOR_ENTRY } from '../results/repository.js';
+import {
+  astmMessages,
+  inboundFromAstm,
+  inboundFromHl7,
+  type Inbound,
+  type InboundQuery,
+  type InboundResult,
+} from './inbound.js';
 import { buildAck, parseHl7, type AckCode, type Hl7Message } from './hl7/message.js';
+import { buildQueryReplies } from './hl7/query.js';
 import { codeMapOf } from './service.js';
 import {
   insertMessageRow,
@@ -130,10 +139,12 @@ export interface Received {
   messageId: number;
   status: string;
   ack: AckCode | 'ACK';
-  /** The HL7 acknowledgement to send back (HL7 only). */
+  /** The HL7 acknowledgement to send back (HL7 only; none for an ACK). */
   ackText?: string;
-  /** ASTM query answers: the specimen IDs asked about, with the machine codes of their ordered tests. */
-  answers: { specimenId: string; patientId: string; testCodes: string[] }[];
+  /** HL7 messages to send after the acknowledgement (a query's DSR^Q03). */
+  replies: string[];
+  /** Query answers: the specimens asked about, with the machine codes of the tests to run on them. */
+  answers: OrderAnswer[];
   entered: number;
   unmatched: number;
 }
@@ -149,18 +160,61 @@ async function applyInbound(trx: Db, conn: ConnectionRow, messageId: number, inb
   return { entered, unmatched };
 }
 
-/** The tests ordered on each sample asked about, as the machine's codes (those in the code map). */
-export async function answerQueries(db: Db, conn: ConnectionRow, specimenIds: string[]): Promise<Received['answers']> {
+/**
+ * The tests to run on each specimen asked about, as the machine's codes: the tests ordered on the
+ * sample (barcode, else sample code) that have no result yet, and only those the code map knows.
+ * A specimen lims does not know, or a sample no longer open for entry, has nothing to run.
+ */
+export async function answerQueries(db: Db, conn: ConnectionRow, queries: InboundQuery[]): Promise<OrderAnswer[]> {
   const map = codeMapOf(conn);
-  const out: Received['answers'] = [];
-  for (const specimenId of specimenIds) {
-    const sample = await sampleOfSpecimen(db, conn.organization_id, specimenId);
-    const open = sample && (sample.status === 'collected' || sample.status === 'processing');
+  const out: OrderAnswer[] = [];
+  for (const q of queries) {
+    const sample = await sampleOfSpecimen(db, conn.organization_id, q.specimenId);
+    const open = sample && (OPEN_FOR_ENTRY as readonly string[]).includes(sample.status);
     const tests = open ? await orderedTests(db, sample.id) : [];
-    const codes = tests.flatMap((t) => map.filter((e) => e.test_id === t.id).map((e) => e.code));
-    out.push({ specimenId, patientId: sample ? String(sample.patient_id) : '', testCodes: codes });
+    const done = new Set(
+      open && tests.length
+        ? (await db.selectFrom('test_results').select('test_id').where('sample_id', '=', sample.id).execute()).map(
+            (r) => r.test_id,
+          )
+        : [],
+    );
+    const codes = tests
+      .filter((t) => !done.has(t.id))
+      .flatMap((t) => {
+        const e = map.find((m) => m.test_id === t.id);
+        return e ? [e.code] : [];
+      });
+    out.push({
+      specimenId: q.specimenId,
+      range: q.range,
+      patientId: sample?.patient_code ?? '',
+      testCodes: codes,
+      sample: sample && {
+        sampleCode: sample.sample_code,
+        sampleType: sample.sample_type,
+        stat: sample.priority !== 'normal',
+        collectedAt: sample.collection_date,
+        patientName: [sample.first_name, sample.last_name].filter(Boolean).join(' '),
+        dateOfBirth: sample.patient_dob,
+        gender: sample.patient_gender,
+      },
+    });
   }
   return out;
+}
+
+/** What lims sends back for an HL7 message: its ACK, or for a query QCK^Q02 and the DSR^Q03. */
+function hl7Replies(
+  hl7: Hl7Message | null,
+  noReply: boolean,
+  answers: OrderAnswer[],
+  controlId: string,
+): { ackText?: string; replies: string[] } {
+  if (!hl7 || noReply) return { replies: [] };
+  if (!answers[0]) return { ackText: buildAck(hl7, 'AA', '', controlId), replies: [] };
+  const r = buildQueryReplies(hl7, answers[0], { qck: controlId, dsr: `${controlId}Q` });
+  return { ackText: r.qck, replies: r.dsr ? [r.dsr] : [] };
 }
 
 function statusOf(o: Outcome, queries: number): string {
@@ -182,15 +236,22 @@ export async function receiveMessage(
 ): Promise<Received> {
   const now = nowIso();
   const actor = machineActor(conn);
-  let parsed: { inbound: Inbound; type: string; hl7?: Hl7Message } | { error: string; hl7?: Hl7Message };
+  let parsed:
+    { inbound: Inbound; type: string; hl7?: Hl7Message; noReply?: boolean } | { error: string; hl7?: Hl7Message };
   try {
     if (protocol === 'hl7') {
       const hl7 = parseHl7(raw.toString('utf8'));
       const [type] = hl7.type.split('^');
-      parsed =
-        type === 'ORU' || type === 'OUL' || type === 'QRY' || type === 'OML'
-          ? { inbound: inboundFromHl7(hl7), type: hl7.type, hl7 }
-          : { error: `Message type ${hl7.type} is not taken from machines`, hl7 };
+      if (type === 'ACK') parsed = { inbound: { results: [], queries: [] }, type: hl7.type, hl7, noReply: true };
+      else if (type === 'QRY') {
+        // One order query per message, as machines send it: the first QRD is answered.
+        const inbound = inboundFromHl7(hl7);
+        parsed = { inbound: { results: inbound.results, queries: inbound.queries.slice(0, 1) }, type: hl7.type, hl7 };
+      } else
+        parsed =
+          type === 'ORU' || type === 'OUL' || type === 'OML'
+            ? { inbound: inboundFromHl7(hl7), type: hl7.type, hl7 }
+            : { error: `Message type ${hl7.type} is not taken from machines`, hl7 };
     } else {
       const { messages, incomplete } = astmMessages(raw.toString('latin1'));
       if (incomplete || messages.length !== 1) throw new Error('Not one whole ASTM message (H through L)');
@@ -236,6 +297,7 @@ export async function receiveMessage(
         status: 'rejected',
         ack: protocol === 'hl7' ? code : 'ACK',
         ackText: protocol === 'hl7' ? buildAck(hl7, code, parsed.error, controlId) : undefined,
+        replies: [],
         answers: [],
         entered: 0,
         unmatched: 0,
@@ -261,7 +323,7 @@ export async function receiveMessage(
       messageId: msg.id,
       status,
       ack,
-      ackText: hl7 ? buildAck(hl7, 'AA', '', controlId) : undefined,
+      ...hl7Replies(hl7, parsed.noReply === true, answers, controlId),
       answers,
       ...outcome,
     };
@@ -319,6 +381,7 @@ export async function logOutbound(
   raw: Buffer,
   ok: boolean,
   error?: string,
+  messageType = 'ASTM order',
 ) {
   await insertMessageRow(db, {
     organization_id: conn.organization_id,
@@ -328,7 +391,7 @@ export async function logOutbound(
     raw,
     size: raw.length,
     status: ok ? 'sent' : 'failed',
-    message_type: 'ASTM order',
+    message_type: messageType,
     results_count: 0,
     unmatched_count: 0,
     ack: null,

@@ -101,13 +101,23 @@ export function receiversFor(db: Db, organizationId: number, payerId: number | n
 }
 
 /** Whether a report of this sample already waits for (or went to) this receiver: queued once. */
-export function openDelivery(db: Db, receiverId: number, sampleId: number) {
+/**
+ * A delivery that already carries the report as verified at `reportedAt`: one waiting or being
+ * sent (the message is built when sent, so it carries the latest values), or one sent since then.
+ * A report sent before an amendment and its new verification is not one: the correction goes out.
+ */
+export function openDelivery(db: Db, receiverId: number, sampleId: number, reportedAt: string) {
   return db
     .selectFrom('interop_deliveries')
     .select('id')
     .where('receiver_id', '=', receiverId)
     .where('sample_id', '=', sampleId)
-    .where('status', 'in', ['pending', 'sending', 'sent'])
+    .where((eb) =>
+      eb.or([
+        eb('status', 'in', ['pending', 'sending']),
+        eb.and([eb('status', '=', 'sent'), eb('created_at', '>=', reportedAt)]),
+      ]),
+    )
     .executeTakeFirst();
 }
 

@@ -229,7 +229,7 @@ export async function queueReportOut(trx: Db, organizationId: number, sampleId: 
   const now = nowIso();
   let queued = 0;
   for (const r of await receiversFor(trx, organizationId, payerId)) {
-    if (await openDelivery(trx, Number(r.id), sampleId)) continue;
+    if (await openDelivery(trx, Number(r.id), sampleId, head.reported_at)) continue;
     await insertDeliveryRow(trx, {
       organization_id: organizationId,
       receiver_id: Number(r.id),

@@ -48,6 +48,8 @@ export interface AstmOrder {
 export interface AstmQuery {
   /** Q-3 starting range ID: the specimen IDs the machine asks about. */
   specimenIds: string[];
+  /** Q-3's components as sent (trimmed): echoed in the answer's O-4 (rack, position, attributes). */
+  range: string[];
   testIds: string[];
 }
 
@@ -109,6 +111,21 @@ function repeats(field: string | undefined, d: Delimiters): string[] {
 export function testCode(parts: string[]): string {
   const local = parts.slice(3).find((p) => p.trim() !== '');
   return (local ?? parts.find((p) => p.trim() !== '') ?? '').trim();
+}
+
+/**
+ * The specimen ID in a Q record's starting range (Q-3), whose layout differs by maker:
+ * - Sysmex: `rack^position^sample number^B` (the attribute B, M or A last): the component before it;
+ * - LIS2-A2: `patient ID^specimen ID^...`: the second component;
+ * - Roche cobas: `^^barcode^sequence^rack^position^^S1^SC`: the third, when the first two are empty;
+ * - else the first. `ALL` (every specimen) is not a specimen ID.
+ */
+export function querySpecimenId(range: string[]): string {
+  const parts = range.map((c) => c.trim());
+  const last = parts.reduce((at, c, i) => (c ? i : at), -1);
+  const usable = (c: string | undefined) => (c && c.toUpperCase() !== 'ALL' ? c : '');
+  if (last >= 1 && /^[ABM]$/i.test(parts[last]!)) return usable(parts[last - 1]);
+  return usable(parts[1]) || (!parts[0] ? usable(parts[2]) : '') || usable(parts[0]);
 }
 
 /** Delimiters from an H record (`H|\^&`), else the defaults. */
@@ -198,11 +215,11 @@ export function parseAstmMessage(records: string[]): AstmMessage {
         break;
       }
       case 'Q': {
-        const range = components(r.fields[2], d);
-        // Q-3: patient ID ^ specimen ID ^ ... ; machines put the barcode in the second component.
-        const ids = [range[1], range[0]].map((s) => (s ?? '').trim()).filter((s) => s && s.toUpperCase() !== 'ALL');
+        const range = components(r.fields[2], d).map((c) => c.trim());
+        const id = querySpecimenId(range);
         msg.queries.push({
-          specimenIds: ids.slice(0, 1),
+          specimenIds: id ? [id] : [],
+          range,
           testIds: repeats(r.fields[4], d).map((t) => testCode(components(t, d))),
         });
         break;
@@ -243,9 +260,36 @@ export function splitMessages(records: string[]): { complete: string[][]; incomp
   return { complete, incomplete };
 }
 
-/** The records of a query answer: H, then per specimen P and O with the tests ordered, then L. */
+export interface OrderAnswer {
+  /** The specimen ID as the machine asked for it. */
+  specimenId: string;
+  /** Q-3's components as the machine sent them, echoed in O-4. */
+  range: string[];
+  /** The patient's code in lims ('' when the sample is not known). */
+  patientId: string;
+  /** The machine's codes of the tests to run ([]: no orders for this specimen). */
+  testCodes: string[];
+  /** The sample, when lims knows it (HL7 answers carry these; ASTM answers do not). */
+  sample?: {
+    sampleCode: string;
+    sampleType: string;
+    stat: boolean;
+    collectedAt: string | null;
+    patientName: string;
+    dateOfBirth: string | null;
+    gender: string | null;
+  };
+}
+
+/**
+ * The records of a query answer (LIS2-A2 host query): H, then per specimen asked about P and O
+ * with the machine's codes of the tests to run (O-5, repeated `^^^code`), O-4 the query's range
+ * echoed, O-12 action code N, O-26 report type Q (a response to a query). A specimen with nothing
+ * to run gets O-26 Y (no order on record) and no tests; when no specimen has anything, L-3 is I
+ * (no information available from the last query), else N.
+ */
 export function buildOrderRecords(
-  answers: { specimenId: string; patientId: string; testCodes: string[] }[],
+  answers: OrderAnswer[],
   d: Delimiters = DEFAULT_DELIMITERS,
   now = new Date(),
 ): string[] {
@@ -261,18 +305,30 @@ export function buildOrderRecords(
       .split(d.repeat)
       .join(`${d.escape}R${d.escape}`);
   const f = d.field;
+  const fields = (values: Record<number, string>, count: number) =>
+    Array.from({ length: count }, (_, i) => values[i + 1] ?? '').join(f);
   const out = [
     `H${f}${d.repeat}${d.component}${d.escape}${f}${f}${f}lims${f}${f}${f}${f}${f}${f}${f}P${f}1${f}${stamp}`,
   ];
   answers.forEach((a, i) => {
-    out.push(`P${f}${i + 1}${f}${f}${esc(a.patientId)}`);
+    out.push(fields({ 1: 'P', 2: String(i + 1), 3: esc(a.patientId) }, 3));
     const tests = a.testCodes.map((c) => `${d.component}${d.component}${d.component}${esc(c)}`).join(d.repeat);
-    // O-26 report type: O (order) when there are tests, Y (no order) when the sample has none here.
-    const type = a.testCodes.length ? 'O' : 'Y';
     out.push(
-      `O${f}1${f}${esc(a.specimenId)}${f}${f}${tests}${f}R${f}${f}${f}${f}${f}${f}N${f}${f}${f}${f}${f}${f}${f}${f}${f}${f}${f}${f}${f}${f}${type}`,
+      fields(
+        {
+          1: 'O',
+          2: '1',
+          3: esc(a.specimenId),
+          4: a.range.map(esc).join(d.component),
+          5: tests,
+          6: 'R',
+          12: 'N',
+          26: a.testCodes.length ? 'Q' : 'Y',
+        },
+        26,
+      ),
     );
   });
-  out.push(`L${f}1${f}N`);
+  out.push(`L${f}1${f}${answers.some((a) => a.testCodes.length) ? 'N' : 'I'}`);
   return out;
 }

@@ -164,12 +164,35 @@ export type AckCode = 'AA' | 'AE' | 'AR';
  * and processing ID), MSA (code, the message's control ID, text), and ERR on AE/AR.
  */
 export function buildAck(msg: Hl7Message | null, code: AckCode, text: string, controlId: string): string {
-  const e = msg?.encoding ?? { field: '|', component: '^', repeat: '~', escape: '\\', subcomponent: '&' };
+  const e = msg?.encoding ?? DEFAULT_ENCODING;
+  const trigger = msg ? msg.get(msg.segment('MSH'), 9, 2) : '';
+  const segs = [
+    replyHeader(msg, `ACK${e.component}${trigger}${e.component}ACK`, controlId),
+    ['MSA', code, msg?.controlId ?? '', escapeHl7(text, e)].join(e.field),
+  ];
+  if (code !== 'AA') {
+    segs.push(['ERR', '', '', '', 'E', '', '', '', escapeHl7(text, e)].join(e.field));
+  }
+  return `${segs.join('\r')}\r`;
+}
+
+export const DEFAULT_ENCODING: Hl7Encoding = {
+  field: '|',
+  component: '^',
+  repeat: '~',
+  escape: '\\',
+  subcomponent: '&',
+};
+
+/**
+ * The MSH of a message lims sends in reply to `msg`: sender and receiver swapped, the message type
+ * given (raw, with its component separators), the same processing ID and version.
+ */
+export function replyHeader(msg: Hl7Message | null, type: string, controlId: string): string {
+  const e = msg?.encoding ?? DEFAULT_ENCODING;
   const msh = msg?.segment('MSH');
-  const f = e.field;
   const raw = (n: number) => msh?.fields[n] ?? '';
-  const trigger = msg ? msg.get(msh, 9, 2) : '';
-  const fields = [
+  return [
     'MSH',
     `${e.component}${e.repeat}${e.escape}${e.subcomponent}`,
     raw(5) || 'lims',
@@ -178,14 +201,9 @@ export function buildAck(msg: Hl7Message | null, code: AckCode, text: string, co
     raw(4),
     hl7Now(),
     '',
-    `ACK${e.component}${trigger}${e.component}ACK`,
+    type,
     controlId,
     raw(11) || 'P',
     raw(12) || '2.5.1',
-  ];
-  const segs = [fields.join(f), ['MSA', code, msg?.controlId ?? '', escapeHl7(text, e)].join(f)];
-  if (code !== 'AA') {
-    segs.push(['ERR', '', '', '', 'E', '', '', '', escapeHl7(text, e)].join(f));
-  }
-  return `${segs.join('\r')}\r`;
+  ].join(e.field);
 }

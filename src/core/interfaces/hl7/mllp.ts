@@ -22,6 +22,11 @@ export class MllpDecoder {
     private readonly maxBytes = 1024 * 1024,
   ) {}
 
+  /** The content of a block begun and not ended (the line closed inside it), else null. */
+  pending(): Buffer | null {
+    return this.inBlock && !this.skipping ? this.buf : null;
+  }
+
   receive(chunk: Uint8Array): void {
     let at = 0;
     while (at < chunk.length) {
