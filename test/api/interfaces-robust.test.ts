@@ -180,7 +180,8 @@ beforeAll(async () => {
     pollMs: 100,
     bindHost: '127.0.0.1',
     only: (c) => c.organization_id === lab.organizationId,
-    timings: { receiveTimeoutMs: 400 },
+    // Short enough for the fuzz cases that stop mid-transmission, long enough for a loaded machine.
+    timings: { receiveTimeoutMs: 2_000 },
   });
   await listeners.ready;
 });
