@@ -33,7 +33,7 @@ export interface ImportContext {
   update: boolean;
   dryRun: boolean;
   /** The natural keys of the file's rows read so far (at finish: all of them). */
-  keysInFile: ReadonlySet<string>;
+  keysInFile: { has(key: string): boolean };
   /**
    * Stores one row through a service function: a rule the service enforces (a ConflictError, a
    * ValidationError) becomes an error of that row and its writes are undone (a savepoint); answers
