@@ -140,8 +140,12 @@ describe('User Management', () => {
     await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
     const card = (label: string) => page.locator('section[aria-label="User counts"] > div').filter({ hasText: label });
     // Admin + receptionist active, the deactivated doctor inactive (this file's own lab).
-    await expect.poll(() => card('Inactive Users').locator('p.text-2xl').textContent(), { timeout: 5000 }).toBe('1');
-    await expect.poll(() => card('Total Users').locator('p.text-2xl').textContent(), { timeout: 5000 }).toBe('3');
+    await expect
+      .poll(() => card('Inactive Users').getByTestId('summary-value').textContent(), { timeout: 5000 })
+      .toBe('1');
+    await expect
+      .poll(() => card('Total Users').getByTestId('summary-value').textContent(), { timeout: 5000 })
+      .toBe('3');
     await page.getByRole('heading', { name: 'Recent User Activity' }).waitFor();
     await page.getByLabel('Status').selectOption('inactive');
     // The filtered list replaces the whole one: the (active) admin's row goes, the deactivated user's stays.

@@ -29,7 +29,10 @@ export function SummaryCard({ label, value, hint, icon, loading = false, classNa
       {loading ? (
         <div className="skeleton mt-2 h-7 w-20" aria-label={`${label}: loading`} />
       ) : (
-        <p className="mt-1 text-xl font-semibold text-slate-900 tabular-nums [overflow-wrap:anywhere] sm:text-2xl">
+        <p
+          data-testid="summary-value"
+          className="mt-1 text-xl font-semibold text-slate-900 tabular-nums [overflow-wrap:anywhere] sm:text-2xl"
+        >
           {value}
         </p>
       )}
