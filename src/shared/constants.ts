@@ -39,3 +39,8 @@ export const LOGIN_LOCKOUT_MINUTES = 15;
 
 /** How a patient is addressed (registration; printed before the name where the lab wants it). */
 export const PATIENT_TITLES = ['Mr', 'Mrs', 'Ms', 'Miss', 'Master', 'Baby', 'Dr'] as const;
+
+/** How often the top bar's bell asks for unread notifications (the Notifications screen follows it). */
+export const BELL_POLL_MS = 20_000;
+/** How often the Enhanced Dashboard reads the live board again by itself. */
+export const LIVE_REFRESH_MS = 15_000;

@@ -75,15 +75,31 @@ export interface E2eApp {
   admin: Account;
   /** Extra staff by role (opts.roles), all with the admin's password. */
   users: Partial<Record<Role, Account>>;
-  /** A fresh browser context (own cookies) and page, with baseURL set to the server. */
-  newPage(viewport?: { width: number; height: number }): Promise<Page>;
+  /**
+   * A fresh browser context (own cookies) and page, with baseURL set to the server. With
+   * `{ clock: true }` the page's timers run on Playwright's clock from the start: time flows as
+   * usual, and a test that waits for a screen's poll moves it on with `page.clock.fastForward(ms)`
+   * instead of sitting through the interval (the poll itself, its request and the screen's answer
+   * are real).
+   */
+  newPage(viewport?: { width: number; height: number }, opts?: PageOptions): Promise<Page>;
   /**
    * A fresh context already signed in as `who` (the admin by default), on `path`. The session comes
    * from POST /api/auth/login, as the form's would: for walk-throughs whose subject is not signing
    * in (that is test/e2e/auth.test.ts and two-factor.test.ts), it spares each one the sign-in form.
    */
-  signedInPage(path: string, who?: Account, viewport?: { width: number; height: number }): Promise<Page>;
+  signedInPage(
+    path: string,
+    who?: Account,
+    viewport?: { width: number; height: number },
+    opts?: PageOptions,
+  ): Promise<Page>;
   close(): Promise<void>;
+}
+
+export interface PageOptions {
+  /** Install Playwright's clock before the first page loads (see newPage). */
+  clock?: boolean;
 }
 
 export interface StartOptions {
@@ -168,7 +184,7 @@ export async function startApp(opts: StartOptions = {}): Promise<E2eApp> {
     organizationId,
     admin,
     users,
-    async newPage(viewport = DESKTOP) {
+    async newPage(viewport = DESKTOP, pageOpts: PageOptions = {}) {
       const context = await browser.newContext({ viewport, baseURL: url, locale: 'en-IN', timezoneId: 'Asia/Kolkata' });
       context.setDefaultTimeout(10_000);
       // Print windows show a PDF in an iframe and call print() on it. Headless Chromium's PDF viewer
@@ -190,9 +206,10 @@ export async function startApp(opts: StartOptions = {}): Promise<E2eApp> {
         return route.fallback();
       });
       contexts.push(context);
+      if (pageOpts.clock) await context.clock.install();
       return context.newPage();
     },
-    async signedInPage(path, who = admin, viewport = DESKTOP) {
+    async signedInPage(path, who = admin, viewport = DESKTOP, pageOpts: PageOptions = {}) {
       const res = await fetch(`${url}/api/auth/login`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -200,7 +217,7 @@ export async function startApp(opts: StartOptions = {}): Promise<E2eApp> {
       });
       const cookie = res.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`));
       if (res.status !== 200 || !cookie) throw new Error(`sign-in as ${who.email} failed: ${res.status}`);
-      const page = await app.newPage(viewport);
+      const page = await app.newPage(viewport, pageOpts);
       const value = cookie.slice(SESSION_COOKIE.length + 1).split(';')[0]!;
       await page.context().addCookies([{ name: SESSION_COOKIE, value, url, httpOnly: true, sameSite: 'Lax' }]);
       await page.goto(path);

@@ -8,6 +8,7 @@ import { systemActor, type Actor } from '../../src/core/context.js';
 import { testCreateSchema } from '../../src/shared/schemas/catalogue.js';
 import { patientCreateSchema } from '../../src/shared/schemas/patients.js';
 import { sampleCreateSchema } from '../../src/shared/schemas/samples.js';
+import { BELL_POLL_MS } from '../../src/shared/constants.js';
 import { MOBILE, boxOf, screenshot, startApp, type E2eApp } from './harness.js';
 
 let app: E2eApp;
@@ -70,7 +71,8 @@ async function open(
   who: 'lab_technician' | 'validator',
   viewport?: { width: number; height: number },
 ): Promise<Page> {
-  return app.signedInPage(path, app.users[who]!, viewport);
+  // The bell's timer on Playwright's clock: the poll is moved on instead of waited for (20 s).
+  return app.signedInPage(path, app.users[who]!, viewport, { clock: true });
 }
 
 const bell = (page: Page) => page.getByRole('banner').getByRole('link', { name: /^Notifications/ });
@@ -99,10 +101,9 @@ describe('Notifications', () => {
     // The technician acts on it; their own bell stays quiet.
     expect(await bell(technician).getAttribute('aria-label')).toBe('Notifications, none unread');
 
-    // The validator's bell goes to 2 by itself (the poll), on the same page.
-    await expect
-      .poll(async () => bell(validator).getAttribute('aria-label'), { timeout: 35_000, interval: 1000 })
-      .toBe('Notifications, 2 unread');
+    // The validator's bell goes to 2 by itself (the poll), on the same page: its interval passes.
+    await validator.clock.fastForward(BELL_POLL_MS);
+    await expect.poll(async () => bell(validator).getAttribute('aria-label')).toBe('Notifications, 2 unread');
     expect(await validator.evaluate('window.__stillHere')).toBe(true);
     expect(await bell(validator).innerText()).toBe('2');
     await screenshot(validator, 'notifications-bell-desktop');
@@ -182,7 +183,8 @@ describe('Notifications', () => {
     const next = await sampleFor('Sunita', 'Rao');
     await createResult(app.database.db, tech, { sample_id: next.id, test_id: fbs, result_value: '20' });
     const notice = phone.getByRole('status').filter({ hasText: '1 new notification has arrived.' });
-    await notice.waitFor({ timeout: 35_000 });
+    await phone.clock.fastForward(BELL_POLL_MS);
+    await notice.waitFor();
     await screenshot(phone, 'notifications-mobile-arrived');
     await notice.getByRole('button', { name: 'Show' }).click();
     await phone

@@ -1,10 +1,10 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { analyticsApi } from '@shared/api/analytics';
 import type { Analytics, AnalyticsRange, LiveBoard } from '@shared/schemas/analytics';
+import { LIVE_REFRESH_MS } from '@shared/constants';
 import { call } from '@/lib/api';
 
-/** How often the Enhanced Dashboard reads the board again by itself. */
-export const LIVE_REFRESH_MS = 15_000;
+export { LIVE_REFRESH_MS };
 
 export const analyticsKeys = {
   all: ['analytics'] as const,

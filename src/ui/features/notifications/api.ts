@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { notificationsApi } from '@shared/api/notifications';
+import { BELL_POLL_MS } from '@shared/constants';
 import { call } from '@/lib/api';
 import { notify } from '@/lib/notify';
 
@@ -20,8 +21,8 @@ export const notificationKeys = {
   list: (f: NotificationFilters) => ['notifications', 'list', f] as const,
 };
 
-/** How often the bell asks for the unread count while the tab is visible (paused while hidden). */
-export const BELL_POLL_MS = 20_000;
+/** The bell asks for the unread count every BELL_POLL_MS while the tab is visible (paused while hidden). */
+export { BELL_POLL_MS };
 
 /**
  * The signed-in user's figures (the cards and the bell). Polled while the tab is visible
