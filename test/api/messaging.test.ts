@@ -10,6 +10,8 @@ import { systemActor } from '../../src/core/context.js';
 import { notify } from '../../src/core/notifications/notify.js';
 import { deliverDue, MAX_ATTEMPTS, RETRY_DELAYS_MS, startOutboxSender } from '../../src/core/messaging/sender.js';
 import { smsRequest } from '../../src/core/messaging/sms.js';
+import { SEND_TIMEOUT_MS } from '../../src/core/messaging/mail.js';
+import { ENGINE } from '../db.js';
 import type { SmsRow } from '../../src/core/messaging/repository.js';
 import type { Deliveries, SendOutcome } from '../../src/shared/schemas/messaging.js';
 import { auditRowsFor, badFields, otherLabAdmin, uniqueEmail, uniquePhone, uniqueWord } from './support.js';
@@ -402,16 +404,21 @@ describe('Send Test Email', () => {
     await saveSmtp();
   });
 
-  it('gives up on a server that never answers after about 10 seconds', async () => {
-    await saveSmtp({ port: silentPort });
-    const t0 = Date.now();
-    const res = (await lab.admin.post('/api/settings/email/test', { to: 'desk@clinic.example' })).json().test;
-    expect(res.ok).toBe(false);
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(9_000);
-    expect(Date.now() - t0).toBeLessThan(15_000);
-    expect(res.message).toMatch(/Greeting never received|timed? ?out/i);
-    await saveSmtp();
-  }, 30_000);
+  // A socket question, not a database one: it waits out the whole SEND_TIMEOUT_MS, so once (SQLite) is enough.
+  it.runIf(ENGINE === 'sqlite')(
+    'gives up on a server that never answers after SEND_TIMEOUT_MS, not before',
+    async () => {
+      await saveSmtp({ port: silentPort });
+      const t0 = Date.now();
+      const res = (await lab.admin.post('/api/settings/email/test', { to: 'desk@clinic.example' })).json().test;
+      expect(res.ok).toBe(false);
+      // It waited for the greeting as long as it promises (a busy machine only makes it later).
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(SEND_TIMEOUT_MS - 1000);
+      expect(res.message).toMatch(/Greeting never received|timed? ?out/i);
+      await saveSmtp();
+    },
+    30_000,
+  );
 });
 
 describe('saving the SMS gateway', () => {
