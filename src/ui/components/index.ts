@@ -37,3 +37,4 @@ export { RequirePermission, type RequirePermissionProps } from './RequirePermiss
 export { AuthenticatorSetup, OneTimeCodeInput, RecoveryCodes } from './TwoFactor';
 export { InvitationLink, type InvitationLinkProps } from './InvitationLink';
 export { MachineSelect } from './MachineSelect';
+export { DateRangeFields, rangeIsBackwards, type DateRangeFieldsProps } from './DateRangeFields';

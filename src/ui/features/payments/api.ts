@@ -26,11 +26,13 @@ export const paymentKeys = {
   settings: ['payments', 'closing-settings'] as const,
 };
 
-export function usePaymentPage(q: Partial<LedgerListQuery>) {
+/** The ledger page with its period summary; not asked while the filters are invalid (a backwards range). */
+export function usePaymentPage(q: Partial<LedgerListQuery>, enabled = true) {
   return useQuery({
     queryKey: paymentKeys.list(q),
     queryFn: ({ signal }) => call(paymentsApi.list, { query: q }, signal),
     placeholderData: keepPreviousData,
+    enabled,
   });
 }
 

@@ -6,11 +6,13 @@ import {
   Badge,
   Button,
   Card,
+  DateRangeFields,
   DateText,
   FormField,
   Input,
   ListTable,
   PageHeader,
+  rangeIsBackwards,
   RequirePermission,
   type Column,
 } from '@/components';
@@ -128,7 +130,7 @@ function AuditTrail() {
   const entity = String(list.state.entity);
   const from = String(list.state.from);
   const to = String(list.state.to);
-  const badRange = from !== '' && to !== '' && from > to;
+  const badRange = rangeIsBackwards(from, to);
   const logs = useAuditLogs(
     {
       user_id: list.values.user_id!,
@@ -194,7 +196,7 @@ function AuditTrail() {
             filteredHint: 'Try adjusting your search or filter criteria.',
           }}
           filterRows={
-            <div className="grid grid-cols-2 gap-3 sm:flex sm:flex-wrap sm:items-end">
+            <div className="grid grid-cols-2 gap-3 sm:flex sm:flex-wrap sm:items-start">
               <FormField label="Entity" className="col-span-2 sm:w-48">
                 <Input
                   list="audit-entities"
@@ -212,22 +214,7 @@ function AuditTrail() {
                   </option>
                 ))}
               </datalist>
-              <FormField label="From" className="sm:w-44" error={badRange ? 'From is after To' : undefined}>
-                <Input
-                  type="date"
-                  value={from}
-                  max={to || undefined}
-                  onChange={(e) => list.setState({ from: e.target.value, page: 1 })}
-                />
-              </FormField>
-              <FormField label="To" className="sm:w-44">
-                <Input
-                  type="date"
-                  value={to}
-                  min={from || undefined}
-                  onChange={(e) => list.setState({ to: e.target.value, page: 1 })}
-                />
-              </FormField>
+              <DateRangeFields from={from} to={to} onChange={(range) => list.setState({ ...range, page: 1 })} />
             </div>
           }
         />

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Download, FileDown } from 'lucide-react';
-import { Button, Card, CardBody, CardHeader, Dialog, FormField, Input, Select } from '@/components';
+import { Button, Card, CardBody, CardHeader, DateRangeFields, Dialog, FormField, rangeIsBackwards, Select } from '@/components';
 import {
   EXPORT_FORMATS,
   FORMAT_LABELS,
@@ -138,7 +138,7 @@ export function ExportDialog({
   const exp = useExportAndDownload();
   const info = offered.find((e) => e.name === entity);
   const formats = EXPORT_FORMATS.filter((f) => f !== 'pdf' || entity === 'bills');
-  const badRange = from !== '' && to !== '' && from > to;
+  const badRange = rangeIsBackwards(from, to);
   // PDF is offered for billing data only; another type falls back to CSV.
   const chosen: ExportFormat = formats.includes(format) ? format : 'csv';
 
@@ -183,12 +183,15 @@ export function ExportDialog({
           </FormField>
           {info?.date_field ? (
             <>
-              <FormField label="From" error={badRange ? 'From is after To' : undefined}>
-                <Input type="date" value={from} max={to || undefined} onChange={(e) => setFrom(e.target.value)} />
-              </FormField>
-              <FormField label="To">
-                <Input type="date" value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} />
-              </FormField>
+              <DateRangeFields
+                from={from}
+                to={to}
+                fieldClassName=""
+                onChange={(range) => {
+                  setFrom(range.from);
+                  setTo(range.to);
+                }}
+              />
               <p className="text-[12px] text-slate-600 sm:col-span-2">
                 By {info.date_field}; lab calendar days, both included. Leave empty for all.
               </p>

@@ -5,12 +5,12 @@ import {
   Card,
   CardBody,
   CardHeader,
+  DateRangeFields,
   DateText,
   ErrorPanel,
-  FormField,
-  Input,
   LoadingState,
   Money,
+  rangeIsBackwards,
 } from '@/components';
 import { formatCount } from '@/lib/format';
 import { useDoctorAnalytics } from '../api';
@@ -28,7 +28,7 @@ export interface DoctorAnalyticsPanelsProps {
  * no source in a lab: referrals are shown instead.
  */
 export function DoctorAnalyticsPanels({ from, to, onRangeChange }: DoctorAnalyticsPanelsProps) {
-  const badRange = from !== '' && to !== '' && from > to;
+  const badRange = rangeIsBackwards(from, to);
   const analytics = useDoctorAnalytics(from, to, !badRange);
   const data = analytics.data;
   const shownFrom = from || data?.from || '';
@@ -44,22 +44,7 @@ export function DoctorAnalyticsPanels({ from, to, onRangeChange }: DoctorAnalyti
           </p>
         </div>
         <div className="grid grid-cols-2 gap-3 sm:flex sm:items-end">
-          <FormField label="From" className="sm:w-44" error={badRange ? 'From is after To' : undefined}>
-            <Input
-              type="date"
-              value={shownFrom}
-              max={shownTo || undefined}
-              onChange={(e) => onRangeChange({ from: e.target.value, to: shownTo })}
-            />
-          </FormField>
-          <FormField label="To" className="sm:w-44">
-            <Input
-              type="date"
-              value={shownTo}
-              min={shownFrom || undefined}
-              onChange={(e) => onRangeChange({ from: shownFrom, to: e.target.value })}
-            />
-          </FormField>
+          <DateRangeFields from={shownFrom} to={shownTo} onChange={onRangeChange} />
           {(from || to) && (
             <Button variant="outline" className="col-span-2" onClick={() => onRangeChange({ from: '', to: '' })}>
               This month

@@ -10,16 +10,16 @@ import {
 import { resultsApi } from '@shared/api/results';
 import {
   Badge,
+  buttonClass,
   Card,
+  DateRangeFields,
   DateText,
-  FormField,
-  Input,
   ListTable,
   LoadingState,
   PageHeader,
+  rangeIsBackwards,
   RequirePermission,
   SummaryCards,
-  buttonClass,
   type BadgeTone,
   type Column,
 } from '@/components';
@@ -79,7 +79,7 @@ function LabReports() {
   });
   const from = String(list.state.from);
   const to = String(list.state.to);
-  const badRange = from !== '' && to !== '' && from > to;
+  const badRange = rangeIsBackwards(from, to);
   const reports = useLabReports(
     { search: list.search, status: list.values.status!, from, to, page: list.page, limit: list.limit },
     !badRange,
@@ -257,23 +257,8 @@ function LabReports() {
             filteredHint: 'Try adjusting your search or filter criteria',
           }}
           filterRows={
-            <div className="grid grid-cols-2 gap-3 sm:flex sm:flex-wrap sm:items-end">
-              <FormField label="From" className="sm:w-44" error={badRange ? 'From is after To' : undefined}>
-                <Input
-                  type="date"
-                  value={from}
-                  max={to || undefined}
-                  onChange={(e) => list.setState({ from: e.target.value, page: 1 })}
-                />
-              </FormField>
-              <FormField label="To" className="sm:w-44">
-                <Input
-                  type="date"
-                  value={to}
-                  min={from || undefined}
-                  onChange={(e) => list.setState({ to: e.target.value, page: 1 })}
-                />
-              </FormField>
+            <div className="grid grid-cols-2 gap-3 sm:flex sm:flex-wrap sm:items-start">
+              <DateRangeFields from={from} to={to} onChange={(range) => list.setState({ ...range, page: 1 })} />
             </div>
           }
         />

@@ -6,12 +6,12 @@ import {
   Badge,
   Button,
   Card,
+  DateRangeFields,
   DateText,
-  FormField,
-  Input,
   ListTable,
   Money,
   PageHeader,
+  rangeIsBackwards,
   RequirePermission,
   SummaryCards,
   type Column,
@@ -148,18 +148,21 @@ function PaymentsScreen() {
   });
   const from = String(list.state.from);
   const to = String(list.state.to);
-  const badRange = from !== '' && to !== '' && from > to;
-  const page = usePaymentPage({
-    search: list.search || undefined,
-    ...list.apiFilters,
-    from: from || undefined,
-    to: to || undefined,
-    page: list.page,
-    limit: list.limit,
-  } as Partial<LedgerListQuery>);
+  const badRange = rangeIsBackwards(from, to);
+  const page = usePaymentPage(
+    {
+      search: list.search || undefined,
+      ...list.apiFilters,
+      from: from || undefined,
+      to: to || undefined,
+      page: list.page,
+      limit: list.limit,
+    } as Partial<LedgerListQuery>,
+    !badRange,
+  );
   const [recording, setRecording] = useState(false);
   const [open, setOpen] = useState<LedgerEntry | null>(null);
-  const s = page.data?.summary;
+  const s = badRange ? undefined : page.data?.summary;
 
   const cards = [
     {
@@ -201,7 +204,12 @@ function PaymentsScreen() {
   return (
     <>
       <PageHeader title={screen.title} subtitle={screen.subtitle} actions={addButton} />
-      <SummaryCards label="Payment totals" loading={page.isPending} error={page.error} cards={cards} />
+      <SummaryCards
+        label="Payment totals"
+        loading={page.isPending && !badRange}
+        error={badRange ? null : page.error}
+        cards={cards}
+      />
       <Card className="min-w-0">
         <ListTable
           list={list}
@@ -217,13 +225,8 @@ function PaymentsScreen() {
           onRowClick={setOpen}
           rowActions={actions}
           filterRows={
-            <div className="grid grid-cols-2 gap-3 sm:flex sm:items-end">
-              <FormField label="From" className="sm:w-44">
-                <Input type="date" value={from} onChange={(e) => list.setState({ from: e.target.value, page: 1 })} />
-              </FormField>
-              <FormField label="To" className="sm:w-44">
-                <Input type="date" value={to} onChange={(e) => list.setState({ to: e.target.value, page: 1 })} />
-              </FormField>
+            <div className="grid grid-cols-2 gap-3 sm:flex sm:items-start">
+              <DateRangeFields from={from} to={to} onChange={(range) => list.setState({ ...range, page: 1 })} />
             </div>
           }
           empty={{

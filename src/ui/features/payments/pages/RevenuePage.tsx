@@ -8,6 +8,7 @@ import {
   Card,
   CardBody,
   CardHeader,
+  DateRangeFields,
   DateText,
   ErrorPanel,
   FormField,
@@ -132,13 +133,15 @@ function RevenueScreen() {
           ) : undefined
         }
       />
-      <div className="mb-4 grid grid-cols-2 gap-3 sm:flex sm:items-end">
-        <FormField label="From" className="sm:w-44" error={from > to ? 'From is after To' : undefined}>
-          <Input type="date" value={from} max={to} onChange={(e) => setFrom(e.target.value)} />
-        </FormField>
-        <FormField label="To" className="sm:w-44">
-          <Input type="date" value={to} min={from} onChange={(e) => setTo(e.target.value)} />
-        </FormField>
+      <div className="mb-4 grid grid-cols-2 gap-3 sm:flex sm:items-start">
+        <DateRangeFields
+          from={from}
+          to={to}
+          onChange={(range) => {
+            setFrom(range.from);
+            setTo(range.to);
+          }}
+        />
         <FormField label="Find a day" className="col-span-2 sm:w-56">
           <Input
             type="search"
