@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { verifyChain } from '../../core/audit/audit.js';
 import { withDatabase } from '../context.js';
 import { CliError } from '../errors.js';
 import type { Output } from '../output.js';
@@ -18,6 +17,7 @@ whole chain. Run it from cron and alert on a non-zero exit.`,
     )
     .action((_flags: unknown, cmd: Command) =>
       withDatabase(cmd, async (database) => {
+        const { verifyChain } = await import('../../core/audit/audit.js');
         const report = await verifyChain(database.db);
         if (!report.ok) {
           throw new CliError(

@@ -1,7 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { billPdfByNumber } from '../../core/billing/print.js';
 import { NotFoundError } from '../../core/errors.js';
 import { withLab } from '../context.js';
 import { CliError } from '../errors.js';
@@ -36,6 +35,7 @@ Without --out the PDF goes to standard output when it is a pipe or a file, and t
     )
     .action((billNumber: string, flags: PrintFlags, cmd: Command) =>
       withLab(cmd, async ({ database, org }) => {
+        const { billPdfByNumber } = await import('../../core/billing/print.js');
         let pdf: Buffer;
         let number: string;
         try {

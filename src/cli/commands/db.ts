@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { verifyChain } from '../../core/audit/audit.js';
-import { copyDatabase, CopyRefused, type CopyProgress } from '../../core/db/copy.js';
+import type { CopyProgress } from '../../core/db/copy.js';
 import { databaseTarget, DatabaseUrlError, describeTarget, type DatabaseTarget } from '../../core/db/url.js';
 import { chosenDatabase, dataDirOf, openTarget } from '../context.js';
 import { writeDataDirConfig } from '../../core/datadir.js';
@@ -62,6 +61,8 @@ async function runCopy(
   const to = flags.to ? parseUrl('--to', flags.to) : here;
   if (same(from, to)) throw new UsageError(`--from and --to are the same database (${describeTarget(to)})`);
 
+  const { copyDatabase, CopyRefused } = await import('../../core/db/copy.js');
+  const { verifyChain } = await import('../../core/audit/audit.js');
   const source = await openTarget(from);
   try {
     const target = await openTarget(to);

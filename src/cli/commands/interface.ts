@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { startInterfaceListeners, importFile } from '../../core/interfaces/listeners.js';
 import { connectionByName } from '../../core/interfaces/repository.js';
 import { withDatabase } from '../context.js';
 import { CliError } from '../errors.js';
@@ -23,6 +22,7 @@ both for the same connections. Ctrl-C stops it.`,
     )
     .action((_flags: unknown, cmd: Command) =>
       withDatabase(cmd, async (database) => {
+        const { startInterfaceListeners } = await import('../../core/interfaces/listeners.js');
         const listeners = startInterfaceListeners(() => database.db, {
           info: (_o, msg) => out.line(msg),
           warn: (o, msg) => out.line(`warning: ${msg}`),
@@ -66,6 +66,7 @@ makes the whole file refused.`,
         } catch (err) {
           throw new CliError(`cannot read ${file}: ${(err as Error).message}`);
         }
+        const { importFile } = await import('../../core/interfaces/listeners.js');
         const r = await importFile(database.db, matches[0]!, bytes);
         if (!r.ok) throw new CliError(`${file}: ${r.error}`);
         out.line(`${r.messages} message(s): ${r.entered} result(s) entered, ${r.unmatched} unmatched`);

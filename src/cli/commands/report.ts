@@ -1,9 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { findSampleId } from '../../core/samples/print.js';
-import { sampleReport } from '../../core/results/report.js';
-import { monthlyPdf } from '../../core/reports/monthly.js';
 import { monthlyQuery } from '../../shared/schemas/reports.js';
 import { withLab } from '../context.js';
 import { CliError } from '../errors.js';
@@ -56,6 +53,7 @@ Examples:
                 : `--month: ${flags.month} is not a month as YYYY-MM`,
               2,
             );
+          const { monthlyPdf } = await import('../../core/reports/monthly.js');
           const { file } = await monthlyPdf(database.db, actor, q.data.month);
           const pdf = file.body as Buffer;
           if (flags.out === '-') {
@@ -68,6 +66,8 @@ Examples:
           return;
         }
         if (flags.month !== undefined) throw new CliError('--month goes with "lims report monthly"', 2);
+        const { findSampleId } = await import('../../core/samples/print.js');
+        const { sampleReport } = await import('../../core/results/report.js');
         const id = await findSampleId(database.db, org.id, ref.trim());
         if (id === null) throw new CliError(`no sample ${ref} in ${org.name}`);
         const { pdf, sampleCode } = await sampleReport(database.db, org.id, id);

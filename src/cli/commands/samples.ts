@@ -2,7 +2,6 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConflictError } from '../../core/errors.js';
-import { findSampleId, labelPdfForSample } from '../../core/samples/print.js';
 import { withLab } from '../context.js';
 import { CliError } from '../errors.js';
 import type { Output } from '../output.js';
@@ -29,6 +28,7 @@ Examples:
     )
     .action((ref: string, flags: LabelFlags, cmd: Command) =>
       withLab(cmd, async ({ database, org }) => {
+        const { findSampleId, labelPdfForSample } = await import('../../core/samples/print.js');
         const id = await findSampleId(database.db, org.id, ref.trim());
         if (id === null) throw new CliError(`no sample ${ref} in ${org.name}`);
         let pdf: Buffer;

@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander';
 import { z } from 'zod';
 import { dataPaths } from '../../core/datadir.js';
 import { DomainError } from '../../core/errors.js';
-import { setupLab, type SetupResult } from '../../core/setup/service.js';
+import type { SetupResult } from '../../core/setup/service.js';
 import type { StarterSummary } from '../../core/catalogue/starter.js';
 import { primaryOrganization } from '../../core/settings/organization.js';
 import { CURRENCIES, DATE_FORMATS, TIMEZONES } from '../../shared/constants.js';
@@ -109,6 +109,7 @@ async function runSetup(cmd: Command, flags: SetupFlags, out: Output): Promise<v
     chosen.target.kind === 'sqlite' ? openDb(dataPaths(dir, { create: true }).dbFile) : await openTarget(chosen.target);
   let result: SetupResult;
   try {
+    const { setupLab } = await import('../../core/setup/service.js');
     result = await setupLab(database.db, setup);
   } catch (err) {
     // Someone else set the lab up between our check and now: setupLab refused inside its transaction.

@@ -1,14 +1,16 @@
 import { Option, type Command } from 'commander';
-import { createUser, deactivateUser, listUsers, resetPassword, updateUser } from '../../core/users/service.js';
-import { findUserByEmail, type UserRow } from '../../core/users/repository.js';
+import type { UserRow } from '../../core/users/repository.js';
+
 import { ROLES, ROLE_LABELS, type Role } from '../../shared/roles.js';
 import { passwordResetSchema, userCreateSchema, type User } from '../../shared/schemas/users.js';
-import { resetUserTwoFactor } from '../../core/two-factor/service.js';
 import { withLab, type Lab } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { isInteractive, parseFlags, validatorFor } from '../flags.js';
 import { FORMATS, formatTimestamp, type Format, type Output } from '../output.js';
 import { askNewPassword } from '../prompts.js';
+
+/** The user functions, loaded when a user command runs (not for every lims command line). */
+const userService = () => import('../../core/users/service.js');
 
 const FLAG_OF: Readonly<Record<string, string>> = {
   email: '--email',
@@ -97,7 +99,7 @@ Example:
     .action((email: string, _flags: unknown, cmd: Command) =>
       withLab(cmd, async (lab) => {
         const row = await findInLab(lab, email);
-        await resetUserTwoFactor(lab.database.db, lab.actor, row.id);
+        await (await import('../../core/two-factor/service.js')).resetUserTwoFactor(lab.database.db, lab.actor, row.id);
         out.line(`Two-factor sign-in reset for ${row.email}; their open sessions were ended.`);
       }),
     );
@@ -142,12 +144,16 @@ async function addUser(lab: Lab, flags: AddFlags, out: Output): Promise<void> {
     });
     raw.password ??= await askNewPassword(out, 'Password');
   }
-  const created = await createUser(lab.database.db, lab.actor, parseFlags(userCreateSchema, raw, FLAG_OF, SECRET));
+  const created = await (
+    await userService()
+  ).createUser(lab.database.db, lab.actor, parseFlags(userCreateSchema, raw, FLAG_OF, SECRET));
   out.line(`Added ${fullName(created)} <${created.email}> as ${ROLE_LABELS[created.role]} (user id ${created.id}).`);
 }
 
 async function list(lab: Lab, flags: ListFlags, out: Output): Promise<void> {
-  const users = await listUsers(lab.database.db, lab.org.id, {
+  const users = await (
+    await userService()
+  ).listUsers(lab.database.db, lab.org.id, {
     role: flags.role,
     search: flags.search,
     include_inactive: flags.all ?? false,
@@ -178,7 +184,7 @@ async function reset(lab: Lab, email: string, given: string | undefined, out: Ou
     }
     password = await askNewPassword(out, `New password for ${row.email}`);
   }
-  await resetPassword(lab.database.db, lab.actor, row.id, password);
+  await (await userService()).resetPassword(lab.database.db, lab.actor, row.id, password);
   out.line(`Password reset for ${row.email}; their open sessions were ended.`);
 }
 
@@ -189,16 +195,18 @@ async function setActive(lab: Lab, email: string, active: boolean, out: Output):
     return;
   }
   if (active) {
-    await updateUser(lab.database.db, lab.actor, row.id, { is_active: true });
+    await (await userService()).updateUser(lab.database.db, lab.actor, row.id, { is_active: true });
     out.line(`Activated ${row.email}; they can sign in again.`);
   } else {
-    await deactivateUser(lab.database.db, lab.actor, row.id);
+    await (await userService()).deactivateUser(lab.database.db, lab.actor, row.id);
     out.line(`Deactivated ${row.email}; they can no longer sign in and their open sessions were ended.`);
   }
 }
 
 async function findInLab(lab: Lab, email: string): Promise<UserRow> {
-  const row = await findUserByEmail(lab.database.db, lab.org.id, email.trim());
+  const row = await (
+    await import('../../core/users/repository.js')
+  ).findUserByEmail(lab.database.db, lab.org.id, email.trim());
   if (!row) throw new CliError(`no user with email ${email.trim()} in this lab`);
   return row;
 }
