@@ -513,6 +513,12 @@ describe('stock alerts: raised and resolved by the server', () => {
     const all = await alertsOf(item.id);
     expect(all.every((a) => a.status === 'resolved')).toBe(true);
     expect(all.map((a) => a.alert_type).sort()).toEqual(['approaching_minimum', 'low_stock']);
+    // The approaching alert ended because the item fell lower, not because stock came: it says so.
+    expect(all.find((a) => a.alert_type === 'approaching_minimum')).toMatchObject({
+      current_stock: 10,
+      note: 'Became low stock',
+    });
+    expect(all.find((a) => a.alert_type === 'low_stock')?.note).toBe('Ordered 2 kits');
   });
 
   it('out of stock is critical and tells the inventory staff (a notification)', async () => {

@@ -16,6 +16,7 @@ import { pageEnvelope } from '../../shared/schemas/common.js';
 import {
   ALERT_TYPES,
   type AlertPriority,
+  type AlertType,
   DEFAULT_APPROACHING_MARGIN_PERCENT,
   DEFAULT_EXPIRY_WARNING_DAYS,
   RATE_WINDOW_DAYS,
@@ -99,13 +100,19 @@ export async function evaluateItemAlerts(trx: Db, actor: Actor, itemId: number, 
   for (const a of open) {
     const still = wanted.find((w) => w.type === a.alert_type);
     if (!still) {
-      await updateAlertRow(trx, a.id, { status: 'resolved', resolved_at: now, current_stock: current });
+      // Approaching the minimum that became low stock (or low stock that ran out) is not over: it
+      // goes on as the graver alert, and the one left behind says so beside its last figure.
+      const graver = supersededBy(a.alert_type as AlertType, wanted);
+      const note = graver
+        ? [a.note, `Became ${graver === 'out_of_stock' ? 'out of stock' : 'low stock'}`].filter(Boolean).join(' · ')
+        : a.note;
+      await updateAlertRow(trx, a.id, { status: 'resolved', resolved_at: now, current_stock: current, note });
       await writeAudit(trx, actor, {
         action: 'update',
         entity: 'stock_alert',
         entityId: a.id,
         oldValues: { status: a.status },
-        newValues: { status: 'resolved', current_stock: current, resolved_by: 'server' },
+        newValues: { status: 'resolved', current_stock: current, resolved_by: 'server', ...(graver ? { note } : {}) },
       });
       continue;
     }
@@ -145,6 +152,17 @@ export async function evaluateItemAlerts(trx: Db, actor: Actor, itemId: number, 
     });
     if (item) await announce(trx, actor, item, w);
   }
+}
+
+/** The stock-level alerts from mild to grave: a milder one ends when its item falls to a graver one. */
+const STOCK_LEVELS: readonly AlertType[] = ['approaching_minimum', 'low_stock', 'out_of_stock'];
+
+/** The graver stock-level alert now wanted that takes over from `type`, if any. */
+function supersededBy(type: AlertType, wanted: readonly { type: AlertType }[]): AlertType | null {
+  const from = STOCK_LEVELS.indexOf(type);
+  if (from < 0) return null;
+  const graver = wanted.find((w) => STOCK_LEVELS.indexOf(w.type) > from);
+  return graver ? graver.type : null;
 }
 
 const PRIORITY_RANK: Record<AlertPriority, number> = { low: 0, medium: 1, high: 2, critical: 3 };
