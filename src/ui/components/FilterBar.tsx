@@ -96,7 +96,7 @@ export function FilterBar({
         <Select
           key={s.key}
           aria-label={s.label}
-          className="w-full sm:w-44"
+          className="w-full sm:w-auto sm:min-w-44"
           value={s.value}
           options={s.options}
           onChange={(e) => onSelectChange?.(s.key, e.target.value)}
