@@ -11,6 +11,7 @@ import { deliverDueReports } from '../../src/core/interop-out/delivery.js';
 import { loincProblem } from '../../src/shared/loinc.js';
 import { readStarterCatalogue } from '../../src/core/catalogue/starter.js';
 import { checkR4Bundle } from './fhir-r4-structure.js';
+import { mllpReceiver } from './interface-support.js';
 
 /**
  * Reports out (issue 18, "Out"): the HL7 v2.5.1 ORU^R01 and FHIR R4 Bundle of a verified report
@@ -246,28 +247,6 @@ describe('the HL7 and FHIR messages of a verified report', () => {
   });
 });
 
-/** A local MLLP listener answering each message with the ACK code it is told (AE first, then AA). */
-function mllpListener(codes: string[]) {
-  const received: string[] = [];
-  const server: TcpServer = createTcpServer((socket) => {
-    let buf = '';
-    socket.on('data', (chunk) => {
-      buf += chunk.toString('utf8');
-      const end = buf.indexOf('\x1c\r');
-      if (end < 0) return;
-      const msg = buf.slice(buf.indexOf('\x0b') + 1, end);
-      buf = '';
-      received.push(msg);
-      const id = field(parseHl7(msg)[0], 10);
-      const code = codes.shift() ?? 'AA';
-      socket.write(
-        `\x0bMSH|^~\\&|HIS|HOSP|LIMS|LAB|20261126120000||ACK^R01|A${id}|P|2.5.1\rMSA|${code}|${id}|${code === 'AA' ? '' : 'Patient not found'}\r\x1c\r`,
-      );
-    });
-  });
-  return { server, received };
-}
-
 async function listen(server: TcpServer | HttpServer): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return (server.address() as AddressInfo).port;
@@ -303,9 +282,9 @@ describe('receivers and delivery', () => {
   });
 
   it('a verified report is pushed over MLLP (retried after an AE, sent on AA) and over HTTP (retried after a 500)', async () => {
-    const mllp = mllpListener(['AE', 'AA']);
+    const mllp = await mllpReceiver(['AE', 'AA']);
     servers.push(mllp.server);
-    const mllpPort = await listen(mllp.server);
+    const mllpPort = mllp.port;
     const posted: string[] = [];
     const statuses = [500, 201];
     const http = createHttpServer((req, res) => {
