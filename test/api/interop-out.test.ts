@@ -11,6 +11,7 @@ import { deliverDueReports } from '../../src/core/interop-out/delivery.js';
 import { loincProblem } from '../../src/shared/loinc.js';
 import { readStarterCatalogue } from '../../src/core/catalogue/starter.js';
 import { checkR4Bundle } from './fhir-r4-structure.js';
+import { validateR4 } from './fhir-r4-validator.js';
 import { mllpReceiver } from './interface-support.js';
 
 /**
@@ -180,6 +181,8 @@ describe('the HL7 and FHIR messages of a verified report', () => {
     expect(res.headers['content-type']).toMatch(/application\/fhir\+json/);
     const bundle = res.json();
     expect(checkR4Bundle(bundle)).toEqual([]);
+    // Against the R4 StructureDefinitions too (Medplum's validator, offline).
+    expect(await validateR4(bundle)).toEqual([]);
     expect(bundle.type).toBe('collection');
     const byType = (type: string) =>
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the Bundle's resources are read as plain JSON
@@ -226,6 +229,12 @@ describe('the HL7 and FHIR messages of a verified report', () => {
     expect(problems).toContain('status is required');
     expect(problems).toContain('value[x]');
     expect(problems).toContain('is not in the Bundle');
+    // So does the R4 validator: it is no rubber stamp.
+    const r4 = (await validateR4(broken)).join('\n');
+    expect(r4).toMatch(/Bundle\.entry\[\d+\]\.resource\.status: Missing required property/);
+    const typo = structuredClone(bundle);
+    typo.entry.at(-1).resource.issuedAt = '2026-11-26T10:00:00Z';
+    expect((await validateR4(typo)).join('\n')).toMatch(/Invalid additional property "issuedAt"/);
     const report = byType('DiagnosticReport')[0]!;
     expect(report.status).toBe('final');
     expect(report.result).toHaveLength(3);
