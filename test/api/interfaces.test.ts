@@ -440,8 +440,34 @@ describe('results in', () => {
     const badAssign = await tech.post(`/api/connections/unmatched/${u.id}/assign`, { sample_id: sample });
     expect(badAssign.statusCode).toBe(400);
     expect(badAssign.json().details[0].path).toBe('test_id');
+    const noSample = await tech.post(`/api/connections/unmatched/${u.id}/assign`, { test_id: tests.BILT });
+    expect(noSample.json().details).toEqual([
+      { path: 'sample', message: 'Sample is required: its barcode or sample ID' },
+    ]);
+    const unknown = await tech.post(`/api/connections/unmatched/${u.id}/assign`, {
+      sample: 'NO-SUCH-TUBE',
+      test_id: tests.BILT,
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().details).toEqual([
+      { path: 'sample', message: 'No sample has the barcode or sample ID NO-SUCH-TUBE' },
+    ]);
+    // A value in another unit than the test's is not entered as if it were in the test's.
+    const otherUnit = await tech.post(`/api/connections/unmatched/${u.id}/assign`, {
+      sample: '11625',
+      test_id: tests.CHOL,
+    });
+    expect(otherUnit.statusCode).toBe(400);
+    expect(otherUnit.json().details).toEqual([
+      {
+        path: 'test_id',
+        message:
+          'The machine sent umol/l; Cholesterol is in mmol/L. Map the code 690/ to it with the factor that converts, then assign',
+      },
+    ]);
+    // Staff name the sample as they know it: its barcode (or sample code).
     const assigned = await tech.post(`/api/connections/unmatched/${u.id}/assign`, {
-      sample_id: sample,
+      sample: '11625',
       test_id: tests.BILT,
     });
     expect(assigned.statusCode, assigned.body).toBe(200);

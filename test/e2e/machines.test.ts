@@ -247,7 +247,7 @@ describe('Machine Integration: results from the machines', () => {
     await unmatchedCard.getByRole('button', { name: 'Last page' }).click();
     await unmatched.getByRole('button', { name: 'Assign 690/ 34' }).click();
     const assign = page.getByRole('dialog', { name: 'Assign Unmatched Result' });
-    await expect.poll(() => assign.getByLabel('Sample (internal number)').inputValue()).toBe(String(cobasTube.id));
+    await expect.poll(() => assign.getByLabel('Sample (barcode or sample ID)').inputValue()).toBe(cobasTube.code);
     await assign.getByLabel('Test', { exact: true }).selectOption({ value: String(tests.BILT) });
     await screenshot(page, 'machines-assign');
     await assign.getByRole('button', { name: 'Enter Result' }).click();

@@ -307,10 +307,20 @@ export const unmatchedSchema = z.object({
 export type Unmatched = z.infer<typeof unmatchedSchema>;
 export const unmatchedPageSchema = z.object({ unmatched: z.array(unmatchedSchema), ...pagedShape });
 
-export const unmatchedAssignSchema = z.object({
-  sample_id: positiveId('sample_id'),
-  test_id: positiveId('test_id'),
-});
+/**
+ * Which sample and test an unmatched value belongs to. The sample by its id, or as staff know it:
+ * its barcode or sample code (`sample`), looked up as the machine's specimen ID is.
+ */
+export const unmatchedAssignSchema = z
+  .object({
+    sample_id: positiveId('sample_id').optional(),
+    sample: optionalText(100, 'Sample'),
+    test_id: positiveId('test_id'),
+  })
+  .superRefine((b, ctx) => {
+    if (!b.sample_id && !b.sample)
+      ctx.addIssue({ code: 'custom', path: ['sample'], message: 'Sample is required: its barcode or sample ID' });
+  });
 export type UnmatchedAssign = z.infer<typeof unmatchedAssignSchema>;
 
 export const unmatchedDiscardSchema = z.object({ reason: requiredText('Reason', 500) });

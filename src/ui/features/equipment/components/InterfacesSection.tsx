@@ -108,13 +108,24 @@ function ConnectionsCard() {
           <Badge tone="grey">disabled</Badge>
         ),
     },
-    { key: 'codes', header: 'Codes', cell: (c) => c.code_map.length, align: 'right', hideOnMobile: true },
+    {
+      key: 'codes',
+      header: 'Codes',
+      cell: (c) => {
+        const ignored = c.code_map.filter((e) => e.ignore).length;
+        return ignored ? `${c.code_map.length - ignored} + ${ignored} ignored` : c.code_map.length;
+      },
+      align: 'right',
+      hideOnMobile: true,
+    },
     { key: 'messages', header: 'Messages', cell: (c) => c.messages, align: 'right', hideOnMobile: true },
     {
       key: 'unmatched',
       header: 'Unmatched',
       cell: (c) => (c.open_unmatched ? <Badge tone="amber">{c.open_unmatched}</Badge> : '0'),
       align: 'right',
+      // On a phone the Unmatched Results card below lists them by machine.
+      hideOnMobile: true,
     },
   ];
   const actions: RowAction<Connection>[] = [
@@ -268,17 +279,22 @@ function AssignDialog({ row, onClose }: { row: Unmatched | null; onClose: () => 
   if (row !== seen) {
     setSeen(row);
     if (row) {
-      setSample(row.sample_id ? String(row.sample_id) : '');
+      setSample(row.sample_code ?? '');
       setTest(row.test_id ? String(row.test_id) : '');
       setErrors({});
     }
   }
+  const chosen = (tests.data ?? []).find((t) => String(t.id) === test);
+  // A value in another unit is refused unless the code map converts it: say so before it is tried.
+  const unitDiffers = Boolean(
+    row?.unit && chosen?.unit && row.unit.trim().toLowerCase() !== chosen.unit.trim().toLowerCase(),
+  );
   const submit = () => {
     if (!row) return;
     assign.mutate(
       {
         id: row.id,
-        body: { sample_id: Number(sample) || (sample as never), test_id: Number(test) || (test as never) },
+        body: { sample, test_id: Number(test) || (test as never) },
       },
       {
         onSuccess: onClose,
@@ -315,18 +331,27 @@ function AssignDialog({ row, onClose }: { row: Unmatched | null; onClose: () => 
       <div className="grid gap-4">
         {errors.form && <p className="text-sm text-red-700">{errors.form}</p>}
         <FormField
-          label="Sample (internal number)"
+          label="Sample (barcode or sample ID)"
           required
-          error={errors.sample_id}
+          error={errors.sample}
           hint={
             row?.sample_code
-              ? `The specimen ID names sample ${row.sample_code}.`
-              : 'No sample has this specimen ID: enter the sample it belongs to.'
+              ? `The machine's specimen ID ${row.specimen_id} is this sample.`
+              : 'No sample has this specimen ID: enter the barcode or sample ID of the tube it came from.'
           }
         >
-          <Input inputMode="numeric" value={sample} onChange={(e) => setSample(e.target.value)} />
+          <Input value={sample} onChange={(e) => setSample(e.target.value)} />
         </FormField>
-        <FormField label="Test" required error={errors.test_id} hint="It must be ordered on the sample.">
+        <FormField
+          label="Test"
+          required
+          error={errors.test_id}
+          hint={
+            unitDiffers
+              ? `The machine sent ${row?.unit}; ${chosen?.name} is in ${chosen?.unit}. It can be assigned once the code map converts it (the code with its factor).`
+              : 'It must be ordered on the sample.'
+          }
+        >
           <Select
             value={test}
             onChange={(e) => setTest(e.target.value)}
