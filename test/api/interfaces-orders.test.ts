@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLab, type TestLab } from '../helpers.js';
 import {
@@ -10,6 +11,8 @@ import {
   until,
 } from './interface-support.js';
 import { orderSendsOf } from '../../src/core/interfaces/orders-repository.js';
+import { MllpDecoder, mllpWrap } from '../../src/core/interfaces/hl7/mllp.js';
+import { parseHl7 } from '../../src/core/interfaces/hl7/message.js';
 import { parseAstmMessage, splitRecords } from '../../src/core/interfaces/astm/records.js';
 import type { Connection, InterfaceMessage } from '../../src/shared/schemas/connections.js';
 
@@ -59,13 +62,7 @@ afterAll(async () => {
 });
 
 describe('order download', () => {
-  it('is for ASTM machines on TCP or serial only', async () => {
-    const base = { name: 'X', port: 9997, send_orders: true };
-    const hl7 = await lab.admin.post('/api/connections', { ...base, protocol: 'hl7', transport: 'tcp-server' });
-    expect(hl7.statusCode).toBe(400);
-    expect(hl7.json().details).toEqual([
-      { path: 'send_orders', message: 'Order download is for ASTM machines on TCP or a serial port' },
-    ]);
+  it('needs a line to the machine: refused on a watched folder', async () => {
     const folder = await lab.admin.post('/api/connections', {
       name: 'X',
       protocol: 'folder',
@@ -73,7 +70,10 @@ describe('order download', () => {
       path: '/tmp/x',
       send_orders: true,
     });
-    expect(folder.json().details.map((d: { path: string }) => d.path)).toEqual(['send_orders']);
+    expect(folder.statusCode).toBe(400);
+    expect(folder.json().details).toEqual([
+      { path: 'send_orders', message: 'Order download needs a TCP or serial connection to the machine' },
+    ]);
     expect((await lab.admin.get('/api/connections')).json().connections).toHaveLength(0);
   });
 
@@ -173,6 +173,71 @@ describe('order download', () => {
     expect(await last.quiet(400)).toBe(true);
     await last.close();
     expect((await orderSendsOf(db, conn.id)).some((r) => r.sample_id === after)).toBe(false);
+    await lab.admin.post(`/api/connections/${conn.id}/disable`);
+  });
+
+  it('HL7: an ORM^O01 per sample, sent when the machine ACKs it AA; an AE makes it due again', async () => {
+    const db = lab.database.db;
+    const port = await freePort();
+    const conn = await createConnectionAs(lab, {
+      name: 'Mindray BS-240',
+      protocol: 'hl7',
+      transport: 'tcp-server',
+      port,
+      enabled: true,
+      send_orders: true,
+      code_map: [{ code: 'HGB', test_id: tests.HGB }],
+    });
+    await listeningOf(lab, conn.id);
+    const sample = await sampleWithBarcode(lab, patient, 'OD-HL7', [tests.HGB!, tests.ESR!]);
+    const socket = net.connect({ port, host: '127.0.0.1' });
+    const got: string[] = [];
+    const decoder = new MllpDecoder((b) => got.push(b.toString('utf8')));
+    socket.on('data', (d) => decoder.receive(d));
+    await new Promise<void>((r) => socket.once('connect', r));
+    const ack = (msg: string, code: string) => {
+      const m = parseHl7(msg);
+      socket.write(
+        mllpWrap(`MSH|^~\\&|BS240|LAB|lims||20261126120000||ACK^O01|M1|P|2.3.1\rMSA|${code}|${m.controlId}\r`),
+      );
+    };
+
+    const first = await until('the ORM^O01', async () => got[0]);
+    const orm = parseHl7(first);
+    expect(orm.type).toBe('ORM^O01');
+    expect(orm.get(orm.segment('ORC'), 1)).toBe('NW');
+    const obr = orm.segment('OBR');
+    expect([orm.get(obr, 2), orm.get(obr, 4), orm.get(obr, 5), orm.get(obr, 15)]).toEqual([
+      'OD-HL7',
+      'HGB',
+      'R',
+      'Blood',
+    ]);
+    expect(orm.all('OBR')).toHaveLength(1);
+    ack(first, 'AE');
+    const refused = await until('the order not taken', async () => {
+      const row = (await orderSendsOf(db, conn.id)).find((r) => r.sample_id === sample);
+      return row?.attempts === 1 && row.claimed_until === null ? row : undefined;
+    });
+    expect(refused).toMatchObject({ status: 'pending', last_error: 'the machine answered AE' });
+
+    await db
+      .updateTable('interface_order_sends')
+      .set({ next_attempt_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', refused.id)
+      .execute();
+    const second = await until('the ORM again', async () => got[1]);
+    expect(parseHl7(second).controlId).not.toBe(orm.controlId);
+    ack(second, 'AA');
+    await until('sent', async () =>
+      (await orderSendsOf(db, conn.id)).find((r) => r.sample_id === sample)?.status === 'sent' ? true : undefined,
+    );
+    socket.destroy();
+    const out = await outbound(conn);
+    expect(out.map((m) => [m.message_type, m.status])).toEqual([
+      ['ORM^O01', 'sent'],
+      ['ORM^O01', 'failed'],
+    ]);
     await lab.admin.post(`/api/connections/${conn.id}/disable`);
   });
 });

@@ -4,6 +4,7 @@ import type { Db } from '../db/connection.js';
 import { AstmLink, type AstmLinkOptions } from './astm/link.js';
 import { buildOrderRecords } from './astm/records.js';
 import { MllpDecoder, mllpWrap } from './hl7/mllp.js';
+import { parseHl7 } from './hl7/message.js';
 import { logIncomplete, logOutbound, receiveAstmText, receiveMessage } from './receive.js';
 import { nextOrderToSend, orderNotTaken, orderSendDone, type OrderToSend } from './orders-out.js';
 import type { ConnectionRow } from './repository.js';
@@ -48,9 +49,30 @@ export function attachSession(
     if (!socket.destroyed) socket.write(b);
   };
   let close: () => void;
+  /** Whether the line is free for an order download now; `sendOrder` puts one on it. */
+  let idle: () => boolean;
+  let sendOrder: (order: OrderToSend) => void;
+  /** Orders on the line when it dropped: due again (their claims released), never lost. */
+  let inFlight: () => OrderToSend[];
   if (conn.protocol === 'hl7') {
+    // An ORM^O01 sent, waiting for the machine's ACK that names its control ID.
+    let awaiting: { order: OrderToSend; timer: ReturnType<typeof setTimeout> } | null = null;
+    const settle = (ok: boolean, reason?: string) => {
+      const a = awaiting;
+      if (!a) return;
+      awaiting = null;
+      clearTimeout(a.timer);
+      queue(() => orderSendDone(db, conn, a.order, ok, reason));
+    };
     const decoder = new MllpDecoder(
-      (bytes) =>
+      (bytes) => {
+        if (awaiting) {
+          const ack = ackOf(bytes);
+          if (ack && ack.controlId === awaiting.order.hl7!.controlId) {
+            const ok = ack.code === 'AA' || ack.code === 'CA';
+            settle(ok, ok ? undefined : `the machine answered ${ack.code}`);
+          }
+        }
         queue(async () => {
           const r = await receiveMessage(db, conn, 'hl7', Buffer.from(bytes));
           if (r.ackText) write(mllpWrap(r.ackText));
@@ -67,10 +89,25 @@ export function attachSession(
               'DSR^Q03',
             );
           }
-        }),
+        });
+      },
       () => queue(() => logIncomplete(db, conn, 'hl7', Buffer.alloc(0), 'An MLLP block over 1 MiB was dropped')),
     );
     socket.on('data', (d: Buffer) => decoder.receive(d));
+    idle = () => awaiting === null;
+    sendOrder = (order) => {
+      awaiting = {
+        order,
+        timer: setTimeout(() => settle(false, 'no ACK from the machine'), timings.ackTimeoutMs ?? 15_000),
+      };
+      write(mllpWrap(order.hl7!.text));
+    };
+    inFlight = () => {
+      const a = awaiting;
+      awaiting = null;
+      if (a) clearTimeout(a.timer);
+      return a ? [a.order] : [];
+    };
     close = () => {
       // The line closed inside a block: the half is logged, never applied.
       const half = decoder.pending();
@@ -79,7 +116,7 @@ export function attachSession(
   } else {
     // What lims queued on the link, in order: a query answer, or an order download (with its row).
     const pendingOut: { records: string[]; order?: OrderToSend }[] = [];
-    const { orderPollMs, ...linkTimings } = timings;
+    const { orderPollMs: _poll, ...linkTimings } = timings;
     const link: AstmLink = new AstmLink({
       ...linkTimings,
       lenient: conn.lenient === 1,
@@ -107,34 +144,38 @@ export function attachSession(
       },
     });
     socket.on('data', (d: Buffer) => link.receive(d));
-    // Order download: while the machine is connected and the line idle, the next due order goes out.
-    let pump: ReturnType<typeof setInterval> | null = null;
-    if (conn.send_orders === 1) {
-      let busy = false;
-      pump = setInterval(() => {
-        if (busy || !isOpen() || link.status !== 'idle' || pendingOut.length) return;
-        busy = true;
-        queue(async () => {
-          try {
-            const order = await nextOrderToSend(db, conn);
-            if (order && !socket.destroyed) {
-              pendingOut.push({ records: order.records, order });
-              link.send(order.records);
-            } else if (order) await orderNotTaken(db, order.row, 'connection closed');
-          } finally {
-            busy = false;
-          }
-        });
-      }, orderPollMs ?? 5_000);
-    }
-    close = () => {
-      if (pump) clearInterval(pump);
-      link.close();
-      // An order on the line when it dropped is due again (its claim released), never lost.
-      for (const out of pendingOut.splice(0))
-        if (out.order) queue(() => orderNotTaken(db, out.order!.row, 'connection closed'));
+    idle = () => link.status === 'idle' && pendingOut.length === 0;
+    sendOrder = (order) => {
+      pendingOut.push({ records: order.records, order });
+      link.send(order.records);
     };
+    inFlight = () => pendingOut.splice(0).flatMap((out) => (out.order ? [out.order] : []));
+    close = () => link.close();
   }
+  // Order download: while the machine is connected and the line idle, the next due order goes out.
+  let pump: ReturnType<typeof setInterval> | null = null;
+  if (conn.send_orders === 1) {
+    let busy = false;
+    pump = setInterval(() => {
+      if (busy || !isOpen() || !idle()) return;
+      busy = true;
+      queue(async () => {
+        try {
+          const order = await nextOrderToSend(db, conn);
+          if (order && !socket.destroyed) sendOrder(order);
+          else if (order) await orderNotTaken(db, order.row, 'connection closed');
+        } finally {
+          busy = false;
+        }
+      });
+    }, timings.orderPollMs ?? 5_000);
+  }
+  const closeLine = close;
+  close = () => {
+    if (pump) clearInterval(pump);
+    closeLine();
+    for (const order of inFlight()) queue(() => orderNotTaken(db, order.row, 'connection closed'));
+  };
   socket.on('error', (err: Error) =>
     log.warn({ err: err.message, connection: conn.id }, 'a machine connection failed'),
   );
@@ -149,4 +190,16 @@ export function attachSession(
     endOnce();
     socket.destroy();
   };
+}
+
+/** The code and the control ID an HL7 ACK acknowledges (MSA-1, MSA-2); undefined for anything else. */
+function ackOf(bytes: Uint8Array): { code: string; controlId: string } | undefined {
+  try {
+    const m = parseHl7(Buffer.from(bytes).toString('utf8'));
+    if (!m.type.startsWith('ACK')) return undefined;
+    const msa = m.segment('MSA');
+    return { code: m.get(msa, 1), controlId: m.get(msa, 2) };
+  } catch {
+    return undefined;
+  }
 }

@@ -161,7 +161,7 @@ const connectionFields = {
   /** ASTM: accept frames over E1381's 247 bytes and a missing CR LF (many machines need it). */
   lenient: z.boolean({ error: 'lenient must be true or false' }).optional(),
   enabled: z.boolean({ error: 'enabled must be true or false' }).optional(),
-  /** ASTM on TCP or serial: download the tests ordered on each sample to the machine when it is collected. */
+  /** TCP or serial (ASTM or HL7 ORM^O01): download the tests ordered on each sample to the machine when it is collected. */
   send_orders: z.boolean({ error: 'send_orders must be true or false' }).optional(),
   code_map: codeMap.optional(),
 };
@@ -186,8 +186,8 @@ export function transportIssues(c: Fields): { path: string; message: string }[] 
   if (c.transport === 'tcp-client' && !c.host) out.push({ path: 'host', message: 'Host is required for a TCP client' });
   if (c.transport === 'folder' && !c.path)
     out.push({ path: 'path', message: 'Folder is required for a watched folder' });
-  if (c.send_orders && (c.protocol !== 'astm' || c.transport === 'folder')) {
-    out.push({ path: 'send_orders', message: 'Order download is for ASTM machines on TCP or a serial port' });
+  if (c.send_orders && (c.protocol === 'folder' || c.transport === 'folder')) {
+    out.push({ path: 'send_orders', message: 'Order download needs a TCP or serial connection to the machine' });
   }
   if ((c.protocol === 'folder') !== (c.transport === 'folder')) {
     out.push({ path: 'transport', message: 'The folder protocol goes with the folder transport, and only with it' });

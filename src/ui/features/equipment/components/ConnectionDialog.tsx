@@ -103,7 +103,7 @@ export function ConnectionDialog({
   const set = <K extends keyof FormState>(k: K, v: FormState[K]) => setF((x) => ({ ...x, [k]: v }));
   const setRow = (i: number, patch: Partial<MapRow>) =>
     setF((x) => ({ ...x, code_map: x.code_map.map((r, j) => (j === i ? { ...r, ...patch } : r)) }));
-  const canSendOrders = f.protocol === 'astm' && f.transport !== 'folder';
+  const canSendOrders = f.protocol !== 'folder' && f.transport !== 'folder';
   const tcp = f.transport === 'tcp-server' || f.transport === 'tcp-client';
   const submit = () => {
     const body = {
