@@ -148,7 +148,7 @@ function ConnectionsCard() {
     <Card className="min-w-0">
       <CardHeader
         title="Connections"
-        description="How each machine sends its results: ASTM or HL7 over TCP, or files in a folder. Enabled connections listen while lims runs."
+        description="How each machine sends its results: ASTM or HL7 over TCP or a serial port, or files in a folder. Enabled connections listen while lims runs."
         actions={
           <Button onClick={() => setEditing('new')}>
             <Plus />
