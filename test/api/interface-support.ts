@@ -2,7 +2,10 @@ import net from 'node:net';
 import { expect } from 'vitest';
 import type { TestLab } from '../helpers.js';
 import { checkFrame } from '../../src/core/interfaces/astm/frames.js';
+import { field, parseHl7 } from '../../src/core/interop-out/hl7.js';
 import type { Connection } from '../../src/shared/schemas/connections.js';
+import type { Db } from '../../src/core/db/connection.js';
+import { startInterfaceListeners } from '../../src/core/interfaces/listeners.js';
 
 /** Helpers shared by the analyser interface tests: ports, waiting, and a machine speaking E1381. */
 
@@ -17,6 +20,25 @@ export const quietLog = {
   warn: () => {},
   error: (obj: object, msg: string) => console.error(msg, obj),
 };
+
+/**
+ * The listeners `lims serve` runs, for one lab's connections, looking for changes every 100 ms,
+ * bound to 127.0.0.1; `opts` adds the E1381 timings or a serial opener.
+ */
+export async function listenersFor(
+  getDb: () => Db,
+  organizationId: number,
+  opts: Parameters<typeof startInterfaceListeners>[2] = {},
+): Promise<ReturnType<typeof startInterfaceListeners>> {
+  const listeners = startInterfaceListeners(getDb, quietLog, {
+    pollMs: 100,
+    bindHost: '127.0.0.1',
+    only: (c) => c.organization_id === organizationId,
+    ...opts,
+  });
+  await listeners.ready;
+  return listeners;
+}
 
 export async function freePort(): Promise<number> {
   const s = net.createServer();
@@ -47,6 +69,36 @@ export async function listeningOf(lab: TestLab, id: number): Promise<Connection>
     const c = (await lab.admin.get(`/api/connections/${id}`)).json<{ connection: Connection }>().connection;
     return c.listen_status === 'listening' ? c : undefined;
   });
+}
+
+/**
+ * A hospital's interface engine on a free local port: takes MLLP blocks and answers each with an
+ * ACK whose MSA-2 is the message's control id, the code taken from `codes` in turn (then AA).
+ * Every message it took is in `received`; `close()` stops it.
+ */
+export async function mllpReceiver(
+  codes: string[] = [],
+): Promise<{ port: number; received: string[]; server: net.Server; close: () => Promise<void> }> {
+  const received: string[] = [];
+  const server = net.createServer((socket) => {
+    let buf = '';
+    socket.on('data', (chunk) => {
+      buf += chunk.toString('utf8');
+      for (let end = buf.indexOf('\x1c\r'); end >= 0; end = buf.indexOf('\x1c\r')) {
+        const msg = buf.slice(buf.indexOf('\x0b') + 1, end);
+        buf = buf.slice(end + 2);
+        received.push(msg);
+        const id = field(parseHl7(msg)[0], 10);
+        const code = codes.shift() ?? 'AA';
+        socket.write(
+          `\x0bMSH|^~\\&|HIS|HOSP|LIMS|LAB|20261126120000||ACK^R01|A${id}|P|2.5.1\rMSA|${code}|${id}|${code === 'AA' ? '' : 'Patient not found'}\r\x1c\r`,
+        );
+      }
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as net.AddressInfo).port;
+  return { port, received, server, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
 /** A sample with these tests ordered and this barcode (what the machine reads off the tube). */

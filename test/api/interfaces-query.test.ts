@@ -7,12 +7,11 @@ import {
   ENQ,
   freePort,
   listeningOf,
-  quietLog,
+  listenersFor,
   sampleWithBarcode,
   SimMachine,
   until,
 } from './interface-support.js';
-import { startInterfaceListeners } from '../../src/core/interfaces/listeners.js';
 import { frameMessage } from '../../src/core/interfaces/astm/frames.js';
 import { parseAstmMessage, splitRecords } from '../../src/core/interfaces/astm/records.js';
 import { MllpDecoder, mllpWrap } from '../../src/core/interfaces/hl7/mllp.js';
@@ -25,7 +24,7 @@ import type { Connection, InterfaceMessage } from '../../src/shared/schemas/conn
  */
 
 let lab: TestLab;
-let listeners: ReturnType<typeof startInterfaceListeners>;
+let listeners: Awaited<ReturnType<typeof listenersFor>>;
 const tests: Record<string, number> = {};
 let patient: number;
 let patientCode: string;
@@ -64,13 +63,7 @@ beforeAll(async () => {
       .where('id', '=', patient)
       .executeTakeFirstOrThrow()
   ).patient_code;
-  listeners = startInterfaceListeners(() => lab.database.db, quietLog, {
-    pollMs: 100,
-    bindHost: '127.0.0.1',
-    only: (c) => c.organization_id === lab.organizationId,
-    timings: { contentionRetryMs: 300 },
-  });
-  await listeners.ready;
+  listeners = await listenersFor(() => lab.database.db, lab.organizationId, { timings: { contentionRetryMs: 300 } });
   port = await freePort();
   conn = await createConnectionAs(lab, {
     name: 'cobas c311',

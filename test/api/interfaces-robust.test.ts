@@ -8,12 +8,11 @@ import {
   EOT,
   freePort,
   listeningOf,
-  quietLog,
+  listenersFor,
   SimMachine,
   until,
 } from './interface-support.js';
 import { seedSample } from './lab-records.js';
-import { startInterfaceListeners } from '../../src/core/interfaces/listeners.js';
 import { frameMessage, STX } from '../../src/core/interfaces/astm/frames.js';
 import { astmMessages, inboundFromAstm, inboundFromHl7 } from '../../src/core/interfaces/inbound.js';
 import { MllpDecoder, mllpWrap } from '../../src/core/interfaces/hl7/mllp.js';
@@ -28,7 +27,7 @@ import type { Connection } from '../../src/shared/schemas/connections.js';
  */
 
 let lab: TestLab;
-let listeners: ReturnType<typeof startInterfaceListeners>;
+let listeners: Awaited<ReturnType<typeof listenersFor>>;
 const codes = Array.from({ length: 10 }, (_, i) => `RB${i}`);
 const tests: Record<string, number> = {};
 let patient: number;
@@ -176,14 +175,10 @@ beforeAll(async () => {
       gender: 'Male',
     })
   ).json<{ patient: { id: number } }>().patient.id;
-  listeners = startInterfaceListeners(() => lab.database.db, quietLog, {
-    pollMs: 100,
-    bindHost: '127.0.0.1',
-    only: (c) => c.organization_id === lab.organizationId,
+  listeners = await listenersFor(() => lab.database.db, lab.organizationId, {
     // Short enough for the fuzz cases that stop mid-transmission, long enough for a loaded machine.
     timings: { receiveTimeoutMs: 2_000 },
   });
-  await listeners.ready;
 });
 
 afterAll(async () => {

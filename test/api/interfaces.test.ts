@@ -9,13 +9,13 @@ import {
   createConnectionAs,
   freePort,
   listeningOf,
-  quietLog,
+  listenersFor,
   sampleWithBarcode,
   SimMachine,
   until,
 } from './interface-support.js';
 import { seedSample } from './lab-records.js';
-import { startInterfaceListeners, importFile } from '../../src/core/interfaces/listeners.js';
+import { importFile } from '../../src/core/interfaces/listeners.js';
 import { findConnectionRow } from '../../src/core/interfaces/repository.js';
 import { mllpWrap, MllpDecoder } from '../../src/core/interfaces/hl7/mllp.js';
 import { parseHl7 } from '../../src/core/interfaces/hl7/message.js';
@@ -25,7 +25,7 @@ import type { TestResult } from '../../src/shared/schemas/results.js';
 const FIXTURES = join(import.meta.dirname, '../fixtures/external');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name));
 let lab: TestLab;
-let listeners: ReturnType<typeof startInterfaceListeners>;
+let listeners: Awaited<ReturnType<typeof listenersFor>>;
 const tests: Record<string, number> = {};
 let patient: number;
 let machine: number;
@@ -86,12 +86,7 @@ beforeAll(async () => {
   });
   expect(eq.statusCode, eq.body).toBe(201);
   machine = eq.json<{ equipment: { id: number } }>().equipment.id;
-  listeners = startInterfaceListeners(() => lab.database.db, quietLog, {
-    pollMs: 100,
-    bindHost: '127.0.0.1',
-    only: (c) => c.organization_id === lab.organizationId,
-  });
-  await listeners.ready;
+  listeners = await listenersFor(() => lab.database.db, lab.organizationId);
 });
 
 afterAll(async () => {
@@ -104,8 +99,23 @@ describe('connections', () => {
     const bad = await lab.admin.post('/api/connections', { name: 'X', protocol: 'astm', transport: 'tcp-server' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().details.map((d: { path: string }) => d.path)).toContain('port');
-    const serial = await lab.admin.post('/api/connections', { name: 'X', protocol: 'astm', transport: 'serial' });
-    expect(serial.json().details.map((d: { path: string }) => d.path)).toContain('transport');
+    const serial = await lab.admin.post('/api/connections', {
+      name: 'X',
+      protocol: 'astm',
+      transport: 'serial',
+      baud_rate: 9601,
+      parity: 'mark',
+    });
+    expect(
+      serial
+        .json()
+        .details.map((d: { path: string }) => d.path)
+        .sort(),
+    ).toEqual(['baud_rate', 'parity']);
+    const noDevice = await lab.admin.post('/api/connections', { name: 'X', protocol: 'astm', transport: 'serial' });
+    expect(noDevice.json().details).toEqual([
+      { path: 'path', message: 'Serial port is required (e.g. /dev/ttyUSB0 or COM3)' },
+    ]);
     const unknownTest = await lab.admin.post('/api/connections', {
       name: 'X',
       protocol: 'hl7',
@@ -138,7 +148,7 @@ describe('connections', () => {
     });
     expect(c).toMatchObject({ enabled: false, lenient: true, listen_status: 'stopped', messages: 0 });
     expect(c.code_map).toEqual([
-      { code: 'GLU', test_id: tests.CHOL, test_name: 'Cholesterol', unit: 'mg/dL', factor: 0.0259 },
+      { code: 'GLU', test_id: tests.CHOL, test_name: 'Cholesterol', unit: 'mg/dL', factor: 0.0259, ignore: false },
     ]);
     expect((await lab.admin.post('/api/connections', { ...c, id: undefined })).statusCode).toBe(409);
     const put = await lab.admin.put(`/api/connections/${c.id}`, { transport: 'tcp-server', host: null, port: 5101 });
@@ -274,6 +284,102 @@ describe('results in', () => {
     await lab.admin.post(`/api/connections/${c.id}/disable`);
   });
 
+  it('a code map ignores codes: the Sysmex IP messages and scattergrams are logged, not queued; the rest still wait', async () => {
+    // Validation: a code needs its test or ignore, not both.
+    const base = { name: 'X', protocol: 'astm', transport: 'tcp-server', port: 9998 };
+    const noTest = await lab.admin.post('/api/connections', { ...base, code_map: [{ code: 'WBC' }] });
+    expect(noTest.statusCode).toBe(400);
+    expect(noTest.json().details).toEqual([
+      { path: 'code_map.0.test_id', message: 'Choose the test, or ignore the code' },
+    ]);
+    const both = await lab.admin.post('/api/connections', {
+      ...base,
+      code_map: [{ code: 'WBC', test_id: tests.WBC, ignore: true }],
+    });
+    expect(both.statusCode).toBe(400);
+    expect(both.json().details).toEqual([{ path: 'code_map.0.test_id', message: 'An ignored code has no test' }]);
+    const notBool = await lab.admin.post('/api/connections', {
+      ...base,
+      code_map: [{ code: 'WBC', ignore: 'yes' }],
+    });
+    expect(notBool.json().details[0].path).toBe('code_map.0.ignore');
+
+    // The earlier Sysmex test's sample keeps its results; this one is a fresh tube numbered 27.
+    await lab.database.db.updateTable('samples').set({ barcode: 'OLD-27' }).where('barcode', '=', '27').execute();
+    const sample = await sampleWith('27', [tests.WBC!, tests.RBC!, tests.HGB!, tests.HCT!, tests.PLT!]);
+    const ignored = [
+      'Blasts/Abn_Lympho?',
+      'Left_Shift?',
+      'Atypical_Lympho?',
+      'NRBC?',
+      'RBC_Agglutination?',
+      'Turbidity/HGB_Interference?',
+      'Iron_Deficiency?',
+      'HGB_Defect?',
+      'Fragments?',
+      'PLT_Clumps?',
+      'SCAT_WDF',
+      'SCAT_WDF-CBC',
+      'DIST_RBC',
+      'DIST_PLT',
+    ];
+    const c = await createConnection({
+      name: 'Sysmex, flags ignored',
+      protocol: 'astm',
+      transport: 'tcp-server',
+      port: 5202,
+      code_map: [
+        { code: 'WBC', test_id: tests.WBC },
+        { code: 'RBC', test_id: tests.RBC },
+        { code: 'HGB', test_id: tests.HGB },
+        { code: 'HCT', test_id: tests.HCT },
+        { code: 'PLT', test_id: tests.PLT, factor: 0.01 },
+        ...ignored.map((code) => ({ code, ignore: true, test_id: null, unit: '' })),
+      ],
+    });
+    expect(c.code_map[5]).toEqual({
+      code: 'Blasts/Abn_Lympho?',
+      test_id: null,
+      test_name: null,
+      unit: null,
+      factor: null,
+      ignore: true,
+    });
+    expect(c.code_map[0]).toMatchObject({ code: 'WBC', test_id: tests.WBC, ignore: false });
+    // PUT takes the connection as GET returned it.
+    const same = await lab.admin.put(`/api/connections/${c.id}`, c);
+    expect(same.statusCode, same.body).toBe(200);
+    expect(same.json().connection.code_map).toEqual(c.code_map);
+
+    const row = (await findConnectionRow(lab.database.db, lab.organizationId, c.id))!;
+    const r = await importFile(lab.database.db, row, fixture('astm_e1381_sysmex_xn550_cbc.txt'));
+    // 37 valued R records: 5 entered, 14 ignored, the 18 other parameters (MCV ... MPV) wait.
+    expect(r).toEqual({ ok: true, messages: 1, entered: 5, unmatched: 18, ignored: 14 });
+    expect((await resultsOf(sample)).filter((x) => x.result_value !== null)).toHaveLength(5);
+    const log = (await lab.admin.get(`/api/connections/messages?connection_id=${c.id}`)).json<{
+      messages: InterfaceMessage[];
+    }>().messages;
+    expect(log.map((m) => [m.status, m.results_count, m.unmatched_count, m.ignored_count])).toEqual([
+      ['partial', 5, 18, 14],
+    ]);
+    const queued = (await lab.admin.get(`/api/connections/unmatched?connection_id=${c.id}&limit=100`)).json<{
+      unmatched: Unmatched[];
+    }>().unmatched;
+    expect(queued).toHaveLength(18);
+    expect(queued.filter((u) => ignored.includes(u.code))).toEqual([]);
+    expect(queued.map((u) => u.code)).toContain('MCV');
+    // The ignored values are still in the message as received.
+    const detail = (await lab.admin.get(`/api/connections/messages/${log[0]!.id}`)).json().message;
+    expect(detail.raw).toContain('R|32|^^^^Iron_Deficiency?|80|');
+    const audit = await lab.database.db
+      .selectFrom('audit_log')
+      .select('new_values')
+      .where('entity', '=', 'interface_message')
+      .where('entity_id', '=', String(log[0]!.id))
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(String(audit.new_values))).toMatchObject({ results: 5, unmatched: 18, ignored: 14 });
+  });
+
   it('cobas c311 transcript: 6 mapped results entered, the unmapped 690/ waits in Unmatched and is assigned from there', async () => {
     const sample = await sampleWith('11625', [
       tests.ALT!,
@@ -301,7 +407,7 @@ describe('results in', () => {
     const row = (await findConnectionRow(lab.database.db, lab.organizationId, c.id))!;
     // lims interface import FILE --connection NAME runs this.
     const r = await importFile(lab.database.db, row, fixture('astm_e1381_roche_cobas_c311.txt'));
-    expect(r).toEqual({ ok: true, messages: 1, entered: 6, unmatched: 1 });
+    expect(r).toEqual({ ok: true, messages: 1, entered: 6, unmatched: 1, ignored: 0 });
     const entered = await resultsOf(sample);
     // Values are kept as the test's entry keeps typed ones (15.0 is 15); the seventh test waits.
     expect(entered.map((x) => x.result_value ?? 'pending').sort()).toEqual([
@@ -334,8 +440,34 @@ describe('results in', () => {
     const badAssign = await tech.post(`/api/connections/unmatched/${u.id}/assign`, { sample_id: sample });
     expect(badAssign.statusCode).toBe(400);
     expect(badAssign.json().details[0].path).toBe('test_id');
+    const noSample = await tech.post(`/api/connections/unmatched/${u.id}/assign`, { test_id: tests.BILT });
+    expect(noSample.json().details).toEqual([
+      { path: 'sample', message: 'Sample is required: its barcode or sample ID' },
+    ]);
+    const unknown = await tech.post(`/api/connections/unmatched/${u.id}/assign`, {
+      sample: 'NO-SUCH-TUBE',
+      test_id: tests.BILT,
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().details).toEqual([
+      { path: 'sample', message: 'No sample has the barcode or sample ID NO-SUCH-TUBE' },
+    ]);
+    // A value in another unit than the test's is not entered as if it were in the test's.
+    const otherUnit = await tech.post(`/api/connections/unmatched/${u.id}/assign`, {
+      sample: '11625',
+      test_id: tests.CHOL,
+    });
+    expect(otherUnit.statusCode).toBe(400);
+    expect(otherUnit.json().details).toEqual([
+      {
+        path: 'test_id',
+        message:
+          'The machine sent umol/l; Cholesterol is in mmol/L. Map the code 690/ to it with the factor that converts, then assign',
+      },
+    ]);
+    // Staff name the sample as they know it: its barcode (or sample code).
     const assigned = await tech.post(`/api/connections/unmatched/${u.id}/assign`, {
-      sample_id: sample,
+      sample: '11625',
       test_id: tests.BILT,
     });
     expect(assigned.statusCode, assigned.body).toBe(200);

@@ -11,6 +11,8 @@ import { deliverDueReports } from '../../src/core/interop-out/delivery.js';
 import { loincProblem } from '../../src/shared/loinc.js';
 import { readStarterCatalogue } from '../../src/core/catalogue/starter.js';
 import { checkR4Bundle } from './fhir-r4-structure.js';
+import { validateR4 } from './fhir-r4-validator.js';
+import { mllpReceiver } from './interface-support.js';
 
 /**
  * Reports out (issue 18, "Out"): the HL7 v2.5.1 ORU^R01 and FHIR R4 Bundle of a verified report
@@ -179,6 +181,8 @@ describe('the HL7 and FHIR messages of a verified report', () => {
     expect(res.headers['content-type']).toMatch(/application\/fhir\+json/);
     const bundle = res.json();
     expect(checkR4Bundle(bundle)).toEqual([]);
+    // Against the R4 StructureDefinitions too (Medplum's validator, offline).
+    expect(await validateR4(bundle)).toEqual([]);
     expect(bundle.type).toBe('collection');
     const byType = (type: string) =>
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the Bundle's resources are read as plain JSON
@@ -225,6 +229,12 @@ describe('the HL7 and FHIR messages of a verified report', () => {
     expect(problems).toContain('status is required');
     expect(problems).toContain('value[x]');
     expect(problems).toContain('is not in the Bundle');
+    // So does the R4 validator: it is no rubber stamp.
+    const r4 = (await validateR4(broken)).join('\n');
+    expect(r4).toMatch(/Bundle\.entry\[\d+\]\.resource\.status: Missing required property/);
+    const typo = structuredClone(bundle);
+    typo.entry.at(-1).resource.issuedAt = '2026-11-26T10:00:00Z';
+    expect((await validateR4(typo)).join('\n')).toMatch(/Invalid additional property "issuedAt"/);
     const report = byType('DiagnosticReport')[0]!;
     expect(report.status).toBe('final');
     expect(report.result).toHaveLength(3);
@@ -245,28 +255,6 @@ describe('the HL7 and FHIR messages of a verified report', () => {
     expect((await lab.admin.get('/api/samples/999999/hl7')).statusCode).toBe(404);
   });
 });
-
-/** A local MLLP listener answering each message with the ACK code it is told (AE first, then AA). */
-function mllpListener(codes: string[]) {
-  const received: string[] = [];
-  const server: TcpServer = createTcpServer((socket) => {
-    let buf = '';
-    socket.on('data', (chunk) => {
-      buf += chunk.toString('utf8');
-      const end = buf.indexOf('\x1c\r');
-      if (end < 0) return;
-      const msg = buf.slice(buf.indexOf('\x0b') + 1, end);
-      buf = '';
-      received.push(msg);
-      const id = field(parseHl7(msg)[0], 10);
-      const code = codes.shift() ?? 'AA';
-      socket.write(
-        `\x0bMSH|^~\\&|HIS|HOSP|LIMS|LAB|20261126120000||ACK^R01|A${id}|P|2.5.1\rMSA|${code}|${id}|${code === 'AA' ? '' : 'Patient not found'}\r\x1c\r`,
-      );
-    });
-  });
-  return { server, received };
-}
 
 async function listen(server: TcpServer | HttpServer): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -303,9 +291,9 @@ describe('receivers and delivery', () => {
   });
 
   it('a verified report is pushed over MLLP (retried after an AE, sent on AA) and over HTTP (retried after a 500)', async () => {
-    const mllp = mllpListener(['AE', 'AA']);
+    const mllp = await mllpReceiver(['AE', 'AA']);
     servers.push(mllp.server);
-    const mllpPort = await listen(mllp.server);
+    const mllpPort = mllp.port;
     const posted: string[] = [];
     const statuses = [500, 201];
     const http = createHttpServer((req, res) => {

@@ -69,7 +69,10 @@ makes the whole file refused.`,
         const { importFile } = await import('../../core/interfaces/listeners.js');
         const r = await importFile(database.db, matches[0]!, bytes);
         if (!r.ok) throw new CliError(`${file}: ${r.error}`);
-        out.line(`${r.messages} message(s): ${r.entered} result(s) entered, ${r.unmatched} unmatched`);
+        out.line(
+          `${r.messages} message(s): ${r.entered} result(s) entered, ${r.unmatched} unmatched` +
+            (r.ignored ? `, ${r.ignored} ignored` : ''),
+        );
       }),
     );
 }

@@ -3,129 +3,35 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, statSync } from 'node
 import { join } from 'node:path';
 import type { Db } from '../db/connection.js';
 import { nowIso } from '../context.js';
-import { AstmLink, decodeTranscript, type AstmLinkOptions } from './astm/link.js';
-import { buildOrderRecords } from './astm/records.js';
-import { MllpDecoder, mllpWrap } from './hl7/mllp.js';
-import { logIncomplete, logOutbound, receiveAstmText, receiveMessage } from './receive.js';
+import { decodeTranscript } from './astm/link.js';
+import { MllpDecoder } from './hl7/mllp.js';
+import { receiveAstmText, receiveMessage } from './receive.js';
+import { attachSession, type InterfaceLog, type LinkTimings } from './session.js';
+import { startSerial, type SerialOpener } from './serial.js';
 import { enabledConnections, setListenStatus, type ConnectionRow } from './repository.js';
 
-export interface InterfaceLog {
-  info: (obj: object, msg: string) => void;
-  warn: (obj: object, msg: string) => void;
-  error: (obj: object, msg: string) => void;
-}
+export type { InterfaceLog, LinkTimings };
 
-/**
- * One machine talking on one socket: ASTM through an AstmLink (E1381), HL7 through MLLP. Each
- * complete message is handed to receiveMessage in order (one at a time per socket, so a burst is
- * stored in the order sent, each once); an HL7 message is answered with its ACK after the commit.
- */
-/** The E1381 timers (ms); tests shorten them, `lims serve` keeps the standard's. */
-export type LinkTimings = Pick<
-  AstmLinkOptions,
-  'receiveTimeoutMs' | 'ackTimeoutMs' | 'busyRetryMs' | 'contentionRetryMs' | 'maxAttempts'
->;
-
-export function attachSession(
-  db: Db,
-  conn: ConnectionRow,
-  socket: net.Socket,
-  log: InterfaceLog,
-  timings: LinkTimings = {},
-): () => void {
-  let chain: Promise<unknown> = Promise.resolve();
-  const queue = (fn: () => Promise<unknown>) => {
-    chain = chain
-      .then(fn)
-      .catch((err: unknown) => log.error({ err, connection: conn.id }, 'an interface message failed'));
-  };
-  const write = (b: Buffer) => {
-    if (!socket.destroyed) socket.write(b);
-  };
-  let close: () => void;
-  if (conn.protocol === 'hl7') {
-    const decoder = new MllpDecoder(
-      (bytes) =>
-        queue(async () => {
-          const r = await receiveMessage(db, conn, 'hl7', Buffer.from(bytes));
-          if (r.ackText) write(mllpWrap(r.ackText));
-          for (const reply of r.replies) {
-            write(mllpWrap(reply));
-            const sent = !socket.destroyed;
-            await logOutbound(
-              db,
-              conn,
-              'hl7',
-              Buffer.from(reply, 'utf8'),
-              sent,
-              sent ? undefined : 'connection closed',
-              'DSR^Q03',
-            );
-          }
-        }),
-      () => queue(() => logIncomplete(db, conn, 'hl7', Buffer.alloc(0), 'An MLLP block over 1 MiB was dropped')),
-    );
-    socket.on('data', (d) => decoder.receive(d));
-    close = () => {
-      // The line closed inside a block: the half is logged, never applied.
-      const half = decoder.pending();
-      if (half) queue(() => logIncomplete(db, conn, 'hl7', Buffer.from(half), 'connection closed'));
-    };
-  } else {
-    const link: AstmLink = new AstmLink({
-      ...timings,
-      lenient: conn.lenient === 1,
-      write,
-      onMessage: (text) =>
-        queue(async () => {
-          const answers = (await receiveAstmText(db, conn, text)).flatMap((r) => r.answers);
-          if (answers.length) {
-            const records = buildOrderRecords(answers);
-            pendingOut.push(records);
-            link.send(records);
-          }
-        }),
-      onAbort: (reason, text) => {
-        if (text) queue(() => logIncomplete(db, conn, 'astm', Buffer.from(text, 'latin1'), reason));
-      },
-      onSendDone: (ok, reason) => {
-        const records = pendingOut.shift();
-        if (records) queue(() => logOutbound(db, conn, 'astm', Buffer.from(records.join('\r'), 'latin1'), ok, reason));
-      },
-    });
-    const pendingOut: string[][] = [];
-    socket.on('data', (d) => link.receive(d));
-    close = () => link.close();
-  }
-  socket.on('error', (err) => log.warn({ err: err.message, connection: conn.id }, 'a machine connection failed'));
-  let ended = false;
-  const endOnce = () => {
-    if (ended) return;
-    ended = true;
-    close();
-  };
-  socket.on('close', endOnce);
-  return () => {
-    endOnce();
-    socket.destroy();
-  };
-}
-
-interface Running {
+export interface Running {
   key: string;
   stop: () => Promise<void>;
 }
 
 /** What about a connection makes its listener start again when it changes. */
-function keyOf(c: ConnectionRow): string {
+export function keyOf(c: ConnectionRow): string {
   return JSON.stringify([
     c.protocol,
     c.transport,
     c.host,
     c.port,
     c.path,
+    c.baud_rate,
+    c.data_bits,
+    c.parity,
+    c.stop_bits,
     c.lenient,
     c.code_map,
+    c.send_orders,
     c.equipment_id,
     c.name,
   ]);
@@ -259,13 +165,16 @@ export async function importFile(
   db: Db,
   conn: ConnectionRow,
   bytes: Buffer,
-): Promise<{ ok: true; messages: number; entered: number; unmatched: number } | { ok: false; error: string }> {
+): Promise<
+  { ok: true; messages: number; entered: number; unmatched: number; ignored: number } | { ok: false; error: string }
+> {
   const text = bytes.toString('latin1');
   const isHl7 =
     conn.protocol === 'hl7' ||
     (conn.protocol === 'folder' && text.replace(String.fromCharCode(0x0b), '').trimStart().startsWith('MSH'));
   let entered = 0;
   let unmatched = 0;
+  let ignored = 0;
   if (isHl7) {
     const parts: Buffer[] = [];
     if (bytes.includes(0x0b)) new MllpDecoder((b) => parts.push(Buffer.from(b))).receive(bytes);
@@ -274,8 +183,9 @@ export async function importFile(
       const r = await receiveMessage(db, conn, 'hl7', p);
       entered += r.entered;
       unmatched += r.unmatched;
+      ignored += r.ignored;
     }
-    return { ok: true, messages: parts.length, entered, unmatched };
+    return { ok: true, messages: parts.length, entered, unmatched, ignored };
   }
   const decoded = decodeTranscript(bytes, conn.lenient === 1);
   if (!decoded.ok) return decoded;
@@ -283,29 +193,35 @@ export async function importFile(
   for (const r of received) {
     entered += r.entered;
     unmatched += r.unmatched;
+    ignored += r.ignored;
   }
-  return { ok: true, messages: received.length, entered, unmatched };
+  return { ok: true, messages: received.length, entered, unmatched, ignored };
 }
 
 /**
  * Runs the listeners of every enabled connection on this database, and follows changes: every
  * `pollMs` it reads the connections again and starts, restarts or stops listeners to match (so a
  * connection enabled on the screen listens within seconds, in `lims serve` or `lims interface
- * listen`). Serial connections are not run (refused when saved).
+ * listen`), serial ports included.
  */
 export function startInterfaceListeners(
   getDb: () => Db,
   log: InterfaceLog,
-  opts: { pollMs?: number; bindHost?: string; only?: (c: ConnectionRow) => boolean; timings?: LinkTimings } = {},
+  opts: {
+    pollMs?: number;
+    bindHost?: string;
+    only?: (c: ConnectionRow) => boolean;
+    timings?: LinkTimings;
+    /** Opens a serial port (tests: @serialport/binding-mock); the serialport package by default. */
+    openSerial?: SerialOpener;
+  } = {},
 ): { stop: () => Promise<void>; ready: Promise<void> } {
   const running = new Map<number, Running>();
   let stopped = false;
   const reconcile = async () => {
     if (stopped) return;
     const db = getDb();
-    const wanted = (await enabledConnections(db)).filter(
-      (c) => c.transport !== 'serial' && (opts.only ? opts.only(c) : true),
-    );
+    const wanted = (await enabledConnections(db)).filter((c) => (opts.only ? opts.only(c) : true));
     const ids = new Set(wanted.map((c) => c.id));
     for (const [id, r] of running) {
       const now = wanted.find((c) => c.id === id);
@@ -321,6 +237,8 @@ export function startInterfaceListeners(
         running.set(c.id, startTcpServer(db, c, log, opts.bindHost, opts.timings ?? {}));
       else if (c.transport === 'tcp-client') running.set(c.id, startTcpClient(db, c, log, opts.timings ?? {}));
       else if (c.transport === 'folder') running.set(c.id, startFolder(db, c, log));
+      else if (c.transport === 'serial')
+        running.set(c.id, startSerial(db, c, log, opts.timings ?? {}, opts.openSerial, keyOf(c)));
     }
   };
   let timer: ReturnType<typeof setInterval> | null = null;

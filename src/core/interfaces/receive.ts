@@ -71,6 +71,8 @@ export function convertValue(value: string, factor: number | null | undefined): 
 interface Outcome {
   entered: number;
   unmatched: number;
+  /** Values of codes the code map ignores: kept in the raw message only. */
+  ignored: number;
 }
 
 /**
@@ -84,7 +86,7 @@ async function applyResult(
   map: CodeMapEntry[],
   messageId: number,
   r: InboundResult,
-): Promise<'entered' | 'unmatched'> {
+): Promise<'entered' | 'unmatched' | 'ignored'> {
   const queue = async (reason: UnmatchedReason, detail: string) => {
     await insertUnmatchedRow(trx, {
       organization_id: conn.organization_id,
@@ -108,6 +110,8 @@ async function applyResult(
   };
   const entry = mapEntryOf(map, r.code);
   if (!entry) return queue('unmapped_code', `The code ${r.code} is not in the code map of ${conn.name}`);
+  if (entry.ignore || !entry.test_id) return 'ignored';
+  const testId = entry.test_id;
   if (entry.unit && r.unit && entry.unit.trim().toLowerCase() !== r.unit.trim().toLowerCase()) {
     return queue('unit_mismatch', `Sent in ${r.unit}; the code map expects ${entry.unit}`);
   }
@@ -117,7 +121,7 @@ async function applyResult(
     await withSavepoint(trx, () =>
       enterResult(trx, machineActor(conn), {
         sample_id: sample.id,
-        test_id: entry.test_id,
+        test_id: testId,
         result_value: convertValue(r.value, entry.factor),
         unit: entry.factor ? undefined : r.unit || undefined,
         notes: r.comments.length ? r.comments.join('; ').slice(0, 1000) : undefined,
@@ -147,17 +151,14 @@ export interface Received {
   answers: OrderAnswer[];
   entered: number;
   unmatched: number;
+  ignored: number;
 }
 
 async function applyInbound(trx: Db, conn: ConnectionRow, messageId: number, inbound: Inbound): Promise<Outcome> {
   const map = codeMapOf(conn);
-  let entered = 0;
-  let unmatched = 0;
-  for (const r of inbound.results) {
-    if ((await applyResult(trx, conn, map, messageId, r)) === 'entered') entered += 1;
-    else unmatched += 1;
-  }
-  return { entered, unmatched };
+  const o: Outcome = { entered: 0, unmatched: 0, ignored: 0 };
+  for (const r of inbound.results) o[await applyResult(trx, conn, map, messageId, r)] += 1;
+  return o;
 }
 
 /**
@@ -193,7 +194,7 @@ export async function answerQueries(db: Db, conn: ConnectionRow, queries: Inboun
       sample: sample && {
         sampleCode: sample.sample_code,
         sampleType: sample.sample_type,
-        stat: sample.priority !== 'normal',
+        stat: sample.priority === 'urgent' || sample.priority === 'high',
         collectedAt: sample.collection_date,
         patientName: [sample.first_name, sample.last_name].filter(Boolean).join(' '),
         dateOfBirth: sample.patient_dob,
@@ -301,6 +302,7 @@ export async function receiveMessage(
         answers: [],
         entered: 0,
         unmatched: 0,
+        ignored: 0,
       };
     }
     const outcome = await applyInbound(trx, conn, msg.id, parsed.inbound);
@@ -312,12 +314,19 @@ export async function receiveMessage(
       ack,
       results_count: outcome.entered,
       unmatched_count: outcome.unmatched,
+      ignored_count: outcome.ignored,
     });
     await writeAudit(trx, actor, {
       action: 'create',
       entity: 'interface_message',
       entityId: msg.id,
-      newValues: { connection_id: conn.id, status, results: outcome.entered, unmatched: outcome.unmatched },
+      newValues: {
+        connection_id: conn.id,
+        status,
+        results: outcome.entered,
+        unmatched: outcome.unmatched,
+        ignored: outcome.ignored,
+      },
     });
     return {
       messageId: msg.id,
@@ -382,8 +391,8 @@ export async function logOutbound(
   ok: boolean,
   error?: string,
   messageType = 'ASTM order',
-) {
-  await insertMessageRow(db, {
+): Promise<number> {
+  const row = await insertMessageRow(db, {
     organization_id: conn.organization_id,
     connection_id: conn.id,
     direction: 'out',
@@ -398,4 +407,5 @@ export async function logOutbound(
     error: error ?? null,
     received_at: nowIso(),
   });
+  return row.id;
 }

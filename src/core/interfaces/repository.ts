@@ -140,6 +140,7 @@ const MESSAGE_COLUMNS = [
   'm.message_type',
   'm.results_count',
   'm.unmatched_count',
+  'm.ignored_count',
   'm.ack',
   'm.error',
   'm.received_at',

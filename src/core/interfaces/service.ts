@@ -8,6 +8,7 @@ import { NO_PASSWORD } from '../auth/password.js';
 import { insertUser } from '../users/service.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import {
+  SERIAL_DEFAULTS,
   transportIssues,
   type CodeMapEntry,
   type Connection,
@@ -41,8 +42,32 @@ export function codeMapOf(row: Pick<ConnectionRow, 'code_map'>): CodeMapEntry[] 
   }
 }
 
+type SerialFields = Pick<ConnectionRow, 'baud_rate' | 'data_bits' | 'parity' | 'stop_bits'>;
+
+/** A serial connection's line settings (what it was given, else what it had, else 9600 8N1); none for TCP or folders. */
+function serialSettings(transport: string, input: Partial<ConnectionCreate>, before?: SerialFields): SerialFields {
+  if (transport !== 'serial') return { baud_rate: null, data_bits: null, parity: null, stop_bits: null };
+  return {
+    baud_rate: input.baud_rate ?? before?.baud_rate ?? SERIAL_DEFAULTS.baud_rate,
+    data_bits: input.data_bits ?? before?.data_bits ?? SERIAL_DEFAULTS.data_bits,
+    parity: input.parity ?? before?.parity ?? SERIAL_DEFAULTS.parity,
+    stop_bits: input.stop_bits ?? before?.stop_bits ?? SERIAL_DEFAULTS.stop_bits,
+  };
+}
+
+/** The code map as stored: an ignored code is only its code; a mapped one its test, unit and factor. */
+function storedCodeMap(map: CodeMapEntry[]): string {
+  return JSON.stringify(
+    map.map((e) =>
+      e.ignore
+        ? { code: e.code, ignore: true }
+        : { code: e.code, test_id: e.test_id, unit: e.unit ?? null, factor: e.factor ?? null },
+    ),
+  );
+}
+
 async function toConnections(db: Db, organizationId: number, rows: ConnectionRow[]): Promise<Connection[]> {
-  const testIds = [...new Set(rows.flatMap((r) => codeMapOf(r).map((e) => e.test_id)))];
+  const testIds = [...new Set(rows.flatMap((r) => codeMapOf(r).flatMap((e) => (e.test_id ? [e.test_id] : []))))];
   const [tests, counts, machines] = await Promise.all([
     testNames(db, organizationId, testIds),
     connectionCounts(db, organizationId),
@@ -64,12 +89,18 @@ async function toConnections(db: Db, organizationId: number, rows: ConnectionRow
     host: r.host,
     port: r.port,
     path: r.path,
+    baud_rate: r.baud_rate,
+    data_bits: r.data_bits,
+    parity: r.parity as Connection['parity'],
+    stop_bits: r.stop_bits,
     lenient: r.lenient === 1,
     enabled: r.enabled === 1,
+    send_orders: r.send_orders === 1,
     code_map: codeMapOf(r).map((e) => ({
       code: e.code,
-      test_id: e.test_id,
-      test_name: testName.get(e.test_id) ?? null,
+      test_id: e.ignore ? null : (e.test_id ?? null),
+      test_name: e.test_id && !e.ignore ? (testName.get(e.test_id) ?? null) : null,
+      ignore: e.ignore === true,
       unit: e.unit ?? null,
       factor: e.factor ?? null,
     })),
@@ -106,11 +137,11 @@ async function checkReferences(
       throw ValidationError.field('equipment_id', `Unknown equipment ${c.equipment_id}`);
   }
   const map = c.code_map ?? [];
-  const found = new Set(
-    (await testNames(trx, organizationId, [...new Set(map.map((e) => e.test_id))])).map((t) => t.id),
-  );
+  const ids = [...new Set(map.flatMap((e) => (e.test_id ? [e.test_id] : [])))];
+  const found = new Set((await testNames(trx, organizationId, ids)).map((t) => t.id));
   map.forEach((e, i) => {
-    if (!found.has(e.test_id)) throw ValidationError.field(`code_map.${i}.test_id`, `Unknown test ${e.test_id}`);
+    if (e.test_id && !found.has(e.test_id))
+      throw ValidationError.field(`code_map.${i}.test_id`, `Unknown test ${e.test_id}`);
   });
 }
 
@@ -167,9 +198,12 @@ export async function createConnection(db: Db, actor: Actor, input: ConnectionCr
       host: input.host ?? null,
       port: input.port ?? null,
       path: input.path ?? null,
+      ...serialSettings(input.transport, input),
       lenient: input.lenient === false ? 0 : 1,
       enabled,
-      code_map: JSON.stringify(input.code_map ?? []),
+      send_orders: input.send_orders ? 1 : 0,
+      send_orders_from: input.send_orders ? now : null,
+      code_map: storedCodeMap(input.code_map ?? []),
       service_user_id: account.id,
       listen_status: 'stopped',
       last_error: null,
@@ -201,6 +235,7 @@ export async function updateConnection(db: Db, actor: Actor, id: number, input: 
       host: input.host !== undefined ? input.host : before.host,
       port: input.port !== undefined ? input.port : before.port,
       path: input.path !== undefined ? input.path : before.path,
+      send_orders: input.send_orders ?? before.send_orders === 1,
     };
     const issues = transportIssues(merged);
     if (issues.length) throw new ValidationError('Invalid input', issues);
@@ -212,6 +247,12 @@ export async function updateConnection(db: Db, actor: Actor, id: number, input: 
       { transport: merged.transport, port: merged.port ?? null, enabled },
       id,
     );
+    const now = nowIso();
+    // Switched on: samples collected from now on are sent (not the lab's whole history).
+    const sendOrders =
+      merged.send_orders === (before.send_orders === 1)
+        ? {}
+        : { send_orders: merged.send_orders ? 1 : 0, send_orders_from: merged.send_orders ? now : null };
     const after = await updateConnectionRow(trx, id, {
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.equipment_id !== undefined ? { equipment_id: input.equipment_id } : {}),
@@ -220,10 +261,12 @@ export async function updateConnection(db: Db, actor: Actor, id: number, input: 
       host: merged.host ?? null,
       port: merged.port ?? null,
       path: merged.path ?? null,
+      ...serialSettings(merged.transport, input, before),
       ...(input.lenient !== undefined ? { lenient: input.lenient ? 1 : 0 } : {}),
       enabled,
-      ...(input.code_map !== undefined ? { code_map: JSON.stringify(input.code_map) } : {}),
-      updated_at: nowIso(),
+      ...(input.code_map !== undefined ? { code_map: storedCodeMap(input.code_map) } : {}),
+      ...sendOrders,
+      updated_at: now,
     });
     await writeAudit(trx, actor, {
       action: 'update',

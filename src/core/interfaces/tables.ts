@@ -14,7 +14,16 @@ export interface ConnectionsTable {
   path: string | null;
   lenient: number;
   enabled: number;
-  /** JSON: [{code, test_id, unit?, factor?}] */
+  /** ASTM order download (migration 029): 1 sends each collected sample's tests to the machine. */
+  send_orders: Generated<number>;
+  /** When send_orders was switched on: samples collected before it are not sent. */
+  send_orders_from: string | null;
+  /** Serial transport (migration 029); NULL: 9600, 8, none, 1. */
+  baud_rate: number | null;
+  data_bits: number | null;
+  parity: string | null;
+  stop_bits: number | null;
+  /** JSON: [{code, test_id, unit?, factor?, ignore?}] (an ignored code has no test_id) */
   code_map: string;
   service_user_id: number;
   listen_status: string;
@@ -37,6 +46,8 @@ export interface InterfaceMessagesTable {
   message_type: string | null;
   results_count: number;
   unmatched_count: number;
+  /** Values the code map ignores (migration 029). */
+  ignored_count: Generated<number>;
   ack: string | null;
   error: string | null;
   received_at: string;
@@ -62,11 +73,28 @@ export interface InterfaceUnmatchedTable {
   created_at: string;
 }
 
+/** One sample's order downloaded (or to download) to one connection's machine (migration 029). */
+export interface InterfaceOrderSendsTable {
+  id: Generated<number>;
+  organization_id: number;
+  connection_id: number;
+  sample_id: number;
+  status: string;
+  attempts: number;
+  next_attempt_at: string;
+  claimed_until: string | null;
+  message_id: number | null;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
 /** Merged into the database type (src/core/db/schema.ts) wherever this module is compiled. */
 declare module '../db/schema.js' {
   interface DB {
     connections: ConnectionsTable;
     interface_messages: InterfaceMessagesTable;
     interface_unmatched: InterfaceUnmatchedTable;
+    interface_order_sends: InterfaceOrderSendsTable;
   }
 }

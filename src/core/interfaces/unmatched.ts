@@ -2,7 +2,7 @@ import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
-import { ConflictError, NotFoundError } from '../errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { enterResult } from '../results/entry.js';
 import { getResult } from '../results/service.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
@@ -17,6 +17,7 @@ import type {
 import { codeMapOf } from './service.js';
 import { convertValue, machineActor, mapEntryOf, sampleOfSpecimen } from './receive.js';
 import {
+  testNames,
   findConnectionRow,
   findUnmatched,
   pageUnmatched,
@@ -67,10 +68,20 @@ export async function assignUnmatched(
     const row = await openRow(trx, actor.organizationId, id);
     const conn = await findConnectionRow(trx, actor.organizationId, row.connection_id);
     if (!conn) throw new NotFoundError('Connection', row.connection_id);
+    const sampleId = input.sample_id ?? (await sampleOfSpecimen(trx, actor.organizationId, input.sample!.trim()))?.id;
+    if (!sampleId) throw ValidationError.field('sample', `No sample has the barcode or sample ID ${input.sample}`);
     const entry = mapEntryOf(codeMapOf(conn), row.code);
     const factor = entry && entry.test_id === input.test_id ? entry.factor : null;
+    // A value in another unit than the test's is not entered as if it were in the test's: the code
+    // map converts it (its factor), else the technician maps the code first. Nothing is guessed.
+    const [test] = await testNames(trx, actor.organizationId, [input.test_id]);
+    if (test?.unit && row.unit && !factor && test.unit.trim().toLowerCase() !== row.unit.trim().toLowerCase())
+      throw ValidationError.field(
+        'test_id',
+        `The machine sent ${row.unit}; ${test.name} is in ${test.unit}. Map the code ${row.code} to it with the factor that converts, then assign`,
+      );
     const newId = await enterResult(trx, machineActor(conn), {
-      sample_id: input.sample_id,
+      sample_id: sampleId,
       test_id: input.test_id,
       result_value: convertValue(row.value, factor),
       unit: factor ? undefined : (row.unit ?? undefined),
@@ -89,7 +100,7 @@ export async function assignUnmatched(
       entity: 'interface_unmatched',
       entityId: id,
       oldValues: { status: 'open' },
-      newValues: { status: 'assigned', sample_id: input.sample_id, test_id: input.test_id, result_id: newId },
+      newValues: { status: 'assigned', sample_id: sampleId, test_id: input.test_id, result_id: newId },
     });
     return newId;
   });

@@ -21,6 +21,13 @@ export const CONNECTION_TRANSPORT_LABELS: Record<ConnectionTransport, string> = 
   serial: 'Serial port',
   folder: 'Watched folder',
 };
+/** Serial line settings an analyser may use; a connection without them runs 9600 8N1. */
+export const SERIAL_BAUD_RATES = [1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200] as const;
+export const SERIAL_DATA_BITS = [7, 8] as const;
+export const SERIAL_PARITIES = ['none', 'even', 'odd'] as const;
+export const SERIAL_STOP_BITS = [1, 2] as const;
+export const SERIAL_DEFAULTS = { baud_rate: 9600, data_bits: 8, parity: 'none', stop_bits: 1 } as const;
+
 export const LISTEN_STATUSES = ['stopped', 'listening', 'connected', 'error'] as const;
 export type ListenStatus = (typeof LISTEN_STATUSES)[number];
 
@@ -68,7 +75,13 @@ const positiveId = (label: string) =>
 export const codeMapEntrySchema = z.object({
   /** The machine's test code as it sends it (ASTM R-3, HL7 OBX-3 first component), e.g. `685/`, `WBC`. */
   code: requiredText('Machine code', 40),
-  test_id: positiveId('test_id'),
+  /** The catalogue test; none when the code is ignored. */
+  test_id: z.preprocess((v) => (v === '' ? null : v), positiveId('test_id').nullable().optional()),
+  /**
+   * A code the lab does not want (a flag, a research parameter): its values are kept in the message
+   * log with the message but neither entered nor queued as unmatched.
+   */
+  ignore: z.boolean({ error: 'ignore must be true or false' }).optional(),
   /** The unit the machine sends; a result in another unit is held in the Unmatched queue. */
   unit: optionalText(30, 'Unit'),
   /** Multiplies the machine's value into the test's unit (e.g. 0.0555 for glucose mg/dL to mmol/L). */
@@ -92,6 +105,10 @@ const codeMap = z
   .superRefine((list, ctx) => {
     const seen = new Set<string>();
     list.forEach((e, i) => {
+      if (e.ignore && e.test_id != null)
+        ctx.addIssue({ code: 'custom', path: [i, 'test_id'], message: 'An ignored code has no test' });
+      if (!e.ignore && e.test_id == null)
+        ctx.addIssue({ code: 'custom', path: [i, 'test_id'], message: 'Choose the test, or ignore the code' });
       const key = e.code.toUpperCase();
       if (seen.has(key)) ctx.addIssue({ code: 'custom', path: [i, 'code'], message: `Code ${e.code} is mapped twice` });
       seen.add(key);
@@ -111,6 +128,17 @@ const port = z.preprocess(
     .optional(),
 );
 
+/** A number from a fixed list (a select in the form sends it as text). */
+const oneOf = (values: readonly number[], label: string) =>
+  z.preprocess(
+    (v) => (v === '' ? null : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v),
+    z
+      .number({ error: `${label} must be one of ${values.join(', ')}` })
+      .refine((n) => values.includes(n), `${label} must be one of ${values.join(', ')}`)
+      .nullable()
+      .optional(),
+  );
+
 const connectionFields = {
   name: requiredText('Name', 100),
   equipment_id: equipmentIdField,
@@ -121,10 +149,20 @@ const connectionFields = {
     'Host must be a host name or an IP address',
   ),
   port,
+  /** The watched folder, or the serial device (/dev/ttyUSB0, COM3). */
   path: optionalText(500, 'Folder'),
+  baud_rate: oneOf(SERIAL_BAUD_RATES, 'Baud rate'),
+  data_bits: oneOf(SERIAL_DATA_BITS, 'Data bits'),
+  parity: z
+    .enum(SERIAL_PARITIES, { error: `Parity must be one of ${SERIAL_PARITIES.join(', ')}` })
+    .nullable()
+    .optional(),
+  stop_bits: oneOf(SERIAL_STOP_BITS, 'Stop bits'),
   /** ASTM: accept frames over E1381's 247 bytes and a missing CR LF (many machines need it). */
   lenient: z.boolean({ error: 'lenient must be true or false' }).optional(),
   enabled: z.boolean({ error: 'enabled must be true or false' }).optional(),
+  /** TCP or serial (ASTM or HL7 ORM^O01): download the tests ordered on each sample to the machine when it is collected. */
+  send_orders: z.boolean({ error: 'send_orders must be true or false' }).optional(),
   code_map: codeMap.optional(),
 };
 
@@ -134,23 +172,23 @@ type Fields = {
   host?: string | null;
   port?: number | null;
   path?: string | null;
+  send_orders?: boolean;
 };
 
 /** The transport's own fields: a TCP client needs host and port, a server a port, a folder its path. */
 export function transportIssues(c: Fields): { path: string; message: string }[] {
   const out: { path: string; message: string }[] = [];
-  if (c.transport === 'serial') {
-    out.push({
-      path: 'transport',
-      message: 'Serial ports are not supported yet: connect the machine through a serial-to-TCP converter (tcp-client)',
-    });
-  }
+  if (c.transport === 'serial' && !c.path)
+    out.push({ path: 'path', message: 'Serial port is required (e.g. /dev/ttyUSB0 or COM3)' });
   if ((c.transport === 'tcp-server' || c.transport === 'tcp-client') && !c.port) {
     out.push({ path: 'port', message: 'Port is required for a TCP connection' });
   }
   if (c.transport === 'tcp-client' && !c.host) out.push({ path: 'host', message: 'Host is required for a TCP client' });
   if (c.transport === 'folder' && !c.path)
     out.push({ path: 'path', message: 'Folder is required for a watched folder' });
+  if (c.send_orders && (c.protocol === 'folder' || c.transport === 'folder')) {
+    out.push({ path: 'send_orders', message: 'Order download needs a TCP or serial connection to the machine' });
+  }
   if ((c.protocol === 'folder') !== (c.transport === 'folder')) {
     out.push({ path: 'transport', message: 'The folder protocol goes with the folder transport, and only with it' });
   }
@@ -176,13 +214,20 @@ export const connectionSchema = z.object({
   host: z.string().nullable(),
   port: z.number().int().nullable(),
   path: z.string().nullable(),
+  /** Serial connections only (null otherwise). */
+  baud_rate: z.number().int().nullable(),
+  data_bits: z.number().int().nullable(),
+  parity: z.enum(SERIAL_PARITIES).nullable(),
+  stop_bits: z.number().int().nullable(),
   lenient: z.boolean(),
   enabled: z.boolean(),
+  send_orders: z.boolean(),
   code_map: z.array(
     z.object({
       code: z.string(),
-      test_id: z.number().int(),
+      test_id: z.number().int().nullable(),
       test_name: z.string().nullable(),
+      ignore: z.boolean(),
       unit: z.string().nullable(),
       factor: z.number().nullable(),
     }),
@@ -217,6 +262,8 @@ export const interfaceMessageSchema = z.object({
   message_type: z.string().nullable(),
   results_count: z.number().int(),
   unmatched_count: z.number().int(),
+  /** Values whose code the code map ignores: kept in the raw message, neither entered nor queued. */
+  ignored_count: z.number().int(),
   ack: z.string().nullable(),
   error: z.string().nullable(),
   received_at: z.string(),
@@ -260,10 +307,20 @@ export const unmatchedSchema = z.object({
 export type Unmatched = z.infer<typeof unmatchedSchema>;
 export const unmatchedPageSchema = z.object({ unmatched: z.array(unmatchedSchema), ...pagedShape });
 
-export const unmatchedAssignSchema = z.object({
-  sample_id: positiveId('sample_id'),
-  test_id: positiveId('test_id'),
-});
+/**
+ * Which sample and test an unmatched value belongs to. The sample by its id, or as staff know it:
+ * its barcode or sample code (`sample`), looked up as the machine's specimen ID is.
+ */
+export const unmatchedAssignSchema = z
+  .object({
+    sample_id: positiveId('sample_id').optional(),
+    sample: optionalText(100, 'Sample'),
+    test_id: positiveId('test_id'),
+  })
+  .superRefine((b, ctx) => {
+    if (!b.sample_id && !b.sample)
+      ctx.addIssue({ code: 'custom', path: ['sample'], message: 'Sample is required: its barcode or sample ID' });
+  });
 export type UnmatchedAssign = z.infer<typeof unmatchedAssignSchema>;
 
 export const unmatchedDiscardSchema = z.object({ reason: requiredText('Reason', 500) });

@@ -287,11 +287,15 @@ export interface OrderAnswer {
  * echoed, O-12 action code N, O-26 report type Q (a response to a query). A specimen with nothing
  * to run gets O-26 Y (no order on record) and no tests; when no specimen has anything, L-3 is I
  * (no information available from the last query), else N.
+ *
+ * An order download (`kind: 'download'`, lims sending without being asked) has O-26 O (an order),
+ * O-6 S for a STAT sample else R, and O-4 empty.
  */
 export function buildOrderRecords(
   answers: OrderAnswer[],
   d: Delimiters = DEFAULT_DELIMITERS,
   now = new Date(),
+  kind: 'query' | 'download' = 'query',
 ): string[] {
   const stamp = now.toISOString().replace(/[-:T]/g, '').slice(0, 14);
   const esc = (s: string) =>
@@ -321,9 +325,9 @@ export function buildOrderRecords(
           3: esc(a.specimenId),
           4: a.range.map(esc).join(d.component),
           5: tests,
-          6: 'R',
+          6: kind === 'download' && a.sample?.stat ? 'S' : 'R',
           12: 'N',
-          26: a.testCodes.length ? 'Q' : 'Y',
+          26: kind === 'download' ? 'O' : a.testCodes.length ? 'Q' : 'Y',
         },
         26,
       ),

@@ -18,8 +18,9 @@ export function useConnections(enabled: boolean) {
     queryKey: interfaceKeys.connections,
     queryFn: () => call(connectionsApi.list, {}).then((r) => r.connections),
     enabled,
-    // The listener writes its status (listening, a port in use) as it goes.
-    refetchInterval: 10_000,
+    // The listener writes its status (listening, a port in use) as it goes: within seconds of a
+    // connection being enabled, so while one is still starting the list looks again each second.
+    refetchInterval: (q) => (q.state.data?.some((c) => c.enabled && c.listen_status === 'stopped') ? 1_000 : 10_000),
   });
 }
 

@@ -1,14 +1,10 @@
 import { useState } from 'react';
-import { Ban, Eye, Pencil, Play, Plus, Power, Trash2, X } from 'lucide-react';
+import { Ban, Eye, Pencil, Play, Plus, Power, Trash2 } from 'lucide-react';
 import {
-  CONNECTION_PROTOCOLS,
   CONNECTION_PROTOCOL_LABELS,
-  CONNECTION_TRANSPORTS,
-  CONNECTION_TRANSPORT_LABELS,
   MESSAGE_STATUS_LABELS,
   UNMATCHED_REASON_LABELS,
   type Connection,
-  type ConnectionCreate,
   type InterfaceMessage,
   type Unmatched,
 } from '@shared/schemas/connections';
@@ -17,7 +13,6 @@ import {
   Button,
   Card,
   CardHeader,
-  Checkbox,
   ConfirmDialog,
   DataTable,
   DateText,
@@ -32,7 +27,6 @@ import {
 } from '@/components';
 import { ApiError, errorMessage } from '@/lib/api';
 import { useCatalogueList } from '@/lib/catalogue';
-import { useEntryEquipment } from '@/lib/equipment';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
 import {
@@ -42,9 +36,9 @@ import {
   useDiscardUnmatched,
   useMessage,
   useMessages,
-  useSaveConnection,
   useUnmatched,
 } from '../interfaces-api';
+import { ConnectionDialog } from './ConnectionDialog';
 
 /**
  * Machine Integration's interfaces (issue 18): the connections to the lab's machines (manage_lab),
@@ -92,7 +86,11 @@ function ConnectionsCard() {
       key: 'where',
       header: 'Where',
       cell: (c) =>
-        c.transport === 'folder' ? c.path : `${c.transport === 'tcp-client' ? `${c.host}:` : 'port '}${c.port ?? ''}`,
+        c.transport === 'folder'
+          ? c.path
+          : c.transport === 'serial'
+            ? `${c.path} · ${c.baud_rate} ${c.data_bits}${(c.parity ?? 'none')[0]!.toUpperCase()}${c.stop_bits}`
+            : `${c.transport === 'tcp-client' ? `${c.host}:` : 'port '}${c.port ?? ''}`,
       hideOnMobile: true,
     },
     {
@@ -110,13 +108,24 @@ function ConnectionsCard() {
           <Badge tone="grey">disabled</Badge>
         ),
     },
-    { key: 'codes', header: 'Codes', cell: (c) => c.code_map.length, align: 'right', hideOnMobile: true },
+    {
+      key: 'codes',
+      header: 'Codes',
+      cell: (c) => {
+        const ignored = c.code_map.filter((e) => e.ignore).length;
+        return ignored ? `${c.code_map.length - ignored} + ${ignored} ignored` : c.code_map.length;
+      },
+      align: 'right',
+      hideOnMobile: true,
+    },
     { key: 'messages', header: 'Messages', cell: (c) => c.messages, align: 'right', hideOnMobile: true },
     {
       key: 'unmatched',
       header: 'Unmatched',
       cell: (c) => (c.open_unmatched ? <Badge tone="amber">{c.open_unmatched}</Badge> : '0'),
       align: 'right',
+      // On a phone the Unmatched Results card below lists them by machine.
+      hideOnMobile: true,
     },
   ];
   const actions: RowAction<Connection>[] = [
@@ -139,7 +148,7 @@ function ConnectionsCard() {
     <Card className="min-w-0">
       <CardHeader
         title="Connections"
-        description="How each machine sends its results: ASTM or HL7 over TCP, or files in a folder. Enabled connections listen while lims runs."
+        description="How each machine sends its results: ASTM or HL7 over TCP or a serial port, or files in a folder. Enabled connections listen while lims runs."
         actions={
           <Button onClick={() => setEditing('new')}>
             <Plus />
@@ -182,238 +191,6 @@ function ConnectionsCard() {
         }
       />
     </Card>
-  );
-}
-
-interface MapRow {
-  code: string;
-  test_id: string;
-  unit: string;
-  factor: string;
-}
-
-interface FormState {
-  name: string;
-  equipment_id: string;
-  protocol: ConnectionCreate['protocol'];
-  transport: ConnectionCreate['transport'];
-  host: string;
-  port: string;
-  path: string;
-  lenient: boolean;
-  enabled: boolean;
-  code_map: MapRow[];
-}
-
-function formOf(c: Connection | null): FormState {
-  return {
-    name: c?.name ?? '',
-    equipment_id: c?.equipment_id ? String(c.equipment_id) : '',
-    protocol: c?.protocol ?? 'astm',
-    transport: c?.transport ?? 'tcp-server',
-    host: c?.host ?? '',
-    port: c?.port ? String(c.port) : '',
-    path: c?.path ?? '',
-    lenient: c?.lenient ?? true,
-    enabled: c?.enabled ?? false,
-    code_map: (c?.code_map ?? []).map((e) => ({
-      code: e.code,
-      test_id: String(e.test_id),
-      unit: e.unit ?? '',
-      factor: e.factor === null ? '' : String(e.factor),
-    })),
-  };
-}
-
-function ConnectionDialog({
-  connection,
-  open,
-  onOpenChange,
-}: {
-  connection: Connection | null;
-  open: boolean;
-  onOpenChange: (o: boolean) => void;
-}) {
-  const save = useSaveConnection();
-  const tests = useCatalogueList('test', {}, { enabled: open });
-  const machines = useEntryEquipment(open);
-  const [f, setF] = useState<FormState>(formOf(connection));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  // A fresh form each time the dialog opens (state reset while rendering, not in an effect).
-  const openedFor = open ? (connection ?? 'new') : null;
-  const [seen, setSeen] = useState<Connection | 'new' | null>(null);
-  if (openedFor !== seen) {
-    setSeen(openedFor);
-    if (openedFor !== null) {
-      setF(formOf(connection));
-      setErrors({});
-    }
-  }
-  const set = <K extends keyof FormState>(k: K, v: FormState[K]) => setF((x) => ({ ...x, [k]: v }));
-  const setRow = (i: number, patch: Partial<MapRow>) =>
-    setF((x) => ({ ...x, code_map: x.code_map.map((r, j) => (j === i ? { ...r, ...patch } : r)) }));
-  const submit = () => {
-    const body = {
-      name: f.name,
-      equipment_id: f.equipment_id ? Number(f.equipment_id) : null,
-      protocol: f.protocol,
-      transport: f.transport,
-      host: f.host || null,
-      port: f.port === '' ? null : f.port,
-      path: f.path || null,
-      lenient: f.lenient,
-      enabled: f.enabled,
-      code_map: f.code_map.map((r) => ({
-        code: r.code,
-        test_id: r.test_id === '' ? null : Number(r.test_id),
-        unit: r.unit || null,
-        factor: r.factor === '' ? null : r.factor,
-      })),
-    } as unknown as ConnectionCreate;
-    save.mutate(
-      { id: connection?.id ?? null, body },
-      {
-        onSuccess: () => onOpenChange(false),
-        onError: (err) => {
-          const next: Record<string, string> = {};
-          if (err instanceof ApiError) for (const d of err.details) next[d.path] = d.message;
-          if (!Object.keys(next).length) next.form = errorMessage(err);
-          setErrors(next);
-        },
-      },
-    );
-  };
-  const testOptions = (tests.data ?? []).map((t) => ({ value: String(t.id), label: `${t.name} (${t.code})` }));
-  return (
-    <Dialog
-      open={open}
-      onOpenChange={(o) => !save.isPending && onOpenChange(o)}
-      size="xl"
-      title={connection ? `Edit Connection: ${connection.name}` : 'Add Connection'}
-      description="Results are matched to the sample by the barcode the machine reads, and to the test by the code map. They are entered as the machine and wait for verification."
-      footer={
-        <>
-          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={save.isPending}>
-            Cancel
-          </Button>
-          <Button onClick={submit} loading={save.isPending} loadingText="Saving...">
-            {connection ? 'Save Changes' : 'Add Connection'}
-          </Button>
-        </>
-      }
-    >
-      <div className="grid items-start gap-4 sm:grid-cols-2">
-        {errors.form && <p className="text-sm text-red-700 sm:col-span-2">{errors.form}</p>}
-        <FormField label="Name" required error={errors.name}>
-          <Input value={f.name} onChange={(e) => set('name', e.target.value)} placeholder="e.g. Sysmex XN-550" />
-        </FormField>
-        <FormField label="Machine" error={errors.equipment_id} hint="Results name it as their instrument.">
-          <Select
-            value={f.equipment_id}
-            onChange={(e) => set('equipment_id', e.target.value)}
-            placeholder="Not linked"
-            options={(machines.data ?? []).map((m) => ({ value: String(m.id), label: m.name }))}
-          />
-        </FormField>
-        <FormField label="Protocol" required error={errors.protocol}>
-          <Select
-            value={f.protocol}
-            onChange={(e) => set('protocol', e.target.value as FormState['protocol'])}
-            options={CONNECTION_PROTOCOLS.map((p) => ({ value: p, label: CONNECTION_PROTOCOL_LABELS[p] }))}
-          />
-        </FormField>
-        <FormField label="Transport" required error={errors.transport}>
-          <Select
-            value={f.transport}
-            onChange={(e) => set('transport', e.target.value as FormState['transport'])}
-            options={CONNECTION_TRANSPORTS.map((t) => ({ value: t, label: CONNECTION_TRANSPORT_LABELS[t] }))}
-          />
-        </FormField>
-        {f.transport === 'folder' ? (
-          <FormField label="Folder" required error={errors.path} className="sm:col-span-2">
-            <Input value={f.path} onChange={(e) => set('path', e.target.value)} placeholder="/srv/analyser/out" />
-          </FormField>
-        ) : (
-          <>
-            <FormField
-              label={f.transport === 'tcp-client' ? 'Machine host' : 'Listen on (address)'}
-              required={f.transport === 'tcp-client'}
-              error={errors.host}
-              hint={
-                f.transport === 'tcp-server'
-                  ? "Empty: the server's own address. 0.0.0.0 for the whole network."
-                  : undefined
-              }
-            >
-              <Input value={f.host} onChange={(e) => set('host', e.target.value)} />
-            </FormField>
-            <FormField label="Port" required error={errors.port}>
-              <Input inputMode="numeric" value={f.port} onChange={(e) => set('port', e.target.value)} />
-            </FormField>
-          </>
-        )}
-        <div className="flex flex-col gap-2 sm:col-span-2">
-          <Checkbox
-            label="Lenient ASTM frames (accept frames over 247 bytes and a missing CR LF, as many machines send)"
-            checked={f.lenient}
-            onChange={(e) => set('lenient', e.target.checked)}
-          />
-          <Checkbox
-            label="Enabled (listen now)"
-            checked={f.enabled}
-            onChange={(e) => set('enabled', e.target.checked)}
-          />
-        </div>
-        <fieldset className="sm:col-span-2">
-          <legend className="mb-2 text-sm font-medium text-slate-900">Code map</legend>
-          {errors.code_map && <p className="mb-2 text-sm text-red-700">{errors.code_map}</p>}
-          <div className="grid gap-2">
-            {f.code_map.map((r, i) => (
-              <div
-                key={i}
-                className="grid grid-cols-2 items-start gap-2 rounded-md border border-slate-200 p-2 md:grid-cols-[8rem_1fr_7rem_6rem_auto]"
-              >
-                <FormField label="Machine code" error={errors[`code_map.${i}.code`]}>
-                  <Input value={r.code} onChange={(e) => setRow(i, { code: e.target.value })} placeholder="685/" />
-                </FormField>
-                <FormField label="Test" error={errors[`code_map.${i}.test_id`]}>
-                  <Select
-                    value={r.test_id}
-                    onChange={(e) => setRow(i, { test_id: e.target.value })}
-                    placeholder="Select test"
-                    options={testOptions}
-                  />
-                </FormField>
-                <FormField label="Unit sent" error={errors[`code_map.${i}.unit`]}>
-                  <Input value={r.unit} onChange={(e) => setRow(i, { unit: e.target.value })} />
-                </FormField>
-                <FormField label="Factor" error={errors[`code_map.${i}.factor`]}>
-                  <Input inputMode="decimal" value={r.factor} onChange={(e) => setRow(i, { factor: e.target.value })} />
-                </FormField>
-                <Button
-                  variant="ghost"
-                  className="self-end"
-                  aria-label={`Remove code ${r.code || i + 1}`}
-                  onClick={() => setF((x) => ({ ...x, code_map: x.code_map.filter((_, j) => j !== i) }))}
-                >
-                  <X />
-                </Button>
-              </div>
-            ))}
-          </div>
-          <Button
-            variant="outline"
-            className="mt-2"
-            onClick={() =>
-              setF((x) => ({ ...x, code_map: [...x.code_map, { code: '', test_id: '', unit: '', factor: '' }] }))
-            }
-          >
-            <Plus />
-            Add Code
-          </Button>
-        </fieldset>
-      </div>
-    </Dialog>
   );
 }
 
@@ -502,17 +279,22 @@ function AssignDialog({ row, onClose }: { row: Unmatched | null; onClose: () => 
   if (row !== seen) {
     setSeen(row);
     if (row) {
-      setSample(row.sample_id ? String(row.sample_id) : '');
+      setSample(row.sample_code ?? '');
       setTest(row.test_id ? String(row.test_id) : '');
       setErrors({});
     }
   }
+  const chosen = (tests.data ?? []).find((t) => String(t.id) === test);
+  // A value in another unit is refused unless the code map converts it: say so before it is tried.
+  const unitDiffers = Boolean(
+    row?.unit && chosen?.unit && row.unit.trim().toLowerCase() !== chosen.unit.trim().toLowerCase(),
+  );
   const submit = () => {
     if (!row) return;
     assign.mutate(
       {
         id: row.id,
-        body: { sample_id: Number(sample) || (sample as never), test_id: Number(test) || (test as never) },
+        body: { sample, test_id: Number(test) || (test as never) },
       },
       {
         onSuccess: onClose,
@@ -549,18 +331,27 @@ function AssignDialog({ row, onClose }: { row: Unmatched | null; onClose: () => 
       <div className="grid gap-4">
         {errors.form && <p className="text-sm text-red-700">{errors.form}</p>}
         <FormField
-          label="Sample (internal number)"
+          label="Sample (barcode or sample ID)"
           required
-          error={errors.sample_id}
+          error={errors.sample}
           hint={
             row?.sample_code
-              ? `The specimen ID names sample ${row.sample_code}.`
-              : 'No sample has this specimen ID: enter the sample it belongs to.'
+              ? `The machine's specimen ID ${row.specimen_id} is this sample.`
+              : 'No sample has this specimen ID: enter the barcode or sample ID of the tube it came from.'
           }
         >
-          <Input inputMode="numeric" value={sample} onChange={(e) => setSample(e.target.value)} />
+          <Input value={sample} onChange={(e) => setSample(e.target.value)} />
         </FormField>
-        <FormField label="Test" required error={errors.test_id} hint="It must be ordered on the sample.">
+        <FormField
+          label="Test"
+          required
+          error={errors.test_id}
+          hint={
+            unitDiffers
+              ? `The machine sent ${row?.unit}; ${chosen?.name} is in ${chosen?.unit}. It can be assigned once the code map converts it (the code with its factor).`
+              : 'It must be ordered on the sample.'
+          }
+        >
           <Select
             value={test}
             onChange={(e) => setTest(e.target.value)}
@@ -658,7 +449,7 @@ function MessagesCard() {
     {
       key: 'counts',
       header: 'Entered / Unmatched',
-      cell: (m) => `${m.results_count} / ${m.unmatched_count}`,
+      cell: (m) => `${m.results_count} / ${m.unmatched_count}${m.ignored_count ? ` (${m.ignored_count} ignored)` : ''}`,
       align: 'right',
     },
     { key: 'ack', header: 'ACK', cell: (m) => m.ack ?? '—', hideOnMobile: true },

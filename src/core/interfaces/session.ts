@@ -1,0 +1,205 @@
+import net from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { Db } from '../db/connection.js';
+import { AstmLink, type AstmLinkOptions } from './astm/link.js';
+import { buildOrderRecords } from './astm/records.js';
+import { MllpDecoder, mllpWrap } from './hl7/mllp.js';
+import { parseHl7 } from './hl7/message.js';
+import { logIncomplete, logOutbound, receiveAstmText, receiveMessage } from './receive.js';
+import { nextOrderToSend, orderNotTaken, orderSendDone, type OrderToSend } from './orders-out.js';
+import type { ConnectionRow } from './repository.js';
+
+export interface InterfaceLog {
+  info: (obj: object, msg: string) => void;
+  warn: (obj: object, msg: string) => void;
+  error: (obj: object, msg: string) => void;
+}
+
+/** The E1381 timers (ms); tests shorten them, `lims serve` keeps the standard's. */
+export type LinkTimings = Pick<
+  AstmLinkOptions,
+  'receiveTimeoutMs' | 'ackTimeoutMs' | 'busyRetryMs' | 'contentionRetryMs' | 'maxAttempts'
+> & {
+  /** How often a connection with order download looks for orders to send (5 s). */
+  orderPollMs?: number;
+};
+
+/**
+ * One machine talking on one line (a TCP socket or a serial port): ASTM through an AstmLink
+ * (E1381), HL7 through MLLP. Each complete message is handed to receiveMessage in order (one at a
+ * time per line, so a burst is stored in the order sent, each once); an HL7 message is answered
+ * with its ACK after the commit. With order download, the line's idle moments send orders.
+ */
+export function attachSession(
+  db: Db,
+  conn: ConnectionRow,
+  socket: Duplex,
+  log: InterfaceLog,
+  timings: LinkTimings = {},
+  /** The line is up (a TCP socket connected, a serial port open): orders may go out. */
+  isOpen: () => boolean = () => !socket.destroyed && (!(socket instanceof net.Socket) || socket.readyState === 'open'),
+): () => void {
+  let chain: Promise<unknown> = Promise.resolve();
+  const queue = (fn: () => Promise<unknown>) => {
+    chain = chain
+      .then(fn)
+      .catch((err: unknown) => log.error({ err, connection: conn.id }, 'an interface message failed'));
+  };
+  const write = (b: Buffer) => {
+    if (!socket.destroyed) socket.write(b);
+  };
+  let close: () => void;
+  /** Whether the line is free for an order download now; `sendOrder` puts one on it. */
+  let idle: () => boolean;
+  let sendOrder: (order: OrderToSend) => void;
+  /** Orders on the line when it dropped: due again (their claims released), never lost. */
+  let inFlight: () => OrderToSend[];
+  if (conn.protocol === 'hl7') {
+    // An ORM^O01 sent, waiting for the machine's ACK that names its control ID.
+    let awaiting: { order: OrderToSend; timer: ReturnType<typeof setTimeout> } | null = null;
+    const settle = (ok: boolean, reason?: string) => {
+      const a = awaiting;
+      if (!a) return;
+      awaiting = null;
+      clearTimeout(a.timer);
+      queue(() => orderSendDone(db, conn, a.order, ok, reason));
+    };
+    const decoder = new MllpDecoder(
+      (bytes) => {
+        if (awaiting) {
+          const ack = ackOf(bytes);
+          if (ack && ack.controlId === awaiting.order.hl7!.controlId) {
+            const ok = ack.code === 'AA' || ack.code === 'CA';
+            settle(ok, ok ? undefined : `the machine answered ${ack.code}`);
+          }
+        }
+        queue(async () => {
+          const r = await receiveMessage(db, conn, 'hl7', Buffer.from(bytes));
+          if (r.ackText) write(mllpWrap(r.ackText));
+          for (const reply of r.replies) {
+            write(mllpWrap(reply));
+            const sent = !socket.destroyed;
+            await logOutbound(
+              db,
+              conn,
+              'hl7',
+              Buffer.from(reply, 'utf8'),
+              sent,
+              sent ? undefined : 'connection closed',
+              'DSR^Q03',
+            );
+          }
+        });
+      },
+      () => queue(() => logIncomplete(db, conn, 'hl7', Buffer.alloc(0), 'An MLLP block over 1 MiB was dropped')),
+    );
+    socket.on('data', (d: Buffer) => decoder.receive(d));
+    idle = () => awaiting === null;
+    sendOrder = (order) => {
+      awaiting = {
+        order,
+        timer: setTimeout(() => settle(false, 'no ACK from the machine'), timings.ackTimeoutMs ?? 15_000),
+      };
+      write(mllpWrap(order.hl7!.text));
+    };
+    inFlight = () => {
+      const a = awaiting;
+      awaiting = null;
+      if (a) clearTimeout(a.timer);
+      return a ? [a.order] : [];
+    };
+    close = () => {
+      // The line closed inside a block: the half is logged, never applied.
+      const half = decoder.pending();
+      if (half) queue(() => logIncomplete(db, conn, 'hl7', Buffer.from(half), 'connection closed'));
+    };
+  } else {
+    // What lims queued on the link, in order: a query answer, or an order download (with its row).
+    const pendingOut: { records: string[]; order?: OrderToSend }[] = [];
+    const { orderPollMs: _poll, ...linkTimings } = timings;
+    const link: AstmLink = new AstmLink({
+      ...linkTimings,
+      lenient: conn.lenient === 1,
+      write,
+      onMessage: (text) =>
+        queue(async () => {
+          const answers = (await receiveAstmText(db, conn, text)).flatMap((r) => r.answers);
+          if (answers.length) {
+            const records = buildOrderRecords(answers);
+            pendingOut.push({ records });
+            link.send(records);
+          }
+        }),
+      onAbort: (reason, text) => {
+        if (text) queue(() => logIncomplete(db, conn, 'astm', Buffer.from(text, 'latin1'), reason));
+      },
+      onSendDone: (ok, reason) => {
+        const out = pendingOut.shift();
+        if (!out) return;
+        queue(() =>
+          out.order
+            ? orderSendDone(db, conn, out.order, ok, reason)
+            : logOutbound(db, conn, 'astm', Buffer.from(out.records.join('\r'), 'latin1'), ok, reason),
+        );
+      },
+    });
+    socket.on('data', (d: Buffer) => link.receive(d));
+    idle = () => link.status === 'idle' && pendingOut.length === 0;
+    sendOrder = (order) => {
+      pendingOut.push({ records: order.records, order });
+      link.send(order.records);
+    };
+    inFlight = () => pendingOut.splice(0).flatMap((out) => (out.order ? [out.order] : []));
+    close = () => link.close();
+  }
+  // Order download: while the machine is connected and the line idle, the next due order goes out.
+  let pump: ReturnType<typeof setInterval> | null = null;
+  if (conn.send_orders === 1) {
+    let busy = false;
+    pump = setInterval(() => {
+      if (busy || !isOpen() || !idle()) return;
+      busy = true;
+      queue(async () => {
+        try {
+          const order = await nextOrderToSend(db, conn);
+          if (order && !socket.destroyed) sendOrder(order);
+          else if (order) await orderNotTaken(db, order.row, 'connection closed');
+        } finally {
+          busy = false;
+        }
+      });
+    }, timings.orderPollMs ?? 5_000);
+  }
+  const closeLine = close;
+  close = () => {
+    if (pump) clearInterval(pump);
+    closeLine();
+    for (const order of inFlight()) queue(() => orderNotTaken(db, order.row, 'connection closed'));
+  };
+  socket.on('error', (err: Error) =>
+    log.warn({ err: err.message, connection: conn.id }, 'a machine connection failed'),
+  );
+  let ended = false;
+  const endOnce = () => {
+    if (ended) return;
+    ended = true;
+    close();
+  };
+  socket.on('close', endOnce);
+  return () => {
+    endOnce();
+    socket.destroy();
+  };
+}
+
+/** The code and the control ID an HL7 ACK acknowledges (MSA-1, MSA-2); undefined for anything else. */
+function ackOf(bytes: Uint8Array): { code: string; controlId: string } | undefined {
+  try {
+    const m = parseHl7(Buffer.from(bytes).toString('utf8'));
+    if (!m.type.startsWith('ACK')) return undefined;
+    const msa = m.segment('MSA');
+    return { code: m.get(msa, 1), controlId: m.get(msa, 2) };
+  } catch {
+    return undefined;
+  }
+}
