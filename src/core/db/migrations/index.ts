@@ -34,6 +34,7 @@ import { sql as reportSummaries, postgres as reportSummariesPostgres } from './0
 import { sql as interfaces, postgres as interfacesPostgres } from './026_interfaces.js';
 import { sql as interopOut } from './027_interop_out.js';
 import { sql as reportTurnaround, postgres as reportTurnaroundPostgres } from './028_report_turnaround.js';
+import { sql as reportSpeed, postgres as reportSpeedPostgres } from './030_report_speed.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
 import type Database from 'better-sqlite3';
@@ -110,4 +111,5 @@ export const migrations: Migration[] = [
   { version: 26, name: 'interfaces', sql: interfaces, postgres: interfacesPostgres },
   { version: 27, name: 'interop_out', sql: interopOut },
   { version: 28, name: 'report_turnaround', sql: reportTurnaround, postgres: reportTurnaroundPostgres },
+  { version: 30, name: 'report_speed', sql: reportSpeed, postgres: reportSpeedPostgres },
 ];
