@@ -3,7 +3,7 @@ import type { Permission } from '../../shared/roles.js';
 import type { BuiltInReportId, ColumnKind, ReportType } from '../../shared/reports.js';
 import type { ReportChart, ReportColumn, ReportPage } from '../../shared/schemas/reports.js';
 import { ageOn } from '../../shared/age.js';
-import { localDate } from '../../shared/time.js';
+import { addDays, localDate, startOfLocalDayUtc } from '../../shared/time.js';
 import { collectionDaily } from '../payments/revenue.js';
 import { billedByTestSummed, discountsByUserSummed, workloadByTestSummed } from './summary.js';
 import { turnaroundByTest } from './turnaround.js';
@@ -69,6 +69,29 @@ export function percentile(sorted: number[], p: number): number | null {
   return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (i - lo);
 }
 const minutesRounded = (m: number | null) => (m === null ? null : Math.round(m));
+
+/**
+ * The lab day of an instant of the period from..to, found among the days' UTC starts (one time-zone
+ * conversion per day instead of one per row: a year's dues are 17,000 bills).
+ */
+function labDayOf(timeZone: string, from: string, to: string): (iso: string) => string {
+  const days: string[] = [];
+  for (let d = from; d <= to; d = addDays(d, 1)) days.push(d);
+  const starts = days.map((d) => startOfLocalDayUtc(timeZone, d).toISOString());
+  const end = startOfLocalDayUtc(timeZone, addDays(to, 1)).toISOString();
+  return (iso) => {
+    // Outside the period (not a row of it): the conversion itself.
+    if (days.length === 0 || iso < starts[0]! || iso >= end) return localDate(timeZone, new Date(iso));
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= iso) lo = mid;
+      else hi = mid - 1;
+    }
+    return days[lo]!;
+  };
+}
 
 const chart = (
   title: string,
@@ -233,15 +256,12 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
     description: 'Bills made in the period with money still due today, oldest first.',
     needs: ['view_bills', 'view_patients'],
     aggregate: false,
-    async build({ db, window, timeZone }) {
+    async build({ db, window, from, to, timeZone }) {
       const bills = await billsWithDues(db, window);
       const today = localDate(timeZone);
-      // One time-zone conversion per minute, not per bill (every zone's offset is whole minutes).
-      const dayOfMinute = new Map<string, string>();
+      const dayOf = labDayOf(timeZone, from, to);
       const rows = bills.map((b) => {
-        const minute = b.created_at.slice(0, 16);
-        let day = dayOfMinute.get(minute);
-        if (day === undefined) dayOfMinute.set(minute, (day = localDate(timeZone, new Date(b.created_at))));
+        const day = dayOf(b.created_at);
         return {
           bill_number: b.bill_number,
           bill_date: day,
