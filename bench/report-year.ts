@@ -87,6 +87,8 @@ export async function ensureReportYear(
     .prepare("SELECT id, name, code, price_paise FROM tests WHERE organization_id = ? AND status = 'active'")
     .all(organizationId) as { id: number; name: string; code: string; price_paise: number }[];
   if (tests.length < 8) throw new Error('the sample catalogue has too few tests for the year');
+  // A target turnaround on every test, so the Enhanced Dashboard's breach list has work to do.
+  s.prepare('UPDATE tests SET target_tat_minutes = 240 WHERE organization_id = ?').run(organizationId);
   const now = new Date().toISOString();
   const insDoctor = s.prepare(
     `INSERT INTO users (organization_id, email, password_hash, first_name, last_name, role, created_at, updated_at)

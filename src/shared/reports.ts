@@ -11,6 +11,10 @@ export const REPORT_RANGES = [7, 30, 90, 365] as const;
 export const DEFAULT_REPORT_RANGE = 30;
 /** The longest period one run covers (a year and a day, for leap years). */
 export const REPORT_MAX_DAYS = 366;
+/** The largest page of a report's rows the JSON view returns (the screen pages 50, 100 or 200). */
+export const REPORT_PAGE_MAX = 200;
+/** The page size when only a page number is given. */
+export const REPORT_PAGE_SIZE = 50;
 
 export const REPORT_FORMATS = ['json', 'csv', 'xlsx', 'pdf'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];

@@ -2,10 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { makeLab, type TestLab } from '../helpers.js';
 import { seedResult, seedSample } from './lab-records.js';
-import { billedByTest, workloadByTest } from '../../src/core/reports/repository.js';
-import { billedByTestSummed, splitWindow, workloadByTestSummed } from '../../src/core/reports/summary.js';
+import { billedByTest, discountsByUser, workloadByTest } from '../../src/core/reports/repository.js';
+import {
+  billedByTestSummed,
+  discountsByUserSummed,
+  splitWindow,
+  workloadByTestSummed,
+} from '../../src/core/reports/summary.js';
 import { turnaroundByTest } from '../../src/core/reports/turnaround.js';
 import { tatHistogram } from '../../src/core/analytics/repository.js';
+import { billedByCategory } from '../../src/core/payments/repository.js';
+import { revenueAnalytics, revenueDaily } from '../../src/core/payments/revenue.js';
+import { addDays, localDate, startOfLocalDayUtc } from '../../src/shared/time.js';
+import { organizationTimezone } from '../../src/core/settings/organization.js';
 
 /**
  * The report summaries of migration 25 (issue 17) are kept by triggers in the write's transaction.
@@ -53,6 +62,13 @@ async function recomputed() {
     FROM sample_tests st JOIN samples sa ON sa.id = st.sample_id
     LEFT JOIN test_results r ON r.sample_id = st.sample_id AND r.test_id = st.test_id
     GROUP BY sa.organization_id, substr(COALESCE(sa.collection_date, sa.created_at), 1, 10), st.test_id`.execute(db());
+  const discounts = await sql<Record<string, unknown>>`
+    SELECT x.organization_id, substr(x.created_at, 1, 10) AS day, COALESCE(x.created_by, 0) AS created_by, COUNT(*) AS bills,
+      SUM(CASE WHEN x.line_paise > 0 OR x.discount_amount_paise > 0 THEN 1 ELSE 0 END) AS discounted_bills,
+      SUM(x.line_paise) AS line_paise, SUM(x.discount_amount_paise) AS bill_paise, SUM(x.total_before_discount_paise) AS before_paise
+    FROM (SELECT b.*, COALESCE((SELECT SUM(i.discount_amount_paise) FROM bill_items i WHERE i.bill_id = b.id), 0) AS line_paise
+      FROM bills b WHERE b.cancelled_at IS NULL) x
+    GROUP BY x.organization_id, substr(x.created_at, 1, 10), COALESCE(x.created_by, 0)`.execute(db());
   const slots = new Map<string, number[]>();
   const slotOf = (iso: string) =>
     `${iso.slice(0, 14)}${String(Math.floor(Number(iso.slice(14, 16)) / 15) * 15).padStart(2, '0')}`;
@@ -93,6 +109,7 @@ async function recomputed() {
   return {
     billed: norm(billed.rows),
     work: norm(work.rows),
+    discounts: norm(discounts.rows),
     slots: [...slots]
       .filter(([, v]) => v.some((x) => x !== 0))
       .map(([k, v]) => `${k}|${v.join(',')}`)
@@ -133,9 +150,24 @@ async function summaries() {
     .where('ordered', '<>', 0)
     .execute();
   const slots = await db().selectFrom('report_slots').selectAll().execute();
+  const discounts = await db()
+    .selectFrom('report_discounts_daily')
+    .select([
+      'organization_id',
+      'day',
+      'created_by',
+      'bills',
+      'discounted_bills',
+      'line_paise',
+      'bill_paise',
+      'before_paise',
+    ])
+    .where('bills', '<>', 0)
+    .execute();
   return {
     billed: norm(billed),
     work: norm(work),
+    discounts: norm(discounts),
     slots: slots
       .map((s) => [
         Number(s.samples_collected),
@@ -199,6 +231,13 @@ beforeAll(async () => {
   expect(refund.statusCode, refund.body).toBe(201);
   const spare = await bill(p, [{ test_id: cbc }], '2026-10-12T10:00:00.000Z', 0);
   await db().deleteFrom('bills').where('id', '=', spare).execute();
+  // Discounts (migration 30): a bill discount given afterwards, a discounted line removed from its
+  // bill, a bill's maker changed, a line's discount set on another bill.
+  await db().updateTable('bills').set({ discount_amount_paise: 1000 }).where('id', '=', b2).execute();
+  const b6 = await bill(p, [{ test_id: cbc }, { test_id: glucose }], '2026-10-13T09:00:00.000Z');
+  await db().updateTable('bill_items').set({ discount_amount_paise: 700 }).where('bill_id', '=', b6).execute();
+  await db().deleteFrom('bill_items').where('bill_id', '=', b6).where('test_id', '=', cbc).execute();
+  await db().updateTable('bills').set({ created_by: null }).where('id', '=', b6).execute();
 
   // Samples: collected across the bounds, one re-dated, one rejected, one never collected.
   const s1 = await seedSample(db(), org(), { patientId: p, testIds: [glucose, cbc], prefix: 'SUMA' });
@@ -283,6 +322,8 @@ describe('report summaries (migration 25)', () => {
     expect(got.billed).toEqual(want.billed);
     expect(got.work).toEqual(want.work);
     expect(got.slots).toEqual(want.slots);
+    expect(got.discounts).toEqual(want.discounts);
+    expect(want.discounts.length).toBeGreaterThan(2);
     expect(want.billed.length).toBeGreaterThan(3);
     expect(want.work.length).toBeGreaterThan(2);
   });
@@ -304,9 +345,58 @@ describe('report summaries (migration 25)', () => {
       expect(sorted(await workloadByTestSummed(db(), w)), `workload ${fromUtc}`).toEqual(
         sorted(await workloadByTest(db(), w)),
       );
+      expect(sorted(await discountsByUserSummed(db(), w)), `discounts ${fromUtc}`).toEqual(
+        sorted(await discountsByUser(db(), w)),
+      );
     }
     const all = { organizationId: org(), fromUtc: '2026-09-30T18:30:00.000Z', toUtc: '2026-10-31T18:30:00.000Z' };
     expect((await billedByTestSummed(db(), all)).length).toBeGreaterThan(1);
+  });
+
+  it('/revenue: the bills of each day summed in SQL and the categories from the summary give what the rows give', async () => {
+    const tz = await organizationTimezone(db(), org());
+    for (const [from, to] of [
+      ['2026-10-09', '2026-10-14'],
+      ['2026-10-11', '2026-10-11'],
+      ['2026-09-01', '2026-11-30'],
+    ] as const) {
+      const fromUtc = startOfLocalDayUtc(tz, from).toISOString();
+      const endUtc = startOfLocalDayUtc(tz, addDays(to, 1)).toISOString();
+      const bills = await db()
+        .selectFrom('bills')
+        .select(['patient_id', 'created_at', 'discount_amount_paise', 'final_amount_paise'])
+        .where('organization_id', '=', org())
+        .where('cancelled_at', 'is', null)
+        .where('created_at', '>=', fromUtc)
+        .where('created_at', '<', endUtc)
+        .execute();
+      const want = new Map<string, { bills: number; patients: Set<number>; discounts: number; billed: number }>();
+      for (const b of bills) {
+        const day = localDate(tz, new Date(b.created_at));
+        const e = want.get(day) ?? { bills: 0, patients: new Set(), discounts: 0, billed: 0 };
+        e.bills += 1;
+        e.patients.add(Number(b.patient_id));
+        e.discounts += Number(b.discount_amount_paise);
+        e.billed += Number(b.final_amount_paise);
+        want.set(day, e);
+      }
+      const got = await revenueDaily(db(), org(), { from, to });
+      for (const d of got.days) {
+        const e = want.get(d.date);
+        expect(d.patients, d.date).toBe(e?.patients.size ?? 0);
+        expect(d.discounts, d.date).toBe((e?.discounts ?? 0) / 100);
+        expect(d.average_bill, d.date).toBe(e ? Math.round(e.billed / e.bills) / 100 : 0);
+      }
+      expect(got.totals.bills).toBe(bills.length);
+      expect(got.totals.patients).toBe(new Set(bills.map((b) => Number(b.patient_id))).size);
+      const cats = (await revenueAnalytics(db(), org(), { from, to })).by_category;
+      const rows = await billedByCategory(db(), org(), fromUtc, endUtc);
+      expect(sorted(cats)).toEqual(
+        sorted(
+          rows.map((r) => ({ category: r.category, amount: Number(r.amount_paise) / 100, items: Number(r.items) })),
+        ),
+      );
+    }
   });
 
   it('a period is its whole UTC days plus the partial days at its edges', () => {
@@ -412,7 +502,8 @@ describe('report summaries (migration 25)', () => {
     // Turnaround by test and the Analytics histogram read the table: the new result is in both.
     const w = { organizationId: org(), fromUtc: '2026-10-20T00:00:00.000Z', toUtc: '2026-10-21T00:00:00.000Z' };
     const tat = await turnaroundByTest(db(), w);
-    expect(tat.all).toEqual({ results: 1, median: 90.5, p90: 90.5 });
+    // Whole minutes: 90.5 minutes counts as 91 (halves away from zero), as in the Analytics histogram.
+    expect(tat.all).toEqual({ results: 1, median: 91, p90: 91 });
     expect(tat.tests.map((t) => [t.test_id, t.results])).toEqual([[glucose, 1]]);
     const hist = await tatHistogram(db(), org(), w.fromUtc, w.toUtc);
     expect(hist.map((h) => [Number(h.minutes), Number(h.n)])).toEqual([[91, 1]]);
@@ -421,5 +512,125 @@ describe('report summaries (migration 25)', () => {
     await db().deleteFrom('sample_tests').where('sample_id', '=', s.id).execute();
     await db().deleteFrom('samples').where('id', '=', s.id).execute();
     expect(await table()).toEqual(before);
+  });
+
+  it('turnaround by test (whole-minute histogram) equals PERCENTILE.INC over the rows in whole minutes, short and long periods', async () => {
+    // More results of one test with known intervals around a 1-hour target (ms past it by 1 s,
+    // exactly on it, within its minute and below), plus a long tail.
+    const p = (
+      await lab.admin.post('/api/patients', {
+        first_name: 'Tat',
+        last_name: 'Many',
+        gender: 'Male',
+        date_of_birth: '1970-01-01',
+      })
+    ).json().patient.id as number;
+    await db().updateTable('tests').set({ turnaround_hours: 1 }).where('id', '=', cbc).execute();
+    const intervals = [
+      3_601_000,
+      3_600_000,
+      3_629_999,
+      3_570_000,
+      3_540_000,
+      95 * 60_000,
+      30 * 60_000,
+      2 * 86_400_000 + 17_000,
+    ];
+    for (const [k, ms] of intervals.entries()) {
+      const smp = await seedSample(db(), org(), { patientId: p, testIds: [cbc], prefix: `TATM${k}` });
+      const collected = Date.parse('2026-10-25T05:00:00.000Z') + k * 86_400_000;
+      await db()
+        .updateTable('samples')
+        .set({ collection_date: new Date(collected).toISOString() })
+        .where('id', '=', smp.id)
+        .execute();
+      await seedResult(db(), org(), {
+        sampleId: smp.id,
+        patientId: p,
+        testId: cbc,
+        value: '1',
+        flag: 'normal',
+        status: 'completed',
+      });
+      await db()
+        .updateTable('test_results')
+        .set({ status: 'verified', verified_at: new Date(collected + ms).toISOString() })
+        .where('sample_id', '=', smp.id)
+        .execute();
+    }
+    /** What the rows give: whole minutes per test, PERCENTILE.INC, over target in milliseconds. */
+    const fromRows = async (fromUtc: string, toUtc: string) => {
+      const rows = await db()
+        .selectFrom('test_results as r')
+        .innerJoin('samples as s', 's.id', 'r.sample_id')
+        .innerJoin('tests as t', 't.id', 'r.test_id')
+        .select(['r.test_id', 's.collection_date', 'r.verified_at', 't.turnaround_hours'])
+        .where('r.organization_id', '=', org())
+        .where('r.status', '=', 'verified')
+        .where('r.verified_at', 'is not', null)
+        .where('s.collection_date', '>=', fromUtc)
+        .where('s.collection_date', '<', toUtc)
+        .execute();
+      const inc = (xs: number[], q: number) => {
+        if (xs.length === 0) return null;
+        const v = [...xs].sort((a, b) => a - b);
+        const i = (v.length - 1) * q;
+        return v[Math.floor(i)]! + (v[Math.ceil(i)]! - v[Math.floor(i)]!) * (i - Math.floor(i));
+      };
+      const per = new Map<number, { minutes: number[]; over: number; hours: number | null }>();
+      const all: number[] = [];
+      for (const r of rows) {
+        const ms = Date.parse(r.verified_at!) - Date.parse(r.collection_date!);
+        const minutes = Math.sign(ms) * Math.round(Math.abs(ms) / 60_000);
+        const hours = r.turnaround_hours === null ? null : Number(r.turnaround_hours);
+        const e = per.get(Number(r.test_id)) ?? { minutes: [], over: 0, hours };
+        e.minutes.push(minutes);
+        if (hours !== null && ms > hours * 3_600_000) e.over += 1;
+        per.set(Number(r.test_id), e);
+        all.push(minutes);
+      }
+      return {
+        all: { results: all.length, median: inc(all, 0.5), p90: inc(all, 0.9) },
+        tests: [...per]
+          .map(([id, e]) => ({
+            test_id: id,
+            results: e.minutes.length,
+            median: inc(e.minutes, 0.5),
+            p90: inc(e.minutes, 0.9),
+            over_target: e.hours === null ? null : e.over,
+          }))
+          .sort((a, b) => a.test_id - b.test_id),
+      };
+    };
+    const windows = [
+      ['2026-10-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z'],
+      ['2026-09-01T18:30:00.000Z', '2026-12-01T18:30:00.000Z'], // over 62 days: the (test, minutes) index
+      ['2026-10-26T00:00:00.000Z', '2026-10-29T12:00:00.000Z'],
+      ['2026-11-10T00:00:00.000Z', '2026-11-11T00:00:00.000Z'],
+    ];
+    for (const [fromUtc, toUtc] of windows) {
+      const got = await turnaroundByTest(db(), { organizationId: org(), fromUtc: fromUtc!, toUtc: toUtc! });
+      const want = await fromRows(fromUtc!, toUtc!);
+      expect(got.all, fromUtc).toEqual(want.all);
+      expect(
+        got.tests
+          .map((t) => ({
+            test_id: t.test_id,
+            results: t.results,
+            median: t.median,
+            p90: t.p90,
+            over_target: t.over_target,
+          }))
+          .sort((a, b) => a.test_id - b.test_id),
+        fromUtc,
+      ).toEqual(want.tests);
+    }
+    // The target's own minute is split by milliseconds: 3,601,000 and 3,629,999 ms are over 1 h, 3,600,000 is not.
+    const long = await turnaroundByTest(db(), {
+      organizationId: org(),
+      fromUtc: '2026-09-01T18:30:00.000Z',
+      toUtc: '2026-12-01T18:30:00.000Z',
+    });
+    expect(long.tests.find((t) => t.test_id === cbc)?.over_target).toBe(5);
   });
 });

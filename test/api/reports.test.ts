@@ -414,6 +414,33 @@ describe('files, runs and the catalogue', () => {
     expect(audit.some((a) => a.action === 'export' && String(a.new_values).includes('"format":"csv"'))).toBe(true);
   });
 
+  it('the JSON view pages its rows on request: the totals and chart stay the whole period, a later page is not another run', async () => {
+    for (const id of ['patient-register', 'dues', 'revenue-by-test', 'daily-collection']) {
+      const all = await run(lab.admin, id);
+      expect(all.page).toBeNull();
+      expect(all.row_count, id).toBe(all.rows.length);
+      expect(all.row_count, id).toBeGreaterThan(1);
+      const before = (await lab.admin.get('/api/reports')).json<ReportCatalogue>();
+      const pages = [];
+      for (let page = 1; page <= all.row_count + 1; page++) {
+        const r = await run(lab.admin, id, `${OCT}&page=${page}&limit=1`);
+        expect(r.page).toEqual({ page, limit: 1 });
+        expect(r.row_count, id).toBe(all.row_count);
+        expect(r.totals, id).toEqual(all.totals);
+        expect(r.chart, id).toEqual(all.chart);
+        pages.push(...r.rows);
+      }
+      // Every row once, in the same order; past the last page, no rows.
+      expect(pages, id).toEqual(all.rows);
+      const after = (await lab.admin.get('/api/reports')).json<ReportCatalogue>();
+      expect(after.cards.total_reports, id).toBe(before.cards.total_reports + 1);
+    }
+    // A limit alone is the first page; a page alone has 50 rows.
+    const first = await run(lab.admin, 'patient-register', `${OCT}&limit=1`);
+    expect(first.page).toEqual({ page: 1, limit: 1 });
+    expect((await run(lab.admin, 'patient-register', `${OCT}&page=1`)).page).toEqual({ page: 1, limit: 50 });
+  });
+
   it('filters the catalogue by type; Total Revenue is the net collected in the period', async () => {
     const c = (await lab.admin.get(`/api/reports?type=laboratory&${OCT}`)).json<ReportCatalogue>();
     expect(c.reports.map((r) => r.id).sort()).toEqual([
@@ -513,6 +540,11 @@ describe('permissions and bad parameters', () => {
     ['/api/reports/dues?range=15', 'range'],
     ['/api/reports/dues?range=7&from=2026-10-01', 'range'],
     ['/api/reports/dues?format=doc', 'format'],
+    ['/api/reports/dues?page=0', 'page'],
+    ['/api/reports/dues?page=1.5', 'page'],
+    ['/api/reports/dues?limit=201', 'limit'],
+    ['/api/reports/dues?limit=x', 'limit'],
+    ['/api/reports/dues?page=2&format=csv', 'page'],
     ['/api/reports/Not_An_Id', 'id'],
     ['/api/reports?type=weekly', 'type'],
     ['/api/comprehensive-reports/monthly?month=2026-13', 'month'],

@@ -19,7 +19,7 @@ import {
   tatHistogram,
   testDistribution,
 } from './repository.js';
-import { billedCategoriesOnDays, collectedTestsOnDays, onSlot, slotsBetween, splitWindow } from '../reports/summary.js';
+import { billedCategoriesOnDays, collectedTestsOnDays, onSlot, slotsPerDay, splitWindow } from '../reports/summary.js';
 
 /** How many rows each list of the live board shows (its count is always the full one). */
 export const LIVE_LIST_LIMIT = 20;
@@ -103,9 +103,14 @@ export async function analytics(
   if (onSlot(fromUtc) && onSlot(toUtc)) {
     // The summaries of migration 25: per quarter hour for the days, per UTC day for the categories.
     rejected = 0;
-    for (const r of await slotsBetween(db, organizationId, fromUtc, toUtc)) {
+    const bounds = [...days.keys()].map((day) => ({
+      day,
+      start: startOfLocalDayUtc(timeZone, day).toISOString(),
+      end: startOfLocalDayUtc(timeZone, addDays(day, 1)).toISOString(),
+    }));
+    for (const r of await slotsPerDay(db, organizationId, bounds)) {
       rejected += Number(r.samples_rejected);
-      const d = dayOf(r.slot);
+      const d = days.get(r.day);
       if (!d) continue;
       d.samples_collected += Number(r.samples_collected);
       d.results_verified += Number(r.results_verified);

@@ -17,7 +17,7 @@ type Trx = Transaction<DB>;
 
 /**
  * Derived on each engine from the copied rows; never copied. The report summaries (migration 25)
- * (and the turnaround table of migration 28) are filled on the target by their triggers as the bills,
+ * (and the turnaround table of migration 28, the discounts of migration 30) are filled on the target by their triggers as the bills,
  * samples and results arrive.
  */
 const DERIVED = new Set([
@@ -29,6 +29,7 @@ const DERIVED = new Set([
   'report_workload_daily',
   'report_slots',
   'report_turnaround',
+  'report_discounts_daily',
 ]);
 const BATCH = 500;
 

@@ -22,6 +22,19 @@ export function minutesBetween(db: Db, from: string, to: string): RawBuilder<num
 }
 
 /**
+ * `WITH d(day, s, e) AS (VALUES ...)`: a list of lab days with their UTC bounds [s, e), to join a
+ * timestamp column against (`col >= d.s AND col < d.e`) and group by d.day in one statement. On
+ * PostgreSQL the bounds are text in the "C" collation, as every text column is (see toPostgres):
+ * two different collations cannot be compared.
+ */
+export function dayBounds(db: Pick<Db, 'getExecutor'>, days: { day: string; start: string; end: string }[]) {
+  const c = engineOf(db) === 'postgres' ? sql` COLLATE "C"` : sql``;
+  const text = (v: string) => sql`CAST(${v} AS TEXT)${c}`;
+  const rows = sql.join(days.map((d) => sql`(${text(d.day)}, ${text(d.start)}, ${text(d.end)})`));
+  return sql`WITH d(day, s, e) AS (VALUES ${rows})`;
+}
+
+/**
  * The PostgreSQL text of a migration written for SQLite. The mechanical differences are translated:
  * - `id INTEGER PRIMARY KEY [AUTOINCREMENT]` becomes an identity column (explicit ids still insert,
  *   which `lims db copy` needs);

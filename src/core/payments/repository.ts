@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
+import { dayBounds } from '../db/dialect.js';
 import type { PaymentsTable } from '../billing/tables.js';
 import type { DayClosingsTable } from './tables.js';
 import type { LedgerListQuery } from '../../shared/schemas/payments.js';
@@ -149,16 +150,29 @@ export async function pendingChequesPaise(
   return Number(r.n ?? 0);
 }
 
-/** Bills made in a UTC window (not cancelled), for the revenue's discounts, patients and average bill. */
-export function billsCreatedBetween(db: Db, organizationId: number, fromUtc: string, toUtc: string) {
-  return db
+/**
+ * Bills made in each of the given lab days (not cancelled), summed in SQL: bills, distinct patients,
+ * bill discounts and final amounts; and the distinct patients of all the days together. Each day is
+ * its UTC bounds [start, end), so the answer is exact in every time zone.
+ */
+export async function billsPerDay(db: Db, organizationId: number, days: { day: string; start: string; end: string }[]) {
+  if (days.length === 0) return { days: [], patients: 0 };
+  const perDay = await sql<{ day: string; bills: number; patients: number; discounts: number; billed: number }>`
+    ${dayBounds(db, days)}
+    SELECT d.day, count(*) AS bills, count(DISTINCT b.patient_id) AS patients,
+      sum(b.discount_amount_paise) AS discounts, sum(b.final_amount_paise) AS billed
+    FROM d JOIN bills b ON b.organization_id = ${organizationId} AND b.created_at >= d.s AND b.created_at < d.e
+      AND b.cancelled_at IS NULL
+    GROUP BY d.day`.execute(db);
+  const all = await db
     .selectFrom('bills')
-    .select(['id', 'patient_id', 'doctor_id', 'final_amount_paise', 'discount_amount_paise', 'created_at'])
+    .select(sql<number>`count(DISTINCT patient_id)`.as('n'))
     .where('organization_id', '=', organizationId)
     .where('cancelled_at', 'is', null)
-    .where('created_at', '>=', fromUtc)
-    .where('created_at', '<', toUtc)
-    .execute();
+    .where('created_at', '>=', days[0]!.start)
+    .where('created_at', '<', days[days.length - 1]!.end)
+    .executeTakeFirstOrThrow();
+  return { days: perDay.rows, patients: Number(all.n) };
 }
 
 /** Billed amount per test category of bills made in a UTC window (profiles and packages under their own names). */

@@ -12,7 +12,8 @@ import type {
 } from '../../shared/schemas/revenue.js';
 import { getOrganization, organizationTimezone } from '../settings/organization.js';
 import { formatLabDay } from '../pdf/format.js';
-import { billedByCategory, billedByDoctor, billsCreatedBetween, ledgerTotalsByDay } from './repository.js';
+import { billedByDoctor, billsPerDay, ledgerTotalsByDay } from './repository.js';
+import { billedByTestSummed } from '../reports/summary.js';
 
 /**
  * Revenue in the lab's calendar days (issue 16), from the ledger only. A method's column is the
@@ -28,7 +29,8 @@ interface DayPaise {
   discounts: number;
   billed: number;
   bills: number;
-  patients: Set<number>;
+  /** Distinct patients billed. */
+  patients: number;
 }
 
 const emptyDay = (): DayPaise => ({
@@ -37,7 +39,7 @@ const emptyDay = (): DayPaise => ({
   discounts: 0,
   billed: 0,
   bills: 0,
-  patients: new Set(),
+  patients: 0,
 });
 
 export function daysBetween(from: string, to: string): string[] {
@@ -74,7 +76,7 @@ function toDay(d: DayPaise) {
   return {
     ...collected(d),
     discounts: rupees(d.discounts),
-    patients: d.patients.size,
+    patients: d.patients,
     average_bill: d.bills ? rupees(Math.round(d.billed / d.bills)) : 0,
   };
 }
@@ -118,26 +120,24 @@ export async function collectionDaily(db: Db, organizationId: number, q: Revenue
 export async function revenueDaily(db: Db, organizationId: number, q: RevenueQuery): Promise<RevenueDaily> {
   const { timeZone, from, to } = await revenueRange(db, organizationId, q);
   const { days, all } = await ledgerDays(db, organizationId, from, to);
-  const fromUtc = startOfLocalDayUtc(timeZone, from).toISOString();
-  const toUtc = startOfLocalDayUtc(timeZone, addDays(to, 1)).toISOString();
-  // One time-zone conversion per minute, not per bill (every zone's offset is whole minutes).
-  const dayOfMinute = new Map<string, string>();
-  const labDay = (iso: string) => {
-    const minute = iso.slice(0, 16);
-    let d = dayOfMinute.get(minute);
-    if (d === undefined) dayOfMinute.set(minute, (d = localDate(timeZone, new Date(iso))));
-    return d;
-  };
-  for (const b of await billsCreatedBetween(db, organizationId, fromUtc, toUtc)) {
-    const day = days.get(labDay(b.created_at));
+  // The bills of each lab day summed in SQL (a year of a busy lab is 110,000 bills).
+  const bounds = [...days.keys()].map((day) => ({
+    day,
+    start: startOfLocalDayUtc(timeZone, day).toISOString(),
+    end: startOfLocalDayUtc(timeZone, addDays(day, 1)).toISOString(),
+  }));
+  const bills = await billsPerDay(db, organizationId, bounds);
+  for (const b of bills.days) {
+    const day = days.get(b.day);
     if (!day) continue;
     for (const t of [day, all]) {
-      t.discounts += Number(b.discount_amount_paise);
-      t.billed += Number(b.final_amount_paise);
-      t.bills += 1;
-      t.patients.add(b.patient_id);
+      t.discounts += Number(b.discounts);
+      t.billed += Number(b.billed);
+      t.bills += Number(b.bills);
     }
+    day.patients = Number(b.patients);
   }
+  all.patients = bills.patients;
   const totals: RevenueTotals = { ...toDay(all), bills: all.bills };
   return {
     from,
@@ -145,6 +145,24 @@ export async function revenueDaily(db: Db, organizationId: number, q: RevenueQue
     days: [...days].map(([date, d]): RevenueDay => ({ date, ...toDay(d) })),
     totals,
   };
+}
+
+/**
+ * Billed per category (a test's catalogue category, Profiles, Packages) of live bills made in a UTC
+ * window: the report summary's whole days plus the edges' rows (src/core/reports/summary.ts), the
+ * per-item figures of Revenue by Test added up by category.
+ */
+async function billedCategories(db: Db, organizationId: number, fromUtc: string, toUtc: string) {
+  const out = new Map<string, { category: string; amount_paise: number; items: number }>();
+  for (const l of await billedByTestSummed(db, { organizationId, fromUtc, toUtc })) {
+    const category =
+      l.item_type === 'test' ? l.category || 'Uncategorised' : l.item_type === 'profile' ? 'Profiles' : 'Packages';
+    const c = out.get(category) ?? { category, amount_paise: 0, items: 0 };
+    c.amount_paise += Number(l.total_paise);
+    c.items += Number(l.count);
+    out.set(category, c);
+  }
+  return [...out.values()];
 }
 
 const change = (current: number, previous: number) => ({
@@ -166,7 +184,7 @@ export async function revenueAnalytics(db: Db, organizationId: number, q: Revenu
   const fromUtc = startOfLocalDayUtc(timeZone, from).toISOString();
   const toUtc = startOfLocalDayUtc(timeZone, addDays(to, 1)).toISOString();
   const [categories, doctors, org] = await Promise.all([
-    billedByCategory(db, organizationId, fromUtc, toUtc),
+    billedCategories(db, organizationId, fromUtc, toUtc),
     billedByDoctor(db, organizationId, fromUtc, toUtc),
     getOrganization(db, organizationId),
   ]);
@@ -189,7 +207,7 @@ export async function revenueAnalytics(db: Db, organizationId: number, q: Revenu
     },
     by_category: categories
       .map((c) => ({ category: c.category, amount: rupees(Number(c.amount_paise)), items: Number(c.items) }))
-      .sort((a, b) => b.amount - a.amount),
+      .sort((a, b) => b.amount - a.amount || a.category.localeCompare(b.category)),
     by_doctor: doctors
       .map((d) => ({
         doctor_id: d.doctor_id,

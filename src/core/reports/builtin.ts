@@ -1,16 +1,16 @@
 import type { Db } from '../db/connection.js';
 import type { Permission } from '../../shared/roles.js';
 import type { BuiltInReportId, ColumnKind, ReportType } from '../../shared/reports.js';
-import type { ReportChart, ReportColumn } from '../../shared/schemas/reports.js';
+import type { ReportChart, ReportColumn, ReportPage } from '../../shared/schemas/reports.js';
 import { ageOn } from '../../shared/age.js';
-import { localDate } from '../../shared/time.js';
+import { addDays, localDate, startOfLocalDayUtc } from '../../shared/time.js';
 import { collectionDaily } from '../payments/revenue.js';
-import { billedByTestSummed, workloadByTestSummed } from './summary.js';
+import { billedByTestSummed, discountsByUserSummed, workloadByTestSummed } from './summary.js';
 import { turnaroundByTest } from './turnaround.js';
 import {
   billsWithDues,
   criticalResults,
-  discountsByUser,
+  patientDemographics,
   patientsRegistered,
   referralsByDoctor,
   rejectionCounts,
@@ -27,7 +27,10 @@ export type Cell = string | number | null;
 export type Row = Record<string, Cell>;
 export interface Built {
   columns: ReportColumn[];
+  /** Every row of the period, or only the page asked for when rowCount is given. */
   rows: Row[];
+  /** The period's rows, when the builder read only the page (rows) itself. */
+  rowCount?: number;
   totals: Row | null;
   chart: ReportChart | null;
   notes: string[];
@@ -38,6 +41,8 @@ export interface RunContext {
   from: string;
   to: string;
   timeZone: string;
+  /** The page of rows asked for (null: all); a builder may read only it, else the service slices. */
+  page: ReportPage | null;
 }
 export interface BuiltInReport {
   id: BuiltInReportId;
@@ -65,6 +70,29 @@ export function percentile(sorted: number[], p: number): number | null {
 }
 const minutesRounded = (m: number | null) => (m === null ? null : Math.round(m));
 
+/**
+ * The lab day of an instant of the period from..to, found among the days' UTC starts (one time-zone
+ * conversion per day instead of one per row: a year's dues are 17,000 bills).
+ */
+function labDayOf(timeZone: string, from: string, to: string): (iso: string) => string {
+  const days: string[] = [];
+  for (let d = from; d <= to; d = addDays(d, 1)) days.push(d);
+  const starts = days.map((d) => startOfLocalDayUtc(timeZone, d).toISOString());
+  const end = startOfLocalDayUtc(timeZone, addDays(to, 1)).toISOString();
+  return (iso) => {
+    // Outside the period (not a row of it): the conversion itself.
+    if (days.length === 0 || iso < starts[0]! || iso >= end) return localDate(timeZone, new Date(iso));
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= iso) lo = mid;
+      else hi = mid - 1;
+    }
+    return days[lo]!;
+  };
+}
+
 const chart = (
   title: string,
   label: string,
@@ -87,24 +115,29 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
     description: 'Patients registered in the period, with sex and age (demographics in the totals).',
     needs: ['view_patients'],
     aggregate: false,
-    async build({ db, window, to }) {
-      const rows = await patientsRegistered(db, window);
+    async build({ db, window, to, page }) {
+      // The period's demographics from one grouped query; the rows: all, or the page asked for (a
+      // busy year registers over 100,000 patients).
       const bands = new Map<string, number>(['0-17', '18-39', '40-59', '60+', 'Unknown'].map((b) => [b, 0]));
       const sex = { Male: 0, Female: 0, Other: 0 };
-      const out = rows.map((p) => {
-        const age = p.date_of_birth ? ageOn(p.date_of_birth, to) : null;
-        const band = age === null ? 'Unknown' : age < 18 ? '0-17' : age < 40 ? '18-39' : age < 60 ? '40-59' : '60+';
-        bands.set(band, bands.get(band)! + 1);
-        if (p.gender === 'Male' || p.gender === 'Female' || p.gender === 'Other') sex[p.gender] += 1;
-        return {
-          patient_code: p.patient_code,
-          name: p.name,
-          gender: p.gender,
-          age,
-          city: p.city,
-          registered_at: p.created_at,
-        };
-      });
+      const bandOf = (age: number | null) =>
+        age === null ? 'Unknown' : age < 18 ? '0-17' : age < 40 ? '18-39' : age < 60 ? '40-59' : '60+';
+      let patients = 0;
+      for (const g of await patientDemographics(db, window)) {
+        const n = Number(g.n);
+        const band = bandOf(g.date_of_birth ? ageOn(g.date_of_birth, to) : null);
+        bands.set(band, bands.get(band)! + n);
+        if (g.gender === 'Male' || g.gender === 'Female' || g.gender === 'Other') sex[g.gender] += n;
+        patients += n;
+      }
+      const out = (await patientsRegistered(db, window, page)).map((p) => ({
+        patient_code: p.patient_code,
+        name: p.name,
+        gender: p.gender,
+        age: p.date_of_birth ? ageOn(p.date_of_birth, to) : null,
+        city: p.city,
+        registered_at: p.created_at,
+      }));
       return {
         columns: [
           col('patient_code', 'Patient ID'),
@@ -115,7 +148,8 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
           col('registered_at', 'Registered', 'datetime'),
         ],
         rows: out,
-        totals: { patients: out.length, male: sex.Male, female: sex.Female, other: sex.Other },
+        rowCount: patients,
+        totals: { patients, male: sex.Male, female: sex.Female, other: sex.Other },
         chart: chart(
           'Patients by age group',
           'Age group',
@@ -222,11 +256,12 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
     description: 'Bills made in the period with money still due today, oldest first.',
     needs: ['view_bills', 'view_patients'],
     aggregate: false,
-    async build({ db, window, timeZone }) {
+    async build({ db, window, from, to, timeZone }) {
       const bills = await billsWithDues(db, window);
       const today = localDate(timeZone);
+      const dayOf = labDayOf(timeZone, from, to);
       const rows = bills.map((b) => {
-        const day = localDate(timeZone, new Date(b.created_at));
+        const day = dayOf(b.created_at);
         return {
           bill_number: b.bill_number,
           bill_date: day,
@@ -283,7 +318,7 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
     needs: ['view_bills'],
     aggregate: true,
     async build({ db, window }) {
-      const rows = (await discountsByUser(db, window))
+      const rows = (await discountsByUserSummed(db, window))
         .map((u) => {
           const line = rupees(u.line_paise);
           const bill = rupees(u.bill_paise);

@@ -157,6 +157,8 @@ export async function monthlyPdf(
       generated_at: '',
       columns: [],
       rows: report.figures.map(() => ({})),
+      row_count: report.figures.length,
+      page: null,
       totals: null,
       chart: null,
       notes: [],

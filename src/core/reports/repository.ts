@@ -17,8 +17,9 @@ export interface Window {
 const fullName = (alias: string) =>
   sql<string>`TRIM(COALESCE(${sql.ref(`${alias}.first_name`)}, '') || ' ' || COALESCE(${sql.ref(`${alias}.last_name`)}, ''))`;
 
-export function patientsRegistered(db: Db, w: Window) {
-  return db
+/** Patients registered in the window, all of them or one page (page from 1), in registration order. */
+export function patientsRegistered(db: Db, w: Window, page: { page: number; limit: number } | null = null) {
+  const q = db
     .selectFrom('patients as p')
     .select([
       'p.id',
@@ -33,7 +34,19 @@ export function patientsRegistered(db: Db, w: Window) {
     .where('p.created_at', '>=', w.fromUtc)
     .where('p.created_at', '<', w.toUtc)
     .orderBy('p.created_at')
-    .orderBy('p.id')
+    .orderBy('p.id');
+  return (page ? q.limit(page.limit).offset((page.page - 1) * page.limit) : q).execute();
+}
+
+/** Patients registered in the window, counted per gender and date of birth (the register's demographics). */
+export function patientDemographics(db: Db, w: Window) {
+  return db
+    .selectFrom('patients as p')
+    .select(['p.gender', 'p.date_of_birth', sql<number>`COUNT(*)`.as('n')])
+    .where('p.organization_id', '=', w.organizationId)
+    .where('p.created_at', '>=', w.fromUtc)
+    .where('p.created_at', '<', w.toUtc)
+    .groupBy(['p.gender', 'p.date_of_birth'])
     .execute();
 }
 
@@ -197,30 +210,33 @@ export function criticalResults(db: Db, w: Window) {
     .where('organization_id', '=', w.organizationId)
     .groupBy('result_id')
     .as('c');
-  return db
-    .selectFrom('test_results as r')
-    .innerJoin('samples as s', 's.id', 'r.sample_id')
-    .innerJoin('patients as p', 'p.id', 'r.patient_id')
-    .innerJoin('tests as t', 't.id', 'r.test_id')
-    .leftJoin(calls, 'c.result_id', 'r.id')
-    .select([
-      'r.id',
-      's.sample_code',
-      'p.patient_code',
-      't.name as test_name',
-      'r.result_value',
-      'r.unit',
-      'r.entered_at',
-      'r.verified_at',
-      'c.called_at',
-    ])
-    .where('r.organization_id', '=', w.organizationId)
-    .where('r.is_critical', '=', 1)
-    .where('r.entered_at', '>=', w.fromUtc)
-    .where('r.entered_at', '<', w.toUtc)
-    .orderBy('r.entered_at')
-    .orderBy('r.id')
-    .execute();
+  return (
+    db
+      .selectFrom('test_results as r')
+      .innerJoin('samples as s', 's.id', 'r.sample_id')
+      .innerJoin('patients as p', 'p.id', 'r.patient_id')
+      .innerJoin('tests as t', 't.id', 'r.test_id')
+      .leftJoin(calls, 'c.result_id', 'r.id')
+      .select([
+        'r.id',
+        's.sample_code',
+        'p.patient_code',
+        't.name as test_name',
+        'r.result_value',
+        'r.unit',
+        'r.entered_at',
+        'r.verified_at',
+        'c.called_at',
+      ])
+      .where('r.organization_id', '=', w.organizationId)
+      // A literal, so the planner can use the partial index of critical results (migration 30).
+      .where(sql<boolean>`r.is_critical = 1`)
+      .where('r.entered_at', '>=', w.fromUtc)
+      .where('r.entered_at', '<', w.toUtc)
+      .orderBy('r.entered_at')
+      .orderBy('r.id')
+      .execute()
+  );
 }
 
 /** The Data Summary of the Reports screen: what the lab holds. */

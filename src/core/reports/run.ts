@@ -3,13 +3,16 @@ import type { Actor } from '../context.js';
 import { ForbiddenError } from '../errors.js';
 import { actorHasPermission } from '../users/permissions.js';
 import type { ReportResult, ReportRunQuery } from '../../shared/schemas/reports.js';
+import { REPORT_PAGE_SIZE } from '../../shared/reports.js';
 import type { ReportFile } from './files.js';
 import { monthlyPdf, monthlyReport, reportFile } from './monthly.js';
 import { runReport } from './service.js';
 
 /**
- * GET /api/reports/{id} in every format: JSON, or a file. CSV and XLSX are bulk downloads and need
- * export_data as every other export does; the PDF is the printable report and does not.
+ * GET /api/reports/{id} in every format: JSON (all rows, or a page of them with `page`/`limit`; a
+ * limit alone is page 1, a page alone is REPORT_PAGE_SIZE rows), or a file with every row. CSV and
+ * XLSX are bulk downloads and need export_data as every other export does; the PDF is the printable
+ * report and does not.
  */
 export async function runReportAs(
   db: Db,
@@ -17,10 +20,12 @@ export async function runReportAs(
   id: string,
   q: ReportRunQuery,
 ): Promise<{ report: ReportResult; file?: ReportFile }> {
-  const { format, ...period } = q;
+  const { format, page, limit, ...period } = q;
   if ((format === 'csv' || format === 'xlsx') && !(await actorHasPermission(db, actor, 'export_data')))
     throw new ForbiddenError(`Downloading a report as ${format.toUpperCase()} needs the export_data permission`);
-  const report = await runReport(db, actor, id, period, format);
+  const paged =
+    page !== undefined || limit !== undefined ? { page: page ?? 1, limit: limit ?? REPORT_PAGE_SIZE } : null;
+  const report = await runReport(db, actor, id, period, format, paged);
   if (format === 'json') return { report };
   return { report, file: await reportFile(db, actor.organizationId, report, format) };
 }

@@ -22,6 +22,7 @@ import type {
   ReportCatalogue,
   ReportCatalogueQuery,
   ReportEntry,
+  ReportPage,
   ReportPeriodQuery,
   ReportResult,
 } from '../../shared/schemas/reports.js';
@@ -172,21 +173,40 @@ export async function reportCatalogue(db: Db, actor: Actor, q: ReportCatalogueQu
   };
 }
 
-/** Runs one report for the period, without recording it (the Comprehensive report and Analytics call this). */
-export async function buildReport(db: Db, actor: Actor, id: string, period: Period): Promise<ReportResult> {
-  const base = { from: period.from, to: period.to, generated_at: nowIso() };
+/** The page of rows asked for (the rows of the whole period when no page is asked for). */
+function pageOf<T>(rows: T[], page: ReportPage | null): T[] {
+  return page ? rows.slice((page.page - 1) * page.limit, page.page * page.limit) : rows;
+}
+
+/**
+ * Runs one report for the period, without recording it (the Comprehensive report and Analytics call
+ * this). With a page, `rows` is that page and `row_count` the period's rows; totals and chart are
+ * always the whole period's.
+ */
+export async function buildReport(
+  db: Db,
+  actor: Actor,
+  id: string,
+  period: Period,
+  page: ReportPage | null = null,
+): Promise<ReportResult> {
+  const base = { from: period.from, to: period.to, generated_at: nowIso(), page };
   const builtIn = builtInReport(id);
   if (builtIn) {
     const why = await refusal(db, actor, builtIn);
     if (why) throw new ForbiddenError(why);
-    const b = await builtIn.build({
+    const { rowCount, rows, ...b } = await builtIn.build({
       db,
       window: period.window,
       from: period.from,
       to: period.to,
       timeZone: period.timeZone,
+      page,
     });
-    return { id, title: builtIn.name, type: builtIn.type, ...base, ...b };
+    // A builder that read only the page says how many rows the period has; others are sliced here.
+    return rowCount === undefined
+      ? { id, title: builtIn.name, type: builtIn.type, ...base, ...b, rows: pageOf(rows, page), row_count: rows.length }
+      : { id, title: builtIn.name, type: builtIn.type, ...base, ...b, rows, row_count: rowCount };
   }
   const m = CUSTOM_ID.exec(id);
   const row = m ? await findCustomRow(db, actor.organizationId, Number(m[1])) : undefined;
@@ -210,7 +230,8 @@ export async function buildReport(db: Db, actor: Actor, id: string, period: Peri
     type: c.entity === 'patients' ? 'patient' : c.entity === 'bills' ? 'financial' : 'laboratory',
     ...base,
     columns: c.columns.map((k) => ({ key: k, label: def.columns[k]!.label, kind: def.columns[k]!.kind })),
-    rows,
+    rows: pageOf(rows, page),
+    row_count: rows.length,
     totals: { rows: rows.length },
     chart: null,
     notes,
@@ -252,7 +273,7 @@ export async function recordRun(
       format,
       from_date: report.from,
       to_date: report.to,
-      row_count: report.rows.length,
+      row_count: report.row_count,
       user_id: actor.userId,
       lab_date: localDate(timeZone),
       created_at: nowIso(),
@@ -262,18 +283,22 @@ export async function recordRun(
         action: 'export',
         entity: 'report',
         entityId: report.id,
-        newValues: { format, from: report.from, to: report.to, rows: report.rows.length },
+        newValues: { format, from: report.from, to: report.to, rows: report.row_count },
       });
   });
 }
 
-/** GET /api/reports/{id}: runs and records one report. */
+/**
+ * GET /api/reports/{id}: runs and records one report. A later page of the same view (page > 1) is
+ * not another run: the catalogue's counts are of reports looked at, not of pages turned.
+ */
 export async function runReport(
   db: Db,
   actor: Actor,
   id: string,
   q: ReportPeriodQuery,
   format: ReportFormat,
+  page: ReportPage | null = null,
 ): Promise<ReportResult> {
   const m = CUSTOM_ID.exec(id);
   let defaultDays = DEFAULT_REPORT_RANGE;
@@ -282,8 +307,8 @@ export async function runReport(
     if (row) defaultDays = Number(row.range_days);
   }
   const period = await resolvePeriod(db, actor.organizationId, q, defaultDays);
-  const report = await buildReport(db, actor, id, period);
-  await recordRun(db, actor, report, format, period.timeZone);
+  const report = await buildReport(db, actor, id, period, page);
+  if (!page || page.page === 1) await recordRun(db, actor, report, format, period.timeZone);
   return report;
 }
 

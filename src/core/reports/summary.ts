@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
-import { engineOf } from '../db/dialect.js';
-import { billedByTest, workloadByTest, type Window } from './repository.js';
+import { dayBounds, engineOf } from '../db/dialect.js';
+import { billedByTest, discountsByUser, workloadByTest, type Window } from './repository.js';
 
 /**
  * Readers of the summaries of migration 25 (issue 17): a period [fromUtc, toUtc) is the whole UTC
@@ -129,18 +129,89 @@ export async function workloadByTestSummed(db: Db, w: Window): Promise<WorkloadR
   return [...out.values()].filter((r) => num(r.ordered) > 0);
 }
 
+export type DiscountsRow = Awaited<ReturnType<typeof discountsByUser>>[number];
+
+/** discountsByUser for any period: migration 30's per-day summary for the whole days plus the edges' rows. */
+export async function discountsByUserSummed(db: Db, w: Window): Promise<DiscountsRow[]> {
+  const { edges, days } = splitWindow(w.fromUtc, w.toUtc);
+  const parts: DiscountsRow[][] = await Promise.all(edges.map((e) => discountsByUser(db, { ...w, ...e })));
+  if (days) {
+    const createdBy = sql<number | null>`CASE WHEN s.created_by = 0 THEN NULL ELSE s.created_by END`;
+    parts.push(
+      await db
+        .selectFrom('report_discounts_daily as s')
+        .leftJoin('users as u', (j) => j.onRef('u.id', '=', 's.created_by'))
+        .select([
+          createdBy.as('created_by'),
+          sql<string | null>`MAX(CASE WHEN u.id IS NULL THEN NULL ELSE u.first_name || ' ' || u.last_name END)`.as(
+            'name',
+          ),
+          sql<number>`SUM(s.bills)`.as('bills'),
+          sql<number>`SUM(s.discounted_bills)`.as('discounted_bills'),
+          sql<number>`SUM(s.line_paise)`.as('line_paise'),
+          sql<number>`SUM(s.bill_paise)`.as('bill_paise'),
+          sql<number>`SUM(s.before_paise + s.line_paise)`.as('gross_paise'),
+        ])
+        .where('s.organization_id', '=', w.organizationId)
+        .where('s.day', '>=', days.from)
+        .where('s.day', '<', days.to)
+        .where('s.bills', '>', 0)
+        .groupBy('s.created_by')
+        .execute(),
+    );
+  }
+  const out = new Map<string, DiscountsRow>();
+  for (const r of parts.flat()) {
+    const key = r.created_by === null ? '' : String(Number(r.created_by));
+    const e = out.get(key);
+    if (!e)
+      out.set(key, {
+        ...r,
+        created_by: r.created_by === null ? null : Number(r.created_by),
+        bills: num(r.bills),
+        discounted_bills: num(r.discounted_bills),
+        line_paise: num(r.line_paise),
+        bill_paise: num(r.bill_paise),
+        gross_paise: num(r.gross_paise),
+      });
+    else {
+      e.name = e.name ?? r.name;
+      e.bills = num(e.bills) + num(r.bills);
+      e.discounted_bills = num(e.discounted_bills) + num(r.discounted_bills);
+      e.line_paise = num(e.line_paise) + num(r.line_paise);
+      e.bill_paise = num(e.bill_paise) + num(r.bill_paise);
+      e.gross_paise = num(e.gross_paise) + num(r.gross_paise);
+    }
+  }
+  return [...out.values()];
+}
+
 /** Whether an instant is on a quarter hour (every lab day's bound is: whole-quarter-hour offsets). */
 export const onSlot = (isoText: string) => /T\d\d:(00|15|30|45):00\.000Z$/.test(isoText);
 
-/** The 15-minute slots of [fromUtc, toUtc) (both on slots). */
-export function slotsBetween(db: Db, organizationId: number, fromUtc: string, toUtc: string) {
-  return db
-    .selectFrom('report_slots')
-    .select(['slot', 'samples_collected', 'samples_rejected', 'results_verified', 'billed_paise'])
-    .where('organization_id', '=', organizationId)
-    .where('slot', '>=', fromUtc.slice(0, 16))
-    .where('slot', '<', toUtc.slice(0, 16))
-    .execute();
+/**
+ * The 15-minute slots summed per lab day, each day given by its UTC bounds [start, end) (on slots):
+ * samples collected and rejected, results verified, what live bills charged.
+ */
+export async function slotsPerDay(db: Db, organizationId: number, days: { day: string; start: string; end: string }[]) {
+  if (days.length === 0) return [];
+  const bounds = dayBounds(
+    db,
+    days.map((d) => ({ day: d.day, start: d.start.slice(0, 16), end: d.end.slice(0, 16) })),
+  );
+  return (
+    await sql<{
+      day: string;
+      samples_collected: number;
+      samples_rejected: number;
+      results_verified: number;
+      billed_paise: number;
+    }>`${bounds}
+    SELECT d.day, sum(r.samples_collected) AS samples_collected, sum(r.samples_rejected) AS samples_rejected,
+      sum(r.results_verified) AS results_verified, sum(r.billed_paise) AS billed_paise
+    FROM d JOIN report_slots r ON r.organization_id = ${organizationId} AND r.slot >= d.s AND r.slot < d.e
+    GROUP BY d.day`.execute(db)
+  ).rows;
 }
 
 /** Billed lines and paise of live bills per catalogue category over whole UTC days. */

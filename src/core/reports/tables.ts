@@ -82,6 +82,19 @@ export interface ReportTurnaroundTable {
   minutes: number;
 }
 
+/** Migration 30: live bills per UTC day and the user who made them (0: none); their discounts. Kept by triggers. */
+export interface ReportDiscountsDailyTable {
+  organization_id: number;
+  day: string;
+  created_by: number;
+  bills: number;
+  discounted_bills: number;
+  line_paise: number;
+  bill_paise: number;
+  /** total_before_discount_paise of the bills (gross = this + line_paise). */
+  before_paise: number;
+}
+
 declare module '../db/schema.js' {
   interface DB {
     custom_reports: CustomReportsTable;
@@ -90,5 +103,6 @@ declare module '../db/schema.js' {
     report_workload_daily: ReportWorkloadDailyTable;
     report_slots: ReportSlotsTable;
     report_turnaround: ReportTurnaroundTable;
+    report_discounts_daily: ReportDiscountsDailyTable;
   }
 }

@@ -6,6 +6,7 @@ import {
   CUSTOM_ENTITY_DEFS,
   REPORT_FORMATS,
   REPORT_MAX_DAYS,
+  REPORT_PAGE_MAX,
   REPORT_RANGES,
   REPORT_TYPES,
 } from '../reports.js';
@@ -40,16 +41,50 @@ const periodChecks = <T extends z.ZodObject<typeof periodFields>>(s: T) =>
       message: 'Give either range or from/to, not both',
     });
 
+/** A page of a report's rows (JSON only): page from 1, limit up to REPORT_PAGE_MAX. */
+const pageFields = {
+  page: z.preprocess(
+    emptyToUndefined,
+    strictNumber(
+      z
+        .number({ error: 'page must be a number' })
+        .int('page must be a whole number')
+        .min(1, 'page must be 1 or more')
+        .optional(),
+    ),
+  ),
+  limit: z.preprocess(
+    emptyToUndefined,
+    strictNumber(
+      z
+        .number({ error: 'limit must be a number' })
+        .int('limit must be a whole number')
+        .min(1, 'limit must be 1 or more')
+        .max(REPORT_PAGE_MAX, `limit must be at most ${REPORT_PAGE_MAX}`)
+        .optional(),
+    ),
+  ),
+};
+
 export const reportRunQuery = periodChecks(
   z.object({
     ...periodFields,
+    ...pageFields,
     format: z.preprocess(
       emptyToUndefined,
       z.enum(REPORT_FORMATS, { error: `format must be one of ${REPORT_FORMATS.join(', ')}` }).default('json'),
     ),
   }),
-);
+).refine((q) => q.format === 'json' || (q.page === undefined && q.limit === undefined), {
+  path: ['page'],
+  message: 'page and limit page the on-screen (JSON) report; a download carries every row',
+});
 export type ReportRunQuery = z.infer<typeof reportRunQuery>;
+/** Which rows of the period a JSON run returns: all of them, or one page (the totals are always the period's). */
+export interface ReportPage {
+  page: number;
+  limit: number;
+}
 export type ReportPeriodQuery = Pick<ReportRunQuery, 'from' | 'to' | 'range'>;
 
 export const reportCatalogueQuery = periodChecks(
@@ -90,6 +125,10 @@ export const reportResultSchema = z.object({
   generated_at: z.string(),
   columns: z.array(reportColumnSchema),
   rows: z.array(z.record(z.string(), cell)),
+  /** Rows of the whole period; `rows` holds them all unless a page was asked for. */
+  row_count: z.number(),
+  /** The page asked for (page from 1, limit), or null: every row. */
+  page: z.object({ page: z.number(), limit: z.number() }).nullable(),
   totals: z.record(z.string(), cell).nullable(),
   chart: reportChartSchema.nullable(),
   notes: z.array(z.string()),

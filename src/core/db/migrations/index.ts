@@ -35,6 +35,7 @@ import { sql as interfaces, postgres as interfacesPostgres } from './026_interfa
 import { sql as interopOut } from './027_interop_out.js';
 import { sql as reportTurnaround, postgres as reportTurnaroundPostgres } from './028_report_turnaround.js';
 import { sql as interfaceOrders, postgres as interfaceOrdersPostgres } from './029_interface_orders.js';
+import { sql as reportSpeed, postgres as reportSpeedPostgres } from './030_report_speed.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
 import type Database from 'better-sqlite3';
@@ -112,4 +113,5 @@ export const migrations: Migration[] = [
   { version: 27, name: 'interop_out', sql: interopOut },
   { version: 28, name: 'report_turnaround', sql: reportTurnaround, postgres: reportTurnaroundPostgres },
   { version: 29, name: 'interface_orders', sql: interfaceOrders, postgres: interfaceOrdersPostgres },
+  { version: 30, name: 'report_speed', sql: reportSpeed, postgres: reportSpeedPostgres },
 ];

@@ -1,13 +1,13 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { reportsApi } from '@shared/api/reports';
-import type { CustomReportCreate, ReportCatalogueQuery, ReportPeriodQuery } from '@shared/schemas/reports';
+import type { CustomReportCreate, ReportCatalogueQuery, ReportPage, ReportPeriodQuery } from '@shared/schemas/reports';
 import { call, contractUrl } from '@/lib/api';
 import { notify } from '@/lib/notify';
 
 export const reportKeys = {
   all: ['reports'] as const,
   catalogue: (q: Partial<ReportCatalogueQuery>) => ['reports', 'catalogue', q] as const,
-  run: (id: string, q: ReportPeriodQuery) => ['reports', 'run', id, q] as const,
+  run: (id: string, q: ReportPeriodQuery, page: ReportPage | null) => ['reports', 'run', id, q, page] as const,
   monthly: (month: string) => ['reports', 'monthly', month] as const,
 };
 
@@ -20,18 +20,26 @@ export function useReportCatalogue(q: Partial<ReportCatalogueQuery>, enabled = t
   });
 }
 
-/** Runs a report (each run is recorded, so the catalogue's counts are refreshed after it). */
-export function useReport(id: string | null, q: ReportPeriodQuery, enabled = true) {
+/**
+ * Runs a report, one page of its rows at a time (the totals and chart are the whole period's). The
+ * first page is a run the server records, so the catalogue's counts are refreshed after it.
+ */
+export function useReport(id: string | null, q: ReportPeriodQuery, page: ReportPage, enabled = true) {
   const qc = useQueryClient();
   return useQuery({
-    queryKey: reportKeys.run(id ?? '', q),
+    queryKey: reportKeys.run(id ?? '', q, page),
     queryFn: async ({ signal }) => {
-      const r = await call(reportsApi.run, { params: { id: id! }, query: { ...q, format: 'json' } }, signal);
-      void qc.invalidateQueries({ queryKey: ['reports', 'catalogue'] });
+      const r = await call(reportsApi.run, { params: { id: id! }, query: { ...q, ...page, format: 'json' } }, signal);
+      if (page.page === 1) void qc.invalidateQueries({ queryKey: ['reports', 'catalogue'] });
       return r.report;
     },
     enabled: enabled && !!id,
     staleTime: 60_000,
+    // While the next page loads, the current one stays (the same report and period only).
+    placeholderData: (previous, previousQuery) =>
+      previousQuery?.queryKey[2] === id && JSON.stringify(previousQuery.queryKey[3]) === JSON.stringify(q)
+        ? previous
+        : undefined,
   });
 }
 

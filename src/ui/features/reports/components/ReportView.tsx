@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { Download, FileText, Printer, X } from 'lucide-react';
-import type { ReportPeriodQuery, ReportResult } from '@shared/schemas/reports';
+import type { ReportPage, ReportPeriodQuery, ReportResult } from '@shared/schemas/reports';
 import { Button, Card, CardHeader, DateText, ErrorPanel, LoadingState, Money, Pagination } from '@/components';
 import { formatCount } from '@/lib/format';
 import { reportFileUrl, useReport } from '../api';
@@ -29,16 +29,28 @@ const right = (kind: string) => kind === 'money' || kind === 'number' || kind ==
 const PAGE_SIZES = [50, 100, 200] as const;
 
 /**
- * The report's rows in pages: a register of a busy quarter has tens of thousands of rows, and
- * drawing them all at once froze the browser. The totals are the whole period's; the downloads
- * carry every row.
+ * The report's rows in pages: a register of a busy quarter has tens of thousands of rows. A report
+ * the server paged (`report.page`) holds one page and asks for another through `onPage`; a report
+ * with every row (the monthly report's sections) is paged here. The totals are the whole period's;
+ * the downloads carry every row.
  */
-export function ReportTable({ report }: { report: ReportResult }) {
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState<number>(PAGE_SIZES[0]);
-  const totalPages = Math.max(1, Math.ceil(report.rows.length / pageSize));
-  const current = Math.min(page, totalPages);
-  const shown = report.rows.slice((current - 1) * pageSize, current * pageSize);
+export function ReportTable({ report, onPage }: { report: ReportResult; onPage?: (page: ReportPage) => void }) {
+  const [localPage, setLocalPage] = useState(1);
+  const [localSize, setLocalSize] = useState<number>(PAGE_SIZES[0]);
+  const server = report.page !== null && onPage !== undefined;
+  const pageSize = server ? report.page!.limit : localSize;
+  const total = server ? report.row_count : report.rows.length;
+  const totalPages = Math.max(1, Math.ceil(total / pageSize));
+  const current = Math.min(server ? report.page!.page : localPage, totalPages);
+  const shown = server ? report.rows : report.rows.slice((current - 1) * pageSize, current * pageSize);
+  const setPage = (page: number) => (server ? onPage({ page, limit: pageSize }) : setLocalPage(page));
+  const setPageSize = (limit: number) => {
+    if (server) onPage({ page: 1, limit });
+    else {
+      setLocalSize(limit);
+      setLocalPage(1);
+    }
+  };
   const totals = report.totals;
   const hasTotals = totals && report.columns.some((c) => totals[c.key] !== undefined && totals[c.key] !== null);
   const extra = totals
@@ -62,7 +74,7 @@ export function ReportTable({ report }: { report: ReportResult }) {
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
-            {report.rows.length === 0 ? (
+            {total === 0 ? (
               <tr>
                 <td colSpan={report.columns.length} className="px-3 py-6 text-center text-slate-500">
                   No rows in this period. Try a longer date range.
@@ -97,19 +109,16 @@ export function ReportTable({ report }: { report: ReportResult }) {
             </tfoot>
           )}
         </table>
-        {report.rows.length > PAGE_SIZES[0] && (
+        {total > PAGE_SIZES[0] && (
           <Pagination
             className="border-t border-slate-200"
             page={current}
             totalPages={totalPages}
-            total={report.rows.length}
+            total={total}
             pageSize={pageSize}
             pageSizes={PAGE_SIZES}
             onPageChange={setPage}
-            onPageSizeChange={(size) => {
-              setPageSize(size);
-              setPage(1);
-            }}
+            onPageSizeChange={setPageSize}
             itemLabel="rows"
           />
         )}
@@ -135,7 +144,12 @@ export function ReportView({
   canExport: boolean;
   onClose: () => void;
 }) {
-  const q = useReport(id, period);
+  // Another period starts again at its first page (the page size is kept).
+  const periodKey = JSON.stringify(period);
+  const [paging, setPaging] = useState({ periodKey, page: { page: 1, limit: PAGE_SIZES[0] as number } });
+  const page = paging.periodKey === periodKey ? paging.page : { page: 1, limit: paging.page.limit };
+  const setPage = (p: ReportPage) => setPaging({ periodKey, page: p });
+  const q = useReport(id, period, page);
   const r = q.data;
   const print = () => window.open(reportFileUrl(id, period, 'pdf'), '_blank', 'noopener');
   return (
@@ -145,7 +159,7 @@ export function ReportView({
         description={
           r ? (
             <>
-              <DateText value={r.from} /> to <DateText value={r.to} /> · {rowsText(r.rows.length)}
+              <DateText value={r.from} /> to <DateText value={r.to} /> · {rowsText(r.row_count)}
             </>
           ) : undefined
         }
@@ -196,7 +210,7 @@ export function ReportView({
                 <ReportChart chart={r.chart} />
               </Suspense>
             )}
-            <ReportTable report={r} />
+            <ReportTable report={r} onPage={setPage} />
             {r.notes.map((n) => (
               <p key={n} className="text-[12px] text-slate-500">
                 {n}
