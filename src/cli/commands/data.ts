@@ -252,9 +252,11 @@ Without --out on a terminal the file is written here as <entity>-<date>.<ext> an
             ? null
             : resolve(`${entity.name}-${localDate(org.timezone)}.${format}`);
         const partial = file ? `${file}.partial` : null;
-        const pipe = new PassThrough();
-        const sink = partial ? createWriteStream(partial, { mode: 0o600 }) : streams.stdout;
-        pipe.pipe(sink, { end: partial !== null });
+        // A file is written straight from the export, up to 1 MB ahead of the disk (the next page is
+        // read while the last is written); standard output through a pipe that never ends it.
+        const sink = partial ? createWriteStream(partial, { mode: 0o600, highWaterMark: 1024 * 1024 }) : null;
+        const pipe = sink ?? new PassThrough();
+        if (!sink) pipe.pipe(streams.stdout, { end: false });
         const progress = progressLine(streams.stderr);
         let result;
         try {
@@ -271,12 +273,8 @@ Without --out on a terminal the file is written here as <entity>-<date>.<ext> an
                   `exporting ${entity.name}: ${formatCount(rows)} rows (${formatCount(Math.round((rows / Math.max(ms, 1)) * 1000))}/s)`,
               ),
             settled: async () => {
-              if (!partial) {
-                await finished(pipe);
-                return null;
-              }
-              await finished(sink);
-              return statSync(partial).size;
+              await finished(pipe);
+              return partial ? statSync(partial).size : null;
             },
           });
         } catch (err) {

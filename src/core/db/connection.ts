@@ -35,6 +35,8 @@ export interface PostgresDatabase extends DatabaseCommon {
 export type Database_ = SqliteDatabase | PostgresDatabase;
 
 const STATEMENT_CACHE_SIZE = 500;
+/** Raw-mode statements (rowsAsArrays): a page of an export is the same SQL each time. */
+const RAW_CACHE_SIZE = 50;
 
 /** How often changeStamp asks SQLite about changes made outside this connection's statement cache. */
 export const OUTSIDE_CHANGES_CHECK_MS = 250;
@@ -47,6 +49,7 @@ export const OUTSIDE_CHANGES_CHECK_MS = 250;
  */
 function cachingDatabase(sqlite: Database.Database) {
   const cache = new Map<string, { stmt: Database.Statement; writes: boolean }>();
+  const rawCache = new Map<string, Database.Statement>();
   let writes = 0;
   // Changes made elsewhere: total_changes() also counts writes through the raw handle, data_version
   // moves when another connection (the CLI, another process) commits. Asked at most every
@@ -80,6 +83,16 @@ function cachingDatabase(sqlite: Database.Database) {
       cache.set(sql, entry);
       if (entry.writes) writes += 1;
       return entry.stmt;
+    },
+    /** A read-only statement in raw mode (rows as arrays), kept by SQL text apart from the shared cache. */
+    prepareRaw(sql: string) {
+      let stmt = rawCache.get(sql);
+      if (!stmt) {
+        stmt = sqlite.prepare(sql).raw(true);
+        if (rawCache.size >= RAW_CACHE_SIZE) rawCache.delete(rawCache.keys().next().value!);
+        rawCache.set(sql, stmt);
+      }
+      return stmt;
     },
   };
 }
@@ -201,18 +214,14 @@ export function fixedQuery<A extends Scalar[], R>(build: (db: Db, ...args: A) =>
  * The rows of a query as arrays of their column values, in the order of its select list: for
  * exports of many rows, where making an object per row costs more than reading it (issue 14: a
  * patients export spent most of its time there). On SQLite, while no transaction is open, from a
- * statement of its own in raw mode (not the shared cache: raw mode belongs to the statement);
+ * statement of its own in raw mode (kept apart from the shared cache: raw mode belongs to the statement);
  * otherwise through Kysely, each row's values in the order PostgreSQL or SQLite named them.
  */
 export async function rowsAsArrays(db: Db, query: Compiles<unknown>): Promise<unknown[][]> {
   const compiled = query.compile(db);
   const conn = connections.get(db);
-  if (conn && !conn.sqlite.inTransaction) {
-    return conn.sqlite
-      .prepare(compiled.sql)
-      .raw(true)
-      .all(...(compiled.parameters as unknown[])) as unknown[][];
-  }
+  if (conn && !conn.sqlite.inTransaction)
+    return conn.prepareRaw(compiled.sql).all(...(compiled.parameters as unknown[])) as unknown[][];
   const result = await db.executeQuery<Record<string, unknown>>(compiled);
   return result.rows.map((r) => Object.values(r));
 }

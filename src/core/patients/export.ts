@@ -2,7 +2,7 @@ import { countedCsv, csvHeader, csvRows } from '../export/csv.js';
 import type { Db } from '../db/connection.js';
 import { searchTokens } from '../db/patient-search.js';
 import type { PatientListQuery } from '../../shared/schemas/patients.js';
-import { patientArraysBefore, patientsBefore, type ExportSelection } from './repository.js';
+import { patientArrayWalk, patientsBefore, WALK_START, type ExportSelection } from './repository.js';
 import { ageOn } from '../../shared/age.js';
 import { toPatient } from './mappers.js';
 import type { Patient } from '../../shared/schemas/patients.js';
@@ -95,11 +95,12 @@ export async function* patientArrayPages(
 ): AsyncGenerator<unknown[][]> {
   const tokens = f.search ? searchTokens(f.search) : [];
   if (f.search && tokens.length === 0) return;
-  let before = Number.MAX_SAFE_INTEGER;
+  let before = WALK_START;
   const today = await labToday(db, organizationId);
   const id = ARRAY_SELECTION.length;
+  const pageBelow = await patientArrayWalk(db, organizationId, CHUNK, { ...f, tokens }, ARRAY_SELECTION);
   for (;;) {
-    const rows = await patientArraysBefore(db, organizationId, before, CHUNK, { ...f, tokens }, ARRAY_SELECTION);
+    const rows = await pageBelow(before);
     if (!rows.length) return;
     for (const row of rows) {
       row[AGE] = ageOn(row[AGE] as string, today);

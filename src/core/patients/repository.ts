@@ -203,25 +203,34 @@ async function patientsBeforeQuery(
 /** One value of an export row: a stored column, or a constant the database writes in. */
 export type ExportSelection = { column: keyof PatientRow } | { constant: string };
 
+/** Where a walk starts: above every id. */
+export const WALK_START = Number.MAX_SAFE_INTEGER;
+
 /**
  * The same walk as patientsBefore, each row as its values in the order of `selection`, with the
- * patient's id after them (the next page starts below it): for exports.
+ * patient's id after them (the next page starts below it): for exports. The query is built and
+ * compiled once; the answer reads the page of patients below `before` (WALK_START for the first).
  */
-export async function patientArraysBefore(
+export async function patientArrayWalk(
   db: Db,
   organizationId: number,
-  before: number,
   limit: number,
   f: PatientExportWalk,
   selection: readonly ExportSelection[],
-): Promise<unknown[][]> {
-  const q = (await patientsBeforeQuery(db, organizationId, before, limit, f)).select((eb) => [
+): Promise<(before: number) => Promise<unknown[][]>> {
+  const query = (await patientsBeforeQuery(db, organizationId, WALK_START, limit, f)).select((eb) => [
     ...selection.map((s, i) =>
       'column' in s ? eb.ref(s.column).as(`c${i}`) : sql<string>`${sql.lit(s.constant)}`.as(`c${i}`),
     ),
     eb.ref('id').as('id'),
   ]);
-  return rowsAsArrays(db, q);
+  const compiled = query.compile();
+  // Pages differ only in the `before` parameter (a million-row export is a thousand pages).
+  const at = compiled.parameters.indexOf(WALK_START);
+  return (before) =>
+    rowsAsArrays(db, {
+      compile: () => ({ ...compiled, parameters: compiled.parameters.map((p, i) => (i === at ? before : p)) }),
+    });
 }
 
 /** The columns an import writes, in order (patients' own columns but the id). */

@@ -10,6 +10,7 @@ import { withSavepoint } from '../db/savepoint.js';
 import { readCell, type CellContext, type ColumnKind } from './cells.js';
 import { FileRefusedError, quoted, type RowError } from './errors.js';
 import { ErrorReport } from './report.js';
+import { KeyRows } from './key-rows.js';
 import { finishJob, failInterruptedJobs, startJob } from './jobs.js';
 import {
   formatOf,
@@ -273,9 +274,8 @@ async function importRows(
   const { entity } = opts;
   const org = await getOrganization(db, actor.organizationId);
   // Each key of the file and the first row it is on: duplicates are refused by it, and entities ask
-  // it whether a code they reference comes with the same file. One map (a separate set of the same
-  // million keys cost tens of MB on a 1,000,000-row import).
-  const firstRowOfKey = new Map<string, number>();
+  // it whether a code they reference comes with the same file (outside the heap: key-rows.ts).
+  const firstRowOfKey = new KeyRows();
   const ctx: ImportContext = {
     db,
     actor,
@@ -396,14 +396,14 @@ async function importRows(
         const key = entity.keyOf ? rawKey : entity.normalizeKey(rawKey);
         const wrong = entity.checkKey?.(key);
         if (wrong) pending.errors.push({ row: rec.row, column: entity.key, message: `${quoted(rawKey)}: ${wrong}` });
-        const first = firstRowOfKey.get(key);
+        const first = firstRowOfKey.add(key, rec.row);
         if (first !== undefined) {
           pending.errors.push({
             row: rec.row,
             column: entity.key,
             message: `${quoted(rawKey)} is also on ${source.unit} ${formatCount(first)}; each ${entity.label} may appear once in a file`,
           });
-        } else firstRowOfKey.set(key, rec.row);
+        }
         pending.key = key;
       }
     }

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { csvHeader, csvLine } from '../export/csv.js';
+import { csvField, csvHeader, csvLine, csvText } from '../export/csv.js';
 import { writeCell } from './cells.js';
 import type { TransferColumn } from './entity.js';
 import type { TransferFormat } from './limits.js';
@@ -35,6 +35,7 @@ function csvWriter(out: Writable, columns: readonly TransferColumn[]): RecordWri
   const names = columns.map((c) => c.name);
   const kinds = columns.map((c) => c.kind ?? 'text');
   const cells: ReturnType<typeof writeCell>[] = new Array<ReturnType<typeof writeCell>>(names.length);
+  const plainText = kinds.map((k) => k !== 'json');
   const header = async () => {
     if (!started) {
       started = true;
@@ -56,10 +57,18 @@ function csvWriter(out: Writable, columns: readonly TransferColumn[]): RecordWri
     async writeArrays(rows) {
       await header();
       if (!rows.length) return;
+      // csvLine(writeCell(...)) cell by cell, without the array of cells: a text in a column that is
+      // not JSON is written as it is (writeCell keeps it), so it goes straight to csvText.
       let text = '';
       for (const r of rows) {
-        for (let i = 0; i < names.length; i++) cells[i] = writeCell(kinds[i]!, r[i]);
-        text += csvLine(cells);
+        let line = '';
+        for (let i = 0; i < names.length; i++) {
+          const v = r[i];
+          if (i > 0) line += ',';
+          if (v === null || v === undefined) continue;
+          line += typeof v === 'string' && plainText[i] ? csvText(v) : csvField(writeCell(kinds[i]!, v));
+        }
+        text += `${line}\r\n`;
       }
       await put(out, text);
     },
