@@ -79,6 +79,21 @@ export async function negotiatedConfig(t: Extract<DatabaseTarget, { kind: 'postg
   }
 }
 
+/** How long a new connection to the server may take before it is an error. */
+const CONNECT_TIMEOUT_MS = 10_000;
+/** How long a request waits for one of the pool's connections to come free (then 503, busy). */
+export const POOL_WAIT_MS = 60_000;
+/** pg-pool's message when that wait runs out. */
+export const POOL_WAIT_MESSAGE = 'timeout exceeded when trying to connect';
+
+/** The pool's clients: its options (POOL_WAIT_MS) with the connect timeout of a new connection. */
+class ConnectingClient extends pg.Client {
+  constructor(config: pg.ClientConfig) {
+    // pg-pool keeps the password out of its options' enumerable keys (so it is not logged): name it.
+    super({ ...config, password: config.password, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  }
+}
+
 export function clientConfig(t: Extract<DatabaseTarget, { kind: 'postgres' }>): pg.ClientConfig {
   const ssl = sslOf(t, plainServers.has(`${t.host}:${t.port}`));
   return {
@@ -90,7 +105,7 @@ export function clientConfig(t: Extract<DatabaseTarget, { kind: 'postgres' }>): 
     ssl,
     types,
     application_name: 'lims',
-    connectionTimeoutMillis: 10_000,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
   };
 }
 
@@ -202,7 +217,18 @@ export async function openPostgres(
   opts: { migrate?: boolean; listen?: boolean; poolSize?: number } = {},
 ): Promise<PostgresHandle> {
   const config = await negotiatedConfig(target);
-  const pool = new pg.Pool({ ...config, max: opts.poolSize ?? 20, allowExitOnIdle: true });
+  const pool = new pg.Pool({
+    ...config,
+    max: opts.poolSize ?? 20,
+    allowExitOnIdle: true,
+    // How long a request waits for a free connection: writes take the write lock one at a time, so
+    // a burst (200 bills at once across two servers on a loaded machine) queues for more than the
+    // 10 s a new connection may take; it waits its turn instead of failing.
+    connectionTimeoutMillis: POOL_WAIT_MS,
+    // A new connection still gives up after CONNECT_TIMEOUT_MS (the pool passes its options on).
+    // (pg's types give the pool's Client no constructor arguments; the pool passes its options.)
+    Client: ConnectingClient as unknown as new () => pg.ClientBase,
+  });
   // An idle client's error (the server restarted) must not crash the process; the pool drops it.
   pool.on('error', () => undefined);
   const changes = new PostgresChanges(config);

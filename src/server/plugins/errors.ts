@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { DomainError, TooManyRequestsError } from '../../core/errors.js';
+import { POOL_WAIT_MESSAGE } from '../../core/db/postgres.js';
 import type { ApiErrorBody } from '../../shared/schemas/common.js';
 
 const STATUS_TEXT: Record<number, string> = {
@@ -43,6 +44,14 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       return reply
         .status(err.statusCode)
         .send(body(err.statusCode, err.message, { code: err.code, ...(err.details ? { details: err.details } : {}) }));
+    }
+    if (err.message === POOL_WAIT_MESSAGE) {
+      // Every connection to PostgreSQL stayed busy for POOL_WAIT_MS: the request was not run.
+      app.serverLog.warn({ reqId: req.id, method: req.method, path: req.url.split('?')[0] }, 'database busy');
+      reply.header('retry-after', '5');
+      return reply
+        .status(503)
+        .send(body(503, 'The database is busy; nothing was changed. Try again in a moment', { code: 'DATABASE_BUSY' }));
     }
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (status >= 500) {
