@@ -5,22 +5,10 @@ import { finished } from 'node:stream/promises';
 import { Option, type Command } from 'commander';
 import { dataPaths } from '../../core/datadir.js';
 import { ValidationError } from '../../core/errors.js';
-import {
-  checkFilters,
-  describeRowError,
-  ENTITY_NAMES,
-  entityNamed,
-  formatOfName,
-  IMPORT_FORMATS,
-  LIMITS,
-  runExport,
-  runImport,
-  type AnyEntity,
-  type ColumnMapping,
-  type ImportProgress,
-  type ImportResult,
-  type TransferFormat,
-} from '../../core/transfer/index.js';
+import type { AnyEntity, ColumnMapping, ImportProgress, ImportResult } from '../../core/transfer/index.js';
+import { describeRowError } from '../../core/transfer/errors.js';
+import { formatOfName, IMPORT_FORMATS, LIMITS, type TransferFormat } from '../../core/transfer/limits.js';
+import { DATA_ENTITIES } from '../../shared/schemas/data-jobs.js';
 import { formatCount } from '../../shared/count.js';
 import { isoDate } from '../../shared/schemas/common.js';
 import { localDate } from '../../shared/time.js';
@@ -53,12 +41,16 @@ interface ExportFlags {
   output: 'text' | 'json';
 }
 
-const entityList = () => ENTITY_NAMES.join(', ');
+/** The entity registry and the import and export machinery, loaded when an import or export runs. */
+const transfer = () => import('../../core/transfer/index.js');
 
-function entityOf(name: string): AnyEntity {
-  const e = entityNamed(name);
+// The same names as the registry's (a test compares them), without loading it for every command line.
+const entityList = () => DATA_ENTITIES.join(', ');
+
+async function entityOf(name: string): Promise<AnyEntity> {
+  const e = (await transfer()).entityNamed(name);
   if (!e) {
-    const near = ENTITY_NAMES.find((n) => n.startsWith(name.toLowerCase().slice(0, 3)));
+    const near = DATA_ENTITIES.find((n) => n.startsWith(name.toLowerCase().slice(0, 3)));
     throw new UsageError(`unknown entity '${name}'${near ? ` (did you mean ${near}?)` : ''}; one of ${entityList()}`);
   }
   return e;
@@ -144,8 +136,8 @@ Rows are numbered as a spreadsheet shows the file: the header is row 1, the firs
 ${LIMITS.shownErrors} errors are listed here, all of them in a report file whose path is printed.
 The columns of each entity, the limits and the rules: docs/cli.md.`,
     )
-    .action((entityName: string, file: string, flags: ImportFlags, cmd: Command) => {
-      const entity = entityOf(entityName);
+    .action(async (entityName: string, file: string, flags: ImportFlags, cmd: Command) => {
+      const entity = await entityOf(entityName);
       if (flags.update && !entity.updateSchema)
         throw new UsageError(
           `--update: ${entity.name} cannot be updated by an import (${entity.noUpdate ?? 'not offered'})`,
@@ -158,6 +150,7 @@ The columns of each entity, the limits and the rules: docs/cli.md.`,
       return withLab(cmd, async ({ database, actor, dir }) => {
         const progress = progressLine(streams.stderr);
         const verb = flags.dryRun ? 'checking' : 'importing';
+        const { runImport } = await transfer();
         const result = await runImport(database.db, actor, {
           entity,
           path,
@@ -213,8 +206,9 @@ Examples:
 CSV is the same file the web UI downloads: UTF-8 with a byte order mark, formula-safe cells.
 Without --out on a terminal the file is written here as <entity>-<date>.<ext> and its name said.`,
     )
-    .action((entityName: string, flags: ExportFlags, cmd: Command) => {
-      const entity = entityOf(entityName);
+    .action(async (entityName: string, flags: ExportFlags, cmd: Command) => {
+      const entity = await entityOf(entityName);
+      const { checkFilters, runExport } = await transfer();
       const format: TransferFormat = flags.format ?? (flags.out ? (formatOfName(flags.out) ?? 'csv') : 'csv');
       const day = (flag: string, v: string | undefined) => {
         if (v === undefined) return undefined;
