@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useIsMobile } from '@/lib/useIsMobile';
 import { CheckCheck, CheckCircle2, ClipboardCheck, Download, Eye, Printer, ShieldAlert, XCircle } from 'lucide-react';
 import type { BulkVerifyResponse, TestResult } from '@shared/schemas/results';
 import { resultCode } from '@shared/schemas/results';
@@ -107,6 +108,8 @@ function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExp
   const [outcome, setOutcome] = useState<BulkVerifyResponse | null>(null);
   const [reviewing, setReviewing] = useState<TestResult | null>(null);
   const [sampleUnit, setSampleUnit] = useState<number | null>(null);
+  // On a phone the Patient, Status and Flags columns are hidden; their content joins Test and Result.
+  const mobile = useIsMobile();
   const rows = results.data?.results;
   const pageSelectable = (rows ?? []).filter(bulkSelectable).map((r) => r.id!);
   const allOnPage = pageSelectable.length > 0 && pageSelectable.every((id) => selected.has(id));
@@ -164,14 +167,24 @@ function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExp
           },
         ]
       : []),
-    { key: 'patient', header: 'Patient', cell: (r) => <PatientCell r={r} /> },
+    { key: 'patient', header: 'Patient', cell: (r) => <PatientCell r={r} />, hideOnMobile: true },
     {
       key: 'test',
       header: 'Test',
       cell: (r) => (
         <span className="grid">
+          {mobile && (
+            <span className="font-medium text-slate-900">
+              {r.first_name} {r.last_name}
+            </span>
+          )}
           <span>{r.test_name}</span>
           <span className="font-mono text-xs text-slate-600">{r.sample_number}</span>
+          {mobile && (
+            <span className="mt-0.5">
+              <ValidationBadge r={r} />
+            </span>
+          )}
         </span>
       ),
     },
@@ -184,10 +197,15 @@ function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExp
           <span className="text-xs whitespace-nowrap text-slate-600">
             {r.normal_range ? `Range ${r.normal_range}` : 'No range'}
           </span>
+          {mobile && (
+            <span className="mt-0.5">
+              <ValidationFlags r={r} />
+            </span>
+          )}
         </span>
       ),
     },
-    { key: 'flags', header: 'Flags', cell: (r) => <ValidationFlags r={r} /> },
+    { key: 'flags', header: 'Flags', cell: (r) => <ValidationFlags r={r} />, hideOnMobile: true },
     {
       key: 'status',
       header: 'Status',
@@ -197,6 +215,7 @@ function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExp
           {r.rejection_reason && <span className="text-xs text-red-800">{r.rejection_reason}</span>}
         </span>
       ),
+      hideOnMobile: true,
     },
     {
       key: 'by',
