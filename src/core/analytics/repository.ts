@@ -131,7 +131,8 @@ export async function awaitingVerification(db: Db, organizationId: number, limit
   const base = db
     .selectFrom('test_results as r')
     .where('r.organization_id', '=', organizationId)
-    .where('r.status', '=', 'completed');
+    // A literal, so the planner can use the partial index of waiting results (migration 31).
+    .where(sql<boolean>`r.status = 'completed'`);
   const total = await base.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
   const rows = await base
     .innerJoin('samples as s', 's.id', 'r.sample_id')
