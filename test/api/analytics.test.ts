@@ -3,6 +3,8 @@ import { makeLab, type TestLab } from '../helpers.js';
 import { badFields, createPatient, otherLabAdmin } from './support.js';
 import { analytics, liveBoard } from '../../src/core/analytics/service.js';
 import { systemActor } from '../../src/core/context.js';
+import { tatCandidates } from '../../src/core/analytics/repository.js';
+import { sql } from 'kysely';
 import type { Analytics, LiveBoard } from '../../src/shared/schemas/analytics.js';
 
 /**
@@ -375,6 +377,130 @@ describe('the live board (Enhanced Dashboard)', () => {
     ]);
     expect(live.tat_breaches.count).toBe(2);
   });
+});
+
+/** Every ordered test the breach check must see, read the old way: all of the lab's ordered tests. */
+async function candidatesFromEveryOrderedTest() {
+  const rows = await sql<{ sample_code: string; test_id: number; collection_date: string; verified_at: string | null }>`
+    SELECT s.sample_code, t.id AS test_id, s.collection_date, r.verified_at
+    FROM sample_tests st JOIN samples s ON s.id = st.sample_id JOIN tests t ON t.id = st.test_id
+    LEFT JOIN test_results r ON r.sample_id = s.id AND r.test_id = st.test_id
+    WHERE s.organization_id = ${org} AND t.target_tat_minutes IS NOT NULL AND s.collection_date IS NOT NULL
+      AND s.status <> 'rejected'
+      AND ((r.verified_at IS NULL AND (r.status IS NULL OR r.status <> 'rejected')) OR r.verified_at >= ${MIDNIGHT})`.execute(
+    lab.database.db,
+  );
+  return rows.rows.map((r) => `${r.sample_code}/${Number(r.test_id)}/${r.verified_at ?? '-'}`).sort();
+}
+
+describe("the live board's open ordered tests (migration 31) follow every change", () => {
+  const COLLECTED = '2026-11-26T03:00:00.000Z'; // 210 min before NOW: past glucose's 60 min target
+  type Case = {
+    name: string;
+    /** Makes the change on a fresh sample with glucose and CBC ordered; returns its code. */
+    change: (s: { id: number; code: string; patientId: number }) => Promise<void>;
+    /** The sample's breaches after it, as test/verified. */
+    expected: string[];
+  };
+  const db = () => lab.database.db;
+  const setResult = (
+    s: { id: number },
+    values: { verified_at: string | null; status: 'completed' | 'verified' | 'rejected' },
+  ) =>
+    db().updateTable('test_results').set(values).where('sample_id', '=', s.id).where('test_id', '=', glucose).execute();
+  const cases: Case[] = [
+    { name: 'ordered, no result yet', change: async () => {}, expected: ['glucose/open', 'cbc/open'] },
+    {
+      name: 'result entered, not verified',
+      change: async (s) => void (await result(s, glucose, { entered: '2026-11-26T04:00:00.000Z' })),
+      expected: ['glucose/open', 'cbc/open'],
+    },
+    {
+      name: 'result verified today (late)',
+      change: async (s) => {
+        await result(s, glucose, { entered: '2026-11-26T04:00:00.000Z' });
+        await setResult(s, { verified_at: '2026-11-26T05:00:00.000Z', status: 'verified' });
+      },
+      expected: ['glucose/verified', 'cbc/open'],
+    },
+    {
+      name: 'verified, then unverified (amended)',
+      change: async (s) => {
+        await result(s, glucose, { entered: '2026-11-26T04:00:00.000Z', verified: '2026-11-26T05:00:00.000Z' });
+        await setResult(s, { verified_at: null, status: 'completed' });
+      },
+      expected: ['glucose/open', 'cbc/open'],
+    },
+    {
+      name: 'result rejected',
+      change: async (s) => {
+        await result(s, glucose, { entered: '2026-11-26T04:00:00.000Z' });
+        await setResult(s, { verified_at: null, status: 'rejected' });
+      },
+      expected: ['cbc/open'],
+    },
+    {
+      name: 'result deleted',
+      change: async (s) => {
+        await result(s, glucose, { entered: '2026-11-26T04:00:00.000Z', verified: '2026-11-26T05:00:00.000Z' });
+        await db().deleteFrom('test_results').where('sample_id', '=', s.id).execute();
+      },
+      expected: ['glucose/open', 'cbc/open'],
+    },
+    {
+      name: 'sample rejected',
+      change: async (s) =>
+        void (await db().updateTable('samples').set({ status: 'rejected' }).where('id', '=', s.id).execute()),
+      expected: [],
+    },
+    {
+      name: 'sample rejected, then taken back',
+      change: async (s) => {
+        await db().updateTable('samples').set({ status: 'rejected' }).where('id', '=', s.id).execute();
+        await db().updateTable('samples').set({ status: 'processing' }).where('id', '=', s.id).execute();
+      },
+      expected: ['glucose/open', 'cbc/open'],
+    },
+    {
+      name: 'test removed from the sample',
+      change: async (s) =>
+        void (await db().deleteFrom('sample_tests').where('sample_id', '=', s.id).where('test_id', '=', cbc).execute()),
+      expected: ['glucose/open'],
+    },
+    {
+      name: 'both results entered and verified in one statement',
+      change: async (s) => {
+        await result(s, glucose, { entered: '2026-11-26T04:00:00.000Z' });
+        await result(s, cbc, { entered: '2026-11-26T04:00:00.000Z' });
+        await db()
+          .updateTable('test_results')
+          .set({ verified_at: '2026-11-26T03:30:00.000Z', status: 'verified' })
+          .where('sample_id', '=', s.id)
+          .execute();
+      },
+      expected: [], // 30 min: inside both targets
+    },
+    {
+      name: 'sample deleted',
+      change: async (s) => void (await db().deleteFrom('samples').where('id', '=', s.id).execute()),
+      expected: [],
+    },
+  ];
+  for (const c of cases) {
+    it(`${c.name}: the board's breaches equal those from every ordered test`, async () => {
+      const s = await sample((await createPatient(lab.admin)).id, COLLECTED, [glucose, cbc]);
+      await c.change(s);
+      const live = await liveBoard(db(), systemActor(org), NOW);
+      const mine = live.tat_breaches.items
+        .filter((b) => b.sample_code === s.code)
+        .map((b) => `${b.test_id === glucose ? 'glucose' : 'cbc'}/${b.verified ? 'verified' : 'open'}`);
+      expect(mine.sort()).toEqual([...c.expected].sort());
+      const fast = (await tatCandidates(db(), org, MIDNIGHT))
+        .map((r) => `${r.sample_code}/${Number(r.test_id)}/${r.verified_at ?? '-'}`)
+        .sort();
+      expect(fast).toEqual(await candidatesFromEveryOrderedTest());
+    });
+  }
 });
 
 describe('the API', () => {

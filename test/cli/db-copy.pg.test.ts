@@ -32,7 +32,7 @@ async function counts(d: Database_): Promise<Record<string, number>> {
   return out;
 }
 
-/** The report summaries (migrations 25, 28 and 30; rows that fell to zero left out), which the copy does not carry but the target's triggers rebuild. */
+/** The report summaries (migrations 25, 28 and 30) and the live board's open tests (31) ( rows that fell to zero left out), which the copy does not carry but the target's triggers rebuild. */
 async function summaries(d: Database_): Promise<unknown[]> {
   const out: unknown[] = [];
   for (const [t, order] of [
@@ -41,6 +41,7 @@ async function summaries(d: Database_): Promise<unknown[]> {
     ['report_slots', 'slot'],
     ['report_turnaround', 'result_id'],
     ['report_discounts_daily', 'day, created_by'],
+    ['live_open_tests', 'sample_id, test_id'],
   ] as const) {
     const live = t === 'report_discounts_daily' ? 'WHERE bills <> 0' : '';
     const all = await rows<Record<string, unknown>>(d, `SELECT * FROM ${t} ${live} ORDER BY organization_id, ${order}`);

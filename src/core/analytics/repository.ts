@@ -131,7 +131,8 @@ export async function awaitingVerification(db: Db, organizationId: number, limit
   const base = db
     .selectFrom('test_results as r')
     .where('r.organization_id', '=', organizationId)
-    .where('r.status', '=', 'completed');
+    // A literal, so the planner can use the partial index of waiting results (migration 31).
+    .where(sql<boolean>`r.status = 'completed'`);
   const total = await base.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
   const rows = await base
     .innerJoin('samples as s', 's.id', 'r.sample_id')
@@ -201,11 +202,33 @@ export async function samplesByStatus(db: Db, organizationId: number, from: stri
  * unverified (entered or not, not rejected) or verified since `verifiedSince`. The caller compares.
  */
 export async function tatCandidates(db: Db, organizationId: number, verifiedSince: string) {
-  return db
-    .selectFrom('sample_tests as st')
-    .innerJoin('samples as s', 's.id', 'st.sample_id')
-    .innerJoin('tests as t', 't.id', 'st.test_id')
-    .leftJoin('test_results as r', (j) => j.onRef('r.sample_id', '=', 's.id').onRef('r.test_id', '=', 'st.test_id'))
+  // Open ordered tests from migration 31's table (sample not rejected, no verified or rejected
+  // result), then the results verified since `verifiedSince` through their verification index.
+  const open = await db
+    .selectFrom('live_open_tests as o')
+    .innerJoin('samples as s', 's.id', 'o.sample_id')
+    .innerJoin('tests as t', 't.id', 'o.test_id')
+    .select([
+      's.sample_code',
+      't.id as test_id',
+      't.name as test_name',
+      't.target_tat_minutes',
+      's.collection_date',
+      sql<string | null>`NULL`.as('verified_at'),
+    ])
+    .where('o.organization_id', '=', organizationId)
+    .where('s.organization_id', '=', organizationId)
+    .where('t.target_tat_minutes', 'is not', null)
+    .where('s.collection_date', 'is not', null)
+    .where('s.status', '<>', 'rejected')
+    .execute();
+  const verified = await db
+    .selectFrom('test_results as r')
+    .innerJoin('sample_tests as st', (j) =>
+      j.onRef('st.sample_id', '=', 'r.sample_id').onRef('st.test_id', '=', 'r.test_id'),
+    )
+    .innerJoin('samples as s', 's.id', 'r.sample_id')
+    .innerJoin('tests as t', 't.id', 'r.test_id')
     .select([
       's.sample_code',
       't.id as test_id',
@@ -214,18 +237,12 @@ export async function tatCandidates(db: Db, organizationId: number, verifiedSinc
       's.collection_date',
       'r.verified_at',
     ])
+    .where('r.organization_id', '=', organizationId)
+    .where('r.verified_at', '>=', verifiedSince)
     .where('s.organization_id', '=', organizationId)
     .where('t.target_tat_minutes', 'is not', null)
     .where('s.collection_date', 'is not', null)
     .where('s.status', '<>', 'rejected')
-    .where((eb) =>
-      eb.or([
-        eb.and([
-          eb('r.verified_at', 'is', null),
-          eb.or([eb('r.status', 'is', null), eb('r.status', '<>', 'rejected')]),
-        ]),
-        eb('r.verified_at', '>=', verifiedSince),
-      ]),
-    )
     .execute();
+  return [...open, ...verified];
 }

@@ -210,7 +210,12 @@ export async function liveBoard(db: Db, actor: Actor, now = new Date()): Promise
       };
     })
     .filter((b) => b.elapsed_minutes > b.target_minutes)
-    .sort((a, b) => b.elapsed_minutes - b.target_minutes - (a.elapsed_minutes - a.target_minutes));
+    .sort(
+      (a, b) =>
+        b.elapsed_minutes - b.target_minutes - (a.elapsed_minutes - a.target_minutes) ||
+        a.sample_code.localeCompare(b.sample_code) ||
+        a.test_id - b.test_id,
+    );
 
   let lowStock: LiveBoard['low_stock'] = null;
   if (await actorHasPermission(db, actor, 'view_inventory')) {

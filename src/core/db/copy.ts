@@ -17,7 +17,7 @@ type Trx = Transaction<DB>;
 
 /**
  * Derived on each engine from the copied rows; never copied. The report summaries (migration 25)
- * (and the turnaround table of migration 28, the discounts of migration 30) are filled on the target by their triggers as the bills,
+ * (and the turnaround table of migration 28, the discounts of migration 30, the live board's open tests of migration 31) are filled on the target by their triggers as the bills,
  * samples and results arrive.
  */
 const DERIVED = new Set([
@@ -30,6 +30,7 @@ const DERIVED = new Set([
   'report_slots',
   'report_turnaround',
   'report_discounts_daily',
+  'live_open_tests',
 ]);
 const BATCH = 500;
 

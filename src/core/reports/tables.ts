@@ -95,6 +95,13 @@ export interface ReportDiscountsDailyTable {
   before_paise: number;
 }
 
+/** Migration 31: an ordered test still open (sample not rejected, no verified or rejected result). */
+export interface LiveOpenTestsTable {
+  organization_id: number;
+  sample_id: number;
+  test_id: number;
+}
+
 declare module '../db/schema.js' {
   interface DB {
     custom_reports: CustomReportsTable;
@@ -104,5 +111,6 @@ declare module '../db/schema.js' {
     report_slots: ReportSlotsTable;
     report_turnaround: ReportTurnaroundTable;
     report_discounts_daily: ReportDiscountsDailyTable;
+    live_open_tests: LiveOpenTestsTable;
   }
 }

@@ -36,6 +36,7 @@ import { sql as interopOut } from './027_interop_out.js';
 import { sql as reportTurnaround, postgres as reportTurnaroundPostgres } from './028_report_turnaround.js';
 import { sql as interfaceOrders, postgres as interfaceOrdersPostgres } from './029_interface_orders.js';
 import { sql as reportSpeed, postgres as reportSpeedPostgres } from './030_report_speed.js';
+import { sql as liveOpenTests, postgres as liveOpenTestsPostgres } from './031_live_open_tests.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
 import type Database from 'better-sqlite3';
@@ -114,4 +115,5 @@ export const migrations: Migration[] = [
   { version: 28, name: 'report_turnaround', sql: reportTurnaround, postgres: reportTurnaroundPostgres },
   { version: 29, name: 'interface_orders', sql: interfaceOrders, postgres: interfaceOrdersPostgres },
   { version: 30, name: 'report_speed', sql: reportSpeed, postgres: reportSpeedPostgres },
+  { version: 31, name: 'live_open_tests', sql: liveOpenTests, postgres: liveOpenTestsPostgres },
 ];
