@@ -4,7 +4,20 @@ import type { Payer, PayerPrice } from '@shared/schemas/payers';
 import type { CatalogueItemType } from '@shared/api/catalogue';
 import { payersApi } from '@shared/api/payers';
 import { addDays, localDate } from '@shared/time';
-import { Button, DataTable, Dialog, FormField, Input, Money, Select, buttonClass, type Column } from '@/components';
+import {
+  Button,
+  DataTable,
+  DateRangeFields,
+  Dialog,
+  FormField,
+  Input,
+  Money,
+  Select,
+  buttonClass,
+  rangeIsBackwards,
+  type Column,
+} from '@/components';
+import { useIsMobile } from '@/lib/useIsMobile';
 import { Tabs } from '@/components/Tabs';
 import { ApiError, contractUrl } from '@/lib/api';
 import { useCatalogueList } from '@/lib/catalogue';
@@ -212,17 +225,20 @@ function Statement({ payer }: { payer: Payer }) {
   const today = localDate(fmt.timeZone);
   const [from, setFrom] = useState(`${today.slice(0, 8)}01`);
   const [to, setTo] = useState(today);
-  const bad = from > to ? 'To must be on or after From' : undefined;
+  const bad = rangeIsBackwards(from, to);
   const st = usePayerStatement(payer.id, from, to);
+  const mobile = useIsMobile();
   type Entry = NonNullable<typeof st.data>['entries'][number];
   const columns: Column<Entry>[] = [
-    { key: 'date', header: 'Date', cell: (e) => formatDate(e.date, fmt) },
+    { key: 'date', header: 'Date', cell: (e) => formatDate(e.date, fmt), hideOnMobile: true },
     {
       key: 'what',
       header: 'Entry',
       cell: (e) => (
         <div className="min-w-0">
-          <span className="block font-mono text-[13px]">{e.reference}</span>
+          {/* On a phone the Date column is hidden (the Paid column would be off screen): the date leads. */}
+          {mobile && <span className="block text-[13px] text-slate-600">{formatDate(e.date, fmt)}</span>}
+          <span className="block font-mono text-[13px] break-all">{e.reference}</span>
           <span className="block text-[13px] text-slate-600">{e.description}</span>
         </div>
       ),
@@ -240,12 +256,15 @@ function Statement({ payer }: { payer: Payer }) {
   return (
     <div className="grid gap-3 pt-3">
       <div className="flex flex-wrap items-end gap-3">
-        <FormField label="From">
-          <Input type="date" value={from} max={today} onChange={(e) => setFrom(e.target.value)} />
-        </FormField>
-        <FormField label="To" error={bad}>
-          <Input type="date" value={to} onChange={(e) => setTo(e.target.value)} />
-        </FormField>
+        <DateRangeFields
+          from={from}
+          to={to}
+          fieldClassName=""
+          onChange={(range) => {
+            setFrom(range.from);
+            setTo(range.to);
+          }}
+        />
         {bad ? null : (
           <a
             className={buttonClass('outline')}
