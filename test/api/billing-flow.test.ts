@@ -25,6 +25,7 @@ beforeAll(async () => {
       normal_range: '13-17',
       // Taxable, to show the per-line GST rule (diagnostic tests are exempt by default).
       tax_category: 'gst_18',
+      sac_code: '999316',
     })
   ).json().test.id;
   testB = (

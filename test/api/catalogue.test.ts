@@ -23,6 +23,30 @@ describe('catalogue', () => {
     expect(dec.statusCode).toBe(400);
   });
 
+  it('a taxable test must name its SAC or HSN code; an exempt one defaults to 9993', async () => {
+    const noSac = await lab.admin.post('/api/tests', {
+      name: 'Skin',
+      code: 'SKIN1',
+      price: 500,
+      tax_category: 'gst_18',
+    });
+    expect(noSac.statusCode).toBe(400);
+    expect(noSac.json().details[0].path).toBe('sac_code');
+    expect(noSac.json().details[0].message).toContain('SAC');
+    const exempt = (await lab.admin.post('/api/tests', { name: 'Urea', code: 'UREA1', price: 120 })).json().test;
+    expect([exempt.tax_category, exempt.sac_code]).toEqual(['exempt', null]);
+    // Made taxable later without a code: refused, and the test is left as it was.
+    const later = await lab.admin.put(`/api/tests/${exempt.id}`, { tax_category: 'gst_12' });
+    expect(later.statusCode).toBe(400);
+    expect(later.json().details[0].path).toBe('sac_code');
+    expect((await lab.admin.get(`/api/tests/${exempt.id}`)).json().test.tax_category).toBe('exempt');
+    const ok = await lab.admin.put(`/api/tests/${exempt.id}`, { tax_category: 'gst_12', sac_code: '999722' });
+    expect(ok.statusCode).toBe(200);
+    expect([ok.json().test.tax_category, ok.json().test.sac_code]).toEqual(['gst_12', '999722']);
+    // Its code cannot then be taken away while it is taxable.
+    expect((await lab.admin.put(`/api/tests/${exempt.id}`, { sac_code: '' })).statusCode).toBe(400);
+  });
+
   it('profiles and packages take ids and answer names; unknown ids are refused', async () => {
     const t1 = (await lab.admin.post('/api/tests', { name: 'Total Cholesterol', code: 'CHOL', price: 150 })).json()
       .test;

@@ -40,6 +40,9 @@ beforeAll(async () => {
   ).json().test.id;
   lipid = (await lab.admin.post('/api/tests', { name: 'Lipid Profile', code: 'LIPX', price: 800 })).json().test.id;
   staff = await lab.as('billing_staff');
+  // A tax invoice carries the lab's address (issuing without one is refused; tested below).
+  const address = { labAddress: '12 MG Road, Bengaluru, Karnataka 560001' };
+  expect((await lab.admin.put('/api/settings', address)).statusCode).toBe(200);
 });
 afterAll(() => lab.close());
 
@@ -505,6 +508,13 @@ describe('GST invoices', () => {
     const res = await own.admin.post(`/api/invoices/${inv.id}/issue`, {});
     expect(res.statusCode).toBe(409);
     expect(errorBody(res).code).toBe('LAB_GSTIN_MISSING');
+    // With its GSTIN but no address, still refused: a tax invoice names the supplier's address.
+    expect((await own.admin.put('/api/billing-settings', { gstin: '29AABCL1234M1Z5' })).statusCode).toBe(200);
+    const noAddress = await own.admin.post(`/api/invoices/${inv.id}/issue`, {});
+    expect(noAddress.statusCode).toBe(409);
+    expect(errorBody(noAddress).code).toBe('LAB_ADDRESS_MISSING');
+    expect(errorBody(noAddress).message).toContain('Lab Address');
+    expect((await own.admin.get(`/api/invoices/${inv.id}`)).json().invoice.status).toBe('draft');
   });
 });
 

@@ -10,6 +10,7 @@ import { createBill, updateBill } from '../../src/core/billing/service.js';
 import { addPayerPrice, createPayer } from '../../src/core/payers/service.js';
 import { systemActor } from '../../src/core/context.js';
 import { updateBillingSettings } from '../../src/core/settings/billing.js';
+import { updateSettings } from '../../src/core/settings/service.js';
 import { organizationTimezone } from '../../src/core/settings/organization.js';
 import { getClosing } from '../../src/core/payments/closing.js';
 import { formatInr } from '../../src/shared/money.js';
@@ -260,6 +261,7 @@ describe('finance: the day’s end', () => {
     // Seeded (not the subject): the lab's GSTIN, a taxable test, a payer in the lab's state with its
     // own prices, a payer's bill and a patient's cash bill taken by the cashier.
     await updateBillingSettings(db, system, { gstin: '29AABCL1234M1Z5' });
+    await updateSettings(db, system, { labAddress: '12 MG Road, Bengaluru, Karnataka 560001' });
     const cbc = await db.selectFrom('tests').select('id').where('code', '=', 'CBC').executeTakeFirstOrThrow();
     const skin = await createTest(db, system, {
       name: 'Cosmetic Skin Analysis',
@@ -268,6 +270,7 @@ describe('finance: the day’s end', () => {
       status: 'active',
       category: 'Dermatology',
       tax_category: 'gst_18',
+      sac_code: '999722',
     });
     const bharat = await createPayer(db, system, {
       name: 'Bharat Textiles',

@@ -48,6 +48,11 @@ async function checkTest(trx: Db, organizationId: number, r: TestRow) {
     throw ValidationError.field('critical_high', 'Critical high must be above critical low');
   if ((r.delta_limit == null) !== (r.delta_kind == null))
     throw ValidationError.field('delta_kind', 'A delta check needs both a limit and its kind (absolute or percent)');
+  if (r.tax_category && r.tax_category !== 'exempt' && !r.sac_code)
+    throw ValidationError.field(
+      'sac_code',
+      'A taxable test needs its SAC (services) or HSN (goods) code for tax invoices',
+    );
   if (r.result_type !== 'calculated') return;
   if (!r.formula) throw ValidationError.field('formula', 'A calculated test needs a formula (e.g. CHOL - HDL - TG/5)');
   const f = parseFormula(r.formula);

@@ -7,7 +7,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { nextSequence } from '../sequences.js';
 import { findPatient } from '../patients/repository.js';
 import { findPayerRow } from '../payers/repository.js';
-import { labSettings, organizationTimezone } from '../settings/organization.js';
+import { getOrganization, labSettings, organizationTimezone } from '../settings/organization.js';
 import { recordBillPayment } from '../billing/service.js';
 import type { BillsTable } from '../billing/tables.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
@@ -384,8 +384,14 @@ export async function issueInvoice(db: Db, actor: Actor, id: number, invoiceDate
     const parties = await taxParties(trx, org, inv.recipient_state_code);
     if (!parties.labGstin || !parties.labState)
       throw new ConflictError(
-        'A GST invoice carries the lab’s GSTIN and state: set them in System Settings (Billing) first',
+        'A GST invoice carries the lab’s GSTIN and state: set them in Billing Management (Settings) first',
         'LAB_GSTIN_MISSING',
+      );
+    // A tax invoice names the supplier's address beside its GSTIN (CGST Rules, rule 46).
+    if (!(await getOrganization(trx, org)).address?.trim())
+      throw new ConflictError(
+        'A GST invoice carries the lab’s address: set it in System Settings (General, Lab Address) first',
+        'LAB_ADDRESS_MISSING',
       );
     const bills = await billsOfInvoice(trx, org, id);
     const { lines, totals } = await linesAndTotals(trx, bills, parties.interState);

@@ -3,6 +3,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { SAMPLE_TYPES, type CatalogueTest } from '@shared/schemas/catalogue';
+import { DEFAULT_SAC, TAX_CATEGORIES, TAX_CATEGORY_LABELS } from '@shared/gst';
 import { FormField, Input, Select } from '@/components';
 import { useSaveItemMutation } from '../api';
 import { amountText, showServerErrors, testFormSchema, withBasePrice, type TestFormIn } from '../forms';
@@ -38,6 +39,8 @@ const FIELDS = [
   'target_tat_minutes',
   'method',
   'loinc_code',
+  'tax_category',
+  'sac_code',
   ...RULE_FIELDS,
 ];
 
@@ -52,6 +55,8 @@ function defaults(t: CatalogueTest | null): TestFormIn {
     description: t?.description ?? '',
     unit: t?.unit ?? '',
     loinc_code: t?.loinc_code ?? '',
+    tax_category: t?.tax_category ?? 'exempt',
+    sac_code: t?.sac_code ?? '',
     normal_range: t?.normal_range ?? '',
     sample_type: t?.sample_type ?? '',
     method: t?.method ?? '',
@@ -171,6 +176,23 @@ export function TestFormDialog({ open, onOpenChange, test, categories }: TestFor
         error={fieldError(errors, 'loinc_code')}
       >
         <Input autoComplete="off" placeholder="e.g. 1558-6" {...form.register('loinc_code')} />
+      </FormField>
+      <FormField
+        label="Tax Category"
+        hint="Diagnostic tests are GST-exempt; a taxable service (e.g. cosmetic) or goods sold carry their rate"
+        error={fieldError(errors, 'tax_category')}
+      >
+        <Select
+          options={TAX_CATEGORIES.map((c) => ({ value: c, label: TAX_CATEGORY_LABELS[c] }))}
+          {...form.register('tax_category')}
+        />
+      </FormField>
+      <FormField
+        label="SAC / HSN Code"
+        hint={`Printed on tax invoices; needed for a taxable test. Left empty, an exempt test prints ${DEFAULT_SAC}`}
+        error={fieldError(errors, 'sac_code')}
+      >
+        <Input autoComplete="off" inputMode="numeric" placeholder="e.g. 999722" {...form.register('sac_code')} />
       </FormField>
       <DescriptionField form={form} placeholder="What the test measures, preparation (e.g. 8-10 h fasting)..." />
       <ResultRuleFields form={form} />
