@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -18,6 +19,13 @@ const SQLITE_ONLY = [
 const POSTGRES_ONLY = ['test/**/*.pg.test.ts', 'src/**/*.pg.test.ts'];
 
 export default defineConfig({
+  // The UI's import paths (vite.config.ts), so unit tests of its pure helpers (src/ui/lib) run too.
+  resolve: {
+    alias: {
+      '@shared': fileURLToPath(new URL('./src/shared', import.meta.url)),
+      '@': fileURLToPath(new URL('./src/ui', import.meta.url)),
+    },
+  },
   test: {
     // Browser walk-throughs of several screens take 20-30 s on two busy cores; the limit only catches hangs.
     testTimeout: 90_000,

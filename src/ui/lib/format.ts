@@ -17,6 +17,30 @@ export function formatMoney(paise: number): string {
   return formatIn(paise, displayCurrency);
 }
 
+/**
+ * Rupees short enough for a chart axis: ₹950, ₹12.5k, ₹3.2 L, ₹1.4 Cr (lakh and crore for INR,
+ * k / M / B for other currencies). Screens show the exact figure beside it or in the chart's table.
+ */
+export function formatMoneyShort(rupees: number): string {
+  const units: [number, string][] =
+    displayCurrency === 'INR'
+      ? [
+          [1e7, ' Cr'],
+          [1e5, ' L'],
+          [1e3, 'k'],
+        ]
+      : [
+          [1e9, 'B'],
+          [1e6, 'M'],
+          [1e3, 'k'],
+        ];
+  const sign = rupees < 0 ? '-' : '';
+  const a = Math.abs(rupees);
+  const unit = units.find(([size]) => a >= size);
+  const figure = unit ? `${Number((a / unit[0]).toFixed(1))}${unit[1]}` : String(Math.round(a));
+  return `${sign}${moneySymbol()}${figure}`;
+}
+
 /** The lab's currency sign for labels: "Price (₹)". */
 export function moneySymbol(): string {
   return currencySymbol(displayCurrency);

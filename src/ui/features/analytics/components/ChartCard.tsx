@@ -34,6 +34,8 @@ export interface ChartCardProps<Row extends Record<string, string | number>> {
   /** The figures; a pie draws the first. */
   series: ChartSeries[];
   format?: (v: number) => string;
+  /** The value axis' ticks, when the full figure is too wide for them (money); default `format`. */
+  axisFormat?: (v: number) => string;
   /** Counts: whole-number axis ticks. */
   integers?: boolean;
   empty: string;
@@ -54,6 +56,7 @@ export function ChartCard<Row extends Record<string, string | number>>({
   category,
   series,
   format = (v) => String(v),
+  axisFormat = format,
   integers = false,
   empty,
 }: ChartCardProps<Row>) {
@@ -119,7 +122,7 @@ export function ChartCard<Row extends Record<string, string | number>>({
       <LineChart data={rows} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
         <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
         <XAxis dataKey={category.key as string} tickFormatter={cat} fontSize={12} />
-        <YAxis allowDecimals={!integers} fontSize={12} tickFormatter={(v: number) => format(v)} width={72} />
+        <YAxis allowDecimals={!integers} fontSize={12} tickFormatter={(v: number) => axisFormat(v)} width={72} />
         <Tooltip formatter={(v) => format(Number(v))} labelFormatter={(l) => cat(l)} />
         {series.length > 1 && <Legend />}
         {series.map((s) => (
@@ -138,7 +141,7 @@ export function ChartCard<Row extends Record<string, string | number>>({
       <BarChart data={rows} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
         <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
         <XAxis dataKey={category.key as string} tickFormatter={cat} fontSize={12} />
-        <YAxis allowDecimals={!integers} fontSize={12} tickFormatter={(v: number) => format(v)} width={72} />
+        <YAxis allowDecimals={!integers} fontSize={12} tickFormatter={(v: number) => axisFormat(v)} width={72} />
         <Tooltip formatter={(v) => format(Number(v))} labelFormatter={(l) => cat(l)} />
         {series.length > 1 && <Legend />}
         {series.map((s) => (

@@ -21,7 +21,7 @@ import {
   SummaryCards,
 } from '@/components';
 import { useScreen } from '@/lib/screens';
-import { formatCount, formatDate, formatMoney, humanize, useLabFormat } from '@/lib/format';
+import { formatCount, formatDate, formatMoney, formatMoneyShort, humanize, useLabFormat } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import { useUrlState } from '@/lib/useUrlState';
 import { useAnalytics } from '../api';
@@ -173,6 +173,7 @@ function AnalyticsScreen() {
               category={{ key: 'category', label: 'Category' }}
               series={[{ key: 'revenue', label: 'Revenue', color: '#7c3aed' }]}
               format={rupees}
+              axisFormat={formatMoneyShort}
               empty="Nothing billed in this range"
             />
             <ChartCard

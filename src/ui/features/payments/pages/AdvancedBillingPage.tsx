@@ -21,7 +21,7 @@ import { useScreen } from '@/lib/screens';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
 import { BILLS_LIST_STATUS_OPTIONS, methodLabel, patientName } from '@/lib/billText';
-import { formatMoney } from '@/lib/format';
+import { formatCount, formatMoney } from '@/lib/format';
 import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useBillFigures, useBillRecords } from '../api';
 import { RecordPaymentDialog } from '../components/RecordPaymentDialog';
@@ -122,29 +122,28 @@ function AdvancedBillingScreen() {
   const s = figures.data;
   const [collecting, setCollecting] = useState<Bill | null>(null);
 
-  const count = (n: number | undefined) => (n === undefined ? '—' : String(n));
   const cards = [
     {
       label: 'Total Bills',
-      value: count(s?.total_bills),
+      value: formatCount(s?.total_bills),
       hint: s ? `${formatMoney(Math.round(s.total_amount * 100))} billed` : undefined,
       icon: <Receipt />,
     },
     {
       label: 'Paid Bills',
-      value: count(s?.paid_count),
+      value: formatCount(s?.paid_count),
       hint: s ? `${formatMoney(Math.round(s.paid_amount * 100))} collected` : undefined,
       icon: <CheckCircle2 />,
     },
     {
       label: 'Pending Bills',
-      value: count(s?.pending_count),
-      hint: s ? `and ${s.partial_count} partly paid` : undefined,
+      value: formatCount(s?.pending_count),
+      hint: s ? `and ${formatCount(s.partial_count)} partly paid` : undefined,
       icon: <Clock />,
     },
     {
       label: 'Overdue Bills',
-      value: count(s?.overdue_count),
+      value: formatCount(s?.overdue_count),
       hint: s ? `${formatMoney(Math.round(s.overdue_amount * 100))} overdue` : undefined,
       icon: <AlertTriangle />,
     },

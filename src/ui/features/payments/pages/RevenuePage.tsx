@@ -55,10 +55,12 @@ const METHODS = [
   ['insurance', 'Insurance', 'bg-rose-500'],
 ] as const;
 
-function change(pct: number | null) {
+/** The change against the previous period, green when it is good news: more revenue, fewer refunds. */
+function change(pct: number | null, lessIsBetter = false) {
   if (pct === null) return 'no figures for the previous period';
   const text = `${pct > 0 ? '+' : ''}${pct.toFixed(1)}% vs previous period`;
-  return <span className={pct >= 0 ? 'text-emerald-700' : 'text-red-700'}>{text}</span>;
+  const good = pct === 0 || pct > 0 !== lessIsBetter;
+  return <span className={good ? 'text-emerald-700' : 'text-red-700'}>{text}</span>;
 }
 
 function RevenueScreen() {
@@ -98,7 +100,7 @@ function RevenueScreen() {
     {
       label: 'Refunds',
       value: a ? formatMoney(Math.round(a.cards.refunds.current * 100)) : '—',
-      hint: a ? change(a.cards.refunds.change_percent) : '',
+      hint: a ? change(a.cards.refunds.change_percent, true) : '',
       icon: <RotateCcw />,
     },
   ];

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ReportChart as Chart } from '@shared/schemas/reports';
 import { Button } from '@/components';
-import { formatCount, formatMoney } from '@/lib/format';
+import { formatCount, formatMoney, formatMoneyShort } from '@/lib/format';
 
 /**
  * A report's chart (recharts: SVG with its labels in the DOM and a keyboard layer) and, one click
@@ -24,8 +24,7 @@ export default function ReportChart({ chart }: { chart: Chart }) {
   const cut = chart.kind === 'bar' && all.length > MAX_BARS;
   const bars = cut ? [...all].sort((a, b) => b.value - a.value).slice(0, MAX_BARS) : all;
   const fmt = (v: number) => valueText(v, chart.value_kind);
-  const short = (v: number) =>
-    chart.value_kind === 'money' && Math.abs(v) >= 1000 ? `₹${formatCount(Math.round(v / 100) / 10)}k` : formatCount(v);
+  const short = (v: number) => (chart.value_kind === 'money' ? formatMoneyShort(v) : formatCount(v));
   const tall = chart.kind === 'bar' && bars.length > 8;
   return (
     <figure className="grid gap-2" aria-label={chart.title}>
