@@ -532,6 +532,38 @@ describe('bills', () => {
   });
 });
 
+describe('samples', () => {
+  it('a completed sample without its report time counts as reported when it was completed', async () => {
+    const p = await createPatient(lab.database.db, actor, {
+      first_name: 'Sam',
+      last_name: 'Pillai',
+      date_of_birth: '1975-03-03',
+    });
+    const csv = [
+      'sample_id,patient_number,sample_type,status,collection_date,completed_at,reported_at',
+      `SMP202502010001,${p.patient_id},Blood,completed,2025-02-01 09:00,2025-02-01 15:00,`,
+      `SMP202502020002,${p.patient_id},Blood,completed,2025-02-02 09:00,2025-02-02 15:00,2025-02-03 10:00`,
+      `SMP202502040003,${p.patient_id},Blood,completed,2025-02-04 09:00,,`,
+      `SMP202502050004,${p.patient_id},Blood,collected,2025-02-05 09:00,,`,
+    ].join('\n');
+    const r = await importFile('samples', 'samples.csv', `${csv}\n`);
+    expect(r.status, messages(r).join('\n')).toBe('completed');
+    const rows = await lab.database.db
+      .selectFrom('samples')
+      .select(['sample_code', 'completed_at', 'reported_at'])
+      .where('patient_id', '=', p.id)
+      .orderBy('sample_code')
+      .execute();
+    const at = (x: string | null) => (x ? new Date(x).toISOString() : null);
+    expect(rows.map((x) => [x.sample_code, at(x.reported_at) === at(x.completed_at), x.reported_at === null])).toEqual([
+      ['SMP202502010001', true, false],
+      ['SMP202502020002', false, false],
+      ['SMP202502040003', true, false],
+      ['SMP202502050004', true, true],
+    ]);
+  });
+});
+
 describe('exports', () => {
   it('writes the bills of a date range to a workbook whose amounts are numbers that sum', async () => {
     const xlsx = await exportBytes('bills', 'xlsx');

@@ -178,7 +178,11 @@ export const samples: TransferEntity<Input, true, HistoricalSample & { row: numb
         rejection_reason: s.rejection_reason ?? null,
         collection_date: s.collection_date ?? (s.status === 'pending' ? null : created),
         completed_at: s.completed_at ?? (s.status === 'completed' ? (s.collection_date ?? created) : null),
-        reported_at: s.reported_at ?? null,
+        // A completed sample's report was released; without its own time, when it was completed
+        // (as verification sets both), so Lab Reports counts it on that day (docs/decisions.md).
+        reported_at:
+          s.reported_at ??
+          (s.status === 'completed' ? (s.completed_at ?? s.collection_date ?? created) : null),
         created_at: created,
         test_ids: s.test_codes.map((c) => tests.get(c)!.id),
       };
