@@ -1,5 +1,6 @@
 import type { Patient } from '@shared/schemas/patients';
 import { errorMessage } from '@/lib/api';
+import { formatCount } from '@/lib/format';
 import { useDebounce } from '@/lib/useDebounce';
 import { useSearchPatients } from '@/lib/patients/queries';
 import { SearchPicker } from '@/components/SearchPicker';
@@ -53,7 +54,7 @@ export function PatientSearchPicker({
       error={error}
       hint={
         countHint && results.data && settled && results.data.total > SEARCH_LIMIT
-          ? `Showing ${SEARCH_LIMIT} of ${results.data.total} matches: type more to narrow`
+          ? `Showing ${SEARCH_LIMIT} of ${formatCount(results.data.total)} matches: type more to narrow`
           : undefined
       }
       onSelect={(p) => {

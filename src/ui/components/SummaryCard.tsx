@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import { cn } from '@/lib/cn';
 
 export interface SummaryCardProps {
@@ -11,12 +11,23 @@ export interface SummaryCardProps {
   className?: string;
 }
 
+/**
+ * A long figure (₹11,36,19,188.95 on a phone's half-width card) shrinks to the card's width instead
+ * of breaking across lines: its font size is capped by the card's inline size (`cqi`) over its
+ * length, at about 0.62 em a character for the tabular digits.
+ */
+function fitStyle(value: ReactNode): CSSProperties | undefined {
+  if (typeof value !== 'string' || value.length <= 10) return undefined;
+  return { '--fit': `${Math.floor(1000 / (0.62 * value.length)) / 10}cqi` } as CSSProperties;
+}
+
 export function SummaryCard({ label, value, hint, icon, loading = false, className }: SummaryCardProps) {
+  const fit = fitStyle(value);
   return (
     <div
       role="group"
       aria-label={label}
-      className={cn('rounded-lg border border-slate-200 bg-white p-4 shadow-sm', className)}
+      className={cn('@container rounded-lg border border-slate-200 bg-white p-4 shadow-sm', className)}
     >
       <div className="flex items-start justify-between gap-2">
         <p className="text-[13px] font-medium text-slate-600">{label}</p>
@@ -31,7 +42,13 @@ export function SummaryCard({ label, value, hint, icon, loading = false, classNa
       ) : (
         <p
           data-testid="summary-value"
-          className="mt-1 text-xl font-semibold text-slate-900 tabular-nums [overflow-wrap:anywhere] sm:text-2xl"
+          className={cn(
+            'mt-1 font-semibold text-slate-900 tabular-nums [overflow-wrap:anywhere]',
+            fit
+              ? 'text-[length:min(1.25rem,var(--fit))] sm:text-[length:min(1.5rem,var(--fit))]'
+              : 'text-xl sm:text-2xl',
+          )}
+          style={fit}
         >
           {value}
         </p>

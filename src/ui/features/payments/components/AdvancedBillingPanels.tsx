@@ -4,7 +4,7 @@ import type { Bill, BillSummary } from '@shared/schemas/bills';
 import { addDays, localDate } from '@shared/time';
 import { Badge, Button, Card, CardBody, CardHeader, DateText, Money } from '@/components';
 import { patientName } from '@/lib/billText';
-import { useLabFormat } from '@/lib/format';
+import { formatCount, useLabFormat } from '@/lib/format';
 import { useBillRecords, useLedgerPeriods, usePaymentPage } from '../api';
 
 /** How many overdue bills the panel lists, oldest due first is the Billing Records' status filter. */
@@ -55,7 +55,11 @@ export function OverdueBillsPanel({ onCollect }: { onCollect: ((b: Bill) => void
   const bills = q.data?.bills;
   return (
     <Card>
-      <CardHeader title="Overdue Bills" description={q.data ? `${q.data.total} overdue` : undefined} as="h2" />
+      <CardHeader
+        title="Overdue Bills"
+        description={q.data ? `${formatCount(q.data.total)} overdue` : undefined}
+        as="h2"
+      />
       <CardBody className="p-0">
         {q.isError ? (
           <Retry what="Overdue bills" onRetry={() => void q.refetch()} />

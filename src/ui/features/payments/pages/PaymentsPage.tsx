@@ -21,7 +21,7 @@ import { useScreen } from '@/lib/screens';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
 import { methodLabel } from '@/lib/billText';
-import { formatMoney } from '@/lib/format';
+import { formatCount, formatMoney } from '@/lib/format';
 import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { usePaymentPage } from '../api';
 import { RecordPaymentDialog } from '../components/RecordPaymentDialog';
@@ -168,7 +168,7 @@ function PaymentsScreen() {
     {
       label: 'Received',
       value: s ? formatMoney(Math.round(s.received * 100)) : '—',
-      hint: `${s?.count ?? 0} ledger rows`,
+      hint: `${formatCount(s?.count ?? 0)} ledger rows`,
       icon: <Wallet />,
     },
     {

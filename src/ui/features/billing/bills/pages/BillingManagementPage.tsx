@@ -4,6 +4,7 @@ import { ClipboardList, ListChecks, Plus, Receipt, UserPlus } from 'lucide-react
 import type { Permission } from '@shared/roles';
 import type { Bill } from '@shared/schemas/bills';
 import { Badge, Card, CardBody, CardHeader, DateText, LinkButton, ListTable, Money, PageHeader } from '@/components';
+import { formatCount } from '@/lib/format';
 import { useScreen } from '@/lib/screens';
 import { useIsMobile } from '@/lib/useIsMobile';
 import { useCurrentUser } from '@/lib/session';
@@ -33,7 +34,7 @@ function OverdueBills({ onOpen }: { onOpen: (b: Bill) => void }) {
     <Card>
       <CardHeader
         title="Payment Collection"
-        description={overdue.data ? `${overdue.data.total} overdue` : undefined}
+        description={overdue.data ? `${formatCount(overdue.data.total)} overdue` : undefined}
         as="h2"
       />
       <CardBody className="p-0">
