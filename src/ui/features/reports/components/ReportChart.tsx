@@ -17,6 +17,20 @@ export function valueText(v: number, kind: Chart['value_kind']): string {
 /** Bars a chart draws: more than this (98 tests) overlap into an unreadable block. */
 export const MAX_BARS = 15;
 
+/**
+ * A category label on one line of the 130 px axis: recharts wraps long ones, and the wrapped labels
+ * of 15 bars overlapped. The tooltip and the table view have the whole name.
+ */
+function CategoryTick({ x, y, payload }: { x?: number | string; y?: number | string; payload?: { value?: unknown } }) {
+  const label = String(payload?.value ?? '');
+  return (
+    <text x={x} y={y} dy={4} textAnchor="end" fontSize={11} fill="#475569">
+      <title>{label}</title>
+      {label.length > 19 ? `${label.slice(0, 18).trimEnd()}…` : label}
+    </text>
+  );
+}
+
 export default function ReportChart({ chart }: { chart: Chart }) {
   const [asTable, setAsTable] = useState(false);
   const all = chart.points.map((p) => ({ label: p.label, value: p.value }));
@@ -86,7 +100,7 @@ export default function ReportChart({ chart }: { chart: Chart }) {
               >
                 <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" horizontal={false} />
                 <XAxis type="number" tick={{ fontSize: 11 }} tickFormatter={short} />
-                <YAxis type="category" dataKey="label" tick={{ fontSize: 11 }} width={130} interval={0} />
+                <YAxis type="category" dataKey="label" tick={CategoryTick} width={130} interval={0} />
                 <Tooltip formatter={(v) => [fmt(Number(v)), chart.value_label]} />
                 <Bar
                   isAnimationActive={false}

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { Fragment, lazy, Suspense, useState } from 'react';
 import { Download, FileText, Printer } from 'lucide-react';
 import { localDate } from '@shared/time';
 import { Button, Card, CardHeader, ErrorPanel, FormField, Input, LoadingState, PageHeader } from '@/components';
@@ -68,8 +68,16 @@ export default function ComprehensiveReportsPage() {
           />
         </FormField>
         <p className="pb-2 text-[13px] text-slate-600">
+          {/* The command breaks only between its words and flags, never inside "--month". */}
           Also from the command line:{' '}
-          <code className="rounded bg-slate-100 px-1">lims report monthly --month {state.month} --out report.pdf</code>
+          <code className="rounded bg-slate-100 px-1">
+            {['lims report monthly', `--month ${state.month}`, '--out report.pdf'].map((part, i) => (
+              <Fragment key={part}>
+                {i > 0 && ' '}
+                <span className="whitespace-nowrap">{part}</span>
+              </Fragment>
+            ))}
+          </code>
         </p>
       </div>
       {!valid ? null : monthly.isError ? (
