@@ -1,5 +1,4 @@
-import { useEffect } from 'react';
-import { useForm, useWatch, type DefaultValues, type Path } from 'react-hook-form';
+import { useForm, useWatch, type DefaultValues } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { SPECIALIZATIONS } from '@shared/constants';
@@ -11,8 +10,8 @@ import {
   type DoctorCreateInput,
   type DoctorUpdate,
 } from '@shared/schemas/doctors';
-import { Button, Checkbox, Dialog, FormField, Input, Select } from '@/components';
-import { ApiError } from '@/lib/api';
+import { Checkbox, FormDialog, FormField, Input, Select } from '@/components';
+import { applyServerErrors, useResetOnOpen } from '@/lib/forms';
 import { useCreateDoctorMutation, useUpdateDoctorMutation } from '../api';
 
 /**
@@ -94,20 +93,12 @@ export function DoctorFormDialog({ open, onOpenChange, doctor }: DoctorFormDialo
   });
   const { errors } = form.formState;
 
-  useEffect(() => {
-    if (open) form.reset(defaults(doctor));
-  }, [open, doctor, form]);
+  useResetOnOpen(form.reset, open, doctor, defaults);
 
   const canSignIn = useWatch({ control: form.control, name: 'can_sign_in' }) ?? false;
 
-  const showServerErrors = (err: unknown) => {
-    if (!(err instanceof ApiError)) return;
-    for (const d of err.details) {
-      const name = FIELD_NAMES.find((f) => f === d.path);
-      if (name) form.setError(name as Path<FormIn>, { message: d.message });
-    }
-    if (err.code === 'EMAIL_TAKEN') form.setError('email', { message: err.message });
-  };
+  const showServerErrors = (err: unknown) =>
+    applyServerErrors(err, form.setError, (p) => FIELD_NAMES.find((f) => f === p), { EMAIL_TAKEN: 'email' });
 
   const onSubmit = form.handleSubmit((v) => {
     const fields = {
@@ -135,9 +126,9 @@ export function DoctorFormDialog({ open, onOpenChange, doctor }: DoctorFormDialo
 
   const formId = doctor ? 'edit-doctor-form' : 'add-doctor-form';
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={(o) => !busy && onOpenChange(o)}
+      onOpenChange={onOpenChange}
       size="lg"
       title={doctor ? `Edit Doctor: Dr. ${doctor.first_name} ${doctor.last_name}` : 'Add Doctor'}
       description={
@@ -145,16 +136,10 @@ export function DoctorFormDialog({ open, onOpenChange, doctor }: DoctorFormDialo
           ? 'Change the doctor’s details. Changes are recorded in the audit trail.'
           : 'A referring or consulting doctor, offered on bills while active. Most referring doctors never sign in.'
       }
-      footer={
-        <>
-          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} loading={busy} loadingText={doctor ? 'Saving...' : 'Adding...'}>
-            {doctor ? 'Save Changes' : 'Add Doctor'}
-          </Button>
-        </>
-      }
+      busy={busy}
+      formId={formId}
+      submitLabel={doctor ? 'Save Changes' : 'Add Doctor'}
+      busyLabel={doctor ? 'Saving...' : 'Adding...'}
     >
       <form id={formId} noValidate onSubmit={(e) => void onSubmit(e)} className="grid items-start gap-4 sm:grid-cols-2">
         <FormField label="First Name" required error={errors.first_name?.message}>
@@ -240,6 +225,6 @@ export function DoctorFormDialog({ open, onOpenChange, doctor }: DoctorFormDialo
           </>
         )}
       </form>
-    </Dialog>
+    </FormDialog>
   );
 }

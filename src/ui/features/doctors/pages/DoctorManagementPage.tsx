@@ -1,4 +1,5 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
+import { useRowDialogs } from '@/lib/useRowDialogs';
 import { Activity, BadgeCheck, Pencil, Plus, Power, Stethoscope, Trash2, UserRound } from 'lucide-react';
 import {
   DEFAULT_DOCTOR_PAGE_SIZE,
@@ -12,6 +13,7 @@ import {
   Badge,
   Button,
   Card,
+  clearFiltersEmpty,
   ConfirmDialog,
   ListTable,
   Money,
@@ -154,9 +156,7 @@ function DoctorManagementScreen() {
   });
   const doctors = useDoctorPage({ search: list.search, ...list.apiFilters, page: list.page, limit: list.limit });
 
-  const [adding, setAdding] = useState(false);
-  const [editing, setEditing] = useState<Doctor | null>(null);
-  const [deleting, setDeleting] = useState<Doctor | null>(null);
+  const rows = useRowDialogs<Doctor>();
   const remove = useDeleteDoctorMutation();
   const setStatus = useDoctorStatusMutation();
 
@@ -189,7 +189,7 @@ function DoctorManagementScreen() {
   ];
 
   const actions: RowAction<Doctor>[] = [
-    { label: (d) => `Edit ${nameOf(d)}`, icon: <Pencil />, onClick: setEditing, hidden: () => !canManage },
+    { label: (d) => `Edit ${nameOf(d)}`, icon: <Pencil />, onClick: rows.edit, hidden: () => !canManage },
     {
       label: (d) => (d.status === 'active' ? `Deactivate ${nameOf(d)}` : `Activate ${nameOf(d)}`),
       icon: <Power />,
@@ -200,14 +200,14 @@ function DoctorManagementScreen() {
     {
       label: (d) => `Delete ${nameOf(d)}`,
       icon: <Trash2 />,
-      onClick: setDeleting,
+      onClick: rows.askDelete,
       destructive: true,
       hidden: () => !canManage,
     },
   ];
 
   const addButton = canManage ? (
-    <Button onClick={() => setAdding(true)}>
+    <Button onClick={() => rows.edit('new')}>
       <Plus />
       Add Doctor
     </Button>
@@ -239,12 +239,7 @@ function DoctorManagementScreen() {
           errorTitle="Error Loading Doctors"
           empty={{
             title: 'No doctors found',
-            filteredHint: 'Try adjusting your search or filter criteria.',
-            filteredAction: (
-              <Button variant="outline" onClick={list.reset}>
-                Clear Filters
-              </Button>
-            ),
+            ...clearFiltersEmpty(list),
             hint: canManage
               ? 'Add the doctors who refer patients to the lab; they can then be chosen on bills.'
               : 'No doctors have been added yet.',
@@ -269,23 +264,19 @@ function DoctorManagementScreen() {
 
       {canManage && (
         <>
-          <DoctorFormDialog open={adding} onOpenChange={setAdding} doctor={null} />
-          <DoctorFormDialog open={editing !== null} onOpenChange={(o) => !o && setEditing(null)} doctor={editing} />
+          <DoctorFormDialog {...rows.addDialog} doctor={null} />
+          <DoctorFormDialog {...rows.editDialog} doctor={rows.editing} />
           <ConfirmDialog
-            open={deleting !== null}
-            onOpenChange={(o) => !o && setDeleting(null)}
+            {...rows.confirm}
             title="Delete Doctor"
             message={
-              deleting
-                ? `${deleteMessage(nameOf(deleting))} A doctor named on any bill cannot be deleted: deactivate them instead.`
+              rows.deleting
+                ? `${deleteMessage(nameOf(rows.deleting))} A doctor named on any bill cannot be deleted: deactivate them instead.`
                 : ''
             }
             busy={remove.isPending}
-            onConfirm={() => {
-              if (!deleting) return;
-              // On failure (409: on bills) the dialog stays open with the error toast.
-              remove.mutate(deleting, { onSuccess: () => setDeleting(null) });
-            }}
+            // On failure (409: on bills) the dialog stays open with the error toast.
+            onConfirm={() => rows.deleting && remove.mutate(rows.deleting, { onSuccess: rows.deleted })}
           />
         </>
       )}

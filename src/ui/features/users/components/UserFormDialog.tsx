@@ -1,14 +1,14 @@
 import { moneySymbol } from '@/lib/format';
-import { useEffect, useState } from 'react';
-import { useForm, useWatch, type DefaultValues, type Path } from 'react-hook-form';
+import { useState } from 'react';
+import { useForm, useWatch, type DefaultValues } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { ROLES } from '@shared/roles';
 import { SPECIALIZATIONS } from '@shared/constants';
 import { passwordSchema, userCreateSchema, type User, type UserCreate, type UserUpdate } from '@shared/schemas/users';
-import { Button, Dialog, FormField, Input, InvitationLink, Select } from '@/components';
+import { Button, Dialog, FormDialog, FormField, Input, InvitationLink, Select } from '@/components';
 import type { IssuedInvitation } from '@shared/schemas/tenants';
-import { ApiError } from '@/lib/api';
+import { applyServerErrors, useResetOnOpen } from '@/lib/forms';
 import { fullName, useCurrentUser } from '@/lib/session';
 import { useCreateUserMutation, useInviteUserMutation, useUpdateUserMutation } from '../api';
 import { assignableRoles, hasConsultationFee, roleLabel } from '@/lib/roles';
@@ -114,9 +114,7 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
   const { errors } = form.formState;
 
   // Each opening starts from the user being edited (or an empty form).
-  useEffect(() => {
-    if (open) form.reset(defaults(user));
-  }, [open, user, form]);
+  useResetOnOpen(form.reset, open, user, defaults);
 
   const role = useWatch({ control: form.control, name: 'role' }) ?? '';
   const how = useWatch({ control: form.control, name: 'how' }) ?? 'password';
@@ -132,14 +130,8 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
   // Editing someone whose role is already theirs to keep: keep it in the list so the select shows it.
   const roleOptions = user && !offered.includes(user.role) ? [user.role, ...offered] : offered;
 
-  const showServerErrors = (err: unknown) => {
-    if (!(err instanceof ApiError)) return;
-    for (const d of err.details) {
-      const name = FIELD_NAMES.find((f) => f === d.path);
-      if (name) form.setError(name as Path<FormIn>, { message: d.message });
-    }
-    if (err.code === 'EMAIL_TAKEN') form.setError('email', { message: err.message });
-  };
+  const showServerErrors = (err: unknown) =>
+    applyServerErrors(err, form.setError, (p) => FIELD_NAMES.find((f) => f === p), { EMAIL_TAKEN: 'email' });
 
   const onSubmit = form.handleSubmit((v) => {
     const fields = {
@@ -196,9 +188,9 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
     </label>
   );
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={(o) => !busy && !o && close()}
+      onOpenChange={(o) => !o && close()}
       size="lg"
       title={user ? `Edit User: ${fullName(user)}` : 'Add User'}
       description={
@@ -206,21 +198,11 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
           ? 'Change the account details. Changes are recorded in the audit trail.'
           : 'Create a staff account. They sign in with this email and a password: set one now, or send them a link to set their own.'
       }
-      footer={
-        <>
-          <Button variant="outline" onClick={close} disabled={busy}>
-            Cancel
-          </Button>
-          <Button
-            type="submit"
-            form={formId}
-            loading={busy}
-            loadingText={user ? 'Saving...' : invites ? 'Inviting...' : 'Creating...'}
-          >
-            {user ? 'Save Changes' : invites ? 'Invite User' : 'Create User'}
-          </Button>
-        </>
-      }
+      busy={busy}
+      onCancel={close}
+      formId={formId}
+      submitLabel={user ? 'Save Changes' : invites ? 'Invite User' : 'Create User'}
+      busyLabel={user ? 'Saving...' : invites ? 'Inviting...' : 'Creating...'}
     >
       <form id={formId} noValidate onSubmit={(e) => void onSubmit(e)} className="grid items-start gap-4 sm:grid-cols-2">
         <FormField label="First Name" required error={errors.first_name?.message}>
@@ -305,6 +287,6 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
           </>
         )}
       </form>
-    </Dialog>
+    </FormDialog>
   );
 }
