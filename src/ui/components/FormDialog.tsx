@@ -40,6 +40,17 @@ export function FormDialog({
   return (
     <Dialog
       {...dialog}
+      // A confirmation has no body: its question is the description.
+      {...(error || children
+        ? {
+            children: (
+              <>
+                {error && <p className="mb-4 text-sm text-red-700">{error}</p>}
+                {children}
+              </>
+            ),
+          }
+        : {})}
       onOpenChange={(o) => !busy && onOpenChange(o)}
       footer={
         <>
@@ -58,9 +69,52 @@ export function FormDialog({
           </Button>
         </>
       }
-    >
-      {error && <p className="mb-4 text-sm text-red-700">{error}</p>}
-      {children}
-    </Dialog>
+    />
   );
+}
+
+export interface ConfirmDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title?: string;
+  /** Usually "Are you sure you want to delete <name>?" — name the thing. */
+  message: ReactNode;
+  confirmLabel?: string;
+  busyLabel?: string;
+  busy?: boolean;
+  destructive?: boolean;
+  onConfirm: () => void;
+}
+
+/** Confirms a destructive action. The caller closes it when the mutation settles. */
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  title = 'Please confirm',
+  message,
+  confirmLabel = 'Delete',
+  busyLabel = 'Deleting...',
+  busy = false,
+  destructive = true,
+  onConfirm,
+}: ConfirmDialogProps) {
+  return (
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={title}
+      description={message}
+      size="sm"
+      busy={busy}
+      onSubmit={onConfirm}
+      submitLabel={confirmLabel}
+      busyLabel={busyLabel}
+      submitVariant={destructive ? 'destructive' : 'primary'}
+    />
+  );
+}
+
+/** "Are you sure you want to delete Glucose reagent kit?" */
+export function deleteMessage(name: string): string {
+  return `Are you sure you want to delete ${name}?`;
 }

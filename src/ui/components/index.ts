@@ -14,8 +14,8 @@ export { FormField, type FormFieldProps, type ControlProps } from './FormField';
 export { Card, CardHeader, CardBody, type CardHeaderProps } from './Card';
 export { Badge, statusTone, type BadgeProps, type BadgeTone } from './Badge';
 export { Tooltip, IconButton, type TooltipProps, type IconButtonProps } from './Tooltip';
-export { Dialog, ConfirmDialog, deleteMessage, type DialogProps, type ConfirmDialogProps } from './Dialog';
-export { FormDialog, type FormDialogProps } from './FormDialog';
+export { Dialog, type DialogProps } from './Dialog';
+export { FormDialog, ConfirmDialog, deleteMessage, type FormDialogProps, type ConfirmDialogProps } from './FormDialog';
 export { DataTable, queryState, type Column, type RowAction, type SortState, type DataTableProps } from './DataTable';
 export { Pagination, QueryPagination, type PaginationProps } from './Pagination';
 export { PageHeader, type PageHeaderProps } from './PageHeader';
@@ -39,3 +39,4 @@ export { AuthenticatorSetup, OneTimeCodeInput, RecoveryCodes } from './TwoFactor
 export { InvitationLink, type InvitationLinkProps } from './InvitationLink';
 export { MachineSelect } from './MachineSelect';
 export { DateRangeFields, rangeIsBackwards, type DateRangeFieldsProps } from './DateRangeFields';
+export { NewPasswordFields, PhoneAndSpecialization } from './StaffFields';

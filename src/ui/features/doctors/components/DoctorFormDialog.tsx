@@ -1,7 +1,6 @@
 import { useForm, useWatch, type DefaultValues } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import { SPECIALIZATIONS } from '@shared/constants';
 import {
   DOCTOR_STATUSES,
   DOCTOR_STATUS_LABELS,
@@ -10,7 +9,15 @@ import {
   type DoctorCreateInput,
   type DoctorUpdate,
 } from '@shared/schemas/doctors';
-import { Checkbox, FormDialog, FormField, Input, Select } from '@/components';
+import {
+  Checkbox,
+  FormDialog,
+  FormField,
+  Input,
+  NewPasswordFields,
+  PhoneAndSpecialization,
+  Select,
+} from '@/components';
 import { applyServerErrors, useResetOnOpen } from '@/lib/forms';
 import { useCreateDoctorMutation, useUpdateDoctorMutation } from '../api';
 
@@ -156,21 +163,12 @@ export function DoctorFormDialog({ open, onOpenChange, doctor }: DoctorFormDialo
         >
           <Input type="email" autoComplete="off" {...form.register('email')} />
         </FormField>
-        <FormField label="Phone" error={errors.phone?.message}>
-          <Input type="tel" placeholder="+91 98765 43210" {...form.register('phone')} />
-        </FormField>
-        <FormField
-          label="Specialization"
-          error={errors.specialization?.message}
-          hint="Pick a common one or type your own."
-        >
-          <Input list="doctor-specializations" {...form.register('specialization')} />
-        </FormField>
-        <datalist id="doctor-specializations">
-          {SPECIALIZATIONS.map((s) => (
-            <option key={s} value={s} />
-          ))}
-        </datalist>
+        <PhoneAndSpecialization
+          listId="doctor-specializations"
+          phone={form.register('phone')}
+          specialization={form.register('specialization')}
+          errors={{ phone: errors.phone?.message, specialization: errors.specialization?.message }}
+        />
         <FormField label="Qualification" error={errors.qualification?.message}>
           <Input placeholder="e.g. MBBS, MD" {...form.register('qualification')} />
         </FormField>
@@ -211,17 +209,14 @@ export function DoctorFormDialog({ open, onOpenChange, doctor }: DoctorFormDialo
         </div>
         {canSignIn && (
           <>
-            <FormField
+            <NewPasswordFields
               label={needsPassword ? 'Password' : 'New Password'}
               required={needsPassword}
-              error={errors.password?.message}
               hint={needsPassword ? 'At least 8 characters.' : 'Leave empty to keep the current password.'}
-            >
-              <Input type="password" autoComplete="new-password" {...form.register('password')} />
-            </FormField>
-            <FormField label="Confirm Password" required={needsPassword} error={errors.confirm_password?.message}>
-              <Input type="password" autoComplete="new-password" {...form.register('confirm_password')} />
-            </FormField>
+              password={form.register('password')}
+              confirm={form.register('confirm_password')}
+              errors={{ password: errors.password?.message, confirm: errors.confirm_password?.message }}
+            />
           </>
         )}
       </form>

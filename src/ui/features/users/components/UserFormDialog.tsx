@@ -4,9 +4,18 @@ import { useForm, useWatch, type DefaultValues } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { ROLES } from '@shared/roles';
-import { SPECIALIZATIONS } from '@shared/constants';
 import { passwordSchema, userCreateSchema, type User, type UserCreate, type UserUpdate } from '@shared/schemas/users';
-import { Button, Dialog, FormDialog, FormField, Input, InvitationLink, Select } from '@/components';
+import {
+  Button,
+  Dialog,
+  FormDialog,
+  FormField,
+  Input,
+  InvitationLink,
+  NewPasswordFields,
+  PhoneAndSpecialization,
+  Select,
+} from '@/components';
 import type { IssuedInvitation } from '@shared/schemas/tenants';
 import { applyServerErrors, useResetOnOpen } from '@/lib/forms';
 import { fullName, useCurrentUser } from '@/lib/session';
@@ -235,21 +244,12 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
         <FormField label="Department" error={errors.department?.message}>
           <Input placeholder="e.g. Pathology" {...form.register('department')} />
         </FormField>
-        <FormField label="Phone" error={errors.phone?.message}>
-          <Input type="tel" placeholder="+91 98765 43210" {...form.register('phone')} />
-        </FormField>
-        <FormField
-          label="Specialization"
-          error={errors.specialization?.message}
-          hint="Pick a common one or type your own."
-        >
-          <Input list="user-specializations" {...form.register('specialization')} />
-        </FormField>
-        <datalist id="user-specializations">
-          {SPECIALIZATIONS.map((s) => (
-            <option key={s} value={s} />
-          ))}
-        </datalist>
+        <PhoneAndSpecialization
+          listId="user-specializations"
+          phone={form.register('phone')}
+          specialization={form.register('specialization')}
+          errors={{ phone: errors.phone?.message, specialization: errors.specialization?.message }}
+        />
         {hasConsultationFee(role) && (
           <FormField
             label={`Consultation Fee (${moneySymbol()})`}
@@ -272,18 +272,14 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
         )}
         {mode === 'create' && !invites && (
           <>
-            <FormField
-              label="Password"
+            <NewPasswordFields
               required
-              error={errors.password?.message}
               hint="At least 8 characters."
               className="sm:col-start-1"
-            >
-              <Input type="password" autoComplete="new-password" {...form.register('password')} />
-            </FormField>
-            <FormField label="Confirm Password" required error={errors.confirm_password?.message}>
-              <Input type="password" autoComplete="new-password" {...form.register('confirm_password')} />
-            </FormField>
+              password={form.register('password')}
+              confirm={form.register('confirm_password')}
+              errors={{ password: errors.password?.message, confirm: errors.confirm_password?.message }}
+            />
           </>
         )}
       </form>
