@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { FormEvent, ReactNode } from 'react';
 import { Button, type ButtonVariant } from './Button';
 import { Dialog, type DialogProps } from './Dialog';
 
@@ -9,9 +9,13 @@ export interface FormDialogProps extends Omit<DialogProps, 'footer'> {
   submitLabel: ReactNode;
   /** Shown on the spinning button; "Saving..." unless told. */
   busyLabel?: string;
-  /** A click on the submit button; or give `formId` to submit a <form> inside (react-hook-form). */
+  /** A click on the submit button (fields kept with useFieldForm). */
   onSubmit?: () => void;
-  formId?: string;
+  /**
+   * Or the fields go in a <form> (react-hook-form's handleSubmit), laid out in two columns from
+   * 640 px; the submit button submits it, and so does Enter in a field.
+   */
+  form?: { id: string; onSubmit: (e: FormEvent<HTMLFormElement>) => unknown };
   submitVariant?: ButtonVariant;
   /** Cancel's action; closing (onOpenChange(false)) unless told. */
   onCancel?: () => void;
@@ -29,7 +33,7 @@ export function FormDialog({
   submitLabel,
   busyLabel = 'Saving...',
   onSubmit,
-  formId,
+  form,
   submitVariant,
   onCancel,
   error,
@@ -46,7 +50,18 @@ export function FormDialog({
             children: (
               <>
                 {error && <p className="mb-4 text-sm text-red-700">{error}</p>}
-                {children}
+                {form ? (
+                  <form
+                    id={form.id}
+                    noValidate
+                    onSubmit={(e) => void form.onSubmit(e)}
+                    className="grid items-start gap-4 sm:grid-cols-2"
+                  >
+                    {children}
+                  </form>
+                ) : (
+                  children
+                )}
               </>
             ),
           }
@@ -58,8 +73,8 @@ export function FormDialog({
             Cancel
           </Button>
           <Button
-            type={formId ? 'submit' : 'button'}
-            form={formId}
+            type={form ? 'submit' : 'button'}
+            form={form?.id}
             variant={submitVariant}
             onClick={onSubmit}
             loading={busy}

@@ -9,6 +9,28 @@ import { Input } from './Input';
  * field its `form.register(...)` and its message.
  */
 
+/** First Name and Last Name, both required. */
+export function PersonNameFields({
+  first,
+  last,
+  errors,
+}: {
+  first: UseFormRegisterReturn;
+  last: UseFormRegisterReturn;
+  errors: { first?: string | undefined; last?: string | undefined };
+}) {
+  return (
+    <>
+      <FormField label="First Name" required error={errors.first}>
+        <Input autoComplete="off" {...first} />
+      </FormField>
+      <FormField label="Last Name" required error={errors.last}>
+        <Input autoComplete="off" {...last} />
+      </FormField>
+    </>
+  );
+}
+
 /** Phone, then Specialization: free text with the common ones offered (`listId` names the datalist). */
 export function PhoneAndSpecialization({
   listId,

@@ -39,4 +39,4 @@ export { AuthenticatorSetup, OneTimeCodeInput, RecoveryCodes } from './TwoFactor
 export { InvitationLink, type InvitationLinkProps } from './InvitationLink';
 export { MachineSelect } from './MachineSelect';
 export { DateRangeFields, rangeIsBackwards, type DateRangeFieldsProps } from './DateRangeFields';
-export { NewPasswordFields, PhoneAndSpecialization } from './StaffFields';
+export { NewPasswordFields, PersonNameFields, PhoneAndSpecialization } from './StaffFields';

@@ -32,6 +32,11 @@ export function applyServerErrors<T extends FieldValues>(
   return placed;
 }
 
+/** `fieldFor` for applyServerErrors when the form's fields are the API's names: those listed. */
+export function fieldNamed<N extends string>(names: readonly N[]): (apiPath: string) => N | undefined {
+  return (p) => names.find((n) => n === p);
+}
+
 /**
  * Each opening of a react-hook-form dialog starts from `defaults(subject)`: the row it edits, or an
  * empty form for null. Give it `form.reset` and a module-level `defaults` (both are dependencies).

@@ -15,10 +15,11 @@ import {
   FormField,
   Input,
   NewPasswordFields,
+  PersonNameFields,
   PhoneAndSpecialization,
   Select,
 } from '@/components';
-import { applyServerErrors, useResetOnOpen } from '@/lib/forms';
+import { applyServerErrors, fieldNamed, useResetOnOpen } from '@/lib/forms';
 import { useCreateDoctorMutation, useUpdateDoctorMutation } from '../api';
 
 /**
@@ -105,7 +106,7 @@ export function DoctorFormDialog({ open, onOpenChange, doctor }: DoctorFormDialo
   const canSignIn = useWatch({ control: form.control, name: 'can_sign_in' }) ?? false;
 
   const showServerErrors = (err: unknown) =>
-    applyServerErrors(err, form.setError, (p) => FIELD_NAMES.find((f) => f === p), { EMAIL_TAKEN: 'email' });
+    applyServerErrors(err, form.setError, fieldNamed(FIELD_NAMES), { EMAIL_TAKEN: 'email' });
 
   const onSubmit = form.handleSubmit((v) => {
     const fields = {
@@ -131,7 +132,6 @@ export function DoctorFormDialog({ open, onOpenChange, doctor }: DoctorFormDialo
     update.mutate({ id: doctor.id, patch }, { onSuccess: () => onOpenChange(false), onError: showServerErrors });
   });
 
-  const formId = doctor ? 'edit-doctor-form' : 'add-doctor-form';
   return (
     <FormDialog
       open={open}
@@ -144,82 +144,79 @@ export function DoctorFormDialog({ open, onOpenChange, doctor }: DoctorFormDialo
           : 'A referring or consulting doctor, offered on bills while active. Most referring doctors never sign in.'
       }
       busy={busy}
-      formId={formId}
+      form={{ id: doctor ? 'edit-doctor-form' : 'add-doctor-form', onSubmit }}
       submitLabel={doctor ? 'Save Changes' : 'Add Doctor'}
       busyLabel={doctor ? 'Saving...' : 'Adding...'}
     >
-      <form id={formId} noValidate onSubmit={(e) => void onSubmit(e)} className="grid items-start gap-4 sm:grid-cols-2">
-        <FormField label="First Name" required error={errors.first_name?.message}>
-          <Input autoComplete="off" {...form.register('first_name')} />
-        </FormField>
-        <FormField label="Last Name" required error={errors.last_name?.message}>
-          <Input autoComplete="off" {...form.register('last_name')} />
-        </FormField>
-        <FormField
-          label="Email"
-          required={canSignIn}
-          error={errors.email?.message}
-          hint={canSignIn ? 'They sign in with this email.' : 'Optional for a doctor who does not sign in.'}
-        >
-          <Input type="email" autoComplete="off" {...form.register('email')} />
-        </FormField>
-        <PhoneAndSpecialization
-          listId="doctor-specializations"
-          phone={form.register('phone')}
-          specialization={form.register('specialization')}
-          errors={{ phone: errors.phone?.message, specialization: errors.specialization?.message }}
+      <PersonNameFields
+        first={form.register('first_name')}
+        last={form.register('last_name')}
+        errors={{ first: errors.first_name?.message, last: errors.last_name?.message }}
+      />
+      <FormField
+        label="Email"
+        required={canSignIn}
+        error={errors.email?.message}
+        hint={canSignIn ? 'They sign in with this email.' : 'Optional for a doctor who does not sign in.'}
+      >
+        <Input type="email" autoComplete="off" {...form.register('email')} />
+      </FormField>
+      <PhoneAndSpecialization
+        listId="doctor-specializations"
+        phone={form.register('phone')}
+        specialization={form.register('specialization')}
+        errors={{ phone: errors.phone?.message, specialization: errors.specialization?.message }}
+      />
+      <FormField label="Qualification" error={errors.qualification?.message}>
+        <Input placeholder="e.g. MBBS, MD" {...form.register('qualification')} />
+      </FormField>
+      <FormField label="Experience (years)" error={errors.experience_years?.message}>
+        <Input type="number" inputMode="numeric" min={0} step={1} {...form.register('experience_years')} />
+      </FormField>
+      <FormField
+        label="Consultation Fee (₹)"
+        error={errors.consultation_fee?.message}
+        hint="Added to OP bills for this doctor."
+      >
+        <Input type="number" inputMode="decimal" min={0} step="0.01" {...form.register('consultation_fee')} />
+      </FormField>
+      <FormField
+        label="Registration No."
+        error={errors.registration_number?.message}
+        hint="State medical council registration."
+      >
+        <Input placeholder="e.g. KMC 45821" {...form.register('registration_number')} />
+      </FormField>
+      <FormField label="Status" required error={errors.status?.message}>
+        <Select
+          options={DOCTOR_STATUSES.map((s) => ({ value: s, label: DOCTOR_STATUS_LABELS[s] }))}
+          {...form.register('status')}
         />
-        <FormField label="Qualification" error={errors.qualification?.message}>
-          <Input placeholder="e.g. MBBS, MD" {...form.register('qualification')} />
-        </FormField>
-        <FormField label="Experience (years)" error={errors.experience_years?.message}>
-          <Input type="number" inputMode="numeric" min={0} step={1} {...form.register('experience_years')} />
-        </FormField>
-        <FormField
-          label="Consultation Fee (₹)"
-          error={errors.consultation_fee?.message}
-          hint="Added to OP bills for this doctor."
-        >
-          <Input type="number" inputMode="decimal" min={0} step="0.01" {...form.register('consultation_fee')} />
-        </FormField>
-        <FormField
-          label="Registration No."
-          error={errors.registration_number?.message}
-          hint="State medical council registration."
-        >
-          <Input placeholder="e.g. KMC 45821" {...form.register('registration_number')} />
-        </FormField>
-        <FormField label="Status" required error={errors.status?.message}>
-          <Select
-            options={DOCTOR_STATUSES.map((s) => ({ value: s, label: DOCTOR_STATUS_LABELS[s] }))}
-            {...form.register('status')}
+      </FormField>
+      <div className="sm:col-span-2">
+        <Checkbox
+          label="May sign in"
+          hint={
+            doctor?.can_sign_in
+              ? 'Unticking removes the password and signs the doctor out.'
+              : 'Gives the doctor a password to see their patients’ reports. Leave unticked for a referring doctor.'
+          }
+          {...form.register('can_sign_in')}
+        />
+        {errors.can_sign_in?.message && <p className="mt-1 text-[13px] text-red-700">{errors.can_sign_in.message}</p>}
+      </div>
+      {canSignIn && (
+        <>
+          <NewPasswordFields
+            label={needsPassword ? 'Password' : 'New Password'}
+            required={needsPassword}
+            hint={needsPassword ? 'At least 8 characters.' : 'Leave empty to keep the current password.'}
+            password={form.register('password')}
+            confirm={form.register('confirm_password')}
+            errors={{ password: errors.password?.message, confirm: errors.confirm_password?.message }}
           />
-        </FormField>
-        <div className="sm:col-span-2">
-          <Checkbox
-            label="May sign in"
-            hint={
-              doctor?.can_sign_in
-                ? 'Unticking removes the password and signs the doctor out.'
-                : 'Gives the doctor a password to see their patients’ reports. Leave unticked for a referring doctor.'
-            }
-            {...form.register('can_sign_in')}
-          />
-          {errors.can_sign_in?.message && <p className="mt-1 text-[13px] text-red-700">{errors.can_sign_in.message}</p>}
-        </div>
-        {canSignIn && (
-          <>
-            <NewPasswordFields
-              label={needsPassword ? 'Password' : 'New Password'}
-              required={needsPassword}
-              hint={needsPassword ? 'At least 8 characters.' : 'Leave empty to keep the current password.'}
-              password={form.register('password')}
-              confirm={form.register('confirm_password')}
-              errors={{ password: errors.password?.message, confirm: errors.confirm_password?.message }}
-            />
-          </>
-        )}
-      </form>
+        </>
+      )}
     </FormDialog>
   );
 }

@@ -13,11 +13,12 @@ import {
   Input,
   InvitationLink,
   NewPasswordFields,
+  PersonNameFields,
   PhoneAndSpecialization,
   Select,
 } from '@/components';
 import type { IssuedInvitation } from '@shared/schemas/tenants';
-import { applyServerErrors, useResetOnOpen } from '@/lib/forms';
+import { applyServerErrors, fieldNamed, useResetOnOpen } from '@/lib/forms';
 import { fullName, useCurrentUser } from '@/lib/session';
 import { useCreateUserMutation, useInviteUserMutation, useUpdateUserMutation } from '../api';
 import { assignableRoles, hasConsultationFee, roleLabel } from '@/lib/roles';
@@ -140,7 +141,7 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
   const roleOptions = user && !offered.includes(user.role) ? [user.role, ...offered] : offered;
 
   const showServerErrors = (err: unknown) =>
-    applyServerErrors(err, form.setError, (p) => FIELD_NAMES.find((f) => f === p), { EMAIL_TAKEN: 'email' });
+    applyServerErrors(err, form.setError, fieldNamed(FIELD_NAMES), { EMAIL_TAKEN: 'email' });
 
   const onSubmit = form.handleSubmit((v) => {
     const fields = {
@@ -169,7 +170,6 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
     update.mutate({ id: user.id, patch }, { onSuccess: () => onOpenChange(false), onError: showServerErrors });
   });
 
-  const formId = mode === 'create' ? 'add-user-form' : 'edit-user-form';
   if (invited) {
     return (
       <Dialog
@@ -209,80 +209,77 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
       }
       busy={busy}
       onCancel={close}
-      formId={formId}
+      form={{ id: mode === 'create' ? 'add-user-form' : 'edit-user-form', onSubmit }}
       submitLabel={user ? 'Save Changes' : invites ? 'Invite User' : 'Create User'}
       busyLabel={user ? 'Saving...' : invites ? 'Inviting...' : 'Creating...'}
     >
-      <form id={formId} noValidate onSubmit={(e) => void onSubmit(e)} className="grid items-start gap-4 sm:grid-cols-2">
-        <FormField label="First Name" required error={errors.first_name?.message}>
-          <Input autoComplete="off" {...form.register('first_name')} />
+      <PersonNameFields
+        first={form.register('first_name')}
+        last={form.register('last_name')}
+        errors={{ first: errors.first_name?.message, last: errors.last_name?.message }}
+      />
+      <FormField label="Email" required error={errors.email?.message}>
+        <Input type="email" autoComplete="off" {...form.register('email')} />
+      </FormField>
+      {roleLockedReason && user ? (
+        <FormField label="Role" hint={roleLockedReason}>
+          <Select
+            disabled
+            value={user.role}
+            options={[{ value: user.role, label: roleLabel(user.role) }]}
+            onChange={() => undefined}
+          />
         </FormField>
-        <FormField label="Last Name" required error={errors.last_name?.message}>
-          <Input autoComplete="off" {...form.register('last_name')} />
+      ) : (
+        <FormField label="Role" required error={errors.role?.message} hint="Only roles you may assign are listed.">
+          <Select
+            placeholder="Select role"
+            options={roleOptions.map((r) => ({ value: r, label: roleLabel(r) }))}
+            {...form.register('role')}
+          />
         </FormField>
-        <FormField label="Email" required error={errors.email?.message}>
-          <Input type="email" autoComplete="off" {...form.register('email')} />
+      )}
+      <FormField label="Department" error={errors.department?.message}>
+        <Input placeholder="e.g. Pathology" {...form.register('department')} />
+      </FormField>
+      <PhoneAndSpecialization
+        listId="user-specializations"
+        phone={form.register('phone')}
+        specialization={form.register('specialization')}
+        errors={{ phone: errors.phone?.message, specialization: errors.specialization?.message }}
+      />
+      {hasConsultationFee(role) && (
+        <FormField
+          label={`Consultation Fee (${moneySymbol()})`}
+          error={errors.consultation_fee?.message}
+          hint="Added to OP bills for this doctor."
+        >
+          <Input type="number" inputMode="decimal" min={0} step="0.01" {...form.register('consultation_fee')} />
         </FormField>
-        {roleLockedReason && user ? (
-          <FormField label="Role" hint={roleLockedReason}>
-            <Select
-              disabled
-              value={user.role}
-              options={[{ value: user.role, label: roleLabel(user.role) }]}
-              onChange={() => undefined}
-            />
-          </FormField>
-        ) : (
-          <FormField label="Role" required error={errors.role?.message} hint="Only roles you may assign are listed.">
-            <Select
-              placeholder="Select role"
-              options={roleOptions.map((r) => ({ value: r, label: roleLabel(r) }))}
-              {...form.register('role')}
-            />
-          </FormField>
-        )}
-        <FormField label="Department" error={errors.department?.message}>
-          <Input placeholder="e.g. Pathology" {...form.register('department')} />
-        </FormField>
-        <PhoneAndSpecialization
-          listId="user-specializations"
-          phone={form.register('phone')}
-          specialization={form.register('specialization')}
-          errors={{ phone: errors.phone?.message, specialization: errors.specialization?.message }}
-        />
-        {hasConsultationFee(role) && (
-          <FormField
-            label={`Consultation Fee (${moneySymbol()})`}
-            error={errors.consultation_fee?.message}
-            hint="Added to OP bills for this doctor."
-          >
-            <Input type="number" inputMode="decimal" min={0} step="0.01" {...form.register('consultation_fee')} />
-          </FormField>
-        )}
-        {mode === 'create' && (
-          <fieldset className="grid gap-2 sm:col-span-2">
-            <legend className="mb-1 text-[13px] font-medium text-slate-800">Sign-in</legend>
-            {choice('password', 'Set a password now', 'You tell them the password; they sign in at once.')}
-            {choice(
-              'invite',
-              'Send an invitation link',
-              'You copy a one-time link (valid 72 hours) and send it; they choose their own password.',
-            )}
-          </fieldset>
-        )}
-        {mode === 'create' && !invites && (
-          <>
-            <NewPasswordFields
-              required
-              hint="At least 8 characters."
-              className="sm:col-start-1"
-              password={form.register('password')}
-              confirm={form.register('confirm_password')}
-              errors={{ password: errors.password?.message, confirm: errors.confirm_password?.message }}
-            />
-          </>
-        )}
-      </form>
+      )}
+      {mode === 'create' && (
+        <fieldset className="grid gap-2 sm:col-span-2">
+          <legend className="mb-1 text-[13px] font-medium text-slate-800">Sign-in</legend>
+          {choice('password', 'Set a password now', 'You tell them the password; they sign in at once.')}
+          {choice(
+            'invite',
+            'Send an invitation link',
+            'You copy a one-time link (valid 72 hours) and send it; they choose their own password.',
+          )}
+        </fieldset>
+      )}
+      {mode === 'create' && !invites && (
+        <>
+          <NewPasswordFields
+            required
+            hint="At least 8 characters."
+            className="sm:col-start-1"
+            password={form.register('password')}
+            confirm={form.register('confirm_password')}
+            errors={{ password: errors.password?.message, confirm: errors.confirm_password?.message }}
+          />
+        </>
+      )}
     </FormDialog>
   );
 }
