@@ -40,3 +40,4 @@ export { InvitationLink, type InvitationLinkProps } from './InvitationLink';
 export { MachineSelect } from './MachineSelect';
 export { DateRangeFields, rangeIsBackwards, type DateRangeFieldsProps } from './DateRangeFields';
 export { NewPasswordFields, PersonNameFields, PhoneAndSpecialization } from './StaffFields';
+export { useRowDialogs } from './RowDialogs';

@@ -1,6 +1,5 @@
 import { useMemo } from 'react';
-import { useRowDialogs } from '@/lib/useRowDialogs';
-import { Activity, BadgeCheck, Pencil, Plus, Power, Stethoscope, Trash2, UserRound } from 'lucide-react';
+import { Activity, BadgeCheck, Power, Stethoscope, UserRound } from 'lucide-react';
 import {
   DEFAULT_DOCTOR_PAGE_SIZE,
   DOCTOR_PAGE_SIZES,
@@ -11,10 +10,10 @@ import {
 } from '@shared/schemas/doctors';
 import {
   Badge,
-  Button,
   Card,
   clearFiltersEmpty,
   ConfirmDialog,
+  useRowDialogs,
   ListTable,
   Money,
   PageHeader,
@@ -189,7 +188,7 @@ function DoctorManagementScreen() {
   ];
 
   const actions: RowAction<Doctor>[] = [
-    { label: (d) => `Edit ${nameOf(d)}`, icon: <Pencil />, onClick: rows.edit, hidden: () => !canManage },
+    rows.editAction(nameOf, () => !canManage),
     {
       label: (d) => (d.status === 'active' ? `Deactivate ${nameOf(d)}` : `Activate ${nameOf(d)}`),
       icon: <Power />,
@@ -197,21 +196,10 @@ function DoctorManagementScreen() {
       disabled: () => setStatus.isPending,
       hidden: () => !canManage,
     },
-    {
-      label: (d) => `Delete ${nameOf(d)}`,
-      icon: <Trash2 />,
-      onClick: rows.askDelete,
-      destructive: true,
-      hidden: () => !canManage,
-    },
+    rows.deleteAction(nameOf, () => !canManage),
   ];
 
-  const addButton = canManage ? (
-    <Button onClick={() => rows.edit('new')}>
-      <Plus />
-      Add Doctor
-    </Button>
-  ) : undefined;
+  const addButton = canManage ? rows.addButton('Add Doctor') : undefined;
 
   return (
     <>

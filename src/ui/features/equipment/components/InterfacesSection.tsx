@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Ban, Eye, Pencil, Play, Plus, Power, Trash2 } from 'lucide-react';
+import { Ban, Eye, Play, Power } from 'lucide-react';
 import {
   CONNECTION_PROTOCOL_LABELS,
   MESSAGE_STATUS_LABELS,
@@ -10,10 +10,10 @@ import {
 } from '@shared/schemas/connections';
 import {
   Badge,
-  Button,
   Card,
   CardHeader,
   ConfirmDialog,
+  useRowDialogs,
   DataTable,
   queryState,
   DateText,
@@ -29,7 +29,6 @@ import {
 } from '@/components';
 import { errorMessage } from '@/lib/api';
 import { useFieldForm } from '@/lib/forms';
-import { useRowDialogs } from '@/lib/useRowDialogs';
 import { useCatalogueList } from '@/lib/catalogue';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
@@ -132,7 +131,7 @@ function ConnectionsCard() {
     },
   ];
   const actions: RowAction<Connection>[] = [
-    { label: (c) => `Edit ${c.name}`, icon: <Pencil />, onClick: rows.edit },
+    rows.editAction((c) => c.name),
     {
       label: (c) => `Enable ${c.name}`,
       icon: <Play />,
@@ -145,19 +144,14 @@ function ConnectionsCard() {
       onClick: (c) => action.mutate({ id: c.id, action: 'disable' }),
       hidden: (c) => !c.enabled,
     },
-    { label: (c) => `Delete ${c.name}`, icon: <Trash2 />, onClick: rows.askDelete, destructive: true },
+    rows.deleteAction((c) => c.name),
   ];
   return (
     <Card className="min-w-0">
       <CardHeader
         title="Connections"
         description="How each machine sends its results: ASTM or HL7 over TCP or a serial port, or files in a folder. Enabled connections listen while lims runs."
-        actions={
-          <Button onClick={() => rows.edit('new')}>
-            <Plus />
-            Add Connection
-          </Button>
-        }
+        actions={rows.addButton('Add Connection')}
       />
       <DataTable
         caption="Machine connections"

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Pencil, Plus, RotateCcw, Trash2 } from 'lucide-react';
+import { RotateCcw } from 'lucide-react';
 import {
   DELIVERY_STATUSES,
   RECEIVER_KINDS,
@@ -11,11 +11,11 @@ import {
 } from '@shared/schemas/interop-out';
 import {
   Badge,
-  Button,
   Card,
   CardHeader,
   Checkbox,
   ConfirmDialog,
+  useRowDialogs,
   DataTable,
   queryState,
   DateText,
@@ -28,7 +28,6 @@ import {
   type RowAction,
 } from '@/components';
 import { useFieldForm } from '@/lib/forms';
-import { useRowDialogs } from '@/lib/useRowDialogs';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
 import {
@@ -118,21 +117,13 @@ function ReceiversCard() {
       hideOnMobile: true,
     },
   ];
-  const actions: RowAction<Receiver>[] = [
-    { label: (r) => `Edit ${r.name}`, icon: <Pencil />, onClick: rows.edit },
-    { label: (r) => `Delete ${r.name}`, icon: <Trash2 />, onClick: rows.askDelete, destructive: true },
-  ];
+  const actions: RowAction<Receiver>[] = [rows.editAction((r) => r.name), rows.deleteAction((r) => r.name)];
   return (
     <Card className="min-w-0">
       <CardHeader
         title="Report Receivers"
         description="Hospitals and systems that receive each verified report as it is completed: HL7 v2 ORU^R01 over MLLP or a FHIR R4 Bundle over HTTP. Failed sends are retried over about an hour."
-        actions={
-          <Button onClick={() => rows.edit('new')}>
-            <Plus />
-            Add Receiver
-          </Button>
-        }
+        actions={rows.addButton('Add Receiver')}
       />
       <DataTable
         caption="Report receivers"

@@ -1,13 +1,12 @@
 import { useMemo, useState } from 'react';
-import { useRowDialogs } from '@/lib/useRowDialogs';
-import { AlertTriangle, Boxes, CheckCircle2, IndianRupee, Layers, Pencil, Plus, Trash2 } from 'lucide-react';
+import { AlertTriangle, Boxes, CheckCircle2, IndianRupee, Layers } from 'lucide-react';
 import { ITEM_KINDS, ITEM_STATUSES, STOCK_STATUSES } from '@shared/inventory';
 import { DEFAULT_INVENTORY_PAGE_SIZE, INVENTORY_PAGE_SIZES, type InventoryItem } from '@shared/schemas/inventory';
 import {
-  Button,
   Card,
   clearFiltersEmpty,
   ConfirmDialog,
+  useRowDialogs,
   ListTable,
   Money,
   PageHeader,
@@ -147,21 +146,16 @@ function InventoryScreen() {
 
   const actions: RowAction<InventoryItem>[] = [
     { label: (i) => `Stock of ${i.item_name}`, icon: <Layers />, onClick: setStock },
-    { label: (i) => `Edit ${i.item_name}`, icon: <Pencil />, onClick: rows.edit, hidden: () => !canManage },
-    {
-      label: (i) => `Delete ${i.item_name}`,
-      icon: <Trash2 />,
-      onClick: rows.askDelete,
-      destructive: true,
-      hidden: () => !canManage,
-    },
+    rows.editAction(
+      (i) => i.item_name,
+      () => !canManage,
+    ),
+    rows.deleteAction(
+      (i) => i.item_name,
+      () => !canManage,
+    ),
   ];
-  const addButton = canManage ? (
-    <Button onClick={() => rows.edit('new')}>
-      <Plus />
-      Add Item
-    </Button>
-  ) : undefined;
+  const addButton = canManage ? rows.addButton('Add Item') : undefined;
 
   return (
     <>
