@@ -1,5 +1,4 @@
-import { useForm, useWatch, type DefaultValues } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useWatch, type DefaultValues } from 'react-hook-form';
 import { z } from 'zod';
 import {
   DOCTOR_STATUSES,
@@ -19,7 +18,8 @@ import {
   PhoneAndSpecialization,
   Select,
 } from '@/components';
-import { applyServerErrors, fieldNamed, useResetOnOpen } from '@/lib/forms';
+import { applyServerErrors, fieldNamed } from '@/lib/forms';
+import { useDialogForm } from '@/lib/dialogForm';
 import { useCreateDoctorMutation, useUpdateDoctorMutation } from '../api';
 
 /**
@@ -45,7 +45,6 @@ function formSchema(needsPassword: boolean) {
 }
 type Schema = ReturnType<typeof formSchema>;
 type FormIn = z.input<Schema>;
-type FormOut = z.output<Schema>;
 
 const FIELD_NAMES = [
   'first_name',
@@ -94,14 +93,8 @@ export function DoctorFormDialog({ open, onOpenChange, doctor }: DoctorFormDialo
   const busy = create.isPending || update.isPending;
   const needsPassword = !doctor?.can_sign_in;
 
-  const form = useForm<FormIn, unknown, FormOut>({
-    resolver: zodResolver(formSchema(needsPassword)),
-    defaultValues: defaults(doctor),
-    mode: 'onBlur',
-  });
+  const form = useDialogForm(formSchema(needsPassword), open, doctor, defaults);
   const { errors } = form.formState;
-
-  useResetOnOpen(form.reset, open, doctor, defaults);
 
   const canSignIn = useWatch({ control: form.control, name: 'can_sign_in' }) ?? false;
 

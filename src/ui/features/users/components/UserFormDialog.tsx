@@ -1,7 +1,6 @@
 import { moneySymbol } from '@/lib/format';
 import { useState } from 'react';
-import { useForm, useWatch, type DefaultValues } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useWatch, type DefaultValues } from 'react-hook-form';
 import { z } from 'zod';
 import { ROLES } from '@shared/roles';
 import { passwordSchema, userCreateSchema, type User, type UserCreate, type UserUpdate } from '@shared/schemas/users';
@@ -18,7 +17,8 @@ import {
   Select,
 } from '@/components';
 import type { IssuedInvitation } from '@shared/schemas/tenants';
-import { applyServerErrors, fieldNamed, useResetOnOpen } from '@/lib/forms';
+import { applyServerErrors, fieldNamed } from '@/lib/forms';
+import { useDialogForm } from '@/lib/dialogForm';
 import { fullName, useCurrentUser } from '@/lib/session';
 import { useCreateUserMutation, useInviteUserMutation, useUpdateUserMutation } from '../api';
 import { assignableRoles, hasConsultationFee, roleLabel } from '@/lib/roles';
@@ -64,7 +64,6 @@ function formSchema(mode: Mode) {
 }
 type Schema = ReturnType<typeof formSchema>;
 type FormIn = z.input<Schema>;
-type FormOut = z.output<Schema>;
 
 const FIELD_NAMES = [
   'first_name',
@@ -116,15 +115,9 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
     onOpenChange(false);
   };
 
-  const form = useForm<FormIn, unknown, FormOut>({
-    resolver: zodResolver(formSchema(mode)),
-    defaultValues: defaults(user),
-    mode: 'onBlur',
-  });
-  const { errors } = form.formState;
-
   // Each opening starts from the user being edited (or an empty form).
-  useResetOnOpen(form.reset, open, user, defaults);
+  const form = useDialogForm(formSchema(mode), open, user, defaults);
+  const { errors } = form.formState;
 
   const role = useWatch({ control: form.control, name: 'role' }) ?? '';
   const how = useWatch({ control: form.control, name: 'how' }) ?? 'password';
