@@ -204,3 +204,8 @@ export function DataTable<T>({
     </div>
   );
 }
+
+/** A table's loading, error and Retry from its TanStack query: `<DataTable {...queryState(q)} rows={q.data} />`. */
+export function queryState(q: { isPending: boolean; error: unknown; refetch: () => unknown }) {
+  return { loading: q.isPending, error: q.error, onRetry: () => void q.refetch() };
+}

@@ -2,6 +2,7 @@ import { useEffect, type ReactNode } from 'react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { Paged } from '@shared/schemas/common';
 import type { PagedList } from '@/lib/usePagedList';
+import { Button } from './Button';
 import { DataTable, type Column, type RowAction } from './DataTable';
 import { FilterBar } from './FilterBar';
 import { Pagination } from './Pagination';
@@ -137,4 +138,19 @@ export function ListFilterBar({ list, search, extras, rows, bare }: ListFilterBa
       {rows}
     </div>
   );
+}
+
+/**
+ * The usual empty state while a search or filter is active: the hint to adjust it and a Clear
+ * Filters button. `empty={{ title, hint, action, ...clearFiltersEmpty(list) }}`.
+ */
+export function clearFiltersEmpty(list: Pick<PagedList, 'reset'>) {
+  return {
+    filteredHint: 'Try adjusting your search or filter criteria.',
+    filteredAction: (
+      <Button variant="outline" onClick={list.reset}>
+        Clear Filters
+      </Button>
+    ),
+  };
 }

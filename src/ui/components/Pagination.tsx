@@ -100,3 +100,12 @@ export function Pagination({
     </nav>
   );
 }
+
+/** Pagination under a table fed by a page query, shown only when there is more than one page. */
+export function QueryPagination({
+  data,
+  ...props
+}: Omit<PaginationProps, 'totalPages' | 'total'> & { data: { totalPages: number; total: number } | undefined }) {
+  if (!data || data.totalPages <= 1) return null;
+  return <Pagination {...props} totalPages={data.totalPages} total={data.total} />;
+}

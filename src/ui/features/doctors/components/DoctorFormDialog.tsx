@@ -1,8 +1,5 @@
-import { useEffect } from 'react';
-import { useForm, useWatch, type DefaultValues, type Path } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useWatch, type DefaultValues } from 'react-hook-form';
 import { z } from 'zod';
-import { SPECIALIZATIONS } from '@shared/constants';
 import {
   DOCTOR_STATUSES,
   DOCTOR_STATUS_LABELS,
@@ -11,8 +8,18 @@ import {
   type DoctorCreateInput,
   type DoctorUpdate,
 } from '@shared/schemas/doctors';
-import { Button, Checkbox, Dialog, FormField, Input, Select } from '@/components';
-import { ApiError } from '@/lib/api';
+import {
+  Checkbox,
+  FormDialog,
+  FormField,
+  Input,
+  NewPasswordFields,
+  PersonNameFields,
+  PhoneAndSpecialization,
+  Select,
+} from '@/components';
+import { applyServerErrors, fieldNamed } from '@/lib/forms';
+import { useDialogForm } from '@/lib/dialogForm';
 import { useCreateDoctorMutation, useUpdateDoctorMutation } from '../api';
 
 /**
@@ -38,7 +45,6 @@ function formSchema(needsPassword: boolean) {
 }
 type Schema = ReturnType<typeof formSchema>;
 type FormIn = z.input<Schema>;
-type FormOut = z.output<Schema>;
 
 const FIELD_NAMES = [
   'first_name',
@@ -87,27 +93,13 @@ export function DoctorFormDialog({ open, onOpenChange, doctor }: DoctorFormDialo
   const busy = create.isPending || update.isPending;
   const needsPassword = !doctor?.can_sign_in;
 
-  const form = useForm<FormIn, unknown, FormOut>({
-    resolver: zodResolver(formSchema(needsPassword)),
-    defaultValues: defaults(doctor),
-    mode: 'onBlur',
-  });
+  const form = useDialogForm(formSchema(needsPassword), open, doctor, defaults);
   const { errors } = form.formState;
-
-  useEffect(() => {
-    if (open) form.reset(defaults(doctor));
-  }, [open, doctor, form]);
 
   const canSignIn = useWatch({ control: form.control, name: 'can_sign_in' }) ?? false;
 
-  const showServerErrors = (err: unknown) => {
-    if (!(err instanceof ApiError)) return;
-    for (const d of err.details) {
-      const name = FIELD_NAMES.find((f) => f === d.path);
-      if (name) form.setError(name as Path<FormIn>, { message: d.message });
-    }
-    if (err.code === 'EMAIL_TAKEN') form.setError('email', { message: err.message });
-  };
+  const showServerErrors = (err: unknown) =>
+    applyServerErrors(err, form.setError, fieldNamed(FIELD_NAMES), { EMAIL_TAKEN: 'email' });
 
   const onSubmit = form.handleSubmit((v) => {
     const fields = {
@@ -133,11 +125,10 @@ export function DoctorFormDialog({ open, onOpenChange, doctor }: DoctorFormDialo
     update.mutate({ id: doctor.id, patch }, { onSuccess: () => onOpenChange(false), onError: showServerErrors });
   });
 
-  const formId = doctor ? 'edit-doctor-form' : 'add-doctor-form';
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={(o) => !busy && onOpenChange(o)}
+      onOpenChange={onOpenChange}
       size="lg"
       title={doctor ? `Edit Doctor: Dr. ${doctor.first_name} ${doctor.last_name}` : 'Add Doctor'}
       description={
@@ -145,101 +136,80 @@ export function DoctorFormDialog({ open, onOpenChange, doctor }: DoctorFormDialo
           ? 'Change the doctor’s details. Changes are recorded in the audit trail.'
           : 'A referring or consulting doctor, offered on bills while active. Most referring doctors never sign in.'
       }
-      footer={
-        <>
-          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} loading={busy} loadingText={doctor ? 'Saving...' : 'Adding...'}>
-            {doctor ? 'Save Changes' : 'Add Doctor'}
-          </Button>
-        </>
-      }
+      busy={busy}
+      form={{ id: doctor ? 'edit-doctor-form' : 'add-doctor-form', onSubmit }}
+      submitLabel={doctor ? 'Save Changes' : 'Add Doctor'}
+      busyLabel={doctor ? 'Saving...' : 'Adding...'}
     >
-      <form id={formId} noValidate onSubmit={(e) => void onSubmit(e)} className="grid items-start gap-4 sm:grid-cols-2">
-        <FormField label="First Name" required error={errors.first_name?.message}>
-          <Input autoComplete="off" {...form.register('first_name')} />
-        </FormField>
-        <FormField label="Last Name" required error={errors.last_name?.message}>
-          <Input autoComplete="off" {...form.register('last_name')} />
-        </FormField>
-        <FormField
-          label="Email"
-          required={canSignIn}
-          error={errors.email?.message}
-          hint={canSignIn ? 'They sign in with this email.' : 'Optional for a doctor who does not sign in.'}
-        >
-          <Input type="email" autoComplete="off" {...form.register('email')} />
-        </FormField>
-        <FormField label="Phone" error={errors.phone?.message}>
-          <Input type="tel" placeholder="+91 98765 43210" {...form.register('phone')} />
-        </FormField>
-        <FormField
-          label="Specialization"
-          error={errors.specialization?.message}
-          hint="Pick a common one or type your own."
-        >
-          <Input list="doctor-specializations" {...form.register('specialization')} />
-        </FormField>
-        <datalist id="doctor-specializations">
-          {SPECIALIZATIONS.map((s) => (
-            <option key={s} value={s} />
-          ))}
-        </datalist>
-        <FormField label="Qualification" error={errors.qualification?.message}>
-          <Input placeholder="e.g. MBBS, MD" {...form.register('qualification')} />
-        </FormField>
-        <FormField label="Experience (years)" error={errors.experience_years?.message}>
-          <Input type="number" inputMode="numeric" min={0} step={1} {...form.register('experience_years')} />
-        </FormField>
-        <FormField
-          label="Consultation Fee (₹)"
-          error={errors.consultation_fee?.message}
-          hint="Added to OP bills for this doctor."
-        >
-          <Input type="number" inputMode="decimal" min={0} step="0.01" {...form.register('consultation_fee')} />
-        </FormField>
-        <FormField
-          label="Registration No."
-          error={errors.registration_number?.message}
-          hint="State medical council registration."
-        >
-          <Input placeholder="e.g. KMC 45821" {...form.register('registration_number')} />
-        </FormField>
-        <FormField label="Status" required error={errors.status?.message}>
-          <Select
-            options={DOCTOR_STATUSES.map((s) => ({ value: s, label: DOCTOR_STATUS_LABELS[s] }))}
-            {...form.register('status')}
+      <PersonNameFields
+        first={form.register('first_name')}
+        last={form.register('last_name')}
+        errors={{ first: errors.first_name?.message, last: errors.last_name?.message }}
+      />
+      <FormField
+        label="Email"
+        required={canSignIn}
+        error={errors.email?.message}
+        hint={canSignIn ? 'They sign in with this email.' : 'Optional for a doctor who does not sign in.'}
+      >
+        <Input type="email" autoComplete="off" {...form.register('email')} />
+      </FormField>
+      <PhoneAndSpecialization
+        listId="doctor-specializations"
+        phone={form.register('phone')}
+        specialization={form.register('specialization')}
+        errors={{ phone: errors.phone?.message, specialization: errors.specialization?.message }}
+      />
+      <FormField label="Qualification" error={errors.qualification?.message}>
+        <Input placeholder="e.g. MBBS, MD" {...form.register('qualification')} />
+      </FormField>
+      <FormField label="Experience (years)" error={errors.experience_years?.message}>
+        <Input type="number" inputMode="numeric" min={0} step={1} {...form.register('experience_years')} />
+      </FormField>
+      <FormField
+        label="Consultation Fee (₹)"
+        error={errors.consultation_fee?.message}
+        hint="Added to OP bills for this doctor."
+      >
+        <Input type="number" inputMode="decimal" min={0} step="0.01" {...form.register('consultation_fee')} />
+      </FormField>
+      <FormField
+        label="Registration No."
+        error={errors.registration_number?.message}
+        hint="State medical council registration."
+      >
+        <Input placeholder="e.g. KMC 45821" {...form.register('registration_number')} />
+      </FormField>
+      <FormField label="Status" required error={errors.status?.message}>
+        <Select
+          options={DOCTOR_STATUSES.map((s) => ({ value: s, label: DOCTOR_STATUS_LABELS[s] }))}
+          {...form.register('status')}
+        />
+      </FormField>
+      <div className="sm:col-span-2">
+        <Checkbox
+          label="May sign in"
+          hint={
+            doctor?.can_sign_in
+              ? 'Unticking removes the password and signs the doctor out.'
+              : 'Gives the doctor a password to see their patients’ reports. Leave unticked for a referring doctor.'
+          }
+          {...form.register('can_sign_in')}
+        />
+        {errors.can_sign_in?.message && <p className="mt-1 text-[13px] text-red-700">{errors.can_sign_in.message}</p>}
+      </div>
+      {canSignIn && (
+        <>
+          <NewPasswordFields
+            label={needsPassword ? 'Password' : 'New Password'}
+            required={needsPassword}
+            hint={needsPassword ? 'At least 8 characters.' : 'Leave empty to keep the current password.'}
+            password={form.register('password')}
+            confirm={form.register('confirm_password')}
+            errors={{ password: errors.password?.message, confirm: errors.confirm_password?.message }}
           />
-        </FormField>
-        <div className="sm:col-span-2">
-          <Checkbox
-            label="May sign in"
-            hint={
-              doctor?.can_sign_in
-                ? 'Unticking removes the password and signs the doctor out.'
-                : 'Gives the doctor a password to see their patients’ reports. Leave unticked for a referring doctor.'
-            }
-            {...form.register('can_sign_in')}
-          />
-          {errors.can_sign_in?.message && <p className="mt-1 text-[13px] text-red-700">{errors.can_sign_in.message}</p>}
-        </div>
-        {canSignIn && (
-          <>
-            <FormField
-              label={needsPassword ? 'Password' : 'New Password'}
-              required={needsPassword}
-              error={errors.password?.message}
-              hint={needsPassword ? 'At least 8 characters.' : 'Leave empty to keep the current password.'}
-            >
-              <Input type="password" autoComplete="new-password" {...form.register('password')} />
-            </FormField>
-            <FormField label="Confirm Password" required={needsPassword} error={errors.confirm_password?.message}>
-              <Input type="password" autoComplete="new-password" {...form.register('confirm_password')} />
-            </FormField>
-          </>
-        )}
-      </form>
-    </Dialog>
+        </>
+      )}
+    </FormDialog>
   );
 }

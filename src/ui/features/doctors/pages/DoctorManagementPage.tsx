@@ -1,5 +1,5 @@
-import { useMemo, useState } from 'react';
-import { Activity, BadgeCheck, Pencil, Plus, Power, Stethoscope, Trash2, UserRound } from 'lucide-react';
+import { useMemo } from 'react';
+import { Activity, BadgeCheck, Power, Stethoscope, UserRound } from 'lucide-react';
 import {
   DEFAULT_DOCTOR_PAGE_SIZE,
   DOCTOR_PAGE_SIZES,
@@ -10,9 +10,10 @@ import {
 } from '@shared/schemas/doctors';
 import {
   Badge,
-  Button,
   Card,
+  clearFiltersEmpty,
   ConfirmDialog,
+  useRowDialogs,
   ListTable,
   Money,
   PageHeader,
@@ -154,9 +155,7 @@ function DoctorManagementScreen() {
   });
   const doctors = useDoctorPage({ search: list.search, ...list.apiFilters, page: list.page, limit: list.limit });
 
-  const [adding, setAdding] = useState(false);
-  const [editing, setEditing] = useState<Doctor | null>(null);
-  const [deleting, setDeleting] = useState<Doctor | null>(null);
+  const rows = useRowDialogs<Doctor>();
   const remove = useDeleteDoctorMutation();
   const setStatus = useDoctorStatusMutation();
 
@@ -189,7 +188,7 @@ function DoctorManagementScreen() {
   ];
 
   const actions: RowAction<Doctor>[] = [
-    { label: (d) => `Edit ${nameOf(d)}`, icon: <Pencil />, onClick: setEditing, hidden: () => !canManage },
+    rows.editAction(nameOf, () => !canManage),
     {
       label: (d) => (d.status === 'active' ? `Deactivate ${nameOf(d)}` : `Activate ${nameOf(d)}`),
       icon: <Power />,
@@ -197,21 +196,10 @@ function DoctorManagementScreen() {
       disabled: () => setStatus.isPending,
       hidden: () => !canManage,
     },
-    {
-      label: (d) => `Delete ${nameOf(d)}`,
-      icon: <Trash2 />,
-      onClick: setDeleting,
-      destructive: true,
-      hidden: () => !canManage,
-    },
+    rows.deleteAction(nameOf, () => !canManage),
   ];
 
-  const addButton = canManage ? (
-    <Button onClick={() => setAdding(true)}>
-      <Plus />
-      Add Doctor
-    </Button>
-  ) : undefined;
+  const addButton = canManage ? rows.addButton('Add Doctor') : undefined;
 
   return (
     <>
@@ -239,12 +227,7 @@ function DoctorManagementScreen() {
           errorTitle="Error Loading Doctors"
           empty={{
             title: 'No doctors found',
-            filteredHint: 'Try adjusting your search or filter criteria.',
-            filteredAction: (
-              <Button variant="outline" onClick={list.reset}>
-                Clear Filters
-              </Button>
-            ),
+            ...clearFiltersEmpty(list),
             hint: canManage
               ? 'Add the doctors who refer patients to the lab; they can then be chosen on bills.'
               : 'No doctors have been added yet.',
@@ -269,23 +252,19 @@ function DoctorManagementScreen() {
 
       {canManage && (
         <>
-          <DoctorFormDialog open={adding} onOpenChange={setAdding} doctor={null} />
-          <DoctorFormDialog open={editing !== null} onOpenChange={(o) => !o && setEditing(null)} doctor={editing} />
+          <DoctorFormDialog {...rows.addDialog} doctor={null} />
+          <DoctorFormDialog {...rows.editDialog} doctor={rows.editing} />
           <ConfirmDialog
-            open={deleting !== null}
-            onOpenChange={(o) => !o && setDeleting(null)}
+            {...rows.confirm}
             title="Delete Doctor"
             message={
-              deleting
-                ? `${deleteMessage(nameOf(deleting))} A doctor named on any bill cannot be deleted: deactivate them instead.`
+              rows.deleting
+                ? `${deleteMessage(nameOf(rows.deleting))} A doctor named on any bill cannot be deleted: deactivate them instead.`
                 : ''
             }
             busy={remove.isPending}
-            onConfirm={() => {
-              if (!deleting) return;
-              // On failure (409: on bills) the dialog stays open with the error toast.
-              remove.mutate(deleting, { onSuccess: () => setDeleting(null) });
-            }}
+            // On failure (409: on bills) the dialog stays open with the error toast.
+            onConfirm={() => rows.deleting && remove.mutate(rows.deleting, { onSuccess: rows.deleted })}
           />
         </>
       )}

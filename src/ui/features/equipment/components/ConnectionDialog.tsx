@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { Plus, X } from 'lucide-react';
 import {
   CONNECTION_PROTOCOLS,
@@ -13,8 +12,8 @@ import {
   type Connection,
   type ConnectionCreate,
 } from '@shared/schemas/connections';
-import { Button, Checkbox, Dialog, FormField, Input, Select } from '@/components';
-import { ApiError, errorMessage } from '@/lib/api';
+import { Button, Checkbox, FormDialog, FormField, Input, Select } from '@/components';
+import { useFieldForm } from '@/lib/forms';
 import { useCatalogueList } from '@/lib/catalogue';
 import { useEntryEquipment } from '@/lib/equipment';
 import { useSaveConnection } from '../interfaces-api';
@@ -88,19 +87,14 @@ export function ConnectionDialog({
   const save = useSaveConnection();
   const tests = useCatalogueList('test', {}, { enabled: open });
   const machines = useEntryEquipment(open);
-  const [f, setF] = useState<FormState>(formOf(connection));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  // A fresh form each time the dialog opens (state reset while rendering, not in an effect).
-  const openedFor = open ? (connection ?? 'new') : null;
-  const [seen, setSeen] = useState<Connection | 'new' | null>(null);
-  if (openedFor !== seen) {
-    setSeen(openedFor);
-    if (openedFor !== null) {
-      setF(formOf(connection));
-      setErrors({});
-    }
-  }
-  const set = <K extends keyof FormState>(k: K, v: FormState[K]) => setF((x) => ({ ...x, [k]: v }));
+  // A fresh form each time the dialog opens.
+  const {
+    values: f,
+    set,
+    setValues: setF,
+    errors,
+    showErrors,
+  } = useFieldForm(() => formOf(connection), { resetFor: open ? (connection ?? 'new') : null });
   const setRow = (i: number, patch: Partial<MapRow>) =>
     setF((x) => ({ ...x, code_map: x.code_map.map((r, j) => (j === i ? { ...r, ...patch } : r)) }));
   const canSendOrders = f.protocol !== 'folder' && f.transport !== 'folder';
@@ -137,40 +131,22 @@ export function ConnectionDialog({
             },
       ),
     } as unknown as ConnectionCreate;
-    save.mutate(
-      { id: connection?.id ?? null, body },
-      {
-        onSuccess: () => onOpenChange(false),
-        onError: (err) => {
-          const next: Record<string, string> = {};
-          if (err instanceof ApiError) for (const d of err.details) next[d.path] = d.message;
-          if (!Object.keys(next).length) next.form = errorMessage(err);
-          setErrors(next);
-        },
-      },
-    );
+    save.mutate({ id: connection?.id ?? null, body }, { onSuccess: () => onOpenChange(false), onError: showErrors });
   };
   const testOptions = (tests.data ?? []).map((t) => ({ value: String(t.id), label: `${t.name} (${t.code})` }));
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={(o) => !save.isPending && onOpenChange(o)}
+      onOpenChange={onOpenChange}
       size="xl"
       title={connection ? `Edit Connection: ${connection.name}` : 'Add Connection'}
       description="Results are matched to the sample by the barcode the machine reads, and to the test by the code map. They are entered as the machine and wait for verification."
-      footer={
-        <>
-          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={save.isPending}>
-            Cancel
-          </Button>
-          <Button onClick={submit} loading={save.isPending} loadingText="Saving...">
-            {connection ? 'Save Changes' : 'Add Connection'}
-          </Button>
-        </>
-      }
+      busy={save.isPending}
+      onSubmit={submit}
+      submitLabel={connection ? 'Save Changes' : 'Add Connection'}
+      error={errors.form}
     >
       <div className="grid items-start gap-4 sm:grid-cols-2">
-        {errors.form && <p className="text-sm text-red-700 sm:col-span-2">{errors.form}</p>}
         <FormField label="Name" required error={errors.name}>
           <Input value={f.name} onChange={(e) => set('name', e.target.value)} placeholder="e.g. Sysmex XN-550" />
         </FormField>
@@ -355,6 +331,6 @@ export function ConnectionDialog({
           </Button>
         </fieldset>
       </div>
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Ban, Eye, Pencil, Play, Plus, Power, Trash2 } from 'lucide-react';
+import { Ban, Eye, Play, Power } from 'lucide-react';
 import {
   CONNECTION_PROTOCOL_LABELS,
   MESSAGE_STATUS_LABELS,
@@ -10,22 +10,25 @@ import {
 } from '@shared/schemas/connections';
 import {
   Badge,
-  Button,
   Card,
   CardHeader,
   ConfirmDialog,
+  useRowDialogs,
   DataTable,
+  queryState,
   DateText,
   Dialog,
+  FormDialog,
   FormField,
   Input,
-  Pagination,
+  QueryPagination,
   Select,
   Textarea,
   type Column,
   type RowAction,
 } from '@/components';
-import { ApiError, errorMessage } from '@/lib/api';
+import { errorMessage } from '@/lib/api';
+import { useFieldForm } from '@/lib/forms';
 import { useCatalogueList } from '@/lib/catalogue';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
@@ -63,8 +66,7 @@ const statusTone = { listening: 'green', connected: 'green', error: 'red', stopp
 function ConnectionsCard() {
   const list = useConnections(true);
   const action = useConnectionAction();
-  const [editing, setEditing] = useState<Connection | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<Connection | null>(null);
+  const rows = useRowDialogs<Connection>();
   const columns: Column<Connection>[] = [
     {
       key: 'name',
@@ -129,7 +131,7 @@ function ConnectionsCard() {
     },
   ];
   const actions: RowAction<Connection>[] = [
-    { label: (c) => `Edit ${c.name}`, icon: <Pencil />, onClick: setEditing },
+    rows.editAction((c) => c.name),
     {
       label: (c) => `Enable ${c.name}`,
       icon: <Play />,
@@ -142,27 +144,20 @@ function ConnectionsCard() {
       onClick: (c) => action.mutate({ id: c.id, action: 'disable' }),
       hidden: (c) => !c.enabled,
     },
-    { label: (c) => `Delete ${c.name}`, icon: <Trash2 />, onClick: setDeleting, destructive: true },
+    rows.deleteAction((c) => c.name),
   ];
   return (
     <Card className="min-w-0">
       <CardHeader
         title="Connections"
         description="How each machine sends its results: ASTM or HL7 over TCP or a serial port, or files in a folder. Enabled connections listen while lims runs."
-        actions={
-          <Button onClick={() => setEditing('new')}>
-            <Plus />
-            Add Connection
-          </Button>
-        }
+        actions={rows.addButton('Add Connection')}
       />
       <DataTable
         caption="Machine connections"
         columns={columns}
         rows={list.data}
-        loading={list.isPending}
-        error={list.error}
-        onRetry={() => void list.refetch()}
+        {...queryState(list)}
         errorTitle="Error Loading Connections"
         getRowId={(c) => c.id}
         rowActions={actions}
@@ -171,23 +166,18 @@ function ConnectionsCard() {
           hint: "Add one for each machine that sends results, with the code map from its test codes to the lab's tests.",
         }}
       />
-      <ConnectionDialog
-        connection={editing === 'new' ? null : editing}
-        open={editing !== null}
-        onOpenChange={(o) => !o && setEditing(null)}
-      />
+      <ConnectionDialog connection={rows.editing} {...rows.dialog} />
       <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(o) => !o && setDeleting(null)}
+        {...rows.confirm}
         title="Delete Connection"
         message={
-          deleting
-            ? `Delete ${deleting.name}? A connection with messages in its log cannot be deleted: disable it instead.`
+          rows.deleting
+            ? `Delete ${rows.deleting.name}? A connection with messages in its log cannot be deleted: disable it instead.`
             : ''
         }
         busy={action.isPending}
         onConfirm={() =>
-          deleting && action.mutate({ id: deleting.id, action: 'remove' }, { onSuccess: () => setDeleting(null) })
+          rows.deleting && action.mutate({ id: rows.deleting.id, action: 'remove' }, { onSuccess: rows.deleted })
         }
       />
     </Card>
@@ -246,23 +236,13 @@ function UnmatchedCard() {
         caption="Unmatched results"
         columns={columns}
         rows={q.data?.unmatched}
-        loading={q.isPending}
-        error={q.error}
-        onRetry={() => void q.refetch()}
+        {...queryState(q)}
         errorTitle="Error Loading Unmatched Results"
         getRowId={(u) => u.id}
         rowActions={actions}
         empty={{ title: 'Nothing unmatched', hint: 'Every value the machines sent found its sample and test.' }}
       />
-      {q.data && q.data.totalPages > 1 && (
-        <Pagination
-          page={page}
-          totalPages={q.data.totalPages}
-          total={q.data.total}
-          pageSize={10}
-          onPageChange={setPage}
-        />
-      )}
+      <QueryPagination data={q.data} page={page} pageSize={10} onPageChange={setPage} />
       <AssignDialog row={assigning} onClose={() => setAssigning(null)} />
       <DiscardDialog row={discarding} onClose={() => setDiscarding(null)} />
     </Card>
@@ -272,18 +252,12 @@ function UnmatchedCard() {
 function AssignDialog({ row, onClose }: { row: Unmatched | null; onClose: () => void }) {
   const assign = useAssignUnmatched();
   const tests = useCatalogueList('test', {}, { enabled: row !== null });
-  const [sample, setSample] = useState('');
-  const [test, setTest] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [seen, setSeen] = useState<Unmatched | null>(null);
-  if (row !== seen) {
-    setSeen(row);
-    if (row) {
-      setSample(row.sample_code ?? '');
-      setTest(row.test_id ? String(row.test_id) : '');
-      setErrors({});
-    }
-  }
+  // Each row opens with the sample and test the server guessed.
+  const { values, set, errors, showErrors } = useFieldForm(
+    () => ({ sample: row?.sample_code ?? '', test: row?.test_id ? String(row.test_id) : '' }),
+    { resetFor: row },
+  );
+  const { sample, test } = values;
   const chosen = (tests.data ?? []).find((t) => String(t.id) === test);
   // A value in another unit is refused unless the code map converts it: say so before it is tried.
   const unitDiffers = Boolean(
@@ -292,44 +266,28 @@ function AssignDialog({ row, onClose }: { row: Unmatched | null; onClose: () => 
   const submit = () => {
     if (!row) return;
     assign.mutate(
-      {
-        id: row.id,
-        body: { sample, test_id: Number(test) || (test as never) },
-      },
-      {
-        onSuccess: onClose,
-        onError: (err) => {
-          const next: Record<string, string> = {};
-          if (err instanceof ApiError) for (const d of err.details) next[d.path] = d.message;
-          if (!Object.keys(next).length) next.form = errorMessage(err);
-          setErrors(next);
-        },
-      },
+      { id: row.id, body: { sample, test_id: Number(test) || (test as never) } },
+      { onSuccess: onClose, onError: showErrors },
     );
   };
   return (
-    <Dialog
+    <FormDialog
       open={row !== null}
-      onOpenChange={(o) => !o && !assign.isPending && onClose()}
+      onOpenChange={(o) => !o && onClose()}
       title="Assign Unmatched Result"
       description={
         row
           ? `${row.code} = ${row.value} ${row.unit ?? ''} from ${row.connection_name}, specimen ${row.specimen_id || '(none)'}`
           : ''
       }
-      footer={
-        <>
-          <Button variant="outline" onClick={onClose} disabled={assign.isPending}>
-            Cancel
-          </Button>
-          <Button onClick={submit} loading={assign.isPending} loadingText="Entering...">
-            Enter Result
-          </Button>
-        </>
-      }
+      busy={assign.isPending}
+      onCancel={onClose}
+      onSubmit={submit}
+      submitLabel="Enter Result"
+      busyLabel="Entering..."
+      error={errors.form}
     >
       <div className="grid gap-4">
-        {errors.form && <p className="text-sm text-red-700">{errors.form}</p>}
         <FormField
           label="Sample (barcode or sample ID)"
           required
@@ -340,7 +298,7 @@ function AssignDialog({ row, onClose }: { row: Unmatched | null; onClose: () => 
               : 'No sample has this specimen ID: enter the barcode or sample ID of the tube it came from.'
           }
         >
-          <Input value={sample} onChange={(e) => setSample(e.target.value)} />
+          <Input value={sample} onChange={(e) => set('sample', e.target.value)} />
         </FormField>
         <FormField
           label="Test"
@@ -354,64 +312,39 @@ function AssignDialog({ row, onClose }: { row: Unmatched | null; onClose: () => 
         >
           <Select
             value={test}
-            onChange={(e) => setTest(e.target.value)}
+            onChange={(e) => set('test', e.target.value)}
             placeholder="Select test"
             options={(tests.data ?? []).map((t) => ({ value: String(t.id), label: `${t.name} (${t.code})` }))}
           />
         </FormField>
       </div>
-    </Dialog>
+    </FormDialog>
   );
 }
 
 function DiscardDialog({ row, onClose }: { row: Unmatched | null; onClose: () => void }) {
   const discard = useDiscardUnmatched();
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState('');
-  const [seen, setSeen] = useState<Unmatched | null>(null);
-  if (row !== seen) {
-    setSeen(row);
-    if (row) {
-      setReason('');
-      setError('');
-    }
-  }
+  const { values, set, errors, showErrors } = useFieldForm(() => ({ reason: '' }), { resetFor: row });
   return (
-    <Dialog
+    <FormDialog
       open={row !== null}
-      onOpenChange={(o) => !o && !discard.isPending && onClose()}
+      onOpenChange={(o) => !o && onClose()}
       title="Discard Unmatched Result"
       description={row ? `${row.code} = ${row.value} ${row.unit ?? ''}, specimen ${row.specimen_id || '(none)'}` : ''}
-      footer={
-        <>
-          <Button variant="outline" onClick={onClose} disabled={discard.isPending}>
-            Cancel
-          </Button>
-          <Button
-            variant="destructive"
-            loading={discard.isPending}
-            loadingText="Discarding..."
-            onClick={() =>
-              row &&
-              discard.mutate(
-                { id: row.id, reason },
-                {
-                  onSuccess: onClose,
-                  onError: (err) =>
-                    setError(err instanceof ApiError && err.details[0] ? err.details[0].message : errorMessage(err)),
-                },
-              )
-            }
-          >
-            Discard
-          </Button>
-        </>
+      busy={discard.isPending}
+      onCancel={onClose}
+      onSubmit={() =>
+        row && discard.mutate({ id: row.id, reason: values.reason }, { onSuccess: onClose, onError: showErrors })
       }
+      submitVariant="destructive"
+      submitLabel="Discard"
+      busyLabel="Discarding..."
     >
-      <FormField label="Reason" required error={error}>
-        <Textarea value={reason} onChange={(e) => setReason(e.target.value)} rows={3} />
+      {/* The reason is the only field: whatever the server says goes under it. */}
+      <FormField label="Reason" required error={Object.values(errors)[0]}>
+        <Textarea value={values.reason} onChange={(e) => set('reason', e.target.value)} rows={3} />
       </FormField>
-    </Dialog>
+    </FormDialog>
   );
 }
 
@@ -464,24 +397,14 @@ function MessagesCard() {
         caption="Interface messages"
         columns={columns}
         rows={q.data?.messages}
-        loading={q.isPending}
-        error={q.error}
-        onRetry={() => void q.refetch()}
+        {...queryState(q)}
         errorTitle="Error Loading Messages"
         getRowId={(m) => m.id}
         onRowClick={(m) => setViewing(m.id)}
         rowActions={[{ label: (m) => `View message ${m.id}`, icon: <Eye />, onClick: (m) => setViewing(m.id) }]}
         empty={{ title: 'No messages yet', hint: 'Messages appear here as the machines send them.' }}
       />
-      {q.data && q.data.totalPages > 1 && (
-        <Pagination
-          page={page}
-          totalPages={q.data.totalPages}
-          total={q.data.total}
-          pageSize={10}
-          onPageChange={setPage}
-        />
-      )}
+      <QueryPagination data={q.data} page={page} pageSize={10} onPageChange={setPage} />
       <Dialog
         open={viewing !== null}
         onOpenChange={(o) => !o && setViewing(null)}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Pencil, Plus, RotateCcw, Trash2 } from 'lucide-react';
+import { RotateCcw } from 'lucide-react';
 import {
   DELIVERY_STATUSES,
   RECEIVER_KINDS,
@@ -11,22 +11,23 @@ import {
 } from '@shared/schemas/interop-out';
 import {
   Badge,
-  Button,
   Card,
   CardHeader,
   Checkbox,
   ConfirmDialog,
+  useRowDialogs,
   DataTable,
+  queryState,
   DateText,
-  Dialog,
+  FormDialog,
   FormField,
   Input,
-  Pagination,
+  QueryPagination,
   Select,
   type Column,
   type RowAction,
 } from '@/components';
-import { ApiError, errorMessage } from '@/lib/api';
+import { useFieldForm } from '@/lib/forms';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
 import {
@@ -72,8 +73,7 @@ const target = (r: Pick<Receiver, 'kind' | 'host' | 'port' | 'url'>) =>
 function ReceiversCard() {
   const list = useReceivers();
   const remove = useRemoveReceiver();
-  const [editing, setEditing] = useState<Receiver | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<Receiver | null>(null);
+  const rows = useRowDialogs<Receiver>();
   const columns: Column<Receiver>[] = [
     {
       key: 'name',
@@ -117,29 +117,19 @@ function ReceiversCard() {
       hideOnMobile: true,
     },
   ];
-  const actions: RowAction<Receiver>[] = [
-    { label: (r) => `Edit ${r.name}`, icon: <Pencil />, onClick: setEditing },
-    { label: (r) => `Delete ${r.name}`, icon: <Trash2 />, onClick: setDeleting, destructive: true },
-  ];
+  const actions: RowAction<Receiver>[] = [rows.editAction((r) => r.name), rows.deleteAction((r) => r.name)];
   return (
     <Card className="min-w-0">
       <CardHeader
         title="Report Receivers"
         description="Hospitals and systems that receive each verified report as it is completed: HL7 v2 ORU^R01 over MLLP or a FHIR R4 Bundle over HTTP. Failed sends are retried over about an hour."
-        actions={
-          <Button onClick={() => setEditing('new')}>
-            <Plus />
-            Add Receiver
-          </Button>
-        }
+        actions={rows.addButton('Add Receiver')}
       />
       <DataTable
         caption="Report receivers"
         columns={columns}
         rows={list.data}
-        loading={list.isPending}
-        error={list.error}
-        onRetry={() => void list.refetch()}
+        {...queryState(list)}
         errorTitle="Error Loading Receivers"
         getRowId={(r) => r.id}
         rowActions={actions}
@@ -148,22 +138,17 @@ function ReceiversCard() {
           hint: 'Add one when a referring hospital asks for your reports in its own system.',
         }}
       />
-      <ReceiverDialog
-        receiver={editing === 'new' ? null : editing}
-        open={editing !== null}
-        onOpenChange={(o) => !o && setEditing(null)}
-      />
+      <ReceiverDialog receiver={rows.editing} {...rows.dialog} />
       <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(o) => !o && setDeleting(null)}
+        {...rows.confirm}
         title="Delete Receiver"
         message={
-          deleting
-            ? `Delete ${deleting.name} and its delivery log (${deleting.sent} sent, ${deleting.waiting} waiting)? Reports waiting for it are not sent.`
+          rows.deleting
+            ? `Delete ${rows.deleting.name} and its delivery log (${rows.deleting.sent} sent, ${rows.deleting.waiting} waiting)? Reports waiting for it are not sent.`
             : ''
         }
         busy={remove.isPending}
-        onConfirm={() => deleting && remove.mutate(deleting.id, { onSuccess: () => setDeleting(null) })}
+        onConfirm={() => rows.deleting && remove.mutate(rows.deleting.id, { onSuccess: rows.deleted })}
       />
     </Card>
   );
@@ -200,19 +185,15 @@ function ReceiverDialog({
 }) {
   const save = useSaveReceiver();
   const payers = usePayerChoices(open);
-  const [f, setF] = useState<FormState>(formOf(receiver));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  // A fresh form each time the dialog opens (state reset while rendering, not in an effect).
-  const openedFor = open ? (receiver ?? 'new') : null;
-  const [seen, setSeen] = useState<Receiver | 'new' | null>(null);
-  if (openedFor !== seen) {
-    setSeen(openedFor);
-    if (openedFor !== null) {
-      setF(formOf(receiver));
-      setErrors({});
-    }
-  }
-  const set = <K extends keyof FormState>(k: K, v: FormState[K]) => setF((x) => ({ ...x, [k]: v }));
+  // A fresh form each time the dialog opens.
+  const {
+    values: f,
+    set,
+    errors,
+    showErrors,
+  } = useFieldForm(() => formOf(receiver), {
+    resetFor: open ? (receiver ?? 'new') : null,
+  });
   const submit = () => {
     const mllp = f.kind === 'mllp';
     const body = {
@@ -224,38 +205,20 @@ function ReceiverDialog({
       payer_id: f.payer_id ? Number(f.payer_id) : null,
       enabled: f.enabled,
     } as unknown as ReceiverCreate;
-    save.mutate(
-      { id: receiver?.id ?? null, body },
-      {
-        onSuccess: () => onOpenChange(false),
-        onError: (err) => {
-          const next: Record<string, string> = {};
-          if (err instanceof ApiError) for (const d of err.details) next[d.path] = d.message;
-          if (!Object.keys(next).length) next.form = errorMessage(err);
-          setErrors(next);
-        },
-      },
-    );
+    save.mutate({ id: receiver?.id ?? null, body }, { onSuccess: () => onOpenChange(false), onError: showErrors });
   };
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={(o) => !save.isPending && onOpenChange(o)}
+      onOpenChange={onOpenChange}
       title={receiver ? `Edit Receiver: ${receiver.name}` : 'Add Receiver'}
       description="Each report is queued for the receiver when its results are all verified, and sent within seconds while lims runs."
-      footer={
-        <>
-          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={save.isPending}>
-            Cancel
-          </Button>
-          <Button onClick={submit} loading={save.isPending} loadingText="Saving...">
-            {receiver ? 'Save Changes' : 'Add Receiver'}
-          </Button>
-        </>
-      }
+      busy={save.isPending}
+      onSubmit={submit}
+      submitLabel={receiver ? 'Save Changes' : 'Add Receiver'}
+      error={errors.form}
     >
       <div className="grid items-start gap-4 sm:grid-cols-2">
-        {errors.form && <p className="text-sm text-red-700 sm:col-span-2">{errors.form}</p>}
         <FormField label="Name" required error={errors.name}>
           <Input value={f.name} onChange={(e) => set('name', e.target.value)} placeholder="e.g. City Hospital HIS" />
         </FormField>
@@ -316,7 +279,7 @@ function ReceiverDialog({
           />
         </div>
       </div>
-    </Dialog>
+    </FormDialog>
   );
 }
 
@@ -379,9 +342,7 @@ function DeliveriesCard() {
         caption="Report deliveries"
         columns={columns}
         rows={q.data?.deliveries}
-        loading={q.isPending}
-        error={q.error}
-        onRetry={() => void q.refetch()}
+        {...queryState(q)}
         errorTitle="Error Loading Deliveries"
         getRowId={(d) => d.id}
         rowActions={[
@@ -397,16 +358,7 @@ function DeliveriesCard() {
           hint: 'Reports appear here when they are completed by verification and a receiver wants them.',
         }}
       />
-      {q.data && q.data.totalPages > 1 && (
-        <Pagination
-          page={page}
-          totalPages={q.data.totalPages}
-          total={q.data.total}
-          pageSize={10}
-          onPageChange={setPage}
-          itemLabel="deliveries"
-        />
-      )}
+      <QueryPagination data={q.data} page={page} pageSize={10} onPageChange={setPage} itemLabel="deliveries" />
     </Card>
   );
 }

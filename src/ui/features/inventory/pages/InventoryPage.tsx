@@ -1,11 +1,12 @@
 import { useMemo, useState } from 'react';
-import { AlertTriangle, Boxes, CheckCircle2, IndianRupee, Layers, Pencil, Plus, Trash2 } from 'lucide-react';
+import { AlertTriangle, Boxes, CheckCircle2, IndianRupee, Layers } from 'lucide-react';
 import { ITEM_KINDS, ITEM_STATUSES, STOCK_STATUSES } from '@shared/inventory';
 import { DEFAULT_INVENTORY_PAGE_SIZE, INVENTORY_PAGE_SIZES, type InventoryItem } from '@shared/schemas/inventory';
 import {
-  Button,
   Card,
+  clearFiltersEmpty,
   ConfirmDialog,
+  useRowDialogs,
   ListTable,
   Money,
   PageHeader,
@@ -121,9 +122,7 @@ function InventoryScreen() {
   const list = usePagedList({ filters, pageSizes: INVENTORY_PAGE_SIZES, defaultLimit: DEFAULT_INVENTORY_PAGE_SIZE });
   const items = useInventoryPage({ search: list.search, ...list.apiFilters, page: list.page, limit: list.limit });
 
-  const [adding, setAdding] = useState(false);
-  const [editing, setEditing] = useState<InventoryItem | null>(null);
-  const [deleting, setDeleting] = useState<InventoryItem | null>(null);
+  const rows = useRowDialogs<InventoryItem>();
   const [stock, setStock] = useState<InventoryItem | null>(null);
   const remove = useDeleteItemMutation();
 
@@ -147,21 +146,16 @@ function InventoryScreen() {
 
   const actions: RowAction<InventoryItem>[] = [
     { label: (i) => `Stock of ${i.item_name}`, icon: <Layers />, onClick: setStock },
-    { label: (i) => `Edit ${i.item_name}`, icon: <Pencil />, onClick: setEditing, hidden: () => !canManage },
-    {
-      label: (i) => `Delete ${i.item_name}`,
-      icon: <Trash2 />,
-      onClick: setDeleting,
-      destructive: true,
-      hidden: () => !canManage,
-    },
+    rows.editAction(
+      (i) => i.item_name,
+      () => !canManage,
+    ),
+    rows.deleteAction(
+      (i) => i.item_name,
+      () => !canManage,
+    ),
   ];
-  const addButton = canManage ? (
-    <Button onClick={() => setAdding(true)}>
-      <Plus />
-      Add Item
-    </Button>
-  ) : undefined;
+  const addButton = canManage ? rows.addButton('Add Item') : undefined;
 
   return (
     <>
@@ -185,12 +179,7 @@ function InventoryScreen() {
           errorTitle="Error Loading Inventory"
           empty={{
             title: 'No inventory items found',
-            filteredHint: 'Try adjusting your search or filter criteria.',
-            filteredAction: (
-              <Button variant="outline" onClick={list.reset}>
-                Clear Filters
-              </Button>
-            ),
+            ...clearFiltersEmpty(list),
             hint: canManage ? 'Add the reagents, consumables and other stock the lab keeps.' : 'No items yet.',
             action: addButton,
           }}
@@ -202,25 +191,18 @@ function InventoryScreen() {
       <StockDialog item={stock} onOpenChange={(o) => !o && setStock(null)} canManage={canManage} />
       {canManage && (
         <>
-          <ItemFormDialog open={adding} onOpenChange={setAdding} item={null} kind="general" addTitle="Add Item" />
-          <ItemFormDialog
-            open={editing !== null}
-            onOpenChange={(o) => !o && setEditing(null)}
-            item={editing}
-            kind="general"
-            addTitle="Add Item"
-          />
+          <ItemFormDialog {...rows.addDialog} item={null} kind="general" addTitle="Add Item" />
+          <ItemFormDialog {...rows.editDialog} item={rows.editing} kind="general" addTitle="Add Item" />
           <ConfirmDialog
-            open={deleting !== null}
-            onOpenChange={(o) => !o && setDeleting(null)}
+            {...rows.confirm}
             title="Delete Item"
             message={
-              deleting
-                ? `${deleteMessage(deleting.item_name)} An item with stock movements is archived: it leaves every list and its ledger stays in the audit trail.`
+              rows.deleting
+                ? `${deleteMessage(rows.deleting.item_name)} An item with stock movements is archived: it leaves every list and its ledger stays in the audit trail.`
                 : ''
             }
             busy={remove.isPending}
-            onConfirm={() => deleting && remove.mutate(deleting, { onSuccess: () => setDeleting(null) })}
+            onConfirm={() => rows.deleting && remove.mutate(rows.deleting, { onSuccess: rows.deleted })}
           />
         </>
       )}

@@ -5,24 +5,19 @@ import {
   ClipboardList,
   ClipboardPen,
   Clock,
-  Eye,
   FlaskConical,
   Pencil,
-  Printer,
   Trash2,
 } from 'lucide-react';
 import type { TestResult } from '@shared/schemas/results';
 import { resultCode } from '@shared/schemas/results';
 import {
   Button,
-  Card,
   ConfirmDialog,
   deleteMessage,
   LinkButton,
-  ListTable,
   PageHeader,
   RequirePermission,
-  SummaryCards,
   type RowAction,
 } from '@/components';
 import { useScreen } from '@/lib/screens';
@@ -30,6 +25,7 @@ import { useCurrentUser } from '@/lib/session';
 import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { formatCount } from '@/lib/format';
 import { usePrintReport } from '../components/PrintReport';
+import { printAction, ResultSummaryCards, ResultsTable, reviewAction, verifyAction } from '../components/ResultsQueue';
 import { ReviewResultDialog } from '../components/ReviewResultDialog';
 import {
   RESULT_PAGE_SIZES,
@@ -92,7 +88,6 @@ function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: bo
   const [dialog, setDialog] = useState<Dialogs>({ type: 'none' });
   const [reviewing, setReviewing] = useState<TestResult | null>(null);
   const close = () => setDialog({ type: 'none' });
-  const s = summary.data;
 
   const rowActions: RowAction<TestResult>[] = [
     {
@@ -101,26 +96,15 @@ function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: bo
       onClick: (r) => setDialog({ type: 'enter', sampleId: r.sample_id }),
       hidden: (r) => !canEnter || r.id !== null,
     },
-    {
-      label: (r) => `Verify ${resultCode(r.id)} (${r.test_name})`,
-      icon: <CheckCircle2 />,
-      onClick: (r) => verify.mutate(r),
-      // Abnormal, critical, delta-failed or amended results are verified from their review, not in one click.
-      hidden: (r) => !canVerify || r.status !== 'completed' || r.review_reasons.length > 0,
-      disabled: () => verify.isPending,
-    },
-    {
-      label: (r) => `Review ${resultCode(r.id)} (${r.test_name})`,
-      icon: <Eye />,
-      onClick: (r) => setReviewing(r),
-      hidden: (r) => r.id === null || (r.review_reasons.length === 0 && !r.is_critical),
-    },
-    {
-      label: (r) => `Print report of ${r.sample_number}`,
-      icon: <Printer />,
-      onClick: (r) => report.print(r.sample_id),
-      hidden: (r) => r.status !== 'completed' && r.status !== 'verified',
-    },
+    // Abnormal, critical, delta-failed or amended results are verified from their review, not in one click.
+    verifyAction(
+      'Verify',
+      verify,
+      (r) => !canVerify || r.status !== 'completed' || r.review_reasons.length > 0,
+      <CheckCircle2 />,
+    ),
+    reviewAction(setReviewing, (r) => r.id === null || (r.review_reasons.length === 0 && !r.is_critical)),
+    printAction(report, (r) => r.status !== 'completed' && r.status !== 'verified'),
     {
       label: (r) => `${r.status === 'verified' ? 'Amend' : 'Edit'} ${resultCode(r.id)} (${r.test_name})`,
       icon: <Pencil />,
@@ -157,58 +141,41 @@ function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: bo
         }
       />
 
-      <SummaryCards
-        loading={summary.isPending}
+      <ResultSummaryCards
+        summary={summary}
         cards={[
           {
             label: 'Total Results',
             icon: <ClipboardList />,
-            value: s ? formatCount(s.total) : '—',
+            count: 'total',
             hint: 'Entered, plus tests awaiting a result',
           },
           {
             label: 'Completed',
             icon: <CheckCircle2 />,
-            value: s ? formatCount(s.completed) : '—',
-            hint: s && `${formatCount(s.verified)} verified`,
+            count: 'completed',
+            hint: (s) => `${formatCount(s.verified)} verified`,
           },
-          {
-            label: 'Pending',
-            icon: <Clock />,
-            value: s ? formatCount(s.pending) : '—',
-            hint: 'Ordered tests without a result',
-          },
+          { label: 'Pending', icon: <Clock />, count: 'pending', hint: 'Ordered tests without a result' },
           {
             label: 'Abnormal',
             icon: <AlertTriangle />,
-            value: s ? formatCount(s.abnormal) : '—',
-            hint:
-              s &&
-              (s.critical ? `${formatCount(s.critical)} critical awaiting verification` : 'High, low or abnormal flag'),
+            count: 'abnormal',
+            hint: (s) =>
+              s.critical ? `${formatCount(s.critical)} critical awaiting verification` : 'High, low or abnormal flag',
           },
         ]}
-        error={summary.isError ? summary.error : null}
       />
 
-      <Card className="min-w-0">
-        <ListTable
-          list={list}
-          query={results}
-          rows={(p) => p.results}
-          columns={entryColumns}
-          getRowId={(r) => r.key}
-          caption="Test results"
-          itemLabel="results"
-          search={{ placeholder: 'Search by patient, patient ID, test or sample ID', label: 'Search test results' }}
-          rowActions={rowActions}
-          errorTitle="Error Loading Test Results"
-          empty={{
-            title: 'No test results found',
-            hint: 'Results appear here once samples with ordered tests are collected.',
-            filteredHint: 'Try adjusting your search or filter criteria',
-          }}
-        />
-      </Card>
+      <ResultsTable
+        list={list}
+        query={results}
+        columns={entryColumns}
+        caption="Test results"
+        searchLabel="Search test results"
+        rowActions={rowActions}
+        emptyHint="Results appear here once samples with ordered tests are collected."
+      />
 
       <ResultDetails rows={results.data?.results} />
 

@@ -1,17 +1,14 @@
 import { useState } from 'react';
 import { useIsMobile } from '@/lib/useIsMobile';
-import { CheckCheck, CheckCircle2, ClipboardCheck, Download, Eye, Printer, ShieldAlert, XCircle } from 'lucide-react';
+import { CheckCheck, CheckCircle2, ClipboardCheck, Download, Eye, ShieldAlert, XCircle } from 'lucide-react';
 import type { BulkVerifyResponse, TestResult } from '@shared/schemas/results';
 import { resultCode } from '@shared/schemas/results';
 import {
   Button,
   buttonClass,
-  Card,
   DateText,
-  ListTable,
   PageHeader,
   RequirePermission,
-  SummaryCards,
   type Column,
   type RowAction,
 } from '@/components';
@@ -29,6 +26,7 @@ import {
 } from '../api';
 import { PatientCell, PriorityBadge, ValidationBadge, ValidationFlags, ValueCell } from '../components/cells';
 import { usePrintReport } from '../components/PrintReport';
+import { printAction, ResultSummaryCards, ResultsTable, reviewAction, verifyAction } from '../components/ResultsQueue';
 import { CriticalAlert } from '../components/CriticalAlert';
 import { QualityPanels } from '../components/QualityPanels';
 import { RejectResultDialog } from '../components/RejectResultDialog';
@@ -113,7 +111,6 @@ function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExp
   const rows = results.data?.results;
   const pageSelectable = (rows ?? []).filter(bulkSelectable).map((r) => r.id!);
   const allOnPage = pageSelectable.length > 0 && pageSelectable.every((id) => selected.has(id));
-  const s = summary.data;
 
   const toggle = (id: number, on: boolean) =>
     setSelected((prev) => {
@@ -234,19 +231,8 @@ function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExp
   ];
 
   const rowActions: RowAction<TestResult>[] = [
-    {
-      label: (r) => `Validate ${resultCode(r.id)} (${r.test_name})`,
-      icon: <CheckCircle2 />,
-      onClick: (r) => verify.mutate(r),
-      hidden: (r) => !canVerify || !bulkSelectable(r),
-      disabled: () => verify.isPending,
-    },
-    {
-      label: (r) => `Review ${resultCode(r.id)} (${r.test_name})`,
-      icon: <Eye />,
-      onClick: (r) => setReviewing(r),
-      hidden: (r) => r.id === null || (bulkSelectable(r) && !r.is_critical),
-    },
+    verifyAction('Validate', verify, (r) => !canVerify || !bulkSelectable(r), <CheckCircle2 />),
+    reviewAction(setReviewing, (r) => r.id === null || (bulkSelectable(r) && !r.is_critical)),
     {
       label: (r) => `Reject ${resultCode(r.id)} (${r.test_name})`,
       icon: <XCircle />,
@@ -260,11 +246,7 @@ function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExp
       onClick: (r) => setSampleUnit(r.sample_id),
       hidden: (r) => !canVerify || !selectable(r),
     },
-    {
-      label: (r) => `Print report of ${r.sample_number}`,
-      icon: <Printer />,
-      onClick: (r) => report.print(r.sample_id),
-    },
+    printAction(report),
   ];
 
   function bulkValidate() {
@@ -304,61 +286,42 @@ function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExp
         }
       />
 
-      <SummaryCards
-        loading={summary.isPending}
+      <ResultSummaryCards
+        summary={summary}
         cards={[
           {
             label: 'Pending Validation',
             icon: <ClipboardCheck />,
-            value: s ? formatCount(s.pending_validation) : '—',
+            count: 'pending_validation',
             hint: 'Entered, within range',
           },
           {
             label: 'Review Required',
             icon: <Eye />,
-            value: s ? formatCount(s.review_required) : '—',
-            hint: s && `${formatCount(s.critical)} critical`,
+            count: 'review_required',
+            hint: (s) => `${formatCount(s.critical)} critical`,
           },
           {
             label: 'Validated Today',
             icon: <CheckCircle2 />,
-            value: s ? formatCount(s.validated_today) : '—',
-            hint: s && `${formatCount(s.verified)} validated in all`,
+            count: 'validated_today',
+            hint: (s) => `${formatCount(s.verified)} validated in all`,
           },
-          {
-            label: 'Rejected',
-            icon: <ShieldAlert />,
-            value: s ? formatCount(s.rejected) : '—',
-            hint: 'Sent back for re-entry',
-          },
+          { label: 'Rejected', icon: <ShieldAlert />, count: 'rejected', hint: 'Sent back for re-entry' },
         ]}
-        error={summary.isError ? summary.error : null}
       />
 
       <CriticalAlert onReview={setReviewing} />
 
-      <Card className="min-w-0">
-        <ListTable
-          list={list}
-          query={results}
-          rows={(p) => p.results}
-          columns={columns}
-          getRowId={(r) => r.key}
-          caption="Validation queue"
-          itemLabel="results"
-          search={{
-            placeholder: 'Search by patient, patient ID, test or sample ID',
-            label: 'Search the validation queue',
-          }}
-          rowActions={rowActions}
-          errorTitle="Error Loading Test Results"
-          empty={{
-            title: 'No test results found',
-            hint: 'Entered results appear here for validation.',
-            filteredHint: 'Try adjusting your search or filter criteria',
-          }}
-        />
-      </Card>
+      <ResultsTable
+        list={list}
+        query={results}
+        columns={columns}
+        caption="Validation queue"
+        searchLabel="Search the validation queue"
+        rowActions={rowActions}
+        emptyHint="Entered results appear here for validation."
+      />
 
       <QualityPanels />
 

@@ -1,13 +1,23 @@
-import { useState, type ReactNode } from 'react';
-import { Send } from 'lucide-react';
-import { Button, Card, CardBody, CardHeader, ErrorPanel, FormField, Input, LoadingState } from '@/components';
+import { Fragment, useState, type ReactNode } from 'react';
+import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { Save, Send } from 'lucide-react';
+import { Button, Card, CardBody, CardHeader, DateText, ErrorPanel, FormField, Input, LoadingState } from '@/components';
 import { ApiError } from '@/lib/api';
+import { fieldErrors, useFieldForm, type FieldErrors } from '@/lib/forms';
 import { notify } from '@/lib/notify';
-import type { SendOutcome } from '../messaging';
+import { messagingKeys, type SendOutcome } from '../messaging';
 
-/** The pieces the Email (SMTP) and SMS gateway sections share: card, secret field, Send Test row, outcome. */
+/**
+ * The pieces the Email (SMTP) and SMS gateway sections share: the card that loads the settings,
+ * the editor's state (useSettingsEditor), the secret field, the Save row, Send Test and its outcome.
+ */
 
-export type Errors = Record<string, string | undefined>;
+export type Errors = FieldErrors;
+
+interface SavedSettings {
+  configured: boolean;
+  updatedAt: string | null;
+}
 
 export function Section({
   icon,
@@ -32,9 +42,7 @@ export function Section({
 export function onSaveError(title: string, setErrors: (e: Errors) => void) {
   return (err: unknown) => {
     if (err instanceof ApiError && err.status === 400 && err.details.length) {
-      const next: Errors = {};
-      for (const d of err.details) next[d.path] ??= d.message;
-      setErrors(next);
+      setErrors(fieldErrors(err));
       notify.error(title, `${err.details.length} field(s) need attention`);
     } else notify.error(title, err);
   };
@@ -140,13 +148,21 @@ export function TestRow({
   );
 }
 
-/** Loads one of the two settings and hands it to its editor, fresh after each save. */
-export function Loaded<T extends { updatedAt: string | null }>({
+type SettingsQuery<T> = {
+  data?: T | undefined;
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+  refetch: () => unknown;
+};
+
+/** Loads one of the two settings and hands it to its editor. */
+function Loaded<T extends { updatedAt: string | null }>({
   query,
   what,
   children,
 }: {
-  query: { data?: T | undefined; isPending: boolean; isError: boolean; error: unknown; refetch: () => unknown };
+  query: SettingsQuery<T>;
   what: string;
   children: (saved: T) => ReactNode;
 }) {
@@ -154,4 +170,159 @@ export function Loaded<T extends { updatedAt: string | null }>({
   if (query.isError || !query.data)
     return <ErrorPanel title={`Cannot load the ${what}`} error={query.error} onRetry={() => void query.refetch()} />;
   return <>{children(query.data)}</>;
+}
+
+/** A settings card: loads the settings and hands them to its editor, fresh after each save. */
+export function SettingsCard<T extends { updatedAt: string | null }>({
+  query,
+  what,
+  children,
+  ...section
+}: {
+  icon: ReactNode;
+  title: string;
+  description: string;
+  query: SettingsQuery<T>;
+  what: string;
+  children: (saved: T) => ReactNode;
+}) {
+  return (
+    <Section {...section}>
+      <Loaded query={query} what={what}>
+        {(saved) => <Fragment key={saved.updatedAt ?? 'new'}>{children(saved)}</Fragment>}
+      </Loaded>
+    </Section>
+  );
+}
+
+/**
+ * One settings editor's state: its fields (a field's message goes as it is edited), its write-only
+ * secret (`secretKey`, its API name: typed to replace, or cleared), whether anything changed, and
+ * Save, which puts the server's 400s under the fields and toasts.
+ */
+export function useSettingsEditor<F extends Record<string, string>, S>({
+  initial,
+  secretKey,
+  save,
+  queryKey,
+  savedTitle,
+  failTitle,
+}: {
+  initial: F;
+  secretKey: string;
+  save: (draft: F, secret: Record<string, string | null>) => Promise<S>;
+  queryKey: QueryKey;
+  savedTitle: string;
+  failTitle: string;
+}) {
+  const qc = useQueryClient();
+  const form = useFieldForm(() => initial, { clearOnEdit: true });
+  const [secret, setSecret] = useState('');
+  const [clear, setClear] = useState(false);
+  const dirty = JSON.stringify(form.values) !== JSON.stringify(initial) || secret !== '' || clear;
+  const saving = useMutation({
+    mutationFn: () => save(form.values, clear ? { [secretKey]: null } : secret ? { [secretKey]: secret } : {}),
+    onSuccess: (s) => {
+      qc.setQueryData(queryKey, s);
+      notify.success(savedTitle);
+    },
+    onError: onSaveError(failTitle, form.setErrors),
+  });
+  const secretField = {
+    value: secret,
+    clear,
+    error: form.errors[secretKey],
+    onChange: (v: string) => {
+      setSecret(v);
+      form.setErrors((e) => ({ ...e, [secretKey]: undefined }));
+    },
+    onClear: (c: boolean) => {
+      setClear(c);
+      setSecret('');
+    },
+  };
+  return { ...form, dirty, saving, secretField };
+}
+
+/** Save, disabled until something changed, and when the saved settings were last saved. */
+export function SaveRow({
+  label,
+  dirty,
+  saving,
+  saved,
+}: {
+  label: string;
+  dirty: boolean;
+  saving: { mutate: () => void; isPending: boolean };
+  saved: SavedSettings;
+}) {
+  return (
+    <div className="flex flex-wrap items-center gap-3 sm:col-span-2">
+      <Button onClick={() => saving.mutate()} disabled={!dirty || saving.isPending}>
+        <Save aria-hidden="true" />
+        {saving.isPending ? 'Saving…' : label}
+      </Button>
+      {saved.configured && saved.updatedAt && (
+        <span className="text-xs text-slate-600">
+          Saved <DateText value={saved.updatedAt} withTime />
+        </span>
+      )}
+    </div>
+  );
+}
+
+/**
+ * Send Test with the saved settings (not the unsaved changes) and what came of it; a 400 (a bad
+ * address) and any failure are toasted under `failTitle`.
+ */
+export function SendTest({
+  send,
+  failTitle,
+  what,
+  saved,
+  dirty,
+  ...row
+}: {
+  send: (to: string) => Promise<SendOutcome>;
+  failTitle: string;
+  /** "settings" or "gateway", in "Save the settings first." */
+  what: string;
+  saved: SavedSettings;
+  dirty: boolean;
+  label: string;
+  placeholder: string;
+  inputMode: 'email' | 'tel';
+  button: string;
+}) {
+  const qc = useQueryClient();
+  const [outcome, setOutcome] = useState<SendOutcome | null>(null);
+  const test = useMutation({
+    mutationFn: send,
+    onMutate: () => setOutcome(null),
+    onSuccess: (o) => {
+      setOutcome(o);
+      void qc.invalidateQueries({ queryKey: messagingKeys.deliveries });
+    },
+    onError: (err) =>
+      err instanceof ApiError && err.status === 400
+        ? notify.error(failTitle, err.details[0]?.message ?? err)
+        : notify.error(failTitle, err),
+  });
+  return (
+    <>
+      <TestRow
+        {...row}
+        disabledReason={
+          !saved.configured
+            ? `Save the ${what} first.`
+            : dirty
+              ? `Save your changes first: the test uses the saved ${what}.`
+              : null
+        }
+        busy={test.isPending}
+        onSend={(to) => test.mutate(to)}
+      />
+      <Outcome outcome={outcome} />
+    </>
+  );
 }

@@ -1,19 +1,8 @@
-import { useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { MessageSquare, Save } from 'lucide-react';
-import { Button, DateText, FormField, Input, Select, Textarea } from '@/components';
-import { ApiError } from '@/lib/api';
-import { notify } from '@/lib/notify';
+import { MessageSquare } from 'lucide-react';
+import { FormField, Input, Select, Textarea } from '@/components';
 import { SMS_BODY_TYPES, SMS_METHODS } from '@shared/schemas/messaging';
-import {
-  messagingKeys,
-  saveSmsSettings,
-  sendTestSms,
-  useSmsSettings,
-  type SendOutcome,
-  type SmsSettings,
-} from '../messaging';
-import { Loaded, Outcome, SecretField, Section, TestRow, onSaveError, type Errors } from './MessagingParts';
+import { messagingKeys, saveSmsSettings, sendTestSms, useSmsSettings, type SmsSettings } from '../messaging';
+import { SaveRow, SecretField, SendTest, SettingsCard, useSettingsEditor } from './MessagingParts';
 
 /**
  * SMS gateway on /settings (issue 13): the provider's HTTP API as a URL (and body) template, Save and
@@ -21,69 +10,43 @@ import { Loaded, Outcome, SecretField, Section, TestRow, onSaveError, type Error
  */
 
 export function SmsSection() {
-  const q = useSmsSettings();
   return (
-    <Section
+    <SettingsCard
       icon={<MessageSquare />}
       title="SMS gateway"
       description="Your SMS provider’s HTTP API: lims calls the URL for each SMS, with the number and the text filled in."
+      query={useSmsSettings()}
+      what="SMS gateway settings"
     >
-      <Loaded query={q} what="SMS gateway settings">
-        {(saved) => <SmsEditor key={saved.updatedAt ?? 'new'} saved={saved} />}
-      </Loaded>
-    </Section>
+      {(saved) => <SmsEditor saved={saved} />}
+    </SettingsCard>
   );
 }
 
 function SmsEditor({ saved }: { saved: SmsSettings }) {
-  const qc = useQueryClient();
-  const initial = {
-    method: saved.method,
-    urlTemplate: saved.urlTemplate ?? '',
-    bodyTemplate: saved.bodyTemplate ?? '',
-    bodyType: saved.bodyType,
-    headerName: saved.headerName ?? '',
-  };
-  const [draft, setDraft] = useState(initial);
-  const [apiKey, setApiKey] = useState('');
-  const [clear, setClear] = useState(false);
-  const [errors, setErrors] = useState<Errors>({});
-  const [outcome, setOutcome] = useState<SendOutcome | null>(null);
-  const dirty = JSON.stringify(draft) !== JSON.stringify(initial) || apiKey !== '' || clear;
-  const post = draft.method === 'POST';
-
-  const save = useMutation({
-    mutationFn: () =>
+  const editor = useSettingsEditor({
+    initial: {
+      method: saved.method as string,
+      urlTemplate: saved.urlTemplate ?? '',
+      bodyTemplate: saved.bodyTemplate ?? '',
+      bodyType: saved.bodyType as string,
+      headerName: saved.headerName ?? '',
+    },
+    secretKey: 'apiKey',
+    save: (draft, apiKey) =>
       saveSmsSettings({
-        method: draft.method,
-        urlTemplate: draft.urlTemplate,
-        bodyTemplate: post ? draft.bodyTemplate : null,
-        bodyType: draft.bodyType,
-        headerName: draft.headerName,
-        ...(clear ? { apiKey: null } : apiKey ? { apiKey } : {}),
+        ...draft,
+        method: draft.method as SmsSettings['method'],
+        bodyTemplate: draft.method === 'POST' ? draft.bodyTemplate : null,
+        bodyType: draft.bodyType as SmsSettings['bodyType'],
+        ...apiKey,
       }),
-    onSuccess: (s) => {
-      qc.setQueryData(messagingKeys.sms, s);
-      notify.success('SMS gateway saved');
-    },
-    onError: onSaveError('SMS gateway not saved', setErrors),
+    queryKey: messagingKeys.sms,
+    savedTitle: 'SMS gateway saved',
+    failTitle: 'SMS gateway not saved',
   });
-  const test = useMutation({
-    mutationFn: sendTestSms,
-    onMutate: () => setOutcome(null),
-    onSuccess: (o) => {
-      setOutcome(o);
-      void qc.invalidateQueries({ queryKey: messagingKeys.deliveries });
-    },
-    onError: (err) =>
-      err instanceof ApiError && err.status === 400
-        ? notify.error('Test SMS not sent', err.details[0]?.message ?? err)
-        : notify.error('Test SMS not sent', err),
-  });
-  const set = (key: keyof typeof initial, value: string) => {
-    setDraft({ ...draft, [key]: value });
-    setErrors((e) => ({ ...e, [key]: undefined }));
-  };
+  const { values: draft, errors, set } = editor;
+  const post = draft.method === 'POST';
 
   return (
     <>
@@ -147,48 +110,19 @@ function SmsEditor({ saved }: { saved: SmsSettings }) {
           </FormField>
         </>
       )}
-      <SecretField
-        label="API Key"
-        saved={saved.apiKeySet}
-        value={apiKey}
-        clear={clear}
-        error={errors.apiKey}
-        onChange={(v) => {
-          setApiKey(v);
-          setErrors((e) => ({ ...e, apiKey: undefined }));
-        }}
-        onClear={(c) => {
-          setClear(c);
-          setApiKey('');
-        }}
-      />
-      <div className="flex flex-wrap items-center gap-3 sm:col-span-2">
-        <Button onClick={() => save.mutate()} disabled={!dirty || save.isPending}>
-          <Save aria-hidden="true" />
-          {save.isPending ? 'Saving…' : 'Save SMS Gateway'}
-        </Button>
-        {saved.configured && saved.updatedAt && (
-          <span className="text-xs text-slate-600">
-            Saved <DateText value={saved.updatedAt} withTime />
-          </span>
-        )}
-      </div>
-      <TestRow
+      <SecretField label="API Key" saved={saved.apiKeySet} {...editor.secretField} />
+      <SaveRow label="Save SMS Gateway" dirty={editor.dirty} saving={editor.saving} saved={saved} />
+      <SendTest
+        send={sendTestSms}
+        failTitle="Test SMS not sent"
+        what="gateway"
+        saved={saved}
+        dirty={editor.dirty}
         label="Send a test SMS to"
         placeholder="98450 12345"
         inputMode="tel"
-        disabledReason={
-          !saved.configured
-            ? 'Save the gateway first.'
-            : dirty
-              ? 'Save your changes first: the test uses the saved gateway.'
-              : null
-        }
-        busy={test.isPending}
-        onSend={(to) => test.mutate(to)}
         button="Send Test SMS"
       />
-      <Outcome outcome={outcome} />
     </>
   );
 }

@@ -1,14 +1,24 @@
 import { moneySymbol } from '@/lib/format';
-import { useEffect, useState } from 'react';
-import { useForm, useWatch, type DefaultValues, type Path } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useWatch, type DefaultValues } from 'react-hook-form';
 import { z } from 'zod';
 import { ROLES } from '@shared/roles';
-import { SPECIALIZATIONS } from '@shared/constants';
 import { passwordSchema, userCreateSchema, type User, type UserCreate, type UserUpdate } from '@shared/schemas/users';
-import { Button, Dialog, FormField, Input, InvitationLink, Select } from '@/components';
+import {
+  Button,
+  Dialog,
+  FormDialog,
+  FormField,
+  Input,
+  InvitationLink,
+  NewPasswordFields,
+  PersonNameFields,
+  PhoneAndSpecialization,
+  Select,
+} from '@/components';
 import type { IssuedInvitation } from '@shared/schemas/tenants';
-import { ApiError } from '@/lib/api';
+import { applyServerErrors, fieldNamed } from '@/lib/forms';
+import { useDialogForm } from '@/lib/dialogForm';
 import { fullName, useCurrentUser } from '@/lib/session';
 import { useCreateUserMutation, useInviteUserMutation, useUpdateUserMutation } from '../api';
 import { assignableRoles, hasConsultationFee, roleLabel } from '@/lib/roles';
@@ -54,7 +64,6 @@ function formSchema(mode: Mode) {
 }
 type Schema = ReturnType<typeof formSchema>;
 type FormIn = z.input<Schema>;
-type FormOut = z.output<Schema>;
 
 const FIELD_NAMES = [
   'first_name',
@@ -106,17 +115,9 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
     onOpenChange(false);
   };
 
-  const form = useForm<FormIn, unknown, FormOut>({
-    resolver: zodResolver(formSchema(mode)),
-    defaultValues: defaults(user),
-    mode: 'onBlur',
-  });
-  const { errors } = form.formState;
-
   // Each opening starts from the user being edited (or an empty form).
-  useEffect(() => {
-    if (open) form.reset(defaults(user));
-  }, [open, user, form]);
+  const form = useDialogForm(formSchema(mode), open, user, defaults);
+  const { errors } = form.formState;
 
   const role = useWatch({ control: form.control, name: 'role' }) ?? '';
   const how = useWatch({ control: form.control, name: 'how' }) ?? 'password';
@@ -132,14 +133,8 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
   // Editing someone whose role is already theirs to keep: keep it in the list so the select shows it.
   const roleOptions = user && !offered.includes(user.role) ? [user.role, ...offered] : offered;
 
-  const showServerErrors = (err: unknown) => {
-    if (!(err instanceof ApiError)) return;
-    for (const d of err.details) {
-      const name = FIELD_NAMES.find((f) => f === d.path);
-      if (name) form.setError(name as Path<FormIn>, { message: d.message });
-    }
-    if (err.code === 'EMAIL_TAKEN') form.setError('email', { message: err.message });
-  };
+  const showServerErrors = (err: unknown) =>
+    applyServerErrors(err, form.setError, fieldNamed(FIELD_NAMES), { EMAIL_TAKEN: 'email' });
 
   const onSubmit = form.handleSubmit((v) => {
     const fields = {
@@ -168,7 +163,6 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
     update.mutate({ id: user.id, patch }, { onSuccess: () => onOpenChange(false), onError: showServerErrors });
   });
 
-  const formId = mode === 'create' ? 'add-user-form' : 'edit-user-form';
   if (invited) {
     return (
       <Dialog
@@ -196,9 +190,9 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
     </label>
   );
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={(o) => !busy && !o && close()}
+      onOpenChange={(o) => !o && close()}
       size="lg"
       title={user ? `Edit User: ${fullName(user)}` : 'Add User'}
       description={
@@ -206,105 +200,79 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
           ? 'Change the account details. Changes are recorded in the audit trail.'
           : 'Create a staff account. They sign in with this email and a password: set one now, or send them a link to set their own.'
       }
-      footer={
-        <>
-          <Button variant="outline" onClick={close} disabled={busy}>
-            Cancel
-          </Button>
-          <Button
-            type="submit"
-            form={formId}
-            loading={busy}
-            loadingText={user ? 'Saving...' : invites ? 'Inviting...' : 'Creating...'}
-          >
-            {user ? 'Save Changes' : invites ? 'Invite User' : 'Create User'}
-          </Button>
-        </>
-      }
+      busy={busy}
+      onCancel={close}
+      form={{ id: mode === 'create' ? 'add-user-form' : 'edit-user-form', onSubmit }}
+      submitLabel={user ? 'Save Changes' : invites ? 'Invite User' : 'Create User'}
+      busyLabel={user ? 'Saving...' : invites ? 'Inviting...' : 'Creating...'}
     >
-      <form id={formId} noValidate onSubmit={(e) => void onSubmit(e)} className="grid items-start gap-4 sm:grid-cols-2">
-        <FormField label="First Name" required error={errors.first_name?.message}>
-          <Input autoComplete="off" {...form.register('first_name')} />
+      <PersonNameFields
+        first={form.register('first_name')}
+        last={form.register('last_name')}
+        errors={{ first: errors.first_name?.message, last: errors.last_name?.message }}
+      />
+      <FormField label="Email" required error={errors.email?.message}>
+        <Input type="email" autoComplete="off" {...form.register('email')} />
+      </FormField>
+      {roleLockedReason && user ? (
+        <FormField label="Role" hint={roleLockedReason}>
+          <Select
+            disabled
+            value={user.role}
+            options={[{ value: user.role, label: roleLabel(user.role) }]}
+            onChange={() => undefined}
+          />
         </FormField>
-        <FormField label="Last Name" required error={errors.last_name?.message}>
-          <Input autoComplete="off" {...form.register('last_name')} />
+      ) : (
+        <FormField label="Role" required error={errors.role?.message} hint="Only roles you may assign are listed.">
+          <Select
+            placeholder="Select role"
+            options={roleOptions.map((r) => ({ value: r, label: roleLabel(r) }))}
+            {...form.register('role')}
+          />
         </FormField>
-        <FormField label="Email" required error={errors.email?.message}>
-          <Input type="email" autoComplete="off" {...form.register('email')} />
-        </FormField>
-        {roleLockedReason && user ? (
-          <FormField label="Role" hint={roleLockedReason}>
-            <Select
-              disabled
-              value={user.role}
-              options={[{ value: user.role, label: roleLabel(user.role) }]}
-              onChange={() => undefined}
-            />
-          </FormField>
-        ) : (
-          <FormField label="Role" required error={errors.role?.message} hint="Only roles you may assign are listed.">
-            <Select
-              placeholder="Select role"
-              options={roleOptions.map((r) => ({ value: r, label: roleLabel(r) }))}
-              {...form.register('role')}
-            />
-          </FormField>
-        )}
-        <FormField label="Department" error={errors.department?.message}>
-          <Input placeholder="e.g. Pathology" {...form.register('department')} />
-        </FormField>
-        <FormField label="Phone" error={errors.phone?.message}>
-          <Input type="tel" placeholder="+91 98765 43210" {...form.register('phone')} />
-        </FormField>
+      )}
+      <FormField label="Department" error={errors.department?.message}>
+        <Input placeholder="e.g. Pathology" {...form.register('department')} />
+      </FormField>
+      <PhoneAndSpecialization
+        listId="user-specializations"
+        phone={form.register('phone')}
+        specialization={form.register('specialization')}
+        errors={{ phone: errors.phone?.message, specialization: errors.specialization?.message }}
+      />
+      {hasConsultationFee(role) && (
         <FormField
-          label="Specialization"
-          error={errors.specialization?.message}
-          hint="Pick a common one or type your own."
+          label={`Consultation Fee (${moneySymbol()})`}
+          error={errors.consultation_fee?.message}
+          hint="Added to OP bills for this doctor."
         >
-          <Input list="user-specializations" {...form.register('specialization')} />
+          <Input type="number" inputMode="decimal" min={0} step="0.01" {...form.register('consultation_fee')} />
         </FormField>
-        <datalist id="user-specializations">
-          {SPECIALIZATIONS.map((s) => (
-            <option key={s} value={s} />
-          ))}
-        </datalist>
-        {hasConsultationFee(role) && (
-          <FormField
-            label={`Consultation Fee (${moneySymbol()})`}
-            error={errors.consultation_fee?.message}
-            hint="Added to OP bills for this doctor."
-          >
-            <Input type="number" inputMode="decimal" min={0} step="0.01" {...form.register('consultation_fee')} />
-          </FormField>
-        )}
-        {mode === 'create' && (
-          <fieldset className="grid gap-2 sm:col-span-2">
-            <legend className="mb-1 text-[13px] font-medium text-slate-800">Sign-in</legend>
-            {choice('password', 'Set a password now', 'You tell them the password; they sign in at once.')}
-            {choice(
-              'invite',
-              'Send an invitation link',
-              'You copy a one-time link (valid 72 hours) and send it; they choose their own password.',
-            )}
-          </fieldset>
-        )}
-        {mode === 'create' && !invites && (
-          <>
-            <FormField
-              label="Password"
-              required
-              error={errors.password?.message}
-              hint="At least 8 characters."
-              className="sm:col-start-1"
-            >
-              <Input type="password" autoComplete="new-password" {...form.register('password')} />
-            </FormField>
-            <FormField label="Confirm Password" required error={errors.confirm_password?.message}>
-              <Input type="password" autoComplete="new-password" {...form.register('confirm_password')} />
-            </FormField>
-          </>
-        )}
-      </form>
-    </Dialog>
+      )}
+      {mode === 'create' && (
+        <fieldset className="grid gap-2 sm:col-span-2">
+          <legend className="mb-1 text-[13px] font-medium text-slate-800">Sign-in</legend>
+          {choice('password', 'Set a password now', 'You tell them the password; they sign in at once.')}
+          {choice(
+            'invite',
+            'Send an invitation link',
+            'You copy a one-time link (valid 72 hours) and send it; they choose their own password.',
+          )}
+        </fieldset>
+      )}
+      {mode === 'create' && !invites && (
+        <>
+          <NewPasswordFields
+            required
+            hint="At least 8 characters."
+            className="sm:col-start-1"
+            password={form.register('password')}
+            confirm={form.register('confirm_password')}
+            errors={{ password: errors.password?.message, confirm: errors.confirm_password?.message }}
+          />
+        </>
+      )}
+    </FormDialog>
   );
 }
