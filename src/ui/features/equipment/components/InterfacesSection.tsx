@@ -42,6 +42,7 @@ import {
   useUnmatched,
 } from '../interfaces-api';
 import { ConnectionDialog } from './ConnectionDialog';
+import { formatCount } from '@/lib/format';
 
 /**
  * Machine Integration's interfaces (issue 18): the connections to the lab's machines (manage_lab),
@@ -229,7 +230,7 @@ function UnmatchedCard() {
   return (
     <Card className="min-w-0">
       <CardHeader
-        title={`Unmatched Results${q.data ? ` (${q.data.total})` : ''}`}
+        title={`Unmatched Results${q.data ? ` (${formatCount(q.data.total)})` : ''}`}
         description="Values a machine sent that found no sample, no mapped test, or were refused. Assign each to a sample's ordered test, or discard it with a reason."
       />
       <DataTable

@@ -2,6 +2,7 @@ import { Card, CardBody, CardHeader, DateText } from '@/components';
 import type { ServiceKind } from '@shared/schemas/equipment';
 import { useCalibrationPage, useMaintenancePage } from '../api';
 import { ServiceStatusBadge } from './badges';
+import { formatCount } from '@/lib/format';
 
 const OVERDUE = { search: '', status: 'overdue', page: 1, limit: 5 };
 const UPCOMING = { search: '', status: 'upcoming', page: 1, limit: 5 };
@@ -48,7 +49,7 @@ export function UpcomingPanel({ kind }: { kind: ServiceKind }) {
           </ul>
         )}
         {(overdue.data?.total ?? 0) > 5 && (
-          <p className="mt-2 text-[13px] text-slate-600">{overdue.data?.total} overdue in all.</p>
+          <p className="mt-2 text-[13px] text-slate-600">{formatCount(overdue.data?.total)} overdue in all.</p>
         )}
       </CardBody>
     </Card>
