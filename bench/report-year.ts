@@ -52,7 +52,8 @@ export async function ensureReportYear(
   perDay = VISITS_PER_DAY,
 ): Promise<ReportYear> {
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, `lims-bench-year-${days}x${perDay}.db`);
+  // v2: samples completed and reported when their last result is verified (v1 marked every one completed).
+  const file = join(dir, `lims-bench-year-v2-${days}x${perDay}.db`);
   if (existsSync(file)) {
     const found = inspect(file);
     if (found && found.visits === days * perDay) {
@@ -122,8 +123,8 @@ export async function ensureReportYear(
   const cancelBill = s.prepare("UPDATE bills SET cancelled_at = ?, cancel_reason = 'Entered twice' WHERE id = ?");
   const insSample = s.prepare(
     `INSERT INTO samples (organization_id, sample_code, patient_id, bill_id, sample_type, status, rejection_reason,
-       collection_date, created_by, created_at, updated_at)
-     VALUES (?, ?, ?, ?, 'Blood', ?, ?, ?, ?, ?, ?)`,
+       collection_date, completed_at, reported_at, created_by, created_at, updated_at)
+     VALUES (?, ?, ?, ?, 'Blood', ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insSampleTest = s.prepare('INSERT INTO sample_tests (sample_id, test_id, position) VALUES (?, ?, ?)');
   const insResult = s.prepare(
@@ -237,15 +238,35 @@ export async function ensureReportYear(
       }
       const collected = at + 5 * 60_000 + Math.floor(rand() * 20 * 60_000);
       const rejected = rand() < 0.02;
+      // Each test's result first, so the sample's state follows from them as verification sets it:
+      // completed and reported when its last result is verified, processing while one waits.
+      const plans = rejected
+        ? []
+        : lines.map(() => {
+            // Turnaround: mostly hours, a tail of days; the last day's work partly unverified.
+            const tatMs = Math.floor(
+              (30 + rand() * 240 + (rand() < 0.1 ? rand() * 2880 : 0)) * 60_000 + rand() * 60_000,
+            );
+            const verifiedAt = collected + tatMs;
+            return {
+              entered: collected + Math.floor(tatMs * 0.7),
+              verifiedAt,
+              verified: verifiedAt < Date.now() && rand() < 0.98,
+            };
+          });
+      const done = !rejected && plans.every((p) => p.verified);
+      const reportedAt = done ? iso(Math.max(...plans.map((p) => p.verifiedAt))) : null;
       const sampleId = Number(
         insSample.run(
           organizationId,
           `S${ymd}${String(v + 1).padStart(4, '0')}`,
           patientId,
           billId,
-          rejected ? 'rejected' : 'completed',
+          rejected ? 'rejected' : done ? 'completed' : 'processing',
           rejected ? pick(REASONS) : null,
           iso(collected),
+          reportedAt,
+          reportedAt,
           adminId,
           atIso,
           atIso,
@@ -254,11 +275,7 @@ export async function ensureReportYear(
       lines.forEach((l, k) => {
         insSampleTest.run(sampleId, l.t.id, k + 1);
         if (rejected) return;
-        // Turnaround: mostly hours, a tail of days; the last day's work partly unverified.
-        const tatMs = Math.floor((30 + rand() * 240 + (rand() < 0.1 ? rand() * 2880 : 0)) * 60_000 + rand() * 60_000);
-        const entered = collected + Math.floor(tatMs * 0.7);
-        const verifiedAt = collected + tatMs;
-        const verified = verifiedAt < Date.now() && rand() < 0.98;
+        const { entered, verifiedAt, verified } = plans[k]!;
         const critical = rand() < 0.02 ? 1 : 0;
         const resultId = Number(
           insResult.run(
