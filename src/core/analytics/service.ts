@@ -16,10 +16,16 @@ import {
   samplesByStatus,
   samplesCollectedByMinute,
   tatCandidates,
-  tatHistogram,
   testDistribution,
 } from './repository.js';
-import { billedCategoriesOnDays, collectedTestsOnDays, onSlot, slotsPerDay, splitWindow } from '../reports/summary.js';
+import {
+  billedCategoriesOnDays,
+  collectedTestsOnDays,
+  onSlot,
+  slotsPerDay,
+  splitWindow,
+  tatHistogramSummed,
+} from '../reports/summary.js';
 
 /** How many rows each list of the live board shows (its count is always the full one). */
 export const LIVE_LIST_LIMIT = 20;
@@ -149,10 +155,7 @@ export async function analytics(
   const samples = daily.reduce((s, d) => s + d.samples_collected, 0);
   const verified = daily.reduce((s, d) => s + d.results_verified, 0);
   const revenuePaise = [...days.values()].reduce((s, d) => s + d.paise, 0);
-  const histogram = (await tatHistogram(db, organizationId, fromUtc, toUtc)).map((h) => ({
-    minutes: Number(h.minutes),
-    n: Number(h.n),
-  }));
+  const histogram = await tatHistogramSummed(db, organizationId, fromUtc, toUtc);
   const backlog = await awaitingVerification(db, organizationId, 0);
 
   return {

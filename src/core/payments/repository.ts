@@ -113,7 +113,17 @@ export async function patientAdvancePaise(db: Db, organizationId: number, patien
  * (their refunds are rows of their own). Pending and bounced cheques have no value date.
  */
 export function ledgerTotalsByDay(db: Db, organizationId: number, from: string, to: string, userId?: number) {
-  let q = db
+  if (userId === undefined)
+    // The whole lab's: migration 32's per-day summary of the same rows (value_date is the lab day).
+    return db
+      .selectFrom('report_ledger_daily')
+      .select(['value_date', 'method', 'kind', 'amount_paise', 'n'])
+      .where('organization_id', '=', organizationId)
+      .where('value_date', '>=', from)
+      .where('value_date', '<=', to)
+      .where('n', '<>', 0)
+      .execute();
+  return db
     .selectFrom('payments')
     .select([
       'value_date',
@@ -125,9 +135,10 @@ export function ledgerTotalsByDay(db: Db, organizationId: number, from: string, 
     .where('organization_id', '=', organizationId)
     .where('value_date', '>=', from)
     .where('value_date', '<=', to)
-    .where('status', 'in', ['completed', 'refunded']);
-  if (userId !== undefined) q = q.where('received_by', '=', userId);
-  return q.groupBy(['value_date', 'method', 'kind']).execute();
+    .where('status', 'in', ['completed', 'refunded'])
+    .where('received_by', '=', userId)
+    .groupBy(['value_date', 'method', 'kind'])
+    .execute();
 }
 
 /** Cheques a user recorded in a UTC window that are still pending. */

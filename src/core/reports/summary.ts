@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { dayBounds, engineOf } from '../db/dialect.js';
 import { billedByTest, discountsByUser, workloadByTest, type Window } from './repository.js';
+import { tatHistogram } from '../analytics/repository.js';
 
 /**
  * Readers of the summaries of migration 25 (issue 17): a period [fromUtc, toUtc) is the whole UTC
@@ -32,8 +33,45 @@ export function splitWindow(fromUtc: string, toUtc: string): SplitWindow {
   return { edges, days: { from: iso(d0).slice(0, 10), to: iso(d1).slice(0, 10) } };
 }
 
+/** The month after 'YYYY-MM'. */
+const nextMonth = (m: string) => {
+  const y = Number(m.slice(0, 4));
+  const n = Number(m.slice(5, 7));
+  return n === 12 ? `${String(y + 1).padStart(4, '0')}-01` : `${m.slice(0, 4)}-${String(n + 1).padStart(2, '0')}`;
+};
+
+/**
+ * Whole UTC days [from, to) read from summaries (migration 32): the whole UTC months inside them
+ * from a monthly roll-up (`month` in [from, to) as 'YYYY-MM'), the days outside those months from
+ * the daily table (`day` in [from, to)). A year is about eleven month rows and thirty day rows per key.
+ */
+export interface SummaryPart {
+  monthly: boolean;
+  /** The column the range is on: day or month. */
+  column: 'day' | 'month';
+  from: string;
+  to: string;
+}
+
+export function summaryParts(days: { from: string; to: string }): SummaryPart[] {
+  const firstMonth = days.from.endsWith('-01') ? days.from.slice(0, 7) : nextMonth(days.from.slice(0, 7));
+  const endMonth = days.to.slice(0, 7);
+  if (!(firstMonth < endMonth)) return [{ monthly: false, column: 'day', from: days.from, to: days.to }];
+  const parts: SummaryPart[] = [{ monthly: true, column: 'month', from: firstMonth, to: endMonth }];
+  if (days.from < `${firstMonth}-01`)
+    parts.push({ monthly: false, column: 'day', from: days.from, to: `${firstMonth}-01` });
+  if (`${endMonth}-01` < days.to) parts.push({ monthly: false, column: 'day', from: `${endMonth}-01`, to: days.to });
+  return parts;
+}
+
 const num = (v: unknown) => Number(v ?? 0);
 const maxText = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : b > a ? b : a);
+
+/** The billed summary a part reads (the monthly roll-up has the daily table's columns, month for day). */
+const billedSource = (p: SummaryPart) =>
+  (p.monthly ? 'report_billed_monthly as s' : 'report_billed_daily as s') as 'report_billed_daily as s';
+const workloadSource = (p: SummaryPart) =>
+  (p.monthly ? 'report_workload_monthly as s' : 'report_workload_daily as s') as 'report_workload_daily as s';
 
 export type BilledByTestRow = Awaited<ReturnType<typeof billedByTest>>[number];
 
@@ -43,25 +81,26 @@ export async function billedByTestSummed(db: Db, w: Window): Promise<BilledByTes
   const parts: BilledByTestRow[][] = await Promise.all(edges.map((e) => billedByTest(db, { ...w, ...e })));
   if (days) {
     const testId = sql<number | null>`CASE WHEN s.test_id = 0 THEN NULL ELSE s.test_id END`;
-    parts.push(
-      await db
-        .selectFrom('report_billed_daily as s')
-        .leftJoin('tests as t', 't.id', 's.test_id')
-        .select([
-          's.item_type',
-          testId.as('test_id'),
-          sql<string>`MAX(s.name)`.as('name'),
-          sql<string | null>`MAX(t.category)`.as('category'),
-          sql<number>`SUM(s.qty)`.as('count'),
-          sql<number>`SUM(s.total_paise)`.as('total_paise'),
-        ])
-        .where('s.organization_id', '=', w.organizationId)
-        .where('s.day', '>=', days.from)
-        .where('s.day', '<', days.to)
-        .where('s.lines', '>', 0)
-        .groupBy(['s.item_type', 's.test_id', sql`CASE WHEN s.test_id = 0 THEN s.name ELSE '' END`])
-        .execute(),
-    );
+    for (const p of summaryParts(days))
+      parts.push(
+        await db
+          .selectFrom(billedSource(p))
+          .leftJoin('tests as t', 't.id', 's.test_id')
+          .select([
+            's.item_type',
+            testId.as('test_id'),
+            sql<string>`MAX(s.name)`.as('name'),
+            sql<string | null>`MAX(t.category)`.as('category'),
+            sql<number>`SUM(s.qty)`.as('count'),
+            sql<number>`SUM(s.total_paise)`.as('total_paise'),
+          ])
+          .where('s.organization_id', '=', w.organizationId)
+          .where(sql.ref(`s.${p.column}`), '>=', p.from)
+          .where(sql.ref(`s.${p.column}`), '<', p.to)
+          .where('s.lines', '>', 0)
+          .groupBy(['s.item_type', 's.test_id', sql`CASE WHEN s.test_id = 0 THEN s.name ELSE '' END`])
+          .execute(),
+      );
   }
   const out = new Map<string, BilledByTestRow>();
   for (const r of parts.flat()) {
@@ -86,25 +125,26 @@ export async function workloadByTestSummed(db: Db, w: Window): Promise<WorkloadR
   const { edges, days } = splitWindow(w.fromUtc, w.toUtc);
   const parts: WorkloadRow[][] = await Promise.all(edges.map((e) => workloadByTest(db, { ...w, ...e })));
   if (days) {
-    parts.push(
-      await db
-        .selectFrom('report_workload_daily as s')
-        .innerJoin('tests as t', 't.id', 's.test_id')
-        .select([
-          's.test_id',
-          sql<string>`MAX(t.name)`.as('test_name'),
-          sql<string | null>`MAX(t.category)`.as('category'),
-          sql<number>`SUM(s.ordered)`.as('ordered'),
-          sql<number>`SUM(s.resulted)`.as('resulted'),
-          sql<number>`SUM(s.verified)`.as('verified'),
-          sql<number>`SUM(s.rejected)`.as('rejected'),
-        ])
-        .where('s.organization_id', '=', w.organizationId)
-        .where('s.day', '>=', days.from)
-        .where('s.day', '<', days.to)
-        .groupBy('s.test_id')
-        .execute(),
-    );
+    for (const p of summaryParts(days))
+      parts.push(
+        await db
+          .selectFrom(workloadSource(p))
+          .innerJoin('tests as t', 't.id', 's.test_id')
+          .select([
+            's.test_id',
+            sql<string>`MAX(t.name)`.as('test_name'),
+            sql<string | null>`MAX(t.category)`.as('category'),
+            sql<number>`SUM(s.ordered)`.as('ordered'),
+            sql<number>`SUM(s.resulted)`.as('resulted'),
+            sql<number>`SUM(s.verified)`.as('verified'),
+            sql<number>`SUM(s.rejected)`.as('rejected'),
+          ])
+          .where('s.organization_id', '=', w.organizationId)
+          .where(sql.ref(`s.${p.column}`), '>=', p.from)
+          .where(sql.ref(`s.${p.column}`), '<', p.to)
+          .groupBy('s.test_id')
+          .execute(),
+      );
   }
   const out = new Map<number, WorkloadRow>();
   for (const r of parts.flat()) {
@@ -215,38 +255,83 @@ export async function slotsPerDay(db: Db, organizationId: number, days: { day: s
 }
 
 /** Billed lines and paise of live bills per catalogue category over whole UTC days. */
-export function billedCategoriesOnDays(db: Db, organizationId: number, days: { from: string; to: string }) {
+export async function billedCategoriesOnDays(db: Db, organizationId: number, days: { from: string; to: string }) {
   const category = sql<string | null>`coalesce(t.category, p.category, k.category)`;
-  return db
-    .selectFrom('report_billed_daily as s')
-    .leftJoin('tests as t', (j) => j.onRef('t.id', '=', 's.test_id').on('s.item_type', '=', 'test'))
-    .leftJoin('test_profiles as p', (j) => j.onRef('p.id', '=', 's.profile_id').on('s.item_type', '=', 'profile'))
-    .leftJoin('test_packages as k', (j) => j.onRef('k.id', '=', 's.package_id').on('s.item_type', '=', 'package'))
-    .select([
-      category.as('category'),
-      sql<number>`SUM(s.lines)`.as('lines'),
-      sql<number>`SUM(s.total_paise)`.as('paise'),
-    ])
-    .where('s.organization_id', '=', organizationId)
-    .where('s.day', '>=', days.from)
-    .where('s.day', '<', days.to)
-    .where('s.lines', '>', 0)
-    .groupBy(category)
-    .execute();
+  const out = new Map<string | null, { category: string | null; lines: number; paise: number }>();
+  for (const part of summaryParts(days))
+    for (const r of await db
+      .selectFrom(billedSource(part))
+      .leftJoin('tests as t', (j) => j.onRef('t.id', '=', 's.test_id').on('s.item_type', '=', 'test'))
+      .leftJoin('test_profiles as p', (j) => j.onRef('p.id', '=', 's.profile_id').on('s.item_type', '=', 'profile'))
+      .leftJoin('test_packages as k', (j) => j.onRef('k.id', '=', 's.package_id').on('s.item_type', '=', 'package'))
+      .select([
+        category.as('category'),
+        sql<number>`SUM(s.lines)`.as('lines'),
+        sql<number>`SUM(s.total_paise)`.as('paise'),
+      ])
+      .where('s.organization_id', '=', organizationId)
+      .where(sql.ref(`s.${part.column}`), '>=', part.from)
+      .where(sql.ref(`s.${part.column}`), '<', part.to)
+      .where('s.lines', '>', 0)
+      .groupBy(category)
+      .execute()) {
+      const e = out.get(r.category) ?? { category: r.category, lines: 0, paise: 0 };
+      e.lines += num(r.lines);
+      e.paise += num(r.paise);
+      out.set(r.category, e);
+    }
+  return [...out.values()];
 }
 
 /** Tests ordered on samples collected over whole UTC days, per test. */
-export function collectedTestsOnDays(db: Db, organizationId: number, days: { from: string; to: string }) {
-  return db
-    .selectFrom('report_workload_daily as s')
-    .innerJoin('tests as t', 't.id', 's.test_id')
-    .select(['t.id as test_id', 't.name as test_name', sql<number>`SUM(s.collected)`.as('n')])
-    .where('s.organization_id', '=', organizationId)
-    .where('s.day', '>=', days.from)
-    .where('s.day', '<', days.to)
-    .groupBy(['t.id', 't.name'])
-    .having(sql`SUM(s.collected)`, '>', 0)
-    .execute();
+export async function collectedTestsOnDays(db: Db, organizationId: number, days: { from: string; to: string }) {
+  const out = new Map<number, { test_id: number; test_name: string; n: number }>();
+  for (const part of summaryParts(days))
+    for (const r of await db
+      .selectFrom(workloadSource(part))
+      .innerJoin('tests as t', 't.id', 's.test_id')
+      .select(['t.id as test_id', 't.name as test_name', sql<number>`SUM(s.collected)`.as('n')])
+      .where('s.organization_id', '=', organizationId)
+      .where(sql.ref(`s.${part.column}`), '>=', part.from)
+      .where(sql.ref(`s.${part.column}`), '<', part.to)
+      .groupBy(['t.id', 't.name'])
+      .execute()) {
+      const id = Number(r.test_id);
+      const e = out.get(id) ?? { test_id: id, test_name: r.test_name, n: 0 };
+      e.n += num(r.n);
+      out.set(id, e);
+    }
+  return [...out.values()].filter((r) => r.n > 0);
+}
+
+/**
+ * The Analytics histogram of turnaround in whole minutes of the results verified in [fromUtc, toUtc):
+ * migration 32's per-day and per-month counts for the whole UTC days, migration 28's rows for the
+ * partial days at the edges. Sorted by minutes.
+ */
+export async function tatHistogramSummed(db: Db, organizationId: number, fromUtc: string, toUtc: string) {
+  const { edges, days } = splitWindow(fromUtc, toUtc);
+  const out = new Map<number, number>();
+  const add = (rows: { minutes: number; n: number }[]) => {
+    for (const r of rows) out.set(Number(r.minutes), (out.get(Number(r.minutes)) ?? 0) + num(r.n));
+  };
+  for (const e of edges) add(await tatHistogram(db, organizationId, e.fromUtc, e.toUtc));
+  if (days)
+    for (const p of summaryParts(days))
+      add(
+        await db
+          .selectFrom((p.monthly ? 'report_tat_monthly as s' : 'report_tat_daily as s') as 'report_tat_daily as s')
+          .select(['s.minutes', sql<number>`SUM(s.n)`.as('n')])
+          .where('s.organization_id', '=', organizationId)
+          .where(sql.ref(`s.${p.column}`), '>=', p.from)
+          .where(sql.ref(`s.${p.column}`), '<', p.to)
+          .groupBy('s.minutes')
+          .execute(),
+      );
+  return [...out]
+    .filter(([, n]) => n !== 0)
+    .map(([minutes, n]) => ({ minutes, n }))
+    .sort((a, b) => a.minutes - b.minutes);
 }
 
 /** Exact milliseconds between two ISO instants, in SQL. */
