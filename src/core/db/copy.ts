@@ -37,6 +37,8 @@ const DERIVED = new Set([
   'report_billed_monthly',
   'report_workload_monthly',
   'report_tat_monthly',
+  'report_doctor_daily',
+  'report_doctor_monthly',
 ]);
 const BATCH = 500;
 

@@ -175,15 +175,23 @@ export async function billsPerDay(db: Db, organizationId: number, days: { day: s
     FROM d JOIN bills b ON b.organization_id = ${organizationId} AND b.created_at >= d.s AND b.created_at < d.e
       AND b.cancelled_at IS NULL
     GROUP BY d.day`.execute(db);
+  return {
+    days: perDay.rows,
+    patients: await billedPatients(db, organizationId, days[0]!.start, days[days.length - 1]!.end),
+  };
+}
+
+/** Distinct patients of the live bills made in a UTC window. */
+export async function billedPatients(db: Db, organizationId: number, fromUtc: string, toUtc: string) {
   const all = await db
     .selectFrom('bills')
     .select(sql<number>`count(DISTINCT patient_id)`.as('n'))
     .where('organization_id', '=', organizationId)
     .where('cancelled_at', 'is', null)
-    .where('created_at', '>=', days[0]!.start)
-    .where('created_at', '<', days[days.length - 1]!.end)
+    .where('created_at', '>=', fromUtc)
+    .where('created_at', '<', toUtc)
     .executeTakeFirstOrThrow();
-  return { days: perDay.rows, patients: Number(all.n) };
+  return Number(all.n);
 }
 
 /** Billed amount per test category of bills made in a UTC window (profiles and packages under their own names). */
@@ -215,6 +223,7 @@ export function billedByDoctor(db: Db, organizationId: number, fromUtc: string, 
       'b.doctor_id',
       sql<string | null>`MAX(CASE WHEN d.id IS NULL THEN NULL ELSE d.first_name || ' ' || d.last_name END)`.as('name'),
       sql<number>`SUM(b.final_amount_paise)`.as('amount_paise'),
+      sql<number>`SUM(b.discount_amount_paise)`.as('discount_paise'),
       sql<number>`COUNT(*)`.as('bills'),
     ])
     .where('b.organization_id', '=', organizationId)

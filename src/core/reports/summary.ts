@@ -3,6 +3,7 @@ import type { Db } from '../db/connection.js';
 import { dayBounds, engineOf } from '../db/dialect.js';
 import { billedByTest, discountsByUser, workloadByTest, type Window } from './repository.js';
 import { tatHistogram } from '../analytics/repository.js';
+import { billedByDoctor } from '../payments/repository.js';
 
 /**
  * Readers of the summaries of migration 25 (issue 17): a period [fromUtc, toUtc) is the whole UTC
@@ -332,6 +333,70 @@ export async function tatHistogramSummed(db: Db, organizationId: number, fromUtc
     .filter(([, n]) => n !== 0)
     .map(([minutes, n]) => ({ minutes, n }))
     .sort((a, b) => a.minutes - b.minutes);
+}
+
+export type DoctorRow = Awaited<ReturnType<typeof billedByDoctor>>[number];
+
+/**
+ * billedByDoctor for any period (live bills per referring doctor: how many, final amount, bill
+ * discounts): migration 32's per-day and per-month summaries plus the edges' rows.
+ */
+export async function billedByDoctorSummed(db: Db, w: Window): Promise<DoctorRow[]> {
+  const { edges, days } = splitWindow(w.fromUtc, w.toUtc);
+  const parts: DoctorRow[][] = await Promise.all(
+    edges.map((e) => billedByDoctor(db, w.organizationId, e.fromUtc, e.toUtc)),
+  );
+  if (days) {
+    const doctorId = sql<number | null>`CASE WHEN s.doctor_id = 0 THEN NULL ELSE s.doctor_id END`;
+    for (const p of summaryParts(days))
+      parts.push(
+        await db
+          .selectFrom(
+            (p.monthly ? 'report_doctor_monthly as s' : 'report_doctor_daily as s') as 'report_doctor_daily as s',
+          )
+          .leftJoin('users as d', 'd.id', 's.doctor_id')
+          .select([
+            doctorId.as('doctor_id'),
+            sql<string | null>`MAX(CASE WHEN d.id IS NULL THEN NULL ELSE d.first_name || ' ' || d.last_name END)`.as(
+              'name',
+            ),
+            sql<number>`SUM(s.final_paise)`.as('amount_paise'),
+            sql<number>`SUM(s.discount_paise)`.as('discount_paise'),
+            sql<number>`SUM(s.bills)`.as('bills'),
+          ])
+          .where('s.organization_id', '=', w.organizationId)
+          .where(sql.ref(`s.${p.column}`), '>=', p.from)
+          .where(sql.ref(`s.${p.column}`), '<', p.to)
+          .where('s.bills', '>', 0)
+          .groupBy('s.doctor_id')
+          .execute(),
+      );
+  }
+  const out = new Map<string, DoctorRow>();
+  for (const r of parts.flat()) {
+    const id = r.doctor_id === null ? null : Number(r.doctor_id);
+    const key = id === null ? '' : String(id);
+    const e = out.get(key);
+    if (!e)
+      out.set(key, {
+        ...r,
+        doctor_id: id,
+        amount_paise: num(r.amount_paise),
+        discount_paise: num(r.discount_paise),
+        bills: num(r.bills),
+      });
+    else {
+      e.name = e.name ?? r.name;
+      e.amount_paise = num(e.amount_paise) + num(r.amount_paise);
+      e.discount_paise = num(e.discount_paise) + num(r.discount_paise);
+      e.bills = num(e.bills) + num(r.bills);
+    }
+  }
+  // In the order the rows' GROUP BY gives on SQLite (no doctor first, then by id): ties in the
+  // caller's sort by amount keep it.
+  return [...out.values()]
+    .filter((r) => r.bills > 0)
+    .sort((a, b) => (a.doctor_id ?? -Infinity) - (b.doctor_id ?? -Infinity));
 }
 
 /** Exact milliseconds between two ISO instants, in SQL. */

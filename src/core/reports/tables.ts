@@ -120,6 +120,16 @@ export interface ReportTatDailyTable {
   n: number;
 }
 
+/** Migration 32: live bills per UTC day and referring doctor (0: none). Kept by triggers. */
+export interface ReportDoctorDailyTable {
+  organization_id: number;
+  day: string;
+  doctor_id: number;
+  bills: number;
+  final_paise: number;
+  discount_paise: number;
+}
+
 /** Migration 32: a daily summary's rows summed per UTC month ('YYYY-MM'), same key otherwise. */
 type Monthly<T> = Omit<T, 'day'> & { month: string };
 
@@ -138,5 +148,7 @@ declare module '../db/schema.js' {
     report_billed_monthly: Monthly<ReportBilledDailyTable>;
     report_workload_monthly: Monthly<ReportWorkloadDailyTable>;
     report_tat_monthly: Monthly<ReportTatDailyTable>;
+    report_doctor_daily: ReportDoctorDailyTable;
+    report_doctor_monthly: Monthly<ReportDoctorDailyTable>;
   }
 }

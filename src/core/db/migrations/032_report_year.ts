@@ -11,8 +11,12 @@ import { toPostgres } from '../dialect.js';
  * - report_tat_daily: migration 28's turnaround rows per UTC day of verification and whole minute
  *   (the Analytics histogram of turnaround). Triggers on report_turnaround, which itself is kept by
  *   triggers on results and samples, so every path that changes a turnaround changes this.
- * - Monthly roll-ups (report_billed_monthly, report_workload_monthly, report_tat_monthly) of the
- *   per-UTC-day summaries (migration 25's billed and workload, and report_tat_daily): the same key
+ * - report_doctor_daily: live (not cancelled) bills per UTC day of the bill and referring doctor
+ *   (0: none): how many, their final amount and their bill discounts (/revenue's cards and doctors).
+ *   Triggers on bills.
+ * - Monthly roll-ups (report_billed_monthly, report_workload_monthly, report_tat_monthly,
+ *   report_doctor_monthly) of the per-UTC-day summaries (migration 25's billed and workload, and
+ *   report_tat_daily, report_doctor_daily): the same key
  *   with the UTC month ('YYYY-MM') for the day, kept by triggers on the daily table (each change of
  *   a daily row adds its difference to its month). A period reads its whole months from these, the
  *   whole days outside them from the daily tables and its partial days from the rows
@@ -52,6 +56,17 @@ const tatRow = (R: string, s: number) =>
    WHERE ${R}.verified_at IS NOT NULL
    ${upsert('report_tat_daily', TAT_KEY, ['n'])}`;
 
+// Live bills per UTC day and referring doctor ----------------------------------------------------
+
+const DOCTOR_KEY = ['organization_id', 'day', 'doctor_id'];
+const DOCTOR_COLS = ['bills', 'final_paise', 'discount_paise'];
+const doctorRow = (B: string, s: number) =>
+  `INSERT INTO report_doctor_daily (${DOCTOR_KEY.join(', ')}, ${DOCTOR_COLS.join(', ')})
+   SELECT ${B}.organization_id, substr(${B}.created_at, 1, 10), COALESCE(${B}.doctor_id, 0), ${s},
+     ${s} * ${B}.final_amount_paise, ${s} * ${B}.discount_amount_paise
+   WHERE ${B}.cancelled_at IS NULL
+   ${upsert('report_doctor_daily', DOCTOR_KEY, DOCTOR_COLS)}`;
+
 // Monthly roll-ups of daily summaries ----------------------------------------------------------------
 
 interface Rollup {
@@ -83,6 +98,12 @@ const ROLLUPS: Rollup[] = [
     cols: ['ordered', 'collected', 'resulted', 'verified', 'rejected'],
   },
   { daily: 'report_tat_daily', monthly: 'report_tat_monthly', key: [['minutes', 'INTEGER']], cols: ['n'] },
+  {
+    daily: 'report_doctor_daily',
+    monthly: 'report_doctor_monthly',
+    key: [['doctor_id', 'INTEGER']],
+    cols: DOCTOR_COLS,
+  },
 ];
 
 /** Row R (NEW or OLD) of a daily table added to its month with sign s. */
@@ -110,6 +131,12 @@ const signed = (table: string, prefix: string, row: (R: string, s: number) => st
 const TRIGGERS: TriggerDef[] = [
   ...signed('payments', 'ledger', ledgerRow, 'organization_id, value_date, status, method, kind, amount_paise'),
   ...signed('report_turnaround', 'tat', tatRow),
+  ...signed(
+    'bills',
+    'doctor',
+    doctorRow,
+    'organization_id, created_at, cancelled_at, doctor_id, final_amount_paise, discount_amount_paise',
+  ),
   ...ROLLUPS.flatMap((r) => signed(r.daily, 'month', (R, s) => rollupRow(r, R, s))),
 ];
 
@@ -130,6 +157,13 @@ CREATE TABLE report_tat_daily (
   n INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (organization_id, day, minutes)
 );
+CREATE TABLE report_doctor_daily (
+  organization_id INTEGER NOT NULL REFERENCES organizations(id),
+  day TEXT NOT NULL,
+  doctor_id INTEGER NOT NULL,
+${DOCTOR_COLS.map((c) => `  ${c} INTEGER NOT NULL DEFAULT 0,`).join('\n')}
+  PRIMARY KEY (organization_id, day, doctor_id)
+);
 ${ROLLUPS.map(
   (r) => `CREATE TABLE ${r.monthly} (
   organization_id INTEGER NOT NULL REFERENCES organizations(id),
@@ -149,6 +183,10 @@ GROUP BY organization_id, value_date, method, kind;
 INSERT INTO report_tat_daily (${TAT_KEY.join(', ')}, n)
 SELECT organization_id, substr(verified_at, 1, 10), minutes, COUNT(*) FROM report_turnaround
 GROUP BY organization_id, substr(verified_at, 1, 10), minutes;
+INSERT INTO report_doctor_daily (${DOCTOR_KEY.join(', ')}, ${DOCTOR_COLS.join(', ')})
+SELECT organization_id, substr(created_at, 1, 10), COALESCE(doctor_id, 0), COUNT(*), SUM(final_amount_paise), SUM(discount_amount_paise)
+FROM bills WHERE cancelled_at IS NULL
+GROUP BY organization_id, substr(created_at, 1, 10), COALESCE(doctor_id, 0);
 ${ROLLUPS.map((r) => {
   const key = r.key.map(([k]) => k).join(', ');
   return `INSERT INTO ${r.monthly} (organization_id, month, ${key}, ${r.cols.join(', ')})
