@@ -40,46 +40,55 @@ export function patientsRegistered(db: Db, w: Window, page: { page: number; limi
 }
 
 /**
- * The register's demographics of the patients registered in the window, in one pass over the index
- * of (lab, registration, gender, date of birth), nothing grouped or sorted: how many, by gender, and
- * by age group on `day` (as ageOn counts it: 0-17, 18-39, 40-59, 60+, or unknown when the date of
- * birth is not YYYY-MM-DD). An age of at least A on `day` is a date of birth on or before the same
- * month and day A years earlier, compared as text (fixed-width digits sort like the dates).
+ * The register's demographics of the patients registered in the window from the index of (lab,
+ * registration, gender, date of birth), nothing grouped or sorted: how many, by gender, and by age
+ * group on `day` as ageOn counts it (0-17, 18-39, 40-59, 60+, or unknown when the date of birth is
+ * not YYYY-MM-DD). An age of at least A on `day` is a date of birth on or before the same month and
+ * day A years earlier, compared as text (fixed-width digits sort like the dates). One pass counts
+ * every row against the three cut-offs; a second counts the rows whose date of birth is not
+ * YYYY-MM-DD (the pattern test is the costly part, so it runs once per row) and takes them out.
  */
 export async function patientDemographics(db: Db, w: Window, day: string) {
-  const valid =
+  const pattern =
     engineOf(db) === 'postgres'
       ? sql`p.date_of_birth ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'`
       : sql`p.date_of_birth GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'`;
   const dayOk = /^\d{4}-\d{2}-\d{2}$/.test(day);
-  const born = (years: number) => `${String(Number(day.slice(0, 4)) - years).padStart(4, '0')}${day.slice(4)}`;
+  // With no valid day, ageOn gives no age: every row is unknown (the cut-offs count nothing).
+  const born = (years: number) =>
+    dayOk ? `${String(Number(day.slice(0, 4)) - years).padStart(4, '0')}${day.slice(4)}` : '';
   const count = (cond: ReturnType<typeof sql>) => sql<number>`SUM(CASE WHEN ${cond} THEN 1 ELSE 0 END)`;
-  const known = dayOk ? valid : sql`1 = 0`;
-  const [c18, c40, c60] = dayOk ? [born(18), born(40), born(60)] : ['', '', ''];
-  const r = await db
-    .selectFrom('patients as p')
-    .select([
-      sql<number>`COUNT(*)`.as('patients'),
-      count(sql`p.gender = 'Male'`).as('male'),
-      count(sql`p.gender = 'Female'`).as('female'),
-      count(sql`p.gender = 'Other'`).as('other'),
-      count(sql`${known} AND p.date_of_birth > ${c18}`).as('b0'),
-      count(sql`${known} AND p.date_of_birth <= ${c18} AND p.date_of_birth > ${c40}`).as('b18'),
-      count(sql`${known} AND p.date_of_birth <= ${c40} AND p.date_of_birth > ${c60}`).as('b40'),
-      count(sql`${known} AND p.date_of_birth <= ${c60}`).as('b60'),
-    ])
-    .where('p.organization_id', '=', w.organizationId)
-    .where('p.created_at', '>=', w.fromUtc)
-    .where('p.created_at', '<', w.toUtc)
-    .executeTakeFirstOrThrow();
+  const figures = (rows: ReturnType<typeof db.selectFrom<'patients as p'>>) =>
+    rows
+      .select([
+        sql<number>`COUNT(*)`.as('patients'),
+        count(sql`p.gender = 'Male'`).as('male'),
+        count(sql`p.gender = 'Female'`).as('female'),
+        count(sql`p.gender = 'Other'`).as('other'),
+        count(sql`p.date_of_birth > ${born(18)}`).as('under18'),
+        count(sql`p.date_of_birth > ${born(40)}`).as('under40'),
+        count(sql`p.date_of_birth > ${born(60)}`).as('under60'),
+      ])
+      .where('p.organization_id', '=', w.organizationId)
+      .where('p.created_at', '>=', w.fromUtc)
+      .where('p.created_at', '<', w.toUtc)
+      .executeTakeFirstOrThrow();
+  const all = await figures(db.selectFrom('patients as p'));
+  const odd = await figures(db.selectFrom('patients as p').where(sql<boolean>`NOT (${pattern})`));
   const n = (v: unknown) => Number(v ?? 0);
-  const patients = n(r.patients);
-  const bands = { '0-17': n(r.b0), '18-39': n(r.b18), '40-59': n(r.b40), '60+': n(r.b60) };
+  const known = (k: keyof typeof all) => (dayOk ? n(all[k]) - n(odd[k]) : 0);
+  const patients = n(all.patients);
+  const bands = {
+    '0-17': known('under18'),
+    '18-39': known('under40') - known('under18'),
+    '40-59': known('under60') - known('under40'),
+    '60+': known('patients') - known('under60'),
+  };
   return {
     patients,
-    male: n(r.male),
-    female: n(r.female),
-    other: n(r.other),
+    male: n(all.male),
+    female: n(all.female),
+    other: n(all.other),
     bands: { ...bands, Unknown: patients - Object.values(bands).reduce((a, b) => a + b, 0) },
   };
 }
