@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
-import { dayBounds } from '../db/dialect.js';
+import { dayBounds, engineOf } from '../db/dialect.js';
 import type { PaymentsTable } from '../billing/tables.js';
 import type { DayClosingsTable } from './tables.js';
 import type { LedgerListQuery } from '../../shared/schemas/payments.js';
@@ -168,7 +168,26 @@ export async function pendingChequesPaise(
  */
 export async function billsPerDay(db: Db, organizationId: number, days: { day: string; start: string; end: string }[]) {
   if (days.length === 0) return { days: [], patients: 0 };
-  const perDay = await sql<{ day: string; bills: number; patients: number; discounts: number; billed: number }>`
+  type Day = { day: string; bills: number; patients: number; discounts: number; billed: number };
+  if (engineOf(db) === 'sqlite') {
+    // Each day's bills summed by a subquery on its range of the (lab, created_at, ...) index: a join
+    // grouped by day sorted all the period's bills in a temporary tree first (a year: 110,000).
+    const rows = await sql<{ day: string; f: string }>`${dayBounds(db, days)}
+      SELECT d.day, (SELECT json_array(count(*), count(DISTINCT b.patient_id), sum(b.discount_amount_paise),
+        sum(b.final_amount_paise)) FROM bills b WHERE b.organization_id = ${organizationId}
+        AND b.created_at >= d.s AND b.created_at < d.e AND b.cancelled_at IS NULL) AS f
+      FROM d`.execute(db);
+    const perDay: Day[] = [];
+    for (const r of rows.rows) {
+      const [bills, patients, discounts, billed] = JSON.parse(r.f) as number[];
+      if (bills) perDay.push({ day: r.day, bills, patients: patients!, discounts: discounts!, billed: billed! });
+    }
+    return {
+      days: perDay,
+      patients: await billedPatients(db, organizationId, days[0]!.start, days[days.length - 1]!.end),
+    };
+  }
+  const perDay = await sql<Day>`
     ${dayBounds(db, days)}
     SELECT d.day, count(*) AS bills, count(DISTINCT b.patient_id) AS patients,
       sum(b.discount_amount_paise) AS discounts, sum(b.final_amount_paise) AS billed
