@@ -1,5 +1,5 @@
 import type { Analytics, AnalyticsQuery, LiveBoard } from '../../shared/schemas/analytics.js';
-import { addDays, localDate, startOfLocalDayUtc } from '../../shared/time.js';
+import { addDays, labDayBounds, localDate, startOfLocalDayUtc } from '../../shared/time.js';
 import type { Actor } from '../context.js';
 import type { Db } from '../db/connection.js';
 import { overdueCalibrations } from '../equipment/service-repository.js';
@@ -109,11 +109,7 @@ export async function analytics(
   if (onSlot(fromUtc) && onSlot(toUtc)) {
     // The summaries of migration 25: per quarter hour for the days, per UTC day for the categories.
     rejected = 0;
-    const bounds = [...days.keys()].map((day) => ({
-      day,
-      start: startOfLocalDayUtc(timeZone, day).toISOString(),
-      end: startOfLocalDayUtc(timeZone, addDays(day, 1)).toISOString(),
-    }));
+    const bounds = labDayBounds(timeZone, [...days.keys()]);
     for (const r of await slotsPerDay(db, organizationId, bounds)) {
       rejected += Number(r.samples_rejected);
       const d = days.get(r.day);

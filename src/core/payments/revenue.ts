@@ -2,7 +2,7 @@ import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import type { PAYMENT_METHODS } from '../../shared/billing.js';
-import { addDays, localDate, startOfLocalDayUtc } from '../../shared/time.js';
+import { addDays, labDayBounds, localDate, startOfLocalDayUtc } from '../../shared/time.js';
 import type {
   RevenueAnalytics,
   RevenueDaily,
@@ -121,11 +121,7 @@ export async function revenueDaily(db: Db, organizationId: number, q: RevenueQue
   const { timeZone, from, to } = await revenueRange(db, organizationId, q);
   const { days, all } = await ledgerDays(db, organizationId, from, to);
   // The bills of each lab day summed in SQL (a year of a busy lab is 110,000 bills).
-  const bounds = [...days.keys()].map((day) => ({
-    day,
-    start: startOfLocalDayUtc(timeZone, day).toISOString(),
-    end: startOfLocalDayUtc(timeZone, addDays(day, 1)).toISOString(),
-  }));
+  const bounds = labDayBounds(timeZone, [...days.keys()]);
   const bills = await billsPerDay(db, organizationId, bounds);
   for (const b of bills.days) {
     const day = days.get(b.day);
