@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { dayBounds, engineOf } from '../db/dialect.js';
+import { jsonNumbers } from '../reports/summary.js';
 import type { PaymentsTable } from '../billing/tables.js';
 import type { DayClosingsTable } from './tables.js';
 import type { LedgerListQuery } from '../../shared/schemas/payments.js';
@@ -168,36 +169,30 @@ export async function pendingChequesPaise(
  */
 export async function billsPerDay(db: Db, organizationId: number, days: { day: string; start: string; end: string }[]) {
   if (days.length === 0) return { days: [], patients: 0 };
-  type Day = { day: string; bills: number; patients: number; discounts: number; billed: number };
-  if (engineOf(db) === 'sqlite') {
-    // Each day's bills summed by a subquery on its range of the (lab, created_at, ...) index: a join
-    // grouped by day sorted all the period's bills in a temporary tree first (a year: 110,000).
-    const rows = await sql<{ day: string; f: string }>`${dayBounds(db, days)}
-      SELECT d.day, (SELECT json_array(count(*), count(DISTINCT b.patient_id), sum(b.discount_amount_paise),
-        sum(b.final_amount_paise)) FROM bills b WHERE b.organization_id = ${organizationId}
-        AND b.created_at >= d.s AND b.created_at < d.e AND b.cancelled_at IS NULL) AS f
-      FROM d`.execute(db);
-    const perDay: Day[] = [];
-    for (const r of rows.rows) {
-      const [bills, patients, discounts, billed] = JSON.parse(r.f) as number[];
-      if (bills) perDay.push({ day: r.day, bills, patients: patients!, discounts: discounts!, billed: billed! });
-    }
-    return {
-      days: perDay,
-      patients: await billedPatients(db, organizationId, days[0]!.start, days[days.length - 1]!.end),
-    };
+  const patients = () => billedPatients(db, organizationId, days[0]!.start, days[days.length - 1]!.end);
+  if (engineOf(db) === 'postgres') {
+    const perDay = await sql<{ day: string; bills: number; patients: number; discounts: number; billed: number }>`
+      ${dayBounds(db, days)}
+      SELECT d.day, count(*) AS bills, count(DISTINCT b.patient_id) AS patients,
+        sum(b.discount_amount_paise) AS discounts, sum(b.final_amount_paise) AS billed
+      FROM d JOIN bills b ON b.organization_id = ${organizationId} AND b.created_at >= d.s AND b.created_at < d.e
+        AND b.cancelled_at IS NULL
+      GROUP BY d.day`.execute(db);
+    return { days: perDay.rows, patients: await patients() };
   }
-  const perDay = await sql<Day>`
-    ${dayBounds(db, days)}
-    SELECT d.day, count(*) AS bills, count(DISTINCT b.patient_id) AS patients,
-      sum(b.discount_amount_paise) AS discounts, sum(b.final_amount_paise) AS billed
-    FROM d JOIN bills b ON b.organization_id = ${organizationId} AND b.created_at >= d.s AND b.created_at < d.e
-      AND b.cancelled_at IS NULL
-    GROUP BY d.day`.execute(db);
-  return {
-    days: perDay.rows,
-    patients: await billedPatients(db, organizationId, days[0]!.start, days[days.length - 1]!.end),
-  };
+  // SQLite: each day's bills summed by a subquery on its range of the (lab, created_at, ...) index: a
+  // join grouped by day sorted all the period's bills in a temporary tree first (a year: 110,000).
+  const rows = await sql<{ day: string; f: string | number[] }>`${dayBounds(db, days)}
+    SELECT d.day, (SELECT json_array(count(*), count(DISTINCT b.patient_id), sum(b.discount_amount_paise),
+      sum(b.final_amount_paise)) FROM bills b WHERE b.organization_id = ${organizationId}
+      AND b.created_at >= d.s AND b.created_at < d.e AND b.cancelled_at IS NULL) AS f
+    FROM d`.execute(db);
+  const perDay: { day: string; bills: number; patients: number; discounts: number; billed: number }[] = [];
+  for (const r of rows.rows) {
+    const [bills, patients, discounts, billed] = jsonNumbers(r.f);
+    if (bills) perDay.push({ day: r.day, bills, patients: patients!, discounts: discounts!, billed: billed! });
+  }
+  return { days: perDay, patients: await patients() };
 }
 
 /** Distinct patients of the live bills made in a UTC window. */

@@ -227,6 +227,12 @@ export async function discountsByUserSummed(db: Db, w: Window): Promise<Discount
   return [...out.values()];
 }
 
+/** SQL's JSON array constructor of the engine (a row of sums from one correlated subquery). */
+export const jsonArray = (db: Db) => sql.raw(engineOf(db) === 'postgres' ? 'json_build_array' : 'json_array');
+/** That array as numbers: SQLite returns its text, the PostgreSQL driver the parsed array. */
+export const jsonNumbers = (v: string | number[]) =>
+  (typeof v === 'string' ? (JSON.parse(v) as (number | null)[]) : v).map((x) => Number(x ?? 0));
+
 /** Whether an instant is on a quarter hour (every lab day's bound is: whole-quarter-hour offsets). */
 export const onSlot = (isoText: string) => /T\d\d:(00|15|30|45):00\.000Z$/.test(isoText);
 
@@ -247,35 +253,26 @@ export async function slotsPerDay(db: Db, organizationId: number, days: { day: s
     results_verified: number;
     billed_paise: number;
   };
-  if (engineOf(db) === 'sqlite') {
-    // Each day's slots summed by a subquery on its range of the primary key: a join grouped by day
-    // sorted the period's slots in a temporary tree first.
-    const rows = await sql<{ day: string; f: string | null }>`${bounds}
-      SELECT d.day, (SELECT json_array(count(*), sum(r.samples_collected), sum(r.samples_rejected),
-        sum(r.results_verified), sum(r.billed_paise)) FROM report_slots r
-        WHERE r.organization_id = ${organizationId} AND r.slot >= d.s AND r.slot < d.e) AS f
-      FROM d`.execute(db);
-    const out: Day[] = [];
-    for (const r of rows.rows) {
-      const [n, collected, rejected, verified, billed] = JSON.parse(r.f!) as number[];
-      if (n)
-        out.push({
-          day: r.day,
-          samples_collected: collected!,
-          samples_rejected: rejected!,
-          results_verified: verified!,
-          billed_paise: billed!,
-        });
-    }
-    return out;
+  // Each day's slots summed by a subquery on its range of the primary key: a join grouped by day
+  // sorted the period's slots in a temporary tree first (SQLite) or scanned them per day (PostgreSQL).
+  const rows = await sql<{ day: string; f: string | number[] }>`${bounds}
+    SELECT d.day, (SELECT ${jsonArray(db)}(count(*), sum(r.samples_collected), sum(r.samples_rejected),
+      sum(r.results_verified), sum(r.billed_paise)) FROM report_slots r
+      WHERE r.organization_id = ${organizationId} AND r.slot >= d.s AND r.slot < d.e) AS f
+    FROM d`.execute(db);
+  const out: Day[] = [];
+  for (const r of rows.rows) {
+    const [n, collected, rejected, verified, billed] = jsonNumbers(r.f);
+    if (n)
+      out.push({
+        day: r.day,
+        samples_collected: collected!,
+        samples_rejected: rejected!,
+        results_verified: verified!,
+        billed_paise: billed!,
+      });
   }
-  return (
-    await sql<Day>`${bounds}
-    SELECT d.day, sum(r.samples_collected) AS samples_collected, sum(r.samples_rejected) AS samples_rejected,
-      sum(r.results_verified) AS results_verified, sum(r.billed_paise) AS billed_paise
-    FROM d JOIN report_slots r ON r.organization_id = ${organizationId} AND r.slot >= d.s AND r.slot < d.e
-    GROUP BY d.day`.execute(db)
-  ).rows;
+  return out;
 }
 
 /** Billed lines and paise of live bills per catalogue category over whole UTC days. */
