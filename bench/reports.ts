@@ -127,7 +127,7 @@ export async function measureReports(
       };
       out.push(row);
       log(
-        `  ${id}${firstPage ? ' page 1' : ''} ${days} d: p50 ${row.lims.p50.toFixed(1)} ms, p99 ${row.lims.p99.toFixed(1)}, bare p50 ${row.bare.p50.toFixed(1)} ms (${rows} rows)${row.pass ? '' : '  MISSES'}`,
+        `  ${id}${firstPage ? ' page 1' : ''} ${days} d: p50 ${row.lims.p50.toFixed(1)} ms, p99 ${row.lims.p99.toFixed(1)}, bare p50 ${row.bare.p50.toFixed(1)} ms (${rows} rows)${forInformation(row) ? '  (for information)' : row.pass ? '' : '  MISSES'}`,
       );
     };
     for (const days of REPORT_RANGES) {
@@ -179,7 +179,7 @@ export function renderReports(r: ReportResults, startedAt: Date): string {
     '|---|---:|---:|---:|---:|---:|---:|---:|---|',
     ...r.rows.map(
       (x) =>
-        `| ${x.id}${x.firstPage ? ' (first page of 50)' : x.listing ? ' (listing, every row)' : ''} | ${x.id === LIVE ? 'today' : x.days} | ${x.rows} | ${f(x.lims.p50)} | ${f(x.lims.p95)} | ${f(x.lims.p99)} | ${f(x.bare.p50)} | ${(x.lims.p50 / Math.max(x.bare.p50, 0.01)).toFixed(2)} | ${x.pass ? 'pass' : 'MISS'} |`,
+        `| ${x.id}${x.firstPage ? ' (first page of 50)' : x.listing ? ' (listing, every row)' : ''} | ${x.id === LIVE ? 'today' : x.days} | ${x.rows} | ${f(x.lims.p50)} | ${f(x.lims.p95)} | ${f(x.lims.p99)} | ${f(x.bare.p50)} | ${(x.lims.p50 / Math.max(x.bare.p50, 0.01)).toFixed(2)} | ${targetCell(x)} |`,
     ),
     '',
     REPORTS_END,
@@ -187,7 +187,11 @@ export function renderReports(r: ReportResults, startedAt: Date): string {
   return lines.join('\n');
 }
 
+/** A listing's every row (the downloads) has no target: its time grows with the period's rows. */
+const forInformation = (x: ReportRow) => x.listing && !x.firstPage;
+const targetCell = (x: ReportRow) => (forInformation(x) ? 'for information' : x.pass ? 'pass' : 'MISS');
+
 export const REPORTS_START = '<!-- reports:start -->';
 export const REPORTS_END = '<!-- reports:end -->';
 /** Every report, screen and listing's first page meets the target (a listing's every row is for information). */
-export const reportsPass = (r: ReportResults) => r.rows.every((x) => x.pass || (x.listing && !x.firstPage));
+export const reportsPass = (r: ReportResults) => r.rows.every((x) => x.pass || forInformation(x));

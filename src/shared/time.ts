@@ -62,6 +62,22 @@ export function startOfLocalDayUtc(timeZone: string, ymd: string): Date {
   return new Date(guess.getTime() - offsetMs(timeZone, first));
 }
 
+/**
+ * Each consecutive lab day's UTC bounds [start, end) as ISO text: a day's end is the next day's start,
+ * so each is converted once (a year of days is 366 conversions, not 730).
+ */
+export function labDayBounds(timeZone: string, days: readonly string[]): { day: string; start: string; end: string }[] {
+  const starts = days.map((d) => startOfLocalDayUtc(timeZone, d).toISOString());
+  return days.map((day, k) => ({
+    day,
+    start: starts[k]!,
+    end:
+      k + 1 < days.length && days[k + 1] === addDays(day, 1)
+        ? starts[k + 1]!
+        : startOfLocalDayUtc(timeZone, addDays(day, 1)).toISOString(),
+  }));
+}
+
 /** The UTC instant of a lab-local wall-clock time ("2026-03-05", 14, 30, 0 in Asia/Kolkata is 09:00 UTC). */
 export function localTimeUtc(timeZone: string, ymd: string, h: number, mi: number, s: number): Date {
   const [y, m, d] = ymd.split('-').map(Number) as [number, number, number];

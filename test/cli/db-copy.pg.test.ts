@@ -32,7 +32,7 @@ async function counts(d: Database_): Promise<Record<string, number>> {
   return out;
 }
 
-/** The report summaries (migrations 25, 28 and 30) and the live board's open tests (31) ( rows that fell to zero left out), which the copy does not carry but the target's triggers rebuild. */
+/** The report summaries (migrations 25, 28, 30 and 32) and the live board's open tests (31) (rows that fell to zero left out), which the copy does not carry but the target's triggers rebuild. */
 async function summaries(d: Database_): Promise<unknown[]> {
   const out: unknown[] = [];
   for (const [t, order] of [
@@ -42,8 +42,25 @@ async function summaries(d: Database_): Promise<unknown[]> {
     ['report_turnaround', 'result_id'],
     ['report_discounts_daily', 'day, created_by'],
     ['live_open_tests', 'sample_id, test_id'],
+    ['report_ledger_daily', 'value_date, method, kind'],
+    ['report_doctor_daily', 'day, doctor_id'],
+    ['report_tat_daily', 'day, minutes'],
+    ['report_billed_monthly', 'month, item_type, test_id, profile_id, package_id, name'],
+    ['report_workload_monthly', 'month, test_id'],
+    ['report_doctor_monthly', 'month, doctor_id'],
+    ['report_tat_monthly', 'month, minutes'],
   ] as const) {
-    const live = t === 'report_discounts_daily' ? 'WHERE bills <> 0' : '';
+    const nonzero: Record<string, string> = {
+      report_discounts_daily: 'bills',
+      report_ledger_daily: 'n',
+      report_doctor_daily: 'bills',
+      report_tat_daily: 'n',
+      report_billed_monthly: 'lines',
+      report_workload_monthly: 'ordered',
+      report_doctor_monthly: 'bills',
+      report_tat_monthly: 'n',
+    };
+    const live = nonzero[t] ? `WHERE ${nonzero[t]} <> 0` : '';
     const all = await rows<Record<string, unknown>>(d, `SELECT * FROM ${t} ${live} ORDER BY organization_id, ${order}`);
     out.push(
       t,
@@ -119,6 +136,9 @@ describe('lims db copy', () => {
       expect((billed[1] as unknown[]).length).toBeGreaterThan(0);
       // The open tests are there to compare (each bill's test, ordered on its sample), not two empty lists.
       expect(billed[billed.indexOf('live_open_tests') + 1]).toHaveLength(3);
+      // Migration 32's are there to compare too: the bills' doctors and their months.
+      expect(billed[billed.indexOf('report_doctor_daily') + 1]).not.toHaveLength(0);
+      expect(billed[billed.indexOf('report_doctor_monthly') + 1]).not.toHaveLength(0);
       expect(await summaries(to)).toEqual(billed);
       const ids = (await rows<{ id: number }>(to, 'SELECT id FROM patients ORDER BY id')).map((x) => Number(x.id));
       expect(ids).toEqual(patientIds);

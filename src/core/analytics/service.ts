@@ -1,5 +1,5 @@
 import type { Analytics, AnalyticsQuery, LiveBoard } from '../../shared/schemas/analytics.js';
-import { addDays, localDate, startOfLocalDayUtc } from '../../shared/time.js';
+import { addDays, labDayBounds, localDate, startOfLocalDayUtc } from '../../shared/time.js';
 import type { Actor } from '../context.js';
 import type { Db } from '../db/connection.js';
 import { overdueCalibrations } from '../equipment/service-repository.js';
@@ -16,10 +16,16 @@ import {
   samplesByStatus,
   samplesCollectedByMinute,
   tatCandidates,
-  tatHistogram,
   testDistribution,
 } from './repository.js';
-import { billedCategoriesOnDays, collectedTestsOnDays, onSlot, slotsPerDay, splitWindow } from '../reports/summary.js';
+import {
+  billedCategoriesOnDays,
+  collectedTestsOnDays,
+  onSlot,
+  slotsPerDay,
+  splitWindow,
+  tatHistogramSummed,
+} from '../reports/summary.js';
 
 /** How many rows each list of the live board shows (its count is always the full one). */
 export const LIVE_LIST_LIMIT = 20;
@@ -103,11 +109,7 @@ export async function analytics(
   if (onSlot(fromUtc) && onSlot(toUtc)) {
     // The summaries of migration 25: per quarter hour for the days, per UTC day for the categories.
     rejected = 0;
-    const bounds = [...days.keys()].map((day) => ({
-      day,
-      start: startOfLocalDayUtc(timeZone, day).toISOString(),
-      end: startOfLocalDayUtc(timeZone, addDays(day, 1)).toISOString(),
-    }));
+    const bounds = labDayBounds(timeZone, [...days.keys()]);
     for (const r of await slotsPerDay(db, organizationId, bounds)) {
       rejected += Number(r.samples_rejected);
       const d = days.get(r.day);
@@ -149,10 +151,7 @@ export async function analytics(
   const samples = daily.reduce((s, d) => s + d.samples_collected, 0);
   const verified = daily.reduce((s, d) => s + d.results_verified, 0);
   const revenuePaise = [...days.values()].reduce((s, d) => s + d.paise, 0);
-  const histogram = (await tatHistogram(db, organizationId, fromUtc, toUtc)).map((h) => ({
-    minutes: Number(h.minutes),
-    n: Number(h.n),
-  }));
+  const histogram = await tatHistogramSummed(db, organizationId, fromUtc, toUtc);
   const backlog = await awaitingVerification(db, organizationId, 0);
 
   return {

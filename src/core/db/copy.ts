@@ -17,7 +17,8 @@ type Trx = Transaction<DB>;
 
 /**
  * Derived on each engine from the copied rows; never copied. The report summaries (migration 25)
- * (and the turnaround table of migration 28, the discounts of migration 30, the live board's open tests of migration 31) are filled on the target by their triggers as the bills,
+ * (and the turnaround table of migration 28, the discounts of migration 30, the live board's open tests of migration 31,
+ * the ledger, turnaround-minute and monthly summaries of migration 32) are filled on the target by their triggers as the bills,
  * samples and results arrive.
  */
 const DERIVED = new Set([
@@ -31,6 +32,13 @@ const DERIVED = new Set([
   'report_turnaround',
   'report_discounts_daily',
   'live_open_tests',
+  'report_ledger_daily',
+  'report_tat_daily',
+  'report_billed_monthly',
+  'report_workload_monthly',
+  'report_tat_monthly',
+  'report_doctor_daily',
+  'report_doctor_monthly',
 ]);
 const BATCH = 500;
 

@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
-import { dayBounds } from '../db/dialect.js';
+import { dayBounds, engineOf } from '../db/dialect.js';
+import { jsonNumbers } from '../reports/summary.js';
 import type { PaymentsTable } from '../billing/tables.js';
 import type { DayClosingsTable } from './tables.js';
 import type { LedgerListQuery } from '../../shared/schemas/payments.js';
@@ -113,7 +114,17 @@ export async function patientAdvancePaise(db: Db, organizationId: number, patien
  * (their refunds are rows of their own). Pending and bounced cheques have no value date.
  */
 export function ledgerTotalsByDay(db: Db, organizationId: number, from: string, to: string, userId?: number) {
-  let q = db
+  if (userId === undefined)
+    // The whole lab's: migration 32's per-day summary of the same rows (value_date is the lab day).
+    return db
+      .selectFrom('report_ledger_daily')
+      .select(['value_date', 'method', 'kind', 'amount_paise', 'n'])
+      .where('organization_id', '=', organizationId)
+      .where('value_date', '>=', from)
+      .where('value_date', '<=', to)
+      .where('n', '<>', 0)
+      .execute();
+  return db
     .selectFrom('payments')
     .select([
       'value_date',
@@ -125,9 +136,10 @@ export function ledgerTotalsByDay(db: Db, organizationId: number, from: string, 
     .where('organization_id', '=', organizationId)
     .where('value_date', '>=', from)
     .where('value_date', '<=', to)
-    .where('status', 'in', ['completed', 'refunded']);
-  if (userId !== undefined) q = q.where('received_by', '=', userId);
-  return q.groupBy(['value_date', 'method', 'kind']).execute();
+    .where('status', 'in', ['completed', 'refunded'])
+    .where('received_by', '=', userId)
+    .groupBy(['value_date', 'method', 'kind'])
+    .execute();
 }
 
 /** Cheques a user recorded in a UTC window that are still pending. */
@@ -157,22 +169,43 @@ export async function pendingChequesPaise(
  */
 export async function billsPerDay(db: Db, organizationId: number, days: { day: string; start: string; end: string }[]) {
   if (days.length === 0) return { days: [], patients: 0 };
-  const perDay = await sql<{ day: string; bills: number; patients: number; discounts: number; billed: number }>`
-    ${dayBounds(db, days)}
-    SELECT d.day, count(*) AS bills, count(DISTINCT b.patient_id) AS patients,
-      sum(b.discount_amount_paise) AS discounts, sum(b.final_amount_paise) AS billed
-    FROM d JOIN bills b ON b.organization_id = ${organizationId} AND b.created_at >= d.s AND b.created_at < d.e
-      AND b.cancelled_at IS NULL
-    GROUP BY d.day`.execute(db);
+  const patients = () => billedPatients(db, organizationId, days[0]!.start, days[days.length - 1]!.end);
+  if (engineOf(db) === 'postgres') {
+    const perDay = await sql<{ day: string; bills: number; patients: number; discounts: number; billed: number }>`
+      ${dayBounds(db, days)}
+      SELECT d.day, count(*) AS bills, count(DISTINCT b.patient_id) AS patients,
+        sum(b.discount_amount_paise) AS discounts, sum(b.final_amount_paise) AS billed
+      FROM d JOIN bills b ON b.organization_id = ${organizationId} AND b.created_at >= d.s AND b.created_at < d.e
+        AND b.cancelled_at IS NULL
+      GROUP BY d.day`.execute(db);
+    return { days: perDay.rows, patients: await patients() };
+  }
+  // SQLite: each day's bills summed by a subquery on its range of the (lab, created_at, ...) index: a
+  // join grouped by day sorted all the period's bills in a temporary tree first (a year: 110,000).
+  const rows = await sql<{ day: string; f: string | number[] }>`${dayBounds(db, days)}
+    SELECT d.day, (SELECT json_array(count(*), count(DISTINCT b.patient_id), sum(b.discount_amount_paise),
+      sum(b.final_amount_paise)) FROM bills b WHERE b.organization_id = ${organizationId}
+      AND b.created_at >= d.s AND b.created_at < d.e AND b.cancelled_at IS NULL) AS f
+    FROM d`.execute(db);
+  const perDay: { day: string; bills: number; patients: number; discounts: number; billed: number }[] = [];
+  for (const r of rows.rows) {
+    const [bills, patients, discounts, billed] = jsonNumbers(r.f);
+    if (bills) perDay.push({ day: r.day, bills, patients: patients!, discounts: discounts!, billed: billed! });
+  }
+  return { days: perDay, patients: await patients() };
+}
+
+/** Distinct patients of the live bills made in a UTC window. */
+export async function billedPatients(db: Db, organizationId: number, fromUtc: string, toUtc: string) {
   const all = await db
     .selectFrom('bills')
     .select(sql<number>`count(DISTINCT patient_id)`.as('n'))
     .where('organization_id', '=', organizationId)
     .where('cancelled_at', 'is', null)
-    .where('created_at', '>=', days[0]!.start)
-    .where('created_at', '<', days[days.length - 1]!.end)
+    .where('created_at', '>=', fromUtc)
+    .where('created_at', '<', toUtc)
     .executeTakeFirstOrThrow();
-  return { days: perDay.rows, patients: Number(all.n) };
+  return Number(all.n);
 }
 
 /** Billed amount per test category of bills made in a UTC window (profiles and packages under their own names). */
@@ -204,6 +237,7 @@ export function billedByDoctor(db: Db, organizationId: number, fromUtc: string, 
       'b.doctor_id',
       sql<string | null>`MAX(CASE WHEN d.id IS NULL THEN NULL ELSE d.first_name || ' ' || d.last_name END)`.as('name'),
       sql<number>`SUM(b.final_amount_paise)`.as('amount_paise'),
+      sql<number>`SUM(b.discount_amount_paise)`.as('discount_paise'),
       sql<number>`COUNT(*)`.as('bills'),
     ])
     .where('b.organization_id', '=', organizationId)

@@ -2,7 +2,7 @@ import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import type { PAYMENT_METHODS } from '../../shared/billing.js';
-import { addDays, localDate, startOfLocalDayUtc } from '../../shared/time.js';
+import { addDays, labDayBounds, localDate, startOfLocalDayUtc } from '../../shared/time.js';
 import type {
   RevenueAnalytics,
   RevenueDaily,
@@ -12,8 +12,8 @@ import type {
 } from '../../shared/schemas/revenue.js';
 import { getOrganization, organizationTimezone } from '../settings/organization.js';
 import { formatLabDay } from '../pdf/format.js';
-import { billedByDoctor, billsPerDay, ledgerTotalsByDay } from './repository.js';
-import { billedByTestSummed } from '../reports/summary.js';
+import { billedPatients, billsPerDay, ledgerTotalsByDay } from './repository.js';
+import { billedByDoctorSummed, billedByTestSummed } from '../reports/summary.js';
 
 /**
  * Revenue in the lab's calendar days (issue 16), from the ledger only. A method's column is the
@@ -121,11 +121,7 @@ export async function revenueDaily(db: Db, organizationId: number, q: RevenueQue
   const { timeZone, from, to } = await revenueRange(db, organizationId, q);
   const { days, all } = await ledgerDays(db, organizationId, from, to);
   // The bills of each lab day summed in SQL (a year of a busy lab is 110,000 bills).
-  const bounds = [...days.keys()].map((day) => ({
-    day,
-    start: startOfLocalDayUtc(timeZone, day).toISOString(),
-    end: startOfLocalDayUtc(timeZone, addDays(day, 1)).toISOString(),
-  }));
+  const bounds = labDayBounds(timeZone, [...days.keys()]);
   const bills = await billsPerDay(db, organizationId, bounds);
   for (const b of bills.days) {
     const day = days.get(b.day);
@@ -145,6 +141,28 @@ export async function revenueDaily(db: Db, organizationId: number, q: RevenueQue
     days: [...days].map(([date, d]): RevenueDay => ({ date, ...toDay(d) })),
     totals,
   };
+}
+
+/**
+ * revenueDaily's totals alone (what /revenue's cards compare): the ledger's per-day summary, the
+ * bills' sums per referring doctor from migration 32's summaries, and one distinct count of the
+ * period's patients, instead of every lab day's bills.
+ */
+async function revenueTotals(db: Db, organizationId: number, q: RevenueQuery): Promise<RevenueTotals> {
+  const { timeZone, from, to } = await revenueRange(db, organizationId, q);
+  const { days, all } = await ledgerDays(db, organizationId, from, to);
+  const list = [...days.keys()];
+  if (list.length > 0) {
+    const fromUtc = startOfLocalDayUtc(timeZone, list[0]!).toISOString();
+    const toUtc = startOfLocalDayUtc(timeZone, addDays(list[list.length - 1]!, 1)).toISOString();
+    for (const d of await billedByDoctorSummed(db, { organizationId, fromUtc, toUtc })) {
+      all.discounts += Number(d.discount_paise);
+      all.billed += Number(d.amount_paise);
+      all.bills += Number(d.bills);
+    }
+    all.patients = await billedPatients(db, organizationId, fromUtc, toUtc);
+  }
+  return { ...toDay(all), bills: all.bills };
 }
 
 /**
@@ -178,20 +196,20 @@ export async function revenueAnalytics(db: Db, organizationId: number, q: Revenu
   const previousTo = addDays(from, -1);
   const previousFrom = addDays(from, -length);
   const [cur, prev] = await Promise.all([
-    revenueDaily(db, organizationId, { from, to }),
-    revenueDaily(db, organizationId, { from: previousFrom, to: previousTo }),
+    revenueTotals(db, organizationId, { from, to }),
+    revenueTotals(db, organizationId, { from: previousFrom, to: previousTo }),
   ]);
   const fromUtc = startOfLocalDayUtc(timeZone, from).toISOString();
   const toUtc = startOfLocalDayUtc(timeZone, addDays(to, 1)).toISOString();
   const [categories, doctors, org] = await Promise.all([
     billedCategories(db, organizationId, fromUtc, toUtc),
-    billedByDoctor(db, organizationId, fromUtc, toUtc),
+    billedByDoctorSummed(db, { organizationId, fromUtc, toUtc }),
     getOrganization(db, organizationId),
   ]);
   const day = (d: string) => formatLabDay(d, org.date_format);
   // Projected from the period's net in paise, not from the rounded daily average: a 30-day period
   // projects to its own net exactly (₹1,999.25 / 30 days -> ₹1,999.25, not 30 x ₹66.64 = ₹1,999.20).
-  const netPaise = Math.round(cur.totals.total * 100);
+  const netPaise = Math.round(cur.total * 100);
   const projected = (days: number) => Math.round((netPaise * days) / length) / 100;
   const dailyAverage = projected(1);
   return {
@@ -200,10 +218,10 @@ export async function revenueAnalytics(db: Db, organizationId: number, q: Revenu
     previous_from: previousFrom,
     previous_to: previousTo,
     cards: {
-      total: change(cur.totals.total, prev.totals.total),
-      patients: change(cur.totals.patients, prev.totals.patients),
-      average_bill: change(cur.totals.average_bill, prev.totals.average_bill),
-      refunds: change(cur.totals.refunds, prev.totals.refunds),
+      total: change(cur.total, prev.total),
+      patients: change(cur.patients, prev.patients),
+      average_bill: change(cur.average_bill, prev.average_bill),
+      refunds: change(cur.refunds, prev.refunds),
     },
     by_category: categories
       .map((c) => ({ category: c.category, amount: rupees(Number(c.amount_paise)), items: Number(c.items) }))

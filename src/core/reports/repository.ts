@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
+import { engineOf } from '../db/dialect.js';
+import { billedByDoctorSummed } from './summary.js';
 
 /**
  * The queries behind the built-in reports (issue 17). Reports read across features (bills,
@@ -38,16 +40,58 @@ export function patientsRegistered(db: Db, w: Window, page: { page: number; limi
   return (page ? q.limit(page.limit).offset((page.page - 1) * page.limit) : q).execute();
 }
 
-/** Patients registered in the window, counted per gender and date of birth (the register's demographics). */
-export function patientDemographics(db: Db, w: Window) {
-  return db
-    .selectFrom('patients as p')
-    .select(['p.gender', 'p.date_of_birth', sql<number>`COUNT(*)`.as('n')])
-    .where('p.organization_id', '=', w.organizationId)
-    .where('p.created_at', '>=', w.fromUtc)
-    .where('p.created_at', '<', w.toUtc)
-    .groupBy(['p.gender', 'p.date_of_birth'])
-    .execute();
+/**
+ * The register's demographics of the patients registered in the window from the index of (lab,
+ * registration, gender, date of birth), nothing grouped or sorted: how many, by gender, and by age
+ * group on `day` as ageOn counts it (0-17, 18-39, 40-59, 60+, or unknown when the date of birth is
+ * not YYYY-MM-DD). An age of at least A on `day` is a date of birth on or before the same month and
+ * day A years earlier, compared as text (fixed-width digits sort like the dates). One pass counts
+ * every row against the three cut-offs; a second counts the rows whose date of birth is not
+ * YYYY-MM-DD (the pattern test is the costly part, so it runs once per row) and takes them out.
+ */
+export async function patientDemographics(db: Db, w: Window, day: string) {
+  const pattern =
+    engineOf(db) === 'postgres'
+      ? sql`p.date_of_birth ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'`
+      : sql`p.date_of_birth GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'`;
+  const dayOk = /^\d{4}-\d{2}-\d{2}$/.test(day);
+  // With no valid day, ageOn gives no age: every row is unknown (the cut-offs count nothing).
+  const born = (years: number) =>
+    dayOk ? `${String(Number(day.slice(0, 4)) - years).padStart(4, '0')}${day.slice(4)}` : '';
+  const count = (cond: ReturnType<typeof sql>) => sql<number>`SUM(CASE WHEN ${cond} THEN 1 ELSE 0 END)`;
+  const figures = (rows: ReturnType<typeof db.selectFrom<'patients as p'>>) =>
+    rows
+      .select([
+        sql<number>`COUNT(*)`.as('patients'),
+        count(sql`p.gender = 'Male'`).as('male'),
+        count(sql`p.gender = 'Female'`).as('female'),
+        count(sql`p.gender = 'Other'`).as('other'),
+        count(sql`p.date_of_birth > ${born(18)}`).as('under18'),
+        count(sql`p.date_of_birth > ${born(40)}`).as('under40'),
+        count(sql`p.date_of_birth > ${born(60)}`).as('under60'),
+      ])
+      .where('p.organization_id', '=', w.organizationId)
+      .where('p.created_at', '>=', w.fromUtc)
+      .where('p.created_at', '<', w.toUtc)
+      .executeTakeFirstOrThrow();
+  const all = await figures(db.selectFrom('patients as p'));
+  const odd = await figures(db.selectFrom('patients as p').where(sql<boolean>`NOT (${pattern})`));
+  const n = (v: unknown) => Number(v ?? 0);
+  const known = (k: keyof typeof all) => (dayOk ? n(all[k]) - n(odd[k]) : 0);
+  const patients = n(all.patients);
+  const bands = {
+    '0-17': known('under18'),
+    '18-39': known('under40') - known('under18'),
+    '40-59': known('under60') - known('under40'),
+    '60+': known('patients') - known('under60'),
+  };
+  return {
+    patients,
+    male: n(all.male),
+    female: n(all.female),
+    other: n(all.other),
+    bands: { ...bands, Unknown: patients - Object.values(bands).reduce((a, b) => a + b, 0) },
+  };
 }
 
 /** Test lines of live bills made in the window, per test: quantity and what was billed after line discounts. */
@@ -133,7 +177,37 @@ export async function discountsByUser(db: Db, w: Window) {
 }
 
 /** Live bills made in the window, per referring doctor (null: no doctor). */
-export function referralsByDoctor(db: Db, w: Window) {
+export async function referralsByDoctor(db: Db, w: Window) {
+  if (engineOf(db) === 'sqlite') {
+    // The doctors with live bills in the period from migration 32's summaries, then each doctor's
+    // bills as one range of migration 33's (lab, doctor, created_at, ...) index: grouping the
+    // period's bills by doctor sorted them all in a temporary tree first. In the GROUP BY's order
+    // (no doctor first, then by id).
+    const doctors = await billedByDoctorSummed(db, w);
+    const rows: Awaited<ReturnType<typeof referralsByDoctorRows>> = [];
+    for (const d of doctors) {
+      const f = await sql<{ f: string }>`SELECT json_array(COUNT(*), COUNT(DISTINCT b.patient_id),
+          SUM(b.final_amount_paise), SUM(b.paid_paise)) AS f
+        FROM bills b INDEXED BY bills_org_doctor_created
+        WHERE b.organization_id = ${w.organizationId} AND b.doctor_id IS ${d.doctor_id}
+          AND b.created_at >= ${w.fromUtc} AND b.created_at < ${w.toUtc} AND b.cancelled_at IS NULL`.execute(db);
+      const [bills, patients, billed, paid] = JSON.parse(f.rows[0]!.f) as number[];
+      if (bills)
+        rows.push({
+          doctor_id: d.doctor_id,
+          name: d.name,
+          bills,
+          patients: patients!,
+          billed_paise: billed!,
+          paid_paise: paid!,
+        });
+    }
+    return rows;
+  }
+  return referralsByDoctorRows(db, w);
+}
+
+function referralsByDoctorRows(db: Db, w: Window) {
   return db
     .selectFrom('bills as b')
     .leftJoin('users as d', 'd.id', 'b.doctor_id')

@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { dayBounds, engineOf } from '../db/dialect.js';
 import { billedByTest, discountsByUser, workloadByTest, type Window } from './repository.js';
+import { tatHistogram } from '../analytics/repository.js';
+import { billedByDoctor } from '../payments/repository.js';
 
 /**
  * Readers of the summaries of migration 25 (issue 17): a period [fromUtc, toUtc) is the whole UTC
@@ -32,8 +34,45 @@ export function splitWindow(fromUtc: string, toUtc: string): SplitWindow {
   return { edges, days: { from: iso(d0).slice(0, 10), to: iso(d1).slice(0, 10) } };
 }
 
+/** The month after 'YYYY-MM'. */
+const nextMonth = (m: string) => {
+  const y = Number(m.slice(0, 4));
+  const n = Number(m.slice(5, 7));
+  return n === 12 ? `${String(y + 1).padStart(4, '0')}-01` : `${m.slice(0, 4)}-${String(n + 1).padStart(2, '0')}`;
+};
+
+/**
+ * Whole UTC days [from, to) read from summaries (migration 32): the whole UTC months inside them
+ * from a monthly roll-up (`month` in [from, to) as 'YYYY-MM'), the days outside those months from
+ * the daily table (`day` in [from, to)). A year is about eleven month rows and thirty day rows per key.
+ */
+export interface SummaryPart {
+  monthly: boolean;
+  /** The column the range is on: day or month. */
+  column: 'day' | 'month';
+  from: string;
+  to: string;
+}
+
+export function summaryParts(days: { from: string; to: string }): SummaryPart[] {
+  const firstMonth = days.from.endsWith('-01') ? days.from.slice(0, 7) : nextMonth(days.from.slice(0, 7));
+  const endMonth = days.to.slice(0, 7);
+  if (!(firstMonth < endMonth)) return [{ monthly: false, column: 'day', from: days.from, to: days.to }];
+  const parts: SummaryPart[] = [{ monthly: true, column: 'month', from: firstMonth, to: endMonth }];
+  if (days.from < `${firstMonth}-01`)
+    parts.push({ monthly: false, column: 'day', from: days.from, to: `${firstMonth}-01` });
+  if (`${endMonth}-01` < days.to) parts.push({ monthly: false, column: 'day', from: `${endMonth}-01`, to: days.to });
+  return parts;
+}
+
 const num = (v: unknown) => Number(v ?? 0);
 const maxText = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : b > a ? b : a);
+
+/** The billed summary a part reads (the monthly roll-up has the daily table's columns, month for day). */
+const billedSource = (p: SummaryPart) =>
+  (p.monthly ? 'report_billed_monthly as s' : 'report_billed_daily as s') as 'report_billed_daily as s';
+const workloadSource = (p: SummaryPart) =>
+  (p.monthly ? 'report_workload_monthly as s' : 'report_workload_daily as s') as 'report_workload_daily as s';
 
 export type BilledByTestRow = Awaited<ReturnType<typeof billedByTest>>[number];
 
@@ -43,25 +82,26 @@ export async function billedByTestSummed(db: Db, w: Window): Promise<BilledByTes
   const parts: BilledByTestRow[][] = await Promise.all(edges.map((e) => billedByTest(db, { ...w, ...e })));
   if (days) {
     const testId = sql<number | null>`CASE WHEN s.test_id = 0 THEN NULL ELSE s.test_id END`;
-    parts.push(
-      await db
-        .selectFrom('report_billed_daily as s')
-        .leftJoin('tests as t', 't.id', 's.test_id')
-        .select([
-          's.item_type',
-          testId.as('test_id'),
-          sql<string>`MAX(s.name)`.as('name'),
-          sql<string | null>`MAX(t.category)`.as('category'),
-          sql<number>`SUM(s.qty)`.as('count'),
-          sql<number>`SUM(s.total_paise)`.as('total_paise'),
-        ])
-        .where('s.organization_id', '=', w.organizationId)
-        .where('s.day', '>=', days.from)
-        .where('s.day', '<', days.to)
-        .where('s.lines', '>', 0)
-        .groupBy(['s.item_type', 's.test_id', sql`CASE WHEN s.test_id = 0 THEN s.name ELSE '' END`])
-        .execute(),
-    );
+    for (const p of summaryParts(days))
+      parts.push(
+        await db
+          .selectFrom(billedSource(p))
+          .leftJoin('tests as t', 't.id', 's.test_id')
+          .select([
+            's.item_type',
+            testId.as('test_id'),
+            sql<string>`MAX(s.name)`.as('name'),
+            sql<string | null>`MAX(t.category)`.as('category'),
+            sql<number>`SUM(s.qty)`.as('count'),
+            sql<number>`SUM(s.total_paise)`.as('total_paise'),
+          ])
+          .where('s.organization_id', '=', w.organizationId)
+          .where(sql.ref(`s.${p.column}`), '>=', p.from)
+          .where(sql.ref(`s.${p.column}`), '<', p.to)
+          .where('s.lines', '>', 0)
+          .groupBy(['s.item_type', 's.test_id', sql`CASE WHEN s.test_id = 0 THEN s.name ELSE '' END`])
+          .execute(),
+      );
   }
   const out = new Map<string, BilledByTestRow>();
   for (const r of parts.flat()) {
@@ -86,25 +126,26 @@ export async function workloadByTestSummed(db: Db, w: Window): Promise<WorkloadR
   const { edges, days } = splitWindow(w.fromUtc, w.toUtc);
   const parts: WorkloadRow[][] = await Promise.all(edges.map((e) => workloadByTest(db, { ...w, ...e })));
   if (days) {
-    parts.push(
-      await db
-        .selectFrom('report_workload_daily as s')
-        .innerJoin('tests as t', 't.id', 's.test_id')
-        .select([
-          's.test_id',
-          sql<string>`MAX(t.name)`.as('test_name'),
-          sql<string | null>`MAX(t.category)`.as('category'),
-          sql<number>`SUM(s.ordered)`.as('ordered'),
-          sql<number>`SUM(s.resulted)`.as('resulted'),
-          sql<number>`SUM(s.verified)`.as('verified'),
-          sql<number>`SUM(s.rejected)`.as('rejected'),
-        ])
-        .where('s.organization_id', '=', w.organizationId)
-        .where('s.day', '>=', days.from)
-        .where('s.day', '<', days.to)
-        .groupBy('s.test_id')
-        .execute(),
-    );
+    for (const p of summaryParts(days))
+      parts.push(
+        await db
+          .selectFrom(workloadSource(p))
+          .innerJoin('tests as t', 't.id', 's.test_id')
+          .select([
+            's.test_id',
+            sql<string>`MAX(t.name)`.as('test_name'),
+            sql<string | null>`MAX(t.category)`.as('category'),
+            sql<number>`SUM(s.ordered)`.as('ordered'),
+            sql<number>`SUM(s.resulted)`.as('resulted'),
+            sql<number>`SUM(s.verified)`.as('verified'),
+            sql<number>`SUM(s.rejected)`.as('rejected'),
+          ])
+          .where('s.organization_id', '=', w.organizationId)
+          .where(sql.ref(`s.${p.column}`), '>=', p.from)
+          .where(sql.ref(`s.${p.column}`), '<', p.to)
+          .groupBy('s.test_id')
+          .execute(),
+      );
   }
   const out = new Map<number, WorkloadRow>();
   for (const r of parts.flat()) {
@@ -186,6 +227,12 @@ export async function discountsByUserSummed(db: Db, w: Window): Promise<Discount
   return [...out.values()];
 }
 
+/** SQL's JSON array constructor of the engine (a row of sums from one correlated subquery). */
+export const jsonArray = (db: Db) => sql.raw(engineOf(db) === 'postgres' ? 'json_build_array' : 'json_array');
+/** That array as numbers: SQLite returns its text, the PostgreSQL driver the parsed array. */
+export const jsonNumbers = (v: string | number[]) =>
+  (typeof v === 'string' ? (JSON.parse(v) as (number | null)[]) : v).map((x) => Number(x ?? 0));
+
 /** Whether an instant is on a quarter hour (every lab day's bound is: whole-quarter-hour offsets). */
 export const onSlot = (isoText: string) => /T\d\d:(00|15|30|45):00\.000Z$/.test(isoText);
 
@@ -199,54 +246,188 @@ export async function slotsPerDay(db: Db, organizationId: number, days: { day: s
     db,
     days.map((d) => ({ day: d.day, start: d.start.slice(0, 16), end: d.end.slice(0, 16) })),
   );
-  return (
-    await sql<{
-      day: string;
-      samples_collected: number;
-      samples_rejected: number;
-      results_verified: number;
-      billed_paise: number;
-    }>`${bounds}
-    SELECT d.day, sum(r.samples_collected) AS samples_collected, sum(r.samples_rejected) AS samples_rejected,
-      sum(r.results_verified) AS results_verified, sum(r.billed_paise) AS billed_paise
-    FROM d JOIN report_slots r ON r.organization_id = ${organizationId} AND r.slot >= d.s AND r.slot < d.e
-    GROUP BY d.day`.execute(db)
-  ).rows;
+  type Day = {
+    day: string;
+    samples_collected: number;
+    samples_rejected: number;
+    results_verified: number;
+    billed_paise: number;
+  };
+  // Each day's slots summed by a subquery on its range of the primary key: a join grouped by day
+  // sorted the period's slots in a temporary tree first (SQLite) or scanned them per day (PostgreSQL).
+  const rows = await sql<{ day: string; f: string | number[] }>`${bounds}
+    SELECT d.day, (SELECT ${jsonArray(db)}(count(*), sum(r.samples_collected), sum(r.samples_rejected),
+      sum(r.results_verified), sum(r.billed_paise)) FROM report_slots r
+      WHERE r.organization_id = ${organizationId} AND r.slot >= d.s AND r.slot < d.e) AS f
+    FROM d`.execute(db);
+  const out: Day[] = [];
+  for (const r of rows.rows) {
+    const [n, collected, rejected, verified, billed] = jsonNumbers(r.f);
+    if (n)
+      out.push({
+        day: r.day,
+        samples_collected: collected!,
+        samples_rejected: rejected!,
+        results_verified: verified!,
+        billed_paise: billed!,
+      });
+  }
+  return out;
 }
 
 /** Billed lines and paise of live bills per catalogue category over whole UTC days. */
-export function billedCategoriesOnDays(db: Db, organizationId: number, days: { from: string; to: string }) {
+export async function billedCategoriesOnDays(db: Db, organizationId: number, days: { from: string; to: string }) {
   const category = sql<string | null>`coalesce(t.category, p.category, k.category)`;
-  return db
-    .selectFrom('report_billed_daily as s')
-    .leftJoin('tests as t', (j) => j.onRef('t.id', '=', 's.test_id').on('s.item_type', '=', 'test'))
-    .leftJoin('test_profiles as p', (j) => j.onRef('p.id', '=', 's.profile_id').on('s.item_type', '=', 'profile'))
-    .leftJoin('test_packages as k', (j) => j.onRef('k.id', '=', 's.package_id').on('s.item_type', '=', 'package'))
-    .select([
-      category.as('category'),
-      sql<number>`SUM(s.lines)`.as('lines'),
-      sql<number>`SUM(s.total_paise)`.as('paise'),
-    ])
-    .where('s.organization_id', '=', organizationId)
-    .where('s.day', '>=', days.from)
-    .where('s.day', '<', days.to)
-    .where('s.lines', '>', 0)
-    .groupBy(category)
-    .execute();
+  const out = new Map<string | null, { category: string | null; lines: number; paise: number }>();
+  for (const part of summaryParts(days))
+    for (const r of await db
+      .selectFrom(billedSource(part))
+      .leftJoin('tests as t', (j) => j.onRef('t.id', '=', 's.test_id').on('s.item_type', '=', 'test'))
+      .leftJoin('test_profiles as p', (j) => j.onRef('p.id', '=', 's.profile_id').on('s.item_type', '=', 'profile'))
+      .leftJoin('test_packages as k', (j) => j.onRef('k.id', '=', 's.package_id').on('s.item_type', '=', 'package'))
+      .select([
+        category.as('category'),
+        sql<number>`SUM(s.lines)`.as('lines'),
+        sql<number>`SUM(s.total_paise)`.as('paise'),
+      ])
+      .where('s.organization_id', '=', organizationId)
+      .where(sql.ref(`s.${part.column}`), '>=', part.from)
+      .where(sql.ref(`s.${part.column}`), '<', part.to)
+      .where('s.lines', '>', 0)
+      .groupBy(category)
+      .execute()) {
+      const e = out.get(r.category) ?? { category: r.category, lines: 0, paise: 0 };
+      e.lines += num(r.lines);
+      e.paise += num(r.paise);
+      out.set(r.category, e);
+    }
+  return [...out.values()];
 }
 
 /** Tests ordered on samples collected over whole UTC days, per test. */
-export function collectedTestsOnDays(db: Db, organizationId: number, days: { from: string; to: string }) {
-  return db
-    .selectFrom('report_workload_daily as s')
-    .innerJoin('tests as t', 't.id', 's.test_id')
-    .select(['t.id as test_id', 't.name as test_name', sql<number>`SUM(s.collected)`.as('n')])
-    .where('s.organization_id', '=', organizationId)
-    .where('s.day', '>=', days.from)
-    .where('s.day', '<', days.to)
-    .groupBy(['t.id', 't.name'])
-    .having(sql`SUM(s.collected)`, '>', 0)
-    .execute();
+export async function collectedTestsOnDays(db: Db, organizationId: number, days: { from: string; to: string }) {
+  const out = new Map<number, { test_id: number; test_name: string; n: number }>();
+  for (const part of summaryParts(days))
+    for (const r of await db
+      .selectFrom(workloadSource(part))
+      .innerJoin('tests as t', 't.id', 's.test_id')
+      .select(['t.id as test_id', 't.name as test_name', sql<number>`SUM(s.collected)`.as('n')])
+      .where('s.organization_id', '=', organizationId)
+      .where(sql.ref(`s.${part.column}`), '>=', part.from)
+      .where(sql.ref(`s.${part.column}`), '<', part.to)
+      .groupBy(['t.id', 't.name'])
+      .execute()) {
+      const id = Number(r.test_id);
+      const e = out.get(id) ?? { test_id: id, test_name: r.test_name, n: 0 };
+      e.n += num(r.n);
+      out.set(id, e);
+    }
+  return [...out.values()].filter((r) => r.n > 0);
+}
+
+/**
+ * The Analytics histogram of turnaround in whole minutes of the results verified in [fromUtc, toUtc):
+ * migration 32's per-day and per-month counts for the whole UTC days, migration 28's rows for the
+ * partial days at the edges. Sorted by minutes.
+ */
+export async function tatHistogramSummed(db: Db, organizationId: number, fromUtc: string, toUtc: string) {
+  const { edges, days } = splitWindow(fromUtc, toUtc);
+  const out = new Map<number, number>();
+  const add = (rows: { minutes: number; n: number }[]) => {
+    for (const r of rows) out.set(Number(r.minutes), (out.get(Number(r.minutes)) ?? 0) + num(r.n));
+  };
+  // A partial day's rows through migration 33's (lab, verified_at, minutes) index.
+  for (const e of edges)
+    add(
+      engineOf(db) === 'sqlite'
+        ? (
+            await sql<{ minutes: number; n: number }>`SELECT minutes, count(*) AS n
+              FROM report_turnaround INDEXED BY report_turnaround_verified
+              WHERE organization_id = ${organizationId} AND verified_at >= ${e.fromUtc} AND verified_at < ${e.toUtc}
+              GROUP BY minutes`.execute(db)
+          ).rows
+        : await tatHistogram(db, organizationId, e.fromUtc, e.toUtc),
+    );
+  if (days)
+    for (const p of summaryParts(days))
+      add(
+        await db
+          .selectFrom((p.monthly ? 'report_tat_monthly as s' : 'report_tat_daily as s') as 'report_tat_daily as s')
+          .select(['s.minutes', sql<number>`SUM(s.n)`.as('n')])
+          .where('s.organization_id', '=', organizationId)
+          .where(sql.ref(`s.${p.column}`), '>=', p.from)
+          .where(sql.ref(`s.${p.column}`), '<', p.to)
+          .groupBy('s.minutes')
+          .execute(),
+      );
+  return [...out]
+    .filter(([, n]) => n !== 0)
+    .map(([minutes, n]) => ({ minutes, n }))
+    .sort((a, b) => a.minutes - b.minutes);
+}
+
+export type DoctorRow = Awaited<ReturnType<typeof billedByDoctor>>[number];
+
+/**
+ * billedByDoctor for any period (live bills per referring doctor: how many, final amount, bill
+ * discounts): migration 32's per-day and per-month summaries plus the edges' rows.
+ */
+export async function billedByDoctorSummed(db: Db, w: Window): Promise<DoctorRow[]> {
+  const { edges, days } = splitWindow(w.fromUtc, w.toUtc);
+  const parts: DoctorRow[][] = await Promise.all(
+    edges.map((e) => billedByDoctor(db, w.organizationId, e.fromUtc, e.toUtc)),
+  );
+  if (days) {
+    const doctorId = sql<number | null>`CASE WHEN s.doctor_id = 0 THEN NULL ELSE s.doctor_id END`;
+    for (const p of summaryParts(days))
+      parts.push(
+        await db
+          .selectFrom(
+            (p.monthly ? 'report_doctor_monthly as s' : 'report_doctor_daily as s') as 'report_doctor_daily as s',
+          )
+          .leftJoin('users as d', 'd.id', 's.doctor_id')
+          .select([
+            doctorId.as('doctor_id'),
+            sql<string | null>`MAX(CASE WHEN d.id IS NULL THEN NULL ELSE d.first_name || ' ' || d.last_name END)`.as(
+              'name',
+            ),
+            sql<number>`SUM(s.final_paise)`.as('amount_paise'),
+            sql<number>`SUM(s.discount_paise)`.as('discount_paise'),
+            sql<number>`SUM(s.bills)`.as('bills'),
+          ])
+          .where('s.organization_id', '=', w.organizationId)
+          .where(sql.ref(`s.${p.column}`), '>=', p.from)
+          .where(sql.ref(`s.${p.column}`), '<', p.to)
+          .where('s.bills', '>', 0)
+          .groupBy('s.doctor_id')
+          .execute(),
+      );
+  }
+  const out = new Map<string, DoctorRow>();
+  for (const r of parts.flat()) {
+    const id = r.doctor_id === null ? null : Number(r.doctor_id);
+    const key = id === null ? '' : String(id);
+    const e = out.get(key);
+    if (!e)
+      out.set(key, {
+        ...r,
+        doctor_id: id,
+        amount_paise: num(r.amount_paise),
+        discount_paise: num(r.discount_paise),
+        bills: num(r.bills),
+      });
+    else {
+      e.name = e.name ?? r.name;
+      e.amount_paise = num(e.amount_paise) + num(r.amount_paise);
+      e.discount_paise = num(e.discount_paise) + num(r.discount_paise);
+      e.bills = num(e.bills) + num(r.bills);
+    }
+  }
+  // In the order the rows' GROUP BY gives on SQLite (no doctor first, then by id): ties in the
+  // caller's sort by amount keep it.
+  return [...out.values()]
+    .filter((r) => r.bills > 0)
+    .sort((a, b) => (a.doctor_id ?? -Infinity) - (b.doctor_id ?? -Infinity));
 }
 
 /** Exact milliseconds between two ISO instants, in SQL. */

@@ -102,6 +102,37 @@ export interface LiveOpenTestsTable {
   test_id: number;
 }
 
+/** Migration 32: the payments ledger (status completed or refunded) per lab day, method and kind. Kept by triggers. */
+export interface ReportLedgerDailyTable {
+  organization_id: number;
+  value_date: string;
+  method: string;
+  kind: string;
+  amount_paise: number;
+  n: number;
+}
+
+/** Migration 32: migration 28's turnaround rows per UTC day of verification and whole minute. */
+export interface ReportTatDailyTable {
+  organization_id: number;
+  day: string;
+  minutes: number;
+  n: number;
+}
+
+/** Migration 32: live bills per UTC day and referring doctor (0: none). Kept by triggers. */
+export interface ReportDoctorDailyTable {
+  organization_id: number;
+  day: string;
+  doctor_id: number;
+  bills: number;
+  final_paise: number;
+  discount_paise: number;
+}
+
+/** Migration 32: a daily summary's rows summed per UTC month ('YYYY-MM'), same key otherwise. */
+type Monthly<T> = Omit<T, 'day'> & { month: string };
+
 declare module '../db/schema.js' {
   interface DB {
     custom_reports: CustomReportsTable;
@@ -112,5 +143,12 @@ declare module '../db/schema.js' {
     report_turnaround: ReportTurnaroundTable;
     report_discounts_daily: ReportDiscountsDailyTable;
     live_open_tests: LiveOpenTestsTable;
+    report_ledger_daily: ReportLedgerDailyTable;
+    report_tat_daily: ReportTatDailyTable;
+    report_billed_monthly: Monthly<ReportBilledDailyTable>;
+    report_workload_monthly: Monthly<ReportWorkloadDailyTable>;
+    report_tat_monthly: Monthly<ReportTatDailyTable>;
+    report_doctor_daily: ReportDoctorDailyTable;
+    report_doctor_monthly: Monthly<ReportDoctorDailyTable>;
   }
 }

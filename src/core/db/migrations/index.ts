@@ -37,6 +37,8 @@ import { sql as reportTurnaround, postgres as reportTurnaroundPostgres } from '.
 import { sql as interfaceOrders, postgres as interfaceOrdersPostgres } from './029_interface_orders.js';
 import { sql as reportSpeed, postgres as reportSpeedPostgres } from './030_report_speed.js';
 import { sql as liveOpenTests, postgres as liveOpenTestsPostgres } from './031_live_open_tests.js';
+import { sql as reportYear, postgres as reportYearPostgres } from './032_report_year.js';
+import { sql as reportYearIndexes, postgres as reportYearIndexesPostgres } from './033_report_year_indexes.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
 import type Database from 'better-sqlite3';
@@ -116,4 +118,6 @@ export const migrations: Migration[] = [
   { version: 29, name: 'interface_orders', sql: interfaceOrders, postgres: interfaceOrdersPostgres },
   { version: 30, name: 'report_speed', sql: reportSpeed, postgres: reportSpeedPostgres },
   { version: 31, name: 'live_open_tests', sql: liveOpenTests, postgres: liveOpenTestsPostgres },
+  { version: 32, name: 'report_year', sql: reportYear, postgres: reportYearPostgres },
+  { version: 33, name: 'report_year_indexes', sql: reportYearIndexes, postgres: reportYearIndexesPostgres },
 ];
