@@ -50,6 +50,8 @@ export interface ExportResult {
   format: TransferFormat;
   rows: number;
   file_name: string | null;
+  /** The threads that read and wrote the rows: 1, or the worker threads of a parallel CSV export. */
+  threads: number;
 }
 
 /** --where values checked with the entity's filter schemas; an unknown field names the ones there are. */
@@ -109,11 +111,12 @@ export async function runExport(db: Db, actor: Actor, opts: ExportOptions): Prom
   let complete = false;
   let cancelled = false;
   let fileSize: number | null = null;
+  let threads: ParallelExport | null = null;
   try {
     const writer = opts.writer
       ? await opts.writer(opts.out)
       : await recordWriter(format, opts.out, entity.columns, entity.name);
-    const threads = await parallelExport(db, actor.organizationId, opts);
+    threads = await parallelExport(db, actor.organizationId, opts);
     if (threads) {
       try {
         // The header, then each range's CSV lines as the workers wrote them, in order.
@@ -181,5 +184,6 @@ export async function runExport(db: Db, actor: Actor, opts: ExportOptions): Prom
     format,
     rows,
     file_name: opts.fileName,
+    threads: threads?.threads ?? 1,
   };
 }

@@ -111,7 +111,16 @@ function errorOf(m: { name: string; message: string; code?: string }): Error {
   return err;
 }
 
+let running = 0;
+
+/** Export worker threads started and not yet exited (tests check that none is left behind). */
+export function runningExportWorkers(): number {
+  return running;
+}
+
 export interface ParallelExport {
+  /** The worker threads reading the ranges. */
+  threads: number;
   /** The CSV lines of every range, in order (the header is the caller's). Ends the workers when done or left. */
   chunks(): AsyncGenerator<{ bytes: Uint8Array; rows: number }>;
   /** Ends the workers (when chunks() is never walked). */
@@ -160,6 +169,8 @@ export async function startParallelExport(
     const count = Math.min(settings.workers, ranges.length);
     for (let i = 0; i < count; i++) {
       const w = new Worker(workerUrl(), { workerData: data });
+      running += 1;
+      w.once('exit', () => (running -= 1));
       w.on('message', (m: FromWorker) => push(i, m));
       w.on('error', (err) => push(i, { type: 'error', name: err.name, message: err.message }));
       w.on('exit', (code) => {
@@ -196,6 +207,7 @@ export async function startParallelExport(
     }
 
     return {
+      threads: count,
       close: endAll,
       async *chunks() {
         try {
