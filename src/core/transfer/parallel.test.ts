@@ -225,8 +225,12 @@ describe('parallel CSV export', () => {
     } finally {
       writer.close();
     }
-    const few = await exportCsv({}, { parallel: { ...SETTINGS, minRows: ROWS * 2 } });
+    // The lab now holds ROWS - 1 patients: parallel from minRows of them on.
+    const few = await exportCsv({}, { parallel: { ...SETTINGS, minRows: ROWS } });
     expect(few.result.threads).toBe(1);
+    const enough = await exportCsv({}, { parallel: { ...SETTINGS, minRows: ROWS - 1 } });
+    expect(enough.result.threads).toBe(2);
+    expect(enough.bytes.equals(few.bytes)).toBe(true);
     // JSON and XLSX are written on one thread.
     const json = await exportCsv({}, { parallel: SETTINGS, format: 'json' });
     expect(json.result.threads).toBe(1);

@@ -75,17 +75,24 @@ export function parallelSettings(): ParallelSettings {
 const TOP = Number.MAX_SAFE_INTEGER;
 const BOTTOM = Number.MIN_SAFE_INTEGER;
 
-/** The ranges [lo, hi) of the walk, newest first, each of `rangeRows` rows (the last of fewer). */
-function rangesOf(sqlite: Database.Database, step: ParallelExportPlan['step'], rangeRows: number) {
+/** The key `offset` rows below `hi` in the walk's order, or undefined when there are not that many. */
+function stepper(sqlite: Database.Database, step: ParallelExportPlan['step']) {
   const stmt = sqlite.prepare(step.sql).pluck();
   const params = [...step.parameters];
   params[step.loAt] = BOTTOM;
-  params[step.offsetAt] = rangeRows - 1;
+  return (hi: number, offset: number) => {
+    params[step.hiAt] = hi;
+    params[step.offsetAt] = offset;
+    return stmt.get(...params) as number | undefined;
+  };
+}
+
+/** The ranges [lo, hi) of the walk, newest first, each of `rangeRows` rows (the last of fewer). */
+function rangesOf(below: ReturnType<typeof stepper>, rangeRows: number) {
   const ranges: { hi: number; lo: number }[] = [];
   let hi = TOP;
   for (;;) {
-    params[step.hiAt] = hi;
-    const lo = stmt.get(...params) as number | undefined;
+    const lo = below(hi, rangeRows - 1);
     if (lo === undefined) {
       ranges.push({ hi, lo: BOTTOM });
       return ranges;
@@ -147,8 +154,9 @@ export async function startParallelExport(
     await Promise.all(workers.map((w) => w.terminate()));
   };
   try {
-    const ranges = rangesOf(lock, plan.step, settings.rangeRows);
-    if ((ranges.length - 1) * settings.rangeRows < settings.minRows) return null;
+    const below = stepper(lock, plan.step);
+    // Fewer rows than minRows (found by stepping that far along the index, without reading rows): one thread.
+    if (settings.minRows > 0 && below(TOP, settings.minRows - 1) === undefined) return null;
 
     // Messages of all workers in one queue, read in turn by whoever waits.
     const inbox: { worker: number; m: FromWorker | { type: 'exit'; code: number } }[] = [];
@@ -166,7 +174,7 @@ export async function startParallelExport(
       return e as { worker: number; m: FromWorker };
     };
     const data: WorkerData = { file, rows: plan.rows, kinds: [...kinds], finish: plan.finish };
-    const count = Math.min(settings.workers, ranges.length);
+    const count = settings.workers;
     for (let i = 0; i < count; i++) {
       const w = new Worker(workerUrl(), { workerData: data });
       running += 1;
@@ -178,6 +186,8 @@ export async function startParallelExport(
       });
       workers.push(w);
     }
+    // The ranges are found while the workers load.
+    const ranges = rangesOf(below, settings.rangeRows);
     const all = async (type: 'open' | 'begun') => {
       for (let seen = 0; seen < count;) {
         const e = await next();
