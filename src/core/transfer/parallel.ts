@@ -63,8 +63,8 @@ export interface ParallelSettings {
 }
 
 /**
- * Two workers on this 2-core machine (the main thread only writes); up to four where there are
- * more cores. The figures are measured in docs/decisions.md ("Parallel export").
+ * Two workers on a 2-core machine (the main thread only writes); up to four where there are more
+ * cores (not measured there). Figures: docs/decisions.md, "Parallel CSV export on worker threads".
  */
 export function parallelSettings(): ParallelSettings {
   const workers = Math.max(2, Math.min(4, availableParallelism()));
@@ -137,7 +137,7 @@ export interface ParallelExport {
 /**
  * Starts a parallel export of `plan` from the SQLite file, its workers reading one snapshot; null
  * when it would not pay (fewer than settings.minRows rows to walk) or the write lock is not free
- * at once (an import is writing): the caller exports on one thread then.
+ * within 250 ms (an import is writing): the caller exports on one thread then.
  */
 export async function startParallelExport(
   file: string,
