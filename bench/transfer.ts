@@ -425,6 +425,8 @@ export const importRatio = (r: TransferEngineResult) => r.rawImport.seconds / r.
 /** The same ratio by CPU time (SQLite only: there all the work is in the process). */
 export const importCpuRatio = (r: TransferEngineResult) => r.rawImport.cpuSeconds / r.importRun.cpuSeconds;
 export const exportRate = (r: TransferEngineResult) => r.rows / r.exportRun.seconds;
+/** The threads lims' export read and wrote with (its result line says; 1 on PostgreSQL and for small exports). */
+export const exportThreads = (r: TransferEngineResult) => Number(r.exportRun.result.threads ?? 1);
 /** lims' export against the bare one of the same run, by wall time (and by CPU time, SQLite). */
 export const exportRatio = (r: TransferEngineResult) => r.bareExport.seconds / r.exportRun.seconds;
 export const exportCpuRatio = (r: TransferEngineResult) => r.bareExport.cpuSeconds / r.exportRun.cpuSeconds;
@@ -461,7 +463,8 @@ export function transferSummary(results: readonly TransferEngineResult[]): strin
         `${pct(importRatio(r))} of raw (target >= ${TRANSFER_TARGETS.importRatio * 100}%), ` +
         `${int(r.importRun.maxRssMb)} MB (target < ${TRANSFER_TARGETS.importMaxRssMb} MB) ${tag(importPasses(r))}`,
       ...(target ? [`${r.engine} import by CPU time: ${pct(importCpuRatio(r))} of raw`] : []),
-      `${r.engine} export ${int(r.rows)} patients: ${int(exportRate(r))} rows/s (bare ${int(r.rows / r.bareExport.seconds)} rows/s, ${pct(exportRatio(r))} of bare), ` +
+      `${r.engine} export ${int(r.rows)} patients: ${int(exportRate(r))} rows/s on ${exportThreads(r)} thread(s) ` +
+        `(bare, one thread: ${int(r.rows / r.bareExport.seconds)} rows/s, lims ${pct(exportRatio(r))} of bare), ` +
         `${int(r.exportRun.maxRssMb)} MB (target >= ${int(TRANSFER_TARGETS.exportRowsPerSecond)} rows/s) ${tag(exportPasses(r))}`,
       ...(r.xlsx
         ? [
@@ -491,15 +494,17 @@ export function renderTransfer(
     'one prepared INSERT into `patients` in one transaction, in this process (SQLite: the search-index and counter',
     "triggers run too; PostgreSQL: multi-row INSERTs of 500, without lims' search words). Bare export: `SELECT` of the",
     'same columns (SQLite: one raw-mode statement iterated; PostgreSQL: a cursor) written as CSV, quoted where a value',
-    'needs it, one synchronous write per 64 KB. CPU time is given beside wall time: on a shared machine it moves less.',
+    'needs it, one synchronous write per 64 KB, on ONE thread. lims exports a large SQLite CSV on worker threads (the',
+    'threads column; src/core/transfer/parallel.ts), so lims / bare compares several threads with one. CPU time is',
+    'given beside wall time (all threads of the process): on a shared machine it moves less.',
     '',
-    '| engine | rows | import s (CPU s) | raw inserts s (CPU s) | import / raw | peak MB | export s (CPU s) | rows/s | bare export s (CPU s) | bare rows/s | export / bare | export MB peak |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| engine | rows | import s (CPU s) | raw inserts s (CPU s) | import / raw | peak MB | export s (CPU s) | export threads | rows/s | bare export s (CPU s) | bare rows/s | export / bare | export MB peak |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...results.map(
       (r) =>
         `| ${r.engine} | ${int(r.rows)} | ${s1(r.importRun.seconds)} (${s1(r.importRun.cpuSeconds)}) | ` +
         `${s1(r.rawImport.seconds)} (${s1(r.rawImport.cpuSeconds)}) | ${pct(importRatio(r))} | ${int(r.importRun.maxRssMb)} | ` +
-        `${s1(r.exportRun.seconds)} (${s1(r.exportRun.cpuSeconds)}) | ${int(exportRate(r))} | ` +
+        `${s1(r.exportRun.seconds)} (${s1(r.exportRun.cpuSeconds)}) | ${exportThreads(r)} | ${int(exportRate(r))} | ` +
         `${s1(r.bareExport.seconds)} (${s1(r.bareExport.cpuSeconds)}) | ${int(r.rows / r.bareExport.seconds)} | ${pct(exportRatio(r))} | ` +
         `${int(r.exportRun.maxRssMb)} |`,
     ),
@@ -512,7 +517,8 @@ export function renderTransfer(
             '',
             `SQLite export: **${int(exportRate(r))} rows/s** (target >= ${int(TRANSFER_TARGETS.exportRowsPerSecond)}): **${verdict(exportPasses(r))}**; ` +
               `the bare export of the same run ${int(r.rows / r.bareExport.seconds)} rows/s (${int(r.rows / r.bareExport.cpuSeconds)} rows per CPU second), ` +
-              `lims ${pct(exportRatio(r))} of it (by CPU time ${pct(exportCpuRatio(r))}; lims' time includes its process start)`,
+              `lims, on ${exportThreads(r)} thread(s), ${pct(exportRatio(r))} of it by wall time (by CPU time ${pct(exportCpuRatio(r))}; ` +
+              `lims' time includes its process start; the bare export is one thread)`,
             '',
           ]
         : [

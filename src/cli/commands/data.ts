@@ -208,7 +208,7 @@ Without --out on a terminal the file is written here as <entity>-<date>.<ext> an
     )
     .action(async (entityName: string, flags: ExportFlags, cmd: Command) => {
       const entity = await entityOf(entityName);
-      const { checkFilters, runExport } = await transfer();
+      const { checkFilters, runExport, parallelSettings } = await transfer();
       const format: TransferFormat = flags.format ?? (flags.out ? (formatOfName(flags.out) ?? 'csv') : 'csv');
       const day = (flag: string, v: string | undefined) => {
         if (v === undefined) return undefined;
@@ -261,6 +261,8 @@ Without --out on a terminal the file is written here as <entity>-<date>.<ext> an
             out: pipe,
             fileName: file ? basename(file) : null,
             origin: 'cli',
+            // Only the command line exports on several threads; the server's exports stay on one (decisions.md).
+            parallel: parallelSettings(),
             onProgress: (rows) =>
               progress.show(
                 (ms) =>

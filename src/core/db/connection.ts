@@ -227,6 +227,18 @@ export async function rowsAsArrays(db: Db, query: Compiles<unknown>): Promise<un
 }
 
 /**
+ * The file of a SQLite database that other connections (an export's worker threads) can open and
+ * read with snapshots of their own: a Kysely instance from openDatabase on a file in WAL mode. Null
+ * otherwise (PostgreSQL, an in-memory database, another journal mode, a transaction's instance).
+ */
+export function sqliteWalFile(db: Db): string | null {
+  const conn = connections.get(db);
+  if (!conn || conn.sqlite.memory || conn.sqlite.name === '' || conn.sqlite.name === ':memory:') return null;
+  const mode = conn.sqlite.pragma('journal_mode', { simple: true });
+  return typeof mode === 'string' && mode.toLowerCase() === 'wal' ? conn.sqlite.name : null;
+}
+
+/**
  * A value that changes whenever the database may have changed: at once for every write made through
  * Kysely or fixedQuery on this connection, and within OUTSIDE_CHANGES_CHECK_MS for anything else (a
  * commit by another connection such as the CLI, a write through the raw handle). A result read from

@@ -2,8 +2,15 @@ import { countedCsv, csvHeader, csvRows } from '../export/csv.js';
 import type { Db } from '../db/connection.js';
 import { searchTokens } from '../db/patient-search.js';
 import type { PatientListQuery } from '../../shared/schemas/patients.js';
-import { patientArrayWalk, patientsBefore, WALK_START, type ExportSelection } from './repository.js';
-import { ageOn } from '../../shared/age.js';
+import {
+  patientArrayRanges,
+  patientArrayWalk,
+  patientsBefore,
+  WALK_START,
+  type ExportSelection,
+} from './repository.js';
+import type { ParallelExportPlan } from '../transfer/parallel.js';
+import { finishPatientRow } from './export-row.js';
 import { toPatient } from './mappers.js';
 import type { Patient } from '../../shared/schemas/patients.js';
 import { labToday } from '../settings/organization.js';
@@ -102,16 +109,33 @@ export async function* patientArrayPages(
   for (;;) {
     const rows = await pageBelow(before);
     if (!rows.length) return;
-    for (const row of rows) {
-      row[AGE] = ageOn(row[AGE] as string, today);
-      row[ESTIMATED] = row[ESTIMATED] === 1 || row[ESTIMATED] === true;
-    }
+    for (const row of rows) finishPatientRow(row, today, AGE, ESTIMATED);
     // Read before the page is handed on: a reader may drop the id from the rows.
     before = rows[rows.length - 1]![id] as number;
     const last = rows.length < CHUNK;
     yield rows;
     if (last) return;
   }
+}
+
+/**
+ * The same walk cut into id ranges for the parallel export (src/core/transfer/parallel.ts): each
+ * range's rows in PATIENT_CSV_COLUMNS order (and the id), completed by finishPatientRow in the
+ * worker. Null when the search has no words (nothing to export, as patientArrayPages).
+ */
+export async function patientParallelPlan(
+  db: Db,
+  organizationId: number,
+  f: PatientExportFilters,
+): Promise<ParallelExportPlan | null> {
+  const tokens = f.search ? searchTokens(f.search) : [];
+  if (f.search && tokens.length === 0) return null;
+  const { rows, step } = await patientArrayRanges(db, organizationId, { ...f, tokens }, ARRAY_SELECTION);
+  return {
+    rows,
+    step,
+    finish: { kind: 'patients', today: await labToday(db, organizationId), age: AGE, estimated: ESTIMATED },
+  };
 }
 
 /** Every patient matching the list filters, newest first, as CSV text chunks (header first). */

@@ -12,6 +12,7 @@ import {
   unindexPatientWords,
 } from '../db/patient-search.js';
 import type { PatientListQuery } from '../../shared/schemas/patients.js';
+import type { RangeQuery } from '../transfer/parallel.js';
 
 import type { PatientRow } from './mappers.js';
 
@@ -191,13 +192,66 @@ async function patientsBeforeQuery(
   limit: number,
   f: PatientExportWalk,
 ) {
-  let q = db.selectFrom('patients').where('organization_id', '=', organizationId).where('id', '<', before);
+  return (await patientsFiltered(db, organizationId, f)).where('id', '<', before).orderBy('id', 'desc').limit(limit);
+}
+
+/** The lab's patients the export's filters keep. */
+async function patientsFiltered(db: Db, organizationId: number, f: PatientExportWalk) {
+  let q = db.selectFrom('patients').where('organization_id', '=', organizationId);
   if (f.gender) q = q.where('gender', '=', f.gender);
   if (f.createdFrom) q = q.where('created_at', '>=', f.createdFrom);
   if (f.createdBefore) q = q.where('created_at', '<', f.createdBefore);
   if (f.membership) q = q.where('membership_type', '=', f.membership);
   if (f.tokens.length) q = q.where((await patientSearch(db, organizationId, f.tokens)).ids);
-  return q.orderBy('id', 'desc').limit(limit);
+  return q;
+}
+
+const HI = '\u0000range-hi\u0000';
+const LO = '\u0000range-lo\u0000';
+
+function rangeQuery(compiled: { sql: string; parameters: readonly unknown[] }): RangeQuery {
+  const hiAt = compiled.parameters.indexOf(HI);
+  const loAt = compiled.parameters.indexOf(LO);
+  if (hiAt < 0 || loAt < 0) throw new Error(`rangeQuery: the bounds are not parameters of ${compiled.sql}`);
+  return { sql: compiled.sql, parameters: [...compiled.parameters], hiAt, loAt };
+}
+
+/**
+ * The export's walk cut into id ranges, for the parallel export (src/core/transfer/parallel.ts):
+ * `rows` reads the patients of one range (ids below hi, at or above lo) with the filters, newest
+ * first, each as its values in the order of `selection` with the id after them (as
+ * patientArrayWalk); `step` answers the id `offset` rows below hi among all the lab's patients (the
+ * (organization_id, id) index only, so the ranges are found without reading the rows; lo in the
+ * `step` query is unused and kept at its lowest).
+ */
+export async function patientArrayRanges(
+  db: Db,
+  organizationId: number,
+  f: PatientExportWalk,
+  selection: readonly ExportSelection[],
+): Promise<{ rows: RangeQuery; step: RangeQuery & { offsetAt: number } }> {
+  const base = (await patientsFiltered(db, organizationId, f))
+    .where('id', '<', sql<number>`${HI}`)
+    .where('id', '>=', sql<number>`${LO}`)
+    .orderBy('id', 'desc');
+  const rows = base.select((eb) => [
+    ...selection.map((s, i) =>
+      'column' in s ? eb.ref(s.column).as(`c${i}`) : sql<string>`${sql.lit(s.constant)}`.as(`c${i}`),
+    ),
+    eb.ref('id').as('id'),
+  ]);
+  const OFFSET = '\u0000range-offset\u0000';
+  const step = db
+    .selectFrom('patients')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('id', '<', sql<number>`${HI}`)
+    .where('id', '>=', sql<number>`${LO}`)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .offset(sql<number>`${OFFSET}`)
+    .compile();
+  return { rows: rangeQuery(rows.compile()), step: { ...rangeQuery(step), offsetAt: step.parameters.indexOf(OFFSET) } };
 }
 
 /** One value of an export row: a stored column, or a constant the database writes in. */

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Actor } from '../context.js';
 import type { Db } from '../db/connection.js';
 import type { ColumnKind } from './cells.js';
+import type { ParallelExportPlan } from './parallel.js';
 
 /**
  * One entity of `lims import` / `lims export` (issue 14) is one file in ./entities declaring what
@@ -120,6 +121,11 @@ export interface TransferEntity<Input = unknown, Existing = unknown, Plan = unkn
    * entities exported by the million (patients), used by the export when present.
    */
   exportArrayPages?(db: Db, organizationId: number, query: ExportQuery): AsyncIterable<unknown[][]>;
+  /**
+   * The same rows as exportArrayPages cut into key ranges, for a CSV export on several threads
+   * (parallel.ts); null when there is nothing to walk. Entities without it export on one thread.
+   */
+  exportParallel?(db: Db, organizationId: number, query: ExportQuery): Promise<ParallelExportPlan | null>;
 }
 
 /** Every entity as the registry keeps it (the engine does not need their types). */

@@ -1,10 +1,11 @@
 import type { Writable } from 'node:stream';
-import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { ValidationError } from '../errors.js';
 import { failInterruptedJobs, finishJob, startJob } from './jobs.js';
-import { recordWriter, type RecordWriter } from './writers.js';
+import { putChunk, recordWriter, type RecordWriter } from './writers.js';
+import { sqliteWalFile, type Db } from '../db/connection.js';
+import type { ParallelExport, ParallelSettings } from './parallel.js';
 import type { AnyEntity, ExportQuery } from './entity.js';
 import type { TransferFormat } from './limits.js';
 
@@ -35,6 +36,11 @@ export interface ExportOptions {
   jobFormat?: TransferFormat | 'pdf';
   /** Cancel: the export stops at the next page; the job is cancelled (the caller removes the file). */
   signal?: AbortSignal;
+  /**
+   * A CSV export of an entity with exportParallel, from a SQLite file in WAL mode, may run on worker
+   * threads with these settings (parallel.ts); the command line's exports only (decisions.md).
+   */
+  parallel?: ParallelSettings;
 }
 
 export interface ExportResult {
@@ -44,6 +50,8 @@ export interface ExportResult {
   format: TransferFormat;
   rows: number;
   file_name: string | null;
+  /** The threads that read and wrote the rows: 1, or the worker threads of a parallel CSV export. */
+  threads: number;
 }
 
 /** --where values checked with the entity's filter schemas; an unknown field names the ones there are. */
@@ -66,6 +74,23 @@ export function checkFilters(entity: AnyEntity, where: Record<string, string>): 
   return out;
 }
 
+/** The export on worker threads when it may and pays (parallel.ts), else null: one thread. */
+async function parallelExport(db: Db, organizationId: number, opts: ExportOptions): Promise<ParallelExport | null> {
+  const { entity } = opts;
+  if (!opts.parallel || opts.format !== 'csv' || opts.writer || !entity.exportParallel) return null;
+  const file = sqliteWalFile(db);
+  if (!file) return null;
+  const plan = await entity.exportParallel(db, organizationId, opts.query);
+  if (!plan) return null;
+  const { startParallelExport } = await import('./parallel.js');
+  return startParallelExport(
+    file,
+    plan,
+    entity.columns.map((c) => c.kind ?? 'text'),
+    opts.parallel,
+  );
+}
+
 export async function runExport(db: Db, actor: Actor, opts: ExportOptions): Promise<ExportResult> {
   const { entity, format } = opts;
   if ((opts.query.from || opts.query.to) && !entity.dateField)
@@ -86,25 +111,45 @@ export async function runExport(db: Db, actor: Actor, opts: ExportOptions): Prom
   let complete = false;
   let cancelled = false;
   let fileSize: number | null = null;
+  let threads: ParallelExport | null = null;
   try {
     const writer = opts.writer
       ? await opts.writer(opts.out)
       : await recordWriter(format, opts.out, entity.columns, entity.name);
-    // The array walk when the entity has one (same values, no object per record), else records.
-    const arrays = entity.exportArrayPages && writer.writeArrays ? writer.writeArrays.bind(writer) : null;
-    const pages: AsyncIterable<readonly unknown[]> =
-      arrays && entity.exportArrayPages
-        ? entity.exportArrayPages(db, actor.organizationId, opts.query)
-        : entity.exportPages(db, actor.organizationId, opts.query);
-    for await (const page of pages) {
-      if (opts.signal?.aborted) {
-        cancelled = true;
-        break;
+    threads = await parallelExport(db, actor.organizationId, opts);
+    if (threads) {
+      try {
+        // The header, then each range's CSV lines as the workers wrote them, in order.
+        await writer.writeArrays!([]);
+        for await (const chunk of threads.chunks()) {
+          if (opts.signal?.aborted) {
+            cancelled = true;
+            break;
+          }
+          await putChunk(opts.out, chunk.bytes);
+          rows += chunk.rows;
+          opts.onProgress?.(rows);
+        }
+      } finally {
+        await threads.close();
       }
-      if (arrays) await arrays(page as unknown[][]);
-      else await writer.write(page as Record<string, unknown>[]);
-      rows += page.length;
-      opts.onProgress?.(rows);
+    } else {
+      // The array walk when the entity has one (same values, no object per record), else records.
+      const arrays = entity.exportArrayPages && writer.writeArrays ? writer.writeArrays.bind(writer) : null;
+      const pages: AsyncIterable<readonly unknown[]> =
+        arrays && entity.exportArrayPages
+          ? entity.exportArrayPages(db, actor.organizationId, opts.query)
+          : entity.exportPages(db, actor.organizationId, opts.query);
+      for await (const page of pages) {
+        if (opts.signal?.aborted) {
+          cancelled = true;
+          break;
+        }
+        if (arrays) await arrays(page as unknown[][]);
+        else await writer.write(page as Record<string, unknown>[]);
+        rows += page.length;
+        opts.onProgress?.(rows);
+      }
     }
     if (!cancelled) {
       await writer.close();
@@ -139,5 +184,6 @@ export async function runExport(db: Db, actor: Actor, opts: ExportOptions): Prom
     format,
     rows,
     file_name: opts.fileName,
+    threads: threads?.threads ?? 1,
   };
 }

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { csvField, csvHeader, csvLine, csvText } from '../export/csv.js';
-import { writeCell } from './cells.js';
+import { writeCell, type ColumnKind } from './cells.js';
 import type { TransferColumn } from './entity.js';
 import type { TransferFormat } from './limits.js';
 
@@ -25,9 +25,34 @@ function recordOf(names: readonly string[], values: readonly unknown[]): Record<
   return o;
 }
 
-/** Writes text, waiting while the stream is full. */
-async function put(out: Writable, text: string): Promise<void> {
-  if (!out.write(text)) await once(out, 'drain');
+const put = putChunk;
+
+/**
+ * Rows given as their values in the columns' order (values past the last column, such as a walk's
+ * id, are left out) as CSV lines with their CRLF: csvLine(writeCell(...)) cell by cell, without the
+ * array of cells. A text in a column that is not JSON is written as it is (writeCell keeps it), so
+ * it goes straight to csvText. The CSV writer's array walk and the parallel export's workers
+ * (export-worker.ts) both write their lines with this, so their bytes are the same.
+ */
+export function csvArrayLines(rows: readonly (readonly unknown[])[], kinds: readonly ColumnKind[]): string {
+  const n = kinds.length;
+  let text = '';
+  for (const r of rows) {
+    let line = '';
+    for (let i = 0; i < n; i++) {
+      const v = r[i];
+      if (i > 0) line += ',';
+      if (v === null || v === undefined) continue;
+      line += typeof v === 'string' && kinds[i] !== 'json' ? csvText(v) : csvField(writeCell(kinds[i]!, v));
+    }
+    text += `${line}\r\n`;
+  }
+  return text;
+}
+
+/** Writes text or bytes, waiting while the stream is full. */
+export async function putChunk(out: Writable, chunk: string | Uint8Array): Promise<void> {
+  if (!out.write(chunk)) await once(out, 'drain');
 }
 
 function csvWriter(out: Writable, columns: readonly TransferColumn[]): RecordWriter {
@@ -35,7 +60,6 @@ function csvWriter(out: Writable, columns: readonly TransferColumn[]): RecordWri
   const names = columns.map((c) => c.name);
   const kinds = columns.map((c) => c.kind ?? 'text');
   const cells: ReturnType<typeof writeCell>[] = new Array<ReturnType<typeof writeCell>>(names.length);
-  const plainText = kinds.map((k) => k !== 'json');
   const header = async () => {
     if (!started) {
       started = true;
@@ -57,20 +81,7 @@ function csvWriter(out: Writable, columns: readonly TransferColumn[]): RecordWri
     async writeArrays(rows) {
       await header();
       if (!rows.length) return;
-      // csvLine(writeCell(...)) cell by cell, without the array of cells: a text in a column that is
-      // not JSON is written as it is (writeCell keeps it), so it goes straight to csvText.
-      let text = '';
-      for (const r of rows) {
-        let line = '';
-        for (let i = 0; i < names.length; i++) {
-          const v = r[i];
-          if (i > 0) line += ',';
-          if (v === null || v === undefined) continue;
-          line += typeof v === 'string' && plainText[i] ? csvText(v) : csvField(writeCell(kinds[i]!, v));
-        }
-        text += `${line}\r\n`;
-      }
-      await put(out, text);
+      await put(out, csvArrayLines(rows, kinds));
     },
     async close() {
       await header();

@@ -11,6 +11,7 @@ import { isRealDate } from '../../../shared/age.js';
 import {
   patientArrayPages,
   patientPages,
+  patientParallelPlan,
   PATIENT_CSV_COLUMNS,
   type PatientExportFilters,
 } from '../../patients/export.js';
@@ -146,4 +147,6 @@ export const patients: TransferEntity<Input, PatientRow, Plan> = {
   async *exportArrayPages(db, organizationId, q) {
     yield* patientArrayPages(db, organizationId, await exportFilters(db, organizationId, q));
   },
+  exportParallel: async (db, organizationId, q) =>
+    patientParallelPlan(db, organizationId, await exportFilters(db, organizationId, q)),
 };
