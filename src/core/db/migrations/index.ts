@@ -38,6 +38,10 @@ import { sql as interfaceOrders, postgres as interfaceOrdersPostgres } from './0
 import { sql as reportSpeed, postgres as reportSpeedPostgres } from './030_report_speed.js';
 import { sql as liveOpenTests, postgres as liveOpenTestsPostgres } from './031_live_open_tests.js';
 import { sql as reportYear, postgres as reportYearPostgres } from './032_report_year.js';
+import {
+  sql as patientCountStatement,
+  postgres as patientCountStatementPostgres,
+} from './034_patient_count_statement.js';
 import { sql as reportYearIndexes, postgres as reportYearIndexesPostgres } from './033_report_year_indexes.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
@@ -120,4 +124,10 @@ export const migrations: Migration[] = [
   { version: 31, name: 'live_open_tests', sql: liveOpenTests, postgres: liveOpenTestsPostgres },
   { version: 32, name: 'report_year', sql: reportYear, postgres: reportYearPostgres },
   { version: 33, name: 'report_year_indexes', sql: reportYearIndexes, postgres: reportYearIndexesPostgres },
+  {
+    version: 34,
+    name: 'patient_count_statement',
+    sql: patientCountStatement,
+    postgres: patientCountStatementPostgres,
+  },
 ];
