@@ -45,6 +45,7 @@ describe('the lab’s patient count', () => {
       last_name: `Test${i}`,
       gender: 'Female',
       date_of_birth: '1990-01-01',
+      membership_type: 'none',
       created_at: new Date().toISOString(),
       updated_at: new Date().toISOString(),
     });
