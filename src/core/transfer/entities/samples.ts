@@ -181,8 +181,7 @@ export const samples: TransferEntity<Input, true, HistoricalSample & { row: numb
         // A completed sample's report was released; without its own time, when it was completed
         // (as verification sets both), so Lab Reports counts it on that day (docs/decisions.md).
         reported_at:
-          s.reported_at ??
-          (s.status === 'completed' ? (s.completed_at ?? s.collection_date ?? created) : null),
+          s.reported_at ?? (s.status === 'completed' ? (s.completed_at ?? s.collection_date ?? created) : null),
         created_at: created,
         test_ids: s.test_codes.map((c) => tests.get(c)!.id),
       };
