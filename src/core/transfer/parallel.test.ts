@@ -80,13 +80,12 @@ function patientRow(i: number, organizationId: number, adminId: number): Patient
   } as PatientInsertRow;
 }
 
-beforeAll(async () => {
-  database = (await openTestDatabase(tempDir())) as SqliteDatabase;
-  if (database.engine !== 'sqlite') throw new Error('the parallel export is SQLite only');
-  const { organizationId, adminId } = await setupLab(database.db, {
-    labName: 'Parallel Lab',
+/** A lab with no catalogue, in Asia/Kolkata. */
+function emptyLab(db: Parameters<typeof setupLab>[0], labName: string, adminEmail: string) {
+  return setupLab(db, {
+    labName,
     adminName: 'Asha Admin',
-    adminEmail: 'admin@parallel.lab',
+    adminEmail,
     adminPassword: 'a-strong-secret-9',
     timezone: 'Asia/Kolkata',
     currency: 'INR',
@@ -95,6 +94,12 @@ beforeAll(async () => {
     importSampleProfiles: false,
     importSamplePackages: false,
   });
+}
+
+beforeAll(async () => {
+  database = (await openTestDatabase(tempDir())) as SqliteDatabase;
+  if (database.engine !== 'sqlite') throw new Error('the parallel export is SQLite only');
+  const { organizationId, adminId } = await emptyLab(database.db, 'Parallel Lab', 'admin@parallel.lab');
   actor = systemActor(organizationId);
   patients = entityNamed('patients')!;
   await insertPatientRows(
@@ -239,18 +244,7 @@ describe('parallel CSV export', () => {
   it('stays on one thread for an in-memory database or one not in WAL mode', async () => {
     const memory = openDatabase(':memory:');
     try {
-      const { organizationId } = await setupLab(memory.db, {
-        labName: 'Memory Lab',
-        adminName: 'Asha Admin',
-        adminEmail: 'admin@memory.lab',
-        adminPassword: 'a-strong-secret-9',
-        timezone: 'Asia/Kolkata',
-        currency: 'INR',
-        dateFormat: 'DD/MM/YYYY',
-        importSampleTests: false,
-        importSampleProfiles: false,
-        importSamplePackages: false,
-      });
+      const { organizationId } = await emptyLab(memory.db, 'Memory Lab', 'admin@memory.lab');
       const r = await runExport(memory.db, systemActor(organizationId), {
         entity: patients,
         format: 'csv',
