@@ -211,14 +211,7 @@ beforeAll(async () => {
       category: 'Hematology',
     })
   ).json().test.id;
-  const p = (
-    await lab.admin.post('/api/patients', {
-      first_name: 'Sum',
-      last_name: 'Mary',
-      gender: 'Female',
-      date_of_birth: '1980-01-01',
-    })
-  ).json().patient.id as number;
+  const p = await newPatient('Sum', 'Mary', 'Female', '1980-01-01');
 
   // Bills across UTC and IST day bounds (IST midnight is 18:30 UTC).
   const b1 = await bill(p, [{ test_id: glucose }, { test_id: cbc }], '2026-10-10T18:29:59.000Z');
@@ -461,14 +454,7 @@ describe('report summaries (migration 25)', () => {
 
     // A new verified result, its sample re-dated after verification (90.5 minutes: rounds to 91),
     // another result unverified, then a sample deleted with its results.
-    const p = (
-      await lab.admin.post('/api/patients', {
-        first_name: 'Tat',
-        last_name: 'Row',
-        gender: 'Male',
-        date_of_birth: '1975-05-05',
-      })
-    ).json().patient.id as number;
+    const p = await newPatient('Tat', 'Row', 'Male', '1975-05-05');
     const s = await seedSample(db(), org(), { patientId: p, testIds: [glucose, cbc], prefix: 'SUMT' });
     await db()
       .updateTable('samples')
@@ -528,14 +514,7 @@ describe('report summaries (migration 25)', () => {
   it('turnaround by test (whole-minute histogram) equals PERCENTILE.INC over the rows in whole minutes, short and long periods', async () => {
     // More results of one test with known intervals around a 1-hour target (ms past it by 1 s,
     // exactly on it, within its minute and below), plus a long tail.
-    const p = (
-      await lab.admin.post('/api/patients', {
-        first_name: 'Tat',
-        last_name: 'Many',
-        gender: 'Male',
-        date_of_birth: '1970-01-01',
-      })
-    ).json().patient.id as number;
+    const p = await newPatient('Tat', 'Many', 'Male', '1970-01-01');
     await db().updateTable('tests').set({ turnaround_hours: 1 }).where('id', '=', cbc).execute();
     const intervals = [
       3_601_000,
@@ -569,73 +548,13 @@ describe('report summaries (migration 25)', () => {
         .where('sample_id', '=', smp.id)
         .execute();
     }
-    /** What the rows give: whole minutes per test, PERCENTILE.INC, over target in milliseconds. */
-    const fromRows = async (fromUtc: string, toUtc: string) => {
-      const rows = await db()
-        .selectFrom('test_results as r')
-        .innerJoin('samples as s', 's.id', 'r.sample_id')
-        .innerJoin('tests as t', 't.id', 'r.test_id')
-        .select(['r.test_id', 's.collection_date', 'r.verified_at', 't.turnaround_hours'])
-        .where('r.organization_id', '=', org())
-        .where('r.status', '=', 'verified')
-        .where('r.verified_at', 'is not', null)
-        .where('s.collection_date', '>=', fromUtc)
-        .where('s.collection_date', '<', toUtc)
-        .execute();
-      const inc = (xs: number[], q: number) => {
-        if (xs.length === 0) return null;
-        const v = [...xs].sort((a, b) => a - b);
-        const i = (v.length - 1) * q;
-        return v[Math.floor(i)]! + (v[Math.ceil(i)]! - v[Math.floor(i)]!) * (i - Math.floor(i));
-      };
-      const per = new Map<number, { minutes: number[]; over: number; hours: number | null }>();
-      const all: number[] = [];
-      for (const r of rows) {
-        const ms = Date.parse(r.verified_at!) - Date.parse(r.collection_date!);
-        const minutes = Math.sign(ms) * Math.round(Math.abs(ms) / 60_000);
-        const hours = r.turnaround_hours === null ? null : Number(r.turnaround_hours);
-        const e = per.get(Number(r.test_id)) ?? { minutes: [], over: 0, hours };
-        e.minutes.push(minutes);
-        if (hours !== null && ms > hours * 3_600_000) e.over += 1;
-        per.set(Number(r.test_id), e);
-        all.push(minutes);
-      }
-      return {
-        all: { results: all.length, median: inc(all, 0.5), p90: inc(all, 0.9) },
-        tests: [...per]
-          .map(([id, e]) => ({
-            test_id: id,
-            results: e.minutes.length,
-            median: inc(e.minutes, 0.5),
-            p90: inc(e.minutes, 0.9),
-            over_target: e.hours === null ? null : e.over,
-          }))
-          .sort((a, b) => a.test_id - b.test_id),
-      };
-    };
     const windows = [
       ['2026-10-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z'],
       ['2026-09-01T18:30:00.000Z', '2026-12-01T18:30:00.000Z'], // over 62 days: the (test, minutes) index
       ['2026-10-26T00:00:00.000Z', '2026-10-29T12:00:00.000Z'],
       ['2026-11-10T00:00:00.000Z', '2026-11-11T00:00:00.000Z'],
     ];
-    for (const [fromUtc, toUtc] of windows) {
-      const got = await turnaroundByTest(db(), { organizationId: org(), fromUtc: fromUtc!, toUtc: toUtc! });
-      const want = await fromRows(fromUtc!, toUtc!);
-      expect(got.all, fromUtc).toEqual(want.all);
-      expect(
-        got.tests
-          .map((t) => ({
-            test_id: t.test_id,
-            results: t.results,
-            median: t.median,
-            p90: t.p90,
-            over_target: t.over_target,
-          }))
-          .sort((a, b) => a.test_id - b.test_id),
-        fromUtc,
-      ).toEqual(want.tests);
-    }
+    for (const [fromUtc, toUtc] of windows) await expectTatAsRows(fromUtc!, toUtc!);
     // The target's own minute is split by milliseconds: 3,601,000 and 3,629,999 ms are over 1 h, 3,600,000 is not.
     const long = await turnaroundByTest(db(), {
       organizationId: org(),
@@ -644,7 +563,228 @@ describe('report summaries (migration 25)', () => {
     });
     expect(long.tests.find((t) => t.test_id === cbc)?.over_target).toBe(5);
   });
+
+  it('turnaround by test over whole months (migration 35: a whole-minute histogram per month and test) equals the rows', async () => {
+    // A few hundred results of two tests with targets over six months, turnarounds from minutes to
+    // days, some exactly on or a millisecond around a whole hour, two verified before collection.
+    await db().updateTable('tests').set({ turnaround_hours: 2 }).where('id', '=', glucose).execute();
+    const p = await newPatient('Tat', 'Months', 'Female', '1980-01-01');
+    let seed = 17;
+    const rand = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+    const start = Date.parse('2026-05-20T00:00:00.000Z');
+    const span = Date.parse('2026-12-05T00:00:00.000Z') - start;
+    const results: { collected: number; ms: number; testId: number }[] = [];
+    for (let k = 0; k < 320; k++) {
+      const u = rand();
+      const ms =
+        k < 2
+          ? -(k + 1) * 7 * 60_000
+          : u < 0.15
+            ? (1 + Math.floor(rand() * 4)) * 3_600_000 +
+              [-30_001, -30_000, -1, 0, 1, 29_999, 30_000][Math.floor(rand() * 7)]!
+            : u < 0.75
+              ? Math.floor(30 * 60_000 + rand() * 5 * 3_600_000)
+              : Math.floor(rand() * 4 * 86_400_000);
+      results.push({ collected: start + Math.floor(rand() * span), ms, testId: rand() < 0.55 ? glucose : cbc });
+    }
+    // Inserted in bulk, already collected and verified: the rows' insert triggers fill both tables.
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const samples = await db()
+      .insertInto('samples')
+      .values(
+        results.map((r, k) => ({
+          organization_id: org(),
+          sample_code: `TATY${String(k).padStart(4, '0')}`,
+          barcode: null,
+          patient_id: p,
+          bill_id: null,
+          sample_type: 'Blood',
+          collector_id: null,
+          location: 'Main Lab',
+          priority: 'normal',
+          status: 'completed',
+          notes: null,
+          rejection_reason: null,
+          collection_date: iso(r.collected),
+          completed_at: null,
+          created_by: null,
+          created_at: iso(r.collected),
+          updated_at: iso(r.collected),
+        })),
+      )
+      .returning('id')
+      .execute();
+    await db()
+      .insertInto('sample_tests')
+      .values(results.map((r, k) => ({ sample_id: samples[k]!.id, test_id: r.testId, position: 0 })))
+      .execute();
+    await db()
+      .insertInto('test_results')
+      .values(
+        results.map((r, k) => ({
+          organization_id: org(),
+          sample_id: samples[k]!.id,
+          test_id: r.testId,
+          patient_id: p,
+          result_value: '1',
+          unit: 'mg/dL',
+          normal_range: '70-110',
+          flag: 'normal',
+          is_critical: 0,
+          status: 'verified',
+          review_required: 0,
+          notes: null,
+          rejection_reason: null,
+          technician_id: null,
+          entered_at: iso(r.collected + r.ms),
+          verified_by: null,
+          verified_at: iso(r.collected + r.ms),
+          amended: 0,
+          created_at: iso(r.collected),
+          updated_at: iso(r.collected + r.ms),
+        })),
+      )
+      .execute();
+    // The summary is the rows' count per month, test and bucket (after re-dating and deleting too, below).
+    const summaryAsRows = async () => {
+      const table = await db()
+        .selectFrom('report_tat_test_monthly')
+        .select(['organization_id', 'month', 'test_id', 'n', 'minutes', 'above'])
+        .execute();
+      const rows = await sql<Record<string, unknown>>`SELECT organization_id, substr(collected_at, 1, 7) AS month,
+          test_id, minutes, COUNT(*) AS n, SUM(CASE WHEN minutes % 60 = 0 AND ms > minutes * 60000 THEN 1 ELSE 0 END) AS above
+          FROM report_turnaround GROUP BY 1, 2, 3, 4`.execute(db());
+      // Both as lines of (lab, month, test, minute, count, past the whole hour), zero counts left out.
+      const fromTable = table.flatMap((t) => {
+        const parse = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, number>;
+        const above = parse(t.above);
+        return Object.entries(parse(t.minutes))
+          .filter(([, n]) => n !== 0)
+          .map(([m, n]) =>
+            [Number(t.organization_id), t.month, Number(t.test_id), Number(m), n, above[m] ?? 0].join('|'),
+          );
+      });
+      const fromRows = rows.rows.map((r) =>
+        [Number(r.organization_id), r.month, Number(r.test_id), Number(r.minutes), Number(r.n), Number(r.above)].join(
+          '|',
+        ),
+      );
+      expect(fromTable.sort()).toEqual(fromRows.sort());
+      // n is each row's count.
+      for (const t of table) {
+        const m = (typeof t.minutes === 'string' ? JSON.parse(t.minutes) : t.minutes) as Record<string, number>;
+        expect(Number(t.n)).toBe(Object.values(m).reduce((x, y) => x + y, 0));
+      }
+    };
+    await summaryAsRows();
+
+    const windows: [string, string][] = [
+      ['2026-05-01T00:00:00.000Z', '2027-01-01T00:00:00.000Z'],
+      ['2026-06-01T00:00:00.000Z', '2026-09-01T00:00:00.000Z'],
+      ['2026-05-31T18:30:00.000Z', '2026-11-30T18:30:00.000Z'],
+      ['2026-07-01T00:00:00.000Z', '2026-08-01T00:00:00.000Z'],
+    ];
+    for (let k = 0; k < 12; k++) {
+      const a = start + Math.floor(rand() * span);
+      const b = a + Math.floor(rand() * (span - (a - start)));
+      windows.push([new Date(a).toISOString(), new Date(b).toISOString()]);
+    }
+    for (const [fromUtc, toUtc] of windows) await expectTatAsRows(fromUtc, toUtc);
+
+    await summaryAsRows();
+    const some = await db().selectFrom('samples').select('id').where('sample_code', 'like', 'TATY01%').execute();
+    await db()
+      .updateTable('samples')
+      .set({ collection_date: '2026-08-31T23:59:59.999Z' })
+      .where(
+        'id',
+        'in',
+        some.slice(0, 5).map((r) => r.id),
+      )
+      .execute();
+    await db()
+      .deleteFrom('test_results')
+      .where(
+        'sample_id',
+        'in',
+        some.slice(5, 10).map((r) => r.id),
+      )
+      .execute();
+    await summaryAsRows();
+    for (const [fromUtc, toUtc] of windows.slice(0, 4)) await expectTatAsRows(fromUtc, toUtc);
+  });
 });
+
+/** A patient made through the API; its id. */
+async function newPatient(first_name: string, last_name: string, gender: string, date_of_birth: string) {
+  return (await lab.admin.post('/api/patients', { first_name, last_name, gender, date_of_birth })).json().patient
+    .id as number;
+}
+
+/** Turnaround by test of a period equals what the rows give. */
+async function expectTatAsRows(fromUtc: string, toUtc: string) {
+  const got = await turnaroundByTest(db(), { organizationId: org(), fromUtc, toUtc });
+  const want = await tatFromRows(fromUtc, toUtc);
+  const window = `${fromUtc} - ${toUtc}`;
+  expect(got.all, window).toEqual(want.all);
+  expect(
+    got.tests
+      .map((t) => ({
+        test_id: t.test_id,
+        results: t.results,
+        median: t.median,
+        p90: t.p90,
+        over_target: t.over_target,
+      }))
+      .sort((a, b) => a.test_id - b.test_id),
+    window,
+  ).toEqual(want.tests);
+}
+
+/** Turnaround by test as the rows give it: whole minutes per test, PERCENTILE.INC, over target in milliseconds. */
+async function tatFromRows(fromUtc: string, toUtc: string) {
+  const rows = await db()
+    .selectFrom('test_results as r')
+    .innerJoin('samples as s', 's.id', 'r.sample_id')
+    .innerJoin('tests as t', 't.id', 'r.test_id')
+    .select(['r.test_id', 's.collection_date', 'r.verified_at', 't.turnaround_hours'])
+    .where('r.organization_id', '=', org())
+    .where('r.status', '=', 'verified')
+    .where('r.verified_at', 'is not', null)
+    .where('s.collection_date', '>=', fromUtc)
+    .where('s.collection_date', '<', toUtc)
+    .execute();
+  const inc = (xs: number[], q: number) => {
+    if (xs.length === 0) return null;
+    const v = [...xs].sort((a, b) => a - b);
+    const i = (v.length - 1) * q;
+    return v[Math.floor(i)]! + (v[Math.ceil(i)]! - v[Math.floor(i)]!) * (i - Math.floor(i));
+  };
+  const per = new Map<number, { minutes: number[]; over: number; hours: number | null }>();
+  const all: number[] = [];
+  for (const r of rows) {
+    const ms = Date.parse(r.verified_at!) - Date.parse(r.collection_date!);
+    const minutes = Math.sign(ms) * Math.round(Math.abs(ms) / 60_000);
+    const hours = r.turnaround_hours === null ? null : Number(r.turnaround_hours);
+    const e = per.get(Number(r.test_id)) ?? { minutes: [], over: 0, hours };
+    e.minutes.push(minutes);
+    if (hours !== null && ms > hours * 3_600_000) e.over += 1;
+    per.set(Number(r.test_id), e);
+    all.push(minutes);
+  }
+  return {
+    all: { results: all.length, median: inc(all, 0.5), p90: inc(all, 0.9) },
+    tests: [...per]
+      .map(([id, e]) => ({
+        test_id: id,
+        results: e.minutes.length,
+        median: inc(e.minutes, 0.5),
+        p90: inc(e.minutes, 0.9),
+        over_target: e.hours === null ? null : e.over,
+      }))
+      .sort((a, b) => a.test_id - b.test_id),
+  };
+}
 
 /** Rows as sorted JSON lines, numeric text as numbers (PostgreSQL returns BIGINT sums as text). */
 const lines = (rows: Record<string, unknown>[]) =>
@@ -750,14 +890,7 @@ describe('summaries of migration 32 (issue 17, session 14)', () => {
     const doctors = await db().selectFrom('users').select('id').where('organization_id', '=', org()).limit(2).execute();
     expect(doctors.length).toBeGreaterThan(0);
     const doctor = Number(doctors[0]!.id);
-    const p = (
-      await lab.admin.post('/api/patients', {
-        first_name: 'Year',
-        last_name: 'Summary',
-        gender: 'Male',
-        date_of_birth: '1990-06-15',
-      })
-    ).json().patient.id as number;
+    const p = await newPatient('Year', 'Summary', 'Male', '1990-06-15');
     // Bills across month ends at the lab's midnight (18:30 UTC) and the UTC midnight, with a doctor.
     const made = [
       await bill(p, [{ test_id: glucose }], '2026-09-30T18:29:59.999Z'),

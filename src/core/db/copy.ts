@@ -18,7 +18,7 @@ type Trx = Transaction<DB>;
 /**
  * Derived on each engine from the copied rows; never copied. The report summaries (migration 25)
  * (and the turnaround table of migration 28, the discounts of migration 30, the live board's open tests of migration 31,
- * the ledger, turnaround-minute and monthly summaries of migration 32) are filled on the target by their triggers as the bills,
+ * the ledger, turnaround-minute and monthly summaries of migration 32, the turnaround per test and month of migration 35) are filled on the target by their triggers as the bills,
  * samples and results arrive.
  */
 const DERIVED = new Set([
@@ -37,6 +37,7 @@ const DERIVED = new Set([
   'report_billed_monthly',
   'report_workload_monthly',
   'report_tat_monthly',
+  'report_tat_test_monthly',
   'report_doctor_daily',
   'report_doctor_monthly',
 ]);

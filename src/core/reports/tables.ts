@@ -130,6 +130,20 @@ export interface ReportDoctorDailyTable {
   discount_paise: number;
 }
 
+/**
+ * Migration 35: the turnaround rows per UTC month of collection and test, as whole-minute counts
+ * ({"<minutes>": count}; JSON text on SQLite, jsonb on PostgreSQL) and, for whole hours, the
+ * results past that minute in milliseconds.
+ */
+export interface ReportTatTestMonthlyTable {
+  organization_id: number;
+  month: string;
+  test_id: number;
+  n: number;
+  minutes: string | Record<string, number>;
+  above: string | Record<string, number>;
+}
+
 /** Migration 32: a daily summary's rows summed per UTC month ('YYYY-MM'), same key otherwise. */
 type Monthly<T> = Omit<T, 'day'> & { month: string };
 
@@ -150,5 +164,6 @@ declare module '../db/schema.js' {
     report_tat_monthly: Monthly<ReportTatDailyTable>;
     report_doctor_daily: ReportDoctorDailyTable;
     report_doctor_monthly: Monthly<ReportDoctorDailyTable>;
+    report_tat_test_monthly: ReportTatTestMonthlyTable;
   }
 }

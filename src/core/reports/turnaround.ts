@@ -8,10 +8,12 @@ import type { Window } from './repository.js';
  * samples of a period (collected in it), from the turnaround table of migration 28 (kept by
  * triggers). A result's turnaround is counted in whole minutes (its interval rounded to the nearest
  * minute, halves away from zero: the table's `minutes`, also the Analytics histogram's unit); the
- * median and 90th percentile interpolate between neighbouring values as PERCENTILE.INC does.
- * Whole minutes make the period's values a histogram of (test, minute, count): on a year of a busy
- * lab about a sixth of the rows, read in index order without sorting (migration 30's index), and
+ * median and 90th percentile interpolate between neighbouring values as PERCENTILE.INC does, so
  * the figures are exact for that unit. "Over target" compares the exact milliseconds.
+ *
+ * A period is its whole UTC months plus the partial months at its edges. The edges' results are
+ * read from the rows as whole minutes per test; the months from migration 35's whole-minute
+ * histogram per month and test (about a hundred rows a month on a busy lab).
  */
 
 export interface TatFigures {
@@ -26,89 +28,114 @@ export interface TatTest extends TatFigures {
   over_target: number | null;
 }
 
-/** The verified results' turnaround of the period (samples collected in it), from migration 28's table. */
-function valuesQuery(db: Db, w: Window) {
-  return db
-    .selectFrom('report_turnaround as v')
-    .select(['v.test_id', 'v.ms', 'v.minutes'])
-    .where('v.organization_id', '=', w.organizationId)
-    .where('v.collected_at', '>=', w.fromUtc)
-    .where('v.collected_at', '<', w.toUtc);
-}
-
-/** One (test, whole minute) of the period: how many results, and how many of them above minutes x 60000 ms. */
-interface Bucket {
+/** Results of one test on one whole minute: how many, and how many of them past it in milliseconds. */
+interface MinuteCount {
   test_id: number;
   minutes: number;
   n: number;
   above: number;
 }
 
-/** Periods longer than this read the (test, minutes) index whole rather than the period's rows by collection time. */
-const LONG_PERIOD_MS = 62 * 86_400_000;
-
-/** The period's histogram of whole minutes per test (SQLite), read through a covering index. */
-async function histogram(db: Db, w: Window): Promise<Bucket[]> {
-  const long = Date.parse(w.toUtc) - Date.parse(w.fromUtc) > LONG_PERIOD_MS;
-  if (long) {
-    // Most of the table: walk (lab, test, minutes, collected_at, ms) in order; each group is
-    // complete as the index is read, nothing is sorted.
-    const rows = await sql<Bucket>`SELECT test_id, minutes, count(*) AS n, sum(ms > minutes * 60000) AS above
-      FROM report_turnaround INDEXED BY report_turnaround_test_minutes
-      WHERE organization_id = ${w.organizationId} AND collected_at >= ${w.fromUtc} AND collected_at < ${w.toUtc}
-      GROUP BY test_id, minutes`.execute(db);
-    return rows.rows.map((r) => ({
-      test_id: Number(r.test_id),
-      minutes: Number(r.minutes),
-      n: Number(r.n),
-      above: Number(r.above),
-    }));
-  }
-  // A shorter period: its rows by collection time, counted here (grouping them in SQL sorted them
-  // in a temporary table, slower than this).
-  const rows = await sql<{ test_id: number; minutes: number; above: number }>`
-    SELECT test_id, minutes, ms > minutes * 60000 AS above
-    FROM report_turnaround INDEXED BY report_turnaround_collected
-    WHERE organization_id = ${w.organizationId} AND collected_at >= ${w.fromUtc} AND collected_at < ${w.toUtc}`.execute(
-    db,
-  );
-  const out = new Map<string, Bucket>();
-  for (const r of rows.rows) {
-    const key = `${r.test_id}|${r.minutes}`;
-    const b = out.get(key);
-    if (b) {
-      b.n += 1;
-      b.above += Number(r.above);
-    } else out.set(key, { test_id: Number(r.test_id), minutes: Number(r.minutes), n: 1, above: Number(r.above) });
-  }
-  return [...out.values()];
+/**
+ * A range's results as whole minutes per test, from migration 28's rows. SQLite: every row through
+ * the (lab, collected_at) covering index, counted by the caller (grouping in SQL sorted them in a
+ * temporary table, slower); PostgreSQL groups them.
+ */
+async function minuteCounts(db: Db, w: Window): Promise<MinuteCount[]> {
+  const range = sql`organization_id = ${w.organizationId} AND collected_at >= ${w.fromUtc} AND collected_at < ${w.toUtc}`;
+  const rows =
+    engineOf(db) === 'postgres'
+      ? await sql<MinuteCount>`SELECT test_id, minutes, COUNT(*) AS n,
+          SUM(CASE WHEN ms > minutes * 60000 THEN 1 ELSE 0 END) AS above
+          FROM report_turnaround WHERE ${range} GROUP BY test_id, minutes`.execute(db)
+      : await sql<MinuteCount>`SELECT test_id, minutes, 1 AS n, ms > minutes * 60000 AS above
+          FROM report_turnaround INDEXED BY report_turnaround_collected WHERE ${range}`.execute(db);
+  return rows.rows;
 }
 
-/** PERCENTILE.INC of the values a histogram stands for (buckets sorted by minutes; total = their count). */
-export function percentileOfBuckets(
-  buckets: readonly { minutes: number; n: number }[],
-  total: number,
-  p: number,
-): number | null {
-  if (total === 0) return null;
-  const i = (total - 1) * p;
-  const lo = Math.floor(i);
-  const hi = Math.ceil(i);
-  const at = (k: number) => {
-    let seen = 0;
-    for (const b of buckets) {
-      seen += b.n;
-      if (seen > k) return b.minutes;
-    }
-    return buckets[buckets.length - 1]!.minutes;
+/** A period's whole UTC months ('YYYY-MM', [from, to)) and the rest at its edges, as [fromUtc, toUtc) ranges. */
+export function monthsInside(fromUtc: string, toUtc: string) {
+  const f = Date.parse(fromUtc);
+  const t = Date.parse(toUtc);
+  const monthStart = (ms: number, next: boolean) => {
+    const d = new Date(ms);
+    const start = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+    return next && start < ms ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) : start;
   };
-  const a = at(lo);
-  const b = hi === lo ? a : at(hi);
-  return a + (b - a) * (i - lo);
+  const m0 = monthStart(f, true);
+  const m1 = monthStart(t, false);
+  const iso = (ms: number) => new Date(ms).toISOString();
+  if (!(m1 > m0)) return { months: null, edges: t > f ? [{ fromUtc, toUtc }] : [] };
+  const edges: { fromUtc: string; toUtc: string }[] = [];
+  if (f < m0) edges.push({ fromUtc, toUtc: iso(m0) });
+  if (m1 < t) edges.push({ fromUtc: iso(m1), toUtc });
+  return { months: { from: iso(m0).slice(0, 7), to: iso(m1).slice(0, 7) }, edges };
 }
+
+/**
+ * Whole-minute counts of one test (or all tests) in a period: a typed array indexed by the minute (a
+ * year's hundreds of thousands of additions stay cheap), a map for the rare negative minutes (a
+ * result verified before its collection time), and for whole hours the results past them.
+ */
+class Histogram {
+  private n = new Float64Array(1024);
+  private readonly negative = new Map<number, number>();
+  private readonly above = new Map<number, number>();
+  add(minutes: number, n: number) {
+    if (minutes < 0) {
+      this.negative.set(minutes, (this.negative.get(minutes) ?? 0) + n);
+      return;
+    }
+    if (minutes >= this.n.length) {
+      const grown = new Float64Array(Math.max(minutes + 1, this.n.length * 2));
+      grown.set(this.n);
+      this.n = grown;
+    }
+    this.n[minutes]! += n;
+  }
+  addAbove(minutes: number, n: number) {
+    this.above.set(minutes, (this.above.get(minutes) ?? 0) + n);
+  }
+  /** (minute, count) in ascending minutes, counts above zero. */
+  private *sorted(): Generator<[number, number]> {
+    for (const [m, n] of [...this.negative].sort((a, b) => a[0] - b[0])) if (n > 0) yield [m, n];
+    for (let m = 0; m < this.n.length; m++) if (this.n[m]! > 0) yield [m, this.n[m]!];
+  }
+  figures(): TatFigures {
+    const sorted = [...this.sorted()];
+    const total = sorted.reduce((sum, [, n]) => sum + n, 0);
+    const at = (k: number) => {
+      let seen = 0;
+      for (const [minutes, n] of sorted) {
+        seen += n;
+        if (seen > k) return minutes;
+      }
+      return sorted[sorted.length - 1]![0];
+    };
+    const percentile = (p: number) => {
+      if (total === 0) return null;
+      const i = (total - 1) * p;
+      const lo = Math.floor(i);
+      const a = at(lo);
+      const b = Math.ceil(i) === lo ? a : at(Math.ceil(i));
+      return a + (b - a) * (i - lo);
+    };
+    return { results: total, median: percentile(0.5), p90: percentile(0.9) };
+  }
+  /** Results past a whole-hour target: on a later minute, or on the target's own minute and past it in milliseconds. */
+  over(hours: number): number {
+    const target = hours * 60;
+    let over = this.above.get(target) ?? 0;
+    for (const [minutes, n] of this.sorted()) if (minutes > target) over += n;
+    return over;
+  }
+}
+
+/** A JSON object of counts per minute (text on SQLite, already parsed on PostgreSQL). */
+const parsed = (v: string | Record<string, number>): Record<string, number> =>
+  typeof v === 'string' ? (JSON.parse(v) as Record<string, number>) : v;
 
 export async function turnaroundByTest(db: Db, w: Window): Promise<{ tests: TatTest[]; all: TatFigures }> {
-  const base = valuesQuery(db, w);
   const tests = new Map(
     (
       await db
@@ -118,81 +145,61 @@ export async function turnaroundByTest(db: Db, w: Window): Promise<{ tests: TatT
         .execute()
     ).map((t) => [Number(t.id), t]),
   );
-  const over = (testId: number, values: number) => (tests.get(testId)?.turnaround_hours == null ? null : values);
-
-  if (engineOf(db) === 'postgres') {
-    const minutes = sql`v.minutes::float8`;
-    const rows = await db
-      .with('v', () => base)
-      .selectFrom('v')
-      .leftJoin('tests as t', 't.id', 'v.test_id')
-      .select([
-        sql<number | null>`GROUPING(v.test_id)`.as('g'),
-        'v.test_id',
-        sql<number>`COUNT(*)`.as('n'),
-        sql<number | null>`percentile_cont(0.5) WITHIN GROUP (ORDER BY ${minutes})`.as('median'),
-        sql<number | null>`percentile_cont(0.9) WITHIN GROUP (ORDER BY ${minutes})`.as('p90'),
-        sql<number>`SUM(CASE WHEN t.turnaround_hours IS NOT NULL AND v.ms > t.turnaround_hours * 3600000 THEN 1 ELSE 0 END)`.as(
-          'over',
-        ),
-      ])
-      .groupBy(sql`GROUPING SETS ((v.test_id), ())`)
-      .execute();
-    let all: TatFigures = { results: 0, median: null, p90: null };
-    const out: TatTest[] = [];
-    for (const r of rows) {
-      const f = {
-        results: Number(r.n),
-        median: r.median === null ? null : Number(r.median),
-        p90: r.p90 === null ? null : Number(r.p90),
-      };
-      if (Number(r.g) === 1) {
-        all = f;
-        continue;
-      }
-      const id = Number(r.test_id);
-      const t = tests.get(id);
-      out.push({
-        test_id: id,
-        test_name: t?.name ?? '',
-        target_hours: t?.turnaround_hours == null ? null : Number(t.turnaround_hours),
-        over_target: over(id, Number(r.over)),
-        ...f,
-      });
-    }
-    return { tests: out, all };
-  }
-
-  // SQLite: the period's histogram (a row per test and minute), the percentiles read from it here.
-  const byTest = new Map<number, Bucket[]>();
-  const allMinutes = new Map<number, number>();
-  for (const b of await histogram(db, w)) {
-    const list = byTest.get(b.test_id);
-    if (list) list.push(b);
-    else byTest.set(b.test_id, [b]);
-    allMinutes.set(b.minutes, (allMinutes.get(b.minutes) ?? 0) + b.n);
-  }
-  const figures = (buckets: { minutes: number; n: number }[]): TatFigures => {
-    buckets.sort((a, b) => a.minutes - b.minutes);
-    const total = buckets.reduce((s, b) => s + b.n, 0);
-    return {
-      results: total,
-      median: percentileOfBuckets(buckets, total, 0.5),
-      p90: percentileOfBuckets(buckets, total, 0.9),
-    };
+  const perTest = new Map<number, Histogram>();
+  const all = new Histogram();
+  const histogramOf = (id: number) => {
+    let h = perTest.get(id);
+    if (!h) perTest.set(id, (h = new Histogram()));
+    return h;
   };
+  const { months, edges } = monthsInside(w.fromUtc, w.toUtc);
+  // The partial months at the edges: the rows, whole minutes per test.
+  for (const e of edges)
+    for (const r of await minuteCounts(db, { ...w, ...e })) {
+      const minutes = Number(r.minutes);
+      const n = Number(r.n);
+      const h = histogramOf(Number(r.test_id));
+      h.add(minutes, n);
+      all.add(minutes, n);
+      // Past the minute in milliseconds matters only on a whole hour: a target is whole hours.
+      if (minutes % 60 === 0 && Number(r.above) > 0) h.addAbove(minutes, Number(r.above));
+    }
+  // The whole months: migration 35's histogram per month and test.
+  if (months) {
+    const rows = await db
+      .selectFrom('report_tat_test_monthly')
+      .select(['test_id', 'minutes', 'above'])
+      .where('organization_id', '=', w.organizationId)
+      .where('month', '>=', months.from)
+      .where('month', '<', months.to)
+      .where('n', '<>', 0)
+      .execute();
+    for (const r of rows) {
+      const h = histogramOf(Number(r.test_id));
+      const counts = parsed(r.minutes);
+      for (const key in counts) {
+        const n = counts[key]!;
+        if (n === 0) continue;
+        h.add(+key, n);
+        all.add(+key, n);
+      }
+      const above = parsed(r.above);
+      for (const key in above) if (above[key] !== 0) h.addAbove(+key, above[key]!);
+    }
+  }
   const out: TatTest[] = [];
-  for (const [id, list] of byTest) {
+  for (const [id, h] of perTest) {
+    const f = h.figures();
+    if (f.results === 0) continue;
     const t = tests.get(id);
     const hours = t?.turnaround_hours == null ? null : Number(t.turnaround_hours);
-    // Whole hours: a bucket above the target's minute is over it entirely, one below not at all; in
-    // the target's own minute, `above` counts the milliseconds past it.
-    let overTarget: number | null = null;
-    if (hours !== null) {
-      overTarget = 0;
-      for (const b of list) overTarget += b.minutes > hours * 60 ? b.n : b.minutes === hours * 60 ? b.above : 0;
-    }
-    out.push({ test_id: id, test_name: t?.name ?? '', target_hours: hours, over_target: overTarget, ...figures(list) });
+    out.push({
+      test_id: id,
+      test_name: t?.name ?? '',
+      target_hours: hours,
+      over_target: hours === null ? null : h.over(hours),
+      ...f,
+    });
   }
-  return { tests: out, all: figures([...allMinutes].map(([minutes, n]) => ({ minutes, n }))) };
+  return { tests: out, all: all.figures() };
 }

@@ -42,6 +42,7 @@ import {
   sql as patientCountStatement,
   postgres as patientCountStatementPostgres,
 } from './034_patient_count_statement.js';
+import { sql as tatTestMonthly, postgres as tatTestMonthlyPostgres } from './035_tat_test_monthly.js';
 import { sql as reportYearIndexes, postgres as reportYearIndexesPostgres } from './033_report_year_indexes.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
@@ -130,4 +131,5 @@ export const migrations: Migration[] = [
     sql: patientCountStatement,
     postgres: patientCountStatementPostgres,
   },
+  { version: 35, name: 'tat_test_monthly', sql: tatTestMonthly, postgres: tatTestMonthlyPostgres },
 ];
