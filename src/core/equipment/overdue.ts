@@ -1,9 +1,6 @@
 import type { Db } from '../db/connection.js';
-import { getOrganization, settingsOf } from '../settings/organization.js';
-import { organizationIds } from '../settings/repository.js';
-import { notify, onceKeyOf, type NotificationEvent } from '../notifications/notify.js';
-import { announcedKeys } from '../notifications/repository.js';
-import { localDate } from '../../shared/time.js';
+import type { NotificationEvent } from '../notifications/notify.js';
+import { announceOncePerLab } from '../notifications/sweep.js';
 import { equipmentNow } from './clock.js';
 import { openServicesOverdue } from './service-repository.js';
 
@@ -16,34 +13,15 @@ import { openServicesOverdue } from './service-repository.js';
  * bills (src/core/notifications/overdue.ts). A lab with pushNotifications off is skipped.
  * Answers how many notifications were written.
  */
-export async function sweepOverdueEquipmentWork(db: Db, now: Date = equipmentNow()): Promise<number> {
-  let written = 0;
-  for (const organizationId of await organizationIds(db)) {
-    const org = await getOrganization(db, organizationId);
-    if (!settingsOf(org).pushNotifications) continue;
-    const today = localDate(org.timezone, now);
-    written += await db.transaction().execute(async (trx) => {
-      const rows = await openServicesOverdue(trx, organizationId, today);
-      const events: NotificationEvent[] = rows.map((r) => ({
-        kind: r.kind === 'calibration' ? 'calibration_overdue' : 'maintenance_overdue',
-        serviceId: r.id,
-        serviceType: r.type,
-        equipmentName: r.equipment_name,
-        serialNumber: r.serial_number,
-        dueDate: r.due_date,
-      }));
-      const done = await announcedKeys(
-        trx,
-        organizationId,
-        events.map((e) => onceKeyOf(e)!),
-      );
-      let n = 0;
-      for (const e of events) {
-        if (done.has(onceKeyOf(e)!)) continue;
-        n += (await notify(trx, organizationId, e)).notifications.length;
-      }
-      return n;
-    });
-  }
-  return written;
+export function sweepOverdueEquipmentWork(db: Db, now: Date = equipmentNow()): Promise<number> {
+  return announceOncePerLab(db, now, async (trx, organizationId, today) =>
+    (await openServicesOverdue(trx, organizationId, today)).map((r): NotificationEvent => ({
+      kind: r.kind === 'calibration' ? 'calibration_overdue' : 'maintenance_overdue',
+      serviceId: r.id,
+      serviceType: r.type,
+      equipmentName: r.equipment_name,
+      serialNumber: r.serial_number,
+      dueDate: r.due_date,
+    })),
+  );
 }

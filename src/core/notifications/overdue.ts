@@ -1,10 +1,8 @@
 import type { Db } from '../db/connection.js';
-import { getOrganization, settingsOf } from '../settings/organization.js';
-import { organizationIds } from '../settings/repository.js';
 import { overdueBillsSince } from '../billing/repository.js';
-import { addDays, localDate } from '../../shared/time.js';
-import { notify, onceKeyOf, type NotificationEvent } from './notify.js';
-import { announcedKeys } from './repository.js';
+import { addDays } from '../../shared/time.js';
+import type { NotificationEvent } from './notify.js';
+import { announceOncePerLab } from './sweep.js';
 import { sweepOverdueEquipmentWork } from '../equipment/overdue.js';
 
 /**
@@ -23,36 +21,19 @@ export const SWEEP_INTERVAL_MS = 10 * 60_000;
  * A lab with pushNotifications off is skipped; its bills are announced once it is turned on (if
  * they fell due within OVERDUE_LOOKBACK_DAYS). Answers how many notifications were written.
  */
-export async function sweepOverdueBills(db: Db, now: Date = new Date()): Promise<number> {
-  let written = 0;
-  for (const organizationId of await organizationIds(db)) {
-    const org = await getOrganization(db, organizationId);
-    if (!settingsOf(org).pushNotifications) continue;
-    const today = localDate(org.timezone, now);
-    written += await db.transaction().execute(async (trx) => {
-      const bills = await overdueBillsSince(trx, organizationId, today, addDays(today, -OVERDUE_LOOKBACK_DAYS));
-      const events: NotificationEvent[] = bills.map((b) => ({
+export function sweepOverdueBills(db: Db, now: Date = new Date()): Promise<number> {
+  return announceOncePerLab(db, now, async (trx, organizationId, today) =>
+    (await overdueBillsSince(trx, organizationId, today, addDays(today, -OVERDUE_LOOKBACK_DAYS))).map(
+      (b): NotificationEvent => ({
         kind: 'bill_overdue',
         billId: b.id,
         billNumber: b.bill_number,
         patientName: `${b.first_name} ${b.last_name}`.trim(),
         balancePaise: Number(b.balance_paise),
         dueDate: b.due_date,
-      }));
-      const done = await announcedKeys(
-        trx,
-        organizationId,
-        events.map((e) => onceKeyOf(e)!),
-      );
-      let n = 0;
-      for (const e of events) {
-        if (done.has(onceKeyOf(e)!)) continue;
-        n += (await notify(trx, organizationId, e)).notifications.length;
-      }
-      return n;
-    });
-  }
-  return written;
+      }),
+    ),
+  );
 }
 
 /** Everything the clock makes overdue: bills, then calibration and maintenance (issue 15). */

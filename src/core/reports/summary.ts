@@ -68,6 +68,37 @@ export function summaryParts(days: { from: string; to: string }): SummaryPart[] 
 const num = (v: unknown) => Number(v ?? 0);
 const maxText = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : b > a ? b : a);
 
+/**
+ * The rows of several parts (edges and summaries) folded into one row per key, in the order the keys
+ * first come: a key's first row is kept with `first`'s columns over it (its id as a number) and each of
+ * `sums` as a number; a later row adds its `sums` to it and `combine` merges its other columns.
+ */
+function mergeSums<R extends object, K extends keyof R>(
+  rows: R[],
+  keyOf: (r: R) => string | number,
+  sums: readonly K[],
+  first: (r: R) => Partial<R>,
+  combine?: (into: R, r: R) => void,
+): R[] {
+  const out = new Map<string | number, R>();
+  for (const r of rows) {
+    const key = keyOf(r);
+    const e = out.get(key);
+    if (!e) {
+      const row: R = { ...r, ...first(r) };
+      for (const c of sums) row[c] = num(r[c]) as R[K];
+      out.set(key, row);
+    } else {
+      combine?.(e, r);
+      for (const c of sums) e[c] = (num(e[c]) + num(r[c])) as R[K];
+    }
+  }
+  return [...out.values()];
+}
+
+/** A nullable id column as a number (SQL drivers may give it as text). */
+const idOrNull = (v: number | null) => (v === null ? null : Number(v));
+
 /** The billed summary a part reads (the monthly roll-up has the daily table's columns, month for day). */
 const billedSource = (p: SummaryPart) =>
   (p.monthly ? 'report_billed_monthly as s' : 'report_billed_daily as s') as 'report_billed_daily as s';
@@ -103,20 +134,19 @@ export async function billedByTestSummed(db: Db, w: Window): Promise<BilledByTes
           .execute(),
       );
   }
-  const out = new Map<string, BilledByTestRow>();
-  for (const r of parts.flat()) {
-    const testId = r.test_id === null ? null : Number(r.test_id);
-    const key = `${r.item_type}\u0000${testId ?? ''}\u0000${testId === null ? r.name : ''}`;
-    const e = out.get(key);
-    if (!e) out.set(key, { ...r, test_id: testId, count: num(r.count), total_paise: num(r.total_paise) });
-    else {
+  return mergeSums(
+    parts.flat(),
+    (r) => {
+      const testId = idOrNull(r.test_id);
+      return `${r.item_type}\u0000${testId ?? ''}\u0000${testId === null ? r.name : ''}`;
+    },
+    ['count', 'total_paise'],
+    (r) => ({ test_id: idOrNull(r.test_id) }),
+    (e, r) => {
       e.name = maxText(e.name, r.name)!;
       e.category = maxText(e.category, r.category);
-      e.count = num(e.count) + num(r.count);
-      e.total_paise = num(e.total_paise) + num(r.total_paise);
-    }
-  }
-  return [...out.values()];
+    },
+  );
 }
 
 export type WorkloadRow = Awaited<ReturnType<typeof workloadByTest>>[number];
@@ -147,27 +177,12 @@ export async function workloadByTestSummed(db: Db, w: Window): Promise<WorkloadR
           .execute(),
       );
   }
-  const out = new Map<number, WorkloadRow>();
-  for (const r of parts.flat()) {
-    const id = Number(r.test_id);
-    const e = out.get(id);
-    if (!e)
-      out.set(id, {
-        ...r,
-        test_id: id,
-        ordered: num(r.ordered),
-        resulted: num(r.resulted),
-        verified: num(r.verified),
-        rejected: num(r.rejected),
-      });
-    else {
-      e.ordered = num(e.ordered) + num(r.ordered);
-      e.resulted = num(e.resulted) + num(r.resulted);
-      e.verified = num(e.verified) + num(r.verified);
-      e.rejected = num(e.rejected) + num(r.rejected);
-    }
-  }
-  return [...out.values()].filter((r) => num(r.ordered) > 0);
+  return mergeSums(
+    parts.flat(),
+    (r) => Number(r.test_id),
+    ['ordered', 'resulted', 'verified', 'rejected'],
+    (r) => ({ test_id: Number(r.test_id) }),
+  ).filter((r) => num(r.ordered) > 0);
 }
 
 export type DiscountsRow = Awaited<ReturnType<typeof discountsByUser>>[number];
@@ -201,30 +216,15 @@ export async function discountsByUserSummed(db: Db, w: Window): Promise<Discount
         .execute(),
     );
   }
-  const out = new Map<string, DiscountsRow>();
-  for (const r of parts.flat()) {
-    const key = r.created_by === null ? '' : String(Number(r.created_by));
-    const e = out.get(key);
-    if (!e)
-      out.set(key, {
-        ...r,
-        created_by: r.created_by === null ? null : Number(r.created_by),
-        bills: num(r.bills),
-        discounted_bills: num(r.discounted_bills),
-        line_paise: num(r.line_paise),
-        bill_paise: num(r.bill_paise),
-        gross_paise: num(r.gross_paise),
-      });
-    else {
+  return mergeSums(
+    parts.flat(),
+    (r) => String(idOrNull(r.created_by) ?? ''),
+    ['bills', 'discounted_bills', 'line_paise', 'bill_paise', 'gross_paise'],
+    (r) => ({ created_by: idOrNull(r.created_by) }),
+    (e, r) => {
       e.name = e.name ?? r.name;
-      e.bills = num(e.bills) + num(r.bills);
-      e.discounted_bills = num(e.discounted_bills) + num(r.discounted_bills);
-      e.line_paise = num(e.line_paise) + num(r.line_paise);
-      e.bill_paise = num(e.bill_paise) + num(r.bill_paise);
-      e.gross_paise = num(e.gross_paise) + num(r.gross_paise);
-    }
-  }
-  return [...out.values()];
+    },
+  );
 }
 
 /** SQL's JSON array constructor of the engine (a row of sums from one correlated subquery). */
@@ -403,29 +403,17 @@ export async function billedByDoctorSummed(db: Db, w: Window): Promise<DoctorRow
           .execute(),
       );
   }
-  const out = new Map<string, DoctorRow>();
-  for (const r of parts.flat()) {
-    const id = r.doctor_id === null ? null : Number(r.doctor_id);
-    const key = id === null ? '' : String(id);
-    const e = out.get(key);
-    if (!e)
-      out.set(key, {
-        ...r,
-        doctor_id: id,
-        amount_paise: num(r.amount_paise),
-        discount_paise: num(r.discount_paise),
-        bills: num(r.bills),
-      });
-    else {
-      e.name = e.name ?? r.name;
-      e.amount_paise = num(e.amount_paise) + num(r.amount_paise);
-      e.discount_paise = num(e.discount_paise) + num(r.discount_paise);
-      e.bills = num(e.bills) + num(r.bills);
-    }
-  }
   // In the order the rows' GROUP BY gives on SQLite (no doctor first, then by id): ties in the
   // caller's sort by amount keep it.
-  return [...out.values()]
+  return mergeSums(
+    parts.flat(),
+    (r) => String(idOrNull(r.doctor_id) ?? ''),
+    ['amount_paise', 'discount_paise', 'bills'],
+    (r) => ({ doctor_id: idOrNull(r.doctor_id) }),
+    (e, r) => {
+      e.name = e.name ?? r.name;
+    },
+  )
     .filter((r) => r.bills > 0)
     .sort((a, b) => (a.doctor_id ?? -Infinity) - (b.doctor_id ?? -Infinity));
 }

@@ -3,7 +3,7 @@ import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { CollectionLocationsTable, SampleStatusHistoryTable, SamplesTable } from './tables.js';
 import type { Db } from '../db/connection.js';
 import type { Sample, SampleHistoryEntry, SampleListQuery, SampleTestRef } from '../../shared/schemas/samples.js';
-import { sampleEta } from '../../shared/samples.js';
+import { DEFAULT_COLLECTION_LOCATIONS, sampleEta } from '../../shared/samples.js';
 
 export function samplesQuery(db: Db, organizationId: number) {
   return db
@@ -227,6 +227,22 @@ export function samplesWithoutBarcode(db: Db, organizationId: number) {
 
 export async function insertLocationRows(trx: Db, rows: Insertable<CollectionLocationsTable>[]): Promise<void> {
   if (rows.length) await trx.insertInto('collection_locations').values(rows).execute();
+}
+
+/** A new lab's collection locations: the default list (DEFAULT_COLLECTION_LOCATIONS), in its order, active. */
+export function insertDefaultLocations(trx: Db, organizationId: number, now: string): Promise<void> {
+  return insertLocationRows(
+    trx,
+    DEFAULT_COLLECTION_LOCATIONS.map((l, position) => ({
+      organization_id: organizationId,
+      name: l.name,
+      kind: l.kind,
+      position,
+      is_active: 1,
+      created_at: now,
+      updated_at: now,
+    })),
+  );
 }
 
 /** A bill's samples still waiting to be drawn. */

@@ -1,7 +1,7 @@
 import type { Db } from '../db/connection.js';
 import { insertOrganizationRow } from '../settings/organization.js';
 import { insertUserRow } from '../users/repository.js';
-import { insertLocationRows } from '../samples/repository.js';
+import { insertDefaultLocations } from '../samples/repository.js';
 import { nowIso, systemActor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { hashPassword } from '../auth/password.js';
@@ -9,7 +9,6 @@ import { ConflictError } from '../errors.js';
 import { splitName, type SetupInput } from '../../shared/schemas/setup.js';
 import { DEFAULT_SETTINGS, primaryOrganization } from '../settings/organization.js';
 import type { Role } from '../../shared/roles.js';
-import { DEFAULT_COLLECTION_LOCATIONS } from '../../shared/samples.js';
 import { loadStarterCatalogue, readStarterCatalogue, type StarterSummary } from '../catalogue/starter.js';
 
 export interface SetupResult {
@@ -73,18 +72,7 @@ export async function setupLab(db: Db, input: SetupInput, opts: { demo?: boolean
       created_at: now,
       updated_at: now,
     });
-    await insertLocationRows(
-      trx,
-      DEFAULT_COLLECTION_LOCATIONS.map((l, position) => ({
-        organization_id: org.id,
-        name: l.name,
-        kind: l.kind,
-        position,
-        is_active: 1,
-        created_at: now,
-        updated_at: now,
-      })),
-    );
+    await insertDefaultLocations(trx, org.id, now);
     const actor = systemActor(org.id, 'setup');
     await writeAudit(trx, actor, {
       action: 'create',

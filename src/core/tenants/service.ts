@@ -5,7 +5,7 @@ import { NO_PASSWORD } from '../auth/password.js';
 import { storageByOrganization } from '../db/storage.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import { issueInvitation } from '../invitations/service.js';
-import { insertLocationRows } from '../samples/repository.js';
+import { insertDefaultLocations } from '../samples/repository.js';
 import { DEFAULT_SETTINGS } from '../settings/organization.js';
 import { insertUserRow } from '../users/repository.js';
 import {
@@ -26,7 +26,6 @@ import {
   updateTenantRow,
   type TenantRow,
 } from './repository.js';
-import { DEFAULT_COLLECTION_LOCATIONS } from '../../shared/samples.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import {
   LAB_CLOSED_MESSAGES,
@@ -212,18 +211,7 @@ export async function createTenant(
       created_at: now,
       updated_at: now,
     });
-    await insertLocationRows(
-      trx,
-      DEFAULT_COLLECTION_LOCATIONS.map((l, position) => ({
-        organization_id: org.id,
-        name: l.name,
-        kind: l.kind,
-        position,
-        is_active: 1,
-        created_at: now,
-        updated_at: now,
-      })),
-    );
+    await insertDefaultLocations(trx, org.id, now);
     const values = { ...auditValues(org), admin_email: admin.email };
     await writeAudit(trx, actor, { action: 'create', entity: 'tenant', entityId: org.id, newValues: values });
     const inLab = { ...actor, organizationId: org.id };

@@ -1,6 +1,6 @@
 import { forwardRef, type ButtonHTMLAttributes, type ComponentProps } from 'react';
 import { Link } from 'react-router';
-import { Loader2 } from 'lucide-react';
+import { Loader2, RefreshCw } from 'lucide-react';
 import { cn } from '@/lib/cn';
 
 export type ButtonVariant = 'primary' | 'secondary' | 'outline' | 'ghost' | 'destructive' | 'link';
@@ -86,4 +86,35 @@ export interface LinkButtonProps extends ComponentProps<typeof Link> {
 /** A router link styled as a button (navigation is a link, not a button, for screen readers). */
 export function LinkButton({ variant = 'primary', size = 'md', className, ...rest }: LinkButtonProps) {
   return <Link className={buttonClass(variant, size, className)} {...rest} />;
+}
+
+/** What RefreshButton needs of a TanStack query. */
+interface Refetchable {
+  refetch: () => unknown;
+  isFetching: boolean;
+  isPending: boolean;
+}
+
+/** Refresh: asks the server again for a query; "Refreshing..." with a spinner while it does (not on first load). */
+export function RefreshButton({
+  query,
+  variant = 'outline',
+  size,
+}: {
+  query: Refetchable;
+  variant?: ButtonVariant;
+  size?: ButtonSize;
+}) {
+  return (
+    <Button
+      variant={variant}
+      size={size}
+      onClick={() => void query.refetch()}
+      loading={query.isFetching && !query.isPending}
+      loadingText="Refreshing..."
+    >
+      <RefreshCw />
+      Refresh
+    </Button>
+  );
 }

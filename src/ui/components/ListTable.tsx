@@ -141,12 +141,16 @@ export function ListFilterBar({ list, search, extras, rows, bare }: ListFilterBa
 }
 
 /**
- * The usual empty state while a search or filter is active: the hint to adjust it and a Clear
- * Filters button. `empty={{ title, hint, action, ...clearFiltersEmpty(list) }}`.
+ * The usual empty state while a search or filter is active: the hint to adjust it (or the screen's
+ * own `filteredHint`) and a Clear Filters button that clears them.
+ * `empty={{ title, hint, action, ...clearFiltersEmpty(list) }}`.
  */
-export function clearFiltersEmpty(list: Pick<PagedList, 'reset'>) {
+export function clearFiltersEmpty(
+  list: Pick<PagedList, 'reset'>,
+  filteredHint: ReactNode = 'Try adjusting your search or filter criteria.',
+) {
   return {
-    filteredHint: 'Try adjusting your search or filter criteria.',
+    filteredHint,
     filteredAction: (
       <Button variant="outline" onClick={list.reset}>
         Clear Filters

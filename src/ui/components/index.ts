@@ -1,5 +1,13 @@
 /** The lims design system: compose every screen from these (docs/ui.md). */
-export { Button, LinkButton, buttonClass, type ButtonProps, type ButtonVariant, type ButtonSize } from './Button';
+export {
+  Button,
+  LinkButton,
+  RefreshButton,
+  buttonClass,
+  type ButtonProps,
+  type ButtonVariant,
+  type ButtonSize,
+} from './Button';
 export {
   Input,
   Textarea,

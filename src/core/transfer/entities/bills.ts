@@ -20,7 +20,7 @@ import { payerRowsByNames } from '../../payers/repository.js';
 import { usersByEmails } from '../../users/repository.js';
 import { organizationTimezone } from '../../settings/organization.js';
 import type { EntityError, TransferColumn, TransferEntity } from '../entity.js';
-import { catalogueItemsNamed, oneOf, pastInstant, upperKey, utcRangeOf } from './common.js';
+import { catalogueItemsNamed, insertEach, oneOf, pastInstant, upperKey, utcRangeOf } from './common.js';
 
 /**
  * Bills with their lines and payments, keyed by bill number. An imported bill is history: it keeps
@@ -315,12 +315,7 @@ export const bills: TransferEntity<Input, true, HistoricalBill & { row: number }
   },
 
   async write(ctx, plans) {
-    let inserted = 0;
-    for (const p of plans) {
-      const { row, ...bill } = p;
-      if ((await ctx.attempt(row, () => insertHistoricalBill(ctx.db, ctx.actor, bill))) !== undefined) inserted += 1;
-    }
-    return { inserted, updated: 0 };
+    return insertEach(ctx, plans, (bill) => insertHistoricalBill(ctx.db, ctx.actor, bill));
   },
 
   filters: {

@@ -76,6 +76,23 @@ export async function planByKey<Input extends object>(
 }
 
 /**
+ * Writes plans that only insert (historical bills, samples, results): each through ctx.attempt under
+ * its row number, the plan without `row` handed to `insert`; counts the rows stored.
+ */
+export async function insertEach<Plan extends { row: number }>(
+  ctx: ImportContext,
+  plans: Plan[],
+  insert: (record: Omit<Plan, 'row'>) => Promise<unknown>,
+): Promise<WriteCounts> {
+  let inserted = 0;
+  for (const p of plans) {
+    const { row, ...record } = p;
+    if ((await ctx.attempt(row, () => insert(record))) !== undefined) inserted += 1;
+  }
+  return { inserted, updated: 0 };
+}
+
+/**
  * Stores keyed plans through the feature's in-transaction functions (each audited), a row at a time
  * inside ctx.attempt (a rule the service enforces becomes that row's error).
  */

@@ -5,7 +5,7 @@ import { insertHistoricalResult, type HistoricalResult } from '../../results/his
 import { resultExportPage, samplesForResults } from '../../results/transfer-repository.js';
 import { usersByEmails } from '../../users/repository.js';
 import type { EntityError, TransferColumn, TransferEntity } from '../entity.js';
-import { oneOf, pastInstant, upperKey, utcRangeOf } from './common.js';
+import { insertEach, oneOf, pastInstant, upperKey, utcRangeOf } from './common.js';
 
 /**
  * Test results, keyed by their sample (code) and test (code) together. An imported result is
@@ -159,13 +159,7 @@ export const results: TransferEntity<Input, true, HistoricalResult & { row: numb
   },
 
   async write(ctx, plans) {
-    let inserted = 0;
-    for (const p of plans) {
-      const { row, ...result } = p;
-      if ((await ctx.attempt(row, () => insertHistoricalResult(ctx.db, ctx.actor, result))) !== undefined)
-        inserted += 1;
-    }
-    return { inserted, updated: 0 };
+    return insertEach(ctx, plans, (result) => insertHistoricalResult(ctx.db, ctx.actor, result));
   },
 
   filters: {

@@ -16,7 +16,7 @@ import { patientsByCodes } from '../../patients/repository.js';
 import { usersByEmails } from '../../users/repository.js';
 import { reserveSequence } from '../../sequences.js';
 import type { EntityError, TransferColumn, TransferEntity } from '../entity.js';
-import { oneOf, pastInstant, upperKey, utcRangeOf } from './common.js';
+import { insertEach, oneOf, pastInstant, upperKey, utcRangeOf } from './common.js';
 import { codeList } from './catalogue.js';
 
 /**
@@ -198,13 +198,7 @@ export const samples: TransferEntity<Input, true, HistoricalSample & { row: numb
       let next = (await reserveSequence(ctx.db, ctx.organizationId, `sample:${day}`, fresh.length)) - fresh.length + 1;
       for (const p of fresh) p.sample_code = `SMP${day}${String(next++).padStart(4, '0')}`;
     }
-    let inserted = 0;
-    for (const p of plans) {
-      const { row, ...sample } = p;
-      if ((await ctx.attempt(row, () => insertHistoricalSample(ctx.db, ctx.actor, sample))) !== undefined)
-        inserted += 1;
-    }
-    return { inserted, updated: 0 };
+    return insertEach(ctx, plans, (sample) => insertHistoricalSample(ctx.db, ctx.actor, sample));
   },
 
   filters: {

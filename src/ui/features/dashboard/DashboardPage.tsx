@@ -5,7 +5,6 @@ import {
   FlaskConical,
   Package,
   ReceiptIndianRupee as Receipt,
-  RefreshCw,
   Server,
   Stethoscope,
   TestTube,
@@ -15,7 +14,6 @@ import {
 } from 'lucide-react';
 import {
   Badge,
-  Button,
   Card,
   CardBody,
   CardHeader,
@@ -23,6 +21,7 @@ import {
   ErrorPanel,
   LoadingState,
   PageHeader,
+  RefreshButton,
 } from '@/components';
 import { formatCount } from '@/lib/format';
 import { useScreen } from '@/lib/screens';
@@ -121,21 +120,7 @@ export default function DashboardPage() {
   const screen = useScreen();
   return (
     <>
-      <PageHeader
-        title={screen.title}
-        subtitle={screen.subtitle}
-        actions={
-          <Button
-            variant="outline"
-            onClick={() => void stats.refetch()}
-            loading={stats.isFetching && !stats.isPending}
-            loadingText="Refreshing..."
-          >
-            <RefreshCw />
-            Refresh
-          </Button>
-        }
-      />
+      <PageHeader title={screen.title} subtitle={screen.subtitle} actions={<RefreshButton query={stats} />} />
       {stats.isError ? (
         <ErrorPanel
           title="Database Connection Error"

@@ -100,24 +100,20 @@ export interface ServiceQuery {
   limit: number;
 }
 
+/** A calibration or maintenance page's list query (an empty search is left out). */
+const serviceListQuery = (q: ServiceQuery) => ({
+  search: q.search || undefined,
+  status: q.status as never,
+  type: q.type,
+  page: q.page,
+  limit: q.limit,
+});
+
 export function useCalibrationPage(q: ServiceQuery, enabled = true) {
   return useQuery({
     enabled,
     queryKey: equipmentKeys.services('calibration', q),
-    queryFn: ({ signal }) =>
-      call(
-        calibrationsApi.list,
-        {
-          query: {
-            search: q.search || undefined,
-            status: q.status as never,
-            type: q.type,
-            page: q.page,
-            limit: q.limit,
-          },
-        },
-        signal,
-      ),
+    queryFn: ({ signal }) => call(calibrationsApi.list, { query: serviceListQuery(q) }, signal),
     placeholderData: keepPreviousData,
   });
 }
@@ -126,20 +122,7 @@ export function useMaintenancePage(q: ServiceQuery, enabled = true) {
   return useQuery({
     enabled,
     queryKey: equipmentKeys.services('maintenance', q),
-    queryFn: ({ signal }) =>
-      call(
-        maintenanceApi.list,
-        {
-          query: {
-            search: q.search || undefined,
-            status: q.status as never,
-            type: q.type,
-            page: q.page,
-            limit: q.limit,
-          },
-        },
-        signal,
-      ),
+    queryFn: ({ signal }) => call(maintenanceApi.list, { query: serviceListQuery(q) }, signal),
     placeholderData: keepPreviousData,
   });
 }

@@ -1,10 +1,9 @@
 import { useMemo, useState } from 'react';
-import { Eye, RefreshCw } from 'lucide-react';
+import { Eye } from 'lucide-react';
 import { AUDIT_ACTIONS } from '@shared/constants';
 import type { AuditLog } from '@shared/schemas/audit';
 import {
   Badge,
-  Button,
   Card,
   DateRangeFields,
   DateText,
@@ -13,6 +12,7 @@ import {
   ListTable,
   PageHeader,
   rangeIsBackwards,
+  RefreshButton,
   RequirePermission,
   type Column,
 } from '@/components';
@@ -161,21 +161,7 @@ function AuditTrail() {
 
   return (
     <>
-      <PageHeader
-        title={screen.title}
-        subtitle={screen.subtitle}
-        actions={
-          <Button
-            variant="outline"
-            onClick={() => void logs.refetch()}
-            loading={logs.isFetching && !logs.isPending}
-            loadingText="Refreshing..."
-          >
-            <RefreshCw />
-            Refresh
-          </Button>
-        }
-      />
+      <PageHeader title={screen.title} subtitle={screen.subtitle} actions={<RefreshButton query={logs} />} />
       <Card>
         <ListTable
           list={list}

@@ -5,6 +5,7 @@ import {
   Card,
   CardBody,
   CardHeader,
+  clearFiltersEmpty,
   DateText,
   ListTable,
   type Column,
@@ -200,12 +201,7 @@ export function JobHistory({ scope, title, entityOptions, typeFilter = false, it
         errorTitle="Error Loading Jobs"
         empty={{
           title: 'No jobs found',
-          filteredHint: 'Try adjusting your search or filter criteria.',
-          filteredAction: (
-            <Button variant="outline" onClick={list.reset}>
-              Clear Filters
-            </Button>
-          ),
+          ...clearFiltersEmpty(list),
           hint: 'Imports and exports made here or with lims import / lims export are listed here.',
         }}
         rowActions={actions}

@@ -23,6 +23,7 @@ import {
 import {
   Button,
   Card,
+  clearFiltersEmpty,
   ConfirmDialog,
   DateText,
   ListTable,
@@ -302,12 +303,7 @@ function EquipmentScreen({ kind }: { kind: EquipmentKind }) {
             onRowClick={setViewing}
             empty={{
               title: `No ${noun.toLowerCase()}s found`,
-              filteredHint: 'Try adjusting your search or filter criteria.',
-              filteredAction: (
-                <Button variant="outline" onClick={list.reset}>
-                  Clear Filters
-                </Button>
-              ),
+              ...clearFiltersEmpty(list),
               hint: canRegister
                 ? `Register the lab's ${noun.toLowerCase()}s to track their status, calibration and maintenance.`
                 : `No ${noun.toLowerCase()}s are registered yet.`,

@@ -25,6 +25,7 @@ import {
 import {
   Button,
   Card,
+  clearFiltersEmpty,
   LinkButton,
   ListTable,
   PageHeader,
@@ -178,12 +179,7 @@ function ServiceScreen({ kind }: { kind: ServiceKind }) {
   );
   const empty = {
     title: cal ? 'No calibration records found' : 'No maintenance records found',
-    filteredHint: 'Try adjusting your search or filter criteria.',
-    filteredAction: (
-      <Button variant="outline" onClick={list.reset}>
-        Clear Filters
-      </Button>
-    ),
+    ...clearFiltersEmpty(list),
     hint: canWork
       ? `Schedule the ${label.toLowerCase()} of the lab's machines and instruments.`
       : 'Nothing is scheduled yet.',

@@ -7,6 +7,7 @@ import {
   Card,
   CardBody,
   CardHeader,
+  clearFiltersEmpty,
   DateText,
   ListTable,
   PageHeader,
@@ -231,12 +232,7 @@ function StockAlertsScreen() {
           errorTitle="Error Loading Stock Alerts"
           empty={{
             title: 'No stock alerts',
-            filteredHint: 'Try adjusting your search or filter criteria.',
-            filteredAction: (
-              <Button variant="outline" onClick={list.reset}>
-                Clear Filters
-              </Button>
-            ),
+            ...clearFiltersEmpty(list),
             hint: 'Alerts appear here by themselves when stock or expiry crosses a threshold.',
           }}
           rowActions={actions}

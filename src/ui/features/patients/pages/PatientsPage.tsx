@@ -6,6 +6,7 @@ import {
   Badge,
   Button,
   Card,
+  clearFiltersEmpty,
   ConfirmDialog,
   DateText,
   ListTable,
@@ -111,12 +112,7 @@ export default function PatientsPage() {
 
   const empty = {
     title: 'No Patients Found',
-    filteredHint: 'No patients match your current filters',
-    filteredAction: (
-      <Button variant="outline" onClick={list.reset}>
-        Clear Filters
-      </Button>
-    ),
+    ...clearFiltersEmpty(list, 'No patients match your current filters'),
     hint: canManage
       ? 'No patients have been registered yet. Add the first patient to get started.'
       : 'No patients have been registered yet.',

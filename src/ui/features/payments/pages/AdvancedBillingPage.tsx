@@ -4,9 +4,9 @@ import { PAYMENT_METHODS } from '@shared/billing';
 import type { Bill, BillListQuery } from '@shared/schemas/bills';
 import {
   Badge,
-  Button,
   Card,
   CardHeader,
+  clearFiltersEmpty,
   DateText,
   LinkButton,
   ListTable,
@@ -197,12 +197,7 @@ function AdvancedBillingScreen() {
             empty={{
               title: 'No bills found',
               hint: 'Bills appear here as they are made on OP Bill.',
-              filteredHint: 'Try adjusting your search or filter criteria.',
-              filteredAction: (
-                <Button variant="outline" onClick={list.reset}>
-                  Clear Filters
-                </Button>
-              ),
+              ...clearFiltersEmpty(list),
             }}
           />
         </Card>

@@ -6,6 +6,7 @@ import {
   Badge,
   Button,
   Card,
+  clearFiltersEmpty,
   DateRangeFields,
   DateText,
   ListTable,
@@ -231,12 +232,7 @@ function PaymentsScreen() {
           }
           empty={{
             title: 'No payments found',
-            filteredHint: 'Try adjusting your search or filter criteria.',
-            filteredAction: (
-              <Button variant="outline" onClick={list.reset}>
-                Clear Filters
-              </Button>
-            ),
+            ...clearFiltersEmpty(list),
             hint: 'Payments appear here as bills are paid.',
             action: addButton,
           }}

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { RefreshCw, Server } from 'lucide-react';
-import { Badge, Button, Card, CardBody, CardHeader, ErrorPanel, LoadingState } from '@/components';
+import { Server } from 'lucide-react';
+import { Badge, Card, CardBody, CardHeader, ErrorPanel, LoadingState, RefreshButton } from '@/components';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
 import { formatBytes, formatUptime, useDiagnostics } from '../api';
@@ -57,20 +57,7 @@ export function DiagnosticsPanel() {
         title="Diagnostics"
         icon={<Server />}
         description="The running server and its database file."
-        actions={
-          allowed && (
-            <Button
-              variant="ghost"
-              size="sm"
-              onClick={() => void diag.refetch()}
-              loading={diag.isFetching && !diag.isPending}
-              loadingText="Refreshing..."
-            >
-              <RefreshCw />
-              Refresh
-            </Button>
-          )
-        }
+        actions={allowed && <RefreshButton query={diag} variant="ghost" size="sm" />}
       />
       <CardBody>
         {!allowed ? (

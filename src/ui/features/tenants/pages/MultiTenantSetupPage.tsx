@@ -25,6 +25,7 @@ import {
   Badge,
   Button,
   Card,
+  clearFiltersEmpty,
   ConfirmDialog,
   DateText,
   Dialog,
@@ -270,12 +271,7 @@ function TenantsScreen() {
           errorTitle="Error Loading Tenants"
           empty={{
             title: 'No tenants found',
-            filteredHint: 'Try adjusting your search or filter criteria.',
-            filteredAction: (
-              <Button variant="outline" onClick={list.reset}>
-                Clear Filters
-              </Button>
-            ),
+            ...clearFiltersEmpty(list),
             hint: 'Create a tenant for each lab that should share this server with its own data.',
             action: createButton,
           }}
