@@ -8,7 +8,11 @@ import { join } from 'node:path';
 import { inject } from 'vitest';
 import pg from 'pg';
 import { CompiledQuery } from 'kysely';
-import { openDatabase, openDatabaseAt, type Database_ } from '../src/core/db/connection.js';
+import Database from 'better-sqlite3';
+import { applyPragmas, openDatabase, openDatabaseAt, type Database_ } from '../src/core/db/connection.js';
+import { migrate } from '../src/core/db/migrate.js';
+import { migratePostgres, openPostgres } from '../src/core/db/postgres.js';
+import type { Migration } from '../src/core/db/migrations/index.js';
 import { parseDatabaseUrl, type DatabaseTarget } from '../src/core/db/url.js';
 
 declare module 'vitest' {
@@ -83,6 +87,31 @@ export async function freshTarget(dir = mkdtempSync(join(tmpdir(), 'lims-test-')
     return { kind: 'sqlite', file };
   }
   return parseDatabaseUrl(await freshPostgresUrl());
+}
+
+/**
+ * A database on this project's engine at the migrations `before` holding the rows `seed` inserts,
+ * then opened as lims opens it (applying the rest): how a migration meets a lab's existing data.
+ */
+export async function openMigratedFrom(before: Migration[], seed: string[]): Promise<Database_> {
+  if (ENGINE === 'sqlite') {
+    const file = join(mkdtempSync(join(tmpdir(), 'lims-test-')), 'lims.db');
+    const sqlite = new Database(file);
+    applyPragmas(sqlite);
+    migrate(sqlite, before);
+    for (const s of seed) sqlite.exec(s);
+    sqlite.close();
+    return openDatabase(file);
+  }
+  const target = parseDatabaseUrl(await freshPostgresUrl({ empty: true }));
+  if (target.kind !== 'postgres') throw new Error('not postgres');
+  const handle = await openPostgres(target, { migrate: false, listen: false });
+  await migratePostgres(handle.pool, before);
+  for (const s of seed) await handle.pool.query(s);
+  await handle.db.destroy();
+  if (!handle.pool.ended) await handle.pool.end();
+  await handle.changes.close();
+  return openDatabaseAt(target);
 }
 
 /** A fresh, migrated database on this project's engine. */

@@ -1,14 +1,8 @@
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CompiledQuery } from 'kysely';
-import { ENGINE, freshPostgresUrl } from '../db.js';
-import { tempDir } from '../helpers.js';
-import { applyPragmas, openDatabase, openDatabaseAt, type Database_ } from '../../src/core/db/connection.js';
-import { migrate } from '../../src/core/db/migrate.js';
-import { migratePostgres, openPostgres } from '../../src/core/db/postgres.js';
+import { openMigratedFrom } from '../db.js';
+import type { Database_ } from '../../src/core/db/connection.js';
 import { migrations } from '../../src/core/db/migrations/index.js';
-import { parseDatabaseUrl } from '../../src/core/db/url.js';
 
 /**
  * The tenants migration makes users.email unique per lab instead of across the server. On SQLite
@@ -41,28 +35,8 @@ async function all<T>(d: Database_, text: string): Promise<T[]> {
   return (await d.db.executeQuery<T>(CompiledQuery.raw(text))).rows;
 }
 
-/** A database at the version before the tenants migration, holding the seed rows; then opened (migrated) as lims opens it. */
 async function migratedFromBefore(): Promise<Database_> {
-  if (ENGINE === 'sqlite') {
-    const file = join(tempDir(), 'lims.db');
-    const sqlite = new Database(file);
-    applyPragmas(sqlite);
-    migrate(sqlite, before);
-    for (const s of SEED) sqlite.exec(s);
-    sqlite.close();
-    const d = openDatabase(file);
-    open.push(d);
-    return d;
-  }
-  const target = parseDatabaseUrl(await freshPostgresUrl({ empty: true }));
-  if (target.kind !== 'postgres') throw new Error('not postgres');
-  const handle = await openPostgres(target, { migrate: false, listen: false });
-  await migratePostgres(handle.pool, before);
-  for (const s of SEED) await handle.pool.query(s);
-  await handle.db.destroy();
-  if (!handle.pool.ended) await handle.pool.end();
-  await handle.changes.close();
-  const d = await openDatabaseAt(target);
+  const d = await openMigratedFrom(before, SEED);
   open.push(d);
   return d;
 }
