@@ -165,7 +165,9 @@ export function drawBarChart(doc: PDFKit.PDFDocument, chart: ReportChart, f: Lab
   let y = doc.y;
   for (const p of points) {
     doc.font('regular').fontSize(7.5).fillColor('#333333');
-    doc.text(p.label, x0, y + 1, { width: labelW - 6, lineBreak: false, ellipsis: true });
+    // One line, cut with an ellipsis (a height is what makes pdfkit cut: without one a long test
+    // name wrapped onto the next bar's label).
+    doc.text(p.label, x0, y + 1, { width: labelW - 6, height: 9, ellipsis: true });
     const w = Math.max(1, (Math.abs(p.value) / max) * barW);
     doc.rect(x0 + labelW, y, w, barH).fill(p.value < 0 ? '#b91c1c' : '#2563eb');
     doc.fillColor('#111111').text(showCell(p.value, { kind: chart.value_kind }, f), x0 + labelW + w + 4, y + 1, {
