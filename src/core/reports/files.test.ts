@@ -53,7 +53,7 @@ describe('printed charts', () => {
       },
       notes: [],
     };
-    const text = pdfText((await reportPdf(r, { name: 'Lab', format: DEFAULT_LAB_FORMAT })).body);
+    const text = pdfText(Buffer.from((await reportPdf(r, { name: 'Lab', format: DEFAULT_LAB_FORMAT })).body));
     const start = text.indexOf('Median turnaround per test');
     const chartPart = text.slice(start, text.indexOf('Test', start));
     expect(chartPart).toMatch(/Mean Corpuscular Haemoglobin.*…\s+180/);
