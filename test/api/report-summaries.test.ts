@@ -646,7 +646,9 @@ describe('report summaries (migration 25)', () => {
       )
       .execute();
     // The summary is the rows' count per month, test and bucket (after re-dating and deleting too, below).
+    // SQLite only: PostgreSQL keeps no such table (migration 35).
     const summaryAsRows = async () => {
+      if (lab.database.engine === 'postgres') return;
       const table = await db()
         .selectFrom('report_tat_test_monthly')
         .select(['organization_id', 'month', 'test_id', 'n', 'minutes', 'above'])
@@ -656,7 +658,7 @@ describe('report summaries (migration 25)', () => {
           FROM report_turnaround GROUP BY 1, 2, 3, 4`.execute(db());
       // Both as lines of (lab, month, test, minute, count, past the whole hour), zero counts left out.
       const fromTable = table.flatMap((t) => {
-        const parse = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, number>;
+        const parse = (v: string) => JSON.parse(v) as Record<string, number>;
         const above = parse(t.above);
         return Object.entries(parse(t.minutes))
           .filter(([, n]) => n !== 0)
@@ -672,7 +674,7 @@ describe('report summaries (migration 25)', () => {
       expect(fromTable.sort()).toEqual(fromRows.sort());
       // n is each row's count.
       for (const t of table) {
-        const m = (typeof t.minutes === 'string' ? JSON.parse(t.minutes) : t.minutes) as Record<string, number>;
+        const m = JSON.parse(t.minutes) as Record<string, number>;
         expect(Number(t.n)).toBe(Object.values(m).reduce((x, y) => x + y, 0));
       }
     };

@@ -49,7 +49,6 @@ async function summaries(d: Database_): Promise<unknown[]> {
     ['report_workload_monthly', 'month, test_id'],
     ['report_doctor_monthly', 'month, doctor_id'],
     ['report_tat_monthly', 'month, minutes'],
-    ['report_tat_test_monthly', 'month, test_id, bucket'],
   ] as const) {
     const nonzero: Record<string, string> = {
       report_discounts_daily: 'bills',
@@ -60,7 +59,6 @@ async function summaries(d: Database_): Promise<unknown[]> {
       report_workload_monthly: 'ordered',
       report_doctor_monthly: 'bills',
       report_tat_monthly: 'n',
-      report_tat_test_monthly: 'n',
     };
     const live = nonzero[t] ? `WHERE ${nonzero[t]} <> 0` : '';
     const all = await rows<Record<string, unknown>>(d, `SELECT * FROM ${t} ${live} ORDER BY organization_id, ${order}`);

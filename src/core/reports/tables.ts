@@ -131,17 +131,17 @@ export interface ReportDoctorDailyTable {
 }
 
 /**
- * Migration 35: the turnaround rows per UTC month of collection and test, as whole-minute counts
- * ({"<minutes>": count}; JSON text on SQLite, jsonb on PostgreSQL) and, for whole hours, the
- * results past that minute in milliseconds.
+ * Migration 35 (SQLite only): the turnaround rows per UTC month of collection and test, as
+ * whole-minute counts ({"<minutes>": count}, JSON text) and, for whole hours, the results past that
+ * minute in milliseconds.
  */
 export interface ReportTatTestMonthlyTable {
   organization_id: number;
   month: string;
   test_id: number;
   n: number;
-  minutes: string | Record<string, number>;
-  above: string | Record<string, number>;
+  minutes: string;
+  above: string;
 }
 
 /** Migration 32: a daily summary's rows summed per UTC month ('YYYY-MM'), same key otherwise. */

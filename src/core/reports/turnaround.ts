@@ -13,7 +13,8 @@ import type { Window } from './repository.js';
  *
  * A period is its whole UTC months plus the partial months at its edges. The edges' results are
  * read from the rows as whole minutes per test; the months from migration 35's whole-minute
- * histogram per month and test (about a hundred rows a month on a busy lab).
+ * histogram per month and test (about a hundred rows a month on a busy lab). PostgreSQL has no such
+ * histogram (see the migration) and groups the period's rows.
  */
 
 export interface TatFigures {
@@ -131,9 +132,8 @@ class Histogram {
   }
 }
 
-/** A JSON object of counts per minute (text on SQLite, already parsed on PostgreSQL). */
-const parsed = (v: string | Record<string, number>): Record<string, number> =>
-  typeof v === 'string' ? (JSON.parse(v) as Record<string, number>) : v;
+/** A JSON object of counts per minute. */
+const parsed = (v: string): Record<string, number> => JSON.parse(v) as Record<string, number>;
 
 export async function turnaroundByTest(db: Db, w: Window): Promise<{ tests: TatTest[]; all: TatFigures }> {
   const tests = new Map(
@@ -152,7 +152,9 @@ export async function turnaroundByTest(db: Db, w: Window): Promise<{ tests: TatT
     if (!h) perTest.set(id, (h = new Histogram()));
     return h;
   };
-  const { months, edges } = monthsInside(w.fromUtc, w.toUtc);
+  // PostgreSQL keeps no monthly histogram (migration 35): the whole period from the rows there.
+  const { months, edges } =
+    engineOf(db) === 'postgres' ? { months: null, edges: [w] } : monthsInside(w.fromUtc, w.toUtc);
   // The partial months at the edges: the rows, whole minutes per test.
   for (const e of edges)
     for (const r of await minuteCounts(db, { ...w, ...e })) {
@@ -164,7 +166,7 @@ export async function turnaroundByTest(db: Db, w: Window): Promise<{ tests: TatT
       // Past the minute in milliseconds matters only on a whole hour: a target is whole hours.
       if (minutes % 60 === 0 && Number(r.above) > 0) h.addAbove(minutes, Number(r.above));
     }
-  // The whole months: migration 35's histogram per month and test.
+  // The whole months (SQLite): migration 35's histogram per month and test.
   if (months) {
     const rows = await db
       .selectFrom('report_tat_test_monthly')
