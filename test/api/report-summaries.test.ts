@@ -566,7 +566,8 @@ describe('report summaries (migration 25)', () => {
 
   it('turnaround by test over whole months (migration 35: a whole-minute histogram per month and test) equals the rows', async () => {
     // A few hundred results of two tests with targets over six months, turnarounds from minutes to
-    // days, some exactly on or a millisecond around a whole hour, two verified before collection.
+    // days, some exactly on or a millisecond around a whole hour, two verified before collection and
+    // two months after it.
     await db().updateTable('tests').set({ turnaround_hours: 2 }).where('id', '=', glucose).execute();
     const p = await newPatient('Tat', 'Months', 'Female', '1980-01-01');
     let seed = 17;
@@ -579,12 +580,14 @@ describe('report summaries (migration 25)', () => {
       const ms =
         k < 2
           ? -(k + 1) * 7 * 60_000
-          : u < 0.15
-            ? (1 + Math.floor(rand() * 4)) * 3_600_000 +
-              [-30_001, -30_000, -1, 0, 1, 29_999, 30_000][Math.floor(rand() * 7)]!
-            : u < 0.75
-              ? Math.floor(30 * 60_000 + rand() * 5 * 3_600_000)
-              : Math.floor(rand() * 4 * 86_400_000);
+          : k < 4
+            ? (k === 2 ? 80 : 200) * 86_400_000 + 17_000
+            : u < 0.15
+              ? (1 + Math.floor(rand() * 4)) * 3_600_000 +
+                [-30_001, -30_000, -1, 0, 1, 29_999, 30_000][Math.floor(rand() * 7)]!
+              : u < 0.75
+                ? Math.floor(30 * 60_000 + rand() * 5 * 3_600_000)
+                : Math.floor(rand() * 4 * 86_400_000);
       results.push({ collected: start + Math.floor(rand() * span), ms, testId: rand() < 0.55 ? glucose : cbc });
     }
     // Inserted in bulk, already collected and verified: the rows' insert triggers fill both tables.

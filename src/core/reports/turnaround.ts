@@ -73,22 +73,26 @@ export function monthsInside(fromUtc: string, toUtc: string) {
   return { months: { from: iso(m0).slice(0, 7), to: iso(m1).slice(0, 7) }, edges };
 }
 
+/** Minutes counted in the dense array; rarer values (negative, or over ten weeks) go to a map. */
+const DENSE_MINUTES = 100_800;
+
 /**
  * Whole-minute counts of one test (or all tests) in a period: a typed array indexed by the minute (a
- * year's hundreds of thousands of additions stay cheap), a map for the rare negative minutes (a
- * result verified before its collection time), and for whole hours the results past them.
+ * year's hundreds of thousands of additions stay cheap), a map for the rare minutes outside it (a
+ * result verified before its collection time, or months after it: a mistyped date must not make
+ * an array of millions), and for whole hours the results past them.
  */
 class Histogram {
   private n = new Float64Array(1024);
-  private readonly negative = new Map<number, number>();
+  private readonly sparse = new Map<number, number>();
   private readonly above = new Map<number, number>();
   add(minutes: number, n: number) {
-    if (minutes < 0) {
-      this.negative.set(minutes, (this.negative.get(minutes) ?? 0) + n);
+    if (minutes < 0 || minutes >= DENSE_MINUTES) {
+      this.sparse.set(minutes, (this.sparse.get(minutes) ?? 0) + n);
       return;
     }
     if (minutes >= this.n.length) {
-      const grown = new Float64Array(Math.max(minutes + 1, this.n.length * 2));
+      const grown = new Float64Array(Math.min(DENSE_MINUTES, Math.max(minutes + 1, this.n.length * 2)));
       grown.set(this.n);
       this.n = grown;
     }
@@ -99,8 +103,10 @@ class Histogram {
   }
   /** (minute, count) in ascending minutes, counts above zero. */
   private *sorted(): Generator<[number, number]> {
-    for (const [m, n] of [...this.negative].sort((a, b) => a[0] - b[0])) if (n > 0) yield [m, n];
+    const sparse = [...this.sparse].filter(([, n]) => n > 0).sort((a, b) => a[0] - b[0]);
+    yield* sparse.filter(([m]) => m < 0);
     for (let m = 0; m < this.n.length; m++) if (this.n[m]! > 0) yield [m, this.n[m]!];
+    yield* sparse.filter(([m]) => m >= 0);
   }
   figures(): TatFigures {
     const sorted = [...this.sorted()];
