@@ -50,6 +50,7 @@ export function patientsRegistered(db: Db, w: Window, page: { page: number; limi
  * YYYY-MM-DD (the pattern test is the costly part, so it runs once per row) and takes them out.
  */
 export async function patientDemographics(db: Db, w: Window, day: string) {
+  // On PostgreSQL the text is migration 36's partial index condition (the odd pass reads only those rows).
   const pattern =
     engineOf(db) === 'postgres'
       ? sql`p.date_of_birth ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'`

@@ -43,6 +43,10 @@ import {
   postgres as patientCountStatementPostgres,
 } from './034_patient_count_statement.js';
 import { sql as reportYearIndexes, postgres as reportYearIndexesPostgres } from './033_report_year_indexes.js';
+import {
+  sql as patientOddBirthDates,
+  postgres as patientOddBirthDatesPostgres,
+} from './036_patient_odd_birth_dates.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
 import type Database from 'better-sqlite3';
@@ -130,4 +134,6 @@ export const migrations: Migration[] = [
     sql: patientCountStatement,
     postgres: patientCountStatementPostgres,
   },
+  // 35 is the lead's (Turnaround by Test's summary, session 15).
+  { version: 36, name: 'patient_odd_birth_dates', sql: patientOddBirthDates, postgres: patientOddBirthDatesPostgres },
 ];
