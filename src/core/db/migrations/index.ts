@@ -44,9 +44,9 @@ import {
 } from './034_patient_count_statement.js';
 import { sql as reportYearIndexes, postgres as reportYearIndexesPostgres } from './033_report_year_indexes.js';
 import {
-  sql as patientOddBirthDates,
-  postgres as patientOddBirthDatesPostgres,
-} from './036_patient_odd_birth_dates.js';
+  sql as reportPostgresIndexes,
+  postgres as reportPostgresIndexesPostgres,
+} from './036_report_postgres_indexes.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
 import type Database from 'better-sqlite3';
@@ -135,5 +135,5 @@ export const migrations: Migration[] = [
     postgres: patientCountStatementPostgres,
   },
   // 35 is the lead's (Turnaround by Test's summary, session 15).
-  { version: 36, name: 'patient_odd_birth_dates', sql: patientOddBirthDates, postgres: patientOddBirthDatesPostgres },
+  { version: 36, name: 'report_postgres_indexes', sql: reportPostgresIndexes, postgres: reportPostgresIndexesPostgres },
 ];
