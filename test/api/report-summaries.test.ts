@@ -1059,3 +1059,60 @@ describe('summaries of migration 32 (issue 17, session 14)', () => {
     expect(one.bands).toEqual({ '0-17': 0, '18-39': 4, '40-59': 1, '60+': 1, Unknown: 1 });
   });
 });
+
+describe('Dues Outstanding from SQL figures (issue 17, session 15)', () => {
+  it('the totals and the age chart equal what its rows give, with bills on both sides of each age cut-off', async () => {
+    const tz = await organizationTimezone(db(), org());
+    const today = localDate(tz);
+    const patient = (
+      await lab.admin.post('/api/patients', {
+        first_name: 'Due',
+        last_name: 'Ages',
+        gender: 'Female',
+        date_of_birth: '1990-05-05',
+      })
+    ).json().patient.id as number;
+    // A bill made as the lab day N days ago began is N days old; one made a millisecond earlier is N + 1.
+    for (const days of [0, 7, 30, 90]) {
+      const start = startOfLocalDayUtc(tz, addDays(today, -days)).getTime();
+      await bill(patient, [{ test_id: glucose }], new Date(start).toISOString(), 50);
+      if (days > 0) await bill(patient, [{ test_id: cbc }], new Date(start - 1).toISOString(), 30);
+    }
+    type Dues = {
+      rows: { due: number; days_due: number; amount: number; paid: number }[];
+      row_count: number;
+      totals: Record<string, number | string>;
+      chart: { points: { label: string; value: number }[] };
+    };
+    const all = (await lab.admin.get('/api/reports/dues?range=365')).json<{ report: Dues }>().report;
+    const bucket = (d: number) =>
+      d <= 7 ? '0-7 days' : d <= 30 ? '8-30 days' : d <= 90 ? '31-90 days' : 'Over 90 days';
+    const paise = (k: 'due' | 'amount' | 'paid', rows = all.rows) =>
+      rows.reduce((s, r) => s + Math.round(r[k] * 100), 0);
+    const ages = ['0-7 days', '8-30 days', '31-90 days', 'Over 90 days'].map((label) => ({
+      label,
+      value:
+        paise(
+          'due',
+          all.rows.filter((r) => bucket(r.days_due) === label),
+        ) / 100,
+    }));
+    expect(all.chart.points).toEqual(ages);
+    // Every bucket has a bill, and the cut-off days sit on both sides of their bounds.
+    expect(ages.every((a) => a.value > 0)).toBe(true);
+    expect(all.rows.map((r) => r.days_due)).toEqual(expect.arrayContaining([0, 7, 8, 30, 31, 90, 91]));
+    expect(all.totals).toMatchObject({
+      bills: all.rows.length,
+      amount: paise('amount') / 100,
+      paid: paise('paid') / 100,
+      due: paise('due') / 100,
+    });
+    expect(all.row_count).toBe(all.rows.length);
+    // The first page: its rows, the same totals and chart.
+    const page = (await lab.admin.get('/api/reports/dues?range=365&page=1&limit=3')).json<{ report: Dues }>().report;
+    expect(page.rows).toEqual(all.rows.slice(0, 3));
+    expect(page.row_count).toBe(all.rows.length);
+    expect(page.totals).toEqual(all.totals);
+    expect(page.chart).toEqual(all.chart);
+  });
+});

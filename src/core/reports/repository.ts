@@ -117,9 +117,9 @@ export function billedByTest(db: Db, w: Window) {
     .execute();
 }
 
-/** Live bills made in the window with money still due today. */
-export function billsWithDues(db: Db, w: Window) {
-  return db
+/** Live bills made in the window with money still due today, all of them or one page (page from 1), oldest first. */
+export function billsWithDues(db: Db, w: Window, page: { page: number; limit: number } | null = null) {
+  const q = db
     .selectFrom('bills as b')
     .innerJoin('patients as p', 'p.id', 'b.patient_id')
     .select([
@@ -137,8 +137,40 @@ export function billsWithDues(db: Db, w: Window) {
     .where('b.created_at', '<', w.toUtc)
     .whereRef('b.final_amount_paise', '>', 'b.paid_paise')
     .orderBy('b.created_at')
-    .orderBy('b.id')
-    .execute();
+    .orderBy('b.id');
+  return (page ? q.limit(page.limit).offset((page.page - 1) * page.limit) : q).execute();
+}
+
+/**
+ * The figures of billsWithDues' rows, summed in SQL (paise): how many, billed, paid, due, and the
+ * due of the bills made at or after each instant of `since` (the caller's age cut-offs).
+ */
+export async function duesFigures(db: Db, w: Window, since: string[]) {
+  const due = sql<number>`b.final_amount_paise - b.paid_paise`;
+  const r = await db
+    .selectFrom('bills as b')
+    .select([
+      sql<number>`COUNT(*)`.as('bills'),
+      sql<number>`SUM(b.final_amount_paise)`.as('amount'),
+      sql<number>`SUM(b.paid_paise)`.as('paid'),
+      sql<number>`SUM(${due})`.as('due'),
+      ...since.map((at, i) => sql<number>`SUM(CASE WHEN b.created_at >= ${at} THEN ${due} ELSE 0 END)`.as(`due_${i}`)),
+    ])
+    .where('b.organization_id', '=', w.organizationId)
+    .where('b.cancelled_at', 'is', null)
+    .where('b.created_at', '>=', w.fromUtc)
+    .where('b.created_at', '<', w.toUtc)
+    .whereRef('b.final_amount_paise', '>', 'b.paid_paise')
+    .executeTakeFirstOrThrow();
+  const n = (v: unknown) => Number(v ?? 0);
+  const row = r as Record<string, unknown>;
+  return {
+    bills: n(r.bills),
+    amount: n(r.amount),
+    paid: n(r.paid),
+    due: n(r.due),
+    dueSince: since.map((_, i) => n(row[`due_${i}`])),
+  };
 }
 
 /** Discounts of live bills made in the window, per user who made the bill: line discounts and bill discounts. */
