@@ -1115,4 +1115,79 @@ describe('Dues Outstanding from SQL figures (issue 17, session 15)', () => {
     expect(page.totals).toEqual(all.totals);
     expect(page.chart).toEqual(all.chart);
   });
+
+  it('Critical Values: the figures come from every critical result, the rows of a page alone', async () => {
+    const patient = (
+      await lab.admin.post('/api/patients', {
+        first_name: 'Crit',
+        last_name: 'Calls',
+        gender: 'Male',
+        date_of_birth: '1970-03-03',
+      })
+    ).json().patient.id as number;
+    const base = Date.now() - 3 * 3600_000;
+    const iso = (ms: number) => new Date(ms).toISOString();
+    // Called after 10 min, 45 min (and again later), 2 h; two never called.
+    const calls: (number[] | null)[] = [[10], [45, 50], [120], null, null];
+    for (const [k, after] of calls.entries()) {
+      const sample = await seedSample(db(), org(), { patientId: patient, testIds: [glucose], prefix: 'CRIT' });
+      const id = await seedResult(db(), org(), {
+        sampleId: sample.id,
+        patientId: patient,
+        testId: glucose,
+        value: String(400 + k),
+        flag: 'high',
+        status: 'completed',
+      });
+      const entered = base + k * 60_000;
+      await db()
+        .updateTable('test_results')
+        .set({ is_critical: 1, entered_at: iso(entered) })
+        .where('id', '=', id)
+        .execute();
+      for (const m of after ?? [])
+        await db()
+          .insertInto('critical_calls')
+          .values({
+            organization_id: org(),
+            result_id: id,
+            called_to: 'Dr Rao',
+            called_at: iso(entered + m * 60_000),
+            read_back: 1,
+            notes: null,
+            recorded_by: null,
+            recorded_by_name: 'Asha Admin',
+            created_at: iso(entered + m * 60_000),
+          })
+          .execute();
+    }
+    type Critical = {
+      rows: { minutes_to_call: number | null }[];
+      row_count: number;
+      totals: Record<string, number | string | null>;
+      chart: unknown;
+    };
+    const get = async (q: string) =>
+      (await lab.admin.get(`/api/reports/critical-values?range=7${q}`)).json<{ report: Critical }>().report;
+    const all = await get('');
+    expect(all.rows.map((r) => r.minutes_to_call)).toEqual([10, 45, 120, null, null]);
+    expect(all.totals).toMatchObject({ critical: 5, called: 3, not_called: 2, median_minutes_to_call: 45 });
+    expect(all.chart).toMatchObject({
+      points: [
+        { label: '≤ 30 min', value: 1 },
+        { label: '31-60 min', value: 1 },
+        { label: 'Over 60 min', value: 1 },
+        { label: 'Not called', value: 2 },
+      ],
+    });
+    const pages = [];
+    for (let page = 1; page <= 3; page++) {
+      const r = await get(`&page=${page}&limit=2`);
+      expect(r.row_count).toBe(5);
+      expect(r.totals).toEqual(all.totals);
+      expect(r.chart).toEqual(all.chart);
+      pages.push(...r.rows);
+    }
+    expect(pages).toEqual(all.rows);
+  });
 });

@@ -9,6 +9,7 @@ import { billedByTestSummed, discountsByUserSummed, workloadByTestSummed } from 
 import { turnaroundByTest } from './turnaround.js';
 import {
   billsWithDues,
+  criticalCallTimes,
   criticalResults,
   duesFigures,
   patientDemographics,
@@ -504,32 +505,28 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
     description: 'Critical results entered in the period and how fast the call was logged.',
     needs: ['view_results', 'view_patients'],
     aggregate: false,
-    async build({ db, window }) {
-      const rows = (await criticalResults(db, window)).map((r) => {
-        const minutes =
-          r.called_at && r.entered_at
-            ? Math.round((Date.parse(r.called_at) - Date.parse(r.entered_at)) / 60_000)
-            : null;
-        return {
-          result_id: Number(r.id),
-          sample_code: r.sample_code,
-          patient_code: r.patient_code,
-          test_name: r.test_name,
-          value: [r.result_value, r.unit].filter(Boolean).join(' '),
-          entered_at: r.entered_at,
-          called_at: r.called_at,
-          minutes_to_call: minutes,
-        };
-      });
-      const called = rows
-        .filter((r) => r.minutes_to_call !== null)
-        .map((r) => r.minutes_to_call!)
-        .sort((a, b) => a - b);
+    async build({ db, window, page }) {
+      const minutesToCall = (entered: string | null, called: string | null) =>
+        called && entered ? Math.round((Date.parse(called) - Date.parse(entered)) / 60_000) : null;
+      // The figures from every critical result's entry and first call; the rows (each joined to its
+      // sample, patient and test): all, or only the page asked for.
+      const [times, results] = await Promise.all([criticalCallTimes(db, window), criticalResults(db, window, page)]);
+      const rows = results.map((r) => ({
+        result_id: Number(r.id),
+        sample_code: r.sample_code,
+        patient_code: r.patient_code,
+        test_name: r.test_name,
+        value: [r.result_value, r.unit].filter(Boolean).join(' '),
+        entered_at: r.entered_at,
+        called_at: r.called_at,
+        minutes_to_call: minutesToCall(r.entered_at, r.called_at),
+      }));
+      const minutes = times.map((t) => minutesToCall(t.entered_at, t.called_at));
+      const called = minutes.filter((m) => m !== null).sort((a, b) => a - b);
       const buckets = new Map<string, number>(
         ['≤ 30 min', '31-60 min', 'Over 60 min', 'Not called'].map((k) => [k, 0]),
       );
-      for (const r of rows) {
-        const m = r.minutes_to_call;
+      for (const m of minutes) {
         const k = m === null ? 'Not called' : m <= 30 ? '≤ 30 min' : m <= 60 ? '31-60 min' : 'Over 60 min';
         buckets.set(k, buckets.get(k)! + 1);
       }
@@ -545,11 +542,12 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
           col('minutes_to_call', 'Minutes to call', 'number'),
         ],
         rows,
+        rowCount: times.length,
         totals: {
           test_name: 'Total',
-          critical: rows.length,
+          critical: times.length,
           called: called.length,
-          not_called: rows.length - called.length,
+          not_called: times.length - called.length,
           median_minutes_to_call: minutesRounded(percentile(called, 0.5)),
         },
         chart: chart(

@@ -309,41 +309,59 @@ export async function rejectionCounts(db: Db, w: Window) {
   return { samples: Number(total.n), reasons: reasons.map((r) => ({ reason: r.reason, n: Number(r.n) })) };
 }
 
-/** Critical results entered in the window with the first call logged for each. */
-export function criticalResults(db: Db, w: Window) {
-  const calls = db
+/** The first call logged for each critical result of the lab. */
+const firstCalls = (db: Db, organizationId: number) =>
+  db
     .selectFrom('critical_calls')
     .select(['result_id', sql<string>`MIN(called_at)`.as('called_at')])
-    .where('organization_id', '=', w.organizationId)
+    .where('organization_id', '=', organizationId)
     .groupBy('result_id')
     .as('c');
-  return (
-    db
-      .selectFrom('test_results as r')
-      .innerJoin('samples as s', 's.id', 'r.sample_id')
-      .innerJoin('patients as p', 'p.id', 'r.patient_id')
-      .innerJoin('tests as t', 't.id', 'r.test_id')
-      .leftJoin(calls, 'c.result_id', 'r.id')
-      .select([
-        'r.id',
-        's.sample_code',
-        'p.patient_code',
-        't.name as test_name',
-        'r.result_value',
-        'r.unit',
-        'r.entered_at',
-        'r.verified_at',
-        'c.called_at',
-      ])
-      .where('r.organization_id', '=', w.organizationId)
-      // A literal, so the planner can use the partial index of critical results (migration 30).
-      .where(sql<boolean>`r.is_critical = 1`)
-      .where('r.entered_at', '>=', w.fromUtc)
-      .where('r.entered_at', '<', w.toUtc)
-      .orderBy('r.entered_at')
-      .orderBy('r.id')
-      .execute()
-  );
+
+/**
+ * When each critical result entered in the window was entered and first called: the figures of
+ * criticalResults' rows, without the sample, patient and test each row names.
+ */
+export function criticalCallTimes(db: Db, w: Window) {
+  return db
+    .selectFrom('test_results as r')
+    .leftJoin(firstCalls(db, w.organizationId), 'c.result_id', 'r.id')
+    .select(['r.entered_at', 'c.called_at'])
+    .where('r.organization_id', '=', w.organizationId)
+    .where(sql<boolean>`r.is_critical = 1`)
+    .where('r.entered_at', '>=', w.fromUtc)
+    .where('r.entered_at', '<', w.toUtc)
+    .execute();
+}
+
+/** Critical results entered in the window with the first call logged for each, all of them or one page (page from 1). */
+export function criticalResults(db: Db, w: Window, page: { page: number; limit: number } | null = null) {
+  const calls = firstCalls(db, w.organizationId);
+  const q = db
+    .selectFrom('test_results as r')
+    .innerJoin('samples as s', 's.id', 'r.sample_id')
+    .innerJoin('patients as p', 'p.id', 'r.patient_id')
+    .innerJoin('tests as t', 't.id', 'r.test_id')
+    .leftJoin(calls, 'c.result_id', 'r.id')
+    .select([
+      'r.id',
+      's.sample_code',
+      'p.patient_code',
+      't.name as test_name',
+      'r.result_value',
+      'r.unit',
+      'r.entered_at',
+      'r.verified_at',
+      'c.called_at',
+    ])
+    .where('r.organization_id', '=', w.organizationId)
+    // A literal, so the planner can use the partial index of critical results (migration 30).
+    .where(sql<boolean>`r.is_critical = 1`)
+    .where('r.entered_at', '>=', w.fromUtc)
+    .where('r.entered_at', '<', w.toUtc)
+    .orderBy('r.entered_at')
+    .orderBy('r.id');
+  return (page ? q.limit(page.limit).offset((page.page - 1) * page.limit) : q).execute();
 }
 
 /** The Data Summary of the Reports screen: what the lab holds. */
