@@ -336,13 +336,15 @@ export function criticalCallTimes(db: Db, w: Window) {
 
 /** Critical results entered in the window with the first call logged for each, all of them or one page (page from 1). */
 export function criticalResults(db: Db, w: Window, page: { page: number; limit: number } | null = null) {
-  const calls = firstCalls(db, w.organizationId);
+  // The first call of each row by its own (result_id) index range: joined to every first call of the
+  // lab, PostgreSQL's plan for a page compared each row with all of them (4,000 comparisons a row).
+  const firstCall = sql<string | null>`(SELECT MIN(c.called_at) FROM critical_calls c
+    WHERE c.result_id = r.id AND c.organization_id = ${w.organizationId})`;
   const q = db
     .selectFrom('test_results as r')
     .innerJoin('samples as s', 's.id', 'r.sample_id')
     .innerJoin('patients as p', 'p.id', 'r.patient_id')
     .innerJoin('tests as t', 't.id', 'r.test_id')
-    .leftJoin(calls, 'c.result_id', 'r.id')
     .select([
       'r.id',
       's.sample_code',
@@ -352,7 +354,7 @@ export function criticalResults(db: Db, w: Window, page: { page: number; limit: 
       'r.unit',
       'r.entered_at',
       'r.verified_at',
-      'c.called_at',
+      firstCall.as('called_at'),
     ])
     .where('r.organization_id', '=', w.organizationId)
     // A literal, so the planner can use the partial index of critical results (migration 30).
