@@ -2,8 +2,8 @@ import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
-import { openDatabase, openDatabaseAt } from '../src/core/db/connection.js';
-import { copyDatabase } from '../src/core/db/copy.js';
+import { openDatabase, openDatabaseAt, type Db } from '../src/core/db/connection.js';
+import { copyDatabase, type CopyProgress } from '../src/core/db/copy.js';
 import { parseDatabaseUrl } from '../src/core/db/url.js';
 import { primaryOrganization } from '../src/core/settings/organization.js';
 import type { Dataset } from './dataset.js';
@@ -89,58 +89,22 @@ export async function ensurePostgresDataset(
   log: (line: string) => void,
 ): Promise<PostgresDataset> {
   const { admin, stop } = await postgresServer(dataDir, log);
-  const name = `lims_bench_${sqlite.patients}`;
-  const url = withDatabase(admin, name);
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  const version = (await client.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0]!.v;
-  const exists = (await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1;
-  let reuse = false;
-  if (exists) {
-    const d = await openDatabaseAt(parseDatabaseUrl(url), { listen: false });
-    try {
-      const n = await d.db.selectFrom('entity_counts').select('n').where('entity', '=', 'patients').executeTakeFirst();
-      reuse = n?.n === sqlite.patients;
-    } catch {
-      reuse = false;
-    } finally {
-      await d.close();
-    }
-    if (!reuse) await client.query(`DROP DATABASE ${name} WITH (FORCE)`);
-  }
-  let copiedSeconds: number | null = null;
-  if (!reuse) {
-    await client.query(`CREATE DATABASE ${name}`);
-    log(
-      `PostgreSQL: copying the ${sqlite.patients.toLocaleString('en-IN')}-patient lab into ${name} (lims db copy)...`,
-    );
-    const started = performance.now();
-    const from = openDatabase(sqlite.file);
-    const to = await openDatabaseAt(parseDatabaseUrl(url), { listen: false });
-    let shown = 0;
-    try {
-      await copyDatabase(from, to, (p) => {
-        if (p.table === 'patients' && p.copied - shown >= 200_000) {
-          shown = p.copied;
-          log(
-            `  ${p.copied.toLocaleString('en-IN')} patients (${((performance.now() - started) / 1000).toFixed(0)} s)`,
-          );
-        }
-      });
-    } finally {
-      await from.close();
-      await to.close();
-    }
-    const vacuum = new pg.Client({ connectionString: url });
-    await vacuum.connect();
-    // Fresh statistics and visibility map, as autovacuum would leave a database in use.
-    await vacuum.query('VACUUM ANALYZE');
-    await vacuum.end();
-    copiedSeconds = (performance.now() - started) / 1000;
-  } else {
-    log(`PostgreSQL: reusing ${name}`);
-  }
-  await client.end();
+  let shown = 0;
+  const { url, version, copiedSeconds } = await ensurePostgresCopy(admin, {
+    name: `lims_bench_${sqlite.patients}`,
+    file: sqlite.file,
+    what: `the ${sqlite.patients.toLocaleString('en-IN')}-patient lab`,
+    current: async (db) => {
+      const n = await db.selectFrom('entity_counts').select('n').where('entity', '=', 'patients').executeTakeFirst();
+      return n?.n === sqlite.patients;
+    },
+    log,
+    progress: (p, started) => {
+      if (p.table !== 'patients' || p.copied - shown < 200_000) return;
+      shown = p.copied;
+      log(`  ${p.copied.toLocaleString('en-IN')} patients (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+    },
+  });
   const d = await openDatabaseAt(parseDatabaseUrl(url), { listen: false });
   try {
     const org = (await primaryOrganization(d.db))!;
@@ -164,6 +128,66 @@ export async function ensurePostgresDataset(
     };
   } finally {
     await d.close();
+  }
+}
+
+/**
+ * Database `name` on the server `admin`: a copy of the SQLite database `file` made with `lims db
+ * copy`'s code, then VACUUM ANALYZE. Kept while `current` says it matches the file; otherwise dropped
+ * and copied again. Answers its URL, the server's version and the copy's seconds (null when reused).
+ */
+export async function ensurePostgresCopy(
+  admin: string,
+  o: {
+    name: string;
+    file: string;
+    what: string;
+    current: (db: Db) => Promise<boolean>;
+    log: (line: string) => void;
+    progress?: (p: CopyProgress, started: number) => void;
+  },
+): Promise<{ url: string; version: string; copiedSeconds: number | null }> {
+  const url = withDatabase(admin, o.name);
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  try {
+    const version = (await client.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0]!.v;
+    const exists = (await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [o.name])).rowCount === 1;
+    if (exists) {
+      const d = await openDatabaseAt(parseDatabaseUrl(url), { listen: false });
+      let reuse = false;
+      try {
+        reuse = await o.current(d.db);
+      } catch {
+        reuse = false;
+      } finally {
+        await d.close();
+      }
+      if (reuse) {
+        o.log(`PostgreSQL: reusing ${o.name}`);
+        return { url, version, copiedSeconds: null };
+      }
+      await client.query(`DROP DATABASE ${o.name} WITH (FORCE)`);
+    }
+    await client.query(`CREATE DATABASE ${o.name}`);
+    o.log(`PostgreSQL: copying ${o.what} into ${o.name} (lims db copy)...`);
+    const started = performance.now();
+    const from = openDatabase(o.file);
+    const to = await openDatabaseAt(parseDatabaseUrl(url), { listen: false });
+    try {
+      await copyDatabase(from, to, (p) => o.progress?.(p, started));
+    } finally {
+      await from.close();
+      await to.close();
+    }
+    const vacuum = new pg.Client({ connectionString: url });
+    await vacuum.connect();
+    // Fresh statistics and visibility map, as autovacuum would leave a database in use.
+    await vacuum.query('VACUUM ANALYZE');
+    await vacuum.end();
+    return { url, version, copiedSeconds: (performance.now() - started) / 1000 };
+  } finally {
+    await client.end();
   }
 }
 

@@ -9,7 +9,15 @@ import { BENCH_EMAIL, BENCH_PASSWORD, ensureDataset, type Dataset } from './data
 import { measureLatency, measureThroughput, type Target, type ThroughputResult } from './load.js';
 import { allPass, renderMarkdown, renderSummary, type LatencyRow, type Report } from './report.js';
 import type { ServerKind } from './server.js';
-import { measureReports, renderReports, reportsPass, REPORTS_END, REPORTS_START } from './reports.js';
+import {
+  measureReports,
+  renderReports,
+  reportEngines,
+  reportsPass,
+  REPORTS_END,
+  REPORTS_START,
+  type ReportEngine,
+} from './reports.js';
 import { INTERFACES_END, INTERFACES_START, measureInterfaces, renderInterfaces } from './interfaces.js';
 import { ensurePostgresDataset, freshDatabase, postgresServer } from './postgres.js';
 import {
@@ -63,6 +71,15 @@ const IMPORT_ROWS = setting('BENCH_IMPORT_ROWS', 1_000_000);
 const INTERFACE_SAMPLES = setting('BENCH_INTERFACE_SAMPLES', 1_000);
 const XLSX_ROWS = count('BENCH_XLSX_ROWS', 100_000);
 const TRANSFER_ENGINES = (process.env.BENCH_TRANSFER_ENGINES ?? 'sqlite,postgres').split(',').map((e) => e.trim());
+/** BENCH_REPORT_ENGINES: the engines the report targets (issue 17) run on, default "sqlite,postgres". */
+const REPORT_ENGINES: ReportEngine[] = (() => {
+  try {
+    return reportEngines();
+  } catch (err) {
+    process.stderr.write(`bench: ${(err as Error).message}\n`);
+    process.exit(2);
+  }
+})();
 const THROUGHPUT_SECONDS = setting('BENCH_SECONDS', 10);
 const LATENCY_SECONDS = setting('BENCH_LATENCY_SECONDS', 4);
 const CONNECTIONS = 32;
@@ -347,7 +364,7 @@ async function reportsSection(): Promise<boolean> {
   const startedAt = new Date();
   log('');
   log('reports on a generated year of a busy lab (issue 17)');
-  const results = await measureReports(root('bench/.data'), log);
+  const results = await measureReports(root('bench/.data'), log, { engines: REPORT_ENGINES });
   replaceSection(REPORTS_START, REPORTS_END, renderReports(results, startedAt));
   log('reports section written to bench/results.md');
   return reportsPass(results);

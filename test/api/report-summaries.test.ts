@@ -1197,3 +1197,135 @@ describe('summaries of migration 32 (issue 17, session 14)', () => {
     expect(one.bands).toEqual({ '0-17': 0, '18-39': 4, '40-59': 1, '60+': 1, Unknown: 1 });
   });
 });
+
+describe('Dues Outstanding from SQL figures (issue 17, session 15)', () => {
+  it('the totals and the age chart equal what its rows give, with bills on both sides of each age cut-off', async () => {
+    const tz = await organizationTimezone(db(), org());
+    const today = localDate(tz);
+    const patient = (
+      await lab.admin.post('/api/patients', {
+        first_name: 'Due',
+        last_name: 'Ages',
+        gender: 'Female',
+        date_of_birth: '1990-05-05',
+      })
+    ).json().patient.id as number;
+    // A bill made as the lab day N days ago began is N days old; one made a millisecond earlier is N + 1.
+    for (const days of [0, 7, 30, 90]) {
+      const start = startOfLocalDayUtc(tz, addDays(today, -days)).getTime();
+      await bill(patient, [{ test_id: glucose }], new Date(start).toISOString(), 50);
+      if (days > 0) await bill(patient, [{ test_id: cbc }], new Date(start - 1).toISOString(), 30);
+    }
+    type Dues = {
+      rows: { due: number; days_due: number; amount: number; paid: number }[];
+      row_count: number;
+      totals: Record<string, number | string>;
+      chart: { points: { label: string; value: number }[] };
+    };
+    const all = (await lab.admin.get('/api/reports/dues?range=365')).json<{ report: Dues }>().report;
+    const bucket = (d: number) =>
+      d <= 7 ? '0-7 days' : d <= 30 ? '8-30 days' : d <= 90 ? '31-90 days' : 'Over 90 days';
+    const paise = (k: 'due' | 'amount' | 'paid', rows = all.rows) =>
+      rows.reduce((s, r) => s + Math.round(r[k] * 100), 0);
+    const ages = ['0-7 days', '8-30 days', '31-90 days', 'Over 90 days'].map((label) => ({
+      label,
+      value:
+        paise(
+          'due',
+          all.rows.filter((r) => bucket(r.days_due) === label),
+        ) / 100,
+    }));
+    expect(all.chart.points).toEqual(ages);
+    // Every bucket has a bill, and the cut-off days sit on both sides of their bounds.
+    expect(ages.every((a) => a.value > 0)).toBe(true);
+    expect(all.rows.map((r) => r.days_due)).toEqual(expect.arrayContaining([0, 7, 8, 30, 31, 90, 91]));
+    expect(all.totals).toMatchObject({
+      bills: all.rows.length,
+      amount: paise('amount') / 100,
+      paid: paise('paid') / 100,
+      due: paise('due') / 100,
+    });
+    expect(all.row_count).toBe(all.rows.length);
+    // The first page: its rows, the same totals and chart.
+    const page = (await lab.admin.get('/api/reports/dues?range=365&page=1&limit=3')).json<{ report: Dues }>().report;
+    expect(page.rows).toEqual(all.rows.slice(0, 3));
+    expect(page.row_count).toBe(all.rows.length);
+    expect(page.totals).toEqual(all.totals);
+    expect(page.chart).toEqual(all.chart);
+  });
+
+  it('Critical Values: the figures come from every critical result, the rows of a page alone', async () => {
+    const patient = (
+      await lab.admin.post('/api/patients', {
+        first_name: 'Crit',
+        last_name: 'Calls',
+        gender: 'Male',
+        date_of_birth: '1970-03-03',
+      })
+    ).json().patient.id as number;
+    const base = Date.now() - 3 * 3600_000;
+    const iso = (ms: number) => new Date(ms).toISOString();
+    // Called after 10 min, 45 min (and again later), 2 h; two never called.
+    const calls: (number[] | null)[] = [[10], [45, 50], [120], null, null];
+    for (const [k, after] of calls.entries()) {
+      const sample = await seedSample(db(), org(), { patientId: patient, testIds: [glucose], prefix: 'CRIT' });
+      const id = await seedResult(db(), org(), {
+        sampleId: sample.id,
+        patientId: patient,
+        testId: glucose,
+        value: String(400 + k),
+        flag: 'high',
+        status: 'completed',
+      });
+      const entered = base + k * 60_000;
+      await db()
+        .updateTable('test_results')
+        .set({ is_critical: 1, entered_at: iso(entered) })
+        .where('id', '=', id)
+        .execute();
+      for (const m of after ?? [])
+        await db()
+          .insertInto('critical_calls')
+          .values({
+            organization_id: org(),
+            result_id: id,
+            called_to: 'Dr Rao',
+            called_at: iso(entered + m * 60_000),
+            read_back: 1,
+            notes: null,
+            recorded_by: null,
+            recorded_by_name: 'Asha Admin',
+            created_at: iso(entered + m * 60_000),
+          })
+          .execute();
+    }
+    type Critical = {
+      rows: { minutes_to_call: number | null }[];
+      row_count: number;
+      totals: Record<string, number | string | null>;
+      chart: unknown;
+    };
+    const get = async (q: string) =>
+      (await lab.admin.get(`/api/reports/critical-values?range=7${q}`)).json<{ report: Critical }>().report;
+    const all = await get('');
+    expect(all.rows.map((r) => r.minutes_to_call)).toEqual([10, 45, 120, null, null]);
+    expect(all.totals).toMatchObject({ critical: 5, called: 3, not_called: 2, median_minutes_to_call: 45 });
+    expect(all.chart).toMatchObject({
+      points: [
+        { label: '≤ 30 min', value: 1 },
+        { label: '31-60 min', value: 1 },
+        { label: 'Over 60 min', value: 1 },
+        { label: 'Not called', value: 2 },
+      ],
+    });
+    const pages = [];
+    for (let page = 1; page <= 3; page++) {
+      const r = await get(`&page=${page}&limit=2`);
+      expect(r.row_count).toBe(5);
+      expect(r.totals).toEqual(all.totals);
+      expect(r.chart).toEqual(all.chart);
+      pages.push(...r.rows);
+    }
+    expect(pages).toEqual(all.rows);
+  });
+});

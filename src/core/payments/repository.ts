@@ -171,13 +171,17 @@ export async function billsPerDay(db: Db, organizationId: number, days: { day: s
   if (days.length === 0) return { days: [], patients: 0 };
   const patients = () => billedPatients(db, organizationId, days[0]!.start, days[days.length - 1]!.end);
   if (engineOf(db) === 'postgres') {
+    // Each day's bills summed by a LATERAL subquery on its range of the (lab, created_at, ...) index: a
+    // join grouped by day sorted the whole period's bills by (day, patient) first, spilling to disk
+    // for a year (about 150 ms, against about 95 with this on the generated year).
     const perDay = await sql<{ day: string; bills: number; patients: number; discounts: number; billed: number }>`
       ${dayBounds(db, days)}
-      SELECT d.day, count(*) AS bills, count(DISTINCT b.patient_id) AS patients,
+      SELECT d.day, x.bills, x.patients, x.discounts, x.billed
+      FROM d CROSS JOIN LATERAL (SELECT count(*) AS bills, count(DISTINCT b.patient_id) AS patients,
         sum(b.discount_amount_paise) AS discounts, sum(b.final_amount_paise) AS billed
-      FROM d JOIN bills b ON b.organization_id = ${organizationId} AND b.created_at >= d.s AND b.created_at < d.e
-        AND b.cancelled_at IS NULL
-      GROUP BY d.day`.execute(db);
+        FROM bills b WHERE b.organization_id = ${organizationId} AND b.created_at >= d.s AND b.created_at < d.e
+        AND b.cancelled_at IS NULL) x
+      WHERE x.bills > 0`.execute(db);
     return { days: perDay.rows, patients: await patients() };
   }
   // SQLite: each day's bills summed by a subquery on its range of the (lab, created_at, ...) index: a

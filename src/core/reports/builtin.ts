@@ -9,7 +9,9 @@ import { billedByTestSummed, discountsByUserSummed, workloadByTestSummed } from 
 import { turnaroundByTest } from './turnaround.js';
 import {
   billsWithDues,
+  criticalCallTimes,
   criticalResults,
+  duesFigures,
   patientDemographics,
   patientsRegistered,
   referralsByDoctor,
@@ -245,10 +247,15 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
     description: 'Bills made in the period with money still due today, oldest first.',
     needs: ['view_bills', 'view_patients'],
     aggregate: false,
-    async build({ db, window, from, to, timeZone }) {
-      const bills = await billsWithDues(db, window);
+    async build({ db, window, from, to, timeZone, page }) {
       const today = localDate(timeZone);
       const dayOf = labDayOf(timeZone, from, to);
+      // The figures of every due bill in SQL; the rows: all, or only the page asked for (a busy
+      // year has 17,000 bills with dues, each joined to its patient). A bill's age in days is
+      // today's lab day less its own, so "at most N days" is "made on or after the lab day N days
+      // ago began".
+      const since = [7, 30, 90].map((d) => startOfLocalDayUtc(timeZone, addDays(today, -d)).toISOString());
+      const [f, bills] = await Promise.all([duesFigures(db, window, since), billsWithDues(db, window, page)]);
       const rows = bills.map((b) => {
         const day = dayOf(b.created_at);
         return {
@@ -262,19 +269,13 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
           days_due: Math.round((Date.parse(`${today}T00:00:00Z`) - Date.parse(`${day}T00:00:00Z`)) / 86_400_000),
         };
       });
-      const ages = new Map<string, number>(['0-7 days', '8-30 days', '31-90 days', 'Over 90 days'].map((k) => [k, 0]));
-      for (const r of rows) {
-        const k =
-          r.days_due <= 7
-            ? '0-7 days'
-            : r.days_due <= 30
-              ? '8-30 days'
-              : r.days_due <= 90
-                ? '31-90 days'
-                : 'Over 90 days';
-        ages.set(k, Math.round((ages.get(k)! + r.due) * 100) / 100);
-      }
-      const sum = (k: 'amount' | 'paid' | 'due') => Math.round(rows.reduce((a, r) => a + r[k] * 100, 0)) / 100;
+      const [in7, in30, in90] = f.dueSince as [number, number, number];
+      const ages: [string, number][] = [
+        ['0-7 days', in7],
+        ['8-30 days', in30 - in7],
+        ['31-90 days', in90 - in30],
+        ['Over 90 days', f.due - in90],
+      ];
       return {
         columns: [
           col('bill_number', 'Bill No.'),
@@ -287,13 +288,20 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
           col('days_due', 'Days', 'number'),
         ],
         rows,
-        totals: { bill_number: 'Total', bills: rows.length, amount: sum('amount'), paid: sum('paid'), due: sum('due') },
+        rowCount: f.bills,
+        totals: {
+          bill_number: 'Total',
+          bills: f.bills,
+          amount: rupees(f.amount),
+          paid: rupees(f.paid),
+          due: rupees(f.due),
+        },
         chart: chart(
           'Dues by age',
           'Age of the bill',
           'Due (₹)',
           'money',
-          [...ages].map(([label, value]) => ({ label, value })),
+          ages.map(([label, paise]) => ({ label, value: rupees(paise) })),
         ),
         notes: ['Cancelled bills are left out. Paid = payments less refunds (the bill’s running balance).'],
       };
@@ -497,32 +505,28 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
     description: 'Critical results entered in the period and how fast the call was logged.',
     needs: ['view_results', 'view_patients'],
     aggregate: false,
-    async build({ db, window }) {
-      const rows = (await criticalResults(db, window)).map((r) => {
-        const minutes =
-          r.called_at && r.entered_at
-            ? Math.round((Date.parse(r.called_at) - Date.parse(r.entered_at)) / 60_000)
-            : null;
-        return {
-          result_id: Number(r.id),
-          sample_code: r.sample_code,
-          patient_code: r.patient_code,
-          test_name: r.test_name,
-          value: [r.result_value, r.unit].filter(Boolean).join(' '),
-          entered_at: r.entered_at,
-          called_at: r.called_at,
-          minutes_to_call: minutes,
-        };
-      });
-      const called = rows
-        .filter((r) => r.minutes_to_call !== null)
-        .map((r) => r.minutes_to_call!)
-        .sort((a, b) => a - b);
+    async build({ db, window, page }) {
+      const minutesToCall = (entered: string | null, called: string | null) =>
+        called && entered ? Math.round((Date.parse(called) - Date.parse(entered)) / 60_000) : null;
+      // The figures from every critical result's entry and first call; the rows (each joined to its
+      // sample, patient and test): all, or only the page asked for.
+      const [times, results] = await Promise.all([criticalCallTimes(db, window), criticalResults(db, window, page)]);
+      const rows = results.map((r) => ({
+        result_id: Number(r.id),
+        sample_code: r.sample_code,
+        patient_code: r.patient_code,
+        test_name: r.test_name,
+        value: [r.result_value, r.unit].filter(Boolean).join(' '),
+        entered_at: r.entered_at,
+        called_at: r.called_at,
+        minutes_to_call: minutesToCall(r.entered_at, r.called_at),
+      }));
+      const minutes = times.map((t) => minutesToCall(t.entered_at, t.called_at));
+      const called = minutes.filter((m) => m !== null).sort((a, b) => a - b);
       const buckets = new Map<string, number>(
         ['≤ 30 min', '31-60 min', 'Over 60 min', 'Not called'].map((k) => [k, 0]),
       );
-      for (const r of rows) {
-        const m = r.minutes_to_call;
+      for (const m of minutes) {
         const k = m === null ? 'Not called' : m <= 30 ? '≤ 30 min' : m <= 60 ? '31-60 min' : 'Over 60 min';
         buckets.set(k, buckets.get(k)! + 1);
       }
@@ -538,11 +542,12 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
           col('minutes_to_call', 'Minutes to call', 'number'),
         ],
         rows,
+        rowCount: times.length,
         totals: {
           test_name: 'Total',
-          critical: rows.length,
+          critical: times.length,
           called: called.length,
-          not_called: rows.length - called.length,
+          not_called: times.length - called.length,
           median_minutes_to_call: minutesRounded(percentile(called, 0.5)),
         },
         chart: chart(

@@ -50,6 +50,7 @@ export function patientsRegistered(db: Db, w: Window, page: { page: number; limi
  * YYYY-MM-DD (the pattern test is the costly part, so it runs once per row) and takes them out.
  */
 export async function patientDemographics(db: Db, w: Window, day: string) {
+  // On PostgreSQL the text is migration 36's partial index condition (the odd pass reads only those rows).
   const pattern =
     engineOf(db) === 'postgres'
       ? sql`p.date_of_birth ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'`
@@ -116,9 +117,9 @@ export function billedByTest(db: Db, w: Window) {
     .execute();
 }
 
-/** Live bills made in the window with money still due today. */
-export function billsWithDues(db: Db, w: Window) {
-  return db
+/** Live bills made in the window with money still due today, all of them or one page (page from 1), oldest first. */
+export function billsWithDues(db: Db, w: Window, page: { page: number; limit: number } | null = null) {
+  const q = db
     .selectFrom('bills as b')
     .innerJoin('patients as p', 'p.id', 'b.patient_id')
     .select([
@@ -136,8 +137,40 @@ export function billsWithDues(db: Db, w: Window) {
     .where('b.created_at', '<', w.toUtc)
     .whereRef('b.final_amount_paise', '>', 'b.paid_paise')
     .orderBy('b.created_at')
-    .orderBy('b.id')
-    .execute();
+    .orderBy('b.id');
+  return (page ? q.limit(page.limit).offset((page.page - 1) * page.limit) : q).execute();
+}
+
+/**
+ * The figures of billsWithDues' rows, summed in SQL (paise): how many, billed, paid, due, and the
+ * due of the bills made at or after each instant of `since` (the caller's age cut-offs).
+ */
+export async function duesFigures(db: Db, w: Window, since: string[]) {
+  const due = sql<number>`b.final_amount_paise - b.paid_paise`;
+  const r = await db
+    .selectFrom('bills as b')
+    .select([
+      sql<number>`COUNT(*)`.as('bills'),
+      sql<number>`SUM(b.final_amount_paise)`.as('amount'),
+      sql<number>`SUM(b.paid_paise)`.as('paid'),
+      sql<number>`SUM(${due})`.as('due'),
+      ...since.map((at, i) => sql<number>`SUM(CASE WHEN b.created_at >= ${at} THEN ${due} ELSE 0 END)`.as(`due_${i}`)),
+    ])
+    .where('b.organization_id', '=', w.organizationId)
+    .where('b.cancelled_at', 'is', null)
+    .where('b.created_at', '>=', w.fromUtc)
+    .where('b.created_at', '<', w.toUtc)
+    .whereRef('b.final_amount_paise', '>', 'b.paid_paise')
+    .executeTakeFirstOrThrow();
+  const n = (v: unknown) => Number(v ?? 0);
+  const row = r as Record<string, unknown>;
+  return {
+    bills: n(r.bills),
+    amount: n(r.amount),
+    paid: n(r.paid),
+    due: n(r.due),
+    dueSince: since.map((_, i) => n(row[`due_${i}`])),
+  };
 }
 
 /** Discounts of live bills made in the window, per user who made the bill: line discounts and bill discounts. */
@@ -276,41 +309,61 @@ export async function rejectionCounts(db: Db, w: Window) {
   return { samples: Number(total.n), reasons: reasons.map((r) => ({ reason: r.reason, n: Number(r.n) })) };
 }
 
-/** Critical results entered in the window with the first call logged for each. */
-export function criticalResults(db: Db, w: Window) {
-  const calls = db
+/** The first call logged for each critical result of the lab. */
+const firstCalls = (db: Db, organizationId: number) =>
+  db
     .selectFrom('critical_calls')
     .select(['result_id', sql<string>`MIN(called_at)`.as('called_at')])
-    .where('organization_id', '=', w.organizationId)
+    .where('organization_id', '=', organizationId)
     .groupBy('result_id')
     .as('c');
-  return (
-    db
-      .selectFrom('test_results as r')
-      .innerJoin('samples as s', 's.id', 'r.sample_id')
-      .innerJoin('patients as p', 'p.id', 'r.patient_id')
-      .innerJoin('tests as t', 't.id', 'r.test_id')
-      .leftJoin(calls, 'c.result_id', 'r.id')
-      .select([
-        'r.id',
-        's.sample_code',
-        'p.patient_code',
-        't.name as test_name',
-        'r.result_value',
-        'r.unit',
-        'r.entered_at',
-        'r.verified_at',
-        'c.called_at',
-      ])
-      .where('r.organization_id', '=', w.organizationId)
-      // A literal, so the planner can use the partial index of critical results (migration 30).
-      .where(sql<boolean>`r.is_critical = 1`)
-      .where('r.entered_at', '>=', w.fromUtc)
-      .where('r.entered_at', '<', w.toUtc)
-      .orderBy('r.entered_at')
-      .orderBy('r.id')
-      .execute()
-  );
+
+/**
+ * When each critical result entered in the window was entered and first called: the figures of
+ * criticalResults' rows, without the sample, patient and test each row names.
+ */
+export function criticalCallTimes(db: Db, w: Window) {
+  return db
+    .selectFrom('test_results as r')
+    .leftJoin(firstCalls(db, w.organizationId), 'c.result_id', 'r.id')
+    .select(['r.entered_at', 'c.called_at'])
+    .where('r.organization_id', '=', w.organizationId)
+    .where(sql<boolean>`r.is_critical = 1`)
+    .where('r.entered_at', '>=', w.fromUtc)
+    .where('r.entered_at', '<', w.toUtc)
+    .execute();
+}
+
+/** Critical results entered in the window with the first call logged for each, all of them or one page (page from 1). */
+export function criticalResults(db: Db, w: Window, page: { page: number; limit: number } | null = null) {
+  // The first call of each row by its own (result_id) index range: joined to every first call of the
+  // lab, PostgreSQL's plan for a page compared each row with all of them (4,000 comparisons a row).
+  const firstCall = sql<string | null>`(SELECT MIN(c.called_at) FROM critical_calls c
+    WHERE c.result_id = r.id AND c.organization_id = ${w.organizationId})`;
+  const q = db
+    .selectFrom('test_results as r')
+    .innerJoin('samples as s', 's.id', 'r.sample_id')
+    .innerJoin('patients as p', 'p.id', 'r.patient_id')
+    .innerJoin('tests as t', 't.id', 'r.test_id')
+    .select([
+      'r.id',
+      's.sample_code',
+      'p.patient_code',
+      't.name as test_name',
+      'r.result_value',
+      'r.unit',
+      'r.entered_at',
+      'r.verified_at',
+      firstCall.as('called_at'),
+    ])
+    .where('r.organization_id', '=', w.organizationId)
+    // A literal, so the planner can use the partial index of critical results (migration 30).
+    .where(sql<boolean>`r.is_critical = 1`)
+    .where('r.entered_at', '>=', w.fromUtc)
+    .where('r.entered_at', '<', w.toUtc)
+    .orderBy('r.entered_at')
+    .orderBy('r.id');
+  return (page ? q.limit(page.limit).offset((page.page - 1) * page.limit) : q).execute();
 }
 
 /** The Data Summary of the Reports screen: what the lab holds. */

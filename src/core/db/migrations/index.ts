@@ -44,6 +44,10 @@ import {
 } from './034_patient_count_statement.js';
 import { sql as tatTestMonthly, postgres as tatTestMonthlyPostgres } from './035_tat_test_monthly.js';
 import { sql as reportYearIndexes, postgres as reportYearIndexesPostgres } from './033_report_year_indexes.js';
+import {
+  sql as reportPostgresIndexes,
+  postgres as reportPostgresIndexesPostgres,
+} from './036_report_postgres_indexes.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
 import type Database from 'better-sqlite3';
@@ -132,4 +136,5 @@ export const migrations: Migration[] = [
     postgres: patientCountStatementPostgres,
   },
   { version: 35, name: 'tat_test_monthly', sql: tatTestMonthly, postgres: tatTestMonthlyPostgres },
+  { version: 36, name: 'report_postgres_indexes', sql: reportPostgresIndexes, postgres: reportPostgresIndexesPostgres },
 ];
