@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CompiledQuery } from 'kysely';
-import { ENGINE, openMigratedFrom } from '../db.js';
+import { openMigratedFrom } from '../db.js';
 import type { Database_ } from '../../src/core/db/connection.js';
 import { migrations } from '../../src/core/db/migrations/index.js';
 
 /**
  * Migration 35 backfills a lab's existing turnaround rows into the whole-minute histogram per month
- * and test (SQLite; the triggers are tested with the reports in report-summaries.test.ts).
+ * and test, on both engines (the triggers are tested with the reports in report-summaries.test.ts).
  */
 const TAT_TEST = migrations.find((m) => m.name === 'tat_test_monthly')!.version;
 const before = migrations.filter((m) => m.version < TAT_TEST);
@@ -45,8 +45,7 @@ async function migratedFromBefore(): Promise<Database_> {
   return d;
 }
 
-// SQLite only: PostgreSQL keeps no such table (see the migration).
-describe.runIf(ENGINE === 'sqlite')('migration 35 on a database that holds turnaround rows', () => {
+describe('migration 35 on a database that holds turnaround rows', () => {
   it('backfills each lab, month and test: counts per whole minute, and the whole hours past them', async () => {
     const d = await migratedFromBefore();
     const rows = (
@@ -55,8 +54,8 @@ describe.runIf(ENGINE === 'sqlite')('migration 35 on a database that holds turna
         month: string;
         test_id: number;
         n: number;
-        minutes: string;
-        above: string;
+        minutes: string | object;
+        above: string | object;
       }>(
         CompiledQuery.raw(
           'SELECT organization_id, month, test_id, n, minutes, above FROM report_tat_test_monthly ORDER BY organization_id, month, test_id',
@@ -67,8 +66,9 @@ describe.runIf(ENGINE === 'sqlite')('migration 35 on a database that holds turna
       month: r.month,
       test: Number(r.test_id),
       n: Number(r.n),
-      minutes: JSON.parse(r.minutes) as unknown,
-      above: JSON.parse(r.above) as unknown,
+      // JSON text on SQLite, jsonb (parsed by the driver) on PostgreSQL.
+      minutes: typeof r.minutes === 'string' ? (JSON.parse(r.minutes) as unknown) : r.minutes,
+      above: typeof r.above === 'string' ? (JSON.parse(r.above) as unknown) : r.above,
     }));
     expect(rows).toEqual([
       // 3,600,001 ms is past the hour, 3,600,000 is not; 90.5 minutes counts as 91.

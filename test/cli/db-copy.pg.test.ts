@@ -9,6 +9,7 @@ import { createPatient, listPatients } from '../../src/core/patients/service.js'
 import { createBill } from '../../src/core/billing/service.js';
 import { billCreateSchema } from '../../src/shared/schemas/bills.js';
 import { verifyChain } from '../../src/core/audit/audit.js';
+import { seedResult, seedSample } from '../api/lab-records.js';
 import { freshPostgresUrl, rows } from '../db.js';
 import { ADMIN, cleanup, lims, tempDir } from './helpers.js';
 
@@ -71,6 +72,29 @@ async function summaries(d: Database_): Promise<unknown[]> {
       ),
     );
   }
+  // Migration 35's histograms (JSON text on SQLite, jsonb on PostgreSQL), none left pending.
+  const hist = await rows<Record<string, unknown>>(
+    d,
+    'SELECT organization_id, month, test_id, n, minutes, above FROM report_tat_test_monthly WHERE n <> 0 ORDER BY organization_id, month, test_id',
+  );
+  const json = (v: unknown) => (typeof v === 'string' ? (JSON.parse(v) as unknown) : v);
+  out.push(
+    'report_tat_test_monthly',
+    hist.map((r) => ({
+      ...r,
+      organization_id: Number(r.organization_id),
+      test_id: Number(r.test_id),
+      n: Number(r.n),
+      minutes: json(r.minutes),
+      above: json(r.above),
+    })),
+  );
+  if (d.engine === 'postgres')
+    out.push(
+      'pending',
+      Number((await rows<{ n: number }>(d, 'SELECT count(*) AS n FROM report_tat_test_pending'))[0]!.n),
+    );
+  else out.push('pending', 0);
   return out;
 }
 
@@ -110,6 +134,26 @@ beforeAll(async () => {
         billCreateSchema.parse({ patient_id: p.id, items: [{ item_type: 'test', item_id: test.id }] }),
       );
     }
+    // A verified result, so the turnaround histogram (migration 35) has something to compare.
+    const sample = await seedSample(d.db, org.id, { patientId: patientIds[0]!, testIds: [test.id], prefix: 'COPYTAT' });
+    await d.db
+      .updateTable('samples')
+      .set({ collection_date: '2026-10-05T04:00:00.000Z' })
+      .where('id', '=', sample.id)
+      .execute();
+    const result = await seedResult(d.db, org.id, {
+      sampleId: sample.id,
+      patientId: patientIds[0]!,
+      testId: test.id,
+      value: '99',
+      flag: 'normal',
+      status: 'completed',
+    });
+    await d.db
+      .updateTable('test_results')
+      .set({ status: 'verified', verified_at: '2026-10-05T05:35:00.000Z' })
+      .where('id', '=', result)
+      .execute();
   } finally {
     await d.close();
   }
@@ -139,6 +183,7 @@ describe('lims db copy', () => {
       // Migration 32's are there to compare too: the bills' doctors and their months.
       expect(billed[billed.indexOf('report_doctor_daily') + 1]).not.toHaveLength(0);
       expect(billed[billed.indexOf('report_doctor_monthly') + 1]).not.toHaveLength(0);
+      expect(billed[billed.indexOf('report_tat_test_monthly') + 1]).toHaveLength(1);
       expect(await summaries(to)).toEqual(billed);
       const ids = (await rows<{ id: number }>(to, 'SELECT id FROM patients ORDER BY id')).map((x) => Number(x.id));
       expect(ids).toEqual(patientIds);

@@ -1,4 +1,5 @@
 import { sql, type Transaction } from 'kysely';
+import { foldTatPending } from '../reports/turnaround.js';
 import type { Database_ } from './connection.js';
 import type { DB } from './schema.js';
 import { REBUILD_PREFIX_COUNTS } from './migrations/postgres.js';
@@ -38,6 +39,7 @@ const DERIVED = new Set([
   'report_workload_monthly',
   'report_tat_monthly',
   'report_tat_test_monthly',
+  'report_tat_test_pending',
   'report_doctor_daily',
   'report_doctor_monthly',
 ]);
@@ -204,6 +206,9 @@ export async function copyDatabase(
         await rebuildSearchWords(dst);
         await sql.raw(REBUILD_PREFIX_COUNTS).execute(dst);
         report.rebuilt.push('patient search words and prefix counts');
+        // The turnaround rows' changes, pending as they were copied (migration 35), into the histograms.
+        await foldTatPending(dst);
+        report.rebuilt.push('turnaround histograms');
       } else report.rebuilt.push('patient search index');
       report.rebuilt.push('patient counters');
       return report;

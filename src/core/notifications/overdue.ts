@@ -4,6 +4,7 @@ import { addDays } from '../../shared/time.js';
 import type { NotificationEvent } from './notify.js';
 import { announceOncePerLab } from './sweep.js';
 import { sweepOverdueEquipmentWork } from '../equipment/overdue.js';
+import { foldTatPending } from '../reports/turnaround.js';
 
 /**
  * Bills that fell due longer ago than this are not announced: the first sweep after an upgrade
@@ -42,7 +43,7 @@ export async function sweepOverdue(db: Db): Promise<number> {
 }
 
 /**
- * Runs the sweeps (sweepOverdue) shortly after start and then every SWEEP_INTERVAL_MS, one at a time, on whatever
+ * Runs the sweeps (sweepOverdue, then foldTatPending) shortly after start and then every SWEEP_INTERVAL_MS, one at a time, on whatever
  * database `db()` names now (the wizard may move the lab to PostgreSQL). Failures go to `onError`
  * (a message without patient data: the sweep's own errors carry none) and the timer carries on.
  * The timers do not hold the process open; `stop` ends them.
@@ -55,7 +56,10 @@ export function startOverdueSweep(
   let running: Promise<void> | null = null;
   const run = () => {
     if (running) return;
-    running = sweepOverdue(db())
+    const d = db();
+    running = sweepOverdue(d)
+      // Housekeeping on the same clock: PostgreSQL's pending turnaround counts into their histograms.
+      .then(() => foldTatPending(d))
       .then(() => undefined, onError)
       .finally(() => {
         running = null;

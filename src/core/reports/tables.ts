@@ -131,9 +131,9 @@ export interface ReportDoctorDailyTable {
 }
 
 /**
- * Migration 35 (SQLite only): the turnaround rows per UTC month of collection and test, as
- * whole-minute counts ({"<minutes>": count}, JSON text) and, for whole hours, the results past that
- * minute in milliseconds.
+ * Migration 35: the turnaround rows per UTC month of collection and test, as whole-minute counts
+ * ({"<minutes>": count}; JSON text on SQLite, jsonb on PostgreSQL) and, for whole hours, the
+ * results past that minute in milliseconds.
  */
 export interface ReportTatTestMonthlyTable {
   organization_id: number;
@@ -142,6 +142,17 @@ export interface ReportTatTestMonthlyTable {
   n: number;
   minutes: string;
   above: string;
+}
+
+/** Migration 35, PostgreSQL only: changes of the histograms not yet folded into them (+1 / -1 per row). */
+export interface ReportTatTestPendingTable {
+  id: Generated<number>;
+  organization_id: number;
+  month: string;
+  test_id: number;
+  minutes: number;
+  n: number;
+  above: number;
 }
 
 /** Migration 32: a daily summary's rows summed per UTC month ('YYYY-MM'), same key otherwise. */
@@ -165,5 +176,6 @@ declare module '../db/schema.js' {
     report_doctor_daily: ReportDoctorDailyTable;
     report_doctor_monthly: Monthly<ReportDoctorDailyTable>;
     report_tat_test_monthly: ReportTatTestMonthlyTable;
+    report_tat_test_pending: ReportTatTestPendingTable;
   }
 }

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { engineOf } from '../db/dialect.js';
 import type { Window } from './repository.js';
+import { FOLD_TAT_PENDING_POSTGRES } from '../db/migrations/035_tat_test_monthly.js';
 
 /**
  * Turnaround (collection -> verification) per test and for all tests, for verified results of the
@@ -13,8 +14,8 @@ import type { Window } from './repository.js';
  *
  * A period is its whole UTC months plus the partial months at its edges. The edges' results are
  * read from the rows as whole minutes per test; the months from migration 35's whole-minute
- * histogram per month and test (about a hundred rows a month on a busy lab). PostgreSQL has no such
- * histogram (see the migration) and groups the period's rows.
+ * histogram per month and test (about a hundred rows a month on a busy lab; on PostgreSQL plus the
+ * changes still pending, see the migration).
  */
 
 export interface TatFigures {
@@ -38,20 +39,17 @@ interface MinuteCount {
 }
 
 /**
- * A range's results as whole minutes per test, from migration 28's rows. SQLite: every row through
- * the (lab, collected_at) covering index, counted by the caller (grouping in SQL sorted them in a
- * temporary table, slower); PostgreSQL groups them.
+ * SQLite: a range's results as whole minutes per test, every row through the (lab, collected_at)
+ * covering index, counted by the caller (grouping in SQL sorted them in a temporary table, slower).
  */
 async function minuteCounts(db: Db, w: Window): Promise<MinuteCount[]> {
-  const range = sql`organization_id = ${w.organizationId} AND collected_at >= ${w.fromUtc} AND collected_at < ${w.toUtc}`;
-  const rows =
-    engineOf(db) === 'postgres'
-      ? await sql<MinuteCount>`SELECT test_id, minutes, COUNT(*) AS n,
-          SUM(CASE WHEN ms > minutes * 60000 THEN 1 ELSE 0 END) AS above
-          FROM report_turnaround WHERE ${range} GROUP BY test_id, minutes`.execute(db)
-      : await sql<MinuteCount>`SELECT test_id, minutes, 1 AS n, ms > minutes * 60000 AS above
-          FROM report_turnaround INDEXED BY report_turnaround_collected WHERE ${range}`.execute(db);
-  return rows.rows;
+  return (
+    await sql<MinuteCount>`SELECT test_id, minutes, 1 AS n, ms > minutes * 60000 AS above
+      FROM report_turnaround INDEXED BY report_turnaround_collected
+      WHERE organization_id = ${w.organizationId} AND collected_at >= ${w.fromUtc} AND collected_at < ${w.toUtc}`.execute(
+      db,
+    )
+  ).rows;
 }
 
 /** A period's whole UTC months ('YYYY-MM', [from, to)) and the rest at its edges, as [fromUtc, toUtc) ranges. */
@@ -138,8 +136,117 @@ class Histogram {
   }
 }
 
-/** A JSON object of counts per minute. */
-const parsed = (v: string): Record<string, number> => JSON.parse(v) as Record<string, number>;
+/**
+ * Calls `each(minute, count)` for every entry of a histogram's JSON text, a flat object of integer
+ * keys and values as the migration's SQL writes it (`{"91":3,"-7":1}` on SQLite,
+ * `{ "91" : 3, "-7" : 1 }` on PostgreSQL). Read by hand instead of JSON.parse: a year is 230,000
+ * entries, and making an object with a string key for each cost more than the rest of the report.
+ * Anything else in the text (a fraction, a nested value) is refused rather than misread.
+ */
+export function forEachCount(text: string, each: (minute: number, count: number) => void): void {
+  let key: number | null = null;
+  for (let i = 0; i < text.length;) {
+    let c = text.charCodeAt(i);
+    if (c === 45 || (c >= 48 && c <= 57)) {
+      const negative = c === 45;
+      if (negative) c = text.charCodeAt(++i);
+      if (!(c >= 48 && c <= 57)) throw new Error(`turnaround histogram: a lone minus sign in ${text.slice(0, 60)}`);
+      let v = 0;
+      while (c >= 48 && c <= 57) {
+        v = v * 10 + (c - 48);
+        c = text.charCodeAt(++i);
+      }
+      if (negative) v = -v;
+      if (key === null) key = v;
+      else {
+        each(key, v);
+        key = null;
+      }
+      continue;
+    }
+    // { } " : , and white space separate the numbers.
+    if (c === 123 || c === 125 || c === 34 || c === 58 || c === 44 || c === 32 || c === 10 || c === 13 || c === 9) {
+      i++;
+      continue;
+    }
+    throw new Error(`turnaround histogram: unexpected "${text[i]}" at ${i} of ${text.slice(0, 60)}`);
+  }
+  if (key !== null) throw new Error(`turnaround histogram: a key without a count in ${text.slice(0, 60)}`);
+}
+
+/** A histogram per test as JSON text (minutes, above), or one (minute, n, above). */
+interface MonthRow {
+  test_id: number;
+  minutes: string | null;
+  above: string | null;
+  minute: number | null;
+  n: number | null;
+}
+
+/**
+ * A period's histograms per test as JSON rows: its whole months from migration 35's table; on
+ * PostgreSQL, in the same statement (one snapshot), its edges grouped into the same shape from the
+ * rows and the months' pending changes as (minute, n, above) rows.
+ */
+async function histogramRows(
+  db: Db,
+  organizationId: number,
+  months: { from: string; to: string } | null,
+  edges: { fromUtc: string; toUtc: string }[],
+): Promise<MonthRow[]> {
+  const monthRange = months
+    ? sql`organization_id = ${organizationId} AND month >= ${months.from} AND month < ${months.to}`
+    : sql`false`;
+  if (engineOf(db) === 'postgres') {
+    const edgeRange = edges.length
+      ? sql.join(
+          edges.map((e) => sql`(collected_at >= ${e.fromUtc} AND collected_at < ${e.toUtc})`),
+          sql` OR `,
+        )
+      : sql`false`;
+    return (
+      await sql<MonthRow>`WITH edge AS (
+          SELECT test_id, minutes, COUNT(*) AS n,
+            SUM(CASE WHEN minutes % 60 = 0 AND ms > minutes * 60000 THEN 1 ELSE 0 END) AS above
+          FROM report_turnaround WHERE organization_id = ${organizationId} AND (${edgeRange})
+          GROUP BY test_id, minutes)
+        SELECT test_id, json_object_agg(minutes, n)::text AS minutes,
+          COALESCE(json_object_agg(minutes, above) FILTER (WHERE above > 0), '{}'::json)::text AS above,
+          NULL::bigint AS minute, NULL::bigint AS n
+        FROM edge GROUP BY test_id
+        UNION ALL
+        SELECT test_id, minutes::text, above::text, NULL, NULL
+        FROM report_tat_test_monthly WHERE ${monthRange} AND n <> 0
+        UNION ALL
+        SELECT test_id, NULL, SUM(above)::text, minutes, SUM(n)::bigint
+        FROM report_tat_test_pending WHERE ${monthRange} GROUP BY test_id, minutes`.execute(db)
+    ).rows;
+  }
+  const rows: MonthRow[] = [];
+  // SQLite: the edges' rows as (minute, n, above) rows, then the months' histograms.
+  for (const e of edges)
+    for (const r of await minuteCounts(db, { organizationId, ...e }))
+      rows.push({ test_id: r.test_id, minutes: null, above: String(r.above), minute: r.minutes, n: r.n });
+  if (months)
+    rows.push(
+      ...(
+        await sql<MonthRow>`SELECT test_id, minutes, above, NULL AS minute, NULL AS n
+          FROM report_tat_test_monthly WHERE ${monthRange} AND n <> 0`.execute(db)
+      ).rows,
+    );
+  return rows;
+}
+
+/**
+ * PostgreSQL: moves migration 35's pending turnaround counts into the monthly histograms (the
+ * server's periodic sweep and `lims db copy` call it; readers are exact either way). Answers how
+ * many histogram rows it changed. SQLite keeps no pending rows.
+ */
+export async function foldTatPending(db: Db): Promise<number> {
+  if (engineOf(db) !== 'postgres') return 0;
+  const r = await sql`${sql.raw(FOLD_TAT_PENDING_POSTGRES)}`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
+}
 
 export async function turnaroundByTest(db: Db, w: Window): Promise<{ tests: TatTest[]; all: TatFigures }> {
   const tests = new Map(
@@ -158,42 +265,27 @@ export async function turnaroundByTest(db: Db, w: Window): Promise<{ tests: TatT
     if (!h) perTest.set(id, (h = new Histogram()));
     return h;
   };
-  // PostgreSQL keeps no monthly histogram (migration 35): the whole period from the rows there.
-  const { months, edges } =
-    engineOf(db) === 'postgres' ? { months: null, edges: [w] } : monthsInside(w.fromUtc, w.toUtc);
-  // The partial months at the edges: the rows, whole minutes per test.
-  for (const e of edges)
-    for (const r of await minuteCounts(db, { ...w, ...e })) {
-      const minutes = Number(r.minutes);
-      const n = Number(r.n);
-      const h = histogramOf(Number(r.test_id));
+  const { months, edges } = monthsInside(w.fromUtc, w.toUtc);
+  for (const r of await histogramRows(db, w.organizationId, months, edges)) {
+    const h = histogramOf(Number(r.test_id));
+    if (r.minutes === null) {
+      // One (minute, count) row: an edge's row on SQLite, a pending change on PostgreSQL (whose
+      // counts may be negative: rows taken out).
+      const minutes = Number(r.minute);
+      h.add(minutes, Number(r.n));
+      all.add(minutes, Number(r.n));
+      // Past the minute in milliseconds matters only on a whole hour: a target is whole hours.
+      if (minutes % 60 === 0 && Number(r.above) !== 0) h.addAbove(minutes, Number(r.above));
+      continue;
+    }
+    forEachCount(r.minutes, (minutes, n) => {
+      if (n === 0) return;
       h.add(minutes, n);
       all.add(minutes, n);
-      // Past the minute in milliseconds matters only on a whole hour: a target is whole hours.
-      if (minutes % 60 === 0 && Number(r.above) > 0) h.addAbove(minutes, Number(r.above));
-    }
-  // The whole months (SQLite): migration 35's histogram per month and test.
-  if (months) {
-    const rows = await db
-      .selectFrom('report_tat_test_monthly')
-      .select(['test_id', 'minutes', 'above'])
-      .where('organization_id', '=', w.organizationId)
-      .where('month', '>=', months.from)
-      .where('month', '<', months.to)
-      .where('n', '<>', 0)
-      .execute();
-    for (const r of rows) {
-      const h = histogramOf(Number(r.test_id));
-      const counts = parsed(r.minutes);
-      for (const key in counts) {
-        const n = counts[key]!;
-        if (n === 0) continue;
-        h.add(+key, n);
-        all.add(+key, n);
-      }
-      const above = parsed(r.above);
-      for (const key in above) if (above[key] !== 0) h.addAbove(+key, above[key]!);
-    }
+    });
+    forEachCount(r.above!, (minutes, n) => {
+      if (n !== 0) h.addAbove(minutes, n);
+    });
   }
   const out: TatTest[] = [];
   for (const [id, h] of perTest) {

@@ -61,12 +61,12 @@ CREATE TABLE report_tat_test_monthly (
 );
 `;
 
-/** The backfill: each (lab, month, test)'s counts per minute, as a JSON object. */
-const backfill = `
+/** The backfill: each (lab, month, test)'s counts per minute, as a JSON object (the engine's aggregate). */
+const backfill = (objectAgg: string, empty: string) => `
 INSERT INTO report_tat_test_monthly (${KEY}, n, minutes, above)
 SELECT organization_id, month, test_id, SUM(n),
-  json_group_object(CAST(minutes AS TEXT), n),
-  COALESCE(json_group_object(CAST(minutes AS TEXT), above) FILTER (WHERE above > 0), '{}')
+  ${objectAgg}(CAST(minutes AS TEXT), n),
+  COALESCE(${objectAgg}(CAST(minutes AS TEXT), above) FILTER (WHERE above > 0), ${empty})
 FROM (
   SELECT organization_id, substr(collected_at, 1, 7) AS month, test_id, minutes, COUNT(*) AS n,
     SUM(CASE WHEN ${isAbove('report_turnaround')} THEN 1 ELSE 0 END) AS above
@@ -83,14 +83,86 @@ const sqliteTriggers = TRIGGERS.map(
       .join('\n')}\nEND;`,
 ).join('\n');
 
-export const sql = `${table}\n${backfill}\n${sqliteTriggers}\n`;
+export const sql = `${table}\n${backfill('json_group_object', `'{}'`)}\n${sqliteTriggers}\n`;
 
 /**
- * Not on PostgreSQL: there, rows written in one transaction (`lims import`, `lims db copy`) update
- * the same (month, test) row again and again, and each update walks every earlier version of it in
- * that transaction: 20,000 turnaround rows in one transaction took 15.7 s with this trigger and 1.9 s
- * without, 40,000 took 60 s (docs/decisions.md). Turnaround by Test reads the rows there.
+ * PostgreSQL: the same histogram (json: kept as its text, so reading it is a copy, not a
+ * serialisation as jsonb's would be), but its triggers do not update it. There, rows written in
+ * one transaction (`lims import`, `lims db copy`) would update the same (month, test) row again and
+ * again, and each update walks every version of it that transaction already made: 20,000 turnaround
+ * rows in one transaction took 15.7 s with such a trigger and 1.9 s without, 40,000 took 60 s
+ * (docs/decisions.md). So each turnaround row's change is appended to report_tat_test_pending
+ * (insert-only: +1 for a new row, -1 for a removed one), readers add the pending rows of their months
+ * to the histogram in the same statement (exact at every moment), and foldTatPending
+ * (src/core/reports/turnaround.ts) moves the pending rows into the histogram in one statement, from
+ * the server's periodic sweep and after `lims db copy`.
  */
+const postgresPendingRow = (R: string, s: number) =>
+  `INSERT INTO report_tat_test_pending (${KEY}, minutes, n, above)
+   VALUES (${R}.organization_id, substr(${R}.collected_at, 1, 7), ${R}.test_id, ${R}.minutes, ${s},
+     CASE WHEN ${isAbove(R)} THEN ${s} ELSE 0 END)`;
+
+const postgresTriggers = TRIGGERS.map((t) => {
+  const fn = `lims_tat_test_${t.name}`;
+  return `CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+${t.rows.map(([R, s]) => `  ${postgresPendingRow(R, s)};`).join('\n')}
+  RETURN NULL;
+END $$;
+CREATE TRIGGER tat_test_${t.name} ${t.when} ON report_turnaround FOR EACH ROW EXECUTE FUNCTION ${fn}();`;
+}).join('\n');
+
 export const postgres = /* sql */ `
-SELECT 1;
+CREATE TABLE report_tat_test_monthly (
+  organization_id BIGINT NOT NULL REFERENCES organizations(id),
+  month TEXT COLLATE "C" NOT NULL,
+  test_id BIGINT NOT NULL,
+  n BIGINT NOT NULL DEFAULT 0,
+  minutes JSON NOT NULL,
+  above JSON NOT NULL,
+  PRIMARY KEY (${KEY})
+);
+CREATE TABLE report_tat_test_pending (
+  id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  organization_id BIGINT NOT NULL,
+  month TEXT COLLATE "C" NOT NULL,
+  test_id BIGINT NOT NULL,
+  minutes BIGINT NOT NULL,
+  n BIGINT NOT NULL,
+  above BIGINT NOT NULL
+);
+CREATE INDEX report_tat_test_pending_month ON report_tat_test_pending (organization_id, month);
+-- Two histograms added key by key ({"91": 2} + {"91": 1, "95": 1} = {"91": 3, "95": 1}).
+CREATE FUNCTION lims_json_sum(a JSON, b JSON) RETURNS JSON LANGUAGE SQL IMMUTABLE AS $$
+  SELECT COALESCE(json_object_agg(k, s), '{}'::json)
+  FROM (SELECT k, SUM(v::bigint) AS s FROM (
+    SELECT key AS k, value AS v FROM json_each_text(a)
+    UNION ALL SELECT key, value FROM json_each_text(b)
+  ) x GROUP BY k) y
+$$;
+${backfill('json_object_agg', `'{}'::json`)}
+${postgresTriggers}
+`;
+
+/**
+ * PostgreSQL: moves every pending row into the histogram, in one statement (the rows it deletes are
+ * exactly the rows it adds, whatever commits meanwhile).
+ */
+export const FOLD_TAT_PENDING_POSTGRES = `
+WITH moved AS (
+  DELETE FROM report_tat_test_pending RETURNING organization_id, month, test_id, minutes, n, above
+), per_minute AS (
+  SELECT organization_id, month, test_id, minutes, SUM(n) AS n, SUM(above) AS above
+  FROM moved GROUP BY organization_id, month, test_id, minutes
+), per_test AS (
+  SELECT organization_id, month, test_id, SUM(n) AS n,
+    json_object_agg(minutes::text, n) AS minutes,
+    COALESCE(json_object_agg(minutes::text, above) FILTER (WHERE above <> 0), '{}'::json) AS above
+  FROM per_minute GROUP BY organization_id, month, test_id
+)
+INSERT INTO report_tat_test_monthly (${KEY}, n, minutes, above)
+SELECT organization_id, month, test_id, n, minutes, above FROM per_test
+ON CONFLICT (${KEY}) DO UPDATE SET n = report_tat_test_monthly.n + excluded.n,
+  minutes = lims_json_sum(report_tat_test_monthly.minutes, excluded.minutes),
+  above = lims_json_sum(report_tat_test_monthly.above, excluded.above)
 `;
