@@ -524,11 +524,13 @@ describe('overdue bills', () => {
       );
     const postgres = lab.database.engine === 'postgres';
     if (postgres) {
+      // Earlier tests' verified results may be pending too: the fold takes all of them.
+      const before = await pending();
       await sql`INSERT INTO report_turnaround (result_id, organization_id, test_id, collected_at, verified_at, ms, minutes)
         VALUES (990001, ${lab.organizationId}, 1, '2026-01-05T04:00:00.000Z', '2026-01-05T05:00:01.000Z', 3601000, 60)`.execute(
         lab.database.db,
       );
-      expect(await pending()).toBe(1);
+      expect(await pending()).toBe(before + 1);
     }
     const errors: unknown[] = [];
     const timer = startOverdueSweep(
