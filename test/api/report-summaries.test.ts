@@ -1217,14 +1217,7 @@ describe('Dues Outstanding from SQL figures (issue 17, session 15)', () => {
   it('the totals and the age chart equal what its rows give, with bills on both sides of each age cut-off', async () => {
     const tz = await organizationTimezone(db(), org());
     const today = localDate(tz);
-    const patient = (
-      await lab.admin.post('/api/patients', {
-        first_name: 'Due',
-        last_name: 'Ages',
-        gender: 'Female',
-        date_of_birth: '1990-05-05',
-      })
-    ).json().patient.id as number;
+    const patient = await newPatient('Due', 'Ages', 'Female', '1990-05-05');
     // A bill made as the lab day N days ago began is N days old; one made a millisecond earlier is N + 1.
     for (const days of [0, 7, 30, 90]) {
       const start = startOfLocalDayUtc(tz, addDays(today, -days)).getTime();
@@ -1270,14 +1263,7 @@ describe('Dues Outstanding from SQL figures (issue 17, session 15)', () => {
   });
 
   it('Critical Values: the figures come from every critical result, the rows of a page alone', async () => {
-    const patient = (
-      await lab.admin.post('/api/patients', {
-        first_name: 'Crit',
-        last_name: 'Calls',
-        gender: 'Male',
-        date_of_birth: '1970-03-03',
-      })
-    ).json().patient.id as number;
+    const patient = await newPatient('Crit', 'Calls', 'Male', '1970-03-03');
     const base = Date.now() - 3 * 3600_000;
     const iso = (ms: number) => new Date(ms).toISOString();
     // Called after 10 min, 45 min (and again later), 2 h; two never called.
