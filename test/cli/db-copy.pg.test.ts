@@ -11,6 +11,7 @@ import { billCreateSchema } from '../../src/shared/schemas/bills.js';
 import { verifyChain } from '../../src/core/audit/audit.js';
 import { seedResult, seedSample } from '../api/lab-records.js';
 import { freshPostgresUrl, rows } from '../db.js';
+import { ensureReportYear } from '../../bench/report-year.js';
 import { ADMIN, cleanup, lims, tempDir } from './helpers.js';
 
 /**
@@ -33,41 +34,40 @@ async function counts(d: Database_): Promise<Record<string, number>> {
   return out;
 }
 
-/** The report summaries (migrations 25, 28, 30 and 32) and the live board's open tests (31) (rows that fell to zero left out), which the copy does not carry but the target's triggers rebuild. */
+/**
+ * The report summaries (migrations 25, 28, 30 and 32) and the live board's open tests (31), which the
+ * copy does not carry but rebuilds on the target: rows whose every sum fell to zero are left out
+ * (triggers leave them behind, a rebuild from the rows never makes them).
+ */
 async function summaries(d: Database_): Promise<unknown[]> {
   const out: unknown[] = [];
-  for (const [t, order] of [
-    ['report_billed_daily', 'day, item_type, test_id, profile_id, package_id, name'],
-    ['report_workload_daily', 'day, test_id'],
-    ['report_slots', 'slot'],
-    ['report_turnaround', 'result_id'],
-    ['report_discounts_daily', 'day, created_by'],
-    ['live_open_tests', 'sample_id, test_id'],
-    ['report_ledger_daily', 'value_date, method, kind'],
-    ['report_doctor_daily', 'day, doctor_id'],
-    ['report_tat_daily', 'day, minutes'],
-    ['report_billed_monthly', 'month, item_type, test_id, profile_id, package_id, name'],
-    ['report_workload_monthly', 'month, test_id'],
-    ['report_doctor_monthly', 'month, doctor_id'],
-    ['report_tat_monthly', 'month, minutes'],
+  for (const [t, order, sums] of [
+    ['report_billed_daily', 'day, item_type, test_id, profile_id, package_id, name', 'lines, qty, total_paise'],
+    ['report_workload_daily', 'day, test_id', 'ordered, collected, resulted, verified, rejected'],
+    ['report_slots', 'slot', 'samples_collected, samples_rejected, results_verified, billed_paise'],
+    ['report_turnaround', 'result_id', ''],
+    ['report_discounts_daily', 'day, created_by', 'bills, discounted_bills, line_paise, bill_paise, before_paise'],
+    ['live_open_tests', 'sample_id, test_id', ''],
+    ['report_ledger_daily', 'value_date, method, kind', 'amount_paise, n'],
+    ['report_doctor_daily', 'day, doctor_id', 'bills, final_paise, discount_paise'],
+    ['report_tat_daily', 'day, minutes', 'n'],
+    ['report_billed_monthly', 'month, item_type, test_id, profile_id, package_id, name', 'lines, qty, total_paise'],
+    ['report_workload_monthly', 'month, test_id', 'ordered, collected, resulted, verified, rejected'],
+    ['report_doctor_monthly', 'month, doctor_id', 'bills, final_paise, discount_paise'],
+    ['report_tat_monthly', 'month, minutes', 'n'],
   ] as const) {
-    const nonzero: Record<string, string> = {
-      report_discounts_daily: 'bills',
-      report_ledger_daily: 'n',
-      report_doctor_daily: 'bills',
-      report_tat_daily: 'n',
-      report_billed_monthly: 'lines',
-      report_workload_monthly: 'ordered',
-      report_doctor_monthly: 'bills',
-      report_tat_monthly: 'n',
-    };
-    const live = nonzero[t] ? `WHERE ${nonzero[t]} <> 0` : '';
+    const live = sums
+      ? `WHERE ${sums
+          .split(', ')
+          .map((c) => `${c} <> 0`)
+          .join(' OR ')}`
+      : '';
     const all = await rows<Record<string, unknown>>(d, `SELECT * FROM ${t} ${live} ORDER BY organization_id, ${order}`);
     out.push(
       t,
       all.map((r) =>
         Object.fromEntries(
-          Object.entries(r).map(([k, v]) => [k, typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v]),
+          Object.entries(r).map(([k, v]) => [k, typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v]),
         ),
       ),
     );
@@ -214,6 +214,58 @@ describe('lims db copy', () => {
     const users = await lims(['--data-dir', tempDir(), '--database-url', url, 'user', 'list', '--format', 'csv']);
     expect(users.code, users.stderr).toBe(0);
     expect(users.stdout).toContain(ADMIN.email);
+  });
+
+  it("rebuilds every summary on PostgreSQL from a busy lab's rows: the same rows the SQLite triggers kept", async () => {
+    // The bench's generated lab, small: payments and refunds, line and bill discounts, cancelled
+    // bills, referring doctors, rejected samples, results verified over hours and days.
+    const year = await ensureReportYear(tempDir(), () => undefined, 40, 12);
+    const url = await freshPostgresUrl({ empty: true });
+    const r = await lims(['--data-dir', tempDir(), 'db', 'copy', '--from', `sqlite:${year.file}`, '--to', url]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('report summaries');
+    const from = await openDatabaseAt(parseDatabaseUrl(`sqlite:${year.file}`));
+    const to = await openDatabaseAt(parseDatabaseUrl(url), { listen: false });
+    try {
+      const kept = await summaries(from);
+      // Every summary has rows to compare, and the data has what makes them differ from a plain sum.
+      for (let k = 0; k < kept.length - 2; k += 2) expect(kept[k + 1], String(kept[k])).not.toHaveLength(0);
+      const has = async (q: string) => Number((await rows<{ n: number }>(from, q))[0]!.n);
+      expect(await has("SELECT count(*) AS n FROM payments WHERE kind = 'refund'")).toBeGreaterThan(0);
+      expect(await has('SELECT count(*) AS n FROM bills WHERE cancelled_at IS NOT NULL')).toBeGreaterThan(0);
+      expect(await has("SELECT count(*) AS n FROM samples WHERE status = 'rejected'")).toBeGreaterThan(0);
+      expect(await has('SELECT count(*) AS n FROM bills WHERE discount_amount_paise > 0')).toBeGreaterThan(0);
+      expect(await summaries(to)).toEqual(kept);
+      // The triggers are on again: the copy's lab keeps its summaries from here on.
+      const off = await rows<{ n: number }>(
+        to,
+        "SELECT count(*) AS n FROM pg_trigger WHERE NOT tgisinternal AND tgenabled = 'D'",
+      );
+      expect(Number(off[0]!.n)).toBe(0);
+      const org = (await primaryOrganization(to.db))!;
+      const before = await rows<{ n: number }>(to, 'SELECT coalesce(sum(bills), 0) AS n FROM report_doctor_monthly');
+      const patient = await createPatient(to.db, systemActor(org.id), {
+        first_name: 'After',
+        last_name: 'Copy',
+        date_of_birth: '1990-01-01',
+        gender: 'Male',
+      });
+      const test = await to.db
+        .selectFrom('tests')
+        .select('id')
+        .where('status', '=', 'active')
+        .executeTakeFirstOrThrow();
+      await createBill(
+        to.db,
+        systemActor(org.id),
+        billCreateSchema.parse({ patient_id: patient.id, items: [{ item_type: 'test', item_id: test.id }] }),
+      );
+      const after = await rows<{ n: number }>(to, 'SELECT coalesce(sum(bills), 0) AS n FROM report_doctor_monthly');
+      expect(Number(after[0]!.n)).toBe(Number(before[0]!.n) + 1);
+    } finally {
+      await from.close();
+      await to.close();
+    }
   });
 
   it('copies back from PostgreSQL into a new SQLite file', async () => {

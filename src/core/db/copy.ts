@@ -1,9 +1,9 @@
 import { sql, type Transaction } from 'kysely';
-import { foldTatPending } from '../reports/turnaround.js';
 import type { Database_ } from './connection.js';
 import type { DB } from './schema.js';
 import { REBUILD_PREFIX_COUNTS } from './migrations/postgres.js';
 import { patientWords } from './patient-search.js';
+import { REBUILT_SUMMARIES, rebuildSummariesPostgres } from './summaries.js';
 
 /**
  * `lims db copy` (issue 12): every table of a lab from one database to another, SQLite to
@@ -11,37 +11,25 @@ import { patientWords } from './patient-search.js';
  * also holds back writers while it runs); the target is written in one transaction, so a failed
  * copy leaves it empty. Tables whose rows the database derives itself are not copied but rebuilt
  * on the target: the patient counter and the search index (SQLite's FTS5 tables by its triggers,
- * PostgreSQL's search words by lims), and the report summaries (by their triggers).
+ * PostgreSQL's search words by lims), and the report summaries (SQLite's by their triggers as the
+ * rows arrive; on PostgreSQL the triggers are off for the copy and each summary is filled from the
+ * copied rows at the end, see src/core/db/summaries.ts).
  */
 
 type Trx = Transaction<DB>;
 
 /**
- * Derived on each engine from the copied rows; never copied. The report summaries (migration 25)
- * (and the turnaround table of migration 28, the discounts of migration 30, the live board's open tests of migration 31,
- * the ledger, turnaround-minute and monthly summaries of migration 32, the turnaround per test and month of migration 35) are filled on the target by their triggers as the bills,
- * samples and results arrive.
+ * Derived on each engine from the copied rows; never copied. The report summaries and the live
+ * board's open tests (REBUILT_SUMMARIES) are filled on a SQLite target by their triggers as the
+ * bills, samples and results arrive, and on a PostgreSQL target from the copied rows at the end.
  */
-const DERIVED = new Set([
+const DERIVED = new Set<string>([
   'entity_counts',
   'patient_search_words',
   'patient_search_prefix_counts',
   'schema_migrations',
-  'report_billed_daily',
-  'report_workload_daily',
-  'report_slots',
-  'report_turnaround',
-  'report_discounts_daily',
-  'live_open_tests',
-  'report_ledger_daily',
-  'report_tat_daily',
-  'report_billed_monthly',
-  'report_workload_monthly',
-  'report_tat_monthly',
-  'report_tat_test_monthly',
+  ...REBUILT_SUMMARIES,
   'report_tat_test_pending',
-  'report_doctor_daily',
-  'report_doctor_monthly',
 ]);
 const BATCH = 500;
 
@@ -185,10 +173,14 @@ export async function copyDatabase(
         }
       }
       const report: CopyReport = { tables: [], rebuilt: [] };
-      // PostgreSQL's patient counter trigger would update one row once per copied patient, inside one
-      // transaction: every update adds a row version to walk (quadratic on a large register). It is
-      // off for the copy (this transaction only) and the counters are recomputed below.
-      if (target.engine === 'postgres') await sql`ALTER TABLE patients DISABLE TRIGGER patients_count_ai`.execute(dst);
+      // PostgreSQL's triggers are off for the copy (this transaction only): the patient counter's and
+      // the summaries' would update one row once per copied row, inside one transaction, and every
+      // update adds a row version the next one walks (quadratic: the bench's year of a busy lab took
+      // 18 minutes, and left the monthly summaries hundreds of times their size). Everything they
+      // keep is derived and rebuilt below; the others (the audit trail's refusal to change a row,
+      // the change notifications) have nothing to do while rows are only inserted into a new database.
+      if (target.engine === 'postgres')
+        for (const t of targetTables.keys()) await sql`ALTER TABLE ${sql.table(t)} DISABLE TRIGGER USER`.execute(dst);
       for (const t of copyOrder(sourceTables)) {
         if (DERIVED.has(t.name) || !targetTables.has(t.name)) continue;
         const n = await copyTable(src, dst, t, await countRows(src, t.name), onProgress);
@@ -200,16 +192,15 @@ export async function copyDatabase(
         }
       }
       if (target.engine === 'postgres') {
-        await sql`ALTER TABLE patients ENABLE TRIGGER patients_count_ai`.execute(dst);
         await sql`INSERT INTO entity_counts (organization_id, entity, n)
           SELECT organization_id, 'patients', count(*) FROM patients GROUP BY organization_id`.execute(dst);
         await rebuildSearchWords(dst);
         await sql.raw(REBUILD_PREFIX_COUNTS).execute(dst);
         report.rebuilt.push('patient search words and prefix counts');
-        // The turnaround rows' changes, pending as they were copied (migration 35), into the histograms.
-        await foldTatPending(dst);
-        report.rebuilt.push('turnaround histograms');
-      } else report.rebuilt.push('patient search index');
+        await rebuildSummariesPostgres(dst);
+        report.rebuilt.push('report summaries');
+        for (const t of targetTables.keys()) await sql`ALTER TABLE ${sql.table(t)} ENABLE TRIGGER USER`.execute(dst);
+      } else report.rebuilt.push('patient search index', 'report summaries');
       report.rebuilt.push('patient counters');
       return report;
     }),

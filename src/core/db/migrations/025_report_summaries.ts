@@ -180,8 +180,11 @@ CREATE TABLE report_slots (
 CREATE INDEX samples_org_collected_patient ON samples (organization_id, collection_date, patient_id);
 `;
 
-/** The existing rows, summed once (the triggers keep the sums from here on). */
-const backfill = /* sql */ `
+/**
+ * The existing rows, summed once (the triggers keep the sums from here on); also `lims db copy`'s
+ * rebuild on PostgreSQL (src/core/db/summaries.ts).
+ */
+export const backfill = /* sql */ `
 INSERT INTO report_billed_daily (${BILLED_KEY}, lines, qty, total_paise)
 SELECT b.organization_id, ${DAY('b.created_at')}, i.item_type, COALESCE(i.test_id, 0), COALESCE(i.profile_id, 0), COALESCE(i.package_id, 0), i.name, COUNT(*), SUM(i.qty), SUM(i.total_paise)
 FROM bill_items i JOIN bills b ON b.id = i.bill_id WHERE b.cancelled_at IS NULL

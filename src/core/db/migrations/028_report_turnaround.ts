@@ -112,4 +112,7 @@ END $$;
 CREATE TRIGGER turnaround_${t.table}_${t.name} ${t.when} ON ${t.table} FOR EACH ROW EXECUTE FUNCTION ${fn}();`;
 }).join('\n');
 
-export const postgres = `${toPostgres(table)}\n${backfill(MS_POSTGRES)}\n${postgresTriggers}\n`;
+/** PostgreSQL's backfill, also `lims db copy`'s rebuild there (src/core/db/summaries.ts). */
+export const postgresBackfill = backfill(MS_POSTGRES);
+
+export const postgres = `${toPostgres(table)}\n${postgresBackfill}\n${postgresTriggers}\n`;

@@ -121,7 +121,8 @@ CREATE INDEX patients_org_created ON patients (organization_id, created_at, gend
 CREATE INDEX bills_org_created_figures ON bills (organization_id, created_at, cancelled_at, doctor_id, patient_id, final_amount_paise, discount_amount_paise, paid_paise);
 `;
 
-const backfill = /* sql */ `
+/** Fills the summary from the rows (also `lims db copy`'s rebuild on PostgreSQL, src/core/db/summaries.ts). */
+export const backfill = /* sql */ `
 INSERT INTO report_discounts_daily (organization_id, day, created_by, ${COLS})
 SELECT x.organization_id, ${DAY('x.created_at')}, COALESCE(x.created_by, 0), COUNT(*),
   SUM(CASE WHEN x.line_paise > 0 OR x.discount_amount_paise > 0 THEN 1 ELSE 0 END),

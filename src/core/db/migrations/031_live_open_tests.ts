@@ -83,7 +83,8 @@ CREATE INDEX test_results_awaiting ON test_results (organization_id, (COALESCE(e
   WHERE status = 'completed';
 `;
 
-const backfill = `${put('1 = 1')};\n`;
+/** Fills the table from the rows (also `lims db copy`'s rebuild on PostgreSQL, src/core/db/summaries.ts). */
+export const backfill = `${put('1 = 1')};\n`;
 
 const sqliteTriggers = TRIGGERS.map(
   (t) =>

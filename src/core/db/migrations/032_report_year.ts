@@ -175,7 +175,8 @@ ${r.cols.map((c) => `  ${c} INTEGER NOT NULL DEFAULT 0,`).join('\n')}
 ).join('\n')}
 `;
 
-const backfill = /* sql */ `
+/** Fills the summaries from the rows (also `lims db copy`'s rebuild on PostgreSQL, src/core/db/summaries.ts). */
+export const backfill = /* sql */ `
 INSERT INTO report_ledger_daily (${LEDGER_KEY.join(', ')}, amount_paise, n)
 SELECT organization_id, value_date, method, kind, SUM(amount_paise), COUNT(*) FROM payments
 WHERE value_date IS NOT NULL AND status IN ('completed', 'refunded')

@@ -112,6 +112,9 @@ END $$;
 CREATE TRIGGER tat_test_${t.name} ${t.when} ON report_turnaround FOR EACH ROW EXECUTE FUNCTION ${fn}();`;
 }).join('\n');
 
+/** PostgreSQL's backfill, also `lims db copy`'s rebuild there (src/core/db/summaries.ts). */
+export const postgresBackfill = backfill('json_object_agg', `'{}'::json`);
+
 export const postgres = /* sql */ `
 CREATE TABLE report_tat_test_monthly (
   organization_id BIGINT NOT NULL REFERENCES organizations(id),
@@ -140,7 +143,7 @@ CREATE FUNCTION lims_json_sum(a JSON, b JSON) RETURNS JSON LANGUAGE SQL IMMUTABL
     UNION ALL SELECT key, value FROM json_each_text(b)
   ) x GROUP BY k) y
 $$;
-${backfill('json_object_agg', `'{}'::json`)}
+${postgresBackfill}
 ${postgresTriggers}
 `;
 
