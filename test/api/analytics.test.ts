@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLab, type TestLab } from '../helpers.js';
 import { badFields, createPatient, otherLabAdmin } from './support.js';
-import { analytics, liveBoard } from '../../src/core/analytics/service.js';
+import { analytics, LIVE_LIST_LIMIT, liveBoard } from '../../src/core/analytics/service.js';
 import { systemActor } from '../../src/core/context.js';
-import { tatCandidates } from '../../src/core/analytics/repository.js';
+import { openTestsWithTarget, verifiedWithTarget } from '../../src/core/analytics/repository.js';
 import { sql } from 'kysely';
 import type { Analytics, LiveBoard } from '../../src/shared/schemas/analytics.js';
 
@@ -380,9 +380,18 @@ describe('the live board (Enhanced Dashboard)', () => {
 });
 
 /** Every ordered test the breach check must see, read the old way: all of the lab's ordered tests. */
-async function candidatesFromEveryOrderedTest() {
-  const rows = await sql<{ sample_code: string; test_id: number; collection_date: string; verified_at: string | null }>`
-    SELECT s.sample_code, t.id AS test_id, s.collection_date, r.verified_at
+async function everyOrderedTest() {
+  const rows = await sql<{
+    sample_id: number;
+    sample_code: string;
+    test_id: number;
+    test_name: string;
+    target: number;
+    collection_date: string;
+    verified_at: string | null;
+  }>`
+    SELECT s.id AS sample_id, s.sample_code, t.id AS test_id, t.name AS test_name, t.target_tat_minutes AS target,
+      s.collection_date, r.verified_at
     FROM sample_tests st JOIN samples s ON s.id = st.sample_id JOIN tests t ON t.id = st.test_id
     LEFT JOIN test_results r ON r.sample_id = s.id AND r.test_id = st.test_id
     WHERE s.organization_id = ${org} AND t.target_tat_minutes IS NOT NULL AND s.collection_date IS NOT NULL
@@ -390,8 +399,20 @@ async function candidatesFromEveryOrderedTest() {
       AND ((r.verified_at IS NULL AND (r.status IS NULL OR r.status <> 'rejected')) OR r.verified_at >= ${MIDNIGHT})`.execute(
     lab.database.db,
   );
-  return rows.rows.map((r) => `${r.sample_code}/${Number(r.test_id)}/${r.verified_at ?? '-'}`).sort();
+  return rows.rows;
 }
+
+async function candidatesFromEveryOrderedTest() {
+  return (await everyOrderedTest()).map(candidate).sort();
+}
+
+/** One ordered test the breach check sees: sample, test, collection time and verification time. */
+const candidate = (r: {
+  sample_id: number;
+  test_id: number;
+  collection_date: string | null;
+  verified_at?: string | null;
+}) => `${Number(r.sample_id)}/${Number(r.test_id)}/${r.collection_date}/${r.verified_at ?? '-'}`;
 
 describe("the live board's open ordered tests (migration 31) follow every change", () => {
   const COLLECTED = '2026-11-26T03:00:00.000Z'; // 210 min before NOW: past glucose's 60 min target
@@ -481,6 +502,17 @@ describe("the live board's open ordered tests (migration 31) follow every change
       expected: [], // 30 min: inside both targets
     },
     {
+      // Migration 37: the open test carries its sample's collection time, and follows its correction.
+      name: 'collection time corrected to 30 minutes before now',
+      change: async (s) =>
+        void (await db()
+          .updateTable('samples')
+          .set({ collection_date: '2026-11-26T06:00:00.000Z' })
+          .where('id', '=', s.id)
+          .execute()),
+      expected: [],
+    },
+    {
       name: 'sample deleted',
       change: async (s) => void (await db().deleteFrom('samples').where('id', '=', s.id).execute()),
       expected: [],
@@ -495,12 +527,69 @@ describe("the live board's open ordered tests (migration 31) follow every change
         .filter((b) => b.sample_code === s.code)
         .map((b) => `${b.test_id === glucose ? 'glucose' : 'cbc'}/${b.verified ? 'verified' : 'open'}`);
       expect(mine.sort()).toEqual([...c.expected].sort());
-      const fast = (await tatCandidates(db(), org, MIDNIGHT))
-        .map((r) => `${r.sample_code}/${Number(r.test_id)}/${r.verified_at ?? '-'}`)
+      const fast = [...(await openTestsWithTarget(db(), org)), ...(await verifiedWithTarget(db(), org, MIDNIGHT))]
+        .map(candidate)
         .sort();
       expect(fast).toEqual(await candidatesFromEveryOrderedTest());
     });
   }
+});
+
+/** The board's breaches the old way: every ordered test read with its names, all compared and sorted. */
+async function breachesFromEveryOrderedTest(now: Date) {
+  const all = (await everyOrderedTest())
+    .map((r) => ({
+      sample_code: r.sample_code,
+      test_id: Number(r.test_id),
+      test_name: r.test_name,
+      target_minutes: Number(r.target),
+      elapsed_minutes: Math.max(
+        0,
+        Math.floor(
+          ((r.verified_at ? Date.parse(r.verified_at) : now.getTime()) - Date.parse(r.collection_date)) / 60000,
+        ),
+      ),
+      verified: r.verified_at !== null,
+    }))
+    .filter((b) => b.elapsed_minutes > b.target_minutes)
+    .sort(
+      (a, b) =>
+        b.elapsed_minutes - b.target_minutes - (a.elapsed_minutes - a.target_minutes) ||
+        a.sample_code.localeCompare(b.sample_code) ||
+        a.test_id - b.test_id,
+    );
+  return { count: all.length, items: all.slice(0, LIVE_LIST_LIMIT), next: all[LIVE_LIST_LIMIT], all };
+}
+
+describe('the live board lists the most overdue of many breaches', () => {
+  it('names only the open tests that can make the list, and lists what every ordered test would give, ties at the cut by sample code', async () => {
+    // The earlier tests' breaches more than 300 minutes over stay first; then open glucose tests
+    // (target 60 min) 300, 299, ... minutes over up to the 19th place, four tied 250 minutes over
+    // (the 20th place and three left off: the cut falls inside the tie), and six less overdue. A CBC
+    // result (target 120 min) verified 205 minutes late today sorts below the list.
+    const above = (await breachesFromEveryOrderedTest(NOW)).all.filter(
+      (b) => b.elapsed_minutes - b.target_minutes > 300,
+    );
+    expect(above.length).toBeLessThan(LIVE_LIST_LIMIT - 1);
+    const overdues = [
+      ...Array.from({ length: LIVE_LIST_LIMIT - 1 - above.length }, (_, k) => 300 - k),
+      ...[250, 250, 250, 250],
+      ...[210, 209, 208, 207, 206, 205],
+    ];
+    const patient = (await createPatient(lab.admin)).id;
+    for (const overdue of overdues)
+      await sample(patient, new Date(NOW.getTime() - (60 + overdue) * 60_000 - 30_000).toISOString(), [glucose]);
+    const late = await sample(patient, '2026-11-26T01:00:00.000Z', [cbc]);
+    await result(late, cbc, { entered: '2026-11-26T06:00:00.000Z', verified: '2026-11-26T06:25:00.000Z' });
+    const board = await liveBoard(lab.database.db, systemActor(org), NOW);
+    const expected = await breachesFromEveryOrderedTest(NOW);
+    expect(expected.count).toBeGreaterThan(LIVE_LIST_LIMIT);
+    expect(board.tat_breaches).toEqual({ count: expected.count, items: expected.items });
+    // The cut falls inside the tie: the last one listed and the first left off are both 250 over.
+    const over = (b: { elapsed_minutes: number; target_minutes: number }) => b.elapsed_minutes - b.target_minutes;
+    expect(over(board.tat_breaches.items[LIVE_LIST_LIMIT - 1]!)).toBe(250);
+    expect(over(expected.next!)).toBe(250);
+  });
 });
 
 describe('the API', () => {

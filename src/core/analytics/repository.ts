@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
-import { engineOf } from '../db/dialect.js';
+import { chunks, engineOf } from '../db/dialect.js';
 
 /**
  * The Analytics Dashboard's and the Enhanced Dashboard's aggregations (issue 17): read-only queries
@@ -198,31 +198,24 @@ export async function samplesByStatus(db: Db, organizationId: number, from: stri
 }
 
 /**
- * Ordered tests with a target TAT that may be past it: on collected samples (not rejected), still
- * unverified (entered or not, not rejected) or verified since `verifiedSince`. The caller compares.
+ * The open ordered tests of tests with a target turnaround (migration 31's table, with its sample's
+ * collection time from migration 37): no join to samples, so a lab with thousands of open tests
+ * reads only this narrow table.
  */
-export async function tatCandidates(db: Db, organizationId: number, verifiedSince: string) {
-  // Open ordered tests from migration 31's table (sample not rejected, no verified or rejected
-  // result), then the results verified since `verifiedSince` through their verification index.
-  const open = await db
+export function openTestsWithTarget(db: Db, organizationId: number) {
+  return db
     .selectFrom('live_open_tests as o')
-    .innerJoin('samples as s', 's.id', 'o.sample_id')
     .innerJoin('tests as t', 't.id', 'o.test_id')
-    .select([
-      's.sample_code',
-      't.id as test_id',
-      't.name as test_name',
-      't.target_tat_minutes',
-      's.collection_date',
-      sql<string | null>`NULL`.as('verified_at'),
-    ])
+    .select(['o.sample_id', 'o.test_id', 't.target_tat_minutes', 'o.collection_date'])
     .where('o.organization_id', '=', organizationId)
-    .where('s.organization_id', '=', organizationId)
     .where('t.target_tat_minutes', 'is not', null)
-    .where('s.collection_date', 'is not', null)
-    .where('s.status', '<>', 'rejected')
+    .where('o.collection_date', 'is not', null)
     .execute();
-  const verified = await db
+}
+
+/** The results verified since `verifiedSince` of tests with a target turnaround, through their verification index. */
+export function verifiedWithTarget(db: Db, organizationId: number, verifiedSince: string) {
+  return db
     .selectFrom('test_results as r')
     .innerJoin('sample_tests as st', (j) =>
       j.onRef('st.sample_id', '=', 'r.sample_id').onRef('st.test_id', '=', 'r.test_id'),
@@ -230,6 +223,7 @@ export async function tatCandidates(db: Db, organizationId: number, verifiedSinc
     .innerJoin('samples as s', 's.id', 'r.sample_id')
     .innerJoin('tests as t', 't.id', 'r.test_id')
     .select([
+      's.id as sample_id',
       's.sample_code',
       't.id as test_id',
       't.name as test_name',
@@ -244,5 +238,26 @@ export async function tatCandidates(db: Db, organizationId: number, verifiedSinc
     .where('s.collection_date', 'is not', null)
     .where('s.status', '<>', 'rejected')
     .execute();
-  return [...open, ...verified];
+}
+
+/** Sample codes and test names of the given (sample, test) pairs of a lab. */
+export async function namesOfOrderedTests(
+  db: Db,
+  organizationId: number,
+  pairs: { sample_id: number; test_id: number }[],
+) {
+  const codes = new Map<number, string>();
+  for (const ids of chunks([...new Set(pairs.map((p) => Number(p.sample_id)))]))
+    for (const r of await db
+      .selectFrom('samples')
+      .select(['id', 'sample_code'])
+      .where('organization_id', '=', organizationId)
+      .where('id', 'in', ids)
+      .execute())
+      codes.set(Number(r.id), r.sample_code);
+  const names = new Map<number, string>();
+  for (const ids of chunks([...new Set(pairs.map((p) => Number(p.test_id)))]))
+    for (const r of await db.selectFrom('tests').select(['id', 'name']).where('id', 'in', ids).execute())
+      names.set(Number(r.id), r.name);
+  return { codes, names };
 }

@@ -154,3 +154,10 @@ export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
 }
+
+/** Splits a list for IN (...) look-ups of at most `size` values. */
+export function chunks<T>(xs: readonly T[], size = 500): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < xs.length; i += size) out.push(xs.slice(i, i + size));
+  return out;
+}

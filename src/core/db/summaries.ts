@@ -3,14 +3,14 @@ import type { DB } from './schema.js';
 import { backfill as summaries25 } from './migrations/025_report_summaries.js';
 import { postgresBackfill as turnaround28 } from './migrations/028_report_turnaround.js';
 import { backfill as discounts30 } from './migrations/030_report_speed.js';
-import { backfill as liveOpen31 } from './migrations/031_live_open_tests.js';
+import { backfill as liveOpen37 } from './migrations/037_live_open_collected.js';
 import { backfill as year32 } from './migrations/032_report_year.js';
 import { postgresBackfill as tatTest35 } from './migrations/035_tat_test_monthly.js';
 
 /**
  * The tables PostgreSQL keeps by row triggers from the rows of other tables (the report summaries of
- * migrations 25, 28, 30, 32 and 35, and the live board's open tests of migration 31), each filled
- * by its migration's backfill, in migration order (report_turnaround before what is summed from it,
+ * migrations 25, 28, 30, 32 and 35, and the live board's open tests of migrations 31 and 37), each
+ * filled by its latest migration's backfill, in migration order (report_turnaround before what is summed from it,
  * each daily table before its months).
  */
 export const REBUILT_SUMMARIES = [
@@ -30,7 +30,7 @@ export const REBUILT_SUMMARIES = [
   'report_tat_test_monthly',
 ] as const;
 
-const BACKFILLS = [summaries25, turnaround28, discounts30, liveOpen31, year32, tatTest35];
+const BACKFILLS = [summaries25, turnaround28, discounts30, liveOpen37, year32, tatTest35];
 
 /**
  * Fills every summary of REBUILT_SUMMARIES from the rows, on a PostgreSQL database whose summaries

@@ -100,6 +100,8 @@ export interface LiveOpenTestsTable {
   organization_id: number;
   sample_id: number;
   test_id: number;
+  /** The sample's collection time (migration 37). */
+  collection_date: string | null;
 }
 
 /** Migration 32: the payments ledger (status completed or refunded) per lab day, method and kind. Kept by triggers. */

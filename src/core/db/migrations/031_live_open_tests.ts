@@ -16,7 +16,7 @@ import { toPostgres } from '../dialect.js';
  */
 
 /** An ordered test's row as the current data says, for ordered tests matching `where` (over st). */
-const put = (where: string) =>
+const put: Put = (where: string) =>
   `INSERT INTO live_open_tests (organization_id, sample_id, test_id)
    SELECT s.organization_id, st.sample_id, st.test_id FROM sample_tests st JOIN samples s ON s.id = st.sample_id
    WHERE ${where} AND s.status <> 'rejected'
@@ -24,11 +24,8 @@ const put = (where: string) =>
        AND (r.verified_at IS NOT NULL OR r.status = 'rejected'))
    ON CONFLICT (sample_id, test_id) DO NOTHING`;
 
-/** Recompute the ordered test (R.sample_id, R.test_id). */
-const refresh = (R: string) => [
-  `DELETE FROM live_open_tests WHERE sample_id = ${R}.sample_id AND test_id = ${R}.test_id`,
-  put(`st.sample_id = ${R}.sample_id AND st.test_id = ${R}.test_id`),
-];
+/** The statement that puts the open ordered tests matching `where` (a condition over st) into the table. */
+export type Put = (where: string) => string;
 
 interface TriggerDef {
   table: string;
@@ -37,36 +34,49 @@ interface TriggerDef {
   body: string[];
 }
 
-const TRIGGERS: TriggerDef[] = [
-  { table: 'sample_tests', when: 'AFTER INSERT', name: 'ai', body: refresh('NEW') },
-  {
-    table: 'sample_tests',
-    when: 'AFTER UPDATE OF sample_id, test_id',
-    name: 'au',
-    body: [...refresh('OLD'), ...refresh('NEW')],
-  },
-  { table: 'sample_tests', when: 'AFTER DELETE', name: 'ad', body: refresh('OLD') },
-  { table: 'test_results', when: 'AFTER INSERT', name: 'ai', body: refresh('NEW') },
-  {
-    table: 'test_results',
-    when: 'AFTER UPDATE OF sample_id, test_id, verified_at, status',
-    name: 'au',
-    body: [...refresh('OLD'), ...refresh('NEW')],
-  },
-  { table: 'test_results', when: 'AFTER DELETE', name: 'ad', body: refresh('OLD') },
-  {
-    table: 'samples',
-    when: 'AFTER UPDATE OF status, organization_id',
-    name: 'au',
-    body: [`DELETE FROM live_open_tests WHERE sample_id = OLD.id`, put('st.sample_id = NEW.id')],
-  },
-  {
-    table: 'samples',
-    when: 'AFTER DELETE',
-    name: 'ad',
-    body: [`DELETE FROM live_open_tests WHERE sample_id = OLD.id`],
-  },
-];
+/**
+ * The triggers, given how a row is put (migration 37 adds the collection time) and the columns of
+ * samples whose change recomputes a sample's rows.
+ */
+export const liveOpenTriggers = (put: Put, sampleColumns: string): TriggerDef[] => {
+  /** Recompute the ordered test (R.sample_id, R.test_id). */
+  const refresh = (R: string) => [
+    `DELETE FROM live_open_tests WHERE sample_id = ${R}.sample_id AND test_id = ${R}.test_id`,
+    put(`st.sample_id = ${R}.sample_id AND st.test_id = ${R}.test_id`),
+  ];
+  return [
+    { table: 'sample_tests', when: 'AFTER INSERT', name: 'ai', body: refresh('NEW') },
+    {
+      table: 'sample_tests',
+      when: 'AFTER UPDATE OF sample_id, test_id',
+      name: 'au',
+      body: [...refresh('OLD'), ...refresh('NEW')],
+    },
+    { table: 'sample_tests', when: 'AFTER DELETE', name: 'ad', body: refresh('OLD') },
+    { table: 'test_results', when: 'AFTER INSERT', name: 'ai', body: refresh('NEW') },
+    {
+      table: 'test_results',
+      when: 'AFTER UPDATE OF sample_id, test_id, verified_at, status',
+      name: 'au',
+      body: [...refresh('OLD'), ...refresh('NEW')],
+    },
+    { table: 'test_results', when: 'AFTER DELETE', name: 'ad', body: refresh('OLD') },
+    {
+      table: 'samples',
+      when: `AFTER UPDATE OF ${sampleColumns}`,
+      name: 'au',
+      body: [`DELETE FROM live_open_tests WHERE sample_id = OLD.id`, put('st.sample_id = NEW.id')],
+    },
+    {
+      table: 'samples',
+      when: 'AFTER DELETE',
+      name: 'ad',
+      body: [`DELETE FROM live_open_tests WHERE sample_id = OLD.id`],
+    },
+  ];
+};
+
+const TRIGGERS = liveOpenTriggers(put, 'status, organization_id');
 
 const tables = /* sql */ `
 CREATE TABLE live_open_tests (
@@ -83,26 +93,35 @@ CREATE INDEX test_results_awaiting ON test_results (organization_id, (COALESCE(e
   WHERE status = 'completed';
 `;
 
-/** Fills the table from the rows (also `lims db copy`'s rebuild on PostgreSQL, src/core/db/summaries.ts). */
-export const backfill = `${put('1 = 1')};\n`;
+const backfill = `${put('1 = 1')};\n`;
 
-const sqliteTriggers = TRIGGERS.map(
-  (t) =>
-    `CREATE TRIGGER live_open_${t.table}_${t.name} ${t.when} ON ${t.table} FOR EACH ROW BEGIN\n${t.body
-      .map((b) => `  ${b};`)
-      .join('\n')}\nEND;`,
-).join('\n');
+/** SQLite's text of the triggers. */
+export const sqliteLiveOpenTriggers = (triggers: TriggerDef[]) =>
+  triggers
+    .map(
+      (t) =>
+        `CREATE TRIGGER live_open_${t.table}_${t.name} ${t.when} ON ${t.table} FOR EACH ROW BEGIN\n${t.body
+          .map((b) => `  ${b};`)
+          .join('\n')}\nEND;`,
+    )
+    .join('\n');
+const sqliteTriggers = sqliteLiveOpenTriggers(TRIGGERS);
 
 export const sql = `${tables}\n${backfill}\n${sqliteTriggers}\n`;
 
-const postgresTriggers = TRIGGERS.map((t) => {
-  const fn = `lims_live_open_${t.table}_${t.name}`;
-  return `CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+/** PostgreSQL's text of the triggers and their functions. */
+export const postgresLiveOpenTriggers = (triggers: TriggerDef[]) =>
+  triggers
+    .map((t) => {
+      const fn = `lims_live_open_${t.table}_${t.name}`;
+      return `CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
 ${t.body.map((b) => `  ${b};`).join('\n')}
   RETURN NULL;
 END $$;
 CREATE TRIGGER live_open_${t.table}_${t.name} ${t.when} ON ${t.table} FOR EACH ROW EXECUTE FUNCTION ${fn}();`;
-}).join('\n');
+    })
+    .join('\n');
+const postgresTriggers = postgresLiveOpenTriggers(TRIGGERS);
 
 export const postgres = `${toPostgres(tables)}\n${backfill}\n${postgresTriggers}\n`;

@@ -48,6 +48,7 @@ import {
   sql as reportPostgresIndexes,
   postgres as reportPostgresIndexesPostgres,
 } from './036_report_postgres_indexes.js';
+import { sql as liveOpenCollected, postgres as liveOpenCollectedPostgres } from './037_live_open_collected.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
 import type Database from 'better-sqlite3';
@@ -137,4 +138,5 @@ export const migrations: Migration[] = [
   },
   { version: 35, name: 'tat_test_monthly', sql: tatTestMonthly, postgres: tatTestMonthlyPostgres },
   { version: 36, name: 'report_postgres_indexes', sql: reportPostgresIndexes, postgres: reportPostgresIndexesPostgres },
+  { version: 37, name: 'live_open_collected', sql: liveOpenCollected, postgres: liveOpenCollectedPostgres },
 ];

@@ -44,13 +44,6 @@ export const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
 
 export const dayFilter = isoDate('date');
 
-/** Splits a list for IN (...) look-ups of at most `size` values. */
-export function chunks<T>(xs: readonly T[], size = 500): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < xs.length; i += size) out.push(xs.slice(i, i + size));
-  return out;
-}
-
 /**
  * An update matched by a key compared without case keeps the stored spelling: the file's key cell
  * finds the record and does not rename it ("glu-r1" updates GLU-R1).
