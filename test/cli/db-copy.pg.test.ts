@@ -12,6 +12,7 @@ import { verifyChain } from '../../src/core/audit/audit.js';
 import { seedResult, seedSample } from '../api/lab-records.js';
 import { freshPostgresUrl, rows } from '../db.js';
 import { ensureReportYear } from '../../bench/report-year.js';
+import { REBUILT_SUMMARIES } from '../../src/core/db/summaries.js';
 import { ADMIN, cleanup, lims, tempDir } from './helpers.js';
 
 /**
@@ -34,28 +35,31 @@ async function counts(d: Database_): Promise<Record<string, number>> {
   return out;
 }
 
+/** Each summed table with its key (the order compared) and its sums (a row whose sums are all zero is left out). */
+const SUMMED = [
+  ['report_billed_daily', 'day, item_type, test_id, profile_id, package_id, name', 'lines, qty, total_paise'],
+  ['report_workload_daily', 'day, test_id', 'ordered, collected, resulted, verified, rejected'],
+  ['report_slots', 'slot', 'samples_collected, samples_rejected, results_verified, billed_paise'],
+  ['report_turnaround', 'result_id', ''],
+  ['report_discounts_daily', 'day, created_by', 'bills, discounted_bills, line_paise, bill_paise, before_paise'],
+  ['live_open_tests', 'sample_id, test_id', ''],
+  ['report_ledger_daily', 'value_date, method, kind', 'amount_paise, n'],
+  ['report_doctor_daily', 'day, doctor_id', 'bills, final_paise, discount_paise'],
+  ['report_tat_daily', 'day, minutes', 'n'],
+  ['report_billed_monthly', 'month, item_type, test_id, profile_id, package_id, name', 'lines, qty, total_paise'],
+  ['report_workload_monthly', 'month, test_id', 'ordered, collected, resulted, verified, rejected'],
+  ['report_doctor_monthly', 'month, doctor_id', 'bills, final_paise, discount_paise'],
+  ['report_tat_monthly', 'month, minutes', 'n'],
+] as const;
+
 /**
- * The report summaries (migrations 25, 28, 30 and 32) and the live board's open tests (31), which the
- * copy does not carry but rebuilds on the target: rows whose every sum fell to zero are left out
+ * The report summaries (migrations 25, 28, 30, 32 and 35) and the live board's open tests (31, 37),
+ * which the copy does not carry but rebuilds on the target: rows whose every sum fell to zero are left out
  * (triggers leave them behind, a rebuild from the rows never makes them).
  */
 async function summaries(d: Database_): Promise<unknown[]> {
   const out: unknown[] = [];
-  for (const [t, order, sums] of [
-    ['report_billed_daily', 'day, item_type, test_id, profile_id, package_id, name', 'lines, qty, total_paise'],
-    ['report_workload_daily', 'day, test_id', 'ordered, collected, resulted, verified, rejected'],
-    ['report_slots', 'slot', 'samples_collected, samples_rejected, results_verified, billed_paise'],
-    ['report_turnaround', 'result_id', ''],
-    ['report_discounts_daily', 'day, created_by', 'bills, discounted_bills, line_paise, bill_paise, before_paise'],
-    ['live_open_tests', 'sample_id, test_id', ''],
-    ['report_ledger_daily', 'value_date, method, kind', 'amount_paise, n'],
-    ['report_doctor_daily', 'day, doctor_id', 'bills, final_paise, discount_paise'],
-    ['report_tat_daily', 'day, minutes', 'n'],
-    ['report_billed_monthly', 'month, item_type, test_id, profile_id, package_id, name', 'lines, qty, total_paise'],
-    ['report_workload_monthly', 'month, test_id', 'ordered, collected, resulted, verified, rejected'],
-    ['report_doctor_monthly', 'month, doctor_id', 'bills, final_paise, discount_paise'],
-    ['report_tat_monthly', 'month, minutes', 'n'],
-  ] as const) {
+  for (const [t, order, sums] of SUMMED) {
     const live = sums
       ? `WHERE ${sums
           .split(', ')
@@ -214,6 +218,10 @@ describe('lims db copy', () => {
     const users = await lims(['--data-dir', tempDir(), '--database-url', url, 'user', 'list', '--format', 'csv']);
     expect(users.code, users.stderr).toBe(0);
     expect(users.stdout).toContain(ADMIN.email);
+  });
+
+  it('compares every table the copy rebuilds', () => {
+    expect([...SUMMED.map(([t]) => t), 'report_tat_test_monthly'].sort()).toEqual([...REBUILT_SUMMARIES].sort());
   });
 
   it("rebuilds every summary on PostgreSQL from a busy lab's rows: the same rows the SQLite triggers kept", async () => {

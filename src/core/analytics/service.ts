@@ -2,6 +2,7 @@ import type { Analytics, AnalyticsQuery, LiveBoard } from '../../shared/schemas/
 import { addDays, labDayBounds, localDate, startOfLocalDayUtc } from '../../shared/time.js';
 import type { Actor } from '../context.js';
 import type { Db } from '../db/connection.js';
+import { onSnapshot } from '../db/dialect.js';
 import { overdueCalibrations } from '../equipment/service-repository.js';
 import { openShortages } from '../inventory/alert-repository.js';
 import { organizationTimezone } from '../settings/organization.js';
@@ -81,12 +82,11 @@ async function topTests(db: Db, organizationId: number, fromUtc: string, toUtc: 
  * what the range's bills charged per line (after line discounts, before the bill's own discount and
  * tax), cancelled bills excluded; categories are the catalogue items' categories.
  */
-export async function analytics(
-  db: Db,
-  organizationId: number,
-  q: AnalyticsQuery,
-  now = new Date(),
-): Promise<Analytics> {
+export function analytics(db: Db, organizationId: number, q: AnalyticsQuery, now = new Date()): Promise<Analytics> {
+  return onSnapshot(db, (d) => readAnalytics(d, organizationId, q, now));
+}
+
+async function readAnalytics(db: Db, organizationId: number, q: AnalyticsQuery, now: Date): Promise<Analytics> {
   const timeZone = await organizationTimezone(db, organizationId);
   const to = localDate(timeZone, now);
   const from = addDays(to, -(q.days - 1));
@@ -241,7 +241,11 @@ async function tatBreaches(db: Db, org: number, dayStart: string, now: Date): Pr
  * whatever is open now (a backlog from yesterday is still today's work); TAT breaches are ordered
  * tests still open past their test's target, and those verified late today.
  */
-export async function liveBoard(db: Db, actor: Actor, now = new Date()): Promise<LiveBoard> {
+export function liveBoard(db: Db, actor: Actor, now = new Date()): Promise<LiveBoard> {
+  return onSnapshot(db, (d) => readLiveBoard(d, actor, now));
+}
+
+async function readLiveBoard(db: Db, actor: Actor, now: Date): Promise<LiveBoard> {
   const org = actor.organizationId;
   const timeZone = await organizationTimezone(db, org);
   const today = localDate(timeZone, now);

@@ -12,6 +12,17 @@ export function engineOf(db: Pick<Db, 'getExecutor'>): Engine {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 
+/**
+ * Runs a screen's reads on one snapshot: on PostgreSQL in a read-only REPEATABLE READ transaction, so
+ * its figures, its totals and its page come from the same moment even while others write (each
+ * statement alone would see the commits made between them). SQLite's one connection serves every
+ * request in turn and is read as it is (a transaction there would hold it across the awaits).
+ */
+export function onSnapshot<T>(db: Db, read: (db: Db) => Promise<T>): Promise<T> {
+  if (engineOf(db) !== 'postgres' || db.isTransaction) return read(db);
+  return db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(read);
+}
+
 /** Minutes from one ISO-8601 text column to another (NULL when either is NULL). */
 export function minutesBetween(db: Db, from: string, to: string): RawBuilder<number | null> {
   return engineOf(db) === 'postgres'

@@ -28,6 +28,7 @@ import type {
 } from '../../shared/schemas/reports.js';
 import { BUILT_IN_REPORTS, builtInReport, type BuiltInReport, type Row } from './builtin.js';
 import { customRows } from './custom-repository.js';
+import { onSnapshot } from '../db/dialect.js';
 import {
   dataSummary,
   deleteCustomRow,
@@ -195,14 +196,16 @@ export async function buildReport(
   if (builtIn) {
     const why = await refusal(db, actor, builtIn);
     if (why) throw new ForbiddenError(why);
-    const { rowCount, rows, ...b } = await builtIn.build({
-      db,
-      window: period.window,
-      from: period.from,
-      to: period.to,
-      timeZone: period.timeZone,
-      page,
-    });
+    const { rowCount, rows, ...b } = await onSnapshot(db, (d) =>
+      builtIn.build({
+        db: d,
+        window: period.window,
+        from: period.from,
+        to: period.to,
+        timeZone: period.timeZone,
+        page,
+      }),
+    );
     // A builder that read only the page says how many rows the period has; others are sliced here.
     return rowCount === undefined
       ? { id, title: builtIn.name, type: builtIn.type, ...base, ...b, rows: pageOf(rows, page), row_count: rows.length }
