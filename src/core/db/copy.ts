@@ -4,6 +4,7 @@ import type { DB } from './schema.js';
 import { REBUILD_PREFIX_COUNTS } from './migrations/postgres.js';
 import { patientWords } from './patient-search.js';
 import { REBUILT_SUMMARIES, rebuildSummariesPostgres } from './summaries.js';
+import { SUMMED_AT_COMMIT, pendingTable } from './migrations/038_summaries_at_commit.js';
 
 /**
  * `lims db copy` (issue 12): every table of a lab from one database to another, SQLite to
@@ -30,6 +31,9 @@ const DERIVED = new Set<string>([
   'schema_migrations',
   ...REBUILT_SUMMARIES,
   'report_tat_test_pending',
+  // PostgreSQL's shares waiting for their transaction's commit (migration 38): empty between transactions.
+  ...SUMMED_AT_COMMIT.map((s) => pendingTable(s.table)),
+  'report_fold_marker',
 ]);
 const BATCH = 500;
 

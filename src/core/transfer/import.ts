@@ -22,6 +22,7 @@ import {
 } from './source.js';
 import type { TransferFormat } from './limits.js';
 import { DEFERRED, type AnyEntity, type ImportContext, type ValidRow, type WriteCounts } from './entity.js';
+import { statisticsAsWritten } from '../db/bulk-statistics.js';
 
 /**
  * `lims import` (issue 14): every row of a file is read, converted, checked with the API's schema,
@@ -306,6 +307,7 @@ async function importRows(
   };
   const kinds = new Map<string, ColumnKind>(entity.columns.map((c) => [c.name, c.kind ?? 'text']));
   const batchSize = entity.batchSize ?? DEFAULT_BATCH;
+  const statistics = statisticsAsWritten(db);
   let batch: Pending[] = [];
   let lastProgress = 0;
 
@@ -360,8 +362,10 @@ async function importRows(
     }
     errors.sort((a, b) => a.row - b.row);
     for (const e of errors) await report.add(e);
-    if (report.count === 0 && !opts.dryRun && plans.length) add(await entity.write(ctx, plans));
-    else if (report.count === 0 && opts.dryRun) add(dry);
+    if (report.count === 0 && !opts.dryRun && plans.length) {
+      add(await entity.write(ctx, plans));
+      await statistics(result.inserted + result.updated);
+    } else if (report.count === 0 && opts.dryRun) add(dry);
   };
   const add = (c: WriteCounts) => {
     result.inserted += c.inserted;
