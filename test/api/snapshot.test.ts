@@ -33,6 +33,25 @@ describe('onSnapshot', () => {
     expect(await count(database.db)).toBe(first + 1);
   });
 
+  // SQLite's one connection serves a transaction's statements until it ends; PostgreSQL's readers do not wait.
+  it.skipIf(ENGINE !== 'postgres')('does not wait for a write transaction that is open', async () => {
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    let started = () => {};
+    const writing = new Promise<void>((r) => (started = r));
+    const writer = database.db.transaction().execute(async (trx) => {
+      await sql`SELECT 1`.execute(trx);
+      started();
+      await held;
+    });
+    await writing;
+    const blocked = new Promise<'blocked'>((r) => setTimeout(() => r('blocked'), 3000));
+    const read = await Promise.race([onSnapshot(database.db, (db) => count(db)), blocked]);
+    release();
+    await writer;
+    expect(read).not.toBe('blocked');
+  });
+
   it('inside a transaction, reads on that transaction', async () => {
     await database.db.transaction().execute(async (trx) => {
       expect(await onSnapshot(trx, async (db) => db === trx)).toBe(true);

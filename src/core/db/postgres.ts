@@ -112,6 +112,9 @@ export function clientConfig(t: Extract<DatabaseTarget, { kind: 'postgres' }>): 
 class LockingPostgresDriver extends PostgresDriver {
   override async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     await super.beginTransaction(connection, settings);
+    // A read-only transaction (a screen's snapshot, onSnapshot) writes nothing: it neither waits for
+    // the writers nor holds them back.
+    if (settings.accessMode === 'read only') return;
     await connection.executeQuery(CompiledQuery.raw(`SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})`));
   }
 }
