@@ -41,8 +41,10 @@ export function startBackupSchedule(
       busy = false;
     }
   };
-  const first = setTimeout(() => void check(), FIRST_CHECK_MS);
-  const every = setInterval(() => void check(), CHECK_EVERY_MS);
+  // The catch-all keeps a failure of the failure path (the log, the bell) from ending the process.
+  const run = () => void check().catch(() => undefined);
+  const first = setTimeout(run, FIRST_CHECK_MS);
+  const every = setInterval(run, CHECK_EVERY_MS);
   first.unref();
   every.unref();
   return () => {

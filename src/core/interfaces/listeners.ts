@@ -5,8 +5,8 @@ import type { Db } from '../db/connection.js';
 import { nowIso } from '../context.js';
 import { decodeTranscript } from './astm/link.js';
 import { MllpDecoder } from './hl7/mllp.js';
-import { receiveAstmText, receiveMessage } from './receive.js';
-import { attachSession, type InterfaceLog, type LinkTimings } from './session.js';
+import { logIncomplete, receiveAstmText, receiveMessage } from './receive.js';
+import { attachSession, noteStatus, type InterfaceLog, type LinkTimings } from './session.js';
 import { startSerial, type SerialOpener } from './serial.js';
 import { enabledConnections, setListenStatus, type ConnectionRow } from './repository.js';
 
@@ -37,18 +37,68 @@ export function keyOf(c: ConnectionRow): string {
   ]);
 }
 
+/**
+ * How many lines one listener holds open at once, and how many from one address. An analyzer
+ * keeps one (a second while it reconnects); the limits stop one host from holding every socket.
+ */
+export const LINE_LIMITS = { perListener: 16, perAddress: 4 };
+
 function startTcpServer(
   db: Db,
   conn: ConnectionRow,
   log: InterfaceLog,
   bindHost: string | undefined,
   timings: LinkTimings,
+  limits: typeof LINE_LIMITS,
 ): Running {
   const sessions = new Set<() => void>();
+  const byAddress = new Map<string, number>();
+  // A refused line is logged at most once a minute per listener: a flood must not flood the log too.
+  let lastRefusalLog = 0;
+  const refuse = (socket: net.Socket, address: string, why: string) => {
+    socket.destroy();
+    const now = Date.now();
+    if (now - lastRefusalLog < 60_000) return;
+    lastRefusalLog = now;
+    log.warn({ connection: conn.id, address }, `a machine line was refused: ${why}`);
+    void logIncomplete(db, conn, conn.protocol, Buffer.alloc(0), `A line from ${address} was refused: ${why}`).catch(
+      (err: unknown) => log.error({ err, connection: conn.id }, 'a refused line could not be logged'),
+    );
+  };
   const server = net.createServer((socket) => {
-    const end = attachSession(db, conn, socket, log, timings);
-    sessions.add(end);
-    socket.on('close', () => sessions.delete(end));
+    try {
+      const address = socket.remoteAddress ?? 'unknown';
+      const open = byAddress.get(address) ?? 0;
+      if (open >= limits.perAddress) {
+        refuse(socket, address, `${open} lines are open from that address (at most ${limits.perAddress})`);
+        return;
+      }
+      byAddress.set(address, open + 1);
+      const end = attachSession(db, conn, socket, log, timings);
+      sessions.add(end);
+      socket.on('close', () => {
+        sessions.delete(end);
+        const left = (byAddress.get(address) ?? 1) - 1;
+        if (left > 0) byAddress.set(address, left);
+        else byAddress.delete(address);
+      });
+    } catch (err) {
+      log.error({ err, connection: conn.id }, 'a machine line could not be opened');
+      socket.destroy();
+    }
+  });
+  // Past the listener's limit Node closes the new socket itself and tells us here.
+  server.maxConnections = limits.perListener;
+  server.on('drop', (data) => {
+    const now = Date.now();
+    if (now - lastRefusalLog < 60_000) return;
+    lastRefusalLog = now;
+    const address = data?.remoteAddress ?? 'unknown';
+    const why = `the listener holds ${limits.perListener} lines already`;
+    log.warn({ connection: conn.id, address }, `a machine line was refused: ${why}`);
+    void logIncomplete(db, conn, conn.protocol, Buffer.alloc(0), `A line from ${address} was refused: ${why}`).catch(
+      (err: unknown) => log.error({ err, connection: conn.id }, 'a refused line could not be logged'),
+    );
   });
   server.on('error', (err: NodeJS.ErrnoException) => {
     const msg =
@@ -57,11 +107,11 @@ function startTcpServer(
         : err.code === 'EACCES'
           ? `Port ${conn.port} needs privileges lims does not have`
           : `The listener failed: ${err.message}`;
-    void setListenStatus(db, conn.id, 'error', msg, nowIso());
+    noteStatus(db, log, conn.id, 'error', msg);
     log.warn({ connection: conn.id, port: conn.port }, msg);
   });
   server.listen({ port: conn.port!, host: conn.host ?? bindHost }, () => {
-    void setListenStatus(db, conn.id, 'listening', null, nowIso());
+    noteStatus(db, log, conn.id, 'listening', null);
     log.info({ connection: conn.id, port: conn.port }, 'an interface listens');
   });
   return {
@@ -85,11 +135,9 @@ function startTcpClient(db: Db, conn: ConnectionRow, log: InterfaceLog, timings:
     const s = net.connect({ host: conn.host!, port: conn.port! });
     socket = s;
     const end = attachSession(db, conn, s, log, timings);
-    s.on('connect', () => void setListenStatus(db, conn.id, 'connected', null, nowIso()));
-    s.on(
-      'error',
-      (err) =>
-        void setListenStatus(db, conn.id, 'error', `Cannot reach ${conn.host}:${conn.port} (${err.message})`, nowIso()),
+    s.on('connect', () => noteStatus(db, log, conn.id, 'connected', null));
+    s.on('error', (err) =>
+      noteStatus(db, log, conn.id, 'error', `Cannot reach ${conn.host}:${conn.port} (${err.message})`),
     );
     s.on('close', () => {
       end();
@@ -134,20 +182,16 @@ function startFolder(db: Db, conn: ConnectionRow, log: InterfaceLog): Running {
       }
       await setListenStatus(db, conn.id, 'listening', null, nowIso());
     } catch (err) {
-      await setListenStatus(
-        db,
-        conn.id,
-        'error',
-        `The folder ${dir} cannot be read (${(err as Error).message})`,
-        nowIso(),
-      );
+      noteStatus(db, log, conn.id, 'error', `The folder ${dir} cannot be read (${(err as Error).message})`);
       log.warn({ connection: conn.id }, 'a watched folder cannot be read');
     } finally {
       busy = false;
     }
   };
-  const timer = setInterval(() => void sweep(), 5_000);
-  void sweep();
+  const run = () =>
+    sweep().catch((err: unknown) => log.error({ err, connection: conn.id }, 'a watched folder sweep failed'));
+  const timer = setInterval(() => void run(), 5_000);
+  void run();
   return {
     key: keyOf(conn),
     stop: async () => {
@@ -214,6 +258,8 @@ export function startInterfaceListeners(
     timings?: LinkTimings;
     /** Opens a serial port (tests: @serialport/binding-mock); the serialport package by default. */
     openSerial?: SerialOpener;
+    /** Open lines per TCP listener and per address (LINE_LIMITS). */
+    lineLimits?: Partial<typeof LINE_LIMITS>;
   } = {},
 ): { stop: () => Promise<void>; ready: Promise<void> } {
   const running = new Map<number, Running>();
@@ -234,7 +280,10 @@ export function startInterfaceListeners(
     for (const c of wanted) {
       if (running.has(c.id) || stopped) continue;
       if (c.transport === 'tcp-server')
-        running.set(c.id, startTcpServer(db, c, log, opts.bindHost, opts.timings ?? {}));
+        running.set(
+          c.id,
+          startTcpServer(db, c, log, opts.bindHost, opts.timings ?? {}, { ...LINE_LIMITS, ...opts.lineLimits }),
+        );
       else if (c.transport === 'tcp-client') running.set(c.id, startTcpClient(db, c, log, opts.timings ?? {}));
       else if (c.transport === 'folder') running.set(c.id, startFolder(db, c, log));
       else if (c.transport === 'serial')

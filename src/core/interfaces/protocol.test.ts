@@ -325,6 +325,77 @@ describe('E1381 link (receiving from a simulated machine)', () => {
     expect(h.aborts).toEqual(['EOT inside an unfinished record']);
   });
 
+  it('a transmission past its size limit is refused: NAK, nothing handed on, every later frame refused until EOT', () => {
+    const overflows: string[] = [];
+    const h = harness({ maxMessageBytes: 1000, onOverflow: (reason) => overflows.push(reason) });
+    // Five records of 230 characters: one frame each, 1,155 characters in all.
+    const records = Array.from({ length: 5 }, (_, i) => `R|${i + 1}|^^^X|${'9'.repeat(220)}\r`);
+    const frames = frameMessage(records);
+    h.link.receive(Buffer.from([ENQ]));
+    for (const f of frames) h.link.receive(f);
+    h.link.receive(Buffer.from([EOT]));
+    expect(h.replies()).toEqual([ACK, ACK, ACK, ACK, ACK, NAK]);
+    expect(h.messages).toEqual([]);
+    expect(overflows).toEqual(['a transmission over 1 KiB']);
+    // The line is usable again after EOT: the next transmission within the limit is taken whole.
+    h.link.receive(Buffer.from([ENQ]));
+    for (const f of frameMessage(MSG)) h.link.receive(f);
+    h.link.receive(Buffer.from([EOT]));
+    expect(h.messages).toEqual([MSG.join('')]);
+  });
+
+  it('the probe: endless valid continuation frames (ETB, never EOT) stop at the limit and memory stays bounded', () => {
+    const overflows: string[] = [];
+    const h = harness({ lenient: true, maxMessageBytes: 256 * 1024, onOverflow: (r) => overflows.push(r) });
+    h.link.receive(Buffer.from([ENQ]));
+    // 64 KiB frames numbered 1..7,0,1..., each ending in ETB with a right checksum, as the probe sent.
+    const body = 'R|1|^^^X|' + '7'.repeat(64 * 1024 - 20);
+    for (let i = 0; i < 40; i++) {
+      const n = (i + 1) % 8;
+      const inner = Buffer.from(`${n}${body}\x17`, 'latin1');
+      let sum = 0;
+      for (const b of inner) sum = (sum + b) & 0xff;
+      h.link.receive(
+        Buffer.concat([
+          Buffer.from([STX]),
+          inner,
+          Buffer.from(sum.toString(16).toUpperCase().padStart(2, '0') + '\r\n'),
+        ]),
+      );
+    }
+    const replies = h.replies();
+    expect(replies.slice(0, 4)).toEqual([ACK, ACK, ACK, ACK]);
+    expect(replies.slice(5).every((r) => r === NAK)).toBe(true);
+    expect(overflows).toHaveLength(1);
+    expect(h.messages).toEqual([]);
+  });
+
+  it('a frame-count limit refuses a transmission of many small frames', () => {
+    const overflows: string[] = [];
+    const h = harness({ maxFrames: 3, onOverflow: (r) => overflows.push(r) });
+    h.link.receive(Buffer.from([ENQ]));
+    for (const f of frameMessage(MSG)) h.link.receive(f);
+    h.link.receive(Buffer.from([EOT]));
+    expect(h.replies()).toEqual([ACK, ACK, ACK, ACK, NAK, NAK]);
+    expect(overflows).toEqual(['a transmission of more than 3 frames']);
+    expect(h.messages).toEqual([]);
+  });
+
+  it('a timer whose work throws goes to onError; it never reaches the event loop', () => {
+    vi.useFakeTimers();
+    const errors: unknown[] = [];
+    const h = harness({
+      onAbort: () => {
+        throw new Error('the log is down');
+      },
+      onError: (e) => errors.push(e),
+    });
+    h.link.receive(Buffer.from([ENQ]));
+    h.link.receive(frameMessage(MSG)[0]!);
+    expect(() => vi.advanceTimersByTime(30_001)).not.toThrow();
+    expect(errors).toHaveLength(1);
+  });
+
   it('strict mode refuses the 619-byte cobas frame; lenient mode takes it', () => {
     const cobas = fixture('astm_e1381_roche_cobas_c311.txt');
     const strict = harness();

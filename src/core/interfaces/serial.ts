@@ -1,9 +1,8 @@
 import type { Duplex } from 'node:stream';
 import type { Db } from '../db/connection.js';
-import { nowIso } from '../context.js';
 import { SERIAL_DEFAULTS } from '../../shared/schemas/connections.js';
-import { setListenStatus, type ConnectionRow } from './repository.js';
-import { attachSession, type InterfaceLog, type LinkTimings } from './session.js';
+import type { ConnectionRow } from './repository.js';
+import { attachSession, noteStatus, type InterfaceLog, type LinkTimings } from './session.js';
 
 /**
  * Serial transport: a machine on an RS-232 line (ASTM E1381 as most analysers speak it, or HL7
@@ -71,7 +70,7 @@ export function startSerial(
   let line: SerialLine | null = null;
   let retry: ReturnType<typeof setTimeout> | null = null;
   const again = () => {
-    if (!stopped) retry = setTimeout(() => void connect(), 5_000);
+    if (!stopped) retry = setTimeout(() => void run(), 5_000);
   };
   const connect = async () => {
     if (stopped) return;
@@ -79,7 +78,7 @@ export function startSerial(
     try {
       line = await open(o);
     } catch (err) {
-      await setListenStatus(db, conn.id, 'error', `Cannot open ${o.path} (${(err as Error).message})`, nowIso());
+      noteStatus(db, log, conn.id, 'error', `Cannot open ${o.path} (${(err as Error).message})`);
       log.warn({ connection: conn.id }, 'a serial port cannot be opened');
       again();
       return;
@@ -90,15 +89,20 @@ export function startSerial(
       return;
     }
     const end = attachSession(db, conn, l, log, timings, () => l.isOpen && !l.destroyed);
-    await setListenStatus(db, conn.id, 'connected', null, nowIso());
+    noteStatus(db, log, conn.id, 'connected', null);
     l.on('close', () => {
       end();
       if (stopped) return;
-      void setListenStatus(db, conn.id, 'error', `${o.path} closed`, nowIso());
+      noteStatus(db, log, conn.id, 'error', `${o.path} closed`);
       again();
     });
   };
-  void connect();
+  const run = () =>
+    connect().catch((err: unknown) => {
+      log.error({ err, connection: conn.id }, 'a serial line failed');
+      again();
+    });
+  void run();
   return {
     key,
     stop: async () => {

@@ -8,6 +8,7 @@ import { NO_PASSWORD } from '../auth/password.js';
 import { insertUser } from '../users/service.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import {
+  MAX_MESSAGE_KIB_DEFAULT,
   SERIAL_DEFAULTS,
   transportIssues,
   type CodeMapEntry,
@@ -96,6 +97,7 @@ async function toConnections(db: Db, organizationId: number, rows: ConnectionRow
     lenient: r.lenient === 1,
     enabled: r.enabled === 1,
     send_orders: r.send_orders === 1,
+    max_message_kib: r.max_message_kib ?? MAX_MESSAGE_KIB_DEFAULT,
     code_map: codeMapOf(r).map((e) => ({
       code: e.code,
       test_id: e.ignore ? null : (e.test_id ?? null),
@@ -204,6 +206,7 @@ export async function createConnection(db: Db, actor: Actor, input: ConnectionCr
       send_orders: input.send_orders ? 1 : 0,
       send_orders_from: input.send_orders ? now : null,
       code_map: storedCodeMap(input.code_map ?? []),
+      max_message_kib: input.max_message_kib ?? null,
       service_user_id: account.id,
       listen_status: 'stopped',
       last_error: null,
@@ -265,6 +268,7 @@ export async function updateConnection(db: Db, actor: Actor, id: number, input: 
       ...(input.lenient !== undefined ? { lenient: input.lenient ? 1 : 0 } : {}),
       enabled,
       ...(input.code_map !== undefined ? { code_map: storedCodeMap(input.code_map) } : {}),
+      ...(input.max_message_kib !== undefined ? { max_message_kib: input.max_message_kib } : {}),
       ...sendOrders,
       updated_at: now,
     });

@@ -7,12 +7,21 @@ import { MllpDecoder, mllpWrap } from './hl7/mllp.js';
 import { parseHl7 } from './hl7/message.js';
 import { logIncomplete, logOutbound, receiveAstmText, receiveMessage } from './receive.js';
 import { nextOrderToSend, orderNotTaken, orderSendDone, type OrderToSend } from './orders-out.js';
-import type { ConnectionRow } from './repository.js';
+import { setListenStatus, type ConnectionRow } from './repository.js';
+import { nowIso } from '../context.js';
+import { MAX_MESSAGE_KIB_DEFAULT } from '../../shared/schemas/connections.js';
 
 export interface InterfaceLog {
   info: (obj: object, msg: string) => void;
   warn: (obj: object, msg: string) => void;
   error: (obj: object, msg: string) => void;
+}
+
+/** A status write from a socket or timer callback: a failure is logged, never left unhandled. */
+export function noteStatus(db: Db, log: InterfaceLog, id: number, status: string, error: string | null): void {
+  setListenStatus(db, id, status, error, nowIso()).catch((err: unknown) =>
+    log.error({ err, connection: id }, 'the status of a connection could not be saved'),
+  );
 }
 
 /** The E1381 timers (ms); tests shorten them, `lims serve` keeps the standard's. */
@@ -48,6 +57,26 @@ export function attachSession(
   const write = (b: Buffer) => {
     if (!socket.destroyed) socket.write(b);
   };
+  const maxBytes = (conn.max_message_kib ?? MAX_MESSAGE_KIB_DEFAULT) * 1024;
+  /** A TCP line is closed on abuse; a serial port cannot be, it keeps refusing instead. */
+  const hangUp = () => {
+    if (socket instanceof net.Socket) socket.end(() => socket.destroy());
+  };
+  /**
+   * Every callback of the line runs through here: an error in a parser or a handler is logged on
+   * its connection and the line closed, never thrown up to the event loop (that would end lims
+   * for every lab).
+   */
+  const guard =
+    <A extends unknown[]>(what: string, fn: (...a: A) => void) =>
+    (...a: A) => {
+      try {
+        fn(...a);
+      } catch (err) {
+        log.error({ err, connection: conn.id }, `${what} failed; the line is closed`);
+        if (socket instanceof net.Socket) socket.destroy();
+      }
+    };
   let close: () => void;
   /** Whether the line is free for an order download now; `sendOrder` puts one on it. */
   let idle: () => boolean;
@@ -91,14 +120,32 @@ export function attachSession(
           }
         });
       },
-      () => queue(() => logIncomplete(db, conn, 'hl7', Buffer.alloc(0), 'An MLLP block over 1 MiB was dropped')),
+      () => {
+        log.warn({ connection: conn.id, limit: maxBytes }, 'an HL7 message over the size limit was dropped');
+        queue(() =>
+          logIncomplete(
+            db,
+            conn,
+            'hl7',
+            Buffer.alloc(0),
+            `An MLLP block over ${maxBytes / 1024} KiB (this connection's limit) was dropped`,
+          ),
+        );
+      },
+      maxBytes,
     );
-    socket.on('data', (d: Buffer) => decoder.receive(d));
+    socket.on(
+      'data',
+      guard('reading an HL7 line', (d: Buffer) => decoder.receive(d)),
+    );
     idle = () => awaiting === null;
     sendOrder = (order) => {
       awaiting = {
         order,
-        timer: setTimeout(() => settle(false, 'no ACK from the machine'), timings.ackTimeoutMs ?? 15_000),
+        timer: setTimeout(
+          guard('waiting for an HL7 ACK', () => settle(false, 'no ACK from the machine')),
+          timings.ackTimeoutMs ?? 15_000,
+        ),
       };
       write(mllpWrap(order.hl7!.text));
     };
@@ -120,6 +167,7 @@ export function attachSession(
     const link: AstmLink = new AstmLink({
       ...linkTimings,
       lenient: conn.lenient === 1,
+      maxMessageBytes: maxBytes,
       write,
       onMessage: (text) =>
         queue(async () => {
@@ -133,6 +181,14 @@ export function attachSession(
       onAbort: (reason, text) => {
         if (text) queue(() => logIncomplete(db, conn, 'astm', Buffer.from(text, 'latin1'), reason));
       },
+      onOverflow: (reason, text) => {
+        log.warn({ connection: conn.id, limit: maxBytes }, 'an ASTM transmission over the limit was refused');
+        // What came before the limit is logged in part: the message log needs the sender's headers, not megabytes.
+        const head = Buffer.from(text.slice(0, 64 * 1024), 'latin1');
+        queue(() => logIncomplete(db, conn, 'astm', head, `Refused: ${reason}; the line was closed`));
+        hangUp();
+      },
+      onError: (err) => log.error({ err, connection: conn.id }, 'an ASTM link timer failed'),
       onSendDone: (ok, reason) => {
         const out = pendingOut.shift();
         if (!out) return;
@@ -143,7 +199,10 @@ export function attachSession(
         );
       },
     });
-    socket.on('data', (d: Buffer) => link.receive(d));
+    socket.on(
+      'data',
+      guard('reading an ASTM line', (d: Buffer) => link.receive(d)),
+    );
     idle = () => link.status === 'idle' && pendingOut.length === 0;
     sendOrder = (order) => {
       pendingOut.push({ records: order.records, order });
@@ -156,19 +215,22 @@ export function attachSession(
   let pump: ReturnType<typeof setInterval> | null = null;
   if (conn.send_orders === 1) {
     let busy = false;
-    pump = setInterval(() => {
-      if (busy || !isOpen() || !idle()) return;
-      busy = true;
-      queue(async () => {
-        try {
-          const order = await nextOrderToSend(db, conn);
-          if (order && !socket.destroyed) sendOrder(order);
-          else if (order) await orderNotTaken(db, order.row, 'connection closed');
-        } finally {
-          busy = false;
-        }
-      });
-    }, timings.orderPollMs ?? 5_000);
+    pump = setInterval(
+      guard('the order download', () => {
+        if (busy || !isOpen() || !idle()) return;
+        busy = true;
+        queue(async () => {
+          try {
+            const order = await nextOrderToSend(db, conn);
+            if (order && !socket.destroyed) sendOrder(order);
+            else if (order) await orderNotTaken(db, order.row, 'connection closed');
+          } finally {
+            busy = false;
+          }
+        });
+      }),
+      timings.orderPollMs ?? 5_000,
+    );
   }
   const closeLine = close;
   close = () => {

@@ -25,6 +25,8 @@ export interface ConnectionsTable {
   stop_bits: number | null;
   /** JSON: [{code, test_id, unit?, factor?, ignore?}] (an ignored code has no test_id) */
   code_map: string;
+  /** Migration 046: the most one transmission may hold, KiB; NULL: the default. */
+  max_message_kib: number | null;
   service_user_id: number;
   listen_status: string;
   last_error: string | null;

@@ -56,10 +56,13 @@ export function startOverdueSweep(
   let running: Promise<void> | null = null;
   const run = () => {
     if (running) return;
-    const d = db();
-    running = sweepOverdue(d)
+    running = Promise.resolve()
+      .then(() => {
+        const d = db();
+        return sweepOverdue(d).then(() => d);
+      })
       // Housekeeping on the same clock: PostgreSQL's pending turnaround counts into their histograms.
-      .then(() => foldTatPending(d))
+      .then((d) => foldTatPending(d))
       .then(() => undefined, onError)
       .finally(() => {
         running = null;

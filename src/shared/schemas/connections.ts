@@ -139,6 +139,32 @@ const oneOf = (values: readonly number[], label: string) =>
       .optional(),
   );
 
+/**
+ * The most one transmission (an ASTM message from ENQ to EOT, an HL7 MLLP block) may hold, in KiB.
+ * Generous for a real CBC with its histograms; past it the link refuses the message.
+ */
+export const MAX_MESSAGE_KIB_DEFAULT = 4096;
+export const MAX_MESSAGE_KIB_RANGE = { min: 64, max: 65536 } as const;
+
+const maxMessageKib = z.preprocess(
+  (v) => (v === '' ? null : v),
+  strictNumber(
+    z
+      .number({ error: 'Message size limit must be a number' })
+      .int('Message size limit must be a whole number of KiB')
+      .min(
+        MAX_MESSAGE_KIB_RANGE.min,
+        `Message size limit must be ${MAX_MESSAGE_KIB_RANGE.min} to ${MAX_MESSAGE_KIB_RANGE.max} KiB`,
+      )
+      .max(
+        MAX_MESSAGE_KIB_RANGE.max,
+        `Message size limit must be ${MAX_MESSAGE_KIB_RANGE.min} to ${MAX_MESSAGE_KIB_RANGE.max} KiB`,
+      ),
+  )
+    .nullable()
+    .optional(),
+);
+
 const connectionFields = {
   name: requiredText('Name', 100),
   equipment_id: equipmentIdField,
@@ -164,6 +190,8 @@ const connectionFields = {
   /** TCP or serial (ASTM or HL7 ORM^O01): download the tests ordered on each sample to the machine when it is collected. */
   send_orders: z.boolean({ error: 'send_orders must be true or false' }).optional(),
   code_map: codeMap.optional(),
+  /** KiB; empty: the default (MAX_MESSAGE_KIB_DEFAULT). */
+  max_message_kib: maxMessageKib,
 };
 
 type Fields = {
@@ -222,6 +250,8 @@ export const connectionSchema = z.object({
   lenient: z.boolean(),
   enabled: z.boolean(),
   send_orders: z.boolean(),
+  /** The limit in force, in KiB (the lab's, else the default). */
+  max_message_kib: z.number().int(),
   code_map: z.array(
     z.object({
       code: z.string(),

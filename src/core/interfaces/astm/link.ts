@@ -37,7 +37,19 @@ export interface AstmLinkOptions {
   /** A frame refused (answered NAK): for the message log. */
   onBadFrame?: (reason: string) => void;
   onSendDone?: (ok: boolean, reason?: string) => void;
+  /**
+   * A transmission passed `maxMessageBytes` or `maxFrames`: it is dropped (never handed on), the
+   * frame that passed it answered NAK, and every further frame of it too until EOT. The session
+   * closes a TCP line here; a serial line stays, refusing until the machine gives up.
+   */
+  onOverflow?: (reason: string, text: string) => void;
+  /** A timer's work threw: the link stays usable, the caller logs it on the connection. */
+  onError?: (err: unknown) => void;
   lenient?: boolean;
+  /** The most text one transmission may hold (4 MiB). */
+  maxMessageBytes?: number;
+  /** The most frames one transmission may hold (32,768: 7.5 MiB at E1381's 240 characters). */
+  maxFrames?: number;
   receiveTimeoutMs?: number;
   ackTimeoutMs?: number;
   busyRetryMs?: number;
@@ -45,13 +57,16 @@ export interface AstmLinkOptions {
   maxAttempts?: number;
 }
 
-type State = 'idle' | 'receiving' | 'enq-sent' | 'sending' | 'waiting';
+type State = 'idle' | 'receiving' | 'discarding' | 'enq-sent' | 'sending' | 'waiting';
+
+type Callbacks = 'onAbort' | 'onBadFrame' | 'onSendDone' | 'onOverflow' | 'onError';
 
 export class AstmLink {
   private state: State = 'idle';
   private buf: Buffer = Buffer.alloc(0);
   private expected = 1;
   private text = '';
+  private frameCount = 0;
   /** The last frame received ended in ETB: a record is open. */
   private open = false;
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -62,8 +77,7 @@ export class AstmLink {
   private attempts = 0;
   private enqAttempts = 0;
   private closed = false;
-  private readonly o: Required<Omit<AstmLinkOptions, 'onAbort' | 'onBadFrame' | 'onSendDone'>> &
-    Pick<AstmLinkOptions, 'onAbort' | 'onBadFrame' | 'onSendDone'>;
+  private readonly o: Required<Omit<AstmLinkOptions, Callbacks>> & Pick<AstmLinkOptions, Callbacks>;
 
   constructor(opts: AstmLinkOptions) {
     this.o = {
@@ -73,6 +87,8 @@ export class AstmLink {
       busyRetryMs: 10_000,
       contentionRetryMs: 20_000,
       maxAttempts: 6,
+      maxMessageBytes: 4 * 1024 * 1024,
+      maxFrames: 32_768,
       ...opts,
     };
   }
@@ -101,7 +117,7 @@ export class AstmLink {
     if (this.closed) return;
     this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : Buffer.from(chunk);
     while (this.buf.length > 0) {
-      if (this.state === 'receiving') {
+      if (this.state === 'receiving' || this.state === 'discarding') {
         if (!this.receiveStep()) return;
         continue;
       }
@@ -141,12 +157,25 @@ export class AstmLink {
     const frame = this.buf.subarray(0, end);
     this.buf = this.buf.subarray(end);
     this.armTimer(this.o.receiveTimeoutMs, () => this.abortReceiving('timeout'));
+    if (this.state === 'discarding') {
+      this.o.write(Buffer.from([NAK]));
+      return true;
+    }
     const r = checkFrame(frame, { lenient: this.o.lenient });
     if (!r.ok) {
       this.refuse(r);
       return true;
     }
     if (r.frame.number === this.expected) {
+      if (this.frameCount + 1 > this.o.maxFrames) {
+        this.overflow(`a transmission of more than ${this.o.maxFrames} frames`);
+        return true;
+      }
+      if (this.text.length + r.frame.text.length > this.o.maxMessageBytes) {
+        this.overflow(`a transmission over ${formatBytes(this.o.maxMessageBytes)}`);
+        return true;
+      }
+      this.frameCount += 1;
       this.text += r.frame.text;
       this.open = !r.frame.final;
       this.expected = (this.expected + 1) % 8;
@@ -160,6 +189,17 @@ export class AstmLink {
     return true;
   }
 
+  /** The transmission passed a limit: dropped whole, this frame and the rest refused until EOT. */
+  private overflow(reason: string) {
+    const text = this.text;
+    this.text = '';
+    this.frameCount = 0;
+    this.open = false;
+    this.state = 'discarding';
+    this.o.write(Buffer.from([NAK]));
+    this.o.onOverflow?.(reason, text);
+  }
+
   private refuse(r: Extract<FrameResult, { ok: false }>) {
     this.o.onBadFrame?.(r.reason);
     this.o.write(Buffer.from([NAK]));
@@ -169,6 +209,7 @@ export class AstmLink {
     this.state = 'receiving';
     this.expected = 1;
     this.text = '';
+    this.frameCount = 0;
     this.open = false;
     this.o.write(Buffer.from([ACK]));
     this.armTimer(this.o.receiveTimeoutMs, () => this.abortReceiving('timeout'));
@@ -178,8 +219,14 @@ export class AstmLink {
     this.clearTimer();
     const text = this.text;
     const open = this.open;
+    const discarded = this.state === 'discarding';
     this.text = '';
+    this.frameCount = 0;
     this.state = 'idle';
+    if (discarded) {
+      this.afterReceiving();
+      return;
+    }
     if (open) this.o.onAbort?.('EOT inside an unfinished record', text);
     else if (text) this.o.onMessage(text);
     this.afterReceiving();
@@ -187,10 +234,12 @@ export class AstmLink {
 
   private abortReceiving(reason: string) {
     const text = this.text;
+    const discarded = this.state === 'discarding';
     this.text = '';
+    this.frameCount = 0;
     this.state = 'idle';
     this.buf = Buffer.alloc(0);
-    this.o.onAbort?.(reason, text);
+    if (!discarded) this.o.onAbort?.(reason, text);
     this.afterReceiving();
   }
 
@@ -200,13 +249,16 @@ export class AstmLink {
 
   private scheduleRetry(ms: number) {
     this.state = 'waiting';
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = null;
-      if (this.state === 'waiting') {
-        this.state = 'idle';
-        this.startSending();
-      }
-    }, ms);
+    this.retryTimer = setTimeout(
+      this.guarded(() => {
+        this.retryTimer = null;
+        if (this.state === 'waiting') {
+          this.state = 'idle';
+          this.startSending();
+        }
+      }),
+      ms,
+    );
   }
 
   private startSending() {
@@ -295,16 +347,34 @@ export class AstmLink {
 
   private armTimer(ms: number, fn: () => void) {
     this.clearTimer();
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      fn();
-    }, ms);
+    this.timer = setTimeout(
+      this.guarded(() => {
+        this.timer = null;
+        fn();
+      }),
+      ms,
+    );
+  }
+
+  /** A timer's work: whatever it throws goes to onError, never up to the event loop (it would end the process). */
+  private guarded(fn: () => void): () => void {
+    return () => {
+      try {
+        fn();
+      } catch (err) {
+        this.o.onError?.(err);
+      }
+    };
   }
 
   private clearTimer() {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
   }
+}
+
+function formatBytes(n: number): string {
+  return n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : `${Math.round(n / 1024)} KiB`;
 }
 
 /**

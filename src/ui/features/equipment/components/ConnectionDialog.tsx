@@ -6,6 +6,7 @@ import {
   CONNECTION_TRANSPORT_LABELS,
   SERIAL_BAUD_RATES,
   SERIAL_DATA_BITS,
+  MAX_MESSAGE_KIB_DEFAULT,
   SERIAL_DEFAULTS,
   SERIAL_PARITIES,
   SERIAL_STOP_BITS,
@@ -46,6 +47,7 @@ interface FormState {
   lenient: boolean;
   enabled: boolean;
   send_orders: boolean;
+  max_message_kib: string;
   code_map: MapRow[];
 }
 
@@ -65,6 +67,7 @@ function formOf(c: Connection | null): FormState {
     lenient: c?.lenient ?? true,
     enabled: c?.enabled ?? false,
     send_orders: c?.send_orders ?? false,
+    max_message_kib: String(c?.max_message_kib ?? MAX_MESSAGE_KIB_DEFAULT),
     code_map: (c?.code_map ?? []).map((e) => ({
       code: e.code,
       test_id: e.test_id === null ? '' : String(e.test_id),
@@ -120,6 +123,7 @@ export function ConnectionDialog({
       lenient: f.lenient,
       enabled: f.enabled,
       send_orders: canSendOrders && f.send_orders,
+      max_message_kib: f.max_message_kib === '' ? null : f.max_message_kib,
       code_map: f.code_map.map((r) =>
         r.ignore
           ? { code: r.code, ignore: true }
@@ -236,6 +240,17 @@ export function ConnectionDialog({
             </FormField>
           </>
         )}
+        <FormField
+          label="Largest message (KiB)"
+          error={errors.max_message_kib}
+          hint={`A transmission over this is refused and the line closed (default ${MAX_MESSAGE_KIB_DEFAULT} KiB)`}
+        >
+          <Input
+            inputMode="numeric"
+            value={f.max_message_kib}
+            onChange={(e) => set('max_message_kib', e.target.value)}
+          />
+        </FormField>
         <div className="flex flex-col gap-2 sm:col-span-2">
           <Checkbox
             label="Lenient ASTM frames (accept frames over 247 bytes and a missing CR LF, as many machines send)"
