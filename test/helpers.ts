@@ -76,7 +76,7 @@ export async function makeLab(
   opts: { demo?: boolean; logger?: LoggerOption; logRequests?: boolean } & Partial<
     Pick<
       AppOptions,
-      'trustProxy' | 'secureCookies' | 'allowedHosts' | 'listenHost' | 'publicRequestsPerMinute' | 'uiDir'
+      'trustProxy' | 'secureCookies' | 'allowedHosts' | 'listenHost' | 'publicRequestsPerMinute' | 'uiDir' | 'dropRoot'
     >
   > = {},
 ): Promise<TestLab> {
@@ -104,6 +104,7 @@ export async function makeLab(
     listenHost: opts.listenHost,
     publicRequestsPerMinute: opts.publicRequestsPerMinute,
     uiDir: opts.uiDir,
+    dropRoot: opts.dropRoot,
   });
   await app.ready();
   const admin = client(app, await login(app, ADMIN_EMAIL, PASSWORD), adminId, ADMIN_EMAIL);

@@ -1,3 +1,4 @@
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { openDatabaseAt, type Database_ } from '../core/db/connection.js';
@@ -27,6 +28,8 @@ export interface ServeOptions {
   trustProxy?: boolean;
   secureCookies?: boolean;
   allowedHosts?: string[];
+  /** The root of the labs' watched folders (`--drop-root`); default `<data dir>/drop`. */
+  dropRoot?: string;
 }
 
 /** The built UI sits beside the compiled server: dist/public. */
@@ -38,6 +41,7 @@ export function defaultUiDir(): string {
 export async function serve(opts: ServeOptions): Promise<{ url: string; close: () => Promise<void> }> {
   const paths = dataPaths(opts.dataDir, { create: true });
   const database = await openDatabaseAt(opts.target ?? { kind: 'sqlite', file: paths.dbFile });
+  const dropRoot = resolve(opts.dropRoot ?? join(paths.dir, 'drop'));
   if (opts.demo) {
     try {
       await ensureDemoLab(database.db);
@@ -58,6 +62,7 @@ export async function serve(opts: ServeOptions): Promise<{ url: string; close: (
     listenHost: opts.host,
     version: packageVersion(),
     dataDir: paths.dir,
+    dropRoot,
     switchDatabase,
   });
   let current: { app: FastifyInstance; database: Database_ } = { app: await buildApp(appOptions(database)), database };
@@ -87,7 +92,10 @@ export async function serve(opts: ServeOptions): Promise<{ url: string; close: (
   // Verified reports are pushed to the lab's receivers (MLLP, HTTP) after the commit, from their queue.
   const reportSender = startReportSender(() => current.database.db, senderLog);
   // The enabled machine connections listen while the server runs (issue 18); a port in use is shown on its connection.
-  const interfaces = startInterfaceListeners(() => current.database.db, senderLog, { bindHost: opts.host });
+  const interfaces = startInterfaceListeners(() => current.database.db, senderLog, {
+    bindHost: opts.host,
+    dropRoot,
+  });
   const shownHost = opts.host === '0.0.0.0' || opts.host === '::' ? 'localhost' : opts.host;
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${opts.port}`;
   let closing = false;

@@ -51,6 +51,11 @@ export interface AppOptions {
   /** The data dir (lims serve): where the wizard stores a PostgreSQL database chosen for the lab. */
   dataDir?: string;
   /**
+   * The server operator's root of watched folders (`lims serve --drop-root`): a lab's folder
+   * connection may only name a folder inside `<root>/lab-<id>`. Absent: folder connections are refused.
+   */
+  dropRoot?: string;
+  /**
    * Moves the running server onto another database (lims serve provides it): the wizard's
    * PostgreSQL choice. Absent in tests that build the app alone.
    */

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { connectionByName } from '../../core/interfaces/repository.js';
 import { withDatabase } from '../context.js';
@@ -13,6 +13,10 @@ export function registerInterface(program: Command, out: Output): void {
   iface
     .command('listen')
     .description('run the listeners of the enabled connections (without the web server) until stopped')
+    .option(
+      '--drop-root <dir>',
+      "the folder under which labs' watched folders must lie, one per lab (default: <data dir>/drop)",
+    )
     .addHelpText(
       'after',
       `
@@ -20,14 +24,18 @@ For a small always-on process next to the machine's PC when the lims server is e
 --database-url pointing at the lab's PostgreSQL). lims serve runs the same listeners: do not run
 both for the same connections. Ctrl-C stops it.`,
     )
-    .action((_flags: unknown, cmd: Command) =>
-      withDatabase(cmd, async (database) => {
+    .action((flags: { dropRoot?: string }, cmd: Command) =>
+      withDatabase(cmd, async (database, dir) => {
         const { startInterfaceListeners } = await import('../../core/interfaces/listeners.js');
-        const listeners = startInterfaceListeners(() => database.db, {
-          info: (_o, msg) => out.line(msg),
-          warn: (o, msg) => out.line(`warning: ${msg}`),
-          error: (_o, msg) => out.line(`error: ${msg}`),
-        });
+        const listeners = startInterfaceListeners(
+          () => database.db,
+          {
+            info: (_o, msg) => out.line(msg),
+            warn: (o, msg) => out.line(`warning: ${msg}`),
+            error: (_o, msg) => out.line(`error: ${msg}`),
+          },
+          { dropRoot: resolve(flags.dropRoot ?? join(dir, 'drop')) },
+        );
         await listeners.ready;
         out.line('listening for the enabled connections; Ctrl-C to stop');
         await new Promise<void>((resolveStop) => {

@@ -19,6 +19,7 @@ interface ServeFlags {
   trustProxy?: boolean;
   secureCookies?: boolean;
   allowedHosts?: string[];
+  dropRoot?: string;
 }
 
 export function registerServe(program: Command, out: Output): void {
@@ -42,6 +43,10 @@ export function registerServe(program: Command, out: Output): void {
         '--allowed-hosts <names>',
         'comma-separated host names the server answers (e.g. lims.clinic.lan,192.168.1.20); others get 421',
       ).argParser(parseHosts),
+    )
+    .option(
+      '--drop-root <dir>',
+      "the folder under which labs' watched folders must lie, one per lab (default: <data dir>/drop)",
     )
     .addHelpText(
       'after',
@@ -77,6 +82,7 @@ async function runServe(cmd: Command, flags: ServeFlags, out: Output): Promise<v
       trustProxy: flags.trustProxy ?? false,
       secureCookies: flags.secureCookies ?? false,
       allowedHosts: flags.allowedHosts,
+      dropRoot: flags.dropRoot,
     }));
   } catch (err) {
     if (err instanceof CliError) throw err;

@@ -1,5 +1,7 @@
 import net from 'node:net';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
+import { sweepableFolder } from './drop-folder.js';
+import { MAX_MESSAGE_KIB_DEFAULT } from '../../shared/schemas/connections.js';
 import { join } from 'node:path';
 import type { Db } from '../db/connection.js';
 import { nowIso } from '../context.js';
@@ -160,29 +162,42 @@ function startTcpClient(db: Db, conn: ConnectionRow, log: InterfaceLog, timings:
  * frames or records, or HL7; told apart by their first bytes), then moved to processed/ (or
  * failed/ when it could not be read). A file still being written (changed in the last 2 s) waits.
  */
-function startFolder(db: Db, conn: ConnectionRow, log: InterfaceLog): Running {
+function startFolder(db: Db, conn: ConnectionRow, log: InterfaceLog, dropRoot: string | null): Running {
   let stopped = false;
   let busy = false;
-  const dir = conn.path!;
   const sweep = async () => {
     if (busy || stopped) return;
     busy = true;
+    const named = conn.path!;
     try {
+      // Checked before every sweep, after links: a folder that leads outside the lab's is never read.
+      const dir = sweepableFolder(dropRoot, conn.organization_id, named);
       for (const name of readdirSync(dir)) {
         const file = join(dir, name);
-        const st = statSync(file);
+        // lstat: a link is not followed, so no file outside the folder is read or moved.
+        const st = lstatSync(file);
         if (!st.isFile() || Date.now() - st.mtimeMs < 2_000) continue;
-        const ok = await importFile(db, conn, readFileSync(file)).then(
-          (r) => r.ok,
-          () => false,
-        );
+        const limit = (conn.max_message_kib ?? MAX_MESSAGE_KIB_DEFAULT) * 1024;
+        const ok =
+          st.size > limit
+            ? await logIncomplete(
+                db,
+                conn,
+                'folder',
+                Buffer.alloc(0),
+                `A file over ${limit / 1024} KiB was refused`,
+              ).then(() => false)
+            : await importFile(db, conn, readFileSync(file)).then(
+                (r) => r.ok,
+                () => false,
+              );
         const to = join(dir, ok ? 'processed' : 'failed');
         mkdirSync(to, { recursive: true });
         renameSync(file, join(to, name));
       }
       await setListenStatus(db, conn.id, 'listening', null, nowIso());
     } catch (err) {
-      noteStatus(db, log, conn.id, 'error', `The folder ${dir} cannot be read (${(err as Error).message})`);
+      noteStatus(db, log, conn.id, 'error', `The folder ${named} cannot be read (${(err as Error).message})`);
       log.warn({ connection: conn.id }, 'a watched folder cannot be read');
     } finally {
       busy = false;
@@ -258,6 +273,8 @@ export function startInterfaceListeners(
     timings?: LinkTimings;
     /** Opens a serial port (tests: @serialport/binding-mock); the serialport package by default. */
     openSerial?: SerialOpener;
+    /** The root of the labs' watched folders (lims serve --drop-root); none: folder connections stay in error. */
+    dropRoot?: string;
     /** Open lines per TCP listener and per address (LINE_LIMITS). */
     lineLimits?: Partial<typeof LINE_LIMITS>;
   } = {},
@@ -285,7 +302,7 @@ export function startInterfaceListeners(
           startTcpServer(db, c, log, opts.bindHost, opts.timings ?? {}, { ...LINE_LIMITS, ...opts.lineLimits }),
         );
       else if (c.transport === 'tcp-client') running.set(c.id, startTcpClient(db, c, log, opts.timings ?? {}));
-      else if (c.transport === 'folder') running.set(c.id, startFolder(db, c, log));
+      else if (c.transport === 'folder') running.set(c.id, startFolder(db, c, log, opts.dropRoot ?? null));
       else if (c.transport === 'serial')
         running.set(c.id, startSerial(db, c, log, opts.timings ?? {}, opts.openSerial, keyOf(c)));
     }

@@ -5,6 +5,7 @@ import { nowIso } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { NO_PASSWORD } from '../auth/password.js';
+import { connectionFolder } from './drop-folder.js';
 import { insertUser } from '../users/service.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import {
@@ -166,11 +167,25 @@ function auditView(r: ConnectionRow) {
   return { ...rest, code_map: codeMapOf({ code_map }) };
 }
 
+/** The server operator's root of watched folders (lims serve --drop-root); none: folders are refused. */
+export interface FolderRoot {
+  dropRoot?: string | null;
+}
+
 /**
  * A new connection, with the account its machine enters results as: a lab technician that cannot
  * sign in (no password, inactive), named after the connection.
  */
-export async function createConnection(db: Db, actor: Actor, input: ConnectionCreate): Promise<Connection> {
+export async function createConnection(
+  db: Db,
+  actor: Actor,
+  input: ConnectionCreate,
+  where: FolderRoot = {},
+): Promise<Connection> {
+  const path =
+    input.transport === 'folder' && input.path
+      ? connectionFolder(where.dropRoot, actor.organizationId, input.path)
+      : (input.path ?? null);
   const id = await db.transaction().execute(async (trx) => {
     if (await nameTaken(trx, actor.organizationId, input.name))
       throw new ConflictError(`A connection named ${input.name} already exists`, 'NAME_TAKEN');
@@ -199,7 +214,7 @@ export async function createConnection(db: Db, actor: Actor, input: ConnectionCr
       transport: input.transport,
       host: input.host ?? null,
       port: input.port ?? null,
-      path: input.path ?? null,
+      path,
       ...serialSettings(input.transport, input),
       lenient: input.lenient === false ? 0 : 1,
       enabled,
@@ -226,7 +241,13 @@ export async function createConnection(db: Db, actor: Actor, input: ConnectionCr
   return getConnection(db, actor.organizationId, id);
 }
 
-export async function updateConnection(db: Db, actor: Actor, id: number, input: ConnectionUpdate): Promise<Connection> {
+export async function updateConnection(
+  db: Db,
+  actor: Actor,
+  id: number,
+  input: ConnectionUpdate,
+  where: FolderRoot = {},
+): Promise<Connection> {
   await db.transaction().execute(async (trx) => {
     const before = await findConnectionRow(trx, actor.organizationId, id);
     if (!before) throw new NotFoundError('Connection', id);
@@ -242,6 +263,9 @@ export async function updateConnection(db: Db, actor: Actor, id: number, input: 
     };
     const issues = transportIssues(merged);
     if (issues.length) throw new ValidationError('Invalid input', issues);
+    // A folder is checked whenever it is given or the transport becomes one (never kept from before unchecked).
+    if (merged.transport === 'folder' && merged.path && (input.path !== undefined || before.transport !== 'folder'))
+      merged.path = connectionFolder(where.dropRoot, actor.organizationId, merged.path);
     await checkReferences(trx, actor.organizationId, input);
     const enabled = input.enabled === undefined ? before.enabled : input.enabled ? 1 : 0;
     await checkPortFree(

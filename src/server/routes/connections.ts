@@ -18,6 +18,7 @@ import { route } from '../contract.js';
 export async function connectionRoutes(app: FastifyInstance) {
   const db = app.database.db;
   const org = (req: Parameters<typeof actorOf>[0]) => actorOf(req).organizationId;
+  const where = { dropRoot: app.options_.dropRoot ?? null };
 
   route(app, connectionsApi.list, async (req) => ({ connections: await listConnections(db, org(req)) }));
   route(app, connectionsApi.messages, async (req) => listMessages(db, org(req), req.query));
@@ -29,10 +30,10 @@ export async function connectionRoutes(app: FastifyInstance) {
   }));
   route(app, connectionsApi.get, async (req) => ({ connection: await getConnection(db, org(req), req.params.id) }));
   route(app, connectionsApi.create, async (req) => ({
-    connection: await createConnection(db, actorOf(req), req.body),
+    connection: await createConnection(db, actorOf(req), req.body, where),
   }));
   route(app, connectionsApi.update, async (req) => ({
-    connection: await updateConnection(db, actorOf(req), req.params.id, req.body),
+    connection: await updateConnection(db, actorOf(req), req.params.id, req.body, where),
   }));
   route(app, connectionsApi.remove, async (req) => ({
     connection: await deleteConnection(db, actorOf(req), req.params.id),

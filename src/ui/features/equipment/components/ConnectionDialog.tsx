@@ -177,8 +177,14 @@ export function ConnectionDialog({
           />
         </FormField>
         {f.transport === 'folder' ? (
-          <FormField label="Folder" required error={errors.path} className="sm:col-span-2">
-            <Input value={f.path} onChange={(e) => set('path', e.target.value)} placeholder="/srv/analyser/out" />
+          <FormField
+            label="Folder"
+            required
+            error={errors.path}
+            hint="A folder inside this lab's drop folder on the server (e.g. sysmex); the server's operator chooses where that is"
+            className="sm:col-span-2"
+          >
+            <Input value={f.path} onChange={(e) => set('path', e.target.value)} placeholder="sysmex" />
           </FormField>
         ) : f.transport === 'serial' ? (
           <>
