@@ -605,6 +605,14 @@ describe('two labs on one server', () => {
     expect(aStats.patients).toBe(1);
   });
 
+  it("answers 404 to verifying another lab's sample, with no word about its results", async () => {
+    const res = await A.admin.post(`/api/samples/${B.ids.sample}/verify`, { ids: [B.ids.result] });
+    expect(res.statusCode, res.body).toBe(404);
+    expect(res.body).not.toContain(String(B.ids.result).padStart(4, '0'));
+    const still = await B.admin.get(`/api/test-results/${B.ids.result}`);
+    expect(still.json<{ result: { status: string } }>().result.status).not.toBe('verified');
+  });
+
   it("keeps the superadmin's tenant routes from a lab's admin", async () => {
     for (const { contract } of (await allContracts()).filter(({ contract }) =>
       contract.path.startsWith('/api/tenants'),

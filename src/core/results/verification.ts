@@ -175,6 +175,8 @@ export async function verifySample(
   sampleId: number,
   resultIds: number[],
 ): Promise<BulkVerifyResponse> {
+  // Another lab's sample is not found, as on every other route: no per-result outcomes that tell it exists.
+  if (!(await findSampleRow(db, actor.organizationId, { id: sampleId }))) throw new NotFoundError('Sample', sampleId);
   const allowSelf = await allowSelfVerification(db, actor.organizationId);
   const ofSample = new Set((await resultsOfSample(db, sampleId)).map((r) => r.id));
   const outcomes: BulkVerifyOutcome[] = [];
