@@ -1,6 +1,10 @@
 // The `lims` command: bin/lims.js imports this file. The work is in program.ts so tests can run it in-process.
 import { runCli } from './program.js';
 
+// Everything lims writes holds patient data (the database and its WAL, backups, exports, PDFs,
+// import reports): readable by this user only, whatever the login's umask.
+process.umask(0o077);
+
 // Output piped into a program that stops reading (lims --help | head) is not an error of lims.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);

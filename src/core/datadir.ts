@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -18,6 +18,9 @@ export interface DataPaths {
 
 export function dataPaths(dir: string, opts: { create?: boolean } = {}): DataPaths {
   if (opts.create && !existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // The data dir holds the database, backups and exports: this user's only, also one made before.
+  else if (opts.create && (statSync(dir).mode & 0o077) !== 0 && statSync(dir).uid === process.getuid?.())
+    chmodSync(dir, 0o700);
   return {
     dir,
     dbFile: join(dir, 'lims.db'),

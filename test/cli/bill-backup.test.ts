@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDataDirConfig, writeDataDirConfig } from '../../src/core/datadir.js';
@@ -214,5 +214,34 @@ describe('lims backup and restore', () => {
     const r = await limsInProcess(['--data-dir', fresh, 'restore', bogus]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/lims: /);
+  });
+});
+
+describe('files lims writes are this user only', () => {
+  const mode = (f: string) => statSync(f).mode & 0o777;
+
+  it('the data dir is 0700 and the database, its WAL, backups and printed PDFs 0600, whatever the umask', async () => {
+    const home = tempDir('lims-modes-');
+    const data = join(home, 'data');
+    // A data dir made earlier, open to others (an older lims, or made by hand).
+    mkdirSync(data, { mode: 0o755 });
+    chmodSync(data, 0o755);
+    await setUpLab(data);
+    expect(mode(data)).toBe(0o700);
+    if (ENGINE === 'sqlite') {
+      for (const f of ['lims.db', 'lims.db-wal', 'lims.db-shm'])
+        if (existsSync(join(data, f))) expect(mode(join(data, f)), f).toBe(0o600);
+      // An existing database left readable by others is closed again on the next open.
+      chmodSync(join(data, 'lims.db'), 0o644);
+    }
+    const out = join(home, 'out');
+    mkdirSync(out);
+    const printed = await lims(['--data-dir', dir, 'bill', 'print', billNumber, '--out', join(out, 'bill.pdf')]);
+    expect(printed.code, printed.stderr).toBe(0);
+    expect(mode(join(out, 'bill.pdf'))).toBe(0o600);
+    const backup = await lims(['--data-dir', data, 'backup', '--out', join(out, 'lab.db')]);
+    expect(backup.code, backup.stderr).toBe(0);
+    expect(mode(join(out, 'lab.db'))).toBe(0o600);
+    if (ENGINE === 'sqlite') expect(mode(join(data, 'lims.db'))).toBe(0o600);
   });
 });

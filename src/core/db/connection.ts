@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { chmodSync, existsSync, statSync } from 'node:fs';
 import { CompiledQuery, Kysely, SqliteDialect, SqliteDriver, type DatabaseConnection } from 'kysely';
 import type pg from 'pg';
 import type { DB } from './schema.js';
@@ -249,6 +250,21 @@ export function changeStamp(db: Db, nowMs = Date.now()): string | null {
   return stampSources.get(db)?.(nowMs) ?? null;
 }
 
+/**
+ * The database and its WAL and shared-memory files hold every patient's data: this user's only
+ * (0600), also when an older lims or another umask made them readable by others.
+ */
+function ownerOnly(file: string): void {
+  if (file === ':memory:') return;
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      if (existsSync(f) && (statSync(f).mode & 0o077) !== 0) chmodSync(f, 0o600);
+    } catch {
+      // A file we cannot change (not ours): left as it is; lims still runs.
+    }
+  }
+}
+
 export function applyPragmas(sqlite: Database.Database): void {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');
@@ -259,8 +275,10 @@ export function applyPragmas(sqlite: Database.Database): void {
 /** Opens (creating if needed) the SQLite database, applies pragmas and pending migrations. */
 export function openDatabase(file: string, opts: { readonly?: boolean } = {}): SqliteDatabase {
   const sqlite = new Database(file, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
-  if (!opts.readonly) applyPragmas(sqlite);
-  else sqlite.pragma('busy_timeout = 5000');
+  if (!opts.readonly) {
+    applyPragmas(sqlite);
+    ownerOnly(file);
+  } else sqlite.pragma('busy_timeout = 5000');
   if (!opts.readonly) migrate(sqlite);
   const connection = cachingDatabase(sqlite);
   const db = new Kysely<DB>({
