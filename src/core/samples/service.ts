@@ -154,6 +154,8 @@ export interface NewSample {
   /** A barcode now even while pending: a bill's tubes get labels at the front desk. */
   barcodeNow?: boolean;
   test_ids: number[];
+  /** The rejected sample this one is drawn again for. */
+  recollect_of?: number | null;
 }
 
 /** Inside an open transaction: code SMP+date+sequence, barcode, the ordered tests, custody history, audit. */
@@ -178,6 +180,7 @@ export async function storeSample(trx: Db, actor: Actor, input: NewSample): Prom
     rejection_reason: null,
     collection_date: collected ? now : null,
     completed_at: null,
+    recollect_of: input.recollect_of ?? null,
     created_by: actor.userId,
     created_at: now,
     updated_at: now,
