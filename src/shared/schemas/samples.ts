@@ -175,6 +175,8 @@ export const sampleCollectSchema = z.object({
     .max(50, 'At most 50 samples at a time')
     .transform((ids) => [...new Set(ids)]),
   location: optionalText(100),
+  /** Who drew them; the signed-in user when left out. */
+  collector_id: nullableId('collector_id'),
 });
 export type SampleCollect = z.infer<typeof sampleCollectSchema>;
 
