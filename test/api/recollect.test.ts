@@ -108,3 +108,19 @@ describe('recollect a rejected sample', () => {
     expect((await collector.post(`/api/samples/999999/recollect`, {})).statusCode).toBe(404);
   });
 });
+
+describe('collecting pending tubes', () => {
+  it('records the collector chosen, else the signed-in user', async () => {
+    const a = await billedTube();
+    const b = await billedTube();
+    const other = await lab.as('collector');
+    const chosen = await collector.post('/api/samples/collect', { ids: [a.sample.id], collector_id: other.userId });
+    expect(chosen.statusCode, chosen.body).toBe(200);
+    expect(chosen.json().samples[0].collector_id).toBe(other.userId);
+    const self = await collector.post('/api/samples/collect', { ids: [b.sample.id] });
+    expect(self.json().samples[0].collector_id).toBe(collector.userId);
+    const bad = await collector.post('/api/samples/collect', { ids: [b.sample.id], collector_id: 'x' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().details[0].path).toBe('collector_id');
+  });
+});
