@@ -100,7 +100,7 @@ function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: bo
     verifyAction(
       'Verify',
       verify,
-      (r) => !canVerify || r.status !== 'completed' || r.review_reasons.length > 0,
+      (r) => !canVerify || !r.can_verify || r.review_reasons.length > 0,
       <CheckCircle2 />,
     ),
     reviewAction(setReviewing, (r) => r.id === null || (r.review_reasons.length === 0 && !r.is_critical)),
