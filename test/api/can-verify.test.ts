@@ -15,8 +15,9 @@ let patient: number;
 
 beforeAll(async () => {
   lab = await makeLab();
-  hb = (await lab.admin.post('/api/tests', { name: 'Haemoglobin', code: 'HB', price: 100, normal_range: '12-17' })).json()
-    .test.id;
+  hb = (
+    await lab.admin.post('/api/tests', { name: 'Haemoglobin', code: 'HB', price: 100, normal_range: '12-17' })
+  ).json().test.id;
   esr = (await lab.admin.post('/api/tests', { name: 'ESR', code: 'ESR', price: 100, normal_range: '0-20' })).json().test
     .id;
   patient = (

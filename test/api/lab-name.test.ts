@@ -28,8 +28,7 @@ beforeAll(async () => {
 });
 afterAll(() => lab.close());
 
-const signInLab = (host?: string) =>
-  lab.app.inject({ url: '/api/auth/lab', ...(host ? { headers: { host } } : {}) });
+const signInLab = (host?: string) => lab.app.inject({ url: '/api/auth/lab', ...(host ? { headers: { host } } : {}) });
 
 describe('the lab name on the sign-in page', () => {
   it("answers without a session with the lab's name and nothing else", async () => {

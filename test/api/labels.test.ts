@@ -23,7 +23,12 @@ beforeAll(async () => {
 afterAll(() => lab.close());
 
 async function tubesOf(dob: string, gender: string, codes: string[]): Promise<Sample[]> {
-  const p = await lab.admin.post('/api/patients', { first_name: 'Lata', last_name: 'Menon', date_of_birth: dob, gender });
+  const p = await lab.admin.post('/api/patients', {
+    first_name: 'Lata',
+    last_name: 'Menon',
+    date_of_birth: dob,
+    gender,
+  });
   expect(p.statusCode, p.body).toBe(201);
   const id = p.json().patient.id;
   const b = await lab.admin.post('/api/bills', {

@@ -14,8 +14,9 @@ beforeAll(async () => {
   lab = await makeLab();
   hb = (await lab.admin.post('/api/tests', { name: 'Haemoglobin', code: 'HB', price: 150, container: 'edta' })).json()
     .test.id;
-  fbs = (await lab.admin.post('/api/tests', { name: 'Glucose Fasting', code: 'FBS', price: 100, container: 'edta' }))
-    .json().test.id;
+  fbs = (
+    await lab.admin.post('/api/tests', { name: 'Glucose Fasting', code: 'FBS', price: 100, container: 'edta' })
+  ).json().test.id;
   patient = (
     await lab.admin.post('/api/patients', {
       first_name: 'Meena',

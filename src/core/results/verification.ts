@@ -7,7 +7,6 @@ import { labSettings } from '../settings/organization.js';
 import { findSampleRow, updateSampleRow } from '../samples/repository.js';
 import {
   resultCode,
-  reviewReasons,
   type BulkVerifyOutcome,
   type BulkVerifyResponse,
   type CriticalCallInput,

@@ -39,13 +39,19 @@ export async function resultRoutes(app: FastifyInstance) {
     mine(req, await getResult(db, org(req), req.params.id, await resultScope(db, actorOf(req)))),
   );
   route(app, resultsApi.create, async (req) => mine(req, await createResult(db, actorOf(req), req.body)));
-  route(app, resultsApi.update, async (req) => mine(req, await updateResult(db, actorOf(req), req.params.id, req.body)));
+  route(app, resultsApi.update, async (req) =>
+    mine(req, await updateResult(db, actorOf(req), req.params.id, req.body)),
+  );
   route(app, resultsApi.remove, async (req) => mine(req, await deleteResult(db, actorOf(req), req.params.id)));
   route(app, resultsApi.verify, async (req) => mine(req, await verifyResult(db, actorOf(req), req.params.id)));
   route(app, resultsApi.bulkVerify, async (req) => bulkVerifyResults(db, actorOf(req), req.body.ids));
-  route(app, resultsApi.reject, async (req) => mine(req, await rejectResult(db, actorOf(req), req.params.id, req.body)));
+  route(app, resultsApi.reject, async (req) =>
+    mine(req, await rejectResult(db, actorOf(req), req.params.id, req.body)),
+  );
   route(app, resultsApi.verifySample, async (req) => verifySample(db, actorOf(req), req.params.id, req.body.ids));
-  route(app, resultsApi.criticalCall, async (req) => mine(req, await logCriticalCall(db, actorOf(req), req.params.id, req.body)));
+  route(app, resultsApi.criticalCall, async (req) =>
+    mine(req, await logCriticalCall(db, actorOf(req), req.params.id, req.body)),
+  );
   route(app, resultsApi.reportStatus, async (req) =>
     reportStatus(db, org(req), req.params.id, await resultScope(db, actorOf(req))),
   );
@@ -55,7 +61,11 @@ export async function resultRoutes(app: FastifyInstance) {
   });
   route(app, resultsApi.sheet, async (req) => {
     const sheet = await resultSheet(db, org(req), req.params.id, await resultScope(db, actorOf(req)));
-    await markVerifiable(db, actorOf(req), sheet.tests.flatMap((t) => (t.result ? [t.result] : [])));
+    await markVerifiable(
+      db,
+      actorOf(req),
+      sheet.tests.flatMap((t) => (t.result ? [t.result] : [])),
+    );
     return sheet;
   });
   route(app, resultsApi.report, async (req, reply) => {

@@ -231,7 +231,10 @@ export function useRecollectMutation() {
     mutationFn: ({ id, notes }: { id: number; notes?: string | null }) =>
       call(samplesApi.recollect, { params: { id }, body: { notes: notes ?? null } }).then((r) => r.sample),
     onSuccess: (s) => {
-      notify.success('Recollection ordered', `New tube ${s.sample_id} (${s.barcode}) for ${s.first_name} ${s.last_name}`);
+      notify.success(
+        'Recollection ordered',
+        `New tube ${s.sample_id} (${s.barcode}) for ${s.first_name} ${s.last_name}`,
+      );
       return invalidate();
     },
     onError: (err) => notify.error('Failed to recollect the sample', err),

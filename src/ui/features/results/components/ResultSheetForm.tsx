@@ -193,13 +193,12 @@ function SheetRow({
   const r: TestResult | null = row.result;
   // A calculated test is not typed over (it changes with its inputs) unless the lab measures it directly.
   const locked = calc !== null && calc.kind !== 'measured';
-  const shown = calc?.kind === 'calculated' ? calc.value : locked ? (r?.calculated ? (r.result_value ?? '') : '') : draft.value;
+  const shown =
+    calc?.kind === 'calculated' ? calc.value : locked ? (r?.calculated ? (r.result_value ?? '') : '') : draft.value;
   // A preview against the range shown; the server decides the stored flag (and critical limits).
   // A number typed for a numeric test only: text there is an error the server names, not a flag.
   const previewable =
-    shown.trim() &&
-    !disabled &&
-    (row.result_type !== 'numeric' || numericValue(shown.replace(/^[<>]=?/, '')) !== null);
+    shown.trim() && !disabled && (row.result_type !== 'numeric' || numericValue(shown.replace(/^[<>]=?/, '')) !== null);
   const preview = previewable ? computeFlag(shown, row.normal_range) : null;
   return (
     <li className="rounded-md border border-slate-200 p-3">
@@ -287,7 +286,12 @@ function SheetRow({
 /** Why a calculated field cannot be typed, or why (and with what beside it) it is typed. */
 function CalcHint({ calc, formula }: { calc: CalcState; formula: string }) {
   if (calc.kind === 'calculated') return <>Calculated from {formula}: not typed; it follows the tests it uses.</>;
-  if (calc.kind === 'waiting') return <>Calculated from {formula} ({calc.reason}): not typed.</>;
+  if (calc.kind === 'waiting')
+    return (
+      <>
+        Calculated from {formula} ({calc.reason}): not typed.
+      </>
+    );
   return (
     <span className="text-amber-800">
       Measured directly: {calc.reason}

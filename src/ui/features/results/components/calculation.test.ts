@@ -58,7 +58,10 @@ describe('a calculated test on the entry sheet', () => {
   });
 
   it('a value measured directly earlier stays, with what the formula would give beside it', () => {
-    const measured = { ...LDL, result: { id: 9, result_value: '150', calculated: false, status: 'completed' } as TestResult };
+    const measured = {
+      ...LDL,
+      result: { id: 9, result_value: '150', calculated: false, status: 'completed' } as TestResult,
+    };
     const d = { 1: '200', 2: '150', 3: '40' };
     expect(calcState(measured, sheet([row(1, 'CHOL'), row(2, 'TG'), row(3, 'HDL'), measured]), typed(d))).toEqual({
       kind: 'measured',

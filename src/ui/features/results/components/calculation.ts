@@ -36,8 +36,7 @@ export function calcState(
     if (t.test_id === row.test_id || seen.has(t.test_id)) continue;
     // A calculated input (LDL in LDL/HDL) counts with the value the sheet shows for it.
     const inner = calcState(t, sheet, values, new Set([...seen, row.test_id]));
-    const own =
-      inner?.kind === 'calculated' ? inner.value : inner?.kind === 'waiting' ? '' : values(t);
+    const own = inner?.kind === 'calculated' ? inner.value : inner?.kind === 'waiting' ? '' : values(t);
     const n = own.trim() ? numericValue(own.trim()) : null;
     if (n !== null) vars.set(t.test_code.toUpperCase(), n);
   }
