@@ -151,7 +151,7 @@ describe('Sample Collection with a hand scanner', () => {
     expect(await page.getByRole('button', { name: `Recollect ${rejected.sample_id}` }).count()).toBe(0);
     await page.goto(`/samples?view=${fresh.id}`);
     const details = page.getByRole('dialog', { name: `Sample ${fresh.sample_id}` });
-    await details.getByText(`Recollection of`).waitFor();
+    await details.getByText('Recollection of').first().waitFor();
     await details.getByRole('button', { name: rejected.sample_id }).waitFor();
     await screenshot(page, 'collect-recollection-details');
   });

@@ -23,13 +23,14 @@ function RecollectForm({ sample, onOpenChange, onDone }: RecollectDialogProps & 
   const close = (o: boolean) => !recollect.isPending && onOpenChange(o);
   const submit = () =>
     recollect.mutate({ id: sample.id, notes: notes.trim() || null }, { onSuccess: (fresh) => onDone(fresh) });
-  const tube = tubeLabel(sample.container) ?? sample.sample_type;
+  const tube = tubeLabel(sample.container) ?? `${sample.sample_type.toLowerCase()} tube`;
+  const tests = `${sample.tests.length} ${sample.tests.length === 1 ? 'test' : 'tests'}`;
   return (
     <Dialog
       open
       onOpenChange={close}
       title={`Recollect ${sample.sample_id}`}
-      description={`A new ${tube} with a new barcode for ${sample.first_name} ${sample.last_name}, for the same ${sample.tests.length} ${sample.tests.length === 1 ? 'test' : 'tests'}. It waits to be collected; the bill is not charged again.`}
+      description={`A new ${tube} with a new barcode for ${sample.first_name} ${sample.last_name}, for the same ${tests}. It waits to be collected; nothing is charged again.`}
       size="sm"
       footer={
         <>
