@@ -36,7 +36,7 @@ export async function recollectSample(db: Db, actor: Actor, id: number, input: S
       location: input.location ?? first.location,
       priority: first.priority,
       status: 'pending',
-      notes: input.notes ?? `Recollection of ${first.sample_code}`,
+      notes: input.notes ?? null,
       barcodeNow: true,
       test_ids: tests.map((t) => t.id),
       recollect_of: id,
