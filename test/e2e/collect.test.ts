@@ -163,5 +163,8 @@ describe('Sample Collection with a hand scanner', () => {
     await dialog.getByTestId('selected-patient').getByText('Lata Menon').waitFor();
     await expect.poll(() => dialog.getByLabel('Collected By').inputValue()).toBe(String(collectorId));
     await screenshot(page, 'collect-scanned-mobile');
+    await page.keyboard.press('Escape');
+    await page.getByText(`Recollected as`).first().waitFor();
+    await screenshot(page, 'collect-list-mobile');
   });
 });

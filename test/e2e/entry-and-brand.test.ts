@@ -37,7 +37,11 @@ beforeAll(async () => {
     actor,
     patientCreateSchema.parse({ first_name: 'Anil', last_name: 'Joshi', date_of_birth: '1970-01-01', gender: 'Male' }),
   );
-  sample = await createSample(db, actor, sampleCreateSchema.parse({ patient_id: p.id, sample_type: 'Blood', test_ids: ids }));
+  sample = await createSample(
+    db,
+    actor,
+    sampleCreateSchema.parse({ patient_id: p.id, sample_type: 'Blood', test_ids: ids }),
+  );
 });
 
 afterAll(async () => {

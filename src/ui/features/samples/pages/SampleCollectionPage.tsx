@@ -154,7 +154,7 @@ export default function SampleCollectionPage() {
               query={list}
               rows={(p) => p.samples}
               search={{
-                placeholder: 'Search or scan a barcode: sample ID, barcode, type or patient',
+                placeholder: 'Scan a barcode or search samples',
                 label: 'Search samples or scan a barcode',
                 onEnter: onScan,
               }}
