@@ -217,6 +217,11 @@ describe('Result Entry and Result Validation', () => {
     await page.getByLabel(/^R-\d{6} needs review on its own: Outside the reference range/).waitFor();
     await page.getByLabel('Select all results awaiting validation on this page').check();
     await page.getByRole('button', { name: 'Bulk Validate (1)' }).click();
+    // It asks first, naming how many and by whom; nothing is verified until confirmed.
+    const confirm = page.getByRole('dialog', { name: 'Bulk Validate' });
+    await confirm.getByText(/^Validate 1 result\? Each will be released as verified by you, Test validator/).waitFor();
+    await screenshot(page, 'results-bulk-confirm');
+    await confirm.getByRole('button', { name: 'Validate 1 result' }).click();
     const outcome = page.getByRole('dialog', { name: 'Bulk Validate' });
     await outcome.getByText('1 result verified, 0 refused.').waitFor();
     await outcome.getByRole('button', { name: 'Close' }).last().click();
@@ -256,7 +261,7 @@ describe('Result Entry and Result Validation', () => {
     execFileSync(requirePoppler('pdftoppm'), ['-png', '-r', '70', file, join(RESULTS_DIR, 'results-report')]);
   });
 
-  it('self-verification is refused with a reason in Bulk Validate', async () => {
+  it("the user's own entry is not offered for validation, with the server's reason", async () => {
     const page = await open('/results', 'admin');
     await page.getByRole('button', { name: `Enter result for Thyroid Stimulating Hormone on ${other.code}` }).click();
     const sheet = page.getByRole('dialog', { name: `Enter Results: ${other.code}` });
@@ -265,12 +270,14 @@ describe('Result Entry and Result Validation', () => {
     await sheet.waitFor({ state: 'detached' });
     await page.goto('/result-validation?status=pending');
     await page.getByRole('row').filter({ hasText: 'Thyroid Stimulating Hormone' }).waitFor();
-    await page.getByLabel(/^Select R-\d{6} \(Thyroid Stimulating Hormone\)/).check();
-    await page.getByRole('button', { name: 'Bulk Validate (1)' }).click();
-    const outcome = page.getByRole('dialog', { name: 'Bulk Validate' });
-    await outcome.getByText('0 results verified, 1 refused.').waitFor();
-    await outcome.getByText(/another user must verify it/).waitFor();
-    await screenshot(page, 'results-bulk-refused');
+    const tsh = page.getByRole('row').filter({ hasText: 'Thyroid Stimulating Hormone' });
+    await tsh
+      .getByLabel(/^R-\d{6} cannot be validated by you: You entered R-\d{6}, so another user must verify it/)
+      .waitFor();
+    expect(await tsh.getByRole('checkbox').count()).toBe(0);
+    expect(await tsh.getByRole('button', { name: /^Validate R-\d{6}/ }).count()).toBe(0);
+    expect(await tsh.getByRole('button', { name: /^Validate sample / }).count()).toBe(0);
+    await screenshot(page, 'results-own-entry-locked');
   });
 
   it('works on a phone: both screens and the entry dialog', async () => {

@@ -110,6 +110,9 @@ export function toResult(
             amended: r.amended === 1,
           })
         : [],
+    // Set for the signed-in user by markVerifiable (verify-rules.ts); no one may verify until then.
+    can_verify: false,
+    verify_refusal: null,
     equipment_id: r.equipment_id ?? null,
     equipment_warning: r.equipment_warning ?? null,
     critical_call: call

@@ -7,7 +7,6 @@ import { labSettings } from '../settings/organization.js';
 import { findSampleRow, updateSampleRow } from '../samples/repository.js';
 import {
   resultCode,
-  reviewReasons,
   type BulkVerifyOutcome,
   type BulkVerifyResponse,
   type CriticalCallInput,
@@ -28,6 +27,7 @@ import { qcGate } from '../qc/runs.js';
 import { announceReportReady } from './announce.js';
 import { queueReportOut } from '../interop-out/service.js';
 import { actorHasPermission } from '../users/permissions.js';
+import { notVerifiable, verifyRefusal, type VerifyMode } from './verify-rules.js';
 
 /**
  * Verification (validation) of entered results. The verifier is always the signed-in user (the
@@ -37,61 +37,21 @@ import { actorHasPermission } from '../users/permissions.js';
  * amended): the others are refused here, whatever the screen sends.
  */
 
-function notVerifiable(id: number, status: string): ConflictError {
-  if (status === 'verified') return new ConflictError(`${resultCode(id)} is already verified`, 'ALREADY_VERIFIED');
-  if (status === 'rejected')
-    return new ConflictError(
-      `${resultCode(id)} was rejected; it must be re-entered before it can be verified`,
-      'RESULT_REJECTED',
-    );
-  return new ConflictError(
-    `${resultCode(id)} has no result entered yet; only completed results can be verified`,
-    'RESULT_NOT_COMPLETED',
-  );
-}
-
-const REASON_WORDS = {
-  abnormal: 'outside the reference range',
-  critical: 'critical',
-  delta: 'differs from the previous result beyond the delta limit',
-  amended: 'amended after verification',
-} as const;
-
-type Mode = 'single' | 'bulk';
+type Mode = VerifyMode;
 
 async function verifyOne(db: Db, actor: Actor, id: number, allowSelf: boolean, mode: Mode): Promise<void> {
   if (!actor.userId) throw new ForbiddenError('A result can only be verified by a signed-in user');
   await db.transaction().execute(async (trx) => {
     const row = await resultForVerification(trx, actor.organizationId, id);
     if (!row) throw new NotFoundError('Result', id);
-    if (row.status !== 'completed') throw notVerifiable(id, row.status);
-    // A rejected sample (haemolysed, clotted...) gives no reportable result.
-    if (row.sample_status === 'rejected') {
-      throw new ConflictError(
-        `Sample ${row.sample_code} was rejected; its results cannot be verified`,
-        'SAMPLE_REJECTED',
-      );
-    }
-    if (mode === 'bulk') {
-      const reasons = reviewReasons({
-        flag: row.flag,
-        is_critical: row.is_critical === 1,
-        delta_failed: row.delta_failed === 1,
-        amended: row.amended === 1,
-      });
-      if (reasons.length)
-        throw new ConflictError(
-          `${resultCode(id)} (${row.test_name} ${row.result_value ?? ''}${row.unit ? ` ${row.unit}` : ''}) is ${reasons
-            .map((r) => REASON_WORDS[r])
-            .join(', ')}: open it and verify it on its own`,
-          'NEEDS_REVIEW',
-        );
-    }
-    if (row.technician_id === actor.userId && !allowSelf) {
-      throw new ForbiddenError(
-        `You entered ${resultCode(id)}, so another user must verify it (this lab does not allow self-verification)`,
-      );
-    }
+    const refusal = verifyRefusal(
+      id,
+      { ...row, is_critical: row.is_critical === 1, delta_failed: row.delta_failed === 1, amended: row.amended === 1 },
+      actor.userId,
+      allowSelf,
+      mode,
+    );
+    if (refusal) throw refusal;
     const now = nowIso();
     const qc = await qcGate(trx, actor.organizationId, row.test_id, row.entered_at ?? now);
     if (qc.blocked) throw new ConflictError(`${resultCode(id)} (${row.test_name}): ${qc.message}`, 'QC_REJECTED');

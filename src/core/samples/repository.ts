@@ -11,6 +11,8 @@ export function samplesQuery(db: Db, organizationId: number) {
     .innerJoin('patients as p', 'p.id', 's.patient_id')
     .leftJoin('users as c', 'c.id', 's.collector_id')
     .leftJoin('bills as b', 'b.id', 's.bill_id')
+    .leftJoin('samples as ro', 'ro.id', 's.recollect_of')
+    .leftJoin('samples as ra', 'ra.recollect_of', 's.id')
     .where('s.organization_id', '=', organizationId);
 }
 
@@ -28,6 +30,9 @@ function withColumns(q: SamplesQuery) {
       'c.first_name as collector_first_name',
       'c.last_name as collector_last_name',
       'b.bill_number',
+      'ro.sample_code as recollect_of_code',
+      'ra.id as recollected_as',
+      'ra.sample_code as recollected_as_code',
     ]);
 }
 
@@ -76,6 +81,10 @@ export function toSample(r: SampleRow, tests: SampleTestRef[]): Sample {
     receipt_condition: r.receipt_condition,
     bill_id: r.bill_id,
     bill_number: r.bill_number,
+    recollect_of: r.recollect_of,
+    recollect_of_code: r.recollect_of_code,
+    recollected_as: r.recollected_as,
+    recollected_as_code: r.recollected_as_code,
     container: r.container,
     reported_at: r.reported_at,
     report_print_count: r.report_print_count,

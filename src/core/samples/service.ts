@@ -154,6 +154,8 @@ export interface NewSample {
   /** A barcode now even while pending: a bill's tubes get labels at the front desk. */
   barcodeNow?: boolean;
   test_ids: number[];
+  /** The rejected sample this one is drawn again for. */
+  recollect_of?: number | null;
 }
 
 /** Inside an open transaction: code SMP+date+sequence, barcode, the ordered tests, custody history, audit. */
@@ -178,6 +180,7 @@ export async function storeSample(trx: Db, actor: Actor, input: NewSample): Prom
     rejection_reason: null,
     collection_date: collected ? now : null,
     completed_at: null,
+    recollect_of: input.recollect_of ?? null,
     created_by: actor.userId,
     created_at: now,
     updated_at: now,
@@ -263,7 +266,13 @@ export async function changeSampleStatus(db: Db, actor: Actor, id: number, input
 }
 
 /** One status move inside an open transaction (a bill's cancellation withdraws its tubes this way). */
-export async function moveSample(trx: Db, actor: Actor, id: number, input: SampleStatusChange): Promise<void> {
+export async function moveSample(
+  trx: Db,
+  actor: Actor,
+  id: number,
+  input: SampleStatusChange,
+  collectorId?: number | null,
+): Promise<void> {
   const before = await sampleOwnRow(trx, actor.organizationId, id);
   if (!before) throw new NotFoundError('Sample', id);
   const from = before.status as SampleStatus;
@@ -281,7 +290,8 @@ export async function moveSample(trx: Db, actor: Actor, id: number, input: Sampl
     patch.collection_date = now;
     if (!before.barcode)
       patch.barcode = await freshBarcode(trx, actor.organizationId, before.sample_type as SampleType);
-    if (!before.collector_id) patch.collector_id = actor.userId;
+    if (collectorId) patch.collector_id = collectorId;
+    else if (!before.collector_id) patch.collector_id = actor.userId;
   }
   if (input.status === 'completed') patch.completed_at = now;
   if (input.status === 'rejected') patch.rejection_reason = input.notes ?? null;
@@ -292,7 +302,11 @@ export async function moveSample(trx: Db, actor: Actor, id: number, input: Sampl
     entity: 'sample',
     entityId: id,
     oldValues: { status: from },
-    newValues: { status: input.status, notes: input.notes ?? null },
+    newValues: {
+      status: input.status,
+      notes: input.notes ?? null,
+      ...(patch.collector_id !== undefined ? { collector_id: patch.collector_id } : {}),
+    },
   });
   if (input.status === 'rejected') await announceRejection(trx, actor, id, input.notes ?? null);
 }
@@ -369,6 +383,7 @@ export async function generateMissingBarcodes(db: Db, actor: Actor): Promise<{ g
 /** Collects several pending tubes at once (one draw, several tubes): all or none, each with its custody entry. */
 export async function collectSamples(db: Db, actor: Actor, input: SampleCollect): Promise<Sample[]> {
   await db.transaction().execute(async (trx) => {
+    await assertCollector(trx, actor.organizationId, input.collector_id);
     for (const id of input.ids) {
       const row = await sampleOwnRow(trx, actor.organizationId, id);
       if (!row) throw ValidationError.field('ids', `Unknown sample ${id}`);
@@ -377,7 +392,13 @@ export async function collectSamples(db: Db, actor: Actor, input: SampleCollect)
           `Sample ${row.sample_code} is ${row.status}, not waiting to be collected`,
           'NOT_PENDING',
         );
-      await moveSample(trx, actor, id, { status: 'collected', location: input.location ?? undefined });
+      await moveSample(
+        trx,
+        actor,
+        id,
+        { status: 'collected', location: input.location ?? undefined },
+        input.collector_id,
+      );
     }
   });
   return Promise.all(input.ids.map((id) => load(db, actor.organizationId, id)));

@@ -43,6 +43,8 @@ export interface SamplesTable {
   released_at: string | null;
   /** Condition of the specimen on receipt (migration 23), printed on the report. */
   receipt_condition: Generated<string | null>;
+  /** The rejected sample this one was drawn again for (migration 40); null for a first draw. */
+  recollect_of: Generated<number | null>;
 }
 
 export interface SampleTestsTable {

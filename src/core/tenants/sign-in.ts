@@ -1,5 +1,6 @@
 import type { Db } from '../db/connection.js';
 import { ConflictError } from '../errors.js';
+import { getOrganization, primaryOrganization } from '../settings/organization.js';
 import { NO_PASSWORD, verifyPassword } from '../auth/password.js';
 import { findUsersByEmail, type UserRow } from '../users/repository.js';
 import { findTenantRow, primaryOrganizationId, tenantIdByDomain } from './repository.js';
@@ -44,4 +45,15 @@ export async function signInAccount(
 export async function labClosedMessage(db: Db, organizationId: number): Promise<string | null> {
   const lab = await findTenantRow(db, organizationId);
   return (lab && LAB_CLOSED_MESSAGES[lab.status as TenantStatus]) ?? null;
+}
+
+/**
+ * The lab named on the sign-in page: the lab whose domain the request's host name is, else the
+ * server's first lab (the one an email with accounts in several labs signs in to at any other
+ * address). Only the name: the page says whose system this is and nothing about other labs.
+ */
+export async function signInLabName(db: Db, host: string | null): Promise<string | null> {
+  const lab = host ? await tenantIdByDomain(db, host) : undefined;
+  if (lab) return (await getOrganization(db, lab.id)).name;
+  return (await primaryOrganization(db))?.name ?? null;
 }

@@ -4,6 +4,8 @@ import { logout } from '../../core/auth/service.js';
 import { toUser } from '../../core/users/repository.js';
 import { labPermissions } from '../../core/users/permissions.js';
 import { demoCredentials } from '../../core/setup/demo.js';
+import { getOrganization } from '../../core/settings/organization.js';
+import { signInLabName } from '../../core/tenants/sign-in.js';
 import { SESSION_COOKIE, actorOf, setSessionCookie } from '../plugins/auth.js';
 import { route } from '../contract.js';
 
@@ -30,6 +32,11 @@ export async function authRoutes(app: FastifyInstance) {
   route(app, authApi.me, async (req) => ({
     user: toUser(req.staff!.user, await labPermissions(app.database.db, req.staff!.actor.organizationId)),
   }));
+
+  route(app, authApi.myLab, async (req) => ({
+    name: (await getOrganization(app.database.db, req.staff!.actor.organizationId)).name,
+  }));
+  route(app, authApi.signInLab, async (req) => ({ name: await signInLabName(app.database.db, req.hostname) }));
 
   route(app, authApi.demoCredentials, async () => ({
     demo: app.options_.demo === true,

@@ -11,6 +11,8 @@ import {
 } from '../../core/results/verification.js';
 import { releaseReport, reportStatus, sampleReport } from '../../core/results/report.js';
 import { resultScope } from '../../core/results/scope.js';
+import { markVerifiable } from '../../core/results/verify-rules.js';
+import type { TestResult } from '../../shared/schemas/results.js';
 import { exportResultsCsv } from '../../core/results/export.js';
 import { actorOf } from '../plugins/auth.js';
 import { route } from '../contract.js';
@@ -20,29 +22,36 @@ import { sendCsv, sendPdf } from '../files.js';
 export async function resultRoutes(app: FastifyInstance) {
   const db = app.database.db;
   const org = (req: Parameters<typeof actorOf>[0]) => actorOf(req).organizationId;
+  // Every result answered carries whether the signed-in user may verify it, and why not.
+  const mine = async (req: Parameters<typeof actorOf>[0], result: TestResult) => ({
+    result: (await markVerifiable(db, actorOf(req), [result]))[0]!,
+  });
 
-  route(app, resultsApi.list, async (req) => listResults(db, org(req), req.query, await resultScope(db, actorOf(req))));
+  route(app, resultsApi.list, async (req) => {
+    const page = await listResults(db, org(req), req.query, await resultScope(db, actorOf(req)));
+    return { ...page, results: await markVerifiable(db, actorOf(req), page.results) };
+  });
   route(app, resultsApi.summary, async (req) => ({ summary: await resultSummary(db, org(req)) }));
   route(app, resultsApi.export, async (req, reply) =>
     sendCsv(reply, 'test-results', await exportResultsCsv(db, actorOf(req), req.query)),
   );
-  route(app, resultsApi.get, async (req) => ({
-    result: await getResult(db, org(req), req.params.id, await resultScope(db, actorOf(req))),
-  }));
-  route(app, resultsApi.create, async (req) => ({ result: await createResult(db, actorOf(req), req.body) }));
-  route(app, resultsApi.update, async (req) => ({
-    result: await updateResult(db, actorOf(req), req.params.id, req.body),
-  }));
-  route(app, resultsApi.remove, async (req) => ({ result: await deleteResult(db, actorOf(req), req.params.id) }));
-  route(app, resultsApi.verify, async (req) => ({ result: await verifyResult(db, actorOf(req), req.params.id) }));
+  route(app, resultsApi.get, async (req) =>
+    mine(req, await getResult(db, org(req), req.params.id, await resultScope(db, actorOf(req)))),
+  );
+  route(app, resultsApi.create, async (req) => mine(req, await createResult(db, actorOf(req), req.body)));
+  route(app, resultsApi.update, async (req) =>
+    mine(req, await updateResult(db, actorOf(req), req.params.id, req.body)),
+  );
+  route(app, resultsApi.remove, async (req) => mine(req, await deleteResult(db, actorOf(req), req.params.id)));
+  route(app, resultsApi.verify, async (req) => mine(req, await verifyResult(db, actorOf(req), req.params.id)));
   route(app, resultsApi.bulkVerify, async (req) => bulkVerifyResults(db, actorOf(req), req.body.ids));
-  route(app, resultsApi.reject, async (req) => ({
-    result: await rejectResult(db, actorOf(req), req.params.id, req.body),
-  }));
+  route(app, resultsApi.reject, async (req) =>
+    mine(req, await rejectResult(db, actorOf(req), req.params.id, req.body)),
+  );
   route(app, resultsApi.verifySample, async (req) => verifySample(db, actorOf(req), req.params.id, req.body.ids));
-  route(app, resultsApi.criticalCall, async (req) => ({
-    result: await logCriticalCall(db, actorOf(req), req.params.id, req.body),
-  }));
+  route(app, resultsApi.criticalCall, async (req) =>
+    mine(req, await logCriticalCall(db, actorOf(req), req.params.id, req.body)),
+  );
   route(app, resultsApi.reportStatus, async (req) =>
     reportStatus(db, org(req), req.params.id, await resultScope(db, actorOf(req))),
   );
@@ -50,9 +59,15 @@ export async function resultRoutes(app: FastifyInstance) {
     await releaseReport(db, actorOf(req), req.params.id, req.body.reason);
     return { ok: true as const };
   });
-  route(app, resultsApi.sheet, async (req) =>
-    resultSheet(db, org(req), req.params.id, await resultScope(db, actorOf(req))),
-  );
+  route(app, resultsApi.sheet, async (req) => {
+    const sheet = await resultSheet(db, org(req), req.params.id, await resultScope(db, actorOf(req)));
+    await markVerifiable(
+      db,
+      actorOf(req),
+      sheet.tests.flatMap((t) => (t.result ? [t.result] : [])),
+    );
+    return sheet;
+  });
   route(app, resultsApi.report, async (req, reply) => {
     const { pdf, sampleCode } = await sampleReport(
       db,

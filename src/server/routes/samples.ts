@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { recollectSample } from '../../core/samples/recollect.js';
 import { locationsApi, samplesApi } from '../../shared/api/samples.js';
 import {
   changeSampleStatus,
@@ -37,6 +38,9 @@ export async function sampleRoutes(app: FastifyInstance) {
     return sendPdf(reply, `label-${sampleCode}.pdf`, pdf);
   });
   route(app, samplesApi.collect, async (req) => ({ samples: await collectSamples(db, actorOf(req), req.body) }));
+  route(app, samplesApi.recollect, async (req) => ({
+    sample: await recollectSample(db, actorOf(req), req.params.id, req.body),
+  }));
   route(app, samplesApi.create, async (req) => ({ sample: await createSample(db, actorOf(req), req.body) }));
   route(app, samplesApi.update, async (req) => ({
     sample: await updateSample(db, actorOf(req), req.params.id, req.body),

@@ -5,6 +5,7 @@ import { twoFactorChallengeSchema } from '../schemas/two-factor.js';
 import { defineRoute } from './contract.js';
 
 const signedIn = z.object({ user: userSchema });
+const labName = z.object({ name: z.string() });
 
 export const authApi = {
   /**
@@ -26,6 +27,18 @@ export const authApi = {
     response: z.object({ ok: z.literal(true) }),
   }),
   me: defineRoute({ method: 'GET', path: '/api/auth/me', access: 'authenticated', response: signedIn }),
+  /** The name of the signed-in user's lab, for the sidebar. */
+  myLab: defineRoute({ method: 'GET', path: '/api/auth/my-lab', access: 'authenticated', response: labName }),
+  /**
+   * The lab's name for the sign-in page, before anyone signs in: the lab whose domain this host name
+   * is, else the server's first lab; null before setup. Nothing else about the lab or other labs.
+   */
+  signInLab: defineRoute({
+    method: 'GET',
+    path: '/api/auth/lab',
+    access: 'public',
+    response: z.object({ name: z.string().nullable() }),
+  }),
   /** The demo accounts, listed on the login page only when the server runs with --demo. */
   demoCredentials: defineRoute({
     method: 'GET',

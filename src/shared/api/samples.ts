@@ -7,6 +7,7 @@ import {
   sampleCollectSchema,
   sampleCreateSchema,
   sampleListQuery,
+  sampleRecollectSchema,
   sampleSchema,
   sampleStatusSchema,
   sampleSummarySchema,
@@ -73,6 +74,16 @@ export const samplesApi = {
     access: 'manage_samples',
     body: sampleCollectSchema,
     response: z.object({ samples: z.array(sampleSchema) }),
+  }),
+  /** A rejected sample drawn again: a new pending sample with its own barcode, the same tests, no new charge. */
+  recollect: defineRoute({
+    method: 'POST',
+    path: '/api/samples/:id/recollect',
+    access: 'manage_samples',
+    params: idParam,
+    body: sampleRecollectSchema,
+    response: oneSample,
+    status: 201,
   }),
   create: defineRoute({
     method: 'POST',

@@ -191,6 +191,12 @@ export const testResultSchema = z.object({
   calculated: z.boolean(),
   /** Why a validator must open this result on its own (empty: it may be verified in bulk). */
   review_reasons: z.array(z.enum(REVIEW_REASONS)),
+  /**
+   * Whether the signed-in user may verify this result on its own now, by the server's rules (status,
+   * a rejected sample, self-verification, the permission), and why not. QC is judged at verification.
+   */
+  can_verify: z.boolean(),
+  verify_refusal: z.string().nullable(),
   /** The machine that produced it, and the warning it carried when entered (calibration past due, not operational). */
   equipment_id: z.number().nullable(),
   equipment_warning: z.string().nullable(),

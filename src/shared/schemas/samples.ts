@@ -146,6 +146,12 @@ export const sampleSchema = z.object({
   bill_id: z.number().nullable(),
   /** The bill that ordered it (a sample ordered by a bill is one tube of its tests). */
   bill_number: z.string().nullable(),
+  /** The rejected sample this one was drawn again for (its id and code), or null. */
+  recollect_of: z.number().nullable(),
+  recollect_of_code: z.string().nullable(),
+  /** The sample that replaced this rejected one (its id and code), or null. */
+  recollected_as: z.number().nullable(),
+  recollected_as_code: z.string().nullable(),
   /** The tube (src/shared/tubes.ts), when a bill ordered it or the collector said. */
   container: z.string().nullable(),
   /** When its report was released (all results verified); null until then. */
@@ -169,8 +175,17 @@ export const sampleCollectSchema = z.object({
     .max(50, 'At most 50 samples at a time')
     .transform((ids) => [...new Set(ids)]),
   location: optionalText(100),
+  /** Who drew them; the signed-in user when left out. */
+  collector_id: nullableId('collector_id'),
 });
 export type SampleCollect = z.infer<typeof sampleCollectSchema>;
+
+/** Recollect a rejected sample: a new tube for the same tests (why, and where it will be drawn). */
+export const sampleRecollectSchema = z.object({
+  notes: optionalText(1000),
+  location: optionalText(100),
+});
+export type SampleRecollect = z.infer<typeof sampleRecollectSchema>;
 
 export const sampleSummarySchema = z.object({
   total: z.number(),

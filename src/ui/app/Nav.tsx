@@ -3,9 +3,11 @@ import { NavLink, useLocation } from 'react-router';
 import { FlaskConical } from 'lucide-react';
 import { Tooltip } from '@/components';
 import { cn } from '@/lib/cn';
+import { useMyLab } from '@/lib/session';
 import { NAV_GROUPS } from './registry';
 
 export function Brand({ compact }: { compact: boolean }) {
+  const lab = useMyLab().data ?? null;
   return (
     <div
       className={cn(
@@ -17,9 +19,11 @@ export function Brand({ compact }: { compact: boolean }) {
         <FlaskConical className="size-4" />
       </span>
       {!compact && (
-        <div className="leading-tight">
-          <p className="font-semibold text-slate-900">lims</p>
-          <p className="text-xs text-slate-600">Laboratory management</p>
+        <div className="min-w-0 leading-tight">
+          <p className="truncate font-semibold text-slate-900" title={lab ?? undefined} data-testid="sidebar-lab-name">
+            {lab ?? 'lims'}
+          </p>
+          <p className="text-xs text-slate-600">{lab ? 'lims · Laboratory management' : 'Laboratory management'}</p>
         </div>
       )}
     </div>

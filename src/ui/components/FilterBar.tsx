@@ -29,6 +29,11 @@ export interface FilterBarProps {
   children?: ReactNode;
   debounceMs?: number;
   className?: string;
+  /**
+   * Enter in the search box (a hand scanner ends its code with Enter): the screen may act on the
+   * text at once (open the scanned record); returning true clears the box for the next scan.
+   */
+  onSearchEnter?: (text: string) => boolean;
 }
 
 /**
@@ -47,6 +52,7 @@ export function FilterBar({
   children,
   debounceMs = 300,
   className,
+  onSearchEnter,
 }: FilterBarProps) {
   const [text, setText] = useState(search ?? '');
   const debounced = useDebounce(text, debounceMs);
@@ -88,6 +94,11 @@ export function FilterBar({
             placeholder={searchPlaceholder}
             value={text}
             onChange={(e) => setText(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key !== 'Enter' || !onSearchEnter) return;
+              e.preventDefault();
+              if (onSearchEnter(text.trim())) setText('');
+            }}
             className="pl-8"
           />
         </div>

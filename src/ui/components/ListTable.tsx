@@ -19,7 +19,7 @@ export interface ListTableProps<T, P extends Paged> {
   caption: string;
   /** "patients" in "Showing 1 to 10 of 52 patients". */
   itemLabel: string;
-  search?: { placeholder: string; label: string };
+  search?: { placeholder: string; label: string; onEnter?: (text: string) => boolean };
   rowActions?: RowAction<T>[];
   /** The empty state with no filters, and (filteredHint) when a filter or search is active. */
   empty: { title: string; hint?: ReactNode; filteredHint?: ReactNode; action?: ReactNode; filteredAction?: ReactNode };
@@ -98,7 +98,7 @@ export function ListTable<T, P extends Paged>(props: ListTableProps<T, P>) {
 
 export interface ListFilterBarProps {
   list: PagedList;
-  search?: { placeholder: string; label: string; debounceMs?: number };
+  search?: { placeholder: string; label: string; debounceMs?: number; onEnter?: (text: string) => boolean };
   /** Extra controls inside the bar (date range, export...). */
   extras?: ReactNode;
   /** Extra filter rows under the bar. */
@@ -118,6 +118,7 @@ export function ListFilterBar({ list, search, extras, rows, bare }: ListFilterBa
         searchPlaceholder={search?.placeholder}
         searchLabel={search?.label}
         debounceMs={search?.debounceMs}
+        onSearchEnter={search?.onEnter}
         selects={list.filters.map((f) => {
           const value = list.values[f.key] ?? 'all';
           // An open filter (options loaded later, or from the data) still shows a bookmarked value as chosen.

@@ -12,6 +12,8 @@ export const shellKeys = {
   demoCredentials: ['auth', 'demo-credentials'] as const,
   dashboardStats: ['dashboard', 'stats'] as const,
   health: ['health'] as const,
+  signInLab: ['auth', 'lab'] as const,
+  myLab: ['auth', 'my-lab'] as const,
 };
 
 /** The signed-in user, or null when nobody is (401). Other errors (server down) stay errors. */
@@ -62,4 +64,24 @@ export function initialsOf(user: Pick<User, 'first_name' | 'last_name' | 'email'
 
 export function fullName(user: Pick<User, 'first_name' | 'last_name'>): string {
   return `${user.first_name} ${user.last_name}`.trim();
+}
+
+/** The lab named on the sign-in page (the lab of this address; null before setup). */
+export function useSignInLab() {
+  return useQuery({
+    queryKey: shellKeys.signInLab,
+    queryFn: () => call(authApi.signInLab, {}).then((r) => r.name),
+    staleTime: 5 * 60_000,
+    retry: 1,
+  });
+}
+
+/** The signed-in user's lab name (the sidebar). */
+export function useMyLab(enabled = true) {
+  return useQuery({
+    queryKey: shellKeys.myLab,
+    queryFn: () => call(authApi.myLab, {}).then((r) => r.name),
+    staleTime: 5 * 60_000,
+    enabled,
+  });
 }

@@ -51,6 +51,7 @@ import {
 import { sql as liveOpenCollected, postgres as liveOpenCollectedPostgres } from './037_live_open_collected.js';
 import { sql as linkLimits } from './039_link_limits.js';
 import { sql as summariesAtCommit, postgres as summariesAtCommitPostgres } from './038_summaries_at_commit.js';
+import { sql as recollect } from './040_recollect.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
 import type Database from 'better-sqlite3';
@@ -143,4 +144,5 @@ export const migrations: Migration[] = [
   { version: 37, name: 'live_open_collected', sql: liveOpenCollected, postgres: liveOpenCollectedPostgres },
   { version: 38, name: 'summaries_at_commit', sql: summariesAtCommit, postgres: summariesAtCommitPostgres },
   { version: 39, name: 'link_limits', sql: linkLimits },
+  { version: 40, name: 'recollect', sql: recollect },
 ];

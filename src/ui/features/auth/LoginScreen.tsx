@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { FlaskConical } from 'lucide-react';
 import type { TwoFactorChallenge } from '@shared/schemas/two-factor';
 import { cn } from '@/lib/cn';
+import { useSignInLab } from '@/lib/session';
 import { LoginForm } from './LoginForm';
 import { TwoFactorCodeStep, TwoFactorEnrolStep } from './TwoFactorSteps';
 
@@ -31,7 +32,7 @@ export function LoginScreen() {
           >
             <FlaskConical className="size-5" />
           </span>
-          <span className="text-lg font-semibold text-slate-900">lims</span>
+          <LabName />
         </div>
         <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
           <h1 className="text-xl font-semibold text-slate-900">{heading.title}</h1>
@@ -46,5 +47,19 @@ export function LoginScreen() {
         </div>
       </div>
     </main>
+  );
+}
+
+/** Whose system this is: the lab's name, with lims under it; just lims until it loads (or before setup). */
+function LabName() {
+  const name = useSignInLab().data;
+  if (!name) return <span className="text-lg font-semibold text-slate-900">lims</span>;
+  return (
+    <span className="grid leading-tight">
+      <span className="text-lg font-semibold text-slate-900" data-testid="lab-name">
+        {name}
+      </span>
+      <span className="text-xs text-slate-600">lims · Laboratory management</span>
+    </span>
   );
 }

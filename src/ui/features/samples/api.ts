@@ -4,8 +4,10 @@ import { locationsApi, samplesApi } from '@shared/api/samples';
 import { testsApi } from '@shared/api/catalogue';
 import { usersApi } from '@shared/api/users';
 import type { CallOutput } from '@shared/api/contract';
-import { call, contractUrl } from '@/lib/api';
+import { ApiError, call, contractUrl } from '@/lib/api';
+import type { Sample } from '@shared/schemas/samples';
 import { notify } from '@/lib/notify';
+import { formatDateTime, useLabFormat, type LabFormat } from '@/lib/format';
 import { shellKeys } from '@/lib/session';
 
 /** GET /api/samples filters; "all" and empty values stay out of the request. */
@@ -206,7 +208,7 @@ export function useGenerateBarcodesMutation() {
 export function useCollectPendingMutation() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: { ids: number[]; location?: string | null }) =>
+    mutationFn: (body: { ids: number[]; location?: string | null; collector_id?: number | null }) =>
       call(samplesApi.collect, { body }).then((r) => r.samples),
     onSuccess: (samples) =>
       notify.success(
@@ -220,4 +222,56 @@ export function useCollectPendingMutation() {
         qc.invalidateQueries({ queryKey: shellKeys.dashboardStats }),
       ]),
   });
+}
+
+/** Recollect a rejected sample: the server makes a new pending tube with its own barcode for the same tests. */
+export function useRecollectMutation() {
+  const invalidate = useInvalidateSamples();
+  return useMutation({
+    mutationFn: ({ id, notes }: { id: number; notes?: string | null }) =>
+      call(samplesApi.recollect, { params: { id }, body: { notes: notes ?? null } }).then((r) => r.sample),
+    onSuccess: (s) => {
+      notify.success(
+        'Recollection ordered',
+        `New tube ${s.sample_id} (${s.barcode}) for ${s.first_name} ${s.last_name}`,
+      );
+      return invalidate();
+    },
+    onError: (err) => notify.error('Failed to recollect the sample', err),
+  });
+}
+
+/**
+ * A scanned barcode on the collection screen: the sample when it is waiting to be drawn, else why it
+ * cannot be collected (already collected, rejected, not a sample of this lab).
+ */
+export function useScanToCollect(onPending: (sample: Sample) => void) {
+  const f = useLabFormat();
+  return useMutation({
+    mutationFn: (barcode: string) => call(samplesApi.byBarcode, { params: { barcode } }).then((r) => r.sample),
+    onSuccess: (s) => {
+      const why = notCollectable(s, f);
+      if (why) notify.error(`Cannot collect ${s.sample_id}`, why);
+      else onPending(s);
+    },
+    onError: (err, barcode) => {
+      if (err instanceof ApiError && err.status === 404)
+        notify.error('Barcode Not Found', `No sample of this lab has barcode ${barcode}`);
+      else notify.error('Failed to lookup barcode', err);
+    },
+  });
+}
+
+/** Why a scanned sample cannot be collected now, in the collector's words; null when it is pending. */
+export function notCollectable(s: Sample, f: LabFormat): string | null {
+  if (s.status === 'pending') return null;
+  const reason = s.rejection_reason ?? 'no reason given';
+  if (s.status === 'rejected')
+    return s.recollected_as_code
+      ? `It was rejected (${reason}) and recollected as ${s.recollected_as_code}: scan the new tube.`
+      : `It was rejected (${reason}). Use Recollect on it to order a new tube.`;
+  const when = s.collection_date ? ` on ${formatDateTime(s.collection_date, f)}` : '';
+  const by = s.collector_first_name ? ` by ${`${s.collector_first_name} ${s.collector_last_name ?? ''}`.trim()}` : '';
+  const state = s.status === 'collected' ? '' : ` and is ${s.status}`;
+  return `It was already collected${when}${by}${state}.`;
 }

@@ -71,3 +71,12 @@ export function formatMinutes(total: number): string {
   const d = Math.floor(h / 24);
   return h % 24 ? `${d} d ${h % 24} h` : `${d} d`;
 }
+
+/** The link between a rejected sample and the tube drawn again for it, shown on both. */
+export function RecollectLink({ s }: { s: Pick<Sample, 'recollect_of_code' | 'recollected_as_code'> }) {
+  if (s.recollected_as_code)
+    return <span className="block text-xs text-slate-600">Recollected as {s.recollected_as_code}</span>;
+  if (s.recollect_of_code)
+    return <span className="block text-xs text-amber-800">Recollection of {s.recollect_of_code}</span>;
+  return null;
+}

@@ -4,6 +4,7 @@ import { resultCreateSchema, type ResultSheet, type ResultSheetRow, type TestRes
 import { Badge, FormField, Input, Select } from '@/components';
 import { formatDateTime, useLabFormat } from '@/lib/format';
 import { FlagBadge, PriorityBadge } from './cells';
+import { calcState, type CalcState } from './calculation';
 
 export interface RowDraft {
   value: string;
@@ -44,9 +45,13 @@ export function jobsOf(
 ): { jobs: SaveJob[]; errors: Record<number, string> } {
   const jobs: SaveJob[] = [];
   const errors: Record<number, string> = {};
+  const valueOf = (row: ResultSheetRow) => (drafts[row.test_id] ?? initialDraft(row)).value;
   for (const row of sheet.tests) {
     const d = drafts[row.test_id];
     if (!d || !editable(row)) continue;
+    // A calculated test is typed only where the lab measures it directly; the server works out the rest.
+    const calc = calcState(row, sheet, valueOf);
+    if (calc && calc.kind !== 'measured') continue;
     const r = row.result;
     const start = initialDraft(row);
     if (!r && !d.value.trim()) continue;
@@ -145,6 +150,7 @@ export function ResultSheetForm({ sheet, formId, errors, onSubmit }: Props) {
           <SheetRow
             key={row.test_id}
             row={row}
+            calc={calcState(row, sheet, (t) => draftOf(t).value)}
             draft={draftOf(row)}
             disabled={!sheet.can_enter || !editable(row)}
             error={errors[row.test_id]}
@@ -169,6 +175,7 @@ function choiceOptions(row: ResultSheetRow, value: string) {
 
 function SheetRow({
   row,
+  calc,
   draft,
   disabled,
   error,
@@ -176,6 +183,7 @@ function SheetRow({
   verifiedLine,
 }: {
   row: ResultSheetRow;
+  calc: CalcState | null;
   draft: RowDraft;
   disabled: boolean;
   error: string | undefined;
@@ -183,15 +191,15 @@ function SheetRow({
   verifiedLine: string | null;
 }) {
   const r: TestResult | null = row.result;
-  // A value the server worked out from a formula is not typed over; it changes with its inputs.
-  const calculatedByServer = row.result_type === 'calculated' && !!r?.calculated;
+  // A calculated test is not typed over (it changes with its inputs) unless the lab measures it directly.
+  const locked = calc !== null && calc.kind !== 'measured';
+  const shown =
+    calc?.kind === 'calculated' ? calc.value : locked ? (r?.calculated ? (r.result_value ?? '') : '') : draft.value;
   // A preview against the range shown; the server decides the stored flag (and critical limits).
   // A number typed for a numeric test only: text there is an error the server names, not a flag.
   const previewable =
-    draft.value.trim() &&
-    !disabled &&
-    (row.result_type !== 'numeric' || numericValue(draft.value.replace(/^[<>]=?/, '')) !== null);
-  const preview = previewable ? computeFlag(draft.value, row.normal_range) : null;
+    shown.trim() && !disabled && (row.result_type !== 'numeric' || numericValue(shown.replace(/^[<>]=?/, '')) !== null);
+  const preview = previewable ? computeFlag(shown, row.normal_range) : null;
   return (
     <li className="rounded-md border border-slate-200 p-3">
       <div className="mb-2 flex flex-wrap items-baseline justify-between gap-2">
@@ -212,7 +220,7 @@ function SheetRow({
         <FormField
           label={`${row.test_name} result`}
           error={error}
-          hint={row.result_type === 'calculated' && row.formula ? `Calculated: ${row.formula}` : undefined}
+          hint={calc ? <CalcHint calc={calc} formula={row.formula!} /> : undefined}
         >
           {(control) => (
             <div className="flex items-center gap-2">
@@ -228,14 +236,14 @@ function SheetRow({
               ) : (
                 <Input
                   {...control}
-                  value={draft.value}
+                  value={shown}
                   onChange={(e) => onChange({ value: e.target.value })}
-                  disabled={disabled || calculatedByServer}
+                  disabled={disabled}
+                  readOnly={locked}
+                  className={locked ? 'bg-slate-50 text-slate-700' : undefined}
                   autoComplete="off"
-                  inputMode={row.result_type === 'numeric' ? 'decimal' : 'text'}
-                  placeholder={
-                    row.result_type === 'calculated' && !r ? 'Calculated when its tests are entered' : undefined
-                  }
+                  inputMode={row.result_type === 'numeric' || calc ? 'decimal' : 'text'}
+                  placeholder={calc?.kind === 'waiting' ? 'Calculated when its tests are entered' : undefined}
                 />
               )}
               {/* Fixed width, so the inputs of all rows line up whatever the flag says. */}
@@ -272,5 +280,22 @@ function SheetRow({
         </p>
       )}
     </li>
+  );
+}
+
+/** Why a calculated field cannot be typed, or why (and with what beside it) it is typed. */
+function CalcHint({ calc, formula }: { calc: CalcState; formula: string }) {
+  if (calc.kind === 'calculated') return <>Calculated from {formula}: not typed; it follows the tests it uses.</>;
+  if (calc.kind === 'waiting')
+    return (
+      <>
+        Calculated from {formula} ({calc.reason}): not typed.
+      </>
+    );
+  return (
+    <span className="text-amber-800">
+      Measured directly: {calc.reason}
+      {calc.formula ? `; the formula (${formula}) would give ${calc.formula}` : ''}.
+    </span>
   );
 }

@@ -42,7 +42,7 @@ export function ReviewResultDialog({
           <Button variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
             Close
           </Button>
-          {canVerify && r.status === 'completed' && (
+          {canVerify && r.can_verify && (
             <Button
               onClick={() => verify.mutate(r, { onSuccess: () => onOpenChange(false) })}
               loading={busy}
@@ -77,6 +77,11 @@ export function ReviewResultDialog({
             {r.calculated && ' (calculated from other tests)'}
           </dd>
         </dl>
+        {canVerify && r.status === 'completed' && !r.can_verify && r.verify_refusal && (
+          <p role="note" className="rounded-md border border-slate-200 bg-slate-50 p-2.5 text-slate-800">
+            <span className="font-medium">Not for you to validate:</span> {r.verify_refusal}
+          </p>
+        )}
         {r.review_reasons.length > 0 && (
           <div role="note" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-amber-950">
             <p className="font-medium">Held back from Bulk Validate:</p>

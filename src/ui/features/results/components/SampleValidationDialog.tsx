@@ -21,7 +21,8 @@ export function SampleValidationDialog({
   const sheet = useResultSheet(sampleId);
   const verify = useVerifySampleMutation();
   const rows = sheet.data?.tests ?? [];
-  const pending = rows.flatMap((t) => (t.result?.status === 'completed' && t.result.id !== null ? [t.result.id] : []));
+  // Only what the server will take from this user (can_verify); the others say why in their row.
+  const pending = rows.flatMap((t) => (t.result?.can_verify && t.result.id !== null ? [t.result.id] : []));
   const s = sheet.data?.sample;
   return (
     <Dialog
@@ -91,7 +92,12 @@ export function SampleValidationDialog({
                     <td className="py-1.5 pr-3">{t.normal_range ?? '—'}</td>
                     <td className="py-1.5 pr-3">{r?.previous_value ?? '—'}</td>
                     <td className="py-1.5 pr-3">{r?.technician_name ?? '—'}</td>
-                    <td className="py-1.5">{r ? <Badge status={r.status} /> : <Badge status="pending" />}</td>
+                    <td className="py-1.5">
+                      {r ? <Badge status={r.status} /> : <Badge status="pending" />}
+                      {r?.status === 'completed' && !r.can_verify && r.verify_refusal && (
+                        <span className="mt-0.5 block max-w-56 text-xs text-slate-600">{r.verify_refusal}</span>
+                      )}
+                    </td>
                   </tr>
                 );
               })}

@@ -97,12 +97,7 @@ function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: bo
       hidden: (r) => !canEnter || r.id !== null,
     },
     // Abnormal, critical, delta-failed or amended results are verified from their review, not in one click.
-    verifyAction(
-      'Verify',
-      verify,
-      (r) => !canVerify || r.status !== 'completed' || r.review_reasons.length > 0,
-      <CheckCircle2 />,
-    ),
+    verifyAction('Verify', verify, (r) => !canVerify || !r.can_verify || r.review_reasons.length > 0, <CheckCircle2 />),
     reviewAction(setReviewing, (r) => r.id === null || (r.review_reasons.length === 0 && !r.is_critical)),
     printAction(report, (r) => r.status !== 'completed' && r.status !== 'verified'),
     {

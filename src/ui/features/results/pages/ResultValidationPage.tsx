@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { useIsMobile } from '@/lib/useIsMobile';
-import { CheckCheck, CheckCircle2, ClipboardCheck, Download, Eye, ShieldAlert, XCircle } from 'lucide-react';
+import { CheckCheck, CheckCircle2, ClipboardCheck, Download, Eye, Lock, ShieldAlert, XCircle } from 'lucide-react';
 import type { BulkVerifyResponse, TestResult } from '@shared/schemas/results';
 import { resultCode } from '@shared/schemas/results';
 import {
   Button,
   buttonClass,
+  ConfirmDialog,
   DateText,
   PageHeader,
   RequirePermission,
@@ -70,8 +71,11 @@ const FILTERS: ListFilter[] = [
 const SUBTITLE = 'Review entered results, validate or reject them, and watch critical values';
 
 const selectable = (r: TestResult) => r.id !== null && r.status === 'completed';
-/** Bulk Validate takes only results that need no closer look; the server refuses the others too. */
-const bulkSelectable = (r: TestResult) => selectable(r) && r.review_reasons.length === 0;
+/**
+ * Bulk Validate takes only results this user may verify (the server's can_verify: not their own
+ * entry where self-verification is off, not of a rejected sample) that need no closer look.
+ */
+const bulkSelectable = (r: TestResult) => selectable(r) && r.can_verify && r.review_reasons.length === 0;
 /** Result Validation (spec 001, static there): the real validation queue over entered results. */
 export default function ResultValidationPage() {
   const screen = useScreen();
@@ -88,6 +92,7 @@ export default function ResultValidationPage() {
 
 function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExport: boolean }) {
   const screen = useScreen();
+  const me = useCurrentUser();
   const list = usePagedList({ filters: FILTERS, pageSizes: RESULT_PAGE_SIZES, defaultLimit: 50 });
   const filters = {
     search: list.search,
@@ -145,7 +150,15 @@ function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExp
               />
             ),
             cell: (r: TestResult) =>
-              selectable(r) && !bulkSelectable(r) ? (
+              selectable(r) && !r.can_verify ? (
+                <Lock
+                  className="size-4 text-slate-500"
+                  role="img"
+                  aria-label={`${resultCode(r.id)} cannot be validated by you: ${r.verify_refusal ?? ''}`}
+                >
+                  <title>{r.verify_refusal ?? ''}</title>
+                </Lock>
+              ) : selectable(r) && !bulkSelectable(r) ? (
                 <Eye
                   className="size-4 text-amber-700"
                   role="img"
@@ -244,19 +257,23 @@ function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExp
       label: (r) => `Validate sample ${r.sample_number} as a whole`,
       icon: <ClipboardCheck />,
       onClick: (r) => setSampleUnit(r.sample_id),
-      hidden: (r) => !canVerify || !selectable(r),
+      hidden: (r) => !canVerify || !selectable(r) || !r.can_verify,
     },
     printAction(report),
   ];
 
+  const [confirming, setConfirming] = useState(false);
   function bulkValidate() {
     bulk.mutate([...selected], {
       onSuccess: (out) => {
         setSelected(new Set());
         setOutcome(out);
       },
+      onSettled: () => setConfirming(false),
     });
   }
+  const n = selected.size;
+  const countText = `${formatCount(n)} ${n === 1 ? 'result' : 'results'}`;
 
   return (
     <>
@@ -273,7 +290,7 @@ function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExp
             )}
             {canVerify && (
               <Button
-                onClick={bulkValidate}
+                onClick={() => setConfirming(true)}
                 disabled={selected.size === 0}
                 loading={bulk.isPending}
                 loadingText="Validating..."
@@ -340,6 +357,17 @@ function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExp
           }}
         />
       )}
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={(o) => !bulk.isPending && setConfirming(o)}
+        title="Bulk Validate"
+        message={`Validate ${countText}? Each will be released as verified by you, ${me.first_name} ${me.last_name}; a result the server must refuse is listed afterwards with the reason.`}
+        confirmLabel={`Validate ${countText}`}
+        busyLabel="Validating..."
+        busy={bulk.isPending}
+        destructive={false}
+        onConfirm={bulkValidate}
+      />
       {outcome && <BulkOutcomeDialog outcome={outcome} onOpenChange={(o) => !o && setOutcome(null)} />}
     </>
   );

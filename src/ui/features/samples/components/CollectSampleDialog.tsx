@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { TestTube } from 'lucide-react';
 import type { Patient } from '@shared/schemas/patients';
 import { sampleCreateSchema, type Sample } from '@shared/schemas/samples';
@@ -7,6 +7,7 @@ import { Button, Checkbox, Dialog, FormField, Select, Textarea } from '@/compone
 import { ApiError } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { useCurrentUser } from '@/lib/session';
+import { usePatient } from '@/lib/patients/queries';
 import { useCollectSampleMutation } from '../api';
 import { PRIORITY_CHOICES, TYPE_CHOICES } from '../text';
 import { PatientField } from './PatientField';
@@ -19,6 +20,8 @@ export interface CollectSampleDialogProps {
   onOpenChange: (open: boolean) => void;
   /** The saved sample (with its barcode): the page shows its barcode dialog next. */
   onCollected: (sample: Sample) => void;
+  /** A scanned pending tube: the dialog opens on its patient with that tube ticked. */
+  tube?: Sample | null;
 }
 
 interface Draft {
@@ -44,9 +47,17 @@ const blank = (collector: string): Draft => ({
 });
 
 /** Collect Sample (spec 001, sections 3 and 5): patient and sample type required, the rest optional. */
-export function CollectSampleDialog({ open, onOpenChange, onCollected }: CollectSampleDialogProps) {
+export function CollectSampleDialog({ open, onOpenChange, onCollected, tube = null }: CollectSampleDialogProps) {
   const me = useCurrentUser();
   const [d, setD] = useState<Draft>(() => blank(String(me.id)));
+  // The scanned tube's patient is filled in once, when it loads; Change still picks another.
+  const scanned = usePatient(open && tube ? tube.patient_id : null);
+  const filled = useRef(false);
+  useEffect(() => {
+    if (!open || !scanned.data || filled.current) return;
+    filled.current = true;
+    setD((prev) => ({ ...prev, patient: scanned.data }));
+  }, [open, scanned.data]);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const collect = useCollectSampleMutation();
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
@@ -59,6 +70,7 @@ export function CollectSampleDialog({ open, onOpenChange, onCollected }: Collect
     if (!o) {
       setD(blank(String(me.id)));
       setErrors({});
+      filled.current = false;
     }
     onOpenChange(o);
   };
@@ -128,10 +140,25 @@ export function CollectSampleDialog({ open, onOpenChange, onCollected }: Collect
           submit();
         }}
       >
-        <PatientField value={d.patient} onChange={(p) => set('patient', p)} error={errors.patient_id || undefined} />
+        {tube && !d.patient && scanned.isPending ? (
+          <div className="skeleton h-14" aria-label="Loading the patient of the scanned tube" />
+        ) : (
+          <PatientField value={d.patient} onChange={(p) => set('patient', p)} error={errors.patient_id || undefined} />
+        )}
+        <div className="grid gap-4 sm:grid-cols-2">
+          <CollectorField
+            value={d.collector_id}
+            onChange={(v) => set('collector_id', v)}
+            error={errors.collector_id || undefined}
+          />
+          <LocationField value={d.location} onChange={(v) => set('location', v)} error={errors.location || undefined} />
+        </div>
         {d.patient && (
           <PendingTubes
+            key={`${d.patient.id}-${tube?.id ?? 0}`}
             patientId={d.patient.id}
+            focusId={tube && tube.patient_id === d.patient.id ? tube.id : null}
+            collectorId={d.collector_id ? Number(d.collector_id) : null}
             location={d.location || null}
             onCollected={(samples) => {
               setD(blank(String(me.id)));
@@ -163,14 +190,6 @@ export function CollectSampleDialog({ open, onOpenChange, onCollected }: Collect
           onChange={(ids) => set('test_ids', ids)}
           error={errors.test_ids || undefined}
         />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <CollectorField
-            value={d.collector_id}
-            onChange={(v) => set('collector_id', v)}
-            error={errors.collector_id || undefined}
-          />
-          <LocationField value={d.location} onChange={(v) => set('location', v)} error={errors.location || undefined} />
-        </div>
         <FormField label="Notes" error={errors.notes || undefined}>
           <Textarea
             value={d.notes}

@@ -1,10 +1,10 @@
 import type { MouseEvent } from 'react';
 import { DropdownMenu } from 'radix-ui';
-import { Ban, Eye, MoreHorizontal, Pencil, QrCode, Trash2 } from 'lucide-react';
+import { Ban, Eye, MoreHorizontal, Pencil, QrCode, RotateCcw, Trash2 } from 'lucide-react';
 import type { Sample } from '@shared/schemas/samples';
 import type { SampleStatus } from '@shared/samples';
 import { Button, DateText, IconButton, Tooltip, type Column } from '@/components';
-import { PriorityBadge, StatusBadge, collectorName, patientName } from '../text';
+import { PriorityBadge, RecollectLink, StatusBadge, collectorName, patientName } from '../text';
 
 export interface CollectionActions {
   canManage: boolean;
@@ -13,6 +13,10 @@ export interface CollectionActions {
   onView: (s: Sample) => void;
   onBarcode: (s: Sample) => void;
   onMove: (s: Sample, to: SampleStatus) => void;
+  /** A pending tube: opens Collect on it (Collected By, location). */
+  onCollect: (s: Sample) => void;
+  /** A rejected sample not drawn again yet: a new tube for the same tests. */
+  onRecollect: (s: Sample) => void;
   onReject: (s: Sample) => void;
   onEdit: (s: Sample) => void;
   onDelete: (s: Sample) => void;
@@ -91,6 +95,7 @@ export function collectionColumns(a: CollectionActions): Column<Sample>[] {
       cell: (s) => (
         <>
           <span className="font-mono text-[13px] font-medium whitespace-nowrap">{s.sample_id}</span>
+          <RecollectLink s={s} />
           {/* Phones show one stacked cell instead of the columns hidden below md. */}
           <div className="mt-0.5 grid gap-1 md:hidden">
             <span className="font-medium">{patientName(s)}</span>
@@ -151,6 +156,18 @@ export function collectionColumns(a: CollectionActions): Column<Sample>[] {
         const next = NEXT[s.status];
         return (
           <div className="flex items-center justify-end gap-0.5 whitespace-nowrap">
+            {a.canManage && s.status === 'rejected' && !s.recollected_as && (
+              <Button
+                size="sm"
+                variant="outline"
+                className="mr-1"
+                aria-label={`Recollect ${s.sample_id}`}
+                onClick={quiet(() => a.onRecollect(s))}
+              >
+                <RotateCcw />
+                Recollect
+              </Button>
+            )}
             {a.canManage && next && (
               <Button
                 size="sm"
@@ -162,7 +179,8 @@ export function collectionColumns(a: CollectionActions): Column<Sample>[] {
                 disabled={a.busyId !== null}
                 onClick={(e) => {
                   e.stopPropagation();
-                  a.onMove(s, next.to);
+                  if (s.status === 'pending') a.onCollect(s);
+                  else a.onMove(s, next.to);
                 }}
               >
                 {next.label}

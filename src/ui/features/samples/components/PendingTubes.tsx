@@ -14,18 +14,24 @@ import { useCollectPendingMutation, useSamples } from '../api';
 export function PendingTubes({
   patientId,
   location,
+  collectorId,
+  focusId = null,
   onCollected,
 }: {
   patientId: number;
   location: string | null;
+  /** Collected By of the dialog; the server records the signed-in user when null. */
+  collectorId: number | null;
+  /** The tube that was scanned: only it is ticked at first. */
+  focusId?: number | null;
   onCollected: (samples: Sample[]) => void;
 }) {
   const pending = useSamples({ page: 1, limit: 50, status: 'pending', patient_id: patientId });
   const collect = useCollectPendingMutation();
   const rows = pending.data?.samples ?? [];
-  // Every tube is ticked unless unticked: usually all are drawn together.
-  const [skipped, setSkipped] = useState<Set<number>>(new Set());
-  const chosen = new Set(rows.filter((s) => !skipped.has(s.id)).map((s) => s.id));
+  // Every tube is ticked unless unticked (usually all are drawn together); a scanned tube alone.
+  const [ticked, setTicked] = useState<Set<number> | null>(focusId ? new Set([focusId]) : null);
+  const chosen = new Set(rows.filter((s) => (ticked ? ticked.has(s.id) : true)).map((s) => s.id));
   const [scan, setScan] = useState('');
   const [scanError, setScanError] = useState<string | null>(null);
   // A hand scanner types the tube's label and presses Enter: that tube is collected at once.
@@ -40,16 +46,16 @@ export function PendingTubes({
     setScanError(null);
     setScan('');
     // The dialog stays on this patient: the list refreshes and the next tube can be scanned.
-    collect.mutate({ ids: [tube.id], location });
+    collect.mutate({ ids: [tube.id], location, collector_id: collectorId });
   };
   if (pending.isPending) return <div className="skeleton h-16" aria-label="Loading tubes to collect" />;
   if (pending.isError) return <p className="text-[13px] text-red-700">Tubes to collect could not be loaded.</p>;
   if (!rows.length) return null;
   const toggle = (id: number, on: boolean) =>
-    setSkipped((prev) => {
-      const next = new Set(prev);
-      if (on) next.delete(id);
-      else next.add(id);
+    setTicked((prev) => {
+      const next = new Set(prev ?? rows.map((s) => s.id));
+      if (on) next.add(id);
+      else next.delete(id);
       return next;
     });
   return (
@@ -78,7 +84,10 @@ export function PendingTubes({
       </FormField>
       <ul className="mt-2 grid gap-2">
         {rows.map((s) => (
-          <li key={s.id} className="flex items-start gap-3 rounded-md bg-white p-2 ring-1 ring-slate-200">
+          <li
+            key={s.id}
+            className={`flex items-start gap-3 rounded-md bg-white p-2 ring-1 ${s.id === focusId ? 'ring-2 ring-primary-500' : 'ring-slate-200'}`}
+          >
             <input
               type="checkbox"
               className="mt-1 size-4 accent-primary-600"
@@ -88,6 +97,10 @@ export function PendingTubes({
             />
             <span className="min-w-0 flex-1 text-[13px]">
               <span className="font-medium text-slate-900">{tubeLabel(s.container) ?? s.sample_type}</span>
+              {s.id === focusId && <span className="ml-2 text-xs font-medium text-primary-700">Scanned</span>}
+              {s.recollect_of_code && (
+                <span className="ml-2 text-xs text-amber-800">Recollection of {s.recollect_of_code}</span>
+              )}
               <span className="ml-2 font-mono text-xs text-slate-600">
                 {s.sample_id}
                 {s.barcode && ` · ${s.barcode}`}
@@ -109,7 +122,12 @@ export function PendingTubes({
       </ul>
       <Button
         className="mt-3"
-        onClick={() => collect.mutate({ ids: [...chosen], location }, { onSuccess: (samples) => onCollected(samples) })}
+        onClick={() =>
+          collect.mutate(
+            { ids: [...chosen], location, collector_id: collectorId },
+            { onSuccess: (samples) => onCollected(samples) },
+          )
+        }
         disabled={chosen.size === 0}
         loading={collect.isPending}
         loadingText="Collecting..."

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Barcode } from 'lucide-react';
+import { Barcode, RotateCcw } from 'lucide-react';
 import type { Sample, SampleHistoryEntry } from '@shared/schemas/samples';
 import { Button, DateText, Dialog, ErrorPanel, LoadingState } from '@/components';
 import { humanize } from '@/lib/format';
@@ -11,6 +11,10 @@ export interface SampleDetailsDialogProps {
   sampleId: number | null;
   onOpenChange: (open: boolean) => void;
   onShowBarcode: (sample: Sample) => void;
+  /** Offered on a rejected sample not drawn again yet (for staff who manage samples). */
+  onRecollect?: (sample: Sample) => void;
+  /** Opens the linked sample (the recollection, or the rejected first tube). */
+  onOpenSample?: (id: number) => void;
 }
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
@@ -27,7 +31,13 @@ function step(h: SampleHistoryEntry): string {
 }
 
 /** Sample details: the facts, the ordered tests and the chain of custody (who, when, where, notes). */
-export function SampleDetailsDialog({ sampleId, onOpenChange, onShowBarcode }: SampleDetailsDialogProps) {
+export function SampleDetailsDialog({
+  sampleId,
+  onOpenChange,
+  onShowBarcode,
+  onRecollect,
+  onOpenSample,
+}: SampleDetailsDialogProps) {
   const open = sampleId !== null && sampleId > 0;
   const q = useSample(open ? sampleId : null);
   const s = q.data;
@@ -39,11 +49,21 @@ export function SampleDetailsDialog({ sampleId, onOpenChange, onShowBarcode }: S
       description={s ? `${patientName(s)} · ${s.patient_number || 'N/A'}` : undefined}
       size="lg"
       footer={
-        s?.barcode ? (
-          <Button variant="outline" onClick={() => onShowBarcode(s)}>
-            <Barcode />
-            Show Barcode
-          </Button>
+        s && (s.barcode || canRecollect(s, onRecollect)) ? (
+          <>
+            {canRecollect(s, onRecollect) && (
+              <Button variant="outline" onClick={() => onRecollect!(s)}>
+                <RotateCcw />
+                Recollect
+              </Button>
+            )}
+            {s.barcode && (
+              <Button variant="outline" onClick={() => onShowBarcode(s)}>
+                <Barcode />
+                Show Barcode
+              </Button>
+            )}
+          </>
         ) : undefined
       }
     >
@@ -80,6 +100,16 @@ export function SampleDetailsDialog({ sampleId, onOpenChange, onShowBarcode }: S
           {s.rejection_reason && (
             <p className="rounded-md border border-red-200 bg-red-50 p-2.5 text-[13px] text-red-900">
               <span className="font-semibold">Rejected:</span> {s.rejection_reason}
+            </p>
+          )}
+          {(s.recollected_as !== null || s.recollect_of !== null) && (
+            <p className="rounded-md border border-amber-200 bg-amber-50 p-2.5 text-[13px] text-amber-950">
+              {s.recollected_as !== null ? 'Recollected as ' : 'Recollection of '}
+              <LinkedSample
+                id={(s.recollected_as ?? s.recollect_of)!}
+                code={(s.recollected_as_code ?? s.recollect_of_code)!}
+                onOpen={onOpenSample}
+              />
             </p>
           )}
           {s.notes && (
@@ -127,5 +157,18 @@ export function SampleDetailsDialog({ sampleId, onOpenChange, onShowBarcode }: S
         </div>
       ) : null}
     </Dialog>
+  );
+}
+
+function canRecollect(s: Sample, onRecollect: ((s: Sample) => void) | undefined): boolean {
+  return !!onRecollect && s.status === 'rejected' && s.recollected_as === null;
+}
+
+function LinkedSample({ id, code, onOpen }: { id: number; code: string; onOpen?: (id: number) => void }) {
+  if (!onOpen) return <span className="font-mono font-medium">{code}</span>;
+  return (
+    <button type="button" className="font-mono font-medium text-primary-700 underline" onClick={() => onOpen(id)}>
+      {code}
+    </button>
   );
 }

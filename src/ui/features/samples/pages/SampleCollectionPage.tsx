@@ -15,7 +15,18 @@ import { useScreen } from '@/lib/screens';
 import { formatCount } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { usePagedList, type ListFilter } from '@/lib/usePagedList';
-import { useDeleteSampleMutation, useSampleStatusMutation, useSampleSummary, useSamples } from '../api';
+import { isValidBarcode } from '@shared/samples';
+import { notify } from '@/lib/notify';
+import {
+  useDeleteSampleMutation,
+  useSampleStatusMutation,
+  useSampleSummary,
+  useSamples,
+  useScanToCollect,
+} from '../api';
+import { normaliseBarcode } from '../useBarcodeLookup';
+import { useWedgeScanner } from '../useWedgeScanner';
+import { RecollectDialog } from '../components/RecollectDialog';
 import { BarcodeScannerDialog } from '../components/BarcodeScannerDialog';
 import { CollectSampleDialog } from '../components/CollectSampleDialog';
 import { collectionColumns } from '../components/CollectionTable';
@@ -53,6 +64,9 @@ export default function SampleCollectionPage() {
   const summary = useSampleSummary();
 
   const [collecting, setCollecting] = useState(false);
+  // The pending tube Collect opens on: scanned, or its row's Collect button.
+  const [tube, setTube] = useState<Sample | null>(null);
+  const [recollecting, setRecollecting] = useState<Sample | null>(null);
   const [scanning, setScanning] = useState(false);
   const [barcodeOf, setBarcodeOf] = useState<Sample | null>(null);
   const [editing, setEditing] = useState<Sample | null>(null);
@@ -66,12 +80,35 @@ export default function SampleCollectionPage() {
     void summary.refetch();
   };
 
+  const collectTube = (s: Sample) => {
+    setTube(s);
+    setCollecting(true);
+  };
+  const scan = useScanToCollect(collectTube);
+  // A full barcode in the search box (a scanner types it and presses Enter) opens Collect on that tube.
+  const onScan = (text: string): boolean => {
+    const code = normaliseBarcode(text);
+    if (!isValidBarcode(code)) return false;
+    if (!canManage) {
+      notify.error('Cannot collect', 'Your role cannot collect samples (manage_samples)');
+      return true;
+    }
+    scan.mutate(code);
+    return true;
+  };
+  const dialogOpen =
+    collecting || scanning || view > 0 || !!barcodeOf || !!editing || !!rejecting || !!deleting || !!recollecting;
+  // A scan with the focus outside any field (the page just opened) does the same.
+  useWedgeScanner(canManage && !dialogOpen, (code) => void onScan(code));
+
   const columns = collectionColumns({
     canManage,
     busyId: move.isPending ? (move.variables?.id ?? null) : null,
     onView: (s) => setView(s.id),
     onBarcode: setBarcodeOf,
     onMove: (s, to) => move.mutate({ id: s.id, status: to }),
+    onCollect: collectTube,
+    onRecollect: setRecollecting,
     onReject: setRejecting,
     onEdit: setEditing,
     onDelete: setDeleting,
@@ -116,7 +153,11 @@ export default function SampleCollectionPage() {
               list={paged}
               query={list}
               rows={(p) => p.samples}
-              search={{ placeholder: 'Search by sample ID, barcode, type or patient', label: 'Search samples' }}
+              search={{
+                placeholder: 'Scan a barcode or search samples',
+                label: 'Search samples or scan a barcode',
+                onEnter: onScan,
+              }}
               caption="Samples"
               itemLabel="samples"
               columns={columns}
@@ -144,10 +185,16 @@ export default function SampleCollectionPage() {
 
       {canManage && (
         <CollectSampleDialog
+          key={tube?.id ?? 0}
           open={collecting}
-          onOpenChange={setCollecting}
+          tube={tube}
+          onOpenChange={(o) => {
+            setCollecting(o);
+            if (!o) setTube(null);
+          }}
           onCollected={(s) => {
             setCollecting(false);
+            setTube(null);
             setBarcodeOf(s);
           }}
         />
@@ -168,11 +215,28 @@ export default function SampleCollectionPage() {
           setView(0);
           setBarcodeOf(s);
         }}
+        onRecollect={
+          canManage
+            ? (s) => {
+                setView(0);
+                setRecollecting(s);
+              }
+            : undefined
+        }
+        onOpenSample={setView}
       />
       {canManage && (
         <>
           <EditSampleDialog sample={editing} onOpenChange={(o) => !o && setEditing(null)} />
           <RejectSampleDialog sample={rejecting} onOpenChange={(o) => !o && setRejecting(null)} />
+          <RecollectDialog
+            sample={recollecting}
+            onOpenChange={(o) => !o && setRecollecting(null)}
+            onDone={(fresh) => {
+              setRecollecting(null);
+              setBarcodeOf(fresh);
+            }}
+          />
           <ConfirmDialog
             open={deleting !== null}
             onOpenChange={(o) => !o && setDeleting(null)}
