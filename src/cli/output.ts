@@ -1,6 +1,6 @@
 import { labTimestamp } from '../shared/time.js';
 import Table from 'cli-table3';
-import { stringify } from 'csv-stringify/sync';
+import { csvRows } from '../core/export/csv.js';
 
 /**
  * The only place that knows how things look on the terminal: tables (cli-table3), JSON and CSV
@@ -84,7 +84,7 @@ export class Output {
     }
     if (format === 'csv') {
       const data = [columns.map((c) => c.header), ...rows.map((r) => columns.map((c) => csvCell(c.value(r))))];
-      this.streams.stdout.write(stringify(data));
+      this.streams.stdout.write(csvRows(data, { lineEnd: '\n' }));
       return;
     }
     if (rows.length === 0) {

@@ -47,9 +47,16 @@ export function csvLine(row: readonly Cell[]): string {
   return `${line}\r\n`;
 }
 
-/** RFC 4180 rows (quoted where needed, CRLF line ends). */
-export function csvRows(rows: readonly (readonly Cell[])[]): string {
+/**
+ * RFC 4180 rows (quoted where needed, CRLF line ends; LF for a terminal's pipes). Every CSV lims
+ * writes goes through csvField, so no cell of any of them can run as a formula.
+ */
+export function csvRows(rows: readonly (readonly Cell[])[], opts: { lineEnd?: '\r\n' | '\n' } = {}): string {
   let text = '';
+  if (opts.lineEnd === '\n') {
+    for (const r of rows) text += `${csvLine(r).slice(0, -2)}\n`;
+    return text;
+  }
   for (const r of rows) text += csvLine(r);
   return text;
 }

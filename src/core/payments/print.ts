@@ -1,4 +1,4 @@
-import { stringify } from 'csv-stringify/sync';
+import { csvHeader, csvRows } from '../export/csv.js';
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
@@ -88,7 +88,7 @@ export async function revenueExport(
   const { report, header, rows } = await revenueReportRows(db, actor, q, q.format);
   const name = `revenue-${report.from}-to-${report.to}`;
   if (q.format === 'csv')
-    return { body: stringify([header, ...rows]), type: 'text/csv; charset=utf-8', name: `${name}.csv` };
+    return { body: csvHeader(header) + csvRows(rows), type: 'text/csv; charset=utf-8', name: `${name}.csv` };
   if (q.format === 'xlsx') {
     // exceljs is large: loaded only when a spreadsheet is asked for.
     const { default: Excel } = await import('exceljs');

@@ -1,8 +1,8 @@
-import { stringify } from 'csv-stringify/sync';
 import type { ReportColumn, ReportResult } from '../../shared/schemas/reports.js';
 import type { ReportChart } from '../../shared/schemas/reports.js';
 import { formatLabDate, formatLabDateTime, type LabFormat } from '../../shared/time.js';
 import { newDocument, numberPages, toBuffer } from '../pdf/document.js';
+import { csvHeader, csvRows } from '../export/csv.js';
 
 /**
  * A report as a file: CSV and XLSX keep raw values (money in rupees, times as ISO UTC) so they
@@ -30,7 +30,7 @@ export function reportCsv(r: ReportResult): ReportFile {
   const total = totalsRow(r);
   if (total) rows.push(total.map((c) => c ?? ''));
   return {
-    body: stringify([r.columns.map((c) => c.label), ...rows]),
+    body: csvHeader(r.columns.map((c) => c.label)) + csvRows(rows),
     type: 'text/csv; charset=utf-8',
     name: fileName(r, 'csv'),
   };
