@@ -44,3 +44,47 @@ export function birthDateFromAge(age: number, unit: AgeUnit, today: string): str
 export function earliestBirthDate(today: string): string {
   return birthDateFromAge(120, 'years', today);
 }
+
+/** A patient's age on a day in the three units a reference band may use: whole days, months and years. */
+export interface AgeParts {
+  days: number;
+  months: number;
+  years: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Completed days, months and years from a birth date to a day (both YYYY-MM-DD). A month is
+ * completed on the same day of the month (a month after 31 January is completed at the end of
+ * February); null when either is not a date or the birth is after the day.
+ */
+export function ageParts(dob: string, day: string): AgeParts | null {
+  if (!ISO_DAY.test(dob) || !ISO_DAY.test(day) || day < dob) return null;
+  const [by, bm, bd] = dob.split('-').map(Number) as [number, number, number];
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const days = Math.round((Date.UTC(y, m - 1, d) - Date.UTC(by, bm - 1, bd)) / DAY_MS);
+  let months = (y - by) * 12 + (m - bm);
+  // The month is not completed until its day of the month, or the month's last day when shorter.
+  const lastOfMonth = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  if (d < Math.min(bd, lastOfMonth)) months -= 1;
+  return { days, months, years: ageOn(dob, day)! };
+}
+
+/**
+ * The one way an age is printed, on every screen, label and report: days under a month, months
+ * under two years, years from then ("12 days", "8 months", "35 years"). `short` is for tight
+ * places (lists, labels): "12 d", "8 mo", "35 y". Null without a usable birth date.
+ */
+export function formatAge(
+  dob: string | null | undefined,
+  day: string,
+  style: 'long' | 'short' = 'long',
+): string | null {
+  if (!dob) return null;
+  const a = ageParts(dob, day);
+  if (!a) return null;
+  const [n, unit] = a.months < 1 ? [a.days, 'day'] : a.months < 24 ? [a.months, 'month'] : [a.years, 'year'];
+  if (style === 'short') return `${n} ${unit === 'day' ? 'd' : unit === 'month' ? 'mo' : 'y'}`;
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
+}
