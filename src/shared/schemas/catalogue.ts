@@ -179,8 +179,8 @@ export const referenceRangeSchema = z
         .optional(),
     ),
     range: requiredText('Range', 120).refine((t) => !t.includes(';'), 'Range cannot contain ";"'),
-    critical_low: limit,
-    critical_high: limit,
+    critical_low: z.preprocess(emptyToNull, limit),
+    critical_high: z.preprocess(emptyToNull, limit),
   })
   .superRefine((r, ctx) => {
     const unit = r.age_unit ?? 'years';

@@ -79,12 +79,13 @@ export function ReferenceBandsField({ form }: { form: Form }) {
     <fieldset className="border-t border-slate-100 pt-4 sm:col-span-2" aria-describedby="bands-hint">
       <legend className="mb-1 text-sm font-semibold text-slate-900">Ranges by Sex and Age</legend>
       <p id="bands-hint" className="mb-3 text-xs text-slate-600">
-        Age from is included, age to is not: 0-7 days, then 7 days-1 month, then 1-24 months. The first row that fits
-        the patient is used (put newborn and sex-specific rows first); the Normal Range applies when none fits.
+        Age from is included, age to is not (0-7 days, then 7-14 days). The first row that fits the patient is used:
+        put newborn and sex-specific rows first, and a later 0-1 months row covers the rest of the first month. The
+        Normal Range applies when no row fits.
       </p>
       {rows.fields.length > 0 && (
         <div
-          className="mb-1 hidden grid-cols-[5.5rem_6rem_4rem_4.5rem_minmax(6rem,1fr)_4.5rem_4.5rem_2rem] gap-2 text-xs font-medium text-slate-600 sm:grid"
+          className="mb-1 hidden grid-cols-[6rem_7rem_4.5rem_4.5rem_minmax(8rem,1fr)_5rem_5rem_2rem] gap-2 text-xs font-medium text-slate-600 sm:grid"
           aria-hidden="true"
         >
           <span>Sex</span>
@@ -102,7 +103,7 @@ export function ReferenceBandsField({ form }: { form: Form }) {
           <li
             key={f.id}
             aria-label={`Range ${i + 1}`}
-            className="grid grid-cols-2 items-start gap-2 rounded-md border border-slate-200 p-2 sm:grid-cols-[5.5rem_6rem_4rem_4.5rem_minmax(6rem,1fr)_4.5rem_4.5rem_2rem] sm:border-0 sm:p-0"
+            className="grid grid-cols-2 items-start gap-2 rounded-md border border-slate-200 p-2 sm:grid-cols-[6rem_7rem_4.5rem_4.5rem_minmax(8rem,1fr)_5rem_5rem_2rem] sm:border-0 sm:p-0"
           >
             {cell(i, 'sex', 'Sex', <Select aria-label={`Sex, range ${i + 1}`} options={SEX_OPTIONS} {...reg(i, 'sex')} />)}
             {cell(

@@ -124,7 +124,7 @@ export function TestFormDialog({ open, onOpenChange, test, categories }: TestFor
       busy={save.isPending}
       editing={Boolean(test)}
       formId={formId}
-      size="lg"
+      size="xl"
       title={test ? `Edit Test: ${test.name}` : 'Add Individual Test'}
       description={
         test
