@@ -115,4 +115,21 @@ describe('an infant’s age', () => {
     const row = page.getByRole('table', { name: 'Patients' }).getByRole('row').filter({ hasText: 'Baby Kavya' });
     await expect(row.textContent()).resolves.toContain('8 months');
   });
+
+  it('OP Bill adds a newborn by age in days, and the picked patient reads 10 days', async () => {
+    const page = await open('/op-bill', 'OP Bill');
+    await page.getByRole('button', { name: 'Add New Patient' }).click();
+    const form = page.getByRole('form', { name: 'Add new patient' });
+    await form.getByLabel('First Name').fill('Baby');
+    await form.getByLabel('Last Name').fill('Nandini');
+    await form.getByLabel('Age', { exact: true }).fill('10');
+    await form.getByLabel('Age In').selectOption('days');
+    await form.getByLabel('Phone').fill('98450 33445');
+    await screenshot(page, 'op-bill-add-patient-by-age');
+    await form.getByRole('button', { name: 'Create Patient' }).click();
+    await page.getByText('New patient created successfully').waitFor();
+    const found = await page.request.get('/api/patients', { params: { search: 'Baby Nandini' } });
+    const { patients } = (await found.json()) as { patients: { age_text: string }[] };
+    expect(patients.map((p) => p.age_text)).toEqual(['10 days']);
+  });
 });
