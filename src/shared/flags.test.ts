@@ -122,8 +122,14 @@ describe('bands in days, months and years', () => {
   });
 
   it('a band without a unit counts whole years (ranges stored before bands had units)', () => {
-    expect(pickRange([{ age_max: 1, range: 'infant' }], 'g', { sex: null, age: ageParts('2025-06-01', '2026-05-31') })?.range).toBe('infant');
-    expect(pickRange([{ age_max: 1, range: 'infant' }], 'g', { sex: null, age: ageParts('2025-06-01', '2026-06-01') })?.range).toBe('g');
+    expect(
+      pickRange([{ age_max: 1, range: 'infant' }], 'g', { sex: null, age: ageParts('2025-06-01', '2026-05-31') })
+        ?.range,
+    ).toBe('infant');
+    expect(
+      pickRange([{ age_max: 1, range: 'infant' }], 'g', { sex: null, age: ageParts('2025-06-01', '2026-06-01') })
+        ?.range,
+    ).toBe('g');
   });
 
   it('an age band needs a known age; a sex-only band does not', () => {
@@ -132,7 +138,9 @@ describe('bands in days, months and years', () => {
   });
 
   it('labels a band as the test screen and reports say it', () => {
-    expect(bandLabel({ sex: 'Female', age_min: 1, age_max: 6, age_unit: 'years', range: 'x' })).toBe('Female, 1-6 years');
+    expect(bandLabel({ sex: 'Female', age_min: 1, age_max: 6, age_unit: 'years', range: 'x' })).toBe(
+      'Female, 1-6 years',
+    );
     expect(bandLabel({ age_min: 0, age_max: 7, age_unit: 'days', range: 'x' })).toBe('0-7 days');
     expect(bandLabel({ sex: 'Male', age_min: 18, range: 'x' })).toBe('Male, from 18 years');
     expect(bandLabel({ range: 'x' })).toBe('Everyone');

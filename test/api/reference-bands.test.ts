@@ -64,7 +64,11 @@ async function cbcSample(patient: Patient): Promise<number> {
 }
 
 async function enter(sampleId: number, code: string, value: string): Promise<TestResult> {
-  const res = await tech.post('/api/test-results', { sample_id: sampleId, test_id: ids.get(code), result_value: value });
+  const res = await tech.post('/api/test-results', {
+    sample_id: sampleId,
+    test_id: ids.get(code),
+    result_value: value,
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json<{ result: TestResult }>().result;
 }

@@ -72,8 +72,24 @@ describe('ranges by sex and age on the test dialog', () => {
     await dialog.getByRole('button', { name: 'Save Changes' }).click();
     await dialog.waitFor({ state: 'hidden' });
     expect(await storedBands()).toEqual([
-      { sex: null, age_min: 0, age_max: 7, age_unit: 'days', range: '14.5-22.5', critical_low: null, critical_high: null },
-      { sex: 'Female', age_min: 18, age_max: null, age_unit: 'years', range: '12.0-15.0', critical_low: 7, critical_high: null },
+      {
+        sex: null,
+        age_min: 0,
+        age_max: 7,
+        age_unit: 'days',
+        range: '14.5-22.5',
+        critical_low: null,
+        critical_high: null,
+      },
+      {
+        sex: 'Female',
+        age_min: 18,
+        age_max: null,
+        age_unit: 'years',
+        range: '12.0-15.0',
+        critical_low: 7,
+        critical_high: null,
+      },
     ]);
 
     // The list says there are bands; the dialog opens with them as saved.

@@ -165,18 +165,19 @@ export const referenceRangeSchema = z
     ),
     age_min: z.preprocess(
       emptyToNull,
-      strictNumber(z.number().int('age_min must be a whole number').min(0, 'age_min cannot be negative').nullable().optional()),
+      strictNumber(
+        z.number().int('age_min must be a whole number').min(0, 'age_min cannot be negative').nullable().optional(),
+      ),
     ),
     age_max: z.preprocess(
       emptyToNull,
-      strictNumber(z.number().int('age_max must be a whole number').min(1, 'age_max must be at least 1').nullable().optional()),
+      strictNumber(
+        z.number().int('age_max must be a whole number').min(1, 'age_max must be at least 1').nullable().optional(),
+      ),
     ),
     age_unit: z.preprocess(
       emptyToNull,
-      z
-        .enum(RANGE_AGE_UNITS, { error: 'age_unit must be days, months or years' })
-        .nullable()
-        .optional(),
+      z.enum(RANGE_AGE_UNITS, { error: 'age_unit must be days, months or years' }).nullable().optional(),
     ),
     range: requiredText('Range', 120).refine((t) => !t.includes(';'), 'Range cannot contain ";"'),
     critical_low: z.preprocess(emptyToNull, limit),

@@ -79,9 +79,9 @@ export function ReferenceBandsField({ form }: { form: Form }) {
     <fieldset className="border-t border-slate-100 pt-4 sm:col-span-2" aria-describedby="bands-hint">
       <legend className="mb-1 text-sm font-semibold text-slate-900">Ranges by Sex and Age</legend>
       <p id="bands-hint" className="mb-3 text-xs text-slate-600">
-        Age from is included, age to is not (0-7 days, then 7-14 days). The first row that fits the patient is used:
-        put newborn and sex-specific rows first, and a later 0-1 months row covers the rest of the first month. The
-        Normal Range applies when no row fits.
+        Age from is included, age to is not (0-7 days, then 7-14 days). The first row that fits the patient is used: put
+        newborn and sex-specific rows first, and a later 0-1 months row covers the rest of the first month. The Normal
+        Range applies when no row fits.
       </p>
       {rows.fields.length > 0 && (
         <div
@@ -105,7 +105,12 @@ export function ReferenceBandsField({ form }: { form: Form }) {
             aria-label={`Range ${i + 1}`}
             className="grid grid-cols-2 items-start gap-2 rounded-md border border-slate-200 p-2 sm:grid-cols-[6rem_7rem_4.5rem_4.5rem_minmax(8rem,1fr)_5rem_5rem_2rem] sm:border-0 sm:p-0"
           >
-            {cell(i, 'sex', 'Sex', <Select aria-label={`Sex, range ${i + 1}`} options={SEX_OPTIONS} {...reg(i, 'sex')} />)}
+            {cell(
+              i,
+              'sex',
+              'Sex',
+              <Select aria-label={`Sex, range ${i + 1}`} options={SEX_OPTIONS} {...reg(i, 'sex')} />,
+            )}
             {cell(
               i,
               'age_unit',
@@ -116,13 +121,23 @@ export function ReferenceBandsField({ form }: { form: Form }) {
               i,
               'age_min',
               'Age from',
-              <Input aria-label={`Age from, range ${i + 1}`} inputMode="numeric" placeholder="0" {...reg(i, 'age_min')} />,
+              <Input
+                aria-label={`Age from, range ${i + 1}`}
+                inputMode="numeric"
+                placeholder="0"
+                {...reg(i, 'age_min')}
+              />,
             )}
             {cell(
               i,
               'age_max',
               'Age to (not incl.)',
-              <Input aria-label={`Age to, range ${i + 1}`} inputMode="numeric" placeholder="any" {...reg(i, 'age_max')} />,
+              <Input
+                aria-label={`Age to, range ${i + 1}`}
+                inputMode="numeric"
+                placeholder="any"
+                {...reg(i, 'age_max')}
+              />,
             )}
             {cell(
               i,

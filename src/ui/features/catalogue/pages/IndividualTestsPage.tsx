@@ -26,9 +26,7 @@ const columns: Column<CatalogueTest>[] = [
       <div>
         {dash(t.normal_range)}
         {t.reference_ranges.length > 0 && (
-          <div className="text-xs text-slate-600">
-            + {t.reference_ranges.length} by sex and age
-          </div>
+          <div className="text-xs text-slate-600">+ {t.reference_ranges.length} by sex and age</div>
         )}
       </div>
     ),

@@ -123,7 +123,8 @@ export default function PatientHistoryPage() {
         <div className="min-w-0">
           <div className="font-medium text-slate-900">{fullName(p)}</div>
           <div className="font-mono text-xs text-slate-500 md:hidden">
-            {p.patient_id} · {p.age_text ?? '—'}{p.gender ? ` · ${p.gender}` : ''}
+            {p.patient_id} · {p.age_text ?? '—'}
+            {p.gender ? ` · ${p.gender}` : ''}
           </div>
         </div>
       ),
