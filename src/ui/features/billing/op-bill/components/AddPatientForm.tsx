@@ -84,7 +84,7 @@ export function AddPatientForm({ onCreated, onCancel }: { onCreated: (p: Patient
         <FormField label="Last Name" required error={msg('last_name')}>
           <Input autoComplete="off" {...form.register('last_name')} />
         </FormField>
-        <FormField label="Date of Birth" hint="Or the age, below" error={msg('date_of_birth')}>
+        <FormField label="Date of Birth" hint="Or give the age" error={msg('date_of_birth')}>
           <Input type="date" max={todayLocal()} {...form.register('date_of_birth')} />
         </FormField>
         <div className="grid grid-cols-2 gap-3">
