@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ageOn, isRealDate } from './age.js';
+import { ageOn, ageParts, birthDateFromAge, formatAge, isRealDate } from './age.js';
 
 describe('ageOn: age in whole years on a calendar day', () => {
   const cases: [string, string, string, number][] = [
@@ -55,5 +55,38 @@ describe('isRealDate', () => {
     'abcd-ef-gh',
   ])('%s is not', (d) => {
     expect(isRealDate(d)).toBe(false);
+  });
+});
+
+describe('ageParts and formatAge: the one way an age is printed', () => {
+  it.each([
+    ['born today', '2026-03-10', '2026-03-10', '0 days', '0 d'],
+    ['one day', '2026-03-09', '2026-03-10', '1 day', '1 d'],
+    ['30 days, a day short of a month', '2026-01-11', '2026-02-10', '30 days', '30 d'],
+    ['exactly one month', '2026-02-10', '2026-03-10', '1 month', '1 mo'],
+    ['8 months', '2025-07-10', '2026-03-10', '8 months', '8 mo'],
+    ['a year old is still counted in months', '2025-03-10', '2026-03-10', '12 months', '12 mo'],
+    ['a day short of two years', '2024-03-11', '2026-03-10', '23 months', '23 mo'],
+    ['two years', '2024-03-10', '2026-03-10', '2 years', '2 y'],
+    ['an adult', '1990-03-11', '2026-03-10', '35 years', '35 y'],
+    ['born 31 January, on 28 February of a common year', '2026-01-31', '2026-02-28', '1 month', '1 mo'],
+    ['born 31 January, on 27 February', '2026-01-31', '2026-02-27', '27 days', '27 d'],
+  ])('%s', (_what, dob, day, long, short) => {
+    expect(formatAge(dob, day)).toBe(long);
+    expect(formatAge(dob, day, 'short')).toBe(short);
+  });
+
+  it('an infant registered as 8 months old reads 8 months, not 0 years', () => {
+    const today = '2026-12-02';
+    expect(formatAge(birthDateFromAge(8, 'months', today), today)).toBe('8 months');
+    expect(formatAge(birthDateFromAge(10, 'days', today), today)).toBe('10 days');
+    expect(formatAge(birthDateFromAge(35, 'years', today), today)).toBe('35 years');
+  });
+
+  it('counts days, whole months and whole years', () => {
+    expect(ageParts('2024-02-29', '2025-03-01')).toEqual({ days: 366, months: 12, years: 1 });
+    expect(ageParts('2026-03-10', '2026-03-09')).toBeNull();
+    expect(formatAge(null, '2026-03-10')).toBeNull();
+    expect(formatAge('not a date', '2026-03-10')).toBeNull();
   });
 });

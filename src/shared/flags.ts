@@ -1,3 +1,5 @@
+import type { AgeParts } from './age.js';
+
 /**
  * Result flags from reference ranges. A range is text as a report prints it: "70-110", "13.0 – 17.0",
  * "<200", "<= 5.7", ">40", "≥ 60", or a qualitative expected value ("Negative", "Non-reactive").
@@ -74,30 +76,64 @@ export function computeFlag(value: string, rangeText: string | null | undefined)
   return n > range.limit || (range.inclusive && n === range.limit) ? 'normal' : 'low';
 }
 
+export const RANGE_AGE_UNITS = ['days', 'months', 'years'] as const;
+export type RangeAgeUnit = (typeof RANGE_AGE_UNITS)[number];
+
 export interface ReferenceRange {
   sex?: 'Male' | 'Female' | null;
-  /** Age in whole years, from (inclusive). */
+  /** Age from (inclusive), in age_unit. */
   age_min?: number | null;
-  /** Age in whole years, up to (exclusive). */
+  /** Age up to (exclusive), in age_unit. */
   age_max?: number | null;
+  /** The unit of both age bounds; years when absent (ranges stored before bands had units). */
+  age_unit?: RangeAgeUnit | null;
   range: string;
   critical_low?: number | null;
   critical_high?: number | null;
 }
 
-/** The first range that fits the patient's sex and age; the test's general range otherwise. */
+/** A patient's completed age in the unit a band counts in. */
+function ageIn(age: AgeParts, unit: RangeAgeUnit | null | undefined): number {
+  return unit === 'days' ? age.days : unit === 'months' ? age.months : age.years;
+}
+
+/** True when the band fits the patient's sex and age (a band with an age bound needs a known age). */
+export function bandFits(r: ReferenceRange, patient: { sex: string | null; age: AgeParts | null }): boolean {
+  if (r.sex && r.sex !== patient.sex) return false;
+  if (r.age_min == null && r.age_max == null) return true;
+  if (!patient.age) return false;
+  const age = ageIn(patient.age, r.age_unit);
+  if (r.age_min != null && age < r.age_min) return false;
+  if (r.age_max != null && age >= r.age_max) return false;
+  return true;
+}
+
+/** The first band that fits the patient's sex and age; the test's general range otherwise. */
 export function pickRange(
   ranges: readonly ReferenceRange[] | null | undefined,
   fallback: string | null,
-  patient: { sex: string | null; age: number | null },
+  patient: { sex: string | null; age: AgeParts | null },
 ): ReferenceRange | null {
-  for (const r of ranges ?? []) {
-    if (r.sex && r.sex !== patient.sex) continue;
-    if (r.age_min != null && (patient.age === null || patient.age < r.age_min)) continue;
-    if (r.age_max != null && (patient.age === null || patient.age >= r.age_max)) continue;
-    return r;
-  }
+  for (const r of ranges ?? []) if (bandFits(r, patient)) return r;
   return fallback ? { range: fallback } : null;
+}
+
+/**
+ * Who a band is for, as the test screen and reports say it: "Female, 1-6 years", "0-7 days",
+ * "Male, from 18 years", "Everyone".
+ */
+export function bandLabel(r: ReferenceRange): string {
+  const unit = r.age_unit ?? 'years';
+  const age =
+    r.age_min != null && r.age_max != null
+      ? `${r.age_min}-${r.age_max} ${unit}`
+      : r.age_min != null
+        ? `from ${r.age_min} ${unit}`
+        : r.age_max != null
+          ? `under ${r.age_max} ${unit}`
+          : null;
+  const parts = [r.sex ?? null, age].filter(Boolean);
+  return parts.length ? parts.join(', ') : 'Everyone';
 }
 
 /** Critical when a number is beyond the range's critical limits (inclusive). */

@@ -222,6 +222,7 @@ describe('portal sign-in', () => {
       last_name: a.last_name,
       patient_id: a.patient_id,
       age: a.age,
+      age_text: a.age_text,
       gender: 'Male',
       mobile: '9845011111',
       email: 'a@example.com',

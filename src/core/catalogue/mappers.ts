@@ -16,6 +16,16 @@ export function jsonList(text: string | null): string[] {
   return text ? (JSON.parse(text) as string[]) : [];
 }
 
+type Band = CatalogueTest['reference_ranges'][number];
+
+/** Stored bands; those saved before bands had a unit counted whole years, and say so now. */
+function referenceRangesOf(text: string | null): Band[] {
+  if (!text) return [];
+  return (JSON.parse(text) as Band[]).map((b) =>
+    b.age_min == null && b.age_max == null ? b : { ...b, age_unit: b.age_unit ?? 'years' },
+  );
+}
+
 export function toTest(r: TestRow): CatalogueTest {
   return {
     id: r.id,
@@ -28,7 +38,7 @@ export function toTest(r: TestRow): CatalogueTest {
     unit: r.unit,
     normal_range: r.normal_range,
     normalRange: r.normal_range,
-    reference_ranges: r.reference_ranges ? (JSON.parse(r.reference_ranges) as CatalogueTest['reference_ranges']) : [],
+    reference_ranges: referenceRangesOf(r.reference_ranges),
     sample_type: r.sample_type,
     turnaround_hours: r.turnaround_hours,
     target_tat_minutes: r.target_tat_minutes,

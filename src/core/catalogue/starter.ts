@@ -36,6 +36,15 @@ const fileSchema = z
   .object({
     version: z.literal(1, { error: 'version must be 1' }),
     note: z.string().optional(),
+    /** The published tables the age- and sex-specific ranges come from, each naming its tests. */
+    sources: z
+      .array(
+        z
+          .object({ tests: z.array(z.string()).min(1), ages: z.string(), citation: z.string().min(1), use: z.string() })
+          .strict(),
+      )
+      .optional(),
+    sources_note: z.string().optional(),
     tests: z.array(z.unknown()),
     profiles: z.array(z.unknown()),
     packages: z.array(z.unknown()),

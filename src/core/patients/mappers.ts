@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { PatientsTable } from '../db/schema.js';
-import { ageOn } from '../../shared/age.js';
+import { ageOn, formatAge } from '../../shared/age.js';
 import type { Patient } from '../../shared/schemas/patients.js';
 
 export type PatientRow = Selectable<PatientsTable>;
@@ -16,6 +16,7 @@ export function toPatient(r: PatientRow, today: string): Patient {
     date_of_birth: r.date_of_birth,
     dob_estimated: r.dob_estimated === 1,
     age: ageOn(r.date_of_birth, today),
+    age_text: formatAge(r.date_of_birth, today),
     gender: r.gender,
     phone: r.phone,
     email: r.email,

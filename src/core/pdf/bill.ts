@@ -99,7 +99,7 @@ export async function billPdf({ org, bill, patient, doctor, portal }: BillPdfInp
   block(left, 'Patient', [
     ['Name', `${patient.first_name} ${patient.last_name}`],
     ['Patient ID', patient.patient_id],
-    ['Age / Sex', `${patient.age ?? '—'} yrs / ${patient.gender ?? '—'}`],
+    ['Age / Sex', `${patient.age_text ?? '—'} / ${patient.gender ?? '—'}`],
     ['Phone', patient.phone ?? '—'],
   ]);
   block(

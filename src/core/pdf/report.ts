@@ -37,7 +37,7 @@ export interface ReportLine {
 
 export interface LabReportInput {
   org: OrganizationRow;
-  patient: { name: string; patient_number: string; age: number | null; sex: string | null; phone: string | null };
+  patient: { name: string; patient_number: string; age: string | null; sex: string | null; phone: string | null };
   /** The referring doctor (the doctor on the sample's bill); null prints "Self". */
   doctor: string | null;
   sample: {
@@ -129,7 +129,7 @@ export async function labReportPdf(input: LabReportInput): Promise<Buffer> {
   block(left, 'Patient', [
     ['Name', patient.name],
     ['Patient ID', patient.patient_number],
-    ['Age / Sex', `${patient.age === null ? '—' : `${patient.age} yrs`} / ${patient.sex ?? '—'}`],
+    ['Age / Sex', `${patient.age ?? '—'} / ${patient.sex ?? '—'}`],
     ['Phone', patient.phone ?? '—'],
     ['Referred by', input.doctor ?? 'Self'],
   ]);

@@ -10,7 +10,7 @@ import { billPdfById } from '../billing/print.js';
 import { organizationTimezone } from '../settings/organization.js';
 import { localDate } from '../../shared/time.js';
 import { visitsOfPatient } from '../visits/repository.js';
-import { ageOn } from '../../shared/age.js';
+import { ageOn, formatAge } from '../../shared/age.js';
 import type { PortalAppointment, PortalBill, PortalPatient, PortalResult } from '../../shared/schemas/portal.js';
 import type { PortalSession } from './auth.js';
 
@@ -28,6 +28,7 @@ export async function portalMe(db: Db, s: PortalSession): Promise<PortalPatient>
     last_name: p.last_name,
     patient_id: p.patient_code,
     age: ageOn(p.date_of_birth, localDate(timeZone)),
+    age_text: formatAge(p.date_of_birth, localDate(timeZone)),
     gender: p.gender,
     mobile: p.phone,
     email: p.email,

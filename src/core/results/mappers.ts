@@ -1,4 +1,4 @@
-import { ageOn } from '../../shared/age.js';
+import { ageOn, ageParts, formatAge } from '../../shared/age.js';
 import { localDate } from '../../shared/time.js';
 import { pickRange, type ReferenceRange } from '../../shared/flags.js';
 import {
@@ -21,6 +21,11 @@ export function parseRanges(json: string | null): ReferenceRange[] {
   }
 }
 
+/** The lab's calendar day of a moment (today for none): ages are counted on it, whatever the server's zone. */
+function labDayOf(at: string | null, timeZone: string): string {
+  return localDate(timeZone, at ? new Date(at) : new Date());
+}
+
 /**
  * Age in whole years on the lab's calendar day the sample was collected (today for a sample not
  * collected yet): the day in the lab's time zone, whatever the server's, so an age band's reference
@@ -28,7 +33,12 @@ export function parseRanges(json: string | null): ReferenceRange[] {
  */
 export function ageAt(dob: string | null, at: string | null, timeZone: string): number | null {
   if (!dob) return null;
-  return ageOn(dob, localDate(timeZone, at ? new Date(at) : new Date()));
+  return ageOn(dob, labDayOf(at, timeZone));
+}
+
+/** The age as printed (formatAge) on the lab's day of collection: "8 months", "35 years". */
+export function ageTextAt(dob: string | null, at: string | null, timeZone: string): string | null {
+  return formatAge(dob, labDayOf(at, timeZone));
 }
 
 /** The reference range that applies to this patient: sex- and age-specific first, the test's general range otherwise. */
@@ -40,7 +50,7 @@ export function rangeForPatient(
 ): ReferenceRange | null {
   return pickRange(parseRanges(test.reference_ranges), test.normal_range, {
     sex: patient.gender,
-    age: ageAt(patient.date_of_birth, collectedAt, timeZone),
+    age: patient.date_of_birth ? ageParts(patient.date_of_birth, labDayOf(collectedAt, timeZone)) : null,
   });
 }
 

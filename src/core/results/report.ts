@@ -8,7 +8,7 @@ import { getOrganization, settingsOf } from '../settings/organization.js';
 import { findSampleRow, updateSampleRow } from '../samples/repository.js';
 import { formatInr } from '../../shared/money.js';
 import { labReportPdf, type ReportLine } from '../pdf/report.js';
-import { ageAt, rangeForPatient, toResult } from './mappers.js';
+import { ageTextAt, rangeForPatient, toResult } from './mappers.js';
 import { amendmentsOf, resultRowsOfSample } from './repository.js';
 import { assertInScope, type ResultScope } from './scope.js';
 import { countReportPrint, orderedTests, reportHead, uncalledCriticals } from './entry-repository.js';
@@ -117,7 +117,7 @@ export async function sampleReport(
     patient: {
       name: `${s.first_name} ${s.last_name}`,
       patient_number: s.patient_code,
-      age: ageAt(s.date_of_birth, s.collection_date, tz),
+      age: ageTextAt(s.date_of_birth, s.collection_date, tz),
       sex: s.gender,
       phone: s.phone,
     },

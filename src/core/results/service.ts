@@ -11,7 +11,7 @@ import type {
   ResultSummary,
   TestResult,
 } from '../../shared/schemas/results.js';
-import { ageAt, rangeForPatient, toResult } from './mappers.js';
+import { ageAt, ageTextAt, rangeForPatient, toResult } from './mappers.js';
 import { callsOf, orderedTests, sampleForEntry } from './entry-repository.js';
 import { assertInScope, type ResultScope } from './scope.js';
 import {
@@ -142,6 +142,7 @@ export async function resultSheet(
       patient_number: s.patient_code,
       gender: s.gender,
       age: ageAt(s.date_of_birth, s.collection_date, tz),
+      age_text: ageTextAt(s.date_of_birth, s.collection_date, tz),
     },
     can_enter: (OPEN_FOR_ENTRY as readonly string[]).includes(s.status),
     all_verified: ordered.length > 0 && tests.every((t) => t.result?.status === 'verified'),

@@ -6,6 +6,7 @@ import { TUBE_IDS } from '../tubes.js';
 import { RESULT_TYPES } from '../resultTypes.js';
 import { parseFormula } from '../formula.js';
 import { loincProblem } from '../loinc.js';
+import { RANGE_AGE_UNITS, type RangeAgeUnit } from '../flags.js';
 
 export { SAMPLE_TYPES };
 
@@ -145,22 +146,54 @@ const resultRuleFields = {
   aliases: wordList('Aliases', 20),
 };
 
-/** A reference range by sex and age (ages in whole years: from inclusive, to exclusive). */
+/** The largest age bound in each unit: 150 years. */
+const AGE_BOUND_MAX: Record<RangeAgeUnit, number> = { days: 54_790, months: 1_800, years: 150 };
+
+/**
+ * A reference range by sex and age band: ages in whole days, months or years (age_unit, years when
+ * left out), from inclusive, up to exclusive.
+ */
 export const referenceRangeSchema = z
   .object({
     sex: z.preprocess(
-      (v) => (v === '' || v === 'any' ? null : v),
+      (v) => {
+        if (typeof v !== 'string') return v;
+        const t = v.trim().toLowerCase();
+        return t === '' || t === 'any' ? null : t === 'male' ? 'Male' : t === 'female' ? 'Female' : v;
+      },
       z.enum(['Male', 'Female'], { error: 'sex must be Male, Female or empty' }).nullable().optional(),
     ),
-    age_min: strictNumber(z.number().int('age_min must be whole years').min(0).max(150).nullable().optional()),
-    age_max: strictNumber(z.number().int('age_max must be whole years').min(0).max(200).nullable().optional()),
-    range: requiredText('Range', 120),
-    critical_low: limit,
-    critical_high: limit,
+    age_min: z.preprocess(
+      emptyToNull,
+      strictNumber(
+        z.number().int('age_min must be a whole number').min(0, 'age_min cannot be negative').nullable().optional(),
+      ),
+    ),
+    age_max: z.preprocess(
+      emptyToNull,
+      strictNumber(
+        z.number().int('age_max must be a whole number').min(1, 'age_max must be at least 1').nullable().optional(),
+      ),
+    ),
+    age_unit: z.preprocess(
+      emptyToNull,
+      z.enum(RANGE_AGE_UNITS, { error: 'age_unit must be days, months or years' }).nullable().optional(),
+    ),
+    range: requiredText('Range', 120).refine((t) => !t.includes(';'), 'Range cannot contain ";"'),
+    critical_low: z.preprocess(emptyToNull, limit),
+    critical_high: z.preprocess(emptyToNull, limit),
   })
-  .refine((r) => r.age_min == null || r.age_max == null || r.age_min < r.age_max, {
-    path: ['age_max'],
-    message: 'age_max must be above age_min',
+  .superRefine((r, ctx) => {
+    const unit = r.age_unit ?? 'years';
+    for (const key of ['age_min', 'age_max'] as const) {
+      const v = r[key];
+      if (v != null && v > AGE_BOUND_MAX[unit])
+        ctx.addIssue({ code: 'custom', path: [key], message: `${key} must be at most ${AGE_BOUND_MAX[unit]} ${unit}` });
+    }
+    if (r.age_min != null && r.age_max != null && r.age_min >= r.age_max)
+      ctx.addIssue({ code: 'custom', path: ['age_max'], message: 'age_max must be above age_min' });
+    if (r.critical_low != null && r.critical_high != null && r.critical_low >= r.critical_high)
+      ctx.addIssue({ code: 'custom', path: ['critical_high'], message: 'critical_high must be above critical_low' });
   });
 
 export const testCreateSchema = z.object({
@@ -265,6 +298,7 @@ export const referenceRangeOutSchema = z.object({
   sex: z.enum(['Male', 'Female']).nullable().optional(),
   age_min: z.number().int().nullable().optional(),
   age_max: z.number().int().nullable().optional(),
+  age_unit: z.enum(RANGE_AGE_UNITS).nullable().optional(),
   range: z.string(),
   critical_low: z.number().nullable().optional(),
   critical_high: z.number().nullable().optional(),

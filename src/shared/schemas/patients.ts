@@ -185,7 +185,10 @@ export const patientSchema = z.object({
   date_of_birth: z.string(),
   /** The birth date was worked out from an age told at registration (approximate). */
   dob_estimated: z.boolean(),
+  /** Whole years, for filters and sorting; print age_text. */
   age: z.number().int().nullable(),
+  /** The age as every screen prints it (formatAge): "12 days", "8 months", "35 years". */
+  age_text: z.string().nullable(),
   gender: z.string().nullable(),
   phone: z.string().nullable(),
   email: z.string().nullable(),

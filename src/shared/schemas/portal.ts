@@ -54,6 +54,8 @@ export const portalPatientSchema = z.object({
   last_name: z.string(),
   patient_id: z.string(),
   age: z.number().nullable(),
+  /** The age as printed (formatAge): "8 months", "35 years". */
+  age_text: z.string().nullable(),
   gender: z.string().nullable(),
   mobile: z.string().nullable(),
   email: z.string().nullable(),

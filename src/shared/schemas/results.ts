@@ -278,6 +278,8 @@ export const resultSheetSchema = z.object({
     patient_number: z.string(),
     gender: z.string().nullable(),
     age: z.number().nullable(),
+    /** The age on the day of collection as printed (formatAge): "8 months", "35 years". */
+    age_text: z.string().nullable(),
   }),
   /** Entry is open while the sample is collected or processing. */
   can_enter: z.boolean(),

@@ -9,13 +9,14 @@ import {
 import { parseFormula } from '../../../shared/formula.js';
 import { changeTest, insertTest, listTests } from '../../catalogue/tests.js';
 import { codesOf, itemsByCodes } from '../../catalogue/repository.js';
+import { bandsText, parseBandsText } from '../../catalogue/range-text.js';
 import { DEFERRED, type TransferColumn, type TransferEntity } from '../entity.js';
 import { oneOf, upperKey } from './common.js';
 import { writeCatalogue, type CatalogueExisting, type CataloguePlan } from './catalogue.js';
 
 /**
  * The test menu, keyed by test code. Every field of the API's test but its id and times; reference
- * ranges as JSON, choices and aliases as lists ("Positive, Negative"). A calculated test waits for
+ * ranges as bands in one cell (catalogue/range-text.ts), choices and aliases as lists ("Positive, Negative"). A calculated test waits for
  * the end of the file, so its formula may name tests further down.
  */
 
@@ -28,7 +29,7 @@ const columns: TransferColumn[] = [
   { name: 'base_price', kind: 'number' },
   { name: 'unit' },
   { name: 'normal_range' },
-  { name: 'reference_ranges', kind: 'json' },
+  { name: 'reference_ranges' },
   { name: 'sample_type' },
   { name: 'container' },
   { name: 'turnaround_hours', kind: 'number' },
@@ -51,6 +52,29 @@ const columns: TransferColumn[] = [
 
 type Plan = CataloguePlan<TestCreate>;
 
+/** A bands cell (text, or the API's JSON list) as the API's list; a band it cannot read is named. */
+function bandsCell(value: unknown, ctx: z.RefinementCtx): unknown {
+  if (typeof value !== 'string') return value;
+  const t = value.trim();
+  if (t === '') return null;
+  if (t.startsWith('[')) {
+    try {
+      return JSON.parse(t) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'the bands start with "[" but are not a valid JSON list' });
+      return z.NEVER;
+    }
+  }
+  const parsed = parseBandsText(t);
+  if ('bands' in parsed) return parsed.bands;
+  ctx.addIssue({ code: 'custom', path: [parsed.index], message: parsed.message });
+  return z.NEVER;
+}
+
+const bandsField = z.preprocess(bandsCell, testCreateSchema.shape.reference_ranges);
+const createSchema = testCreateSchema.extend({ reference_ranges: bandsField });
+const updateSchema = testUpdateSchema.extend({ reference_ranges: bandsField });
+
 export const tests: TransferEntity<TestCreate, CatalogueExisting, Plan> = {
   name: 'tests',
   label: 'test',
@@ -59,8 +83,8 @@ export const tests: TransferEntity<TestCreate, CatalogueExisting, Plan> = {
   key: 'code',
   normalizeKey: upperKey,
   requiredColumns: ['code', 'name', 'price'],
-  createSchema: testCreateSchema,
-  updateSchema: testUpdateSchema,
+  createSchema,
+  updateSchema,
 
   findExisting: (ctx, keys) => itemsByCodes(ctx.db, 'tests', ctx.organizationId, keys),
 
@@ -139,7 +163,12 @@ export const tests: TransferEntity<TestCreate, CatalogueExisting, Plan> = {
       category: q.where.category as string | undefined,
     });
     const records = list.map((t: CatalogueTest) =>
-      Object.fromEntries(columns.map((c) => [c.name, t[c.name as keyof CatalogueTest]])),
+      Object.fromEntries(
+        columns.map((c) => [
+          c.name,
+          c.name === 'reference_ranges' ? bandsText(t.reference_ranges) : t[c.name as keyof CatalogueTest],
+        ]),
+      ),
     );
     for (let i = 0; i < records.length; i += 500) yield records.slice(i, i + 500);
   },

@@ -5,11 +5,13 @@ import type { z } from 'zod';
 import { SAMPLE_TYPES, type CatalogueTest } from '@shared/schemas/catalogue';
 import { DEFAULT_SAC, TAX_CATEGORIES, TAX_CATEGORY_LABELS } from '@shared/gst';
 import { FormField, Input, Select } from '@/components';
+import { ApiError } from '@/lib/api';
 import { useSaveItemMutation } from '../api';
 import { amountText, showServerErrors, testFormSchema, withBasePrice, type TestFormIn } from '../forms';
 import { CommonFields, DescriptionField, fieldError } from './CommonFields';
 import { ItemFormDialog } from './ItemFormDialog';
 import { ResultRuleFields } from './ResultRuleFields';
+import { ReferenceBandsField, bandRows } from './ReferenceBandsField';
 
 type FormOut = z.output<typeof testFormSchema>;
 
@@ -58,6 +60,7 @@ function defaults(t: CatalogueTest | null): TestFormIn {
     tax_category: t?.tax_category ?? 'exempt',
     sac_code: t?.sac_code ?? '',
     normal_range: t?.normal_range ?? '',
+    reference_ranges: bandRows(t),
     sample_type: t?.sample_type ?? '',
     method: t?.method ?? '',
     delta_kind: t?.delta_kind ?? '',
@@ -99,7 +102,17 @@ export function TestFormDialog({ open, onOpenChange, test, categories }: TestFor
   const onSubmit = form.handleSubmit((body) =>
     save.mutate(
       { id: test?.id ?? null, body: withBasePrice(body) },
-      { onSuccess: () => onOpenChange(false), onError: (err) => showServerErrors(err, form.setError, FIELDS) },
+      {
+        onSuccess: () => onOpenChange(false),
+        onError: (err) => {
+          // A band's problem goes under its own cell ("reference_ranges.2.age_max"), the rest by field.
+          if (err instanceof ApiError)
+            for (const d of err.details)
+              if (/^reference_ranges(\.\d+\.\w+)?$/.test(d.path))
+                form.setError(d.path as never, { type: 'server', message: d.message });
+          showServerErrors(err, form.setError, FIELDS);
+        },
+      },
     ),
   );
 
@@ -111,7 +124,7 @@ export function TestFormDialog({ open, onOpenChange, test, categories }: TestFor
       busy={save.isPending}
       editing={Boolean(test)}
       formId={formId}
-      size="lg"
+      size="xl"
       title={test ? `Edit Test: ${test.name}` : 'Add Individual Test'}
       description={
         test
@@ -160,7 +173,11 @@ export function TestFormDialog({ open, onOpenChange, test, categories }: TestFor
       <FormField label="Unit" error={errors.unit?.message}>
         <Input autoComplete="off" placeholder="e.g. mg/dL" {...form.register('unit')} />
       </FormField>
-      <FormField label="Normal Range" error={errors.normal_range?.message}>
+      <FormField
+        label="Normal Range"
+        hint="For everyone no row of Ranges by Sex and Age fits"
+        error={errors.normal_range?.message}
+      >
         <Input autoComplete="off" placeholder="Adult range, e.g. 70-100" {...form.register('normal_range')} />
       </FormField>
       <FormField
@@ -195,6 +212,7 @@ export function TestFormDialog({ open, onOpenChange, test, categories }: TestFor
         <Input autoComplete="off" inputMode="numeric" placeholder="e.g. 999722" {...form.register('sac_code')} />
       </FormField>
       <DescriptionField form={form} placeholder="What the test measures, preparation (e.g. 8-10 h fasting)..." />
+      <ReferenceBandsField form={form} />
       <ResultRuleFields form={form} />
     </ItemFormDialog>
   );

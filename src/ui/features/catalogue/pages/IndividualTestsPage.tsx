@@ -1,4 +1,5 @@
 import type { CatalogueTest } from '@shared/schemas/catalogue';
+import { bandLabel } from '@shared/flags';
 import { Badge, Money, type Column } from '@/components';
 import { CatalogueScreen } from '../components/CatalogueScreen';
 import { TestFormDialog } from '../components/TestFormDialog';
@@ -18,7 +19,19 @@ const columns: Column<CatalogueTest>[] = [
   { key: 'code', header: 'Code', cell: (t) => <span className="font-mono text-xs">{t.code}</span> },
   { key: 'category', header: 'Category', cell: (t) => dash(t.category), hideOnMobile: true },
   { key: 'price', header: 'Price', align: 'right', cell: (t) => <Money rupees={t.price} /> },
-  { key: 'normal_range', header: 'Normal Range', cell: (t) => dash(t.normal_range), hideOnMobile: true },
+  {
+    key: 'normal_range',
+    header: 'Normal Range',
+    cell: (t) => (
+      <div>
+        {dash(t.normal_range)}
+        {t.reference_ranges.length > 0 && (
+          <div className="text-xs text-slate-600">+ {t.reference_ranges.length} by sex and age</div>
+        )}
+      </div>
+    ),
+    hideOnMobile: true,
+  },
   { key: 'unit', header: 'Unit', cell: (t) => dash(t.unit), hideOnMobile: true },
   { key: 'sample_type', header: 'Sample Type', cell: (t) => dash(t.sample_type), hideOnMobile: true },
   { key: 'status', header: 'Status', cell: (t) => <Badge status={t.status} />, hideOnMobile: true },
@@ -50,6 +63,23 @@ export default function IndividualTestsPage() {
           { label: 'Sample Type', value: dash(t.sample_type) },
           { label: 'Normal Range', value: dash(t.normal_range) },
           { label: 'Unit', value: dash(t.unit) },
+          ...(t.reference_ranges.length
+            ? [
+                {
+                  label: 'Ranges by Sex and Age',
+                  value: (
+                    <ul>
+                      {t.reference_ranges.map((b, i) => (
+                        <li key={i}>
+                          {bandLabel(b)}: {b.range}
+                        </li>
+                      ))}
+                    </ul>
+                  ),
+                  wide: true,
+                },
+              ]
+            : []),
           { label: 'Turnaround Time', value: dash(hours(t.turnaround_hours)) },
           {
             label: 'Target TAT',

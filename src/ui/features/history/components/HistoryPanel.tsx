@@ -41,7 +41,7 @@ export const HistoryPanel = forwardRef<HTMLDivElement, HistoryPanelProps>(functi
           icon={<History />}
           title={h ? `Medical History — ${h.patient.first_name} ${h.patient.last_name}` : 'Medical History'}
           description={
-            h ? `${h.patient.patient_id} · ${h.patient.age ?? '—'} years · ${h.patient.gender ?? '—'}` : undefined
+            h ? `${h.patient.patient_id} · ${h.patient.age_text ?? '—'} · ${h.patient.gender ?? '—'}` : undefined
           }
           actions={
             <>

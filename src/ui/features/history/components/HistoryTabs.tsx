@@ -27,7 +27,7 @@ export function OverviewTab({ history, portal }: { history: PatientHistory; port
           <span className="font-mono">{p.patient_id}</span>
         </Item>
         <Item label="Age / Gender">
-          {p.age ?? '—'} years / {dash(p.gender)}
+          {p.age_text ?? '—'} / {dash(p.gender)}
         </Item>
         <Item label="Date of Birth">
           <DateText value={p.date_of_birth} />

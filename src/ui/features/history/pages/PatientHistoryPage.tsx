@@ -60,7 +60,7 @@ function PatientDialog({
             {p.dob_estimated && ' (approx., from age)'}
           </Field>
           <Field label="Age / Gender">
-            {p.age ?? '—'} years / {p.gender ?? '—'}
+            {p.age_text ?? '—'} / {p.gender ?? '—'}
           </Field>
           <Field label="Phone">{p.phone ?? '—'}</Field>
           <Field label="Email">{p.email ?? '—'}</Field>
@@ -123,12 +123,13 @@ export default function PatientHistoryPage() {
         <div className="min-w-0">
           <div className="font-medium text-slate-900">{fullName(p)}</div>
           <div className="font-mono text-xs text-slate-500 md:hidden">
-            {p.patient_id} · {p.age ?? '—'}y{p.gender ? ` · ${p.gender}` : ''}
+            {p.patient_id} · {p.age_text ?? '—'}
+            {p.gender ? ` · ${p.gender}` : ''}
           </div>
         </div>
       ),
     },
-    { key: 'age', header: 'Age', cell: (p) => p.age ?? '—', hideOnMobile: true },
+    { key: 'age', header: 'Age', cell: (p) => p.age_text ?? '—', hideOnMobile: true },
     { key: 'gender', header: 'Gender', cell: (p) => p.gender ?? '—', hideOnMobile: true },
     { key: 'phone', header: 'Phone', cell: (p) => p.phone ?? '—', className: 'whitespace-nowrap', hideOnMobile: true },
     { key: 'email', header: 'Email', cell: (p) => p.email ?? '—', hideOnMobile: true, className: 'break-all' },

@@ -82,7 +82,7 @@ export function PatientDetailsDialog({ patient, onOpenChange, onEdit }: PatientD
               <DateText value={p.date_of_birth} />
               {p.dob_estimated && ' (approx., from age)'}
             </Item>
-            <Item label="Age">{p.age === null ? '—' : `${p.age} years`}</Item>
+            <Item label="Age">{p.age_text ?? '—'}</Item>
             <Item label="Gender">{show(p.gender)}</Item>
             <Item label="Status">
               <Badge status={p.status} />

@@ -90,7 +90,7 @@ export default function PatientSearchPage() {
       cell: (p) => <span className="font-mono text-[13px]">{p.patient_id}</span>,
     },
     { key: 'name', header: 'Name', cell: (p) => <span className="font-medium text-slate-900">{fullName(p)}</span> },
-    { key: 'age', header: 'Age', cell: (p) => p.age ?? '—', hideOnMobile: true },
+    { key: 'age', header: 'Age', cell: (p) => p.age_text ?? '—', hideOnMobile: true },
     { key: 'gender', header: 'Gender', cell: (p) => p.gender ?? '—', hideOnMobile: true },
     {
       key: 'mobile',

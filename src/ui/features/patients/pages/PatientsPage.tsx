@@ -72,7 +72,8 @@ export default function PatientsPage() {
           <div className="font-medium text-slate-900">{fullName(p)}</div>
           {/* On phones the ID and age columns are hidden: show them under the name. */}
           <div className="font-mono text-xs text-slate-500 md:hidden">
-            {p.patient_id} · {p.age ?? '—'}y{p.gender ? ` · ${p.gender}` : ''}
+            {p.patient_id} · {p.age_text ?? '—'}
+            {p.gender ? ` · ${p.gender}` : ''}
           </div>
         </div>
       ),
@@ -80,7 +81,7 @@ export default function PatientsPage() {
     {
       key: 'age_gender',
       header: 'Age/Gender',
-      cell: (p) => `${p.age ?? '—'} / ${p.gender ?? '—'}`,
+      cell: (p) => `${p.age_text ?? '—'} / ${p.gender ?? '—'}`,
       hideOnMobile: true,
       className: 'whitespace-nowrap',
     },

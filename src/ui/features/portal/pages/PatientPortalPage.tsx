@@ -128,7 +128,8 @@ function SignedIn({ patient }: { patient: PortalPatient }) {
               <span className="font-mono">{patient.patient_id}</span>
             </Info>
             <Info label="Age / Gender">
-              {patient.age ?? '—'} years{patient.gender ? `, ${patient.gender}` : ''}
+              {patient.age_text ?? '—'}
+              {patient.gender ? `, ${patient.gender}` : ''}
             </Info>
             <Info label="Blood Group">{patient.blood_group ?? '—'}</Info>
             <Info label="Mobile">{patient.mobile ?? '—'}</Info>

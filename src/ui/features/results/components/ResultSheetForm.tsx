@@ -117,7 +117,7 @@ export function ResultSheetForm({ sheet, formId, errors, onSubmit }: Props) {
         <div>
           <dt className="text-xs text-slate-600">Patient ID · Age / Sex</dt>
           <dd className="text-slate-900">
-            {s.patient_number} · {s.age ?? '—'} / {s.gender ?? '—'}
+            {s.patient_number} · {s.age_text ?? '—'} / {s.gender ?? '—'}
           </dd>
         </div>
         <div>

@@ -31,7 +31,9 @@ export function SampleValidationDialog({
       onOpenChange={(o) => !verify.isPending && onOpenChange(o)}
       title={s ? `Validate Sample ${s.sample_number}` : 'Validate Sample'}
       description={
-        s ? `${s.first_name} ${s.last_name} (${s.patient_number}) · ${s.age ?? '—'} / ${s.gender ?? '—'}` : undefined
+        s
+          ? `${s.first_name} ${s.last_name} (${s.patient_number}) · ${s.age_text ?? '—'} / ${s.gender ?? '—'}`
+          : undefined
       }
       footer={
         <>

@@ -42,7 +42,7 @@ export function PatientField({ value, onChange, error }: PatientFieldProps) {
       onQueryChange={setQuery}
       onSelect={onChange}
       error={error}
-      facts={(p) => (p.age === null ? null : `${p.age} y`)}
+      facts={(p) => p.age_text}
     />
   );
 }

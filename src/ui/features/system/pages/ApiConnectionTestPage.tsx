@@ -115,7 +115,7 @@ export default function ApiConnectionTestPage() {
                         </span>
                         <span className="text-slate-600 tabular-nums">
                           {p.patient_id}
-                          {p.age !== null ? ` · ${p.age} y` : ''}
+                          {p.age_text !== null ? ` · ${p.age_text}` : ''}
                           {p.gender ? ` · ${p.gender}` : ''}
                         </span>
                       </li>

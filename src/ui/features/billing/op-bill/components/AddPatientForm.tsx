@@ -5,6 +5,7 @@ import type { Patient } from '@shared/schemas/patients';
 import { Button, FormField, Input, Select, Textarea } from '@/components';
 import { applyServerErrors } from '@/lib/forms';
 import { useCreatePatientMutation } from '@/lib/patients/queries';
+import { AGE_UNIT_OPTIONS } from '@/lib/patients/options';
 import { addPatientSchema } from '@/lib/patients/schemas';
 
 type AddInput = z.input<typeof addPatientSchema>;
@@ -22,6 +23,8 @@ const DEFAULTS: AddInput = {
   first_name: '',
   last_name: '',
   date_of_birth: '',
+  age: '',
+  age_unit: 'years',
   gender: 'male',
   phone: '',
   email: '',
@@ -81,9 +84,17 @@ export function AddPatientForm({ onCreated, onCancel }: { onCreated: (p: Patient
         <FormField label="Last Name" required error={msg('last_name')}>
           <Input autoComplete="off" {...form.register('last_name')} />
         </FormField>
-        <FormField label="Date of Birth" required error={msg('date_of_birth')}>
+        <FormField label="Date of Birth" hint="Or give the age" error={msg('date_of_birth')}>
           <Input type="date" max={todayLocal()} {...form.register('date_of_birth')} />
         </FormField>
+        <div className="grid grid-cols-2 gap-3">
+          <FormField label="Age" error={msg('age')}>
+            <Input type="number" inputMode="numeric" min={0} placeholder="if no birth date" {...form.register('age')} />
+          </FormField>
+          <FormField label="Age In" error={msg('age_unit')}>
+            <Select options={AGE_UNIT_OPTIONS} {...form.register('age_unit')} />
+          </FormField>
+        </div>
         <FormField label="Gender" error={msg('gender')}>
           <Select options={GENDERS} {...form.register('gender')} />
         </FormField>

@@ -8,7 +8,7 @@ import { ChosenCard } from '../../shared/ChosenCard';
 import { AddPatientForm } from './AddPatientForm';
 
 function facts(p: Patient): string {
-  return [p.age === null ? null : `${p.age} y`, p.gender, p.phone].filter(Boolean).join(' · ');
+  return [p.age_text, p.gender, p.phone].filter(Boolean).join(' · ');
 }
 
 export interface PatientPickerProps {
