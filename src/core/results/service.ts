@@ -14,6 +14,8 @@ import type {
 import { ageAt, rangeForPatient, toResult } from './mappers.js';
 import { callsOf, orderedTests, sampleForEntry } from './entry-repository.js';
 import { assertInScope, type ResultScope } from './scope.js';
+import { qcTestStatus } from '../qc/gate.js';
+import { nowIso } from '../context.js';
 import {
   amendmentsOf,
   findResultRow,
@@ -50,12 +52,20 @@ export async function getResult(
   const row = await findResultRow(db, organizationId, id);
   if (!row) throw new NotFoundError('Result', id);
   await assertInScope(db, scope, row.patient_id, 'Result', id);
-  return toResult(
+  const result = toResult(
     row,
     await organizationTimezone(db, organizationId),
     (await amendmentsOf(db, [id])).get(id) ?? [],
     (await callsOf(db, [id])).get(id),
   );
+  return withQc(db, organizationId, result);
+}
+
+/** An entered result awaiting verification carries the QC state it will be judged by. */
+async function withQc(db: Db, organizationId: number, r: TestResult): Promise<TestResult> {
+  if (r.status !== 'completed' || !r.entered_at) return r;
+  const qc = await qcTestStatus(db, organizationId, r.test_id, { at: r.entered_at, equipmentId: r.equipment_id });
+  return { ...r, qc };
 }
 
 export async function resultSummary(db: Db, organizationId: number): Promise<ResultSummary> {
@@ -95,12 +105,17 @@ export async function resultSheet(
     db,
     rows.map((r) => r.id!),
   );
-  const results = new Map(rows.map((r) => [r.test_id, toResult(r, tz, undefined, calls.get(r.id!))]));
-  const tests = ordered.map((t) => {
+  const results = new Map<number, TestResult>();
+  for (const r of rows)
+    results.set(r.test_id, await withQc(db, organizationId, toResult(r, tz, undefined, calls.get(r.id!))));
+  const now = nowIso();
+  const qcNow = (testId: number) => qcTestStatus(db, organizationId, testId, { at: now, equipmentId: null });
+  const tests = [];
+  for (const t of ordered) {
     const result = results.get(t.id) ?? null;
     results.delete(t.id);
     const range = rangeForPatient(t, s, s.collection_date, tz);
-    return {
+    tests.push({
       test_id: t.id,
       test_name: t.name,
       test_code: t.code,
@@ -111,8 +126,9 @@ export async function resultSheet(
       decimals: t.decimals,
       formula: t.formula,
       result,
-    };
-  });
+      qc: await qcNow(t.id),
+    });
+  }
   // Results of tests no longer on the order stay visible (they were entered; they are not lost).
   for (const r of results.values())
     tests.push({
@@ -126,6 +142,7 @@ export async function resultSheet(
       decimals: null,
       formula: null,
       result: r,
+      qc: await qcNow(r.test_id),
     });
   return {
     sample: {
