@@ -128,6 +128,8 @@ describe('a rejected control level holds the test whatever another level did', (
     // The state is where the work happens: on the result, on the entry sheet, and on its own.
     const one = (await validator.get(`/api/test-results/${r.id}`)).json<{ result: TestResult }>().result;
     expect(one.qc).toMatchObject({ held: true, holds: [{ material_id: hb.l2.id, level: 'Level 2', rules: ['1-3s'] }] });
+    const listed = await validator.get(`/api/test-results?entered=true&sample_id=${r.sample_id}`);
+    expect(listed.json().results[0].qc).toMatchObject({ held: true, holds: [{ level: 'Level 2' }] });
     const sheet = (await tech.get(`/api/samples/${r.sample_id}/results`)).json<ResultSheet>();
     expect(sheet.tests[0]!.qc.held).toBe(true);
     expect(sheet.tests[0]!.result!.qc!.held).toBe(true);

@@ -5,19 +5,19 @@ import type { Db } from '../db/connection.js';
  * latest run of each level at a moment. A material is one lot of one level.
  */
 
-/** The test's control materials that are switched on: each is a level whose latest run can hold results. */
-export function activeLevelsOfTest(db: Db, organizationId: number, testId: number) {
+/** The switched-on control materials of some tests: each is a level whose latest run can hold results. */
+export function activeLevelsOfTests(db: Db, organizationId: number, testIds: number[]) {
   return db
     .selectFrom('qc_materials')
-    .select(['id', 'control_id', 'name', 'level', 'lot_number'])
+    .select(['id', 'test_id', 'control_id', 'name', 'level', 'lot_number'])
     .where('organization_id', '=', organizationId)
-    .where('test_id', '=', testId)
+    .where('test_id', 'in', testIds.length ? testIds : [0])
     .where('is_active', '=', 1)
     .orderBy('control_id')
     .execute();
 }
 
-export type QcLevelRow = Awaited<ReturnType<typeof activeLevelsOfTest>>[number];
+export type QcLevelRow = Awaited<ReturnType<typeof activeLevelsOfTests>>[number];
 
 /** The machines a level was run on at or before a moment (runs that name no machine left out). */
 export async function machinesOfLevel(

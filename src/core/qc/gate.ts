@@ -6,7 +6,7 @@ import { findEquipmentRow } from '../equipment/repository.js';
 import type { QcHold, QcTestStatus, QcTestStatusQuery } from '../../shared/schemas/qc.js';
 import { parseRules } from './mappers.js';
 import { testQcRules } from './repository.js';
-import { activeLevelsOfTest, latestLevelRunAt, machinesOfLevel, type QcLevelRow } from './gate-repository.js';
+import { activeLevelsOfTests, latestLevelRunAt, machinesOfLevel, type QcLevelRow } from './gate-repository.js';
 import { labCalendar } from './service.js';
 
 /**
@@ -27,9 +27,38 @@ export async function qcTestStatus(
 ): Promise<QcTestStatus> {
   const test = await testQcRules(db, organizationId, testId);
   if (!test) throw new NotFoundError('Test', testId);
+  const levels = await activeLevelsOfTests(db, organizationId, [testId]);
+  return judge(db, organizationId, { id: test.id, name: test.name }, levels, opts);
+}
+
+/**
+ * The QC state of many results at once (a page of a list): the levels of their tests are read in
+ * one query, so a test without control levels costs nothing more.
+ */
+export async function qcStatusesOf(
+  db: Db,
+  organizationId: number,
+  items: { testId: number; testName: string; at: string; equipmentId: number | null }[],
+): Promise<QcTestStatus[]> {
+  const levels = await activeLevelsOfTests(db, organizationId, [...new Set(items.map((i) => i.testId))]);
+  const out: QcTestStatus[] = [];
+  for (const i of items) {
+    const own = levels.filter((l) => l.test_id === i.testId);
+    out.push(await judge(db, organizationId, { id: i.testId, name: i.testName }, own, i));
+  }
+  return out;
+}
+
+async function judge(
+  db: Db,
+  organizationId: number,
+  test: { id: number; name: string },
+  levels: QcLevelRow[],
+  opts: { at: string; equipmentId: number | null },
+): Promise<QcTestStatus> {
   const holds: QcHold[] = [];
   const seen = new Set<number>();
-  for (const level of await activeLevelsOfTest(db, organizationId, testId)) {
+  for (const level of levels) {
     const machines =
       opts.equipmentId !== null ? [opts.equipmentId] : await machinesOfLevel(db, organizationId, level.id, opts.at);
     for (const machine of machines.length ? machines : [null]) {

@@ -14,7 +14,7 @@ import type {
 import { ageAt, rangeForPatient, toResult } from './mappers.js';
 import { callsOf, orderedTests, sampleForEntry } from './entry-repository.js';
 import { assertInScope, type ResultScope } from './scope.js';
-import { qcTestStatus } from '../qc/gate.js';
+import { qcStatusesOf, qcTestStatus } from '../qc/gate.js';
 import { nowIso } from '../context.js';
 import {
   amendmentsOf,
@@ -37,8 +37,9 @@ export async function listResults(
     db,
     rows.flatMap((r) => (r.is_critical && r.id !== null ? [r.id] : [])),
   );
+  const results = rows.map((r) => toResult(r, tz, undefined, r.id === null ? null : calls.get(r.id)));
   return {
-    results: rows.map((r) => toResult(r, tz, undefined, r.id === null ? null : calls.get(r.id))),
+    results: await withQc(db, organizationId, results),
     ...pageEnvelope(total, q.page, q.limit),
   };
 }
@@ -58,14 +59,19 @@ export async function getResult(
     (await amendmentsOf(db, [id])).get(id) ?? [],
     (await callsOf(db, [id])).get(id),
   );
-  return withQc(db, organizationId, result);
+  return (await withQc(db, organizationId, [result]))[0]!;
 }
 
-/** An entered result awaiting verification carries the QC state it will be judged by. */
-async function withQc(db: Db, organizationId: number, r: TestResult): Promise<TestResult> {
-  if (r.status !== 'completed' || !r.entered_at) return r;
-  const qc = await qcTestStatus(db, organizationId, r.test_id, { at: r.entered_at, equipmentId: r.equipment_id });
-  return { ...r, qc };
+/** Entered results awaiting verification carry the QC state they will be judged by (their entry, their machine). */
+async function withQc(db: Db, organizationId: number, results: TestResult[]): Promise<TestResult[]> {
+  const waiting = results.filter((r) => r.status === 'completed' && r.entered_at);
+  const states = await qcStatusesOf(
+    db,
+    organizationId,
+    waiting.map((r) => ({ testId: r.test_id, testName: r.test_name, at: r.entered_at!, equipmentId: r.equipment_id })),
+  );
+  const byKey = new Map(waiting.map((r, i) => [r.key, states[i]!]));
+  return results.map((r) => (byKey.has(r.key) ? { ...r, qc: byKey.get(r.key)! } : r));
 }
 
 export async function resultSummary(db: Db, organizationId: number): Promise<ResultSummary> {
@@ -105,9 +111,13 @@ export async function resultSheet(
     db,
     rows.map((r) => r.id!),
   );
-  const results = new Map<number, TestResult>();
-  for (const r of rows)
-    results.set(r.test_id, await withQc(db, organizationId, toResult(r, tz, undefined, calls.get(r.id!))));
+  const entered = await withQc(
+    db,
+    organizationId,
+    rows.map((r) => toResult(r, tz, undefined, calls.get(r.id!))),
+  );
+  const results = new Map(entered.map((r) => [r.test_id, r]));
+
   const now = nowIso();
   const qcNow = (testId: number) => qcTestStatus(db, organizationId, testId, { at: now, equipmentId: null });
   const tests = [];

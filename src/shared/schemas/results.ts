@@ -202,8 +202,8 @@ export const testResultSchema = z.object({
   equipment_id: z.number().nullable(),
   equipment_warning: z.string().nullable(),
   /**
-   * The QC state the result is judged by (its entry time, its machine), on one result and on the
-   * entry sheet while it awaits verification; absent from lists.
+   * The QC state an entered result awaiting verification is judged by (its entry time, its
+   * machine): held while a control level's latest run before it is rejected. Absent otherwise.
    */
   qc: qcTestStatusSchema.optional(),
   /** The call that reported a critical value (whom, when, read back), or null. */

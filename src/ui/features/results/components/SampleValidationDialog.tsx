@@ -21,7 +21,10 @@ export function SampleValidationDialog({
   const sheet = useResultSheet(sampleId);
   const verify = useVerifySampleMutation();
   const rows = sheet.data?.tests ?? [];
-  const pending = rows.flatMap((t) => (t.result?.status === 'completed' && t.result.id !== null ? [t.result.id] : []));
+  // A result QC holds is not sent: the server would refuse it (the row says why).
+  const pending = rows.flatMap((t) =>
+    t.result?.status === 'completed' && t.result.id !== null && !t.result.qc?.held ? [t.result.id] : [],
+  );
   const s = sheet.data?.sample;
   return (
     <Dialog
@@ -81,6 +84,11 @@ export function SampleValidationDialog({
                         </span>
                       ) : (
                         <span className="text-slate-500">Not entered</span>
+                      )}
+                      {r?.qc?.held && (
+                        <span className="block text-xs font-medium text-red-800">
+                          QC held: {r.qc.holds.map((h) => `${h.level ?? h.name} (${h.rules.join(', ')})`).join('; ')}
+                        </span>
                       )}
                       {r && r.review_reasons.length > 0 && (
                         <span className="block text-xs text-amber-800">
