@@ -71,7 +71,7 @@ async function judge(
   return {
     test_id: test.id,
     test_name: test.name,
-    at: opts.at,
+    as_of: opts.at,
     equipment_id: opts.equipmentId,
     held: holds.length > 0,
     message: holds.length ? await holdMessage(db, organizationId, test.name, holds) : null,

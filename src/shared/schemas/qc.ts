@@ -193,7 +193,8 @@ export type QcHold = z.infer<typeof qcHoldSchema>;
 export const qcTestStatusSchema = z.object({
   test_id: z.number(),
   test_name: z.string(),
-  at: z.string(),
+  /** The moment judged: the result's entry, or now. */
+  as_of: z.string(),
   equipment_id: z.number().nullable(),
   held: z.boolean(),
   /** What the gate answers a verification (null when not held). */
