@@ -67,7 +67,12 @@ async function runLevel(
 }
 
 async function collectedSample(testId: number): Promise<number> {
-  const p = await lab.admin.post('/api/patients', { first_name: 'Qc', last_name: uniqueWord(), age: 40, gender: 'Male' });
+  const p = await lab.admin.post('/api/patients', {
+    first_name: 'Qc',
+    last_name: uniqueWord(),
+    age: 40,
+    gender: 'Male',
+  });
   const patientId = p.json().patient.id as number;
   await lab.admin.post('/api/bills', { patient_id: patientId, items: [{ item_type: 'test', item_id: testId }] });
   const [s] = (await lab.admin.get(`/api/samples?patient_id=${patientId}`)).json<{ samples: Sample[] }>().samples;
