@@ -158,7 +158,7 @@ export async function overrideRun(db: Db, actor: Actor, runId: number, reason: s
       entity: 'qc_run',
       entityId: runId,
       oldValues: { status: 'failed', overridden: false },
-      newValues: { overridden: true, override_reason: reason },
+      newValues: { overridden: true, override_reason: reason, run_key: runKey, performed_at: row.performed_at },
     });
     return runKey;
   });
