@@ -125,7 +125,7 @@ describe('a rejected QC run blocks verification of results run after it', () => 
     const refused = await validator.put(`/api/test-results/${rid}/verify`);
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toMatchObject({ code: 'QC_REJECTED' });
-    expect(refused.json().message).toContain('QC of this test was rejected');
+    expect(refused.json().message).toContain('QC of Test QA5 was rejected');
     // Overriding needs a supervisor (manage_lab) and a reason.
     expect((await qcUser.post(`/api/qc/runs/${bad.runs[0]!.id}/override`, { reason: 'x' })).statusCode).toBe(403);
     expect((await lab.admin.post(`/api/qc/runs/${bad.runs[0]!.id}/override`, {})).statusCode).toBe(400);

@@ -482,6 +482,7 @@ function comparable(res: LightMyRequestResponse): unknown {
     'uptime_seconds',
     'memory',
     'now',
+    'as_of',
     'generated_at',
     'server',
     'database',

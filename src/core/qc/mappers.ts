@@ -26,7 +26,7 @@ export function materialStatus(row: Pick<QcMaterialRow, 'is_active' | 'expiry_da
   return row.expiry_date < today ? 'expired' : 'active';
 }
 
-function parseRules(text: string): WestgardRule[] {
+export function parseRules(text: string): WestgardRule[] {
   try {
     const parsed: unknown = JSON.parse(text);
     if (!Array.isArray(parsed)) return [];

@@ -235,19 +235,6 @@ export function selectLatestTestRuns(db: Db, testId: number, limit: number) {
     .execute();
 }
 
-/** The latest QC run of a test at or before a moment: the QC a patient result of then relies on. */
-export function latestTestRunAt(db: Db, organizationId: number, testId: number, atIso: string) {
-  return db
-    .selectFrom('qc_runs')
-    .select(['id', 'run_key', 'status', 'rules', 'performed_at', 'overridden_at'])
-    .where('organization_id', '=', organizationId)
-    .where('test_id', '=', testId)
-    .where('performed_at', '<=', atIso)
-    .orderBy('performed_at', 'desc')
-    .orderBy('id', 'desc')
-    .executeTakeFirst();
-}
-
 export function runsOfKey(db: Db, organizationId: number, runKey: string) {
   return db
     .selectFrom('qc_runs')
@@ -259,10 +246,16 @@ export function runsOfKey(db: Db, organizationId: number, runKey: string) {
 
 export async function overrideRunRows(
   db: Db,
+  organizationId: number,
   runKey: string,
   patch: { override_reason: string; overridden_by: number | null; overridden_at: string },
 ): Promise<void> {
-  await db.updateTable('qc_runs').set(patch).where('run_key', '=', runKey).execute();
+  await db
+    .updateTable('qc_runs')
+    .set(patch)
+    .where('organization_id', '=', organizationId)
+    .where('run_key', '=', runKey)
+    .execute();
 }
 
 export function testQcRules(db: Db, organizationId: number, testId: number) {

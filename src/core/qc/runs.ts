@@ -11,7 +11,6 @@ import { formatLabDateTime } from '../pdf/format.js';
 import {
   findMaterial,
   insertRunRow,
-  latestTestRunAt,
   overrideRunRows,
   runsOfKey,
   selectLatestTestRuns,
@@ -22,6 +21,7 @@ import {
 import { materialStatus, toRun } from './mappers.js';
 import { CLOCK_SKEW_MS, labCalendar, RULE_WINDOW } from './service.js';
 import { rulesOfTest } from './rules.js';
+import { qcTestStatus } from './gate.js';
 
 /**
  * A QC run as Westgard means it: the control levels of a test measured together, judged together.
@@ -121,25 +121,21 @@ export async function recordTestRun(
 }
 
 /**
- * Whether a patient result of a test may be verified, given the QC run it relies on: the latest run
- * of the test at or before the result was entered. A rejected run blocks it until a later run
- * passes or a supervisor overrides the rejection with a reason.
+ * Whether a patient result of a test may be verified: held while the latest run of any active
+ * control level at or before its entry (on its machine, when it names one) is rejected and not
+ * overridden (see gate.ts). The message names the level, lot and rules.
  */
 export async function qcGate(
   db: Db,
   organizationId: number,
   testId: number,
   atIso: string,
-): Promise<{ blocked: boolean; message?: string; runId?: number }> {
-  const run = await latestTestRunAt(db, organizationId, testId, atIso);
-  if (!run || run.status !== 'failed' || run.overridden_at) return { blocked: false };
-  const { dateFormat, timeZone } = await labCalendar(db, organizationId);
-  const rules = (JSON.parse(run.rules) as string[]).filter((r) => r !== '1-2s').join(', ');
-  return {
-    blocked: true,
-    runId: run.id,
-    message: `QC of this test was rejected on ${formatLabDateTime(run.performed_at, dateFormat, timeZone)} (${rules}); results run after it cannot be verified until QC passes or a supervisor overrides the rejection`,
-  };
+  equipmentId: number | null = null,
+): Promise<{ blocked: boolean; message?: string; runIds: number[] }> {
+  const status = await qcTestStatus(db, organizationId, testId, { at: atIso, equipmentId });
+  return status.held
+    ? { blocked: true, message: status.message!, runIds: status.holds.map((h) => h.run_id) }
+    : { blocked: false, runIds: [] };
 }
 
 /** A supervisor accepts a rejected QC run with a reason (kept on every level and in the audit trail). */
@@ -152,13 +148,17 @@ export async function overrideRun(db: Db, actor: Actor, runId: number, reason: s
     if (row.overridden_at) throw new ConflictError('This QC run is already overridden', 'QC_RUN_OVERRIDDEN');
     const runKey = row.run_key ?? `r${row.id}`;
     const now = nowIso();
-    await overrideRunRows(trx, runKey, { override_reason: reason, overridden_by: actor.userId, overridden_at: now });
+    await overrideRunRows(trx, actor.organizationId, runKey, {
+      override_reason: reason,
+      overridden_by: actor.userId,
+      overridden_at: now,
+    });
     await writeAudit(trx, actor, {
       action: 'update',
       entity: 'qc_run',
       entityId: runId,
       oldValues: { status: 'failed', overridden: false },
-      newValues: { overridden: true, override_reason: reason },
+      newValues: { overridden: true, override_reason: reason, run_key: runKey, performed_at: row.performed_at },
     });
     return runKey;
   });

@@ -154,6 +154,7 @@ export function resultForVerification(db: Db, organizationId: number, id: number
       'r.result_value',
       'r.unit',
       'r.entered_at',
+      'r.equipment_id',
       't.name as test_name',
       's.status as sample_status',
       's.sample_code',

@@ -148,12 +148,15 @@ async function applyChange(
   trx: Db,
   actor: Actor,
   before: ResultRow,
-  change: { value: string; unit: string | null; notes: string | null; reason: string | null },
+  change: { value: string; unit: string | null; notes: string | null; reason: string | null; reentered?: boolean },
   judged: Awaited<ReturnType<typeof evaluateValue>>,
   about: { sample: SampleRow; testName: string },
 ): Promise<void> {
   const wasVerified = before.status === 'verified';
   const valueChanged = change.value !== (before.result_value ?? '');
+  // A value typed again (sent back by a validator, or confirmed after a re-run) is a new entry even
+  // when it is the same number: its time is what QC judges it by.
+  const renewed = valueChanged || ['pending', 'rejected'].includes(before.status) || change.reentered === true;
   const now = nowIso();
   const patch = {
     result_value: change.value,
@@ -165,8 +168,8 @@ async function applyChange(
     verified_by: wasVerified ? null : before.verified_by,
     verified_at: wasVerified ? null : before.verified_at,
     amended: wasVerified ? 1 : before.amended,
-    technician_id: valueChanged || before.status === 'pending' ? actor.userId : before.technician_id,
-    entered_at: valueChanged || before.status === 'pending' ? now : before.entered_at,
+    technician_id: renewed ? actor.userId : before.technician_id,
+    entered_at: renewed ? now : before.entered_at,
     updated_at: now,
   };
   await updateResultRow(trx, before.id, patch);
@@ -193,6 +196,7 @@ async function applyChange(
     newValues[k] = v;
   }
   if (wasVerified) newValues.amendment_reason = change.reason;
+  if (renewed && !valueChanged) newValues.reentered = true;
   await writeAudit(trx, actor, { action: 'update', entity: 'test_result', entityId: before.id, oldValues, newValues });
   // A new value that is critical is announced as one typed; an amendment after verification always is.
   if (valueChanged && judged.is_critical) await announceCritical(trx, actor, about.sample, about.testName);
@@ -238,8 +242,13 @@ export async function updateResult(db: Db, actor: Actor, id: number, input: Resu
     const unit = input.unit === undefined ? before.unit : (input.unit ?? test.unit);
     const notes = input.notes === undefined ? before.notes : (input.notes ?? null);
     const changed = value !== (before.result_value ?? '') || unit !== before.unit || notes !== before.notes;
+    if (input.reentered && before.status === 'verified')
+      throw new ConflictError(
+        `${resultCode(id)} is verified; a new measurement is an amendment with a reason`,
+        'ALREADY_VERIFIED',
+      );
     // A record sent back unchanged (PUT what GET returned) is not an edit: no reason needed, nothing stored.
-    if (!changed && before.status !== 'rejected') return;
+    if (!changed && before.status !== 'rejected' && !input.reentered) return;
     if (value !== (before.result_value ?? '') && before.calculated) await refuseTypedCalculation(trx, test, sample.id);
     if (sample.status === 'rejected')
       throw new ConflictError(
@@ -252,7 +261,8 @@ export async function updateResult(db: Db, actor: Actor, id: number, input: Resu
         'A verified result can only be changed with a reason (it is kept with the earlier value)',
       );
     const judged = await evaluateValue(trx, test, before.patient_id, sample.id, sample.collection_date, value);
-    await applyChange(trx, actor, before, { value, unit, notes, reason: input.reason ?? null }, judged, {
+    const change = { value, unit, notes, reason: input.reason ?? null, reentered: input.reentered === true };
+    await applyChange(trx, actor, before, change, judged, {
       sample,
       testName: test.name,
     });

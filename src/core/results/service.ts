@@ -14,6 +14,8 @@ import type {
 import { ageAt, ageTextAt, rangeForPatient, toResult } from './mappers.js';
 import { callsOf, orderedTests, sampleForEntry } from './entry-repository.js';
 import { assertInScope, type ResultScope } from './scope.js';
+import { qcStatusesOf, qcTestStatus } from '../qc/gate.js';
+import { nowIso } from '../context.js';
 import {
   amendmentsOf,
   findResultRow,
@@ -35,8 +37,9 @@ export async function listResults(
     db,
     rows.flatMap((r) => (r.is_critical && r.id !== null ? [r.id] : [])),
   );
+  const results = rows.map((r) => toResult(r, tz, undefined, r.id === null ? null : calls.get(r.id)));
   return {
-    results: rows.map((r) => toResult(r, tz, undefined, r.id === null ? null : calls.get(r.id))),
+    results: await withQc(db, organizationId, results),
     ...pageEnvelope(total, q.page, q.limit),
   };
 }
@@ -50,12 +53,25 @@ export async function getResult(
   const row = await findResultRow(db, organizationId, id);
   if (!row) throw new NotFoundError('Result', id);
   await assertInScope(db, scope, row.patient_id, 'Result', id);
-  return toResult(
+  const result = toResult(
     row,
     await organizationTimezone(db, organizationId),
     (await amendmentsOf(db, [id])).get(id) ?? [],
     (await callsOf(db, [id])).get(id),
   );
+  return (await withQc(db, organizationId, [result]))[0]!;
+}
+
+/** Entered results awaiting verification carry the QC state they will be judged by (their entry, their machine). */
+async function withQc(db: Db, organizationId: number, results: TestResult[]): Promise<TestResult[]> {
+  const waiting = results.filter((r) => r.status === 'completed' && r.entered_at);
+  const states = await qcStatusesOf(
+    db,
+    organizationId,
+    waiting.map((r) => ({ testId: r.test_id, testName: r.test_name, at: r.entered_at!, equipmentId: r.equipment_id })),
+  );
+  const byKey = new Map(waiting.map((r, i) => [r.key, states[i]!]));
+  return results.map((r) => (byKey.has(r.key) ? { ...r, qc: byKey.get(r.key)! } : r));
 }
 
 export async function resultSummary(db: Db, organizationId: number): Promise<ResultSummary> {
@@ -95,12 +111,21 @@ export async function resultSheet(
     db,
     rows.map((r) => r.id!),
   );
-  const results = new Map(rows.map((r) => [r.test_id, toResult(r, tz, undefined, calls.get(r.id!))]));
-  const tests = ordered.map((t) => {
+  const entered = await withQc(
+    db,
+    organizationId,
+    rows.map((r) => toResult(r, tz, undefined, calls.get(r.id!))),
+  );
+  const results = new Map(entered.map((r) => [r.test_id, r]));
+
+  const now = nowIso();
+  const qcNow = (testId: number) => qcTestStatus(db, organizationId, testId, { at: now, equipmentId: null });
+  const tests = [];
+  for (const t of ordered) {
     const result = results.get(t.id) ?? null;
     results.delete(t.id);
     const range = rangeForPatient(t, s, s.collection_date, tz);
-    return {
+    tests.push({
       test_id: t.id,
       test_name: t.name,
       test_code: t.code,
@@ -111,8 +136,9 @@ export async function resultSheet(
       decimals: t.decimals,
       formula: t.formula,
       result,
-    };
-  });
+      qc: await qcNow(t.id),
+    });
+  }
   // Results of tests no longer on the order stay visible (they were entered; they are not lost).
   for (const r of results.values())
     tests.push({
@@ -126,6 +152,7 @@ export async function resultSheet(
       decimals: null,
       formula: null,
       result: r,
+      qc: await qcNow(r.test_id),
     });
   return {
     sample: {

@@ -53,7 +53,7 @@ async function verifyOne(db: Db, actor: Actor, id: number, allowSelf: boolean, m
     );
     if (refusal) throw refusal;
     const now = nowIso();
-    const qc = await qcGate(trx, actor.organizationId, row.test_id, row.entered_at ?? now);
+    const qc = await qcGate(trx, actor.organizationId, row.test_id, row.entered_at ?? now, row.equipment_id);
     if (qc.blocked) throw new ConflictError(`${resultCode(id)} (${row.test_name}): ${qc.message}`, 'QC_REJECTED');
     await updateResultRow(trx, id, {
       status: 'verified',

@@ -12,6 +12,7 @@ import {
 } from '../../core/qc/service.js';
 import { overrideRun, recordTestRun } from '../../core/qc/runs.js';
 import { getTestRules, setTestRules } from '../../core/qc/rules.js';
+import { testQcStatus } from '../../core/qc/gate.js';
 import { actorOf } from '../plugins/auth.js';
 import { route } from '../contract.js';
 
@@ -35,6 +36,9 @@ export async function qcRoutes(app: FastifyInstance) {
   route(app, qcApi.recordTestRun, async (req) => recordTestRun(db, actorOf(req), req.body));
   route(app, qcApi.overrideRun, async (req) => ({
     runs: await overrideRun(db, actorOf(req), req.params.id, req.body.reason),
+  }));
+  route(app, qcApi.testStatus, async (req) => ({
+    status: await testQcStatus(db, org(req), req.params.id, req.query),
   }));
   route(app, qcApi.testRules, async (req) => getTestRules(db, org(req), req.params.id));
   route(app, qcApi.setTestRules, async (req) => setTestRules(db, actorOf(req), req.params.id, req.body.rules));

@@ -10,6 +10,8 @@ import {
   qcRunSchema,
   qcSummarySchema,
   qcTestRunCreateSchema,
+  qcTestStatusQuery,
+  qcTestStatusSchema,
 } from '../schemas/qc.js';
 import { WESTGARD_RULES } from '../westgard.js';
 import { defineRoute } from './contract.js';
@@ -95,6 +97,18 @@ export const qcApi = {
     params: idParam,
     body: qcOverrideSchema,
     response: z.object({ runs: z.array(qcRunSchema) }),
+  }),
+  /**
+   * Whether the test's patient results are held by QC: the rejected, not overridden latest run of
+   * any active level, at a moment (now by default) and on a machine (any by default).
+   */
+  testStatus: defineRoute({
+    method: 'GET',
+    path: '/api/qc/tests/:id/status',
+    access: 'view_results',
+    params: idParam,
+    query: qcTestStatusQuery,
+    response: z.object({ status: qcTestStatusSchema }),
   }),
   testRules: defineRoute({
     method: 'GET',

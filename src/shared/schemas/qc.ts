@@ -165,6 +165,51 @@ export const qcRunSchema = z.object({
 });
 export type QcRun = z.infer<typeof qcRunSchema>;
 
+/** A rejected, not overridden QC run of one control level that holds a test's patient results. */
+export const qcHoldSchema = z.object({
+  /** The level's run; overriding it (any level's id) accepts every level of that run. */
+  run_id: z.number(),
+  run_key: z.string().nullable(),
+  material_id: z.number(),
+  control_id: z.string(),
+  name: z.string(),
+  level: z.string().nullable(),
+  lot_number: z.string(),
+  value: z.number(),
+  z_score: z.number(),
+  /** The rules that rejected it (1-2s, a warning only, left out when others fired). */
+  rules: z.array(z.enum(WESTGARD_RULES)),
+  performed_at: z.string(),
+  equipment_id: z.number().nullable(),
+  equipment_name: z.string().nullable(),
+});
+export type QcHold = z.infer<typeof qcHoldSchema>;
+
+/**
+ * The QC state a patient result of a test is judged by: at a moment (the result's entry), on a
+ * machine (the result's, when it names one). Held while the latest run of any active level is
+ * rejected and not overridden.
+ */
+export const qcTestStatusSchema = z.object({
+  test_id: z.number(),
+  test_name: z.string(),
+  /** The moment judged: the result's entry, or now. */
+  as_of: z.string(),
+  equipment_id: z.number().nullable(),
+  held: z.boolean(),
+  /** What the gate answers a verification (null when not held). */
+  message: z.string().nullable(),
+  holds: z.array(qcHoldSchema),
+});
+export type QcTestStatus = z.infer<typeof qcTestStatusSchema>;
+
+/** Whose QC state: at a moment (now if left out), on a machine (any if left out). */
+export const qcTestStatusQuery = z.object({
+  at: qcRunCreateSchema.shape.performed_at,
+  equipment_id: equipmentIdField,
+});
+export type QcTestStatusQuery = z.infer<typeof qcTestStatusQuery>;
+
 export const qcMaterialSchema = z.object({
   id: z.number(),
   control_id: z.string(),

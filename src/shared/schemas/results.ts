@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { equipmentIdField } from './equipment.js';
+import { qcTestStatusSchema } from './qc.js';
 import { SAMPLE_PRIORITIES } from '../samples.js';
 import { optionalText, pageQuery, requiredText, strictNumber } from './common.js';
 
@@ -90,6 +91,12 @@ export const resultUpdateSchema = z.object({
   unit: optionalText(30),
   notes: optionalText(1000),
   reason: optionalText(500),
+  /**
+   * The value was measured again (a re-run after QC passed) and entered anew, even if it is the
+   * same: its entry time is renewed (QC judges a result by the runs before its entry) and whoever
+   * sends it becomes its technician. Not for a verified result (amend it with a reason).
+   */
+  reentered: z.boolean({ error: 'reentered must be true or false' }).optional(),
 });
 export type ResultUpdate = z.infer<typeof resultUpdateSchema>;
 
@@ -200,6 +207,11 @@ export const testResultSchema = z.object({
   /** The machine that produced it, and the warning it carried when entered (calibration past due, not operational). */
   equipment_id: z.number().nullable(),
   equipment_warning: z.string().nullable(),
+  /**
+   * The QC state an entered result awaiting verification is judged by (its entry time, its
+   * machine): held while a control level's latest run before it is rejected. Absent otherwise.
+   */
+  qc: qcTestStatusSchema.optional(),
   /** The call that reported a critical value (whom, when, read back), or null. */
   critical_call: z
     .object({
@@ -260,6 +272,8 @@ export const resultSheetRowSchema = z.object({
   decimals: z.number().nullable(),
   formula: z.string().nullable(),
   result: testResultSchema.nullable(),
+  /** The test's QC now, on any machine: what a value entered (or confirmed) now would be judged by. */
+  qc: qcTestStatusSchema,
 });
 export type ResultSheetRow = z.infer<typeof resultSheetRowSchema>;
 

@@ -5,6 +5,7 @@ import type { Sample } from '@shared/schemas/samples';
 import { resultsApi } from '@shared/api/results';
 import { samplesApi } from '@shared/api/samples';
 import { labReportsApi } from '@shared/api/lab-reports';
+import { qcApi } from '@shared/api/qc';
 import { ApiError, call, contractUrl } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { shellKeys } from '@/lib/session';
@@ -220,5 +221,36 @@ export function useVerifySampleMutation() {
       call(resultsApi.verifySample, { params: { id: sampleId }, body: { ids } }),
     onSettled: invalidate,
     onError: (err) => notify.error('Failed to validate the sample', err),
+  });
+}
+
+/**
+ * A supervisor accepts a rejected QC run that holds results (any run, not only the latest); the
+ * QC state shown on results and the QC screen are fetched again.
+ */
+export function useOverrideQcRunMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ runId, reason }: { runId: number; reason: string }) =>
+      call(qcApi.overrideRun, { params: { id: runId }, body: { reason } }),
+    onSuccess: () => notify.success('QC rejection overridden', 'Results it held can be validated again'),
+    onError: (err) => notify.error('Failed to override the QC run', err),
+    onSettled: () =>
+      Promise.all([qc.invalidateQueries({ queryKey: resultKeys.all }), qc.invalidateQueries({ queryKey: ['qc'] })]),
+  });
+}
+
+/** The sample was run again after QC passed and gave the same value: entered anew, so QC judges it by the new run. */
+export function useConfirmResultMutation() {
+  const invalidate = useInvalidateResults();
+  return useMutation({
+    mutationFn: (r: TestResult) =>
+      call(resultsApi.update, {
+        params: { id: r.id ?? 0 },
+        body: { result_value: r.result_value ?? '', reentered: true },
+      }).then((x) => x.result),
+    onSuccess: (r) => notify.success(`Result ${resultCode(r.id)} confirmed`, `${r.test_name} ${r.result_value}`),
+    onError: (err) => notify.error('Failed to confirm the result', err),
+    onSettled: invalidate,
   });
 }

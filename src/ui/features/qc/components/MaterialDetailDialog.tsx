@@ -12,9 +12,10 @@ import {
   FormField,
   Textarea,
   LoadingState,
+  Select,
   type Column,
 } from '@/components';
-import { formatDate, useLabFormat } from '@/lib/format';
+import { formatDate, formatDateTime, useLabFormat } from '@/lib/format';
 import { useOverrideRunMutation, useQcRuns, useUpdateQcMaterialMutation } from '../api';
 import { useCurrentUser } from '@/lib/session';
 import { expiryHint, expiryTone, formatQcValue, rangeText, targetText } from '../qcText';
@@ -69,6 +70,8 @@ export function MaterialDetailDialog({
   const runs = useQcRuns(opened.id);
   const toggle = useUpdateQcMaterialMutation();
   const m = runs.data?.material ?? opened;
+  // Any rejection not yet accepted may be holding results (levels are judged one by one), not only the latest.
+  const openRejections = runs.data?.runs.filter((r) => r.status === 'failed' && !r.overridden_at) ?? [];
   const tone = expiryTone(m);
   const unit = m.unit ? ` ${m.unit}` : '';
 
@@ -154,9 +157,7 @@ export function MaterialDetailDialog({
         )}
       </section>
 
-      {runs.data?.runs[0]?.status === 'failed' && !runs.data.runs[0].overridden_at && canOverride && (
-        <OverrideRun runId={runs.data.runs[0].id} />
-      )}
+      {canOverride && openRejections.length > 0 && <OverrideRun runs={openRejections} />}
       {runs.data && runs.data.runs.length > 0 && (
         <section aria-labelledby="runs-title" className="mt-5">
           <h3 id="runs-title" className="mb-2 text-sm font-semibold text-slate-900">
@@ -187,18 +188,37 @@ function Fact({ label, value }: { label: string; value: ReactNode }) {
 }
 
 /**
- * A supervisor accepts the latest (rejected) run with a reason: until then no patient result of this
- * test run after it can be verified.
+ * A supervisor accepts a rejected run with a reason, the latest or an earlier one: while the latest
+ * run of a level is rejected, no patient result of the test entered after it can be verified.
  */
-function OverrideRun({ runId }: { runId: number }) {
+function OverrideRun({ runs }: { runs: QcRun[] }) {
+  const lab = useLabFormat();
   const override = useOverrideRunMutation();
+  const [runId, setRunId] = useState(runs[0]!.id);
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string>();
+  const chosen = runs.find((r) => r.id === runId) ?? runs[0]!;
+  const label = (r: QcRun) =>
+    `${formatDateTime(r.performed_at, lab)} · ${formatQcValue(r.value)} · ${r.rules.filter((x) => x !== '1-2s').join(', ') || r.rules.join(', ')}`;
   return (
     <section aria-labelledby="override-title" className="mt-5 rounded-md border border-red-200 bg-red-50/50 p-3">
       <h3 id="override-title" className="text-sm font-semibold text-red-900">
-        The latest run was rejected: results of this test run after it cannot be verified
+        Override a rejected run
       </h3>
+      <p className="mt-1 text-[13px] text-red-900">
+        A rejected run holds the results of this test entered after it, until the level passes again. A supervisor may
+        accept it with a reason, the latest run or an earlier one.
+      </p>
+      {runs.length > 1 && (
+        <FormField label="Run to accept" className="mt-2">
+          <Select
+            value={String(chosen.id)}
+            onChange={(e) => setRunId(Number(e.target.value))}
+            options={runs.map((r) => ({ value: String(r.id), label: label(r) }))}
+          />
+        </FormField>
+      )}
+      {runs.length === 1 && <p className="mt-1 text-[13px] text-red-900">{label(chosen)}</p>}
       <FormField label="Reason to accept the run anyway" required error={error} className="mt-2">
         <Textarea rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />
       </FormField>
@@ -211,7 +231,16 @@ function OverrideRun({ runId }: { runId: number }) {
         onClick={() => {
           if (!reason.trim()) return setError('Reason is required');
           setError(undefined);
-          override.mutate({ id: runId, reason: reason.trim() });
+          override.mutate(
+            { id: chosen.id, reason: reason.trim() },
+            {
+              onSuccess: () => {
+                setReason('');
+                const next = runs.find((r) => r.id !== chosen.id);
+                if (next) setRunId(next.id);
+              },
+            },
+          );
         }}
       >
         Override Rejection

@@ -5,6 +5,7 @@ import { Badge, FormField, Input, Select } from '@/components';
 import { formatDateTime, useLabFormat } from '@/lib/format';
 import { FlagBadge, PriorityBadge } from './cells';
 import { calcState, type CalcState } from './calculation';
+import { RowQcNotice } from './QcHoldNotice';
 
 export interface RowDraft {
   value: string;
@@ -216,6 +217,7 @@ function SheetRow({
           repeat result.
         </p>
       )}
+      <RowQcNotice row={row} open={!disabled} />
       <div className="grid grid-cols-2 gap-3 sm:grid-cols-[1fr_8rem_1.5fr]">
         <FormField
           label={`${row.test_name} result`}

@@ -5,6 +5,7 @@ import { Badge, Button, Dialog, FormField, Input, Textarea } from '@/components'
 import { formatDateTime, useLabFormat } from '@/lib/format';
 import { useCriticalCallMutation, useResult, useVerifyResultMutation } from '../api';
 import { FlagBadge, fullName } from './cells';
+import { QcHoldNotice } from './QcHoldNotice';
 
 export const REVIEW_WORDS: Record<ReviewReason, string> = {
   abnormal: 'Outside the reference range',
@@ -31,6 +32,8 @@ export function ReviewResultDialog({
   const r = useResult(result).data;
   const verify = useVerifyResultMutation();
   const busy = verify.isPending;
+  // The server refuses it while QC holds it; the notice says why and what releases it.
+  const qcHeld = r.status === 'completed' && !!r.qc?.held;
   return (
     <Dialog
       open
@@ -47,6 +50,7 @@ export function ReviewResultDialog({
               onClick={() => verify.mutate(r, { onSuccess: () => onOpenChange(false) })}
               loading={busy}
               loadingText="Validating..."
+              disabled={qcHeld}
             >
               I have reviewed it: Validate
             </Button>
@@ -55,6 +59,12 @@ export function ReviewResultDialog({
       }
     >
       <div className="grid gap-4 text-[13px]">
+        {qcHeld && (
+          <QcHoldNotice
+            status={r.qc!}
+            note="This result was entered after the rejection: it can be validated once the sample is run again after QC passes (the technician confirms the value), or once a supervisor overrides the rejection."
+          />
+        )}
         <dl className="grid grid-cols-[8rem_1fr] gap-x-3 gap-y-1">
           <dt className="text-slate-600">Result</dt>
           <dd className="flex items-center gap-2 font-semibold text-slate-900">

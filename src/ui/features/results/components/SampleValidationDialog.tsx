@@ -21,8 +21,10 @@ export function SampleValidationDialog({
   const sheet = useResultSheet(sampleId);
   const verify = useVerifySampleMutation();
   const rows = sheet.data?.tests ?? [];
-  // Only what the server will take from this user (can_verify); the others say why in their row.
-  const pending = rows.flatMap((t) => (t.result?.can_verify && t.result.id !== null ? [t.result.id] : []));
+  // Only what the server will take from this user (can_verify) and QC does not hold; the others say why in their row.
+  const pending = rows.flatMap((t) =>
+    t.result?.can_verify && t.result.id !== null && !t.result.qc?.held ? [t.result.id] : [],
+  );
   const s = sheet.data?.sample;
   return (
     <Dialog
@@ -84,6 +86,11 @@ export function SampleValidationDialog({
                         </span>
                       ) : (
                         <span className="text-slate-500">Not entered</span>
+                      )}
+                      {r?.qc?.held && (
+                        <span className="block text-xs font-medium text-red-800">
+                          QC held: {r.qc.holds.map((h) => `${h.level ?? h.name} (${h.rules.join(', ')})`).join('; ')}
+                        </span>
                       )}
                       {r && r.review_reasons.length > 0 && (
                         <span className="block text-xs text-amber-800">

@@ -14,6 +14,15 @@ const row = (id: number, code: string, over: Partial<ResultSheetRow> = {}): Resu
   decimals: 0,
   formula: null,
   result: null,
+  qc: {
+    test_id: id,
+    test_name: code,
+    as_of: '2026-12-02T00:00:00.000Z',
+    equipment_id: null,
+    held: false,
+    message: null,
+    holds: [],
+  },
   ...over,
 });
 

@@ -35,12 +35,14 @@ export function ValidationBadge({ r }: { r: TestResult }) {
   return <Badge tone={tone}>{label}</Badge>;
 }
 
-/** The Result Validation flags: Critical Value, Abnormal, Review Required. */
+/** The Result Validation flags: QC Held, Critical Value, Abnormal, Review Required. */
 export function ValidationFlags({ r }: { r: TestResult }) {
   const abnormal = r.flag !== null && r.flag !== 'normal';
-  if (!r.is_critical && !abnormal && !r.review_required) return <span className="text-slate-500">—</span>;
+  const qcHeld = !!r.qc?.held;
+  if (!r.is_critical && !abnormal && !r.review_required && !qcHeld) return <span className="text-slate-500">—</span>;
   return (
     <span className="flex flex-wrap gap-1">
+      {qcHeld && <Badge tone="red">QC Held</Badge>}
       {r.is_critical && <Badge tone="red">Critical Value</Badge>}
       {abnormal && <Badge tone="red">Abnormal</Badge>}
       {r.review_required && r.status === 'completed' && <Badge tone="amber">Review Required</Badge>}

@@ -96,9 +96,17 @@ function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: bo
       onClick: (r) => setDialog({ type: 'enter', sampleId: r.sample_id }),
       hidden: (r) => !canEnter || r.id !== null,
     },
-    // Abnormal, critical, delta-failed or amended results are verified from their review, not in one click.
-    verifyAction('Verify', verify, (r) => !canVerify || !r.can_verify || r.review_reasons.length > 0, <CheckCircle2 />),
-    reviewAction(setReviewing, (r) => r.id === null || (r.review_reasons.length === 0 && !r.is_critical)),
+    // Abnormal, critical, delta-failed, amended or QC-held results are opened on their own, not verified in one click.
+    verifyAction(
+      'Verify',
+      verify,
+      (r) => !canVerify || !r.can_verify || r.review_reasons.length > 0 || !!r.qc?.held,
+      <CheckCircle2 />,
+    ),
+    reviewAction(
+      setReviewing,
+      (r) => r.id === null || (r.review_reasons.length === 0 && !r.is_critical && !r.qc?.held),
+    ),
     printAction(report, (r) => r.status !== 'completed' && r.status !== 'verified'),
     {
       label: (r) => `${r.status === 'verified' ? 'Amend' : 'Edit'} ${resultCode(r.id)} (${r.test_name})`,

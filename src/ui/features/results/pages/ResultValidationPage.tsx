@@ -73,9 +73,15 @@ const SUBTITLE = 'Review entered results, validate or reject them, and watch cri
 const selectable = (r: TestResult) => r.id !== null && r.status === 'completed';
 /**
  * Bulk Validate takes only results this user may verify (the server's can_verify: not their own
- * entry where self-verification is off, not of a rejected sample) that need no closer look.
+ * entry where self-verification is off, not of a rejected sample) that need no closer look and
+ * that no QC rejection holds.
  */
-const bulkSelectable = (r: TestResult) => selectable(r) && r.can_verify && r.review_reasons.length === 0;
+const bulkSelectable = (r: TestResult) => selectable(r) && r.can_verify && r.review_reasons.length === 0 && !r.qc?.held;
+/** Why a result is opened on its own: its review reasons, and a QC rejection that holds it. */
+const ownLookWords = (r: TestResult) => [
+  ...(r.qc?.held ? ['Held by a QC rejection'] : []),
+  ...r.review_reasons.map((x) => REVIEW_WORDS[x]),
+];
 /** Result Validation (spec 001, static there): the real validation queue over entered results. */
 export default function ResultValidationPage() {
   const screen = useScreen();
@@ -162,7 +168,7 @@ function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExp
                 <Eye
                   className="size-4 text-amber-700"
                   role="img"
-                  aria-label={`${resultCode(r.id)} needs review on its own: ${r.review_reasons.map((x) => REVIEW_WORDS[x]).join(', ')}`}
+                  aria-label={`${resultCode(r.id)} needs review on its own: ${ownLookWords(r).join(', ')}`}
                 />
               ) : selectable(r) ? (
                 <input

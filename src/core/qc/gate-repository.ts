@@ -1,0 +1,71 @@
+import type { Db } from '../db/connection.js';
+
+/**
+ * The queries of the QC gate: which control levels of a test hold its patient results, and the
+ * latest run of each level at a moment. A material is one lot of one level.
+ */
+
+/** The switched-on control materials of some tests: each is a level whose latest run can hold results. */
+export function activeLevelsOfTests(db: Db, organizationId: number, testIds: number[]) {
+  return db
+    .selectFrom('qc_materials')
+    .select(['id', 'test_id', 'control_id', 'name', 'level', 'lot_number'])
+    .where('organization_id', '=', organizationId)
+    .where('test_id', 'in', testIds.length ? testIds : [0])
+    .where('is_active', '=', 1)
+    .orderBy('control_id')
+    .execute();
+}
+
+export type QcLevelRow = Awaited<ReturnType<typeof activeLevelsOfTests>>[number];
+
+/** The machines a level was run on at or before a moment (runs that name no machine left out). */
+export async function machinesOfLevel(
+  db: Db,
+  organizationId: number,
+  materialId: number,
+  atIso: string,
+): Promise<number[]> {
+  const rows = await db
+    .selectFrom('qc_runs')
+    .select('equipment_id')
+    .distinct()
+    .where('organization_id', '=', organizationId)
+    .where('material_id', '=', materialId)
+    .where('performed_at', '<=', atIso)
+    .where('equipment_id', 'is not', null)
+    .execute();
+  return rows.map((r) => r.equipment_id!);
+}
+
+/**
+ * The latest run of a level at or before a moment. With a machine: among the runs on that machine
+ * and those that name none (they may have been on it); without one: among all its runs.
+ */
+export function latestLevelRunAt(
+  db: Db,
+  organizationId: number,
+  materialId: number,
+  atIso: string,
+  machine: number | null,
+) {
+  let q = db
+    .selectFrom('qc_runs')
+    .select([
+      'id',
+      'run_key',
+      'material_id',
+      'status',
+      'rules',
+      'value',
+      'z_score',
+      'performed_at',
+      'overridden_at',
+      'equipment_id',
+    ])
+    .where('organization_id', '=', organizationId)
+    .where('material_id', '=', materialId)
+    .where('performed_at', '<=', atIso);
+  if (machine !== null) q = q.where((eb) => eb.or([eb('equipment_id', '=', machine), eb('equipment_id', 'is', null)]));
+  return q.orderBy('performed_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+}
