@@ -29,6 +29,7 @@ import {
 } from './021_advance_use.js';
 import { sql as reportRuns } from './022_report_runs.js';
 import { sql as labReports } from './023_lab_reports.js';
+import { sql as printSnapshots } from './042_print_snapshots.js';
 import { sql as targetTat } from './024_target_tat.js';
 import { sql as reportSummaries, postgres as reportSummariesPostgres } from './025_report_summaries.js';
 import { sql as interfaces, postgres as interfacesPostgres } from './026_interfaces.js';
@@ -141,4 +142,5 @@ export const migrations: Migration[] = [
   { version: 36, name: 'report_postgres_indexes', sql: reportPostgresIndexes, postgres: reportPostgresIndexesPostgres },
   { version: 37, name: 'live_open_collected', sql: liveOpenCollected, postgres: liveOpenCollectedPostgres },
   { version: 38, name: 'summaries_at_commit', sql: summariesAtCommit, postgres: summariesAtCommitPostgres },
+  { version: 42, name: 'print_snapshots', sql: printSnapshots },
 ];
