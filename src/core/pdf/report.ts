@@ -162,8 +162,11 @@ export async function labReportPdf(input: LabReportInput): Promise<Buffer> {
     doc.font('regular').fontSize(7.5).fillColor(GREY);
     for (const s of samples) {
       const state = s.reported_at ? `reported ${when(s.reported_at)}` : 'not yet released';
+      const drawn = s.collected_at
+        ? `collected ${when(s.collected_at)} · ${state} · condition: ${s.condition ?? 'not recorded'}`
+        : 'not collected yet';
       doc.text(
-        `${s.code} · ${s.type} · collected ${when(s.collected_at)} · ${state} · condition: ${s.condition ?? 'not recorded'}`,
+        `${s.code} · ${s.type} · ${drawn}`,
         left + 4,
         doc.y,
         { width: width - 8 },
@@ -199,7 +202,9 @@ export async function labReportPdf(input: LabReportInput): Promise<Buffer> {
       groups.set(key, [...(groups.get(key) ?? []), l]);
     }
     for (const [category, group] of groups) {
-      if (category && category.toLowerCase() !== DEPARTMENT_LABELS[d].toLowerCase())
+      // "Haematology" under HEMATOLOGY says nothing new: the British spelling is the same heading.
+      const same = (a: string) => a.toLowerCase().replace('ae', 'e');
+      if (category && same(category) !== same(DEPARTMENT_LABELS[d]))
         rows.push(textPiece(ctx, category, { keepWithNext: true }));
       for (const l of group) rows.push(...testPieces(ctx, l));
     }

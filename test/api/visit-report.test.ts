@@ -1,0 +1,163 @@
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeLab, tempDir, type Client, type TestLab } from '../helpers.js';
+import { systemActor } from '../../src/core/context.js';
+import { loadStarterCatalogue } from '../../src/core/catalogue/starter.js';
+import type { ResultSheet } from '../../src/shared/schemas/results.js';
+import type { Sample } from '../../src/shared/schemas/samples.js';
+import { uniqueWord } from './support.js';
+
+/**
+ * The report a patient takes home: one PDF per visit with every sample's released results,
+ * departments in lab order and pending tests named; the page layout rules of a printed report;
+ * and released reports and issued bills that reprint as they were.
+ */
+let lab: TestLab;
+let tech: Client;
+let validator: Client;
+const ids = new Map<string, number>();
+const names = new Map<number, string>();
+const profiles = new Map<string, number>();
+const id = (code: string) => ids.get(code)!;
+
+beforeAll(async () => {
+  lab = await makeLab();
+  await loadStarterCatalogue(lab.database.db, systemActor(lab.organizationId, 'test'), {
+    tests: true,
+    profiles: true,
+    packages: true,
+  });
+  for (const t of (await lab.admin.get('/api/tests?limit=500')).json<{ tests: { id: number; code: string; name: string }[] }>()
+    .tests) {
+    ids.set(t.code, t.id);
+    names.set(t.id, t.name);
+  }
+  for (const p of (await lab.admin.get('/api/test-profiles')).json<{ profiles: { id: number; code: string }[] }>()
+    .profiles)
+    profiles.set(p.code, p.id);
+  tech = await lab.as('lab_technician');
+  validator = await lab.as('validator');
+});
+afterAll(() => lab.close());
+
+async function patient(): Promise<number> {
+  const res = await lab.admin.post('/api/patients', {
+    first_name: 'Lakshmi',
+    last_name: uniqueWord('Ra'),
+    date_of_birth: '1972-04-04',
+    gender: 'Female',
+    phone: '9876500042',
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().patient.id;
+}
+
+async function bill(patientId: number, items: { item_type: string; item_id: number }[]) {
+  const res = await lab.admin.post('/api/bills', { patient_id: patientId, items, amount_paid: 0 });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().bill as { id: number; bill_number: string };
+}
+
+const samplesOf = async (patientId: number) =>
+  (await lab.admin.get(`/api/samples?patient_id=${patientId}&limit=50`)).json<{ samples: Sample[] }>().samples;
+
+/** A value inside the test's normal range (or its expected text), so nothing is flagged or critical. */
+function normalValue(t: ResultSheet['tests'][number]): string {
+  if (t.result_type === 'choice') return t.choices.find((c) => c === t.normal_range) ?? t.choices[0]!;
+  const nums = (t.normal_range ?? '').match(/\d+(\.\d+)?/g)?.map(Number) ?? [];
+  if (t.result_type !== 'numeric') return t.normal_range ?? 'Normal study';
+  const v = nums.length >= 2 ? (nums[0]! + nums[1]!) / 2 : nums.length ? nums[0]! * 0.8 : 1;
+  return v.toFixed(t.decimals ?? 1);
+}
+
+/** Enters every test of a sample (but those listed in `skip`) and has the validator verify them. */
+async function enterAndVerify(sampleId: number, opts: { skip?: string[]; leaveUnverified?: string[] } = {}) {
+  const sheet = async () => (await tech.get(`/api/samples/${sampleId}/results`)).json<ResultSheet>();
+  for (const t of (await sheet()).tests) {
+    if (t.formula || opts.skip?.includes(t.test_code)) continue;
+    const res = await tech.post('/api/test-results', {
+      sample_id: sampleId,
+      test_id: t.test_id,
+      result_value: normalValue(t),
+    });
+    expect(res.statusCode, `${t.test_code}: ${res.body}`).toBe(201);
+  }
+  for (const t of (await sheet()).tests) {
+    if (!t.result || t.result.status === 'verified' || opts.leaveUnverified?.includes(t.test_code)) continue;
+    const res = await validator.put(`/api/test-results/${t.result.id}/verify`, {});
+    expect(res.statusCode, `${t.test_code}: ${res.body}`).toBe(200);
+  }
+}
+
+let n = 0;
+/** The PDF's text, page by page (pdftotext -layout; pages end with a form feed). */
+function pagesOf(pdf: Buffer): string[] {
+  const file = join(tempDir(), `visit-${++n}.pdf`);
+  writeFileSync(file, pdf);
+  return execFileSync('pdftotext', ['-layout', file, '-']).toString().split('\f').filter((p) => p.trim());
+}
+
+const HEADINGS = ['HEMATOLOGY', 'BIOCHEMISTRY', 'IMMUNOLOGY', 'PATHOLOGY', 'MICROBIOLOGY', 'CUSTOM'];
+const contentLines = (page: string) =>
+  page
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !/Page \d+ of \d+/.test(l));
+
+describe('one report per visit', () => {
+  it('puts the released results of all samples of a bill in one PDF, departments in lab order, pending tests named', async () => {
+    const p = await patient();
+    const b = await bill(p, [
+      { item_type: 'test', item_id: id('HB') },
+      { item_type: 'test', item_id: id('ESR') },
+      { item_type: 'test', item_id: id('FBS') },
+      { item_type: 'test', item_id: id('CREAT') },
+      { item_type: 'test', item_id: id('CRP') },
+      { item_type: 'test', item_id: id('URM') },
+    ]);
+    const tubes = await samplesOf(p);
+    const urine = tubes.find((s) => s.sample_type === 'Urine')!;
+    const blood = tubes.filter((s) => s !== urine);
+    expect(blood.length).toBe(3);
+    expect((await tech.post('/api/samples/collect', { ids: blood.map((s) => s.id) })).statusCode).toBe(200);
+    for (const s of blood) await enterAndVerify(s.id, { leaveUnverified: ['CRP'] });
+
+    const res = await lab.admin.get(`/api/bills/${b.id}/report.pdf`);
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    expect(res.headers['content-type']).toContain('application/pdf');
+    expect(res.headers['content-disposition']).toContain(`report-${b.bill_number}.pdf`);
+    const text = pagesOf(res.rawPayload).join('\n');
+    for (const s of blood) expect(text).toContain(s.sample_id);
+    expect(text).toContain(b.bill_number);
+    expect(text).toMatch(/Haemoglobin\s+\d/);
+    expect(text).toMatch(/Fasting Blood Sugar[^\n]*\d/);
+    expect(text).toMatch(/Creatinine[^\n]*\d/);
+    const flat = text.replace(/\s+/g, ' ');
+    expect(flat).toMatch(/Pending: .*C-Reactive Protein \(CRP\), Quantitative \(awaiting verification\)/);
+    expect(flat).toMatch(/Pending: .*Urine Routine[^(]*\(result awaited\)/);
+    // The unverified CRP is named, never printed with its value, and gets no section yet.
+    expect(text).not.toContain('IMMUNOLOGY');
+    expect(text.indexOf('HEMATOLOGY')).toBeLessThan(text.indexOf('BIOCHEMISTRY'));
+    expect(text).toContain('PARTIAL');
+
+    // Once CRP is verified it has its section, between biochemistry and clinical pathology's place.
+    const serum = blood.find((s) => s.sample_type === 'Blood' && /serum/i.test(s.container ?? ''))!;
+    const sheet = (await tech.get(`/api/samples/${serum.id}/results`)).json<ResultSheet>();
+    const crp = sheet.tests.find((t) => t.test_code === 'CRP')!.result!;
+    expect((await validator.put(`/api/test-results/${crp.id}/verify`, {})).statusCode).toBe(200);
+    const after = pagesOf((await lab.admin.get(`/api/bills/${b.id}/report.pdf`)).rawPayload).join('\n');
+    expect(after.indexOf('BIOCHEMISTRY')).toBeLessThan(after.indexOf('IMMUNOLOGY'));
+    expect(after.replace(/\s+/g, ' ')).not.toContain('C-Reactive Protein (awaiting');
+    expect(after.replace(/\s+/g, ' ')).toMatch(/Pending: Urine Routine/);
+
+    // The per-sample reports stay; the same permission as theirs; unknown bill 404.
+    expect((await lab.admin.get(`/api/samples/${serum.id}/report.pdf`)).statusCode).toBe(200);
+    const receptionist = await lab.as('receptionist');
+    expect((await receptionist.get(`/api/bills/${b.id}/report.pdf`)).statusCode).toBe(
+      (await receptionist.get(`/api/samples/${serum.id}/report.pdf`)).statusCode,
+    );
+    expect((await lab.admin.get('/api/bills/999999/report.pdf')).statusCode).toBe(404);
+  });
+});
