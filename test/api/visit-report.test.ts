@@ -161,3 +161,96 @@ describe('one report per visit', () => {
     expect((await lab.admin.get('/api/bills/999999/report.pdf')).statusCode).toBe(404);
   });
 });
+
+/**
+ * The layout rules, read from the text of each page: a heading is followed by at least two rows on
+ * its page (or all of its department's rows when it has fewer); a department continues once, at the
+ * top of the next page; the closing block (signatures) shares its page with at least two rows; one
+ * "Verified by" per department.
+ */
+function checkLayout(pages: string[], patientName: string) {
+  const testNames = [...names.values()].map((x) => x.slice(0, 14));
+  const isRow = (l: string) => testNames.some((t) => l.startsWith(t));
+  const isHeading = (l: string) => HEADINGS.some((h) => l === h || l === `${h} (continued)`);
+  const pageLines = pages.map((page, p) => contentLines(page).filter((l) => !(p > 0 && l.startsWith(patientName))));
+  // Each heading with the rows under it on its page.
+  const segments = pageLines.flatMap((lines, p) => {
+    const at = lines.map((l, i) => (isHeading(l) ? i : -1)).filter((i) => i >= 0);
+    return at.map((i, k) => ({
+      p,
+      i,
+      heading: lines[i]!,
+      dept: lines[i]!.replace(' (continued)', ''),
+      rows: lines.slice(i + 1, at[k + 1] ?? lines.length).filter(isRow).length,
+    }));
+  });
+  const total = new Map<string, number>();
+  for (const s of segments) total.set(s.dept, (total.get(s.dept) ?? 0) + s.rows);
+  const where = (p: number) => `page ${p + 1}:\n${pageLines[p]!.join('\n')}`;
+  for (const s of segments) {
+    expect(s.rows, `${s.heading} with fewer than two rows on ${where(s.p)}`).toBeGreaterThanOrEqual(
+      Math.min(2, total.get(s.dept)!),
+    );
+    if (s.heading.endsWith('(continued)')) {
+      expect(s.i, `${s.heading} is not at the top of ${where(s.p)}`).toBe(0);
+      expect(pageLines[s.p - 1], `${s.heading} does not continue the page before`).toContain(s.dept);
+    }
+  }
+  const headings = segments.map((s) => s.heading);
+  expect(new Set(headings).size, `a heading printed twice: ${headings.join(', ')}`).toBe(headings.length);
+  pageLines.forEach((lines, p) => {
+    expect(lines.length, `empty ${where(p)}`).toBeGreaterThan(0);
+    if (lines.some((l) => l.includes('End of report')))
+      expect(lines.filter(isRow).length, `the closing block without rows on ${where(p)}`).toBeGreaterThanOrEqual(2);
+    const last = lines.filter((l) => !/^(H = above|Only verified|—)/.test(l)).at(-1)!;
+    expect(isHeading(last), `ends with a heading: ${where(p)}`).toBe(false);
+  });
+  const departments = headings.filter((h) => !h.endsWith('(continued)'));
+  const verifiedBy = pageLines.flat().filter((l) => l.startsWith('Verified by')).length;
+  expect(verifiedBy).toBe(departments.length);
+  return { departments };
+}
+
+describe('the page layout of a long report', () => {
+  it('breaks pages without a lone row, a lone heading, a doubled heading or a lone signature; one verified-by per department', async () => {
+    const tpl = await lab.admin.put('/api/lab-reports/templates/biochemistry', {
+      group_by: 'category',
+      header_text: 'Fully automated clinical chemistry analyser; serum separated within one hour of collection.',
+      interpretation_notes: 'Results to be correlated clinically. Fasting values assume at least 8 hours without food.',
+      signatory_name: 'Dr. Anand Rao',
+      signatory_qualification: 'MD (Biochemistry)',
+      signatory_registration: 'KMC 40411',
+    });
+    expect(tpl.statusCode, tpl.body).toBe(200);
+    const p = await patient();
+    const name = (await lab.admin.get(`/api/patients/${p}`)).json().patient;
+    const b = await bill(p, [
+      { item_type: 'profile', item_id: profiles.get('CBC')! },
+      { item_type: 'profile', item_id: profiles.get('LFT')! },
+      { item_type: 'profile', item_id: profiles.get('KFT')! },
+      { item_type: 'profile', item_id: profiles.get('LIPID')! },
+      { item_type: 'profile', item_id: profiles.get('TFT')! },
+      { item_type: 'test', item_id: id('FBS') },
+      { item_type: 'test', item_id: id('HBA1C') },
+      { item_type: 'test', item_id: id('ESR') },
+      { item_type: 'test', item_id: id('CRP') },
+      { item_type: 'test', item_id: id('URM') },
+    ]);
+    const tubes = await samplesOf(p);
+    expect((await tech.post('/api/samples/collect', { ids: tubes.map((s) => s.id) })).statusCode).toBe(200);
+    for (const s of tubes) await enterAndVerify(s.id);
+
+    const visit = pagesOf((await lab.admin.get(`/api/bills/${b.id}/report.pdf`)).rawPayload);
+    expect(visit.length).toBeGreaterThanOrEqual(2);
+    const { departments } = checkLayout(visit, `${name.first_name} ${name.last_name}`);
+    expect(departments).toEqual(['HEMATOLOGY', 'BIOCHEMISTRY', 'IMMUNOLOGY', 'PATHOLOGY']);
+    expect(visit.join('\n')).toContain('BIOCHEMISTRY (continued)');
+    expect(visit.join('\n')).not.toContain('Pending:');
+
+    // The serum tube's own report is long too: the same rules.
+    const serum = tubes.find((s) => /serum/i.test(s.container ?? ''))!;
+    const own = pagesOf((await lab.admin.get(`/api/samples/${serum.id}/report.pdf`)).rawPayload);
+    expect(own.length).toBeGreaterThanOrEqual(2);
+    checkLayout(own, `${name.first_name} ${name.last_name}`);
+  });
+});
