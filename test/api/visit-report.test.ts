@@ -254,3 +254,109 @@ describe('the page layout of a long report', () => {
     checkLayout(own, `${name.first_name} ${name.last_name}`);
   });
 });
+
+describe('what the lab has released does not change', () => {
+  const signatory = (name: string) =>
+    lab.admin.put('/api/lab-reports/templates/hematology', {
+      group_by: 'category',
+      signatory_name: name,
+      signatory_qualification: 'MD (Pathology)',
+      signatory_registration: 'KMC 10101',
+    });
+  const rename = (labName: string, labAddress: string) => lab.admin.put('/api/settings', { labName, labAddress });
+
+  /** A bill for Hb, its tube collected, entered and verified: the report is released. */
+  async function released() {
+    const p = await patient();
+    const b = await bill(p, [{ item_type: 'test', item_id: id('HB') }]);
+    const [s] = await samplesOf(p);
+    expect((await tech.post('/api/samples/collect', { ids: [s!.id] })).statusCode).toBe(200);
+    await enterAndVerify(s!.id);
+    return { bill: b, sample: s! };
+  }
+  const text = async (url: string) => {
+    const res = await lab.admin.get(url);
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    return pagesOf(res.rawPayload).join('\n');
+  };
+
+  it('reprints a released report and an issued bill as they were; a new release and an amendment take the new settings', async () => {
+    expect((await rename('Sunrise Diagnostics', '4 Old Market Road, Mysuru')).statusCode).toBe(200);
+    expect((await signatory('Dr. Old Signer')).statusCode).toBe(200);
+    const first = await released();
+    const reportUrl = `/api/samples/${first.sample.id}/report.pdf`;
+    const visitUrl = `/api/bills/${first.bill.id}/report.pdf`;
+    const billUrl = `/api/bills/${first.bill.id}/pdf`;
+    expect(await text(reportUrl)).toContain('Dr. Old Signer');
+
+    expect((await rename('Lotus Pathology Labs', '99 New Avenue, Bengaluru')).statusCode).toBe(200);
+    expect((await signatory('Dr. New Signer')).statusCode).toBe(200);
+
+    for (const url of [reportUrl, visitUrl]) {
+      const reprint = await text(url);
+      expect(reprint).toContain('Sunrise Diagnostics');
+      expect(reprint).toContain('4 Old Market Road, Mysuru');
+      expect(reprint).toContain('Dr. Old Signer');
+      expect(reprint).not.toContain('Lotus');
+      expect(reprint).not.toContain('Dr. New Signer');
+    }
+    const billReprint = await text(billUrl);
+    expect(billReprint).toContain('Sunrise Diagnostics');
+    expect(billReprint).toContain('4 Old Market Road, Mysuru');
+    expect(billReprint).not.toContain('Lotus');
+
+    // Released and issued after the change: the new name and signatory.
+    const second = await released();
+    const fresh = await text(`/api/samples/${second.sample.id}/report.pdf`);
+    expect(fresh).toContain('Lotus Pathology Labs');
+    expect(fresh).toContain('Dr. New Signer');
+    expect(fresh).not.toContain('Sunrise');
+    expect(await text(`/api/bills/${second.bill.id}/pdf`)).toContain('Lotus Pathology Labs');
+
+    // An amended result released again is a new version of the report, with the settings of its moment.
+    const sheet = (await tech.get(`/api/samples/${first.sample.id}/results`)).json<ResultSheet>();
+    const hb = sheet.tests[0]!.result!;
+    const amend = await tech.put(`/api/test-results/${hb.id}`, { result_value: '13.9', reason: 'Re-run on a fresh aliquot' });
+    expect(amend.statusCode, amend.body).toBe(200);
+    expect((await validator.put(`/api/test-results/${hb.id}/verify`, {})).statusCode).toBe(200);
+    const amended = await text(reportUrl);
+    expect(amended).toContain('Lotus Pathology Labs');
+    expect(amended).toContain('Dr. New Signer');
+    expect(amended).toMatch(/earlier value/);
+    const versions = await lab.database.db
+      .selectFrom('print_snapshots')
+      .select('version')
+      .where('kind', '=', 'report')
+      .where('entity_id', '=', first.sample.id)
+      .orderBy('version')
+      .execute();
+    expect(versions.map((v) => Number(v.version))).toEqual([1, 2]);
+    // The bill was issued once: amending a result does not touch it.
+    expect(await text(billUrl)).toContain('Sunrise Diagnostics');
+  });
+
+  it('prints a report or bill released before snapshots were kept with today’s settings, and the paper of today', async () => {
+    expect((await rename('Before Snapshots Lab', '1 First Street')).statusCode).toBe(200);
+    const old = await released();
+    const forget = (kind: string, entity: number) =>
+      lab.database.db.deleteFrom('print_snapshots').where('kind', '=', kind).where('entity_id', '=', entity).execute();
+    await forget('report', old.sample.id);
+    await forget('bill', old.bill.id);
+    expect((await rename('Renamed Afterwards Lab', '2 Second Street')).statusCode).toBe(200);
+    expect(await text(`/api/samples/${old.sample.id}/report.pdf`)).toContain('Renamed Afterwards Lab');
+    expect(await text(`/api/bills/${old.bill.id}/pdf`)).toContain('Renamed Afterwards Lab');
+
+    // Pre-printed stationery: the report leaves the letterhead to the paper, also on a reprint.
+    const kept = await released();
+    const paper = await lab.admin.put('/api/lab-reports/settings', { stationery: 'preprinted', preprinted_header_mm: 45 });
+    expect(paper.statusCode, paper.body).toBe(200);
+    expect(paper.json().settings).toMatchObject({ stationery: 'preprinted', preprinted_header_mm: 45 });
+    const onPaper = contentLines(pagesOf((await lab.admin.get(`/api/samples/${kept.sample.id}/report.pdf`)).rawPayload)[0]!);
+    expect(onPaper[0]).toMatch(/^LABORATORY REPORT/);
+    expect(onPaper.join('\n')).not.toContain('2 Second Street');
+    const bad = await lab.admin.put('/api/lab-reports/settings', { preprinted_header_mm: 500 });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors?.[0]?.path ?? bad.body).toContain('preprinted_header_mm');
+    expect((await lab.admin.put('/api/lab-reports/settings', { stationery: 'letterhead' })).statusCode).toBe(200);
+  });
+});

@@ -105,6 +105,11 @@ export async function reportSettingsFor(
   const latest = rows.reduce<(typeof rows)[number] | null>((a, r) => (!a || r.taken_at > a.taken_at ? r : a), null);
   if (!latest) return currentReportSettings(db, organizationId);
   const stored = JSON.parse(latest.content) as StoredReport;
+  // The paper is what is in the printer today: a report released on plain paper and reprinted on
+  // pre-printed stationery leaves the top blank (its name, address and signatories stay as released).
+  const paper = await reportSettingsRow(db, organizationId);
+  stored.letterhead.stationery = paper?.stationery === 'preprinted' ? 'preprinted' : 'letterhead';
+  stored.letterhead.preprinted_header_mm = paper ? Number(paper.preprinted_header_mm) : 40;
   const digests = Object.values(stored.templates)
     .map((t) => t?.signature?.digest)
     .filter((d): d is string => Boolean(d));
