@@ -25,7 +25,14 @@ import { useCurrentUser } from '@/lib/session';
 import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { formatCount } from '@/lib/format';
 import { usePrintReport } from '../components/PrintReport';
-import { printAction, ResultSummaryCards, ResultsTable, reviewAction, verifyAction } from '../components/ResultsQueue';
+import {
+  printAction,
+  ResultSummaryCards,
+  ResultsTable,
+  reviewAction,
+  verifyAction,
+  visitReportAction,
+} from '../components/ResultsQueue';
 import { ReviewResultDialog } from '../components/ReviewResultDialog';
 import {
   RESULT_PAGE_SIZES,
@@ -105,6 +112,7 @@ function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: bo
     ),
     reviewAction(setReviewing, (r) => r.id === null || (r.review_reasons.length === 0 && !r.is_critical)),
     printAction(report, (r) => r.status !== 'completed' && r.status !== 'verified'),
+    visitReportAction((r) => r.status !== 'verified'),
     {
       label: (r) => `${r.status === 'verified' ? 'Amend' : 'Edit'} ${resultCode(r.id)} (${r.test_name})`,
       icon: <Pencil />,

@@ -26,7 +26,14 @@ import {
 } from '../api';
 import { PatientCell, PriorityBadge, ValidationBadge, ValidationFlags, ValueCell } from '../components/cells';
 import { usePrintReport } from '../components/PrintReport';
-import { printAction, ResultSummaryCards, ResultsTable, reviewAction, verifyAction } from '../components/ResultsQueue';
+import {
+  printAction,
+  ResultSummaryCards,
+  ResultsTable,
+  reviewAction,
+  verifyAction,
+  visitReportAction,
+} from '../components/ResultsQueue';
 import { CriticalAlert } from '../components/CriticalAlert';
 import { QualityPanels } from '../components/QualityPanels';
 import { RejectResultDialog } from '../components/RejectResultDialog';
@@ -247,6 +254,7 @@ function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExp
       hidden: (r) => !canVerify || !selectable(r),
     },
     printAction(report),
+    visitReportAction(),
   ];
 
   function bulkValidate() {

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Barcode } from 'lucide-react';
 import type { Sample, SampleHistoryEntry } from '@shared/schemas/samples';
 import { Button, DateText, Dialog, ErrorPanel, LoadingState } from '@/components';
+import { VisitReportButton } from '@/lib/visitReport';
 import { humanize } from '@/lib/format';
 import { useSample } from '../api';
 import { PriorityBadge, StatusBadge, collectorName, patientName } from '../text';
@@ -39,11 +40,16 @@ export function SampleDetailsDialog({ sampleId, onOpenChange, onShowBarcode }: S
       description={s ? `${patientName(s)} · ${s.patient_number || 'N/A'}` : undefined}
       size="lg"
       footer={
-        s?.barcode ? (
-          <Button variant="outline" onClick={() => onShowBarcode(s)}>
-            <Barcode />
-            Show Barcode
-          </Button>
+        s?.barcode || s?.bill_id ? (
+          <>
+            {s.bill_id !== null && <VisitReportButton billId={s.bill_id} />}
+            {s.barcode && (
+              <Button variant="outline" onClick={() => onShowBarcode(s)}>
+                <Barcode />
+                Show Barcode
+              </Button>
+            )}
+          </>
         ) : undefined
       }
     >
