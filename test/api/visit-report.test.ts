@@ -365,3 +365,45 @@ describe('what the lab has released does not change', () => {
     expect((await lab.admin.put('/api/lab-reports/settings', { stationery: 'letterhead' })).statusCode).toBe(200);
   });
 });
+
+describe('the visit report on the patient portal', () => {
+  it('lists the lab report on the patient’s own bill once a result is verified, and serves it only to that patient', async () => {
+    const p = await patient();
+    const patientCode = (await lab.admin.get(`/api/patients/${p}`)).json().patient.patient_id as string;
+    const b = await bill(p, [
+      { item_type: 'test', item_id: id('HB') },
+      { item_type: 'test', item_id: id('FBS') },
+    ]);
+    const pin = (await lab.admin.post(`/api/patients/${p}/portal-pin`)).json().pin as string;
+    const login = await lab.app.inject({
+      method: 'POST',
+      url: '/api/portal/login',
+      payload: { patient_id: patientCode, mobile: '9876500042', pin },
+      remoteAddress: '10.9.8.7',
+    });
+    expect(login.statusCode, login.body).toBe(200);
+    const cookie = `lims_portal=${login.cookies.find((c) => c.name === 'lims_portal')!.value}`;
+    const asPatient = (url: string) => lab.app.inject({ method: 'GET', url, headers: { cookie } });
+    const bills = async () =>
+      (await asPatient('/api/portal/bills')).json<{ bills: { id: number; report_url: string | null }[] }>().bills;
+
+    expect((await bills()).find((x) => x.id === b.id)!.report_url).toBeNull();
+    expect((await asPatient(`/api/portal/bills/${b.id}/report.pdf`)).statusCode).toBe(404);
+
+    const tubes = await samplesOf(p);
+    const edta = tubes.find((s) => /edta/i.test(s.container ?? ''))!;
+    expect((await tech.post('/api/samples/collect', { ids: [edta.id] })).statusCode).toBe(200);
+    await enterAndVerify(edta.id);
+    const url = (await bills()).find((x) => x.id === b.id)!.report_url;
+    expect(url).toBe(`/api/portal/bills/${b.id}/report.pdf`);
+    const res = await asPatient(url!);
+    expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+    const text = pagesOf(res.rawPayload).join('\n').replace(/\s+/g, ' ');
+    expect(text).toMatch(/Haemoglobin \d/);
+    expect(text).toMatch(/Pending: Fasting Blood Sugar \(FBS\) \(result awaited\)/);
+
+    // Another patient's bill is not found, whatever its id.
+    const other = await bill(await patient(), [{ item_type: 'test', item_id: id('HB') }]);
+    expect((await asPatient(`/api/portal/bills/${other.id}/report.pdf`)).statusCode).toBe(404);
+  });
+});
