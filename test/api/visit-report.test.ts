@@ -29,8 +29,9 @@ beforeAll(async () => {
     profiles: true,
     packages: true,
   });
-  for (const t of (await lab.admin.get('/api/tests?limit=500')).json<{ tests: { id: number; code: string; name: string }[] }>()
-    .tests) {
+  for (const t of (await lab.admin.get('/api/tests?limit=500')).json<{
+    tests: { id: number; code: string; name: string }[];
+  }>().tests) {
     ids.set(t.code, t.id);
     names.set(t.id, t.name);
   }
@@ -96,7 +97,10 @@ let n = 0;
 function pagesOf(pdf: Buffer): string[] {
   const file = join(tempDir(), `visit-${++n}.pdf`);
   writeFileSync(file, pdf);
-  return execFileSync('pdftotext', ['-layout', file, '-']).toString().split('\f').filter((p) => p.trim());
+  return execFileSync('pdftotext', ['-layout', file, '-'])
+    .toString()
+    .split('\f')
+    .filter((p) => p.trim());
 }
 
 const HEADINGS = ['HEMATOLOGY', 'BIOCHEMISTRY', 'IMMUNOLOGY', 'PATHOLOGY', 'MICROBIOLOGY', 'CUSTOM'];
@@ -321,7 +325,10 @@ describe('what the lab has released does not change', () => {
     // An amended result released again is a new version of the report, with the settings of its moment.
     const sheet = (await tech.get(`/api/samples/${first.sample.id}/results`)).json<ResultSheet>();
     const hb = sheet.tests[0]!.result!;
-    const amend = await tech.put(`/api/test-results/${hb.id}`, { result_value: '13.9', reason: 'Re-run on a fresh aliquot' });
+    const amend = await tech.put(`/api/test-results/${hb.id}`, {
+      result_value: '13.9',
+      reason: 'Re-run on a fresh aliquot',
+    });
     expect(amend.statusCode, amend.body).toBe(200);
     expect((await validator.put(`/api/test-results/${hb.id}/verify`, {})).statusCode).toBe(200);
     const amended = await text(reportUrl);
@@ -353,10 +360,15 @@ describe('what the lab has released does not change', () => {
 
     // Pre-printed stationery: the report leaves the letterhead to the paper, also on a reprint.
     const kept = await released();
-    const paper = await lab.admin.put('/api/lab-reports/settings', { stationery: 'preprinted', preprinted_header_mm: 45 });
+    const paper = await lab.admin.put('/api/lab-reports/settings', {
+      stationery: 'preprinted',
+      preprinted_header_mm: 45,
+    });
     expect(paper.statusCode, paper.body).toBe(200);
     expect(paper.json().settings).toMatchObject({ stationery: 'preprinted', preprinted_header_mm: 45 });
-    const onPaper = contentLines(pagesOf((await lab.admin.get(`/api/samples/${kept.sample.id}/report.pdf`)).rawPayload)[0]!);
+    const onPaper = contentLines(
+      pagesOf((await lab.admin.get(`/api/samples/${kept.sample.id}/report.pdf`)).rawPayload)[0]!,
+    );
     expect(onPaper[0]).toMatch(/^LABORATORY REPORT/);
     expect(onPaper.join('\n')).not.toContain('2 Second Street');
     const bad = await lab.admin.put('/api/lab-reports/settings', { preprinted_header_mm: 500 });

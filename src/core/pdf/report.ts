@@ -165,12 +165,7 @@ export async function labReportPdf(input: LabReportInput): Promise<Buffer> {
       const drawn = s.collected_at
         ? `collected ${when(s.collected_at)} · ${state} · condition: ${s.condition ?? 'not recorded'}`
         : 'not collected yet';
-      doc.text(
-        `${s.code} · ${s.type} · ${drawn}`,
-        left + 4,
-        doc.y,
-        { width: width - 8 },
-      );
+      doc.text(`${s.code} · ${s.type} · ${drawn}`, left + 4, doc.y, { width: width - 8 });
     }
     doc.fillColor('#000000');
     doc.y += 4;
@@ -347,7 +342,7 @@ async function closingBlock(doc: PDFKit.PDFDocument, input: LabReportInput, ctx:
           .fontSize(7.5)
           .fillColor(GREY)
           .text(
-            'Results verified electronically by the staff named above. No authorised signatory is set up for this department.',
+            `Results verified electronically by the staff named above. No authorised signatory is set up for ${onReport.length > 1 ? 'these departments' : 'this department'}.`,
             left,
             y,
             { width: width - qrW - 10 },
@@ -363,7 +358,9 @@ async function closingBlock(doc: PDFKit.PDFDocument, input: LabReportInput, ctx:
       if (sideQr) qrAt(qrs[0]!, left + width - 72, y, 'Scan to verify this report');
       y += signH;
       if (qrs.length > 1)
-        qrs.forEach((q, i) => qrAt(q, left + 10 + (i % perRow) * 96, y + Math.floor(i / perRow) * 92, `Verify ${q.code}`));
+        qrs.forEach((q, i) =>
+          qrAt(q, left + 10 + (i % perRow) * 96, y + Math.floor(i / perRow) * 92, `Verify ${q.code}`),
+        );
       y += qrRowH;
       doc.font('regular').fontSize(7.5).fillColor(GREY);
       for (const f of footers) {

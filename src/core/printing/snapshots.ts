@@ -78,7 +78,13 @@ export async function snapshotReport(trx: Db, organizationId: number, sampleId: 
       const bytes = Buffer.from(signature_base64, 'base64');
       const digest = createHash('sha256').update(bytes).digest('hex');
       const mime = bytes[0] === 0x89 ? 'image/png' : 'image/jpeg';
-      await insertImageRow(trx, { organization_id: organizationId, digest, mime, data_base64: signature_base64, created_at: at });
+      await insertImageRow(trx, {
+        organization_id: organizationId,
+        digest,
+        mime,
+        data_base64: signature_base64,
+        created_at: at,
+      });
       signature = { digest, mime };
     }
     stored.templates[d] = { ...rest, signature };

@@ -38,7 +38,8 @@ export async function visitReport(
     if (head) heads.push(head);
   }
   // The visit's report leaves the lab on the same terms as each of its samples' reports.
-  for (const h of heads) if (h.status !== 'rejected') await assertReleasable(db, h, settingsOf(org).holdReportsUntilPaid);
+  for (const h of heads)
+    if (h.status !== 'rejected') await assertReleasable(db, h, settingsOf(org).holdReportsUntilPaid);
 
   const lines: ReportLine[] = [];
   const pending: PendingTest[] = [];

@@ -8,7 +8,10 @@ import { useCurrentUser } from '@/lib/session';
 
 /** The report of a visit: one PDF with every released result of the bill's samples. */
 export function visitReportUrl(billId: number, download = false): string {
-  return contractUrl(resultsApi.visitReport, { params: { id: billId }, query: { download: download ? '1' : undefined } });
+  return contractUrl(resultsApi.visitReport, {
+    params: { id: billId },
+    query: { download: download ? '1' : undefined },
+  });
 }
 
 /**

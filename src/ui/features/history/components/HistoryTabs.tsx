@@ -1,6 +1,15 @@
 import { FlagBadge } from '@/components/FlagBadge';
 import type { ReactNode } from 'react';
-import { CalendarCheck, ClipboardList, FileText, FlaskConical, IndianRupee, Pencil, Receipt, TestTubes } from 'lucide-react';
+import {
+  CalendarCheck,
+  ClipboardList,
+  FileText,
+  FlaskConical,
+  IndianRupee,
+  Pencil,
+  Receipt,
+  TestTubes,
+} from 'lucide-react';
 import type { HistoryBill, HistorySample, HistoryTestResult, PatientHistory, Visit } from '@shared/schemas/history';
 import { Badge, DataTable, DateText, Money, SummaryCard, type Column, type RowAction } from '@/components';
 import { formatCount, formatMoney, humanize } from '@/lib/format';
