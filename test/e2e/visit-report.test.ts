@@ -160,6 +160,37 @@ describe('the visit report at the desk', () => {
     const win = await reportWindow(page, () => action.click());
     await win.close();
 
+    // The results queues offer the visit's report beside the sample's.
+    const queue = watch(await app.signedInPage('/result-validation', app.admin, DESKTOP));
+    const visitAction = queue.getByRole('button', { name: /^Print visit report of SMP/ }).first();
+    await visitAction.waitFor();
+    await screenshot(queue, 'visit-report-validation-desktop');
+    const fromQueue = await reportWindow(queue, () => visitAction.click());
+    await fromQueue.close();
+    // On a phone the row keeps its two icons (the visit report is in the sample's and bill's details).
+    const phoneQueue = watch(await app.signedInPage('/result-validation', app.admin, MOBILE));
+    await phoneQueue
+      .getByRole('button', { name: /^Print report of SMP/ })
+      .first()
+      .waitFor();
+    await expect(phoneQueue.getByRole('button', { name: /^Print visit report of SMP/ }).count()).resolves.toBe(0);
+    await screenshot(phoneQueue, 'visit-report-validation-mobile');
+
+    // The sample's details offer the report of its visit.
+    for (const [viewport, name] of [
+      [DESKTOP, 'visit-report-sample-details-desktop'],
+      [MOBILE, 'visit-report-sample-details-mobile'],
+    ] as const) {
+      const tracking = watch(await app.signedInPage('/sample-tracking', app.admin, viewport));
+      await tracking
+        .getByRole('button', { name: /^View details of SMP/ })
+        .first()
+        .click();
+      const details = tracking.getByRole('dialog');
+      await details.getByRole('button', { name: 'Visit Report' }).waitFor();
+      await screenshot(tracking, name);
+    }
+
     const settings = watch(await app.signedInPage('/lab-reports', app.admin, DESKTOP));
     await settings.getByLabel('Report paper').selectOption('preprinted');
     await settings.getByLabel('Height of the pre-printed letterhead (mm)').fill('45');

@@ -1,3 +1,4 @@
+import { useIsMobile } from '@/lib/useIsMobile';
 import { useState } from 'react';
 import {
   AlertTriangle,
@@ -91,6 +92,7 @@ function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: bo
   const summary = useResultSummary();
   const verify = useVerifyResultMutation();
   const report = usePrintReport(canVerify);
+  const mobile = useIsMobile();
   const remove = useDeleteResultMutation();
   const [dialog, setDialog] = useState<Dialogs>({ type: 'none' });
   const [reviewing, setReviewing] = useState<TestResult | null>(null);
@@ -112,7 +114,8 @@ function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: bo
     ),
     reviewAction(setReviewing, (r) => r.id === null || (r.review_reasons.length === 0 && !r.is_critical)),
     printAction(report, (r) => r.status !== 'completed' && r.status !== 'verified'),
-    visitReportAction((r) => r.status !== 'verified'),
+    // Phones: the row has room for two icons; the visit report is on the sample's and the bill's details.
+    visitReportAction((r) => mobile || r.status !== 'verified'),
     {
       label: (r) => `${r.status === 'verified' ? 'Amend' : 'Edit'} ${resultCode(r.id)} (${r.test_name})`,
       icon: <Pencil />,
