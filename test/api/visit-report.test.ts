@@ -419,3 +419,42 @@ describe('the visit report on the patient portal', () => {
     expect((await asPatient(`/api/portal/bills/${other.id}/report.pdf`)).statusCode).toBe(404);
   });
 });
+
+describe('a visit report held like its samples’ reports', () => {
+  it('is held while a sample it prints is held for payment, and released with that sample', async () => {
+    const p = await patient();
+    const b = await bill(p, [
+      { item_type: 'test', item_id: id('HB') },
+      { item_type: 'test', item_id: id('FBS') },
+    ]);
+    const tubes = await samplesOf(p);
+    const edta = tubes.find((s) => /edta/i.test(s.container ?? ''))!;
+    expect((await tech.post('/api/samples/collect', { ids: [edta.id] })).statusCode).toBe(200);
+    await enterAndVerify(edta.id);
+    const settings = (await lab.database.db
+      .selectFrom('organizations')
+      .select('settings')
+      .where('id', '=', lab.organizationId)
+      .executeTakeFirstOrThrow()) as { settings: string | null };
+    const hold = (on: boolean) =>
+      lab.database.db
+        .updateTable('organizations')
+        .set({ settings: JSON.stringify({ ...JSON.parse(settings.settings ?? '{}'), holdReportsUntilPaid: on }) })
+        .where('id', '=', lab.organizationId)
+        .execute();
+    await hold(true);
+    try {
+      const held = await lab.admin.get(`/api/bills/${b.id}/report.pdf`);
+      expect(held.statusCode).toBe(409);
+      expect(held.json().code).toBe('REPORT_HELD_UNPAID');
+      const release = await validator.post(`/api/samples/${edta.id}/report/release`, { reason: 'Corporate client' });
+      expect(release.statusCode, release.body).toBe(200);
+      // The fluoride tube, not drawn yet, holds nothing back: its test is named as pending.
+      const res = await lab.admin.get(`/api/bills/${b.id}/report.pdf`);
+      expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+      expect(pagesOf(res.rawPayload).join(' ').replace(/\s+/g, ' ')).toMatch(/Pending: Fasting Blood Sugar/);
+    } finally {
+      await hold(false);
+    }
+  });
+});

@@ -37,10 +37,6 @@ export async function visitReport(
     const head = await reportHead(db, organizationId, t.id);
     if (head) heads.push(head);
   }
-  // The visit's report leaves the lab on the same terms as each of its samples' reports.
-  for (const h of heads)
-    if (h.status !== 'rejected') await assertReleasable(db, h, settingsOf(org).holdReportsUntilPaid);
-
   const lines: ReportLine[] = [];
   const pending: PendingTest[] = [];
   const rejectedTests: string[] = [];
@@ -55,7 +51,12 @@ export async function visitReport(
     const final = mine.filter((l) => l.state === 'final');
     lines.push(...final);
     for (const l of mine) if (l.state !== 'final') pending.push({ test_name: l.test_name, why: l.state });
-    if (final.length) printed.push(h.id);
+    // What the visit's report prints leaves the lab on the same terms as its sample's own report;
+    // a tube with nothing released yet (not drawn, not verified) holds nothing back.
+    if (final.length) {
+      await assertReleasable(db, h, settingsOf(org).holdReportsUntilPaid);
+      printed.push(h.id);
+    }
     samples.push({
       code: h.sample_code,
       barcode: h.barcode,
