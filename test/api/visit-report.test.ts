@@ -1,107 +1,31 @@
-import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeLab, tempDir, type Client, type TestLab } from '../helpers.js';
-import { systemActor } from '../../src/core/context.js';
-import { loadStarterCatalogue } from '../../src/core/catalogue/starter.js';
+import type { Client, TestLab } from '../helpers.js';
 import type { ResultSheet } from '../../src/shared/schemas/results.js';
 import type { Sample } from '../../src/shared/schemas/samples.js';
-import { uniqueWord } from './support.js';
+import { pagesOf, visitLab, type VisitLab } from './visit-report-support.js';
 
 /**
  * The report a patient takes home: one PDF per visit with every sample's released results,
  * departments in lab order and pending tests named; the page layout rules of a printed report;
  * and released reports and issued bills that reprint as they were.
  */
+let v: VisitLab;
 let lab: TestLab;
 let tech: Client;
 let validator: Client;
-const ids = new Map<string, number>();
-const names = new Map<number, string>();
-const profiles = new Map<string, number>();
-const id = (code: string) => ids.get(code)!;
+let names: Map<number, string>;
+let profiles: Map<string, number>;
+const id = (code: string) => v.id(code);
+const patient = () => v.patient();
+const bill = (p: number, items: { item_type: string; item_id: number }[]) => v.bill(p, items);
+const samplesOf = (p: number): Promise<Sample[]> => v.samplesOf(p);
+const enterAndVerify = (s: number, o?: { leaveUnverified?: string[] }) => v.enterAndVerify(s, o);
 
 beforeAll(async () => {
-  lab = await makeLab();
-  await loadStarterCatalogue(lab.database.db, systemActor(lab.organizationId, 'test'), {
-    tests: true,
-    profiles: true,
-    packages: true,
-  });
-  for (const t of (await lab.admin.get('/api/tests?limit=500')).json<{
-    tests: { id: number; code: string; name: string }[];
-  }>().tests) {
-    ids.set(t.code, t.id);
-    names.set(t.id, t.name);
-  }
-  for (const p of (await lab.admin.get('/api/test-profiles')).json<{ profiles: { id: number; code: string }[] }>()
-    .profiles)
-    profiles.set(p.code, p.id);
-  tech = await lab.as('lab_technician');
-  validator = await lab.as('validator');
+  v = await visitLab();
+  ({ lab, tech, validator, names, profiles } = v);
 });
 afterAll(() => lab.close());
-
-async function patient(): Promise<number> {
-  const res = await lab.admin.post('/api/patients', {
-    first_name: 'Lakshmi',
-    last_name: uniqueWord('Ra'),
-    date_of_birth: '1972-04-04',
-    gender: 'Female',
-    phone: '9876500042',
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().patient.id;
-}
-
-async function bill(patientId: number, items: { item_type: string; item_id: number }[]) {
-  const res = await lab.admin.post('/api/bills', { patient_id: patientId, items, amount_paid: 0 });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().bill as { id: number; bill_number: string };
-}
-
-const samplesOf = async (patientId: number) =>
-  (await lab.admin.get(`/api/samples?patient_id=${patientId}&limit=50`)).json<{ samples: Sample[] }>().samples;
-
-/** A value inside the test's normal range (or its expected text), so nothing is flagged or critical. */
-function normalValue(t: ResultSheet['tests'][number]): string {
-  if (t.result_type === 'choice') return t.choices.find((c) => c === t.normal_range) ?? t.choices[0]!;
-  const nums = (t.normal_range ?? '').match(/\d+(\.\d+)?/g)?.map(Number) ?? [];
-  if (t.result_type !== 'numeric') return t.normal_range ?? 'Normal study';
-  const v = nums.length >= 2 ? (nums[0]! + nums[1]!) / 2 : nums.length ? nums[0]! * 0.8 : 1;
-  return v.toFixed(t.decimals ?? 1);
-}
-
-/** Enters every test of a sample (but those listed in `skip`) and has the validator verify them. */
-async function enterAndVerify(sampleId: number, opts: { skip?: string[]; leaveUnverified?: string[] } = {}) {
-  const sheet = async () => (await tech.get(`/api/samples/${sampleId}/results`)).json<ResultSheet>();
-  for (const t of (await sheet()).tests) {
-    if (t.formula || opts.skip?.includes(t.test_code)) continue;
-    const res = await tech.post('/api/test-results', {
-      sample_id: sampleId,
-      test_id: t.test_id,
-      result_value: normalValue(t),
-    });
-    expect(res.statusCode, `${t.test_code}: ${res.body}`).toBe(201);
-  }
-  for (const t of (await sheet()).tests) {
-    if (!t.result || t.result.status === 'verified' || opts.leaveUnverified?.includes(t.test_code)) continue;
-    const res = await validator.put(`/api/test-results/${t.result.id}/verify`, {});
-    expect(res.statusCode, `${t.test_code}: ${res.body}`).toBe(200);
-  }
-}
-
-let n = 0;
-/** The PDF's text, page by page (pdftotext -layout; pages end with a form feed). */
-function pagesOf(pdf: Buffer): string[] {
-  const file = join(tempDir(), `visit-${++n}.pdf`);
-  writeFileSync(file, pdf);
-  return execFileSync('pdftotext', ['-layout', file, '-'])
-    .toString()
-    .split('\f')
-    .filter((p) => p.trim());
-}
 
 const HEADINGS = ['HEMATOLOGY', 'BIOCHEMISTRY', 'IMMUNOLOGY', 'PATHOLOGY', 'MICROBIOLOGY', 'CUSTOM'];
 const contentLines = (page: string) =>
@@ -375,86 +299,5 @@ describe('what the lab has released does not change', () => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors?.[0]?.path ?? bad.body).toContain('preprinted_header_mm');
     expect((await lab.admin.put('/api/lab-reports/settings', { stationery: 'letterhead' })).statusCode).toBe(200);
-  });
-});
-
-describe('the visit report on the patient portal', () => {
-  it('lists the lab report on the patient’s own bill once a result is verified, and serves it only to that patient', async () => {
-    const p = await patient();
-    const patientCode = (await lab.admin.get(`/api/patients/${p}`)).json().patient.patient_id as string;
-    const b = await bill(p, [
-      { item_type: 'test', item_id: id('HB') },
-      { item_type: 'test', item_id: id('FBS') },
-    ]);
-    const pin = (await lab.admin.post(`/api/patients/${p}/portal-pin`)).json().pin as string;
-    const login = await lab.app.inject({
-      method: 'POST',
-      url: '/api/portal/login',
-      payload: { patient_id: patientCode, mobile: '9876500042', pin },
-      remoteAddress: '10.9.8.7',
-    });
-    expect(login.statusCode, login.body).toBe(200);
-    const cookie = `lims_portal=${login.cookies.find((c) => c.name === 'lims_portal')!.value}`;
-    const asPatient = (url: string) => lab.app.inject({ method: 'GET', url, headers: { cookie } });
-    const bills = async () =>
-      (await asPatient('/api/portal/bills')).json<{ bills: { id: number; report_url: string | null }[] }>().bills;
-
-    expect((await bills()).find((x) => x.id === b.id)!.report_url).toBeNull();
-    expect((await asPatient(`/api/portal/bills/${b.id}/report.pdf`)).statusCode).toBe(404);
-
-    const tubes = await samplesOf(p);
-    const edta = tubes.find((s) => /edta/i.test(s.container ?? ''))!;
-    expect((await tech.post('/api/samples/collect', { ids: [edta.id] })).statusCode).toBe(200);
-    await enterAndVerify(edta.id);
-    const url = (await bills()).find((x) => x.id === b.id)!.report_url;
-    expect(url).toBe(`/api/portal/bills/${b.id}/report.pdf`);
-    const res = await asPatient(url!);
-    expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
-    const text = pagesOf(res.rawPayload).join('\n').replace(/\s+/g, ' ');
-    expect(text).toMatch(/Haemoglobin \d/);
-    expect(text).toMatch(/Pending: Fasting Blood Sugar \(FBS\) \(result awaited\)/);
-
-    // Another patient's bill is not found, whatever its id.
-    const other = await bill(await patient(), [{ item_type: 'test', item_id: id('HB') }]);
-    expect((await asPatient(`/api/portal/bills/${other.id}/report.pdf`)).statusCode).toBe(404);
-  });
-});
-
-describe('a visit report held like its samples’ reports', () => {
-  it('is held while a sample it prints is held for payment, and released with that sample', async () => {
-    const p = await patient();
-    const b = await bill(p, [
-      { item_type: 'test', item_id: id('HB') },
-      { item_type: 'test', item_id: id('FBS') },
-    ]);
-    const tubes = await samplesOf(p);
-    const edta = tubes.find((s) => /edta/i.test(s.container ?? ''))!;
-    expect((await tech.post('/api/samples/collect', { ids: [edta.id] })).statusCode).toBe(200);
-    await enterAndVerify(edta.id);
-    const settings = (await lab.database.db
-      .selectFrom('organizations')
-      .select('settings')
-      .where('id', '=', lab.organizationId)
-      .executeTakeFirstOrThrow()) as { settings: string | null };
-    const hold = (on: boolean) =>
-      lab.database.db
-        .updateTable('organizations')
-        .set({ settings: JSON.stringify({ ...JSON.parse(settings.settings ?? '{}'), holdReportsUntilPaid: on }) })
-        .where('id', '=', lab.organizationId)
-        .execute();
-    await hold(true);
-    try {
-      const held = await lab.admin.get(`/api/bills/${b.id}/report.pdf`);
-      expect(held.statusCode).toBe(409);
-      expect(held.json().code).toBe('REPORT_HELD_UNPAID');
-      const release = await validator.post(`/api/samples/${edta.id}/report/release`, { reason: 'Corporate client' });
-      expect(release.statusCode, release.body).toBe(200);
-      // The fluoride tube, not drawn yet, holds nothing back: its test is named as pending.
-      const res = await lab.admin.get(`/api/bills/${b.id}/report.pdf`);
-      expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
-      expect(pagesOf(res.rawPayload).join(' ').replace(/\s+/g, ' ')).toMatch(/Pending: Fasting Blood Sugar/);
-    } finally {
-      await hold(false);
-    }
   });
 });
