@@ -262,7 +262,8 @@ describe('the report PDF', () => {
   it('templates, signatories and settings change the report; the method and condition print', async () => {
     const s = await sample([t.hb, t.glu]);
     await verify((await enter(s.id, t.hb, '14.5')).id!);
-    await verify((await enter(s.id, t.glu, '88')).id!);
+    // Glucose is verified after the settings change: the report is released with the settings of that moment.
+    const glu = await enter(s.id, t.glu, '88');
     const m = await lab.admin.put(`/api/tests/${t.hb}`, { method: 'Cyanmethaemoglobin' });
     expect(m.statusCode, m.body).toBe(200);
     expect(m.json().test.method).toBe('Cyanmethaemoglobin');
@@ -295,6 +296,7 @@ describe('the report PDF', () => {
       accreditation_number: 'MC-4521',
     });
     expect(settings.statusCode, settings.body).toBe(200);
+    await verify(glu.id!);
 
     const text = await pdfText(url);
     expect(text).toContain('NABL · Certificate No. MC-4521');

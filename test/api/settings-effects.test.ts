@@ -139,11 +139,6 @@ describe('the lab’s name, regional settings and currency on what it prints', (
       sample_type: 'Blood',
     });
     expect(test.statusCode, test.body).toBe(201);
-    const bill = await lab.admin.post('/api/bills', {
-      patient_id: patient.id,
-      items: [{ item_type: 'test', item_id: test.json().test.id }],
-    });
-    expect(bill.statusCode, bill.body).toBe(201);
     await set({
       labName: 'Sunrise Diagnostics',
       labAddress: '4 Park Street, Kolkata 700016',
@@ -152,6 +147,12 @@ describe('the lab’s name, regional settings and currency on what it prints', (
       currency: 'USD',
     });
     try {
+      // A bill prints the settings of its issue (a bill issued earlier reprints as it was issued).
+      const bill = await lab.admin.post('/api/bills', {
+        patient_id: patient.id,
+        items: [{ item_type: 'test', item_id: test.json().test.id }],
+      });
+      expect(bill.statusCode, bill.body).toBe(201);
       const pdf = await lab.admin.get(`/api/bills/${bill.json().bill.id}/pdf`);
       expect(pdf.statusCode).toBe(200);
       const file = join(tempDir(), 'bill.pdf');

@@ -1,4 +1,3 @@
-import { findUser } from '../users/repository.js';
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { ForbiddenError, NotFoundError } from '../errors.js';
@@ -7,6 +6,7 @@ import { issuePortalPin } from '../portal/pin.js';
 import { getOrganization } from '../settings/organization.js';
 import { getPatient } from '../patients/service.js';
 import { billPdf } from '../pdf/bill.js';
+import { billHeaderFor } from '../printing/snapshots.js';
 import { findBillByNumber } from './repository.js';
 import { getBill } from './service.js';
 
@@ -22,15 +22,18 @@ export async function billPdfById(
     await getOrganization(db, organizationId),
     await getPatient(db, organizationId, bill.patient_id),
   ];
-  const doctorRow = bill.doctor_id ? await findUser(db, organizationId, bill.doctor_id) : undefined;
-  const doctor = doctorRow
-    ? {
-        name: `${doctorRow.first_name} ${doctorRow.last_name}`,
-        specialization: doctorRow.specialization,
-        department: doctorRow.department,
-      }
-    : null;
-  return { pdf: await billPdf({ org, bill, patient, doctor, portal }), billNumber: bill.bill_number };
+  // The header as the bill was issued (lab, patient, doctor); a bill from before headers were kept: today's.
+  const header = await billHeaderFor(db, organizationId, bill);
+  return {
+    pdf: await billPdf({
+      org: { ...org, ...header.lab },
+      bill,
+      patient: { ...patient, ...header.patient },
+      doctor: header.doctor,
+      portal,
+    }),
+    billNumber: bill.bill_number,
+  };
 }
 
 export async function billPdfByNumber(

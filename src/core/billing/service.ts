@@ -44,6 +44,7 @@ import {
   summaryRow,
   updateBillRow,
 } from './repository.js';
+import { snapshotBill } from '../printing/snapshots.js';
 
 type BillBody = Omit<BillCreate, 'patient_id'>;
 
@@ -164,6 +165,8 @@ async function insertBill(
     entityId: bill.id,
     newValues: { ...bill, items: lines, ...(discount.effective_percent > 0 ? { discount } : {}) },
   });
+  // The bill prints as issued: its header (lab, patient, doctor) is kept now.
+  await snapshotBill(trx, actor.organizationId, bill, nowStr);
   await recordVisitForBill(trx, actor, bill);
   await orderSamplesForBill(trx, actor, bill, lines);
   if (body.amount_paid !== undefined && body.amount_paid > 0) {

@@ -312,15 +312,27 @@ const toSettings = (r: {
   accreditation_body: string | null;
   accreditation_number: string | null;
   public_url: string | null;
+  stationery: string;
+  preprinted_header_mm: number;
 }): ReportSettings => ({
   accreditation_body: r.accreditation_body,
   accreditation_number: r.accreditation_number,
   public_url: r.public_url,
+  stationery: r.stationery === 'preprinted' ? 'preprinted' : 'letterhead',
+  preprinted_header_mm: Number(r.preprinted_header_mm),
 });
+
+const DEFAULT_REPORT_SETTINGS: ReportSettings = {
+  accreditation_body: null,
+  accreditation_number: null,
+  public_url: null,
+  stationery: 'letterhead',
+  preprinted_header_mm: 40,
+};
 
 export async function getReportSettings(db: Db, organizationId: number): Promise<ReportSettings> {
   const row = await settingsRow(db, organizationId);
-  return row ? toSettings(row) : { accreditation_body: null, accreditation_number: null, public_url: null };
+  return row ? toSettings(row) : { ...DEFAULT_REPORT_SETTINGS };
 }
 
 export async function saveReportSettings(db: Db, actor: Actor, input: ReportSettingsUpdate): Promise<ReportSettings> {
@@ -331,6 +343,8 @@ export async function saveReportSettings(db: Db, actor: Actor, input: ReportSett
       accreditation_number:
         input.accreditation_number === undefined ? before.accreditation_number : input.accreditation_number,
       public_url: input.public_url === undefined ? before.public_url : input.public_url,
+      stationery: input.stationery ?? before.stationery,
+      preprinted_header_mm: input.preprinted_header_mm ?? before.preprinted_header_mm,
     };
     await updateSettingsRow(trx, actor.organizationId, { ...after, updated_at: nowIso() });
     await writeAudit(trx, actor, {

@@ -27,6 +27,10 @@ export interface ReportSettingsTable {
   public_url: string | null;
   /** Signs the report's verification links (HMAC-SHA256); never leaves the server. */
   verify_secret: string;
+  /** 'letterhead' (plain paper: the report prints the lab's header) or 'preprinted' (migration 41). */
+  stationery: Generated<string>;
+  /** The blank space left at the top of pre-printed paper, in millimetres. */
+  preprinted_header_mm: Generated<number>;
   created_at: string;
   updated_at: string;
 }

@@ -1,4 +1,5 @@
-import { linesOfBills, reportableSample, verifiedResultsOfPatient } from './repository.js';
+import { billsWithVerifiedResults, linesOfBills, reportableSample, verifiedResultsOfPatient } from './repository.js';
+import { visitReport } from '../results/visit-report.js';
 import { reportStatus } from '../results/report.js';
 import { primaryOrganization } from '../settings/organization.js';
 import type { Db } from '../db/connection.js';
@@ -117,6 +118,12 @@ export async function portalBills(db: Db, s: PortalSession): Promise<PortalBill[
       ]);
     }
   }
+  const reported = await billsWithVerifiedResults(
+    db,
+    s.organizationId,
+    s.patientId,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => {
     const b = toBill(r, timeZone, today);
     return {
@@ -134,6 +141,8 @@ export async function portalBills(db: Db, s: PortalSession): Promise<PortalBill[
       payment_method: b.payment_method,
       items: items.get(b.id) ?? [],
       pdf_url: `/api/portal/bills/${b.id}/pdf`,
+      // The visit's report, once one of its results is verified (the samples' reports stay under Results).
+      report_url: reported.has(b.id) && b.status !== 'cancelled' ? `/api/portal/bills/${b.id}/report.pdf` : null,
     };
   });
 }
@@ -148,6 +157,19 @@ export async function portalBillPdf(
   const own = bill && bill.patient_id === s.patientId;
   if (!own) throw new NotFoundError('Bill', billId);
   return billPdfById(db, s.organizationId, billId);
+}
+
+/** The report of one of the patient's own visits (bills): every released result of its samples. */
+export async function portalVisitReport(
+  db: Db,
+  s: PortalSession,
+  billId: number,
+  verifyBase: string,
+): Promise<{ pdf: Buffer; billNumber: string }> {
+  const bill = await findBillRow(db, s.organizationId, billId);
+  const reported = await billsWithVerifiedResults(db, s.organizationId, s.patientId, [billId]);
+  if (!bill || bill.patient_id !== s.patientId || !reported.has(billId)) throw new NotFoundError('Report', billId);
+  return visitReport(db, s.organizationId, billId, {}, verifyBase);
 }
 
 /** The lab of a single-lab install, for the portal's header (public: name and contact only). */

@@ -80,6 +80,22 @@ export function reportableSample(db: Db, organizationId: number, patientId: numb
     .executeTakeFirst();
 }
 
+/** Which of these bills of the patient have a verified result on one of their samples (a visit report to show). */
+export async function billsWithVerifiedResults(db: Db, organizationId: number, patientId: number, billIds: number[]) {
+  if (!billIds.length) return new Set<number>();
+  const rows = await db
+    .selectFrom('samples as sa')
+    .innerJoin('test_results as r', 'r.sample_id', 'sa.id')
+    .select('sa.bill_id')
+    .distinct()
+    .where('sa.organization_id', '=', organizationId)
+    .where('sa.patient_id', '=', patientId)
+    .where('sa.bill_id', 'in', billIds)
+    .where('r.status', '=', 'verified')
+    .execute();
+  return new Set(rows.map((r) => Number(r.bill_id)));
+}
+
 /** The lines of several bills, in bill and line order. */
 export function linesOfBills(db: Db, billIds: number[]) {
   return db

@@ -85,6 +85,7 @@ export function toResult(
     test_code: r.test_code,
     sample_number: r.sample_number,
     sample_barcode: r.sample_barcode,
+    bill_id: r.sample_bill_id === null ? null : Number(r.sample_bill_id),
     sample_status: r.sample_status,
     result_value: r.result_value,
     unit: r.unit,

@@ -7,16 +7,30 @@ import type { ReportStatus } from '../../shared/schemas/results.js';
 import { getOrganization, settingsOf } from '../settings/organization.js';
 import { findSampleRow, updateSampleRow } from '../samples/repository.js';
 import { formatInr } from '../../shared/money.js';
-import { labReportPdf, type ReportLine } from '../pdf/report.js';
-import { ageTextAt, rangeForPatient, toResult } from './mappers.js';
-import { amendmentsOf, resultRowsOfSample } from './repository.js';
+import { labReportPdf } from '../pdf/report.js';
+import { ageTextAt } from './mappers.js';
 import { assertInScope, type ResultScope } from './scope.js';
-import { countReportPrint, orderedTests, reportHead, uncalledCriticals } from './entry-repository.js';
-import { departmentOf } from '../../shared/schemas/lab-reports.js';
-import { reportSettingsRow, templatesForPdf, verificationUrl } from '../lab-reports/service.js';
-import { testDetails } from '../lab-reports/repository.js';
+import { countReportPrint, reportHead, uncalledCriticals } from './entry-repository.js';
+import { verificationUrl } from '../lab-reports/service.js';
+import { reportSettingsFor } from '../printing/snapshots.js';
+import { reportLinesOfSample } from './report-lines.js';
 
-type Head = NonNullable<Awaited<ReturnType<typeof reportHead>>>;
+export type Head = NonNullable<Awaited<ReturnType<typeof reportHead>>>;
+
+export function patientOnReport(s: Head, tz: string) {
+  return {
+    name: `${s.first_name} ${s.last_name}`,
+    patient_number: s.patient_code,
+    // Months under two years, days under a month: an infant is never "0 years" on her report.
+    age: ageTextAt(s.date_of_birth, s.collection_date, tz),
+    sex: s.gender,
+    phone: s.phone,
+  };
+}
+
+export function doctorOnReport(s: Head): string | null {
+  return s.doctor_first_name ? `Dr. ${s.doctor_first_name} ${s.doctor_last_name ?? ''}`.trim() : null;
+}
 
 /**
  * Whether the report may leave the lab: never with a critical value nobody has telephoned; and,
@@ -69,75 +83,29 @@ export async function sampleReport(
   await assertReleasable(db, s, settingsOf(org).holdReportsUntilPaid);
   const tz = org.timezone;
 
-  const ordered = await orderedTests(db, sampleId);
-  const entered = (await resultRowsOfSample(db, organizationId, sampleId)).map((r) => toResult(r, tz));
-  const amendments = await amendmentsOf(
-    db,
-    entered.filter((r) => r.amended).map((r) => r.id!),
-  );
-  const byTest = new Map(entered.map((r) => [r.test_id, r]));
-
-  const details = new Map(
-    (await testDetails(db, [...new Set([...ordered.map((t) => t.id), ...entered.map((r) => r.test_id)])])).map((d) => [
-      d.id,
-      d,
-    ]),
-  );
-  const place = (testId: number) => {
-    const d = details.get(testId);
-    return { department: departmentOf(d?.category), category: d?.category ?? null, method: d?.method ?? null };
-  };
-  const lines: ReportLine[] = ordered.map((t) => {
-    const r = byTest.get(t.id) ?? null;
-    byTest.delete(t.id);
-    const range = rangeForPatient(t, s, s.collection_date, tz)?.range ?? null;
-    return r
-      ? { ...lineOf(r, amendments), ...place(t.id) }
-      : {
-          ...place(t.id),
-          test_name: t.name,
-          state: 'awaited',
-          value: null,
-          unit: t.unit,
-          normal_range: range,
-          flag: null,
-          critical: false,
-          verified_by: null,
-          verified_at: null,
-          notes: null,
-          amendments: [],
-        };
-  });
-  for (const r of byTest.values()) lines.push({ ...lineOf(r, amendments), ...place(r.test_id) });
-  const settings = await reportSettingsRow(db, organizationId);
-  const templates = await templatesForPdf(db, organizationId);
-
+  const lines = await reportLinesOfSample(db, organizationId, s, tz);
+  // A released report prints with the settings kept at its release; an interim one with today's.
+  const print = await reportSettingsFor(db, organizationId, s.reported_at ? [sampleId] : []);
   const pdf = await labReportPdf({
-    org,
-    patient: {
-      name: `${s.first_name} ${s.last_name}`,
-      patient_number: s.patient_code,
-      age: ageTextAt(s.date_of_birth, s.collection_date, tz),
-      sex: s.gender,
-      phone: s.phone,
-    },
-    doctor: s.doctor_first_name ? `Dr. ${s.doctor_first_name} ${s.doctor_last_name ?? ''}`.trim() : null,
-    sample: {
-      code: s.sample_code,
-      barcode: s.barcode,
-      type: s.sample_type,
-      status: s.status,
-      collected_at: s.collection_date,
-      condition: s.receipt_condition,
-    },
-    accreditation: settings?.accreditation_number
-      ? [settings.accreditation_body, `Certificate No. ${settings.accreditation_number}`].filter(Boolean).join(' · ')
-      : null,
-    templates,
-    verify_url: await verificationUrl(db, organizationId, sampleId, verifyBase),
-    reported_at: s.reported_at,
+    letterhead: print.letterhead,
+    patient: patientOnReport(s, tz),
+    doctor: doctorOnReport(s),
+    scope: { kind: 'sample' },
+    samples: [
+      {
+        code: s.sample_code,
+        barcode: s.barcode,
+        type: s.sample_type,
+        collected_at: s.collection_date,
+        condition: s.receipt_condition,
+        reported_at: s.reported_at,
+        verify_url: await verificationUrl(db, organizationId, sampleId, verifyBase),
+      },
+    ],
+    templates: print.templates,
     print_number: await countReportPrint(db, sampleId),
     lines,
+    pending: [],
   });
   return { pdf, sampleCode: s.sample_code };
 }
@@ -181,33 +149,4 @@ export async function releaseReport(db: Db, actor: Actor, sampleId: number, reas
       newValues: { report_released: true, release_reason: reason },
     });
   });
-}
-
-function lineOf(
-  r: ReturnType<typeof toResult>,
-  amendments: Awaited<ReturnType<typeof amendmentsOf>>,
-): Omit<ReportLine, 'department' | 'category' | 'method'> {
-  const verified = r.status === 'verified';
-  return {
-    test_name: r.test_name,
-    // Entered but not verified (or sent back by a validator): the value is withheld until verified.
-    state: verified ? 'final' : r.status === 'completed' ? 'unverified' : 'awaited',
-    value: verified ? r.result_value : null,
-    unit: r.unit,
-    normal_range: r.normal_range,
-    flag: verified ? r.flag : null,
-    critical: verified && r.is_critical,
-    verified_by: verified ? r.verified_by_name : null,
-    verified_at: verified ? r.verified_at : null,
-    notes: verified ? r.notes : null,
-    amendments: verified
-      ? (amendments.get(r.id!) ?? []).map((a) => ({
-          at: a.amended_at,
-          by: a.amended_by_name,
-          old_value: a.old_value,
-          old_unit: a.old_unit,
-          reason: a.reason,
-        }))
-      : [],
-  };
 }

@@ -29,6 +29,7 @@ export interface ListRow {
   test_code: string;
   sample_number: string;
   sample_barcode: string | null;
+  sample_bill_id: number | null;
   sample_status: string;
   result_value: string | null;
   unit: string | null;
@@ -89,6 +90,7 @@ function enteredSelect(q: ReturnType<typeof enteredBase>) {
     sql<string>`t.code`.as('test_code'),
     sql<string>`s.sample_code`.as('sample_number'),
     sql<string | null>`s.barcode`.as('sample_barcode'),
+    sql<number | null>`s.bill_id`.as('sample_bill_id'),
     sql<string>`s.status`.as('sample_status'),
     sql<string | null>`r.result_value`.as('result_value'),
     sql<string | null>`r.unit`.as('unit'),
@@ -155,6 +157,7 @@ function awaitingSelect(q: ReturnType<typeof awaitingBase>) {
     sql<string>`t.code`.as('test_code'),
     sql<string>`s.sample_code`.as('sample_number'),
     sql<string | null>`s.barcode`.as('sample_barcode'),
+    sql<number | null>`s.bill_id`.as('sample_bill_id'),
     sql<string>`s.status`.as('sample_status'),
     sql<string | null>`NULL`.as('result_value'),
     sql<string | null>`t.unit`.as('unit'),

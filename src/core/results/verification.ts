@@ -28,6 +28,7 @@ import { announceReportReady } from './announce.js';
 import { queueReportOut } from '../interop-out/service.js';
 import { actorHasPermission } from '../users/permissions.js';
 import { notVerifiable, verifyRefusal, type VerifyMode } from './verify-rules.js';
+import { snapshotReport } from '../printing/snapshots.js';
 
 /**
  * Verification (validation) of entered results. The verifier is always the signed-in user (the
@@ -85,6 +86,9 @@ async function completeIfAllVerified(trx: Db, actor: Actor, sampleId: number, no
   );
   if (!ordered.length || !ordered.every((t) => verified.has(t.id))) return;
   await updateSampleRow(trx, sampleId, { status: 'completed', completed_at: now, reported_at: now, updated_at: now });
+  // The released report keeps the letterhead and signatories of this moment; an amended report
+  // released again takes a new version with the settings of its own moment.
+  await snapshotReport(trx, actor.organizationId, sampleId, now);
   await addSampleHistory(trx, actor, sampleId, 'processing', 'completed', sample.location, 'All results verified');
   await writeAudit(trx, actor, {
     action: 'update',

@@ -343,3 +343,14 @@ export async function findSampleId(db: Db, organizationId: number, ref: string):
   }
   return (await by('barcode', ref.toUpperCase()))?.id ?? null;
 }
+
+/** Every sample of a bill (the tubes of one visit), in the order they were created. */
+export function sampleIdsOfBill(db: Db, organizationId: number, billId: number) {
+  return db
+    .selectFrom('samples')
+    .select(['id', 'status', 'rejection_reason'])
+    .where('organization_id', '=', organizationId)
+    .where('bill_id', '=', billId)
+    .orderBy('id')
+    .execute();
+}

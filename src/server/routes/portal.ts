@@ -6,6 +6,7 @@ import { issuePortalPin, portalPinStatus } from '../../core/portal/pin.js';
 import {
   portalAppointments,
   portalBillPdf,
+  portalVisitReport,
   portalBills,
   portalMe,
   portalResults,
@@ -122,6 +123,21 @@ export async function portalRoutes(app: FastifyInstance) {
     async (req, reply) => {
       const { pdf, billNumber } = await portalBillPdf(db, patientOf(req), req.params.id);
       return sendPdf(privatePdf(reply), `${billNumber}.pdf`, pdf, req.query.download === '1');
+    },
+    guarded,
+  );
+
+  route(
+    app,
+    portalApi.visitReportPdf,
+    async (req, reply) => {
+      const { pdf, billNumber } = await portalVisitReport(
+        db,
+        patientOf(req),
+        req.params.id,
+        `${req.protocol}://${req.host}`,
+      );
+      return sendPdf(privatePdf(reply), `report-${billNumber}.pdf`, pdf, req.query.download === '1');
     },
     guarded,
   );

@@ -10,6 +10,7 @@ import {
   verifySample,
 } from '../../core/results/verification.js';
 import { releaseReport, reportStatus, sampleReport } from '../../core/results/report.js';
+import { visitReport } from '../../core/results/visit-report.js';
 import { resultScope } from '../../core/results/scope.js';
 import { markVerifiable } from '../../core/results/verify-rules.js';
 import type { TestResult } from '../../shared/schemas/results.js';
@@ -78,6 +79,17 @@ export async function resultRoutes(app: FastifyInstance) {
     );
     reply.header('cache-control', 'private, no-store');
     return sendPdf(reply, `report-${sampleCode}.pdf`, pdf, req.query.download === '1');
+  });
+  route(app, resultsApi.visitReport, async (req, reply) => {
+    const { pdf, billNumber } = await visitReport(
+      db,
+      org(req),
+      req.params.id,
+      await resultScope(db, actorOf(req)),
+      `${req.protocol}://${req.host}`,
+    );
+    reply.header('cache-control', 'private, no-store');
+    return sendPdf(reply, `report-${billNumber}.pdf`, pdf, req.query.download === '1');
   });
 }
 

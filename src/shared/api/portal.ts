@@ -66,6 +66,14 @@ export const portalApi = {
     query: downloadQuery,
     response: fileResponse('application/pdf'),
   }),
+  visitReportPdf: defineRoute({
+    method: 'GET',
+    path: '/api/portal/bills/:id/report.pdf',
+    access: 'public',
+    params: idParam,
+    query: downloadQuery,
+    response: fileResponse('application/pdf'),
+  }),
   reportPdf: defineRoute({
     method: 'GET',
     path: '/api/portal/samples/:id/report.pdf',

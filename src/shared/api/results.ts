@@ -147,4 +147,13 @@ export const resultsApi = {
     query: downloadQuery,
     response: fileResponse('application/pdf'),
   }),
+  /** The report of a visit: one PDF with the released results of every sample of the bill, pending tests named. */
+  visitReport: defineRoute({
+    method: 'GET',
+    path: '/api/bills/:id/report.pdf',
+    access: 'view_results',
+    params: idParam,
+    query: downloadQuery,
+    response: fileResponse('application/pdf'),
+  }),
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDate, optionalText, pageQuery, pagedShape, requiredText } from './common.js';
+import { isoDate, optionalText, pageQuery, pagedShape, requiredText, strictNumber } from './common.js';
 
 /**
  * Lab Reports (spec 001 "Lab Reports", issue 17): the register of patient lab reports, one per
@@ -233,6 +233,10 @@ export const signatureUploadSchema = z.object({
 export type SignatureUpload = z.infer<typeof signatureUploadSchema>;
 
 /** Lab-wide report settings: the accreditation printed in the header, the address the QR code opens. */
+/** The paper a report is printed on: plain (the report draws the letterhead) or with a pre-printed letterhead. */
+export const REPORT_STATIONERY = ['letterhead', 'preprinted'] as const;
+export type ReportStationery = (typeof REPORT_STATIONERY)[number];
+
 export const reportSettingsUpdateSchema = z.object({
   accreditation_body: optionalText(60, 'Accreditation body'),
   accreditation_number: optionalText(60, 'Accreditation number'),
@@ -247,6 +251,15 @@ export const reportSettingsUpdateSchema = z.object({
       .nullable()
       .optional(),
   ),
+  /** Plain paper: the report prints the lab's letterhead. Pre-printed: it leaves the top blank for the paper's own. */
+  stationery: z.enum(REPORT_STATIONERY, { error: 'Stationery must be letterhead or preprinted' }).optional(),
+  preprinted_header_mm: strictNumber(
+    z
+      .number({ error: 'Pre-printed header height must be a number of millimetres' })
+      .int('Pre-printed header height must be a whole number of millimetres')
+      .min(0, 'Pre-printed header height must be 0-120 mm')
+      .max(120, 'Pre-printed header height must be 0-120 mm'),
+  ).optional(),
 });
 export type ReportSettingsUpdate = z.infer<typeof reportSettingsUpdateSchema>;
 
@@ -254,6 +267,8 @@ export const reportSettingsSchema = z.object({
   accreditation_body: z.string().nullable(),
   accreditation_number: z.string().nullable(),
   public_url: z.string().nullable(),
+  stationery: z.enum(REPORT_STATIONERY),
+  preprinted_header_mm: z.number().int(),
 });
 export type ReportSettings = z.infer<typeof reportSettingsSchema>;
 

@@ -120,5 +120,7 @@ export const portalBillSchema = z.object({
   payment_method: z.string(),
   items: z.array(portalBillItemSchema),
   pdf_url: z.string(),
+  /** The visit's lab report (one PDF of all its samples' verified results); null until a result is verified. */
+  report_url: z.string().nullable(),
 });
 export type PortalBill = z.infer<typeof portalBillSchema>;

@@ -167,6 +167,8 @@ export const testResultSchema = z.object({
   /** The sample code (SMP...). */
   sample_number: z.string(),
   sample_barcode: z.string().nullable(),
+  /** The bill (visit) that ordered the sample: its report gathers all the visit's samples. */
+  bill_id: z.number().nullable(),
   sample_status: z.string(),
   result_value: z.string().nullable(),
   unit: z.string().nullable(),

@@ -29,6 +29,7 @@ import {
 } from './021_advance_use.js';
 import { sql as reportRuns } from './022_report_runs.js';
 import { sql as labReports } from './023_lab_reports.js';
+import { sql as printSnapshots } from './041_print_snapshots.js';
 import { sql as targetTat } from './024_target_tat.js';
 import { sql as reportSummaries, postgres as reportSummariesPostgres } from './025_report_summaries.js';
 import { sql as interfaces, postgres as interfacesPostgres } from './026_interfaces.js';
@@ -145,4 +146,5 @@ export const migrations: Migration[] = [
   { version: 38, name: 'summaries_at_commit', sql: summariesAtCommit, postgres: summariesAtCommitPostgres },
   { version: 39, name: 'link_limits', sql: linkLimits },
   { version: 40, name: 'recollect', sql: recollect },
+  { version: 41, name: 'print_snapshots', sql: printSnapshots },
 ];

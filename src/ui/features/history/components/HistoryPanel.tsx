@@ -4,6 +4,7 @@ import type { Visit } from '@shared/schemas/history';
 import type { Permission } from '@shared/roles';
 import { Button, Card, CardHeader, ErrorPanel, IconButton, LoadingState } from '@/components';
 import { billPdfUrl } from '@/lib/bills';
+import { openVisitReport } from '@/lib/visitReport';
 import { useCurrentUser } from '@/lib/session';
 import { usePatientHistory } from '../api';
 import { BillsTab, OverviewTab, ResultsTab, VisitsTab } from './HistoryTabs';
@@ -99,7 +100,13 @@ export const HistoryPanel = forwardRef<HTMLDivElement, HistoryPanelProps>(functi
                 value: 'bills',
                 label: 'Bills',
                 count: h.bills.length,
-                content: <BillsTab bills={h.bills} pdfUrl={can('view_bills') ? (b) => billPdfUrl(b.id) : undefined} />,
+                content: (
+                  <BillsTab
+                    bills={h.bills}
+                    pdfUrl={can('view_bills') ? (b) => billPdfUrl(b.id) : undefined}
+                    openReport={can('view_results') ? (b) => void openVisitReport(b.id) : undefined}
+                  />
+                ),
               },
             ]}
           />

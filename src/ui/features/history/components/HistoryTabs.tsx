@@ -1,6 +1,15 @@
 import { FlagBadge } from '@/components/FlagBadge';
 import type { ReactNode } from 'react';
-import { CalendarCheck, FileText, FlaskConical, IndianRupee, Pencil, Receipt, TestTubes } from 'lucide-react';
+import {
+  CalendarCheck,
+  ClipboardList,
+  FileText,
+  FlaskConical,
+  IndianRupee,
+  Pencil,
+  Receipt,
+  TestTubes,
+} from 'lucide-react';
 import type { HistoryBill, HistorySample, HistoryTestResult, PatientHistory, Visit } from '@shared/schemas/history';
 import { Badge, DataTable, DateText, Money, SummaryCard, type Column, type RowAction } from '@/components';
 import { formatCount, formatMoney, humanize } from '@/lib/format';
@@ -203,7 +212,16 @@ export function ResultsTab({ results, samples }: { results: HistoryTestResult[];
   );
 }
 
-export function BillsTab({ bills, pdfUrl }: { bills: HistoryBill[]; pdfUrl?: (bill: HistoryBill) => string }) {
+export function BillsTab({
+  bills,
+  pdfUrl,
+  openReport,
+}: {
+  bills: HistoryBill[];
+  pdfUrl?: (bill: HistoryBill) => string;
+  /** Opens the visit's report (every released result of the bill's samples). */
+  openReport?: (bill: HistoryBill) => void;
+}) {
   const columns: Column<HistoryBill>[] = [
     {
       key: 'number',
@@ -216,15 +234,27 @@ export function BillsTab({ bills, pdfUrl }: { bills: HistoryBill[]; pdfUrl?: (bi
     { key: 'method', header: 'Method', cell: (b) => methodLabel(b.payment_method), hideOnMobile: true },
     { key: 'status', header: 'Status', cell: (b) => <Badge status={b.status} /> },
   ];
-  const actions: RowAction<HistoryBill>[] = pdfUrl
-    ? [
-        {
-          label: (b) => `Open bill ${b.bill_number} (PDF)`,
-          icon: <FileText />,
-          onClick: (b) => window.open(pdfUrl(b), '_blank', 'noopener'),
-        },
-      ]
-    : [];
+  const actions: RowAction<HistoryBill>[] = [
+    ...(pdfUrl
+      ? [
+          {
+            label: (b: HistoryBill) => `Open bill ${b.bill_number} (PDF)`,
+            icon: <FileText />,
+            onClick: (b: HistoryBill) => window.open(pdfUrl(b), '_blank', 'noopener'),
+          },
+        ]
+      : []),
+    ...(openReport
+      ? [
+          {
+            label: (b: HistoryBill) => `Open lab report of bill ${b.bill_number} (PDF)`,
+            icon: <ClipboardList />,
+            onClick: openReport,
+            hidden: (b: HistoryBill) => b.status === 'cancelled',
+          },
+        ]
+      : []),
+  ];
   return (
     <DataTable
       caption="Bills"

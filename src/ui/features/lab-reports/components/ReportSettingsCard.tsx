@@ -4,11 +4,11 @@ import {
   type ReportSettings,
   type ReportSettingsUpdate,
 } from '@shared/schemas/lab-reports';
-import { Button, Card, CardBody, CardHeader, ErrorPanel, FormField, Input, LoadingState } from '@/components';
+import { Button, Card, CardBody, CardHeader, ErrorPanel, FormField, Input, LoadingState, Select } from '@/components';
 import { ApiError } from '@/lib/api';
 import { useReportSettings, useSaveReportSettingsMutation } from '../api';
 
-/** The accreditation printed in every report's header and the address its QR code opens. */
+/** The accreditation printed in every report's header, the address its QR code opens, and the paper it is printed on. */
 export function ReportSettingsCard({ canManage }: { canManage: boolean }) {
   const q = useReportSettings();
   return (
@@ -69,6 +69,33 @@ function SettingsForm({ initial, canManage }: { initial: ReportSettings; canMana
         >
           <Input value={form.public_url ?? ''} onChange={set('public_url')} placeholder="https://" />
         </FormField>
+        <FormField
+          label="Report paper"
+          error={errors.stationery}
+          hint="Pre-printed: the lab's letterhead is already on the paper, so the report leaves the top of each page blank."
+        >
+          <Select
+            value={form.stationery ?? 'letterhead'}
+            onChange={set('stationery')}
+            options={[
+              { value: 'letterhead', label: 'Plain paper (print the letterhead)' },
+              { value: 'preprinted', label: 'Pre-printed letterhead paper' },
+            ]}
+          />
+        </FormField>
+        {form.stationery === 'preprinted' && (
+          <FormField
+            label="Height of the pre-printed letterhead (mm)"
+            error={errors.preprinted_header_mm}
+            hint="The blank space left at the top of each page, 0-120 mm."
+          >
+            <Input
+              inputMode="numeric"
+              value={String(form.preprinted_header_mm ?? '')}
+              onChange={set('preprinted_header_mm')}
+            />
+          </FormField>
+        )}
       </fieldset>
       {canManage ? (
         <div>

@@ -241,15 +241,29 @@ export function BillsList({ q }: { q: QueryState<PortalBill> }) {
                     </div>
                   )}
                 </dl>
-                <a
-                  href={contractUrl(portalApi.billPdf, { params: { id: b.id }, query: { download: '1' } })}
-                  download
-                  className={buttonClass('outline', 'sm')}
-                  aria-label={`Download bill ${b.bill_number} (PDF)`}
-                >
-                  <Download />
-                  Download PDF
-                </a>
+                <div className="flex flex-wrap gap-2">
+                  {b.report_url && (
+                    <a
+                      href={contractUrl(portalApi.visitReportPdf, { params: { id: b.id } })}
+                      target="_blank"
+                      rel="noopener"
+                      className={buttonClass('outline', 'sm')}
+                      aria-label={`Lab report of bill ${b.bill_number} (PDF)`}
+                    >
+                      <FileText />
+                      Lab report
+                    </a>
+                  )}
+                  <a
+                    href={contractUrl(portalApi.billPdf, { params: { id: b.id }, query: { download: '1' } })}
+                    download
+                    className={buttonClass('outline', 'sm')}
+                    aria-label={`Download bill ${b.bill_number} (PDF)`}
+                  >
+                    <Download />
+                    Download PDF
+                  </a>
+                </div>
               </footer>
             </section>
           ))}

@@ -1,11 +1,12 @@
 import type { ReactNode } from 'react';
-import { Eye, Printer } from 'lucide-react';
+import { Eye, FileText, Printer } from 'lucide-react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ResultPage, ResultSummary, TestResult } from '@shared/schemas/results';
 import { resultCode } from '@shared/schemas/results';
 import { Card, ListTable, SummaryCards, type Column, type RowAction } from '@/components';
 import { formatCount } from '@/lib/format';
 import type { PagedList } from '@/lib/usePagedList';
+import { openVisitReport } from '@/lib/visitReport';
 
 /**
  * What Result Entry and Result Validation share: the summary cards from the results summary, the
@@ -114,5 +115,15 @@ export function printAction(
     icon: <Printer />,
     onClick: (r) => report.print(r.sample_id),
     ...(hidden ? { hidden } : {}),
+  };
+}
+
+/** The report of the sample's visit: every released result of the bill's samples in one PDF. */
+export function visitReportAction(hidden?: (r: TestResult) => boolean): RowAction<TestResult> {
+  return {
+    label: (r) => `Print visit report of ${r.sample_number}`,
+    icon: <FileText />,
+    onClick: (r) => void openVisitReport(r.bill_id!),
+    hidden: (r) => r.bill_id === null || (hidden?.(r) ?? false),
   };
 }

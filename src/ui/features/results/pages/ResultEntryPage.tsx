@@ -1,3 +1,4 @@
+import { useIsMobile } from '@/lib/useIsMobile';
 import { useState } from 'react';
 import {
   AlertTriangle,
@@ -25,7 +26,14 @@ import { useCurrentUser } from '@/lib/session';
 import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { formatCount } from '@/lib/format';
 import { usePrintReport } from '../components/PrintReport';
-import { printAction, ResultSummaryCards, ResultsTable, reviewAction, verifyAction } from '../components/ResultsQueue';
+import {
+  printAction,
+  ResultSummaryCards,
+  ResultsTable,
+  reviewAction,
+  verifyAction,
+  visitReportAction,
+} from '../components/ResultsQueue';
 import { ReviewResultDialog } from '../components/ReviewResultDialog';
 import {
   RESULT_PAGE_SIZES,
@@ -84,6 +92,7 @@ function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: bo
   const summary = useResultSummary();
   const verify = useVerifyResultMutation();
   const report = usePrintReport(canVerify);
+  const mobile = useIsMobile();
   const remove = useDeleteResultMutation();
   const [dialog, setDialog] = useState<Dialogs>({ type: 'none' });
   const [reviewing, setReviewing] = useState<TestResult | null>(null);
@@ -108,6 +117,8 @@ function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: bo
       (r) => r.id === null || (r.review_reasons.length === 0 && !r.is_critical && !r.qc?.held),
     ),
     printAction(report, (r) => r.status !== 'completed' && r.status !== 'verified'),
+    // Phones: the row has room for two icons; the visit report is on the sample's and the bill's details.
+    visitReportAction((r) => mobile || r.status !== 'verified'),
     {
       label: (r) => `${r.status === 'verified' ? 'Amend' : 'Edit'} ${resultCode(r.id)} (${r.test_name})`,
       icon: <Pencil />,

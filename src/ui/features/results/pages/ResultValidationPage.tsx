@@ -27,7 +27,14 @@ import {
 } from '../api';
 import { PatientCell, PriorityBadge, ValidationBadge, ValidationFlags, ValueCell } from '../components/cells';
 import { usePrintReport } from '../components/PrintReport';
-import { printAction, ResultSummaryCards, ResultsTable, reviewAction, verifyAction } from '../components/ResultsQueue';
+import {
+  printAction,
+  ResultSummaryCards,
+  ResultsTable,
+  reviewAction,
+  verifyAction,
+  visitReportAction,
+} from '../components/ResultsQueue';
 import { CriticalAlert } from '../components/CriticalAlert';
 import { QualityPanels } from '../components/QualityPanels';
 import { RejectResultDialog } from '../components/RejectResultDialog';
@@ -266,6 +273,8 @@ function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExp
       hidden: (r) => !canVerify || !selectable(r) || !r.can_verify,
     },
     printAction(report),
+    // Phones: the row has room for two icons; the visit report is on the sample's and the bill's details.
+    visitReportAction(() => mobile),
   ];
 
   const [confirming, setConfirming] = useState(false);

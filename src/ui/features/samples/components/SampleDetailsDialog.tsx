@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Barcode, RotateCcw } from 'lucide-react';
 import type { Sample, SampleHistoryEntry } from '@shared/schemas/samples';
 import { Button, DateText, Dialog, ErrorPanel, LoadingState } from '@/components';
+import { VisitReportButton } from '@/lib/visitReport';
 import { humanize } from '@/lib/format';
 import { useSample } from '../api';
 import { PriorityBadge, StatusBadge, collectorName, patientName } from '../text';
@@ -49,7 +50,7 @@ export function SampleDetailsDialog({
       description={s ? `${patientName(s)} · ${s.patient_number || 'N/A'}` : undefined}
       size="lg"
       footer={
-        s && (s.barcode || canRecollect(s, onRecollect)) ? (
+        s && (s.barcode || s.bill_id !== null || canRecollect(s, onRecollect)) ? (
           <>
             {canRecollect(s, onRecollect) && (
               <Button variant="outline" onClick={() => onRecollect!(s)}>
@@ -57,6 +58,7 @@ export function SampleDetailsDialog({
                 Recollect
               </Button>
             )}
+            {s.bill_id !== null && <VisitReportButton billId={s.bill_id} />}
             {s.barcode && (
               <Button variant="outline" onClick={() => onShowBarcode(s)}>
                 <Barcode />

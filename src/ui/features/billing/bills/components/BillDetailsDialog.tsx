@@ -7,6 +7,7 @@ import { useBill } from '../api';
 import { downloadBillPdf, printBillPdf } from './billActions';
 import { doctorName, methodLabel, patientName } from '@/lib/billText';
 import { RecordPaymentForm, RefundForm } from './PaymentForms';
+import { VisitReportButton } from '@/lib/visitReport';
 
 export interface BillDetailsDialogProps {
   /** The row clicked: shown at once while the full bill (lines, payments) loads. */
@@ -125,6 +126,7 @@ export function BillDetailsDialog({ bill: row, onOpenChange, canPay }: BillDetai
               <Download />
               Download PDF
             </Button>
+            {!cancelled && <VisitReportButton billId={bill.id} label="Lab Report" />}
             <Button variant="secondary" onClick={() => onOpenChange(false)}>
               Close
             </Button>
