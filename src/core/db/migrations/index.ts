@@ -50,6 +50,7 @@ import {
 } from './036_report_postgres_indexes.js';
 import { sql as liveOpenCollected, postgres as liveOpenCollectedPostgres } from './037_live_open_collected.js';
 import { sql as summariesAtCommit, postgres as summariesAtCommitPostgres } from './038_summaries_at_commit.js';
+import { sql as onePatientRecord, sqliteSteps as onePatientRecordSqlite } from './041_one_patient_record.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
 import type Database from 'better-sqlite3';
@@ -141,4 +142,5 @@ export const migrations: Migration[] = [
   { version: 36, name: 'report_postgres_indexes', sql: reportPostgresIndexes, postgres: reportPostgresIndexesPostgres },
   { version: 37, name: 'live_open_collected', sql: liveOpenCollected, postgres: liveOpenCollectedPostgres },
   { version: 38, name: 'summaries_at_commit', sql: summariesAtCommit, postgres: summariesAtCommitPostgres },
+  { version: 41, name: 'one_patient_record', sql: onePatientRecord, sqliteSteps: onePatientRecordSqlite },
 ];
