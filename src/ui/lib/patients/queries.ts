@@ -4,6 +4,7 @@ import { call } from '@/lib/api';
 import { patientsApi } from '@shared/api/patients';
 import { notify } from '@/lib/notify';
 import { shellKeys } from '@/lib/session';
+import { possibleDuplicates } from './duplicates';
 
 /** What the list and search screens ask the server for (GET /api/patients, /api/patients/search). */
 export interface PatientQuery {
@@ -92,7 +93,10 @@ export function useCreatePatientMutation(opts: CreateOptions = {}) {
       );
       return invalidateAfterWrite(qc);
     },
-    onError: (err) => notify.error(opts.failureTitle ?? 'Failed to create patient', err),
+    // A likely duplicate is not a failure: the form shows the candidates instead.
+    onError: (err) => {
+      if (!possibleDuplicates(err)) notify.error(opts.failureTitle ?? 'Failed to create patient', err);
+    },
   });
 }
 

@@ -8,6 +8,8 @@ import { applyServerErrors } from '@/lib/forms';
 import { useCreatePatientMutation, useUpdatePatientMutation } from '@/lib/patients/queries';
 import { addPatientSchema, editPatientSchema } from '@/lib/patients/schemas';
 import { PatientFormSections, type PatientFieldKey } from '@/components/PatientFormSections';
+import { useDuplicatePrompt } from '@/components/PossibleDuplicatesDialog';
+import { useNavigate } from 'react-router';
 
 /** API names are the form names in these dialogs. */
 const NAMES = {
@@ -104,15 +106,30 @@ export function AddPatientDialog({ open, onOpenChange }: AddPatientDialogProps) 
     if (open) form.reset(ADD_DEFAULTS);
   }, [open, form]);
 
-  const submit = form.handleSubmit((values) =>
-    create.mutateAsync(values).then(
+  const duplicates = useDuplicatePrompt({ busy: create.isPending });
+  const navigate = useNavigate();
+
+  const save = (values: z.output<typeof addPatientSchema>, confirmNew: boolean): Promise<void> =>
+    create.mutateAsync({ ...values, ...(confirmNew ? { confirm_new: true } : {}) }).then(
       () => onOpenChange(false),
-      (err: unknown) =>
-        applyServerErrors(err, form.setError, (p) => (p in ADD_NAMES ? (p as keyof typeof ADD_NAMES) : undefined)),
-    ),
-  );
+      (err: unknown) => {
+        // Someone like this is registered already: open them instead, or confirm a new patient.
+        const offered = duplicates.intercept(err, {
+          onUse: (c) => {
+            onOpenChange(false);
+            void navigate(`/patients?search=${encodeURIComponent(c.patient_id)}`);
+          },
+          onConfirmNew: () => void save(values, true),
+        });
+        if (!offered)
+          applyServerErrors(err, form.setError, (p) => (p in ADD_NAMES ? (p as keyof typeof ADD_NAMES) : undefined));
+      },
+    );
+  const submit = form.handleSubmit((values) => save(values, false));
 
   return (
+    <>
+    {duplicates.dialog}
     <Dialog
       open={open}
       onOpenChange={(o) => !create.isPending && onOpenChange(o)}
@@ -141,6 +158,7 @@ export function AddPatientDialog({ open, onOpenChange }: AddPatientDialogProps) 
         />
       </form>
     </Dialog>
+    </>
   );
 }
 

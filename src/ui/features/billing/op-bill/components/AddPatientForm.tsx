@@ -6,6 +6,10 @@ import { Button, FormField, Input, Select, Textarea } from '@/components';
 import { applyServerErrors } from '@/lib/forms';
 import { useCreatePatientMutation } from '@/lib/patients/queries';
 import { addPatientSchema } from '@/lib/patients/schemas';
+import { call } from '@/lib/api';
+import { notify } from '@/lib/notify';
+import { patientsApi } from '@shared/api/patients';
+import { useDuplicatePrompt } from '@/components/PossibleDuplicatesDialog';
 
 type AddInput = z.input<typeof addPatientSchema>;
 type AddValues = z.output<typeof addPatientSchema>;
@@ -52,17 +56,30 @@ export function AddPatientForm({ onCreated, onCancel }: { onCreated: (p: Patient
   const { errors } = form.formState;
   const msg = (f: Field) => errors[f]?.message;
 
-  const submit = form.handleSubmit((values) =>
-    create.mutateAsync(values).then(
-      (p) => {
-        form.reset(DEFAULTS);
-        onCreated(p);
-      },
-      (err: unknown) => applyServerErrors(err, form.setError, (p) => (isField(p) ? p : undefined)),
-    ),
-  );
+  const duplicates = useDuplicatePrompt({ useLabel: 'Bill this patient', busy: create.isPending });
+
+  const picked = (p: Patient) => {
+    form.reset(DEFAULTS);
+    onCreated(p);
+  };
+  const save = (values: AddValues, confirmNew: boolean): Promise<void> =>
+    create.mutateAsync({ ...values, ...(confirmNew ? { confirm_new: true } : {}) }).then(picked, (err: unknown) => {
+      // Someone like this is registered already: bill them, or confirm a new patient.
+      const offered = duplicates.intercept(err, {
+        onUse: (c) =>
+          void call(patientsApi.get, { params: { id: c.id } }).then(
+            (r) => picked(r.patient),
+            (e: unknown) => notify.error('Could not open the existing patient', e),
+          ),
+        onConfirmNew: () => void save(values, true),
+      });
+      if (!offered) applyServerErrors(err, form.setError, (p) => (isField(p) ? p : undefined));
+    });
+  const submit = form.handleSubmit((values) => save(values, false));
 
   return (
+    <>
+    {duplicates.dialog}
     <form
       noValidate
       aria-label="Add new patient"
@@ -112,5 +129,6 @@ export function AddPatientForm({ onCreated, onCancel }: { onCreated: (p: Patient
         </Button>
       </div>
     </form>
+    </>
   );
 }
