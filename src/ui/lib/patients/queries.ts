@@ -132,3 +132,22 @@ export function useDeletePatientMutation() {
     onError: (err) => notify.error('Failed to delete patient', err),
   });
 }
+
+/** POST /api/patients/{id}/merge: the duplicate's records move to the patient kept; its code becomes an alias. */
+export function useMergePatientMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ merged, kept }: { merged: Patient; kept: Patient }) =>
+      call(patientsApi.merge, { params: { id: merged.id }, body: { into: kept.id } }),
+    onSuccess: (r, { merged }) => {
+      notify.success(
+        'Patients merged',
+        `${merged.patient_id} is now part of ${r.patient.first_name} ${r.patient.last_name} (${r.patient.patient_id})`,
+      );
+      qc.removeQueries({ queryKey: patientKeys.detail(merged.id) });
+      // Bills, samples and results now name the kept patient: every list that shows a patient may change.
+      return qc.invalidateQueries();
+    },
+    onError: (err) => notify.error('Failed to merge patients', err),
+  });
+}
