@@ -6,8 +6,9 @@ let test1: number;
 
 beforeAll(async () => {
   lab = await makeLab();
-  test1 = (await lab.admin.post('/api/tests', { name: 'Glucose', code: 'GLUD', price: 100, category: 'Biochemistry' }))
-    .json().test.id;
+  test1 = (
+    await lab.admin.post('/api/tests', { name: 'Glucose', code: 'GLUD', price: 100, category: 'Biochemistry' })
+  ).json().test.id;
 });
 afterAll(() => lab.close());
 
@@ -59,11 +60,7 @@ describe('registering a patient already registered', () => {
   });
 
   it('lets a family share a mobile: another name, another sex or an age far apart is someone new', async () => {
-    for (const other of [
-      { first_name: 'Anita' },
-      { first_name: 'Sunil', gender: 'Male' },
-      { age: 12 },
-    ]) {
+    for (const other of [{ first_name: 'Anita' }, { first_name: 'Sunil', gender: 'Male' }, { age: 12 }]) {
       const res = await lab.admin.post('/api/patients', { ...sunita, ...other });
       expect(res.statusCode, JSON.stringify(other)).toBe(201);
     }

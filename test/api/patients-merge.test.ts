@@ -11,8 +11,9 @@ const db = () => lab.database.db;
 
 beforeAll(async () => {
   lab = await makeLab();
-  test1 = (await lab.admin.post('/api/tests', { name: 'Glucose', code: 'GLUM', price: 100, category: 'Biochemistry' }))
-    .json().test.id;
+  test1 = (
+    await lab.admin.post('/api/tests', { name: 'Glucose', code: 'GLUM', price: 100, category: 'Biochemistry' })
+  ).json().test.id;
 });
 afterAll(() => lab.close());
 
@@ -53,9 +54,9 @@ async function visit(patientId: number) {
 }
 
 async function countOf(table: string, patientId: number): Promise<number> {
-  const r = await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(table)} WHERE patient_id = ${patientId}`.execute(
-    db(),
-  );
+  const r = await sql<{
+    n: number;
+  }>`SELECT count(*) AS n FROM ${sql.table(table)} WHERE patient_id = ${patientId}`.execute(db());
   return Number(r.rows[0]!.n);
 }
 
@@ -77,7 +78,11 @@ describe('merging a duplicate patient', () => {
     const bill = (await lab.admin.get(`/api/bills/${b.bill}`)).json().bill;
     expect(bill.patient_id).toBe(kept.id);
     expect((await lab.admin.get(`/api/samples/${b.sample}`)).json().sample.patient_id).toBe(kept.id);
-    const result = await db().selectFrom('test_results').select('patient_id').where('id', '=', b.result).executeTakeFirst();
+    const result = await db()
+      .selectFrom('test_results')
+      .select('patient_id')
+      .where('id', '=', b.result)
+      .executeTakeFirst();
     expect(Number(result?.patient_id)).toBe(kept.id);
     expect(a.bill).not.toBe(b.bill);
 
@@ -149,8 +154,9 @@ describe('merging a duplicate patient', () => {
     const snapshot = async () => {
       const out: Record<string, unknown[]> = {};
       for (const t of ['report_billed_daily', 'report_workload_daily', 'report_discounts_daily', 'report_doctor_daily'])
-        out[t] = (await sql`SELECT * FROM ${sql.table(t)} WHERE organization_id = ${lab.organizationId}`.execute(db()))
-          .rows;
+        out[t] = (
+          await sql`SELECT * FROM ${sql.table(t)} WHERE organization_id = ${lab.organizationId}`.execute(db())
+        ).rows;
       return out;
     };
     const before = await snapshot();

@@ -13,8 +13,8 @@ let zone: string;
 let today: string;
 
 async function bill(): Promise<{ id: number; patient_id: number }> {
-  const p = (
-    // A new patient each time (the same details would be offered as the first one).
+  const p = // A new patient each time (the same details would be offered as the first one).
+  (
     await lab.admin.post('/api/patients', {
       first_name: 'Ravi',
       last_name: 'Nair',

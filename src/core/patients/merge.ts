@@ -6,13 +6,7 @@ import { labToday } from '../settings/organization.js';
 import type { PatientMergeResult } from '../../shared/schemas/patients.js';
 import { deletePatientRow, findPatient } from './repository.js';
 import { toPatient } from './mappers.js';
-import {
-  MOVED_TABLES,
-  insertAlias,
-  movePortalAccess,
-  moveRows,
-  repointAliases,
-} from './merge-repository.js';
+import { MOVED_TABLES, insertAlias, movePortalAccess, moveRows, repointAliases } from './merge-repository.js';
 
 /**
  * Merges a duplicate into the patient kept, in one transaction: every bill, payment, invoice,

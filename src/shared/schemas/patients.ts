@@ -243,7 +243,10 @@ export type PatientCandidate = z.infer<typeof patientCandidateSchema>;
 /** POST /api/patients/:id/merge: the patient in the path becomes an alias of `into`, which keeps everything. */
 export const patientMergeSchema = z.object({
   into: strictNumber(
-    z.number({ error: 'into must be a patient id' }).int('into must be a whole number').positive('into must be positive'),
+    z
+      .number({ error: 'into must be a patient id' })
+      .int('into must be a whole number')
+      .positive('into must be positive'),
   ),
 });
 export type PatientMerge = z.infer<typeof patientMergeSchema>;

@@ -65,10 +65,7 @@ export function PossibleDuplicatesDialog({
     >
       <ul className="grid gap-2" aria-label="Patients already registered">
         {candidates.map((c) => (
-          <li
-            key={c.id}
-            className="flex flex-wrap items-center gap-3 rounded-md border border-slate-200 px-3 py-2.5"
-          >
+          <li key={c.id} className="flex flex-wrap items-center gap-3 rounded-md border border-slate-200 px-3 py-2.5">
             <div className="min-w-0 flex-1">
               <p className="font-medium text-slate-900">
                 {[c.title, c.first_name, c.last_name].filter(Boolean).join(' ')}{' '}

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { ArrowRight } from 'lucide-react';
 import type { Patient } from '@shared/schemas/patients';
 import { DateText, FormDialog } from '@/components';
@@ -14,7 +14,9 @@ function PatientCard({ label, patient }: { label: string; patient: Patient }) {
       <p className="font-medium text-slate-900">{fullName(patient)}</p>
       <p className="font-mono text-[13px] text-slate-700">{patient.patient_id}</p>
       <p className="text-[13px] text-slate-600">
-        {[patient.age === null ? null : `${patient.age} yrs`, patient.gender, patient.phone].filter(Boolean).join(' · ')}
+        {[patient.age === null ? null : `${patient.age} yrs`, patient.gender, patient.phone]
+          .filter(Boolean)
+          .join(' · ')}
       </p>
       <p className="text-[13px] text-slate-600">
         Registered <DateText value={patient.created_at} />
@@ -31,19 +33,14 @@ export interface MergePatientDialogProps {
 
 /**
  * Merge into…: picks the patient to keep, shows both, and merges the duplicate into it
- * (POST /api/patients/{id}/merge). Needs merge_patients; the caller shows it only then.
+ * (POST /api/patients/{id}/merge). Needs merge_patients; the caller shows it only then, keyed by
+ * the patient so each opening starts empty.
  */
 export function MergePatientDialog({ patient, onOpenChange }: MergePatientDialogProps) {
   const merge = useMergePatientMutation();
   const [query, setQuery] = useState('');
   const [kept, setKept] = useState<Patient | null>(null);
   const [error, setError] = useState<string>();
-
-  useEffect(() => {
-    setQuery('');
-    setKept(null);
-    setError(undefined);
-  }, [patient?.id]);
 
   if (!patient) return null;
   const pick = (p: Patient) => {
@@ -87,7 +84,10 @@ export function MergePatientDialog({ patient, onOpenChange }: MergePatientDialog
         {kept && (
           <div className="flex flex-col gap-2 sm:flex-row sm:items-stretch" aria-label="Merge summary">
             <PatientCard label="Merge (goes away)" patient={patient} />
-            <ArrowRight className="mx-auto size-5 shrink-0 rotate-90 self-center text-slate-500 sm:rotate-0" aria-hidden="true" />
+            <ArrowRight
+              className="mx-auto size-5 shrink-0 rotate-90 self-center text-slate-500 sm:rotate-0"
+              aria-hidden="true"
+            />
             <PatientCard label="Into (kept)" patient={kept} />
           </div>
         )}

@@ -129,35 +129,35 @@ export function AddPatientDialog({ open, onOpenChange }: AddPatientDialogProps) 
 
   return (
     <>
-    {duplicates.dialog}
-    <Dialog
-      open={open}
-      onOpenChange={(o) => !create.isPending && onOpenChange(o)}
-      title="Add New Patient"
-      description="First name and a date of birth or an age are required. Use New Patient Registration for the full form."
-      size="lg"
-      footer={
-        <>
-          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={create.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" form="add-patient-form" loading={create.isPending} loadingText="Saving...">
-            Add Patient
-          </Button>
-        </>
-      }
-    >
-      <form id="add-patient-form" noValidate onSubmit={(e) => void submit(e)}>
-        <PatientFormSections
-          register={form.register}
-          control={form.control}
-          errors={form.formState.errors}
-          names={ADD_NAMES}
-          required={REQUIRED_BASIC}
-          sections={ALL_SECTIONS}
-        />
-      </form>
-    </Dialog>
+      {duplicates.dialog}
+      <Dialog
+        open={open}
+        onOpenChange={(o) => !create.isPending && onOpenChange(o)}
+        title="Add New Patient"
+        description="First name and a date of birth or an age are required. Use New Patient Registration for the full form."
+        size="lg"
+        footer={
+          <>
+            <Button variant="outline" onClick={() => onOpenChange(false)} disabled={create.isPending}>
+              Cancel
+            </Button>
+            <Button type="submit" form="add-patient-form" loading={create.isPending} loadingText="Saving...">
+              Add Patient
+            </Button>
+          </>
+        }
+      >
+        <form id="add-patient-form" noValidate onSubmit={(e) => void submit(e)}>
+          <PatientFormSections
+            register={form.register}
+            control={form.control}
+            errors={form.formState.errors}
+            names={ADD_NAMES}
+            required={REQUIRED_BASIC}
+            sections={ALL_SECTIONS}
+          />
+        </form>
+      </Dialog>
     </>
   );
 }

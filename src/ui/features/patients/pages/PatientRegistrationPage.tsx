@@ -53,7 +53,10 @@ function SuccessPanel({
             <strong className="font-mono text-base" data-testid="registered-patient-id">
               {patient.patient_id}
             </strong>
-            . {existing ? 'Nothing new was registered.' : 'Give this ID to the patient; it identifies them at every visit.'}
+            .{' '}
+            {existing
+              ? 'Nothing new was registered.'
+              : 'Give this ID to the patient; it identifies them at every visit.'}
           </p>
           <div className="mt-3 flex flex-wrap gap-2">
             <LinkButton to={`/patients?search=${encodeURIComponent(patient.patient_id)}`} variant="outline" size="sm">
@@ -143,9 +146,7 @@ export default function PatientRegistrationPage() {
     <div>
       <PageHeader title={screen.title} subtitle={screen.subtitle} />
       {duplicates.dialog}
-      {registered && (
-        <SuccessPanel patient={registered.patient} existing={registered.existing} onAnother={resetForm} />
-      )}
+      {registered && <SuccessPanel patient={registered.patient} existing={registered.existing} onAnother={resetForm} />}
       <form
         noValidate
         onSubmit={(e) => void form.handleSubmit(onValid, onInvalid)(e)}

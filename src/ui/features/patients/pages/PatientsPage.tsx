@@ -197,7 +197,13 @@ export default function PatientsPage() {
             : undefined
         }
       />
-      {canMerge && <MergePatientDialog patient={merging} onOpenChange={(open) => !open && setMerging(null)} />}
+      {canMerge && (
+        <MergePatientDialog
+          key={merging?.id ?? 0}
+          patient={merging}
+          onOpenChange={(open) => !open && setMerging(null)}
+        />
+      )}
       {canManage && (
         <>
           <AddPatientDialog open={adding} onOpenChange={setAdding} />

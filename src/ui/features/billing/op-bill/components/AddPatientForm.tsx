@@ -79,56 +79,56 @@ export function AddPatientForm({ onCreated, onCancel }: { onCreated: (p: Patient
 
   return (
     <>
-    {duplicates.dialog}
-    <form
-      noValidate
-      aria-label="Add new patient"
-      className="grid gap-3 rounded-md border border-primary-200 bg-primary-50/40 p-3"
-      onSubmit={(e) => {
-        // This form sits inside the bill screen: its submit must stay its own.
-        e.stopPropagation();
-        void submit(e);
-      }}
-    >
-      <h3 className="text-sm font-semibold text-slate-900">Add New Patient</h3>
-      <div className="grid gap-3 sm:grid-cols-2">
-        <FormField label="First Name" required error={msg('first_name')}>
-          <Input autoComplete="off" {...form.register('first_name')} />
-        </FormField>
-        <FormField label="Last Name" required error={msg('last_name')}>
-          <Input autoComplete="off" {...form.register('last_name')} />
-        </FormField>
-        <FormField label="Date of Birth" required error={msg('date_of_birth')}>
-          <Input type="date" max={todayLocal()} {...form.register('date_of_birth')} />
-        </FormField>
-        <FormField label="Gender" error={msg('gender')}>
-          <Select options={GENDERS} {...form.register('gender')} />
-        </FormField>
-        <FormField label="Phone" error={msg('phone')}>
-          <Input
-            type="tel"
-            inputMode="tel"
-            autoComplete="off"
-            placeholder="e.g. 98765 43210"
-            {...form.register('phone')}
-          />
-        </FormField>
-        <FormField label="Email" error={msg('email')}>
-          <Input type="email" autoComplete="off" placeholder="e.g. name@example.com" {...form.register('email')} />
-        </FormField>
-        <FormField label="Address" error={msg('address')} className="sm:col-span-2">
-          <Textarea rows={2} {...form.register('address')} />
-        </FormField>
-      </div>
-      <div className="flex flex-wrap justify-end gap-2">
-        <Button variant="outline" onClick={onCancel} disabled={create.isPending}>
-          Cancel
-        </Button>
-        <Button type="submit" loading={create.isPending} loadingText="Saving...">
-          Create Patient
-        </Button>
-      </div>
-    </form>
+      {duplicates.dialog}
+      <form
+        noValidate
+        aria-label="Add new patient"
+        className="grid gap-3 rounded-md border border-primary-200 bg-primary-50/40 p-3"
+        onSubmit={(e) => {
+          // This form sits inside the bill screen: its submit must stay its own.
+          e.stopPropagation();
+          void submit(e);
+        }}
+      >
+        <h3 className="text-sm font-semibold text-slate-900">Add New Patient</h3>
+        <div className="grid gap-3 sm:grid-cols-2">
+          <FormField label="First Name" required error={msg('first_name')}>
+            <Input autoComplete="off" {...form.register('first_name')} />
+          </FormField>
+          <FormField label="Last Name" required error={msg('last_name')}>
+            <Input autoComplete="off" {...form.register('last_name')} />
+          </FormField>
+          <FormField label="Date of Birth" required error={msg('date_of_birth')}>
+            <Input type="date" max={todayLocal()} {...form.register('date_of_birth')} />
+          </FormField>
+          <FormField label="Gender" error={msg('gender')}>
+            <Select options={GENDERS} {...form.register('gender')} />
+          </FormField>
+          <FormField label="Phone" error={msg('phone')}>
+            <Input
+              type="tel"
+              inputMode="tel"
+              autoComplete="off"
+              placeholder="e.g. 98765 43210"
+              {...form.register('phone')}
+            />
+          </FormField>
+          <FormField label="Email" error={msg('email')}>
+            <Input type="email" autoComplete="off" placeholder="e.g. name@example.com" {...form.register('email')} />
+          </FormField>
+          <FormField label="Address" error={msg('address')} className="sm:col-span-2">
+            <Textarea rows={2} {...form.register('address')} />
+          </FormField>
+        </div>
+        <div className="flex flex-wrap justify-end gap-2">
+          <Button variant="outline" onClick={onCancel} disabled={create.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={create.isPending} loadingText="Saving...">
+            Create Patient
+          </Button>
+        </div>
+      </form>
     </>
   );
 }

@@ -158,11 +158,7 @@ export default function RegisterPatientWithBillPage() {
       {approval.dialog}
       {duplicates.dialog}
       {result && (
-        <RegistrationResult
-          result={result.registration}
-          existing={result.existing}
-          onDismiss={() => setResult(null)}
-        />
+        <RegistrationResult result={result.registration} existing={result.existing} onDismiss={() => setResult(null)} />
       )}
       <form
         noValidate
