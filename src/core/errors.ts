@@ -23,6 +23,16 @@ export class ConflictError extends DomainError {
   }
 }
 
+/** Registration found patients who may be the one being registered: the 409 carries them. */
+export class PossibleDuplicateError extends ConflictError {
+  constructor(
+    message: string,
+    readonly candidates: unknown[],
+  ) {
+    super(message, 'POSSIBLE_DUPLICATE');
+  }
+}
+
 export class ValidationError extends DomainError {
   constructor(message: string, details: { path: string; message: string }[] = []) {
     super(400, 'VALIDATION_ERROR', message, details);

@@ -52,6 +52,8 @@ export const ROLE_RANK: Record<Role, number> = {
 export const PERMISSIONS = [
   'view_patients',
   'manage_patients',
+  /** Merges a duplicate patient into the record kept: moves every bill, sample, result and payment. */
+  'merge_patients',
   'view_tests',
   'manage_tests',
   'view_samples',
@@ -108,6 +110,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   lab_manager: [
     ...LAB_OPS,
     'manage_patients',
+    'merge_patients',
     'manage_tests',
     'verify_results',
     'view_bills',

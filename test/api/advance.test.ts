@@ -26,6 +26,8 @@ async function patient(): Promise<number> {
     first_name: 'Anil',
     last_name: 'Rao',
     date_of_birth: '1975-05-05',
+    // A new patient each time (the same details would be offered as the first one).
+    confirm_new: true,
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().patient.id;

@@ -225,6 +225,8 @@ describe("the payment method's own reference", () => {
           patient: { first_name: 'Noor', last_name: 'Ali', date_of_birth: '1990-01-01' },
           visit_type: 'lab_only',
           ...body,
+          // A registration bills the new patient (patient_id would name an existing one instead).
+          patient_id: undefined,
           payment_method: 'upi',
           payment_reference: '  ',
         }),

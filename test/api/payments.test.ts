@@ -15,6 +15,8 @@ async function patient(): Promise<number> {
     first_name: 'Meera',
     last_name: 'Iyer',
     date_of_birth: '1980-01-01',
+    // A new patient each time (the same details would be offered as the first one).
+    confirm_new: true,
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().patient.id;

@@ -198,14 +198,17 @@ export async function createBill(db: Db, actor: Actor, input: BillCreate): Promi
   return getBill(db, actor.organizationId, id);
 }
 
-/** Register Patient with Bill: both or neither. */
+/** Register Patient with Bill: both or neither (or a bill for a patient picked instead of registering again). */
 export async function registerPatientWithBill(
   db: Db,
   actor: Actor,
   input: RegisterWithBill,
 ): Promise<{ patient: Patient; bill: Bill }> {
   const { patientId, billId } = await db.transaction().execute(async (trx) => {
-    const patient = await insertPatient(trx, actor, input.patient);
+    const patient = input.patient_id
+      ? await findPatient(trx, actor.organizationId, input.patient_id)
+      : await insertPatient(trx, actor, input.patient!);
+    if (!patient) throw ValidationError.field('patient_id', `Unknown patient ${input.patient_id}`);
     // Lab tests only may still name the referring doctor (printed on the report); no fee is added
     // for it (insertBill adds the fee to doctor visits only). Dropping it here printed "Self".
     const billId = await insertBill(trx, actor, patient.id, input, input.visit_type);

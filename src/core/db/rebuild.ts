@@ -33,6 +33,15 @@ export function rebuildTable(sqlite: Database.Database, table: string, edit: (cr
   sqlite.exec(created);
   sqlite.exec(`INSERT INTO "${temp}" (${columns}) SELECT ${columns} FROM "${table}"`);
   sqlite.exec(`DROP TABLE "${table}"`);
-  sqlite.exec(`ALTER TABLE "${temp}" RENAME TO "${table}"`);
+  // Triggers of other tables that name the table (the report summaries') cannot be parsed while it
+  // is gone, and a modern RENAME re-parses the whole schema; the legacy RENAME only renames, which is
+  // all this needs (nothing names the temporary table).
+  const legacy = sqlite.pragma('legacy_alter_table', { simple: true });
+  sqlite.pragma('legacy_alter_table = ON');
+  try {
+    sqlite.exec(`ALTER TABLE "${temp}" RENAME TO "${table}"`);
+  } finally {
+    sqlite.pragma(`legacy_alter_table = ${legacy ? 'ON' : 'OFF'}`);
+  }
   for (const d of dependents) sqlite.exec(d.sql);
 }

@@ -15,6 +15,7 @@ import type { PatientListQuery } from '../../shared/schemas/patients.js';
 import type { RangeQuery } from '../transfer/parallel.js';
 
 import type { PatientRow } from './mappers.js';
+import './tables.js';
 
 export type { PatientRow };
 export { toPatient } from './mappers.js';
@@ -48,12 +49,26 @@ export function findPatient(db: Db, organizationId: number, id: number): Promise
   return patientById.first(db, organizationId, id);
 }
 
-export function findPatientByCode(db: Db, organizationId: number, code: string) {
-  return db
+/** A patient by code; a merged patient's code answers the patient kept. */
+export async function findPatientByCode(db: Db, organizationId: number, code: string) {
+  const own = await db
     .selectFrom('patients')
     .selectAll()
     .where('patient_code', '=', code.toUpperCase())
     .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+  if (own) return own;
+  return db
+    .selectFrom('patients')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('patient_aliases')
+        .select('patient_id')
+        .where('organization_id', '=', organizationId)
+        .where('patient_code', '=', code.toUpperCase()),
+    )
     .executeTakeFirst();
 }
 

@@ -25,6 +25,8 @@ import { nextSequence } from '../sequences.js';
 import { labToday, organizationTimezone } from '../settings/organization.js';
 import { localDate } from '../../shared/time.js';
 import { birthDateFromAge } from '../../shared/age.js';
+import { refuseLikelyDuplicate } from './duplicates.js';
+import { aliasById, aliasByCode } from './merge-repository.js';
 
 type Writable = Omit<
   PatientRow,
@@ -64,24 +66,45 @@ function columns(input: PatientCreate, today: string): Writable {
 }
 
 export async function listPatients(db: Db, organizationId: number, q: PatientListQuery): Promise<PatientPage> {
-  const { rows, total } = await pagePatients(db, organizationId, q);
+  const { rows, total } = await pagePatients(db, organizationId, await withAliasResolved(db, organizationId, q));
   const today = await labToday(db, organizationId);
   return { patients: rows.map((r) => toPatient(r, today)), ...pageEnvelope(total, q.page, q.limit) };
 }
 
+/** A search for a merged patient's code is a search for the code of the patient kept. */
+async function withAliasResolved(db: Db, organizationId: number, q: PatientListQuery): Promise<PatientListQuery> {
+  const term = q.search?.trim();
+  if (!term || !/^[A-Za-z0-9-]{4,40}$/.test(term)) return q;
+  const kept = await aliasByCode(db, organizationId, term);
+  const row = kept === undefined ? undefined : await findPatient(db, organizationId, kept);
+  return row ? { ...q, search: row.patient_code } : q;
+}
+
+/** A patient by id; the id of a patient merged into another answers the patient kept. */
 export async function getPatient(db: Db, organizationId: number, id: number): Promise<Patient> {
-  const row = await findPatient(db, organizationId, id);
+  let row = await findPatient(db, organizationId, id);
+  if (!row) {
+    const kept = await aliasById(db, organizationId, id);
+    if (kept !== undefined) row = await findPatient(db, organizationId, kept);
+  }
   if (!row) throw new NotFoundError('Patient', id);
   return toPatient(row, await labToday(db, organizationId));
 }
 
-/** Inside an open transaction: stores the patient with a new code PAT+YYYYMMDD+NNNN and audits it. */
+/**
+ * Inside an open transaction: stores the patient with a new code PAT+YYYYMMDD+NNNN and audits it;
+ * refused (POSSIBLE_DUPLICATE, with the candidates) when the lab has a likely match, unless the input
+ * says confirm_new.
+ */
 export async function insertPatient(trx: Db, actor: Actor, input: PatientCreate): Promise<PatientRow> {
+  const today = await labToday(trx, actor.organizationId);
+  const values = columns(input, today);
+  if (!input.confirm_new) await refuseLikelyDuplicate(trx, actor.organizationId, values, today);
   const day = localDate(await organizationTimezone(trx, actor.organizationId)).replace(/-/g, '');
   const seq = await nextSequence(trx, actor.organizationId, `patient:${day}`);
   const now = nowIso();
   const row = await insertPatientRow(trx, {
-    ...columns(input, await labToday(trx, actor.organizationId)),
+    ...values,
     organization_id: actor.organizationId,
     patient_code: `PAT${day}${String(seq).padStart(4, '0')}`,
     created_by: actor.userId,

@@ -107,16 +107,28 @@ export function linesOfBills(db: Db, billIds: number[]) {
     .execute();
 }
 
-/** Every patient with portal access whose code matches (codes are unique per lab, not per install). */
+/** Every patient with portal access whose code (or merged code) matches (codes are unique per lab, not per install). */
 export function portalCandidates(db: Db, patientCode: string) {
-  return db
-    .selectFrom('patients as p')
-    .innerJoin('patient_portal_access as a', (j) =>
-      j.onRef('a.patient_id', '=', 'p.id').onRef('a.organization_id', '=', 'p.organization_id'),
-    )
-    .select(['p.id', 'p.organization_id', 'p.patient_code', 'p.phone', 'a.pin_hash'])
-    .where('p.patient_code', '=', patientCode)
-    .execute();
+  return (
+    db
+      .selectFrom('patients as p')
+      .innerJoin('patient_portal_access as a', (j) =>
+        j.onRef('a.patient_id', '=', 'p.id').onRef('a.organization_id', '=', 'p.organization_id'),
+      )
+      .select(['p.id', 'p.organization_id', 'p.patient_code', 'p.phone', 'a.pin_hash'])
+      // A code merged into another patient signs in as the patient kept.
+      .where((eb) =>
+        eb.or([
+          eb('p.patient_code', '=', patientCode),
+          eb(
+            'p.id',
+            'in',
+            eb.selectFrom('patient_aliases as al').select('al.patient_id').where('al.patient_code', '=', patientCode),
+          ),
+        ]),
+      )
+      .execute()
+  );
 }
 
 /** Removes a patient's expired portal sessions. */

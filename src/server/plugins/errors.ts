@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { DomainError, TooManyRequestsError } from '../../core/errors.js';
+import { DomainError, PossibleDuplicateError, TooManyRequestsError } from '../../core/errors.js';
 import { POOL_WAIT_MESSAGE } from '../../core/db/postgres.js';
 import type { ApiErrorBody } from '../../shared/schemas/common.js';
 
@@ -41,9 +41,13 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     }
     if (err instanceof DomainError) {
       if (err instanceof TooManyRequestsError) reply.header('retry-after', String(err.retryAfterSeconds));
-      return reply
-        .status(err.statusCode)
-        .send(body(err.statusCode, err.message, { code: err.code, ...(err.details ? { details: err.details } : {}) }));
+      return reply.status(err.statusCode).send(
+        body(err.statusCode, err.message, {
+          code: err.code,
+          ...(err.details ? { details: err.details } : {}),
+          ...(err instanceof PossibleDuplicateError ? { candidates: err.candidates } : {}),
+        }),
+      );
     }
     if (err.message === POOL_WAIT_MESSAGE) {
       // Every connection to PostgreSQL stayed busy for POOL_WAIT_MS: the request was not run.

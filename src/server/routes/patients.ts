@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { patientsApi } from '../../shared/api/patients.js';
 import { createPatient, deletePatient, getPatient, listPatients, updatePatient } from '../../core/patients/service.js';
 import { exportPatientsCsv } from '../../core/patients/export.js';
+import { mergePatient } from '../../core/patients/merge.js';
 import { actorOf } from '../plugins/auth.js';
 import { route } from '../contract.js';
 import { sendCsv } from '../files.js';
@@ -24,6 +25,7 @@ export async function patientRoutes(app: FastifyInstance) {
   route(app, patientsApi.update, async (req) => ({
     patient: await updatePatient(db, actorOf(req), req.params.id, req.body),
   }));
+  route(app, patientsApi.merge, async (req) => mergePatient(db, actorOf(req), req.params.id, req.body.into));
   route(app, patientsApi.remove, async (req) => ({ patient: await deletePatient(db, actorOf(req), req.params.id) }));
 }
 

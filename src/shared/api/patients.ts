@@ -3,6 +3,8 @@ import { idParam } from '../schemas/common.js';
 import {
   patientCreateSchema,
   patientListQuery,
+  patientMergeResultSchema,
+  patientMergeSchema,
   patientPageSchema,
   patientSchema,
   patientUpdateSchema,
@@ -57,6 +59,19 @@ export const patientsApi = {
     params: idParam,
     body: patientUpdateSchema,
     response: onePatient,
+  }),
+  /**
+   * Merges the patient in the path into `into` (the record kept): everything that names it moves,
+   * its row goes and its code stays as an alias of the kept patient. 400 when `into` is the same
+   * patient, 404 when either is not a patient of the lab.
+   */
+  merge: defineRoute({
+    method: 'POST',
+    path: '/api/patients/:id/merge',
+    access: 'merge_patients',
+    params: idParam,
+    body: patientMergeSchema,
+    response: patientMergeResultSchema,
   }),
   remove: defineRoute({
     method: 'DELETE',

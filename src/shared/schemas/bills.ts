@@ -140,10 +140,15 @@ export const billCreateSchema = z
   .superRefine(billPaymentReference);
 export type BillCreate = z.infer<typeof billCreateSchema>;
 
-/** Register Patient with Bill: the patient and the bill in one call, one transaction. */
+/**
+ * Register Patient with Bill: the patient and the bill in one call, one transaction. `patient` is a
+ * new patient (refused as a likely duplicate unless it says confirm_new); `patient_id` instead bills
+ * a patient already registered (the one the desk picked from the duplicates offered).
+ */
 export const registerWithBillSchema = z
   .object({
-    patient: patientCreateSchema,
+    patient: patientCreateSchema.optional(),
+    patient_id: id('patient_id').optional(),
     visit_type: z.enum(['doctor_visit', 'lab_only'], { error: 'Visit type must be doctor_visit or lab_only' }),
     ...billBody,
     discount_percentage: strictNumber(
@@ -158,6 +163,10 @@ export const registerWithBillSchema = z
   .refine((b) => b.visit_type === 'lab_only' || (b.doctor_id ?? null) !== null, {
     path: ['doctor_id'],
     message: 'Please select a doctor for consultation',
+  })
+  .refine((b) => (b.patient === undefined) !== (b.patient_id === undefined), {
+    path: ['patient'],
+    message: 'Give the new patient, or the patient_id of a patient already registered (one of the two)',
   })
   .superRefine(billPaymentReference);
 export type RegisterWithBill = z.infer<typeof registerWithBillSchema>;

@@ -205,6 +205,8 @@ export interface ApiErrorBody {
   message: string;
   code?: string;
   details?: { path: string; message: string }[];
+  /** POSSIBLE_DUPLICATE: the patients already registered who may be this one (patientCandidateSchema). */
+  candidates?: unknown[];
 }
 
 /** A rupee amount as the API carries it: non-negative, at most 2 decimals. */

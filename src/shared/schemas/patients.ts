@@ -150,7 +150,17 @@ export function patientCreateChecks(
 /** The checks across fields of a change (partial). */
 export const patientUpdateChecks = ageOrBirthDate;
 
-export const patientCreateSchema = z.object(patientFields).superRefine(patientCreateChecks);
+/**
+ * A new patient. Registration first looks for the same person already registered (same mobile, a
+ * similar name in any script, a close age; or the same birth date and a similar name) and answers
+ * 409 POSSIBLE_DUPLICATE with them; `confirm_new: true` says the desk looked and this is someone else.
+ */
+export const patientCreateSchema = z
+  .object({
+    ...patientFields,
+    confirm_new: z.boolean({ error: 'confirm_new must be true or false' }).optional(),
+  })
+  .superRefine(patientCreateChecks);
 export type PatientCreate = z.infer<typeof patientCreateSchema>;
 
 /** PUT takes a record as GET returned it; absent fields keep their value. */
@@ -213,3 +223,42 @@ export type Patient = z.infer<typeof patientSchema>;
 
 export const patientPageSchema = z.object({ patients: z.array(patientSchema), ...pagedShape });
 export type PatientPage = z.infer<typeof patientPageSchema>;
+
+/** A patient already registered who may be the one being registered again (the 409's `candidates`). */
+export const patientCandidateSchema = z.object({
+  id: z.number().int(),
+  patient_id: z.string(),
+  title: z.string().nullable(),
+  first_name: z.string(),
+  last_name: z.string(),
+  date_of_birth: z.string(),
+  dob_estimated: z.boolean(),
+  age: z.number().int().nullable(),
+  gender: z.string().nullable(),
+  phone: z.string().nullable(),
+  /** When the patient was last billed (a visit), or null. */
+  last_visit: z.string().nullable(),
+  /** Why it was offered: the same mobile, the same birth date. */
+  matched_on: z.array(z.enum(['mobile', 'date_of_birth'])),
+});
+export type PatientCandidate = z.infer<typeof patientCandidateSchema>;
+
+/** POST /api/patients/:id/merge: the patient in the path becomes an alias of `into`, which keeps everything. */
+export const patientMergeSchema = z.object({
+  into: strictNumber(
+    z
+      .number({ error: 'into must be a patient id' })
+      .int('into must be a whole number')
+      .positive('into must be positive'),
+  ),
+});
+export type PatientMerge = z.infer<typeof patientMergeSchema>;
+
+export const patientMergeResultSchema = z.object({
+  patient: patientSchema,
+  /** The merged patient's code, now an alias of the kept patient. */
+  merged: z.string(),
+  /** How many rows of each kind moved to the kept patient. */
+  moved: z.record(z.string(), z.number().int()),
+});
+export type PatientMergeResult = z.infer<typeof patientMergeResultSchema>;

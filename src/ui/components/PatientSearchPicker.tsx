@@ -19,6 +19,8 @@ export interface PatientSearchPickerProps {
   emptySuffix?: string;
   /** Say so when more patients match than the list shows. */
   countHint?: boolean;
+  /** The field's label; "Patient" unless told. */
+  label?: string;
 }
 
 /**
@@ -33,6 +35,7 @@ export function PatientSearchPicker({
   facts,
   emptySuffix = '',
   countHint,
+  label = 'Patient',
 }: PatientSearchPickerProps) {
   const search = useDebounce(query.trim(), 300);
   const results = useSearchPatients({ page: 1, limit: SEARCH_LIMIT, search }, search !== '');
@@ -40,7 +43,7 @@ export function PatientSearchPicker({
   const settled = search === query.trim();
   return (
     <SearchPicker
-      label="Patient"
+      label={label}
       required
       placeholder="Search by name, patient ID or phone..."
       query={query}

@@ -9,13 +9,22 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: string | undefined;
   readonly details: { path: string; message: string }[];
+  /** POSSIBLE_DUPLICATE: the patients already registered who may be this one (unparsed; see lib/patients/duplicates). */
+  readonly candidates: unknown[];
 
-  constructor(status: number, message: string, code?: string, details: { path: string; message: string }[] = []) {
+  constructor(
+    status: number,
+    message: string,
+    code?: string,
+    details: { path: string; message: string }[] = [],
+    candidates: unknown[] = [],
+  ) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.details = details;
+    this.candidates = candidates;
   }
 }
 
@@ -82,7 +91,8 @@ async function request<T>(method: string, path: string, opts: RequestOptions = {
   if (!res.ok) {
     // /api/auth/* answers 401 for a wrong password or "not signed in"; those are not "session ended".
     if (res.status === 401 && !path.startsWith('/api/auth/')) onUnauthorized?.();
-    if (isErrorBody(data)) throw new ApiError(res.status, data.message, data.code, data.details ?? []);
+    if (isErrorBody(data))
+      throw new ApiError(res.status, data.message, data.code, data.details ?? [], data.candidates ?? []);
     throw new ApiError(res.status, `API call failed: ${res.status} ${res.statusText}`);
   }
   return data as T;

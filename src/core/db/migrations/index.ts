@@ -53,6 +53,7 @@ import { sql as liveOpenCollected, postgres as liveOpenCollectedPostgres } from 
 import { sql as linkLimits } from './039_link_limits.js';
 import { sql as summariesAtCommit, postgres as summariesAtCommitPostgres } from './038_summaries_at_commit.js';
 import { sql as recollect } from './040_recollect.js';
+import { sql as onePatientRecord, sqliteSteps as onePatientRecordSqlite } from './042_one_patient_record.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
 import type Database from 'better-sqlite3';
@@ -147,4 +148,5 @@ export const migrations: Migration[] = [
   { version: 39, name: 'link_limits', sql: linkLimits },
   { version: 40, name: 'recollect', sql: recollect },
   { version: 41, name: 'print_snapshots', sql: printSnapshots },
+  { version: 42, name: 'one_patient_record', sql: onePatientRecord, sqliteSteps: onePatientRecordSqlite },
 ];

@@ -4,6 +4,7 @@ import { call } from '@/lib/api';
 import { patientsApi } from '@shared/api/patients';
 import { notify } from '@/lib/notify';
 import { shellKeys } from '@/lib/session';
+import { possibleDuplicates } from './duplicates';
 
 /** What the list and search screens ask the server for (GET /api/patients, /api/patients/search). */
 export interface PatientQuery {
@@ -92,7 +93,10 @@ export function useCreatePatientMutation(opts: CreateOptions = {}) {
       );
       return invalidateAfterWrite(qc);
     },
-    onError: (err) => notify.error(opts.failureTitle ?? 'Failed to create patient', err),
+    // A likely duplicate is not a failure: the form shows the candidates instead.
+    onError: (err) => {
+      if (!possibleDuplicates(err)) notify.error(opts.failureTitle ?? 'Failed to create patient', err);
+    },
   });
 }
 
@@ -126,5 +130,24 @@ export function useDeletePatientMutation() {
       return invalidateAfterWrite(qc);
     },
     onError: (err) => notify.error('Failed to delete patient', err),
+  });
+}
+
+/** POST /api/patients/{id}/merge: the duplicate's records move to the patient kept; its code becomes an alias. */
+export function useMergePatientMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ merged, kept }: { merged: Patient; kept: Patient }) =>
+      call(patientsApi.merge, { params: { id: merged.id }, body: { into: kept.id } }),
+    onSuccess: (r, { merged }) => {
+      notify.success(
+        'Patients merged',
+        `${merged.patient_id} is now part of ${r.patient.first_name} ${r.patient.last_name} (${r.patient.patient_id})`,
+      );
+      qc.removeQueries({ queryKey: patientKeys.detail(merged.id) });
+      // Bills, samples and results now name the kept patient: every list that shows a patient may change.
+      return qc.invalidateQueries();
+    },
+    onError: (err) => notify.error('Failed to merge patients', err),
   });
 }

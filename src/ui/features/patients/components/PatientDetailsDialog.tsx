@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Pencil } from 'lucide-react';
+import { GitMerge, Pencil } from 'lucide-react';
 import type { Patient } from '@shared/schemas/patients';
 import { Badge, Button, DateText, Dialog, ErrorPanel } from '@/components';
 import { usePatient } from '@/lib/patients/queries';
@@ -11,6 +11,8 @@ export interface PatientDetailsDialogProps {
   onOpenChange: (open: boolean) => void;
   /** Shown as an Edit button when given (All Patients); Patient Search only views. */
   onEdit?: (patient: Patient) => void;
+  /** Shown as "Merge into…" when given (users with merge_patients). */
+  onMerge?: (patient: Patient) => void;
 }
 
 /** wide: the whole row (addresses, notes); double: two columns (emails, which wrap badly when narrow). */
@@ -46,7 +48,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 }
 
 /** Patient Details: every field of the record, fetched fresh (GET /api/patients/{id}) behind the clicked row. */
-export function PatientDetailsDialog({ patient, onOpenChange, onEdit }: PatientDetailsDialogProps) {
+export function PatientDetailsDialog({ patient, onOpenChange, onEdit, onMerge }: PatientDetailsDialogProps) {
   const query = usePatient(patient?.id ?? null, patient ?? undefined);
   const p = query.data ?? patient;
   const name = p ? `${p.first_name} ${p.last_name}` : '';
@@ -59,6 +61,12 @@ export function PatientDetailsDialog({ patient, onOpenChange, onEdit }: PatientD
       size="lg"
       footer={
         <>
+          {onMerge && p && (
+            <Button variant="outline" onClick={() => onMerge(p)}>
+              <GitMerge />
+              Merge into…
+            </Button>
+          )}
           {onEdit && p && (
             <Button variant="outline" onClick={() => onEdit(p)}>
               <Pencil />

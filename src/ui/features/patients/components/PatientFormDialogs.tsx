@@ -8,6 +8,8 @@ import { applyServerErrors } from '@/lib/forms';
 import { useCreatePatientMutation, useUpdatePatientMutation } from '@/lib/patients/queries';
 import { addPatientSchema, editPatientSchema } from '@/lib/patients/schemas';
 import { PatientFormSections, type PatientFieldKey } from '@/components/PatientFormSections';
+import { useDuplicatePrompt } from '@/components/PossibleDuplicatesDialog';
+import { useNavigate } from 'react-router';
 
 /** API names are the form names in these dialogs. */
 const NAMES = {
@@ -104,43 +106,59 @@ export function AddPatientDialog({ open, onOpenChange }: AddPatientDialogProps) 
     if (open) form.reset(ADD_DEFAULTS);
   }, [open, form]);
 
-  const submit = form.handleSubmit((values) =>
-    create.mutateAsync(values).then(
+  const duplicates = useDuplicatePrompt({ busy: create.isPending });
+  const navigate = useNavigate();
+
+  const save = (values: z.output<typeof addPatientSchema>, confirmNew: boolean): Promise<void> =>
+    create.mutateAsync({ ...values, ...(confirmNew ? { confirm_new: true } : {}) }).then(
       () => onOpenChange(false),
-      (err: unknown) =>
-        applyServerErrors(err, form.setError, (p) => (p in ADD_NAMES ? (p as keyof typeof ADD_NAMES) : undefined)),
-    ),
-  );
+      (err: unknown) => {
+        // Someone like this is registered already: open them instead, or confirm a new patient.
+        const offered = duplicates.intercept(err, {
+          onUse: (c) => {
+            onOpenChange(false);
+            void navigate(`/patients?search=${encodeURIComponent(c.patient_id)}`);
+          },
+          onConfirmNew: () => void save(values, true),
+        });
+        if (!offered)
+          applyServerErrors(err, form.setError, (p) => (p in ADD_NAMES ? (p as keyof typeof ADD_NAMES) : undefined));
+      },
+    );
+  const submit = form.handleSubmit((values) => save(values, false));
 
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(o) => !create.isPending && onOpenChange(o)}
-      title="Add New Patient"
-      description="First name and a date of birth or an age are required. Use New Patient Registration for the full form."
-      size="lg"
-      footer={
-        <>
-          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={create.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" form="add-patient-form" loading={create.isPending} loadingText="Saving...">
-            Add Patient
-          </Button>
-        </>
-      }
-    >
-      <form id="add-patient-form" noValidate onSubmit={(e) => void submit(e)}>
-        <PatientFormSections
-          register={form.register}
-          control={form.control}
-          errors={form.formState.errors}
-          names={ADD_NAMES}
-          required={REQUIRED_BASIC}
-          sections={ALL_SECTIONS}
-        />
-      </form>
-    </Dialog>
+    <>
+      {duplicates.dialog}
+      <Dialog
+        open={open}
+        onOpenChange={(o) => !create.isPending && onOpenChange(o)}
+        title="Add New Patient"
+        description="First name and a date of birth or an age are required. Use New Patient Registration for the full form."
+        size="lg"
+        footer={
+          <>
+            <Button variant="outline" onClick={() => onOpenChange(false)} disabled={create.isPending}>
+              Cancel
+            </Button>
+            <Button type="submit" form="add-patient-form" loading={create.isPending} loadingText="Saving...">
+              Add Patient
+            </Button>
+          </>
+        }
+      >
+        <form id="add-patient-form" noValidate onSubmit={(e) => void submit(e)}>
+          <PatientFormSections
+            register={form.register}
+            control={form.control}
+            errors={form.formState.errors}
+            names={ADD_NAMES}
+            required={REQUIRED_BASIC}
+            sections={ALL_SECTIONS}
+          />
+        </form>
+      </Dialog>
+    </>
   );
 }
 

@@ -10,6 +10,9 @@ import { useScreen } from '@/lib/screens';
 import { notify } from '@/lib/notify';
 import { applyServerErrors } from '@/lib/forms';
 import { useCreatePatientMutation } from '@/lib/patients/queries';
+import { call } from '@/lib/api';
+import { patientsApi } from '@shared/api/patients';
+import { useDuplicatePrompt } from '@/components/PossibleDuplicatesDialog';
 import {
   REGISTRATION_DEFAULTS,
   registrationFieldFor,
@@ -24,7 +27,16 @@ import { REGISTRATION_NAMES, REGISTRATION_REQUIRED } from '@/lib/patients/regist
 const LEFT = ['personal', 'contact'] as const;
 const RIGHT = ['emergency', 'medical', 'insurance'] as const;
 
-function SuccessPanel({ patient, onAnother }: { patient: Patient; onAnother: () => void }) {
+function SuccessPanel({
+  patient,
+  existing,
+  onAnother,
+}: {
+  patient: Patient;
+  /** The desk picked a patient already registered instead of registering again. */
+  existing: boolean;
+  onAnother: () => void;
+}) {
   // Focus moves to the result so keyboard and screen-reader users land on the new code (and it scrolls into view).
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), [patient.id]);
@@ -34,20 +46,23 @@ function SuccessPanel({ patient, onAnother }: { patient: Patient; onAnother: () 
         <CheckCircle2 className="mt-0.5 size-6 shrink-0 text-green-600" aria-hidden="true" />
         <div className="min-w-0 flex-1">
           <h2 ref={heading} tabIndex={-1} className="font-semibold text-green-900 focus:outline-none">
-            Patient registered successfully
+            {existing ? 'Existing patient selected' : 'Patient registered successfully'}
           </h2>
           <p className="mt-1 text-green-900">
-            {patient.first_name} {patient.last_name} has Patient ID{' '}
+            {patient.first_name} {patient.last_name} {existing ? 'is already registered with' : 'has'} Patient ID{' '}
             <strong className="font-mono text-base" data-testid="registered-patient-id">
               {patient.patient_id}
             </strong>
-            . Give this ID to the patient; it identifies them at every visit.
+            .{' '}
+            {existing
+              ? 'Nothing new was registered.'
+              : 'Give this ID to the patient; it identifies them at every visit.'}
           </p>
           <div className="mt-3 flex flex-wrap gap-2">
             <LinkButton to={`/patients?search=${encodeURIComponent(patient.patient_id)}`} variant="outline" size="sm">
               View All Patients
             </LinkButton>
-            <PortalPinOffer patientId={patient.id} patientCode={patient.patient_id} />
+            {!existing && <PortalPinOffer patientId={patient.id} patientCode={patient.patient_id} />}
             <Button size="sm" variant="outline" onClick={onAnother}>
               <UserPlus />
               Register Another Patient
@@ -62,11 +77,12 @@ function SuccessPanel({ patient, onAnother }: { patient: Patient; onAnother: () 
 /** New Patient Registration (spec 2.10): the full form, saved with POST /api/patients. */
 export default function PatientRegistrationPage() {
   const screen = useScreen();
-  const [registered, setRegistered] = useState<Patient | null>(null);
+  const [registered, setRegistered] = useState<{ patient: Patient; existing: boolean } | null>(null);
   const create = useCreatePatientMutation({
     successTitle: 'Patient registered successfully',
     failureTitle: 'Failed to register patient. Please try again.',
   });
+  const duplicates = useDuplicatePrompt({ busy: create.isPending });
   const form = useForm<RegistrationInput, unknown, RegistrationValues>({
     resolver: zodResolver(registrationSchema),
     defaultValues: REGISTRATION_DEFAULTS,
@@ -77,14 +93,28 @@ export default function PatientRegistrationPage() {
   });
   const { errors } = form.formState;
 
-  const onValid = (values: RegistrationValues) =>
-    create.mutateAsync(registrationToApi(values)).then(
-      (patient) => {
-        setRegistered(patient);
-        form.reset(REGISTRATION_DEFAULTS);
+  const done = (patient: Patient, existing: boolean) => {
+    setRegistered({ patient, existing });
+    form.reset(REGISTRATION_DEFAULTS);
+  };
+
+  const save = (values: RegistrationValues, confirmNew: boolean): Promise<void> =>
+    create.mutateAsync({ ...registrationToApi(values), ...(confirmNew ? { confirm_new: true } : {}) }).then(
+      (patient) => done(patient, false),
+      (err: unknown) => {
+        // Someone like this is registered already: the desk picks them, or confirms a new patient.
+        const offered = duplicates.intercept(err, {
+          onUse: (c) =>
+            void call(patientsApi.get, { params: { id: c.id } }).then(
+              (r) => done(r.patient, true),
+              (e: unknown) => notify.error('Could not open the existing patient', e),
+            ),
+          onConfirmNew: () => void save(values, true),
+        });
+        if (!offered) applyServerErrors(err, form.setError, registrationFieldFor);
       },
-      (err: unknown) => applyServerErrors(err, form.setError, registrationFieldFor),
     );
+  const onValid = (values: RegistrationValues) => save(values, false);
 
   // Spec 8: "Please agree to the terms and conditions" when only the box is missing, else the general text.
   const onInvalid = (errs: FieldErrors<RegistrationInput>) => {
@@ -115,7 +145,8 @@ export default function PatientRegistrationPage() {
   return (
     <div>
       <PageHeader title={screen.title} subtitle={screen.subtitle} />
-      {registered && <SuccessPanel patient={registered} onAnother={resetForm} />}
+      {duplicates.dialog}
+      {registered && <SuccessPanel patient={registered.patient} existing={registered.existing} onAnother={resetForm} />}
       <form
         noValidate
         onSubmit={(e) => void form.handleSubmit(onValid, onInvalid)(e)}

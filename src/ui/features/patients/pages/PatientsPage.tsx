@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Download, Eye, Pencil, Plus, Trash2 } from 'lucide-react';
+import { Download, Eye, GitMerge, Pencil, Plus, Trash2 } from 'lucide-react';
 import type { Patient } from '@shared/schemas/patients';
 import { PATIENT_PAGE_SIZES, DEFAULT_PATIENT_PAGE_SIZE } from '@shared/constants';
 import {
@@ -21,6 +21,7 @@ import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useDeletePatientMutation, usePatients } from '@/lib/patients/queries';
 import { GENDER_FILTER_OPTIONS, MEMBERSHIP_FILTER_OPTIONS, membershipLabel } from '@/lib/patients/options';
 import { PatientDetailsDialog } from '../components/PatientDetailsDialog';
+import { MergePatientDialog } from '../components/MergePatientDialog';
 import { AddPatientDialog, EditPatientDialog } from '../components/PatientFormDialogs';
 import { useExportPatients } from '../components/useExportPatients';
 import { serverSearchText } from '@/lib/patients/searchRules';
@@ -37,6 +38,7 @@ export default function PatientsPage() {
   const screen = useScreen();
   const user = useCurrentUser();
   const canManage = user.permissions.includes('manage_patients');
+  const canMerge = user.permissions.includes('merge_patients');
   const list = usePagedList({
     filters: FILTERS,
     pageSizes: PATIENT_PAGE_SIZES,
@@ -54,6 +56,7 @@ export default function PatientsPage() {
   const [editing, setEditing] = useState<Patient | null>(null);
   const [deleting, setDeleting] = useState<Patient | null>(null);
   const [adding, setAdding] = useState(false);
+  const [merging, setMerging] = useState<Patient | null>(null);
   const remove = useDeletePatientMutation();
   const exporter = useExportPatients();
 
@@ -102,6 +105,12 @@ export default function PatientsPage() {
   const actions: RowAction<Patient>[] = [
     { label: (p) => `View ${fullName(p)}`, icon: <Eye />, onClick: setViewing },
     { label: (p) => `Edit ${fullName(p)}`, icon: <Pencil />, onClick: setEditing, hidden: () => !canManage },
+    {
+      label: (p) => `Merge ${fullName(p)} into another record`,
+      icon: <GitMerge />,
+      onClick: setMerging,
+      hidden: () => !canMerge,
+    },
     {
       label: (p) => `Delete ${fullName(p)}`,
       icon: <Trash2 />,
@@ -180,7 +189,22 @@ export default function PatientsPage() {
               }
             : undefined
         }
+        onMerge={
+          canMerge
+            ? (p) => {
+                setViewing(null);
+                setMerging(p);
+              }
+            : undefined
+        }
       />
+      {canMerge && (
+        <MergePatientDialog
+          key={merging?.id ?? 0}
+          patient={merging}
+          onOpenChange={(open) => !open && setMerging(null)}
+        />
+      )}
       {canManage && (
         <>
           <AddPatientDialog open={adding} onOpenChange={setAdding} />

@@ -2,14 +2,23 @@ import { Money } from '@/components';
 import { PaidNote, SavedBillNotice } from '../../shared/SavedBillNotice';
 import type { Registration } from '../api';
 
-/** What the registration created: the patient's new code and the bill, with the bill's PDF links. */
-export function RegistrationResult({ result, onDismiss }: { result: Registration; onDismiss: () => void }) {
+/** What the registration created: the patient's new code (or the existing patient's) and the bill, with the bill's PDF links. */
+export function RegistrationResult({
+  result,
+  existing = false,
+  onDismiss,
+}: {
+  result: Registration;
+  /** The bill is for a patient already registered (picked from the duplicates offered). */
+  existing?: boolean;
+  onDismiss: () => void;
+}) {
   const { patient, bill } = result;
   return (
     <SavedBillNotice
       bill={bill}
       label="Registration result"
-      heading="Patient registered and bill created"
+      heading={existing ? 'Bill created for the existing patient' : 'Patient registered and bill created'}
       dismissLabel="Dismiss registration result"
       onDismiss={onDismiss}
     >

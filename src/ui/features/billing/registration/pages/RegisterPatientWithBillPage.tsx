@@ -23,6 +23,8 @@ import { DoctorPicker } from '../../shared/DoctorPicker';
 import { useBillEntry } from '../../shared/useBillEntry';
 import { useRegisterWithBillMutation, type Registration } from '../api';
 import type { DiscountApproval } from '@shared/schemas/bills';
+import type { PatientCreate } from '@shared/schemas/patients';
+import { useDuplicatePrompt } from '@/components/PossibleDuplicatesDialog';
 import { useDiscountApproval } from '../../shared/DiscountApproval';
 import { RegistrationResult } from '../components/RegistrationResult';
 import { VisitTypeCard, type VisitType } from '../components/VisitTypeCard';
@@ -51,7 +53,7 @@ export default function RegisterPatientWithBillPage() {
   const [visit, setVisit] = useState<VisitType>('lab_only');
   const [doctor, setDoctor] = useState<Doctor | null>(null);
   const [doctorError, setDoctorError] = useState<string>();
-  const [result, setResult] = useState<Registration | null>(null);
+  const [result, setResult] = useState<{ registration: Registration; existing: boolean } | null>(null);
   const doctorVisit = visit === 'doctor_visit';
   const entry = useBillEntry({
     consultationFee: doctorVisit ? (doctor?.consultation_fee ?? 0) : 0,
@@ -60,6 +62,7 @@ export default function RegisterPatientWithBillPage() {
   });
   const register = useRegisterWithBillMutation();
   const approval = useDiscountApproval();
+  const duplicates = useDuplicatePrompt({ useLabel: 'Bill this patient', busy: register.isPending });
   const form = useForm<RegistrationInput, unknown, RegistrationValues>({
     resolver: zodResolver(registrationSchema),
     defaultValues: REGISTRATION_DEFAULTS,
@@ -107,23 +110,34 @@ export default function RegisterPatientWithBillPage() {
       notify.error(problem);
       return;
     }
-    const send = (discount_approval?: DiscountApproval) =>
-      register
-        .mutateAsync({
-          patient: registrationToApi(values),
-          visit_type: visit,
-          doctor_id: doctor?.id ?? null,
-          ...entry.request(),
-          discount_approval,
-        })
-        .then((r) => {
-          setResult(r);
-          resetAll();
+    // The new patient, a new patient the desk confirmed is not one of those offered, or one of them.
+    type Who = { patient: PatientCreate } | { patient_id: number };
+    const attempt = (who: Who) => {
+      const send = (discount_approval?: DiscountApproval) =>
+        register
+          .mutateAsync({
+            ...who,
+            visit_type: visit,
+            doctor_id: doctor?.id ?? null,
+            ...entry.request(),
+            discount_approval,
+          })
+          .then((r) => {
+            setResult({ registration: r, existing: 'patient_id' in who });
+            resetAll();
+          });
+      // Above the biller's discount limit: an approver signs it off (the registration is then sent again).
+      // Someone like this is registered already: bill them, or confirm a new patient.
+      return send().catch((err: unknown) => {
+        if (approval.intercept(err, send)) return;
+        const offered = duplicates.intercept(err, {
+          onUse: (c) => void attempt({ patient_id: c.id }),
+          onConfirmNew: () => void attempt({ patient: { ...registrationToApi(values), confirm_new: true } }),
         });
-    // Above the biller's discount limit: an approver signs it off (the registration is then sent again).
-    return send().catch((err: unknown) => {
-      if (!approval.intercept(err, send)) placeServerErrors(err);
-    });
+        if (!offered) placeServerErrors(err);
+      });
+    };
+    return attempt({ patient: registrationToApi(values) });
   };
 
   // Spec 8: the terms message when only the box is missing, else the general one.
@@ -142,7 +156,10 @@ export default function RegisterPatientWithBillPage() {
     <div>
       <PageHeader title={screen.title} subtitle="Register a new patient and create their first bill in one step" />
       {approval.dialog}
-      {result && <RegistrationResult result={result} onDismiss={() => setResult(null)} />}
+      {duplicates.dialog}
+      {result && (
+        <RegistrationResult result={result.registration} existing={result.existing} onDismiss={() => setResult(null)} />
+      )}
       <form
         noValidate
         aria-label="Register patient with bill"

@@ -1,0 +1,180 @@
+import type { Db } from '../db/connection.js';
+import type { PatientRow } from './mappers.js';
+import './tables.js';
+
+/**
+ * The SQL of one patient, one record: the look-ups of the duplicate check and the moves of a merge.
+ * A merge touches every table that names a patient, so those moves live here in one list (each a
+ * plain re-pointing of patient_id within the lab) rather than one function per feature:
+ * test/api/patients-merge.test.ts fails when a table with a patient_id column is not in it.
+ */
+
+/** The tables whose rows move to the kept patient, patient_id re-pointed. */
+export const MOVED_TABLES = [
+  'bills',
+  'payments',
+  'invoices',
+  'samples',
+  'test_results',
+  'visits',
+  'portal_sessions',
+] as const;
+export type MovedTable = (typeof MOVED_TABLES)[number];
+
+/**
+ * Tables with a patient_id handled otherwise: portal access (one per patient, moved by
+ * movePortalAccess), aliases (re-pointed by repointAliases), PostgreSQL's search words (the merged
+ * patient's go with its row).
+ */
+export const OTHER_PATIENT_TABLES = ['patient_portal_access', 'patient_aliases', 'patient_search_words'] as const;
+
+/** Patients of the lab with this mobile, or born on this date (a known date), at most `limit`. */
+export async function likelySamePeople(
+  db: Db,
+  organizationId: number,
+  by: { phone: string | null; dateOfBirth: string | null },
+  limit: number,
+): Promise<PatientRow[]> {
+  const out = new Map<number, PatientRow>();
+  if (by.phone) {
+    const rows = await db
+      .selectFrom('patients')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('phone', '=', by.phone)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    for (const r of rows) out.set(r.id, r);
+  }
+  if (by.dateOfBirth) {
+    const rows = await db
+      .selectFrom('patients')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('date_of_birth', '=', by.dateOfBirth)
+      .where('dob_estimated', '=', 0)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    for (const r of rows) out.set(r.id, r);
+  }
+  return [...out.values()];
+}
+
+/** When each of these patients was last billed (their last visit), by id. */
+export async function lastBilled(db: Db, organizationId: number, ids: readonly number[]): Promise<Map<number, string>> {
+  if (!ids.length) return new Map();
+  const rows = await db
+    .selectFrom('bills')
+    .select((eb) => ['patient_id', eb.fn.max('created_at').as('last')])
+    .where('organization_id', '=', organizationId)
+    .where('patient_id', 'in', [...ids])
+    .groupBy('patient_id')
+    .execute();
+  return new Map(rows.map((r) => [Number(r.patient_id), String(r.last)]));
+}
+
+/** Re-points one table's rows from one patient to another; answers how many moved. */
+export async function moveRows(
+  trx: Db,
+  organizationId: number,
+  table: MovedTable,
+  from: number,
+  to: number,
+): Promise<number> {
+  const r = await trx
+    .updateTable(table)
+    .set({ patient_id: to })
+    .where('organization_id', '=', organizationId)
+    .where('patient_id', '=', from)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/**
+ * The merged patient's portal PIN moves when the kept patient has none; otherwise the kept
+ * patient's stays and the other goes. Answers whether a PIN moved.
+ */
+export async function movePortalAccess(trx: Db, organizationId: number, from: number, to: number): Promise<boolean> {
+  const kept = await trx
+    .selectFrom('patient_portal_access')
+    .select('patient_id')
+    .where('organization_id', '=', organizationId)
+    .where('patient_id', '=', to)
+    .executeTakeFirst();
+  if (kept) {
+    await trx
+      .deleteFrom('patient_portal_access')
+      .where('organization_id', '=', organizationId)
+      .where('patient_id', '=', from)
+      .execute();
+    return false;
+  }
+  const r = await trx
+    .updateTable('patient_portal_access')
+    .set({ patient_id: to })
+    .where('organization_id', '=', organizationId)
+    .where('patient_id', '=', from)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** Codes merged into `from` earlier now name `to` (a chain of merges ends at the record kept). */
+export async function repointAliases(trx: Db, organizationId: number, from: number, to: number): Promise<number> {
+  const r = await trx
+    .updateTable('patient_aliases')
+    .set({ patient_id: to })
+    .where('organization_id', '=', organizationId)
+    .where('patient_id', '=', from)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+export async function insertAlias(
+  trx: Db,
+  values: {
+    organization_id: number;
+    patient_code: string;
+    merged_patient_id: number;
+    patient_id: number;
+    merged_by: number | null;
+    merged_at: string;
+  },
+): Promise<void> {
+  await trx.insertInto('patient_aliases').values(values).execute();
+}
+
+/** The patient kept for a merged patient's code (upper-case), if the code is an alias. */
+export async function aliasByCode(db: Db, organizationId: number, code: string): Promise<number | undefined> {
+  const r = await db
+    .selectFrom('patient_aliases')
+    .select('patient_id')
+    .where('organization_id', '=', organizationId)
+    .where('patient_code', '=', code.toUpperCase())
+    .executeTakeFirst();
+  return r ? Number(r.patient_id) : undefined;
+}
+
+/** The patient kept for a merged patient's old id, if that id was merged. */
+export async function aliasById(db: Db, organizationId: number, mergedId: number): Promise<number | undefined> {
+  const r = await db
+    .selectFrom('patient_aliases')
+    .select('patient_id')
+    .where('organization_id', '=', organizationId)
+    .where('merged_patient_id', '=', mergedId)
+    .executeTakeFirst();
+  return r ? Number(r.patient_id) : undefined;
+}
+
+/** The codes merged into a patient, oldest merge first. */
+export async function aliasesOf(db: Db, organizationId: number, patientId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('patient_aliases')
+    .select('patient_code')
+    .where('organization_id', '=', organizationId)
+    .where('patient_id', '=', patientId)
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => r.patient_code);
+}
