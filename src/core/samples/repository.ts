@@ -334,3 +334,17 @@ export async function findSampleId(db: Db, organizationId: number, ref: string):
   }
   return (await by('barcode', ref.toUpperCase()))?.id ?? null;
 }
+
+/** Every sample of a bill with each test on it and the test's name (a change of the bill's tests checks these). */
+export function testsOnSamplesOfBill(db: Db, organizationId: number, billId: number) {
+  return db
+    .selectFrom('samples as s')
+    .innerJoin('sample_tests as st', 'st.sample_id', 's.id')
+    .innerJoin('tests as t', 't.id', 'st.test_id')
+    .select(['s.id', 's.sample_code', 's.status', 's.container', 'st.test_id', 'st.position', 't.name as test_name'])
+    .where('s.organization_id', '=', organizationId)
+    .where('s.bill_id', '=', billId)
+    .orderBy('s.id')
+    .orderBy('st.position')
+    .execute();
+}
