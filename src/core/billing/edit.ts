@@ -55,7 +55,12 @@ export async function editBillItems(db: Db, actor: Actor, id: number, input: Bil
         'BILL_INVOICED',
       );
     const oldItems = await itemsOfBill(trx, id);
-    const charged = new Map(oldItems.map((l) => [lineKey(l.item_type, itemIdOf(l)), l.unit_price_paise]));
+    const charged = new Map(
+      oldItems.map((l) => [
+        lineKey(l.item_type, itemIdOf(l)),
+        { unitPricePaise: l.unit_price_paise, listPricePaise: l.list_price_paise },
+      ]),
+    );
     const payer = bill.payer_id ? await payerForBill(trx, actor.organizationId, bill.payer_id) : null;
     const discountPercent = input.discount_percentage ?? Number(bill.discount_percentage);
     const priced = await priceBill(trx, actor, {
@@ -108,6 +113,16 @@ export async function editBillItems(db: Db, actor: Actor, id: number, input: Bil
       tax_amount_paise: priced.tax.taxPaise,
       final_amount_paise: priced.finalPaise,
     };
+    // Paid more than the bill now comes to: the difference goes back to the patient at the counter
+    // (first, as a bill is never paid beyond its total).
+    const excess = bill.paid_paise - priced.finalPaise;
+    if (excess > 0)
+      await recordBillRefund(trx, actor, id, {
+        amountPaise: excess,
+        method: input.refund_method,
+        reference: null,
+        reason: `Bill ${bill.bill_number} reduced to ${formatInr(priced.finalPaise)}: ${reason}`.slice(0, 300),
+      });
     await updateBillRow(trx, id, { ...figures, updated_at: nowIso() });
     await writeAudit(trx, actor, {
       action: 'update',
@@ -128,14 +143,5 @@ export async function editBillItems(db: Db, actor: Actor, id: number, input: Bil
         ...(priced.discount.effective_percent > 0 ? { discount: priced.discount } : {}),
       },
     });
-    // Paid more than the bill now comes to: the difference goes back to the patient at the counter.
-    const excess = bill.paid_paise - priced.finalPaise;
-    if (excess > 0)
-      await recordBillRefund(trx, actor, id, {
-        amountPaise: excess,
-        method: input.refund_method,
-        reference: null,
-        reason: `Bill ${bill.bill_number} reduced to ${formatInr(priced.finalPaise)}: ${reason}`.slice(0, 300),
-      });
   });
 }

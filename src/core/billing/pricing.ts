@@ -34,7 +34,10 @@ export async function priceBill(
     today: string;
     /** The biller saw that two lines share tests and charges them anyway. */
     confirmDuplicates: boolean;
-    keptPrice?: (itemType: BillItemInput['item_type'], itemId: number) => number | undefined;
+    keptPrice?: (
+      itemType: BillItemInput['item_type'],
+      itemId: number,
+    ) => { unitPricePaise: number; listPricePaise: number } | undefined;
   },
 ): Promise<PricedBill> {
   const { payer, today, feePaise } = input;
@@ -43,15 +46,16 @@ export async function priceBill(
     ? (type: BillItemInput['item_type'], id: number, labPrice: number) =>
         payerUnitPrice(trx, payer, type, id, labPrice, today)
     : undefined;
-  const kept = input.keptPrice;
-  const lines = await resolveLines(
-    trx,
-    actor.organizationId,
-    input.items,
-    kept || payerPrice
-      ? async (type, id, labPrice) => kept?.(type, id) ?? (payerPrice ? payerPrice(type, id, labPrice) : labPrice)
+  const lines = await resolveLines(trx, actor.organizationId, input.items, payerPrice);
+  // A line already on the bill stays as it was charged and listed then (its discount was agreed then).
+  const kept = lines.map((l, i) =>
+    input.items[i]!.price === undefined
+      ? input.keptPrice?.(l.item_type, (l.test_id ?? l.profile_id ?? l.package_id)!)
       : undefined,
   );
+  kept.forEach((k, i) => {
+    if (k) lines[i] = { ...lines[i]!, unit_price_paise: k.unitPricePaise, list_price_paise: k.listPricePaise };
+  });
   // Before the discount check, so an approver is not asked for a bill that is then refused.
   await assertNoOverlap(trx, lines, input.confirmDuplicates);
   const amounts = billAmounts({
@@ -69,18 +73,20 @@ export async function priceBill(
   // The payer's agreed price is its list price: only what is below it counts as a discount.
   const agreed = payer
     ? await Promise.all(
-        lines.map((l) =>
-          payerUnitPrice(
-            trx,
-            payer,
-            l.item_type,
-            (l.test_id ?? l.profile_id ?? l.package_id)!,
-            l.list_price_paise,
-            today,
-          ),
+        lines.map((l, i) =>
+          kept[i]
+            ? kept[i].unitPricePaise
+            : payerUnitPrice(
+                trx,
+                payer,
+                l.item_type,
+                (l.test_id ?? l.profile_id ?? l.package_id)!,
+                l.list_price_paise,
+                today,
+              ),
         ),
       )
-    : lines.map((l) => l.list_price_paise);
+    : lines.map((l, i) => (kept[i] ? kept[i].unitPricePaise : l.list_price_paise));
   const discount = await checkDiscount(
     trx,
     actor,
