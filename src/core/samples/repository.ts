@@ -341,7 +341,18 @@ export function testsOnSamplesOfBill(db: Db, organizationId: number, billId: num
     .selectFrom('samples as s')
     .innerJoin('sample_tests as st', 'st.sample_id', 's.id')
     .innerJoin('tests as t', 't.id', 'st.test_id')
-    .select(['s.id', 's.sample_code', 's.status', 's.container', 'st.test_id', 'st.position', 't.name as test_name'])
+    .select([
+      's.id',
+      's.sample_code',
+      's.sample_type',
+      's.status',
+      's.container',
+      's.reported_at',
+      's.report_print_count',
+      'st.test_id',
+      'st.position',
+      't.name as test_name',
+    ])
     .where('s.organization_id', '=', organizationId)
     .where('s.bill_id', '=', billId)
     .orderBy('s.id')

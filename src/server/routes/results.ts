@@ -11,6 +11,7 @@ import {
 } from '../../core/results/verification.js';
 import { releaseReport, reportStatus, sampleReport } from '../../core/results/report.js';
 import { resultScope } from '../../core/results/scope.js';
+import { billReports } from '../../core/results/bill-reports.js';
 import { exportResultsCsv } from '../../core/results/export.js';
 import { actorOf } from '../plugins/auth.js';
 import { route } from '../contract.js';
@@ -50,6 +51,9 @@ export async function resultRoutes(app: FastifyInstance) {
     await releaseReport(db, actorOf(req), req.params.id, req.body.reason);
     return { ok: true as const };
   });
+  route(app, resultsApi.billReports, async (req) => ({
+    reports: await billReports(db, org(req), req.params.id, await resultScope(db, actorOf(req))),
+  }));
   route(app, resultsApi.sheet, async (req) =>
     resultSheet(db, org(req), req.params.id, await resultScope(db, actorOf(req))),
   );
