@@ -1,5 +1,5 @@
-import type { ReactNode } from 'react';
-import { Download, Printer } from 'lucide-react';
+import { useState, type ReactNode } from 'react';
+import { Download, ListPlus, Printer } from 'lucide-react';
 import type { Bill, BillItem, Payment } from '@shared/schemas/bills';
 import { Badge, Button, DataTable, DateText, Dialog, ErrorPanel, LoadingState, Money, type Column } from '@/components';
 import { cn } from '@/lib/cn';
@@ -7,12 +7,16 @@ import { useBill } from '../api';
 import { downloadBillPdf, printBillPdf } from './billActions';
 import { doctorName, methodLabel, patientName } from '@/lib/billText';
 import { RecordPaymentForm, RefundForm } from './PaymentForms';
+import { useCurrentUser } from '@/lib/session';
+import { can } from '@/lib/roles';
+import { EditTestsDialog } from './EditTestsDialog';
+import { BillReports } from './BillReports';
 
 export interface BillDetailsDialogProps {
   /** The row clicked: shown at once while the full bill (lines, payments) loads. */
   bill: Bill | null;
   onOpenChange: (open: boolean) => void;
-  /** create_bills: may record payments and refunds. */
+  /** create_bills: may record payments and refunds, and add or take off tests. */
   canPay: boolean;
 }
 
@@ -106,6 +110,8 @@ export function BillDetailsDialog({ bill: row, onOpenChange, canPay }: BillDetai
   // The fetched bill once loaded (it has lines and payments and reflects new payments at once).
   const bill = detail.data ?? row;
   const cancelled = bill?.status === 'cancelled';
+  const me = useCurrentUser();
+  const [editing, setEditing] = useState(false);
 
   return (
     <Dialog
@@ -117,6 +123,12 @@ export function BillDetailsDialog({ bill: row, onOpenChange, canPay }: BillDetai
       footer={
         bill && (
           <>
+            {canPay && !cancelled && bill.items && (
+              <Button variant="outline" onClick={() => setEditing(true)}>
+                <ListPlus />
+                Edit Tests
+              </Button>
+            )}
             <Button variant="outline" onClick={() => printBillPdf(bill)}>
               <Printer />
               Print
@@ -224,6 +236,8 @@ export function BillDetailsDialog({ bill: row, onOpenChange, canPay }: BillDetai
                 </section>
               </div>
 
+              {can(me, 'print_reports') && !cancelled && <BillReports billId={bill.id} />}
+
               {canPay && !cancelled && (
                 <div className="grid gap-3">
                   {/* Keyed on what was paid so the amount restarts at the new balance after each payment. */}
@@ -239,6 +253,7 @@ export function BillDetailsDialog({ bill: row, onOpenChange, canPay }: BillDetai
           )}
         </div>
       )}
+      {editing && bill && <EditTestsDialog bill={bill} onOpenChange={setEditing} />}
     </Dialog>
   );
 }
