@@ -80,7 +80,10 @@ async function details(): Promise<Page> {
   const page = await app.signedInPage('/bills-list', app.users.receptionist!);
   track(page);
   await page.getByRole('heading', { name: 'Bills List', level: 1 }).waitFor();
-  await page.getByRole('button', { name: `View bill ${bill.bill_number}`, exact: true }).click();
+  await page
+    .getByRole('table', { name: 'Bills' })
+    .getByRole('button', { name: `View bill ${bill.bill_number}`, exact: true })
+    .click();
   return page;
 }
 
@@ -97,7 +100,12 @@ describe('the front desk on a saved bill', () => {
     const pdf = await page.request.get(href!);
     expect(pdf.status()).toBe(200);
     expect(pdf.headers()['content-type']).toContain('application/pdf');
+    await reports.scrollIntoViewIfNeeded();
     await screenshot(page, 'front-desk-bill-reports');
+    await page.setViewportSize(MOBILE);
+    await reports.scrollIntoViewIfNeeded();
+    await screenshot(page, 'front-desk-bill-reports-mobile');
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     await dialog.getByRole('button', { name: 'Edit Tests' }).click();
     const edit = page.getByRole('dialog', { name: `Edit Tests: ${bill.bill_number}` });

@@ -397,6 +397,10 @@ describe('Register Patient with Bill', () => {
     await page.getByText('Must be a whole number').waitFor();
     await page.getByLabel('Discount %', { exact: true }).fill('10');
     await page.getByLabel('Payment Method').selectOption('bank_transfer');
+    // FBS is in the package's Lipid Profile: charged again only when the desk confirms it.
+    const overlap = page.getByTestId('overlap-warning');
+    await overlap.getByText('Fasting Blood Sugar is already in the package Basic Health Checkup').waitFor();
+    await overlap.getByLabel('Charge them anyway (the patient wants both)').check();
     expect(await page.getByTestId('bill-consultation').count()).toBe(0);
     const expected = billAmounts({
       lines: [

@@ -9,6 +9,8 @@ import type { BillingSettingsUpdate } from '@shared/schemas/billing-settings';
 import type { CallOutput } from '@shared/api/contract';
 import { call, contractUrl } from '@/lib/api';
 import { notify } from '@/lib/notify';
+import { formatMoney } from '@/lib/format';
+import { rupeesToPaise } from '@shared/money';
 import { billKeys, useInvalidateBills } from '@/lib/bills';
 
 /** What the Bills List and Billing Management screens ask GET /api/bills for. */
@@ -121,7 +123,10 @@ export function useEditBillItemsMutation(billId: number) {
     mutationFn: (body: Omit<BillItemsUpdate, 'refund_method'> & { refund_method?: PaymentMethod }) =>
       call(billsApi.updateItems, { params: { id: billId }, body }).then((r) => r.bill),
     onSuccess: (bill) => {
-      notify.success('Bill updated', `Bill ${bill.bill_number} now comes to ${bill.final_amount.toFixed(2)}`);
+      notify.success(
+        'Bill updated',
+        `Bill ${bill.bill_number} now comes to ${formatMoney(rupeesToPaise(bill.final_amount))}`,
+      );
       return changed(bill);
     },
   });

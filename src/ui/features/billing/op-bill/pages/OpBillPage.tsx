@@ -94,17 +94,17 @@ export default function OpBillPage() {
       return;
     }
     entry.touchReference();
-    if (entry.unconfirmedDuplicates) {
-      notify.error(
-        'Charged twice on this bill',
-        `${entry.overlaps.map((o) => o.message).join('; ')}. Remove the duplicate, or tick "Charge them anyway".`,
-      );
-      return;
-    }
     if (entry.invalid) {
       notify.error(
         'Please correct the highlighted values',
         'Percentages are 0 to 100, quantities 1 to 1000, the amount received cannot exceed the final total, and UPI or bank transfers need their reference.',
+      );
+      return;
+    }
+    if (entry.unconfirmedDuplicates) {
+      notify.error(
+        'Charged twice on this bill',
+        `${entry.overlaps.map((o) => o.message).join('; ')}. Remove the duplicate, or tick "Charge them anyway".`,
       );
       return;
     }
