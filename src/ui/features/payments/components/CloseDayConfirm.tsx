@@ -13,6 +13,7 @@ export function CloseDayConfirm({
   float,
   counted,
   busy,
+  refuseLater,
   onConfirm,
   onCancel,
 }: {
@@ -21,6 +22,8 @@ export function CloseDayConfirm({
   float: number;
   counted: number;
   busy: boolean;
+  /** The lab refuses money taken after the close (its setting) instead of counting it on the next day. */
+  refuseLater: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 }) {
@@ -40,7 +43,7 @@ export function CloseDayConfirm({
       open
       onOpenChange={(o) => !o && onCancel()}
       title={`Close ${formatDate(day, f)}?`}
-      description={`${c.user_name}'s day: ${c.payments_count} payment${c.payments_count === 1 ? '' : 's'}. Once closed the report is locked; money taken later counts on the next open day.`}
+      description={`${c.user_name}'s day: ${c.payments_count} payment${c.payments_count === 1 ? '' : 's'}. Once closed the report is locked; ${refuseLater ? 'money taken later that day is refused (the lab’s setting)' : 'money taken later counts on your next open day'}.`}
       size="sm"
       busy={busy}
       busyLabel="Closing..."

@@ -90,6 +90,7 @@ export function DayClosingPanel() {
           float={Number(float)}
           counted={Number(counted)}
           busy={close.isPending}
+          refuseLater={settings.data?.closed_day_payments === 'refuse'}
           onConfirm={confirmClose}
           onCancel={() => setConfirming(false)}
         />
