@@ -91,7 +91,7 @@ describe('tests added to or taken off a saved bill', () => {
     expect(after.final_amount).toBe(480);
     expect(after.paid_amount).toBe(300);
     expect(after.balance).toBe(180);
-    expect(after.items.map((i) => i.code)).toEqual(['CBC', 'ESR', 'FBS']);
+    expect(after.items!.map((i) => i.code)).toEqual(['CBC', 'ESR', 'FBS']);
     // ESR joins the EDTA tube still waiting; FBS gets its own fluoride tube, as at billing.
     const samples = await samplesOf(b);
     expect(samples.every((s) => s.status === 'pending')).toBe(true);
@@ -115,7 +115,7 @@ describe('tests added to or taken off a saved bill', () => {
     expect(after.final_amount).toBe(300);
     expect(after.paid_amount).toBe(300);
     expect(after.payment_status).toBe('paid');
-    const refund = after.payments.find((p) => p.amount < 0)!;
+    const refund = after.payments!.find((p) => p.amount < 0)!;
     expect(refund).toMatchObject({ amount: -80, method: 'cash' });
     expect(refund.reason).toMatch(/Fasting Blood Sugar/);
     expect(testsOn(await samplesOf(b))).toEqual([['edta', [t.cbc]]]);
@@ -142,7 +142,7 @@ describe('tests added to or taken off a saved bill', () => {
     expect(res.json().message).toContain(edta!.sample_id);
     const still = (await desk.get(`/api/bills/${b.id}`)).json<{ bill: Bill }>().bill;
     expect(still).toMatchObject({ final_amount: 380, paid_amount: 380 });
-    expect(still.items.map((i) => i.code)).toEqual(['CBC', 'FBS']);
+    expect(still.items!.map((i) => i.code)).toEqual(['CBC', 'FBS']);
     // Taking off the test whose tube is still waiting is fine.
     const ok = await desk.put(`/api/bills/${b.id}/items`, { items: [line(t.cbc)] });
     expect(ok.statusCode, ok.body).toBe(200);

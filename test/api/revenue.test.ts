@@ -136,9 +136,7 @@ describe('revenue and closing', () => {
     expect(onBill.statusCode, onBill.body).toBe(201);
     const again = (await cashier.get(`/api/closings?date=${today}`)).json().closing;
     expect(again).toMatchObject({ cash: 450, net: 699.75, difference: -20.25, payments_count: 3 });
-    const after = (
-      await cashier.get(`/api/revenue/daily?from=${today}&to=${addDays(today, 1)}`)
-    ).json<RevenueDaily>();
+    const after = (await cashier.get(`/api/revenue/daily?from=${today}&to=${addDays(today, 1)}`)).json<RevenueDaily>();
     expect(after.days.find((d) => d.date === today)!.total).toBe(709.75);
     expect(after.days.find((d) => d.date === addDays(today, 1))!.cash).toBe(15.5);
     // A lab may still choose to refuse them.
