@@ -134,6 +134,7 @@ describe('revenue and closing', () => {
     expect(later.payment_date).toBe(addDays(today, 1));
     const onBill = await cashier.post(`/api/bills/${b4.id}/payments`, { amount: 5.5, method: 'cash' });
     expect(onBill.statusCode, onBill.body).toBe(201);
+    expect(onBill.json().bill.payments.at(-1)).toMatchObject({ amount: 5.5, value_date: addDays(today, 1) });
     const again = (await cashier.get(`/api/closings?date=${today}`)).json().closing;
     expect(again).toMatchObject({ cash: 450, net: 699.75, difference: -20.25, payments_count: 3 });
     const after = (await cashier.get(`/api/revenue/daily?from=${today}&to=${addDays(today, 1)}`)).json<RevenueDaily>();

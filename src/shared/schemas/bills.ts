@@ -284,6 +284,8 @@ export const paymentSchema = z.object({
   received_by: z.number().nullable(),
   received_by_name: z.string().nullable(),
   created_at: z.string(),
+  /** The lab day the money counts on (a later day when the cashier had closed theirs); null for a pending cheque. */
+  value_date: z.string().nullable(),
   /** The ledger's: payment or refund; pending (a cheque), completed, failed (bounced) or refunded. */
   kind: z.string(),
   status: z.string(),

@@ -3,6 +3,8 @@ import { Download, ListPlus, Printer } from 'lucide-react';
 import type { Bill, BillItem, Payment } from '@shared/schemas/bills';
 import { Badge, Button, DataTable, DateText, Dialog, ErrorPanel, LoadingState, Money, type Column } from '@/components';
 import { cn } from '@/lib/cn';
+import { useLabFormat } from '@/lib/format';
+import { localDate } from '@shared/time';
 import { useBill } from '../api';
 import { downloadBillPdf, printBillPdf } from './billActions';
 import { doctorName, methodLabel, patientName } from '@/lib/billText';
@@ -55,6 +57,7 @@ const itemColumns: Column<BillItem>[] = [
 /** One payment or refund: when, how, who took it; refunds in red with their reason. */
 function PaymentLine({ p }: { p: Payment }) {
   const refund = p.amount < 0;
+  const f = useLabFormat();
   return (
     <li className="flex items-start justify-between gap-3 px-3 py-2">
       <div className="min-w-0 text-[13px]">
@@ -67,6 +70,11 @@ function PaymentLine({ p }: { p: Payment }) {
           <DateText value={p.created_at} withTime />
           {p.received_by_name && <> · {p.received_by_name}</>}
         </div>
+        {p.value_date && p.value_date > localDate(f.timeZone, new Date(p.created_at)) && (
+          <div className="mt-0.5 text-xs text-slate-700">
+            Counted on <DateText value={p.value_date} /> (the day was closed)
+          </div>
+        )}
         {p.reason && <div className="mt-0.5 text-xs text-slate-700">Reason: {p.reason}</div>}
       </div>
       <Money rupees={p.amount} className={cn('shrink-0 text-sm font-medium', refund && 'text-red-700')} />
