@@ -59,6 +59,11 @@ export const PERMISSIONS = [
   'view_samples',
   'manage_samples',
   'view_results',
+  /**
+   * Prints and hands over released reports (all results verified) and sees a bill's reports: the
+   * front desk's share of results, without the results lists or anything not yet released.
+   */
+  'print_reports',
   'update_results',
   'verify_results',
   'manage_qc',
@@ -95,6 +100,7 @@ const LAB_OPS: Permission[] = [
   'view_samples',
   'manage_samples',
   'view_results',
+  'print_reports',
   'update_results',
   'manage_qc',
   'view_inventory',
@@ -126,6 +132,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'view_tests',
     'view_samples',
     'view_results',
+    'print_reports',
     'view_reports',
     'create_reports',
     'manage_appointments',
@@ -137,6 +144,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'manage_patients',
     'view_tests',
     'view_samples',
+    'print_reports',
     'view_bills',
     'create_bills',
     'view_users',
@@ -145,6 +153,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   billing_staff: [
     'view_patients',
     'view_tests',
+    'print_reports',
     'view_bills',
     'create_bills',
     'manage_bills',
@@ -157,6 +166,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'view_tests',
     'view_samples',
     'view_results',
+    'print_reports',
     'verify_results',
     'view_reports',
     'view_users',

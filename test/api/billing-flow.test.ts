@@ -79,6 +79,8 @@ describe('OP bill flow', () => {
       payment_method: 'upi',
       total_amount: 1,
       final_amount: 1,
+      // The package holds the test and the profile: charged again only when the biller confirms it.
+      confirm_duplicates: true,
     });
     expect(res.statusCode, res.body).toBe(201);
     const bill = res.json().bill;

@@ -105,10 +105,15 @@ describe('a bill orders its tubes', () => {
     const p = await patient();
     const pkgs = (await lab.admin.get('/api/test-packages')).json<{ packages: { id: number; code: string }[] }>()
       .packages;
-    await bill(p, [
-      { item_type: 'package', item_id: pkgs.find((x) => x.code === 'PKG-DIAB')!.id },
-      { item_type: 'test', item_id: id('FBS') },
-    ]);
+    await bill(
+      p,
+      [
+        { item_type: 'package', item_id: pkgs.find((x) => x.code === 'PKG-DIAB')!.id },
+        { item_type: 'test', item_id: id('FBS') },
+        // FBS is in the package too: charged twice only when confirmed, and still one test on the tube.
+      ],
+      { confirm_duplicates: true },
+    );
     const byTube = Object.fromEntries((await samplesOf(p)).map((s) => [s.container, s.tests.map((t) => t.code)]));
     expect(Object.keys(byTube).sort()).toEqual(['edta', 'fluoride', 'serum', 'urine']);
     expect(byTube.fluoride).toEqual(['FBS', 'PPBS']);

@@ -398,8 +398,12 @@ describe('the entry sheet and the lab report', () => {
     expect(text).toContain('PARTIAL');
     expect(text).toMatch(/Page 1 of 1/);
 
+    // The front desk prints released reports only (print_reports): this interim one is refused.
     const receptionist = await lab.as('receptionist');
-    expect((await receptionist.get(`/api/samples/${s.id}/report.pdf`)).statusCode).toBe(403);
+    const desk = await receptionist.get(`/api/samples/${s.id}/report.pdf`);
+    expect(desk.statusCode).toBe(409);
+    expect(desk.json().code).toBe('REPORT_NOT_RELEASED');
+    expect((await (await lab.as('collector')).get(`/api/samples/${s.id}/report.pdf`)).statusCode).toBe(403);
     expect((await lab.admin.get('/api/samples/999999/report.pdf')).statusCode).toBe(404);
   });
 

@@ -129,21 +129,29 @@ describe('revenue and closing', () => {
     const adminDay = (await lab.admin.get(`/api/closings?date=${today}`)).json().closing;
     expect(Math.round((closed.json().closing.net + adminDay.net) * 100)).toBe(Math.round(day.total * 100));
 
-    // Locked: a second close is refused; a later payment dated that day is refused (the default)...
+    // Locked: a second close is refused.
     expect((await cashier.post('/api/closings', { date: today, opening_float: 0, counted_cash: 0 })).statusCode).toBe(
       409,
     );
+    // Money the patient brings after the close is still taken: by default it counts on the cashier's
+    // next open day, from the bill screen's path as from the ledger's, and the closed day does not move.
     const b4 = await bill();
+    const later = await pay(cashier, b4.id, 10);
+    expect(later.payment_date).toBe(addDays(today, 1));
+    const onBill = await cashier.post(`/api/bills/${b4.id}/payments`, { amount: 5.5, method: 'cash' });
+    expect(onBill.statusCode, onBill.body).toBe(201);
+    expect(onBill.json().bill.payments.at(-1)).toMatchObject({ amount: 5.5, value_date: addDays(today, 1) });
+    const again = (await cashier.get(`/api/closings?date=${today}`)).json().closing;
+    expect(again).toMatchObject({ cash: 450, net: 699.75, difference: -20.25, payments_count: 3 });
+    const after = (await cashier.get(`/api/revenue/daily?from=${today}&to=${addDays(today, 1)}`)).json<RevenueDaily>();
+    expect(after.days.find((d) => d.date === today)!.total).toBe(709.75);
+    expect(after.days.find((d) => d.date === addDays(today, 1))!.cash).toBe(15.5);
+    // A lab may still choose to refuse them.
+    expect((await lab.admin.put('/api/closings/settings', { closed_day_payments: 'refuse' })).statusCode).toBe(200);
     const refused = await cashier.post('/api/payments', { bill_id: b4.id, amount: 10, method: 'cash' });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().code).toBe('DAY_CLOSED');
-    // ... or counted on the next day when the lab says so; the closed report does not change.
     expect((await lab.admin.put('/api/closings/settings', { closed_day_payments: 'next_day' })).statusCode).toBe(200);
-    const later = await pay(cashier, b4.id, 10);
-    expect(later.payment_date).toBe(addDays(today, 1));
-    const again = (await cashier.get(`/api/closings?date=${today}`)).json().closing;
-    expect(again.cash).toBe(450);
-    expect(again.difference).toBe(-20.25);
 
     const pdf = await cashier.get(`/api/closings/${closed.json().closing.id}/pdf`);
     expect(pdf.statusCode).toBe(200);

@@ -426,6 +426,17 @@ describe('finance: the day’s end', () => {
     await closingPanel.getByLabel('Counted cash (₹)').fill(((expectedPaise - 4925) / 100).toFixed(2));
     await closingPanel.getByLabel('Notes').fill('Counted twice');
     await closingPanel.getByRole('button', { name: 'Close Day' }).click();
+    // A locked report: the cashier confirms the day and its figures first.
+    const confirm = rev.getByRole('dialog', { name: `Close ${dmy}?` });
+    const figures = confirm.getByTestId('close-day-figures');
+    await figures.getByText(formatInr(expectedPaise), { exact: true }).waitFor();
+    await figures.getByText(`${formatInr(4925)} short`, { exact: true }).waitFor();
+    expect(await rev.getByTestId('closing-locked').count()).toBe(0);
+    await screenshot(rev, 'finance-close-day-confirm');
+    await rev.setViewportSize(MOBILE);
+    await screenshot(rev, 'finance-close-day-confirm-mobile');
+    await rev.setViewportSize({ width: 1280, height: 800 });
+    await confirm.getByRole('button', { name: 'Close Day' }).click();
     await closingPanel.getByTestId('closing-locked').waitFor();
     expect(await textOf(closingPanel.getByTestId('closing-expected'))).toBe(formatInr(expectedPaise));
     expect(await textOf(closingPanel.getByTestId('closing-difference'))).toBe(`${formatInr(4925)} short`);

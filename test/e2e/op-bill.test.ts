@@ -144,6 +144,11 @@ describe('OP Bill', () => {
       .waitFor();
     await packages.press('Enter');
     await page.getByRole('table', { name: 'Bill items' }).getByText('Lipid Profile (Profile)').waitFor();
+    // The package holds CBC and the Lipid Profile: the screen says so before anything is charged twice.
+    const overlap = page.getByTestId('overlap-warning');
+    await overlap.getByText('Complete Blood Count is already in the package Basic Health Checkup').waitFor();
+    await overlap.getByText('Lipid Profile is already in the package Basic Health Checkup').waitFor();
+    await screenshot(page, 'op-bill-overlap-warning');
 
     // Without a doctor the bill cannot be saved or printed.
     expect(await save.isDisabled()).toBe(true);
@@ -171,6 +176,10 @@ describe('OP Bill', () => {
     // GST is per line from each test's category: the catalogue's tests are exempt diagnostics.
     expect(await page.getByLabel('Tax %', { exact: true }).count()).toBe(0);
     await page.getByLabel('Payment Method').selectOption('upi');
+    // Saving waits for the biller to say the patient wants both.
+    await save.click();
+    await page.getByText('Charged twice on this bill', { exact: true }).first().waitFor();
+    await overlap.getByLabel('Charge them anyway (the patient wants both)').check();
 
     const expected = billAmounts({
       lines: [
@@ -295,6 +304,27 @@ describe('OP Bill', () => {
     expect(bill.discount_percentage).toBe(50);
   });
 
+  it('bills a walk-in with no referring doctor as Self: a lab-only bill, no fee', async () => {
+    const page = await open('/op-bill', 'OP Bill');
+    await pick(page, 'Patient', 'Ravi', /Ravi Kumar/);
+    await pick(page, 'Individual Tests', 'FBS', /Fasting Blood Sugar/);
+    const save = page.getByRole('button', { name: 'Save', exact: true });
+    expect(await save.isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Self (no referring doctor)' }).click();
+    await expect.poll(() => textOf(page.getByTestId('selected-doctor'))).toBe('Self');
+    expect(await page.getByTestId('bill-consultation').count()).toBe(0);
+    await screenshot(page, 'op-bill-self');
+    await page.setViewportSize(MOBILE);
+    await page.getByTestId('selected-doctor').scrollIntoViewIfNeeded();
+    await screenshot(page, 'op-bill-self-mobile');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await save.click();
+    const panel = page.getByRole('status', { name: 'Last saved bill' });
+    const id = await savedBillId(panel);
+    const { bill } = (await (await page.request.get(`/api/bills/${id}`)).json()) as { bill: Bill };
+    expect(bill).toMatchObject({ doctor_id: null, consultation_fee: 0, final_amount: PRICES.fbs });
+  });
+
   it('adds a new patient inline and selects them; on a phone the screen still works', async () => {
     const page = await open('/op-bill', 'OP Bill', MOBILE);
     await screenshot(page, 'op-bill-empty-mobile');
@@ -367,6 +397,10 @@ describe('Register Patient with Bill', () => {
     await page.getByText('Must be a whole number').waitFor();
     await page.getByLabel('Discount %', { exact: true }).fill('10');
     await page.getByLabel('Payment Method').selectOption('bank_transfer');
+    // FBS is in the package's Lipid Profile: charged again only when the desk confirms it.
+    const overlap = page.getByTestId('overlap-warning');
+    await overlap.getByText('Fasting Blood Sugar is already in the package Basic Health Checkup').waitFor();
+    await overlap.getByLabel('Charge them anyway (the patient wants both)').check();
     expect(await page.getByTestId('bill-consultation').count()).toBe(0);
     const expected = billAmounts({
       lines: [

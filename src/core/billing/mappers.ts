@@ -96,6 +96,7 @@ export function toPayment(r: Selectable<PaymentsTable> & { received_by_name: str
     received_by: r.received_by,
     received_by_name: r.received_by_name,
     created_at: r.created_at,
+    value_date: r.value_date,
     kind: r.kind,
     status: r.status,
   };

@@ -167,6 +167,11 @@ export async function insertBillItemRows(trx: Db, rows: Insertable<BillItemsTabl
   if (rows.length) await trx.insertInto('bill_items').values(rows).execute();
 }
 
+/** A bill's lines go when its tests change (the new lines are inserted in the same transaction). */
+export async function deleteBillItemRows(trx: Db, billId: number): Promise<void> {
+  await trx.deleteFrom('bill_items').where('bill_id', '=', billId).execute();
+}
+
 export async function updateBillRow(trx: Db, id: number, patch: Updateable<BillsTable>): Promise<void> {
   await trx.updateTable('bills').set(patch).where('id', '=', id).execute();
 }

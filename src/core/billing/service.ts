@@ -4,7 +4,6 @@ import { nowIso } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { nextSequence } from '../sequences.js';
-import { billAmounts, effectiveDiscountPercent } from '../../shared/billing.js';
 import { formatInr, rupeesToPaise } from '../../shared/money.js';
 import type {
   Bill,
@@ -20,11 +19,10 @@ import { pageEnvelope } from '../../shared/schemas/common.js';
 import { findPatient, toPatient } from '../patients/repository.js';
 import { insertPatient } from '../patients/service.js';
 import { labSettings, labToday, organizationTimezone } from '../settings/organization.js';
-import { billTax } from '../../shared/gst.js';
-import { assertWithinCredit, payerForBill, payerUnitPrice } from '../payers/service.js';
+import { assertWithinCredit, payerForBill } from '../payers/service.js';
 import { addDays, localDate, localMinuteStamp } from '../../shared/time.js';
-import { resolveDoctor, resolveLines } from './lines.js';
-import { checkDiscount } from './approval.js';
+import { resolveDoctor } from './lines.js';
+import { priceBill } from './pricing.js';
 import { cancelVisitsOfBill, recordVisitForBill } from '../visits/service.js';
 import { orderSamplesForBill, withdrawOrderOfBill } from '../samples/orders.js';
 import { toBill, toBillItem, toPayment } from './mappers.js';
@@ -66,59 +64,18 @@ async function insertBill(
   const timeZone = await organizationTimezone(trx, actor.organizationId);
   const now = new Date();
   const today = localDate(timeZone, now);
-  // A bill charged to a payer takes the payer's prices (its list on this day, else the lab's less its discount).
   const payer = body.payer_id ? await payerForBill(trx, actor.organizationId, body.payer_id) : null;
-  const lines = await resolveLines(
-    trx,
-    actor.organizationId,
-    body.items,
-    payer ? (type, id, labPrice) => payerUnitPrice(trx, payer, type, id, labPrice, today) : undefined,
-  );
   const doctor = body.doctor_id ? await resolveDoctor(trx, actor.organizationId, body.doctor_id) : null;
   const feePaise = doctor && visitType === 'doctor_visit' ? doctor.feePaise : 0;
-  const amounts = billAmounts({
-    lines: lines.map((l) => ({ unitPricePaise: l.unit_price_paise, qty: l.qty, discountPercent: l.discount_percent })),
-    consultationFeePaise: feePaise,
-    discountPercent: body.discount_percentage,
-    taxPercent: 0,
-  });
-  // GST per line from each test's tax category, on its value after its share of the bill discount.
-  const tax = billTax(
-    lines.map((l, i) => ({ totalPaise: amounts.lines[i]!.totalPaise, ratePercent: l.gst_percent })),
+  const { lines, amounts, tax, finalPaise, discount } = await priceBill(trx, actor, {
+    items: body.items,
+    payer,
     feePaise,
-    amounts.discountPaise,
-  );
-  const finalPaise = amounts.discountedPaise + tax.taxPaise;
-  // The payer's agreed price is its list price: only what is below it counts as a discount.
-  const agreed = payer
-    ? await Promise.all(
-        lines.map((l) =>
-          payerUnitPrice(
-            trx,
-            payer,
-            l.item_type,
-            (l.test_id ?? l.profile_id ?? l.package_id)!,
-            l.list_price_paise,
-            today,
-          ),
-        ),
-      )
-    : lines.map((l) => l.list_price_paise);
-  const discount = await checkDiscount(
-    trx,
-    actor,
-    effectiveDiscountPercent(
-      lines.map((l, i) => ({
-        listPricePaise: agreed[i]!,
-        unitPricePaise: l.unit_price_paise,
-        qty: l.qty,
-        discountPercent: l.discount_percent,
-      })),
-      feePaise,
-      body.discount_percentage,
-    ),
-    body.discount_approval,
-  );
+    discountPercent: body.discount_percentage,
+    approval: body.discount_approval,
+    today,
+    confirmDuplicates: body.confirm_duplicates === true,
+  });
   if (payer) assertWithinCredit(payer, finalPaise);
   const dueDays = payer ? payer.payment_terms_days : (await labSettings(trx, actor.organizationId)).billDueDays;
   const nowStr = now.toISOString();

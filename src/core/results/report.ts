@@ -36,7 +36,18 @@ export function doctorOnReport(s: Head): string | null {
  * Whether the report may leave the lab: never with a critical value nobody has telephoned; and,
  * when the lab holds reports until paid, not while its bill has money due unless staff released it.
  */
-export async function assertReleasable(db: Db, head: Head, holdUntilPaid: boolean): Promise<void> {
+export async function assertReleasable(
+  db: Db,
+  head: Head,
+  holdUntilPaid: boolean,
+  releasedOnly = false,
+): Promise<void> {
+  // The desk hands over finished reports only: an interim one is for those who see results.
+  if (releasedOnly && !head.reported_at)
+    throw new ConflictError(
+      `The report of sample ${head.sample_code} is not released yet: its results are awaited or not verified`,
+      'REPORT_NOT_RELEASED',
+    );
   const uncalled = await uncalledCriticals(db, head.id);
   if (uncalled.length)
     throw new ConflictError(
@@ -80,7 +91,7 @@ export async function sampleReport(
   if (!s) throw new NotFoundError('Sample', sampleId);
   await assertInScope(db, scope, s.patient_id, 'Sample', sampleId);
   const org = await getOrganization(db, organizationId);
-  await assertReleasable(db, s, settingsOf(org).holdReportsUntilPaid);
+  await assertReleasable(db, s, settingsOf(org).holdReportsUntilPaid, scope.releasedOnly);
   const tz = org.timezone;
 
   const lines = await reportLinesOfSample(db, organizationId, s, tz);
@@ -122,7 +133,7 @@ export async function reportStatus(
   await assertInScope(db, scope, s.patient_id, 'Sample', sampleId);
   const org = await getOrganization(db, organizationId);
   try {
-    await assertReleasable(db, s, settingsOf(org).holdReportsUntilPaid);
+    await assertReleasable(db, s, settingsOf(org).holdReportsUntilPaid, scope.releasedOnly);
     return { releasable: true, code: null, message: null, reported_at: s.reported_at };
   } catch (err) {
     if (!(err instanceof ConflictError)) throw err;

@@ -48,9 +48,14 @@ export async function visitReport(
       continue;
     }
     const mine = await reportLinesOfSample(db, organizationId, h, tz);
-    const final = mine.filter((l) => l.state === 'final');
+    // The desk (print_reports without view_results) hands over released samples only: a tube whose
+    // report is not released yet is named as pending, its verified values not printed.
+    const held = scope.releasedOnly === true && !h.reported_at;
+    const final = held ? [] : mine.filter((l) => l.state === 'final');
     lines.push(...final);
-    for (const l of mine) if (l.state !== 'final') pending.push({ test_name: l.test_name, why: l.state });
+    for (const l of mine)
+      if (l.state !== 'final' || held)
+        pending.push({ test_name: l.test_name, why: l.state === 'final' ? 'unverified' : l.state });
     // What the visit's report prints leaves the lab on the same terms as its sample's own report;
     // a tube with nothing released yet (not drawn, not verified) holds nothing back.
     if (final.length) {

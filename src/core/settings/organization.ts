@@ -51,7 +51,10 @@ export interface LabSettings {
   maintenanceMode: boolean;
   /** A log line per request (method, path, status, time; never the query string or body). */
   debugMode: boolean;
-  /** A payment dated a day the cashier has closed: refused, or counted on the next day (issue 16). */
+  /**
+   * Money taken after the cashier closed the day: counted on their next open day (the default: the
+   * patient's money is never turned away), or refused where a lab wants its closings final.
+   */
   closedDayPayments: 'refuse' | 'next_day';
 }
 
@@ -76,7 +79,7 @@ export const DEFAULT_SETTINGS: LabSettings = {
   backupRetention: 30,
   maintenanceMode: false,
   debugMode: false,
-  closedDayPayments: 'refuse',
+  closedDayPayments: 'next_day',
 };
 
 export function settingsOf(org: Pick<OrganizationRow, 'settings'>): LabSettings {

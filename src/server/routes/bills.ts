@@ -13,6 +13,7 @@ import {
 } from '../../core/billing/service.js';
 import { billPdfWithPortalPin, billPdfById } from '../../core/billing/print.js';
 import { exportBillsCsv } from '../../core/billing/export.js';
+import { editBillItems } from '../../core/billing/edit.js';
 import { actorOf } from '../plugins/auth.js';
 import { route } from '../contract.js';
 import { sendCsv, sendPdf } from '../files.js';
@@ -37,6 +38,10 @@ export async function billRoutes(app: FastifyInstance) {
   });
   route(app, billsApi.create, async (req) => ({ bill: await createBill(db, actorOf(req), req.body) }));
   route(app, billsApi.update, async (req) => ({ bill: await updateBill(db, actorOf(req), req.params.id, req.body) }));
+  route(app, billsApi.updateItems, async (req) => {
+    await editBillItems(db, actorOf(req), req.params.id, req.body);
+    return { bill: await getBill(db, actorOf(req).organizationId, req.params.id) };
+  });
   route(app, billsApi.remove, async (req) => ({ bill: await deleteBill(db, actorOf(req), req.params.id) }));
   route(app, billsApi.addPayment, async (req) => ({
     bill: await addPayment(db, actorOf(req), req.params.id, req.body),

@@ -14,6 +14,7 @@ import { visitReport } from '../../core/results/visit-report.js';
 import { resultScope } from '../../core/results/scope.js';
 import { markVerifiable } from '../../core/results/verify-rules.js';
 import type { TestResult } from '../../shared/schemas/results.js';
+import { billReports } from '../../core/results/bill-reports.js';
 import { exportResultsCsv } from '../../core/results/export.js';
 import { actorOf } from '../plugins/auth.js';
 import { route } from '../contract.js';
@@ -60,6 +61,9 @@ export async function resultRoutes(app: FastifyInstance) {
     await releaseReport(db, actorOf(req), req.params.id, req.body.reason);
     return { ok: true as const };
   });
+  route(app, resultsApi.billReports, async (req) => ({
+    reports: await billReports(db, org(req), req.params.id, await resultScope(db, actorOf(req))),
+  }));
   route(app, resultsApi.sheet, async (req) => {
     const sheet = await resultSheet(db, org(req), req.params.id, await resultScope(db, actorOf(req)));
     await markVerifiable(

@@ -5,6 +5,7 @@ import {
   billListQuery,
   billSchema,
   billSummarySchema,
+  billItemsUpdateSchema,
   billUpdateSchema,
   billPaymentCreateSchema,
   registerWithBillSchema,
@@ -62,6 +63,20 @@ export const billsApi = {
     access: 'manage_bills',
     params: idParam,
     body: billUpdateSchema,
+    response: oneBill,
+  }),
+  /**
+   * Tests added to or taken off a saved bill until its samples are drawn: the figures worked out
+   * again, the order of samples changed, a refund of money paid beyond the new total. The desk that
+   * bills makes it (create_bills); 409 once a sample of a removed test is collected, or the bill is on
+   * a payer's invoice or cancelled.
+   */
+  updateItems: defineRoute({
+    method: 'PUT',
+    path: '/api/bills/:id/items',
+    access: 'create_bills',
+    params: idParam,
+    body: billItemsUpdateSchema,
     response: oneBill,
   }),
   remove: defineRoute({

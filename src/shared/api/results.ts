@@ -5,6 +5,7 @@ import {
   bulkVerifySchema,
   criticalCallSchema,
   reportStatusSchema,
+  billReportSchema,
   resultCreateSchema,
   resultListQuery,
   resultPageSchema,
@@ -114,11 +115,14 @@ export const resultsApi = {
     response: oneResult,
     status: 201,
   }),
-  /** Whether the report may be printed now, and why not (asked before opening it). */
+  /**
+   * Whether the report may be printed now, and why not (asked before opening it). print_reports:
+   * without view_results only a released report (every result verified) may be printed.
+   */
   reportStatus: defineRoute({
     method: 'GET',
     path: '/api/samples/:id/report/status',
-    access: 'view_results',
+    access: 'print_reports',
     params: idParam,
     response: reportStatusSchema,
   }),
@@ -131,6 +135,14 @@ export const resultsApi = {
     body: z.object({ reason: requiredText('Reason', 500) }),
     response: z.object({ ok: z.literal(true) }),
   }),
+  /** The reports of a bill, one per sample, for the desk that prints and hands them over: no values. */
+  billReports: defineRoute({
+    method: 'GET',
+    path: '/api/bills/:id/reports',
+    access: ['view_bills', 'print_reports'],
+    params: idParam,
+    response: z.object({ reports: z.array(billReportSchema) }),
+  }),
   /** The result-entry sheet of a sample: each ordered test with the range for this patient and its result. */
   sheet: defineRoute({
     method: 'GET',
@@ -139,10 +151,11 @@ export const resultsApi = {
     params: idParam,
     response: resultSheetSchema,
   }),
+  /** The report PDF; without view_results only once released (409 REPORT_NOT_RELEASED before). */
   report: defineRoute({
     method: 'GET',
     path: '/api/samples/:id/report.pdf',
-    access: 'view_results',
+    access: 'print_reports',
     params: idParam,
     query: downloadQuery,
     response: fileResponse('application/pdf'),
@@ -151,7 +164,7 @@ export const resultsApi = {
   visitReport: defineRoute({
     method: 'GET',
     path: '/api/bills/:id/report.pdf',
-    access: 'view_results',
+    access: 'print_reports',
     params: idParam,
     query: downloadQuery,
     response: fileResponse('application/pdf'),

@@ -123,6 +123,8 @@ const billBody = {
   notes: optionalText(1000),
   /** Needed when the bill's effective discount is above the biller's role ceiling (lab settings). */
   discount_approval: discountApprovalSchema.optional(),
+  /** Charge lines that share tests (CBC and a package holding CBC) anyway; otherwise 409 DUPLICATE_ITEM. */
+  confirm_duplicates: z.boolean({ error: 'confirm_duplicates must be true or false' }).optional(),
 };
 
 export const billCreateSchema = z
@@ -170,6 +172,26 @@ export const registerWithBillSchema = z
   })
   .superRefine(billPaymentReference);
 export type RegisterWithBill = z.infer<typeof registerWithBillSchema>;
+
+/**
+ * PUT /api/bills/{id}/items: the bill's lines as they should now be (tests added or taken off before
+ * the samples are drawn). A line already on the bill keeps the price it was charged unless a price
+ * is sent; a new line is priced as at billing. Money paid beyond the new total is refunded.
+ */
+export const billItemsUpdateSchema = z.object({
+  items: billBody.items,
+  /** Left out: the bill's own discount stays. */
+  discount_percentage: percent('Discount %').optional(),
+  discount_approval: billBody.discount_approval,
+  confirm_duplicates: billBody.confirm_duplicates,
+  /** Why the bill changed (the audit trail and the refund keep it). */
+  reason: optionalText(300),
+  /** How money paid beyond the new total is handed back. */
+  refund_method: z
+    .enum(PAYMENT_METHODS, { error: `Refund method must be one of ${PAYMENT_METHODS.join(', ')}` })
+    .default('cash'),
+});
+export type BillItemsUpdate = z.infer<typeof billItemsUpdateSchema>;
 
 export const billUpdateSchema = z.object({
   status: z
@@ -271,6 +293,8 @@ export const paymentSchema = z.object({
   received_by: z.number().nullable(),
   received_by_name: z.string().nullable(),
   created_at: z.string(),
+  /** The lab day the money counts on (a later day when the cashier had closed theirs); null for a pending cheque. */
+  value_date: z.string().nullable(),
   /** The ledger's: payment or refund; pending (a cheque), completed, failed (bounced) or refunded. */
   kind: z.string(),
   status: z.string(),

@@ -343,3 +343,21 @@ export const reportStatusSchema = z.object({
   reported_at: z.string().nullable(),
 });
 export type ReportStatus = z.infer<typeof reportStatusSchema>;
+
+/** One sample's report as the front desk sees it on a bill: which tests, whether it can be handed over. */
+export const billReportSchema = z.object({
+  sample_id: z.number(),
+  sample_code: z.string(),
+  sample_type: z.string(),
+  container: z.string().nullable(),
+  status: z.string(),
+  tests: z.array(z.string()),
+  /** When every result was verified; null while results are awaited. */
+  reported_at: z.string().nullable(),
+  /** Released and not held (a critical value not telephoned, money due where the lab holds reports). */
+  printable: z.boolean(),
+  /** Why not, in words, when not printable. */
+  reason: z.string().nullable(),
+  report_print_count: z.number(),
+});
+export type BillReport = z.infer<typeof billReportSchema>;

@@ -53,7 +53,7 @@ export function VisitReportButton({
   label?: string;
 }) {
   const user = useCurrentUser();
-  if (billId === null || !can(user, 'view_results')) return null;
+  if (billId === null || !can(user, 'print_reports')) return null;
   return (
     <Button variant="outline" size={size} onClick={() => void openVisitReport(billId)}>
       <FileText />

@@ -1,13 +1,16 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PaymentMethod } from '@shared/billing';
-import type { Bill, BillUpdate } from '@shared/schemas/bills';
+import type { Bill, BillItemsUpdate, BillUpdate } from '@shared/schemas/bills';
 import { billsApi } from '@shared/api/bills';
+import { resultsApi } from '@shared/api/results';
 import { paymentsApi } from '@shared/api/payments';
 import { billingSettingsApi } from '@shared/api/billing-settings';
 import type { BillingSettingsUpdate } from '@shared/schemas/billing-settings';
 import type { CallOutput } from '@shared/api/contract';
 import { call, contractUrl } from '@/lib/api';
 import { notify } from '@/lib/notify';
+import { formatMoney } from '@/lib/format';
+import { rupeesToPaise } from '@shared/money';
 import { billKeys, useInvalidateBills } from '@/lib/bills';
 
 /** What the Bills List and Billing Management screens ask GET /api/bills for. */
@@ -113,6 +116,22 @@ export function useRecordPaymentMutation(billId: number) {
   });
 }
 
+/** PUT /api/bills/:id/items: tests added or taken off until the samples are drawn (create_bills). */
+export function useEditBillItemsMutation(billId: number) {
+  const changed = useBillChanged();
+  return useMutation({
+    mutationFn: (body: Omit<BillItemsUpdate, 'refund_method'> & { refund_method?: PaymentMethod }) =>
+      call(billsApi.updateItems, { params: { id: billId }, body }).then((r) => r.bill),
+    onSuccess: (bill) => {
+      notify.success(
+        'Bill updated',
+        `Bill ${bill.bill_number} now comes to ${formatMoney(rupeesToPaise(bill.final_amount))}`,
+      );
+      return changed(bill);
+    },
+  });
+}
+
 /** PUT /api/bills/:id: payment method, due date, notes (manage_bills). */
 export function useUpdateBillMutation(billId: number) {
   const changed = useBillChanged();
@@ -182,3 +201,15 @@ export function useUpdateBillingSettings() {
     },
   });
 }
+
+/** A bill's reports for the desk (print_reports): which samples, and which can be handed over now. */
+export function useBillReports(billId: number | null) {
+  return useQuery({
+    queryKey: [...billKeys.detail(billId ?? 0), 'reports'] as const,
+    enabled: billId !== null,
+    queryFn: ({ signal }) =>
+      call(resultsApi.billReports, { params: { id: billId ?? 0 } }, signal).then((r) => r.reports),
+  });
+}
+
+export const reportPdfUrl = (sampleId: number) => contractUrl(resultsApi.report, { params: { id: sampleId } });

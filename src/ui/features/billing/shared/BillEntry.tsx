@@ -4,6 +4,7 @@ import { Card, CardBody, CardHeader, FormField, Input } from '@/components';
 import { BillFigures } from './BillFigures';
 import { BillLines, type LineEdits } from './BillLines';
 import { CataloguePickers } from './CataloguePickers';
+import { OverlapWarning } from './Overlaps';
 import { PaymentFields } from './PaymentFields';
 import type { BillEntryState, PercentField } from './useBillEntry';
 
@@ -49,6 +50,11 @@ export function BillEntry<M extends PaymentMethod>({
           ) : (
             <BillLines draft={draft} edits={lineEdits} />
           )}
+          <OverlapWarning
+            overlaps={entry.overlaps}
+            confirmed={entry.confirmDuplicates}
+            onConfirm={entry.setConfirmDuplicates}
+          />
         </CardBody>
       </Card>
       <Card>

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
-import { Stethoscope } from 'lucide-react';
+import { Stethoscope, UserRound } from 'lucide-react';
 import { ROLE_LABELS } from '@shared/roles';
-import { Money } from '@/components';
+import { Button, Money } from '@/components';
 import { errorMessage } from '@/lib/api';
 import { useDoctors, type Doctor } from '@/lib/bills';
 import { SearchPicker } from '@/components/SearchPicker';
@@ -24,13 +24,15 @@ export interface DoctorPickerProps {
   required?: boolean;
   /** "Doctor" unless said ("Referring Doctor" on a lab-only visit). */
   label?: string;
+  /** OP Bill: "Self" (no referring doctor) may be chosen instead of a doctor. */
+  self?: { chosen: boolean; onChoose: (self: boolean) => void };
 }
 
 /**
  * Spec 2.8 / 6: only doctors and lab technicians are offered (GET /api/doctors/options), each with their
  * specialization and consultation fee, searchable by name or specialization.
  */
-export function DoctorPicker({ value, onChange, error, required, label = 'Doctor' }: DoctorPickerProps) {
+export function DoctorPicker({ value, onChange, error, required, label = 'Doctor', self }: DoctorPickerProps) {
   const [query, setQuery] = useState('');
   const doctors = useDoctors();
   const options = useMemo(() => {
@@ -42,6 +44,17 @@ export function DoctorPicker({ value, onChange, error, required, label = 'Doctor
         (d.specialization ?? '').toLowerCase().includes(q),
     );
   }, [doctors.data, query]);
+
+  if (self?.chosen) {
+    return (
+      <ChosenCard icon={UserRound} changeLabel="Change doctor" onChange={() => self.onChoose(false)}>
+        <p className="font-semibold text-slate-900" data-testid="selected-doctor">
+          Self
+        </p>
+        <p className="text-slate-600">No referring doctor: a lab-only visit, no consultation fee</p>
+      </ChosenCard>
+    );
+  }
 
   if (value) {
     return (
@@ -60,7 +73,7 @@ export function DoctorPicker({ value, onChange, error, required, label = 'Doctor
     );
   }
 
-  return (
+  const picker = (
     <SearchPicker
       label={label}
       required={required}
@@ -93,5 +106,17 @@ export function DoctorPicker({ value, onChange, error, required, label = 'Doctor
         </span>
       )}
     />
+  );
+  if (!self) return picker;
+  return (
+    <div className="grid gap-2">
+      {picker}
+      <div>
+        <Button variant="outline" size="sm" onClick={() => self.onChoose(true)}>
+          <UserRound />
+          Self (no referring doctor)
+        </Button>
+      </div>
+    </div>
   );
 }

@@ -5,6 +5,7 @@ import { ApiError } from '@/lib/api';
 import { lineErrorPath, toItems } from './lines';
 import { amountPaid, amountPaidError } from './PaymentFields';
 import { useBillDraft } from './useBillDraft';
+import { useOverlaps } from './Overlaps';
 
 export type PercentField = 'discount';
 type BillField = PercentField | 'amount' | 'reference';
@@ -48,10 +49,18 @@ export function useBillEntry<M extends PaymentMethod>({
   const referenceError =
     taking && need.required && !reference.trim() ? `${need.label} is required for money taken by ${method}` : undefined;
   const [referenceTouched, setReferenceTouched] = useState(false);
+  // Lines that charge a test twice: shown as they appear; sent only when the biller confirms them.
+  const overlaps = useOverlaps(draft.lines);
+  const [confirmDuplicates, setConfirmDuplicates] = useState(false);
   const clearServerError = (f: BillField) => setServerErrors((e) => ({ ...e, [f]: undefined }));
 
   return {
     draft,
+    overlaps,
+    confirmDuplicates,
+    setConfirmDuplicates,
+    /** Lines share tests and the biller has not said to charge them anyway. */
+    unconfirmedDuplicates: overlaps.length > 0 && !confirmDuplicates,
     integerPercents,
     methods,
     method,
@@ -92,6 +101,7 @@ export function useBillEntry<M extends PaymentMethod>({
         payment_method: method,
         amount_paid: amountPaid(amount),
         payment_reference: reference.trim() || null,
+        ...(overlaps.length > 0 && confirmDuplicates ? { confirm_duplicates: true } : {}),
       };
     },
     /**
@@ -120,6 +130,7 @@ export function useBillEntry<M extends PaymentMethod>({
       setAmount('');
       setReference('');
       setReferenceTouched(false);
+      setConfirmDuplicates(false);
       setServerErrors({});
     },
   };

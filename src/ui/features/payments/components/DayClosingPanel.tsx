@@ -21,6 +21,7 @@ import { formatMoney, useLabFormat } from '@/lib/format';
 import { drawerDifferenceText, rupeesToPaise } from '@shared/money';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
+import { CloseDayConfirm } from './CloseDayConfirm';
 import { useCloseDay, useClosing, useClosingHistory, useClosingSettings, useUpdateClosingSettings } from '../api';
 
 const money = /^\d+(\.\d{1,2})?$/;
@@ -48,32 +49,52 @@ export function DayClosingPanel() {
   const expected =
     c && money.test(float.trim()) ? Math.round((Number(float) + c.cash - c.cash_refunds) * 100) / 100 : null;
 
+  // The fields are checked first; the close itself waits for the cashier to confirm the day and figures.
+  const [confirming, setConfirming] = useState(false);
   const submit = () => {
     const e: Record<string, string> = {};
     if (!money.test(float.trim())) e.opening_float = 'Enter the opening float in rupees (0 if none)';
     if (!money.test(counted.trim())) e.counted_cash = 'Enter the cash counted in the drawer, in rupees';
     setErrors(e);
     if (Object.keys(e).length) return;
+    setConfirming(true);
+  };
+
+  const confirmClose = () =>
     close.mutate(
       { date, opening_float: Number(float), counted_cash: Number(counted), notes: notes.trim() || null },
       {
         onSuccess: () => {
+          setConfirming(false);
           setFloat('');
           setCounted('');
           setNotes('');
         },
-        onError: (err) =>
+        onError: (err) => {
+          setConfirming(false);
           setErrors(
             err instanceof ApiError && err.details.length
               ? Object.fromEntries(err.details.map((d) => [d.path, d.message]))
               : { form: errorMessage(err) },
-          ),
+          );
+        },
       },
     );
-  };
 
   return (
     <section aria-label="Day-end closing" className="grid gap-5">
+      {confirming && c && (
+        <CloseDayConfirm
+          closing={c}
+          day={date}
+          float={Number(float)}
+          counted={Number(counted)}
+          busy={close.isPending}
+          refuseLater={settings.data?.closed_day_payments === 'refuse'}
+          onConfirm={confirmClose}
+          onCancel={() => setConfirming(false)}
+        />
+      )}
       <Card className="min-w-0">
         <CardHeader
           icon={<Lock />}
@@ -139,13 +160,13 @@ export function DayClosingPanel() {
           )}
           {settings.data && (
             <div className="grid gap-2 border-t border-slate-100 pt-3 text-[13px] sm:flex sm:items-end sm:gap-4">
-              <FormField label="Payments dated a closed day" className="sm:w-72">
+              <FormField label="Money taken after the day is closed" className="sm:w-72">
                 <Select
                   value={settings.data.closed_day_payments}
                   disabled={!can(me, 'system_settings') || updateSettings.isPending}
                   options={[
+                    { value: 'next_day', label: 'Take them, counted on the next day' },
                     { value: 'refuse', label: 'Refuse them' },
-                    { value: 'next_day', label: 'Count them on the next day' },
                   ]}
                   onChange={(e) => updateSettings.mutate(e.target.value as 'refuse' | 'next_day')}
                 />

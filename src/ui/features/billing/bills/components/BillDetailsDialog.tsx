@@ -1,19 +1,25 @@
-import type { ReactNode } from 'react';
-import { Download, Printer } from 'lucide-react';
+import { useState, type ReactNode } from 'react';
+import { Download, ListPlus, Printer } from 'lucide-react';
 import type { Bill, BillItem, Payment } from '@shared/schemas/bills';
 import { Badge, Button, DataTable, DateText, Dialog, ErrorPanel, LoadingState, Money, type Column } from '@/components';
 import { cn } from '@/lib/cn';
+import { useLabFormat } from '@/lib/format';
+import { localDate } from '@shared/time';
 import { useBill } from '../api';
 import { downloadBillPdf, printBillPdf } from './billActions';
 import { doctorName, methodLabel, patientName } from '@/lib/billText';
 import { RecordPaymentForm, RefundForm } from './PaymentForms';
 import { VisitReportButton } from '@/lib/visitReport';
+import { useCurrentUser } from '@/lib/session';
+import { can } from '@/lib/roles';
+import { EditTestsDialog } from './EditTestsDialog';
+import { BillReports } from './BillReports';
 
 export interface BillDetailsDialogProps {
   /** The row clicked: shown at once while the full bill (lines, payments) loads. */
   bill: Bill | null;
   onOpenChange: (open: boolean) => void;
-  /** create_bills: may record payments and refunds. */
+  /** create_bills: may record payments and refunds, and add or take off tests. */
   canPay: boolean;
 }
 
@@ -52,6 +58,7 @@ const itemColumns: Column<BillItem>[] = [
 /** One payment or refund: when, how, who took it; refunds in red with their reason. */
 function PaymentLine({ p }: { p: Payment }) {
   const refund = p.amount < 0;
+  const f = useLabFormat();
   return (
     <li className="flex items-start justify-between gap-3 px-3 py-2">
       <div className="min-w-0 text-[13px]">
@@ -64,6 +71,11 @@ function PaymentLine({ p }: { p: Payment }) {
           <DateText value={p.created_at} withTime />
           {p.received_by_name && <> · {p.received_by_name}</>}
         </div>
+        {p.value_date && p.value_date > localDate(f.timeZone, new Date(p.created_at)) && (
+          <div className="mt-0.5 text-xs text-slate-700">
+            Counted on <DateText value={p.value_date} /> (the day was closed)
+          </div>
+        )}
         {p.reason && <div className="mt-0.5 text-xs text-slate-700">Reason: {p.reason}</div>}
       </div>
       <Money rupees={p.amount} className={cn('shrink-0 text-sm font-medium', refund && 'text-red-700')} />
@@ -107,6 +119,8 @@ export function BillDetailsDialog({ bill: row, onOpenChange, canPay }: BillDetai
   // The fetched bill once loaded (it has lines and payments and reflects new payments at once).
   const bill = detail.data ?? row;
   const cancelled = bill?.status === 'cancelled';
+  const me = useCurrentUser();
+  const [editing, setEditing] = useState(false);
 
   return (
     <Dialog
@@ -118,6 +132,12 @@ export function BillDetailsDialog({ bill: row, onOpenChange, canPay }: BillDetai
       footer={
         bill && (
           <>
+            {canPay && !cancelled && bill.items && (
+              <Button variant="outline" onClick={() => setEditing(true)}>
+                <ListPlus />
+                Edit Tests
+              </Button>
+            )}
             <Button variant="outline" onClick={() => printBillPdf(bill)}>
               <Printer />
               Print
@@ -226,6 +246,8 @@ export function BillDetailsDialog({ bill: row, onOpenChange, canPay }: BillDetai
                 </section>
               </div>
 
+              {can(me, 'print_reports') && !cancelled && <BillReports billId={bill.id} />}
+
               {canPay && !cancelled && (
                 <div className="grid gap-3">
                   {/* Keyed on what was paid so the amount restarts at the new balance after each payment. */}
@@ -241,6 +263,7 @@ export function BillDetailsDialog({ bill: row, onOpenChange, canPay }: BillDetai
           )}
         </div>
       )}
+      {editing && bill && <EditTestsDialog bill={bill} onOpenChange={setEditing} />}
     </Dialog>
   );
 }

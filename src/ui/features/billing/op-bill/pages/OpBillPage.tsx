@@ -39,6 +39,8 @@ export default function OpBillPage() {
   const screen = useScreen();
   const [patient, setPatient] = useState<Patient | null>(null);
   const [doctor, setDoctor] = useState<Doctor | null>(null);
+  // "Self": the patient came without a referring doctor (a lab-only visit, no fee).
+  const [self, setSelf] = useState(false);
   const [payer, setPayer] = useState<Payer | null>(null);
   const me = useCurrentUser();
   // A doctor on an OP bill is a consultation (fee added) unless marked as only referring the patient.
@@ -47,7 +49,7 @@ export default function OpBillPage() {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [saved, setSaved] = useState<Bill | null>(null);
   const entry = useBillEntry({
-    consultationFee: consultation ? (doctor?.consultation_fee ?? 0) : 0,
+    consultationFee: consultation && !self ? (doctor?.consultation_fee ?? 0) : 0,
     methods: OP_BILL_PAYMENT_METHODS,
   });
   const { draft } = entry;
@@ -70,6 +72,7 @@ export default function OpBillPage() {
   const clearForm = () => {
     setPatient(null);
     setDoctor(null);
+    setSelf(false);
     setPayer(null);
     setConsultation(true);
     entry.reset();
@@ -77,11 +80,12 @@ export default function OpBillPage() {
   };
 
   const submit = (mode: SaveMode) => {
-    if (!patient || !doctor) {
+    if (!patient || (!doctor && !self)) {
       notify.error(
         mode === 'print'
           ? 'Please select both patient and doctor before printing'
           : 'Please select both patient and doctor',
+        'Choose "Self" when the patient has no referring doctor.',
       );
       return;
     }
@@ -97,6 +101,13 @@ export default function OpBillPage() {
       );
       return;
     }
+    if (entry.unconfirmedDuplicates) {
+      notify.error(
+        'Charged twice on this bill',
+        `${entry.overlaps.map((o) => o.message).join('; ')}. Remove the duplicate, or tick "Charge them anyway".`,
+      );
+      return;
+    }
     // Opened inside the click, before the save, so popup blockers let it through.
     const printWindow = mode === 'print' ? openPrintWindow() : null;
     if (mode === 'print' && !printWindow) return;
@@ -105,8 +116,8 @@ export default function OpBillPage() {
       create
         .mutateAsync({
           patient_id: patient.id,
-          doctor_id: doctor.id,
-          visit_type: consultation ? 'doctor_visit' : 'lab_only',
+          doctor_id: self ? null : doctor!.id,
+          visit_type: consultation && !self ? 'doctor_visit' : 'lab_only',
           ...entry.request(),
           payer_id: payer?.id ?? null,
           discount_approval,
@@ -169,14 +180,24 @@ export default function OpBillPage() {
                   setDoctor(d);
                   clearError('doctor');
                 }}
+                self={{
+                  chosen: self,
+                  onChoose: (v) => {
+                    setSelf(v);
+                    if (v) setDoctor(null);
+                    clearError('doctor');
+                  },
+                }}
                 error={errors.doctor}
               />
-              <Checkbox
-                className="mt-3"
-                label="Consultation: add the doctor's fee (untick when the doctor only referred the patient)"
-                checked={consultation}
-                onChange={(e) => setConsultation(e.target.checked)}
-              />
+              {!self && (
+                <Checkbox
+                  className="mt-3"
+                  label="Consultation: add the doctor's fee (untick when the doctor only referred the patient)"
+                  checked={consultation}
+                  onChange={(e) => setConsultation(e.target.checked)}
+                />
+              )}
             </CardBody>
           </Card>
         </div>
@@ -191,8 +212,8 @@ export default function OpBillPage() {
             empty: 'No items added yet. Search a picker above to add a test, profile or package.',
           }}
           lineEdits="all"
-          showConsultation={doctor !== null}
-          actions={<SaveActions ready={patient !== null && doctor !== null} busy={busy} onSubmit={submit} />}
+          showConsultation={doctor !== null && !self}
+          actions={<SaveActions ready={patient !== null && (doctor !== null || self)} busy={busy} onSubmit={submit} />}
         />
       </div>
     </div>

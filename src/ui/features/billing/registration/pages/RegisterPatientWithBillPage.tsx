@@ -79,6 +79,8 @@ export default function RegisterPatientWithBillPage() {
     if (entry.draft.lines.length === 0) return 'Please add at least one test, profile, or package';
     entry.touchReference();
     if (entry.invalid) return 'Please correct the highlighted values';
+    if (entry.unconfirmedDuplicates)
+      return `Charged twice on this bill: ${entry.overlaps.map((o) => o.message).join('; ')}. Remove the duplicate, or tick "Charge them anyway".`;
     return null;
   };
 

@@ -1,0 +1,57 @@
+import type { Db } from '../db/connection.js';
+import { ConflictError, NotFoundError } from '../errors.js';
+import type { BillReport } from '../../shared/schemas/results.js';
+import { findBillRow } from '../billing/repository.js';
+import { testsOnSamplesOfBill } from '../samples/repository.js';
+import { labSettings } from '../settings/organization.js';
+import { reportHead } from './entry-repository.js';
+import { assertReleasable } from './report.js';
+import { assertInScope, type ResultScope } from './scope.js';
+
+/**
+ * The reports of a bill, one per sample, for the front desk that prints and hands them over: the
+ * tests on each and whether the report can leave the lab now (released, not held), never a value.
+ */
+export async function billReports(
+  db: Db,
+  organizationId: number,
+  billId: number,
+  scope: ResultScope,
+): Promise<BillReport[]> {
+  const bill = await findBillRow(db, organizationId, billId);
+  if (!bill) throw new NotFoundError('Bill', billId);
+  await assertInScope(db, scope, bill.patient_id, 'Bill', billId);
+  const { holdReportsUntilPaid } = await labSettings(db, organizationId);
+  const bySample = new Map<number, BillReport>();
+  for (const r of await testsOnSamplesOfBill(db, organizationId, billId)) {
+    const seen = bySample.get(r.id);
+    if (seen) {
+      seen.tests.push(r.test_name);
+      continue;
+    }
+    bySample.set(r.id, {
+      sample_id: r.id,
+      sample_code: r.sample_code,
+      sample_type: r.sample_type,
+      container: r.container,
+      status: r.status,
+      tests: [r.test_name],
+      reported_at: r.reported_at,
+      printable: false,
+      reason: null,
+      report_print_count: Number(r.report_print_count),
+    });
+  }
+  for (const report of bySample.values()) {
+    const head = (await reportHead(db, organizationId, report.sample_id))!;
+    try {
+      // The desk's rule for everyone here: a bill's report is handed over once released.
+      await assertReleasable(db, head, holdReportsUntilPaid, true);
+      report.printable = true;
+    } catch (err) {
+      if (!(err instanceof ConflictError)) throw err;
+      report.reason = err.message;
+    }
+  }
+  return [...bySample.values()];
+}
