@@ -30,6 +30,8 @@ export interface ServeOptions {
   allowedHosts?: string[];
   /** The root of the labs' watched folders (`--drop-root`); default `<data dir>/drop`. */
   dropRoot?: string;
+  /** Addresses besides `host` that a lab's analyzer listener may bind (`--listener-hosts`). */
+  listenerHosts?: string[];
 }
 
 /** The built UI sits beside the compiled server: dist/public. */
@@ -63,6 +65,7 @@ export async function serve(opts: ServeOptions): Promise<{ url: string; close: (
     version: packageVersion(),
     dataDir: paths.dir,
     dropRoot,
+    listenerHosts: opts.listenerHosts,
     switchDatabase,
   });
   let current: { app: FastifyInstance; database: Database_ } = { app: await buildApp(appOptions(database)), database };
@@ -95,6 +98,7 @@ export async function serve(opts: ServeOptions): Promise<{ url: string; close: (
   const interfaces = startInterfaceListeners(() => current.database.db, senderLog, {
     bindHost: opts.host,
     dropRoot,
+    listenerHosts: [opts.host, ...(opts.listenerHosts ?? [])],
   });
   const shownHost = opts.host === '0.0.0.0' || opts.host === '::' ? 'localhost' : opts.host;
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${opts.port}`;

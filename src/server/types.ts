@@ -55,6 +55,8 @@ export interface AppOptions {
    * connection may only name a folder inside `<root>/lab-<id>`. Absent: folder connections are refused.
    */
   dropRoot?: string;
+  /** `--listener-hosts`: addresses besides `--host` that a lab's analyzer listener may bind. */
+  listenerHosts?: readonly string[];
   /**
    * Moves the running server onto another database (lims serve provides it): the wizard's
    * PostgreSQL choice. Absent in tests that build the app alone.

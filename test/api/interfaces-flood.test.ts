@@ -226,3 +226,68 @@ describe('no error in a line callback ends the process', () => {
     expect(errors).toEqual(['reading an ASTM line failed; the line is closed']);
   });
 });
+
+describe("where a lab's listener may bind", () => {
+  it("only the server's own address (or one the operator allows), never a system port", async () => {
+    const served = await makeLab({ listenHost: '127.0.0.1' });
+    try {
+      const body = { name: 'Anywhere', protocol: 'astm', transport: 'tcp-server', port: await freePort() };
+      const all = await served.admin.post('/api/connections', { ...body, host: '0.0.0.0' });
+      expect(all.statusCode).toBe(400);
+      expect(all.json().details[0]).toMatchObject({ path: 'host' });
+      expect(all.json().details[0].message).toContain('--listener-hosts');
+      const low = await served.admin.post('/api/connections', { ...body, port: 80 });
+      expect(low.statusCode).toBe(400);
+      expect(low.json().details).toEqual([{ path: 'port', message: "A listener's port must be 1024 to 65535" }]);
+      const ok = await served.admin.post('/api/connections', { ...body, host: '127.0.0.1' });
+      expect(ok.statusCode, ok.body).toBe(201);
+      const id = ok.json<{ connection: Connection }>().connection.id;
+      expect((await served.admin.put(`/api/connections/${id}`, { host: '0.0.0.0' })).statusCode).toBe(400);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('a listener saved with an address the server does not allow is not started', async () => {
+    // A lab of its own: the listeners of this file's lab (which allow any address) never see it.
+    const other = await makeLab();
+    const port = await freePort();
+    const made = await other.admin.post('/api/connections', {
+      name: 'Wide',
+      protocol: 'astm',
+      transport: 'tcp-server',
+      port,
+      enabled: true,
+    });
+    const conn = made.json<{ connection: Connection }>().connection;
+    // As if saved before the rule, or by another server: written straight in.
+    await other.database.db
+      .updateTable('connections')
+      .set({ host: '0.0.0.0', port })
+      .where('id', '=', conn.id)
+      .execute();
+    const strict = await listenersFor(() => other.database.db, other.organizationId, {
+      listenerHosts: ['127.0.0.1'],
+    });
+    try {
+      const state = await until('the refusal on the connection', async () => {
+        const c = (await other.admin.get(`/api/connections/${conn.id}`)).json<{ connection: Connection }>().connection;
+        return c.listen_status === 'error' && c.last_error?.includes('may not bind') ? c : undefined;
+      });
+      expect(state.last_error).toContain('0.0.0.0');
+      await expect(
+        new Promise((resolve, reject) => {
+          const s = net.connect({ port, host: '127.0.0.1' });
+          s.once('connect', () => {
+            s.destroy();
+            resolve('connected');
+          });
+          s.once('error', reject);
+        }),
+      ).rejects.toThrow(/ECONNREFUSED/);
+    } finally {
+      await strict.stop();
+      await other.close();
+    }
+  });
+});

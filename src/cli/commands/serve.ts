@@ -20,6 +20,7 @@ interface ServeFlags {
   secureCookies?: boolean;
   allowedHosts?: string[];
   dropRoot?: string;
+  listenerHosts?: string[];
 }
 
 export function registerServe(program: Command, out: Output): void {
@@ -42,6 +43,12 @@ export function registerServe(program: Command, out: Output): void {
       new Option(
         '--allowed-hosts <names>',
         'comma-separated host names the server answers (e.g. lims.clinic.lan,192.168.1.20); others get 421',
+      ).argParser(parseHosts),
+    )
+    .addOption(
+      new Option(
+        '--listener-hosts <addresses>',
+        "comma-separated addresses besides --host that labs' analyzer listeners may bind (e.g. 192.168.10.5)",
       ).argParser(parseHosts),
     )
     .option(
@@ -83,6 +90,7 @@ async function runServe(cmd: Command, flags: ServeFlags, out: Output): Promise<v
       secureCookies: flags.secureCookies ?? false,
       allowedHosts: flags.allowedHosts,
       dropRoot: flags.dropRoot,
+      listenerHosts: flags.listenerHosts,
     }));
   } catch (err) {
     if (err instanceof CliError) throw err;

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { sweepableFolder } from './drop-folder.js';
-import { MAX_MESSAGE_KIB_DEFAULT } from '../../shared/schemas/connections.js';
+import { LOWEST_LISTENER_PORT, MAX_MESSAGE_KIB_DEFAULT } from '../../shared/schemas/connections.js';
 import { join } from 'node:path';
 import type { Db } from '../db/connection.js';
 import { nowIso } from '../context.js';
@@ -52,7 +52,20 @@ function startTcpServer(
   bindHost: string | undefined,
   timings: LinkTimings,
   limits: typeof LINE_LIMITS,
+  allowedHosts: readonly string[] | undefined,
 ): Running {
+  // Saved before the operator's rules (or in a database moved between servers): checked again here.
+  const refusedBind =
+    conn.host && allowedHosts && !allowedHosts.includes(conn.host)
+      ? `The listener may not bind ${conn.host}: this server allows ${allowedHosts.join(', ')} (lims serve --listener-hosts)`
+      : conn.port! < LOWEST_LISTENER_PORT
+        ? `Port ${conn.port} is a system port; choose ${LOWEST_LISTENER_PORT} or above`
+        : null;
+  if (refusedBind) {
+    noteStatus(db, log, conn.id, 'error', refusedBind);
+    log.warn({ connection: conn.id }, refusedBind);
+    return { key: keyOf(conn), stop: async () => undefined };
+  }
   const sessions = new Set<() => void>();
   const byAddress = new Map<string, number>();
   // A refused line is logged at most once a minute per listener: a flood must not flood the log too.
@@ -275,6 +288,8 @@ export function startInterfaceListeners(
     openSerial?: SerialOpener;
     /** The root of the labs' watched folders (lims serve --drop-root); none: folder connections stay in error. */
     dropRoot?: string;
+    /** Addresses a TCP listener may bind (the server's --host and --listener-hosts); none: any. */
+    listenerHosts?: readonly string[];
     /** Open lines per TCP listener and per address (LINE_LIMITS). */
     lineLimits?: Partial<typeof LINE_LIMITS>;
   } = {},
@@ -299,7 +314,15 @@ export function startInterfaceListeners(
       if (c.transport === 'tcp-server')
         running.set(
           c.id,
-          startTcpServer(db, c, log, opts.bindHost, opts.timings ?? {}, { ...LINE_LIMITS, ...opts.lineLimits }),
+          startTcpServer(
+            db,
+            c,
+            log,
+            opts.bindHost,
+            opts.timings ?? {},
+            { ...LINE_LIMITS, ...opts.lineLimits },
+            opts.listenerHosts,
+          ),
         );
       else if (c.transport === 'tcp-client') running.set(c.id, startTcpClient(db, c, log, opts.timings ?? {}));
       else if (c.transport === 'folder') running.set(c.id, startFolder(db, c, log, opts.dropRoot ?? null));

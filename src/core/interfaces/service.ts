@@ -9,6 +9,7 @@ import { connectionFolder } from './drop-folder.js';
 import { insertUser } from '../users/service.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import {
+  LOWEST_LISTENER_PORT,
   MAX_MESSAGE_KIB_DEFAULT,
   SERIAL_DEFAULTS,
   transportIssues,
@@ -167,9 +168,30 @@ function auditView(r: ConnectionRow) {
   return { ...rest, code_map: codeMapOf({ code_map }) };
 }
 
-/** The server operator's root of watched folders (lims serve --drop-root); none: folders are refused. */
+/** What the server's operator decides for every lab: where folders may be, which addresses listeners may bind. */
 export interface FolderRoot {
+  /** The root of watched folders (lims serve --drop-root); none: folders are refused. */
   dropRoot?: string | null;
+  /** Addresses a TCP listener may bind (the server's --host and --listener-hosts); none: any. */
+  listenerHosts?: readonly string[] | null;
+}
+
+/** A TCP server binds only where the operator allows, and never a system port. */
+function listenerIssues(
+  c: { transport: string; host?: string | null; port?: number | null },
+  where: FolderRoot,
+): { path: string; message: string }[] {
+  if (c.transport !== 'tcp-server') return [];
+  const out: { path: string; message: string }[] = [];
+  const allowed = where.listenerHosts;
+  if (c.host && allowed && !allowed.includes(c.host))
+    out.push({
+      path: 'host',
+      message: `A listener binds to this server's address (${allowed.join(', ')}); leave Host empty, or ask the server's operator to allow ${c.host} (lims serve --listener-hosts)`,
+    });
+  if (c.port != null && c.port < LOWEST_LISTENER_PORT)
+    out.push({ path: 'port', message: `A listener's port must be ${LOWEST_LISTENER_PORT} to 65535` });
+  return out;
 }
 
 /**
@@ -182,6 +204,8 @@ export async function createConnection(
   input: ConnectionCreate,
   where: FolderRoot = {},
 ): Promise<Connection> {
+  const refused = listenerIssues(input, where);
+  if (refused.length) throw new ValidationError('Invalid input', refused);
   const path =
     input.transport === 'folder' && input.path
       ? connectionFolder(where.dropRoot, actor.organizationId, input.path)
@@ -261,7 +285,7 @@ export async function updateConnection(
       path: input.path !== undefined ? input.path : before.path,
       send_orders: input.send_orders ?? before.send_orders === 1,
     };
-    const issues = transportIssues(merged);
+    const issues = [...transportIssues(merged), ...listenerIssues(merged, where)];
     if (issues.length) throw new ValidationError('Invalid input', issues);
     // A folder is checked whenever it is given or the transport becomes one (never kept from before unchecked).
     if (merged.transport === 'folder' && merged.path && (input.path !== undefined || before.transport !== 'folder'))

@@ -18,7 +18,10 @@ import { route } from '../contract.js';
 export async function connectionRoutes(app: FastifyInstance) {
   const db = app.database.db;
   const org = (req: Parameters<typeof actorOf>[0]) => actorOf(req).organizationId;
-  const where = { dropRoot: app.options_.dropRoot ?? null };
+  const where = {
+    dropRoot: app.options_.dropRoot ?? null,
+    listenerHosts: [app.options_.listenHost ?? '127.0.0.1', ...(app.options_.listenerHosts ?? [])],
+  };
 
   route(app, connectionsApi.list, async (req) => ({ connections: await listConnections(db, org(req)) }));
   route(app, connectionsApi.messages, async (req) => listMessages(db, org(req), req.query));

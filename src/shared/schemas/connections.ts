@@ -144,6 +144,8 @@ const oneOf = (values: readonly number[], label: string) =>
  * Generous for a real CBC with its histograms; past it the link refuses the message.
  */
 export const MAX_MESSAGE_KIB_DEFAULT = 4096;
+/** The lowest port a lab's listener may take: the ones below belong to the system's services. */
+export const LOWEST_LISTENER_PORT = 1024;
 export const MAX_MESSAGE_KIB_RANGE = { min: 64, max: 65536 } as const;
 
 const maxMessageKib = z.preprocess(
