@@ -9,6 +9,7 @@ import {
   type TestResult,
 } from '../../shared/schemas/results.js';
 import type { ListRow } from './repository.js';
+import { parseStructured } from '../../shared/templates/index.js';
 import type { CallRow } from './entry-repository.js';
 
 export function parseRanges(json: string | null): ReferenceRange[] {
@@ -77,6 +78,7 @@ export function toResult(
     sample_barcode: r.sample_barcode,
     sample_status: r.sample_status,
     result_value: r.result_value,
+    structured: parseStructured(r.structured_value),
     unit: r.unit,
     normal_range: normalRange,
     flag: r.flag,

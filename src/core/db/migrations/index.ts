@@ -50,6 +50,11 @@ import {
 } from './036_report_postgres_indexes.js';
 import { sql as liveOpenCollected, postgres as liveOpenCollectedPostgres } from './037_live_open_collected.js';
 import { sql as summariesAtCommit, postgres as summariesAtCommitPostgres } from './038_summaries_at_commit.js';
+import {
+  sql as structuredResults,
+  sqliteSteps as structuredResultsSqlite,
+  postgres as structuredResultsPostgres,
+} from './043_structured_results.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
 import type Database from 'better-sqlite3';
@@ -141,4 +146,11 @@ export const migrations: Migration[] = [
   { version: 36, name: 'report_postgres_indexes', sql: reportPostgresIndexes, postgres: reportPostgresIndexesPostgres },
   { version: 37, name: 'live_open_collected', sql: liveOpenCollected, postgres: liveOpenCollectedPostgres },
   { version: 38, name: 'summaries_at_commit', sql: summariesAtCommit, postgres: summariesAtCommitPostgres },
+  {
+    version: 43,
+    name: 'structured_results',
+    sql: structuredResults,
+    sqliteSteps: structuredResultsSqlite,
+    postgres: structuredResultsPostgres,
+  },
 ];
