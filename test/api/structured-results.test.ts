@@ -128,7 +128,7 @@ describe('urine routine entered parameter by parameter', () => {
     [{ ...NORMAL_URINE, pus_cells: 'many' }, 'structured.pus_cells', 'Pus cells must be a number or a range'],
     [{ ...NORMAL_URINE, nitrite: '' }, 'structured.nitrite', 'Nitrite is required'],
     [{ ...NORMAL_URINE, sugar: 'Nil' }, 'structured.sugar', 'sugar is not a parameter of Urine Routine'],
-    ['Nil', 'structured', 'entered parameter by parameter'],
+    ['Nil', 'structured', 'structured must be an object'],
   ])('refuses a bad value with 400 naming the parameter (%#)', async (structured, path, message) => {
     const { sample, res } = await enter('URM', structured);
     expect(res.statusCode, res.body).toBe(400);

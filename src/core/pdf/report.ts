@@ -4,6 +4,8 @@ import { newDocument, numberPages, toBuffer } from './document.js';
 import { formatLabDateTime } from './format.js';
 import QRCode from 'qrcode';
 import { DEPARTMENTS, DEPARTMENT_LABELS, type Department } from '../../shared/schemas/lab-reports.js';
+import { drawStructured } from './structured-report.js';
+import type { StructuredOut } from '../../shared/schemas/results.js';
 
 /** A department's report template (src/core/lab-reports), as the PDF needs it. */
 export interface PdfTemplate {
@@ -33,6 +35,8 @@ export interface ReportLine {
   department: Department;
   category: string | null;
   method: string | null;
+  /** A verified structured result: printed as tables under its line (structured-report.ts). */
+  structured?: StructuredOut | null;
 }
 
 export interface LabReportInput {
@@ -244,6 +248,7 @@ export async function labReportPdf(input: LabReportInput): Promise<Buffer> {
       .lineWidth(0.5)
       .stroke();
     doc.y = end;
+    if (l.state === 'final' && l.structured) drawStructured(doc, { left, width, bottomLimit, newPage }, l.structured);
   };
   const note = (text: string, bold = false) => {
     doc.font(bold ? 'bold' : 'regular').fontSize(bold ? 9 : 7.5);

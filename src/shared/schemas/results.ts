@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { equipmentIdField } from './equipment.js';
 import { SAMPLE_PRIORITIES } from '../samples.js';
+import { GROWTH, INTERPRETATIONS } from '../templates/culture.js';
 import { optionalText, pageQuery, requiredText, strictNumber } from './common.js';
 
 /**
@@ -42,12 +43,12 @@ export const resultValue = requiredText('Result value', 200);
 export const structuredOutSchema = z.object({
   template: z.string(),
   values: z.record(z.string(), z.string()).nullable(),
-  flags: z.record(z.string(), z.string()).nullable(),
+  flags: z.record(z.string(), z.enum(['normal', 'low', 'high', 'abnormal'])).nullable(),
   culture: z
     .object({
       specimen: z.string(),
       incubation_hours: z.number().nullable().optional(),
-      growth: z.string(),
+      growth: z.enum(GROWTH),
       organisms: z.array(
         z.object({
           name: z.string(),
@@ -55,7 +56,7 @@ export const structuredOutSchema = z.object({
           antibiotics: z.array(
             z.object({
               name: z.string(),
-              interpretation: z.string(),
+              interpretation: z.enum(INTERPRETATIONS),
               mic: z.number().nullable().optional(),
               zone: z.number().nullable().optional(),
             }),
