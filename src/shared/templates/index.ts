@@ -194,6 +194,13 @@ export function parseStructured(json: string | null | undefined): StructuredValu
   }
 }
 
+/** One parameter as typed on the entry screen: its flag, the reason it would be refused, or nothing yet. */
+export function previewParam(p: TemplateParam, raw: string): { flag: ParamFlag | null } | { error: string } | null {
+  const c = checkParam(p, raw);
+  if (c === null) return null;
+  return typeof c === 'string' ? { error: c } : { flag: c.flag };
+}
+
 export function paramsBySection(t: PanelTemplate): { key: string; title: string; params: TemplateParam[] }[] {
   return t.sections.map((s) => ({ ...s, params: t.params.filter((p) => p.section === s.key) }));
 }

@@ -3,17 +3,23 @@ import { computeFlag, numericValue } from '@shared/flags';
 import { resultCreateSchema, type ResultSheet, type ResultSheetRow, type TestResult } from '@shared/schemas/results';
 import { Badge, FormField, Input, Select } from '@/components';
 import { formatDateTime, useLabFormat } from '@/lib/format';
+import { checkStructured, templateById } from '@shared/templates';
 import { FlagBadge, PriorityBadge } from './cells';
+import { StructuredPanel, type PanelDraft } from './StructuredPanel';
+import { StructuredCulture, cultureDraftOf, culturePayload, type CultureDraft } from './StructuredCulture';
 
 export interface RowDraft {
   value: string;
   unit: string;
   notes: string;
+  /** A structured test's parameters (panel templates) or culture findings, as typed. */
+  panel?: PanelDraft;
+  culture?: CultureDraft;
 }
 
 export interface SaveJob {
   row: ResultSheetRow;
-  draft: { result_value: string; unit: string | null; notes: string | null };
+  draft: { result_value?: string; structured?: Record<string, unknown>; unit: string | null; notes: string | null };
 }
 
 /** Which rows a technician may type into: no result yet, an unverified one, or one a validator sent back. */
@@ -30,11 +36,32 @@ function initialDraft(row: ResultSheetRow): RowDraft {
   const r = row.result;
   // A rejected value is re-entered from scratch (the old value is shown beside the field).
   const keep = r && r.status !== 'rejected';
+  const template = row.result_type === 'structured' ? templateById(row.result_template) : null;
   return {
     value: keep ? (r.result_value ?? '') : '',
     unit: (keep ? r.unit : row.unit) ?? '',
     notes: (keep ? r.notes : '') ?? '',
+    ...(template?.kind === 'panel' ? { panel: { ...((keep && r.structured?.values) || {}) } } : {}),
+    ...(template?.kind === 'culture'
+      ? { culture: cultureDraftOf(keep ? (r.structured?.culture ?? null) : null, template.defaultSpecimen) }
+      : {}),
   };
+}
+
+/** A structured row's job: nothing when untouched, the error the server would give, or the parameters to send. */
+function structuredJob(row: ResultSheetRow, d: RowDraft): SaveJob | string | null {
+  const template = templateById(row.result_template);
+  if (!template) return `${row.test_name} has no known result template; set it in the catalogue`;
+  const start = initialDraft(row);
+  const payload = d.culture ? culturePayload(d.culture) : (d.panel ?? {});
+  const startPayload = start.culture ? culturePayload(start.culture) : (start.panel ?? {});
+  const blank = d.culture ? !d.culture.growth : !Object.values(d.panel ?? {}).some((v) => v.trim());
+  const r = row.result;
+  if (!r && blank) return null;
+  if (r && JSON.stringify(payload) === JSON.stringify(startPayload) && d.notes === start.notes) return null;
+  const c = checkStructured(template, payload);
+  if (!c.ok) return c.message;
+  return { row, draft: { structured: payload, unit: null, notes: d.notes.trim() || null } };
 }
 
 /** The rows to save: new values, and changes to unverified ones. Empty new rows are skipped. */
@@ -47,6 +74,12 @@ export function jobsOf(
   for (const row of sheet.tests) {
     const d = drafts[row.test_id];
     if (!d || !editable(row)) continue;
+    if (row.result_type === 'structured') {
+      const job = structuredJob(row, d);
+      if (typeof job === 'string') errors[row.test_id] = job;
+      else if (job) jobs.push(job);
+      continue;
+    }
     const r = row.result;
     const start = initialDraft(row);
     if (!r && !d.value.trim()) continue;
@@ -67,7 +100,7 @@ export function jobsOf(
     jobs.push({
       row,
       draft: {
-        result_value: parsed.data.result_value,
+        result_value: parsed.data.result_value ?? '',
         unit: parsed.data.unit ?? null,
         notes: parsed.data.notes ?? null,
       },
@@ -183,6 +216,17 @@ function SheetRow({
   verifiedLine: string | null;
 }) {
   const r: TestResult | null = row.result;
+  if (row.result_type === 'structured')
+    return (
+      <StructuredRow
+        row={row}
+        draft={draft}
+        disabled={disabled}
+        error={error}
+        onChange={onChange}
+        verifiedLine={verifiedLine}
+      />
+    );
   // A value the server worked out from a formula is not typed over; it changes with its inputs.
   const calculatedByServer = row.result_type === 'calculated' && !!r?.calculated;
   // A preview against the range shown; the server decides the stored flag (and critical limits).
@@ -268,6 +312,84 @@ function SheetRow({
           {r?.is_critical && <Badge tone="red">Critical Value</Badge>}
           {r?.delta_failed && <Badge tone="amber">Delta check</Badge>}
           {r?.previous_value && <span>Previous: {r.previous_value}</span>}
+          {verifiedLine ?? (r?.technician_name ? `Entered by ${r.technician_name}` : null)}
+        </p>
+      )}
+    </li>
+  );
+}
+
+/** A structured test: its template's parameters (or culture and antibiogram), flagged as they are filled. */
+function StructuredRow({
+  row,
+  draft,
+  disabled,
+  error,
+  onChange,
+  verifiedLine,
+}: {
+  row: ResultSheetRow;
+  draft: RowDraft;
+  disabled: boolean;
+  error: string | undefined;
+  onChange: (patch: Partial<RowDraft>) => void;
+  verifiedLine: string | null;
+}) {
+  const r = row.result;
+  const template = templateById(row.result_template);
+  return (
+    <li className="rounded-md border border-slate-200 p-3">
+      <div className="mb-2 flex flex-wrap items-baseline justify-between gap-2">
+        <p className="text-sm font-semibold text-slate-900">
+          {row.test_name} <span className="font-mono text-xs font-normal text-slate-500">{row.test_code}</span>
+        </p>
+        {r && <FlagBadge flag={r.flag} />}
+      </div>
+      {r?.status === 'rejected' && (
+        <p className="mb-2 text-[13px] text-red-800">
+          Rejected ({r.rejection_reason ?? 'no reason given'}); earlier result {r.result_value}. Enter the repeat
+          result.
+        </p>
+      )}
+      {r && !r.structured && (
+        <p className="mb-2 text-[13px] text-slate-700">
+          Entered as text before this test was structured: {r.result_value}
+        </p>
+      )}
+      {template?.kind === 'panel' && draft.panel && (
+        <StructuredPanel
+          template={template}
+          draft={draft.panel}
+          disabled={disabled}
+          testName={row.test_name}
+          onChange={(panel) => onChange({ panel })}
+        />
+      )}
+      {template?.kind === 'culture' && draft.culture && (
+        <StructuredCulture
+          draft={draft.culture}
+          disabled={disabled}
+          testName={row.test_name}
+          onChange={(culture) => onChange({ culture })}
+        />
+      )}
+      {!template && <p className="text-[13px] text-red-800">This test has no known result template.</p>}
+      <FormField label="Notes" className="mt-3">
+        <Input
+          value={draft.notes}
+          onChange={(e) => onChange({ notes: e.target.value })}
+          disabled={disabled}
+          autoComplete="off"
+        />
+      </FormField>
+      {error && (
+        <p role="alert" className="mt-2 text-[13px] text-red-700">
+          {error}
+        </p>
+      )}
+      {(r || verifiedLine) && (
+        <p className="mt-2 flex flex-wrap items-center gap-2 text-xs text-slate-600">
+          {r && <Badge status={r.status} />}
           {verifiedLine ?? (r?.technician_name ? `Entered by ${r.technician_name}` : null)}
         </p>
       )}
