@@ -5,6 +5,7 @@ import { Badge, Button, Dialog, FormField, Input, Textarea } from '@/components'
 import { formatDateTime, useLabFormat } from '@/lib/format';
 import { useCriticalCallMutation, useResult, useVerifyResultMutation } from '../api';
 import { FlagBadge, fullName } from './cells';
+import { StructuredView } from './StructuredView';
 
 export const REVIEW_WORDS: Record<ReviewReason, string> = {
   abnormal: 'Outside the reference range',
@@ -77,6 +78,7 @@ export function ReviewResultDialog({
             {r.calculated && ' (calculated from other tests)'}
           </dd>
         </dl>
+        {r.structured && <StructuredView s={r.structured} />}
         {r.review_reasons.length > 0 && (
           <div role="note" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-amber-950">
             <p className="font-medium">Held back from Bulk Validate:</p>
