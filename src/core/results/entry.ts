@@ -257,6 +257,11 @@ export async function updateResult(db: Db, actor: Actor, id: number, input: Resu
         ? structuredEntry(test, input.structured)
         : null;
     if (test.result_type !== 'structured') refuseStructured(test, input.structured);
+    else if (!entry && input.result_value !== undefined && input.result_value !== before.result_value)
+      throw ValidationError.field(
+        'result_value',
+        `${test.name} is the summary of its parameters; change the parameters (structured) instead`,
+      );
     const typed =
       entry?.value ?? (test.result_type === 'structured' ? null : input.result_value) ?? before.result_value ?? '';
     if (!typed) throw ValidationError.field('result_value', 'Result value is required');

@@ -162,7 +162,7 @@ export function StructuredCulture({ draft: d, disabled, testName, onChange }: Pr
               )}
             </div>
             <p className="text-[13px] font-medium text-slate-800">Antibiogram</p>
-            <div className="hidden grid-cols-[minmax(0,1fr)_6.5rem_5.5rem_5.5rem_2.5rem] gap-2 text-xs text-slate-600 sm:grid">
+            <div className="hidden grid-cols-[minmax(0,1fr)_9.5rem_5.5rem_5.5rem_2.5rem] gap-2 text-xs text-slate-600 sm:grid">
               <span>Antibiotic</span>
               <span>S / I / R</span>
               <span>MIC (mg/L)</span>
@@ -172,7 +172,7 @@ export function StructuredCulture({ draft: d, disabled, testName, onChange }: Pr
             {o.antibiotics.map((a, k) => (
               <div
                 key={k}
-                className="grid grid-cols-[minmax(0,1fr)_minmax(0,1fr)_minmax(0,1fr)_2.5rem] gap-2 border-b border-slate-100 pb-2 sm:grid-cols-[minmax(0,1fr)_6.5rem_5.5rem_5.5rem_2.5rem] sm:border-0 sm:pb-0"
+                className="grid grid-cols-[minmax(0,1.5fr)_minmax(0,1fr)_minmax(0,1fr)_2.5rem] gap-2 border-b border-slate-100 pb-2 sm:grid-cols-[minmax(0,1fr)_9.5rem_5.5rem_5.5rem_2.5rem] sm:border-0 sm:pb-0"
               >
                 <Input
                   list="antibiotic-names"
@@ -190,7 +190,7 @@ export function StructuredCulture({ draft: d, disabled, testName, onChange }: Pr
                   onChange={(e) => setAb(i, k, { interpretation: e.target.value })}
                   disabled={disabled}
                   placeholder="S/I/R"
-                  options={INTERPRETATIONS.map((x) => ({ value: x, label: `${x} · ${INTERPRETATION_WORDS[x]}` }))}
+                  options={INTERPRETATIONS.map((x) => ({ value: x, label: `${x} – ${INTERPRETATION_WORDS[x]}` }))}
                   className={a.interpretation === 'R' ? 'font-semibold text-red-800' : undefined}
                 />
                 <Input
