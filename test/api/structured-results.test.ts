@@ -3,6 +3,9 @@ import { makeLab, pdfText, type Client, type TestLab } from '../helpers.js';
 import type { BulkVerifyResponse, ResultSheet, TestResult } from '../../src/shared/schemas/results.js';
 import { readStarterCatalogue } from '../../src/core/catalogue/starter.js';
 import { uniqueWord } from './support.js';
+import { verifiedReport } from '../../src/core/interop-out/report.js';
+import { buildOru } from '../../src/core/interop-out/hl7.js';
+import { buildBundle } from '../../src/core/interop-out/fhir.js';
 
 let lab: TestLab;
 let tech: Client;
@@ -95,7 +98,12 @@ async function entered(code: string, structured: unknown, sample_type = 'Urine')
 describe('urine routine entered parameter by parameter', () => {
   it('stores each parameter; protein 2+ flags the parameter and the result abnormal', async () => {
     const { result } = await entered('URM', { ...NORMAL_URINE, protein: '2+', pus_cells: '10-12' });
-    expect(result.structured?.values).toMatchObject({ protein: '2+', specific_gravity: '1.020', ph: '6.0', pus_cells: '10-12' });
+    expect(result.structured?.values).toMatchObject({
+      protein: '2+',
+      specific_gravity: '1.020',
+      ph: '6.0',
+      pus_cells: '10-12',
+    });
     expect(result.structured?.flags).toMatchObject({ protein: 'abnormal', pus_cells: 'high', glucose: 'normal' });
     expect(result).toMatchObject({ flag: 'abnormal', review_required: true, review_reasons: ['abnormal'] });
     expect(result.result_value).toBe('Abnormal: Protein 2+; Pus cells 10-12 /hpf');
@@ -113,7 +121,9 @@ describe('urine routine entered parameter by parameter', () => {
 
   it('Bulk Validate refuses an abnormal one; verifying it on its own works', async () => {
     const { result } = await entered('URM', { ...NORMAL_URINE, glucose: '3+' });
-    const bulk = (await validator.post('/api/test-results/bulk-verify', { ids: [result.id] })).json<BulkVerifyResponse>();
+    const bulk = (
+      await validator.post('/api/test-results/bulk-verify', { ids: [result.id] })
+    ).json<BulkVerifyResponse>();
     expect(bulk).toMatchObject({ verified: 0, refused: 1 });
     expect(bulk.outcomes[0]).toMatchObject({ status: 409 });
     expect(bulk.outcomes[0]!.message).toContain('outside the reference range');
@@ -293,5 +303,42 @@ describe('the report prints structured results as tables', () => {
     expect(ctext).toMatch(/1,00,000 CFU\/mL/);
     expect(ctext).toMatch(/Meropenem\s+Sensitive\s+0\.25/);
     expect(ctext).toMatch(/Ceftriaxone\s+Resistant\s+—?\s*12/);
+  });
+});
+
+describe('HL7 and FHIR out carry a structured result as its parameters', () => {
+  it('one OBX / Observation per parameter, and the antibiogram in words', async () => {
+    const urine = await entered('URM', { ...NORMAL_URINE, protein: '2+' });
+    expect((await validator.put(`/api/test-results/${urine.result.id}/verify`)).statusCode).toBe(200);
+    const report = await verifiedReport(lab.database.db, lab.organizationId, urine.sample.id, { holdUntilPaid: false });
+    const oru = buildOru(report, { messageId: 'M1' });
+    const protein = oru.split('\r').find((s) => s.includes('URM.PROTEIN'));
+    expect(protein).toMatch(/^OBX\|\d+\|ST\|URM\.PROTEIN\^Urine Routine \\T\\ Microscopy: Protein\^L\|\|2\+\|\|Nil\|A\|/);
+    expect(oru).toMatch(/OBX\|\d+\|NM\|URM\.SPECIFIC_GRAVITY\^[^|]*\|\|1\.020\|\|1\.005 – 1\.030\|N\|/);
+    const bundle = JSON.stringify(buildBundle(report, { messageId: 'M1' }));
+    expect(bundle).toContain(`"value":"${urine.sample.sample_id}-${urine.result.id}-protein"`);
+
+    const culture = await entered('UCS', {
+      specimen: 'Urine',
+      growth: 'growth',
+      organisms: [
+        {
+          name: 'Escherichia coli',
+          colony_count: 100000,
+          antibiotics: [{ name: 'Ampicillin', interpretation: 'R', zone: 6 }],
+        },
+      ],
+    });
+    expect((await validator.put(`/api/test-results/${culture.result.id}/verify`)).statusCode).toBe(200);
+    const c = buildOru(
+      await verifiedReport(lab.database.db, lab.organizationId, culture.sample.id, { holdUntilPaid: false }),
+      {
+        messageId: 'M2',
+      },
+    );
+    expect(c).toMatch(/UCS\.ORG1\^[^^]*: Organism 1\^L\|\|Escherichia coli\|/);
+    expect(c).toMatch(/UCS\.ORG1\.CFU\^[^|]*\|\|100000\|/);
+    expect(c).toMatch(/UCS\.ORG1\.AB1\^[^^]*: Organism 1 Ampicillin\^L\|\|Resistant\|/);
+    expect(c).toContain('zone 6 mm');
   });
 });
