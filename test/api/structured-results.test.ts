@@ -155,6 +155,11 @@ describe('urine routine entered parameter by parameter', () => {
     const res = await tech.post('/api/test-results', { sample_id: s.id, test_id: testId.URM, result_value: 'NAD' });
     expect(res.statusCode).toBe(400);
     expect(res.json().details[0].path).toBe('structured');
+    // Nor is the summary typed over: it is the server's, written from the parameters.
+    const { result } = await entered('URM', NORMAL_URINE);
+    const typed = await tech.put(`/api/test-results/${result.id}`, { result_value: 'NAD' });
+    expect(typed.statusCode).toBe(400);
+    expect(typed.json().details[0].path).toBe('result_value');
   });
 
   it('PUT of what GET returned changes nothing; a change after verification keeps the earlier parameters', async () => {

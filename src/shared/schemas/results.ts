@@ -74,7 +74,11 @@ export type StructuredOut = z.infer<typeof structuredOutSchema>;
  * culture's findings. Checked against the test's template by the server, which names the
  * parameter at fault (`structured.protein`).
  */
-const structuredIn = z.record(z.string(), z.unknown(), { error: 'structured must be an object of parameters' }).optional();
+const structuredIn = z.preprocess(
+  // null is what GET answers for a result that is not structured: PUT takes it back as "not sent".
+  (v) => (v === null ? undefined : v),
+  z.record(z.string(), z.unknown(), { error: 'structured must be an object of parameters' }).optional(),
+);
 
 /**
  * Why a result cannot be verified in bulk: out of range, critical, a failed delta check, or a
