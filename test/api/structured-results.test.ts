@@ -318,7 +318,9 @@ describe('HL7 and FHIR out carry a structured result as its parameters', () => {
     const report = await verifiedReport(lab.database.db, lab.organizationId, urine.sample.id, { holdUntilPaid: false });
     const oru = buildOru(report, { messageId: 'M1' });
     const protein = oru.split('\r').find((s) => s.includes('URM.PROTEIN'));
-    expect(protein).toMatch(/^OBX\|\d+\|ST\|URM\.PROTEIN\^Urine Routine \\T\\ Microscopy: Protein\^L\|\|2\+\|\|Nil\|A\|/);
+    expect(protein).toMatch(
+      /^OBX\|\d+\|ST\|URM\.PROTEIN\^Urine Routine \\T\\ Microscopy: Protein\^L\|\|2\+\|\|Nil\|A\|/,
+    );
     expect(oru).toMatch(/OBX\|\d+\|NM\|URM\.SPECIFIC_GRAVITY\^[^|]*\|\|1\.020\|\|1\.005 – 1\.030\|N\|/);
     const bundle = JSON.stringify(buildBundle(report, { messageId: 'M1' }));
     expect(bundle).toContain(`"value":"${urine.sample.sample_id}-${urine.result.id}-protein"`);
