@@ -15,7 +15,7 @@ const track = screenshotFailures();
 const URM = 'Urine Routine & Microscopy';
 
 beforeAll(async () => {
-  app = await startApp({ roles: ['lab_technician'] });
+  app = await startApp({ roles: ['lab_technician', 'validator'] });
   const db = app.database.db;
   const system = systemActor(app.organizationId!);
   const starter = readStarterCatalogue();
@@ -137,5 +137,26 @@ describe('structured result entry', () => {
     await screenshot(page, 'structured-entry-mobile');
     await sheet.getByText('Antibiogram').scrollIntoViewIfNeeded();
     await screenshot(page, 'structured-entry-mobile-antibiogram');
+  });
+
+  it('a validator reviews every parameter and the antibiogram before validating; Bulk Validate holds them back', async () => {
+    const page = track(
+      await app.signedInPage('/result-validation', app.users.validator!, { width: 1280, height: 900 }),
+    );
+    await page
+      .getByLabel(/^R-\d{6} needs review on its own: Outside the reference range/)
+      .first()
+      .waitFor();
+    await page.getByRole('button', { name: new RegExp(`^Review R-\\d{6} \\(${URM.replace('&', '\\&')}\\)`) }).click();
+    const review = page.getByRole('dialog', { name: /^Review Result R-\d{6}$/ });
+    await review.getByText('Chemical examination').waitFor();
+    await review.getByText('Leucocyte esterase', { exact: true }).waitFor();
+    await screenshot(page, 'structured-review-urine');
+    await review.getByRole('button', { name: 'I have reviewed it: Validate' }).click();
+    await review.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: /^Review R-\d{6} \(Urine Culture & Sensitivity\)/ }).click();
+    const culture = page.getByRole('dialog', { name: /^Review Result R-\d{6}$/ });
+    await culture.getByRole('cell', { name: 'Resistant' }).waitFor();
+    await screenshot(page, 'structured-review-culture');
   });
 });

@@ -64,7 +64,7 @@ export function ReviewResultDialog({
             {r.is_critical && <Badge tone="red">Critical Value</Badge>}
           </dd>
           <dt className="text-slate-600">Reference range</dt>
-          <dd className="text-slate-900">{r.normal_range ?? 'not set'}</dd>
+          <dd className="text-slate-900">{r.structured ? 'Per parameter, below' : (r.normal_range ?? 'not set')}</dd>
           <dt className="text-slate-600">Previous result</dt>
           <dd className="text-slate-900">
             {r.previous_value
