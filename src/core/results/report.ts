@@ -193,7 +193,7 @@ function lineOf(
     // Entered but not verified (or sent back by a validator): the value is withheld until verified.
     state: verified ? 'final' : r.status === 'completed' ? 'unverified' : 'awaited',
     // A panel's parameters are printed as a table under the line; its one-line summary would repeat them.
-    value: verified ? (r.structured?.values ? 'See the table below' : r.result_value) : null,
+    value: verified ? (r.structured?.values ? 'See below' : r.result_value) : null,
     structured: verified ? r.structured : null,
     unit: r.unit,
     normal_range: r.normal_range,
