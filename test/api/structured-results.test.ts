@@ -349,3 +349,62 @@ describe('HL7 and FHIR out carry a structured result as its parameters', () => {
     expect(c).toContain('zone 6 mm');
   });
 });
+
+describe('stool routine and the catalogue', () => {
+  const NORMAL_STOOL = {
+    colour: 'Brown',
+    consistency: 'Formed',
+    mucus: 'Absent',
+    visible_blood: 'Absent',
+    occult_blood: 'Negative',
+    reducing_sugar: 'Negative',
+    ova: 'Not seen',
+    cysts: 'Not seen',
+    trophozoites: 'Not seen',
+    pus_cells: '0-1',
+    rbc: 0,
+    fat_globules: 'Absent',
+    yeast: 'Absent',
+  };
+
+  it('a normal stool is not flagged; occult blood positive and Giardia cysts are', async () => {
+    expect((await entered('STOOL', NORMAL_STOOL, 'Stool')).result.flag).toBe('normal');
+    const { result } = await entered(
+      'STOOL',
+      { ...NORMAL_STOOL, occult_blood: 'Positive', cysts: 'giardia lamblia' },
+      'Stool',
+    );
+    expect(result.flag).toBe('abnormal');
+    expect(result.structured?.values).toMatchObject({ cysts: 'Giardia lamblia' });
+    expect(result.result_value).toBe('Abnormal: Occult blood Positive; Cysts Giardia lamblia');
+  });
+
+  it('a structured test needs a known template, and only a structured test has one', async () => {
+    const none = await lab.admin.post('/api/tests', {
+      name: 'Fluid routine',
+      code: 'FLR',
+      price: 100,
+      result_type: 'structured',
+    });
+    expect(none.statusCode).toBe(400);
+    expect(none.json().details[0].path).toBe('result_template');
+    const unknown = await lab.admin.post('/api/tests', {
+      name: 'Fluid routine',
+      code: 'FLR',
+      price: 100,
+      result_type: 'structured',
+      result_template: 'csf_routine',
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().details[0].path).toBe('result_template');
+    const numeric = await lab.admin.post('/api/tests', {
+      name: 'Urine pH',
+      code: 'UPH',
+      price: 100,
+      result_type: 'numeric',
+      result_template: 'urine_routine',
+    });
+    expect(numeric.statusCode).toBe(400);
+    expect(numeric.json().details[0].path).toBe('result_template');
+  });
+});
