@@ -1,3 +1,7 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLab, pdfText, type Client, type TestLab } from '../helpers.js';
 import type { BulkVerifyResponse, ResultSheet, TestResult } from '../../src/shared/schemas/results.js';
@@ -6,6 +10,10 @@ import { uniqueWord } from './support.js';
 import { verifiedReport } from '../../src/core/interop-out/report.js';
 import { buildOru } from '../../src/core/interop-out/hl7.js';
 import { buildBundle } from '../../src/core/interop-out/fhir.js';
+import { runExport } from '../../src/core/transfer/export.js';
+import { runImport } from '../../src/core/transfer/import.js';
+import { entityNamed } from '../../src/core/transfer/registry.js';
+import { systemActor } from '../../src/core/context.js';
 
 let lab: TestLab;
 let tech: Client;
@@ -406,5 +414,43 @@ describe('stool routine and the catalogue', () => {
     });
     expect(numeric.statusCode).toBe(400);
     expect(numeric.json().details[0].path).toBe('result_template');
+  });
+});
+
+describe('results export and import keep the parameters', () => {
+  it('exports structured with the summary, and an imported row stores it back', async () => {
+    const { result } = await entered('URM', { ...NORMAL_URINE, ketones: '1+' });
+    const out = new PassThrough();
+    const chunks: Buffer[] = [];
+    out.on('data', (c: Buffer) => chunks.push(c));
+    const actor = systemActor(lab.organizationId);
+    await runExport(lab.database.db, actor, {
+      entity: entityNamed('results')!,
+      format: 'json',
+      query: { where: { test_code: 'URM' } },
+      out,
+      fileName: null,
+      origin: 'cli',
+    });
+    const rows = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>[];
+    const mine = rows.find((r) => r.result_value === result.result_value && r.sample_id === result.sample_number)!;
+    expect(mine.structured).toEqual(result.structured);
+
+    const target = await sampleOf('URM');
+    const dir = mkdtempSync(join(tmpdir(), 'lims-structured-'));
+    const file = join(dir, 'results.json');
+    const { test_name: _n, patient_number: _p, amended: _a, entered_by: _e, verified_by: _v, ...row } = mine;
+    writeFileSync(file, JSON.stringify([{ ...row, sample_id: target.sample_id, status: 'completed' }]));
+    const imported = await runImport(lab.database.db, actor, {
+      entity: entityNamed('results')!,
+      path: file,
+      dryRun: false,
+      update: false,
+      origin: 'cli',
+      reportPath: (id) => join(dir, `report-${id}.csv`),
+    });
+    expect(imported.first_errors).toEqual([]);
+    const sheet = (await lab.admin.get(`/api/samples/${target.id}/results`)).json<ResultSheet>();
+    expect(sheet.tests[0]!.result?.structured).toEqual(result.structured);
   });
 });
