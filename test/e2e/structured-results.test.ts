@@ -159,4 +159,23 @@ describe('structured result entry', () => {
     await culture.getByRole('cell', { name: 'Resistant' }).waitFor();
     await screenshot(page, 'structured-review-culture');
   });
+
+  it('a verified urine routine is amended parameter by parameter with a reason', async () => {
+    const page = track(await app.signedInPage('/results', app.users.lab_technician!, { width: 1280, height: 900 }));
+    await page.getByRole('button', { name: new RegExp(`^Amend R-\\d{6} \\(${URM.replace('&', '\\&')}\\)`) }).click();
+    const dialog = page.getByRole('dialog', { name: /^Amend Result R-\d{6}$/ });
+    await dialog.getByLabel(`${URM}: Protein`, { exact: true }).selectOption('3+');
+    await dialog.getByLabel('Reason for the change').fill('Dipstick read again against the chart');
+    await screenshot(page, 'structured-amend-urine');
+    await dialog.getByRole('button', { name: 'Save Amendment' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const row = await app.database.db
+      .selectFrom('test_results')
+      .select(['status', 'amended', 'structured_value'])
+      .where('sample_id', '=', sample.id)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'completed', amended: 1 });
+    expect(JSON.parse(row.structured_value!).values.protein).toBe('3+');
+  });
 });

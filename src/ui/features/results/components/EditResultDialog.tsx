@@ -86,7 +86,7 @@ export function EditResultDialog({
       onOpenChange={(o) => !update.isPending && onOpenChange(o)}
       title={`${verified ? 'Amend' : 'Edit'} Result ${resultCode(result.id)}`}
       size={template ? 'xl' : undefined}
-      description={`${result.test_name} · ${result.first_name} ${result.last_name} · ${result.sample_number} · reference range ${result.normal_range ?? 'not set'}`}
+      description={`${result.test_name} · ${result.first_name} ${result.last_name} · ${result.sample_number} ${result.structured ? '' : ` · reference range ${result.normal_range ?? 'not set'}`}`}
       footer={
         <>
           <Button variant="outline" onClick={() => onOpenChange(false)} disabled={update.isPending}>
