@@ -2,10 +2,11 @@ import { numericValue } from './flags.js';
 
 /**
  * What a test's result is: a number (with decimals, unit, ranges, critical and plausible limits),
- * free text, one of a list (Positive/Negative, a blood group) or calculated from other tests.
+ * free text, one of a list (Positive/Negative, a blood group), calculated from other tests, or
+ * structured: entered parameter by parameter from a result template (src/shared/templates).
  * The server refuses a value that does not fit; the entry screen uses the same rules.
  */
-export const RESULT_TYPES = ['numeric', 'text', 'choice', 'calculated'] as const;
+export const RESULT_TYPES = ['numeric', 'text', 'choice', 'calculated', 'structured'] as const;
 export type ResultType = (typeof RESULT_TYPES)[number];
 
 export interface ResultRules {

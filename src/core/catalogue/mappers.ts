@@ -43,6 +43,7 @@ export function toTest(r: TestRow): CatalogueTest {
     turnaround_hours: r.turnaround_hours,
     target_tat_minutes: r.target_tat_minutes,
     result_type: r.result_type as CatalogueTest['result_type'],
+    result_template: r.result_template,
     decimals: r.decimals,
     plausible_low: r.plausible_low,
     plausible_high: r.plausible_high,

@@ -29,6 +29,8 @@ export interface TestsTable extends CatalogueItemColumns {
   /** Minutes from collection to verification the lab aims for (Enhanced Dashboard breaches); null: none. */
   target_tat_minutes: number | null;
   result_type: Generated<string>;
+  /** The result template of a structured test (src/shared/templates), else null. */
+  result_template: string | null;
   decimals: number | null;
   plausible_low: number | null;
   plausible_high: number | null;

@@ -14,6 +14,7 @@ const RULE_COLUMNS = [
   'turnaround_hours',
   'target_tat_minutes',
   'result_type',
+  'result_template',
   'decimals',
   'plausible_low',
   'plausible_high',
@@ -30,6 +31,7 @@ const jsonOrNull = (xs: readonly unknown[] | null | undefined) => (xs?.length ? 
 
 /** A test created without a result type gets the one its other fields imply. */
 function impliedType(i: TestCreate): string {
+  if (i.result_template) return 'structured';
   if (i.formula) return 'calculated';
   if (i.choices?.length) return 'choice';
   const range = parseRange(i.normal_range);
@@ -53,6 +55,10 @@ async function checkTest(trx: Db, organizationId: number, r: TestRow) {
       'sac_code',
       'A taxable test needs its SAC (services) or HSN (goods) code for tax invoices',
     );
+  if (r.result_type === 'structured' && !r.result_template)
+    throw ValidationError.field('result_template', 'A structured test needs its result template (e.g. urine_routine)');
+  if (r.result_type !== 'structured' && r.result_template)
+    throw ValidationError.field('result_template', 'Only a structured test has a result template');
   if (r.result_type !== 'calculated') return;
   if (!r.formula) throw ValidationError.field('formula', 'A calculated test needs a formula (e.g. CHOL - HDL - TG/5)');
   const f = parseFormula(r.formula);

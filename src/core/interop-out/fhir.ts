@@ -64,7 +64,12 @@ function observation(
   const range = referenceRange(line);
   return {
     resourceType: 'Observation',
-    identifier: [{ system: labSystem(report.lab.id, 'reports'), value: `${report.sample.code}-${line.result_id}` }],
+    identifier: [
+      {
+        system: labSystem(report.lab.id, 'reports'),
+        value: `${report.sample.code}-${line.result_id}${line.part ? `-${line.part}` : ''}`,
+      },
+    ],
     basedOn: [{ reference: refs.order }],
     status: line.amended ? 'corrected' : 'final',
     category: [{ coding: [{ system: OBSERVATION_CATEGORY, code: 'laboratory', display: 'Laboratory' }] }],

@@ -10,6 +10,7 @@ import { resultRowsOfSample } from '../results/repository.js';
 import { toResult } from '../results/mappers.js';
 import { assertInScope, type ResultScope } from '../results/scope.js';
 import { assertReleasable } from '../results/report.js';
+import { structuredLines } from './structured.js';
 
 /**
  * A verified lab report as the HL7 and FHIR messages carry it (issue 18, "Out"): the lab, the
@@ -37,6 +38,8 @@ export interface OutLine {
   notes: string | null;
   verified_at: string | null;
   verified_by: string | null;
+  /** A structured result's parameter (its key), when the result goes out as its parameters. */
+  part?: string;
 }
 
 export interface OutReport {
@@ -119,23 +122,26 @@ export async function verifiedReport(
       payer_id: bill?.payer_id ?? null,
     },
     doctor: head.doctor_first_name ? `${head.doctor_first_name} ${head.doctor_last_name ?? ''}`.trim() : null,
-    lines: results.map((r) => ({
-      result_id: r.id!,
-      test_id: r.test_id,
-      code: codings.get(r.test_id)?.code ?? r.test_code ?? String(r.test_id),
-      name: r.test_name,
-      loinc: codings.get(r.test_id)?.loinc_code ?? null,
-      value: r.result_value!,
-      numeric: numericValue(r.result_value!),
-      unit: r.unit,
-      range_text: r.normal_range,
-      range: parseRange(r.normal_range),
-      flag: r.flag,
-      critical: r.is_critical,
-      amended: r.amended,
-      notes: r.notes,
-      verified_at: r.verified_at,
-      verified_by: r.verified_by_name,
-    })),
+    lines: results.flatMap((r) => {
+      const line: OutLine = {
+        result_id: r.id!,
+        test_id: r.test_id,
+        code: codings.get(r.test_id)?.code ?? r.test_code ?? String(r.test_id),
+        name: r.test_name,
+        loinc: codings.get(r.test_id)?.loinc_code ?? null,
+        value: r.result_value!,
+        numeric: numericValue(r.result_value!),
+        unit: r.unit,
+        range_text: r.normal_range,
+        range: parseRange(r.normal_range),
+        flag: r.flag,
+        critical: r.is_critical,
+        amended: r.amended,
+        notes: r.notes,
+        verified_at: r.verified_at,
+        verified_by: r.verified_by_name,
+      };
+      return r.structured ? structuredLines(line, r.structured) : [line];
+    }),
   };
 }

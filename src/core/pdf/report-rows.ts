@@ -6,6 +6,8 @@ import type { ReportLine } from './report-types.js';
  * (report-layout.ts) can keep rows together. A test with its own layout (a culture's antibiogram, a
  * urine routine's sections) adds its pieces here through `testPieces`.
  */
+import { structuredPieces } from './structured-report.js';
+
 export interface RowPiece {
   height: number;
   keepWithNext?: boolean;
@@ -74,7 +76,10 @@ export function textPiece(
 
 /** The pieces one test prints as. */
 export function testPieces(ctx: TableContext, l: ReportLine): RowPiece[] {
-  return [mainRow(ctx, l)];
+  const main = mainRow(ctx, l);
+  if (l.state !== 'final' || !l.structured) return [main];
+  // A panel or a culture: its tables follow its line, which never ends a page without them.
+  return [{ ...main, keepWithNext: true }, ...structuredPieces(ctx.doc, ctx.left, ctx.width, l.structured)];
 }
 
 /** The test's row: name, value, unit, range, flag; under it the method, notes and amendments. */

@@ -1,3 +1,4 @@
+import type { StructuredOut } from '../../shared/schemas/results.js';
 import type { Department } from '../../shared/schemas/lab-reports.js';
 
 /**
@@ -47,6 +48,8 @@ export interface ReportLine {
   department: Department;
   category: string | null;
   method: string | null;
+  /** A verified structured result: printed as tables under its line (structured-report.ts). */
+  structured?: StructuredOut | null;
 }
 
 /** A test of the visit with no released result yet, named on the report instead of left out. */

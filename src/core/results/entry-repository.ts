@@ -19,6 +19,7 @@ const RULES = [
   't.normal_range',
   't.reference_ranges',
   't.result_type',
+  't.result_template',
   't.decimals',
   't.plausible_low',
   't.plausible_high',

@@ -10,6 +10,7 @@ import { resultCode, type ResultCreate, type ResultUpdate, type TestResult } fro
 import { findSampleRow, updateSampleRow, type SampleRow } from '../samples/repository.js';
 import { announceAmendment, announceCritical } from './announce.js';
 import { addSampleHistory, checkedValue, evaluateValue } from './evaluate.js';
+import { keptJudgement, refuseStructured, structuredEntry } from './structured.js';
 import { OPEN_FOR_ENTRY } from './repository.js';
 import {
   deleteResultRow,
@@ -90,9 +91,15 @@ export async function enterResult(trx: Db, actor: Actor, input: ResultCreate): P
     );
   }
   await refuseTypedCalculation(trx, test, sample.id);
-  const value = checkedValue(test, input.result_value);
+  const entry = test.result_type === 'structured' ? structuredEntry(test, input.structured) : null;
+  if (!entry) {
+    refuseStructured(test, input.structured);
+    if (!input.result_value) throw ValidationError.field('result_value', 'Result value is required');
+  }
+  const value = entry ? entry.value : checkedValue(test, input.result_value!);
   const now = nowIso();
-  const judged = await evaluateValue(trx, test, sample.patient_id, sample.id, sample.collection_date, value);
+  const judged =
+    entry?.judged ?? (await evaluateValue(trx, test, sample.patient_id, sample.id, sample.collection_date, value));
   const machine = input.equipment_id ? await equipmentForEntry(trx, actor.organizationId, input.equipment_id) : null;
   const row = await insertResultRow(trx, {
     organization_id: actor.organizationId,
@@ -113,6 +120,7 @@ export async function enterResult(trx: Db, actor: Actor, input: ResultCreate): P
     calculated: 0,
     equipment_id: machine?.id ?? null,
     equipment_warning: machine?.warning ?? null,
+    structured_value: entry?.structured ?? null,
     created_at: now,
     updated_at: now,
   });
@@ -148,18 +156,29 @@ async function applyChange(
   trx: Db,
   actor: Actor,
   before: ResultRow,
-  change: { value: string; unit: string | null; notes: string | null; reason: string | null; reentered?: boolean },
+  change: {
+    value: string;
+    unit: string | null;
+    notes: string | null;
+    reason: string | null;
+    reentered?: boolean;
+    /** A structured test's parameters (JSON); undefined leaves them as they are. */
+    structured?: string;
+  },
   judged: Awaited<ReturnType<typeof evaluateValue>>,
   about: { sample: SampleRow; testName: string },
 ): Promise<void> {
   const wasVerified = before.status === 'verified';
-  const valueChanged = change.value !== (before.result_value ?? '');
+  const valueChanged =
+    change.value !== (before.result_value ?? '') ||
+    (change.structured !== undefined && change.structured !== before.structured_value);
   // A value typed again (sent back by a validator, or confirmed after a re-run) is a new entry even
   // when it is the same number: its time is what QC judges it by.
   const renewed = valueChanged || ['pending', 'rejected'].includes(before.status) || change.reentered === true;
   const now = nowIso();
   const patch = {
     result_value: change.value,
+    ...(change.structured !== undefined ? { structured_value: change.structured } : {}),
     unit: change.unit,
     notes: change.notes,
     ...judged,
@@ -177,6 +196,7 @@ async function applyChange(
     await insertAmendment(trx, {
       result_id: before.id,
       old_value: before.result_value,
+      old_structured: before.structured_value,
       old_unit: before.unit,
       old_flag: before.flag,
       old_status: before.status,
@@ -236,12 +256,31 @@ export async function updateResult(db: Db, actor: Actor, id: number, input: Resu
     const sample = await findSampleRow(trx, actor.organizationId, { id: before.sample_id });
     if (!sample) throw new NotFoundError('Sample', before.sample_id);
     const test = await testRules(trx, before.test_id);
-    const typed = input.result_value ?? before.result_value ?? '';
+    // A structured test's summary is the server's: its parameters are what changes (or stay).
+    const entry =
+      test.result_type === 'structured' && (input.structured !== undefined || !before.structured_value)
+        ? structuredEntry(test, input.structured)
+        : null;
+    if (test.result_type !== 'structured') refuseStructured(test, input.structured);
+    else if (!entry && input.result_value !== undefined && input.result_value !== before.result_value)
+      throw ValidationError.field(
+        'result_value',
+        `${test.name} is the summary of its parameters; change the parameters (structured) instead`,
+      );
+    const typed =
+      entry?.value ?? (test.result_type === 'structured' ? null : input.result_value) ?? before.result_value ?? '';
     if (!typed) throw ValidationError.field('result_value', 'Result value is required');
-    const value = input.result_value === undefined ? typed : checkedValue(test, typed);
+    const value =
+      entry || input.result_value === undefined || test.result_type === 'structured'
+        ? typed
+        : checkedValue(test, typed);
     const unit = input.unit === undefined ? before.unit : (input.unit ?? test.unit);
     const notes = input.notes === undefined ? before.notes : (input.notes ?? null);
-    const changed = value !== (before.result_value ?? '') || unit !== before.unit || notes !== before.notes;
+    const changed =
+      value !== (before.result_value ?? '') ||
+      (entry !== null && entry.structured !== before.structured_value) ||
+      unit !== before.unit ||
+      notes !== before.notes;
     if (input.reentered && before.status === 'verified')
       throw new ConflictError(
         `${resultCode(id)} is verified; a new measurement is an amendment with a reason`,
@@ -260,12 +299,26 @@ export async function updateResult(db: Db, actor: Actor, id: number, input: Resu
         'reason',
         'A verified result can only be changed with a reason (it is kept with the earlier value)',
       );
-    const judged = await evaluateValue(trx, test, before.patient_id, sample.id, sample.collection_date, value);
-    const change = { value, unit, notes, reason: input.reason ?? null, reentered: input.reentered === true };
-    await applyChange(trx, actor, before, change, judged, {
-      sample,
-      testName: test.name,
-    });
+    const judged =
+      entry?.judged ??
+      (test.result_type === 'structured'
+        ? keptJudgement(before)
+        : await evaluateValue(trx, test, before.patient_id, sample.id, sample.collection_date, value));
+    await applyChange(
+      trx,
+      actor,
+      before,
+      {
+        value,
+        unit,
+        notes,
+        reason: input.reason ?? null,
+        reentered: input.reentered === true,
+        structured: entry?.structured,
+      },
+      judged,
+      { sample, testName: test.name },
+    );
     // A result typed for the first time (a pending one) uses the test's reagents now; a correction does not.
     if (!before.result_value && !before.calculated) await consumeForResult(trx, actor, before.id, test.id);
     await recalculate(trx, actor, sample.id);

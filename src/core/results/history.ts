@@ -25,6 +25,8 @@ export interface HistoricalResult {
   entered_at: string;
   verified_by: number | null;
   verified_at: string | null;
+  /** A structured result's parameters as exported (JSON), else null. */
+  structured_value: string | null;
 }
 
 export async function insertHistoricalResult(trx: Db, actor: Actor, r: HistoricalResult): Promise<number> {

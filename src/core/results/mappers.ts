@@ -9,6 +9,7 @@ import {
   type TestResult,
 } from '../../shared/schemas/results.js';
 import type { ListRow } from './repository.js';
+import { parseStructured } from '../../shared/templates/index.js';
 import type { CallRow } from './entry-repository.js';
 
 export function parseRanges(json: string | null): ReferenceRange[] {
@@ -88,6 +89,7 @@ export function toResult(
     bill_id: r.sample_bill_id === null ? null : Number(r.sample_bill_id),
     sample_status: r.sample_status,
     result_value: r.result_value,
+    structured: parseStructured(r.structured_value),
     unit: r.unit,
     normal_range: normalRange,
     flag: r.flag,

@@ -65,7 +65,9 @@ function lineOf(
     test_name: r.test_name,
     // Entered but not verified (or sent back by a validator): the value is withheld until verified.
     state: verified ? 'final' : r.status === 'completed' ? 'unverified' : 'awaited',
-    value: verified ? r.result_value : null,
+    // A panel's parameters are printed as a table under the line; its one-line summary would repeat them.
+    value: verified ? (r.structured?.values ? 'See below' : r.result_value) : null,
+    structured: verified ? r.structured : null,
     unit: r.unit,
     normal_range: r.normal_range,
     flag: verified ? r.flag : null,

@@ -2,6 +2,7 @@ import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { ResultAmendment, ResultListQuery } from '../../shared/schemas/results.js';
 import { patientsOfDoctor } from '../visits/repository.js';
+import { parseStructured } from '../../shared/templates/index.js';
 
 /** The list's filters, and the doctor whose patients alone are shown (src/core/results/scope.ts). */
 export type ResultFilter = Partial<ResultListQuery> & { doctor_id?: number };
@@ -61,6 +62,7 @@ export interface ListRow {
   calculated: number;
   equipment_id: number | null;
   equipment_warning: string | null;
+  structured_value: string | null;
 }
 
 const fullName = (alias: string) =>
@@ -121,6 +123,7 @@ function enteredSelect(q: ReturnType<typeof enteredBase>) {
     sql<number>`r.calculated`.as('calculated'),
     sql<number | null>`r.equipment_id`.as('equipment_id'),
     sql<string | null>`r.equipment_warning`.as('equipment_warning'),
+    sql<string | null>`r.structured_value`.as('structured_value'),
   ]);
 }
 
@@ -188,6 +191,7 @@ function awaitingSelect(q: ReturnType<typeof awaitingBase>) {
     sql<number>`0`.as('calculated'),
     sql<number | null>`NULL`.as('equipment_id'),
     sql<string | null>`NULL`.as('equipment_warning'),
+    sql<string | null>`NULL`.as('structured_value'),
   ]);
 }
 
@@ -326,7 +330,8 @@ export async function amendmentsOf(db: Db, resultIds: number[]): Promise<Map<num
     .where('a.result_id', 'in', resultIds)
     .orderBy('a.id')
     .execute();
-  for (const { result_id, ...r } of rows) m.set(result_id, [...(m.get(result_id) ?? []), r]);
+  for (const { result_id, old_structured, ...r } of rows)
+    m.set(result_id, [...(m.get(result_id) ?? []), { ...r, old_structured: parseStructured(old_structured) }]);
   return m;
 }
 

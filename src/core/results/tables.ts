@@ -31,6 +31,8 @@ export interface TestResultsTable {
   /** The machine that produced it (issue 15), and the warning it carried when entered (calibration past due). */
   equipment_id: number | null;
   equipment_warning: string | null;
+  /** A structured test's parameters, or a culture's organisms and antibiogram (JSON, src/shared/templates). */
+  structured_value: string | null;
 }
 
 export interface CriticalCallsTable {
@@ -56,6 +58,8 @@ export interface ResultAmendmentsTable {
   old_verified_by: number | null;
   old_verified_at: string | null;
   reason: string;
+  /** The structured parameters before the amendment (JSON), for a structured test. */
+  old_structured: string | null;
   amended_by: number | null;
   amended_at: string;
 }

@@ -4,6 +4,7 @@ import { optionalText, requiredText, rupeeAmount, strictNumber } from './common.
 import { SAMPLE_TYPES } from '../samples.js';
 import { TUBE_IDS } from '../tubes.js';
 import { RESULT_TYPES } from '../resultTypes.js';
+import { TEMPLATE_IDS } from '../templates/index.js';
 import { parseFormula } from '../formula.js';
 import { loincProblem } from '../loinc.js';
 import { RANGE_AGE_UNITS, type RangeAgeUnit } from '../flags.js';
@@ -92,6 +93,14 @@ const resultRuleFields = {
         .nullable()
         .optional(),
     ),
+  ),
+  /** The template a structured test is entered with (urine_routine, stool_routine, semen_analysis, culture). */
+  result_template: z.preprocess(
+    emptyToNull,
+    z
+      .enum(TEMPLATE_IDS, { error: `Result template must be one of ${TEMPLATE_IDS.join(', ')}` })
+      .nullable()
+      .optional(),
   ),
   plausible_low: optionalNumber('Plausible low'),
   plausible_high: optionalNumber('Plausible high'),
@@ -328,6 +337,7 @@ export const catalogueTestSchema = z.object({
   turnaround_hours: z.number().nullable(),
   target_tat_minutes: z.number().nullable(),
   result_type: z.enum(RESULT_TYPES),
+  result_template: z.string().nullable(),
   decimals: z.number().nullable(),
   plausible_low: z.number().nullable(),
   plausible_high: z.number().nullable(),

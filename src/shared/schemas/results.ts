@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { equipmentIdField } from './equipment.js';
 import { qcTestStatusSchema } from './qc.js';
 import { SAMPLE_PRIORITIES } from '../samples.js';
+import { GROWTH, INTERPRETATIONS } from '../templates/culture.js';
 import { optionalText, pageQuery, requiredText, strictNumber } from './common.js';
 
 /**
@@ -35,6 +36,50 @@ const allOr = <T extends readonly [string, ...string[]]>(values: T, label: strin
   );
 
 export const resultValue = requiredText('Result value', 200);
+
+/**
+ * A structured result as stored and answered (src/shared/templates): a panel's parameters with their
+ * flags, or a culture's findings and antibiogram. `result_value` carries its one-line summary.
+ */
+export const structuredOutSchema = z.object({
+  template: z.string(),
+  values: z.record(z.string(), z.string()).nullable(),
+  flags: z.record(z.string(), z.enum(['normal', 'low', 'high', 'abnormal'])).nullable(),
+  culture: z
+    .object({
+      specimen: z.string(),
+      incubation_hours: z.number().nullable().optional(),
+      growth: z.enum(GROWTH),
+      organisms: z.array(
+        z.object({
+          name: z.string(),
+          colony_count: z.number().nullable().optional(),
+          antibiotics: z.array(
+            z.object({
+              name: z.string(),
+              interpretation: z.enum(INTERPRETATIONS),
+              mic: z.number().nullable().optional(),
+              zone: z.number().nullable().optional(),
+            }),
+          ),
+        }),
+      ),
+      comment: z.string().nullable().optional(),
+    })
+    .nullable(),
+});
+export type StructuredOut = z.infer<typeof structuredOutSchema>;
+
+/**
+ * The parameters of a structured test as typed: an object keyed by parameter (panels) or the
+ * culture's findings. Checked against the test's template by the server, which names the
+ * parameter at fault (`structured.protein`).
+ */
+const structuredIn = z.preprocess(
+  // null is what GET answers for a result that is not structured: PUT takes it back as "not sent".
+  (v) => (v === null ? undefined : v),
+  z.record(z.string(), z.unknown(), { error: 'structured must be an object of parameters' }).optional(),
+);
 
 /**
  * Why a result cannot be verified in bulk: out of range, critical, a failed delta check, or a
@@ -73,7 +118,9 @@ export type CriticalCallInput = z.infer<typeof criticalCallSchema>;
 export const resultCreateSchema = z.object({
   sample_id: id('sample_id'),
   test_id: id('test_id'),
-  result_value: resultValue,
+  /** Required, except for a structured test: its summary is written by the server from `structured`. */
+  result_value: resultValue.optional(),
+  structured: structuredIn,
   /** Defaults to the test's unit. */
   unit: optionalText(30),
   notes: optionalText(1000),
@@ -88,6 +135,7 @@ export type ResultCreate = z.infer<typeof resultCreateSchema>;
  */
 export const resultUpdateSchema = z.object({
   result_value: resultValue.optional(),
+  structured: structuredIn,
   unit: optionalText(30),
   notes: optionalText(1000),
   reason: optionalText(500),
@@ -138,6 +186,7 @@ export type ResultListQuery = z.infer<typeof resultListQuery>;
 export const resultAmendmentSchema = z.object({
   id: z.number(),
   old_value: z.string().nullable(),
+  old_structured: structuredOutSchema.nullable(),
   old_unit: z.string().nullable(),
   old_flag: z.string().nullable(),
   old_status: z.string(),
@@ -171,6 +220,8 @@ export const testResultSchema = z.object({
   bill_id: z.number().nullable(),
   sample_status: z.string(),
   result_value: z.string().nullable(),
+  /** A structured test's parameters (or culture and antibiogram); result_value is then its summary. */
+  structured: structuredOutSchema.nullable(),
   unit: z.string().nullable(),
   normal_range: z.string().nullable(),
   flag: z.string().nullable(),
@@ -270,6 +321,8 @@ export const resultSheetRowSchema = z.object({
   unit: z.string().nullable(),
   normal_range: z.string().nullable(),
   result_type: z.string(),
+  /** The template of a structured test (src/shared/templates), else null. */
+  result_template: z.string().nullable(),
   choices: z.array(z.string()),
   decimals: z.number().nullable(),
   formula: z.string().nullable(),

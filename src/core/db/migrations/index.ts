@@ -54,6 +54,11 @@ import { sql as linkLimits } from './039_link_limits.js';
 import { sql as summariesAtCommit, postgres as summariesAtCommitPostgres } from './038_summaries_at_commit.js';
 import { sql as recollect } from './040_recollect.js';
 import { sql as onePatientRecord, sqliteSteps as onePatientRecordSqlite } from './042_one_patient_record.js';
+import {
+  sql as structuredResults,
+  sqliteSteps as structuredResultsSqlite,
+  postgres as structuredResultsPostgres,
+} from './043_structured_results.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
 import type Database from 'better-sqlite3';
@@ -149,4 +154,11 @@ export const migrations: Migration[] = [
   { version: 40, name: 'recollect', sql: recollect },
   { version: 41, name: 'print_snapshots', sql: printSnapshots },
   { version: 42, name: 'one_patient_record', sql: onePatientRecord, sqliteSteps: onePatientRecordSqlite },
+  {
+    version: 43,
+    name: 'structured_results',
+    sql: structuredResults,
+    sqliteSteps: structuredResultsSqlite,
+    postgres: structuredResultsPostgres,
+  },
 ];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { optionalEmail, optionalText, requiredText } from '../../../shared/schemas/common.js';
-import { resultValue } from '../../../shared/schemas/results.js';
+import { resultValue, structuredOutSchema } from '../../../shared/schemas/results.js';
 import { insertHistoricalResult, type HistoricalResult } from '../../results/history.js';
 import { resultExportPage, samplesForResults } from '../../results/transfer-repository.js';
 import { usersByEmails } from '../../users/repository.js';
@@ -24,6 +24,7 @@ const columns: TransferColumn[] = [
   { name: 'test_name', readOnly: true },
   { name: 'patient_number', readOnly: true },
   { name: 'result_value' },
+  { name: 'structured', kind: 'json' },
   { name: 'unit' },
   { name: 'normal_range' },
   { name: 'flag' },
@@ -45,6 +46,8 @@ const schema = z
     sample_id: requiredText('The sample code (sample_id)', 30).transform(upperKey),
     test_code: requiredText('The test code', 30).transform(upperKey),
     result_value: z.preprocess(blank, resultValue.optional()),
+    /** A structured result's parameters as lims exports them ({template, values, flags, culture}). */
+    structured: z.preprocess(blank, structuredOutSchema.optional()),
     unit: optionalText(30),
     normal_range: optionalText(120),
     flag: z.preprocess(blank, z.enum(FLAGS, { error: `Flag must be one of ${FLAGS.join(', ')}` }).optional()),
@@ -141,6 +144,7 @@ export const results: TransferEntity<Input, true, HistoricalResult & { row: numb
           test_id: testId!,
           patient_id: sample!.patient_id,
           result_value: x.result_value ?? null,
+          structured_value: x.structured ? JSON.stringify(x.structured) : null,
           unit: x.unit ?? null,
           normal_range: x.normal_range ?? null,
           flag: x.flag ?? null,
@@ -191,6 +195,7 @@ export const results: TransferEntity<Input, true, HistoricalResult & { row: numb
           test_name: r.test_name,
           patient_number: r.patient_code,
           result_value: r.result_value,
+          structured: r.structured_value ? (JSON.parse(r.structured_value) as unknown) : null,
           unit: r.unit,
           normal_range: r.normal_range,
           flag: r.flag,

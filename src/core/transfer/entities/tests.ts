@@ -35,6 +35,7 @@ const columns: TransferColumn[] = [
   { name: 'turnaround_hours', kind: 'number' },
   { name: 'target_tat_minutes', kind: 'number' },
   { name: 'result_type' },
+  { name: 'result_template' },
   { name: 'decimals', kind: 'number' },
   { name: 'plausible_low', kind: 'number' },
   { name: 'plausible_high', kind: 'number' },

@@ -1,6 +1,7 @@
 import type { UseFormReturn } from 'react-hook-form';
 import { RESULT_TYPES } from '@shared/resultTypes';
 import { TUBES } from '@shared/tubes';
+import { TEMPLATE_IDS, templateById } from '@shared/templates';
 import { FormField, Input, Select } from '@/components';
 import type { TestFormIn } from '../forms';
 import { fieldError } from './CommonFields';
@@ -10,6 +11,7 @@ const TYPE_LABELS: Record<(typeof RESULT_TYPES)[number], string> = {
   text: 'Text',
   choice: 'Choice from a list',
   calculated: 'Calculated (formula)',
+  structured: 'Structured (parameters from a template)',
 };
 
 /**
@@ -45,6 +47,21 @@ export function ResultRuleFields({ form }: { form: UseFormReturn<TestFormIn, unk
           {...form.register('container')}
         />
       </FormField>
+      {type === 'structured' && (
+        <FormField
+          label="Result Template"
+          required
+          error={fieldError(errors, 'result_template')}
+          hint="Entered parameter by parameter, flagged, and printed as a table"
+          className="sm:col-span-2"
+        >
+          <Select
+            placeholder="Choose a template"
+            options={TEMPLATE_IDS.map((id) => ({ value: id, label: templateById(id)!.name }))}
+            {...form.register('result_template')}
+          />
+        </FormField>
+      )}
       {type === 'choice' && (
         <FormField
           label="Choices"

@@ -24,7 +24,16 @@ const NUMBER_FIELDS = [
   'delta_limit',
   'delta_window_days',
 ] as const;
-const RULE_FIELDS = ['result_type', 'container', 'choices', 'formula', 'aliases', 'delta_kind', ...NUMBER_FIELDS];
+const RULE_FIELDS = [
+  'result_type',
+  'result_template',
+  'container',
+  'choices',
+  'formula',
+  'aliases',
+  'delta_kind',
+  ...NUMBER_FIELDS,
+];
 
 const FIELDS = [
   'name',
@@ -69,6 +78,7 @@ function defaults(t: CatalogueTest | null): TestFormIn {
     target_tat_minutes:
       t?.target_tat_minutes === null || t?.target_tat_minutes === undefined ? '' : String(t.target_tat_minutes),
     result_type: t?.result_type ?? 'numeric',
+    result_template: t?.result_template ?? '',
     container: t?.container ?? '',
     choices: t?.choices.join(', ') ?? '',
     formula: t?.formula ?? '',
@@ -101,7 +111,11 @@ export function TestFormDialog({ open, onOpenChange, test, categories }: TestFor
 
   const onSubmit = form.handleSubmit((body) =>
     save.mutate(
-      { id: test?.id ?? null, body: withBasePrice(body) },
+      {
+        id: test?.id ?? null,
+        // A template belongs to a structured test only; switching the type away drops it.
+        body: { ...withBasePrice(body), ...(body.result_type === 'structured' ? {} : { result_template: null }) },
+      },
       {
         onSuccess: () => onOpenChange(false),
         onError: (err) => {

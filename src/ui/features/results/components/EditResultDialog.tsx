@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
@@ -5,7 +6,10 @@ import { resultCode, resultUpdateSchema, resultValue, type TestResult } from '@s
 import { Button, Dialog, FormField, Input, Textarea } from '@/components';
 import { ApiError } from '@/lib/api';
 import { notify } from '@/lib/notify';
+import { templateById } from '@shared/templates';
 import { useUpdateResultMutation } from '../api';
+import { StructuredPanel, type PanelDraft } from './StructuredPanel';
+import { StructuredCulture, cultureDraftOf, culturePayload, type CultureDraft } from './StructuredCulture';
 
 const editSchema = resultUpdateSchema.extend({ result_value: resultValue });
 /** A verified result changes only with a reason (the server refuses it otherwise, and keeps the earlier value). */
@@ -38,10 +42,23 @@ export function EditResultDialog({
     mode: 'onBlur',
   });
   const { errors } = form.formState;
+  // A structured result is changed parameter by parameter; its summary is the server's.
+  const template = result.structured ? templateById(result.structured.template) : null;
+  const [panel, setPanel] = useState<PanelDraft>(() => ({ ...(result.structured?.values ?? {}) }));
+  const [culture, setCulture] = useState<CultureDraft>(() => cultureDraftOf(result.structured?.culture ?? null, ''));
 
   const onSubmit = form.handleSubmit((body) =>
     update.mutate(
-      { id: result.id!, body },
+      {
+        id: result.id!,
+        body: template
+          ? {
+              notes: body.notes,
+              reason: body.reason,
+              structured: template.kind === 'panel' ? panel : culturePayload(culture),
+            }
+          : body,
+      },
       {
         onSuccess: (r) => {
           notify.success(
@@ -68,7 +85,8 @@ export function EditResultDialog({
       open
       onOpenChange={(o) => !update.isPending && onOpenChange(o)}
       title={`${verified ? 'Amend' : 'Edit'} Result ${resultCode(result.id)}`}
-      description={`${result.test_name} · ${result.first_name} ${result.last_name} · ${result.sample_number} · reference range ${result.normal_range ?? 'not set'}`}
+      size={template ? 'xl' : undefined}
+      description={`${result.test_name} · ${result.first_name} ${result.last_name} · ${result.sample_number} ${result.structured ? '' : ` · reference range ${result.normal_range ?? 'not set'}`}`}
       footer={
         <>
           <Button variant="outline" onClick={() => onOpenChange(false)} disabled={update.isPending}>
@@ -87,14 +105,28 @@ export function EditResultDialog({
             ({result.result_value} {result.unit}) with your reason, and sends the result back for verification.
           </p>
         )}
-        <div className="grid grid-cols-2 gap-3">
-          <FormField label="Result value" required error={errors.result_value?.message}>
-            <Input {...form.register('result_value')} autoComplete="off" />
-          </FormField>
-          <FormField label="Unit" error={errors.unit?.message}>
-            <Input {...form.register('unit')} autoComplete="off" />
-          </FormField>
-        </div>
+        {template?.kind === 'panel' && (
+          <StructuredPanel
+            template={template}
+            draft={panel}
+            disabled={false}
+            testName={result.test_name}
+            onChange={setPanel}
+          />
+        )}
+        {template?.kind === 'culture' && (
+          <StructuredCulture draft={culture} disabled={false} testName={result.test_name} onChange={setCulture} />
+        )}
+        {!template && (
+          <div className="grid grid-cols-2 gap-3">
+            <FormField label="Result value" required error={errors.result_value?.message}>
+              <Input {...form.register('result_value')} autoComplete="off" />
+            </FormField>
+            <FormField label="Unit" error={errors.unit?.message}>
+              <Input {...form.register('unit')} autoComplete="off" />
+            </FormField>
+          </div>
+        )}
         <FormField label="Notes" error={errors.notes?.message}>
           <Input {...form.register('notes')} autoComplete="off" />
         </FormField>

@@ -3,19 +3,25 @@ import { computeFlag, numericValue } from '@shared/flags';
 import { resultCreateSchema, type ResultSheet, type ResultSheetRow, type TestResult } from '@shared/schemas/results';
 import { Badge, FormField, Input, Select } from '@/components';
 import { formatDateTime, useLabFormat } from '@/lib/format';
+import { checkStructured, templateById } from '@shared/templates';
 import { FlagBadge, PriorityBadge } from './cells';
 import { calcState, type CalcState } from './calculation';
 import { RowQcNotice } from './QcHoldNotice';
+import { StructuredPanel, type PanelDraft } from './StructuredPanel';
+import { StructuredCulture, cultureDraftOf, culturePayload, type CultureDraft } from './StructuredCulture';
 
 export interface RowDraft {
   value: string;
   unit: string;
   notes: string;
+  /** A structured test's parameters (panel templates) or culture findings, as typed. */
+  panel?: PanelDraft;
+  culture?: CultureDraft;
 }
 
 export interface SaveJob {
   row: ResultSheetRow;
-  draft: { result_value: string; unit: string | null; notes: string | null };
+  draft: { result_value?: string; structured?: Record<string, unknown>; unit: string | null; notes: string | null };
 }
 
 /** Which rows a technician may type into: no result yet, an unverified one, or one a validator sent back. */
@@ -32,11 +38,32 @@ function initialDraft(row: ResultSheetRow): RowDraft {
   const r = row.result;
   // A rejected value is re-entered from scratch (the old value is shown beside the field).
   const keep = r && r.status !== 'rejected';
+  const template = row.result_type === 'structured' ? templateById(row.result_template) : null;
   return {
     value: keep ? (r.result_value ?? '') : '',
     unit: (keep ? r.unit : row.unit) ?? '',
     notes: (keep ? r.notes : '') ?? '',
+    ...(template?.kind === 'panel' ? { panel: { ...((keep && r.structured?.values) || {}) } } : {}),
+    ...(template?.kind === 'culture'
+      ? { culture: cultureDraftOf(keep ? (r.structured?.culture ?? null) : null, template.defaultSpecimen) }
+      : {}),
   };
+}
+
+/** A structured row's job: nothing when untouched, the error the server would give, or the parameters to send. */
+function structuredJob(row: ResultSheetRow, d: RowDraft): SaveJob | string | null {
+  const template = templateById(row.result_template);
+  if (!template) return `${row.test_name} has no known result template; set it in the catalogue`;
+  const start = initialDraft(row);
+  const payload = d.culture ? culturePayload(d.culture) : (d.panel ?? {});
+  const startPayload = start.culture ? culturePayload(start.culture) : (start.panel ?? {});
+  const blank = d.culture ? !d.culture.growth : !Object.values(d.panel ?? {}).some((v) => v.trim());
+  const r = row.result;
+  if (!r && blank) return null;
+  if (r && JSON.stringify(payload) === JSON.stringify(startPayload) && d.notes === start.notes) return null;
+  const c = checkStructured(template, payload);
+  if (!c.ok) return c.message;
+  return { row, draft: { structured: payload, unit: null, notes: d.notes.trim() || null } };
 }
 
 /** The rows to save: new values, and changes to unverified ones. Empty new rows are skipped. */
@@ -50,6 +77,12 @@ export function jobsOf(
   for (const row of sheet.tests) {
     const d = drafts[row.test_id];
     if (!d || !editable(row)) continue;
+    if (row.result_type === 'structured') {
+      const job = structuredJob(row, d);
+      if (typeof job === 'string') errors[row.test_id] = job;
+      else if (job) jobs.push(job);
+      continue;
+    }
     // A calculated test is typed only where the lab measures it directly; the server works out the rest.
     const calc = calcState(row, sheet, valueOf);
     if (calc && calc.kind !== 'measured') continue;
@@ -73,7 +106,7 @@ export function jobsOf(
     jobs.push({
       row,
       draft: {
-        result_value: parsed.data.result_value,
+        result_value: parsed.data.result_value ?? '',
         unit: parsed.data.unit ?? null,
         notes: parsed.data.notes ?? null,
       },
@@ -192,6 +225,17 @@ function SheetRow({
   verifiedLine: string | null;
 }) {
   const r: TestResult | null = row.result;
+  if (row.result_type === 'structured')
+    return (
+      <StructuredRow
+        row={row}
+        draft={draft}
+        disabled={disabled}
+        error={error}
+        onChange={onChange}
+        verifiedLine={verifiedLine}
+      />
+    );
   // A calculated test is not typed over (it changes with its inputs) unless the lab measures it directly.
   const locked = calc !== null && calc.kind !== 'measured';
   const shown =
@@ -299,5 +343,83 @@ function CalcHint({ calc, formula }: { calc: CalcState; formula: string }) {
       Measured directly: {calc.reason}
       {calc.formula ? `; the formula (${formula}) would give ${calc.formula}` : ''}.
     </span>
+  );
+}
+
+/** A structured test: its template's parameters (or culture and antibiogram), flagged as they are filled. */
+function StructuredRow({
+  row,
+  draft,
+  disabled,
+  error,
+  onChange,
+  verifiedLine,
+}: {
+  row: ResultSheetRow;
+  draft: RowDraft;
+  disabled: boolean;
+  error: string | undefined;
+  onChange: (patch: Partial<RowDraft>) => void;
+  verifiedLine: string | null;
+}) {
+  const r = row.result;
+  const template = templateById(row.result_template);
+  return (
+    <li className="rounded-md border border-slate-200 p-3">
+      <div className="mb-2 flex flex-wrap items-baseline justify-between gap-2">
+        <p className="text-sm font-semibold text-slate-900">
+          {row.test_name} <span className="font-mono text-xs font-normal text-slate-500">{row.test_code}</span>
+        </p>
+        {r && <FlagBadge flag={r.flag} />}
+      </div>
+      {r?.status === 'rejected' && (
+        <p className="mb-2 text-[13px] text-red-800">
+          Rejected ({r.rejection_reason ?? 'no reason given'}); earlier result {r.result_value}. Enter the repeat
+          result.
+        </p>
+      )}
+      {r && !r.structured && (
+        <p className="mb-2 text-[13px] text-slate-700">
+          Entered as text before this test was structured: {r.result_value}
+        </p>
+      )}
+      {template?.kind === 'panel' && draft.panel && (
+        <StructuredPanel
+          template={template}
+          draft={draft.panel}
+          disabled={disabled}
+          testName={row.test_name}
+          onChange={(panel) => onChange({ panel })}
+        />
+      )}
+      {template?.kind === 'culture' && draft.culture && (
+        <StructuredCulture
+          draft={draft.culture}
+          disabled={disabled}
+          testName={row.test_name}
+          onChange={(culture) => onChange({ culture })}
+        />
+      )}
+      {!template && <p className="text-[13px] text-red-800">This test has no known result template.</p>}
+      <FormField label="Notes" className="mt-3">
+        <Input
+          value={draft.notes}
+          onChange={(e) => onChange({ notes: e.target.value })}
+          disabled={disabled}
+          autoComplete="off"
+        />
+      </FormField>
+      {error && (
+        <p role="alert" className="mt-2 text-[13px] text-red-700">
+          {error}
+        </p>
+      )}
+      {(r || verifiedLine) && (
+        <p className="mt-2 flex flex-wrap items-center gap-2 text-xs text-slate-600">
+          {r && <Badge status={r.status} />}
+          {verifiedLine ?? (r?.technician_name ? `Entered by ${r.technician_name}` : null)}
+        </p>
+      )}
+    </li>
   );
 }

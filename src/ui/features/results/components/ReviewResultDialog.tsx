@@ -6,6 +6,7 @@ import { formatDateTime, useLabFormat } from '@/lib/format';
 import { useCriticalCallMutation, useResult, useVerifyResultMutation } from '../api';
 import { FlagBadge, fullName } from './cells';
 import { QcHoldNotice } from './QcHoldNotice';
+import { StructuredView } from './StructuredView';
 
 export const REVIEW_WORDS: Record<ReviewReason, string> = {
   abnormal: 'Outside the reference range',
@@ -73,7 +74,7 @@ export function ReviewResultDialog({
             {r.is_critical && <Badge tone="red">Critical Value</Badge>}
           </dd>
           <dt className="text-slate-600">Reference range</dt>
-          <dd className="text-slate-900">{r.normal_range ?? 'not set'}</dd>
+          <dd className="text-slate-900">{r.structured ? 'Per parameter, below' : (r.normal_range ?? 'not set')}</dd>
           <dt className="text-slate-600">Previous result</dt>
           <dd className="text-slate-900">
             {r.previous_value
@@ -87,6 +88,7 @@ export function ReviewResultDialog({
             {r.calculated && ' (calculated from other tests)'}
           </dd>
         </dl>
+        {r.structured && <StructuredView s={r.structured} />}
         {canVerify && r.status === 'completed' && !r.can_verify && r.verify_refusal && (
           <p role="note" className="rounded-md border border-slate-200 bg-slate-50 p-2.5 text-slate-800">
             <span className="font-medium">Not for you to validate:</span> {r.verify_refusal}

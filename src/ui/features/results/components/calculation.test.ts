@@ -10,6 +10,7 @@ const row = (id: number, code: string, over: Partial<ResultSheetRow> = {}): Resu
   unit: 'mg/dL',
   normal_range: null,
   result_type: 'numeric',
+  result_template: null,
   choices: [],
   decimals: 0,
   formula: null,

@@ -60,6 +60,13 @@ export function PriorityBadge({ priority }: { priority: string }) {
 export function ValueCell({ r }: { r: TestResult }) {
   if (r.result_value === null) return <span className="text-slate-500 italic">Not entered</span>;
   const abnormal = r.flag !== null && r.flag !== 'normal';
+  // A structured result's summary can be long: two lines here, every parameter in the review dialog.
+  if (r.structured)
+    return (
+      <span title={r.result_value} className={cn('line-clamp-2 max-w-72', abnormal && 'font-semibold')}>
+        {r.result_value}
+      </span>
+    );
   return (
     <span className={cn('tabular-nums', abnormal && 'font-semibold', r.is_critical && 'text-red-700')}>
       {r.result_value}

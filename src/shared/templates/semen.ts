@@ -1,0 +1,182 @@
+import type { PanelTemplate } from './types.js';
+
+/**
+ * Semen analysis with the lower reference limits (5th centiles) of the WHO laboratory manual for the
+ * examination and processing of human semen, 6th edition (2021): a value below its limit is flagged low.
+ */
+export const semenAnalysis: PanelTemplate = {
+  kind: 'panel',
+  id: 'semen_analysis',
+  name: 'Semen Analysis',
+  source:
+    'Lower reference limits: WHO laboratory manual for the examination and processing of human semen, 6th ed. (2021).',
+  sections: [
+    { key: 'physical', title: 'Physical examination' },
+    { key: 'count', title: 'Sperm count' },
+    { key: 'motility', title: 'Motility' },
+    { key: 'vitality', title: 'Vitality and morphology' },
+    { key: 'cells', title: 'Other findings' },
+  ],
+  params: [
+    {
+      key: 'abstinence_days',
+      label: 'Abstinence',
+      section: 'physical',
+      kind: 'number',
+      unit: 'days',
+      decimals: 0,
+      min: 0,
+      max: 60,
+      optional: true,
+    },
+    {
+      key: 'volume',
+      label: 'Volume',
+      section: 'physical',
+      kind: 'number',
+      unit: 'mL',
+      decimals: 1,
+      min: 0,
+      max: 20,
+      low: 1.4,
+    },
+    {
+      key: 'appearance',
+      label: 'Appearance',
+      section: 'physical',
+      kind: 'choice',
+      choices: ['Grey-opalescent', 'Yellowish', 'Red-brown', 'Clear'],
+      normal: ['Grey-opalescent'],
+    },
+    {
+      key: 'liquefaction_min',
+      label: 'Liquefaction time',
+      section: 'physical',
+      kind: 'number',
+      unit: 'min',
+      decimals: 0,
+      min: 0,
+      max: 240,
+      high: 60,
+    },
+    {
+      key: 'viscosity',
+      label: 'Viscosity',
+      section: 'physical',
+      kind: 'choice',
+      choices: ['Normal', 'Increased'],
+      normal: ['Normal'],
+    },
+    { key: 'ph', label: 'pH', section: 'physical', kind: 'number', unit: null, decimals: 1, min: 5, max: 10, low: 7.2 },
+    {
+      key: 'concentration',
+      label: 'Sperm concentration',
+      section: 'count',
+      kind: 'number',
+      unit: 'million/mL',
+      decimals: 1,
+      min: 0,
+      max: 1000,
+      low: 16,
+    },
+    {
+      key: 'total_count',
+      label: 'Total sperm number',
+      section: 'count',
+      kind: 'number',
+      unit: 'million/ejaculate',
+      decimals: 1,
+      min: 0,
+      max: 5000,
+      low: 39,
+    },
+    {
+      key: 'progressive_motility',
+      label: 'Progressive motility (PR)',
+      section: 'motility',
+      kind: 'number',
+      unit: '%',
+      decimals: 0,
+      min: 0,
+      max: 100,
+      low: 30,
+    },
+    {
+      key: 'non_progressive_motility',
+      label: 'Non-progressive motility (NP)',
+      section: 'motility',
+      kind: 'number',
+      unit: '%',
+      decimals: 0,
+      min: 0,
+      max: 100,
+      optional: true,
+    },
+    {
+      key: 'total_motility',
+      label: 'Total motility (PR + NP)',
+      section: 'motility',
+      kind: 'number',
+      unit: '%',
+      decimals: 0,
+      min: 0,
+      max: 100,
+      low: 42,
+    },
+    {
+      key: 'vitality',
+      label: 'Vitality (live spermatozoa)',
+      section: 'vitality',
+      kind: 'number',
+      unit: '%',
+      decimals: 0,
+      min: 0,
+      max: 100,
+      low: 54,
+    },
+    {
+      key: 'normal_forms',
+      label: 'Normal forms',
+      section: 'vitality',
+      kind: 'number',
+      unit: '%',
+      decimals: 0,
+      min: 0,
+      max: 100,
+      low: 4,
+    },
+    {
+      key: 'agglutination',
+      label: 'Agglutination',
+      section: 'cells',
+      kind: 'choice',
+      choices: ['Absent', 'Present'],
+      normal: ['Absent'],
+    },
+    {
+      key: 'round_cells',
+      label: 'Round cells',
+      section: 'cells',
+      kind: 'number',
+      unit: 'million/mL',
+      decimals: 1,
+      min: 0,
+      max: 100,
+      optional: true,
+    },
+    { key: 'others', label: 'Others', section: 'cells', kind: 'text', maxLength: 200, optional: true },
+  ],
+  crossChecks: [
+    (n) =>
+      n.progressive_motility != null && n.total_motility != null && n.progressive_motility > n.total_motility
+        ? { key: 'progressive_motility', message: 'Progressive motility cannot exceed total motility' }
+        : null,
+    (n) =>
+      n.progressive_motility != null &&
+      n.non_progressive_motility != null &&
+      n.total_motility != null &&
+      Math.abs(n.progressive_motility + n.non_progressive_motility - n.total_motility) > 1
+        ? { key: 'total_motility', message: 'Total motility must be progressive + non-progressive motility' }
+        : null,
+  ],
+};
