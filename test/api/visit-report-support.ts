@@ -74,12 +74,18 @@ export async function visitLab(): Promise<VisitLab> {
         date_of_birth: '1972-04-04',
         gender: 'Female',
         phone: '9876500042',
+        confirm_new: true,
       });
       expect(res.statusCode, res.body).toBe(201);
       return res.json().patient.id;
     },
     async bill(patientId, items) {
-      const res = await lab.admin.post('/api/bills', { patient_id: patientId, items, amount_paid: 0 });
+      const res = await lab.admin.post('/api/bills', {
+        patient_id: patientId,
+        items,
+        amount_paid: 0,
+        confirm_duplicates: true,
+      });
       expect(res.statusCode, res.body).toBe(201);
       return res.json().bill;
     },
@@ -90,10 +96,11 @@ export async function visitLab(): Promise<VisitLab> {
     async enterAndVerify(sampleId, opts = {}) {
       for (const t of (await sheet(sampleId)).tests) {
         if (t.formula) continue;
+        // A urine routine is entered parameter by parameter: a normal one, printed as its tables.
         const res = await tech.post('/api/test-results', {
           sample_id: sampleId,
           test_id: t.test_id,
-          result_value: normalValue(t),
+          ...(t.result_template === 'urine_routine' ? { structured: NORMAL_URINE } : { result_value: normalValue(t) }),
         });
         expect(res.statusCode, `${t.test_code}: ${res.body}`).toBe(201);
       }
@@ -105,6 +112,28 @@ export async function visitLab(): Promise<VisitLab> {
     },
   };
 }
+
+const NORMAL_URINE = {
+  colour: 'Pale yellow',
+  appearance: 'Clear',
+  specific_gravity: '1.020',
+  ph: 6,
+  protein: 'Nil',
+  glucose: 'Nil',
+  ketones: 'Nil',
+  bilirubin: 'Nil',
+  urobilinogen: 'Normal',
+  blood: 'Nil',
+  nitrite: 'Negative',
+  leucocyte_esterase: 'Nil',
+  pus_cells: '2-4',
+  rbc: 0,
+  epithelial_cells: 'Few',
+  casts: 'Nil',
+  crystals: 'Nil',
+  bacteria: 'Nil',
+  yeast: 'Nil',
+};
 
 let n = 0;
 /** The PDF's text, page by page (pdftotext -layout; pages end with a form feed). */

@@ -1,3 +1,4 @@
+import { paramsBySection, templateById } from '../../src/shared/templates/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client, TestLab } from '../helpers.js';
 import type { ResultSheet } from '../../src/shared/schemas/results.js';
@@ -97,7 +98,10 @@ describe('one report per visit', () => {
  * "Verified by" per department.
  */
 function checkLayout(pages: string[], patientName: string) {
-  const testNames = [...names.values()].map((x) => x.slice(0, 14));
+  // A structured result's table rows (a urine routine's parameters) are rows of the report too.
+  const urine = templateById('urine_routine')!;
+  const parameters = urine.kind === 'panel' ? paramsBySection(urine).flatMap((x) => x.params.map((q) => q.label)) : [];
+  const testNames = [...names.values(), ...parameters].map((x) => x.slice(0, 14));
   const isRow = (l: string) => testNames.some((t) => l.startsWith(t));
   const isHeading = (l: string) => HEADINGS.some((h) => l === h || l === `${h} (continued)`);
   const pageLines = pages.map((page, p) => contentLines(page).filter((l) => !(p > 0 && l.startsWith(patientName))));
