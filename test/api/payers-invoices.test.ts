@@ -227,7 +227,8 @@ describe('payers', () => {
     const p = await addPayer({ credit_limit: 1000 });
     await okBill(p.id, [[cbc]]); // 400 owed
     const before = await count('bills');
-    const res = await billFor(p.id, [[cbc], [cbc]]); // 800 more: 1200 > 1000
+    // The same test twice on purpose (800 more: 1200 > 1000): the credit limit, not the repeat, is under test.
+    const res = await billFor(p.id, [[cbc], [cbc]], { confirm_duplicates: true });
     expect(res.statusCode).toBe(409);
     expect(errorBody(res).code).toBe('CREDIT_LIMIT_EXCEEDED');
     expect(errorBody(res).message).toContain('₹400.00');

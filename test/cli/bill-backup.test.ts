@@ -239,9 +239,12 @@ describe('files lims writes are this user only', () => {
     const printed = await lims(['--data-dir', dir, 'bill', 'print', billNumber, '--out', join(out, 'bill.pdf')]);
     expect(printed.code, printed.stderr).toBe(0);
     expect(mode(join(out, 'bill.pdf'))).toBe(0o600);
-    const backup = await lims(['--data-dir', data, 'backup', '--out', join(out, 'lab.db')]);
-    expect(backup.code, backup.stderr).toBe(0);
-    expect(mode(join(out, 'lab.db'))).toBe(0o600);
-    if (ENGINE === 'sqlite') expect(mode(join(data, 'lims.db'))).toBe(0o600);
+    // A PostgreSQL lab's backup is pg_dump's, whose version must match the server's: SQLite's is ours.
+    if (ENGINE === 'sqlite') {
+      const backup = await lims(['--data-dir', data, 'backup', '--out', join(out, 'lab.db')]);
+      expect(backup.code, backup.stderr).toBe(0);
+      expect(mode(join(out, 'lab.db'))).toBe(0o600);
+      expect(mode(join(data, 'lims.db'))).toBe(0o600);
+    }
   });
 });

@@ -141,6 +141,8 @@ describe('a kill -9 during a stream of writes', () => {
               last_name: lastName,
               date_of_birth: '1990-05-17',
               gender: 'Female',
+              // Many patients alike on purpose: the stream of writes is under test, not the duplicate check.
+              confirm_new: true,
             }),
           });
           if (res.status !== 201) throw new Error(`registration answered ${res.status}: ${await res.text()}`);

@@ -264,6 +264,8 @@ describe('two servers on one PostgreSQL database', () => {
             last_name: lastName,
             date_of_birth: '1990-01-01',
             gender: 'Other',
+            // Alike on purpose: the writes are under test, not the duplicate check.
+            confirm_new: true,
           });
           if (r.status === 201) acked.push({ id: ((await r.json()).patient as { id: number }).id, lastName });
         } catch {
