@@ -75,7 +75,8 @@ describe('Reports', () => {
     ]);
     expect(download.suggestedFilename()).toMatch(/^revenue-by-test-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = readFileSync((await download.path())!, 'utf8');
-    expect(csv.split('\n')[0]).toBe('Test ID,Test,Category,Count,Revenue');
+    // As every CSV lims writes: a BOM (Excel reads Indian scripts), CRLF line ends.
+    expect(csv.split('\r\n')[0]).toBe('\uFEFFTest ID,Test,Category,Count,Revenue');
     expect(csv).toContain(`${test.id},${testName},Immunology,2,1350`);
 
     // The type filter keeps only laboratory reports.
