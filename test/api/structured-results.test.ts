@@ -14,6 +14,7 @@ import { runExport } from '../../src/core/transfer/export.js';
 import { runImport } from '../../src/core/transfer/import.js';
 import { entityNamed } from '../../src/core/transfer/registry.js';
 import { systemActor } from '../../src/core/context.js';
+import { NORMAL_URINE } from '../urine.js';
 
 let lab: TestLab;
 let tech: Client;
@@ -22,27 +23,6 @@ let patient: number;
 const testId: Record<string, number> = {};
 
 /** A urine routine with every parameter normal; tests change one or two. */
-const NORMAL_URINE = {
-  colour: 'Pale yellow',
-  appearance: 'Clear',
-  specific_gravity: '1.020',
-  ph: 6,
-  protein: 'Nil',
-  glucose: 'Nil',
-  ketones: 'Nil',
-  bilirubin: 'Nil',
-  urobilinogen: 'Normal',
-  blood: 'Nil',
-  nitrite: 'Negative',
-  leucocyte_esterase: 'Nil',
-  pus_cells: '2-4',
-  rbc: 0,
-  epithelial_cells: 'Few',
-  casts: 'Nil',
-  crystals: 'Nil',
-  bacteria: 'Nil',
-  yeast: 'Nil',
-};
 
 /** Semen exactly at the WHO 2021 lower reference limits (all normal). */
 const WHO_LIMITS = {

@@ -8,6 +8,7 @@ import { loadStarterCatalogue } from '../../src/core/catalogue/starter.js';
 import type { ResultSheet } from '../../src/shared/schemas/results.js';
 import type { Sample } from '../../src/shared/schemas/samples.js';
 import { uniqueWord } from './support.js';
+import { NORMAL_URINE } from '../urine.js';
 
 /** A lab on the starter catalogue with a technician and a validator, and the steps of a visit up to its report. */
 export interface VisitLab {
@@ -112,28 +113,6 @@ export async function visitLab(): Promise<VisitLab> {
     },
   };
 }
-
-const NORMAL_URINE = {
-  colour: 'Pale yellow',
-  appearance: 'Clear',
-  specific_gravity: '1.020',
-  ph: 6,
-  protein: 'Nil',
-  glucose: 'Nil',
-  ketones: 'Nil',
-  bilirubin: 'Nil',
-  urobilinogen: 'Normal',
-  blood: 'Nil',
-  nitrite: 'Negative',
-  leucocyte_esterase: 'Nil',
-  pus_cells: '2-4',
-  rbc: 0,
-  epithelial_cells: 'Few',
-  casts: 'Nil',
-  crystals: 'Nil',
-  bacteria: 'Nil',
-  yeast: 'Nil',
-};
 
 let n = 0;
 /** The PDF's text, page by page (pdftotext -layout; pages end with a form feed). */

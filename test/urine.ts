@@ -1,0 +1,22 @@
+/** A normal urine routine, parameter by parameter: what tests enter for a URM that should not flag. */
+export const NORMAL_URINE = {
+  colour: 'Pale yellow',
+  appearance: 'Clear',
+  specific_gravity: '1.020',
+  ph: 6,
+  protein: 'Nil',
+  glucose: 'Nil',
+  ketones: 'Nil',
+  bilirubin: 'Nil',
+  urobilinogen: 'Normal',
+  blood: 'Nil',
+  nitrite: 'Negative',
+  leucocyte_esterase: 'Nil',
+  pus_cells: '2-4',
+  rbc: 0,
+  epithelial_cells: 'Few',
+  casts: 'Nil',
+  crystals: 'Nil',
+  bacteria: 'Nil',
+  yeast: 'Nil',
+};
