@@ -134,7 +134,8 @@ Examples:
 Rows are numbered as a spreadsheet shows the file: the header is row 1, the first data row row 2
 (JSON files: records 1, 2, ...). One bad row and nothing is stored (exit 1): the first
 ${LIMITS.shownErrors} errors are listed here, all of them in a report file whose path is printed.
-The columns of each entity, the limits and the rules: docs/cli.md.`,
+An import (not --dry-run) refuses while lims serve runs on this data dir: stop it first, or
+import through the web's Data screens. The columns, the limits and the rules: docs/cli.md.`,
     )
     .action(async (entityName: string, file: string, flags: ImportFlags, cmd: Command) => {
       const entity = await entityOf(entityName);

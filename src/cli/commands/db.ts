@@ -26,8 +26,9 @@ Examples:
   $ lims db copy --to postgres://lims@db.clinic.lan:5432/lims
   $ lims db copy --from postgres://lims@db.clinic.lan/lims --to sqlite:/var/backups/lims-copy.db
 
-The source is read as one consistent snapshot (writes wait while it runs: stop the servers
-or copy at a quiet hour); the target must be empty and is written in one transaction, so a
+The source is read as one consistent snapshot; the copy refuses while lims serve runs on this
+data dir (servers of other data dirs on the same database wait for it: copy at a quiet hour).
+The target must be empty and is written in one transaction, so a
 failed copy leaves nothing behind. The audit chain is verified on the target at the end.`,
     )
     .action((flags: CopyFlags, cmd: Command) => runCopy(cmd, flags, out, stdout));
