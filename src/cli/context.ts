@@ -6,6 +6,7 @@ import { databaseTarget, DatabaseUrlError, describeTarget, type DatabaseTarget }
 import { explainPostgresError, probePostgres, type PostgresState } from '../core/db/postgres.js';
 import { systemActor, type Actor } from '../core/context.js';
 import { primaryOrganization, type OrganizationRow } from '../core/settings/organization.js';
+import { DataDirBusy, lockDataDir } from '../core/datadir-lock.js';
 import { CliError } from './errors.js';
 
 export interface GlobalOptions {
@@ -127,4 +128,23 @@ export function withLab<T>(cmd: Command, fn: (lab: Lab) => Promise<T>): Promise<
     if (!org) throw new CliError(noLabMessage(dir));
     return fn({ database, org, actor: systemActor(org.id), dir });
   });
+}
+
+/**
+ * Runs fn holding the data dir (docs/cli.md, "One process owns a data dir"): a running lims serve,
+ * restore, copy or import refuses this command with one line naming that process.
+ */
+export async function withDataDirLock<T>(dir: string, command: string, fn: () => Promise<T>): Promise<T> {
+  let lock;
+  try {
+    lock = lockDataDir(dataPaths(dir, { create: true }).dir, command);
+  } catch (err) {
+    if (err instanceof DataDirBusy) throw new CliError(err.message, 1, { cause: err });
+    throw err;
+  }
+  try {
+    return await fn();
+  } finally {
+    lock.release();
+  }
 }

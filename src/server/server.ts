@@ -9,7 +9,7 @@ import { dataPaths } from '../core/datadir.js';
 import { ensureDemoLab } from '../core/setup/demo.js';
 import { buildApp } from './app.js';
 import { packageVersion } from '../core/version.js';
-import { removeServeLock, writeServeLock } from '../core/serve-lock.js';
+import { lockDataDir } from '../core/datadir-lock.js';
 import { startOverdueSweep } from '../core/notifications/overdue.js';
 import { startOutboxSender } from '../core/messaging/sender.js';
 import { startInterfaceListeners } from '../core/interfaces/listeners.js';
@@ -42,6 +42,21 @@ export function defaultUiDir(): string {
 /** Starts the server and resolves once it listens; SIGINT/SIGTERM close it cleanly. */
 export async function serve(opts: ServeOptions): Promise<{ url: string; close: () => Promise<void> }> {
   const paths = dataPaths(opts.dataDir, { create: true });
+  // One server per data dir, and no restore, copy or import under it: refused at once (DataDirBusy).
+  const lock = lockDataDir(paths.dir, 'lims serve', { servePid: true });
+  try {
+    return await start(opts, paths, lock.release);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+async function start(
+  opts: ServeOptions,
+  paths: ReturnType<typeof dataPaths>,
+  releaseLock: () => void,
+): Promise<{ url: string; close: () => Promise<void> }> {
   const database = await openDatabaseAt(opts.target ?? { kind: 'sqlite', file: paths.dbFile });
   const dropRoot = resolve(opts.dropRoot ?? join(paths.dir, 'drop'));
   if (opts.demo) {
@@ -76,7 +91,6 @@ export async function serve(opts: ServeOptions): Promise<{ url: string; close: (
     await database.close();
     throw err;
   }
-  writeServeLock(paths.dir);
   const stopBackups = startBackupSchedule(() => current, paths.backupsDir);
   // Overdue bills are noticed by the clock, not by a request: swept on a timer (docs/decisions.md).
   const sweep = startOverdueSweep(
@@ -139,7 +153,7 @@ export async function serve(opts: ServeOptions): Promise<{ url: string; close: (
     await reportSender.stop();
     await current.app.close();
     await current.database.close();
-    removeServeLock(paths.dir);
+    releaseLock();
   };
   const onSignal = (signal: NodeJS.Signals) => {
     process.stderr.write(`\nlims: ${signal} received, finishing open requests and closing the database...\n`);

@@ -2,10 +2,9 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { backupDatabase, restoreDatabase, restorePostgres } from '../../core/db/backup.js';
-import { describeTarget } from '../../core/db/url.js';
+import { describeTarget, type DatabaseTarget } from '../../core/db/url.js';
 import { dataPaths } from '../../core/datadir.js';
-import { runningServer } from '../../core/serve-lock.js';
-import { dataDirOf, probeTarget, targetOf, withDatabase } from '../context.js';
+import { dataDirOf, probeTarget, targetOf, withDataDirLock, withDatabase } from '../context.js';
 import { CliError } from '../errors.js';
 import type { Output } from '../output.js';
 import type { Database_ } from '../../core/db/connection.js';
@@ -75,31 +74,34 @@ PostgreSQL: pg_restore into an empty database only (create one with createdb), i
       const source = resolve(file);
       if (!existsSync(source)) throw new CliError(`no such backup file: ${source}`);
       const target = targetOf(cmd, dir);
-      if (target.kind === 'postgres') {
-        const probe = await probeTarget(target);
-        if (probe.state !== 'empty') {
-          throw new CliError(
-            `${describeTarget(target)} is not empty: restore into a new, empty database (createdb), then point lims at it with --database-url`,
-          );
-        }
-        try {
-          await restorePostgres(source, target);
-        } catch (err) {
-          throw new CliError((err as Error).message, 1, { cause: err });
-        }
-        out.line(`restored ${source} into ${describeTarget(target)}`);
-        return;
-      }
-      const pid = runningServer(dir);
-      if (pid) throw new CliError(`lims serve is running on this data dir (pid ${pid}); stop it before restoring`);
-      const { dbFile } = dataPaths(dir, { create: true });
-      let previous: string | null;
-      try {
-        ({ previous } = restoreDatabase(source, dbFile));
-      } catch (err) {
-        throw new CliError((err as Error).message, 1, { cause: err });
-      }
-      out.line(`restored ${source} into ${dbFile}`);
-      if (previous) out.line(`the database it replaced is kept as ${previous}`);
+      // Held while the database is replaced: no server, copy or import may have the old one open.
+      await withDataDirLock(dir, 'lims restore', () => restoreInto(target, dir, source, out));
     });
+}
+
+async function restoreInto(target: DatabaseTarget, dir: string, source: string, out: Output): Promise<void> {
+  if (target.kind === 'postgres') {
+    const probe = await probeTarget(target);
+    if (probe.state !== 'empty') {
+      throw new CliError(
+        `${describeTarget(target)} is not empty: restore into a new, empty database (createdb), then point lims at it with --database-url`,
+      );
+    }
+    try {
+      await restorePostgres(source, target);
+    } catch (err) {
+      throw new CliError((err as Error).message, 1, { cause: err });
+    }
+    out.line(`restored ${source} into ${describeTarget(target)}`);
+    return;
+  }
+  const { dbFile } = dataPaths(dir, { create: true });
+  let previous: string | null;
+  try {
+    ({ previous } = restoreDatabase(source, dbFile));
+  } catch (err) {
+    throw new CliError((err as Error).message, 1, { cause: err });
+  }
+  out.line(`restored ${source} into ${dbFile}`);
+  if (previous) out.line(`the database it replaced is kept as ${previous}`);
 }

@@ -12,7 +12,7 @@ import { DATA_ENTITIES } from '../../shared/schemas/data-jobs.js';
 import { formatCount } from '../../shared/count.js';
 import { isoDate } from '../../shared/schemas/common.js';
 import { localDate } from '../../shared/time.js';
-import { withLab } from '../context.js';
+import { dataDirOf, withDataDirLock, withLab } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import type { Output } from '../output.js';
 
@@ -134,7 +134,8 @@ Examples:
 Rows are numbered as a spreadsheet shows the file: the header is row 1, the first data row row 2
 (JSON files: records 1, 2, ...). One bad row and nothing is stored (exit 1): the first
 ${LIMITS.shownErrors} errors are listed here, all of them in a report file whose path is printed.
-The columns of each entity, the limits and the rules: docs/cli.md.`,
+An import (not --dry-run) refuses while lims serve runs on this data dir: stop it first, or
+import through the web's Data screens. The columns, the limits and the rules: docs/cli.md.`,
     )
     .action(async (entityName: string, file: string, flags: ImportFlags, cmd: Command) => {
       const entity = await entityOf(entityName);
@@ -147,30 +148,33 @@ The columns of each entity, the limits and the rules: docs/cli.md.`,
       if (!existsSync(path)) throw new CliError(`no such file: ${path}`);
       if (!flags.format && !formatOfName(path))
         throw new UsageError(`cannot tell the format of ${basename(path)} from its name; say --format csv|xlsx|json`);
-      return withLab(cmd, async ({ database, actor, dir }) => {
-        const progress = progressLine(streams.stderr);
-        const verb = flags.dryRun ? 'checking' : 'importing';
-        const { runImport } = await transfer();
-        const result = await runImport(database.db, actor, {
-          entity,
-          path,
-          format: flags.format,
-          mapping,
-          dryRun: flags.dryRun ?? false,
-          update: flags.update ?? false,
-          origin: 'cli',
-          reportPath: (id) => join(dataPaths(dir).importReportsDir, `import-${id}-${entity.name}-errors.csv`),
-          onProgress: (p: ImportProgress) =>
-            progress.show((ms) => {
-              const rate = ms > 0 ? Math.round((p.processed / ms) * 1000) : 0;
-              const share = p.fileSize ? p.bytes / p.fileSize : 0;
-              const left = share > 0.02 && share < 1 ? `, about ${seconds((ms / share) * (1 - share))} left` : '';
-              return `${verb} ${entity.name}: ${formatCount(p.processed)} rows (${formatCount(rate)}/s), ${Math.floor(share * 100)}%${left}${p.errors ? `, ${formatCount(p.errors)} errors` : ''}`;
-            }),
+      // A storing import holds the data dir (no server writes meanwhile); a dry run only reads.
+      const run = () =>
+        withLab(cmd, async ({ database, actor, dir }) => {
+          const progress = progressLine(streams.stderr);
+          const verb = flags.dryRun ? 'checking' : 'importing';
+          const { runImport } = await transfer();
+          const result = await runImport(database.db, actor, {
+            entity,
+            path,
+            format: flags.format,
+            mapping,
+            dryRun: flags.dryRun ?? false,
+            update: flags.update ?? false,
+            origin: 'cli',
+            reportPath: (id) => join(dataPaths(dir).importReportsDir, `import-${id}-${entity.name}-errors.csv`),
+            onProgress: (p: ImportProgress) =>
+              progress.show((ms) => {
+                const rate = ms > 0 ? Math.round((p.processed / ms) * 1000) : 0;
+                const share = p.fileSize ? p.bytes / p.fileSize : 0;
+                const left = share > 0.02 && share < 1 ? `, about ${seconds((ms / share) * (1 - share))} left` : '';
+                return `${verb} ${entity.name}: ${formatCount(p.processed)} rows (${formatCount(rate)}/s), ${Math.floor(share * 100)}%${left}${p.errors ? `, ${formatCount(p.errors)} errors` : ''}`;
+              }),
+          });
+          progress.clear();
+          reportImport(result, flags, out, streams.stderr);
         });
-        progress.clear();
-        reportImport(result, flags, out, streams.stderr);
-      });
+      return flags.dryRun ? run() : withDataDirLock(dataDirOf(cmd), `lims import ${entity.name}`, run);
     });
 
   program

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CopyProgress } from '../../core/db/copy.js';
 import { databaseTarget, DatabaseUrlError, describeTarget, type DatabaseTarget } from '../../core/db/url.js';
-import { chosenDatabase, dataDirOf, openTarget } from '../context.js';
+import { chosenDatabase, dataDirOf, openTarget, withDataDirLock } from '../context.js';
 import { writeDataDirConfig } from '../../core/datadir.js';
 import { CliError, UsageError } from '../errors.js';
 import type { Output } from '../output.js';
@@ -26,8 +26,9 @@ Examples:
   $ lims db copy --to postgres://lims@db.clinic.lan:5432/lims
   $ lims db copy --from postgres://lims@db.clinic.lan/lims --to sqlite:/var/backups/lims-copy.db
 
-The source is read as one consistent snapshot (writes wait while it runs: stop the servers
-or copy at a quiet hour); the target must be empty and is written in one transaction, so a
+The source is read as one consistent snapshot; the copy refuses while lims serve runs on this
+data dir (servers of other data dirs on the same database wait for it: copy at a quiet hour).
+The target must be empty and is written in one transaction, so a
 failed copy leaves nothing behind. The audit chain is verified on the target at the end.`,
     )
     .action((flags: CopyFlags, cmd: Command) => runCopy(cmd, flags, out, stdout));
@@ -61,6 +62,18 @@ async function runCopy(
   const to = flags.to ? parseUrl('--to', flags.to) : here;
   if (same(from, to)) throw new UsageError(`--from and --to are the same database (${describeTarget(to)})`);
 
+  // No server writes to the source while it is read, and none runs on the data dir --use repoints.
+  await withDataDirLock(dir, 'lims db copy', () => copy(dir, from, to, flags, out, stdout));
+}
+
+async function copy(
+  dir: string,
+  from: DatabaseTarget,
+  to: DatabaseTarget,
+  flags: CopyFlags,
+  out: Output,
+  stdout: NodeJS.WritableStream & { isTTY?: boolean },
+): Promise<void> {
   const { copyDatabase, CopyRefused } = await import('../../core/db/copy.js');
   const { verifyChain } = await import('../../core/audit/audit.js');
   const source = await openTarget(from);

@@ -1,3 +1,4 @@
+import { DataDirBusy } from '../../core/datadir-lock.js';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { primaryOrganization } from '../../core/settings/organization.js';
 import { describeTarget, type DatabaseTarget } from '../../core/db/url.js';
@@ -94,6 +95,7 @@ async function runServe(cmd: Command, flags: ServeFlags, out: Output): Promise<v
     }));
   } catch (err) {
     if (err instanceof CliError) throw err;
+    if (err instanceof DataDirBusy) throw new CliError(err.message, 1, { cause: err });
     if (target.kind === 'postgres' && isPostgresConnectError(err)) {
       throw new CliError(`cannot open ${describeTarget(target)}: ${explainPostgresError(err, target)}`, 1, {
         cause: err,
