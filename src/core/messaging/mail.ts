@@ -67,7 +67,8 @@ export function errorCode(err: unknown): string {
 function mailReason(err: unknown): SendError {
   const code = errorCode(err);
   const smtp = /^SMTP_(\d{3})$/.exec(code);
-  if (code === 'EAUTH') return new SendError('The mail server refused the user name or password', code);
+  if ((err as { code?: unknown } | null)?.code === 'EAUTH')
+    return new SendError('The mail server refused the user name or password', 'EAUTH');
   if (smtp) return new SendError(`The mail server answered ${smtp[1]}`, code);
   if (code === 'ETLS') return new SendError('The secure (TLS) connection to the mail server failed', code);
   if (code === 'EPROTOCOL' || code === 'EENVELOPE')
