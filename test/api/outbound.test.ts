@@ -144,8 +144,7 @@ describe('at connect time, on the resolved address', () => {
     );
     expect(saved.statusCode, saved.body).toBe(200);
     pointAtLoopback('gateway.sms.example');
-    const t = (await lab.admin.post('/api/settings/sms/test', { to: '9845012345' })).json<{ test: SendOutcome }>()
-      .test;
+    const t = (await lab.admin.post('/api/settings/sms/test', { to: '9845012345' })).json<{ test: SendOutcome }>().test;
     expect(t).toMatchObject({
       ok: false,
       status: null,
@@ -223,7 +222,7 @@ describe('what answers is never shown back', () => {
     expect(seen.secret).toBe(0);
   });
 
-  it("the mail test against something that is not a mail server gives a fixed reason, never its banner", async () => {
+  it('the mail test against something that is not a mail server gives a fixed reason, never its banner', async () => {
     expect((await allowed.admin.put('/api/settings/email', smtpBody('127.0.0.1', bannerPort))).statusCode).toBe(200);
     const res = await allowed.admin.post('/api/settings/email/test', { to: 'desk@clinic.example' });
     expect(res.json().test).toMatchObject({ ok: false, message: 'What answered did not behave as a mail server' });

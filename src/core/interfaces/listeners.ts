@@ -341,7 +341,14 @@ export function startInterfaceListeners(
             opts.listenerHosts,
           ),
         );
-      else if (c.transport === 'tcp-client') running.set(c.id, startTcpClient(db, c, log, opts.timings ?? {}, { kind: 'lan', allowPrivate: opts.allowPrivateOutbound ?? false }));
+      else if (c.transport === 'tcp-client')
+        running.set(
+          c.id,
+          startTcpClient(db, c, log, opts.timings ?? {}, {
+            kind: 'lan',
+            allowPrivate: opts.allowPrivateOutbound ?? false,
+          }),
+        );
       else if (c.transport === 'folder') running.set(c.id, startFolder(db, c, log, opts.dropRoot ?? null));
       else if (c.transport === 'serial')
         running.set(c.id, startSerial(db, c, log, opts.timings ?? {}, opts.openSerial, keyOf(c)));

@@ -106,7 +106,12 @@ export function sendMllp(
 }
 
 /** POSTs the Bundle; answers the HTTP status of a 2xx answer, else fails with it (a redirect is not followed). */
-export async function postFhir(url: string, bundle: unknown, timeoutMs: number, policy: OutboundPolicy): Promise<string> {
+export async function postFhir(
+  url: string,
+  bundle: unknown,
+  timeoutMs: number,
+  policy: OutboundPolicy,
+): Promise<string> {
   let status: number;
   try {
     status = await sendHttp(url, {
@@ -118,10 +123,12 @@ export async function postFhir(url: string, bundle: unknown, timeoutMs: number, 
     });
   } catch (err) {
     const e = networkReason(err, timeoutMs);
-    throw new DeliveryError(`The receiver could not be reached: ${e.message}`, e.code === 'ETIMEDOUT' ? 'HTTP_TIMEOUT' : e.code);
+    throw new DeliveryError(
+      `The receiver could not be reached: ${e.message}`,
+      e.code === 'ETIMEDOUT' ? 'HTTP_TIMEOUT' : e.code,
+    );
   }
-  if (status < 200 || status > 299)
-    throw new DeliveryError(`The receiver answered HTTP ${status}`, `HTTP_${status}`);
+  if (status < 200 || status > 299) throw new DeliveryError(`The receiver answered HTTP ${status}`, `HTTP_${status}`);
   return String(status);
 }
 

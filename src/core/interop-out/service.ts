@@ -142,15 +142,20 @@ export async function createReceiver(
   outbound: { allowPrivate: boolean },
 ): Promise<Receiver> {
   return db.transaction().execute(async (trx) => {
-    const f = await checkReceiver(trx, actor.organizationId, {
-      name: input.name,
-      kind: input.kind,
-      host: input.host ?? null,
-      port: input.port ?? null,
-      url: input.url ?? null,
-      payer_id: input.payer_id ?? null,
-      enabled: input.enabled,
-    }, outbound);
+    const f = await checkReceiver(
+      trx,
+      actor.organizationId,
+      {
+        name: input.name,
+        kind: input.kind,
+        host: input.host ?? null,
+        port: input.port ?? null,
+        url: input.url ?? null,
+        payer_id: input.payer_id ?? null,
+        enabled: input.enabled,
+      },
+      outbound,
+    );
     const now = nowIso();
     const id = await insertReceiverRow(trx, {
       organization_id: actor.organizationId,

@@ -91,7 +91,8 @@ export async function sendEmail(row: SmtpRow, email: Email, opts: { allowPrivate
   try {
     address = await resolveChecked(row.host, smtpPolicy(opts.allowPrivate));
   } catch (err) {
-    if (err instanceof OutboundRefused) throw new SendError(`The mail server may not be used: ${err.message}`, err.code);
+    if (err instanceof OutboundRefused)
+      throw new SendError(`The mail server may not be used: ${err.message}`, err.code);
     throw mailReason(err);
   }
   const transport = nodemailer.createTransport(transportOptions(row, address));

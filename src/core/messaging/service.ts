@@ -242,21 +242,20 @@ async function timedOutcome(send: () => Promise<{ message: string; status: numbe
 }
 
 /** Send Test Email: one message through the saved mail server; the outcome, failure included. */
-export async function testEmail(
-  db: Db,
-  organizationId: number,
-  to: string,
-  outbound: Outbound,
-): Promise<SendOutcome> {
+export async function testEmail(db: Db, organizationId: number, to: string, outbound: Outbound): Promise<SendOutcome> {
   const row = await smtpRow(db, organizationId);
   if (!row) throw new ConflictError('Save the mail server settings first, then send a test', 'EMAIL_NOT_CONFIGURED');
   const lab = (await getOrganization(db, organizationId)).name;
   return timedOutcome(async () => ({
-    message: await sendEmail(row, {
-      to,
-      subject: `Test email from ${lab}`,
-      text: `This is a test email sent by lims for ${lab}.\n\nIf you can read it, the lab's email settings work: notifications will be emailed from ${row.from_address}.`,
-    }, outbound),
+    message: await sendEmail(
+      row,
+      {
+        to,
+        subject: `Test email from ${lab}`,
+        text: `This is a test email sent by lims for ${lab}.\n\nIf you can read it, the lab's email settings work: notifications will be emailed from ${row.from_address}.`,
+      },
+      outbound,
+    ),
     status: null,
   }));
 }
@@ -267,7 +266,11 @@ export async function testSms(db: Db, organizationId: number, to: string, outbou
   if (!row) throw new ConflictError('Save the SMS gateway settings first, then send a test', 'SMS_NOT_CONFIGURED');
   const lab = (await getOrganization(db, organizationId)).name;
   return timedOutcome(async () => {
-    const r = await sendSms(row, { to, message: smsText(`Test SMS from ${lab} (lims): the SMS gateway works.`) }, outbound);
+    const r = await sendSms(
+      row,
+      { to, message: smsText(`Test SMS from ${lab} (lims): the SMS gateway works.`) },
+      outbound,
+    );
     return { message: r.reply, status: r.status };
   });
 }

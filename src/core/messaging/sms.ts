@@ -93,8 +93,11 @@ export async function sendSms(
   }
   const reply = `HTTP ${status}`;
   if (status >= 300 && status < 400)
-    throw new SendError(`The SMS gateway answered ${reply}, a redirect, which is not followed`, `HTTP_${status}`, status);
-  if (status < 200 || status > 299)
-    throw new SendError(`The SMS gateway answered ${reply}`, `HTTP_${status}`, status);
+    throw new SendError(
+      `The SMS gateway answered ${reply}, a redirect, which is not followed`,
+      `HTTP_${status}`,
+      status,
+    );
+  if (status < 200 || status > 299) throw new SendError(`The SMS gateway answered ${reply}`, `HTTP_${status}`, status);
   return { status, reply };
 }

@@ -19,7 +19,11 @@ const operatorAllows = { kind: 'internet', allowPrivate: true } as const;
 /** A resolver that answers the given addresses for every name. */
 const stub =
   (...addresses: string[]) =>
-  (_host: string, _opts: dns.LookupAllOptions, cb: (err: NodeJS.ErrnoException | null, a: dns.LookupAddress[]) => void) =>
+  (
+    _host: string,
+    _opts: dns.LookupAllOptions,
+    cb: (err: NodeJS.ErrnoException | null, a: dns.LookupAddress[]) => void,
+  ) =>
     cb(
       null,
       addresses.map((address) => ({ address, family: net.isIPv6(address) ? 6 : 4 })),

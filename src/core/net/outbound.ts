@@ -52,8 +52,7 @@ function classifyV4(n: number): AddressClass {
   if (inV4(n, v(127, 0, 0, 0), 8)) return 'loopback';
   if (inV4(n, v(169, 254, 0, 0), 16)) return 'link-local';
   if (inV4(n, v(224, 0, 0, 0), 4)) return 'multicast';
-  if (inV4(n, v(10, 0, 0, 0), 8) || inV4(n, v(172, 16, 0, 0), 12) || inV4(n, v(192, 168, 0, 0), 16))
-    return 'private';
+  if (inV4(n, v(10, 0, 0, 0), 8) || inV4(n, v(172, 16, 0, 0), 12) || inV4(n, v(192, 168, 0, 0), 16)) return 'private';
   // Shared address space of carrier-grade NAT: not on the internet, but a clinic's ISP may hand it out.
   if (inV4(n, v(100, 64, 0, 0), 10)) return 'private';
   const reserved: [number, number][] = [
@@ -80,7 +79,8 @@ function v6Words(ip: string): number[] | null {
   }
   const halves = s.split('::');
   if (halves.length > 2) return null;
-  const words = (h: string) => (h === '' ? [] : h.split(':').map((w) => (/^[0-9a-f]{1,4}$/i.test(w) ? parseInt(w, 16) : NaN)));
+  const words = (h: string) =>
+    h === '' ? [] : h.split(':').map((w) => (/^[0-9a-f]{1,4}$/i.test(w) ? parseInt(w, 16) : NaN));
   const head = words(halves[0]!);
   const rest = halves.length === 2 ? words(halves[1]!) : [];
   const fill = 8 - head.length - rest.length;
@@ -168,14 +168,21 @@ export function urlHost(url: string): string | null {
   }
 }
 
-type LookupAll = (host: string, opts: dns.LookupAllOptions, cb: (err: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void) => void;
+type LookupAll = (
+  host: string,
+  opts: dns.LookupAllOptions,
+  cb: (err: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void,
+) => void;
 
 /**
  * A `lookup` for net, tls, http and https sockets: resolves the name and refuses it (an
  * OutboundRefused error) when any of its addresses is refused. `resolve` is dns.lookup unless a
  * test gives another.
  */
-export function checkedLookup(policy: OutboundPolicy, resolve: LookupAll = dns.lookup as LookupAll): net.LookupFunction {
+export function checkedLookup(
+  policy: OutboundPolicy,
+  resolve: LookupAll = dns.lookup as LookupAll,
+): net.LookupFunction {
   return ((host: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void) => {
     const opts = typeof options === 'object' && options ? options : {};
     resolve(host, { ...opts, all: true }, (err, addresses) => {
@@ -190,7 +197,11 @@ export function checkedLookup(policy: OutboundPolicy, resolve: LookupAll = dns.l
 }
 
 /** The socket options that make a connection to `host` obey the policy (a literal address is checked here). */
-export function guardedTarget(host: string, policy: OutboundPolicy, resolve?: LookupAll): { lookup: net.LookupFunction } {
+export function guardedTarget(
+  host: string,
+  policy: OutboundPolicy,
+  resolve?: LookupAll,
+): { lookup: net.LookupFunction } {
   const bare = host.replace(/^\[|\]$/g, '');
   if (net.isIP(bare)) {
     const c = refusedClass(bare, policy);

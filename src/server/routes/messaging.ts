@@ -24,7 +24,9 @@ export async function messagingRoutes(app: FastifyInstance) {
   }));
   route(app, messagingApi.testEmail, async (req) => ({ test: await testEmail(db, org(req), req.body.to, outbound) }));
   route(app, messagingApi.sms, async (req) => ({ sms: await getSmsSettings(db, org(req)) }));
-  route(app, messagingApi.updateSms, async (req) => ({ sms: await updateSmsSettings(db, actorOf(req), req.body, outbound) }));
+  route(app, messagingApi.updateSms, async (req) => ({
+    sms: await updateSmsSettings(db, actorOf(req), req.body, outbound),
+  }));
   route(app, messagingApi.testSms, async (req) => ({ test: await testSms(db, org(req), req.body.to, outbound) }));
   route(app, messagingApi.deliveries, async (req) => deliveries(db, org(req)));
 }
