@@ -76,7 +76,14 @@ export async function makeLab(
   opts: { demo?: boolean; logger?: LoggerOption; logRequests?: boolean } & Partial<
     Pick<
       AppOptions,
-      'trustProxy' | 'secureCookies' | 'allowedHosts' | 'listenHost' | 'publicRequestsPerMinute' | 'uiDir' | 'dropRoot'
+      | 'trustProxy'
+      | 'secureCookies'
+      | 'allowedHosts'
+      | 'listenHost'
+      | 'publicRequestsPerMinute'
+      | 'uiDir'
+      | 'dropRoot'
+      | 'allowPrivateOutbound'
     >
   > = {},
 ): Promise<TestLab> {
@@ -105,6 +112,7 @@ export async function makeLab(
     publicRequestsPerMinute: opts.publicRequestsPerMinute,
     uiDir: opts.uiDir,
     dropRoot: opts.dropRoot,
+    allowPrivateOutbound: opts.allowPrivateOutbound,
   });
   await app.ready();
   const admin = client(app, await login(app, ADMIN_EMAIL, PASSWORD), adminId, ADMIN_EMAIL);

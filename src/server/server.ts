@@ -32,6 +32,8 @@ export interface ServeOptions {
   dropRoot?: string;
   /** Addresses besides `host` that a lab's analyzer listener may bind (`--listener-hosts`). */
   listenerHosts?: string[];
+  /** `--allow-private-outbound`: the labs' outbound targets may be any address (src/core/net/outbound.ts). */
+  allowPrivateOutbound?: boolean;
 }
 
 /** The built UI sits beside the compiled server: dist/public. */
@@ -81,6 +83,7 @@ async function start(
     dataDir: paths.dir,
     dropRoot,
     listenerHosts: opts.listenerHosts,
+    allowPrivateOutbound: opts.allowPrivateOutbound ?? false,
     switchDatabase,
   });
   let current: { app: FastifyInstance; database: Database_ } = { app: await buildApp(appOptions(database)), database };
@@ -105,14 +108,16 @@ async function start(
     warn: (obj: object, msg: string) => current.app.serverLog.warn(obj, msg),
     error: (obj: object, msg: string) => current.app.serverLog.error(obj, msg),
   };
-  const sender = startOutboxSender(() => current.database.db, senderLog);
+  const allowPrivateOutbound = opts.allowPrivateOutbound ?? false;
+  const sender = startOutboxSender(() => current.database.db, senderLog, { allowPrivateOutbound });
   // Verified reports are pushed to the lab's receivers (MLLP, HTTP) after the commit, from their queue.
-  const reportSender = startReportSender(() => current.database.db, senderLog);
+  const reportSender = startReportSender(() => current.database.db, senderLog, { allowPrivateOutbound });
   // The enabled machine connections listen while the server runs (issue 18); a port in use is shown on its connection.
   const interfaces = startInterfaceListeners(() => current.database.db, senderLog, {
     bindHost: opts.host,
     dropRoot,
     listenerHosts: [opts.host, ...(opts.listenerHosts ?? [])],
+    allowPrivateOutbound,
   });
   const shownHost = opts.host === '0.0.0.0' || opts.host === '::' ? 'localhost' : opts.host;
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${opts.port}`;

@@ -58,6 +58,12 @@ export interface AppOptions {
   /** `--listener-hosts`: addresses besides `--host` that a lab's analyzer listener may bind. */
   listenerHosts?: readonly string[];
   /**
+   * `--allow-private-outbound`: a lab's outbound targets (SMS gateway, mail server, report
+   * receivers, analyzers dialled) may be any address, this machine's and link-local ones included.
+   * Off: see src/core/net/outbound.ts.
+   */
+  allowPrivateOutbound?: boolean;
+  /**
    * Moves the running server onto another database (lims serve provides it): the wizard's
    * PostgreSQL choice. Absent in tests that build the app alone.
    */

@@ -23,7 +23,7 @@ export const quietLog = {
 
 /**
  * The listeners `lims serve` runs, for one lab's connections, looking for changes every 100 ms,
- * bound to 127.0.0.1; `opts` adds the E1381 timings or a serial opener.
+ * bound to 127.0.0.1, allowed to dial 127.0.0.1; `opts` adds the E1381 timings or a serial opener.
  */
 export async function listenersFor(
   getDb: () => Db,
@@ -34,6 +34,8 @@ export async function listenersFor(
     pollMs: 100,
     bindHost: '127.0.0.1',
     only: (c) => c.organization_id === organizationId,
+    // The fake analyzers of the tests listen on this machine: as an operator would allow.
+    allowPrivateOutbound: true,
     ...opts,
   });
   await listeners.ready;

@@ -19,13 +19,15 @@ import { mllpReceiver } from './interface-support.js';
  * (values, units, flags, escaping), refused before verification, permissions as the report PDF,
  * another lab's sample unseen; receivers, and the push over MLLP (ACK) and HTTP with retries.
  */
+/** The fake receivers listen on this machine: the lab is allowed there, as an operator would. */
+const LOCAL = { allowPrivateOutbound: true };
 let lab: TestLab;
 let tech: Client;
 let validator: Client;
 const t = { glu: 0, hb: 0, note: 0 };
 
 beforeAll(async () => {
-  lab = await makeLab();
+  lab = await makeLab({ allowPrivateOutbound: true });
   const test = async (body: Record<string, unknown>) => {
     const res = await lab.admin.post('/api/tests', body);
     expect(res.statusCode, res.body).toBe(201);
@@ -341,7 +343,7 @@ describe('receivers and delivery', () => {
     expect(queued.map((d) => d.receiver_name).sort()).toEqual(['City Hospital HIS', 'State FHIR']);
     expect(queued.every((d) => d.status === 'pending')).toBe(true);
 
-    const first = await deliverDueReports(lab.database.db, { timeoutMs: 5000 });
+    const first = await deliverDueReports(lab.database.db, { ...LOCAL, timeoutMs: 5000 });
     expect(first.map((e) => e.outcome).sort()).toEqual(['retry', 'retry']);
     expect(first.map((e) => e.code).sort()).toEqual(['ACK_AE', 'HTTP_500']);
     let log = (await lab.admin.get(`/api/interop/deliveries?receiver_id=${mllpId}`)).json().deliveries as Delivery[];
@@ -349,9 +351,9 @@ describe('receivers and delivery', () => {
     expect(log[0]!.response).toBe('AE');
     expect(log[0]!.last_error).toContain('Patient not found');
     // Not yet due: the retry waits.
-    expect(await deliverDueReports(lab.database.db)).toEqual([]);
+    expect(await deliverDueReports(lab.database.db, LOCAL)).toEqual([]);
     const later = new Date(Date.now() + 60 * 60_000);
-    const second = await deliverDueReports(lab.database.db, { now: later, timeoutMs: 5000 });
+    const second = await deliverDueReports(lab.database.db, { ...LOCAL, now: later, timeoutMs: 5000 });
     expect(second.map((e) => e.outcome)).toEqual(['sent', 'sent']);
     log = (await lab.admin.get(`/api/interop/deliveries?receiver_id=${mllpId}`)).json().deliveries as Delivery[];
     expect(log[0]!).toMatchObject({ status: 'sent', response: 'AA', attempts: 2, last_error: null });
@@ -377,9 +379,9 @@ describe('receivers and delivery', () => {
       reason: 'Re-run on a fresh aliquot',
     });
     expect(amend.statusCode, amend.body).toBe(200);
-    expect(await deliverDueReports(lab.database.db, { now: later, timeoutMs: 5000 })).toEqual([]);
+    expect(await deliverDueReports(lab.database.db, { ...LOCAL, now: later, timeoutMs: 5000 })).toEqual([]);
     await verifyAll(s.results);
-    const corrected = await deliverDueReports(lab.database.db, { now: later, timeoutMs: 5000 });
+    const corrected = await deliverDueReports(lab.database.db, { ...LOCAL, now: later, timeoutMs: 5000 });
     expect(corrected.map((e) => e.outcome)).toEqual(['sent', 'sent']);
     expect(mllp.received).toHaveLength(3);
     const amendedObx = parseHl7(mllp.received[2]!).find((x) => x.name === 'OBX');
@@ -388,7 +390,7 @@ describe('receivers and delivery', () => {
     receivers = (await lab.admin.get('/api/interop/receivers')).json().receivers as Receiver[];
     expect(receivers.find((r) => r.id === mllpId)).toMatchObject({ sent: 2, waiting: 0, failed: 0 });
     // Nothing new to send: verifying nothing again queues nothing.
-    expect(await deliverDueReports(lab.database.db, { now: later, timeoutMs: 5000 })).toEqual([]);
+    expect(await deliverDueReports(lab.database.db, { ...LOCAL, now: later, timeoutMs: 5000 })).toEqual([]);
     expect(receivers.find((r) => r.name === 'Switched off')).toMatchObject({ sent: 0, waiting: 0, enabled: false });
   });
 
@@ -411,7 +413,7 @@ describe('receivers and delivery', () => {
     let at = Date.now();
     for (let i = 0; i < 5; i++) {
       at += 2 * 60 * 60_000;
-      await deliverDueReports(lab.database.db, { now: new Date(at), timeoutMs: 2000 });
+      await deliverDueReports(lab.database.db, { ...LOCAL, now: new Date(at), timeoutMs: 2000 });
     }
     const log = (await lab.admin.get(`/api/interop/deliveries?receiver_id=${id}`)).json().deliveries as Delivery[];
     expect(log).toHaveLength(1);

@@ -321,7 +321,7 @@ async function machineMessage(a: Client, marker: string): Promise<{ connection: 
         name: `${marker} Analyser link`,
         protocol: 'hl7',
         transport: 'tcp-client',
-        host: '127.0.0.1',
+        host: '10.0.0.9',
         port: 9,
         enabled: false,
         code_map: [],

@@ -109,6 +109,8 @@ export interface StartOptions {
   demo?: boolean;
   /** Extra users to create, one per role. */
   roles?: Role[];
+  /** `lims serve --allow-private-outbound`: the lab may send to the test's fake servers on 127.0.0.1. */
+  allowPrivateOutbound?: boolean;
 }
 
 const PASSWORD = 'correct-horse-9';
@@ -169,7 +171,14 @@ export async function startApp(opts: StartOptions = {}): Promise<E2eApp> {
     }
   }
 
-  const server = await buildApp({ database, demo: opts.demo ?? false, uiDir: UI_DIR, logger: false, version: 'e2e' });
+  const server = await buildApp({
+    database,
+    demo: opts.demo ?? false,
+    uiDir: UI_DIR,
+    logger: false,
+    version: 'e2e',
+    allowPrivateOutbound: opts.allowPrivateOutbound,
+  });
   await server.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
   const browser = await chromium.launch({ executablePath: BROWSER_PATH, args: CHROMIUM_ARGS });

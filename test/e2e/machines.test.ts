@@ -53,7 +53,7 @@ async function actorOf(role: 'lab_technician' | 'validator'): Promise<Actor> {
 }
 
 beforeAll(async () => {
-  app = await startApp({ roles: ['lab_technician', 'validator'] });
+  app = await startApp({ roles: ['lab_technician', 'validator'], allowPrivateOutbound: true });
   const system = systemActor(app.organizationId!);
   const make = async (code: string, name: string, unit: string, normal_range: string) =>
     (tests[code] = (
@@ -367,7 +367,7 @@ describe('Machine Integration: report receivers', () => {
       result_value: '96',
     } as never);
     await verifyResult(db, await actorOf('validator'), r.id!);
-    const sent = await deliverDueReports(db, { timeoutMs: 10_000 });
+    const sent = await deliverDueReports(db, { timeoutMs: 10_000, allowPrivateOutbound: true });
     expect(sent.map((d) => d.outcome)).toEqual(['sent']);
     expect(received).toHaveLength(1);
     expect(received[0]).toContain(s.sample_id);

@@ -27,7 +27,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', () => r()));
   port = (smtp.server.address() as AddressInfo).port;
-  app = await startApp();
+  app = await startApp({ allowPrivateOutbound: true });
 });
 afterAll(async () => {
   await app?.close();

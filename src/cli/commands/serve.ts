@@ -22,6 +22,7 @@ interface ServeFlags {
   allowedHosts?: string[];
   dropRoot?: string;
   listenerHosts?: string[];
+  allowPrivateOutbound?: boolean;
 }
 
 export function registerServe(program: Command, out: Output): void {
@@ -51,6 +52,10 @@ export function registerServe(program: Command, out: Output): void {
         '--listener-hosts <addresses>',
         "comma-separated addresses besides --host that labs' analyzer listeners may bind (e.g. 192.168.10.5)",
       ).argParser(parseHosts),
+    )
+    .option(
+      '--allow-private-outbound',
+      "let labs' SMS gateways, mail servers, report receivers and dialled analyzers be any address, this PC's own and link-local ones included (off: see docs/security.md)",
     )
     .option(
       '--drop-root <dir>',
@@ -92,6 +97,7 @@ async function runServe(cmd: Command, flags: ServeFlags, out: Output): Promise<v
       allowedHosts: flags.allowedHosts,
       dropRoot: flags.dropRoot,
       listenerHosts: flags.listenerHosts,
+      allowPrivateOutbound: flags.allowPrivateOutbound ?? false,
     }));
   } catch (err) {
     if (err instanceof CliError) throw err;

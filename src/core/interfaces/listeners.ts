@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { guardedTarget, type OutboundPolicy } from '../net/outbound.js';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { sweepableFolder } from './drop-folder.js';
 import { LOWEST_LISTENER_PORT, MAX_MESSAGE_KIB_DEFAULT } from '../../shared/schemas/connections.js';
@@ -141,13 +142,27 @@ function startTcpServer(
 }
 
 /** lims dials the machine (host:port) and dials again 5 s after the line drops. */
-function startTcpClient(db: Db, conn: ConnectionRow, log: InterfaceLog, timings: LinkTimings): Running {
+function startTcpClient(
+  db: Db,
+  conn: ConnectionRow,
+  log: InterfaceLog,
+  timings: LinkTimings,
+  policy: OutboundPolicy,
+): Running {
   let stopped = false;
   let socket: net.Socket | null = null;
   let retry: ReturnType<typeof setTimeout> | null = null;
   const dial = () => {
     if (stopped) return;
-    const s = net.connect({ host: conn.host!, port: conn.port! });
+    let lookup: net.LookupFunction;
+    try {
+      // Checked at every dial: the name may resolve elsewhere since the connection was saved.
+      ({ lookup } = guardedTarget(conn.host!, policy));
+    } catch (err) {
+      noteStatus(db, log, conn.id, 'error', `Cannot reach ${conn.host}:${conn.port} (${(err as Error).message})`);
+      return;
+    }
+    const s = net.connect({ host: conn.host!, port: conn.port!, lookup });
     socket = s;
     const end = attachSession(db, conn, s, log, timings);
     s.on('connect', () => noteStatus(db, log, conn.id, 'connected', null));
@@ -292,6 +307,8 @@ export function startInterfaceListeners(
     listenerHosts?: readonly string[];
     /** Open lines per TCP listener and per address (LINE_LIMITS). */
     lineLimits?: Partial<typeof LINE_LIMITS>;
+    /** The operator's --allow-private-outbound: tcp-client lines may dial any address. */
+    allowPrivateOutbound?: boolean;
   } = {},
 ): { stop: () => Promise<void>; ready: Promise<void> } {
   const running = new Map<number, Running>();
@@ -324,7 +341,14 @@ export function startInterfaceListeners(
             opts.listenerHosts,
           ),
         );
-      else if (c.transport === 'tcp-client') running.set(c.id, startTcpClient(db, c, log, opts.timings ?? {}));
+      else if (c.transport === 'tcp-client')
+        running.set(
+          c.id,
+          startTcpClient(db, c, log, opts.timings ?? {}, {
+            kind: 'lan',
+            allowPrivate: opts.allowPrivateOutbound ?? false,
+          }),
+        );
       else if (c.transport === 'folder') running.set(c.id, startFolder(db, c, log, opts.dropRoot ?? null));
       else if (c.transport === 'serial')
         running.set(c.id, startSerial(db, c, log, opts.timings ?? {}, opts.openSerial, keyOf(c)));

@@ -6,6 +6,7 @@ import { writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { NO_PASSWORD } from '../auth/password.js';
 import { connectionFolder } from './drop-folder.js';
+import { hostRefusal, refusalMessage } from '../net/outbound.js';
 import { insertUser } from '../users/service.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import {
@@ -174,6 +175,8 @@ export interface FolderRoot {
   dropRoot?: string | null;
   /** Addresses a TCP listener may bind (the server's --host and --listener-hosts); none: any. */
   listenerHosts?: readonly string[] | null;
+  /** `--allow-private-outbound`: a line lims dials may name any address. */
+  allowPrivateOutbound?: boolean;
 }
 
 /** A TCP server binds only where the operator allows, and never a system port. */
@@ -181,6 +184,12 @@ function listenerIssues(
   c: { transport: string; host?: string | null; port?: number | null },
   where: FolderRoot,
 ): { path: string; message: string }[] {
+  if (c.transport === 'tcp-client' && c.host) {
+    // An analyzer sits on the clinic's network: private addresses are its place, this machine's are not.
+    const policy = { kind: 'lan', allowPrivate: where.allowPrivateOutbound ?? false } as const;
+    const refused = hostRefusal(c.host, policy);
+    return refused ? [{ path: 'host', message: refusalMessage(refused, policy) }] : [];
+  }
   if (c.transport !== 'tcp-server') return [];
   const out: { path: string; message: string }[] = [];
   const allowed = where.listenerHosts;

@@ -2,6 +2,8 @@ import { connect } from 'node:net';
 import type { Db } from '../db/connection.js';
 import type { SenderLog } from '../messaging/sender.js';
 import { startTimerLoop } from '../timer-loop.js';
+import { guardedTarget, type OutboundPolicy } from '../net/outbound.js';
+import { networkReason, sendHttp } from '../net/http-out.js';
 import { verifiedReport } from './report.js';
 import { buildOru, field, parseHl7 } from './hl7.js';
 import { buildBundle } from './fhir.js';
@@ -42,10 +44,18 @@ export function sendMllp(
   port: number,
   message: string,
   messageId: string,
-  timeoutMs = SEND_TIMEOUT_MS,
+  timeoutMs: number,
+  policy: OutboundPolicy,
 ): Promise<string> {
+  let lookup;
+  try {
+    ({ lookup } = guardedTarget(host, policy));
+  } catch (err) {
+    const e = networkReason(err, timeoutMs);
+    return Promise.reject(new DeliveryError(e.message, e.code));
+  }
   return new Promise((resolve, reject) => {
-    const socket = connect({ host, port });
+    const socket = connect({ host, port, lookup });
     let buffer = '';
     let done = false;
     const finish = (err: Error | null, code?: string) => {
@@ -87,32 +97,43 @@ export function sendMllp(
         ),
       );
     });
-    socket.on('error', (err: NodeJS.ErrnoException) => finish(new DeliveryError(err.message, err.code ?? 'NETWORK')));
+    socket.on('error', (err: NodeJS.ErrnoException) => {
+      const e = networkReason(err, timeoutMs);
+      finish(new DeliveryError(e.message, e.code));
+    });
     socket.on('close', () => finish(new DeliveryError('The receiver closed the connection before its ACK', 'NO_ACK')));
   });
 }
 
-/** POSTs the Bundle; answers the HTTP status of a 2xx answer, else fails with it. */
-export async function postFhir(url: string, bundle: unknown, timeoutMs = SEND_TIMEOUT_MS): Promise<string> {
-  let res: Response;
+/** POSTs the Bundle; answers the HTTP status of a 2xx answer, else fails with it (a redirect is not followed). */
+export async function postFhir(
+  url: string,
+  bundle: unknown,
+  timeoutMs: number,
+  policy: OutboundPolicy,
+): Promise<string> {
+  let status: number;
   try {
-    res = await fetch(url, {
+    status = await sendHttp(url, {
       method: 'POST',
       headers: { 'content-type': 'application/fhir+json', accept: 'application/fhir+json' },
       body: JSON.stringify(bundle),
-      signal: AbortSignal.timeout(timeoutMs),
-      redirect: 'error',
+      timeoutMs,
+      policy,
     });
   } catch (err) {
-    const cause = (err as { cause?: { code?: string } }).cause;
-    const code = (err as Error).name === 'TimeoutError' ? 'HTTP_TIMEOUT' : (cause?.code ?? 'NETWORK');
-    throw new DeliveryError(`The receiver could not be reached (${code})`, code);
+    const e = networkReason(err, timeoutMs);
+    throw new DeliveryError(
+      `The receiver could not be reached: ${e.message}`,
+      e.code === 'ETIMEDOUT' ? 'HTTP_TIMEOUT' : e.code,
+    );
   }
-  await res.body?.cancel().catch(() => undefined);
-  if (res.status < 200 || res.status > 299)
-    throw new DeliveryError(`The receiver answered HTTP ${res.status}`, `HTTP_${res.status}`);
-  return String(res.status);
+  if (status < 200 || status > 299) throw new DeliveryError(`The receiver answered HTTP ${status}`, `HTTP_${status}`);
+  return String(status);
 }
+
+/** The outbound policy of a report receiver: the internet or the clinic's network, unless the operator allows more. */
+export const receiverPolicy = (allowPrivate: boolean): OutboundPolicy => ({ kind: 'lan', allowPrivate });
 
 export interface DeliveryOutcome {
   id: number;
@@ -124,8 +145,10 @@ export interface DeliveryOutcome {
 /** Sends every delivery due at `now` (up to a batch), one at a time; what happened to each. */
 export async function deliverDueReports(
   db: Db,
-  opts: { now?: Date; signal?: AbortSignal; timeoutMs?: number } = {},
+  opts: { now?: Date; signal?: AbortSignal; timeoutMs?: number; allowPrivateOutbound?: boolean } = {},
 ): Promise<DeliveryOutcome[]> {
+  const policy = receiverPolicy(opts.allowPrivateOutbound ?? false);
+  const timeoutMs = opts.timeoutMs ?? SEND_TIMEOUT_MS;
   const clock = () => opts.now ?? new Date();
   const now = clock();
   await releaseStaleDeliveries(db, new Date(now.getTime() - STALE_CLAIM_MS).toISOString(), now.toISOString());
@@ -144,9 +167,10 @@ export async function deliverDueReports(
               Number(d.port),
               buildOru(report, { messageId: d.message_id, receivingFacility: d.receiver_name }),
               d.message_id,
-              opts.timeoutMs,
+              timeoutMs,
+              policy,
             )
-          : await postFhir(d.url!, buildBundle(report, { messageId: d.message_id }), opts.timeoutMs);
+          : await postFhir(d.url!, buildBundle(report, { messageId: d.message_id }), timeoutMs, policy);
       await updateDeliveryRow(db, id, {
         status: 'sent',
         sent_at: clock().toISOString(),
@@ -176,11 +200,11 @@ export async function deliverDueReports(
 export function startReportSender(
   db: () => Db,
   log: SenderLog,
-  opts: { firstDelayMs?: number; intervalMs?: number } = {},
+  opts: { firstDelayMs?: number; intervalMs?: number; allowPrivateOutbound?: boolean } = {},
 ): { stop: () => Promise<void> } {
   return startTimerLoop(
     async (signal) => {
-      const events = await deliverDueReports(db(), { signal });
+      const events = await deliverDueReports(db(), { signal, allowPrivateOutbound: opts.allowPrivateOutbound });
       for (const e of events)
         if (e.outcome !== 'sent')
           log.warn(

@@ -36,6 +36,8 @@ import { findSampleRow } from '../samples/repository.js';
 import { findBillRow } from '../billing/repository.js';
 import { buildOru } from './hl7.js';
 import { buildBundle } from './fhir.js';
+import { receiverPolicy } from './delivery.js';
+import { hostRefusal, refusalMessage, urlHost } from '../net/outbound.js';
 
 /** Reports out (issue 18): the messages of a verified report, the receivers, the delivery queue. */
 
@@ -104,11 +106,25 @@ async function getReceiver(db: Db, organizationId: number, id: number): Promise<
 type Fields = Pick<Receiver, 'name' | 'kind' | 'host' | 'port' | 'url' | 'payer_id' | 'enabled'>;
 
 /** The receiver as a whole after a change: an MLLP one needs host and port, an HTTP one a URL. */
-async function checkReceiver(trx: Db, organizationId: number, f: Fields, id?: number): Promise<Fields> {
+async function checkReceiver(
+  trx: Db,
+  organizationId: number,
+  f: Fields,
+  outbound: { allowPrivate: boolean },
+  id?: number,
+): Promise<Fields> {
+  const policy = receiverPolicy(outbound.allowPrivate);
   if (f.kind === 'mllp') {
     if (!f.host) throw ValidationError.field('host', 'An MLLP receiver needs the host of the interface engine');
     if (!f.port) throw ValidationError.field('port', 'An MLLP receiver needs the port of the interface engine');
-  } else if (!f.url) throw ValidationError.field('url', 'An HTTP receiver needs the URL the FHIR Bundle is sent to');
+    const refused = hostRefusal(f.host, policy);
+    if (refused) throw ValidationError.field('host', refusalMessage(refused, policy));
+  } else {
+    if (!f.url) throw ValidationError.field('url', 'An HTTP receiver needs the URL the FHIR Bundle is sent to');
+    const host = urlHost(f.url);
+    const refused = host ? hostRefusal(host, policy) : null;
+    if (refused) throw ValidationError.field('url', refusalMessage(refused, policy));
+  }
   if (f.payer_id !== null && !(await findPayerRow(trx, organizationId, f.payer_id)))
     throw ValidationError.field('payer_id', `Payer ${f.payer_id} does not exist`);
   if (await receiverNameTaken(trx, organizationId, f.name, id))
@@ -119,17 +135,27 @@ async function checkReceiver(trx: Db, organizationId: number, f: Fields, id?: nu
 
 const auditValues = (f: Fields) => ({ ...f });
 
-export async function createReceiver(db: Db, actor: Actor, input: ReceiverCreate): Promise<Receiver> {
+export async function createReceiver(
+  db: Db,
+  actor: Actor,
+  input: ReceiverCreate,
+  outbound: { allowPrivate: boolean },
+): Promise<Receiver> {
   return db.transaction().execute(async (trx) => {
-    const f = await checkReceiver(trx, actor.organizationId, {
-      name: input.name,
-      kind: input.kind,
-      host: input.host ?? null,
-      port: input.port ?? null,
-      url: input.url ?? null,
-      payer_id: input.payer_id ?? null,
-      enabled: input.enabled,
-    });
+    const f = await checkReceiver(
+      trx,
+      actor.organizationId,
+      {
+        name: input.name,
+        kind: input.kind,
+        host: input.host ?? null,
+        port: input.port ?? null,
+        url: input.url ?? null,
+        payer_id: input.payer_id ?? null,
+        enabled: input.enabled,
+      },
+      outbound,
+    );
     const now = nowIso();
     const id = await insertReceiverRow(trx, {
       organization_id: actor.organizationId,
@@ -148,7 +174,13 @@ export async function createReceiver(db: Db, actor: Actor, input: ReceiverCreate
   });
 }
 
-export async function updateReceiver(db: Db, actor: Actor, id: number, input: ReceiverUpdate): Promise<Receiver> {
+export async function updateReceiver(
+  db: Db,
+  actor: Actor,
+  id: number,
+  input: ReceiverUpdate,
+  outbound: { allowPrivate: boolean },
+): Promise<Receiver> {
   return db.transaction().execute(async (trx) => {
     const old = await getReceiver(trx, actor.organizationId, id);
     const merged: Fields = {
@@ -160,7 +192,7 @@ export async function updateReceiver(db: Db, actor: Actor, id: number, input: Re
       payer_id: input.payer_id !== undefined ? input.payer_id : old.payer_id,
       enabled: input.enabled ?? old.enabled,
     };
-    const f = await checkReceiver(trx, actor.organizationId, merged, id);
+    const f = await checkReceiver(trx, actor.organizationId, merged, outbound, id);
     await updateReceiverRow(trx, actor.organizationId, id, { ...f, enabled: f.enabled ? 1 : 0, updated_at: nowIso() });
     const changes = diff(auditValues(old), auditValues(f));
     if (changes)

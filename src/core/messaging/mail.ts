@@ -1,6 +1,9 @@
 import nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
+import net from 'node:net';
 import type { SmtpRow } from './repository.js';
+import { OutboundRefused, resolveChecked, type OutboundPolicy } from '../net/outbound.js';
+import { networkReason } from '../net/http-out.js';
 
 /** How long one message may take, connection, greeting and every reply included. */
 export const SEND_TIMEOUT_MS = 10_000;
@@ -24,10 +27,15 @@ export class SendError extends Error {
   }
 }
 
-function transportOptions(row: SmtpRow): SMTPTransport.Options {
+/** The outbound policy of a mail server: the internet or the clinic's network, unless the operator allows more. */
+export const smtpPolicy = (allowPrivate: boolean): OutboundPolicy => ({ kind: 'lan', allowPrivate });
+
+/** Connects to `address` (the checked one the host resolved to), naming the host for TLS. */
+function transportOptions(row: SmtpRow, address: string): SMTPTransport.Options {
   return {
-    host: row.host,
+    host: address,
     port: row.port,
+    servername: net.isIP(row.host) ? undefined : row.host,
     // none: plain text even if the server offers STARTTLS; starttls: refuse to go on without it.
     secure: row.security === 'tls',
     requireTLS: row.security === 'starttls',
@@ -53,20 +61,46 @@ export function errorCode(err: unknown): string {
 }
 
 /**
- * Sends one plain-text email through the lab's mail server, within SEND_TIMEOUT_MS overall. Answers
- * the server's final reply ("250 2.0.0 OK queued as ..."); throws a SendError with the server's
- * reply or the socket's error otherwise (connection refused, authentication failed, timed out).
+ * What went wrong, in fixed words: a mail server's reply code at most, never its text or banner
+ * (the host and port are the lab's, whatever answers there must not be shown back).
  */
-export async function sendEmail(row: SmtpRow, email: Email): Promise<string> {
-  const transport = nodemailer.createTransport(transportOptions(row));
+function mailReason(err: unknown): SendError {
+  const code = errorCode(err);
+  const smtp = /^SMTP_(\d{3})$/.exec(code);
+  if ((err as { code?: unknown } | null)?.code === 'EAUTH')
+    return new SendError('The mail server refused the user name or password', 'EAUTH');
+  if (smtp) return new SendError(`The mail server answered ${smtp[1]}`, code);
+  if (code === 'ETLS') return new SendError('The secure (TLS) connection to the mail server failed', code);
+  if (code === 'EPROTOCOL' || code === 'EENVELOPE')
+    return new SendError('What answered did not behave as a mail server', code);
+  if (code === 'ETIMEDOUT' || code === 'ECONNECTION' || code === 'ESOCKET' || /^E[A-Z_]+$/.test(code)) {
+    const r = networkReason({ code }, SEND_TIMEOUT_MS);
+    return new SendError(`The mail server could not be reached: ${r.message}`, code);
+  }
+  return new SendError('The mail server could not be reached: the connection failed', code);
+}
+
+/**
+ * Sends one plain-text email through the lab's mail server, within SEND_TIMEOUT_MS overall. The
+ * host is resolved and its address checked against the outbound policy, then that address is
+ * dialled (TLS still checks the certificate against the host name). Answers the server's reply
+ * code ("250"); throws a SendError in fixed words otherwise (see mailReason).
+ */
+export async function sendEmail(row: SmtpRow, email: Email, opts: { allowPrivate: boolean }): Promise<string> {
+  let address: string;
+  try {
+    address = await resolveChecked(row.host, smtpPolicy(opts.allowPrivate));
+  } catch (err) {
+    if (err instanceof OutboundRefused)
+      throw new SendError(`The mail server may not be used: ${err.message}`, err.code);
+    throw mailReason(err);
+  }
+  const transport = nodemailer.createTransport(transportOptions(row, address));
   let timer: NodeJS.Timeout | undefined;
   try {
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () =>
-          reject(
-            new SendError(`No answer from ${row.host}:${row.port} within ${SEND_TIMEOUT_MS / 1000} s`, 'ETIMEDOUT'),
-          ),
+        () => reject(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })),
         SEND_TIMEOUT_MS + 1_000,
       );
     });
@@ -79,11 +113,10 @@ export async function sendEmail(row: SmtpRow, email: Email): Promise<string> {
       }),
       deadline,
     ]);
-    return info.response;
+    const reply = /^\d{3}/.exec(String(info.response ?? ''));
+    return `The mail server accepted the message${reply ? ` (${reply[0]})` : ''}`;
   } catch (err) {
-    if (err instanceof SendError) throw err;
-    const message = err instanceof Error ? err.message : String(err);
-    throw new SendError(message, errorCode(err));
+    throw mailReason(err);
   } finally {
     clearTimeout(timer);
     transport.close();

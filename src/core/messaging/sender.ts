@@ -52,21 +52,23 @@ export interface DeliveryReport {
 async function deliverOne(
   row: OutboxRow,
   config: { smtp?: SmtpRow | undefined; sms?: SmsRow | undefined },
+  outbound: { allowPrivate: boolean },
 ): Promise<void> {
   if (row.channel === 'email') {
     if (!config.smtp) throw new SendError('The mail server is not set up any more', 'NOT_CONFIGURED');
-    await sendEmail(config.smtp, { to: row.recipient, subject: row.subject ?? '', text: row.body });
+    await sendEmail(config.smtp, { to: row.recipient, subject: row.subject ?? '', text: row.body }, outbound);
   } else {
     if (!config.sms) throw new SendError('The SMS gateway is not set up any more', 'NOT_CONFIGURED');
-    await sendSms(config.sms, { to: row.recipient, message: row.body });
+    await sendSms(config.sms, { to: row.recipient, message: row.body }, outbound);
   }
 }
 
 /** Sends every message due at `now` (up to a batch), one at a time; what happened to each. */
 export async function deliverDue(
   db: Db,
-  opts: { now?: Date; limit?: number; signal?: AbortSignal } = {},
+  opts: { now?: Date; limit?: number; signal?: AbortSignal; allowPrivateOutbound?: boolean } = {},
 ): Promise<DeliveryReport> {
+  const outbound = { allowPrivate: opts.allowPrivateOutbound ?? false };
   const clock = () => opts.now ?? new Date();
   const now = clock();
   await releaseStaleClaims(db, new Date(now.getTime() - STALE_CLAIM_MS).toISOString(), now.toISOString());
@@ -82,7 +84,7 @@ export async function deliverDue(
       configs.set(row.organization_id, config);
     }
     try {
-      await deliverOne(row, config);
+      await deliverOne(row, config, outbound);
       await updateOutboxRow(db, id, {
         status: 'sent',
         sent_at: clock().toISOString(),
@@ -132,11 +134,11 @@ export interface SenderLog {
 export function startOutboxSender(
   db: () => Db,
   log: SenderLog,
-  opts: { firstDelayMs?: number; intervalMs?: number } = {},
+  opts: { firstDelayMs?: number; intervalMs?: number; allowPrivateOutbound?: boolean } = {},
 ): { stop: () => Promise<void> } {
   let lastPrune = 0;
   const once = async (signal: AbortSignal) => {
-    const r = await deliverDue(db(), { signal });
+    const r = await deliverDue(db(), { signal, allowPrivateOutbound: opts.allowPrivateOutbound });
     for (const e of r.events)
       if (e.outcome !== 'sent')
         log.warn(

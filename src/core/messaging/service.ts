@@ -13,8 +13,9 @@ import type {
   SmtpUpdate,
 } from '../../shared/schemas/messaging.js';
 import type { Settings } from '../../shared/schemas/settings.js';
-import { SendError, sendEmail } from './mail.js';
-import { sendSms, smsText } from './sms.js';
+import { SendError, sendEmail, smtpPolicy } from './mail.js';
+import { sendSms, smsPolicy, smsText } from './sms.js';
+import { hostRefusal, refusalMessage, urlHost } from '../net/outbound.js';
 import {
   outboxCounts,
   recentOutboxRows,
@@ -90,8 +91,20 @@ function diff<T extends Record<string, unknown>>(
   return [oldValues, newValues];
 }
 
+/** The server operator's allowance for outbound targets (`lims serve --allow-private-outbound`). */
+export interface Outbound {
+  allowPrivate: boolean;
+}
+
 /** Saves the mail server. A password left out keeps the saved one; `null` removes it. */
-export async function updateEmailSettings(db: Db, actor: Actor, input: SmtpUpdate): Promise<SmtpSettings> {
+export async function updateEmailSettings(
+  db: Db,
+  actor: Actor,
+  input: SmtpUpdate,
+  outbound: Outbound,
+): Promise<SmtpSettings> {
+  const refused = hostRefusal(input.host, smtpPolicy(outbound.allowPrivate));
+  if (refused) throw ValidationError.field('host', refusalMessage(refused, smtpPolicy(outbound.allowPrivate)));
   return db.transaction().execute(async (trx) => {
     const before = await smtpRow(trx, actor.organizationId);
     const password = input.password === undefined ? (before?.password ?? null) : input.password;
@@ -148,7 +161,15 @@ export async function updateEmailSettings(db: Db, actor: Actor, input: SmtpUpdat
 }
 
 /** Saves the SMS gateway. An API key left out keeps the saved one; `null` removes it. */
-export async function updateSmsSettings(db: Db, actor: Actor, input: SmsUpdate): Promise<SmsSettings> {
+export async function updateSmsSettings(
+  db: Db,
+  actor: Actor,
+  input: SmsUpdate,
+  outbound: Outbound,
+): Promise<SmsSettings> {
+  const host = urlHost(input.urlTemplate);
+  const refused = host ? hostRefusal(host, smsPolicy(outbound.allowPrivate)) : null;
+  if (refused) throw ValidationError.field('urlTemplate', refusalMessage(refused, smsPolicy(outbound.allowPrivate)));
   return db.transaction().execute(async (trx) => {
     const before = await smsRow(trx, actor.organizationId);
     const apiKey = input.apiKey === undefined ? (before?.api_key ?? null) : input.apiKey;
@@ -221,27 +242,35 @@ async function timedOutcome(send: () => Promise<{ message: string; status: numbe
 }
 
 /** Send Test Email: one message through the saved mail server; the outcome, failure included. */
-export async function testEmail(db: Db, organizationId: number, to: string): Promise<SendOutcome> {
+export async function testEmail(db: Db, organizationId: number, to: string, outbound: Outbound): Promise<SendOutcome> {
   const row = await smtpRow(db, organizationId);
   if (!row) throw new ConflictError('Save the mail server settings first, then send a test', 'EMAIL_NOT_CONFIGURED');
   const lab = (await getOrganization(db, organizationId)).name;
   return timedOutcome(async () => ({
-    message: await sendEmail(row, {
-      to,
-      subject: `Test email from ${lab}`,
-      text: `This is a test email sent by lims for ${lab}.\n\nIf you can read it, the lab's email settings work: notifications will be emailed from ${row.from_address}.`,
-    }),
+    message: await sendEmail(
+      row,
+      {
+        to,
+        subject: `Test email from ${lab}`,
+        text: `This is a test email sent by lims for ${lab}.\n\nIf you can read it, the lab's email settings work: notifications will be emailed from ${row.from_address}.`,
+      },
+      outbound,
+    ),
     status: null,
   }));
 }
 
 /** Send Test SMS: one SMS through the saved gateway; its HTTP status, failure included. */
-export async function testSms(db: Db, organizationId: number, to: string): Promise<SendOutcome> {
+export async function testSms(db: Db, organizationId: number, to: string, outbound: Outbound): Promise<SendOutcome> {
   const row = await smsRow(db, organizationId);
   if (!row) throw new ConflictError('Save the SMS gateway settings first, then send a test', 'SMS_NOT_CONFIGURED');
   const lab = (await getOrganization(db, organizationId)).name;
   return timedOutcome(async () => {
-    const r = await sendSms(row, { to, message: smsText(`Test SMS from ${lab} (lims): the SMS gateway works.`) });
+    const r = await sendSms(
+      row,
+      { to, message: smsText(`Test SMS from ${lab} (lims): the SMS gateway works.`) },
+      outbound,
+    );
     return { message: r.reply, status: r.status };
   });
 }

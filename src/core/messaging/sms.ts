@@ -1,5 +1,7 @@
 import { SEND_TIMEOUT_MS, SendError } from './mail.js';
 import type { SmsRow } from './repository.js';
+import { networkReason, sendHttp } from '../net/http-out.js';
+import type { OutboundPolicy } from '../net/outbound.js';
 
 /** An SMS longer than this is cut (two concatenated GSM segments of 153 characters). */
 export const SMS_MAX_CHARS = 306;
@@ -60,41 +62,42 @@ export function redact(text: string, secrets: (string | null | undefined)[]): st
   return out;
 }
 
-function fetchErrorOf(err: unknown): SendError {
-  if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError'))
-    return new SendError(`No answer from the SMS gateway within ${SEND_TIMEOUT_MS / 1000} s`, 'ETIMEDOUT');
-  const cause = err instanceof Error ? (err.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
-  const message =
-    cause && typeof cause.message === 'string' ? cause.message : err instanceof Error ? err.message : String(err);
-  const code = cause && typeof cause.code === 'string' ? cause.code : 'ERROR';
-  return new SendError(`The SMS gateway could not be reached: ${message}`, code);
-}
+/** The outbound policy of an SMS gateway: a service on the internet, unless the operator allows more. */
+export const smsPolicy = (allowPrivate: boolean): OutboundPolicy => ({ kind: 'internet', allowPrivate });
 
 /**
  * Sends one SMS through the lab's HTTP gateway within SEND_TIMEOUT_MS. A 2xx answer is taken as
- * sent (a gateway's own body is not interpreted); anything else throws a SendError naming the HTTP
- * status and the start of the gateway's answer. Neither the API key nor the number is in the text.
+ * sent; anything else throws a SendError in fixed words ("the SMS gateway answered HTTP 500",
+ * "connection refused", "address not allowed: loopback"). A redirect is not followed, and the
+ * gateway's body is never read into what is shown or stored: the URL is the lab's, the answer may
+ * come from anywhere. Neither the API key nor the number is in the text.
  */
-export async function sendSms(row: SmsRow, sms: Sms): Promise<{ status: number; reply: string }> {
+export async function sendSms(
+  row: SmsRow,
+  sms: Sms,
+  opts: { allowPrivate: boolean },
+): Promise<{ status: number; reply: string }> {
   const { url, init } = smsRequest(row, sms);
-  const secrets = [row.api_key, smsNumber(sms.to), sms.message];
-  let res: Response;
+  let status: number;
   try {
-    res = await fetch(url, { ...init, signal: AbortSignal.timeout(SEND_TIMEOUT_MS) });
+    status = await sendHttp(url, {
+      method: String(init.method),
+      headers: init.headers as Record<string, string>,
+      body: init.body as string | undefined,
+      timeoutMs: SEND_TIMEOUT_MS,
+      policy: smsPolicy(opts.allowPrivate),
+    });
   } catch (err) {
-    const e = fetchErrorOf(err);
-    throw new SendError(redact(e.message, secrets), e.code);
+    const e = networkReason(err, SEND_TIMEOUT_MS);
+    throw new SendError(`The SMS gateway could not be reached: ${e.message}`, e.code);
   }
-  let text = '';
-  try {
-    text = (await res.text()).replace(/\s+/g, ' ').trim().slice(0, 200);
-  } catch {
-    text = '';
-  }
-  const reply = redact(
-    `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}${text ? `: ${text}` : ''}`,
-    secrets,
-  );
-  if (!res.ok) throw new SendError(`The SMS gateway answered ${reply}`, `HTTP_${res.status}`, res.status);
-  return { status: res.status, reply };
+  const reply = `HTTP ${status}`;
+  if (status >= 300 && status < 400)
+    throw new SendError(
+      `The SMS gateway answered ${reply}, a redirect, which is not followed`,
+      `HTTP_${status}`,
+      status,
+    );
+  if (status < 200 || status > 299) throw new SendError(`The SMS gateway answered ${reply}`, `HTTP_${status}`, status);
+  return { status, reply };
 }

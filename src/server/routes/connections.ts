@@ -21,6 +21,7 @@ export async function connectionRoutes(app: FastifyInstance) {
   const where = {
     dropRoot: app.options_.dropRoot ?? null,
     listenerHosts: [app.options_.listenHost ?? '127.0.0.1', ...(app.options_.listenerHosts ?? [])],
+    allowPrivateOutbound: app.options_.allowPrivateOutbound ?? false,
   };
 
   route(app, connectionsApi.list, async (req) => ({ connections: await listConnections(db, org(req)) }));

@@ -18,6 +18,7 @@ import { route } from '../contract.js';
 export default async function interopOutRoutes(app: FastifyInstance) {
   const db = app.database.db;
   const org = (req: Parameters<typeof actorOf>[0]) => actorOf(req).organizationId;
+  const outbound = { allowPrivate: app.options_.allowPrivateOutbound ?? false };
 
   route(app, interopOutApi.hl7, async (req, reply) => {
     const { text, sampleCode } = await reportHl7(db, org(req), req.params.id, await resultScope(db, actorOf(req)));
@@ -37,10 +38,10 @@ export default async function interopOutRoutes(app: FastifyInstance) {
   });
   route(app, interopOutApi.receivers, async (req) => ({ receivers: await listReceivers(db, org(req)) }));
   route(app, interopOutApi.createReceiver, async (req) => ({
-    receiver: await createReceiver(db, actorOf(req), req.body),
+    receiver: await createReceiver(db, actorOf(req), req.body, outbound),
   }));
   route(app, interopOutApi.updateReceiver, async (req) => ({
-    receiver: await updateReceiver(db, actorOf(req), req.params.id, req.body),
+    receiver: await updateReceiver(db, actorOf(req), req.params.id, req.body, outbound),
   }));
   route(app, interopOutApi.removeReceiver, async (req) => ({
     receiver: await deleteReceiver(db, actorOf(req), req.params.id),
