@@ -109,4 +109,35 @@ describe('print_reports at the front desk', () => {
     expect((await collector.get(`/api/bills/${bill.id}/reports`)).statusCode).toBe(403);
     expect((await collector.get(`/api/samples/${edta.id}/report.pdf`)).statusCode).toBe(403);
   });
+
+  it('names a rejected tube as rejected and recollected, not as a report still to come', async () => {
+    const patient = (
+      await desk.post('/api/patients', {
+        first_name: uniqueWord('Rj'),
+        last_name: uniqueWord('Rc'),
+        date_of_birth: '1990-05-05',
+        gender: 'female',
+        confirm_new: true,
+      })
+    ).json().patient.id;
+    const res = await desk.post('/api/bills', { patient_id: patient, items: [{ item_type: 'test', item_id: hb }] });
+    expect(res.statusCode, res.body).toBe(201);
+    const billId = res.json().bill.id as number;
+    const [tube] = (await tech.get(`/api/samples?patient_id=${patient}`)).json<{ samples: Sample[] }>().samples;
+    expect((await tech.post('/api/samples/collect', { ids: [tube!.id] })).statusCode).toBe(200);
+    const rejected = await tech.put(`/api/samples/${tube!.id}/status`, { status: 'rejected', notes: 'Clotted' });
+    expect(rejected.statusCode, rejected.body).toBe(200);
+    let reports = (await desk.get(`/api/bills/${billId}/reports`)).json<{ reports: BillReport[] }>().reports;
+    expect(reports[0]).toMatchObject({ printable: false, status: 'rejected' });
+    expect(reports[0]!.reason).toBe(`Sample ${tube!.sample_id} was rejected (Clotted): no report; recollect it`);
+    const again = await tech.post(`/api/samples/${tube!.id}/recollect`, {});
+    expect(again.statusCode, again.body).toBe(201);
+    const fresh = again.json<{ sample: Sample }>().sample;
+    reports = (await desk.get(`/api/bills/${billId}/reports`)).json<{ reports: BillReport[] }>().reports;
+    expect(reports.map((r) => r.sample_code)).toEqual([tube!.sample_id, fresh.sample_id]);
+    expect(reports[0]!.reason).toBe(
+      `Sample ${tube!.sample_id} was rejected (Clotted): no report; recollected as ${fresh.sample_id}`,
+    );
+    expect(reports[1]!.reason).toMatch(/not released yet/);
+  });
 });

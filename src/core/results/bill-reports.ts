@@ -23,6 +23,7 @@ export async function billReports(
   await assertInScope(db, scope, bill.patient_id, 'Bill', billId);
   const { holdReportsUntilPaid } = await labSettings(db, organizationId);
   const bySample = new Map<number, BillReport>();
+  const rejected = new Map<number, string>();
   for (const r of await testsOnSamplesOfBill(db, organizationId, billId)) {
     const seen = bySample.get(r.id);
     if (seen) {
@@ -41,8 +42,21 @@ export async function billReports(
       reason: null,
       report_print_count: Number(r.report_print_count),
     });
+    // A rejected tube never gets a report: say so, and where its tests went, not "awaited".
+    if (r.status === 'rejected')
+      rejected.set(
+        r.id,
+        `Sample ${r.sample_code} was rejected${r.rejection_reason ? ` (${r.rejection_reason})` : ''}: no report; ${
+          r.recollected_as_code ? `recollected as ${r.recollected_as_code}` : 'recollect it'
+        }`,
+      );
   }
   for (const report of bySample.values()) {
+    const why = rejected.get(report.sample_id);
+    if (why) {
+      report.reason = why;
+      continue;
+    }
     const head = (await reportHead(db, organizationId, report.sample_id))!;
     try {
       // The desk's rule for everyone here: a bill's report is handed over once released.

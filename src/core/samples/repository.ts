@@ -357,25 +357,31 @@ export function sampleIdsOfBill(db: Db, organizationId: number, billId: number) 
 
 /** Every sample of a bill with each test on it and the test's name (a change of the bill's tests checks these). */
 export function testsOnSamplesOfBill(db: Db, organizationId: number, billId: number) {
-  return db
-    .selectFrom('samples as s')
-    .innerJoin('sample_tests as st', 'st.sample_id', 's.id')
-    .innerJoin('tests as t', 't.id', 'st.test_id')
-    .select([
-      's.id',
-      's.sample_code',
-      's.sample_type',
-      's.status',
-      's.container',
-      's.reported_at',
-      's.report_print_count',
-      'st.test_id',
-      'st.position',
-      't.name as test_name',
-    ])
-    .where('s.organization_id', '=', organizationId)
-    .where('s.bill_id', '=', billId)
-    .orderBy('s.id')
-    .orderBy('st.position')
-    .execute();
+  return (
+    db
+      .selectFrom('samples as s')
+      .innerJoin('sample_tests as st', 'st.sample_id', 's.id')
+      .innerJoin('tests as t', 't.id', 'st.test_id')
+      // The tube taken again for a rejected one (same lab: recollect_of only points within it).
+      .leftJoin('samples as ra', 'ra.recollect_of', 's.id')
+      .select([
+        's.id',
+        's.sample_code',
+        's.sample_type',
+        's.status',
+        's.container',
+        's.reported_at',
+        's.report_print_count',
+        's.rejection_reason',
+        'ra.sample_code as recollected_as_code',
+        'st.test_id',
+        'st.position',
+        't.name as test_name',
+      ])
+      .where('s.organization_id', '=', organizationId)
+      .where('s.bill_id', '=', billId)
+      .orderBy('s.id')
+      .orderBy('st.position')
+      .execute()
+  );
 }

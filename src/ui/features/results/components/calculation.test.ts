@@ -79,4 +79,24 @@ describe('a calculated test on the entry sheet', () => {
       formula: '130',
     });
   });
+
+  it('reads only the tests its formula names: a package sample with many calculated tests opens at once', () => {
+    // Lipid, liver and kidney panels on one serum sample carry a dozen calculated tests; each must
+    // look only at its own inputs, not walk through every other calculated test of the sheet.
+    const others = Array.from({ length: 8 }, (_, i) =>
+      row(10 + i, `CALC${i}`, { result_type: 'calculated', formula: `CHOL * ${i + 2}` }),
+    );
+    const big = sheet([row(1, 'CHOL'), row(2, 'TG'), row(3, 'HDL'), LDL, RATIO, ...others]);
+    let reads = 0;
+    const counted = (r: ResultSheetRow) => {
+      reads += 1;
+      return ({ 1: '200', 2: '150', 3: '40' } as Record<number, string>)[r.test_id] ?? '';
+    };
+    expect(calcState(RATIO, big, counted)).toEqual({ kind: 'calculated', value: '3.3' });
+    // LDL / HDL reads HDL, and LDL's own inputs CHOL, HDL and TG: four reads, whatever else is on the sheet.
+    expect(reads).toBe(4);
+    reads = 0;
+    expect(calcState(others[7]!, big, counted)).toEqual({ kind: 'calculated', value: '1800' });
+    expect(reads).toBe(1);
+  });
 });

@@ -32,8 +32,11 @@ export function calcState(
     return null;
   }
   const vars = new Map<string, number>();
+  // Only the tests the formula names: walking every other calculated test of the sheet grows with
+  // the factorial of their number and froze the sheet of a package's serum sample.
+  const uses = new Set(f.codes);
   for (const t of sheet.tests) {
-    if (t.test_id === row.test_id || seen.has(t.test_id)) continue;
+    if (!uses.has(t.test_code.toUpperCase()) || t.test_id === row.test_id || seen.has(t.test_id)) continue;
     // A calculated input (LDL in LDL/HDL) counts with the value the sheet shows for it.
     const inner = calcState(t, sheet, values, new Set([...seen, row.test_id]));
     const own = inner?.kind === 'calculated' ? inner.value : inner?.kind === 'waiting' ? '' : values(t);

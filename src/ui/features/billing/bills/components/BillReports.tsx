@@ -29,7 +29,11 @@ export function BillReports({ billId }: { billId: number }) {
                 <div className="flex flex-wrap items-center gap-1.5">
                   <span className="font-mono text-slate-900">{r.sample_code}</span>
                   <span className="text-slate-600">{tubeLabel(r.container) ?? r.sample_type}</span>
-                  <Badge tone={r.printable ? 'green' : 'amber'}>{r.printable ? 'Released' : 'Not ready'}</Badge>
+                  {r.status === 'rejected' ? (
+                    <Badge tone="red">Rejected</Badge>
+                  ) : (
+                    <Badge tone={r.printable ? 'green' : 'amber'}>{r.printable ? 'Released' : 'Not ready'}</Badge>
+                  )}
                   {r.report_print_count > 0 && (
                     <span className="text-xs text-slate-600">printed {r.report_print_count}×</span>
                   )}
