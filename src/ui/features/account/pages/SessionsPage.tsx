@@ -32,16 +32,25 @@ const columns: Column<OwnSession>[] = [
         <span className="block font-medium text-slate-900">
           <Browser ua={s.user_agent} />
         </span>
-        {/* Phones have no room for the address and last-seen columns. */}
+        {/* Phones have no room for the address and time columns. */}
         <span className="block text-[13px] text-slate-600 md:hidden">
-          {s.ip_address ?? 'unknown address'} · last seen <DateText value={s.last_seen_at} withTime />
+          {s.ip_address ?? 'unknown address'}
+          <br />
+          signed in <DateText value={s.started_at} withTime />
+          <br />
+          last seen <DateText value={s.last_seen_at} withTime />
         </span>
         {s.current && <Badge tone="blue">This browser</Badge>}
       </>
     ),
   },
   { key: 'ip', header: 'IP Address', cell: (s) => s.ip_address ?? '—', hideOnMobile: true },
-  { key: 'started', header: 'Signed In', cell: (s) => <DateText value={s.started_at} withTime /> },
+  {
+    key: 'started',
+    header: 'Signed In',
+    cell: (s) => <DateText value={s.started_at} withTime />,
+    hideOnMobile: true,
+  },
   { key: 'seen', header: 'Last Seen', cell: (s) => <DateText value={s.last_seen_at} withTime />, hideOnMobile: true },
 ];
 
@@ -72,13 +81,13 @@ export default function SessionsPage() {
           title="Open sessions"
           icon={<MonitorSmartphone />}
           description="Every browser where you are signed in and have not logged out or been idle past the lab's session timeout. Turning two-factor sign-in on or off signs out all but this one."
-          actions={
-            <Button variant="outline" disabled={others === 0} onClick={() => setEnding('others')}>
-              <LogOut />
-              Sign out all other sessions
-            </Button>
-          }
         />
+        <div className="flex justify-end border-b border-slate-100 px-4 pb-3">
+          <Button variant="outline" disabled={others === 0} onClick={() => setEnding('others')}>
+            <LogOut />
+            Sign out all other sessions
+          </Button>
+        </div>
         <DataTable
           caption="Your open sessions"
           columns={columns}
