@@ -58,10 +58,22 @@ export async function login(app: FastifyInstance, email: string, password: strin
 }
 
 export function client(app: FastifyInstance, cookie: string, userId: number, email: string): Client {
-  const send = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown) =>
-    app.inject({ method, url, headers: { cookie }, ...(body !== undefined ? { payload: body as object } : {}) });
+  // As a browser does, a renewed session (a new cookie value) is sent from then on; a cleared one is not.
+  const send = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown) => {
+    const res = await app.inject({
+      method,
+      url,
+      headers: { cookie },
+      ...(body !== undefined ? { payload: body as object } : {}),
+    });
+    const renewed = res.cookies.find((c) => c.name === 'lims_session' && c.value);
+    if (renewed) cookie = `lims_session=${renewed.value}`;
+    return res;
+  };
   return {
-    cookie,
+    get cookie() {
+      return cookie;
+    },
     userId,
     email,
     get: (url) => send('GET', url),

@@ -164,7 +164,12 @@ describe('two-factor sign-in', () => {
       "SELECT action, new_values FROM audit_log WHERE entity = 'two_factor' AND entity_id = ?",
       String(staff.userId),
     );
-    expect(audit).toEqual([{ action: 'create', new_values: JSON.stringify({ enabled: true, recovery_codes: 10 }) }]);
+    expect(audit).toEqual([
+      {
+        action: 'create',
+        new_values: JSON.stringify({ enabled: true, recovery_codes: 10, other_sessions_ended: 0 }),
+      },
+    ]);
   });
 
   it('sign-in asks for the code after the password and starts the session only with it', async () => {
@@ -500,7 +505,9 @@ describe('the lab requires two-factor sign-in (System Settings twoFactorAuth)', 
     const res = await lab.admin.put('/api/settings', { twoFactorAuth: true });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().settings.twoFactorAuth).toBe(true);
-    expect((await staff.get('/api/account/two-factor')).json().two_factor.required).toBe(true);
+    expect((await lab.admin.get('/api/account/two-factor')).json().two_factor.required).toBe(true);
+    // Staff without an authenticator are signed out: their next sign-in sets one up.
+    expect((await staff.get('/api/account/two-factor')).statusCode).toBe(401);
     const audit = await row<{ old_values: string; new_values: string }>(
       lab.database,
       "SELECT old_values, new_values FROM audit_log WHERE entity = 'settings' ORDER BY id DESC",
@@ -510,8 +517,8 @@ describe('the lab requires two-factor sign-in (System Settings twoFactorAuth)', 
 
   it('makes staff without an authenticator set one up at sign-in before they get in', async () => {
     const ip = freshIp();
-    // Sessions already open go on until they end.
-    expect((await staff.get('/api/auth/me')).statusCode).toBe(200);
+    // Sessions already open ended when the lab required it: nobody goes on on a password alone.
+    expect((await staff.get('/api/auth/me')).statusCode).toBe(401);
     const challenge = await challengeFor(lab, staff.email, ip, 'enrol');
     // No code can sign in before the set-up, and a recovery code is no way round it.
     const early = await postCode(lab, { challenge, code: '123456' }, ip);
@@ -552,7 +559,12 @@ describe('the lab requires two-factor sign-in (System Settings twoFactorAuth)', 
       "SELECT new_values FROM audit_log WHERE entity = 'two_factor' AND action = 'create' AND entity_id = ?",
       String(staff.userId),
     );
-    expect(JSON.parse(audit!.new_values)).toEqual({ enabled: true, recovery_codes: 10, at_sign_in: true });
+    expect(JSON.parse(audit!.new_values)).toEqual({
+      enabled: true,
+      recovery_codes: 10,
+      at_sign_in: true,
+      other_sessions_ended: 0,
+    });
   });
 
   it('an invitation link sets the password but does not sign in: the sign-in form sets up the authenticator', async () => {

@@ -68,3 +68,61 @@ export function selectLabSessionIds(db: Db, organizationId: number) {
     .where('organization_id', '=', organizationId)
     .execute();
 }
+
+/** One user's sessions not expired and seen since `activeSinceIso` (the lab's idle timeout), newest first. */
+export function selectUserSessionRows(
+  db: Db,
+  organizationId: number,
+  userId: number,
+  activeSinceIso: string,
+  nowIso: string,
+) {
+  return db
+    .selectFrom('sessions')
+    .select(['id', 'created_at', 'last_seen_at', 'expires_at', 'ip_address', 'user_agent'])
+    .where('organization_id', '=', organizationId)
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', nowIso)
+    .where('last_seen_at', '>=', activeSinceIso)
+    .orderBy('last_seen_at', 'desc')
+    .execute();
+}
+
+/** Every session row of one user (ending one finds it among them), whatever its age. */
+export function selectUserSessionIds(db: Db, organizationId: number, userId: number) {
+  return db
+    .selectFrom('sessions')
+    .select(['id', 'created_at', 'expires_at', 'ip_address'])
+    .where('organization_id', '=', organizationId)
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+/** Ends every session of the user but `keepId`; answers how many ended. */
+export async function deleteOtherSessionRowsOfUser(
+  db: Db,
+  organizationId: number,
+  userId: number,
+  keepId: string | null,
+): Promise<number> {
+  let q = db.deleteFrom('sessions').where('organization_id', '=', organizationId).where('user_id', '=', userId);
+  if (keepId !== null) q = q.where('id', '!=', keepId);
+  const res = await q.executeTakeFirst();
+  return Number(res.numDeletedRows);
+}
+
+/** Gives a session a new key (a new cookie token); its times and address stay. False when it is gone. */
+export async function renameSessionRow(db: Db, id: string, newId: string): Promise<boolean> {
+  const res = await db.updateTable('sessions').set({ id: newId }).where('id', '=', id).executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** The users of the lab who have sessions, with how many each. */
+export function selectLabSessionCounts(db: Db, organizationId: number) {
+  return db
+    .selectFrom('sessions')
+    .select((eb) => ['user_id', eb.fn.countAll<number | string>().as('n')])
+    .where('organization_id', '=', organizationId)
+    .groupBy('user_id')
+    .execute();
+}

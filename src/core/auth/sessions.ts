@@ -2,9 +2,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { changeStamp, type Db } from '../db/connection.js';
 import {
   deleteExpiredSessionRows,
+  deleteOtherSessionRowsOfUser,
   deleteSessionRow,
   deleteSessionRowsOfUser,
   insertSessionRow,
+  renameSessionRow,
+  selectUserSessionIds,
   sessionWithUser,
   touchSessionRow,
 } from './repository.js';
@@ -16,12 +19,25 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+function newToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/**
+ * What a session is named by outside the server (End Session, one's own sessions list): derived from
+ * the stored key (itself the SHA-256 of the cookie's token), so neither the cookie nor the database
+ * key leaves the server.
+ */
+export function publicSessionId(storedId: string): string {
+  return createHash('sha256').update(`session:${storedId}`).digest('hex').slice(0, 32);
+}
+
 export async function createSession(
   db: Db,
   user: { id: number; organization_id: number },
   meta: { ip?: string | null; userAgent?: string | null },
 ): Promise<{ token: string; expiresAt: Date }> {
-  const token = randomBytes(32).toString('base64url');
+  const token = newToken();
   const now = new Date();
   const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_HOURS * 3600_000);
   await insertSessionRow(db, {
@@ -163,4 +179,26 @@ export async function purgeExpiredSessions(db: Db, now = new Date()): Promise<vo
 /** Ends every session of a user (deactivation, role change, password reset): they sign in again. */
 export async function endSessionsOfUser(db: Db, userId: number): Promise<void> {
   await deleteSessionRowsOfUser(db, userId);
+}
+
+/**
+ * After a change to how the user signs in (two-factor on or off, new recovery codes): every other
+ * session of the user ends, and the one making the change gets a new token (the old cookie, wherever
+ * a copy of it is, answers 401). The session keeps its start and its 24-hour end, so a change never
+ * lengthens it. Run inside the change's transaction. `renewed` is null when the current session is
+ * gone (ended elsewhere at the same moment) or there is none (the CLI).
+ */
+export async function renewSessionEndingOthers(
+  db: Db,
+  organizationId: number,
+  userId: number,
+  currentToken: string | null,
+): Promise<{ renewed: { token: string; expiresAt: Date } | null; othersEnded: number }> {
+  const currentId = currentToken === null ? null : hashToken(currentToken);
+  const current = (await selectUserSessionIds(db, organizationId, userId)).find((s) => s.id === currentId);
+  const othersEnded = await deleteOtherSessionRowsOfUser(db, organizationId, userId, current?.id ?? null);
+  if (!current) return { renewed: null, othersEnded };
+  const token = newToken();
+  if (!(await renameSessionRow(db, current.id, hashToken(token)))) return { renewed: null, othersEnded };
+  return { renewed: { token, expiresAt: new Date(current.expires_at) }, othersEnded };
 }

@@ -11,7 +11,7 @@ import {
 } from './organization.js';
 import { updateOrganizationRow } from './repository.js';
 import { ValidationError } from '../errors.js';
-import { hasTwoFactor } from '../two-factor/service.js';
+import { endSessionsWithoutTwoFactor, hasTwoFactor } from '../two-factor/service.js';
 import { gateNotificationSwitches } from '../messaging/service.js';
 
 /**
@@ -74,9 +74,13 @@ export async function updateSettings(db: Db, actor: Actor, patch: SettingsUpdate
     const org = await getOrganization(trx, actor.organizationId);
     const before = toSettings(org);
     const after = { ...before, ...definedOnly(patch) } as Settings;
-    if (after.twoFactorAuth && !before.twoFactorAuth) await assertMayRequireTwoFactor(trx, actor);
+    const requiringTwoFactor = after.twoFactorAuth && !before.twoFactorAuth;
+    if (requiringTwoFactor) await assertMayRequireTwoFactor(trx, actor);
     await gateNotificationSwitches(trx, org.id, before, after, 'update');
-    return save(trx, actor, org, before, after, 'update');
+    const saved = await save(trx, actor, org, before, after, 'update');
+    // Nobody stays signed in on a password alone once the lab requires a code.
+    if (requiringTwoFactor) await endSessionsWithoutTwoFactor(trx, actor);
+    return saved;
   });
 }
 

@@ -192,3 +192,14 @@ export async function deleteChallenge(db: Db, id: string): Promise<boolean> {
 export async function deleteExpiredChallenges(db: Db, now: string): Promise<void> {
   await db.deleteFrom('two_factor_challenges').where('expires_at', '<=', now).execute();
 }
+
+/** The lab's users whose two-factor sign-in is on (a set-up still waiting for its code is not). */
+export async function twoFactorUserIds(db: Db, organizationId: number): Promise<Set<number>> {
+  const rows = await db
+    .selectFrom('user_two_factor')
+    .select('user_id')
+    .where('organization_id', '=', organizationId)
+    .where('secret', 'is not', null)
+    .execute();
+  return new Set(rows.map((r) => r.user_id));
+}

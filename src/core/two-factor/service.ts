@@ -4,7 +4,8 @@ import { writeAudit } from '../audit/audit.js';
 import { ConflictError, ForbiddenError, NotFoundError, TooManyRequestsError, ValidationError } from '../errors.js';
 import { getOrganization, labSettings } from '../settings/organization.js';
 import { findUser, type UserRow } from '../users/repository.js';
-import { endSessionsOfUser } from '../auth/sessions.js';
+import { endSessionsOfUser, renewSessionEndingOthers } from '../auth/sessions.js';
+import { deleteOtherSessionRowsOfUser, selectLabSessionCounts } from '../auth/repository.js';
 import { verifyPassword } from '../auth/password.js';
 import { waitText, type SignInLimits } from '../auth/throttle.js';
 import { ROLE_RANK, type Role } from '../../shared/roles.js';
@@ -16,6 +17,7 @@ import {
   replaceRecoveryCodes,
   saveEnabled,
   savePendingSecret,
+  twoFactorUserIds,
   useStep,
 } from './repository.js';
 import type { SecretBox } from './secret-box.js';
@@ -66,10 +68,15 @@ export async function hasTwoFactor(db: Db, organizationId: number, userId: numbe
   return Boolean(row?.secret);
 }
 
+/** A change to one's sign-in: the session making it, renewed (a new cookie), when it is still there. */
+export type RenewedSession = { token: string; expiresAt: Date } | null;
+
 /**
  * One's own authenticator, from the account screen: set up, confirm, turn off, new recovery codes.
  * Proving a code or the password here counts in the sign-in limits of the account (AuthService),
- * so a borrowed session cannot be used to guess either.
+ * so a borrowed session cannot be used to guess either. Switching it on or off, or new recovery
+ * codes, end every other session of the user and renew the current one (its token changes), in the
+ * same transaction: a session started or copied before the change does not outlive it.
  */
 export class TwoFactorAccounts {
   constructor(
@@ -105,7 +112,11 @@ export class TwoFactorAccounts {
   }
 
   /** Switches it on with a current code of the set-up; answers the recovery codes, once. */
-  async enable(actor: Actor, code: string): Promise<{ two_factor: TwoFactorStatus; recovery_codes: string[] }> {
+  async enable(
+    actor: Actor,
+    code: string,
+    currentToken: string | null,
+  ): Promise<{ two_factor: TwoFactorStatus; recovery_codes: string[]; session: RenewedSession }> {
     const me = await this.#me(actor);
     const row = await findTwoFactor(this.db, me.organization_id, me.id);
     if (row?.secret) throw new ConflictError('Two-factor sign-in is already on', 'TWO_FACTOR_ON');
@@ -116,56 +127,77 @@ export class TwoFactorAccounts {
     const step = matchingStep(secret, code);
     if (step === null) throw ValidationError.field('code', WRONG_SETUP_CODE);
     const now = nowIso();
-    const codes = await this.db.transaction().execute(async (trx) => {
+    const { codes, renewed } = await this.db.transaction().execute(async (trx) => {
       await saveEnabled(trx, me.organization_id, me.id, row.pending_secret!, step, now);
       const issued = await issueRecoveryCodes(trx, me.organization_id, me.id, now);
+      const sessions = await renewSessionEndingOthers(trx, me.organization_id, me.id, currentToken);
       await writeAudit(trx, actor, {
         action: 'create',
         entity: 'two_factor',
         entityId: me.id,
-        newValues: { enabled: true, recovery_codes: issued.length },
+        newValues: { enabled: true, recovery_codes: issued.length, other_sessions_ended: sessions.othersEnded },
       });
-      return issued;
+      return { codes: issued, renewed: sessions.renewed };
     });
-    return { two_factor: await twoFactorStatus(this.db, me.organization_id, me.id), recovery_codes: codes };
+    return {
+      two_factor: await twoFactorStatus(this.db, me.organization_id, me.id),
+      recovery_codes: codes,
+      session: renewed,
+    };
   }
 
-  /** Turns it off, proved with a current code or the password. Open sessions stay. */
-  async disable(actor: Actor, proof: TwoFactorConfirm): Promise<TwoFactorStatus> {
+  /** Turns it off, proved with a current code or the password. The other sessions end. */
+  async disable(
+    actor: Actor,
+    proof: TwoFactorConfirm,
+    currentToken: string | null,
+  ): Promise<{ two_factor: TwoFactorStatus; session: RenewedSession }> {
     const me = await this.#me(actor);
     const how = await this.#confirm(actor, me, proof, 'delete');
-    await this.db.transaction().execute(async (trx) => {
+    const renewed = await this.db.transaction().execute(async (trx) => {
       await deleteTwoFactor(trx, me.organization_id, me.id);
+      const sessions = await renewSessionEndingOthers(trx, me.organization_id, me.id, currentToken);
       await writeAudit(trx, actor, {
         action: 'delete',
         entity: 'two_factor',
         entityId: me.id,
         oldValues: { enabled: true },
-        newValues: { enabled: false, confirmed_with: how },
+        newValues: { enabled: false, confirmed_with: how, other_sessions_ended: sessions.othersEnded },
       });
+      return sessions.renewed;
     });
-    return twoFactorStatus(this.db, me.organization_id, me.id);
+    return { two_factor: await twoFactorStatus(this.db, me.organization_id, me.id), session: renewed };
   }
 
   /** Ten new recovery codes (the old ones stop working), proved with a current code or the password. */
   async regenerateRecoveryCodes(
     actor: Actor,
     proof: TwoFactorConfirm,
-  ): Promise<{ two_factor: TwoFactorStatus; recovery_codes: string[] }> {
+    currentToken: string | null,
+  ): Promise<{ two_factor: TwoFactorStatus; recovery_codes: string[]; session: RenewedSession }> {
     const me = await this.#me(actor);
     const how = await this.#confirm(actor, me, proof, 'update');
     const now = nowIso();
-    const codes = await this.db.transaction().execute(async (trx) => {
+    const { codes, renewed } = await this.db.transaction().execute(async (trx) => {
       const issued = await issueRecoveryCodes(trx, me.organization_id, me.id, now);
+      const sessions = await renewSessionEndingOthers(trx, me.organization_id, me.id, currentToken);
       await writeAudit(trx, actor, {
         action: 'update',
         entity: 'two_factor',
         entityId: me.id,
-        newValues: { recovery_codes_replaced: issued.length, confirmed_with: how },
+        newValues: {
+          recovery_codes_replaced: issued.length,
+          confirmed_with: how,
+          other_sessions_ended: sessions.othersEnded,
+        },
       });
-      return issued;
+      return { codes: issued, renewed: sessions.renewed };
     });
-    return { two_factor: await twoFactorStatus(this.db, me.organization_id, me.id), recovery_codes: codes };
+    return {
+      two_factor: await twoFactorStatus(this.db, me.organization_id, me.id),
+      recovery_codes: codes,
+      session: renewed,
+    };
   }
 
   /**
@@ -249,4 +281,26 @@ export async function resetUserTwoFactor(db: Db, actor: Actor, userId: number): 
     });
   });
   return twoFactorStatus(db, actor.organizationId, userId);
+}
+
+/**
+ * The lab has just made two-factor sign-in mandatory: every session of a user without it ends (they
+ * set it up at their next sign-in, the enrol step), so no session goes on on a password alone. One
+ * audit row per user signed out. Run in the settings change's transaction.
+ */
+export async function endSessionsWithoutTwoFactor(db: Db, actor: Actor): Promise<number> {
+  const withTwoFactor = await twoFactorUserIds(db, actor.organizationId);
+  let users = 0;
+  for (const { user_id } of await selectLabSessionCounts(db, actor.organizationId)) {
+    if (withTwoFactor.has(user_id)) continue;
+    const ended = await deleteOtherSessionRowsOfUser(db, actor.organizationId, user_id, null);
+    users += 1;
+    await writeAudit(db, actor, {
+      action: 'logout',
+      entity: 'session',
+      entityId: user_id,
+      newValues: { reason: 'two-factor sign-in required by the lab', sessions_ended: ended },
+    });
+  }
+  return users;
 }

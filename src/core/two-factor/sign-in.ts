@@ -6,6 +6,7 @@ import { DomainError, TooManyRequestsError, UnauthorizedError, ValidationError }
 import { labSettings } from '../settings/organization.js';
 import { findUser, type UserRow } from '../users/repository.js';
 import { waitText, type SignInLimits } from '../auth/throttle.js';
+import { deleteOtherSessionRowsOfUser } from '../auth/repository.js';
 import { LOGIN_MAX_FAILURES } from '../../shared/constants.js';
 import type { User } from '../../shared/schemas/users.js';
 import {
@@ -175,11 +176,13 @@ export class TwoFactorSignIn {
       if (!(await deleteChallenge(trx, challenge.id))) throw new ChallengeGoneError();
       await saveEnabled(trx, user.organization_id, user.id, challenge.pending_secret!, step, now);
       const issued = await issueRecoveryCodes(trx, user.organization_id, user.id, now);
+      // Sessions from before two-factor was on end; the one this sign-in starts is the only one.
+      const ended = await deleteOtherSessionRowsOfUser(trx, user.organization_id, user.id, null);
       await writeAudit(trx, actorOf(user, meta), {
         action: 'create',
         entity: 'two_factor',
         entityId: user.id,
-        newValues: { enabled: true, recovery_codes: issued.length, at_sign_in: true },
+        newValues: { enabled: true, recovery_codes: issued.length, at_sign_in: true, other_sessions_ended: ended },
       });
       return issued;
     });

@@ -1,10 +1,9 @@
-import { createHash } from 'node:crypto';
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { pageAuditRows } from '../audit/repository.js';
 import { deleteSessionRow, selectLabSessionIds, selectLabSessionRows } from '../auth/repository.js';
-import { hashToken } from '../auth/sessions.js';
+import { hashToken, publicSessionId } from '../auth/sessions.js';
 import { labSettings } from '../settings/organization.js';
 import { NotFoundError } from '../errors.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
@@ -44,14 +43,6 @@ export async function listSignIns(db: Db, organizationId: number, q: SignInListQ
     }),
     ...pageEnvelope(total, q.page, q.limit),
   };
-}
-
-/**
- * What End Session names a session by: derived from the stored key (itself the SHA-256 of the
- * cookie's token), so neither the cookie nor the database key leaves the server.
- */
-export function publicSessionId(storedId: string): string {
-  return createHash('sha256').update(`session:${storedId}`).digest('hex').slice(0, 32);
 }
 
 /** The lab's open sessions: not signed out, not past 24 h, not idle longer than the lab's timeout. */

@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { accountTwoFactorApi, loginTwoFactorApi, userTwoFactorApi } from '../../shared/api/two-factor.js';
-import { resetUserTwoFactor, userTwoFactorStatus } from '../../core/two-factor/service.js';
+import { resetUserTwoFactor, userTwoFactorStatus, type RenewedSession } from '../../core/two-factor/service.js';
 import { TwoFactorKeyError } from '../../core/two-factor/secret-box.js';
 import { actorOf, setSessionCookie } from '../plugins/auth.js';
 import { route } from '../contract.js';
@@ -33,11 +33,29 @@ export async function twoFactorRoutes(app: FastifyInstance) {
   const account = app.auth.twoFactorAccounts;
   route(app, accountTwoFactorApi.status, async (req) => ({ two_factor: await account.status(actorOf(req)) }));
   route(app, accountTwoFactorApi.setup, async (req) => ({ setup: await account.beginSetup(actorOf(req)) }));
-  route(app, accountTwoFactorApi.enable, async (req) => account.enable(actorOf(req), req.body.code));
-  route(app, accountTwoFactorApi.disable, async (req) => ({
-    two_factor: await account.disable(actorOf(req), req.body),
-  }));
-  route(app, accountTwoFactorApi.recoveryCodes, async (req) => account.regenerateRecoveryCodes(actorOf(req), req.body));
+  // A change to one's sign-in ends the other sessions and renews this one: the new cookie goes out here.
+  const renew = (req: FastifyRequest, reply: FastifyReply, session: RenewedSession) => {
+    if (session) setSessionCookie(app, req, reply, session);
+  };
+  route(app, accountTwoFactorApi.enable, async (req, reply) => {
+    const { session, ...answer } = await account.enable(actorOf(req), req.body.code, req.staff!.sessionToken);
+    renew(req, reply, session);
+    return answer;
+  });
+  route(app, accountTwoFactorApi.disable, async (req, reply) => {
+    const { session, two_factor } = await account.disable(actorOf(req), req.body, req.staff!.sessionToken);
+    renew(req, reply, session);
+    return { two_factor };
+  });
+  route(app, accountTwoFactorApi.recoveryCodes, async (req, reply) => {
+    const { session, ...answer } = await account.regenerateRecoveryCodes(
+      actorOf(req),
+      req.body,
+      req.staff!.sessionToken,
+    );
+    renew(req, reply, session);
+    return answer;
+  });
 
   route(app, userTwoFactorApi.status, async (req) => ({
     two_factor: await userTwoFactorStatus(db, actorOf(req).organizationId, req.params.id),

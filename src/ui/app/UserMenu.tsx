@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { DropdownMenu } from 'radix-ui';
-import { LogOut, Settings, ShieldCheck, User as UserIcon } from 'lucide-react';
+import { LogOut, MonitorSmartphone, Settings, ShieldCheck, User as UserIcon } from 'lucide-react';
 import { ROLE_LABELS } from '@shared/roles';
 import { Dialog, DateText } from '@/components';
 import { cn } from '@/lib/cn';
@@ -63,6 +63,10 @@ export function UserMenu({ compact }: { compact: boolean }) {
             <DropdownMenu.Item className={itemClass} onSelect={() => void navigate('/account/two-factor')}>
               <ShieldCheck aria-hidden="true" />
               Two-factor sign-in
+            </DropdownMenu.Item>
+            <DropdownMenu.Item className={itemClass} onSelect={() => void navigate('/account/sessions')}>
+              <MonitorSmartphone aria-hidden="true" />
+              My sessions
             </DropdownMenu.Item>
             <DropdownMenu.Item className={itemClass} onSelect={() => void navigate('/settings')}>
               <Settings aria-hidden="true" />

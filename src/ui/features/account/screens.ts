@@ -12,4 +12,11 @@ export const screens: ScreenDef[] = [
     access: 'protected',
     page: lazyPage(() => import('./pages/TwoFactorPage')),
   },
+  {
+    path: '/account/sessions',
+    title: 'My Sessions',
+    subtitle: 'Where you are signed in now: sign out any browser you do not recognise or no longer use',
+    access: 'protected',
+    page: lazyPage(() => import('./pages/SessionsPage')),
+  },
 ];

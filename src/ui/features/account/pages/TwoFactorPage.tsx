@@ -64,7 +64,7 @@ function TwoFactorCard({ status }: { status: TwoFactorStatus }) {
       <CardHeader
         icon={<ShieldCheck />}
         title="Authenticator app"
-        description="After your password, sign-in asks for the 6-digit code the app shows. Someone who learns your password still cannot sign in."
+        description="After your password, sign-in asks for the 6-digit code the app shows. Someone who learns your password still cannot sign in. Turning it on or off, or making new recovery codes, signs you out of every other browser."
         actions={status.enabled ? <Badge tone="green">On</Badge> : <Badge tone="grey">Off</Badge>}
       />
       <CardBody className="grid gap-4">

@@ -256,8 +256,8 @@ function SettingsEditor({ saved }: { saved: Settings }) {
             <p className="text-xs text-red-700">{errors.twoFactorAuth}</p>
           ) : (
             <p className="text-xs text-slate-600">
-              Staff sign in with a code from an authenticator app as well as their password; those without one set it up
-              at their next sign-in. Set up{' '}
+              Staff sign in with a code from an authenticator app as well as their password. Saving it on signs out at
+              once everyone without one; they set it up at their next sign-in. Set up{' '}
               <Link to="/account/two-factor" className="text-primary-700 underline">
                 your own
               </Link>{' '}
