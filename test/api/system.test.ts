@@ -79,8 +79,11 @@ describe('diagnostics for the debug and connection-test screens', () => {
     }
   });
 
-  it('an admin (not only the superadmin) may run them', async () => {
-    expect((await (await lab.as('admin')).get('/api/system/diagnostics')).statusCode).toBe(200);
+  it("the server's diagnostics and audit chain are its superadmin's; an admin runs the lab's own write check", async () => {
+    const admin = await lab.as('admin');
+    expect((await admin.get('/api/system/diagnostics')).statusCode).toBe(403);
+    expect((await admin.post('/api/system/checks/audit-chain')).statusCode).toBe(403);
+    expect((await admin.post('/api/system/checks/patient-write')).statusCode).toBe(200);
   });
 
   it('the audit-chain check verifies the trail', async () => {
