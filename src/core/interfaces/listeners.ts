@@ -2,6 +2,7 @@ import net from 'node:net';
 import { guardedTarget, type OutboundPolicy } from '../net/outbound.js';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { sweepableFolder } from './drop-folder.js';
+import { LabClosedError } from '../tenants/open-labs.js';
 import { LOWEST_LISTENER_PORT, MAX_MESSAGE_KIB_DEFAULT } from '../../shared/schemas/connections.js';
 import { join } from 'node:path';
 import type { Db } from '../db/connection.js';
@@ -217,8 +218,10 @@ function startFolder(db: Db, conn: ConnectionRow, log: InterfaceLog, dropRoot: s
               ).then(() => false)
             : await importFile(db, conn, readFileSync(file)).then(
                 (r) => r.ok,
-                () => false,
+                (err: unknown) => (err instanceof LabClosedError ? null : false),
               );
+        // The lab was closed during the sweep: the file stays where it is, for after reactivation.
+        if (ok === null) break;
         const to = join(dir, ok ? 'processed' : 'failed');
         mkdirSync(to, { recursive: true });
         renameSync(file, join(to, name));

@@ -4,6 +4,7 @@ import { nowIso } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { DomainError, ValidationError } from '../errors.js';
 import { withSavepoint } from '../db/savepoint.js';
+import { labIsOpen, LabClosedError } from '../tenants/open-labs.js';
 import { enterResult } from '../results/entry.js';
 import { orderedTests } from '../results/entry-repository.js';
 import { findSampleRow, type SampleRow } from '../samples/repository.js';
@@ -225,6 +226,16 @@ function statusOf(o: Outcome, queries: number): string {
 }
 
 /**
+ * Nothing is stored for a suspended or inactive lab: its listeners stop within one reconcile, and
+ * a message that arrives before (on a line still open) is refused here, in the storing
+ * transaction, so a lab closed a moment ago gets nothing either. The line is then closed.
+ */
+async function assertLabOpen(trx: Db, conn: ConnectionRow): Promise<void> {
+  if (!(await labIsOpen(trx, conn.organization_id)))
+    throw new LabClosedError(`The lab of ${conn.name} is suspended or inactive: nothing from its machines is stored`);
+}
+
+/**
  * Stores one message from a machine and applies it, in one transaction: the message log row (raw
  * bytes), each result entered or queued, the audit row. A message that cannot be read is logged as
  * rejected with nothing applied.
@@ -262,6 +273,7 @@ export async function receiveMessage(
     parsed = { error: err instanceof Error ? err.message : String(err) };
   }
   return db.transaction().execute(async (trx) => {
+    await assertLabOpen(trx, conn);
     const msg = await insertMessageRow(trx, {
       organization_id: conn.organization_id,
       connection_id: conn.id,
@@ -363,6 +375,7 @@ export async function receiveAstmText(db: Db, conn: ConnectionRow, text: string)
 export async function logIncomplete(db: Db, conn: ConnectionRow, protocol: string, raw: Buffer, reason: string) {
   const now = nowIso();
   await db.transaction().execute(async (trx) => {
+    await assertLabOpen(trx, conn);
     await insertMessageRow(trx, {
       organization_id: conn.organization_id,
       connection_id: conn.id,

@@ -1,5 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
+import { openLabIds } from '../tenants/open-labs.js';
 import type { MessageListQuery, UnmatchedListQuery } from '../../shared/schemas/connections.js';
 import type { ConnectionsTable, InterfaceMessagesTable, InterfaceUnmatchedTable } from './tables.js';
 
@@ -34,8 +35,15 @@ export function connectionByName(db: Db, organizationId: number | null, name: st
 }
 
 /** The enabled connections of every lab on this database (the listeners run them all). */
+/** Connections to run: enabled ones of labs that work now (a suspended or inactive lab's lines stop). */
 export function enabledConnections(db: Db): Promise<ConnectionRow[]> {
-  return db.selectFrom('connections').selectAll().where('enabled', '=', 1).orderBy('id').execute();
+  return db
+    .selectFrom('connections')
+    .selectAll()
+    .where('enabled', '=', 1)
+    .where('organization_id', 'in', openLabIds(db))
+    .orderBy('id')
+    .execute();
 }
 
 export async function nameTaken(db: Db, organizationId: number, name: string, exceptId?: number): Promise<boolean> {

@@ -6,6 +6,7 @@ import { buildOrderRecords } from './astm/records.js';
 import { MllpDecoder, mllpWrap } from './hl7/mllp.js';
 import { parseHl7 } from './hl7/message.js';
 import { logIncomplete, logOutbound, receiveAstmText, receiveMessage } from './receive.js';
+import { LabClosedError } from '../tenants/open-labs.js';
 import { nextOrderToSend, orderNotTaken, orderSendDone, type OrderToSend } from './orders-out.js';
 import { setListenStatus, type ConnectionRow } from './repository.js';
 import { nowIso } from '../context.js';
@@ -50,9 +51,13 @@ export function attachSession(
 ): () => void {
   let chain: Promise<unknown> = Promise.resolve();
   const queue = (fn: () => Promise<unknown>) => {
-    chain = chain
-      .then(fn)
-      .catch((err: unknown) => log.error({ err, connection: conn.id }, 'an interface message failed'));
+    chain = chain.then(fn).catch((err: unknown) => {
+      if (err instanceof LabClosedError) {
+        // Not acknowledged (HL7) and the line closed: the machine keeps its results to send again.
+        log.warn({ connection: conn.id }, 'a message for a closed lab was refused; the line is closed');
+        if (socket instanceof net.Socket) socket.destroy();
+      } else log.error({ err, connection: conn.id }, 'an interface message failed');
+    });
   };
   const write = (b: Buffer) => {
     if (!socket.destroyed) socket.write(b);

@@ -1,5 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
+import { openLabIds } from '../tenants/open-labs.js';
 import type { DeliveryListQuery } from '../../shared/schemas/interop-out.js';
 import type { InteropDeliveriesTable, InteropReceiversTable } from './tables.js';
 
@@ -171,6 +172,8 @@ export async function dueDeliveryIds(db: Db, nowIso: string, limit: number): Pro
     .select('id')
     .where('status', '=', 'pending')
     .where('next_attempt_at', '<=', nowIso)
+    // A suspended or inactive lab sends nothing; its messages wait, due, until it is reactivated.
+    .where('organization_id', 'in', openLabIds(db))
     .orderBy('id')
     .limit(limit)
     .execute();

@@ -1,5 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
+import { openLabIds } from '../tenants/open-labs.js';
 import type { OutboxTable, SmsGatewaysTable, SmtpSettingsTable } from './tables.js';
 
 /** Every query of lab email and SMS: the lab's mail server and gateway, and the outbox. */
@@ -52,6 +53,8 @@ export async function dueOutboxIds(db: Db, nowIso: string, limit: number): Promi
     .select('id')
     .where('status', '=', 'pending')
     .where('next_attempt_at', '<=', nowIso)
+    // A suspended or inactive lab sends nothing; its messages wait, due, until it is reactivated.
+    .where('organization_id', 'in', openLabIds(db))
     .orderBy('id')
     .limit(limit)
     .execute();

@@ -11,11 +11,20 @@ import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { TooManyRequestsError, UnauthorizedError } from '../errors.js';
+import { CLOSED_LAB_STATUSES, LabClosedError } from '../tenants/open-labs.js';
+import type { TenantStatus } from '../../shared/schemas/tenants.js';
 import { dummyPasswordHash, verifyPassword } from '../auth/password.js';
 import { hashToken } from '../auth/sessions.js';
 import { SignInLimits, waitText, type SignInTicket } from '../auth/throttle.js';
 import { mobileKey } from './pin.js';
-import { PORTAL_INVALID_LOGIN, PORTAL_SESSION_HOURS, type PortalLogin } from '../../shared/schemas/portal.js';
+import {
+  PORTAL_INVALID_LOGIN,
+  PORTAL_LAB_CLOSED,
+  PORTAL_SESSION_HOURS,
+  type PortalLogin,
+} from '../../shared/schemas/portal.js';
+
+const labClosed = (status: string) => CLOSED_LAB_STATUSES.includes(status as TenantStatus);
 
 /** Failed portal sign-ins allowed per patient code and per client address within the throttle window. */
 export const PORTAL_MAX_FAILURES_PER_PATIENT = 5;
@@ -100,6 +109,17 @@ export class PortalAuth {
       throw new UnauthorizedError(PORTAL_INVALID_LOGIN);
     }
     ticket.succeed();
+    // Only someone who knows the patient's PIN learns that the lab is closed; nothing is opened.
+    if (labClosed(match.lab_status)) {
+      await writeAudit(this.db, portalActor(match, meta), {
+        action: 'login',
+        entity: 'portal_session',
+        entityId: match.id,
+        status: 'failed',
+        newValues: { reason: `the lab is ${match.lab_status}` },
+      });
+      throw new LabClosedError(PORTAL_LAB_CLOSED);
+    }
     const token = randomBytes(32).toString('base64url');
     const now = new Date();
     const expiresAt = new Date(now.getTime() + PORTAL_SESSION_HOURS * 3600_000);
@@ -133,10 +153,18 @@ export class PortalAuth {
     };
   }
 
-  /** The patient a portal cookie stands for, or null when unknown or expired (then it is removed). */
+  /**
+   * The patient a portal cookie stands for, or null when unknown or expired (then it is removed).
+   * A session of a lab that is closed now throws LabClosedError and is removed: suspension ends it
+   * (the tenant update deletes it too; this holds for a status changed any other way).
+   */
   async resolve(token: string, now = new Date()): Promise<PortalSession | null> {
     const row = await findPortalSession(this.db, hashToken(token));
     if (!row) return null;
+    if (labClosed(row.lab_status)) {
+      await deletePortalSession(this.db, row.id);
+      throw new LabClosedError(PORTAL_LAB_CLOSED);
+    }
     if (Date.parse(row.expires_at) <= now.getTime()) {
       await deletePortalSession(this.db, row.id);
       return null;

@@ -115,7 +115,8 @@ export function portalCandidates(db: Db, patientCode: string) {
       .innerJoin('patient_portal_access as a', (j) =>
         j.onRef('a.patient_id', '=', 'p.id').onRef('a.organization_id', '=', 'p.organization_id'),
       )
-      .select(['p.id', 'p.organization_id', 'p.patient_code', 'p.phone', 'a.pin_hash'])
+      .innerJoin('organizations as o', 'o.id', 'p.organization_id')
+      .select(['p.id', 'p.organization_id', 'p.patient_code', 'p.phone', 'a.pin_hash', 'o.status as lab_status'])
       // A code merged into another patient signs in as the patient kept.
       .where((eb) =>
         eb.or([
@@ -144,14 +145,23 @@ export async function insertPortalSession(trx: Db, values: Insertable<PortalSess
   await trx.insertInto('portal_sessions').values(values).execute();
 }
 
-/** A portal session by its hashed id, with the patient's code. */
+/** A portal session by its hashed id, with the patient's code and the status of their lab. */
 export function findPortalSession(db: Db, sessionId: string) {
   return db
     .selectFrom('portal_sessions as s')
     .innerJoin('patients as p', (j) =>
       j.onRef('p.id', '=', 's.patient_id').onRef('p.organization_id', '=', 's.organization_id'),
     )
-    .select(['s.id', 's.patient_id', 's.organization_id', 's.expires_at', 's.last_seen_at', 'p.patient_code'])
+    .innerJoin('organizations as o', 'o.id', 's.organization_id')
+    .select([
+      's.id',
+      's.patient_id',
+      's.organization_id',
+      's.expires_at',
+      's.last_seen_at',
+      'p.patient_code',
+      'o.status as lab_status',
+    ])
     .where('s.id', '=', sessionId)
     .executeTakeFirst();
 }

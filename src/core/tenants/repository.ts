@@ -78,9 +78,11 @@ export function updateTenantRow(trx: Db, id: number, patch: Updateable<Organizat
   return trx.updateTable('organizations').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
-/** Ends every session of a lab's staff (suspension): they are signed out on every server at once. */
+/** Ends every session of a lab's staff and patients (suspension): they are signed out on every server at once. */
 export async function deleteSessionRowsOfOrganization(trx: Db, organizationId: number): Promise<void> {
   await trx.deleteFrom('sessions').where('organization_id', '=', organizationId).execute();
+  // Its patients' portal sessions end too: the portal of a closed lab is closed.
+  await trx.deleteFrom('portal_sessions').where('organization_id', '=', organizationId).execute();
 }
 
 // Figures, counted from each lab's own rows (the dashboard counts the same way for one lab).

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { portalApi, portalPinApi } from '../../shared/api/portal.js';
 import { UnauthorizedError } from '../../core/errors.js';
 import { PortalAuth, type PortalSession } from '../../core/portal/auth.js';
+import { LabClosedError } from '../../core/tenants/open-labs.js';
 import { issuePortalPin, portalPinStatus } from '../../core/portal/pin.js';
 import {
   portalAppointments,
@@ -61,7 +62,11 @@ export async function portalRoutes(app: FastifyInstance) {
   async function portalGuard(req: FastifyRequest, reply: FastifyReply): Promise<void> {
     const token = req.cookies[PORTAL_COOKIE];
     if (!token) throw new UnauthorizedError('Please sign in to the patient portal');
-    const session = await auth.resolve(token);
+    const session = await auth.resolve(token).catch((err: unknown) => {
+      // A closed lab's session is gone: the cookie goes too, and the answer says why.
+      if (err instanceof LabClosedError) reply.clearCookie(PORTAL_COOKIE, { path: PORTAL_COOKIE_PATH });
+      throw err;
+    });
     if (!session) {
       reply.clearCookie(PORTAL_COOKIE, { path: PORTAL_COOKIE_PATH });
       throw new UnauthorizedError('Your portal session has ended; please sign in again');
@@ -98,7 +103,7 @@ export async function portalRoutes(app: FastifyInstance) {
     portalApi.logout,
     async (req, reply) => {
       const token = req.cookies[PORTAL_COOKIE];
-      const session = token ? await auth.resolve(token) : null;
+      const session = token ? await auth.resolve(token).catch(() => null) : null;
       if (session) await auth.logout(session, meta(req));
       reply.clearCookie(PORTAL_COOKIE, { path: PORTAL_COOKIE_PATH });
       return { ok: true as const };

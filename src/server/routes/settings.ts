@@ -7,6 +7,7 @@ import { invalidateOrganizationCache } from '../org-cache.js';
 import { dirname } from 'node:path';
 import { dataPaths } from '../../core/datadir.js';
 import { recentBackupRuns, takeBackup } from '../../core/backups/service.js';
+import { assertServerOperator } from '../../core/tenants/open-labs.js';
 import { labSettings } from '../../core/settings/organization.js';
 import { ConflictError } from '../../core/errors.js';
 
@@ -36,11 +37,12 @@ export async function settingsRoutes(app: FastifyInstance) {
     const dir = app.options_.dataDir ?? (app.database.engine === 'sqlite' ? dirname(app.database.file) : null);
     return dir ? dataPaths(dir).backupsDir : null;
   };
-  route(app, settingsApi.backups, async () => ({
-    backups: await recentBackupRuns(db),
-    directory: backupsDir(),
-  }));
+  route(app, settingsApi.backups, async (req) => {
+    await assertServerOperator(db, actorOf(req), "The server's backups");
+    return { backups: await recentBackupRuns(db), directory: backupsDir() };
+  });
   route(app, settingsApi.backupNow, async (req, reply) => {
+    await assertServerOperator(db, actorOf(req), 'A backup of the server');
     const dir = backupsDir();
     if (!dir) throw new ConflictError('This server has no data directory to write a backup into');
     const s = await labSettings(db, actorOf(req).organizationId);

@@ -21,18 +21,21 @@ export const settingsApi = {
     access: 'authenticated',
     response: z.object({ lab: labInfoSchema }),
   }),
-  /** The Database section: the last backups taken by the schedule or by hand. */
+  /**
+   * The Database section: the last backups taken by the schedule or by hand. A backup holds every
+   * lab on the server: the server operator's alone (manage_tenants, in the server's first lab).
+   */
   backups: defineRoute({
     method: 'GET',
     path: '/api/settings/backups',
-    access: 'system_settings',
+    access: 'manage_tenants',
     response: z.object({ backups: z.array(backupRunSchema), directory: z.string().nullable() }),
   }),
   /** Back Up Now: a backup into this server's data dir, recorded like a scheduled one. */
   backupNow: defineRoute({
     method: 'POST',
     path: '/api/settings/backups',
-    access: 'system_settings',
+    access: 'manage_tenants',
     response: z.object({ backup: backupRunSchema }),
     status: 201,
   }),

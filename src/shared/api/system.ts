@@ -11,17 +11,21 @@ export const systemApi = {
     access: 'authenticated',
     response: z.object({ counts: countsSchema }),
   }),
-  /** Debug and connection-test screens: real diagnostics, admins only. */
+  /**
+   * Debug and connection-test screens: the server, its database file and size. The server's
+   * operator's alone (manage_tenants, in the server's first lab): a lab's admin does not see them.
+   */
   diagnostics: defineRoute({
     method: 'GET',
     path: '/api/system/diagnostics',
-    access: 'system_settings',
+    access: 'manage_tenants',
     response: diagnosticsSchema,
   }),
+  /** The audit trail is one hash chain through every lab's rows: checked by the server's operator. */
   auditChainCheck: defineRoute({
     method: 'POST',
     path: '/api/system/checks/audit-chain',
-    access: 'system_settings',
+    access: 'manage_tenants',
     response: z.object({ audit: chainReportSchema }),
   }),
   /** Writes a patient inside a transaction and rolls it back: proves the write path without leaving data. */

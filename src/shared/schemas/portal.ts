@@ -8,6 +8,8 @@ export const PORTAL_SESSION_HOURS = 12;
 export const PORTAL_NEW_RESULT_DAYS = 7;
 /** The one answer to every failed portal sign-in, so it never tells which of the three was wrong. */
 export const PORTAL_INVALID_LOGIN = 'Invalid patient ID, mobile number or PIN';
+/** The answer to a patient of a suspended or inactive lab: sign-in refused, sessions ended. */
+export const PORTAL_LAB_CLOSED = "This lab's portal is not available. Please contact the lab.";
 
 const required = (label: string, max: number) =>
   z.preprocess(

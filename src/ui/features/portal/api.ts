@@ -18,12 +18,16 @@ export const portalKeys = {
   bills: ['portal', 'bills'] as const,
 };
 
+/** The portal session is gone: it ended (401), or its lab was closed (403 LAB_CLOSED, the session removed). */
+const signedOut = (err: unknown) =>
+  err instanceof ApiError && (err.status === 401 || (err.status === 403 && err.code === 'LAB_CLOSED'));
+
 /** A portal read; a 401 means the portal session ended, so the page goes back to the sign-in form. */
 async function portalGet<C extends RouteContract>(contract: C, signal?: AbortSignal): Promise<CallOutput<C>> {
   try {
     return await call(contract, {} as never, signal);
   } catch (err) {
-    if (err instanceof ApiError && err.status === 401) resetPortal(queryClient);
+    if (signedOut(err)) resetPortal(queryClient);
     throw err;
   }
 }
@@ -46,7 +50,7 @@ export function usePortalMe() {
       try {
         return (await call(portalApi.me, {}, signal)).patient;
       } catch (err) {
-        if (err instanceof ApiError && err.status === 401) return null;
+        if (signedOut(err)) return null;
         throw err;
       }
     },

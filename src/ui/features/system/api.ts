@@ -20,6 +20,11 @@ export function useDiagnostics(enabled: boolean) {
   return useQuery({ queryKey: systemKeys.diagnostics, queryFn: fetchDiagnostics, enabled });
 }
 
+/** The lab's own record counts (what a lab's admin sees where the operator sees the diagnostics). */
+export function useLabCounts(enabled: boolean) {
+  return useQuery({ queryKey: ['system', 'lab-counts'], queryFn: () => call(systemApi.dashboardStats, {}), enabled });
+}
+
 /** Runs a call and measures how long the browser waited for it (what the user feels, network included). */
 export async function timed<T>(call: () => Promise<T>): Promise<{ data: T; ms: number }> {
   const t0 = performance.now();

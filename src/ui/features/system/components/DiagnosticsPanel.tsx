@@ -4,7 +4,6 @@ import { Badge, Card, CardBody, CardHeader, ErrorPanel, LoadingState, RefreshBut
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
 import { formatBytes, formatUptime, useDiagnostics } from '../api';
-import { NoAccess } from '@/components/NoAccess';
 import type { DatabaseDiagnostics } from '@shared/schemas/system';
 
 function Item({ label, children }: { label: string; children: ReactNode }) {
@@ -46,23 +45,25 @@ function DatabaseFacts({ database: d }: { database: DatabaseDiagnostics }) {
   );
 }
 
-/** Server and database facts for admins (system_settings); others see why they cannot. */
+/**
+ * Server and database facts for the server's operator (manage_tenants): they describe the whole
+ * server, every lab on it. Nobody else sees the panel.
+ */
 export function DiagnosticsPanel() {
   const me = useCurrentUser();
-  const allowed = can(me, 'system_settings');
+  const allowed = can(me, 'manage_tenants');
   const diag = useDiagnostics(allowed);
+  if (!allowed) return null;
   return (
     <Card>
       <CardHeader
         title="Diagnostics"
         icon={<Server />}
         description="The running server and its database file."
-        actions={allowed && <RefreshButton query={diag} variant="ghost" size="sm" />}
+        actions={<RefreshButton query={diag} variant="ghost" size="sm" />}
       />
       <CardBody>
-        {!allowed ? (
-          <NoAccess what="server diagnostics" permission="system_settings" />
-        ) : diag.isPending ? (
+        {diag.isPending ? (
           <LoadingState text="Loading diagnostics..." />
         ) : diag.isError ? (
           <ErrorPanel title="Diagnostics Unavailable" error={diag.error} onRetry={() => void diag.refetch()} />

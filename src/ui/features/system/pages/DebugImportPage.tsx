@@ -19,7 +19,7 @@ import { notify } from '@/lib/notify';
 import { useCurrentUser } from '@/lib/session';
 import { CountCards, type CountCardDef } from '@/components/CountCards';
 import { can } from '@/lib/roles';
-import { checks, formatBytes, useDiagnostics } from '../api';
+import { checks, formatBytes, useDiagnostics, useLabCounts } from '../api';
 import { NoAccess } from '@/components/NoAccess';
 import { ResultsList, type TestEntry } from '../components/ResultsList';
 
@@ -86,13 +86,19 @@ const CHECKS = {
 
 type CheckId = keyof typeof CHECKS;
 const RUN_ALL: CheckId[] = ['database', 'retrieval', 'patientWrite'];
+/** A lab's own admin: the database file and the audit chain are the server operator's (they span every lab). */
+const LAB_CHECKS: CheckId[] = ['retrieval', 'patientWrite'];
 
 /** Debug Import System (spec 2.18): real diagnostics for admins. */
 export default function DebugImportPage() {
   const me = useCurrentUser();
   const screen = useScreen();
   const allowed = can(me, 'system_settings');
-  const diagnostics = useDiagnostics(allowed);
+  const operator = can(me, 'manage_tenants');
+  const diagnostics = useDiagnostics(allowed && operator);
+  const labCounts = useLabCounts(allowed && !operator);
+  const counts = operator ? diagnostics : labCounts;
+  const runAll = operator ? RUN_ALL : RUN_ALL.filter((c) => LAB_CHECKS.includes(c));
   const [entries, setEntries] = useState<TestEntry[]>([]);
   const [running, setRunning] = useState<CheckId | 'all' | null>(null);
   const nextId = useRef(1);
@@ -127,13 +133,13 @@ export default function DebugImportPage() {
     try {
       if (id === 'all') {
         // One after another, as the spec says: a failure does not stop the next check.
-        for (const c of RUN_ALL) await runOne(c);
+        for (const c of runAll) await runOne(c);
       } else {
         await runOne(id);
       }
     } finally {
       setRunning(null);
-      void diagnostics.refetch();
+      void counts.refetch();
     }
   };
 
@@ -154,17 +160,17 @@ export default function DebugImportPage() {
   return (
     <>
       <PageHeader title={screen.title} subtitle={screen.subtitle} />
-      {diagnostics.isError ? (
+      {counts.isError ? (
         <ErrorPanel
           title="Database Connection Error"
-          error={diagnostics.error}
-          onRetry={() => void diagnostics.refetch()}
+          error={counts.error}
+          onRetry={() => void counts.refetch()}
           retryLabel="Retry Connection"
           className="mb-5"
         />
       ) : (
         <section aria-label="Record counts" className="mb-5 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5">
-          <CountCards defs={COUNT_CARDS} counts={diagnostics.data?.counts} loading={diagnostics.isPending} />
+          <CountCards defs={COUNT_CARDS} counts={counts.data?.counts} loading={counts.isPending} />
         </section>
       )}
       <Card className="mb-5">
@@ -173,10 +179,10 @@ export default function DebugImportPage() {
           description="Each test talks to the real server and database. The patient creation test rolls its write back."
         />
         <div className="flex flex-wrap gap-2 p-4">
-          {button('database', 'Test Database Connection', <Database />)}
+          {operator && button('database', 'Test Database Connection', <Database />)}
           {button('retrieval', 'Test Data Retrieval', <Users />)}
           {button('patientWrite', 'Test Patient Creation', <UserPlus />)}
-          {button('auditChain', 'Verify Audit Trail', <ShieldCheck />)}
+          {operator && button('auditChain', 'Verify Audit Trail', <ShieldCheck />)}
           {button('all', 'Run All Tests', <Play />, 'primary')}
           <Button variant="ghost" onClick={() => setEntries([])} disabled={busy || entries.length === 0}>
             <Eraser />

@@ -1,4 +1,6 @@
 import { useMemo, useState, type ReactNode } from 'react';
+import { useCurrentUser } from '@/lib/session';
+import { can } from '@/lib/roles';
 import { Link } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
@@ -112,6 +114,8 @@ function SettingsEditor({ saved }: { saved: Settings }) {
   const [draft, setDraft] = useState<Settings>(saved);
   const [errors, setErrors] = useState<Errors>({});
   const [confirmReset, setConfirmReset] = useState(false);
+  // Backups and the database hold every lab on the server: its operator's section alone.
+  const operator = can(useCurrentUser(), 'manage_tenants');
   const dirty = useMemo(() => JSON.stringify(draft) !== JSON.stringify(saved), [draft, saved]);
 
   const onSaved = (s: Settings, message: string) => {
@@ -272,9 +276,9 @@ function SettingsEditor({ saved }: { saved: Settings }) {
         />
       </Section>
 
-      <DatabaseSection draft={draft} errors={errors} flag={flag} choice={choice} />
+      {operator && <DatabaseSection draft={draft} errors={errors} flag={flag} choice={choice} />}
 
-      <SystemSection flag={flag} />
+      <SystemSection flag={flag} operator={operator} />
 
       <ConfirmDialog
         open={confirmReset}
@@ -403,8 +407,9 @@ function DatabaseSection({
   );
 }
 
-function SystemSection({ flag }: SectionProps) {
-  const diagnostics = useDiagnostics(true);
+/** Maintenance and debug are the lab's; the server's version is shown to its operator only. */
+function SystemSection({ flag, operator }: SectionProps & { operator: boolean }) {
+  const diagnostics = useDiagnostics(operator);
   const version = diagnostics.data?.server.version ?? '…';
   return (
     <Section icon={<Server />} title="System" description="Maintenance, diagnostics and updates.">
@@ -425,15 +430,17 @@ function SystemSection({ flag }: SectionProps) {
         checked={false}
         reason="This server does not reach the internet, so it cannot update itself."
       />
-      <div className="text-sm">
-        <p>
-          Installed version: <strong data-testid="version">{version}</strong>
-        </p>
-        <p className="text-slate-600">
-          To update: on the server, run <code>npm install -g lims@latest</code>, then restart lims serve (take a backup
-          first).
-        </p>
-      </div>
+      {operator && (
+        <div className="text-sm">
+          <p>
+            Installed version: <strong data-testid="version">{version}</strong>
+          </p>
+          <p className="text-slate-600">
+            To update: on the server, run <code>npm install -g lims@latest</code>, then restart lims serve (take a
+            backup first).
+          </p>
+        </div>
+      )}
     </Section>
   );
 }
