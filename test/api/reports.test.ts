@@ -391,7 +391,10 @@ describe('files, runs and the catalogue', () => {
     const csv = await lab.admin.get(`/api/reports/revenue-by-test?${OCT}&format=csv`);
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-disposition']).toContain('revenue-by-test-2026-10-01-to-2026-10-31.csv');
-    const lines = csv.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = csv.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines[0]).toBe('Test ID,Test,Category,Count,Revenue');
     expect(lines[1]).toBe(`${glucose},Glucose Fasting,Biochemistry,3,600`);
     expect(lines.at(-1)).toBe(',Total,,4,960');

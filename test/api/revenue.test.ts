@@ -14,14 +14,14 @@ let today: string;
 
 async function bill(): Promise<{ id: number; patient_id: number }> {
   const p = // A new patient each time (the same details would be offered as the first one).
-  (
-    await lab.admin.post('/api/patients', {
-      first_name: 'Ravi',
-      last_name: 'Nair',
-      date_of_birth: '1975-05-05',
-      confirm_new: true,
-    })
-  ).json().patient.id;
+    (
+      await lab.admin.post('/api/patients', {
+        first_name: 'Ravi',
+        last_name: 'Nair',
+        date_of_birth: '1975-05-05',
+        confirm_new: true,
+      })
+    ).json().patient.id;
   const res = await lab.admin.post('/api/bills', {
     patient_id: p,
     items: [{ item_type: 'test', item_id: testId, gst_percent: 0 }],
