@@ -117,6 +117,8 @@ describe('the list, its filters and the summary (a lab of its own, so the figure
     expect(await keys('validation=rejected')).toEqual(['Glucose Random:rejected']);
     expect(await keys('validation=validated')).toEqual(['Blood Urea:verified']);
     expect(await keys('validation=pending')).toEqual([]);
+    // The queue's opening view: everything entered and not yet verified, review required included.
+    expect(await keys('validation=awaiting')).toEqual(['Glucose Random:completed']);
     expect(await keys('critical=true')).toEqual(['Glucose Random:completed']);
     expect(await keys('critical_call=pending')).toEqual(['Glucose Random:completed']);
     expect(await keys('critical_call=logged')).toEqual([]);

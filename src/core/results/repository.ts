@@ -212,6 +212,7 @@ function plan(f: ResultFilter) {
   if (f.validation) {
     awaiting = false;
     const cond = {
+      awaiting: sql<SqlBool>`r.status = 'completed'`,
       pending: sql<SqlBool>`(r.status = 'completed' AND r.review_required = 0)`,
       review_required: sql<SqlBool>`(r.status = 'completed' AND r.review_required = 1)`,
       validated: sql<SqlBool>`r.status = 'verified'`,

@@ -166,7 +166,8 @@ export const resultListQuery = pageQuery.extend({
   limit: pageQuery.shape.limit.default(50),
   search: z.string().trim().max(100).optional(),
   status: allOr(RESULT_STATUS_FILTERS, 'status'),
-  validation: allOr(VALIDATION_STATUSES, 'validation'),
+  /** A validation status, or `awaiting`: every entered result not yet verified (pending and review required). */
+  validation: allOr([...VALIDATION_STATUSES, 'awaiting'] as const, 'validation'),
   priority: allOr(SAMPLE_PRIORITIES, 'priority'),
   critical: z.preprocess(
     (v) => (v === '' ? undefined : v),

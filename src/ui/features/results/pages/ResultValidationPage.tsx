@@ -46,7 +46,11 @@ const FILTERS: ListFilter[] = [
   {
     key: 'status',
     label: 'Status',
+    // The queue opens on what awaits validation (pending and review required); All Status shows the
+    // verified and rejected too. Newest first across everything hid the work on later pages.
+    all: 'awaiting',
     options: [
+      { value: 'awaiting', label: 'Awaiting Validation' },
       { value: 'all', label: 'All Status' },
       { value: 'pending', label: 'Pending' },
       { value: 'review_required', label: 'Review Required' },
