@@ -7,7 +7,7 @@ import { LOWEST_LISTENER_PORT, MAX_MESSAGE_KIB_DEFAULT } from '../../shared/sche
 import { join } from 'node:path';
 import type { Db } from '../db/connection.js';
 import { nowIso } from '../context.js';
-import { decodeTranscript } from './astm/link.js';
+import { decodeTranscript } from './astm/transcript.js';
 import { MllpDecoder } from './hl7/mllp.js';
 import { logIncomplete, receiveAstmText, receiveMessage } from './receive.js';
 import { attachSession, noteStatus, type InterfaceLog, type LinkTimings } from './session.js';

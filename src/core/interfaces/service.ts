@@ -6,11 +6,10 @@ import { writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { NO_PASSWORD } from '../auth/password.js';
 import { connectionFolder } from './drop-folder.js';
-import { hostRefusal, refusalMessage } from '../net/outbound.js';
+import { lineIssues, type OperatorLimits } from './operator-limits.js';
 import { insertUser } from '../users/service.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import {
-  LOWEST_LISTENER_PORT,
   MAX_MESSAGE_KIB_DEFAULT,
   SERIAL_DEFAULTS,
   transportIssues,
@@ -169,40 +168,6 @@ function auditView(r: ConnectionRow) {
   return { ...rest, code_map: codeMapOf({ code_map }) };
 }
 
-/** What the server's operator decides for every lab: where folders may be, which addresses listeners may bind. */
-export interface FolderRoot {
-  /** The root of watched folders (lims serve --drop-root); none: folders are refused. */
-  dropRoot?: string | null;
-  /** Addresses a TCP listener may bind (the server's --host and --listener-hosts); none: any. */
-  listenerHosts?: readonly string[] | null;
-  /** `--allow-private-outbound`: a line lims dials may name any address. */
-  allowPrivateOutbound?: boolean;
-}
-
-/** A TCP server binds only where the operator allows, and never a system port. */
-function listenerIssues(
-  c: { transport: string; host?: string | null; port?: number | null },
-  where: FolderRoot,
-): { path: string; message: string }[] {
-  if (c.transport === 'tcp-client' && c.host) {
-    // An analyzer sits on the clinic's network: private addresses are its place, this machine's are not.
-    const policy = { kind: 'lan', allowPrivate: where.allowPrivateOutbound ?? false } as const;
-    const refused = hostRefusal(c.host, policy);
-    return refused ? [{ path: 'host', message: refusalMessage(refused, policy) }] : [];
-  }
-  if (c.transport !== 'tcp-server') return [];
-  const out: { path: string; message: string }[] = [];
-  const allowed = where.listenerHosts;
-  if (c.host && allowed && !allowed.includes(c.host))
-    out.push({
-      path: 'host',
-      message: `A listener binds to this server's address (${allowed.join(', ')}); leave Host empty, or ask the server's operator to allow ${c.host} (lims serve --listener-hosts)`,
-    });
-  if (c.port != null && c.port < LOWEST_LISTENER_PORT)
-    out.push({ path: 'port', message: `A listener's port must be ${LOWEST_LISTENER_PORT} to 65535` });
-  return out;
-}
-
 /**
  * A new connection, with the account its machine enters results as: a lab technician that cannot
  * sign in (no password, inactive), named after the connection.
@@ -211,9 +176,9 @@ export async function createConnection(
   db: Db,
   actor: Actor,
   input: ConnectionCreate,
-  where: FolderRoot = {},
+  where: OperatorLimits = {},
 ): Promise<Connection> {
-  const refused = listenerIssues(input, where);
+  const refused = lineIssues(input, where);
   if (refused.length) throw new ValidationError('Invalid input', refused);
   const path =
     input.transport === 'folder' && input.path
@@ -279,7 +244,7 @@ export async function updateConnection(
   actor: Actor,
   id: number,
   input: ConnectionUpdate,
-  where: FolderRoot = {},
+  where: OperatorLimits = {},
 ): Promise<Connection> {
   await db.transaction().execute(async (trx) => {
     const before = await findConnectionRow(trx, actor.organizationId, id);
@@ -294,7 +259,7 @@ export async function updateConnection(
       path: input.path !== undefined ? input.path : before.path,
       send_orders: input.send_orders ?? before.send_orders === 1,
     };
-    const issues = [...transportIssues(merged), ...listenerIssues(merged, where)];
+    const issues = [...transportIssues(merged), ...lineIssues(merged, where)];
     if (issues.length) throw new ValidationError('Invalid input', issues);
     // A folder is checked whenever it is given or the transport becomes one (never kept from before unchecked).
     if (merged.transport === 'folder' && merged.path && (input.path !== undefined || before.transport !== 'folder'))

@@ -21,6 +21,7 @@ export { Checkbox, Switch, type CheckboxProps, type SwitchProps } from './Checkb
 export { FormField, type FormFieldProps, type ControlProps } from './FormField';
 export { Card, CardHeader, CardBody, type CardHeaderProps } from './Card';
 export { Badge, statusTone, type BadgeProps, type BadgeTone } from './Badge';
+export { BrowserName } from './BrowserName';
 export { Tooltip, IconButton, type TooltipProps, type IconButtonProps } from './Tooltip';
 export { Dialog, type DialogProps } from './Dialog';
 export { FormDialog, ConfirmDialog, deleteMessage, type FormDialogProps, type ConfirmDialogProps } from './FormDialog';

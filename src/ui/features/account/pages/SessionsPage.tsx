@@ -3,6 +3,7 @@ import { LogOut, MonitorSmartphone } from 'lucide-react';
 import type { OwnSession } from '@shared/schemas/sessions';
 import {
   Badge,
+  BrowserName,
   Button,
   Card,
   CardHeader,
@@ -17,12 +18,6 @@ import { useScreen } from '@/lib/screens';
 import { browserOf } from '@/lib/userAgent';
 import { useEndOtherSessionsMutation, useEndOwnSessionMutation, useOwnSessions } from '../api';
 
-const Browser = ({ ua }: { ua: string | null }) => (
-  <span title={ua ?? undefined} className="whitespace-nowrap">
-    {browserOf(ua)}
-  </span>
-);
-
 const columns: Column<OwnSession>[] = [
   {
     key: 'browser',
@@ -30,7 +25,7 @@ const columns: Column<OwnSession>[] = [
     cell: (s) => (
       <>
         <span className="block font-medium text-slate-900">
-          <Browser ua={s.user_agent} />
+          <BrowserName ua={s.user_agent} />
         </span>
         {/* Phones have no room for the address and time columns. */}
         <span className="block text-[13px] text-slate-600 md:hidden">

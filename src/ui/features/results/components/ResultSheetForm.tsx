@@ -7,8 +7,9 @@ import { checkStructured, templateById } from '@shared/templates';
 import { FlagBadge, PriorityBadge } from './cells';
 import { calcState, type CalcState } from './calculation';
 import { RowQcNotice } from './QcHoldNotice';
-import { StructuredPanel, type PanelDraft } from './StructuredPanel';
-import { StructuredCulture, cultureDraftOf, culturePayload, type CultureDraft } from './StructuredCulture';
+import type { PanelDraft } from './StructuredPanel';
+import { cultureDraftOf, culturePayload, type CultureDraft } from './StructuredCulture';
+import { StructuredRow } from './StructuredRow';
 
 export interface RowDraft {
   value: string;
@@ -343,83 +344,5 @@ function CalcHint({ calc, formula }: { calc: CalcState; formula: string }) {
       Measured directly: {calc.reason}
       {calc.formula ? `; the formula (${formula}) would give ${calc.formula}` : ''}.
     </span>
-  );
-}
-
-/** A structured test: its template's parameters (or culture and antibiogram), flagged as they are filled. */
-function StructuredRow({
-  row,
-  draft,
-  disabled,
-  error,
-  onChange,
-  verifiedLine,
-}: {
-  row: ResultSheetRow;
-  draft: RowDraft;
-  disabled: boolean;
-  error: string | undefined;
-  onChange: (patch: Partial<RowDraft>) => void;
-  verifiedLine: string | null;
-}) {
-  const r = row.result;
-  const template = templateById(row.result_template);
-  return (
-    <li className="rounded-md border border-slate-200 p-3">
-      <div className="mb-2 flex flex-wrap items-baseline justify-between gap-2">
-        <p className="text-sm font-semibold text-slate-900">
-          {row.test_name} <span className="font-mono text-xs font-normal text-slate-500">{row.test_code}</span>
-        </p>
-        {r && <FlagBadge flag={r.flag} />}
-      </div>
-      {r?.status === 'rejected' && (
-        <p className="mb-2 text-[13px] text-red-800">
-          Rejected ({r.rejection_reason ?? 'no reason given'}); earlier result {r.result_value}. Enter the repeat
-          result.
-        </p>
-      )}
-      {r && !r.structured && (
-        <p className="mb-2 text-[13px] text-slate-700">
-          Entered as text before this test was structured: {r.result_value}
-        </p>
-      )}
-      {template?.kind === 'panel' && draft.panel && (
-        <StructuredPanel
-          template={template}
-          draft={draft.panel}
-          disabled={disabled}
-          testName={row.test_name}
-          onChange={(panel) => onChange({ panel })}
-        />
-      )}
-      {template?.kind === 'culture' && draft.culture && (
-        <StructuredCulture
-          draft={draft.culture}
-          disabled={disabled}
-          testName={row.test_name}
-          onChange={(culture) => onChange({ culture })}
-        />
-      )}
-      {!template && <p className="text-[13px] text-red-800">This test has no known result template.</p>}
-      <FormField label="Notes" className="mt-3">
-        <Input
-          value={draft.notes}
-          onChange={(e) => onChange({ notes: e.target.value })}
-          disabled={disabled}
-          autoComplete="off"
-        />
-      </FormField>
-      {error && (
-        <p role="alert" className="mt-2 text-[13px] text-red-700">
-          {error}
-        </p>
-      )}
-      {(r || verifiedLine) && (
-        <p className="mt-2 flex flex-wrap items-center gap-2 text-xs text-slate-600">
-          {r && <Badge status={r.status} />}
-          {verifiedLine ?? (r?.technician_name ? `Entered by ${r.technician_name}` : null)}
-        </p>
-      )}
-    </li>
   );
 }

@@ -3,6 +3,7 @@ import { History, LogOut, MonitorSmartphone } from 'lucide-react';
 import type { ActiveSession, SignInEvent } from '@shared/schemas/user-admin';
 import {
   Badge,
+  BrowserName,
   Card,
   CardHeader,
   ConfirmDialog,
@@ -16,12 +17,6 @@ import {
 import { roleLabel } from '@/lib/roles';
 import { browserOf } from '@/lib/userAgent';
 import { useActiveSessions, useEndSessionMutation, useSignIns, type SignInQuery } from '../api';
-
-const Browser = ({ ua }: { ua: string | null }) => (
-  <span title={ua ?? undefined} className="whitespace-nowrap">
-    {browserOf(ua)}
-  </span>
-);
 
 const Who = ({ name, email }: { name: string | null; email: string | null }) => (
   <>
@@ -62,7 +57,7 @@ const sessionColumns: Column<ActiveSession>[] = [
   { key: 'started', header: 'Started', cell: (s) => <DateText value={s.started_at} withTime /> },
   { key: 'seen', header: 'Last Seen', cell: (s) => <DateText value={s.last_seen_at} withTime />, hideOnMobile: true },
   { key: 'ip', header: 'IP Address', cell: (s) => s.ip_address ?? '—', hideOnMobile: true },
-  { key: 'browser', header: 'Browser', cell: (s) => <Browser ua={s.user_agent} />, hideOnMobile: true },
+  { key: 'browser', header: 'Browser', cell: (s) => <BrowserName ua={s.user_agent} />, hideOnMobile: true },
 ];
 
 function ActiveSessions() {
@@ -144,7 +139,7 @@ const signInColumns: Column<SignInEvent>[] = [
     ),
   },
   { key: 'ip', header: 'IP Address', cell: (e) => e.ip_address ?? '—', hideOnMobile: true },
-  { key: 'browser', header: 'Browser', cell: (e) => <Browser ua={e.user_agent} />, hideOnMobile: true },
+  { key: 'browser', header: 'Browser', cell: (e) => <BrowserName ua={e.user_agent} />, hideOnMobile: true },
 ];
 
 function SignInHistory() {
