@@ -225,22 +225,25 @@ export const patientPageSchema = z.object({ patients: z.array(patientSchema), ..
 export type PatientPage = z.infer<typeof patientPageSchema>;
 
 /** A patient already registered who may be the one being registered again (the 409's `candidates`). */
-export const patientCandidateSchema = z.object({
-  id: z.number().int(),
-  patient_id: z.string(),
-  title: z.string().nullable(),
-  first_name: z.string(),
-  last_name: z.string(),
-  date_of_birth: z.string(),
-  dob_estimated: z.boolean(),
-  age: z.number().int().nullable(),
-  gender: z.string().nullable(),
-  phone: z.string().nullable(),
-  /** When the patient was last billed (a visit), or null. */
-  last_visit: z.string().nullable(),
-  /** Why it was offered: the same mobile, the same birth date. */
-  matched_on: z.array(z.enum(['mobile', 'date_of_birth'])),
-});
+export const patientCandidateSchema = patientSchema
+  .pick({
+    id: true,
+    patient_id: true,
+    title: true,
+    first_name: true,
+    last_name: true,
+    date_of_birth: true,
+    dob_estimated: true,
+    age: true,
+    gender: true,
+    phone: true,
+  })
+  .extend({
+    /** When the patient was last billed (a visit), or null. */
+    last_visit: z.string().nullable(),
+    /** Why it was offered: the same mobile, the same birth date. */
+    matched_on: z.array(z.enum(['mobile', 'date_of_birth'])),
+  });
 export type PatientCandidate = z.infer<typeof patientCandidateSchema>;
 
 /** POST /api/patients/:id/merge: the patient in the path becomes an alias of `into`, which keeps everything. */
