@@ -14,6 +14,13 @@ export interface Column<T> {
   className?: string;
   /** Hide on narrow screens (phones) to keep the table readable. */
   hideOnMobile?: boolean;
+  /** Hide below this screen width too (a column whose content another cell repeats there). */
+  hideBelow?: 'xl' | '2xl';
+  /**
+   * Stays at the right edge while the table scrolls sideways, so a row's buttons are never cut
+   * off on a narrow screen. Default: on for the column keyed 'actions' (and the row-actions column).
+   */
+  sticky?: boolean;
 }
 
 export interface RowAction<T> {
@@ -53,6 +60,15 @@ export interface DataTableProps<T> {
 
 const alignClass = { left: 'text-left', right: 'text-right', center: 'text-center' };
 
+/**
+ * A cell pinned to the right edge: opaque (the columns scrolling under it must not show through),
+ * with a faint edge so the eye sees that there is more to the left.
+ */
+const stickyCell = 'sticky right-0 z-[1] shadow-[-6px_0_6px_-6px_rgba(15,23,42,0.18)]';
+const stickyBody = `${stickyCell} bg-white group-hover:bg-slate-50`;
+const stickyHead = `${stickyCell} bg-slate-50`;
+const isSticky = <T,>(c: Column<T>) => c.sticky ?? c.key === 'actions';
+
 /** The lims table: the four states (loading skeleton, error, empty, data), sortable headers, icon row actions. */
 export function DataTable<T>({
   columns,
@@ -76,7 +92,14 @@ export function DataTable<T>({
     return <ErrorPanel title={errorTitle} error={error} onRetry={onRetry} retryLabel={retryLabel} className="m-4" />;
   }
   const colCount = columns.length + (rowActions?.length ? 1 : 0);
-  const hide = (c: Column<T>) => (c.hideOnMobile ? 'hidden md:table-cell' : '');
+  const hide = (c: Column<T>) =>
+    c.hideBelow === '2xl'
+      ? 'hidden 2xl:table-cell'
+      : c.hideBelow === 'xl'
+        ? 'hidden xl:table-cell'
+        : c.hideOnMobile
+          ? 'hidden md:table-cell'
+          : '';
 
   return (
     <div className={cn('overflow-x-auto', className)}>
@@ -96,6 +119,7 @@ export function DataTable<T>({
                     'px-3 py-2 text-xs font-semibold tracking-wide text-slate-600 uppercase',
                     alignClass[c.align ?? 'left'],
                     hide(c),
+                    isSticky(c) && stickyHead,
                     c.className,
                   )}
                 >
@@ -125,7 +149,10 @@ export function DataTable<T>({
             {rowActions?.length ? (
               <th
                 scope="col"
-                className="px-3 py-2 text-right text-xs font-semibold tracking-wide text-slate-600 uppercase"
+                className={cn(
+                  'px-3 py-2 text-right text-xs font-semibold tracking-wide text-slate-600 uppercase',
+                  stickyHead,
+                )}
               >
                 Actions
               </th>
@@ -153,7 +180,7 @@ export function DataTable<T>({
             rows.map((row) => (
               <tr
                 key={getRowId(row)}
-                className={cn('border-b border-slate-100 hover:bg-slate-50', onRowClick && 'cursor-pointer')}
+                className={cn('group border-b border-slate-100 hover:bg-slate-50', onRowClick && 'cursor-pointer')}
                 onClick={onRowClick ? () => onRowClick(row) : undefined}
               >
                 {columns.map((c) => (
@@ -163,6 +190,7 @@ export function DataTable<T>({
                       'px-3 py-2 align-middle text-slate-800',
                       alignClass[c.align ?? 'left'],
                       hide(c),
+                      isSticky(c) && stickyBody,
                       c.className,
                     )}
                   >
@@ -170,7 +198,7 @@ export function DataTable<T>({
                   </td>
                 ))}
                 {rowActions?.length ? (
-                  <td className="px-2 py-1 text-right whitespace-nowrap">
+                  <td className={cn('px-2 py-1 text-right whitespace-nowrap', stickyBody)}>
                     {rowActions
                       .filter((a) => !a.hidden?.(row))
                       .map((a) => {

@@ -91,10 +91,20 @@ export function collectionColumns(a: CollectionActions): Column<Sample>[] {
   return [
     {
       key: 'sample_id',
-      header: 'Sample ID',
+      header: (
+        <>
+          Sample ID<span className="hidden md:inline 2xl:hidden"> / Barcode</span>
+        </>
+      ),
       cell: (s) => (
         <>
           <span className="font-mono text-[13px] font-medium whitespace-nowrap">{s.sample_id}</span>
+          {/* Below 2xl the Barcode column is hidden (the row's buttons need its width): the barcode is here. */}
+          {s.barcode && (
+            <span className="hidden font-mono text-xs whitespace-nowrap text-slate-600 md:block 2xl:hidden">
+              {s.barcode}
+            </span>
+          )}
           <RecollectLink s={s} />
           {/* Phones show one stacked cell instead of the columns hidden below md. */}
           <div className="mt-0.5 grid gap-1 md:hidden">
@@ -110,6 +120,7 @@ export function collectionColumns(a: CollectionActions): Column<Sample>[] {
       key: 'barcode',
       header: 'Barcode',
       hideOnMobile: true,
+      hideBelow: '2xl',
       cell: (s) =>
         s.barcode ? (
           <span className="font-mono text-[13px] whitespace-nowrap">{s.barcode}</span>
