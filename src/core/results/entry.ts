@@ -250,80 +250,81 @@ async function reopenSample(trx: Db, actor: Actor, sampleId: number) {
  * Whoever changes the value becomes its technician, so they cannot verify their own change.
  */
 export async function updateResult(db: Db, actor: Actor, id: number, input: ResultUpdate): Promise<TestResult> {
-  await db.transaction().execute(async (trx) => {
-    const before = await ownResultRow(trx, actor.organizationId, id);
-    if (!before) throw new NotFoundError('Result', id);
-    const sample = await findSampleRow(trx, actor.organizationId, { id: before.sample_id });
-    if (!sample) throw new NotFoundError('Sample', before.sample_id);
-    const test = await testRules(trx, before.test_id);
-    // A structured test's summary is the server's: its parameters are what changes (or stay).
-    const entry =
-      test.result_type === 'structured' && (input.structured !== undefined || !before.structured_value)
-        ? structuredEntry(test, input.structured)
-        : null;
-    if (test.result_type !== 'structured') refuseStructured(test, input.structured);
-    else if (!entry && input.result_value !== undefined && input.result_value !== before.result_value)
-      throw ValidationError.field(
-        'result_value',
-        `${test.name} is the summary of its parameters; change the parameters (structured) instead`,
-      );
-    const typed =
-      entry?.value ?? (test.result_type === 'structured' ? null : input.result_value) ?? before.result_value ?? '';
-    if (!typed) throw ValidationError.field('result_value', 'Result value is required');
-    const value =
-      entry || input.result_value === undefined || test.result_type === 'structured'
-        ? typed
-        : checkedValue(test, typed);
-    const unit = input.unit === undefined ? before.unit : (input.unit ?? test.unit);
-    const notes = input.notes === undefined ? before.notes : (input.notes ?? null);
-    const changed =
-      value !== (before.result_value ?? '') ||
-      (entry !== null && entry.structured !== before.structured_value) ||
-      unit !== before.unit ||
-      notes !== before.notes;
-    if (input.reentered && before.status === 'verified')
-      throw new ConflictError(
-        `${resultCode(id)} is verified; a new measurement is an amendment with a reason`,
-        'ALREADY_VERIFIED',
-      );
-    // A record sent back unchanged (PUT what GET returned) is not an edit: no reason needed, nothing stored.
-    if (!changed && before.status !== 'rejected' && !input.reentered) return;
-    if (value !== (before.result_value ?? '') && before.calculated) await refuseTypedCalculation(trx, test, sample.id);
-    if (sample.status === 'rejected')
-      throw new ConflictError(
-        `Sample ${sample.sample_code} is rejected; its results cannot be changed`,
-        'SAMPLE_REJECTED',
-      );
-    if (before.status === 'verified' && !input.reason)
-      throw ValidationError.field(
-        'reason',
-        'A verified result can only be changed with a reason (it is kept with the earlier value)',
-      );
-    const judged =
-      entry?.judged ??
-      (test.result_type === 'structured'
-        ? keptJudgement(before)
-        : await evaluateValue(trx, test, before.patient_id, sample.id, sample.collection_date, value));
-    await applyChange(
-      trx,
-      actor,
-      before,
-      {
-        value,
-        unit,
-        notes,
-        reason: input.reason ?? null,
-        reentered: input.reentered === true,
-        structured: entry?.structured,
-      },
-      judged,
-      { sample, testName: test.name },
-    );
-    // A result typed for the first time (a pending one) uses the test's reagents now; a correction does not.
-    if (!before.result_value && !before.calculated) await consumeForResult(trx, actor, before.id, test.id);
-    await recalculate(trx, actor, sample.id);
-  });
+  await db.transaction().execute((trx) => changeResult(trx, actor, id, input));
   return getResult(db, actor.organizationId, id);
+}
+
+/** updateResult inside an open transaction (a whole result sheet is saved in one). */
+export async function changeResult(trx: Db, actor: Actor, id: number, input: ResultUpdate): Promise<void> {
+  const before = await ownResultRow(trx, actor.organizationId, id);
+  if (!before) throw new NotFoundError('Result', id);
+  const sample = await findSampleRow(trx, actor.organizationId, { id: before.sample_id });
+  if (!sample) throw new NotFoundError('Sample', before.sample_id);
+  const test = await testRules(trx, before.test_id);
+  // A structured test's summary is the server's: its parameters are what changes (or stay).
+  const entry =
+    test.result_type === 'structured' && (input.structured !== undefined || !before.structured_value)
+      ? structuredEntry(test, input.structured)
+      : null;
+  if (test.result_type !== 'structured') refuseStructured(test, input.structured);
+  else if (!entry && input.result_value !== undefined && input.result_value !== before.result_value)
+    throw ValidationError.field(
+      'result_value',
+      `${test.name} is the summary of its parameters; change the parameters (structured) instead`,
+    );
+  const typed =
+    entry?.value ?? (test.result_type === 'structured' ? null : input.result_value) ?? before.result_value ?? '';
+  if (!typed) throw ValidationError.field('result_value', 'Result value is required');
+  const value =
+    entry || input.result_value === undefined || test.result_type === 'structured' ? typed : checkedValue(test, typed);
+  const unit = input.unit === undefined ? before.unit : (input.unit ?? test.unit);
+  const notes = input.notes === undefined ? before.notes : (input.notes ?? null);
+  const changed =
+    value !== (before.result_value ?? '') ||
+    (entry !== null && entry.structured !== before.structured_value) ||
+    unit !== before.unit ||
+    notes !== before.notes;
+  if (input.reentered && before.status === 'verified')
+    throw new ConflictError(
+      `${resultCode(id)} is verified; a new measurement is an amendment with a reason`,
+      'ALREADY_VERIFIED',
+    );
+  // A record sent back unchanged (PUT what GET returned) is not an edit: no reason needed, nothing stored.
+  if (!changed && before.status !== 'rejected' && !input.reentered) return;
+  if (value !== (before.result_value ?? '') && before.calculated) await refuseTypedCalculation(trx, test, sample.id);
+  if (sample.status === 'rejected')
+    throw new ConflictError(
+      `Sample ${sample.sample_code} is rejected; its results cannot be changed`,
+      'SAMPLE_REJECTED',
+    );
+  if (before.status === 'verified' && !input.reason)
+    throw ValidationError.field(
+      'reason',
+      'A verified result can only be changed with a reason (it is kept with the earlier value)',
+    );
+  const judged =
+    entry?.judged ??
+    (test.result_type === 'structured'
+      ? keptJudgement(before)
+      : await evaluateValue(trx, test, before.patient_id, sample.id, sample.collection_date, value));
+  await applyChange(
+    trx,
+    actor,
+    before,
+    {
+      value,
+      unit,
+      notes,
+      reason: input.reason ?? null,
+      reentered: input.reentered === true,
+      structured: entry?.structured,
+    },
+    judged,
+    { sample, testName: test.name },
+  );
+  // A result typed for the first time (a pending one) uses the test's reagents now; a correction does not.
+  if (!before.result_value && !before.calculated) await consumeForResult(trx, actor, before.id, test.id);
+  await recalculate(trx, actor, sample.id);
 }
 
 /**

@@ -11,6 +11,7 @@ import {
 } from '../../core/results/verification.js';
 import { releaseReport, reportStatus, sampleReport } from '../../core/results/report.js';
 import { visitReport } from '../../core/results/visit-report.js';
+import { saveResultSheet } from '../../core/results/sheet-save.js';
 import { resultScope } from '../../core/results/scope.js';
 import { markVerifiable } from '../../core/results/verify-rules.js';
 import type { TestResult } from '../../shared/schemas/results.js';
@@ -41,6 +42,9 @@ export async function resultRoutes(app: FastifyInstance) {
     mine(req, await getResult(db, org(req), req.params.id, await resultScope(db, actorOf(req)))),
   );
   route(app, resultsApi.create, async (req) => mine(req, await createResult(db, actorOf(req), req.body)));
+  route(app, resultsApi.saveSheet, async (req) => ({
+    results: await markVerifiable(db, actorOf(req), await saveResultSheet(db, actorOf(req), req.params.id, req.body)),
+  }));
   route(app, resultsApi.update, async (req) =>
     mine(req, await updateResult(db, actorOf(req), req.params.id, req.body)),
   );

@@ -15,6 +15,7 @@ import {
   resultUpdateSchema,
   testResultSchema,
 } from '../schemas/results.js';
+import { resultSheetSavedSchema, resultSheetSaveSchema } from '../schemas/result-sheet-save.js';
 import { defineRoute, fileResponse } from './contract.js';
 
 const oneResult = z.object({ result: testResultSchema });
@@ -150,6 +151,15 @@ export const resultsApi = {
     access: 'view_results',
     params: idParam,
     response: resultSheetSchema,
+  }),
+  /** Save Results of the entry sheet: every row stored in one transaction, or none (400 naming each bad row). */
+  saveSheet: defineRoute({
+    method: 'POST',
+    path: '/api/samples/:id/results',
+    access: 'update_results',
+    params: idParam,
+    body: resultSheetSaveSchema,
+    response: resultSheetSavedSchema,
   }),
   /** The report PDF; without view_results only once released (409 REPORT_NOT_RELEASED before). */
   report: defineRoute({

@@ -177,6 +177,15 @@ export const downloadQuery = z.object({
   download: z.enum(['0', '1'], { error: 'download must be 0 or 1' }).optional(),
 });
 
+/** A field holding a row's id ("test_id must be an id" when it is not). */
+export const idField = (label: string) =>
+  strictNumber(
+    z
+      .number({ error: `${label} must be an id` })
+      .int(`${label} must be an id`)
+      .positive(`${label} must be an id`),
+  );
+
 export const idParam = z.object({
   id: strictNumber(
     z.number({ error: 'id must be a number' }).int('id must be a whole number').positive('id must be positive'),

@@ -1,7 +1,8 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CriticalCallInput, ResultCreate, ResultUpdate, TestResult } from '@shared/schemas/results';
+import type { CriticalCallInput, ResultUpdate, TestResult } from '@shared/schemas/results';
 import { resultCode } from '@shared/schemas/results';
 import type { Sample } from '@shared/schemas/samples';
+import type { ResultSheetSave } from '@shared/schemas/result-sheet-save';
 import { resultsApi } from '@shared/api/results';
 import { samplesApi } from '@shared/api/samples';
 import { labReportsApi } from '@shared/api/lab-reports';
@@ -120,11 +121,12 @@ function useInvalidateResults() {
     ]);
 }
 
-/** One POST per test row; the dialog toasts once for the whole sheet. */
-export function useCreateResultMutation() {
+/** Save Results: the whole sheet in one request, stored all or nothing. */
+export function useSaveResultSheetMutation() {
   const invalidate = useInvalidateResults();
   return useMutation({
-    mutationFn: (body: ResultCreate) => call(resultsApi.create, { body }).then((r) => r.result),
+    mutationFn: ({ sampleId, body }: { sampleId: number; body: ResultSheetSave }) =>
+      call(resultsApi.saveSheet, { params: { id: sampleId }, body }).then((r) => r.results),
     onSettled: invalidate,
   });
 }

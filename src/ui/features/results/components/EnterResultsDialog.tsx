@@ -3,11 +3,11 @@ import { ArrowLeft, CheckCircle2 } from 'lucide-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ResultSheet } from '@shared/schemas/results';
 import { Button, Dialog, ErrorPanel, LoadingState, MachineSelect } from '@/components';
-import { call, fieldErrorMessage } from '@/lib/api';
+import { ApiError, call, fieldErrorMessage } from '@/lib/api';
 import { samplesApi } from '@shared/api/samples';
 import { notify } from '@/lib/notify';
 import { useCurrentUser } from '@/lib/session';
-import { resultKeys, useCreateResultMutation, useResultSheet, useUpdateResultMutation } from '../api';
+import { resultKeys, useResultSheet, useSaveResultSheetMutation } from '../api';
 import { SamplePicker } from './SamplePicker';
 import { editable, jobsOf, ResultSheetForm, type RowDraft } from './ResultSheetForm';
 
@@ -38,8 +38,7 @@ export function EnterResultsDialog({ open, onOpenChange, sampleId: initial = nul
     }
   }
   const sheet = useResultSheet(open ? sampleId : null);
-  const create = useCreateResultMutation();
-  const update = useUpdateResultMutation();
+  const saveSheet = useSaveResultSheetMutation();
   const me = useCurrentUser();
   const complete = useCompleteSampleMutation();
 
@@ -52,41 +51,55 @@ export function EnterResultsDialog({ open, onOpenChange, sampleId: initial = nul
       return;
     }
     setSaving(true);
-    const failed: Record<number, string> = {};
-    const saved: string[] = [];
-    const warnings = new Set<string>();
-    for (const { row, draft } of jobs) {
-      try {
-        const r = row.result?.id
-          ? await update.mutateAsync({ id: row.result.id, body: draft })
-          : await create.mutateAsync({
-              sample_id: s.sample.id,
-              test_id: row.test_id,
-              ...draft,
-              unit: draft.unit ?? undefined,
-              notes: draft.notes ?? undefined,
-              equipment_id: machine ?? undefined,
-            });
-        if (r.equipment_warning) warnings.add(r.equipment_warning);
-        saved.push(
-          `${r.test_name} ${r.result_value}${r.unit ? ` ${r.unit}` : ''}${r.flag ? ` (${FLAG_WORD[r.flag] ?? r.flag}${r.is_critical ? ', critical' : ''})` : ''}`,
-        );
-      } catch (err) {
-        failed[row.test_id] = fieldErrorMessage(err);
-      }
-    }
-    setSaving(false);
-    setErrors(failed);
-    const failures = Object.values(failed);
-    if (saved.length)
+    // One request for the whole sheet: the server stores every row or none, so a closed page or
+    // a dropped connection never leaves half a sheet saved.
+    try {
+      const results = await saveSheet.mutateAsync({
+        sampleId: s.sample.id,
+        body: {
+          equipment_id: machine ?? undefined,
+          rows: jobs.map(({ row, draft }) => ({
+            test_id: row.test_id,
+            result_id: row.result?.id ?? undefined,
+            ...draft,
+            unit: draft.unit ?? undefined,
+            notes: draft.notes ?? undefined,
+          })),
+        },
+      });
+      setErrors({});
       notify.success(
-        `${saved.length} result${saved.length === 1 ? '' : 's'} saved for ${s.sample.sample_number}`,
-        saved.join(' · '),
+        `${results.length} result${results.length === 1 ? '' : 's'} saved for ${s.sample.sample_number}`,
+        results
+          .map(
+            (r) =>
+              `${r.test_name} ${r.result_value}${r.unit ? ` ${r.unit}` : ''}${r.flag ? ` (${FLAG_WORD[r.flag] ?? r.flag}${r.is_critical ? ', critical' : ''})` : ''}`,
+          )
+          .join(' · '),
       );
-    // The server's word on the machine (past its calibration, not operational), kept on each result.
-    for (const w of warnings) notify.warning('Machine warning', `${w}. The results carry this warning.`);
-    if (failures.length) notify.error('Failed to save result', failures[0]);
-    else onOpenChange(false);
+      // The server's word on the machine (past its calibration, not operational), kept on each result.
+      for (const w of new Set(results.map((r) => r.equipment_warning).filter(Boolean)))
+        notify.warning('Machine warning', `${w}. The results carry this warning.`);
+      onOpenChange(false);
+    } catch (err) {
+      // Each bad row is named by the server (rows.<i>.<field>): its message goes under that row.
+      const failed: Record<number, string> = {};
+      if (err instanceof ApiError)
+        for (const d of err.details) {
+          const at = /^rows\.(\d+)\./.exec(d.path);
+          const job = at ? jobs[Number(at[1])] : undefined;
+          if (job) failed[job.row.test_id] = d.message;
+        }
+      setErrors(failed);
+      notify.error(
+        'Results not saved',
+        Object.keys(failed).length
+          ? `${Object.keys(failed).length === 1 ? 'One row needs' : `${Object.keys(failed).length} rows need`} a correction; nothing was saved. ${Object.values(failed)[0]}`
+          : fieldErrorMessage(err),
+      );
+    } finally {
+      setSaving(false);
+    }
   }
 
   const s = sheet.data;
