@@ -6,7 +6,14 @@ import { findEquipmentRow } from '../equipment/repository.js';
 import type { QcHold, QcTestStatus, QcTestStatusQuery } from '../../shared/schemas/qc.js';
 import { parseRules } from './mappers.js';
 import { testQcRules } from './repository.js';
-import { activeLevelsOfTests, latestLevelRunAt, machinesOfLevel, type QcLevelRow } from './gate-repository.js';
+import {
+  activeLevelsOfTests,
+  latestLevelRunAt,
+  levelRunsAround,
+  machinesOfLevel,
+  type LevelRun,
+  type QcLevelRow,
+} from './gate-repository.js';
 import { labCalendar } from './service.js';
 
 /**
@@ -28,12 +35,42 @@ export async function qcTestStatus(
   const test = await testQcRules(db, organizationId, testId);
   if (!test) throw new NotFoundError('Test', testId);
   const levels = await activeLevelsOfTests(db, organizationId, [testId]);
-  return judge(db, organizationId, { id: test.id, name: test.name }, levels, opts);
+  return judge(db, organizationId, { id: test.id, name: test.name }, levels, opts, {
+    machines: (level, at) => machinesOfLevel(db, organizationId, level, at),
+    latest: (level, at, machine) => latestLevelRunAt(db, organizationId, level, at, machine),
+  });
+}
+
+/** Where a judgement reads a level's runs: the database, or the runs of a page read at once. */
+interface RunSource {
+  /** The machines the level was run on at or before the moment, by id (runs naming none left out). */
+  machines(level: number, at: string): Promise<number[]> | number[];
+  /** The latest run at or before the moment: on that machine or naming none; any, without one. */
+  latest(level: number, at: string, machine: number | null): Promise<LevelRun | undefined> | LevelRun | undefined;
+}
+
+/** Later first: the order the database's "latest run" uses (time, then id). */
+const later = (a: LevelRun, b: LevelRun) =>
+  a.performed_at === b.performed_at ? b.id - a.id : a.performed_at < b.performed_at ? 1 : -1;
+
+/** The same answers as the database's, from runs read once (levelRunsAround). */
+function runHistory(runs: LevelRun[]): RunSource {
+  const byLevel = new Map<number, LevelRun[]>();
+  for (const r of [...runs].sort(later)) byLevel.set(r.material_id, [...(byLevel.get(r.material_id) ?? []), r]);
+  const upTo = (level: number, at: string) => (byLevel.get(level) ?? []).filter((r) => r.performed_at <= at);
+  return {
+    machines: (level, at) =>
+      [...new Set(upTo(level, at).flatMap((r) => (r.equipment_id === null ? [] : [r.equipment_id])))].sort(
+        (a, b) => a - b,
+      ),
+    latest: (level, at, machine) =>
+      upTo(level, at).find((r) => machine === null || r.equipment_id === machine || r.equipment_id === null),
+  };
 }
 
 /**
- * The QC state of many results at once (a page of a list): the levels of their tests are read in
- * one query, so a test without control levels costs nothing more.
+ * The QC state of many results at once (a page of a list): the levels of their tests and every
+ * run that can judge them are read in three queries, whatever the page holds.
  */
 export async function qcStatusesOf(
   db: Db,
@@ -41,10 +78,21 @@ export async function qcStatusesOf(
   items: { testId: number; testName: string; at: string; equipmentId: number | null }[],
 ): Promise<QcTestStatus[]> {
   const levels = await activeLevelsOfTests(db, organizationId, [...new Set(items.map((i) => i.testId))]);
+  const judged = items.filter((i) => levels.some((l) => l.test_id === i.testId)).map((i) => i.at);
+  const runs = judged.length
+    ? await levelRunsAround(
+        db,
+        organizationId,
+        levels.map((l) => l.id),
+        judged.reduce((a, b) => (a < b ? a : b)),
+        judged.reduce((a, b) => (a > b ? a : b)),
+      )
+    : [];
+  const history = runHistory(runs);
   const out: QcTestStatus[] = [];
   for (const i of items) {
     const own = levels.filter((l) => l.test_id === i.testId);
-    out.push(await judge(db, organizationId, { id: i.testId, name: i.testName }, own, i));
+    out.push(await judge(db, organizationId, { id: i.testId, name: i.testName }, own, i, history));
   }
   return out;
 }
@@ -55,14 +103,14 @@ async function judge(
   test: { id: number; name: string },
   levels: QcLevelRow[],
   opts: { at: string; equipmentId: number | null },
+  source: RunSource,
 ): Promise<QcTestStatus> {
   const holds: QcHold[] = [];
   const seen = new Set<number>();
   for (const level of levels) {
-    const machines =
-      opts.equipmentId !== null ? [opts.equipmentId] : await machinesOfLevel(db, organizationId, level.id, opts.at);
+    const machines = opts.equipmentId !== null ? [opts.equipmentId] : await source.machines(level.id, opts.at);
     for (const machine of machines.length ? machines : [null]) {
-      const run = await latestLevelRunAt(db, organizationId, level.id, opts.at, machine);
+      const run = await source.latest(level.id, opts.at, machine);
       if (!run || run.status !== 'failed' || run.overridden_at || seen.has(run.id)) continue;
       seen.add(run.id);
       holds.push(await toHold(db, organizationId, level, run));
@@ -78,8 +126,6 @@ async function judge(
     holds,
   };
 }
-
-type LevelRun = NonNullable<Awaited<ReturnType<typeof latestLevelRunAt>>>;
 
 async function toHold(db: Db, organizationId: number, level: QcLevelRow, run: LevelRun): Promise<QcHold> {
   const rules = parseRules(run.rules);
