@@ -24,7 +24,7 @@ let B: { org: number; domain: string; admin: Client };
 let ipSeq = 0;
 const PASSWORD_B = 'suspension-pass-1';
 
-async function newTenant(name: string): Promise<{ org: number; admin: Client }> {
+async function newTenant(name: string): Promise<{ org: number; domain: string; admin: Client }> {
   const email = `${name.toLowerCase()}-${process.pid}@suspend.test`;
   const res = await lab.admin.post('/api/tenants', {
     name,
