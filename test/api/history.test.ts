@@ -343,23 +343,36 @@ describe('a doctor limited to their own patients', () => {
     const mine = await createPatient(lab.admin, { first_name: word });
     const theirs = await createPatient(lab.admin, { first_name: word });
     await bill(mine.id, true);
-    const doctor = client(lab.app, await login(lab.app, 'kavita.history@lab.test', 'longpassword1'), doctorId, 'kavita');
-    const listed = async (url: string) =>
-      (await doctor.get(url)).json<{ patients: { id: number }[]; total: number }>();
+    const doctor = client(
+      lab.app,
+      await login(lab.app, 'kavita.history@lab.test', 'longpassword1'),
+      doctorId,
+      'kavita',
+    );
+    const listed = async (url: string) => (await doctor.get(url)).json<{ patients: { id: number }[]; total: number }>();
 
     // What Patient History lists (GET /api/patients, with and without a search) is what it can open.
-    for (const url of [`/api/patients?search=${word}`, '/api/patients?limit=100', `/api/patients/search?search=${word}`]) {
+    for (const url of [
+      `/api/patients?search=${word}`,
+      '/api/patients?limit=100',
+      `/api/patients/search?search=${word}`,
+    ]) {
       const page = await listed(url);
       expect(page.patients.map((p) => p.id)).toContain(mine.id);
       expect(page.patients.map((p) => p.id)).not.toContain(theirs.id);
       for (const p of page.patients) expect((await doctor.get(`/api/patients/${p.id}/history`)).statusCode).toBe(200);
     }
     expect((await listed(`/api/patients?search=${word}`)).total).toBe(1);
-    for (const url of [`/api/patients/${theirs.id}`, `/api/patients/${theirs.id}/history`, `/api/patients/${theirs.id}/visits`]) {
+    for (const url of [
+      `/api/patients/${theirs.id}`,
+      `/api/patients/${theirs.id}/history`,
+      `/api/patients/${theirs.id}/visits`,
+    ]) {
       expect((await doctor.get(url)).statusCode, url).toBe(404);
     }
     expect(
-      (await doctor.post(`/api/patients/${theirs.id}/visits`, { doctor_id: doctorId, visit_date: tomorrow() })).statusCode,
+      (await doctor.post(`/api/patients/${theirs.id}/visits`, { doctor_id: doctorId, visit_date: tomorrow() }))
+        .statusCode,
     ).toBe(404);
     expect((await doctor.get(`/api/patients/${mine.id}`)).statusCode).toBe(200);
 
@@ -377,7 +390,11 @@ describe('a doctor limited to their own patients', () => {
       expect((await listed(`/api/patients?search=${word}`)).total).toBe(2);
       expect((await doctor.get(`/api/patients/${theirs.id}/history`)).statusCode).toBe(200);
     } finally {
-      await lab.database.db.updateTable('organizations').set({ settings }).where('id', '=', lab.organizationId).execute();
+      await lab.database.db
+        .updateTable('organizations')
+        .set({ settings })
+        .where('id', '=', lab.organizationId)
+        .execute();
     }
   });
 });

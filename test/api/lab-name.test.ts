@@ -39,7 +39,10 @@ describe('the lab name on the sign-in page', () => {
 
   it("names the lab whose domain the page is opened at; any other address names the server's first lab", async () => {
     expect((await signInLab(tenant.domain)).json()).toEqual({ name: 'North Diagnostics', ask_lab: false });
-    expect((await signInLab(tenant.domain.toUpperCase())).json()).toEqual({ name: 'North Diagnostics', ask_lab: false });
+    expect((await signInLab(tenant.domain.toUpperCase())).json()).toEqual({
+      name: 'North Diagnostics',
+      ask_lab: false,
+    });
     expect((await signInLab('localhost')).json()).toEqual({ name: 'Test Lab', ask_lab: true });
   });
 });

@@ -34,7 +34,11 @@ async function tenant(password: string) {
   expect(accepted.statusCode, accepted.body).toBe(200);
   const user = accepted.json<{ user: User }>().user;
   const cookie = accepted.cookies.find((x) => x.name === 'lims_session')!;
-  return { tenant: created.tenant, admin: client(lab.app, `lims_session=${cookie.value}`, user.id, user.email), password };
+  return {
+    tenant: created.tenant,
+    admin: client(lab.app, `lims_session=${cookie.value}`, user.id, user.email),
+    password,
+  };
 }
 
 beforeAll(async () => {

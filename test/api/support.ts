@@ -205,7 +205,10 @@ export async function otherLabAdmin(lab: TestLab): Promise<{ organizationId: num
     role: 'admin',
     password: PASSWORD,
   });
-  return { organizationId, admin: client(lab.app, await loginAt(lab, organizationId, email, PASSWORD), user.id, email) };
+  return {
+    organizationId,
+    admin: client(lab.app, await loginAt(lab, organizationId, email, PASSWORD), user.id, email),
+  };
 }
 
 /** Signs in to a lab other than the first, naming it by its domain as the sign-in page's lab field does. */

@@ -43,7 +43,11 @@ async function newTenant(name: string): Promise<{ org: number; domain: string; a
   expect(accepted.statusCode, accepted.body).toBe(200);
   const user = accepted.json<{ user: User }>().user;
   const cookie = accepted.cookies.find((c) => c.name === 'lims_session')!;
-  return { org: created.tenant.id, domain: created.tenant.domain!, admin: client(lab.app, `lims_session=${cookie.value}`, user.id, email) };
+  return {
+    org: created.tenant.id,
+    domain: created.tenant.domain!,
+    admin: client(lab.app, `lims_session=${cookie.value}`, user.id, email),
+  };
 }
 
 /** The superadmin changes B's status; suspension signs B's staff out, so B's admin signs in again after. */

@@ -568,7 +568,9 @@ describe('one email in two labs', () => {
     const elsewhere = await createTenant();
     expect((await signIn(only.invitation.email, ADMIN_PASSWORD, elsewhere.tenant.domain!)).statusCode).toBe(401);
     expect((await signIn(only.invitation.email, ADMIN_PASSWORD, '127.0.0.1')).statusCode).toBe(401);
-    expect((await signIn(only.invitation.email, ADMIN_PASSWORD, '127.0.0.1', only.tenant.domain!)).statusCode).toBe(200);
+    expect((await signIn(only.invitation.email, ADMIN_PASSWORD, '127.0.0.1', only.tenant.domain!)).statusCode).toBe(
+      200,
+    );
 
     // The primary lab's superadmin's email also has an account in a tenant.
     const twin = await createTenant({ admin_email: 'admin@lab.test' });

@@ -85,7 +85,12 @@ async function requirePatient(db: Db, organizationId: number, patientId: number)
 }
 
 /** `doctorId`: a doctor limited to their own patients (results/scope.ts); another's answers 404. */
-export async function listVisits(db: Db, organizationId: number, patientId: number, doctorId?: number): Promise<Visit[]> {
+export async function listVisits(
+  db: Db,
+  organizationId: number,
+  patientId: number,
+  doctorId?: number,
+): Promise<Visit[]> {
   await requirePatient(db, organizationId, patientId);
   await assertInScope(db, { doctorId }, patientId, 'Patient', patientId);
   return visitsOfPatient(db, organizationId, patientId);
