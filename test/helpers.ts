@@ -49,8 +49,13 @@ export interface Client {
 
 let counter = 0;
 
-export async function login(app: FastifyInstance, email: string, password: string): Promise<string> {
-  const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+/** `lab`: the domain of the lab to sign in to, when it is not the server's first. */
+export async function login(app: FastifyInstance, email: string, password: string, lab?: string): Promise<string> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email, password, ...(lab ? { lab } : {}) },
+  });
   if (res.statusCode !== 200) throw new Error(`login failed for ${email}: ${res.statusCode} ${res.body}`);
   const cookie = res.cookies.find((c) => c.name === 'lims_session');
   if (!cookie) throw new Error('no session cookie');

@@ -1,6 +1,6 @@
 import { rows } from '../db.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeLab, type TestLab } from '../helpers.js';
+import { client, login, makeLab, type TestLab } from '../helpers.js';
 import { createPatient, insertOtherLab, uniqueWord } from './support.js';
 import { seedResult, seedSample } from './lab-records.js';
 import type { Bill } from '../../src/shared/schemas/bills.js';
@@ -334,5 +334,67 @@ describe('visits', () => {
     expect((await lab.admin.delete(`/api/bills/${b.id}`)).statusCode).toBe(200);
     const visits = (await lab.admin.get(`/api/patients/${p.id}/visits`)).json<{ visits: Visit[] }>().visits;
     expect(visits.map((v) => [v.status, v.bill_id])).toEqual([['cancelled', null]]);
+  });
+});
+
+describe('a doctor limited to their own patients', () => {
+  it('is listed only the patients whose history they can open; the lab may let doctors see everyone', async () => {
+    const word = uniqueWord('Scope');
+    const mine = await createPatient(lab.admin, { first_name: word });
+    const theirs = await createPatient(lab.admin, { first_name: word });
+    await bill(mine.id, true);
+    const doctor = client(
+      lab.app,
+      await login(lab.app, 'kavita.history@lab.test', 'longpassword1'),
+      doctorId,
+      'kavita',
+    );
+    const listed = async (url: string) => (await doctor.get(url)).json<{ patients: { id: number }[]; total: number }>();
+
+    // What Patient History lists (GET /api/patients, with and without a search) is what it can open.
+    for (const url of [
+      `/api/patients?search=${word}`,
+      '/api/patients?limit=100',
+      `/api/patients/search?search=${word}`,
+    ]) {
+      const page = await listed(url);
+      expect(page.patients.map((p) => p.id)).toContain(mine.id);
+      expect(page.patients.map((p) => p.id)).not.toContain(theirs.id);
+      for (const p of page.patients) expect((await doctor.get(`/api/patients/${p.id}/history`)).statusCode).toBe(200);
+    }
+    expect((await listed(`/api/patients?search=${word}`)).total).toBe(1);
+    for (const url of [
+      `/api/patients/${theirs.id}`,
+      `/api/patients/${theirs.id}/history`,
+      `/api/patients/${theirs.id}/visits`,
+    ]) {
+      expect((await doctor.get(url)).statusCode, url).toBe(404);
+    }
+    expect(
+      (await doctor.post(`/api/patients/${theirs.id}/visits`, { doctor_id: doctorId, visit_date: tomorrow() }))
+        .statusCode,
+    ).toBe(404);
+    expect((await doctor.get(`/api/patients/${mine.id}`)).statusCode).toBe(200);
+
+    const { settings } = await lab.database.db
+      .selectFrom('organizations')
+      .select('settings')
+      .where('id', '=', lab.organizationId)
+      .executeTakeFirstOrThrow();
+    await lab.database.db
+      .updateTable('organizations')
+      .set({ settings: JSON.stringify({ ...JSON.parse(settings), doctorsSeeAllPatients: true }) })
+      .where('id', '=', lab.organizationId)
+      .execute();
+    try {
+      expect((await listed(`/api/patients?search=${word}`)).total).toBe(2);
+      expect((await doctor.get(`/api/patients/${theirs.id}/history`)).statusCode).toBe(200);
+    } finally {
+      await lab.database.db
+        .updateTable('organizations')
+        .set({ settings })
+        .where('id', '=', lab.organizationId)
+        .execute();
+    }
   });
 });

@@ -31,16 +31,19 @@ afterAll(() => lab.close());
 const signInLab = (host?: string) => lab.app.inject({ url: '/api/auth/lab', ...(host ? { headers: { host } } : {}) });
 
 describe('the lab name on the sign-in page', () => {
-  it("answers without a session with the lab's name and nothing else", async () => {
+  it("answers without a session with the lab's name and whether to ask for the lab, nothing else", async () => {
     const res = await signInLab();
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ name: 'Test Lab' });
+    expect(res.json()).toEqual({ name: 'Test Lab', ask_lab: true });
   });
 
   it("names the lab whose domain the page is opened at; any other address names the server's first lab", async () => {
-    expect((await signInLab(tenant.domain)).json()).toEqual({ name: 'North Diagnostics' });
-    expect((await signInLab(tenant.domain.toUpperCase())).json()).toEqual({ name: 'North Diagnostics' });
-    expect((await signInLab('localhost')).json()).toEqual({ name: 'Test Lab' });
+    expect((await signInLab(tenant.domain)).json()).toEqual({ name: 'North Diagnostics', ask_lab: false });
+    expect((await signInLab(tenant.domain.toUpperCase())).json()).toEqual({
+      name: 'North Diagnostics',
+      ask_lab: false,
+    });
+    expect((await signInLab('localhost')).json()).toEqual({ name: 'Test Lab', ask_lab: true });
   });
 });
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, login, makeLab, type Client, type TestLab } from '../helpers.js';
+import { client, makeLab, type Client, type TestLab } from '../helpers.js';
 import { hashPassword } from '../../src/core/auth/password.js';
 import type { Patient } from '../../src/shared/schemas/patients.js';
-import { createPatient, ids, insertOtherLab, page, uniqueEmail, uniquePhone, uniqueWord } from './support.js';
+import { createPatient, ids, insertOtherLab, loginAt, page, uniqueEmail, uniquePhone, uniqueWord } from './support.js';
 
 let lab: TestLab;
 beforeAll(async () => {
@@ -277,7 +277,7 @@ describe('organisations never see each other’s patients', () => {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    otherClient = client(lab.app, await login(lab.app, email, 'other-lab-pass-1'), user.id, email);
+    otherClient = client(lab.app, await loginAt(lab, org.id, email, 'other-lab-pass-1'), user.id, email);
   });
 
   it('not by id, list or search', async () => {

@@ -176,6 +176,8 @@ export async function insertOtherLab(db: Database_['db'], name = 'Other Lab'): P
     .insertInto('organizations')
     .values({
       name,
+      // A lab other than the first is signed in to by its domain (at its address or in the lab field).
+      domain: `${uniqueWord('other').toLowerCase()}-${process.pid}.other.test`,
       address: null,
       phone: null,
       email: null,
@@ -203,5 +205,18 @@ export async function otherLabAdmin(lab: TestLab): Promise<{ organizationId: num
     role: 'admin',
     password: PASSWORD,
   });
-  return { organizationId, admin: client(lab.app, await login(lab.app, email, PASSWORD), user.id, email) };
+  return {
+    organizationId,
+    admin: client(lab.app, await loginAt(lab, organizationId, email, PASSWORD), user.id, email),
+  };
+}
+
+/** Signs in to a lab other than the first, naming it by its domain as the sign-in page's lab field does. */
+export async function loginAt(lab: TestLab, organizationId: number, email: string, password: string): Promise<string> {
+  const org = await lab.database.db
+    .selectFrom('organizations')
+    .select('domain')
+    .where('id', '=', organizationId)
+    .executeTakeFirstOrThrow();
+  return login(lab.app, email, password, org.domain ?? undefined);
 }

@@ -20,11 +20,11 @@ import type { User } from '../../src/shared/schemas/users.js';
  * brings them back. Two labs on one server: the first (the server's, with the superadmin) and B.
  */
 let lab: TestLab;
-let B: { org: number; admin: Client };
+let B: { org: number; domain: string; admin: Client };
 let ipSeq = 0;
 const PASSWORD_B = 'suspension-pass-1';
 
-async function newTenant(name: string): Promise<{ org: number; admin: Client }> {
+async function newTenant(name: string): Promise<{ org: number; domain: string; admin: Client }> {
   const email = `${name.toLowerCase()}-${process.pid}@suspend.test`;
   const res = await lab.admin.post('/api/tenants', {
     name,
@@ -43,7 +43,11 @@ async function newTenant(name: string): Promise<{ org: number; admin: Client }> 
   expect(accepted.statusCode, accepted.body).toBe(200);
   const user = accepted.json<{ user: User }>().user;
   const cookie = accepted.cookies.find((c) => c.name === 'lims_session')!;
-  return { org: created.tenant.id, admin: client(lab.app, `lims_session=${cookie.value}`, user.id, email) };
+  return {
+    org: created.tenant.id,
+    domain: created.tenant.domain!,
+    admin: client(lab.app, `lims_session=${cookie.value}`, user.id, email),
+  };
 }
 
 /** The superadmin changes B's status; suspension signs B's staff out, so B's admin signs in again after. */
@@ -54,7 +58,7 @@ async function setStatus(status: 'suspended' | 'active' | 'inactive'): Promise<v
     const signIn = await lab.app.inject({
       method: 'POST',
       url: '/api/auth/login',
-      payload: { email: B.admin.email, password: PASSWORD_B },
+      payload: { email: B.admin.email, password: PASSWORD_B, lab: B.domain },
     });
     expect(signIn.statusCode, signIn.body).toBe(200);
     const cookie = signIn.cookies.find((c) => c.name === 'lims_session')!;

@@ -244,7 +244,9 @@ export async function startApp(opts: StartOptions = {}): Promise<E2eApp> {
 }
 
 /** Signs in through the form on the current page (the /login page or the in-place form). */
-export async function login(page: Page, email: string, password: string): Promise<void> {
+/** `lab`: the lab's address, typed into the Lab field a server of several labs asks for at its IP address. */
+export async function login(page: Page, email: string, password: string, lab?: string): Promise<void> {
+  if (lab !== undefined) await page.getByLabel('Lab', { exact: true }).fill(lab);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign In' }).click();

@@ -136,9 +136,11 @@ describe('Multi-Tenant Setup', () => {
     await row.getByText('Suspended', { exact: true }).waitFor();
     await screenshot(su, 'tenants-suspended');
 
+    // At the server's IP address the page asks which lab; the lab's address names it.
     await page.goto('/patients');
     await page.getByRole('button', { name: 'Sign In' }).waitFor();
-    await login(page, adminEmail, adminPassword);
+    await page.getByText('Leave empty for', { exact: false }).waitFor();
+    await login(page, adminEmail, adminPassword, domain);
     await page.getByText("This lab's account is suspended. Contact your administrator.").first().waitFor();
   });
 });

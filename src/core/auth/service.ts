@@ -4,14 +4,13 @@ import { nowIso, type Actor } from '../context.js';
 import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../errors.js';
 import type { LoginInput } from '../../shared/schemas/auth.js';
 import type { User } from '../../shared/schemas/users.js';
-import { findUsersByEmail, toUser, updateUserRow } from '../users/repository.js';
-import { labClosedMessage, signInAccount } from '../tenants/sign-in.js';
-import { tenantIdByDomain } from '../tenants/repository.js';
+import { toUser, updateUserRow } from '../users/repository.js';
+import { labClosedMessage, signInAccount, signInLabId } from '../tenants/sign-in.js';
 import { labPermissions } from '../users/permissions.js';
-import { labSettings, primaryOrganization } from '../settings/organization.js';
+import { labSettings } from '../settings/organization.js';
 import { dummyPasswordHash, NO_PASSWORD, verifyPassword } from './password.js';
 import { createSession, deleteSession } from './sessions.js';
-import { SignInLimits, waitText, type SignInTicket } from './throttle.js';
+import { SignInLimits, staffAccountKey, waitText, type SignInTicket } from './throttle.js';
 import { LOGIN_MAX_FAILURES } from '../../shared/constants.js';
 import type { Role } from '../../shared/roles.js';
 import type { UserRow } from '../users/repository.js';
@@ -67,19 +66,21 @@ export class AuthService {
 
   /**
    * Unknown email, wrong password and deactivated user all answer the same 401, in about the same
-   * time. `meta.host` (the request's host name) picks the lab when one email has accounts in
-   * several (tenants/sign-in.ts). A right password for a user who needs a second step answers a
-   * challenge (no session).
+   * time. The lab is decided first, from the request's host name or the `lab` field, never from
+   * where the email has accounts (tenants/sign-in.ts): the answer, its work and the limits are the
+   * same whether or not the email exists in this lab or any other. A right password for a user who
+   * needs a second step answers a challenge (no session).
    */
   async login(input: LoginInput, meta: SignInMeta): Promise<LoginResult | LoginChallenge> {
-    const account = `email:${input.email}`;
-    const host = meta.host ?? null;
-    const ticket = this.limits.reserve(account, meta.ip, Date.now(), await this.#loginAttempts(input.email, host));
+    const organizationId = await signInLabId(this.db, meta.host ?? null, input.lab);
+    const maxFailures =
+      organizationId === null ? LOGIN_MAX_FAILURES : (await labSettings(this.db, organizationId)).maxLoginAttempts;
+    const ticket = this.limits.reserve(staffAccountKey(organizationId, input.email), meta.ip, Date.now(), maxFailures);
     if (typeof ticket === 'number') {
       throw new TooManyRequestsError(`Too many failed sign-in attempts. Try again in ${waitText(ticket)}.`, ticket);
     }
     try {
-      return await this.#check(input, meta, ticket);
+      return await this.#check(input, organizationId, meta, ticket);
     } finally {
       // #check ends the ticket with fail or succeed; when a second step follows, or after an unexpected
       // error, it is given back.
@@ -87,33 +88,17 @@ export class AuthService {
     }
   }
 
-  /** Forgets the failed sign-ins of this email from every address (an administrator's unlock). */
-  unlock(email: string): void {
-    this.limits.unlock(`email:${email}`);
+  /** Forgets the failed sign-ins of this account (lab and email) from every address (an administrator's unlock). */
+  unlock(organizationId: number, email: string): void {
+    this.limits.unlock(staffAccountKey(organizationId, email));
   }
 
-  signInStatus(email: string) {
-    return this.limits.status(`email:${email}`);
+  signInStatus(organizationId: number, email: string) {
+    return this.limits.status(staffAccountKey(organizationId, email));
   }
 
-  /**
-   * The lab's login attempts setting (failures per account and address before the lockout): the lab
-   * the host name names, else the email's only lab, else the first lab. Read before the password is
-   * checked, so without it; for an email nobody has, the first lab's (a different count would tell a
-   * guesser which emails exist).
-   */
-  async #loginAttempts(email: string, host: string | null): Promise<number> {
-    const byHost = host ? await tenantIdByDomain(this.db, host) : undefined;
-    const rows = byHost ? [] : await findUsersByEmail(this.db, email);
-    const organizationId =
-      byHost?.id ?? (rows.length === 1 ? rows[0]!.organization_id : (await primaryOrganization(this.db))?.id);
-    return organizationId === undefined
-      ? LOGIN_MAX_FAILURES
-      : (await labSettings(this.db, organizationId)).maxLoginAttempts;
-  }
-
-  async #check(input: LoginInput, meta: SignInMeta, ticket: SignInTicket) {
-    const row = await signInAccount(this.db, input.email, meta.host ?? null, input.password);
+  async #check(input: LoginInput, organizationId: number | null, meta: SignInMeta, ticket: SignInTicket) {
+    const row = await signInAccount(this.db, organizationId, input.email);
     // An account without a password (a referring doctor who never signs in) is compared against the
     // dummy hash, as an unknown email is: the answer and its timing are the same as a wrong password.
     const hasPassword = row !== undefined && row.password_hash !== NO_PASSWORD;

@@ -195,6 +195,15 @@ export class SignInLimits {
   }
 }
 
+/**
+ * The sign-in limits' key of a staff account: its lab and email. One email may have accounts in
+ * several labs; failures against one never lock, slow or show on another. `null`: a sign-in for a
+ * lab that does not exist (counted on its own key, against no account).
+ */
+export function staffAccountKey(organizationId: number | null, email: string): string {
+  return `email:${organizationId ?? '-'}:${email.toLowerCase()}`;
+}
+
 /** One reserved sign-in attempt. */
 export interface SignInTicket {
   /** `at`: when it failed (ms; now unless said, for tests). */

@@ -3,7 +3,7 @@ import type { Actor } from '../context.js';
 import { DomainError, TooManyRequestsError } from '../errors.js';
 import { findUserByEmail } from '../users/repository.js';
 import { dummyPasswordHash, verifyPassword } from '../auth/password.js';
-import { SignInLimits, waitText } from '../auth/throttle.js';
+import { SignInLimits, staffAccountKey, waitText } from '../auth/throttle.js';
 import { labSettings } from '../settings/organization.js';
 import type { Role } from '../../shared/roles.js';
 import { labPermissions } from '../users/permissions.js';
@@ -48,7 +48,7 @@ export async function checkDiscount(
     );
   }
   const email = approval.approver_email.trim().toLowerCase();
-  const ticket = approvalLimits.reserve(`email:${email}`, actor.ip ?? 'unknown');
+  const ticket = approvalLimits.reserve(staffAccountKey(actor.organizationId, email), actor.ip ?? 'unknown');
   if (typeof ticket === 'number') {
     throw new TooManyRequestsError(`Too many wrong approver passwords. Try again in ${waitText(ticket)}.`, ticket);
   }

@@ -15,6 +15,7 @@ import type { PatientListQuery } from '../../shared/schemas/patients.js';
 import type { RangeQuery } from '../transfer/parallel.js';
 
 import type { PatientRow } from './mappers.js';
+import { patientsOfDoctor } from '../visits/repository.js';
 import './tables.js';
 
 export type { PatientRow };
@@ -107,10 +108,11 @@ export async function pagePatients(
   db: Db,
   organizationId: number,
   q: PatientListQuery,
+  doctorId?: number,
 ): Promise<{ rows: PatientRow[]; total: number }> {
   const offset = (q.page - 1) * q.limit;
   const tokens = q.search ? searchTokens(q.search) : [];
-  const filtered = q.gender !== undefined || q.membership !== undefined;
+  const filtered = q.gender !== undefined || q.membership !== undefined || doctorId !== undefined;
 
   if (tokens.length === 0 && q.search) return { rows: [], total: 0 };
 
@@ -143,6 +145,7 @@ export async function pagePatients(
   let base = db.selectFrom('patients').where('organization_id', '=', organizationId);
   if (q.gender) base = base.where('gender', '=', q.gender);
   if (q.membership) base = base.where('membership_type', '=', q.membership);
+  if (doctorId !== undefined) base = base.where('id', 'in', patientsOfDoctor(doctorId));
   if (match !== null) base = base.where(match.ids);
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const total = Number(n);

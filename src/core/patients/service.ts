@@ -27,6 +27,7 @@ import { localDate } from '../../shared/time.js';
 import { birthDateFromAge } from '../../shared/age.js';
 import { refuseLikelyDuplicate } from './duplicates.js';
 import { aliasById, aliasByCode } from './merge-repository.js';
+import { isPatientOfDoctor } from '../visits/repository.js';
 
 type Writable = Omit<
   PatientRow,
@@ -65,8 +66,15 @@ function columns(input: PatientCreate, today: string): Writable {
   };
 }
 
-export async function listPatients(db: Db, organizationId: number, q: PatientListQuery): Promise<PatientPage> {
-  const { rows, total } = await pagePatients(db, organizationId, await withAliasResolved(db, organizationId, q));
+/** `doctorId`: only that doctor's own patients (see doctorLimit in results/scope.ts). */
+export async function listPatients(
+  db: Db,
+  organizationId: number,
+  q: PatientListQuery,
+  doctorId?: number,
+): Promise<PatientPage> {
+  const resolved = await withAliasResolved(db, organizationId, q);
+  const { rows, total } = await pagePatients(db, organizationId, resolved, doctorId);
   const today = await labToday(db, organizationId);
   return { patients: rows.map((r) => toPatient(r, today)), ...pageEnvelope(total, q.page, q.limit) };
 }
@@ -80,14 +88,18 @@ async function withAliasResolved(db: Db, organizationId: number, q: PatientListQ
   return row ? { ...q, search: row.patient_code } : q;
 }
 
-/** A patient by id; the id of a patient merged into another answers the patient kept. */
-export async function getPatient(db: Db, organizationId: number, id: number): Promise<Patient> {
+/**
+ * A patient by id; the id of a patient merged into another answers the patient kept. `doctorId`:
+ * another doctor's patient answers 404, as if it did not exist.
+ */
+export async function getPatient(db: Db, organizationId: number, id: number, doctorId?: number): Promise<Patient> {
   let row = await findPatient(db, organizationId, id);
   if (!row) {
     const kept = await aliasById(db, organizationId, id);
     if (kept !== undefined) row = await findPatient(db, organizationId, kept);
   }
-  if (!row) throw new NotFoundError('Patient', id);
+  if (!row || (doctorId !== undefined && !(await isPatientOfDoctor(db, doctorId, row.id))))
+    throw new NotFoundError('Patient', id);
   return toPatient(row, await labToday(db, organizationId));
 }
 

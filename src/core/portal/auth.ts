@@ -17,6 +17,7 @@ import { dummyPasswordHash, verifyPassword } from '../auth/password.js';
 import { hashToken } from '../auth/sessions.js';
 import { SignInLimits, waitText, type SignInTicket } from '../auth/throttle.js';
 import { mobileKey } from './pin.js';
+import { tenantIdByDomain } from '../tenants/repository.js';
 import {
   PORTAL_INVALID_LOGIN,
   PORTAL_LAB_CLOSED,
@@ -40,6 +41,8 @@ export interface PortalSession {
 interface Meta {
   ip: string;
   userAgent: string | null;
+  /** The request's host name: a lab's domain limits the sign-in to that lab's patients. */
+  host?: string | null;
 }
 
 /** Portal actions in the audit trail: no staff user, the patient named by their code. */
@@ -88,14 +91,23 @@ export class PortalAuth {
   }
 
   async #check(input: PortalLogin, meta: Meta, code: string, ticket: SignInTicket) {
-    // Codes are unique per lab; an installation with several labs may repeat one, so every candidate is tried.
-    const candidates = await portalCandidates(this.db, code);
+    // Codes are unique per lab; an installation with several labs may repeat one. At a lab's own
+    // address only that lab's patients are candidates; elsewhere every lab's are, and the PIN is
+    // tried against each whose mobile number matches, so an account another lab holds with the same
+    // code and number (the same person, or one made to look like them) never stands in the way.
+    const lab = meta.host ? await tenantIdByDomain(this.db, meta.host) : undefined;
+    const candidates = (await portalCandidates(this.db, code)).filter((c) => !lab || c.organization_id === lab.id);
     const mobile = mobileKey(input.mobile);
-    const match = mobile.length >= 7 ? candidates.find((c) => mobileKey(c.phone) === mobile) : undefined;
-    const ok = match
-      ? await verifyPassword(input.pin, match.pin_hash)
-      : await verifyPassword(input.pin, await dummyPasswordHash()).then(() => false);
-    if (!match || !ok) {
+    const matching = mobile.length >= 7 ? candidates.filter((c) => mobileKey(c.phone) === mobile) : [];
+    let match: (typeof candidates)[number] | undefined;
+    for (const c of matching) {
+      if (await verifyPassword(input.pin, c.pin_hash)) {
+        match = c;
+        break;
+      }
+    }
+    if (matching.length === 0) await verifyPassword(input.pin, await dummyPasswordHash());
+    if (!match) {
       ticket.fail();
       for (const c of candidates) {
         await writeAudit(this.db, portalActor(c, meta), {
@@ -103,7 +115,7 @@ export class PortalAuth {
           entity: 'portal_session',
           entityId: c.id,
           status: 'failed',
-          newValues: { reason: match === c ? 'wrong PIN' : 'mobile number does not match' },
+          newValues: { reason: matching.includes(c) ? 'wrong PIN' : 'mobile number does not match' },
         });
       }
       throw new UnauthorizedError(PORTAL_INVALID_LOGIN);

@@ -18,10 +18,18 @@ export interface ResultScope {
 export async function resultScope(db: Db, actor: Actor): Promise<ResultScope> {
   const releasedOnly = !(await actorHasPermission(db, actor, 'view_results'));
   const base = releasedOnly ? { releasedOnly } : {};
-  if (actor.role !== 'doctor' || !actor.userId) return base;
-  return (await labSettings(db, actor.organizationId)).doctorsSeeAllPatients
-    ? base
-    : { ...base, doctorId: actor.userId };
+  const doctorId = await doctorLimit(db, actor);
+  return doctorId === undefined ? base : { ...base, doctorId };
+}
+
+/**
+ * The doctor whose own patients are all this reader may see (a doctor, unless the lab's
+ * doctorsSeeAllPatients setting is on), else undefined. The patient lists, the patient record and
+ * Patient History follow it as the results do, so a list never offers a patient its reader cannot open.
+ */
+export async function doctorLimit(db: Db, actor: Actor): Promise<number | undefined> {
+  if (actor.role !== 'doctor' || !actor.userId) return undefined;
+  return (await labSettings(db, actor.organizationId)).doctorsSeeAllPatients ? undefined : actor.userId;
 }
 
 /** Another doctor's patient answers as if it did not exist (404), so ids reveal nothing. */

@@ -17,6 +17,15 @@ export async function primaryOrganizationId(db: Db): Promise<number | null> {
   return r ? r.id : null;
 }
 
+/** How many labs the server holds (the sign-in page asks for the lab when several). */
+export async function organizationCount(db: Db): Promise<number> {
+  const r = await db
+    .selectFrom('organizations')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
 /** The lab whose domain is this host name (domains are stored in lower case). */
 export function tenantIdByDomain(db: Db, host: string): Promise<{ id: number } | undefined> {
   return db.selectFrom('organizations').select('id').where('domain', '=', host.toLowerCase()).executeTakeFirst();

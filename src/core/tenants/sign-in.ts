@@ -1,44 +1,34 @@
 import type { Db } from '../db/connection.js';
-import { ConflictError } from '../errors.js';
 import { getOrganization, primaryOrganization } from '../settings/organization.js';
-import { NO_PASSWORD, verifyPassword } from '../auth/password.js';
-import { findUsersByEmail, type UserRow } from '../users/repository.js';
-import { findTenantRow, primaryOrganizationId, tenantIdByDomain } from './repository.js';
+import { findUserByEmail, type UserRow } from '../users/repository.js';
+import { findTenantRow, organizationCount, primaryOrganizationId, tenantIdByDomain } from './repository.js';
+import type { SignInLab } from '../../shared/schemas/auth.js';
 import { LAB_CLOSED_MESSAGES, type TenantStatus } from '../../shared/schemas/tenants.js';
 
-export const AMBIGUOUS_LAB =
-  "This email has accounts in more than one lab on this server. Sign in at your lab's own address (the domain your administrator gave you).";
-
 /**
- * The account an email signs in to when one email may have accounts in several labs:
- * - a request whose host name is a lab's domain signs in to that lab only (an email without an
- *   account there is unknown);
- * - otherwise the email's only account, or its account in the server's first lab;
- * - otherwise (accounts in two other labs, and a host that names neither) it refuses rather than
- *   guess, with 409 AMBIGUOUS_LAB; and only to someone whose password fits one of the accounts, so
- *   a stranger learns no more than from any wrong password.
- * Undefined: no such account (the caller answers as for a wrong password).
+ * The lab a staff sign-in is for, decided before any account is looked at, so that what happens
+ * never depends on where else an email has an account:
+ * - a request whose host name is a lab's domain is for that lab (a `lab` field naming another lab
+ *   names none);
+ * - otherwise the lab the `lab` field names by its domain (the sign-in page asks for it when the
+ *   server holds more than one lab), and none when no lab has that domain;
+ * - otherwise the server's first lab (on a one-lab server, the lab).
+ * Null: no such lab (the caller answers as for a wrong password).
  */
+export async function signInLabId(db: Db, host: string | null, lab: string | undefined): Promise<number | null> {
+  const byHost = host ? await tenantIdByDomain(db, host) : undefined;
+  if (byHost) return lab === undefined || lab === host!.toLowerCase() ? byHost.id : null;
+  if (lab !== undefined) return (await tenantIdByDomain(db, lab))?.id ?? null;
+  return primaryOrganizationId(db);
+}
+
+/** The account of this email in the lab of the sign-in (see signInLabId), if any. */
 export async function signInAccount(
   db: Db,
+  organizationId: number | null,
   email: string,
-  host: string | null,
-  password: string,
 ): Promise<UserRow | undefined> {
-  const rows = await findUsersByEmail(db, email);
-  if (rows.length === 0) return undefined;
-  const lab = host ? await tenantIdByDomain(db, host) : undefined;
-  if (lab) return rows.find((r) => r.organization_id === lab.id);
-  if (rows.length === 1) return rows[0];
-  const primary = await primaryOrganizationId(db);
-  const inPrimary = rows.find((r) => r.organization_id === primary);
-  if (inPrimary) return inPrimary;
-  for (const r of rows) {
-    if (r.password_hash !== NO_PASSWORD && (await verifyPassword(password, r.password_hash))) {
-      throw new ConflictError(AMBIGUOUS_LAB, 'AMBIGUOUS_LAB');
-    }
-  }
-  return undefined;
+  return organizationId === null ? undefined : findUserByEmail(db, organizationId, email);
 }
 
 /** The sign-in refusal for a lab that is suspended or inactive, or null when its staff may sign in. */
@@ -49,11 +39,12 @@ export async function labClosedMessage(db: Db, organizationId: number): Promise<
 
 /**
  * The lab named on the sign-in page: the lab whose domain the request's host name is, else the
- * server's first lab (the one an email with accounts in several labs signs in to at any other
- * address). Only the name: the page says whose system this is and nothing about other labs.
+ * server's first lab (the one a sign-in naming no lab is for); and whether the page must ask for the
+ * lab (the host names none and the server holds several). Only the name and that flag: nothing
+ * about other labs.
  */
-export async function signInLabName(db: Db, host: string | null): Promise<string | null> {
+export async function signInPageLab(db: Db, host: string | null): Promise<SignInLab> {
   const lab = host ? await tenantIdByDomain(db, host) : undefined;
-  if (lab) return (await getOrganization(db, lab.id)).name;
-  return (await primaryOrganization(db))?.name ?? null;
+  if (lab) return { name: (await getOrganization(db, lab.id)).name, ask_lab: false };
+  return { name: (await primaryOrganization(db))?.name ?? null, ask_lab: (await organizationCount(db)) > 1 };
 }

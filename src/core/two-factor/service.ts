@@ -7,7 +7,7 @@ import { findUser, type UserRow } from '../users/repository.js';
 import { endSessionsOfUser, renewSessionEndingOthers } from '../auth/sessions.js';
 import { deleteOtherSessionRowsOfUser, selectLabSessionCounts } from '../auth/repository.js';
 import { verifyPassword } from '../auth/password.js';
-import { waitText, type SignInLimits } from '../auth/throttle.js';
+import { staffAccountKey, waitText, type SignInLimits } from '../auth/throttle.js';
 import { ROLE_RANK, type Role } from '../../shared/roles.js';
 import type { TwoFactorConfirm, TwoFactorSetup, TwoFactorStatus } from '../../shared/schemas/two-factor.js';
 import {
@@ -207,7 +207,7 @@ export class TwoFactorAccounts {
   async #confirm(actor: Actor, me: UserRow, proof: TwoFactorConfirm, action: 'delete' | 'update') {
     const row = await findTwoFactor(this.db, me.organization_id, me.id);
     if (!row?.secret) throw new ConflictError('Two-factor sign-in is not on', 'TWO_FACTOR_OFF');
-    const ticket = this.limits.reserve(`email:${me.email}`, actor.ip ?? 'unknown');
+    const ticket = this.limits.reserve(staffAccountKey(me.organization_id, me.email), actor.ip ?? 'unknown');
     if (typeof ticket === 'number')
       throw new TooManyRequestsError(`Too many wrong codes or passwords. Try again in ${waitText(ticket)}.`, ticket);
     try {

@@ -5,7 +5,7 @@ import { nowIso, type Actor } from '../context.js';
 import { DomainError, TooManyRequestsError, UnauthorizedError, ValidationError } from '../errors.js';
 import { labSettings } from '../settings/organization.js';
 import { findUser, type UserRow } from '../users/repository.js';
-import { waitText, type SignInLimits } from '../auth/throttle.js';
+import { staffAccountKey, waitText, type SignInLimits } from '../auth/throttle.js';
 import { deleteOtherSessionRowsOfUser } from '../auth/repository.js';
 import { LOGIN_MAX_FAILURES } from '../../shared/constants.js';
 import type { User } from '../../shared/schemas/users.js';
@@ -191,7 +191,7 @@ export class TwoFactorSignIn {
   }
 
   async #verify(challenge: ChallengeRow, user: UserRow, input: LoginTwoFactorInput, meta: SignInMeta) {
-    const ticket = this.limits.reserve(`email:${user.email}`, meta.ip);
+    const ticket = this.limits.reserve(staffAccountKey(user.organization_id, user.email), meta.ip);
     if (typeof ticket === 'number')
       throw new TooManyRequestsError(`Too many failed sign-in attempts. Try again in ${waitText(ticket)}.`, ticket);
     try {

@@ -199,15 +199,15 @@ export async function resetPassword(db: Db, actor: Actor, id: number, password: 
 
 /** What the users service needs of the sign-in limiter (AuthService). */
 export interface SignInLocks {
-  unlock(email: string): void;
-  signInStatus(email: string): { failures: number; backoff_seconds: number };
+  unlock(organizationId: number, email: string): void;
+  signInStatus(organizationId: number, email: string): { failures: number; backoff_seconds: number };
 }
 
 /** Failed sign-ins of a staff account in the current window, and how long it is slowed. */
 export async function signInStatus(db: Db, organizationId: number, id: number, locks: SignInLocks) {
   const user = await findUser(db, organizationId, id);
   if (!user) throw new NotFoundError('User', id);
-  return locks.signInStatus(user.email);
+  return locks.signInStatus(organizationId, user.email);
 }
 
 /** An administrator clears an account's failed sign-ins from every address; audited. */
@@ -215,8 +215,8 @@ export async function unlockSignIn(db: Db, actor: Actor, id: number, locks: Sign
   const user = await findUser(db, actor.organizationId, id);
   if (!user) throw new NotFoundError('User', id);
   assertMayManage(actor, user);
-  const before = locks.signInStatus(user.email);
-  locks.unlock(user.email);
+  const before = locks.signInStatus(actor.organizationId, user.email);
+  locks.unlock(actor.organizationId, user.email);
   await writeAudit(db, actor, {
     action: 'update',
     entity: 'user',
@@ -224,5 +224,5 @@ export async function unlockSignIn(db: Db, actor: Actor, id: number, locks: Sign
     oldValues: { failed_sign_ins: before.failures },
     newValues: { sign_in_unlocked: true },
   });
-  return locks.signInStatus(user.email);
+  return locks.signInStatus(actor.organizationId, user.email);
 }

@@ -6,6 +6,7 @@ import { writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { findPatient } from '../patients/repository.js';
 import { resolveDoctor } from '../billing/lines.js';
+import { assertInScope, doctorLimit } from '../results/scope.js';
 import { organizationTimezone } from '../settings/organization.js';
 import { localDate, localMinuteStamp } from '../../shared/time.js';
 import type { Visit, VisitCreate, VisitUpdate } from '../../shared/schemas/history.js';
@@ -83,21 +84,31 @@ async function requirePatient(db: Db, organizationId: number, patientId: number)
   return patient;
 }
 
-export async function listVisits(db: Db, organizationId: number, patientId: number): Promise<Visit[]> {
+/** `doctorId`: a doctor limited to their own patients (results/scope.ts); another's answers 404. */
+export async function listVisits(
+  db: Db,
+  organizationId: number,
+  patientId: number,
+  doctorId?: number,
+): Promise<Visit[]> {
   await requirePatient(db, organizationId, patientId);
+  await assertInScope(db, { doctorId }, patientId, 'Patient', patientId);
   return visitsOfPatient(db, organizationId, patientId);
 }
 
-export async function getVisit(db: Db, organizationId: number, id: number): Promise<Visit> {
+export async function getVisit(db: Db, organizationId: number, id: number, doctorId?: number): Promise<Visit> {
   const visit = await findVisit(db, organizationId, id);
   if (!visit) throw new NotFoundError('Visit', id);
+  await assertInScope(db, { doctorId }, visit.patient_id, 'Visit', id);
   return visit;
 }
 
 /** Books an appointment (status scheduled) with a doctor, today or later in the lab's calendar. */
 export async function scheduleVisit(db: Db, actor: Actor, patientId: number, input: VisitCreate): Promise<Visit> {
+  const doctorId = await doctorLimit(db, actor);
   const id = await db.transaction().execute(async (trx) => {
     await requirePatient(trx, actor.organizationId, patientId);
+    await assertInScope(trx, { doctorId }, patientId, 'Patient', patientId);
     const doctor = await resolveDoctor(trx, actor.organizationId, input.doctor_id);
     const today = localDate(await organizationTimezone(trx, actor.organizationId));
     if (input.visit_date < today)
@@ -134,9 +145,11 @@ const NOTE_FIELDS = ['chief_complaint', 'diagnosis', 'treatment', 'follow_up_dat
  * scheduled or completed visit.
  */
 export async function updateVisit(db: Db, actor: Actor, id: number, input: VisitUpdate): Promise<Visit> {
+  const doctorId = await doctorLimit(db, actor);
   await db.transaction().execute(async (trx) => {
     const before = await findVisitRow(trx, actor.organizationId, id);
     if (!before) throw new NotFoundError('Visit', id);
+    await assertInScope(trx, { doctorId }, before.patient_id, 'Visit', id);
     if (before.status === 'cancelled')
       throw new ConflictError(`Visit ${id} is cancelled and cannot be changed`, 'VISIT_CANCELLED');
     if (input.status === 'cancelled' && before.status === 'completed') {

@@ -5,7 +5,7 @@ import { toUser } from '../../core/users/repository.js';
 import { labPermissions } from '../../core/users/permissions.js';
 import { demoCredentials } from '../../core/setup/demo.js';
 import { getOrganization } from '../../core/settings/organization.js';
-import { signInLabName } from '../../core/tenants/sign-in.js';
+import { signInPageLab } from '../../core/tenants/sign-in.js';
 import { SESSION_COOKIE, actorOf, setSessionCookie } from '../plugins/auth.js';
 import { route } from '../contract.js';
 
@@ -36,7 +36,7 @@ export async function authRoutes(app: FastifyInstance) {
   route(app, authApi.myLab, async (req) => ({
     name: (await getOrganization(app.database.db, req.staff!.actor.organizationId)).name,
   }));
-  route(app, authApi.signInLab, async (req) => ({ name: await signInLabName(app.database.db, req.hostname) }));
+  route(app, authApi.signInLab, async (req) => signInPageLab(app.database.db, req.hostname));
 
   route(app, authApi.demoCredentials, async () => ({
     demo: app.options_.demo === true,

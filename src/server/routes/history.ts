@@ -1,4 +1,4 @@
-import { resultScope } from '../../core/results/scope.js';
+import { doctorLimit, resultScope } from '../../core/results/scope.js';
 import type { FastifyInstance } from 'fastify';
 import { historyApi } from '../../shared/api/history.js';
 import { patientHistory } from '../../core/history/service.js';
@@ -14,13 +14,13 @@ export async function historyRoutes(app: FastifyInstance) {
     patientHistory(db, actorOf(req).organizationId, req.params.id, await resultScope(db, actorOf(req))),
   );
   route(app, historyApi.visits, async (req) => ({
-    visits: await listVisits(db, actorOf(req).organizationId, req.params.id),
+    visits: await listVisits(db, actorOf(req).organizationId, req.params.id, await doctorLimit(db, actorOf(req))),
   }));
   route(app, historyApi.scheduleVisit, async (req) => ({
     visit: await scheduleVisit(db, actorOf(req), req.params.id, req.body),
   }));
   route(app, historyApi.getVisit, async (req) => ({
-    visit: await getVisit(db, actorOf(req).organizationId, req.params.id),
+    visit: await getVisit(db, actorOf(req).organizationId, req.params.id, await doctorLimit(db, actorOf(req))),
   }));
   route(app, historyApi.updateVisit, async (req) => ({
     visit: await updateVisit(db, actorOf(req), req.params.id, req.body),

@@ -1,4 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { PatientListQuery } from '../../shared/schemas/patients.js';
+import { doctorLimit } from '../../core/results/scope.js';
 import { Readable } from 'node:stream';
 import { patientsApi } from '../../shared/api/patients.js';
 import { createPatient, deletePatient, getPatient, listPatients, updatePatient } from '../../core/patients/service.js';
@@ -11,15 +13,18 @@ import { sendCsv } from '../files.js';
 export async function patientRoutes(app: FastifyInstance) {
   const db = app.database.db;
 
-  route(app, patientsApi.list, async (req) => listPatients(db, actorOf(req).organizationId, req.query));
-  route(app, patientsApi.search, async (req) => listPatients(db, actorOf(req).organizationId, req.query));
+  // A doctor limited to their own patients lists and opens only those (as Patient History and results).
+  const list = async (req: FastifyRequest, q: PatientListQuery) =>
+    listPatients(db, actorOf(req).organizationId, q, await doctorLimit(db, actorOf(req)));
+  route(app, patientsApi.list, async (req) => list(req, req.query));
+  route(app, patientsApi.search, async (req) => list(req, req.query));
   route(app, patientsApi.export, async (req, reply) => {
     const { search, gender, membership } = req.query;
     const csv = await exportPatientsCsv(db, actorOf(req), { search, gender, membership });
     return sendCsv(reply, 'patients', Readable.from(csv));
   });
   route(app, patientsApi.get, async (req) => ({
-    patient: await getPatient(db, actorOf(req).organizationId, req.params.id),
+    patient: await getPatient(db, actorOf(req).organizationId, req.params.id, await doctorLimit(db, actorOf(req))),
   }));
   route(app, patientsApi.create, async (req) => ({ patient: await createPatient(db, actorOf(req), req.body) }));
   route(app, patientsApi.update, async (req) => ({

@@ -75,7 +75,11 @@ export async function portalRoutes(app: FastifyInstance) {
   }
 
   const guarded = { onRequest: [portalCsrf, portalGuard] };
-  const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] ?? null });
+  const meta = (req: FastifyRequest) => ({
+    ip: req.ip,
+    userAgent: req.headers['user-agent'] ?? null,
+    host: req.hostname,
+  });
   const privatePdf = (reply: FastifyReply) => reply.header('cache-control', 'private, no-store');
 
   // Staff: issue or reset a patient's PIN (shown once), and whether one is issued.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { demoCredentialSchema, loginSchema } from '../schemas/auth.js';
+import { demoCredentialSchema, loginSchema, signInLabSchema } from '../schemas/auth.js';
 import { userSchema } from '../schemas/users.js';
 import { twoFactorChallengeSchema } from '../schemas/two-factor.js';
 import { defineRoute } from './contract.js';
@@ -30,14 +30,16 @@ export const authApi = {
   /** The name of the signed-in user's lab, for the sidebar. */
   myLab: defineRoute({ method: 'GET', path: '/api/auth/my-lab', access: 'authenticated', response: labName }),
   /**
-   * The lab's name for the sign-in page, before anyone signs in: the lab whose domain this host name
-   * is, else the server's first lab; null before setup. Nothing else about the lab or other labs.
+   * The sign-in page's lab, before anyone signs in: the lab whose domain this host name is, else the
+   * server's first lab; null before setup. `ask_lab`: the host names no lab and the server holds more
+   * than one, so the page asks which (the `lab` field of login; empty means the first lab). Nothing
+   * else about the lab or other labs.
    */
   signInLab: defineRoute({
     method: 'GET',
     path: '/api/auth/lab',
     access: 'public',
-    response: z.object({ name: z.string().nullable() }),
+    response: signInLabSchema,
   }),
   /** The demo accounts, listed on the login page only when the server runs with --demo. */
   demoCredentials: defineRoute({

@@ -66,11 +66,14 @@ export function fullName(user: Pick<User, 'first_name' | 'last_name'>): string {
   return `${user.first_name} ${user.last_name}`.trim();
 }
 
-/** The lab named on the sign-in page (the lab of this address; null before setup). */
+/**
+ * The lab named on the sign-in page (the lab of this address; null before setup), and whether the
+ * page asks which lab (a server of several labs reached at an address that names none).
+ */
 export function useSignInLab() {
   return useQuery({
     queryKey: shellKeys.signInLab,
-    queryFn: () => call(authApi.signInLab, {}).then((r) => r.name),
+    queryFn: () => call(authApi.signInLab, {}),
     staleTime: 5 * 60_000,
     retry: 1,
   });

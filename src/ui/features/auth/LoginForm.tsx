@@ -9,6 +9,7 @@ import { ROLE_LABELS, ROLES, type Role } from '@shared/roles';
 import { Button, FormField, Input } from '@/components';
 import { notify } from '@/lib/notify';
 import { useDemoCredentials, useLoginMutation } from '@/lib/auth';
+import { useSignInLab } from '@/lib/session';
 
 type LoginForm = z.input<typeof loginSchema>;
 
@@ -51,13 +52,16 @@ function DemoCredentials({ onPick }: { onPick: (c: DemoCredential) => void }) {
 /**
  * Email + password sign-in (spec 2.4). Success sets the session; the shell shows what comes next.
  * A user with two-factor sign-in gets a challenge instead, and the screen asks for the code.
+ * On a server of several labs opened at an address that names none (its IP address), it also asks
+ * for the lab: its address, as the lab's administrator gave it; empty is the server's first lab.
  */
 export function LoginForm({ onChallenge }: { onChallenge: (challenge: TwoFactorChallenge, email: string) => void }) {
   const login = useLoginMutation();
   const [showPassword, setShowPassword] = useState(false);
+  const page = useSignInLab().data;
   const form = useForm<LoginForm, unknown, z.output<typeof loginSchema>>({
     resolver: zodResolver(loginSchema),
-    defaultValues: { email: '', password: '' },
+    defaultValues: { lab: '', email: '', password: '' },
     mode: 'onBlur',
     reValidateMode: 'onChange',
   });
@@ -77,6 +81,26 @@ export function LoginForm({ onChallenge }: { onChallenge: (challenge: TwoFactorC
   return (
     <>
       <form onSubmit={(e) => void onSubmit(e)} noValidate className="grid gap-4" aria-label="Sign in">
+        {page?.ask_lab && (
+          <FormField
+            label="Lab"
+            error={errors.lab?.message}
+            hint={
+              page.name
+                ? `Your lab's address, such as lab2.example.com. Leave empty for ${page.name}.`
+                : "Your lab's address, such as lab2.example.com."
+            }
+          >
+            <Input
+              type="text"
+              autoComplete="on"
+              autoCapitalize="none"
+              spellCheck={false}
+              placeholder="yourlab.example.com"
+              {...form.register('lab')}
+            />
+          </FormField>
+        )}
         <FormField label="Email" error={errors.email?.message} required>
           <Input
             type="email"

@@ -50,9 +50,13 @@ export function LoginScreen() {
   );
 }
 
-/** Whose system this is: the lab's name, with lims under it; just lims until it loads (or before setup). */
+/**
+ * Whose system this is: the lab's name, with lims under it; just lims until it loads, before setup,
+ * and where the page asks which lab (the address serves several).
+ */
 function LabName() {
-  const name = useSignInLab().data;
+  const lab = useSignInLab().data;
+  const name = lab && !lab.ask_lab ? lab.name : null;
   if (!name) return <span className="text-lg font-semibold text-slate-900">lims</span>;
   return (
     <span className="grid leading-tight">
