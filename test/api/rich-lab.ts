@@ -124,7 +124,12 @@ export async function buildRichLab(lab: TestLab): Promise<RichLab> {
     'old payer price',
   );
   await ok(
-    a.post(`/api/payers/${payer}/prices`, { item_type: 'test', item_id: hb, price: 120, effective_from: addDays(today, -10) }),
+    a.post(`/api/payers/${payer}/prices`, {
+      item_type: 'test',
+      item_id: hb,
+      price: 120,
+      effective_from: addDays(today, -10),
+    }),
     'payer price',
   );
 
@@ -166,10 +171,7 @@ export async function buildRichLab(lab: TestLab): Promise<RichLab> {
     discount_percentage: 5,
   });
   const cash = await pay(gst.id, { amount: 1000, method: 'cash' });
-  await ok(
-    a.post(`/api/payments/${cash.payment.id}/refund`, { amount: 120.5, reason: 'Test not done' }),
-    'refund',
-  );
+  await ok(a.post(`/api/payments/${cash.payment.id}/refund`, { amount: 120.5, reason: 'Test not done' }), 'refund');
   await pay(gst.id, { amount: 200.25, method: 'upi', reference: 'UPI-4471' });
 
   // A referring doctor without an email; cheques pending, cleared and bounced.
@@ -199,8 +201,15 @@ export async function buildRichLab(lab: TestLab): Promise<RichLab> {
   // Charged to the payer (its price list), invoiced and issued by a lab with a GSTIN and an address.
   await ok(a.put('/api/settings', { labAddress: '4 FC Road, Pune, Maharashtra 411004' }), 'lab address');
   await ok(a.put('/api/billing-settings', { gstin: '27AABCL1234M1Z5' }), 'lab GSTIN');
-  const payerBill = await bill('payer', { patient_id: p4, payer_id: payer, items: [line('test', hb), line('test', spa)] });
-  const invoice = await ok<{ invoice: { id: number } }>(a.post('/api/invoices', { payer_id: payer, period_from: today, period_to: today }), 'invoice');
+  const payerBill = await bill('payer', {
+    patient_id: p4,
+    payer_id: payer,
+    items: [line('test', hb), line('test', spa)],
+  });
+  const invoice = await ok<{ invoice: { id: number } }>(
+    a.post('/api/invoices', { payer_id: payer, period_from: today, period_to: today }),
+    'invoice',
+  );
   await ok(a.post(`/api/invoices/${invoice.invoice.id}/issue`, {}), 'issue');
 
   // Cancelled.
@@ -231,10 +240,7 @@ export async function buildRichLab(lab: TestLab): Promise<RichLab> {
   const hbResult = await result(hb, '13.5');
   await result(fbs, '182');
   await ok(validator.put(`/api/test-results/${hbResult}/verify`, {}), 'verify');
-  await ok(
-    a.put(`/api/test-results/${hbResult}`, { result_value: '12.9', reason: 'Transcription error' }),
-    'amend',
-  );
+  await ok(a.put(`/api/test-results/${hbResult}`, { result_value: '12.9', reason: 'Transcription error' }), 'amend');
 
   // Stock in lots, equipment with its calibration and maintenance.
   const system = systemActor(lab.organizationId);

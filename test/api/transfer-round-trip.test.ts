@@ -52,7 +52,6 @@ async function exportText(lab: TestLab, entity: (typeof ENTITIES)[number]): Prom
   return Buffer.concat(chunks).toString('utf8');
 }
 
-
 /**
  * Columns that differ between the two labs, each for a reason its entity states:
  * - users.last_login: when a user last signed in is the lab's own record of its sign-ins;
@@ -120,7 +119,8 @@ describe('export, import into an empty lab, export again', () => {
         expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
         return res.json<Record<string, unknown>>();
       };
-      const report = async (id: string) => ((await get(`/api/reports/${id}?from=${today}&to=${today}`)).report as { rows: unknown; totals: unknown });
+      const report = async (id: string) =>
+        (await get(`/api/reports/${id}?from=${today}&to=${today}`)).report as { rows: unknown; totals: unknown };
       return {
         revenue: (await get(`/api/revenue/daily?from=${today}&to=${today}`)).totals,
         payments: (await get('/api/payments')).summary,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { billCreateSchema, billItemInput, type Bill } from '../../../shared/schemas/bills.js';
+import { billCreateSchema, billItemInput } from '../../../shared/schemas/bills.js';
 import {
   isoDate,
   optionalEmail,
@@ -18,12 +18,12 @@ import { billExportPage, billNumbersTaken, itemsOfBills, paymentsOfBills } from 
 import { toBill } from '../../billing/mappers.js';
 import { patientsByCodes } from '../../patients/repository.js';
 import { doctorRowsFirstNamed } from '../../doctors/repository.js';
-import { isNoEmailPlaceholder } from '../../../shared/schemas/doctors.js';
 import { payerRowsByNames } from '../../payers/repository.js';
 import { usersByEmails } from '../../users/repository.js';
 import { organizationTimezone } from '../../settings/organization.js';
 import type { EntityError, TransferColumn, TransferEntity } from '../entity.js';
-import { billPaymentSchema, paymentRecord, planPayments } from './bill-payments.js';
+import { billPaymentSchema, planPayments } from './bill-payments.js';
+import { billRecord, byBill, nameKey } from './bill-records.js';
 import { catalogueItemsNamed, insertEach, oneOf, pastInstant, upperKey, utcRangeOf } from './common.js';
 
 /**
@@ -32,10 +32,13 @@ import { catalogueItemsNamed, insertEach, oneOf, pastInstant, upperKey, utcRange
  * must add up by the lab's bill rule (src/shared/billing.ts): amount columns the file gives
  * (subtotal ... final_amount) are checked against its lines, and a bill that does not add up is
  * refused naming the column. Lines name catalogue items by type and code (the item must be in the
- * catalogue, active or not); the patient by code, the doctor by email, the payer it was charged to
- * by name (active or not; its credit limit is not applied to history). No visit or sample order is
- * made. A stored bill is not changed by an import (--update is refused): payments and
- * cancellation are made on the bill.
+ * catalogue, active or not). A line with a `tax_category` is taxed as the counter taxes it (GST per
+ * line on its value after its share of the bill discount, src/shared/gst.ts); a bill of another
+ * system may instead give one bill-wide `tax_percentage`, not both. The patient is named by code,
+ * the doctor by email or, without one, by first and last name; the payer it was charged to by name
+ * (active or not; its credit limit is not applied to history). Payments are ledger rows as the
+ * counter records them (bill-payments.ts). No visit or sample order is made. A stored bill is not
+ * changed by an import (--update is refused): payments and cancellation are made on the bill.
  */
 
 const columns: TransferColumn[] = [
@@ -387,49 +390,9 @@ export const bills: TransferEntity<Input, true, HistoricalBill & { row: number }
         .filter(({ bill }) => !q.where.status || bill.status === q.where.status)
         .filter(({ bill }) => !q.where.payment_status || bill.payment_status === q.where.payment_status)
         .filter(({ bill }) => !q.where.patient_patient_id || bill.patient_patient_id === q.where.patient_patient_id)
-        .map(({ bill, r }) => record(bill, r.doctor_email, items.get(r.id) ?? [], pays.get(r.id) ?? []));
+        .map(({ bill, r }) => billRecord(columns, bill, r.doctor_email, items.get(r.id) ?? [], pays.get(r.id) ?? []));
       if (page.length) yield page;
       if (rows.length < 500) return;
     }
   },
 };
-
-const nameKey = (first: string, last: string | null | undefined) =>
-  `${first.trim().toLowerCase()}\u0000${(last ?? '').trim().toLowerCase()}`;
-
-function byBill<T extends { bill_id: number }>(rows: T[]): Map<number, T[]> {
-  const m = new Map<number, T[]>();
-  for (const r of rows) {
-    const list = m.get(r.bill_id);
-    if (list) list.push(r);
-    else m.set(r.bill_id, [r]);
-  }
-  return m;
-}
-
-function record(
-  b: Bill,
-  doctorEmail: string | null,
-  items: Awaited<ReturnType<typeof itemsOfBills>>,
-  payments: Awaited<ReturnType<typeof paymentsOfBills>>,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const c of columns) out[c.name] = (b as unknown as Record<string, unknown>)[c.name];
-  // A doctor without an email is written by name alone: the address kept for it is no key the doctors file has.
-  out.doctor_email = doctorEmail && !isNoEmailPlaceholder(doctorEmail) ? doctorEmail : null;
-  out.items = items.map((i) => ({
-    item_type: i.item_type,
-    code: i.code,
-    name: i.name,
-    qty: i.qty,
-    list_price: i.list_price_paise / 100,
-    price: i.unit_price_paise / 100,
-    gst_percent: i.gst_percent,
-    discount_percent: i.discount_percent,
-    tax_category: i.tax_category,
-    sac_code: i.sac_code,
-  }));
-  const position = new Map(payments.map((p, i) => [p.id, i + 1]));
-  out.payments = payments.map((p) => paymentRecord(p, position));
-  return out;
-}
