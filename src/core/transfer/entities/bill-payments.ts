@@ -71,7 +71,9 @@ export function planPayments(
   list.forEach((p, i) => {
     const amount = rupeesToPaise(p.amount);
     const advance = rupeesToPaise(p.advance ?? 0);
-    const created = p.created_at ?? bill.createdAt;
+    // Stored as the ledger stores times (UTC, Z), so they compare and sort as text.
+    const created = p.created_at ? new Date(p.created_at).toISOString() : bill.createdAt;
+    const settled = p.settled_at ? new Date(p.settled_at).toISOString() : null;
     if (created < bill.createdAt) fail(i, 'it is dated before the bill');
     const status = p.status === 'refunded' ? 'completed' : (p.status ?? 'completed');
     const cheque = p.method === 'cheque';
@@ -106,7 +108,7 @@ export function planPayments(
       fail(i, 'a pending or bounced cheque and an advance move count on no day: leave value_date empty');
     if (p.settled_at && !cheque) fail(i, 'only a cheque is settled (cleared or bounced)');
     if (p.settled_at && status === 'pending') fail(i, 'a pending cheque is not settled yet');
-    if (p.settled_at && p.settled_at < created) fail(i, 'it is settled before it was received');
+    if (settled && settled < created) fail(i, 'it is settled before it was received');
     const settledDay = cheque && p.settled_at ? localDate(bill.timeZone, new Date(p.settled_at)) : null;
     const isAdvance = p.kind === 'advance';
     const row: HistoricalPayment = {
@@ -122,7 +124,7 @@ export function planPayments(
       refunded_paise: 0,
       value_date: counts ? (p.value_date ?? settledDay ?? localDate(bill.timeZone, new Date(created))) : null,
       created_at: created,
-      settled_at: p.settled_at ?? null,
+      settled_at: settled,
     };
     if (refundOf !== null) {
       const target = out[refundOf]!;
