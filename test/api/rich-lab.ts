@@ -34,8 +34,6 @@ async function ok<T = Record<string, unknown>>(
 export async function buildRichLab(lab: TestLab): Promise<RichLab> {
   const a: Client = lab.admin;
   const today = localDate('Asia/Kolkata');
-  const tech = await lab.as('lab_technician');
-  const validator = await lab.as('validator');
 
   const drMeena = (
     await ok<{ doctor: { id: number } }>(
@@ -58,6 +56,10 @@ export async function buildRichLab(lab: TestLab): Promise<RichLab> {
       'doctor without email',
     )
   ).doctor.id;
+
+  // Staff who joined after the doctors: the empty lab, loading users first, numbers them differently.
+  const tech = await lab.as('lab_technician');
+  const validator = await lab.as('validator');
 
   const test = async (body: Record<string, unknown>) =>
     (await ok<{ test: { id: number } }>(a.post('/api/tests', body), `test ${String(body.code)}`)).test.id;
