@@ -189,3 +189,64 @@ describe('an imported bill with a payment and a refund', () => {
     ]);
   });
 });
+
+describe('lines with GST and a doctor without an email', () => {
+  it('taxes each line by its category, finds the doctor by name, and refuses what is unclear', async () => {
+    const doctor = (body: Record<string, unknown>) =>
+      lab.admin.post('/api/doctors', { status: 'active', can_sign_in: false, ...body });
+    expect((await doctor({ first_name: 'Suresh', last_name: 'Rao' })).statusCode).toBe(201);
+    expect((await doctor({ first_name: 'Anil', last_name: 'Shah' })).statusCode).toBe(201);
+    expect((await doctor({ first_name: 'anil', last_name: 'SHAH' })).statusCode).toBe(201);
+    const items = cell([
+      { item_type: 'test', code: 'GLUX', qty: 1, price: 308.74, tax_category: 'gst_12', sac_code: '999722' },
+      { item_type: 'test', code: 'GLUX', qty: 1, price: 100, tax_category: 'exempt' },
+    ]);
+    const header =
+      'bill_number,created_at,patient_patient_id,doctor_first_name,doctor_last_name,tax_percentage,tax_amount,items\n';
+    n += 1;
+    const sub = join(dir, String(n));
+    mkdirSync(sub);
+    const path = join(sub, 'gst.csv');
+    writeFileSync(
+      path,
+      header +
+        `OPB202502011000,2025-02-01T04:30:00Z,${patientCode},Suresh,Rao,0,37.04,${items}\n` +
+        `OPB202502011001,2025-02-01T04:31:00Z,${patientCode},Anil,Shah,0,,${items}\n` +
+        `OPB202502011002,2025-02-01T04:32:00Z,${patientCode},,,5,,${items}\n`,
+    );
+    const r = await runImport(lab.database.db, importer, {
+      entity: entityNamed('bills')!,
+      path,
+      dryRun: false,
+      update: false,
+      origin: 'cli',
+      reportPath: (id) => join(sub, `report-${id}.csv`),
+    });
+    expect(messages(r)).toEqual([
+      'row 3, column doctor_first_name: 2 doctors are named Anil Shah: give doctor_email',
+      "row 4, column tax_percentage: a bill is taxed per line (the items' tax_category) or at one bill-wide tax %, not both",
+    ]);
+    // Alone, the first row is stored: 12% of 308.74 as the counter works it, the 100 exempt.
+    writeFileSync(path, header + `OPB202502011000,2025-02-01T04:30:00Z,${patientCode},Suresh,Rao,0,37.04,${items}\n`);
+    const ok = await runImport(lab.database.db, importer, {
+      entity: entityNamed('bills')!,
+      path,
+      dryRun: false,
+      update: false,
+      origin: 'cli',
+      reportPath: (id) => join(sub, `report-ok-${id}.csv`),
+    });
+    expect(ok.status, messages(ok).join('\n')).toBe('completed');
+    const bill = (await get<{ bills: { id: number }[] }>('/api/bills?search=OPB202502011000')).bills[0]!;
+    const full = await get<{ bill: Record<string, unknown> & { items: Record<string, unknown>[] } }>(
+      `/api/bills/${bill.id}`,
+    );
+    expect(full.bill).toMatchObject({
+      doctor_first_name: 'Suresh',
+      doctor_last_name: 'Rao',
+      tax_amount: 37.04,
+      final_amount: 445.78,
+    });
+    expect(full.bill.items.map((i) => i.tax_category)).toEqual(['gst_12', 'exempt']);
+  });
+});
