@@ -190,6 +190,35 @@ describe('an imported bill with a payment and a refund', () => {
   });
 });
 
+describe('an advance kept on one bill and spent on another', () => {
+  it('is read across the whole file: a bill may spend what a later row of the file kept', async () => {
+    const r = await importBills([
+      // Billed first, paid later from the advance the next bill's over-payment left on account.
+      {
+        number: 'OPB202503011000',
+        at: '2025-03-01T04:30:00Z',
+        price: 200,
+        payments: [{ kind: 'advance', amount: 150 }],
+      },
+      {
+        number: 'OPB202503011001',
+        at: '2025-03-01T04:31:00Z',
+        price: 100,
+        payments: [{ amount: 300, method: 'cash', advance: 200 }],
+      },
+    ]);
+    expect(r.status, messages(r).join('\n')).toBe('completed');
+    const bills = (await get<{ bills: Record<string, unknown>[] }>('/api/bills?search=OPB20250301')).bills;
+    expect(bills.map((b) => [b.bill_number, b.paid_amount])).toEqual([
+      ['OPB202503011001', 100],
+      ['OPB202503011000', 150],
+    ]);
+    // The cash counted once, on its day; the advance spent is no money received.
+    const revenue = await get<{ totals: Record<string, number> }>('/api/revenue/daily?from=2025-03-01&to=2025-03-01');
+    expect(revenue.totals).toMatchObject({ cash: 300, total: 300 });
+  });
+});
+
 describe('lines with GST and a doctor without an email', () => {
   it('taxes each line by its category, finds the doctor by name, and refuses what is unclear', async () => {
     const doctor = (body: Record<string, unknown>) =>

@@ -4,9 +4,6 @@ import { writeAudit } from '../audit/audit.js';
 import { raiseSequence } from '../sequences.js';
 import type { ResolvedLine } from './lines.js';
 import { insertBillItemRows, insertBillRow, insertPaymentRow } from './repository.js';
-import { patientAdvancePaise } from '../payments/repository.js';
-import { ValidationError } from '../errors.js';
-import { formatInr } from '../../shared/money.js';
 
 /**
  * Bills of an earlier system (issue 14's import): stored as they were, with their number, time,
@@ -115,15 +112,6 @@ export async function insertHistoricalBill(trx: Db, actor: Actor, b: HistoricalB
       entityId: row.id,
       newValues: { ...row, bill_number: bill.bill_number, imported: true },
     });
-  }
-  // An advance spent here was on the patient's account before (an earlier bill's payment kept it).
-  if (payments.some((p) => p.advance_paise !== 0)) {
-    const onAccount = await patientAdvancePaise(trx, actor.organizationId, b.patient_id);
-    if (onAccount < 0)
-      throw ValidationError.field(
-        'payments',
-        `the advance spent is ${formatInr(-onAccount)} more than the patient had on account (import the bill that took it first)`,
-      );
   }
   return bill.id;
 }

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { PAYMENT_METHODS } from '../../../shared/billing.js';
 import { isoDate, optionalText, strictNumber } from '../../../shared/schemas/common.js';
-import { rupeesToPaise } from '../../../shared/money.js';
 import { localDate } from '../../../shared/time.js';
 import type { HistoricalPayment } from '../../billing/history.js';
 import type { PaymentRow } from '../../payments/repository.js';
-import type { EntityError } from '../entity.js';
+import type { EntityError, ImportContext } from '../entity.js';
+import { patientAdvancePaise } from '../../payments/repository.js';
+import { formatInr, rupeesToPaise } from '../../../shared/money.js';
 import { pastInstant } from './common.js';
 
 /**
@@ -164,4 +165,29 @@ export function paymentRecord(p: PaymentRow, position: Map<number, number>): Rec
     created_at: p.created_at,
     settled_at: p.settled_at,
   };
+}
+
+/** What one bill of the file moves on its patient's advance account (paise). */
+export type AccountMove = { patientId: number; advance: number };
+
+/** Patients whose advance the file overdraws, as an error on the last row that moved it. */
+export async function overdrawnAccounts(ctx: ImportContext, written: boolean) {
+  const byPatient = new Map<number, { row: number; advance: number }>();
+  for (const { row, plan } of ctx.deferred as { row: number; plan: AccountMove }[]) {
+    const seen = byPatient.get(plan.patientId);
+    byPatient.set(plan.patientId, { row: Math.max(row, seen?.row ?? 0), advance: (seen?.advance ?? 0) + plan.advance });
+  }
+  const errors: (EntityError & { row: number })[] = [];
+  for (const [patientId, m] of byPatient) {
+    // Written: the account holds the file's rows already; a dry run adds them to what it held.
+    const held = await patientAdvancePaise(ctx.db, ctx.organizationId, patientId);
+    const left = written ? held : held + m.advance;
+    if (left < 0)
+      errors.push({
+        row: m.row,
+        column: 'payments',
+        message: `the advance spent is ${formatInr(-left)} more than the patient had on account (with what the file's payments kept)`,
+      });
+  }
+  return errors.sort((a, b) => a.row - b.row);
 }

@@ -22,7 +22,7 @@ import { payerRowsByNames } from '../../payers/repository.js';
 import { usersByEmails } from '../../users/repository.js';
 import { organizationTimezone } from '../../settings/organization.js';
 import type { EntityError, TransferColumn, TransferEntity } from '../entity.js';
-import { billPaymentSchema, planPayments } from './bill-payments.js';
+import { billPaymentSchema, overdrawnAccounts, planPayments, type AccountMove } from './bill-payments.js';
 import { billRecord, byBill, nameKey } from './bill-records.js';
 import { catalogueItemsNamed, insertEach, oneOf, pastInstant, upperKey, utcRangeOf } from './common.js';
 
@@ -355,8 +355,21 @@ export const bills: TransferEntity<Input, true, HistoricalBill & { row: number }
         })),
         payments: money.payments,
       };
+      // What the bill moves on the patient's account is checked once the whole file is in (finish).
+      const advance = money.payments.filter((p) => p.status !== 'failed').reduce((t, p) => t + p.advance_paise, 0);
+      if (money.payments.some((p) => p.advance_paise !== 0))
+        ctx.deferred.push({ row: r.row, plan: { patientId: patient!.id, advance } satisfies AccountMove });
       return { row: r.row, plan };
     });
+  },
+
+  /**
+   * An advance spent must have been on the patient's account: after the whole file (a bill may
+   * spend what a later row of the file kept), no patient's account is below zero.
+   */
+  async finish(ctx, write) {
+    const errors = write || ctx.dryRun ? await overdrawnAccounts(ctx, write) : [];
+    return { inserted: 0, updated: 0, errors };
   },
 
   async write(ctx, plans) {
