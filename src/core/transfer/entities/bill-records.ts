@@ -1,10 +1,36 @@
 import type { Bill } from '../../../shared/schemas/bills.js';
 import { isNoEmailPlaceholder } from '../../../shared/schemas/doctors.js';
 import type { itemsOfBills, paymentsOfBills } from '../../billing/repository.js';
-import type { TransferColumn } from '../entity.js';
+import type { ImportContext, TransferColumn } from '../entity.js';
+import { DOCTOR_ROLES, type Role } from '../../../shared/roles.js';
+import { doctorRowsFirstNamed } from '../../doctors/repository.js';
+import { usersByEmails } from '../../users/repository.js';
 import { paymentRecord } from './bill-payments.js';
 
-/** The bills file as lims writes it (export): the inverse of what bills.ts reads. */
+/** The bills file as lims writes it (export), and how its doctors are found again (import). */
+
+/**
+ * The doctors a batch of bills names: by email (a doctor or lab technician), else by first and
+ * last name (a doctor without an email), each name with every doctor it matches.
+ */
+export async function billDoctors(
+  ctx: ImportContext,
+  bills: { doctor_email?: string | null; doctor_first_name?: string | null }[],
+) {
+  const emails = [...new Set(bills.map((b) => b.doctor_email).filter((e): e is string => !!e))];
+  const doctors = new Map(
+    (await usersByEmails(ctx.db, ctx.organizationId, emails))
+      .filter((u) => DOCTOR_ROLES.includes(u.role as Role))
+      .map((u) => [u.email.toLowerCase(), u]),
+  );
+  const firstNames = bills.filter((b) => !b.doctor_email && b.doctor_first_name).map((b) => b.doctor_first_name!);
+  const doctorsByName = new Map<string, { id: number }[]>();
+  for (const d of await doctorRowsFirstNamed(ctx.db, ctx.organizationId, firstNames)) {
+    const k = nameKey(d.first_name, d.last_name);
+    doctorsByName.set(k, [...(doctorsByName.get(k) ?? []), d]);
+  }
+  return { doctors, doctorsByName };
+}
 
 /** A doctor named by first and last name, compared without case. */
 export const nameKey = (first: string, last: string | null | undefined) =>

@@ -11,19 +11,16 @@ import {
 import { BILL_STATUSES, PAYMENT_STATUSES, billAmounts } from '../../../shared/billing.js';
 import { formatInr, rupeesToPaise } from '../../../shared/money.js';
 import { DEFAULT_SAC, TAX_CATEGORIES, billTax, taxRateOf } from '../../../shared/gst.js';
-import { DOCTOR_ROLES, type Role } from '../../../shared/roles.js';
 import { addDays, localDate, startOfLocalDayUtc } from '../../../shared/time.js';
 import { BILL_NUMBER, insertHistoricalBill, type HistoricalBill } from '../../billing/history.js';
 import { billExportPage, billNumbersTaken, itemsOfBills, paymentsOfBills } from '../../billing/repository.js';
 import { toBill } from '../../billing/mappers.js';
 import { patientsByCodes } from '../../patients/repository.js';
-import { doctorRowsFirstNamed } from '../../doctors/repository.js';
 import { payerRowsByNames } from '../../payers/repository.js';
-import { usersByEmails } from '../../users/repository.js';
 import { organizationTimezone } from '../../settings/organization.js';
 import type { EntityError, TransferColumn, TransferEntity } from '../entity.js';
 import { billPaymentSchema, overdrawnAccounts, planPayments, type AccountMove } from './bill-payments.js';
-import { billRecord, byBill, nameKey } from './bill-records.js';
+import { billDoctors, billRecord, byBill, nameKey } from './bill-records.js';
 import { catalogueItemsNamed, insertEach, oneOf, pastInstant, upperKey, utcRangeOf } from './common.js';
 
 /**
@@ -165,22 +162,10 @@ export const bills: TransferEntity<Input, true, HistoricalBill & { row: number }
     const patients = await patientsByCodes(ctx.db, ctx.organizationId, [
       ...new Set(rows.map((r) => r.input.patient_patient_id)),
     ]);
-    const emails = [...new Set(rows.map((r) => r.input.doctor_email).filter((e): e is string => !!e))];
-    const doctors = new Map(
-      (await usersByEmails(ctx.db, ctx.organizationId, emails))
-        .filter((u) => DOCTOR_ROLES.includes(u.role as Role))
-        .map((u) => [u.email.toLowerCase(), u]),
+    const { doctors, doctorsByName } = await billDoctors(
+      ctx,
+      rows.map((r) => r.input),
     );
-    const doctorsByName = new Map<string, { id: number }[]>();
-    const firstNames = rows.filter((r) => !r.input.doctor_email && r.input.doctor_first_name);
-    for (const d of await doctorRowsFirstNamed(
-      ctx.db,
-      ctx.organizationId,
-      firstNames.map((r) => r.input.doctor_first_name!),
-    )) {
-      const k = nameKey(d.first_name, d.last_name);
-      doctorsByName.set(k, [...(doctorsByName.get(k) ?? []), d]);
-    }
     const payers = await payerRowsByNames(ctx.db, ctx.organizationId, [
       ...new Set(rows.map((r) => r.input.payer_name?.toLowerCase()).filter((n): n is string => !!n)),
     ]);
