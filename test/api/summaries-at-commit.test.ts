@@ -99,7 +99,23 @@ function bill(k: number): HistoricalBill {
     cancel_reason: null,
     created_at: at,
     lines,
-    payments: [{ amount_paise: sub, method: 'cash', reference: null, reason: null, created_at: at }],
+    payments: [
+      {
+        kind: 'payment',
+        status: 'completed',
+        amount_paise: sub,
+        advance_paise: 0,
+        method: 'cash',
+        reference: null,
+        bank: null,
+        reason: null,
+        refund_of: null,
+        refunded_paise: 0,
+        value_date: null,
+        created_at: at,
+        settled_at: null,
+      },
+    ],
   };
 }
 
@@ -107,8 +123,8 @@ const one = async (db: Db, q: string) => Number((await sql.raw<{ n: number | nul
 
 const LIVE_BILLS = 'FROM bills b WHERE b.cancelled_at IS NULL';
 /**
- * Each summary's sum beside the same sum from the rows. (The ledger is left out: historical
- * payments carry no value date, so both sides would be 0; report-summaries.test.ts covers it.)
+ * Each summary's sum beside the same sum from the rows. (The ledger is left out: these bills'
+ * payments are given no value date, so both sides would be 0; report-summaries.test.ts covers it.)
  */
 const PAIRS: Record<string, [summary: string, rows: string]> = {
   doctor: ['SELECT SUM(bills) AS n FROM report_doctor_daily', `SELECT COUNT(*) AS n ${LIVE_BILLS}`],

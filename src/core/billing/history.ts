@@ -18,6 +18,9 @@ export const BILL_NUMBER = /^OPB(\d{12})(?:-(\d{1,4}))?$/;
 export interface HistoricalLine extends ResolvedLine {
   discount_amount_paise: number;
   total_paise: number;
+  /** GST per line (a bill taxed per line): the value after its share of the bill discount, and its tax. */
+  taxable_paise?: number;
+  tax_paise?: number;
 }
 
 export interface HistoricalBill {
@@ -42,13 +45,26 @@ export interface HistoricalBill {
   cancel_reason: string | null;
   created_at: string;
   lines: HistoricalLine[];
-  payments: {
-    amount_paise: number;
-    method: string;
-    reference: string | null;
-    reason: string | null;
-    created_at: string;
-  }[];
+  payments: HistoricalPayment[];
+}
+
+/** A ledger row of a historical bill, as the counter would have stored it (src/core/payments/ledger.ts). */
+export interface HistoricalPayment {
+  kind: 'payment' | 'refund' | 'advance';
+  status: 'pending' | 'completed' | 'failed' | 'refunded';
+  amount_paise: number;
+  advance_paise: number;
+  method: string;
+  reference: string | null;
+  bank: string | null;
+  reason: string | null;
+  /** The position in this bill's list of the row it returns (a refund's payment, a return's advance use). */
+  refund_of: number | null;
+  refunded_paise: number;
+  /** The lab day the money counts on; null for a pending or bounced cheque and an advance move. */
+  value_date: string | null;
+  created_at: string;
+  settled_at: string | null;
 }
 
 /** Inside an open transaction: stores a checked historical bill; answers its id. */
@@ -56,7 +72,10 @@ export async function insertHistoricalBill(trx: Db, actor: Actor, b: HistoricalB
   const m = BILL_NUMBER.exec(b.bill_number);
   // The minute's counter moves past the number, so a bill made today never takes it again.
   if (m) await raiseSequence(trx, actor.organizationId, `bill:${m[1]}`, m[2] ? Number(m[2]) : 1);
-  const paid = b.payments.reduce((s, p) => s + p.amount_paise, 0);
+  // As the ledger keeps it: what the rows moved, less the parts kept on account, bounced cheques aside.
+  const paid = b.payments
+    .filter((p) => p.status !== 'failed')
+    .reduce((s, p) => s + p.amount_paise - p.advance_paise, 0);
   const { lines, payments, ...head } = b;
   const bill = await insertBillRow(trx, {
     ...head,
@@ -75,13 +94,18 @@ export async function insertHistoricalBill(trx: Db, actor: Actor, b: HistoricalB
     entityId: bill.id,
     newValues: { ...bill, items: lines, imported: true },
   });
-  for (const p of payments) {
+  const ids: number[] = [];
+  for (const { refund_of, ...p } of payments) {
     const row = await insertPaymentRow(trx, {
       organization_id: actor.organizationId,
       bill_id: bill.id,
+      patient_id: b.patient_id,
       ...p,
+      refund_of: refund_of === null ? null : ids[refund_of]!,
       received_by: actor.userId,
+      settled_by: p.settled_at ? actor.userId : null,
     });
+    ids.push(row.id);
     await writeAudit(trx, actor, {
       action: 'create',
       entity: 'payment',

@@ -157,6 +157,23 @@ export async function doctorRowsByEmails(
   return out;
 }
 
+/** The lab's doctors with these first names (any case): a file naming a doctor without an email. */
+export async function doctorRowsFirstNamed(
+  db: Db,
+  organizationId: number,
+  firstNames: readonly string[],
+): Promise<DoctorRow[]> {
+  const out: DoctorRow[] = [];
+  const names = [...new Set(firstNames.map((n) => n.toLowerCase()))];
+  for (let i = 0; i < names.length; i += 500)
+    out.push(
+      ...(await selectDoctorColumns(
+        doctorsQuery(db, organizationId).where(sql<string>`lower(u.first_name)`, 'in', names.slice(i, i + 500)),
+      ).execute()),
+    );
+  return out;
+}
+
 /** Every doctor of the lab in name order, a page at a time (export). */
 export function doctorRowsAfter(db: Db, organizationId: number, offset: number, limit: number): Promise<DoctorRow[]> {
   return selectDoctorColumns(doctorsQuery(db, organizationId))

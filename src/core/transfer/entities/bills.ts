@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { billCreateSchema, billItemInput, paymentCreateSchema, type Bill } from '../../../shared/schemas/bills.js';
+import { billCreateSchema, billItemInput } from '../../../shared/schemas/bills.js';
 import {
   isoDate,
   optionalEmail,
@@ -10,16 +10,17 @@ import {
 } from '../../../shared/schemas/common.js';
 import { BILL_STATUSES, PAYMENT_STATUSES, billAmounts } from '../../../shared/billing.js';
 import { formatInr, rupeesToPaise } from '../../../shared/money.js';
-import { DOCTOR_ROLES, type Role } from '../../../shared/roles.js';
+import { DEFAULT_SAC, TAX_CATEGORIES, billTax, taxRateOf } from '../../../shared/gst.js';
 import { addDays, localDate, startOfLocalDayUtc } from '../../../shared/time.js';
 import { BILL_NUMBER, insertHistoricalBill, type HistoricalBill } from '../../billing/history.js';
 import { billExportPage, billNumbersTaken, itemsOfBills, paymentsOfBills } from '../../billing/repository.js';
 import { toBill } from '../../billing/mappers.js';
 import { patientsByCodes } from '../../patients/repository.js';
 import { payerRowsByNames } from '../../payers/repository.js';
-import { usersByEmails } from '../../users/repository.js';
 import { organizationTimezone } from '../../settings/organization.js';
 import type { EntityError, TransferColumn, TransferEntity } from '../entity.js';
+import { billPaymentSchema, overdrawnAccounts, planPayments, type AccountMove } from './bill-payments.js';
+import { billDoctors, billRecord, byBill, nameKey } from './bill-records.js';
 import { catalogueItemsNamed, insertEach, oneOf, pastInstant, upperKey, utcRangeOf } from './common.js';
 
 /**
@@ -28,10 +29,13 @@ import { catalogueItemsNamed, insertEach, oneOf, pastInstant, upperKey, utcRange
  * must add up by the lab's bill rule (src/shared/billing.ts): amount columns the file gives
  * (subtotal ... final_amount) are checked against its lines, and a bill that does not add up is
  * refused naming the column. Lines name catalogue items by type and code (the item must be in the
- * catalogue, active or not); the patient by code, the doctor by email, the payer it was charged to
- * by name (active or not; its credit limit is not applied to history). No visit or sample order is
- * made. A stored bill is not changed by an import (--update is refused): payments and
- * cancellation are made on the bill.
+ * catalogue, active or not). A line with a `tax_category` is taxed as the counter taxes it (GST per
+ * line on its value after its share of the bill discount, src/shared/gst.ts); a bill of another
+ * system may instead give one bill-wide `tax_percentage`, not both. The patient is named by code,
+ * the doctor by email or, without one, by first and last name; the payer it was charged to by name
+ * (active or not; its credit limit is not applied to history). Payments are ledger rows as the
+ * counter records them (bill-payments.ts). No visit or sample order is made. A stored bill is not
+ * changed by an import (--update is refused): payments and cancellation are made on the bill.
  */
 
 const columns: TransferColumn[] = [
@@ -42,8 +46,8 @@ const columns: TransferColumn[] = [
   { name: 'patient_first_name', readOnly: true },
   { name: 'patient_last_name', readOnly: true },
   { name: 'doctor_email' },
-  { name: 'doctor_first_name', readOnly: true },
-  { name: 'doctor_last_name', readOnly: true },
+  { name: 'doctor_first_name' },
+  { name: 'doctor_last_name' },
   { name: 'payer_name' },
   { name: 'visit_type' },
   { name: 'subtotal', kind: 'number' },
@@ -84,9 +88,9 @@ const itemSchema = billItemInput.omit({ item_id: true }).extend({
   code: z.string({ error: 'code is required' }).trim().min(1, 'code is required').max(30).transform(upperKey),
   name: optionalText(120, 'Name'),
   list_price: rupeeAmount('List price').optional(),
+  tax_category: z.enum(TAX_CATEGORIES, { error: `tax_category must be one of ${TAX_CATEGORIES.join(', ')}` }).nullish(),
+  sac_code: optionalText(10, 'SAC code'),
 });
-
-const paymentSchema = paymentCreateSchema.and(z.object({ created_at: pastInstant('The payment time') }));
 
 const amount = (label: string) => rupeeAmount(label).optional();
 
@@ -108,6 +112,8 @@ const schema = z
     bill_date: z.preprocess((v) => (v === null || v === '' ? undefined : v), isoDate('Bill date').optional()),
     patient_patient_id: requiredText('The patient code (patient_patient_id)', 30).transform(upperKey),
     doctor_email: optionalEmail,
+    doctor_first_name: optionalText(100),
+    doctor_last_name: optionalText(100),
     payer_name: optionalText(120),
     visit_type: billCreateSchema.shape.visit_type,
     consultation_fee: rupeeAmount('Consultation fee').default(0),
@@ -122,7 +128,7 @@ const schema = z
       .array(itemSchema, { error: 'items must be a list of lines' })
       .min(1, 'a bill has at least one line')
       .max(100),
-    payments: z.array(paymentSchema, { error: 'payments must be a list' }).max(200).default([]),
+    payments: z.array(billPaymentSchema, { error: 'payments must be a list' }).max(200).default([]),
     subtotal: amount('Subtotal'),
     total_before_discount: amount('Total before discount'),
     discount_amount: amount('Discount amount'),
@@ -156,11 +162,9 @@ export const bills: TransferEntity<Input, true, HistoricalBill & { row: number }
     const patients = await patientsByCodes(ctx.db, ctx.organizationId, [
       ...new Set(rows.map((r) => r.input.patient_patient_id)),
     ]);
-    const emails = [...new Set(rows.map((r) => r.input.doctor_email).filter((e): e is string => !!e))];
-    const doctors = new Map(
-      (await usersByEmails(ctx.db, ctx.organizationId, emails))
-        .filter((u) => DOCTOR_ROLES.includes(u.role as Role))
-        .map((u) => [u.email.toLowerCase(), u]),
+    const { doctors, doctorsByName } = await billDoctors(
+      ctx,
+      rows.map((r) => r.input),
     );
     const payers = await payerRowsByNames(ctx.db, ctx.organizationId, [
       ...new Set(rows.map((r) => r.input.payer_name?.toLowerCase()).filter((n): n is string => !!n)),
@@ -179,11 +183,21 @@ export const bills: TransferEntity<Input, true, HistoricalBill & { row: number }
           column: 'patient_patient_id',
           message: `no patient with code ${b.patient_patient_id} (import the patients first)`,
         });
-      const doctor = b.doctor_email ? doctors.get(b.doctor_email) : undefined;
+      // A doctor without an email (most referring doctors) is named by first and last name.
+      const named = !b.doctor_email && b.doctor_first_name ? nameKey(b.doctor_first_name, b.doctor_last_name) : null;
+      const byName = named ? (doctorsByName.get(named) ?? []) : [];
+      const doctor = b.doctor_email ? doctors.get(b.doctor_email) : byName.length === 1 ? byName[0] : undefined;
       if (b.doctor_email && !doctor)
         errors.push({
           column: 'doctor_email',
           message: `no doctor or lab technician with email ${b.doctor_email} in this lab`,
+        });
+      if (named && byName.length !== 1)
+        errors.push({
+          column: 'doctor_first_name',
+          message: byName.length
+            ? `${byName.length} doctors are named ${b.doctor_first_name} ${b.doctor_last_name ?? ''}: give doctor_email`
+            : `no doctor named ${b.doctor_first_name} ${b.doctor_last_name ?? ''} in this lab (import the doctors first)`,
         });
       // A bill charged to a payer is history: an inactive payer or a passed credit limit does not refuse it.
       const payer = b.payer_name ? payers.get(b.payer_name.toLowerCase()) : undefined;
@@ -192,15 +206,30 @@ export const bills: TransferEntity<Input, true, HistoricalBill & { row: number }
           column: 'payer_name',
           message: `no payer named ${b.payer_name} in this lab (import the payers first)`,
         });
-      const visitType = b.visit_type ?? (b.doctor_email ? 'doctor_visit' : 'lab_only');
-      if (visitType === 'doctor_visit' && !b.doctor_email)
+      const namesDoctor = !!(b.doctor_email || named);
+      const visitType = b.visit_type ?? (namesDoctor ? 'doctor_visit' : 'lab_only');
+      if (visitType === 'doctor_visit' && !namesDoctor)
         errors.push({
           column: 'doctor_email',
-          message: 'a doctor visit names its doctor (doctor_email), or make it lab_only',
+          message: 'a doctor visit names its doctor (doctor_email, or its first and last name), or make it lab_only',
         });
       if (visitType === 'lab_only' && b.consultation_fee > 0)
         errors.push({ column: 'consultation_fee', message: 'a lab-only visit has no consultation fee' });
+      // A bill taxed line by line (lims's own, GST per test category) names each line's category;
+      // another system's bill may instead carry one bill-wide tax % (tax_percentage).
+      const perLine = b.items.some((i) => i.tax_category != null);
+      if (perLine && b.tax_percentage > 0)
+        errors.push({
+          column: 'tax_percentage',
+          message: "a bill is taxed per line (the items' tax_category) or at one bill-wide tax %, not both",
+        });
       const lines = b.items.map((item, i) => {
+        const rate = perLine ? taxRateOf(item.tax_category ?? 'exempt') : item.gst_percent;
+        if (perLine && item.gst_percent !== 0 && item.gst_percent !== rate)
+          errors.push({
+            column: 'items',
+            message: `line ${i + 1}: gst_percent ${item.gst_percent} is not the rate of ${item.tax_category ?? 'exempt'} (${rate})`,
+          });
         const found = catalogue.get(`${item.item_type}:${item.code}`);
         if (!found)
           errors.push({
@@ -218,10 +247,10 @@ export const bills: TransferEntity<Input, true, HistoricalBill & { row: number }
           qty: item.qty,
           list_price_paise: item.list_price === undefined ? unit : rupeesToPaise(item.list_price),
           unit_price_paise: unit,
-          gst_percent: item.gst_percent,
+          gst_percent: rate,
           discount_percent: item.discount_percent,
-          tax_category: 'exempt',
-          sac_code: '9993',
+          tax_category: item.tax_category ?? 'exempt',
+          sac_code: item.sac_code ?? DEFAULT_SAC,
         };
       });
       const a = billAmounts({
@@ -232,8 +261,19 @@ export const bills: TransferEntity<Input, true, HistoricalBill & { row: number }
         })),
         consultationFeePaise: rupeesToPaise(b.consultation_fee),
         discountPercent: b.discount_percentage,
-        taxPercent: b.tax_percentage,
+        taxPercent: perLine ? 0 : b.tax_percentage,
       });
+      const tax = perLine
+        ? billTax(
+            lines.map((l, i) => ({ totalPaise: a.lines[i]!.totalPaise, ratePercent: l.gst_percent })),
+            a.consultationFeePaise,
+            a.discountPaise,
+          )
+        : null;
+      if (tax) {
+        a.taxPaise = tax.taxPaise;
+        a.finalPaise = a.discountedPaise + tax.taxPaise;
+      }
       const checks: [keyof Input, number][] = [
         ['subtotal', a.subtotalPaise],
         ['total_before_discount', a.totalBeforeDiscountPaise],
@@ -258,14 +298,9 @@ export const bills: TransferEntity<Input, true, HistoricalBill & { row: number }
           column: 'bill_date',
           message: `${b.bill_date} is not the day of created_at in the lab's time zone`,
         });
-      let paid = 0;
-      b.payments.forEach((p, i) => {
-        paid += rupeesToPaise(p.amount);
-        if (paid < 0)
-          errors.push({ column: 'payments', message: `payment ${i + 1}: the refund is more than was paid before it` });
-        if (p.created_at && p.created_at < created)
-          errors.push({ column: 'payments', message: `payment ${i + 1}: it is dated before the bill` });
-      });
+      const money = planPayments(b.payments, { createdAt: created, timeZone: ctx.timeZone });
+      errors.push(...money.errors);
+      const paid = money.paidPaise;
       if (paid > a.finalPaise)
         errors.push({
           column: 'payments',
@@ -301,17 +336,25 @@ export const bills: TransferEntity<Input, true, HistoricalBill & { row: number }
           ...l,
           discount_amount_paise: a.lines[i]!.discountPaise,
           total_paise: a.lines[i]!.totalPaise,
+          ...(tax && { taxable_paise: tax.lines[i]!.taxablePaise, tax_paise: tax.lines[i]!.taxPaise }),
         })),
-        payments: b.payments.map((p) => ({
-          amount_paise: rupeesToPaise(p.amount),
-          method: p.method,
-          reference: p.reference ?? null,
-          reason: p.reason ?? null,
-          created_at: p.created_at ?? created,
-        })),
+        payments: money.payments,
       };
+      // What the bill moves on the patient's account is checked once the whole file is in (finish).
+      const advance = money.payments.filter((p) => p.status !== 'failed').reduce((t, p) => t + p.advance_paise, 0);
+      if (money.payments.some((p) => p.advance_paise !== 0))
+        ctx.deferred.push({ row: r.row, plan: { patientId: patient!.id, advance } satisfies AccountMove });
       return { row: r.row, plan };
     });
+  },
+
+  /**
+   * An advance spent must have been on the patient's account: after the whole file (a bill may
+   * spend what a later row of the file kept), no patient's account is below zero.
+   */
+  async finish(ctx, write) {
+    const errors = write || ctx.dryRun ? await overdrawnAccounts(ctx, write) : [];
+    return { inserted: 0, updated: 0, errors };
   },
 
   async write(ctx, plans) {
@@ -345,48 +388,9 @@ export const bills: TransferEntity<Input, true, HistoricalBill & { row: number }
         .filter(({ bill }) => !q.where.status || bill.status === q.where.status)
         .filter(({ bill }) => !q.where.payment_status || bill.payment_status === q.where.payment_status)
         .filter(({ bill }) => !q.where.patient_patient_id || bill.patient_patient_id === q.where.patient_patient_id)
-        .map(({ bill, r }) => record(bill, r.doctor_email, items.get(r.id) ?? [], pays.get(r.id) ?? []));
+        .map(({ bill, r }) => billRecord(columns, bill, r.doctor_email, items.get(r.id) ?? [], pays.get(r.id) ?? []));
       if (page.length) yield page;
       if (rows.length < 500) return;
     }
   },
 };
-
-function byBill<T extends { bill_id: number }>(rows: T[]): Map<number, T[]> {
-  const m = new Map<number, T[]>();
-  for (const r of rows) {
-    const list = m.get(r.bill_id);
-    if (list) list.push(r);
-    else m.set(r.bill_id, [r]);
-  }
-  return m;
-}
-
-function record(
-  b: Bill,
-  doctorEmail: string | null,
-  items: Awaited<ReturnType<typeof itemsOfBills>>,
-  payments: Awaited<ReturnType<typeof paymentsOfBills>>,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const c of columns) out[c.name] = (b as unknown as Record<string, unknown>)[c.name];
-  out.doctor_email = doctorEmail;
-  out.items = items.map((i) => ({
-    item_type: i.item_type,
-    code: i.code,
-    name: i.name,
-    qty: i.qty,
-    list_price: i.list_price_paise / 100,
-    price: i.unit_price_paise / 100,
-    gst_percent: i.gst_percent,
-    discount_percent: i.discount_percent,
-  }));
-  out.payments = payments.map((p) => ({
-    amount: p.amount_paise / 100,
-    method: p.method,
-    reference: p.reference,
-    reason: p.reason,
-    created_at: p.created_at,
-  }));
-  return out;
-}
