@@ -9,6 +9,7 @@ import { findPatient } from '../patients/repository.js';
 import { findPayerRow } from '../payers/repository.js';
 import { getOrganization, labSettings, organizationTimezone } from '../settings/organization.js';
 import { recordBillPayment } from '../billing/service.js';
+import { payerState, taxParties } from './parties.js';
 import type { BillsTable } from '../billing/tables.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import { addDays, localDate, startOfLocalDayUtc } from '../../shared/time.js';
@@ -18,7 +19,6 @@ import {
   billTax,
   financialYearOf,
   invoiceNumberOf,
-  splitTax,
   stateOfGstin,
   taxRateOf,
 } from '../../shared/gst.js';
@@ -78,6 +78,10 @@ export function toInvoice(r: InvoiceRow, today: string): Invoice {
     recipient_state_code: r.recipient_state_code,
     lab_gstin: r.lab_gstin,
     lab_state_code: r.lab_state_code,
+    lab_name: r.lab_name,
+    lab_address: r.lab_address,
+    lab_phone: r.lab_phone,
+    lab_email: r.lab_email,
     place_of_supply: r.place_of_supply,
     inter_state:
       r.igst_paise > 0 || (!!r.place_of_supply && !!r.lab_state_code && r.place_of_supply !== r.lab_state_code),
@@ -169,22 +173,32 @@ async function linesAndTotals(db: Db, bills: BillRow[], interState: boolean) {
   }[] = [];
   for (const b of bills) {
     const its = items.filter((i) => i.bill_id === b.id);
-    // Each line's taxable value is worked out again from the stored line totals by the rule the bill
-    // was made with (billTax): bills made before migration 20 have taxable_paise 0 on every line, and
-    // reading those would put the whole bill on one "Consultation fee" line. A bill whose tax does
-    // not come out the same (one rate on the whole bill, before per-line GST) cannot be invoiced.
-    const tax = billTax(
-      its.map((it) => ({ totalPaise: it.total_paise, ratePercent: taxRateOf(it.tax_category) })),
-      b.consultation_fee_paise,
-      b.discount_amount_paise,
-    );
-    const exact =
+    // Each line's taxable value and tax are worked out again from the stored line totals by the rule
+    // the bill was made with (billTax, split for this invoice's place of supply): bills made before
+    // migration 20 have taxable_paise 0 on every line, and reading those would put the whole bill on
+    // one "Consultation fee" line. A bill whose tax does not come out the same cannot be invoiced: one
+    // rate on the whole bill (before per-line GST), or taxed for a recipient in the other kind of
+    // state (IGST is the rate once, CGST + SGST two rounded halves: they may differ by a paisa).
+    const taxOf = (inter: boolean) =>
+      billTax(
+        its.map((it) => ({ totalPaise: it.total_paise, ratePercent: taxRateOf(it.tax_category) })),
+        b.consultation_fee_paise,
+        b.discount_amount_paise,
+        inter,
+      );
+    const matches = (t: ReturnType<typeof taxOf>) =>
       Number(b.tax_percentage) === 0 &&
-      tax.taxPaise === b.tax_amount_paise &&
-      tax.lines.every((l, i) => its[i]!.tax_paise === l.taxPaise) &&
-      tax.feeTaxablePaise >= 0 &&
-      tax.lines.reduce((s, l) => s + l.taxablePaise + l.taxPaise, tax.feeTaxablePaise) === b.final_amount_paise;
-    if (!exact) {
+      t.taxPaise === b.tax_amount_paise &&
+      t.lines.every((l, i) => its[i]!.tax_paise === l.taxPaise) &&
+      t.feeTaxablePaise >= 0 &&
+      t.lines.reduce((s, l) => s + l.taxablePaise + l.taxPaise, t.feeTaxablePaise) === b.final_amount_paise;
+    const tax = taxOf(interState);
+    if (!matches(tax)) {
+      if (matches(taxOf(!interState)))
+        throw new ConflictError(
+          `Bill ${b.bill_number} was taxed for a recipient ${interState ? 'inside' : 'outside'} the lab’s state (${interState ? 'CGST + SGST' : 'IGST'}); this invoice’s recipient is ${interState ? 'in another state (IGST)' : 'in the lab’s state (CGST + SGST)'}, which comes to a different tax. Open the bill and save its tests again to tax it for this recipient, or invoice it to a recipient it was taxed for`,
+          'BILL_TAXED_FOR_OTHER_STATE',
+        );
       throw new ConflictError(
         `Bill ${b.bill_number} was made before GST was worked out per line (one tax rate on the whole bill); it cannot go on a GST invoice`,
         'BILL_NOT_GST_READY',
@@ -192,7 +206,6 @@ async function linesAndTotals(db: Db, bills: BillRow[], interState: boolean) {
     }
     its.forEach((it, i) => {
       const line = tax.lines[i]!;
-      const split = splitTax(line.taxablePaise, line.ratePercent, interState);
       lines.push({
         position: lines.length,
         bill_id: b.id,
@@ -201,10 +214,10 @@ async function linesAndTotals(db: Db, bills: BillRow[], interState: boolean) {
         qty: it.qty,
         rate_percent: line.ratePercent,
         taxable_paise: line.taxablePaise,
-        cgst_paise: split.cgstPaise,
-        sgst_paise: split.sgstPaise,
-        igst_paise: split.igstPaise,
-        total_paise: line.taxablePaise + split.taxPaise,
+        cgst_paise: line.cgstPaise,
+        sgst_paise: line.sgstPaise,
+        igst_paise: line.igstPaise,
+        total_paise: line.taxablePaise + line.taxPaise,
       });
     });
     if (tax.feeTaxablePaise > 0) {
@@ -237,14 +250,6 @@ async function linesAndTotals(db: Db, bills: BillRow[], interState: boolean) {
   };
 }
 
-/** Lab GSTIN and state, and the place of supply: the recipient's state when known, else the lab's. */
-async function taxParties(db: Db, organizationId: number, recipientState: string | null) {
-  const s = await labSettings(db, organizationId);
-  const labState = s.gstStateCode ?? stateOfGstin(s.gstin);
-  const place = recipientState ?? labState;
-  return { labGstin: s.gstin, labState, place, interState: !!labState && !!place && place !== labState };
-}
-
 export async function createInvoice(db: Db, actor: Actor, input: InvoiceCreate): Promise<InvoiceDetail> {
   const id = await db.transaction().execute(async (trx) => {
     const org = actor.organizationId;
@@ -272,7 +277,7 @@ export async function createInvoice(db: Db, actor: Actor, input: InvoiceCreate):
         name: payer.name,
         gstin: payer.gstin,
         address: payer.address,
-        state: payer.state_code ?? stateOfGstin(payer.gstin),
+        state: payerState(payer),
       };
       payerId = payer.id;
     } else {
@@ -319,6 +324,10 @@ export async function createInvoice(db: Db, actor: Actor, input: InvoiceCreate):
       recipient_state_code: recipient.state,
       lab_gstin: parties.labGstin,
       lab_state_code: parties.labState,
+      lab_name: null,
+      lab_address: null,
+      lab_phone: null,
+      lab_email: null,
       place_of_supply: parties.place,
       ...totals,
       invoice_date: null,
@@ -388,7 +397,8 @@ export async function issueInvoice(db: Db, actor: Actor, id: number, invoiceDate
         'LAB_GSTIN_MISSING',
       );
     // A tax invoice names the supplier's address beside its GSTIN (CGST Rules, rule 46).
-    if (!(await getOrganization(trx, org)).address?.trim())
+    const lab = await getOrganization(trx, org);
+    if (!lab.address?.trim())
       throw new ConflictError(
         'A GST invoice carries the lab’s address: set it in System Settings (General, Lab Address) first',
         'LAB_ADDRESS_MISSING',
@@ -405,6 +415,11 @@ export async function issueInvoice(db: Db, actor: Actor, id: number, invoiceDate
       status: 'pending',
       lab_gstin: parties.labGstin,
       lab_state_code: parties.labState,
+      // The supplier as it is today, kept: a later change of the lab's settings leaves the invoice as issued.
+      lab_name: lab.name,
+      lab_address: lab.address,
+      lab_phone: lab.phone,
+      lab_email: lab.email,
       place_of_supply: parties.place,
       ...totals,
       invoice_date: date,

@@ -73,7 +73,12 @@ const stateName = (code: string | null) => (code ? `${GST_STATES[code] ?? ''} ($
  * date, place of supply, per line the SAC, taxable value and tax; CGST + SGST within the state or
  * IGST across; the total in words; and the authorised signatory's block.
  */
-export async function invoicePdf(org: OrganizationRow, inv: InvoiceDetail): Promise<Buffer> {
+export async function invoicePdf(lab: OrganizationRow, inv: InvoiceDetail): Promise<Buffer> {
+  // The supplier as the invoice was issued; a draft (nothing kept yet) shows the lab as it is today.
+  const org: OrganizationRow =
+    inv.lab_name === null
+      ? lab
+      : { ...lab, name: inv.lab_name, address: inv.lab_address, phone: inv.lab_phone, email: inv.lab_email };
   const doc = newDocument({
     title: `Invoice ${inv.invoice_number ?? 'draft'}`,
     author: org.name,

@@ -317,6 +317,12 @@ export const billSchema = z.object({
   payer_name: z.string().nullable(),
   /** The GST invoice the bill is on, if any. */
   invoice_id: z.number().nullable(),
+  invoice_number: z.string().nullable(),
+  /**
+   * issued: the bill is what its tax invoice says and is never cancelled, deleted or re-priced (the
+   * invoice is corrected by a credit note); draft: held by a draft invoice until it is deleted.
+   */
+  invoice_status: z.enum(['draft', 'issued']).nullable(),
   subtotal: z.number(),
   consultation_fee: z.number(),
   total_before_discount: z.number(),
