@@ -42,7 +42,11 @@ beforeAll(async () => {
 afterAll(() => lab.close());
 
 async function payer(gstin: string): Promise<number> {
-  const res = await lab.admin.post('/api/payers', { name: `Payer ${gstin} ${Math.random()}`, type: 'corporate', gstin });
+  const res = await lab.admin.post('/api/payers', {
+    name: `Payer ${gstin} ${Math.random()}`,
+    type: 'corporate',
+    gstin,
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().payer.id;
 }
@@ -80,7 +84,11 @@ describe('a bill on an issued invoice is never changed', () => {
     const seen = (await lab.admin.get(`/api/bills/${a.id}`)).json().bill as Bill;
     expect(seen).toMatchObject({ invoice_id: inv.id, invoice_number: inv.invoice_number, invoice_status: 'issued' });
     const stBefore = await statement(p);
-    const stored = await row<{ n: number }>(lab.database, 'SELECT count(*) AS n FROM bill_items WHERE bill_id = ?', a.id);
+    const stored = await row<{ n: number }>(
+      lab.database,
+      'SELECT count(*) AS n FROM bill_items WHERE bill_id = ?',
+      a.id,
+    );
 
     const attempts = [
       lab.admin.put(`/api/bills/${a.id}`, { status: 'cancelled', cancel_reason: 'Patient left' }),
