@@ -39,7 +39,8 @@ function counted(db: Db, organizationId: number) {
       'p.first_name',
       'p.last_name',
       'p.patient_code',
-      's.created_at as registered_at',
+      // The list's day: collection (else registration while not collected), as its From/To filter reads.
+      sql<string>`coalesce(s.collection_date, s.created_at)`.as('listed_at'),
       sql<number>`(SELECT count(*) FROM sample_tests st WHERE st.sample_id = s.id)`.as('ordered'),
       sql<number>`(SELECT count(*) FROM test_results r WHERE r.sample_id = s.id AND r.status IN ${ENTERED})`.as(
         'entered',
@@ -99,7 +100,7 @@ export async function registerPage(
       .select(sql<number>`count(*)`.as('n'))
       .executeTakeFirstOrThrow(),
     base
-      .orderBy('x.registered_at', 'desc')
+      .orderBy('x.listed_at', 'desc')
       .orderBy('x.id', 'desc')
       .limit(limit)
       .offset((page - 1) * limit)
