@@ -21,6 +21,9 @@ export const BILL_DISCOUNTS_DEFINITION =
  */
 export const LOW_STOCK_DEFINITION = 'Low stock: at or below the minimum, out-of-stock items included.';
 export const OUT_OF_STOCK_DEFINITION = 'Out of stock: nothing usable left (also counted in Low stock).';
+/** The same, as a card's hint under its label. */
+export const LOW_STOCK_HINT = 'at or below the minimum, out of stock included';
+export const OUT_OF_STOCK_HINT = 'nothing usable left (also in Low Stock)';
 
 /**
  * A test's turnaround target, the one meaning every screen uses (Turnaround Time by Test, the

@@ -1,4 +1,4 @@
-import { LOW_STOCK_DEFINITION } from '@shared/figures';
+import { LOW_STOCK_HINT } from '@shared/figures';
 import { useMemo, useState } from 'react';
 import { AlertTriangle, Boxes, CheckCircle2, IndianRupee, Layers } from 'lucide-react';
 import { ITEM_KINDS, ITEM_STATUSES, STOCK_STATUSES } from '@shared/inventory';
@@ -135,7 +135,7 @@ function InventoryScreen() {
       value: formatCount(s?.low_stock ?? null),
       hint: s
         ? `At or below the minimum; ${formatCount(s.out_of_stock)} of them out of stock (nothing usable left)`
-        : LOW_STOCK_DEFINITION,
+        : LOW_STOCK_HINT,
       icon: <AlertTriangle />,
     },
     { label: 'Active Items', value: formatCount(s?.active_items ?? null), hint: 'in use', icon: <CheckCircle2 /> },
