@@ -191,4 +191,22 @@ describe('IGST is the rate applied once', () => {
     const kinv = await issuedInvoice(k);
     expect(kinv).toMatchObject({ inter_state: false, cgst: 18.52, sgst: 18.52, igst: 0, total: 345.78 });
   });
+
+  it('a bill taxed within the state is not invoiced across states for a different tax; saved again for the new state it is', async () => {
+    // A payer in the lab's state is billed (CGST + SGST 37.04), then moves to Maharashtra.
+    const p = await payer('29AAACI1111K1Z2');
+    const b = await bill(p, [kit]);
+    expect(b.tax_amount).toBe(37.04);
+    expect((await lab.admin.put(`/api/payers/${p}`, { gstin: MH_GSTIN, state_code: '27' })).statusCode).toBe(200);
+    const refused = await lab.admin.post('/api/invoices', { payer_id: p, period_from: today, period_to: today });
+    expect(refused.statusCode).toBe(409);
+    expect((errorBody(refused) as { code?: string }).code).toBe('BILL_TAXED_FOR_OTHER_STATE');
+    expect(errorBody(refused).message).toContain(b.bill_number);
+    // Its tests saved again as they are: taxed for the payer's state now, IGST at the rate once.
+    const saved = await lab.admin.put(`/api/bills/${b.id}/items`, { items: [{ item_type: 'test', item_id: kit }] });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().bill).toMatchObject({ tax_amount: 37.05, final_amount: 345.79 });
+    const inv = await issuedInvoice(p);
+    expect(inv).toMatchObject({ inter_state: true, igst: 37.05, total: 345.79 });
+  });
 });
