@@ -8,12 +8,22 @@ describe('GST', () => {
     [100_000, 18, true, 0, 0, 18_000],
     [33_333, 18, false, 3_000, 3_000, 0],
     [33_333, 18, true, 0, 0, 6_000],
+    // The audit's line: 308.74 at 12%. Within the state 18.52 + 18.52; across, 12% once is 37.05.
+    [30_874, 12, false, 1_852, 1_852, 0],
+    [30_874, 12, true, 0, 0, 3_705],
     [12_345, 5, false, 309, 309, 0],
     [50_000, 0, false, 0, 0, 0],
   ])('%i paise at %i%% (inter-state %s)', (taxable, rate, inter, cgst, sgst, igst) => {
     const t = splitTax(taxable, rate, inter);
     expect([t.cgstPaise, t.sgstPaise, t.igstPaise]).toEqual([cgst, sgst, igst]);
     expect(t.taxPaise).toBe(cgst + sgst + igst);
+  });
+
+  it('a bill across states carries IGST at the rate once, per line after its share of the discount', () => {
+    const t = billTax([{ totalPaise: 30_874, ratePercent: 12 }], 0, 0, true);
+    expect(t.lines[0]).toMatchObject({ igstPaise: 3_705, cgstPaise: 0, sgstPaise: 0, taxPaise: 3_705 });
+    expect(t.taxPaise).toBe(3_705);
+    expect(billTax([{ totalPaise: 30_874, ratePercent: 12 }], 0, 0, false).taxPaise).toBe(3_704);
   });
 
   it('shares a discount exactly, largest lines taking the rounding paise', () => {

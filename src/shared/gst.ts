@@ -6,8 +6,11 @@
  *     default; profiles, packages and the doctor's consultation fee are exempt;
  *   - a line's taxable value is its total less its share of the bill discount (shared in proportion,
  *     the paise left over by rounding go to the largest lines first), so the shares add up exactly;
- *   - the tax is worked out as two halves, each rounded half up to the paisa: inside the lab's
- *     state they are CGST and SGST; across states (the recipient's state differs) the sum is IGST.
+ *   - inside the lab's state the tax is CGST and SGST, each half the rate on the taxable value,
+ *     each rounded half up to the paisa; across states (the recipient's state differs) it is IGST,
+ *     the whole rate applied once and rounded once (308.74 at 12%: 37.05, not 2 x 18.52 = 37.04).
+ *     So a line's tax may differ by a paisa between the two; a bill is taxed for its recipient's
+ *     state when it is made (a payer's, else the lab's), and an invoice splits it the same way.
  */
 import { percentOf, type Paise } from './billing.js';
 
@@ -86,18 +89,17 @@ export interface TaxSplit {
   taxPaise: Paise;
 }
 
-/** The tax of one taxable value at one rate: CGST + SGST inside the state, IGST across states. */
+/**
+ * The tax of one taxable value at one rate, the one place GST is worked out: CGST + SGST inside the
+ * state (each rounded), IGST across states (the rate applied once).
+ */
 export function splitTax(taxablePaise: Paise, ratePercent: number, interState: boolean): TaxSplit {
+  if (interState) {
+    const igstPaise = percentOf(taxablePaise, ratePercent);
+    return { ratePercent, taxablePaise, cgstPaise: 0, sgstPaise: 0, igstPaise, taxPaise: igstPaise };
+  }
   const half = percentOf(taxablePaise, ratePercent / 2);
-  const taxPaise = half * 2;
-  return {
-    ratePercent,
-    taxablePaise,
-    cgstPaise: interState ? 0 : half,
-    sgstPaise: interState ? 0 : half,
-    igstPaise: interState ? taxPaise : 0,
-    taxPaise,
-  };
+  return { ratePercent, taxablePaise, cgstPaise: half, sgstPaise: half, igstPaise: 0, taxPaise: half * 2 };
 }
 
 /**

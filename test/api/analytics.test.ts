@@ -390,11 +390,11 @@ async function everyOrderedTest() {
     collection_date: string;
     verified_at: string | null;
   }>`
-    SELECT s.id AS sample_id, s.sample_code, t.id AS test_id, t.name AS test_name, t.target_tat_minutes AS target,
+    SELECT s.id AS sample_id, s.sample_code, t.id AS test_id, t.name AS test_name, coalesce(t.target_tat_minutes, t.turnaround_hours * 60) AS target,
       s.collection_date, r.verified_at
     FROM sample_tests st JOIN samples s ON s.id = st.sample_id JOIN tests t ON t.id = st.test_id
     LEFT JOIN test_results r ON r.sample_id = s.id AND r.test_id = st.test_id
-    WHERE s.organization_id = ${org} AND t.target_tat_minutes IS NOT NULL AND s.collection_date IS NOT NULL
+    WHERE s.organization_id = ${org} AND coalesce(t.target_tat_minutes, t.turnaround_hours * 60) IS NOT NULL AND s.collection_date IS NOT NULL
       AND s.status <> 'rejected'
       AND ((r.verified_at IS NULL AND (r.status IS NULL OR r.status <> 'rejected')) OR r.verified_at >= ${MIDNIGHT})`.execute(
     lab.database.db,

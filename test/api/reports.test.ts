@@ -313,7 +313,7 @@ describe('built-in reports on known data', () => {
           results: 1,
           median_minutes: 90,
           p90_minutes: 90,
-          target_hours: 1,
+          target_minutes: 60,
           over_target: 1,
         },
         {
@@ -321,7 +321,7 @@ describe('built-in reports on known data', () => {
           results: 2,
           median_minutes: 45,
           p90_minutes: 57,
-          target_hours: 2,
+          target_minutes: 120,
           over_target: 0,
         },
       ],

@@ -197,6 +197,9 @@ export async function samplesByStatus(db: Db, organizationId: number, from: stri
     .execute();
 }
 
+/** A test's turnaround target in minutes, as targetMinutesOf (src/shared/figures.ts) reads it. */
+const TARGET_MINUTES = sql<number | null>`coalesce(t.target_tat_minutes, t.turnaround_hours * 60)`;
+
 /**
  * The open ordered tests of tests with a target turnaround (migration 31's table, with its sample's
  * collection time from migration 37): no join to samples, so a lab with thousands of open tests
@@ -206,9 +209,9 @@ export function openTestsWithTarget(db: Db, organizationId: number) {
   return db
     .selectFrom('live_open_tests as o')
     .innerJoin('tests as t', 't.id', 'o.test_id')
-    .select(['o.sample_id', 'o.test_id', 't.target_tat_minutes', 'o.collection_date'])
+    .select(['o.sample_id', 'o.test_id', TARGET_MINUTES.as('target_tat_minutes'), 'o.collection_date'])
     .where('o.organization_id', '=', organizationId)
-    .where('t.target_tat_minutes', 'is not', null)
+    .where(TARGET_MINUTES, 'is not', null)
     .where('o.collection_date', 'is not', null)
     .execute();
 }
@@ -227,14 +230,14 @@ export function verifiedWithTarget(db: Db, organizationId: number, verifiedSince
       's.sample_code',
       't.id as test_id',
       't.name as test_name',
-      't.target_tat_minutes',
+      TARGET_MINUTES.as('target_tat_minutes'),
       's.collection_date',
       'r.verified_at',
     ])
     .where('r.organization_id', '=', organizationId)
     .where('r.verified_at', '>=', verifiedSince)
     .where('s.organization_id', '=', organizationId)
-    .where('t.target_tat_minutes', 'is not', null)
+    .where(TARGET_MINUTES, 'is not', null)
     .where('s.collection_date', 'is not', null)
     .where('s.status', '<>', 'rejected')
     .execute();

@@ -11,6 +11,7 @@ import { assertWithinCredit, payerForBill } from '../payers/service.js';
 import { amendOrderOfBill, testsOfLines } from '../samples/orders.js';
 import { recordBillRefund } from '../payments/ledger.js';
 import { priceBill } from './pricing.js';
+import { assertBillNotInvoiced } from './invoice-lock.js';
 import { deleteBillItemRows, findBillRow, insertBillItemRows, itemsOfBill, updateBillRow } from './repository.js';
 
 const lineKey = (type: string, id: number) => `${type}:${id}`;
@@ -49,11 +50,7 @@ export async function editBillItems(db: Db, actor: Actor, id: number, input: Bil
     if (!bill) throw new NotFoundError('Bill', id);
     if (bill.cancelled_at)
       throw new ConflictError(`Bill ${bill.bill_number} is cancelled and cannot be changed`, 'BILL_CANCELLED');
-    if (bill.invoice_id !== null)
-      throw new ConflictError(
-        `Bill ${bill.bill_number} is on an invoice to its payer; take it off the invoice before changing its tests`,
-        'BILL_INVOICED',
-      );
+    await assertBillNotInvoiced(trx, actor.organizationId, bill, 'changed');
     const oldItems = await itemsOfBill(trx, id);
     const charged = new Map(
       oldItems.map((l) => [
@@ -80,8 +77,11 @@ export async function editBillItems(db: Db, actor: Actor, id: number, input: Bil
       taxable_paise: priced.tax.lines[i]!.taxablePaise,
       tax_paise: priced.tax.lines[i]!.taxPaise,
     }));
+    // Saved with the same tests, a bill is still taxed again when its recipient's state has changed
+    // (a payer moved, the lab's state was set): IGST and CGST + SGST may differ by a paisa.
     const same =
       discountPercent === Number(bill.discount_percentage) &&
+      priced.tax.taxPaise === bill.tax_amount_paise &&
       newLines.length === oldItems.length &&
       newLines.every((l, i) => JSON.stringify(brief(l)) === JSON.stringify(brief(oldItems[i]!)));
     if (same) return;

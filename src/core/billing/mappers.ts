@@ -11,6 +11,8 @@ export type BillRow = Selectable<BillsTable> & {
   doctor_first_name: string | null;
   doctor_last_name: string | null;
   payer_name: string | null;
+  invoice_number: string | null;
+  invoice_status: string | null;
 };
 
 const rupees = (p: number) => p / 100;
@@ -30,6 +32,8 @@ export function toBill(r: BillRow, timeZone: string, today: string): Bill {
     payer_id: r.payer_id,
     payer_name: r.payer_name,
     invoice_id: r.invoice_id,
+    invoice_number: r.invoice_number,
+    invoice_status: r.invoice_id === null ? null : r.invoice_status === 'draft' ? 'draft' : 'issued',
     subtotal: rupees(r.subtotal_paise),
     consultation_fee: rupees(r.consultation_fee_paise),
     total_before_discount: rupees(r.total_before_discount_paise),

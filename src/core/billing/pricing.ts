@@ -8,6 +8,7 @@ import type { PayerRow } from '../payers/repository.js';
 import { resolveLines, type ResolvedLine } from './lines.js';
 import { assertNoOverlap } from './overlap.js';
 import { checkDiscount, type ApprovedDiscount } from './approval.js';
+import { payerState, taxParties } from '../invoices/parties.js';
 
 export interface PricedBill {
   lines: ResolvedLine[];
@@ -64,11 +65,14 @@ export async function priceBill(
     discountPercent: input.discountPercent,
     taxPercent: 0,
   });
-  // GST per line from each test's tax category, on its value after its share of the bill discount.
+  // GST per line from each test's tax category, on its value after its share of the bill discount,
+  // split for the recipient's state (a payer's; a patient at the counter is in the lab's state).
+  const { interState } = await taxParties(trx, actor.organizationId, payer ? payerState(payer) : null);
   const tax = billTax(
     lines.map((l, i) => ({ totalPaise: amounts.lines[i]!.totalPaise, ratePercent: l.gst_percent })),
     feePaise,
     amounts.discountPaise,
+    interState,
   );
   // The payer's agreed price is its list price: only what is below it counts as a discount.
   const agreed = payer

@@ -11,6 +11,7 @@ export function billsQuery(db: Db, organizationId: number) {
     .innerJoin('patients as p', 'p.id', 'b.patient_id')
     .leftJoin('users as d', 'd.id', 'b.doctor_id')
     .leftJoin('payers as py', 'py.id', 'b.payer_id')
+    .leftJoin('invoices as iv', 'iv.id', 'b.invoice_id')
     .where('b.organization_id', '=', organizationId);
 }
 
@@ -26,6 +27,8 @@ export function selectBillColumns(q: BillsQuery) {
       'd.first_name as doctor_first_name',
       'd.last_name as doctor_last_name',
       'py.name as payer_name',
+      'iv.invoice_number as invoice_number',
+      'iv.status as invoice_status',
     ]);
 }
 

@@ -71,8 +71,10 @@ export async function inventorySummary(db: Db, actor: Actor, kind?: ItemKind): P
   const items = (await allItems(db, actor.organizationId, day.today, day.since, kind)).map((r) => toItem(r, day));
   return {
     total_items: items.length,
-    low_stock: items.filter((i) => i.stock_status === 'low_stock').length,
-    out_of_stock: items.filter((i) => i.usable_stock === 0).length,
+    // One meaning on every screen (src/shared/figures.ts): low at or below the minimum, out of stock
+    // (nothing usable, expired lots left aside) included; out of stock is a part of it.
+    low_stock: items.filter((i) => i.stock_status === 'low_stock' || i.usable_stock <= 0).length,
+    out_of_stock: items.filter((i) => i.usable_stock <= 0).length,
     active_items: items.filter((i) => i.status === 'active').length,
     total_value: Math.round(items.reduce((n, i) => n + i.total_value * 100, 0)) / 100,
     expiring_soon: items.filter((i) => i.expiry_state === 'expiring_soon').length,

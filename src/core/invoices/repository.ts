@@ -172,3 +172,13 @@ export async function latestInvoiceDate(db: Db, organizationId: number): Promise
     .executeTakeFirst();
   return r?.d ?? null;
 }
+
+/** The number and status of the invoice a bill is on (the bill screens and the bill's lock read it). */
+export function invoiceStateRow(db: Db, organizationId: number, id: number) {
+  return db
+    .selectFrom('invoices')
+    .select(['id', 'invoice_number', 'status'])
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}

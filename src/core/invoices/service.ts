@@ -9,19 +9,12 @@ import { findPatient } from '../patients/repository.js';
 import { findPayerRow } from '../payers/repository.js';
 import { getOrganization, labSettings, organizationTimezone } from '../settings/organization.js';
 import { recordBillPayment } from '../billing/service.js';
+import { payerState, taxParties } from './parties.js';
+import { linesAndTotals } from './lines.js';
 import type { BillsTable } from '../billing/tables.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import { addDays, localDate, startOfLocalDayUtc } from '../../shared/time.js';
-import {
-  DEFAULT_SAC,
-  GSTIN_PATTERN,
-  billTax,
-  financialYearOf,
-  invoiceNumberOf,
-  splitTax,
-  stateOfGstin,
-  taxRateOf,
-} from '../../shared/gst.js';
+import { GSTIN_PATTERN, financialYearOf, invoiceNumberOf, stateOfGstin } from '../../shared/gst.js';
 import type {
   Invoice,
   InvoiceCreate,
@@ -37,7 +30,6 @@ import {
   findInvoiceRow,
   insertInvoiceRow,
   invoiceLineRows,
-  itemsOfBills,
   latestInvoiceDate,
   listInvoiceRows,
   replaceInvoiceLines,
@@ -78,6 +70,10 @@ export function toInvoice(r: InvoiceRow, today: string): Invoice {
     recipient_state_code: r.recipient_state_code,
     lab_gstin: r.lab_gstin,
     lab_state_code: r.lab_state_code,
+    lab_name: r.lab_name,
+    lab_address: r.lab_address,
+    lab_phone: r.lab_phone,
+    lab_email: r.lab_email,
     place_of_supply: r.place_of_supply,
     inter_state:
       r.igst_paise > 0 || (!!r.place_of_supply && !!r.lab_state_code && r.place_of_supply !== r.lab_state_code),
@@ -144,107 +140,6 @@ export async function listInvoices(db: Db, organizationId: number, q: InvoiceLis
   return { invoices: rows.map((r) => toInvoice(r, today)), ...pageEnvelope(total, q.page, q.limit) };
 }
 
-/**
- * The invoice's lines from its bills: one per bill line (its value after the bill discount, its
- * SAC and rate) and one for a consultation fee (exempt). The tax of each line is the bill's, split
- * as CGST + SGST within the lab's state or IGST across states; the totals add up to the bills'.
- */
-async function linesAndTotals(db: Db, bills: BillRow[], interState: boolean) {
-  const items = await itemsOfBills(
-    db,
-    bills.map((b) => b.id),
-  );
-  const lines: {
-    position: number;
-    bill_id: number;
-    description: string;
-    sac_code: string;
-    qty: number;
-    rate_percent: number;
-    taxable_paise: number;
-    cgst_paise: number;
-    sgst_paise: number;
-    igst_paise: number;
-    total_paise: number;
-  }[] = [];
-  for (const b of bills) {
-    const its = items.filter((i) => i.bill_id === b.id);
-    // Each line's taxable value is worked out again from the stored line totals by the rule the bill
-    // was made with (billTax): bills made before migration 20 have taxable_paise 0 on every line, and
-    // reading those would put the whole bill on one "Consultation fee" line. A bill whose tax does
-    // not come out the same (one rate on the whole bill, before per-line GST) cannot be invoiced.
-    const tax = billTax(
-      its.map((it) => ({ totalPaise: it.total_paise, ratePercent: taxRateOf(it.tax_category) })),
-      b.consultation_fee_paise,
-      b.discount_amount_paise,
-    );
-    const exact =
-      Number(b.tax_percentage) === 0 &&
-      tax.taxPaise === b.tax_amount_paise &&
-      tax.lines.every((l, i) => its[i]!.tax_paise === l.taxPaise) &&
-      tax.feeTaxablePaise >= 0 &&
-      tax.lines.reduce((s, l) => s + l.taxablePaise + l.taxPaise, tax.feeTaxablePaise) === b.final_amount_paise;
-    if (!exact) {
-      throw new ConflictError(
-        `Bill ${b.bill_number} was made before GST was worked out per line (one tax rate on the whole bill); it cannot go on a GST invoice`,
-        'BILL_NOT_GST_READY',
-      );
-    }
-    its.forEach((it, i) => {
-      const line = tax.lines[i]!;
-      const split = splitTax(line.taxablePaise, line.ratePercent, interState);
-      lines.push({
-        position: lines.length,
-        bill_id: b.id,
-        description: `${it.name}${it.code ? ` (${it.code})` : ''} — bill ${b.bill_number}`,
-        sac_code: it.sac_code || DEFAULT_SAC,
-        qty: it.qty,
-        rate_percent: line.ratePercent,
-        taxable_paise: line.taxablePaise,
-        cgst_paise: split.cgstPaise,
-        sgst_paise: split.sgstPaise,
-        igst_paise: split.igstPaise,
-        total_paise: line.taxablePaise + split.taxPaise,
-      });
-    });
-    if (tax.feeTaxablePaise > 0) {
-      lines.push({
-        position: lines.length,
-        bill_id: b.id,
-        description: `Consultation fee — bill ${b.bill_number}`,
-        sac_code: DEFAULT_SAC,
-        qty: 1,
-        rate_percent: 0,
-        taxable_paise: tax.feeTaxablePaise,
-        cgst_paise: 0,
-        sgst_paise: 0,
-        igst_paise: 0,
-        total_paise: tax.feeTaxablePaise,
-      });
-    }
-  }
-  const sum = (f: (l: (typeof lines)[number]) => number) => lines.reduce((s, l) => s + f(l), 0);
-  return {
-    lines,
-    totals: {
-      taxable_paise: sum((l) => (l.rate_percent > 0 ? l.taxable_paise : 0)),
-      exempt_paise: sum((l) => (l.rate_percent > 0 ? 0 : l.taxable_paise)),
-      cgst_paise: sum((l) => l.cgst_paise),
-      sgst_paise: sum((l) => l.sgst_paise),
-      igst_paise: sum((l) => l.igst_paise),
-      total_paise: sum((l) => l.total_paise),
-    },
-  };
-}
-
-/** Lab GSTIN and state, and the place of supply: the recipient's state when known, else the lab's. */
-async function taxParties(db: Db, organizationId: number, recipientState: string | null) {
-  const s = await labSettings(db, organizationId);
-  const labState = s.gstStateCode ?? stateOfGstin(s.gstin);
-  const place = recipientState ?? labState;
-  return { labGstin: s.gstin, labState, place, interState: !!labState && !!place && place !== labState };
-}
-
 export async function createInvoice(db: Db, actor: Actor, input: InvoiceCreate): Promise<InvoiceDetail> {
   const id = await db.transaction().execute(async (trx) => {
     const org = actor.organizationId;
@@ -272,7 +167,7 @@ export async function createInvoice(db: Db, actor: Actor, input: InvoiceCreate):
         name: payer.name,
         gstin: payer.gstin,
         address: payer.address,
-        state: payer.state_code ?? stateOfGstin(payer.gstin),
+        state: payerState(payer),
       };
       payerId = payer.id;
     } else {
@@ -319,6 +214,10 @@ export async function createInvoice(db: Db, actor: Actor, input: InvoiceCreate):
       recipient_state_code: recipient.state,
       lab_gstin: parties.labGstin,
       lab_state_code: parties.labState,
+      lab_name: null,
+      lab_address: null,
+      lab_phone: null,
+      lab_email: null,
       place_of_supply: parties.place,
       ...totals,
       invoice_date: null,
@@ -388,7 +287,8 @@ export async function issueInvoice(db: Db, actor: Actor, id: number, invoiceDate
         'LAB_GSTIN_MISSING',
       );
     // A tax invoice names the supplier's address beside its GSTIN (CGST Rules, rule 46).
-    if (!(await getOrganization(trx, org)).address?.trim())
+    const lab = await getOrganization(trx, org);
+    if (!lab.address?.trim())
       throw new ConflictError(
         'A GST invoice carries the lab’s address: set it in System Settings (General, Lab Address) first',
         'LAB_ADDRESS_MISSING',
@@ -405,6 +305,11 @@ export async function issueInvoice(db: Db, actor: Actor, id: number, invoiceDate
       status: 'pending',
       lab_gstin: parties.labGstin,
       lab_state_code: parties.labState,
+      // The supplier as it is today, kept: a later change of the lab's settings leaves the invoice as issued.
+      lab_name: lab.name,
+      lab_address: lab.address,
+      lab_phone: lab.phone,
+      lab_email: lab.email,
       place_of_supply: parties.place,
       ...totals,
       invoice_date: date,

@@ -17,6 +17,11 @@ export interface InvoicesTable {
   recipient_state_code: string | null;
   lab_gstin: string | null;
   lab_state_code: string | null;
+  /** The supplier as the invoice was issued (null on a draft: it prints the lab of today). */
+  lab_name: string | null;
+  lab_address: string | null;
+  lab_phone: string | null;
+  lab_email: string | null;
   place_of_supply: string | null;
   taxable_paise: number;
   exempt_paise: number;

@@ -39,7 +39,8 @@ function counted(db: Db, organizationId: number) {
       'p.first_name',
       'p.last_name',
       'p.patient_code',
-      sql<string>`coalesce(s.collection_date, s.created_at)`.as('registered_at'),
+      // The list's day: collection (else registration while not collected), as its From/To filter reads.
+      sql<string>`coalesce(s.collection_date, s.created_at)`.as('listed_at'),
       sql<number>`(SELECT count(*) FROM sample_tests st WHERE st.sample_id = s.id)`.as('ordered'),
       sql<number>`(SELECT count(*) FROM test_results r WHERE r.sample_id = s.id AND r.status IN ${ENTERED})`.as(
         'entered',
@@ -99,7 +100,7 @@ export async function registerPage(
       .select(sql<number>`count(*)`.as('n'))
       .executeTakeFirstOrThrow(),
     base
-      .orderBy('x.registered_at', 'desc')
+      .orderBy('x.listed_at', 'desc')
       .orderBy('x.id', 'desc')
       .limit(limit)
       .offset((page - 1) * limit)
@@ -171,14 +172,17 @@ export function resultPeopleOfSamples(db: Db, sampleIds: number[]) {
 
 // ---- analytics ----
 
-/** Samples registered (collected, or ordered while not collected) in the UTC range. */
+/**
+ * Samples registered in the UTC range: entered in lims then (created_at), whenever they were or will
+ * be collected. "Registered" means this on every screen (SAMPLE_REGISTERED_DEFINITION).
+ */
 export function samplesBetween(db: Db, organizationId: number, fromUtc: string, toUtc: string) {
   return db
     .selectFrom('samples')
-    .select([sql<string>`coalesce(collection_date, created_at)`.as('at'), 'status', 'collection_date', 'reported_at'])
+    .select(['created_at as at', 'status', 'collection_date', 'reported_at'])
     .where('organization_id', '=', organizationId)
-    .where(sql`coalesce(collection_date, created_at)`, '>=', fromUtc)
-    .where(sql`coalesce(collection_date, created_at)`, '<', toUtc)
+    .where('created_at', '>=', fromUtc)
+    .where('created_at', '<', toUtc)
     .execute();
 }
 

@@ -254,7 +254,7 @@ export const REVENUE_COLUMNS = [
   ['cheque', 'Cheque'],
   ['insurance', 'Insurance'],
   ['refunds', 'Refunds'],
-  ['discounts', 'Discounts'],
+  ['discounts', 'Bill discounts'],
   ['patients', 'Patients'],
   ['average_bill', 'Average bill'],
 ] as const;

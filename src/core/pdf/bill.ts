@@ -5,6 +5,7 @@ import { formatMoney } from '../../shared/money.js';
 import type { OrganizationRow } from '../settings/organization.js';
 import { newDocument, numberPages, toBuffer } from './document.js';
 import { formatLabDate, formatLabDateTime } from './format.js';
+import { fitColumns, widestValue } from './columns.js';
 
 export interface BillPdfInput {
   org: OrganizationRow;
@@ -119,16 +120,32 @@ export async function billPdf({ org, bill, patient, doctor, portal }: BillPdfInp
   );
   doc.y = blockY + 92;
 
-  // Items table
-  const cols = [
-    { h: '#', w: 22, align: 'left' as const },
-    { h: 'Particulars', w: width - 22 - 36 - 70 - 44 - 44 - 80, align: 'left' as const },
-    { h: 'Qty', w: 36, align: 'right' as const },
-    { h: 'Rate', w: 70, align: 'right' as const },
-    { h: 'GST %', w: 44, align: 'right' as const },
-    { h: 'Disc %', w: 44, align: 'right' as const },
-    { h: 'Amount', w: 80, align: 'right' as const },
-  ];
+  // Items table: the amount columns as wide as their widest amount, the particulars take the rest.
+  const cells = (bill.items ?? []).map((it, i) => [
+    String(i + 1),
+    it.particulars,
+    String(it.qty),
+    inr(it.price),
+    it.tax_category === 'exempt' ? 'Exempt' : `${it.gst_percent}`,
+    `${it.discount_percent}`,
+    inr(it.total),
+  ]);
+  const cols = fitColumns(
+    doc,
+    [
+      { h: '#', w: 22, align: 'left' },
+      { h: 'Particulars', w: 0, align: 'left', flex: true },
+      { h: 'Qty', w: 36, align: 'right', fit: true },
+      { h: 'Rate', w: 70, align: 'right', fit: true },
+      { h: 'GST %', w: 44, align: 'right', fit: true },
+      { h: 'Disc %', w: 44, align: 'right', fit: true },
+      { h: 'Amount', w: 80, align: 'right', fit: true },
+    ],
+    cells,
+    8.5,
+    4,
+    width,
+  );
   const row = (cells: string[], opts: { bold?: boolean; fill?: string } = {}) => {
     const y = doc.y;
     doc.font(opts.bold ? 'bold' : 'regular').fontSize(8.5);
@@ -156,26 +173,26 @@ export async function billPdf({ org, bill, patient, doctor, portal }: BillPdfInp
     cols.map((c) => c.h),
     { bold: true, fill: '#eeeeee' },
   );
-  (bill.items ?? []).forEach((it, i) =>
-    row([
-      String(i + 1),
-      it.particulars,
-      String(it.qty),
-      inr(it.price),
-      it.tax_category === 'exempt' ? 'Exempt' : `${it.gst_percent}`,
-      `${it.discount_percent}`,
-      inr(it.total),
-    ]),
-  );
+  cells.forEach((c) => row(c));
 
-  // Summary
+  // Summary: the figures' column fits the widest of them in the total's type.
   doc.moveDown(0.6);
-  const sumX = left + width - 250;
+  const figures = [
+    bill.subtotal,
+    bill.consultation_fee,
+    bill.total_before_discount,
+    bill.tax_amount,
+    bill.final_amount,
+    bill.paid_amount,
+    bill.balance,
+  ].map(inr);
+  const valueW = Math.max(100, widestValue(doc, [...figures, `− ${inr(bill.discount_amount)}`], 10.5));
+  const sumX = left + width - 150 - valueW;
   const line = (label: string, value: string, bold = false) => {
     const y = doc.y;
     doc.font(bold ? 'bold' : 'regular').fontSize(bold ? 10.5 : 9);
     doc.text(label, sumX, y, { width: 150 });
-    doc.text(value, sumX + 150, y, { width: 100, align: 'right' });
+    doc.text(value, sumX + 150, y, { width: valueW, align: 'right' });
     doc.y = y + (bold ? 16 : 13);
   };
   line('Subtotal', inr(bill.subtotal));

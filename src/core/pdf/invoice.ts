@@ -6,12 +6,12 @@ import { GST_STATES } from '../../shared/gst.js';
 import type { OrganizationRow } from '../settings/organization.js';
 import { newDocument, numberPages, toBuffer } from './document.js';
 import { formatLabDate, formatLabDateTime, formatLabDay } from './format.js';
+import { fitColumns, widestValue, type Col } from './columns.js';
 
 const GREY = '#555555';
 const LINE = '#cccccc';
 
 type Doc = PDFKit.PDFDocument;
-type Col = { h: string; w: number; align: 'left' | 'right' };
 
 function header(doc: Doc, org: OrganizationRow, title: string, gstin: string | null) {
   const left = doc.page.margins.left;
@@ -73,7 +73,12 @@ const stateName = (code: string | null) => (code ? `${GST_STATES[code] ?? ''} ($
  * date, place of supply, per line the SAC, taxable value and tax; CGST + SGST within the state or
  * IGST across; the total in words; and the authorised signatory's block.
  */
-export async function invoicePdf(org: OrganizationRow, inv: InvoiceDetail): Promise<Buffer> {
+export async function invoicePdf(lab: OrganizationRow, inv: InvoiceDetail): Promise<Buffer> {
+  // The supplier as the invoice was issued; a draft (nothing kept yet) shows the lab as it is today.
+  const org: OrganizationRow =
+    inv.lab_name === null
+      ? lab
+      : { ...lab, name: inv.lab_name, address: inv.lab_address, phone: inv.lab_phone, email: inv.lab_email };
   const doc = newDocument({
     title: `Invoice ${inv.invoice_number ?? 'draft'}`,
     author: org.name,
@@ -167,42 +172,52 @@ export async function invoicePdf(org: OrganizationRow, inv: InvoiceDetail): Prom
   }
 
   const inter = inv.inter_state;
-  const fixed = 22 + 40 + 28 + 62 + 42 + (inter ? 60 : 110) + 66;
-  const cols: Col[] = [
-    { h: '#', w: 22, align: 'left' },
-    { h: 'Description', w: width - fixed, align: 'left' },
-    { h: 'SAC', w: 40, align: 'left' },
-    { h: 'Qty', w: 28, align: 'right' },
-    { h: 'Taxable value', w: 62, align: 'right' },
-    { h: 'GST %', w: 42, align: 'right' },
-    ...(inter
-      ? [{ h: 'IGST', w: 60, align: 'right' as const }]
-      : [
-          { h: 'CGST', w: 55, align: 'right' as const },
-          { h: 'SGST', w: 55, align: 'right' as const },
-        ]),
-    { h: 'Amount', w: 66, align: 'right' },
-  ];
+  // The amount columns as wide as their widest amount; the description takes the rest.
+  const cells = inv.lines.map((l, i) => [
+    String(i + 1),
+    l.description,
+    l.sac_code,
+    String(l.qty),
+    money(l.taxable),
+    l.rate_percent === 0 ? 'Exempt' : `${l.rate_percent}`,
+    ...(inter ? [money(l.igst)] : [money(l.cgst), money(l.sgst)]),
+    money(l.total),
+  ]);
+  const cols = fitColumns(
+    doc,
+    [
+      { h: '#', w: 22, align: 'left', fit: true },
+      { h: 'Description', w: 0, align: 'left', flex: true },
+      { h: 'SAC', w: 40, align: 'left', fit: true },
+      { h: 'Qty', w: 28, align: 'right', fit: true },
+      { h: 'Taxable value', w: 62, align: 'right', fit: true },
+      { h: 'GST %', w: 42, align: 'right', fit: true },
+      ...(inter
+        ? [{ h: 'IGST', w: 60, align: 'right' as const, fit: true }]
+        : [
+            { h: 'CGST', w: 55, align: 'right' as const, fit: true },
+            { h: 'SGST', w: 55, align: 'right' as const, fit: true },
+          ]),
+      { h: 'Amount', w: 66, align: 'right', fit: true },
+    ],
+    cells,
+    8,
+    3,
+    width,
+  );
   const row = table(doc, left, width, cols);
   row(
     cols.map((c) => c.h),
     { bold: true, fill: '#eeeeee' },
   );
-  inv.lines.forEach((l, i) =>
-    row([
-      String(i + 1),
-      l.description,
-      l.sac_code,
-      String(l.qty),
-      money(l.taxable),
-      l.rate_percent === 0 ? 'Exempt' : `${l.rate_percent}`,
-      ...(inter ? [money(l.igst)] : [money(l.cgst), money(l.sgst)]),
-      money(l.total),
-    ]),
-  );
+  cells.forEach((c) => row(c));
 
   doc.moveDown(0.6);
-  const sumX = left + width - 260;
+  const valueW = Math.max(
+    100,
+    widestValue(doc, [inv.exempt, inv.taxable, inv.igst, inv.cgst, inv.sgst, inv.total].map(money), 10.5),
+  );
+  const sumX = left + width - 160 - valueW;
   const line = (label: string, value: string, bold = false) => {
     const y = doc.y;
     doc
@@ -211,7 +226,7 @@ export async function invoicePdf(org: OrganizationRow, inv: InvoiceDetail): Prom
       .fillColor('#000000');
     const h = doc.heightOfString(label, { width: 160 });
     doc.text(label, sumX, y, { width: 160 });
-    doc.text(value, sumX + 160, y, { width: 100, align: 'right' });
+    doc.text(value, sumX + 160, y, { width: valueW, align: 'right' });
     doc.y = y + Math.max(h + 2, bold ? 16 : 13);
   };
   line('Exempt supplies', money(inv.exempt));
@@ -323,30 +338,39 @@ export async function payerStatementPdf(org: OrganizationRow, st: PayerStatement
       },
     );
   doc.fillColor('#000000').moveDown(0.5);
-  const cols: Col[] = [
-    { h: 'Date', w: 78, align: 'left' },
-    { h: 'Bill', w: 96, align: 'left' },
-    { h: 'Description', w: width - 78 - 96 - 213, align: 'left' },
-    { h: 'Debit', w: 71, align: 'right' },
-    { h: 'Credit', w: 71, align: 'right' },
-    { h: 'Balance', w: 71, align: 'right' },
-  ];
+  const entries = st.entries.map((e) => [
+    formatLabDateTime(e.date, org.date_format, tz),
+    e.reference,
+    e.description,
+    e.debit ? money(e.debit) : '',
+    e.credit ? money(e.credit) : '',
+    money(e.balance),
+  ]);
+  const opening = ['', '', 'Opening balance', '', '', money(st.opening_balance)];
+  const closing = ['', '', 'Closing balance', money(st.billed), money(st.paid), money(st.closing_balance)];
+  const cols: Col[] = fitColumns(
+    doc,
+    [
+      { h: 'Date', w: 78, align: 'left' },
+      { h: 'Bill', w: 96, align: 'left' },
+      { h: 'Description', w: 0, align: 'left', flex: true },
+      { h: 'Debit', w: 71, align: 'right', fit: true },
+      { h: 'Credit', w: 71, align: 'right', fit: true },
+      { h: 'Balance', w: 71, align: 'right', fit: true },
+    ],
+    [opening, ...entries, closing],
+    8,
+    3,
+    width,
+  );
   const row = table(doc, left, width, cols);
   row(
     cols.map((c) => c.h),
     { bold: true, fill: '#eeeeee' },
   );
-  row(['', '', 'Opening balance', '', '', money(st.opening_balance)], { bold: true });
-  for (const e of st.entries)
-    row([
-      formatLabDateTime(e.date, org.date_format, tz),
-      e.reference,
-      e.description,
-      e.debit ? money(e.debit) : '',
-      e.credit ? money(e.credit) : '',
-      money(e.balance),
-    ]);
-  row(['', '', 'Closing balance', money(st.billed), money(st.paid), money(st.closing_balance)], { bold: true });
+  row(opening, { bold: true });
+  for (const e of entries) row(e);
+  row(closing, { bold: true });
   numberPages(
     doc,
     `${org.name} · ${st.payer.name} · printed ${formatLabDate(new Date().toISOString(), org.date_format, tz)}`,

@@ -1,3 +1,4 @@
+import { TURNAROUND_TARGET_DEFINITION } from '../../shared/figures.js';
 import type { Db } from '../db/connection.js';
 import type { Permission } from '../../shared/roles.js';
 import type { BuiltInReportId, ColumnKind, ReportType } from '../../shared/reports.js';
@@ -359,7 +360,10 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
           'money',
           rows.map((r) => ({ label: r.user, value: r.total_discount })),
         ),
-        notes: ['Cancelled bills are left out. Gross = line prices before any discount plus the consultation fee.'],
+        notes: [
+          'Cancelled bills are left out. Gross = line prices before any discount plus the consultation fee.',
+          'Line discounts: on single lines. Bill discounts: on a bill as a whole, the figure Revenue and the monthly report show. Total discount: both.',
+        ],
       };
     },
   },
@@ -430,7 +434,7 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
           results: t.results,
           median_minutes: minutesRounded(t.median),
           p90_minutes: minutesRounded(t.p90),
-          target_hours: t.target_hours,
+          target_minutes: t.target_minutes,
           over_target: t.over_target,
         }))
         .sort((a, b) => a.test_name.localeCompare(b.test_name));
@@ -441,7 +445,7 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
           col('results', 'Verified results', 'number'),
           col('median_minutes', 'Median (min)', 'number'),
           col('p90_minutes', '90th percentile (min)', 'number'),
-          col('target_hours', 'Target (h)', 'number'),
+          col('target_minutes', 'Target (min)', 'number'),
           col('over_target', 'Over target', 'number'),
         ],
         rows,
@@ -460,6 +464,7 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
         ),
         notes: [
           'From sample collection to verification of the result, for verified results of samples collected in the period. Percentiles interpolate between neighbouring values (as PERCENTILE.INC).',
+          TURNAROUND_TARGET_DEFINITION,
         ],
       };
     },

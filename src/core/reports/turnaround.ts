@@ -1,3 +1,4 @@
+import { targetMinutesOf } from '../../shared/figures.js';
 import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { engineOf } from '../db/dialect.js';
@@ -26,7 +27,8 @@ export interface TatFigures {
 export interface TatTest extends TatFigures {
   test_id: number;
   test_name: string;
-  target_hours: number | null;
+  /** The test's target in minutes (src/shared/figures.ts). */
+  target_minutes: number | null;
   over_target: number | null;
 }
 
@@ -127,9 +129,12 @@ class Histogram {
     };
     return { results: total, median: percentile(0.5), p90: percentile(0.9) };
   }
-  /** Results past a whole-hour target: on a later minute, or on the target's own minute and past it in milliseconds. */
-  over(hours: number): number {
-    const target = hours * 60;
+  /**
+   * Results past a target in minutes: on a later minute, or on the target's own minute and past it
+   * in milliseconds (known for whole hours, where the histograms keep it; another target is to
+   * the nearest minute, as the figures are).
+   */
+  over(target: number): number {
     let over = this.above.get(target) ?? 0;
     for (const [minutes, n] of this.sorted()) if (minutes > target) over += n;
     return over;
@@ -253,7 +258,7 @@ export async function turnaroundByTest(db: Db, w: Window): Promise<{ tests: TatT
     (
       await db
         .selectFrom('tests')
-        .select(['id', 'name', 'turnaround_hours'])
+        .select(['id', 'name', 'turnaround_hours', 'target_tat_minutes'])
         .where('organization_id', '=', w.organizationId)
         .execute()
     ).map((t) => [Number(t.id), t]),
@@ -292,12 +297,12 @@ export async function turnaroundByTest(db: Db, w: Window): Promise<{ tests: TatT
     const f = h.figures();
     if (f.results === 0) continue;
     const t = tests.get(id);
-    const hours = t?.turnaround_hours == null ? null : Number(t.turnaround_hours);
+    const target = t ? targetMinutesOf(t) : null;
     out.push({
       test_id: id,
       test_name: t?.name ?? '',
-      target_hours: hours,
-      over_target: hours === null ? null : h.over(hours),
+      target_minutes: target,
+      over_target: target === null ? null : h.over(target),
       ...f,
     });
   }

@@ -20,6 +20,10 @@ const id = (label: string) =>
       .positive(`${label} must be an id`),
   );
 
+/** The most lines a bill may have, and the largest quantity of one line (the PDFs fit what these allow). */
+export const BILL_MAX_LINES = 100;
+export const LINE_MAX_QTY = 1000;
+
 export const billItemInput = z.object({
   item_type: z.enum(['test', 'profile', 'package'], { error: 'item_type must be test, profile or package' }),
   item_id: id('item_id'),
@@ -28,7 +32,7 @@ export const billItemInput = z.object({
       .number({ error: 'Quantity must be a whole number' })
       .int('Quantity must be a whole number')
       .min(1, 'Quantity must be at least 1')
-      .max(1000, 'Quantity must be at most 1000')
+      .max(LINE_MAX_QTY, `Quantity must be at most ${LINE_MAX_QTY}`)
       .default(1),
   ),
   /** The charged unit price; when absent the catalogue's current price. */
@@ -100,7 +104,7 @@ const billBody = {
   items: z
     .array(billItemInput, { error: 'items must be a list' })
     .min(1, 'Please add at least one test, profile, or package')
-    .max(100),
+    .max(BILL_MAX_LINES),
   discount_percentage: percent('Discount %').default(0),
   /**
    * GST comes from each test's tax category (src/shared/gst.ts), never one rate for the whole bill:
@@ -317,6 +321,12 @@ export const billSchema = z.object({
   payer_name: z.string().nullable(),
   /** The GST invoice the bill is on, if any. */
   invoice_id: z.number().nullable(),
+  invoice_number: z.string().nullable(),
+  /**
+   * issued: the bill is what its tax invoice says and is never cancelled, deleted or re-priced (the
+   * invoice is corrected by a credit note); draft: held by a draft invoice until it is deleted.
+   */
+  invoice_status: z.enum(['draft', 'issued']).nullable(),
   subtotal: z.number(),
   consultation_fee: z.number(),
   total_before_discount: z.number(),

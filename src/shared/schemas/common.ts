@@ -219,7 +219,10 @@ export interface ApiErrorBody {
 }
 
 /** A rupee amount as the API carries it: non-negative, at most 2 decimals. */
-export const rupeeAmount = (label: string, max = 100_000_000) =>
+/** The largest amount a price or payment may be. */
+export const RUPEE_AMOUNT_MAX = 100_000_000;
+
+export const rupeeAmount = (label: string, max = RUPEE_AMOUNT_MAX) =>
   strictNumber(
     z
       .number({ error: `${label} must be a number` })

@@ -122,6 +122,11 @@ export const invoiceSchema = z.object({
   recipient_state_code: z.string().nullable(),
   lab_gstin: z.string().nullable(),
   lab_state_code: z.string().nullable(),
+  /** The supplier as at issue (null on a draft, which prints the lab as it is today). */
+  lab_name: z.string().nullable(),
+  lab_address: z.string().nullable(),
+  lab_phone: z.string().nullable(),
+  lab_email: z.string().nullable(),
   /** GST state code of the place of supply; inter_state when it is not the lab's state. */
   place_of_supply: z.string().nullable(),
   inter_state: z.boolean(),

@@ -39,6 +39,7 @@ const dayFields = {
   cheque: z.number(),
   insurance: z.number(),
   refunds: z.number(),
+  /** Bill discounts of the day's bills (the discount on each bill as a whole; src/shared/figures.ts). */
   discounts: z.number(),
   patients: z.number(),
   average_bill: z.number(),

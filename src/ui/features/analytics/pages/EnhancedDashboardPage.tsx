@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { AlertTriangle, Clock, FlaskConical, Package, TestTube, Timer, Wrench } from 'lucide-react';
 import { SAMPLE_STATUSES } from '@shared/samples';
+import { LOW_STOCK_DEFINITION, OUT_OF_STOCK_DEFINITION, TURNAROUND_TARGET_DEFINITION } from '@shared/figures';
 import type { LiveBoard } from '@shared/schemas/analytics';
 import {
   Badge,
@@ -82,7 +83,7 @@ function LiveScreen() {
     {
       label: 'TAT Breaches',
       value: live ? formatCount(live.tat_breaches.count) : '—',
-      hint: "past the test's target TAT",
+      hint: "past the test's target, collection to verification",
       icon: <Timer />,
     },
   ];
@@ -182,6 +183,7 @@ function LiveScreen() {
               count={live.tat_breaches.count}
               shown={live.tat_breaches.items.length}
               empty="No test is past its target TAT"
+              definition={TURNAROUND_TARGET_DEFINITION}
               head={['Sample', 'Test', 'Target', 'Elapsed', 'State']}
               rows={live.tat_breaches.items.map((r) => ({
                 key: `${r.sample_code}-${r.test_id}`,
@@ -215,6 +217,7 @@ function LowStock({ data }: { data: NonNullable<LiveBoard['low_stock']> }) {
       count={data.count}
       shown={data.items.length}
       empty="No item is low or out of stock"
+      definition={`${LOW_STOCK_DEFINITION} ${OUT_OF_STOCK_DEFINITION}`}
       head={['Item', 'Stock', 'Alert']}
       rows={data.items.map((r) => ({
         key: `${r.item_name}-${r.alert_type}`,
@@ -254,6 +257,8 @@ function ListCard(props: {
   empty: string;
   head: string[];
   rows: { key: string; cells: ReactNode[] }[];
+  /** What the figure counts, printed under the list. */
+  definition?: string;
 }) {
   return (
     <Card className="min-w-0">
@@ -296,6 +301,7 @@ function ListCard(props: {
             </table>
           </div>
         )}
+        {props.definition && <p className="mt-2 text-[12px] text-slate-600">{props.definition}</p>}
       </CardBody>
     </Card>
   );

@@ -142,6 +142,8 @@ export function draftAmounts(
   lines: readonly DraftLine[],
   consultationFeeRupees: number,
   discountRaw: string,
+  /** Charged to a payer in another state than the lab's: IGST, the rate applied once. */
+  interState = false,
 ): BillAmounts {
   const a = billAmounts({
     lines: lines.map((l) => ({
@@ -157,6 +159,7 @@ export function draftAmounts(
     lines.map((l, i) => ({ totalPaise: a.lines[i]!.totalPaise, ratePercent: parsePercent(l.gst) })),
     a.consultationFeePaise,
     a.discountPaise,
+    interState,
   );
   return { ...a, taxPaise: tax.taxPaise, finalPaise: a.discountedPaise + tax.taxPaise };
 }

@@ -20,9 +20,12 @@ import {
 export function useBillDraft({
   consultationFee,
   integerPercents = false,
+  interState = false,
 }: {
   consultationFee: number;
   integerPercents?: boolean;
+  /** The recipient (a payer) is in another state than the lab: GST is IGST, as the server taxes it. */
+  interState?: boolean;
 }) {
   const [lines, setLines] = useState<DraftLine[]>([]);
   const [discount, setDiscount] = useState('0');
@@ -31,7 +34,10 @@ export function useBillDraft({
   // Bumped on reset: the pickers are keyed by it, so what was typed in them goes too.
   const [generation, setGeneration] = useState(0);
 
-  const amounts = useMemo(() => draftAmounts(lines, consultationFee, discount), [lines, consultationFee, discount]);
+  const amounts = useMemo(
+    () => draftAmounts(lines, consultationFee, discount, interState),
+    [lines, consultationFee, discount, interState],
+  );
   const opts = { integer: integerPercents };
   const discountError = percentError(discount, opts);
 

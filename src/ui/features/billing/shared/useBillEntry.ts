@@ -31,13 +31,16 @@ export interface ServerDetail {
 export function useBillEntry<M extends PaymentMethod>({
   consultationFee,
   integerPercents = false,
+  interState = false,
   methods,
 }: {
   consultationFee: number;
   integerPercents?: boolean;
+  /** Charged to a payer in another state than the lab's (IGST). */
+  interState?: boolean;
   methods: readonly [M, ...M[]];
 }) {
-  const draft = useBillDraft({ consultationFee, integerPercents });
+  const draft = useBillDraft({ consultationFee, integerPercents, interState });
   const [method, setMethod] = useState<M>(methods[0]);
   const [amount, setAmount] = useState('');
   const [serverErrors, setServerErrors] = useState<Partial<Record<BillField, string>>>({});

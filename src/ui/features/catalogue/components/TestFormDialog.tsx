@@ -160,7 +160,11 @@ export function TestFormDialog({ open, onOpenChange, test, categories }: TestFor
           {...form.register('sample_type')}
         />
       </FormField>
-      <FormField label="Turnaround Time (hours)" error={fieldError(errors, 'turnaround_hours')}>
+      <FormField
+        label="Turnaround Time (hours)"
+        hint="The target when Target TAT is empty (reports and the Enhanced Dashboard)"
+        error={fieldError(errors, 'turnaround_hours')}
+      >
         <Input
           type="number"
           inputMode="numeric"
@@ -172,7 +176,7 @@ export function TestFormDialog({ open, onOpenChange, test, categories }: TestFor
       </FormField>
       <FormField
         label="Target TAT (minutes)"
-        hint="Collection to verification; past it, the Enhanced Dashboard lists the result as a breach"
+        hint="Collection to verification; the target of Turnaround by Test and the Enhanced Dashboard's breaches"
         error={fieldError(errors, 'target_tat_minutes')}
       >
         <Input

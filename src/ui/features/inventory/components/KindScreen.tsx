@@ -1,3 +1,4 @@
+import { LOW_STOCK_HINT, OUT_OF_STOCK_HINT } from '@shared/figures';
 import { useMemo, useState } from 'react';
 import { AlertTriangle, CalendarClock, Layers, Package, Pencil, Plus, ShoppingCart, Trash2 } from 'lucide-react';
 import { CONSUMABLE_STATUSES, REAGENT_STATUSES, type ItemKind } from '@shared/inventory';
@@ -190,14 +191,14 @@ export function KindScreen({ kind }: KindScreenProps) {
     kind === 'reagent'
       ? [
           { label: 'Total Reagents', value: s?.total_items, hint: 'registered', icon: <Package /> },
-          { label: 'Low Stock', value: s?.low_stock, hint: 'at or below minimum', icon: <AlertTriangle /> },
+          { label: 'Low Stock', value: s?.low_stock, hint: LOW_STOCK_HINT, icon: <AlertTriangle /> },
           { label: 'Expiring Soon', value: s?.expiring_soon, hint: 'within the warning days', icon: <CalendarClock /> },
           { label: 'Expired', value: s?.expired, hint: 'stock past its date', icon: <AlertTriangle /> },
         ]
       : [
           { label: 'Total Consumables', value: s?.total_items, hint: 'registered', icon: <Package /> },
-          { label: 'Low Stock', value: s?.low_stock, hint: 'at or below minimum', icon: <AlertTriangle /> },
-          { label: 'Out of Stock', value: s?.out_of_stock, hint: 'nothing usable', icon: <AlertTriangle /> },
+          { label: 'Low Stock', value: s?.low_stock, hint: LOW_STOCK_HINT, icon: <AlertTriangle /> },
+          { label: 'Out of Stock', value: s?.out_of_stock, hint: OUT_OF_STOCK_HINT, icon: <AlertTriangle /> },
           { label: 'Reorder Due', value: s?.reorder_due, hint: 'see the recommendations', icon: <ShoppingCart /> },
         ];
 

@@ -1,3 +1,4 @@
+import { LOW_STOCK_HINT } from '@shared/figures';
 import { useMemo, useState } from 'react';
 import { AlertTriangle, Boxes, CheckCircle2, IndianRupee, Layers } from 'lucide-react';
 import { ITEM_KINDS, ITEM_STATUSES, STOCK_STATUSES } from '@shared/inventory';
@@ -132,7 +133,9 @@ function InventoryScreen() {
     {
       label: 'Low Stock',
       value: formatCount(s?.low_stock ?? null),
-      hint: s ? `${formatCount(s.out_of_stock)} with no usable stock` : 'at or below minimum',
+      hint: s
+        ? `At or below the minimum; ${formatCount(s.out_of_stock)} of them out of stock (nothing usable left)`
+        : LOW_STOCK_HINT,
       icon: <AlertTriangle />,
     },
     { label: 'Active Items', value: formatCount(s?.active_items ?? null), hint: 'in use', icon: <CheckCircle2 /> },

@@ -1,3 +1,4 @@
+import { SAMPLE_REGISTERED_DEFINITION } from '@shared/figures';
 import { useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { DEPARTMENT_LABELS, type LabReportAnalytics } from '@shared/schemas/lab-reports';
@@ -69,6 +70,11 @@ export default function ReportAnalytics() {
                 </BarChart>
               </ResponsiveContainer>
             </div>
+          )}
+          {a && (
+            <p data-testid="registered-definition" className="mt-2 text-[12px] text-slate-600">
+              {SAMPLE_REGISTERED_DEFINITION}
+            </p>
           )}
           {a && (
             <dl className="mt-4 grid grid-cols-2 gap-3 text-[13px] sm:grid-cols-4">

@@ -6,7 +6,7 @@ import { cn } from '@/lib/cn';
 import { useLabFormat } from '@/lib/format';
 import { localDate } from '@shared/time';
 import { useBill } from '../api';
-import { downloadBillPdf, printBillPdf } from './billActions';
+import { downloadBillPdf, invoiceLockReason, printBillPdf } from './billActions';
 import { doctorName, methodLabel, patientName } from '@/lib/billText';
 import { RecordPaymentForm, RefundForm } from './PaymentForms';
 import { VisitReportButton } from '@/lib/visitReport';
@@ -121,6 +121,7 @@ export function BillDetailsDialog({ bill: row, onOpenChange, canPay }: BillDetai
   const cancelled = bill?.status === 'cancelled';
   const me = useCurrentUser();
   const [editing, setEditing] = useState(false);
+  const locked = bill ? invoiceLockReason(bill) : null;
 
   return (
     <Dialog
@@ -133,7 +134,12 @@ export function BillDetailsDialog({ bill: row, onOpenChange, canPay }: BillDetai
         bill && (
           <>
             {canPay && !cancelled && bill.items && (
-              <Button variant="outline" onClick={() => setEditing(true)}>
+              <Button
+                variant="outline"
+                onClick={() => setEditing(true)}
+                disabled={locked !== null}
+                title={locked ?? undefined}
+              >
                 <ListPlus />
                 Edit Tests
               </Button>
@@ -181,6 +187,15 @@ export function BillDetailsDialog({ bill: row, onOpenChange, canPay }: BillDetai
               </div>
             )}
           </dl>
+
+          {locked && (
+            <p
+              data-testid="bill-invoice-lock"
+              className="rounded-md border border-sky-200 bg-sky-50 px-3 py-2 text-sm text-slate-700"
+            >
+              {locked}
+            </p>
+          )}
 
           {cancelled && (
             <p className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-sm text-slate-700">

@@ -10,6 +10,7 @@ import { Button, ConfirmDialog, Dialog, FormField, Input, Select, Textarea, dele
 import { ApiError } from '@/lib/api';
 import { useBill, useCancelBillMutation, useDeleteBillMutation, useUpdateBillMutation } from '../api';
 import { isPaymentMethod, METHOD_OPTIONS, paiseOf, patientName } from '@/lib/billText';
+import { invoiceLockReason } from './billActions';
 
 const editSchema = z.object({
   payment_method: z.enum(PAYMENT_METHODS, { error: 'Choose a payment method' }),
@@ -76,6 +77,7 @@ function EditBillBody({ bill, onDone, canDelete }: { bill: Bill; onDone: () => v
   // The server refuses to delete a bill with any payment row, even one refunded back to zero.
   const detail = useBill(bill.id);
   const hasPayments = paidPaise > 0 || (detail.data?.payments?.length ?? 0) > 0;
+  const locked = invoiceLockReason(bill);
   const askCancel = () => {
     if (!reason.trim()) {
       setReasonError('A reason is required to cancel a bill');
@@ -118,7 +120,11 @@ function EditBillBody({ bill, onDone, canDelete }: { bill: Bill; onDone: () => v
         <h3 id="cancel-bill-title" className="text-sm font-semibold text-slate-900">
           Cancel Bill
         </h3>
-        {paidPaise > 0 ? (
+        {locked ? (
+          <p data-testid="cancel-locked" className="mt-1 text-sm text-slate-700">
+            {locked}
+          </p>
+        ) : paidPaise > 0 ? (
           <p className="mt-1 text-sm text-slate-700">
             {formatMoney(paidPaise)} has been paid on this bill. Refund it from the bill details before cancelling.
           </p>
@@ -141,6 +147,7 @@ function EditBillBody({ bill, onDone, canDelete }: { bill: Bill; onDone: () => v
       </section>
 
       {canDelete &&
+        !locked &&
         (hasPayments ? (
           <p className="text-[13px] text-slate-600">
             A bill with payments recorded cannot be deleted; cancel it instead once any money is refunded.

@@ -28,3 +28,18 @@ export function downloadBillPdf(bill: BillRef): void {
   a.remove();
   notify.info('Download Started', `Downloading bill ${bill.bill_number}`);
 }
+
+/**
+ * Why a bill cannot be cancelled, deleted or re-priced, or null when it can: a bill on an issued
+ * invoice is what the tax invoice says (corrected by a credit note); a draft invoice holds it.
+ */
+export function invoiceLockReason(bill: {
+  invoice_number: string | null;
+  invoice_status: 'draft' | 'issued' | null;
+}): string | null {
+  if (bill.invoice_status === 'issued')
+    return `On issued invoice ${bill.invoice_number}: the bill stays as invoiced and cannot be cancelled, deleted or re-priced. To correct it, cancel invoice ${bill.invoice_number} in Invoices (a credit note is issued and the bill is freed).`;
+  if (bill.invoice_status === 'draft')
+    return 'On a draft invoice: delete the draft in Invoices before cancelling, deleting or re-pricing this bill.';
+  return null;
+}

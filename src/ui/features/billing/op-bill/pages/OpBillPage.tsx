@@ -1,3 +1,5 @@
+import { stateOfGstin } from '@shared/gst';
+import { useBillingSettings } from '../../bills/api';
 import { useState } from 'react';
 import { ReceiptText, Stethoscope, UserRound } from 'lucide-react';
 import { OP_BILL_PAYMENT_METHODS } from '@shared/billing';
@@ -48,8 +50,13 @@ export default function OpBillPage() {
   const [busy, setBusy] = useState<SaveMode | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [saved, setSaved] = useState<Bill | null>(null);
+  // The server taxes a payer's bill for the payer's state: IGST (the rate once) across states.
+  const gst = useBillingSettings().data;
+  const labState = gst?.gst_state_code ?? stateOfGstin(gst?.gstin);
+  const payerState = payer ? (payer.state_code ?? stateOfGstin(payer.gstin)) : null;
   const entry = useBillEntry({
     consultationFee: consultation && !self ? (doctor?.consultation_fee ?? 0) : 0,
+    interState: !!labState && !!payerState && payerState !== labState,
     methods: OP_BILL_PAYMENT_METHODS,
   });
   const { draft } = entry;
