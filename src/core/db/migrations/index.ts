@@ -30,7 +30,7 @@ import {
 import { sql as reportRuns } from './022_report_runs.js';
 import { sql as labReports } from './023_lab_reports.js';
 import { sql as printSnapshots } from './041_print_snapshots.js';
-import { sql as invoiceLabSnapshot } from './048_invoice_lab_snapshot.js';
+import { sql as invoiceLabSnapshot } from './044_invoice_lab_snapshot.js';
 import { sql as targetTat } from './024_target_tat.js';
 import { sql as reportSummaries, postgres as reportSummariesPostgres } from './025_report_summaries.js';
 import { sql as interfaces, postgres as interfacesPostgres } from './026_interfaces.js';
@@ -162,5 +162,5 @@ export const migrations: Migration[] = [
     sqliteSteps: structuredResultsSqlite,
     postgres: structuredResultsPostgres,
   },
-  { version: 48, name: 'invoice_lab_snapshot', sql: invoiceLabSnapshot },
+  { version: 44, name: 'invoice_lab_snapshot', sql: invoiceLabSnapshot },
 ];
