@@ -162,6 +162,7 @@ export function resultPeopleOfSamples(db: Db, sampleIds: number[]) {
       'r.verified_at',
       sql<string | null>`(tu.first_name || ' ' || tu.last_name)`.as('technician_name'),
       sql<string | null>`(vu.first_name || ' ' || vu.last_name)`.as('verifier_name'),
+      'r.previous_verifier',
     ])
     .where('r.sample_id', 'in', sampleIds)
     .where('r.status', 'in', ['completed', 'verified'])
