@@ -188,7 +188,7 @@ describe('a results import with status verified', () => {
       called_to: 'Dr. Sen (physician)',
       read_back: true,
     });
-    expect(call.statusCode, call.body).toBe(200);
+    expect(call.statusCode, call.body).toBe(201);
     expect((await lab.admin.get(`/api/samples/${s.id}/report.pdf`)).statusCode).toBe(200);
   });
 
