@@ -81,7 +81,15 @@ export default async function dataJobRoutes(app: FastifyInstance) {
       throw ValidationError.field('file', 'Send the file as the body (application/octet-stream)');
     const length = Number(req.headers['content-length']);
     try {
-      return await uploadAndCheck(db, dataDir, who(req), req.query, body, uploadLimits, length >= 0 ? length : undefined);
+      return await uploadAndCheck(
+        db,
+        dataDir,
+        who(req),
+        req.query,
+        body,
+        uploadLimits,
+        length >= 0 ? length : undefined,
+      );
     } catch (err) {
       // A refused file is left unread: the answer goes out, then the connection closes on the rest.
       if (err instanceof DomainError && err.statusCode === 413) reply.header('connection', 'close');

@@ -114,7 +114,8 @@ function verifyRefusals(
   else if (importer !== null && enteredBy?.id === importer && !allowSelf)
     out.push({
       column: 'entered_by',
-      message: 'you entered this result, so you cannot release it as verified (this lab does not allow self-verification)',
+      message:
+        'you entered this result, so you cannot release it as verified (this lab does not allow self-verification)',
     });
   if (sample?.status === 'rejected')
     out.push({ column: 'sample_id', message: `sample ${sample.code} was rejected; its results cannot be verified` });
@@ -174,7 +175,8 @@ export const results: TransferEntity<Input, true, HistoricalResult & { row: numb
       const enteredBy = x.entered_by ? people.get(x.entered_by) : undefined;
       if (x.entered_by && !enteredBy)
         errors.push({ column: 'entered_by', message: `no user with email ${x.entered_by} in this lab` });
-      if (x.status === 'verified') errors.push(...verifyRefusals(ctx.actor.userId, mayVerify, allowSelf, enteredBy, sample));
+      if (x.status === 'verified')
+        errors.push(...verifyRefusals(ctx.actor.userId, mayVerify, allowSelf, enteredBy, sample));
       if (errors.length) return { row: r.row, errors };
       const entered = x.entered_at ?? new Date().toISOString();
       return {
