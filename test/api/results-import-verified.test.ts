@@ -121,6 +121,15 @@ describe('a results import with status verified', () => {
     const text = pdfText(pdf.rawPayload).replace(/\s+/g, ' ');
     expect(text).toContain(`Verified by ${doctorEmail} (previous system)`);
     expect(text).not.toContain('Nitin Never');
+    // Result Validation's recent activity names the same verifier.
+    const activity = (await lab.admin.get('/api/lab-reports/analytics')).json().analytics.recent as {
+      kind: string;
+      sample_code: string;
+      by: string | null;
+    }[];
+    expect(activity.find((a) => a.kind === 'verified' && a.sample_code === s.code)?.by).toBe(
+      `${doctorEmail} (previous system)`,
+    );
   });
 
   it('is refused, row and column named, when the importer may not verify results; nothing is stored', async () => {
