@@ -114,7 +114,11 @@ async function uploadFile(page: Page, entity: string, name: string, buffer: Buff
 
 /** The uploads the server holds for the lab (the app keeps them beside its SQLite file). */
 function heldUploads(): string[] {
-  const dir = join(dirname(app.database.file), 'uploads', String(app.organizationId));
+  const dir = join(
+    app.database.engine === 'sqlite' ? dirname(app.database.file) : app.dataDir,
+    'uploads',
+    String(app.organizationId),
+  );
   return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.upload')) : [];
 }
 
