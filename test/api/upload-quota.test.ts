@@ -159,6 +159,25 @@ describe('refused files are removed at once', () => {
     expect(labFiles().filter((f) => f.startsWith(up.id))).toEqual([]);
   });
 
+  it('checks of one upload again and again keep one error report, removed with the upload', async () => {
+    const manager = await lab.as('lab_manager');
+    const reports = () => {
+      const dir = join(dataDir, 'import-reports');
+      return existsSync(dir) ? readdirSync(dir).length : 0;
+    };
+    const before = reports();
+    const res = await upload(manager, patientsCsv(2 * KB, true));
+    const { upload: up } = res.json<{ upload: Upload }>();
+    expect(reports()).toBe(before + 1);
+    for (let i = 0; i < 3; i++) {
+      const again = await manager.post('/api/data-jobs/checks', { upload_id: up.id, entity: 'patients' });
+      expect(again.json<{ check: ImportCheck }>().check.errors).toBe(1);
+    }
+    expect(reports()).toBe(before + 1);
+    expect((await manager.delete(`/api/data-jobs/uploads/${up.id}`)).json()).toEqual({ removed: true });
+    expect(reports()).toBe(before);
+  });
+
   it('a completed import leaves no upload either', async () => {
     const manager = await lab.as('lab_manager');
     const res = await upload(manager, patientsCsv(KB));

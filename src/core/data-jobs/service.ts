@@ -53,6 +53,7 @@ import {
 } from './repository.js';
 import { billRegisterWriter } from './bill-register.js';
 import {
+  noteCheckReport,
   readUpload,
   receiveUpload,
   removeUpload,
@@ -489,6 +490,7 @@ export async function checkUpload(
     origin: 'web',
     reportPath: reportPath(dataDir, entity.name),
   });
+  noteCheckReport(dataDir, r.actor.organizationId, body.upload_id, result.error_file);
   return checkOf(result);
 }
 

@@ -1,5 +1,5 @@
-import { createWriteStream, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { createWriteStream, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { DomainError, ValidationError } from '../errors.js';
 import type { DataFormat } from '../../shared/schemas/data-jobs.js';
@@ -35,6 +35,8 @@ export interface UploadMeta {
   format: DataFormat | null;
   size: number;
   created_at: string;
+  /** The error report of the upload's latest check: replaced by the next check, removed with the upload. */
+  check_report?: string | null;
 }
 
 /** How long an upload waits for its import. */
@@ -91,9 +93,35 @@ function mb(bytes: number): string {
 
 export function removeUpload(dataDir: string, organizationId: number, id: string): void {
   const p = uploadPaths(dataDir, organizationId, id);
+  removeCheckReport(dataDir, readMeta(p.meta)?.check_report);
   rmSync(p.file, { force: true });
   rmSync(p.meta, { force: true });
   held.get(organizationId)?.delete(id);
+}
+
+function readMeta(path: string): UploadMeta | null {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as UploadMeta;
+  } catch {
+    return null;
+  }
+}
+
+/** Removes a check's error report; only a file of the data dir's reports folder is ever removed. */
+function removeCheckReport(dataDir: string, report: string | null | undefined): void {
+  if (report && report.startsWith(join(dataDir, 'import-reports') + sep)) rmSync(report, { force: true });
+}
+
+/**
+ * Keeps the error report of an upload's latest check and removes the one before it: checks of one
+ * upload again and again (another mapping each time) leave one report, not one per check.
+ */
+export function noteCheckReport(dataDir: string, organizationId: number, id: string, report: string | null): void {
+  const p = uploadPaths(dataDir, organizationId, id);
+  const meta = readMeta(p.meta);
+  if (!meta) return removeCheckReport(dataDir, report);
+  if (meta.check_report !== report) removeCheckReport(dataDir, meta.check_report);
+  writeFileSync(p.meta, JSON.stringify({ ...meta, check_report: report }), { mode: 0o600 });
 }
 
 /** Removes uploads older than an hour (of every lab): an upload waits that long for its import. */
