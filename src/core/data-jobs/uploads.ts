@@ -55,18 +55,19 @@ export function uploadPaths(dataDir: string, organizationId: number, id: string)
  * Bytes of each upload of a lab, by id: the files on disk (found by `syncHeld`) and the ones
  * arriving now, counted chunk by chunk, so uploads sent at once are held to the quota together.
  */
-const held = new Map<number, Map<string, number>>();
+const held = new Map<string, Map<string, number>>();
 
-function heldOf(organizationId: number): Map<string, number> {
-  let m = held.get(organizationId);
-  if (!m) held.set(organizationId, (m = new Map()));
+/** A lab's count, by its uploads folder (a data dir and a lab). */
+function heldOf(dir: string): Map<string, number> {
+  let m = held.get(dir);
+  if (!m) held.set(dir, (m = new Map()));
   return m;
 }
 
 /** Brings a lab's count in line with its folder: files found are counted, files gone are not. */
 function syncHeld(dataDir: string, organizationId: number): Map<string, number> {
-  const m = heldOf(organizationId);
   const { dir } = uploadPaths(dataDir, organizationId, '');
+  const m = heldOf(dir);
   const onDisk = new Set<string>();
   if (existsSync(dir))
     for (const f of readdirSync(dir)) {
@@ -96,7 +97,7 @@ export function removeUpload(dataDir: string, organizationId: number, id: string
   removeCheckReport(dataDir, readMeta(p.meta)?.check_report);
   rmSync(p.file, { force: true });
   rmSync(p.meta, { force: true });
-  held.get(organizationId)?.delete(id);
+  held.get(p.dir)?.delete(id);
 }
 
 function readMeta(path: string): UploadMeta | null {
