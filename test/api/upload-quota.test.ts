@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { LightMyRequestResponse } from 'fastify';
@@ -176,6 +176,22 @@ describe('refused files are removed at once', () => {
     expect(reports()).toBe(before + 1);
     expect((await manager.delete(`/api/data-jobs/uploads/${up.id}`)).json()).toEqual({ removed: true });
     expect(reports()).toBe(before);
+  });
+
+  it('an upload left waiting past its hour goes with its check’s report', async () => {
+    const manager = await lab.as('lab_manager');
+    const reports = () => readdirSync(join(dataDir, 'import-reports')).length;
+    const before = reports();
+    const { upload: up } = (await upload(manager, patientsCsv(2 * KB, true))).json<{ upload: Upload }>();
+    expect(reports()).toBe(before + 1);
+    const hourAgo = (Date.now() - 61 * 60 * 1000) / 1000;
+    for (const f of labFiles().filter((n) => n.startsWith(up.id)))
+      utimesSync(join(dataDir, 'uploads', String(lab.organizationId), f), hourAgo, hourAgo);
+    // The next upload (any user's) sweeps it.
+    const next = await upload(clerk, patientsCsv(KB));
+    expect(labFiles().filter((f) => f.startsWith(up.id))).toEqual([]);
+    expect(reports()).toBe(before);
+    await clerk.delete(`/api/data-jobs/uploads/${next.json<{ upload: Upload }>().upload.id}`);
   });
 
   it('a completed import leaves no upload either', async () => {

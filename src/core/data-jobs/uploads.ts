@@ -133,9 +133,12 @@ export function sweepUploads(dataDir: string): void {
   for (const lab of readdirSync(root)) {
     const dir = join(root, lab);
     for (const f of readdirSync(dir)) {
-      const p = join(dir, f);
+      const id = /^([a-f0-9]{32})\.(upload|json)$/.exec(f)?.[1];
       try {
-        if (statSync(p).mtimeMs < cutoff) rmSync(p, { force: true });
+        if (statSync(join(dir, f)).mtimeMs >= cutoff) continue;
+        // With its meta and its check's report.
+        if (id && /^\d+$/.test(lab)) removeUpload(dataDir, Number(lab), id);
+        else rmSync(join(dir, f), { force: true });
       } catch {
         // Gone meanwhile.
       }
