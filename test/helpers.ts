@@ -101,6 +101,8 @@ export async function makeLab(
       | 'uiDir'
       | 'dropRoot'
       | 'allowPrivateOutbound'
+      | 'dataDir'
+      | 'uploadLimits'
     >
   > = {},
 ): Promise<TestLab> {
@@ -130,6 +132,8 @@ export async function makeLab(
     uiDir: opts.uiDir,
     dropRoot: opts.dropRoot,
     allowPrivateOutbound: opts.allowPrivateOutbound,
+    dataDir: opts.dataDir,
+    uploadLimits: opts.uploadLimits,
   });
   await app.ready();
   const admin = client(app, await login(app, ADMIN_EMAIL, PASSWORD), adminId, ADMIN_EMAIL);

@@ -42,6 +42,16 @@ export function parsePort(value: string): number {
   return n;
 }
 
+/** Commander parser for a size in whole megabytes (1 MB = 1,048,576 bytes) from 1 to `maxMb`. */
+export function parseMegabytes(maxMb: number): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value.trim()) || !Number.isInteger(n) || n < 1 || n > maxMb)
+      throw new InvalidArgumentError(`A size in whole megabytes from 1 to ${maxMb}.`);
+    return n;
+  };
+}
+
 /** Commander parser refusing an empty value (an empty --data-dir would silently mean the current directory). */
 export function nonEmpty(message: string): (value: string) => string {
   return (value) => {

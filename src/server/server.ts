@@ -14,6 +14,7 @@ import { startOverdueSweep } from '../core/notifications/overdue.js';
 import { startOutboxSender } from '../core/messaging/sender.js';
 import { startInterfaceListeners } from '../core/interfaces/listeners.js';
 import { startReportSender } from '../core/interop-out/delivery.js';
+import type { UploadLimits } from '../core/data-jobs/uploads.js';
 
 export interface ServeOptions {
   dataDir: string;
@@ -34,6 +35,8 @@ export interface ServeOptions {
   listenerHosts?: string[];
   /** `--allow-private-outbound`: the labs' outbound targets may be any address (src/core/net/outbound.ts). */
   allowPrivateOutbound?: boolean;
+  /** `--upload-limit`, `--upload-quota`: the data screens' uploads (src/core/data-jobs/uploads.ts). */
+  uploadLimits?: UploadLimits;
 }
 
 /** The built UI sits beside the compiled server: dist/public. */
@@ -84,6 +87,7 @@ async function start(
     dropRoot,
     listenerHosts: opts.listenerHosts,
     allowPrivateOutbound: opts.allowPrivateOutbound ?? false,
+    uploadLimits: opts.uploadLimits,
     switchDatabase,
   });
   let current: { app: FastifyInstance; database: Database_ } = { app: await buildApp(appOptions(database)), database };

@@ -2,6 +2,7 @@ import type { Database_ } from '../core/db/connection.js';
 import type { DatabaseTarget } from '../core/db/url.js';
 import type { Actor } from '../core/context.js';
 import type { UserRow } from '../core/users/repository.js';
+import type { UploadLimits } from '../core/data-jobs/uploads.js';
 import type { AuthService } from '../core/auth/service.js';
 import type { Logger } from 'pino';
 import type { LoggerOption } from './logging.js';
@@ -55,6 +56,11 @@ export interface AppOptions {
    * connection may only name a folder inside `<root>/lab-<id>`. Absent: folder connections are refused.
    */
   dropRoot?: string;
+  /**
+   * The server operator's limits on the data screens' uploads (`lims serve --upload-limit`,
+   * `--upload-quota`): one file, and what one lab may hold at once. Absent: DEFAULT_UPLOAD_LIMITS.
+   */
+  uploadLimits?: UploadLimits;
   /** `--listener-hosts`: addresses besides `--host` that a lab's analyzer listener may bind. */
   listenerHosts?: readonly string[];
   /**

@@ -296,6 +296,13 @@ beforeAll(async () => {
 afterAll(cleanup);
 
 const sorted = (text: string) => text.split('\r\n').sort().join('\r\n');
+const csvRows = (text: string) => parse(text, { columns: true, bom: true }) as Record<string, string>[];
+/**
+ * A verified result imported by the command line: lab A's verifier is kept as the previous
+ * system's, and no lims user of lab B released it (the server's operator did).
+ */
+const releasedByCommandLine = (r: Record<string, string>) =>
+  r.status === 'verified' ? { ...r, verified_by: '', previous_verifier: r.previous_verifier || r.verified_by } : r;
 
 describe('every entity round-trips', () => {
   it('exports every entity from one lab as CSV (and some as XLSX and JSON)', async () => {
@@ -334,6 +341,7 @@ describe('every entity round-trips', () => {
       expect(after.split('\r\n').length, entity).toBeGreaterThan(entity === 'packages' ? 2 : 1);
       // Patients list newest first; the imported ones were numbered in file order, so compare the rows as sets.
       if (entity === 'patients') expect(sorted(after)).toBe(sorted(before));
+      else if (entity === 'results') expect(csvRows(after)).toEqual(csvRows(before).map(releasedByCommandLine));
       else expect(after, entity).toBe(before);
     }
     // What came across, in lab B's own words.
@@ -367,9 +375,9 @@ describe('every entity round-trips', () => {
     expect(rows('samples').length).toBeGreaterThanOrEqual(3);
     expect(
       rows('results')
-        .map((r) => `${r.test_code} ${r.result_value} ${r.status} ${r.verified_by}`)
+        .map((r) => `${r.test_code} ${r.result_value} ${r.status} ${r.verified_by}|${r.previous_verifier}`)
         .sort(),
-    ).toEqual(['FBS 182 completed ', 'HB 13.5 verified validator@citylab.in']);
+    ).toEqual(['FBS 182 completed |', 'HB 13.5 verified |validator@citylab.in']);
     expect(rows('payers').map((p) => [p.name, p.gstin, p.state_code, p.credit_limit, p.status])).toEqual([
       ['Star Health TPA', '', '', '', 'inactive'],
       ['Sunrise Corporate Health', '29AAACS1234F1Z5', '29', '50000', 'active'],

@@ -115,6 +115,19 @@ describe('lims serve', () => {
     );
   });
 
+  it('takes the upload limits in whole MB, the quota not below the limit', async () => {
+    const big = await lims(['--data-dir', tempDir(), 'serve', '--upload-limit', '2048']);
+    expect(big.code).toBe(2);
+    expect(big.stderr).toContain(
+      "'--upload-limit <MB>' argument '2048' is invalid. A size in whole megabytes from 1 to 1024.",
+    );
+    const below = await lims(['--data-dir', tempDir(), 'serve', '--upload-limit', '300', '--upload-quota', '100']);
+    expect(below.code).toBe(2);
+    expect(below.stderr).toBe(
+      'lims: --upload-quota (100 MB) is below --upload-limit (300 MB): a file of the limit could never be uploaded\n',
+    );
+  });
+
   it('refuses --demo on a data dir that holds a real lab', async () => {
     const dir = labDir;
     const r = await lims(['--data-dir', dir, 'serve', '--demo', '--port', String(await freePort()), '--quiet']);

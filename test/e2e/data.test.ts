@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import ExcelJS from 'exceljs';
@@ -111,6 +112,17 @@ async function uploadFile(page: Page, entity: string, name: string, buffer: Buff
   return dialog;
 }
 
+/**
+ * The uploads the server holds for the lab: beside its SQLite file (on PostgreSQL the test app's
+ * folder is a temporary one of its own, and `null` leaves the check out).
+ */
+function heldUploads(): string[] | null {
+  if (app.database.engine !== 'sqlite') return null;
+  const dir = join(dirname(app.database.file), 'uploads', String(app.organizationId));
+  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.upload')) : [];
+}
+const NONE = () => (app.database.engine === 'sqlite' ? [] : null);
+
 const uploadPatients = (page: Page, text: string) =>
   uploadFile(page, 'patients', 'clinic-patients.csv', Buffer.from(text, 'utf8'));
 
@@ -142,12 +154,16 @@ describe('data import and export screens', () => {
     await screenshot(page, 'data-import-errors');
     await expect(dialog.getByRole('button', { name: /^Import/ }).isDisabled()).resolves.toBe(true);
     expect(await rows(app.database, 'SELECT id FROM patients WHERE last_name = ?', SURNAME)).toHaveLength(0);
+    expect(heldUploads()?.length ?? 1).toBe(1);
     await page.keyboard.press('Escape');
+    // Closed without importing: the server no longer holds the file.
+    await expect.poll(heldUploads).toEqual(NONE());
 
     dialog = await uploadPatients(page, patientsFile(header, false));
     await dialog.getByText('Every row is valid: 20 rows, 20 new and 0 updated if imported.').waitFor();
     await dialog.getByRole('button', { name: 'Import 20 rows' }).click();
     await dialog.getByText('Imported: 20 new, 0 updated.').waitFor();
+    await expect.poll(heldUploads).toEqual(NONE());
     await screenshot(page, 'data-import-done');
     await page.keyboard.press('Escape');
 

@@ -5,7 +5,14 @@ import { describeTarget, type DatabaseTarget } from '../../core/db/url.js';
 import { explainPostgresError, isPostgresConnectError } from '../../core/db/postgres.js';
 import { dataDirOf, openTarget, targetOf } from '../context.js';
 import { CliError } from '../errors.js';
-import { parsePort } from '../flags.js';
+import { parseMegabytes, parsePort } from '../flags.js';
+import {
+  DEFAULT_UPLOAD_LIMIT_BYTES,
+  DEFAULT_UPLOAD_QUOTA_BYTES,
+  MAX_UPLOAD_BYTES,
+} from '../../shared/api/data-jobs.js';
+
+const MB = 1024 * 1024;
 import type { Output } from '../output.js';
 
 export const DEFAULT_PORT = 3001;
@@ -23,6 +30,8 @@ interface ServeFlags {
   dropRoot?: string;
   listenerHosts?: string[];
   allowPrivateOutbound?: boolean;
+  uploadLimit?: number;
+  uploadQuota?: number;
 }
 
 export function registerServe(program: Command, out: Output): void {
@@ -61,6 +70,22 @@ export function registerServe(program: Command, out: Output): void {
       '--drop-root <dir>',
       "the folder under which labs' watched folders must lie, one per lab (default: <data dir>/drop)",
     )
+    .addOption(
+      new Option(
+        '--upload-limit <MB>',
+        `the largest file one import on the Data screens may send, in MB (at most ${MAX_UPLOAD_BYTES / MB}; larger: lims import)`,
+      )
+        .default(DEFAULT_UPLOAD_LIMIT_BYTES / MB)
+        .argParser(parseMegabytes(MAX_UPLOAD_BYTES / MB)),
+    )
+    .addOption(
+      new Option(
+        '--upload-quota <MB>',
+        "the most one lab's uploads waiting for their imports may hold on this server at once, in MB",
+      )
+        .default(DEFAULT_UPLOAD_QUOTA_BYTES / MB)
+        .argParser(parseMegabytes(1024 * 1024)),
+    )
     .addHelpText(
       'after',
       `
@@ -79,6 +104,13 @@ async function runServe(cmd: Command, flags: ServeFlags, out: Output): Promise<v
   const dir = dataDirOf(cmd);
   const target = targetOf(cmd, dir);
   const demo = flags.demo ?? false;
+  const uploadLimit = flags.uploadLimit ?? DEFAULT_UPLOAD_LIMIT_BYTES / MB;
+  const uploadQuota = flags.uploadQuota ?? DEFAULT_UPLOAD_QUOTA_BYTES / MB;
+  if (uploadQuota < uploadLimit)
+    throw new CliError(
+      `--upload-quota (${uploadQuota} MB) is below --upload-limit (${uploadLimit} MB): a file of the limit could never be uploaded`,
+      2,
+    );
   // Loaded here, not at the top: the server and its plugins take half a second to import, and
   // every other command (setup, user, audit) should start at once.
   const { serve } = await import('../../server/server.js');
@@ -98,6 +130,7 @@ async function runServe(cmd: Command, flags: ServeFlags, out: Output): Promise<v
       dropRoot: flags.dropRoot,
       listenerHosts: flags.listenerHosts,
       allowPrivateOutbound: flags.allowPrivateOutbound ?? false,
+      uploadLimits: { maxFileBytes: uploadLimit * MB, labQuotaBytes: uploadQuota * MB },
     }));
   } catch (err) {
     if (err instanceof CliError) throw err;

@@ -4,8 +4,6 @@ import {
   createWriteStream,
   existsSync,
   mkdirSync,
-  readdirSync,
-  readFileSync,
   renameSync,
   rmSync,
   statSync,
@@ -14,7 +12,6 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { finished } from 'node:stream/promises';
 import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
@@ -55,6 +52,17 @@ import {
   type DataMappingRow,
 } from './repository.js';
 import { billRegisterWriter } from './bill-register.js';
+import {
+  noteCheckReport,
+  readUpload,
+  receiveUpload,
+  removeUpload,
+  sweepUploads,
+  uploadPaths,
+  uploadsRoot,
+  type UploadLimits,
+  type UploadMeta,
+} from './uploads.js';
 import { addDays, localDate } from '../../shared/time.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import {
@@ -62,7 +70,6 @@ import {
   DATA_ENTITY_LABELS,
   mayMove,
   type DataEntity,
-  type DataFormat,
   type DataJob,
   type DataJobListQuery,
   type DataJobPage,
@@ -91,12 +98,9 @@ export interface Requester {
   permissions: readonly Permission[];
 }
 
-/** How long an upload waits for its import. */
-const UPLOAD_TTL_MS = 60 * 60 * 1000;
-
 export function dataDirs(dataDir: string) {
   return {
-    uploads: join(dataDir, 'uploads'),
+    uploads: uploadsRoot(dataDir),
     exports: join(dataDir, 'exports'),
     reports: join(dataDir, 'import-reports'),
   };
@@ -359,93 +363,28 @@ export function entityInfos(r: Requester): TransferEntityInfo[] {
 
 // ---------------------------------------------------------------- uploads
 
-interface UploadMeta {
-  organization_id: number;
-  user_id: number | null;
-  entity: string;
-  file_name: string;
-  format: DataFormat | null;
-  size: number;
-  created_at: string;
-}
-
-const UPLOAD_ID = /^[a-f0-9]{32}$/;
-
-function uploadPaths(dataDir: string, organizationId: number, id: string) {
-  const dir = join(dataDirs(dataDir).uploads, String(organizationId));
-  return { dir, file: join(dir, `${id}.upload`), meta: join(dir, `${id}.json`) };
-}
-
-/** Removes uploads older than an hour (of every lab): an upload waits that long for its import. */
-function sweepUploads(dataDir: string): void {
-  const root = dataDirs(dataDir).uploads;
-  if (!existsSync(root)) return;
-  const cutoff = Date.now() - UPLOAD_TTL_MS;
-  for (const lab of readdirSync(root)) {
-    const dir = join(root, lab);
-    for (const f of readdirSync(dir)) {
-      const p = join(dir, f);
-      try {
-        if (statSync(p).mtimeMs < cutoff) rmSync(p, { force: true });
-      } catch {
-        // Gone meanwhile.
-      }
-    }
-  }
-}
-
-function readUpload(dataDir: string, r: Requester, id: string): { meta: UploadMeta; file: string } {
-  if (!UPLOAD_ID.test(id)) throw ValidationError.field('upload_id', 'upload_id is not an upload of this server');
-  const p = uploadPaths(dataDir, r.actor.organizationId, id);
-  if (!existsSync(p.meta) || !existsSync(p.file))
-    throw ValidationError.field('upload_id', 'the uploaded file is no longer kept (an hour at most); upload it again');
-  const meta = JSON.parse(readFileSync(p.meta, 'utf8')) as UploadMeta;
-  if (meta.organization_id !== r.actor.organizationId || meta.user_id !== r.actor.userId)
-    throw ValidationError.field('upload_id', 'upload_id is not an upload of yours');
-  return { meta, file: p.file };
-}
-
 /**
- * Stores an uploaded file (streamed to disk, at most maxBytes) for its import and answers its
- * headers with the columns lims reads them as. The file is refused when over the limit.
+ * Stores an uploaded file (streamed to disk within the server's limits, src/core/data-jobs/uploads.ts)
+ * for its import and answers its headers with the columns lims reads them as. A file whose
+ * headers cannot be read at all is removed at once: no mapping or second check can use it.
  */
 export async function saveUpload(
   dataDir: string,
   r: Requester,
   q: { entity: string; file_name: string },
   body: Readable,
-  maxBytes: number,
-): Promise<{ upload: Upload; file: string; meta: UploadMeta }> {
+  limits: UploadLimits,
+  declaredBytes?: number,
+): Promise<{ upload: Upload; file: string; meta: UploadMeta; readable: boolean }> {
   const entity = entityOf(q.entity);
   requireMove(r, entity.name, 'import');
   sweepUploads(dataDir);
   const id = randomBytes(16).toString('hex');
   const p = uploadPaths(dataDir, r.actor.organizationId, id);
   ensureDir(p.dir);
-  let size = 0;
-  try {
-    await pipeline(
-      body,
-      async function* (source: AsyncIterable<Buffer>) {
-        for await (const chunk of source) {
-          size += chunk.length;
-          if (size > maxBytes)
-            throw new DomainError(
-              413,
-              'FILE_TOO_LARGE',
-              `The file is larger than ${Math.round(maxBytes / 1024 / 1024)} MB; import it with lims import on the server`,
-            );
-          yield chunk;
-        }
-      },
-      createWriteStream(p.file, { mode: 0o600 }),
-    );
-  } catch (err) {
-    rmSync(p.file, { force: true });
-    throw err;
-  }
+  const size = await receiveUpload(dataDir, r.actor.organizationId, id, body, limits, declaredBytes);
   if (size === 0) {
-    rmSync(p.file, { force: true });
+    removeUpload(dataDir, r.actor.organizationId, id);
     throw ValidationError.field('file', 'The file is empty');
   }
   const fileName = safeFileName(q.file_name);
@@ -460,6 +399,7 @@ export async function saveUpload(
   };
   writeFileSync(p.meta, JSON.stringify(meta), { mode: 0o600 });
   let headers: Upload['headers'] = [];
+  let readable = meta.format !== null;
   if (meta.format) {
     try {
       const names = new Set(entity.columns.map((c) => c.name));
@@ -470,13 +410,27 @@ export async function saveUpload(
     } catch (err) {
       // The check that follows says why the file cannot be read.
       if (!(err instanceof FileRefusedError)) throw err;
+      readable = false;
     }
   }
   return {
     upload: { id, entity: entity.name as DataEntity, file_name: fileName, format: meta.format, size, headers },
     file: p.file,
     meta,
+    readable,
   };
+}
+
+/** Removes an upload of the user's own at once (the dialog closed, or another file chosen). */
+export function discardUpload(dataDir: string, r: Requester, id: string): { removed: boolean } {
+  try {
+    readUpload(dataDir, r.actor, id);
+  } catch (err) {
+    if (err instanceof ValidationError) return { removed: false };
+    throw err;
+  }
+  removeUpload(dataDir, r.actor.organizationId, id);
+  return { removed: true };
 }
 
 function checkMapping(entity: AnyEntity, mapping: ColumnMapping | undefined): ColumnMapping | undefined {
@@ -523,7 +477,7 @@ export async function checkUpload(
 ): Promise<ImportCheck> {
   const entity = entityOf(body.entity);
   requireMove(r, entity.name, 'import');
-  const { meta, file } = readUpload(dataDir, r, body.upload_id);
+  const { meta, file } = readUpload(dataDir, r.actor, body.upload_id);
   if (meta.entity !== entity.name)
     throw ValidationError.field('entity', `the file was uploaded for ${meta.entity}, not ${entity.name}`);
   const result = await runImport(db, r.actor, {
@@ -536,7 +490,37 @@ export async function checkUpload(
     origin: 'web',
     reportPath: reportPath(dataDir, entity.name),
   });
+  noteCheckReport(dataDir, r.actor.organizationId, body.upload_id, result.error_file);
   return checkOf(result);
+}
+
+/**
+ * The Upload step of the data screens: the file stored and checked at once. A file that cannot be
+ * read at all (no headers: not CSV, XLSX or JSON, not UTF-8, a refused workbook) is removed as soon
+ * as its check says why; one with row errors is kept for a check with another mapping.
+ */
+export async function uploadAndCheck(
+  db: Db,
+  dataDir: string,
+  r: Requester,
+  q: { entity: string; file_name: string; update?: string },
+  body: Readable,
+  limits: UploadLimits,
+  declaredBytes?: number,
+): Promise<{ upload: Upload; check: ImportCheck }> {
+  const saved = await saveUpload(dataDir, r, q, body, limits, declaredBytes);
+  try {
+    const check = await checkUpload(db, dataDir, r, {
+      upload_id: saved.upload.id,
+      entity: saved.upload.entity,
+      update: q.update === '1',
+    });
+    if (!saved.readable) removeUpload(dataDir, r.actor.organizationId, saved.upload.id);
+    return { upload: saved.upload, check };
+  } catch (err) {
+    removeUpload(dataDir, r.actor.organizationId, saved.upload.id);
+    throw err;
+  }
 }
 
 /** Opens the job's own connection, runs `work` on it, and closes it. */
@@ -562,7 +546,7 @@ export async function startImport(
 ): Promise<DataJob> {
   const entity = entityOf(body.entity);
   requireMove(r, entity.name, 'import');
-  const { meta, file } = readUpload(dataDir, r, body.upload_id);
+  const { meta, file } = readUpload(dataDir, r.actor, body.upload_id);
   if (meta.entity !== entity.name)
     throw ValidationError.field('entity', `the file was uploaded for ${meta.entity}, not ${entity.name}`);
   const mapping = checkMapping(entity, body.mapping);
@@ -602,14 +586,12 @@ export async function startImport(
   ).then(
     (result) => {
       running.delete(result.job_id);
-      if (result.status === 'completed') {
-        const p = uploadPaths(dataDir, r.actor.organizationId, body.upload_id);
-        rmSync(p.file, { force: true });
-        rmSync(p.meta, { force: true });
-      }
+      // Imported, refused or cancelled: the dialog starts again from a new upload, so none is kept.
+      removeUpload(dataDir, r.actor.organizationId, body.upload_id);
     },
     (err: unknown) => {
       for (const [id, s] of running) if (s === state) running.delete(id);
+      removeUpload(dataDir, r.actor.organizationId, body.upload_id);
       announce(-1);
       throw err;
     },

@@ -3,6 +3,7 @@ import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { LabReportStatus } from '../../shared/schemas/lab-reports.js';
 import type { ReportSettingsTable, ReportTemplatesTable } from './tables.js';
+import { verifierName } from '../../shared/schemas/results.js';
 
 /**
  * Every query of Lab Reports. A report is a sample (docs/decisions.md "Lab Reports"): its status is
@@ -163,6 +164,7 @@ export function resultPeopleOfSamples(db: Db, sampleIds: number[]) {
       'r.verified_at',
       sql<string | null>`(tu.first_name || ' ' || tu.last_name)`.as('technician_name'),
       sql<string | null>`(vu.first_name || ' ' || vu.last_name)`.as('verifier_name'),
+      'r.previous_verifier',
     ])
     .where('r.sample_id', 'in', sampleIds)
     .where('r.status', 'in', ['completed', 'verified'])
@@ -250,6 +252,7 @@ export async function recentActivity(db: Db, organizationId: number, n: number):
       .select([
         sql<string>`r.verified_at`.as('at'),
         sql<string | null>`(u.first_name || ' ' || u.last_name)`.as('by'),
+        'r.previous_verifier',
         's.sample_code',
         't.name as test_name',
         's.id as sample_id',
@@ -301,7 +304,11 @@ export async function recentActivity(db: Db, organizationId: number, n: number):
   const tag = <K extends ActivityRow['kind']>(kind: K, rows: Omit<ActivityRow, 'kind'>[]) =>
     rows.map((r) => ({ ...r, kind, sample_id: Number(r.sample_id) }));
   return [
-    ...tag('verified', verified),
+    // Imported as verified: the previous system's verifier is who verified it, not the importer.
+    ...tag(
+      'verified',
+      verified.map(({ previous_verifier, ...r }) => ({ ...r, by: verifierName(r.by, previous_verifier) })),
+    ),
     ...tag('amended', amended),
     ...tag('sent_back', sentBack),
     ...tag('called', called),

@@ -7,6 +7,7 @@ import { NotFoundError, ValidationError } from '../errors.js';
 import { organizationTimezone } from '../settings/organization.js';
 import { addDays, localDate, startOfLocalDayUtc } from '../../shared/time.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
+import { verifierName } from '../../shared/schemas/results.js';
 import {
   DEPARTMENTS,
   LAB_REPORT_STATUSES,
@@ -108,7 +109,10 @@ function toReport(
     generated_by: byEntry[0]?.technician_name ?? null,
     generated_at: byEntry[0]?.entered_at ?? null,
     // Reviewed: the verification that completed the report (the latest one), once every result is verified.
-    reviewed_by: status === 'completed' ? (lastVerified?.verifier_name ?? null) : null,
+    reviewed_by:
+      status === 'completed' && lastVerified
+        ? verifierName(lastVerified.verifier_name, lastVerified.previous_verifier)
+        : null,
     reviewed_at: status === 'completed' ? (r.reported_at ?? lastVerified?.verified_at ?? null) : null,
     created_at: r.created_at,
   };

@@ -5,8 +5,8 @@ import { insertResultRow } from './entry-repository.js';
 
 /**
  * Results of an earlier system (issue 14's import): stored as they were reported (value, unit,
- * range, flag, who entered and verified them, when), as history; not re-evaluated against today's
- * ranges, no delta check, no notification. Each gets its audit row.
+ * range, flag, who entered them, who verified them there as text, when), as history; not
+ * re-evaluated against today's ranges, no delta check, no notification. Each gets its audit row.
  */
 export interface HistoricalResult {
   sample_id: number;
@@ -25,6 +25,8 @@ export interface HistoricalResult {
   entered_at: string;
   verified_by: number | null;
   verified_at: string | null;
+  /** Who verified it in the lab's previous system (text): verified_by is the lims user who released it. */
+  previous_verifier: string | null;
   /** A structured result's parameters as exported (JSON), else null. */
   structured_value: string | null;
 }

@@ -4,6 +4,7 @@ import { pickRange, type ReferenceRange } from '../../shared/flags.js';
 import {
   reviewReasons,
   validationStatusOf,
+  verifierName,
   type ResultAmendment,
   type ResultStatus,
   type TestResult,
@@ -105,7 +106,8 @@ export function toResult(
     technician_name: r.technician_name,
     entered_at: r.entered_at,
     verified_by: r.verified_by,
-    verified_by_name: r.verified_by_name,
+    verified_by_name: verifierName(r.verified_by_name, r.previous_verifier),
+    previous_verifier: r.previous_verifier,
     verified_at: r.verified_at,
     created_at: r.created_at,
     updated_at: r.updated_at,

@@ -1,6 +1,6 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../db/connection.js';
-import type { ResultAmendment, ResultListQuery } from '../../shared/schemas/results.js';
+import { verifierName, type ResultAmendment, type ResultListQuery } from '../../shared/schemas/results.js';
 import { patientsOfDoctor } from '../visits/repository.js';
 import { parseStructured } from '../../shared/templates/index.js';
 
@@ -63,6 +63,7 @@ export interface ListRow {
   equipment_id: number | null;
   equipment_warning: string | null;
   structured_value: string | null;
+  previous_verifier: string | null;
 }
 
 const fullName = (alias: string) =>
@@ -124,6 +125,7 @@ function enteredSelect(q: ReturnType<typeof enteredBase>) {
     sql<number | null>`r.equipment_id`.as('equipment_id'),
     sql<string | null>`r.equipment_warning`.as('equipment_warning'),
     sql<string | null>`r.structured_value`.as('structured_value'),
+    sql<string | null>`r.previous_verifier`.as('previous_verifier'),
   ]);
 }
 
@@ -192,6 +194,7 @@ function awaitingSelect(q: ReturnType<typeof awaitingBase>) {
     sql<number | null>`NULL`.as('equipment_id'),
     sql<string | null>`NULL`.as('equipment_warning'),
     sql<string | null>`NULL`.as('structured_value'),
+    sql<string | null>`NULL`.as('previous_verifier'),
   ]);
 }
 
@@ -331,8 +334,15 @@ export async function amendmentsOf(db: Db, resultIds: number[]): Promise<Map<num
     .where('a.result_id', 'in', resultIds)
     .orderBy('a.id')
     .execute();
-  for (const { result_id, old_structured, ...r } of rows)
-    m.set(result_id, [...(m.get(result_id) ?? []), { ...r, old_structured: parseStructured(old_structured) }]);
+  for (const { result_id, old_structured, old_previous_verifier, ...r } of rows)
+    m.set(result_id, [
+      ...(m.get(result_id) ?? []),
+      {
+        ...r,
+        old_structured: parseStructured(old_structured),
+        old_verified_by_name: verifierName(r.old_verified_by_name, old_previous_verifier),
+      },
+    ]);
   return m;
 }
 

@@ -33,6 +33,8 @@ export interface TestResultsTable {
   equipment_warning: string | null;
   /** A structured test's parameters, or a culture's organisms and antibiogram (JSON, src/shared/templates). */
   structured_value: string | null;
+  /** Who verified it in the lab's previous system (an imported verified result), as text; never a lims user. */
+  previous_verifier: Generated<string | null>;
 }
 
 export interface CriticalCallsTable {
@@ -60,6 +62,8 @@ export interface ResultAmendmentsTable {
   reason: string;
   /** The structured parameters before the amendment (JSON), for a structured test. */
   old_structured: string | null;
+  /** The previous system's verifier of the amended result, when it was imported as verified. */
+  old_previous_verifier: Generated<string | null>;
   amended_by: number | null;
   amended_at: string;
 }

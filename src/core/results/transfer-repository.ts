@@ -6,12 +6,19 @@ import type { Db } from '../db/connection.js';
 export async function samplesForResults(db: Db, organizationId: number, codes: readonly string[]) {
   const out = new Map<
     string,
-    { id: number; patient_id: number; ordered: Map<string, number>; withResult: Set<string> }
+    {
+      id: number;
+      code: string;
+      status: string;
+      patient_id: number;
+      ordered: Map<string, number>;
+      withResult: Set<string>;
+    }
   >();
   for (let i = 0; i < codes.length; i += 500) {
     const samples = await db
       .selectFrom('samples')
-      .select(['id', 'sample_code', 'patient_id'])
+      .select(['id', 'sample_code', 'patient_id', 'status'])
       .where('organization_id', '=', organizationId)
       .where('sample_code', 'in', codes.slice(i, i + 500))
       .execute();
@@ -32,7 +39,14 @@ export async function samplesForResults(db: Db, organizationId: number, codes: r
     const byId = new Map(
       samples.map((s) => [
         s.id,
-        { id: s.id, patient_id: s.patient_id, ordered: new Map<string, number>(), withResult: new Set<string>() },
+        {
+          id: s.id,
+          code: s.sample_code,
+          status: s.status,
+          patient_id: s.patient_id,
+          ordered: new Map<string, number>(),
+          withResult: new Set<string>(),
+        },
       ]),
     );
     for (const o of ordered) byId.get(o.sample_id)!.ordered.set(o.code.toUpperCase(), o.id);

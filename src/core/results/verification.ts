@@ -60,6 +60,8 @@ async function verifyOne(db: Db, actor: Actor, id: number, allowSelf: boolean, m
       status: 'verified',
       verified_by: actor.userId,
       verified_at: now,
+      // Verified here and now: no earlier system's verifier is named on it.
+      previous_verifier: null,
       updated_at: now,
     });
     await writeAudit(trx, actor, {

@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { dataJobsApi, dataMappingsApi, MAX_UPLOAD_BYTES } from '../../shared/api/data-jobs.js';
+import { dataJobsApi, dataMappingsApi } from '../../shared/api/data-jobs.js';
 import { entityNamed } from '../../core/transfer/index.js';
 import {
   cancelJob,
   checkUpload,
+  discardUpload,
   entityInfos,
   exportDownload,
   jobById,
@@ -18,15 +19,16 @@ import {
   listMappings,
   removeMapping,
   saveMapping,
-  saveUpload,
   startExport,
   startImport,
   stopJobs,
   sweepExports,
+  uploadAndCheck,
   type Requester,
 } from '../../core/data-jobs/service.js';
+import { DEFAULT_UPLOAD_LIMITS, sweepUploads } from '../../core/data-jobs/uploads.js';
 import { TEMPLATE_TYPES, templateFile } from '../../core/data-jobs/templates.js';
-import { ValidationError } from '../../core/errors.js';
+import { DomainError, ValidationError } from '../../core/errors.js';
 import { actorOf } from '../plugins/auth.js';
 import { route } from '../contract.js';
 
@@ -45,14 +47,23 @@ export default async function dataJobRoutes(app: FastifyInstance) {
   const dataDir =
     app.options_.dataDir ??
     (database.engine === 'sqlite' ? dirname(database.file) : mkdtempSync(join(tmpdir(), 'lims-data-')));
+  const uploadLimits = app.options_.uploadLimits ?? DEFAULT_UPLOAD_LIMITS;
   const who = (req: FastifyRequest): Requester => ({ actor: actorOf(req), permissions: req.staff!.permissions });
 
   // The upload's body is the file itself, streamed to disk by the handler (this plugin only).
   app.addContentTypeParser('application/octet-stream', (_req, payload, done) => done(null, payload));
 
-  // Export files past the lab's retention days are removed hourly (and before each export).
+  // Export files past the lab's retention days are removed hourly (and before each export); so are
+  // uploads left waiting past their hour (and before each upload).
   const sweep = setInterval(
-    () => void sweepExports(db, dataDir).catch((err: unknown) => app.serverLog.warn({ err }, 'export sweep failed')),
+    () => {
+      void sweepExports(db, dataDir).catch((err: unknown) => app.serverLog.warn({ err }, 'export sweep failed'));
+      try {
+        sweepUploads(dataDir);
+      } catch (err) {
+        app.serverLog.warn({ err }, 'upload sweep failed');
+      }
+    },
     60 * 60 * 1000,
   );
   sweep.unref();
@@ -72,19 +83,28 @@ export default async function dataJobRoutes(app: FastifyInstance) {
       .header('content-disposition', `attachment; filename="${entity.name}-template.${req.query.format}"`)
       .send(file);
   });
-  route(app, dataJobsApi.upload, async (req) => {
+  route(app, dataJobsApi.upload, async (req, reply) => {
     const body = req.body as unknown as Readable | undefined;
     if (!body || typeof (body as Readable).pipe !== 'function')
       throw ValidationError.field('file', 'Send the file as the body (application/octet-stream)');
-    const r = who(req);
-    const saved = await saveUpload(dataDir, r, req.query, body, MAX_UPLOAD_BYTES);
-    const check = await checkUpload(db, dataDir, r, {
-      upload_id: saved.upload.id,
-      entity: saved.upload.entity,
-      update: req.query.update === '1',
-    });
-    return { upload: saved.upload, check };
+    const length = Number(req.headers['content-length']);
+    try {
+      return await uploadAndCheck(
+        db,
+        dataDir,
+        who(req),
+        req.query,
+        body,
+        uploadLimits,
+        length >= 0 ? length : undefined,
+      );
+    } catch (err) {
+      // A refused file is left unread: the answer goes out, then the connection closes on the rest.
+      if (err instanceof DomainError && err.statusCode === 413) reply.header('connection', 'close');
+      throw err;
+    }
   });
+  route(app, dataJobsApi.discardUpload, async (req) => discardUpload(dataDir, who(req), req.params.id));
   route(app, dataJobsApi.check, async (req) => ({ check: await checkUpload(db, dataDir, who(req), req.body) }));
   route(app, dataJobsApi.startImport, async (req) => ({
     job: await startImport(database, dataDir, who(req), req.body),

@@ -17,6 +17,7 @@ import {
   templateParams,
   templateQuery,
   transferEntitySchema,
+  uploadParams,
   uploadQuery,
   uploadSchema,
 } from '../schemas/data-jobs.js';
@@ -24,8 +25,15 @@ import { defineRoute, fileResponse } from './contract.js';
 
 const oneJob = z.object({ job: dataJobSchema });
 
-/** Largest upload of the data screens (bigger files: `lims import` on the server). */
-export const MAX_UPLOAD_BYTES = 256 * 1024 * 1024;
+/**
+ * Uploads of the data screens. The server's operator chooses the largest file one import may send
+ * (`lims serve --upload-limit`, at most MAX_UPLOAD_BYTES) and how much one lab may hold at once
+ * (`--upload-quota`); bigger files: `lims import` on the server.
+ */
+export const DEFAULT_UPLOAD_LIMIT_BYTES = 256 * 1024 * 1024;
+export const DEFAULT_UPLOAD_QUOTA_BYTES = 512 * 1024 * 1024;
+/** The most an operator may allow for one file: the largest CSV or JSON file an import reads. */
+export const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
 
 /**
  * The data screens (issue 14 part 2): one API for import and export jobs, with a type. Every
@@ -68,8 +76,11 @@ export const dataJobsApi = {
   }),
   /**
    * Upload and check: the body is the file (application/octet-stream, X-Lims-Upload: 1); it is kept
-   * for an hour for the import, and checked at once as a dry run (a job of its own) answering every
-   * row's errors. Nothing is stored.
+   * for an hour at most for the import, and checked at once as a dry run (a job of its own)
+   * answering every row's errors. Nothing is stored. A file past the server's limit for one
+   * import, or past the lab's quota of uploads held at once, is refused while it streams (413
+   * FILE_TOO_LARGE, UPLOAD_QUOTA) and nothing of it is kept; a file that cannot be read at all is
+   * removed at once.
    */
   upload: defineRoute({
     method: 'POST',
@@ -88,6 +99,17 @@ export const dataJobsApi = {
     access: 'authenticated',
     body: importCheckBody,
     response: z.object({ check: importCheckSchema }),
+  }),
+  /**
+   * Discards an upload of the user's own (the import dialog closed, or another file chosen): the
+   * file is removed at once. `removed` is false when it was no longer kept.
+   */
+  discardUpload: defineRoute({
+    method: 'DELETE',
+    path: '/api/data-jobs/uploads/:id',
+    access: 'authenticated',
+    params: uploadParams,
+    response: z.object({ removed: z.boolean() }),
   }),
   /** Imports an uploaded file in the background; the job's progress is read with get. */
   startImport: defineRoute({

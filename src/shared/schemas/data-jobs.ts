@@ -239,6 +239,10 @@ export const importCheckSchema = z.object({
 });
 export type ImportCheck = z.infer<typeof importCheckSchema>;
 
+export const uploadParams = z.object({
+  id: z.string().regex(/^[a-f0-9]{32}$/, 'id is not an upload of this server'),
+});
+
 export const uploadSchema = z.object({
   id: z.string(),
   entity: z.enum(DATA_ENTITIES),

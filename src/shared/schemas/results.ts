@@ -85,6 +85,15 @@ const structuredIn = z.preprocess(
  * Why a result cannot be verified in bulk: out of range, critical, a failed delta check, or a
  * change after verification. Bulk Validate verifies only results with none of these (server-enforced).
  */
+/**
+ * Who a report and the screens name as a result's verifier: the previous system's verifier, marked
+ * so, when the result was imported as verified history (the lims user who imported it released it
+ * but did not review it); else the lims user who verified it.
+ */
+export function verifierName(limsUser: string | null, previousVerifier: string | null): string | null {
+  return previousVerifier ? `${previousVerifier} (previous system)` : limsUser;
+}
+
 export const REVIEW_REASONS = ['abnormal', 'critical', 'delta', 'amended'] as const;
 export type ReviewReason = (typeof REVIEW_REASONS)[number];
 
@@ -237,8 +246,12 @@ export const testResultSchema = z.object({
   technician_id: z.number().nullable(),
   technician_name: z.string().nullable(),
   entered_at: z.string().nullable(),
+  /** The lims user who released it: the validator, or whoever imported it as verified history. */
   verified_by: z.number().nullable(),
+  /** Who verified it as the report and screens name them: the previous system's verifier when imported. */
   verified_by_name: z.string().nullable(),
+  /** Who verified it in the lab's previous system (imported as verified history), as text. */
+  previous_verifier: z.string().nullable(),
   verified_at: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),

@@ -60,6 +60,7 @@ import {
   sqliteSteps as structuredResultsSqlite,
   postgres as structuredResultsPostgres,
 } from './043_structured_results.js';
+import { sql as previousVerifier } from './045_previous_verifier.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
 import type Database from 'better-sqlite3';
@@ -163,4 +164,5 @@ export const migrations: Migration[] = [
     postgres: structuredResultsPostgres,
   },
   { version: 44, name: 'invoice_lab_snapshot', sql: invoiceLabSnapshot },
+  { version: 45, name: 'previous_verifier', sql: previousVerifier },
 ];

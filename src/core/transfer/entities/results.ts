@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { optionalEmail, optionalText, requiredText } from '../../../shared/schemas/common.js';
+import { labSettings } from '../../settings/organization.js';
+import { actorHasPermission } from '../../users/permissions.js';
 import { resultValue, structuredOutSchema } from '../../../shared/schemas/results.js';
 import { insertHistoricalResult, type HistoricalResult } from '../../results/history.js';
 import { resultExportPage, samplesForResults } from '../../results/transfer-repository.js';
@@ -10,9 +12,16 @@ import { insertEach, oneOf, pastInstant, upperKey, utcRangeOf } from './common.j
 /**
  * Test results, keyed by their sample (code) and test (code) together. An imported result is
  * history: value, unit, range, flag, status and who entered and verified it, as reported. The
- * test must be ordered on the sample (import the samples with their test_codes first); the people
- * are named by email and must be users of the lab. A stored result is not changed by an import
- * (--update is refused): amendments are made on Result Entry, with a reason.
+ * test must be ordered on the sample (import the samples with their test_codes first); whoever
+ * entered it is named by email and must be a user of the lab. A stored result is not changed by
+ * an import (--update is refused): amendments are made on Result Entry, with a reason.
+ *
+ * A result imported as verified was verified in the lab's previous system: its verifier there is
+ * kept as text (previous_verifier, else verified_by: a name or an email), never as a lims user,
+ * who did not act. The lims user who imports it releases it (verified_by is theirs) and must be
+ * one who may verify results (verify_results), on the terms of Result Validation: not their own
+ * entry unless the lab allows self-verification, not on a rejected sample. A critical value's
+ * report is held until its call is logged, as for one verified on the screen.
  */
 
 const FLAGS = ['normal', 'low', 'high', 'abnormal'] as const;
@@ -35,6 +44,7 @@ const columns: TransferColumn[] = [
   { name: 'entered_by' },
   { name: 'entered_at', kind: 'timestamp' },
   { name: 'verified_by' },
+  { name: 'previous_verifier' },
   { name: 'verified_at', kind: 'timestamp' },
   { name: 'amended', kind: 'boolean', readOnly: true },
 ];
@@ -60,24 +70,57 @@ const schema = z
     rejection_reason: optionalText(500),
     entered_by: optionalEmail,
     entered_at: pastInstant('The entry time'),
-    verified_by: optionalEmail,
+    /** Who verified it (a name or an email): kept as the previous system's verifier. */
+    verified_by: optionalText(254, 'Verified by'),
+    /** The previous system's verifier as lims exports it; when given, verified_by is who released it there. */
+    previous_verifier: optionalText(254, 'Previous verifier'),
     verified_at: pastInstant('The verification time'),
   })
   .superRefine((r, ctx) => {
     if (r.status !== 'pending' && r.result_value === undefined)
       ctx.addIssue({ code: 'custom', path: ['result_value'], message: 'Result value is required' });
-    if (r.status === 'verified' && !r.verified_by)
+    if (r.status === 'verified' && !r.verified_by && !r.previous_verifier)
       ctx.addIssue({
         code: 'custom',
         path: ['verified_by'],
-        message: 'a verified result names who verified it (an email)',
+        message: 'a verified result names who verified it in the previous system (a name or an email)',
       });
     if (r.status === 'rejected' && !r.rejection_reason)
       ctx.addIssue({ code: 'custom', path: ['rejection_reason'], message: 'a rejected result needs its reason' });
-    if (r.status !== 'verified' && r.verified_by)
-      ctx.addIssue({ code: 'custom', path: ['verified_by'], message: `a ${r.status} result has no verifier` });
+    for (const column of ['verified_by', 'previous_verifier'] as const)
+      if (r.status !== 'verified' && r[column])
+        ctx.addIssue({ code: 'custom', path: [column], message: `a ${r.status} result has no verifier` });
   });
 type Input = z.infer<typeof schema>;
+
+/**
+ * Why the importer may not release this row as verified (Result Validation's own terms): the
+ * permission to verify, four eyes on their own entry, and no verified result on a rejected sample.
+ */
+function verifyRefusals(
+  importer: number | null,
+  mayVerify: boolean,
+  allowSelf: boolean,
+  enteredBy: { id: number } | undefined,
+  sample: { status: string; code: string } | undefined,
+): EntityError[] {
+  const out: EntityError[] = [];
+  if (!mayVerify)
+    out.push({
+      column: 'status',
+      message:
+        'importing a verified result needs the permission to verify results (verify_results); import it as completed and verify it on Result Validation',
+    });
+  else if (importer !== null && enteredBy?.id === importer && !allowSelf)
+    out.push({
+      column: 'entered_by',
+      message:
+        'you entered this result, so you cannot release it as verified (this lab does not allow self-verification)',
+    });
+  if (sample?.status === 'rejected')
+    out.push({ column: 'sample_id', message: `sample ${sample.code} was rejected; its results cannot be verified` });
+  return out;
+}
 
 const keyOf = (v: Record<string, unknown>) =>
   typeof v.sample_id === 'string' && typeof v.test_code === 'string' && v.sample_id.trim() && v.test_code.trim()
@@ -113,12 +156,13 @@ export const results: TransferEntity<Input, true, HistoricalResult & { row: numb
     const samples = await samplesForResults(ctx.db, ctx.organizationId, [
       ...new Set(rows.map((r) => r.input.sample_id)),
     ]);
-    const emails = [
-      ...new Set(rows.flatMap((r) => [r.input.entered_by, r.input.verified_by]).filter((e): e is string => !!e)),
-    ];
+    const emails = [...new Set(rows.map((r) => r.input.entered_by).filter((e): e is string => !!e))];
     const people = new Map(
       (await usersByEmails(ctx.db, ctx.organizationId, emails)).map((u) => [u.email.toLowerCase(), u]),
     );
+    const verifies = rows.some((r) => r.input.status === 'verified');
+    const mayVerify = verifies && (await actorHasPermission(ctx.db, ctx.actor, 'verify_results'));
+    const allowSelf = verifies && (await labSettings(ctx.db, ctx.organizationId)).allowSelfVerification;
     return rows.map((r) => {
       const x = r.input;
       const errors: EntityError[] = [];
@@ -131,9 +175,8 @@ export const results: TransferEntity<Input, true, HistoricalResult & { row: numb
       const enteredBy = x.entered_by ? people.get(x.entered_by) : undefined;
       if (x.entered_by && !enteredBy)
         errors.push({ column: 'entered_by', message: `no user with email ${x.entered_by} in this lab` });
-      const verifiedBy = x.verified_by ? people.get(x.verified_by) : undefined;
-      if (x.verified_by && !verifiedBy)
-        errors.push({ column: 'verified_by', message: `no user with email ${x.verified_by} in this lab` });
+      if (x.status === 'verified')
+        errors.push(...verifyRefusals(ctx.actor.userId, mayVerify, allowSelf, enteredBy, sample));
       if (errors.length) return { row: r.row, errors };
       const entered = x.entered_at ?? new Date().toISOString();
       return {
@@ -155,8 +198,10 @@ export const results: TransferEntity<Input, true, HistoricalResult & { row: numb
           rejection_reason: x.rejection_reason ?? null,
           technician_id: enteredBy?.id ?? null,
           entered_at: entered,
-          verified_by: verifiedBy?.id ?? null,
+          // Released by the importer (null from the command line: no lims user acted), verified by the previous system.
+          verified_by: x.status === 'verified' ? ctx.actor.userId : null,
           verified_at: x.status === 'verified' ? (x.verified_at ?? entered) : null,
+          previous_verifier: x.status === 'verified' ? (x.previous_verifier ?? x.verified_by ?? null) : null,
         },
       };
     });
@@ -206,6 +251,7 @@ export const results: TransferEntity<Input, true, HistoricalResult & { row: numb
           entered_by: r.entered_by_email,
           entered_at: r.entered_at,
           verified_by: r.verified_by_email,
+          previous_verifier: r.previous_verifier,
           verified_at: r.verified_at,
           amended: r.amended === 1,
         }));

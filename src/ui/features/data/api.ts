@@ -127,6 +127,11 @@ export function uploadForCheck(entity: string, file: File, update: boolean) {
   );
 }
 
+/** Removes an upload the user gave up; failing is harmless (the server removes it within the hour). */
+export function discardUpload(id: string): void {
+  void call(dataJobsApi.discardUpload, { params: { id } }).catch(() => undefined);
+}
+
 export function useRecheck() {
   return useMutation({
     mutationFn: (body: { upload_id: string; entity: string; mapping?: Record<string, string | null>; update?: boolean }) =>

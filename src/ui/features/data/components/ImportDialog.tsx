@@ -16,6 +16,7 @@ import { formatCount } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import { cn } from '@/lib/cn';
 import {
+  discardUpload,
   uploadForCheck,
   useCancelJob,
   useDeleteMapping,
@@ -76,6 +77,8 @@ export function ImportDialog({ open, onOpenChange, entities, initialEntity }: Im
   const job = useJob(jobId);
 
   const reset = () => {
+    // An upload given up (no import started) is removed from the server at once; an import removes its own.
+    if (upload && jobId === null) discardUpload(upload.id);
     setUpload(null);
     setCheck(null);
     setMapping({});
