@@ -1,4 +1,5 @@
 import type { PasswordPolicy } from './constants.js';
+import { passwordSchema } from './schemas/users.js';
 
 /** A new lab's policy, and the one its first administrator's password is checked against. */
 export const DEFAULT_PASSWORD_POLICY: PasswordPolicy = 'strong';
@@ -71,10 +72,21 @@ export const PASSWORD_POLICY_RULES: Record<PasswordPolicy, PolicyRule[]> = {
   'very-strong': [length(12), upper, lower, digit, symbol, notPersonal],
 };
 
+/**
+ * Each policy in words, the one sentence every place that asks for a password shows (the setup
+ * prompt and --help, the browser wizard, the user forms): "at least 10 characters, with a letter
+ * and a digit".
+ */
+export const PASSWORD_RULE_TEXT: Record<PasswordPolicy, string> = {
+  basic: 'at least 8 characters',
+  strong: 'at least 10 characters, with a letter and a digit',
+  'very-strong': 'at least 12 characters, with upper and lower case, a digit and a symbol, not your name',
+};
+
 export const PASSWORD_POLICY_LABELS: Record<PasswordPolicy, string> = {
-  basic: 'Basic: at least 8 characters',
-  strong: 'Strong: at least 10 characters with a letter and a digit',
-  'very-strong': 'Very strong: at least 12 characters with upper and lower case, a digit and a symbol, not your name',
+  basic: `Basic: ${PASSWORD_RULE_TEXT.basic}`,
+  strong: `Strong: ${PASSWORD_RULE_TEXT.strong}`,
+  'very-strong': `Very strong: ${PASSWORD_RULE_TEXT['very-strong']}`,
 };
 
 /** The messages of the rules the password breaks; empty when it passes. */
@@ -84,4 +96,14 @@ export function passwordProblems(
   who: { email?: string; name?: string } = {},
 ): string[] {
   return PASSWORD_POLICY_RULES[policy].filter((r) => !r.test(password, who)).map((r) => r.message);
+}
+
+/**
+ * A password field checked against one policy: every broken rule is an issue of its own, so a
+ * prompt or a form names them all at once. The server still checks the lab's policy when it saves.
+ */
+export function passwordSchemaFor(policy: PasswordPolicy, who: { email?: string; name?: string } = {}) {
+  return passwordSchema.superRefine((p, ctx) => {
+    for (const message of passwordProblems(policy, p, who)) ctx.addIssue({ code: 'custom', message });
+  });
 }
