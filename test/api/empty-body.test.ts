@@ -56,7 +56,9 @@ describe('action routes sent with no body (curl -X POST, a script)', () => {
     const zodWords: string[] = [];
     const refusedEmpty: string[] = [];
     // Sign-out and the like end the session: those go last so the rest are answered signed in.
-    const ordered = [...contracts].sort((a, b) => Number(/logout|sign-out/.test(a.contract.path)) - Number(/logout|sign-out/.test(b.contract.path)));
+    const ordered = [...contracts].sort(
+      (a, b) => Number(/logout|sign-out/.test(a.contract.path)) - Number(/logout|sign-out/.test(b.contract.path)),
+    );
     for (const { name, contract } of ordered) {
       const url = path(contract);
       let res = await lab.app.inject({ method: contract.method, url, headers: { cookie } });

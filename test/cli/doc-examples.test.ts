@@ -10,7 +10,12 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The fenced code blocks of README.md and docs/*.md, as an operator copies them. */
 function documentedBlocks(): { where: string; text: string }[] {
-  const files = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const files = [
+    'README.md',
+    ...readdirSync(join(ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
   return files.flatMap((file) =>
     [...readFileSync(join(ROOT, file), 'utf8').matchAll(/```[a-z]*\n([\s\S]*?)```/g)].map((m) => ({
       where: file,
@@ -59,13 +64,16 @@ function examples(blocks: { where: string; text: string }[]): Example[] {
   for (const block of blocks) {
     for (const line of block.text.replace(/\\\n\s*/g, '').split('\n')) {
       if (!/--admin-password|LIMS_ADMIN_PASSWORD=|user add .*--password/.test(line)) continue;
+      // A command line, not the error a bad one prints ("lims: --admin-password: ...").
+      if (!/(^|\s)(lims|\S*bin\/lims\.js) /.test(line)) continue;
       const words = shellWords(line.trim());
       const env: Record<string, string> = {};
       while (words[0] && /^[A-Z_]+=/.test(words[0])) {
         const [k, ...v] = words.shift()!.split('=');
         env[k!] = v.join('=');
       }
-      const program = words.findIndex((w) => w === 'lims' || w === 'bin/lims.js');
+      // `sudo -u lims -H lims ...`: the program, not the user it runs as.
+      const program = words.findIndex((w, i) => (w === 'lims' && words[i - 1] !== '-u') || w.endsWith('bin/lims.js'));
       expect(program, `${block.where}: "${line}" names no lims program`).toBeGreaterThanOrEqual(0);
       const rest = words.slice(program + 1);
       const args: string[] = [];
@@ -81,11 +89,7 @@ function examples(blocks: { where: string; text: string }[]): Example[] {
 
 describe('documented password examples', () => {
   it('every documented lims setup and lims user add example with a password works as written', async () => {
-    const blocks = [
-      ...documentedBlocks(),
-      await helpExamples(['setup']),
-      await helpExamples(['user', 'add']),
-    ];
+    const blocks = [...documentedBlocks(), await helpExamples(['setup']), await helpExamples(['user', 'add'])];
     const all = examples(blocks);
     const setups = all.filter((e) => e.args.includes('setup'));
     const userAdds = all.filter((e) => e.args[0] === 'user');

@@ -67,7 +67,10 @@ export function registerSetup(program: Command, out: Output): void {
     .option('--lab-email <email>', 'the lab email address')
     .option('--admin-name <name>', `the administrator's full name (default "${DEFAULT_ADMIN_NAME}")`)
     .option('--admin-email <email>', 'the administrator email, used to sign in')
-    .option('--admin-password <password>', `the administrator password: ${PASSWORD_RULE_TEXT[DEFAULT_PASSWORD_POLICY]} (or set $LIMS_ADMIN_PASSWORD)`)
+    .option(
+      '--admin-password <password>',
+      `the administrator password: ${PASSWORD_RULE_TEXT[DEFAULT_PASSWORD_POLICY]} (or set $LIMS_ADMIN_PASSWORD)`,
+    )
     .addOption(new Option('--timezone <zone>', 'the lab timezone (default Asia/Kolkata)').choices(TIMEZONES))
     .addOption(new Option('--currency <code>', 'the billing currency (default INR)').choices(CURRENCIES))
     .addOption(new Option('--date-format <format>', 'how dates are shown (default DD/MM/YYYY)').choices(DATE_FORMATS))
@@ -230,7 +233,8 @@ async function wizard(flags: SetupFlags, dir: string, out: Output): Promise<Reco
   const adminEmail =
     flags.adminEmail ??
     (await input({ message: 'Administrator email (used to sign in)', validate: validatorFor(shape.adminEmail) }));
-  const adminPassword = flags.adminPassword ?? (await askNewPassword(out, 'Administrator password', DEFAULT_PASSWORD_POLICY));
+  const adminPassword =
+    flags.adminPassword ?? (await askNewPassword(out, 'Administrator password', DEFAULT_PASSWORD_POLICY));
   const timezone =
     flags.timezone ?? (await select({ message: 'Timezone', choices: TIMEZONES, default: 'Asia/Kolkata' }));
   const currency = flags.currency ?? (await select({ message: 'Currency', choices: CURRENCIES, default: 'INR' }));

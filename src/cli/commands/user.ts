@@ -54,7 +54,10 @@ export function registerUser(program: Command, out: Output): void {
     .option('--first-name <name>', 'first name')
     .option('--last-name <name>', 'last name')
     .addOption(roleOption('role, which decides what the user may do'))
-    .option('--password <password>', `initial password, as the lab's password policy asks (a new lab's: ${PASSWORD_RULE_TEXT[DEFAULT_PASSWORD_POLICY]}); asked for on a terminal when missing`)
+    .option(
+      '--password <password>',
+      `initial password, as the lab's password policy asks (a new lab's: ${PASSWORD_RULE_TEXT[DEFAULT_PASSWORD_POLICY]}); asked for on a terminal when missing`,
+    )
     .option('--department <name>', 'department (optional)')
     .option('--phone <phone>', 'phone number (optional)')
     .addHelpText(
@@ -78,7 +81,10 @@ Example:
     .command('reset-password')
     .description("set a new password for a user and end that user's open sessions")
     .argument('<email>', "the user's email address")
-    .option('--password <password>', `the new password, as the lab's password policy asks (a new lab's: ${PASSWORD_RULE_TEXT[DEFAULT_PASSWORD_POLICY]}); asked for on a terminal when missing`)
+    .option(
+      '--password <password>',
+      `the new password, as the lab's password policy asks (a new lab's: ${PASSWORD_RULE_TEXT[DEFAULT_PASSWORD_POLICY]}); asked for on a terminal when missing`,
+    )
     .action((email: string, flags: { password?: string }, cmd: Command) => {
       // Checked before the database is opened, so a bad flag changes nothing and exits 2.
       const given =

@@ -35,9 +35,12 @@ function plainMessage(message: string, path: string, body: unknown): string {
   if (!ZOD_MISSING.test(message)) return message;
   const keys = path === '' ? [] : path.split('.');
   let value: unknown = body;
-  for (const key of keys) value = value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+  for (const key of keys)
+    value = value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
   if (keys.length === 0) {
-    return value === undefined || value === null ? 'A request body is required' : 'The request body must be a JSON object';
+    return value === undefined || value === null
+      ? 'A request body is required'
+      : 'The request body must be a JSON object';
   }
   if (value !== undefined) return message;
   const field = [...keys].reverse().find((k) => !/^\d+$/.test(k)) ?? path;
