@@ -5,7 +5,7 @@ import { Option, type Command } from 'commander';
 import { dataPaths } from '../../core/datadir.js';
 import { ValidationError } from '../../core/errors.js';
 import type { AnyEntity, ColumnMapping, ImportProgress, ImportResult } from '../../core/transfer/index.js';
-import { describeRowError } from '../../core/transfer/errors.js';
+import { describeErrorGroup, describeRowError } from '../../core/transfer/errors.js';
 import { writeFailure } from '../../core/transfer/output-errors.js';
 import { formatOfName, IMPORT_FORMATS, LIMITS, type TransferFormat } from '../../core/transfer/limits.js';
 import { DATA_ENTITIES } from '../../shared/schemas/data-jobs.js';
@@ -324,11 +324,17 @@ function reportImport(r: ImportResult, flags: ImportFlags, out: Output, stderr: 
     return;
   }
   if (r.message) throw new CliError(`${r.file_name}: ${r.message}`);
-  for (const e of r.first_errors.slice(0, LIMITS.shownErrors)) stderr.write(`  ${describeRowError(e, r.unit)}\n`);
-  const more = r.errors > LIMITS.shownErrors ? ` (the first ${LIMITS.shownErrors} are above)` : '';
+  // The same problem on many rows is one line with its count and first rows; a few different
+  // problems are listed row by row.
+  const grouped = r.error_groups.some((g) => g.count > 1);
+  if (grouped)
+    for (const g of r.error_groups.slice(0, LIMITS.shownErrors)) stderr.write(`  ${describeErrorGroup(g, r.unit)}\n`);
+  else for (const e of r.first_errors.slice(0, LIMITS.shownErrors)) stderr.write(`  ${describeRowError(e, r.unit)}\n`);
+  const kinds = grouped && r.error_groups.length > 1 ? ` of ${n(r.error_groups.length)} kinds (above)` : '';
+  const more = !grouped && r.errors > LIMITS.shownErrors ? ` (the first ${LIMITS.shownErrors} are above)` : '';
   const where = r.error_file ? `; every error is listed in ${r.error_file}` : '';
   throw new CliError(
-    `${r.file_name}: ${n(r.errors)} error${r.errors === 1 ? '' : 's'} in ${n(r.rows)} ${r.unit}s${more}; ${
+    `${r.file_name}: ${n(r.errors)} error${r.errors === 1 ? '' : 's'}${kinds} in ${n(r.rows)} ${r.unit}s${more}; ${
       r.dry_run ? 'checked only (--dry-run)' : 'nothing was stored'
     }${where}`,
   );

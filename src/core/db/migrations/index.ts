@@ -62,6 +62,7 @@ import {
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
 import type Database from 'better-sqlite3';
+import { sql as legacyIds } from './049_legacy_ids.js';
 
 export interface Migration {
   version: number;
@@ -161,4 +162,5 @@ export const migrations: Migration[] = [
     sqliteSteps: structuredResultsSqlite,
     postgres: structuredResultsPostgres,
   },
+  { version: 49, name: 'legacy_ids', sql: legacyIds },
 ];
