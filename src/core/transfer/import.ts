@@ -330,7 +330,9 @@ async function importRows(
       const found = p.key !== null ? existing.get(p.key) : undefined;
       if (p.errors.length) {
         errors.push(...p.errors);
-        // The rest of the row is checked too, so one pass names every problem of every row.
+        // The rest of the row is checked too, so one pass names every problem of every row (a
+        // record that could not be read at all has nothing more to check).
+        if (!p.rec.values) continue;
         const named = new Set(p.errors.map((e) => e.column));
         const parsed = (found !== undefined && opts.update ? entity.updateSchema! : entity.createSchema).safeParse(
           p.values,
