@@ -1,5 +1,6 @@
 import type { PasswordPolicy } from '../shared/constants.js';
-import { PASSWORD_RULE_TEXT, passwordSchemaFor } from '../shared/password-policy.js';
+import { PASSWORD_RULE_TEXT } from '../shared/password-policy.js';
+import { passwordSchemaFor } from '../shared/password-schema.js';
 import type { Output } from './output.js';
 
 /**

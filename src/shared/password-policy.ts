@@ -1,5 +1,4 @@
 import type { PasswordPolicy } from './constants.js';
-import { passwordSchema } from './schemas/users.js';
 
 /** A new lab's policy, and the one its first administrator's password is checked against. */
 export const DEFAULT_PASSWORD_POLICY: PasswordPolicy = 'strong';
@@ -96,14 +95,4 @@ export function passwordProblems(
   who: { email?: string; name?: string } = {},
 ): string[] {
   return PASSWORD_POLICY_RULES[policy].filter((r) => !r.test(password, who)).map((r) => r.message);
-}
-
-/**
- * A password field checked against one policy: every broken rule is an issue of its own, so a
- * prompt or a form names them all at once. The server still checks the lab's policy when it saves.
- */
-export function passwordSchemaFor(policy: PasswordPolicy, who: { email?: string; name?: string } = {}) {
-  return passwordSchema.superRefine((p, ctx) => {
-    for (const message of passwordProblems(policy, p, who)) ctx.addIssue({ code: 'custom', message });
-  });
 }

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { CURRENCIES, DATE_FORMATS, TIMEZONES } from '../constants.js';
 import { optionalEmail, optionalPhone, optionalText, requiredText } from './common.js';
 import { passwordSchema } from './users.js';
-import { DEFAULT_PASSWORD_POLICY, passwordSchemaFor } from '../password-policy.js';
+import { DEFAULT_PASSWORD_POLICY } from '../password-policy.js';
+import { passwordSchemaFor } from '../password-schema.js';
 
 /** PostgreSQL connection details as the web wizard's Database step takes them (issue 12). */
 export const postgresConnectionSchema = z.object({
