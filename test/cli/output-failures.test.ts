@@ -75,7 +75,7 @@ function limsTo(args: string[], stdout: string): Promise<{ code: number | null; 
   });
   closeSync(fd);
   let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   return new Promise((resolve) => child.once('close', (code) => resolve({ code, stderr })));
 }
 

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { CURRENCIES, DATE_FORMATS, TIMEZONES } from '../constants.js';
 import { optionalEmail, optionalPhone, optionalText, requiredText } from './common.js';
-import { passwordSchema } from './users.js';
 import { DEFAULT_PASSWORD_POLICY } from '../password-policy.js';
 import { passwordSchemaFor } from '../password-schema.js';
 
