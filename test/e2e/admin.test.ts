@@ -56,6 +56,10 @@ describe('User Management', () => {
     await dialog.getByLabel('Consultation Fee (₹)').fill('450');
     await dialog.getByLabel('Department').fill('Pathology');
     await dialog.getByLabel('Password', { exact: true }).fill(password);
+    // The lab's policy (strong, a new lab's) under the field, ticked as the password is typed.
+    await expect(
+      dialog.getByRole('list', { name: 'Password rules' }).getByRole('listitem').allTextContents(),
+    ).resolves.toEqual(['At least 10 characters (met)', 'A letter (met)', 'A digit (met)']);
     await dialog.getByLabel('Confirm Password').fill('something-else-1');
     await dialog.getByRole('button', { name: 'Create User' }).click();
     await dialog.getByText('Passwords do not match').waitFor();
