@@ -6,7 +6,10 @@ import { runCli } from './program.js';
 process.umask(0o077);
 
 // Output piped into a program that stops reading (lims --help | head) is not an error of lims.
+// A command that writes a file to standard output (export, bill print) listens itself and reports
+// its failure (a full disk, the reader gone) as its one-line error, so then this stays out of the way.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (process.stdout.listenerCount('error') > 1) return;
   if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   throw err;
 });

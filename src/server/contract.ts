@@ -47,7 +47,7 @@ export function route<C extends RouteContract>(
     schema: {
       ...(contract.params ? { params: contract.params } : {}),
       ...(contract.query ? { querystring: contract.query } : {}),
-      ...(contract.body ? { body: contract.body } : {}),
+      ...(contract.body ? { body: emptyBodyAsObject(contract.body) } : {}),
       ...(isFileResponse(response) ? {} : { response: { [status]: response } }),
     },
     config: { access: contract.access, contract },
@@ -63,6 +63,15 @@ export function route<C extends RouteContract>(
             return (handler as (r: FastifyRequest, p: FastifyReply) => unknown)(req, reply);
           },
   });
+}
+
+/**
+ * A request sent with no body (`curl -X POST`, a script) is read as an empty object: an action
+ * with nothing to say (issue an invoice, release a report) needs none, and a route whose body has
+ * required fields answers with each missing field by name rather than "expected object".
+ */
+function emptyBodyAsObject(schema: z.ZodType): z.ZodType {
+  return z.preprocess((v) => (v === undefined || v === null ? {} : v), schema);
 }
 
 /** JSON Schema for fast-json-stringify from a zod response schema (draft-7, no $schema key). */

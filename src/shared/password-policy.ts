@@ -71,10 +71,21 @@ export const PASSWORD_POLICY_RULES: Record<PasswordPolicy, PolicyRule[]> = {
   'very-strong': [length(12), upper, lower, digit, symbol, notPersonal],
 };
 
+/**
+ * Each policy in words, the one sentence every place that asks for a password shows (the setup
+ * prompt and --help, the browser wizard, the user forms): "at least 10 characters, with a letter
+ * and a digit".
+ */
+export const PASSWORD_RULE_TEXT: Record<PasswordPolicy, string> = {
+  basic: 'at least 8 characters',
+  strong: 'at least 10 characters, with a letter and a digit',
+  'very-strong': 'at least 12 characters, with upper and lower case, a digit and a symbol, not your name',
+};
+
 export const PASSWORD_POLICY_LABELS: Record<PasswordPolicy, string> = {
-  basic: 'Basic: at least 8 characters',
-  strong: 'Strong: at least 10 characters with a letter and a digit',
-  'very-strong': 'Very strong: at least 12 characters with upper and lower case, a digit and a symbol, not your name',
+  basic: `Basic: ${PASSWORD_RULE_TEXT.basic}`,
+  strong: `Strong: ${PASSWORD_RULE_TEXT.strong}`,
+  'very-strong': `Very strong: ${PASSWORD_RULE_TEXT['very-strong']}`,
 };
 
 /** The messages of the rules the password breaks; empty when it passes. */

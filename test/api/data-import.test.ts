@@ -134,8 +134,11 @@ describe('patients', () => {
     expect(await count('patients')).toBe(before);
     // Every error is in the report file too.
     const report = parse(readFileSync(r.error_file!, 'utf8'), { columns: true, bom: true }) as Record<string, string>[];
-    expect(report).toHaveLength(2);
-    expect(report[0]).toMatchObject({ row: '1204', column: 'date_of_birth' });
+    // One line per kind of problem first (row left empty), then every row.
+    expect(report.filter((e) => e.row === '').map((e) => e.column)).toEqual(['date_of_birth', 'date_of_birth']);
+    const rows = report.filter((e) => e.row !== '');
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatchObject({ row: '1204', column: 'date_of_birth' });
     // The failed import is a job and an audit entry, nothing else.
     const job = await lab.database.db
       .selectFrom('data_jobs')
@@ -159,8 +162,10 @@ describe('patients', () => {
       'patient_id,first_name,last_name,date_of_birth,gender',
       `PAT${day}9001,Asha,Rao,1990-01-01,Female`,
       `pat${day}9001,Usha,Rao,1991-01-01,Female`,
-      'P-00123,Old,Code,1980-01-01,Male',
-      ',Wrong,Gender,1980-01-01,M',
+      // A lims code mistyped (an old system's own number, such as P-00123, is kept as the legacy ID).
+      `PAT${day}X1,Old,Code,1980-01-01,Male`,
+      'P-00123,Legacy,Number,1980-01-01,m',
+      ',Wrong,Gender,1980-01-01,Q',
     ].join('\n');
     const r = await importFile('patients', 'dups.csv', csv);
     expect(r.status).toBe('failed');
@@ -168,8 +173,11 @@ describe('patients', () => {
     expect(m[0]).toBe(
       `row 3, column patient_id: pat${day}9001 is also on row 2; each patient may appear once in a file`,
     );
-    expect(m[1]).toMatch(/^row 4, column patient_id: P-00123: a patient code is PAT, the registration date/);
-    expect(m[2]).toBe('row 5, column gender: Gender must be Male, Female or Other (got "M")');
+    expect(m[1]).toMatch(
+      new RegExp(`^row 4, column patient_id: PAT${day}X1: a patient code is PAT, the registration date`),
+    );
+    expect(m[2]).toBe('row 6, column gender: Gender must be Male, Female or Other (got "Q")');
+    expect(m).toHaveLength(3);
   });
 
   it('keeps a given code, moves the day counter past it, and refuses a code already stored', async () => {

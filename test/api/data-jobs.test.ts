@@ -174,6 +174,29 @@ describe('templates', () => {
 });
 
 describe('upload, check and import', () => {
+  it('the check and View Errors group a problem on many rows: its count, first rows and message', async () => {
+    const rows = Array.from(
+      { length: 40 },
+      (_, i) => `Kind${'a'.repeat(1 + (i % 7))},Group,01/02/1990,${i % 10 === 3 ? 'Q' : 'F'}`,
+    );
+    rows[5] = 'Bad,Date,31/02/1988,M';
+    const csv = `\uFEFFfirst_name,last_name,date_of_birth,gender\r\n${rows.join('\r\n')}\r\n`;
+    const { check } = await uploaded(lab.admin, 'patients', 'grouped.csv', csv);
+    expect(check.errors).toBe(5);
+    const groups = [
+      { column: 'gender', count: 4, rows: [5, 15, 25], message: 'Gender must be Male, Female or Other (got "Q")' },
+      {
+        column: 'date_of_birth',
+        count: 1,
+        rows: [7],
+        message: "31/02/1988 is not a date (write YYYY-MM-DD, or DD/MM/YYYY as the lab's dates are set)",
+      },
+    ];
+    expect(check.error_groups).toEqual(groups);
+    const errors = await lab.admin.get(`/api/data-jobs/${check.job_id}/errors`);
+    expect(errors.json()).toMatchObject({ total: 5, groups });
+  });
+
   it('answers every row error before anything is stored, then imports the fixed file in the background', async () => {
     const surname = uniqueWord('Imp');
     const bad = patientsCsv(surname, 18, [`Ravi,${surname},31/02/1988,Male,`, `Meena,${surname},1970-05-05,Female,`])

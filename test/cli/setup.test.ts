@@ -146,7 +146,7 @@ describe('lims setup: bad input names the flag and creates nothing', () => {
     ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--admin-email: Enter a valid administrator email address (got "x")');
-    expect(r.stderr).toContain('--admin-password: Password must be at least 8 characters');
+    expect(r.stderr).toContain('--admin-password: Password must be at least 10 characters');
     expect(r.stderr).not.toContain('short');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     await expectNoLab(dir);

@@ -104,4 +104,38 @@ describe.skipIf(!hasScript)('lims setup, interactive', () => {
     expect(await verifyPassword('right-secret-1', admin!.password_hash)).toBe(true);
     expect(screen).toMatch(/Starter catalogue:\s+no/);
   });
+
+  it('states the password rule at the prompt and refuses a short password there, not after the last answer', async () => {
+    const dir = tempDir();
+    await provisionDir(dir);
+    const { code, screen } = await drive(
+      ['--data-dir', dir, 'setup', '--lab-name', 'Sunrise Diagnostics', '--admin-email', 'priya@sunrise.in'],
+      [
+        ['Lab address', '\r'],
+        ['Lab phone', '\r'],
+        ['Lab email', '\r'],
+        ['Administrator name', '\r'],
+        ['at least 10 characters, with a letter and a digit', 'abcdefgh\r'],
+        ['Password must be at least 10 characters', ''],
+        // The prompt keeps what was typed: clear it and type a good one.
+        ['Password must contain a digit', '\x15sunrise-lab-7\r'],
+        ['Confirm the password', 'sunrise-lab-7\r'],
+        ['Timezone', '\r'],
+        ['Currency', '\r'],
+        ['Date format', '\r'],
+        ['Load the starter catalogue', 'n\r'],
+        ['Create the lab now?', 'y\r'],
+        ['is set up', ''],
+      ],
+    );
+    expect(screen).toContain('Lab "Sunrise Diagnostics" is set up.');
+    expect(code).toBe(0);
+    const database = await openLabDatabase(dir);
+    try {
+      const admin = await row<{ password_hash: string }>(database, 'SELECT password_hash FROM users');
+      expect(await verifyPassword('sunrise-lab-7', admin!.password_hash)).toBe(true);
+    } finally {
+      await database.close();
+    }
+  });
 });

@@ -56,6 +56,10 @@ describe('User Management', () => {
     await dialog.getByLabel('Consultation Fee (₹)').fill('450');
     await dialog.getByLabel('Department').fill('Pathology');
     await dialog.getByLabel('Password', { exact: true }).fill(password);
+    // The lab's policy (strong, a new lab's) under the field, ticked as the password is typed.
+    await expect(
+      dialog.getByRole('list', { name: 'Password rules' }).getByRole('listitem').allTextContents(),
+    ).resolves.toEqual(['At least 10 characters (met)', 'A letter (met)', 'A digit (met)']);
     await dialog.getByLabel('Confirm Password').fill('something-else-1');
     await dialog.getByRole('button', { name: 'Create User' }).click();
     await dialog.getByText('Passwords do not match').waitFor();
@@ -273,10 +277,22 @@ describe('setup wizard on an empty data dir', () => {
     await page.getByLabel('Password', { exact: true }).fill('short');
     await page.getByLabel('Confirm Password').fill('different');
     await page.getByRole('button', { name: 'Next' }).click();
-    await page.getByText('Password must be at least 8 characters').waitFor();
+    await page.getByText('Password must be at least 10 characters').waitFor();
     await page.getByText('Passwords do not match').waitFor();
+    // The rule is stated under the field and each part is ticked as it is typed.
+    const rules = page.getByRole('list', { name: 'Password rules' });
+    await expect(rules.getByRole('listitem').allTextContents()).resolves.toEqual([
+      'At least 10 characters (not yet)',
+      'A letter (met)',
+      'A digit (not yet)',
+    ]);
     await screenshot(page, 'admin-setup-step2-errors-mobile');
     await page.getByLabel('Password', { exact: true }).fill('lotus-secret-99');
+    await expect(rules.getByRole('listitem').allTextContents()).resolves.toEqual([
+      'At least 10 characters (met)',
+      'A letter (met)',
+      'A digit (met)',
+    ]);
     await page.getByLabel('Confirm Password').fill('lotus-secret-99');
     await page.getByRole('button', { name: 'Next' }).click();
 

@@ -1,10 +1,10 @@
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { NotFoundError } from '../../core/errors.js';
 import { withLab } from '../context.js';
 import { CliError } from '../errors.js';
 import type { Output } from '../output.js';
+import { FileSink, cannotWrite, writeStdout } from '../sinks.js';
 
 interface PrintFlags {
   out?: string;
@@ -47,14 +47,20 @@ Without --out the PDF goes to standard output when it is a pipe or a file, and t
         }
         // Piped (lp, a file): the PDF itself. On a terminal, binary would garble the screen: a file, named.
         if (flags.out === '-' || (flags.out === undefined && stdout.isTTY !== true)) {
-          stdout.write(pdf);
+          await writeStdout(stdout, pdf);
           return;
         }
         const file = resolve(flags.out ?? `${number}.pdf`);
+        const sink = new FileSink(file);
         try {
-          writeFileSync(file, pdf);
+          await new Promise<void>((done, fail) => {
+            sink.once('error', fail);
+            sink.end(pdf, (err?: Error | null) => (err ? fail(err) : done()));
+          });
+          sink.commit();
         } catch (err) {
-          throw new CliError(`--out: cannot write ${file}: ${(err as Error).message}`, 1, { cause: err });
+          sink.discard();
+          throw cannotWrite(file, err);
         }
         out.line(`wrote ${file} (${pdf.length.toLocaleString('en-IN')} bytes)`);
       }),

@@ -1,12 +1,12 @@
-import { createWriteStream, existsSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { Option, type Command } from 'commander';
 import { dataPaths } from '../../core/datadir.js';
 import { ValidationError } from '../../core/errors.js';
 import type { AnyEntity, ColumnMapping, ImportProgress, ImportResult } from '../../core/transfer/index.js';
-import { describeRowError } from '../../core/transfer/errors.js';
+import { describeErrorGroup, describeRowError } from '../../core/transfer/errors.js';
+import { writeFailure } from '../../core/transfer/output-errors.js';
 import { formatOfName, IMPORT_FORMATS, LIMITS, type TransferFormat } from '../../core/transfer/limits.js';
 import { DATA_ENTITIES } from '../../shared/schemas/data-jobs.js';
 import { formatCount } from '../../shared/count.js';
@@ -15,6 +15,7 @@ import { localDate } from '../../shared/time.js';
 import { dataDirOf, withDataDirLock, withLab } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import type { Output } from '../output.js';
+import { FileSink, cannotWrite, stdoutName, stdoutSink, stoppable } from '../sinks.js';
 
 /**
  * `lims import` and `lims export` (issue 14): the CLI side of src/core/transfer. Results go to
@@ -249,42 +250,45 @@ Without --out on a terminal the file is written here as <entity>-<date>.<ext> an
           : toStdout
             ? null
             : resolve(`${entity.name}-${localDate(org.timezone)}.${format}`);
-        const partial = file ? `${file}.partial` : null;
-        // A file is written straight from the export, up to 1 MB ahead of the disk (the next page is
-        // read while the last is written); standard output through a pipe that never ends it.
-        const sink = partial ? createWriteStream(partial, { mode: 0o600, highWaterMark: 1024 * 1024 }) : null;
-        const pipe = sink ?? new PassThrough();
-        if (!sink) pipe.pipe(streams.stdout, { end: false });
+        // A file is written as <file>.partial, up to 1 MB ahead of the disk (the next page is read
+        // while the last is written), and put in place when complete; standard output through a
+        // sink that turns a full disk or a closed pipe into this export's error.
+        const sink = file ? new FileSink(file) : stdoutSink(streams.stdout);
+        const target = file ?? stdoutName(streams.stdout);
         const progress = progressLine(streams.stderr);
         let result;
         try {
-          result = await runExport(database.db, actor, {
-            entity,
-            format,
-            query: { from, to, where: filters },
-            out: pipe,
-            fileName: file ? basename(file) : null,
-            origin: 'cli',
-            // Only the command line exports on several threads; the server's exports stay on one (decisions.md).
-            parallel: parallelSettings(),
-            onProgress: (rows) =>
-              progress.show(
-                (ms) =>
-                  `exporting ${entity.name}: ${formatCount(rows)} rows (${formatCount(Math.round((rows / Math.max(ms, 1)) * 1000))}/s)`,
-              ),
-            settled: async () => {
-              await finished(pipe);
-              return partial ? statSync(partial).size : null;
-            },
-          });
+          result = await stoppable(sink, () =>
+            runExport(database.db, actor, {
+              entity,
+              format,
+              query: { from, to, where: filters },
+              out: sink,
+              fileName: file ? basename(file) : null,
+              origin: 'cli',
+              // Only the command line exports on several threads; the server's exports stay on one (decisions.md).
+              parallel: parallelSettings(),
+              onProgress: (rows) =>
+                progress.show(
+                  (ms) =>
+                    `exporting ${entity.name}: ${formatCount(rows)} rows (${formatCount(Math.round((rows / Math.max(ms, 1)) * 1000))}/s)`,
+                ),
+              // Inside the job: a file that cannot be put in place fails the job, not just the command.
+              settled: async () => {
+                await finished(sink);
+                return sink instanceof FileSink ? sink.commit() : null;
+              },
+            }),
+          );
         } catch (err) {
-          if (partial) rmSync(partial, { force: true });
+          if (sink instanceof FileSink) sink.discard();
           if (err instanceof ValidationError) throw new UsageError(err.message);
+          // The output's own failure (it may surface as a later error of the export) is the reason.
+          if (sink.errored || writeFailure(err)) throw cannotWrite(target, sink.errored ?? err);
           throw err;
         } finally {
           progress.clear();
         }
-        if (file && partial) renameSync(partial, file);
         const summary = `exported ${formatCount(result.rows)} ${entity.name}${file ? ` to ${file}` : ''} (${format}; job ${result.job_id})`;
         if (flags.output === 'json') {
           const line = `${JSON.stringify({ ...result, file })}\n`;
@@ -320,11 +324,17 @@ function reportImport(r: ImportResult, flags: ImportFlags, out: Output, stderr: 
     return;
   }
   if (r.message) throw new CliError(`${r.file_name}: ${r.message}`);
-  for (const e of r.first_errors.slice(0, LIMITS.shownErrors)) stderr.write(`  ${describeRowError(e, r.unit)}\n`);
-  const more = r.errors > LIMITS.shownErrors ? ` (the first ${LIMITS.shownErrors} are above)` : '';
+  // The same problem on many rows is one line with its count and first rows; a few different
+  // problems are listed row by row.
+  const grouped = r.error_groups.some((g) => g.count > 1);
+  if (grouped)
+    for (const g of r.error_groups.slice(0, LIMITS.shownErrors)) stderr.write(`  ${describeErrorGroup(g, r.unit)}\n`);
+  else for (const e of r.first_errors.slice(0, LIMITS.shownErrors)) stderr.write(`  ${describeRowError(e, r.unit)}\n`);
+  const kinds = grouped && r.error_groups.length > 1 ? ` of ${n(r.error_groups.length)} kinds (above)` : '';
+  const more = !grouped && r.errors > LIMITS.shownErrors ? ` (the first ${LIMITS.shownErrors} are above)` : '';
   const where = r.error_file ? `; every error is listed in ${r.error_file}` : '';
   throw new CliError(
-    `${r.file_name}: ${n(r.errors)} error${r.errors === 1 ? '' : 's'} in ${n(r.rows)} ${r.unit}s${more}; ${
+    `${r.file_name}: ${n(r.errors)} error${r.errors === 1 ? '' : 's'}${kinds} in ${n(r.rows)} ${r.unit}s${more}; ${
       r.dry_run ? 'checked only (--dry-run)' : 'nothing was stored'
     }${where}`,
   );

@@ -16,6 +16,7 @@ import { CliError, UsageError } from '../errors.js';
 import { isInteractive, parseFlags, validatorFor } from '../flags.js';
 import { shellQuote, type Output } from '../output.js';
 import { askNewPassword } from '../prompts.js';
+import { DEFAULT_PASSWORD_POLICY, PASSWORD_RULE_TEXT } from '../../shared/password-policy.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from './serve.js';
 
 const DEFAULT_ADMIN_NAME = 'Lab Administrator';
@@ -66,7 +67,10 @@ export function registerSetup(program: Command, out: Output): void {
     .option('--lab-email <email>', 'the lab email address')
     .option('--admin-name <name>', `the administrator's full name (default "${DEFAULT_ADMIN_NAME}")`)
     .option('--admin-email <email>', 'the administrator email, used to sign in')
-    .option('--admin-password <password>', 'the administrator password, 8+ characters (or set $LIMS_ADMIN_PASSWORD)')
+    .option(
+      '--admin-password <password>',
+      `the administrator password: ${PASSWORD_RULE_TEXT[DEFAULT_PASSWORD_POLICY]} (or set $LIMS_ADMIN_PASSWORD)`,
+    )
     .addOption(new Option('--timezone <zone>', 'the lab timezone (default Asia/Kolkata)').choices(TIMEZONES))
     .addOption(new Option('--currency <code>', 'the billing currency (default INR)').choices(CURRENCIES))
     .addOption(new Option('--date-format <format>', 'how dates are shown (default DD/MM/YYYY)').choices(DATE_FORMATS))
@@ -76,7 +80,7 @@ export function registerSetup(program: Command, out: Output): void {
       `
 Examples:
   $ lims setup
-  $ lims setup --yes --lab-name "City Diagnostics" --admin-email admin@citylab.in --admin-password 'a-long-secret'
+  $ lims setup --yes --lab-name "City Diagnostics" --admin-email admin@citylab.in --admin-password 'city-lab-2026'
   $ lims --database-url postgres://lims@db.clinic.lan/lims setup
 
 On PostgreSQL (--database-url or $LIMS_DATABASE_URL) the lab is set up in that database, which must
@@ -229,7 +233,8 @@ async function wizard(flags: SetupFlags, dir: string, out: Output): Promise<Reco
   const adminEmail =
     flags.adminEmail ??
     (await input({ message: 'Administrator email (used to sign in)', validate: validatorFor(shape.adminEmail) }));
-  const adminPassword = flags.adminPassword ?? (await askNewPassword(out, 'Administrator password'));
+  const adminPassword =
+    flags.adminPassword ?? (await askNewPassword(out, 'Administrator password', DEFAULT_PASSWORD_POLICY));
   const timezone =
     flags.timezone ?? (await select({ message: 'Timezone', choices: TIMEZONES, default: 'Asia/Kolkata' }));
   const currency = flags.currency ?? (await select({ message: 'Currency', choices: CURRENCIES, default: 'INR' }));

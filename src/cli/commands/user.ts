@@ -8,6 +8,8 @@ import { CliError, UsageError } from '../errors.js';
 import { isInteractive, parseFlags, validatorFor } from '../flags.js';
 import { FORMATS, formatTimestamp, type Format, type Output } from '../output.js';
 import { askNewPassword } from '../prompts.js';
+import type { PasswordPolicy } from '../../shared/constants.js';
+import { DEFAULT_PASSWORD_POLICY, PASSWORD_RULE_TEXT } from '../../shared/password-policy.js';
 
 /** The user functions, loaded when a user command runs (not for every lims command line). */
 const userService = () => import('../../core/users/service.js');
@@ -52,14 +54,17 @@ export function registerUser(program: Command, out: Output): void {
     .option('--first-name <name>', 'first name')
     .option('--last-name <name>', 'last name')
     .addOption(roleOption('role, which decides what the user may do'))
-    .option('--password <password>', 'initial password, 8+ characters (asked for on a terminal when missing)')
+    .option(
+      '--password <password>',
+      `initial password, as the lab's password policy asks (a new lab's: ${PASSWORD_RULE_TEXT[DEFAULT_PASSWORD_POLICY]}); asked for on a terminal when missing`,
+    )
     .option('--department <name>', 'department (optional)')
     .option('--phone <phone>', 'phone number (optional)')
     .addHelpText(
       'after',
       `
 Example:
-  $ lims user add --email asha@citylab.in --first-name Asha --last-name Rao --role receptionist --password 'a-long-secret'`,
+  $ lims user add --email asha@citylab.in --first-name Asha --last-name Rao --role receptionist --password 'front-desk-2026'`,
     )
     .action((flags: AddFlags, cmd: Command) => withLab(cmd, (lab) => addUser(lab, flags, out)));
 
@@ -76,7 +81,10 @@ Example:
     .command('reset-password')
     .description("set a new password for a user and end that user's open sessions")
     .argument('<email>', "the user's email address")
-    .option('--password <password>', 'the new password, 8+ characters (asked for on a terminal when missing)')
+    .option(
+      '--password <password>',
+      `the new password, as the lab's password policy asks (a new lab's: ${PASSWORD_RULE_TEXT[DEFAULT_PASSWORD_POLICY]}); asked for on a terminal when missing`,
+    )
     .action((email: string, flags: { password?: string }, cmd: Command) => {
       // Checked before the database is opened, so a bad flag changes nothing and exits 2.
       const given =
@@ -111,6 +119,12 @@ Example:
     .action((email: string, _flags: unknown, cmd: Command) => withLab(cmd, (lab) => setActive(lab, email, true, out)));
 }
 
+/** The lab's password policy, which the prompt states and checks (the save checks it again). */
+async function labPolicy(lab: Lab): Promise<PasswordPolicy> {
+  const { labSettings } = await import('../../core/settings/organization.js');
+  return (await labSettings(lab.database.db, lab.org.id)).passwordPolicy;
+}
+
 async function addUser(lab: Lab, flags: AddFlags, out: Output): Promise<void> {
   const raw: Record<string, unknown> = {
     email: flags.email,
@@ -142,7 +156,10 @@ async function addUser(lab: Lab, flags: AddFlags, out: Output): Promise<void> {
       choices: ROLES.map((r) => ({ value: r, name: ROLE_LABELS[r] })),
       default: 'receptionist',
     });
-    raw.password ??= await askNewPassword(out, 'Password');
+    raw.password ??= await askNewPassword(out, 'Password', await labPolicy(lab), {
+      email: String(raw.email),
+      name: `${String(raw.first_name)} ${String(raw.last_name)}`,
+    });
   }
   const created = await (
     await userService()
@@ -182,7 +199,10 @@ async function reset(lab: Lab, email: string, given: string | undefined, out: Ou
     if (!isInteractive()) {
       throw new UsageError('missing --password: without a terminal, lims user reset-password needs --password');
     }
-    password = await askNewPassword(out, `New password for ${row.email}`);
+    password = await askNewPassword(out, `New password for ${row.email}`, await labPolicy(lab), {
+      email: row.email,
+      name: `${row.first_name} ${row.last_name}`,
+    });
   }
   await (await userService()).resetPassword(lab.database.db, lab.actor, row.id, password);
   out.line(`Password reset for ${row.email}; their open sessions were ended.`);

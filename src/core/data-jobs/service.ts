@@ -35,6 +35,7 @@ import {
   type DataJobRow,
   type ImportResult,
 } from '../transfer/index.js';
+import type { ErrorGroup } from '../transfer/errors.js';
 import {
   countDownload,
   deleteMapping,
@@ -454,6 +455,7 @@ function checkOf(result: ImportResult): ImportCheck {
     errors: result.errors,
     unit: result.unit,
     first_errors: result.first_errors,
+    error_groups: result.error_groups,
     message: result.message,
     ignored_columns: result.ignored_columns,
   };
@@ -744,12 +746,19 @@ export async function jobErrors(db: Db, r: Requester, id: number) {
   } catch {
     errors = [];
   }
+  let groups: ErrorGroup[] = [];
+  try {
+    groups = row.error_groups ? (JSON.parse(row.error_groups) as ErrorGroup[]) : [];
+  } catch {
+    groups = [];
+  }
   return {
     job_id: id,
     message: row.error_message,
     total: row.errors,
     unit: row.format === 'json' ? ('record' as const) : ('row' as const),
     errors,
+    groups,
     has_report: row.error_file !== null && existsSync(row.error_file),
   };
 }

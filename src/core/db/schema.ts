@@ -74,6 +74,8 @@ export interface PatientsTable {
   id: Generated<number>;
   organization_id: number;
   patient_code: string;
+  /** The patient's number in the lab's earlier system (migration 046), unique in the lab. */
+  legacy_id: string | null;
   title: string | null;
   first_name: string;
   last_name: string;

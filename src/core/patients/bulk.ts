@@ -71,6 +71,7 @@ export async function insertPatientsBulk(
       medical_history: i.medical_history ?? null,
       insurance_provider: i.insurance_provider ?? null,
       insurance_number: i.insurance_number ?? null,
+      legacy_id: i.legacy_id ?? null,
       membership_type: i.membership_type ?? 'none',
       created_by: actor.userId,
       created_at: p.createdAt ?? now,

@@ -46,6 +46,7 @@ export const PATIENT_CSV_COLUMNS = [
   // re-imports without losing the title or that a birth date was estimated from an age).
   'title',
   'dob_estimated',
+  'legacy_id',
 ] as const satisfies readonly (keyof Patient)[];
 
 const CHUNK = 1000;

@@ -32,6 +32,7 @@ export function toPatient(r: PatientRow, today: string): Patient {
     medical_history: r.medical_history,
     insurance_provider: r.insurance_provider,
     insurance_number: r.insurance_number,
+    legacy_id: r.legacy_id,
     membership_type: r.membership_type,
     status: 'active',
     created_at: r.created_at,

@@ -329,6 +329,7 @@ export const PATIENT_INSERT_COLUMNS = [
   'medical_history',
   'insurance_provider',
   'insurance_number',
+  'legacy_id',
   'membership_type',
   'created_by',
   'created_at',

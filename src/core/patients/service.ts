@@ -28,6 +28,7 @@ import { birthDateFromAge } from '../../shared/age.js';
 import { refuseLikelyDuplicate } from './duplicates.js';
 import { aliasById, aliasByCode } from './merge-repository.js';
 import { isPatientOfDoctor } from '../visits/repository.js';
+import { patientsByLegacyIds, refuseTakenLegacyId } from './legacy-repository.js';
 
 type Writable = Omit<
   PatientRow,
@@ -62,6 +63,7 @@ function columns(input: PatientCreate, today: string): Writable {
     medical_history: input.medical_history ?? null,
     insurance_provider: input.insurance_provider ?? null,
     insurance_number: input.insurance_number ?? null,
+    legacy_id: input.legacy_id ?? null,
     membership_type: input.membership_type ?? 'none',
   };
 }
@@ -79,10 +81,17 @@ export async function listPatients(
   return { patients: rows.map((r) => toPatient(r, today)), ...pageEnvelope(total, q.page, q.limit) };
 }
 
-/** A search for a merged patient's code is a search for the code of the patient kept. */
+/**
+ * A search for a merged patient's code is a search for the code of the patient kept; a search for a
+ * patient's old ID (from the lab's earlier system) is a search for that patient's code.
+ */
 async function withAliasResolved(db: Db, organizationId: number, q: PatientListQuery): Promise<PatientListQuery> {
   const term = q.search?.trim();
-  if (!term || !/^[A-Za-z0-9-]{4,40}$/.test(term)) return q;
+  if (!term) return q;
+  const found = term.length <= 60 ? await patientsByLegacyIds(db, organizationId, [term, term.toUpperCase()]) : null;
+  const legacy = found?.get(term) ?? found?.get(term.toUpperCase());
+  if (legacy) return { ...q, search: legacy.patient_code };
+  if (!/^[A-Za-z0-9-]{4,40}$/.test(term)) return q;
   const kept = await aliasByCode(db, organizationId, term);
   const row = kept === undefined ? undefined : await findPatient(db, organizationId, kept);
   return row ? { ...q, search: row.patient_code } : q;
@@ -111,6 +120,7 @@ export async function getPatient(db: Db, organizationId: number, id: number, doc
 export async function insertPatient(trx: Db, actor: Actor, input: PatientCreate): Promise<PatientRow> {
   const today = await labToday(trx, actor.organizationId);
   const values = columns(input, today);
+  await refuseTakenLegacyId(trx, actor.organizationId, values.legacy_id);
   if (!input.confirm_new) await refuseLikelyDuplicate(trx, actor.organizationId, values, today);
   const day = localDate(await organizationTimezone(trx, actor.organizationId)).replace(/-/g, '');
   const seq = await nextSequence(trx, actor.organizationId, `patient:${day}`);
@@ -154,6 +164,7 @@ export async function applyPatientUpdate(
   const birthChanged =
     (input.date_of_birth && input.date_of_birth !== before.date_of_birth) ||
     (!input.date_of_birth && input.age != null);
+  await refuseTakenLegacyId(trx, actor.organizationId, input.legacy_id, id);
   const patch: Partial<Writable> = birthChanged ? { ...birthOf(input, await labToday(trx, actor.organizationId)) } : {};
   for (const [k, v] of Object.entries(fields) as [keyof Writable, unknown][]) {
     if (v === undefined) continue;

@@ -96,7 +96,10 @@ export function readCell(kind: ColumnKind, raw: unknown, ctx: CellContext): Cell
         return { value: ymdOf(fromSerial(raw)) };
       const t = String(raw).trim();
       if (t === '') return { value: null };
-      const iso = parseLabDate(t, ctx.dateFormat);
+      // DD/MM/YYYY, as most Indian spreadsheets write dates, also in a lab set to YYYY-MM-DD (where
+      // it cannot be mistaken); a lab set to MM/DD/YYYY reads its own order only.
+      const iso =
+        parseLabDate(t, ctx.dateFormat) ?? (ctx.dateFormat === 'YYYY-MM-DD' ? parseLabDate(t, 'DD/MM/YYYY') : null);
       if (iso) return { value: iso };
       // Excel's own text of a date with a time ("1988-02-11 00:00:00"): the date part.
       const withTime = /^(\d{4}-\d{2}-\d{2})[ T]00:00(:00)?(\.0+)?Z?$/.exec(t);

@@ -31,3 +31,36 @@ export function quoted(value: unknown): string {
   const one = (s ?? '').replace(/\s+/g, ' ').trim();
   return one.length > LIMITS.quotedChars ? `${one.slice(0, LIMITS.quotedChars - 1)}…` : one;
 }
+
+/** One kind of problem across the file: the column, how many rows have it, the first rows and the first message. */
+export interface ErrorGroup {
+  column: string | null;
+  count: number;
+  /** The first rows with it (at most GROUP_ROWS). */
+  rows: number[];
+  /** The first row's message: the others differ only in the values they quote. */
+  message: string;
+}
+
+export const GROUP_ROWS = 3;
+
+/**
+ * The kind of a problem: its column and its message with the quoted values and numbers taken out,
+ * so "(got "M")" on 2,056 rows is one kind and a file's 5,000 errors read as a few lines.
+ */
+export function errorKind(e: RowError): string {
+  const template = e.message.replace(/"[^"]*"/g, '"…"').replace(/\d[\d,.]*/g, '#');
+  return `${e.column ?? ''}\u0000${template}`;
+}
+
+/** "2,056 rows, e.g. rows 2, 3, 5: Gender must be Male, Female or Other (got "M")". */
+export function describeGroupRows(g: ErrorGroup, unit: 'row' | 'record'): string {
+  const first = g.rows.map((r) => formatCount(r)).join(', ');
+  if (g.count === 1) return `1 ${unit}, ${unit} ${first}: ${g.message}`;
+  return `${formatCount(g.count)} ${unit}s, e.g. ${unit}${g.rows.length > 1 ? 's' : ''} ${first}: ${g.message}`;
+}
+
+/** "gender: 2,056 rows, e.g. rows 2, 3, 5: Gender must be Male, Female or Other (got "M")". */
+export function describeErrorGroup(g: ErrorGroup, unit: 'row' | 'record'): string {
+  return `${g.column ?? `the ${unit} as a whole`}: ${describeGroupRows(g, unit)}`;
+}

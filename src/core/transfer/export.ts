@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream';
+import { writeFailure } from './output-errors.js';
 import type { Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { ValidationError } from '../errors.js';
@@ -112,6 +113,7 @@ export async function runExport(db: Db, actor: Actor, opts: ExportOptions): Prom
   let cancelled = false;
   let fileSize: number | null = null;
   let threads: ParallelExport | null = null;
+  let failure: unknown = null;
   try {
     const writer = opts.writer
       ? await opts.writer(opts.out)
@@ -157,6 +159,9 @@ export async function runExport(db: Db, actor: Actor, opts: ExportOptions): Prom
       fileSize = (await opts.settled?.()) ?? null;
       complete = true;
     } else opts.out.destroy();
+  } catch (err) {
+    failure = err;
+    throw err;
   } finally {
     await writeAudit(db, actor, {
       action: 'export',
@@ -172,7 +177,8 @@ export async function runExport(db: Db, actor: Actor, opts: ExportOptions): Prom
         ? null
         : cancelled
           ? 'cancelled before it was written to the end'
-          : 'the export stopped before it was written to the end',
+          : // A write's reason is kept (the disk was full); any other error's text stays in the log only.
+            `the export stopped before it was written to the end${writeFailure(failure) ? `: ${writeFailure(failure)}` : ''}`,
       fileSize,
       ...(complete && opts.outputFile && { outputFile: opts.outputFile(jobId) }),
     });

@@ -8,7 +8,7 @@ import { formatCount } from '../../shared/count.js';
 import { DomainError, ValidationError } from '../errors.js';
 import { withSavepoint } from '../db/savepoint.js';
 import { readCell, type CellContext, type ColumnKind } from './cells.js';
-import { FileRefusedError, quoted, type RowError } from './errors.js';
+import { FileRefusedError, quoted, type ErrorGroup, type RowError } from './errors.js';
 import { ErrorReport } from './report.js';
 import { KeyRows } from './key-rows.js';
 import { finishJob, failInterruptedJobs, startJob } from './jobs.js';
@@ -77,6 +77,8 @@ export interface ImportResult {
   unit: 'row' | 'record';
   /** The first row errors (LIMITS.keptErrors at most). */
   first_errors: RowError[];
+  /** Every row error counted by kind, the most frequent first (the summary of the report). */
+  error_groups: ErrorGroup[];
   error_file: string | null;
   /** Why the file as a whole was refused (then rows and errors are what was read before). */
   message: string | null;
@@ -143,6 +145,7 @@ export async function runImport(database: Db, actor: Actor, opts: ImportOptions)
     errors: 0,
     unit: 'row',
     first_errors: [],
+    error_groups: [],
     error_file: null,
     message: null,
     ignored_columns: [],
@@ -175,6 +178,7 @@ export async function runImport(database: Db, actor: Actor, opts: ImportOptions)
       const source = await openSource(opts.path, format, entity, opts.mapping, opts.update, opts.origin);
       fileSize = source.fileSize;
       result.unit = source.unit;
+      report.unit = source.unit;
       const pass = async (db: Db) => {
         try {
           await importRows(db, actor, opts, source, report, result);
@@ -231,6 +235,7 @@ export async function runImport(database: Db, actor: Actor, opts: ImportOptions)
   result.message = fileLevel;
   result.errors = report.count;
   result.first_errors = report.kept;
+  result.error_groups = report.groups();
   result.error_file = await report.close();
   if (failed && !opts.dryRun) {
     await writeAudit(database, actor, {
@@ -257,6 +262,7 @@ export async function runImport(database: Db, actor: Actor, opts: ImportOptions)
     errors: report.count,
     errorMessage: fileLevel,
     firstErrors: report.kept,
+    errorGroups: result.error_groups,
     errorFile: result.error_file,
     fileSize,
   });
@@ -321,11 +327,20 @@ async function importRows(
     // The batch's errors, reported in row order once all of its checks are done.
     const errors: RowError[] = [];
     for (const p of rows) {
+      const found = p.key !== null ? existing.get(p.key) : undefined;
       if (p.errors.length) {
         errors.push(...p.errors);
+        // The rest of the row is checked too, so one pass names every problem of every row (a
+        // record that could not be read at all has nothing more to check).
+        if (!p.rec.values) continue;
+        const named = new Set(p.errors.map((e) => e.column));
+        const parsed = (found !== undefined && opts.update ? entity.updateSchema! : entity.createSchema).safeParse(
+          p.values,
+        );
+        if (!parsed.success)
+          errors.push(...schemaErrors(p.rec.row, parsed.error, p.values).filter((e) => !named.has(e.column)));
         continue;
       }
-      const found = p.key !== null ? existing.get(p.key) : undefined;
       if (found !== undefined && !opts.update) {
         errors.push({
           row: p.rec.row,

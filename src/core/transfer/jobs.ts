@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import type { Db } from '../db/connection.js';
 import { nowIso, type Actor } from '../context.js';
 import type { DataJobsTable } from './tables.js';
-import type { RowError } from './errors.js';
+import type { ErrorGroup, RowError } from './errors.js';
 import {
   findJobRow,
   insertJobRow,
@@ -64,6 +64,7 @@ export async function startJob(db: Db, actor: Actor, j: NewJob): Promise<number>
     options: JSON.stringify(j.options),
     error_message: null,
     error_report: null,
+    error_groups: null,
     error_file: null,
     output_file: null,
     worker: workerName(),
@@ -86,6 +87,7 @@ export interface JobOutcome {
   errors?: number;
   errorMessage?: string | null;
   firstErrors?: readonly RowError[];
+  errorGroups?: readonly ErrorGroup[];
   errorFile?: string | null;
   fileSize?: number | null;
   outputFile?: string | null;
@@ -102,6 +104,7 @@ export async function finishJob(db: Db, id: number, o: JobOutcome): Promise<void
     errors: o.errors ?? 0,
     error_message: o.errorMessage ?? null,
     error_report: o.firstErrors?.length ? JSON.stringify(o.firstErrors) : null,
+    error_groups: o.errorGroups?.length ? JSON.stringify(o.errorGroups) : null,
     error_file: o.errorFile ?? null,
     ...(o.fileSize !== undefined && { file_size: o.fileSize }),
     ...(o.outputFile !== undefined && { output_file: o.outputFile }),

@@ -24,6 +24,8 @@ export interface DataJobsTable {
   error_message: string | null;
   /** JSON: the first row errors [{row, column, message}] (the full list is in error_file). */
   error_report: string | null;
+  /** JSON: the row errors counted by kind [{column, count, rows, message}] (migration 046). */
+  error_groups: string | null;
   error_file: string | null;
   output_file: string | null;
   worker: string | null;

@@ -52,7 +52,23 @@ export function csvArrayLines(rows: readonly (readonly unknown[])[], kinds: read
 
 /** Writes text or bytes, waiting while the stream is full. */
 export async function putChunk(out: Writable, chunk: string | Uint8Array): Promise<void> {
-  if (!out.write(chunk)) await once(out, 'drain');
+  failIfBroken(out);
+  if (!out.write(chunk)) await drained(out);
+}
+
+/**
+ * An output that failed (a full disk, a folder that is not there, the reader gone, the export
+ * stopped) ends the export with its reason at the next write, instead of filling memory or
+ * waiting for a 'drain' that never comes.
+ */
+export function failIfBroken(out: Writable): void {
+  if (out.errored) throw out.errored;
+  if (out.destroyed) throw new Error('the output was closed before the end');
+}
+
+async function drained(out: Writable): Promise<void> {
+  failIfBroken(out);
+  await once(out, 'drain');
 }
 
 function csvWriter(out: Writable, columns: readonly TransferColumn[]): RecordWriter {
@@ -129,11 +145,13 @@ async function xlsxWriter(out: Writable, columns: readonly TransferColumn[], she
         sheet.addRow(columns.map((c, i) => writeCell(kinds[i]!, r[c.name]))).commit();
       }
       // Let the zip stream drain between pages.
-      if (out.writableNeedDrain) await once(out, 'drain');
+      if (out.writableNeedDrain) await drained(out);
+      failIfBroken(out);
     },
     async writeArrays(rows) {
       for (const r of rows) sheet.addRow(kinds.map((k, i) => writeCell(k, r[i]))).commit();
-      if (out.writableNeedDrain) await once(out, 'drain');
+      if (out.writableNeedDrain) await drained(out);
+      failIfBroken(out);
     },
     async close() {
       sheet.commit();

@@ -24,16 +24,42 @@ function body(statusCode: number, message: string, extra: Partial<ApiErrorBody> 
   return { statusCode, error: STATUS_TEXT[statusCode] ?? 'Error', message, ...extra };
 }
 
+/** Zod's own wording for a field it did not get: "Invalid input: expected string, received undefined". */
+const ZOD_MISSING = /^Invalid (input|option)\b/;
+
+/**
+ * A field the request did not send at all is "Date of birth is required", whatever zod's schema
+ * says without a message of its own; a message written for the field is kept as it is.
+ */
+function plainMessage(message: string, path: string, body: unknown): string {
+  if (!ZOD_MISSING.test(message)) return message;
+  const keys = path === '' ? [] : path.split('.');
+  let value: unknown = body;
+  for (const key of keys)
+    value = value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+  if (keys.length === 0) {
+    return value === undefined || value === null
+      ? 'A request body is required'
+      : 'The request body must be a JSON object';
+  }
+  if (value !== undefined) return message;
+  const field = [...keys].reverse().find((k) => !/^\d+$/.test(k)) ?? path;
+  const words = field.replace(/_/g, ' ');
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)} is required`;
+}
+
 /** One error handler: domain errors keep their status, validation names each field, 5xx hide internals. */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (hasZodFastifySchemaValidationErrors(err)) {
+      const source = err.validationContext === 'body' ? req.body : undefined;
       const details = err.validation.map((v) => {
         const path = String(v.instancePath ?? '')
           .replace(/^\//, '')
           .replace(/\//g, '.');
         const issuePath = (v.params as { issue?: { path?: PropertyKey[] } } | undefined)?.issue?.path;
-        return { path: path || (issuePath ?? []).map(String).join('.'), message: v.message ?? 'Invalid value' };
+        const where = path || (issuePath ?? []).map(String).join('.');
+        return { path: where, message: plainMessage(v.message ?? 'Invalid value', where, source) };
       });
       const where = err.validationContext === 'querystring' ? 'query' : (err.validationContext ?? 'body');
       const message = details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join('; ');

@@ -24,6 +24,7 @@ export async function settingsRoutes(app: FastifyInstance) {
         dateFormat: s.dateFormat,
         currency: s.currency,
         maintenanceMode: s.maintenanceMode,
+        passwordPolicy: s.passwordPolicy,
       },
     };
   });

@@ -126,6 +126,15 @@ export const dataJobSummaryQuery = z.object({
 export const rowErrorSchema = z.object({ row: z.number().int(), column: z.string().nullable(), message: z.string() });
 export type RowErrorItem = z.infer<typeof rowErrorSchema>;
 
+/** One kind of problem across a file: its column, how many rows have it, the first rows, the first message. */
+export const errorGroupSchema = z.object({
+  column: z.string().nullable(),
+  count: z.number().int(),
+  rows: z.array(z.number().int()),
+  message: z.string(),
+});
+export type ErrorGroupItem = z.infer<typeof errorGroupSchema>;
+
 export const dataJobSchema = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -234,6 +243,8 @@ export const importCheckSchema = z.object({
   errors: count,
   unit: z.enum(['row', 'record']),
   first_errors: z.array(rowErrorSchema),
+  /** Every error counted by kind, the most frequent first. */
+  error_groups: z.array(errorGroupSchema),
   message: z.string().nullable(),
   ignored_columns: z.array(z.string()),
 });
@@ -304,6 +315,8 @@ export const jobErrorsSchema = z.object({
   total: count,
   unit: z.enum(['row', 'record']),
   errors: z.array(rowErrorSchema),
+  /** Every error counted by kind, the most frequent first. */
+  groups: z.array(errorGroupSchema),
   /** The full list is kept as a CSV (error-report download). */
   has_report: z.boolean(),
 });

@@ -83,6 +83,8 @@ export const patientFields = {
     z.enum(AGE_UNITS, { error: 'Age unit must be years, months or days' }).nullable().optional(),
   ),
   gender,
+  /** The patient's number in the lab's earlier system, kept by an import; found by the search. */
+  legacy_id: optionalText(60),
   /** The patient's mobile: stored as its 10 digits. */
   phone: optionalMobile('Mobile number'),
   email: optionalEmail,
@@ -215,6 +217,7 @@ export const patientSchema = z.object({
   insurance_provider: z.string().nullable(),
   insurance_number: z.string().nullable(),
   membership_type: z.string(),
+  legacy_id: z.string().nullable(),
   status: z.literal('active'),
   created_at: z.string(),
   updated_at: z.string(),

@@ -111,6 +111,8 @@ export const labInfoSchema = z.object({
   dateFormat: z.enum(DATE_FORMATS),
   currency: z.enum(CURRENCIES),
   maintenanceMode: z.boolean(),
+  /** Stated and checked as a new password is typed (user forms, reset password). */
+  passwordPolicy: z.enum(PASSWORD_POLICIES),
 });
 export type LabInfo = z.infer<typeof labInfoSchema>;
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { CURRENCIES, DATE_FORMATS, TIMEZONES } from '../constants.js';
 import { optionalEmail, optionalPhone, optionalText, requiredText } from './common.js';
-import { passwordSchema } from './users.js';
-import { DEFAULT_PASSWORD_POLICY, passwordProblems } from '../password-policy.js';
+import { DEFAULT_PASSWORD_POLICY } from '../password-policy.js';
+import { passwordSchemaFor } from '../password-schema.js';
 
 /** PostgreSQL connection details as the web wizard's Database step takes them (issue 12). */
 export const postgresConnectionSchema = z.object({
@@ -51,9 +51,7 @@ export const setupSchema = z
       z.email('Enter a valid administrator email address'),
     ),
     // A new lab's password policy (strong) applies to its first administrator too.
-    adminPassword: passwordSchema.superRefine((p, ctx) => {
-      for (const message of passwordProblems(DEFAULT_PASSWORD_POLICY, p)) ctx.addIssue({ code: 'custom', message });
-    }),
+    adminPassword: passwordSchemaFor(DEFAULT_PASSWORD_POLICY),
     confirmPassword: z.string().optional(),
     timezone: z.enum(TIMEZONES, { error: `Timezone must be one of ${TIMEZONES.join(', ')}` }).default('Asia/Kolkata'),
     currency: z.enum(CURRENCIES, { error: `Currency must be one of ${CURRENCIES.join(', ')}` }).default('INR'),

@@ -49,4 +49,5 @@ export { InvitationLink, type InvitationLinkProps } from './InvitationLink';
 export { MachineSelect } from './MachineSelect';
 export { DateRangeFields, rangeIsBackwards, type DateRangeFieldsProps } from './DateRangeFields';
 export { NewPasswordFields, PersonNameFields, PhoneAndSpecialization } from './StaffFields';
+export { LabPasswordHint, PasswordRules, type PasswordRulesProps } from './PasswordRules';
 export { useRowDialogs } from './RowDialogs';

@@ -64,6 +64,7 @@ import { sql as previousVerifier } from './045_previous_verifier.js';
 import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } from './postgres.js';
 import { toPostgres } from '../dialect.js';
 import type Database from 'better-sqlite3';
+import { sql as legacyIds } from './046_legacy_ids.js';
 
 export interface Migration {
   version: number;
@@ -165,4 +166,5 @@ export const migrations: Migration[] = [
   },
   { version: 44, name: 'invoice_lab_snapshot', sql: invoiceLabSnapshot },
   { version: 45, name: 'previous_verifier', sql: previousVerifier },
+  { version: 46, name: 'legacy_ids', sql: legacyIds },
 ];

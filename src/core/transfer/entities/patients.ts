@@ -22,6 +22,15 @@ import type { Db } from '../../db/connection.js';
 import type { ColumnKind } from '../cells.js';
 import type { ExportQuery, TransferColumn, TransferEntity } from '../entity.js';
 import { oneOf, pastInstant, upperKey, utcRangeOf } from './common.js';
+import { patientsByLegacyIds } from '../../patients/legacy-repository.js';
+import { quoted } from '../errors.js';
+import { formatCount } from '../../../shared/count.js';
+
+/** What a lims patient code starts like: such a value that is not a whole code is a typing mistake. */
+const LIMS_LIKE = /^PAT\d{6}/;
+
+/** The old IDs an import has met so far and their first row (a file may not give one to two patients). */
+const legacyRows = new WeakMap<object, Map<string, number>>();
 
 /**
  * Patients: the columns of the patients CSV the UI downloads (so the CLI's CSV is the same bytes),
@@ -29,6 +38,10 @@ import { oneOf, pastInstant, upperKey, utcRangeOf } from './common.js';
  * of the lab's day; a row with one keeps it (a lims code, PAT + day + number, not already used).
  * `created_at` keeps the registration date of an earlier system; `age` stands in for a birth date
  * left empty (a walk-in's age), as in the API.
+ *
+ * A lab's first import usually comes from its earlier system: a patient_id that is not a lims code
+ * (not PAT...) is that system's number, kept as the patient's legacy_id (found by the search) while
+ * the patient gets the next lims code; M/F/O are Male/Female/Other.
  */
 
 const KIND: Partial<Record<(typeof PATIENT_CSV_COLUMNS)[number], ColumnKind>> = {
@@ -45,7 +58,14 @@ const columns: TransferColumn[] = PATIENT_CSV_COLUMNS.map((name) => ({
   readOnly: READ_ONLY.has(name),
 }));
 
+/** The one-letter genders of older systems and spreadsheets (M, F, O; any case). */
+const SHORT_GENDERS: Record<string, string> = { M: 'Male', F: 'Female', O: 'Other' };
+
 const importFields = {
+  gender: z.preprocess(
+    (v) => (typeof v === 'string' ? (SHORT_GENDERS[v.trim().toUpperCase()] ?? v) : v),
+    patientFields.gender,
+  ),
   patient_id: z.string().optional(),
   created_at: pastInstant('The registration time'),
   dob_estimated: z.boolean({ error: 'dob_estimated must be true or false' }).optional(),
@@ -86,6 +106,8 @@ export const patients: TransferEntity<Input, PatientRow, Plan> = {
   key: 'patient_id',
   normalizeKey: upperKey,
   checkKey: (code) => {
+    // Another system's number is kept as the legacy ID; only a mistyped lims code is refused.
+    if (!LIMS_LIKE.test(code)) return null;
     const m = PATIENT_CODE.exec(code);
     if (!m || !isRealDate(`${m[1]!.slice(0, 4)}-${m[1]!.slice(4, 6)}-${m[1]!.slice(6, 8)}`))
       return 'a patient code is PAT, the registration date (YYYYMMDD) and a number, e.g. PAT202611210007; leave it empty to give the patient the next code';
@@ -98,16 +120,44 @@ export const patients: TransferEntity<Input, PatientRow, Plan> = {
 
   findExisting: (ctx, keys) => patientsByCodes(ctx.db, ctx.organizationId, keys),
 
-  async plan(_ctx, rows) {
+  async plan(ctx, rows) {
+    const legacyOf = (r: (typeof rows)[number]) => {
+      const id = r.input.patient_id?.trim();
+      return id && !LIMS_LIKE.test(upperKey(id)) ? id : null;
+    };
+    const wanted = rows.flatMap((r) => [legacyOf(r), r.input.legacy_id].filter((v): v is string => !!v));
+    const taken = wanted.length ? await patientsByLegacyIds(ctx.db, ctx.organizationId, wanted) : new Map();
     return rows.map((r) => {
       const { patient_id, created_at, dob_estimated, ...rest } = r.input;
+      const legacy = legacyOf(r);
+      if (legacy && rest.legacy_id && rest.legacy_id !== legacy) {
+        const message = `${quoted(legacy)} is not a lims code and the row also has legacy_id ${quoted(rest.legacy_id)}; keep one`;
+        return { row: r.row, errors: [{ column: 'patient_id', message }] };
+      }
+      if (legacy) rest.legacy_id = legacy;
+      if (rest.legacy_id) {
+        const seen = legacyRows.get(ctx) ?? new Map<string, number>();
+        legacyRows.set(ctx, seen);
+        const first = seen.get(rest.legacy_id);
+        if (first !== undefined && first !== r.row) {
+          const message = `the old patient ID ${quoted(rest.legacy_id)} is also on row ${formatCount(first)}; each patient may have it once`;
+          return { row: r.row, errors: [{ column: legacy ? 'patient_id' : 'legacy_id', message }] };
+        }
+        seen.set(rest.legacy_id, r.row);
+      }
+      const holder = rest.legacy_id ? taken.get(rest.legacy_id) : undefined;
+      if (holder && holder.id !== r.existing?.id) {
+        const column = legacy ? 'patient_id' : 'legacy_id';
+        const message = `the old patient ID ${quoted(rest.legacy_id)} is already ${holder.patient_code}'s`;
+        return { row: r.row, errors: [{ column, message }] };
+      }
       if (r.existing) return { row: r.row, plan: { update: r.existing, input: rest as PatientUpdate } };
       return {
         row: r.row,
         plan: {
           insert: {
             input: rest as PatientCreate,
-            code: patient_id ? upperKey(patient_id) : null,
+            code: patient_id && !legacy ? upperKey(patient_id) : null,
             createdAt: created_at ?? null,
             dobEstimated: dob_estimated ?? false,
           },

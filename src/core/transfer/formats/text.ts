@@ -40,13 +40,21 @@ export function firstInvalidUtf8(buf: Uint8Array): number {
   return -1;
 }
 
+/**
+ * Windows-1252's own characters at 0x80-0x9F (quotes, dashes, the euro sign), where Latin-1 has
+ * invisible control codes. Written out here: Node's TextDecoder('windows-1252') built with small
+ * ICU decodes these bytes as the control codes, so the message quoted nothing a person could see.
+ */
+const CP1252_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ';
+
 /** What a byte reads as in Windows-1252, the usual encoding of a CSV saved by Excel on Windows. */
-function windows1252(byte: number): string {
-  try {
-    return new TextDecoder('windows-1252').decode(Uint8Array.of(byte));
-  } catch {
-    return '?';
+export function windows1252(byte: number): string {
+  if (byte >= 0x80 && byte <= 0x9f) {
+    const c = CP1252_HIGH[byte - 0x80]!;
+    // The five bytes Windows-1252 leaves unassigned are named by their byte alone.
+    return c.charCodeAt(0) < 0xa0 ? '?' : c;
   }
+  return String.fromCharCode(byte);
 }
 
 /**

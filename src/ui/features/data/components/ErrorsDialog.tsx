@@ -3,6 +3,7 @@ import { Button, DataTable, Dialog, ErrorPanel, LoadingState, type Column } from
 import type { DataJob, RowErrorItem } from '@shared/schemas/data-jobs';
 import { formatCount } from '@/lib/format';
 import { downloadFrom, errorReportUrl, useJobErrors } from '../api';
+import { ErrorGroups } from './ErrorGroups';
 
 const columns: Column<RowErrorItem & { i: number }>[] = [
   { key: 'row', header: 'Row', cell: (e) => <span className="tabular-nums">{formatCount(e.row)}</span> },
@@ -48,6 +49,7 @@ export function ErrorsDialog({ job, onClose }: { job: DataJob | null; onClose: (
           {data?.message && (
             <p className="mb-3 rounded border border-red-200 bg-red-50 p-3 text-[13px] text-red-800">{data.message}</p>
           )}
+          {data && <ErrorGroups groups={data.groups} unit={data.unit} />}
           {data && data.errors.length > 0 && (
             <DataTable
               caption="Row errors"

@@ -28,6 +28,7 @@ import {
   useStartImport,
 } from '../api';
 import { JobStatus, formatBytes } from './jobParts';
+import { ErrorGroups } from './ErrorGroups';
 
 type Mapping = Record<string, string | null>;
 
@@ -373,6 +374,7 @@ export function ImportDialog({ open, onOpenChange, entities, initialEntity }: Im
           )}
           {check.first_errors.length > 0 && (
             <div className="mt-3">
+              <ErrorGroups groups={check.error_groups} unit={check.unit} />
               <DataTable
                 caption="Validation errors"
                 columns={errorColumns}

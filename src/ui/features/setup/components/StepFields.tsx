@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { useWatch, type UseFormReturn } from 'react-hook-form';
 import { Database, Eye, EyeOff, PlugZap } from 'lucide-react';
 import { CURRENCIES, DATE_FORMATS, TIMEZONES } from '@shared/constants';
-import { Badge, Button, FormField, Input, Select, Switch, Textarea } from '@/components';
+import { DEFAULT_PASSWORD_POLICY, PASSWORD_RULE_TEXT } from '@shared/password-policy';
+import { Badge, Button, FormField, Input, PasswordRules, Select, Switch, Textarea } from '@/components';
 import type { WizardValues } from '../steps';
 
 type Form = { form: UseFormReturn<WizardValues> };
@@ -30,6 +31,8 @@ export function LabStep({ form }: Form) {
 export function AdminStep({ form }: Form) {
   const { errors } = form.formState;
   const [show, setShow] = useState(false);
+  const password = useWatch({ control: form.control, name: 'adminPassword' });
+  const rule = PASSWORD_RULE_TEXT[DEFAULT_PASSWORD_POLICY];
   const toggle = (
     <button
       type="button"
@@ -53,18 +56,21 @@ export function AdminStep({ form }: Form) {
         label="Password"
         required
         error={errors.adminPassword?.message}
-        hint="At least 10 characters, with a letter and a digit."
+        hint={`${rule.charAt(0).toUpperCase()}${rule.slice(1)}.`}
       >
         {(control) => (
-          <div className="relative">
-            <Input
-              type={show ? 'text' : 'password'}
-              autoComplete="new-password"
-              className="pr-10"
-              {...control}
-              {...form.register('adminPassword')}
-            />
-            {toggle}
+          <div>
+            <div className="relative">
+              <Input
+                type={show ? 'text' : 'password'}
+                autoComplete="new-password"
+                className="pr-10"
+                {...control}
+                {...form.register('adminPassword')}
+              />
+              {toggle}
+            </div>
+            <PasswordRules policy={DEFAULT_PASSWORD_POLICY} password={password ?? ''} />
           </div>
         )}
       </FormField>

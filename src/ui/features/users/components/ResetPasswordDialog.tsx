@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { passwordResetSchema, type User } from '@shared/schemas/users';
-import { Button, Dialog, FormField, Input } from '@/components';
+import { Button, Dialog, FormField, Input, LabPasswordHint } from '@/components';
 import { ApiError } from '@/lib/api';
 import { fullName } from '@/lib/session';
 import { useResetPasswordMutation } from '../api';
@@ -22,6 +22,7 @@ export function ResetPasswordDialog({ user, onClose }: { user: User | null; onCl
     defaultValues: { password: '', confirm_password: '' },
     mode: 'onBlur',
   });
+  const typed = useWatch({ control: form.control, name: 'password' }) ?? '';
   const { errors } = form.formState;
 
   useEffect(() => {
@@ -65,7 +66,17 @@ export function ResetPasswordDialog({ user, onClose }: { user: User | null; onCl
       }
     >
       <form id="reset-password-form" noValidate onSubmit={(e) => void onSubmit(e)} className="grid gap-4">
-        <FormField label="New Password" required error={errors.password?.message} hint="At least 8 characters.">
+        <FormField
+          label="New Password"
+          required
+          error={errors.password?.message}
+          hint={
+            <LabPasswordHint
+              password={typed}
+              who={user ? { email: user.email, name: `${user.first_name} ${user.last_name}` } : {}}
+            />
+          }
+        >
           <Input type="password" autoComplete="new-password" {...form.register('password')} />
         </FormField>
         <FormField label="Confirm New Password" required error={errors.confirm_password?.message}>

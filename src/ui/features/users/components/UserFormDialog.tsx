@@ -11,6 +11,7 @@ import {
   FormField,
   Input,
   InvitationLink,
+  LabPasswordHint,
   NewPasswordFields,
   PersonNameFields,
   PhoneAndSpecialization,
@@ -121,6 +122,10 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
 
   const role = useWatch({ control: form.control, name: 'role' }) ?? '';
   const how = useWatch({ control: form.control, name: 'how' }) ?? 'password';
+  const [password, email, first, last] = useWatch({
+    control: form.control,
+    name: ['password', 'email', 'first_name', 'last_name'],
+  });
   const isSelf = user !== null && user.id === me.id;
   const roleLockedReason = !user
     ? null
@@ -265,7 +270,12 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
         <>
           <NewPasswordFields
             required
-            hint="At least 8 characters."
+            hint={
+              <LabPasswordHint
+                password={String(password ?? '')}
+                who={{ email: String(email ?? ''), name: `${String(first ?? '')} ${String(last ?? '')}` }}
+              />
+            }
             className="sm:col-start-1"
             password={form.register('password')}
             confirm={form.register('confirm_password')}

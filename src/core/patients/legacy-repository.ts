@@ -1,0 +1,44 @@
+import type { Db } from '../db/connection.js';
+import { ConflictError } from '../errors.js';
+import type { PatientRow } from './repository.js';
+
+/**
+ * A patient's number in the lab's earlier system (patients.legacy_id, one patient per number in a
+ * lab): kept by an import instead of refused, and found by the front desk's search.
+ */
+
+/** The lab's patients with these old IDs, by old ID. */
+export async function patientsByLegacyIds(
+  db: Db,
+  organizationId: number,
+  ids: readonly string[],
+): Promise<Map<string, PatientRow>> {
+  const out = new Map<string, PatientRow>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await db
+      .selectFrom('patients')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('legacy_id', 'in', ids.slice(i, i + 500))
+      .execute();
+    for (const r of rows) out.set(r.legacy_id!, r);
+  }
+  return out;
+}
+
+/** Refuses an old ID another patient of the lab already has (409 LEGACY_ID_TAKEN). */
+export async function refuseTakenLegacyId(
+  db: Db,
+  organizationId: number,
+  legacyId: string | null | undefined,
+  exceptPatientId?: number,
+): Promise<void> {
+  if (!legacyId) return;
+  const other = (await patientsByLegacyIds(db, organizationId, [legacyId])).get(legacyId);
+  if (other && other.id !== exceptPatientId) {
+    throw new ConflictError(
+      `the old patient ID ${legacyId} is already ${other.first_name} ${other.last_name}'s (${other.patient_code})`,
+      'LEGACY_ID_TAKEN',
+    );
+  }
+}
