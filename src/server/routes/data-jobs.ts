@@ -78,14 +78,14 @@ export default async function dataJobRoutes(app: FastifyInstance) {
       throw ValidationError.field('file', 'Send the file as the body (application/octet-stream)');
     const r = who(req);
     const saved = await saveUpload(dataDir, r, req.query, body, MAX_UPLOAD_BYTES);
-    const check = await checkUpload(db, dataDir, r, {
+    const check = await checkUpload(database, dataDir, r, {
       upload_id: saved.upload.id,
       entity: saved.upload.entity,
       update: req.query.update === '1',
     });
     return { upload: saved.upload, check };
   });
-  route(app, dataJobsApi.check, async (req) => ({ check: await checkUpload(db, dataDir, who(req), req.body) }));
+  route(app, dataJobsApi.check, async (req) => ({ check: await checkUpload(database, dataDir, who(req), req.body) }));
   route(app, dataJobsApi.startImport, async (req) => ({
     job: await startImport(database, dataDir, who(req), req.body),
   }));
