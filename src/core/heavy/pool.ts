@@ -69,15 +69,18 @@ export function runOnThread(
       hooks.signal?.removeEventListener('abort', cancel);
       fn();
     };
+    // The answer is given once the thread has exited: nothing of a job outlives its answer.
+    let outcome: { ok: HeavyRun } | { err: Error } | null = null;
     worker.on('message', (m: FromHeavyWorker) => {
       if (m.type === 'event') hooks.onEvent?.(m.event);
-      else if (m.type === 'done') settle(() => resolve({ answer: m.answer, threadId: m.threadId }));
-      else settle(() => reject(received(m.error)));
+      else if (m.type === 'done') outcome ??= { ok: { answer: m.answer, threadId: m.threadId } };
+      else outcome ??= { err: received(m.error) };
     });
-    worker.on('error', (err) => settle(() => reject(err)));
+    worker.on('error', (err) => (outcome ??= { err }));
     worker.on('exit', (code) => {
       live -= 1;
-      settle(() => reject(new Error(`the job's thread stopped before it answered (exit code ${code})`)));
+      const o = outcome ?? { err: new Error(`the job's thread stopped before it answered (exit code ${code})`) };
+      settle(() => ('ok' in o ? resolve(o.ok) : reject(o.err)));
     });
   });
 }
