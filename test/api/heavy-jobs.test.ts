@@ -12,6 +12,9 @@ import { entityNamed } from '../../src/core/transfer/registry.js';
 import { systemActor } from '../../src/core/context.js';
 import { REPORT_PDF_MAX_ROWS } from '../../src/shared/reports.js';
 import { localDate } from '../../src/shared/time.js';
+import Database from 'better-sqlite3';
+import { ENGINE } from '../db.js';
+import { touchSessionRow } from '../../src/core/auth/repository.js';
 
 /**
  * Heavy work (report files, import checks, imports, exports) runs on worker threads, at most a
@@ -133,5 +136,20 @@ describe('report files', () => {
     expect(Buffer.from(run.answer.file.body as Uint8Array).toString()).toBe(String(here.file!.body));
     expect(run.answer.file.name).toBe(here.file!.name);
     expect(heavyThreads()).toBe(0);
+  });
+});
+
+describe('a request while an import holds the write lock', () => {
+  it.skipIf(ENGINE !== 'sqlite')('leaves its session touch for later instead of waiting for the lock', async () => {
+    const file = (lab.database as { file?: string }).file!;
+    const importer = new Database(file);
+    try {
+      importer.exec('BEGIN IMMEDIATE');
+      expect(await touchSessionRow(lab.database.db, 'no-such-session', new Date().toISOString())).toBe(false);
+      importer.exec('ROLLBACK');
+      expect(await touchSessionRow(lab.database.db, 'no-such-session', new Date().toISOString())).toBe(true);
+    } finally {
+      importer.close();
+    }
   });
 });

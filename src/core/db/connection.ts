@@ -228,6 +228,33 @@ export async function rowsAsArrays(db: Db, query: Compiles<unknown>): Promise<un
 }
 
 /**
+ * A write that may be left for later (a session's last-seen time): on SQLite it is made at once or
+ * not at all. While another connection holds the write lock (an import on its worker thread holds
+ * it for the whole file), it answers false instead of waiting busy_timeout with the event loop
+ * stopped, which would hold every other request of the server too. Inside a transaction, and on
+ * PostgreSQL (row locks: nothing else holds this row), the write is made as any other.
+ */
+export async function writeUnlessBusy(db: Db, query: Compiles<unknown>): Promise<boolean> {
+  const compiled = query.compile(db);
+  const conn = connections.get(db);
+  if (!conn || conn.sqlite.inTransaction) {
+    await db.executeQuery(compiled);
+    return true;
+  }
+  const waited = conn.sqlite.pragma('busy_timeout', { simple: true }) as number;
+  conn.sqlite.pragma('busy_timeout = 0');
+  try {
+    conn.prepare(compiled.sql).run(...(compiled.parameters as unknown[]));
+    return true;
+  } catch (err) {
+    if (String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY')) return false;
+    throw err;
+  } finally {
+    conn.sqlite.pragma(`busy_timeout = ${waited}`);
+  }
+}
+
+/**
  * The file of a SQLite database that other connections (an export's worker threads) can open and
  * read with snapshots of their own: a Kysely instance from openDatabase on a file in WAL mode. Null
  * otherwise (PostgreSQL, an in-memory database, another journal mode, a transaction's instance).
