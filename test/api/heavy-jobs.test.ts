@@ -152,4 +152,36 @@ describe('a request while an import holds the write lock', () => {
       importer.close();
     }
   });
+
+  it.skipIf(ENGINE !== 'sqlite')('waits for the lock with the event loop free, then writes', async () => {
+    const file = (lab.database as { file?: string }).file!;
+    const importer = new Database(file);
+    try {
+      importer.exec('BEGIN IMMEDIATE');
+      let ranMeanwhile = false;
+      // The import ends its transaction from a timer: it can only run while the write waits without blocking.
+      setTimeout(() => {
+        ranMeanwhile = true;
+        importer.exec('ROLLBACK');
+      }, 20);
+      const { id } = await lab.database.db
+        .insertInto('data_mappings')
+        .values({
+          organization_id: lab.organizationId,
+          entity: 'patients',
+          name: 'written after the lock',
+          mapping: '{}',
+          created_by: null,
+          created_at: new Date().toISOString(),
+          updated_at: new Date().toISOString(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      expect(ranMeanwhile).toBe(true);
+      expect(Number(id)).toBeGreaterThan(0);
+    } finally {
+      if (importer.inTransaction) importer.exec('ROLLBACK');
+      importer.close();
+    }
+  });
 });
