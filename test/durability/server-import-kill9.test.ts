@@ -93,7 +93,14 @@ describe('a kill -9 of the server in the middle of an import from the data scree
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_c, signal) => resolve(signal)));
     const origin = `http://127.0.0.1:${port}`;
     try {
-      for (let i = 0; !(await fetch(`${origin}/api/health`).then((r) => r.ok, () => false)); i++) {
+      for (
+        let i = 0;
+        !(await fetch(`${origin}/api/health`).then(
+          (r) => r.ok,
+          () => false,
+        ));
+        i++
+      ) {
         if (i > 300 || child.exitCode !== null) throw new Error(`lims serve did not start: ${output}`);
         await sleep(100);
       }
@@ -103,7 +110,10 @@ describe('a kill -9 of the server in the middle of an import from the data scree
         body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
       });
       expect(login.status).toBe(200);
-      const cookie = login.headers.getSetCookie().find((c) => c.startsWith('lims_session='))!.split(';')[0]!;
+      const cookie = login.headers
+        .getSetCookie()
+        .find((c) => c.startsWith('lims_session='))!
+        .split(';')[0]!;
       const up = await fetch(`${origin}/api/data-jobs/uploads?entity=patients&file_name=large.csv`, {
         method: 'POST',
         headers: { cookie, 'content-type': 'application/octet-stream', 'x-lims-upload': '1' },
@@ -154,7 +164,10 @@ describe('a kill -9 of the server in the middle of an import from the data scree
     const after = await openLabDatabase(dataDir);
     try {
       if (after.engine === 'sqlite') expect(after.sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
-      const stored = await row<{ n: number }>(after, "SELECT count(*) AS n FROM patients WHERE first_name = 'Killserve'");
+      const stored = await row<{ n: number }>(
+        after,
+        "SELECT count(*) AS n FROM patients WHERE first_name = 'Killserve'",
+      );
       expect(Number(stored!.n)).toBe(0);
       const counter = await row<{ n: number }>(after, "SELECT n FROM entity_counts WHERE entity = 'patients'");
       expect(Number(counter?.n ?? 0)).toBe(0);
