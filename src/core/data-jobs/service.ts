@@ -660,6 +660,8 @@ export async function startImport(
       update,
       reportDir: reportDir(dataDir),
       jobId,
+      // The upload is removed once the import has stored it (kept after a failure, to try again).
+      removeWhenStored: [file, uploadPaths(dataDir, r.actor.organizationId, body.upload_id).meta],
     }),
     (state, e) => {
       if (e.type !== 'progress' || !e.import) return;
@@ -668,14 +670,7 @@ export async function startImport(
       state.errors = p.errors;
       state.percent = p.fileSize ? Math.min(100, Math.round((p.bytes / p.fileSize) * 1000) / 10) : null;
     },
-    async (jobId) => {
-      // The upload is removed once the import has stored it (kept after a failure, to try again).
-      const row = await getJob(database.db, r.actor.organizationId, jobId);
-      if (row?.status !== 'completed') return;
-      const p = uploadPaths(dataDir, r.actor.organizationId, body.upload_id);
-      rmSync(p.file, { force: true });
-      rmSync(p.meta, { force: true });
-    },
+    () => undefined,
   );
 }
 

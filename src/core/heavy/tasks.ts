@@ -1,4 +1,4 @@
-import { createWriteStream, renameSync, statSync } from 'node:fs';
+import { createWriteStream, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { Actor } from '../context.js';
@@ -41,6 +41,8 @@ export type HeavyTask =
       reportDir: string;
       /** The job recorded (queued) before the turn came; none for a check, which records its own. */
       jobId?: number;
+      /** Files removed once the rows are committed, before the job shows completed (the upload). */
+      removeWhenStored?: string[];
     }
   | {
       kind: 'export';
@@ -105,6 +107,7 @@ export async function performTask(
         origin: 'web',
         signal,
         jobId: task.jobId,
+        onCommitted: () => task.removeWhenStored?.forEach((f) => rmSync(f, { force: true })),
         reportPath: (id) => join(task.reportDir, `import-${id}-${entity.name}-errors.csv`),
         onJob: (id) => emit({ type: 'job', id }),
         onProgress: (p) => emit({ type: 'progress', import: p }),

@@ -53,6 +53,8 @@ export interface ImportOptions {
   signal?: AbortSignal;
   /** A job already recorded as queued (jobs.ts queueJob): this import is it, started now. */
   jobId?: number;
+  /** Called once the rows are committed, before the job is marked completed (the server removes the upload). */
+  onCommitted?: () => void;
 }
 
 export interface ImportProgress {
@@ -206,6 +208,7 @@ export async function runImport(database: Db, actor: Actor, opts: ImportOptions)
             },
           });
         });
+        opts.onCommitted?.();
       }
     } catch (err) {
       if (err instanceof FileRefusedError) fileLevel = err.message;
