@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLab, tempDir, type TestLab } from '../helpers.js';
@@ -15,6 +15,7 @@ import { localDate } from '../../src/shared/time.js';
 import Database from 'better-sqlite3';
 import { ENGINE } from '../db.js';
 import { touchSessionRow } from '../../src/core/auth/repository.js';
+import { startCheckpoints } from '../../src/core/db/checkpoint.js';
 
 /**
  * Heavy work (report files, import checks, imports, exports) runs on worker threads, at most a
@@ -183,5 +184,33 @@ describe('a request while an import holds the write lock', () => {
       if (importer.inTransaction) importer.exec('ROLLBACK');
       importer.close();
     }
+  });
+});
+
+describe('checkpoints of the write-ahead log', () => {
+  it.skipIf(ENGINE !== 'sqlite')('are made by a thread of their own, never by the server’s connection', async () => {
+    const database = lab.database as typeof lab.database & { sqlite: Database.Database; file: string };
+    const stop = startCheckpoints(lab.database, (err) => {
+      throw err;
+    });
+    try {
+      expect(database.sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+      const before = statSync(database.file).mtimeMs;
+      const saved = await lab.admin.post('/api/data-mappings', {
+        entity: 'patients',
+        name: 'checkpointed',
+        mapping: { Surname: 'last_name' },
+      });
+      expect(saved.statusCode, saved.body).toBe(201);
+      // The commit went to the log; the database file itself is written only by a checkpoint, and the
+      // server's connection makes none: the thread does.
+      for (let i = 0; statSync(database.file).mtimeMs === before; i++) {
+        if (i > 200) throw new Error('nothing checkpointed the log into the database file');
+        await new Promise((res) => setTimeout(res, 50));
+      }
+    } finally {
+      await stop();
+    }
+    expect(database.sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
   });
 });
