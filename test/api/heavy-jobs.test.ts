@@ -16,6 +16,7 @@ import Database from 'better-sqlite3';
 import { ENGINE } from '../db.js';
 import { touchSessionRow } from '../../src/core/auth/repository.js';
 import { startCheckpoints } from '../../src/core/db/checkpoint.js';
+import { inspectDatabaseFile, inspectDatabaseFileOffThread } from '../../src/core/db/backup.js';
 
 /**
  * Heavy work (report files, import checks, imports, exports) runs on worker threads, at most a
@@ -212,5 +213,17 @@ describe('checkpoints of the write-ahead log', () => {
       await stop();
     }
     expect(database.sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+  });
+});
+
+describe('a backup’s integrity check', () => {
+  it.skipIf(ENGINE !== 'sqlite')('runs on a thread of its own with the same answer, and its refusal', async () => {
+    const file = (lab.database as { file?: string }).file!;
+    expect(await inspectDatabaseFileOffThread(file)).toEqual(inspectDatabaseFile(file));
+    const other = join(tempDir('lims-inspect-'), 'other.db');
+    const made = new Database(other);
+    made.exec('CREATE TABLE t (x)');
+    made.close();
+    await expect(inspectDatabaseFileOffThread(other)).rejects.toThrow(/is not a lims database/);
   });
 });
