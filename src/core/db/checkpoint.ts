@@ -4,9 +4,9 @@ import type { Database_ } from './connection.js';
 /**
  * SQLite copies its write-ahead log into the database file (a checkpoint) at the end of a commit,
  * in the committing thread, once the log holds 1,000 pages. After an import of 100,000 patients the
- * log holds hundreds of MB, and the next commit on the server's thread (a session touch) copied them
- * with every request of the server waiting: a 12-25 s stall. The server's own connection therefore
- * never checkpoints (wal_autocheckpoint = 0): a thread of its own does, every few seconds.
+ * log holds hundreds of MB, and the next commit on the server's thread (a session touch) would copy
+ * them with every request of the server waiting. The server's own connection therefore never
+ * checkpoints (wal_autocheckpoint = 0): a thread of its own does, every few seconds.
  */
 
 const EVERY_MS = 2000;
