@@ -31,6 +31,7 @@ import {
   type TransferEngineResult,
 } from './transfer.js';
 import type { PostgresReport } from './report.js';
+import { HEAVY_END, HEAVY_START, heavyPasses, measureHeavy, renderHeavy } from './heavy.js';
 
 /**
  * `npm run bench`: builds (or reuses) a lab with 1,000,000 patients, starts lims and the bare
@@ -59,10 +60,10 @@ function count(name: string, fallback: number): number {
 
 const PATIENTS = setting('BENCH_PATIENTS', 1_000_000);
 /** BENCH_ONLY=transfer: only the import and export targets (issue 14), results.md's section of them replaced. */
-const ONLY = process.env.BENCH_ONLY?.trim() || null;
-if (ONLY !== null && ONLY !== 'transfer' && ONLY !== 'reports' && ONLY !== 'interfaces') {
+const ONLY = process.env.BENCH_ONLY?.trim() || process.argv[2]?.trim() || null;
+if (ONLY !== null && ONLY !== 'transfer' && ONLY !== 'reports' && ONLY !== 'interfaces' && ONLY !== 'heavy') {
   process.stderr.write(
-    `bench: BENCH_ONLY may be "transfer", "reports" or "interfaces" (or unset for everything), not "${ONLY}"\n`,
+    `bench: BENCH_ONLY (or the first argument) may be "transfer", "reports", "interfaces" or "heavy" (or unset for everything), not "${ONLY}"\n`,
   );
   process.exit(2);
 }
@@ -343,7 +344,8 @@ async function main(): Promise<void> {
   log('written to bench/results.md');
   const reportsOk = await reportsSection();
   const interfacesOk = await interfacesSection();
-  process.exitCode = allPass(report) && reportsOk && interfacesOk ? 0 : 1;
+  const heavyOk = await heavySection();
+  process.exitCode = allPass(report) && reportsOk && interfacesOk && heavyOk ? 0 : 1;
 }
 
 /** results.md with the section between start and end markers replaced (or appended). */
@@ -357,6 +359,33 @@ function replaceSection(start: string, end: string, section: string): void {
       ? `${before.slice(0, a)}${section}${before.slice(b + end.length)}`
       : `${before.trimEnd()}\n\n${section}\n`;
   writeFileSync(file, text);
+}
+
+/**
+ * Heavy jobs against another user's requests. BENCH_HEAVY_BIN names another build's bin/lims.js
+ * (the code before a change): its figures go to the baseline section, this build's to the other.
+ */
+async function heavySection(): Promise<boolean> {
+  const startedAt = new Date();
+  const other = process.env.BENCH_HEAVY_BIN?.trim();
+  log('');
+  log('heavy jobs against another user (a year PDF, an import, six XLSX exports)');
+  const result = await measureHeavy(root('bench/.data'), log, {
+    bin: other || root('bin/lims.js'),
+    patients: setting('BENCH_HEAVY_PATIENTS', 200_000),
+    importRows: setting('BENCH_HEAVY_IMPORT_ROWS', 100_000),
+    idleSeconds: setting('BENCH_HEAVY_IDLE_SECONDS', 10),
+  });
+  const section = renderHeavy(result, startedAt, other ? 'Before: the code before the change' : 'This build');
+  if (other)
+    replaceSection(
+      '<!-- heavy-baseline:start -->',
+      '<!-- heavy-baseline:end -->',
+      `<!-- heavy-baseline:start -->\n\n${section}\n\n<!-- heavy-baseline:end -->`,
+    );
+  else replaceSection(HEAVY_START, HEAVY_END, `${HEAVY_START}\n\n${section}\n\n${HEAVY_END}`);
+  log('heavy section written to bench/results.md');
+  return result.cases.every((c) => heavyPasses(c, result.idle));
 }
 
 /** The report targets of issue 17 on the generated year; their section of results.md replaced. */
@@ -500,7 +529,11 @@ deadline.unref();
       ? interfacesSection().then((ok) => {
           process.exitCode = ok ? 0 : 1;
         })
-      : main()
+      : ONLY === 'heavy'
+        ? heavySection().then((ok) => {
+            process.exitCode = ok ? 0 : 1;
+          })
+        : main()
 )
   .catch((err: unknown) => {
     process.stderr.write(`bench: ${err instanceof Error ? err.message : String(err)}\n`);

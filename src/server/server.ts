@@ -5,6 +5,7 @@ import { openDatabaseAt, type Database_ } from '../core/db/connection.js';
 import { describeTarget, type DatabaseTarget } from '../core/db/url.js';
 import type { AppOptions } from './types.js';
 import { startBackupSchedule } from './backup-schedule.js';
+import { startCheckpoints } from '../core/db/checkpoint.js';
 import { dataPaths } from '../core/datadir.js';
 import { ensureDemoLab } from '../core/setup/demo.js';
 import { buildApp } from './app.js';
@@ -99,6 +100,9 @@ async function start(
     throw err;
   }
   const stopBackups = startBackupSchedule(() => current, paths.backupsDir);
+  // SQLite's checkpoints on a thread of their own, never on the thread that answers requests.
+  const checkpointError = (err: unknown) => current.app.serverLog.error({ err }, 'the WAL checkpoint thread stopped');
+  let stopCheckpoints = startCheckpoints(database, checkpointError);
   // Overdue bills are noticed by the clock, not by a request: swept on a timer (docs/decisions.md).
   const sweep = startOverdueSweep(
     () => current.database.db,
@@ -140,7 +144,9 @@ async function start(
       const nextApp = await buildApp(appOptions(nextDatabase));
       const previous = current;
       await previous.app.close();
+      await stopCheckpoints();
       await previous.database.close();
+      stopCheckpoints = startCheckpoints(nextDatabase, checkpointError);
       await nextApp.listen({ port: opts.port, host: opts.host });
       current = { app: nextApp, database: nextDatabase };
       current.app.serverLog.info(
@@ -161,6 +167,7 @@ async function start(
     await interfaces.stop();
     await reportSender.stop();
     await current.app.close();
+    await stopCheckpoints();
     await current.database.close();
     releaseLock();
   };

@@ -13,6 +13,12 @@ export const DEFAULT_REPORT_RANGE = 30;
 export const REPORT_MAX_DAYS = 366;
 /** The largest page of a report's rows the JSON view returns (the screen pages 50, 100 or 200). */
 export const REPORT_PAGE_MAX = 200;
+/**
+ * The most rows a report's PDF is made with (about 120 printed pages). Past it the PDF is refused
+ * (409 REPORT_TOO_LARGE_FOR_PDF) and the screen offers CSV or XLSX instead: a year's patient
+ * register of a busy lab is a spreadsheet, not something anyone prints.
+ */
+export const REPORT_PDF_MAX_ROWS = 5000;
 /** The page size when only a page number is given. */
 export const REPORT_PAGE_SIZE = 50;
 

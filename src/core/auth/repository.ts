@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import { fixedQuery, type Db } from '../db/connection.js';
+import { fixedQuery, writeUnlessBusy, type Db } from '../db/connection.js';
 import type { SessionsTable } from '../db/schema.js';
 
 /** SQL of staff sign-in sessions (the cookie's hashed token is the row id). */
@@ -22,8 +22,9 @@ export async function deleteSessionRow(db: Db, id: string): Promise<void> {
   await db.deleteFrom('sessions').where('id', '=', id).execute();
 }
 
-export async function touchSessionRow(db: Db, id: string, atIso: string): Promise<void> {
-  await db.updateTable('sessions').set({ last_seen_at: atIso }).where('id', '=', id).execute();
+/** Skipped (false) while another connection holds SQLite's write lock: the next request touches it. */
+export async function touchSessionRow(db: Db, id: string, atIso: string): Promise<boolean> {
+  return writeUnlessBusy(db, db.updateTable('sessions').set({ last_seen_at: atIso }).where('id', '=', id));
 }
 
 export async function deleteExpiredSessionRows(db: Db, nowIso: string): Promise<void> {

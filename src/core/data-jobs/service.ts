@@ -1,34 +1,27 @@
 import { randomBytes } from 'node:crypto';
-import {
-  createReadStream,
-  createWriteStream,
-  existsSync,
-  mkdirSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-  type ReadStream,
-} from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, rmSync, writeFileSync, type ReadStream } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { finished } from 'node:stream/promises';
 import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
-import { openDatabaseAt, type Database_, type Db } from '../db/connection.js';
+import type { Database_, Db } from '../db/connection.js';
+import { heavyBackground, heavyWait } from '../heavy/run.js';
+import { runOnThread } from '../heavy/pool.js';
+import type { HeavyEvent, HeavyTask } from '../heavy/tasks.js';
+import { failInterruptedJobs, type NewJob } from '../transfer/jobs.js';
 import { writeAudit } from '../audit/audit.js';
 import { ConflictError, DomainError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import { getOrganization, settingsOf } from '../settings/organization.js';
 import {
   checkFilters,
   entityNamed,
+  finishJob,
+  queueJob,
   fileHeaders,
   FileRefusedError,
   formatOfName,
   getJob,
   normalizeHeader,
-  runExport,
-  runImport,
   safeFileName,
   type AnyEntity,
   type ColumnMapping,
@@ -52,7 +45,6 @@ import {
   userNames,
   type DataMappingRow,
 } from './repository.js';
-import { billRegisterWriter } from './bill-register.js';
 import {
   noteCheckReport,
   readUpload,
@@ -147,6 +139,8 @@ interface Running {
   processed: number;
   errors: number;
   percent: number | null;
+  /** Waiting for the lab's turn of heavy work (shown as queued). */
+  queued: boolean;
   done: Promise<unknown>;
 }
 
@@ -185,7 +179,8 @@ export function toApi(row: DataJobRow, facts: LabFacts): DataJob {
     type: row.type,
     entity: row.entity,
     format: row.format,
-    status: row.status,
+    // A job given its turn runs at once: pending is shown only while it waits in the queue.
+    status: row.status === 'pending' && live && !live.queued ? 'in_progress' : row.status,
     origin: row.origin,
     dry_run: row.dry_run === 1,
     file_name: row.file_name,
@@ -467,12 +462,14 @@ function updateAllowed(entity: AnyEntity, update: boolean | undefined): boolean 
   return update ?? false;
 }
 
-const reportPath = (dataDir: string, entity: string) => (id: number) =>
-  join(ensureDir(dataDirs(dataDir).reports), `import-${id}-${entity}-errors.csv`);
+const reportDir = (dataDir: string) => ensureDir(dataDirs(dataDir).reports);
 
-/** A dry run of an uploaded file: every row checked, nothing stored; a job of its own ("Check import of ..."). */
+/**
+ * A dry run of an uploaded file: every row checked, nothing stored; a job of its own ("Check import
+ * of ..."). Read and checked on a thread in the lab's turn of heavy work; the request waits for it.
+ */
 export async function checkUpload(
-  db: Db,
+  database: Database_,
   dataDir: string,
   r: Requester,
   body: { upload_id: string; entity: string; mapping?: ColumnMapping; update?: boolean },
@@ -482,18 +479,20 @@ export async function checkUpload(
   const { meta, file } = readUpload(dataDir, r.actor, body.upload_id);
   if (meta.entity !== entity.name)
     throw ValidationError.field('entity', `the file was uploaded for ${meta.entity}, not ${entity.name}`);
-  const result = await runImport(db, r.actor, {
-    entity,
+  const run = await heavyWait(database, {
+    kind: 'import',
+    actor: r.actor,
+    entity: entity.name,
     path: file,
     fileName: meta.file_name,
     mapping: checkMapping(entity, body.mapping),
     dryRun: true,
     update: updateAllowed(entity, body.update),
-    origin: 'web',
-    reportPath: reportPath(dataDir, entity.name),
+    reportDir: reportDir(dataDir),
   });
-  noteCheckReport(dataDir, r.actor.organizationId, body.upload_id, result.error_file);
-  return checkOf(result);
+  if (run.answer.kind !== 'import') throw new Error(`a check answered ${run.answer.kind}`);
+  noteCheckReport(dataDir, r.actor.organizationId, body.upload_id, run.answer.result.error_file);
+  return checkOf(run.answer.result);
 }
 
 /**
@@ -502,7 +501,7 @@ export async function checkUpload(
  * as its check says why; one with row errors is kept for a check with another mapping.
  */
 export async function uploadAndCheck(
-  db: Db,
+  database: Database_,
   dataDir: string,
   r: Requester,
   q: { entity: string; file_name: string; update?: string },
@@ -512,7 +511,7 @@ export async function uploadAndCheck(
 ): Promise<{ upload: Upload; check: ImportCheck }> {
   const saved = await saveUpload(dataDir, r, q, body, limits, declaredBytes);
   try {
-    const check = await checkUpload(db, dataDir, r, {
+    const check = await checkUpload(database, dataDir, r, {
       upload_id: saved.upload.id,
       entity: saved.upload.entity,
       update: q.update === '1',
@@ -525,20 +524,81 @@ export async function uploadAndCheck(
   }
 }
 
-/** Opens the job's own connection, runs `work` on it, and closes it. */
-async function onOwnConnection<T>(database: Database_, work: (db: Db) => Promise<T>): Promise<T> {
-  const own = await openDatabaseAt(database.target, { listen: false });
+/**
+ * Records a data job as queued, takes the lab's turn of heavy work for it, and runs `task` on a
+ * thread when the turn comes; answers the job at once, queued or starting. Cancel works in both
+ * states: a queued job ends cancelled without starting, a running one stops at its next row or page.
+ */
+async function startHeavyJob(
+  database: Database_,
+  r: Requester,
+  job: NewJob,
+  task: (jobId: number) => HeavyTask,
+  progress: (state: Running, e: HeavyEvent) => void,
+  /** When the job has ended, however it ended (its row says how). */
+  after: (jobId: number) => Promise<void> | void,
+): Promise<DataJob> {
+  const jobId = await queueJob(database.db, r.actor, job);
+  const controller = new AbortController();
+  const state: Running = {
+    organizationId: r.actor.organizationId,
+    controller,
+    processed: 0,
+    errors: 0,
+    percent: job.type === 'import' ? 0 : null,
+    queued: true,
+    done: Promise.resolve(),
+  };
+  running.set(jobId, state);
+  let started: { queued: boolean; done: Promise<void> };
   try {
-    return await work(own.db);
-  } finally {
-    await own.close();
+    started = heavyBackground(r.actor.organizationId, controller.signal, async () => {
+      state.queued = false;
+      await runOnThread(database, task(jobId), { signal: controller.signal, onEvent: (e) => progress(state, e) });
+    });
+  } catch (err) {
+    running.delete(jobId);
+    await finishJob(database.db, jobId, {
+      status: 'failed',
+      records: 0,
+      processed: 0,
+      errorMessage: (err as Error).message,
+    });
+    throw err;
   }
+  state.queued = started.queued;
+  state.done = started.done.then(
+    async () => {
+      running.delete(jobId);
+      await after(jobId);
+    },
+    async (err: unknown) => {
+      running.delete(jobId);
+      await after(jobId);
+      // A job that never started (cancelled while queued, or its thread failed to start) ends here;
+      // one that ran has recorded its own end.
+      const row = await getJob(database.db, r.actor.organizationId, jobId);
+      if (row && (row.status === 'pending' || row.status === 'in_progress')) {
+        const cancelled = controller.signal.aborted;
+        await finishJob(database.db, jobId, {
+          status: cancelled ? 'cancelled' : 'failed',
+          records: row.processed,
+          processed: row.processed,
+          errorMessage: cancelled ? 'cancelled before it started' : (err as Error).message,
+        });
+      }
+    },
+  );
+  // The failure of a background job is on its job row; nothing waits for it here.
+  state.done.catch(() => undefined);
+  return jobById(database.db, r, jobId);
 }
 
 /**
  * Starts the import of an uploaded file in the background and answers its job as soon as it is
- * recorded. The import runs on a connection of its own (its one transaction holds it), reports
- * progress to memory, and stops at the next row on Cancel. The upload is removed when it is done.
+ * recorded (queued while the lab has its limit of heavy jobs running). The import runs on a thread
+ * with a connection of its own (its one transaction holds it), reports progress to memory, and
+ * stops at the next row on Cancel. The upload is removed when it is done.
  */
 export async function startImport(
   database: Database_,
@@ -553,62 +613,50 @@ export async function startImport(
     throw ValidationError.field('entity', `the file was uploaded for ${meta.entity}, not ${entity.name}`);
   const mapping = checkMapping(entity, body.mapping);
   const update = updateAllowed(entity, body.update);
-  const controller = new AbortController();
-  let announce!: (id: number) => void;
-  const jobId = new Promise<number>((resolve) => (announce = resolve));
-  const state: Running = {
-    organizationId: r.actor.organizationId,
-    controller,
-    processed: 0,
-    errors: 0,
-    percent: 0,
-    done: Promise.resolve(),
-  };
-  state.done = onOwnConnection(database, (db) =>
-    runImport(db, r.actor, {
-      entity,
+  await failInterruptedJobs(database.db);
+  return startHeavyJob(
+    database,
+    r,
+    {
+      type: 'import',
+      entity: entity.name,
+      format: meta.format ?? 'csv',
+      origin: 'web',
+      fileName: meta.file_name,
+      fileSize: null,
+      options: { update, mapping: mapping ?? null },
+    },
+    (jobId) => ({
+      kind: 'import',
+      actor: r.actor,
+      entity: entity.name,
       path: file,
       fileName: meta.file_name,
       mapping,
       dryRun: false,
       update,
-      origin: 'web',
-      signal: controller.signal,
-      reportPath: reportPath(dataDir, entity.name),
-      onJob: (id) => {
-        running.set(id, state);
-        announce(id);
-      },
-      onProgress: (p) => {
-        state.processed = p.processed;
-        state.errors = p.errors;
-        state.percent = p.fileSize ? Math.min(100, Math.round((p.bytes / p.fileSize) * 1000) / 10) : null;
-      },
+      reportDir: reportDir(dataDir),
+      jobId,
+      // The upload is removed once the import has stored it, before the job shows completed.
+      removeWhenStored: [file, uploadPaths(dataDir, r.actor.organizationId, body.upload_id).meta],
     }),
-  ).then(
-    (result) => {
-      running.delete(result.job_id);
-      // Imported, refused or cancelled: the dialog starts again from a new upload, so none is kept.
-      removeUpload(dataDir, r.actor.organizationId, body.upload_id);
+    (state, e) => {
+      if (e.type !== 'progress' || !e.import) return;
+      const p = e.import;
+      state.processed = p.processed;
+      state.errors = p.errors;
+      state.percent = p.fileSize ? Math.min(100, Math.round((p.bytes / p.fileSize) * 1000) / 10) : null;
     },
-    (err: unknown) => {
-      for (const [id, s] of running) if (s === state) running.delete(id);
-      removeUpload(dataDir, r.actor.organizationId, body.upload_id);
-      announce(-1);
-      throw err;
-    },
+    // Imported, refused or cancelled: the dialog starts again from a new upload, so none is kept.
+    () => removeUpload(dataDir, r.actor.organizationId, body.upload_id),
   );
-  // The failure of a background job is on its job row (runImport records it); nothing waits for it here.
-  state.done.catch(() => undefined);
-  const id = await jobId;
-  if (id < 0) await state.done;
-  return jobById(database.db, r, id);
 }
 
 /**
- * Starts an export in the background: the file is written under the data dir as
- * `exports/<lab>/export-<job>-<entity>.<ext>` (beside as .partial until complete) and kept for the
- * lab's backup retention days, downloadable again meanwhile.
+ * Starts an export in the background (queued while the lab has its limit of heavy jobs running):
+ * the file is written on a thread under the data dir as `exports/<lab>/export-<job>-<entity>.<ext>`
+ * (beside as .partial until complete) and kept for the lab's backup retention days, downloadable
+ * again meanwhile.
  */
 export async function startExport(
   database: Database_,
@@ -625,70 +673,41 @@ export async function startExport(
     throw ValidationError.field('from', `${entity.name} have no date to choose them by; leave out From and To`);
   const where = checkFilters(entity, body.where ?? {});
   await sweepExports(database.db, dataDir);
+  await failInterruptedJobs(database.db);
   const org = await getOrganization(database.db, r.actor.organizationId);
   const dir = ensureDir(join(dataDirs(dataDir).exports, String(r.actor.organizationId)));
-  const token = randomBytes(8).toString('hex');
-  const partial = join(dir, `${token}.partial`);
-  const ext = body.format;
-  const fileName = `${entity.name}-${localDate(org.timezone)}.${ext}`;
-  const finalPath = (id: number) => join(dir, `export-${id}-${entity.name}.${ext}`);
-  const controller = new AbortController();
-  let announce!: (id: number) => void;
-  const jobId = new Promise<number>((resolve) => (announce = resolve));
-  const state: Running = {
-    organizationId: r.actor.organizationId,
-    controller,
-    processed: 0,
-    errors: 0,
-    percent: null,
-    done: Promise.resolve(),
-  };
-  let ownId = -1;
-  state.done = onOwnConnection(database, async (db) => {
-    const out = createWriteStream(partial, { mode: 0o600 });
-    const result = await runExport(db, r.actor, {
-      entity,
-      format: body.format === 'pdf' ? 'csv' : body.format,
-      query: { from: body.from, to: body.to, where },
-      out,
-      ...(body.format === 'pdf' && {
-        writer: async (o) => billRegisterWriter(org, o, { from: body.from, to: body.to }),
-      }),
-      fileName,
+  const partial = join(dir, `${randomBytes(8).toString('hex')}.partial`);
+  const fileName = `${entity.name}-${localDate(org.timezone)}.${body.format}`;
+  return startHeavyJob(
+    database,
+    r,
+    {
+      type: 'export',
+      entity: entity.name,
+      format: body.format,
       origin: 'web',
-      signal: controller.signal,
-      jobFormat: body.format,
-      onJob: (id) => {
-        ownId = id;
-        running.set(id, state);
-        announce(id);
-      },
-      onProgress: (rows) => (state.processed = rows),
-      settled: async () => {
-        await finished(out);
-        const size = statSync(partial).size;
-        renameSync(partial, finalPath(ownId));
-        return size;
-      },
-      outputFile: finalPath,
-    });
-    return result;
-  }).then(
-    (result) => {
-      running.delete(result.job_id);
-      rmSync(partial, { force: true });
+      fileName,
+      fileSize: null,
+      options: { from: body.from ?? null, to: body.to ?? null, where },
     },
-    (err: unknown) => {
-      running.delete(ownId);
-      rmSync(partial, { force: true });
-      announce(-1);
-      throw err;
+    (jobId) => ({
+      kind: 'export',
+      actor: r.actor,
+      entity: entity.name,
+      format: body.format,
+      from: body.from,
+      to: body.to,
+      where,
+      partial,
+      dir,
+      fileName,
+      jobId,
+    }),
+    (state, e) => {
+      if (e.type === 'progress' && e.rows !== undefined) state.processed = e.rows;
     },
+    () => rmSync(partial, { force: true }),
   );
-  state.done.catch(() => undefined);
-  const id = await jobId;
-  if (id < 0) await state.done;
-  return jobById(database.db, r, id);
 }
 
 export async function cancelJob(db: Db, r: Requester, id: number): Promise<DataJob> {

@@ -1,5 +1,6 @@
 import { chmodSync, copyFileSync, existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { spawn } from 'node:child_process';
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { Database_, PostgresDatabase } from './connection.js';
 import type { DatabaseTarget } from './url.js';
@@ -34,6 +35,28 @@ export function inspectDatabaseFile(file: string): Omit<BackupReport, 'bytes' | 
   }
 }
 
+/** The worker's module: beside this one when compiled; run from source (tests), the compiled one of `npm run build:server`. */
+function inspectWorkerUrl(): URL {
+  const here = import.meta.url;
+  if (here.endsWith('.ts'))
+    return new URL(here.replace(/\/src\/core\/db\/backup\.ts$/, '/dist/src/core/db/inspect-worker.js'));
+  return new URL('./inspect-worker.js', here);
+}
+
+/** inspectDatabaseFile on a worker thread: the caller's thread goes on answering meanwhile. */
+export function inspectDatabaseFileOffThread(file: string): Promise<Omit<BackupReport, 'bytes' | 'pages'>> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(inspectWorkerUrl(), { workerData: { file } });
+    let answer: { ok?: Omit<BackupReport, 'bytes' | 'pages'>; error?: string } | null = null;
+    worker.once('message', (m: typeof answer) => (answer = m));
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (answer?.ok) resolve(answer.ok);
+      else reject(new Error(answer?.error ?? `the integrity check's thread stopped (exit code ${code})`));
+    });
+  });
+}
+
 /**
  * A consistent copy of the live database through SQLite's online backup API: safe while the server
  * runs and writes. The copy is checked before this returns.
@@ -51,7 +74,7 @@ export async function backupDatabase(database: Database_, outFile: string): Prom
     copy.close();
     chmodSync(tmp, 0o600);
     renameSync(tmp, outFile);
-    const info = inspectDatabaseFile(outFile);
+    const info = await inspectDatabaseFileOffThread(outFile);
     const { size } = await import('node:fs').then((fs) => fs.statSync(outFile));
     return { ...info, bytes: size, pages: result.totalPages };
   } catch (err) {

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { chmodSync, existsSync, statSync } from 'node:fs';
-import { CompiledQuery, Kysely, SqliteDialect, SqliteDriver, type DatabaseConnection } from 'kysely';
+import { CompiledQuery, Kysely, SqliteDialect, SqliteDriver, type DatabaseConnection, type QueryResult } from 'kysely';
 import type pg from 'pg';
 import type { DB } from './schema.js';
 import { migrate } from './migrate.js';
@@ -98,8 +98,72 @@ function cachingDatabase(sqlite: Database.Database) {
   };
 }
 
+/** How long a write made through Kysely waits, in all, for another connection's write lock. */
+const LOCK_WAIT_MS = 5000;
+const BUSY_TIMEOUT = `busy_timeout = ${LOCK_WAIT_MS}`;
+
+const isBusy = (err: unknown) => String((err as { code?: unknown })?.code).startsWith('SQLITE_BUSY');
+
+/**
+ * A connection whose writes wait for the write lock without stopping the event loop. SQLite's own
+ * wait (busy_timeout) sleeps in the calling thread: while an import on a worker thread holds the
+ * lock, one request's write would hold every other request of the server with it. Here a write (a
+ * statement outside a transaction, or the BEGIN IMMEDIATE of one) is tried at once and, while the
+ * lock is held elsewhere, tried again after short pauses in which the server answers others, for
+ * LOCK_WAIT_MS in all; then it fails as it did before (SQLITE_BUSY). Reads (WAL: never locked out)
+ * and statements inside a transaction (which holds the lock) run as they are.
+ */
+function waitingForLock(
+  conn: DatabaseConnection,
+  sqlite: Database.Database,
+  /** Gives Kysely's connection lock back for a pause, and takes it again: others' queries run meanwhile. */
+  pause: (ms: number) => Promise<void>,
+): DatabaseConnection {
+  /** The statement's result, or the SQLITE_BUSY error when the lock is held elsewhere. */
+  const tryOnce = <R>(q: CompiledQuery): { done: Promise<QueryResult<R>> } | { busy: unknown } => {
+    sqlite.pragma('busy_timeout = 0');
+    try {
+      return { done: conn.executeQuery<R>(q) };
+    } catch (err) {
+      if (!isBusy(err)) throw err;
+      return { busy: err };
+    } finally {
+      sqlite.pragma(BUSY_TIMEOUT);
+    }
+  };
+  return {
+    executeQuery: async <R>(q: CompiledQuery) => {
+      if (sqlite.inTransaction || q.query.kind === 'SelectQueryNode') return conn.executeQuery<R>(q);
+      const deadline = Date.now() + LOCK_WAIT_MS;
+      for (let wait = 2; ; wait = Math.min(wait * 2, 50)) {
+        const tried = tryOnce<R>(q);
+        if ('done' in tried) return tried.done;
+        if (Date.now() >= deadline) throw tried.busy;
+        await pause(wait);
+      }
+    },
+    streamQuery: (q, chunkSize) => conn.streamQuery(q, chunkSize),
+  };
+}
+
 /** Write transactions take the write lock up front, so a concurrent writer (e.g. the CLI) waits instead of failing. */
 class ImmediateSqliteDriver extends SqliteDriver {
+  constructor(
+    config: ConstructorParameters<typeof SqliteDriver>[0],
+    private readonly sqlite: Database.Database,
+  ) {
+    super(config);
+  }
+  private wrapped: DatabaseConnection | null = null;
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const conn = await super.acquireConnection();
+    // One connection behind Kysely's lock: wrapped once, the same object every time.
+    return (this.wrapped ??= waitingForLock(conn, this.sqlite, async (ms) => {
+      await super.releaseConnection();
+      await new Promise((r) => setTimeout(r, ms));
+      await super.acquireConnection();
+    }));
+  }
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
@@ -107,12 +171,15 @@ class ImmediateSqliteDriver extends SqliteDriver {
 
 class ImmediateSqliteDialect extends SqliteDialect {
   readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
-  constructor(config: ConstructorParameters<typeof SqliteDialect>[0]) {
+  constructor(
+    config: ConstructorParameters<typeof SqliteDialect>[0],
+    private readonly sqlite: Database.Database,
+  ) {
     super(config);
     this.#config = config;
   }
   override createDriver() {
-    return new ImmediateSqliteDriver(this.#config);
+    return new ImmediateSqliteDriver(this.#config, this.sqlite);
   }
 }
 
@@ -228,6 +295,33 @@ export async function rowsAsArrays(db: Db, query: Compiles<unknown>): Promise<un
 }
 
 /**
+ * A write that may be left for later (a session's last-seen time): on SQLite it is made at once or
+ * not at all. While another connection holds the write lock (an import on its worker thread holds
+ * it for the whole file), it answers false instead of waiting busy_timeout with the event loop
+ * stopped, which would hold every other request of the server too. Inside a transaction, and on
+ * PostgreSQL (row locks: nothing else holds this row), the write is made as any other.
+ */
+export async function writeUnlessBusy(db: Db, query: Compiles<unknown>): Promise<boolean> {
+  const compiled = query.compile(db);
+  const conn = connections.get(db);
+  if (!conn || conn.sqlite.inTransaction) {
+    await db.executeQuery(compiled);
+    return true;
+  }
+  const waited = conn.sqlite.pragma('busy_timeout', { simple: true }) as number;
+  conn.sqlite.pragma('busy_timeout = 0');
+  try {
+    conn.prepare(compiled.sql).run(...(compiled.parameters as unknown[]));
+    return true;
+  } catch (err) {
+    if (String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY')) return false;
+    throw err;
+  } finally {
+    conn.sqlite.pragma(`busy_timeout = ${waited}`);
+  }
+}
+
+/**
  * The file of a SQLite database that other connections (an export's worker threads) can open and
  * read with snapshots of their own: a Kysely instance from openDatabase on a file in WAL mode. Null
  * otherwise (PostgreSQL, an in-memory database, another journal mode, a transaction's instance).
@@ -282,7 +376,7 @@ export function openDatabase(file: string, opts: { readonly?: boolean } = {}): S
   if (!opts.readonly) migrate(sqlite);
   const connection = cachingDatabase(sqlite);
   const db = new Kysely<DB>({
-    dialect: new ImmediateSqliteDialect({ database: connection as unknown as Database.Database }),
+    dialect: new ImmediateSqliteDialect({ database: connection as unknown as Database.Database }, sqlite),
   });
   connections.set(db, connection);
   stampSources.set(db, (nowMs) => (sqlite.inTransaction ? null : connection.stamp(nowMs)));

@@ -1,9 +1,10 @@
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
-import { ForbiddenError } from '../errors.js';
+import { ConflictError, ForbiddenError } from '../errors.js';
 import { actorHasPermission } from '../users/permissions.js';
 import type { ReportResult, ReportRunQuery } from '../../shared/schemas/reports.js';
-import { REPORT_PAGE_SIZE } from '../../shared/reports.js';
+import { REPORT_PAGE_SIZE, REPORT_PDF_MAX_ROWS } from '../../shared/reports.js';
+import { formatCount } from '../../shared/count.js';
 import type { ReportFile } from './files.js';
 import { monthlyPdf, monthlyReport, reportFile } from './monthly.js';
 import { runReport } from './service.js';
@@ -27,6 +28,11 @@ export async function runReportAs(
     page !== undefined || limit !== undefined ? { page: page ?? 1, limit: limit ?? REPORT_PAGE_SIZE } : null;
   const report = await runReport(db, actor, id, period, format, paged);
   if (format === 'json') return { report };
+  if (format === 'pdf' && report.row_count > REPORT_PDF_MAX_ROWS)
+    throw new ConflictError(
+      `This report has ${formatCount(report.row_count)} rows; a PDF is made for at most ${formatCount(REPORT_PDF_MAX_ROWS)}. Download it as CSV or XLSX, or choose a shorter period.`,
+      'REPORT_TOO_LARGE_FOR_PDF',
+    );
   return { report, file: await reportFile(db, actor.organizationId, report, format) };
 }
 

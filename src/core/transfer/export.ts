@@ -3,7 +3,7 @@ import { writeFailure } from './output-errors.js';
 import type { Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { ValidationError } from '../errors.js';
-import { failInterruptedJobs, finishJob, startJob } from './jobs.js';
+import { beginJob, failInterruptedJobs, finishJob, startJob } from './jobs.js';
 import { putChunk, recordWriter, type RecordWriter } from './writers.js';
 import { sqliteWalFile, type Db } from '../db/connection.js';
 import type { ParallelExport, ParallelSettings } from './parallel.js';
@@ -42,6 +42,8 @@ export interface ExportOptions {
    * threads with these settings (parallel.ts); the command line's exports only (decisions.md).
    */
   parallel?: ParallelSettings;
+  /** A job already recorded as queued (jobs.ts queueJob): this export is it, started now. */
+  jobId?: number;
 }
 
 export interface ExportResult {
@@ -98,15 +100,18 @@ export async function runExport(db: Db, actor: Actor, opts: ExportOptions): Prom
     throw ValidationError.field('from', `${entity.name} have no date to choose them by; leave out --from and --to`);
   await failInterruptedJobs(db);
   const options = { from: opts.query.from ?? null, to: opts.query.to ?? null, where: opts.query.where };
-  const jobId = await startJob(db, actor, {
-    type: 'export',
-    entity: entity.name,
-    format: opts.jobFormat ?? format,
-    origin: opts.origin,
-    fileName: opts.fileName,
-    fileSize: null,
-    options,
-  });
+  if (opts.jobId !== undefined) await beginJob(db, opts.jobId);
+  const jobId =
+    opts.jobId ??
+    (await startJob(db, actor, {
+      type: 'export',
+      entity: entity.name,
+      format: opts.jobFormat ?? format,
+      origin: opts.origin,
+      fileName: opts.fileName,
+      fileSize: null,
+      options,
+    }));
   opts.onJob?.(jobId);
   let rows = 0;
   let complete = false;

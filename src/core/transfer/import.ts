@@ -11,7 +11,7 @@ import { readCell, type CellContext, type ColumnKind } from './cells.js';
 import { FileRefusedError, quoted, type ErrorGroup, type RowError } from './errors.js';
 import { ErrorReport } from './report.js';
 import { KeyRows } from './key-rows.js';
-import { finishJob, failInterruptedJobs, startJob } from './jobs.js';
+import { beginJob, finishJob, failInterruptedJobs, startJob } from './jobs.js';
 import {
   formatOf,
   openSource,
@@ -51,6 +51,10 @@ export interface ImportOptions {
   onJob?: (jobId: number) => void;
   /** Cancel (the screens' Cancel button): the import stops at the next row and stores nothing. */
   signal?: AbortSignal;
+  /** A job already recorded as queued (jobs.ts queueJob): this import is it, started now. */
+  jobId?: number;
+  /** Called once the rows are committed, before the job is marked completed (the server removes the upload). */
+  onCommitted?: () => void;
 }
 
 export interface ImportProgress {
@@ -157,16 +161,19 @@ export async function runImport(database: Db, actor: Actor, opts: ImportOptions)
     result.message = err.message;
   }
   result.format = format;
-  const jobId = await startJob(database, actor, {
-    type: 'import',
-    entity: entity.name,
-    format: format ?? 'csv',
-    origin: opts.origin,
-    dryRun: opts.dryRun,
-    fileName,
-    fileSize: null,
-    options: { update: opts.update, mapping: opts.mapping ?? null },
-  });
+  if (opts.jobId !== undefined) await beginJob(database, opts.jobId);
+  const jobId =
+    opts.jobId ??
+    (await startJob(database, actor, {
+      type: 'import',
+      entity: entity.name,
+      format: format ?? 'csv',
+      origin: opts.origin,
+      dryRun: opts.dryRun,
+      fileName,
+      fileSize: null,
+      options: { update: opts.update, mapping: opts.mapping ?? null },
+    }));
   result.job_id = jobId;
   opts.onJob?.(jobId);
   const report = new ErrorReport(opts.reportPath(jobId));
@@ -205,6 +212,7 @@ export async function runImport(database: Db, actor: Actor, opts: ImportOptions)
             },
           });
         });
+        opts.onCommitted?.();
       }
     } catch (err) {
       if (err instanceof FileRefusedError) fileLevel = err.message;

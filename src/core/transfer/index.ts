@@ -6,5 +6,5 @@ export { parallelSettings, type ParallelSettings } from './parallel.js';
 export { describeRowError, FileRefusedError, type RowError } from './errors.js';
 export { formatOfName, IMPORT_FORMATS, LIMITS, type TransferFormat } from './limits.js';
 export { fileHeaders, normalizeHeader, safeFileName, type ColumnMapping } from './source.js';
-export { getJob, recentJobs, workerName, type DataJobRow } from './jobs.js';
+export { finishJob, getJob, queueJob, recentJobs, workerName, type DataJobRow } from './jobs.js';
 export type { AnyEntity, ExportQuery, TransferColumn, TransferEntity } from './entity.js';

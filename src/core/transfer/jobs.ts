@@ -44,6 +44,24 @@ function jobName(j: NewJob): string {
 
 /** Records a job as running (started now by this process) and answers its id. */
 export async function startJob(db: Db, actor: Actor, j: NewJob): Promise<number> {
+  return insertJob(db, actor, j, 'in_progress');
+}
+
+/**
+ * Records a job waiting for its turn (the server's heavy-job queue: at most a few of a lab's jobs run
+ * at once) and answers its id; beginJob marks it running when its turn comes.
+ */
+export async function queueJob(db: Db, actor: Actor, j: NewJob): Promise<number> {
+  return insertJob(db, actor, j, 'pending');
+}
+
+/** A queued job starts now, run by this process. */
+export async function beginJob(db: Db, id: number): Promise<void> {
+  const now = nowIso();
+  await updateJobRow(db, id, { status: 'in_progress', worker: workerName(), started_at: now, updated_at: now });
+}
+
+async function insertJob(db: Db, actor: Actor, j: NewJob, status: 'pending' | 'in_progress'): Promise<number> {
   const now = nowIso();
   return insertJobRow(db, {
     organization_id: actor.organizationId,
@@ -51,7 +69,7 @@ export async function startJob(db: Db, actor: Actor, j: NewJob): Promise<number>
     type: j.type,
     entity: j.entity,
     format: j.format,
-    status: 'in_progress',
+    status,
     origin: j.origin,
     dry_run: j.dryRun ? 1 : 0,
     file_name: j.fileName,
@@ -72,7 +90,7 @@ export async function startJob(db: Db, actor: Actor, j: NewJob): Promise<number>
     requested_by_name: actor.userId ? actor.email : (actor.email ?? 'cli'),
     download_count: 0,
     requested_at: now,
-    started_at: now,
+    started_at: status === 'in_progress' ? now : null,
     completed_at: null,
     updated_at: now,
   });

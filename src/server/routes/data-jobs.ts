@@ -90,7 +90,7 @@ export default async function dataJobRoutes(app: FastifyInstance) {
     const length = Number(req.headers['content-length']);
     try {
       return await uploadAndCheck(
-        db,
+        database,
         dataDir,
         who(req),
         req.query,
@@ -105,7 +105,7 @@ export default async function dataJobRoutes(app: FastifyInstance) {
     }
   });
   route(app, dataJobsApi.discardUpload, async (req) => discardUpload(dataDir, who(req), req.params.id));
-  route(app, dataJobsApi.check, async (req) => ({ check: await checkUpload(db, dataDir, who(req), req.body) }));
+  route(app, dataJobsApi.check, async (req) => ({ check: await checkUpload(database, dataDir, who(req), req.body) }));
   route(app, dataJobsApi.startImport, async (req) => ({
     job: await startImport(database, dataDir, who(req), req.body),
   }));

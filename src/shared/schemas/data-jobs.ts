@@ -13,7 +13,8 @@ export type DataJobType = (typeof DATA_JOB_TYPES)[number];
 export const DATA_JOB_STATUSES = ['pending', 'in_progress', 'completed', 'failed', 'cancelled'] as const;
 export type DataJobStatus = (typeof DATA_JOB_STATUSES)[number];
 export const DATA_JOB_STATUS_LABELS: Record<DataJobStatus, string> = {
-  pending: 'Pending',
+  // Waiting for the lab's turn of heavy work (at most two of a lab's jobs run at once).
+  pending: 'Queued',
   in_progress: 'In Progress',
   completed: 'Completed',
   failed: 'Failed',

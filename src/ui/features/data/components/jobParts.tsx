@@ -51,7 +51,8 @@ export function formatBytes(n: number | null | undefined): string {
 
 /** What a job did, in one line: "20 new, 0 updated", "1,204 records", "2 errors in 20 rows". */
 export function jobOutcome(job: DataJob): string {
-  if (job.status === 'in_progress' || job.status === 'pending')
+  if (job.status === 'pending') return 'waiting for its turn';
+  if (job.status === 'in_progress')
     return `${formatCount(job.processed)} ${job.type === 'import' ? 'rows read' : 'records written'}`;
   if (job.type === 'export') return `${formatCount(job.records ?? 0)} records`;
   if (job.status === 'completed')

@@ -4,6 +4,7 @@ import type { ReportPage, ReportPeriodQuery, ReportResult } from '@shared/schema
 import { Button, Card, CardHeader, DateText, ErrorPanel, LoadingState, Money, Pagination } from '@/components';
 import { formatCount } from '@/lib/format';
 import { reportFileUrl, useReport } from '../api';
+import { REPORT_PDF_MAX_ROWS } from '@shared/reports';
 
 // recharts is loaded with the first chart, not with the page.
 const ReportChart = lazy(() => import('./ReportChart'));
@@ -152,6 +153,8 @@ export function ReportView({
   const q = useReport(id, period, page);
   const r = q.data;
   const print = () => window.open(reportFileUrl(id, period, 'pdf'), '_blank', 'noopener');
+  // The server makes no PDF past this many rows (409 REPORT_TOO_LARGE_FOR_PDF): said here before it is asked.
+  const tooBigForPdf = r !== undefined && r.row_count > REPORT_PDF_MAX_ROWS;
   return (
     <Card className="min-w-0" aria-live="polite">
       <CardHeader
@@ -171,12 +174,19 @@ export function ReportView({
         }
       />
       <div className="flex flex-wrap gap-2 border-b border-slate-100 px-4 pb-3">
-        <a className="inline-flex" href={reportFileUrl(id, period, 'pdf')} download>
-          <Button size="sm" variant="outline" tabIndex={-1}>
+        {tooBigForPdf ? (
+          <Button size="sm" variant="outline" disabled aria-describedby="report-pdf-limit">
             <Download />
             PDF
           </Button>
-        </a>
+        ) : (
+          <a className="inline-flex" href={reportFileUrl(id, period, 'pdf')} download>
+            <Button size="sm" variant="outline" tabIndex={-1}>
+              <Download />
+              PDF
+            </Button>
+          </a>
+        )}
         {canExport && (
           <>
             <a className="inline-flex" href={reportFileUrl(id, period, 'csv')} download>
@@ -193,10 +203,16 @@ export function ReportView({
             </a>
           </>
         )}
-        <Button size="sm" variant="outline" onClick={print}>
+        <Button size="sm" variant="outline" onClick={print} disabled={tooBigForPdf}>
           <Printer />
           Print
         </Button>
+        {tooBigForPdf && (
+          <p id="report-pdf-limit" className="basis-full text-[12px] text-amber-700">
+            {formatCount(r.row_count)} rows are too many for a PDF (at most {formatCount(REPORT_PDF_MAX_ROWS)}):{' '}
+            {canExport ? 'download CSV or XLSX, or choose a shorter period.' : 'choose a shorter period.'}
+          </p>
+        )}
       </div>
       <div className="grid gap-4 p-4">
         {q.isError ? (
