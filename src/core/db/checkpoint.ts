@@ -35,6 +35,9 @@ export function startCheckpoints(database: Database_, onError: (err: unknown) =>
   return async () => {
     if (stopped) return;
     stopped = true;
+    // Held while it stops: an unreferenced thread lets the process end (exit code 0) before the
+    // stop is done, and the server's shutdown after it (the data dir's lock files) never runs.
+    worker.ref();
     worker.postMessage('stop');
     await exited;
     if (sqlite.open) sqlite.pragma('wal_autocheckpoint = 1000');
