@@ -9,7 +9,7 @@ import { MOBILE, login, screenshot, startApp, type E2eApp, screenshotFailures } 
 let app: E2eApp;
 
 beforeAll(async () => {
-  app = await startApp({ roles: ['doctor'] });
+  app = await startApp({ roles: ['doctor', 'collector'] });
 });
 
 afterAll(async () => {
@@ -208,7 +208,7 @@ describe('All Patients', () => {
     const csv = readFileSync(await file.path(), 'utf8').replace(/^\uFEFF/, '');
     const lines = csv.trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      'patient_id,first_name,last_name,date_of_birth,age,gender,phone,email,address,city,state,pincode,emergency_contact,emergency_phone,emergency_relation,blood_group,allergies,medical_history,insurance_provider,insurance_number,membership_type,status,created_at,title,dob_estimated',
+      'patient_id,first_name,last_name,date_of_birth,age,gender,phone,email,address,city,state,pincode,emergency_contact,emergency_phone,emergency_relation,blood_group,allergies,medical_history,insurance_provider,insurance_number,membership_type,status,created_at,title,dob_estimated,legacy_id',
     );
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(',Csv,Exportwala,1969-12-31,');
@@ -222,8 +222,10 @@ describe('All Patients', () => {
     const page = await app.newPage();
     track(page);
     await page.goto('/patients?search=Always');
-    const doctor = app.users.doctor!;
-    await login(page, doctor.email, doctor.password);
+    // A collector views patients (to find whose tube to draw) and changes none. A doctor would not
+    // do here: he is listed only the patients whose visits or bills name him.
+    const collector = app.users.collector!;
+    await login(page, collector.email, collector.password);
     await table(page).getByRole('row').filter({ hasText: 'Visible Always' }).waitFor();
     expect(await page.getByRole('button', { name: 'Add Patient' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Edit Visible Always' }).count()).toBe(0);

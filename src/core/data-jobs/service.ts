@@ -637,8 +637,9 @@ export async function startImport(
       update,
       reportDir: reportDir(dataDir),
       jobId,
-      // The upload is removed once the import has stored it, before the job shows completed.
-      removeWhenStored: [file, uploadPaths(dataDir, r.actor.organizationId, body.upload_id).meta],
+      // Imported, refused or cancelled, the upload is removed before the job shows how it ended: the
+      // dialog starts again from a new upload.
+      removeWhenDone: [file, uploadPaths(dataDir, r.actor.organizationId, body.upload_id).meta],
     }),
     (state, e) => {
       if (e.type !== 'progress' || !e.import) return;

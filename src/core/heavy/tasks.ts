@@ -41,8 +41,8 @@ export type HeavyTask =
       reportDir: string;
       /** The job recorded (queued) before the turn came; none for a check, which records its own. */
       jobId?: number;
-      /** Files removed once the rows are committed, before the job shows completed (the upload). */
-      removeWhenStored?: string[];
+      /** Files removed when the import has ended in any way, before its job shows how (the upload). */
+      removeWhenDone?: string[];
     }
   | {
       kind: 'export';
@@ -107,7 +107,7 @@ export async function performTask(
         origin: 'web',
         signal,
         jobId: task.jobId,
-        onCommitted: () => task.removeWhenStored?.forEach((f) => rmSync(f, { force: true })),
+        onEnded: () => task.removeWhenDone?.forEach((f) => rmSync(f, { force: true })),
         reportPath: (id) => join(task.reportDir, `import-${id}-${entity.name}-errors.csv`),
         onJob: (id) => emit({ type: 'job', id }),
         onProgress: (p) => emit({ type: 'progress', import: p }),

@@ -53,8 +53,8 @@ export interface ImportOptions {
   signal?: AbortSignal;
   /** A job already recorded as queued (jobs.ts queueJob): this import is it, started now. */
   jobId?: number;
-  /** Called once the rows are committed, before the job is marked completed (the server removes the upload). */
-  onCommitted?: () => void;
+  /** Called when a real import has ended in any way, before its job shows how (the upload is removed). */
+  onEnded?: () => void;
 }
 
 export interface ImportProgress {
@@ -212,13 +212,13 @@ export async function runImport(database: Db, actor: Actor, opts: ImportOptions)
             },
           });
         });
-        opts.onCommitted?.();
       }
     } catch (err) {
       if (err instanceof FileRefusedError) fileLevel = err.message;
       else if (err instanceof Cancelled) cancelled = true;
       else if (!(err instanceof Rollback)) {
         await report.close();
+        if (!opts.dryRun) opts.onEnded?.();
         await finishJob(database, jobId, {
           status: 'failed',
           records: result.rows,
@@ -261,6 +261,7 @@ export async function runImport(database: Db, actor: Actor, opts: ImportOptions)
       },
     });
   }
+  if (!opts.dryRun) opts.onEnded?.();
   await finishJob(database, jobId, {
     status: result.status,
     records: result.rows,

@@ -3,7 +3,9 @@ import { useState } from 'react';
 import { useWatch, type DefaultValues } from 'react-hook-form';
 import { z } from 'zod';
 import { ROLES } from '@shared/roles';
-import { passwordSchema, userCreateSchema, type User, type UserCreate, type UserUpdate } from '@shared/schemas/users';
+import { DEFAULT_PASSWORD_POLICY, passwordProblems } from '@shared/password-policy';
+import type { PasswordPolicy } from '@shared/constants';
+import { userCreateSchema, type User, type UserCreate, type UserUpdate } from '@shared/schemas/users';
 import {
   Button,
   Dialog,
@@ -21,6 +23,7 @@ import type { IssuedInvitation } from '@shared/schemas/tenants';
 import { applyServerErrors, fieldNamed } from '@/lib/forms';
 import { useDialogForm } from '@/lib/dialogForm';
 import { fullName, useCurrentUser } from '@/lib/session';
+import { useLab } from '@/lib/lab';
 import { useCreateUserMutation, useInviteUserMutation, useUpdateUserMutation } from '../api';
 import { assignableRoles, hasConsultationFee, roleLabel } from '@/lib/roles';
 
@@ -32,36 +35,45 @@ type Mode = 'create' | 'edit';
  * dialog has no password fields (Reset password is its own dialog), and an invited user sets
  * their own through the link.
  */
-function formSchema(mode: Mode) {
+/** What is wrong with a new password under the lab's policy, or null. */
+function passwordFault(
+  policy: PasswordPolicy,
+  v: { password: string; email?: string; first_name?: string; last_name?: string },
+): string | null {
+  if (v.password.length > 200) return 'Password must be at most 200 characters';
+  const who = { email: v.email, name: `${v.first_name ?? ''} ${v.last_name ?? ''}`.trim() };
+  const problems = passwordProblems(policy, v.password, who);
+  return problems.length ? problems.join('; ') : null;
+}
+
+function formSchema(mode: Mode, policy: PasswordPolicy) {
   // Check the password rules even while other fields still have errors, so every problem shows at once.
   const when = (payload: { value: unknown }) => {
     const v = payload.value as { password?: unknown; confirm_password?: unknown; how?: unknown };
     return typeof v.password === 'string' && typeof v.confirm_password === 'string';
   };
   const setsPassword = (v: { how: string }) => mode === 'create' && v.how === 'password';
-  return userCreateSchema
-    .omit({ password: true })
-    .extend({
-      role: z.enum(ROLES, { error: 'Select a role' }),
-      how: z.enum(['password', 'invite']),
-      password: z.string(),
-      confirm_password: z.string(),
-    })
-    .refine((v) => !setsPassword(v) || v.password.length >= 8, {
-      path: ['password'],
-      message: 'Password must be at least 8 characters',
-      when,
-    })
-    .refine((v) => !setsPassword(v) || passwordSchema.safeParse(v.password).success, {
-      path: ['password'],
-      message: 'Password must be at most 200 characters',
-      when: (payload) => when(payload) && String((payload.value as { password?: unknown }).password).length >= 8,
-    })
-    .refine((v) => !setsPassword(v) || v.confirm_password === v.password, {
-      path: ['confirm_password'],
-      message: 'Passwords do not match',
-      when,
-    });
+  return (
+    userCreateSchema
+      .omit({ password: true })
+      .extend({
+        role: z.enum(ROLES, { error: 'Select a role' }),
+        how: z.enum(['password', 'invite']),
+        password: z.string(),
+        confirm_password: z.string(),
+      })
+      // The lab's policy, as the server applies it when it saves: every broken rule named.
+      .refine((v) => !setsPassword(v) || passwordFault(policy, v) === null, {
+        path: ['password'],
+        error: (iss) => passwordFault(policy, iss.input as Parameters<typeof passwordFault>[1]) ?? undefined,
+        when,
+      })
+      .refine((v) => !setsPassword(v) || v.confirm_password === v.password, {
+        path: ['confirm_password'],
+        message: 'Passwords do not match',
+        when,
+      })
+  );
 }
 type Schema = ReturnType<typeof formSchema>;
 type FormIn = z.input<Schema>;
@@ -117,7 +129,8 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
   };
 
   // Each opening starts from the user being edited (or an empty form).
-  const form = useDialogForm(formSchema(mode), open, user, defaults);
+  const policy = useLab().data?.passwordPolicy ?? DEFAULT_PASSWORD_POLICY;
+  const form = useDialogForm(formSchema(mode, policy), open, user, defaults);
   const { errors } = form.formState;
 
   const role = useWatch({ control: form.control, name: 'role' }) ?? '';
