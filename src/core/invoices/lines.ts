@@ -4,6 +4,7 @@ import { ConflictError } from '../errors.js';
 import type { BillsTable } from '../billing/tables.js';
 import { DEFAULT_SAC, billTax, taxRateOf } from '../../shared/gst.js';
 import { itemsOfBills } from './repository.js';
+import type { InvoiceLinesTable } from './tables.js';
 
 type BillRow = Selectable<BillsTable>;
 
@@ -17,19 +18,7 @@ export async function linesAndTotals(db: Db, bills: BillRow[], interState: boole
     db,
     bills.map((b) => b.id),
   );
-  const lines: {
-    position: number;
-    bill_id: number;
-    description: string;
-    sac_code: string;
-    qty: number;
-    rate_percent: number;
-    taxable_paise: number;
-    cgst_paise: number;
-    sgst_paise: number;
-    igst_paise: number;
-    total_paise: number;
-  }[] = [];
+  const lines: Omit<InvoiceLinesTable, 'id' | 'invoice_id'>[] = [];
   for (const b of bills) {
     const its = items.filter((i) => i.bill_id === b.id);
     // Each line's taxable value and tax are worked out again from the stored line totals by the rule
