@@ -1,5 +1,5 @@
 // The `lims` command: bin/lims.js imports this file. The work is in program.ts so tests can run it in-process.
-import { runCli } from './program.js';
+import { packageVersion } from '../core/version.js';
 
 // Everything lims writes holds patient data (the database and its WAL, backups, exports, PDFs,
 // import reports): readable by this user only, whatever the login's umask.
@@ -14,4 +14,12 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   throw err;
 });
 
-process.exitCode = await runCli(process.argv);
+// `lims --version` answers without loading every command (the server, PDF and database code take
+// most of a second to load); any other command line goes through the full program.
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  process.stdout.write(`${packageVersion()}\n`);
+} else {
+  const { runCli } = await import('./program.js');
+  process.exitCode = await runCli(process.argv);
+}

@@ -16,10 +16,12 @@ import { nonEmpty } from './flags.js';
 import { Output, type Streams } from './output.js';
 import { isPromptCancelled } from './prompts.js';
 
-/** Exit codes: 0 done, 1 the command failed, 2 the command line was wrong. */
+/** Exit codes: 0 done, 1 the command failed, 2 the command line was wrong, 130 stopped by Ctrl+C. */
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
+/** 128 + SIGINT, as a shell reports a program Ctrl+C stopped: scripts tell "stopped" from "failed". */
+export const EXIT_INTERRUPTED = 130;
 
 export function buildProgram(out: Output, streams: Streams): Command {
   const program = new Command('lims');
@@ -51,7 +53,7 @@ export function buildProgram(out: Output, streams: Streams): Command {
     .addHelpText(
       'after',
       `
-Exit codes: 0 done, 1 the command failed, 2 the command line was wrong.
+Exit codes: 0 done, 1 the command failed, 2 the command line was wrong, 130 stopped with Ctrl+C.
 Run "lims <command> --help" for a command's flags and examples.`,
     );
   // Subcommands inherit the settings above (exitOverride, output), so they are added last.
@@ -89,7 +91,7 @@ function report(err: unknown, out: Output, verbose: boolean): number {
   }
   if (isPromptCancelled(err)) {
     out.error('cancelled; nothing was changed');
-    return EXIT_FAILURE;
+    return EXIT_INTERRUPTED;
   }
   if (err instanceof CliError) {
     out.error(err.message);

@@ -1,4 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../src/core/auth/password.js';
 import { row } from '../db.js';
@@ -137,5 +139,21 @@ describe.skipIf(!hasScript)('lims setup, interactive', () => {
     } finally {
       await database.close();
     }
+  });
+
+  it('stops on Ctrl+C with exit 130, as a shell expects of an interrupted program, and stores nothing', async () => {
+    const dir = tempDir();
+    await provisionDir(dir);
+    const { code, screen } = await drive(
+      ['--data-dir', dir, 'setup'],
+      [
+        ['Lab name', 'Sunrise Diagnostics\r'],
+        ['Lab address', '\x03'],
+        ['nothing was changed', ''],
+      ],
+    );
+    expect(screen).toContain('cancelled; nothing was changed');
+    expect(code).toBe(130);
+    expect(existsSync(join(dir, 'lims.db'))).toBe(false);
   });
 });
