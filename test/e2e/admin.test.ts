@@ -229,23 +229,24 @@ describe('diagnostics', () => {
     }
   });
 
-  it('Auth debug (public) shows the real state and signs in and out with a typed account', async () => {
-    const page = await app.newPage();
-    await page.goto('/auth-debug');
-    await page.getByText('Not signed in', { exact: true }).waitFor();
-    await page.getByText(/Scripts on this page cannot read it/).waitFor();
-    await page.getByLabel('Email').fill(app.admin.email);
-    await page.getByLabel('Password').fill('wrong-password-1');
-    await page.getByRole('button', { name: 'Test Login' }).click();
-    await page.getByText(/^Login failed: /).waitFor();
-    await page.getByLabel('Password').fill(app.admin.password);
-    await page.getByRole('button', { name: 'Test Login' }).click();
-    await page.getByText('Login successful!').waitFor();
-    await page.getByText('Signed in', { exact: true }).waitFor();
-    await page.getByText('system_settings').first().waitFor();
-    await page.getByRole('button', { name: 'Logout' }).click();
-    await page.getByText('Logout successful!').waitFor();
-    await page.getByText('Not signed in', { exact: true }).waitFor();
+  it("Auth debug is the server superadmin's: others get the no-access panel, a visitor the sign-in, and the Debug Import item is in no one else's menu", async () => {
+    // A visitor who is not signed in is asked to sign in, and sees nothing of the page.
+    const visitor = await app.newPage();
+    await visitor.goto('/auth-debug');
+    await visitor.getByRole('button', { name: /sign in/i }).waitFor();
+    expect(await visitor.getByText('Test Login').count()).toBe(0);
+    // Staff of the lab who are not its superadmin see why not, and no Debug Import in the sidebar.
+    const desk = app.users.receptionist!;
+    const page = await signedIn('/auth-debug', desk.email, desk.password);
+    await page.getByText(/You do not have permission/).waitFor();
+    expect(
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Debug Import' }).count(),
+    ).toBe(0);
+    // The superadmin sees the real state of this browser's session, and the menu item.
+    const admin = await signedIn('/auth-debug');
+    await admin.getByText('Signed in', { exact: true }).waitFor();
+    await admin.getByText('system_settings').first().waitFor();
+    await admin.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Debug Import' }).waitFor();
   });
 });
 

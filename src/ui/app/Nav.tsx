@@ -3,7 +3,7 @@ import { NavLink, useLocation } from 'react-router';
 import { FlaskConical } from 'lucide-react';
 import { Tooltip } from '@/components';
 import { cn } from '@/lib/cn';
-import { useMyLab } from '@/lib/session';
+import { useCurrentUser, useMyLab } from '@/lib/session';
 import { NAV_GROUPS } from './registry';
 
 export function Brand({ compact }: { compact: boolean }) {
@@ -37,6 +37,7 @@ const groupId = (label: string) => `nav-${label.toLowerCase().replace(/[^a-z0-9]
 export function NavList({ compact }: { compact: boolean }) {
   const ref = useRef<HTMLElement>(null);
   const { pathname } = useLocation();
+  const { permissions } = useCurrentUser();
   // Long menu: keep the current item in view (e.g. /audit near the bottom after a reload).
   useEffect(() => {
     ref.current?.querySelector('[aria-current="page"]')?.scrollIntoView({ block: 'nearest' });
@@ -61,31 +62,33 @@ export function NavList({ compact }: { compact: boolean }) {
             {group.label}
           </p>
           <ul className={cn('grid gap-0.5', compact ? (i > 0 ? 'px-0' : 'px-1.5') : 'px-2')}>
-            {group.items.map((item) => {
-              const Icon = item.icon;
-              return (
-                <li key={item.path}>
-                  <Tooltip content={item.label} side="right" enabled={compact}>
-                    <NavLink
-                      to={item.path}
-                      end
-                      aria-label={compact ? item.label : undefined}
-                      className={({ isActive }) =>
-                        cn(
-                          'flex h-8 items-center gap-2.5 rounded-md text-[13px] text-slate-700 transition-colors hover:bg-slate-100 hover:text-slate-900',
-                          compact ? 'justify-center px-0' : 'px-2.5',
-                          isActive &&
-                            'bg-primary-50 font-semibold text-primary-800 hover:bg-primary-100 hover:text-primary-800',
-                        )
-                      }
-                    >
-                      <Icon className="size-4 shrink-0" aria-hidden="true" />
-                      {!compact && <span className="truncate">{item.label}</span>}
-                    </NavLink>
-                  </Tooltip>
-                </li>
-              );
-            })}
+            {group.items
+              .filter((item) => !item.onlyWith || permissions.includes(item.onlyWith))
+              .map((item) => {
+                const Icon = item.icon;
+                return (
+                  <li key={item.path}>
+                    <Tooltip content={item.label} side="right" enabled={compact}>
+                      <NavLink
+                        to={item.path}
+                        end
+                        aria-label={compact ? item.label : undefined}
+                        className={({ isActive }) =>
+                          cn(
+                            'flex h-8 items-center gap-2.5 rounded-md text-[13px] text-slate-700 transition-colors hover:bg-slate-100 hover:text-slate-900',
+                            compact ? 'justify-center px-0' : 'px-2.5',
+                            isActive &&
+                              'bg-primary-50 font-semibold text-primary-800 hover:bg-primary-100 hover:text-primary-800',
+                          )
+                        }
+                      >
+                        <Icon className="size-4 shrink-0" aria-hidden="true" />
+                        {!compact && <span className="truncate">{item.label}</span>}
+                      </NavLink>
+                    </Tooltip>
+                  </li>
+                );
+              })}
           </ul>
         </div>
       ))}

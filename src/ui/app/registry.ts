@@ -1,3 +1,4 @@
+import type { Permission } from '@shared/roles';
 import type { LucideIcon } from 'lucide-react';
 import { NAV_GROUPS_ORDER, type ScreenDef } from '@/lib/screens';
 // Each feature declares its own screens. A new feature adds one line here; a new screen of an
@@ -75,6 +76,7 @@ export interface NavItem {
   path: string;
   label: string;
   icon: LucideIcon;
+  onlyWith?: Permission;
 }
 
 export interface NavGroup {
@@ -82,16 +84,16 @@ export interface NavGroup {
   items: NavItem[];
 }
 
-/** The sidebar, exactly as the spec's table (000, 2.7): every item is shown to every user. */
+/** The sidebar, as the spec's table (000, 2.7): every item is shown to every user, but the operator's tools (onlyWith). */
 export const NAV_GROUPS: NavGroup[] = NAV_GROUPS_ORDER.map((label) => ({
   label,
   items: SCREENS.flatMap((s) =>
     (s.nav ?? [])
       .filter((n) => n.group === label)
-      .map((n) => ({ path: s.path, label: n.label, icon: n.icon, order: n.order })),
+      .map((n) => ({ path: s.path, label: n.label, icon: n.icon, order: n.order, onlyWith: n.onlyWith })),
   )
     .sort((a, b) => a.order - b.order)
-    .map(({ path, label: itemLabel, icon }) => ({ path, label: itemLabel, icon })),
+    .map(({ path, label: itemLabel, icon, onlyWith }) => ({ path, label: itemLabel, icon, onlyWith })),
 }));
 
 /** The group a path belongs to (first match), for the top bar's "Group / Screen" line. */

@@ -24,6 +24,11 @@ export interface NavEntry {
   icon: LucideIcon;
   /** Position within the group (the spec's row order). */
   order: number;
+  /**
+   * Listed only to users with this permission. The spec lists every item to everyone; a tool for
+   * the server's operator (the debug screens) is not in a lab's everyday menu.
+   */
+  onlyWith?: Permission;
 }
 
 /** A card of the home page (spec 000, 2.5). */

