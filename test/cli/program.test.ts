@@ -80,7 +80,9 @@ describe('the real binary', () => {
   it('answers --help and --version with exit code 0', async () => {
     const [help, version] = await Promise.all([lims(['--help']), lims(['--version'])]);
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain('Exit codes: 0 done, 1 the command failed, 2 the command line was wrong, 130 stopped with Ctrl+C.');
+    expect(help.stdout).toContain(
+      'Exit codes: 0 done, 1 the command failed, 2 the command line was wrong, 130 stopped with Ctrl+C.',
+    );
     expect(version.code).toBe(0);
     expect(version.stdout.trim()).toBe(packageVersion());
   });
