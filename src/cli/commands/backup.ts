@@ -1,3 +1,4 @@
+import { formatBytes } from '../../shared/bytes.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -47,7 +48,7 @@ Keep backups off this machine. Restore one with "lims restore FILE" (server stop
         try {
           const r = await backupDatabase(database, file);
           out.line(
-            `backup written to ${r.file} (${r.bytes.toLocaleString('en-IN')} bytes, ${r.patients.toLocaleString('en-IN')} patients, schema ${r.schema_version}); integrity ok`,
+            `backup written to ${r.file} (${formatBytes(r.bytes)}, ${r.patients.toLocaleString('en-IN')} patients, schema ${r.schema_version}); integrity ok`,
           );
         } catch (err) {
           throw new CliError(`${flags.out ? '--out: ' : ''}${(err as Error).message}`, 1, { cause: err });

@@ -1,3 +1,4 @@
+import { formatBytes } from '../../shared/bytes.js';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { NotFoundError } from '../../core/errors.js';
@@ -62,7 +63,7 @@ Without --out the PDF goes to standard output when it is a pipe or a file, and t
           sink.discard();
           throw cannotWrite(file, err);
         }
-        out.line(`wrote ${file} (${pdf.length.toLocaleString('en-IN')} bytes)`);
+        out.line(`wrote ${file} (${formatBytes(pdf.length)})`);
       }),
     );
 }

@@ -1,3 +1,4 @@
+import { formatBytes } from '../../shared/bytes.js';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -62,7 +63,7 @@ Examples:
           }
           const target = resolve(flags.out ?? file.name);
           writeOut(target, pdf);
-          out.line(`wrote ${target} (${pdf.length.toLocaleString('en-IN')} bytes)`);
+          out.line(`wrote ${target} (${formatBytes(pdf.length)})`);
           return;
         }
         if (flags.month !== undefined) throw new CliError('--month goes with "lims report monthly"', 2);
@@ -77,7 +78,7 @@ Examples:
         }
         const file = resolve(flags.out ?? `report-${sampleCode}.pdf`);
         writeOut(file, pdf);
-        out.line(`wrote ${file} (${pdf.length.toLocaleString('en-IN')} bytes)`);
+        out.line(`wrote ${file} (${formatBytes(pdf.length)})`);
       }),
     );
 }

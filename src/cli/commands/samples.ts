@@ -1,3 +1,4 @@
+import { formatBytes } from '../../shared/bytes.js';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -50,7 +51,7 @@ Examples:
         } catch (err) {
           throw new CliError(`--out: cannot write ${file}: ${(err as Error).message}`, 1, { cause: err });
         }
-        out.line(`wrote ${file} (${pdf.length.toLocaleString('en-IN')} bytes)`);
+        out.line(`wrote ${file} (${formatBytes(pdf.length)})`);
       }),
     );
 }

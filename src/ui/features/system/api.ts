@@ -1,3 +1,4 @@
+export { formatBytes } from '@shared/bytes';
 import { useQuery } from '@tanstack/react-query';
 import { call } from '@/lib/api';
 import { patientsApi } from '@shared/api/patients';
@@ -39,13 +40,6 @@ export const checks = {
   patientWrite: () => timed(() => call(systemApi.patientWriteCheck, {}).then((r) => r.check)),
   auditChain: () => timed(() => call(systemApi.auditChainCheck, {}).then((r) => r.audit)),
 };
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  if (n < 1024 ** 3) return `${(n / 1024 / 1024).toFixed(1)} MB`;
-  return `${(n / 1024 ** 3).toFixed(2)} GB`;
-}
 
 export function formatUptime(seconds: number): string {
   const d = Math.floor(seconds / 86400);

@@ -1,3 +1,4 @@
+import { formatBytes as sharedFormatBytes } from '@shared/bytes';
 import { Badge, type BadgeTone } from '@/components';
 import { DATA_ENTITY_LABELS, DATA_JOB_STATUS_LABELS, FORMAT_LABELS, type DataJob } from '@shared/schemas/data-jobs';
 import { formatCount } from '@/lib/format';
@@ -40,13 +41,9 @@ export function formatLabel(format: DataJob['format']): string {
   return FORMAT_LABELS[format];
 }
 
-/** 1.2 MB, 340 KB, 12 B. */
+/** A file's size, or a dash when it is not known. */
 export function formatBytes(n: number | null | undefined): string {
-  if (n === null || n === undefined) return '—';
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(n < 10 * 1024 ? 1 : 0)} KB`;
-  if (n < 1024 * 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MB`;
-  return `${(n / 1024 / 1024 / 1024).toFixed(2)} GB`;
+  return n === null || n === undefined ? '—' : sharedFormatBytes(n);
 }
 
 /** What a job did, in one line: "20 new, 0 updated", "1,204 records", "2 errors in 20 rows". */
