@@ -1,10 +1,8 @@
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { ADMIN_EMAIL, PASSWORD, login, makeLab, type TestLab } from '../helpers.js';
 import type { RouteContract } from '../../src/shared/api/contract.js';
+import { allContracts } from './contracts.js';
 
 let lab: TestLab;
 beforeAll(async () => {
@@ -12,23 +10,9 @@ beforeAll(async () => {
 });
 afterAll(() => lab.close());
 
-const API_DIR = fileURLToPath(new URL('../../src/shared/api/', import.meta.url));
-
-async function actionContracts(): Promise<{ name: string; contract: RouteContract }[]> {
-  const out: { name: string; contract: RouteContract }[] = [];
-  for (const file of readdirSync(API_DIR).filter((f) => f.endsWith('.ts') && f !== 'contract.ts')) {
-    const mod = (await import(join(API_DIR, file))) as Record<string, unknown>;
-    for (const [exportName, group] of Object.entries(mod)) {
-      if (typeof group !== 'object' || group === null) continue;
-      for (const [key, c] of Object.entries(group)) {
-        if (c && typeof c === 'object' && 'method' in c && 'path' in c && 'response' in c) {
-          const contract = c as RouteContract;
-          if (contract.method !== 'GET') out.push({ name: `${file}:${exportName}.${key}`, contract });
-        }
-      }
-    }
-  }
-  return out;
+/** Every route that changes something (not GET). */
+async function actionContracts() {
+  return (await allContracts()).filter(({ contract }) => contract.method !== 'GET');
 }
 
 /** Zod's own wording, which means nothing to the person who sent the request. */

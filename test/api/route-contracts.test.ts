@@ -1,39 +1,19 @@
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { makeLab, tempDir, type TestLab } from '../helpers.js';
 import { buildApp } from '../../src/server/app.js';
 import { compileResponseWriter, route } from '../../src/server/contract.js';
 import { openDatabase } from '../../src/core/db/connection.js';
-import { defineRoute, isFileResponse, type RouteContract } from '../../src/shared/api/contract.js';
+import { defineRoute, isFileResponse } from '../../src/shared/api/contract.js';
 import type { RegisteredRoute } from '../../src/server/types.js';
+import { allContracts } from './contracts.js';
 
 let lab: TestLab;
 beforeAll(async () => {
   lab = await makeLab();
 });
 afterAll(() => lab.close());
-
-const API_DIR = fileURLToPath(new URL('../../src/shared/api/', import.meta.url));
-
-/** Every contract exported by src/shared/api/<feature>.ts (objects of defineRoute results). */
-async function allContracts(): Promise<{ name: string; contract: RouteContract }[]> {
-  const out: { name: string; contract: RouteContract }[] = [];
-  for (const file of readdirSync(API_DIR).filter((f) => f.endsWith('.ts') && f !== 'contract.ts')) {
-    const mod = (await import(join(API_DIR, file))) as Record<string, unknown>;
-    for (const [exportName, group] of Object.entries(mod)) {
-      if (typeof group !== 'object' || group === null) continue;
-      for (const [key, c] of Object.entries(group)) {
-        if (c && typeof c === 'object' && 'method' in c && 'path' in c && 'response' in c) {
-          out.push({ name: `${file}:${exportName}.${key}`, contract: c as RouteContract });
-        }
-      }
-    }
-  }
-  return out;
-}
 
 function withoutContract(routes: RegisteredRoute[]): string[] {
   return routes
