@@ -98,7 +98,7 @@ describe('a kill -9 in the middle of an import', () => {
       for (;;) {
         const writing =
           database.engine === 'sqlite'
-            ? (statSync(`${database.file}-wal`, { throwIfNoEntry: false })?.size ?? 0 > 2 * 1024 * 1024)
+            ? (statSync(`${database.file}-wal`, { throwIfNoEntry: false })?.size ?? 0) > 2 * 1024 * 1024
             : Number(
                 (
                   await row<{ n: number }>(

@@ -164,8 +164,11 @@ import through the web's Data screens. The columns, the limits and the rules: do
             update: flags.update ?? false,
             origin: 'cli',
             reportPath: (id) => join(dataPaths(dir).importReportsDir, `import-${id}-${entity.name}-errors.csv`),
+            spoolDir: dataPaths(dir).importReportsDir,
             onProgress: (p: ImportProgress) =>
               progress.show((ms) => {
+                if (p.stored !== undefined)
+                  return `storing ${entity.name}: ${formatCount(p.stored)} of ${formatCount(p.processed)} rows`;
                 const rate = ms > 0 ? Math.round((p.processed / ms) * 1000) : 0;
                 const share = p.fileSize ? p.bytes / p.fileSize : 0;
                 const left = share > 0.02 && share < 1 ? `, about ${seconds((ms / share) * (1 - share))} left` : '';

@@ -109,6 +109,7 @@ export async function performTask(
         jobId: task.jobId,
         onEnded: () => task.removeWhenDone?.forEach((f) => rmSync(f, { force: true })),
         reportPath: (id) => join(task.reportDir, `import-${id}-${entity.name}-errors.csv`),
+        spoolDir: task.reportDir,
         onJob: (id) => emit({ type: 'job', id }),
         onProgress: (p) => emit({ type: 'progress', import: p }),
       });
