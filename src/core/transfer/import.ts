@@ -3,12 +3,12 @@ import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { ValidationError } from '../errors.js';
-import { FileRefusedError, type ErrorGroup, type RowError } from './errors.js';
+import { FileRefusedError } from './errors.js';
 import { ErrorReport } from './report.js';
 import { beginJob, finishJob, failInterruptedJobs, startJob } from './jobs.js';
-import { formatOf, openSource, safeFileName, type ColumnMapping } from './source.js';
+import { formatOf, openSource, safeFileName } from './source.js';
 import type { TransferFormat } from './limits.js';
-import type { AnyEntity } from './entity.js';
+import type { ImportOptions, ImportResult } from './import-types.js';
 import { PlanSpool } from './spool.js';
 import { Cancelled, checkRows, storeRows } from './passes.js';
 
@@ -22,70 +22,6 @@ import { Cancelled, checkRows, storeRows } from './passes.js';
  * the writing, not for reading and checking the file. A key stored by someone else between the two
  * passes is found again in the store pass and refuses the import, naming the row.
  */
-
-export interface ImportOptions {
-  entity: AnyEntity;
-  /** The file to read. */
-  path: string;
-  /** Its name as the person knows it (an upload's name); the path's last part unless given. */
-  fileName?: string;
-  format?: TransferFormat;
-  mapping?: ColumnMapping;
-  dryRun: boolean;
-  update: boolean;
-  origin: 'cli' | 'web';
-  /** Where the full error report of job `id` is written (a CSV), or null for none. */
-  reportPath: (jobId: number) => string | null;
-  onProgress?: (p: ImportProgress) => void;
-  /** Called with the job's id once it is recorded (the server answers the request then and runs on). */
-  onJob?: (jobId: number) => void;
-  /** Cancel (the screens' Cancel button): the import stops at the next row and stores nothing. */
-  signal?: AbortSignal;
-  /** A job already recorded as queued (jobs.ts queueJob): this import is it, started now. */
-  jobId?: number;
-  /** Called when a real import has ended in any way, before its job shows how (the upload is removed). */
-  onEnded?: () => void;
-  /**
-   * Where the planned rows wait between the check and the store pass: a folder of the data dir
-   * (the CLI and the server give one); the system's temporary folder when not given.
-   */
-  spoolDir?: string;
-}
-
-export interface ImportProgress {
-  processed: number;
-  errors: number;
-  bytes: number;
-  fileSize: number;
-  /** In the store pass (the file is read and clean): rows written so far. */
-  stored?: number;
-}
-
-export interface ImportResult {
-  job_id: number;
-  status: 'completed' | 'failed' | 'cancelled';
-  entity: string;
-  format: TransferFormat | null;
-  file_name: string;
-  dry_run: boolean;
-  update: boolean;
-  /** Data rows read (blank rows left out). */
-  rows: number;
-  inserted: number;
-  updated: number;
-  errors: number;
-  /** "row" (CSV, XLSX) or "record" (JSON): how error rows are numbered. */
-  unit: 'row' | 'record';
-  /** The first row errors (LIMITS.keptErrors at most). */
-  first_errors: RowError[];
-  /** Every row error counted by kind, the most frequent first (the summary of the report). */
-  error_groups: ErrorGroup[];
-  error_file: string | null;
-  /** Why the file as a whole was refused (then rows and errors are what was read before). */
-  message: string | null;
-  /** Columns of the file that were left out (mapped to null, read-only, or unknown JSON fields). */
-  ignored_columns: string[];
-}
 
 class Rollback extends Error {}
 
@@ -248,3 +184,5 @@ export async function runImport(database: Db, actor: Actor, opts: ImportOptions)
   });
   return result;
 }
+
+export type { ImportOptions, ImportProgress, ImportResult } from './import-types.js';

@@ -14,7 +14,7 @@ import { KeyRows } from './key-rows.js';
 import type { OpenedSource, SourceRecord } from './source.js';
 import type { PlanSpool } from './spool.js';
 import { DEFERRED, type ImportContext, type ValidRow, type WriteCounts } from './entity.js';
-import type { ImportOptions, ImportResult } from './import.js';
+import type { ImportOptions, ImportResult } from './import-types.js';
 
 /**
  * The two passes of an import (import.ts runs them): the check pass reads and checks every row of
