@@ -4,7 +4,7 @@ import type { SenderLog } from '../core/messaging/sender.js';
 import { pruneOldMessages, sendDueMessages } from '../core/messaging/sender.js';
 import { sendDueReports } from '../core/interop-out/delivery.js';
 import { SWEEP_INTERVAL_MS, sweepOverdue } from '../core/notifications/overdue.js';
-import { foldTatPending } from '../core/reports/turnaround.js';
+import { foldTatPending } from '../core/db/summaries.js';
 import { announceBackupFailure, backupIfDue } from '../core/backups/service.js';
 import { labSettings, primaryOrganization } from '../core/settings/organization.js';
 import { sweepExports } from '../core/data-jobs/service.js';
