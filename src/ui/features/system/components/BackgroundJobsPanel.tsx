@@ -26,6 +26,8 @@ const columns: Column<JobStatus>[] = [
       <div className="min-w-40">
         <div className="font-mono text-[13px] text-slate-900">{j.name}</div>
         <div className="text-xs text-slate-600">{j.description}</div>
+        {/* On a phone the Last error column is hidden: the error shows under the job. */}
+        {j.last_error && <p className="mt-0.5 text-xs break-words text-red-700 md:hidden">{j.last_error}</p>}
       </div>
     ),
   },
@@ -52,6 +54,7 @@ const columns: Column<JobStatus>[] = [
   {
     key: 'error',
     header: 'Last error',
+    hideOnMobile: true,
     cell: (j) =>
       j.last_error ? (
         <div className="max-w-80 min-w-48 text-xs">
