@@ -26,7 +26,6 @@ export interface JobSpec {
   run: (signal: AbortSignal) => Promise<unknown> | unknown;
 }
 
-
 export interface Scheduler {
   /** Sets every job's first timer; a second start while running does nothing. */
   start: () => void;

@@ -50,7 +50,12 @@ export function dayBounds(db: Pick<Db, 'getExecutor'>, days: { day: string; star
  * an index made later its planner may take another and read every row; a missing index is then an
  * error, never a silent scan. PostgreSQL has no hints and plans from its statistics.
  */
-export function tableUsingIndex(db: Pick<Db, 'getExecutor'>, table: string, index: string, alias?: string): RawBuilder<unknown> {
+export function tableUsingIndex(
+  db: Pick<Db, 'getExecutor'>,
+  table: string,
+  index: string,
+  alias?: string,
+): RawBuilder<unknown> {
   const named = alias ? sql`${sql.table(table)} AS ${sql.id(alias)}` : sql`${sql.table(table)}`;
   return engineOf(db) === 'postgres' ? named : sql`${named} INDEXED BY ${sql.id(index)}`;
 }

@@ -6,7 +6,7 @@ import { LabClosedError } from '../tenants/open-labs.js';
 import { LOWEST_LISTENER_PORT, MAX_MESSAGE_KIB_DEFAULT } from '../../shared/schemas/connections.js';
 import { join } from 'node:path';
 import type { Db } from '../db/connection.js';
-import { createScheduler, type JobSpec } from '../scheduler.js';
+import type { JobSpec } from '../scheduler.js';
 import { nowIso } from '../context.js';
 import { decodeTranscript } from './astm/transcript.js';
 import { MllpDecoder } from './hl7/mllp.js';
@@ -190,9 +190,9 @@ function startTcpClient(
 }
 
 /**
- * A watched folder: at once, then at every run of the `watched-folders` job, each file in it is read, stored and applied like a message (ASTM
- * frames or records, or HL7; told apart by their first bytes), then moved to processed/ (or
- * failed/ when it could not be read). A file still being written (changed in the last 2 s) waits.
+ * A watched folder: at once, then at each run of the `watched-folders` job, each file in it is
+ * read, stored and applied like a message (ASTM frames or records, or HL7; told apart by their
+ * first bytes), then moved to processed/ (or failed/ when it could not be read). A file still being written (changed in the last 2 s) waits.
  */
 function startFolder(db: Db, conn: ConnectionRow, log: InterfaceLog, dropRoot: string | null): Running {
   let stopped = false;
@@ -291,21 +291,21 @@ export async function importFile(
 }
 
 export interface ListenerOptions {
-    /** How often the connections are read again (LISTENER_POLL_MS). */
-    pollMs?: number;
-    bindHost?: string;
-    only?: (c: ConnectionRow) => boolean;
-    timings?: LinkTimings;
-    /** Opens a serial port (tests: @serialport/binding-mock); the serialport package by default. */
-    openSerial?: SerialOpener;
-    /** The root of the labs' watched folders (lims serve --drop-root); none: folder connections stay in error. */
-    dropRoot?: string;
-    /** Addresses a TCP listener may bind (the server's --host and --listener-hosts); none: any. */
-    listenerHosts?: readonly string[];
-    /** Open lines per TCP listener and per address (LINE_LIMITS). */
-    lineLimits?: Partial<typeof LINE_LIMITS>;
-    /** The operator's --allow-private-outbound: tcp-client lines may dial any address. */
-    allowPrivateOutbound?: boolean;
+  /** How often the connections are read again (LISTENER_POLL_MS). */
+  pollMs?: number;
+  bindHost?: string;
+  only?: (c: ConnectionRow) => boolean;
+  timings?: LinkTimings;
+  /** Opens a serial port (tests: @serialport/binding-mock); the serialport package by default. */
+  openSerial?: SerialOpener;
+  /** The root of the labs' watched folders (lims serve --drop-root); none: folder connections stay in error. */
+  dropRoot?: string;
+  /** Addresses a TCP listener may bind (the server's --host and --listener-hosts); none: any. */
+  listenerHosts?: readonly string[];
+  /** Open lines per TCP listener and per address (LINE_LIMITS). */
+  lineLimits?: Partial<typeof LINE_LIMITS>;
+  /** The operator's --allow-private-outbound: tcp-client lines may dial any address. */
+  allowPrivateOutbound?: boolean;
 }
 
 /** How often the listeners follow the connections' changes, and the watched folders are swept. */
@@ -398,27 +398,6 @@ export function interfaceListeners(
         await setListenStatus(db, id, 'stopped', null, nowIso()).catch(() => undefined);
       }
       running.clear();
-    },
-  };
-}
-
-/**
- * The listeners on a scheduler of their own, for `lims interface listen` and tests: the same jobs as
- * lims serve runs. `stop` ends the jobs, then the listeners.
- */
-export function startInterfaceListeners(
-  getDb: () => Db,
-  log: InterfaceLog,
-  opts: ListenerOptions = {},
-): { stop: () => Promise<void>; ready: Promise<void> } {
-  const listeners = interfaceListeners(getDb, log, opts);
-  const scheduler = createScheduler(listeners.jobs, log);
-  scheduler.start();
-  return {
-    ready: listeners.ready,
-    stop: async () => {
-      await scheduler.stop();
-      await listeners.stop();
     },
   };
 }
