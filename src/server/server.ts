@@ -167,6 +167,9 @@ async function start(
   const close = async () => {
     if (closing) return;
     closing = true;
+    // A server closed by its caller (tests, the CLI) leaves no signal handler behind.
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
     await switching.catch(() => undefined);
     await scheduler?.stop();
     await interfaces.stop();
