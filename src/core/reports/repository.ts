@@ -216,20 +216,22 @@ export async function referralsByDoctor(db: Db, w: Window) {
     const doctors = await billedByDoctorSummed(db, w);
     const rows: Awaited<ReturnType<typeof referralsByDoctorRows>> = [];
     for (const d of doctors) {
-      const f = await sql<{ f: string }>`SELECT json_array(COUNT(*), COUNT(DISTINCT b.patient_id),
-          SUM(b.final_amount_paise), SUM(b.paid_paise)) AS f
-        FROM ${tableUsingIndex(db, 'bills', 'bills_org_doctor_created', 'b')}
-        WHERE b.organization_id = ${w.organizationId} AND b.doctor_id IS ${d.doctor_id}
-          AND b.created_at >= ${w.fromUtc} AND b.created_at < ${w.toUtc} AND b.cancelled_at IS NULL`.execute(db);
-      const [bills, patients, billed, paid] = JSON.parse(f.rows[0]!.f) as number[];
-      if (bills)
+      const doctorIs = d.doctor_id === null ? sql`b.doctor_id IS NULL` : sql`b.doctor_id = ${d.doctor_id}`;
+      const f = (
+        await sql<{ bills: number; patients: number; billed: number; paid: number }>`SELECT COUNT(*) AS bills,
+            COUNT(DISTINCT b.patient_id) AS patients, SUM(b.final_amount_paise) AS billed, SUM(b.paid_paise) AS paid
+          FROM ${tableUsingIndex(db, 'bills', 'bills_org_doctor_created', 'b')}
+          WHERE b.organization_id = ${w.organizationId} AND ${doctorIs}
+            AND b.created_at >= ${w.fromUtc} AND b.created_at < ${w.toUtc} AND b.cancelled_at IS NULL`.execute(db)
+      ).rows[0]!;
+      if (f.bills)
         rows.push({
           doctor_id: d.doctor_id,
           name: d.name,
-          bills,
-          patients: patients!,
-          billed_paise: billed!,
-          paid_paise: paid!,
+          bills: f.bills,
+          patients: f.patients,
+          billed_paise: f.billed,
+          paid_paise: f.paid,
         });
     }
     return rows;
