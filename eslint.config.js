@@ -3,6 +3,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import uiBoundaries from './eslint/ui-boundaries.js';
+import engineDifferences from './eslint/engine-differences.js';
 
 /** Layers: shared <- core <- server, cli; shared <- ui. The UI never imports core or server. */
 const boundary = (from, banned) => ({
@@ -71,6 +72,13 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // SQLite and PostgreSQL differ only in src/core/db: a function per difference (eslint/engine-differences.js).
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/core/db/**'],
+    plugins: { 'lims-db': engineDifferences },
+    rules: { 'lims-db/in-db-only': 'error' },
   },
   boundary('src/shared', ['core', 'server', 'cli', 'ui']),
   boundary('src/core', ['server', 'cli', 'ui']),

@@ -103,6 +103,7 @@ export async function makeLab(
       | 'allowPrivateOutbound'
       | 'dataDir'
       | 'uploadLimits'
+      | 'jobStatus'
     >
   > = {},
 ): Promise<TestLab> {
@@ -134,6 +135,7 @@ export async function makeLab(
     allowPrivateOutbound: opts.allowPrivateOutbound,
     dataDir: opts.dataDir,
     uploadLimits: opts.uploadLimits,
+    jobStatus: opts.jobStatus,
   });
   await app.ready();
   const admin = client(app, await login(app, ADMIN_EMAIL, PASSWORD), adminId, ADMIN_EMAIL);

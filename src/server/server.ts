@@ -4,17 +4,15 @@ import type { FastifyInstance } from 'fastify';
 import { openDatabaseAt, type Database_ } from '../core/db/connection.js';
 import { describeTarget, type DatabaseTarget } from '../core/db/url.js';
 import type { AppOptions } from './types.js';
-import { startBackupSchedule } from './backup-schedule.js';
 import { startCheckpoints } from '../core/db/checkpoint.js';
 import { dataPaths } from '../core/datadir.js';
 import { ensureDemoLab } from '../core/setup/demo.js';
 import { buildApp } from './app.js';
 import { packageVersion } from '../core/version.js';
 import { lockDataDir } from '../core/datadir-lock.js';
-import { startOverdueSweep } from '../core/notifications/overdue.js';
-import { startOutboxSender } from '../core/messaging/sender.js';
-import { startInterfaceListeners } from '../core/interfaces/listeners.js';
-import { startReportSender } from '../core/interop-out/delivery.js';
+import { interfaceListeners } from '../core/interfaces/listeners.js';
+import { createScheduler, type Scheduler } from '../core/scheduler.js';
+import { serverJobs } from './jobs.js';
 import type { UploadLimits } from '../core/data-jobs/uploads.js';
 
 export interface ServeOptions {
@@ -73,6 +71,7 @@ async function start(
       throw err;
     }
   }
+  let scheduler: Scheduler | null = null;
   const appOptions = (db: Database_): AppOptions => ({
     database: db,
     demo: opts.demo,
@@ -90,6 +89,7 @@ async function start(
     allowPrivateOutbound: opts.allowPrivateOutbound ?? false,
     uploadLimits: opts.uploadLimits,
     switchDatabase,
+    jobStatus: () => scheduler?.status() ?? [],
   });
   let current: { app: FastifyInstance; database: Database_ } = { app: await buildApp(appOptions(database)), database };
   try {
@@ -99,34 +99,38 @@ async function start(
     await database.close();
     throw err;
   }
-  const stopBackups = startBackupSchedule(() => current, paths.backupsDir);
   // SQLite's checkpoints on a thread of their own, never on the thread that answers requests.
   const checkpointError = (err: unknown) => current.app.serverLog.error({ err }, 'the WAL checkpoint thread stopped');
   let stopCheckpoints = startCheckpoints(database, checkpointError);
-  // Overdue bills are noticed by the clock, not by a request: swept on a timer (docs/decisions.md).
-  const sweep = startOverdueSweep(
-    () => current.database.db,
-    (err) =>
-      current.app.serverLog.error({ err }, 'the overdue notification sweep (bills, calibration, maintenance) failed'),
-  );
-  // Email and SMS are sent after the event's commit, from the outbox (docs/decisions.md, "Lab email and SMS").
-  // The senders log through whichever app serves now (the wizard may switch databases).
-  const senderLog = {
+  // The jobs log through whichever app serves now (the wizard may switch databases).
+  const jobLog = {
     info: (obj: object, msg: string) => current.app.serverLog.info(obj, msg),
     warn: (obj: object, msg: string) => current.app.serverLog.warn(obj, msg),
     error: (obj: object, msg: string) => current.app.serverLog.error(obj, msg),
   };
   const allowPrivateOutbound = opts.allowPrivateOutbound ?? false;
-  const sender = startOutboxSender(() => current.database.db, senderLog, { allowPrivateOutbound });
-  // Verified reports are pushed to the lab's receivers (MLLP, HTTP) after the commit, from their queue.
-  const reportSender = startReportSender(() => current.database.db, senderLog, { allowPrivateOutbound });
-  // The enabled machine connections listen while the server runs (issue 18); a port in use is shown on its connection.
-  const interfaces = startInterfaceListeners(() => current.database.db, senderLog, {
+  // The enabled machine connections listen while the server runs; a port in use is shown on its connection.
+  const interfaces = interfaceListeners(() => current.database.db, jobLog, {
     bindHost: opts.host,
     dropRoot,
     listenerHosts: [opts.host, ...(opts.listenerHosts ?? [])],
     allowPrivateOutbound,
   });
+  // Every recurring job of the server on one scheduler (src/server/jobs.ts), shown on the System screen.
+  scheduler = createScheduler(
+    [
+      ...serverJobs({
+        database: () => current.database,
+        log: jobLog,
+        backupsDir: paths.backupsDir,
+        dataDir: paths.dir,
+        allowPrivateOutbound,
+      }),
+      ...interfaces.jobs,
+    ],
+    jobLog,
+  );
+  scheduler.start();
   const shownHost = opts.host === '0.0.0.0' || opts.host === '::' ? 'localhost' : opts.host;
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${opts.port}`;
   let closing = false;
@@ -143,12 +147,15 @@ async function start(
       const nextDatabase = await openDatabaseAt(target);
       const nextApp = await buildApp(appOptions(nextDatabase));
       const previous = current;
+      // No job runs on the database being closed: they pause for the move and resume on the new one.
+      await scheduler?.stop();
       await previous.app.close();
       await stopCheckpoints();
       await previous.database.close();
       stopCheckpoints = startCheckpoints(nextDatabase, checkpointError);
       await nextApp.listen({ port: opts.port, host: opts.host });
       current = { app: nextApp, database: nextDatabase };
+      scheduler?.start();
       current.app.serverLog.info(
         { database: describeTarget(target) },
         'the lab now runs on the database chosen in the setup wizard',
@@ -160,12 +167,12 @@ async function start(
   const close = async () => {
     if (closing) return;
     closing = true;
-    stopBackups();
+    // A server closed by its caller (tests, the CLI) leaves no signal handler behind.
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
     await switching.catch(() => undefined);
-    await sweep.stop();
-    await sender.stop();
+    await scheduler?.stop();
     await interfaces.stop();
-    await reportSender.stop();
     await current.app.close();
     await stopCheckpoints();
     await current.database.close();

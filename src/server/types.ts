@@ -7,6 +7,7 @@ import type { AuthService } from '../core/auth/service.js';
 import type { Logger } from 'pino';
 import type { LoggerOption } from './logging.js';
 import type { RequestRate } from './plugins/request-guards.js';
+import type { JobStatus } from '../core/scheduler.js';
 
 import type { RouteAccess, RouteContract } from '../shared/api/contract.js';
 import type { Permission } from '../shared/roles.js';
@@ -74,6 +75,11 @@ export interface AppOptions {
    * PostgreSQL choice. Absent in tests that build the app alone.
    */
   switchDatabase?: (target: DatabaseTarget) => Promise<void>;
+  /**
+   * The background jobs of the server's scheduler, for the System screen (lims serve provides it;
+   * an app built alone runs no jobs and lists none).
+   */
+  jobStatus?: () => JobStatus[];
   /** Demo mode: the login page lists the demo accounts. */
   demo?: boolean;
   /** Folder with the built UI (index.html); omitted in API-only tests. */

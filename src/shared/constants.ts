@@ -44,3 +44,5 @@ export const PATIENT_TITLES = ['Mr', 'Mrs', 'Ms', 'Miss', 'Master', 'Baby', 'Dr'
 export const BELL_POLL_MS = 20_000;
 /** How often the Enhanced Dashboard reads the live board again by itself. */
 export const LIVE_REFRESH_MS = 15_000;
+/** How often the System screen's background jobs table reads the scheduler again by itself. */
+export const JOBS_REFRESH_MS = 15_000;

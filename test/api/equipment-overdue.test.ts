@@ -3,7 +3,7 @@ import { makeLab, type Client, type TestLab } from '../helpers.js';
 import { otherLabAdmin, uniqueWord } from './support.js';
 import { setEquipmentClock } from '../../src/core/equipment/clock.js';
 import { sweepOverdueEquipmentWork } from '../../src/core/equipment/overdue.js';
-import { startOverdueSweep } from '../../src/core/notifications/overdue.js';
+import { startServerJobs } from './jobs-support.js';
 import { addDays, localDate, localTimeUtc } from '../../src/shared/time.js';
 import type { Equipment } from '../../src/shared/schemas/equipment.js';
 import type { Notification } from '../../src/shared/schemas/notifications.js';
@@ -161,16 +161,11 @@ describe('overdue calibration and maintenance notifications', () => {
   it("lims serve's timer announces overdue calibration by itself", async () => {
     const machine = await register('machine');
     await schedule('calibrations', machine.id, addDays(localDate(TZ), -1));
-    const errors: unknown[] = [];
-    const timer = startOverdueSweep(
-      () => lab.database.db,
-      (err) => errors.push(err),
-      { firstDelayMs: 0, intervalMs: 40 },
-    );
+    const { scheduler, errors } = startServerJobs(lab.database, ['overdue-sweep']);
     try {
       await expect.poll(async () => (await about(manager, machine.serial_number)).length, { timeout: 5000 }).toBe(1);
     } finally {
-      await timer.stop();
+      await scheduler.stop();
     }
     expect(errors).toEqual([]);
   });

@@ -5,7 +5,7 @@ import { checkFrame } from '../../src/core/interfaces/astm/frames.js';
 import { field, parseHl7 } from '../../src/core/interop-out/hl7.js';
 import type { Connection } from '../../src/shared/schemas/connections.js';
 import type { Db } from '../../src/core/db/connection.js';
-import { startInterfaceListeners } from '../../src/core/interfaces/listeners.js';
+import { startInterfaceListeners } from '../../src/core/interfaces/listen.js';
 
 /** Helpers shared by the analyser interface tests: ports, waiting, and a machine speaking E1381. */
 

@@ -8,7 +8,8 @@ import { freePort } from '../net.js';
 import { createUser } from '../../src/core/users/service.js';
 import { systemActor } from '../../src/core/context.js';
 import { notify } from '../../src/core/notifications/notify.js';
-import { deliverDue, MAX_ATTEMPTS, RETRY_DELAYS_MS, startOutboxSender } from '../../src/core/messaging/sender.js';
+import { deliverDue, MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../src/core/messaging/sender.js';
+import { startServerJobs } from './jobs-support.js';
 import { smsRequest } from '../../src/core/messaging/sms.js';
 import { SEND_TIMEOUT_MS } from '../../src/core/messaging/mail.js';
 import { ENGINE } from '../db.js';
@@ -700,15 +701,11 @@ describe('the outbox sender', () => {
     await enter(s.id, '470');
     const lines: string[] = [];
     const log = (level: string) => (obj: object, msg: string) => lines.push(JSON.stringify({ level, ...obj, msg }));
-    const sender = startOutboxSender(
-      () => lab.database.db,
-      { info: log('info'), warn: log('warn'), error: log('error') },
-      {
-        ...LOCAL,
-        firstDelayMs: 0,
-        intervalMs: 100,
-      },
-    );
+    const { scheduler: sender } = startServerJobs(lab.database, ['outbox-send'], {
+      ...LOCAL,
+      periodMs: 100,
+      log: { info: log('info'), warn: log('warn'), error: log('error') },
+    });
     for (let i = 0; i < 100 && !lines.some((l) => l.includes('outbox messages handled')); i++)
       await new Promise((r) => setTimeout(r, 50));
     await sender.stop();

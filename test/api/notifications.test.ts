@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, makeLab, type Client, type TestLab } from '../helpers.js';
 import type { Actor } from '../../src/core/context.js';
 import { notify } from '../../src/core/notifications/notify.js';
-import { startOverdueSweep, sweepOverdueBills } from '../../src/core/notifications/overdue.js';
+import { sweepOverdueBills } from '../../src/core/notifications/overdue.js';
+import { startServerJobs } from './jobs-support.js';
 import { moveSample } from '../../src/core/samples/service.js';
 import { addDays, localDate } from '../../src/shared/time.js';
 import type { Notification, NotificationPage, NotificationSummary } from '../../src/shared/schemas/notifications.js';
@@ -532,17 +533,12 @@ describe('overdue bills', () => {
       );
       expect(await pending()).toBe(before + 1);
     }
-    const errors: unknown[] = [];
-    const timer = startOverdueSweep(
-      () => lab.database.db,
-      (err) => errors.push(err),
-      { firstDelayMs: 0, intervalMs: 40 },
-    );
+    const { scheduler, errors } = startServerJobs(lab.database, ['overdue-sweep', 'turnaround-fold']);
     try {
       await expect.poll(async () => (await aboutBill(billing, b.bill_number)).length, { timeout: 5000 }).toBe(1);
       if (postgres) await expect.poll(pending, { timeout: 5000 }).toBe(0);
     } finally {
-      await timer.stop();
+      await scheduler.stop();
     }
     if (postgres) await sql`DELETE FROM report_turnaround WHERE result_id = 990001`.execute(lab.database.db);
     expect(errors).toEqual([]);

@@ -19,7 +19,8 @@ import {
   tatHistogramSummed,
   workloadByTestSummed,
 } from '../../src/core/reports/summary.js';
-import { foldTatPending, turnaroundByTest } from '../../src/core/reports/turnaround.js';
+import { turnaroundByTest } from '../../src/core/reports/turnaround.js';
+import { foldTatPending } from '../../src/core/db/summaries.js';
 import { tatHistogram } from '../../src/core/analytics/repository.js';
 import { billedByCategory, billedByDoctor, ledgerTotalsByDay } from '../../src/core/payments/repository.js';
 import { ageOn } from '../../src/shared/age.js';

@@ -26,7 +26,7 @@ both for the same connections. Ctrl-C stops it.`,
     )
     .action((flags: { dropRoot?: string }, cmd: Command) =>
       withDatabase(cmd, async (database, dir) => {
-        const { startInterfaceListeners } = await import('../../core/interfaces/listeners.js');
+        const { startInterfaceListeners } = await import('../../core/interfaces/listen.js');
         const listeners = startInterfaceListeners(
           () => database.db,
           {

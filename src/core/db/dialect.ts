@@ -46,6 +46,78 @@ export function dayBounds(db: Pick<Db, 'getExecutor'>, days: { day: string; star
 }
 
 /**
+ * A table to read through the named index. SQLite is told (`INDEXED BY`): without statistics for
+ * an index made later its planner may take another and read every row; a missing index is then an
+ * error, never a silent scan. PostgreSQL has no hints and plans from its statistics.
+ */
+export function tableUsingIndex(
+  db: Pick<Db, 'getExecutor'>,
+  table: string,
+  index: string,
+  alias?: string,
+): RawBuilder<unknown> {
+  const named = alias ? sql`${sql.table(table)} AS ${sql.id(alias)}` : sql`${sql.table(table)}`;
+  return engineOf(db) === 'postgres' ? named : sql`${named} INDEXED BY ${sql.id(index)}`;
+}
+
+/**
+ * Whether a text column holds a YYYY-MM-DD shape (digits and dashes; not whether the date exists).
+ * The PostgreSQL text is migration 36's partial index condition: keep them the same, or the
+ * planner no longer sees that the index answers it.
+ */
+export function isIsoDateText(db: Pick<Db, 'getExecutor'>, column: string): RawBuilder<boolean> {
+  return engineOf(db) === 'postgres'
+    ? sql<boolean>`${sql.ref(column)} ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'`
+    : sql<boolean>`${sql.ref(column)} GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'`;
+}
+
+/**
+ * Aggregates over each lab day's range of an index, one correlated subquery per day: a join grouped
+ * by day sorted the whole period's rows first (a year's 110,000 bills in a temporary tree on SQLite;
+ * spilling to disk on PostgreSQL, about 150 ms against 95). `aggregates` are the subquery's SELECT
+ * list; `rows` its FROM and WHERE, bounding each day by `d.s` and `d.e` (dayBounds). Answers every
+ * day of `days` with its figures in the order given, as numbers (an empty day's sums as 0).
+ * SQLite returns the subquery's one row as a JSON array (a scalar subquery has one column);
+ * PostgreSQL joins it LATERAL.
+ */
+export async function aggregatesPerDay(
+  db: Db,
+  days: { day: string; start: string; end: string }[],
+  aggregates: RawBuilder<unknown>[],
+  rows: RawBuilder<unknown>,
+): Promise<{ day: string; values: number[] }[]> {
+  if (days.length === 0) return [];
+  const num = (v: unknown) => Number(v ?? 0);
+  if (engineOf(db) === 'postgres') {
+    const named = sql.join(aggregates.map((a, i) => sql`${a} AS ${sql.id(`v${i}`)}`));
+    const r = await sql<Record<string, unknown>>`${dayBounds(db, days)}
+      SELECT d.day, x.* FROM d CROSS JOIN LATERAL (SELECT ${named} ${rows}) x`.execute(db);
+    return r.rows.map((row) => ({ day: String(row.day), values: aggregates.map((_, i) => num(row[`v${i}`])) }));
+  }
+  const r = await sql<{ day: string; f: string }>`${dayBounds(db, days)}
+    SELECT d.day, (SELECT json_array(${sql.join(aggregates)}) ${rows}) AS f FROM d`.execute(db);
+  return r.rows.map((row) => ({ day: row.day, values: (JSON.parse(row.f) as unknown[]).map(num) }));
+}
+
+/**
+ * Whether the engine groups rows only by sorting them (SQLite: a temporary b-tree; it has no hash
+ * aggregate). Where an index holds each group as one range, a query per group is then faster than
+ * one GROUP BY over the period; PostgreSQL hashes and is better served by the one statement.
+ */
+export function groupsBySorting(db: Pick<Db, 'getExecutor'>): boolean {
+  return engineOf(db) === 'sqlite';
+}
+
+/**
+ * Whether a statement costs no round trip (SQLite runs in the process): a primary-key look-up per
+ * id on one compiled statement is then cheaper than planning an IN list; PostgreSQL pays a round
+ * trip per statement and is better served by one.
+ */
+export function statementsAreInProcess(db: Pick<Db, 'getExecutor'>): boolean {
+  return engineOf(db) === 'sqlite';
+}
+
+/**
  * The PostgreSQL text of a migration written for SQLite. The mechanical differences are translated:
  * - `id INTEGER PRIMARY KEY [AUTOINCREMENT]` becomes an identity column (explicit ids still insert,
  *   which `lims db copy` needs);

@@ -5,7 +5,9 @@ import { postgresBackfill as turnaround28 } from './migrations/028_report_turnar
 import { backfill as discounts30 } from './migrations/030_report_speed.js';
 import { backfill as liveOpen37 } from './migrations/037_live_open_collected.js';
 import { backfill as year32 } from './migrations/032_report_year.js';
-import { postgresBackfill as tatTest35 } from './migrations/035_tat_test_monthly.js';
+import { FOLD_TAT_PENDING_POSTGRES, postgresBackfill as tatTest35 } from './migrations/035_tat_test_monthly.js';
+import { engineOf } from './dialect.js';
+import type { Db } from './connection.js';
 
 /**
  * The tables PostgreSQL keeps by row triggers from the rows of other tables (the report summaries of
@@ -45,4 +47,25 @@ export async function rebuildSummariesPostgres(trx: Transaction<DB>): Promise<vo
     if (Number(r.rows[0]!.n) !== 0) throw new Error(`${t} is not empty: its summaries cannot be rebuilt`);
   }
   for (const b of BACKFILLS) await sql.raw(b).execute(trx);
+}
+
+/**
+ * Whether the per-test turnaround histograms have pending change rows beside them (migration 35:
+ * on PostgreSQL a trigger that updated one histogram row per written result walked that
+ * transaction's versions of the row, so changes are inserted and folded later; SQLite's triggers
+ * update in place). A reader adds the pending rows; the fold moves them in.
+ */
+export function keepsPendingTurnaround(db: Pick<Db, 'getExecutor'>): boolean {
+  return engineOf(db) === 'postgres';
+}
+
+/**
+ * Moves migration 35's pending turnaround counts into the monthly histograms (the server's
+ * `turnaround-fold` job; readers are exact either way). Answers how many histogram rows it
+ * changed; nothing to do where none are kept.
+ */
+export async function foldTatPending(db: Db): Promise<number> {
+  if (!keepsPendingTurnaround(db)) return 0;
+  const r = await sql`${sql.raw(FOLD_TAT_PENDING_POSTGRES)}`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
 }

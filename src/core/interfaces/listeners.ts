@@ -6,6 +6,7 @@ import { LabClosedError } from '../tenants/open-labs.js';
 import { LOWEST_LISTENER_PORT, MAX_MESSAGE_KIB_DEFAULT } from '../../shared/schemas/connections.js';
 import { join } from 'node:path';
 import type { Db } from '../db/connection.js';
+import type { JobSpec } from '../scheduler.js';
 import { nowIso } from '../context.js';
 import { decodeTranscript } from './astm/transcript.js';
 import { MllpDecoder } from './hl7/mllp.js';
@@ -19,6 +20,8 @@ export type { InterfaceLog, LinkTimings };
 export interface Running {
   key: string;
   stop: () => Promise<void>;
+  /** A watched folder's sweep, run by the `watched-folders` job. */
+  sweep?: () => Promise<void>;
 }
 
 /** What about a connection makes its listener start again when it changes. */
@@ -187,9 +190,9 @@ function startTcpClient(
 }
 
 /**
- * A watched folder: every 5 s, each file in it is read, stored and applied like a message (ASTM
- * frames or records, or HL7; told apart by their first bytes), then moved to processed/ (or
- * failed/ when it could not be read). A file still being written (changed in the last 2 s) waits.
+ * A watched folder: at once, then at each run of the `watched-folders` job, each file in it is
+ * read, stored and applied like a message (ASTM frames or records, or HL7; told apart by their
+ * first bytes), then moved to processed/ (or failed/ when it could not be read). A file still being written (changed in the last 2 s) waits.
  */
 function startFolder(db: Db, conn: ConnectionRow, log: InterfaceLog, dropRoot: string | null): Running {
   let stopped = false;
@@ -236,13 +239,12 @@ function startFolder(db: Db, conn: ConnectionRow, log: InterfaceLog, dropRoot: s
   };
   const run = () =>
     sweep().catch((err: unknown) => log.error({ err, connection: conn.id }, 'a watched folder sweep failed'));
-  const timer = setInterval(() => void run(), 5_000);
   void run();
   return {
     key: keyOf(conn),
+    sweep: run,
     stop: async () => {
       stopped = true;
-      clearInterval(timer);
     },
   };
 }
@@ -288,32 +290,40 @@ export async function importFile(
   return { ok: true, messages: received.length, entered, unmatched, ignored };
 }
 
+export interface ListenerOptions {
+  /** How often the connections are read again (LISTENER_POLL_MS). */
+  pollMs?: number;
+  bindHost?: string;
+  only?: (c: ConnectionRow) => boolean;
+  timings?: LinkTimings;
+  /** Opens a serial port (tests: @serialport/binding-mock); the serialport package by default. */
+  openSerial?: SerialOpener;
+  /** The root of the labs' watched folders (lims serve --drop-root); none: folder connections stay in error. */
+  dropRoot?: string;
+  /** Addresses a TCP listener may bind (the server's --host and --listener-hosts); none: any. */
+  listenerHosts?: readonly string[];
+  /** Open lines per TCP listener and per address (LINE_LIMITS). */
+  lineLimits?: Partial<typeof LINE_LIMITS>;
+  /** The operator's --allow-private-outbound: tcp-client lines may dial any address. */
+  allowPrivateOutbound?: boolean;
+}
+
+/** How often the listeners follow the connections' changes, and the watched folders are swept. */
+export const LISTENER_POLL_MS = 3_000;
+export const FOLDER_SWEEP_MS = 5_000;
+
 /**
- * Runs the listeners of every enabled connection on this database, and follows changes: every
- * `pollMs` it reads the connections again and starts, restarts or stops listeners to match (so a
- * connection enabled on the screen listens within seconds, in `lims serve` or `lims interface
- * listen`), serial ports included.
+ * The listeners of every enabled connection on this database, following changes: `reconcile` reads
+ * the connections again and starts, restarts or stops listeners to match (so a connection enabled on
+ * the screen listens within seconds, in `lims serve` or `lims interface listen`), serial ports
+ * included; `sweepFolders` reads the watched folders. Both are run by a scheduler as the jobs
+ * `jobs` lists (lims serve: src/server/jobs.ts); the first reconcile runs at once (`ready`).
  */
-export function startInterfaceListeners(
+export function interfaceListeners(
   getDb: () => Db,
   log: InterfaceLog,
-  opts: {
-    pollMs?: number;
-    bindHost?: string;
-    only?: (c: ConnectionRow) => boolean;
-    timings?: LinkTimings;
-    /** Opens a serial port (tests: @serialport/binding-mock); the serialport package by default. */
-    openSerial?: SerialOpener;
-    /** The root of the labs' watched folders (lims serve --drop-root); none: folder connections stay in error. */
-    dropRoot?: string;
-    /** Addresses a TCP listener may bind (the server's --host and --listener-hosts); none: any. */
-    listenerHosts?: readonly string[];
-    /** Open lines per TCP listener and per address (LINE_LIMITS). */
-    lineLimits?: Partial<typeof LINE_LIMITS>;
-    /** The operator's --allow-private-outbound: tcp-client lines may dial any address. */
-    allowPrivateOutbound?: boolean;
-  } = {},
-): { stop: () => Promise<void>; ready: Promise<void> } {
+  opts: ListenerOptions = {},
+): { ready: Promise<void>; jobs: JobSpec[]; stop: () => Promise<void> } {
   const running = new Map<number, Running>();
   let stopped = false;
   const reconcile = async () => {
@@ -357,16 +367,30 @@ export function startInterfaceListeners(
         running.set(c.id, startSerial(db, c, log, opts.timings ?? {}, opts.openSerial, keyOf(c)));
     }
   };
-  let timer: ReturnType<typeof setInterval> | null = null;
+  const sweepFolders = async () => {
+    for (const r of [...running.values()]) if (r.sweep && !stopped) await r.sweep();
+  };
   const ready = reconcile().catch((err: unknown) => log.error({ err }, 'the interface listeners could not start'));
-  timer = setInterval(() => {
-    reconcile().catch((err: unknown) => log.error({ err }, 'the interface listeners could not be updated'));
-  }, opts.pollMs ?? 3_000);
+  const pollMs = opts.pollMs ?? LISTENER_POLL_MS;
   return {
     ready,
+    jobs: [
+      {
+        name: 'interface-listeners',
+        description: 'Starts, restarts and stops analyzer listeners as connections change',
+        periodMs: pollMs,
+        run: () => ready.then(reconcile),
+      },
+      {
+        name: 'watched-folders',
+        description: "Reads the analyzers' watched folders",
+        periodMs: FOLDER_SWEEP_MS,
+        run: sweepFolders,
+      },
+    ],
+    /** Call after the scheduler running `jobs` has stopped. */
     stop: async () => {
       stopped = true;
-      if (timer) clearInterval(timer);
       await ready;
       const db = getDb();
       for (const [id, r] of running) {

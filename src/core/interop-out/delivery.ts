@@ -1,7 +1,6 @@
 import { connect } from 'node:net';
 import type { Db } from '../db/connection.js';
 import type { SenderLog } from '../messaging/sender.js';
-import { startTimerLoop } from '../timer-loop.js';
 import { guardedTarget, type OutboundPolicy } from '../net/outbound.js';
 import { networkReason, sendHttp } from '../net/http-out.js';
 import { verifiedReport } from './report.js';
@@ -196,24 +195,19 @@ export async function deliverDueReports(
   return out;
 }
 
-/** Runs deliverDueReports shortly after start and then every `intervalMs`, one run at a time. */
-export function startReportSender(
-  db: () => Db,
+/** One round of the report sender (the scheduler's `report-deliveries` job): ids and codes in the log. */
+export async function sendDueReports(
+  db: Db,
   log: SenderLog,
-  opts: { firstDelayMs?: number; intervalMs?: number; allowPrivateOutbound?: boolean } = {},
-): { stop: () => Promise<void> } {
-  return startTimerLoop(
-    async (signal) => {
-      const events = await deliverDueReports(db(), { signal, allowPrivateOutbound: opts.allowPrivateOutbound });
-      for (const e of events)
-        if (e.outcome !== 'sent')
-          log.warn(
-            { deliveryId: e.id, attempt: e.attempt, code: e.code, willRetry: e.outcome === 'retry' },
-            'a report was not delivered to its receiver',
-          );
-      if (events.length) log.info({ handled: events.length }, 'report deliveries handled');
-    },
-    (err) => log.error({ code: (err as { code?: string }).code ?? null }, 'the report sender failed'),
-    { firstDelayMs: opts.firstDelayMs ?? 4_000, intervalMs: opts.intervalMs ?? 5_000 },
-  );
+  signal: AbortSignal,
+  opts: { allowPrivateOutbound?: boolean } = {},
+): Promise<void> {
+  const events = await deliverDueReports(db, { signal, allowPrivateOutbound: opts.allowPrivateOutbound });
+  for (const e of events)
+    if (e.outcome !== 'sent')
+      log.warn(
+        { deliveryId: e.id, attempt: e.attempt, code: e.code, willRetry: e.outcome === 'retry' },
+        'a report was not delivered to its receiver',
+      );
+  if (events.length) log.info({ handled: events.length }, 'report deliveries handled');
 }

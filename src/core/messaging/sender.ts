@@ -1,5 +1,4 @@
 import type { Db } from '../db/connection.js';
-import { startTimerLoop } from '../timer-loop.js';
 import { SendError, errorCode, sendEmail } from './mail.js';
 import { redact, sendSms } from './sms.js';
 import {
@@ -127,34 +126,28 @@ export interface SenderLog {
 }
 
 /**
- * Runs `deliverDue` shortly after start and then every `intervalMs`, one run at a time, on whatever
- * database `db()` names now (the wizard may move the lab to PostgreSQL); once an hour it removes
- * messages older than KEEP_DAYS. The timers do not hold the process open.
+ * One round of the outbox sender (the scheduler's `outbox-send` job): sends what is due on the
+ * database `db` names now, and logs ids, channels and error codes only. Aborted by `signal`, the
+ * message being sent finishes and the rest of the batch stays pending.
  */
-export function startOutboxSender(
-  db: () => Db,
+export async function sendDueMessages(
+  db: Db,
   log: SenderLog,
-  opts: { firstDelayMs?: number; intervalMs?: number; allowPrivateOutbound?: boolean } = {},
-): { stop: () => Promise<void> } {
-  let lastPrune = 0;
-  const once = async (signal: AbortSignal) => {
-    const r = await deliverDue(db(), { signal, allowPrivateOutbound: opts.allowPrivateOutbound });
-    for (const e of r.events)
-      if (e.outcome !== 'sent')
-        log.warn(
-          { outboxId: e.id, channel: e.channel, attempt: e.attempt, code: e.code, willRetry: e.outcome === 'retry' },
-          'a message of the outbox was not delivered',
-        );
-    if (r.events.length) log.info({ sent: r.sent, retrying: r.retrying, failed: r.failed }, 'outbox messages handled');
-    if (Date.now() - lastPrune > 3_600_000) {
-      lastPrune = Date.now();
-      const removed = await pruneOutbox(db(), new Date(Date.now() - KEEP_DAYS * 86_400_000).toISOString());
-      if (removed) log.info({ removed }, 'old outbox messages removed');
-    }
-  };
-  // stop() ends the timers and waits for the message being sent (the rest of a batch is left pending).
-  return startTimerLoop(once, (err: unknown) => log.error({ code: errorCode(err) }, 'the outbox sender failed'), {
-    firstDelayMs: opts.firstDelayMs ?? 3_000,
-    intervalMs: opts.intervalMs ?? 5_000,
-  });
+  signal: AbortSignal,
+  opts: { allowPrivateOutbound?: boolean } = {},
+): Promise<void> {
+  const r = await deliverDue(db, { signal, allowPrivateOutbound: opts.allowPrivateOutbound });
+  for (const e of r.events)
+    if (e.outcome !== 'sent')
+      log.warn(
+        { outboxId: e.id, channel: e.channel, attempt: e.attempt, code: e.code, willRetry: e.outcome === 'retry' },
+        'a message of the outbox was not delivered',
+      );
+  if (r.events.length) log.info({ sent: r.sent, retrying: r.retrying, failed: r.failed }, 'outbox messages handled');
+}
+
+/** Removes outbox messages older than KEEP_DAYS (the scheduler's `outbox-prune` job). */
+export async function pruneOldMessages(db: Db, log: SenderLog, now = Date.now()): Promise<void> {
+  const removed = await pruneOutbox(db, new Date(now - KEEP_DAYS * 86_400_000).toISOString());
+  if (removed) log.info({ removed }, 'old outbox messages removed');
 }

@@ -4,14 +4,13 @@ import { addDays } from '../../shared/time.js';
 import type { NotificationEvent } from './notify.js';
 import { announceOncePerLab } from './sweep.js';
 import { sweepOverdueEquipmentWork } from '../equipment/overdue.js';
-import { foldTatPending } from '../reports/turnaround.js';
 
 /**
  * Bills that fell due longer ago than this are not announced: the first sweep after an upgrade
  * would otherwise bury billing staff under every old unpaid bill.
  */
 export const OVERDUE_LOOKBACK_DAYS = 30;
-/** How often `lims serve` sweeps: a bill becomes overdue at the lab's midnight, so within minutes of it. */
+/** How often `lims serve` sweeps (src/server/jobs.ts): a bill becomes overdue at the lab's midnight, so within minutes of it. */
 export const SWEEP_INTERVAL_MS = 10 * 60_000;
 
 /**
@@ -40,44 +39,4 @@ export function sweepOverdueBills(db: Db, now: Date = new Date()): Promise<numbe
 /** Everything the clock makes overdue: bills, then calibration and maintenance (issue 15). */
 export async function sweepOverdue(db: Db): Promise<number> {
   return (await sweepOverdueBills(db)) + (await sweepOverdueEquipmentWork(db));
-}
-
-/**
- * Runs the sweeps (sweepOverdue, then foldTatPending) shortly after start and then every SWEEP_INTERVAL_MS, one at a time, on whatever
- * database `db()` names now (the wizard may move the lab to PostgreSQL). Failures go to `onError`
- * (a message without patient data: the sweep's own errors carry none) and the timer carries on.
- * The timers do not hold the process open; `stop` ends them.
- */
-export function startOverdueSweep(
-  db: () => Db,
-  onError: (err: unknown) => void,
-  opts: { firstDelayMs?: number; intervalMs?: number } = {},
-): { stop: () => Promise<void> } {
-  let running: Promise<void> | null = null;
-  const run = () => {
-    if (running) return;
-    running = Promise.resolve()
-      .then(() => {
-        const d = db();
-        return sweepOverdue(d).then(() => d);
-      })
-      // Housekeeping on the same clock: PostgreSQL's pending turnaround counts into their histograms.
-      .then((d) => foldTatPending(d))
-      .then(() => undefined, onError)
-      .finally(() => {
-        running = null;
-      });
-  };
-  const first = setTimeout(run, opts.firstDelayMs ?? 5_000);
-  const every = setInterval(run, opts.intervalMs ?? SWEEP_INTERVAL_MS);
-  first.unref();
-  every.unref();
-  return {
-    /** Ends the timers and waits for a sweep under way, so the database can close after it. */
-    stop: async () => {
-      clearTimeout(first);
-      clearInterval(every);
-      await running;
-    },
-  };
 }

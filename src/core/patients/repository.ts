@@ -1,6 +1,6 @@
 import { sql, type Insertable as KyselyInsertable, type Updateable } from 'kysely';
 import { fixedQuery, rowsAsArrays, type Db } from '../db/connection.js';
-import { engineOf } from '../db/dialect.js';
+import { statementsAreInProcess } from '../db/dialect.js';
 import type { PatientsTable } from '../db/schema.js';
 import { insertRows } from '../db/bulk.js';
 import {
@@ -79,7 +79,7 @@ export async function findPatientByCode(db: Db, organizationId: number, code: st
  * look-up there is a round trip to the server.
  */
 async function rowsByIds(db: Db, organizationId: number, ids: number[]): Promise<PatientRow[]> {
-  if (engineOf(db) === 'postgres') {
+  if (!statementsAreInProcess(db)) {
     if (ids.length === 0) return [];
     return db
       .selectFrom('patients')
@@ -351,11 +351,10 @@ export async function insertPatientRows(trx: Db, rows: readonly PatientInsertRow
   );
   for (const r of returned) ids.set(r.patient_code, Number(r.id));
   // SQLite's triggers index the rows as they go in; PostgreSQL's words are written here.
-  if (engineOf(trx) === 'postgres')
-    await indexNewPatients(
-      trx,
-      rows.map((r) => ({ ...r, id: ids.get(r.patient_code)!, organization_id: r.organization_id })),
-    );
+  await indexNewPatients(
+    trx,
+    rows.map((r) => ({ ...r, id: ids.get(r.patient_code)!, organization_id: r.organization_id })),
+  );
   return ids;
 }
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
-import { engineOf } from '../db/dialect.js';
+import { groupsBySorting, isIsoDateText, tableUsingIndex } from '../db/dialect.js';
 import { billedByDoctorSummed } from './summary.js';
 
 /**
@@ -50,11 +50,8 @@ export function patientsRegistered(db: Db, w: Window, page: { page: number; limi
  * YYYY-MM-DD (the pattern test is the costly part, so it runs once per row) and takes them out.
  */
 export async function patientDemographics(db: Db, w: Window, day: string) {
-  // On PostgreSQL the text is migration 36's partial index condition (the odd pass reads only those rows).
-  const pattern =
-    engineOf(db) === 'postgres'
-      ? sql`p.date_of_birth ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'`
-      : sql`p.date_of_birth GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'`;
+  // On PostgreSQL migration 36's partial index holds the rows that fail it (the odd pass reads only those).
+  const pattern = isIsoDateText(db, 'p.date_of_birth');
   const dayOk = /^\d{4}-\d{2}-\d{2}$/.test(day);
   // With no valid day, ageOn gives no age: every row is unknown (the cut-offs count nothing).
   const born = (years: number) =>
@@ -211,7 +208,7 @@ export async function discountsByUser(db: Db, w: Window) {
 
 /** Live bills made in the window, per referring doctor (null: no doctor). */
 export async function referralsByDoctor(db: Db, w: Window) {
-  if (engineOf(db) === 'sqlite') {
+  if (groupsBySorting(db)) {
     // The doctors with live bills in the period from migration 32's summaries, then each doctor's
     // bills as one range of migration 33's (lab, doctor, created_at, ...) index: grouping the
     // period's bills by doctor sorted them all in a temporary tree first. In the GROUP BY's order
@@ -219,20 +216,22 @@ export async function referralsByDoctor(db: Db, w: Window) {
     const doctors = await billedByDoctorSummed(db, w);
     const rows: Awaited<ReturnType<typeof referralsByDoctorRows>> = [];
     for (const d of doctors) {
-      const f = await sql<{ f: string }>`SELECT json_array(COUNT(*), COUNT(DISTINCT b.patient_id),
-          SUM(b.final_amount_paise), SUM(b.paid_paise)) AS f
-        FROM bills b INDEXED BY bills_org_doctor_created
-        WHERE b.organization_id = ${w.organizationId} AND b.doctor_id IS ${d.doctor_id}
-          AND b.created_at >= ${w.fromUtc} AND b.created_at < ${w.toUtc} AND b.cancelled_at IS NULL`.execute(db);
-      const [bills, patients, billed, paid] = JSON.parse(f.rows[0]!.f) as number[];
-      if (bills)
+      const doctorIs = d.doctor_id === null ? sql`b.doctor_id IS NULL` : sql`b.doctor_id = ${d.doctor_id}`;
+      const f = (
+        await sql<{ bills: number; patients: number; billed: number; paid: number }>`SELECT COUNT(*) AS bills,
+            COUNT(DISTINCT b.patient_id) AS patients, SUM(b.final_amount_paise) AS billed, SUM(b.paid_paise) AS paid
+          FROM ${tableUsingIndex(db, 'bills', 'bills_org_doctor_created', 'b')}
+          WHERE b.organization_id = ${w.organizationId} AND ${doctorIs}
+            AND b.created_at >= ${w.fromUtc} AND b.created_at < ${w.toUtc} AND b.cancelled_at IS NULL`.execute(db)
+      ).rows[0]!;
+      if (f.bills)
         rows.push({
           doctor_id: d.doctor_id,
           name: d.name,
-          bills,
-          patients: patients!,
-          billed_paise: billed!,
-          paid_paise: paid!,
+          bills: f.bills,
+          patients: f.patients,
+          billed_paise: f.billed,
+          paid_paise: f.paid,
         });
     }
     return rows;

@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
-import { dayBounds, engineOf } from '../db/dialect.js';
+import { aggregatesPerDay, tableUsingIndex } from '../db/dialect.js';
 import { billedByTest, discountsByUser, workloadByTest, type Window } from './repository.js';
-import { tatHistogram } from '../analytics/repository.js';
 import { billedByDoctor } from '../payments/repository.js';
 
 /**
@@ -227,12 +226,6 @@ export async function discountsByUserSummed(db: Db, w: Window): Promise<Discount
   );
 }
 
-/** SQL's JSON array constructor of the engine (a row of sums from one correlated subquery). */
-export const jsonArray = (db: Db) => sql.raw(engineOf(db) === 'postgres' ? 'json_build_array' : 'json_array');
-/** That array as numbers: SQLite returns its text, the PostgreSQL driver the parsed array. */
-export const jsonNumbers = (v: string | number[]) =>
-  (typeof v === 'string' ? (JSON.parse(v) as (number | null)[]) : v).map((x) => Number(x ?? 0));
-
 /** Whether an instant is on a quarter hour (every lab day's bound is: whole-quarter-hour offsets). */
 export const onSlot = (isoText: string) => /T\d\d:(00|15|30|45):00\.000Z$/.test(isoText);
 
@@ -242,10 +235,6 @@ export const onSlot = (isoText: string) => /T\d\d:(00|15|30|45):00\.000Z$/.test(
  */
 export async function slotsPerDay(db: Db, organizationId: number, days: { day: string; start: string; end: string }[]) {
   if (days.length === 0) return [];
-  const bounds = dayBounds(
-    db,
-    days.map((d) => ({ day: d.day, start: d.start.slice(0, 16), end: d.end.slice(0, 16) })),
-  );
   type Day = {
     day: string;
     samples_collected: number;
@@ -253,19 +242,25 @@ export async function slotsPerDay(db: Db, organizationId: number, days: { day: s
     results_verified: number;
     billed_paise: number;
   };
-  // Each day's slots summed by a subquery on its range of the primary key: a join grouped by day
-  // sorted the period's slots in a temporary tree first (SQLite) or scanned them per day (PostgreSQL).
-  const rows = await sql<{ day: string; f: string | number[] }>`${bounds}
-    SELECT d.day, (SELECT ${jsonArray(db)}(count(*), sum(r.samples_collected), sum(r.samples_rejected),
-      sum(r.results_verified), sum(r.billed_paise)) FROM report_slots r
-      WHERE r.organization_id = ${organizationId} AND r.slot >= d.s AND r.slot < d.e) AS f
-    FROM d`.execute(db);
+  // Each day's slots summed on its range of the primary key: a join grouped by day sorted the
+  // period's slots in a temporary tree first (SQLite) or scanned them per day (PostgreSQL).
   const out: Day[] = [];
-  for (const r of rows.rows) {
-    const [n, collected, rejected, verified, billed] = jsonNumbers(r.f);
+  for (const { day, values } of await aggregatesPerDay(
+    db,
+    days.map((d) => ({ day: d.day, start: d.start.slice(0, 16), end: d.end.slice(0, 16) })),
+    [
+      sql`count(*)`,
+      sql`sum(r.samples_collected)`,
+      sql`sum(r.samples_rejected)`,
+      sql`sum(r.results_verified)`,
+      sql`sum(r.billed_paise)`,
+    ],
+    sql`FROM report_slots r WHERE r.organization_id = ${organizationId} AND r.slot >= d.s AND r.slot < d.e`,
+  )) {
+    const [n, collected, rejected, verified, billed] = values;
     if (n)
       out.push({
-        day: r.day,
+        day,
         samples_collected: collected!,
         samples_rejected: rejected!,
         results_verified: verified!,
@@ -339,14 +334,12 @@ export async function tatHistogramSummed(db: Db, organizationId: number, fromUtc
   // A partial day's rows through migration 33's (lab, verified_at, minutes) index.
   for (const e of edges)
     add(
-      engineOf(db) === 'sqlite'
-        ? (
-            await sql<{ minutes: number; n: number }>`SELECT minutes, count(*) AS n
-              FROM report_turnaround INDEXED BY report_turnaround_verified
-              WHERE organization_id = ${organizationId} AND verified_at >= ${e.fromUtc} AND verified_at < ${e.toUtc}
-              GROUP BY minutes`.execute(db)
-          ).rows
-        : await tatHistogram(db, organizationId, e.fromUtc, e.toUtc),
+      (
+        await sql<{ minutes: number; n: number }>`SELECT minutes, count(*) AS n
+          FROM ${tableUsingIndex(db, 'report_turnaround', 'report_turnaround_verified')}
+          WHERE organization_id = ${organizationId} AND verified_at >= ${e.fromUtc} AND verified_at < ${e.toUtc}
+          GROUP BY minutes`.execute(db)
+      ).rows,
     );
   if (days)
     for (const p of summaryParts(days))
@@ -416,11 +409,4 @@ export async function billedByDoctorSummed(db: Db, w: Window): Promise<DoctorRow
   )
     .filter((r) => r.bills > 0)
     .sort((a, b) => (a.doctor_id ?? -Infinity) - (b.doctor_id ?? -Infinity));
-}
-
-/** Exact milliseconds between two ISO instants, in SQL. */
-export function msBetween(db: Db, from: string, to: string) {
-  return engineOf(db) === 'postgres'
-    ? sql<number>`round(extract(epoch FROM (${sql.ref(to)})::timestamptz - (${sql.ref(from)})::timestamptz) * 1000)`
-    : sql<number>`CAST(round((julianday(${sql.ref(to)}) - julianday(${sql.ref(from)})) * 86400000) AS INTEGER)`;
 }

@@ -1,9 +1,9 @@
 import { targetMinutesOf } from '../../shared/figures.js';
 import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
-import { engineOf } from '../db/dialect.js';
+import { tableUsingIndex } from '../db/dialect.js';
+import { keepsPendingTurnaround } from '../db/summaries.js';
 import type { Window } from './repository.js';
-import { FOLD_TAT_PENDING_POSTGRES } from '../db/migrations/035_tat_test_monthly.js';
 
 /**
  * Turnaround (collection -> verification) per test and for all tests, for verified results of the
@@ -47,7 +47,7 @@ interface MinuteCount {
 async function minuteCounts(db: Db, w: Window): Promise<MinuteCount[]> {
   return (
     await sql<MinuteCount>`SELECT test_id, minutes, 1 AS n, ms > minutes * 60000 AS above
-      FROM report_turnaround INDEXED BY report_turnaround_collected
+      FROM ${tableUsingIndex(db, 'report_turnaround', 'report_turnaround_collected')}
       WHERE organization_id = ${w.organizationId} AND collected_at >= ${w.fromUtc} AND collected_at < ${w.toUtc}`.execute(
       db,
     )
@@ -202,7 +202,7 @@ async function histogramRows(
   const monthRange = months
     ? sql`organization_id = ${organizationId} AND month >= ${months.from} AND month < ${months.to}`
     : sql`false`;
-  if (engineOf(db) === 'postgres') {
+  if (keepsPendingTurnaround(db)) {
     const edgeRange = edges.length
       ? sql.join(
           edges.map((e) => sql`(collected_at >= ${e.fromUtc} AND collected_at < ${e.toUtc})`),
@@ -240,17 +240,6 @@ async function histogramRows(
       ).rows,
     );
   return rows;
-}
-
-/**
- * PostgreSQL: moves migration 35's pending turnaround counts into the monthly histograms (the
- * server's periodic sweep and `lims db copy` call it; readers are exact either way). Answers how
- * many histogram rows it changed. SQLite keeps no pending rows.
- */
-export async function foldTatPending(db: Db): Promise<number> {
-  if (engineOf(db) !== 'postgres') return 0;
-  const r = await sql`${sql.raw(FOLD_TAT_PENDING_POSTGRES)}`.execute(db);
-  return Number(r.numAffectedRows ?? 0);
 }
 
 export async function turnaroundByTest(db: Db, w: Window): Promise<{ tests: TatTest[]; all: TatFigures }> {

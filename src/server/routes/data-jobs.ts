@@ -22,11 +22,10 @@ import {
   startExport,
   startImport,
   stopJobs,
-  sweepExports,
   uploadAndCheck,
   type Requester,
 } from '../../core/data-jobs/service.js';
-import { DEFAULT_UPLOAD_LIMITS, sweepUploads } from '../../core/data-jobs/uploads.js';
+import { DEFAULT_UPLOAD_LIMITS } from '../../core/data-jobs/uploads.js';
 import { TEMPLATE_TYPES, templateFile } from '../../core/data-jobs/templates.js';
 import { DomainError, ValidationError } from '../../core/errors.js';
 import { actorOf } from '../plugins/auth.js';
@@ -53,22 +52,8 @@ export default async function dataJobRoutes(app: FastifyInstance) {
   // The upload's body is the file itself, streamed to disk by the handler (this plugin only).
   app.addContentTypeParser('application/octet-stream', (_req, payload, done) => done(null, payload));
 
-  // Export files past the lab's retention days are removed hourly (and before each export); so are
-  // uploads left waiting past their hour (and before each upload).
-  const sweep = setInterval(
-    () => {
-      void sweepExports(db, dataDir).catch((err: unknown) => app.serverLog.warn({ err }, 'export sweep failed'));
-      try {
-        sweepUploads(dataDir);
-      } catch (err) {
-        app.serverLog.warn({ err }, 'upload sweep failed');
-      }
-    },
-    60 * 60 * 1000,
-  );
-  sweep.unref();
+  // Expired export files and abandoned uploads: the server's `data-files-sweep` job (src/server/jobs.ts).
   app.addHook('onClose', async () => {
-    clearInterval(sweep);
     await stopJobs(true);
   });
 

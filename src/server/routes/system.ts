@@ -31,6 +31,11 @@ export async function systemRoutes(app: FastifyInstance) {
     };
   });
 
+  route(app, systemApi.jobs, async (req) => {
+    await assertServerOperator(db, actorOf(req), "The server's background jobs");
+    return { jobs: app.options_.jobStatus?.() ?? [] };
+  });
+
   route(app, systemApi.auditChainCheck, async (req) => {
     await assertServerOperator(db, actorOf(req), "The audit trail's chain (every lab's rows)");
     return { audit: await verifyChain(db) };

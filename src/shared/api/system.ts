@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { countsSchema } from '../schemas/dashboard.js';
-import { chainReportSchema, diagnosticsSchema, patientWriteCheckSchema } from '../schemas/system.js';
+import { chainReportSchema, diagnosticsSchema, jobStatusSchema, patientWriteCheckSchema } from '../schemas/system.js';
 import { defineRoute } from './contract.js';
 
 export const systemApi = {
@@ -20,6 +20,13 @@ export const systemApi = {
     path: '/api/system/diagnostics',
     access: 'manage_tenants',
     response: diagnosticsSchema,
+  }),
+  /** The server's recurring background jobs (src/server/jobs.ts): the server's operator's alone. */
+  jobs: defineRoute({
+    method: 'GET',
+    path: '/api/system/jobs',
+    access: 'manage_tenants',
+    response: z.object({ jobs: z.array(jobStatusSchema) }),
   }),
   /** The audit trail is one hash chain through every lab's rows: checked by the server's operator. */
   auditChainCheck: defineRoute({

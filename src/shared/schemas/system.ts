@@ -50,6 +50,26 @@ export const diagnosticsSchema = z.object({
 });
 export type Diagnostics = z.infer<typeof diagnosticsSchema>;
 
+/** One recurring job of the server's scheduler (GET /api/system/jobs, the server's operator). */
+export const jobStatusSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  period_ms: z.number().int(),
+  /** A run is under way now. */
+  running: z.boolean(),
+  runs: z.number().int(),
+  failures: z.number().int(),
+  last_run_at: z.string().nullable(),
+  last_duration_ms: z.number().int().nullable(),
+  last_outcome: z.enum(['ok', 'failed']).nullable(),
+  /** Null while a run is under way, or while the scheduler is stopped. */
+  next_run_at: z.string().nullable(),
+  /** The last failure's message (first line), kept after later runs succeed. */
+  last_error: z.string().nullable(),
+  last_error_at: z.string().nullable(),
+});
+export type JobStatus = z.infer<typeof jobStatusSchema>;
+
 export const patientWriteCheckSchema = z.object({
   ok: z.boolean(),
   ms: z.number(),

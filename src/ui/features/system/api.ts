@@ -6,19 +6,44 @@ import { setupApi } from '@shared/api/setup';
 import { systemApi } from '@shared/api/system';
 import { settingsApi } from '@shared/api/settings';
 import type { SettingsUpdate } from '@shared/schemas/settings';
+import { JOBS_REFRESH_MS } from '@shared/constants';
 
 /** The diagnostics shapes are the server's. */
 export type { Settings, SettingsUpdate, BackupRunInfo } from '@shared/schemas/settings';
-export type { ChainReport as AuditChainReport, Diagnostics, PatientWriteCheck } from '@shared/schemas/system';
+export type {
+  ChainReport as AuditChainReport,
+  Diagnostics,
+  JobStatus,
+  PatientWriteCheck,
+} from '@shared/schemas/system';
 
 export const systemKeys = {
   diagnostics: ['system', 'diagnostics'] as const,
+  jobs: ['system', 'jobs'] as const,
 };
 
 export const fetchDiagnostics = () => call(systemApi.diagnostics, {});
 
 export function useDiagnostics(enabled: boolean) {
   return useQuery({ queryKey: systemKeys.diagnostics, queryFn: fetchDiagnostics, enabled });
+}
+
+/** The server's background jobs (the server's operator's), read again while the screen is open. */
+export function useBackgroundJobs(enabled: boolean) {
+  return useQuery({
+    queryKey: systemKeys.jobs,
+    queryFn: async () => (await call(systemApi.jobs, {})).jobs,
+    enabled,
+    refetchInterval: JOBS_REFRESH_MS,
+  });
+}
+
+/** A period or a run's length: 5 s, 10 min, 1 h; under a second in ms. */
+export function formatMs(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  if (ms < 60_000) return `${Number((ms / 1000).toFixed(ms < 10_000 ? 1 : 0))} s`;
+  if (ms < 3_600_000) return `${Number((ms / 60_000).toFixed(1))} min`;
+  return `${Number((ms / 3_600_000).toFixed(1))} h`;
 }
 
 /** The lab's own record counts (what a lab's admin sees where the operator sees the diagnostics). */

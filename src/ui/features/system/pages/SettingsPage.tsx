@@ -58,6 +58,7 @@ import {
   type Settings,
 } from '../api';
 import { Section } from '../components/MessagingParts';
+import { BackgroundJobsPanel } from '../components/BackgroundJobsPanel';
 import { ChannelSwitches } from '../components/ChannelSwitches';
 import { EmailSection } from '../components/EmailSection';
 import { SmsSection } from '../components/SmsSection';
@@ -279,6 +280,8 @@ function SettingsEditor({ saved }: { saved: Settings }) {
       {operator && <DatabaseSection draft={draft} errors={errors} flag={flag} choice={choice} />}
 
       <SystemSection flag={flag} operator={operator} />
+
+      {operator && <BackgroundJobsPanel />}
 
       <ConfirmDialog
         open={confirmReset}
