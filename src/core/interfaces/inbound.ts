@@ -117,7 +117,8 @@ export function inboundFromAstm(msg: AstmMessage, profile: ResolvedProfile = INS
           skipped.push({ specimenId: specimen.id, code, value, kind, detail });
         if (rule) skip('ignored', `Ignored by the profile: ${describeRule(rule)}`);
         else if (value === '') skip('no_value', 'No value sent');
-        else if (r.status.toUpperCase() === 'X') skip('not_done', 'The machine says the test could not be done (R-9 X)');
+        else if (r.status.toUpperCase() === 'X')
+          skip('not_done', 'The machine says the test could not be done (R-9 X)');
         else
           results.push({
             specimenId: specimen.id,
@@ -165,9 +166,12 @@ function orderGroups(msg: Hl7Message): OrderGroup[] {
     if (seg.name === 'OBR') {
       groups.push({ context: new Map([...latest, ['OBR', seg]]), obx: [] });
       last = null;
-    } else if (seg.name === 'OBX' && group) {
+    } else if (seg.name === 'OBX') {
+      // An OBX with no OBR before it (a sender that leaves OBR out) is read in the message's context.
+      const g = group ?? { context: new Map(latest), obx: [] };
+      if (!group) groups.push(g);
       last = { seg, notes: [] };
-      group.obx.push(last);
+      g.obx.push(last);
     } else if (seg.name === 'NTE' && last) {
       const note = msg.get(seg, 3).trim();
       if (note) last.notes.push(note);
@@ -224,7 +228,8 @@ export function inboundFromHl7(msg: Hl7Message, profile: ResolvedProfile = INSTR
       const type = msg.get(seg, 2);
       // A coded value's text is its second component (CE/CWE), when the profile names no component.
       const coded = valueAt.seg === 'OBX' && valueAt.component === 0 && (type === 'CE' || type === 'CWE');
-      const value = coded && msg.get(seg, valueAt.field, 2) ? msg.get(seg, valueAt.field, 2).trim() : read(profile.value);
+      const value =
+        coded && msg.get(seg, valueAt.field, 2) ? msg.get(seg, valueAt.field, 2).trim() : read(profile.value);
       const code = codeFrom(codeParts, profile, (parts) => pick(parts, 1));
       const rule = profile.ignore.find((x) => ruleHolds(x, read(x.at)));
       const skip = (kind: InboundSkipped['kind'], detail: string, c = code, v = value) =>
@@ -248,8 +253,16 @@ export function inboundFromHl7(msg: Hl7Message, profile: ResolvedProfile = INSTR
         comments: notes,
       };
       if (profile.split_text) {
-        const names = msg.get(codeSeg, codeAt.field).split(/\s{2,}/).map((s) => s.trim()).filter(Boolean);
-        const pieces = msg.get(seg, valueAt.field).split(/\s{2,}/).map((s) => s.trim()).filter(Boolean);
+        const names = msg
+          .get(codeSeg, codeAt.field)
+          .split(/\s{2,}/)
+          .map((s) => s.trim())
+          .filter(Boolean);
+        const pieces = msg
+          .get(seg, valueAt.field)
+          .split(/\s{2,}/)
+          .map((s) => s.trim())
+          .filter(Boolean);
         pieces.forEach((piece, i) => {
           const v = splitValue(piece);
           if (!v.value) return void skip('no_value', 'No value sent', names[i] ?? '', piece);

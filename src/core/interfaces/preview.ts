@@ -27,7 +27,7 @@ function astmText(capture: string, notes: string[]): string {
   let text = '';
   let bad = 0;
   let frames = 0;
-  for (let at = bytes.indexOf(STX); at !== -1 && at < bytes.length; ) {
+  for (let at = bytes.indexOf(STX); at !== -1 && at < bytes.length;) {
     const end = frameEnd(bytes, at, { lenient: true });
     const stop = end === -1 ? bytes.length : end;
     const piece = bytes.subarray(at, stop);
@@ -95,7 +95,9 @@ export async function previewCapture(
       try {
         inbounds.push(inboundFromHl7(parseHl7(text), profile));
       } catch (err) {
-        notes.push(`Message ${inbounds.length + 1} cannot be read: ${err instanceof Error ? err.message : String(err)}`);
+        notes.push(
+          `Message ${inbounds.length + 1} cannot be read: ${err instanceof Error ? err.message : String(err)}`,
+        );
       }
     }
   } else {
@@ -104,10 +106,13 @@ export async function previewCapture(
       try {
         inbounds.push(inboundFromAstm(parseAstmMessage(records), profile));
       } catch (err) {
-        notes.push(`Message ${inbounds.length + 1} cannot be read: ${err instanceof Error ? err.message : String(err)}`);
+        notes.push(
+          `Message ${inbounds.length + 1} cannot be read: ${err instanceof Error ? err.message : String(err)}`,
+        );
       }
     }
-    if (incomplete.length) notes.push(`${incomplete.length} message(s) have no L record: nothing of them would be stored`);
+    if (incomplete.length)
+      notes.push(`${incomplete.length} message(s) have no L record: nothing of them would be stored`);
   }
   if (!inbounds.length && !notes.length)
     throw ValidationError.field('capture', `No ${protocol.toUpperCase()} message was found in the capture`);
@@ -210,5 +215,7 @@ async function refusalOf(
 }
 
 function firstMessage(err: DomainError): string {
-  return err instanceof ValidationError && err.details?.length ? err.details.map((d) => d.message).join('; ') : err.message;
+  return err instanceof ValidationError && err.details?.length
+    ? err.details.map((d) => d.message).join('; ')
+    : err.message;
 }

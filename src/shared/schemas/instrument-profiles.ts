@@ -150,7 +150,8 @@ export const INSTRUMENT_PRESETS = {
   'mindray-hl7': {
     label: 'Mindray BC / BS (HL7)',
     protocol: 'hl7',
-    instruments: 'Mindray BC-5130 and other BC/BS analysers: their mode rows (OBX-2 IS: take mode, blood mode, ref group) are not results',
+    instruments:
+      'Mindray BC-5130 and other BC/BS analysers: their mode rows (OBX-2 IS: take mode, blood mode, ref group) are not results',
     settings: { ignore: [{ at: 'OBX-2', when: 'equals', value: 'IS' }] },
   },
   'abbott-architect': {
@@ -206,7 +207,10 @@ export const INSTRUMENT_PRESETS = {
 } satisfies Record<string, InstrumentPreset>;
 
 export type InstrumentPresetKey = keyof typeof INSTRUMENT_PRESETS;
-export const INSTRUMENT_PRESET_KEYS = Object.keys(INSTRUMENT_PRESETS) as [InstrumentPresetKey, ...InstrumentPresetKey[]];
+export const INSTRUMENT_PRESET_KEYS = Object.keys(INSTRUMENT_PRESETS) as [
+  InstrumentPresetKey,
+  ...InstrumentPresetKey[],
+];
 
 export const profileKeySchema = z.enum(INSTRUMENT_PRESET_KEYS, {
   error: `Profile must be one of ${INSTRUMENT_PRESET_KEYS.join(', ')}`,
@@ -231,7 +235,7 @@ export function resolveProfile(
   const base = INSTRUMENT_DEFAULTS[protocol];
   const p = (INSTRUMENT_PRESETS as Record<string, InstrumentPreset>)[preset]?.settings ?? {};
   const pick = <K extends keyof ResolvedProfile>(k: K): ResolvedProfile[K] =>
-    ((own?.[k as keyof ProfileSettings] ?? p[k as keyof ProfileSettings] ?? base[k]) as ResolvedProfile[K]);
+    (own?.[k as keyof ProfileSettings] ?? p[k as keyof ProfileSettings] ?? base[k]) as ResolvedProfile[K];
   return {
     specimen: pick('specimen'),
     code: pick('code'),
