@@ -256,5 +256,6 @@ export function foreignLocations(protocol: 'astm' | 'hl7', s: ProfileSettings): 
     ...[s.code, s.value, s.unit, s.flag].filter((x): x is string => !!x),
     ...(s.ignore ?? []).map((r) => r.at),
   ];
-  return all.filter((l) => (parseLocation(l).seg.length === 1) !== (protocol === 'astm'));
+  // Malformed ones are refused on their own field; only well-formed ones are judged here.
+  return all.filter((l) => LOCATION_PATTERN.test(l) && (parseLocation(l).seg.length === 1) !== (protocol === 'astm'));
 }
