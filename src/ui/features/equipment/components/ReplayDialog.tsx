@@ -22,15 +22,20 @@ const columns: Column<ReplayRow>[] = [
     cell: (r) => (
       <div>
         <div className="font-medium">{r.specimen_id || '(none sent)'}</div>
-        <div className="text-xs text-slate-600">{r.sample_code ? `Sample ${r.sample_code}` : `Message ${r.message}`}</div>
+        <div className="text-xs text-slate-600">
+          {r.sample_code ? `Sample ${r.sample_code}` : `Message ${r.message}`}
+        </div>
       </div>
     ),
+    // On a phone the specimen heads the value's cell instead: two columns fit 390 px.
+    hideOnMobile: true,
   },
   {
     key: 'value',
     header: 'Code and value',
     cell: (r) => (
       <div>
+        <div className="font-medium sm:hidden">{r.specimen_id || '(none sent)'}</div>
         <span className="font-mono break-all">{r.code || '(no code)'}</span>{' '}
         <span className="font-medium">{r.value}</span> {r.unit}
         {r.flag && <span className="text-xs text-slate-600"> · flag {r.flag}</span>}
