@@ -80,9 +80,9 @@ export function withBarcodes(bytes: Buffer, protocol: 'astm' | 'hl7', at: string
   return Buffer.concat(
     astmFrames(bytes).map((frame) => {
       const s = frame.toString('latin1');
-      const m = /^\x02([0-7])([\s\S]*)([\x03\x17])([0-9A-F]{2})([\s\S]*)$/.exec(s);
-      if (!m) return frame;
-      const [, fn, body, term, , trailer] = m as unknown as [string, string, string, string, string, string];
+      const end = Math.max(s.lastIndexOf('\x03'), s.lastIndexOf('\x17'));
+      if (end < 2) return frame;
+      const [fn, body, term, trailer] = [s[1]!, s.slice(2, end), s[end]!, s.slice(end + 3)];
       const pieces = body.split('\r').map((piece, i) => {
         if ((i === 0 && continues) || !piece.startsWith(`${seg}|`)) return piece;
         const fields = piece.split('|');

@@ -37,8 +37,9 @@ function astmText(capture: string, notes: string[]): string {
     else {
       bad += 1;
       // The text between the frame number and the ETX/ETB, as sent.
-      const body = /^\x02[0-7]([\s\S]*?)[\x03\x17][0-9A-Fa-f]{2}/.exec(piece.toString('latin1'));
-      text += body ? body[1]! : '';
+      const raw = piece.toString('latin1');
+      const end = Math.max(raw.lastIndexOf('\x03'), raw.lastIndexOf('\x17'));
+      text += end > 2 ? raw.slice(2, end) : '';
     }
     const next = bytes.indexOf(STX, stop);
     at = next;
@@ -63,8 +64,10 @@ function hl7Messages(capture: string): string[] {
 }
 
 export function captureProtocol(capture: string): 'astm' | 'hl7' {
-  const t = capture.replace(/^[\s\x0b\x05]+/, '');
-  return t.startsWith('MSH') ? 'hl7' : 'astm';
+  // Past leading white space and control bytes (VT of an MLLP block, ENQ of a transcript).
+  let i = 0;
+  while (i < capture.length && capture.charCodeAt(i) <= 0x20) i += 1;
+  return capture.startsWith('MSH', i) ? 'hl7' : 'astm';
 }
 
 /**

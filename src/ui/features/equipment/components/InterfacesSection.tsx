@@ -177,7 +177,7 @@ function ConnectionsCard() {
         }}
       />
       <ConnectionDialog connection={rows.editing} {...rows.dialog} />
-      <ReplayDialog connection={replaying} onClose={() => setReplaying(null)} />
+      <ReplayDialog key={replaying?.id ?? 0} connection={replaying} onClose={() => setReplaying(null)} />
       <ConfirmDialog
         {...rows.confirm}
         title="Delete Connection"

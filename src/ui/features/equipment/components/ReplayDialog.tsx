@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { Connection } from '@shared/schemas/connections';
 import { UNMATCHED_REASON_LABELS } from '@shared/schemas/connections';
 import { REPLAY_OUTCOME_LABELS, type ReplayRow } from '@shared/schemas/capture-replay';
@@ -63,15 +63,9 @@ const columns: Column<ReplayRow>[] = [
  * why it would wait in Unmatched Results. Nothing is stored.
  */
 export function ReplayDialog({ connection, onClose }: { connection: Connection | null; onClose: () => void }) {
+  // Keyed by the connection where it is used: each opening starts empty.
   const [capture, setCapture] = useState('');
   const replay = useReplayCapture();
-  const { reset } = replay;
-  useEffect(() => {
-    if (connection) {
-      setCapture('');
-      reset();
-    }
-  }, [connection, reset]);
   const errors = replay.error ? fieldErrors(replay.error) : {};
   const r = replay.data;
   const counts = r
