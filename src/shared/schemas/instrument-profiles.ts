@@ -223,9 +223,9 @@ export function parseLocation(loc: string): { seg: string; field: number; compon
 }
 
 /**
- * The settings in force for a protocol: the preset's over the protocol's defaults, the lab's own
- * over both. A setting for the other protocol's records (an HL7 location on an ASTM line) reads
- * nothing; the connection form refuses it.
+ * The settings in force for a protocol: the preset's (when it is for this protocol) over the
+ * protocol's defaults, the lab's own over both. A setting for the other protocol's records (an HL7
+ * location on an ASTM line) reads nothing; the connection form refuses it.
  */
 export function resolveProfile(
   protocol: 'astm' | 'hl7',
@@ -233,7 +233,9 @@ export function resolveProfile(
   own: ProfileSettings | null | undefined,
 ): ResolvedProfile {
   const base = INSTRUMENT_DEFAULTS[protocol];
-  const p = (INSTRUMENT_PRESETS as Record<string, InstrumentPreset>)[preset]?.settings ?? {};
+  const found = (INSTRUMENT_PRESETS as Record<string, InstrumentPreset>)[preset];
+  // A folder takes ASTM and HL7 files alike: an ASTM preset does not read its HL7 files.
+  const p = found && (!found.protocol || found.protocol === protocol) ? found.settings : {};
   const pick = <K extends keyof ResolvedProfile>(k: K): ResolvedProfile[K] =>
     (own?.[k as keyof ProfileSettings] ?? p[k as keyof ProfileSettings] ?? base[k]) as ResolvedProfile[K];
   return {
