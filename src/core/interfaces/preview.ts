@@ -134,20 +134,6 @@ async function judgeRows(db: Db, conn: ConnectionRow, inbounds: Inbound[], tried
   const taken = new Set<string>();
   const rows: ReplayRow[] = [];
   for (const [i, inbound] of inbounds.entries()) {
-    for (const s of inbound.skipped)
-      rows.push({
-        message: i + 1,
-        specimen_id: s.specimenId,
-        code: s.code,
-        value: s.value,
-        unit: '',
-        flag: '',
-        outcome: s.kind === 'ignored' ? 'ignored' : 'skipped',
-        reason: null,
-        detail: s.detail,
-        sample_code: null,
-        test_name: null,
-      });
     for (const r of inbound.results) {
       const row: ReplayRow = {
         message: i + 1,
@@ -188,6 +174,21 @@ async function judgeRows(db: Db, conn: ConnectionRow, inbounds: Inbound[], tried
       if (refusal) queue('refused', refusal);
       else Object.assign(row, { outcome: 'entered', detail: `Entered on ${sample.sample_code} as ${row.test_name}` });
     }
+    // What is not a result comes after the results of its message: the results are what the lab checks.
+    for (const s of inbound.skipped)
+      rows.push({
+        message: i + 1,
+        specimen_id: s.specimenId,
+        code: s.code,
+        value: s.value,
+        unit: '',
+        flag: '',
+        outcome: s.kind === 'ignored' ? 'ignored' : 'skipped',
+        reason: null,
+        detail: s.detail,
+        sample_code: null,
+        test_name: null,
+      });
   }
   return rows;
 }

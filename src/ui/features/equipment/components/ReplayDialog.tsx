@@ -27,7 +27,7 @@ const columns: Column<ReplayRow>[] = [
         </div>
       </div>
     ),
-    // On a phone the specimen heads the value's cell instead: two columns fit 390 px.
+    // Below md the specimen heads the value's cell instead: two columns fit 390 px.
     hideOnMobile: true,
   },
   {
@@ -35,9 +35,9 @@ const columns: Column<ReplayRow>[] = [
     header: 'Code and value',
     cell: (r) => (
       <div>
-        <div className="font-medium sm:hidden">{r.specimen_id || '(none sent)'}</div>
+        <div className="font-medium md:hidden">{r.specimen_id || '(none sent)'}</div>
         <span className="font-mono break-all">{r.code || '(no code)'}</span>{' '}
-        <span className="font-medium">{r.value}</span> {r.unit}
+        <span className="font-medium break-all">{r.value}</span> {r.unit}
         {r.flag && <span className="text-xs text-slate-600"> · flag {r.flag}</span>}
         {r.test_name && <div className="text-xs text-slate-600">{r.test_name}</div>}
       </div>
