@@ -17,11 +17,14 @@ const text: ResultRules = { ...numeric, name: 'Smear', result_type: 'text' };
 
 describe('result values are checked against the test type', () => {
   it.each([
-    [numeric, '13.26', { ok: true, value: '13.3' }],
-    [numeric, ' 7 ', { ok: true, value: '7.0' }],
-    [numeric, '1,2', { ok: true, value: '12.0' }],
+    [numeric, '13.26', { ok: true, value: '13.26' }],
+    [numeric, ' 7 ', { ok: true, value: '7' }],
+    [numeric, '14.0', { ok: true, value: '14.0' }],
+    [numeric, '4.20', { ok: true, value: '4.20' }],
+    [numeric, '1,2', { ok: true, value: '1,2' }],
     [numeric, '<0.5', { ok: false }],
-    [numeric, '<5', { ok: true, value: '<5.0' }],
+    [numeric, '<5', { ok: true, value: '<5' }],
+    [numeric, '< 1.20', { ok: true, value: '< 1.20' }],
     [numeric, 'abc', { ok: false }],
     [numeric, '13.2 g', { ok: false }],
     [numeric, '150', { ok: false }],

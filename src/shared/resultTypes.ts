@@ -28,7 +28,11 @@ function fmt(n: number, decimals: number | null): string {
   return decimals == null ? String(n) : n.toFixed(decimals);
 }
 
-/** A typed value checked against the test's type; numbers come back rounded to the test's decimals. */
+/**
+ * A typed value checked against the test's type. A number is kept exactly as the technician or the
+ * instrument gave it (`14.0`, `4.20`, `< 1.20`): its digits are the method's precision, and the
+ * test's decimals only format values lims computes (formatCalculated).
+ */
 export function checkResultValue(test: ResultRules, raw: string): ValueCheck {
   const value = raw.trim();
   if (!value) return { ok: false, message: 'Result value is required' };
@@ -60,8 +64,7 @@ export function checkResultValue(test: ResultRules, raw: string): ValueCheck {
           message: `${test.name} ${n}${unit} is outside what is possible (${test.plausible_low ?? '…'} to ${test.plausible_high ?? '…'}${unit}); check the value`,
         };
       }
-      const rounded = fmt(n, test.decimals);
-      return { ok: true, value: censored ? `${censored[1]}${rounded}` : rounded };
+      return { ok: true, value };
     }
   }
 }

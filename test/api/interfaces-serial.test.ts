@@ -107,7 +107,7 @@ describe('serial transport', () => {
     expect(new Map(results.map((r) => [r.test_id, r.result_value]))).toEqual(
       new Map([
         [tests.WBC, '8.13'],
-        [tests.HGB, '8'],
+        [tests.HGB, '8.0'],
       ]),
     );
     expect(results.every((r) => r.technician_id === c.service_user_id && r.verified_by === null)).toBe(true);

@@ -239,7 +239,8 @@ describe('results in', () => {
     });
     const byTest = new Map(results.map((r) => [r.test_id, r]));
     expect(byTest.get(tests.WBC!)).toMatchObject({ result_value: '8.13', unit: '10*3/uL', status: 'completed' });
-    expect(byTest.get(tests.HGB!)).toMatchObject({ result_value: '8', flag: 'low' });
+    // The value exactly as the machine sent it: 8.0, its trailing zero kept.
+    expect(byTest.get(tests.HGB!)).toMatchObject({ result_value: '8.0', flag: 'low' });
     expect(byTest.get(tests.HCT!)).toMatchObject({ result_value: '22.7', flag: 'low' });
     expect(byTest.get(tests.PLT!)).toMatchObject({ result_value: '0.99', unit: 'lakh/cumm', flag: 'low' });
     for (const r of results) {
@@ -409,10 +410,10 @@ describe('results in', () => {
     const r = await importFile(lab.database.db, row, fixture('astm_e1381_roche_cobas_c311.txt'));
     expect(r).toEqual({ ok: true, messages: 1, entered: 6, unmatched: 1, ignored: 0 });
     const entered = await resultsOf(sample);
-    // Values are kept as the test's entry keeps typed ones (15.0 is 15); the seventh test waits.
+    // Values are kept exactly as the machine sent them (15.0 stays 15.0); the seventh test waits.
     expect(entered.map((x) => x.result_value ?? 'pending').sort()).toEqual([
       '1.6',
-      '15',
+      '15.0',
       '22.4',
       '301',
       '4.1',

@@ -217,7 +217,8 @@ describe('collect, enter, calculate, validate, report', () => {
 
   it('bulk validation verifies the normal ones and holds back the abnormal and the critical', async () => {
     const hb = await enter(edta.id, 'HB', '14.26');
-    expect(hb.result_value).toBe('14.3'); // the test reports one decimal
+    // Kept as typed: the test's one decimal formats only values lims computes.
+    expect(hb.result_value).toBe('14.26');
     const k = await enter(serum.id, 'K', '6.8');
     expect(k.is_critical).toBe(true);
     expect(k.review_reasons).toEqual(['abnormal', 'critical']);

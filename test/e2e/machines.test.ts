@@ -179,8 +179,8 @@ describe('Machine Integration: results from the machines', () => {
     expect(new Map(cbc.map((r) => [r.test_id, r.result_value]))).toEqual(
       new Map([
         [tests.WBC, '8.13'],
-        [tests.RBC, '2.6'],
-        [tests.HGB, '8'],
+        [tests.RBC, '2.60'],
+        [tests.HGB, '8.0'],
         [tests.HCT, '22.7'],
         [tests.PLT, '99'],
       ]),

@@ -162,6 +162,7 @@ describe('HL7 v2', () => {
     expect(inboundFromHl7(m).results).toEqual([
       {
         specimenId: '9700123',
+        specimenFrom: 'OBR-3',
         code: '10368-9',
         value: '50',
         unit: 'ug/dL',

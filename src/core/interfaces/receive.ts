@@ -23,6 +23,7 @@ import {
 import { buildAck, parseHl7, type AckCode, type Hl7Message } from './hl7/message.js';
 import { buildQueryReplies } from './hl7/query.js';
 import { codeMapOf } from './service.js';
+import { profileOf } from './profile.js';
 import {
   insertMessageRow,
   insertUnmatchedRow,
@@ -87,6 +88,7 @@ async function applyResult(
   map: CodeMapEntry[],
   messageId: number,
   r: InboundResult,
+  tried: string[],
 ): Promise<'entered' | 'unmatched' | 'ignored'> {
   const queue = async (reason: UnmatchedReason, detail: string) => {
     await insertUnmatchedRow(trx, {
@@ -117,7 +119,7 @@ async function applyResult(
     return queue('unit_mismatch', `Sent in ${r.unit}; the code map expects ${entry.unit}`);
   }
   const sample = await sampleOfSpecimen(trx, conn.organization_id, r.specimenId);
-  if (!sample) return queue('unknown_sample', `No sample has the barcode or code ${r.specimenId || '(none sent)'}`);
+  if (!sample) return queue('unknown_sample', unknownSampleDetail(r, tried));
   try {
     await withSavepoint(trx, () =>
       enterResult(trx, machineActor(conn), {
@@ -140,6 +142,16 @@ async function applyResult(
   }
 }
 
+/**
+ * Why a result found no sample, naming what the machine sent and where: the technician looks for
+ * the tube by that ID. With no ID at all, the locations the profile read.
+ */
+export function unknownSampleDetail(r: Pick<InboundResult, 'specimenId' | 'specimenFrom'>, tried: string[]): string {
+  return r.specimenId
+    ? `No sample has the barcode or code ${r.specimenId} (sent in ${r.specimenFrom})`
+    : `The machine sent no specimen ID (read from ${tried.join(', ')})`;
+}
+
 export interface Received {
   messageId: number;
   status: string;
@@ -155,10 +167,17 @@ export interface Received {
   ignored: number;
 }
 
-async function applyInbound(trx: Db, conn: ConnectionRow, messageId: number, inbound: Inbound): Promise<Outcome> {
+async function applyInbound(
+  trx: Db,
+  conn: ConnectionRow,
+  protocol: 'astm' | 'hl7',
+  messageId: number,
+  inbound: Inbound,
+): Promise<Outcome> {
   const map = codeMapOf(conn);
-  const o: Outcome = { entered: 0, unmatched: 0, ignored: 0 };
-  for (const r of inbound.results) o[await applyResult(trx, conn, map, messageId, r)] += 1;
+  const tried = profileOf(conn, protocol).specimen;
+  const o: Outcome = { entered: 0, unmatched: 0, ignored: inbound.skipped.filter((x) => x.kind === 'ignored').length };
+  for (const r of inbound.results) o[await applyResult(trx, conn, map, messageId, r, tried)] += 1;
   return o;
 }
 
@@ -254,20 +273,22 @@ export async function receiveMessage(
     if (protocol === 'hl7') {
       const hl7 = parseHl7(raw.toString('utf8'));
       const [type] = hl7.type.split('^');
-      if (type === 'ACK') parsed = { inbound: { results: [], queries: [] }, type: hl7.type, hl7, noReply: true };
+      const profile = profileOf(conn, 'hl7');
+      if (type === 'ACK')
+        parsed = { inbound: { results: [], queries: [], skipped: [] }, type: hl7.type, hl7, noReply: true };
       else if (type === 'QRY') {
         // One order query per message, as machines send it: the first QRD is answered.
-        const inbound = inboundFromHl7(hl7);
-        parsed = { inbound: { results: inbound.results, queries: inbound.queries.slice(0, 1) }, type: hl7.type, hl7 };
+        const inbound = inboundFromHl7(hl7, profile);
+        parsed = { inbound: { ...inbound, queries: inbound.queries.slice(0, 1) }, type: hl7.type, hl7 };
       } else
         parsed =
           type === 'ORU' || type === 'OUL' || type === 'OML'
-            ? { inbound: inboundFromHl7(hl7), type: hl7.type, hl7 }
+            ? { inbound: inboundFromHl7(hl7, profile), type: hl7.type, hl7 }
             : { error: `Message type ${hl7.type} is not taken from machines`, hl7 };
     } else {
       const { messages, incomplete } = astmMessages(raw.toString('latin1'));
       if (incomplete || messages.length !== 1) throw new Error('Not one whole ASTM message (H through L)');
-      parsed = { inbound: inboundFromAstm(messages[0]!), type: 'ASTM' };
+      parsed = { inbound: inboundFromAstm(messages[0]!, profileOf(conn, 'astm')), type: 'ASTM' };
     }
   } catch (err) {
     parsed = { error: err instanceof Error ? err.message : String(err) };
@@ -317,7 +338,7 @@ export async function receiveMessage(
         ignored: 0,
       };
     }
-    const outcome = await applyInbound(trx, conn, msg.id, parsed.inbound);
+    const outcome = await applyInbound(trx, conn, protocol, msg.id, parsed.inbound);
     const answers = parsed.inbound.queries.length ? await answerQueries(trx, conn, parsed.inbound.queries) : [];
     const status = statusOf(outcome, answers.length);
     const ack: AckCode | 'ACK' = protocol === 'hl7' ? 'AA' : 'ACK';

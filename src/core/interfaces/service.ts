@@ -7,6 +7,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { NO_PASSWORD } from '../auth/password.js';
 import { connectionFolder } from './drop-folder.js';
 import { lineIssues, type OperatorLimits } from './operator-limits.js';
+import { profileSettingsOf } from './profile.js';
 import { insertUser } from '../users/service.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import {
@@ -100,6 +101,8 @@ async function toConnections(db: Db, organizationId: number, rows: ConnectionRow
     enabled: r.enabled === 1,
     send_orders: r.send_orders === 1,
     max_message_kib: r.max_message_kib ?? MAX_MESSAGE_KIB_DEFAULT,
+    profile: r.profile as Connection['profile'],
+    profile_settings: profileSettingsOf(r),
     code_map: codeMapOf(r).map((e) => ({
       code: e.code,
       test_id: e.ignore ? null : (e.test_id ?? null),
@@ -220,6 +223,8 @@ export async function createConnection(
       send_orders_from: input.send_orders ? now : null,
       code_map: storedCodeMap(input.code_map ?? []),
       max_message_kib: input.max_message_kib ?? null,
+      profile: input.profile ?? 'standard',
+      profile_settings: input.profile_settings ? JSON.stringify(input.profile_settings) : null,
       service_user_id: account.id,
       listen_status: 'stopped',
       last_error: null,
@@ -258,6 +263,8 @@ export async function updateConnection(
       port: input.port !== undefined ? input.port : before.port,
       path: input.path !== undefined ? input.path : before.path,
       send_orders: input.send_orders ?? before.send_orders === 1,
+      profile: input.profile ?? before.profile,
+      profile_settings: input.profile_settings !== undefined ? input.profile_settings : profileSettingsOf(before),
     };
     const issues = [...transportIssues(merged), ...lineIssues(merged, where)];
     if (issues.length) throw new ValidationError('Invalid input', issues);
@@ -291,6 +298,10 @@ export async function updateConnection(
       enabled,
       ...(input.code_map !== undefined ? { code_map: storedCodeMap(input.code_map) } : {}),
       ...(input.max_message_kib !== undefined ? { max_message_kib: input.max_message_kib } : {}),
+      ...(input.profile !== undefined ? { profile: input.profile } : {}),
+      ...(input.profile_settings !== undefined
+        ? { profile_settings: input.profile_settings ? JSON.stringify(input.profile_settings) : null }
+        : {}),
       ...sendOrders,
       updated_at: now,
     });

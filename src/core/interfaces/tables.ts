@@ -27,6 +27,10 @@ export interface ConnectionsTable {
   code_map: string;
   /** Migration 046: the most one transmission may hold, KiB; NULL: the default. */
   max_message_kib: number | null;
+  /** Migration 048: the instrument profile's preset key ('standard' unless chosen). */
+  profile: Generated<string>;
+  /** Migration 048: JSON of the lab's own profile settings (InstrumentProfileSettings); NULL: the preset's. */
+  profile_settings: string | null;
   service_user_id: number;
   listen_status: string;
   last_error: string | null;

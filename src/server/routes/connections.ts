@@ -10,6 +10,7 @@ import {
   setConnectionEnabled,
   updateConnection,
 } from '../../core/interfaces/service.js';
+import { previewCapture } from '../../core/interfaces/preview.js';
 import { assignUnmatched, discardUnmatched, listUnmatched } from '../../core/interfaces/unmatched.js';
 import { actorOf } from '../plugins/auth.js';
 import { route } from '../contract.js';
@@ -44,6 +45,9 @@ export async function connectionRoutes(app: FastifyInstance) {
   }));
   route(app, connectionsApi.enable, async (req) => ({
     connection: await setConnectionEnabled(db, actorOf(req), req.params.id, true),
+  }));
+  route(app, connectionsApi.replay, async (req) => ({
+    replay: await previewCapture(db, org(req), req.params.id, req.body.capture),
   }));
   route(app, connectionsApi.disable, async (req) => ({
     connection: await setConnectionEnabled(db, actorOf(req), req.params.id, false),

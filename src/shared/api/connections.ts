@@ -14,6 +14,7 @@ import {
   unmatchedSchema,
 } from '../schemas/connections.js';
 import { testResultSchema } from '../schemas/results.js';
+import { captureReplayBody, captureReplaySchema } from '../schemas/capture-replay.js';
 import { defineRoute } from './contract.js';
 
 const oneConnection = z.object({ connection: connectionSchema });
@@ -105,6 +106,15 @@ export const connectionsApi = {
     access: 'manage_lab',
     params: idParam,
     response: oneConnection,
+  }),
+  /** What a capture would become on this connection (sample, test, value, or the queue): nothing is stored. */
+  replay: defineRoute({
+    method: 'POST',
+    path: '/api/connections/:id/replay',
+    access: 'manage_lab',
+    params: idParam,
+    body: captureReplayBody,
+    response: z.object({ replay: captureReplaySchema }),
   }),
   disable: defineRoute({
     method: 'POST',

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { optionalText, pageQuery, pagedShape, requiredText, strictNumber } from './common.js';
 import { equipmentIdField } from './equipment.js';
+import {
+  foreignLocations,
+  INSTRUMENT_PRESETS,
+  profileKeySchema,
+  profileSettingsOutSchema,
+  profileSettingsSchema,
+  type InstrumentPreset,
+  type ProfileSettings,
+} from './instrument-profiles.js';
 
 /**
  * Analyzer interfaces, inbound (issue 18): connections to the lab's machines, their message log and
@@ -194,9 +203,15 @@ const connectionFields = {
   code_map: codeMap.optional(),
   /** KiB; empty: the default (MAX_MESSAGE_KIB_DEFAULT). */
   max_message_kib: maxMessageKib,
+  /** The instrument profile (dialect): a preset's key; see docs/instruments.md. */
+  profile: profileKeySchema.optional(),
+  /** The lab's own adjustments of the preset; null: the preset as shipped. */
+  profile_settings: profileSettingsSchema.nullable().optional(),
 };
 
 type Fields = {
+  profile?: string;
+  profile_settings?: ProfileSettings | null;
   protocol?: ConnectionProtocol;
   transport?: ConnectionTransport;
   host?: string | null;
@@ -222,6 +237,26 @@ export function transportIssues(c: Fields): { path: string; message: string }[] 
   if ((c.protocol === 'folder') !== (c.transport === 'folder')) {
     out.push({ path: 'transport', message: 'The folder protocol goes with the folder transport, and only with it' });
   }
+  out.push(...profileIssues(c));
+  return out;
+}
+
+/** A preset or a setting for the other protocol's records cannot read this connection's messages. */
+export function profileIssues(c: Fields): { path: string; message: string }[] {
+  const out: { path: string; message: string }[] = [];
+  if (c.protocol !== 'astm' && c.protocol !== 'hl7') return out;
+  const preset = c.profile ? (INSTRUMENT_PRESETS as Record<string, InstrumentPreset>)[c.profile] : undefined;
+  if (preset?.protocol && preset.protocol !== c.protocol)
+    out.push({
+      path: 'profile',
+      message: `The profile ${preset.label} reads ${preset.protocol.toUpperCase()}; this connection is ${c.protocol.toUpperCase()}`,
+    });
+  const foreign = c.profile_settings ? foreignLocations(c.protocol, c.profile_settings) : [];
+  if (foreign.length)
+    out.push({
+      path: 'profile_settings',
+      message: `${foreign.join(', ')} ${foreign.length === 1 ? 'is not a location' : 'are not locations'} of ${c.protocol.toUpperCase()} (${c.protocol === 'astm' ? 'records are one letter: O-3, R-4' : 'segments are three letters: OBR-3, OBX-5'})`,
+    });
   return out;
 }
 
@@ -254,6 +289,8 @@ export const connectionSchema = z.object({
   send_orders: z.boolean(),
   /** The limit in force, in KiB (the lab's, else the default). */
   max_message_kib: z.number().int(),
+  profile: profileKeySchema,
+  profile_settings: profileSettingsOutSchema.nullable(),
   code_map: z.array(
     z.object({
       code: z.string(),

@@ -34,6 +34,8 @@ export interface AstmResult {
   status: string;
   completedAt: string;
   comments: string[];
+  /** The R record as sent, for an instrument profile's locations. */
+  record: AstmRecord;
 }
 
 export interface AstmOrder {
@@ -43,6 +45,8 @@ export interface AstmOrder {
   instrumentSpecimenId: string[];
   testIds: string[];
   results: AstmResult[];
+  /** The O record as sent. */
+  record: AstmRecord;
 }
 
 export interface AstmQuery {
@@ -57,8 +61,10 @@ export interface AstmMessage {
   delimiters: Delimiters;
   sender: string;
   version: string;
-  patients: { id: string; orders: AstmOrder[] }[];
+  patients: { id: string; orders: AstmOrder[]; record: AstmRecord | null }[];
   queries: AstmQuery[];
+  /** The H record as sent. */
+  header: AstmRecord;
   /** true when the message ended with an L record. */
   terminated: boolean;
 }
@@ -99,7 +105,7 @@ export function parseRecord(line: string, d: Delimiters): AstmRecord {
   return { type, fields };
 }
 
-function components(field: string | undefined, d: Delimiters): string[] {
+export function components(field: string | undefined, d: Delimiters): string[] {
   return (field ?? '').split(d.component).map((c) => unescapeAstm(c, d));
 }
 
@@ -154,6 +160,7 @@ export function parseAstmMessage(records: string[]): AstmMessage {
       .filter(Boolean)
       .join(' '),
     version: (header.fields[12] ?? '').trim(),
+    header,
     patients: [],
     queries: [],
     terminated: false,
@@ -169,6 +176,7 @@ export function parseAstmMessage(records: string[]): AstmMessage {
         patient = {
           id: [2, 3, 4].map((i) => components(r.fields[i], d)[0]?.trim() ?? '').find((x) => x !== '') ?? '',
           orders: [],
+          record: r,
         };
         msg.patients.push(patient);
         order = null;
@@ -176,7 +184,7 @@ export function parseAstmMessage(records: string[]): AstmMessage {
         break;
       case 'O': {
         if (!patient) {
-          patient = { id: '', orders: [] };
+          patient = { id: '', orders: [], record: null };
           msg.patients.push(patient);
         }
         order = {
@@ -184,6 +192,7 @@ export function parseAstmMessage(records: string[]): AstmMessage {
           instrumentSpecimenId: components(r.fields[3], d).map((c) => c.trim()),
           testIds: repeats(r.fields[4], d).map((t) => testCode(components(t, d))),
           results: [],
+          record: r,
         };
         patient.orders.push(order);
         result = null;
@@ -202,6 +211,7 @@ export function parseAstmMessage(records: string[]): AstmMessage {
           status: (r.fields[8] ?? '').trim(),
           completedAt: (r.fields[12] ?? '').trim(),
           comments: [],
+          record: r,
         };
         order.results.push(result);
         break;

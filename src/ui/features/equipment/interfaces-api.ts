@@ -91,6 +91,14 @@ export function useConnectionAction() {
   });
 }
 
+/** What a capture would become on a connection (nothing is stored, so nothing to refresh). */
+export function useReplayCapture() {
+  return useMutation({
+    mutationFn: (v: { id: number; capture: string }) =>
+      call(connectionsApi.replay, { params: { id: v.id }, body: { capture: v.capture } }).then((r) => r.replay),
+  });
+}
+
 export function useAssignUnmatched() {
   const refresh = useRefresh();
   const qc = useQueryClient();

@@ -13,6 +13,7 @@ import {
   type Connection,
   type ConnectionCreate,
 } from '@shared/schemas/connections';
+import { INSTRUMENT_PRESETS, INSTRUMENT_PRESET_KEYS } from '@shared/schemas/instrument-profiles';
 import { Button, Checkbox, FormDialog, FormField, Input, Select } from '@/components';
 import { useFieldForm } from '@/lib/forms';
 import { useCatalogueList } from '@/lib/catalogue';
@@ -48,6 +49,7 @@ interface FormState {
   enabled: boolean;
   send_orders: boolean;
   max_message_kib: string;
+  profile: Connection['profile'];
   code_map: MapRow[];
 }
 
@@ -68,6 +70,7 @@ function formOf(c: Connection | null): FormState {
     enabled: c?.enabled ?? false,
     send_orders: c?.send_orders ?? false,
     max_message_kib: String(c?.max_message_kib ?? MAX_MESSAGE_KIB_DEFAULT),
+    profile: c?.profile ?? 'standard',
     code_map: (c?.code_map ?? []).map((e) => ({
       code: e.code,
       test_id: e.test_id === null ? '' : String(e.test_id),
@@ -124,6 +127,7 @@ export function ConnectionDialog({
       enabled: f.enabled,
       send_orders: canSendOrders && f.send_orders,
       max_message_kib: f.max_message_kib === '' ? null : f.max_message_kib,
+      profile: f.profile,
       code_map: f.code_map.map((r) =>
         r.ignore
           ? { code: r.code, ignore: true }
@@ -174,6 +178,21 @@ export function ConnectionDialog({
             value={f.transport}
             onChange={(e) => set('transport', e.target.value as FormState['transport'])}
             options={CONNECTION_TRANSPORTS.map((t) => ({ value: t, label: CONNECTION_TRANSPORT_LABELS[t] }))}
+          />
+        </FormField>
+        <FormField
+          label="Instrument profile"
+          error={errors.profile ?? errors.profile_settings}
+          hint={`${INSTRUMENT_PRESETS[f.profile].instruments}${connection?.profile_settings ? '. Adjusted for this connection (see docs/instruments.md).' : ''}`}
+          className="sm:col-span-2"
+        >
+          <Select
+            value={f.profile}
+            onChange={(e) => set('profile', e.target.value as FormState['profile'])}
+            options={INSTRUMENT_PRESET_KEYS.filter((k) => {
+              const p: string | null = INSTRUMENT_PRESETS[k].protocol;
+              return !p || f.protocol === 'folder' || p === f.protocol || k === f.profile;
+            }).map((k) => ({ value: k, label: INSTRUMENT_PRESETS[k].label }))}
           />
         </FormField>
         {f.transport === 'folder' ? (

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Ban, Eye, Play, Power } from 'lucide-react';
+import { Ban, Eye, FileSearch, Play, Power } from 'lucide-react';
 import {
   CONNECTION_PROTOCOL_LABELS,
   MESSAGE_STATUS_LABELS,
@@ -42,6 +42,8 @@ import {
   useUnmatched,
 } from '../interfaces-api';
 import { ConnectionDialog } from './ConnectionDialog';
+import { ReplayDialog } from './ReplayDialog';
+import { INSTRUMENT_PRESETS } from '@shared/schemas/instrument-profiles';
 import { formatCount } from '@/lib/format';
 
 /**
@@ -68,6 +70,7 @@ function ConnectionsCard() {
   const list = useConnections(true);
   const action = useConnectionAction();
   const rows = useRowDialogs<Connection>();
+  const [replaying, setReplaying] = useState<Connection | null>(null);
   const columns: Column<Connection>[] = [
     {
       key: 'name',
@@ -82,7 +85,12 @@ function ConnectionsCard() {
     {
       key: 'protocol',
       header: 'Protocol',
-      cell: (c) => CONNECTION_PROTOCOL_LABELS[c.protocol],
+      cell: (c) => (
+        <div>
+          <div>{CONNECTION_PROTOCOL_LABELS[c.protocol]}</div>
+          <div className="text-xs text-slate-600">{INSTRUMENT_PRESETS[c.profile].label}</div>
+        </div>
+      ),
       hideOnMobile: true,
     },
     {
@@ -145,6 +153,7 @@ function ConnectionsCard() {
       onClick: (c) => action.mutate({ id: c.id, action: 'disable' }),
       hidden: (c) => !c.enabled,
     },
+    { label: (c) => `Replay a capture on ${c.name}`, icon: <FileSearch />, onClick: setReplaying },
     rows.deleteAction((c) => c.name),
   ];
   return (
@@ -168,6 +177,7 @@ function ConnectionsCard() {
         }}
       />
       <ConnectionDialog connection={rows.editing} {...rows.dialog} />
+      <ReplayDialog key={replaying?.id ?? 0} connection={replaying} onClose={() => setReplaying(null)} />
       <ConfirmDialog
         {...rows.confirm}
         title="Delete Connection"
