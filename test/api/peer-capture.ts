@@ -10,7 +10,21 @@ import { ACK, ENQ, EOT, NAK } from './interface-support.js';
  * again up to 6 times, then EOT, as E1381 says), EOT; HL7 as MLLP blocks, one at a time, each
  * waiting for its ACK.
  */
-export const PEER_DIR = path.resolve(process.cwd(), '../../shared/fixtures/peer-interop');
+export const PEER_DIR = findPeerDir();
+
+/**
+ * The captures are not in this repository (one source grants no licence to redistribute them): they
+ * are looked for in $LIMS_PEER_FIXTURES, else in `shared/fixtures/peer-interop` beside the checkout
+ * or beside any folder above it (a clone or a worktree at any depth of the team's work folder).
+ */
+function findPeerDir(): string {
+  if (process.env.LIMS_PEER_FIXTURES) return path.resolve(process.env.LIMS_PEER_FIXTURES);
+  for (let dir = process.cwd(); ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'shared/fixtures/peer-interop');
+    if (fs.existsSync(path.join(candidate, 'SOURCES.md'))) return candidate;
+    if (path.dirname(dir) === dir) return path.resolve(process.cwd(), '../shared/fixtures/peer-interop');
+  }
+}
 
 export function peerFile(name: string): Buffer {
   const inRepo = path.resolve(process.cwd(), 'test/fixtures/peer-interop', name);
