@@ -13,7 +13,7 @@ import { MllpDecoder } from './hl7/mllp.js';
 import { logIncomplete, receiveAstmText, receiveMessage } from './receive.js';
 import { attachSession, noteStatus, type InterfaceLog, type LinkTimings } from './session.js';
 import { startSerial, type SerialOpener } from './serial.js';
-import { enabledConnections, setListenStatus, type ConnectionRow } from './repository.js';
+import { currentRow, enabledConnections, setListenStatus, type ConnectionRow } from './repository.js';
 
 export type { InterfaceLog, LinkTimings };
 
@@ -24,7 +24,10 @@ export interface Running {
   sweep?: () => Promise<void>;
 }
 
-/** What about a connection makes its listener start again when it changes. */
+/**
+ * What about a connection makes its listener start again when it changes: the line itself. What a
+ * message is read with (code map, profile, name, machine) is read per message (`currentRow`).
+ */
 export function keyOf(c: ConnectionRow): string {
   return JSON.stringify([
     c.protocol,
@@ -37,10 +40,8 @@ export function keyOf(c: ConnectionRow): string {
     c.parity,
     c.stop_bits,
     c.lenient,
-    c.code_map,
+    c.max_message_kib,
     c.send_orders,
-    c.equipment_id,
-    c.name,
   ]);
 }
 
@@ -219,7 +220,7 @@ function startFolder(db: Db, conn: ConnectionRow, log: InterfaceLog, dropRoot: s
                 Buffer.alloc(0),
                 `A file over ${limit / 1024} KiB was refused`,
               ).then(() => false)
-            : await importFile(db, conn, readFileSync(file)).then(
+            : await importFile(db, await currentRow(db, conn), readFileSync(file)).then(
                 (r) => r.ok,
                 (err: unknown) => (err instanceof LabClosedError ? null : false),
               );

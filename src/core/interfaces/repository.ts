@@ -28,6 +28,16 @@ export function findConnectionRow(db: Db, organizationId: number, id: number): P
     .executeTakeFirst();
 }
 
+/**
+ * The connection as it is stored now, for a message a running line has just received: its code
+ * map, profile and name are read per message, so changing them on the screen takes effect on the
+ * next message without restarting the line (and dropping what is in flight). Gone meanwhile: the
+ * row the line started with (the listener is being stopped).
+ */
+export async function currentRow(db: Db, started: ConnectionRow): Promise<ConnectionRow> {
+  return (await findConnectionRow(db, started.organization_id, started.id)) ?? started;
+}
+
 export function connectionByName(db: Db, organizationId: number | null, name: string) {
   let q = db.selectFrom('connections').selectAll().where('name', '=', name);
   if (organizationId !== null) q = q.where('organization_id', '=', organizationId);

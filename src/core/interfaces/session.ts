@@ -8,7 +8,7 @@ import { parseHl7 } from './hl7/message.js';
 import { logIncomplete, logOutbound, receiveAstmText, receiveMessage } from './receive.js';
 import { LabClosedError } from '../tenants/open-labs.js';
 import { nextOrderToSend, orderNotTaken, orderSendDone, type OrderToSend } from './orders-out.js';
-import { setListenStatus, type ConnectionRow } from './repository.js';
+import { currentRow, setListenStatus, type ConnectionRow } from './repository.js';
 import { nowIso } from '../context.js';
 import { MAX_MESSAGE_KIB_DEFAULT } from '../../shared/schemas/connections.js';
 
@@ -108,7 +108,7 @@ export function attachSession(
           }
         }
         queue(async () => {
-          const r = await receiveMessage(db, conn, 'hl7', Buffer.from(bytes));
+          const r = await receiveMessage(db, await currentRow(db, conn), 'hl7', Buffer.from(bytes));
           if (r.ackText) write(mllpWrap(r.ackText));
           for (const reply of r.replies) {
             write(mllpWrap(reply));
@@ -176,7 +176,7 @@ export function attachSession(
       write,
       onMessage: (text) =>
         queue(async () => {
-          const answers = (await receiveAstmText(db, conn, text)).flatMap((r) => r.answers);
+          const answers = (await receiveAstmText(db, await currentRow(db, conn), text)).flatMap((r) => r.answers);
           if (answers.length) {
             const records = buildOrderRecords(answers);
             pendingOut.push({ records });
