@@ -42,7 +42,8 @@ describe('lims setup --yes', () => {
       '+91 80 4000 1234',
     ]);
     expect(r.stdout).toContain('Lab "City Diagnostics" is set up.');
-    expect(r.stdout).toContain(`lims serve --data-dir ${dir}`);
+    // Started from this checkout: the next steps name its launcher (src/cli/invocation.ts).
+    expect(r.stdout).toContain(`1. Start the server:     node bin/lims.js serve --data-dir ${dir}\n`);
     expect(r.stdout).toContain('http://127.0.0.1:3001');
     expect(r.stderr).toBe('');
 
@@ -72,7 +73,7 @@ describe('lims setup --yes', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     // Without --data-dir typed, the printed next step is the plain command.
-    expect(r.stdout).toContain('1. Start the server:     lims serve\n');
+    expect(r.stdout).toContain('1. Start the server:     node bin/lims.js serve\n');
     const database = await openLabDatabase(dir);
     const hash = (await row<{ password_hash: string }>(database, 'SELECT password_hash FROM users'))!.password_hash;
     await database.close();
