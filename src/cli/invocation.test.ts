@@ -46,9 +46,9 @@ describe('the command setup prints to start lims again', () => {
 
   it('after a global install: lims, which is on the PATH', () => {
     const root = installed();
-    expect(limsCommand({ script: join(root, '..', '..', '..', 'bin', 'lims'), packageRoot: root, env: {}, cwd: '/' })).toBe(
-      'lims',
-    );
+    expect(
+      limsCommand({ script: join(root, '..', '..', '..', 'bin', 'lims'), packageRoot: root, env: {}, cwd: '/' }),
+    ).toBe('lims');
   });
 
   it('after npx lims in a project that depends on lims: npx lims', () => {

@@ -16,6 +16,7 @@ import { startOutboxSender } from '../core/messaging/sender.js';
 import { startInterfaceListeners } from '../core/interfaces/listeners.js';
 import { startReportSender } from '../core/interop-out/delivery.js';
 import type { UploadLimits } from '../core/data-jobs/uploads.js';
+import type { LogFormat } from './log-format.js';
 
 export interface ServeOptions {
   dataDir: string;
@@ -27,6 +28,8 @@ export interface ServeOptions {
   quiet?: boolean;
   /** A log line for every request, besides errors. */
   logRequests?: boolean;
+  /** JSON lines (for a log collector) or readable lines (a terminal); lims serve picks by stdout. */
+  logFormat?: LogFormat;
   trustProxy?: boolean;
   secureCookies?: boolean;
   allowedHosts?: string[];
@@ -77,7 +80,7 @@ async function start(
     database: db,
     demo: opts.demo,
     uiDir: defaultUiDir(),
-    logger: opts.quiet ? false : true,
+    logger: opts.quiet ? false : { format: opts.logFormat ?? 'json' },
     logRequests: opts.logRequests ?? false,
     trustProxy: opts.trustProxy ?? false,
     secureCookies: opts.secureCookies ?? false,

@@ -85,87 +85,91 @@ function serve(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ c
 }
 
 describe('the package installed from its tarball', () => {
-  it('installs without warnings, sets up a lab, serves it and lets the admin sign in', { timeout: 420_000 }, async () => {
-    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    const home = join(work, 'home');
-    const prefix = join(work, 'prefix');
-    const dataDir = join(work, 'data');
-    for (const d of [home, prefix]) rmSync(d, { recursive: true, force: true });
-    const env = cleanEnv(home);
+  it(
+    'installs without warnings, sets up a lab, serves it and lets the admin sign in',
+    { timeout: 420_000 },
+    async () => {
+      const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+      const home = join(work, 'home');
+      const prefix = join(work, 'prefix');
+      const dataDir = join(work, 'data');
+      for (const d of [home, prefix]) rmSync(d, { recursive: true, force: true });
+      const env = cleanEnv(home);
 
-    const packed = await run(npm, ['pack', '--ignore-scripts', '--pack-destination', work, root], env, work, 120_000);
-    expect(packed.code, packed.out).toBe(0);
-    const tarball = readdirSync(work).find((f) => /^lims-.*\.tgz$/.test(f));
-    expect(tarball, packed.out).toBeDefined();
+      const packed = await run(npm, ['pack', '--ignore-scripts', '--pack-destination', work, root], env, work, 120_000);
+      expect(packed.code, packed.out).toBe(0);
+      const tarball = readdirSync(work).find((f) => /^lims-.*\.tgz$/.test(f));
+      expect(tarball, packed.out).toBeDefined();
 
-    // The command docs/install.md gives a clinic (the two native modules approved, nothing else).
-    const installed = await run(
-      npm,
-      [
-        'install',
-        '--global',
-        '--prefix',
-        prefix,
-        '--allow-scripts=better-sqlite3,@serialport/bindings-cpp',
-        join(work, tarball!),
-      ],
-      env,
-      work,
-      360_000,
-    );
-    expect(installed.code, installed.out).toBe(0);
-    expect(installed.out).not.toContain('EBADENGINE');
-    const warnings = installed.out.split('\n').filter((l) => /^npm warn/i.test(l) && !/deprecated/i.test(l));
-    expect(warnings).toEqual([]);
+      // The command docs/install.md gives a clinic (the two native modules approved, nothing else).
+      const installed = await run(
+        npm,
+        [
+          'install',
+          '--global',
+          '--prefix',
+          prefix,
+          '--allow-scripts=better-sqlite3,@serialport/bindings-cpp',
+          join(work, tarball!),
+        ],
+        env,
+        work,
+        360_000,
+      );
+      expect(installed.code, installed.out).toBe(0);
+      expect(installed.out).not.toContain('EBADENGINE');
+      const warnings = installed.out.split('\n').filter((l) => /^npm warn/i.test(l) && !/deprecated/i.test(l));
+      expect(warnings).toEqual([]);
 
-    const lims = process.platform === 'win32' ? join(prefix, 'lims.cmd') : join(prefix, 'bin', 'lims');
-    const setup = await run(
-      lims,
-      [
-        'setup',
-        '--yes',
-        '--lab-name',
-        'Lakeview Clinic',
-        '--admin-email',
-        ADMIN.email,
-        '--admin-password',
-        ADMIN.password,
-        '--data-dir',
-        dataDir,
-      ],
-      env,
-      work,
-      60_000,
-    );
-    expect(setup.code, setup.out).toBe(0);
-    // A global install puts `lims` on the PATH: the next step printed is that command.
-    const next = /1\. Start the server: +(.+)\n/.exec(setup.out)?.[1];
-    expect(next).toBe(`lims serve --data-dir ${dataDir}`);
+      const lims = process.platform === 'win32' ? join(prefix, 'lims.cmd') : join(prefix, 'bin', 'lims');
+      const setup = await run(
+        lims,
+        [
+          'setup',
+          '--yes',
+          '--lab-name',
+          'Lakeview Clinic',
+          '--admin-email',
+          ADMIN.email,
+          '--admin-password',
+          ADMIN.password,
+          '--data-dir',
+          dataDir,
+        ],
+        env,
+        work,
+        60_000,
+      );
+      expect(setup.code, setup.out).toBe(0);
+      // A global install puts `lims` on the PATH: the next step printed is that command.
+      const next = /1\. Start the server: +(.+)\n/.exec(setup.out)?.[1];
+      expect(next).toBe(`lims serve --data-dir ${dataDir}`);
 
-    const port = await freePort();
-    const [, ...nextArgs] = next!.split(' ');
-    const { child, url } = await serve(lims, [...nextArgs, '--port', String(port)], env);
-    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-    try {
-      const page = await fetch(`${url}/`);
-      expect(page.status).toBe(200);
-      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
-      expect(await page.text()).toContain('<div id="root">');
+      const port = await freePort();
+      const [, ...nextArgs] = next!.split(' ');
+      const { child, url } = await serve(lims, [...nextArgs, '--port', String(port)], env);
+      const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+      try {
+        const page = await fetch(`${url}/`);
+        expect(page.status).toBe(200);
+        expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+        expect(await page.text()).toContain('<div id="root">');
 
-      const login = await fetch(`${url}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(ADMIN),
-      });
-      expect(login.status).toBe(200);
-      const cookie = login.headers.get('set-cookie')?.split(';')[0];
-      expect(cookie).toBeTruthy();
-      const me = await fetch(`${url}/api/auth/me`, { headers: { cookie: cookie! } });
-      expect(me.status).toBe(200);
-      expect(((await me.json()) as { user: { email: string } }).user.email).toBe(ADMIN.email);
-    } finally {
-      child.kill('SIGTERM');
-    }
-    expect(await exited).toBe(0);
-  });
+        const login = await fetch(`${url}/api/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(ADMIN),
+        });
+        expect(login.status).toBe(200);
+        const cookie = login.headers.get('set-cookie')?.split(';')[0];
+        expect(cookie).toBeTruthy();
+        const me = await fetch(`${url}/api/auth/me`, { headers: { cookie: cookie! } });
+        expect(me.status).toBe(200);
+        expect(((await me.json()) as { user: { email: string } }).user.email).toBe(ADMIN.email);
+      } finally {
+        child.kill('SIGTERM');
+      }
+      expect(await exited).toBe(0);
+    },
+  );
 });

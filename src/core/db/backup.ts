@@ -111,8 +111,7 @@ export function restoreDatabase(backupFile: string, dbFile: string): { previous:
 function labTimeZone(db: Database.Database): string | null {
   try {
     const row = db.prepare('SELECT timezone FROM organizations ORDER BY id LIMIT 1').get() as
-      | { timezone: string | null }
-      | undefined;
+      { timezone: string | null } | undefined;
     return row?.timezone ?? null;
   } catch {
     // Not a lims database, or one older than organizations: the name falls back to UTC.
