@@ -64,7 +64,7 @@ describe('the readable server log', () => {
       'incoming request',
     );
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d INFO  incoming request GET \/api\/patients\n$/);
+    expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d INFO {2}incoming request GET \/api\/patients\n$/);
     expect(lines[0]).not.toMatch(/Meena|secret/);
   });
 });

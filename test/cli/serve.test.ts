@@ -159,7 +159,7 @@ describe('lims serve', () => {
     };
     const pretty = await requestLine(['--log-format', 'pretty']);
     expect(pretty).toMatch(
-      /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d INFO  request completed GET \/api\/health 200 [\d.]+ ms reqId=\S+$/,
+      /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d INFO {2}request completed GET \/api\/health 200 [\d.]+ ms reqId=\S+$/,
     );
     // Piped (as here) without the flag: one JSON object per line, for a log collector.
     const json = JSON.parse(await requestLine([])) as Record<string, unknown>;
