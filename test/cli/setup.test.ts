@@ -65,6 +65,32 @@ describe('lims setup --yes', () => {
     expect(await verifyPassword(ADMIN.password, users[0]!.password_hash)).toBe(true);
   });
 
+  it("keeps the title of the administrator's name apart from the first name", async () => {
+    const dir = tempDir();
+    const r = await lims([
+      '--data-dir',
+      dir,
+      'setup',
+      '--yes',
+      '--lab-name',
+      'Kulkarni Clinic',
+      '--admin-name',
+      'Dr. Meena Kulkarni',
+      '--admin-email',
+      'meena@clinic.in',
+      '--admin-password',
+      'Clinic-pass-2026',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const database = await openLabDatabase(dir);
+    const user = await row<UserRow & { title: string | null }>(
+      database,
+      'SELECT title, first_name, last_name FROM users',
+    );
+    await database.close();
+    expect(user).toMatchObject({ title: 'Dr', first_name: 'Meena', last_name: 'Kulkarni' });
+  });
+
   it('takes the data dir from LIMS_DATA_DIR and the password from LIMS_ADMIN_PASSWORD', async () => {
     const dir = tempDir();
     const r = await lims(['setup', '--yes', '--lab-name', 'Env Lab', '--admin-email', 'env@lab.in'], {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PERMISSIONS, ROLES } from '../roles.js';
 import { optionalPhone, optionalText, requiredText, rupeeAmount } from './common.js';
+import { PERSON_TITLES, personTitleField } from '../person-name.js';
 
 export const passwordSchema = z
   .string({ error: 'Password is required' })
@@ -12,6 +13,8 @@ const role = z.enum(ROLES, { error: `Role must be one of ${ROLES.join(', ')}` })
 const fee = rupeeAmount('Consultation fee');
 
 const userFields = {
+  /** Dr, Prof, Mr, Mrs, Ms, Miss; shown before the name. A title typed into first_name moves here (core). */
+  title: personTitleField,
   first_name: requiredText('First name', 60),
   last_name: requiredText('Last name', 60),
   email: z.preprocess(
@@ -56,6 +59,7 @@ export const passwordResetSchema = z.object({ password: passwordSchema });
 
 export const userSchema = z.object({
   id: z.number().int(),
+  title: z.enum(PERSON_TITLES).nullable(),
   first_name: z.string(),
   last_name: z.string(),
   email: z.string(),
