@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /**
  * Titles of staff and doctors, a field of their own and shown before the name ("Dr. Meena
  * Kulkarni"), never part of the first name. Patients have their own list (PATIENT_TITLES: Baby and
@@ -49,15 +47,6 @@ export function titledName(p: { title?: string | null; first_name: string; last_
     .filter(Boolean)
     .join(' ');
 }
-
-/** A staff or doctor title in a form, the API, the CLI or an import: "Dr." and "dr" read as Dr; empty is none. */
-export const personTitleField = z.preprocess(
-  (v) => (typeof v === 'string' ? (v.trim() === '' ? null : (titleOf(v) ?? v.trim())) : v),
-  z
-    .enum(PERSON_TITLES, { error: `Title must be one of ${PERSON_TITLES.join(', ')}` })
-    .nullable()
-    .optional(),
-);
 
 /**
  * A title typed into the first name ("Dr. Meena") moves to the title, when no title was given

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { PERSON_TITLES, personTitleField } from '../person-name.js';
+import { PERSON_TITLES } from '../person-name.js';
+import { personTitleField } from './person-title.js';
 import {
   isoDate,
   optionalEmail,

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { PERMISSIONS, ROLES } from '../roles.js';
 import { optionalPhone, optionalText, requiredText, rupeeAmount } from './common.js';
-import { PERSON_TITLES, personTitleField } from '../person-name.js';
+import { PERSON_TITLES } from '../person-name.js';
+import { personTitleField } from './person-title.js';
 
 export const passwordSchema = z
   .string({ error: 'Password is required' })
