@@ -27,8 +27,12 @@ function installed(): string {
 }
 
 describe('the command setup prints to start lims again', () => {
-  it('after npx of a tarball: npx with that tarball, its path made absolute', () => {
+  it('after npx of a tarball: npx with that tarball as typed, which finds the copy npx installed', () => {
     const t = npxTree('./lims-0.1.0.tgz');
+    expect(limsCommand({ ...t, env: { npm_command: 'exec', INIT_CWD: '/home/clinic' }, cwd: '/home/clinic' })).toBe(
+      'npx ./lims-0.1.0.tgz',
+    );
+    // Run from another folder than npx was (rare): the path made absolute, so the line still works.
     expect(limsCommand({ ...t, env: { npm_command: 'exec', INIT_CWD: '/home/clinic' }, cwd: '/elsewhere' })).toBe(
       'npx /home/clinic/lims-0.1.0.tgz',
     );

@@ -34,9 +34,11 @@ export function limsCommand(inv: Invocation = currentInvocation()): string {
 }
 
 /**
- * The package spec npx was given (npx records it in the package.json of its install folder). A
- * relative file path is made absolute so that the printed command works from any folder; a registry
- * name is kept as typed. `lims` when the record cannot be read.
+ * The package spec npx was given (npx records it in the package.json of its install folder), as
+ * it was typed: npx keys its install folder on that text, so the same words find the copy it has
+ * already installed (a tarball path written another way would install, and compile, it again). A
+ * relative path is relative to the folder npx ran in; only when this process runs elsewhere is it
+ * made absolute. `lims` when the record cannot be read.
  */
 function npxSpec(tree: string, inv: Invocation): string {
   let spec: string | undefined;
@@ -47,9 +49,10 @@ function npxSpec(tree: string, inv: Invocation): string {
     spec = undefined;
   }
   if (!spec) return 'lims';
-  if (/^\.\.?([\\/]|$)/.test(spec) || /\.(tgz|tar\.gz|tar)$/.test(spec)) {
+  const ranIn = inv.env.INIT_CWD;
+  if (ranIn && resolve(ranIn) !== resolve(inv.cwd) && /^\.\.?([\\/]|$)|\.(tgz|tar\.gz|tar)$/.test(spec)) {
     const path = spec.replace(/^file:/, '');
-    if (!isAbsolute(path)) return resolve(inv.env.INIT_CWD ?? inv.cwd, path);
+    if (!isAbsolute(path)) return resolve(ranIn, path);
   }
   return spec;
 }
