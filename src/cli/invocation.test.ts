@@ -30,22 +30,22 @@ describe('the command setup prints to start lims again', () => {
   it('after npx of a tarball: npx with that tarball as typed, which finds the copy npx installed', () => {
     const t = npxTree('./lims-0.1.0.tgz');
     expect(limsCommand({ ...t, env: { npm_command: 'exec', INIT_CWD: '/home/clinic' }, cwd: '/home/clinic' })).toBe(
-      'npx ./lims-0.1.0.tgz',
+      'npx --yes ./lims-0.1.0.tgz',
     );
     // Run from another folder than npx was (rare): the path made absolute, so the line still works.
     expect(limsCommand({ ...t, env: { npm_command: 'exec', INIT_CWD: '/home/clinic' }, cwd: '/elsewhere' })).toBe(
-      'npx /home/clinic/lims-0.1.0.tgz',
+      'npx --yes /home/clinic/lims-0.1.0.tgz',
     );
   });
 
   it('after npx of a registry name: npx with the name as typed', () => {
     const t = npxTree('lims@0.1.0');
-    expect(limsCommand({ ...t, env: { npm_command: 'exec' }, cwd: '/home/clinic' })).toBe('npx lims@0.1.0');
+    expect(limsCommand({ ...t, env: { npm_command: 'exec' }, cwd: '/home/clinic' })).toBe('npx --yes lims@0.1.0');
   });
 
   it('after npx of an absolute path with a space: quoted for the shell', () => {
     const t = npxTree('/home/clinic/my downloads/lims-0.1.0.tgz');
-    expect(limsCommand({ ...t, env: {}, cwd: '/' })).toBe("npx '/home/clinic/my downloads/lims-0.1.0.tgz'");
+    expect(limsCommand({ ...t, env: {}, cwd: '/' })).toBe("npx --yes '/home/clinic/my downloads/lims-0.1.0.tgz'");
   });
 
   it('after a global install: lims, which is on the PATH', () => {

@@ -23,7 +23,8 @@ const NPX_TREE = /^(.*[\\/]_npx[\\/][0-9a-f]+)[\\/]node_modules[\\/]/;
  */
 export function limsCommand(inv: Invocation = currentInvocation()): string {
   const npxTree = NPX_TREE.exec(inv.script)?.[1];
-  if (npxTree) return `npx ${shellQuote(npxSpec(npxTree, inv))}`;
+  // --yes: for a package file npx asks "Ok to proceed?" each time, even when it finds its copy.
+  if (npxTree) return `npx --yes ${shellQuote(npxSpec(npxTree, inv))}`;
   if (isCheckout(inv.packageRoot)) {
     const inRoot = relative(inv.cwd, inv.packageRoot) === '';
     return `node ${shellQuote(inRoot ? 'bin/lims.js' : join(inv.packageRoot, 'bin', 'lims.js'))}`;
