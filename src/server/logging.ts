@@ -1,9 +1,14 @@
 import type { FastifyServerOptions } from 'fastify';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import type { AppOptions } from './types.js';
+import { prettyStream, type LogFormat } from './log-format.js';
 
-/** Where the server log goes and from which level; `true` means stdout at LIMS_LOG_LEVEL (default info). */
-export type LoggerOption = boolean | { stream?: DestinationStream; level?: string };
+/**
+ * Where the server log goes, from which level and how it reads: `true` means JSON lines on stdout
+ * at LIMS_LOG_LEVEL (default info); `format: 'pretty'` makes them readable lines (lims serve's
+ * choice on a terminal, src/server/log-format.ts), written to `stream` or stdout.
+ */
+export type LoggerOption = boolean | { stream?: DestinationStream; level?: string; format?: LogFormat };
 
 /** Logs name the route, never its query string (searches carry patient names) or any body. */
 const pinoOptions = {
@@ -11,6 +16,13 @@ const pinoOptions = {
   serializers: {
     req(req: { method: string; url: string; id: string }) {
       return { id: req.id, method: req.method, path: req.url.split('?')[0] };
+    },
+    /** The answer's line names its request too, so one line says what was asked and how it went. */
+    res(reply: { statusCode: number; request?: { method: string; url: string } }) {
+      const req = reply.request;
+      return req
+        ? { statusCode: reply.statusCode, method: req.method, path: req.url.split('?')[0] }
+        : { statusCode: reply.statusCode };
     },
   },
 };
@@ -21,8 +33,9 @@ const pinoOptions = {
  */
 export function createServerLog(option: LoggerOption | undefined): Logger {
   if (option === false || option === undefined) return pino({ enabled: false });
-  const { stream, level } = typeof option === 'object' ? option : {};
-  return pino({ ...pinoOptions, level: level ?? process.env.LIMS_LOG_LEVEL ?? 'info' }, stream);
+  const { stream, level, format } = typeof option === 'object' ? option : {};
+  const destination = format === 'pretty' ? prettyStream(stream ?? process.stdout) : stream;
+  return pino({ ...pinoOptions, level: level ?? process.env.LIMS_LOG_LEVEL ?? 'info' }, destination);
 }
 
 /**

@@ -14,6 +14,7 @@ import { interfaceListeners } from '../core/interfaces/listeners.js';
 import { createScheduler, type Scheduler } from '../core/scheduler.js';
 import { serverJobs } from './jobs.js';
 import type { UploadLimits } from '../core/data-jobs/uploads.js';
+import type { LogFormat } from './log-format.js';
 
 export interface ServeOptions {
   dataDir: string;
@@ -25,6 +26,8 @@ export interface ServeOptions {
   quiet?: boolean;
   /** A log line for every request, besides errors. */
   logRequests?: boolean;
+  /** JSON lines (for a log collector) or readable lines (a terminal); lims serve picks by stdout. */
+  logFormat?: LogFormat;
   trustProxy?: boolean;
   secureCookies?: boolean;
   allowedHosts?: string[];
@@ -76,7 +79,7 @@ async function start(
     database: db,
     demo: opts.demo,
     uiDir: defaultUiDir(),
-    logger: opts.quiet ? false : true,
+    logger: opts.quiet ? false : { format: opts.logFormat ?? 'json' },
     logRequests: opts.logRequests ?? false,
     trustProxy: opts.trustProxy ?? false,
     secureCookies: opts.secureCookies ?? false,

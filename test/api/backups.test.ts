@@ -31,6 +31,8 @@ describe('the backup schedule', () => {
     expect(first).toMatchObject({ run: { status: 'completed', reason: 'schedule' } });
     const file = (first as { run: { file: string } }).run.file;
     expect(existsSync(file)).toBe(true);
+    // Named as every backup is (src/core/backups/names.ts): the lab's clock (Asia/Kolkata) and offset.
+    expect(file.split('/').at(-1)).toBe(`lims-auto-2026-11-20-07-30-00+0530.${ENGINE === 'sqlite' ? 'db' : 'dump'}`);
     expect(await backupIfDue(lab.database, dir, settings, new Date(t0.getTime() + 23 * 3_600_000))).toBeNull();
     const next = await backupIfDue(lab.database, dir, settings, new Date(t0.getTime() + DAY + 60_000));
     expect(next?.run.status).toBe('completed');
@@ -51,12 +53,22 @@ describe('the backup schedule', () => {
       const t = (now.getTime() - ageDays * DAY) / 1000;
       utimesSync(f, t, t);
     };
+    // Names of both styles: the UTC one of older versions and today's lab time with its offset.
     make('lims-auto-20261001-020000.db', 55);
+    make('lims-auto-2026-10-02-07-30-00+0530.db', 54);
     make('lims-auto-20261120-020000.db', 5);
-    make('lims-2026-10-01-02-00-00.db', 55);
+    make('lims-auto-2026-11-21-07-30-00+0530.db', 4);
+    make('lims-2026-10-01-02-00-00+0530.db', 55);
     const removed = pruneBackups(dir, 30, now);
-    expect(removed.map((f) => f.split('/').at(-1))).toEqual(['lims-auto-20261001-020000.db']);
-    expect(readdirSync(dir).sort()).toEqual(['lims-2026-10-01-02-00-00.db', 'lims-auto-20261120-020000.db']);
+    expect(removed.map((f) => f.split('/').at(-1)).sort()).toEqual([
+      'lims-auto-2026-10-02-07-30-00+0530.db',
+      'lims-auto-20261001-020000.db',
+    ]);
+    expect(readdirSync(dir).sort()).toEqual([
+      'lims-2026-10-01-02-00-00+0530.db',
+      'lims-auto-2026-11-21-07-30-00+0530.db',
+      'lims-auto-20261120-020000.db',
+    ]);
   });
 });
 

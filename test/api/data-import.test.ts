@@ -415,7 +415,7 @@ describe('users and doctors', () => {
     expect(res.statusCode).not.toBe(200);
     const header = (await exportBytes('users')).toString('utf8').split('\r\n')[0]!;
     expect(header).toBe(
-      '\uFEFFemail,first_name,last_name,role,department,phone,specialization,consultation_fee,is_active,last_login',
+      '\uFEFFemail,title,first_name,last_name,role,department,phone,specialization,consultation_fee,is_active,last_login',
     );
   });
 

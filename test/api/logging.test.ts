@@ -83,6 +83,9 @@ describe('the server log with request lines (lims serve --log-requests)', () => 
     expect(completed).toHaveLength(incoming.length);
     expect(incoming.map((l) => (l.req as { path: string }).path)).toContain(`/api/patients/${patient.id}`);
     expect(completed.every((l) => typeof l.reqId === 'string' && typeof l.responseTime === 'number')).toBe(true);
+    // The answer's line names its request too (method and path, no query string).
+    expect(completed.map((l) => (l.res as { path: string }).path)).toContain(`/api/patients/${patient.id}`);
+    expect(completed.every((l) => typeof (l.res as { method?: unknown }).method === 'string')).toBe(true);
     expectNothingIdentifying(log.text(), phone);
 
     await failOneRequest(lab);

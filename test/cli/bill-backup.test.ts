@@ -131,7 +131,15 @@ describe('lims backup and restore', () => {
 
       const r2 = await limsInProcess(['--data-dir', fresh, 'restore', file]);
       expect(r2.code).toBe(0);
-      expect(readdirSync(fresh).some((f) => f.startsWith('lims.db.before-restore-'))).toBe(true);
+      // The kept copy is named as every backup is: the lab's local time and its offset.
+      const kept = () => readdirSync(fresh).filter((f) => f.startsWith('lims.db.before-restore-'));
+      expect(kept()).toHaveLength(1);
+      expect(kept()[0]).toMatch(/^lims\.db\.before-restore-\d{4}-\d\d-\d\d-\d\d-\d\d-\d\d\+0530$/);
+      expect(r2.stdout).toContain(`the database it replaced is kept as ${join(fresh, kept()[0]!)}`);
+      // A second restore within the same second keeps its own copy beside the first.
+      const r3 = await limsInProcess(['--data-dir', fresh, 'restore', file]);
+      expect(r3.code).toBe(0);
+      expect(kept()).toHaveLength(2);
     },
   );
 

@@ -557,7 +557,7 @@ describe('lims export', () => {
     writeFileSync(out, 'old');
     const r = await limsInProcess(['--data-dir', a, 'export', 'doctors', '--out', out]);
     expect(r.code, r.stderr).toBe(0);
-    expect(readFileSync(out, 'utf8')).toMatch(/^\uFEFFemail,first_name/);
+    expect(readFileSync(out, 'utf8')).toMatch(/^\uFEFFemail,title,first_name/);
     expect(existsSync(`${out}.partial`)).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanup, lims, provisionDir, setUpLab, tempDir } from './helpers.js';
@@ -69,6 +70,10 @@ describe('lims serve', () => {
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ status: 'ok', setup_complete: true, database: { status: 'ok' } });
       expect(s.stdout()).not.toContain('setup-wizard');
+      // The lab's backup schedule (lims setup's defaults: daily, kept 30 days), said at start.
+      expect(s.stdout()).toContain(
+        `Automatic backups: every day while the server runs, into ${join(dir, 'backups')}, each kept 30 days (System Settings, Database).`,
+      );
     } finally {
       s.child.kill('SIGTERM');
     }
@@ -83,6 +88,7 @@ describe('lims serve', () => {
     const s = await startServe(['serve', '--data-dir', dir, '--port', String(port), '--quiet']);
     try {
       expect(s.stdout()).toContain(`open http://127.0.0.1:${port}/setup-wizard`);
+      expect(s.stdout()).not.toContain('Automatic backups');
       const health = (await (await fetch(`${s.url}/api/health`)).json()) as { setup_complete: boolean };
       expect(health.setup_complete).toBe(false);
     } finally {
@@ -126,6 +132,46 @@ describe('lims serve', () => {
     expect(below.stderr).toBe(
       'lims: --upload-quota (100 MB) is below --upload-limit (300 MB): a file of the limit could never be uploaded\n',
     );
+  });
+
+  it('logs readable lines with --log-format pretty and JSON lines when stdout is a pipe', async () => {
+    const requestLine = async (format: string[]) => {
+      const s = await startServe([
+        '--data-dir',
+        labDir,
+        'serve',
+        '--port',
+        String(await freePort()),
+        '--log-requests',
+        ...format,
+      ]);
+      try {
+        expect((await fetch(`${s.url}/api/health?q=Meena`)).status).toBe(200);
+        await expect.poll(() => s.stdout(), { timeout: 10_000 }).toMatch(/request completed/);
+      } finally {
+        s.child.kill('SIGTERM');
+      }
+      await s.exited;
+      return s
+        .stdout()
+        .split('\n')
+        .find((l) => l.includes('request completed'))!;
+    };
+    const pretty = await requestLine(['--log-format', 'pretty']);
+    expect(pretty).toMatch(
+      /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d INFO {2}request completed GET \/api\/health 200 [\d.]+ ms reqId=\S+$/,
+    );
+    // Piped (as here) without the flag: one JSON object per line, for a log collector.
+    const json = JSON.parse(await requestLine([])) as Record<string, unknown>;
+    expect(json).toMatchObject({ level: 30, msg: 'request completed', res: { statusCode: 200 } });
+    // Neither shows the query string (searches carry patient names).
+    expect(pretty + JSON.stringify(json)).not.toContain('Meena');
+  });
+
+  it('rejects an unknown --log-format with exit code 2, naming flag and value', async () => {
+    const r = await lims(['--data-dir', tempDir(), 'serve', '--log-format', 'xml']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("'--log-format <format>' argument 'xml' is invalid. Allowed choices are json, pretty.");
   });
 
   it('refuses --demo on a data dir that holds a real lab', async () => {

@@ -42,7 +42,8 @@ describe('lims setup --yes', () => {
       '+91 80 4000 1234',
     ]);
     expect(r.stdout).toContain('Lab "City Diagnostics" is set up.');
-    expect(r.stdout).toContain(`lims serve --data-dir ${dir}`);
+    // Started from this checkout: the next steps name its launcher (src/cli/invocation.ts).
+    expect(r.stdout).toContain(`1. Start the server:     node bin/lims.js serve --data-dir ${dir}\n`);
     expect(r.stdout).toContain('http://127.0.0.1:3001');
     expect(r.stderr).toBe('');
 
@@ -64,6 +65,32 @@ describe('lims setup --yes', () => {
     expect(await verifyPassword(ADMIN.password, users[0]!.password_hash)).toBe(true);
   });
 
+  it("keeps the title of the administrator's name apart from the first name", async () => {
+    const dir = tempDir();
+    const r = await lims([
+      '--data-dir',
+      dir,
+      'setup',
+      '--yes',
+      '--lab-name',
+      'Kulkarni Clinic',
+      '--admin-name',
+      'Dr. Meena Kulkarni',
+      '--admin-email',
+      'meena@clinic.in',
+      '--admin-password',
+      'Clinic-pass-2026',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const database = await openLabDatabase(dir);
+    const user = await row<UserRow & { title: string | null }>(
+      database,
+      'SELECT title, first_name, last_name FROM users',
+    );
+    await database.close();
+    expect(user).toMatchObject({ title: 'Dr', first_name: 'Meena', last_name: 'Kulkarni' });
+  });
+
   it('takes the data dir from LIMS_DATA_DIR and the password from LIMS_ADMIN_PASSWORD', async () => {
     const dir = tempDir();
     const r = await lims(['setup', '--yes', '--lab-name', 'Env Lab', '--admin-email', 'env@lab.in'], {
@@ -72,7 +99,7 @@ describe('lims setup --yes', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     // Without --data-dir typed, the printed next step is the plain command.
-    expect(r.stdout).toContain('1. Start the server:     lims serve\n');
+    expect(r.stdout).toContain('1. Start the server:     node bin/lims.js serve\n');
     const database = await openLabDatabase(dir);
     const hash = (await row<{ password_hash: string }>(database, 'SELECT password_hash FROM users'))!.password_hash;
     await database.close();

@@ -1,6 +1,6 @@
 import { formatBytes } from '../../shared/bytes.js';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { backupDatabase, restoreDatabase, restorePostgres } from '../../core/db/backup.js';
 import { describeTarget, type DatabaseTarget } from '../../core/db/url.js';
@@ -10,12 +10,11 @@ import { CliError } from '../errors.js';
 import type { Output } from '../output.js';
 import type { Database_ } from '../../core/db/connection.js';
 import { primaryOrganization } from '../../core/settings/organization.js';
-import { localFileStamp } from '../../shared/time.js';
+import { backupStamp, manualBackupName } from '../../core/backups/names.js';
 
 /** The lab's local time with its offset (lims-2026-11-25-12-19-05+0530.db), UTC before a lab exists. */
 async function stamp(database: Database_): Promise<string> {
-  const org = await primaryOrganization(database.db);
-  return localFileStamp(org?.timezone ?? 'UTC');
+  return backupStamp((await primaryOrganization(database.db))?.timezone);
 }
 
 export function registerBackup(program: Command, out: Output): void {
@@ -42,7 +41,7 @@ Keep backups off this machine. Restore one with "lims restore FILE" (server stop
       withDatabase(cmd, async (database, dir) => {
         const { backupsDir } = dataPaths(dir);
         const ext = database.engine === 'postgres' ? 'dump' : 'db';
-        const file = resolve(flags.out ?? `${backupsDir}/lims-${await stamp(database)}.${ext}`);
+        const file = resolve(flags.out ?? join(backupsDir, manualBackupName(await stamp(database), ext)));
         if (!flags.out)
           await import('node:fs').then((fs) => fs.mkdirSync(backupsDir, { recursive: true, mode: 0o700 }));
         try {

@@ -1,6 +1,8 @@
 import { DataDirBusy } from '../../core/datadir-lock.js';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { primaryOrganization } from '../../core/settings/organization.js';
+import { labSettings, primaryOrganization, type LabSettings } from '../../core/settings/organization.js';
+import { dataPaths } from '../../core/datadir.js';
+import type { BackupFrequency } from '../../shared/constants.js';
 import { describeTarget, type DatabaseTarget } from '../../core/db/url.js';
 import { explainPostgresError, isPostgresConnectError } from '../../core/db/postgres.js';
 import { dataDirOf, openTarget, targetOf } from '../context.js';
@@ -14,6 +16,7 @@ import {
 
 const MB = 1024 * 1024;
 import type { Output } from '../output.js';
+import { LOG_FORMATS, type LogFormat } from '../../server/log-format.js';
 
 export const DEFAULT_PORT = 3001;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -24,6 +27,7 @@ interface ServeFlags {
   demo?: boolean;
   quiet?: boolean;
   logRequests?: boolean;
+  logFormat?: LogFormat;
   trustProxy?: boolean;
   secureCookies?: boolean;
   allowedHosts?: string[];
@@ -45,6 +49,12 @@ export function registerServe(program: Command, out: Output): void {
     .option('--demo', 'run a demo lab with one account per role, listed on the login page')
     .option('--quiet', 'no server log (errors); the start-up lines are still printed')
     .option('--log-requests', 'also log a line for every request (method, path, status, time)')
+    .addOption(
+      new Option(
+        '--log-format <format>',
+        'server log as readable lines (pretty) or JSON lines (json); default: pretty on a terminal, json when stdout is a pipe or file',
+      ).choices(LOG_FORMATS),
+    )
     .option(
       '--trust-proxy',
       'behind a reverse proxy (nginx, Caddy): use the client address and https it forwards; cookies become Secure over https',
@@ -124,6 +134,7 @@ async function runServe(cmd: Command, flags: ServeFlags, out: Output): Promise<v
       demo,
       quiet: flags.quiet ?? false,
       logRequests: flags.logRequests ?? false,
+      logFormat: flags.logFormat ?? (process.stdout.isTTY ? 'pretty' : 'json'),
       trustProxy: flags.trustProxy ?? false,
       secureCookies: flags.secureCookies ?? false,
       allowedHosts: flags.allowedHosts,
@@ -142,8 +153,10 @@ async function runServe(cmd: Command, flags: ServeFlags, out: Output): Promise<v
     }
     throw listenError(err, flags.host, flags.port);
   }
-  const needsSetup = !demo && !(await hasLab(target));
+  const lab = demo ? null : await labBackups(target);
+  const needsSetup = !demo && lab === null;
   out.line(`lims is running at ${url}`);
+  if (lab) out.line(backupBanner(lab, dataPaths(dir).backupsDir));
   if (demo) {
     out.line('Demo mode: the demo accounts and their password are listed on the login page.');
   } else if (needsSetup) {
@@ -154,14 +167,34 @@ async function runServe(cmd: Command, flags: ServeFlags, out: Output): Promise<v
   out.line('Press Ctrl+C to stop.');
 }
 
-/** A second, short-lived connection: the server holds its own, and WAL lets both read. */
-async function hasLab(target: DatabaseTarget): Promise<boolean> {
+/**
+ * The backup settings of the server's lab (its first, on a server of several: the schedule is
+ * theirs), null when no lab is set up. A second, short-lived connection: the server holds its own,
+ * and WAL lets both read.
+ */
+async function labBackups(target: DatabaseTarget): Promise<BackupSettings | null> {
   const database = await openTarget(target);
   try {
-    return (await primaryOrganization(database.db)) !== null;
+    const org = await primaryOrganization(database.db);
+    return org ? await labSettings(database.db, org.id) : null;
   } finally {
     await database.close();
   }
+}
+
+type BackupSettings = Pick<LabSettings, 'autoBackup' | 'backupFrequency' | 'backupRetention'>;
+
+const EVERY: Record<BackupFrequency, string> = {
+  hourly: 'every hour',
+  daily: 'every day',
+  weekly: 'every week',
+  monthly: 'every 30 days',
+};
+
+/** The start banner's word on backups: when, where and for how long, or that they are off. */
+export function backupBanner(s: BackupSettings, backupsDir: string): string {
+  if (!s.autoBackup) return 'Automatic backups are off (System Settings, Database); take one with "lims backup".';
+  return `Automatic backups: ${EVERY[s.backupFrequency]} while the server runs, into ${backupsDir}, each kept ${s.backupRetention} days (System Settings, Database). Copy them off this PC.`;
 }
 
 /** Turns the socket errors people actually meet into one sentence naming the port or host. */

@@ -16,6 +16,7 @@ import { CliError, UsageError } from '../errors.js';
 import { isInteractive, parseFlags, validatorFor } from '../flags.js';
 import { shellQuote, type Output } from '../output.js';
 import { askNewPassword } from '../prompts.js';
+import { limsCommand } from '../invocation.js';
 import { DEFAULT_PASSWORD_POLICY, PASSWORD_RULE_TEXT } from '../../shared/password-policy.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from './serve.js';
 
@@ -288,6 +289,7 @@ function printNextSteps(
   target: DatabaseTarget,
 ): void {
   const dirFlag = showDir ? ` --data-dir ${shellQuote(dir)}` : '';
+  const lims = limsCommand();
   out.line(`Lab "${setup.labName}" is set up.`);
   out.fields([
     ['Data dir', dir],
@@ -305,10 +307,10 @@ function printNextSteps(
   }
   out.line();
   out.line('Next steps:');
-  out.line(`  1. Start the server:     lims serve${dirFlag}`);
+  out.line(`  1. Start the server:     ${lims} serve${dirFlag}`);
   out.line(`  2. Open http://${DEFAULT_HOST}:${DEFAULT_PORT} in a browser and sign in as ${setup.adminEmail}`);
-  out.line(`  3. Add staff accounts:   lims user add${dirFlag}   (or User Management in the browser)`);
+  out.line(`  3. Add staff accounts:   ${lims} user add${dirFlag}   (or User Management in the browser)`);
   out.line(
-    `  For other PCs on the clinic network: lims serve${dirFlag} --host 0.0.0.0, then open http://<this PC's address>:${DEFAULT_PORT}`,
+    `  For other PCs on the clinic network: ${lims} serve${dirFlag} --host 0.0.0.0, then open http://<this PC's address>:${DEFAULT_PORT}`,
   );
 }

@@ -10,11 +10,13 @@ import { FORMATS, formatTimestamp, type Format, type Output } from '../output.js
 import { askNewPassword } from '../prompts.js';
 import type { PasswordPolicy } from '../../shared/constants.js';
 import { DEFAULT_PASSWORD_POLICY, PASSWORD_RULE_TEXT } from '../../shared/password-policy.js';
+import { PERSON_TITLES, titledName } from '../../shared/person-name.js';
 
 /** The user functions, loaded when a user command runs (not for every lims command line). */
 const userService = () => import('../../core/users/service.js');
 
 const FLAG_OF: Readonly<Record<string, string>> = {
+  title: '--title',
   email: '--email',
   first_name: '--first-name',
   last_name: '--last-name',
@@ -26,6 +28,7 @@ const FLAG_OF: Readonly<Record<string, string>> = {
 const SECRET = new Set(['password']);
 
 interface AddFlags {
+  title?: string;
   email?: string;
   firstName?: string;
   lastName?: string;
@@ -51,7 +54,8 @@ export function registerUser(program: Command, out: Output): void {
     .command('add')
     .description('add a staff account (asks for missing details on a terminal)')
     .option('--email <email>', 'email address, used to sign in')
-    .option('--first-name <name>', 'first name')
+    .option('--title <title>', `title shown before the name (optional): ${PERSON_TITLES.join(', ')}`)
+    .option('--first-name <name>', 'first name (a title typed in front, "Dr. Meena", goes to --title)')
     .option('--last-name <name>', 'last name')
     .addOption(roleOption('role, which decides what the user may do'))
     .option(
@@ -127,6 +131,7 @@ async function labPolicy(lab: Lab): Promise<PasswordPolicy> {
 
 async function addUser(lab: Lab, flags: AddFlags, out: Output): Promise<void> {
   const raw: Record<string, unknown> = {
+    title: flags.title,
     email: flags.email,
     first_name: flags.firstName,
     last_name: flags.lastName,
@@ -231,6 +236,6 @@ async function findInLab(lab: Lab, email: string): Promise<UserRow> {
   return row;
 }
 
-function fullName(u: { first_name: string; last_name: string }): string {
-  return `${u.first_name} ${u.last_name}`;
+function fullName(u: { title?: string | null; first_name: string; last_name: string }): string {
+  return titledName(u);
 }

@@ -6,6 +6,8 @@ import type { Db } from '../db/connection.js';
 import { backupDatabase } from '../db/backup.js';
 import { notify } from '../notifications/notify.js';
 import { ConflictError, DomainError } from '../errors.js';
+import { primaryOrganization } from '../settings/organization.js';
+import { SCHEDULED_PREFIX, backupStamp, scheduledBackupName } from './names.js';
 
 /** A backup that could not be written: the message names the file or the missing program. */
 export class BackupFailedError extends DomainError {
@@ -20,7 +22,7 @@ import type { BackupRunsTable } from './tables.js';
 /**
  * Scheduled backups (System Settings: autoBackup, backupFrequency, backupRetention). `lims serve`
  * asks `backupIfDue` every few minutes; a backup is due when the last one that completed is older
- * than the frequency. It is written into the server's data dir (backups/lims-auto-<time>.db, or
+ * than the frequency. It is written into the server's data dir (backups/lims-auto-<lab time and offset>.db, or
  * .dump on PostgreSQL through pg_dump) and scheduled copies older than the retention are removed.
  * Each run is a row of backup_runs, claimed in a write transaction, so of several servers on one
  * PostgreSQL database only one takes each backup.
@@ -35,16 +37,11 @@ export const BACKUP_PERIOD_MS: Record<BackupFrequency, number> = {
 };
 /** A run still "running" after this long was cut short (the server stopped): it no longer blocks. */
 const STALE_RUN_MS = 6 * HOUR;
-const PREFIX = 'lims-auto-';
 
 export type BackupRun = Omit<BackupRunsTable, 'id'> & { id: number };
 
 export async function recentBackupRuns(db: Db, limit = 10): Promise<BackupRun[]> {
   return db.selectFrom('backup_runs').selectAll().orderBy('id', 'desc').limit(limit).execute();
-}
-
-function stamp(d: Date): string {
-  return d.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
 }
 
 /**
@@ -89,7 +86,7 @@ export function pruneBackups(dir: string, retentionDays: number, now = new Date(
   const cutoff = now.getTime() - retentionDays * 24 * HOUR;
   const removed: string[] = [];
   for (const name of names) {
-    if (!name.startsWith(PREFIX) || name.endsWith('.partial')) continue;
+    if (!name.startsWith(SCHEDULED_PREFIX) || name.endsWith('.partial')) continue;
     const file = join(dir, name);
     if (statSync(file).mtimeMs < cutoff) {
       rmSync(file, { force: true });
@@ -118,7 +115,11 @@ export async function takeBackup(
     if (reason === 'manual') throw new ConflictError('A backup is already running; try again when it has finished');
     return null;
   }
-  const file = join(backupsDir, `${PREFIX}${stamp(now)}.${database.engine === 'postgres' ? 'dump' : 'db'}`);
+  const timeZone = (await primaryOrganization(db))?.timezone;
+  const file = join(
+    backupsDir,
+    scheduledBackupName(backupStamp(timeZone, now), database.engine === 'postgres' ? 'dump' : 'db'),
+  );
   try {
     mkdirSync(backupsDir, { recursive: true, mode: 0o700 });
     const report = await backupDatabase(database, file);

@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { Database_, PostgresDatabase } from './connection.js';
 import type { DatabaseTarget } from './url.js';
+import { backupStamp, beforeRestoreName } from '../backups/names.js';
 
 export interface BackupReport {
   file: string;
@@ -94,13 +95,28 @@ export function restoreDatabase(backupFile: string, dbFile: string): { previous:
     // Fold the WAL into the main file first so the kept copy is complete on its own.
     const current = new Database(dbFile);
     current.pragma('wal_checkpoint(TRUNCATE)');
+    const stamp = backupStamp(labTimeZone(current));
     current.close();
-    previous = `${dbFile}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    previous = beforeRestoreName(dbFile, stamp);
+    // Two restores within one second would otherwise put the second kept copy over the first.
+    for (let n = 2; existsSync(previous); n++) previous = beforeRestoreName(dbFile, `${stamp}-${n}`);
     renameSync(dbFile, previous);
     for (const ext of ['-wal', '-shm']) rmSync(`${dbFile}${ext}`, { force: true });
   }
   copyFileSync(backupFile, dbFile);
   return { previous };
+}
+
+/** The timezone of the database's first lab, for the name of the copy; null when it holds none. */
+function labTimeZone(db: Database.Database): string | null {
+  try {
+    const row = db.prepare('SELECT timezone FROM organizations ORDER BY id LIMIT 1').get() as
+      { timezone: string | null } | undefined;
+    return row?.timezone ?? null;
+  } catch {
+    // Not a lims database, or one older than organizations: the name falls back to UTC.
+    return null;
+  }
 }
 
 type PostgresTarget = Extract<DatabaseTarget, { kind: 'postgres' }>;

@@ -21,6 +21,8 @@ export interface UsersTable {
   organization_id: number;
   email: string;
   password_hash: string;
+  /** Dr, Prof, Mr, Mrs, Ms or Miss (src/shared/person-name.ts); null when none was given. */
+  title: string | null;
   first_name: string;
   last_name: string;
   role: string;

@@ -1,10 +1,12 @@
 import type { DoctorRow } from './repository.js';
+import { PERSON_TITLES, doctorTitledName, type PersonTitle } from '../../shared/person-name.js';
 import { isNoEmailPlaceholder, type Doctor } from '../../shared/schemas/doctors.js';
 
 /** A row as the API answers it: money in rupees, no stand-in email, the doctor's referrals beside it. */
 export function toDoctor(r: DoctorRow, referrals?: { referrals: number; last_at: string | null }): Doctor {
   return {
     id: r.id,
+    title: (PERSON_TITLES as readonly string[]).includes(r.title ?? '') ? (r.title as PersonTitle) : null,
     first_name: r.first_name,
     last_name: r.last_name,
     email: isNoEmailPlaceholder(r.email) ? null : r.email,
@@ -31,6 +33,7 @@ export function doctorAuditValues(d: Doctor): Record<string, unknown> {
   return rest;
 }
 
-export function doctorName(d: Pick<Doctor, 'first_name' | 'last_name'>): string {
-  return `Dr. ${`${d.first_name} ${d.last_name}`.trim()}`;
+/** "Dr. Meena Kulkarni": the doctor's own title, Dr when none was given. */
+export function doctorName(d: Pick<Doctor, 'first_name' | 'last_name'> & { title?: string | null }): string {
+  return doctorTitledName(d);
 }

@@ -31,6 +31,7 @@ type DoctorsQuery = ReturnType<typeof doctorsQuery>;
 function selectDoctorColumns(q: DoctorsQuery) {
   return q.select([
     'u.id',
+    'u.title',
     'u.first_name',
     'u.last_name',
     'u.email',

@@ -45,6 +45,7 @@ import {
   type DoctorUpdate,
 } from '../../shared/schemas/doctors.js';
 import type { User } from '../../shared/schemas/users.js';
+import { moveTitleOutOfFirstName } from '../../shared/person-name.js';
 
 /** The address a doctor without an email keeps (users.email is NOT NULL UNIQUE): never deliverable. */
 const placeholderEmail = (id: number | string) => `doctor-${id}@${NO_EMAIL_DOMAIN}`;
@@ -200,7 +201,8 @@ export async function createDoctor(db: Db, actor: Actor, input: DoctorCreate): P
 }
 
 /** Inside an open transaction: the doctor's user row and profile, audited (an import adds many). Answers the id. */
-export async function insertDoctor(trx: Db, actor: Actor, input: DoctorCreate, passwordHash: string): Promise<number> {
+export async function insertDoctor(trx: Db, actor: Actor, given: DoctorCreate, passwordHash: string): Promise<number> {
+  const input = moveTitleOutOfFirstName(given);
   if (input.email && (await emailTaken(trx, actor.organizationId, input.email)))
     throw new ConflictError(`A user with email ${input.email} already exists`, 'EMAIL_TAKEN');
   const now = nowIso();
@@ -209,6 +211,7 @@ export async function insertDoctor(trx: Db, actor: Actor, input: DoctorCreate, p
     // Without an email the row first takes a unique stand-in, then the one named after its id.
     email: input.email ?? placeholderEmail(`new-${randomUUID()}`),
     password_hash: passwordHash,
+    title: input.title ?? null,
     first_name: input.first_name,
     last_name: input.last_name,
     role: 'doctor',
@@ -257,9 +260,10 @@ export async function applyDoctorUpdate(
   trx: Db,
   actor: Actor,
   id: number,
-  input: DoctorUpdate,
+  given: DoctorUpdate,
   newHash: string | null,
 ): Promise<void> {
+  const input = moveTitleOutOfFirstName(given);
   const before = await requireDoctor(trx, actor.organizationId, id);
   const email = input.email === undefined ? before.email : (input.email ?? placeholderEmail(id));
   const hasEmail = !isNoEmailPlaceholder(email);
@@ -276,6 +280,7 @@ export async function applyDoctorUpdate(
   const status = input.status ?? before.status;
   const now = nowIso();
   await updateUserRow(trx, id, {
+    ...(input.title !== undefined && { title: input.title ?? null }),
     ...(input.first_name !== undefined && { first_name: input.first_name }),
     ...(input.last_name !== undefined && { last_name: input.last_name }),
     email,

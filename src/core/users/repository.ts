@@ -4,6 +4,7 @@ import type { UsersTable } from '../db/schema.js';
 import type { User } from '../../shared/schemas/users.js';
 import type { PermissionTable, Role } from '../../shared/roles.js';
 import { userStatus } from './status.js';
+import { PERSON_TITLES, type PersonTitle } from '../../shared/person-name.js';
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -12,6 +13,7 @@ export function toUser(r: UserRow, table: PermissionTable): User {
   const role = r.role as Role;
   return {
     id: r.id,
+    title: (PERSON_TITLES as readonly string[]).includes(r.title ?? '') ? (r.title as PersonTitle) : null,
     first_name: r.first_name,
     last_name: r.last_name,
     email: r.email,

@@ -22,6 +22,7 @@ import {
 import { endSessionsOfUser } from '../auth/sessions.js';
 import { rupeesToPaise } from '../../shared/money.js';
 import { labPermissions } from './permissions.js';
+import { moveTitleOutOfFirstName } from '../../shared/person-name.js';
 
 export function assertMayAssign(actor: Actor, role: Role): void {
   if (actor.role === 'system') return;
@@ -63,7 +64,8 @@ export async function getUser(db: Db, organizationId: number, id: number): Promi
   return toUser(row, await labPermissions(db, organizationId));
 }
 
-export async function createUser(db: Db, actor: Actor, input: UserCreate): Promise<User> {
+export async function createUser(db: Db, actor: Actor, given: UserCreate): Promise<User> {
+  const input = moveTitleOutOfFirstName(given);
   assertMayAssign(actor, input.role);
   await assertPasswordPolicy(db, actor.organizationId, input.password, {
     email: input.email,
@@ -81,9 +83,10 @@ export async function createUser(db: Db, actor: Actor, input: UserCreate): Promi
 export async function insertUser(
   trx: Db,
   actor: Actor,
-  input: Omit<UserCreate, 'password'> & { is_active?: boolean },
+  given: Omit<UserCreate, 'password'> & { is_active?: boolean },
   passwordHash: string,
 ): Promise<UserRow> {
+  const input = moveTitleOutOfFirstName(given);
   assertMayAssign(actor, input.role);
   if (await emailTaken(trx, actor.organizationId, input.email))
     throw new ConflictError(`A user with email ${input.email} already exists`, 'EMAIL_TAKEN');
@@ -92,6 +95,7 @@ export async function insertUser(
     organization_id: actor.organizationId,
     email: input.email,
     password_hash: passwordHash,
+    title: input.title ?? null,
     first_name: input.first_name,
     last_name: input.last_name,
     role: input.role,
@@ -120,7 +124,8 @@ export async function updateUser(db: Db, actor: Actor, id: number, input: UserUp
  * One user's update inside the caller's transaction: the rules, the write, ending their sessions
  * when they lose access or change role, and the audit row. Bulk Operations applies it per user.
  */
-export async function applyUserUpdate(trx: Db, actor: Actor, before: UserRow, input: UserUpdate): Promise<UserRow> {
+export async function applyUserUpdate(trx: Db, actor: Actor, before: UserRow, given: UserUpdate): Promise<UserRow> {
+  const input = moveTitleOutOfFirstName(given);
   const id = before.id;
   assertMayManage(actor, before);
   if (input.role && input.role !== before.role) {
@@ -137,6 +142,7 @@ export async function applyUserUpdate(trx: Db, actor: Actor, before: UserRow, in
       throw new ConflictError(`A user with email ${input.email} already exists`, 'EMAIL_TAKEN');
   }
   const patch = {
+    ...(input.title !== undefined && { title: input.title ?? null }),
     ...(input.first_name !== undefined && { first_name: input.first_name }),
     ...(input.last_name !== undefined && { last_name: input.last_name }),
     ...(input.email !== undefined && { email: input.email }),

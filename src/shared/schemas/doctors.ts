@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { PERSON_TITLES } from '../person-name.js';
+import { personTitleField } from './person-title.js';
 import {
   isoDate,
   optionalEmail,
@@ -48,6 +50,8 @@ const email = optionalEmail.refine((e) => e == null || !isNoEmailPlaceholder(e),
 });
 
 const doctorFields = {
+  /** Dr (the default when none is given), Prof, ...; a title typed into first_name moves here (core). */
+  title: personTitleField,
   first_name: requiredText('First name', 60),
   last_name: requiredText('Last name', 60),
   email,
@@ -119,6 +123,7 @@ export type DoctorListQuery = z.infer<typeof doctorListQuery>;
 
 export const doctorSchema = z.object({
   id: z.number().int(),
+  title: z.enum(PERSON_TITLES).nullable(),
   first_name: z.string(),
   last_name: z.string(),
   /** null: the lab has no email for this doctor. */

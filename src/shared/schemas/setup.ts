@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PERSON_TITLES, splitTitle, type PersonTitle } from '../person-name.js';
 import { CURRENCIES, DATE_FORMATS, TIMEZONES } from '../constants.js';
 import { optionalEmail, optionalPhone, optionalText, requiredText } from './common.js';
 import { DEFAULT_PASSWORD_POLICY } from '../password-policy.js';
@@ -70,9 +71,18 @@ export const setupSchema = z
   });
 export type SetupInput = z.infer<typeof setupSchema>;
 
-/** Splits "Asha Rao Menon" into first "Asha" and last "Rao Menon"; one word leaves last name "Admin". */
-export function splitName(full: string): { first_name: string; last_name: string } {
-  const parts = full.trim().split(/\s+/);
+/**
+ * Splits "Asha Rao Menon" into first "Asha" and last "Rao Menon"; one word leaves last name "Admin".
+ * A title in front goes to the title: "Dr. Meena Kulkarni" is Dr, Meena, Kulkarni (not first name "Dr.").
+ */
+export function splitName(full: string): { title: PersonTitle | null; first_name: string; last_name: string } {
+  const split = splitTitle(full);
+  const title = split.title && (PERSON_TITLES as readonly string[]).includes(split.title) ? split.title : null;
+  const parts = (title ? split.rest : full.trim()).split(/\s+/);
   const first = parts.shift() ?? 'Admin';
-  return { first_name: first, last_name: parts.length ? parts.join(' ') : 'Admin' };
+  return {
+    title: title as PersonTitle | null,
+    first_name: first,
+    last_name: parts.length ? parts.join(' ') : 'Admin',
+  };
 }

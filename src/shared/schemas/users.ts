@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { PERMISSIONS, ROLES } from '../roles.js';
 import { optionalPhone, optionalText, requiredText, rupeeAmount } from './common.js';
+import { PERSON_TITLES } from '../person-name.js';
+import { personTitleField } from './person-title.js';
 
 export const passwordSchema = z
   .string({ error: 'Password is required' })
@@ -12,6 +14,8 @@ const role = z.enum(ROLES, { error: `Role must be one of ${ROLES.join(', ')}` })
 const fee = rupeeAmount('Consultation fee');
 
 const userFields = {
+  /** Dr, Prof, Mr, Mrs, Ms, Miss; shown before the name. A title typed into first_name moves here (core). */
+  title: personTitleField,
   first_name: requiredText('First name', 60),
   last_name: requiredText('Last name', 60),
   email: z.preprocess(
@@ -56,6 +60,7 @@ export const passwordResetSchema = z.object({ password: passwordSchema });
 
 export const userSchema = z.object({
   id: z.number().int(),
+  title: z.enum(PERSON_TITLES).nullable(),
   first_name: z.string(),
   last_name: z.string(),
   email: z.string(),

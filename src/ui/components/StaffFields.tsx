@@ -1,26 +1,37 @@
 import type { ReactNode } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { SPECIALIZATIONS } from '@shared/constants';
+import { PERSON_TITLES } from '@shared/person-name';
 import { FormField } from './FormField';
-import { Input } from './Input';
+import { Input, Select } from './Input';
 
 /**
  * Fields the people forms share (Add / Edit User, Add / Edit Doctor), for react-hook-form: give each
  * field its `form.register(...)` and its message.
  */
 
-/** First Name and Last Name, both required. */
+/**
+ * Title (optional: Dr, Prof, ...; shown before the name, never typed into it), First Name and Last
+ * Name, both required.
+ */
 export function PersonNameFields({
+  title,
   first,
   last,
   errors,
 }: {
+  title?: UseFormRegisterReturn;
   first: UseFormRegisterReturn;
   last: UseFormRegisterReturn;
-  errors: { first?: string | undefined; last?: string | undefined };
+  errors: { title?: string | undefined; first?: string | undefined; last?: string | undefined };
 }) {
   return (
     <>
+      {title && (
+        <FormField label="Title" error={errors.title}>
+          <Select placeholder="No title" options={PERSON_TITLES.map((t) => ({ value: t, label: t }))} {...title} />
+        </FormField>
+      )}
       <FormField label="First Name" required error={errors.first}>
         <Input autoComplete="off" {...first} />
       </FormField>

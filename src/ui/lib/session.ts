@@ -1,3 +1,4 @@
+import { titledName } from '@shared/person-name';
 import { useQuery } from '@tanstack/react-query';
 import type { User } from '@shared/schemas/users';
 import type { CallOutput } from '@shared/api/contract';
@@ -62,8 +63,9 @@ export function initialsOf(user: Pick<User, 'first_name' | 'last_name' | 'email'
   return (user.email.split('@')[0] ?? '').toUpperCase();
 }
 
-export function fullName(user: Pick<User, 'first_name' | 'last_name'>): string {
-  return `${user.first_name} ${user.last_name}`.trim();
+/** "Dr. Meena Kulkarni": the title (when there is one) before the name. */
+export function fullName(user: Pick<User, 'first_name' | 'last_name'> & { title?: string | null }): string {
+  return titledName(user);
 }
 
 /**

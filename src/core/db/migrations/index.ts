@@ -65,6 +65,7 @@ import { foundationAfter, foundationBefore, searchPrefixCounts, walkInPhones } f
 import { toPostgres } from '../dialect.js';
 import type Database from 'better-sqlite3';
 import { sql as legacyIds } from './046_legacy_ids.js';
+import { sql as personTitles } from './047_person_titles.js';
 import { sql as instrumentProfiles } from './048_instrument_profiles.js';
 
 export interface Migration {
@@ -168,5 +169,6 @@ export const migrations: Migration[] = [
   { version: 44, name: 'invoice_lab_snapshot', sql: invoiceLabSnapshot },
   { version: 45, name: 'previous_verifier', sql: previousVerifier },
   { version: 46, name: 'legacy_ids', sql: legacyIds },
+  { version: 47, name: 'person_titles', sql: personTitles },
   { version: 48, name: 'instrument_profiles', sql: instrumentProfiles },
 ];

@@ -18,6 +18,7 @@ import { lowerKey, oneOf } from './common.js';
 
 const columns: TransferColumn[] = [
   { name: 'email' },
+  { name: 'title' },
   { name: 'first_name' },
   { name: 'last_name' },
   { name: 'role' },

@@ -1,3 +1,4 @@
+import { doctorTitledName } from '@shared/person-name';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Doctor, DoctorAnalytics, DoctorCreateInput, DoctorUpdate } from '@shared/schemas/doctors';
 import { doctorsApi } from '@shared/api/doctors';
@@ -75,7 +76,7 @@ function useInvalidateDoctors() {
     ]);
 }
 
-const nameOf = (d: Pick<Doctor, 'first_name' | 'last_name'>) => `Dr. ${d.first_name} ${d.last_name}`.trim();
+const nameOf = (d: Pick<Doctor, 'title' | 'first_name' | 'last_name'>) => doctorTitledName(d);
 
 export function useCreateDoctorMutation() {
   const invalidate = useInvalidateDoctors();

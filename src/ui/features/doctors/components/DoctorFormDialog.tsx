@@ -1,3 +1,4 @@
+import { doctorTitledName } from '@shared/person-name';
 import { useWatch, type DefaultValues } from 'react-hook-form';
 import { z } from 'zod';
 import {
@@ -47,6 +48,7 @@ type Schema = ReturnType<typeof formSchema>;
 type FormIn = z.input<Schema>;
 
 const FIELD_NAMES = [
+  'title',
   'first_name',
   'last_name',
   'email',
@@ -63,6 +65,7 @@ const FIELD_NAMES = [
 
 function defaults(d: Doctor | null): DefaultValues<FormIn> {
   return {
+    title: d?.title ?? '',
     first_name: d?.first_name ?? '',
     last_name: d?.last_name ?? '',
     email: d?.email ?? '',
@@ -103,6 +106,7 @@ export function DoctorFormDialog({ open, onOpenChange, doctor }: DoctorFormDialo
 
   const onSubmit = form.handleSubmit((v) => {
     const fields = {
+      title: v.title ?? null,
       first_name: v.first_name,
       last_name: v.last_name,
       email: v.email ?? null,
@@ -130,7 +134,7 @@ export function DoctorFormDialog({ open, onOpenChange, doctor }: DoctorFormDialo
       open={open}
       onOpenChange={onOpenChange}
       size="lg"
-      title={doctor ? `Edit Doctor: Dr. ${doctor.first_name} ${doctor.last_name}` : 'Add Doctor'}
+      title={doctor ? `Edit Doctor: ${doctorTitledName(doctor)}` : 'Add Doctor'}
       description={
         doctor
           ? 'Change the doctor’s details. Changes are recorded in the audit trail.'
@@ -142,9 +146,10 @@ export function DoctorFormDialog({ open, onOpenChange, doctor }: DoctorFormDialo
       busyLabel={doctor ? 'Saving...' : 'Adding...'}
     >
       <PersonNameFields
+        title={form.register('title')}
         first={form.register('first_name')}
         last={form.register('last_name')}
-        errors={{ first: errors.first_name?.message, last: errors.last_name?.message }}
+        errors={{ title: errors.title?.message, first: errors.first_name?.message, last: errors.last_name?.message }}
       />
       <FormField
         label="Email"

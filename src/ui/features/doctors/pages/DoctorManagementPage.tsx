@@ -1,3 +1,4 @@
+import { doctorTitledName } from '@shared/person-name';
 import { useMemo } from 'react';
 import { Activity, BadgeCheck, Power, Stethoscope, UserRound } from 'lucide-react';
 import {
@@ -46,7 +47,7 @@ const STATUS_TONES: Record<DoctorStatus, BadgeTone> = {
   inactive: 'grey',
 };
 
-const nameOf = (d: Doctor) => `Dr. ${d.first_name} ${d.last_name}`.trim();
+const nameOf = (d: Doctor) => doctorTitledName(d);
 
 const columns: Column<Doctor>[] = [
   {

@@ -79,6 +79,7 @@ type Schema = ReturnType<typeof formSchema>;
 type FormIn = z.input<Schema>;
 
 const FIELD_NAMES = [
+  'title',
   'first_name',
   'last_name',
   'email',
@@ -92,6 +93,7 @@ const FIELD_NAMES = [
 
 function defaults(user: User | null): DefaultValues<FormIn> {
   return {
+    title: user?.title ?? '',
     first_name: user?.first_name ?? '',
     last_name: user?.last_name ?? '',
     email: user?.email ?? '',
@@ -156,6 +158,7 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
 
   const onSubmit = form.handleSubmit((v) => {
     const fields = {
+      title: v.title ?? null,
       first_name: v.first_name,
       last_name: v.last_name,
       email: v.email,
@@ -225,9 +228,10 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
       busyLabel={user ? 'Saving...' : invites ? 'Inviting...' : 'Creating...'}
     >
       <PersonNameFields
+        title={form.register('title')}
         first={form.register('first_name')}
         last={form.register('last_name')}
-        errors={{ first: errors.first_name?.message, last: errors.last_name?.message }}
+        errors={{ title: errors.title?.message, first: errors.first_name?.message, last: errors.last_name?.message }}
       />
       <FormField label="Email" required error={errors.email?.message}>
         <Input type="email" autoComplete="off" {...form.register('email')} />
