@@ -185,15 +185,6 @@ export function ConnectionDialog({
             options={CONNECTION_TRANSPORTS.map((t) => ({ value: t, label: CONNECTION_TRANSPORT_LABELS[t] }))}
           />
         </FormField>
-        <ProfileSection
-          protocol={f.protocol}
-          profile={f.profile}
-          onProfile={(p) => set('profile', p)}
-          draft={f.profile_settings}
-          onDraft={(d) => set('profile_settings', d)}
-          errors={errors}
-          setErrors={setErrors}
-        />
         {f.transport === 'folder' ? (
           <FormField
             label="Folder"
@@ -295,6 +286,15 @@ export function ConnectionDialog({
             onChange={(e) => set('enabled', e.target.checked)}
           />
         </div>
+        <ProfileSection
+          protocol={f.protocol}
+          profile={f.profile}
+          onProfile={(p) => set('profile', p)}
+          draft={f.profile_settings}
+          onDraft={(d) => set('profile_settings', d)}
+          errors={errors}
+          setErrors={setErrors}
+        />
         <fieldset className="sm:col-span-2">
           <legend className="text-sm font-medium text-slate-900">Code map</legend>
           <p className="mb-2 text-xs text-slate-600">

@@ -76,11 +76,7 @@ export function ProfileSection({
 
   return (
     <div className="grid gap-2 sm:col-span-2">
-      <FormField
-        label="Instrument profile"
-        error={errors.profile}
-        hint={`${INSTRUMENT_PRESETS[profile].instruments}${changed ? `. ${changed} setting${changed === 1 ? '' : 's'} changed for this connection.` : ''}`}
-      >
+      <FormField label="Instrument profile" error={errors.profile} hint={INSTRUMENT_PRESETS[profile].instruments}>
         <Select
           value={profile}
           onChange={(e) => onProfile(e.target.value as Connection['profile'])}
@@ -114,10 +110,10 @@ export function ProfileSection({
             {protocol === 'folder' && ' A folder takes ASTM and HL7 files: these are the locations of its preset.'}
           </p>
           {errors.profile_settings && <p className="text-sm text-red-700">{errors.profile_settings}</p>}
-          <div className="grid gap-3 sm:grid-cols-3">
+          <div className="grid grid-cols-2 gap-3 sm:grid-cols-3">
             <FormField
               label="Specimen ID"
-              className="sm:col-span-3"
+              className="col-span-2 sm:col-span-3"
               error={err('specimen')}
               hint={
                 was(preset.specimen.join(', '), shown.specimen.trim().toUpperCase()) ??
@@ -174,6 +170,7 @@ export function ProfileSection({
             {err('ignore') && !shown.ignore.some((_, i) => err(`ignore.${i}`)) && (
               <p className="text-sm text-red-700">{err('ignore')}</p>
             )}
+            {shown.ignore.length === 0 && <p className="text-sm text-slate-600">No rules: every result is read.</p>}
             {shown.ignore.map((r, i) => (
               <div
                 key={i}
@@ -249,8 +246,10 @@ export function ProfileSection({
           )}
           <div className="flex flex-wrap items-center justify-between gap-2 border-t border-slate-200 pt-3">
             <p className="text-xs text-slate-600">
-              {changed ? `${changed} changed from ${INSTRUMENT_PRESETS[profile].label}.` : 'As the preset.'} Try a
-              capture with Replay once saved.
+              {changed
+                ? `${changed} setting${changed === 1 ? '' : 's'} changed from ${INSTRUMENT_PRESETS[profile].label}.`
+                : `As the preset ${INSTRUMENT_PRESETS[profile].label}.`}{' '}
+              Try a capture with Replay once saved.
             </p>
             <Button
               type="button"
