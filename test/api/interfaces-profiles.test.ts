@@ -117,7 +117,10 @@ describe('instrument profile on a connection', () => {
       profile_settings: { specimen: ['PID-2'] },
     });
     expect(badSetting.statusCode).toBe(400);
-    expect(badSetting.json().details[0].path).toBe('profile_settings');
+    expect(badSetting.json().details[0]).toMatchObject({
+      path: 'profile_settings.specimen.0',
+      message: 'PID-2 is not a location of ASTM (records are one letter: O-3, R-4)',
+    });
 
     const badLocation = await lab.admin.post('/api/connections', {
       name: 'Z2',

@@ -251,12 +251,20 @@ export function profileIssues(c: Fields): { path: string; message: string }[] {
       path: 'profile',
       message: `The profile ${preset.label} reads ${preset.protocol.toUpperCase()}; this connection is ${c.protocol.toUpperCase()}`,
     });
-  const foreign = c.profile_settings ? foreignLocations(c.protocol, c.profile_settings) : [];
-  if (foreign.length)
-    out.push({
-      path: 'profile_settings',
-      message: `${foreign.join(', ')} ${foreign.length === 1 ? 'is not a location' : 'are not locations'} of ${c.protocol.toUpperCase()} (${c.protocol === 'astm' ? 'records are one letter: O-3, R-4' : 'segments are three letters: OBR-3, OBX-5'})`,
-    });
+  // Each foreign location is named at its own path, so a form puts the message under its input.
+  const s = c.profile_settings ?? {};
+  const located: [string, string | undefined][] = [
+    ...(s.specimen ?? []).map((l, i): [string, string] => [`profile_settings.specimen.${i}`, l]),
+    ...(['code', 'value', 'unit', 'flag'] as const).map((k): [string, string | undefined] => [
+      `profile_settings.${k}`,
+      s[k],
+    ]),
+    ...(s.ignore ?? []).map((r, i): [string, string] => [`profile_settings.ignore.${i}.at`, r.at]),
+  ];
+  const hint = c.protocol === 'astm' ? 'records are one letter: O-3, R-4' : 'segments are three letters: OBR-3, OBX-5';
+  for (const [path, loc] of located)
+    if (loc && foreignLocations(c.protocol, { code: loc }).length)
+      out.push({ path, message: `${loc} is not a location of ${c.protocol.toUpperCase()} (${hint})` });
   return out;
 }
 

@@ -13,12 +13,13 @@ import {
   type Connection,
   type ConnectionCreate,
 } from '@shared/schemas/connections';
-import { INSTRUMENT_PRESETS, INSTRUMENT_PRESET_KEYS } from '@shared/schemas/instrument-profiles';
 import { Button, Checkbox, FormDialog, FormField, Input, Select } from '@/components';
 import { useFieldForm } from '@/lib/forms';
 import { useCatalogueList } from '@/lib/catalogue';
 import { useEntryEquipment } from '@/lib/equipment';
 import { useSaveConnection } from '../interfaces-api';
+import { ProfileSection } from './ProfileSection';
+import { draftOf, presetProfile, settingsOf, viewProtocol, type ProfileDraft } from './profileDraft';
 
 /**
  * Add or edit a machine connection (Machine Integration): protocol, transport, and the code map
@@ -50,6 +51,7 @@ interface FormState {
   send_orders: boolean;
   max_message_kib: string;
   profile: Connection['profile'];
+  profile_settings: ProfileDraft;
   code_map: MapRow[];
 }
 
@@ -71,6 +73,7 @@ function formOf(c: Connection | null): FormState {
     send_orders: c?.send_orders ?? false,
     max_message_kib: String(c?.max_message_kib ?? MAX_MESSAGE_KIB_DEFAULT),
     profile: c?.profile ?? 'standard',
+    profile_settings: draftOf(c?.profile_settings),
     code_map: (c?.code_map ?? []).map((e) => ({
       code: e.code,
       test_id: e.test_id === null ? '' : String(e.test_id),
@@ -99,6 +102,7 @@ export function ConnectionDialog({
     set,
     setValues: setF,
     errors,
+    setErrors,
     showErrors,
   } = useFieldForm(() => formOf(connection), { resetFor: open ? (connection ?? 'new') : null });
   const setRow = (i: number, patch: Partial<MapRow>) =>
@@ -128,6 +132,7 @@ export function ConnectionDialog({
       send_orders: canSendOrders && f.send_orders,
       max_message_kib: f.max_message_kib === '' ? null : f.max_message_kib,
       profile: f.profile,
+      profile_settings: settingsOf(f.profile_settings, presetProfile(viewProtocol(f.protocol, f.profile), f.profile)),
       code_map: f.code_map.map((r) =>
         r.ignore
           ? { code: r.code, ignore: true }
@@ -178,21 +183,6 @@ export function ConnectionDialog({
             value={f.transport}
             onChange={(e) => set('transport', e.target.value as FormState['transport'])}
             options={CONNECTION_TRANSPORTS.map((t) => ({ value: t, label: CONNECTION_TRANSPORT_LABELS[t] }))}
-          />
-        </FormField>
-        <FormField
-          label="Instrument profile"
-          error={errors.profile ?? errors.profile_settings}
-          hint={`${INSTRUMENT_PRESETS[f.profile].instruments}${connection?.profile_settings ? '. Adjusted for this connection (see docs/instruments.md).' : ''}`}
-          className="sm:col-span-2"
-        >
-          <Select
-            value={f.profile}
-            onChange={(e) => set('profile', e.target.value as FormState['profile'])}
-            options={INSTRUMENT_PRESET_KEYS.filter((k) => {
-              const p: string | null = INSTRUMENT_PRESETS[k].protocol;
-              return !p || f.protocol === 'folder' || p === f.protocol || k === f.profile;
-            }).map((k) => ({ value: k, label: INSTRUMENT_PRESETS[k].label }))}
           />
         </FormField>
         {f.transport === 'folder' ? (
@@ -296,6 +286,15 @@ export function ConnectionDialog({
             onChange={(e) => set('enabled', e.target.checked)}
           />
         </div>
+        <ProfileSection
+          protocol={f.protocol}
+          profile={f.profile}
+          onProfile={(p) => set('profile', p)}
+          draft={f.profile_settings}
+          onDraft={(d) => set('profile_settings', d)}
+          errors={errors}
+          setErrors={setErrors}
+        />
         <fieldset className="sm:col-span-2">
           <legend className="text-sm font-medium text-slate-900">Code map</legend>
           <p className="mb-2 text-xs text-slate-600">
