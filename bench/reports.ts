@@ -11,7 +11,7 @@ import { ensurePostgresCopy, postgresServer } from './postgres.js';
 import { ensureReportYear, type ReportYear } from './report-year.js';
 
 /**
- * Issue 17's report targets: on a generated year of a busy lab (bench/report-year.ts), each report
+ * The report targets: on a generated year of a busy lab (bench/report-year.ts), each report
  * and the Analytics figures at 7, 30, 90 and 365 days, in-process on one connection (the service
  * call a request makes, without HTTP), p50/p95/p99 against p50 <= 100 ms and p99 <= 300 ms; beside
  * each, a bare SQL baseline of the same aggregation over the raw rows (one prepared statement, no
@@ -308,7 +308,7 @@ export function renderReports(r: ReportResults, startedAt: Date): string {
   const runs = process.env.BENCH_REPORT_RUNS ?? 9;
   const lines = [
     REPORTS_START,
-    `## Reports on a year of a busy lab (issue 17), ${startedAt.toISOString()}`,
+    `## Reports on a year of a busy lab, ${startedAt.toISOString()}`,
     '',
     `Data: ${r.year.visits.toLocaleString('en-IN')} visits (bills, samples) and ${r.year.results.toLocaleString('en-IN')} results over 365 days (bench/report-year.ts), in-process, one connection, ${runs} runs each after one warm-up, on ${r.engines.map((e) => e.engine).join(' and ')} (BENCH_REPORT_ENGINES). Target p50 <= ${REPORT_TARGET.p50} ms, p99 <= ${REPORT_TARGET.p99} ms. Bare: one prepared statement of the same aggregation over the raw rows, in the same run (on PostgreSQL a named statement through \`pg\`). p95 and p99 are nearest-rank over the runs (with few runs, the slowest). A listing (Patient Register, Dues, Critical Values) is measured twice: every row (the downloads; for information) and the first page of 50 the screen asks for (rows = the period's row count; its bare is still the whole listing's query). analytics, revenue-daily and revenue-analytics are the /analytics and /revenue screens' calls; live-board is the Enhanced Dashboard's.`,
   ];

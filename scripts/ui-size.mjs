@@ -7,7 +7,7 @@
  *
  *   node scripts/ui-size.mjs [dist/public]     prints the figure; exits 1 above the budget
  *
- * Run after every `vite build` (package.json build:ui) and by `npm run bench`. Budget: issue 17.
+ * Run after every `vite build` (package.json build:ui) and by `npm run bench`. The budget keeps the first screen fast on a clinic PC.
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

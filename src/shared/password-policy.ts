@@ -4,7 +4,7 @@ import type { PasswordPolicy } from './constants.js';
 export const DEFAULT_PASSWORD_POLICY: PasswordPolicy = 'strong';
 
 /**
- * The lab's password policy (System Settings, issue 13), checked wherever a password is set or
+ * The lab's password policy (System Settings), checked wherever a password is set or
  * reset: by the server on every route and command, and by the screens before they send. Each
  * rule broken is named in words staff understand. docs/security.md lists the three policies.
  */

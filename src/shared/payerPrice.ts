@@ -11,7 +11,7 @@ export interface PayerPriceEntry {
 }
 
 /**
- * What a payer is charged for an item on a day (issue 16), the rule of the server's payerUnitPrice:
+ * What a payer is charged for an item on a day, the rule of the server's payerUnitPrice:
  * its list entry in force that day (the latest effective_from on or before it, effective_to
  * inclusive; the later-added entry on a tie), else the lab's price less the payer's discount %.
  */

@@ -1,5 +1,5 @@
 /**
- * Reports (issue 17): the spec's report types, date ranges and formats, the built-in catalogue's
+ * Reports: the spec's report types, date ranges and formats, the built-in catalogue's
  * ids, and what a custom report may be made of. Shared by the server, the CLI and the UI.
  */
 

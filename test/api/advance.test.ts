@@ -5,7 +5,7 @@ import { localDate } from '../../src/shared/time.js';
 import type { LedgerEntry } from '../../src/shared/schemas/payments.js';
 
 /**
- * Spending an advance (issue 16): money a patient left on account pays a later bill of theirs, as a
+ * Spending an advance: money a patient left on account pays a later bill of theirs, as a
  * ledger row of its own that moves no money (so revenue and the closing do not count it twice).
  */
 

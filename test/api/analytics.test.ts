@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import type { Analytics, LiveBoard } from '../../src/shared/schemas/analytics.js';
 
 /**
- * Analytics Dashboard and Enhanced Dashboard (issue 17) on a small hand-made data set with known
+ * Analytics Dashboard and Enhanced Dashboard on a small hand-made data set with known
  * answers. The lab is in Asia/Kolkata (UTC+05:30); "now" is 2026-11-26 12:00 IST, so the lab's
  * 26 November starts at 2026-11-25T18:30:00Z: rows one minute either side of that instant fall on
  * different days.

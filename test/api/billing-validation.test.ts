@@ -72,7 +72,7 @@ describe('a bill with bad input is refused with the field named and nothing stor
       'doctor_id',
     ],
     ['an unknown test', () => ({ patient_id: patient, items: [line({ item_id: 424242 })] }), 'items.0.item_id'],
-    // Issue 11: numbers from JSON are numbers or decimal strings, nothing JavaScript would coerce.
+    // Numbers from JSON are numbers or decimal strings, nothing JavaScript would coerce.
     ['a hex qty "0x10"', () => ({ patient_id: patient, items: [line({ qty: '0x10' })] }), 'items.0.qty'],
     ['a qty [3]', () => ({ patient_id: patient, items: [line({ qty: [3] })] }), 'items.0.qty'],
     ['a qty true', () => ({ patient_id: patient, items: [line({ qty: true })] }), 'items.0.qty'],

@@ -3,7 +3,7 @@ import type { Payer } from '../../src/shared/schemas/payers.js';
 import { transferLab } from './transfer-support.js';
 
 /**
- * Payers in import and export (issue 14, the payers of issue 16), on both engines: stored through
+ * Payers in import and export (corporate clients, insurers, hospitals), on both engines: stored through
  * the payers feature's own functions (audited, name unique in the lab), keyed by name for --update,
  * bad rows named by row and column with nothing stored, computed figures exported and ignored on
  * import, and the entity's permissions on the server.

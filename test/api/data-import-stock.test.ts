@@ -5,7 +5,7 @@ import type { InventoryItem, Movement } from '../../src/shared/schemas/inventory
 import type { Calibration, Equipment } from '../../src/shared/schemas/equipment.js';
 
 /**
- * Issue 15's entities of import and export (suppliers, inventory, equipment, calibration and
+ * The stock entities of import and export (suppliers, inventory, equipment, calibration and
  * maintenance records), on both engines: opening stock through the ledger, references by natural
  * key, bad rows reported by row and column with nothing stored, the export shape.
  */

@@ -23,7 +23,7 @@ import { insertOtherLab } from './support.js';
 import { localDate } from '../../src/shared/time.js';
 
 /**
- * Issue 14's import and export engine, in process on the lab's database (both engines): what rows
+ * The import and export engine, in process on the lab's database (both engines): what rows
  * are refused and how the refusal reads, that nothing is stored unless every row is good, the
  * natural keys and references, the hostile files. The CLI's own behaviour (exit codes, stdout and
  * stderr, the round trip of every entity through the built binary) is test/cli/import-export.test.ts.

@@ -13,7 +13,7 @@ import { ENTITY_NAMES } from '../../src/core/transfer/registry.js';
 import { tmpdir } from 'node:os';
 
 /**
- * The data screens' API (issue 14 part 2): upload and check, background imports and exports with
+ * The data screens' API: upload and check, background imports and exports with
  * progress and Cancel, re-downloads and their count, View Errors, templates, saved mappings, the
  * per-entity permissions, and that another lab's jobs do not exist here.
  */

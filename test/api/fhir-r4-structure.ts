@@ -1,5 +1,5 @@
 /**
- * A structural check of the FHIR R4 Bundles lims sends (issue 18): the required elements and
+ * A structural check of the FHIR R4 Bundles lims sends: the required elements and
  * cardinalities of the R4 base resources used (Bundle, Organization, Patient, Specimen,
  * ServiceRequest, Observation, DiagnosticReport), their code sets where R4 binds them as required,
  * the primitive formats, the invariants that matter here (qty-3, obs-3, obs-6/7, bdl-7) and that

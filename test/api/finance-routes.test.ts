@@ -10,7 +10,7 @@ import type { RouteContract } from '../../src/shared/api/contract.js';
 import { hasPermission, type Permission } from '../../src/shared/roles.js';
 
 /**
- * Every finance route (issue 16), walked from its contract so a route added later is covered too:
+ * Every finance route, walked from its contract so a route added later is covered too:
  * technicians are refused all of them, billing staff may use every one their role's permissions
  * name, and a path id that is not a number is a 400 naming it, with nothing stored.
  */

@@ -15,7 +15,7 @@ import { validateR4 } from './fhir-r4-validator.js';
 import { mllpReceiver } from './interface-support.js';
 
 /**
- * Reports out (issue 18, "Out"): the HL7 v2.5.1 ORU^R01 and FHIR R4 Bundle of a verified report
+ * Reports out ("Out"): the HL7 v2.5.1 ORU^R01 and FHIR R4 Bundle of a verified report
  * (values, units, flags, escaping), refused before verification, permissions as the report PDF,
  * another lab's sample unseen; receivers, and the push over MLLP (ACK) and HTTP with retries.
  */

@@ -11,7 +11,7 @@ import type { AuditLog } from '../../src/shared/schemas/audit.js';
 import { uniqueWord } from './support.js';
 
 /**
- * The lab's day end to end on the starter catalogue (issue 10's "Done means"): a bill orders its
+ * The lab's day end to end on the starter catalogue: a bill orders its
  * tubes, tubes are collected in one action, calculated tests fill in, the server refuses values that
  * do not fit, bulk validation holds back what needs a closer look, a critical value gates the
  * report until its call is logged, the reported time stays fixed across reprints.

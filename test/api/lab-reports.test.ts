@@ -10,7 +10,7 @@ import { verificationUrl } from '../../src/core/lab-reports/service.js';
 import type { TestResult } from '../../src/shared/schemas/results.js';
 
 /**
- * Lab Reports (issue 17): the register's statuses computed from the results, its filters and
+ * Lab Reports: the register's statuses computed from the results, its filters and
  * permissions, the templates and signatories that change the report PDF, the signed verification
  * link, and the referring doctor of a registration printed on the report.
  */

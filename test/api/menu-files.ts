@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 
 /**
- * A lab's test menu as another system exports it (issue 14's "import a test menu of 300 tests with
+ * A lab's test menu as another system exports it ("import a test menu of 300 tests with
  * profiles referencing them by code"): 300 tests and 30 profiles of 10 tests each, named by code,
  * as CSV text and as an XLSX workbook. `prefix` keeps the codes of one test apart from another's.
  */

@@ -13,7 +13,7 @@ import { financialYearOf } from '../../src/shared/gst.js';
 
 /**
  * Payers, their price lists and credit limits; GST invoices (numbering, CGST/SGST or IGST, exempt
- * lines, mark-paid, cancel with a credit note); discount limits per role (issue 16).
+ * lines, mark-paid, cancel with a credit note); discount limits per role.
  */
 let lab: TestLab;
 let cbc: number; // exempt diagnostic test, lab price 400

@@ -4,7 +4,7 @@ import { auditRowsFor, badFields, otherLabAdmin } from './support.js';
 import { localDate } from '../../src/shared/time.js';
 import type { LedgerEntry } from '../../src/shared/schemas/payments.js';
 
-/** The payments ledger (issue 16): arithmetic, cheques, refunds, advances, filters, access. */
+/** The payments ledger: arithmetic, cheques, refunds, advances, filters, access. */
 
 let lab: TestLab;
 let testId: number;

@@ -29,7 +29,7 @@ import { addDays, localDate, startOfLocalDayUtc } from '../../src/shared/time.js
 import { organizationTimezone } from '../../src/core/settings/organization.js';
 
 /**
- * The report summaries of migration 25 (issue 17) are kept by triggers in the write's transaction.
+ * The report summaries of migration 25 are kept by triggers in the write's transaction.
  * After bills made, back-dated, cancelled, refunded and deleted, lines edited, samples collected,
  * re-dated and rejected, results entered, verified, amended and removed, each summary equals a
  * recomputation from the rows, and the reports that read the summaries give what the rows give,
@@ -878,7 +878,7 @@ async function expectYear32Exact(when: string) {
   return y;
 }
 
-describe('summaries of migration 32 (issue 17, session 14)', () => {
+describe('summaries of migration 32', () => {
   it('a period of whole UTC days is its whole months plus the days outside them', () => {
     const cases: [string, string, ReturnType<typeof summaryParts>][] = [
       ['2026-10-05', '2026-10-20', [{ monthly: false, column: 'day', from: '2026-10-05', to: '2026-10-20' }]],
@@ -1214,7 +1214,7 @@ describe('summaries of migration 32 (issue 17, session 14)', () => {
   });
 });
 
-describe('Dues Outstanding from SQL figures (issue 17, session 15)', () => {
+describe('Dues Outstanding from SQL figures', () => {
   it('the totals and the age chart equal what its rows give, with bills on both sides of each age cut-off', async () => {
     const tz = await organizationTimezone(db(), org());
     const today = localDate(tz);

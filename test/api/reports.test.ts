@@ -5,7 +5,7 @@ import { seedResult, seedSample } from './lab-records.js';
 import type { ReportCatalogue, ReportResult } from '../../src/shared/schemas/reports.js';
 
 /**
- * Reports (issue 17) on a small hand-made data set with known answers, in a lab on Asia/Kolkata
+ * Reports on a small hand-made data set with known answers, in a lab on Asia/Kolkata
  * (UTC+05:30): a bill at 23:59:59 IST counts on its own day, one at 00:00:00 IST on the next;
  * cancelled bills are left out; a refund lowers the day it was paid on.
  *

@@ -4,7 +4,7 @@ import { addDays, localDate } from '../../src/shared/time.js';
 import type { RevenueDaily } from '../../src/shared/schemas/revenue.js';
 import type { Closing } from '../../src/shared/schemas/payments.js';
 
-/** Revenue in the lab's calendar days and the cashier's day-end closing (issue 16). */
+/** Revenue in the lab's calendar days and the cashier's day-end closing. */
 
 let lab: TestLab;
 let testId: number;

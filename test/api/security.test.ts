@@ -1,5 +1,5 @@
 /**
- * Issue 11: the probe's requests, each with the answer it must now get. Each lab here is its own
+ * The probe's requests, each with the answer it must now get. Each lab here is its own
  * (the limits are per app), so counters never leak between tests.
  */
 import { row } from '../db.js';

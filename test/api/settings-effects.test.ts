@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLab, type TestLab } from '../helpers.js';
 import { createPatient } from './support.js';
 
-/** What each setting does on the server (issue 13): a switch that changes nothing is a defect. */
+/** What each setting does on the server: a switch that changes nothing is a defect. */
 
 const lines: Record<string, unknown>[] = [];
 let lab: TestLab;

@@ -17,7 +17,7 @@ const SPEC_DEFAULTS = {
   pushNotifications: true,
   reportNotifications: true,
   sessionTimeout: 30,
-  // The Users screen's "login attempts" (issue 13); the spec's mock-up shows 5.
+  // The Users screen's "login attempts"; the spec's mock-up shows 5.
   maxLoginAttempts: 5,
   passwordPolicy: 'strong',
   twoFactorAuth: false,

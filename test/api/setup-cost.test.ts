@@ -1,5 +1,5 @@
 /**
- * Issue 11: POST /api/setup on a lab that is already set up answered 409 only after hashing the
+ * POST /api/setup on a lab that is already set up answered 409 only after hashing the
  * administrator password (scrypt, 32 MiB), so anyone could burn the server's CPU. It must answer
  * before any hashing.
  */

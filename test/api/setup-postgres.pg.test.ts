@@ -8,7 +8,7 @@ import { freshPostgresUrl } from '../db.js';
 import { tempDir } from '../helpers.js';
 
 /**
- * The web setup wizard's PostgreSQL choice (issue 12), on a real `lims serve` started on its SQLite
+ * The web setup wizard's PostgreSQL choice, on a real `lims serve` started on its SQLite
  * default: Test Connection says what is wrong; Complete Setup sets the lab up on PostgreSQL, stores
  * the database in the data dir, and the running server moves onto it.
  */

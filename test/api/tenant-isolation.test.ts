@@ -14,7 +14,7 @@ import type { IssuedInvitation, Tenant } from '../../src/shared/schemas/tenants.
 import type { User } from '../../src/shared/schemas/users.js';
 
 /**
- * Isolation is the point of tenants (issue 13): two labs on one server, each with data of every
+ * Isolation is the point of tenants: two labs on one server, each with data of every
  * kind, and every list and get route of the API (enumerated from the contracts in src/shared/api,
  * so a route added later is walked too) called as each lab's admin:
  * - no answer carries a row of the other lab (every row of a lab carries its own marker word);
@@ -194,7 +194,7 @@ async function seed(name: string): Promise<Seeded> {
     a.post('/api/users/invite', { first_name: marker, last_name: 'Invitee', email: inviteeEmail, role: 'collector' }),
   );
   await json(a.post(`/api/patients/${patient}/portal-pin`));
-  // Issues 14-16: stock, equipment, payers, invoices, the ledger, a closing, data jobs.
+  // Stock, equipment, payers, invoices, the ledger, a closing, data jobs.
   const item = (
     await json<{ item: { id: number } }>(
       a.post('/api/inventory', {

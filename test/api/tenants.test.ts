@@ -22,7 +22,7 @@ import type { IssuedInvitation, Tenant, TenantPage, TenantSummary } from '../../
 import type { User } from '../../src/shared/schemas/users.js';
 
 /**
- * Multi-Tenant Setup (issue 13): the superadmin of the server's first lab creates labs, each with
+ * Multi-Tenant Setup: the superadmin of the server's first lab creates labs, each with
  * an admin who sets a password through a one-time link; suspends and reactivates them; sees each
  * lab's figures counted from its rows. Sign-in picks the lab by the request's host name or its lab field.
  */

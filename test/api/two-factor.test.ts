@@ -11,7 +11,7 @@ import { buildApp } from '../../src/server/app.js';
 import { TWO_FACTOR_KEY_FILE } from '../../src/core/two-factor/secret-box.js';
 
 /**
- * Two-factor sign-in (issue 13): set up from one's account, the code step of sign-in (wrong codes
+ * Two-factor sign-in: set up from one's account, the code step of sign-in (wrong codes
  * throttled, replays refused, recovery codes spent once), the lab setting that requires it, an
  * administrator's reset, and secrets that never leave the server after the set-up answer.
  * Codes are made here with otpauth from the secret of the set-up answer, as an authenticator app would.

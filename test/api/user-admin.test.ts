@@ -21,7 +21,7 @@ import {
 } from './support.js';
 
 /**
- * The Users screen's tools (issue 13): the Permission Manager (and its refusals), account
+ * The Users screen's tools: the Permission Manager (and its refusals), account
  * statuses and suspension, Bulk Operations, the Activity Monitor, and the lab's login attempts.
  */
 let lab: TestLab;

@@ -7,7 +7,7 @@ import type { OpenInvitation } from '../../src/shared/schemas/invitations.js';
 import type { User } from '../../src/shared/schemas/users.js';
 
 /**
- * Staff invited by email on the Users screen (issue 13): an admin adds an account without typing a
+ * Staff invited by email on the Users screen: an admin adds an account without typing a
  * password; its owner sets one through a one-time link. Resend makes a new link (the old one stops
  * working); withdraw ends the link.
  */

@@ -16,7 +16,7 @@ import { REBUILT_SUMMARIES } from '../../src/core/db/summaries.js';
 import { ADMIN, cleanup, lims, tempDir } from './helpers.js';
 
 /**
- * `lims db copy` (issue 12): a SQLite lab to PostgreSQL and back, every table, ids kept, the audit
+ * `lims db copy`: a SQLite lab to PostgreSQL and back, every table, ids kept, the audit
  * chain verified on the target; a non-empty target and the same database are refused.
  */
 

@@ -21,7 +21,7 @@ import { menuFiles } from '../api/menu-files.js';
 import { cleanup, lims, limsInProcess, openLabDatabase, setUpLab, tempDir } from './helpers.js';
 
 /**
- * `lims import` and `lims export` (issue 14): every entity leaves one lab and enters an empty one
+ * `lims import` and `lims export`: every entity leaves one lab and enters an empty one
  * with the same data, exit codes and output are what scripts rely on, and a refused file leaves the
  * lab as it was. Most command lines run in this process through runCli (what bin/lims.js calls);
  * the exit codes and the pipe to stdout are checked on the built binary. The engine's rules in
@@ -158,7 +158,7 @@ beforeAll(async () => {
       result_value: '182',
     });
     await verifyResult(database.db, as(validator, 'validator'), hb.id!);
-    // Payers, stock and equipment (issues 15 and 16).
+    // Payers, stock and equipment.
     await createPayer(database.db, system, {
       name: 'Sunrise Corporate Health',
       type: 'corporate',

@@ -9,7 +9,7 @@ import { row } from '../db.js';
 import { openLabDatabase, provisionDir } from '../cli/helpers.js';
 
 /**
- * Issue 14: an import is all or nothing even when its process is killed (kill -9) half-way through
+ * An import is all or nothing even when its process is killed (kill -9) half-way through
  * a large file: the rows already written sit in a transaction that never commits, so nothing of
  * the file is stored, the audit chain holds, and the job left running is marked failed by the
  * next import. Runs the built CLI as an operator does, on each project's engine.

@@ -12,7 +12,7 @@ import { LIVE_REFRESH_MS } from '../../src/shared/constants.js';
 import { MOBILE, screenshot, startApp, type E2eApp } from './harness.js';
 
 /**
- * Analytics Dashboard and Enhanced Dashboard (issue 17): a collected sample with one entered result.
+ * Analytics Dashboard and Enhanced Dashboard: a collected sample with one entered result.
  * Analytics shows it whatever the chart type and range; the Enhanced Dashboard lists the result as
  * waiting and drops it by itself (no reload) once a validator verifies it through the API.
  */

@@ -16,7 +16,7 @@ import { screenshot, startApp, type E2eApp } from './harness.js';
 import { menuFiles } from '../api/menu-files.js';
 
 /**
- * The data screens as a lab moving in from another system uses them (issue 14): the patients
+ * The data screens as a lab moving in from another system uses them: the patients
  * template, a file of 20 patients with a bad date and a duplicate code, the errors by row and
  * column, the fixed file imported, the history; then the bills of a date range to Excel, whose
  * sums are checked against the lab's own figures; and a test menu of 300 tests from Excel with

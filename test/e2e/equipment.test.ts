@@ -12,7 +12,7 @@ import { rows } from '../db.js';
 import { screenshot, startApp, type E2eApp } from './harness.js';
 
 /**
- * Equipment as the lab runs it (issue 15): an analyser registered on Instruments, its calibration
+ * Equipment as the lab runs it: an analyser registered on Instruments, its calibration
  * scheduled and recorded (the next one follows from the interval) with its certificate uploaded
  * and opened, a maintenance record with its cost, a calibration past its due date shown overdue on
  * Calibration and the instrument shown Calibration Due, and Enter Results' machine picker carrying

@@ -20,7 +20,7 @@ import { MOBILE, RESULTS_DIR, screenshot, startApp, type E2eApp, screenshotFailu
 import { requirePoppler } from '../../scripts/find-browser.mjs';
 
 /**
- * Finance walk-through (issue 16): a bill charged to a corporate payer at its own price on OP Bill,
+ * Finance walk-through: a bill charged to a corporate payer at its own price on OP Bill,
  * a UPI payment and a cheque that bounces on /payments, and Advanced Billing's figures and Collect
  * Payment; then the day's end: a partial refund, the payer's monthly GST invoice (PDF, paid), the
  * cashier's closing with a miscounted drawer, and revenue agreeing with the closings to the paisa.

@@ -11,9 +11,9 @@ import { rows } from '../db.js';
 import { MOBILE, boxOf, screenshot, screenshotFailures, startApp, type E2eApp } from './harness.js';
 
 /**
- * Stock as the lab's store keeper runs it (issue 15): an item added with its opening stock, stock
+ * Stock as the lab's store keeper runs it: an item added with its opening stock, stock
  * used until it falls under the minimum, the alert the server raises, and a delivery that clears it;
- * then issue 15's "Done means" story: two lots of a glucose reagent, mapped to the glucose test, 30
+ * then the stock story: two lots of a glucose reagent, mapped to the glucose test, 30
  * results that use it up earliest expiry first, the low-stock alert and its notification,
  * acknowledged, and resolved by a delivery.
  */

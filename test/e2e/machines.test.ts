@@ -23,7 +23,7 @@ import { MOBILE, screenshot, screenshotFailures, startApp, type E2eApp } from '.
 import { ACK, freePort, mllpReceiver, listenersFor, SimMachine, until } from '../api/interface-support.js';
 
 /**
- * Machine Integration (issue 18), in a browser. Results in: a new user sets up a Sysmex connection
+ * Machine Integration, in a browser. Results in: a new user sets up a Sysmex connection
  * on /machines with its code map, the XN-550 transcript is replayed into it by a script speaking
  * E1381 like the machine, and the CBC waits for verification on sample 27; the cobas transcript's
  * unmapped code is assigned from the Unmatched queue; the NIST ORU over MLLP gets its ACK. Reports

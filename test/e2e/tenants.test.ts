@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { login, MOBILE, screenshot, startApp, type E2eApp } from './harness.js';
 
 /**
- * Multi-Tenant Setup as the server's superadmin uses it (issue 13): create a lab in the Tenant
+ * Multi-Tenant Setup as the server's superadmin uses it: create a lab in the Tenant
  * Setup Wizard (a bad domain first), copy the admin's one-time invitation link, open it as the new
  * admin in another browser, set a password and land signed in to the new lab; then suspend the lab
  * and watch its admin's session end and sign-in be refused with the lab's message.

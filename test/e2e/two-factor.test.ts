@@ -4,7 +4,7 @@ import { Secret, TOTP } from 'otpauth';
 import { login, MOBILE, screenshot, startApp, type E2eApp } from './harness.js';
 
 /**
- * Two-factor sign-in in the browser (issue 13): an administrator sets up an authenticator from the
+ * Two-factor sign-in in the browser: an administrator sets up an authenticator from the
  * account menu (the key read off the screen, as a person would type it into an app), signs out and
  * signs in with a code; then requires two-factor of all staff, and a receptionist sets it up at
  * sign-in on a phone before getting in.

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { login, MOBILE, screenshot, startApp, type E2eApp } from './harness.js';
 
 /**
- * The Users screen's tools in a browser (issue 13): Bulk Operations and the Activity Monitor's End
+ * The Users screen's tools in a browser: Bulk Operations and the Activity Monitor's End
  * Session, each ending with the affected person's own browser signed out.
  */
 let app: E2eApp;

@@ -11,7 +11,7 @@ import { verifyChain } from '../../src/core/audit/audit.js';
 import { freshPostgresUrl, rows } from '../db.js';
 
 /**
- * Several `lims serve` processes on one PostgreSQL database (issue 12): two real servers, each its
+ * Several `lims serve` processes on one PostgreSQL database: two real servers, each its
  * own process with its own connections and memory, as a chain runs them behind a proxy.
  */
 

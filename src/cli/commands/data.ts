@@ -18,7 +18,7 @@ import type { Output } from '../output.js';
 import { FileSink, cannotWrite, stdoutName, stdoutSink, stoppable } from '../sinks.js';
 
 /**
- * `lims import` and `lims export` (issue 14): the CLI side of src/core/transfer. Results go to
+ * `lims import` and `lims export`: the CLI side of src/core/transfer. Results go to
  * stdout (one line, or one JSON object with --output json); progress goes to stderr, only on a
  * terminal; a refused import lists its first errors on stderr and writes all of them to a report.
  */

@@ -6,7 +6,7 @@ import { withDatabase } from '../context.js';
 import { CliError } from '../errors.js';
 import type { Output } from '../output.js';
 
-/** Analyzer interfaces (issue 18): run the listeners alone, or take a machine's captured file. */
+/** Analyzer interfaces: run the listeners alone, or take a machine's captured file. */
 export function registerInterface(program: Command, out: Output): void {
   const iface = program.command('interface').description("the lab machines' interfaces (ASTM, HL7)");
 

@@ -3,7 +3,7 @@ import type { Db } from '../db/connection.js';
 import { chunks, tableUsingIndex } from '../db/dialect.js';
 
 /**
- * The Analytics Dashboard's and the Enhanced Dashboard's aggregations (issue 17): read-only queries
+ * The Analytics Dashboard's and the Enhanced Dashboard's aggregations: read-only queries
  * over samples, results, bills and the catalogue, always filtered by the lab. Times are UTC ISO
  * text; `from` / `to` are UTC instants (inclusive / exclusive). Per-day series are grouped in SQL by
  * the UTC minute and put on the lab's calendar days by the caller (exact in every time zone, since

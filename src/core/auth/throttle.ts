@@ -7,7 +7,7 @@ import { LOGIN_LOCKOUT_MINUTES, LOGIN_MAX_FAILURES } from '../../shared/constant
  *
  * Attempts are reserved before the password or PIN is checked, not counted after: the hash is
  * asynchronous, so twenty attempts sent at once would otherwise all be checked before the first
- * failure was counted (issue 11). A reservation becomes a failure (`fail`), or is released on
+ * failure was counted. A reservation becomes a failure (`fail`), or is released on
  * success (`succeed`, which also clears the key's failures) or on an error (`release`).
  */
 export class LoginThrottle {

@@ -6,7 +6,7 @@ import type { ResolvedLine } from './lines.js';
 import { insertBillItemRows, insertBillRow, insertPaymentRow } from './repository.js';
 
 /**
- * Bills of an earlier system (issue 14's import): stored as they were, with their number, time,
+ * Bills of an earlier system (an import): stored as they were, with their number, time,
  * lines and payments, as history. The caller has checked them (the amounts add up by the bill
  * rule, the payments fit the bill); nothing is recomputed from today's catalogue, no visit is
  * recorded and no sample is ordered. Each bill and payment gets its audit row, as in createBill.

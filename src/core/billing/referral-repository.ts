@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
 
 /**
- * Bills seen from the doctors who referred them (Doctor Management, issue 13): every query of the
+ * Bills seen from the doctors who referred them (Doctor Management): every query of the
  * billing tables that Doctor Management needs. A referral is a bill naming a user with the role
  * doctor; cancelled bills are left out of every figure (they stay in the delete check).
  */

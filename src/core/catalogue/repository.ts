@@ -70,7 +70,7 @@ export async function testIdsByCode(db: Db, organizationId: number, codes: strin
   return new Map(rows.map((r) => [r.code.toUpperCase(), r.id]));
 }
 
-/** The codes a report out names a test by (issue 18): the lab's own code and its LOINC code. */
+/** The codes a report out names a test by: the lab's own code and its LOINC code. */
 export async function testCodings(
   db: Db,
   organizationId: number,

@@ -3,7 +3,7 @@ import type { Db } from './connection.js';
 import { engineOf } from './dialect.js';
 
 /**
- * Multi-row INSERTs of one fixed shape (issue 14's imports): the statement text depends only on the
+ * Multi-row INSERTs of one fixed shape (the imports): the statement text depends only on the
  * table, the columns and the number of rows, so it is built once and, on SQLite, prepared once (the
  * connection's statement cache keys on the text). A batch of rows goes in one statement of up to
  * ROWS_PER_STATEMENT rows, far below both engines' limit on bound parameters.

@@ -32,7 +32,7 @@ export interface PostgresDatabase extends DatabaseCommon {
   listening(): boolean;
 }
 
-/** The lab's database on either engine (issue 12). */
+/** The lab's database on either engine. */
 export type Database_ = SqliteDatabase | PostgresDatabase;
 
 const STATEMENT_CACHE_SIZE = 500;
@@ -280,7 +280,7 @@ export function fixedQuery<A extends Scalar[], R>(build: (db: Db, ...args: A) =>
 
 /**
  * The rows of a query as arrays of their column values, in the order of its select list: for
- * exports of many rows, where making an object per row costs more than reading it (issue 14: a
+ * exports of many rows, where making an object per row costs more than reading it (a
  * patients export spent most of its time there). On SQLite, while no transaction is open, from a
  * statement of its own in raw mode (kept apart from the shared cache: raw mode belongs to the statement);
  * otherwise through Kysely, each row's values in the order PostgreSQL or SQLite named them.

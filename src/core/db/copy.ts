@@ -7,7 +7,7 @@ import { REBUILT_SUMMARIES, rebuildSummariesPostgres } from './summaries.js';
 import { SUMMED_AT_COMMIT, pendingTable } from './migrations/038_summaries_at_commit.js';
 
 /**
- * `lims db copy` (issue 12): every table of a lab from one database to another, SQLite to
+ * `lims db copy`: every table of a lab from one database to another, SQLite to
  * PostgreSQL or back, ids kept. The source is read in one transaction (a consistent snapshot that
  * also holds back writers while it runs); the target is written in one transaction, so a failed
  * copy leaves it empty. Tables whose rows the database derives itself are not copied but rebuilt

@@ -3,7 +3,7 @@ import type { Db } from './connection.js';
 
 /**
  * What differs between SQLite and PostgreSQL, kept here so that repositories and migrations are
- * written once (issue 12). Repositories ask `engineOf` only through the helpers below.
+ * written once. Repositories ask `engineOf` only through the helpers below.
  */
 export type Engine = 'sqlite' | 'postgres';
 

@@ -11,7 +11,7 @@ type PatientRow = Selectable<DB['patients']>;
  * Prefix search over patients (name, code, phone, email). Dialect-specific, so it lives in
  * src/core/db: SQLite answers from its FTS5 index (kept by triggers); PostgreSQL from
  * patient_search_words, one row per word, written beside each patient by `indexPatientWords`
- * with the same tokenizer, so both engines give the same answers (issue 12).
+ * with the same tokenizer, so both engines give the same answers.
  */
 
 /**

@@ -14,7 +14,7 @@ import { toPostgres } from './dialect.js';
 import { migrations as allMigrations, type Migration } from './migrations/index.js';
 
 /**
- * lims on PostgreSQL (issue 12): the same Kysely queries as on SQLite, through `pg`.
+ * lims on PostgreSQL: the same Kysely queries as on SQLite, through `pg`.
  *
  * - Write transactions are serialised across every lims process on the database, as SQLite's
  *   BEGIN IMMEDIATE serialises them on one file: each transaction starts by taking one

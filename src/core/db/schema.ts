@@ -59,7 +59,7 @@ export interface EntityCountsTable {
   n: number;
 }
 
-/** PostgreSQL only (issue 12): the search words of each patient; SQLite keeps them in its FTS5 index. */
+/** PostgreSQL only: the search words of each patient; SQLite keeps them in its FTS5 index. */
 export interface PatientSearchWordsTable {
   organization_id: number;
   word: string;

@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 /**
- * Which database a command uses (issue 12): `--database-url URL`, else `$LIMS_DATABASE_URL`, else
+ * Which database a command uses: `--database-url URL`, else `$LIMS_DATABASE_URL`, else
  * the data dir's lims.db. `postgres://` / `postgresql://` selects PostgreSQL; `sqlite:PATH` or no
  * URL selects SQLite. The password may be in the URL, in `$PGPASSWORD`, or in a pgpass file
  * (`$PGPASSFILE`, else ~/.pgpass); it is never printed: `redactDatabaseUrl` hides it everywhere a

@@ -15,7 +15,7 @@ import {
 
 /**
  * Order download (broadcast) to ASTM machines that want their work list pushed rather than asking
- * for it (issue 18, session 13). A connection with send_orders queues each sample collected since
+ * for it. A connection with send_orders queues each sample collected since
  * the option was switched on; while its machine is connected and the line is idle, the next due
  * order is sent: ASTM through the same E1381 sender as a query answer (H, P, O with the mapped
  * tests, L), marked sent when the machine took every frame; HL7 as an ORM^O01, marked sent when

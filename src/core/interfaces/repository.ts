@@ -4,7 +4,7 @@ import { openLabIds } from '../tenants/open-labs.js';
 import type { MessageListQuery, UnmatchedListQuery } from '../../shared/schemas/connections.js';
 import type { ConnectionsTable, InterfaceMessagesTable, InterfaceUnmatchedTable } from './tables.js';
 
-/** Every query of the analyzer interfaces (issue 18); always filtered by organization_id. */
+/** Every query of the analyzer interfaces; always filtered by organization_id. */
 export type ConnectionRow = Selectable<ConnectionsTable>;
 export type MessageRow = Selectable<InterfaceMessagesTable>;
 export type UnmatchedRow = Selectable<InterfaceUnmatchedTable>;

@@ -9,7 +9,7 @@ import { buildBundle } from './fhir.js';
 import { claimDelivery, dueDeliveryIds, releaseStaleDeliveries, updateDeliveryRow } from './repository.js';
 
 /**
- * Pushes queued reports to their receivers (issue 18): `lims serve` runs deliverDueReports every
+ * Pushes queued reports to their receivers: `lims serve` runs deliverDueReports every
  * few seconds. Each delivery is claimed by one conditional UPDATE (one server of several sends it),
  * the message is built from the report as it is now and sent outside any transaction: over MLLP
  * the receiver's ACK must be AA (or CA) for this message's control id; over HTTP the FHIR Bundle

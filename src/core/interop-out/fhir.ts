@@ -4,7 +4,7 @@ import { abnormalFlag } from './hl7.js';
 import { ucumOf } from './ucum.js';
 
 /**
- * A FHIR R4 Bundle (type collection) of a verified report (issue 18): Organization (the lab),
+ * A FHIR R4 Bundle (type collection) of a verified report: Organization (the lab),
  * Patient, Specimen, ServiceRequest, an Observation per result (LOINC coding where the catalogue
  * has it plus the lab's own code, valueQuantity with UCUM where the unit is one, referenceRange,
  * interpretation) and the DiagnosticReport that references them. Entries are named by urn:uuid

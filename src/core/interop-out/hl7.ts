@@ -2,7 +2,7 @@ import type { OutLine, OutReport } from './report.js';
 import { ucumOf } from './ucum.js';
 
 /**
- * HL7 v2.5.1 ORU^R01 of a verified report (issue 18): MSH, PID, ORC, OBR, and an OBX per result
+ * HL7 v2.5.1 ORU^R01 of a verified report: MSH, PID, ORC, OBR, and an OBX per result
  * (NTE under it for a note). Segments end in CR; text is escaped (| ^ ~ \ & as \F\ \S\ \R\ \E\ \T\,
  * a line break as \.br\), so a value or name that contains a delimiter cannot shift the fields.
  * parseHl7 reads such a message back (the ACK of a receiver, and the tests).

@@ -13,7 +13,7 @@ import { assertReleasable } from '../results/report.js';
 import { structuredLines } from './structured.js';
 
 /**
- * A verified lab report as the HL7 and FHIR messages carry it (issue 18, "Out"): the lab, the
+ * A verified lab report as the HL7 and FHIR messages carry it ("Out"): the lab, the
  * patient, the sample and each verified result with the codes, unit, range and flag the lab report
  * prints. Built from the same rows as the report PDF; nothing unverified is ever in it.
  */

@@ -4,7 +4,7 @@ import { openLabIds } from '../tenants/open-labs.js';
 import type { DeliveryListQuery } from '../../shared/schemas/interop-out.js';
 import type { InteropDeliveriesTable, InteropReceiversTable } from './tables.js';
 
-/** Every query of reports out (issue 18): receivers, the delivery queue and log. Always by organization. */
+/** Every query of reports out: receivers, the delivery queue and log. Always by organization. */
 
 export type ReceiverRow = Selectable<InteropReceiversTable>;
 export type DeliveryRow = Selectable<InteropDeliveriesTable>;

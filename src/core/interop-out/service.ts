@@ -39,7 +39,7 @@ import { buildBundle } from './fhir.js';
 import { receiverPolicy } from './delivery.js';
 import { hostRefusal, refusalMessage, urlHost } from '../net/outbound.js';
 
-/** Reports out (issue 18): the messages of a verified report, the receivers, the delivery queue. */
+/** Reports out: the messages of a verified report, the receivers, the delivery queue. */
 
 /** A message control id: unique, 20 characters at most (MSH-10 is ST 199 in 2.5.1; many engines keep 20). */
 export const newMessageId = () => randomUUID().replace(/-/g, '').slice(0, 20).toUpperCase();

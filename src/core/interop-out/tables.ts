@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 import type { DeliveryStatus, ReceiverKind } from '../../shared/schemas/interop-out.js';
 
-/** Kysely table types of reports out (issue 18, migration 27). Timestamps are ISO-8601 UTC strings. */
+/** Kysely table types of reports out (migration 27). Timestamps are ISO-8601 UTC strings. */
 
 export interface InteropReceiversTable {
   id: Generated<number>;

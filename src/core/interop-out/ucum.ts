@@ -1,5 +1,5 @@
 /**
- * The UCUM code of the units Indian lab reports write (issue 18): a FHIR Quantity carries
+ * The UCUM code of the units Indian lab reports write: a FHIR Quantity carries
  * system http://unitsofmeasure.org and a code only for a unit in this table, so a receiver never
  * gets a unit code that UCUM does not define. Other units travel as text (Quantity.unit, OBX-6 text).
  * A full UCUM parser (@lhncbc/ucum-lhc) would accept more spellings; it is not a dependency yet.

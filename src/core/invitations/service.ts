@@ -22,7 +22,7 @@ import { LAB_CLOSED_MESSAGES, type IssuedInvitation, type TenantStatus } from '.
 import type { User } from '../../shared/schemas/users.js';
 
 /**
- * Invitations (issue 13): a new account has no password; its one-time link lets its owner set one
+ * Invitations: a new account has no password; its one-time link lets its owner set one
  * and signs them in. The token is 256 random bits, shown once to whoever created it; the database
  * keeps only its SHA-256. A link works once, for INVITATION_LIFETIME_HOURS, and a newer link for
  * the same account withdraws the older one.

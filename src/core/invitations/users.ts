@@ -14,7 +14,7 @@ import type { IssuedInvitation } from '../../shared/schemas/tenants.js';
 import type { User } from '../../shared/schemas/users.js';
 
 /**
- * Staff invited by email (Users screen, issue 13): the account is made without a password and its
+ * Staff invited by email (Users screen): the account is made without a password and its
  * owner sets one through a one-time link, instead of the admin typing a password for them. The
  * rules of Add User apply (roles ranked at or below the admin's own; one account per email per lab).
  */

@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 
-/** Kysely table types of GST invoices (issue 16). Timestamps are ISO-8601 UTC strings; money is integer paise. */
+/** Kysely table types of GST invoices. Timestamps are ISO-8601 UTC strings; money is integer paise. */
 
 export interface InvoicesTable {
   id: Generated<number>;

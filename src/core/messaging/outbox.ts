@@ -8,7 +8,7 @@ import { insertOutboxRows, onceRecipients, smsRow, smtpRow } from './repository.
 import { smsNumber, smsText } from './sms.js';
 
 /**
- * What lims emails and texts (issue 13), queued in the outbox inside the transaction of the event,
+ * What lims emails and texts, queued in the outbox inside the transaction of the event,
  * so a rolled-back event sends nothing; `lims serve`'s sender delivers after commit. Nothing here
  * is logged: the rows name patients and hold addresses.
  */

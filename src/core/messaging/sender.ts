@@ -15,7 +15,7 @@ import {
 } from './repository.js';
 
 /**
- * Delivers the outbox (issue 13): `lims serve` runs `deliverDue` every few seconds. Each message
+ * Delivers the outbox: `lims serve` runs `deliverDue` every few seconds. Each message
  * is claimed (pending -> sending) by one conditional UPDATE before it is sent, so of several servers
  * on one database only one sends it; it is sent outside any transaction; a failure is retried after
  * RETRY_DELAYS_MS and, after MAX_ATTEMPTS attempts, marked failed with the last error (the

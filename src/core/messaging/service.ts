@@ -28,7 +28,7 @@ import {
 } from './repository.js';
 
 /**
- * The lab's mail server and SMS gateway (System Settings, issue 13). Saving is audited with the old
+ * The lab's mail server and SMS gateway (System Settings). Saving is audited with the old
  * and new value of each field that changed; the password and the API key appear there only as
  * "(set)", "(changed)" or "(removed)". Send Test talks to the saved server, outside any transaction.
  */

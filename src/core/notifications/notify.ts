@@ -57,7 +57,7 @@ export type NotificationEvent =
    * stock past its expiry date (the alert's priority: high or critical).
    */
   | { kind: 'stock_alert'; itemName: string; alertType: string; priority: 'high' | 'critical'; message: string }
-  /** A temperature or humidity reading outside an instrument's limits (issue 15). */
+  /** A temperature or humidity reading outside an instrument's limits. */
   | { kind: 'equipment_reading'; equipmentName: string; serialNumber: string; detail: string }
   /** A calibration or maintenance record past its due date (the overdue sweep, src/core/equipment/overdue.ts). */
   | ({ kind: 'calibration_overdue' } & OverdueWork)

@@ -36,7 +36,7 @@ export function sweepOverdueBills(db: Db, now: Date = new Date()): Promise<numbe
   );
 }
 
-/** Everything the clock makes overdue: bills, then calibration and maintenance (issue 15). */
+/** Everything the clock makes overdue: bills, then calibration and maintenance. */
 export async function sweepOverdue(db: Db): Promise<number> {
   return (await sweepOverdueBills(db)) + (await sweepOverdueEquipmentWork(db));
 }

@@ -7,7 +7,7 @@ import type { PatientCreate } from '../../shared/schemas/patients.js';
 import { insertPatientRows, type PatientInsertRow } from './repository.js';
 
 /**
- * Patients registered in bulk (issue 14's import): the same columns and rules as a registration
+ * Patients registered in bulk (an import): the same columns and rules as a registration
  * (insertPatient), for a whole batch at once inside the caller's transaction: codes from the lab's
  * daily counter in one step, multi-row INSERTs, the search index (SQLite's triggers, PostgreSQL's
  * words in a few statements), and one audit row per patient written as one chained batch.

@@ -42,7 +42,7 @@ export const PATIENT_CSV_COLUMNS = [
   'membership_type',
   'status',
   'created_at',
-  // Last, so a reader of the earlier columns by position is not disturbed (issue 14: an export
+  // Last, so a reader of the earlier columns by position is not disturbed (an export
   // re-imports without losing the title or that a birth date was estimated from an age).
   'title',
   'dob_estimated',
@@ -92,7 +92,7 @@ const ESTIMATED = PATIENT_CSV_COLUMNS.indexOf('dob_estimated');
 
 /**
  * The same patients as patientPages, each as the values of PATIENT_CSV_COLUMNS in order (and the
- * id after them), without an object per row: exporting a million patients (issue 14's 200,000
+ * id after them), without an object per row: exporting a million patients (the target of 200,000
  * rows a second) spent most of its time making objects. The database's row arrays are completed
  * in place: the age from the birth date, dob_estimated as true or false.
  */

@@ -41,7 +41,7 @@ import {
 } from './repository.js';
 
 /**
- * Payers (issue 16): corporate clients, insurers/TPAs, referring hospitals and collection centres.
+ * Payers: corporate clients, insurers/TPAs, referring hospitals and collection centres.
  * A bill charged to a payer goes whole on the payer's account (docs/decisions.md "Payers").
  */
 

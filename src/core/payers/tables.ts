@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 
-/** Kysely table types of payers (issue 16). Timestamps are ISO-8601 UTC strings; money is integer paise. */
+/** Kysely table types of payers. Timestamps are ISO-8601 UTC strings; money is integer paise. */
 
 export interface PayersTable {
   id: Generated<number>;

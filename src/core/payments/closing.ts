@@ -22,7 +22,7 @@ import {
 } from './repository.js';
 
 /**
- * Day-end closing (issue 16): a cashier's closing report per user per lab day. Collections by
+ * Day-end closing: a cashier's closing report per user per lab day. Collections by
  * method and refunds come from the ledger rows that user took, counted on that day (the same rows
  * and days as the revenue report); expected cash = opening float + cash received - cash refunded;
  * difference = counted - expected (negative: the drawer is short). Saved and locked once closed.

@@ -14,7 +14,7 @@ import { nextSequence } from '../sequences.js';
 import { findClosing, findPaymentRow, patientAdvancePaise, updatePaymentRow, type PaymentRow } from './repository.js';
 
 /**
- * The ledger's arithmetic (issue 16), every amount integer paise, inside the caller's transaction.
+ * The ledger's arithmetic, every amount integer paise, inside the caller's transaction.
  * A bill's paid_paise is the sum of its payments less refunds, not counting advances and bounced cheques:
  * - a payment adds its amount less the advance part (the part beyond the balance, kept on the
  *   patient's account when the payment says so; otherwise an over-payment is refused, 409);

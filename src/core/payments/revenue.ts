@@ -16,7 +16,7 @@ import { billedPatients, billsPerDay, ledgerTotalsByDay } from './repository.js'
 import { billedByDoctorSummed, billedByTestSummed } from '../reports/summary.js';
 
 /**
- * Revenue in the lab's calendar days (issue 16), from the ledger only. A method's column is the
+ * Revenue in the lab's calendar days, from the ledger only. A method's column is the
  * money received by that method on the day (payments counted on their value date: a cheque on
  * the day it cleared, never when it bounced); refunds are their own column; total = received less
  * refunds. Discounts, patients and the average bill come from the bills made that day.

@@ -38,7 +38,7 @@ export interface QcRunsTable {
   override_reason: string | null;
   overridden_by: number | null;
   overridden_at: string | null;
-  /** The machine the controls ran on (issue 15), and the warning it carried then. */
+  /** The machine the controls ran on, and the warning it carried then. */
   equipment_id: number | null;
   equipment_warning: string | null;
 }

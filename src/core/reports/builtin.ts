@@ -21,7 +21,7 @@ import {
 } from './repository.js';
 
 /**
- * The built-in reports (issue 17). Each turns the rows of src/core/reports/repository.ts into
+ * The built-in reports. Each turns the rows of src/core/reports/repository.ts into
  * columns, rows (money in rupees), totals and one chart whose points are also shown as a table.
  * Every figure is computed from the database for the lab days from..to.
  */

@@ -4,7 +4,7 @@ import { groupsBySorting, isIsoDateText, tableUsingIndex } from '../db/dialect.j
 import { billedByDoctorSummed } from './summary.js';
 
 /**
- * The queries behind the built-in reports (issue 17). Reports read across features (bills,
+ * The queries behind the built-in reports. Reports read across features (bills,
  * payments, samples, results), read-only, so their aggregations live here in one place that the
  * Reports, Comprehensive Reports, Analytics and dashboards reuse. Every query is filtered by
  * organization_id; periods are given as the UTC instants of the lab days' bounds [fromUtc, toUtc).

@@ -5,7 +5,7 @@ import { billedByTest, discountsByUser, workloadByTest, type Window } from './re
 import { billedByDoctor } from '../payments/repository.js';
 
 /**
- * Readers of the summaries of migration 25 (issue 17): a period [fromUtc, toUtc) is the whole UTC
+ * Readers of the summaries of migration 25: a period [fromUtc, toUtc) is the whole UTC
  * days inside it, read from the per-day summary, plus the partial days at its edges, read from the
  * rows with the same query the summary is the sum of. The answer is the one the rows give, at the
  * cost of at most two days of rows whatever the period.

@@ -4,7 +4,7 @@ import { writeAudit } from '../audit/audit.js';
 import { insertResultRow } from './entry-repository.js';
 
 /**
- * Results of an earlier system (issue 14's import): stored as they were reported (value, unit,
+ * Results of an earlier system (an import): stored as they were reported (value, unit,
  * range, flag, who entered them, who verified them there as text, when), as history; not
  * re-evaluated against today's ranges, no delta check, no notification. Each gets its audit row.
  */

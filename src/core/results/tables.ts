@@ -28,7 +28,7 @@ export interface TestResultsTable {
   previous_value: string | null;
   previous_at: string | null;
   calculated: Generated<number>;
-  /** The machine that produced it (issue 15), and the warning it carried when entered (calibration past due). */
+  /** The machine that produced it, and the warning it carried when entered (calibration past due). */
   equipment_id: number | null;
   equipment_warning: string | null;
   /** A structured test's parameters, or a culture's organisms and antibiogram (JSON, src/shared/templates). */

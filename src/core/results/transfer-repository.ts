@@ -1,6 +1,6 @@
 import type { Db } from '../db/connection.js';
 
-/** SQL of the results' import and export (issue 14): look-ups by natural key and the export's pages. */
+/** SQL of the results' import and export: look-ups by natural key and the export's pages. */
 
 /** The samples of the lab with these codes, each with the codes of the tests ordered on it and those with a result. */
 export async function samplesForResults(db: Db, organizationId: number, codes: readonly string[]) {

@@ -7,7 +7,7 @@ import { insertHistoryRow, insertSampleRow, setSampleTests } from './repository.
 import { actorName, freshBarcode } from './service.js';
 
 /**
- * Samples of an earlier system (issue 14's import): stored with their code, barcode, status and
+ * Samples of an earlier system (an import): stored with their code, barcode, status and
  * times as they were (no status machine: they are history). A sample past "pending" without a
  * barcode gets one, as lims gives every collected tube. The custody history gets one entry saying
  * it was imported; the audit trail its create row.

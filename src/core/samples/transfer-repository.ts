@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
 
-/** SQL of the samples' import and export (issue 14): look-ups by natural key and the export's pages. */
+/** SQL of the samples' import and export: look-ups by natural key and the export's pages. */
 
 /** The lab's samples with these codes (upper case): id, patient and status by code. */
 export async function samplesByCodes(db: Db, organizationId: number, codes: readonly string[]) {

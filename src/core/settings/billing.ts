@@ -9,7 +9,7 @@ import type { BillingSettings, BillingSettingsUpdate } from '../../shared/schema
 import { getOrganization, settingsOf, type LabSettings } from './organization.js';
 import { updateOrganizationRow } from './repository.js';
 
-/** Billing settings (issue 16): GST registration, bill due days, discount limits per role; kept in the lab's settings JSON. */
+/** Billing settings: GST registration, bill due days, discount limits per role; kept in the lab's settings JSON. */
 
 function toBillingSettings(s: LabSettings): BillingSettings {
   const state = s.gstStateCode ?? stateOfGstin(s.gstin);

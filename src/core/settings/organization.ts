@@ -20,14 +20,14 @@ export interface LabSettings {
   doctorsSeeAllPatients: boolean;
   /** The largest effective bill discount (percent) each role may give without an approver; others 0. */
   discountCeilings: Record<string, number>;
-  // Billing settings (issue 16, /api/billing-settings): GST registration and bill terms.
+  // Billing settings (/api/billing-settings): GST registration and bill terms.
   /** The lab's GSTIN, printed on tax invoices; null: not registered (no GST invoice can be issued). */
   gstin: string | null;
   /** The lab's GST state code (place of supply inside the state: CGST + SGST). */
   gstStateCode: string | null;
   /** Days after the bill date before a patient's unpaid bill is overdue (a payer's bill: its terms). */
   billDueDays: number;
-  // Notification switches (System Settings, issue 13): which notifications are created and sent.
+  // Notification switches (System Settings): which notifications are created and sent.
   /** In-app notifications (the bell and /notifications). */
   pushNotifications: boolean;
   /** The same notifications also by email, to staff with an address, when SMTP is set. */

@@ -15,7 +15,7 @@ import { endSessionsWithoutTwoFactor, hasTwoFactor } from '../two-factor/service
 import { gateNotificationSwitches } from '../messaging/service.js';
 
 /**
- * System Settings (issue 13): the lab's name, contact and regional settings live in the
+ * System Settings: the lab's name, contact and regional settings live in the
  * organisation's columns, the rest in its settings JSON (LabSettings). Every change is audited
  * with the old and the new value of each field that changed.
  */

@@ -6,7 +6,7 @@ import type { PostgresConnection, SetupInput } from '../../shared/schemas/setup.
 import { setupLab, type SetupResult } from './service.js';
 
 /**
- * The web wizard's PostgreSQL choice (issue 12): test a connection, then set up the lab there.
+ * The web wizard's PostgreSQL choice: test a connection, then set up the lab there.
  * Moving the running server onto that database is the server's part (src/server/server.ts).
  */
 

@@ -41,7 +41,7 @@ import {
 } from '../../shared/schemas/tenants.js';
 
 /**
- * Multi-Tenant Setup (issue 13). The server's superadmin (the first lab's setup administrator, who
+ * Multi-Tenant Setup. The server's superadmin (the first lab's setup administrator, who
  * belongs to the primary organisation) manages the labs on the server; nobody else, and no
  * superadmin of another lab. Every change is audited twice: in the superadmin's trail (entity
  * tenant) and in the lab's own (entity organization), so the lab sees who changed it.

@@ -3,7 +3,7 @@ import { quoted } from './errors.js';
 import { LIMITS } from './limits.js';
 
 /**
- * How a column's values are written in files (issue 14). CSV cells are text; XLSX cells may be
+ * How a column's values are written in files. CSV cells are text; XLSX cells may be
  * numbers, booleans and dates; JSON values are as the API writes them. Each kind turns a cell into
  * the value the API's schema reads, or says why it cannot.
  */

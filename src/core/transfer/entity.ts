@@ -5,7 +5,7 @@ import type { ColumnKind } from './cells.js';
 import type { ParallelExportPlan } from './parallel.js';
 
 /**
- * One entity of `lims import` / `lims export` (issue 14) is one file in ./entities declaring what
+ * One entity of `lims import` / `lims export` is one file in ./entities declaring what
  * this type says: its columns (header names are the API's field names), its natural key, how its
  * rows are read for export (in pages, organisation-scoped), which schema checks an incoming row
  * (the API's own zod schema), how references by natural key are resolved, and how rows are stored

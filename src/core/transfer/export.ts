@@ -11,7 +11,7 @@ import type { AnyEntity, ExportQuery } from './entity.js';
 import type { TransferFormat } from './limits.js';
 
 /**
- * `lims export` (issue 14): the entity's records, page by page from the database, written as they
+ * `lims export`: the entity's records, page by page from the database, written as they
  * come (constant memory on a million rows), recorded as a job and in the audit trail with the
  * filters and the number of rows.
  */

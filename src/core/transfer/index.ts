@@ -1,4 +1,4 @@
-/** Import and export of every entity (issue 14): the CLI and the server call these. */
+/** Import and export of every entity: the CLI and the server call these. */
 export { ENTITIES, ENTITY_NAMES, entityNamed } from './registry.js';
 export { runImport, type ImportOptions, type ImportProgress, type ImportResult } from './import.js';
 export { runExport, checkFilters, type ExportOptions, type ExportResult } from './export.js';

@@ -5,7 +5,7 @@
  * and an open-addressing table of typed arrays over them (about 40 MB for a million patient codes).
  * A Map of the same keys was a million small heap objects alive for the whole import, and V8 lets
  * the heap grow to a multiple of what stays alive between collections: the 1,000,000-row patients
- * import peaked at 648 MB with the Map and at 334 MB with this (issue 14, target < 500 MB).
+ * import peaked at 648 MB with the Map and at 334 MB with this (target < 500 MB).
  */
 
 /** 32-bit FNV-1a over the key's UTF-16 code units. */

@@ -1,5 +1,5 @@
 /**
- * What an import file may be (issue 14). Generous for real files (a million patient rows, a whole
+ * What an import file may be. Generous for real files (a million patient rows, a whole
  * test menu, a sheet saved by Excel), small enough that a hostile file (a zip bomb, a 10,000-column
  * sheet, a 50 MB line, a JSON nested 10,000 deep) is refused before it costs memory or time.
  */

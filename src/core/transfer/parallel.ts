@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import type { ColumnKind } from './cells.js';
 
 /**
- * A CSV export of many rows on several threads (issue 14: a million patients at 200,000 rows a
+ * A CSV export of many rows on several threads (a million patients at 200,000 rows a
  * second, which one thread cannot do on two cores). The rows are cut into ranges of the walk's key
  * (ids, newest first); worker threads (export-worker.ts), each with its own read connection to the
  * SQLite file, turn ranges into CSV bytes, and the main thread writes them to the file in order.

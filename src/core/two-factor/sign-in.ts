@@ -34,7 +34,7 @@ import { issueRecoveryCodes, sealContext, setupAnswer, WRONG_SETUP_CODE } from '
 import { matchingStep, newTotpSecret, recoveryCodeHash } from './totp.js';
 
 /**
- * The second step of staff sign-in (issue 13). A right password for a user with two-factor on, or
+ * The second step of staff sign-in. A right password for a user with two-factor on, or
  * for any staff member when the lab requires two-factor, starts no session: it answers a challenge
  * (a random token; the database keeps its SHA-256), bound to that user, good for 5 minutes and for
  * one sign-in. The challenge then takes a TOTP code (the step before or after is accepted, a step

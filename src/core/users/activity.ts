@@ -13,7 +13,7 @@ import { findUser } from './repository.js';
 import { assertMayManage } from './service.js';
 
 /**
- * The Activity Monitor (issue 13): sign-ins and failed sign-ins from the audit trail (the rows
+ * The Activity Monitor: sign-ins and failed sign-ins from the audit trail (the rows
  * AuthService writes: entity session, action login), and the sessions open now, with End Session.
  */
 

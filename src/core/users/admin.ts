@@ -11,7 +11,7 @@ import { applyUserUpdate, assertMayManage } from './service.js';
 import { labPermissions } from './permissions.js';
 import { userStatus } from './status.js';
 
-/** Suspension and Bulk Operations (issue 13): the Users screen's actions on accounts. */
+/** Suspension and Bulk Operations: the Users screen's actions on accounts. */
 
 const nameOf = (r: UserRow) => `${r.first_name} ${r.last_name}`.trim();
 

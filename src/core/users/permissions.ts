@@ -21,7 +21,7 @@ import {
 } from './permissions-repository.js';
 
 /**
- * The Permission Manager (issue 13): what each role may do in one lab. lims's defaults
+ * The Permission Manager: what each role may do in one lab. lims's defaults
  * (ROLE_PERMISSIONS) changed by the lab's rows; the server's permission check (the auth plugin),
  * /api/auth/me's `permissions` and the checks inside core all read the lab's table from here.
  *

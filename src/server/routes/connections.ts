@@ -15,7 +15,7 @@ import { assignUnmatched, discardUnmatched, listUnmatched } from '../../core/int
 import { actorOf } from '../plugins/auth.js';
 import { route } from '../contract.js';
 
-/** Analyzer interfaces, inbound (issue 18): connections, message log, Unmatched queue. */
+/** Analyzer interfaces, inbound: connections, message log, Unmatched queue. */
 export async function connectionRoutes(app: FastifyInstance) {
   const db = app.database.db;
   const org = (req: Parameters<typeof actorOf>[0]) => actorOf(req).organizationId;

@@ -38,7 +38,7 @@ const CONTENT_TYPES = {
   pdf: 'application/pdf',
 } as const;
 
-/** The data screens (issue 14 part 2): jobs, uploads, templates, downloads, saved mappings. */
+/** The data screens: jobs, uploads, templates, downloads, saved mappings. */
 export default async function dataJobRoutes(app: FastifyInstance) {
   const database = app.database;
   const db = database.db;

@@ -14,7 +14,7 @@ import { resultScope } from '../../core/results/scope.js';
 import { actorOf } from '../plugins/auth.js';
 import { route } from '../contract.js';
 
-/** Reports out (issue 18): HL7 v2 and FHIR R4 of a verified report; the receivers and their delivery log. */
+/** Reports out: HL7 v2 and FHIR R4 of a verified report; the receivers and their delivery log. */
 export default async function interopOutRoutes(app: FastifyInstance) {
   const db = app.database.db;
   const org = (req: Parameters<typeof actorOf>[0]) => actorOf(req).organizationId;

@@ -5,7 +5,7 @@ import { TwoFactorKeyError } from '../../core/two-factor/secret-box.js';
 import { actorOf, setSessionCookie } from '../plugins/auth.js';
 import { route } from '../contract.js';
 
-/** Two-factor sign-in (issue 13): the code step of sign-in, one's own authenticator, an administrator's reset. */
+/** Two-factor sign-in: the code step of sign-in, one's own authenticator, an administrator's reset. */
 export async function twoFactorRoutes(app: FastifyInstance) {
   const db = app.database.db;
   const meta = (req: { ip: string; headers: { 'user-agent'?: string } }) => ({

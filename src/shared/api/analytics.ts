@@ -3,7 +3,7 @@ import { analyticsQuery, analyticsSchema, liveSchema } from '../schemas/analytic
 import { defineRoute } from './contract.js';
 
 /**
- * Analytics Dashboard and Enhanced Dashboard (issue 17). Analytics shows revenue and workload over a
+ * Analytics Dashboard and Enhanced Dashboard. Analytics shows revenue and workload over a
  * range: view_reports. The live board is the bench's day (samples and results): view_samples and
  * view_results; its stock and calibration panels come only to roles that see those registers.
  */

@@ -4,7 +4,7 @@ import { defineRoute } from './contract.js';
 
 const body = z.object({ settings: billingSettingsSchema });
 
-/** Billing settings (issue 16): GSTIN and state, bill due days, discount limits per role. Changing them is a system setting. */
+/** Billing settings: GSTIN and state, bill due days, discount limits per role. Changing them is a system setting. */
 export const billingSettingsApi = {
   get: defineRoute({ method: 'GET', path: '/api/billing-settings', access: 'view_bills', response: body }),
   update: defineRoute({

@@ -20,7 +20,7 @@ import { defineRoute } from './contract.js';
 const oneConnection = z.object({ connection: connectionSchema });
 
 /**
- * Analyzer interfaces, inbound (issue 18): the machines' connections and their message log
+ * Analyzer interfaces, inbound: the machines' connections and their message log
  * (manage_lab), and the Unmatched queue, which technicians clear (update_results).
  */
 export const connectionsApi = {

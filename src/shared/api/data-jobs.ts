@@ -36,7 +36,7 @@ export const DEFAULT_UPLOAD_QUOTA_BYTES = 512 * 1024 * 1024;
 export const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
 
 /**
- * The data screens (issue 14 part 2): one API for import and export jobs, with a type. Every
+ * The data screens: one API for import and export jobs, with a type. Every
  * route is open to signed-in staff; what each may see and do is decided per entity by
  * DATA_ENTITY_PERMISSIONS (importing needs the permission that creates the records, exporting the
  * one that reads them plus export_data), enforced by the server: a job of an entity the user may

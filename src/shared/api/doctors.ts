@@ -16,7 +16,7 @@ import { defineRoute } from './contract.js';
 const oneDoctor = z.object({ doctor: doctorSchema });
 
 /**
- * Doctor Management (issue 13). Doctors stay user records with the role doctor, so the spec's
+ * Doctor Management. Doctors stay user records with the role doctor, so the spec's
  * `GET /api/users?role=doctor` and a bill's `doctor_id` keep meaning what they meant. Reading needs
  * what the OP Bill doctor picker needs (view_users); changing needs manage_users, as for any account.
  */

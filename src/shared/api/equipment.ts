@@ -37,7 +37,7 @@ const oneCalibration = z.object({ calibration: calibrationSchema });
 const oneMaintenance = z.object({ maintenance: maintenanceSchema });
 
 /**
- * The equipment register (issue 15): machines and instruments. Reading needs view_equipment;
+ * The equipment register: machines and instruments. Reading needs view_equipment;
  * registering, editing and deleting need manage_lab; the day's work on equipment (status, readings)
  * needs manage_equipment.
  */

@@ -13,7 +13,7 @@ import { defineRoute, fileResponse } from './contract.js';
 const oneReceiver = z.object({ receiver: receiverSchema });
 
 /**
- * Reports out (issue 18, "Out"). A verified report as HL7 v2.5.1 ORU^R01 or a FHIR R4 Bundle is
+ * Reports out ("Out"). A verified report as HL7 v2.5.1 ORU^R01 or a FHIR R4 Bundle is
  * read as the report PDF is (view_results, a doctor only their patients'); the receivers the lab
  * pushes reports to and their delivery log are the lab's configuration (manage_lab).
  */

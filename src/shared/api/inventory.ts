@@ -35,7 +35,7 @@ const usage = z.object({ usage: z.array(usageSchema) });
 
 /**
  * Inventory Management (spec 001, "List/Get/Create/Update/Delete inventory item"), its ledger,
- * consumption per test, suppliers and stock alerts (issue 15). Reading needs view_inventory;
+ * consumption per test, suppliers and stock alerts. Reading needs view_inventory;
  * changing stock, items, suppliers and alerts needs manage_inventory. Technicians consume through
  * result entry (update_results), never here.
  */

@@ -12,7 +12,7 @@ import { userSchema } from '../schemas/users.js';
 import { defineRoute } from './contract.js';
 
 /**
- * The invitation page's routes (issue 13): public, like sign-in (rate-limited per address, 16 KiB
+ * The invitation page's routes: public, like sign-in (rate-limited per address, 16 KiB
  * bodies). The token travels in the query string or the body, never in the path, so no server log
  * line carries it.
  */

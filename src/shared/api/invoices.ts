@@ -12,7 +12,7 @@ import { defineRoute, fileResponse } from './contract.js';
 
 const oneInvoice = z.object({ invoice: invoiceDetailSchema });
 
-/** GST invoices (issue 16): read with view_bills; raised, issued, paid and cancelled with manage_bills. */
+/** GST invoices: read with view_bills; raised, issued, paid and cancelled with manage_bills. */
 export const invoicesApi = {
   list: defineRoute({
     method: 'GET',

@@ -20,7 +20,7 @@ import { defineRoute } from './contract.js';
 const oneTemplate = z.object({ template: reportTemplateSchema });
 
 /**
- * Lab Reports (issue 17). The register and its figures are patient results: view_results (the
+ * Lab Reports. The register and its figures are patient results: view_results (the
  * bench, validators, doctors, the lab manager). Templates, signatories and report settings change
  * what every report says: manage_lab. The verification link is public (the QR code on the report).
  */

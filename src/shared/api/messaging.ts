@@ -16,7 +16,7 @@ const oneSms = z.object({ sms: smsSettingsSchema });
 const outcome = z.object({ test: sendOutcomeSchema });
 
 /**
- * Lab email and SMS on /settings (issue 13): the mail server and the SMS gateway, a test message
+ * Lab email and SMS on /settings: the mail server and the SMS gateway, a test message
  * to a recipient given in the request, and the outbox's recent deliveries. Admins with
  * system_settings. No answer carries the password or the API key.
  */

@@ -9,7 +9,7 @@ import {
 import { defineRoute } from './contract.js';
 
 /**
- * In-app notifications (spec 001 "Notifications", stored per user: issue 13). Every signed-in user
+ * In-app notifications (spec 001 "Notifications", stored per user). Every signed-in user
  * sees only their own; another user's id answers 404.
  */
 export const notificationsApi = {

@@ -19,7 +19,7 @@ const onePayer = z.object({ payer: payerSchema });
 const prices = z.object({ prices: z.array(payerPriceSchema) });
 
 /**
- * Payers (issue 16): who sees bills sees payers (view_bills); who manages bills keeps them and
+ * Payers: who sees bills sees payers (view_bills); who manages bills keeps them and
  * their price lists (manage_bills).
  */
 export const payersApi = {

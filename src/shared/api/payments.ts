@@ -21,7 +21,7 @@ const onePayment = z.object({ payment: ledgerEntrySchema });
 const oneClosing = z.object({ closing: closingSchema });
 
 /**
- * Payments (issue 16): the lab's ledger. Reading needs view_bills; taking money create_bills (as at
+ * Payments: the lab's ledger. Reading needs view_bills; taking money create_bills (as at
  * the bill); refunds and settling cheques manage_bills.
  */
 export const paymentsApi = {

@@ -13,7 +13,7 @@ import {
 import { defineRoute } from './contract.js';
 
 /**
- * Reports and Comprehensive Reports (issue 17). Every run is recorded (the catalogue's counts and
+ * Reports and Comprehensive Reports. Every run is recorded (the catalogue's counts and
  * cards). Each report also needs the permissions of the rows it shows (financial: view_bills,
  * patient: view_patients, laboratory: view_results or view_samples); CSV and XLSX also need
  * export_data. Those depend on the report and the format, so the service checks them (403).

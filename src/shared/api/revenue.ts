@@ -1,7 +1,7 @@
 import { revenueAnalyticsSchema, revenueDailySchema, revenueExportQuery, revenueQuery } from '../schemas/revenue.js';
 import { defineRoute, fileResponse } from './contract.js';
 
-/** Revenue Reports (issue 16): figures from the payments ledger in the lab's calendar days. */
+/** Revenue Reports: figures from the payments ledger in the lab's calendar days. */
 export const revenueApi = {
   daily: defineRoute({
     method: 'GET',

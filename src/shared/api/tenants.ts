@@ -14,7 +14,7 @@ import { defineRoute } from './contract.js';
 const oneTenant = z.object({ tenant: tenantSchema });
 
 /**
- * Multi-Tenant Setup (issue 13): the labs on this server. manage_tenants is the superadmin's alone
+ * Multi-Tenant Setup: the labs on this server. manage_tenants is the superadmin's alone
  * (and the service also requires the superadmin of the server's first lab).
  */
 export const tenantsApi = {

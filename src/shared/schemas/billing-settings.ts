@@ -4,7 +4,7 @@ import { strictNumber } from './common.js';
 import { gstinField, stateCodeField } from './payers.js';
 
 /**
- * Billing settings (issue 16): the lab's GST registration, the days a patient's bill is due in,
+ * Billing settings: the lab's GST registration, the days a patient's bill is due in,
  * and Discount Management: the most each role may discount a bill without an approver.
  */
 const ceiling = strictNumber(

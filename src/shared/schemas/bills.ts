@@ -56,7 +56,7 @@ export const discountApprovalSchema = z.object({
 export type DiscountApproval = z.infer<typeof discountApprovalSchema>;
 
 /**
- * What a payment method needs beside the amount (issue 16): the reference where one exists, and a
+ * What a payment method needs beside the amount: the reference where one exists, and a
  * cheque's bank. The ledger's POST /api/payments and the bill routes use the same table; the bills
  * import does not (a historical payment may lack its reference, docs/decisions.md).
  */

@@ -258,7 +258,7 @@ export const testCreateSchema = z.object({
   ),
   /** The method printed under the test on the report (ISO 15189), e.g. "Photometry, GOD-POD". */
   method: optionalText(100, 'Method'),
-  /** The LOINC code the HL7 and FHIR reports carry beside the lab's own code (issue 18), e.g. 1558-6. */
+  /** The LOINC code the HL7 and FHIR reports carry beside the lab's own code, e.g. 1558-6. */
   loinc_code: z.preprocess(
     (v) => (typeof v === 'string' ? (v.trim() === '' ? null : v.trim()) : v),
     z

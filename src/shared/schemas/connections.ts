@@ -12,7 +12,7 @@ import {
 } from './instrument-profiles.js';
 
 /**
- * Analyzer interfaces, inbound (issue 18): connections to the lab's machines, their message log and
+ * Analyzer interfaces, inbound: connections to the lab's machines, their message log and
  * the Unmatched queue (Machine Integration, /machines). See docs/decisions.md, "Analyzer interfaces (in)".
  */
 export const CONNECTION_PROTOCOLS = ['astm', 'hl7', 'folder'] as const;

@@ -3,7 +3,7 @@ import type { Permission } from '../roles.js';
 import { isoDate, pageQuery, pagedShape, requiredText } from './common.js';
 
 /**
- * The data screens (issue 14 part 2): import and export jobs (document 001, section 3), the
+ * The data screens: import and export jobs (document 001, section 3), the
  * entities they move, saved column mappings. The jobs are the rows of `data_jobs`, written by the
  * CLI and the server alike.
  */

@@ -15,7 +15,7 @@ import {
 import { passwordSchema } from './users.js';
 
 /**
- * Doctor Management (issue 13). A doctor is a user record with the role doctor (the spec's OP Bill
+ * Doctor Management. A doctor is a user record with the role doctor (the spec's OP Bill
  * and bills name doctors by user id); most are referring doctors who never sign in. See
  * docs/decisions.md, "Doctor Management".
  */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isoDate, optionalText, pageQuery, pagedShape, requiredText, rupeeAmount, strictNumber } from './common.js';
 
 /**
- * Equipment (issue 15): Machine Integration (/machines), Instruments (/instruments), Calibration
+ * Equipment: Machine Integration (/machines), Instruments (/instruments), Calibration
  * Management (/calibration) and Maintenance Management (/maintenance), document 001 sections 3-5.
  * See docs/decisions.md, "Equipment, calibration and maintenance".
  */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pagedShape, pageQuery, requiredText, strictNumber } from './common.js';
 
 /**
- * Reports out (issue 18, "Out"): the receivers a lab pushes its verified reports to (a hospital's
+ * Reports out ("Out"): the receivers a lab pushes its verified reports to (a hospital's
  * HL7 v2 interface engine over MLLP, or a FHIR endpoint over HTTP) and the delivery log.
  */
 

@@ -25,7 +25,7 @@ import {
 } from '../inventory.js';
 
 /**
- * Inventory Management, reagents, consumables and stock alerts (issue 15; spec 001 sections 3, 4,
+ * Inventory Management, reagents, consumables and stock alerts (spec 001 sections 3, 4,
  * 5 and 7). Stock is whole units of the item's unit; money is rupees. See docs/decisions.md,
  * "Inventory and stock alerts".
  */

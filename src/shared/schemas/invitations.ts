@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { passwordSchema, userCreateSchema } from './users.js';
 
-/** Invitations (issue 13): a one-time link that lets a new account set its first password. */
+/** Invitations: a one-time link that lets a new account set its first password. */
 export const INVITATION_LIFETIME_HOURS = 72;
 
 /** 32 random bytes in base64url. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isoDate, optionalText, pageQuery, pagedShape, requiredText, strictNumber } from './common.js';
 
 /**
- * Lab Reports (spec 001 "Lab Reports", issue 17): the register of patient lab reports, one per
+ * Lab Reports (spec 001 "Lab Reports"): the register of patient lab reports, one per
  * sample, with the spec's statuses computed from the sample's results (never stored), the report
  * templates per department and the figures of Report Analytics and Quality Metrics.
  */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { optionalText, phoneSchema, requiredText, strictNumber } from './common.js';
 
 /**
- * Lab email and SMS (issue 13): the lab's mail server (SMTP) and SMS gateway, kept apart from the
+ * Lab email and SMS: the lab's mail server (SMTP) and SMS gateway, kept apart from the
  * general settings. Their password and API key are write-only: an answer says only whether one is
  * set; a save without one keeps it; `null` removes it.
  */

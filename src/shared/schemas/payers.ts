@@ -12,7 +12,7 @@ import {
 import { GST_STATES, GSTIN_PATTERN } from '../gst.js';
 
 /**
- * Payers (issue 16): organisations that pay for patients. A bill charged to a payer takes the
+ * Payers: organisations that pay for patients. A bill charged to a payer takes the
  * payer's prices (its price list, effective dates; else the lab's price less the payer's discount)
  * and goes on the payer's account, within its credit limit. See docs/decisions.md "Payers".
  */

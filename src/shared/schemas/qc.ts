@@ -116,7 +116,7 @@ export const qcRunCreateSchema = z.object({
       .optional(),
   ),
   comments: optionalText(500),
-  /** The machine the control ran on (issue 15); optional. */
+  /** The machine the control ran on; optional. */
   equipment_id: equipmentIdField,
 });
 export type QcRunCreate = z.infer<typeof qcRunCreateSchema>;

@@ -133,7 +133,7 @@ export const resultCreateSchema = z.object({
   /** Defaults to the test's unit. */
   unit: optionalText(30),
   notes: optionalText(1000),
-  /** The machine that produced the value (issue 15); optional. */
+  /** The machine that produced the value; optional. */
   equipment_id: equipmentIdField,
 });
 export type ResultCreate = z.infer<typeof resultCreateSchema>;

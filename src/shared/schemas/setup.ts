@@ -5,7 +5,7 @@ import { optionalEmail, optionalPhone, optionalText, requiredText } from './comm
 import { DEFAULT_PASSWORD_POLICY } from '../password-policy.js';
 import { passwordSchemaFor } from '../password-schema.js';
 
-/** PostgreSQL connection details as the web wizard's Database step takes them (issue 12). */
+/** PostgreSQL connection details as the web wizard's Database step takes them. */
 export const postgresConnectionSchema = z.object({
   type: z.literal('postgresql'),
   host: requiredText('Host', 255),

@@ -3,7 +3,7 @@ import { optionalPhone, optionalText, pageQuery, pagedShape, requiredText } from
 import { isTimeZone } from './settings.js';
 
 /**
- * Multi-Tenant Setup (issue 13): each organisation on the server is a tenant, a lab with its own
+ * Multi-Tenant Setup: each organisation on the server is a tenant, a lab with its own
  * data. Statuses and plans are the spec's (001 section 9); see docs/decisions.md, "Multi-Tenant Setup".
  */
 export const TENANT_STATUSES = ['active', 'suspended', 'pending', 'inactive'] as const;

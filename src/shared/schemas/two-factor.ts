@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Two-factor sign-in (issue 13): a TOTP code from an authenticator app (RFC 6238: SHA-1, 6 digits,
+ * Two-factor sign-in: a TOTP code from an authenticator app (RFC 6238: SHA-1, 6 digits,
  * 30 s) or a one-time recovery code. The secret leaves the server only in the answer that starts
  * a set-up; no other answer names it.
  */

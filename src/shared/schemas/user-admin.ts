@@ -4,7 +4,7 @@ import { optionalText, pageQuery, pagedShape, strictNumber } from './common.js';
 import { userSchema } from './users.js';
 
 /**
- * The tools of the Users screen (issue 13): Permission Manager, suspension, Bulk Operations and the
+ * The tools of the Users screen: Permission Manager, suspension, Bulk Operations and the
  * Activity Monitor. See docs/decisions.md, "Users: permissions, statuses, activity, bulk".
  */
 

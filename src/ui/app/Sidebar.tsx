@@ -6,7 +6,7 @@ import { UserBadgePlaceholder } from './UserBadge';
 import { useSidebar } from './useSidebar';
 
 // The account menu and the phone drawer bring the menu and dialog libraries: they load after the
-// first screen, not with it (issue 17: the first JavaScript stays under 150 kB gzip).
+// first screen, not with it (the first JavaScript stays under 150 kB gzip).
 const UserMenu = lazy(() => import('./UserMenu').then((m) => ({ default: m.UserMenu })));
 const MobileDrawer = lazy(() => import('./MobileDrawer').then((m) => ({ default: m.MobileDrawer })));
 

@@ -4,7 +4,7 @@ import type { Equipment } from '@shared/schemas/equipment';
 import { call } from './api';
 
 /**
- * The machines a result or a QC run can name (issue 15): the lab's analysers (kind machine) and
+ * The machines a result or a QC run can name: the lab's analysers (kind machine) and
  * analytical instruments, not offline, by name. Result entry and QC both offer them; the server
  * decides the warning (calibration overdue, not operational) and keeps it on the record.
  */

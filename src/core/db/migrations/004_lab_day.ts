@@ -1,5 +1,5 @@
 /**
- * The lab's day, safely (issue 10): result types and tubes in the catalogue, delta checks, the
+ * The lab's day, safely: result types and tubes in the catalogue, delta checks, the
  * critical-value call log, and the report's release (reported time fixed across reprints).
  * Existing tests get a type and a tube from what they already say (see docs/decisions.md).
  */

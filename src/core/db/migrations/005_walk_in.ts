@@ -1,5 +1,5 @@
 /**
- * Walk-in registration (issue 10): a title, and whether the birth date was worked out from an age
+ * Walk-in registration: a title, and whether the birth date was worked out from an age
  * told at the desk. Mobile numbers already stored are normalised to their 10 digits where they are
  * Indian mobiles written with +91 or 91 and spaces or dashes; others (a 0-prefixed number may be a
  * landline with its STD code) are left as they were.

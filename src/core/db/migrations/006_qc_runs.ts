@@ -1,5 +1,5 @@
 /**
- * Westgard across levels (issue 10): a QC run is the set of control levels measured together for a
+ * Westgard across levels: a QC run is the set of control levels measured together for a
  * test (the rows sharing run_key); a rejected run may be overridden by a supervisor with a reason;
  * each test may choose its Westgard rules. Existing runs become one-level runs.
  */

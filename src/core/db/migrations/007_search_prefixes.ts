@@ -1,5 +1,5 @@
 /**
- * Counted search prefixes (issue 12). PostgreSQL keeps the number of patients per short search
+ * Counted search prefixes. PostgreSQL keeps the number of patients per short search
  * prefix (see ./postgres.ts searchPrefixCounts); SQLite's FTS5 index counts a prefix itself, so on
  * SQLite this migration changes nothing.
  */

@@ -1,5 +1,5 @@
 /**
- * Scheduled backups (System Settings, issue 13): one row per backup `lims serve` takes on the lab's
+ * Scheduled backups (System Settings): one row per backup `lims serve` takes on the lab's
  * schedule, so every server of a chain sees the last one and only one server takes each.
  */
 export const sql = /* sql */ `

@@ -1,5 +1,5 @@
 /**
- * In-app notifications (issue 13): one row per recipient, with its read state. Written by
+ * In-app notifications: one row per recipient, with its read state. Written by
  * notify() (src/core/notifications/notify.ts) in the transaction of the event it is about.
  * `dedupe_key` marks events that must be announced once (an overdue bill): the sweep skips a bill
  * whose key the lab already has, and the unique index refuses a second row for the same user.

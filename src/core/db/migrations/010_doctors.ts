@@ -1,5 +1,5 @@
 /**
- * Doctor Management (issue 13). A doctor stays a row of users (role doctor): bills, visits and the
+ * Doctor Management. A doctor stays a row of users (role doctor): bills, visits and the
  * spec's `GET /api/users?role=doctor` name doctors by user id. What only doctors have lives beside
  * it, one row per doctor, created when the doctor is first saved through /api/doctors (a doctor
  * added on the Users screen has none until then). The status keeps why a doctor is not active

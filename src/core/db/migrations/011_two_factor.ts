@@ -1,5 +1,5 @@
 /**
- * Two-factor sign-in (issue 13). A user's authenticator lives beside the users row (never in it:
+ * Two-factor sign-in. A user's authenticator lives beside the users row (never in it:
  * every signed-in request reads the users row with the session). The TOTP secret is stored sealed
  * (AES-256-GCM with a key file in the data dir, src/core/two-factor/secret-box.ts), so a database
  * dump alone does not give it away; recovery codes only as SHA-256 hashes (80 random bits each).

@@ -1,5 +1,5 @@
 /**
- * Lab email and SMS (issue 13). Each lab's mail server (SMTP) and SMS gateway, one row each, kept
+ * Lab email and SMS. Each lab's mail server (SMTP) and SMS gateway, one row each, kept
  * apart from the settings JSON; their password and API key are stored as typed (they must be sent
  * to the mail server and the gateway) and never leave the server in an answer or a log line.
  * The outbox holds every message to send: written in the transaction of the event it is about,

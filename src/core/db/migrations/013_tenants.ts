@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { rebuildTable } from '../rebuild.js';
 
 /**
- * Multi-Tenant Setup (issue 13). Each organisation is a tenant (a lab with its own data): it gets
+ * Multi-Tenant Setup. Each organisation is a tenant (a lab with its own data): it gets
  * the host name its staff reach the server by (`domain`), a plan and a status. Invitations carry a
  * one-time link to set a first password (only its SHA-256 is stored).
  *

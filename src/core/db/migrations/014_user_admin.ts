@@ -1,5 +1,5 @@
 /**
- * The Users screen's tools (issue 13). A lab's own permission table: only where it differs from
+ * The Users screen's tools. A lab's own permission table: only where it differs from
  * lims's defaults (src/shared/roles.ts ROLE_PERMISSIONS), one row per (role, permission) granted (1)
  * or removed (0); no rows means the defaults. The superadmin is never stored: it has everything.
  * Suspension: an administrator stops an account (when and why); users.is_active stays the one

@@ -1,5 +1,5 @@
 /**
- * Import and export jobs (issue 14): one row per `lims import` / `lims export` (and, later, per job
+ * Import and export jobs: one row per `lims import` / `lims export` (and, later, per job
  * of the data screens), with the spec's job fields (document 001, section 3: name, type, format,
  * status, records, processed, errors, startedAt, completedAt, fileSize, requestedBy, requestedAt,
  * downloadCount). The row is written outside the import's own transaction, so a failed or killed

@@ -1,5 +1,5 @@
 /**
- * Saved column mappings of the data screens (issue 14 part 2): a lab names the mapping of another
+ * Saved column mappings of the data screens: a lab names the mapping of another
  * system's headers to lims's columns once ({"their header": "our_column"}, null leaves a column
  * out) and picks it again for the next file of the same kind.
  */

@@ -1,5 +1,5 @@
 /**
- * Inventory, reagents, consumables and stock alerts (issue 15). Stock is whole units and moves only
+ * Inventory, reagents, consumables and stock alerts. Stock is whole units and moves only
  * through the ledger (inventory_movements): each row is a signed change to one lot with the balance
  * after it; inventory_items.current_stock is the sum of the item's lots, kept in the same
  * transaction, and the CHECKs refuse any balance below zero. Reagents and consumables are items of

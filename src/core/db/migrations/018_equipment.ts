@@ -1,7 +1,7 @@
 import { toPostgres } from '../dialect.js';
 
 /**
- * Equipment (issue 15): one register of the lab's machines (analysers) and instruments, their
+ * Equipment: one register of the lab's machines (analysers) and instruments, their
  * status history, environment readings, calibration and maintenance work, and certificates.
  *
  * - `equipment.status` is what staff set (operational, maintenance, error, offline); an instrument's

@@ -4,7 +4,7 @@ import { toPostgres } from '../dialect.js';
 import { localDate } from '../../../shared/time.js';
 
 /**
- * The payments ledger and day-end closing (issue 16). The payments table becomes the lab's ledger:
+ * The payments ledger and day-end closing. The payments table becomes the lab's ledger:
  * - one list of methods (cash, card, upi, bank_transfer, cheque, insurance); netbanking rows and
  *   bills become bank_transfer;
  * - kind: a payment or a refund (its own row, negative, refund_of the payment it returns);

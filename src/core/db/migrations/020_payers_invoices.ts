@@ -1,5 +1,5 @@
 /**
- * Payers, their price lists, GST invoices and the tax rule (issue 16; docs/decisions.md "Payers,
+ * Payers, their price lists, GST invoices and the tax rule (docs/decisions.md "Payers,
  * invoices and GST"). Tests carry a tax category (exempt by default: diagnostic services are
  * GST-exempt) and may name their SAC; every bill line keeps the category, taxable value and tax it
  * was billed with. A bill may be charged to a payer (corporate client, insurer/TPA, referring

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { rebuildTable } from '../rebuild.js';
 
 /**
- * Spending an advance (issue 16): the money a patient left on account pays a later bill of theirs.
+ * Spending an advance: the money a patient left on account pays a later bill of theirs.
  * It is a ledger row of its own, kind 'advance', method 'advance': no money comes in (amount 0, no
  * value date, so neither revenue nor the cashier's closing counts it twice), advance_paise is minus
  * what was taken from the account, and the bill's paid_paise goes up by that much. So for every row

@@ -1,5 +1,5 @@
 /**
- * Reports (issue 17): every run of a report is recorded (who, which report, the period, the format
+ * Reports: every run of a report is recorded (who, which report, the period, the format
  * and how many rows it gave), so the Reports screen's cards and "last generated" come from real
  * runs. Custom reports (an entity, its columns, filters and a default period) are saved per lab and
  * listed in the catalogue beside the built-in ones. Three indexes serve the reports' date ranges.

@@ -1,5 +1,5 @@
 /**
- * Lab Reports (issue 17, docs/decisions.md "Lab Reports"): the report templates and authorised
+ * Lab Reports (docs/decisions.md "Lab Reports"): the report templates and authorised
  * signatories per department, the lab's report settings (accreditation, the public address the
  * report's QR code opens) and the lab's secret that signs verification links. Tests may name their
  * method and samples their condition on receipt, both printed on the report.

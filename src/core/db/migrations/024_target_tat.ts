@@ -1,5 +1,5 @@
 /**
- * The catalogue's target turnaround time per test (issue 17): minutes from collection to
+ * The catalogue's target turnaround time per test: minutes from collection to
  * verification the lab promises itself; the Enhanced Dashboard lists the results that pass it.
  * NULL: no target, never a breach.
  */

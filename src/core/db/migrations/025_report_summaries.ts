@@ -1,7 +1,7 @@
 import { toPostgres } from '../dialect.js';
 
 /**
- * Summaries the reports read on a year of a busy lab (issue 17), kept exact by triggers in the same
+ * Summaries the reports read on a year of a busy lab, kept exact by triggers in the same
  * transaction as every write to bills, bill lines, samples, their tests and results (the server's
  * services, imports, the CLI alike), and filled from the existing rows here.
  *

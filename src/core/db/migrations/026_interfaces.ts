@@ -1,7 +1,7 @@
 import { toPostgres } from '../dialect.js';
 
 /**
- * Analyzer interfaces, inbound (issue 18): the connections to the lab's machines, every message
+ * Analyzer interfaces, inbound: the connections to the lab's machines, every message
  * they send (raw bytes kept), and the results that could not be matched to an ordered test.
  *
  * - A connection names its protocol (astm, hl7, folder) and transport (tcp-server, tcp-client,

@@ -1,5 +1,5 @@
 /**
- * Results out to hospitals (issue 18, "Out"; docs/decisions.md "Reports out: HL7 and FHIR"):
+ * Results out to hospitals ("Out"; docs/decisions.md "Reports out: HL7 and FHIR"):
  * - tests carry an optional LOINC code (checked NNNNN-N with its check digit by the API);
  * - the starter tests a lab loaded before this release get the code the starter catalogue now
  *   ships, only where the lab's test is still the shipped one (same code, name and unit): a test the

@@ -3,7 +3,7 @@ import { toPostgres } from '../dialect.js';
 /**
  * The turnaround of every verified result (collection -> verification, in milliseconds and in whole
  * minutes), kept by triggers in the same transaction as every write to results and samples, with a
- * backfill (issue 17). Turnaround by test and the Analytics histogram read it through covering indexes
+ * backfill. Turnaround by test and the Analytics histogram read it through covering indexes
  * instead of joining results to samples and computing the interval for every row of the period:
  * on a generated year that join took seconds. A result is here exactly when it is verified, has
  * verified_at, and its sample has a collection time; the readers give the same figures the rows

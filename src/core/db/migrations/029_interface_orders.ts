@@ -1,7 +1,7 @@
 import { toPostgres } from '../dialect.js';
 
 /**
- * Analyzer interfaces (issue 18, session 13).
+ * Analyzer interfaces.
  *
  * - A code map entry may ignore a code (a Sysmex flag or research parameter the lab does not
  *   report): the message log counts the values it ignored, next to those entered and those queued

@@ -1,7 +1,7 @@
 import { toPostgres } from '../dialect.js';
 
 /**
- * Report speed on a year of a busy lab, session 13 (issue 17).
+ * Report speed on a year of a busy lab.
  *
  * - Turnaround by test in whole minutes: the period's turnaround is read as a histogram of (test,
  *   minute, count) instead of every result's milliseconds. Two covering indexes of migration 28's

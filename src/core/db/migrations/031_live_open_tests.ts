@@ -1,7 +1,7 @@
 import { toPostgres } from '../dialect.js';
 
 /**
- * The live board's open ordered tests, session 13 (issue 17).
+ * The live board's open ordered tests.
  *
  * live_open_tests holds each ordered test (a sample_tests row) that is still open: its sample is not
  * rejected and it has no result that is verified or rejected. The Enhanced Dashboard's TAT-breach

@@ -1,7 +1,7 @@
 import { toPostgres } from '../dialect.js';
 
 /**
- * Reports on a year of a busy lab, session 14 (issue 17): more summaries kept by triggers in the
+ * Reports on a year of a busy lab: more summaries kept by triggers in the
  * write's transaction, so a 365-day screen reads hundreds or a few thousand summary rows instead of
  * a year of rows.
  *

@@ -1,7 +1,7 @@
 import { toPostgres } from '../dialect.js';
 
 /**
- * Referrals by Doctor on a year (issue 17, session 14): live bills per referring doctor read as one
+ * Referrals by Doctor on a year: live bills per referring doctor read as one
  * range of this index per doctor (count, distinct patients, billed, paid), instead of the period's
  * bills grouped by doctor, which sorted them all first. And migration 28's turnaround rows by
  * verification time: the Analytics histogram reads the partial days at a period's edges from the

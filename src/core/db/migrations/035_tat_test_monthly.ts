@@ -1,5 +1,5 @@
 /**
- * Turnaround by Test on a year (issue 17, session 15), SQLite: migration 28's turnaround rows
+ * Turnaround by Test on a year, SQLite: migration 28's turnaround rows
  * counted per lab, UTC month of collection ('YYYY-MM') and test, as one row holding the whole-minute
  * histogram as a JSON object ({"<minutes>": count}), kept by triggers on report_turnaround in the
  * write's transaction (about 20 microseconds a row).

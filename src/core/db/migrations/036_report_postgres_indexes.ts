@@ -1,5 +1,5 @@
 /**
- * PostgreSQL only (issue 17, session 15): three indexes the report readers need there on a
+ * PostgreSQL only: three indexes the report readers need there on a
  * busy year (bench: `BENCH_ONLY=reports BENCH_REPORT_ENGINES=postgres`). SQLite's plans for the
  * same statements meet the targets and stay as they are.
  * - Patients whose date of birth is not YYYY-MM-DD, by lab and registration: the Patient Register's

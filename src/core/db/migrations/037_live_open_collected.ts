@@ -2,7 +2,7 @@ import { toPostgres } from '../dialect.js';
 import { liveOpenTriggers, postgresLiveOpenTriggers, sqliteLiveOpenTriggers, type Put } from './031_live_open_tests.js';
 
 /**
- * The live board on a busy year, session 16 (issue 17).
+ * The live board on a busy year.
  *
  * - live_open_tests (migration 31) carries its sample's collection time. The TAT-breach list read
  *   every open ordered test joined to its sample for that one column: on PostgreSQL the join of the

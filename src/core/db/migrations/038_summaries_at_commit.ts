@@ -1,5 +1,5 @@
 /**
- * PostgreSQL only (session 16): the report summaries a row trigger adds to are written once per
+ * PostgreSQL only: the report summaries a row trigger adds to are written once per
  * transaction and key, at its commit, instead of once per row.
  *
  * The triggers of migrations 25, 30 and 32 add each row's share to its summary row with INSERT ...

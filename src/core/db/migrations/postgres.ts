@@ -1,5 +1,5 @@
 /**
- * PostgreSQL counterparts of the SQLite-only parts of migrations 1-6 (issue 12): extensions, the
+ * PostgreSQL counterparts of the SQLite-only parts of migrations 1-6: extensions, the
  * patient search words, the patient counter and the append-only audit trail. The rest of each
  * migration is translated from its SQLite text (see toPostgres in ../dialect.ts).
  */

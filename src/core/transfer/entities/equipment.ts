@@ -13,7 +13,7 @@ import type { TransferColumn, TransferEntity } from '../entity.js';
 import { lowerKey, oneOf, planByKey, writeByKey, type KeyedPlan } from './common.js';
 
 /**
- * The equipment register (issue 15): machines and instruments, keyed by serial number (unique in
+ * The equipment register: machines and instruments, keyed by serial number (unique in
  * the lab, case ignored). `status` is the status staff set (calibration_due is computed from the
  * calibrations, so an export never carries it). Registering writes the first status-history row,
  * as the screen does.

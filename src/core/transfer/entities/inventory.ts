@@ -14,7 +14,7 @@ import type { TransferColumn, TransferEntity } from '../entity.js';
 import { keepKey, oneOf, upperKey } from './common.js';
 
 /**
- * Inventory items, reagents and consumables (issue 15), keyed by item code. A new item's
+ * Inventory items, reagents and consumables, keyed by item code. A new item's
  * current_stock is received as its opening lot (a `receive` movement, the ledger's first line),
  * with the row's expiry_date and lot_number, exactly as creating the item on the screen does; a
  * changed current_stock on --update is an `adjust` movement of the difference, with the row's

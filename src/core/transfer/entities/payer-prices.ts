@@ -13,7 +13,7 @@ import type { EntityError, TransferColumn, TransferEntity } from '../entity.js';
 import { catalogueItemsNamed, lowerKey, oneOf, upperKey } from './common.js';
 
 /**
- * Payers' price lists (issue 16's agreed prices, issue 14's transfer): one row per entry, keyed by
+ * Payers' price lists (the agreed prices, in import and export): one row per entry, keyed by
  * the payer (its name), the item (type and code) and the day the price starts. The payer and the
  * item must be in the lab (import payers and the test menu first). Stored and changed through the
  * payers feature's own functions, audited per row; --update changes an entry's price and its end.

@@ -13,7 +13,7 @@ import type { TransferColumn, TransferEntity } from '../entity.js';
 import { lowerKey, oneOf, planByKey, writeByKey, type KeyedPlan } from './common.js';
 
 /**
- * Payers (issue 16: corporate clients, insurers/TPAs, referring hospitals, collection centres),
+ * Payers (corporate clients, insurers/TPAs, referring hospitals, collection centres),
  * keyed by name (unique in the lab, case ignored). What a payer owes and its bill count are
  * computed from its bills: exported, ignored on import. Price lists do not travel in this file.
  */

@@ -18,7 +18,7 @@ import type { TransferColumn, TransferEntity } from '../entity.js';
 import { lowerKey, oneOf, pastInstant } from './common.js';
 
 /**
- * Calibration and maintenance records (issue 15; the spec's Calibration Import): history brought
+ * Calibration and maintenance records (the spec's Calibration Import): history brought
  * over from paper or another system, and work still to do. The equipment is named by its serial
  * number. A row with performed_by (or status completed) is done work, stored as done with its
  * performed_at, accuracy (calibration) or cost (maintenance) and next_due (performed day +

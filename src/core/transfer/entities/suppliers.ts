@@ -11,7 +11,7 @@ import type { TransferColumn, TransferEntity } from '../entity.js';
 import { lowerKey, planByKey, writeByKey, type KeyedPlan } from './common.js';
 
 /**
- * The supplier register (issue 15), keyed by name (the register keeps names unique in the lab,
+ * The supplier register, keyed by name (the register keeps names unique in the lab,
  * case ignored). Delivery figures are computed from receipts: exported, ignored on import.
  */
 

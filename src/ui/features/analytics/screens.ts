@@ -1,7 +1,7 @@
 import { BarChart3, Gauge } from 'lucide-react';
 import { lazyPage, type ScreenDef } from '@/lib/screens';
 
-/** Analytics Dashboard and Enhanced Dashboard (issue 17): charts load with these pages only. */
+/** Analytics Dashboard and Enhanced Dashboard: charts load with these pages only. */
 export const screens: ScreenDef[] = [
   {
     path: '/enhanced-dashboard',

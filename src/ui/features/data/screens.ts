@@ -2,7 +2,7 @@ import { Database, DownloadCloud, FileClock, Upload } from 'lucide-react';
 import { lazyPage, type ScreenDef } from '@/lib/screens';
 
 /**
- * The data screens (issue 14 part 2). Open to signed-in staff: what each may import or export is
+ * The data screens. Open to signed-in staff: what each may import or export is
  * decided per data type by the server (DATA_ENTITY_PERMISSIONS); the screens offer only that.
  */
 export const screens: ScreenDef[] = [

@@ -4,7 +4,7 @@ import type { ConnectionCreate, ConnectionUpdate, UnmatchedAssign } from '@share
 import { call } from '@/lib/api';
 import { notify } from '@/lib/notify';
 
-/** Query keys of the machines' connections, message log and Unmatched queue (issue 18). */
+/** Query keys of the machines' connections, message log and Unmatched queue. */
 export const interfaceKeys = {
   all: ['interfaces'] as const,
   connections: ['interfaces', 'connections'] as const,

@@ -5,7 +5,7 @@ import type { DeliveryStatus, ReceiverCreate, ReceiverUpdate } from '@shared/sch
 import { call } from '@/lib/api';
 import { notify } from '@/lib/notify';
 
-/** Query keys of the report receivers and their delivery log (issue 18, "Out"). */
+/** Query keys of the report receivers and their delivery log ("Out"). */
 export const receiverKeys = {
   all: ['receivers'] as const,
   list: ['receivers', 'list'] as const,

@@ -1,7 +1,7 @@
 import { Activity, Cpu, Microscope, Wrench } from 'lucide-react';
 import { lazyPage, type ScreenDef } from '@/lib/screens';
 
-/** Equipment (issue 15): the screens of the Equipment & Integration group. */
+/** Equipment: the screens of the Equipment & Integration group. */
 export const screens: ScreenDef[] = [
   {
     path: '/machines',

@@ -1,7 +1,7 @@
 import { Calculator, CreditCard, TrendingUp } from 'lucide-react';
 import { lazyPage, type ScreenDef } from '@/lib/screens';
 
-/** Payments ledger, Advanced Billing, Revenue Reports and the day-end closing (issue 16). */
+/** Payments ledger, Advanced Billing, Revenue Reports and the day-end closing. */
 export const screens: ScreenDef[] = [
   {
     path: '/advanced-billing',

@@ -1,7 +1,7 @@
 import { FileBarChart, FileText } from 'lucide-react';
 import { lazyPage, type ScreenDef } from '@/lib/screens';
 
-/** Reports and Comprehensive Reports (issue 17): real figures from the database, with charts. */
+/** Reports and Comprehensive Reports: real figures from the database, with charts. */
 export const screens: ScreenDef[] = [
   {
     path: '/reports',

@@ -19,7 +19,7 @@ export interface WizardValues {
   importSampleTests: boolean;
   importSampleProfiles: boolean;
   importSamplePackages: boolean;
-  /** Database step (issue 12): the data dir's SQLite file, or a PostgreSQL database. */
+  /** Database step: the data dir's SQLite file, or a PostgreSQL database. */
   databaseType: 'sqlite' | 'postgresql';
   dbHost: string;
   /** As typed; a number from 1 to 65535. */

@@ -198,7 +198,7 @@ export function useWithdrawInvitationMutation() {
   });
 }
 
-// ---- The Users screen's tools (issue 13) -----------------------------------------------------------
+// ---- The Users screen's tools -----------------------------------------------------------
 
 export const userAdminKeys = {
   permissions: ['permissions'] as const,

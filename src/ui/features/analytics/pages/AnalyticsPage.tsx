@@ -28,7 +28,7 @@ import { useAnalytics } from '../api';
 import { ChartCard } from '../components/ChartCard';
 import { downloadText, toCsv } from '../csv';
 
-/** Analytics Dashboard (spec 001; issue 17): every figure from the lab's records over the range. */
+/** Analytics Dashboard (spec 001): every figure from the lab's records over the range. */
 export default function AnalyticsPage() {
   const screen = useScreen();
   return (

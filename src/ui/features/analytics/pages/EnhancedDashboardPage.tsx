@@ -21,7 +21,7 @@ import { localParts } from '@shared/time';
 import { LIVE_REFRESH_MS, useLiveBoard } from '../api';
 import { ChartCard } from '../components/ChartCard';
 
-/** Enhanced Dashboard (issue 17): the lab's day, read again every 15 s without reloading. */
+/** Enhanced Dashboard: the lab's day, read again every 15 s without reloading. */
 export default function EnhancedDashboardPage() {
   const screen = useScreen();
   return (

@@ -47,7 +47,7 @@ import { INSTRUMENT_PRESETS } from '@shared/schemas/instrument-profiles';
 import { formatCount } from '@/lib/format';
 
 /**
- * Machine Integration's interfaces (issue 18): the connections to the lab's machines (manage_lab),
+ * Machine Integration's interfaces: the connections to the lab's machines (manage_lab),
  * the results they sent that matched nothing (update_results), and the message log (manage_lab).
  */
 export function InterfacesSection() {

@@ -40,7 +40,7 @@ import {
 } from '../receivers-api';
 
 /**
- * Reports out (issue 18): the hospitals and systems the lab pushes its verified reports to, as
+ * Reports out: the hospitals and systems the lab pushes its verified reports to, as
  * HL7 v2 over MLLP or FHIR R4 over HTTP, and the log of every delivery with its answer (manage_lab).
  */
 export function ReceiversSection() {

@@ -81,7 +81,7 @@ const invoiceColumns: Column<Invoice>[] = [
   },
 ];
 
-/** Invoice Management (spec 001, issue 16): GST invoices and the payers they are raised for. */
+/** Invoice Management (spec 001): GST invoices and the payers they are raised for. */
 export default function InvoicesPage() {
   const screen = useScreen();
   return (

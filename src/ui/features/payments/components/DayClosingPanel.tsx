@@ -27,7 +27,7 @@ import { useCloseDay, useClosing, useClosingHistory, useClosingSettings, useUpda
 const money = /^\d+(\.\d{1,2})?$/;
 
 /**
- * Day-end closing (issue 16): the signed-in cashier's collections for a lab day from the ledger,
+ * Day-end closing: the signed-in cashier's collections for a lab day from the ledger,
  * the opening float and the counted cash they enter; saved and locked once closed, with a PDF.
  */
 export function DayClosingPanel() {

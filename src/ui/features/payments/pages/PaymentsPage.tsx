@@ -125,7 +125,7 @@ const columns: Column<LedgerEntry>[] = [
   { key: 'by', header: 'Processed by', cell: (p) => p.processed_by_name ?? '—', hideOnMobile: true },
 ];
 
-/** Payment Management (spec 001): the ledger made real (issue 16). */
+/** Payment Management (spec 001): the ledger made real. */
 export default function PaymentsPage() {
   const screen = useScreen();
   return (

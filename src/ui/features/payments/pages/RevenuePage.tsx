@@ -27,7 +27,7 @@ import { formatCount, formatDate, formatMoney, useLabFormat } from '@/lib/format
 import { useRevenueAnalytics, useRevenueDaily } from '../api';
 import { DayClosingPanel } from '../components/DayClosingPanel';
 
-/** Revenue Reports (spec 001) from the ledger, and the cashiers' day-end closing (issue 16). */
+/** Revenue Reports (spec 001) from the ledger, and the cashiers' day-end closing. */
 export default function RevenuePage() {
   const screen = useScreen();
   const me = useCurrentUser();

@@ -97,7 +97,7 @@ const SSL_OPTIONS = [
 ];
 
 /**
- * Database (issue 12): the data dir's SQLite file, or a PostgreSQL database for a chain or a
+ * Database: the data dir's SQLite file, or a PostgreSQL database for a chain or a
  * managed server. PostgreSQL needs a successful Test Connection (Next runs it too); a server
  * started with --database-url shows its PostgreSQL database and offers no other.
  */

@@ -1,7 +1,7 @@
 import { Badge, DateText, Switch } from '@/components';
 import { DELIVERY_KINDS, useDeliveries, useEmailSettings, useSmsSettings } from '../messaging';
 
-/** The Notification section's email, SMS and report switches, and the outbox's recent deliveries (issue 13). */
+/** The Notification section's email, SMS and report switches, and the outbox's recent deliveries. */
 
 type SwitchKey = 'emailNotifications' | 'smsNotifications' | 'reportNotifications';
 

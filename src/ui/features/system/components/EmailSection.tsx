@@ -5,7 +5,7 @@ import { messagingKeys, saveEmailSettings, sendTestEmail, useEmailSettings, type
 import { SaveRow, SecretField, SendTest, SettingsCard, useSettingsEditor } from './MessagingParts';
 
 /**
- * Email (SMTP) on /settings (issue 13): the lab's mail server, Save and Send Test. The password is
+ * Email (SMTP) on /settings: the lab's mail server, Save and Send Test. The password is
  * write-only: the page shows whether one is saved, never the value.
  */
 

@@ -5,7 +5,7 @@ import { messagingKeys, saveSmsSettings, sendTestSms, useSmsSettings, type SmsSe
 import { SaveRow, SecretField, SendTest, SettingsCard, useSettingsEditor } from './MessagingParts';
 
 /**
- * SMS gateway on /settings (issue 13): the provider's HTTP API as a URL (and body) template, Save and
+ * SMS gateway on /settings: the provider's HTTP API as a URL (and body) template, Save and
  * Send Test. The API key is write-only.
  */
 
