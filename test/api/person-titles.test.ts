@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeLab, type TestLab } from '../helpers.js';
+import { makeLab, pdfText, type TestLab } from '../helpers.js';
+import { createPatient } from './support.js';
 import { doctorName } from '../../src/core/doctors/mappers.js';
 
 /** Titles (Dr, Prof, Mr, ...) are a field of their own, never the first word of the first name. */
@@ -61,5 +62,39 @@ describe('a doctor with a title', () => {
     // A professor is called so; a doctor without a title is Dr. as before.
     expect(doctorName({ title: 'Prof', first_name: 'Ravi', last_name: 'Rao' })).toBe('Prof. Ravi Rao');
     expect(doctorName({ title: null, first_name: 'Ravi', last_name: 'Rao' })).toBe('Dr. Ravi Rao');
+  });
+});
+
+describe("a doctor's own title where lims names them", () => {
+  it('prints "Prof. Ravi Rao" on the bill, not "Dr. Ravi Rao", and "Dr." for a doctor without a title', async () => {
+    const test = (
+      await lab.admin.post('/api/tests', { name: 'Serum Calcium', code: 'CA', price: 250, category: 'Biochemistry' })
+    ).json().test.id as number;
+    const doctorOf = async (title: string | null, first: string) => {
+      const res = await lab.admin.post('/api/doctors', {
+        title,
+        first_name: first,
+        last_name: 'Rao',
+        status: 'active',
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().doctor.id as number;
+    };
+    const billText = async (doctorId: number) => {
+      const patient = await createPatient(lab.admin);
+      const bill = await lab.admin.post('/api/bills', {
+        patient_id: patient.id,
+        doctor_id: doctorId,
+        items: [{ item_type: 'test', item_id: test }],
+      });
+      expect(bill.statusCode, bill.body).toBe(201);
+      const pdf = await lab.admin.get(`/api/bills/${bill.json().bill.id}/pdf`);
+      expect(pdf.statusCode).toBe(200);
+      return pdfText(pdf);
+    };
+    const professor = await billText(await doctorOf('Prof', 'Ravi'));
+    expect(professor).toContain('Prof. Ravi Rao');
+    expect(professor).not.toContain('Dr. Ravi Rao');
+    expect(await billText(await doctorOf(null, 'Kiran'))).toContain('Dr. Kiran Rao');
   });
 });

@@ -134,6 +134,7 @@ export interface ReportReady {
     portal: boolean;
   };
   /** The referring doctor on the sample's bill, when an active user. */
+  /** The name as addressed, with the doctor's title ("Dr. Meena Kulkarni"). */
   doctor: { name: string; email: string | null; phone: string | null } | null;
   /** The bill still to be paid before the report is handed over (the lab holds reports until paid). */
   heldForBill: string | null;
@@ -193,7 +194,7 @@ export async function queueReportReady(trx: Db, org: OrganizationRow, r: ReportR
       add('email', r.doctor.email.toLowerCase(), {
         subject: `Report ready: ${r.patient.name} (${r.sampleCode})`,
         body: [
-          `Dear Dr. ${r.doctor.name},`,
+          `Dear ${r.doctor.name},`,
           '',
           `The report of your patient ${r.patient.name} (patient ${r.patient.code}, sample ${r.sampleCode}) is ready at ${org.name}.`,
           '',

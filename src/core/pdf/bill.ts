@@ -6,12 +6,13 @@ import type { OrganizationRow } from '../settings/organization.js';
 import { newDocument, numberPages, toBuffer } from './document.js';
 import { formatLabDate, formatLabDateTime } from './format.js';
 import { fitColumns, widestValue } from './columns.js';
+import { doctorTitledName } from '../../shared/person-name.js';
 
 export interface BillPdfInput {
   org: OrganizationRow;
   bill: Bill;
   patient: Patient;
-  doctor: { name: string; specialization: string | null; department: string | null } | null;
+  doctor: { name: string; title?: string | null; specialization: string | null; department: string | null } | null;
   /** A portal PIN issued with this print, and the portal's address, printed on the slip. */
   portal?: { url: string; pin: string };
 }
@@ -108,7 +109,7 @@ export async function billPdf({ org, bill, patient, doctor, portal }: BillPdfInp
     'Doctor',
     doctor
       ? [
-          ['Name', `Dr. ${doctor.name}`],
+          ['Name', doctorTitledName({ title: doctor.title, first_name: doctor.name, last_name: '' })],
           ['Speciality', doctor.specialization ?? '—'],
           ['Department', doctor.department ?? '—'],
           ['Visit', bill.visit_type === 'lab_only' ? 'Lab tests only' : 'Consultation + lab tests'],

@@ -134,6 +134,8 @@ type BillLab = Pick<OrganizationRow, 'name' | 'address' | 'phone' | 'email' | 'c
 type BillPatient = Pick<Patient, 'first_name' | 'last_name' | 'patient_id' | 'age' | 'gender' | 'phone'>;
 export interface BillDoctor {
   name: string;
+  /** Their own title (Dr, Prof, ...); absent in headers kept before titles were a field: Dr then. */
+  title?: string | null;
   specialization: string | null;
   department: string | null;
 }
@@ -173,7 +175,12 @@ export async function currentBillHeader(
       phone: p.phone,
     },
     doctor: d
-      ? { name: `${d.first_name} ${d.last_name}`, specialization: d.specialization, department: d.department }
+      ? {
+          name: `${d.first_name} ${d.last_name}`,
+          title: d.title,
+          specialization: d.specialization,
+          department: d.department,
+        }
       : null,
   };
 }

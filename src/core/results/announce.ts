@@ -10,6 +10,7 @@ import { findUser } from '../users/repository.js';
 import { portalAccessOf } from '../portal/repository.js';
 import { queueReportReady, reportNotificationsOn } from '../messaging/outbox.js';
 import { reportHead, uncalledCriticals } from './entry-repository.js';
+import { doctorTitledName } from '../../shared/person-name.js';
 
 /** The notifications results raise, written in the transaction that stores the value. */
 
@@ -81,7 +82,7 @@ export async function announceReportReady(trx: Db, actor: Actor, sampleId: numbe
     },
     doctor:
       doctor && doctor.is_active === 1
-        ? { name: `${doctor.first_name} ${doctor.last_name}`.trim(), email: doctor.email, phone: doctor.phone }
+        ? { name: doctorTitledName(doctor), email: doctor.email, phone: doctor.phone }
         : null,
     heldForBill: settings.holdReportsUntilPaid && due > 0 && !head.released_at ? head.bill_number : null,
   });

@@ -210,6 +210,7 @@ export function reportHead(db: Db, organizationId: number, sampleId: number) {
       'p.gender',
       'p.date_of_birth',
       'p.phone',
+      'd.title as doctor_title',
       'd.first_name as doctor_first_name',
       'd.last_name as doctor_last_name',
       'b.bill_number',

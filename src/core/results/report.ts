@@ -14,6 +14,7 @@ import { countReportPrint, reportHead, uncalledCriticals } from './entry-reposit
 import { verificationUrl } from '../lab-reports/service.js';
 import { reportSettingsFor } from '../printing/snapshots.js';
 import { reportLinesOfSample } from './report-lines.js';
+import { doctorTitledName } from '../../shared/person-name.js';
 
 export type Head = NonNullable<Awaited<ReturnType<typeof reportHead>>>;
 
@@ -29,7 +30,9 @@ export function patientOnReport(s: Head, tz: string) {
 }
 
 export function doctorOnReport(s: Head): string | null {
-  return s.doctor_first_name ? `Dr. ${s.doctor_first_name} ${s.doctor_last_name ?? ''}`.trim() : null;
+  return s.doctor_first_name
+    ? doctorTitledName({ title: s.doctor_title, first_name: s.doctor_first_name, last_name: s.doctor_last_name ?? '' })
+    : null;
 }
 
 /**

@@ -6,10 +6,10 @@ import { errorMessage } from '@/lib/api';
 import { useDoctors, type Doctor } from '@/lib/bills';
 import { SearchPicker } from '@/components/SearchPicker';
 import { ChosenCard } from './ChosenCard';
+import { doctorTitledName, titledName } from '@shared/person-name';
 
-export function doctorName(d: Pick<Doctor, 'first_name' | 'last_name' | 'role'>): string {
-  const name = `${d.first_name} ${d.last_name}`.trim();
-  return d.role === 'doctor' ? `Dr. ${name}` : name;
+export function doctorName(d: Pick<Doctor, 'first_name' | 'last_name' | 'role' | 'title'>): string {
+  return d.role === 'doctor' ? doctorTitledName(d) : titledName(d);
 }
 
 /** "Cardiology · Doctor" (the role tells a lab technician from a doctor). */

@@ -14,6 +14,7 @@ import {
 } from '@/components';
 import { formatCount } from '@/lib/format';
 import { useDoctorAnalytics } from '../api';
+import { doctorTitledName } from '@shared/person-name';
 
 export interface DoctorAnalyticsPanelsProps {
   /** YYYY-MM-DD or '' (the server's default: this month). */
@@ -77,7 +78,6 @@ export function DoctorAnalyticsPanels({ from, to, onRangeChange }: DoctorAnalyti
   );
 }
 
-const doctorName = (d: { first_name: string; last_name: string }) => `Dr. ${d.first_name} ${d.last_name}`.trim();
 
 function Period({ data }: { data: DoctorAnalytics }) {
   return (
@@ -109,7 +109,7 @@ function TopDoctors({ data }: { data: DoctorAnalytics }) {
                 {i + 1}
               </span>
               <div className="min-w-0 flex-1">
-                <p className="truncate font-medium text-slate-900">{doctorName(d)}</p>
+                <p className="truncate font-medium text-slate-900">{doctorTitledName(d)}</p>
                 <p className="text-[13px] text-slate-600">
                   {d.specialization ?? 'No specialization'} · {formatCount(d.referrals)} referral
                   {d.referrals === 1 ? '' : 's'} · {formatCount(d.patients)} patient{d.patients === 1 ? '' : 's'} ·{' '}
