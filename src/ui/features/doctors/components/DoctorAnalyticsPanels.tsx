@@ -78,7 +78,6 @@ export function DoctorAnalyticsPanels({ from, to, onRangeChange }: DoctorAnalyti
   );
 }
 
-
 function Period({ data }: { data: DoctorAnalytics }) {
   return (
     <>
