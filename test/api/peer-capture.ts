@@ -15,14 +15,16 @@ export const PEER_DIR = findPeerDir();
 /**
  * The captures are not in this repository (one source grants no licence to redistribute them): they
  * are looked for in $LIMS_PEER_FIXTURES, else in `shared/fixtures/peer-interop` beside the checkout
- * or beside any folder above it (a clone or a worktree at any depth of the team's work folder).
+ * or beside any folder above it (a clone or a worktree at any depth of the team's work folder),
+ * else in the team's work folder itself.
  */
 function findPeerDir(): string {
   if (process.env.LIMS_PEER_FIXTURES) return path.resolve(process.env.LIMS_PEER_FIXTURES);
   for (let dir = process.cwd(); ; dir = path.dirname(dir)) {
     const candidate = path.join(dir, 'shared/fixtures/peer-interop');
     if (fs.existsSync(path.join(candidate, 'SOURCES.md'))) return candidate;
-    if (path.dirname(dir) === dir) return path.resolve(process.cwd(), '../shared/fixtures/peer-interop');
+    // The team's work folder, for a clone made elsewhere (a CI checkout in a temporary folder).
+    if (path.dirname(dir) === dir) return '/work/shared/fixtures/peer-interop';
   }
 }
 
