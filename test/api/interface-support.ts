@@ -144,6 +144,21 @@ export class SimMachine {
     return new SimMachine(socket);
   }
 
+  /** A machine on a socket already connected. */
+  static on(socket: net.Socket): SimMachine {
+    return new SimMachine(socket);
+  }
+
+  /** An MLLP block from lims: the bytes up to and including FS CR. */
+  async block(ms = 10_000): Promise<string> {
+    const bytes: number[] = [];
+    for (;;) {
+      const b = await this.next(ms);
+      bytes.push(b);
+      if (b === 0x0d && bytes.at(-2) === 0x1c) return Buffer.from(bytes).toString('utf8');
+    }
+  }
+
   /** The next byte lims sends (within `ms`). */
   async next(ms = 10_000): Promise<number> {
     const end = Date.now() + ms;

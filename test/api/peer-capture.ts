@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { checksum } from '../../src/core/interfaces/astm/frames.js';
-import { ACK, ENQ, EOT, NAK } from './interface-support.js';
+import { ACK, ENQ, EOT, NAK, SimMachine } from './interface-support.js';
 
 /**
  * Real analysers' captures (../shared/fixtures/peer-interop, see its SOURCES.md) replayed as the
@@ -117,51 +117,13 @@ export function withBarcodes(bytes: Buffer, protocol: 'astm' | 'hl7', at: string
   );
 }
 
-/** A socket's bytes, one at a time. */
-class Reader {
-  private pending: number[] = [];
-  private waiter: (() => void) | null = null;
-  constructor(socket: net.Socket) {
-    socket.on('data', (d) => {
-      this.pending.push(...d);
-      const w = this.waiter;
-      this.waiter = null;
-      w?.();
-    });
-  }
-  async next(ms = 10_000): Promise<number> {
-    const end = Date.now() + ms;
-    while (!this.pending.length) {
-      const left = end - Date.now();
-      if (left <= 0) throw new Error('no byte from lims');
-      await new Promise<void>((r) => {
-        const t = setTimeout(r, left);
-        this.waiter = () => {
-          clearTimeout(t);
-          r();
-        };
-      });
-    }
-    return this.pending.shift()!;
-  }
-  /** Bytes up to and including FS CR. */
-  async block(ms = 10_000): Promise<string> {
-    const bytes: number[] = [];
-    for (;;) {
-      const b = await this.next(ms);
-      bytes.push(b);
-      if (b === 0x0d && bytes.at(-2) === 0x1c) return Buffer.from(bytes).toString('utf8');
-    }
-  }
-}
-
 /** A line to the listener; a listener restarting (its connection just saved) is dialled again. */
-async function connect(port: number): Promise<{ socket: net.Socket; reader: Reader }> {
+async function connect(port: number): Promise<{ socket: net.Socket; reader: SimMachine }> {
   for (let attempt = 0; ; attempt++) {
     const socket = net.connect({ port, host: '127.0.0.1' });
     try {
       await new Promise<void>((r, j) => socket.once('connect', r).once('error', j));
-      const reader = new Reader(socket);
+      const reader = SimMachine.on(socket);
       // A listener closing for its restart takes the line and drops it at once.
       await new Promise((r) => setTimeout(r, 150));
       if (!socket.destroyed && !socket.readableEnded) return { socket, reader };
