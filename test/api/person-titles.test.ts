@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLab, pdfText, type TestLab } from '../helpers.js';
 import { createPatient } from './support.js';
+import { sql } from 'kysely';
+import { moveTitlesSql } from '../../src/core/db/migrations/047_person_titles.js';
 import { doctorName } from '../../src/core/doctors/mappers.js';
 
 /** Titles (Dr, Prof, Mr, ...) are a field of their own, never the first word of the first name. */
@@ -38,6 +40,40 @@ describe('a staff member with a title', () => {
     const changed = await lab.admin.put(`/api/users/${id}`, { title: '' });
     expect(changed.statusCode, changed.body).toBe(200);
     expect(changed.json().user).toMatchObject({ title: null, first_name: 'Ravi' });
+  });
+
+  it('moves a title saved in the first name before titles were a field, as the migration does', async () => {
+    const ids: Record<string, number> = {};
+    for (const [key, email] of [
+      ['dr', 'old-dr@lab.test'],
+      ['mrs', 'old-mrs@lab.test'],
+      ['alone', 'old-alone@lab.test'],
+      ['name', 'old-name@lab.test'],
+    ] as const) {
+      const res = await lab.admin.post('/api/users', staff({ first_name: 'Asha', email }));
+      expect(res.statusCode, res.body).toBe(201);
+      ids[key] = res.json().user.id as number;
+    }
+    // As such accounts were stored: the title typed into the first name, no title.
+    const old = { dr: 'dr. Asha', mrs: 'Mrs Latha', alone: 'Dr', name: 'Drishti' };
+    for (const [key, first] of Object.entries(old))
+      await lab.database.db
+        .updateTable('users')
+        .set({ first_name: first, title: null })
+        .where('id', '=', ids[key]!)
+        .execute();
+    for (const statement of moveTitlesSql.split('\n')) await sql.raw(statement).execute(lab.database.db);
+    const rows = await lab.database.db
+      .selectFrom('users')
+      .select(['id', 'title', 'first_name'])
+      .where('id', 'in', Object.values(ids))
+      .execute();
+    const byId = new Map(rows.map((r) => [r.id, { title: r.title, first_name: r.first_name }]));
+    expect(byId.get(ids.dr!)).toEqual({ title: 'Dr', first_name: 'Asha' });
+    expect(byId.get(ids.mrs!)).toEqual({ title: 'Mrs', first_name: 'Latha' });
+    // A title alone, or a name that begins like one, stays the name.
+    expect(byId.get(ids.alone!)).toEqual({ title: null, first_name: 'Dr' });
+    expect(byId.get(ids.name!)).toEqual({ title: null, first_name: 'Drishti' });
   });
 
   it('refuses a title lims does not know, naming the field', async () => {
