@@ -96,7 +96,7 @@ export async function ensureImportCsv(dir: string, rows: number, log: (l: string
 }
 
 /** A freshly set-up lab (SQLite in `dataDir`, or the PostgreSQL database `url`), closed again. */
-async function freshLab(target: {
+export async function freshLab(target: {
   dataDir: string;
   url?: string;
 }): Promise<{ organizationId: number; adminId: number }> {
@@ -122,7 +122,7 @@ async function freshLab(target: {
   }
 }
 
-function openLab(target: { dataDir: string; url?: string }): Promise<Database_> | Database_ {
+export function openLab(target: { dataDir: string; url?: string }): Promise<Database_> | Database_ {
   return target.url
     ? openDatabaseAt(parseDatabaseUrl(target.url), { listen: false })
     : openDatabase(join(target.dataDir, 'lims.db'));

@@ -4,13 +4,15 @@ import { writeAuditBatch } from '../audit/audit.js';
 import { raiseSequence, reserveSequence } from '../sequences.js';
 import { birthDateFromAge } from '../../shared/age.js';
 import type { PatientCreate } from '../../shared/schemas/patients.js';
+import type { PrefixCounts } from '../db/patient-search.js';
 import { insertPatientRows, type PatientInsertRow } from './repository.js';
 
 /**
  * Patients registered in bulk (an import): the same columns and rules as a registration
  * (insertPatient), for a whole batch at once inside the caller's transaction: codes from the lab's
  * daily counter in one step, multi-row INSERTs, the search index (SQLite's triggers, PostgreSQL's
- * words in a few statements), and one audit row per patient written as one chained batch.
+ * words in a few statements; with `prefixesLater` their prefix counts are kept for the caller to
+ * write once, see PrefixCounts), and one audit row per patient written as one chained batch.
  */
 
 /** A lims patient code: PAT + the registration day (YYYYMMDD) + its number that day (4 digits or more). */
@@ -31,6 +33,7 @@ export async function insertPatientsBulk(
   actor: Actor,
   patients: readonly BulkPatient[],
   today: string,
+  prefixesLater?: PrefixCounts,
 ): Promise<number> {
   if (!patients.length) return 0;
   const org = actor.organizationId;
@@ -78,7 +81,7 @@ export async function insertPatientsBulk(
       updated_at: now,
     };
   });
-  const ids = await insertPatientRows(trx, rows);
+  const ids = await insertPatientRows(trx, rows, prefixesLater);
   await writeAuditBatch(
     trx,
     actor,

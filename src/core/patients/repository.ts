@@ -5,6 +5,7 @@ import type { PatientsTable } from '../db/schema.js';
 import { insertRows } from '../db/bulk.js';
 import {
   indexNewPatients,
+  type PrefixCounts,
   indexPatientWords,
   patientCount,
   patientSearch,
@@ -339,7 +340,11 @@ export const PATIENT_INSERT_COLUMNS = [
 export type PatientInsertRow = { [K in (typeof PATIENT_INSERT_COLUMNS)[number]]-?: Exclude<Insertable[K], undefined> };
 
 /** Many new patients in multi-row INSERTs (an import's batch), search-indexed; answers each one's id by code. */
-export async function insertPatientRows(trx: Db, rows: readonly PatientInsertRow[]): Promise<Map<string, number>> {
+export async function insertPatientRows(
+  trx: Db,
+  rows: readonly PatientInsertRow[],
+  prefixesLater?: PrefixCounts,
+): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
   if (!rows.length) return ids;
   const returned = await insertRows<{ id: number; patient_code: string }>(
@@ -354,6 +359,7 @@ export async function insertPatientRows(trx: Db, rows: readonly PatientInsertRow
   await indexNewPatients(
     trx,
     rows.map((r) => ({ ...r, id: ids.get(r.patient_code)!, organization_id: r.organization_id })),
+    prefixesLater,
   );
   return ids;
 }

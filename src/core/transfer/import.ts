@@ -2,6 +2,7 @@ import { tmpdir } from 'node:os';
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
+import { withBigWriteCache } from '../db/dialect.js';
 import { ValidationError } from '../errors.js';
 import { FileRefusedError } from './errors.js';
 import { ErrorReport } from './report.js';
@@ -99,23 +100,25 @@ export async function runImport(database: Db, actor: Actor, opts: ImportOptions)
         try {
           const ctx = await checked(spool);
           if (report.count > 0) throw new Rollback();
-          await database.transaction().execute(async (trx) => {
-            await storeRows(trx, ctx, opts, spool, report, result);
-            if (report.count > 0) throw new Rollback();
-            await writeAudit(trx, actor, {
-              action: 'import',
-              entity: entity.auditEntity,
-              newValues: {
-                job: jobId,
-                file: fileName,
-                format,
-                rows: result.rows,
-                inserted: result.inserted,
-                updated: result.updated,
-                update: opts.update,
-              },
-            });
-          });
+          await withBigWriteCache(database, () =>
+            database.transaction().execute(async (trx) => {
+              await storeRows(trx, ctx, opts, spool, report, result);
+              if (report.count > 0) throw new Rollback();
+              await writeAudit(trx, actor, {
+                action: 'import',
+                entity: entity.auditEntity,
+                newValues: {
+                  job: jobId,
+                  file: fileName,
+                  format,
+                  rows: result.rows,
+                  inserted: result.inserted,
+                  updated: result.updated,
+                  update: opts.update,
+                },
+              });
+            }),
+          );
         } finally {
           spool.remove();
         }

@@ -18,6 +18,7 @@ import {
 import { patientsByCodes, type PatientRow } from '../../patients/repository.js';
 import { applyPatientUpdate } from '../../patients/service.js';
 import { insertPatientsBulk, PATIENT_CODE, type BulkPatient } from '../../patients/bulk.js';
+import { PrefixCounts, writePrefixCounts } from '../../db/patient-search.js';
 import type { Db } from '../../db/connection.js';
 import type { ColumnKind } from '../cells.js';
 import type { ExportQuery, TransferColumn, TransferEntity } from '../entity.js';
@@ -31,6 +32,14 @@ const LIMS_LIKE = /^PAT\d{6}/;
 
 /** The old IDs an import has met so far and their first row (a file may not give one to two patients). */
 const legacyRows = new WeakMap<object, Map<string, number>>();
+
+/** The search prefix counts of an import's new patients, written once when its store pass ends. */
+const prefixCounts = new WeakMap<object, PrefixCounts>();
+function prefixesOf(ctx: object): PrefixCounts {
+  let p = prefixCounts.get(ctx);
+  if (!p) prefixCounts.set(ctx, (p = new PrefixCounts()));
+  return p;
+}
 
 /**
  * Patients: the columns of the patients CSV the UI downloads (so the CLI's CSV is the same bytes),
@@ -176,8 +185,13 @@ export const patients: TransferEntity<Input, PatientRow, Plan> = {
         updated += 1;
       }
     }
-    const inserted = await insertPatientsBulk(ctx.db, ctx.actor, inserts, ctx.today);
+    const inserted = await insertPatientsBulk(ctx.db, ctx.actor, inserts, ctx.today, prefixesOf(ctx));
     return { inserted, updated };
+  },
+
+  async finish(ctx, write) {
+    if (write) await writePrefixCounts(ctx.db, prefixesOf(ctx));
+    return { inserted: 0, updated: 0, errors: [] };
   },
 
   filters: {
