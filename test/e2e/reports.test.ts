@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { MOBILE, screenshot, startApp, type E2eApp } from './harness.js';
+import { systemActor } from '../../src/core/context.js';
+import { entityNamed, runImport } from '../../src/core/transfer/index.js';
+import { REPORT_PDF_MAX_ROWS } from '../../src/shared/reports.js';
 
 /**
  * Reports as a lab manager uses them: the catalogue's cards, View of a report with its chart (and
@@ -96,5 +101,36 @@ describe('Reports', () => {
       .waitFor();
     await monthly.getByTestId('figure-Bills made').getByText('1', { exact: true }).waitFor();
     await screenshot(monthly, 'comprehensive-reports-phone');
+  });
+
+  it('says why a report too long for a PDF cannot be printed from the list, instead of opening its error in a tab', async () => {
+    // Enough patients registered today for a Patient Register past the PDF's row limit.
+    const file = join(app.dataDir, 'many-patients.csv');
+    const letters = (n: number) =>
+      n.toString(26).replace(/[0-9a-p]/g, (d) => String.fromCharCode(97 + parseInt(d, 26)));
+    const lines = ['first_name,last_name,date_of_birth,gender'];
+    for (let i = 0; i <= REPORT_PDF_MAX_ROWS; i++) lines.push(`Print,Row${letters(i)},1980-01-02,Female`);
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const imported = await runImport(app.database.db, systemActor(app.organizationId!), {
+      entity: entityNamed('patients')!,
+      path: file,
+      dryRun: false,
+      update: false,
+      origin: 'cli',
+      reportPath: () => null,
+      spoolDir: join(app.dataDir, 'spool'),
+    });
+    expect(imported.status).toBe('completed');
+
+    const page = await app.signedInPage('/reports', app.users.lab_manager);
+    const row = page.getByTestId('report-patient-register');
+    const popup = page.waitForEvent('popup');
+    await row.getByRole('button', { name: 'Print Patient Register' }).click();
+    // The window opened inside the click closes again, and the server's reason is shown here.
+    const win = await popup;
+    await win.waitForEvent('close');
+    await page.getByText(/a PDF is made for at most 5,000/).waitFor();
+    await page.getByText('Download it as CSV or XLSX', { exact: false }).first().waitFor();
+    await screenshot(page, 'reports-print-too-long');
   });
 });

@@ -2,7 +2,7 @@ import { FileText } from 'lucide-react';
 import { resultsApi } from '@shared/api/results';
 import { Button } from '@/components';
 import { contractUrl } from '@/lib/api';
-import { notify } from '@/lib/notify';
+import { openPdf } from '@/lib/openPdf';
 import { can } from '@/lib/roles';
 import { useCurrentUser } from '@/lib/session';
 
@@ -15,31 +15,14 @@ export function visitReportUrl(billId: number, download = false): string {
 }
 
 /**
- * Opens a visit's report in a new window. The window is opened inside the click (popup blockers),
- * the PDF fetched once (each fetch counts as a print) and shown from memory; a report that may not
+ * Opens a visit's report in a new window (each fetch counts as a print); a report that may not
  * leave the lab yet (a critical value not telephoned, money due) says why instead.
  */
-export async function openVisitReport(billId: number): Promise<void> {
-  const win = window.open('', '_blank');
-  if (win) {
-    win.document.title = 'Preparing report...';
-    win.document.body.textContent = 'Preparing the report...';
-  }
-  try {
-    const res = await fetch(visitReportUrl(billId), { credentials: 'same-origin' });
-    if (!res.ok) {
-      const body = (await res.json().catch(() => null)) as { message?: string } | null;
-      win?.close();
-      notify.error('The report could not be opened', body?.message ?? `The server answered ${res.status}`);
-      return;
-    }
-    const url = URL.createObjectURL(await res.blob());
-    if (win) win.location.href = url;
-    else window.open(url, '_blank', 'noopener');
-  } catch (err) {
-    win?.close();
-    notify.error('The report could not be opened', err instanceof Error ? err.message : String(err));
-  }
+export function openVisitReport(billId: number): Promise<void> {
+  return openPdf(visitReportUrl(billId), {
+    preparing: 'Preparing the report',
+    failed: 'The report could not be opened',
+  });
 }
 
 /** "Visit Report" for a bill, shown to those who may print reports. */

@@ -3,6 +3,7 @@ import { Download, FileText, Printer, X } from 'lucide-react';
 import type { ReportPage, ReportPeriodQuery, ReportResult } from '@shared/schemas/reports';
 import { Button, Card, CardHeader, DateText, ErrorPanel, LoadingState, Money, Pagination } from '@/components';
 import { formatCount } from '@/lib/format';
+import { openPdf } from '@/lib/openPdf';
 import { reportFileUrl, useReport } from '../api';
 import { REPORT_PDF_MAX_ROWS } from '@shared/reports';
 
@@ -152,7 +153,11 @@ export function ReportView({
   const setPage = (p: ReportPage) => setPaging({ periodKey, page: p });
   const q = useReport(id, period, page);
   const r = q.data;
-  const print = () => window.open(reportFileUrl(id, period, 'pdf'), '_blank', 'noopener');
+  const print = () =>
+    void openPdf(reportFileUrl(id, period, 'pdf'), {
+      preparing: 'Preparing the report',
+      failed: 'The report could not be printed',
+    });
   // The server makes no PDF past this many rows (409 REPORT_TOO_LARGE_FOR_PDF): said here before it is asked.
   const tooBigForPdf = r !== undefined && r.row_count > REPORT_PDF_MAX_ROWS;
   return (

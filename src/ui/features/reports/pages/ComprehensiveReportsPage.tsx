@@ -3,6 +3,7 @@ import { Download, FileText, Printer } from 'lucide-react';
 import { localDate } from '@shared/time';
 import { Button, Card, CardHeader, ErrorPanel, FormField, Input, LoadingState, PageHeader } from '@/components';
 import { useScreen } from '@/lib/screens';
+import { openPdf } from '@/lib/openPdf';
 import { useLabFormat } from '@/lib/format';
 import { useUrlState } from '@/lib/useUrlState';
 import { monthlyPdfUrl, useMonthly } from '../api';
@@ -50,7 +51,14 @@ export default function ComprehensiveReportsPage() {
                   Download PDF
                 </Button>
               </a>
-              <Button onClick={() => window.open(monthlyPdfUrl(state.month), '_blank', 'noopener')}>
+              <Button
+                onClick={() =>
+                  void openPdf(monthlyPdfUrl(state.month), {
+                    preparing: 'Preparing the monthly report',
+                    failed: 'The monthly report could not be printed',
+                  })
+                }
+              >
                 <Printer />
                 Print
               </Button>

@@ -31,6 +31,7 @@ import {
   type BadgeTone,
 } from '@/components';
 import { useScreen } from '@/lib/screens';
+import { openPdf } from '@/lib/openPdf';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
 import { formatCount, formatMoney, humanize } from '@/lib/format';
@@ -92,7 +93,12 @@ export default function ReportsPage() {
     },
   ];
 
-  const print = (id: string) => period && window.open(reportFileUrl(id, period, 'pdf'), '_blank', 'noopener');
+  const print = (id: string) =>
+    period &&
+    void openPdf(reportFileUrl(id, period, 'pdf'), {
+      preparing: 'Preparing the report',
+      failed: 'The report could not be printed',
+    });
 
   return (
     <>
