@@ -40,7 +40,7 @@ import {
 } from './repository.js';
 
 /**
- * GST invoices (docs/decisions.md "Payers, invoices and GST"). A draft gathers bills (a payer's
+ * GST invoices (docs/decisions.md "Invoices and GST"). A draft gathers bills (a payer's
  * bills of a period, or one patient's bill) and has no number; issuing it numbers it in the
  * financial year's series (INV2627-000001), dates it and fixes the tax split from the lab's and
  * the recipient's states. Mark-paid records the payments on the bills; cancel issues a credit
