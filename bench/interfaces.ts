@@ -11,7 +11,7 @@ import { createPatient } from '../src/core/patients/service.js';
 import { createConnection } from '../src/core/interfaces/service.js';
 import { findConnectionRow } from '../src/core/interfaces/repository.js';
 import { startInterfaceListeners } from '../src/core/interfaces/listen.js';
-import { machineActor } from '../src/core/interfaces/receive.js';
+import { machineActor } from '../src/core/interfaces/apply-inbound.js';
 import { AstmLink } from '../src/core/interfaces/astm/link.js';
 import { enterResult } from '../src/core/results/entry.js';
 

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { openDatabase, openDatabaseAt, type Database_ } from '../core/db/connection.js';
 import { dataPaths, readDataDirConfig, resolveDataDir } from '../core/datadir.js';
 import { databaseTarget, DatabaseUrlError, describeTarget, type DatabaseTarget } from '../core/db/url.js';
-import { explainPostgresError, probePostgres, type PostgresState } from '../core/db/postgres.js';
+import { explainPostgresError, probePostgres, type PostgresState } from '../core/db/postgres-connect.js';
 import { systemActor, type Actor } from '../core/context.js';
 import { primaryOrganization, type OrganizationRow } from '../core/settings/organization.js';
 import { DataDirBusy, lockDataDir } from '../core/datadir-lock.js';

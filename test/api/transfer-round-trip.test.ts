@@ -13,8 +13,8 @@ import { buildRichLab, type RichLab } from './rich-lab.js';
 /**
  * Every entity of `lims export` leaves a busy lab (rich-lab.ts: every kind of row) and enters an
  * empty one; exported again, the file is the same, and the two labs show the same money on every
- * screen. What may differ is listed in ROUND_TRIP_DIFFERS (docs/decisions.md "Imported money and the
- * bills round trip").
+ * screen. What may differ is listed in ROUND_TRIP_DIFFERS (docs/decisions.md "Payers, prices and
+ * money in import/export").
  */
 
 let from: TestLab;

@@ -4,7 +4,7 @@ import { labSettings, primaryOrganization, type LabSettings } from '../../core/s
 import { dataPaths } from '../../core/datadir.js';
 import type { BackupFrequency } from '../../shared/constants.js';
 import { describeTarget, type DatabaseTarget } from '../../core/db/url.js';
-import { explainPostgresError, isPostgresConnectError } from '../../core/db/postgres.js';
+import { explainPostgresError, isPostgresConnectError } from '../../core/db/postgres-connect.js';
 import { dataDirOf, openTarget, targetOf } from '../context.js';
 import { CliError } from '../errors.js';
 import { parseMegabytes, parsePort } from '../flags.js';

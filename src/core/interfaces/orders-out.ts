@@ -2,7 +2,8 @@ import type { Db } from '../db/connection.js';
 import { nowIso } from '../context.js';
 import { buildOrderRecords } from './astm/records.js';
 import { buildOrderMessage } from './hl7/order.js';
-import { answerQueries, logOutbound } from './receive.js';
+import { logOutbound } from './receive.js';
+import { answerQueries } from './apply-inbound.js';
 import type { ConnectionRow } from './repository.js';
 import {
   claimNextOrder,

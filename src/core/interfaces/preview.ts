@@ -9,7 +9,7 @@ import { splitMessages, splitRecords, parseAstmMessage } from './astm/records.js
 import { parseHl7 } from './hl7/message.js';
 import { inboundFromAstm, inboundFromHl7, type Inbound } from './inbound.js';
 import { profileOf } from './profile.js';
-import { convertValue, mapEntryOf, sampleOfSpecimen, unknownSampleDetail } from './receive.js';
+import { convertValue, mapEntryOf, sampleOfSpecimen, unknownSampleDetail } from './apply-inbound.js';
 import { codeMapOf } from './service.js';
 import { findConnectionRow, testNames, type ConnectionRow } from './repository.js';
 

@@ -15,7 +15,7 @@ import type {
   UnmatchedStatus,
 } from '../../shared/schemas/connections.js';
 import { codeMapOf } from './service.js';
-import { convertValue, machineActor, mapEntryOf, sampleOfSpecimen } from './receive.js';
+import { convertValue, machineActor, mapEntryOf, sampleOfSpecimen } from './apply-inbound.js';
 import {
   testNames,
   findConnectionRow,

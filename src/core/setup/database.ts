@@ -1,5 +1,5 @@
 import { openDatabaseAt } from '../db/connection.js';
-import { explainPostgresError, probePostgres } from '../db/postgres.js';
+import { explainPostgresError, probePostgres } from '../db/postgres-connect.js';
 import { describeTarget, type DatabaseTarget } from '../db/url.js';
 import { ConflictError, ValidationError } from '../errors.js';
 import type { PostgresConnection, SetupInput } from '../../shared/schemas/setup.js';

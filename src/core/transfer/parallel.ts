@@ -64,7 +64,7 @@ export interface ParallelSettings {
 
 /**
  * Two workers on a 2-core machine (the main thread only writes); up to four where there are more
- * cores (not measured there). Figures: docs/decisions.md, "Parallel CSV export on worker threads".
+ * cores (not measured there). Figures: docs/decisions.md, "Import and export speed".
  */
 export function parallelSettings(): ParallelSettings {
   const workers = Math.max(2, Math.min(4, availableParallelism()));

@@ -2,7 +2,7 @@ import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { errorsPlugin } from './errors.js';
 import { createServerLog } from '../logging.js';
-import { POOL_WAIT_MESSAGE } from '../../core/db/postgres.js';
+import { POOL_WAIT_MESSAGE } from '../../core/db/postgres-connect.js';
 
 async function app() {
   const lines: Record<string, unknown>[] = [];

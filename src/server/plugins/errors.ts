@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { DomainError, PossibleDuplicateError, TooManyRequestsError } from '../../core/errors.js';
-import { POOL_WAIT_MESSAGE } from '../../core/db/postgres.js';
+import { POOL_WAIT_MESSAGE } from '../../core/db/postgres-connect.js';
 import type { ApiErrorBody } from '../../shared/schemas/common.js';
 
 const STATUS_TEXT: Record<number, string> = {

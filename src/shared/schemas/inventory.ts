@@ -1,59 +1,26 @@
 import { z } from 'zod';
+import { isoDate, optionalText, pageQuery, pagedShape, requiredText, rupeeAmount, strictNumber } from './common.js';
 import {
-  isoDate,
-  optionalEmail,
-  optionalPhone,
-  optionalText,
-  pageQuery,
-  pagedShape,
-  requiredText,
-  rupeeAmount,
-  strictNumber,
-} from './common.js';
-import {
-  ALERT_PRIORITIES,
-  ALERT_STATUSES,
-  ALERT_TYPES,
   CONSUMABLE_STATUSES,
   EXPIRY_STATES,
-  ITEM_KINDS,
   ITEM_STATUSES,
   MOVEMENT_TYPES,
   REAGENT_STATUSES,
   STOCK_LEVELS,
   STOCK_STATUSES,
 } from '../inventory.js';
+import { blankIsAll, blankIsNull, DEFAULT_INVENTORY_PAGE_SIZE, itemKind, wholeUnits } from './inventory-fields.js';
 
 /**
  * Inventory Management, reagents, consumables and stock alerts (spec 001 sections 3, 4,
- * 5 and 7). Stock is whole units of the item's unit; money is rupees. See docs/decisions.md,
- * "Inventory and stock alerts".
+ * 5 and 7): items, the ledger and consumption per test here; suppliers.ts and stock-alerts.ts
+ * are re-exported. Stock is whole units of the item's unit; money is rupees. See
+ * docs/decisions.md, "Inventory and stock alerts".
  */
+export { DEFAULT_INVENTORY_PAGE_SIZE, INVENTORY_PAGE_SIZES } from './inventory-fields.js';
+export * from './suppliers.js';
+export * from './stock-alerts.js';
 
-export const INVENTORY_PAGE_SIZES = [10, 20, 50, 100] as const;
-export const DEFAULT_INVENTORY_PAGE_SIZE = 50;
-
-const blankIsAll = (v: unknown) => (v === '' || v === 'all' ? undefined : v);
-const blankIsNull = (v: unknown) => (v === '' ? null : v);
-
-const wholeUnits = (label: string, opts: { min?: number; max?: number } = {}) =>
-  strictNumber(
-    z
-      .number({ error: `${label} must be a number` })
-      .int(`${label} must be a whole number`)
-      .min(
-        opts.min ?? 0,
-        opts.min === undefined || opts.min === 0
-          ? `${label} cannot be negative`
-          : `${label} must be at least ${opts.min}`,
-      )
-      .max(
-        opts.max ?? 1_000_000_000,
-        `${label} must be at most ${(opts.max ?? 1_000_000_000).toLocaleString('en-IN')}`,
-      ),
-  );
-
-const itemKind = z.enum(ITEM_KINDS, { error: `kind must be one of ${ITEM_KINDS.join(', ')}` });
 const itemStatus = z.enum(ITEM_STATUSES, { error: `status must be one of ${ITEM_STATUSES.join(', ')}` });
 const positiveId = (label: string) =>
   strictNumber(
@@ -338,132 +305,3 @@ export const usageSchema = z.object({
   quantity: z.number().int(),
 });
 export type Usage = z.infer<typeof usageSchema>;
-
-// ---- Suppliers ----
-
-const gstin = optionalText(15, 'GSTIN').refine(
-  (v) => v == null || /^[0-9]{2}[A-Z]{5}[0-9]{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/.test(v),
-  'GSTIN must be 15 characters as issued (for example 27AAPFU0939F1ZV)',
-);
-
-const supplierFields = {
-  name: requiredText('Name', 200),
-  contact_person: optionalText(100, 'Contact person'),
-  phone: optionalPhone('Phone'),
-  email: optionalEmail,
-  gstin: z.preprocess((v) => (typeof v === 'string' ? v.trim().toUpperCase() : v), gstin),
-  lead_time_days: z.preprocess(blankIsNull, wholeUnits('Lead time', { max: 365 }).nullable()),
-};
-
-export const supplierCreateSchema = z.object({
-  ...supplierFields,
-  lead_time_days: supplierFields.lead_time_days.optional(),
-});
-export type SupplierCreate = z.infer<typeof supplierCreateSchema>;
-export type SupplierCreateInput = z.input<typeof supplierCreateSchema>;
-export const supplierUpdateSchema = z.object(supplierFields).partial();
-export type SupplierUpdate = z.infer<typeof supplierUpdateSchema>;
-
-export const supplierSchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  contact_person: z.string().nullable(),
-  phone: z.string().nullable(),
-  email: z.string().nullable(),
-  gstin: z.string().nullable(),
-  lead_time_days: z.number().int().nullable(),
-  /** Items that name the supplier. */
-  items: z.number().int(),
-  /** Receipts recorded from the supplier (accepted and rejected). */
-  deliveries: z.number().int(),
-  /** Receipts with a due date that arrived on or before it, and receipts with a due date. */
-  on_time: z.number().int(),
-  with_due_date: z.number().int(),
-  /** on_time / with_due_date as a percentage, one decimal; null without due dates. */
-  on_time_rate: z.number().nullable(),
-  rejected: z.number().int(),
-  last_delivery: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
-export type Supplier = z.infer<typeof supplierSchema>;
-
-// ---- Stock alerts ----
-
-export const alertListQuery = pageQuery.extend({
-  limit: pageQuery.shape.limit.default(DEFAULT_INVENTORY_PAGE_SIZE),
-  search: z.string().trim().max(100, 'search must be at most 100 characters').optional(),
-  status: z.preprocess(
-    blankIsAll,
-    z.enum(ALERT_STATUSES, { error: `status must be one of ${ALERT_STATUSES.join(', ')}` }).optional(),
-  ),
-  priority: z.preprocess(
-    blankIsAll,
-    z.enum(ALERT_PRIORITIES, { error: `priority must be one of ${ALERT_PRIORITIES.join(', ')}` }).optional(),
-  ),
-  alert_type: z.preprocess(
-    blankIsAll,
-    z.enum(ALERT_TYPES, { error: `alert_type must be one of ${ALERT_TYPES.join(', ')}` }).optional(),
-  ),
-  kind: z.preprocess(blankIsAll, itemKind.optional()),
-  /** Open: active and acknowledged. */
-  open: z.preprocess(blankIsAll, z.enum(['true', 'false'], { error: 'open must be true or false' }).optional()),
-});
-export type AlertListQuery = z.infer<typeof alertListQuery>;
-
-export const stockAlertSchema = z.object({
-  id: z.number().int(),
-  item_id: z.number().int(),
-  item_name: z.string(),
-  item_code: z.string(),
-  item_type: itemKind,
-  unit: z.string(),
-  current_stock: z.number().int(),
-  min_threshold: z.number().int(),
-  max_threshold: z.number().int().nullable(),
-  alert_type: z.enum(ALERT_TYPES),
-  priority: z.enum(ALERT_PRIORITIES),
-  status: z.enum(ALERT_STATUSES),
-  message: z.string(),
-  note: z.string().nullable(),
-  supplier: z.string().nullable(),
-  created_at: z.string(),
-  /** When the condition was last confirmed (the spec's lastAlert). */
-  last_alert: z.string(),
-  acknowledged_by: z.string().nullable(),
-  acknowledged_at: z.string().nullable(),
-  resolved_at: z.string().nullable(),
-});
-export type StockAlert = z.infer<typeof stockAlertSchema>;
-
-export const alertPageSchema = z.object({ alerts: z.array(stockAlertSchema), ...pagedShape });
-export type AlertPage = z.infer<typeof alertPageSchema>;
-
-export const alertUpdateSchema = z
-  .object({
-    status: z.enum(ALERT_STATUSES, { error: `status must be one of ${ALERT_STATUSES.join(', ')}` }).optional(),
-    note: optionalText(500, 'Note'),
-  })
-  .refine((v) => v.status !== undefined || v.note !== undefined, {
-    path: ['status'],
-    message: 'Give a status or a note',
-  });
-export type AlertUpdate = z.infer<typeof alertUpdateSchema>;
-
-export const alertSummarySchema = z.object({
-  active: z.number().int(),
-  acknowledged: z.number().int(),
-  critical: z.number().int(),
-  resolved_last_30_days: z.number().int(),
-  by_type: z.array(z.object({ alert_type: z.enum(ALERT_TYPES), open: z.number().int() })),
-  /** Alerts raised per week, oldest first (the lab's weeks from Monday), for the last 8 weeks. */
-  trend: z.array(z.object({ week_start: z.string(), raised: z.number().int(), resolved: z.number().int() })),
-});
-export type AlertSummary = z.infer<typeof alertSummarySchema>;
-
-export const alertSettingsSchema = z.object({
-  expiry_warning_days: wholeUnits('Expiry warning days', { min: 1, max: 365 }),
-  approaching_margin_percent: wholeUnits('Approaching-minimum margin', { max: 100 }),
-});
-export type AlertSettings = z.infer<typeof alertSettingsSchema>;
-export const alertSettingsUpdateSchema = alertSettingsSchema.partial();

@@ -4,7 +4,7 @@ import { PAYMENT_METHODS } from '../billing.js';
 import { requireMethodReference } from './bills.js';
 
 /**
- * GST invoices (docs/decisions.md "Invoices and GST"). A draft has no number; issuing
+ * GST invoices (docs/decisions.md "Payers, invoices and GST"). A draft has no number; issuing
  * gives it the next number of the financial year's series. Status on screen: draft, pending, paid,
  * overdue (pending past its due date), cancelled (with a credit note).
  */

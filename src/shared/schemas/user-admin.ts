@@ -5,7 +5,7 @@ import { userSchema } from './users.js';
 
 /**
  * The tools of the Users screen: Permission Manager, suspension, Bulk Operations and the
- * Activity Monitor. See docs/decisions.md, "Users: permissions, statuses, activity, bulk".
+ * Activity Monitor. See docs/decisions.md, "Users".
  */
 
 const role = z.enum(ROLES, { error: `Role must be one of ${ROLES.join(', ')}` });
