@@ -61,6 +61,14 @@ export function formError(form: { formState: { errors: FieldErrorsOf } }): strin
 }
 type FieldErrorsOf = { root?: { server?: { message?: string } } };
 
+/**
+ * `fieldFor` for a form whose fields are the API's names but whose lists are one field: "test_ids.0"
+ * goes under test_ids.
+ */
+export function topField<N extends string>(names: readonly N[]): (apiPath: string) => N | undefined {
+  return (p) => names.find((n) => n === p.split('.')[0]);
+}
+
 /** `fieldFor` for applyServerErrors when the form's fields are the API's names: those listed. */
 export function fieldNamed<N extends string>(names: readonly N[]): (apiPath: string) => N | undefined {
   return (p) => names.find((n) => n === p);
@@ -95,9 +103,9 @@ export function shownErrors(errs: Record<string, unknown>): string[] {
 export type FieldErrors = Record<string, string | undefined>;
 
 /** serverErrors as one record (fields by the API's names, `form` for the rest), for useFieldForm. */
-export function fieldErrors(err: unknown): FieldErrors {
+export function fieldErrors(err: unknown): Record<string, string> {
   const { fields, form } = serverErrors(err);
-  return form === undefined ? fields : { ...fields, form };
+  return { ...(fields as Record<string, string>), ...(form === undefined ? {} : { form }) };
 }
 
 export interface FieldForm<F> {
