@@ -56,10 +56,11 @@ export function applyServerErrors<T extends FieldValues>(
 }
 
 /** The message of no field that applyServerErrors left on a react-hook-form (cleared at the next submit). */
-export function formError(form: { formState: { errors: FieldErrorsOf } }): string | undefined {
+export function formError(form: {
+  formState: { errors: { root?: Record<string, { message?: string }> } };
+}): string | undefined {
   return form.formState.errors.root?.server?.message;
 }
-type FieldErrorsOf = { root?: { server?: { message?: string } } };
 
 /**
  * `fieldFor` for a form whose fields are the API's names but whose lists are one field: "test_ids.0"
