@@ -6,6 +6,7 @@ import type { OrganizationRow } from '../settings/organization.js';
 import { newDocument, numberPages, toBuffer } from './document.js';
 import { formatLabDate, formatLabDateTime } from './format.js';
 import { fitColumns, widestValue } from './columns.js';
+import { GREY, boxPair, contactLines, drawTable, factsRow, letterhead, tableRows } from './blocks.js';
 import { doctorTitledName } from '../../shared/person-name.js';
 
 export interface BillPdfInput {
@@ -17,9 +18,6 @@ export interface BillPdfInput {
   portal?: { url: string; pin: string };
 }
 
-const GREY = '#555555';
-const LINE = '#cccccc';
-
 /** The printable OP bill: clinic header, patient and doctor blocks, items, summary, amount in words, footer. */
 export async function billPdf({ org, bill, patient, doctor, portal }: BillPdfInput): Promise<Buffer> {
   // Dated by the bill, so the UI's download and `lims bill print` of a bill on one day are the same bytes.
@@ -29,22 +27,7 @@ export async function billPdf({ org, bill, patient, doctor, portal }: BillPdfInp
   const left = doc.page.margins.left;
   const width = doc.page.width - left - doc.page.margins.right;
 
-  // Clinic header
-  doc.font('bold').fontSize(16).text(org.name, left, 40, { width, align: 'center' });
-  doc.font('regular').fontSize(8.5).fillColor(GREY);
-  const contact = [
-    org.address,
-    [org.phone && `Phone: ${org.phone}`, org.email && `Email: ${org.email}`].filter(Boolean).join('   '),
-  ].filter(Boolean);
-  for (const line of contact) doc.text(line as string, { width, align: 'center' });
-  doc.fillColor('#000000').moveDown(0.5);
-  doc
-    .moveTo(left, doc.y)
-    .lineTo(left + width, doc.y)
-    .strokeColor('#333333')
-    .lineWidth(1)
-    .stroke();
-  doc.moveDown(0.4);
+  letterhead(doc, { left, width, top: 40 }, org.name, contactLines(org));
   doc
     .font('bold')
     .fontSize(12)
@@ -54,70 +37,47 @@ export async function billPdf({ org, bill, patient, doctor, portal }: BillPdfInp
     });
   doc.moveDown(0.4);
 
-  // Bill facts
   const tz = org.timezone;
-  const facts: [string, string][] = [
-    ['Bill No.', bill.bill_number],
-    ['Bill Date', formatLabDateTime(bill.created_at, org.date_format, tz)],
-    ['Payment status', bill.payment_status.toUpperCase()],
-  ];
-  const factY = doc.y;
-  facts.forEach(([k, v], i) => {
-    const x = left + (i * width) / 3;
-    doc
-      .font('regular')
-      .fontSize(7.5)
-      .fillColor(GREY)
-      .text(k, x, factY, { width: width / 3 - 6 });
-    doc
-      .font('bold')
-      .fontSize(9.5)
-      .fillColor('#000000')
-      .text(v, x, factY + 10, { width: width / 3 - 6 });
-  });
-  doc.y = factY + 30;
+  factsRow(
+    doc,
+    { left, width },
+    [
+      ['Bill No.', bill.bill_number],
+      ['Bill Date', formatLabDateTime(bill.created_at, org.date_format, tz)],
+      ['Payment status', bill.payment_status.toUpperCase()],
+    ],
+    { valueSize: 9.5, height: 30 },
+  );
 
-  // Patient and doctor blocks
+  // Patient and doctor: fixed boxes, each value on one line.
   const blockY = doc.y;
-  const half = width / 2 - 8;
-  const block = (x: number, title: string, rows: [string, string][]) => {
-    doc.roundedRect(x, blockY, half, 78, 4).strokeColor(LINE).lineWidth(0.8).stroke();
-    doc
-      .font('bold')
-      .fontSize(9)
-      .fillColor('#000000')
-      .text(title, x + 8, blockY + 6, { width: half - 16 });
-    let y = blockY + 20;
-    for (const [k, v] of rows) {
-      doc
-        .font('regular')
-        .fontSize(8.5)
-        .fillColor(GREY)
-        .text(k, x + 8, y, { width: 70 });
-      doc.fillColor('#000000').text(v, x + 80, y, { width: half - 88, height: 11, ellipsis: true });
-      y += 13;
-    }
-  };
-  block(left, 'Patient', [
-    ['Name', `${patient.first_name} ${patient.last_name}`],
-    ['Patient ID', patient.patient_id],
-    ['Age / Sex', `${patient.age_text ?? '—'} / ${patient.gender ?? '—'}`],
-    ['Phone', patient.phone ?? '—'],
-  ]);
-  block(
-    left + half + 16,
-    'Doctor',
-    doctor
-      ? [
-          ['Name', doctorTitledName({ title: doctor.title, first_name: doctor.name, last_name: '' })],
-          ['Speciality', doctor.specialization ?? '—'],
-          ['Department', doctor.department ?? '—'],
-          ['Visit', bill.visit_type === 'lab_only' ? 'Lab tests only' : 'Consultation + lab tests'],
-        ]
-      : [
-          ['Name', 'No doctor'],
-          ['Visit', 'Lab tests only'],
-        ],
+  boxPair(
+    doc,
+    { left, width, y: blockY, height: 78 },
+    {
+      title: 'Patient',
+      rows: [
+        ['Name', `${patient.first_name} ${patient.last_name}`],
+        ['Patient ID', patient.patient_id],
+        ['Age / Sex', `${patient.age_text ?? '—'} / ${patient.gender ?? '—'}`],
+        ['Phone', patient.phone ?? '—'],
+      ],
+    },
+    {
+      title: 'Doctor',
+      rows: doctor
+        ? [
+            ['Name', doctorTitledName({ title: doctor.title, first_name: doctor.name, last_name: '' })],
+            ['Speciality', doctor.specialization ?? '—'],
+            ['Department', doctor.department ?? '—'],
+            ['Visit', bill.visit_type === 'lab_only' ? 'Lab tests only' : 'Consultation + lab tests'],
+          ]
+        : [
+            ['Name', 'No doctor'],
+            ['Visit', 'Lab tests only'],
+          ],
+    },
+    { size: 8.5, keyWidth: 70, values: 'clip' },
   );
   doc.y = blockY + 92;
 
@@ -147,34 +107,7 @@ export async function billPdf({ org, bill, patient, doctor, portal }: BillPdfInp
     4,
     width,
   );
-  const row = (cells: string[], opts: { bold?: boolean; fill?: string } = {}) => {
-    const y = doc.y;
-    doc.font(opts.bold ? 'bold' : 'regular').fontSize(8.5);
-    const heights = cells.map((c, i) => doc.heightOfString(c, { width: cols[i]!.w - 8 }));
-    const h = Math.max(...heights) + 8;
-    if (y + h > doc.page.height - doc.page.margins.bottom - 40) {
-      doc.addPage();
-      return row(cells, opts);
-    }
-    if (opts.fill) doc.rect(left, y, width, h).fill(opts.fill).fillColor('#000000');
-    let x = left;
-    cells.forEach((c, i) => {
-      doc.fillColor('#000000').text(c, x + 4, y + 4, { width: cols[i]!.w - 8, align: cols[i]!.align });
-      x += cols[i]!.w;
-    });
-    doc
-      .moveTo(left, y + h)
-      .lineTo(left + width, y + h)
-      .strokeColor(LINE)
-      .lineWidth(0.5)
-      .stroke();
-    doc.y = y + h;
-  };
-  row(
-    cols.map((c) => c.h),
-    { bold: true, fill: '#eeeeee' },
-  );
-  cells.forEach((c) => row(c));
+  drawTable(tableRows(doc, { left, width }, cols, { size: 8.5, padX: 4, padY: 4 }), cols, cells);
 
   // Summary: the figures' column fits the widest of them in the total's type.
   doc.moveDown(0.6);

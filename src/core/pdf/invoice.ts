@@ -7,63 +7,20 @@ import type { OrganizationRow } from '../settings/organization.js';
 import { newDocument, numberPages, toBuffer } from './document.js';
 import { formatLabDate, formatLabDateTime, formatLabDay } from './format.js';
 import { fitColumns, widestValue, type Col } from './columns.js';
+import { GREY, LINE, boxPair, contactLines, drawTable, factsRow, letterhead, tableRows } from './blocks.js';
 
-const GREY = '#555555';
-const LINE = '#cccccc';
+/** The invoice's and the statement's tables: 8 pt, a little tighter than the bill's. */
+const INVOICE_TABLE = { size: 8, padX: 3, padY: 3.5 };
 
 type Doc = PDFKit.PDFDocument;
 
 function header(doc: Doc, org: OrganizationRow, title: string, gstin: string | null) {
   const left = doc.page.margins.left;
   const width = doc.page.width - left - doc.page.margins.right;
-  doc.font('bold').fontSize(16).fillColor('#000000').text(org.name, left, 40, { width, align: 'center' });
-  doc.font('regular').fontSize(8.5).fillColor(GREY);
-  const contact = [
-    org.address,
-    [org.phone && `Phone: ${org.phone}`, org.email && `Email: ${org.email}`].filter(Boolean).join('   '),
-    gstin ? `GSTIN: ${gstin}` : null,
-  ].filter(Boolean);
-  for (const line of contact) doc.text(line as string, { width, align: 'center' });
-  doc.fillColor('#000000').moveDown(0.5);
-  doc
-    .moveTo(left, doc.y)
-    .lineTo(left + width, doc.y)
-    .strokeColor('#333333')
-    .lineWidth(1)
-    .stroke();
-  doc.moveDown(0.4);
+  letterhead(doc, { left, width, top: 40 }, org.name, contactLines(org, gstin ? `GSTIN: ${gstin}` : null));
   doc.font('bold').fontSize(12).text(title, left, doc.y, { width, align: 'center' });
   doc.moveDown(0.4);
   return { left, width };
-}
-
-function table(doc: Doc, left: number, width: number, cols: Col[]) {
-  return (cells: string[], opts: { bold?: boolean; fill?: string } = {}) => {
-    const draw = (): void => {
-      const y = doc.y;
-      doc.font(opts.bold ? 'bold' : 'regular').fontSize(8);
-      const h = Math.max(...cells.map((c, i) => doc.heightOfString(c, { width: cols[i]!.w - 6 }))) + 7;
-      if (y + h > doc.page.height - doc.page.margins.bottom - 40) {
-        doc.addPage();
-        doc.y = doc.page.margins.top;
-        return draw();
-      }
-      if (opts.fill) doc.rect(left, y, width, h).fill(opts.fill).fillColor('#000000');
-      let x = left;
-      cells.forEach((c, i) => {
-        doc.fillColor('#000000').text(c, x + 3, y + 3.5, { width: cols[i]!.w - 6, align: cols[i]!.align });
-        x += cols[i]!.w;
-      });
-      doc
-        .moveTo(left, y + h)
-        .lineTo(left + width, y + h)
-        .strokeColor(LINE)
-        .lineWidth(0.5)
-        .stroke();
-      doc.y = y + h;
-    };
-    draw();
-  };
 }
 
 const stateName = (code: string | null) => (code ? `${GST_STATES[code] ?? ''} (${code})` : '—');
@@ -94,69 +51,45 @@ export async function invoicePdf(lab: OrganizationRow, inv: InvoiceDetail): Prom
   const { left, width } = header(doc, org, title, inv.lab_gstin);
   const tz = org.timezone;
 
-  const facts: [string, string][] = [
-    ['Invoice No.', inv.invoice_number ?? 'Draft'],
-    ['Invoice date', inv.invoice_date ? formatLabDay(inv.invoice_date, org.date_format) : '—'],
-    ['Due date', inv.due_date ? formatLabDay(inv.due_date, org.date_format) : '—'],
-    ['Place of supply', stateName(inv.place_of_supply)],
-  ];
-  const factY = doc.y;
-  facts.forEach(([k, v], i) => {
-    const x = left + (i * width) / 4;
-    doc
-      .font('regular')
-      .fontSize(7.5)
-      .fillColor(GREY)
-      .text(k, x, factY, { width: width / 4 - 6 });
-    doc
-      .font('bold')
-      .fontSize(9)
-      .fillColor('#000000')
-      .text(v, x, factY + 10, { width: width / 4 - 6 });
-  });
-  doc.y = factY + 34;
+  factsRow(
+    doc,
+    { left, width },
+    [
+      ['Invoice No.', inv.invoice_number ?? 'Draft'],
+      ['Invoice date', inv.invoice_date ? formatLabDay(inv.invoice_date, org.date_format) : '—'],
+      ['Due date', inv.due_date ? formatLabDay(inv.due_date, org.date_format) : '—'],
+      ['Place of supply', stateName(inv.place_of_supply)],
+    ],
+    { valueSize: 9, height: 34 },
+  );
 
-  // Supplier and recipient
+  // Supplier and recipient: each row wraps in full (a tax invoice carries the whole address); both
+  // boxes are as tall as the taller.
   const blockY = doc.y;
-  const half = width / 2 - 8;
-  // Each row wraps in full (a tax invoice carries the whole address); both boxes are as tall as the taller.
-  doc.font('regular').fontSize(8);
-  const rowHeight = (v: string) => Math.max(12, doc.heightOfString(v, { width: half - 78 }) + 2);
-  const blockHeight = (rows: [string, string][]) => 26 + rows.reduce((h, [, v]) => h + rowHeight(v), 0);
-  const supplier: [string, string][] = [
-    ['Name', org.name],
-    ['GSTIN', inv.lab_gstin ?? '—'],
-    ['State', stateName(inv.lab_state_code)],
-    ['Address', org.address ?? '—'],
-  ];
-  const recipient: [string, string][] = [
-    ['Name', inv.recipient_name],
-    ['GSTIN', inv.recipient_gstin ?? 'Unregistered'],
-    ['State', stateName(inv.recipient_state_code ?? inv.place_of_supply)],
-    ['Address', inv.recipient_address ?? '—'],
-  ];
-  const boxHeight = Math.max(blockHeight(supplier), blockHeight(recipient));
-  const block = (x: number, title: string, rows: [string, string][]) => {
-    doc.roundedRect(x, blockY, half, boxHeight, 4).strokeColor(LINE).lineWidth(0.8).stroke();
-    doc
-      .font('bold')
-      .fontSize(9)
-      .fillColor('#000000')
-      .text(title, x + 8, blockY + 6, { width: half - 16 });
-    let y = blockY + 20;
-    for (const [k, v] of rows) {
-      doc
-        .font('regular')
-        .fontSize(8)
-        .fillColor(GREY)
-        .text(k, x + 8, y, { width: 60 });
-      doc.fillColor('#000000').text(v, x + 70, y, { width: half - 78 });
-      y += rowHeight(v);
-    }
-  };
-  block(left, 'Supplier', supplier);
-  block(left + half + 16, 'Recipient', recipient);
-  doc.y = blockY + boxHeight + 12;
+  const { height } = boxPair(
+    doc,
+    { left, width, y: blockY },
+    {
+      title: 'Supplier',
+      rows: [
+        ['Name', org.name],
+        ['GSTIN', inv.lab_gstin ?? '—'],
+        ['State', stateName(inv.lab_state_code)],
+        ['Address', org.address ?? '—'],
+      ],
+    },
+    {
+      title: 'Recipient',
+      rows: [
+        ['Name', inv.recipient_name],
+        ['GSTIN', inv.recipient_gstin ?? 'Unregistered'],
+        ['State', stateName(inv.recipient_state_code ?? inv.place_of_supply)],
+        ['Address', inv.recipient_address ?? '—'],
+      ],
+    },
+    { size: 8, keyWidth: 60, values: 'wrap' },
+  );
+  doc.y = blockY + height + 12;
   if (inv.period_from && inv.period_to) {
     doc
       .font('regular')
@@ -205,12 +138,7 @@ export async function invoicePdf(lab: OrganizationRow, inv: InvoiceDetail): Prom
     3,
     width,
   );
-  const row = table(doc, left, width, cols);
-  row(
-    cols.map((c) => c.h),
-    { bold: true, fill: '#eeeeee' },
-  );
-  cells.forEach((c) => row(c));
+  drawTable(tableRows(doc, { left, width }, cols, INVOICE_TABLE), cols, cells);
 
   doc.moveDown(0.6);
   const valueW = Math.max(
@@ -363,7 +291,7 @@ export async function payerStatementPdf(org: OrganizationRow, st: PayerStatement
     3,
     width,
   );
-  const row = table(doc, left, width, cols);
+  const row = tableRows(doc, { left, width }, cols, INVOICE_TABLE);
   row(
     cols.map((c) => c.h),
     { bold: true, fill: '#eeeeee' },

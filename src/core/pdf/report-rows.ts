@@ -7,6 +7,9 @@ import type { ReportLine } from './report-types.js';
  * urine routine's sections) adds its pieces here through `testPieces`.
  */
 import { structuredPieces } from './structured-report.js';
+import { GREY, LINE } from './blocks.js';
+
+export { GREY, LINE };
 
 export interface RowPiece {
   height: number;
@@ -21,8 +24,6 @@ export interface TableContext {
   when: (iso: string | null) => string;
 }
 
-export const GREY = '#555555';
-export const LINE = '#cccccc';
 export const RED = '#a1001a';
 
 const FLAG_TEXT: Record<string, string> = { high: 'H', low: 'L', abnormal: 'Abnormal', normal: '' };

@@ -2,6 +2,7 @@ import QRCode from 'qrcode';
 import { barcodePng } from './barcode.js';
 import { newDocument, numberPages, toBuffer } from './document.js';
 import { formatLabDateTime } from './format.js';
+import { boxPair, contactLines, letterhead } from './blocks.js';
 import { planPages, type PlanBlock } from './report-layout.js';
 import {
   COLUMN_HEADER_H,
@@ -74,22 +75,7 @@ export async function labReportPdf(input: LabReportInput): Promise<Buffer> {
   // Lab header (plain paper) or the pre-printed sheet's space
   doc.y = pageTop;
   if (lh.stationery === 'letterhead') {
-    doc.font('bold').fontSize(16).text(lh.name, left, pageTop, { width, align: 'center' });
-    doc.font('regular').fontSize(8.5).fillColor(GREY);
-    const contact = [
-      lh.address,
-      [lh.phone && `Phone: ${lh.phone}`, lh.email && `Email: ${lh.email}`].filter(Boolean).join('   '),
-      lh.accreditation,
-    ].filter(Boolean);
-    for (const line of contact) doc.text(line as string, { width, align: 'center' });
-    doc.fillColor('#000000').moveDown(0.5);
-    doc
-      .moveTo(left, doc.y)
-      .lineTo(left + width, doc.y)
-      .strokeColor('#333333')
-      .lineWidth(1)
-      .stroke();
-    doc.moveDown(0.4);
+    letterhead(doc, { left, width, top: pageTop }, lh.name, contactLines(lh, lh.accreditation));
   } else if (lh.accreditation) {
     doc.font('regular').fontSize(8).fillColor(GREY).text(lh.accreditation, left, pageTop, { width, align: 'right' });
     doc.fillColor('#000000');
@@ -97,45 +83,39 @@ export async function labReportPdf(input: LabReportInput): Promise<Buffer> {
   doc.font('bold').fontSize(12).text(reportTitle(input), left, doc.y, { width, align: 'center' });
   doc.moveDown(0.5);
 
-  // Patient and sample (or visit) blocks
+  // Patient and sample (or visit): fixed boxes, each value on one line.
   const blockY = doc.y;
-  const half = width / 2 - 8;
   const blockH = input.scope.kind === 'sample' ? 122 : 90;
-  const block = (x: number, title: string, rows: [string, string][]) => {
-    doc.roundedRect(x, blockY, half, blockH, 4).strokeColor(LINE).lineWidth(0.8).stroke();
-    doc
-      .font('bold')
-      .fontSize(9)
-      .fillColor('#000000')
-      .text(title, x + 8, blockY + 6, { width: half - 16 });
-    let y = blockY + 20;
-    for (const [k, v] of rows) {
-      doc
-        .font('regular')
-        .fontSize(8.5)
-        .fillColor(GREY)
-        .text(k, x + 8, y, { width: 78 });
-      doc.fillColor('#000000').text(v, x + 88, y, { width: half - 96, height: 11, ellipsis: true, lineBreak: false });
-      y += 13;
-    }
+  const patientBox = {
+    title: 'Patient',
+    rows: [
+      ['Name', patient.name],
+      ['Patient ID', patient.patient_number],
+      ['Age / Sex', `${patient.age ?? '—'} / ${patient.sex ?? '—'}`],
+      ['Phone', patient.phone ?? '—'],
+      ['Referred by', input.doctor ?? 'Self'],
+    ] as [string, string][],
   };
-  block(left, 'Patient', [
-    ['Name', patient.name],
-    ['Patient ID', patient.patient_number],
-    ['Age / Sex', `${patient.age ?? '—'} / ${patient.sex ?? '—'}`],
-    ['Phone', patient.phone ?? '—'],
-    ['Referred by', input.doctor ?? 'Self'],
-  ]);
-  const sx = left + half + 16;
+  const boxStyle = { size: 8.5, keyWidth: 78, values: 'clip', noBreak: true } as const;
+  const at = { left, width, y: blockY, height: blockH };
   if (input.scope.kind === 'sample') {
     const sample = samples[0]!;
-    block(sx, 'Sample', [
-      ['Sample ID', sample.code],
-      ['Sample type', sample.type],
-      ['Collected', when(sample.collected_at)],
-      ['Reported', sample.reported_at ? when(sample.reported_at) : 'Interim: results awaited'],
-      ['Condition', sample.condition ?? 'Not recorded'],
-    ]);
+    const { secondX: sx } = boxPair(
+      doc,
+      at,
+      patientBox,
+      {
+        title: 'Sample',
+        rows: [
+          ['Sample ID', sample.code],
+          ['Sample type', sample.type],
+          ['Collected', when(sample.collected_at)],
+          ['Reported', sample.reported_at ? when(sample.reported_at) : 'Interim: results awaited'],
+          ['Condition', sample.condition ?? 'Not recorded'],
+        ],
+      },
+      boxStyle,
+    );
     if (sample.barcode) {
       const png = await barcodePng(sample.barcode, 'code128', { scale: 3, height: 8, text: false });
       const top = blockY + 20 + 5 * 13 + 2;
@@ -149,12 +129,21 @@ export async function labReportPdf(input: LabReportInput): Promise<Buffer> {
   } else {
     const collected = samples.map((s) => s.collected_at).filter((c): c is string => Boolean(c));
     const reported = samples.map((s) => s.reported_at).filter((r): r is string => Boolean(r));
-    block(sx, 'Visit', [
-      ['Bill No.', input.scope.bill_number],
-      ['Samples', String(samples.length)],
-      ['Collected', collected.length ? when(collected.sort()[0]!) : '—'],
-      ['Reported', reported.length ? when(reported.sort().at(-1)!) : 'Interim: results awaited'],
-    ]);
+    boxPair(
+      doc,
+      at,
+      patientBox,
+      {
+        title: 'Visit',
+        rows: [
+          ['Bill No.', input.scope.bill_number],
+          ['Samples', String(samples.length)],
+          ['Collected', collected.length ? when(collected.sort()[0]!) : '—'],
+          ['Reported', reported.length ? when(reported.sort().at(-1)!) : 'Interim: results awaited'],
+        ],
+      },
+      boxStyle,
+    );
   }
   doc.y = blockY + blockH + 8;
   if (input.scope.kind === 'visit') {

@@ -15,11 +15,16 @@ export interface FormDialogProps extends Omit<DialogProps, 'footer'> {
    * Or the fields go in a <form> (react-hook-form's handleSubmit), laid out in two columns from
    * 640 px; the submit button submits it, and so does Enter in a field.
    */
-  form?: { id: string; onSubmit: (e: FormEvent<HTMLFormElement>) => unknown };
+  form?: { id: string; onSubmit: (e: FormEvent<HTMLFormElement>) => unknown; columns?: 1 | 2 };
   submitVariant?: ButtonVariant;
   /** Cancel's action; closing (onOpenChange(false)) unless told. */
   onCancel?: () => void;
-  /** A message that belongs to no field (a 409, a network failure), above the fields. */
+  /** "Cancel" unless told ("Keep Invoice" where Cancel is the action itself). */
+  cancelLabel?: string;
+  /**
+   * A message that belongs to no field (a 409, a network failure), above the fields: `errors.form`
+   * of useFieldForm, or `formError(form)` of a react-hook-form.
+   */
   error?: string | undefined;
 }
 
@@ -36,6 +41,7 @@ export function FormDialog({
   form,
   submitVariant,
   onCancel,
+  cancelLabel = 'Cancel',
   error,
   onOpenChange,
   children,
@@ -55,7 +61,7 @@ export function FormDialog({
                     id={form.id}
                     noValidate
                     onSubmit={(e) => void form.onSubmit(e)}
-                    className="grid items-start gap-4 sm:grid-cols-2"
+                    className={form.columns === 1 ? 'grid gap-4' : 'grid items-start gap-4 sm:grid-cols-2'}
                   >
                     {children}
                   </form>
@@ -70,7 +76,7 @@ export function FormDialog({
       footer={
         <>
           <Button variant="outline" onClick={onCancel ?? (() => onOpenChange(false))} disabled={busy}>
-            Cancel
+            {cancelLabel}
           </Button>
           <Button
             type={form ? 'submit' : 'button'}

@@ -2,12 +2,45 @@ import { useEffect, useState } from 'react';
 import type { DefaultValues, FieldValues, Path, UseFormReset, UseFormSetError } from 'react-hook-form';
 import { ApiError, errorMessage } from './api';
 
+/** The server's refusal as a form shows it: messages under fields, and one for the whole form. */
+export interface ServerErrors<N extends string = string> {
+  /** By field: the first message the server gave for it. */
+  fields: Partial<Record<N, string>>;
+  /** What belongs to no field (a 409, a lost connection, a 400 about a field the form does not have). */
+  form: string | undefined;
+}
+
 /**
- * Puts the server's field errors (400 details[].path, snake_case API names) under the form's fields.
- * `fieldFor` maps an API path to the form's field name when they differ (registration uses the
- * spec's camelCase names); paths with no field are left to the toast. `codeFields` puts an error
- * the server names by its code under one field (`{ EMAIL_TAKEN: 'email' }`, a 409). Returns how
- * many were placed; the first placed takes the focus.
+ * The one reading of a failed save for a form. A 400's `details[].path` (snake_case API names) go
+ * under the field `fieldFor` names (the API's own name unless told; undefined: the form has no such
+ * field); `codeFields` puts an error the server names by its code under one field
+ * (`{ EMAIL_TAKEN: 'email' }`, a 409). Whatever no field takes is the form's message: the details
+ * no field took, or else the error's own message, so a refusal is never lost.
+ */
+export function serverErrors<N extends string = string>(
+  err: unknown,
+  fieldFor: (apiPath: string) => N | undefined = (p) => (p ? (p as N) : undefined),
+  codeFields: Partial<Record<string, N>> = {},
+): ServerErrors<N> {
+  const fields: Partial<Record<N, string>> = {};
+  if (!(err instanceof ApiError)) return { fields, form: errorMessage(err) };
+  const byCode = err.code === undefined ? undefined : codeFields[err.code];
+  if (byCode) return { fields: { [byCode]: err.message } as Partial<Record<N, string>>, form: undefined };
+  const unplaced: string[] = [];
+  if (err.status === 400)
+    for (const d of err.details) {
+      const field = fieldFor(d.path);
+      if (field === undefined) unplaced.push(d.message);
+      else fields[field] ??= d.message;
+    }
+  const placed = Object.keys(fields).length > 0;
+  return { fields, form: unplaced.length ? [...new Set(unplaced)].join(' ') : placed ? undefined : err.message };
+}
+
+/**
+ * serverErrors for a react-hook-form: each message under its field (the first placed takes the
+ * focus), the form's message as `errors.root.server` (FormDialog's `error`: `formError(form)`).
+ * Returns how many fields took a message.
  */
 export function applyServerErrors<T extends FieldValues>(
   err: unknown,
@@ -15,21 +48,26 @@ export function applyServerErrors<T extends FieldValues>(
   fieldFor: (apiPath: string) => Path<T> | undefined,
   codeFields: Partial<Record<string, Path<T>>> = {},
 ): number {
-  if (!(err instanceof ApiError)) return 0;
-  const byCode = err.code === undefined ? undefined : codeFields[err.code];
-  if (byCode) {
-    setError(byCode, { type: 'server', message: err.message }, { shouldFocus: true });
-    return 1;
-  }
-  if (err.status !== 400) return 0;
-  let placed = 0;
-  for (const d of err.details) {
-    const field = fieldFor(d.path);
-    if (!field) continue;
-    setError(field, { type: 'server', message: d.message }, { shouldFocus: placed === 0 });
-    placed += 1;
-  }
-  return placed;
+  const { fields, form } = serverErrors<Path<T>>(err, fieldFor, codeFields);
+  const placed = Object.entries(fields) as [Path<T>, string][];
+  placed.forEach(([field, message], i) => setError(field, { type: 'server', message }, { shouldFocus: i === 0 }));
+  if (form) setError('root.server', { type: 'server', message: form });
+  return placed.length;
+}
+
+/** The message of no field that applyServerErrors left on a react-hook-form (cleared at the next submit). */
+export function formError(form: {
+  formState: { errors: { root?: Record<string, { message?: string }> } };
+}): string | undefined {
+  return form.formState.errors.root?.server?.message;
+}
+
+/**
+ * `fieldFor` for a form whose fields are the API's names but whose lists are one field: "test_ids.0"
+ * goes under test_ids.
+ */
+export function topField<N extends string>(names: readonly N[]): (apiPath: string) => N | undefined {
+  return (p) => names.find((n) => n === p.split('.')[0]);
 }
 
 /** `fieldFor` for applyServerErrors when the form's fields are the API's names: those listed. */
@@ -62,18 +100,13 @@ export function shownErrors(errs: Record<string, unknown>): string[] {
     .map(([k]) => k);
 }
 
-/** Messages by field: the server's 400 details by their path; anything else under `form`. */
+/** Messages by field, and under `form` the message of no field. */
 export type FieldErrors = Record<string, string | undefined>;
 
-/**
- * The server's answer as messages by field (`details[].path`, the first message for a path), or,
- * when it names no field (a 409, a lost connection), the whole message under `form`.
- */
-export function fieldErrors(err: unknown): FieldErrors {
-  const next: FieldErrors = {};
-  if (err instanceof ApiError) for (const d of err.details) next[d.path] ??= d.message;
-  if (!Object.keys(next).length) next.form = errorMessage(err);
-  return next;
+/** serverErrors as one record (fields by the API's names, `form` for the rest), for useFieldForm. */
+export function fieldErrors(err: unknown): Record<string, string> {
+  const { fields, form } = serverErrors(err);
+  return { ...(fields as Record<string, string>), ...(form === undefined ? {} : { form }) };
 }
 
 export interface FieldForm<F> {

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { rupeeAmount } from '@shared/schemas/common';
 import {
   packageCreateSchema,
@@ -7,7 +6,6 @@ import {
   profileCreateSchema,
   testCreateSchema,
 } from '@shared/schemas/catalogue';
-import { ApiError } from '@/lib/api';
 
 /**
  * Form schemas of the catalogue dialogs: the server's schemas (src/shared) with the money fields
@@ -43,31 +41,6 @@ export type PackageFormIn = z.input<typeof packageFormSchema>;
 export function amountText(n: number | null | undefined): string {
   if (n === null || n === undefined) return '';
   return Number.isInteger(n) ? String(n) : n.toFixed(2);
-}
-
-/**
- * Puts the server's answer under the fields: 400 details[].path ("price", "test_ids.0") go to
- * their field; a taken code (409 CODE_TAKEN) goes under Code. Returns true when something was shown.
- */
-export function showServerErrors<T extends FieldValues>(
-  err: unknown,
-  setError: UseFormSetError<T>,
-  fields: readonly string[],
-): boolean {
-  if (!(err instanceof ApiError)) return false;
-  let shown = false;
-  for (const d of err.details) {
-    const field = d.path.split('.')[0] ?? '';
-    if (fields.includes(field)) {
-      setError(field as Path<T>, { type: 'server', message: d.message });
-      shown = true;
-    }
-  }
-  if (err.status === 409 && err.code === 'CODE_TAKEN' && fields.includes('code')) {
-    setError('code' as Path<T>, { type: 'server', message: err.message });
-    shown = true;
-  }
-  return shown;
 }
 
 /** An empty base price means "the same as the price", when adding and when editing alike. */

@@ -6,7 +6,8 @@ import type { CataloguePackage } from '@shared/schemas/catalogue';
 import { FormField, Input } from '@/components';
 import { formatMoney } from '@/lib/format';
 import { useCatalogueList, useSaveItemMutation } from '../api';
-import { amountText, packageFormSchema, showServerErrors, withBasePrice, type PackageFormIn } from '../forms';
+import { amountText, packageFormSchema, withBasePrice, type PackageFormIn } from '../forms';
+import { applyServerErrors, topField } from '@/lib/forms';
 import { CommonFields, DescriptionField, fieldError } from './CommonFields';
 import { ItemFormDialog } from './ItemFormDialog';
 import { ItemPicker, type PickerOption } from './ItemPicker';
@@ -25,7 +26,7 @@ const FIELDS = [
   'duration',
   'test_ids',
   'profile_ids',
-];
+] as const;
 
 function defaults(p: CataloguePackage | null): PackageFormIn {
   return {
@@ -99,7 +100,10 @@ export function PackageFormDialog({ open, onOpenChange, pkg, categories }: Packa
   const onSubmit = form.handleSubmit((body) =>
     save.mutate(
       { id: pkg?.id ?? null, body: withBasePrice(body) },
-      { onSuccess: () => onOpenChange(false), onError: (err) => showServerErrors(err, form.setError, FIELDS) },
+      {
+        onSuccess: () => onOpenChange(false),
+        onError: (err) => applyServerErrors(err, form.setError, topField(FIELDS), { CODE_TAKEN: 'code' }),
+      },
     ),
   );
 

@@ -7,7 +7,8 @@ import { ArrowRight } from 'lucide-react';
 import { Button, DataTable, DateText, Dialog, FormField, Input, Money, type Column } from '@/components';
 import type { PriceChange } from '@shared/schemas/catalogue';
 import { usePriceHistory, useUpdatePriceMutation } from '../api';
-import { amountText, priceFormSchema, showServerErrors } from '../forms';
+import { amountText, priceFormSchema } from '../forms';
+import { applyServerErrors, topField } from '@/lib/forms';
 import { formatMarkup, KINDS, markupPercent, type ItemKind } from '../kinds';
 
 /** One priced catalogue item as the Test Pricing table lists it. */
@@ -56,7 +57,7 @@ export function EditPriceDialog({ item, onOpenChange }: EditPriceDialogProps) {
       { kind: item.kind, id: item.id, name: item.name, price: v.price, base_price: v.base_price },
       {
         onSuccess: () => onOpenChange(false),
-        onError: (err) => showServerErrors(err, form.setError, ['price', 'base_price']),
+        onError: (err) => applyServerErrors(err, form.setError, topField(['price', 'base_price'] as const)),
       },
     );
   });

@@ -5,7 +5,8 @@ import type { z } from 'zod';
 import type { CatalogueProfile } from '@shared/schemas/catalogue';
 import { formatMoney } from '@/lib/format';
 import { useCatalogueList, useSaveItemMutation } from '../api';
-import { amountText, profileFormSchema, showServerErrors, withBasePrice, type ProfileFormIn } from '../forms';
+import { amountText, profileFormSchema, withBasePrice, type ProfileFormIn } from '../forms';
+import { applyServerErrors, topField } from '@/lib/forms';
 import { CommonFields, DescriptionField, fieldError } from './CommonFields';
 import { ItemFormDialog } from './ItemFormDialog';
 import { ItemPicker, type PickerOption } from './ItemPicker';
@@ -13,7 +14,7 @@ import { IncludedTotal } from './IncludedTotal';
 
 type FormOut = z.output<typeof profileFormSchema>;
 
-const FIELDS = ['name', 'code', 'category', 'price', 'base_price', 'status', 'description', 'test_ids'];
+const FIELDS = ['name', 'code', 'category', 'price', 'base_price', 'status', 'description', 'test_ids'] as const;
 
 function defaults(p: CatalogueProfile | null): ProfileFormIn {
   return {
@@ -67,7 +68,10 @@ export function ProfileFormDialog({ open, onOpenChange, profile, categories }: P
   const onSubmit = form.handleSubmit((body) =>
     save.mutate(
       { id: profile?.id ?? null, body: withBasePrice(body) },
-      { onSuccess: () => onOpenChange(false), onError: (err) => showServerErrors(err, form.setError, FIELDS) },
+      {
+        onSuccess: () => onOpenChange(false),
+        onError: (err) => applyServerErrors(err, form.setError, topField(FIELDS), { CODE_TAKEN: 'code' }),
+      },
     ),
   );
 

@@ -5,9 +5,9 @@ import type { z } from 'zod';
 import { SAMPLE_TYPES, type CatalogueTest } from '@shared/schemas/catalogue';
 import { DEFAULT_SAC, TAX_CATEGORIES, TAX_CATEGORY_LABELS } from '@shared/gst';
 import { FormField, Input, Select } from '@/components';
-import { ApiError } from '@/lib/api';
 import { useSaveItemMutation } from '../api';
-import { amountText, showServerErrors, testFormSchema, withBasePrice, type TestFormIn } from '../forms';
+import { amountText, testFormSchema, withBasePrice, type TestFormIn } from '../forms';
+import { applyServerErrors, topField } from '@/lib/forms';
 import { CommonFields, DescriptionField, fieldError } from './CommonFields';
 import { ItemFormDialog } from './ItemFormDialog';
 import { ResultRuleFields } from './ResultRuleFields';
@@ -33,7 +33,7 @@ const RULE_FIELDS = [
   'aliases',
   'delta_kind',
   ...NUMBER_FIELDS,
-];
+] as const;
 
 const FIELDS = [
   'name',
@@ -53,7 +53,7 @@ const FIELDS = [
   'tax_category',
   'sac_code',
   ...RULE_FIELDS,
-];
+] as const;
 
 function defaults(t: CatalogueTest | null): TestFormIn {
   return {
@@ -118,14 +118,14 @@ export function TestFormDialog({ open, onOpenChange, test, categories }: TestFor
       },
       {
         onSuccess: () => onOpenChange(false),
-        onError: (err) => {
+        onError: (err) =>
           // A band's problem goes under its own cell ("reference_ranges.2.age_max"), the rest by field.
-          if (err instanceof ApiError)
-            for (const d of err.details)
-              if (/^reference_ranges(\.\d+\.\w+)?$/.test(d.path))
-                form.setError(d.path as never, { type: 'server', message: d.message });
-          showServerErrors(err, form.setError, FIELDS);
-        },
+          applyServerErrors(
+            err,
+            form.setError,
+            (p) => (/^reference_ranges(\.\d+\.\w+)?$/.test(p) ? (p as never) : topField(FIELDS)(p)),
+            { CODE_TAKEN: 'code' },
+          ),
       },
     ),
   );

@@ -1,17 +1,7 @@
-import { useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
-import { CheckCircle2, FileUp, Save, Trash2, XCircle } from 'lucide-react';
-import {
-  Button,
-  Checkbox,
-  DataTable,
-  Dialog,
-  FormField,
-  Input,
-  Select,
-  type Column,
-} from '@/components';
-import type { ImportCheck, RowErrorItem, TransferEntityInfo, Upload } from '@shared/schemas/data-jobs';
-import { errorMessage } from '@/lib/api';
+import { useEffect, useRef, useState, type DragEvent } from 'react';
+import { FileUp } from 'lucide-react';
+import { Button, Checkbox, Dialog, FormField, Select } from '@/components';
+import type { ImportCheck, TransferEntityInfo, Upload } from '@shared/schemas/data-jobs';
 import { formatCount } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import { cn } from '@/lib/cn';
@@ -19,24 +9,14 @@ import {
   discardUpload,
   uploadForCheck,
   useCancelJob,
-  useDeleteMapping,
   useInvalidateJobs,
   useJob,
   useMappings,
   useRecheck,
-  useSaveMapping,
   useStartImport,
 } from '../api';
-import { JobStatus, formatBytes } from './jobParts';
-import { ErrorGroups } from './ErrorGroups';
-
-type Mapping = Record<string, string | null>;
-
-const errorColumns: Column<RowErrorItem & { i: number }>[] = [
-  { key: 'row', header: 'Row', cell: (e) => <span className="tabular-nums">{formatCount(e.row)}</span> },
-  { key: 'column', header: 'Column', cell: (e) => e.column ?? <span className="text-slate-500">whole row</span> },
-  { key: 'message', header: 'Problem', cell: (e) => <span className="break-words">{e.message}</span> },
-];
+import { formatBytes } from './jobParts';
+import { CheckOutcome, ImportProgress, MappingPanel, type Mapping } from './ImportParts';
 
 export interface ImportDialogProps {
   open: boolean;
@@ -72,8 +52,6 @@ export function ImportDialog({ open, onOpenChange, entities, initialEntity }: Im
   const recheck = useRecheck();
   const start = useStartImport();
   const cancel = useCancelJob();
-  const saveMapping = useSaveMapping();
-  const deleteMapping = useDeleteMapping();
   const invalidate = useInvalidateJobs();
   const job = useJob(jobId);
 
@@ -94,14 +72,6 @@ export function ImportDialog({ open, onOpenChange, entities, initialEntity }: Im
     if (status === 'completed' || status === 'failed' || status === 'cancelled') void invalidate();
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per status change
   }, [status]);
-
-  const columnOptions = useMemo(
-    () => [
-      { value: '', label: 'Leave out' },
-      ...(entity?.columns ?? []).filter((c) => !c.read_only).map((c) => ({ value: c.name, label: c.name })),
-    ],
-    [entity],
-  );
 
   const sendFile = async (file: File) => {
     if (!entity) return;
@@ -279,151 +249,26 @@ export function ImportDialog({ open, onOpenChange, entities, initialEntity }: Im
       )}
 
       {upload && upload.headers.length > 0 && jobId === null && (
-        <details className="mt-4 rounded border border-slate-200" open={check?.message?.includes('column') ?? false}>
-          <summary className="cursor-pointer px-3 py-2 text-sm font-medium text-slate-900">
-            Column mapping ({upload.headers.length} columns)
-          </summary>
-          <div className="space-y-3 border-t border-slate-100 p-3">
-            {(mappings.data?.length ?? 0) > 0 && (
-              <div className="flex flex-wrap items-end gap-2">
-                <FormField label="Saved mapping" className="min-w-48 flex-1">
-                  <Select
-                    placeholder="Choose a saved mapping"
-                    value=""
-                    onChange={(e) => chooseSaved(e.target.value)}
-                    options={mappings.data!.map((m) => ({ value: String(m.id), label: m.name }))}
-                  />
-                </FormField>
-              </div>
-            )}
-            <div className="grid gap-2 sm:grid-cols-2">
-              {upload.headers.map((h) => (
-                <label key={h.header} className="flex items-center gap-2 text-[13px]">
-                  <span className="w-1/2 truncate text-slate-800" title={h.header}>
-                    {h.header}
-                  </span>
-                  <Select
-                    aria-label={`Column for ${h.header}`}
-                    className="w-1/2"
-                    value={mapping[h.header] ?? ''}
-                    onChange={(e) => {
-                      setMapping({ ...mapping, [h.header]: e.target.value || null });
-                      setMappingTouched(true);
-                    }}
-                    options={columnOptions}
-                  />
-                </label>
-              ))}
-            </div>
-            <div className="flex flex-wrap items-end gap-2">
-              <Button
-                variant="outline"
-                disabled={recheck.isPending}
-                onClick={() => void runCheck(mapping).then(() => setMappingTouched(true), () => undefined)}
-              >
-                {recheck.isPending ? 'Checking...' : 'Check again with this mapping'}
-              </Button>
-              <FormField label="Save mapping as" className="min-w-40 flex-1">
-                <Input value={mappingName} maxLength={80} onChange={(e) => setMappingName(e.target.value)} />
-              </FormField>
-              <Button
-                variant="outline"
-                disabled={!mappingName.trim() || saveMapping.isPending || !entity}
-                onClick={() => saveMapping.mutate({ entity: entity!.name as never, name: mappingName.trim(), mapping })}
-              >
-                <Save />
-                Save Mapping
-              </Button>
-              {mappings.data
-                ?.filter((m) => m.name === mappingName.trim())
-                .map((m) => (
-                  <Button
-                    key={m.id}
-                    variant="ghost"
-                    aria-label={`Delete mapping ${m.name}`}
-                    onClick={() => deleteMapping.mutate(m.id)}
-                  >
-                    <Trash2 />
-                  </Button>
-                ))}
-            </div>
-          </div>
-        </details>
+        <MappingPanel
+          upload={upload}
+          entity={entity}
+          mapping={mapping}
+          open={check?.message?.includes('column') ?? false}
+          onChange={(next) => {
+            setMapping(next);
+            setMappingTouched(true);
+          }}
+          onChooseSaved={chooseSaved}
+          onCheck={() => void runCheck(mapping).then(() => setMappingTouched(true), () => undefined)}
+          checking={recheck.isPending}
+          name={mappingName}
+          onNameChange={setMappingName}
+        />
       )}
 
-      {check && jobId === null && (
-        <div className="mt-4" aria-live="polite">
-          {check.status === 'completed' ? (
-            <p className="flex items-start gap-2 rounded border border-green-200 bg-green-50 p-3 text-[13px] text-green-900">
-              <CheckCircle2 className="mt-0.5 size-4 shrink-0" aria-hidden />
-              <span>
-                Every {check.unit} is valid: {formatCount(check.rows)} {check.unit}s, {formatCount(check.inserted)} new
-                and {formatCount(check.updated)} updated if imported. Nothing is stored until you import.
-                {check.ignored_columns.length > 0 && ` Left out: ${check.ignored_columns.join(', ')}.`}
-              </span>
-            </p>
-          ) : (
-            <div className="rounded border border-red-200 bg-red-50 p-3 text-[13px] text-red-900">
-              <p className="flex items-start gap-2 font-medium">
-                <XCircle className="mt-0.5 size-4 shrink-0" aria-hidden />
-                {check.message
-                  ? check.message
-                  : `${formatCount(check.errors)} error${check.errors === 1 ? '' : 's'} in ${formatCount(check.rows)} ${check.unit}s. Fix them in the file and upload it again; nothing was stored.`}
-              </p>
-            </div>
-          )}
-          {check.first_errors.length > 0 && (
-            <div className="mt-3">
-              <ErrorGroups groups={check.error_groups} unit={check.unit} />
-              <DataTable
-                caption="Validation errors"
-                columns={errorColumns}
-                rows={check.first_errors.slice(0, 200).map((e, i) => ({ ...e, i }))}
-                getRowId={(e) => e.i}
-                empty={{ title: 'No errors' }}
-              />
-              {check.errors > 200 && (
-                <p className="mt-1 text-[13px] text-slate-600">
-                  The first 200 are shown; View Errors in the history lists up to 1,000 and the full report all.
-                </p>
-              )}
-            </div>
-          )}
-        </div>
-      )}
+      {check && jobId === null && <CheckOutcome check={check} />}
 
-      {jobId !== null && (
-        <div className="mt-4 rounded border border-slate-200 p-3 text-[13px]" aria-live="polite">
-          {job.isError ? (
-            <p className="text-red-700">{errorMessage(job.error)}</p>
-          ) : !job.data ? (
-            <p>Starting...</p>
-          ) : (
-            <div className="space-y-2">
-              <div className="flex items-center justify-between gap-2">
-                <span className="font-medium text-slate-900">{job.data.name}</span>
-                <JobStatus job={job.data} />
-              </div>
-              {running && (
-                <p>
-                  {formatCount(job.data.processed)} rows read
-                  {job.data.percent !== null ? ` (${job.data.percent}% of the file)` : ''}...
-                </p>
-              )}
-              {status === 'completed' && (
-                <p className="text-green-800">
-                  Imported: {formatCount(job.data.inserted)} new, {formatCount(job.data.updated)} updated.
-                </p>
-              )}
-              {(status === 'failed' || status === 'cancelled') && (
-                <p className="text-red-800">
-                  {job.data.error_message ?? `${formatCount(job.data.errors)} errors`}; nothing was stored.
-                </p>
-              )}
-            </div>
-          )}
-        </div>
-      )}
+      {jobId !== null && <ImportProgress job={job} />}
     </Dialog>
   );
 }

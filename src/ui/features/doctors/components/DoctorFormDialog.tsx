@@ -19,7 +19,7 @@ import {
   PhoneAndSpecialization,
   Select,
 } from '@/components';
-import { applyServerErrors, fieldNamed } from '@/lib/forms';
+import { applyServerErrors, fieldNamed, formError } from '@/lib/forms';
 import { useDialogForm } from '@/lib/dialogForm';
 import { useCreateDoctorMutation, useUpdateDoctorMutation } from '../api';
 
@@ -142,6 +142,7 @@ export function DoctorFormDialog({ open, onOpenChange, doctor }: DoctorFormDialo
       }
       busy={busy}
       form={{ id: doctor ? 'edit-doctor-form' : 'add-doctor-form', onSubmit }}
+      error={formError(form)}
       submitLabel={doctor ? 'Save Changes' : 'Add Doctor'}
       busyLabel={doctor ? 'Saving...' : 'Adding...'}
     >

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import type { Calibration, Maintenance, ServiceKind } from '@shared/schemas/equipment';
 import { Button, Dialog, FormField, Input, Textarea } from '@/components';
-import { ApiError } from '@/lib/api';
 import { useCompleteMutation } from '../api';
+import { fieldErrors } from '@/lib/forms';
 
 /** Record the work of a calibration (accuracy) or a maintenance (cost); the next one follows from the interval. */
 export function CompleteDialog(props: {
@@ -30,8 +30,8 @@ function CompleteForm({
     cost: '',
     description: record.description ?? '',
   });
-  const err = (path: string) =>
-    complete.error instanceof ApiError ? complete.error.details.find((d) => d.path === path)?.message : undefined;
+  const errors = complete.error ? fieldErrors(complete.error) : {};
+  const err = (path: string) => errors[path];
   return (
     <Dialog
       open

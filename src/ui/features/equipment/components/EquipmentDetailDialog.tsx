@@ -7,9 +7,9 @@ import {
   type EquipmentSetStatus,
 } from '@shared/schemas/equipment';
 import { Button, DateText, Dialog, FormField, Input, Select } from '@/components';
-import { ApiError } from '@/lib/api';
 import { useAddReadingMutation, useEquipmentHistory, useEquipmentReadings, useEquipmentStatusMutation } from '../api';
 import { EquipmentStatusBadge } from './badges';
+import { fieldErrors } from '@/lib/forms';
 
 export interface EquipmentDetailDialogProps {
   equipment: Equipment | null;
@@ -45,8 +45,8 @@ function EquipmentDetail({
   const [reason, setReason] = useState('');
   const [temperature, setTemperature] = useState('');
   const [humidity, setHumidity] = useState('');
-  const fieldError = (path: string) =>
-    addReading.error instanceof ApiError ? addReading.error.details.find((d) => d.path === path)?.message : undefined;
+  const readingErrors = addReading.error ? fieldErrors(addReading.error) : {};
+  const fieldError = (path: string) => readingErrors[path];
 
   return (
     <Dialog

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useForm, type DefaultValues, type Path } from 'react-hook-form';
+import { useForm, type DefaultValues } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import {
@@ -10,8 +10,8 @@ import {
   type Equipment,
   type EquipmentKind,
 } from '@shared/schemas/equipment';
-import { Button, Dialog, FormField, Input, Select, Textarea } from '@/components';
-import { ApiError } from '@/lib/api';
+import { FormDialog, FormField, Input, Select, Textarea } from '@/components';
+import { applyServerErrors, fieldNamed, formError } from '@/lib/forms';
 import { useSaveEquipmentMutation } from '../api';
 
 type FormIn = z.input<typeof equipmentCreateSchema>;
@@ -84,22 +84,15 @@ export function EquipmentFormDialog({ kind, open, onOpenChange, equipment }: Equ
       { id: equipment?.id ?? null, body: equipment ? fields : v },
       {
         onSuccess: () => onOpenChange(false),
-        onError: (err) => {
-          if (!(err instanceof ApiError)) return;
-          for (const d of err.details) {
-            const name = FIELDS.find((f) => f === d.path);
-            if (name) form.setError(name as Path<FormIn>, { message: d.message });
-          }
-          if (err.code === 'SERIAL_TAKEN') form.setError('serial_number', { message: err.message });
-        },
+        onError: (err) => applyServerErrors(err, form.setError, fieldNamed(FIELDS), { SERIAL_TAKEN: 'serial_number' }),
       },
     );
   });
   const formId = equipment ? 'edit-equipment-form' : 'add-equipment-form';
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={(o) => !save.isPending && onOpenChange(o)}
+      onOpenChange={onOpenChange}
       size="lg"
       title={equipment ? `Edit ${noun}: ${equipment.name}` : `Add ${noun}`}
       description={
@@ -107,72 +100,64 @@ export function EquipmentFormDialog({ kind, open, onOpenChange, equipment }: Equ
           ? 'Set temperature and humidity limits to have readings outside them flagged and the lab notified.'
           : 'An analyser or other machine. Results and QC runs entered on it count towards its tests per hour.'
       }
-      footer={
-        <>
-          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={save.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} loading={save.isPending} loadingText="Saving...">
-            {equipment ? 'Save Changes' : `Add ${noun}`}
-          </Button>
-        </>
-      }
+      busy={save.isPending}
+      form={{ id: formId, onSubmit }}
+      submitLabel={equipment ? 'Save Changes' : `Add ${noun}`}
+      error={formError(form)}
     >
-      <form id={formId} noValidate onSubmit={(e) => void onSubmit(e)} className="grid items-start gap-4 sm:grid-cols-2">
-        <FormField label="Name" required error={errors.name?.message}>
-          <Input autoComplete="off" {...form.register('name')} />
-        </FormField>
-        <FormField label="Serial Number" required error={errors.serial_number?.message} hint="Unique in the lab.">
-          <Input autoComplete="off" {...form.register('serial_number')} />
-        </FormField>
-        <FormField label="Model" error={errors.model?.message}>
-          <Input autoComplete="off" {...form.register('model')} />
-        </FormField>
-        <FormField label="Type" error={errors.type?.message}>
-          {kind === 'instrument' ? (
-            <Select
-              placeholder="Select type"
-              options={INSTRUMENT_TYPES.map((t) => ({ value: t, label: t }))}
-              {...form.register('type')}
-            />
-          ) : (
-            <Input placeholder="e.g. Chemistry Analyzer" {...form.register('type')} />
-          )}
-        </FormField>
-        <FormField label="Location" error={errors.location?.message}>
-          <Input placeholder="e.g. Biochemistry" {...form.register('location')} />
-        </FormField>
-        <FormField label="Status" required error={errors.status?.message}>
+      <FormField label="Name" required error={errors.name?.message}>
+        <Input autoComplete="off" {...form.register('name')} />
+      </FormField>
+      <FormField label="Serial Number" required error={errors.serial_number?.message} hint="Unique in the lab.">
+        <Input autoComplete="off" {...form.register('serial_number')} />
+      </FormField>
+      <FormField label="Model" error={errors.model?.message}>
+        <Input autoComplete="off" {...form.register('model')} />
+      </FormField>
+      <FormField label="Type" error={errors.type?.message}>
+        {kind === 'instrument' ? (
           <Select
-            options={EQUIPMENT_SET_STATUSES.map((s) => ({ value: s, label: EQUIPMENT_STATUS_LABELS[s] }))}
-            {...form.register('status')}
+            placeholder="Select type"
+            options={INSTRUMENT_TYPES.map((t) => ({ value: t, label: t }))}
+            {...form.register('type')}
           />
-        </FormField>
-        <FormField label="Installed On" error={errors.installed_on?.message}>
-          <Input type="date" {...form.register('installed_on')} />
-        </FormField>
-        <FormField label="Warranty End" error={errors.warranty_end?.message}>
-          <Input type="date" {...form.register('warranty_end')} />
-        </FormField>
-        <FormField label="Supplier" error={errors.supplier?.message} className="sm:col-span-2">
-          <Input {...form.register('supplier')} />
-        </FormField>
-        <FormField label="Min Temperature (°C)" error={errors.min_temperature?.message}>
-          <Input type="number" inputMode="decimal" step="0.1" {...form.register('min_temperature')} />
-        </FormField>
-        <FormField label="Max Temperature (°C)" error={errors.max_temperature?.message}>
-          <Input type="number" inputMode="decimal" step="0.1" {...form.register('max_temperature')} />
-        </FormField>
-        <FormField label="Min Humidity (%)" error={errors.min_humidity?.message}>
-          <Input type="number" inputMode="decimal" step="0.1" {...form.register('min_humidity')} />
-        </FormField>
-        <FormField label="Max Humidity (%)" error={errors.max_humidity?.message}>
-          <Input type="number" inputMode="decimal" step="0.1" {...form.register('max_humidity')} />
-        </FormField>
-        <FormField label="Notes" error={errors.notes?.message} className="sm:col-span-2">
-          <Textarea rows={2} {...form.register('notes')} />
-        </FormField>
-      </form>
-    </Dialog>
+        ) : (
+          <Input placeholder="e.g. Chemistry Analyzer" {...form.register('type')} />
+        )}
+      </FormField>
+      <FormField label="Location" error={errors.location?.message}>
+        <Input placeholder="e.g. Biochemistry" {...form.register('location')} />
+      </FormField>
+      <FormField label="Status" required error={errors.status?.message}>
+        <Select
+          options={EQUIPMENT_SET_STATUSES.map((s) => ({ value: s, label: EQUIPMENT_STATUS_LABELS[s] }))}
+          {...form.register('status')}
+        />
+      </FormField>
+      <FormField label="Installed On" error={errors.installed_on?.message}>
+        <Input type="date" {...form.register('installed_on')} />
+      </FormField>
+      <FormField label="Warranty End" error={errors.warranty_end?.message}>
+        <Input type="date" {...form.register('warranty_end')} />
+      </FormField>
+      <FormField label="Supplier" error={errors.supplier?.message} className="sm:col-span-2">
+        <Input {...form.register('supplier')} />
+      </FormField>
+      <FormField label="Min Temperature (°C)" error={errors.min_temperature?.message}>
+        <Input type="number" inputMode="decimal" step="0.1" {...form.register('min_temperature')} />
+      </FormField>
+      <FormField label="Max Temperature (°C)" error={errors.max_temperature?.message}>
+        <Input type="number" inputMode="decimal" step="0.1" {...form.register('max_temperature')} />
+      </FormField>
+      <FormField label="Min Humidity (%)" error={errors.min_humidity?.message}>
+        <Input type="number" inputMode="decimal" step="0.1" {...form.register('min_humidity')} />
+      </FormField>
+      <FormField label="Max Humidity (%)" error={errors.max_humidity?.message}>
+        <Input type="number" inputMode="decimal" step="0.1" {...form.register('max_humidity')} />
+      </FormField>
+      <FormField label="Notes" error={errors.notes?.message} className="sm:col-span-2">
+        <Textarea rows={2} {...form.register('notes')} />
+      </FormField>
+    </FormDialog>
   );
 }

@@ -2,10 +2,8 @@ import { useState } from 'react';
 import { Ban, Eye, FileSearch, Play, Power } from 'lucide-react';
 import {
   CONNECTION_PROTOCOL_LABELS,
-  MESSAGE_STATUS_LABELS,
   UNMATCHED_REASON_LABELS,
   type Connection,
-  type InterfaceMessage,
   type Unmatched,
 } from '@shared/schemas/connections';
 import {
@@ -17,32 +15,17 @@ import {
   DataTable,
   queryState,
   DateText,
-  Dialog,
-  FormDialog,
-  FormField,
-  Input,
   QueryPagination,
-  Select,
-  Textarea,
   type Column,
   type RowAction,
 } from '@/components';
-import { errorMessage } from '@/lib/api';
-import { useFieldForm } from '@/lib/forms';
-import { useCatalogueList } from '@/lib/catalogue';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
-import {
-  useAssignUnmatched,
-  useConnectionAction,
-  useConnections,
-  useDiscardUnmatched,
-  useMessage,
-  useMessages,
-  useUnmatched,
-} from '../interfaces-api';
+import { useConnectionAction, useConnections, useUnmatched } from '../interfaces-api';
 import { ConnectionDialog } from './ConnectionDialog';
 import { ReplayDialog } from './ReplayDialog';
+import { AssignDialog, DiscardDialog } from './UnmatchedDialogs';
+import { MessagesCard } from './MessagesCard';
 import { INSTRUMENT_PRESETS } from '@shared/schemas/instrument-profiles';
 import { formatCount } from '@/lib/format';
 
@@ -256,187 +239,6 @@ function UnmatchedCard() {
       <QueryPagination data={q.data} page={page} pageSize={10} onPageChange={setPage} />
       <AssignDialog row={assigning} onClose={() => setAssigning(null)} />
       <DiscardDialog row={discarding} onClose={() => setDiscarding(null)} />
-    </Card>
-  );
-}
-
-function AssignDialog({ row, onClose }: { row: Unmatched | null; onClose: () => void }) {
-  const assign = useAssignUnmatched();
-  const tests = useCatalogueList('test', {}, { enabled: row !== null });
-  // Each row opens with the sample and test the server guessed.
-  const { values, set, errors, showErrors } = useFieldForm(
-    () => ({ sample: row?.sample_code ?? '', test: row?.test_id ? String(row.test_id) : '' }),
-    { resetFor: row },
-  );
-  const { sample, test } = values;
-  const chosen = (tests.data ?? []).find((t) => String(t.id) === test);
-  // A value in another unit is refused unless the code map converts it: say so before it is tried.
-  const unitDiffers = Boolean(
-    row?.unit && chosen?.unit && row.unit.trim().toLowerCase() !== chosen.unit.trim().toLowerCase(),
-  );
-  const submit = () => {
-    if (!row) return;
-    assign.mutate(
-      { id: row.id, body: { sample, test_id: Number(test) || (test as never) } },
-      { onSuccess: onClose, onError: showErrors },
-    );
-  };
-  return (
-    <FormDialog
-      open={row !== null}
-      onOpenChange={(o) => !o && onClose()}
-      title="Assign Unmatched Result"
-      description={
-        row
-          ? `${row.code} = ${row.value} ${row.unit ?? ''} from ${row.connection_name}, specimen ${row.specimen_id || '(none)'}`
-          : ''
-      }
-      busy={assign.isPending}
-      onCancel={onClose}
-      onSubmit={submit}
-      submitLabel="Enter Result"
-      busyLabel="Entering..."
-      error={errors.form}
-    >
-      <div className="grid gap-4">
-        <FormField
-          label="Sample (barcode or sample ID)"
-          required
-          error={errors.sample}
-          hint={
-            row?.sample_code
-              ? `The machine's specimen ID ${row.specimen_id} is this sample.`
-              : 'No sample has this specimen ID: enter the barcode or sample ID of the tube it came from.'
-          }
-        >
-          <Input value={sample} onChange={(e) => set('sample', e.target.value)} />
-        </FormField>
-        <FormField
-          label="Test"
-          required
-          error={errors.test_id}
-          hint={
-            unitDiffers
-              ? `The machine sent ${row?.unit}; ${chosen?.name} is in ${chosen?.unit}. It can be assigned once the code map converts it (the code with its factor).`
-              : 'It must be ordered on the sample.'
-          }
-        >
-          <Select
-            value={test}
-            onChange={(e) => set('test', e.target.value)}
-            placeholder="Select test"
-            options={(tests.data ?? []).map((t) => ({ value: String(t.id), label: `${t.name} (${t.code})` }))}
-          />
-        </FormField>
-      </div>
-    </FormDialog>
-  );
-}
-
-function DiscardDialog({ row, onClose }: { row: Unmatched | null; onClose: () => void }) {
-  const discard = useDiscardUnmatched();
-  const { values, set, errors, showErrors } = useFieldForm(() => ({ reason: '' }), { resetFor: row });
-  return (
-    <FormDialog
-      open={row !== null}
-      onOpenChange={(o) => !o && onClose()}
-      title="Discard Unmatched Result"
-      description={row ? `${row.code} = ${row.value} ${row.unit ?? ''}, specimen ${row.specimen_id || '(none)'}` : ''}
-      busy={discard.isPending}
-      onCancel={onClose}
-      onSubmit={() =>
-        row && discard.mutate({ id: row.id, reason: values.reason }, { onSuccess: onClose, onError: showErrors })
-      }
-      submitVariant="destructive"
-      submitLabel="Discard"
-      busyLabel="Discarding..."
-    >
-      {/* The reason is the only field: whatever the server says goes under it. */}
-      <FormField label="Reason" required error={Object.values(errors)[0]}>
-        <Textarea value={values.reason} onChange={(e) => set('reason', e.target.value)} rows={3} />
-      </FormField>
-    </FormDialog>
-  );
-}
-
-function MessagesCard() {
-  const [page, setPage] = useState(1);
-  const q = useMessages({ page, limit: 10 }, true);
-  const [viewing, setViewing] = useState<number | null>(null);
-  const detail = useMessage(viewing);
-  const columns: Column<InterfaceMessage>[] = [
-    { key: 'at', header: 'Time', cell: (m) => <DateText value={m.received_at} withTime /> },
-    { key: 'conn', header: 'Connection', cell: (m) => m.connection_name, hideOnMobile: true },
-    {
-      key: 'dir',
-      header: 'Message',
-      cell: (m) => `${m.direction === 'in' ? 'In' : 'Out'} · ${m.message_type ?? m.protocol.toUpperCase()}`,
-      hideOnMobile: true,
-    },
-    {
-      key: 'status',
-      header: 'Status',
-      cell: (m) => (
-        <Badge
-          tone={
-            m.status === 'processed' || m.status === 'sent' || m.status === 'answered'
-              ? 'green'
-              : m.status === 'partial' || m.status === 'unmatched'
-                ? 'amber'
-                : 'red'
-          }
-        >
-          {MESSAGE_STATUS_LABELS[m.status]}
-        </Badge>
-      ),
-    },
-    {
-      key: 'counts',
-      header: 'Entered / Unmatched',
-      cell: (m) => `${m.results_count} / ${m.unmatched_count}${m.ignored_count ? ` (${m.ignored_count} ignored)` : ''}`,
-      align: 'right',
-    },
-    { key: 'ack', header: 'ACK', cell: (m) => m.ack ?? '—', hideOnMobile: true },
-  ];
-  return (
-    <Card className="min-w-0">
-      <CardHeader
-        title="Message Log"
-        description="Every message in and out, kept as received, with the acknowledgement sent."
-      />
-      <DataTable
-        caption="Interface messages"
-        columns={columns}
-        rows={q.data?.messages}
-        {...queryState(q)}
-        errorTitle="Error Loading Messages"
-        getRowId={(m) => m.id}
-        onRowClick={(m) => setViewing(m.id)}
-        rowActions={[{ label: (m) => `View message ${m.id}`, icon: <Eye />, onClick: (m) => setViewing(m.id) }]}
-        empty={{ title: 'No messages yet', hint: 'Messages appear here as the machines send them.' }}
-      />
-      <QueryPagination data={q.data} page={page} pageSize={10} onPageChange={setPage} />
-      <Dialog
-        open={viewing !== null}
-        onOpenChange={(o) => !o && setViewing(null)}
-        size="xl"
-        title={`Message ${viewing ?? ''}`}
-        description={
-          detail.data
-            ? `${detail.data.connection_name} · ${detail.data.size} bytes · ${MESSAGE_STATUS_LABELS[detail.data.status]}${detail.data.error ? ` · ${detail.data.error}` : ''}`
-            : ''
-        }
-      >
-        {detail.isPending ? (
-          <p className="text-sm text-slate-600">Loading...</p>
-        ) : detail.error ? (
-          <p className="text-sm text-red-700">{errorMessage(detail.error)}</p>
-        ) : (
-          <pre className="max-h-[60vh] overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-3 text-xs">
-            {detail.data?.raw}
-          </pre>
-        )}
-      </Dialog>
     </Card>
   );
 }

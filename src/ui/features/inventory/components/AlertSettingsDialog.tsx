@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import type { AlertSettings } from '@shared/schemas/inventory';
 import { Button, Dialog, FormField, Input } from '@/components';
-import { ApiError } from '@/lib/api';
 import { useAlertSettings, useAlertSettingsMutation } from '../api';
+import { fieldErrors } from '@/lib/forms';
 
 /** Alert Settings: the lab's expiry warning days and approaching-minimum margin. */
 export function AlertSettingsDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o: boolean) => void }) {
@@ -63,7 +63,7 @@ function SettingsForm({
           {
             onSuccess: onDone,
             onError: (err) => {
-              if (err instanceof ApiError) setErrors(Object.fromEntries(err.details.map((d) => [d.path, d.message])));
+              setErrors(fieldErrors(err));
             },
           },
         );

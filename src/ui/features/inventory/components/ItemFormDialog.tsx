@@ -1,14 +1,14 @@
 import { useEffect } from 'react';
-import { useForm, type DefaultValues, type Path } from 'react-hook-form';
+import { useForm, type DefaultValues } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { ITEM_KINDS, ITEM_STATUSES, type ItemKind } from '@shared/inventory';
 import { inventoryCreateFields, type InventoryItem } from '@shared/schemas/inventory';
 import { optionalText } from '@shared/schemas/common';
 import { Button, Dialog, FormField, Input, Select } from '@/components';
-import { ApiError } from '@/lib/api';
 import { humanize } from '@/lib/format';
 import { useCreateItemMutation, useSuppliers, useUpdateItemMutation } from '../api';
+import { applyServerErrors, fieldNamed } from '@/lib/forms';
 
 /** The server's fields (inventoryCreateFields) plus the reason a changed stock needs on edit. */
 const formSchema = inventoryCreateFields.extend({ stock_reason: optionalText(300, 'Reason') });
@@ -90,14 +90,8 @@ export function ItemFormDialog({ open, onOpenChange, item, kind, addTitle }: Ite
     if (open) form.reset(defaults(item, kind));
   }, [open, item, kind, form]);
 
-  const showServerErrors = (err: unknown) => {
-    if (!(err instanceof ApiError)) return;
-    for (const d of err.details) {
-      const name = FIELDS.find((f) => f === d.path);
-      if (name) form.setError(name as Path<FormIn>, { message: d.message });
-    }
-    if (err.code === 'ITEM_CODE_TAKEN') form.setError('item_code', { message: err.message });
-  };
+  const showServerErrors = (err: unknown) =>
+    applyServerErrors(err, form.setError, fieldNamed(FIELDS), { ITEM_CODE_TAKEN: 'item_code' });
 
   const onSubmit = form.handleSubmit((v) => {
     const common = {

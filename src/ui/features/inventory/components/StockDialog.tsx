@@ -3,11 +3,11 @@ import { MOVEMENT_TYPES, type MovementType } from '@shared/inventory';
 import type { InventoryItem, Movement } from '@shared/schemas/inventory';
 import { Button, Checkbox, DataTable, DateText, Dialog, FormField, Input, Pagination, Select } from '@/components';
 import { Tabs } from '@/components/Tabs';
-import { ApiError } from '@/lib/api';
 import { humanize } from '@/lib/format';
 import { useItem, useLots, useMovementMutation, useMovements, useSuppliers } from '../api';
 import { DayText, StatusBadge, qty } from './format';
 import { UsageEditor } from './UsageEditor';
+import { fieldErrors } from '@/lib/forms';
 
 const HINTS: Record<MovementType, string> = {
   receive: 'A delivery: creates the lot or tops it up.',
@@ -81,7 +81,7 @@ function MovementForm({ item, canManage }: { item: InventoryItem; canManage: boo
       {
         onSuccess: () => setF({ ...EMPTY, type: f.type }),
         onError: (err) => {
-          if (err instanceof ApiError) setErrors(Object.fromEntries(err.details.map((d) => [d.path, d.message])));
+          setErrors(fieldErrors(err));
         },
       },
     );

@@ -16,8 +16,8 @@ import {
   type Column,
   type RowAction,
 } from '@/components';
-import { ApiError } from '@/lib/api';
 import { useDeleteSupplierMutation, useSaveSupplierMutation, useSuppliers } from '../api';
+import { serverErrors } from '@/lib/forms';
 
 const FIELDS = ['name', 'contact_person', 'phone', 'email', 'gstin', 'lead_time_days'] as const;
 type Field = (typeof FIELDS)[number];
@@ -61,10 +61,8 @@ function SupplierForm({ supplier, open, onOpenChange }: SupplierDialogProps) {
       {
         onSuccess: () => onOpenChange(false),
         onError: (err) => {
-          if (err instanceof ApiError) {
-            setErrors(Object.fromEntries(err.details.map((d) => [d.path, d.message])));
-            if (err.code === 'SUPPLIER_EXISTS') setErrors({ name: err.message });
-          }
+          const { fields, form } = serverErrors(err, undefined, { SUPPLIER_EXISTS: 'name' });
+          setErrors({ ...(fields as Record<string, string>), ...(form === undefined ? {} : { form }) });
         },
       },
     );

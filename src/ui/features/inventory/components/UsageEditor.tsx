@@ -2,9 +2,9 @@ import { useState } from 'react';
 import { Trash2 } from 'lucide-react';
 import type { InventoryItem, Usage } from '@shared/schemas/inventory';
 import { Button, FormField, IconButton, Input, Select } from '@/components';
-import { ApiError } from '@/lib/api';
 import { useCatalogueList } from '@/lib/catalogue';
 import { useSetUsageMutation, useUsage } from '../api';
+import { fieldErrors } from '@/lib/forms';
 
 /** "Glucose (GLU)"; a name that already ends with its code ("Fasting Blood Sugar (FBS)") is not repeated. */
 function testLabel(t: { name: string; code: string }): string {
@@ -100,8 +100,7 @@ function UsageRows({ item, initial }: { item: InventoryItem; initial: Usage[] })
               },
               {
                 onError: (err) => {
-                  if (err instanceof ApiError)
-                    setErrors(Object.fromEntries(err.details.map((d) => [d.path, d.message])));
+                  setErrors(fieldErrors(err));
                 },
               },
             );

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Invoice } from '@shared/schemas/invoices';
-import { Button, Dialog, FormField, Textarea } from '@/components';
-import { ApiError } from '@/lib/api';
+import { FormDialog, FormField, Textarea } from '@/components';
+import { fieldNamed, serverErrors } from '@/lib/forms';
 import { useInvoiceAction } from '../api';
 
 /** Cancelling an issued invoice: the reason is required (it goes on the credit note and the audit trail). */
@@ -23,29 +23,26 @@ function CancelForm({ invoice, onClose }: { invoice: Invoice | null; onClose: ()
       { id: invoice.id, kind: 'cancel', reason: reason.trim() },
       {
         onSuccess: onClose,
-        onError: (e) =>
-          setError(
-            e instanceof ApiError ? (e.details.find((d) => d.path === 'reason')?.message ?? e.message) : undefined,
-          ),
+        onError: (e) => {
+          const { fields, form } = serverErrors(e, fieldNamed(['reason'] as const));
+          setError(fields.reason ?? form);
+        },
       },
     );
   };
   return (
-    <Dialog
+    <FormDialog
       open={invoice !== null}
       onOpenChange={(o) => !o && onClose()}
       title={`Cancel ${invoice?.invoice_number ?? 'invoice'}?`}
       description={`A credit note is issued for ${invoice?.recipient_name ?? 'the recipient'} and the invoice's bills are free to invoice again. The invoice itself is kept.`}
-      footer={
-        <>
-          <Button variant="outline" onClick={onClose}>
-            Keep Invoice
-          </Button>
-          <Button variant="destructive" disabled={act.isPending} onClick={submit}>
-            {act.isPending ? 'Cancelling...' : 'Cancel Invoice'}
-          </Button>
-        </>
-      }
+      busy={act.isPending}
+      onCancel={onClose}
+      cancelLabel="Keep Invoice"
+      onSubmit={submit}
+      submitVariant="destructive"
+      submitLabel="Cancel Invoice"
+      busyLabel="Cancelling..."
     >
       <FormField label="Reason" required error={error}>
         <Textarea
@@ -56,6 +53,6 @@ function CancelForm({ invoice, onClose }: { invoice: Invoice | null; onClose: ()
           onBlur={() => !reason.trim() && setError('A reason is required to cancel an invoice')}
         />
       </FormField>
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -19,10 +19,11 @@ import {
 } from '@/components';
 import { useIsMobile } from '@/lib/useIsMobile';
 import { Tabs } from '@/components/Tabs';
-import { ApiError, contractUrl } from '@/lib/api';
+import { contractUrl } from '@/lib/api';
 import { useCatalogueList } from '@/lib/catalogue';
 import { useLabFormat, formatDate } from '@/lib/format';
 import { useAddPayerPrice, usePayerPrices, usePayerStatement, useRemovePayerPrice } from '../api';
+import { fieldErrors } from '@/lib/forms';
 
 const KIND_LABEL: Record<CatalogueItemType, string> = { test: 'Test', profile: 'Profile', package: 'Package' };
 
@@ -172,13 +173,7 @@ function AddPrice({ payer }: { payer: Payer }) {
               setItem('');
               setPrice('');
             },
-            onError: (err) =>
-              err instanceof ApiError &&
-              setErrors(
-                err.details.length
-                  ? Object.fromEntries(err.details.map((d) => [d.path, d.message]))
-                  : { item_id: err.message },
-              ),
+            onError: (err) => setErrors(((e) => (e.form === undefined ? e : { item_id: e.form }))(fieldErrors(err))),
           },
         );
       }}

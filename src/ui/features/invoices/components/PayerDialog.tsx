@@ -1,8 +1,7 @@
-import { useState } from 'react';
 import { PAYER_TYPES, PAYER_TYPE_LABELS, type Payer } from '@shared/schemas/payers';
 import { GST_STATES } from '@shared/gst';
-import { Button, Dialog, FormField, Input, Select } from '@/components';
-import { ApiError } from '@/lib/api';
+import { FormDialog, FormField, Input, Select } from '@/components';
+import { useFieldForm } from '@/lib/forms';
 import { useCreatePayer, useUpdatePayer } from '../api';
 
 const STATE_OPTIONS = Object.entries(GST_STATES).map(([code, name]) => ({ value: code, label: `${name} (${code})` }));
@@ -42,9 +41,9 @@ function PayerForm({
 }) {
   const create = useCreatePayer();
   const update = useUpdatePayer();
-  const [f, setF] = useState(blank(payer));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF((x) => ({ ...x, [k]: e.target.value }));
+  const { values: f, setValues, errors, showErrors } = useFieldForm(() => blank(payer));
+  const set = (k: keyof typeof f) => (e: { target: { value: string } }) =>
+    setValues((x) => ({ ...x, [k]: e.target.value }));
   const body = {
     name: f.name,
     type: f.type as Payer['type'],
@@ -59,31 +58,23 @@ function PayerForm({
     discount_percent: f.discount_percent as unknown as number,
     status: f.status as Payer['status'],
   };
-  const onError = (e: unknown) =>
-    e instanceof ApiError &&
-    setErrors(e.details.length ? Object.fromEntries(e.details.map((d) => [d.path, d.message])) : { name: e.message });
+  const onError = showErrors;
   const busy = create.isPending || update.isPending;
   const save = () =>
     payer
       ? update.mutate({ id: payer.id, body }, { onSuccess: () => onOpenChange(false), onError })
       : create.mutate(body, { onSuccess: () => onOpenChange(false), onError });
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onOpenChange={onOpenChange}
       size="lg"
       title={payer ? `Edit ${payer.name}` : 'Add Payer'}
       description="A corporate client, insurer or TPA, referring hospital or collection centre that pays for patients."
-      footer={
-        <>
-          <Button variant="outline" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button disabled={busy} onClick={save}>
-            {busy ? 'Saving...' : payer ? 'Save Payer' : 'Add Payer'}
-          </Button>
-        </>
-      }
+      busy={busy}
+      onSubmit={save}
+      submitLabel={payer ? 'Save Payer' : 'Add Payer'}
+      error={errors.form}
     >
       <div className="grid gap-3 sm:grid-cols-2">
         <FormField label="Name" error={errors.name} required className="sm:col-span-2">
@@ -143,6 +134,6 @@ function PayerForm({
           <Input inputMode="decimal" value={f.discount_percent} onChange={set('discount_percent')} />
         </FormField>
       </div>
-    </Dialog>
+    </FormDialog>
   );
 }

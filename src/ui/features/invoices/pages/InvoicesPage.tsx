@@ -25,7 +25,7 @@ import { Tabs } from '@/components/Tabs';
 import { useScreen } from '@/lib/screens';
 import { useLabFormat } from '@/lib/format';
 import { localDate } from '@shared/time';
-import { ApiError, contractUrl, errorMessage } from '@/lib/api';
+import { contractUrl } from '@/lib/api';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
 import { METHOD_OPTIONS } from '@/lib/billText';
@@ -34,6 +34,7 @@ import { useCreateInvoice, useInvoiceAction, useInvoicePage, usePayerPage } from
 import { CancelInvoiceDialog } from '../components/CancelInvoiceDialog';
 import { PayerDialog } from '../components/PayerDialog';
 import { PayerList } from '../components/PayerList';
+import { fieldErrors } from '@/lib/forms';
 
 const TONES: Record<Invoice['status'], BadgeTone> = {
   draft: 'grey',
@@ -255,12 +256,7 @@ function MarkPaidDialog({ invoice, onClose }: { invoice: Invoice | null; onClose
                 },
                 {
                   onSuccess: onClose,
-                  onError: (e) =>
-                    setErrors(
-                      e instanceof ApiError
-                        ? Object.fromEntries(e.details.map((d) => [d.path, d.message]))
-                        : { form: errorMessage(e) },
-                    ),
+                  onError: (e) => setErrors(fieldErrors(e)),
                 },
               )
             }
@@ -323,8 +319,7 @@ function NewInvoiceDialog({ open, onOpenChange }: { open: boolean; onOpenChange:
                 { payer_id: payer ? Number(payer) : undefined, period_from: from, period_to: to },
                 {
                   onSuccess: () => onOpenChange(false),
-                  onError: (e) =>
-                    e instanceof ApiError && setErrors(Object.fromEntries(e.details.map((d) => [d.path, d.message]))),
+                  onError: (e) => setErrors(fieldErrors(e)),
                 },
               )
             }

@@ -5,8 +5,8 @@ import {
   type ReportSettingsUpdate,
 } from '@shared/schemas/lab-reports';
 import { Button, Card, CardBody, CardHeader, ErrorPanel, FormField, Input, LoadingState, Select } from '@/components';
-import { ApiError } from '@/lib/api';
 import { useReportSettings, useSaveReportSettingsMutation } from '../api';
+import { fieldErrors } from '@/lib/forms';
 
 /** The accreditation printed in every report's header, the address its QR code opens, and the paper it is printed on. */
 export function ReportSettingsCard({ canManage }: { canManage: boolean }) {
@@ -47,7 +47,7 @@ function SettingsForm({ initial, canManage }: { initial: ReportSettings; canMana
     setErrors({});
     save.mutate(parsed.data, {
       onError: (err) => {
-        if (err instanceof ApiError) setErrors(Object.fromEntries(err.details.map((d) => [d.path, d.message])));
+        setErrors(fieldErrors(err));
       },
     });
   }

@@ -20,13 +20,13 @@ import {
   Select,
   Textarea,
 } from '@/components';
-import { ApiError } from '@/lib/api';
 import {
   useRemoveSignatureMutation,
   useReportTemplates,
   useSaveTemplateMutation,
   useUploadSignatureMutation,
 } from '../api';
+import { fieldErrors } from '@/lib/forms';
 
 /** Report Templates: one per department, changing that department's section of every report PDF. */
 export function TemplatesCard({ canManage }: { canManage: boolean }) {
@@ -131,7 +131,7 @@ function TemplateDialog({ template, onClose }: { template: ReportTemplate; onClo
           onClose();
         },
         onError: (err) => {
-          if (err instanceof ApiError) setErrors(Object.fromEntries(err.details.map((d) => [d.path, d.message])));
+          setErrors(fieldErrors(err));
         },
       },
     );

@@ -16,13 +16,14 @@ import {
   Money,
   Select,
 } from '@/components';
-import { ApiError, contractUrl, errorMessage } from '@/lib/api';
+import { contractUrl } from '@/lib/api';
 import { formatMoney, useLabFormat } from '@/lib/format';
 import { drawerDifferenceText, rupeesToPaise } from '@shared/money';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
 import { CloseDayConfirm } from './CloseDayConfirm';
 import { useCloseDay, useClosing, useClosingHistory, useClosingSettings, useUpdateClosingSettings } from '../api';
+import { fieldErrors } from '@/lib/forms';
 
 const money = /^\d+(\.\d{1,2})?$/;
 
@@ -72,11 +73,7 @@ export function DayClosingPanel() {
         },
         onError: (err) => {
           setConfirming(false);
-          setErrors(
-            err instanceof ApiError && err.details.length
-              ? Object.fromEntries(err.details.map((d) => [d.path, d.message]))
-              : { form: errorMessage(err) },
-          );
+          setErrors(fieldErrors(err));
         },
       },
     );

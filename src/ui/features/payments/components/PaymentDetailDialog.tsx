@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import type { LedgerEntry } from '@shared/schemas/payments';
 import { Badge, Button, DateText, Dialog, FormField, Input, Money } from '@/components';
-import { ApiError, errorMessage } from '@/lib/api';
 import { methodLabel } from '@/lib/billText';
 import { useRefund, useSettleCheque } from '../api';
 import { STATUS_TONE } from './status';
+import { fieldErrors } from '@/lib/forms';
 
 /** A ledger row in full, with its actions: refund (a completed payment), clear or bounce (a pending cheque). */
 export function PaymentDetailDialog({
@@ -35,9 +35,7 @@ export function PaymentDetailDialog({
     onClose();
   };
   const onError = (err: unknown) => {
-    if (err instanceof ApiError && err.details.length)
-      setErrors(Object.fromEntries(err.details.map((d) => [d.path, d.message])));
-    else setErrors({ form: errorMessage(err) });
+    setErrors(fieldErrors(err));
   };
 
   const rows: [string, React.ReactNode][] = p

@@ -3,9 +3,10 @@ import { PAYMENT_METHODS, type PaymentMethod } from '@shared/billing';
 import { METHOD_REFERENCE } from '@shared/schemas/payments';
 import type { Bill } from '@shared/schemas/bills';
 import { Button, Checkbox, Dialog, FormField, Input, Money, Select } from '@/components';
-import { ApiError, errorMessage } from '@/lib/api';
+import { errorMessage } from '@/lib/api';
 import { methodLabel } from '@/lib/billText';
 import { findBillByNumber, usePatientAdvance, useRecordPayment, useSpendAdvance } from '../api';
+import { fieldErrors } from '@/lib/forms';
 
 const METHOD_OPTIONS = PAYMENT_METHODS.map((m) => ({ value: m, label: methodLabel(m) }));
 
@@ -87,9 +88,7 @@ export function RecordPaymentDialog({
           onOpenChange(false);
         },
         onError: (err) => {
-          if (err instanceof ApiError && err.details.length)
-            setErrors(Object.fromEntries(err.details.map((d) => [d.path, d.message])));
-          else setErrors({ form: errorMessage(err) });
+          setErrors(fieldErrors(err));
         },
       },
     );

@@ -1,5 +1,5 @@
 import { useEffect, useId } from 'react';
-import { useForm, useWatch, type FieldValues, type Path, type UseFormSetError } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import {
@@ -10,8 +10,8 @@ import {
   type QcMaterial,
 } from '@shared/schemas/qc';
 import { Button, Dialog, FormField, Input, Select } from '@/components';
-import { ApiError } from '@/lib/api';
 import { useActiveTests, useCreateQcMaterialMutation, useUpdateQcMaterialMutation } from '../api';
+import { applyServerErrors, topField } from '@/lib/forms';
 
 type FormIn = z.input<typeof qcMaterialCreateSchema>;
 type FormOut = z.output<typeof qcMaterialCreateSchema>;
@@ -26,23 +26,7 @@ const FIELDS = [
   'target_mean',
   'target_sd',
   'unit',
-];
-
-/** Puts the server's field messages under their fields; a taken lot goes under Lot Number. */
-export function showServerErrors<T extends FieldValues>(
-  err: unknown,
-  setError: UseFormSetError<T>,
-  fields: readonly string[],
-) {
-  if (!(err instanceof ApiError)) return;
-  for (const d of err.details) {
-    const field = d.path.split('.')[0] ?? '';
-    if (fields.includes(field)) setError(field as Path<T>, { type: 'server', message: d.message });
-  }
-  if (err.code === 'LOT_TAKEN' && fields.includes('lot_number')) {
-    setError('lot_number' as Path<T>, { type: 'server', message: err.message });
-  }
-}
+] as const;
 
 const text = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(n));
 
@@ -98,7 +82,7 @@ export function MaterialFormDialog({ open, onOpenChange, material }: MaterialFor
   const onSubmit = form.handleSubmit((body) => {
     const done = {
       onSuccess: () => onOpenChange(false),
-      onError: (e: unknown) => showServerErrors(e, form.setError, FIELDS),
+      onError: (e: unknown) => applyServerErrors(e, form.setError, topField(FIELDS), { LOT_TAKEN: 'lot_number' }),
     };
     if (material) update.mutate({ id: material.id, body }, done);
     else create.mutate(body, done);

@@ -7,8 +7,8 @@ import { Button, Dialog, FormField, Input, MachineSelect, Select, Textarea } fro
 import { formatDate, useLabFormat } from '@/lib/format';
 import { useRecordQcRunMutation } from '../api';
 import { expiryHint, formatQcValue, rangeText, targetText } from '../qcText';
-import { showServerErrors } from './MaterialFormDialog';
 import { RunBadge } from './RunBadge';
+import { applyServerErrors, topField } from '@/lib/forms';
 
 /** datetime-local gives the lab's wall-clock time without a zone; the API wants an instant. */
 const LOCAL_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/;
@@ -77,7 +77,7 @@ export function RecordRunDialog({ open, onOpenChange, material, materials }: Rec
       { id: material_id, body: { ...body, equipment_id: machine ?? undefined } },
       {
         onSuccess: () => onOpenChange(false),
-        onError: (e) => showServerErrors(e, form.setError, ['value', 'performed_at', 'comments']),
+        onError: (e) => applyServerErrors(e, form.setError, topField(['value', 'performed_at', 'comments'] as const)),
       },
     ),
   );

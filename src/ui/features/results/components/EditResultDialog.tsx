@@ -4,12 +4,12 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { resultCode, resultUpdateSchema, resultValue, type TestResult } from '@shared/schemas/results';
 import { Button, Dialog, FormField, Input, Textarea } from '@/components';
-import { ApiError } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { templateById } from '@shared/templates';
 import { useUpdateResultMutation } from '../api';
 import { StructuredPanel, type PanelDraft } from './StructuredPanel';
 import { StructuredCulture, cultureDraftOf, culturePayload, type CultureDraft } from './StructuredCulture';
+import { applyServerErrors, fieldNamed } from '@/lib/forms';
 
 const editSchema = resultUpdateSchema.extend({ result_value: resultValue });
 /** A verified result changes only with a reason (the server refuses it otherwise, and keeps the earlier value). */
@@ -68,12 +68,7 @@ export function EditResultDialog({
           onOpenChange(false);
         },
         onError: (err) => {
-          if (err instanceof ApiError) {
-            for (const d of err.details) {
-              const path = FIELDS.find((f) => f === d.path);
-              if (path) form.setError(path, { message: d.message });
-            }
-          }
+          applyServerErrors(err, form.setError, fieldNamed(FIELDS));
           notify.error('Failed to update result', err);
         },
       },

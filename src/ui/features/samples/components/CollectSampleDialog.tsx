@@ -4,7 +4,6 @@ import type { Patient } from '@shared/schemas/patients';
 import { sampleCreateSchema, type Sample } from '@shared/schemas/samples';
 import type { SamplePriority, SampleType } from '@shared/samples';
 import { Button, Checkbox, Dialog, FormField, Select, Textarea } from '@/components';
-import { ApiError } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { useCurrentUser } from '@/lib/session';
 import { usePatient } from '@/lib/patients/queries';
@@ -14,6 +13,7 @@ import { PatientField } from './PatientField';
 import { CollectorField, LocationField, fieldErrors } from './SampleFields';
 import { TestsField } from './TestsField';
 import { PendingTubes } from './PendingTubes';
+import { serverErrors } from '@/lib/forms';
 
 export interface CollectSampleDialogProps {
   open: boolean;
@@ -108,7 +108,7 @@ export function CollectSampleDialog({ open, onOpenChange, onCollected, tube = nu
         onCollected(sample);
       },
       onError: (err) => {
-        if (err instanceof ApiError && err.status === 400) setErrors(fieldErrors(err.details));
+        setErrors(serverErrors(err).fields as Record<string, string>);
       },
     });
   };

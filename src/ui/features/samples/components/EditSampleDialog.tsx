@@ -3,11 +3,11 @@ import type { Sample } from '@shared/schemas/samples';
 import { sampleUpdateSchema } from '@shared/schemas/samples';
 import { SAMPLE_PRIORITIES, type SamplePriority, type SampleType } from '@shared/samples';
 import { Button, Dialog, FormField, Input, Select, Textarea } from '@/components';
-import { ApiError } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { useUpdateSampleMutation } from '../api';
 import { PRIORITY_CHOICES, TYPE_CHOICES, collectorName } from '../text';
 import { CollectorField, LocationField, fieldErrors } from './SampleFields';
+import { serverErrors } from '@/lib/forms';
 
 /** Usual conditions on receipt, offered as suggestions; any text up to 200 characters is kept. */
 const RECEIPT_CONDITIONS = [
@@ -66,7 +66,7 @@ function EditForm({ sample, onOpenChange }: { sample: Sample; onOpenChange: (ope
       {
         onSuccess: () => onOpenChange(false),
         onError: (err) => {
-          if (err instanceof ApiError && err.status === 400) setErrors(fieldErrors(err.details));
+          setErrors(serverErrors(err).fields as Record<string, string>);
         },
       },
     );

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Sample } from '@shared/schemas/samples';
-import { Button, Dialog, FormField, Textarea } from '@/components';
+import { FormDialog, FormField, Textarea } from '@/components';
+import { fieldNamed, serverErrors } from '@/lib/forms';
 import { useSampleStatusMutation } from '../api';
 
 export interface RejectSampleDialogProps {
@@ -17,8 +18,6 @@ function RejectForm({ sample, onOpenChange }: { sample: Sample; onOpenChange: (o
   const status = useSampleStatusMutation();
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string>();
-  const close = (o: boolean) => !status.isPending && onOpenChange(o);
-
   const reject = () => {
     if (!reason.trim()) {
       setError('Give the reason for rejecting the sample');
@@ -26,49 +25,49 @@ function RejectForm({ sample, onOpenChange }: { sample: Sample; onOpenChange: (o
     }
     status.mutate(
       { id: sample.id, status: 'rejected', notes: reason.trim() },
-      { onSuccess: () => onOpenChange(false) },
+      {
+        onSuccess: () => onOpenChange(false),
+        onError: (err) => {
+          const { fields, form } = serverErrors(err, fieldNamed(['notes'] as const));
+          setError(fields.notes ?? form);
+        },
+      },
     );
   };
 
   return (
-    <Dialog
+    <FormDialog
       open
-      onOpenChange={close}
+      onOpenChange={onOpenChange}
       title="Reject Sample"
       description={`Sample ${sample.sample_id} of ${sample.first_name} ${sample.last_name} will be closed as rejected. This cannot be undone.`}
       size="sm"
-      footer={
-        <>
-          <Button variant="outline" onClick={() => close(false)} disabled={status.isPending}>
-            Cancel
-          </Button>
-          <Button variant="destructive" onClick={reject} loading={status.isPending} loadingText="Rejecting...">
-            Reject Sample
-          </Button>
-        </>
-      }
-    >
-      <form
-        noValidate
-        onSubmit={(e) => {
+      busy={status.isPending}
+      form={{
+        id: 'reject-sample-form',
+        columns: 1,
+        onSubmit: (e) => {
           e.preventDefault();
           reject();
-        }}
-      >
-        <FormField label="Reason" required error={error}>
-          <Textarea
-            autoFocus
-            value={reason}
-            onChange={(e) => {
-              setReason(e.target.value);
-              setError(undefined);
-            }}
-            rows={3}
-            placeholder="e.g. Haemolysed, clotted, wrong tube, unlabelled"
-            maxLength={1000}
-          />
-        </FormField>
-      </form>
-    </Dialog>
+        },
+      }}
+      submitVariant="destructive"
+      submitLabel="Reject Sample"
+      busyLabel="Rejecting..."
+    >
+      <FormField label="Reason" required error={error}>
+        <Textarea
+          autoFocus
+          value={reason}
+          onChange={(e) => {
+            setReason(e.target.value);
+            setError(undefined);
+          }}
+          rows={3}
+          placeholder="e.g. Haemolysed, clotted, wrong tube, unlabelled"
+          maxLength={1000}
+        />
+      </FormField>
+    </FormDialog>
   );
 }

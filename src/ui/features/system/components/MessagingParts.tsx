@@ -3,7 +3,7 @@ import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-quer
 import { Save, Send } from 'lucide-react';
 import { Button, Card, CardBody, CardHeader, DateText, ErrorPanel, FormField, Input, LoadingState } from '@/components';
 import { ApiError } from '@/lib/api';
-import { fieldErrors, useFieldForm, type FieldErrors } from '@/lib/forms';
+import { useFieldForm, type FieldErrors, serverErrors } from '@/lib/forms';
 import { notify } from '@/lib/notify';
 import { messagingKeys, type SendOutcome } from '../messaging';
 
@@ -41,10 +41,10 @@ export function Section({
 /** 400 details by field, or a toast for anything else. */
 export function onSaveError(title: string, setErrors: (e: Errors) => void) {
   return (err: unknown) => {
-    if (err instanceof ApiError && err.status === 400 && err.details.length) {
-      setErrors(fieldErrors(err));
-      notify.error(title, `${err.details.length} field(s) need attention`);
-    } else notify.error(title, err);
+    const { fields, form } = serverErrors(err);
+    const named = Object.keys(fields).length;
+    setErrors(fields);
+    notify.error(title, named ? `${named} field(s) need attention` : form);
   };
 }
 

@@ -1,22 +1,12 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useMemo, useState } from 'react';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
 import { Link } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import {
-  Bell,
-  Database,
-  HardDriveDownload,
-  Lock,
-  RotateCcw,
-  Save,
-  Server,
-  Settings as SettingsIcon,
-} from 'lucide-react';
+import { Bell, Lock, RotateCcw, Save, Settings as SettingsIcon } from 'lucide-react';
 import {
   Button,
   ConfirmDialog,
-  DateText,
   ErrorPanel,
   FormField,
   Input,
@@ -27,13 +17,11 @@ import {
   Switch,
   Textarea,
 } from '@/components';
-import { ApiError } from '@/lib/api';
+import { serverErrors } from '@/lib/forms';
 import { labKeys } from '@/lib/lab';
 import { notify } from '@/lib/notify';
 import { useScreen } from '@/lib/screens';
 import {
-  BACKUP_FREQUENCIES,
-  BACKUP_RETENTIONS,
   CURRENCIES,
   DATE_FORMATS,
   LOGIN_ATTEMPTS_MAX,
@@ -43,35 +31,18 @@ import {
   TIMEZONES,
 } from '@shared/constants';
 import { PASSWORD_POLICY_LABELS } from '@shared/password-policy';
-import {
-  backUpNow,
-  checks,
-  formatBytes,
-  resetSettings,
-  saveSettings,
-  settingsKeys,
-  systemKeys,
-  useBackups,
-  useDiagnostics,
-  useSettings,
-  type AuditChainReport,
-  type Settings,
-} from '../api';
+import { resetSettings, saveSettings, settingsKeys, useSettings, type Settings } from '../api';
 import { Section } from '../components/MessagingParts';
 import { BackgroundJobsPanel } from '../components/BackgroundJobsPanel';
 import { ChannelSwitches } from '../components/ChannelSwitches';
 import { EmailSection } from '../components/EmailSection';
 import { SmsSection } from '../components/SmsSection';
-
-type Errors = Partial<Record<keyof Settings, string>>;
+import { DatabaseSection, Locked, SystemSection, options, type SettingsErrors } from '../components/SettingsSections';
 
 const LOGIN_ATTEMPTS = Array.from(
   { length: LOGIN_ATTEMPTS_MAX - LOGIN_ATTEMPTS_MIN + 1 },
   (_, i) => LOGIN_ATTEMPTS_MIN + i,
 );
-
-const options = (values: readonly (string | number)[], label: (v: string) => string = (v) => v) =>
-  values.map((v) => ({ value: String(v), label: label(String(v)) }));
 
 /** Every IANA zone this browser knows, the spec's four first. */
 function zoneOptions(current: string) {
@@ -80,16 +51,6 @@ function zoneOptions(current: string) {
   const list = [...TIMEZONES, ...rest];
   if (!list.includes(current)) list.unshift(current);
   return list.map((z) => ({ value: z, label: z }));
-}
-
-/** A switch that cannot change, with the reason beside it. */
-function Locked({ label, checked, reason }: { label: string; checked: boolean; reason: string }) {
-  return (
-    <div className="space-y-1">
-      <Switch checked={checked} onCheckedChange={() => undefined} disabled label={label} />
-      <p className="text-xs text-slate-600">{reason}</p>
-    </div>
-  );
 }
 
 export default function SettingsPage() {
@@ -113,7 +74,7 @@ function SettingsEditor({ saved }: { saved: Settings }) {
   const { title, subtitle } = useScreen();
   const qc = useQueryClient();
   const [draft, setDraft] = useState<Settings>(saved);
-  const [errors, setErrors] = useState<Errors>({});
+  const [errors, setErrors] = useState<SettingsErrors>({});
   const [confirmReset, setConfirmReset] = useState(false);
   // Backups and the database hold every lab on the server: its operator's section alone.
   const operator = can(useCurrentUser(), 'manage_tenants');
@@ -130,12 +91,10 @@ function SettingsEditor({ saved }: { saved: Settings }) {
     mutationFn: () => saveSettings(draft),
     onSuccess: (s) => onSaved(s, 'Settings saved'),
     onError: (err) => {
-      if (err instanceof ApiError && err.status === 400) {
-        const next: Errors = {};
-        for (const d of err.details) next[d.path as keyof Settings] ??= d.message;
-        setErrors(next);
-        notify.error('Settings not saved', `${err.details.length} setting(s) need attention`);
-      } else notify.error('Settings not saved', err);
+      const { fields, form } = serverErrors<keyof Settings>(err);
+      setErrors(fields);
+      const named = Object.keys(fields).length;
+      notify.error('Settings not saved', named ? `${named} setting(s) need attention` : form);
     },
   });
   const reset = useMutation({
@@ -294,156 +253,5 @@ function SettingsEditor({ saved }: { saved: Settings }) {
         onConfirm={() => reset.mutate()}
       />
     </div>
-  );
-}
-
-interface SectionProps {
-  flag: (key: keyof Settings, label: string) => ReactNode;
-}
-
-function DatabaseSection({
-  draft,
-  errors,
-  flag,
-  choice,
-}: SectionProps & {
-  draft: Settings;
-  errors: Errors;
-  choice: <K extends keyof Settings>(
-    key: K,
-    asNumber?: boolean,
-  ) => { value: string; onChange: (e: { target: { value: string } }) => void };
-}) {
-  const qc = useQueryClient();
-  const diagnostics = useDiagnostics(true);
-  const backups = useBackups();
-  const [chain, setChain] = useState<AuditChainReport | null>(null);
-  const backup = useMutation({
-    mutationFn: backUpNow,
-    onSuccess: (b) => {
-      void qc.invalidateQueries({ queryKey: settingsKeys.backups });
-      notify.success('Backup written', `${b.file ?? ''} (${formatBytes(b.bytes ?? 0)})`);
-    },
-    onError: (err) => {
-      void qc.invalidateQueries({ queryKey: settingsKeys.backups });
-      notify.error('Backup failed', err);
-    },
-  });
-  const check = useMutation({
-    mutationFn: async () => {
-      await qc.invalidateQueries({ queryKey: systemKeys.diagnostics });
-      return (await checks.auditChain()).data;
-    },
-    onSuccess: setChain,
-    onError: (err) => notify.error('Integrity check failed', err),
-  });
-  const db = diagnostics.data?.database;
-  const last = backups.data?.backups.find((b) => b.status === 'completed');
-  return (
-    <Section icon={<Database />} title="Database" description="Where the lab’s data lives, and its backups.">
-      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm sm:col-span-2">
-        <dt className="text-slate-600">Engine</dt>
-        <dd data-testid="db-engine">{db ? db.type : '…'}</dd>
-        <dt className="text-slate-600">Size</dt>
-        <dd>{db ? formatBytes(db.size_bytes) : '…'}</dd>
-        <dt className="text-slate-600">Last backup</dt>
-        <dd data-testid="last-backup">
-          {last ? (
-            <>
-              <DateText value={last.finished_at ?? last.started_at} withTime /> · {formatBytes(last.bytes ?? 0)} ·{' '}
-              <span className="break-all text-slate-600">{last.file}</span>
-            </>
-          ) : backups.isPending ? (
-            '…'
-          ) : (
-            'None yet'
-          )}
-        </dd>
-        <dt className="text-slate-600">Integrity</dt>
-        <dd data-testid="integrity">
-          {db ? `Database check: ${db.quick_check}` : '…'}
-          {chain &&
-            ` · Audit chain: ${chain.ok ? `intact (${chain.checked} rows)` : `BROKEN at row ${chain.firstBrokenId ?? '?'}`}`}
-        </dd>
-      </dl>
-      <div className="flex flex-wrap gap-2 sm:col-span-2">
-        <Button variant="outline" onClick={() => backup.mutate()} disabled={backup.isPending}>
-          <HardDriveDownload aria-hidden="true" />
-          {backup.isPending ? 'Backing up…' : 'Back Up Now'}
-        </Button>
-        <Button variant="outline" onClick={() => check.mutate()} disabled={check.isPending}>
-          {check.isPending ? 'Checking…' : 'Check Integrity'}
-        </Button>
-      </div>
-      <div className="space-y-1">
-        {flag('autoBackup', 'Automatic backup')}
-        <p className="text-xs text-slate-600">
-          While lims serve runs, into {backups.data?.directory ?? 'the data directory'}. Keep copies off this machine
-          too.
-        </p>
-      </div>
-      <div />
-      <FormField label="Backup Frequency" error={errors.backupFrequency}>
-        <Select
-          {...choice('backupFrequency')}
-          options={options(BACKUP_FREQUENCIES, (v) => v.charAt(0).toUpperCase() + v.slice(1))}
-        />
-      </FormField>
-      <FormField
-        label="Backup Retention"
-        error={errors.backupRetention}
-        hint="Scheduled backups older than this are removed."
-      >
-        <Select {...choice('backupRetention', true)} options={options(BACKUP_RETENTIONS, (v) => `${v} days`)} />
-      </FormField>
-      {backups.data && backups.data.backups.some((b) => b.status === 'failed') && (
-        <p className="text-sm text-red-700 sm:col-span-2">
-          Last failure: {backups.data.backups.find((b) => b.status === 'failed')?.error}
-        </p>
-      )}
-      {draft.autoBackup === false && (
-        <p className="text-sm text-amber-800 sm:col-span-2">
-          Automatic backups are off: take them by hand or with cron.
-        </p>
-      )}
-    </Section>
-  );
-}
-
-/** Maintenance and debug are the lab's; the server's version is shown to its operator only. */
-function SystemSection({ flag, operator }: SectionProps & { operator: boolean }) {
-  const diagnostics = useDiagnostics(operator);
-  const version = diagnostics.data?.server.version ?? '…';
-  return (
-    <Section icon={<Server />} title="System" description="Maintenance, diagnostics and updates.">
-      <div className="space-y-1">
-        {flag('maintenanceMode', 'Maintenance mode')}
-        <p className="text-xs text-slate-600">
-          Staff can look things up but not save changes; administrators can. Every screen shows a banner.
-        </p>
-      </div>
-      <div className="space-y-1">
-        {flag('debugMode', 'Debug mode')}
-        <p className="text-xs text-slate-600">
-          Adds a line per request to the server log (never search text or patient data).
-        </p>
-      </div>
-      <Locked
-        label="Automatic updates"
-        checked={false}
-        reason="This server does not reach the internet, so it cannot update itself."
-      />
-      {operator && (
-        <div className="text-sm">
-          <p>
-            Installed version: <strong data-testid="version">{version}</strong>
-          </p>
-          <p className="text-slate-600">
-            To update: on the server, run <code>npm install -g lims@latest</code>, then restart lims serve (take a
-            backup first).
-          </p>
-        </div>
-      )}
-    </Section>
   );
 }

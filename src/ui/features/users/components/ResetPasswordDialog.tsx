@@ -3,8 +3,8 @@ import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { passwordResetSchema, type User } from '@shared/schemas/users';
-import { Button, Dialog, FormField, Input, LabPasswordHint } from '@/components';
-import { ApiError } from '@/lib/api';
+import { FormDialog, FormField, Input, LabPasswordHint } from '@/components';
+import { applyServerErrors, fieldNamed, formError } from '@/lib/forms';
 import { fullName } from '@/lib/session';
 import { useResetPasswordMutation } from '../api';
 
@@ -35,18 +35,15 @@ export function ResetPasswordDialog({ user, onClose }: { user: User | null; onCl
       { user, password: v.password },
       {
         onSuccess: onClose,
-        onError: (err) => {
-          const detail = err instanceof ApiError ? err.details.find((d) => d.path === 'password') : undefined;
-          if (detail) form.setError('password', { message: detail.message });
-        },
+        onError: (err) => applyServerErrors(err, form.setError, fieldNamed(['password'] as const)),
       },
     );
   });
 
   return (
-    <Dialog
+    <FormDialog
       open={user !== null}
-      onOpenChange={(o) => !o && !reset.isPending && onClose()}
+      onOpenChange={(o) => !o && onClose()}
       size="sm"
       title="Reset Password"
       description={
@@ -54,35 +51,28 @@ export function ResetPasswordDialog({ user, onClose }: { user: User | null; onCl
           ? `Set a new password for ${fullName(user)} (${user.email}). They will be signed out everywhere.`
           : undefined
       }
-      footer={
-        <>
-          <Button variant="outline" onClick={onClose} disabled={reset.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" form="reset-password-form" loading={reset.isPending} loadingText="Saving...">
-            Reset Password
-          </Button>
-        </>
-      }
+      busy={reset.isPending}
+      onCancel={onClose}
+      form={{ id: 'reset-password-form', onSubmit, columns: 1 }}
+      submitLabel="Reset Password"
+      error={formError(form)}
     >
-      <form id="reset-password-form" noValidate onSubmit={(e) => void onSubmit(e)} className="grid gap-4">
-        <FormField
-          label="New Password"
-          required
-          error={errors.password?.message}
-          hint={
-            <LabPasswordHint
-              password={typed}
-              who={user ? { email: user.email, name: `${user.first_name} ${user.last_name}` } : {}}
-            />
-          }
-        >
-          <Input type="password" autoComplete="new-password" {...form.register('password')} />
-        </FormField>
-        <FormField label="Confirm New Password" required error={errors.confirm_password?.message}>
-          <Input type="password" autoComplete="new-password" {...form.register('confirm_password')} />
-        </FormField>
-      </form>
-    </Dialog>
+      <FormField
+        label="New Password"
+        required
+        error={errors.password?.message}
+        hint={
+          <LabPasswordHint
+            password={typed}
+            who={user ? { email: user.email, name: `${user.first_name} ${user.last_name}` } : {}}
+          />
+        }
+      >
+        <Input type="password" autoComplete="new-password" {...form.register('password')} />
+      </FormField>
+      <FormField label="Confirm New Password" required error={errors.confirm_password?.message}>
+        <Input type="password" autoComplete="new-password" {...form.register('confirm_password')} />
+      </FormField>
+    </FormDialog>
   );
 }

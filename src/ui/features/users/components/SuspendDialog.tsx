@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { User } from '@shared/schemas/users';
-import { Button, Dialog, FormField, Textarea } from '@/components';
-import { ApiError } from '@/lib/api';
+import { FormDialog, FormField, Textarea } from '@/components';
+import { fieldNamed, serverErrors } from '@/lib/forms';
 import { fullName } from '@/lib/session';
 import { useSuspendUserMutation } from '../api';
 
@@ -16,40 +16,35 @@ function SuspendUser({ user, onClose }: { user: User; onClose: () => void }) {
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | undefined>();
 
-  const submit = () => {
+  const submit = () =>
     suspend.mutate(
       { user, reason },
       {
         onSuccess: onClose,
         onError: (err) => {
-          const detail = err instanceof ApiError ? err.details.find((d) => d.path === 'reason') : undefined;
-          if (detail) setError(detail.message);
+          const { fields, form } = serverErrors(err, fieldNamed(['reason'] as const));
+          setError(fields.reason ?? form);
         },
       },
     );
-  };
 
   return (
-    <Dialog
+    <FormDialog
       open
-      onOpenChange={(o) => !o && !suspend.isPending && onClose()}
+      onOpenChange={(o) => !o && onClose()}
       size="sm"
       title="Suspend User"
       description={`Suspend ${fullName(user)} (${user.email})? They are signed out at once and cannot sign in until the suspension is lifted.`}
-      footer={
-        <>
-          <Button variant="outline" onClick={onClose} disabled={suspend.isPending}>
-            Cancel
-          </Button>
-          <Button variant="destructive" onClick={submit} loading={suspend.isPending} loadingText="Suspending...">
-            Suspend
-          </Button>
-        </>
-      }
+      busy={suspend.isPending}
+      onCancel={onClose}
+      onSubmit={submit}
+      submitVariant="destructive"
+      submitLabel="Suspend"
+      busyLabel="Suspending..."
     >
       <FormField label="Reason" error={error} hint="Optional; kept with the account and in the audit trail.">
         <Textarea rows={2} maxLength={200} value={reason} onChange={(e) => setReason(e.target.value)} />
       </FormField>
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -20,7 +20,7 @@ import {
   Select,
 } from '@/components';
 import type { IssuedInvitation } from '@shared/schemas/tenants';
-import { applyServerErrors, fieldNamed } from '@/lib/forms';
+import { applyServerErrors, fieldNamed, formError } from '@/lib/forms';
 import { useDialogForm } from '@/lib/dialogForm';
 import { fullName, useCurrentUser } from '@/lib/session';
 import { useLab } from '@/lib/lab';
@@ -224,6 +224,7 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
       busy={busy}
       onCancel={close}
       form={{ id: mode === 'create' ? 'add-user-form' : 'edit-user-form', onSubmit }}
+      error={formError(form)}
       submitLabel={user ? 'Save Changes' : invites ? 'Invite User' : 'Create User'}
       busyLabel={user ? 'Saving...' : invites ? 'Inviting...' : 'Creating...'}
     >

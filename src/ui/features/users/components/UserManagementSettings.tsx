@@ -11,9 +11,9 @@ import {
 import { PASSWORD_POLICY_LABELS } from '@shared/password-policy';
 import { settingsUpdateSchema, type Settings, type SettingsUpdate } from '@shared/schemas/settings';
 import { Button, Card, CardBody, CardHeader, ErrorPanel, FormField, LoadingState, Select, Switch } from '@/components';
-import { ApiError } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { useLabSettings, useSaveUserSettingsMutation } from '../api';
+import { serverErrors } from '@/lib/forms';
 
 /** The four settings this panel edits; the rest of the lab's settings are System Settings'. */
 type UserSettings = Pick<Settings, 'sessionTimeout' | 'maxLoginAttempts' | 'passwordPolicy' | 'twoFactorAuth'>;
@@ -89,11 +89,7 @@ function Form({ saved }: { saved: Settings }) {
         setErrors({});
       },
       onError: (err) => {
-        if (err instanceof ApiError && err.status === 400) {
-          const next: Errors = {};
-          for (const d of err.details) next[d.path as keyof UserSettings] ??= d.message;
-          setErrors(next);
-        }
+        setErrors(serverErrors<keyof UserSettings>(err).fields);
         notify.error('Settings not saved', err);
       },
     });

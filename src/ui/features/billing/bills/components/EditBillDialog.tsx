@@ -7,10 +7,10 @@ import { PAYMENT_METHODS } from '@shared/billing';
 import type { Bill } from '@shared/schemas/bills';
 import { formatMoney } from '@/lib/format';
 import { Button, ConfirmDialog, Dialog, FormField, Input, Select, Textarea, deleteMessage } from '@/components';
-import { ApiError } from '@/lib/api';
 import { useBill, useCancelBillMutation, useDeleteBillMutation, useUpdateBillMutation } from '../api';
 import { isPaymentMethod, METHOD_OPTIONS, paiseOf, patientName } from '@/lib/billText';
 import { invoiceLockReason } from './billActions';
+import { applyServerErrors, fieldNamed } from '@/lib/forms';
 
 const editSchema = z.object({
   payment_method: z.enum(PAYMENT_METHODS, { error: 'Choose a payment method' }),
@@ -63,13 +63,8 @@ function EditBillBody({ bill, onDone, canDelete }: { bill: Bill; onDone: () => v
   const save = form.handleSubmit((v) =>
     update.mutate(v, {
       onSuccess: onDone,
-      onError: (err) => {
-        if (!(err instanceof ApiError)) return;
-        for (const d of err.details) {
-          if (d.path === 'payment_method' || d.path === 'due_date' || d.path === 'notes')
-            form.setError(d.path, { message: d.message });
-        }
-      },
+      onError: (err) =>
+        applyServerErrors(err, form.setError, fieldNamed(['payment_method', 'due_date', 'notes'] as const)),
     }),
   );
 

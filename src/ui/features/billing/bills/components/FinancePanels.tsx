@@ -5,10 +5,10 @@ import { ROLES, ROLE_LABELS } from '@shared/roles';
 import { localDate } from '@shared/time';
 import type { BillingSettings } from '@shared/schemas/billing-settings';
 import { Button, Card, CardBody, CardHeader, Checkbox, FormField, Input, Money, Select } from '@/components';
-import { ApiError } from '@/lib/api';
 import { methodLabel } from '@/lib/billText';
 import { formatMoney, useLabFormat } from '@/lib/format';
 import { useBillingSettings, useLedgerPeriod, useUpdateBillingSettings } from '../api';
+import { fieldErrors } from '@/lib/forms';
 
 function useThisMonth() {
   const today = localDate(useLabFormat().timeZone);
@@ -200,8 +200,7 @@ function SettingsForm({ settings, canEdit }: { settings: BillingSettings; canEdi
             ),
           },
           {
-            onError: (err) =>
-              err instanceof ApiError && setErrors(Object.fromEntries(err.details.map((d) => [d.path, d.message]))),
+            onError: (err) => setErrors(fieldErrors(err)),
           },
         );
       }}

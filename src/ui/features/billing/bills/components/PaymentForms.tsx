@@ -8,9 +8,9 @@ import { METHOD_REFERENCE, requireMethodReference, type Bill } from '@shared/sch
 import { rupeesToPaise } from '@shared/money';
 import { formatMoney, moneySymbol } from '@/lib/format';
 import { Button, FormField, Input, Select } from '@/components';
-import { ApiError } from '@/lib/api';
 import { useRecordPaymentMutation } from '../api';
 import { isPaymentMethod, METHOD_OPTIONS, paiseOf } from '@/lib/billText';
+import { applyServerErrors, fieldNamed } from '@/lib/forms';
 
 /** Rupees typed by hand: positive, at most 2 decimals, not above `maxPaise` (the server checks the same). */
 function amountField(maxPaise: number, tooMuch: string) {
@@ -47,15 +47,6 @@ type RefundValues = z.infer<ReturnType<typeof refundSchema>>;
 
 const rupeeText = (paise: number) => (paise / 100).toFixed(2);
 
-/** Puts the server's field messages (amount, reason...) under the fields they name. */
-type FieldPath = 'amount' | 'reason' | 'method' | 'reference' | 'bank';
-const FIELD_PATHS: readonly string[] = ['amount', 'reason', 'method', 'reference', 'bank'];
-
-function fieldErrors(err: unknown, set: (path: FieldPath, message: string) => void) {
-  if (!(err instanceof ApiError)) return;
-  for (const d of err.details) if (FIELD_PATHS.includes(d.path)) set(d.path as FieldPath, d.message);
-}
-
 /** Record Payment: the amount starts at the balance (the usual case: the patient settles the bill). */
 export function RecordPaymentForm({ bill }: { bill: Bill }) {
   const balancePaise = paiseOf(bill.balance);
@@ -76,7 +67,10 @@ export function RecordPaymentForm({ bill }: { bill: Bill }) {
         reference: v.reference || undefined,
         bank: need.bank ? v.bank || undefined : undefined,
       },
-      { onError: (err) => fieldErrors(err, (path, message) => path !== 'reason' && form.setError(path, { message })) },
+      {
+        onError: (err) =>
+          applyServerErrors(err, form.setError, fieldNamed(['amount', 'method', 'reference', 'bank'] as const)),
+      },
     ),
   );
   return (
@@ -140,12 +134,7 @@ export function RefundForm({ bill }: { bill: Bill }) {
     refund.mutate(
       { amount: -Number(v.amount), method: v.method, reason: v.reason },
       {
-        onError: (err) =>
-          fieldErrors(
-            err,
-            (path, message) =>
-              (path === 'amount' || path === 'method' || path === 'reason') && form.setError(path, { message }),
-          ),
+        onError: (err) => applyServerErrors(err, form.setError, fieldNamed(['amount', 'method', 'reason'] as const)),
       },
     ),
   );
