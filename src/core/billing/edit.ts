@@ -8,7 +8,8 @@ import { formatInr } from '../../shared/money.js';
 import { localDate } from '../../shared/time.js';
 import { organizationTimezone } from '../settings/organization.js';
 import { assertWithinCredit, payerForBill } from '../payers/service.js';
-import { amendOrderOfBill, testsOfLines } from '../samples/orders.js';
+import { testsOfLines } from '../catalogue/service.js';
+import { announce } from '../events.js';
 import { recordBillRefund } from '../payments/ledger.js';
 import { priceBill } from './pricing.js';
 import { assertBillNotInvoiced } from './invoice-lock.js';
@@ -96,7 +97,7 @@ export async function editBillItems(db: Db, actor: Actor, id: number, input: Bil
     const reason =
       input.reason ??
       (gone.length ? `taken off the bill: ${gone.map((g) => g.name).join(', ')}` : 'tests of the bill changed');
-    await amendOrderOfBill(trx, actor, bill, { added, removed }, reason);
+    await announce(trx, actor, 'bill.amended', { bill, added, removed, reason });
 
     const growth = priced.finalPaise - bill.final_amount_paise;
     if (payer && growth > 0) assertWithinCredit(payer, growth);
