@@ -11,6 +11,13 @@ import { LISTENERS } from './listeners.js';
  * repository, in the same transaction.
  */
 export interface CoreEvents {
+  /**
+   * A saved bill is about to be cancelled, deleted or have its lines changed (`change` says which,
+   * as a message would: "cancelled"): a feature that holds the bill refuses by throwing.
+   */
+  'bill.changing': { bill: { id: number; bill_number: string; invoice_id: number | null }; change: string };
+  /** A patient is about to be deleted: a feature holding records of theirs refuses by throwing. */
+  'patient.deleting': { patient: { id: number; first_name: string; last_name: string } };
   /** A bill was stored with its lines (a consultation becomes a visit, the tubes are ordered). */
   'bill.created': { bill: Selectable<BillsTable>; lines: OrderedLine[] };
   /** A saved bill's tests changed: `added` and `removed` are test ids. */

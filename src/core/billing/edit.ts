@@ -12,7 +12,6 @@ import { testsOfLines } from '../catalogue/service.js';
 import { announce } from '../events.js';
 import { recordBillRefund } from '../payments/ledger.js';
 import { priceBill } from './pricing.js';
-import { assertBillNotInvoiced } from './invoice-lock.js';
 import { deleteBillItemRows, findBillRow, insertBillItemRows, itemsOfBill, updateBillRow } from './repository.js';
 
 const lineKey = (type: string, id: number) => `${type}:${id}`;
@@ -51,7 +50,7 @@ export async function editBillItems(db: Db, actor: Actor, id: number, input: Bil
     if (!bill) throw new NotFoundError('Bill', id);
     if (bill.cancelled_at)
       throw new ConflictError(`Bill ${bill.bill_number} is cancelled and cannot be changed`, 'BILL_CANCELLED');
-    await assertBillNotInvoiced(trx, actor.organizationId, bill, 'changed');
+    await announce(trx, actor, 'bill.changing', { bill, change: 'changed' });
     const oldItems = await itemsOfBill(trx, id);
     const charged = new Map(
       oldItems.map((l) => [

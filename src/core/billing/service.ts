@@ -26,7 +26,6 @@ import { priceBill } from './pricing.js';
 import { announce } from '../events.js';
 import { toBill, toBillItem, toPayment } from './mappers.js';
 import { recordBillRefund, recordPayment } from '../payments/ledger.js';
-import { assertBillNotInvoiced } from './invoice-lock.js';
 import {
   applyBillFilters,
   billsQuery,
@@ -246,7 +245,7 @@ export async function updateBill(db: Db, actor: Actor, id: number, input: BillUp
     const patch: Record<string, unknown> = {};
     if (input.status === 'cancelled') {
       if (!input.cancel_reason) throw ValidationError.field('cancel_reason', 'A reason is required to cancel a bill');
-      await assertBillNotInvoiced(trx, actor.organizationId, before, 'cancelled');
+      await announce(trx, actor, 'bill.changing', { bill: before, change: 'cancelled' });
       if (before.paid_paise > 0) {
         throw new ConflictError(
           `Bill ${before.bill_number} has ${formatInr(before.paid_paise)} paid; refund it before cancelling`,
@@ -276,7 +275,7 @@ export async function updateBill(db: Db, actor: Actor, id: number, input: BillUp
 export async function deleteBill(db: Db, actor: Actor, id: number): Promise<Bill> {
   const bill = await getBill(db, actor.organizationId, id);
   await db.transaction().execute(async (trx) => {
-    await assertBillNotInvoiced(trx, actor.organizationId, bill, 'deleted');
+    await announce(trx, actor, 'bill.changing', { bill, change: 'deleted' });
     if ((await countPaymentsOfBill(trx, id)) > 0)
       throw new ConflictError(
         `Bill ${bill.bill_number} has payments recorded; cancel it instead of deleting it`,

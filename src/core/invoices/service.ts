@@ -9,7 +9,7 @@ import { findPatient } from '../patients/repository.js';
 import { findPayerRow } from '../payers/repository.js';
 import { getOrganization, labSettings, organizationTimezone } from '../settings/organization.js';
 import { recordBillPayment } from '../billing/service.js';
-import { payerState, taxParties } from './parties.js';
+import { payerState, taxParties } from '../payers/service.js';
 import { linesAndTotals } from './lines.js';
 import type { BillsTable } from '../billing/tables.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';

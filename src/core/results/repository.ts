@@ -1,7 +1,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { verifierName, type ResultAmendment, type ResultListQuery } from '../../shared/schemas/results.js';
-import { patientsOfDoctor } from '../visits/repository.js';
+import { patientsOfDoctor } from '../patients/repository.js';
 import { parseStructured } from '../../shared/templates/index.js';
 
 /** The list's filters, and the doctor whose patients alone are shown (src/core/results/scope.ts). */
