@@ -29,6 +29,8 @@ export interface CoreEvents {
   };
   /** A bill was cancelled or deleted; `reason` is what the audit rows of the cascade say. */
   'bill.cancelled': { billId: number; billNumber: string; reason: string };
+  /** A sample is about to be deleted (`code` is its printed sample id): a feature holding its records refuses. */
+  'sample.deleting': { sample: { id: number; code: string } };
   /** Every ordered test of a sample is verified: its report is released. */
   'sample.completed': { sampleId: number };
   /** A critical value was telephoned: the report may have waited for that call. */

@@ -3,6 +3,8 @@ import { billingListeners } from './billing/listeners.js';
 import { invoicesListeners } from './invoices/bill-lock.js';
 import { visitsListeners } from './visits/listeners.js';
 import { samplesListeners } from './samples/listeners.js';
+import { resultsListeners } from './results/listeners.js';
+import { portalListeners } from './portal/report-ready.js';
 import { interopOutListeners } from './interop-out/listeners.js';
 
 /**
@@ -17,5 +19,7 @@ export const LISTENERS: readonly Listeners[] = [
   invoicesListeners,
   visitsListeners,
   samplesListeners,
+  resultsListeners,
+  portalListeners,
   interopOutListeners,
 ];

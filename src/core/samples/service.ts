@@ -46,7 +46,7 @@ import {
 import { findPatient } from '../patients/repository.js';
 import { findUser } from '../users/repository.js';
 import { findBillRow } from '../billing/repository.js';
-import { countResultsOfSample } from '../results/repository.js';
+import { announce } from '../events.js';
 import { ownedIds } from '../catalogue/repository.js';
 import { notify } from '../notifications/notify.js';
 
@@ -331,8 +331,7 @@ async function announceRejection(trx: Db, actor: Actor, id: number, reason: stri
 export async function deleteSample(db: Db, actor: Actor, id: number): Promise<Sample> {
   const sample = await load(db, actor.organizationId, id);
   await db.transaction().execute(async (trx) => {
-    if ((await countResultsOfSample(trx, id)) > 0)
-      throw new ConflictError(`Sample ${sample.sample_id} has results; reject it instead of deleting it`, 'IN_USE');
+    await announce(trx, actor, 'sample.deleting', { sample: { id, code: sample.sample_id } });
     await deleteSampleRow(trx, id);
     await writeAudit(trx, actor, {
       action: 'delete',
