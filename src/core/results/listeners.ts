@@ -1,6 +1,6 @@
 import type { Listeners } from '../events.js';
 import { ConflictError } from '../errors.js';
-import { countResultsOfSample } from './repository.js';
+import { countResultsOfSample } from './summary-repository.js';
 
 /** A sample with results stays: it is rejected instead, so its results keep their tube. */
 export const resultsListeners: Listeners = {
