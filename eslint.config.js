@@ -4,6 +4,8 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import uiBoundaries from './eslint/ui-boundaries.js';
 import engineDifferences from './eslint/engine-differences.js';
+import coreFeatures from './eslint/core-features.js';
+import { knownEdges, knownInternals } from './eslint/core-features.known.js';
 
 /** Layers: shared <- core <- server, cli; shared <- ui. The UI never imports core or server. */
 const boundary = (from, banned) => ({
@@ -79,6 +81,12 @@ export default tseslint.config(
     ignores: ['src/core/db/**'],
     plugins: { 'lims-db': engineDifferences },
     rules: { 'lims-db/in-db-only': 'error' },
+  },
+  {
+    // Core features import each other one way, through their entry files (eslint/core-features.js).
+    files: ['src/core/**/*.ts'],
+    plugins: { 'lims-core': coreFeatures },
+    rules: { 'lims-core/no-feature-cycles': ['error', { knownEdges, knownInternals }] },
   },
   boundary('src/shared', ['core', 'server', 'cli', 'ui']),
   boundary('src/core', ['server', 'cli', 'ui']),

@@ -3,7 +3,9 @@ import type { JobSpec } from '../core/scheduler.js';
 import type { SenderLog } from '../core/messaging/sender.js';
 import { pruneOldMessages, sendDueMessages } from '../core/messaging/sender.js';
 import { sendDueReports } from '../core/interop-out/delivery.js';
-import { SWEEP_INTERVAL_MS, sweepOverdue } from '../core/notifications/overdue.js';
+import { SWEEP_INTERVAL_MS } from '../core/notifications/sweep.js';
+import { sweepOverdueBills } from '../core/billing/overdue.js';
+import { sweepOverdueEquipmentWork } from '../core/equipment/overdue.js';
 import { foldTatPending } from '../core/db/summaries.js';
 import { announceBackupFailure, backupIfDue } from '../core/backups/service.js';
 import { labSettings, primaryOrganization } from '../core/settings/organization.js';
@@ -39,7 +41,10 @@ export function serverJobs(ctx: JobContext): JobSpec[] {
       description: 'Announces overdue bills, calibration and maintenance',
       periodMs: SWEEP_INTERVAL_MS,
       firstDelayMs: 5_000,
-      run: () => sweepOverdue(db()),
+      run: async () => {
+        await sweepOverdueBills(db());
+        await sweepOverdueEquipmentWork(db());
+      },
     },
     {
       // PostgreSQL's pending turnaround counts into their histograms (readers are exact either way).

@@ -6,7 +6,7 @@ import { makeLab, tempDir, type Client, type TestLab } from '../helpers.js';
 import { auditRowsFor, badFields, otherLabAdmin, uniqueWord } from './support.js';
 import type { LabReport, LabReportAnalytics, LabReportPage } from '../../src/shared/schemas/lab-reports.js';
 import { labReportStatus } from '../../src/shared/schemas/lab-reports.js';
-import { verificationUrl } from '../../src/core/lab-reports/service.js';
+import { verificationUrl } from '../../src/core/lab-reports/verification.js';
 import type { TestResult } from '../../src/shared/schemas/results.js';
 
 /**

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, makeLab, type Client, type TestLab } from '../helpers.js';
 import type { Actor } from '../../src/core/context.js';
 import { notify } from '../../src/core/notifications/notify.js';
-import { sweepOverdueBills } from '../../src/core/notifications/overdue.js';
+import { sweepOverdueBills } from '../../src/core/billing/overdue.js';
 import { startServerJobs } from './jobs-support.js';
 import { moveSample } from '../../src/core/samples/service.js';
 import { addDays, localDate } from '../../src/shared/time.js';

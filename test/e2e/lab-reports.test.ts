@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { MOBILE, screenshot, startApp, type E2eApp } from './harness.js';
-import { verificationToken } from '../../src/core/lab-reports/service.js';
+import { verificationToken } from '../../src/core/lab-reports/verification.js';
 
 /**
  * Lab Reports as a lab manager uses it: the register shows each sample's report with the status its

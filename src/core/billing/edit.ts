@@ -8,10 +8,10 @@ import { formatInr } from '../../shared/money.js';
 import { localDate } from '../../shared/time.js';
 import { organizationTimezone } from '../settings/organization.js';
 import { assertWithinCredit, payerForBill } from '../payers/service.js';
-import { amendOrderOfBill, testsOfLines } from '../samples/orders.js';
+import { testsOfLines } from '../catalogue/service.js';
+import { announce } from '../events.js';
 import { recordBillRefund } from '../payments/ledger.js';
 import { priceBill } from './pricing.js';
-import { assertBillNotInvoiced } from './invoice-lock.js';
 import { deleteBillItemRows, findBillRow, insertBillItemRows, itemsOfBill, updateBillRow } from './repository.js';
 
 const lineKey = (type: string, id: number) => `${type}:${id}`;
@@ -50,7 +50,7 @@ export async function editBillItems(db: Db, actor: Actor, id: number, input: Bil
     if (!bill) throw new NotFoundError('Bill', id);
     if (bill.cancelled_at)
       throw new ConflictError(`Bill ${bill.bill_number} is cancelled and cannot be changed`, 'BILL_CANCELLED');
-    await assertBillNotInvoiced(trx, actor.organizationId, bill, 'changed');
+    await announce(trx, actor, 'bill.changing', { bill, change: 'changed' });
     const oldItems = await itemsOfBill(trx, id);
     const charged = new Map(
       oldItems.map((l) => [
@@ -96,7 +96,7 @@ export async function editBillItems(db: Db, actor: Actor, id: number, input: Bil
     const reason =
       input.reason ??
       (gone.length ? `taken off the bill: ${gone.map((g) => g.name).join(', ')}` : 'tests of the bill changed');
-    await amendOrderOfBill(trx, actor, bill, { added, removed }, reason);
+    await announce(trx, actor, 'bill.amended', { bill, added, removed, reason });
 
     const growth = priced.finalPaise - bill.final_amount_paise;
     if (payer && growth > 0) assertWithinCredit(payer, growth);

@@ -3,7 +3,8 @@ import { nowIso, type Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { raiseSequence } from '../sequences.js';
 import type { ResolvedLine } from './lines.js';
-import { insertBillItemRows, insertBillRow, insertPaymentRow } from './repository.js';
+import { insertBillItemRows, insertBillRow } from './repository.js';
+import { insertPaymentRow } from '../payments/repository.js';
 
 /**
  * Bills of an earlier system (an import): stored as they were, with their number, time,

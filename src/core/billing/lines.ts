@@ -1,8 +1,6 @@
 import { findItem } from '../catalogue/repository.js';
-import { findUser } from '../users/repository.js';
 import type { Db } from '../db/connection.js';
 import { ValidationError } from '../errors.js';
-import { DOCTOR_ROLES, type Role } from '../../shared/roles.js';
 import { rupeesToPaise } from '../../shared/money.js';
 import type { BillItemInput } from '../../shared/schemas/bills.js';
 import { DEFAULT_SAC, taxRateOf } from '../../shared/gst.js';
@@ -77,17 +75,4 @@ export async function resolveLines(
     });
   }
   return out;
-}
-
-/** The doctor must be an active doctor or lab technician of this lab; answers their consultation fee. */
-export async function resolveDoctor(
-  db: Db,
-  organizationId: number,
-  doctorId: number,
-): Promise<{ id: number; feePaise: number }> {
-  const d = await findUser(db, organizationId, doctorId);
-  if (!d || d.is_active !== 1) throw ValidationError.field('doctor_id', `Unknown doctor ${doctorId}`);
-  if (!DOCTOR_ROLES.includes(d.role as Role))
-    throw ValidationError.field('doctor_id', 'The selected user is not a doctor or lab technician');
-  return { id: d.id, feePaise: d.consultation_fee_paise };
 }

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
-import type { BillItemsTable, BillsTable, PaymentsTable } from './tables.js';
+import type { BillItemsTable, BillsTable } from './tables.js';
+import type { PaymentsTable } from '../payments/tables.js';
 import { billStatusOf, paymentStatusOf } from '../../shared/billing.js';
 import type { Bill, BillItem, Payment } from '../../shared/schemas/bills.js';
 import { localDate } from '../../shared/time.js';

@@ -8,7 +8,7 @@ import type { PayerRow } from '../payers/repository.js';
 import { resolveLines, type ResolvedLine } from './lines.js';
 import { assertNoOverlap } from './overlap.js';
 import { checkDiscount, type ApprovedDiscount } from './approval.js';
-import { payerState, taxParties } from '../invoices/parties.js';
+import { payerState, taxParties } from '../payers/service.js';
 
 export interface PricedBill {
   lines: ResolvedLine[];

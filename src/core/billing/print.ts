@@ -1,8 +1,5 @@
 import type { Db } from '../db/connection.js';
-import type { Actor } from '../context.js';
-import { ForbiddenError, NotFoundError } from '../errors.js';
-import { actorHasPermission } from '../users/permissions.js';
-import { issuePortalPin } from '../portal/pin.js';
+import { NotFoundError } from '../errors.js';
 import { getOrganization } from '../settings/organization.js';
 import { getPatient } from '../patients/service.js';
 import { billPdf } from '../pdf/bill.js';
@@ -44,21 +41,4 @@ export async function billPdfByNumber(
   const row = await findBillByNumber(db, organizationId, billNumber);
   if (!row) throw new NotFoundError('Bill', billNumber);
   return billPdfById(db, organizationId, row.id);
-}
-
-/**
- * The bill slip with the patient's portal sign-in: a new PIN is issued (replacing any earlier one,
- * audited) and printed with the portal address. Only staff who may manage patients issue PINs.
- */
-export async function billPdfWithPortalPin(
-  db: Db,
-  actor: Actor,
-  billId: number,
-  portalUrl: string,
-): Promise<{ pdf: Buffer; billNumber: string }> {
-  if (!(await actorHasPermission(db, actor, 'manage_patients')))
-    throw new ForbiddenError('Issuing a portal PIN needs the manage_patients permission');
-  const bill = await getBill(db, actor.organizationId, billId);
-  const { pin } = await issuePortalPin(db, actor, bill.patient_id);
-  return billPdfById(db, actor.organizationId, billId, { url: portalUrl, pin });
 }

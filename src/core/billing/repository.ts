@@ -1,5 +1,5 @@
 import { sql, type Expression, type Insertable, type Selectable, type SqlBool, type Updateable } from 'kysely';
-import type { BillItemsTable, BillsTable, PaymentsTable } from './tables.js';
+import type { BillItemsTable, BillsTable } from './tables.js';
 import type { Db } from '../db/connection.js';
 import type { BillListQuery } from '../../shared/schemas/bills.js';
 import type { BillRow } from './mappers.js';
@@ -222,13 +222,9 @@ export async function countPaymentsOfBill(db: Db, billId: number): Promise<numbe
   return Number(r.n);
 }
 
-export function insertPaymentRow(trx: Db, values: Insertable<PaymentsTable>): Promise<Selectable<PaymentsTable>> {
-  return trx.insertInto('payments').values(values).returningAll().executeTakeFirstOrThrow();
-}
-
 /**
  * Bills that are overdue today (the status rule: not cancelled, not paid, due date passed) and fell
- * due on or after `since`, oldest due first: what the notifications' overdue sweep announces.
+ * due on or after `since`, oldest due first: what the overdue sweep announces (./overdue.ts).
  */
 export function overdueBillsSince(db: Db, organizationId: number, today: string, since: string) {
   return db

@@ -21,13 +21,11 @@ import { insertPatient } from '../patients/service.js';
 import { labSettings, labToday, organizationTimezone } from '../settings/organization.js';
 import { assertWithinCredit, payerForBill } from '../payers/service.js';
 import { addDays, localDate, localMinuteStamp } from '../../shared/time.js';
-import { resolveDoctor } from './lines.js';
+import { resolveDoctor } from '../users/service.js';
 import { priceBill } from './pricing.js';
-import { cancelVisitsOfBill, recordVisitForBill } from '../visits/service.js';
-import { orderSamplesForBill, withdrawOrderOfBill } from '../samples/orders.js';
+import { announce } from '../events.js';
 import { toBill, toBillItem, toPayment } from './mappers.js';
 import { recordBillRefund, recordPayment } from '../payments/ledger.js';
-import { assertBillNotInvoiced } from './invoice-lock.js';
 import {
   applyBillFilters,
   billsQuery,
@@ -125,8 +123,7 @@ async function insertBill(
   });
   // The bill prints as issued: its header (lab, patient, doctor) is kept now.
   await snapshotBill(trx, actor.organizationId, bill, nowStr);
-  await recordVisitForBill(trx, actor, bill);
-  await orderSamplesForBill(trx, actor, bill, lines);
+  await announce(trx, actor, 'bill.created', { bill, lines });
   if (body.amount_paid !== undefined && body.amount_paid > 0) {
     await insertPayment(trx, actor, bill.id, {
       amount: body.amount_paid,
@@ -248,7 +245,7 @@ export async function updateBill(db: Db, actor: Actor, id: number, input: BillUp
     const patch: Record<string, unknown> = {};
     if (input.status === 'cancelled') {
       if (!input.cancel_reason) throw ValidationError.field('cancel_reason', 'A reason is required to cancel a bill');
-      await assertBillNotInvoiced(trx, actor.organizationId, before, 'cancelled');
+      await announce(trx, actor, 'bill.changing', { bill: before, change: 'cancelled' });
       if (before.paid_paise > 0) {
         throw new ConflictError(
           `Bill ${before.bill_number} has ${formatInr(before.paid_paise)} paid; refund it before cancelling`,
@@ -257,8 +254,11 @@ export async function updateBill(db: Db, actor: Actor, id: number, input: BillUp
       }
       patch.cancelled_at = nowIso();
       patch.cancel_reason = input.cancel_reason;
-      await cancelVisitsOfBill(trx, actor, id, `bill ${before.bill_number} cancelled: ${input.cancel_reason}`);
-      await withdrawOrderOfBill(trx, actor, id, `bill ${before.bill_number} cancelled: ${input.cancel_reason}`);
+      await announce(trx, actor, 'bill.cancelled', {
+        billId: id,
+        billNumber: before.bill_number,
+        reason: `bill ${before.bill_number} cancelled: ${input.cancel_reason}`,
+      });
     }
     if (input.payment_method !== undefined) patch.payment_method = input.payment_method;
     if (input.due_date !== undefined) patch.due_date = input.due_date;
@@ -275,14 +275,17 @@ export async function updateBill(db: Db, actor: Actor, id: number, input: BillUp
 export async function deleteBill(db: Db, actor: Actor, id: number): Promise<Bill> {
   const bill = await getBill(db, actor.organizationId, id);
   await db.transaction().execute(async (trx) => {
-    await assertBillNotInvoiced(trx, actor.organizationId, bill, 'deleted');
+    await announce(trx, actor, 'bill.changing', { bill, change: 'deleted' });
     if ((await countPaymentsOfBill(trx, id)) > 0)
       throw new ConflictError(
         `Bill ${bill.bill_number} has payments recorded; cancel it instead of deleting it`,
         'BILL_HAS_PAYMENTS',
       );
-    await cancelVisitsOfBill(trx, actor, id, `bill ${bill.bill_number} deleted`);
-    await withdrawOrderOfBill(trx, actor, id, `bill ${bill.bill_number} deleted`);
+    await announce(trx, actor, 'bill.cancelled', {
+      billId: id,
+      billNumber: bill.bill_number,
+      reason: `bill ${bill.bill_number} deleted`,
+    });
     await deleteBillRow(trx, actor.organizationId, id);
     await writeAudit(trx, actor, {
       action: 'delete',

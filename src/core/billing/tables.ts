@@ -56,34 +56,10 @@ export interface BillItemsTable {
   tax_paise: Generated<number>;
 }
 
-export interface PaymentsTable {
-  id: Generated<number>;
-  organization_id: number;
-  bill_id: number;
-  amount_paise: number;
-  method: string;
-  reference: string | null;
-  reason: string | null;
-  received_by: number | null;
-  created_at: string;
-  // The ledger (migration 19, src/core/payments): kind, status, advance, refunds, the day it counts on.
-  kind: Generated<'payment' | 'refund' | 'advance'>;
-  status: Generated<'pending' | 'completed' | 'failed' | 'refunded'>;
-  patient_id: number | null;
-  bank: string | null;
-  advance_paise: Generated<number>;
-  refunded_paise: Generated<number>;
-  refund_of: number | null;
-  value_date: string | null;
-  settled_at: string | null;
-  settled_by: number | null;
-}
-
 /** Merged into the database type (src/core/db/schema.ts) wherever this module is compiled. */
 declare module '../db/schema.js' {
   interface DB {
     bills: BillsTable;
     bill_items: BillItemsTable;
-    payments: PaymentsTable;
   }
 }

@@ -10,7 +10,7 @@ import { openServicesOverdue } from './service-repository.js';
  * record and due date: the notification rows are the memory (once-key
  * `calibration_overdue:<id>:<due date>`), so a record rescheduled and missed again is announced
  * again, a record left overdue is not repeated. Each lab in one transaction, like the overdue
- * bills (src/core/notifications/overdue.ts). A lab with pushNotifications off is skipped.
+ * bills (src/core/billing/overdue.ts). A lab with pushNotifications off is skipped.
  * Answers how many notifications were written.
  */
 export function sweepOverdueEquipmentWork(db: Db, now: Date = equipmentNow()): Promise<number> {

@@ -3,7 +3,6 @@ import type { Actor } from '../context.js';
 import { diff, writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { organizationTimezone } from '../settings/organization.js';
-import { notify } from '../notifications/notify.js';
 import { equipmentNow } from './clock.js';
 import {
   deleteEquipmentRow,
@@ -11,21 +10,18 @@ import {
   findEquipmentRow,
   historySince,
   insertEquipmentRow,
-  insertReadingRow,
   insertStatusHistory,
   latestReadings,
   referencesTo,
   selectAllEquipment,
   selectEquipmentPage,
-  selectReadingById,
-  selectReadings,
   selectStatusHistory,
   serialTaken,
   testCountsSince,
   updateEquipmentRow,
 } from './repository.js';
-import { cancelOpenServices, overdueCalibrationsOf, serviceCounts, serviceDatesOf } from './service-repository.js';
-import { equipmentAuditValues, toEquipment, toReading, type EquipmentRow, type Performance } from './mappers.js';
+import { cancelOpenServices, serviceCounts, serviceDatesOf } from './service-repository.js';
+import { equipmentAuditValues, toEquipment, type EquipmentRow, type Performance } from './mappers.js';
 import { addDays, localDate } from '../../shared/time.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import {
@@ -39,8 +35,6 @@ import {
   type EquipmentStatusChange,
   type EquipmentSummary,
   type EquipmentUpdate,
-  type Reading,
-  type ReadingCreate,
   type StatusHistoryEntry,
 } from '../../shared/schemas/equipment.js';
 
@@ -106,7 +100,7 @@ async function toEquipmentList(db: Db, organizationId: number, rows: EquipmentRo
   );
 }
 
-async function requireRow(db: Db, organizationId: number, id: number): Promise<EquipmentRow> {
+export async function requireRow(db: Db, organizationId: number, id: number): Promise<EquipmentRow> {
   const row = await findEquipmentRow(db, organizationId, id);
   if (!row) throw new NotFoundError('Equipment', id);
   return row;
@@ -330,100 +324,6 @@ export async function equipmentHistory(db: Db, organizationId: number, id: numbe
   return (await selectStatusHistory(db, organizationId, id)).map((h) => ({ ...h, changed_by_name: h.changed_by_name }));
 }
 
-export async function equipmentReadings(db: Db, organizationId: number, id: number): Promise<Reading[]> {
-  await requireRow(db, organizationId, id);
-  return (await selectReadings(db, organizationId, id)).map(toReading);
-}
-
-function outside(v: number | null | undefined, min: number | null, max: number | null): boolean {
-  if (v == null) return false;
-  return (min != null && v < Number(min)) || (max != null && v > Number(max));
-}
-
-/** Logs a reading; outside the equipment's limits it is flagged and the lab is notified in the same transaction. */
-export async function addReading(
-  db: Db,
-  actor: Actor,
-  id: number,
-  input: ReadingCreate,
-): Promise<{ reading: Reading; equipment: Equipment }> {
-  const readingId = await db.transaction().execute(async (trx) => {
-    const e = await requireRow(trx, actor.organizationId, id);
-    const now = equipmentNow();
-    const recordedAt = input.recorded_at ? new Date(input.recorded_at) : now;
-    if (recordedAt.getTime() > now.getTime() + 5 * 60_000)
-      throw ValidationError.field('recorded_at', 'Recorded at cannot be in the future');
-    const tempOut = outside(input.temperature, e.min_temperature, e.max_temperature);
-    const humOut = outside(input.humidity, e.min_humidity, e.max_humidity);
-    const row = await insertReadingRow(trx, {
-      organization_id: actor.organizationId,
-      equipment_id: id,
-      temperature: input.temperature ?? null,
-      humidity: input.humidity ?? null,
-      out_of_range: tempOut || humOut ? 1 : 0,
-      notes: input.notes ?? null,
-      recorded_by: actor.userId,
-      recorded_at: recordedAt.toISOString(),
-      created_at: now.toISOString(),
-    });
-    await writeAudit(trx, actor, {
-      action: 'create',
-      entity: 'equipment_reading',
-      entityId: row.id,
-      newValues: {
-        equipment_id: id,
-        temperature: row.temperature,
-        humidity: row.humidity,
-        out_of_range: row.out_of_range,
-      },
-    });
-    if (tempOut || humOut) {
-      const parts: string[] = [];
-      if (tempOut)
-        parts.push(
-          `temperature ${input.temperature} °C (limits ${limitText(e.min_temperature, e.max_temperature, ' °C')})`,
-        );
-      if (humOut) parts.push(`humidity ${input.humidity}% (limits ${limitText(e.min_humidity, e.max_humidity, '%')})`);
-      await notify(
-        trx,
-        actor.organizationId,
-        { kind: 'equipment_reading', equipmentName: e.name, serialNumber: e.serial_number, detail: parts.join(', ') },
-        { by: actor.userId },
-      );
-    }
-    return row.id;
-  });
-  return {
-    reading: toReading(await selectReadingById(db, actor.organizationId, readingId)),
-    equipment: await getEquipment(db, actor.organizationId, id),
-  };
-}
-
-function limitText(min: number | null, max: number | null, unit: string): string {
-  if (min != null && max != null) return `${min} to ${max}${unit}`;
-  if (min != null) return `at least ${min}${unit}`;
-  return `at most ${max}${unit}`;
-}
-
-/**
- * For result and QC entry: the equipment named (it must be this lab's) and the warning the entry
- * carries when the equipment's calibration is past due or it is not operational. Throws a 400
- * naming `equipment_id` for an unknown id.
- */
-export async function equipmentForEntry(
-  trx: Db,
-  organizationId: number,
-  equipmentId: number,
-): Promise<{ id: number; warning: string | null }> {
-  const e = await findEquipmentRow(trx, organizationId, equipmentId);
-  if (!e) throw ValidationError.field('equipment_id', `Unknown equipment ${equipmentId}`);
-  const { today } = await labDay(trx, organizationId);
-  const overdue = await overdueCalibrationsOf(trx, organizationId, e.id, today);
-  const warnings: string[] = [];
-  if (overdue.length) warnings.push(`${e.name} (${e.serial_number}) calibration was due ${overdue[0]!.due_date}`);
-  if (e.status !== 'operational') warnings.push(`${e.name} (${e.serial_number}) was marked ${e.status}`);
-  return { id: e.id, warning: warnings.length ? warnings.join('; ') : null };
-}
-
 /** Equipment rows for export, in pages. */
 export { equipmentRowsAfter, toEquipmentList, serviceCounts };
+export { equipmentForEntry } from './readings.js';

@@ -7,7 +7,7 @@ import { toBill } from '../billing/mappers.js';
 import { labToday, organizationTimezone } from '../settings/organization.js';
 import { localDate } from '../../shared/time.js';
 import { visitsOfPatient } from '../visits/repository.js';
-import { resultRowsOfPatient } from '../results/repository.js';
+import { resultRowsOfPatient } from '../results/summary-repository.js';
 import { sampleRowsOfPatient, testsOfSamples } from '../samples/repository.js';
 import type { HistoryBill, HistorySample, HistoryTestResult, PatientHistory } from '../../shared/schemas/history.js';
 

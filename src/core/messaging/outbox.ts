@@ -2,7 +2,12 @@ import type { Insertable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { nowIso } from '../context.js';
 import { settingsOf, type OrganizationRow } from '../settings/organization.js';
-import type { Announcement } from '../notifications/notify.js';
+import type {
+  Notification,
+  NotificationKind,
+  NotificationPriority,
+  NotificationType,
+} from '../../shared/schemas/notifications.js';
 import type { OutboxTable } from './tables.js';
 import { insertOutboxRows, onceRecipients, smsRow, smtpRow } from './repository.js';
 import { smsNumber, smsText } from './sms.js';
@@ -12,6 +17,29 @@ import { smsNumber, smsText } from './sms.js';
  * so a rolled-back event sends nothing; `lims serve`'s sender delivers after commit. Nothing here
  * is logged: the rows name patients and hold addresses.
  */
+
+/** A person told, for the delivery channels beside the bell (email, SMS) that read notify's answer. */
+export interface Recipient {
+  id: number;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string | null;
+}
+
+/** What notify (src/core/notifications) answers for one event: its text and who it is for. */
+export interface Announcement {
+  kind: NotificationKind;
+  type: NotificationType;
+  priority: NotificationPriority;
+  title: string;
+  message: string;
+  link: string | null;
+  /** Who the event is for (active staff of the lab, the actor left out), whether or not rows were written. */
+  recipients: Recipient[];
+  /** The in-app notifications written: none when the lab's pushNotifications setting is off. */
+  notifications: (Notification & { user_id: number })[];
+}
 
 /** The stand-in address of a user without email (docs/decisions.md, Doctor Management): never mailed. */
 export const NO_EMAIL_DOMAIN = '@no-email.invalid';

@@ -6,15 +6,12 @@ import type { Permission, Role } from '../../shared/roles.js';
 import { labPermissions, rolesWith } from '../users/permissions.js';
 import { formatInr, type Paise } from '../../shared/money.js';
 import { formatLabDate, type LabDateFormat } from '../../shared/time.js';
-import type {
-  Notification,
-  NotificationKind,
-  NotificationPriority,
-  NotificationType,
-} from '../../shared/schemas/notifications.js';
+import type { NotificationKind, NotificationPriority, NotificationType } from '../../shared/schemas/notifications.js';
 import { insertNotificationRows } from './repository.js';
 import { toNotification } from './mappers.js';
-import { queueAnnouncement } from '../messaging/outbox.js';
+import { queueAnnouncement, type Announcement } from '../messaging/outbox.js';
+
+export type { Announcement, Recipient } from '../messaging/outbox.js';
 
 /**
  * The events lims announces, each with what the text needs. The lab's work names the patient and
@@ -222,28 +219,6 @@ const EVENTS: { [K in NotificationKind]: EventSpec<EventOf<K>> } = {
   calibration_overdue: overdueWork('calibration_overdue'),
   maintenance_overdue: overdueWork('maintenance_overdue'),
 };
-
-/** A person told, for the delivery channels beside the bell (email, SMS) that read notify's answer. */
-export interface Recipient {
-  id: number;
-  first_name: string;
-  last_name: string;
-  email: string;
-  phone: string | null;
-}
-
-export interface Announcement {
-  kind: NotificationKind;
-  type: NotificationType;
-  priority: NotificationPriority;
-  title: string;
-  message: string;
-  link: string | null;
-  /** Who the event is for (active staff of the lab, the actor left out), whether or not rows were written. */
-  recipients: Recipient[];
-  /** The in-app notifications written: none when the lab's pushNotifications setting is off. */
-  notifications: (Notification & { user_id: number })[];
-}
 
 /** The key of an event announced once ever (an overdue bill), else null. */
 export function onceKeyOf(event: NotificationEvent): string | null {

@@ -5,6 +5,9 @@ import { localDate } from '../../shared/time.js';
 import { notify, onceKeyOf, type NotificationEvent } from './notify.js';
 import { announcedKeys } from './repository.js';
 
+/** How often `lims serve` sweeps (src/server/jobs.ts): a bill becomes overdue at the lab's midnight, so within minutes of it. */
+export const SWEEP_INTERVAL_MS = 10 * 60_000;
+
 /**
  * A sweep of what the clock makes due (overdue bills, calibration and maintenance): each lab with
  * pushNotifications on, in one transaction per lab, announces the events `eventsOf` finds for the

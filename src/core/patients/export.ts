@@ -9,7 +9,7 @@ import {
   WALK_START,
   type ExportSelection,
 } from './repository.js';
-import type { ParallelExportPlan } from '../transfer/parallel.js';
+import type { ParallelExportPlan } from '../export/parallel-plan.js';
 import { finishPatientRow } from './export-row.js';
 import { toPatient } from './mappers.js';
 import type { Patient } from '../../shared/schemas/patients.js';

@@ -13,10 +13,9 @@ import {
   unindexPatientWords,
 } from '../db/patient-search.js';
 import type { PatientListQuery } from '../../shared/schemas/patients.js';
-import type { RangeQuery } from '../transfer/parallel.js';
+import type { RangeQuery } from '../export/parallel-plan.js';
 
 import type { PatientRow } from './mappers.js';
-import { patientsOfDoctor } from '../visits/repository.js';
 import './tables.js';
 
 export type { PatientRow };
@@ -381,4 +380,17 @@ export async function patientsByCodes(
     for (const r of rows) out.set(r.patient_code, r);
   }
   return out;
+}
+
+/** The patients a doctor may see when the lab limits doctors to their own: visits or bills that name them. */
+export function patientsOfDoctor(doctorId: number) {
+  return sql<number>`(SELECT v.patient_id FROM visits v WHERE v.doctor_id = ${doctorId}
+    UNION SELECT b.patient_id FROM bills b WHERE b.doctor_id = ${doctorId})`;
+}
+
+export async function isPatientOfDoctor(db: Db, doctorId: number, patientId: number): Promise<boolean> {
+  const row = await db
+    .selectNoFrom(sql<number>`CASE WHEN ${patientId} IN ${patientsOfDoctor(doctorId)} THEN 1 ELSE 0 END`.as('ok'))
+    .executeTakeFirstOrThrow();
+  return Number(row.ok) === 1;
 }

@@ -2,7 +2,7 @@ import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
 import { diff, writeAudit } from '../audit/audit.js';
-import { ConflictError, NotFoundError } from '../errors.js';
+import { NotFoundError } from '../errors.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import type {
   Patient,
@@ -15,19 +15,19 @@ import {
   deletePatientRow,
   findPatient,
   insertPatientRow,
+  isPatientOfDoctor,
   pagePatients,
   updatePatientRow,
   type PatientRow,
 } from './repository.js';
 import { toPatient } from './mappers.js';
-import { countBillsOfPatient } from '../billing/repository.js';
+import { announce } from '../events.js';
 import { nextSequence } from '../sequences.js';
 import { labToday, organizationTimezone } from '../settings/organization.js';
 import { localDate } from '../../shared/time.js';
 import { birthDateFromAge } from '../../shared/age.js';
 import { refuseLikelyDuplicate } from './duplicates.js';
 import { aliasById, aliasByCode } from './merge-repository.js';
-import { isPatientOfDoctor } from '../visits/repository.js';
 import { patientsByLegacyIds, refuseTakenLegacyId } from './legacy-repository.js';
 
 type Writable = Omit<
@@ -184,13 +184,7 @@ export async function deletePatient(db: Db, actor: Actor, id: number): Promise<P
   return db.transaction().execute(async (trx) => {
     const before = await findPatient(trx, actor.organizationId, id);
     if (!before) throw new NotFoundError('Patient', id);
-    const bills = await countBillsOfPatient(trx, id);
-    if (bills > 0) {
-      throw new ConflictError(
-        `${before.first_name} ${before.last_name} has ${bills} bill(s); a patient with bills cannot be deleted`,
-        'IN_USE',
-      );
-    }
+    await announce(trx, actor, 'patient.deleting', { patient: before });
     await deletePatientRow(trx, actor.organizationId, id);
     await writeAudit(trx, actor, { action: 'delete', entity: 'patient', entityId: id, oldValues: before });
     return toPatient(before, await labToday(trx, actor.organizationId));

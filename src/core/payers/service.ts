@@ -10,6 +10,8 @@ import { GST_STATES, stateOfGstin } from '../../shared/gst.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import { addDays, startOfLocalDayUtc } from '../../shared/time.js';
 import { organizationTimezone } from '../settings/organization.js';
+
+export { payerState, taxParties } from './parties.js';
 import type {
   Payer,
   PayerCreate,

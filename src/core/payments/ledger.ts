@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.js';
+import type { DB } from '../db/schema.js';
 import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
@@ -7,11 +8,18 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { formatInr } from '../../shared/money.js';
 import { addDays, localDate } from '../../shared/time.js';
 import type { PaymentMethod } from '../../shared/billing.js';
-import type { BillsTable } from '../billing/tables.js';
-import { findBillRow, insertPaymentRow, updateBillRow } from '../billing/repository.js';
 import { labSettings, organizationTimezone } from '../settings/organization.js';
 import { nextSequence } from '../sequences.js';
-import { findClosing, findPaymentRow, patientAdvancePaise, updatePaymentRow, type PaymentRow } from './repository.js';
+import {
+  billForLedger,
+  findClosing,
+  findPaymentRow,
+  insertPaymentRow,
+  patientAdvancePaise,
+  setBillPaid,
+  updatePaymentRow,
+  type PaymentRow,
+} from './repository.js';
 
 /**
  * The ledger's arithmetic, every amount integer paise, inside the caller's transaction.
@@ -62,8 +70,8 @@ async function liveBill(
   organizationId: number,
   billId: number,
   field?: string,
-): Promise<Selectable<BillsTable>> {
-  const bill = await findBillRow(trx, organizationId, billId);
+): Promise<Selectable<DB['bills']>> {
+  const bill = await billForLedger(trx, organizationId, billId);
   if (!bill) {
     if (field) throw ValidationError.field(field, `Unknown bill ${billId}`);
     throw new NotFoundError('Bill', billId);
@@ -118,7 +126,7 @@ export async function recordPayment(
     value_date: valueDate,
     created_at: now,
   });
-  await updateBillRow(trx, bill.id, { paid_paise: bill.paid_paise + p.amountPaise - advance, updated_at: now });
+  await setBillPaid(trx, bill.id, bill.paid_paise + p.amountPaise - advance, now);
   await writeAudit(trx, actor, {
     action: 'create',
     entity: 'payment',
@@ -154,7 +162,7 @@ export async function recordBillRefund(
     value_date: await valueDateFor(trx, actor.organizationId, actor.userId),
     created_at: now,
   });
-  await updateBillRow(trx, bill.id, { paid_paise: bill.paid_paise - p.amountPaise, updated_at: now });
+  await setBillPaid(trx, bill.id, bill.paid_paise - p.amountPaise, now);
   await writeAudit(trx, actor, {
     action: 'create',
     entity: 'payment',
@@ -164,7 +172,7 @@ export async function recordBillRefund(
   return row;
 }
 
-async function paymentToSettle(trx: Db, organizationId: number, id: number): Promise<PaymentRow> {
+export async function paymentToSettle(trx: Db, organizationId: number, id: number): Promise<PaymentRow> {
   const p = await findPaymentRow(trx, organizationId, id);
   if (!p) throw new NotFoundError('Payment', id);
   return p;
@@ -191,7 +199,7 @@ export async function refundPayment(
   if (left <= 0) throw new ConflictError('This payment has been refunded in full', 'ALREADY_REFUNDED');
   if (r.amountPaise > left)
     throw ValidationError.field('amount', `A refund cannot exceed the ${formatInr(left)} not yet refunded`);
-  const bill = await findBillRow(trx, actor.organizationId, p.bill_id);
+  const bill = await billForLedger(trx, actor.organizationId, p.bill_id);
   if (!bill) throw new NotFoundError('Bill', p.bill_id);
   const advanceLeft = Math.max(0, p.advance_paise - p.refunded_paise);
   const fromAdvance = Math.min(r.amountPaise, advanceLeft);
@@ -229,7 +237,7 @@ export async function refundPayment(
     refunded_paise: refunded,
     ...(refunded === p.amount_paise ? { status: 'refunded' as const } : {}),
   });
-  if (fromBill) await updateBillRow(trx, p.bill_id, { paid_paise: bill.paid_paise - fromBill, updated_at: now });
+  if (fromBill) await setBillPaid(trx, p.bill_id, bill.paid_paise - fromBill, now);
   await writeAudit(trx, actor, {
     action: 'create',
     entity: 'payment',
@@ -237,61 +245,6 @@ export async function refundPayment(
     newValues: { ...row, bill_number: bill.bill_number, refund_of: p.id },
   });
   return row;
-}
-
-async function pendingCheque(trx: Db, organizationId: number, id: number): Promise<PaymentRow> {
-  const p = await paymentToSettle(trx, organizationId, id);
-  if (p.method !== 'cheque' || p.kind !== 'payment')
-    throw new ConflictError('Only a cheque is cleared or bounced', 'NOT_A_CHEQUE');
-  if (p.status !== 'pending')
-    throw new ConflictError(
-      `This cheque is already ${p.status === 'failed' ? 'bounced' : 'cleared'}`,
-      'CHEQUE_SETTLED',
-    );
-  return p;
-}
-
-/**
- * The bank paid the cheque: it counts from today, on the ledger of the cashier who took it (the next
- * open day when that cashier has closed today: a clearing is never refused).
- */
-export async function clearCheque(trx: Db, actor: Actor, id: number): Promise<void> {
-  const p = await pendingCheque(trx, actor.organizationId, id);
-  const now = nowIso();
-  const valueDate = await valueDateFor(trx, actor.organizationId, p.received_by, 'next_day');
-  await updatePaymentRow(trx, id, {
-    status: 'completed',
-    value_date: valueDate,
-    settled_at: now,
-    settled_by: actor.userId,
-  });
-  await writeAudit(trx, actor, {
-    action: 'update',
-    entity: 'payment',
-    entityId: id,
-    oldValues: { status: 'pending' },
-    newValues: { status: 'completed', value_date: valueDate },
-  });
-}
-
-/** The cheque bounced: the row fails and the bill's balance comes back (its advance part goes too). */
-export async function bounceCheque(trx: Db, actor: Actor, id: number, reason: string): Promise<void> {
-  const p = await pendingCheque(trx, actor.organizationId, id);
-  const bill = await findBillRow(trx, actor.organizationId, p.bill_id);
-  if (!bill) throw new NotFoundError('Bill', p.bill_id);
-  const now = nowIso();
-  await updatePaymentRow(trx, id, { status: 'failed', reason, settled_at: now, settled_by: actor.userId });
-  await updateBillRow(trx, bill.id, {
-    paid_paise: bill.paid_paise - (p.amount_paise - p.advance_paise),
-    updated_at: now,
-  });
-  await writeAudit(trx, actor, {
-    action: 'update',
-    entity: 'payment',
-    entityId: id,
-    oldValues: { status: 'pending' },
-    newValues: { status: 'failed', reason, bill_number: bill.bill_number },
-  });
 }
 
 /**
@@ -349,7 +302,7 @@ export async function useAdvance(
     value_date: null,
     created_at: now,
   });
-  await updateBillRow(trx, bill.id, { paid_paise: bill.paid_paise + amountPaise, updated_at: now });
+  await setBillPaid(trx, bill.id, bill.paid_paise + amountPaise, now);
   await writeAudit(trx, actor, {
     action: 'create',
     entity: 'payment',
@@ -397,7 +350,7 @@ async function returnAdvance(
     refunded_paise: refunded,
     ...(refunded === used ? { status: 'refunded' as const } : {}),
   });
-  await updateBillRow(trx, bill.id, { paid_paise: bill.paid_paise - r.amountPaise, updated_at: now });
+  await setBillPaid(trx, bill.id, bill.paid_paise - r.amountPaise, now);
   await writeAudit(trx, actor, {
     action: 'create',
     entity: 'payment',

@@ -1,13 +1,33 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { aggregatesPerDay } from '../db/dialect.js';
-import type { PaymentsTable } from '../billing/tables.js';
-import type { DayClosingsTable } from './tables.js';
+import type { DayClosingsTable, PaymentsTable } from './tables.js';
 import type { LedgerListQuery } from '../../shared/schemas/payments.js';
 
 /** Every query of the payments ledger and the day-end closing; each filtered by organization_id. */
 
 export type PaymentRow = Selectable<PaymentsTable>;
+
+export function insertPaymentRow(trx: Db, values: Insertable<PaymentsTable>): Promise<Selectable<PaymentsTable>> {
+  return trx.insertInto('payments').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+/**
+ * A bill's row as the ledger checks a payment against it. `paid_paise` is the ledger's figure:
+ * only the ledger moves it (setBillPaid), with the payment row that explains the change.
+ */
+export function billForLedger(db: Db, organizationId: number, id: number) {
+  return db
+    .selectFrom('bills')
+    .selectAll()
+    .where('id', '=', id)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+}
+
+export async function setBillPaid(trx: Db, billId: number, paidPaise: number, now: string): Promise<void> {
+  await trx.updateTable('bills').set({ paid_paise: paidPaise, updated_at: now }).where('id', '=', billId).execute();
+}
 
 export function ledgerQuery(db: Db, organizationId: number) {
   return db

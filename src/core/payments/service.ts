@@ -14,7 +14,8 @@ import type {
 } from '../../shared/schemas/payments.js';
 import { findPatient } from '../patients/repository.js';
 import { organizationTimezone } from '../settings/organization.js';
-import { bounceCheque, clearCheque, recordPayment, refundPayment, useAdvance } from './ledger.js';
+import { recordPayment, refundPayment, useAdvance } from './ledger.js';
+import { bounceCheque, clearCheque } from './cheques.js';
 import {
   applyLedgerFilters,
   ledgerQuery,

@@ -1,6 +1,30 @@
 import type { Generated } from 'kysely';
 
-/** Kysely table types of the payments feature (the ledger's rows are billing's `payments`). Money is integer paise. */
+/** Kysely table types of the payments feature: the ledger's rows and the day-end closings. Money is integer paise. */
+
+export interface PaymentsTable {
+  id: Generated<number>;
+  organization_id: number;
+  bill_id: number;
+  amount_paise: number;
+  method: string;
+  reference: string | null;
+  reason: string | null;
+  received_by: number | null;
+  created_at: string;
+  // The ledger (migration 19): kind, status, advance, refunds, the day it counts on.
+  kind: Generated<'payment' | 'refund' | 'advance'>;
+  status: Generated<'pending' | 'completed' | 'failed' | 'refunded'>;
+  patient_id: number | null;
+  bank: string | null;
+  advance_paise: Generated<number>;
+  refunded_paise: Generated<number>;
+  refund_of: number | null;
+  value_date: string | null;
+  settled_at: string | null;
+  settled_by: number | null;
+}
+
 export interface DayClosingsTable {
   id: Generated<number>;
   organization_id: number;
@@ -27,6 +51,7 @@ export interface DayClosingsTable {
 
 declare module '../db/schema.js' {
   interface DB {
+    payments: PaymentsTable;
     day_closings: DayClosingsTable;
   }
 }

@@ -3,7 +3,10 @@ import { randomInt } from 'node:crypto';
 import type { Db } from '../db/connection.js';
 import { nowIso, type Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
-import { ConflictError, NotFoundError } from '../errors.js';
+import { ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
+import { actorHasPermission } from '../users/permissions.js';
+import { getBill } from '../billing/service.js';
+import { billPdfById } from '../billing/print.js';
 import { hashPassword } from '../auth/password.js';
 import { findPatient } from '../patients/repository.js';
 import { PORTAL_PIN_LENGTH, type PortalPinIssued, type PortalPinStatus } from '../../shared/schemas/portal.js';
@@ -67,4 +70,21 @@ export async function portalPinStatus(db: Db, organizationId: number, patientId:
   if (!patient) throw new NotFoundError('Patient', patientId);
   const row = await portalAccessOf(db, patientId, organizationId);
   return { issued: row !== undefined, issued_at: row?.issued_at ?? null };
+}
+
+/**
+ * The bill slip with the patient's portal sign-in: a new PIN is issued (replacing any earlier one,
+ * audited) and printed with the portal address. Only staff who may manage patients issue PINs.
+ */
+export async function billPdfWithPortalPin(
+  db: Db,
+  actor: Actor,
+  billId: number,
+  portalUrl: string,
+): Promise<{ pdf: Buffer; billNumber: string }> {
+  if (!(await actorHasPermission(db, actor, 'manage_patients')))
+    throw new ForbiddenError('Issuing a portal PIN needs the manage_patients permission');
+  const bill = await getBill(db, actor.organizationId, billId);
+  const { pin } = await issuePortalPin(db, actor, bill.patient_id);
+  return billPdfById(db, actor.organizationId, billId, { url: portalUrl, pin });
 }

@@ -1,3 +1,4 @@
+import { recalculate } from './recalculate.js';
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
@@ -5,7 +6,6 @@ import { writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { numericValue } from '../../shared/flags.js';
 import { evaluateFormula, parseFormula } from '../../shared/formula.js';
-import { formatCalculated } from '../../shared/resultTypes.js';
 import { resultCode, type ResultCreate, type ResultUpdate, type TestResult } from '../../shared/schemas/results.js';
 import { findSampleRow, updateSampleRow, type SampleRow } from '../samples/repository.js';
 import { announceAmendment, announceCritical } from './announce.js';
@@ -36,7 +36,7 @@ function entryClosedMessage(code: string, status: string): string {
 }
 
 /** The numeric values of a sample's results by test code (rejected ones left out), for formulas. */
-async function sampleValues(trx: Db, sampleId: number, tests: TestRules[]): Promise<Map<string, number>> {
+export async function sampleValues(trx: Db, sampleId: number, tests: TestRules[]): Promise<Map<string, number>> {
   const codeOf = new Map(tests.map((t) => [t.id, t.code.toUpperCase()]));
   const vars = new Map<string, number>();
   for (const r of await resultsOfSample(trx, sampleId)) {
@@ -152,7 +152,7 @@ export async function enterResult(trx: Db, actor: Actor, input: ResultCreate): P
 }
 
 /** Writes a change to a stored result; a verified one keeps its earlier value as an amendment. */
-async function applyChange(
+export async function applyChange(
   trx: Db,
   actor: Actor,
   before: ResultRow,
@@ -327,78 +327,6 @@ export async function changeResult(trx: Db, actor: Actor, id: number, input: Res
   // A result typed for the first time (a pending one) uses the test's reagents now; a correction does not.
   if (!before.result_value && !before.calculated) await consumeForResult(trx, actor, before.id, test.id);
   await recalculate(trx, actor, sample.id);
-}
-
-/**
- * Works out the calculated tests of a sample from its other results (chains too: LDL/HDL uses the
- * calculated LDL). A calculated value that changes after verification is amended with the reason.
- * A stored calculated value whose inputs no longer allow it (an input removed) is removed if unverified.
- */
-export async function recalculate(trx: Db, actor: Actor, sampleId: number): Promise<void> {
-  const tests = await orderedTests(trx, sampleId);
-  const calculated = tests.filter((t) => t.result_type === 'calculated' && t.formula);
-  if (!calculated.length) return;
-  const sample = (await findSampleRow(trx, actor.organizationId, { id: sampleId }))!;
-  // A chain is at most as deep as the number of calculated tests; each pass settles one level.
-  for (let pass = 0; pass < calculated.length; pass++) {
-    let changed = false;
-    const vars = await sampleValues(trx, sampleId, tests);
-    for (const t of calculated) {
-      const existing = await resultOf(trx, sampleId, t.id);
-      if (existing && !existing.calculated) continue; // measured directly: the lab's value stands
-      const outcome = evaluateFormula(parseFormula(t.formula!), vars);
-      if (!outcome.ok) {
-        if (existing && existing.status !== 'verified') {
-          await deleteResultRow(trx, existing.id);
-          await writeAudit(trx, actor, {
-            action: 'delete',
-            entity: 'test_result',
-            entityId: existing.id,
-            oldValues: existing,
-          });
-          changed = true;
-        }
-        continue;
-      }
-      const value = formatCalculated(outcome.value, t.decimals);
-      if (existing?.result_value === value) continue;
-      const judged = await evaluateValue(trx, t, sample.patient_id, sampleId, sample.collection_date, value);
-      changed = true;
-      if (existing) {
-        const reason =
-          existing.status === 'verified' ? `Recalculated: a result it uses (${t.formula}) was changed` : null;
-        await applyChange(trx, actor, existing, { value, unit: existing.unit, notes: existing.notes, reason }, judged, {
-          sample,
-          testName: t.name,
-        });
-        continue;
-      }
-      const now = nowIso();
-      const row = await insertResultRow(trx, {
-        organization_id: actor.organizationId,
-        sample_id: sampleId,
-        test_id: t.id,
-        patient_id: sample.patient_id,
-        result_value: value,
-        unit: t.unit,
-        ...judged,
-        status: 'completed',
-        notes: null,
-        rejection_reason: null,
-        technician_id: actor.userId,
-        entered_at: now,
-        verified_by: null,
-        verified_at: null,
-        amended: 0,
-        calculated: 1,
-        created_at: now,
-        updated_at: now,
-      });
-      await writeAudit(trx, actor, { action: 'create', entity: 'test_result', entityId: row.id, newValues: row });
-      if (row.is_critical) await announceCritical(trx, actor, sample, t.name);
-    }
-    if (!changed) return;
-  }
 }
 
 /** Entered but unverified results may be removed (a wrong test keyed in); a verified one is amended instead. */

@@ -1,9 +1,10 @@
 import type { Db } from '../db/connection.js';
 import type { ReportLine } from '../pdf/report-types.js';
 import { departmentOf } from '../../shared/schemas/lab-reports.js';
-import { testDetails } from '../lab-reports/repository.js';
+import { testDetails } from '../lab-reports/verification-repository.js';
 import { rangeForPatient, toResult } from './mappers.js';
-import { amendmentsOf, resultRowsOfSample } from './repository.js';
+import { resultRowsOfSample } from './repository.js';
+import { amendmentsOf } from './summary-repository.js';
 import { orderedTests, type reportHead } from './entry-repository.js';
 
 type Head = NonNullable<Awaited<ReturnType<typeof reportHead>>>;

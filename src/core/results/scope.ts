@@ -2,7 +2,7 @@ import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { NotFoundError } from '../errors.js';
 import { labSettings } from '../settings/organization.js';
-import { isPatientOfDoctor } from '../visits/repository.js';
+import { isPatientOfDoctor } from '../patients/repository.js';
 import { actorHasPermission } from '../users/permissions.js';
 
 /**

@@ -16,14 +16,8 @@ import { callsOf, orderedTests, sampleForEntry } from './entry-repository.js';
 import { assertInScope, type ResultScope } from './scope.js';
 import { qcStatusesOf, qcTestStatus } from '../qc/gate.js';
 import { nowIso } from '../context.js';
-import {
-  amendmentsOf,
-  findResultRow,
-  OPEN_FOR_ENTRY,
-  pageResults,
-  resultCounts,
-  resultRowsOfSample,
-} from './repository.js';
+import { findResultRow, OPEN_FOR_ENTRY, pageResults, resultRowsOfSample } from './repository.js';
+import { amendmentsOf, resultCounts } from './summary-repository.js';
 
 export async function listResults(
   db: Db,

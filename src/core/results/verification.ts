@@ -24,8 +24,7 @@ import {
 } from './entry-repository.js';
 import { getResult } from './service.js';
 import { qcGate } from '../qc/runs.js';
-import { announceReportReady } from './announce.js';
-import { queueReportOut } from '../interop-out/service.js';
+import { announce } from '../events.js';
 import { actorHasPermission } from '../users/permissions.js';
 import { notVerifiable, verifyRefusal, type VerifyMode } from './verify-rules.js';
 import { snapshotReport } from '../printing/snapshots.js';
@@ -99,8 +98,7 @@ async function completeIfAllVerified(trx: Db, actor: Actor, sampleId: number, no
     oldValues: { status: 'processing' },
     newValues: { status: 'completed', reported_at: now, notes: 'all results verified' },
   });
-  await announceReportReady(trx, actor, sampleId);
-  await queueReportOut(trx, actor.organizationId, sampleId);
+  await announce(trx, actor, 'sample.completed', { sampleId });
 }
 
 async function allowSelfVerification(db: Db, organizationId: number): Promise<boolean> {
@@ -226,8 +224,7 @@ export async function logCriticalCall(db: Db, actor: Actor, id: number, input: C
       newValues: { critical_call: { called_to: values.called_to, called_at: calledAt, read_back: true } },
     });
     // The last call may be what the report waited for.
-    await announceReportReady(trx, actor, row.sample_id);
-    await queueReportOut(trx, actor.organizationId, row.sample_id);
+    await announce(trx, actor, 'result.critical_called', { sampleId: row.sample_id, resultId: id });
   });
   return getResult(db, actor.organizationId, id);
 }

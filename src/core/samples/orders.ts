@@ -1,7 +1,7 @@
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { tubeOf, tubeSampleType, type TubeId } from '../../shared/tubes.js';
-import { packageProfiles, packageTests, profileTests } from '../catalogue/repository.js';
+import { testsOfLines, type OrderedLine } from '../catalogue/service.js';
 import { testTubes } from '../catalogue/repository.js';
 import { writeAudit } from '../audit/audit.js';
 import { storeSample } from './service.js';
@@ -14,36 +14,6 @@ import {
   testsOnSamplesOfBill,
   updateSampleRow,
 } from './repository.js';
-
-/** A billed line: one of test, profile or package. */
-export interface OrderedLine {
-  test_id: number | null;
-  profile_id: number | null;
-  package_id: number | null;
-}
-
-/** The tests a bill's lines stand for, once each, in bill order (a package's profiles expand too). */
-export async function testsOfLines(db: Db, lines: OrderedLine[]): Promise<number[]> {
-  const profileIds = lines.flatMap((l) => (l.profile_id ? [l.profile_id] : []));
-  const packageIds = lines.flatMap((l) => (l.package_id ? [l.package_id] : []));
-  const pkgProfiles = await packageProfiles(db, packageIds);
-  const allProfiles = [...profileIds, ...[...pkgProfiles.values()].flat().map((p) => p.id)];
-  const profTests = await profileTests(db, allProfiles);
-  const pkgTests = await packageTests(db, packageIds);
-  const out: number[] = [];
-  const add = (id: number) => {
-    if (!out.includes(id)) out.push(id);
-  };
-  for (const l of lines) {
-    if (l.test_id) add(l.test_id);
-    if (l.profile_id) for (const t of profTests.get(l.profile_id) ?? []) add(t.id);
-    if (l.package_id) {
-      for (const p of pkgProfiles.get(l.package_id) ?? []) for (const t of profTests.get(p.id) ?? []) add(t.id);
-      for (const t of pkgTests.get(l.package_id) ?? []) add(t.id);
-    }
-  }
-  return out;
-}
 
 /**
  * The order of a bill: one pending sample per tube with the billed tests on it, each with its

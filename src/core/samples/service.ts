@@ -11,7 +11,6 @@ import { pageEnvelope } from '../../shared/schemas/common.js';
 import {
   canMoveSample,
   completionRate,
-  isValidBarcode,
   makeBarcode,
   nextStatuses,
   type SampleStatus,
@@ -34,7 +33,6 @@ import {
   insertSampleRow,
   pageSamples,
   sampleOwnRow,
-  samplesWithoutBarcode,
   setSampleTests,
   updateSampleRow,
   processingTime,
@@ -46,11 +44,11 @@ import {
 import { findPatient } from '../patients/repository.js';
 import { findUser } from '../users/repository.js';
 import { findBillRow } from '../billing/repository.js';
-import { countResultsOfSample } from '../results/repository.js';
+import { announce } from '../events.js';
 import { ownedIds } from '../catalogue/repository.js';
 import { notify } from '../notifications/notify.js';
 
-async function load(db: Db, organizationId: number, id: number): Promise<Sample> {
+export async function load(db: Db, organizationId: number, id: number): Promise<Sample> {
   const row = await findSampleRow(db, organizationId, { id });
   if (!row) throw new NotFoundError('Sample', id);
   const tests = (await testsOfSamples(db, [id])).get(id) ?? [];
@@ -331,8 +329,7 @@ async function announceRejection(trx: Db, actor: Actor, id: number, reason: stri
 export async function deleteSample(db: Db, actor: Actor, id: number): Promise<Sample> {
   const sample = await load(db, actor.organizationId, id);
   await db.transaction().execute(async (trx) => {
-    if ((await countResultsOfSample(trx, id)) > 0)
-      throw new ConflictError(`Sample ${sample.sample_id} has results; reject it instead of deleting it`, 'IN_USE');
+    await announce(trx, actor, 'sample.deleting', { sample: { id, code: sample.sample_id } });
     await deleteSampleRow(trx, id);
     await writeAudit(trx, actor, {
       action: 'delete',
@@ -342,42 +339,6 @@ export async function deleteSample(db: Db, actor: Actor, id: number): Promise<Sa
     });
   });
   return sample;
-}
-
-export async function sampleByBarcode(db: Db, organizationId: number, barcode: string): Promise<Sample> {
-  if (!isValidBarcode(barcode)) throw ValidationError.field('barcode', 'The scanned barcode format is invalid');
-  const row = await findSampleRow(db, organizationId, { barcode });
-  if (!row) throw new NotFoundError('Sample with barcode', barcode);
-  return load(db, organizationId, row.id);
-}
-
-export async function checkBarcode(
-  db: Db,
-  organizationId: number,
-  barcode: string,
-): Promise<{ isUnique: boolean; valid: boolean }> {
-  const valid = isValidBarcode(barcode);
-  if (!valid) return { isUnique: false, valid };
-  return { isUnique: !(await barcodeOwner(db, organizationId, barcode)), valid };
-}
-
-/** Generate Missing Barcodes: every sample without one gets one, in one transaction. */
-export async function generateMissingBarcodes(db: Db, actor: Actor): Promise<{ generated: number; samples: string[] }> {
-  return db.transaction().execute(async (trx) => {
-    const rows = await samplesWithoutBarcode(trx, actor.organizationId);
-    for (const r of rows) {
-      const barcode = await freshBarcode(trx, actor.organizationId, r.sample_type as SampleType);
-      await updateSampleRow(trx, r.id, { barcode, updated_at: nowIso() });
-      await writeAudit(trx, actor, {
-        action: 'update',
-        entity: 'sample',
-        entityId: r.id,
-        oldValues: { barcode: null },
-        newValues: { barcode },
-      });
-    }
-    return { generated: rows.length, samples: rows.map((r) => r.sample_code) };
-  });
 }
 
 /** Collects several pending tubes at once (one draw, several tubes): all or none, each with its custody entry. */

@@ -19,25 +19,9 @@ import type { ColumnKind } from './cells.js';
  *   `minRows` rows to walk (starting the workers costs more than it saves on small exports).
  */
 
-/** How an entity's rows are completed after the database read them (the worker knows these by name). */
-export type RowFinish = { kind: 'patients'; today: string; age: number; estimated: number };
+import type { ParallelExportPlan, RangeQuery, RowFinish } from '../export/parallel-plan.js';
 
-/** A compiled query and where a key range's bounds go among its parameters. */
-export interface RangeQuery {
-  sql: string;
-  parameters: unknown[];
-  hiAt: number;
-  loAt: number;
-}
-
-/** What an entity gives for a parallel export (TransferEntity.exportParallel). */
-export interface ParallelExportPlan {
-  /** The rows of one key range (key < hi, key >= lo) in the export's order, as the columns' values. */
-  rows: RangeQuery;
-  /** The key `offset` rows below hi among all the rows the walk could read (the ranges' bounds). */
-  step: RangeQuery & { offsetAt: number };
-  finish: RowFinish;
-}
+export type { ParallelExportPlan, RangeQuery, RowFinish };
 
 export interface WorkerData {
   file: string;

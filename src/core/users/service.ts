@@ -6,7 +6,7 @@ import { assertPasswordPolicy } from '../settings/password-policy.js';
 import { hashPassword } from '../auth/password.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import { isNoEmailPlaceholder } from '../../shared/schemas/doctors.js';
-import { canAssignRole, ROLE_RANK, type Role } from '../../shared/roles.js';
+import { canAssignRole, DOCTOR_ROLES, ROLE_RANK, type Role } from '../../shared/roles.js';
 import type { User, UserCreate, UserUpdate } from '../../shared/schemas/users.js';
 import type { UserStatus } from '../../shared/schemas/users.js';
 import {
@@ -231,4 +231,17 @@ export async function unlockSignIn(db: Db, actor: Actor, id: number, locks: Sign
     newValues: { sign_in_unlocked: true },
   });
   return locks.signInStatus(actor.organizationId, user.email);
+}
+
+/** The doctor must be an active doctor or lab technician of this lab; answers their consultation fee. */
+export async function resolveDoctor(
+  db: Db,
+  organizationId: number,
+  doctorId: number,
+): Promise<{ id: number; feePaise: number }> {
+  const d = await findUser(db, organizationId, doctorId);
+  if (!d || d.is_active !== 1) throw ValidationError.field('doctor_id', `Unknown doctor ${doctorId}`);
+  if (!DOCTOR_ROLES.includes(d.role as Role))
+    throw ValidationError.field('doctor_id', 'The selected user is not a doctor or lab technician');
+  return { id: d.id, feePaise: d.consultation_fee_paise };
 }

@@ -89,16 +89,3 @@ export function openVisitsOfBill(db: Db, organizationId: number, billId: number)
     .where('status', '!=', 'cancelled')
     .execute();
 }
-
-/** The patients a doctor may see when the lab limits doctors to their own: visits or bills that name them. */
-export function patientsOfDoctor(doctorId: number) {
-  return sql<number>`(SELECT v.patient_id FROM visits v WHERE v.doctor_id = ${doctorId}
-    UNION SELECT b.patient_id FROM bills b WHERE b.doctor_id = ${doctorId})`;
-}
-
-export async function isPatientOfDoctor(db: Db, doctorId: number, patientId: number): Promise<boolean> {
-  const row = await db
-    .selectNoFrom(sql<number>`CASE WHEN ${patientId} IN ${patientsOfDoctor(doctorId)} THEN 1 ELSE 0 END`.as('ok'))
-    .executeTakeFirstOrThrow();
-  return Number(row.ok) === 1;
-}

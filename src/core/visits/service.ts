@@ -1,11 +1,10 @@
-import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.js';
-import type { BillsTable } from '../billing/tables.js';
+import type { CoreEvents } from '../events.js';
 import { nowIso, type Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { findPatient } from '../patients/repository.js';
-import { resolveDoctor } from '../billing/lines.js';
+import { resolveDoctor } from '../users/service.js';
 import { assertInScope, doctorLimit } from '../results/scope.js';
 import { organizationTimezone } from '../settings/organization.js';
 import { localDate, localMinuteStamp } from '../../shared/time.js';
@@ -29,7 +28,11 @@ function localTime(timeZone: string, d: Date): string {
  * A bill with a doctor is a consultation that happened: inside the bill's transaction, record it as a
  * completed visit on the bill's date, linked to the bill and the doctor. Lab-only bills are no visit.
  */
-export async function recordVisitForBill(trx: Db, actor: Actor, bill: Selectable<BillsTable>): Promise<number | null> {
+export async function recordVisitForBill(
+  trx: Db,
+  actor: Actor,
+  bill: CoreEvents['bill.created']['bill'],
+): Promise<number | null> {
   if (bill.doctor_id === null || bill.visit_type !== 'doctor_visit') return null;
   const timeZone = await organizationTimezone(trx, bill.organization_id);
   const at = new Date(bill.created_at);

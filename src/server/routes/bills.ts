@@ -11,7 +11,8 @@ import {
   registerPatientWithBill,
   updateBill,
 } from '../../core/billing/service.js';
-import { billPdfWithPortalPin, billPdfById } from '../../core/billing/print.js';
+import { billPdfById } from '../../core/billing/print.js';
+import { billPdfWithPortalPin } from '../../core/portal/pin.js';
 import { exportBillsCsv } from '../../core/billing/export.js';
 import { editBillItems } from '../../core/billing/edit.js';
 import { actorOf } from '../plugins/auth.js';

@@ -1,17 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { calibrationsApi, equipmentApi, maintenanceApi } from '../../shared/api/equipment.js';
 import {
-  addReading,
   createEquipment,
   deleteEquipment,
   equipmentHistory,
-  equipmentReadings,
   equipmentSummary,
   getEquipment,
   listEquipment,
   setEquipmentStatus,
   updateEquipment,
 } from '../../core/equipment/service.js';
+import { addReading, equipmentReadings } from '../../core/equipment/readings.js';
 import {
   completeService,
   createService,

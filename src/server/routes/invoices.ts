@@ -1,14 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { invoicesApi } from '../../shared/api/invoices.js';
-import {
-  cancelInvoice,
-  createInvoice,
-  deleteInvoice,
-  getInvoice,
-  issueInvoice,
-  listInvoices,
-  markInvoicePaid,
-} from '../../core/invoices/service.js';
+import { createInvoice, getInvoice, issueInvoice, listInvoices } from '../../core/invoices/service.js';
+import { cancelInvoice, deleteInvoice, markInvoicePaid } from '../../core/invoices/settle.js';
 import { getOrganization } from '../../core/settings/organization.js';
 import { invoicePdf } from '../../core/pdf/invoice.js';
 import { actorOf } from '../plugins/auth.js';

@@ -9,8 +9,8 @@ import {
   saveReportSettings,
   saveTemplate,
   uploadSignature,
-  verifyReport,
 } from '../../core/lab-reports/service.js';
+import { verifyReport } from '../../core/lab-reports/verification.js';
 import { labReportAnalytics } from '../../core/lab-reports/analytics.js';
 import { actorOf } from '../plugins/auth.js';
 import { route } from '../contract.js';

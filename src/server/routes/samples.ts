@@ -3,17 +3,15 @@ import { recollectSample } from '../../core/samples/recollect.js';
 import { locationsApi, samplesApi } from '../../shared/api/samples.js';
 import {
   changeSampleStatus,
-  checkBarcode,
   collectSamples,
   createSample,
   deleteSample,
-  generateMissingBarcodes,
   getSample,
   listSamples,
-  sampleByBarcode,
   sampleSummary,
   updateSample,
 } from '../../core/samples/service.js';
+import { checkBarcode, generateMissingBarcodes, sampleByBarcode } from '../../core/samples/barcodes.js';
 import { createLocation, listLocations, updateLocation } from '../../core/samples/locations.js';
 import { labelPdfForSample } from '../../core/samples/print.js';
 import { barcodePng } from '../../core/pdf/barcode.js';

@@ -1,6 +1,7 @@
 import type { Db } from '../db/connection.js';
 import { ConflictError } from '../errors.js';
-import { invoiceStateRow } from '../invoices/repository.js';
+import { invoiceStateRow } from './repository.js';
+import type { Listeners } from '../events.js';
 
 /**
  * A bill on an invoice is what the invoice says it is. Once the invoice is issued (pending, paid)
@@ -28,3 +29,8 @@ export async function assertBillNotInvoiced(
     'BILL_ON_ISSUED_INVOICE',
   );
 }
+
+/** A bill about to be cancelled, deleted or re-priced is refused while an invoice holds it. */
+export const invoicesListeners: Listeners = {
+  'bill.changing': (trx, actor, { bill, change }) => assertBillNotInvoiced(trx, actor.organizationId, bill, change),
+};

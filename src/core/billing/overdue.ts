@@ -1,17 +1,14 @@
 import type { Db } from '../db/connection.js';
-import { overdueBillsSince } from '../billing/repository.js';
+import { overdueBillsSince } from './repository.js';
 import { addDays } from '../../shared/time.js';
-import type { NotificationEvent } from './notify.js';
-import { announceOncePerLab } from './sweep.js';
-import { sweepOverdueEquipmentWork } from '../equipment/overdue.js';
+import type { NotificationEvent } from '../notifications/notify.js';
+import { announceOncePerLab } from '../notifications/sweep.js';
 
 /**
  * Bills that fell due longer ago than this are not announced: the first sweep after an upgrade
  * would otherwise bury billing staff under every old unpaid bill.
  */
 export const OVERDUE_LOOKBACK_DAYS = 30;
-/** How often `lims serve` sweeps (src/server/jobs.ts): a bill becomes overdue at the lab's midnight, so within minutes of it. */
-export const SWEEP_INTERVAL_MS = 10 * 60_000;
 
 /**
  * Announces every bill that has become overdue (docs/decisions.md: not cancelled, not fully paid,
@@ -34,9 +31,4 @@ export function sweepOverdueBills(db: Db, now: Date = new Date()): Promise<numbe
       }),
     ),
   );
-}
-
-/** Everything the clock makes overdue: bills, then calibration and maintenance. */
-export async function sweepOverdue(db: Db): Promise<number> {
-  return (await sweepOverdueBills(db)) + (await sweepOverdueEquipmentWork(db));
 }

@@ -1,0 +1,2 @@
+export declare const knownEdges: string[];
+export declare const knownInternals: string[];

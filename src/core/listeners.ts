@@ -1,0 +1,25 @@
+import type { Listeners } from './events.js';
+import { billingListeners } from './billing/listeners.js';
+import { invoicesListeners } from './invoices/bill-lock.js';
+import { visitsListeners } from './visits/listeners.js';
+import { samplesListeners } from './samples/listeners.js';
+import { resultsListeners } from './results/listeners.js';
+import { portalListeners } from './portal/report-ready.js';
+import { interopOutListeners } from './interop-out/listeners.js';
+
+/**
+ * Who reacts to the events of src/core/events.ts, in the order they run: an invoice's hold on a
+ * bill is checked before anything reacts to its change; a bill's consultation
+ * becomes a visit before its tubes are ordered, and a cancelled bill's visits are cancelled before
+ * its tubes are withdrawn. A feature that reacts to another adds a `listeners.ts` of its own and
+ * one line here, instead of being called by name from the feature that announces.
+ */
+export const LISTENERS: readonly Listeners[] = [
+  billingListeners,
+  invoicesListeners,
+  visitsListeners,
+  samplesListeners,
+  resultsListeners,
+  portalListeners,
+  interopOutListeners,
+];

@@ -1,0 +1,12 @@
+import type { Listeners } from '../events.js';
+import { amendOrderOfBill, orderSamplesForBill, withdrawOrderOfBill } from './orders.js';
+
+/** A bill's tubes follow its tests: ordered when it is stored, amended with it, withdrawn with it. */
+export const samplesListeners: Listeners = {
+  'bill.created': async (trx, actor, { bill, lines }) => {
+    await orderSamplesForBill(trx, actor, bill, lines);
+  },
+  'bill.amended': (trx, actor, { bill, added, removed, reason }) =>
+    amendOrderOfBill(trx, actor, bill, { added, removed }, reason),
+  'bill.cancelled': (trx, actor, { billId, reason }) => withdrawOrderOfBill(trx, actor, billId, reason),
+};
