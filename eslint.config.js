@@ -4,6 +4,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import uiBoundaries from './eslint/ui-boundaries.js';
 import engineDifferences from './eslint/engine-differences.js';
+import migrationsFrozen from './eslint/migrations-frozen.js';
 
 /** Layers: shared <- core <- server, cli; shared <- ui. The UI never imports core or server. */
 const boundary = (from, banned) => ({
@@ -79,6 +80,13 @@ export default tseslint.config(
     ignores: ['src/core/db/**'],
     plugins: { 'lims-db': engineDifferences },
     rules: { 'lims-db/in-db-only': 'error' },
+  },
+  {
+    // A shipped migration stays frozen: in the shipped code only the migration list and its runner
+    // import migration modules (tests may import one to test it).
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { 'lims-migrations': migrationsFrozen },
+    rules: { 'lims-migrations/no-runtime-import': 'error' },
   },
   boundary('src/shared', ['core', 'server', 'cli', 'ui']),
   boundary('src/core', ['server', 'cli', 'ui']),

@@ -4,7 +4,6 @@ import type { SenderLog } from '../core/messaging/sender.js';
 import { pruneOldMessages, sendDueMessages } from '../core/messaging/sender.js';
 import { sendDueReports } from '../core/interop-out/delivery.js';
 import { SWEEP_INTERVAL_MS, sweepOverdue } from '../core/notifications/overdue.js';
-import { foldTatPending } from '../core/db/summaries.js';
 import { announceBackupFailure, backupIfDue } from '../core/backups/service.js';
 import { labSettings, primaryOrganization } from '../core/settings/organization.js';
 import { sweepExports } from '../core/data-jobs/service.js';
@@ -40,14 +39,6 @@ export function serverJobs(ctx: JobContext): JobSpec[] {
       periodMs: SWEEP_INTERVAL_MS,
       firstDelayMs: 5_000,
       run: () => sweepOverdue(db()),
-    },
-    {
-      // PostgreSQL's pending turnaround counts into their histograms (readers are exact either way).
-      name: 'turnaround-fold',
-      description: 'Folds pending turnaround counts into the report histograms (PostgreSQL)',
-      periodMs: SWEEP_INTERVAL_MS,
-      firstDelayMs: 5_000,
-      run: () => foldTatPending(db()),
     },
     {
       name: 'backups',

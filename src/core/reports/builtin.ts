@@ -6,12 +6,13 @@ import type { ReportChart, ReportColumn, ReportPage } from '../../shared/schemas
 import { ageOn } from '../../shared/age.js';
 import { addDays, localDate, startOfLocalDayUtc } from '../../shared/time.js';
 import { collectionDaily } from '../payments/revenue.js';
-import { billedByTestSummed, discountsByUserSummed, workloadByTestSummed } from './summary.js';
+import { billedByTestSummed, workloadByTestSummed } from './summary.js';
 import { turnaroundByTest } from './turnaround.js';
 import {
   billsWithDues,
   criticalCallTimes,
   criticalResults,
+  discountsByUser,
   duesFigures,
   patientDemographics,
   patientsRegistered,
@@ -316,7 +317,7 @@ export const BUILT_IN_REPORTS: BuiltInReport[] = [
     needs: ['view_bills'],
     aggregate: true,
     async build({ db, window }) {
-      const rows = (await discountsByUserSummed(db, window))
+      const rows = (await discountsByUser(db, window))
         .map((u) => {
           const line = rupees(u.line_paise);
           const bill = rupees(u.bill_paise);

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { groupsBySorting, isIsoDateText, tableUsingIndex } from '../db/dialect.js';
-import { billedByDoctorSummed } from './summary.js';
 
 /**
  * The queries behind the built-in reports. Reports read across features (bills,
@@ -209,11 +208,10 @@ export async function discountsByUser(db: Db, w: Window) {
 /** Live bills made in the window, per referring doctor (null: no doctor). */
 export async function referralsByDoctor(db: Db, w: Window) {
   if (groupsBySorting(db)) {
-    // The doctors with live bills in the period from migration 32's summaries, then each doctor's
-    // bills as one range of migration 33's (lab, doctor, created_at, ...) index: grouping the
-    // period's bills by doctor sorted them all in a temporary tree first. In the GROUP BY's order
-    // (no doctor first, then by id).
-    const doctors = await billedByDoctorSummed(db, w);
+    // The lab's referring doctors (each a skip along the (lab, doctor, created_at, ...) index), then
+    // each doctor's bills of the period as one range of it: grouping the period's bills by doctor
+    // sorted them all in a temporary tree first. In the GROUP BY's order (no doctor first, then by id).
+    const doctors = await referringDoctors(db, w.organizationId);
     const rows: Awaited<ReturnType<typeof referralsByDoctorRows>> = [];
     for (const d of doctors) {
       const doctorIs = d.doctor_id === null ? sql`b.doctor_id IS NULL` : sql`b.doctor_id = ${d.doctor_id}`;
@@ -237,6 +235,31 @@ export async function referralsByDoctor(db: Db, w: Window) {
     return rows;
   }
   return referralsByDoctorRows(db, w);
+}
+
+/** The doctors (null: none) any bill of the lab names, with their names, no doctor first then by id. */
+async function referringDoctors(db: Db, organizationId: number) {
+  const ids = (
+    await sql<{ doctor_id: number | null }>`SELECT DISTINCT b.doctor_id
+      FROM ${tableUsingIndex(db, 'bills', 'bills_org_doctor_created', 'b')} WHERE b.organization_id = ${organizationId}`.execute(
+      db,
+    )
+  ).rows.map((r) => (r.doctor_id === null ? null : Number(r.doctor_id)));
+  const known = ids.filter((id): id is number => id !== null);
+  const names = new Map(
+    known.length
+      ? (
+          await db
+            .selectFrom('users')
+            .select(['id', sql<string>`first_name || ' ' || last_name`.as('name')])
+            .where('id', 'in', known)
+            .execute()
+        ).map((u) => [Number(u.id), u.name])
+      : [],
+  );
+  return ids
+    .sort((a, b) => (a ?? -Infinity) - (b ?? -Infinity))
+    .map((id) => ({ doctor_id: id, name: id === null ? null : (names.get(id) ?? null) }));
 }
 
 function referralsByDoctorRows(db: Db, w: Window) {
