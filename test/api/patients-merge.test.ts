@@ -5,7 +5,7 @@ import { otherLabAdmin } from './support.js';
 import { seedResult } from './lab-records.js';
 import { MOVED_TABLES, OTHER_PATIENT_TABLES } from '../../src/core/patients/merge-repository.js';
 import { billedByTestSummed, workloadByTestSummed } from '../../src/core/reports/summary.js';
-import { discountsByUser, referralsByDoctor } from '../../src/core/reports/repository.js';
+import { discountsByUser, referralsByDoctor } from '../../src/core/reports/bills-repository.js';
 
 let lab: TestLab;
 let test1: number;

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLab, type TestLab } from '../helpers.js';
 import { seedResult, seedSample } from './lab-records.js';
-import { billedByTest, workloadByTest } from '../../src/core/reports/repository.js';
+import { workloadByTest } from '../../src/core/reports/repository.js';
+import { billedByTest } from '../../src/core/reports/bills-repository.js';
 import { billedByTestSummed, workloadByTestSummed } from '../../src/core/reports/summary.js';
 import { turnaroundByTest } from '../../src/core/reports/turnaround.js';
 import { planDays, refreshRollups, restartRollups } from '../../src/core/reports/rollups/days.js';

@@ -8,15 +8,12 @@ import { addDays, localDate, startOfLocalDayUtc } from '../../shared/time.js';
 import { collectionDaily } from '../payments/revenue.js';
 import { billedByTestSummed, workloadByTestSummed } from './summary.js';
 import { turnaroundByTest } from './turnaround.js';
+import { billsWithDues, discountsByUser, duesFigures, referralsByDoctor } from './bills-repository.js';
 import {
-  billsWithDues,
   criticalCallTimes,
   criticalResults,
-  discountsByUser,
-  duesFigures,
   patientDemographics,
   patientsRegistered,
-  referralsByDoctor,
   rejectionCounts,
   type Window,
 } from './repository.js';

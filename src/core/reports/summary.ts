@@ -1,5 +1,6 @@
 import type { Db } from '../db/connection.js';
-import { billedByTest, workloadByTest, type Window } from './repository.js';
+import { workloadByTest, type Window } from './repository.js';
+import { billedByTest } from './bills-repository.js';
 import { freshPlan } from './rollups/days.js';
 import { billedRollup, workloadRollup } from './rollups/read.js';
 
