@@ -5,7 +5,7 @@ import { otherLabAdmin } from './support.js';
 import { seedResult } from './lab-records.js';
 import { MOVED_TABLES, OTHER_PATIENT_TABLES } from '../../src/core/patients/merge-repository.js';
 import { billedByTestSummed, workloadByTestSummed } from '../../src/core/reports/summary.js';
-import { discountsByUser, referralsByDoctor } from '../../src/core/reports/bills-repository.js';
+import { discountsByUser } from '../../src/core/reports/bills-repository.js';
 
 let lab: TestLab;
 let test1: number;
@@ -163,7 +163,6 @@ describe('merging a duplicate patient', () => {
         billed: await billedByTestSummed(db(), w),
         workload: await workloadByTestSummed(db(), w),
         discounts: await discountsByUser(db(), w),
-        doctors: await referralsByDoctor(db(), w),
       };
     };
     const before = await snapshot();
