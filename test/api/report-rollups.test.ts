@@ -9,9 +9,10 @@ import { planDays, refreshRollups, restartRollups } from '../../src/core/reports
 import { analytics } from '../../src/core/analytics/service.js';
 import { billedByCategory } from '../../src/core/payments/repository.js';
 import { revenueAnalytics } from '../../src/core/payments/revenue.js';
-import { addDays, localDate, startOfLocalDayUtc } from '../../src/shared/time.js';
+import { addDays, startOfLocalDayUtc } from '../../src/shared/time.js';
 import { organizationTimezone } from '../../src/core/settings/organization.js';
 import type { Db } from '../../src/core/db/connection.js';
+import { analyticsFromRows, sorted, tatFromRows } from './report-rollups-support.js';
 
 /**
  * The report rollups (one row per lab day, rebuilt from that day's rows; writes only mark a minute
@@ -142,12 +143,6 @@ beforeAll(async () => {
 
 afterAll(() => lab.close());
 
-/** Rows as sorted JSON, numeric text as numbers (PostgreSQL gives BIGINT sums as text). */
-const sorted = <T>(rows: T[]) =>
-  rows
-    .map((r) => JSON.stringify(r, (_k, v: unknown) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v)))
-    .sort();
-
 async function windows(d: Db = db()) {
   const tz = await organizationTimezone(d, org());
   const utc = (d: string) => startOfLocalDayUtc(tz, d).toISOString();
@@ -161,131 +156,6 @@ async function windows(d: Db = db()) {
   ].map(([fromUtc, toUtc]) => ({ organizationId: org(), fromUtc: fromUtc!, toUtc: toUtc! }));
 }
 
-/** Turnaround by test as the rows give it: whole minutes per test, PERCENTILE.INC, over target in milliseconds. */
-async function tatFromRows(d: Db, fromUtc: string, toUtc: string) {
-  const rows = await d
-    .selectFrom('test_results as r')
-    .innerJoin('samples as s', 's.id', 'r.sample_id')
-    .innerJoin('tests as t', 't.id', 'r.test_id')
-    .select(['r.test_id', 's.collection_date', 'r.verified_at', 't.turnaround_hours'])
-    .where('r.organization_id', '=', org())
-    .where('r.status', '=', 'verified')
-    .where('r.verified_at', 'is not', null)
-    .where('s.collection_date', '>=', fromUtc)
-    .where('s.collection_date', '<', toUtc)
-    .execute();
-  const inc = (xs: number[], q: number) => {
-    if (xs.length === 0) return null;
-    const v = [...xs].sort((a, b) => a - b);
-    const i = (v.length - 1) * q;
-    return v[Math.floor(i)]! + (v[Math.ceil(i)]! - v[Math.floor(i)]!) * (i - Math.floor(i));
-  };
-  const per = new Map<number, { minutes: number[]; over: number; hours: number | null }>();
-  const all: number[] = [];
-  for (const r of rows) {
-    const ms = Date.parse(r.verified_at!) - Date.parse(r.collection_date!);
-    const minutes = Math.sign(ms) * Math.round(Math.abs(ms) / 60_000);
-    const hours = r.turnaround_hours === null ? null : Number(r.turnaround_hours);
-    const e = per.get(Number(r.test_id)) ?? { minutes: [], over: 0, hours };
-    e.minutes.push(minutes);
-    if (hours !== null && ms > hours * 3_600_000) e.over += 1;
-    per.set(Number(r.test_id), e);
-    all.push(minutes);
-  }
-  return {
-    all: { results: all.length, median: inc(all, 0.5), p90: inc(all, 0.9) },
-    tests: [...per]
-      .map(([id, e]) => ({
-        test_id: id,
-        results: e.minutes.length,
-        median: inc(e.minutes, 0.5),
-        p90: inc(e.minutes, 0.9),
-        over_target: e.hours === null ? null : e.over,
-      }))
-      .sort((a, b) => a.test_id - b.test_id),
-  };
-}
-
-/** The Analytics figures of the `days` lab days to NOW as the rows give them. */
-async function analyticsFromRows(d: Db, days: number) {
-  const tz = await organizationTimezone(d, org());
-  const to = localDate(tz, NOW);
-  const from = addDays(to, -(days - 1));
-  const fromUtc = startOfLocalDayUtc(tz, from).toISOString();
-  const toUtc = startOfLocalDayUtc(tz, addDays(to, 1)).toISOString();
-  const daily = new Map<string, { samples_collected: number; results_verified: number; paise: number }>();
-  for (let x = from; x <= to; x = addDays(x, 1)) daily.set(x, { samples_collected: 0, results_verified: 0, paise: 0 });
-  const dayOf = (iso: string) => daily.get(localDate(tz, new Date(iso)))!;
-  const samples = await d
-    .selectFrom('samples')
-    .select(['id', 'collection_date', 'status'])
-    .where('organization_id', '=', org())
-    .where('collection_date', '>=', fromUtc)
-    .where('collection_date', '<', toUtc)
-    .execute();
-  for (const s of samples) dayOf(s.collection_date!).samples_collected += 1;
-  const verified = await d
-    .selectFrom('test_results as r')
-    .leftJoin('samples as s', 's.id', 'r.sample_id')
-    .select(['r.verified_at', 's.collection_date'])
-    .where('r.organization_id', '=', org())
-    .where('r.status', '=', 'verified')
-    .where('r.verified_at', '>=', fromUtc)
-    .where('r.verified_at', '<', toUtc)
-    .execute();
-  const minutes: number[] = [];
-  for (const r of verified) {
-    dayOf(r.verified_at!).results_verified += 1;
-    if (r.collection_date) {
-      const ms = Date.parse(r.verified_at!) - Date.parse(r.collection_date);
-      minutes.push(Math.sign(ms) * Math.round(Math.abs(ms) / 60_000));
-    }
-  }
-  minutes.sort((a, b) => a - b);
-  const rank = (p: number) =>
-    minutes.length ? minutes[Math.max(1, Math.ceil((p / 100) * minutes.length)) - 1]! : null;
-  const lines = await d
-    .selectFrom('bill_items as i')
-    .innerJoin('bills as b', 'b.id', 'i.bill_id')
-    .leftJoin('tests as t', 't.id', 'i.test_id')
-    .select(['b.created_at', 'i.total_paise', 't.category'])
-    .where('b.organization_id', '=', org())
-    .where('b.cancelled_at', 'is', null)
-    .where('b.created_at', '>=', fromUtc)
-    .where('b.created_at', '<', toUtc)
-    .execute();
-  const categories = new Map<string, { lines: number; paise: number }>();
-  for (const l of lines) {
-    dayOf(l.created_at).paise += Number(l.total_paise);
-    const c = categories.get(l.category?.trim() || 'Uncategorised') ?? { lines: 0, paise: 0 };
-    c.lines += 1;
-    c.paise += Number(l.total_paise);
-    categories.set(l.category?.trim() || 'Uncategorised', c);
-  }
-  const ordered = await d
-    .selectFrom('sample_tests as st')
-    .innerJoin('samples as s', 's.id', 'st.sample_id')
-    .select('st.test_id')
-    .where('s.organization_id', '=', org())
-    .where('s.collection_date', '>=', fromUtc)
-    .where('s.collection_date', '<', toUtc)
-    .execute();
-  const perTest = new Map<number, number>();
-  for (const o of ordered) perTest.set(Number(o.test_id), (perTest.get(Number(o.test_id)) ?? 0) + 1);
-  return {
-    daily: [...daily].map(([date, x]) => ({
-      date,
-      samples_collected: x.samples_collected,
-      results_verified: x.results_verified,
-      revenue: x.paise / 100,
-    })),
-    rejected: samples.filter((s) => s.status === 'rejected').length,
-    tat: { results: minutes.length, median: rank(50), p90: rank(90) },
-    categories: sorted([...categories].map(([category, c]) => ({ category, lines: c.lines, revenue: c.paise / 100 }))),
-    tests: sorted([...perTest].map(([test_id, count]) => ({ test_id, count }))),
-  };
-}
-
 /** Every report that reads a rollup, against the rows, on `d` (a transaction: nothing is rebuilt). */
 async function expectAsRows(d: Db, label: string) {
   for (const w of await windows(d)) {
@@ -295,7 +165,7 @@ async function expectAsRows(d: Db, label: string) {
     );
     expect(sorted(await workloadByTestSummed(d, w)), `workload ${where}`).toEqual(sorted(await workloadByTest(d, w)));
     const tat = await turnaroundByTest(d, w);
-    const want = await tatFromRows(d, w.fromUtc, w.toUtc);
+    const want = await tatFromRows(d, org(), w.fromUtc, w.toUtc);
     expect(tat.all, `turnaround ${where}`).toEqual(want.all);
     expect(
       tat.tests
@@ -312,7 +182,7 @@ async function expectAsRows(d: Db, label: string) {
   }
   for (const days of [7, 30, 90] as const) {
     const got = await analytics(d, org(), { days }, NOW);
-    const want = await analyticsFromRows(d, days);
+    const want = await analyticsFromRows(d, org(), days, NOW);
     const where = `${label}: analytics ${days} days`;
     expect(got.daily, where).toEqual(want.daily);
     expect(got.performance.rejected_samples, where).toBe(want.rejected);
