@@ -6,6 +6,7 @@ import uiBoundaries from './eslint/ui-boundaries.js';
 import engineDifferences from './eslint/engine-differences.js';
 import coreFeatures from './eslint/core-features.js';
 import { knownEdges, knownInternals } from './eslint/core-features.known.js';
+import migrationsFrozen from './eslint/migrations-frozen.js';
 
 /** Layers: shared <- core <- server, cli; shared <- ui. The UI never imports core or server. */
 const boundary = (from, banned) => ({
@@ -87,6 +88,13 @@ export default tseslint.config(
     files: ['src/core/**/*.ts'],
     plugins: { 'lims-core': coreFeatures },
     rules: { 'lims-core/no-feature-cycles': ['error', { knownEdges, knownInternals }] },
+  },
+  {
+    // A shipped migration stays frozen: in the shipped code only the migration list and its runner
+    // import migration modules (tests may import one to test it).
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { 'lims-migrations': migrationsFrozen },
+    rules: { 'lims-migrations/no-runtime-import': 'error' },
   },
   boundary('src/shared', ['core', 'server', 'cli', 'ui']),
   boundary('src/core', ['server', 'cli', 'ui']),

@@ -6,7 +6,6 @@ import { sendDueReports } from '../core/interop-out/delivery.js';
 import { SWEEP_INTERVAL_MS } from '../core/notifications/sweep.js';
 import { sweepOverdueBills } from '../core/billing/overdue.js';
 import { sweepOverdueEquipmentWork } from '../core/equipment/overdue.js';
-import { foldTatPending } from '../core/db/summaries.js';
 import { announceBackupFailure, backupIfDue } from '../core/backups/service.js';
 import { labSettings, primaryOrganization } from '../core/settings/organization.js';
 import { sweepExports } from '../core/data-jobs/service.js';
@@ -45,14 +44,6 @@ export function serverJobs(ctx: JobContext): JobSpec[] {
         await sweepOverdueBills(db());
         await sweepOverdueEquipmentWork(db());
       },
-    },
-    {
-      // PostgreSQL's pending turnaround counts into their histograms (readers are exact either way).
-      name: 'turnaround-fold',
-      description: 'Folds pending turnaround counts into the report histograms (PostgreSQL)',
-      periodMs: SWEEP_INTERVAL_MS,
-      firstDelayMs: 5_000,
-      run: () => foldTatPending(db()),
     },
     {
       name: 'backups',

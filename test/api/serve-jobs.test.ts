@@ -52,7 +52,6 @@ describe('lims serve runs its background jobs on the one scheduler', () => {
     const { jobs } = (await res.json()) as { jobs: JobStatus[] };
     expect(jobs.map((j) => [j.name, j.period_ms])).toEqual([
       ['overdue-sweep', 600_000],
-      ['turnaround-fold', 600_000],
       ['backups', 300_000],
       ['outbox-send', 5_000],
       ['outbox-prune', 3_600_000],

@@ -12,7 +12,7 @@ import { verifyChain } from '../../src/core/audit/audit.js';
 import { seedResult, seedSample } from '../api/lab-records.js';
 import { freshPostgresUrl, rows } from '../db.js';
 import { ensureReportYear } from '../../bench/report-year.js';
-import { REBUILT_SUMMARIES } from '../../src/core/db/summaries.js';
+import { refreshRollups } from '../../src/core/reports/rollups/days.js';
 import { ADMIN, cleanup, lims, tempDir } from './helpers.js';
 
 /**
@@ -35,38 +35,26 @@ async function counts(d: Database_): Promise<Record<string, number>> {
   return out;
 }
 
-/** Each summed table with its key (the order compared) and its sums (a row whose sums are all zero is left out). */
-const SUMMED = [
-  ['report_billed_daily', 'day, item_type, test_id, profile_id, package_id, name', 'lines, qty, total_paise'],
-  ['report_workload_daily', 'day, test_id', 'ordered, collected, resulted, verified, rejected'],
-  ['report_slots', 'slot', 'samples_collected, samples_rejected, results_verified, billed_paise'],
-  ['report_turnaround', 'result_id', ''],
-  ['report_discounts_daily', 'day, created_by', 'bills, discounted_bills, line_paise, bill_paise, before_paise'],
-  ['live_open_tests', 'sample_id, test_id', ''],
-  ['report_ledger_daily', 'value_date, method, kind', 'amount_paise, n'],
-  ['report_doctor_daily', 'day, doctor_id', 'bills, final_paise, discount_paise'],
-  ['report_tat_daily', 'day, minutes', 'n'],
-  ['report_billed_monthly', 'month, item_type, test_id, profile_id, package_id, name', 'lines, qty, total_paise'],
-  ['report_workload_monthly', 'month, test_id', 'ordered, collected, resulted, verified, rejected'],
-  ['report_doctor_monthly', 'month, doctor_id', 'bills, final_paise, discount_paise'],
-  ['report_tat_monthly', 'month, minutes', 'n'],
+/** The tables the copy does not carry but derives on the target, with the order their rows are compared in. */
+const DERIVED = [
+  ['live_open_tests', 'sample_id, test_id'],
+  ['rollup_billed', 'day, item_type, test_id, profile_id, package_id, name'],
+  ['rollup_workload', 'day, test_id'],
+  ['rollup_turnaround', 'day, test_id'],
+  ['rollup_day', 'day'],
 ] as const;
 
 /**
- * The report summaries (migrations 25, 28, 30, 32 and 35) and the live board's open tests (31, 37),
- * which the copy does not carry but rebuilds on the target: rows whose every sum fell to zero are left out
- * (triggers leave them behind, a rebuild from the rows never makes them).
+ * The live board's open tests and the report rollups of every lab day before today: the rollups
+ * are rebuilt first from the days' stale marks (the copy marks every minute with rows stale on
+ * its target), and no mark is left behind.
  */
-async function summaries(d: Database_): Promise<unknown[]> {
+async function derived(d: Database_): Promise<unknown[]> {
   const out: unknown[] = [];
-  for (const [t, order, sums] of SUMMED) {
-    const live = sums
-      ? `WHERE ${sums
-          .split(', ')
-          .map((c) => `${c} <> 0`)
-          .join(' OR ')}`
-      : '';
-    const all = await rows<Record<string, unknown>>(d, `SELECT * FROM ${t} ${live} ORDER BY organization_id, ${order}`);
+  for (const o of await rows<{ id: number }>(d, 'SELECT id FROM organizations ORDER BY id'))
+    await refreshRollups(d.db, Number(o.id), '2000-01-01T00:00:00.000Z', new Date().toISOString());
+  for (const [t, order] of DERIVED) {
+    const all = await rows<Record<string, unknown>>(d, `SELECT * FROM ${t} ORDER BY organization_id, ${order}`);
     out.push(
       t,
       all.map((r) =>
@@ -76,29 +64,11 @@ async function summaries(d: Database_): Promise<unknown[]> {
       ),
     );
   }
-  // Migration 35's histograms (JSON text on SQLite, jsonb on PostgreSQL), none left pending.
-  const hist = await rows<Record<string, unknown>>(
-    d,
-    'SELECT organization_id, month, test_id, n, minutes, above FROM report_tat_test_monthly WHERE n <> 0 ORDER BY organization_id, month, test_id',
-  );
-  const json = (v: unknown) => (typeof v === 'string' ? (JSON.parse(v) as unknown) : v);
+  const today = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 16);
   out.push(
-    'report_tat_test_monthly',
-    hist.map((r) => ({
-      ...r,
-      organization_id: Number(r.organization_id),
-      test_id: Number(r.test_id),
-      n: Number(r.n),
-      minutes: json(r.minutes),
-      above: json(r.above),
-    })),
+    'stale before the day before yesterday',
+    Number((await rows<{ n: number }>(d, `SELECT count(*) AS n FROM rollup_stale WHERE minute < '${today}'`))[0]!.n),
   );
-  if (d.engine === 'postgres')
-    out.push(
-      'pending',
-      Number((await rows<{ n: number }>(d, 'SELECT count(*) AS n FROM report_tat_test_pending'))[0]!.n),
-    );
-  else out.push('pending', 0);
   return out;
 }
 
@@ -180,15 +150,14 @@ describe('lims db copy', () => {
     const to = await openDatabaseAt(parseDatabaseUrl(url), { listen: false });
     try {
       expect(await counts(to)).toEqual(await counts(from));
-      const billed = await summaries(from);
-      expect((billed[1] as unknown[]).length).toBeGreaterThan(0);
+      const kept = await derived(from);
       // The open tests are there to compare (each bill's test, ordered on its sample), not two empty lists.
-      expect(billed[billed.indexOf('live_open_tests') + 1]).toHaveLength(3);
-      // Migration 32's are there to compare too: the bills' doctors and their months.
-      expect(billed[billed.indexOf('report_doctor_daily') + 1]).not.toHaveLength(0);
-      expect(billed[billed.indexOf('report_doctor_monthly') + 1]).not.toHaveLength(0);
-      expect(billed[billed.indexOf('report_tat_test_monthly') + 1]).toHaveLength(1);
-      expect(await summaries(to)).toEqual(billed);
+      expect(kept[kept.indexOf('live_open_tests') + 1]).toHaveLength(3);
+      // The rollups of the past day too (the bills are today's, read from the rows): its ordered
+      // test, the verified result's turnaround, the day's counts.
+      for (const t of ['rollup_workload', 'rollup_turnaround', 'rollup_day'])
+        expect(kept[kept.indexOf(t) + 1], t).not.toHaveLength(0);
+      expect(await derived(to)).toEqual(kept);
       const ids = (await rows<{ id: number }>(to, 'SELECT id FROM patients ORDER BY id')).map((x) => Number(x.id));
       expect(ids).toEqual(patientIds);
       expect(await verifyChain(to.db)).toMatchObject({ ok: true });
@@ -220,38 +189,34 @@ describe('lims db copy', () => {
     expect(users.stdout).toContain(ADMIN.email);
   });
 
-  it('compares every table the copy rebuilds', () => {
-    expect([...SUMMED.map(([t]) => t), 'report_tat_test_monthly'].sort()).toEqual([...REBUILT_SUMMARIES].sort());
-  });
-
-  it("rebuilds every summary on PostgreSQL from a busy lab's rows: the same rows the SQLite triggers kept", async () => {
+  it("marks a busy lab's days stale on PostgreSQL: the rollups rebuilt there are the rows SQLite's give", async () => {
     // The bench's generated lab, small: payments and refunds, line and bill discounts, cancelled
     // bills, referring doctors, rejected samples, results verified over hours and days.
     const year = await ensureReportYear(tempDir(), () => undefined, 40, 12);
     const url = await freshPostgresUrl({ empty: true });
     const r = await lims(['--data-dir', tempDir(), 'db', 'copy', '--from', `sqlite:${year.file}`, '--to', url]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('report summaries');
+    expect(r.stdout).toContain('report rollups');
     const from = await openDatabaseAt(parseDatabaseUrl(`sqlite:${year.file}`));
     const to = await openDatabaseAt(parseDatabaseUrl(url), { listen: false });
     try {
-      const kept = await summaries(from);
-      // Every summary has rows to compare, and the data has what makes them differ from a plain sum.
+      const kept = await derived(from);
+      // Every table has rows to compare, and the data has what makes them differ from a plain sum.
       for (let k = 0; k < kept.length - 2; k += 2) expect(kept[k + 1], String(kept[k])).not.toHaveLength(0);
       const has = async (q: string) => Number((await rows<{ n: number }>(from, q))[0]!.n);
       expect(await has("SELECT count(*) AS n FROM payments WHERE kind = 'refund'")).toBeGreaterThan(0);
       expect(await has('SELECT count(*) AS n FROM bills WHERE cancelled_at IS NOT NULL')).toBeGreaterThan(0);
       expect(await has("SELECT count(*) AS n FROM samples WHERE status = 'rejected'")).toBeGreaterThan(0);
       expect(await has('SELECT count(*) AS n FROM bills WHERE discount_amount_paise > 0')).toBeGreaterThan(0);
-      expect(await summaries(to)).toEqual(kept);
-      // The triggers are on again: the copy's lab keeps its summaries from here on.
+      expect(await derived(to)).toEqual(kept);
+      // The triggers are on again: the copy's lab marks its written days stale from here on.
       const off = await rows<{ n: number }>(
         to,
         "SELECT count(*) AS n FROM pg_trigger WHERE NOT tgisinternal AND tgenabled = 'D'",
       );
       expect(Number(off[0]!.n)).toBe(0);
       const org = (await primaryOrganization(to.db))!;
-      const before = await rows<{ n: number }>(to, 'SELECT coalesce(sum(bills), 0) AS n FROM report_doctor_monthly');
+      const before = await rows<{ n: number }>(to, 'SELECT count(*) AS n FROM rollup_stale');
       const patient = await createPatient(to.db, systemActor(org.id), {
         first_name: 'After',
         last_name: 'Copy',
@@ -268,8 +233,8 @@ describe('lims db copy', () => {
         systemActor(org.id),
         billCreateSchema.parse({ patient_id: patient.id, items: [{ item_type: 'test', item_id: test.id }] }),
       );
-      const after = await rows<{ n: number }>(to, 'SELECT coalesce(sum(bills), 0) AS n FROM report_doctor_monthly');
-      expect(Number(after[0]!.n)).toBe(Number(before[0]!.n) + 1);
+      const after = await rows<{ n: number }>(to, 'SELECT count(*) AS n FROM rollup_stale');
+      expect(Number(after[0]!.n)).toBeGreaterThan(Number(before[0]!.n));
     } finally {
       await from.close();
       await to.close();

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
-import { chunks, tableUsingIndex } from '../db/dialect.js';
+import { chunks } from '../db/dialect.js';
 
 /**
  * The Analytics Dashboard's and the Enhanced Dashboard's aggregations: read-only queries
@@ -97,23 +97,6 @@ export async function testDistribution(db: Db, organizationId: number, from: str
     .orderBy('t.name')
     .limit(limit)
     .execute();
-}
-
-/**
- * Collection -> verification of the results verified in the range, as a histogram of whole minutes
- * (bounded rows whatever the volume; the caller reads the percentiles from it).
- */
-export async function tatHistogram(db: Db, organizationId: number, from: string, to: string) {
-  // Migration 28's turnaround table in its (lab, minutes, verified_at) order: the same whole minutes
-  // as rounding each result's interval from its sample's collection, without the join or a sort.
-  // The index is named: without statistics for migration 30's (lab, test, minutes) index SQLite's
-  // planner took that one and read every row of the table (seconds on a year).
-  return (
-    await sql<{ minutes: number; n: number }>`SELECT minutes, count(*) AS n
-      FROM ${tableUsingIndex(db, 'report_turnaround', 'report_turnaround_minutes')}
-      WHERE organization_id = ${organizationId} AND verified_at >= ${from} AND verified_at < ${to}
-      GROUP BY minutes ORDER BY minutes`.execute(db)
-  ).rows;
 }
 
 /** Entered results not yet verified (the verification backlog), oldest first. */

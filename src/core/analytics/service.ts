@@ -1,5 +1,5 @@
 import type { Analytics, AnalyticsQuery, LiveBoard } from '../../shared/schemas/analytics.js';
-import { addDays, labDayBounds, localDate, startOfLocalDayUtc } from '../../shared/time.js';
+import { addDays, localDate, startOfLocalDayUtc } from '../../shared/time.js';
 import type { Actor } from '../context.js';
 import type { Db } from '../db/connection.js';
 import { onSnapshot } from '../db/dialect.js';
@@ -21,14 +21,10 @@ import {
   verifiedWithTarget,
   testDistribution,
 } from './repository.js';
-import {
-  billedCategoriesOnDays,
-  collectedTestsOnDays,
-  onSlot,
-  slotsPerDay,
-  splitWindow,
-  tatHistogramSummed,
-} from '../reports/summary.js';
+import { planDays, refreshRollups, type DayPlan } from '../reports/rollups/days.js';
+import { billedCategoriesRollup, billedPerDayRollup, dayRollup, workloadRollup } from '../reports/rollups/read.js';
+import { turnaroundRows } from '../reports/rollups/turnaround-rows.js';
+import { forEachCount } from '../reports/turnaround.js';
 
 /** How many rows each list of the live board shows (its count is always the full one). */
 export const LIVE_LIST_LIMIT = 20;
@@ -58,9 +54,8 @@ export function percentileOf(histogram: readonly { minutes: number; n: number }[
   return sorted[sorted.length - 1]!.minutes;
 }
 
-/** The tests ordered most on the samples collected in [fromUtc, toUtc): summary days plus edge rows. */
-async function topTests(db: Db, organizationId: number, fromUtc: string, toUtc: string, limit: number) {
-  const { edges, days } = splitWindow(fromUtc, toUtc);
+/** The tests ordered most on the samples collected in the plan's period: rollup days plus rows. */
+async function topTests(db: Db, organizationId: number, plan: DayPlan, limit: number) {
   const counts = new Map<number, { test_id: number; test_name: string; count: number }>();
   const add = (rows: { test_id: number; test_name: string; n: number }[]) => {
     for (const r of rows) {
@@ -70,9 +65,11 @@ async function topTests(db: Db, organizationId: number, fromUtc: string, toUtc: 
       counts.set(id, e);
     }
   };
-  for (const e of edges) add(await testDistribution(db, organizationId, e.fromUtc, e.toUtc, Number.MAX_SAFE_INTEGER));
-  if (days) add(await collectedTestsOnDays(db, organizationId, days));
+  for (const e of plan.raw)
+    add(await testDistribution(db, organizationId, e.fromUtc, e.toUtc, Number.MAX_SAFE_INTEGER));
+  add((await workloadRollup(db, organizationId, plan.runs)).map((r) => ({ ...r, n: Number(r.collected) })));
   return [...counts.values()]
+    .filter((t) => t.count > 0)
     .sort((a, b) => b.count - a.count || (a.test_name < b.test_name ? -1 : a.test_name > b.test_name ? 1 : 0))
     .slice(0, limit);
 }
@@ -82,7 +79,22 @@ async function topTests(db: Db, organizationId: number, fromUtc: string, toUtc: 
  * what the range's bills charged per line (after line discounts, before the bill's own discount and
  * tax), cancelled bills excluded; categories are the catalogue items' categories.
  */
-export function analytics(db: Db, organizationId: number, q: AnalyticsQuery, now = new Date()): Promise<Analytics> {
+export async function analytics(
+  db: Db,
+  organizationId: number,
+  q: AnalyticsQuery,
+  now = new Date(),
+): Promise<Analytics> {
+  const timeZone = await organizationTimezone(db, organizationId);
+  const to = localDate(timeZone, now);
+  const from = addDays(to, -(q.days - 1));
+  await refreshRollups(
+    db,
+    organizationId,
+    startOfLocalDayUtc(timeZone, from).toISOString(),
+    startOfLocalDayUtc(timeZone, addDays(to, 1)).toISOString(),
+    now,
+  );
   return onSnapshot(db, (d) => readAnalytics(d, organizationId, q, now));
 }
 
@@ -106,42 +118,43 @@ async function readAnalytics(db: Db, organizationId: number, q: AnalyticsQuery, 
     c.paise += paise;
     categories.set(name, c);
   };
-  const { edges, days: wholeDays } = splitWindow(fromUtc, toUtc);
-  let rejected: number;
-  if (onSlot(fromUtc) && onSlot(toUtc)) {
-    // The summaries of migration 25: per quarter hour for the days, per UTC day for the categories.
-    rejected = 0;
-    const bounds = labDayBounds(timeZone, [...days.keys()]);
-    for (const r of await slotsPerDay(db, organizationId, bounds)) {
-      rejected += Number(r.samples_rejected);
-      const d = days.get(r.day);
-      if (!d) continue;
+  // Fresh whole lab days from the rollups; the rest (today, stale days) from the rows by UTC minute.
+  const plan = await planDays(db, organizationId, fromUtc, toUtc, now);
+  let rejected = 0;
+  const histogram = new Map<number, number>();
+  for (const r of await dayRollup(db, organizationId, plan.runs)) {
+    rejected += Number(r.samples_rejected);
+    const d = days.get(r.day);
+    if (d) {
       d.samples_collected += Number(r.samples_collected);
       d.results_verified += Number(r.results_verified);
-      d.paise += Number(r.billed_paise);
     }
-    for (const e of edges)
-      for (const r of await billedByMinuteAndCategory(db, organizationId, e.fromUtc, e.toUtc))
-        addCategory(r.category, Number(r.lines), Number(r.paise ?? 0));
-    if (wholeDays)
-      for (const r of await billedCategoriesOnDays(db, organizationId, wholeDays))
-        addCategory(r.category, Number(r.lines), Number(r.paise ?? 0));
-  } else {
-    for (const r of await samplesCollectedByMinute(db, organizationId, fromUtc, toUtc)) {
+    forEachCount(r.tat_minutes, (m, n) => histogram.set(m, (histogram.get(m) ?? 0) + n));
+  }
+  for (const r of await billedPerDayRollup(db, organizationId, plan.runs)) {
+    const d = days.get(r.day);
+    if (d) d.paise += Number(r.paise ?? 0);
+  }
+  for (const r of await billedCategoriesRollup(db, organizationId, plan.runs))
+    addCategory(r.category, Number(r.lines), Number(r.paise ?? 0));
+  for (const e of plan.raw) {
+    for (const r of await samplesCollectedByMinute(db, organizationId, e.fromUtc, e.toUtc)) {
       const d = dayOf(r.minute);
       if (d) d.samples_collected += Number(r.n);
     }
-    for (const r of await resultsVerifiedByMinute(db, organizationId, fromUtc, toUtc)) {
+    for (const r of await resultsVerifiedByMinute(db, organizationId, e.fromUtc, e.toUtc)) {
       const d = dayOf(r.minute);
       if (d) d.results_verified += Number(r.n);
     }
-    for (const r of await billedByMinuteAndCategory(db, organizationId, fromUtc, toUtc)) {
+    for (const r of await billedByMinuteAndCategory(db, organizationId, e.fromUtc, e.toUtc)) {
       const paise = Number(r.paise ?? 0);
       const d = dayOf(r.minute);
       if (d) d.paise += paise;
       addCategory(r.category, Number(r.lines), paise);
     }
-    rejected = await rejectedCollected(db, organizationId, fromUtc, toUtc);
+    rejected += await rejectedCollected(db, organizationId, e.fromUtc, e.toUtc);
+    for (const r of await turnaroundRows(db, organizationId, e.fromUtc, e.toUtc, 'verified'))
+      histogram.set(r.minutes, (histogram.get(r.minutes) ?? 0) + 1);
   }
 
   const daily = [...days.values()].map((d) => ({
@@ -153,7 +166,7 @@ async function readAnalytics(db: Db, organizationId: number, q: AnalyticsQuery, 
   const samples = daily.reduce((s, d) => s + d.samples_collected, 0);
   const verified = daily.reduce((s, d) => s + d.results_verified, 0);
   const revenuePaise = [...days.values()].reduce((s, d) => s + d.paise, 0);
-  const histogram = await tatHistogramSummed(db, organizationId, fromUtc, toUtc);
+  const tat = [...histogram].filter(([, n]) => n !== 0).map(([minutes, n]) => ({ minutes, n }));
   const backlog = await awaitingVerification(db, organizationId, 0);
 
   return {
@@ -168,12 +181,12 @@ async function readAnalytics(db: Db, organizationId: number, q: AnalyticsQuery, 
       revenue: rupees(revenuePaise),
     },
     daily,
-    test_distribution: await topTests(db, organizationId, fromUtc, toUtc, 10),
+    test_distribution: await topTests(db, organizationId, plan, 10),
     performance: {
       samples_per_day: Math.round((samples / q.days) * 10) / 10,
-      tat_median_minutes: percentileOf(histogram, 50),
-      tat_p90_minutes: percentileOf(histogram, 90),
-      tat_results: histogram.reduce((s, h) => s + h.n, 0),
+      tat_median_minutes: percentileOf(tat, 50),
+      tat_p90_minutes: percentileOf(tat, 90),
+      tat_results: tat.reduce((s, h) => s + h.n, 0),
       verification_backlog: backlog.total,
       rejected_samples: rejected,
       rejection_rate: samples === 0 ? null : Math.round((rejected / samples) * 1000) / 10,

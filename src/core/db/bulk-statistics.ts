@@ -3,19 +3,11 @@ import type { Db } from './connection.js';
 import { engineOf } from './dialect.js';
 
 /**
- * The tables the report triggers read while rows are written (a bill's lines and its bill, a
- * result's sample and ordered test, the turnaround rows), refreshed by ANALYZE as a big import
- * into PostgreSQL grows them.
+ * The tables triggers read while rows are written (a line's bill, a result's sample and ordered
+ * test for the rollups' stale marks and the live board's open tests), refreshed by ANALYZE as a
+ * big import into PostgreSQL grows them.
  */
-const READ_BY_TRIGGERS = [
-  'bills',
-  'bill_items',
-  'payments',
-  'samples',
-  'sample_tests',
-  'test_results',
-  'report_turnaround',
-];
+const READ_BY_TRIGGERS = ['bills', 'bill_items', 'samples', 'sample_tests', 'test_results'];
 const FIRST = 100;
 
 /**

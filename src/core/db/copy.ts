@@ -1,10 +1,9 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database_ } from './connection.js';
 import type { DB } from './schema.js';
-import { REBUILD_PREFIX_COUNTS } from './migrations/postgres.js';
-import { patientWords } from './patient-search.js';
-import { REBUILT_SUMMARIES, rebuildSummariesPostgres } from './summaries.js';
-import { SUMMED_AT_COMMIT, pendingTable } from './migrations/038_summaries_at_commit.js';
+import { patientWords, REBUILD_PREFIX_COUNTS } from './patient-search.js';
+import { markEveryMinuteStale } from './rollup-stale.js';
+import { REFILL_LIVE_OPEN_TESTS } from './live-open.js';
 
 /**
  * `lims db copy`: every table of a lab from one database to another, SQLite to
@@ -12,28 +11,29 @@ import { SUMMED_AT_COMMIT, pendingTable } from './migrations/038_summaries_at_co
  * also holds back writers while it runs); the target is written in one transaction, so a failed
  * copy leaves it empty. Tables whose rows the database derives itself are not copied but rebuilt
  * on the target: the patient counter and the search index (SQLite's FTS5 tables by its triggers,
- * PostgreSQL's search words by lims), and the report summaries (SQLite's by their triggers as the
- * rows arrive; on PostgreSQL the triggers are off for the copy and each summary is filled from the
- * copied rows at the end, see src/core/db/summaries.ts).
+ * PostgreSQL's search words by lims), the live board's open tests, and the report rollups (not
+ * copied: every minute with rows is marked stale, so each lab day is rebuilt from the copied rows
+ * when a report first reads it).
  */
 
 type Trx = Transaction<DB>;
 
 /**
- * Derived on each engine from the copied rows; never copied. The report summaries and the live
- * board's open tests (REBUILT_SUMMARIES) are filled on a SQLite target by their triggers as the
- * bills, samples and results arrive, and on a PostgreSQL target from the copied rows at the end.
+ * Derived on each engine from the copied rows; never copied. The live board's open tests are filled
+ * on a SQLite target by their triggers as the samples and results arrive, and on a PostgreSQL
+ * target from the copied rows at the end; the report rollups are marked stale on both.
  */
 const DERIVED = new Set<string>([
   'entity_counts',
   'patient_search_words',
   'patient_search_prefix_counts',
   'schema_migrations',
-  ...REBUILT_SUMMARIES,
-  'report_tat_test_pending',
-  // PostgreSQL's shares waiting for their transaction's commit (migration 38): empty between transactions.
-  ...SUMMED_AT_COMMIT.map((s) => pendingTable(s.table)),
-  'report_fold_marker',
+  'live_open_tests',
+  'rollup_billed',
+  'rollup_workload',
+  'rollup_turnaround',
+  'rollup_day',
+  'rollup_stale',
 ]);
 const BATCH = 500;
 
@@ -177,12 +177,12 @@ export async function copyDatabase(
         }
       }
       const report: CopyReport = { tables: [], rebuilt: [] };
-      // PostgreSQL's triggers are off for the copy (this transaction only): the patient counter's and
-      // the summaries' would update one row once per copied row, inside one transaction, and every
-      // update adds a row version the next one walks (quadratic: the bench's year of a busy lab took
-      // 18 minutes, and left the monthly summaries hundreds of times their size). Everything they
-      // keep is derived and rebuilt below; the others (the audit trail's refusal to change a row,
-      // the change notifications) have nothing to do while rows are only inserted into a new database.
+      // PostgreSQL's triggers are off for the copy (this transaction only): the patient counter's
+      // would update one row once per copied row, inside one transaction, and every update adds a
+      // row version the next one walks (quadratic). Everything they keep is derived and rebuilt
+      // below; the others (the audit trail's refusal to change a row, the change notifications, the
+      // rollups' stale marks, made below for every minute at once) have nothing to do while rows
+      // are only inserted into a new database.
       if (target.engine === 'postgres')
         for (const t of targetTables.keys()) await sql`ALTER TABLE ${sql.table(t)} DISABLE TRIGGER USER`.execute(dst);
       for (const t of copyOrder(sourceTables)) {
@@ -201,11 +201,12 @@ export async function copyDatabase(
         await rebuildSearchWords(dst);
         await sql.raw(REBUILD_PREFIX_COUNTS).execute(dst);
         report.rebuilt.push('patient search words and prefix counts');
-        await rebuildSummariesPostgres(dst);
-        report.rebuilt.push('report summaries');
+        await sql.raw(REFILL_LIVE_OPEN_TESTS).execute(dst);
+        report.rebuilt.push('live board open tests');
         for (const t of targetTables.keys()) await sql`ALTER TABLE ${sql.table(t)} ENABLE TRIGGER USER`.execute(dst);
-      } else report.rebuilt.push('patient search index', 'report summaries');
-      report.rebuilt.push('patient counters');
+      } else report.rebuilt.push('patient search index', 'live board open tests');
+      await markEveryMinuteStale(dst);
+      report.rebuilt.push('patient counters', 'report rollups (marked stale, rebuilt when first read)');
       return report;
     }),
   );

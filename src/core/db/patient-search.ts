@@ -1,7 +1,6 @@
 import { sql, type Expression, type Selectable, type SqlBool, type Transaction } from 'kysely';
 import { fixedQuery, type Db } from './connection.js';
 import { engineOf } from './dialect.js';
-import { COUNTED_PREFIX } from './migrations/postgres.js';
 import { insertRows } from './bulk.js';
 import type { DB } from './schema.js';
 
@@ -120,6 +119,24 @@ export function patientWords(p: {
 }
 
 type Executor = Db | Transaction<DB>;
+
+/**
+ * On PostgreSQL, the number of patients having a word that starts with each prefix of up to this
+ * many characters is kept in patient_search_prefix_counts, so that counting a short, common prefix
+ * ("ram": 68,181 of a million) is one row instead of a distinct count over its range. Longer
+ * prefixes match few enough patients to count from the words themselves. Migration 7 made the
+ * table with the same number (its own copy: a shipped migration does not follow runtime code).
+ */
+export const COUNTED_PREFIX = 6;
+
+/** The prefix counts computed from the words in the database (`lims db copy` on PostgreSQL). */
+export const REBUILD_PREFIX_COUNTS = /* sql */ `
+INSERT INTO patient_search_prefix_counts (organization_id, prefix, n)
+SELECT organization_id, prefix, count(DISTINCT patient_id) FROM (
+  SELECT w.organization_id, w.patient_id, left(w.word, l) AS prefix
+  FROM patient_search_words w, generate_series(1, ${COUNTED_PREFIX}) AS l
+  WHERE length(w.word) >= l
+) x GROUP BY organization_id, prefix`;
 
 /** The distinct prefixes of up to COUNTED_PREFIX characters (code points, as PostgreSQL's left()) of the words. */
 export function wordPrefixes(words: string[]): Set<string> {

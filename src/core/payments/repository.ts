@@ -133,17 +133,8 @@ export async function patientAdvancePaise(db: Db, organizationId: number, patien
  * (their refunds are rows of their own). Pending and bounced cheques have no value date.
  */
 export function ledgerTotalsByDay(db: Db, organizationId: number, from: string, to: string, userId?: number) {
-  if (userId === undefined)
-    // The whole lab's: migration 32's per-day summary of the same rows (value_date is the lab day).
-    return db
-      .selectFrom('report_ledger_daily')
-      .select(['value_date', 'method', 'kind', 'amount_paise', 'n'])
-      .where('organization_id', '=', organizationId)
-      .where('value_date', '>=', from)
-      .where('value_date', '<=', to)
-      .where('n', '<>', 0)
-      .execute();
-  return db
+  // The lab's rows through the (lab, value_date, status, method, kind, amount) covering index.
+  const q = db
     .selectFrom('payments')
     .select([
       'value_date',
@@ -156,9 +147,8 @@ export function ledgerTotalsByDay(db: Db, organizationId: number, from: string, 
     .where('value_date', '>=', from)
     .where('value_date', '<=', to)
     .where('status', 'in', ['completed', 'refunded'])
-    .where('received_by', '=', userId)
-    .groupBy(['value_date', 'method', 'kind'])
-    .execute();
+    .groupBy(['value_date', 'method', 'kind']);
+  return (userId === undefined ? q : q.where('received_by', '=', userId)).execute();
 }
 
 /** Cheques a user recorded in a UTC window that are still pending. */
@@ -241,6 +231,27 @@ export function billedByCategory(db: Db, organizationId: number, fromUtc: string
     .where('b.created_at', '<', toUtc)
     .groupBy(sql`1`)
     .execute();
+}
+
+/** Live bills made in a UTC window: how many, their final amounts and their bill discounts. */
+export async function billedTotals(db: Db, organizationId: number, fromUtc: string, toUtc: string) {
+  const r = await db
+    .selectFrom('bills as b')
+    .select([
+      sql<number>`COUNT(*)`.as('bills'),
+      sql<number | null>`SUM(b.final_amount_paise)`.as('amount_paise'),
+      sql<number | null>`SUM(b.discount_amount_paise)`.as('discount_paise'),
+    ])
+    .where('b.organization_id', '=', organizationId)
+    .where('b.created_at', '>=', fromUtc)
+    .where('b.created_at', '<', toUtc)
+    .where('b.cancelled_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return {
+    bills: Number(r.bills),
+    amount_paise: Number(r.amount_paise ?? 0),
+    discount_paise: Number(r.discount_paise ?? 0),
+  };
 }
 
 export function billedByDoctor(db: Db, organizationId: number, fromUtc: string, toUtc: string) {

@@ -12,8 +12,8 @@ import type {
 } from '../../shared/schemas/revenue.js';
 import { getOrganization, organizationTimezone } from '../settings/organization.js';
 import { formatLabDay } from '../pdf/format.js';
-import { billedPatients, billsPerDay, ledgerTotalsByDay } from './repository.js';
-import { billedByDoctorSummed, billedByTestSummed } from '../reports/summary.js';
+import { billedByDoctor, billedPatients, billedTotals, billsPerDay, ledgerTotalsByDay } from './repository.js';
+import { billedByTestSummed } from '../reports/summary.js';
 
 /**
  * Revenue in the lab's calendar days, from the ledger only. A method's column is the
@@ -144,9 +144,9 @@ export async function revenueDaily(db: Db, organizationId: number, q: RevenueQue
 }
 
 /**
- * revenueDaily's totals alone (what /revenue's cards compare): the ledger's per-day summary, the
- * bills' sums per referring doctor from migration 32's summaries, and one distinct count of the
- * period's patients, instead of every lab day's bills.
+ * revenueDaily's totals alone (what /revenue's cards compare): the ledger per day, the period's
+ * bills summed once (a covering index) and one distinct count of the period's patients, instead
+ * of every lab day's bills.
  */
 async function revenueTotals(db: Db, organizationId: number, q: RevenueQuery): Promise<RevenueTotals> {
   const { timeZone, from, to } = await revenueRange(db, organizationId, q);
@@ -155,11 +155,10 @@ async function revenueTotals(db: Db, organizationId: number, q: RevenueQuery): P
   if (list.length > 0) {
     const fromUtc = startOfLocalDayUtc(timeZone, list[0]!).toISOString();
     const toUtc = startOfLocalDayUtc(timeZone, addDays(list[list.length - 1]!, 1)).toISOString();
-    for (const d of await billedByDoctorSummed(db, { organizationId, fromUtc, toUtc })) {
-      all.discounts += Number(d.discount_paise);
-      all.billed += Number(d.amount_paise);
-      all.bills += Number(d.bills);
-    }
+    const t = await billedTotals(db, organizationId, fromUtc, toUtc);
+    all.discounts += t.discount_paise;
+    all.billed += t.amount_paise;
+    all.bills += t.bills;
     all.patients = await billedPatients(db, organizationId, fromUtc, toUtc);
   }
   return { ...toDay(all), bills: all.bills };
@@ -167,8 +166,8 @@ async function revenueTotals(db: Db, organizationId: number, q: RevenueQuery): P
 
 /**
  * Billed per category (a test's catalogue category, Profiles, Packages) of live bills made in a UTC
- * window: the report summary's whole days plus the edges' rows (src/core/reports/summary.ts), the
- * per-item figures of Revenue by Test added up by category.
+ * window: the per-item figures of Revenue by Test (its rollup and rows, src/core/reports/summary.ts)
+ * added up by category.
  */
 async function billedCategories(db: Db, organizationId: number, fromUtc: string, toUtc: string) {
   const out = new Map<string, { category: string; amount_paise: number; items: number }>();
@@ -203,7 +202,14 @@ export async function revenueAnalytics(db: Db, organizationId: number, q: Revenu
   const toUtc = startOfLocalDayUtc(timeZone, addDays(to, 1)).toISOString();
   const [categories, doctors, org] = await Promise.all([
     billedCategories(db, organizationId, fromUtc, toUtc),
-    billedByDoctorSummed(db, { organizationId, fromUtc, toUtc }),
+    // No doctor first, then by id: ties in the sort by amount below keep that order on both engines.
+    billedByDoctor(db, organizationId, fromUtc, toUtc).then((rows) =>
+      rows.sort(
+        (a, b) =>
+          (a.doctor_id === null ? -Infinity : Number(a.doctor_id)) -
+          (b.doctor_id === null ? -Infinity : Number(b.doctor_id)),
+      ),
+    ),
     getOrganization(db, organizationId),
   ]);
   const day = (d: string) => formatLabDay(d, org.date_format);

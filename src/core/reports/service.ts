@@ -28,6 +28,7 @@ import type {
 } from '../../shared/schemas/reports.js';
 import { BUILT_IN_REPORTS, builtInReport, type BuiltInReport, type Row } from './builtin.js';
 import { customRows } from './custom-repository.js';
+import { refreshRollups } from './rollups/days.js';
 import { onSnapshot } from '../db/dialect.js';
 import {
   dataSummary,
@@ -196,6 +197,8 @@ export async function buildReport(
   if (builtIn) {
     const why = await refusal(db, actor, builtIn);
     if (why) throw new ForbiddenError(why);
+    // The period's stale rollup days rebuilt first, in transactions of their own: the snapshot is read-only.
+    await refreshRollups(db, actor.organizationId, period.window.fromUtc, period.window.toUtc);
     const { rowCount, rows, ...b } = await onSnapshot(db, (d) =>
       builtIn.build({
         db: d,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { forEachCount, monthsInside } from './turnaround.js';
+import { forEachCount } from './turnaround.js';
+import { turnaroundOf } from './rollups/turnaround-rows.js';
 
 const entries = (text: string) => {
   const out: [number, number][] = [];
@@ -34,26 +35,16 @@ describe('turnaround histograms as JSON text', () => {
   });
 });
 
-describe('a period as whole UTC months and edges', () => {
-  it('splits at the first and last month start inside it', () => {
-    expect(monthsInside('2025-11-27T18:30:00.000Z', '2026-11-27T18:30:00.000Z')).toEqual({
-      months: { from: '2025-12', to: '2026-11' },
-      edges: [
-        { fromUtc: '2025-11-27T18:30:00.000Z', toUtc: '2025-12-01T00:00:00.000Z' },
-        { fromUtc: '2026-11-01T00:00:00.000Z', toUtc: '2026-11-27T18:30:00.000Z' },
-      ],
-    });
-    expect(monthsInside('2026-06-01T00:00:00.000Z', '2026-09-01T00:00:00.000Z')).toEqual({
-      months: { from: '2026-06', to: '2026-09' },
-      edges: [],
-    });
-    expect(monthsInside('2026-10-28T18:30:00.000Z', '2026-11-27T18:30:00.000Z')).toEqual({
-      months: null,
-      edges: [{ fromUtc: '2026-10-28T18:30:00.000Z', toUtc: '2026-11-27T18:30:00.000Z' }],
-    });
-    expect(monthsInside('2026-12-31T18:30:00.000Z', '2027-02-01T00:00:00.000Z').months).toEqual({
-      from: '2027-01',
-      to: '2027-02',
-    });
+describe("a result's turnaround in whole minutes", () => {
+  it('rounds halves away from zero and marks the milliseconds past a whole hour', () => {
+    const t = (collected: string, verified: string) => turnaroundOf(collected, verified);
+    expect(t('2026-01-01T10:00:00.000Z', '2026-01-01T10:01:30.000Z')).toEqual({ minutes: 2, above: false });
+    expect(t('2026-01-01T10:01:30.000Z', '2026-01-01T10:00:00.000Z')).toEqual({ minutes: -2, above: false });
+    expect(t('2026-01-01T10:00:00.000Z', '2026-01-01T14:00:00.001Z')).toEqual({ minutes: 240, above: true });
+    expect(t('2026-01-01T10:00:00.000Z', '2026-01-01T14:00:00.000Z')).toEqual({ minutes: 240, above: false });
+    expect(t('2026-01-01T10:00:00.000Z', '2026-01-01T13:59:40.000Z')).toEqual({ minutes: 240, above: false });
+    // Text without a zone is UTC, as the engines read it.
+    expect(t('2026-01-01 10:00:00', '2026-01-01T10:10:00.000Z')).toEqual({ minutes: 10, above: false });
+    expect(t('not a time', '2026-01-01T10:10:00.000Z')).toBeNull();
   });
 });

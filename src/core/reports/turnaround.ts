@@ -1,22 +1,19 @@
 import { targetMinutesOf } from '../../shared/figures.js';
-import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
-import { tableUsingIndex } from '../db/dialect.js';
-import { keepsPendingTurnaround } from '../db/summaries.js';
+import { freshPlan } from './rollups/days.js';
+import { turnaroundRollup } from './rollups/read.js';
+import { turnaroundRows } from './rollups/turnaround-rows.js';
 import type { Window } from './repository.js';
 
 /**
  * Turnaround (collection -> verification) per test and for all tests, for verified results of the
- * samples of a period (collected in it), from the turnaround table of migration 28 (kept by
- * triggers). A result's turnaround is counted in whole minutes (its interval rounded to the nearest
- * minute, halves away from zero: the table's `minutes`, also the Analytics histogram's unit); the
- * median and 90th percentile interpolate between neighbouring values as PERCENTILE.INC does, so
- * the figures are exact for that unit. "Over target" compares the exact milliseconds.
+ * samples of a period (collected in it). A result's turnaround is counted in whole minutes (its
+ * interval rounded to the nearest minute, halves away from zero); the median and 90th percentile
+ * interpolate between neighbouring values as PERCENTILE.INC does, so the figures are exact for that
+ * unit. "Over target" compares the exact milliseconds.
  *
- * A period is its whole UTC months plus the partial months at its edges. The edges' results are
- * read from the rows as whole minutes per test; the months from migration 35's whole-minute
- * histogram per month and test (about a hundred rows a month on a busy lab; on PostgreSQL plus the
- * changes still pending, see the migration).
+ * A period's fresh whole lab days come from the turnaround rollup (a whole-minute histogram per day
+ * and test), the rest from the rows (src/core/reports/rollups/).
  */
 
 export interface TatFigures {
@@ -30,47 +27,6 @@ export interface TatTest extends TatFigures {
   /** The test's target in minutes (src/shared/figures.ts). */
   target_minutes: number | null;
   over_target: number | null;
-}
-
-/** Results of one test on one whole minute: how many, and how many of them past it in milliseconds. */
-interface MinuteCount {
-  test_id: number;
-  minutes: number;
-  n: number;
-  above: number;
-}
-
-/**
- * SQLite: a range's results as whole minutes per test, every row through the (lab, collected_at)
- * covering index, counted by the caller (grouping in SQL sorted them in a temporary table, slower).
- */
-async function minuteCounts(db: Db, w: Window): Promise<MinuteCount[]> {
-  return (
-    await sql<MinuteCount>`SELECT test_id, minutes, 1 AS n, ms > minutes * 60000 AS above
-      FROM ${tableUsingIndex(db, 'report_turnaround', 'report_turnaround_collected')}
-      WHERE organization_id = ${w.organizationId} AND collected_at >= ${w.fromUtc} AND collected_at < ${w.toUtc}`.execute(
-      db,
-    )
-  ).rows;
-}
-
-/** A period's whole UTC months ('YYYY-MM', [from, to)) and the rest at its edges, as [fromUtc, toUtc) ranges. */
-export function monthsInside(fromUtc: string, toUtc: string) {
-  const f = Date.parse(fromUtc);
-  const t = Date.parse(toUtc);
-  const monthStart = (ms: number, next: boolean) => {
-    const d = new Date(ms);
-    const start = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
-    return next && start < ms ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) : start;
-  };
-  const m0 = monthStart(f, true);
-  const m1 = monthStart(t, false);
-  const iso = (ms: number) => new Date(ms).toISOString();
-  if (!(m1 > m0)) return { months: null, edges: t > f ? [{ fromUtc, toUtc }] : [] };
-  const edges: { fromUtc: string; toUtc: string }[] = [];
-  if (f < m0) edges.push({ fromUtc, toUtc: iso(m0) });
-  if (m1 < t) edges.push({ fromUtc: iso(m1), toUtc });
-  return { months: { from: iso(m0).slice(0, 7), to: iso(m1).slice(0, 7) }, edges };
 }
 
 /** Minutes counted in the dense array; rarer values (negative, or over ten weeks) go to a map. */
@@ -143,9 +99,9 @@ class Histogram {
 
 /**
  * Calls `each(minute, count)` for every entry of a histogram's JSON text, a flat object of integer
- * keys and values as the migration's SQL writes it (`{"91":3,"-7":1}` on SQLite,
- * `{ "91" : 3, "-7" : 1 }` on PostgreSQL). Read by hand instead of JSON.parse: a year is 230,000
- * entries, and making an object with a string key for each cost more than the rest of the report.
+ * keys and values (`{"91":3,"-7":1}`, as the rollups write it; spaces allowed). Read by hand
+ * instead of JSON.parse: a year of the turnaround rollup is about 400,000 entries in 36,000 rows,
+ * and making an object with a string key for each cost more than the rest of the report.
  * Anything else in the text (a fraction, a nested value) is refused rather than misread.
  */
 export function forEachCount(text: string, each: (minute: number, count: number) => void): void {
@@ -179,69 +135,6 @@ export function forEachCount(text: string, each: (minute: number, count: number)
   if (key !== null) throw new Error(`turnaround histogram: a key without a count in ${text.slice(0, 60)}`);
 }
 
-/** A histogram per test as JSON text (minutes, above), or one (minute, n, above). */
-interface MonthRow {
-  test_id: number;
-  minutes: string | null;
-  above: string | null;
-  minute: number | null;
-  n: number | null;
-}
-
-/**
- * A period's histograms per test as JSON rows: its whole months from migration 35's table; on
- * PostgreSQL, in the same statement (one snapshot), its edges grouped into the same shape from the
- * rows and the months' pending changes as (minute, n, above) rows.
- */
-async function histogramRows(
-  db: Db,
-  organizationId: number,
-  months: { from: string; to: string } | null,
-  edges: { fromUtc: string; toUtc: string }[],
-): Promise<MonthRow[]> {
-  const monthRange = months
-    ? sql`organization_id = ${organizationId} AND month >= ${months.from} AND month < ${months.to}`
-    : sql`false`;
-  if (keepsPendingTurnaround(db)) {
-    const edgeRange = edges.length
-      ? sql.join(
-          edges.map((e) => sql`(collected_at >= ${e.fromUtc} AND collected_at < ${e.toUtc})`),
-          sql` OR `,
-        )
-      : sql`false`;
-    return (
-      await sql<MonthRow>`WITH edge AS (
-          SELECT test_id, minutes, COUNT(*) AS n,
-            SUM(CASE WHEN minutes % 60 = 0 AND ms > minutes * 60000 THEN 1 ELSE 0 END) AS above
-          FROM report_turnaround WHERE organization_id = ${organizationId} AND (${edgeRange})
-          GROUP BY test_id, minutes)
-        SELECT test_id, json_object_agg(minutes, n)::text AS minutes,
-          COALESCE(json_object_agg(minutes, above) FILTER (WHERE above > 0), '{}'::json)::text AS above,
-          NULL::bigint AS minute, NULL::bigint AS n
-        FROM edge GROUP BY test_id
-        UNION ALL
-        SELECT test_id, minutes::text, above::text, NULL, NULL
-        FROM report_tat_test_monthly WHERE ${monthRange} AND n <> 0
-        UNION ALL
-        SELECT test_id, NULL, SUM(above)::text, minutes, SUM(n)::bigint
-        FROM report_tat_test_pending WHERE ${monthRange} GROUP BY test_id, minutes`.execute(db)
-    ).rows;
-  }
-  const rows: MonthRow[] = [];
-  // SQLite: the edges' rows as (minute, n, above) rows, then the months' histograms.
-  for (const e of edges)
-    for (const r of await minuteCounts(db, { organizationId, ...e }))
-      rows.push({ test_id: r.test_id, minutes: null, above: String(r.above), minute: r.minutes, n: r.n });
-  if (months)
-    rows.push(
-      ...(
-        await sql<MonthRow>`SELECT test_id, minutes, above, NULL AS minute, NULL AS n
-          FROM report_tat_test_monthly WHERE ${monthRange} AND n <> 0`.execute(db)
-      ).rows,
-    );
-  return rows;
-}
-
 export async function turnaroundByTest(db: Db, w: Window): Promise<{ tests: TatTest[]; all: TatFigures }> {
   const tests = new Map(
     (
@@ -259,27 +152,21 @@ export async function turnaroundByTest(db: Db, w: Window): Promise<{ tests: TatT
     if (!h) perTest.set(id, (h = new Histogram()));
     return h;
   };
-  const { months, edges } = monthsInside(w.fromUtc, w.toUtc);
-  for (const r of await histogramRows(db, w.organizationId, months, edges)) {
-    const h = histogramOf(Number(r.test_id));
-    if (r.minutes === null) {
-      // One (minute, count) row: an edge's row on SQLite, a pending change on PostgreSQL (whose
-      // counts may be negative: rows taken out).
-      const minutes = Number(r.minute);
-      h.add(minutes, Number(r.n));
-      all.add(minutes, Number(r.n));
-      // Past the minute in milliseconds matters only on a whole hour: a target is whole hours.
-      if (minutes % 60 === 0 && Number(r.above) !== 0) h.addAbove(minutes, Number(r.above));
-      continue;
+  const plan = await freshPlan(db, w.organizationId, w.fromUtc, w.toUtc);
+  for (const e of plan.raw)
+    for (const r of await turnaroundRows(db, w.organizationId, e.fromUtc, e.toUtc, 'collected')) {
+      const h = histogramOf(r.test_id);
+      h.add(r.minutes, 1);
+      all.add(r.minutes, 1);
+      if (r.above) h.addAbove(r.minutes, 1);
     }
+  for (const r of await turnaroundRollup(db, w.organizationId, plan.runs)) {
+    const h = histogramOf(Number(r.test_id));
     forEachCount(r.minutes, (minutes, n) => {
-      if (n === 0) return;
       h.add(minutes, n);
       all.add(minutes, n);
     });
-    forEachCount(r.above!, (minutes, n) => {
-      if (n !== 0) h.addAbove(minutes, n);
-    });
+    forEachCount(r.above, (minutes, n) => h.addAbove(minutes, n));
   }
   const out: TatTest[] = [];
   for (const [id, h] of perTest) {

@@ -67,6 +67,7 @@ import type Database from 'better-sqlite3';
 import { sql as legacyIds } from './046_legacy_ids.js';
 import { sql as personTitles } from './047_person_titles.js';
 import { sql as instrumentProfiles } from './048_instrument_profiles.js';
+import { sql as dayRollups, postgres as dayRollupsPostgres } from './049_day_rollups.js';
 
 export interface Migration {
   version: number;
@@ -171,4 +172,5 @@ export const migrations: Migration[] = [
   { version: 46, name: 'legacy_ids', sql: legacyIds },
   { version: 47, name: 'person_titles', sql: personTitles },
   { version: 48, name: 'instrument_profiles', sql: instrumentProfiles },
+  { version: 49, name: 'day_rollups', sql: dayRollups, postgres: dayRollupsPostgres },
 ];

@@ -1,0 +1,126 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/connection.js';
+import type { DayPlan } from './days.js';
+
+/**
+ * Readers of the rollup tables over a plan's runs of lab days (src/core/reports/rollups/days.ts):
+ * each answers in the shape of the matching reader of the rows, so the caller adds the two.
+ */
+
+type Runs = DayPlan['runs'];
+
+/** Rows of `query(run)` for every run, flattened. */
+async function perRun<R>(runs: Runs, query: (run: Runs[number]) => Promise<R[]>): Promise<R[]> {
+  const out: R[] = [];
+  for (const run of runs) out.push(...(await query(run)));
+  return out;
+}
+
+/** Lines of live bills per catalogue item (test_id null for profiles, packages and lines without a test). */
+export function billedRollup(db: Db, org: number, runs: Runs) {
+  const testId = sql<number | null>`CASE WHEN s.test_id = 0 THEN NULL ELSE s.test_id END`;
+  return perRun(runs, (run) =>
+    db
+      .selectFrom('rollup_billed as s')
+      .leftJoin('tests as t', 't.id', 's.test_id')
+      .select([
+        's.item_type',
+        testId.as('test_id'),
+        sql<string>`MAX(s.name)`.as('name'),
+        sql<string | null>`MAX(t.category)`.as('category'),
+        sql<number>`SUM(s.qty)`.as('count'),
+        sql<number>`SUM(s.total_paise)`.as('total_paise'),
+      ])
+      .where('s.organization_id', '=', org)
+      .where('s.day', '>=', run.from)
+      .where('s.day', '<', run.to)
+      .groupBy(['s.item_type', 's.test_id', sql`CASE WHEN s.test_id = 0 THEN s.name ELSE '' END`])
+      .execute(),
+  );
+}
+
+/** Billed lines and paise of live bills per catalogue category (a profile's or package's own). */
+export function billedCategoriesRollup(db: Db, org: number, runs: Runs) {
+  const category = sql<string | null>`coalesce(t.category, p.category, k.category)`;
+  return perRun(runs, (run) =>
+    db
+      .selectFrom('rollup_billed as s')
+      .leftJoin('tests as t', (j) => j.onRef('t.id', '=', 's.test_id').on('s.item_type', '=', 'test'))
+      .leftJoin('test_profiles as p', (j) => j.onRef('p.id', '=', 's.profile_id').on('s.item_type', '=', 'profile'))
+      .leftJoin('test_packages as k', (j) => j.onRef('k.id', '=', 's.package_id').on('s.item_type', '=', 'package'))
+      .select([
+        category.as('category'),
+        sql<number>`SUM(s.lines)`.as('lines'),
+        sql<number>`SUM(s.total_paise)`.as('paise'),
+      ])
+      .where('s.organization_id', '=', org)
+      .where('s.day', '>=', run.from)
+      .where('s.day', '<', run.to)
+      .groupBy(category)
+      .execute(),
+  );
+}
+
+/** What live bills charged per lab day. */
+export function billedPerDayRollup(db: Db, org: number, runs: Runs) {
+  return perRun(runs, (run) =>
+    db
+      .selectFrom('rollup_billed as s')
+      .select(['s.day', sql<number>`SUM(s.total_paise)`.as('paise')])
+      .where('s.organization_id', '=', org)
+      .where('s.day', '>=', run.from)
+      .where('s.day', '<', run.to)
+      .groupBy('s.day')
+      .execute(),
+  );
+}
+
+/** Tests ordered on the samples of the days, per test: ordered, collected, resulted, verified, on rejected samples. */
+export function workloadRollup(db: Db, org: number, runs: Runs) {
+  return perRun(runs, (run) =>
+    db
+      .selectFrom('rollup_workload as s')
+      .innerJoin('tests as t', 't.id', 's.test_id')
+      .select([
+        's.test_id',
+        sql<string>`MAX(t.name)`.as('test_name'),
+        sql<string | null>`MAX(t.category)`.as('category'),
+        sql<number>`SUM(s.ordered)`.as('ordered'),
+        sql<number>`SUM(s.collected)`.as('collected'),
+        sql<number>`SUM(s.resulted)`.as('resulted'),
+        sql<number>`SUM(s.verified)`.as('verified'),
+        sql<number>`SUM(s.rejected)`.as('rejected'),
+      ])
+      .where('s.organization_id', '=', org)
+      .where('s.day', '>=', run.from)
+      .where('s.day', '<', run.to)
+      .groupBy('s.test_id')
+      .execute(),
+  );
+}
+
+/** Each day's and test's turnaround histogram (JSON text), for the samples collected on the days. */
+export function turnaroundRollup(db: Db, org: number, runs: Runs) {
+  return perRun(runs, (run) =>
+    db
+      .selectFrom('rollup_turnaround')
+      .select(['test_id', 'minutes', 'above'])
+      .where('organization_id', '=', org)
+      .where('day', '>=', run.from)
+      .where('day', '<', run.to)
+      .execute(),
+  );
+}
+
+/** Each day's samples collected and rejected, results verified and their turnaround histogram (JSON text). */
+export function dayRollup(db: Db, org: number, runs: Runs) {
+  return perRun(runs, (run) =>
+    db
+      .selectFrom('rollup_day')
+      .select(['day', 'samples_collected', 'samples_rejected', 'results_verified', 'tat_minutes'])
+      .where('organization_id', '=', org)
+      .where('day', '>=', run.from)
+      .where('day', '<', run.to)
+      .execute(),
+  );
+}
