@@ -96,6 +96,13 @@ export default tseslint.config(
     plugins: { 'lims-migrations': migrationsFrozen },
     rules: { 'lims-migrations/no-runtime-import': 'error' },
   },
+  {
+    // A source file says one thing: past 400 lines it is split by responsibility. Shipped migrations
+    // are frozen as they are.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/core/db/migrations/0*.ts'],
+    rules: { 'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }] },
+  },
   boundary('src/shared', ['core', 'server', 'cli', 'ui']),
   boundary('src/core', ['server', 'cli', 'ui']),
   boundary('src/server', ['cli', 'ui']),

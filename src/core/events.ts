@@ -35,6 +35,8 @@ export interface CoreEvents {
   'sample.completed': { sampleId: number };
   /** A critical value was telephoned: the report may have waited for that call. */
   'result.critical_called': { sampleId: number; resultId: number };
+  /** The lab's time zone changed: its days (and whatever is kept per lab day) moved. */
+  'lab.timezone_changed': { organizationId: number; from: string; to: string };
 }
 
 export type EventName = keyof CoreEvents;

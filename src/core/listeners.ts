@@ -6,6 +6,7 @@ import { samplesListeners } from './samples/listeners.js';
 import { resultsListeners } from './results/listeners.js';
 import { portalListeners } from './portal/report-ready.js';
 import { interopOutListeners } from './interop-out/listeners.js';
+import { reportsListeners } from './reports/listeners.js';
 
 /**
  * Who reacts to the events of src/core/events.ts, in the order they run: an invoice's hold on a
@@ -22,4 +23,5 @@ export const LISTENERS: readonly Listeners[] = [
   resultsListeners,
   portalListeners,
   interopOutListeners,
+  reportsListeners,
 ];

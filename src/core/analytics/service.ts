@@ -21,10 +21,17 @@ import {
   verifiedWithTarget,
   testDistribution,
 } from './repository.js';
-import { planDays, refreshRollups, type DayPlan } from '../reports/rollups/days.js';
-import { billedCategoriesRollup, billedPerDayRollup, dayRollup, workloadRollup } from '../reports/rollups/read.js';
-import { turnaroundRows } from '../reports/rollups/turnaround-rows.js';
-import { forEachCount } from '../reports/turnaround.js';
+import {
+  billedCategoriesRollup,
+  billedPerDayRollup,
+  dayRollup,
+  forEachCount,
+  planDays,
+  refreshRollups,
+  turnaroundRows,
+  workloadRollup,
+  type DayPlan,
+} from '../reports/service.js';
 
 /** How many rows each list of the live board shows (its count is always the full one). */
 export const LIVE_LIST_LIMIT = 20;

@@ -13,7 +13,7 @@ import { updateOrganizationRow } from './repository.js';
 import { ValidationError } from '../errors.js';
 import { endSessionsWithoutTwoFactor, hasTwoFactor } from '../two-factor/service.js';
 import { gateNotificationSwitches } from '../messaging/service.js';
-import { restartRollups } from '../reports/rollups/days.js';
+import { announce } from '../events.js';
 
 /**
  * System Settings: the lab's name, contact and regional settings live in the
@@ -121,8 +121,12 @@ async function save(
     settings: JSON.stringify(json),
     updated_at: new Date().toISOString(),
   });
-  // The lab's days move with its time zone: the report rollups are per lab day.
-  if (before.timezone !== after.timezone) await restartRollups(trx, org.id);
+  if (before.timezone !== after.timezone)
+    await announce(trx, actor, 'lab.timezone_changed', {
+      organizationId: org.id,
+      from: before.timezone,
+      to: after.timezone,
+    });
   await writeAudit(trx, actor, {
     action: 'update',
     entity: 'settings',
