@@ -49,7 +49,7 @@ export interface AuditEntry {
 
 export const GENESIS_HASH = '0'.repeat(64);
 
-interface HashedFields {
+export interface HashedFields {
   organization_id: number | null;
   user_id: number | null;
   user_email: string | null;
@@ -64,24 +64,54 @@ interface HashedFields {
   created_at: string;
 }
 
+/** The stored fields of a row that its hash covers, in the order they are hashed. */
+export const HASHED_COLUMNS = [
+  'organization_id',
+  'user_id',
+  'user_email',
+  'action',
+  'entity',
+  'entity_id',
+  'old_values',
+  'new_values',
+  'ip_address',
+  'user_agent',
+  'status',
+  'created_at',
+] as const satisfies readonly (keyof HashedFields)[];
+
+/**
+ * What the hash covers after the previous row's hash: the row's fields as the rest of a JSON
+ * array, so that the hashed text is `["<previous hash>",` and this (a hex hash needs no escaping).
+ * Staged writes keep it and chain the rows in the database (staged.ts).
+ */
+export function hashTail(r: HashedFields): string {
+  return JSON.stringify(HASHED_COLUMNS.map((c) => r[c])).slice(1);
+}
+
 /** The hash covers every stored field of the row plus the previous row's hash. */
 export function rowHash(prevHash: string, r: HashedFields): string {
-  const canonical = JSON.stringify([
-    prevHash,
-    r.organization_id,
-    r.user_id,
-    r.user_email,
-    r.action,
-    r.entity,
-    r.entity_id,
-    r.old_values,
-    r.new_values,
-    r.ip_address,
-    r.user_agent,
-    r.status,
-    r.created_at,
-  ]);
-  return createHash('sha256').update(canonical).digest('hex');
+  return createHash('sha256')
+    .update(`["${prevHash}",${hashTail(r)}`)
+    .digest('hex');
+}
+
+/** The fields of an actor's entry as stored. */
+export function hashedFields(actor: Actor, entry: AuditEntry, createdAt: string): HashedFields {
+  return {
+    organization_id: actor.organizationId,
+    user_id: actor.userId,
+    user_email: actor.email,
+    action: entry.action,
+    entity: entry.entity,
+    entity_id: entry.entityId == null ? null : String(entry.entityId),
+    old_values: entry.oldValues ? JSON.stringify(clean(entry.oldValues)) : null,
+    new_values: entry.newValues ? JSON.stringify(clean(entry.newValues)) : null,
+    ip_address: actor.ip ?? null,
+    user_agent: actor.userAgent ?? null,
+    status: entry.status ?? 'success',
+    created_at: createdAt,
+  };
 }
 
 /**
@@ -98,40 +128,12 @@ export async function writeAudit(trx: Executor, actor: Actor, entry: AuditEntry)
 
 async function appendAudit(trx: Executor, actor: Actor, entry: AuditEntry): Promise<void> {
   const prev = (await lastAuditHash(trx)) ?? GENESIS_HASH;
-  const row: HashedFields = {
-    organization_id: actor.organizationId,
-    user_id: actor.userId,
-    user_email: actor.email,
-    action: entry.action,
-    entity: entry.entity,
-    entity_id: entry.entityId == null ? null : String(entry.entityId),
-    old_values: entry.oldValues ? JSON.stringify(clean(entry.oldValues)) : null,
-    new_values: entry.newValues ? JSON.stringify(clean(entry.newValues)) : null,
-    ip_address: actor.ip ?? null,
-    user_agent: actor.userAgent ?? null,
-    status: entry.status ?? 'success',
-    created_at: nowIso(),
-  };
+  const row = hashedFields(actor, entry, nowIso());
   await insertAuditRow(trx, { ...row, prev_hash: prev, hash: rowHash(prev, row) });
 }
 
 /** The stored columns of an audit row, in insert order (writeAuditBatch). */
-const BATCH_COLUMNS = [
-  'organization_id',
-  'user_id',
-  'user_email',
-  'action',
-  'entity',
-  'entity_id',
-  'old_values',
-  'new_values',
-  'ip_address',
-  'user_agent',
-  'status',
-  'created_at',
-  'prev_hash',
-  'hash',
-] as const;
+const BATCH_COLUMNS = [...HASHED_COLUMNS, 'prev_hash', 'hash'] as const;
 
 /**
  * Appends many audit rows at once, in order, inside the caller's open transaction (an import's
@@ -144,42 +146,10 @@ export async function writeAuditBatch(trx: Executor, actor: Actor, entries: read
   let prev = (await lastAuditHash(trx)) ?? GENESIS_HASH;
   const createdAt = nowIso();
   const rows: unknown[][] = new Array<unknown[]>(entries.length);
-  const ip = actor.ip ?? null;
-  const agent = actor.userAgent ?? null;
   for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i]!;
-    const row: HashedFields = {
-      organization_id: actor.organizationId,
-      user_id: actor.userId,
-      user_email: actor.email,
-      action: entry.action,
-      entity: entry.entity,
-      entity_id: entry.entityId == null ? null : String(entry.entityId),
-      old_values: entry.oldValues ? JSON.stringify(clean(entry.oldValues)) : null,
-      new_values: entry.newValues ? JSON.stringify(clean(entry.newValues)) : null,
-      ip_address: ip,
-      user_agent: agent,
-      status: entry.status ?? 'success',
-      created_at: createdAt,
-    };
+    const row = hashedFields(actor, entries[i]!, createdAt);
     const hash = rowHash(prev, row);
-    // In BATCH_COLUMNS order.
-    rows[i] = [
-      row.organization_id,
-      row.user_id,
-      row.user_email,
-      row.action,
-      row.entity,
-      row.entity_id,
-      row.old_values,
-      row.new_values,
-      row.ip_address,
-      row.user_agent,
-      row.status,
-      row.created_at,
-      prev,
-      hash,
-    ];
+    rows[i] = [...HASHED_COLUMNS.map((c) => row[c]), prev, hash];
     prev = hash;
   }
   await insertAuditRows(trx as Db, BATCH_COLUMNS, rows);

@@ -7,6 +7,7 @@ import { migrate } from './migrate.js';
 import { describeTarget, type DatabaseTarget } from './url.js';
 import { openPostgres } from './postgres.js';
 import { cacheConnection, cachingDatabase } from './statements.js';
+import { addSqliteFunctions } from './staging.js';
 
 export { fixedQuery, OUTSIDE_CHANGES_CHECK_MS, rowsAsArrays, sqliteWalFile, writeUnlessBusy } from './statements.js';
 
@@ -165,6 +166,7 @@ export function openDatabase(file: string, opts: { readonly?: boolean } = {}): S
     applyPragmas(sqlite);
     ownerOnly(file);
   } else sqlite.pragma('busy_timeout = 5000');
+  addSqliteFunctions(sqlite);
   if (!opts.readonly) migrate(sqlite);
   const connection = cachingDatabase(sqlite);
   const db = new Kysely<DB>({

@@ -1,5 +1,6 @@
 import { sql, type Expression, type Selectable, type SqlBool, type Transaction } from 'kysely';
 import { fixedQuery, type Db } from './connection.js';
+import { createStage } from './staging.js';
 import { engineOf } from './dialect.js';
 import { insertRows } from './bulk.js';
 import type { DB } from './schema.js';
@@ -307,17 +308,29 @@ export async function indexNewPatients(
   later?: PrefixCounts,
 ): Promise<void> {
   if (engineOf(trx) !== 'postgres' || patients.length === 0) return;
-  const words: unknown[][] = [];
   const pending = later ?? new PrefixCounts();
+  const words = newPatientWords(patients, pending);
+  if (words.length) await insertRows(trx, 'patient_search_words', WORD_COLUMNS, words);
+  if (!later) await writePrefixCounts(trx, pending);
+}
+
+/** The columns of patient_search_words, in the order newPatientWords gives their values. */
+export const WORD_COLUMNS = ['organization_id', 'word', 'patient_id'] as const;
+
+/** PostgreSQL's search words of new patients (WORD_COLUMNS), their prefixes counted into `pending`. */
+export function newPatientWords(
+  patients: readonly (Parameters<typeof patientWords>[0] & { id: number; organization_id: number })[],
+  pending: PrefixCounts,
+): unknown[][] {
+  const words: unknown[][] = [];
   const counts = pending.counts;
-  pending.organizationId = patients[0]!.organization_id;
   for (const p of patients) {
+    pending.organizationId = p.organization_id;
     const own = patientWords(p);
     for (const w of own) words.push([p.organization_id, w, p.id]);
     for (const prefix of wordPrefixes(own)) counts.set(prefix, (counts.get(prefix) ?? 0) + 1);
   }
-  if (words.length) await insertRows(trx, 'patient_search_words', ['organization_id', 'word', 'patient_id'], words);
-  if (!later) await writePrefixCounts(trx, pending);
+  return words;
 }
 
 /** Adds the kept prefix counts to patient_search_prefix_counts (PostgreSQL; nothing on SQLite). */
@@ -337,4 +350,32 @@ export async function writePrefixCounts(trx: Db, pending: PrefixCounts): Promise
       )
       .execute();
   }
+}
+
+/**
+ * A staged write of new patients (patients/staged.ts) keeps PostgreSQL's search words in a stage
+ * of its own; SQLite's triggers index the rows as they are copied in, so there is none.
+ */
+export async function createWordStage(db: Db, name: string): Promise<void> {
+  if (engineOf(db) === 'postgres') await createStage(db, name, 'patient_search_words', WORD_COLUMNS, []);
+}
+
+/** Stages the search words of new patients (PostgreSQL), their prefixes counted into `pending`. */
+export async function stageNewPatientWords(
+  db: Db,
+  name: string,
+  patients: Parameters<typeof newPatientWords>[0],
+  pending: PrefixCounts,
+): Promise<void> {
+  if (engineOf(db) !== 'postgres') return;
+  const words = newPatientWords(patients, pending);
+  if (words.length) await insertRows(db, name, WORD_COLUMNS, words);
+}
+
+/** Inside the write's transaction: the staged words copied in and the prefix counts added (PostgreSQL). */
+export async function copyStagedWords(trx: Db, name: string, pending: PrefixCounts): Promise<void> {
+  if (engineOf(trx) !== 'postgres') return;
+  const cols = sql.join(WORD_COLUMNS.map((c) => sql.ref(c)));
+  await sql`INSERT INTO patient_search_words (${cols}) SELECT ${cols} FROM ${sql.table(name)}`.execute(trx);
+  await writePrefixCounts(trx, pending);
 }

@@ -37,50 +37,15 @@ export async function insertPatientsBulk(
 ): Promise<number> {
   if (!patients.length) return 0;
   const org = actor.organizationId;
-  // Codes kept from the file move their day's counter past them, so no registration reuses one.
-  const highest = new Map<string, number>();
-  for (const p of patients) {
-    const m = p.code ? PATIENT_CODE.exec(p.code) : null;
-    if (m) highest.set(m[1]!, Math.max(highest.get(m[1]!) ?? 0, Number(m[2])));
-  }
+  const highest = keptCodeCounters(patients);
   for (const [day, n] of highest) await raiseSequence(trx, org, `patient:${day}`, n);
   const day = today.replace(/-/g, '');
   const fresh = patients.filter((p) => !p.code).length;
   let next = fresh ? (await reserveSequence(trx, org, `patient:${day}`, fresh)) - fresh + 1 : 0;
   const now = nowIso();
-  const rows: PatientInsertRow[] = patients.map((p) => {
-    const i = p.input;
-    const known = i.date_of_birth ?? null;
-    return {
-      organization_id: org,
-      patient_code: p.code ?? `PAT${day}${String(next++).padStart(4, '0')}`,
-      title: i.title ?? null,
-      first_name: i.first_name,
-      last_name: i.last_name,
-      date_of_birth: known ?? birthDateFromAge(i.age!, i.age_unit ?? 'years', today),
-      dob_estimated: known ? (p.dobEstimated ? 1 : 0) : 1,
-      gender: i.gender ?? null,
-      phone: i.phone ?? null,
-      email: i.email ?? null,
-      address: i.address ?? null,
-      city: i.city ?? null,
-      state: i.state ?? null,
-      pincode: i.pincode ?? null,
-      emergency_contact: i.emergency_contact ?? null,
-      emergency_phone: i.emergency_phone ?? null,
-      emergency_relation: i.emergency_relation ?? null,
-      blood_group: i.blood_group ?? null,
-      allergies: i.allergies ?? null,
-      medical_history: i.medical_history ?? null,
-      insurance_provider: i.insurance_provider ?? null,
-      insurance_number: i.insurance_number ?? null,
-      legacy_id: i.legacy_id ?? null,
-      membership_type: i.membership_type ?? 'none',
-      created_by: actor.userId,
-      created_at: p.createdAt ?? now,
-      updated_at: now,
-    };
-  });
+  const rows = patients.map((p) =>
+    patientInsertRow(actor, p, p.code ?? `PAT${day}${String(next++).padStart(4, '0')}`, today, now),
+  );
   const ids = await insertPatientRows(trx, rows, prefixesLater);
   await writeAuditBatch(
     trx,
@@ -91,4 +56,55 @@ export async function insertPatientsBulk(
     }),
   );
   return rows.length;
+}
+
+/** Codes kept from the file move their day's counter past them, so no registration reuses one. */
+export function keptCodeCounters(patients: readonly BulkPatient[]): Map<string, number> {
+  const highest = new Map<string, number>();
+  for (const p of patients) {
+    const m = p.code ? PATIENT_CODE.exec(p.code) : null;
+    if (m) highest.set(m[1]!, Math.max(highest.get(m[1]!) ?? 0, Number(m[2])));
+  }
+  return highest;
+}
+
+/** A new patient's stored columns, as a registration would store them. */
+export function patientInsertRow(
+  actor: Actor,
+  p: BulkPatient,
+  code: string,
+  today: string,
+  now: string,
+): PatientInsertRow {
+  const i = p.input;
+  const known = i.date_of_birth ?? null;
+  return {
+    organization_id: actor.organizationId,
+    patient_code: code,
+    title: i.title ?? null,
+    first_name: i.first_name,
+    last_name: i.last_name,
+    date_of_birth: known ?? birthDateFromAge(i.age!, i.age_unit ?? 'years', today),
+    dob_estimated: known ? (p.dobEstimated ? 1 : 0) : 1,
+    gender: i.gender ?? null,
+    phone: i.phone ?? null,
+    email: i.email ?? null,
+    address: i.address ?? null,
+    city: i.city ?? null,
+    state: i.state ?? null,
+    pincode: i.pincode ?? null,
+    emergency_contact: i.emergency_contact ?? null,
+    emergency_phone: i.emergency_phone ?? null,
+    emergency_relation: i.emergency_relation ?? null,
+    blood_group: i.blood_group ?? null,
+    allergies: i.allergies ?? null,
+    medical_history: i.medical_history ?? null,
+    insurance_provider: i.insurance_provider ?? null,
+    insurance_number: i.insurance_number ?? null,
+    legacy_id: i.legacy_id ?? null,
+    membership_type: i.membership_type ?? 'none',
+    created_by: actor.userId,
+    created_at: p.createdAt ?? now,
+    updated_at: now,
+  };
 }

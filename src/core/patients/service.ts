@@ -190,3 +190,4 @@ export async function deletePatient(db: Db, actor: Actor, id: number): Promise<P
     return toPatient(before, await labToday(trx, actor.organizationId));
   });
 }
+export { PatientStage } from './staged.js';

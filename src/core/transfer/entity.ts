@@ -65,6 +65,22 @@ export interface WriteCounts {
   updated: number;
 }
 
+/**
+ * New rows of an import built and staged before the write lock (db/staging.ts), so that the
+ * import's transaction only copies them in: an entity whose imports run to the hundred thousand
+ * (patients) has one. Rows it does not take (changes to stored records) are written by `write`.
+ */
+export interface PlanStage<Plan> {
+  /** Outside the lock: stages the plans it takes and answers the others, in order. */
+  add(db: Db, plans: readonly { row: number; plan: Plan }[]): Promise<{ row: number; plan: Plan }[]>;
+  /** After the last add, before the import's transaction (statistics of what was staged). */
+  ready(db: Db): Promise<void>;
+  /** In the import's transaction: the staged rows whose key someone stored meanwhile, or none and the rows copied in. */
+  commit(trx: Db): Promise<{ inserted: number; errors: (EntityError & { row: number })[] }>;
+  /** Drops what was staged, whether it was copied or not. */
+  drop(db: Db): Promise<void>;
+}
+
 export interface ExportQuery {
   /** Lab calendar days, inclusive, on the entity's date (`dateField`). */
   from?: string;
@@ -104,6 +120,8 @@ export interface TransferEntity<Input = unknown, Existing = unknown, Plan = unkn
   plan(ctx: ImportContext, rows: ValidRow<Input, Existing>[]): Promise<PlanResult<Plan>[]>;
   /** Stores planned rows inside the import's transaction, audited. */
   write(ctx: ImportContext, plans: Plan[]): Promise<WriteCounts>;
+  /** A stage for the new rows of a real import (PlanStage); without it, `write` stores every row in the lock. */
+  stage?(ctx: ImportContext): Promise<PlanStage<Plan>>;
   /**
    * After the last batch, also in a dry run: rows that waited for the whole file (a calculated test
    * for the tests its formula names) are checked, and stored when `write` (no error so far, not a dry run).

@@ -3,6 +3,8 @@ import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { withBigWriteCache } from '../db/dialect.js';
+import { onOneConnection } from '../db/staging.js';
+import { stagePlans } from './staging.js';
 import { ValidationError } from '../errors.js';
 import { FileRefusedError } from './errors.js';
 import { ErrorReport } from './report.js';
@@ -18,9 +20,10 @@ import { Cancelled, checkRows, storeRows } from './passes.js';
  * with the API's schema and looks it up (duplicates, references by natural key) in batches, without
  * the write lock; reading on after the first error finds every other error for the report. A dry
  * run ends there. A real import whose file is clean keeps each batch's planned rows in a spool
- * (spool.ts), and the store pass then writes them in ONE transaction: all or nothing (a kill -9
- * mid-way leaves nothing, as the transaction never commits), and the write lock is held only for
- * the writing, not for reading and checking the file. A key stored by someone else between the two
+ * (spool.ts); an entity with a stage (staging.ts) builds its new rows into TEMP tables next, still
+ * without the lock; and the store pass then writes them in ONE transaction: all or nothing (a
+ * kill -9 mid-way leaves nothing, as the transaction never commits), and the write lock is held
+ * only for the writing (staged rows: one copy), not for reading, checking or building rows. A key stored by someone else between the two
  * passes is found again in the store pass and refuses the import, naming the row.
  */
 
@@ -100,25 +103,42 @@ export async function runImport(database: Db, actor: Actor, opts: ImportOptions)
         try {
           const ctx = await checked(spool);
           if (report.count > 0) throw new Rollback();
-          await withBigWriteCache(database, () =>
-            database.transaction().execute(async (trx) => {
-              await storeRows(trx, ctx, opts, spool, report, result);
-              if (report.count > 0) throw new Rollback();
-              await writeAudit(trx, actor, {
-                action: 'import',
-                entity: entity.auditEntity,
-                newValues: {
-                  job: jobId,
-                  file: fileName,
-                  format,
-                  rows: result.rows,
-                  inserted: result.inserted,
-                  updated: result.updated,
-                  update: opts.update,
-                },
-              });
-            }),
-          );
+          await onOneConnection(database, async (db) => {
+            ctx.db = db;
+            const staged = await stagePlans(db, ctx, opts, spool, result);
+            try {
+              await withBigWriteCache(db, () =>
+                db.transaction().execute(async (trx) => {
+                  if (staged) {
+                    const done = await staged.stage.commit(trx);
+                    for (const e of done.errors) await report.add(e);
+                    if (report.count > 0) throw new Rollback();
+                    result.inserted += done.inserted;
+                  }
+                  await storeRows(trx, ctx, opts, staged?.rest ?? spool, report, result);
+                  if (report.count > 0) throw new Rollback();
+                  await writeAudit(trx, actor, {
+                    action: 'import',
+                    entity: entity.auditEntity,
+                    newValues: {
+                      job: jobId,
+                      file: fileName,
+                      format,
+                      rows: result.rows,
+                      inserted: result.inserted,
+                      updated: result.updated,
+                      update: opts.update,
+                    },
+                  });
+                }),
+              );
+            } finally {
+              if (staged) {
+                staged.rest.remove();
+                await staged.stage.drop(db);
+              }
+            }
+          });
         } finally {
           spool.remove();
         }

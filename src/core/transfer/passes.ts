@@ -56,7 +56,7 @@ interface Pending {
 const isBlank = (v: unknown) => v === null || (typeof v === 'string' && v.trim() === '');
 
 /** A planned row as the store pass takes it: its key, and whether it was new when checked. */
-interface Spooled {
+export interface Spooled {
   row: number;
   key: string | null;
   fresh: boolean;

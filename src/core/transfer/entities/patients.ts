@@ -16,7 +16,7 @@ import {
   type PatientExportFilters,
 } from '../../patients/export.js';
 import { patientsByCodes, type PatientRow } from '../../patients/repository.js';
-import { applyPatientUpdate } from '../../patients/service.js';
+import { applyPatientUpdate, PatientStage } from '../../patients/service.js';
 import { insertPatientsBulk, PATIENT_CODE, type BulkPatient } from '../../patients/bulk.js';
 import { PrefixCounts, writePrefixCounts } from '../../db/patient-search.js';
 import type { Db } from '../../db/connection.js';
@@ -187,6 +187,30 @@ export const patients: TransferEntity<Input, PatientRow, Plan> = {
     }
     const inserted = await insertPatientsBulk(ctx.db, ctx.actor, inserts, ctx.today, prefixesOf(ctx));
     return { inserted, updated };
+  },
+
+  async stage(ctx) {
+    const stage = await PatientStage.open(ctx.db, ctx.actor, ctx.today);
+    return {
+      async add(db, plans) {
+        const staged = plans.flatMap((p) => ('insert' in p.plan ? [{ row: p.row, patient: p.plan.insert }] : []));
+        await stage.add(db, staged);
+        return plans.filter((p) => !('insert' in p.plan));
+      },
+      ready: (db) => stage.ready(db),
+      async commit(trx) {
+        const done = await stage.commit(trx);
+        return {
+          inserted: done.inserted,
+          errors: done.taken.map((t) => ({
+            row: t.row,
+            column: 'patient_id',
+            message: `a patient with this patient_id was stored by someone else while the file was checked; import the file again`,
+          })),
+        };
+      },
+      drop: (db) => stage.drop(db),
+    };
   },
 
   async finish(ctx, write) {
