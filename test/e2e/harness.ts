@@ -69,6 +69,7 @@ export interface E2eApp {
   dataDir: string;
   database: Database_;
   server: FastifyInstance;
+  /** The worker's browser, shared with its other files: close contexts, never the browser. */
   browser: Browser;
   /** Null when started with setup: false (an empty data dir: the setup wizard). */
   organizationId: number | null;
@@ -181,7 +182,7 @@ export async function startApp(opts: StartOptions = {}): Promise<E2eApp> {
   });
   await server.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
-  const browser = await chromium.launch({ executablePath: BROWSER_PATH, args: CHROMIUM_ARGS });
+  const browser = await workerBrowser();
   const contexts: BrowserContext[] = [];
 
   const app: E2eApp = {
@@ -233,14 +234,30 @@ export async function startApp(opts: StartOptions = {}): Promise<E2eApp> {
       return page;
     },
     async close() {
+      // The browser stays for the worker's next file (workerBrowser); what this file opened in it goes.
       for (const c of contexts) await c.close().catch(() => undefined);
-      await browser.close();
       await server.close();
       await database.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
   return app;
+}
+
+/**
+ * One Chromium per test worker, shared by the browser test files the worker runs one after another
+ * (`isolate: false` keeps this module loaded between them). A file gets nothing of another's: its own
+ * server and database on a new port, and its own browser contexts (cookies, storage, cache), closed
+ * with the file. Launching a browser for each file cost about 0.6 s of a busy core. Playwright ends
+ * the browser when the worker process exits; one that crashed or disconnected is launched again.
+ */
+let launched: Promise<Browser> | null = null;
+
+async function workerBrowser(): Promise<Browser> {
+  const running = await launched?.catch(() => null);
+  if (running?.isConnected()) return running;
+  launched = chromium.launch({ executablePath: BROWSER_PATH, args: CHROMIUM_ARGS });
+  return launched;
 }
 
 /** Signs in through the form on the current page (the /login page or the in-place form). */

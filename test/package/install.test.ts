@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,12 +9,18 @@ import { freePort } from '../net.js';
 /**
  * The install a clinic makes, from the package file: `npm pack` of this checkout (the build that
  * `npm test` just made), installed globally into an empty prefix with a fresh HOME and npm cache,
- * from the npm registry only: the SQLite driver compiles when no prebuilt binary can be fetched,
- * with the node headers of this machine (npm_config_nodedir) instead of downloading them. Then the
- * installed `lims` sets up a lab, serves it, and the admin signs in.
+ * from the npm registry. Then the installed `lims` sets up a lab, serves it, and the admin signs in.
  *
- * The install takes one to three minutes (better-sqlite3 compiles): it runs once, on the SQLite
- * project (test/package is in no other project).
+ * The SQLite driver is installed the way a clinic with a prebuilt binary gets it: its install script
+ * (approved by --allow-scripts, so that approval is what this proves) runs prebuild-install, which
+ * finds the binary in the npm cache's `_prebuilds` folder, unpacks it and loads it. The test puts
+ * this checkout's compiled better_sqlite3.node there first, under the name prebuild-install itself
+ * computes. Compiling it again would cost a minute or two of CPU and prove nothing `npm ci` of this
+ * checkout (which compiles it when no prebuilt binary can be fetched) has not proved already. Should
+ * the registry give a newer better-sqlite3 than this checkout's, the cached binary does not match
+ * its name and the driver compiles with this machine's node headers (npm_config_nodedir), as before.
+ *
+ * It runs once, on the SQLite project (test/package is in no other project).
  */
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'lims-install-'));
@@ -45,6 +51,43 @@ function cleanEnv(home: string): NodeJS.ProcessEnv {
 function nodeHeaders(): Record<string, string> {
   const prefix = resolve(dirname(process.execPath), '..');
   return existsSync(join(prefix, 'include', 'node', 'node.h')) ? { npm_config_nodedir: prefix } : {};
+}
+
+/** This checkout's better-sqlite3: its version, and the folder its compiled binary is in. */
+const SQLITE_DIR = join(root, 'node_modules', 'better-sqlite3');
+const SQLITE_VERSION = (JSON.parse(readFileSync(join(SQLITE_DIR, 'package.json'), 'utf8')) as { version: string })
+  .version;
+
+/**
+ * Where prebuild-install, run by the install script with `env`, looks for a downloaded prebuilt
+ * binary: asked of prebuild-install's own functions (its settings, the download address, the cache
+ * file named after the address's hash) in a process with the installing user's environment.
+ */
+async function cachedPrebuildPath(env: NodeJS.ProcessEnv): Promise<string> {
+  const script = [
+    "const util = require('prebuild-install/util');",
+    // As prebuild-install's bin.js makes them: its settings, with the package beside them.
+    "const pkg = require('better-sqlite3/package.json');",
+    "const opts = Object.assign({}, require('prebuild-install/rc')(pkg), { pkg });",
+    'process.stdout.write(util.cachedPrebuild(util.getDownloadUrl(opts)));',
+  ].join('\n');
+  const asked = await run(process.execPath, ['-e', script], env, root, 30_000);
+  expect(asked.code, asked.out).toBe(0);
+  return asked.out.trim();
+}
+
+/** A prebuilt-binary tarball (the layout prebuild-install unpacks) of this checkout's compiled driver, at `path`. */
+async function packPrebuild(path: string, env: NodeJS.ProcessEnv): Promise<void> {
+  expect(existsSync(join(SQLITE_DIR, 'build', 'Release', 'better_sqlite3.node'))).toBe(true);
+  mkdirSync(dirname(path), { recursive: true });
+  const packed = await run(
+    'tar',
+    ['-czf', path, '-C', SQLITE_DIR, 'build/Release/better_sqlite3.node'],
+    env,
+    root,
+    60_000,
+  );
+  expect(packed.code, packed.out).toBe(0);
 }
 
 interface Ran {
@@ -100,6 +143,7 @@ describe('the package installed from its tarball', () => {
       expect(packed.code, packed.out).toBe(0);
       const tarball = readdirSync(work).find((f) => /^lims-.*\.tgz$/.test(f));
       expect(tarball, packed.out).toBeDefined();
+      await packPrebuild(await cachedPrebuildPath(env), env);
 
       // The command docs/install.md gives a clinic (the two native modules approved, nothing else).
       const installed = await run(
@@ -120,6 +164,15 @@ describe('the package installed from its tarball', () => {
       expect(installed.out).not.toContain('EBADENGINE');
       const warnings = installed.out.split('\n').filter((l) => /^npm warn/i.test(l) && !/deprecated/i.test(l));
       expect(warnings).toEqual([]);
+      // The driver's install script took the cached binary: nothing was compiled (node-gyp leaves its
+      // Makefile). With a newer better-sqlite3 from the registry it compiles instead (see the top).
+      const globalModules =
+        process.platform === 'win32' ? join(prefix, 'node_modules') : join(prefix, 'lib', 'node_modules');
+      const sqlite = join(globalModules, 'lims', 'node_modules', 'better-sqlite3');
+      const installedVersion = (JSON.parse(readFileSync(join(sqlite, 'package.json'), 'utf8')) as { version: string })
+        .version;
+      if (installedVersion === SQLITE_VERSION) expect(existsSync(join(sqlite, 'build', 'Makefile'))).toBe(false);
+      expect(existsSync(join(sqlite, 'build', 'Release', 'better_sqlite3.node'))).toBe(true);
 
       const lims = process.platform === 'win32' ? join(prefix, 'lims.cmd') : join(prefix, 'bin', 'lims');
       const setup = await run(
