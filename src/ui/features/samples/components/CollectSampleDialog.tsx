@@ -63,7 +63,7 @@ export function CollectSampleDialog({ open, onOpenChange, onCollected, tube = nu
     if (!open || !scanned.data || filled.current) return;
     filled.current = true;
     setD((prev) => ({ ...prev, patient: scanned.data }));
-  }, [open, scanned.data]);
+  }, [open, scanned.data, setD]);
   const collect = useCollectSampleMutation();
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
     setD((prev) => ({ ...prev, [key]: value }));
