@@ -23,9 +23,8 @@ import {
 } from '@/components';
 import { useScreen } from '@/lib/screens';
 import { useCurrentUser } from '@/lib/session';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import type { ListFilter } from '@/lib/usePagedList';
 import { formatCount } from '@/lib/format';
-import { usePrintReport } from '../components/PrintReport';
 import {
   printAction,
   ResultSummaryCards,
@@ -34,14 +33,8 @@ import {
   verifyAction,
   visitReportAction,
 } from '../components/ResultsQueue';
-import { ReviewResultDialog } from '../components/ReviewResultDialog';
-import {
-  RESULT_PAGE_SIZES,
-  useDeleteResultMutation,
-  useResults,
-  useResultSummary,
-  useVerifyResultMutation,
-} from '../api';
+import { useResultQueue } from '../components/useResultQueue';
+import { useDeleteResultMutation, useResults } from '../api';
 import { entryColumns } from '../components/resultColumns';
 import { EnterResultsDialog } from '../components/EnterResultsDialog';
 import { EditResultDialog } from '../components/EditResultDialog';
@@ -87,15 +80,11 @@ export default function ResultEntryPage() {
 
 function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: boolean }) {
   const screen = useScreen();
-  const list = usePagedList({ filters: FILTERS, pageSizes: RESULT_PAGE_SIZES, defaultLimit: 50 });
+  const { list, summary, verify, report, review, dialogs } = useResultQueue(FILTERS, canVerify);
   const results = useResults({ search: list.search, ...list.apiFilters, page: list.page, limit: list.limit });
-  const summary = useResultSummary();
-  const verify = useVerifyResultMutation();
-  const report = usePrintReport(canVerify);
   const mobile = useIsMobile();
   const remove = useDeleteResultMutation();
   const [dialog, setDialog] = useState<Dialogs>({ type: 'none' });
-  const [reviewing, setReviewing] = useState<TestResult | null>(null);
   const close = () => setDialog({ type: 'none' });
 
   const rowActions: RowAction<TestResult>[] = [
@@ -112,10 +101,7 @@ function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: bo
       (r) => !canVerify || !r.can_verify || r.review_reasons.length > 0 || !!r.qc?.held,
       <CheckCircle2 />,
     ),
-    reviewAction(
-      setReviewing,
-      (r) => r.id === null || (r.review_reasons.length === 0 && !r.is_critical && !r.qc?.held),
-    ),
+    reviewAction(review, (r) => r.id === null || (r.review_reasons.length === 0 && !r.is_critical && !r.qc?.held)),
     printAction(report, (r) => r.status !== 'completed' && r.status !== 'verified'),
     // Phones: the row has room for two icons; the visit report is on the sample's and the bill's details.
     visitReportAction((r) => mobile || r.status !== 'verified'),
@@ -213,10 +199,7 @@ function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: bo
           if (dialog.type === 'delete') remove.mutate(dialog.result, { onSettled: close });
         }}
       />
-      {report.dialog}
-      {reviewing && (
-        <ReviewResultDialog result={reviewing} canVerify={canVerify} onOpenChange={(o) => !o && setReviewing(null)} />
-      )}
+      {dialogs}
     </>
   );
 }

@@ -1,31 +1,18 @@
 import { useState } from 'react';
 import { Printer, QrCode, ScanBarcode, Wand2 } from 'lucide-react';
 import type { Sample } from '@shared/schemas/samples';
-import {
-  Button,
-  Card,
-  CardHeader,
-  DateText,
-  ErrorPanel,
-  ListTable,
-  LoadingState,
-  PageHeader,
-  type Column,
-  type RowAction,
-} from '@/components';
+import { Button, DateText, PageHeader, type Column, type RowAction } from '@/components';
 import { useScreen } from '@/lib/screens';
-import { formatCount } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
-import { useGenerateBarcodesMutation, useSampleSummary, useSamples } from '../api';
+import type { ListFilter } from '@/lib/usePagedList';
+import { useGenerateBarcodesMutation } from '../api';
 import { BarcodeScannerDialog } from '../components/BarcodeScannerDialog';
 import { LookupPanel } from '../components/LookupPanel';
 import { SampleBarcodeDialog } from '../components/SampleBarcodeDialog';
-import { SampleCards } from '../components/SampleCards';
+import { SampleScreenBody, SamplesCard, useSampleList } from '../components/SampleList';
 import { printLabel } from '../print';
 import { OPEN_STATUS_OPTIONS, StatusBadge } from '../text';
 
-const PAGE_SIZES = [20, 50, 100] as const;
 const FILTERS: ListFilter[] = [{ key: 'status', label: 'Status', options: OPEN_STATUS_OPTIONS }];
 
 const columns: Column<Sample>[] = [
@@ -76,17 +63,10 @@ const columns: Column<Sample>[] = [
 export default function BarcodeSystemPage() {
   const screen = useScreen();
   const canManage = useCurrentUser().permissions.includes('manage_samples');
-  const paged = usePagedList({ filters: FILTERS, pageSizes: PAGE_SIZES, defaultLimit: 50 });
-  const list = useSamples({ page: paged.page, limit: paged.limit, search: paged.search, ...paged.values });
-  const summary = useSampleSummary();
+  const samples = useSampleList(FILTERS);
   const generate = useGenerateBarcodesMutation();
   const [scanning, setScanning] = useState(false);
   const [shown, setShown] = useState<Sample | null>(null);
-
-  const retry = () => {
-    void list.refetch();
-    void summary.refetch();
-  };
 
   const actions: RowAction<Sample>[] = [
     {
@@ -124,43 +104,22 @@ export default function BarcodeSystemPage() {
         }
       />
 
-      {list.isPending ? (
-        <LoadingState text="Loading barcode system..." />
-      ) : list.isError && !list.data ? (
-        <ErrorPanel
-          title="Error Loading Barcode System"
-          error={list.error}
-          onRetry={retry}
-          retryLabel="Retry"
-          retrying={list.isFetching}
+      <SampleScreenBody
+        samples={samples}
+        cards={['total', 'with_barcode', 'collected', 'processing']}
+        loadingText="Loading barcode system..."
+        errorTitle="Error Loading Barcode System"
+      >
+        <LookupPanel onFound={setShown} />
+        <SamplesCard
+          samples={samples}
+          search={{ placeholder: 'Search by sample ID, barcode or type', label: 'Search samples' }}
+          caption="Samples and barcodes"
+          columns={columns}
+          errorTitle="Error Loading Barcode System"
+          rowActions={actions}
         />
-      ) : (
-        <>
-          <SampleCards summary={summary} cards={['total', 'with_barcode', 'collected', 'processing']} />
-          <LookupPanel onFound={setShown} />
-          <Card>
-            <CardHeader title={list.data ? `Samples (${formatCount(list.data.total)})` : 'Samples'} />
-            <ListTable
-              list={paged}
-              query={list}
-              rows={(p) => p.samples}
-              search={{ placeholder: 'Search by sample ID, barcode or type', label: 'Search samples' }}
-              caption="Samples and barcodes"
-              itemLabel="samples"
-              columns={columns}
-              getRowId={(s) => s.id}
-              errorTitle="Error Loading Barcode System"
-              onRetry={retry}
-              rowActions={actions}
-              empty={{
-                title: 'No samples found',
-                hint: 'No samples have been collected yet',
-                filteredHint: 'Try adjusting your search or filter criteria',
-              }}
-            />
-          </Card>
-        </>
-      )}
+      </SampleScreenBody>
 
       <BarcodeScannerDialog
         open={scanning}
