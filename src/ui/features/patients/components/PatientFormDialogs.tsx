@@ -11,47 +11,52 @@ import { PatientFormSections, type PatientFieldKey } from '@/components/PatientF
 import { useDuplicatePrompt } from '@/components/PossibleDuplicatesDialog';
 import { useNavigate } from 'react-router';
 
-/** API names are the form names in these dialogs. */
-const NAMES = {
-  first_name: 'first_name',
-  last_name: 'last_name',
-  date_of_birth: 'date_of_birth',
-  gender: 'gender',
-  phone: 'phone',
-  email: 'email',
-  address: 'address',
-  city: 'city',
-  state: 'state',
-  pincode: 'pincode',
-  emergency_contact: 'emergency_contact',
-  emergency_phone: 'emergency_phone',
-  emergency_relation: 'emergency_relation',
-  blood_group: 'blood_group',
-  allergies: 'allergies',
-  medical_history: 'medical_history',
-  insurance_provider: 'insurance_provider',
-  insurance_number: 'insurance_number',
-  membership_type: 'membership_type',
-  title: 'title',
-  age: 'age',
-  age_unit: 'age_unit',
-} as const satisfies Record<PatientFieldKey, PatientFieldKey>;
+/** API names are the form names in these dialogs: each field's form name is its own. */
+function ownNames<K extends PatientFieldKey>(keys: readonly K[]): { [P in K]: P } {
+  return Object.fromEntries(keys.map((k) => [k, k])) as { [P in K]: P };
+}
+
+const NAMES = ownNames([
+  'first_name',
+  'last_name',
+  'date_of_birth',
+  'gender',
+  'phone',
+  'email',
+  'address',
+  'city',
+  'state',
+  'pincode',
+  'emergency_contact',
+  'emergency_phone',
+  'emergency_relation',
+  'blood_group',
+  'allergies',
+  'medical_history',
+  'insurance_provider',
+  'insurance_number',
+  'membership_type',
+  'title',
+  'age',
+  'age_unit',
+] as const) satisfies Record<PatientFieldKey, PatientFieldKey>;
 
 const ALL_SECTIONS = ['personal', 'contact', 'emergency', 'medical', 'insurance'] as const;
 /** Add Patient requires the first name and a birth date or an age (walk-in rules, docs/decisions.md). */
 const REQUIRED_BASIC: ReadonlySet<PatientFieldKey> = new Set(['first_name']);
-const ADD_NAMES = {
-  title: 'title',
-  age: 'age',
-  age_unit: 'age_unit',
-  first_name: 'first_name',
-  last_name: 'last_name',
-  date_of_birth: 'date_of_birth',
-  gender: 'gender',
-  phone: 'phone',
-  email: 'email',
-  address: 'address',
-} as const satisfies Record<string, PatientFieldKey>;
+/** Add Patient's short form. */
+const ADD_NAMES = ownNames([
+  'title',
+  'age',
+  'age_unit',
+  'first_name',
+  'last_name',
+  'date_of_birth',
+  'gender',
+  'phone',
+  'email',
+  'address',
+] as const);
 
 const isField = (path: string): path is PatientFieldKey => path in NAMES;
 

@@ -25,14 +25,7 @@ import { useScreen } from '@/lib/screens';
 import { useCurrentUser } from '@/lib/session';
 import type { ListFilter } from '@/lib/usePagedList';
 import { formatCount } from '@/lib/format';
-import {
-  printAction,
-  ResultSummaryCards,
-  ResultsTable,
-  reviewAction,
-  verifyAction,
-  visitReportAction,
-} from '../components/ResultsQueue';
+import { ResultSummaryCards, ResultsTable } from '../components/ResultsQueue';
 import { useResultQueue } from '../components/useResultQueue';
 import { useDeleteResultMutation, useResults } from '../api';
 import { entryColumns } from '../components/resultColumns';
@@ -80,7 +73,7 @@ export default function ResultEntryPage() {
 
 function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: boolean }) {
   const screen = useScreen();
-  const { list, summary, verify, report, review, dialogs } = useResultQueue(FILTERS, canVerify);
+  const { list, summary, actions, dialogs } = useResultQueue(FILTERS, canVerify);
   const results = useResults({ search: list.search, ...list.apiFilters, page: list.page, limit: list.limit });
   const mobile = useIsMobile();
   const remove = useDeleteResultMutation();
@@ -95,16 +88,15 @@ function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: bo
       hidden: (r) => !canEnter || r.id !== null,
     },
     // Abnormal, critical, delta-failed, amended or QC-held results are opened on their own, not verified in one click.
-    verifyAction(
+    actions.verify(
       'Verify',
-      verify,
       (r) => !canVerify || !r.can_verify || r.review_reasons.length > 0 || !!r.qc?.held,
       <CheckCircle2 />,
     ),
-    reviewAction(review, (r) => r.id === null || (r.review_reasons.length === 0 && !r.is_critical && !r.qc?.held)),
-    printAction(report, (r) => r.status !== 'completed' && r.status !== 'verified'),
+    actions.review((r) => r.id === null || (r.review_reasons.length === 0 && !r.is_critical && !r.qc?.held)),
+    actions.print((r) => r.status !== 'completed' && r.status !== 'verified'),
     // Phones: the row has room for two icons; the visit report is on the sample's and the bill's details.
-    visitReportAction((r) => mobile || r.status !== 'verified'),
+    actions.visitReport((r) => mobile || r.status !== 'verified'),
     {
       label: (r) => `${r.status === 'verified' ? 'Amend' : 'Edit'} ${resultCode(r.id)} (${r.test_name})`,
       icon: <Pencil />,

@@ -19,14 +19,7 @@ import type { ListFilter } from '@/lib/usePagedList';
 import { formatCount } from '@/lib/format';
 import { exportUrl, useBulkVerifyMutation, useResults } from '../api';
 import { PatientCell, PriorityBadge, ValidationBadge, ValidationFlags, ValueCell } from '../components/cells';
-import {
-  printAction,
-  ResultSummaryCards,
-  ResultsTable,
-  reviewAction,
-  verifyAction,
-  visitReportAction,
-} from '../components/ResultsQueue';
+import { ResultSummaryCards, ResultsTable } from '../components/ResultsQueue';
 import { CriticalAlert } from '../components/CriticalAlert';
 import { QualityPanels } from '../components/QualityPanels';
 import { RejectResultDialog } from '../components/RejectResultDialog';
@@ -103,7 +96,7 @@ export default function ResultValidationPage() {
 function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExport: boolean }) {
   const screen = useScreen();
   const me = useCurrentUser();
-  const { list, summary, verify, report, review, dialogs } = useResultQueue(FILTERS, canVerify);
+  const { list, summary, review, actions, dialogs } = useResultQueue(FILTERS, canVerify);
   const filters = {
     search: list.search,
     validation: list.values.status,
@@ -250,8 +243,8 @@ function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExp
   ];
 
   const rowActions: RowAction<TestResult>[] = [
-    verifyAction('Validate', verify, (r) => !canVerify || !bulkSelectable(r), <CheckCircle2 />),
-    reviewAction(review, (r) => r.id === null || (bulkSelectable(r) && !r.is_critical)),
+    actions.verify('Validate', (r) => !canVerify || !bulkSelectable(r), <CheckCircle2 />),
+    actions.review((r) => r.id === null || (bulkSelectable(r) && !r.is_critical)),
     {
       label: (r) => `Reject ${resultCode(r.id)} (${r.test_name})`,
       icon: <XCircle />,
@@ -265,9 +258,9 @@ function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExp
       onClick: (r) => setSampleUnit(r.sample_id),
       hidden: (r) => !canVerify || !selectable(r) || !r.can_verify,
     },
-    printAction(report),
+    actions.print(),
     // Phones: the row has room for two icons; the visit report is on the sample's and the bill's details.
-    visitReportAction(() => mobile),
+    actions.visitReport(() => mobile),
   ];
 
   const [confirming, setConfirming] = useState(false);
