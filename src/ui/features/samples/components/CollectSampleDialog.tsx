@@ -127,14 +127,8 @@ export function CollectSampleDialog({ open, onOpenChange, onCollected, tube = nu
       }
       error={errors.form}
     >
-      <form
-        className="grid gap-4"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
+      {/* No <form>: Enter in the patient search or the test filter must not save the sample. */}
+      <div className="grid gap-4">
         {tube && !d.patient && scanned.isPending ? (
           <div className="skeleton h-14" aria-label="Loading the patient of the scanned tube" />
         ) : (
@@ -199,7 +193,7 @@ export function CollectSampleDialog({ open, onOpenChange, onCollected, tube = nu
           checked={d.later}
           onChange={(e) => set('later', e.target.checked)}
         />
-      </form>
+      </div>
     </FormDialog>
   );
 }

@@ -76,75 +76,71 @@ function EditForm({ sample, onOpenChange }: { sample: Sample; onOpenChange: (ope
       description={`Sample ${sample.sample_id} · ${sample.first_name} ${sample.last_name}`}
       size="md"
       busy={update.isPending}
-      onSubmit={save}
+      form={{
+        id: 'edit-sample-form',
+        onSubmit: (e) => {
+          e.preventDefault();
+          save();
+        },
+        columns: 1,
+      }}
       submitLabel="Save Changes"
       error={errors.form}
     >
-      <form
-        className="grid gap-4"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          save();
-        }}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField label="Sample Type" required error={errors.sample_type}>
+          <Select value={type} onChange={(e) => set('type', e.target.value)} options={TYPE_CHOICES} />
+        </FormField>
+        <FormField label="Priority" error={errors.priority}>
+          <Select
+            value={priority}
+            onChange={(e) => set('priority', e.target.value as SamplePriority)}
+            options={PRIORITY_CHOICES}
+          />
+        </FormField>
+      </div>
+      <CollectorField
+        value={collector}
+        onChange={(v) => set('collector', v)}
+        error={errors.collector_id}
+        current={sample.collector_id && recorded ? { value: String(sample.collector_id), label: recorded } : undefined}
+      />
+      <LocationField value={location} onChange={(v) => set('location', v)} error={errors.location} />
+      <FormField
+        label="Condition on Receipt"
+        hint="Printed on the report (NABL 112): how the specimen arrived"
+        error={errors.receipt_condition}
       >
-        <div className="grid gap-4 sm:grid-cols-2">
-          <FormField label="Sample Type" required error={errors.sample_type}>
-            <Select value={type} onChange={(e) => set('type', e.target.value)} options={TYPE_CHOICES} />
-          </FormField>
-          <FormField label="Priority" error={errors.priority}>
-            <Select
-              value={priority}
-              onChange={(e) => set('priority', e.target.value as SamplePriority)}
-              options={PRIORITY_CHOICES}
+        {(control) => (
+          <>
+            <Input
+              {...control}
+              value={condition}
+              onChange={(e) => set('condition', e.target.value)}
+              maxLength={200}
+              list="receipt-conditions"
+              placeholder="e.g. Acceptable"
+              autoComplete="off"
             />
-          </FormField>
-        </div>
-        <CollectorField
-          value={collector}
-          onChange={(v) => set('collector', v)}
-          error={errors.collector_id}
-          current={
-            sample.collector_id && recorded ? { value: String(sample.collector_id), label: recorded } : undefined
-          }
-        />
-        <LocationField value={location} onChange={(v) => set('location', v)} error={errors.location} />
-        <FormField
-          label="Condition on Receipt"
-          hint="Printed on the report (NABL 112): how the specimen arrived"
-          error={errors.receipt_condition}
-        >
-          {(control) => (
-            <>
-              <Input
-                {...control}
-                value={condition}
-                onChange={(e) => set('condition', e.target.value)}
-                maxLength={200}
-                list="receipt-conditions"
-                placeholder="e.g. Acceptable"
-                autoComplete="off"
-              />
-              <datalist id="receipt-conditions">
-                {RECEIPT_CONDITIONS.map((c) => (
-                  <option key={c} value={c} />
-                ))}
-              </datalist>
-            </>
-          )}
-        </FormField>
-        <FormField label="Notes" error={errors.notes}>
-          <Textarea value={notes} onChange={(e) => set('notes', e.target.value)} rows={3} />
-        </FormField>
-        {sample.barcode && type !== sample.sample_type && (
-          <p className="rounded-md bg-amber-50 p-2 text-[13px] text-amber-900">
-            The barcode {sample.barcode} stays as it is: it was issued at collection and is on the tube.
-          </p>
+            <datalist id="receipt-conditions">
+              {RECEIPT_CONDITIONS.map((c) => (
+                <option key={c} value={c} />
+              ))}
+            </datalist>
+          </>
         )}
-        <p className="text-xs text-slate-600">
-          The status changes through Process, Complete and Reject, so each move is kept in the chain of custody.
+      </FormField>
+      <FormField label="Notes" error={errors.notes}>
+        <Textarea value={notes} onChange={(e) => set('notes', e.target.value)} rows={3} />
+      </FormField>
+      {sample.barcode && type !== sample.sample_type && (
+        <p className="rounded-md bg-amber-50 p-2 text-[13px] text-amber-900">
+          The barcode {sample.barcode} stays as it is: it was issued at collection and is on the tube.
         </p>
-      </form>
+      )}
+      <p className="text-xs text-slate-600">
+        The status changes through Process, Complete and Reject, so each move is kept in the chain of custody.
+      </p>
     </FormDialog>
   );
 }
