@@ -16,7 +16,11 @@ function ownNames<K extends PatientFieldKey>(keys: readonly K[]): { [P in K]: P 
   return Object.fromEntries(keys.map((k) => [k, k])) as { [P in K]: P };
 }
 
-const NAMES = ownNames([
+/** Add Patient's short form. */
+const ADD_FIELDS = [
+  'title',
+  'age',
+  'age_unit',
   'first_name',
   'last_name',
   'date_of_birth',
@@ -24,6 +28,11 @@ const NAMES = ownNames([
   'phone',
   'email',
   'address',
+] as const;
+const ADD_NAMES = ownNames(ADD_FIELDS);
+/** Edit Patient: every registration field, the short form's and the rest. */
+const NAMES = ownNames([
+  ...ADD_FIELDS,
   'city',
   'state',
   'pincode',
@@ -36,27 +45,11 @@ const NAMES = ownNames([
   'insurance_provider',
   'insurance_number',
   'membership_type',
-  'title',
-  'age',
-  'age_unit',
 ] as const) satisfies Record<PatientFieldKey, PatientFieldKey>;
 
 const ALL_SECTIONS = ['personal', 'contact', 'emergency', 'medical', 'insurance'] as const;
 /** Add Patient requires the first name and a birth date or an age (walk-in rules, docs/decisions.md). */
 const REQUIRED_BASIC: ReadonlySet<PatientFieldKey> = new Set(['first_name']);
-/** Add Patient's short form. */
-const ADD_NAMES = ownNames([
-  'title',
-  'age',
-  'age_unit',
-  'first_name',
-  'last_name',
-  'date_of_birth',
-  'gender',
-  'phone',
-  'email',
-  'address',
-] as const);
 
 const isField = (path: string): path is PatientFieldKey => path in NAMES;
 
