@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { Printer, QrCode, ScanBarcode, Wand2 } from 'lucide-react';
+import { Printer, QrCode, Wand2 } from 'lucide-react';
 import type { Sample } from '@shared/schemas/samples';
 import { Button, DateText, PageHeader, type Column, type RowAction } from '@/components';
 import { useScreen } from '@/lib/screens';
 import { useCurrentUser } from '@/lib/session';
 import type { ListFilter } from '@/lib/usePagedList';
 import { useGenerateBarcodesMutation } from '../api';
-import { BarcodeScannerDialog } from '../components/BarcodeScannerDialog';
+import { useScanBarcode } from '../components/BarcodeScannerDialog';
 import { LookupPanel } from '../components/LookupPanel';
 import { SampleBarcodeDialog } from '../components/SampleBarcodeDialog';
 import { SampleScreenBody, SamplesCard, useSampleList } from '../components/SampleList';
@@ -65,8 +65,8 @@ export default function BarcodeSystemPage() {
   const canManage = useCurrentUser().permissions.includes('manage_samples');
   const samples = useSampleList(FILTERS);
   const generate = useGenerateBarcodesMutation();
-  const [scanning, setScanning] = useState(false);
   const [shown, setShown] = useState<Sample | null>(null);
+  const scanner = useScanBarcode(setShown);
 
   const actions: RowAction<Sample>[] = [
     {
@@ -90,10 +90,7 @@ export default function BarcodeSystemPage() {
         subtitle="Scan or type a barcode to find its sample; print tube labels"
         actions={
           <>
-            <Button variant="outline" onClick={() => setScanning(true)}>
-              <ScanBarcode />
-              Scan Barcode
-            </Button>
+            {scanner.button}
             {canManage && (
               <Button onClick={() => generate.mutate()} loading={generate.isPending} loadingText="Generating...">
                 <Wand2 />
@@ -121,14 +118,7 @@ export default function BarcodeSystemPage() {
         />
       </SampleScreenBody>
 
-      <BarcodeScannerDialog
-        open={scanning}
-        onOpenChange={setScanning}
-        onFound={(s) => {
-          setScanning(false);
-          setShown(s);
-        }}
-      />
+      {scanner.dialog}
       <SampleBarcodeDialog sample={shown} onOpenChange={(o) => !o && setShown(null)} />
     </>
   );

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Plus, ScanBarcode } from 'lucide-react';
+import { Plus } from 'lucide-react';
 import type { Sample } from '@shared/schemas/samples';
 import { Button, ConfirmDialog, PageHeader, deleteMessage } from '@/components';
 import { useScreen } from '@/lib/screens';
@@ -11,7 +11,7 @@ import { useDeleteSampleMutation, useSampleStatusMutation, useScanToCollect } fr
 import { normaliseBarcode } from '../useBarcodeLookup';
 import { useWedgeScanner } from '../useWedgeScanner';
 import { RecollectDialog } from '../components/RecollectDialog';
-import { BarcodeScannerDialog } from '../components/BarcodeScannerDialog';
+import { useScanBarcode } from '../components/BarcodeScannerDialog';
 import { CollectSampleDialog } from '../components/CollectSampleDialog';
 import { collectionColumns } from '../components/CollectionTable';
 import { EditSampleDialog } from '../components/EditSampleDialog';
@@ -49,8 +49,8 @@ export default function SampleCollectionPage() {
   // The pending tube Collect opens on: scanned, or its row's Collect button.
   const [tube, setTube] = useState<Sample | null>(null);
   const [recollecting, setRecollecting] = useState<Sample | null>(null);
-  const [scanning, setScanning] = useState(false);
   const [barcodeOf, setBarcodeOf] = useState<Sample | null>(null);
+  const scanner = useScanBarcode(setBarcodeOf);
   const [editing, setEditing] = useState<Sample | null>(null);
   const [rejecting, setRejecting] = useState<Sample | null>(null);
   const [deleting, setDeleting] = useState<Sample | null>(null);
@@ -74,7 +74,7 @@ export default function SampleCollectionPage() {
     return true;
   };
   const dialogOpen =
-    collecting || scanning || view > 0 || !!barcodeOf || !!editing || !!rejecting || !!deleting || !!recollecting;
+    collecting || scanner.open || view > 0 || !!barcodeOf || !!editing || !!rejecting || !!deleting || !!recollecting;
   // A scan with the focus outside any field (the page just opened) does the same.
   useWedgeScanner(canManage && !dialogOpen, (code) => void onScan(code));
 
@@ -98,10 +98,7 @@ export default function SampleCollectionPage() {
         subtitle="Collect samples, print tube labels and move each sample through the lab"
         actions={
           <>
-            <Button variant="outline" onClick={() => setScanning(true)}>
-              <ScanBarcode />
-              Scan Barcode
-            </Button>
+            {scanner.button}
             {canManage && (
               <Button onClick={() => setCollecting(true)}>
                 <Plus />
@@ -159,14 +156,7 @@ export default function SampleCollectionPage() {
           }}
         />
       )}
-      <BarcodeScannerDialog
-        open={scanning}
-        onOpenChange={setScanning}
-        onFound={(s) => {
-          setScanning(false);
-          setBarcodeOf(s);
-        }}
-      />
+      {scanner.dialog}
       <SampleBarcodeDialog sample={barcodeOf} onOpenChange={(o) => !o && setBarcodeOf(null)} />
       <SampleDetailsDialog
         sampleId={view > 0 ? view : null}
