@@ -9,7 +9,8 @@ import {
   type IssuedInvitation,
   type Tenant,
 } from '@shared/schemas/tenants';
-import { Button, Dialog, FormDialog, FormField, Input, InvitationLink, Select } from '@/components';
+import { Button, FormDialog, FormField, Input, Select } from '@/components';
+import { InvitationLinkDialog } from '@/components/InvitationLinkDialog';
 import { useDialogForm } from '@/lib/dialogForm';
 import { applyServerErrors, fieldNamed, formError } from '@/lib/forms';
 import { useCreateTenantMutation } from '../api';
@@ -81,21 +82,13 @@ export function TenantWizardDialog({ open, onOpenChange }: TenantWizardDialogPro
 
   if (done) {
     return (
-      <Dialog
-        open={open}
-        onOpenChange={(o) => !o && close()}
-        size="lg"
+      <InvitationLinkDialog
+        invitation={open ? done.invitation : null}
         title={`Tenant created: ${done.tenant.name}`}
         description="The lab is pending until its admin opens the link below and sets a password; it then becomes active."
-        footer={<Button onClick={close}>Done</Button>}
-      >
-        <InvitationLink
-          path={done.invitation.path}
-          email={done.invitation.email}
-          expiresAt={done.invitation.expires_at}
-          labAddress={labAddress(done.tenant.domain)}
-        />
-      </Dialog>
+        labAddress={labAddress(done.tenant.domain)}
+        onClose={close}
+      />
     );
   }
 
