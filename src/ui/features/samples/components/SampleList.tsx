@@ -111,3 +111,31 @@ export function SamplesCard({
     </Card>
   );
 }
+
+/** What a phone shows under the sample ID: one stacked cell instead of the columns hidden below md. */
+export function PhoneLines({ children }: { children: ReactNode }) {
+  return <div className="mt-0.5 grid gap-1 md:hidden">{children}</div>;
+}
+
+/** The Sample ID column, with the screen's own lines under it on a phone. */
+export function sampleIdColumn(phone: (s: Sample) => ReactNode): Column<Sample> {
+  return {
+    key: 'sample_id',
+    header: 'Sample ID',
+    cell: (s) => (
+      <>
+        <span className="font-mono text-[13px] font-medium">{s.sample_id}</span>
+        <PhoneLines>{phone(s)}</PhoneLines>
+      </>
+    ),
+  };
+}
+
+/** A sample's barcode in a table cell, or that it has none yet. */
+export function BarcodeText({ s }: { s: Sample }) {
+  return s.barcode ? (
+    <span className="font-mono text-[13px] whitespace-nowrap">{s.barcode}</span>
+  ) : (
+    <span className="text-slate-500">No barcode</span>
+  );
+}

@@ -9,39 +9,26 @@ import { useGenerateBarcodesMutation } from '../api';
 import { useScanBarcode } from '../components/BarcodeScannerDialog';
 import { LookupPanel } from '../components/LookupPanel';
 import { SampleBarcodeDialog } from '../components/SampleBarcodeDialog';
-import { SampleScreenBody, SamplesCard, useSampleList } from '../components/SampleList';
+import { BarcodeText, SampleScreenBody, SamplesCard, sampleIdColumn, useSampleList } from '../components/SampleList';
 import { printLabel } from '../print';
 import { OPEN_STATUS_OPTIONS, StatusBadge } from '../text';
 
 const FILTERS: ListFilter[] = [{ key: 'status', label: 'Status', options: OPEN_STATUS_OPTIONS }];
 
 const columns: Column<Sample>[] = [
-  {
-    key: 'sample_id',
-    header: 'Sample ID',
-    cell: (s) => (
-      <>
-        <span className="font-mono text-[13px] font-medium">{s.sample_id}</span>
-        {/* Phones show one stacked cell instead of the columns hidden below md. */}
-        <div className="mt-0.5 grid gap-1 md:hidden">
-          <span className="font-mono text-[13px] text-slate-700">{s.barcode ?? 'No barcode'}</span>
-          <span className="flex items-center gap-1.5 text-[13px] text-slate-600">
-            {s.sample_type} <StatusBadge status={s.status} />
-          </span>
-        </div>
-      </>
-    ),
-  },
+  sampleIdColumn((s) => (
+    <>
+      <span className="font-mono text-[13px] text-slate-700">{s.barcode ?? 'No barcode'}</span>
+      <span className="flex items-center gap-1.5 text-[13px] text-slate-600">
+        {s.sample_type} <StatusBadge status={s.status} />
+      </span>
+    </>
+  )),
   {
     key: 'barcode',
     header: 'Barcode',
     hideOnMobile: true,
-    cell: (s) =>
-      s.barcode ? (
-        <span className="font-mono text-[13px]">{s.barcode}</span>
-      ) : (
-        <span className="text-slate-500">No barcode</span>
-      ),
+    cell: (s) => <BarcodeText s={s} />,
   },
   { key: 'sample_type', header: 'Sample Type', hideOnMobile: true, cell: (s) => s.sample_type },
   { key: 'status', header: 'Status', hideOnMobile: true, cell: (s) => <StatusBadge status={s.status} /> },

@@ -6,7 +6,7 @@ import { DateText, LinkButton, PageHeader, type Column, type RowAction } from '@
 import { useScreen } from '@/lib/screens';
 import type { ListFilter } from '@/lib/usePagedList';
 import { withQuery } from '@/lib/api';
-import { SampleScreenBody, SamplesCard, useSampleList } from '../components/SampleList';
+import { SampleScreenBody, SamplesCard, sampleIdColumn, useSampleList } from '../components/SampleList';
 import { RealtimeStatusCard, TimelineCard } from '../components/TrackingPanels';
 import { OPEN_STATUS_OPTIONS, PRIORITY_OPTIONS, PriorityBadge, StatusBadge, patientName } from '../text';
 
@@ -34,23 +34,15 @@ function Collected({ s, now }: { s: Sample; now: number }) {
 }
 
 const trackingColumns = (now: number): Column<Sample>[] => [
-  {
-    key: 'sample_id',
-    header: 'Sample ID',
-    cell: (s) => (
-      <>
-        <span className="font-mono text-[13px] font-medium">{s.sample_id}</span>
-        {/* Phones show one stacked cell instead of the columns hidden below md. */}
-        <div className="mt-0.5 grid gap-1 md:hidden">
-          <span className="font-medium">{patientName(s)}</span>
-          <span className="flex flex-wrap items-center gap-1.5">
-            <StatusBadge status={s.status} icon /> <PriorityBadge priority={s.priority} />
-          </span>
-          <Collected s={s} now={now} />
-        </div>
-      </>
-    ),
-  },
+  sampleIdColumn((s) => (
+    <>
+      <span className="font-medium">{patientName(s)}</span>
+      <span className="flex flex-wrap items-center gap-1.5">
+        <StatusBadge status={s.status} icon /> <PriorityBadge priority={s.priority} />
+      </span>
+      <Collected s={s} now={now} />
+    </>
+  )),
   {
     key: 'patient',
     header: 'Patient',
