@@ -17,6 +17,8 @@ export interface FormDialogProps extends Omit<DialogProps, 'footer'> {
    */
   form?: { id: string; onSubmit: (e: FormEvent<HTMLFormElement>) => unknown; columns?: 1 | 2 };
   submitVariant?: ButtonVariant;
+  /** The submit button cannot be pressed yet (nothing chosen to save, a hold the dialog explains). */
+  submitDisabled?: boolean;
   /** Cancel's action; closing (onOpenChange(false)) unless told. */
   onCancel?: () => void;
   /** "Cancel" unless told ("Keep Invoice" where Cancel is the action itself). */
@@ -40,6 +42,7 @@ export function FormDialog({
   onSubmit,
   form,
   submitVariant,
+  submitDisabled = false,
   onCancel,
   cancelLabel = 'Cancel',
   error,
@@ -85,6 +88,7 @@ export function FormDialog({
             onClick={onSubmit}
             loading={busy}
             loadingText={busyLabel}
+            disabled={submitDisabled}
           >
             {submitLabel}
           </Button>

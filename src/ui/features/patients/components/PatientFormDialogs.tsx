@@ -1,57 +1,55 @@
-import { useEffect } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import type { FormEvent } from 'react';
+import type { DefaultValues, FieldValues, Path, UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
 import type { Patient } from '@shared/schemas/patients';
-import { Button, Dialog } from '@/components';
-import { applyServerErrors } from '@/lib/forms';
+import { FormDialog, type FormDialogProps } from '@/components';
+import { useDialogForm } from '@/lib/dialogForm';
+import { applyServerErrors, formError } from '@/lib/forms';
 import { useCreatePatientMutation, useUpdatePatientMutation } from '@/lib/patients/queries';
 import { addPatientSchema, editPatientSchema } from '@/lib/patients/schemas';
 import { PatientFormSections, type PatientFieldKey } from '@/components/PatientFormSections';
 import { useDuplicatePrompt } from '@/components/PossibleDuplicatesDialog';
 import { useNavigate } from 'react-router';
 
-/** API names are the form names in these dialogs. */
-const NAMES = {
-  first_name: 'first_name',
-  last_name: 'last_name',
-  date_of_birth: 'date_of_birth',
-  gender: 'gender',
-  phone: 'phone',
-  email: 'email',
-  address: 'address',
-  city: 'city',
-  state: 'state',
-  pincode: 'pincode',
-  emergency_contact: 'emergency_contact',
-  emergency_phone: 'emergency_phone',
-  emergency_relation: 'emergency_relation',
-  blood_group: 'blood_group',
-  allergies: 'allergies',
-  medical_history: 'medical_history',
-  insurance_provider: 'insurance_provider',
-  insurance_number: 'insurance_number',
-  membership_type: 'membership_type',
-  title: 'title',
-  age: 'age',
-  age_unit: 'age_unit',
-} as const satisfies Record<PatientFieldKey, PatientFieldKey>;
+/** API names are the form names in these dialogs: each field's form name is its own. */
+function ownNames<K extends PatientFieldKey>(keys: readonly K[]): { [P in K]: P } {
+  return Object.fromEntries(keys.map((k) => [k, k])) as { [P in K]: P };
+}
+
+/** Add Patient's short form. */
+const ADD_FIELDS = [
+  'title',
+  'age',
+  'age_unit',
+  'first_name',
+  'last_name',
+  'date_of_birth',
+  'gender',
+  'phone',
+  'email',
+  'address',
+] as const;
+const ADD_NAMES = ownNames(ADD_FIELDS);
+/** Edit Patient: every registration field, the short form's and the rest. */
+const NAMES = ownNames([
+  ...ADD_FIELDS,
+  'city',
+  'state',
+  'pincode',
+  'emergency_contact',
+  'emergency_phone',
+  'emergency_relation',
+  'blood_group',
+  'allergies',
+  'medical_history',
+  'insurance_provider',
+  'insurance_number',
+  'membership_type',
+] as const) satisfies Record<PatientFieldKey, PatientFieldKey>;
 
 const ALL_SECTIONS = ['personal', 'contact', 'emergency', 'medical', 'insurance'] as const;
 /** Add Patient requires the first name and a birth date or an age (walk-in rules, docs/decisions.md). */
 const REQUIRED_BASIC: ReadonlySet<PatientFieldKey> = new Set(['first_name']);
-const ADD_NAMES = {
-  title: 'title',
-  age: 'age',
-  age_unit: 'age_unit',
-  first_name: 'first_name',
-  last_name: 'last_name',
-  date_of_birth: 'date_of_birth',
-  gender: 'gender',
-  phone: 'phone',
-  email: 'email',
-  address: 'address',
-} as const satisfies Record<string, PatientFieldKey>;
 
 const isField = (path: string): path is PatientFieldKey => path in NAMES;
 
@@ -74,6 +72,9 @@ function toFormValues(p: Patient): EditInput {
   };
 }
 
+const addDefaults = (): DefaultValues<AddInput> => ADD_DEFAULTS;
+const editDefaults = (p: Patient | null): DefaultValues<EditInput> => (p ? toFormValues(p) : {});
+
 const ADD_DEFAULTS: AddInput = {
   title: '',
   age: '',
@@ -87,6 +88,36 @@ const ADD_DEFAULTS: AddInput = {
   address: '',
 };
 
+/**
+ * Add and Edit share one dialog: the patient's sections of fields in a FormDialog, the server's
+ * refusal under its field or above the form.
+ */
+function PatientDialog<T extends FieldValues, O extends FieldValues>({
+  form,
+  names,
+  id,
+  onSubmit,
+  ...dialog
+}: Omit<FormDialogProps, 'form' | 'error' | 'children'> & {
+  form: UseFormReturn<T, unknown, O>;
+  names: Partial<Record<PatientFieldKey, Path<T>>>;
+  id: string;
+  onSubmit: (e: FormEvent<HTMLFormElement>) => unknown;
+}) {
+  return (
+    <FormDialog {...dialog} form={{ id, onSubmit, columns: 1 }} error={formError(form)}>
+      <PatientFormSections
+        register={form.register}
+        control={form.control}
+        errors={form.formState.errors}
+        names={names}
+        required={REQUIRED_BASIC}
+        sections={ALL_SECTIONS}
+      />
+    </FormDialog>
+  );
+}
+
 export interface AddPatientDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -95,17 +126,7 @@ export interface AddPatientDialogProps {
 /** All Patients > Add Patient: the short form of spec 5, POST /api/patients. */
 export function AddPatientDialog({ open, onOpenChange }: AddPatientDialogProps) {
   const create = useCreatePatientMutation({ successTitle: 'New patient created successfully' });
-  const form = useForm<AddInput, unknown, z.output<typeof addPatientSchema>>({
-    resolver: zodResolver(addPatientSchema),
-    defaultValues: ADD_DEFAULTS,
-    mode: 'onBlur',
-  });
-
-  // A fresh form each time the dialog opens.
-  useEffect(() => {
-    if (open) form.reset(ADD_DEFAULTS);
-  }, [open, form]);
-
+  const form = useDialogForm(addPatientSchema, open, null, addDefaults);
   const duplicates = useDuplicatePrompt({ busy: create.isPending });
   const navigate = useNavigate();
 
@@ -125,39 +146,23 @@ export function AddPatientDialog({ open, onOpenChange }: AddPatientDialogProps) 
           applyServerErrors(err, form.setError, (p) => (p in ADD_NAMES ? (p as keyof typeof ADD_NAMES) : undefined));
       },
     );
-  const submit = form.handleSubmit((values) => save(values, false));
 
   return (
     <>
       {duplicates.dialog}
-      <Dialog
+      <PatientDialog
         open={open}
-        onOpenChange={(o) => !create.isPending && onOpenChange(o)}
+        onOpenChange={onOpenChange}
         title="Add New Patient"
         description="First name and a date of birth or an age are required. Use New Patient Registration for the full form."
         size="lg"
-        footer={
-          <>
-            <Button variant="outline" onClick={() => onOpenChange(false)} disabled={create.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" form="add-patient-form" loading={create.isPending} loadingText="Saving...">
-              Add Patient
-            </Button>
-          </>
-        }
-      >
-        <form id="add-patient-form" noValidate onSubmit={(e) => void submit(e)}>
-          <PatientFormSections
-            register={form.register}
-            control={form.control}
-            errors={form.formState.errors}
-            names={ADD_NAMES}
-            required={REQUIRED_BASIC}
-            sections={ALL_SECTIONS}
-          />
-        </form>
-      </Dialog>
+        busy={create.isPending}
+        submitLabel="Add Patient"
+        form={form}
+        names={ADD_NAMES}
+        id="add-patient-form"
+        onSubmit={form.handleSubmit((values) => save(values, false))}
+      />
     </>
   );
 }
@@ -171,14 +176,7 @@ export interface EditPatientDialogProps {
 /** All Patients > Edit: every registration field, saved with PUT /api/patients/{id}. */
 export function EditPatientDialog({ patient, onOpenChange }: EditPatientDialogProps) {
   const update = useUpdatePatientMutation();
-  const form = useForm<EditInput, unknown, z.output<typeof editPatientSchema>>({
-    resolver: zodResolver(editPatientSchema),
-    mode: 'onBlur',
-  });
-
-  useEffect(() => {
-    if (patient) form.reset(toFormValues(patient));
-  }, [patient, form]);
+  const form = useDialogForm(editPatientSchema, patient !== null, patient, editDefaults);
 
   const submit = form.handleSubmit((values) => {
     if (!patient) return;
@@ -189,33 +187,18 @@ export function EditPatientDialog({ patient, onOpenChange }: EditPatientDialogPr
   });
 
   return (
-    <Dialog
+    <PatientDialog
       open={patient !== null}
-      onOpenChange={(o) => !update.isPending && onOpenChange(o)}
+      onOpenChange={onOpenChange}
       title="Edit Patient"
       description={patient ? `${patient.first_name} ${patient.last_name} · ${patient.patient_id}` : undefined}
       size="xl"
-      footer={
-        <>
-          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={update.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" form="edit-patient-form" loading={update.isPending} loadingText="Saving...">
-            Save Changes
-          </Button>
-        </>
-      }
-    >
-      <form id="edit-patient-form" noValidate onSubmit={(e) => void submit(e)}>
-        <PatientFormSections
-          register={form.register}
-          control={form.control}
-          errors={form.formState.errors}
-          names={NAMES}
-          required={REQUIRED_BASIC}
-          sections={ALL_SECTIONS}
-        />
-      </form>
-    </Dialog>
+      busy={update.isPending}
+      submitLabel="Save Changes"
+      form={form}
+      names={NAMES}
+      id="edit-patient-form"
+      onSubmit={submit}
+    />
   );
 }

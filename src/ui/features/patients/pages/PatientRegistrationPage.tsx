@@ -21,11 +21,14 @@ import {
   type RegistrationInput,
   type RegistrationValues,
 } from '@/lib/patients/schemas';
-import { PatientFormSections } from '@/components/PatientFormSections';
+import { PatientFormSections, type PatientFieldKey, type SectionKey } from '@/components/PatientFormSections';
 import { REGISTRATION_NAMES, REGISTRATION_REQUIRED } from '@/lib/patients/registrationFields';
 
-const LEFT = ['personal', 'contact'] as const;
-const RIGHT = ['emergency', 'medical', 'insurance'] as const;
+/** The form's two columns from lg: their sections, and the labels the spec words differently there. */
+const COLUMNS: { sections: readonly SectionKey[]; labels: Partial<Record<PatientFieldKey, string>> }[] = [
+  { sections: ['personal', 'contact'], labels: { phone: 'Mobile Number' } },
+  { sections: ['emergency', 'medical', 'insurance'], labels: { emergency_phone: 'Emergency Contact Number' } },
+];
 
 function SuccessPanel({
   patient,
@@ -153,26 +156,19 @@ export default function PatientRegistrationPage() {
         aria-label="New patient registration"
       >
         <div className="grid gap-5 lg:grid-cols-2 lg:items-start">
-          <PatientFormSections
-            register={form.register}
-            control={form.control}
-            errors={errors}
-            names={REGISTRATION_NAMES}
-            required={REGISTRATION_REQUIRED}
-            sections={LEFT}
-            labels={{ phone: 'Mobile Number' }}
-            renderSection={section}
-          />
-          <PatientFormSections
-            register={form.register}
-            control={form.control}
-            errors={errors}
-            names={REGISTRATION_NAMES}
-            required={REGISTRATION_REQUIRED}
-            sections={RIGHT}
-            labels={{ emergency_phone: 'Emergency Contact Number' }}
-            renderSection={section}
-          />
+          {COLUMNS.map(({ sections, labels }) => (
+            <PatientFormSections
+              key={sections[0]}
+              register={form.register}
+              control={form.control}
+              errors={errors}
+              names={REGISTRATION_NAMES}
+              required={REGISTRATION_REQUIRED}
+              sections={sections}
+              labels={labels}
+              renderSection={section}
+            />
+          ))}
         </div>
         <Card className="mt-5">
           <CardHeader title="Terms and Conditions" />

@@ -3,11 +3,9 @@ import { Eye, Info, Search } from 'lucide-react';
 import type { Patient } from '@shared/schemas/patients';
 import { AGE_RANGES, PATIENT_SEARCH_TYPES } from '@shared/constants';
 import {
-  Badge,
   Card,
   CardHeader,
   DataTable,
-  DateText,
   ListFilterBar,
   PageHeader,
   Pagination,
@@ -23,7 +21,6 @@ import {
   GENDER_FILTER_OPTIONS,
   MEMBERSHIP_FILTER_OPTIONS,
   SEARCH_TYPE_OPTIONS,
-  membershipLabel,
 } from '@/lib/patients/options';
 import {
   matchesAge,
@@ -34,6 +31,7 @@ import {
   type SearchType,
 } from '@/lib/patients/searchRules';
 import { PatientDetailsDialog } from '../components/PatientDetailsDialog';
+import { patientColumns } from '../components/patientColumns';
 
 const FILTERS: ListFilter[] = [
   { key: 'type', label: 'Search type', options: SEARCH_TYPE_OPTIONS },
@@ -99,16 +97,9 @@ export default function PatientSearchPage() {
       className: 'whitespace-nowrap',
       hideOnMobile: true,
     },
-    { key: 'email', header: 'Email', cell: (p) => p.email ?? '—', hideOnMobile: true, className: 'break-all' },
-    {
-      key: 'membership',
-      header: 'Membership',
-      cell: (p) => (
-        <Badge tone={p.membership_type === 'none' ? 'grey' : 'blue'}>{membershipLabel(p.membership_type)}</Badge>
-      ),
-      hideOnMobile: true,
-    },
-    { key: 'created_at', header: 'Registered', cell: (p) => <DateText value={p.created_at} />, hideOnMobile: true },
+    patientColumns.email,
+    patientColumns.membership,
+    patientColumns.registered,
   ];
   const actions: RowAction<Patient>[] = [
     { label: (p) => `View details of ${fullName(p)}`, icon: <Eye />, onClick: setViewing },

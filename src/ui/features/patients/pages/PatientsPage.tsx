@@ -8,7 +8,6 @@ import {
   Card,
   clearFiltersEmpty,
   ConfirmDialog,
-  DateText,
   ListTable,
   PageHeader,
   deleteMessage,
@@ -19,8 +18,9 @@ import { useScreen } from '@/lib/screens';
 import { useCurrentUser } from '@/lib/session';
 import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useDeletePatientMutation, usePatients } from '@/lib/patients/queries';
-import { GENDER_FILTER_OPTIONS, MEMBERSHIP_FILTER_OPTIONS, membershipLabel } from '@/lib/patients/options';
+import { GENDER_FILTER_OPTIONS, MEMBERSHIP_FILTER_OPTIONS } from '@/lib/patients/options';
 import { PatientDetailsDialog } from '../components/PatientDetailsDialog';
+import { patientColumns } from '../components/patientColumns';
 import { MergePatientDialog } from '../components/MergePatientDialog';
 import { AddPatientDialog, EditPatientDialog } from '../components/PatientFormDialogs';
 import { useExportPatients } from '../components/useExportPatients';
@@ -89,17 +89,10 @@ export default function PatientsPage() {
       className: 'whitespace-nowrap',
     },
     { key: 'phone', header: 'Phone', cell: (p) => p.phone ?? '—', className: 'whitespace-nowrap' },
-    { key: 'email', header: 'Email', cell: (p) => p.email ?? '—', hideOnMobile: true, className: 'break-all' },
-    {
-      key: 'membership',
-      header: 'Membership',
-      cell: (p) => (
-        <Badge tone={p.membership_type === 'none' ? 'grey' : 'blue'}>{membershipLabel(p.membership_type)}</Badge>
-      ),
-      hideOnMobile: true,
-    },
+    patientColumns.email,
+    patientColumns.membership,
     { key: 'status', header: 'Status', cell: (p) => <Badge status={p.status} />, hideOnMobile: true },
-    { key: 'created_at', header: 'Registered', cell: (p) => <DateText value={p.created_at} />, hideOnMobile: true },
+    patientColumns.registered,
   ];
 
   const actions: RowAction<Patient>[] = [

@@ -2,13 +2,36 @@ import { useState } from 'react';
 import { PAYMENT_METHODS, type PaymentMethod } from '@shared/billing';
 import { METHOD_REFERENCE } from '@shared/schemas/payments';
 import type { Bill } from '@shared/schemas/bills';
-import { Button, Checkbox, Dialog, FormField, Input, Money, Select } from '@/components';
+import { Button, Checkbox, FormDialog, FormField, Input, Money, Select } from '@/components';
 import { errorMessage } from '@/lib/api';
 import { methodLabel } from '@/lib/billText';
 import { findBillByNumber, usePatientAdvance, useRecordPayment, useSpendAdvance } from '../api';
-import { fieldErrors } from '@/lib/forms';
+import { useFieldForm } from '@/lib/forms';
 
 const METHOD_OPTIONS = PAYMENT_METHODS.map((m) => ({ value: m, label: methodLabel(m) }));
+
+interface Draft {
+  billNumber: string;
+  bill: Bill | null;
+  amount: string;
+  method: PaymentMethod;
+  reference: string;
+  bank: string;
+  advance: boolean;
+}
+
+/** A fresh form: on the listed bill it was opened for, the amount at its balance; else empty. */
+function draftFor(bill: Bill | null): Draft {
+  return {
+    billNumber: bill?.bill_number ?? '',
+    bill,
+    amount: bill && bill.balance > 0 ? bill.balance.toFixed(2) : '',
+    method: 'cash',
+    reference: '',
+    bank: '',
+    advance: false,
+  };
+}
 
 /** Record Payment (spec: Payment Management): money received against a bill, with the method's own reference. */
 export function RecordPaymentDialog({
@@ -21,14 +44,14 @@ export function RecordPaymentDialog({
   /** Collect Payment on a listed bill: the dialog opens on it, the amount at its balance (give the dialog a key per bill). */
   initialBill?: Bill | null;
 }) {
-  const [billNumber, setBillNumber] = useState(initialBill?.bill_number ?? '');
-  const [bill, setBill] = useState<Bill | null>(initialBill);
-  const [amount, setAmount] = useState(initialBill && initialBill.balance > 0 ? initialBill.balance.toFixed(2) : '');
-  const [method, setMethod] = useState<PaymentMethod>('cash');
-  const [reference, setReference] = useState('');
-  const [bank, setBank] = useState('');
-  const [advance, setAdvance] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const {
+    values: { billNumber, bill, amount, method, reference, bank, advance },
+    set,
+    setValues,
+    errors,
+    setErrors,
+    showErrors,
+  } = useFieldForm(() => draftFor(initialBill), { resetFor: open ? (initialBill ?? 'new') : null });
   const [looking, setLooking] = useState(false);
   const record = useRecordPayment();
   const spend = useSpendAdvance();
@@ -36,24 +59,12 @@ export function RecordPaymentDialog({
   const fromAdvance = bill ? Math.min(onAccount, bill.balance) : 0;
   const need = METHOD_REFERENCE[method];
 
-  const reset = () => {
-    setBillNumber('');
-    setBill(null);
-    setAmount('');
-    setMethod('cash');
-    setReference('');
-    setBank('');
-    setAdvance(false);
-    setErrors({});
-  };
-
   const lookUp = async () => {
     setLooking(true);
     try {
       const b = await findBillByNumber(billNumber);
-      setBill(b);
+      setValues((v) => ({ ...v, bill: b, ...(b ? { amount: b.balance > 0 ? b.balance.toFixed(2) : '' } : {}) }));
       setErrors(b ? {} : { bill: `No bill numbered ${billNumber.trim()}` });
-      if (b) setAmount(b.balance > 0 ? b.balance.toFixed(2) : '');
     } catch (e) {
       setErrors({ bill: errorMessage(e) });
     } finally {
@@ -62,7 +73,7 @@ export function RecordPaymentDialog({
   };
 
   const submit = () => {
-    const e: Record<string, string> = {};
+    const e: Record<string, string | undefined> = {};
     if (!bill) e.bill = 'Find the bill first';
     if (!/^\d+(\.\d{1,2})?$/.test(amount.trim()) || Number(amount) <= 0)
       e.amount = 'Enter an amount in rupees, more than zero, at most 2 decimals';
@@ -82,44 +93,28 @@ export function RecordPaymentDialog({
         advance,
         notes: null,
       },
-      {
-        onSuccess: () => {
-          reset();
-          onOpenChange(false);
-        },
-        onError: (err) => {
-          setErrors(fieldErrors(err));
-        },
-      },
+      { onSuccess: () => onOpenChange(false), onError: showErrors },
     );
   };
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={(o) => {
-        if (!o) reset();
-        onOpenChange(o);
-      }}
+      onOpenChange={onOpenChange}
       title="Record Payment"
       description="Money received against a bill. A cheque stays pending until it clears."
-      footer={
-        <>
-          <Button variant="outline" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button onClick={submit} disabled={record.isPending}>
-            Record Payment
-          </Button>
-        </>
-      }
+      busy={record.isPending || spend.isPending}
+      onSubmit={submit}
+      submitLabel="Record Payment"
+      busyLabel="Recording..."
+      error={errors.form}
     >
       <div className="grid gap-4">
         <div className="flex items-end gap-2">
           <FormField label="Bill number" className="flex-1" error={errors.bill ?? errors.bill_id}>
             <Input
               value={billNumber}
-              onChange={(e) => setBillNumber(e.target.value)}
+              onChange={(e) => set('billNumber', e.target.value)}
               onKeyDown={(e) => {
                 if (e.key === 'Enter') void lookUp();
               }}
@@ -149,11 +144,8 @@ export function RecordPaymentDialog({
                 spend.mutate(
                   { bill_id: bill.id, amount: fromAdvance, notes: null },
                   {
-                    onSuccess: () => {
-                      reset();
-                      onOpenChange(false);
-                    },
-                    onError: (err) => setErrors({ form: errorMessage(err) }),
+                    onSuccess: () => onOpenChange(false),
+                    onError: showErrors,
                   },
                 )
               }
@@ -164,35 +156,30 @@ export function RecordPaymentDialog({
         )}
         <div className="grid gap-4 sm:grid-cols-2">
           <FormField label="Amount (₹)" error={errors.amount}>
-            <Input inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} />
+            <Input inputMode="decimal" value={amount} onChange={(e) => set('amount', e.target.value)} />
           </FormField>
           <FormField label="Method" error={errors.method}>
             <Select
               value={method}
               options={METHOD_OPTIONS}
-              onChange={(e) => setMethod(e.target.value as PaymentMethod)}
+              onChange={(e) => set('method', e.target.value as PaymentMethod)}
             />
           </FormField>
           <FormField label={need.label} required={need.required} error={errors.reference}>
-            <Input value={reference} onChange={(e) => setReference(e.target.value)} />
+            <Input value={reference} onChange={(e) => set('reference', e.target.value)} />
           </FormField>
           {need.bank && (
             <FormField label="Bank" required error={errors.bank}>
-              <Input value={bank} onChange={(e) => setBank(e.target.value)} />
+              <Input value={bank} onChange={(e) => set('bank', e.target.value)} />
             </FormField>
           )}
         </div>
         <Checkbox
           label="Keep any amount beyond the balance as an advance on the patient's account"
           checked={advance}
-          onChange={(e) => setAdvance(e.target.checked)}
+          onChange={(e) => set('advance', e.target.checked)}
         />
-        {errors.form && (
-          <p role="alert" className="text-[13px] text-red-700">
-            {errors.form}
-          </p>
-        )}
       </div>
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -1,6 +1,5 @@
-import { useEffect, useId } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useId } from 'react';
+import { useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import {
   QC_CONTROL_TYPES,
@@ -9,12 +8,12 @@ import {
   qcMaterialCreateSchema,
   type QcMaterial,
 } from '@shared/schemas/qc';
-import { Button, Dialog, FormField, Input, Select } from '@/components';
+import { FormDialog, FormField, Input, Select } from '@/components';
+import { useDialogForm } from '@/lib/dialogForm';
 import { useActiveTests, useCreateQcMaterialMutation, useUpdateQcMaterialMutation } from '../api';
-import { applyServerErrors, topField } from '@/lib/forms';
+import { applyServerErrors, formError, topField } from '@/lib/forms';
 
 type FormIn = z.input<typeof qcMaterialCreateSchema>;
-type FormOut = z.output<typeof qcMaterialCreateSchema>;
 
 const FIELDS = [
   'name',
@@ -58,17 +57,9 @@ export function MaterialFormDialog({ open, onOpenChange, material }: MaterialFor
   const busy = create.isPending || update.isPending;
   const tests = useActiveTests(open);
   const levelsId = useId();
-  const form = useForm<FormIn, unknown, FormOut>({
-    resolver: zodResolver(qcMaterialCreateSchema),
-    defaultValues: defaults(material),
-    mode: 'onBlur',
-  });
+  const form = useDialogForm(qcMaterialCreateSchema, open, material, defaults);
   const { errors } = form.formState;
   const err = (k: keyof FormIn) => errors[k]?.message;
-
-  useEffect(() => {
-    if (open) form.reset(defaults(material));
-  }, [open, material, form]);
 
   const testId = useWatch({ control: form.control, name: 'test_id' });
   const chosenTest = tests.data?.find((t) => String(t.id) === String(testId));
@@ -90,9 +81,9 @@ export function MaterialFormDialog({ open, onOpenChange, material }: MaterialFor
 
   const formId = material ? 'edit-qc-material-form' : 'add-qc-material-form';
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={(o) => !busy && onOpenChange(o)}
+      onOpenChange={onOpenChange}
       size="lg"
       title={material ? `Edit Control Material: ${material.control_id}` : 'Add Control Material'}
       description={
@@ -100,106 +91,92 @@ export function MaterialFormDialog({ open, onOpenChange, material }: MaterialFor
           ? 'Runs already recorded keep the status they were given; new runs are judged against these targets.'
           : 'One lot of one control level for a test, with the target mean and SD from the lot insert or your own data.'
       }
-      footer={
-        <>
-          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} loading={busy} loadingText="Saving...">
-            {material ? 'Save Changes' : 'Add Control Material'}
-          </Button>
-        </>
-      }
+      busy={busy}
+      form={{ id: formId, onSubmit }}
+      submitLabel={material ? 'Save Changes' : 'Add Control Material'}
+      error={formError(form)}
     >
-      <form id={formId} noValidate onSubmit={(e) => void onSubmit(e)} className="grid items-start gap-4 sm:grid-cols-2">
-        <FormField label="Name" required error={err('name')} className="sm:col-span-2">
-          <Input autoComplete="off" placeholder="e.g. Bio-Rad Lyphochek Assayed Chemistry" {...form.register('name')} />
+      <FormField label="Name" required error={err('name')} className="sm:col-span-2">
+        <Input autoComplete="off" placeholder="e.g. Bio-Rad Lyphochek Assayed Chemistry" {...form.register('name')} />
+      </FormField>
+      {lockedTest && material ? (
+        <FormField label="Test" hint="Runs are recorded against this test: it cannot change.">
+          <Input readOnly value={`${material.test_name} (${material.test_code})`} />
         </FormField>
-        {lockedTest && material ? (
-          <FormField label="Test" hint="Runs are recorded against this test: it cannot change.">
-            <Input readOnly value={`${material.test_name} (${material.test_code})`} />
-          </FormField>
-        ) : (
-          <FormField
-            label="Test"
-            required
-            error={err('test_id')}
-            hint={tests.isError ? 'Could not load the tests.' : undefined}
-          >
-            <Select
-              placeholder={tests.isPending ? 'Loading tests...' : 'Select test'}
-              options={testOptions}
-              {...form.register('test_id')}
+      ) : (
+        <FormField
+          label="Test"
+          required
+          error={err('test_id')}
+          hint={tests.isError ? 'Could not load the tests.' : undefined}
+        >
+          <Select
+            placeholder={tests.isPending ? 'Loading tests...' : 'Select test'}
+            options={testOptions}
+            {...form.register('test_id')}
+          />
+        </FormField>
+      )}
+      <FormField label="Level" error={err('level')}>
+        {(control) => (
+          <>
+            <Input
+              list={levelsId}
+              autoComplete="off"
+              placeholder="e.g. Level 1 (Normal)"
+              {...control}
+              {...form.register('level')}
             />
-          </FormField>
+            <datalist id={levelsId}>
+              {QC_LEVELS.map((l) => (
+                <option key={l} value={l} />
+              ))}
+            </datalist>
+          </>
         )}
-        <FormField label="Level" error={err('level')}>
-          {(control) => (
-            <>
-              <Input
-                list={levelsId}
-                autoComplete="off"
-                placeholder="e.g. Level 1 (Normal)"
-                {...control}
-                {...form.register('level')}
-              />
-              <datalist id={levelsId}>
-                {QC_LEVELS.map((l) => (
-                  <option key={l} value={l} />
-                ))}
-              </datalist>
-            </>
-          )}
-        </FormField>
-        <FormField label="Control Type" required error={err('control_type')}>
-          <Select options={QC_CONTROL_TYPES.map((t) => ({ value: t, label: t }))} {...form.register('control_type')} />
-        </FormField>
-        <FormField
-          label="Lot Number"
-          error={err('lot_number')}
-          hint={material ? undefined : 'Leave empty to number it LOT + the next 3-digit number.'}
-        >
-          <Input
-            autoComplete="off"
-            placeholder="e.g. 26430"
-            className="uppercase placeholder:normal-case"
-            {...form.register('lot_number')}
-          />
-        </FormField>
-        <FormField
-          label="Expiry Date"
-          error={err('expiry_date')}
-          hint={material ? undefined : `Leave empty for ${QC_DEFAULT_EXPIRY_DAYS} days from today.`}
-        >
-          <Input type="date" {...form.register('expiry_date')} />
-        </FormField>
-        <FormField
-          label="Unit"
-          error={err('unit')}
-          hint={chosenTest?.unit ? `Empty: the test's unit (${chosenTest.unit}).` : undefined}
-        >
-          <Input autoComplete="off" placeholder={chosenTest?.unit ?? 'e.g. mg/dL'} {...form.register('unit')} />
-        </FormField>
-        <FormField label="Target Mean" required error={err('target_mean')}>
-          <Input
-            type="number"
-            inputMode="decimal"
-            step="any"
-            placeholder="e.g. 100"
-            {...form.register('target_mean')}
-          />
-        </FormField>
-        <FormField label="Target SD" required error={err('target_sd')}>
-          <Input
-            type="number"
-            inputMode="decimal"
-            step="any"
-            min={0}
-            placeholder="e.g. 2.5"
-            {...form.register('target_sd')}
-          />
-        </FormField>
-      </form>
-    </Dialog>
+      </FormField>
+      <FormField label="Control Type" required error={err('control_type')}>
+        <Select options={QC_CONTROL_TYPES.map((t) => ({ value: t, label: t }))} {...form.register('control_type')} />
+      </FormField>
+      <FormField
+        label="Lot Number"
+        error={err('lot_number')}
+        hint={material ? undefined : 'Leave empty to number it LOT + the next 3-digit number.'}
+      >
+        <Input
+          autoComplete="off"
+          placeholder="e.g. 26430"
+          className="uppercase placeholder:normal-case"
+          {...form.register('lot_number')}
+        />
+      </FormField>
+      <FormField
+        label="Expiry Date"
+        error={err('expiry_date')}
+        hint={material ? undefined : `Leave empty for ${QC_DEFAULT_EXPIRY_DAYS} days from today.`}
+      >
+        <Input type="date" {...form.register('expiry_date')} />
+      </FormField>
+      <FormField
+        label="Unit"
+        error={err('unit')}
+        hint={chosenTest?.unit ? `Empty: the test's unit (${chosenTest.unit}).` : undefined}
+      >
+        <Input autoComplete="off" placeholder={chosenTest?.unit ?? 'e.g. mg/dL'} {...form.register('unit')} />
+      </FormField>
+      <FormField label="Target Mean" required error={err('target_mean')}>
+        <Input type="number" inputMode="decimal" step="any" placeholder="e.g. 100" {...form.register('target_mean')} />
+      </FormField>
+      <FormField label="Target SD" required error={err('target_sd')}>
+        <Input
+          type="number"
+          inputMode="decimal"
+          step="any"
+          min={0}
+          placeholder="e.g. 2.5"
+          {...form.register('target_sd')}
+        />
+      </FormField>
+    </FormDialog>
   );
 }

@@ -1,14 +1,14 @@
-import { useEffect, useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useWatch, type DefaultValues } from 'react-hook-form';
 import { z } from 'zod';
 import { qcRunCreateSchema, type QcMaterial } from '@shared/schemas/qc';
-import { Button, Dialog, FormField, Input, MachineSelect, Select, Textarea } from '@/components';
+import { FormDialog, FormField, Input, MachineSelect, Select, Textarea } from '@/components';
 import { formatDate, useLabFormat } from '@/lib/format';
 import { useRecordQcRunMutation } from '../api';
 import { expiryHint, formatQcValue, rangeText, targetText } from '../qcText';
 import { RunBadge } from './RunBadge';
-import { applyServerErrors, topField } from '@/lib/forms';
+import { applyServerErrors, formError, topField } from '@/lib/forms';
+import { useDialogForm } from '@/lib/dialogForm';
 
 /** datetime-local gives the lab's wall-clock time without a zone; the API wants an instant. */
 const LOCAL_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/;
@@ -23,12 +23,16 @@ const runFormSchema = qcRunCreateSchema.extend({
   }, qcRunCreateSchema.shape.performed_at),
 });
 type FormIn = z.input<typeof runFormSchema>;
-type FormOut = z.output<typeof runFormSchema>;
 
 function localNow(): string {
   const d = new Date();
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** Each opening: the given material (or none chosen), now as the time of the run. */
+function defaults(material: QcMaterial | null): DefaultValues<FormIn> {
+  return { material_id: material ? String(material.id) : '', value: '', performed_at: localNow(), comments: '' };
 }
 
 export interface RecordRunDialogProps {
@@ -45,28 +49,8 @@ export function RecordRunDialog({ open, onOpenChange, material, materials }: Rec
   const lab = useLabFormat();
   const record = useRecordQcRunMutation();
   const [machine, setMachine] = useState<number | null>(null);
-  const form = useForm<FormIn, unknown, FormOut>({
-    resolver: zodResolver(runFormSchema),
-    defaultValues: {
-      material_id: material ? String(material.id) : '',
-      value: '',
-      performed_at: localNow(),
-      comments: '',
-    },
-    mode: 'onBlur',
-  });
+  const form = useDialogForm(runFormSchema, open, material, defaults);
   const { errors } = form.formState;
-
-  useEffect(() => {
-    if (open) {
-      form.reset({
-        material_id: material ? String(material.id) : '',
-        value: '',
-        performed_at: localNow(),
-        comments: '',
-      });
-    }
-  }, [open, material, form]);
 
   const chosenId = String(useWatch({ control: form.control, name: 'material_id' }) ?? '');
   const chosen = material ?? materials.find((m) => String(m.id) === chosenId) ?? null;
@@ -83,71 +67,60 @@ export function RecordRunDialog({ open, onOpenChange, material, materials }: Rec
   );
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={(o) => !record.isPending && onOpenChange(o)}
+      onOpenChange={onOpenChange}
       size="lg"
       title={material ? `Record QC Run: ${material.control_id}` : 'Record QC Run'}
       description="The run is judged on saving with the Westgard rules (1-2s warning; 1-3s, 2-2s, R-4s, 4-1s, 10-x reject)."
-      footer={
-        <>
-          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={record.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" form="record-qc-run-form" loading={record.isPending} loadingText="Saving...">
-            Record Run
-          </Button>
-        </>
-      }
+      busy={record.isPending}
+      form={{ id: 'record-qc-run-form', onSubmit, columns: 1 }}
+      submitLabel="Record Run"
+      error={formError(form)}
     >
-      <form id="record-qc-run-form" noValidate onSubmit={(e) => void onSubmit(e)} className="grid gap-4">
-        {!material && (
-          <FormField label="Control Material" required error={errors.material_id?.message}>
-            <Select
-              placeholder={materials.length ? 'Select control material' : 'No active control materials'}
-              options={materials.map((m) => ({
-                value: String(m.id),
-                label: `${m.control_id} · ${m.test_name}${m.level ? ` · ${m.level}` : ''} · lot ${m.lot_number}`,
-              }))}
-              {...form.register('material_id')}
-            />
-          </FormField>
-        )}
-        {chosen && (
-          <dl className="grid grid-cols-2 gap-x-4 gap-y-2 rounded-md border border-slate-200 bg-slate-50 p-3 text-[13px] sm:grid-cols-4">
-            <Fact label="Test" value={chosen.test_name} />
-            <Fact label="Target" value={`${targetText(chosen)}${unit}`} />
-            <Fact label="Acceptable Range" value={rangeText(chosen)} />
-            <Fact
-              label="Expiry"
-              value={`${formatDate(chosen.expiry_date, lab)} (${expiryHint(chosen).toLowerCase()})`}
-            />
-            {chosen.last_run && (
-              <div className="col-span-2 flex items-center gap-2 sm:col-span-4">
-                <dt className="text-slate-600">Last run</dt>
-                <dd className="flex items-center gap-2">
-                  {formatQcValue(chosen.last_run.value)}
-                  {unit}
-                  <RunBadge status={chosen.last_run.status} />
-                </dd>
-              </div>
-            )}
-          </dl>
-        )}
-        <div className="grid gap-4 sm:grid-cols-2">
-          <FormField label={`Value${unit ? ` (${unit.trim()})` : ''}`} required error={errors.value?.message}>
-            <Input type="number" inputMode="decimal" step="any" autoComplete="off" {...form.register('value')} />
-          </FormField>
-          <FormField label="Performed At" error={errors.performed_at?.message}>
-            <Input type="datetime-local" max={localNow()} {...form.register('performed_at')} />
-          </FormField>
-        </div>
-        <MachineSelect value={machine} onChange={setMachine} />
-        <FormField label="Comments" error={errors.comments?.message}>
-          <Textarea placeholder="e.g. after recalibration, new reagent pack" {...form.register('comments')} />
+      {!material && (
+        <FormField label="Control Material" required error={errors.material_id?.message}>
+          <Select
+            placeholder={materials.length ? 'Select control material' : 'No active control materials'}
+            options={materials.map((m) => ({
+              value: String(m.id),
+              label: `${m.control_id} · ${m.test_name}${m.level ? ` · ${m.level}` : ''} · lot ${m.lot_number}`,
+            }))}
+            {...form.register('material_id')}
+          />
         </FormField>
-      </form>
-    </Dialog>
+      )}
+      {chosen && (
+        <dl className="grid grid-cols-2 gap-x-4 gap-y-2 rounded-md border border-slate-200 bg-slate-50 p-3 text-[13px] sm:grid-cols-4">
+          <Fact label="Test" value={chosen.test_name} />
+          <Fact label="Target" value={`${targetText(chosen)}${unit}`} />
+          <Fact label="Acceptable Range" value={rangeText(chosen)} />
+          <Fact label="Expiry" value={`${formatDate(chosen.expiry_date, lab)} (${expiryHint(chosen).toLowerCase()})`} />
+          {chosen.last_run && (
+            <div className="col-span-2 flex items-center gap-2 sm:col-span-4">
+              <dt className="text-slate-600">Last run</dt>
+              <dd className="flex items-center gap-2">
+                {formatQcValue(chosen.last_run.value)}
+                {unit}
+                <RunBadge status={chosen.last_run.status} />
+              </dd>
+            </div>
+          )}
+        </dl>
+      )}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField label={`Value${unit ? ` (${unit.trim()})` : ''}`} required error={errors.value?.message}>
+          <Input type="number" inputMode="decimal" step="any" autoComplete="off" {...form.register('value')} />
+        </FormField>
+        <FormField label="Performed At" error={errors.performed_at?.message}>
+          <Input type="datetime-local" max={localNow()} {...form.register('performed_at')} />
+        </FormField>
+      </div>
+      <MachineSelect value={machine} onChange={setMachine} />
+      <FormField label="Comments" error={errors.comments?.message}>
+        <Textarea placeholder="e.g. after recalibration, new reagent pack" {...form.register('comments')} />
+      </FormField>
+    </FormDialog>
   );
 }
 

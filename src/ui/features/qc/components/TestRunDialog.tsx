@@ -1,9 +1,19 @@
 import { useMemo, useState } from 'react';
 import { qcTestRunCreateSchema, type QcMaterial } from '@shared/schemas/qc';
 import { WESTGARD_RULES, type WestgardRule } from '@shared/westgard';
-import { Button, Dialog, FormField, Input, MachineSelect, Select, Textarea } from '@/components';
+import { Button, FormDialog, FormField, Input, MachineSelect, Select, Textarea } from '@/components';
+import { useFieldForm } from '@/lib/forms';
 import { useRecordTestRunMutation, useSetTestRulesMutation, useTestRules } from '../api';
 import { targetText } from '../qcText';
+
+interface RunForm {
+  testId: number | null;
+  /** The value typed for each control level, by material id. */
+  values: Record<number, string>;
+  comments: string;
+  machine: number | null;
+}
+const emptyRun = (): RunForm => ({ testId: null, values: {}, comments: '', machine: null });
 
 /**
  * Record a QC run of a test: the value of every active control level measured together, judged
@@ -29,25 +39,18 @@ export function TestRunDialog({
     }
     return [...byTest.values()].sort((a, b) => a.name.localeCompare(b.name));
   }, [materials]);
-  const [testId, setTestId] = useState<number | null>(null);
-  const [values, setValues] = useState<Record<number, string>>({});
-  const [comments, setComments] = useState('');
-  const [machine, setMachine] = useState<number | null>(null);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const {
+    values: { testId, values, comments, machine },
+    set,
+    setValues: setForm,
+    errors,
+    setErrors,
+    showErrors,
+  } = useFieldForm(emptyRun, { resetFor: open ? 'new' : null });
+  const setValues = (update: (v: Record<number, string>) => Record<number, string>) =>
+    setForm((f) => ({ ...f, values: update(f.values) }));
   const record = useRecordTestRunMutation();
   const test = tests.find((t) => t.id === testId) ?? null;
-
-  const close = (o: boolean) => {
-    if (record.isPending) return;
-    if (!o) {
-      setTestId(null);
-      setValues({});
-      setComments('');
-      setMachine(null);
-      setErrors({});
-    }
-    onOpenChange(o);
-  };
 
   const submit = () => {
     if (!test) {
@@ -66,25 +69,21 @@ export function TestRunDialog({
       return;
     }
     setErrors({});
-    record.mutate(parsed.data, { onSuccess: () => close(false) });
+    record.mutate(parsed.data, { onSuccess: () => onOpenChange(false), onError: showErrors });
   };
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={close}
+      onOpenChange={onOpenChange}
       title="Record QC Run (all levels)"
       description="Enter each control level measured in this run; the levels are judged together."
-      footer={
-        <>
-          <Button variant="outline" onClick={() => close(false)} disabled={record.isPending}>
-            Cancel
-          </Button>
-          <Button onClick={submit} loading={record.isPending} loadingText="Recording..." disabled={!test}>
-            Record Run
-          </Button>
-        </>
-      }
+      busy={record.isPending}
+      onSubmit={submit}
+      submitLabel="Record Run"
+      busyLabel="Recording..."
+      submitDisabled={!test}
+      error={errors.form}
     >
       <div className="grid gap-4">
         <FormField label="Test" required error={errors.test_id}>
@@ -92,8 +91,7 @@ export function TestRunDialog({
             placeholder="Select the test"
             value={testId === null ? '' : String(testId)}
             onChange={(e) => {
-              setTestId(e.target.value ? Number(e.target.value) : null);
-              setValues({});
+              setForm((f) => ({ ...f, testId: e.target.value ? Number(e.target.value) : null, values: {} }));
               setErrors({});
             }}
             options={tests.map((t) => ({ value: String(t.id), label: `${t.name} (${t.levels.length} levels)` }))}
@@ -120,13 +118,13 @@ export function TestRunDialog({
           </fieldset>
         )}
         {errors.values && <p className="text-[13px] text-red-700">{errors.values}</p>}
-        <MachineSelect value={machine} onChange={setMachine} />
+        <MachineSelect value={machine} onChange={(m) => set('machine', m)} />
         <FormField label="Comments">
-          <Textarea rows={2} value={comments} onChange={(e) => setComments(e.target.value)} />
+          <Textarea rows={2} value={comments} onChange={(e) => set('comments', e.target.value)} />
         </FormField>
         {test && <RulesEditor testId={test.id} canManage={canManage} />}
       </div>
-    </Dialog>
+    </FormDialog>
   );
 }
 

@@ -1,7 +1,7 @@
-import { useState } from 'react';
 import { CUSTOM_ENTITIES, CUSTOM_ENTITY_DEFS, REPORT_RANGES, type CustomEntity } from '@shared/reports';
 import { customReportCreateSchema } from '@shared/schemas/reports';
-import { Button, Checkbox, Dialog, FormField, Input, Select } from '@/components';
+import { Checkbox, FormDialog, FormField, Input, Select } from '@/components';
+import { useFieldForm } from '@/lib/forms';
 import { notify } from '@/lib/notify';
 import { useCreateCustomReport } from '../api';
 
@@ -13,6 +13,15 @@ const DEFAULT_COLUMNS: Record<CustomEntity, string[]> = {
   results: ['sample_code', 'test_name', 'result_value', 'unit', 'flag', 'status'],
 };
 
+interface Draft {
+  name: string;
+  entity: CustomEntity;
+  columns: string[];
+  filters: Record<string, string>;
+  range: string;
+}
+const fresh = (): Draft => ({ name: '', entity: 'bills', columns: DEFAULT_COLUMNS.bills, filters: {}, range: '30' });
+
 /** Custom report: an entity, its columns, filters and a default date range; saved to the catalogue. */
 export function CustomReportDialog({
   open,
@@ -23,30 +32,32 @@ export function CustomReportDialog({
   onOpenChange: (o: boolean) => void;
   onSaved: (id: string) => void;
 }) {
-  const [name, setName] = useState('');
-  const [entity, setEntity] = useState<CustomEntity>('bills');
-  const [columns, setColumns] = useState<string[]>(DEFAULT_COLUMNS.bills);
-  const [filters, setFilters] = useState<Record<string, string>>({});
-  const [range, setRange] = useState('30');
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const {
+    values: { name, entity, columns, filters, range },
+    set,
+    setValues,
+    errors,
+    setErrors,
+    showErrors,
+  } = useFieldForm(fresh, { resetFor: open ? 'new' : null });
   const create = useCreateCustomReport();
   const def = CUSTOM_ENTITY_DEFS[entity];
 
-  const pickEntity = (e: CustomEntity) => {
-    setEntity(e);
-    setColumns(DEFAULT_COLUMNS[e]);
-    setFilters({});
-  };
+  const pickEntity = (e: CustomEntity) =>
+    setValues((v) => ({ ...v, entity: e, columns: DEFAULT_COLUMNS[e], filters: {} }));
   const toggle = (key: string, on: boolean) =>
-    setColumns((cs) =>
-      on ? Object.keys(def.columns).filter((k) => k === key || cs.includes(k)) : cs.filter((c) => c !== key),
-    );
+    setValues((v) => ({
+      ...v,
+      columns: on
+        ? Object.keys(def.columns).filter((k) => k === key || v.columns.includes(k))
+        : v.columns.filter((c) => c !== key),
+    }));
 
   const save = () => {
     const body = { name, entity, columns, filters, range_days: Number(range) };
     const parsed = customReportCreateSchema.safeParse(body);
     if (!parsed.success) {
-      const e: Record<string, string> = {};
+      const e: Record<string, string | undefined> = {};
       for (const i of parsed.error.issues) e[String(i.path[0] ?? 'name')] ??= i.message;
       setErrors(e);
       return;
@@ -55,34 +66,30 @@ export function CustomReportDialog({
     create.mutate(parsed.data, {
       onSuccess: (r) => {
         onOpenChange(false);
-        setName('');
         onSaved(r.id);
       },
-      onError: (err) => notify.error('Could not save the report', err),
+      onError: (err) => {
+        showErrors(err);
+        notify.error('Could not save the report', err);
+      },
     });
   };
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onOpenChange={onOpenChange}
       title="Custom Report"
       description="Pick what to list, its columns and filters. It is saved to the catalogue for everyone in the lab."
       size="lg"
-      footer={
-        <>
-          <Button variant="outline" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button onClick={save} disabled={create.isPending}>
-            {create.isPending ? 'Saving...' : 'Save Report'}
-          </Button>
-        </>
-      }
+      busy={create.isPending}
+      onSubmit={save}
+      submitLabel="Save Report"
+      error={errors.form}
     >
       <div className="grid gap-4">
         <FormField label="Report name" required error={errors.name}>
-          <Input value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. Unpaid bills" />
+          <Input value={name} onChange={(e) => set('name', e.target.value)} placeholder="e.g. Unpaid bills" />
         </FormField>
         <div className="grid gap-3 sm:grid-cols-2">
           <FormField label="Entity">
@@ -95,7 +102,7 @@ export function CustomReportDialog({
           <FormField label="Default date range" hint={`By the date ${def.dateLabel}`} error={errors.range_days}>
             <Select
               value={range}
-              onChange={(e) => setRange(e.target.value)}
+              onChange={(e) => set('range', e.target.value)}
               options={REPORT_RANGES.map((d) => ({ value: String(d), label: `Last ${d} days` }))}
             />
           </FormField>
@@ -120,11 +127,11 @@ export function CustomReportDialog({
               <Select
                 value={filters[key] ?? ''}
                 onChange={(e) =>
-                  setFilters((fs) => {
-                    const next = { ...fs };
+                  setValues((v) => {
+                    const next = { ...v.filters };
                     if (e.target.value) next[key] = e.target.value;
                     else delete next[key];
-                    return next;
+                    return { ...v, filters: next };
                   })
                 }
                 options={[{ value: '', label: 'Any' }, ...f.options.map((o) => ({ value: o, label: o }))]}
@@ -133,6 +140,6 @@ export function CustomReportDialog({
           ))}
         </div>
       </div>
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -185,27 +185,12 @@ export function ReportView({
             PDF
           </Button>
         ) : (
-          <a className="inline-flex" href={reportFileUrl(id, period, 'pdf')} download>
-            <Button size="sm" variant="outline" tabIndex={-1}>
-              <Download />
-              PDF
-            </Button>
-          </a>
+          <FileLink href={reportFileUrl(id, period, 'pdf')} label="PDF" />
         )}
         {canExport && (
           <>
-            <a className="inline-flex" href={reportFileUrl(id, period, 'csv')} download>
-              <Button size="sm" variant="outline" tabIndex={-1}>
-                <Download />
-                CSV
-              </Button>
-            </a>
-            <a className="inline-flex" href={reportFileUrl(id, period, 'xlsx')} download>
-              <Button size="sm" variant="outline" tabIndex={-1}>
-                <Download />
-                XLSX
-              </Button>
-            </a>
+            <FileLink href={reportFileUrl(id, period, 'csv')} label="CSV" />
+            <FileLink href={reportFileUrl(id, period, 'xlsx')} label="XLSX" />
           </>
         )}
         <Button size="sm" variant="outline" onClick={print} disabled={tooBigForPdf}>
@@ -241,5 +226,17 @@ export function ReportView({
         )}
       </div>
     </Card>
+  );
+}
+
+/** A download of the report as a file: a link dressed as the small outline button. */
+function FileLink({ href, label }: { href: string; label: string }) {
+  return (
+    <a className="inline-flex" href={href} download>
+      <Button size="sm" variant="outline" tabIndex={-1}>
+        <Download />
+        {label}
+      </Button>
+    </a>
   );
 }

@@ -1,15 +1,15 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import type { DefaultValues } from 'react-hook-form';
 import type { z } from 'zod';
 import { resultCode, resultUpdateSchema, resultValue, type TestResult } from '@shared/schemas/results';
-import { Button, Dialog, FormField, Input, Textarea } from '@/components';
+import { FormDialog, FormField, Input, Textarea } from '@/components';
+import { useDialogForm } from '@/lib/dialogForm';
 import { notify } from '@/lib/notify';
 import { templateById } from '@shared/templates';
 import { useUpdateResultMutation } from '../api';
 import { StructuredPanel, type PanelDraft } from './StructuredPanel';
 import { StructuredCulture, cultureDraftOf, culturePayload, type CultureDraft } from './StructuredCulture';
-import { applyServerErrors, fieldNamed } from '@/lib/forms';
+import { applyServerErrors, fieldNamed, formError } from '@/lib/forms';
 
 const editSchema = resultUpdateSchema.extend({ result_value: resultValue });
 /** A verified result changes only with a reason (the server refuses it otherwise, and keeps the earlier value). */
@@ -18,8 +18,11 @@ const amendSchema = editSchema.refine((v) => (v.reason ?? '').length > 0, {
   message: 'Reason is required',
 });
 type FormIn = z.input<typeof editSchema>;
-type FormOut = z.output<typeof editSchema>;
 const FIELDS = ['result_value', 'unit', 'notes', 'reason'] as const;
+
+function defaults(result: TestResult): DefaultValues<FormIn> {
+  return { result_value: result.result_value ?? '', unit: result.unit ?? '', notes: result.notes ?? '', reason: '' };
+}
 
 /** Edit one entered result; for a verified one, the reason is asked for and the change is kept as an amendment. */
 export function EditResultDialog({
@@ -31,16 +34,7 @@ export function EditResultDialog({
 }) {
   const verified = result.status === 'verified';
   const update = useUpdateResultMutation();
-  const form = useForm<FormIn, unknown, FormOut>({
-    resolver: zodResolver(verified ? amendSchema : editSchema),
-    defaultValues: {
-      result_value: result.result_value ?? '',
-      unit: result.unit ?? '',
-      notes: result.notes ?? '',
-      reason: '',
-    },
-    mode: 'onBlur',
-  });
+  const form = useDialogForm(verified ? amendSchema : editSchema, true, result, defaults);
   const { errors } = form.formState;
   // A structured result is changed parameter by parameter; its summary is the server's.
   const template = result.structured ? templateById(result.structured.template) : null;
@@ -76,66 +70,58 @@ export function EditResultDialog({
   );
 
   return (
-    <Dialog
+    <FormDialog
       open
-      onOpenChange={(o) => !update.isPending && onOpenChange(o)}
+      onOpenChange={onOpenChange}
       title={`${verified ? 'Amend' : 'Edit'} Result ${resultCode(result.id)}`}
       size={template ? 'xl' : undefined}
       description={`${result.test_name} · ${result.first_name} ${result.last_name} · ${result.sample_number} ${result.structured ? '' : ` · reference range ${result.normal_range ?? 'not set'}`}`}
-      footer={
-        <>
-          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={update.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" form="edit-result" loading={update.isPending} loadingText="Saving...">
-            {verified ? 'Save Amendment' : 'Save'}
-          </Button>
-        </>
-      }
+      busy={update.isPending}
+      form={{ id: 'edit-result', onSubmit, columns: 1 }}
+      submitLabel={verified ? 'Save Amendment' : 'Save'}
+      error={formError(form)}
     >
-      <form id="edit-result" onSubmit={(e) => void onSubmit(e)} className="grid gap-4" noValidate>
-        {verified && (
-          <p className="rounded-md border border-amber-200 bg-amber-50 p-3 text-[13px] text-amber-950">
-            This result was verified by {result.verified_by_name ?? 'a validator'}. Changing it keeps the earlier value
-            ({result.result_value} {result.unit}) with your reason, and sends the result back for verification.
-          </p>
-        )}
-        {template?.kind === 'panel' && (
-          <StructuredPanel
-            template={template}
-            draft={panel}
-            disabled={false}
-            testName={result.test_name}
-            onChange={setPanel}
-          />
-        )}
-        {template?.kind === 'culture' && (
-          <StructuredCulture draft={culture} disabled={false} testName={result.test_name} onChange={setCulture} />
-        )}
-        {!template && (
-          <div className="grid grid-cols-2 gap-3">
-            <FormField label="Result value" required error={errors.result_value?.message}>
-              <Input {...form.register('result_value')} autoComplete="off" />
-            </FormField>
-            <FormField label="Unit" error={errors.unit?.message}>
-              <Input {...form.register('unit')} autoComplete="off" />
-            </FormField>
-          </div>
-        )}
-        <FormField label="Notes" error={errors.notes?.message}>
-          <Input {...form.register('notes')} autoComplete="off" />
-        </FormField>
-        {verified && (
-          <FormField
-            label="Reason for the change"
-            required
-            error={errors.reason?.message}
-            hint="Printed on the report with the earlier value"
-          >
-            <Textarea rows={3} {...form.register('reason')} />
+      {verified && (
+        <p className="rounded-md border border-amber-200 bg-amber-50 p-3 text-[13px] text-amber-950">
+          This result was verified by {result.verified_by_name ?? 'a validator'}. Changing it keeps the earlier value (
+          {result.result_value} {result.unit}) with your reason, and sends the result back for verification.
+        </p>
+      )}
+      {template?.kind === 'panel' && (
+        <StructuredPanel
+          template={template}
+          draft={panel}
+          disabled={false}
+          testName={result.test_name}
+          onChange={setPanel}
+        />
+      )}
+      {template?.kind === 'culture' && (
+        <StructuredCulture draft={culture} disabled={false} testName={result.test_name} onChange={setCulture} />
+      )}
+      {!template && (
+        <div className="grid grid-cols-2 gap-3">
+          <FormField label="Result value" required error={errors.result_value?.message}>
+            <Input {...form.register('result_value')} autoComplete="off" />
           </FormField>
-        )}
-      </form>
-    </Dialog>
+          <FormField label="Unit" error={errors.unit?.message}>
+            <Input {...form.register('unit')} autoComplete="off" />
+          </FormField>
+        </div>
+      )}
+      <FormField label="Notes" error={errors.notes?.message}>
+        <Input {...form.register('notes')} autoComplete="off" />
+      </FormField>
+      {verified && (
+        <FormField
+          label="Reason for the change"
+          required
+          error={errors.reason?.message}
+          hint="Printed on the report with the earlier value"
+        >
+          <Textarea rows={3} {...form.register('reason')} />
+        </FormField>
+      )}
+    </FormDialog>
   );
 }

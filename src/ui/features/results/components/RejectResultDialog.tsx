@@ -1,12 +1,10 @@
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import type { z } from 'zod';
 import { resultCode, resultRejectSchema, type TestResult } from '@shared/schemas/results';
-import { Button, Dialog, FormField, Textarea } from '@/components';
+import { FormDialog, FormField, Textarea } from '@/components';
+import { useDialogForm } from '@/lib/dialogForm';
+import { applyServerErrors, fieldNamed, formError } from '@/lib/forms';
 import { useRejectResultMutation } from '../api';
 
-type FormIn = z.input<typeof resultRejectSchema>;
-type FormOut = z.output<typeof resultRejectSchema>;
+const noReason = () => ({ reason: '' });
 
 /** Reject with a reason: the result goes back to the technician (the queue's "rejected"). */
 export function RejectResultDialog({
@@ -17,48 +15,38 @@ export function RejectResultDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const reject = useRejectResultMutation();
-  const form = useForm<FormIn, unknown, FormOut>({
-    resolver: zodResolver(resultRejectSchema),
-    defaultValues: { reason: '' },
-    mode: 'onBlur',
-  });
+  const form = useDialogForm(resultRejectSchema, true, result, noReason);
   const onSubmit = form.handleSubmit(({ reason }) =>
-    reject.mutate({ id: result.id!, reason }, { onSuccess: () => onOpenChange(false) }),
+    reject.mutate(
+      { id: result.id!, reason },
+      {
+        onSuccess: () => onOpenChange(false),
+        onError: (err) => applyServerErrors(err, form.setError, fieldNamed(['reason'] as const)),
+      },
+    ),
   );
   return (
-    <Dialog
+    <FormDialog
       open
-      onOpenChange={(o) => !reject.isPending && onOpenChange(o)}
+      onOpenChange={onOpenChange}
       title={`Reject Result ${resultCode(result.id)}`}
       description={`${result.test_name}: ${result.result_value ?? ''} ${result.unit ?? ''} · ${result.first_name} ${result.last_name} · ${result.sample_number}`}
       size="sm"
-      footer={
-        <>
-          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={reject.isPending}>
-            Cancel
-          </Button>
-          <Button
-            variant="destructive"
-            type="submit"
-            form="reject-result"
-            loading={reject.isPending}
-            loadingText="Rejecting..."
-          >
-            Reject Result
-          </Button>
-        </>
-      }
+      busy={reject.isPending}
+      form={{ id: 'reject-result', onSubmit, columns: 1 }}
+      submitLabel="Reject Result"
+      busyLabel="Rejecting..."
+      submitVariant="destructive"
+      error={formError(form)}
     >
-      <form id="reject-result" onSubmit={(e) => void onSubmit(e)} noValidate>
-        <FormField
-          label="Reason"
-          required
-          error={form.formState.errors.reason?.message}
-          hint="The technician sees it when re-entering the result"
-        >
-          <Textarea rows={3} autoFocus {...form.register('reason')} />
-        </FormField>
-      </form>
-    </Dialog>
+      <FormField
+        label="Reason"
+        required
+        error={form.formState.errors.reason?.message}
+        hint="The technician sees it when re-entering the result"
+      >
+        <Textarea rows={3} autoFocus {...form.register('reason')} />
+      </FormField>
+    </FormDialog>
   );
 }

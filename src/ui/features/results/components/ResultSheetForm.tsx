@@ -10,6 +10,7 @@ import { RowQcNotice } from './QcHoldNotice';
 import type { PanelDraft } from './StructuredPanel';
 import { cultureDraftOf, culturePayload, type CultureDraft } from './StructuredCulture';
 import { StructuredRow } from './StructuredRow';
+import { RowNotes, RowStatus, RowTitle } from './RowParts';
 
 export interface RowDraft {
   value: string;
@@ -248,14 +249,14 @@ function SheetRow({
   const preview = previewable ? computeFlag(shown, row.normal_range) : null;
   return (
     <li className="rounded-md border border-slate-200 p-3">
-      <div className="mb-2 flex flex-wrap items-baseline justify-between gap-2">
-        <p className="text-sm font-semibold text-slate-900">
-          {row.test_name} <span className="font-mono text-xs font-normal text-slate-500">{row.test_code}</span>
-        </p>
-        <p className="text-[13px] text-slate-700">
-          Reference range: <span className="font-medium">{row.normal_range ?? 'not set'}</span>
-        </p>
-      </div>
+      <RowTitle
+        row={row}
+        aside={
+          <p className="text-[13px] text-slate-700">
+            Reference range: <span className="font-medium">{row.normal_range ?? 'not set'}</span>
+          </p>
+        }
+      />
       {r?.status === 'rejected' && (
         <p className="mb-2 text-[13px] text-red-800">
           Rejected ({r.rejection_reason ?? 'no reason given'}); earlier value {r.result_value} {r.unit}. Enter the
@@ -308,24 +309,18 @@ function SheetRow({
             autoComplete="off"
           />
         </FormField>
-        <FormField label="Notes" className="col-span-2 sm:col-span-1">
-          <Input
-            value={draft.notes}
-            onChange={(e) => onChange({ notes: e.target.value })}
-            disabled={disabled}
-            autoComplete="off"
-          />
-        </FormField>
+        <RowNotes
+          value={draft.notes}
+          disabled={disabled}
+          onChange={(notes) => onChange({ notes })}
+          className="col-span-2 sm:col-span-1"
+        />
       </div>
-      {(r || verifiedLine) && (
-        <p className="mt-2 flex flex-wrap items-center gap-2 text-xs text-slate-600">
-          {r && <Badge status={r.status} />}
-          {r?.is_critical && <Badge tone="red">Critical Value</Badge>}
-          {r?.delta_failed && <Badge tone="amber">Delta check</Badge>}
-          {r?.previous_value && <span>Previous: {r.previous_value}</span>}
-          {verifiedLine ?? (r?.technician_name ? `Entered by ${r.technician_name}` : null)}
-        </p>
-      )}
+      <RowStatus r={r} verifiedLine={verifiedLine}>
+        {r?.is_critical && <Badge tone="red">Critical Value</Badge>}
+        {r?.delta_failed && <Badge tone="amber">Delta check</Badge>}
+        {r?.previous_value && <span>Previous: {r.previous_value}</span>}
+      </RowStatus>
     </li>
   );
 }

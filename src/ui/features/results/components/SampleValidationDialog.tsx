@@ -1,5 +1,5 @@
 import type { BulkVerifyResponse } from '@shared/schemas/results';
-import { Badge, Button, Dialog, LoadingState, ErrorPanel } from '@/components';
+import { Badge, FormDialog, LoadingState, ErrorPanel } from '@/components';
 import { useResultSheet, useVerifySampleMutation } from '../api';
 import { FlagBadge } from './cells';
 import { REVIEW_WORDS } from './ReviewResultDialog';
@@ -27,31 +27,22 @@ export function SampleValidationDialog({
   );
   const s = sheet.data?.sample;
   return (
-    <Dialog
+    <FormDialog
       open
       size="xl"
-      onOpenChange={(o) => !verify.isPending && onOpenChange(o)}
+      onOpenChange={onOpenChange}
       title={s ? `Validate Sample ${s.sample_number}` : 'Validate Sample'}
       description={
         s
           ? `${s.first_name} ${s.last_name} (${s.patient_number}) · ${s.age_text ?? '—'} / ${s.gender ?? '—'}`
           : undefined
       }
-      footer={
-        <>
-          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={verify.isPending}>
-            Close
-          </Button>
-          <Button
-            disabled={pending.length === 0}
-            loading={verify.isPending}
-            loadingText="Validating..."
-            onClick={() => verify.mutate({ sampleId, ids: pending }, { onSuccess: onDone })}
-          >
-            Validate {pending.length} {pending.length === 1 ? 'result' : 'results'}
-          </Button>
-        </>
-      }
+      busy={verify.isPending}
+      onSubmit={() => verify.mutate({ sampleId, ids: pending }, { onSuccess: onDone })}
+      submitLabel={`Validate ${pending.length} ${pending.length === 1 ? 'result' : 'results'}`}
+      busyLabel="Validating..."
+      submitDisabled={pending.length === 0}
+      cancelLabel="Close"
     >
       {sheet.isPending ? (
         <LoadingState text="Loading the sample's results..." />
@@ -114,6 +105,6 @@ export function SampleValidationDialog({
           </table>
         </div>
       )}
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -1,10 +1,10 @@
 import type { ResultSheetRow } from '@shared/schemas/results';
 import { templateById } from '@shared/templates';
-import { Badge, FormField, Input } from '@/components';
 import { FlagBadge } from './cells';
 import type { RowDraft } from './ResultSheetForm';
 import { StructuredPanel } from './StructuredPanel';
 import { StructuredCulture } from './StructuredCulture';
+import { RowNotes, RowStatus, RowTitle } from './RowParts';
 
 /** A structured test: its template's parameters (or culture and antibiogram), flagged as they are filled. */
 export function StructuredRow({
@@ -26,12 +26,7 @@ export function StructuredRow({
   const template = templateById(row.result_template);
   return (
     <li className="rounded-md border border-slate-200 p-3">
-      <div className="mb-2 flex flex-wrap items-baseline justify-between gap-2">
-        <p className="text-sm font-semibold text-slate-900">
-          {row.test_name} <span className="font-mono text-xs font-normal text-slate-500">{row.test_code}</span>
-        </p>
-        {r && <FlagBadge flag={r.flag} />}
-      </div>
+      <RowTitle row={row} aside={r && <FlagBadge flag={r.flag} />} />
       {r?.status === 'rejected' && (
         <p className="mb-2 text-[13px] text-red-800">
           Rejected ({r.rejection_reason ?? 'no reason given'}); earlier result {r.result_value}. Enter the repeat
@@ -61,25 +56,13 @@ export function StructuredRow({
         />
       )}
       {!template && <p className="text-[13px] text-red-800">This test has no known result template.</p>}
-      <FormField label="Notes" className="mt-3">
-        <Input
-          value={draft.notes}
-          onChange={(e) => onChange({ notes: e.target.value })}
-          disabled={disabled}
-          autoComplete="off"
-        />
-      </FormField>
+      <RowNotes value={draft.notes} disabled={disabled} onChange={(notes) => onChange({ notes })} className="mt-3" />
       {error && (
         <p role="alert" className="mt-2 text-[13px] text-red-700">
           {error}
         </p>
       )}
-      {(r || verifiedLine) && (
-        <p className="mt-2 flex flex-wrap items-center gap-2 text-xs text-slate-600">
-          {r && <Badge status={r.status} />}
-          {verifiedLine ?? (r?.technician_name ? `Entered by ${r.technician_name}` : null)}
-        </p>
-      )}
+      <RowStatus r={r} verifiedLine={verifiedLine} />
     </li>
   );
 }

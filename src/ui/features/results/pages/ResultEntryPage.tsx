@@ -23,25 +23,11 @@ import {
 } from '@/components';
 import { useScreen } from '@/lib/screens';
 import { useCurrentUser } from '@/lib/session';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import type { ListFilter } from '@/lib/usePagedList';
 import { formatCount } from '@/lib/format';
-import { usePrintReport } from '../components/PrintReport';
-import {
-  printAction,
-  ResultSummaryCards,
-  ResultsTable,
-  reviewAction,
-  verifyAction,
-  visitReportAction,
-} from '../components/ResultsQueue';
-import { ReviewResultDialog } from '../components/ReviewResultDialog';
-import {
-  RESULT_PAGE_SIZES,
-  useDeleteResultMutation,
-  useResults,
-  useResultSummary,
-  useVerifyResultMutation,
-} from '../api';
+import { ResultSummaryCards, ResultsTable } from '../components/ResultsQueue';
+import { useResultQueue } from '../components/useResultQueue';
+import { useDeleteResultMutation, useResults } from '../api';
 import { entryColumns } from '../components/resultColumns';
 import { EnterResultsDialog } from '../components/EnterResultsDialog';
 import { EditResultDialog } from '../components/EditResultDialog';
@@ -87,15 +73,11 @@ export default function ResultEntryPage() {
 
 function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: boolean }) {
   const screen = useScreen();
-  const list = usePagedList({ filters: FILTERS, pageSizes: RESULT_PAGE_SIZES, defaultLimit: 50 });
+  const { list, summary, actions, dialogs } = useResultQueue(FILTERS, canVerify);
   const results = useResults({ search: list.search, ...list.apiFilters, page: list.page, limit: list.limit });
-  const summary = useResultSummary();
-  const verify = useVerifyResultMutation();
-  const report = usePrintReport(canVerify);
   const mobile = useIsMobile();
   const remove = useDeleteResultMutation();
   const [dialog, setDialog] = useState<Dialogs>({ type: 'none' });
-  const [reviewing, setReviewing] = useState<TestResult | null>(null);
   const close = () => setDialog({ type: 'none' });
 
   const rowActions: RowAction<TestResult>[] = [
@@ -106,19 +88,15 @@ function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: bo
       hidden: (r) => !canEnter || r.id !== null,
     },
     // Abnormal, critical, delta-failed, amended or QC-held results are opened on their own, not verified in one click.
-    verifyAction(
+    actions.verify(
       'Verify',
-      verify,
       (r) => !canVerify || !r.can_verify || r.review_reasons.length > 0 || !!r.qc?.held,
       <CheckCircle2 />,
     ),
-    reviewAction(
-      setReviewing,
-      (r) => r.id === null || (r.review_reasons.length === 0 && !r.is_critical && !r.qc?.held),
-    ),
-    printAction(report, (r) => r.status !== 'completed' && r.status !== 'verified'),
+    actions.review((r) => r.id === null || (r.review_reasons.length === 0 && !r.is_critical && !r.qc?.held)),
+    actions.print((r) => r.status !== 'completed' && r.status !== 'verified'),
     // Phones: the row has room for two icons; the visit report is on the sample's and the bill's details.
-    visitReportAction((r) => mobile || r.status !== 'verified'),
+    actions.visitReport((r) => mobile || r.status !== 'verified'),
     {
       label: (r) => `${r.status === 'verified' ? 'Amend' : 'Edit'} ${resultCode(r.id)} (${r.test_name})`,
       icon: <Pencil />,
@@ -213,10 +191,7 @@ function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: bo
           if (dialog.type === 'delete') remove.mutate(dialog.result, { onSettled: close });
         }}
       />
-      {report.dialog}
-      {reviewing && (
-        <ReviewResultDialog result={reviewing} canVerify={canVerify} onOpenChange={(o) => !o && setReviewing(null)} />
-      )}
+      {dialogs}
     </>
   );
 }

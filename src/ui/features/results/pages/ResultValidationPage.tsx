@@ -15,31 +15,17 @@ import {
 } from '@/components';
 import { useScreen } from '@/lib/screens';
 import { useCurrentUser } from '@/lib/session';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import type { ListFilter } from '@/lib/usePagedList';
 import { formatCount } from '@/lib/format';
-import {
-  exportUrl,
-  RESULT_PAGE_SIZES,
-  useBulkVerifyMutation,
-  useResults,
-  useResultSummary,
-  useVerifyResultMutation,
-} from '../api';
+import { exportUrl, useBulkVerifyMutation, useResults } from '../api';
 import { PatientCell, PriorityBadge, ValidationBadge, ValidationFlags, ValueCell } from '../components/cells';
-import { usePrintReport } from '../components/PrintReport';
-import {
-  printAction,
-  ResultSummaryCards,
-  ResultsTable,
-  reviewAction,
-  verifyAction,
-  visitReportAction,
-} from '../components/ResultsQueue';
+import { ResultSummaryCards, ResultsTable } from '../components/ResultsQueue';
 import { CriticalAlert } from '../components/CriticalAlert';
 import { QualityPanels } from '../components/QualityPanels';
 import { RejectResultDialog } from '../components/RejectResultDialog';
 import { BulkOutcomeDialog } from '../components/BulkOutcomeDialog';
-import { REVIEW_WORDS, ReviewResultDialog } from '../components/ReviewResultDialog';
+import { REVIEW_WORDS } from '../components/ReviewResultDialog';
+import { useResultQueue } from '../components/useResultQueue';
 import { SampleValidationDialog } from '../components/SampleValidationDialog';
 
 const FILTERS: ListFilter[] = [
@@ -110,7 +96,7 @@ export default function ResultValidationPage() {
 function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExport: boolean }) {
   const screen = useScreen();
   const me = useCurrentUser();
-  const list = usePagedList({ filters: FILTERS, pageSizes: RESULT_PAGE_SIZES, defaultLimit: 50 });
+  const { list, summary, review, actions, dialogs } = useResultQueue(FILTERS, canVerify);
   const filters = {
     search: list.search,
     validation: list.values.status,
@@ -119,14 +105,10 @@ function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExp
     entered: 'true',
   };
   const results = useResults({ ...filters, page: list.page, limit: list.limit });
-  const summary = useResultSummary();
-  const verify = useVerifyResultMutation();
-  const report = usePrintReport(canVerify);
   const bulk = useBulkVerifyMutation();
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [rejecting, setRejecting] = useState<TestResult | null>(null);
   const [outcome, setOutcome] = useState<BulkVerifyResponse | null>(null);
-  const [reviewing, setReviewing] = useState<TestResult | null>(null);
   const [sampleUnit, setSampleUnit] = useState<number | null>(null);
   // On a phone the Patient, Status and Flags columns are hidden; their content joins Test and Result.
   const mobile = useIsMobile();
@@ -261,8 +243,8 @@ function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExp
   ];
 
   const rowActions: RowAction<TestResult>[] = [
-    verifyAction('Validate', verify, (r) => !canVerify || !bulkSelectable(r), <CheckCircle2 />),
-    reviewAction(setReviewing, (r) => r.id === null || (bulkSelectable(r) && !r.is_critical)),
+    actions.verify('Validate', (r) => !canVerify || !bulkSelectable(r), <CheckCircle2 />),
+    actions.review((r) => r.id === null || (bulkSelectable(r) && !r.is_critical)),
     {
       label: (r) => `Reject ${resultCode(r.id)} (${r.test_name})`,
       icon: <XCircle />,
@@ -276,9 +258,9 @@ function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExp
       onClick: (r) => setSampleUnit(r.sample_id),
       hidden: (r) => !canVerify || !selectable(r) || !r.can_verify,
     },
-    printAction(report),
+    actions.print(),
     // Phones: the row has room for two icons; the visit report is on the sample's and the bill's details.
-    visitReportAction(() => mobile),
+    actions.visitReport(() => mobile),
   ];
 
   const [confirming, setConfirming] = useState(false);
@@ -347,7 +329,7 @@ function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExp
         ]}
       />
 
-      <CriticalAlert onReview={setReviewing} />
+      <CriticalAlert onReview={review} />
 
       <ResultsTable
         list={list}
@@ -361,11 +343,8 @@ function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExp
 
       <QualityPanels />
 
-      {reviewing && (
-        <ReviewResultDialog result={reviewing} canVerify={canVerify} onOpenChange={(o) => !o && setReviewing(null)} />
-      )}
+      {dialogs}
       {rejecting && <RejectResultDialog result={rejecting} onOpenChange={(o) => !o && setRejecting(null)} />}
-      {report.dialog}
       {sampleUnit !== null && (
         <SampleValidationDialog
           sampleId={sampleUnit}

@@ -1,12 +1,40 @@
 import { useState, type ReactNode } from 'react';
-import { Camera, Keyboard, Search } from 'lucide-react';
+import { Camera, Keyboard, ScanBarcode } from 'lucide-react';
 import type { Sample } from '@shared/schemas/samples';
-import { Button, Dialog, FormField, Input } from '@/components';
+import { Button, Dialog } from '@/components';
 import { cn } from '@/lib/cn';
 import { useBarcodeLookup } from '../useBarcodeLookup';
+import { BarcodeEntry } from './BarcodeEntry';
 import { CameraScanner } from './CameraScanner';
 
 export type ScannerMode = 'manual' | 'camera';
+
+/**
+ * The pages' Scan Barcode button and the scanner it opens: a sample found closes the scanner and
+ * goes to `onFound` (the page shows its barcode). `open`: the scanner is showing.
+ */
+export function useScanBarcode(onFound: (sample: Sample) => void) {
+  const [open, setOpen] = useState(false);
+  return {
+    open,
+    button: (
+      <Button variant="outline" onClick={() => setOpen(true)}>
+        <ScanBarcode />
+        Scan Barcode
+      </Button>
+    ),
+    dialog: (
+      <BarcodeScannerDialog
+        open={open}
+        onOpenChange={setOpen}
+        onFound={(s) => {
+          setOpen(false);
+          onFound(s);
+        }}
+      />
+    ),
+  };
+}
 
 export interface BarcodeScannerDialogProps {
   open: boolean;
@@ -21,17 +49,10 @@ export interface BarcodeScannerDialogProps {
  */
 export function BarcodeScannerDialog({ open, onOpenChange, onFound }: BarcodeScannerDialogProps) {
   const [mode, setMode] = useState<ScannerMode>('manual');
-  const [code, setCode] = useState('');
-  const { lookup, pending } = useBarcodeLookup((s) => {
-    setCode('');
-    onFound(s);
-  });
+  const { lookup, pending } = useBarcodeLookup(onFound);
 
   const close = (o: boolean) => {
-    if (!o) {
-      setMode('manual');
-      setCode('');
-    }
+    if (!o) setMode('manual');
     onOpenChange(o);
   };
 
@@ -64,29 +85,13 @@ export function BarcodeScannerDialog({ open, onOpenChange, onFound }: BarcodeSca
         {tab('camera', 'Camera', <Camera />)}
       </div>
       {mode === 'manual' ? (
-        <form
-          className="grid gap-3"
-          onSubmit={(e) => {
-            e.preventDefault();
-            lookup(code);
-          }}
-        >
-          <FormField label="Barcode" hint="e.g. BCBL12345678901 — a hand scanner types it and presses Enter">
-            <Input
-              autoFocus
-              autoComplete="off"
-              spellCheck={false}
-              value={code}
-              onChange={(e) => setCode(e.target.value)}
-              placeholder="Scan or type the barcode"
-              className="font-mono tracking-wide"
-            />
-          </FormField>
-          <Button type="submit" loading={pending} loadingText="Looking up...">
-            <Search />
-            Lookup
-          </Button>
-        </form>
+        <BarcodeEntry
+          lookup={lookup}
+          pending={pending}
+          autoFocus
+          placeholder="Scan or type the barcode"
+          hint="e.g. BCBL12345678901 — a hand scanner types it and presses Enter"
+        />
       ) : (
         <CameraScanner
           onDetected={(value) => {

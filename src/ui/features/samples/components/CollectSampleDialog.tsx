@@ -1,9 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { TestTube } from 'lucide-react';
 import type { Patient } from '@shared/schemas/patients';
 import { sampleCreateSchema, type Sample } from '@shared/schemas/samples';
 import type { SamplePriority, SampleType } from '@shared/samples';
-import { Button, Checkbox, Dialog, FormField, Select, Textarea } from '@/components';
+import { Checkbox, FormDialog, FormField, Select, Textarea } from '@/components';
 import { notify } from '@/lib/notify';
 import { useCurrentUser } from '@/lib/session';
 import { usePatient } from '@/lib/patients/queries';
@@ -13,7 +13,7 @@ import { PatientField } from './PatientField';
 import { CollectorField, LocationField, fieldErrors } from './SampleFields';
 import { TestsField } from './TestsField';
 import { PendingTubes } from './PendingTubes';
-import { serverErrors } from '@/lib/forms';
+import { useFieldForm } from '@/lib/forms';
 
 export interface CollectSampleDialogProps {
   open: boolean;
@@ -49,7 +49,13 @@ const blank = (collector: string): Draft => ({
 /** Collect Sample (spec 001, sections 3 and 5): patient and sample type required, the rest optional. */
 export function CollectSampleDialog({ open, onOpenChange, onCollected, tube = null }: CollectSampleDialogProps) {
   const me = useCurrentUser();
-  const [d, setD] = useState<Draft>(() => blank(String(me.id)));
+  const {
+    values: d,
+    setValues: setD,
+    errors,
+    setErrors,
+    showErrors,
+  } = useFieldForm(() => blank(String(me.id)), { resetFor: open ? 'new' : null });
   // The scanned tube's patient is filled in once, when it loads; Change still picks another.
   const scanned = usePatient(open && tube ? tube.patient_id : null);
   const filled = useRef(false);
@@ -57,22 +63,11 @@ export function CollectSampleDialog({ open, onOpenChange, onCollected, tube = nu
     if (!open || !scanned.data || filled.current) return;
     filled.current = true;
     setD((prev) => ({ ...prev, patient: scanned.data }));
-  }, [open, scanned.data]);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  }, [open, scanned.data, setD]);
   const collect = useCollectSampleMutation();
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
     setD((prev) => ({ ...prev, [key]: value }));
-    setErrors((prev) => ({ ...prev, [key === 'patient' ? 'patient_id' : key]: '' }));
-  };
-
-  const close = (o: boolean) => {
-    if (collect.isPending) return;
-    if (!o) {
-      setD(blank(String(me.id)));
-      setErrors({});
-      filled.current = false;
-    }
-    onOpenChange(o);
+    setErrors((prev) => ({ ...prev, [key === 'patient' ? 'patient_id' : key]: undefined }));
   };
 
   const submit = () => {
@@ -103,43 +98,37 @@ export function CollectSampleDialog({ open, onOpenChange, onCollected, tube = nu
     }
     collect.mutate(body, {
       onSuccess: (sample) => {
-        setD(blank(String(me.id)));
+        setD(() => blank(String(me.id)));
         setErrors({});
         onCollected(sample);
       },
-      onError: (err) => {
-        setErrors(serverErrors(err).fields as Record<string, string>);
-      },
+      onError: showErrors,
     });
   };
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={close}
+      onOpenChange={(o) => {
+        // The next opening fills in the scanned tube's patient again.
+        if (!o) filled.current = false;
+        onOpenChange(o);
+      }}
       title="Collect Sample"
       description="Record a sample taken from a patient; it gets its sample ID and barcode when saved."
       size="lg"
-      footer={
+      busy={collect.isPending}
+      onSubmit={submit}
+      submitLabel={
         <>
-          <Button variant="outline" onClick={() => close(false)} disabled={collect.isPending}>
-            Cancel
-          </Button>
-          <Button onClick={submit} loading={collect.isPending} loadingText="Saving...">
-            <TestTube />
-            {d.later ? 'Register Sample' : 'Collect Sample'}
-          </Button>
+          <TestTube />
+          {d.later ? 'Register Sample' : 'Collect Sample'}
         </>
       }
+      error={errors.form}
     >
-      <form
-        className="grid gap-4"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
+      {/* No <form>: Enter in the patient search or the test filter must not save the sample. */}
+      <div className="grid gap-4">
         {tube && !d.patient && scanned.isPending ? (
           <div className="skeleton h-14" aria-label="Loading the patient of the scanned tube" />
         ) : (
@@ -161,7 +150,7 @@ export function CollectSampleDialog({ open, onOpenChange, onCollected, tube = nu
             collectorId={d.collector_id ? Number(d.collector_id) : null}
             location={d.location || null}
             onCollected={(samples) => {
-              setD(blank(String(me.id)));
+              setD(() => blank(String(me.id)));
               setErrors({});
               if (samples[0]) onCollected(samples[0]);
             }}
@@ -204,7 +193,7 @@ export function CollectSampleDialog({ open, onOpenChange, onCollected, tube = nu
           checked={d.later}
           onChange={(e) => set('later', e.target.checked)}
         />
-      </form>
-    </Dialog>
+      </div>
+    </FormDialog>
   );
 }

@@ -5,6 +5,7 @@ import type { Sample } from '@shared/schemas/samples';
 import type { SampleStatus } from '@shared/samples';
 import { Button, DateText, IconButton, Tooltip, type Column } from '@/components';
 import { PriorityBadge, RecollectLink, StatusBadge, collectorName, patientName } from '../text';
+import { BarcodeText, PhoneLines } from './SampleList';
 
 export interface CollectionActions {
   canManage: boolean;
@@ -106,13 +107,12 @@ export function collectionColumns(a: CollectionActions): Column<Sample>[] {
             </span>
           )}
           <RecollectLink s={s} />
-          {/* Phones show one stacked cell instead of the columns hidden below md. */}
-          <div className="mt-0.5 grid gap-1 md:hidden">
+          <PhoneLines>
             <span className="font-medium">{patientName(s)}</span>
             <span className="flex flex-wrap items-center gap-1.5 text-[13px] text-slate-600">
               {s.sample_type} <StatusBadge status={s.status} /> <PriorityBadge priority={s.priority} />
             </span>
-          </div>
+          </PhoneLines>
         </>
       ),
     },
@@ -121,12 +121,7 @@ export function collectionColumns(a: CollectionActions): Column<Sample>[] {
       header: 'Barcode',
       hideOnMobile: true,
       hideBelow: '2xl',
-      cell: (s) =>
-        s.barcode ? (
-          <span className="font-mono text-[13px] whitespace-nowrap">{s.barcode}</span>
-        ) : (
-          <span className="text-slate-500">No barcode</span>
-        ),
+      cell: (s) => <BarcodeText s={s} />,
     },
     {
       key: 'patient',

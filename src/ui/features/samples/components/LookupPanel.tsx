@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
-import { Camera, Search } from 'lucide-react';
+import { Camera } from 'lucide-react';
 import type { Sample } from '@shared/schemas/samples';
 import { isValidBarcode } from '@shared/samples';
 import { Button, Card, CardBody, CardHeader, FormField, Input, Select } from '@/components';
 import { normaliseBarcode, useBarcodeLookup } from '../useBarcodeLookup';
 import { useKeystrokeTimer, useWedgeScanner } from '../useWedgeScanner';
+import { BarcodeEntry } from './BarcodeEntry';
 import { CameraScanner } from './CameraScanner';
 
 export type ScannerType = 'manual' | 'camera' | 'handheld';
@@ -77,28 +78,7 @@ export function LookupPanel({ onFound }: { onFound: (sample: Sample) => void }) 
         </FormField>
 
         {type === 'manual' && (
-          <form
-            className="flex items-end gap-2"
-            onSubmit={(e) => {
-              e.preventDefault();
-              if (lookup(code)) setCode('');
-            }}
-          >
-            <FormField label="Barcode" className="flex-1">
-              <Input
-                value={code}
-                onChange={(e) => setCode(e.target.value)}
-                placeholder="e.g. BCBL12345678901"
-                autoComplete="off"
-                spellCheck={false}
-                className="font-mono tracking-wide"
-              />
-            </FormField>
-            <Button type="submit" loading={pending} loadingText="Looking up...">
-              <Search />
-              Lookup
-            </Button>
-          </form>
+          <BarcodeEntry lookup={lookup} pending={pending} placeholder="e.g. BCBL12345678901" inline clearOnLookup />
         )}
 
         {type === 'handheld' && (

@@ -6,7 +6,7 @@ import { SummaryCard } from '@/components';
 import { errorMessage } from '@/lib/api';
 import { formatCount } from '@/lib/format';
 
-type CardKey = 'total' | 'with_barcode' | 'collected' | 'processing' | 'completed';
+export type CardKey = 'total' | 'with_barcode' | 'collected' | 'processing' | 'completed';
 
 const CARDS: Record<CardKey, { label: string; icon: ReactNode; hint: (s: SampleSummary) => string }> = {
   total: {

@@ -1,60 +1,34 @@
 import { useState } from 'react';
-import { Printer, QrCode, ScanBarcode, Wand2 } from 'lucide-react';
+import { Printer, QrCode, Wand2 } from 'lucide-react';
 import type { Sample } from '@shared/schemas/samples';
-import {
-  Button,
-  Card,
-  CardHeader,
-  DateText,
-  ErrorPanel,
-  ListTable,
-  LoadingState,
-  PageHeader,
-  type Column,
-  type RowAction,
-} from '@/components';
+import { Button, DateText, PageHeader, type Column, type RowAction } from '@/components';
 import { useScreen } from '@/lib/screens';
-import { formatCount } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
-import { useGenerateBarcodesMutation, useSampleSummary, useSamples } from '../api';
-import { BarcodeScannerDialog } from '../components/BarcodeScannerDialog';
+import type { ListFilter } from '@/lib/usePagedList';
+import { useGenerateBarcodesMutation } from '../api';
+import { useScanBarcode } from '../components/BarcodeScannerDialog';
 import { LookupPanel } from '../components/LookupPanel';
 import { SampleBarcodeDialog } from '../components/SampleBarcodeDialog';
-import { SampleCards } from '../components/SampleCards';
+import { BarcodeText, SampleScreenBody, SamplesCard, sampleIdColumn, useSampleList } from '../components/SampleList';
 import { printLabel } from '../print';
 import { OPEN_STATUS_OPTIONS, StatusBadge } from '../text';
 
-const PAGE_SIZES = [20, 50, 100] as const;
 const FILTERS: ListFilter[] = [{ key: 'status', label: 'Status', options: OPEN_STATUS_OPTIONS }];
 
 const columns: Column<Sample>[] = [
-  {
-    key: 'sample_id',
-    header: 'Sample ID',
-    cell: (s) => (
-      <>
-        <span className="font-mono text-[13px] font-medium">{s.sample_id}</span>
-        {/* Phones show one stacked cell instead of the columns hidden below md. */}
-        <div className="mt-0.5 grid gap-1 md:hidden">
-          <span className="font-mono text-[13px] text-slate-700">{s.barcode ?? 'No barcode'}</span>
-          <span className="flex items-center gap-1.5 text-[13px] text-slate-600">
-            {s.sample_type} <StatusBadge status={s.status} />
-          </span>
-        </div>
-      </>
-    ),
-  },
+  sampleIdColumn((s) => (
+    <>
+      <span className="font-mono text-[13px] text-slate-700">{s.barcode ?? 'No barcode'}</span>
+      <span className="flex items-center gap-1.5 text-[13px] text-slate-600">
+        {s.sample_type} <StatusBadge status={s.status} />
+      </span>
+    </>
+  )),
   {
     key: 'barcode',
     header: 'Barcode',
     hideOnMobile: true,
-    cell: (s) =>
-      s.barcode ? (
-        <span className="font-mono text-[13px]">{s.barcode}</span>
-      ) : (
-        <span className="text-slate-500">No barcode</span>
-      ),
+    cell: (s) => <BarcodeText s={s} />,
   },
   { key: 'sample_type', header: 'Sample Type', hideOnMobile: true, cell: (s) => s.sample_type },
   { key: 'status', header: 'Status', hideOnMobile: true, cell: (s) => <StatusBadge status={s.status} /> },
@@ -76,17 +50,10 @@ const columns: Column<Sample>[] = [
 export default function BarcodeSystemPage() {
   const screen = useScreen();
   const canManage = useCurrentUser().permissions.includes('manage_samples');
-  const paged = usePagedList({ filters: FILTERS, pageSizes: PAGE_SIZES, defaultLimit: 50 });
-  const list = useSamples({ page: paged.page, limit: paged.limit, search: paged.search, ...paged.values });
-  const summary = useSampleSummary();
+  const samples = useSampleList(FILTERS);
   const generate = useGenerateBarcodesMutation();
-  const [scanning, setScanning] = useState(false);
   const [shown, setShown] = useState<Sample | null>(null);
-
-  const retry = () => {
-    void list.refetch();
-    void summary.refetch();
-  };
+  const scanner = useScanBarcode(setShown);
 
   const actions: RowAction<Sample>[] = [
     {
@@ -110,10 +77,7 @@ export default function BarcodeSystemPage() {
         subtitle="Scan or type a barcode to find its sample; print tube labels"
         actions={
           <>
-            <Button variant="outline" onClick={() => setScanning(true)}>
-              <ScanBarcode />
-              Scan Barcode
-            </Button>
+            {scanner.button}
             {canManage && (
               <Button onClick={() => generate.mutate()} loading={generate.isPending} loadingText="Generating...">
                 <Wand2 />
@@ -124,52 +88,24 @@ export default function BarcodeSystemPage() {
         }
       />
 
-      {list.isPending ? (
-        <LoadingState text="Loading barcode system..." />
-      ) : list.isError && !list.data ? (
-        <ErrorPanel
-          title="Error Loading Barcode System"
-          error={list.error}
-          onRetry={retry}
-          retryLabel="Retry"
-          retrying={list.isFetching}
+      <SampleScreenBody
+        samples={samples}
+        cards={['total', 'with_barcode', 'collected', 'processing']}
+        loadingText="Loading barcode system..."
+        errorTitle="Error Loading Barcode System"
+      >
+        <LookupPanel onFound={setShown} />
+        <SamplesCard
+          samples={samples}
+          search={{ placeholder: 'Search by sample ID, barcode or type', label: 'Search samples' }}
+          caption="Samples and barcodes"
+          columns={columns}
+          errorTitle="Error Loading Barcode System"
+          rowActions={actions}
         />
-      ) : (
-        <>
-          <SampleCards summary={summary} cards={['total', 'with_barcode', 'collected', 'processing']} />
-          <LookupPanel onFound={setShown} />
-          <Card>
-            <CardHeader title={list.data ? `Samples (${formatCount(list.data.total)})` : 'Samples'} />
-            <ListTable
-              list={paged}
-              query={list}
-              rows={(p) => p.samples}
-              search={{ placeholder: 'Search by sample ID, barcode or type', label: 'Search samples' }}
-              caption="Samples and barcodes"
-              itemLabel="samples"
-              columns={columns}
-              getRowId={(s) => s.id}
-              errorTitle="Error Loading Barcode System"
-              onRetry={retry}
-              rowActions={actions}
-              empty={{
-                title: 'No samples found',
-                hint: 'No samples have been collected yet',
-                filteredHint: 'Try adjusting your search or filter criteria',
-              }}
-            />
-          </Card>
-        </>
-      )}
+      </SampleScreenBody>
 
-      <BarcodeScannerDialog
-        open={scanning}
-        onOpenChange={setScanning}
-        onFound={(s) => {
-          setScanning(false);
-          setShown(s);
-        }}
-      />
+      {scanner.dialog}
       <SampleBarcodeDialog sample={shown} onOpenChange={(o) => !o && setShown(null)} />
     </>
   );

@@ -1,43 +1,26 @@
 import { useState } from 'react';
-import { Plus, ScanBarcode } from 'lucide-react';
+import { Plus } from 'lucide-react';
 import type { Sample } from '@shared/schemas/samples';
-import {
-  Button,
-  Card,
-  CardHeader,
-  ConfirmDialog,
-  ErrorPanel,
-  ListTable,
-  PageHeader,
-  deleteMessage,
-} from '@/components';
+import { Button, ConfirmDialog, PageHeader, deleteMessage } from '@/components';
 import { useScreen } from '@/lib/screens';
-import { formatCount } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import type { ListFilter } from '@/lib/usePagedList';
 import { isValidBarcode } from '@shared/samples';
 import { notify } from '@/lib/notify';
-import {
-  useDeleteSampleMutation,
-  useSampleStatusMutation,
-  useSampleSummary,
-  useSamples,
-  useScanToCollect,
-} from '../api';
+import { useDeleteSampleMutation, useSampleStatusMutation, useScanToCollect } from '../api';
 import { normaliseBarcode } from '../useBarcodeLookup';
 import { useWedgeScanner } from '../useWedgeScanner';
 import { RecollectDialog } from '../components/RecollectDialog';
-import { BarcodeScannerDialog } from '../components/BarcodeScannerDialog';
+import { useScanBarcode } from '../components/BarcodeScannerDialog';
 import { CollectSampleDialog } from '../components/CollectSampleDialog';
 import { collectionColumns } from '../components/CollectionTable';
 import { EditSampleDialog } from '../components/EditSampleDialog';
 import { RejectSampleDialog } from '../components/RejectSampleDialog';
 import { SampleBarcodeDialog } from '../components/SampleBarcodeDialog';
-import { SampleCards } from '../components/SampleCards';
+import { SampleScreenBody, SamplesCard, useSampleList } from '../components/SampleList';
 import { SampleDetailsDialog } from '../components/SampleDetailsDialog';
 import { PRIORITY_OPTIONS, STATUS_OPTIONS } from '../text';
 
-const PAGE_SIZES = [20, 50, 100] as const;
 /** Spec 9: samples page 50 at a time. `view` is the sample whose details are open (Sample Tracking links here). */
 const FILTERS: ListFilter[] = [
   { key: 'status', label: 'Status', options: STATUS_OPTIONS },
@@ -57,28 +40,22 @@ const EXTRA = { view: 0 };
 export default function SampleCollectionPage() {
   const screen = useScreen();
   const canManage = useCurrentUser().permissions.includes('manage_samples');
-  const paged = usePagedList({ filters: FILTERS, pageSizes: PAGE_SIZES, defaultLimit: 50, extra: EXTRA });
+  const samples = useSampleList(FILTERS, EXTRA);
+  const { paged } = samples;
   const view = Number(paged.state.view) || 0;
   const setView = (id: number) => paged.setState({ view: id });
-  const list = useSamples({ page: paged.page, limit: paged.limit, search: paged.search, ...paged.values });
-  const summary = useSampleSummary();
 
   const [collecting, setCollecting] = useState(false);
   // The pending tube Collect opens on: scanned, or its row's Collect button.
   const [tube, setTube] = useState<Sample | null>(null);
   const [recollecting, setRecollecting] = useState<Sample | null>(null);
-  const [scanning, setScanning] = useState(false);
   const [barcodeOf, setBarcodeOf] = useState<Sample | null>(null);
+  const scanner = useScanBarcode(setBarcodeOf);
   const [editing, setEditing] = useState<Sample | null>(null);
   const [rejecting, setRejecting] = useState<Sample | null>(null);
   const [deleting, setDeleting] = useState<Sample | null>(null);
   const move = useSampleStatusMutation();
   const remove = useDeleteSampleMutation();
-
-  const retry = () => {
-    void list.refetch();
-    void summary.refetch();
-  };
 
   const collectTube = (s: Sample) => {
     setTube(s);
@@ -97,7 +74,7 @@ export default function SampleCollectionPage() {
     return true;
   };
   const dialogOpen =
-    collecting || scanning || view > 0 || !!barcodeOf || !!editing || !!rejecting || !!deleting || !!recollecting;
+    collecting || scanner.open || view > 0 || !!barcodeOf || !!editing || !!rejecting || !!deleting || !!recollecting;
   // A scan with the focus outside any field (the page just opened) does the same.
   useWedgeScanner(canManage && !dialogOpen, (code) => void onScan(code));
 
@@ -121,10 +98,7 @@ export default function SampleCollectionPage() {
         subtitle="Collect samples, print tube labels and move each sample through the lab"
         actions={
           <>
-            <Button variant="outline" onClick={() => setScanning(true)}>
-              <ScanBarcode />
-              Scan Barcode
-            </Button>
+            {scanner.button}
             {canManage && (
               <Button onClick={() => setCollecting(true)}>
                 <Plus />
@@ -135,53 +109,36 @@ export default function SampleCollectionPage() {
         }
       />
 
-      {list.isError && !list.data ? (
-        // Spec: when loading fails, this panel replaces the page.
-        <ErrorPanel
-          title="Database Connection Error"
-          error={list.error}
-          onRetry={retry}
+      {/* Spec: when loading fails, the Database Connection Error panel replaces the page. */}
+      <SampleScreenBody
+        samples={samples}
+        cards={['total', 'collected', 'processing', 'completed']}
+        errorTitle="Database Connection Error"
+        retryLabel="Retry Connection"
+      >
+        <SamplesCard
+          samples={samples}
+          search={{
+            placeholder: 'Scan a barcode or search samples',
+            label: 'Search samples or scan a barcode',
+            onEnter: onScan,
+          }}
+          caption="Samples"
+          columns={columns}
+          loadingText="Loading samples..."
+          errorTitle="Database Connection Error"
           retryLabel="Retry Connection"
-          retrying={list.isFetching}
+          onRowClick={(s) => setView(s.id)}
+          emptyAction={
+            canManage ? (
+              <Button size="sm" onClick={() => setCollecting(true)}>
+                <Plus />
+                Collect Sample
+              </Button>
+            ) : undefined
+          }
         />
-      ) : (
-        <>
-          <SampleCards summary={summary} cards={['total', 'collected', 'processing', 'completed']} />
-          <Card>
-            <CardHeader title={list.data ? `Samples (${formatCount(list.data.total)})` : 'Samples'} />
-            <ListTable
-              list={paged}
-              query={list}
-              rows={(p) => p.samples}
-              search={{
-                placeholder: 'Scan a barcode or search samples',
-                label: 'Search samples or scan a barcode',
-                onEnter: onScan,
-              }}
-              caption="Samples"
-              itemLabel="samples"
-              columns={columns}
-              getRowId={(s) => s.id}
-              loadingText="Loading samples..."
-              errorTitle="Database Connection Error"
-              onRetry={retry}
-              retryLabel="Retry Connection"
-              onRowClick={(s) => setView(s.id)}
-              empty={{
-                title: 'No samples found',
-                hint: 'No samples have been collected yet',
-                filteredHint: 'Try adjusting your search or filter criteria',
-                action: canManage ? (
-                  <Button size="sm" onClick={() => setCollecting(true)}>
-                    <Plus />
-                    Collect Sample
-                  </Button>
-                ) : undefined,
-              }}
-            />
-          </Card>
-        </>
-      )}
+      </SampleScreenBody>
 
       {canManage && (
         <CollectSampleDialog
@@ -199,14 +156,7 @@ export default function SampleCollectionPage() {
           }}
         />
       )}
-      <BarcodeScannerDialog
-        open={scanning}
-        onOpenChange={setScanning}
-        onFound={(s) => {
-          setScanning(false);
-          setBarcodeOf(s);
-        }}
-      />
+      {scanner.dialog}
       <SampleBarcodeDialog sample={barcodeOf} onOpenChange={(o) => !o && setBarcodeOf(null)} />
       <SampleDetailsDialog
         sampleId={view > 0 ? view : null}

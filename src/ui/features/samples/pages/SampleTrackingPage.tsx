@@ -2,28 +2,14 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Eye, Settings2, TestTubes } from 'lucide-react';
 import type { Sample } from '@shared/schemas/samples';
-import {
-  Card,
-  CardHeader,
-  DateText,
-  ErrorPanel,
-  LinkButton,
-  ListTable,
-  LoadingState,
-  PageHeader,
-  type Column,
-  type RowAction,
-} from '@/components';
+import { DateText, LinkButton, PageHeader, type Column, type RowAction } from '@/components';
 import { useScreen } from '@/lib/screens';
-import { formatCount } from '@/lib/format';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import type { ListFilter } from '@/lib/usePagedList';
 import { withQuery } from '@/lib/api';
-import { useSampleSummary, useSamples } from '../api';
-import { SampleCards } from '../components/SampleCards';
+import { SampleScreenBody, SamplesCard, sampleIdColumn, useSampleList } from '../components/SampleList';
 import { RealtimeStatusCard, TimelineCard } from '../components/TrackingPanels';
 import { OPEN_STATUS_OPTIONS, PRIORITY_OPTIONS, PriorityBadge, StatusBadge, patientName } from '../text';
 
-const PAGE_SIZES = [20, 50, 100] as const;
 const FILTERS: ListFilter[] = [
   { key: 'status', label: 'Status', options: OPEN_STATUS_OPTIONS },
   { key: 'priority', label: 'Priority', options: PRIORITY_OPTIONS },
@@ -48,23 +34,15 @@ function Collected({ s, now }: { s: Sample; now: number }) {
 }
 
 const trackingColumns = (now: number): Column<Sample>[] => [
-  {
-    key: 'sample_id',
-    header: 'Sample ID',
-    cell: (s) => (
-      <>
-        <span className="font-mono text-[13px] font-medium">{s.sample_id}</span>
-        {/* Phones show one stacked cell instead of the columns hidden below md. */}
-        <div className="mt-0.5 grid gap-1 md:hidden">
-          <span className="font-medium">{patientName(s)}</span>
-          <span className="flex flex-wrap items-center gap-1.5">
-            <StatusBadge status={s.status} icon /> <PriorityBadge priority={s.priority} />
-          </span>
-          <Collected s={s} now={now} />
-        </div>
-      </>
-    ),
-  },
+  sampleIdColumn((s) => (
+    <>
+      <span className="font-medium">{patientName(s)}</span>
+      <span className="flex flex-wrap items-center gap-1.5">
+        <StatusBadge status={s.status} icon /> <PriorityBadge priority={s.priority} />
+      </span>
+      <Collected s={s} now={now} />
+    </>
+  )),
   {
     key: 'patient',
     header: 'Patient',
@@ -106,16 +84,9 @@ function useNow(): number {
 export default function SampleTrackingPage() {
   const screen = useScreen();
   const navigate = useNavigate();
-  const paged = usePagedList({ filters: FILTERS, pageSizes: PAGE_SIZES, defaultLimit: 50 });
-  const list = useSamples({ page: paged.page, limit: paged.limit, search: paged.search, ...paged.values });
-  const summary = useSampleSummary();
+  const samples = useSampleList(FILTERS);
   const now = useNow();
   const columns = trackingColumns(now);
-
-  const retry = () => {
-    void list.refetch();
-    void summary.refetch();
-  };
 
   // Spec: both actions go to Sample Collection; there they open this sample's details or find it to manage.
   const actions: RowAction<Sample>[] = [
@@ -144,51 +115,27 @@ export default function SampleTrackingPage() {
         }
       />
 
-      {list.isPending ? (
-        <LoadingState text="Loading sample tracking data..." />
-      ) : list.isError && !list.data ? (
-        <ErrorPanel
-          title="Error Loading Sample Tracking"
-          error={list.error}
-          onRetry={retry}
-          retryLabel="Retry"
-          retrying={list.isFetching}
-        />
-      ) : (
-        <>
-          <SampleCards summary={summary} cards={['total', 'collected', 'processing', 'completed']} />
-          <div className="grid grid-cols-1 items-start gap-5 2xl:grid-cols-[minmax(0,1fr)_18rem]">
-            <Card>
-              <CardHeader title={list.data ? `Samples (${formatCount(list.data.total)})` : 'Samples'} />
-              <ListTable
-                list={paged}
-                query={list}
-                rows={(p) => p.samples}
-                search={{
-                  placeholder: 'Search by sample ID, sample type or patient name',
-                  label: 'Search samples',
-                }}
-                caption="Sample tracking"
-                itemLabel="samples"
-                columns={columns}
-                getRowId={(s) => s.id}
-                errorTitle="Error Loading Sample Tracking"
-                onRetry={retry}
-                rowActions={actions}
-                empty={{
-                  title: 'No samples found',
-                  hint: 'No samples have been collected yet',
-                  filteredHint: 'Try adjusting your search or filter criteria',
-                }}
-              />
-            </Card>
-            <aside aria-label="Tracking panels" className="grid grid-cols-1 gap-5 md:grid-cols-2 2xl:grid-cols-1">
-              <TimelineCard summary={summary} />
-              <RealtimeStatusCard summary={summary} />
-            </aside>
-          </div>
-        </>
-      )}
+      <SampleScreenBody
+        samples={samples}
+        cards={['total', 'collected', 'processing', 'completed']}
+        loadingText="Loading sample tracking data..."
+        errorTitle="Error Loading Sample Tracking"
+      >
+        <div className="grid grid-cols-1 items-start gap-5 2xl:grid-cols-[minmax(0,1fr)_18rem]">
+          <SamplesCard
+            samples={samples}
+            search={{ placeholder: 'Search by sample ID, sample type or patient name', label: 'Search samples' }}
+            caption="Sample tracking"
+            columns={columns}
+            errorTitle="Error Loading Sample Tracking"
+            rowActions={actions}
+          />
+          <aside aria-label="Tracking panels" className="grid grid-cols-1 gap-5 md:grid-cols-2 2xl:grid-cols-1">
+            <TimelineCard summary={samples.summary} />
+            <RealtimeStatusCard summary={samples.summary} />
+          </aside>
+        </div>
+      </SampleScreenBody>
     </>
   );
 }

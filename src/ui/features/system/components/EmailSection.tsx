@@ -40,11 +40,7 @@ function EmailEditor({ saved }: { saved: SmtpSettings }) {
     savedTitle: 'Email settings saved',
     failTitle: 'Email settings not saved',
   });
-  const { values: draft, errors } = editor;
-  const text = (key: keyof typeof draft) => ({
-    value: draft[key],
-    onChange: (e: { target: { value: string } }) => editor.set(key, e.target.value),
-  });
+  const { errors, text } = editor;
 
   return (
     <>

@@ -198,7 +198,8 @@ export function SettingsCard<T extends { updatedAt: string | null }>({
 /**
  * One settings editor's state: its fields (a field's message goes as it is edited), its write-only
  * secret (`secretKey`, its API name: typed to replace, or cleared), whether anything changed, and
- * Save, which puts the server's 400s under the fields and toasts.
+ * Save, which puts the server's 400s under the fields and toasts. `text(key)` binds an input or a
+ * select to a field.
  */
 export function useSettingsEditor<F extends Record<string, string>, S>({
   initial,
@@ -241,7 +242,11 @@ export function useSettingsEditor<F extends Record<string, string>, S>({
       setSecret('');
     },
   };
-  return { ...form, dirty, saving, secretField };
+  const text = (key: keyof F & string) => ({
+    value: form.values[key],
+    onChange: (e: { target: { value: string } }) => form.set(key, e.target.value as F[typeof key]),
+  });
+  return { ...form, dirty, saving, secretField, text };
 }
 
 /** Save, disabled until something changed, and when the saved settings were last saved. */

@@ -45,25 +45,16 @@ function SmsEditor({ saved }: { saved: SmsSettings }) {
     savedTitle: 'SMS gateway saved',
     failTitle: 'SMS gateway not saved',
   });
-  const { values: draft, errors, set } = editor;
+  const { values: draft, errors, text } = editor;
   const post = draft.method === 'POST';
 
   return (
     <>
       <FormField label="Method" error={errors.method}>
-        <Select
-          value={draft.method}
-          onChange={(e) => set('method', e.target.value)}
-          options={SMS_METHODS.map((m) => ({ value: m, label: m }))}
-        />
+        <Select {...text('method')} options={SMS_METHODS.map((m) => ({ value: m, label: m }))} />
       </FormField>
       <FormField label="Header Name" error={errors.headerName} hint="Optional: the header that carries the API key.">
-        <Input
-          value={draft.headerName}
-          onChange={(e) => set('headerName', e.target.value)}
-          placeholder="Authorization or X-Api-Key"
-          autoComplete="off"
-        />
+        <Input {...text('headerName')} placeholder="Authorization or X-Api-Key" autoComplete="off" />
       </FormField>
       <FormField
         label="URL Template"
@@ -73,8 +64,7 @@ function SmsEditor({ saved }: { saved: SmsSettings }) {
         hint="{to} is the number, {message} the text, {key} the API key; each is URL-encoded when filled in."
       >
         <Input
-          value={draft.urlTemplate}
-          onChange={(e) => set('urlTemplate', e.target.value)}
+          {...text('urlTemplate')}
           placeholder="https://sms.example.com/send?to={to}&text={message}&apikey={key}"
           className="font-mono text-[13px]"
           autoComplete="off"
@@ -90,8 +80,7 @@ function SmsEditor({ saved }: { saved: SmsSettings }) {
             hint="Optional: the POST body, with the same placeholders."
           >
             <Textarea
-              value={draft.bodyTemplate}
-              onChange={(e) => set('bodyTemplate', e.target.value)}
+              {...text('bodyTemplate')}
               rows={3}
               placeholder={draft.bodyType === 'json' ? '{"to": "{to}", "text": "{message}"}' : 'to={to}&text={message}'}
               className="font-mono text-[13px]"
@@ -100,8 +89,7 @@ function SmsEditor({ saved }: { saved: SmsSettings }) {
           </FormField>
           <FormField label="Body Type" error={errors.bodyType}>
             <Select
-              value={draft.bodyType}
-              onChange={(e) => set('bodyType', e.target.value)}
+              {...text('bodyType')}
               options={SMS_BODY_TYPES.map((t) => ({
                 value: t,
                 label: t === 'json' ? 'JSON (application/json)' : 'Form (x-www-form-urlencoded)',

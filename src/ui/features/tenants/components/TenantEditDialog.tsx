@@ -1,12 +1,10 @@
-import { useEffect } from 'react';
-import { useForm, type Path } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import type { DefaultValues } from 'react-hook-form';
 import { z } from 'zod';
 import { TENANT_PLANS, TENANT_PLAN_LABELS, domainSchema, type Tenant } from '@shared/schemas/tenants';
 import { requiredText } from '@shared/schemas/common';
-import { Button, Dialog, FormField, Input, Select } from '@/components';
-import { ApiError } from '@/lib/api';
-import { applyServerErrors } from '@/lib/forms';
+import { FormDialog, FormField, Input, Select } from '@/components';
+import { useDialogForm } from '@/lib/dialogForm';
+import { applyServerErrors, fieldNamed, formError } from '@/lib/forms';
 import { useUpdateTenantMutation } from '../api';
 
 /** The form's rules: the server's; the primary lab may have no domain (an empty field), a tenant must. */
@@ -20,7 +18,12 @@ function formSchema(isPrimary: boolean) {
   });
 }
 type FormIn = z.input<ReturnType<typeof formSchema>>;
-type FormOut = z.output<ReturnType<typeof formSchema>>;
+
+const FIELDS = ['name', 'domain', 'plan'] as const;
+
+function defaults(tenant: Tenant | null): DefaultValues<FormIn> {
+  return { name: tenant?.name ?? '', domain: tenant?.domain ?? '', plan: tenant?.plan ?? '' };
+}
 
 export interface TenantEditDialogProps {
   tenant: Tenant | null;
@@ -31,12 +34,8 @@ export interface TenantEditDialogProps {
 export function TenantEditDialog({ tenant, onOpenChange }: TenantEditDialogProps) {
   const update = useUpdateTenantMutation();
   const isPrimary = tenant?.is_primary ?? false;
-  const form = useForm<FormIn, unknown, FormOut>({ resolver: zodResolver(formSchema(isPrimary)), mode: 'onBlur' });
+  const form = useDialogForm(formSchema(isPrimary), tenant !== null, tenant, defaults);
   const { errors } = form.formState;
-
-  useEffect(() => {
-    if (tenant) form.reset({ name: tenant.name, domain: tenant.domain ?? '', plan: tenant.plan ?? '' });
-  }, [tenant, form]);
 
   const onSubmit = form.handleSubmit((v) => {
     if (!tenant) return;
@@ -44,60 +43,47 @@ export function TenantEditDialog({ tenant, onOpenChange }: TenantEditDialogProps
       { id: tenant.id, patch: { name: v.name, domain: v.domain, ...(v.plan ? { plan: v.plan } : {}) } },
       {
         onSuccess: () => onOpenChange(false),
-        onError: (err) => {
-          applyServerErrors(err, form.setError, (p) =>
-            ['name', 'domain', 'plan'].includes(p) ? (p as Path<FormIn>) : undefined,
-          );
-          if (err instanceof ApiError && err.code === 'DOMAIN_TAKEN') form.setError('domain', { message: err.message });
-        },
+        onError: (err) => applyServerErrors(err, form.setError, fieldNamed(FIELDS), { DOMAIN_TAKEN: 'domain' }),
       },
     );
   });
 
   const busy = update.isPending;
   return (
-    <Dialog
+    <FormDialog
       open={tenant !== null}
-      onOpenChange={(o) => !busy && onOpenChange(o)}
+      onOpenChange={onOpenChange}
       title={tenant ? `Edit Tenant: ${tenant.name}` : 'Edit Tenant'}
       description="Changes are recorded in the audit trail of the server's first lab and of this lab."
-      footer={
-        <>
-          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" form="tenant-edit-form" loading={busy} loadingText="Saving...">
-            Save Changes
-          </Button>
-        </>
-      }
+      busy={busy}
+      form={{ id: 'tenant-edit-form', onSubmit, columns: 1 }}
+      submitLabel="Save Changes"
+      error={formError(form)}
     >
-      <form id="tenant-edit-form" noValidate onSubmit={(e) => void onSubmit(e)} className="grid gap-4">
-        <FormField label="Tenant Name" required error={errors.name?.message}>
-          <Input autoComplete="off" {...form.register('name')} />
-        </FormField>
-        <FormField
-          label="Domain"
-          required={!isPrimary}
-          error={errors.domain?.message}
-          hint={
-            isPrimary
-              ? 'Optional for the first lab: where no domain matches, sign-in goes to this lab.'
-              : 'Staff signing in at this host name reach this lab only.'
-          }
-        >
-          <Input autoComplete="off" spellCheck={false} {...form.register('domain')} />
-        </FormField>
-        <FormField label="Plan" error={errors.plan?.message}>
-          <Select
-            options={[
-              ...(tenant?.plan ? [] : [{ value: '', label: 'No plan recorded' }]),
-              ...TENANT_PLANS.map((p) => ({ value: p, label: TENANT_PLAN_LABELS[p] })),
-            ]}
-            {...form.register('plan')}
-          />
-        </FormField>
-      </form>
-    </Dialog>
+      <FormField label="Tenant Name" required error={errors.name?.message}>
+        <Input autoComplete="off" {...form.register('name')} />
+      </FormField>
+      <FormField
+        label="Domain"
+        required={!isPrimary}
+        error={errors.domain?.message}
+        hint={
+          isPrimary
+            ? 'Optional for the first lab: where no domain matches, sign-in goes to this lab.'
+            : 'Staff signing in at this host name reach this lab only.'
+        }
+      >
+        <Input autoComplete="off" spellCheck={false} {...form.register('domain')} />
+      </FormField>
+      <FormField label="Plan" error={errors.plan?.message}>
+        <Select
+          options={[
+            ...(tenant?.plan ? [] : [{ value: '', label: 'No plan recorded' }]),
+            ...TENANT_PLANS.map((p) => ({ value: p, label: TENANT_PLAN_LABELS[p] })),
+          ]}
+          {...form.register('plan')}
+        />
+      </FormField>
+    </FormDialog>
   );
 }

@@ -28,8 +28,6 @@ import {
   clearFiltersEmpty,
   ConfirmDialog,
   DateText,
-  Dialog,
-  InvitationLink,
   ListTable,
   PageHeader,
   RequirePermission,
@@ -38,6 +36,7 @@ import {
   type Column,
   type RowAction,
 } from '@/components';
+import { InvitationLinkDialog } from '@/components/InvitationLinkDialog';
 import { useScreen } from '@/lib/screens';
 import { formatCount } from '@/lib/format';
 import { usePagedList, type ListFilter } from '@/lib/usePagedList';
@@ -296,23 +295,13 @@ function TenantsScreen() {
           setStatus.mutate(change, { onSuccess: () => setChange(null) });
         }}
       />
-      <Dialog
-        open={link !== null}
-        onOpenChange={(o) => !o && setLink(null)}
-        size="lg"
+      <InvitationLinkDialog
+        invitation={link?.invitation ?? null}
         title={link ? `New invitation link: ${link.tenant.name}` : 'New invitation link'}
         description="Earlier links for this admin no longer work."
-        footer={<Button onClick={() => setLink(null)}>Done</Button>}
-      >
-        {link && (
-          <InvitationLink
-            path={link.invitation.path}
-            email={link.invitation.email}
-            expiresAt={link.invitation.expires_at}
-            labAddress={labAddress(link.tenant.domain)}
-          />
-        )}
-      </Dialog>
+        labAddress={link && labAddress(link.tenant.domain)}
+        onClose={() => setLink(null)}
+      />
     </>
   );
 }

@@ -7,18 +7,16 @@ import { DEFAULT_PASSWORD_POLICY, passwordProblems } from '@shared/password-poli
 import type { PasswordPolicy } from '@shared/constants';
 import { userCreateSchema, type User, type UserCreate, type UserUpdate } from '@shared/schemas/users';
 import {
-  Button,
-  Dialog,
   FormDialog,
   FormField,
   Input,
-  InvitationLink,
   LabPasswordHint,
   NewPasswordFields,
   PersonNameFields,
   PhoneAndSpecialization,
   Select,
 } from '@/components';
+import { InvitationLinkDialog } from '@/components/InvitationLinkDialog';
 import type { IssuedInvitation } from '@shared/schemas/tenants';
 import { applyServerErrors, fieldNamed, formError } from '@/lib/forms';
 import { useDialogForm } from '@/lib/dialogForm';
@@ -186,16 +184,12 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
 
   if (invited) {
     return (
-      <Dialog
-        open={open}
-        onOpenChange={(o) => !o && close()}
-        size="lg"
+      <InvitationLinkDialog
+        invitation={open ? invited : null}
         title={`User invited: ${invited.email}`}
         description="The account has no password yet: its owner sets one with this link, then signs in."
-        footer={<Button onClick={close}>Done</Button>}
-      >
-        <InvitationLink path={invited.path} email={invited.email} expiresAt={invited.expires_at} />
-      </Dialog>
+        onClose={close}
+      />
     );
   }
   const invites = mode === 'create' && how === 'invite';

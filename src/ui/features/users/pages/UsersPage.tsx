@@ -8,15 +8,14 @@ import {
   Card,
   ConfirmDialog,
   DateText,
-  Dialog,
   FilteredTable,
-  InvitationLink,
   PageHeader,
   RequirePermission,
   SummaryCards,
   type Column,
   type RowAction,
 } from '@/components';
+import { InvitationLinkDialog } from '@/components/InvitationLinkDialog';
 import { Tabs } from '@/components/Tabs';
 import { useScreen } from '@/lib/screens';
 import { usePagedList, type ListFilter } from '@/lib/usePagedList';
@@ -322,16 +321,12 @@ function UsersTab({ list, everyone }: { list: ReturnType<typeof usePagedList>; e
         </div>
       )}
       <SuspendDialog user={suspending} onClose={() => setSuspending(null)} />
-      <Dialog
-        open={link !== null}
-        onOpenChange={(o) => !o && setLink(null)}
-        size="lg"
+      <InvitationLinkDialog
+        invitation={link}
         title={link ? `New invitation link: ${link.email}` : 'New invitation link'}
         description="The earlier link no longer works."
-        footer={<Button onClick={() => setLink(null)}>Done</Button>}
-      >
-        {link && <InvitationLink path={link.path} email={link.email} expiresAt={link.expires_at} />}
-      </Dialog>
+        onClose={() => setLink(null)}
+      />
       <ConfirmDialog
         open={withdrawing !== null}
         onOpenChange={(o) => !o && setWithdrawing(null)}
