@@ -8,7 +8,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { formatInr } from '../../shared/money.js';
 import { addDays, localDate } from '../../shared/time.js';
 import type { PaymentMethod } from '../../shared/billing.js';
-import { labSettings, organizationTimezone } from '../settings/organization.js';
+import { labSettings, organizationTimezone } from '../settings/service.js';
 import { nextSequence } from '../sequences.js';
 import {
   billForLedger,
