@@ -37,6 +37,24 @@ export interface CoreEvents {
   'result.critical_called': { sampleId: number; resultId: number };
   /** The lab's time zone changed: its days (and whatever is kept per lab day) moved. */
   'lab.timezone_changed': { organizationId: number; from: string; to: string };
+  /**
+   * A lab's settings are about to be saved; `turnedOn` names the switches going from off to on. A
+   * feature a switch depends on (a mail server, one's own authenticator) refuses it: on an update by
+   * throwing, on a reset by `keepAsWas(setting)`, which leaves that switch as it was instead (a reset
+   * to the defaults never fails for something not set up yet).
+   */
+  'settings.changing': {
+    organizationId: number;
+    turnedOn: readonly string[];
+    how: 'update' | 'reset';
+    keepAsWas: (setting: string) => void;
+  };
+  /** A lab was created (the first setup, or Multi-Tenant Setup): a feature that gives every lab rows to start with adds them. */
+  'lab.created': { organizationId: number; at: string };
+  /** A lab has just made two-factor sign-in mandatory for every staff account. */
+  'lab.two_factor_required': { organizationId: number };
+  /** An invitation's link was used: its account has a password now. */
+  'invitation.accepted': { organizationId: number; userId: number };
 }
 
 export type EventName = keyof CoreEvents;

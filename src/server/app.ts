@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import autoload from '@fastify/autoload';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { responseSerializerCompiler } from './contract.js';
-import { AuthService } from '../core/auth/service.js';
+import { AuthService } from '../core/sign-in/service.js';
 import { SecretBox } from '../core/two-factor/secret-box.js';
 import { debugLogPlugin } from './plugins/debug-log.js';
 import { authPlugin } from './plugins/auth.js';

@@ -3,7 +3,7 @@ import type { DatabaseTarget } from '../core/db/url.js';
 import type { Actor } from '../core/context.js';
 import type { UserRow } from '../core/users/repository.js';
 import type { UploadLimits } from '../core/data-jobs/uploads.js';
-import type { AuthService } from '../core/auth/service.js';
+import type { AuthService } from '../core/sign-in/service.js';
 import type { Logger } from 'pino';
 import type { LoggerOption } from './logging.js';
 import type { RequestRate } from './plugins/request-guards.js';

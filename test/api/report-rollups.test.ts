@@ -8,7 +8,7 @@ import { turnaroundByTest } from '../../src/core/reports/turnaround.js';
 import { planDays, refreshRollups, restartRollups } from '../../src/core/reports/rollups/days.js';
 import { analytics } from '../../src/core/analytics/service.js';
 import { billedByCategory } from '../../src/core/payments/repository.js';
-import { revenueAnalytics } from '../../src/core/payments/revenue.js';
+import { revenueAnalytics } from '../../src/core/reports/revenue-analytics.js';
 import { addDays, startOfLocalDayUtc } from '../../src/shared/time.js';
 import { organizationTimezone } from '../../src/core/settings/organization.js';
 import type { Db } from '../../src/core/db/connection.js';

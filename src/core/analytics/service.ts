@@ -5,8 +5,8 @@ import type { Db } from '../db/connection.js';
 import { onSnapshot } from '../db/dialect.js';
 import { overdueCalibrations } from '../equipment/service-repository.js';
 import { openShortages } from '../inventory/alert-repository.js';
-import { organizationTimezone } from '../settings/organization.js';
-import { actorHasPermission } from '../users/permissions.js';
+import { organizationTimezone } from '../settings/service.js';
+import { actorHasPermission } from '../users/service.js';
 import {
   awaitingVerification,
   billedByMinuteAndCategory,

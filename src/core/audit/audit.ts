@@ -19,7 +19,7 @@ import { pageEnvelope } from '../../shared/schemas/common.js';
 import type { ChainReport } from '../../shared/schemas/system.js';
 
 export type { ChainReport };
-import { organizationTimezone } from '../settings/organization.js';
+import { organizationTimezone } from '../settings/service.js';
 import { addDays, startOfLocalDayUtc } from '../../shared/time.js';
 
 type Executor = Db | Transaction<DB>;

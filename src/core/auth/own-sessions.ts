@@ -2,7 +2,7 @@ import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { ForbiddenError, NotFoundError } from '../errors.js';
-import { labSettings } from '../settings/organization.js';
+import { labSettings } from '../settings/service.js';
 import type { OwnSession } from '../../shared/schemas/sessions.js';
 import {
   deleteOtherSessionRowsOfUser,

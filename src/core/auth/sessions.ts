@@ -12,7 +12,8 @@ import {
   touchSessionRow,
 } from './repository.js';
 import { SESSION_LIFETIME_HOURS } from '../../shared/constants.js';
-import type { UserRow } from '../users/repository.js';
+import type { Selectable } from 'kysely';
+import type { UsersTable } from '../db/schema.js';
 
 /** The cookie holds a random token; the database keeps only its SHA-256, so a stolen database grants no sessions. */
 export function hashToken(token: string): string {
@@ -57,7 +58,7 @@ export async function createSession(
 export interface SessionUser {
   readonly sessionId: string;
   readonly lastSeenAt: string;
-  readonly user: Readonly<UserRow>;
+  readonly user: Readonly<Selectable<UsersTable>>;
 }
 
 type SessionRow = NonNullable<Awaited<ReturnType<typeof sessionWithUser.first>>>;

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import type { Database_ } from '../db/connection.js';
 import type { Db } from '../db/connection.js';
 import { backupDatabase } from '../db/backup.js';
-import { notify } from '../notifications/notify.js';
+import { notify } from '../notifications/service.js';
 import { ConflictError, DomainError } from '../errors.js';
-import { primaryOrganization } from '../settings/organization.js';
+import { primaryOrganization } from '../settings/service.js';
 import { SCHEDULED_PREFIX, backupStamp, scheduledBackupName } from './names.js';
 
 /** A backup that could not be written: the message names the file or the missing program. */
@@ -16,7 +16,7 @@ export class BackupFailedError extends DomainError {
   }
 }
 import type { BackupFrequency } from '../../shared/constants.js';
-import type { LabSettings } from '../settings/organization.js';
+import type { LabSettings } from '../settings/service.js';
 import type { BackupRunsTable } from './tables.js';
 
 /**

@@ -2,11 +2,10 @@ import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { DomainError, TooManyRequestsError } from '../errors.js';
 import { findUserByEmail } from '../users/repository.js';
-import { dummyPasswordHash, verifyPassword } from '../auth/password.js';
-import { SignInLimits, staffAccountKey, waitText } from '../auth/throttle.js';
-import { labSettings } from '../settings/organization.js';
+import { dummyPasswordHash, verifyPassword, SignInLimits, staffAccountKey, waitText } from '../auth/service.js';
+import { labSettings } from '../settings/service.js';
 import type { Role } from '../../shared/roles.js';
-import { labPermissions } from '../users/permissions.js';
+import { labPermissions } from '../users/service.js';
 import type { DiscountApproval } from '../../shared/schemas/bills.js';
 
 /** An approver's password is a sign-in: the same limits, kept apart from the sign-in page's. */

@@ -6,11 +6,11 @@ import { ConflictError, NotFoundError } from '../errors.js';
 import type { BillItemsUpdate } from '../../shared/schemas/bills.js';
 import { formatInr } from '../../shared/money.js';
 import { localDate } from '../../shared/time.js';
-import { organizationTimezone } from '../settings/organization.js';
+import { organizationTimezone } from '../settings/service.js';
 import { assertWithinCredit, payerForBill } from '../payers/service.js';
 import { testsOfLines } from '../catalogue/service.js';
 import { announce } from '../events.js';
-import { recordBillRefund } from '../payments/ledger.js';
+import { recordBillRefund } from '../payments/service.js';
 import { priceBill } from './pricing.js';
 import { deleteBillItemRows, findBillRow, insertBillItemRows, itemsOfBill, updateBillRow } from './repository.js';
 

@@ -3,7 +3,7 @@ import { writeAudit } from '../audit/audit.js';
 import type { Actor } from '../context.js';
 import type { Db } from '../db/connection.js';
 import type { BillListQuery } from '../../shared/schemas/bills.js';
-import { organizationTimezone } from '../settings/organization.js';
+import { organizationTimezone } from '../settings/service.js';
 import { localDate } from '../../shared/time.js';
 import { toBill } from './mappers.js';
 import { applyBillFilters, billsQuery, selectBillColumns } from './repository.js';

@@ -1,8 +1,8 @@
 import type { Db } from '../db/connection.js';
 import { overdueBillsSince } from './repository.js';
 import { addDays } from '../../shared/time.js';
-import type { NotificationEvent } from '../notifications/notify.js';
-import { announceOncePerLab } from '../notifications/sweep.js';
+import type { NotificationEvent } from '../notifications/service.js';
+import { announceOncePerLab } from '../notifications/service.js';
 
 /**
  * Bills that fell due longer ago than this are not announced: the first sweep after an upgrade

@@ -1,9 +1,9 @@
 import type { Db } from '../db/connection.js';
 import { NotFoundError } from '../errors.js';
-import { getOrganization } from '../settings/organization.js';
+import { getOrganization } from '../settings/service.js';
 import { getPatient } from '../patients/service.js';
 import { billPdf } from '../pdf/bill.js';
-import { billHeaderFor } from '../printing/snapshots.js';
+import { billHeaderFor } from '../printing/service.js';
 import { findBillByNumber } from './repository.js';
 import { getBill } from './service.js';
 

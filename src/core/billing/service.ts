@@ -18,14 +18,14 @@ import type { Patient } from '../../shared/schemas/patients.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import { findPatient, toPatient } from '../patients/repository.js';
 import { insertPatient } from '../patients/service.js';
-import { labSettings, labToday, organizationTimezone } from '../settings/organization.js';
+import { labSettings, labToday, organizationTimezone } from '../settings/service.js';
 import { assertWithinCredit, payerForBill } from '../payers/service.js';
 import { addDays, localDate, localMinuteStamp } from '../../shared/time.js';
 import { resolveDoctor } from '../users/service.js';
 import { priceBill } from './pricing.js';
 import { announce } from '../events.js';
 import { toBill, toBillItem, toPayment } from './mappers.js';
-import { recordBillRefund, recordPayment } from '../payments/ledger.js';
+import { recordBillRefund, recordPayment } from '../payments/service.js';
 import {
   applyBillFilters,
   billsQuery,
@@ -41,7 +41,7 @@ import {
   summaryRow,
   updateBillRow,
 } from './repository.js';
-import { snapshotBill } from '../printing/snapshots.js';
+import { snapshotBill } from '../printing/service.js';
 
 type BillBody = Omit<BillCreate, 'patient_id'>;
 
@@ -329,3 +329,6 @@ export async function addPayment(db: Db, actor: Actor, billId: number, p: Paymen
   await db.transaction().execute((trx) => insertPayment(trx, actor, billId, p));
   return getBill(db, actor.organizationId, billId);
 }
+
+export { toBill } from './mappers.js';
+export { billPdfById } from './print.js';

@@ -26,7 +26,8 @@ function referenceRangesOf(text: string | null): Band[] {
   );
 }
 
-export function toTest(r: TestRow): CatalogueTest {
+/** What a test, a profile and a package all show first: who it is and its price in rupees. */
+function itemFields(r: TestRow | ProfileRow | PackageRow) {
   return {
     id: r.id,
     name: r.name,
@@ -35,6 +36,12 @@ export function toTest(r: TestRow): CatalogueTest {
     category: r.category,
     price: r.price_paise / 100,
     base_price: r.base_price_paise / 100,
+  };
+}
+
+export function toTest(r: TestRow): CatalogueTest {
+  return {
+    ...itemFields(r),
     unit: r.unit,
     normal_range: r.normal_range,
     normalRange: r.normal_range,
@@ -68,13 +75,7 @@ export function toTest(r: TestRow): CatalogueTest {
 
 export function toProfile(r: ProfileRow, tests: CatalogueRef[]): CatalogueProfile {
   return {
-    id: r.id,
-    name: r.name,
-    code: r.code,
-    description: r.description,
-    category: r.category,
-    price: r.price_paise / 100,
-    base_price: r.base_price_paise / 100,
+    ...itemFields(r),
     status: r.status,
     test_ids: tests.map((t) => t.id),
     tests: tests.map((t) => t.name),
@@ -86,13 +87,7 @@ export function toProfile(r: ProfileRow, tests: CatalogueRef[]): CatalogueProfil
 
 export function toPackage(r: PackageRow, tests: CatalogueRef[], profiles: CatalogueRef[]): CataloguePackage {
   return {
-    id: r.id,
-    name: r.name,
-    code: r.code,
-    description: r.description,
-    category: r.category,
-    price: r.price_paise / 100,
-    base_price: r.base_price_paise / 100,
+    ...itemFields(r),
     duration: r.duration,
     status: r.status,
     test_ids: tests.map((t) => t.id),

@@ -35,3 +35,6 @@ export async function testsOfLines(db: Db, lines: OrderedLine[]): Promise<number
   }
   return out;
 }
+
+export { jsonList } from './mappers.js';
+export { type StarterSummary, loadStarterCatalogue, readStarterCatalogue } from './starter.js';

@@ -2,7 +2,7 @@ import { createReadStream, existsSync, rmSync, type ReadStream } from 'node:fs';
 import type { Db } from '../db/connection.js';
 import { writeAudit } from '../audit/audit.js';
 import { ConflictError, DomainError, NotFoundError } from '../errors.js';
-import { getOrganization, settingsOf } from '../settings/organization.js';
+import { getOrganization, settingsOf } from '../settings/service.js';
 import { getJob, type DataJobRow } from '../transfer/index.js';
 import type { ErrorGroup } from '../transfer/errors.js';
 import {

@@ -7,7 +7,7 @@ import { runOnThread } from '../heavy/pool.js';
 import type { HeavyEvent, HeavyTask } from '../heavy/tasks.js';
 import { failInterruptedJobs, type NewJob } from '../transfer/jobs.js';
 import { ValidationError } from '../errors.js';
-import { getOrganization } from '../settings/organization.js';
+import { getOrganization } from '../settings/service.js';
 import { checkFilters, finishJob, queueJob, getJob } from '../transfer/index.js';
 import { readUpload, removeUpload, uploadPaths } from './uploads.js';
 import { localDate } from '../../shared/time.js';

@@ -2,12 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/connection.js';
 import { nowIso, type Actor } from '../context.js';
 import { diff, writeAudit } from '../audit/audit.js';
-import { hashPassword } from '../auth/password.js';
-import { assertPasswordPolicy } from '../settings/password-policy.js';
-import { endSessionsOfUser } from '../auth/sessions.js';
+import { hashPassword, endSessionsOfUser } from '../auth/service.js';
+import { assertPasswordPolicy, organizationTimezone } from '../settings/service.js';
 import { isForeignKeyViolation } from '../db/dialect.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
-import { organizationTimezone } from '../settings/organization.js';
 import { deleteUserRow, emailTaken, insertUserRow, updateUserRow } from '../users/repository.js';
 import { listUsers } from '../users/service.js';
 import {

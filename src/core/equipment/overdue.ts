@@ -1,6 +1,6 @@
 import type { Db } from '../db/connection.js';
-import type { NotificationEvent } from '../notifications/notify.js';
-import { announceOncePerLab } from '../notifications/sweep.js';
+import type { NotificationEvent } from '../notifications/service.js';
+import { announceOncePerLab } from '../notifications/service.js';
 import { equipmentNow } from './clock.js';
 import { openServicesOverdue } from './service-repository.js';
 

@@ -2,7 +2,7 @@ import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { ValidationError } from '../errors.js';
-import { notify } from '../notifications/notify.js';
+import { notify } from '../notifications/service.js';
 import { equipmentNow } from './clock.js';
 import { findEquipmentRow, insertReadingRow, selectReadingById, selectReadings } from './repository.js';
 import { overdueCalibrationsOf } from './service-repository.js';

@@ -2,7 +2,7 @@ import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { ValidationError } from '../errors.js';
-import { getOrganization } from '../settings/organization.js';
+import { getOrganization } from '../settings/service.js';
 import { csvHeader, csvRows } from '../export/csv.js';
 import { newDocument, numberPages, toBuffer } from '../pdf/document.js';
 import { formatLabDate } from '../pdf/format.js';

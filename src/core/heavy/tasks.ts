@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { Actor } from '../context.js';
 import type { Db } from '../db/connection.js';
-import { getOrganization } from '../settings/organization.js';
+import { getOrganization } from '../settings/service.js';
 import {
   entityNamed,
   runExport,

@@ -1,10 +1,10 @@
-import { assertInScope, type ResultScope } from '../results/scope.js';
+import { assertInScope, type ResultScope } from '../results/service.js';
 import type { Db } from '../db/connection.js';
 import { NotFoundError } from '../errors.js';
 import { findPatient, toPatient } from '../patients/repository.js';
 import { billsQuery, selectBillColumns } from '../billing/repository.js';
-import { toBill } from '../billing/mappers.js';
-import { labToday, organizationTimezone } from '../settings/organization.js';
+import { toBill } from '../billing/service.js';
+import { labToday, organizationTimezone } from '../settings/service.js';
 import { localDate } from '../../shared/time.js';
 import { visitsOfPatient } from '../visits/repository.js';
 import { resultRowsOfPatient } from '../results/summary-repository.js';

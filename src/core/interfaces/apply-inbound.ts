@@ -3,7 +3,7 @@ import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
 import { DomainError, ValidationError } from '../errors.js';
 import { withSavepoint } from '../db/savepoint.js';
-import { enterResult } from '../results/entry.js';
+import { enterResult } from '../results/service.js';
 import { orderedTests } from '../results/entry-repository.js';
 import { findSampleRow, type SampleRow } from '../samples/repository.js';
 import { numericValue } from '../../shared/flags.js';

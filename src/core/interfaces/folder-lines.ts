@@ -1,7 +1,7 @@
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { sweepableFolder } from './drop-folder.js';
-import { LabClosedError } from '../tenants/open-labs.js';
+import { LabClosedError } from '../tenants/service.js';
 import { MAX_MESSAGE_KIB_DEFAULT } from '../../shared/schemas/connections.js';
 import type { Db } from '../db/connection.js';
 import { nowIso } from '../context.js';

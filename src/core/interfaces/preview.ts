@@ -2,7 +2,7 @@ import type { Db } from '../db/connection.js';
 import { DomainError, NotFoundError, ValidationError } from '../errors.js';
 import { OPEN_FOR_ENTRY } from '../results/repository.js';
 import { orderedTests, resultOf } from '../results/entry-repository.js';
-import { checkedValue } from '../results/evaluate.js';
+import { checkedValue } from '../results/service.js';
 import type { CaptureReplay, ReplayRow } from '../../shared/schemas/capture-replay.js';
 import { checkFrame, frameEnd, STX } from './astm/frames.js';
 import { splitMessages, splitRecords, parseAstmMessage } from './astm/records.js';

@@ -1,7 +1,7 @@
 import type { Db } from '../db/connection.js';
 import { nowIso } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
-import { labIsOpen, LabClosedError } from '../tenants/open-labs.js';
+import { labIsOpen, LabClosedError } from '../tenants/service.js';
 import { splitMessages, splitRecords, type OrderAnswer } from './astm/records.js';
 import { astmMessages, inboundFromAstm, inboundFromHl7, type Inbound } from './inbound.js';
 import { buildAck, parseHl7, type AckCode, type Hl7Message } from './hl7/message.js';

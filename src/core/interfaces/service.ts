@@ -4,7 +4,7 @@ import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
-import { NO_PASSWORD } from '../auth/password.js';
+import { NO_PASSWORD } from '../auth/service.js';
 import { connectionFolder } from './drop-folder.js';
 import { lineIssues, type OperatorLimits } from './operator-limits.js';
 import { profileSettingsOf } from './profile.js';

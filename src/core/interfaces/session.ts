@@ -6,7 +6,7 @@ import { buildOrderRecords } from './astm/records.js';
 import { MllpDecoder, mllpWrap } from './hl7/mllp.js';
 import { parseHl7 } from './hl7/message.js';
 import { logIncomplete, logOutbound, receiveAstmText, receiveMessage } from './receive.js';
-import { LabClosedError } from '../tenants/open-labs.js';
+import { LabClosedError } from '../tenants/service.js';
 import { nextOrderToSend, orderNotTaken, orderSendDone, type OrderToSend } from './orders-out.js';
 import { currentRow, setListenStatus, type ConnectionRow } from './repository.js';
 import { nowIso } from '../context.js';

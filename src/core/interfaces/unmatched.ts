@@ -3,8 +3,7 @@ import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
-import { enterResult } from '../results/entry.js';
-import { getResult } from '../results/service.js';
+import { enterResult, getResult } from '../results/service.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import type { TestResult } from '../../shared/schemas/results.js';
 import type {

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import type { Db } from '../db/connection.js';
-import type { SenderLog } from '../messaging/sender.js';
+import type { SenderLog } from '../messaging/service.js';
 import { guardedTarget, type OutboundPolicy } from '../net/outbound.js';
 import { networkReason, sendHttp } from '../net/http-out.js';
 import { verifiedReport } from './report.js';

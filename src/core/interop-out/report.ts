@@ -1,15 +1,13 @@
 import type { Db } from '../db/connection.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { parseRange, numericValue, type ParsedRange } from '../../shared/flags.js';
-import { getOrganization, settingsOf } from '../settings/organization.js';
+import { getOrganization, settingsOf } from '../settings/service.js';
 import { findSampleRow } from '../samples/repository.js';
 import { findBillRow } from '../billing/repository.js';
 import { testCodings } from '../catalogue/repository.js';
 import { reportHead } from '../results/entry-repository.js';
 import { resultRowsOfSample } from '../results/repository.js';
-import { toResult } from '../results/mappers.js';
-import { assertInScope, type ResultScope } from '../results/scope.js';
-import { assertReleasable } from '../results/report.js';
+import { toResult, assertInScope, type ResultScope, assertReleasable } from '../results/service.js';
 import { structuredLines } from './structured.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
-import { openLabIds } from '../tenants/open-labs.js';
+import { openLabIds } from '../tenants/service.js';
 import type { DeliveryListQuery } from '../../shared/schemas/interop-out.js';
 import type { InteropDeliveriesTable, InteropReceiversTable } from './tables.js';
 

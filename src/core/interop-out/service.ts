@@ -13,7 +13,7 @@ import type {
   ReceiverCreate,
   ReceiverUpdate,
 } from '../../shared/schemas/interop-out.js';
-import type { ResultScope } from '../results/scope.js';
+import type { ResultScope } from '../results/service.js';
 import {
   deleteReceiverRow,
   deliveryPage,

@@ -2,8 +2,8 @@ import type { Db } from '../db/connection.js';
 import { nowIso, type Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError } from '../errors.js';
-import { getOrganization } from '../settings/organization.js';
-import { notify } from '../notifications/notify.js';
+import { getOrganization } from '../settings/service.js';
+import { notify } from '../notifications/service.js';
 import {
   addDays,
   DEFAULT_LAB_FORMAT,

@@ -362,3 +362,5 @@ export async function setItemUsage(db: Db, actor: Actor, id: number, input: Usag
   });
   return itemUsage(db, actor.organizationId, id);
 }
+
+export { consumeForResult, returnForResult } from './ledger.js';

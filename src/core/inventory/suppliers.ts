@@ -3,7 +3,7 @@ import { nowIso, type Actor } from '../context.js';
 import { diff, writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { isUniqueViolation } from '../db/dialect.js';
-import { organizationTimezone } from '../settings/organization.js';
+import { organizationTimezone } from '../settings/service.js';
 import { localDate } from '../../shared/time.js';
 import type { Supplier, SupplierCreate, SupplierUpdate } from '../../shared/schemas/inventory.js';
 import {

@@ -2,15 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/connection.js';
 import { nowIso, type Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
-import { hashPassword, NO_PASSWORD } from '../auth/password.js';
-import { createSession, hashToken } from '../auth/sessions.js';
-import { actorFor } from '../auth/service.js';
-import { assertPasswordPolicy } from '../settings/password-policy.js';
+import { hashPassword, NO_PASSWORD, createSession, hashToken, actorFor } from '../auth/service.js';
+import { assertPasswordPolicy, labSettings } from '../settings/service.js';
 import { DomainError, ForbiddenError } from '../errors.js';
 import { findUser, toUser, updateUserRow } from '../users/repository.js';
-import { labPermissions } from '../users/permissions.js';
-import { labSettings } from '../settings/organization.js';
-import { findTenantRow, updateTenantRow } from '../tenants/repository.js';
+import { labPermissions } from '../users/service.js';
+import { announce } from '../events.js';
 import { insertInvitationRow, invitationByHash, revokeOpenInvitationRows, useInvitationRow } from './repository.js';
 import {
   INVITATION_LIFETIME_HOURS,
@@ -185,17 +182,7 @@ export async function acceptInvitation(
         ...(before.password_hash !== NO_PASSWORD ? { replaced_password: true } : {}),
       },
     });
-    const lab = await findTenantRow(trx, inv.organization_id);
-    if (lab?.status === 'pending') {
-      await updateTenantRow(trx, lab.id, { status: 'active', updated_at: now });
-      await writeAudit(trx, actor, {
-        action: 'update',
-        entity: 'organization',
-        entityId: lab.id,
-        oldValues: { status: 'pending' },
-        newValues: { status: 'active', reason: 'the administrator accepted the invitation' },
-      });
-    }
+    await announce(trx, actor, 'invitation.accepted', { organizationId: inv.organization_id, userId: after.id });
     const user = toUser(after, await labPermissions(trx, after.organization_id));
     if (twoFactorRequired) return { user, session: null };
     const session = await createSession(trx, after, meta);

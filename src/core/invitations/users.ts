@@ -1,10 +1,10 @@
 import type { Db } from '../db/connection.js';
 import { nowIso, type Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
-import { NO_PASSWORD } from '../auth/password.js';
+import { NO_PASSWORD } from '../auth/service.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
 import { auditUser, emailTaken, findUser, insertUserRow, toUser } from '../users/repository.js';
-import { labPermissions } from '../users/permissions.js';
+import { labPermissions } from '../users/service.js';
 import { issueInvitation, withdrawInvitations } from './service.js';
 import { openInvitationRows, wasInvited } from './repository.js';
 import { canAssignRole, ROLE_RANK, type Role } from '../../shared/roles.js';

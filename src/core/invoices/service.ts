@@ -7,7 +7,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { nextSequence } from '../sequences.js';
 import { findPatient } from '../patients/repository.js';
 import { findPayerRow } from '../payers/repository.js';
-import { getOrganization, labSettings, organizationTimezone } from '../settings/organization.js';
+import { getOrganization, labSettings, organizationTimezone } from '../settings/service.js';
 import { payerState, taxParties } from '../payers/service.js';
 import { linesAndTotals } from './lines.js';
 import type { BillsTable } from '../billing/tables.js';

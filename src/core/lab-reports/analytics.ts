@@ -1,5 +1,5 @@
 import type { Db } from '../db/connection.js';
-import { organizationTimezone } from '../settings/organization.js';
+import { organizationTimezone } from '../settings/service.js';
 import { addDays, localDate } from '../../shared/time.js';
 import { DEPARTMENTS, departmentOf, type LabReportAnalytics } from '../../shared/schemas/lab-reports.js';
 import { dayRange } from './service.js';

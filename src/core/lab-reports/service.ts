@@ -4,7 +4,7 @@ import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { NotFoundError, ValidationError } from '../errors.js';
-import { organizationTimezone } from '../settings/organization.js';
+import { organizationTimezone } from '../settings/service.js';
 import { addDays, localDate, startOfLocalDayUtc } from '../../shared/time.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import { verifierName } from '../../shared/schemas/results.js';

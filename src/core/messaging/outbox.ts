@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { nowIso } from '../context.js';
-import { settingsOf, type OrganizationRow } from '../settings/organization.js';
+import { settingsOf, type OrganizationRow } from '../settings/service.js';
 import type {
   Notification,
   NotificationKind,

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
-import { openLabIds } from '../tenants/open-labs.js';
+import { openLabIds } from '../tenants/service.js';
 import type { OutboxTable, SmsGatewaysTable, SmtpSettingsTable } from './tables.js';
 
 /** Every query of lab email and SMS: the lab's mail server and gateway, and the outbox. */

@@ -3,7 +3,7 @@ import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { ConflictError, ValidationError } from '../errors.js';
-import { getOrganization } from '../settings/organization.js';
+import { getOrganization } from '../settings/service.js';
 import type {
   Deliveries,
   SendOutcome,
@@ -12,7 +12,7 @@ import type {
   SmtpSettings,
   SmtpUpdate,
 } from '../../shared/schemas/messaging.js';
-import type { Settings } from '../../shared/schemas/settings.js';
+import type { CoreEvents } from '../events.js';
 import { SendError, sendEmail, smtpPolicy } from './mail.js';
 import { sendSms, smsPolicy, smsText } from './sms.js';
 import { hostRefusal, refusalMessage, urlHost } from '../net/outbound.js';
@@ -275,7 +275,8 @@ export async function testSms(db: Db, organizationId: number, to: string, outbou
   });
 }
 
-type Switches = Pick<Settings, 'emailNotifications' | 'smsNotifications' | 'reportNotifications'>;
+const SWITCHES = ['emailNotifications', 'smsNotifications', 'reportNotifications'] as const;
+type Switch = (typeof SWITCHES)[number];
 
 /**
  * The notification switches that need a channel: email needs a mail server, SMS a gateway, report
@@ -283,19 +284,12 @@ type Switches = Pick<Settings, 'emailNotifications' | 'smsNotifications' | 'repo
  * a reset leaves such a switch as it was rather than turn it on (the spec's defaults have email
  * and report notifications on). A switch already on stays on: nothing is sent until it is set up.
  */
-export async function gateNotificationSwitches<S extends Switches>(
-  trx: Db,
-  organizationId: number,
-  before: Switches,
-  after: S,
-  how: 'update' | 'reset',
-): Promise<S> {
-  const turnedOn = (k: keyof Switches) => after[k] && !before[k];
-  if (!turnedOn('emailNotifications') && !turnedOn('smsNotifications') && !turnedOn('reportNotifications'))
-    return after;
-  const email = (await smtpRow(trx, organizationId)) !== undefined;
-  const sms = (await smsRow(trx, organizationId)) !== undefined;
-  const missing: { path: keyof Switches; message: string }[] = [];
+export async function gateNotificationSwitches(trx: Db, change: CoreEvents['settings.changing']): Promise<void> {
+  const turnedOn = (k: Switch) => change.turnedOn.includes(k);
+  if (!SWITCHES.some(turnedOn)) return;
+  const email = (await smtpRow(trx, change.organizationId)) !== undefined;
+  const sms = (await smsRow(trx, change.organizationId)) !== undefined;
+  const missing: { path: Switch; message: string }[] = [];
   if (turnedOn('emailNotifications') && !email)
     missing.push({
       path: 'emailNotifications',
@@ -311,9 +305,9 @@ export async function gateNotificationSwitches<S extends Switches>(
       path: 'reportNotifications',
       message: 'Set up the mail server or the SMS gateway before turning report notifications on',
     });
-  if (!missing.length) return after;
-  if (how === 'reset') return { ...after, ...Object.fromEntries(missing.map((m) => [m.path, before[m.path]])) };
-  throw new ValidationError(missing.map((m) => m.message).join('; '), missing);
+  if (!missing.length) return;
+  if (change.how === 'reset') for (const m of missing) change.keepAsWas(m.path);
+  else throw new ValidationError(missing.map((m) => m.message).join('; '), missing);
 }
 
 /** The Notification section's figures: the last 7 days' messages sent, waiting and failed, and the latest ten. */
@@ -325,3 +319,12 @@ export async function deliveries(db: Db, organizationId: number, now = new Date(
     recent: recent.map((r) => ({ ...r, id: Number(r.id), attempts: Number(r.attempts) })),
   };
 }
+
+export {
+  type Announcement,
+  type Recipient,
+  queueAnnouncement,
+  queueReportReady,
+  reportNotificationsOn,
+} from './outbox.js';
+export { type SenderLog } from './sender.js';

@@ -1,17 +1,17 @@
 import type { Db } from '../db/connection.js';
 import { nowIso } from '../context.js';
-import { getOrganization, settingsOf } from '../settings/organization.js';
+import { getOrganization, settingsOf } from '../settings/service.js';
 import { findUser, selectUsers, type UserRow } from '../users/repository.js';
 import type { Permission, Role } from '../../shared/roles.js';
-import { labPermissions, rolesWith } from '../users/permissions.js';
+import { labPermissions, rolesWith } from '../users/service.js';
 import { formatInr, type Paise } from '../../shared/money.js';
 import { formatLabDate, type LabDateFormat } from '../../shared/time.js';
 import type { NotificationKind, NotificationPriority, NotificationType } from '../../shared/schemas/notifications.js';
 import { insertNotificationRows } from './repository.js';
 import { toNotification } from './mappers.js';
-import { queueAnnouncement, type Announcement } from '../messaging/outbox.js';
+import { queueAnnouncement, type Announcement } from '../messaging/service.js';
 
-export type { Announcement, Recipient } from '../messaging/outbox.js';
+export type { Announcement, Recipient } from '../messaging/service.js';
 
 /**
  * The events lims announces, each with what the text needs. The lab's work names the patient and

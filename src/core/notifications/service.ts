@@ -65,3 +65,6 @@ export async function markAllNotificationsRead(db: Db, actor: Actor): Promise<{ 
     return { updated, unread: await unreadCount(trx, actor.organizationId, userId) };
   });
 }
+
+export { type NotificationEvent, notify } from './notify.js';
+export { announceOncePerLab } from './sweep.js';

@@ -1,5 +1,5 @@
 import type { Db } from '../db/connection.js';
-import { getOrganization, settingsOf } from '../settings/organization.js';
+import { getOrganization, settingsOf } from '../settings/service.js';
 import { organizationIds } from '../settings/repository.js';
 import { localDate } from '../../shared/time.js';
 import { notify, onceKeyOf, type NotificationEvent } from './notify.js';

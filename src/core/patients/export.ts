@@ -13,7 +13,7 @@ import type { ParallelExportPlan } from '../export/parallel-plan.js';
 import { finishPatientRow } from './export-row.js';
 import { toPatient } from './mappers.js';
 import type { Patient } from '../../shared/schemas/patients.js';
-import { labToday } from '../settings/organization.js';
+import { labToday } from '../settings/service.js';
 import { writeAudit } from '../audit/audit.js';
 import type { Actor } from '../context.js';
 

@@ -2,7 +2,7 @@ import type { Db } from '../db/connection.js';
 import { nowIso, type Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { NotFoundError, ValidationError } from '../errors.js';
-import { labToday } from '../settings/organization.js';
+import { labToday } from '../settings/service.js';
 import type { PatientMergeResult } from '../../shared/schemas/patients.js';
 import { deletePatientRow, findPatient } from './repository.js';
 import { toPatient } from './mappers.js';

@@ -23,7 +23,7 @@ import {
 import { toPatient } from './mappers.js';
 import { announce } from '../events.js';
 import { nextSequence } from '../sequences.js';
-import { labToday, organizationTimezone } from '../settings/organization.js';
+import { labToday, organizationTimezone } from '../settings/service.js';
 import { localDate } from '../../shared/time.js';
 import { birthDateFromAge } from '../../shared/age.js';
 import { refuseLikelyDuplicate } from './duplicates.js';

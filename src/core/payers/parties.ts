@@ -1,5 +1,5 @@
 import type { Db } from '../db/connection.js';
-import { labSettings } from '../settings/organization.js';
+import { labSettings } from '../settings/service.js';
 import { stateOfGstin } from '../../shared/gst.js';
 
 /**

@@ -9,7 +9,7 @@ import { PAYMENT_METHOD_LABELS, percentOf, type PaymentMethod } from '../../shar
 import { GST_STATES, stateOfGstin } from '../../shared/gst.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import { addDays, startOfLocalDayUtc } from '../../shared/time.js';
-import { organizationTimezone } from '../settings/organization.js';
+import { organizationTimezone } from '../settings/service.js';
 
 export { payerState, taxParties } from './parties.js';
 import type {

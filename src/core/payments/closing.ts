@@ -7,8 +7,8 @@ import { rupeesToPaise } from '../../shared/money.js';
 import { addDays, localDate, startOfLocalDayUtc } from '../../shared/time.js';
 import type { Closing, ClosingCreate, ClosingSettings } from '../../shared/schemas/payments.js';
 import { findUser } from '../users/repository.js';
-import { actorHasPermission } from '../users/permissions.js';
-import { getOrganization, labSettings, organizationTimezone, settingsOf } from '../settings/organization.js';
+import { actorHasPermission } from '../users/service.js';
+import { getOrganization, labSettings, organizationTimezone, settingsOf } from '../settings/service.js';
 import { updateOrganizationRow } from '../settings/repository.js';
 import {
   findClosing,

@@ -1,6 +1,7 @@
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { DB } from '../db/schema.js';
+import type { PaymentsTable } from './tables.js';
 import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
@@ -8,7 +9,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { formatInr } from '../../shared/money.js';
 import { addDays, localDate } from '../../shared/time.js';
 import type { PaymentMethod } from '../../shared/billing.js';
-import { labSettings, organizationTimezone } from '../settings/organization.js';
+import { labSettings, organizationTimezone } from '../settings/service.js';
 import { nextSequence } from '../sequences.js';
 import {
   billForLedger,
@@ -110,10 +111,7 @@ export async function recordPayment(
   // A cheque recorded on a closed day is refused too, when the lab refuses.
   if (pending) await valueDateFor(trx, actor.organizationId, actor.userId);
   const now = nowIso();
-  const row = await insertPaymentRow(trx, {
-    organization_id: actor.organizationId,
-    bill_id: bill.id,
-    patient_id: bill.patient_id,
+  const row = await insertLedgerRow(trx, actor, bill, now, {
     kind: 'payment',
     status: pending ? 'pending' : 'completed',
     amount_paise: p.amountPaise,
@@ -122,9 +120,7 @@ export async function recordPayment(
     reference: p.reference,
     bank: p.bank,
     reason: p.reason,
-    received_by: actor.userId,
     value_date: valueDate,
-    created_at: now,
   });
   await setBillPaid(trx, bill.id, bill.paid_paise + p.amountPaise - advance, now);
   await writeAudit(trx, actor, {
@@ -147,20 +143,13 @@ export async function recordBillRefund(
   if (p.amountPaise > bill.paid_paise)
     throw ValidationError.field('amount', `A refund cannot exceed the ${formatInr(bill.paid_paise)} paid`);
   const now = nowIso();
-  const row = await insertPaymentRow(trx, {
-    organization_id: actor.organizationId,
-    bill_id: bill.id,
-    patient_id: bill.patient_id,
+  const row = await insertLedgerRow(trx, actor, bill, now, {
     kind: 'refund',
-    status: 'completed',
     amount_paise: -p.amountPaise,
     method: p.method,
     reference: p.reference,
-    bank: null,
     reason: p.reason,
-    received_by: actor.userId,
     value_date: await valueDateFor(trx, actor.organizationId, actor.userId),
-    created_at: now,
   });
   await setBillPaid(trx, bill.id, bill.paid_paise - p.amountPaise, now);
   await writeAudit(trx, actor, {
@@ -215,22 +204,14 @@ export async function refundPayment(
       );
   }
   const now = nowIso();
-  const row = await insertPaymentRow(trx, {
-    organization_id: actor.organizationId,
-    bill_id: p.bill_id,
-    patient_id: p.patient_id,
+  const row = await insertLedgerRow(trx, actor, { id: p.bill_id, patient_id: p.patient_id }, now, {
     kind: 'refund',
-    status: 'completed',
     amount_paise: -r.amountPaise,
     advance_paise: -fromAdvance,
     method: r.method ?? p.method,
-    reference: null,
-    bank: null,
     reason: r.reason,
     refund_of: p.id,
-    received_by: actor.userId,
     value_date: await valueDateFor(trx, actor.organizationId, actor.userId),
-    created_at: now,
   });
   const refunded = p.refunded_paise + r.amountPaise;
   await updatePaymentRow(trx, p.id, {
@@ -286,21 +267,13 @@ export async function useAdvance(
       'ADVANCE_TOO_LOW',
     );
   const now = nowIso();
-  const row = await insertPaymentRow(trx, {
-    organization_id: actor.organizationId,
-    bill_id: bill.id,
-    patient_id: bill.patient_id,
+  const row = await insertLedgerRow(trx, actor, bill, now, {
     kind: 'advance',
-    status: 'completed',
     amount_paise: 0,
     advance_paise: -amountPaise,
     method: 'advance',
-    reference: null,
-    bank: null,
     reason: note,
-    received_by: actor.userId,
     value_date: null,
-    created_at: now,
   });
   await setBillPaid(trx, bill.id, bill.paid_paise + amountPaise, now);
   await writeAudit(trx, actor, {
@@ -328,22 +301,14 @@ async function returnAdvance(
   const bill = await liveBill(trx, actor.organizationId, p.bill_id);
   await lockAdvances(trx, actor.organizationId);
   const now = nowIso();
-  const row = await insertPaymentRow(trx, {
-    organization_id: actor.organizationId,
-    bill_id: p.bill_id,
-    patient_id: p.patient_id,
+  const row = await insertLedgerRow(trx, actor, { id: p.bill_id, patient_id: p.patient_id }, now, {
     kind: 'advance',
-    status: 'completed',
     amount_paise: 0,
     advance_paise: r.amountPaise,
     method: 'advance',
-    reference: null,
-    bank: null,
     reason: r.reason,
     refund_of: p.id,
-    received_by: actor.userId,
     value_date: null,
-    created_at: now,
   });
   const refunded = p.refunded_paise + r.amountPaise;
   await updatePaymentRow(trx, p.id, {
@@ -358,4 +323,32 @@ async function returnAdvance(
     newValues: { ...row, bill_number: bill.bill_number, returned_to_account: r.amountPaise },
   });
   return row;
+}
+
+type NewPayment = Insertable<PaymentsTable>;
+type Defaulted = 'status' | 'reference' | 'bank';
+
+/**
+ * A ledger row the actor writes on a bill now: completed and without a cheque's reference or bank
+ * unless `row` says otherwise.
+ */
+function insertLedgerRow(
+  trx: Db,
+  actor: Actor,
+  bill: { id: number; patient_id: number | null },
+  now: string,
+  row: Omit<NewPayment, 'organization_id' | 'bill_id' | 'patient_id' | 'received_by' | 'created_at' | Defaulted> &
+    Partial<Pick<NewPayment, Defaulted>>,
+): Promise<PaymentRow> {
+  return insertPaymentRow(trx, {
+    organization_id: actor.organizationId,
+    bill_id: bill.id,
+    patient_id: bill.patient_id,
+    status: 'completed',
+    reference: null,
+    bank: null,
+    received_by: actor.userId,
+    created_at: now,
+    ...row,
+  });
 }

@@ -3,7 +3,7 @@ import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { newDocument, numberPages, toBuffer } from '../pdf/document.js';
-import { getOrganization } from '../settings/organization.js';
+import { getOrganization } from '../settings/service.js';
 import { formatLabDateTime, formatLabDay } from '../pdf/format.js';
 import { drawerDifferenceText, formatInr, rupeesToPaise } from '../../shared/money.js';
 import type { Closing } from '../../shared/schemas/payments.js';

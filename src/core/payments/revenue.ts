@@ -3,17 +3,9 @@ import type { Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import type { PAYMENT_METHODS } from '../../shared/billing.js';
 import { addDays, labDayBounds, localDate, startOfLocalDayUtc } from '../../shared/time.js';
-import type {
-  RevenueAnalytics,
-  RevenueDaily,
-  RevenueDay,
-  RevenueQuery,
-  RevenueTotals,
-} from '../../shared/schemas/revenue.js';
-import { getOrganization, organizationTimezone } from '../settings/organization.js';
-import { formatLabDay } from '../pdf/format.js';
-import { billedByDoctor, billedPatients, billedTotals, billsPerDay, ledgerTotalsByDay } from './repository.js';
-import { billedByTestSummed } from '../reports/summary.js';
+import type { RevenueDaily, RevenueDay, RevenueQuery, RevenueTotals } from '../../shared/schemas/revenue.js';
+import { organizationTimezone } from '../settings/service.js';
+import { billedPatients, billedTotals, billsPerDay, ledgerTotalsByDay } from './repository.js';
 
 /**
  * Revenue in the lab's calendar days, from the ledger only. A method's column is the
@@ -148,7 +140,7 @@ export async function revenueDaily(db: Db, organizationId: number, q: RevenueQue
  * bills summed once (a covering index) and one distinct count of the period's patients, instead
  * of every lab day's bills.
  */
-async function revenueTotals(db: Db, organizationId: number, q: RevenueQuery): Promise<RevenueTotals> {
+export async function revenueTotals(db: Db, organizationId: number, q: RevenueQuery): Promise<RevenueTotals> {
   const { timeZone, from, to } = await revenueRange(db, organizationId, q);
   const { days, all } = await ledgerDays(db, organizationId, from, to);
   const list = [...days.keys()];
@@ -162,92 +154,6 @@ async function revenueTotals(db: Db, organizationId: number, q: RevenueQuery): P
     all.patients = await billedPatients(db, organizationId, fromUtc, toUtc);
   }
   return { ...toDay(all), bills: all.bills };
-}
-
-/**
- * Billed per category (a test's catalogue category, Profiles, Packages) of live bills made in a UTC
- * window: the per-item figures of Revenue by Test (its rollup and rows, src/core/reports/summary.ts)
- * added up by category.
- */
-async function billedCategories(db: Db, organizationId: number, fromUtc: string, toUtc: string) {
-  const out = new Map<string, { category: string; amount_paise: number; items: number }>();
-  for (const l of await billedByTestSummed(db, { organizationId, fromUtc, toUtc })) {
-    const category =
-      l.item_type === 'test' ? l.category || 'Uncategorised' : l.item_type === 'profile' ? 'Profiles' : 'Packages';
-    const c = out.get(category) ?? { category, amount_paise: 0, items: 0 };
-    c.amount_paise += Number(l.total_paise);
-    c.items += Number(l.count);
-    out.set(category, c);
-  }
-  return [...out.values()];
-}
-
-const change = (current: number, previous: number) => ({
-  current,
-  previous,
-  change_percent: previous === 0 ? null : Math.round(((current - previous) / Math.abs(previous)) * 1000) / 10,
-});
-
-/** Cards against the previous period of the same length, analytics by category and doctor, and the forecast. */
-export async function revenueAnalytics(db: Db, organizationId: number, q: RevenueQuery): Promise<RevenueAnalytics> {
-  const { timeZone, from, to } = await revenueRange(db, organizationId, q);
-  const length = daysBetween(from, to).length;
-  const previousTo = addDays(from, -1);
-  const previousFrom = addDays(from, -length);
-  const [cur, prev] = await Promise.all([
-    revenueTotals(db, organizationId, { from, to }),
-    revenueTotals(db, organizationId, { from: previousFrom, to: previousTo }),
-  ]);
-  const fromUtc = startOfLocalDayUtc(timeZone, from).toISOString();
-  const toUtc = startOfLocalDayUtc(timeZone, addDays(to, 1)).toISOString();
-  const [categories, doctors, org] = await Promise.all([
-    billedCategories(db, organizationId, fromUtc, toUtc),
-    // No doctor first, then by id: ties in the sort by amount below keep that order on both engines.
-    billedByDoctor(db, organizationId, fromUtc, toUtc).then((rows) =>
-      rows.sort(
-        (a, b) =>
-          (a.doctor_id === null ? -Infinity : Number(a.doctor_id)) -
-          (b.doctor_id === null ? -Infinity : Number(b.doctor_id)),
-      ),
-    ),
-    getOrganization(db, organizationId),
-  ]);
-  const day = (d: string) => formatLabDay(d, org.date_format);
-  // Projected from the period's net in paise, not from the rounded daily average: a 30-day period
-  // projects to its own net exactly (₹1,999.25 / 30 days -> ₹1,999.25, not 30 x ₹66.64 = ₹1,999.20).
-  const netPaise = Math.round(cur.total * 100);
-  const projected = (days: number) => Math.round((netPaise * days) / length) / 100;
-  const dailyAverage = projected(1);
-  return {
-    from,
-    to,
-    previous_from: previousFrom,
-    previous_to: previousTo,
-    cards: {
-      total: change(cur.total, prev.total),
-      patients: change(cur.patients, prev.patients),
-      average_bill: change(cur.average_bill, prev.average_bill),
-      refunds: change(cur.refunds, prev.refunds),
-    },
-    by_category: categories
-      .map((c) => ({ category: c.category, amount: rupees(Number(c.amount_paise)), items: Number(c.items) }))
-      .sort((a, b) => b.amount - a.amount || a.category.localeCompare(b.category)),
-    by_doctor: doctors
-      .map((d) => ({
-        doctor_id: d.doctor_id,
-        doctor_name: d.doctor_id === null ? 'No referring doctor' : (d.name ?? `Doctor ${d.doctor_id}`),
-        amount: rupees(Number(d.amount_paise)),
-        bills: Number(d.bills),
-      }))
-      .sort((a, b) => b.amount - a.amount),
-    forecast: {
-      method: `Projection, not a promise: the average net revenue per day over the ${length} days from ${day(from)} to ${day(to)} (₹${dailyAverage.toFixed(2)} a day), times 7 and 30 days, from the period's net to the paisa. It assumes the coming days are like these.`,
-      basis_days: length,
-      daily_average: dailyAverage,
-      next_7_days: projected(7),
-      next_30_days: projected(30),
-    },
-  };
 }
 
 export const REVENUE_COLUMNS = [
@@ -278,3 +184,7 @@ export async function revenueReportRows(db: Db, actor: Actor, q: RevenueQuery, f
   });
   return { report, header: REVENUE_COLUMNS.map(([, label]) => label), rows };
 }
+
+// The analytics read the revenue-by-test rollup of reports and live there; bench/reports.ts still
+// imports them from this file.
+export { revenueAnalytics } from '../reports/service.js';

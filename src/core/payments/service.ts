@@ -13,7 +13,7 @@ import type {
   RefundCreate,
 } from '../../shared/schemas/payments.js';
 import { findPatient } from '../patients/repository.js';
-import { organizationTimezone } from '../settings/organization.js';
+import { organizationTimezone } from '../settings/service.js';
 import { recordPayment, refundPayment, useAdvance } from './ledger.js';
 import { bounceCheque, clearCheque } from './cheques.js';
 import {
@@ -169,3 +169,6 @@ export async function patientAdvance(db: Db, organizationId: number, patientId: 
   if (!patient) throw new NotFoundError('Patient', patientId);
   return { patient_id: patientId, advance: rupees(await patientAdvancePaise(db, organizationId, patientId)) };
 }
+
+export { recordBillRefund, recordPayment } from './ledger.js';
+export { collectionDaily, daysBetween, revenueDaily, revenueRange, revenueTotals } from './revenue.js';

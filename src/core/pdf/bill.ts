@@ -2,7 +2,7 @@ import type { Bill } from '../../shared/schemas/bills.js';
 import type { Patient } from '../../shared/schemas/patients.js';
 import { amountInWords } from '../../shared/billing.js';
 import { formatMoney } from '../../shared/money.js';
-import type { OrganizationRow } from '../settings/organization.js';
+import type { OrganizationRow } from '../settings/service.js';
 import { newDocument, numberPages, toBuffer } from './document.js';
 import { formatLabDate, formatLabDateTime } from './format.js';
 import { fitColumns, widestValue } from './columns.js';

@@ -3,7 +3,7 @@ import type { PayerStatement } from '../../shared/schemas/payers.js';
 import { amountInWords, PAYMENT_METHOD_LABELS, type PaymentMethod } from '../../shared/billing.js';
 import { formatMoney } from '../../shared/money.js';
 import { GST_STATES } from '../../shared/gst.js';
-import type { OrganizationRow } from '../settings/organization.js';
+import type { OrganizationRow } from '../settings/service.js';
 import { newDocument, numberPages, toBuffer } from './document.js';
 import { formatLabDate, formatLabDateTime, formatLabDay } from './format.js';
 import { fitColumns, widestValue, type Col } from './columns.js';

@@ -2,7 +2,7 @@ import type { Sample } from '../../shared/schemas/samples.js';
 import { formatAge } from '../../shared/age.js';
 import { localDate } from '../../shared/time.js';
 import { tubeLabel } from '../../shared/tubes.js';
-import type { OrganizationRow } from '../settings/organization.js';
+import type { OrganizationRow } from '../settings/service.js';
 import { barcodePng } from './barcode.js';
 import { newDocument, toBuffer } from './document.js';
 import { formatLabDateTime } from './format.js';

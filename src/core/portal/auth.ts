@@ -11,11 +11,16 @@ import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { TooManyRequestsError, UnauthorizedError } from '../errors.js';
-import { CLOSED_LAB_STATUSES, LabClosedError } from '../tenants/open-labs.js';
+import { CLOSED_LAB_STATUSES, LabClosedError } from '../tenants/service.js';
 import type { TenantStatus } from '../../shared/schemas/tenants.js';
-import { dummyPasswordHash, verifyPassword } from '../auth/password.js';
-import { hashToken } from '../auth/sessions.js';
-import { SignInLimits, waitText, type SignInTicket } from '../auth/throttle.js';
+import {
+  dummyPasswordHash,
+  verifyPassword,
+  hashToken,
+  SignInLimits,
+  waitText,
+  type SignInTicket,
+} from '../auth/service.js';
 import { mobileKey } from './pin.js';
 import { tenantIdByDomain } from '../tenants/repository.js';
 import {

@@ -1,14 +1,11 @@
 import { billsWithVerifiedResults, linesOfBills, reportableSample, verifiedResultsOfPatient } from './repository.js';
-import { visitReport } from '../results/visit-report.js';
-import { reportStatus } from '../results/report.js';
-import { primaryOrganization } from '../settings/organization.js';
+import { visitReport, reportStatus } from '../results/service.js';
+import { primaryOrganization, organizationTimezone } from '../settings/service.js';
 import type { Db } from '../db/connection.js';
 import { NotFoundError } from '../errors.js';
 import { findPatient } from '../patients/repository.js';
 import { billsQuery, findBillRow, selectBillColumns } from '../billing/repository.js';
-import { toBill } from '../billing/mappers.js';
-import { billPdfById } from '../billing/print.js';
-import { organizationTimezone } from '../settings/organization.js';
+import { toBill, billPdfById } from '../billing/service.js';
 import { localDate } from '../../shared/time.js';
 import { visitsOfPatient } from '../visits/repository.js';
 import { ageOn, formatAge } from '../../shared/age.js';

@@ -4,10 +4,9 @@ import type { Db } from '../db/connection.js';
 import { nowIso, type Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
-import { actorHasPermission } from '../users/permissions.js';
-import { getBill } from '../billing/service.js';
-import { billPdfById } from '../billing/print.js';
-import { hashPassword } from '../auth/password.js';
+import { actorHasPermission } from '../users/service.js';
+import { getBill, billPdfById } from '../billing/service.js';
+import { hashPassword } from '../auth/service.js';
 import { findPatient } from '../patients/repository.js';
 import { PORTAL_PIN_LENGTH, type PortalPinIssued, type PortalPinStatus } from '../../shared/schemas/portal.js';
 

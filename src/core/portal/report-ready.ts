@@ -1,12 +1,12 @@
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { findBillRow } from '../billing/repository.js';
-import { getOrganization, settingsOf } from '../settings/organization.js';
+import { getOrganization, settingsOf } from '../settings/service.js';
 import { findSampleRow } from '../samples/repository.js';
 import { findPatient } from '../patients/repository.js';
 import { findUser } from '../users/repository.js';
 import { portalAccessOf } from './repository.js';
-import { queueReportReady, reportNotificationsOn } from '../messaging/outbox.js';
+import { queueReportReady, reportNotificationsOn } from '../messaging/service.js';
 import { reportHead, uncalledCriticals } from '../results/entry-repository.js';
 import { doctorTitledName } from '../../shared/person-name.js';
 import type { Listeners } from '../events.js';

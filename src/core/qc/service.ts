@@ -5,7 +5,7 @@ import { nowIso } from '../context.js';
 import { diff, writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { nextSequence } from '../sequences.js';
-import { getOrganization } from '../settings/organization.js';
+import { getOrganization } from '../settings/service.js';
 import { addDays, localDate } from '../../shared/time.js';
 import { formatLabDateTime } from '../pdf/format.js';
 import { evaluateRun, passRate, zScore } from '../../shared/westgard.js';
@@ -327,3 +327,6 @@ export async function qcSummary(db: Db, organizationId: number): Promise<QcSumma
     expiring_soon: expiring,
   };
 }
+
+export { qcGate } from './runs.js';
+export { qcStatusesOf, qcTestStatus } from './gate.js';

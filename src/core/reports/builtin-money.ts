@@ -1,5 +1,5 @@
 import { addDays, localDate, startOfLocalDayUtc } from '../../shared/time.js';
-import { collectionDaily } from '../payments/revenue.js';
+import { collectionDaily } from '../payments/service.js';
 import { billedByTestSummed } from './summary.js';
 import { billsWithDues, discountsByUser, duesFigures, referralsByDoctor } from './bills-repository.js';
 

@@ -1,7 +1,7 @@
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { ConflictError, ForbiddenError } from '../errors.js';
-import { actorHasPermission } from '../users/permissions.js';
+import { actorHasPermission } from '../users/service.js';
 import type { ReportResult, ReportRunQuery } from '../../shared/schemas/reports.js';
 import { REPORT_PAGE_SIZE, REPORT_PDF_MAX_ROWS } from '../../shared/reports.js';
 import { formatCount } from '../../shared/count.js';

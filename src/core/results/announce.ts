@@ -2,7 +2,7 @@ import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import type { SampleRow } from '../samples/repository.js';
 import { findBillRow } from '../billing/repository.js';
-import { notify } from '../notifications/notify.js';
+import { notify } from '../notifications/service.js';
 
 /** The notifications results raise, written in the transaction that stores the value. */
 

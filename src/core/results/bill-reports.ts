@@ -3,7 +3,7 @@ import { ConflictError, NotFoundError } from '../errors.js';
 import type { BillReport } from '../../shared/schemas/results.js';
 import { findBillRow } from '../billing/repository.js';
 import { testsOnSamplesOfBill } from '../samples/repository.js';
-import { labSettings } from '../settings/organization.js';
+import { labSettings } from '../settings/service.js';
 import { reportHead } from './entry-repository.js';
 import { assertReleasable } from './report.js';
 import { assertInScope, type ResultScope } from './scope.js';

@@ -26,7 +26,7 @@ import {
   type TestRules,
 } from './entry-repository.js';
 import { getResult } from './service.js';
-import { consumeForResult, returnForResult } from '../inventory/ledger.js';
+import { consumeForResult, returnForResult } from '../inventory/service.js';
 import { equipmentForEntry } from '../equipment/service.js';
 
 function entryClosedMessage(code: string, status: string): string {

@@ -3,7 +3,7 @@ import { nowIso } from '../context.js';
 import { computeFlag, isCritical } from '../../shared/flags.js';
 import { checkResultValue, deltaFailed } from '../../shared/resultTypes.js';
 import { ValidationError } from '../errors.js';
-import { jsonList } from '../catalogue/mappers.js';
+import { jsonList } from '../catalogue/service.js';
 import { rangeForPatient } from './mappers.js';
 import { patientForRange, previousResult, type TestRules } from './entry-repository.js';
 

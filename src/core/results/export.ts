@@ -4,7 +4,7 @@ import { csvHeader, csvRows } from '../export/csv.js';
 import type { Db } from '../db/connection.js';
 import { resultCode, type ResultListQuery } from '../../shared/schemas/results.js';
 import { toResult } from './mappers.js';
-import { organizationTimezone } from '../settings/organization.js';
+import { organizationTimezone } from '../settings/service.js';
 import { allResults, type ResultFilter } from './repository.js';
 import { resultScope } from './scope.js';
 

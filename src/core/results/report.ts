@@ -4,7 +4,7 @@ import { nowIso } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { ReportStatus } from '../../shared/schemas/results.js';
-import { getOrganization, settingsOf } from '../settings/organization.js';
+import { getOrganization, settingsOf } from '../settings/service.js';
 import { findSampleRow, updateSampleRow } from '../samples/repository.js';
 import { formatInr } from '../../shared/money.js';
 import { labReportPdf } from '../pdf/report.js';
@@ -12,7 +12,7 @@ import { ageTextAt } from './mappers.js';
 import { assertInScope, type ResultScope } from './scope.js';
 import { countReportPrint, reportHead, uncalledCriticals } from './entry-repository.js';
 import { verificationUrl } from '../lab-reports/service.js';
-import { reportSettingsFor } from '../printing/snapshots.js';
+import { reportSettingsFor } from '../printing/service.js';
 import { reportLinesOfSample } from './report-lines.js';
 import { doctorTitledName } from '../../shared/person-name.js';
 

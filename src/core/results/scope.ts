@@ -1,9 +1,9 @@
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { NotFoundError } from '../errors.js';
-import { labSettings } from '../settings/organization.js';
+import { labSettings } from '../settings/service.js';
 import { isPatientOfDoctor } from '../patients/repository.js';
-import { actorHasPermission } from '../users/permissions.js';
+import { actorHasPermission } from '../users/service.js';
 
 /**
  * Whose results a reader may see. A doctor sees the patients of visits and bills that name them,

@@ -1,7 +1,7 @@
 import type { Db } from '../db/connection.js';
 import { NotFoundError } from '../errors.js';
-import { jsonList } from '../catalogue/mappers.js';
-import { organizationTimezone } from '../settings/organization.js';
+import { jsonList } from '../catalogue/service.js';
+import { organizationTimezone } from '../settings/service.js';
 import { localDate, startOfLocalDayUtc } from '../../shared/time.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import type {
@@ -14,7 +14,7 @@ import type {
 import { ageAt, ageTextAt, rangeForPatient, toResult } from './mappers.js';
 import { callsOf, orderedTests, sampleForEntry } from './entry-repository.js';
 import { assertInScope, type ResultScope } from './scope.js';
-import { qcStatusesOf, qcTestStatus } from '../qc/gate.js';
+import { qcStatusesOf, qcTestStatus } from '../qc/service.js';
 import { nowIso } from '../context.js';
 import { findResultRow, OPEN_FOR_ENTRY, pageResults, resultRowsOfSample } from './repository.js';
 import { amendmentsOf, resultCounts } from './summary-repository.js';
@@ -172,3 +172,10 @@ export async function resultSheet(
     tests,
   };
 }
+
+export { type ResultScope, assertInScope, doctorLimit, resultScope } from './scope.js';
+export { enterResult } from './entry.js';
+export { checkedValue } from './evaluate.js';
+export { toResult } from './mappers.js';
+export { assertReleasable, reportStatus } from './report.js';
+export { visitReport } from './visit-report.js';

@@ -3,7 +3,7 @@ import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { ConflictError, DomainError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
-import { labSettings } from '../settings/organization.js';
+import { labSettings } from '../settings/service.js';
 import { findSampleRow, updateSampleRow } from '../samples/repository.js';
 import {
   resultCode,
@@ -23,11 +23,11 @@ import {
   updateResultRow,
 } from './entry-repository.js';
 import { getResult } from './service.js';
-import { qcGate } from '../qc/runs.js';
+import { qcGate } from '../qc/service.js';
 import { announce } from '../events.js';
-import { actorHasPermission } from '../users/permissions.js';
+import { actorHasPermission } from '../users/service.js';
 import { notVerifiable, verifyRefusal, type VerifyMode } from './verify-rules.js';
-import { snapshotReport } from '../printing/snapshots.js';
+import { snapshotReport } from '../printing/service.js';
 
 /**
  * Verification (validation) of entered results. The verifier is always the signed-in user (the

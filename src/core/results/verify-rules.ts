@@ -1,8 +1,8 @@
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { ConflictError, ForbiddenError, type DomainError } from '../errors.js';
-import { labSettings } from '../settings/organization.js';
-import { actorHasPermission } from '../users/permissions.js';
+import { labSettings } from '../settings/service.js';
+import { actorHasPermission } from '../users/service.js';
 import { resultCode, reviewReasons, type TestResult } from '../../shared/schemas/results.js';
 
 /**

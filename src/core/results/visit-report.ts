@@ -1,12 +1,12 @@
 import type { Db } from '../db/connection.js';
 import { ConflictError, NotFoundError } from '../errors.js';
-import { getOrganization, settingsOf } from '../settings/organization.js';
+import { getOrganization, settingsOf } from '../settings/service.js';
 import { sampleIdsOfBill } from '../samples/repository.js';
 import { getBill } from '../billing/service.js';
 import { labReportPdf, type PendingTest, type ReportLine } from '../pdf/report.js';
 import type { ReportSample } from '../pdf/report-types.js';
 import { verificationUrl } from '../lab-reports/service.js';
-import { reportSettingsFor } from '../printing/snapshots.js';
+import { reportSettingsFor } from '../printing/service.js';
 import { countReportPrint, orderedTests, reportHead } from './entry-repository.js';
 import { assertInScope, type ResultScope } from './scope.js';
 import { assertReleasable, doctorOnReport, patientOnReport, type Head } from './report.js';

@@ -1,6 +1,6 @@
 import type { Db } from '../db/connection.js';
 import { ConflictError } from '../errors.js';
-import { getOrganization } from '../settings/organization.js';
+import { getOrganization } from '../settings/service.js';
 import { sampleLabelPdf } from '../pdf/label.js';
 import { getSample } from './service.js';
 

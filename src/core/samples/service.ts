@@ -5,7 +5,7 @@ import { nowIso } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { nextSequence } from '../sequences.js';
-import { organizationTimezone } from '../settings/organization.js';
+import { organizationTimezone } from '../settings/service.js';
 import { localDate } from '../../shared/time.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import {
@@ -46,7 +46,7 @@ import { findUser } from '../users/repository.js';
 import { findBillRow } from '../billing/repository.js';
 import { announce } from '../events.js';
 import { ownedIds } from '../catalogue/repository.js';
-import { notify } from '../notifications/notify.js';
+import { notify } from '../notifications/service.js';
 
 export async function load(db: Db, organizationId: number, id: number): Promise<Sample> {
   const row = await findSampleRow(db, organizationId, { id });

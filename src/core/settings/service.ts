@@ -10,9 +10,6 @@ import {
   type OrganizationRow,
 } from './organization.js';
 import { updateOrganizationRow } from './repository.js';
-import { ValidationError } from '../errors.js';
-import { endSessionsWithoutTwoFactor, hasTwoFactor } from '../two-factor/service.js';
-import { gateNotificationSwitches } from '../messaging/service.js';
 import { announce } from '../events.js';
 
 /**
@@ -74,13 +71,11 @@ export async function updateSettings(db: Db, actor: Actor, patch: SettingsUpdate
   return db.transaction().execute(async (trx) => {
     const org = await getOrganization(trx, actor.organizationId);
     const before = toSettings(org);
-    const after = { ...before, ...definedOnly(patch) } as Settings;
-    const requiringTwoFactor = after.twoFactorAuth && !before.twoFactorAuth;
-    if (requiringTwoFactor) await assertMayRequireTwoFactor(trx, actor);
-    await gateNotificationSwitches(trx, org.id, before, after, 'update');
+    const after = await allowedChange(trx, actor, before, { ...before, ...definedOnly(patch) } as Settings, 'update');
     const saved = await save(trx, actor, org, before, after, 'update');
     // Nobody stays signed in on a password alone once the lab requires a code.
-    if (requiringTwoFactor) await endSessionsWithoutTwoFactor(trx, actor);
+    if (after.twoFactorAuth && !before.twoFactorAuth)
+      await announce(trx, actor, 'lab.two_factor_required', { organizationId: org.id });
     return saved;
   });
 }
@@ -100,7 +95,7 @@ export async function resetSettings(db: Db, actor: Actor): Promise<Settings> {
       currency: 'INR',
       ...Object.fromEntries(JSON_FIELDS.map((k) => [k, DEFAULT_SETTINGS[k]])),
     } as Settings;
-    return save(trx, actor, org, before, await gateNotificationSwitches(trx, org.id, before, after, 'reset'), 'reset');
+    return save(trx, actor, org, before, await allowedChange(trx, actor, before, after, 'reset'), 'reset');
   });
 }
 
@@ -144,18 +139,44 @@ async function save(
 }
 
 /**
- * Requiring two-factor of every staff member must not lock out the administrator doing it: they
- * set up their own authenticator first (the CLI, acting as the system, is not asked).
+ * The switches a change turns on are announced first: the features they depend on refuse an update
+ * (the error propagates) or keep a switch as it was on a reset. Answers what may be saved.
  */
-async function assertMayRequireTwoFactor(db: Db, actor: Actor): Promise<void> {
-  if (actor.role === 'system' || actor.userId === null) return;
-  if (await hasTwoFactor(db, actor.organizationId, actor.userId)) return;
-  throw ValidationError.field(
-    'twoFactorAuth',
-    'Set up two-factor sign-in for your own account first (account menu, Two-factor sign-in): once this is on, everyone signs in with a code, and you would be asked to set one up at your next sign-in',
-  );
+async function allowedChange(
+  trx: Db,
+  actor: Actor,
+  before: Settings,
+  after: Settings,
+  how: 'update' | 'reset',
+): Promise<Settings> {
+  const turnedOn = (Object.keys(after) as (keyof Settings)[]).filter((k) => after[k] === true && before[k] !== true);
+  if (turnedOn.length === 0) return after;
+  const kept: Partial<Record<keyof Settings, unknown>> = {};
+  await announce(trx, actor, 'settings.changing', {
+    organizationId: actor.organizationId,
+    turnedOn,
+    how,
+    keepAsWas: (setting) => {
+      if (setting in before) kept[setting as keyof Settings] = before[setting as keyof Settings];
+    },
+  });
+  return { ...after, ...kept } as Settings;
 }
 
 function definedOnly<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
+
+export {
+  DEFAULT_SETTINGS,
+  type LabSettings,
+  type OrganizationRow,
+  getOrganization,
+  insertOrganizationRow,
+  labSettings,
+  labToday,
+  organizationTimezone,
+  primaryOrganization,
+  settingsOf,
+} from './organization.js';
+export { assertPasswordPolicy } from './password-policy.js';

@@ -2,11 +2,11 @@ import { insertUserRow } from '../users/repository.js';
 import type { Db } from '../db/connection.js';
 import { nowIso, systemActor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
-import { hashPassword } from '../auth/password.js';
+import { hashPassword } from '../auth/service.js';
 import { ConflictError } from '../errors.js';
 import { ROLES, ROLE_LABELS, type Role } from '../../shared/roles.js';
 import type { DemoCredential } from '../../shared/schemas/auth.js';
-import { primaryOrganization } from '../settings/organization.js';
+import { primaryOrganization } from '../settings/service.js';
 import { setupLab } from './service.js';
 
 /** The demo lab's shared password: shown on the login page in --demo mode only. */

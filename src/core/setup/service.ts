@@ -1,15 +1,14 @@
 import type { Db } from '../db/connection.js';
-import { insertOrganizationRow } from '../settings/organization.js';
+import { insertOrganizationRow, DEFAULT_SETTINGS, primaryOrganization } from '../settings/service.js';
 import { insertUserRow } from '../users/repository.js';
-import { insertDefaultLocations } from '../samples/repository.js';
+import { announce } from '../events.js';
 import { nowIso, systemActor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
-import { hashPassword } from '../auth/password.js';
+import { hashPassword } from '../auth/service.js';
 import { ConflictError } from '../errors.js';
 import { splitName, type SetupInput } from '../../shared/schemas/setup.js';
-import { DEFAULT_SETTINGS, primaryOrganization } from '../settings/organization.js';
 import type { Role } from '../../shared/roles.js';
-import { loadStarterCatalogue, readStarterCatalogue, type StarterSummary } from '../catalogue/starter.js';
+import { loadStarterCatalogue, readStarterCatalogue, type StarterSummary } from '../catalogue/service.js';
 
 export interface SetupResult {
   organizationId: number;
@@ -72,8 +71,8 @@ export async function setupLab(db: Db, input: SetupInput, opts: { demo?: boolean
       created_at: now,
       updated_at: now,
     });
-    await insertDefaultLocations(trx, org.id, now);
     const actor = systemActor(org.id, 'setup');
+    await announce(trx, actor, 'lab.created', { organizationId: org.id, at: now });
     await writeAudit(trx, actor, {
       action: 'create',
       entity: 'organization',

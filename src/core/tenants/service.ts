@@ -1,12 +1,12 @@
 import type { Db } from '../db/connection.js';
 import { nowIso, type Actor } from '../context.js';
 import { diff, writeAudit } from '../audit/audit.js';
-import { NO_PASSWORD } from '../auth/password.js';
+import { announce } from '../events.js';
+import { NO_PASSWORD } from '../auth/service.js';
 import { storageByOrganization } from '../db/storage.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import { issueInvitation } from '../invitations/service.js';
-import { insertDefaultLocations } from '../samples/repository.js';
-import { DEFAULT_SETTINGS } from '../settings/organization.js';
+import { DEFAULT_SETTINGS } from '../settings/service.js';
 import { insertUserRow } from '../users/repository.js';
 import {
   activeUserCounts,
@@ -211,7 +211,7 @@ export async function createTenant(
       created_at: now,
       updated_at: now,
     });
-    await insertDefaultLocations(trx, org.id, now);
+    await announce(trx, actor, 'lab.created', { organizationId: org.id, at: now });
     const values = { ...auditValues(org), admin_email: admin.email };
     await writeAudit(trx, actor, { action: 'create', entity: 'tenant', entityId: org.id, newValues: values });
     const inLab = { ...actor, organizationId: org.id };
@@ -310,3 +310,20 @@ export async function reissueAdminInvitation(db: Db, actor: Actor, id: number): 
     return issueInvitation(trx, actor, { organizationId: id, userId: admin.id, email: admin.email });
   });
 }
+
+/** A pending lab (its administrator had not set a password) becomes active; any other lab is left as it is. */
+export async function activatePendingLab(trx: Db, actor: Actor, organizationId: number): Promise<void> {
+  const lab = await findTenantRow(trx, organizationId);
+  if (lab?.status !== 'pending') return;
+  await updateTenantRow(trx, lab.id, { status: 'active', updated_at: nowIso() });
+  await writeAudit(trx, actor, {
+    action: 'update',
+    entity: 'organization',
+    entityId: lab.id,
+    oldValues: { status: 'pending' },
+    newValues: { status: 'active', reason: 'the administrator accepted the invitation' },
+  });
+}
+
+export { CLOSED_LAB_STATUSES, LabClosedError, labIsOpen, openLabIds } from './open-labs.js';
+export { labClosedMessage, signInAccount, signInLabId, signInPageLab } from './sign-in.js';

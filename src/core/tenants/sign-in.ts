@@ -1,5 +1,5 @@
 import type { Db } from '../db/connection.js';
-import { getOrganization, primaryOrganization } from '../settings/organization.js';
+import { getOrganization, primaryOrganization } from '../settings/service.js';
 import { findUserByEmail, type UserRow } from '../users/repository.js';
 import { findTenantRow, organizationCount, primaryOrganizationId, tenantIdByDomain } from './repository.js';
 import type { SignInLab } from '../../shared/schemas/auth.js';

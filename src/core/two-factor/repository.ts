@@ -81,21 +81,18 @@ export async function useStep(db: Db, organizationId: number, userId: number, st
 
 /** Two-factor off: the secret, any set-up in progress, the recovery codes and open challenges go. */
 export async function deleteTwoFactor(db: Db, organizationId: number, userId: number): Promise<void> {
-  await db
-    .deleteFrom('two_factor_recovery_codes')
-    .where('organization_id', '=', organizationId)
-    .where('user_id', '=', userId)
-    .execute();
-  await db
-    .deleteFrom('two_factor_challenges')
-    .where('organization_id', '=', organizationId)
-    .where('user_id', '=', userId)
-    .execute();
-  await db
-    .deleteFrom('user_two_factor')
-    .where('organization_id', '=', organizationId)
-    .where('user_id', '=', userId)
-    .execute();
+  for (const table of ['two_factor_recovery_codes', 'two_factor_challenges', 'user_two_factor'] as const)
+    await deleteUserRows(db, table, organizationId, userId);
+}
+
+/** A user's rows of one of the two-factor tables, deleted. */
+async function deleteUserRows(
+  db: Db,
+  table: 'user_two_factor' | 'two_factor_recovery_codes' | 'two_factor_challenges',
+  organizationId: number,
+  userId: number,
+): Promise<void> {
+  await db.deleteFrom(table).where('organization_id', '=', organizationId).where('user_id', '=', userId).execute();
 }
 
 export async function replaceRecoveryCodes(
@@ -105,11 +102,7 @@ export async function replaceRecoveryCodes(
   hashes: string[],
   now: string,
 ): Promise<void> {
-  await db
-    .deleteFrom('two_factor_recovery_codes')
-    .where('organization_id', '=', organizationId)
-    .where('user_id', '=', userId)
-    .execute();
+  await deleteUserRows(db, 'two_factor_recovery_codes', organizationId, userId);
   await db
     .insertInto('two_factor_recovery_codes')
     .values(

@@ -2,12 +2,17 @@ import type { Db } from '../db/connection.js';
 import { nowIso, type Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { ConflictError, ForbiddenError, NotFoundError, TooManyRequestsError, ValidationError } from '../errors.js';
-import { getOrganization, labSettings } from '../settings/organization.js';
+import { getOrganization, labSettings } from '../settings/service.js';
 import { findUser, type UserRow } from '../users/repository.js';
-import { endSessionsOfUser, renewSessionEndingOthers } from '../auth/sessions.js';
+import {
+  endSessionsOfUser,
+  renewSessionEndingOthers,
+  verifyPassword,
+  staffAccountKey,
+  waitText,
+  type SignInLimits,
+} from '../auth/service.js';
 import { deleteOtherSessionRowsOfUser, selectLabSessionCounts } from '../auth/repository.js';
-import { verifyPassword } from '../auth/password.js';
-import { staffAccountKey, waitText, type SignInLimits } from '../auth/throttle.js';
 import { ROLE_RANK, type Role } from '../../shared/roles.js';
 import type { TwoFactorConfirm, TwoFactorSetup, TwoFactorStatus } from '../../shared/schemas/two-factor.js';
 import {
@@ -62,10 +67,18 @@ export async function twoFactorStatus(db: Db, organizationId: number, userId: nu
   };
 }
 
-/** Whether the user has two-factor sign-in on (System Settings refuses to require it of all until the admin has). */
-export async function hasTwoFactor(db: Db, organizationId: number, userId: number): Promise<boolean> {
-  const row = await findTwoFactor(db, organizationId, userId);
-  return Boolean(row?.secret);
+/**
+ * Requiring two-factor of every staff member must not lock out the administrator doing it: they
+ * set up their own authenticator first (the CLI, acting as the system, is not asked).
+ */
+export async function assertMayRequireTwoFactor(db: Db, actor: Actor): Promise<void> {
+  if (actor.role === 'system' || actor.userId === null) return;
+  const row = await findTwoFactor(db, actor.organizationId, actor.userId);
+  if (row?.secret) return;
+  throw ValidationError.field(
+    'twoFactorAuth',
+    'Set up two-factor sign-in for your own account first (account menu, Two-factor sign-in): once this is on, everyone signs in with a code, and you would be asked to set one up at your next sign-in',
+  );
 }
 
 /** A change to one's sign-in: the session making it, renewed (a new cookie), when it is still there. */
@@ -304,3 +317,6 @@ export async function endSessionsWithoutTwoFactor(db: Db, actor: Actor): Promise
   }
   return users;
 }
+
+export { SecretBox, TWO_FACTOR_KEY_FILE, TwoFactorKeyError } from './secret-box.js';
+export { TwoFactorSignIn } from './sign-in.js';

@@ -2,7 +2,7 @@ import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
 import { diff, writeAudit } from '../audit/audit.js';
-import { endSessionsOfUser } from '../auth/sessions.js';
+import { endSessionsOfUser } from '../auth/service.js';
 import { ConflictError, DomainError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import type { User } from '../../shared/schemas/users.js';
 import type { BulkResult, BulkUsersInput } from '../../shared/schemas/user-admin.js';

@@ -2,8 +2,8 @@ import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
 import { diff, writeAudit } from '../audit/audit.js';
-import { assertPasswordPolicy } from '../settings/password-policy.js';
-import { hashPassword } from '../auth/password.js';
+import { assertPasswordPolicy } from '../settings/service.js';
+import { hashPassword, endSessionsOfUser } from '../auth/service.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import { isNoEmailPlaceholder } from '../../shared/schemas/doctors.js';
 import { canAssignRole, DOCTOR_ROLES, ROLE_RANK, type Role } from '../../shared/roles.js';
@@ -19,7 +19,6 @@ import {
   updateUserRow,
   type UserRow,
 } from './repository.js';
-import { endSessionsOfUser } from '../auth/sessions.js';
 import { rupeesToPaise } from '../../shared/money.js';
 import { labPermissions } from './permissions.js';
 import { moveTitleOutOfFirstName } from '../../shared/person-name.js';
@@ -245,3 +244,5 @@ export async function resolveDoctor(
     throw ValidationError.field('doctor_id', 'The selected user is not a doctor or lab technician');
   return { id: d.id, feePaise: d.consultation_fee_paise };
 }
+
+export { actorHasPermission, labPermissions, rolesWith } from './permissions.js';

@@ -1,5 +1,5 @@
 import type { UserStatus } from '../../shared/schemas/users.js';
-import { NO_PASSWORD } from '../auth/password.js';
+import { NO_PASSWORD } from '../auth/service.js';
 
 /**
  * Where an account stands; the one place it is worked out (the API's `status`, the list's status

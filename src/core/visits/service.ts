@@ -5,8 +5,8 @@ import { writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { findPatient } from '../patients/repository.js';
 import { resolveDoctor } from '../users/service.js';
-import { assertInScope, doctorLimit } from '../results/scope.js';
-import { organizationTimezone } from '../settings/organization.js';
+import { assertInScope, doctorLimit } from '../results/service.js';
+import { organizationTimezone } from '../settings/service.js';
 import { localDate, localMinuteStamp } from '../../shared/time.js';
 import type { Visit, VisitCreate, VisitUpdate } from '../../shared/schemas/history.js';
 import {

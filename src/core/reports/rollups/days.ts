@@ -1,7 +1,7 @@
 import type { Db } from '../../db/connection.js';
 import { markEveryMinuteStale } from '../../db/rollup-stale.js';
 import { addDays, labDayBounds, localDate, startOfLocalDayUtc } from '../../../shared/time.js';
-import { organizationTimezone } from '../../settings/organization.js';
+import { organizationTimezone } from '../../settings/service.js';
 import { rebuildDay, type LabDay } from './rebuild.js';
 
 /**

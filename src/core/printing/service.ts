@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/connection.js';
-import { getOrganization, type OrganizationRow } from '../settings/organization.js';
+import { getOrganization, type OrganizationRow } from '../settings/service.js';
 import { reportSettingsRow, templatesForPdf } from '../lab-reports/service.js';
 import { getPatient } from '../patients/service.js';
 import { findUser } from '../users/repository.js';
