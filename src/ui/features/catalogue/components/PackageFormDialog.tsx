@@ -3,35 +3,18 @@ import { useWatch } from 'react-hook-form';
 import type { CataloguePackage } from '@shared/schemas/catalogue';
 import { FormField, Input } from '@/components';
 import { useCatalogueList } from '../api';
-import { amountText, packageFormSchema, withBasePrice, type PackageFormIn } from '../forms';
+import { COMMON_FIELDS, commonDefaults, packageFormSchema, withBasePrice, type PackageFormIn } from '../forms';
 import { topField } from '@/lib/forms';
 import { CommonFields, DescriptionField, fieldError } from './CommonFields';
 import { ItemFormDialog, useItemForm } from './ItemFormDialog';
 import { ItemPicker, pickerOption, priced } from './ItemPicker';
 import { IncludedTotal } from './IncludedTotal';
 
-const FIELDS = [
-  'name',
-  'code',
-  'category',
-  'price',
-  'base_price',
-  'status',
-  'description',
-  'duration',
-  'test_ids',
-  'profile_ids',
-] as const;
+const FIELDS = [...COMMON_FIELDS, 'duration', 'test_ids', 'profile_ids'] as const;
 
 function defaults(p: CataloguePackage | null): PackageFormIn {
   return {
-    name: p?.name ?? '',
-    code: p?.code ?? '',
-    category: p?.category ?? '',
-    price: amountText(p?.price),
-    base_price: amountText(p?.base_price),
-    status: p?.status === 'inactive' ? 'inactive' : 'active',
-    description: p?.description ?? '',
+    ...commonDefaults(p),
     duration: p?.duration ?? '',
     test_ids: p?.test_ids ?? [],
     profile_ids: p?.profile_ids ?? [],

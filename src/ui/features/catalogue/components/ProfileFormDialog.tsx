@@ -2,24 +2,18 @@ import { useMemo } from 'react';
 import { useWatch } from 'react-hook-form';
 import type { CatalogueProfile } from '@shared/schemas/catalogue';
 import { useCatalogueList } from '../api';
-import { amountText, profileFormSchema, withBasePrice, type ProfileFormIn } from '../forms';
+import { COMMON_FIELDS, commonDefaults, profileFormSchema, withBasePrice, type ProfileFormIn } from '../forms';
 import { topField } from '@/lib/forms';
 import { CommonFields, DescriptionField, fieldError } from './CommonFields';
 import { ItemFormDialog, useItemForm } from './ItemFormDialog';
 import { ItemPicker, pickerOption } from './ItemPicker';
 import { IncludedTotal } from './IncludedTotal';
 
-const FIELDS = ['name', 'code', 'category', 'price', 'base_price', 'status', 'description', 'test_ids'] as const;
+const FIELDS = [...COMMON_FIELDS, 'test_ids'] as const;
 
 function defaults(p: CatalogueProfile | null): ProfileFormIn {
   return {
-    name: p?.name ?? '',
-    code: p?.code ?? '',
-    category: p?.category ?? '',
-    price: amountText(p?.price),
-    base_price: amountText(p?.base_price),
-    status: p?.status === 'inactive' ? 'inactive' : 'active',
-    description: p?.description ?? '',
+    ...commonDefaults(p),
     test_ids: p?.test_ids ?? [],
   };
 }

@@ -2,7 +2,7 @@ import type { Path } from 'react-hook-form';
 import { SAMPLE_TYPES, type CatalogueTest } from '@shared/schemas/catalogue';
 import { DEFAULT_SAC, TAX_CATEGORIES, TAX_CATEGORY_LABELS } from '@shared/gst';
 import { FormField, Input, Select } from '@/components';
-import { amountText, testFormSchema, withBasePrice, type TestFormIn } from '../forms';
+import { COMMON_FIELDS, commonDefaults, testFormSchema, withBasePrice, type TestFormIn } from '../forms';
 import { topField } from '@/lib/forms';
 import { CommonFields, DescriptionField, fieldError } from './CommonFields';
 import { ItemFormDialog, useItemForm } from './ItemFormDialog';
@@ -30,13 +30,7 @@ const RULE_FIELDS = [
 ] as const;
 
 const FIELDS = [
-  'name',
-  'code',
-  'category',
-  'price',
-  'base_price',
-  'status',
-  'description',
+  ...COMMON_FIELDS,
   'unit',
   'normal_range',
   'sample_type',
@@ -51,13 +45,7 @@ const FIELDS = [
 
 function defaults(t: CatalogueTest | null): TestFormIn {
   return {
-    name: t?.name ?? '',
-    code: t?.code ?? '',
-    category: t?.category ?? '',
-    price: amountText(t?.price),
-    base_price: amountText(t?.base_price),
-    status: t?.status === 'inactive' ? 'inactive' : 'active',
-    description: t?.description ?? '',
+    ...commonDefaults(t),
     unit: t?.unit ?? '',
     loinc_code: t?.loinc_code ?? '',
     tax_category: t?.tax_category ?? 'exempt',
