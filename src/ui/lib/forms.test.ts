@@ -78,4 +78,10 @@ describe('a failed save as the form shows it', () => {
     expect(fieldErrors(refused([{ path: 'port', message: 'Too big' }]))).toEqual({ port: 'Too big' });
     expect(fieldErrors(new ApiError(409, 'Port in use', 'CONFLICT'))).toEqual({ form: 'Port in use' });
   });
+
+  it('fieldErrors puts an error named by its code under the field given for it', () => {
+    const taken = new ApiError(409, 'A supplier with this name exists', 'SUPPLIER_EXISTS');
+    expect(fieldErrors(taken, { SUPPLIER_EXISTS: 'name' })).toEqual({ name: 'A supplier with this name exists' });
+    expect(fieldErrors(taken)).toEqual({ form: 'A supplier with this name exists' });
+  });
 });

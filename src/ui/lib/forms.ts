@@ -103,9 +103,12 @@ export function shownErrors(errs: Record<string, unknown>): string[] {
 /** Messages by field, and under `form` the message of no field. */
 export type FieldErrors = Record<string, string | undefined>;
 
-/** serverErrors as one record (fields by the API's names, `form` for the rest), for useFieldForm. */
-export function fieldErrors(err: unknown): Record<string, string> {
-  const { fields, form } = serverErrors(err);
+/**
+ * serverErrors as one record (fields by the API's names, `form` for the rest), for useFieldForm;
+ * `codeFields` as serverErrors takes it (`{ SUPPLIER_EXISTS: 'name' }`).
+ */
+export function fieldErrors(err: unknown, codeFields: Partial<Record<string, string>> = {}): Record<string, string> {
+  const { fields, form } = serverErrors(err, undefined, codeFields);
   return { ...(fields as Record<string, string>), ...(form === undefined ? {} : { form }) };
 }
 
@@ -126,10 +129,15 @@ export interface FieldForm<F> {
  * `resetFor`: when it changes to anything but null (the row a dialog opens for, or 'new'), the
  * values start again from `initial()` and the messages go, so each opening shows a fresh form
  * (reset while rendering, not in an effect). `clearOnEdit`: editing a field clears its message.
+ * `codeFields`: an error the server names by its code goes under that field (a 409 on a name).
  */
 export function useFieldForm<F extends object>(
   initial: () => F,
-  { resetFor = null, clearOnEdit = false }: { resetFor?: unknown; clearOnEdit?: boolean } = {},
+  {
+    resetFor = null,
+    clearOnEdit = false,
+    codeFields = {},
+  }: { resetFor?: unknown; clearOnEdit?: boolean; codeFields?: Partial<Record<string, keyof F & string>> } = {},
 ): FieldForm<F> {
   const [values, setValues] = useState<F>(initial);
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -150,6 +158,6 @@ export function useFieldForm<F extends object>(
     setValues,
     errors,
     setErrors,
-    showErrors: (err) => setErrors(fieldErrors(err)),
+    showErrors: (err) => setErrors(fieldErrors(err, codeFields)),
   };
 }

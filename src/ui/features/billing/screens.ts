@@ -1,49 +1,50 @@
 import { FileSpreadsheet, ListChecks, ReceiptIndianRupee as Receipt, Wallet } from 'lucide-react';
 import { lazyPage, type ScreenDef } from '@/lib/screens';
+import { screen } from '@/lib/declareScreen';
 
 /** The screens of this feature: routes, sidebar entries, titles (assembled by src/ui/app/registry.ts). */
 export const screens: ScreenDef[] = [
-  {
+  screen({
     path: '/patient-registration-billing',
     title: 'Register Patient with Bill',
-    access: 'protected',
-    nav: [{ group: 'Patient Management', label: 'Register Patient with Bill', icon: Receipt, order: 3 }],
+    icon: Receipt,
+    nav: { group: 'Patient Management', order: 3 },
     page: lazyPage(() => import('./registration/pages/RegisterPatientWithBillPage')),
-  },
-  {
+  }),
+  screen({
     path: '/billing',
     permission: 'view_bills',
     what: 'bills',
     title: 'Billing Management',
-    access: 'protected',
-    nav: [{ group: 'Financial Management', label: 'Billing', icon: Wallet, order: 1 }],
-    home: { title: 'Billing', description: 'Bills, payments and dues.', icon: Wallet, order: 10 },
+    icon: Wallet,
+    nav: { group: 'Financial Management', order: 1, label: 'Billing' },
+    home: { description: 'Bills, payments and dues.', order: 10 },
     page: lazyPage(() => import('./bills/pages/BillingManagementPage')),
-  },
-  {
+  }),
+  screen({
     path: '/op-bill',
     title: 'OP Bill',
     subtitle: 'Create and manage outpatient bills with real data',
-    access: 'protected',
-    nav: [{ group: 'Financial Management', label: 'OP Bill', icon: Receipt, order: 3 }],
+    icon: Receipt,
+    nav: { group: 'Financial Management', order: 3 },
     page: lazyPage(() => import('./op-bill/pages/OpBillPage')),
-  },
-  {
+  }),
+  screen({
     path: '/bills-list',
     permission: 'view_bills',
     what: 'bills',
     title: 'Bills List',
-    access: 'protected',
-    nav: [{ group: 'Financial Management', label: 'Bills List', icon: ListChecks, order: 4 }],
+    icon: ListChecks,
+    nav: { group: 'Financial Management', order: 4 },
     page: lazyPage(() => import('./bills/pages/BillsListPage')),
-  },
-  {
+  }),
+  screen({
     path: '/billing-management',
     permission: 'view_bills',
     what: 'bills',
     title: 'Billing Management',
-    access: 'protected',
-    nav: [{ group: 'Financial Management', label: 'Billing Management', icon: FileSpreadsheet, order: 5 }],
+    icon: FileSpreadsheet,
+    nav: { group: 'Financial Management', order: 5 },
     page: lazyPage(() => import('./bills/pages/BillingManagementPage')),
-  },
+  }),
 ];

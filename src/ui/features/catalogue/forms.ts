@@ -49,3 +49,29 @@ export function withBasePrice<T extends { price: number; base_price?: number | u
 ): T & { base_price: number } {
   return { ...body, base_price: body.base_price ?? body.price };
 }
+
+/** The fields every catalogue item has, in the API's names (for a 400's details). */
+export const COMMON_FIELDS = ['name', 'code', 'category', 'price', 'base_price', 'status', 'description'] as const;
+
+/** What the common fields of a dialog start from: the item's values, or empty for a new one. */
+export function commonDefaults(
+  item: {
+    name: string;
+    code: string;
+    category: string | null;
+    price: number;
+    base_price: number;
+    status: string;
+    description: string | null;
+  } | null,
+) {
+  return {
+    name: item?.name ?? '',
+    code: item?.code ?? '',
+    category: item?.category ?? '',
+    price: amountText(item?.price),
+    base_price: amountText(item?.base_price),
+    status: item?.status === 'inactive' ? ('inactive' as const) : ('active' as const),
+    description: item?.description ?? '',
+  };
+}

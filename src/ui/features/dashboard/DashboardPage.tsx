@@ -25,7 +25,8 @@ import {
 } from '@/components';
 import { formatCount } from '@/lib/format';
 import { useScreen } from '@/lib/screens';
-import { CountCards, type CountCardDef } from '@/components/CountCards';
+import { LabCountCards } from '@/components/LabCountCards';
+import type { CountCardDef } from '@/components/CountCards';
 import { NOT_AVAILABLE, useDashboardStats, useHealth, type DashboardCounts } from '@/lib/dashboard';
 
 const COUNT_CARDS: CountCardDef[] = [
@@ -121,19 +122,12 @@ export default function DashboardPage() {
   return (
     <>
       <PageHeader title={screen.title} subtitle={screen.subtitle} actions={<RefreshButton query={stats} />} />
-      {stats.isError ? (
-        <ErrorPanel
-          title="Database Connection Error"
-          error={stats.error}
-          onRetry={() => void stats.refetch()}
-          retryLabel="Retry Connection"
-          className="mb-5"
-        />
-      ) : (
-        <section aria-label="Counts" className="mb-5 grid grid-cols-2 gap-3 lg:grid-cols-4">
-          <CountCards defs={COUNT_CARDS} counts={stats.data} loading={stats.isPending} />
-        </section>
-      )}
+      <LabCountCards
+        stats={stats}
+        defs={COUNT_CARDS}
+        label="Counts"
+        className="mb-5 grid grid-cols-2 gap-3 lg:grid-cols-4"
+      />
 
       <div className="grid gap-5 lg:grid-cols-3">
         <Card className="lg:col-span-2">

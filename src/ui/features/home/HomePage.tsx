@@ -1,8 +1,9 @@
 import { Link } from 'react-router';
 import { ArrowRight, LayoutDashboard, TestTube, TestTubes, UserCog, Users } from 'lucide-react';
-import { ErrorPanel, LinkButton } from '@/components';
+import { LinkButton } from '@/components';
 import { useCurrentUser } from '@/lib/session';
-import { CountCards, type CountCardDef } from '@/components/CountCards';
+import { LabCountCards } from '@/components/LabCountCards';
+import type { CountCardDef } from '@/components/CountCards';
 import { useDashboardStats } from '@/lib/dashboard';
 import { useScreens, type ScreenDef } from '@/lib/screens';
 
@@ -51,19 +52,12 @@ export default function HomePage() {
         </div>
       </section>
 
-      {stats.isError ? (
-        <ErrorPanel
-          title="Database Connection Error"
-          error={stats.error}
-          onRetry={() => void stats.refetch()}
-          retryLabel="Retry Connection"
-          className="mb-5"
-        />
-      ) : (
-        <section aria-label="Summary" className="mb-6 grid grid-cols-2 gap-3 lg:grid-cols-4">
-          <CountCards defs={CARDS} counts={stats.data} loading={stats.isPending} />
-        </section>
-      )}
+      <LabCountCards
+        stats={stats}
+        defs={CARDS}
+        label="Summary"
+        className="mb-6 grid grid-cols-2 gap-3 lg:grid-cols-4"
+      />
 
       <section aria-labelledby="modules-heading">
         <h2 id="modules-heading" className="mb-3 text-base font-semibold text-slate-900">

@@ -1,16 +1,17 @@
 import { FileText } from 'lucide-react';
 import { lazyPage, type ScreenDef } from '@/lib/screens';
+import { screen } from '@/lib/declareScreen';
 
 /** The screens of this feature: routes, sidebar entries, titles (assembled by src/ui/app/registry.ts). */
 export const screens: ScreenDef[] = [
-  {
+  screen({
     path: '/invoices',
     title: 'Invoice Management',
     subtitle: 'GST invoices for payers and patients, and the payers who settle bills',
-    access: 'protected',
     permission: 'view_bills',
     what: 'invoices',
-    nav: [{ group: 'Financial Management', label: 'Invoices', icon: FileText, order: 6 }],
+    icon: FileText,
+    nav: { group: 'Financial Management', order: 6, label: 'Invoices' },
     page: lazyPage(() => import('./pages/InvoicesPage')),
-  },
+  }),
 ];

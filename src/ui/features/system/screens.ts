@@ -1,5 +1,6 @@
 import { Bug, Settings } from 'lucide-react';
 import { lazyPage, type ScreenDef } from '@/lib/screens';
+import { screen } from '@/lib/declareScreen';
 
 /**
  * The screens of this feature: routes, sidebar entries, titles (assembled by src/ui/app/registry.ts).
@@ -7,53 +8,49 @@ import { lazyPage, type ScreenDef } from '@/lib/screens';
  * lab (manage_tenants; in --demo, the demo superadmin), out of everyone else's menu.
  */
 export const screens: ScreenDef[] = [
-  {
+  screen({
     path: '/settings',
     title: 'System Settings',
     subtitle: 'The lab’s details, regional settings, notifications, security, backups and maintenance',
-    access: 'protected',
-    nav: [{ group: 'User & System', label: 'Settings', icon: Settings, order: 4 }],
+    icon: Settings,
+    nav: { group: 'User & System', order: 4, label: 'Settings' },
     page: lazyPage(() => import('./pages/SettingsPage')),
-  },
-  {
+  }),
+  screen({
     path: '/auth-debug',
     title: 'Auth Debug',
     subtitle: 'Authentication state of this browser',
-    access: 'protected',
     permission: 'manage_tenants',
     page: lazyPage(() => import('./pages/AuthDebugPage')),
-  },
-  {
+  }),
+  screen({
     path: '/auth-test',
     title: 'Auth Test',
     subtitle: 'Sign-in and sign-out checks',
-    access: 'protected',
     permission: 'manage_tenants',
     page: lazyPage(() => import('./pages/AuthTestPage')),
-  },
-  {
+  }),
+  screen({
     path: '/debug-import',
     title: 'Debug Import System',
     subtitle: 'Check the database connection, data retrieval and patient writes',
-    access: 'protected',
     permission: 'manage_tenants',
-    nav: [{ group: 'Setup & Configuration', label: 'Debug Import', icon: Bug, order: 2, onlyWith: 'manage_tenants' }],
+    icon: Bug,
+    nav: { group: 'Setup & Configuration', order: 2, label: 'Debug Import', onlyWith: 'manage_tenants' },
     page: lazyPage(() => import('./pages/DebugImportPage')),
-  },
-  {
+  }),
+  screen({
     path: '/test-patients',
     title: 'Test Patients',
     subtitle: 'Routing and protected-route check',
-    access: 'protected',
     permission: 'manage_tenants',
     page: lazyPage(() => import('./pages/TestPatientsPage')),
-  },
-  {
+  }),
+  screen({
     path: '/test-api-connection',
     title: 'API Connection Test',
     subtitle: 'Check the health and patients endpoints',
-    access: 'protected',
     permission: 'manage_tenants',
     page: lazyPage(() => import('./pages/ApiConnectionTestPage')),
-  },
+  }),
 ];

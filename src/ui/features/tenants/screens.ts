@@ -1,16 +1,17 @@
 import { Building2 } from 'lucide-react';
 import { lazyPage, type ScreenDef } from '@/lib/screens';
+import { screen } from '@/lib/declareScreen';
 
 /** The screens of this feature: routes, sidebar entries, titles (assembled by src/ui/app/registry.ts). */
 export const screens: ScreenDef[] = [
-  {
+  screen({
     path: '/multi-tenant-setup',
     title: 'Multi-Tenant Setup',
     subtitle: 'The labs on this server: each with its own data, staff and address',
-    access: 'protected',
     permission: 'manage_tenants',
     what: 'the labs on this server',
-    nav: [{ group: 'User & System', label: 'Multi-Tenant Setup', icon: Building2, order: 3 }],
+    icon: Building2,
+    nav: { group: 'User & System', order: 3 },
     page: lazyPage(() => import('./pages/MultiTenantSetupPage')),
-  },
+  }),
 ];

@@ -1,6 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { totpCodeSchema, type TwoFactorConfirm } from '@shared/schemas/two-factor';
-import { Button, Dialog, FormField, Input, OneTimeCodeInput } from '@/components';
+import { Button, FormDialog, FormField, Input, OneTimeCodeInput } from '@/components';
+import { useFieldForm } from '@/lib/forms';
 import { ApiError, fieldErrorMessage } from '@/lib/api';
 
 export interface ProofDialogProps {
@@ -28,85 +29,73 @@ export function ProofDialog({
   busy,
   onConfirm,
 }: ProofDialogProps) {
-  return (
-    <Dialog
-      open={open}
-      onOpenChange={(o) => !o && !busy && onClose()}
-      size="sm"
-      title={title}
-      description={description}
-      footer={
-        <>
-          <Button variant="outline" onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
-          <Button
-            type="submit"
-            form="two-factor-proof"
-            variant={destructive ? 'destructive' : 'primary'}
-            loading={busy}
-            loadingText={busyLabel}
-          >
-            {confirmLabel}
-          </Button>
-        </>
-      }
-    >
-      <ProofForm onConfirm={onConfirm} />
-    </Dialog>
-  );
-}
-
-/** The field and its switch; mounted while the dialog is open, so each opening starts empty. */
-function ProofForm({ onConfirm }: Pick<ProofDialogProps, 'onConfirm'>) {
-  const [withPassword, setWithPassword] = useState(false);
-  const [value, setValue] = useState('');
-  const [error, setError] = useState<string | undefined>();
+  const {
+    values: v,
+    setValues,
+    errors,
+    setErrors,
+  } = useFieldForm(() => ({ withPassword: false, value: '' }), { resetFor: open ? 'open' : null });
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     let proof: TwoFactorConfirm;
-    if (withPassword) {
-      if (!value) return setError('Password is required');
-      proof = { password: value };
+    if (v.withPassword) {
+      if (!v.value) return setErrors({ value: 'Password is required' });
+      proof = { password: v.value };
     } else {
-      const parsed = totpCodeSchema.safeParse(value);
-      if (!parsed.success) return setError(parsed.error.issues[0]?.message);
+      const parsed = totpCodeSchema.safeParse(v.value);
+      if (!parsed.success) return setErrors({ value: parsed.error.issues[0]?.message });
       proof = { code: parsed.data };
     }
-    setError(undefined);
+    setErrors({});
     onConfirm(proof).catch((err: unknown) => {
-      setValue('');
-      setError(err instanceof ApiError ? fieldErrorMessage(err) : String(err));
+      setValues((x) => ({ ...x, value: '' }));
+      setErrors({ value: err instanceof ApiError ? fieldErrorMessage(err) : String(err) });
     });
   };
+  const setValue = (value: string) => setValues((x) => ({ ...x, value }));
 
   return (
-    <form id="two-factor-proof" noValidate onSubmit={submit} className="grid gap-3">
-      <FormField label={withPassword ? 'Your password' : 'Code from your authenticator app'} error={error} required>
-        {withPassword ? (
+    <FormDialog
+      open={open}
+      onOpenChange={(o) => !o && onClose()}
+      size="sm"
+      title={title}
+      description={description}
+      busy={busy}
+      form={{ id: 'two-factor-proof', onSubmit: submit, columns: 1 }}
+      onCancel={onClose}
+      submitVariant={destructive ? 'destructive' : 'primary'}
+      submitLabel={confirmLabel}
+      busyLabel={busyLabel}
+    >
+      <FormField
+        label={v.withPassword ? 'Your password' : 'Code from your authenticator app'}
+        error={errors.value}
+        required
+      >
+        {v.withPassword ? (
           <Input
             type="password"
             autoComplete="current-password"
             autoFocus
-            value={value}
+            value={v.value}
             onChange={(e) => setValue(e.target.value)}
           />
         ) : (
-          <OneTimeCodeInput autoFocus value={value} onChange={(e) => setValue(e.target.value)} />
+          <OneTimeCodeInput autoFocus value={v.value} onChange={(e) => setValue(e.target.value)} />
         )}
       </FormField>
       <Button
         variant="link"
         className="justify-self-start"
         onClick={() => {
-          setWithPassword((w) => !w);
-          setValue('');
-          setError(undefined);
+          setValues((x) => ({ withPassword: !x.withPassword, value: '' }));
+          setErrors({});
         }}
       >
-        {withPassword ? 'Use a code from the app instead' : 'Use your password instead'}
+        {v.withPassword ? 'Use a code from the app instead' : 'Use your password instead'}
       </Button>
-    </form>
+    </FormDialog>
   );
 }

@@ -140,11 +140,10 @@ function LiveScreen() {
             <ListCard
               title="Awaiting verification"
               icon={<FlaskConical />}
-              count={live.awaiting_verification.count}
-              shown={live.awaiting_verification.items.length}
+              list={live.awaiting_verification}
               empty="No result is waiting for verification"
               head={['Sample', 'Test', 'Entered', 'Waiting']}
-              rows={live.awaiting_verification.items.map((r) => ({
+              row={(r) => ({
                 key: String(r.result_id),
                 cells: [
                   <span className="font-mono">{r.sample_code}</span>,
@@ -154,18 +153,17 @@ function LiveScreen() {
                   formatDateTime(r.entered_at, f),
                   duration(r.waiting_minutes),
                 ],
-              }))}
+              })}
             />
           </div>
           <div className="grid gap-5 lg:grid-cols-2">
             <ListCard
               title="Critical values not yet called"
               icon={<AlertTriangle />}
-              count={live.critical_unacknowledged.count}
-              shown={live.critical_unacknowledged.items.length}
+              list={live.critical_unacknowledged}
               empty="Every critical value has its call logged"
               head={['Sample', 'Test', 'Value', 'Since']}
-              rows={live.critical_unacknowledged.items.map((r) => ({
+              row={(r) => ({
                 key: String(r.result_id),
                 cells: [
                   <span className="font-mono">{r.sample_code}</span>,
@@ -175,17 +173,16 @@ function LiveScreen() {
                   </span>,
                   duration(r.minutes_since),
                 ],
-              }))}
+              })}
             />
             <ListCard
               title="Turnaround breaches"
               icon={<Timer />}
-              count={live.tat_breaches.count}
-              shown={live.tat_breaches.items.length}
+              list={live.tat_breaches}
               empty="No test is past its target TAT"
               definition={TURNAROUND_TARGET_DEFINITION}
               head={['Sample', 'Test', 'Target', 'Elapsed', 'State']}
-              rows={live.tat_breaches.items.map((r) => ({
+              row={(r) => ({
                 key: `${r.sample_code}-${r.test_id}`,
                 cells: [
                   <span className="font-mono">{r.sample_code}</span>,
@@ -194,7 +191,7 @@ function LiveScreen() {
                   <span className="font-semibold text-red-700">{duration(r.elapsed_minutes)}</span>,
                   r.verified ? <Badge tone="amber">Verified late</Badge> : <Badge tone="red">Open</Badge>,
                 ],
-              }))}
+              })}
             />
           </div>
           {(live.low_stock || live.overdue_calibrations) && (
@@ -214,19 +211,18 @@ function LowStock({ data }: { data: NonNullable<LiveBoard['low_stock']> }) {
     <ListCard
       title="Low stock"
       icon={<Package />}
-      count={data.count}
-      shown={data.items.length}
+      list={data}
       empty="No item is low or out of stock"
       definition={`${LOW_STOCK_DEFINITION} ${OUT_OF_STOCK_DEFINITION}`}
       head={['Item', 'Stock', 'Alert']}
-      rows={data.items.map((r) => ({
+      row={(r) => ({
         key: `${r.item_name}-${r.alert_type}`,
         cells: [
           r.item_name,
           formatCount(r.current_stock),
           <Badge tone={r.alert_type === 'out_of_stock' ? 'red' : 'amber'}>{humanize(r.alert_type)}</Badge>,
         ],
-      }))}
+      })}
     />
   );
 }
@@ -237,42 +233,47 @@ function Calibrations({ data }: { data: NonNullable<LiveBoard['overdue_calibrati
     <ListCard
       title="Overdue calibrations"
       icon={<Wrench />}
-      count={data.count}
-      shown={data.items.length}
+      list={data}
       empty="No calibration is overdue"
       head={['Equipment', 'Calibration', 'Due', 'Overdue']}
-      rows={data.items.map((r) => ({
+      row={(r) => ({
         key: `${r.equipment_name}-${r.due_date}-${r.type}`,
         cells: [r.equipment_name, humanize(r.type), formatDate(r.due_date, f), `${r.days_overdue} d`],
-      }))}
+      })}
     />
   );
 }
 
-function ListCard(props: {
+function ListCard<T>({
+  list,
+  row,
+  ...props
+}: {
   title: string;
   icon: ReactNode;
-  count: number;
-  shown: number;
+  /** The board's list: how many there are, and the oldest of them. */
+  list: { count: number; items: T[] };
   empty: string;
   head: string[];
-  rows: { key: string; cells: ReactNode[] }[];
+  row: (item: T) => { key: string; cells: ReactNode[] };
   /** What the figure counts, printed under the list. */
   definition?: string;
 }) {
+  const rows = list.items.map(row);
+  const { count } = list;
   return (
     <Card className="min-w-0">
       <CardHeader
         title={
           <>
-            {props.title} <span className="ml-1 text-slate-500 tabular-nums">({formatCount(props.count)})</span>
+            {props.title} <span className="ml-1 text-slate-500 tabular-nums">({formatCount(count)})</span>
           </>
         }
         icon={props.icon}
-        description={props.count > props.shown ? `The ${props.shown} oldest of ${formatCount(props.count)}` : undefined}
+        description={count > rows.length ? `The ${rows.length} oldest of ${formatCount(count)}` : undefined}
       />
       <CardBody>
-        {props.rows.length === 0 ? (
+        {rows.length === 0 ? (
           <EmptyState title={props.empty} />
         ) : (
           <div className="overflow-x-auto">
@@ -288,7 +289,7 @@ function ListCard(props: {
                 </tr>
               </thead>
               <tbody>
-                {props.rows.map((r) => (
+                {rows.map((r) => (
                   <tr key={r.key} className="border-b border-slate-100">
                     {r.cells.map((c, i) => (
                       <td key={i} className="px-2 py-1.5">

@@ -3,19 +3,10 @@ import { useMemo, useState } from 'react';
 import { Money } from '@/components';
 import { errorMessage } from '@/lib/api';
 import { useCatalogueList } from '@/lib/catalogue';
-import type { ItemType } from './lines';
+import type { ItemType, PickedItem } from './lines';
 import { SearchPicker } from '@/components/SearchPicker';
 
-/** What a picker hands to the bill: enough to draw the line and send it. */
-export interface PickedItem {
-  item_type: ItemType;
-  id: number;
-  name: string;
-  code: string;
-  price: number;
-  /** A test's GST category (src/shared/gst.ts); profiles and packages are exempt. */
-  tax_category?: string;
-}
+export type { PickedItem } from './lines';
 
 const PICKERS: { type: ItemType; label: string; noun: string }[] = [
   { type: 'test', label: 'Individual Tests', noun: 'tests' },

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { ShieldCheck } from 'lucide-react';
 import type { DiscountApproval } from '@shared/schemas/bills';
-import { Button, Dialog, FormField, Input } from '@/components';
+import { FormDialog, FormField, Input } from '@/components';
 import { ApiError } from '@/lib/api';
 
 /** The server's answer when a bill's discount is above the biller's limit (lab settings, per role). */
@@ -56,35 +56,31 @@ export function useDiscountApproval() {
   };
 
   const dialog = (
-    <Dialog
+    <FormDialog
       open={pending !== null}
-      onOpenChange={(o) => !o && !busy && close()}
+      onOpenChange={(o) => !o && close()}
       title="Discount needs approval"
       description={pending?.message}
-      footer={
+      busy={busy}
+      form={{ id: 'discount-approval-form', onSubmit: submit, columns: 1 }}
+      submitLabel={
         <>
-          <Button variant="outline" onClick={close} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" form="discount-approval-form" loading={busy} loadingText="Approving...">
-            <ShieldCheck />
-            Approve and Save
-          </Button>
+          <ShieldCheck />
+          Approve and Save
         </>
       }
+      busyLabel="Approving..."
     >
-      <form id="discount-approval-form" noValidate onSubmit={submit} className="grid gap-4">
-        <FormField label="Approver email" required>
-          <Input type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} />
-        </FormField>
-        <FormField label="Approver password" required error={error ?? undefined}>
-          <Input type="password" autoComplete="off" value={password} onChange={(e) => setPassword(e.target.value)} />
-        </FormField>
-        <p className="text-[13px] text-slate-600">
-          The approval is recorded in the audit trail with the bill, the discount and the approver.
-        </p>
-      </form>
-    </Dialog>
+      <FormField label="Approver email" required>
+        <Input type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} />
+      </FormField>
+      <FormField label="Approver password" required error={error ?? undefined}>
+        <Input type="password" autoComplete="off" value={password} onChange={(e) => setPassword(e.target.value)} />
+      </FormField>
+      <p className="text-[13px] text-slate-600">
+        The approval is recorded in the audit trail with the bill, the discount and the approver.
+      </p>
+    </FormDialog>
   );
 
   return { intercept, dialog };

@@ -40,14 +40,18 @@ export function particulars(l: Pick<DraftLine, 'name' | 'item_type'>): string {
 
 let seq = 0;
 
-export function newLine(item: {
+/** What a picker hands to the bill: enough to draw the line and send it. */
+export interface PickedItem {
   item_type: ItemType;
   id: number;
   name: string;
   code: string;
   price: number;
+  /** A test's GST category (src/shared/gst.ts); profiles and packages are exempt. */
   tax_category?: string;
-}): DraftLine {
+}
+
+export function newLine(item: PickedItem): DraftLine {
   seq += 1;
   return {
     key: `${item.item_type}-${item.id}-${seq}`,

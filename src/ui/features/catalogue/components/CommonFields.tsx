@@ -1,7 +1,7 @@
 import { moneySymbol } from '@/lib/format';
 import { useId } from 'react';
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
-import { Button, FormField, Input, Select, Textarea } from '@/components';
+import { FormField, Input, Select, Textarea } from '@/components';
 import { STATUS_OPTIONS } from '../kinds';
 
 /** The message of a react-hook-form error entry, whatever the form's value type. */
@@ -84,25 +84,5 @@ export function DescriptionField<T extends FieldValues, O>({
     <FormField label="Description" error={fieldError(form.formState.errors, 'description')} className="sm:col-span-2">
       <Textarea rows={2} placeholder={placeholder} {...form.register('description' as Path<T>)} />
     </FormField>
-  );
-}
-
-export interface FormFooterProps {
-  formId: string;
-  editing: boolean;
-  busy: boolean;
-  onCancel: () => void;
-}
-
-export function FormFooter({ formId, editing, busy, onCancel }: FormFooterProps) {
-  return (
-    <>
-      <Button variant="outline" onClick={onCancel} disabled={busy}>
-        Cancel
-      </Button>
-      <Button type="submit" form={formId} loading={busy} loadingText="Saving...">
-        {editing ? 'Save Changes' : 'Save'}
-      </Button>
-    </>
   );
 }

@@ -3,6 +3,7 @@ import { useId, useMemo, useState } from 'react';
 import { Search, X } from 'lucide-react';
 import { Input } from '@/components';
 import { cn } from '@/lib/cn';
+import { formatMoney } from '@/lib/format';
 
 export interface PickerOption {
   id: number;
@@ -10,6 +11,17 @@ export interface PickerOption {
   code: string;
   status: string;
   hint?: string | null;
+}
+
+/** Rupees as the picker's hint shows a price. */
+export const priced = (price: number) => formatMoney(Math.round(price * 100));
+
+/** A catalogue item as a picker option; the hint is its price unless told. */
+export function pickerOption(
+  item: { id: number; name: string; code: string; status: string; price: number },
+  hint = priced(item.price),
+): PickerOption {
+  return { id: item.id, name: item.name, code: item.code, status: item.status, hint };
 }
 
 export interface ItemPickerProps {

@@ -1,49 +1,25 @@
-import { useEffect, useMemo } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import type { z } from 'zod';
+import { useMemo } from 'react';
+import { useWatch } from 'react-hook-form';
 import type { CataloguePackage } from '@shared/schemas/catalogue';
 import { FormField, Input } from '@/components';
-import { formatMoney } from '@/lib/format';
-import { useCatalogueList, useSaveItemMutation } from '../api';
-import { amountText, packageFormSchema, withBasePrice, type PackageFormIn } from '../forms';
-import { applyServerErrors, topField } from '@/lib/forms';
+import { useCatalogueList } from '../api';
+import { COMMON_FIELDS, commonDefaults, packageFormSchema, withBasePrice, type PackageFormIn } from '../forms';
+import { topField } from '@/lib/forms';
 import { CommonFields, DescriptionField, fieldError } from './CommonFields';
-import { ItemFormDialog } from './ItemFormDialog';
-import { ItemPicker, type PickerOption } from './ItemPicker';
+import { ItemFormDialog, useItemForm } from './ItemFormDialog';
+import { ItemPicker, pickerOption, priced } from './ItemPicker';
 import { IncludedTotal } from './IncludedTotal';
 
-type FormOut = z.output<typeof packageFormSchema>;
-
-const FIELDS = [
-  'name',
-  'code',
-  'category',
-  'price',
-  'base_price',
-  'status',
-  'description',
-  'duration',
-  'test_ids',
-  'profile_ids',
-] as const;
+const FIELDS = [...COMMON_FIELDS, 'duration', 'test_ids', 'profile_ids'] as const;
 
 function defaults(p: CataloguePackage | null): PackageFormIn {
   return {
-    name: p?.name ?? '',
-    code: p?.code ?? '',
-    category: p?.category ?? '',
-    price: amountText(p?.price),
-    base_price: amountText(p?.base_price),
-    status: p?.status === 'inactive' ? 'inactive' : 'active',
-    description: p?.description ?? '',
+    ...commonDefaults(p),
     duration: p?.duration ?? '',
     test_ids: p?.test_ids ?? [],
     profile_ids: p?.profile_ids ?? [],
   };
 }
-
-const priced = (price: number) => formatMoney(Math.round(price * 100));
 
 export interface PackageFormDialogProps {
   open: boolean;
@@ -54,33 +30,25 @@ export interface PackageFormDialogProps {
 
 /** Add / Edit Test Package: tests and/or profiles at one price; saves through /api/test-packages. */
 export function PackageFormDialog({ open, onOpenChange, pkg, categories }: PackageFormDialogProps) {
-  const save = useSaveItemMutation('package');
   const tests = useCatalogueList('test', {}, { enabled: open });
   const profiles = useCatalogueList('profile', {}, { enabled: open });
-  const form = useForm<PackageFormIn, unknown, FormOut>({
-    resolver: zodResolver(packageFormSchema),
-    defaultValues: defaults(pkg),
-    mode: 'onBlur',
+  const { form, dialog } = useItemForm('package', {
+    schema: packageFormSchema,
+    open,
+    onOpenChange,
+    row: pkg,
+    defaults,
+    fieldFor: topField(FIELDS),
+    body: withBasePrice,
   });
   const { errors } = form.formState;
 
-  useEffect(() => {
-    if (open) form.reset(defaults(pkg));
-  }, [open, pkg, form]);
-
-  const testOptions = useMemo<PickerOption[] | undefined>(
-    () => tests.data?.map((t) => ({ id: t.id, name: t.name, code: t.code, status: t.status, hint: priced(t.price) })),
-    [tests.data],
-  );
-  const profileOptions = useMemo<PickerOption[] | undefined>(
+  const testOptions = useMemo(() => tests.data?.map((t) => pickerOption(t)), [tests.data]);
+  const profileOptions = useMemo(
     () =>
-      profiles.data?.map((p) => ({
-        id: p.id,
-        name: p.name,
-        code: p.code,
-        status: p.status,
-        hint: `${p.tests.length} test${p.tests.length === 1 ? '' : 's'} · ${priced(p.price)}`,
-      })),
+      profiles.data?.map((p) =>
+        pickerOption(p, `${p.tests.length} test${p.tests.length === 1 ? '' : 's'} · ${priced(p.price)}`),
+      ),
     [profiles.data],
   );
 
@@ -97,28 +65,13 @@ export function PackageFormDialog({ open, onOpenChange, pkg, categories }: Packa
   const setIds = (name: 'test_ids' | 'profile_ids', ids: number[]) =>
     form.setValue(name, ids, { shouldDirty: true, shouldValidate: form.formState.isSubmitted });
 
-  const onSubmit = form.handleSubmit((body) =>
-    save.mutate(
-      { id: pkg?.id ?? null, body: withBasePrice(body) },
-      {
-        onSuccess: () => onOpenChange(false),
-        onError: (err) => applyServerErrors(err, form.setError, topField(FIELDS), { CODE_TAKEN: 'code' }),
-      },
-    ),
-  );
-
-  const formId = pkg ? 'edit-package-form' : 'add-package-form';
   return (
     <ItemFormDialog
-      open={open}
-      onOpenChange={onOpenChange}
-      busy={save.isPending}
-      editing={Boolean(pkg)}
-      formId={formId}
+      {...dialog}
+      formId={pkg ? 'edit-package-form' : 'add-package-form'}
       size="xl"
       title={pkg ? `Edit Package: ${pkg.name}` : 'Add Test Package'}
       description="Tests and profiles offered together at one price, e.g. a yearly health check."
-      onSubmit={onSubmit}
     >
       <CommonFields
         form={form}

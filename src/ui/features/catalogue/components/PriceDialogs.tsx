@@ -1,14 +1,12 @@
 import { moneySymbol } from '@/lib/format';
-import { useEffect } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import type { z } from 'zod';
+import { useWatch } from 'react-hook-form';
 import { ArrowRight } from 'lucide-react';
-import { Button, DataTable, DateText, Dialog, FormField, Input, Money, type Column } from '@/components';
+import { DataTable, DateText, Dialog, FormDialog, FormField, Input, Money, type Column } from '@/components';
 import type { PriceChange } from '@shared/schemas/catalogue';
 import { usePriceHistory, useUpdatePriceMutation } from '../api';
 import { amountText, priceFormSchema } from '../forms';
-import { applyServerErrors, topField } from '@/lib/forms';
+import { applyServerErrors, formError, topField } from '@/lib/forms';
+import { useDialogForm } from '@/lib/dialogForm';
 import { formatMarkup, KINDS, markupPercent, type ItemKind } from '../kinds';
 
 /** One priced catalogue item as the Test Pricing table lists it. */
@@ -23,8 +21,10 @@ export interface PricedItem {
   status: string;
 }
 
-type FormIn = z.input<typeof priceFormSchema>;
-type FormOut = z.output<typeof priceFormSchema>;
+const priceDefaults = (item: PricedItem | null) => ({
+  price: amountText(item?.price),
+  base_price: amountText(item?.base_price),
+});
 
 export interface EditPriceDialogProps {
   item: PricedItem | null;
@@ -34,16 +34,8 @@ export interface EditPriceDialogProps {
 /** Edit price: base and current price; PUT /api/pricing/:type/:id, which records the change. */
 export function EditPriceDialog({ item, onOpenChange }: EditPriceDialogProps) {
   const save = useUpdatePriceMutation();
-  const form = useForm<FormIn, unknown, FormOut>({
-    resolver: zodResolver(priceFormSchema),
-    mode: 'onBlur',
-    defaultValues: { price: '', base_price: '' },
-  });
+  const form = useDialogForm(priceFormSchema, item !== null, item, priceDefaults);
   const { errors } = form.formState;
-
-  useEffect(() => {
-    if (item) form.reset({ price: amountText(item.price), base_price: amountText(item.base_price) });
-  }, [item, form]);
 
   const [price, base] = useWatch({ control: form.control, name: ['price', 'base_price'] });
   const p = Number(price);
@@ -63,51 +55,43 @@ export function EditPriceDialog({ item, onOpenChange }: EditPriceDialogProps) {
   });
 
   return (
-    <Dialog
+    <FormDialog
       open={item !== null}
-      onOpenChange={(o) => !save.isPending && onOpenChange(o)}
+      onOpenChange={onOpenChange}
       size="sm"
       title={item ? `Edit Price: ${item.name}` : 'Edit Price'}
       description="The change is kept in the price history. Bills already issued keep the price they were billed at."
-      footer={
-        <>
-          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={save.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" form="edit-price-form" loading={save.isPending} loadingText="Saving...">
-            Save Price
-          </Button>
-        </>
-      }
+      busy={save.isPending}
+      form={{ id: 'edit-price-form', onSubmit, columns: 1 }}
+      submitLabel="Save Price"
+      error={formError(form)}
     >
-      <form id="edit-price-form" noValidate onSubmit={(e) => void onSubmit(e)} className="grid gap-4">
-        {item && (
-          <p className="text-[13px] text-slate-600">
-            {KINDS[item.kind].typeLabel} <span className="font-mono">{item.code}</span>
-            {item.category ? ` · ${item.category}` : ''}
-          </p>
-        )}
-        <FormField
-          label={`Base Price (${moneySymbol()})`}
-          required
-          error={errors.base_price?.message}
-          hint="Cost or reference price."
-        >
-          <Input type="number" inputMode="decimal" min={0} step="0.01" {...form.register('base_price')} />
-        </FormField>
-        <FormField
-          label={`Current Price (${moneySymbol()})`}
-          required
-          error={errors.price?.message}
-          hint="What patients are charged from now on."
-        >
-          <Input type="number" inputMode="decimal" min={0} step="0.01" {...form.register('price')} />
-        </FormField>
-        <p className="text-sm text-slate-700" aria-live="polite">
-          Markup: <span className="font-semibold tabular-nums">{preview}</span>
+      {item && (
+        <p className="text-[13px] text-slate-600">
+          {KINDS[item.kind].typeLabel} <span className="font-mono">{item.code}</span>
+          {item.category ? ` · ${item.category}` : ''}
         </p>
-      </form>
-    </Dialog>
+      )}
+      <FormField
+        label={`Base Price (${moneySymbol()})`}
+        required
+        error={errors.base_price?.message}
+        hint="Cost or reference price."
+      >
+        <Input type="number" inputMode="decimal" min={0} step="0.01" {...form.register('base_price')} />
+      </FormField>
+      <FormField
+        label={`Current Price (${moneySymbol()})`}
+        required
+        error={errors.price?.message}
+        hint="What patients are charged from now on."
+      >
+        <Input type="number" inputMode="decimal" min={0} step="0.01" {...form.register('price')} />
+      </FormField>
+      <p className="text-sm text-slate-700" aria-live="polite">
+        Markup: <span className="font-semibold tabular-nums">{preview}</span>
+      </p>
+    </FormDialog>
   );
 }
 

@@ -1,30 +1,19 @@
-import { useEffect, useMemo } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import type { z } from 'zod';
+import { useMemo } from 'react';
+import { useWatch } from 'react-hook-form';
 import type { CatalogueProfile } from '@shared/schemas/catalogue';
-import { formatMoney } from '@/lib/format';
-import { useCatalogueList, useSaveItemMutation } from '../api';
-import { amountText, profileFormSchema, withBasePrice, type ProfileFormIn } from '../forms';
-import { applyServerErrors, topField } from '@/lib/forms';
+import { useCatalogueList } from '../api';
+import { COMMON_FIELDS, commonDefaults, profileFormSchema, withBasePrice, type ProfileFormIn } from '../forms';
+import { topField } from '@/lib/forms';
 import { CommonFields, DescriptionField, fieldError } from './CommonFields';
-import { ItemFormDialog } from './ItemFormDialog';
-import { ItemPicker, type PickerOption } from './ItemPicker';
+import { ItemFormDialog, useItemForm } from './ItemFormDialog';
+import { ItemPicker, pickerOption } from './ItemPicker';
 import { IncludedTotal } from './IncludedTotal';
 
-type FormOut = z.output<typeof profileFormSchema>;
-
-const FIELDS = ['name', 'code', 'category', 'price', 'base_price', 'status', 'description', 'test_ids'] as const;
+const FIELDS = [...COMMON_FIELDS, 'test_ids'] as const;
 
 function defaults(p: CatalogueProfile | null): ProfileFormIn {
   return {
-    name: p?.name ?? '',
-    code: p?.code ?? '',
-    category: p?.category ?? '',
-    price: amountText(p?.price),
-    base_price: amountText(p?.base_price),
-    status: p?.status === 'inactive' ? 'inactive' : 'active',
-    description: p?.description ?? '',
+    ...commonDefaults(p),
     test_ids: p?.test_ids ?? [],
   };
 }
@@ -38,55 +27,28 @@ export interface ProfileFormDialogProps {
 
 /** Add / Edit Test Profile: a set of tests with its own price; saves through /api/test-profiles. */
 export function ProfileFormDialog({ open, onOpenChange, profile, categories }: ProfileFormDialogProps) {
-  const save = useSaveItemMutation('profile');
   const tests = useCatalogueList('test', {}, { enabled: open });
-  const form = useForm<ProfileFormIn, unknown, FormOut>({
-    resolver: zodResolver(profileFormSchema),
-    defaultValues: defaults(profile),
-    mode: 'onBlur',
+  const { form, dialog } = useItemForm('profile', {
+    schema: profileFormSchema,
+    open,
+    onOpenChange,
+    row: profile,
+    defaults,
+    fieldFor: topField(FIELDS),
+    body: withBasePrice,
   });
-
-  useEffect(() => {
-    if (open) form.reset(defaults(profile));
-  }, [open, profile, form]);
-
-  const testOptions = useMemo<PickerOption[] | undefined>(
-    () =>
-      tests.data?.map((t) => ({
-        id: t.id,
-        name: t.name,
-        code: t.code,
-        status: t.status,
-        hint: formatMoney(Math.round(t.price * 100)),
-      })),
-    [tests.data],
-  );
+  const testOptions = useMemo(() => tests.data?.map((t) => pickerOption(t)), [tests.data]);
 
   const testIds = (useWatch({ control: form.control, name: 'test_ids' }) ?? []).map(Number);
   const price = useWatch({ control: form.control, name: 'price' });
 
-  const onSubmit = form.handleSubmit((body) =>
-    save.mutate(
-      { id: profile?.id ?? null, body: withBasePrice(body) },
-      {
-        onSuccess: () => onOpenChange(false),
-        onError: (err) => applyServerErrors(err, form.setError, topField(FIELDS), { CODE_TAKEN: 'code' }),
-      },
-    ),
-  );
-
-  const formId = profile ? 'edit-profile-form' : 'add-profile-form';
   return (
     <ItemFormDialog
-      open={open}
-      onOpenChange={onOpenChange}
-      busy={save.isPending}
-      editing={Boolean(profile)}
-      formId={formId}
+      {...dialog}
+      formId={profile ? 'edit-profile-form' : 'add-profile-form'}
       size="lg"
       title={profile ? `Edit Profile: ${profile.name}` : 'Add Test Profile'}
       description="A group of tests billed together at the profile's own price."
-      onSubmit={onSubmit}
     >
       <CommonFields
         form={form}

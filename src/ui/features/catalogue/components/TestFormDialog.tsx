@@ -1,19 +1,13 @@
-import { useEffect } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import type { z } from 'zod';
+import type { Path } from 'react-hook-form';
 import { SAMPLE_TYPES, type CatalogueTest } from '@shared/schemas/catalogue';
 import { DEFAULT_SAC, TAX_CATEGORIES, TAX_CATEGORY_LABELS } from '@shared/gst';
 import { FormField, Input, Select } from '@/components';
-import { useSaveItemMutation } from '../api';
-import { amountText, testFormSchema, withBasePrice, type TestFormIn } from '../forms';
-import { applyServerErrors, topField } from '@/lib/forms';
+import { COMMON_FIELDS, commonDefaults, testFormSchema, withBasePrice, type TestFormIn } from '../forms';
+import { topField } from '@/lib/forms';
 import { CommonFields, DescriptionField, fieldError } from './CommonFields';
-import { ItemFormDialog } from './ItemFormDialog';
+import { ItemFormDialog, useItemForm } from './ItemFormDialog';
 import { ResultRuleFields } from './ResultRuleFields';
 import { ReferenceBandsField, bandRows } from './ReferenceBandsField';
-
-type FormOut = z.output<typeof testFormSchema>;
 
 const NUMBER_FIELDS = [
   'decimals',
@@ -36,13 +30,7 @@ const RULE_FIELDS = [
 ] as const;
 
 const FIELDS = [
-  'name',
-  'code',
-  'category',
-  'price',
-  'base_price',
-  'status',
-  'description',
+  ...COMMON_FIELDS,
   'unit',
   'normal_range',
   'sample_type',
@@ -57,13 +45,7 @@ const FIELDS = [
 
 function defaults(t: CatalogueTest | null): TestFormIn {
   return {
-    name: t?.name ?? '',
-    code: t?.code ?? '',
-    category: t?.category ?? '',
-    price: amountText(t?.price),
-    base_price: amountText(t?.base_price),
-    status: t?.status === 'inactive' ? 'inactive' : 'active',
-    description: t?.description ?? '',
+    ...commonDefaults(t),
     unit: t?.unit ?? '',
     loinc_code: t?.loinc_code ?? '',
     tax_category: t?.tax_category ?? 'exempt',
@@ -97,47 +79,23 @@ export interface TestFormDialogProps {
 
 /** Add / Edit Individual Test: saves through POST /api/tests or PUT /api/tests/:id. */
 export function TestFormDialog({ open, onOpenChange, test, categories }: TestFormDialogProps) {
-  const save = useSaveItemMutation('test');
-  const form = useForm<TestFormIn, unknown, FormOut>({
-    resolver: zodResolver(testFormSchema),
-    defaultValues: defaults(test),
-    mode: 'onBlur',
+  const { form, dialog } = useItemForm('test', {
+    schema: testFormSchema,
+    open,
+    onOpenChange,
+    row: test,
+    defaults,
+    // A band's problem goes under its own cell ("reference_ranges.2.age_max"), the rest by field.
+    fieldFor: (p) => (/^reference_ranges(\.\d+\.\w+)?$/.test(p) ? (p as Path<TestFormIn>) : topField(FIELDS)(p)),
+    // A template belongs to a structured test only; switching the type away drops it.
+    body: (v) => ({ ...withBasePrice(v), ...(v.result_type === 'structured' ? {} : { result_template: null }) }),
   });
   const { errors } = form.formState;
 
-  useEffect(() => {
-    if (open) form.reset(defaults(test));
-  }, [open, test, form]);
-
-  const onSubmit = form.handleSubmit((body) =>
-    save.mutate(
-      {
-        id: test?.id ?? null,
-        // A template belongs to a structured test only; switching the type away drops it.
-        body: { ...withBasePrice(body), ...(body.result_type === 'structured' ? {} : { result_template: null }) },
-      },
-      {
-        onSuccess: () => onOpenChange(false),
-        onError: (err) =>
-          // A band's problem goes under its own cell ("reference_ranges.2.age_max"), the rest by field.
-          applyServerErrors(
-            err,
-            form.setError,
-            (p) => (/^reference_ranges(\.\d+\.\w+)?$/.test(p) ? (p as never) : topField(FIELDS)(p)),
-            { CODE_TAKEN: 'code' },
-          ),
-      },
-    ),
-  );
-
-  const formId = test ? 'edit-test-form' : 'add-test-form';
   return (
     <ItemFormDialog
-      open={open}
-      onOpenChange={onOpenChange}
-      busy={save.isPending}
-      editing={Boolean(test)}
-      formId={formId}
+      {...dialog}
+      formId={test ? 'edit-test-form' : 'add-test-form'}
       size="xl"
       title={test ? `Edit Test: ${test.name}` : 'Add Individual Test'}
       description={
@@ -145,7 +103,6 @@ export function TestFormDialog({ open, onOpenChange, test, categories }: TestFor
           ? 'Price changes are kept in the price history; bills already issued keep their prices.'
           : 'A test the lab performs and bills on its own.'
       }
-      onSubmit={onSubmit}
     >
       <CommonFields
         form={form}

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Badge, Dialog } from '@/components';
+import { Badge, Dialog, Money, type Column } from '@/components';
 
 /** The spec's Tests Included cell: the first two names, then "+N more"; or "No tests defined". */
 export function TestsIncluded({ names }: { names: readonly string[] }) {
@@ -36,6 +36,44 @@ export function MobileStatus({ status }: { status: string }) {
 
 export const dash = (v: string | number | null | undefined): ReactNode =>
   v === null || v === undefined || v === '' ? <span className="text-slate-400">—</span> : v;
+
+interface SetItem {
+  name: string;
+  code: string;
+  status: string;
+  price: number;
+  base_price: number;
+  description: string | null;
+}
+
+/** The first column of Test Profiles and Test Packages: the name, the code under it, inactive on a phone. */
+export function setNameColumn<T extends SetItem>(header: string): Column<T> {
+  return {
+    key: 'name',
+    header,
+    cell: (p) => (
+      <div className="min-w-36">
+        <div className="font-medium text-slate-900">{p.name}</div>
+        <div className="font-mono text-xs text-slate-500">{p.code}</div>
+        <MobileStatus status={p.status} />
+      </div>
+    ),
+  };
+}
+
+export function descriptionColumn<T extends SetItem>(): Column<T> {
+  return { key: 'description', header: 'Description', cell: (p) => <Clamp text={p.description} />, hideOnMobile: true };
+}
+
+/** The View dialog's first fields of a profile or package: code, status, price, base price. */
+export function setPriceFields(p: SetItem): Details['fields'] {
+  return [
+    { label: 'Code', value: <span className="font-mono">{p.code}</span> },
+    { label: 'Status', value: <Badge status={p.status} /> },
+    { label: 'Price', value: <Money rupees={p.price} /> },
+    { label: 'Base Price', value: <Money rupees={p.base_price} /> },
+  ];
+}
 
 /** What the View dialog shows of one item. */
 export interface Details {

@@ -137,27 +137,17 @@ function TestPricing() {
   const error = queries.find((x) => x.error)?.error ?? null;
 
   const all = useMemo<PriceRow[]>(() => {
-    const row =
-      (kind: PriceRow['kind']) =>
-      (i: {
-        id: number;
-        name: string;
-        code: string;
-        category: string | null;
-        base_price: number;
-        price: number;
-        status: string;
-      }) => ({
-        kind,
-        id: i.id,
-        name: i.name,
-        code: i.code,
-        category: i.category,
-        base_price: i.base_price,
-        price: i.price,
-        status: i.status,
-        markup: markupPercent(i.price, i.base_price),
-      });
+    const row = (kind: PriceRow['kind']) => (i: Omit<PricedItem, 'kind'>) => ({
+      kind,
+      id: i.id,
+      name: i.name,
+      code: i.code,
+      category: i.category,
+      base_price: i.base_price,
+      price: i.price,
+      status: i.status,
+      markup: markupPercent(i.price, i.base_price),
+    });
     return [
       ...(tests.data ?? []).map(row('test')),
       ...(profiles.data ?? []).map(row('profile')),

@@ -2,21 +2,11 @@ import type { CatalogueProfile } from '@shared/schemas/catalogue';
 import { Badge, Money, type Column } from '@/components';
 import { CatalogueScreen } from '../components/CatalogueScreen';
 import { ProfileFormDialog } from '../components/ProfileFormDialog';
-import { Clamp, dash, MobileStatus, TestsIncluded } from '../components/cells';
+import { dash, descriptionColumn, setNameColumn, setPriceFields, TestsIncluded } from '../components/cells';
 
 const columns: Column<CatalogueProfile>[] = [
-  {
-    key: 'name',
-    header: 'Profile Name',
-    cell: (p) => (
-      <div className="min-w-36">
-        <div className="font-medium text-slate-900">{p.name}</div>
-        <div className="font-mono text-xs text-slate-500">{p.code}</div>
-        <MobileStatus status={p.status} />
-      </div>
-    ),
-  },
-  { key: 'description', header: 'Description', cell: (p) => <Clamp text={p.description} />, hideOnMobile: true },
+  setNameColumn('Profile Name'),
+  descriptionColumn(),
   { key: 'category', header: 'Category', cell: (p) => dash(p.category), hideOnMobile: true },
   { key: 'price', header: 'Price', align: 'right', cell: (p) => <Money rupees={p.price} /> },
   { key: 'tests', header: 'Tests Included', cell: (p) => <TestsIncluded names={p.tests} />, hideOnMobile: true },
@@ -39,10 +29,7 @@ export default function TestProfilesPage() {
       )}
       details={(p) => ({
         fields: [
-          { label: 'Code', value: <span className="font-mono">{p.code}</span> },
-          { label: 'Status', value: <Badge status={p.status} /> },
-          { label: 'Price', value: <Money rupees={p.price} /> },
-          { label: 'Base Price', value: <Money rupees={p.base_price} /> },
+          ...setPriceFields(p),
           { label: 'Category', value: dash(p.category) },
           { label: 'Description', value: dash(p.description), wide: true },
         ],

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { CERTIFICATE_MAX_BYTES, type Calibration } from '@shared/schemas/equipment';
 import { calibrationsApi } from '@shared/api/equipment';
-import { Button, Dialog, FormField } from '@/components';
+import { FormDialog, FormField } from '@/components';
 import { contractUrl } from '@/lib/api';
 import { fileToBase64, useUploadCertificateMutation } from '../api';
 
@@ -34,21 +34,15 @@ export function CertificateDialog({
     );
   };
   return (
-    <Dialog
+    <FormDialog
       open
-      onOpenChange={(o) => !upload.isPending && onOpenChange(o)}
+      onOpenChange={onOpenChange}
       title={`Certificate: ${record.equipment_name}`}
       description="A PDF or an image (PNG, JPEG, WebP) of at most 5 MB, kept in the lab's database."
-      footer={
-        <>
-          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={upload.isPending}>
-            Cancel
-          </Button>
-          <Button onClick={() => void submit()} loading={upload.isPending} loadingText="Uploading...">
-            Upload Certificate
-          </Button>
-        </>
-      }
+      busy={upload.isPending}
+      onSubmit={() => void submit()}
+      submitLabel="Upload Certificate"
+      busyLabel="Uploading..."
     >
       <div className="grid gap-3">
         {record.certificate && (
@@ -74,6 +68,6 @@ export function CertificateDialog({
           />
         </FormField>
       </div>
-    </Dialog>
+    </FormDialog>
   );
 }

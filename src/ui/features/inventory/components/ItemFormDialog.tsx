@@ -1,19 +1,18 @@
-import { useEffect } from 'react';
-import { useForm, type DefaultValues } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useMemo } from 'react';
+import type { DefaultValues } from 'react-hook-form';
 import type { z } from 'zod';
 import { ITEM_KINDS, ITEM_STATUSES, type ItemKind } from '@shared/inventory';
 import { inventoryCreateFields, type InventoryItem } from '@shared/schemas/inventory';
 import { optionalText } from '@shared/schemas/common';
-import { Button, Dialog, FormField, Input, Select } from '@/components';
+import { FormDialog, FormField, Input, Select } from '@/components';
 import { humanize } from '@/lib/format';
 import { useCreateItemMutation, useSuppliers, useUpdateItemMutation } from '../api';
-import { applyServerErrors, fieldNamed } from '@/lib/forms';
+import { applyServerErrors, fieldNamed, formError } from '@/lib/forms';
+import { useDialogForm } from '@/lib/dialogForm';
 
 /** The server's fields (inventoryCreateFields) plus the reason a changed stock needs on edit. */
 const formSchema = inventoryCreateFields.extend({ stock_reason: optionalText(300, 'Reason') });
 type FormIn = z.input<typeof formSchema>;
-type FormOut = z.output<typeof formSchema>;
 
 const FIELDS = [
   'item_code',
@@ -41,7 +40,7 @@ const KIND_DEFAULTS: Record<ItemKind, { category: string; unit: string }> = {
   consumable: { category: 'Consumables', unit: 'pcs' },
 };
 
-function defaults(item: InventoryItem | null, kind: ItemKind): DefaultValues<FormIn> {
+function defaults({ item, kind }: { item: InventoryItem | null; kind: ItemKind }): DefaultValues<FormIn> {
   return {
     item_code: item?.item_code ?? '',
     item_name: item?.item_name ?? '',
@@ -80,15 +79,9 @@ export function ItemFormDialog({ open, onOpenChange, item, kind, addTitle }: Ite
   const update = useUpdateItemMutation();
   const suppliers = useSuppliers(open);
   const busy = create.isPending || update.isPending;
-  const form = useForm<FormIn, unknown, FormOut>({
-    resolver: zodResolver(formSchema),
-    defaultValues: defaults(item, kind),
-    mode: 'onBlur',
-  });
+  const subject = useMemo(() => ({ item, kind }), [item, kind]);
+  const form = useDialogForm(formSchema, open, subject, defaults);
   const { errors } = form.formState;
-  useEffect(() => {
-    if (open) form.reset(defaults(item, kind));
-  }, [open, item, kind, form]);
 
   const showServerErrors = (err: unknown) =>
     applyServerErrors(err, form.setError, fieldNamed(FIELDS), { ITEM_CODE_TAKEN: 'item_code' });
@@ -129,12 +122,11 @@ export function ItemFormDialog({ open, onOpenChange, item, kind, addTitle }: Ite
     update.mutate({ id: item.id, patch }, { onSuccess: () => onOpenChange(false), onError: showServerErrors });
   });
 
-  const formId = item ? 'edit-item-form' : 'add-item-form';
   const showLabFields = (item?.kind ?? kind) !== 'general';
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={(o) => !busy && onOpenChange(o)}
+      onOpenChange={onOpenChange}
       size="lg"
       title={item ? `Edit ${item.item_name}` : addTitle}
       description={
@@ -142,94 +134,86 @@ export function ItemFormDialog({ open, onOpenChange, item, kind, addTitle }: Ite
           ? 'A new current stock is recorded in the ledger as an adjustment with your reason. Lots and expiry dates change through Receive and the other stock movements.'
           : 'Opening stock is received as the item’s first lot, with its expiry date.'
       }
-      footer={
-        <>
-          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} loading={busy} loadingText="Saving...">
-            {item ? 'Save Changes' : addTitle}
-          </Button>
-        </>
-      }
+      busy={busy}
+      form={{ id: item ? 'edit-item-form' : 'add-item-form', onSubmit }}
+      submitLabel={item ? 'Save Changes' : addTitle}
+      error={formError(form)}
     >
-      <form id={formId} noValidate onSubmit={(e) => void onSubmit(e)} className="grid items-start gap-4 sm:grid-cols-2">
-        <FormField label="Item Code" required error={errors.item_code?.message}>
-          <Input autoComplete="off" {...form.register('item_code')} />
+      <FormField label="Item Code" required error={errors.item_code?.message}>
+        <Input autoComplete="off" {...form.register('item_code')} />
+      </FormField>
+      <FormField label="Item Name" required error={errors.item_name?.message}>
+        <Input autoComplete="off" {...form.register('item_name')} />
+      </FormField>
+      <FormField label="Category" required error={errors.category?.message}>
+        <Input {...form.register('category')} />
+      </FormField>
+      <FormField
+        label="Unit"
+        required
+        error={errors.unit?.message}
+        hint="Stock is counted in whole units (tests, mL, pcs)."
+      >
+        <Input {...form.register('unit')} />
+      </FormField>
+      <FormField
+        label={item ? 'Current Stock' : 'Opening Stock'}
+        error={errors.current_stock?.message}
+        hint={item ? 'Change it only after a count; give the reason below.' : undefined}
+      >
+        <Input type="number" inputMode="numeric" min={0} step={1} {...form.register('current_stock')} />
+      </FormField>
+      {item ? (
+        <FormField label="Reason for a stock change" error={errors.stock_reason?.message}>
+          <Input placeholder="e.g. Counted on the shelf" {...form.register('stock_reason')} />
         </FormField>
-        <FormField label="Item Name" required error={errors.item_name?.message}>
-          <Input autoComplete="off" {...form.register('item_name')} />
+      ) : (
+        <FormField label="Opening Lot Number" error={errors.lot_number?.message}>
+          <Input {...form.register('lot_number')} />
         </FormField>
-        <FormField label="Category" required error={errors.category?.message}>
-          <Input {...form.register('category')} />
+      )}
+      {!item && (
+        <FormField label="Expiry Date" error={errors.expiry_date?.message} hint="Of the opening stock.">
+          <Input type="date" {...form.register('expiry_date')} />
         </FormField>
-        <FormField
-          label="Unit"
-          required
-          error={errors.unit?.message}
-          hint="Stock is counted in whole units (tests, mL, pcs)."
-        >
-          <Input {...form.register('unit')} />
+      )}
+      <FormField label="Minimum Stock" error={errors.minimum_stock?.message}>
+        <Input type="number" inputMode="numeric" min={0} step={1} {...form.register('minimum_stock')} />
+      </FormField>
+      <FormField label="Maximum Stock" error={errors.maximum_stock?.message} hint="Optional.">
+        <Input type="number" inputMode="numeric" min={0} step={1} {...form.register('maximum_stock')} />
+      </FormField>
+      <FormField label="Unit Cost (₹)" error={errors.unit_cost?.message}>
+        <Input type="number" inputMode="decimal" min={0} step="0.01" {...form.register('unit_cost')} />
+      </FormField>
+      <FormField label="Supplier" error={errors.supplier_id?.message}>
+        <Select
+          placeholder="No supplier"
+          options={(suppliers.data ?? []).map((s) => ({ value: String(s.id), label: s.name }))}
+          {...form.register('supplier_id')}
+        />
+      </FormField>
+      <FormField label="Or a new supplier" error={errors.supplier?.message} hint="Added to the supplier register.">
+        <Input {...form.register('supplier')} />
+      </FormField>
+      <FormField label="Status" required error={errors.status?.message}>
+        <Select options={ITEM_STATUSES.map((s) => ({ value: s, label: humanize(s) }))} {...form.register('status')} />
+      </FormField>
+      {item && (
+        <FormField label="Kind" error={errors.kind?.message}>
+          <Select options={ITEM_KINDS.map((k) => ({ value: k, label: humanize(k) }))} {...form.register('kind')} />
         </FormField>
-        <FormField
-          label={item ? 'Current Stock' : 'Opening Stock'}
-          error={errors.current_stock?.message}
-          hint={item ? 'Change it only after a count; give the reason below.' : undefined}
-        >
-          <Input type="number" inputMode="numeric" min={0} step={1} {...form.register('current_stock')} />
-        </FormField>
-        {item ? (
-          <FormField label="Reason for a stock change" error={errors.stock_reason?.message}>
-            <Input placeholder="e.g. Counted on the shelf" {...form.register('stock_reason')} />
+      )}
+      {showLabFields && (
+        <>
+          <FormField label="Catalogue Number" error={errors.catalog_number?.message}>
+            <Input {...form.register('catalog_number')} />
           </FormField>
-        ) : (
-          <FormField label="Opening Lot Number" error={errors.lot_number?.message}>
-            <Input {...form.register('lot_number')} />
+          <FormField label="Storage Temperature" error={errors.storage_temp?.message}>
+            <Input placeholder="e.g. 2-8 °C" {...form.register('storage_temp')} />
           </FormField>
-        )}
-        {!item && (
-          <FormField label="Expiry Date" error={errors.expiry_date?.message} hint="Of the opening stock.">
-            <Input type="date" {...form.register('expiry_date')} />
-          </FormField>
-        )}
-        <FormField label="Minimum Stock" error={errors.minimum_stock?.message}>
-          <Input type="number" inputMode="numeric" min={0} step={1} {...form.register('minimum_stock')} />
-        </FormField>
-        <FormField label="Maximum Stock" error={errors.maximum_stock?.message} hint="Optional.">
-          <Input type="number" inputMode="numeric" min={0} step={1} {...form.register('maximum_stock')} />
-        </FormField>
-        <FormField label="Unit Cost (₹)" error={errors.unit_cost?.message}>
-          <Input type="number" inputMode="decimal" min={0} step="0.01" {...form.register('unit_cost')} />
-        </FormField>
-        <FormField label="Supplier" error={errors.supplier_id?.message}>
-          <Select
-            placeholder="No supplier"
-            options={(suppliers.data ?? []).map((s) => ({ value: String(s.id), label: s.name }))}
-            {...form.register('supplier_id')}
-          />
-        </FormField>
-        <FormField label="Or a new supplier" error={errors.supplier?.message} hint="Added to the supplier register.">
-          <Input {...form.register('supplier')} />
-        </FormField>
-        <FormField label="Status" required error={errors.status?.message}>
-          <Select options={ITEM_STATUSES.map((s) => ({ value: s, label: humanize(s) }))} {...form.register('status')} />
-        </FormField>
-        {item && (
-          <FormField label="Kind" error={errors.kind?.message}>
-            <Select options={ITEM_KINDS.map((k) => ({ value: k, label: humanize(k) }))} {...form.register('kind')} />
-          </FormField>
-        )}
-        {showLabFields && (
-          <>
-            <FormField label="Catalogue Number" error={errors.catalog_number?.message}>
-              <Input {...form.register('catalog_number')} />
-            </FormField>
-            <FormField label="Storage Temperature" error={errors.storage_temp?.message}>
-              <Input placeholder="e.g. 2-8 °C" {...form.register('storage_temp')} />
-            </FormField>
-          </>
-        )}
-      </form>
-    </Dialog>
+        </>
+      )}
+    </FormDialog>
   );
 }

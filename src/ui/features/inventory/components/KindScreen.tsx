@@ -27,7 +27,7 @@ import { useDeleteItemMutation, useInventoryPage, useInventorySummary } from '..
 import { ItemFormDialog } from './ItemFormDialog';
 import { StockDialog } from './StockDialog';
 import { SuppliersCard } from './SuppliersCard';
-import { DayText, EXPIRY_LABELS, StatusBadge, qty } from './format';
+import { DayText, EXPIRY_LABELS, StatusBadge, StockCell, qty } from './format';
 
 /** A lab keeps at most a few hundred reagents or consumables: the list comes whole (limit 200) and filters here. */
 const WHOLE = 200;
@@ -65,14 +65,7 @@ function columnsFor(kind: ItemKind): Column<InventoryItem>[] {
     key: 'quantity',
     header: 'Quantity',
     align: 'right',
-    cell: (i) => (
-      <span className="whitespace-nowrap tabular-nums">
-        {qty(i.current_stock, i.unit)}
-        {i.usable_stock !== i.current_stock && (
-          <span className="block text-[12px] text-red-700">{i.usable_stock} usable</span>
-        )}
-      </span>
-    ),
+    cell: (i) => <StockCell item={i} />,
   };
   const status: Column<InventoryItem> = {
     key: 'status',

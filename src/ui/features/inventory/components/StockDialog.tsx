@@ -7,7 +7,7 @@ import { humanize } from '@/lib/format';
 import { useItem, useLots, useMovementMutation, useMovements, useSuppliers } from '../api';
 import { DayText, StatusBadge, qty } from './format';
 import { UsageEditor } from './UsageEditor';
-import { fieldErrors } from '@/lib/forms';
+import { useFieldForm } from '@/lib/forms';
 
 const HINTS: Record<MovementType, string> = {
   receive: 'A delivery: creates the lot or tops it up.',
@@ -46,8 +46,7 @@ const EMPTY: FormState = {
 };
 
 function MovementForm({ item, canManage }: { item: InventoryItem; canManage: boolean }) {
-  const [f, setF] = useState<FormState>(EMPTY);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { values: f, setValues: setF, errors, setErrors, showErrors } = useFieldForm(() => EMPTY);
   const lots = useLots(item.id);
   const suppliers = useSuppliers(f.type === 'receive');
   const move = useMovementMutation();
@@ -79,10 +78,8 @@ function MovementForm({ item, canManage }: { item: InventoryItem; canManage: boo
       // The form sends the fields as typed; the server's schema reads decimal strings as numbers.
       { id: item.id, body: body as never },
       {
-        onSuccess: () => setF({ ...EMPTY, type: f.type }),
-        onError: (err) => {
-          setErrors(fieldErrors(err));
-        },
+        onSuccess: () => setF(() => ({ ...EMPTY, type: f.type })),
+        onError: showErrors,
       },
     );
   };
@@ -96,6 +93,7 @@ function MovementForm({ item, canManage }: { item: InventoryItem; canManage: boo
       }}
       className="grid items-start gap-4 sm:grid-cols-2"
     >
+      {errors.form && <p className="text-sm text-red-700 sm:col-span-2">{errors.form}</p>}
       <FormField label="Movement" required hint={HINTS[f.type]} error={errors.type}>
         <Select
           value={f.type}

@@ -1,5 +1,4 @@
-import { useState } from 'react';
-import { Pencil, Plus, Trash2 } from 'lucide-react';
+import { Plus } from 'lucide-react';
 import type { Supplier } from '@shared/schemas/inventory';
 import {
   Button,
@@ -9,15 +8,16 @@ import {
   ConfirmDialog,
   DataTable,
   DateText,
-  Dialog,
+  FormDialog,
   FormField,
   Input,
   deleteMessage,
+  useRowDialogs,
   type Column,
   type RowAction,
 } from '@/components';
 import { useDeleteSupplierMutation, useSaveSupplierMutation, useSuppliers } from '../api';
-import { serverErrors } from '@/lib/forms';
+import { useFieldForm } from '@/lib/forms';
 
 const FIELDS = ['name', 'contact_person', 'phone', 'email', 'gstin', 'lead_time_days'] as const;
 type Field = (typeof FIELDS)[number];
@@ -36,74 +36,59 @@ interface SupplierDialogProps {
   onOpenChange: (o: boolean) => void;
 }
 
-function SupplierDialog(props: SupplierDialogProps) {
-  // A fresh form each time the dialog opens (or opens on another supplier).
-  return props.open ? <SupplierForm key={props.supplier?.id ?? 'new'} {...props} /> : null;
-}
+const formOf = (supplier: Supplier | null) =>
+  Object.fromEntries(FIELDS.map((f) => [f, supplier && supplier[f] !== null ? String(supplier[f]) : ''])) as Record<
+    Field,
+    string
+  >;
 
-function SupplierForm({ supplier, open, onOpenChange }: SupplierDialogProps) {
+function SupplierDialog({ supplier, open, onOpenChange }: SupplierDialogProps) {
   const save = useSaveSupplierMutation();
-  const [v, setV] = useState<Record<Field, string>>(
-    () =>
-      Object.fromEntries(FIELDS.map((f) => [f, supplier && supplier[f] !== null ? String(supplier[f]) : ''])) as Record<
-        Field,
-        string
-      >,
-  );
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const submit = () => {
-    setErrors({});
+  const {
+    values: v,
+    set,
+    errors,
+    showErrors,
+  } = useFieldForm(() => formOf(supplier), {
+    // A fresh form each time the dialog opens (or opens on another supplier).
+    resetFor: open ? (supplier ?? 'new') : null,
+    codeFields: { SUPPLIER_EXISTS: 'name' },
+  });
+  const submit = () =>
     save.mutate(
       {
         id: supplier?.id ?? null,
         body: { ...v, lead_time_days: v.lead_time_days === '' ? null : v.lead_time_days } as never,
       },
-      {
-        onSuccess: () => onOpenChange(false),
-        onError: (err) => {
-          const { fields, form } = serverErrors(err, undefined, { SUPPLIER_EXISTS: 'name' });
-          setErrors({ ...(fields as Record<string, string>), ...(form === undefined ? {} : { form }) });
-        },
-      },
+      { onSuccess: () => onOpenChange(false), onError: showErrors },
     );
-  };
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={(o) => !save.isPending && onOpenChange(o)}
+      onOpenChange={onOpenChange}
       title={supplier ? `Edit ${supplier.name}` : 'Add Supplier'}
       description="Lead time sets when reorder recommendations tell you to order."
-      footer={
-        <>
-          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={save.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" form="supplier-form" loading={save.isPending} loadingText="Saving...">
-            {supplier ? 'Save Changes' : 'Add Supplier'}
-          </Button>
-        </>
-      }
-    >
-      <form
-        id="supplier-form"
-        noValidate
-        onSubmit={(e) => {
+      busy={save.isPending}
+      form={{
+        id: 'supplier-form',
+        onSubmit: (e) => {
           e.preventDefault();
           submit();
-        }}
-        className="grid gap-4 sm:grid-cols-2"
-      >
-        {FIELDS.map((f) => (
-          <FormField key={f} label={LABELS[f]} required={f === 'name'} error={errors[f]}>
-            <Input
-              type={f === 'lead_time_days' ? 'number' : f === 'email' ? 'email' : 'text'}
-              value={v[f] ?? ''}
-              onChange={(e) => setV({ ...v, [f]: e.target.value })}
-            />
-          </FormField>
-        ))}
-      </form>
-    </Dialog>
+        },
+      }}
+      submitLabel={supplier ? 'Save Changes' : 'Add Supplier'}
+      error={errors.form}
+    >
+      {FIELDS.map((f) => (
+        <FormField key={f} label={LABELS[f]} required={f === 'name'} error={errors[f]}>
+          <Input
+            type={f === 'lead_time_days' ? 'number' : f === 'email' ? 'email' : 'text'}
+            value={v[f] ?? ''}
+            onChange={(e) => set(f, e.target.value)}
+          />
+        </FormField>
+      ))}
+    </FormDialog>
   );
 }
 
@@ -145,14 +130,9 @@ const columns: Column<Supplier>[] = [
 export function SuppliersCard({ canManage, title = 'Suppliers' }: { canManage: boolean; title?: string }) {
   const suppliers = useSuppliers();
   const remove = useDeleteSupplierMutation();
-  const [editing, setEditing] = useState<Supplier | null>(null);
-  const [adding, setAdding] = useState(false);
-  const [deleting, setDeleting] = useState<Supplier | null>(null);
+  const rows = useRowDialogs<Supplier>();
   const actions: RowAction<Supplier>[] = canManage
-    ? [
-        { label: (s) => `Edit ${s.name}`, icon: <Pencil />, onClick: setEditing },
-        { label: (s) => `Delete ${s.name}`, icon: <Trash2 />, onClick: setDeleting, destructive: true },
-      ]
+    ? [rows.editAction((s) => s.name), rows.deleteAction((s) => s.name)]
     : [];
   return (
     <Card className="mt-5 min-w-0">
@@ -161,7 +141,7 @@ export function SuppliersCard({ canManage, title = 'Suppliers' }: { canManage: b
         description="On-time deliveries (against the due date entered at receipt) and rejected deliveries, from the ledger."
         actions={
           canManage ? (
-            <Button variant="outline" onClick={() => setAdding(true)}>
+            <Button variant="outline" onClick={() => rows.edit('new')}>
               <Plus />
               Add Supplier
             </Button>
@@ -183,15 +163,15 @@ export function SuppliersCard({ canManage, title = 'Suppliers' }: { canManage: b
       </CardBody>
       {canManage && (
         <>
-          <SupplierDialog open={adding} onOpenChange={setAdding} supplier={null} />
-          <SupplierDialog open={editing !== null} onOpenChange={(o) => !o && setEditing(null)} supplier={editing} />
+          <SupplierDialog supplier={rows.editing} {...rows.dialog} />
           <ConfirmDialog
-            open={deleting !== null}
-            onOpenChange={(o) => !o && setDeleting(null)}
+            {...rows.confirm}
             title="Delete Supplier"
-            message={deleting ? `${deleteMessage(deleting.name)} A supplier named by items or receipts is kept.` : ''}
+            message={
+              rows.deleting ? `${deleteMessage(rows.deleting.name)} A supplier named by items or receipts is kept.` : ''
+            }
             busy={remove.isPending}
-            onConfirm={() => deleting && remove.mutate(deleting, { onSuccess: () => setDeleting(null) })}
+            onConfirm={() => rows.deleting && remove.mutate(rows.deleting, { onSuccess: rows.deleted })}
           />
         </>
       )}

@@ -62,3 +62,15 @@ export const EXPIRY_LABELS: Record<ExpiryState, string> = {
 export function qty(n: number, unit: string): string {
   return `${n.toLocaleString('en-IN')} ${unit}`;
 }
+
+/** An item's stock in its unit, and the usable part under it when some of it is not usable. */
+export function StockCell({ item: i }: { item: { current_stock: number; usable_stock: number; unit: string } }) {
+  return (
+    <span className="whitespace-nowrap tabular-nums">
+      {qty(i.current_stock, i.unit)}
+      {i.usable_stock !== i.current_stock && (
+        <span className="block text-[12px] text-red-700">{i.usable_stock} usable</span>
+      )}
+    </span>
+  );
+}

@@ -26,7 +26,7 @@ import { useDeleteItemMutation, useInventoryPage, useInventorySummary } from '..
 import { ItemFormDialog } from '../components/ItemFormDialog';
 import { StockDialog } from '../components/StockDialog';
 import { SuppliersCard } from '../components/SuppliersCard';
-import { DayText, StatusBadge, qty } from '../components/format';
+import { DayText, StatusBadge, StockCell } from '../components/format';
 
 const columns: Column<InventoryItem>[] = [
   {
@@ -47,14 +47,7 @@ const columns: Column<InventoryItem>[] = [
     key: 'stock',
     header: 'Current Stock',
     align: 'right',
-    cell: (i) => (
-      <span className="whitespace-nowrap tabular-nums">
-        {qty(i.current_stock, i.unit)}
-        {i.usable_stock !== i.current_stock && (
-          <span className="block text-[12px] text-red-700">{i.usable_stock} usable</span>
-        )}
-      </span>
-    ),
+    cell: (i) => <StockCell item={i} />,
   },
   {
     key: 'minmax',

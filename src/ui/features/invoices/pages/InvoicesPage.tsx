@@ -9,7 +9,7 @@ import {
   Button,
   Card,
   DateText,
-  Dialog,
+  FormDialog,
   FormField,
   Input,
   ListTable,
@@ -34,7 +34,7 @@ import { useCreateInvoice, useInvoiceAction, useInvoicePage, usePayerPage } from
 import { CancelInvoiceDialog } from '../components/CancelInvoiceDialog';
 import { PayerDialog } from '../components/PayerDialog';
 import { PayerList } from '../components/PayerList';
-import { fieldErrors } from '@/lib/forms';
+import { useFieldForm } from '@/lib/forms';
 
 const TONES: Record<Invoice['status'], BadgeTone> = {
   draft: 'grey',
@@ -226,69 +226,62 @@ function InvoiceList({ list, canManage }: { list: ReturnType<typeof usePagedList
   );
 }
 
+type Method = (typeof PAYMENT_METHODS)[number];
+
 function MarkPaidDialog({ invoice, onClose }: { invoice: Invoice | null; onClose: () => void }) {
   const act = useInvoiceAction();
-  const [method, setMethod] = useState<(typeof PAYMENT_METHODS)[number]>('bank_transfer');
-  const [reference, setReference] = useState('');
-  const [bank, setBank] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const need = METHOD_REFERENCE[method];
+  const {
+    values: v,
+    set,
+    errors,
+    showErrors,
+  } = useFieldForm(() => ({ method: 'bank_transfer' as Method, reference: '', bank: '' }), {
+    resetFor: invoice,
+  });
+  const need = METHOD_REFERENCE[v.method];
   return (
-    <Dialog
+    <FormDialog
       open={invoice !== null}
       onOpenChange={(o) => !o && onClose()}
       title={`Mark ${invoice?.invoice_number ?? ''} paid`}
       description="Records what is still due on each of its bills as a payment."
-      footer={
-        <>
-          <Button variant="outline" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button
-            disabled={act.isPending}
-            onClick={() =>
-              invoice &&
-              act.mutate(
-                {
-                  id: invoice.id,
-                  kind: 'paid',
-                  body: { method, reference: reference.trim() || null, bank: need.bank ? bank.trim() || null : null },
-                },
-                {
-                  onSuccess: onClose,
-                  onError: (e) => setErrors(fieldErrors(e)),
-                },
-              )
-            }
-          >
-            Record Payment
-          </Button>
-        </>
-      }
+      busy={act.isPending}
+      form={{
+        id: 'mark-paid-form',
+        columns: 1,
+        onSubmit: (e) => {
+          e.preventDefault();
+          if (!invoice) return;
+          act.mutate(
+            {
+              id: invoice.id,
+              kind: 'paid',
+              body: {
+                method: v.method,
+                reference: v.reference.trim() || null,
+                bank: need.bank ? v.bank.trim() || null : null,
+              },
+            },
+            { onSuccess: onClose, onError: showErrors },
+          );
+        },
+      }}
+      submitLabel="Record Payment"
+      busyLabel="Recording..."
+      error={errors.form}
     >
-      <div className="grid gap-3">
-        <FormField label="Method">
-          <Select
-            value={method}
-            onChange={(e) => setMethod(e.target.value as typeof method)}
-            options={METHOD_OPTIONS}
-          />
+      <FormField label="Method">
+        <Select value={v.method} onChange={(e) => set('method', e.target.value as Method)} options={METHOD_OPTIONS} />
+      </FormField>
+      <FormField label={need.label} required={need.required} error={errors.reference}>
+        <Input value={v.reference} onChange={(e) => set('reference', e.target.value)} />
+      </FormField>
+      {need.bank && (
+        <FormField label="Bank" required error={errors.bank}>
+          <Input value={v.bank} onChange={(e) => set('bank', e.target.value)} />
         </FormField>
-        <FormField label={need.label} required={need.required} error={errors.reference}>
-          <Input value={reference} onChange={(e) => setReference(e.target.value)} />
-        </FormField>
-        {need.bank && (
-          <FormField label="Bank" required error={errors.bank}>
-            <Input value={bank} onChange={(e) => setBank(e.target.value)} />
-          </FormField>
-        )}
-        {errors.form && (
-          <p role="alert" className="text-[13px] text-red-700">
-            {errors.form}
-          </p>
-        )}
-      </div>
-    </Dialog>
+      )}
+    </FormDialog>
   );
 }
 
@@ -297,54 +290,49 @@ function NewInvoiceDialog({ open, onOpenChange }: { open: boolean; onOpenChange:
   const create = useCreateInvoice();
   // The lab's calendar day, not UTC's: at 01:00 in Bengaluru the month has already turned.
   const today = localDate(useLabFormat().timeZone);
-  const [payer, setPayer] = useState('');
-  const [from, setFrom] = useState(`${today.slice(0, 8)}01`);
-  const [to, setTo] = useState(today);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const {
+    values: v,
+    set,
+    errors,
+    showErrors,
+  } = useFieldForm(() => ({ payer: '', from: `${today.slice(0, 8)}01`, to: today }), {
+    resetFor: open ? 'new' : null,
+  });
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onOpenChange={onOpenChange}
       title="New Invoice"
       description="A draft for a payer’s bills of a period that are not on an invoice yet. Issue it to give it its number."
-      footer={
-        <>
-          <Button variant="outline" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button
-            disabled={create.isPending}
-            onClick={() =>
-              create.mutate(
-                { payer_id: payer ? Number(payer) : undefined, period_from: from, period_to: to },
-                {
-                  onSuccess: () => onOpenChange(false),
-                  onError: (e) => setErrors(fieldErrors(e)),
-                },
-              )
-            }
-          >
-            Create Draft
-          </Button>
-        </>
-      }
+      busy={create.isPending}
+      form={{
+        id: 'new-invoice-form',
+        onSubmit: (e) => {
+          e.preventDefault();
+          create.mutate(
+            { payer_id: v.payer ? Number(v.payer) : undefined, period_from: v.from, period_to: v.to },
+            { onSuccess: () => onOpenChange(false), onError: showErrors },
+          );
+        },
+      }}
+      submitLabel="Create Draft"
+      busyLabel="Creating..."
+      error={errors.form}
     >
-      <div className="grid gap-3 sm:grid-cols-2">
-        <FormField label="Payer" error={errors.payer_id} className="sm:col-span-2">
-          <Select
-            value={payer}
-            onChange={(e) => setPayer(e.target.value)}
-            placeholder="Select a payer"
-            options={(payers.data?.payers ?? []).map((p) => ({ value: String(p.id), label: p.name }))}
-          />
-        </FormField>
-        <FormField label="From" error={errors.period_from}>
-          <Input type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
-        </FormField>
-        <FormField label="To" error={errors.period_to}>
-          <Input type="date" value={to} onChange={(e) => setTo(e.target.value)} />
-        </FormField>
-      </div>
-    </Dialog>
+      <FormField label="Payer" error={errors.payer_id} className="sm:col-span-2">
+        <Select
+          value={v.payer}
+          onChange={(e) => set('payer', e.target.value)}
+          placeholder="Select a payer"
+          options={(payers.data?.payers ?? []).map((p) => ({ value: String(p.id), label: p.name }))}
+        />
+      </FormField>
+      <FormField label="From" error={errors.period_from}>
+        <Input type="date" value={v.from} onChange={(e) => set('from', e.target.value)} />
+      </FormField>
+      <FormField label="To" error={errors.period_to}>
+        <Input type="date" value={v.to} onChange={(e) => set('to', e.target.value)} />
+      </FormField>
+    </FormDialog>
   );
 }

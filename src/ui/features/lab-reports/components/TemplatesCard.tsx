@@ -12,8 +12,8 @@ import {
   Card,
   CardBody,
   CardHeader,
-  Dialog,
   ErrorPanel,
+  FormDialog,
   FormField,
   Input,
   LoadingState,
@@ -26,7 +26,7 @@ import {
   useSaveTemplateMutation,
   useUploadSignatureMutation,
 } from '../api';
-import { fieldErrors } from '@/lib/forms';
+import { useFieldForm } from '@/lib/forms';
 
 /** Report Templates: one per department, changing that department's section of every report PDF. */
 export function TemplatesCard({ canManage }: { canManage: boolean }) {
@@ -87,13 +87,17 @@ export function TemplatesCard({ canManage }: { canManage: boolean }) {
   );
 }
 
-type Errors = Record<string, string | undefined>;
-
 function TemplateDialog({ template, onClose }: { template: ReportTemplate; onClose: () => void }) {
   const save = useSaveTemplateMutation();
   const upload = useUploadSignatureMutation();
   const remove = useRemoveSignatureMutation();
-  const [form, setForm] = useState<TemplateUpdate>({
+  const {
+    values: form,
+    setValues,
+    errors,
+    setErrors,
+    showErrors,
+  } = useFieldForm<TemplateUpdate>(() => ({
     group_by: template.group_by,
     header_text: template.header_text,
     footer_text: template.footer_text,
@@ -101,12 +105,11 @@ function TemplateDialog({ template, onClose }: { template: ReportTemplate; onClo
     signatory_name: template.signatory_name,
     signatory_qualification: template.signatory_qualification,
     signatory_registration: template.signatory_registration,
-  });
-  const [errors, setErrors] = useState<Errors>({});
+  }));
   const [file, setFile] = useState<File | null>(null);
   const label = DEPARTMENT_LABELS[template.department];
   const set = (k: keyof TemplateUpdate) => (e: { target: { value: string } }) =>
-    setForm((f) => ({ ...f, [k]: e.target.value }));
+    setValues((f) => ({ ...f, [k]: e.target.value }));
 
   function submit(e: FormEvent) {
     e.preventDefault();
@@ -130,95 +133,77 @@ function TemplateDialog({ template, onClose }: { template: ReportTemplate; onClo
           }
           onClose();
         },
-        onError: (err) => {
-          setErrors(fieldErrors(err));
-        },
+        onError: showErrors,
       },
     );
   }
 
   return (
-    <Dialog
+    <FormDialog
       open
       onOpenChange={(o) => !o && onClose()}
       title={`${label} report template`}
       description="Changes apply to every report printed from now on, including reprints."
       size="lg"
-      footer={
-        <>
-          <Button variant="outline" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button
-            type="submit"
-            form="template-form"
-            loading={save.isPending || upload.isPending}
-            loadingText="Saving..."
-          >
-            Save Template
-          </Button>
-        </>
-      }
+      busy={save.isPending || upload.isPending}
+      form={{ id: 'template-form', onSubmit: submit }}
+      submitLabel="Save Template"
+      error={errors.form}
     >
-      <form id="template-form" onSubmit={submit} className="grid gap-3 sm:grid-cols-2" noValidate>
-        <FormField label="Grouping" error={errors.group_by} className="sm:col-span-2">
-          <Select
-            value={form.group_by}
-            onChange={set('group_by')}
-            options={[
-              { value: 'category', label: 'Group tests by catalogue category' },
-              { value: 'none', label: 'One list in the order tests were ordered' },
-            ]}
-          />
-        </FormField>
-        <FormField label="Header text" error={errors.header_text} className="sm:col-span-2">
-          <Input value={form.header_text ?? ''} onChange={set('header_text')} maxLength={300} />
-        </FormField>
-        <FormField label="Interpretation notes" error={errors.interpretation_notes} className="sm:col-span-2">
-          <Textarea rows={3} value={form.interpretation_notes ?? ''} onChange={set('interpretation_notes')} />
-        </FormField>
-        <FormField label="Footer text" error={errors.footer_text} className="sm:col-span-2">
-          <Input value={form.footer_text ?? ''} onChange={set('footer_text')} maxLength={500} />
-        </FormField>
-        <FormField label="Authorised signatory" error={errors.signatory_name}>
-          <Input value={form.signatory_name ?? ''} onChange={set('signatory_name')} placeholder="Dr. Kavya Nair" />
-        </FormField>
-        <FormField label="Qualification" error={errors.signatory_qualification}>
-          <Input
-            value={form.signatory_qualification ?? ''}
-            onChange={set('signatory_qualification')}
-            placeholder="MD (Pathology)"
-          />
-        </FormField>
-        <FormField label="Registration number" error={errors.signatory_registration}>
-          <Input
-            value={form.signatory_registration ?? ''}
-            onChange={set('signatory_registration')}
-            placeholder="KMC 77881"
-          />
-        </FormField>
-        <FormField
-          label="Signature image (PNG or JPEG, up to 512 KB)"
-          error={errors.signature ?? errors.content_base64}
-        >
-          <Input type="file" accept="image/png,image/jpeg" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
-        </FormField>
-        {template.signature_type && (
-          <div className="flex items-center gap-2 text-[13px] sm:col-span-2">
-            <Upload className="size-4" aria-hidden="true" />A signature is on file.
-            <Button
-              size="sm"
-              variant="ghost"
-              onClick={() => remove.mutate(template.department, { onSuccess: onClose })}
-              loading={remove.isPending}
-              loadingText="Removing..."
-            >
-              <Trash2 />
-              Remove signature
-            </Button>
-          </div>
-        )}
-      </form>
-    </Dialog>
+      <FormField label="Grouping" error={errors.group_by} className="sm:col-span-2">
+        <Select
+          value={form.group_by}
+          onChange={set('group_by')}
+          options={[
+            { value: 'category', label: 'Group tests by catalogue category' },
+            { value: 'none', label: 'One list in the order tests were ordered' },
+          ]}
+        />
+      </FormField>
+      <FormField label="Header text" error={errors.header_text} className="sm:col-span-2">
+        <Input value={form.header_text ?? ''} onChange={set('header_text')} maxLength={300} />
+      </FormField>
+      <FormField label="Interpretation notes" error={errors.interpretation_notes} className="sm:col-span-2">
+        <Textarea rows={3} value={form.interpretation_notes ?? ''} onChange={set('interpretation_notes')} />
+      </FormField>
+      <FormField label="Footer text" error={errors.footer_text} className="sm:col-span-2">
+        <Input value={form.footer_text ?? ''} onChange={set('footer_text')} maxLength={500} />
+      </FormField>
+      <FormField label="Authorised signatory" error={errors.signatory_name}>
+        <Input value={form.signatory_name ?? ''} onChange={set('signatory_name')} placeholder="Dr. Kavya Nair" />
+      </FormField>
+      <FormField label="Qualification" error={errors.signatory_qualification}>
+        <Input
+          value={form.signatory_qualification ?? ''}
+          onChange={set('signatory_qualification')}
+          placeholder="MD (Pathology)"
+        />
+      </FormField>
+      <FormField label="Registration number" error={errors.signatory_registration}>
+        <Input
+          value={form.signatory_registration ?? ''}
+          onChange={set('signatory_registration')}
+          placeholder="KMC 77881"
+        />
+      </FormField>
+      <FormField label="Signature image (PNG or JPEG, up to 512 KB)" error={errors.signature ?? errors.content_base64}>
+        <Input type="file" accept="image/png,image/jpeg" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+      </FormField>
+      {template.signature_type && (
+        <div className="flex items-center gap-2 text-[13px] sm:col-span-2">
+          <Upload className="size-4" aria-hidden="true" />A signature is on file.
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={() => remove.mutate(template.department, { onSuccess: onClose })}
+            loading={remove.isPending}
+            loadingText="Removing..."
+          >
+            <Trash2 />
+            Remove signature
+          </Button>
+        </div>
+      )}
+    </FormDialog>
   );
 }

@@ -1,23 +1,27 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { Ban, Trash2 } from 'lucide-react';
 import { PAYMENT_METHODS } from '@shared/billing';
 import type { Bill } from '@shared/schemas/bills';
 import { formatMoney } from '@/lib/format';
-import { Button, ConfirmDialog, Dialog, FormField, Input, Select, Textarea, deleteMessage } from '@/components';
+import { Button, ConfirmDialog, FormDialog, FormField, Input, Select, Textarea, deleteMessage } from '@/components';
 import { useBill, useCancelBillMutation, useDeleteBillMutation, useUpdateBillMutation } from '../api';
 import { isPaymentMethod, METHOD_OPTIONS, paiseOf, patientName } from '@/lib/billText';
 import { invoiceLockReason } from './billActions';
-import { applyServerErrors, fieldNamed } from '@/lib/forms';
+import { applyServerErrors, fieldNamed, formError } from '@/lib/forms';
+import { useDialogForm } from '@/lib/dialogForm';
 
 const editSchema = z.object({
   payment_method: z.enum(PAYMENT_METHODS, { error: 'Choose a payment method' }),
   due_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Due date is required'),
   notes: z.string().max(1000, 'Notes must be at most 1000 characters'),
 });
-type EditValues = z.infer<typeof editSchema>;
+
+const editDefaults = (bill: Bill | null) => ({
+  payment_method: bill && isPaymentMethod(bill.payment_method) ? bill.payment_method : ('cash' as const),
+  due_date: bill?.due_date ?? '',
+  notes: bill?.notes ?? '',
+});
 
 export interface EditBillDialogProps {
   bill: Bill | null;
@@ -26,47 +30,69 @@ export interface EditBillDialogProps {
   canDelete: boolean;
 }
 
-/** Edit (manage_bills): payment method, due date, notes; Cancel Bill with a reason; Delete for admins. */
+/**
+ * Edit (manage_bills): payment method, due date, notes; Cancel Bill with a reason; Delete for admins.
+ * The form is the dialog's Save; Cancel Bill and Delete are separate actions below it, each confirmed.
+ */
 export function EditBillDialog({ bill, onOpenChange, canDelete }: EditBillDialogProps) {
+  const update = useUpdateBillMutation(bill?.id ?? 0);
+  const form = useDialogForm(editSchema, bill !== null, bill, editDefaults);
+  const save = form.handleSubmit((v) =>
+    update.mutate(v, {
+      onSuccess: () => onOpenChange(false),
+      onError: (err) =>
+        applyServerErrors(err, form.setError, fieldNamed(['payment_method', 'due_date', 'notes'] as const)),
+    }),
+  );
+  const errors = form.formState.errors;
   return (
-    <Dialog
+    <FormDialog
       open={bill !== null}
       onOpenChange={onOpenChange}
       title={bill ? `Edit Bill ${bill.bill_number}` : 'Edit Bill'}
       description={bill ? `${patientName(bill)} (${bill.patient_patient_id})` : undefined}
       size="lg"
+      busy={update.isPending}
+      onSubmit={() => void save()}
+      submitLabel="Save Changes"
+      cancelLabel="Close"
+      error={formError(form)}
     >
-      {bill && <EditBillBody key={bill.id} bill={bill} onDone={() => onOpenChange(false)} canDelete={canDelete} />}
-    </Dialog>
+      {bill && (
+        <div className="grid grid-cols-1 gap-5">
+          {/* Its own <form> so that Enter in a field saves, while the cancel reason below does not. */}
+          <form onSubmit={save} noValidate aria-label="Bill details" className="grid gap-3">
+            <div className="grid items-start gap-3 sm:grid-cols-2">
+              <FormField label="Payment Method" required error={errors.payment_method?.message}>
+                <Select options={METHOD_OPTIONS} {...form.register('payment_method')} />
+              </FormField>
+              <FormField
+                label="Due Date"
+                required
+                error={errors.due_date?.message}
+                hint="An unpaid bill becomes overdue after this date"
+              >
+                <Input type="date" {...form.register('due_date')} />
+              </FormField>
+            </div>
+            <FormField label="Notes" error={errors.notes?.message}>
+              <Textarea rows={3} {...form.register('notes')} />
+            </FormField>
+          </form>
+          <CancelAndDelete key={bill.id} bill={bill} onDone={() => onOpenChange(false)} canDelete={canDelete} />
+        </div>
+      )}
+    </FormDialog>
   );
 }
 
-function EditBillBody({ bill, onDone, canDelete }: { bill: Bill; onDone: () => void; canDelete: boolean }) {
-  const update = useUpdateBillMutation(bill.id);
+function CancelAndDelete({ bill, onDone, canDelete }: { bill: Bill; onDone: () => void; canDelete: boolean }) {
   const cancel = useCancelBillMutation(bill.id);
   const remove = useDeleteBillMutation();
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState<string>();
   const [confirmCancel, setConfirmCancel] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
-
-  const form = useForm<EditValues>({
-    resolver: zodResolver(editSchema),
-    defaultValues: {
-      payment_method: isPaymentMethod(bill.payment_method) ? bill.payment_method : 'cash',
-      due_date: bill.due_date,
-      notes: bill.notes ?? '',
-    },
-    mode: 'onBlur',
-  });
-  const errors = form.formState.errors;
-  const save = form.handleSubmit((v) =>
-    update.mutate(v, {
-      onSuccess: onDone,
-      onError: (err) =>
-        applyServerErrors(err, form.setError, fieldNamed(['payment_method', 'due_date', 'notes'] as const)),
-    }),
-  );
 
   const paidPaise = paiseOf(bill.paid_amount);
   // The server refuses to delete a bill with any payment row, even one refunded back to zero.
@@ -83,34 +109,7 @@ function EditBillBody({ bill, onDone, canDelete }: { bill: Bill; onDone: () => v
   };
 
   return (
-    <div className="grid grid-cols-1 gap-5">
-      <form onSubmit={save} noValidate aria-label="Bill details" className="grid gap-3">
-        <div className="grid items-start gap-3 sm:grid-cols-2">
-          <FormField label="Payment Method" required error={errors.payment_method?.message}>
-            <Select options={METHOD_OPTIONS} {...form.register('payment_method')} />
-          </FormField>
-          <FormField
-            label="Due Date"
-            required
-            error={errors.due_date?.message}
-            hint="An unpaid bill becomes overdue after this date"
-          >
-            <Input type="date" {...form.register('due_date')} />
-          </FormField>
-        </div>
-        <FormField label="Notes" error={errors.notes?.message}>
-          <Textarea rows={3} {...form.register('notes')} />
-        </FormField>
-        <div className="flex justify-end gap-2">
-          <Button variant="outline" onClick={onDone} disabled={update.isPending}>
-            Close
-          </Button>
-          <Button type="submit" loading={update.isPending} loadingText="Saving...">
-            Save Changes
-          </Button>
-        </div>
-      </form>
-
+    <>
       <section aria-labelledby="cancel-bill-title" className="rounded-lg border border-red-200 p-3">
         <h3 id="cancel-bill-title" className="text-sm font-semibold text-slate-900">
           Cancel Bill
@@ -158,34 +157,25 @@ function EditBillBody({ bill, onDone, canDelete }: { bill: Bill; onDone: () => v
         ))}
 
       {/* Not ConfirmDialog: its "Cancel" button next to "Cancel Bill" would read ambiguously. */}
-      <Dialog
+      <FormDialog
         open={confirmCancel}
-        onOpenChange={(o) => !cancel.isPending && setConfirmCancel(o)}
+        onOpenChange={setConfirmCancel}
         title="Cancel Bill"
         description={`Are you sure you want to cancel bill ${bill.bill_number}? Reason: ${reason.trim()}`}
         size="sm"
-        footer={
-          <>
-            <Button variant="outline" onClick={() => setConfirmCancel(false)} disabled={cancel.isPending}>
-              Keep Bill
-            </Button>
-            <Button
-              variant="destructive"
-              loading={cancel.isPending}
-              loadingText="Cancelling..."
-              onClick={() =>
-                cancel.mutate(reason.trim(), {
-                  onSuccess: () => {
-                    setConfirmCancel(false);
-                    onDone();
-                  },
-                  onError: () => setConfirmCancel(false),
-                })
-              }
-            >
-              Cancel Bill
-            </Button>
-          </>
+        busy={cancel.isPending}
+        cancelLabel="Keep Bill"
+        submitVariant="destructive"
+        submitLabel="Cancel Bill"
+        busyLabel="Cancelling..."
+        onSubmit={() =>
+          cancel.mutate(reason.trim(), {
+            onSuccess: () => {
+              setConfirmCancel(false);
+              onDone();
+            },
+            onError: () => setConfirmCancel(false),
+          })
         }
       />
       <ConfirmDialog
@@ -204,6 +194,6 @@ function EditBillBody({ bill, onDone, canDelete }: { bill: Bill; onDone: () => v
           })
         }
       />
-    </div>
+    </>
   );
 }

@@ -1,11 +1,12 @@
 import { Download, Filter, Plus, Printer } from 'lucide-react';
 import type { Bill } from '@shared/schemas/bills';
-import { Badge, Button, Card, CardBody, CardHeader, LinkButton, Money, buttonClass } from '@/components';
+import { Button, Card, CardBody, CardHeader, LinkButton, buttonClass } from '@/components';
 import { useLabFormat } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import { billsExportUrl, useBills, type BillFilters } from '../api';
 import { patientName } from '@/lib/billText';
 import { printBillsList } from './printBillsList';
+import { BillButtonList } from './BillButtonList';
 
 /** Spec 9: Recent Bills shows 3. */
 const RECENT = 3;
@@ -13,40 +14,21 @@ const RECENT = 3;
 /** Recent Bills: the first 3 of the filtered list (newest first), whatever page the table is on. */
 export function RecentBills({ filters, onOpen }: { filters: BillFilters; onOpen: (b: Bill) => void }) {
   const recent = useBills({ ...filters, page: 1, limit: RECENT });
-  const bills = recent.data?.bills;
   return (
     <Card>
       <CardHeader title="Recent Bills" as="h2" />
       <CardBody className="p-0">
-        {recent.isError ? (
-          <p className="p-4 text-sm text-red-700">Recent bills could not be loaded.</p>
-        ) : !bills ? (
-          <div className="skeleton m-4 h-16" aria-label="Loading recent bills" />
-        ) : bills.length === 0 ? (
-          <p className="p-4 text-sm text-slate-600">No bills found</p>
-        ) : (
-          <ul className="divide-y divide-slate-100" aria-label="Recent bills">
-            {bills.slice(0, RECENT).map((b) => (
-              <li key={b.id}>
-                <button
-                  type="button"
-                  onClick={() => onOpen(b)}
-                  className="flex w-full items-start justify-between gap-3 px-4 py-2.5 text-left hover:bg-slate-50 focus-visible:bg-slate-50"
-                  aria-label={`View bill ${b.bill_number}`}
-                >
-                  <span className="min-w-0">
-                    <span className="block truncate font-mono text-[13px] text-slate-900">{b.bill_number}</span>
-                    <span className="block truncate text-xs text-slate-600">{patientName(b)}</span>
-                  </span>
-                  <span className="shrink-0 text-right text-sm">
-                    <Money rupees={b.final_amount} className="block" />
-                    <Badge status={b.status} className="mt-0.5" />
-                  </span>
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
+        <BillButtonList
+          query={recent}
+          label="Recent bills"
+          errorText="Recent bills could not be loaded."
+          emptyText="No bills found"
+          actionLabel={(b) => `View bill ${b.bill_number}`}
+          detail={patientName}
+          amount={(b) => b.final_amount}
+          status={(b) => b.status}
+          onOpen={onOpen}
+        />
       </CardBody>
     </Card>
   );

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { AlertCircle, CheckCircle2, Clock, IndianRupee, Receipt, Wallet } from 'lucide-react';
 import type { BillSummary } from '@shared/schemas/bills';
-import { Badge, Card, CardBody, CardHeader, ErrorPanel, SummaryCard } from '@/components';
+import { Badge, Card, CardBody, CardHeader, ErrorPanel, SummaryCards, type SummaryCardItem } from '@/components';
 import { formatCount, formatMoney } from '@/lib/format';
 import type { useBillSummary } from '../api';
 import { paiseOf } from '@/lib/billText';
@@ -12,100 +12,91 @@ const inr = (rupees: number) => formatMoney(paiseOf(rupees));
 const rate = (s: BillSummary) => `${s.collection_rate.toFixed(1)}%`;
 const bills = (n: number) => `${formatCount(n)} ${n === 1 ? 'bill' : 'bills'}`;
 
+/** The cards of one summary, or its error panel (with Retry) when the summary could not be read. */
+function Figures({
+  summary,
+  error,
+  cards,
+}: {
+  summary: SummaryQuery;
+  error: { title: string; retryLabel?: string };
+  cards: (s: BillSummary | undefined) => SummaryCardItem[];
+}) {
+  if (summary.isError) {
+    return <ErrorPanel {...error} error={summary.error} onRetry={() => void summary.refetch()} className="mb-5" />;
+  }
+  return <SummaryCards loading={summary.isPending} cards={cards(summary.data)} />;
+}
+
 /** The spec's four Bills List cards, from GET /api/bills/summary (every bill of the lab, not this page). */
 export function BillsListCards({ summary }: { summary: SummaryQuery }) {
-  if (summary.isError) {
-    return (
-      <ErrorPanel
-        title="Error Loading Bills"
-        error={summary.error}
-        onRetry={() => void summary.refetch()}
-        className="mb-5"
-      />
-    );
-  }
-  const s = summary.data;
-  const loading = summary.isPending;
   return (
-    <div className="mb-5 grid grid-cols-2 gap-3 lg:grid-cols-4">
-      <SummaryCard
-        label="Total Bills"
-        icon={<Receipt />}
-        loading={loading}
-        value={s && formatCount(s.total_bills)}
-        hint={s && (s.cancelled_count ? `${formatCount(s.cancelled_count)} cancelled` : 'All bills on record')}
-      />
-      <SummaryCard
-        label="Total Revenue"
-        icon={<IndianRupee />}
-        loading={loading}
-        value={s && inr(s.total_amount)}
-        hint={s && `${inr(s.paid_amount)} collected`}
-      />
-      <SummaryCard
-        label="Paid"
-        icon={<CheckCircle2 />}
-        loading={loading}
-        value={s && formatCount(s.paid_count)}
-        hint={s && `Collection rate ${rate(s)}`}
-      />
-      <SummaryCard
-        label="Pending"
-        icon={<Clock />}
-        loading={loading}
-        value={s && formatCount(s.pending_count)}
-        hint={s && `${formatCount(s.overdue_count)} overdue`}
-      />
-    </div>
+    <Figures
+      summary={summary}
+      error={{ title: 'Error Loading Bills' }}
+      cards={(s) => [
+        {
+          label: 'Total Bills',
+          icon: <Receipt />,
+          value: s && formatCount(s.total_bills),
+          hint: s && (s.cancelled_count ? `${formatCount(s.cancelled_count)} cancelled` : 'All bills on record'),
+        },
+        {
+          label: 'Total Revenue',
+          icon: <IndianRupee />,
+          value: s && inr(s.total_amount),
+          hint: s && `${inr(s.paid_amount)} collected`,
+        },
+        {
+          label: 'Paid',
+          icon: <CheckCircle2 />,
+          value: s && formatCount(s.paid_count),
+          hint: s && `Collection rate ${rate(s)}`,
+        },
+        {
+          label: 'Pending',
+          icon: <Clock />,
+          value: s && formatCount(s.pending_count),
+          hint: s && `${formatCount(s.overdue_count)} overdue`,
+        },
+      ]}
+    />
   );
 }
 
 /** Billing Management's cards (spec 2.16): Total Revenue, Paid, Pending, Overdue. */
 export function ManagementCards({ summary }: { summary: SummaryQuery }) {
-  if (summary.isError) {
-    return (
-      <ErrorPanel
-        title="Database Connection Error"
-        error={summary.error}
-        onRetry={() => void summary.refetch()}
-        retryLabel="Retry Connection"
-        className="mb-5"
-      />
-    );
-  }
-  const s = summary.data;
-  const loading = summary.isPending;
   return (
-    <div className="mb-5 grid grid-cols-2 gap-3 lg:grid-cols-4">
-      <SummaryCard
-        label="Total Revenue"
-        icon={<IndianRupee />}
-        loading={loading}
-        value={s && inr(s.total_amount)}
-        hint={s && `${bills(s.total_bills - s.cancelled_count)} · today ${inr(s.todays_revenue)}`}
-      />
-      <SummaryCard
-        label="Paid"
-        icon={<CheckCircle2 />}
-        loading={loading}
-        value={s && inr(s.paid_amount)}
-        hint={s && `${bills(s.paid_count)} fully paid · ${rate(s)}`}
-      />
-      <SummaryCard
-        label="Pending"
-        icon={<Wallet />}
-        loading={loading}
-        value={s && inr(s.outstanding_amount)}
-        hint={s && `${formatCount(s.pending_count)} unpaid · ${formatCount(s.partial_count)} partial`}
-      />
-      <SummaryCard
-        label="Overdue"
-        icon={<AlertCircle />}
-        loading={loading}
-        value={s && formatCount(s.overdue_count)}
-        hint="Unpaid past the due date"
-      />
-    </div>
+    <Figures
+      summary={summary}
+      error={{ title: 'Database Connection Error', retryLabel: 'Retry Connection' }}
+      cards={(s) => [
+        {
+          label: 'Total Revenue',
+          icon: <IndianRupee />,
+          value: s && inr(s.total_amount),
+          hint: s && `${bills(s.total_bills - s.cancelled_count)} · today ${inr(s.todays_revenue)}`,
+        },
+        {
+          label: 'Paid',
+          icon: <CheckCircle2 />,
+          value: s && inr(s.paid_amount),
+          hint: s && `${bills(s.paid_count)} fully paid · ${rate(s)}`,
+        },
+        {
+          label: 'Pending',
+          icon: <Wallet />,
+          value: s && inr(s.outstanding_amount),
+          hint: s && `${formatCount(s.pending_count)} unpaid · ${formatCount(s.partial_count)} partial`,
+        },
+        {
+          label: 'Overdue',
+          icon: <AlertCircle />,
+          value: s && formatCount(s.overdue_count),
+          hint: 'Unpaid past the due date',
+        },
+      ]}
+    />
   );
 }
 

@@ -3,7 +3,7 @@ import { Link, useLocation } from 'react-router';
 import { ClipboardList, ListChecks, Plus, Receipt, UserPlus } from 'lucide-react';
 import type { Permission } from '@shared/roles';
 import type { Bill } from '@shared/schemas/bills';
-import { Badge, Card, CardBody, CardHeader, DateText, LinkButton, ListTable, Money, PageHeader } from '@/components';
+import { Card, CardBody, CardHeader, DateText, LinkButton, ListTable, PageHeader } from '@/components';
 import { formatCount } from '@/lib/format';
 import { useScreen } from '@/lib/screens';
 import { useIsMobile } from '@/lib/useIsMobile';
@@ -14,6 +14,7 @@ import { BillDetailsDialog } from '../components/BillDetailsDialog';
 import { billColumns, billRowActions } from '../components/columns';
 import { MANAGEMENT_STATUS_OPTIONS, patientName } from '@/lib/billText';
 import { ManagementCards } from '../components/SummaryPanels';
+import { BillButtonList } from '../components/BillButtonList';
 import {
   BillingSettingsPanel,
   FinancialOverview,
@@ -29,7 +30,6 @@ const OVERDUE_SHOWN = 5;
 /** Overdue Bills: unpaid past their due date; each opens the bill, where the payment is recorded. */
 function OverdueBills({ onOpen }: { onOpen: (b: Bill) => void }) {
   const overdue = useBills({ status: 'overdue', page: 1, limit: OVERDUE_SHOWN });
-  const bills = overdue.data?.bills;
   return (
     <Card>
       <CardHeader
@@ -38,37 +38,21 @@ function OverdueBills({ onOpen }: { onOpen: (b: Bill) => void }) {
         as="h2"
       />
       <CardBody className="p-0">
-        {overdue.isError ? (
-          <p className="p-4 text-sm text-red-700">Overdue bills could not be loaded.</p>
-        ) : !bills ? (
-          <div className="skeleton m-4 h-16" aria-label="Loading overdue bills" />
-        ) : bills.length === 0 ? (
-          <p className="p-4 text-sm text-slate-600">No overdue bills.</p>
-        ) : (
-          <ul className="divide-y divide-slate-100" aria-label="Overdue bills">
-            {bills.map((b) => (
-              <li key={b.id}>
-                <button
-                  type="button"
-                  onClick={() => onOpen(b)}
-                  className="flex w-full items-start justify-between gap-3 px-4 py-2.5 text-left hover:bg-slate-50"
-                  aria-label={`Collect payment for bill ${b.bill_number}`}
-                >
-                  <span className="min-w-0">
-                    <span className="block truncate font-mono text-[13px] text-slate-900">{b.bill_number}</span>
-                    <span className="block truncate text-xs text-slate-600">
-                      {patientName(b)} · due <DateText value={b.due_date} />
-                    </span>
-                  </span>
-                  <span className="shrink-0 text-right text-sm">
-                    <Money rupees={b.balance} className="block" />
-                    <Badge status="overdue" className="mt-0.5" />
-                  </span>
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
+        <BillButtonList
+          query={overdue}
+          label="Overdue bills"
+          errorText="Overdue bills could not be loaded."
+          emptyText="No overdue bills."
+          actionLabel={(b) => `Collect payment for bill ${b.bill_number}`}
+          detail={(b) => (
+            <>
+              {patientName(b)} · due <DateText value={b.due_date} />
+            </>
+          )}
+          amount={(b) => b.balance}
+          status={() => 'overdue'}
+          onOpen={onOpen}
+        />
       </CardBody>
     </Card>
   );
