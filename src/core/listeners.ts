@@ -7,12 +7,14 @@ import { resultsListeners } from './results/listeners.js';
 import { portalListeners } from './portal/report-ready.js';
 import { interopOutListeners } from './interop-out/listeners.js';
 import { reportsListeners } from './reports/listeners.js';
+import { autoverifyListeners } from './autoverify/listeners.js';
 
 /**
  * Who reacts to the events of src/core/events.ts, in the order they run: an invoice's hold on a
  * bill is checked before anything reacts to its change; a bill's consultation
  * becomes a visit before its tubes are ordered, and a cancelled bill's visits are cancelled before
- * its tubes are withdrawn. A feature that reacts to another adds a `listeners.ts` of its own and
+ * its tubes are withdrawn. Autoverification comes last: a release it makes announces
+ * `sample.completed`, which the features above handle as they would a person's. A feature that reacts to another adds a `listeners.ts` of its own and
  * one line here, instead of being called by name from the feature that announces.
  */
 export const LISTENERS: readonly Listeners[] = [
@@ -24,4 +26,5 @@ export const LISTENERS: readonly Listeners[] = [
   portalListeners,
   interopOutListeners,
   reportsListeners,
+  autoverifyListeners,
 ];
