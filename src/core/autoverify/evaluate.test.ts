@@ -196,6 +196,10 @@ describe('the evaluator', () => {
       'held: calculated from results not yet released (HDL)',
     );
     expect(evaluateAutoverification(doc(), facts({ inputs: [inputs[0]!] }, calc)).decision).toBe('release');
+    // No control material of its own: its inputs' QC judged them.
+    const noQc = evaluateAutoverification(doc(), facts({ inputs: [inputs[0]!], qc: [] }, calc));
+    expect(noQc.decision).toBe('release');
+    expect(noQc.reasons.map((r) => r.rule)).not.toContain('qc');
   });
 
   it('holds an amended result and one not awaiting verification', () => {

@@ -120,7 +120,8 @@ export function evaluateAutoverification(doc: RuleDocument, f: AutoverifyFacts):
   if (c.no_critical)
     add('critical', !r.is_critical, r.is_critical ? `${shown} is a critical value` : 'not a critical value');
   add('delta', ...delta(c, r, n, f.day));
-  if (c.qc_within_hours !== null) add('qc', ...qc(c.qc_within_hours, f));
+  // A calculated result has no control material of its own: its inputs were judged by theirs.
+  if (c.qc_within_hours !== null && !r.calculated) add('qc', ...qc(c.qc_within_hours, f));
   if (c.no_instrument_flag) {
     const flag = (f.instrumentFlag ?? '').trim();
     const quiet = QUIET_FLAGS.has(flag.toUpperCase());
