@@ -9,14 +9,15 @@ import { ownResultRow, resultsOfSample, type ResultRow } from '../results/entry-
 import { releaseByRules } from '../results/service.js';
 import type { CoreEvents } from '../events.js';
 import type { DecisionReason, RuleDocument } from '../../shared/schemas/autoverify.js';
-import { evaluateAutoverification } from './evaluate.js';
+import { evaluateAutoverification, stoppedEvaluation } from './evaluate.js';
 import { gatherFacts } from './facts.js';
-import { parseDocument } from './mappers.js';
+import { parsedDocument } from './mappers.js';
 import {
   activationAt,
   findRuleSet,
   insertDecision,
   latestDecisions,
+  stopFor,
   type ActivationRow,
   type DecisionRow,
   type RuleSetListRow,
@@ -47,7 +48,7 @@ export async function onResultEntered(trx: Db, actor: Actor, event: CoreEvents['
   const ctx: InForce = {
     activation,
     ruleSet,
-    doc: parseDocument(ruleSet.document),
+    doc: parsedDocument(ruleSet.document),
     timeZone: await organizationTimezone(trx, actor.organizationId),
   };
   const result = await ownResultRow(trx, actor.organizationId, event.resultId);
@@ -89,12 +90,18 @@ async function decide(
   now: string,
 ): Promise<void> {
   const { activation, ruleSet } = ctx;
-  const facts = await gatherFacts(trx, actor.organizationId, result, {
-    instrumentFlag,
-    mode: activation.mode as 'shadow' | 'live',
-    timeZone: ctx.timeZone,
-  });
-  const evaluation = evaluateAutoverification(ctx.doc, facts);
+  // A stop decides alone: nothing else is read, so a stopped lab pays only for the decision row.
+  const stop = await stopFor(trx, actor.organizationId, result.test_id);
+  const evaluation = stop
+    ? stoppedEvaluation(stop)
+    : evaluateAutoverification(
+        ctx.doc,
+        await gatherFacts(trx, actor.organizationId, result, {
+          instrumentFlag,
+          mode: activation.mode as 'shadow' | 'live',
+          timeZone: ctx.timeZone,
+        }),
+      );
   let released = false;
   if (activation.mode === 'live' && evaluation.decision === 'release') {
     try {

@@ -73,6 +73,17 @@ const INTERFERENCE = /(ha?emoly|lipa?em|icter)/i;
 
 const HOUR_MS = 3_600_000;
 
+/** What a stop says, whatever the result: "held: autoverification stopped for the whole lab by A: reason". */
+export function stoppedEvaluation(
+  stop: { text: string } | { test_id: number | null; stopped_by_name: string | null; reason: string },
+): Evaluation {
+  const text =
+    'text' in stop
+      ? stop.text
+      : `autoverification stopped ${stop.test_id === null ? 'for the whole lab' : 'for this test'} by ${stop.stopped_by_name ?? 'a user'}: ${stop.reason}`;
+  return { decision: 'hold', reasons: [{ rule: 'stopped', passed: false, text: `held: ${text}` }] };
+}
+
 /** The conditions of a test: its department's and its own over the defaults; null when the rules do not cover it. */
 export function conditionsFor(
   doc: RuleDocument,
@@ -97,10 +108,7 @@ export function evaluateAutoverification(doc: RuleDocument, f: AutoverifyFacts):
     reasons.push({ rule, passed, text: passed ? text : `held: ${text}` });
   const done = () => ({ decision: reasons.every((r) => r.passed) ? 'release' : 'hold', reasons }) as Evaluation;
 
-  if (f.stopped) {
-    add('stopped', false, f.stopped);
-    return done();
-  }
+  if (f.stopped) return stoppedEvaluation({ text: f.stopped });
   const scope = conditionsFor(doc, f.test);
   if (!scope.covered) {
     add('covered', false, scope.why);

@@ -11,7 +11,7 @@ import { activeLevelsOfTests, latestLevelRunAt } from '../qc/gate-repository.js'
 import type { Selectable } from 'kysely';
 import type { AutoverifyMode } from '../../shared/schemas/autoverify.js';
 import type { AutoverifyFacts } from './evaluate.js';
-import { latestDecisions, stopFor } from './repository.js';
+import { latestDecisions } from './repository.js';
 
 /**
  * Everything the evaluator reads about one result, gathered from the features that own it (results,
@@ -40,7 +40,6 @@ export async function gatherFacts(
 
   const collected = sample?.collection_date ?? result.entered_at ?? result.created_at;
   const age = sample?.patient_dob ? ageParts(sample.patient_dob, localDate(ctx.timeZone, new Date(collected))) : null;
-  const stop = await stopFor(trx, organizationId, result.test_id);
   const fmt = DAY_FORMAT(ctx.timeZone);
 
   return {
@@ -75,9 +74,8 @@ export async function gatherFacts(
         : [],
     sampleValues,
     orderedTestIds: new Set(ordered.map((t) => t.id)),
-    stopped: stop
-      ? `autoverification stopped ${stop.test_id === null ? 'for the whole lab' : 'for this test'} by ${stop.stopped_by_name ?? 'a user'}: ${stop.reason}`
-      : null,
+    // A stop is read by the caller before the facts (decide.ts): it decides alone.
+    stopped: null,
     day: (iso) => fmt.format(new Date(iso)),
   };
 }

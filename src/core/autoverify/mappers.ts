@@ -17,6 +17,22 @@ export function parseDocument(json: string): RuleDocument {
   return ruleDocumentSchema.parse(JSON.parse(json));
 }
 
+const parsed = new Map<string, RuleDocument>();
+
+/**
+ * parseDocument for the rule set in force, judged at every result: an approved document never
+ * changes, so its parse is kept by its text (a few versions at most).
+ */
+export function parsedDocument(json: string): RuleDocument {
+  let doc = parsed.get(json);
+  if (!doc) {
+    if (parsed.size >= 8) parsed.delete(parsed.keys().next().value!);
+    doc = parseDocument(json);
+    parsed.set(json, doc);
+  }
+  return doc;
+}
+
 export function toActivation(a: ActivationRow): Activation {
   return {
     id: a.id,
