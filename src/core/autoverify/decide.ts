@@ -12,16 +12,7 @@ import type { DecisionReason, RuleDocument } from '../../shared/schemas/autoveri
 import { evaluateAutoverification, stoppedEvaluation } from './evaluate.js';
 import { gatherFacts } from './facts.js';
 import { parsedDocument } from './mappers.js';
-import {
-  activationAt,
-  findRuleSet,
-  insertDecision,
-  latestDecisions,
-  stopFor,
-  type ActivationRow,
-  type DecisionRow,
-  type RuleSetListRow,
-} from './repository.js';
+import { inForceAt, insertDecision, latestDecisions, stopFor, type DecisionRow } from './repository.js';
 
 /**
  * What happens when a value is stored: the rule set in force judges it, the decision and its
@@ -31,8 +22,7 @@ import {
  */
 
 interface InForce {
-  activation: ActivationRow;
-  ruleSet: RuleSetListRow;
+  ruleSet: NonNullable<Awaited<ReturnType<typeof inForceAt>>>;
   doc: RuleDocument;
   timeZone: string;
 }
@@ -42,11 +32,9 @@ const WAITING_ON_SIBLINGS = new Set<DecisionReason['rule']>(['consistency', 'cal
 
 export async function onResultEntered(trx: Db, actor: Actor, event: CoreEvents['result.entered']): Promise<void> {
   const now = nowIso();
-  const activation = await activationAt(trx, actor.organizationId, now);
-  if (!activation) return;
-  const ruleSet = (await findRuleSet(trx, actor.organizationId, activation.rule_set_id))!;
+  const ruleSet = await inForceAt(trx, actor.organizationId, now);
+  if (!ruleSet) return;
   const ctx: InForce = {
-    activation,
     ruleSet,
     doc: parsedDocument(ruleSet.document),
     timeZone: await organizationTimezone(trx, actor.organizationId),
@@ -77,7 +65,7 @@ function waitsOnSiblings(d: DecisionRow): boolean {
 }
 
 /** "Autoverification rule set v3 (approved by Dr Meena Rao)": the verifier a report prints. */
-export function ruleSetVerifier(r: Pick<RuleSetListRow, 'version' | 'approved_by_name'>): string {
+export function ruleSetVerifier(r: { version: number; approved_by_name: string | null }): string {
   return `Autoverification rule set v${r.version} (approved by ${r.approved_by_name ?? 'an unnamed user'})`;
 }
 
@@ -89,7 +77,8 @@ async function decide(
   instrumentFlag: string | null,
   now: string,
 ): Promise<void> {
-  const { activation, ruleSet } = ctx;
+  const { ruleSet } = ctx;
+  const mode = ruleSet.mode as 'shadow' | 'live';
   // A stop decides alone: nothing else is read, so a stopped lab pays only for the decision row.
   const stop = await stopFor(trx, actor.organizationId, result.test_id);
   const evaluation = stop
@@ -98,12 +87,12 @@ async function decide(
         ctx.doc,
         await gatherFacts(trx, actor.organizationId, result, {
           instrumentFlag,
-          mode: activation.mode as 'shadow' | 'live',
+          mode,
           timeZone: ctx.timeZone,
         }),
       );
   let released = false;
-  if (activation.mode === 'live' && evaluation.decision === 'release') {
+  if (mode === 'live' && evaluation.decision === 'release') {
     try {
       await withSavepoint(trx, () => releaseByRules(trx, actor, result.id, ruleSetVerifier(ruleSet), now));
       released = true;
@@ -120,7 +109,7 @@ async function decide(
     result_id: result.id,
     test_id: result.test_id,
     rule_set_id: ruleSet.id,
-    mode: activation.mode,
+    mode,
     decision: evaluation.decision,
     released: released ? 1 : 0,
     result_value: result.result_value,
@@ -134,7 +123,7 @@ async function decide(
     newValues: {
       result_id: result.id,
       rule_set: `v${ruleSet.version}`,
-      mode: activation.mode,
+      mode,
       decision: evaluation.decision,
       released,
       held_by: evaluation.reasons.filter((r) => !r.passed).map((r) => r.text),

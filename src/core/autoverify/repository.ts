@@ -91,6 +91,20 @@ export function activationAt(db: Db, organizationId: number, atIso: string): Pro
     .executeTakeFirst();
 }
 
+/** The rule set in force at a moment with what judging needs of it, in one read (asked at every result). */
+export function inForceAt(db: Db, organizationId: number, atIso: string) {
+  return db
+    .selectFrom('autoverify_activations as a')
+    .innerJoin('autoverify_rule_sets as rs', 'rs.id', 'a.rule_set_id')
+    .select(['a.mode', 'rs.id', 'rs.version', 'rs.document', 'rs.approved_by_name'])
+    .where('a.organization_id', '=', organizationId)
+    .where('a.active_from', '<=', atIso)
+    .orderBy('a.active_from', 'desc')
+    .orderBy('a.id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
 /** The next activation after a moment, if one is scheduled. */
 export function activationAfter(db: Db, organizationId: number, atIso: string): Promise<ActivationRow | undefined> {
   return activations(db, organizationId)
