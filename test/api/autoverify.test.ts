@@ -6,6 +6,8 @@ import type { TestResult } from '../../src/shared/schemas/results.js';
 import type { Sample } from '../../src/shared/schemas/samples.js';
 import { localDate } from '../../src/shared/time.js';
 import { uniqueWord } from './support.js';
+import { findConnectionRow } from '../../src/core/interfaces/repository.js';
+import { receiveAstmText } from '../../src/core/interfaces/receive.js';
 
 /**
  * Autoverification through the API: a rule set drafted, approved by a user with
@@ -239,6 +241,34 @@ describe('live mode releases through the manual release and names the rule set a
     expect((await enter(testId, '95')).status).toBe('completed');
     expect((await enter(other, '95')).status).toBe('verified');
     expect((await manager.post('/api/autoverification/resume', { test_id: testId })).statusCode).toBe(200);
+  });
+
+  it('from an analyzer: a normal glucose releases itself, one the machine flagged waits with the flag as its reason', async () => {
+    const conn = await lab.admin.post('/api/connections', {
+      name: `Analyser ${uniqueWord()}`,
+      protocol: 'astm',
+      transport: 'tcp-server',
+      port: 9999,
+      enabled: false,
+      code_map: [{ code: 'GLU', test_id: testId }],
+    });
+    expect(conn.statusCode, conn.body).toBe(201);
+    const row = (await findConnectionRow(lab.database.db, lab.organizationId, conn.json().connection.id))!;
+    const plain = await collectedSample([testId]);
+    const flagged = await collectedSample([testId]);
+    const codeOf = async (id: number) => (await lab.admin.get(`/api/samples/${id}`)).json().sample.sample_id as string;
+    const message = (code: string, flag: string) =>
+      ['H|\\^&|||Sim^1', 'P|1', `O|1|${code}||^^^GLU|R`, `R|1|^^^GLU|96|mg/dL||${flag}||F`, 'L|1|N'].join('\r');
+    await receiveAstmText(lab.database.db, row, message(await codeOf(plain), 'N'));
+    await receiveAstmText(lab.database.db, row, message(await codeOf(flagged), 'W'));
+    const resultOf = async (sampleId: number) =>
+      (await tech.get(`/api/samples/${sampleId}/results`)).json().tests[0].result as TestResult;
+    expect((await resultOf(plain)).status).toBe('verified');
+    const held = await resultOf(flagged);
+    expect(held.status).toBe('completed');
+    expect((await decisionsOf(held.id!))[0]!.reasons.filter((r) => !r.passed).map((r) => r.text)).toEqual([
+      'held: the analyzer flagged it "W"',
+    ]);
   });
 
   it('an amended autoverified result keeps the rule set as its earlier verifier and waits for a person', async () => {
