@@ -33,6 +33,12 @@ export interface CoreEvents {
   'sample.deleting': { sample: { id: number; code: string } };
   /** Every ordered test of a sample is verified: its report is released. */
   'sample.completed': { sampleId: number };
+  /**
+   * A value was stored on a result awaiting verification: typed, re-entered or sent by an analyzer
+   * (`instrumentFlag`: the flag or error code the machine sent with it, else null). Calculated
+   * results worked out from it are already stored.
+   */
+  'result.entered': { resultId: number; sampleId: number; instrumentFlag: string | null };
   /** A critical value was telephoned: the report may have waited for that call. */
   'result.critical_called': { sampleId: number; resultId: number };
   /** The lab's time zone changed: its days (and whatever is kept per lab day) moved. */

@@ -66,6 +66,11 @@ export const PERMISSIONS = [
   'print_reports',
   'update_results',
   'verify_results',
+  /**
+   * Approves an autoverification rule set, puts it to work (shadow or live) and resumes
+   * autoverification after a stop: results then leave the lab without a person, under this name.
+   */
+  'approve_autoverification',
   'manage_qc',
   'view_bills',
   'create_bills',
@@ -119,6 +124,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'merge_patients',
     'manage_tests',
     'verify_results',
+    'approve_autoverification',
     'view_bills',
     'manage_inventory',
     'view_reports',

@@ -109,14 +109,19 @@ async function applyResult(
   if (!sample) return queue('unknown_sample', unknownSampleDetail(r, tried));
   try {
     await withSavepoint(trx, () =>
-      enterResult(trx, machineActor(conn), {
-        sample_id: sample.id,
-        test_id: testId,
-        result_value: convertValue(r.value, entry.factor),
-        unit: entry.factor ? undefined : r.unit || undefined,
-        notes: r.comments.length ? r.comments.join('; ').slice(0, 1000) : undefined,
-        equipment_id: conn.equipment_id ?? undefined,
-      }),
+      enterResult(
+        trx,
+        machineActor(conn),
+        {
+          sample_id: sample.id,
+          test_id: testId,
+          result_value: convertValue(r.value, entry.factor),
+          unit: entry.factor ? undefined : r.unit || undefined,
+          notes: r.comments.length ? r.comments.join('; ').slice(0, 1000) : undefined,
+          equipment_id: conn.equipment_id ?? undefined,
+        },
+        { instrumentFlag: r.flag || null },
+      ),
     );
     return 'entered';
   } catch (err) {

@@ -79,14 +79,20 @@ export async function assignUnmatched(
         'test_id',
         `The machine sent ${row.unit}; ${test.name} is in ${test.unit}. Map the code ${row.code} to it with the factor that converts, then assign`,
       );
-    const newId = await enterResult(trx, machineActor(conn), {
-      sample_id: sampleId,
-      test_id: input.test_id,
-      result_value: convertValue(row.value, factor),
-      unit: factor ? undefined : (row.unit ?? undefined),
-      notes: undefined,
-      equipment_id: conn.equipment_id ?? undefined,
-    });
+    const newId = await enterResult(
+      trx,
+      machineActor(conn),
+      {
+        sample_id: sampleId,
+        test_id: input.test_id,
+        result_value: convertValue(row.value, factor),
+        unit: factor ? undefined : (row.unit ?? undefined),
+        notes: undefined,
+        equipment_id: conn.equipment_id ?? undefined,
+      },
+      // The machine's flag travels with the value it came with, wherever it is placed.
+      { instrumentFlag: row.flag },
+    );
     const now = nowIso();
     await updateUnmatchedRow(trx, id, {
       status: 'assigned',

@@ -165,6 +165,7 @@ export function resultPeopleOfSamples(db: Db, sampleIds: number[]) {
       sql<string | null>`(tu.first_name || ' ' || tu.last_name)`.as('technician_name'),
       sql<string | null>`(vu.first_name || ' ' || vu.last_name)`.as('verifier_name'),
       'r.previous_verifier',
+      'r.autoverified_by',
     ])
     .where('r.sample_id', 'in', sampleIds)
     .where('r.status', 'in', ['completed', 'verified'])
@@ -253,6 +254,7 @@ export async function recentActivity(db: Db, organizationId: number, n: number):
         sql<string>`r.verified_at`.as('at'),
         sql<string | null>`(u.first_name || ' ' || u.last_name)`.as('by'),
         'r.previous_verifier',
+        'r.autoverified_by',
         's.sample_code',
         't.name as test_name',
         's.id as sample_id',
@@ -307,7 +309,10 @@ export async function recentActivity(db: Db, organizationId: number, n: number):
     // Imported as verified: the previous system's verifier is who verified it, not the importer.
     ...tag(
       'verified',
-      verified.map(({ previous_verifier, ...r }) => ({ ...r, by: verifierName(r.by, previous_verifier) })),
+      verified.map(({ previous_verifier, autoverified_by, ...r }) => ({
+        ...r,
+        by: verifierName(r.by, previous_verifier, autoverified_by),
+      })),
     ),
     ...tag('amended', amended),
     ...tag('sent_back', sentBack),

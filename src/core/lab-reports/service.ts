@@ -108,7 +108,7 @@ function toReport(
     // Reviewed: the verification that completed the report (the latest one), once every result is verified.
     reviewed_by:
       status === 'completed' && lastVerified
-        ? verifierName(lastVerified.verifier_name, lastVerified.previous_verifier)
+        ? verifierName(lastVerified.verifier_name, lastVerified.previous_verifier, lastVerified.autoverified_by)
         : null,
     reviewed_at: status === 'completed' ? (r.reported_at ?? lastVerified?.verified_at ?? null) : null,
     created_at: r.created_at,

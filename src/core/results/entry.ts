@@ -28,6 +28,7 @@ import {
 import { getResult } from './service.js';
 import { consumeForResult, returnForResult } from '../inventory/service.js';
 import { equipmentForEntry } from '../equipment/service.js';
+import { announce } from '../events.js';
 
 function entryClosedMessage(code: string, status: string): string {
   if (status === 'pending') return `Sample ${code} has not been collected yet; collect it before entering results`;
@@ -75,7 +76,12 @@ export async function createResult(db: Db, actor: Actor, input: ResultCreate): P
  * machine (src/core/interfaces), so flags, critical values, consumption and the sample's move to
  * processing are the same. Answers the new result's id.
  */
-export async function enterResult(trx: Db, actor: Actor, input: ResultCreate): Promise<number> {
+export async function enterResult(
+  trx: Db,
+  actor: Actor,
+  input: ResultCreate,
+  sent: { instrumentFlag: string | null } = { instrumentFlag: null },
+): Promise<number> {
   const sample = await findSampleRow(trx, actor.organizationId, { id: input.sample_id });
   if (!sample) throw ValidationError.field('sample_id', `Unknown sample ${input.sample_id}`);
   const test = (await orderedTests(trx, sample.id)).find((t) => t.id === input.test_id);
@@ -148,6 +154,11 @@ export async function enterResult(trx: Db, actor: Actor, input: ResultCreate): P
     });
   }
   await recalculate(trx, actor, sample.id);
+  await announce(trx, actor, 'result.entered', {
+    resultId: row.id,
+    sampleId: sample.id,
+    instrumentFlag: sent.instrumentFlag,
+  });
   return row.id;
 }
 
@@ -187,6 +198,7 @@ export async function applyChange(
     verified_by: wasVerified ? null : before.verified_by,
     verified_at: wasVerified ? null : before.verified_at,
     previous_verifier: wasVerified ? null : before.previous_verifier,
+    autoverified_by: wasVerified ? null : before.autoverified_by,
     amended: wasVerified ? 1 : before.amended,
     technician_id: renewed ? actor.userId : before.technician_id,
     entered_at: renewed ? now : before.entered_at,
@@ -204,6 +216,7 @@ export async function applyChange(
       old_verified_by: before.verified_by,
       old_verified_at: before.verified_at,
       old_previous_verifier: before.previous_verifier,
+      old_autoverified_by: before.autoverified_by,
       reason: change.reason!,
       amended_by: actor.userId,
       amended_at: now,
@@ -327,6 +340,7 @@ export async function changeResult(trx: Db, actor: Actor, id: number, input: Res
   // A result typed for the first time (a pending one) uses the test's reagents now; a correction does not.
   if (!before.result_value && !before.calculated) await consumeForResult(trx, actor, before.id, test.id);
   await recalculate(trx, actor, sample.id);
+  await announce(trx, actor, 'result.entered', { resultId: before.id, sampleId: sample.id, instrumentFlag: null });
 }
 
 /** Entered but unverified results may be removed (a wrong test keyed in); a verified one is amended instead. */

@@ -63,6 +63,7 @@ export interface ListRow {
   equipment_warning: string | null;
   structured_value: string | null;
   previous_verifier: string | null;
+  autoverified_by: string | null;
 }
 
 export const fullName = (alias: string) =>
@@ -125,6 +126,7 @@ function enteredSelect(q: ReturnType<typeof enteredBase>) {
     sql<string | null>`r.equipment_warning`.as('equipment_warning'),
     sql<string | null>`r.structured_value`.as('structured_value'),
     sql<string | null>`r.previous_verifier`.as('previous_verifier'),
+    sql<string | null>`r.autoverified_by`.as('autoverified_by'),
   ]);
 }
 
@@ -194,6 +196,7 @@ function awaitingSelect(q: ReturnType<typeof awaitingBase>) {
     sql<string | null>`NULL`.as('equipment_warning'),
     sql<string | null>`NULL`.as('structured_value'),
     sql<string | null>`NULL`.as('previous_verifier'),
+    sql<string | null>`NULL`.as('autoverified_by'),
   ]);
 }
 

@@ -19,6 +19,9 @@ import { nowIso } from '../context.js';
 import { findResultRow, OPEN_FOR_ENTRY, pageResults, resultRowsOfSample } from './repository.js';
 import { amendmentsOf, resultCounts } from './summary-repository.js';
 
+/** The release autoverification uses: the same path as a person's verification. */
+export { releaseByRules } from './release.js';
+
 export async function listResults(
   db: Db,
   organizationId: number,

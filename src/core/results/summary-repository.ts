@@ -18,13 +18,13 @@ export async function amendmentsOf(db: Db, resultIds: number[]): Promise<Map<num
     .where('a.result_id', 'in', resultIds)
     .orderBy('a.id')
     .execute();
-  for (const { result_id, old_structured, old_previous_verifier, ...r } of rows)
+  for (const { result_id, old_structured, old_previous_verifier, old_autoverified_by, ...r } of rows)
     m.set(result_id, [
       ...(m.get(result_id) ?? []),
       {
         ...r,
         old_structured: parseStructured(old_structured),
-        old_verified_by_name: verifierName(r.old_verified_by_name, old_previous_verifier),
+        old_verified_by_name: verifierName(r.old_verified_by_name, old_previous_verifier, old_autoverified_by),
       },
     ]);
   return m;

@@ -35,6 +35,8 @@ export interface TestResultsTable {
   structured_value: string | null;
   /** Who verified it in the lab's previous system (an imported verified result), as text; never a lims user. */
   previous_verifier: Generated<string | null>;
+  /** The autoverification rule set version (and its approver) that released it, as text: no person verified it. */
+  autoverified_by: Generated<string | null>;
 }
 
 export interface CriticalCallsTable {
@@ -64,6 +66,8 @@ export interface ResultAmendmentsTable {
   old_structured: string | null;
   /** The previous system's verifier of the amended result, when it was imported as verified. */
   old_previous_verifier: Generated<string | null>;
+  /** The rule set that had released the amended result, when no person had. */
+  old_autoverified_by: Generated<string | null>;
   amended_by: number | null;
   amended_at: string;
 }

@@ -4,7 +4,7 @@ import { nowIso } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { ConflictError, DomainError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import { labSettings } from '../settings/service.js';
-import { findSampleRow, updateSampleRow } from '../samples/repository.js';
+import { findSampleRow } from '../samples/repository.js';
 import {
   resultCode,
   type BulkVerifyOutcome,
@@ -13,21 +13,19 @@ import {
   type ResultReject,
   type TestResult,
 } from '../../shared/schemas/results.js';
-import { actorName, addSampleHistory } from './evaluate.js';
+import { actorName } from './evaluate.js';
 import {
   insertCriticalCall,
-  orderedTests,
   ownResultRow,
   resultForVerification,
   resultsOfSample,
   updateResultRow,
 } from './entry-repository.js';
+import { releaseResult } from './release.js';
 import { getResult } from './service.js';
-import { qcGate } from '../qc/service.js';
 import { announce } from '../events.js';
 import { actorHasPermission } from '../users/service.js';
 import { notVerifiable, verifyRefusal, type VerifyMode } from './verify-rules.js';
-import { snapshotReport } from '../printing/service.js';
 
 /**
  * Verification (validation) of entered results. The verifier is always the signed-in user (the
@@ -52,53 +50,8 @@ async function verifyOne(db: Db, actor: Actor, id: number, allowSelf: boolean, m
       mode,
     );
     if (refusal) throw refusal;
-    const now = nowIso();
-    const qc = await qcGate(trx, actor.organizationId, row.test_id, row.entered_at ?? now, row.equipment_id);
-    if (qc.blocked) throw new ConflictError(`${resultCode(id)} (${row.test_name}): ${qc.message}`, 'QC_REJECTED');
-    await updateResultRow(trx, id, {
-      status: 'verified',
-      verified_by: actor.userId,
-      verified_at: now,
-      // Verified here and now: no earlier system's verifier is named on it.
-      previous_verifier: null,
-      updated_at: now,
-    });
-    await writeAudit(trx, actor, {
-      action: 'update',
-      entity: 'test_result',
-      entityId: id,
-      oldValues: { status: row.status, verified_by: row.verified_by, verified_at: row.verified_at },
-      newValues: { status: 'verified', verified_by: actor.userId, verified_at: now },
-    });
-    await completeIfAllVerified(trx, actor, row.sample_id, now);
+    await releaseResult(trx, actor, row, { userId: actor.userId! }, nowIso());
   });
-}
-
-/**
- * A sample whose every ordered test has a verified result is completed by itself; its report is
- * released at that moment (the reported time), which stays fixed across reprints.
- */
-async function completeIfAllVerified(trx: Db, actor: Actor, sampleId: number, now: string): Promise<void> {
-  const sample = await findSampleRow(trx, actor.organizationId, { id: sampleId });
-  if (!sample || sample.status !== 'processing') return;
-  const ordered = await orderedTests(trx, sampleId);
-  const verified = new Set(
-    (await resultsOfSample(trx, sampleId)).filter((r) => r.status === 'verified').map((r) => r.test_id),
-  );
-  if (!ordered.length || !ordered.every((t) => verified.has(t.id))) return;
-  await updateSampleRow(trx, sampleId, { status: 'completed', completed_at: now, reported_at: now, updated_at: now });
-  // The released report keeps the letterhead and signatories of this moment; an amended report
-  // released again takes a new version with the settings of its own moment.
-  await snapshotReport(trx, actor.organizationId, sampleId, now);
-  await addSampleHistory(trx, actor, sampleId, 'processing', 'completed', sample.location, 'All results verified');
-  await writeAudit(trx, actor, {
-    action: 'update',
-    entity: 'sample',
-    entityId: sampleId,
-    oldValues: { status: 'processing' },
-    newValues: { status: 'completed', reported_at: now, notes: 'all results verified' },
-  });
-  await announce(trx, actor, 'sample.completed', { sampleId });
 }
 
 async function allowSelfVerification(db: Db, organizationId: number): Promise<boolean> {

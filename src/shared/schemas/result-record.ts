@@ -49,11 +49,17 @@ export const structuredOutSchema = z.object({
 export type StructuredOut = z.infer<typeof structuredOutSchema>;
 
 /**
- * Who a report and the screens name as a result's verifier: the previous system's verifier, marked
- * so, when the result was imported as verified history (the lims user who imported it released it
- * but did not review it); else the lims user who verified it.
+ * Who a report and the screens name as a result's verifier: the autoverification rule set version
+ * that released it (no person acted); the previous system's verifier, marked so, when the result
+ * was imported as verified history (the lims user who imported it released it but did not review
+ * it); else the lims user who verified it.
  */
-export function verifierName(limsUser: string | null, previousVerifier: string | null): string | null {
+export function verifierName(
+  limsUser: string | null,
+  previousVerifier: string | null,
+  autoverifiedBy: string | null = null,
+): string | null {
+  if (autoverifiedBy) return autoverifiedBy;
   return previousVerifier ? `${previousVerifier} (previous system)` : limsUser;
 }
 
@@ -137,6 +143,8 @@ export const testResultSchema = z.object({
   verified_by_name: z.string().nullable(),
   /** Who verified it in the lab's previous system (imported as verified history), as text. */
   previous_verifier: z.string().nullable(),
+  /** The rule set version that released it without a person ("Autoverification rule set v3 (approved by Dr ...)"). */
+  autoverified_by: z.string().nullable(),
   verified_at: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),

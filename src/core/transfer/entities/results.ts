@@ -251,7 +251,8 @@ export const results: TransferEntity<Input, true, HistoricalResult & { row: numb
           entered_by: r.entered_by_email,
           entered_at: r.entered_at,
           verified_by: r.verified_by_email,
-          previous_verifier: r.previous_verifier,
+          // Released by autoverification: the rule set is who verified it, as text, so a re-import names it.
+          previous_verifier: r.previous_verifier ?? r.autoverified_by,
           verified_at: r.verified_at,
           amended: r.amended === 1,
         }));
