@@ -2,7 +2,7 @@ import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import type { PAYMENT_METHODS } from '../../shared/billing.js';
-import { addDays, labDayBounds, localDate, startOfLocalDayUtc } from '../../shared/time.js';
+import { addDays, localDate, startOfLocalDayUtc } from '../../shared/time.js';
 import type {
   RevenueAnalytics,
   RevenueDaily,
@@ -12,8 +12,9 @@ import type {
 } from '../../shared/schemas/revenue.js';
 import { getOrganization, organizationTimezone } from '../settings/organization.js';
 import { formatLabDay } from '../pdf/format.js';
-import { billedByDoctor, billedPatients, billedTotals, billsPerDay, ledgerTotalsByDay } from './repository.js';
+import { billedPatients, ledgerTotalsByDay } from './repository.js';
 import { billedByTestSummed } from '../reports/summary.js';
+import { billedByDoctorSummed, billedTotalsSummed, billsPerDaySummed, dayBoundsOf } from '../reports/service.js';
 
 /**
  * Revenue in the lab's calendar days, from the ledger only. A method's column is the
@@ -120,9 +121,10 @@ export async function collectionDaily(db: Db, organizationId: number, q: Revenue
 export async function revenueDaily(db: Db, organizationId: number, q: RevenueQuery): Promise<RevenueDaily> {
   const { timeZone, from, to } = await revenueRange(db, organizationId, q);
   const { days, all } = await ledgerDays(db, organizationId, from, to);
-  // The bills of each lab day summed in SQL (a year of a busy lab is 110,000 bills).
-  const bounds = labDayBounds(timeZone, [...days.keys()]);
-  const bills = await billsPerDay(db, organizationId, bounds);
+  // The bills of each lab day from the rollups and today's rows (a year of a busy lab is 110,000 bills).
+  const names = [...days.keys()];
+  const bounds = names.length ? dayBoundsOf(timeZone, names[0]!, addDays(names[names.length - 1]!, 1)) : [];
+  const bills = await billsPerDaySummed(db, organizationId, bounds);
   for (const b of bills.days) {
     const day = days.get(b.day);
     if (!day) continue;
@@ -155,7 +157,7 @@ async function revenueTotals(db: Db, organizationId: number, q: RevenueQuery): P
   if (list.length > 0) {
     const fromUtc = startOfLocalDayUtc(timeZone, list[0]!).toISOString();
     const toUtc = startOfLocalDayUtc(timeZone, addDays(list[list.length - 1]!, 1)).toISOString();
-    const t = await billedTotals(db, organizationId, fromUtc, toUtc);
+    const t = await billedTotalsSummed(db, organizationId, fromUtc, toUtc);
     all.discounts += t.discount_paise;
     all.billed += t.amount_paise;
     all.bills += t.bills;
@@ -203,7 +205,7 @@ export async function revenueAnalytics(db: Db, organizationId: number, q: Revenu
   const [categories, doctors, org] = await Promise.all([
     billedCategories(db, organizationId, fromUtc, toUtc),
     // No doctor first, then by id: ties in the sort by amount below keep that order on both engines.
-    billedByDoctor(db, organizationId, fromUtc, toUtc).then((rows) =>
+    billedByDoctorSummed(db, organizationId, fromUtc, toUtc).then((rows) =>
       rows.sort(
         (a, b) =>
           (a.doctor_id === null ? -Infinity : Number(a.doctor_id)) -

@@ -68,6 +68,7 @@ import { sql as legacyIds } from './046_legacy_ids.js';
 import { sql as personTitles } from './047_person_titles.js';
 import { sql as instrumentProfiles } from './048_instrument_profiles.js';
 import { sql as dayRollups, postgres as dayRollupsPostgres } from './049_day_rollups.js';
+import { sql as moneyRollups, postgres as moneyRollupsPostgres } from './051_money_rollups.js';
 
 export interface Migration {
   version: number;
@@ -173,4 +174,5 @@ export const migrations: Migration[] = [
   { version: 47, name: 'person_titles', sql: personTitles },
   { version: 48, name: 'instrument_profiles', sql: instrumentProfiles },
   { version: 49, name: 'day_rollups', sql: dayRollups, postgres: dayRollupsPostgres },
+  { version: 51, name: 'money_rollups', sql: moneyRollups, postgres: moneyRollupsPostgres },
 ];
