@@ -58,23 +58,33 @@ export function revenueDaysRollup(db: Db, org: number, runs: Runs) {
   );
 }
 
-/** Live bills per referring doctor (billedByDoctor's rows). */
+/** Live bills per referring doctor (billedByDoctor's rows): summed per doctor first, then named. */
 export function doctorRollup(db: Db, org: number, runs: Runs) {
   return perRun(runs, (run) =>
     db
-      .selectFrom('rollup_doctor as s')
+      .selectFrom((eb) =>
+        eb
+          .selectFrom('rollup_doctor')
+          .select([
+            'doctor_id',
+            sql<number>`SUM(billed_paise)`.as('amount_paise'),
+            sql<number>`SUM(discount_paise)`.as('discount_paise'),
+            sql<number>`SUM(bills)`.as('bills'),
+          ])
+          .where('organization_id', '=', org)
+          .where('day', '>=', run.from)
+          .where('day', '<', run.to)
+          .groupBy('doctor_id')
+          .as('s'),
+      )
       .leftJoin('users as d', 'd.id', 's.doctor_id')
       .select([
         nullIfZero('s.doctor_id').as('doctor_id'),
-        personName('d').as('name'),
-        sql<number>`SUM(s.billed_paise)`.as('amount_paise'),
-        sql<number>`SUM(s.discount_paise)`.as('discount_paise'),
-        sql<number>`SUM(s.bills)`.as('bills'),
+        sql<string | null>`CASE WHEN d.id IS NULL THEN NULL ELSE d.first_name || ' ' || d.last_name END`.as('name'),
+        's.amount_paise',
+        's.discount_paise',
+        's.bills',
       ])
-      .where('s.organization_id', '=', org)
-      .where('s.day', '>=', run.from)
-      .where('s.day', '<', run.to)
-      .groupBy('s.doctor_id')
       .execute(),
   );
 }

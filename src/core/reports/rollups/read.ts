@@ -16,25 +16,38 @@ async function perRun<R>(runs: Runs, query: (run: Runs[number]) => Promise<R[]>)
   return out;
 }
 
-/** Lines of live bills per catalogue item (test_id null for profiles, packages and lines without a test). */
+/**
+ * Lines of live bills per catalogue item (test_id null for profiles, packages and lines without a
+ * test): the days' rows summed per item first, then joined to the catalogue once per item.
+ */
 export function billedRollup(db: Db, org: number, runs: Runs) {
-  const testId = sql<number | null>`CASE WHEN s.test_id = 0 THEN NULL ELSE s.test_id END`;
   return perRun(runs, (run) =>
     db
-      .selectFrom('rollup_billed as s')
+      .selectFrom((eb) =>
+        eb
+          .selectFrom('rollup_billed')
+          .select([
+            'item_type',
+            'test_id',
+            sql<string>`MAX(name)`.as('name'),
+            sql<number>`SUM(qty)`.as('count'),
+            sql<number>`SUM(total_paise)`.as('total_paise'),
+          ])
+          .where('organization_id', '=', org)
+          .where('day', '>=', run.from)
+          .where('day', '<', run.to)
+          .groupBy(['item_type', 'test_id', sql`CASE WHEN test_id = 0 THEN name ELSE '' END`])
+          .as('s'),
+      )
       .leftJoin('tests as t', 't.id', 's.test_id')
       .select([
         's.item_type',
-        testId.as('test_id'),
-        sql<string>`MAX(s.name)`.as('name'),
-        sql<string | null>`MAX(t.category)`.as('category'),
-        sql<number>`SUM(s.qty)`.as('count'),
-        sql<number>`SUM(s.total_paise)`.as('total_paise'),
+        sql<number | null>`CASE WHEN s.test_id = 0 THEN NULL ELSE s.test_id END`.as('test_id'),
+        's.name',
+        sql<string | null>`t.category`.as('category'),
+        's.count',
+        's.total_paise',
       ])
-      .where('s.organization_id', '=', org)
-      .where('s.day', '>=', run.from)
-      .where('s.day', '<', run.to)
-      .groupBy(['s.item_type', 's.test_id', sql`CASE WHEN s.test_id = 0 THEN s.name ELSE '' END`])
       .execute(),
   );
 }
