@@ -129,11 +129,13 @@ export async function patientAdvancePaise(db: Db, organizationId: number, patien
 }
 
 /**
- * Money per (lab day, method, kind) counted on value_date: completed rows and payments refunded later
- * (their refunds are rows of their own). Pending and bounced cheques have no value date.
+ * Money per (lab day, status, method, kind) counted on value_date: completed rows and payments
+ * refunded later (their refunds are rows of their own); a day's method and kind may come as two rows
+ * (one per status), which callers add. Pending and bounced cheques have no value date.
  */
 export function ledgerTotalsByDay(db: Db, organizationId: number, from: string, to: string, userId?: number) {
-  // The lab's rows through the (lab, value_date, status, method, kind, amount) covering index.
+  // The lab's rows through the (lab, value_date, status, method, kind, amount) covering index, grouped
+  // in its order: without status in the GROUP BY, SQLite sorted a year's rows in a temporary tree.
   const q = db
     .selectFrom('payments')
     .select([
@@ -147,7 +149,7 @@ export function ledgerTotalsByDay(db: Db, organizationId: number, from: string, 
     .where('value_date', '>=', from)
     .where('value_date', '<=', to)
     .where('status', 'in', ['completed', 'refunded'])
-    .groupBy(['value_date', 'method', 'kind']);
+    .groupBy(['value_date', 'status', 'method', 'kind']);
   return (userId === undefined ? q : q.where('received_by', '=', userId)).execute();
 }
 
@@ -178,9 +180,18 @@ export async function pendingChequesPaise(
  */
 export async function billsPerDay(db: Db, organizationId: number, days: { day: string; start: string; end: string }[]) {
   if (days.length === 0) return { days: [], patients: 0 };
-  const patients = () => billedPatients(db, organizationId, days[0]!.start, days[days.length - 1]!.end);
+  const perDay = await billsOfDays(db, organizationId, days);
+  return {
+    days: perDay,
+    patients: await billedPatients(db, organizationId, days[0]!.start, days[days.length - 1]!.end),
+  };
+}
+
+/** billsPerDay's figures of each day alone (the days with bills), without the distinct patients of all of them. */
+export async function billsOfDays(db: Db, organizationId: number, days: { day: string; start: string; end: string }[]) {
   // Each day's bills summed on its range of the (lab, created_at, ...) index.
   const perDay: { day: string; bills: number; patients: number; discounts: number; billed: number }[] = [];
+  if (days.length === 0) return perDay;
   for (const { day, values } of await aggregatesPerDay(
     db,
     days,
@@ -196,7 +207,7 @@ export async function billsPerDay(db: Db, organizationId: number, days: { day: s
     const [bills, distinctPatients, discounts, billed] = values;
     if (bills) perDay.push({ day, bills, patients: distinctPatients!, discounts: discounts!, billed: billed! });
   }
-  return { days: perDay, patients: await patients() };
+  return perDay;
 }
 
 /** Distinct patients of the live bills made in a UTC window. */

@@ -2,10 +2,11 @@ import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import type { PAYMENT_METHODS } from '../../shared/billing.js';
-import { addDays, labDayBounds, localDate, startOfLocalDayUtc } from '../../shared/time.js';
+import { addDays, localDate, startOfLocalDayUtc } from '../../shared/time.js';
 import type { RevenueDaily, RevenueDay, RevenueQuery, RevenueTotals } from '../../shared/schemas/revenue.js';
 import { organizationTimezone } from '../settings/service.js';
-import { billedPatients, billedTotals, billsPerDay, ledgerTotalsByDay } from './repository.js';
+import { billedPatients, ledgerTotalsByDay } from './repository.js';
+import { billedTotalsSummed, billsPerDaySummed, dayBoundsOf } from '../reports/service.js';
 
 /**
  * Revenue in the lab's calendar days, from the ledger only. A method's column is the
@@ -112,9 +113,10 @@ export async function collectionDaily(db: Db, organizationId: number, q: Revenue
 export async function revenueDaily(db: Db, organizationId: number, q: RevenueQuery): Promise<RevenueDaily> {
   const { timeZone, from, to } = await revenueRange(db, organizationId, q);
   const { days, all } = await ledgerDays(db, organizationId, from, to);
-  // The bills of each lab day summed in SQL (a year of a busy lab is 110,000 bills).
-  const bounds = labDayBounds(timeZone, [...days.keys()]);
-  const bills = await billsPerDay(db, organizationId, bounds);
+  // The bills of each lab day from the rollups and today's rows (a year of a busy lab is 110,000 bills).
+  const names = [...days.keys()];
+  const bounds = names.length ? dayBoundsOf(timeZone, names[0]!, addDays(names[names.length - 1]!, 1)) : [];
+  const bills = await billsPerDaySummed(db, organizationId, bounds);
   for (const b of bills.days) {
     const day = days.get(b.day);
     if (!day) continue;
@@ -147,7 +149,7 @@ export async function revenueTotals(db: Db, organizationId: number, q: RevenueQu
   if (list.length > 0) {
     const fromUtc = startOfLocalDayUtc(timeZone, list[0]!).toISOString();
     const toUtc = startOfLocalDayUtc(timeZone, addDays(list[list.length - 1]!, 1)).toISOString();
-    const t = await billedTotals(db, organizationId, fromUtc, toUtc);
+    const t = await billedTotalsSummed(db, organizationId, fromUtc, toUtc);
     all.discounts += t.discount_paise;
     all.billed += t.amount_paise;
     all.bills += t.bills;
@@ -185,6 +187,3 @@ export async function revenueReportRows(db: Db, actor: Actor, q: RevenueQuery, f
   return { report, header: REVENUE_COLUMNS.map(([, label]) => label), rows };
 }
 
-// The analytics read the revenue-by-test rollup of reports and live there; bench/reports.ts still
-// imports them from this file.
-export { revenueAnalytics } from '../reports/service.js';

@@ -1,7 +1,8 @@
 import { addDays, localDate, startOfLocalDayUtc } from '../../shared/time.js';
 import { collectionDaily } from '../payments/service.js';
 import { billedByTestSummed } from './summary.js';
-import { billsWithDues, discountsByUser, duesFigures, referralsByDoctor } from './bills-repository.js';
+import { billsWithDues, duesFigures, referralsByDoctor } from './bills-repository.js';
+import { discountsByUserSummed } from './money.js';
 
 import type { BuiltInReport } from './builtin-kit.js';
 import { rupees, col, pct, labDayOf, chart, byDesc } from './builtin-kit.js';
@@ -171,7 +172,7 @@ export const MONEY_REPORTS: BuiltInReport[] = [
     needs: ['view_bills'],
     aggregate: true,
     async build({ db, window }) {
-      const rows = (await discountsByUser(db, window))
+      const rows = (await discountsByUserSummed(db, window))
         .map((u) => {
           const line = rupees(u.line_paise);
           const bill = rupees(u.bill_paise);

@@ -3,7 +3,7 @@ import { addDays, startOfLocalDayUtc } from '../../shared/time.js';
 import type { RevenueAnalytics, RevenueQuery } from '../../shared/schemas/revenue.js';
 import { getOrganization } from '../settings/service.js';
 import { formatLabDay } from '../pdf/format.js';
-import { billedByDoctor } from '../payments/repository.js';
+import { billedByDoctorSummed } from './money.js';
 import { daysBetween, revenueRange, revenueTotals } from '../payments/service.js';
 import { billedByTestSummed } from './summary.js';
 
@@ -54,7 +54,7 @@ export async function revenueAnalytics(db: Db, organizationId: number, q: Revenu
   const [categories, doctors, org] = await Promise.all([
     billedCategories(db, organizationId, fromUtc, toUtc),
     // No doctor first, then by id: ties in the sort by amount below keep that order on both engines.
-    billedByDoctor(db, organizationId, fromUtc, toUtc).then((rows) =>
+    billedByDoctorSummed(db, organizationId, fromUtc, toUtc).then((rows) =>
       rows.sort(
         (a, b) =>
           (a.doctor_id === null ? -Infinity : Number(a.doctor_id)) -

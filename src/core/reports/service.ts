@@ -369,6 +369,7 @@ export async function deleteCustomReport(db: Db, actor: Actor, id: string): Prom
 
 // The per-day rollups, for the screens of other features that read them (Analytics).
 export { planDays, refreshRollups, type DayPlan } from './rollups/days.js';
+export { billedByDoctorSummed, billedTotalsSummed, billsPerDaySummed, dayBoundsOf } from './money.js';
 export { billedCategoriesRollup, billedPerDayRollup, dayRollup, workloadRollup } from './rollups/read.js';
 export { turnaroundRows } from './rollups/turnaround-rows.js';
 export { forEachCount } from './turnaround.js';

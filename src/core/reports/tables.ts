@@ -91,6 +91,46 @@ export interface RollupDayTable {
   tat_minutes: string;
 }
 
+/**
+ * Live bills per lab day of the bill and user who made it (0: none, migration 51): how many, how
+ * many with a line or bill discount, the line and bill discounts and the gross (line prices before
+ * any discount plus the rest of the bill before its discount).
+ */
+export interface RollupDiscountsTable {
+  organization_id: number;
+  day: string;
+  created_by: number;
+  bills: number;
+  discounted_bills: number;
+  line_paise: number;
+  bill_paise: number;
+  gross_paise: number;
+}
+
+/**
+ * Live bills per lab day: how many, distinct patients, bill discounts, final amounts and their lines'
+ * totals (after line discounts, before the bill's own; migration 51).
+ */
+export interface RollupRevenueTable {
+  organization_id: number;
+  day: string;
+  bills: number;
+  patients: number;
+  discount_paise: number;
+  billed_paise: number;
+  lines_paise: number;
+}
+
+/** Live bills per lab day and referring doctor (0: none, migration 51). */
+export interface RollupDoctorTable {
+  organization_id: number;
+  day: string;
+  doctor_id: number;
+  bills: number;
+  discount_paise: number;
+  billed_paise: number;
+}
+
 /** UTC minutes ('YYYY-MM-DDTHH:MM') whose rows changed since their lab day's rollups were rebuilt. */
 export interface RollupStaleTable {
   organization_id: number;
@@ -115,5 +155,8 @@ declare module '../db/schema.js' {
     rollup_turnaround: RollupTurnaroundTable;
     rollup_day: RollupDayTable;
     rollup_stale: RollupStaleTable;
+    rollup_discounts: RollupDiscountsTable;
+    rollup_revenue: RollupRevenueTable;
+    rollup_doctor: RollupDoctorTable;
   }
 }

@@ -2,7 +2,7 @@ import type { Db } from '../../db/connection.js';
 import { markEveryMinuteStale } from '../../db/rollup-stale.js';
 import { addDays, labDayBounds, localDate, startOfLocalDayUtc } from '../../../shared/time.js';
 import { organizationTimezone } from '../../settings/service.js';
-import { rebuildDay, type LabDay } from './rebuild.js';
+import { ROLLUP_TABLES, rebuildDay, type LabDay } from './rebuild.js';
 
 /**
  * Which lab days of a period the report rollups answer for, and which the rows do.
@@ -30,9 +30,27 @@ async function wholeDaysBeforeToday(db: Db, org: number, fromUtc: string, toUtc:
   if (startOfLocalDayUtc(timeZone, first).toISOString() < fromUtc) first = addDays(first, 1);
   let end = localDate(timeZone, new Date(toUtc));
   if (end > today) end = today;
-  const names: string[] = [];
-  for (let d = first; d < end; d = addDays(d, 1)) names.push(d);
-  return { timeZone, days: labDayBounds(timeZone, names) };
+  return { timeZone, days: dayBoundsOf(timeZone, first, end) };
+}
+
+/**
+ * The UTC bounds of the lab days [first, end) in a zone, remembered: a pure function of its
+ * arguments that costs hundreds of time-zone conversions for a year, which a screen's readers asked
+ * for several times per request. Callers must not change the answer.
+ */
+const boundsCache = new Map<string, LabDay[]>();
+const BOUNDS_CACHE_SIZE = 64;
+export function dayBoundsOf(timeZone: string, first: string, end: string): LabDay[] {
+  const key = `${timeZone}|${first}|${end}`;
+  let days = boundsCache.get(key);
+  if (!days) {
+    const names: string[] = [];
+    for (let d = first; d < end; d = addDays(d, 1)) names.push(d);
+    days = labDayBounds(timeZone, names);
+    if (boundsCache.size >= BOUNDS_CACHE_SIZE) boundsCache.delete(boundsCache.keys().next().value!);
+    boundsCache.set(key, days);
+  }
+  return days;
 }
 
 /** The days among `days` (consecutive, in order) that have a stale minute, by index. */
@@ -145,7 +163,6 @@ export async function refreshRollups(db: Db, org: number, fromUtc: string, toUtc
  * minute with rows marked stale (the next readers read the rows, then rebuild the days they read).
  */
 export async function restartRollups(trx: Db, org: number): Promise<void> {
-  for (const t of ['rollup_billed', 'rollup_workload', 'rollup_turnaround', 'rollup_day'] as const)
-    await trx.deleteFrom(t).where('organization_id', '=', org).execute();
+  for (const t of ROLLUP_TABLES) await trx.deleteFrom(t).where('organization_id', '=', org).execute();
   await markEveryMinuteStale(trx, org);
 }

@@ -16,85 +16,125 @@ async function perRun<R>(runs: Runs, query: (run: Runs[number]) => Promise<R[]>)
   return out;
 }
 
-/** Lines of live bills per catalogue item (test_id null for profiles, packages and lines without a test). */
+/**
+ * Lines of live bills per catalogue item (test_id null for profiles, packages and lines without a
+ * test): the days' rows summed per item first, then joined to the catalogue once per item.
+ */
 export function billedRollup(db: Db, org: number, runs: Runs) {
-  const testId = sql<number | null>`CASE WHEN s.test_id = 0 THEN NULL ELSE s.test_id END`;
   return perRun(runs, (run) =>
     db
-      .selectFrom('rollup_billed as s')
+      .selectFrom((eb) =>
+        eb
+          .selectFrom('rollup_billed')
+          .select([
+            'item_type',
+            'test_id',
+            sql<string>`MAX(name)`.as('name'),
+            sql<number>`SUM(qty)`.as('count'),
+            sql<number>`SUM(total_paise)`.as('total_paise'),
+          ])
+          .where('organization_id', '=', org)
+          .where('day', '>=', run.from)
+          .where('day', '<', run.to)
+          .groupBy(['item_type', 'test_id', sql`CASE WHEN test_id = 0 THEN name ELSE '' END`])
+          .as('s'),
+      )
       .leftJoin('tests as t', 't.id', 's.test_id')
       .select([
         's.item_type',
-        testId.as('test_id'),
-        sql<string>`MAX(s.name)`.as('name'),
-        sql<string | null>`MAX(t.category)`.as('category'),
-        sql<number>`SUM(s.qty)`.as('count'),
-        sql<number>`SUM(s.total_paise)`.as('total_paise'),
+        sql<number | null>`CASE WHEN s.test_id = 0 THEN NULL ELSE s.test_id END`.as('test_id'),
+        's.name',
+        sql<string | null>`t.category`.as('category'),
+        's.count',
+        's.total_paise',
       ])
-      .where('s.organization_id', '=', org)
-      .where('s.day', '>=', run.from)
-      .where('s.day', '<', run.to)
-      .groupBy(['s.item_type', 's.test_id', sql`CASE WHEN s.test_id = 0 THEN s.name ELSE '' END`])
       .execute(),
   );
 }
 
-/** Billed lines and paise of live bills per catalogue category (a profile's or package's own). */
+/**
+ * Billed lines and paise of live bills per catalogue category (a profile's or package's own): the
+ * days' rows summed per catalogue item first, so the catalogue is joined once per item, not once
+ * per day and item.
+ */
 export function billedCategoriesRollup(db: Db, org: number, runs: Runs) {
   const category = sql<string | null>`coalesce(t.category, p.category, k.category)`;
   return perRun(runs, (run) =>
     db
-      .selectFrom('rollup_billed as s')
+      .selectFrom((eb) =>
+        eb
+          .selectFrom('rollup_billed')
+          .select([
+            'item_type',
+            'test_id',
+            'profile_id',
+            'package_id',
+            sql<number>`SUM(lines)`.as('lines'),
+            sql<number>`SUM(total_paise)`.as('paise'),
+          ])
+          .where('organization_id', '=', org)
+          .where('day', '>=', run.from)
+          .where('day', '<', run.to)
+          .groupBy(['item_type', 'test_id', 'profile_id', 'package_id'])
+          .as('s'),
+      )
       .leftJoin('tests as t', (j) => j.onRef('t.id', '=', 's.test_id').on('s.item_type', '=', 'test'))
       .leftJoin('test_profiles as p', (j) => j.onRef('p.id', '=', 's.profile_id').on('s.item_type', '=', 'profile'))
       .leftJoin('test_packages as k', (j) => j.onRef('k.id', '=', 's.package_id').on('s.item_type', '=', 'package'))
-      .select([
-        category.as('category'),
-        sql<number>`SUM(s.lines)`.as('lines'),
-        sql<number>`SUM(s.total_paise)`.as('paise'),
-      ])
-      .where('s.organization_id', '=', org)
-      .where('s.day', '>=', run.from)
-      .where('s.day', '<', run.to)
+      .select([category.as('category'), sql<number>`SUM(s.lines)`.as('lines'), sql<number>`SUM(s.paise)`.as('paise')])
       .groupBy(category)
       .execute(),
   );
 }
 
-/** What live bills charged per lab day. */
+/** What the lines of live bills charged per lab day (after line discounts, before the bill's own). */
 export function billedPerDayRollup(db: Db, org: number, runs: Runs) {
   return perRun(runs, (run) =>
     db
-      .selectFrom('rollup_billed as s')
-      .select(['s.day', sql<number>`SUM(s.total_paise)`.as('paise')])
-      .where('s.organization_id', '=', org)
-      .where('s.day', '>=', run.from)
-      .where('s.day', '<', run.to)
-      .groupBy('s.day')
+      .selectFrom('rollup_revenue')
+      .select(['day', 'lines_paise as paise'])
+      .where('organization_id', '=', org)
+      .where('day', '>=', run.from)
+      .where('day', '<', run.to)
       .execute(),
   );
 }
 
-/** Tests ordered on the samples of the days, per test: ordered, collected, resulted, verified, on rejected samples. */
+/**
+ * Tests ordered on the samples of the days, per test: ordered, collected, resulted, verified, on
+ * rejected samples. Summed per test first, then joined to the catalogue once per test.
+ */
 export function workloadRollup(db: Db, org: number, runs: Runs) {
   return perRun(runs, (run) =>
     db
-      .selectFrom('rollup_workload as s')
+      .selectFrom((eb) =>
+        eb
+          .selectFrom('rollup_workload')
+          .select([
+            'test_id',
+            sql<number>`SUM(ordered)`.as('ordered'),
+            sql<number>`SUM(collected)`.as('collected'),
+            sql<number>`SUM(resulted)`.as('resulted'),
+            sql<number>`SUM(verified)`.as('verified'),
+            sql<number>`SUM(rejected)`.as('rejected'),
+          ])
+          .where('organization_id', '=', org)
+          .where('day', '>=', run.from)
+          .where('day', '<', run.to)
+          .groupBy('test_id')
+          .as('s'),
+      )
       .innerJoin('tests as t', 't.id', 's.test_id')
       .select([
         's.test_id',
-        sql<string>`MAX(t.name)`.as('test_name'),
-        sql<string | null>`MAX(t.category)`.as('category'),
-        sql<number>`SUM(s.ordered)`.as('ordered'),
-        sql<number>`SUM(s.collected)`.as('collected'),
-        sql<number>`SUM(s.resulted)`.as('resulted'),
-        sql<number>`SUM(s.verified)`.as('verified'),
-        sql<number>`SUM(s.rejected)`.as('rejected'),
+        't.name as test_name',
+        't.category',
+        's.ordered',
+        's.collected',
+        's.resulted',
+        's.verified',
+        's.rejected',
       ])
-      .where('s.organization_id', '=', org)
-      .where('s.day', '>=', run.from)
-      .where('s.day', '<', run.to)
-      .groupBy('s.test_id')
       .execute(),
   );
 }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { histogramText, turnaroundRows } from './turnaround-rows.js';
+import { rebuildMoneyDay } from './rebuild-money.js';
 
 /**
  * The report rollups of one lab day, rebuilt from that day's rows: each is a pure function of the
@@ -16,7 +17,15 @@ export interface LabDay {
   end: string;
 }
 
-const ROLLUP_TABLES = ['rollup_billed', 'rollup_workload', 'rollup_turnaround', 'rollup_day'] as const;
+export const ROLLUP_TABLES = [
+  'rollup_billed',
+  'rollup_workload',
+  'rollup_turnaround',
+  'rollup_day',
+  'rollup_discounts',
+  'rollup_revenue',
+  'rollup_doctor',
+] as const;
 
 /** Replaces lab day `d`'s rows of every rollup of lab `org` with what its rows give; call in a transaction. */
 export async function rebuildDay(trx: Db, org: number, d: LabDay): Promise<void> {
@@ -106,4 +115,6 @@ export async function rebuildDay(trx: Db, org: number, d: LabDay): Promise<void>
         tat_minutes: histogramText(tat),
       })
       .execute();
+
+  await rebuildMoneyDay(trx, org, d);
 }
