@@ -54,6 +54,7 @@ interface Seeded {
     failedJob: number;
     connection: number;
     message: number;
+    ruleSet: number;
   };
 }
 
@@ -253,6 +254,12 @@ async function seed(name: string): Promise<Seeded> {
   const job = (
     await json<{ job: { id: number } }>(a.post('/api/data-jobs/exports', { entity: 'patients', format: 'csv' }), 202)
   ).job.id;
+  const ruleSet = (
+    await json<{ rule_set: { id: number } }>(
+      a.post('/api/autoverification/rule-sets', { name: `${marker} rules` }),
+      201,
+    )
+  ).rule_set.id;
   // The export runs in the background: wait for it, so its own audit entry is not written mid-walk.
   for (let i = 0; i < 200; i++) {
     const j = (await json<{ job: { status: string } }>(a.get(`/api/data-jobs/${job}`), 200)).job;
@@ -307,6 +314,7 @@ async function seed(name: string): Promise<Seeded> {
       payment,
       closing,
       job,
+      ruleSet,
       failedJob: await failedImport(org, marker),
       ...(await machineMessage(a, marker)),
     },
@@ -443,6 +451,7 @@ function paramsFor(path: string, s: Seeded): Record<string, string | number> | n
     [/^\/api\/reports\/:id/, { id: 'revenue-by-test' }],
     [/^\/api\/connections\/messages\/:id/, { id: i.message }],
     [/^\/api\/connections\/:id/, { id: i.connection }],
+    [/^\/api\/autoverification\/rule-sets\/:id/, { id: i.ruleSet }],
   ];
   return byPrefix.find(([re]) => re.test(path))?.[1] ?? null;
 }

@@ -42,6 +42,9 @@ const DERIVED = [
   ['rollup_workload', 'day, test_id'],
   ['rollup_turnaround', 'day, test_id'],
   ['rollup_day', 'day'],
+  ['rollup_discounts', 'day, created_by'],
+  ['rollup_revenue', 'day'],
+  ['rollup_doctor', 'day, doctor_id'],
 ] as const;
 
 /**

@@ -33,6 +33,9 @@ const DERIVED = new Set<string>([
   'rollup_workload',
   'rollup_turnaround',
   'rollup_day',
+  'rollup_discounts',
+  'rollup_revenue',
+  'rollup_doctor',
   'rollup_stale',
 ]);
 const BATCH = 500;
