@@ -9,6 +9,7 @@ import { createPatient } from '../src/core/patients/service.js';
 import { createMaterial } from '../src/core/qc/service.js';
 import { recordTestRun } from '../src/core/qc/runs.js';
 import { enterResult } from '../src/core/results/entry.js';
+import { collectedSamples } from './seed-samples.js';
 import {
   activateRuleSet,
   approveRuleSet,
@@ -84,39 +85,9 @@ async function openLab(dir: string, variant: Variant, samples: number): Promise<
     date_of_birth: '1985-01-01',
     gender: 'Male',
   } as Parameters<typeof createPatient>[2]);
-  const now = new Date().toISOString();
-  const ids: number[] = [];
-  for (let i = 0; i < samples; i++) {
-    const code = `AV${String(i).padStart(7, '0')}`;
-    const row = await db
-      .insertInto('samples')
-      .values({
-        organization_id: lab.organizationId,
-        sample_code: code,
-        barcode: code,
-        patient_id: patient.id,
-        bill_id: null,
-        sample_type: 'Blood',
-        collector_id: null,
-        location: 'Main Lab',
-        priority: 'normal',
-        status: 'collected',
-        notes: null,
-        rejection_reason: null,
-        collection_date: now,
-        completed_at: null,
-        created_by: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await db
-      .insertInto('sample_tests')
-      .values([{ sample_id: row.id, test_id: testIds[i % TESTS]!, position: 0 }])
-      .execute();
-    ids.push(row.id);
-  }
+  const ids = (
+    await collectedSamples(db, lab.organizationId, patient.id, 'AV', samples, (i) => [testIds[i % TESTS]!])
+  ).map((r) => r.id);
   if (variant !== 'off') {
     const rs = await createRuleSet(db, actor, { name: 'Bench' });
     await approveRuleSet(db, actor, rs.id);

@@ -14,6 +14,7 @@ import { startInterfaceListeners } from '../src/core/interfaces/listen.js';
 import { machineActor } from '../src/core/interfaces/apply-inbound.js';
 import { AstmLink } from '../src/core/interfaces/astm/link.js';
 import { enterResult } from '../src/core/results/entry.js';
+import { collectedSamples } from './seed-samples.js';
 
 /**
  * Results through the analyser interface: SAMPLES samples x 10 tests sent by a
@@ -38,48 +39,8 @@ export interface InterfacesResult {
   load: string;
 }
 
-async function seedSamples(
-  db: Db,
-  organizationId: number,
-  patientId: number,
-  testIds: number[],
-  prefix: string,
-  n: number,
-) {
-  const now = new Date().toISOString();
-  const codes: { id: number; code: string }[] = [];
-  for (let i = 0; i < n; i++) {
-    const code = `${prefix}${String(i).padStart(6, '0')}`;
-    const row = await db
-      .insertInto('samples')
-      .values({
-        organization_id: organizationId,
-        sample_code: code,
-        barcode: code,
-        patient_id: patientId,
-        bill_id: null,
-        sample_type: 'Blood',
-        collector_id: null,
-        location: 'Main Lab',
-        priority: 'normal',
-        status: 'collected',
-        notes: null,
-        rejection_reason: null,
-        collection_date: now,
-        completed_at: null,
-        created_by: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await db
-      .insertInto('sample_tests')
-      .values(testIds.map((test_id, position) => ({ sample_id: row.id, test_id, position })))
-      .execute();
-    codes.push({ id: row.id, code });
-  }
-  return codes;
+function seedSamples(db: Db, organizationId: number, patientId: number, testIds: number[], prefix: string, n: number) {
+  return collectedSamples(db, organizationId, patientId, prefix, n, () => testIds);
 }
 
 const records = (code: string, i: number) => [
