@@ -6,7 +6,7 @@ import { parseDatabaseUrl } from '../src/core/db/url.js';
 import { systemActor } from '../src/core/context.js';
 import { buildReport, resolvePeriod } from '../src/core/reports/service.js';
 import { analytics, liveBoard } from '../src/core/analytics/service.js';
-import { revenueDaily } from '../src/core/payments/revenue.js';
+import { revenueDaily } from '../src/core/reports/revenue.js';
 import { revenueAnalytics } from '../src/core/reports/service.js';
 import { ensurePostgresCopy, postgresServer } from './postgres.js';
 import { ensureReportYear, type ReportYear } from './report-year.js';

@@ -8,8 +8,8 @@ import { migrations } from '../src/core/db/migrations/index.js';
 /**
  * The write cost of one visit on SQLite (a bill with 4 lines, a sample with its 4 tests, 4 results
  * entered and verified, one transaction), with the report machinery of each schema: migration 48's
- * arithmetic summary triggers ("before"), migration 49's stale marks ("after"), and migration 49
- * with its marking triggers dropped ("no report triggers"; the live board's open-test triggers stay
+ * arithmetic summary triggers ("before"), every migration's stale marks today (49's and 51's,
+ * "after"), and every migration with the marking triggers dropped ("no report triggers"; the live board's open-test triggers stay
  * in every variant). Rounds alternate between the variants so that the machine's load falls on each
  * alike. Run: node dist/bench/visit-cost.js [visits per round] [rounds].
  */
@@ -155,12 +155,21 @@ function visit(lab: Lab): void {
 
 const perRound = Number(process.argv[2] ?? 500);
 const rounds = Number(process.argv[3] ?? 4);
+const latest = Math.max(...migrations.map((m) => m.version));
 const dir = mkdtempSync(join(tmpdir(), 'lims-visit-cost-'));
 try {
   const variants = [
     { name: 'before: arithmetic summary triggers (migration 48)', lab: openLab(join(dir, 'a.db'), 48, false), ms: 0 },
-    { name: 'after: stale marks (migration 49)', lab: openLab(join(dir, 'b.db'), 49, false), ms: 0 },
-    { name: 'no report triggers (migration 49, marks dropped)', lab: openLab(join(dir, 'c.db'), 49, true), ms: 0 },
+    {
+      name: `after: stale marks (migrations 49 and 51, schema ${latest})`,
+      lab: openLab(join(dir, 'b.db'), latest, false),
+      ms: 0,
+    },
+    {
+      name: `no report triggers (schema ${latest}, marks dropped)`,
+      lab: openLab(join(dir, 'c.db'), latest, true),
+      ms: 0,
+    },
   ];
   for (const v of variants) for (let i = 0; i < 50; i++) visit(v.lab);
   for (let r = 0; r < rounds; r++)

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLab, tempDir, type TestLab } from '../helpers.js';
 import type { Actor } from '../../src/core/context.js';
-import { entityNamed, runImport, type ImportResult } from '../../src/core/transfer/index.js';
+import { entityNamed, runImport, type ImportResult } from '../../src/core/transfer/service.js';
 import { describeRowError } from '../../src/core/transfer/errors.js';
 
 /**

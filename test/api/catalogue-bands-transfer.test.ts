@@ -5,7 +5,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLab, tempDir, type TestLab } from '../helpers.js';
 import { systemActor, type Actor } from '../../src/core/context.js';
-import { entityNamed, runExport, runImport, type TransferFormat } from '../../src/core/transfer/index.js';
+import { entityNamed, runExport, runImport, type TransferFormat } from '../../src/core/transfer/service.js';
 import { describeRowError } from '../../src/core/transfer/errors.js';
 import type { CatalogueTest } from '../../src/shared/schemas/catalogue.js';
 

@@ -14,7 +14,7 @@ import {
   runImport,
   type ImportResult,
   type TransferFormat,
-} from '../../src/core/transfer/index.js';
+} from '../../src/core/transfer/service.js';
 import { safeFileName } from '../../src/core/transfer/source.js';
 import { describeRowError } from '../../src/core/transfer/errors.js';
 import { createPatient } from '../../src/core/patients/service.js';

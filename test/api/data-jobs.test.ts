@@ -430,7 +430,7 @@ describe('exports', () => {
   });
 
   it('lists CLI jobs in the same history and sums the cards from the rows', async () => {
-    const { runExport, entityNamed } = await import('../../src/core/transfer/index.js');
+    const { runExport, entityNamed } = await import('../../src/core/transfer/service.js');
     const { PassThrough } = await import('node:stream');
     const { systemActor } = await import('../../src/core/context.js');
     const out = new PassThrough();

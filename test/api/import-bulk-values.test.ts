@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLab, tempDir, type TestLab } from '../helpers.js';
 import { systemActor } from '../../src/core/context.js';
 import { engineOf } from '../../src/core/db/dialect.js';
-import { entityNamed, runImport } from '../../src/core/transfer/index.js';
+import { entityNamed, runImport } from '../../src/core/transfer/service.js';
 
 /**
  * An import's rows reach the database as the file gave them on both engines (PostgreSQL's bulk

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLab, tempDir, type TestLab } from '../helpers.js';
 import { systemActor, type Actor } from '../../src/core/context.js';
-import { entityNamed, runImport, type AnyEntity, type ImportResult } from '../../src/core/transfer/index.js';
+import { entityNamed, runImport, type AnyEntity, type ImportResult } from '../../src/core/transfer/service.js';
 import { patientBody } from './support.js';
 
 /**

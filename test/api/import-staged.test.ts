@@ -7,7 +7,7 @@ import { makeLab, tempDir, type TestLab } from '../helpers.js';
 import { systemActor } from '../../src/core/context.js';
 import { engineOf } from '../../src/core/db/dialect.js';
 import { verifyChain } from '../../src/core/audit/audit.js';
-import { entityNamed, runImport } from '../../src/core/transfer/index.js';
+import { entityNamed, runImport } from '../../src/core/transfer/service.js';
 
 /**
  * A patients import stages its new rows before the write lock (TEMP tables, codes and ids taken

@@ -4,7 +4,7 @@ import { seedResult, seedSample } from './lab-records.js';
 import { patientDemographics } from '../../src/core/reports/repository.js';
 import { billedByCategory } from '../../src/core/payments/repository.js';
 import { ageOn } from '../../src/shared/age.js';
-import { revenueDaily } from '../../src/core/payments/revenue.js';
+import { revenueDaily } from '../../src/core/reports/revenue.js';
 import { revenueAnalytics } from '../../src/core/reports/revenue-analytics.js';
 import { addDays, localDate, startOfLocalDayUtc } from '../../src/shared/time.js';
 import { organizationTimezone } from '../../src/core/settings/organization.js';

@@ -9,7 +9,7 @@ import {
 } from '../../src/core/reports/money.js';
 import { planDays, refreshRollups, restartRollups } from '../../src/core/reports/rollups/days.js';
 import { billedByDoctor, billedTotals, billsPerDay } from '../../src/core/payments/repository.js';
-import { revenueDaily } from '../../src/core/payments/revenue.js';
+import { revenueDaily } from '../../src/core/reports/revenue.js';
 import { revenueAnalytics } from '../../src/core/reports/service.js';
 import { addDays, labDayBounds, startOfLocalDayUtc } from '../../src/shared/time.js';
 import { organizationTimezone } from '../../src/core/settings/organization.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLab, pdfText, type Client, type TestLab } from '../helpers.js';
 import { createUserVia, uniqueEmail, uniqueWord } from './support.js';
 import { row } from '../db.js';
-import { entityNamed, runExport, runImport } from '../../src/core/transfer/index.js';
+import { entityNamed, runExport, runImport } from '../../src/core/transfer/service.js';
 import type { Actor } from '../../src/core/context.js';
 import type { DataJob, ImportCheck, Upload } from '../../src/shared/schemas/data-jobs.js';
 import type { TestResult } from '../../src/shared/schemas/results.js';

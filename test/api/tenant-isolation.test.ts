@@ -6,7 +6,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { writeFileSync } from 'node:fs';
 import { client, makeLab, tempDir, type Client, type TestLab } from '../helpers.js';
 import { systemActor } from '../../src/core/context.js';
-import { entityNamed, runImport } from '../../src/core/transfer/index.js';
+import { entityNamed, runImport } from '../../src/core/transfer/service.js';
 import { logIncomplete } from '../../src/core/interfaces/receive.js';
 import { createPatient, createUserVia, localDate, uniqueEmail, uniquePhone, uniqueWord } from './support.js';
 import { isFileResponse, routeUrl, type RouteContract } from '../../src/shared/api/contract.js';

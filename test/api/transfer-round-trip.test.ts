@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLab, tempDir, type TestLab } from '../helpers.js';
 import type { Actor } from '../../src/core/context.js';
-import { ENTITIES, runExport, runImport, type ImportResult } from '../../src/core/transfer/index.js';
+import { ENTITIES, runExport, runImport, type ImportResult } from '../../src/core/transfer/service.js';
 import { describeRowError } from '../../src/core/transfer/errors.js';
 import { buildRichLab, type RichLab } from './rich-lab.js';
 

@@ -5,7 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll } from 'vitest';
 import { makeLab, tempDir, type TestLab } from '../helpers.js';
 import { systemActor, type Actor } from '../../src/core/context.js';
-import { entityNamed, runExport, runImport, type ImportResult } from '../../src/core/transfer/index.js';
+import { entityNamed, runExport, runImport, type ImportResult } from '../../src/core/transfer/service.js';
 import { describeRowError } from '../../src/core/transfer/errors.js';
 
 /**

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MOBILE, screenshot, startApp, type E2eApp } from './harness.js';
 import { systemActor } from '../../src/core/context.js';
-import { entityNamed, runImport } from '../../src/core/transfer/index.js';
+import { entityNamed, runImport } from '../../src/core/transfer/service.js';
 import { REPORT_PDF_MAX_ROWS } from '../../src/shared/reports.js';
 
 /**

@@ -4,7 +4,7 @@ import { finished } from 'node:stream/promises';
 import { Option, type Command } from 'commander';
 import { dataPaths } from '../../core/datadir.js';
 import { ValidationError } from '../../core/errors.js';
-import type { AnyEntity, ColumnMapping, ImportProgress, ImportResult } from '../../core/transfer/index.js';
+import type { AnyEntity, ColumnMapping, ImportProgress, ImportResult } from '../../core/transfer/service.js';
 import { describeErrorGroup, describeRowError } from '../../core/transfer/errors.js';
 import { writeFailure } from '../../core/transfer/output-errors.js';
 import { formatOfName, IMPORT_FORMATS, LIMITS, type TransferFormat } from '../../core/transfer/limits.js';
@@ -43,7 +43,7 @@ interface ExportFlags {
 }
 
 /** The entity registry and the import and export machinery, loaded when an import or export runs. */
-const transfer = () => import('../../core/transfer/index.js');
+const transfer = () => import('../../core/transfer/service.js');
 
 // The same names as the registry's (a test compares them), without loading it for every command line.
 const entityList = () => DATA_ENTITIES.join(', ');

@@ -4,7 +4,7 @@ import { nowIso } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { DomainError } from '../errors.js';
 import { withSavepoint } from '../db/savepoint.js';
-import { organizationTimezone } from '../settings/organization.js';
+import { organizationTimezone } from '../settings/service.js';
 import { ownResultRow, resultsOfSample, type ResultRow } from '../results/entry-repository.js';
 import { releaseByRules } from '../results/service.js';
 import type { CoreEvents } from '../events.js';

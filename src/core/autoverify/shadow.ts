@@ -1,5 +1,5 @@
 import type { Db } from '../db/connection.js';
-import { organizationTimezone } from '../settings/organization.js';
+import { organizationTimezone } from '../settings/service.js';
 import { addDays, startOfLocalDayUtc } from '../../shared/time.js';
 import type { Comparison, ComparisonQuery, DecisionReason, Disagreement } from '../../shared/schemas/autoverify.js';
 import { shadowDecisionsBetween } from './repository.js';

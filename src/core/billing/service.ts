@@ -332,3 +332,6 @@ export async function addPayment(db: Db, actor: Actor, billId: number, p: Paymen
 
 export { toBill } from './mappers.js';
 export { billPdfById } from './print.js';
+
+/** What the import and export engine (transfer/) writes and reads through. */
+export { BILL_NUMBER, insertHistoricalBill, type HistoricalBill, type HistoricalPayment } from './history.js';

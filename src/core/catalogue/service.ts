@@ -38,3 +38,9 @@ export async function testsOfLines(db: Db, lines: OrderedLine[]): Promise<number
 
 export { jsonList } from './mappers.js';
 export { type StarterSummary, loadStarterCatalogue, readStarterCatalogue } from './starter.js';
+
+/** What the import and export engine (transfer/) writes and reads through. */
+export { changeTest, insertTest, listTests } from './tests.js';
+export { changeProfile, insertProfile, listProfiles } from './profiles.js';
+export { changePackage, insertPackage, listPackages } from './packages.js';
+export { bandsText, parseBandsText } from './range-text.js';

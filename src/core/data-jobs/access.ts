@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Actor } from '../context.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
-import { entityNamed, type AnyEntity } from '../transfer/index.js';
+import { entityNamed, type AnyEntity } from '../transfer/service.js';
 import { uploadsRoot } from './uploads.js';
 import {
   DATA_ENTITIES,

@@ -3,7 +3,7 @@ import { finished } from 'node:stream/promises';
 import { newDocument, numberPages } from '../pdf/document.js';
 import { formatLabDate } from '../pdf/format.js';
 import type { OrganizationRow } from '../settings/service.js';
-import type { RecordWriter } from '../transfer/writers.js';
+import type { RecordWriter } from '../transfer/service.js';
 import { formatMoney } from '../../shared/money.js';
 import { localDate } from '../../shared/time.js';
 

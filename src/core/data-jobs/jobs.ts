@@ -3,8 +3,7 @@ import type { Db } from '../db/connection.js';
 import { writeAudit } from '../audit/audit.js';
 import { ConflictError, DomainError, NotFoundError } from '../errors.js';
 import { getOrganization, settingsOf } from '../settings/service.js';
-import { getJob, type DataJobRow } from '../transfer/index.js';
-import type { ErrorGroup } from '../transfer/errors.js';
+import { getJob, type DataJobRow, type ErrorGroup } from '../transfer/service.js';
 import {
   countDownload,
   forgetOutputFile,

@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/connection.js';
-import type { DataJobRow } from '../transfer/index.js';
+import type { DataJobRow } from '../transfer/service.js';
 import type { DataMappingsTable } from './tables.js';
 
 /** SQL of the data screens: the jobs' lists and figures (data_jobs), saved mappings (data_mappings). */

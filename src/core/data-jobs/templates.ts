@@ -1,6 +1,5 @@
 import { PassThrough } from 'node:stream';
-import type { AnyEntity } from '../transfer/index.js';
-import { recordWriter } from '../transfer/writers.js';
+import { type AnyEntity, recordWriter } from '../transfer/service.js';
 import type { DataFormat } from '../../shared/schemas/data-jobs.js';
 
 /**

@@ -14,7 +14,7 @@ import {
   type AnyEntity,
   type ColumnMapping,
   type ImportResult,
-} from '../transfer/index.js';
+} from '../transfer/service.js';
 import {
   noteCheckReport,
   readUpload,

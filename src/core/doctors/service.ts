@@ -356,3 +356,6 @@ export async function deleteDoctor(db: Db, actor: Actor, id: number): Promise<Do
   }
   return doctor;
 }
+
+/** What the import and export engine (transfer/) writes and reads through. */
+export { toDoctor } from './mappers.js';

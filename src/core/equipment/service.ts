@@ -327,3 +327,6 @@ export async function equipmentHistory(db: Db, organizationId: number, id: numbe
 /** Equipment rows for export, in pages. */
 export { equipmentRowsAfter, toEquipmentList, serviceCounts };
 export { equipmentForEntry } from './readings.js';
+
+/** What the import and export engine (transfer/) writes and reads through. */
+export { insertService, toService } from './work.js';

@@ -11,7 +11,7 @@ import {
   type ColumnMapping,
   type ExportResult,
   type ImportResult,
-} from '../transfer/index.js';
+} from '../transfer/service.js';
 import type { ImportProgress } from '../transfer/import.js';
 import type { TransferFormat } from '../transfer/limits.js';
 import { billRegisterWriter } from '../data-jobs/bill-register.js';

@@ -364,3 +364,8 @@ export async function setItemUsage(db: Db, actor: Actor, id: number, input: Usag
 }
 
 export { consumeForResult, returnForResult } from './ledger.js';
+
+/** What the import and export engine (transfer/) writes and reads through. */
+export { applySupplierUpdate, insertSupplierRecord, listSuppliers } from './suppliers.js';
+export { inventoryDay } from './alerts.js';
+export { toItem } from './mappers.js';

@@ -191,3 +191,14 @@ export async function deletePatient(db: Db, actor: Actor, id: number): Promise<P
   });
 }
 export { PatientStage } from './staged.js';
+
+/** What the import and export engine (transfer/) writes and reads through. */
+export { insertPatientsBulk, PATIENT_CODE, type BulkPatient } from './bulk.js';
+export {
+  PATIENT_CSV_COLUMNS,
+  patientArrayPages,
+  patientPages,
+  patientParallelPlan,
+  type PatientExportFilters,
+} from './export.js';
+export { finishPatientRow } from './export-row.js';

@@ -171,4 +171,3 @@ export async function patientAdvance(db: Db, organizationId: number, patientId: 
 }
 
 export { recordBillRefund, recordPayment } from './ledger.js';
-export { collectionDaily, daysBetween, revenueDaily, revenueRange, revenueTotals } from './revenue.js';

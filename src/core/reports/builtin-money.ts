@@ -1,5 +1,5 @@
 import { addDays, localDate, startOfLocalDayUtc } from '../../shared/time.js';
-import { collectionDaily } from '../payments/service.js';
+import { collectionDaily } from './revenue.js';
 import { billedByTestSummed } from './summary.js';
 import { billsWithDues, duesFigures, referralsByDoctor } from './bills-repository.js';
 import { discountsByUserSummed } from './money.js';

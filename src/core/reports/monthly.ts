@@ -1,7 +1,7 @@
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { getOrganization } from '../settings/service.js';
-import { revenueDaily } from '../payments/service.js';
+import { revenueDaily } from './revenue.js';
 import { addDays, formatLabDate, type LabDateFormat, type LabFormat } from '../../shared/time.js';
 import type { BuiltInReportId, ReportFormat } from '../../shared/reports.js';
 import type { MonthlyReport, ReportResult } from '../../shared/schemas/reports.js';

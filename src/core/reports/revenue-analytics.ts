@@ -4,7 +4,7 @@ import type { RevenueAnalytics, RevenueQuery } from '../../shared/schemas/revenu
 import { getOrganization } from '../settings/service.js';
 import { formatLabDay } from '../pdf/format.js';
 import { billedByDoctorSummed } from './money.js';
-import { daysBetween, revenueRange, revenueTotals } from '../payments/service.js';
+import { daysBetween, revenueRange, revenueTotals } from './revenue.js';
 import { billedByTestSummed } from './summary.js';
 
 /**

@@ -5,7 +5,7 @@ import { ForbiddenError, NotFoundError } from '../errors.js';
 import { actorHasPermission } from '../users/service.js';
 import { resultScope } from '../results/service.js';
 import { organizationTimezone } from '../settings/service.js';
-import { collectionDaily } from '../payments/service.js';
+import { collectionDaily } from './revenue.js';
 import { ageOn } from '../../shared/age.js';
 import { addDays, localDate, startOfLocalDayUtc } from '../../shared/time.js';
 import {

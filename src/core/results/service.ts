@@ -182,3 +182,6 @@ export { checkedValue } from './evaluate.js';
 export { toResult } from './mappers.js';
 export { assertReleasable, reportStatus } from './report.js';
 export { visitReport } from './visit-report.js';
+
+/** What the import and export engine (transfer/) writes and reads through. */
+export { insertHistoricalResult, type HistoricalResult } from './history.js';

@@ -364,3 +364,6 @@ export async function collectSamples(db: Db, actor: Actor, input: SampleCollect)
   });
   return Promise.all(input.ids.map((id) => load(db, actor.organizationId, id)));
 }
+
+/** What the import and export engine (transfer/) writes and reads through. */
+export { SAMPLE_CODE, insertHistoricalSample, type HistoricalSample } from './history.js';

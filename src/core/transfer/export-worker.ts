@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { finishPatientRow } from '../patients/export-row.js';
+import { finishPatientRow } from '../patients/service.js';
 import { csvArrayLines } from './writers.js';
 import type { WorkerData, ToWorker, FromWorker, RowFinish } from './parallel.js';
 

@@ -8,7 +8,7 @@ import { setupLab } from '../setup/service.js';
 import { systemActor, type Actor } from '../context.js';
 import { openDatabase, type SqliteDatabase } from '../db/connection.js';
 import { insertPatientRows, type PatientInsertRow } from '../patients/repository.js';
-import { entityNamed, runExport, type ExportOptions, type ExportResult } from './index.js';
+import { entityNamed, runExport, type ExportOptions, type ExportResult } from './service.js';
 import { runningExportWorkers, type ParallelSettings } from './parallel.js';
 import type { AnyEntity, ExportQuery } from './entity.js';
 

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
-import { getOrganization } from '../settings/organization.js';
+import { getOrganization } from '../settings/service.js';
 import { localDate } from '../../shared/time.js';
 import { formatCount } from '../../shared/count.js';
 import { DomainError } from '../errors.js';

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { dataJobsApi, dataMappingsApi } from '../../shared/api/data-jobs.js';
-import { entityNamed } from '../../core/transfer/index.js';
+import { entityNamed } from '../../core/transfer/service.js';
 import {
   cancelJob,
   checkUpload,

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { revenueApi } from '../../shared/api/revenue.js';
-import { revenueDaily } from '../../core/payments/revenue.js';
+import { revenueDaily } from '../../core/reports/revenue.js';
 import { revenueAnalytics } from '../../core/reports/revenue-analytics.js';
-import { revenueExport } from '../../core/payments/print.js';
+import { revenueExport } from '../../core/reports/revenue-export.js';
 import { actorOf } from '../plugins/auth.js';
 import { route } from '../contract.js';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PAYMENT_METHODS } from '../../../shared/billing.js';
 import { isoDate, optionalText, strictNumber } from '../../../shared/schemas/common.js';
 import { localDate } from '../../../shared/time.js';
-import type { HistoricalPayment } from '../../billing/history.js';
+import type { HistoricalPayment } from '../../billing/service.js';
 import type { PaymentRow } from '../../payments/repository.js';
 import type { EntityError, ImportContext } from '../entity.js';
 import { patientAdvancePaise } from '../../payments/repository.js';

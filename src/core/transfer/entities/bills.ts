@@ -12,12 +12,11 @@ import { BILL_STATUSES, PAYMENT_STATUSES, billAmounts } from '../../../shared/bi
 import { formatInr, rupeesToPaise } from '../../../shared/money.js';
 import { DEFAULT_SAC, TAX_CATEGORIES, billTax, taxRateOf } from '../../../shared/gst.js';
 import { addDays, localDate, startOfLocalDayUtc } from '../../../shared/time.js';
-import { BILL_NUMBER, insertHistoricalBill, type HistoricalBill } from '../../billing/history.js';
+import { BILL_NUMBER, insertHistoricalBill, type HistoricalBill, toBill } from '../../billing/service.js';
 import { billExportPage, billNumbersTaken, itemsOfBills, paymentsOfBills } from '../../billing/repository.js';
-import { toBill } from '../../billing/mappers.js';
 import { patientsByCodes } from '../../patients/repository.js';
 import { payerRowsByNames } from '../../payers/repository.js';
-import { organizationTimezone } from '../../settings/organization.js';
+import { organizationTimezone } from '../../settings/service.js';
 import type { EntityError, TransferColumn, TransferEntity } from '../entity.js';
 import { billPaymentSchema, overdrawnAccounts, planPayments, type AccountMove } from './bill-payments.js';
 import { billDoctors, billRecord, byBill, nameKey } from './bill-records.js';

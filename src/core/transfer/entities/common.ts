@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
-import { organizationTimezone } from '../../settings/organization.js';
+import { organizationTimezone } from '../../settings/service.js';
 import { addDays, startOfLocalDayUtc } from '../../../shared/time.js';
 import { isoDate } from '../../../shared/schemas/common.js';
 import type { ExportQuery, ImportContext, PlanResult, ValidRow, WriteCounts } from '../entity.js';

@@ -6,10 +6,9 @@ import {
   type DoctorCreate,
   type DoctorUpdate,
 } from '../../../shared/schemas/doctors.js';
-import { NO_PASSWORD } from '../../auth/password.js';
-import { applyDoctorUpdate, insertDoctor } from '../../doctors/service.js';
+import { NO_PASSWORD } from '../../auth/service.js';
+import { applyDoctorUpdate, insertDoctor, toDoctor } from '../../doctors/service.js';
 import { doctorRowsAfter, doctorRowsByEmails, type DoctorRow } from '../../doctors/repository.js';
-import { toDoctor } from '../../doctors/mappers.js';
 import { usersByEmails } from '../../users/repository.js';
 import type { TransferColumn, TransferEntity } from '../entity.js';
 import { lowerKey, oneOf } from './common.js';

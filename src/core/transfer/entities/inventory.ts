@@ -6,9 +6,7 @@ import {
   type InventoryCreate,
   type InventoryUpdate,
 } from '../../../shared/schemas/inventory.js';
-import { applyInventoryUpdate, insertInventoryItem } from '../../inventory/service.js';
-import { inventoryDay } from '../../inventory/alerts.js';
-import { toItem } from '../../inventory/mappers.js';
+import { applyInventoryUpdate, insertInventoryItem, inventoryDay, toItem } from '../../inventory/service.js';
 import { itemFullRowsAfter, itemRowsByCodes, type ItemRow } from '../../inventory/repository.js';
 import type { TransferColumn, TransferEntity } from '../entity.js';
 import { keepKey, oneOf, upperKey } from './common.js';

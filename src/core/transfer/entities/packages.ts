@@ -5,7 +5,7 @@ import {
   packageUpdateSchema,
   type PackageCreate,
 } from '../../../shared/schemas/catalogue.js';
-import { changePackage, insertPackage, listPackages } from '../../catalogue/packages.js';
+import { changePackage, insertPackage, listPackages } from '../../catalogue/service.js';
 import { itemsByCodes } from '../../catalogue/repository.js';
 import type { TransferColumn, TransferEntity } from '../entity.js';
 import { oneOf, upperKey } from './common.js';

@@ -14,10 +14,13 @@ import {
   patientParallelPlan,
   PATIENT_CSV_COLUMNS,
   type PatientExportFilters,
-} from '../../patients/export.js';
+  applyPatientUpdate,
+  PatientStage,
+  insertPatientsBulk,
+  PATIENT_CODE,
+  type BulkPatient,
+} from '../../patients/service.js';
 import { patientsByCodes, type PatientRow } from '../../patients/repository.js';
-import { applyPatientUpdate, PatientStage } from '../../patients/service.js';
-import { insertPatientsBulk, PATIENT_CODE, type BulkPatient } from '../../patients/bulk.js';
 import { PrefixCounts, writePrefixCounts } from '../../db/patient-search.js';
 import type { Db } from '../../db/connection.js';
 import type { ColumnKind } from '../cells.js';

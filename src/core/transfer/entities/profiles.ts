@@ -5,7 +5,7 @@ import {
   profileUpdateSchema,
   type ProfileCreate,
 } from '../../../shared/schemas/catalogue.js';
-import { changeProfile, insertProfile, listProfiles } from '../../catalogue/profiles.js';
+import { changeProfile, insertProfile, listProfiles } from '../../catalogue/service.js';
 import { itemsByCodes } from '../../catalogue/repository.js';
 import type { TransferColumn, TransferEntity } from '../entity.js';
 import { oneOf, upperKey } from './common.js';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { optionalEmail, optionalText, requiredText } from '../../../shared/schemas/common.js';
-import { labSettings } from '../../settings/organization.js';
-import { actorHasPermission } from '../../users/permissions.js';
+import { labSettings } from '../../settings/service.js';
+import { actorHasPermission } from '../../users/service.js';
 import { resultValue, structuredOutSchema } from '../../../shared/schemas/results.js';
-import { insertHistoricalResult, type HistoricalResult } from '../../results/history.js';
+import { insertHistoricalResult, type HistoricalResult } from '../../results/service.js';
 import { resultExportPage, samplesForResults } from '../../results/transfer-repository.js';
 import { usersByEmails } from '../../users/repository.js';
 import type { EntityError, TransferColumn, TransferEntity } from '../entity.js';

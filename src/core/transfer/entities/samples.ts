@@ -3,7 +3,7 @@ import { SAMPLE_PRIORITIES, SAMPLE_STATUSES, SAMPLE_TYPES, isValidBarcode } from
 import { TUBE_IDS } from '../../../shared/tubes.js';
 import { optionalEmail, optionalText, requiredText } from '../../../shared/schemas/common.js';
 import { isRealDate } from '../../../shared/age.js';
-import { SAMPLE_CODE, insertHistoricalSample, type HistoricalSample } from '../../samples/history.js';
+import { SAMPLE_CODE, insertHistoricalSample, type HistoricalSample } from '../../samples/service.js';
 import {
   barcodesTaken,
   billsByNumbers,

@@ -10,8 +10,7 @@ import {
 import { requiredText } from '../../../shared/schemas/common.js';
 import { rupeesToPaise } from '../../../shared/money.js';
 import { addDays, localDate } from '../../../shared/time.js';
-import { insertService, toService } from '../../equipment/work.js';
-import { labDay } from '../../equipment/service.js';
+import { insertService, toService, labDay } from '../../equipment/service.js';
 import { equipmentRowsBySerials } from '../../equipment/repository.js';
 import { serviceRowsAfter } from '../../equipment/service-repository.js';
 import type { TransferColumn, TransferEntity } from '../entity.js';

@@ -5,7 +5,7 @@ import {
   type SupplierCreate,
   type SupplierUpdate,
 } from '../../../shared/schemas/inventory.js';
-import { applySupplierUpdate, insertSupplierRecord, listSuppliers } from '../../inventory/suppliers.js';
+import { applySupplierUpdate, insertSupplierRecord, listSuppliers } from '../../inventory/service.js';
 import { suppliersByNames, type SupplierRow } from '../../inventory/supplier-repository.js';
 import type { TransferColumn, TransferEntity } from '../entity.js';
 import { lowerKey, planByKey, writeByKey, type KeyedPlan } from './common.js';

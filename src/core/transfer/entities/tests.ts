@@ -7,9 +7,8 @@ import {
   type TestCreate,
 } from '../../../shared/schemas/catalogue.js';
 import { parseFormula } from '../../../shared/formula.js';
-import { changeTest, insertTest, listTests } from '../../catalogue/tests.js';
+import { changeTest, insertTest, listTests, bandsText, parseBandsText } from '../../catalogue/service.js';
 import { codesOf, itemsByCodes } from '../../catalogue/repository.js';
-import { bandsText, parseBandsText } from '../../catalogue/range-text.js';
 import { DEFERRED, type TransferColumn, type TransferEntity } from '../entity.js';
 import { oneOf, upperKey } from './common.js';
 import { writeCatalogue, type CatalogueExisting, type CataloguePlan } from './catalogue.js';

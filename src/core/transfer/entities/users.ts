@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { userCreateSchema, userUpdateSchema, type UserCreate, type UserUpdate } from '../../../shared/schemas/users.js';
 import { isNoEmailPlaceholder } from '../../../shared/schemas/doctors.js';
 import { ROLES } from '../../../shared/roles.js';
-import { NO_PASSWORD } from '../../auth/password.js';
+import { NO_PASSWORD } from '../../auth/service.js';
 import { applyUserUpdate, insertUser, listUsers } from '../../users/service.js';
 import { usersByEmails, type UserRow } from '../../users/repository.js';
 import type { TransferColumn, TransferEntity } from '../entity.js';

@@ -5,8 +5,8 @@ import type { PAYMENT_METHODS } from '../../shared/billing.js';
 import { addDays, localDate, startOfLocalDayUtc } from '../../shared/time.js';
 import type { RevenueDaily, RevenueDay, RevenueQuery, RevenueTotals } from '../../shared/schemas/revenue.js';
 import { organizationTimezone } from '../settings/service.js';
-import { billedPatients, ledgerTotalsByDay } from './repository.js';
-import { billedTotalsSummed, billsPerDaySummed, dayBoundsOf } from '../reports/service.js';
+import { billedPatients, ledgerTotalsByDay } from '../payments/repository.js';
+import { billedTotalsSummed, billsPerDaySummed, dayBoundsOf } from './money.js';
 
 /**
  * Revenue in the lab's calendar days, from the ledger only. A method's column is the
@@ -186,4 +186,3 @@ export async function revenueReportRows(db: Db, actor: Actor, q: RevenueQuery, f
   });
   return { report, header: REVENUE_COLUMNS.map(([, label]) => label), rows };
 }
-
