@@ -9,6 +9,7 @@ import { analytics, liveBoard } from '../src/core/analytics/service.js';
 import { revenueDaily } from '../src/core/reports/revenue.js';
 import { revenueAnalytics } from '../src/core/reports/service.js';
 import { ensurePostgresCopy, postgresServer } from './postgres.js';
+import { compareAnswers, type AnswerCheck } from './report-answers.js';
 import { ensureReportYear, type ReportYear } from './report-year.js';
 
 /**
@@ -122,6 +123,8 @@ export interface EngineReportResults {
   version?: string;
   copiedSeconds?: number | null;
   rows: ReportRow[];
+  /** The longest range's answers with the rollups against the rows alone. */
+  answers: AnswerCheck[];
   load: string;
 }
 export interface ReportResults {
@@ -157,8 +160,8 @@ export async function measureReports(
       };
       try {
         log('reports on SQLite');
-        const rows = await measureOn(database, bare, year, log, opts);
-        out.push({ engine, rows, load: `${loadStart} / ${loadavg()[0]!.toFixed(1)}` });
+        const { rows, answers } = await measureOn(database, bare, year, log, opts);
+        out.push({ engine, rows, answers, load: `${loadStart} / ${loadavg()[0]!.toFixed(1)}` });
       } finally {
         await database.close();
       }
@@ -215,12 +218,13 @@ async function measurePostgresReports(
     };
     try {
       log(`reports on PostgreSQL ${copy.version}`);
-      const rows = await measureOn(database, bare, year, log, opts);
+      const { rows, answers } = await measureOn(database, bare, year, log, opts);
       return {
         engine: 'postgres',
         version: copy.version,
         copiedSeconds: copy.copiedSeconds,
         rows,
+        answers,
         load: `${loadStart} / ${loadavg()[0]!.toFixed(1)}`,
       };
     } finally {
@@ -239,7 +243,7 @@ async function measureOn(
   year: ReportYear,
   log: (line: string) => void,
   opts: { runs?: number; ids?: readonly string[] },
-): Promise<ReportRow[]> {
+): Promise<{ rows: ReportRow[]; answers: AnswerCheck[] }> {
   const runs = opts.runs ?? Number(process.env.BENCH_REPORT_RUNS ?? 9);
   const actor = systemActor(year.organizationId, 'bench');
   const out: ReportRow[] = [];
@@ -301,7 +305,9 @@ async function measureOn(
     const b = await liveBoard(database.db, actor);
     return b.awaiting_verification.items.length + b.critical_unacknowledged.items.length + b.tat_breaches.items.length;
   });
-  return out;
+  const longest = REPORT_RANGES[REPORT_RANGES.length - 1]!;
+  const answers = await compareAnswers(database, year, opts.ids ?? REPORT_IDS, SCREENS, longest, log);
+  return { rows: out, answers };
 }
 
 export function renderReports(r: ReportResults, startedAt: Date): string {
@@ -326,10 +332,21 @@ export function renderReports(r: ReportResults, startedAt: Date): string {
         (x) =>
           `| ${x.id}${x.firstPage ? ' (first page of 50)' : x.listing ? ' (listing, every row)' : ''} | ${x.id === LIVE ? 'today' : x.days} | ${x.rows} | ${f(x.lims.p50)} | ${f(x.lims.p95)} | ${f(x.lims.p99)} | ${f(x.bare.p50)} | ${(x.lims.p50 / Math.max(x.bare.p50, 0.01)).toFixed(2)} | ${targetCell(x)} |`,
       ),
+      '',
+      answersLine(e.answers),
     );
   }
   lines.push('', REPORTS_END);
   return lines.join('\n');
+}
+
+/** Whether the rollups answered as the rows alone do (bench/report-answers.ts). */
+function answersLine(answers: AnswerCheck[]): string {
+  const unequal = answers.filter((a) => !a.equal);
+  const days = answers[0]?.days ?? 0;
+  return unequal.length === 0
+    ? `Answers at ${days} days, with the rollups against the rows alone (every rollup dropped in a rolled-back transaction): all ${answers.length} equal (${answers.map((a) => a.id).join(', ')}).`
+    : `Answers at ${days} days, with the rollups against the rows alone: ${unequal.length} of ${answers.length} DIFFER: ${unequal.map((a) => `${a.id} at ${a.differs}`).join('; ')}.`;
 }
 
 /** A listing's every row (the downloads) has no target: its time grows with the period's rows. */
@@ -340,4 +357,4 @@ export const REPORTS_START = '<!-- reports:start -->';
 export const REPORTS_END = '<!-- reports:end -->';
 /** On every engine, every report, screen and listing's first page meets the target (a listing's every row is for information). */
 export const reportsPass = (r: ReportResults) =>
-  r.engines.every((e) => e.rows.every((x) => x.pass || forInformation(x)));
+  r.engines.every((e) => e.rows.every((x) => x.pass || forInformation(x)) && e.answers.every((a) => a.equal));
