@@ -45,13 +45,12 @@ export async function revenueAnalytics(db: Db, organizationId: number, q: Revenu
   const length = daysBetween(from, to).length;
   const previousTo = addDays(from, -1);
   const previousFrom = addDays(from, -length);
-  const [cur, prev] = await Promise.all([
-    revenueTotals(db, organizationId, { from, to }),
-    revenueTotals(db, organizationId, { from: previousFrom, to: previousTo }),
-  ]);
   const fromUtc = startOfLocalDayUtc(timeZone, from).toISOString();
   const toUtc = startOfLocalDayUtc(timeZone, addDays(to, 1)).toISOString();
-  const [categories, doctors, org] = await Promise.all([
+  // Independent reads, all at once: on PostgreSQL each takes its own pooled connection.
+  const [cur, prev, categories, doctors, org] = await Promise.all([
+    revenueTotals(db, organizationId, { from, to }),
+    revenueTotals(db, organizationId, { from: previousFrom, to: previousTo }),
     billedCategories(db, organizationId, fromUtc, toUtc),
     // No doctor first, then by id: ties in the sort by amount below keep that order on both engines.
     billedByDoctorSummed(db, organizationId, fromUtc, toUtc).then((rows) =>
