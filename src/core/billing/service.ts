@@ -332,3 +332,4 @@ export async function addPayment(db: Db, actor: Actor, billId: number, p: Paymen
 
 export { toBill } from './mappers.js';
 export { billPdfById } from './print.js';
+export { priceBill } from './pricing.js';

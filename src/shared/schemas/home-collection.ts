@@ -1,0 +1,160 @@
+import { z } from 'zod';
+import { billItemInput } from './bills.js';
+import { patientCreateSchema } from './patients.js';
+import { idField, isoDate, optionalText, pageQuery, pagedShape, requiredText, strictNumber } from './common.js';
+import { BOOKING_STATUSES, HH_MM, PIN_CODE, minutesOf } from '../home-collection.js';
+
+const hhmm = (label: string) =>
+  z.string({ error: `${label} must be a time (HH:MM)` }).regex(HH_MM, `${label} must be a time (HH:MM)`);
+const pinCode = z
+  .string({ error: 'Pin code must be six digits' })
+  .trim()
+  .regex(PIN_CODE, 'Pin code must be six digits (not starting with 0)');
+const whole = (label: string, min: number, max: number) =>
+  strictNumber(
+    z
+      .number({ error: `${label} must be a whole number` })
+      .int(`${label} must be a whole number`)
+      .min(min, `${label} must be at least ${min}`)
+      .max(max, `${label} must be at most ${max}`),
+  );
+
+/** The lab's slot calendar, and the fasting each test needs before a draw. */
+export const calendarUpdateSchema = z
+  .object({
+    slot_minutes: whole('Slot length', 10, 240),
+    first_slot: hhmm('First slot'),
+    last_slot: hhmm('Last slot'),
+    slot_capacity: whole('Visits per slot', 1, 500),
+    per_phlebotomist: whole('Visits per phlebotomist in a slot', 1, 20),
+    portal_booking: z.boolean({ error: 'portal_booking must be true or false' }).default(false),
+    fasting: z
+      .array(z.object({ test_id: idField('test_id'), hours: whole('Fasting hours', 1, 24) }))
+      .max(500)
+      .default([]),
+  })
+  .refine((c) => minutesOf(c.last_slot) >= minutesOf(c.first_slot), {
+    path: ['last_slot'],
+    message: 'Last slot must not be before the first slot',
+  });
+export type CalendarUpdate = z.infer<typeof calendarUpdateSchema>;
+
+export const calendarSchema = z.object({
+  configured: z.boolean(),
+  slot_minutes: z.number(),
+  first_slot: z.string(),
+  last_slot: z.string(),
+  slot_capacity: z.number(),
+  per_phlebotomist: z.number(),
+  portal_booking: z.boolean(),
+  fasting: z.array(z.object({ test_id: z.number(), test_name: z.string(), hours: z.number() })),
+});
+export type Calendar = z.infer<typeof calendarSchema>;
+
+export const areaInputSchema = z.object({
+  name: requiredText('Area name', 80),
+  pin_codes: z.array(pinCode, { error: 'pin_codes must be a list' }).min(1, 'Give at least one pin code').max(200),
+  is_active: z.boolean({ error: 'is_active must be true or false' }).default(true),
+});
+export type AreaInput = z.infer<typeof areaInputSchema>;
+
+export const areaSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  pin_codes: z.array(z.string()),
+  is_active: z.boolean(),
+});
+export type Area = z.infer<typeof areaSchema>;
+
+export const slotsQuery = z.object({ date: isoDate('date') });
+export const slotSchema = z.object({
+  time: z.string(),
+  capacity: z.number(),
+  booked: z.number(),
+  available: z.number(),
+});
+export type Slot = z.infer<typeof slotSchema>;
+
+const mapLink = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+  z
+    .url({ protocol: /^https?$/, error: 'Map link must be an http(s) address' })
+    .max(500, 'Map link must be at most 500 characters')
+    .nullable()
+    .optional(),
+);
+
+const bookingWhere = {
+  address: requiredText('Address', 500),
+  pin_code: pinCode,
+  map_link: mapLink,
+  slot_date: isoDate('Slot date'),
+  slot_time: hhmm('Slot time'),
+};
+
+/** A booking from the desk: a patient registered (patient_id) or new (patient), the visit and the lines. */
+export const bookingCreateSchema = z
+  .object({
+    patient_id: idField('patient_id').optional(),
+    patient: patientCreateSchema.optional(),
+    ...bookingWhere,
+    items: z
+      .array(billItemInput.pick({ item_type: true, item_id: true, qty: true }), { error: 'items must be a list' })
+      .min(1, 'Please add at least one test, profile, or package')
+      .max(50),
+    payer_id: idField('payer_id').nullable().optional(),
+    notes: optionalText(500),
+  })
+  .refine((b) => (b.patient === undefined) !== (b.patient_id === undefined), {
+    path: ['patient'],
+    message: 'Give the new patient, or the patient_id of a patient already registered (one of the two)',
+  });
+export type BookingCreate = z.infer<typeof bookingCreateSchema>;
+
+export const rescheduleSchema = z.object({
+  slot_date: bookingWhere.slot_date,
+  slot_time: bookingWhere.slot_time,
+  reason: requiredText('Reason', 300),
+});
+export type Reschedule = z.infer<typeof rescheduleSchema>;
+
+export const reasonSchema = z.object({ reason: requiredText('Reason', 300) });
+export const noShowSchema = z.object({ reason: optionalText(300) });
+
+export const bookingSchema = z.object({
+  id: z.number(),
+  booking_number: z.string(),
+  patient_id: z.number(),
+  patient_name: z.string(),
+  patient_code: z.string(),
+  patient_phone: z.string().nullable(),
+  area_id: z.number(),
+  area_name: z.string(),
+  address: z.string(),
+  pin_code: z.string(),
+  map_link: z.string().nullable(),
+  slot_date: z.string(),
+  slot_time: z.string(),
+  status: z.enum(BOOKING_STATUSES),
+  phlebotomist_id: z.number().nullable(),
+  phlebotomist_name: z.string().nullable(),
+  payer_id: z.number().nullable(),
+  items: z.array(z.object({ item_type: z.string(), item_id: z.number(), qty: z.number(), name: z.string() })),
+  /** Rupees, as OP Bill would charge now (the payer's prices when there is a payer). */
+  quoted_amount: z.number(),
+  fasting_hours: z.number().nullable(),
+  notes: z.string().nullable(),
+  source: z.enum(['desk', 'portal']),
+  reason: z.string().nullable(),
+  bill_id: z.number().nullable(),
+  created_at: z.string(),
+});
+export type Booking = z.infer<typeof bookingSchema>;
+
+export const bookingListQuery = pageQuery.extend({
+  date: isoDate('date').optional(),
+  status: z.enum(BOOKING_STATUSES, { error: `status must be one of ${BOOKING_STATUSES.join(', ')}` }).optional(),
+  search: z.string().trim().max(100, 'search must be at most 100 characters').optional(),
+});
+export type BookingListQuery = z.infer<typeof bookingListQuery>;
+export const bookingPageSchema = z.object({ bookings: z.array(bookingSchema), ...pagedShape });
