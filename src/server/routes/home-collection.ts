@@ -16,6 +16,7 @@ import {
   markNoShow,
   rescheduleBooking,
 } from '../../core/home-collection/service.js';
+import { assignBooking, dayBoard, listPhlebotomists } from '../../core/home-collection/dispatch.js';
 import { actorOf } from '../plugins/auth.js';
 import { route } from '../contract.js';
 
@@ -41,4 +42,9 @@ export default async function homeCollectionRoutes(app: FastifyInstance) {
   route(app, api.noShow, async (req) => ({
     booking: await markNoShow(db, actorOf(req), req.params.id, req.body.reason ?? null),
   }));
+  route(app, api.phlebotomists, async (req) => ({ phlebotomists: await listPhlebotomists(db, org(req)) }));
+  route(app, api.assign, async (req) => ({
+    booking: await assignBooking(db, actorOf(req), req.params.id, req.body.phlebotomist_id),
+  }));
+  route(app, api.board, async (req) => ({ board: await dayBoard(db, org(req), req.query.date) }));
 }

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { idParam } from '../schemas/common.js';
 import {
+  assignSchema,
+  boardQuery,
+  dayBoardSchema,
+  phlebotomistSchema,
   areaInputSchema,
   areaSchema,
   bookingCreateSchema,
@@ -112,5 +116,26 @@ export const homeCollectionApi = {
     params: idParam,
     body: noShowSchema,
     response: oneBooking,
+  }),
+  phlebotomists: defineRoute({
+    method: 'GET',
+    path: '/api/home-collection/phlebotomists',
+    access: 'manage_home_collection',
+    response: z.object({ phlebotomists: z.array(phlebotomistSchema) }),
+  }),
+  assign: defineRoute({
+    method: 'POST',
+    path: '/api/home-collection/bookings/:id/assign',
+    access: 'manage_home_collection',
+    params: idParam,
+    body: assignSchema,
+    response: oneBooking,
+  }),
+  board: defineRoute({
+    method: 'GET',
+    path: '/api/home-collection/board',
+    access: 'manage_home_collection',
+    query: boardQuery,
+    response: z.object({ board: dayBoardSchema }),
   }),
 };

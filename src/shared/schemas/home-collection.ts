@@ -158,3 +158,22 @@ export const bookingListQuery = pageQuery.extend({
 });
 export type BookingListQuery = z.infer<typeof bookingListQuery>;
 export const bookingPageSchema = z.object({ bookings: z.array(bookingSchema), ...pagedShape });
+
+export const assignSchema = z.object({ phlebotomist_id: idField('phlebotomist_id') });
+
+export const phlebotomistSchema = z.object({ id: z.number(), name: z.string(), role: z.string() });
+export type Phlebotomist = z.infer<typeof phlebotomistSchema>;
+
+export const boardQuery = z.object({ date: isoDate('date') });
+export const dayBoardSchema = z.object({
+  date: z.string(),
+  /** The day's visits (not cancelled) by area, in slot order. */
+  areas: z.array(z.object({ area_id: z.number(), area_name: z.string(), visits: z.array(bookingSchema) })),
+  /** Each phlebotomist's route: their visits in slot order. */
+  routes: z.array(
+    z.object({ phlebotomist_id: z.number(), phlebotomist_name: z.string(), visits: z.array(bookingSchema) }),
+  ),
+  /** Open visits nobody is assigned to yet. */
+  unassigned: z.array(bookingSchema),
+});
+export type DayBoard = z.infer<typeof dayBoardSchema>;
