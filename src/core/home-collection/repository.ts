@@ -52,7 +52,8 @@ export async function fastingHoursOf(db: Db, organizationId: number, testIds: re
   return row?.hours == null ? null : Number(row.hours);
 }
 
-export function labTestIds(db: Db, organizationId: number, ids: readonly number[]) {
+export async function labTestIds(db: Db, organizationId: number, ids: readonly number[]) {
+  if (!ids.length) return [];
   return db
     .selectFrom('tests')
     .select('id')
