@@ -494,6 +494,7 @@ const QUERY: Record<string, string> = {
   '/api/comprehensive-reports/monthly': `?month=${new Date().toISOString().slice(0, 7)}`,
   '/api/home-collection/slots': `?date=${localDate(0, 1)}`,
   '/api/home-collection/board': `?date=${localDate(0, 1)}`,
+  '/api/home-visits': `?date=${localDate(0, 1)}`,
 };
 const urlOf = (path: string, params: Record<string, string | number> | undefined) =>
   routeUrl(path, params) + (QUERY[path] ?? '');

@@ -39,6 +39,7 @@ export function toBooking(r: BookingRow): Booking {
     source: r.source as Booking['source'],
     reason: r.reason,
     bill_id: r.bill_id,
+    sync_conflict: r.sync_conflict,
     created_at: r.created_at,
   };
 }

@@ -20,7 +20,8 @@ export type NoticeKind =
   | { kind: 'booked'; otp: string; fastingHours: number | null }
   | { kind: 'assigned'; phlebotomist: string }
   | { kind: 'rescheduled' }
-  | { kind: 'cancelled'; reason: string };
+  | { kind: 'cancelled'; reason: string }
+  | { kind: 'receipt'; amount: number; method: string; billNumber: string; due: number };
 
 function text(b: NoticeBooking, when: string, n: NoticeKind): string {
   switch (n.kind) {
@@ -38,6 +39,10 @@ function text(b: NoticeBooking, when: string, n: NoticeKind): string {
       return `Home collection ${b.booking_number} is moved to ${when}. Your visit code stays the same.`;
     case 'cancelled':
       return `Home collection ${b.booking_number} on ${when} is cancelled: ${n.reason}.`;
+    case 'receipt':
+      return `Received Rs ${n.amount.toFixed(2)} (${n.method}) for bill ${n.billNumber}, home collection ${b.booking_number}.${
+        n.due > 0 ? ` Balance due Rs ${n.due.toFixed(2)}.` : ' Fully paid.'
+      } Thank you.`;
   }
 }
 

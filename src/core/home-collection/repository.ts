@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
-import type { HomeBookingsTable, HomeCalendarsTable } from './tables.js';
+import type { HomeBookingsTable, HomeCalendarsTable, HomeSyncOpsTable, HomeTubesTable } from './tables.js';
 
 /** Every query of home collection, always filtered by the lab. */
 
@@ -261,4 +261,67 @@ export function bookingsOfDay(db: Db, organizationId: number, date: string, phle
   let query = bookingsQuery(db, organizationId).where('b.slot_date', '=', date);
   if (phlebotomistId) query = query.where('b.phlebotomist_id', '=', phlebotomistId);
   return query.orderBy('b.slot_time').orderBy('b.id').execute();
+}
+
+export function insertTubeRows(trx: Db, rows: Insertable<HomeTubesTable>[]) {
+  return rows.length ? trx.insertInto('home_tubes').values(rows).execute() : Promise.resolve([]);
+}
+
+export function tubesOfBooking(db: Db, organizationId: number, bookingId: number) {
+  return db
+    .selectFrom('home_tubes')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('booking_id', '=', bookingId)
+    .orderBy('id')
+    .execute();
+}
+
+export async function tubesOfBookings(db: Db, organizationId: number, ids: readonly number[]) {
+  if (!ids.length) return [];
+  return db
+    .selectFrom('home_tubes')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('booking_id', 'in', [...ids])
+    .orderBy('id')
+    .execute();
+}
+
+export function tubeByBarcode(db: Db, organizationId: number, barcode: string) {
+  return db
+    .selectFrom('home_tubes')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('barcode', '=', barcode)
+    .executeTakeFirst();
+}
+
+export async function updateTubeRow(trx: Db, id: number, patch: Updateable<HomeTubesTable>): Promise<void> {
+  await trx.updateTable('home_tubes').set(patch).where('id', '=', id).execute();
+}
+
+export function findSyncOp(db: Db, organizationId: number, userId: number, opId: string) {
+  return db
+    .selectFrom('home_sync_ops')
+    .select(['outcome'])
+    .where('organization_id', '=', organizationId)
+    .where('user_id', '=', userId)
+    .where('op_id', '=', opId)
+    .executeTakeFirst();
+}
+
+export async function insertSyncOp(trx: Db, row: Insertable<HomeSyncOpsTable>): Promise<void> {
+  await trx.insertInto('home_sync_ops').values(row).execute();
+}
+
+/** Whether a patient has visits booked (a patient with bookings is not deleted). */
+export async function bookingsOfPatient(db: Db, organizationId: number, patientId: number): Promise<number> {
+  const row = await db
+    .selectFrom('home_bookings')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('organization_id', '=', organizationId)
+    .where('patient_id', '=', patientId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

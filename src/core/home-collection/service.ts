@@ -20,6 +20,7 @@ import type { HomeBookingsTable, HomeCalendarsTable } from './tables.js';
 import { requireCalendar } from './calendar.js';
 import { tellPatient, type NoticeKind } from './notices.js';
 import { toBooking, type StoredLine } from './mappers.js';
+import { reserveTubes } from './tubes.js';
 import {
   addToSlot,
   areaOfPin,
@@ -176,10 +177,17 @@ export async function createBooking(
       otp_attempts: 0,
       reason: null,
       bill_id: null,
+      started_at: null,
+      arrived_at: null,
+      latitude: null,
+      longitude: null,
+      collected_at: null,
+      sync_conflict: null,
       created_by: actor.userId,
       created_at: now,
       updated_at: now,
     });
+    await reserveTubes(trx, org, row.id, q.lines);
     const { otp_hash: _hash, ...audited } = row;
     await writeAudit(trx, actor, { action: 'create', entity: 'home_booking', entityId: row.id, newValues: audited });
     await tell(trx, org, row.id, { kind: 'booked', otp, fastingHours: q.fasting });

@@ -66,9 +66,41 @@ export interface HomeBookingsTable {
   otp_attempts: number;
   reason: string | null;
   bill_id: number | null;
+  started_at: string | null;
+  arrived_at: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  collected_at: string | null;
+  /** The last operation of the phone that met a change made at the desk, for the desk to see. */
+  sync_conflict: string | null;
   created_by: number | null;
   created_at: string;
   updated_at: string;
+}
+
+export interface HomeTubesTable {
+  id: Generated<number>;
+  organization_id: number;
+  booking_id: number;
+  container: string;
+  sample_type: string;
+  barcode: string;
+  collected_at: string | null;
+  sample_id: number | null;
+  received_at: string | null;
+  received_temperature: number | null;
+  received_by: number | null;
+}
+
+export interface HomeSyncOpsTable {
+  organization_id: number;
+  user_id: number;
+  op_id: string;
+  booking_id: number | null;
+  kind: string;
+  /** JSON: the answer the phone got. */
+  outcome: string;
+  created_at: string;
 }
 
 declare module '../db/schema.js' {
@@ -79,5 +111,7 @@ declare module '../db/schema.js' {
     home_fasting: HomeFastingTable;
     home_slot_loads: HomeSlotLoadsTable;
     home_bookings: HomeBookingsTable;
+    home_tubes: HomeTubesTable;
+    home_sync_ops: HomeSyncOpsTable;
   }
 }

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { homeCollectionApi as api } from '../../shared/api/home-collection.js';
+import { homeCollectionApi as api, homeVisitsApi } from '../../shared/api/home-collection.js';
+import { getVisit, myVisits, receiveTube } from '../../core/home-collection/tubes.js';
+import { syncVisits } from '../../core/home-collection/sync.js';
 import {
   createArea,
   getCalendar,
@@ -47,4 +49,8 @@ export default async function homeCollectionRoutes(app: FastifyInstance) {
     booking: await assignBooking(db, actorOf(req), req.params.id, req.body.phlebotomist_id),
   }));
   route(app, api.board, async (req) => ({ board: await dayBoard(db, org(req), req.query.date) }));
+  route(app, api.visit, async (req) => ({ visit: await getVisit(db, org(req), req.params.id) }));
+  route(app, api.receive, async (req) => ({ tube: await receiveTube(db, actorOf(req), req.body) }));
+  route(app, homeVisitsApi.day, async (req) => ({ visits: await myVisits(db, actorOf(req), req.query.date) }));
+  route(app, homeVisitsApi.sync, async (req) => ({ results: await syncVisits(db, actorOf(req), req.body) }));
 }

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { idParam } from '../schemas/common.js';
 import {
+  opResultSchema,
+  receiveSchema,
+  syncSchema,
+  tubeSchema,
+  visitSchema,
   assignSchema,
   boardQuery,
   dayBoardSchema,
@@ -137,5 +142,39 @@ export const homeCollectionApi = {
     access: 'manage_home_collection',
     query: boardQuery,
     response: z.object({ board: dayBoardSchema }),
+  }),
+  visit: defineRoute({
+    method: 'GET',
+    path: '/api/home-collection/bookings/:id/visit',
+    access: 'manage_home_collection',
+    params: idParam,
+    response: z.object({ visit: visitSchema }),
+  }),
+  /** The received-at-lab scan of a tube drawn at home: the lab's bench, who receive samples. */
+  receive: defineRoute({
+    method: 'POST',
+    path: '/api/home-collection/tubes/receive',
+    access: 'manage_samples',
+    body: receiveSchema,
+    response: z.object({ tube: tubeSchema }),
+  }),
+};
+
+/** The phlebotomist's phone: their own visits and the queue of what they recorded, under collect_at_home. */
+export const homeVisitsApi = {
+  day: defineRoute({
+    method: 'GET',
+    path: '/api/home-visits',
+    access: 'collect_at_home',
+    query: boardQuery,
+    response: z.object({ visits: z.array(visitSchema) }),
+  }),
+  sync: defineRoute({
+    method: 'POST',
+    path: '/api/home-visits/sync',
+    access: 'collect_at_home',
+    body: syncSchema,
+    response: z.object({ results: z.array(opResultSchema) }),
+    bodyLimit: 256 * 1024,
   }),
 };

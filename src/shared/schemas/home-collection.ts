@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { billItemInput } from './bills.js';
 import { patientCreateSchema } from './patients.js';
-import { idField, isoDate, optionalText, pageQuery, pagedShape, requiredText, strictNumber } from './common.js';
+import {
+  idField,
+  isoDate,
+  optionalText,
+  pageQuery,
+  pagedShape,
+  requiredText,
+  rupeeAmount,
+  strictNumber,
+} from './common.js';
 import { BOOKING_STATUSES, HH_MM, PIN_CODE, minutesOf } from '../home-collection.js';
 
 const hhmm = (label: string) =>
@@ -147,6 +156,8 @@ export const bookingSchema = z.object({
   source: z.enum(['desk', 'portal']),
   reason: z.string().nullable(),
   bill_id: z.number().nullable(),
+  /** What the phone met that the desk had changed (a visit cancelled while it was offline). */
+  sync_conflict: z.string().nullable(),
   created_at: z.string(),
 });
 export type Booking = z.infer<typeof bookingSchema>;
@@ -177,3 +188,108 @@ export const dayBoardSchema = z.object({
   unassigned: z.array(bookingSchema),
 });
 export type DayBoard = z.infer<typeof dayBoardSchema>;
+
+// ---- The visit on the phone ------------------------------------------------------------------
+
+const at = (label: string) => z.iso.datetime({ offset: true, error: `${label} must be a date and time (ISO 8601)` });
+const opBase = {
+  /** The phone's own id of the operation: the same id sent again is the same operation. */
+  op_id: z
+    .string({ error: 'op_id is required' })
+    .regex(/^[A-Za-z0-9_-]{8,64}$/, 'op_id must be 8 to 64 letters, digits, - or _'),
+  booking_id: idField('booking_id'),
+  at: at('at'),
+};
+const coordinate = (label: string, limit: number) =>
+  strictNumber(
+    z
+      .number({ error: `${label} must be a number` })
+      .min(-limit, `${label} must be between -${limit} and ${limit}`)
+      .max(limit, `${label} must be between -${limit} and ${limit}`),
+  );
+
+export const VISIT_PAYMENT_METHODS = ['cash', 'upi'] as const;
+
+export const visitOpSchema = z.discriminatedUnion(
+  'kind',
+  [
+    z.object({ ...opBase, kind: z.literal('start'), otp: z.string().regex(/^\d{6}$/, 'The visit code is 6 digits') }),
+    z.object({
+      ...opBase,
+      kind: z.literal('arrive'),
+      latitude: coordinate('latitude', 90).nullable().optional(),
+      longitude: coordinate('longitude', 180).nullable().optional(),
+    }),
+    z.object({
+      ...opBase,
+      kind: z.literal('collect'),
+      tubes: z
+        .array(z.object({ barcode: requiredText('Barcode', 40), collected_at: at('collected_at') }))
+        .min(1, 'Record at least one tube')
+        .max(20),
+    }),
+    z
+      .object({
+        ...opBase,
+        kind: z.literal('pay'),
+        method: z.enum(VISIT_PAYMENT_METHODS, { error: 'method must be cash or upi' }),
+        amount: rupeeAmount('Amount'),
+        reference: optionalText(100),
+      })
+      .refine((p) => p.method !== 'upi' || !!p.reference, {
+        path: ['reference'],
+        message: 'A UPI payment needs its reference',
+      }),
+    z.object({ ...opBase, kind: z.literal('refuse'), reason: requiredText('Reason', 300) }),
+    z.object({ ...opBase, kind: z.literal('fail'), reason: requiredText('Reason', 300) }),
+  ],
+  { error: 'kind must be start, arrive, collect, pay, refuse or fail' },
+);
+export type VisitOp = z.infer<typeof visitOpSchema>;
+
+export const syncSchema = z.object({ ops: z.array(visitOpSchema, { error: 'ops must be a list' }).min(1).max(100) });
+export type SyncBody = z.infer<typeof syncSchema>;
+
+export const tubeSchema = z.object({
+  barcode: z.string(),
+  container: z.string(),
+  sample_type: z.string(),
+  collected_at: z.string().nullable(),
+  sample_id: z.number().nullable(),
+  received_at: z.string().nullable(),
+  received_temperature: z.number().nullable(),
+});
+export type Tube = z.infer<typeof tubeSchema>;
+
+/** A visit as the phone keeps it: the booking, its tubes with their reserved barcodes, the money. */
+export const visitSchema = bookingSchema.extend({
+  tubes: z.array(tubeSchema),
+  started_at: z.string().nullable(),
+  arrived_at: z.string().nullable(),
+  collected_at: z.string().nullable(),
+  /** Rupees: the bill's amount once collected (else the quote) and what is paid. */
+  amount_due: z.number(),
+  paid: z.number(),
+});
+export type Visit = z.infer<typeof visitSchema>;
+
+export const OP_OUTCOMES = ['applied', 'refused', 'conflict'] as const;
+export const opResultSchema = z.object({
+  op_id: z.string(),
+  outcome: z.enum(OP_OUTCOMES),
+  code: z.string().nullable(),
+  message: z.string().nullable(),
+});
+export type OpResult = z.infer<typeof opResultSchema>;
+
+export const receiveSchema = z.object({
+  barcode: requiredText('Barcode', 40),
+  temperature: strictNumber(
+    z
+      .number({ error: 'Temperature must be a number' })
+      .min(-90, 'Temperature must be at least -90')
+      .max(60, 'Temperature must be at most 60'),
+  )
+    .nullable()
+    .optional(),
+});

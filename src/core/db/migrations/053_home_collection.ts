@@ -12,7 +12,15 @@
  *   two desks booking the last place at once are serialised by the row (PostgreSQL locks it, SQLite
  *   has one writer) and the one over capacity rolls back.
  * - home_bookings: a visit: the patient, the address, the priced lines (JSON, as OP Bill takes
- *   them), the slot, the phlebotomist, the status and the visit code the patient was sent (its hash).
+ *   them), the slot, the phlebotomist, the status and the visit code the patient was sent (its hash);
+ *   what the phone recorded (started, arrived with the location, collected) and the last conflict
+ *   the phone met (the visit cancelled at the desk while it was offline), for the desk to see.
+ * - barcode_reservations (samples): barcodes handed out before their tube exists, so a phone can
+ *   label tubes offline; freshBarcode never issues a reserved one.
+ * - home_tubes: a visit's tubes with their reserved barcodes, when each was drawn, its sample once
+ *   synced, and the received-at-lab scan (time, temperature).
+ * - home_sync_ops: each operation a phone sent, by its own id, with the answer it got: the same
+ *   operation sent again gets the same answer and changes nothing.
  */
 export const sql = /* sql */ `
 CREATE TABLE home_calendars (
@@ -81,6 +89,12 @@ CREATE TABLE home_bookings (
   otp_attempts INTEGER NOT NULL DEFAULT 0,
   reason TEXT,
   bill_id INTEGER REFERENCES bills(id),
+  started_at TEXT,
+  arrived_at TEXT,
+  latitude REAL,
+  longitude REAL,
+  collected_at TEXT,
+  sync_conflict TEXT,
   created_by INTEGER REFERENCES users(id),
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL
@@ -89,4 +103,39 @@ CREATE UNIQUE INDEX home_bookings_number ON home_bookings (organization_id, book
 CREATE INDEX home_bookings_day ON home_bookings (organization_id, slot_date, slot_time);
 CREATE INDEX home_bookings_patient ON home_bookings (patient_id);
 CREATE INDEX home_bookings_phlebotomist ON home_bookings (phlebotomist_id, slot_date);
+
+CREATE TABLE barcode_reservations (
+  organization_id INTEGER NOT NULL REFERENCES organizations(id),
+  barcode TEXT NOT NULL,
+  holder TEXT NOT NULL,
+  reserved_at TEXT NOT NULL,
+  PRIMARY KEY (organization_id, barcode)
+);
+
+CREATE TABLE home_tubes (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  organization_id INTEGER NOT NULL REFERENCES organizations(id),
+  booking_id INTEGER NOT NULL REFERENCES home_bookings(id),
+  container TEXT NOT NULL,
+  sample_type TEXT NOT NULL,
+  barcode TEXT NOT NULL,
+  collected_at TEXT,
+  sample_id INTEGER,
+  received_at TEXT,
+  received_temperature REAL,
+  received_by INTEGER REFERENCES users(id)
+);
+CREATE UNIQUE INDEX home_tubes_barcode ON home_tubes (organization_id, barcode);
+CREATE INDEX home_tubes_booking ON home_tubes (booking_id);
+
+CREATE TABLE home_sync_ops (
+  organization_id INTEGER NOT NULL REFERENCES organizations(id),
+  user_id INTEGER NOT NULL REFERENCES users(id),
+  op_id TEXT NOT NULL,
+  booking_id INTEGER,
+  kind TEXT NOT NULL,
+  outcome TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (organization_id, user_id, op_id)
+);
 `;
