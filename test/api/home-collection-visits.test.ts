@@ -171,7 +171,9 @@ describe('the visit on the phone', () => {
     expect(after.arrived_at).toBe(ops[0]!.at);
     const bill = await billOf(after.bill_id!);
     expect(bill.final_amount).toBe(400);
-    expect((bill.payments ?? []).map((p) => [p.method, p.amount, p.reference])).toEqual([['upi', 400, 'UPI4471120098']]);
+    expect((bill.payments ?? []).map((p) => [p.method, p.amount, p.reference])).toEqual([
+      ['upi', 400, 'UPI4471120098'],
+    ]);
     const samples = await samplesOfBill(bill.id);
     expect(samples.map((s) => s.barcode).sort()).toEqual(v.tubes.map((t) => t.barcode).sort());
     const drawn = (ops[2]!.tubes as { barcode: string; collected_at: string }[]).map((t) => [
