@@ -293,3 +293,14 @@ export const receiveSchema = z.object({
     .nullable()
     .optional(),
 });
+
+/** A patient booking their own visit from the portal: the same visit, for themselves, self-paid. */
+export const portalBookingSchema = z.object({
+  ...bookingWhere,
+  items: z
+    .array(billItemInput.pick({ item_type: true, item_id: true, qty: true }), { error: 'items must be a list' })
+    .min(1, 'Please add at least one test, profile, or package')
+    .max(20),
+  notes: optionalText(500),
+});
+export type PortalBooking = z.infer<typeof portalBookingSchema>;
