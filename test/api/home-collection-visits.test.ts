@@ -149,6 +149,9 @@ describe('the visit on the phone', () => {
     expect(new Set(all).size).toBe(all.length);
     const check = await bench.get(`/api/samples/check-barcode/${v.tubes[0]!.barcode}`);
     expect(check.json<{ isUnique: boolean }>().isUnique).toBe(false);
+    // Without a date, the phone gets the lab's today.
+    const today = await ravi.get('/api/home-visits');
+    expect(today.json<{ date: string }>().date).toBe(localDate(0, 0));
     // The desk's routes are not the phone's, and the phone's are not the desk's.
     expect((await ravi.get('/api/home-collection/bookings')).statusCode).toBe(403);
     expect((await desk.get(`/api/home-visits?date=${DAY}`)).statusCode).toBe(403);

@@ -6,6 +6,7 @@ import { ConflictError, NotFoundError } from '../errors.js';
 import { testsOfLines } from '../catalogue/service.js';
 import { testTubes } from '../catalogue/repository.js';
 import { findBill } from '../billing/repository.js';
+import { labToday } from '../settings/service.js';
 import { updateSampleRow } from '../samples/repository.js';
 import { addHistory, reserveBarcode } from '../samples/service.js';
 import { tubeOf, tubeSampleType, type TubeId } from '../../shared/tubes.js';
@@ -89,9 +90,11 @@ async function toVisits(db: Db, organizationId: number, rows: BookingRow[]): Pro
   return out;
 }
 
-/** The signed-in phlebotomist's visits of a day, in slot order, with their tubes. */
-export async function myVisits(db: Db, actor: Actor, date: string): Promise<Visit[]> {
-  return toVisits(db, actor.organizationId, await bookingsOfDay(db, actor.organizationId, date, actor.userId!));
+/** The signed-in phlebotomist's visits of a day (the lab's today unless given), in slot order, with their tubes. */
+export async function myVisits(db: Db, actor: Actor, date?: string): Promise<{ date: string; visits: Visit[] }> {
+  const day = date ?? (await labToday(db, actor.organizationId));
+  const rows = await bookingsOfDay(db, actor.organizationId, day, actor.userId!);
+  return { date: day, visits: await toVisits(db, actor.organizationId, rows) };
 }
 
 export async function getVisit(db: Db, organizationId: number, id: number): Promise<Visit> {

@@ -51,6 +51,6 @@ export default async function homeCollectionRoutes(app: FastifyInstance) {
   route(app, api.board, async (req) => ({ board: await dayBoard(db, org(req), req.query.date) }));
   route(app, api.visit, async (req) => ({ visit: await getVisit(db, org(req), req.params.id) }));
   route(app, api.receive, async (req) => ({ tube: await receiveTube(db, actorOf(req), req.body) }));
-  route(app, homeVisitsApi.day, async (req) => ({ visits: await myVisits(db, actorOf(req), req.query.date) }));
+  route(app, homeVisitsApi.day, async (req) => myVisits(db, actorOf(req), req.query.date));
   route(app, homeVisitsApi.sync, async (req) => ({ results: await syncVisits(db, actorOf(req), req.body) }));
 }

@@ -8,6 +8,7 @@ import {
   visitSchema,
   assignSchema,
   boardQuery,
+  dayQuery,
   dayBoardSchema,
   phlebotomistSchema,
   areaInputSchema,
@@ -166,8 +167,8 @@ export const homeVisitsApi = {
     method: 'GET',
     path: '/api/home-visits',
     access: 'collect_at_home',
-    query: boardQuery,
-    response: z.object({ visits: z.array(visitSchema) }),
+    query: dayQuery,
+    response: z.object({ date: z.string(), visits: z.array(visitSchema) }),
   }),
   sync: defineRoute({
     method: 'POST',

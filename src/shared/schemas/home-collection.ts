@@ -176,6 +176,8 @@ export const phlebotomistSchema = z.object({ id: z.number(), name: z.string(), r
 export type Phlebotomist = z.infer<typeof phlebotomistSchema>;
 
 export const boardQuery = z.object({ date: isoDate('date') });
+/** The phone's day: the lab's today unless a date is given. */
+export const dayQuery = z.object({ date: isoDate('date').optional() });
 export const dayBoardSchema = z.object({
   date: z.string(),
   /** The day's visits (not cancelled) by area, in slot order. */
