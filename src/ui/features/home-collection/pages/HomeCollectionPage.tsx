@@ -47,6 +47,7 @@ const columns: Column<Booking>[] = [
         {/* Phones have no room for the Status column: the badge goes under the slot. */}
         <span className="mt-1 block md:hidden">
           <BookingStatusBadge status={b.status} />
+          {b.sync_conflict && <span className="mt-1 block text-[13px] text-red-700">Phone: {b.sync_conflict}</span>}
         </span>
       </div>
     ),
@@ -111,7 +112,18 @@ const columns: Column<Booking>[] = [
     hideOnMobile: true,
     cell: (b) => <Money rupees={b.quoted_amount} />,
   },
-  { key: 'status', header: 'Status', hideOnMobile: true, cell: (b) => <BookingStatusBadge status={b.status} /> },
+  {
+    key: 'status',
+    header: 'Status',
+    hideOnMobile: true,
+    cell: (b) => (
+      <div className="min-w-0">
+        <BookingStatusBadge status={b.status} />
+        {/* What the phone met that the desk had changed (a visit cancelled while it was offline). */}
+        {b.sync_conflict && <span className="mt-1 block text-[13px] text-red-700">Phone: {b.sync_conflict}</span>}
+      </div>
+    ),
+  },
 ];
 
 /** Home Collection: the visits of a day, booked at the desk or from the portal. */
