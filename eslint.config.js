@@ -109,4 +109,9 @@ export default tseslint.config(
   boundary('src/cli', ['ui']),
   boundary('src/ui', ['core', 'server', 'cli']),
   { files: ['**/*.js', '**/*.mjs'], languageOptions: { globals: { ...globals.node } } },
+  // The phone app's plain scripts run in the browser and its service worker, not in Node.
+  {
+    files: ['src/ui/public/**/*.js'],
+    languageOptions: { globals: { ...globals.browser, ...globals.serviceworker } },
+  },
 );

@@ -96,6 +96,10 @@ export const PERMISSIONS = [
   'view_equipment',
   /** The bench's work on equipment: status changes, readings, scheduling and recording calibration and maintenance. */
   'manage_equipment',
+  /** The home-collection desk: the slot calendar and areas, booking, moving and cancelling visits, assigning phlebotomists. */
+  'manage_home_collection',
+  /** Goes to patients' homes: a phlebotomist who can be assigned visits and records them on the phone. */
+  'collect_at_home',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -132,6 +136,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'view_audit',
     'export_data',
     'manage_lab',
+    'manage_home_collection',
   ],
   doctor: [
     'view_patients',
@@ -155,6 +160,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'create_bills',
     'view_users',
     'manage_appointments',
+    'manage_home_collection',
   ],
   billing_staff: [
     'view_patients',
@@ -166,7 +172,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'view_users',
     'view_reports',
   ],
-  collector: ['view_patients', 'view_tests', 'view_samples', 'manage_samples', 'view_users'],
+  collector: ['view_patients', 'view_tests', 'view_samples', 'manage_samples', 'view_users', 'collect_at_home'],
   validator: [
     'view_patients',
     'view_tests',

@@ -55,6 +55,7 @@ interface Seeded {
     connection: number;
     message: number;
     ruleSet: number;
+    booking: number;
   };
 }
 
@@ -315,10 +316,39 @@ async function seed(name: string): Promise<Seeded> {
       closing,
       job,
       ruleSet,
+      booking: await homeBooking(a, marker, patient, test),
       failedJob: await failedImport(org, marker),
       ...(await machineMessage(a, marker)),
     },
   };
+}
+
+/** A home-collection calendar, an area named for the lab and a visit booked in it. */
+async function homeBooking(a: Client, marker: string, patient: number, test: number): Promise<number> {
+  await json(
+    a.put('/api/home-collection/calendar', {
+      slot_minutes: 60,
+      first_slot: '07:00',
+      last_slot: '10:00',
+      slot_capacity: 2,
+      per_phlebotomist: 1,
+      fasting: [{ test_id: test, hours: 8 }],
+    }),
+    200,
+  );
+  await json(a.post('/api/home-collection/areas', { name: `${marker} Nagar`, pin_codes: ['560001'] }));
+  return (
+    await json<{ booking: { id: number } }>(
+      a.post('/api/home-collection/bookings', {
+        patient_id: patient,
+        address: `${marker} House`,
+        pin_code: '560001',
+        slot_date: localDate(0, 1),
+        slot_time: '07:00',
+        items: [{ item_type: 'test', item_id: test }],
+      }),
+    )
+  ).booking.id;
 }
 
 /** An analyser connection (disabled: no listener) and one message in its log, as a machine would leave. */
@@ -452,6 +482,7 @@ function paramsFor(path: string, s: Seeded): Record<string, string | number> | n
     [/^\/api\/connections\/messages\/:id/, { id: i.message }],
     [/^\/api\/connections\/:id/, { id: i.connection }],
     [/^\/api\/autoverification\/rule-sets\/:id/, { id: i.ruleSet }],
+    [/^\/api\/home-collection\/bookings\/:id/, { id: i.booking }],
   ];
   return byPrefix.find(([re]) => re.test(path))?.[1] ?? null;
 }
@@ -461,6 +492,9 @@ const QUERY: Record<string, string> = {
   '/api/payers/:id/statement': '?from=2020-01-01&to=2030-12-31',
   '/api/payers/:id/statement/pdf': '?from=2020-01-01&to=2030-12-31',
   '/api/comprehensive-reports/monthly': `?month=${new Date().toISOString().slice(0, 7)}`,
+  '/api/home-collection/slots': `?date=${localDate(0, 1)}`,
+  '/api/home-collection/board': `?date=${localDate(0, 1)}`,
+  '/api/home-visits': `?date=${localDate(0, 1)}`,
 };
 const urlOf = (path: string, params: Record<string, string | number> | undefined) =>
   routeUrl(path, params) + (QUERY[path] ?? '');

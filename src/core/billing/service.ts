@@ -137,20 +137,17 @@ async function insertBill(
 }
 
 export async function createBill(db: Db, actor: Actor, input: BillCreate): Promise<Bill> {
-  const id = await db.transaction().execute(async (trx) => {
-    const patient = await findPatient(trx, actor.organizationId, input.patient_id);
-    if (!patient) throw ValidationError.field('patient_id', `Unknown patient ${input.patient_id}`);
-    if (input.visit_type === 'doctor_visit' && !input.doctor_id)
-      throw ValidationError.field('doctor_id', 'Please select a doctor for consultation');
-    return insertBill(
-      trx,
-      actor,
-      patient.id,
-      input,
-      input.visit_type ?? (input.doctor_id ? 'doctor_visit' : 'lab_only'),
-    );
-  });
+  const id = await db.transaction().execute((trx) => createBillIn(trx, actor, input));
   return getBill(db, actor.organizationId, id);
+}
+
+/** createBill inside a transaction the caller holds (a home visit's tubes become a bill with them); answers its id. */
+export async function createBillIn(trx: Db, actor: Actor, input: BillCreate): Promise<number> {
+  const patient = await findPatient(trx, actor.organizationId, input.patient_id);
+  if (!patient) throw ValidationError.field('patient_id', `Unknown patient ${input.patient_id}`);
+  if (input.visit_type === 'doctor_visit' && !input.doctor_id)
+    throw ValidationError.field('doctor_id', 'Please select a doctor for consultation');
+  return insertBill(trx, actor, patient.id, input, input.visit_type ?? (input.doctor_id ? 'doctor_visit' : 'lab_only'));
 }
 
 /** Register Patient with Bill: both or neither (or a bill for a patient picked instead of registering again). */
@@ -332,6 +329,7 @@ export async function addPayment(db: Db, actor: Actor, billId: number, p: Paymen
 
 export { toBill } from './mappers.js';
 export { billPdfById } from './print.js';
+export { priceBill } from './pricing.js';
 
 /** What the import and export engine (transfer/) writes and reads through. */
 export { BILL_NUMBER, insertHistoricalBill, type HistoricalBill, type HistoricalPayment } from './history.js';

@@ -328,3 +328,4 @@ export {
   reportNotificationsOn,
 } from './outbox.js';
 export { type SenderLog } from './sender.js';
+export { type PatientNotice, queuePatientNotice } from './patient-notice.js';

@@ -18,6 +18,7 @@ export const MOVED_TABLES = [
   'test_results',
   'visits',
   'portal_sessions',
+  'home_bookings',
 ] as const;
 export type MovedTable = (typeof MOVED_TABLES)[number];
 

@@ -7,6 +7,7 @@ import { isValidBarcode, type SampleType } from '../../shared/samples.js';
 import type { Sample } from '../../shared/schemas/samples.js';
 import { barcodeOwner, findSampleRow, samplesWithoutBarcode, updateSampleRow } from './repository.js';
 import { load, freshBarcode } from './service.js';
+import { barcodeReserved } from './reservation-repository.js';
 
 /** Finding a tube by its barcode, checking a typed barcode, and giving barcodes to tubes without one. */
 
@@ -24,7 +25,9 @@ export async function checkBarcode(
 ): Promise<{ isUnique: boolean; valid: boolean }> {
   const valid = isValidBarcode(barcode);
   if (!valid) return { isUnique: false, valid };
-  return { isUnique: !(await barcodeOwner(db, organizationId, barcode)), valid };
+  const taken =
+    (await barcodeOwner(db, organizationId, barcode)) || (await barcodeReserved(db, organizationId, barcode));
+  return { isUnique: !taken, valid };
 }
 
 /** Generate Missing Barcodes: every sample without one gets one, in one transaction. */

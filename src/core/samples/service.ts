@@ -41,6 +41,7 @@ import {
   testsOfSamples,
   toSample,
 } from './repository.js';
+import { barcodeReserved, deleteReservation, insertReservation } from './reservation-repository.js';
 import { findPatient } from '../patients/repository.js';
 import { findUser } from '../users/repository.js';
 import { findBillRow } from '../billing/repository.js';
@@ -91,9 +92,31 @@ export async function sampleSummary(db: Db, organizationId: number): Promise<Sam
 export async function freshBarcode(trx: Db, organizationId: number, type: SampleType): Promise<string> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const code = makeBarcode(type, Date.now(), randomInt(1000));
-    if (!(await barcodeOwner(trx, organizationId, code))) return code;
+    if (!(await barcodeOwner(trx, organizationId, code)) && !(await barcodeReserved(trx, organizationId, code)))
+      return code;
   }
   throw new ConflictError('Could not find a free barcode; try again', 'BARCODE_EXHAUSTED');
+}
+
+/**
+ * A barcode handed out now for a tube drawn later, away from the lab (a phlebotomist's phone labels
+ * it offline): no sample gets it from freshBarcode until `useReservedBarcode` gives it to its tube.
+ */
+export async function reserveBarcode(
+  trx: Db,
+  organizationId: number,
+  type: SampleType,
+  holder: string,
+): Promise<string> {
+  const code = await freshBarcode(trx, organizationId, type);
+  await insertReservation(trx, organizationId, code, holder, nowIso());
+  return code;
+}
+
+/** A reserved barcode given to its tube: the reservation ends (refused if it was not reserved). */
+export async function useReservedBarcode(trx: Db, organizationId: number, barcode: string): Promise<void> {
+  if (!(await deleteReservation(trx, organizationId, barcode)))
+    throw new ConflictError(`Barcode ${barcode} is not reserved`, 'NOT_RESERVED');
 }
 
 async function assertTests(trx: Db, organizationId: number, ids: number[]) {

@@ -66,11 +66,21 @@ export interface SampleStatusHistoryTable {
 }
 
 /** Merged into the database type (src/core/db/schema.ts) wherever this module is compiled. */
+/** A barcode handed out before its tube exists (a phone labels tubes offline); migration 53. */
+export interface BarcodeReservationsTable {
+  organization_id: number;
+  barcode: string;
+  /** Who holds it, as `<entity>:<id>` (home_booking:12). */
+  holder: string;
+  reserved_at: string;
+}
+
 declare module '../db/schema.js' {
   interface DB {
     collection_locations: CollectionLocationsTable;
     samples: SamplesTable;
     sample_tests: SampleTestsTable;
     sample_status_history: SampleStatusHistoryTable;
+    barcode_reservations: BarcodeReservationsTable;
   }
 }

@@ -1,3 +1,4 @@
+import { portalBook, portalBookings, portalSlots } from '../../core/home-collection/portal.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { portalApi, portalPinApi } from '../../shared/api/portal.js';
 import { UnauthorizedError } from '../../core/errors.js';
@@ -125,6 +126,14 @@ export async function portalRoutes(app: FastifyInstance) {
   );
   route(app, portalApi.results, async (req) => ({ results: await portalResults(db, patientOf(req)) }), guarded);
   route(app, portalApi.bills, async (req) => ({ bills: await portalBills(db, patientOf(req)) }), guarded);
+  route(
+    app,
+    portalApi.homeSlots,
+    async (req) => ({ slots: await portalSlots(db, patientOf(req), req.query.date) }),
+    guarded,
+  );
+  route(app, portalApi.homeBookings, async (req) => ({ bookings: await portalBookings(db, patientOf(req)) }), guarded);
+  route(app, portalApi.homeBook, async (req) => ({ booking: await portalBook(db, patientOf(req), req.body) }), guarded);
 
   route(
     app,

@@ -9,6 +9,7 @@ import {
   portalPinStatusSchema,
   portalResultSchema,
 } from '../schemas/portal.js';
+import { bookingSchema, portalBookingSchema, slotSchema, slotsQuery } from '../schemas/home-collection.js';
 import { defineRoute, fileResponse } from './contract.js';
 
 const thePatient = z.object({ patient: portalPatientSchema });
@@ -81,6 +82,28 @@ export const portalApi = {
     params: idParam,
     query: downloadQuery,
     response: fileResponse('application/pdf'),
+  }),
+  /** Home collection from the portal, when the lab allows it (409 PORTAL_BOOKING_OFF otherwise). */
+  homeSlots: defineRoute({
+    method: 'GET',
+    path: '/api/portal/home-collection/slots',
+    access: 'public',
+    query: slotsQuery,
+    response: z.object({ slots: z.array(slotSchema) }),
+  }),
+  homeBookings: defineRoute({
+    method: 'GET',
+    path: '/api/portal/home-collection/bookings',
+    access: 'public',
+    response: z.object({ bookings: z.array(bookingSchema) }),
+  }),
+  homeBook: defineRoute({
+    method: 'POST',
+    path: '/api/portal/home-collection/bookings',
+    access: 'public',
+    body: portalBookingSchema,
+    response: z.object({ booking: bookingSchema }),
+    status: 201,
   }),
 };
 

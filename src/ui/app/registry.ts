@@ -19,6 +19,7 @@ import { screens as invoices } from '@/features/invoices/screens';
 import { screens as invitations } from '@/features/invitations/screens';
 import { screens as labReports } from '@/features/lab-reports/screens';
 import { screens as home } from '@/features/home/screens';
+import { screens as homeCollection } from '@/features/home-collection/screens';
 import { screens as landing } from '@/features/landing/screens';
 import { screens as notifications } from '@/features/notifications/screens';
 import { screens as patients } from '@/features/patients/screens';
@@ -50,6 +51,7 @@ export const SCREENS: readonly ScreenDef[] = [
   ...payments,
   ...invoices,
   ...samples,
+  ...homeCollection,
   ...results,
   ...labReports,
   ...qc,

@@ -1,0 +1,133 @@
+import type { Db } from '../db/connection.js';
+import type { Actor } from '../context.js';
+import { nowIso } from '../context.js';
+import { writeAudit } from '../audit/audit.js';
+import { ConflictError, NotFoundError } from '../errors.js';
+import { testsOfLines } from '../catalogue/service.js';
+import { testTubes } from '../catalogue/repository.js';
+import { findBill } from '../billing/repository.js';
+import { labToday } from '../settings/service.js';
+import { updateSampleRow } from '../samples/repository.js';
+import { addHistory, reserveBarcode } from '../samples/service.js';
+import { tubeOf, tubeSampleType, type TubeId } from '../../shared/tubes.js';
+import { paiseToRupees } from '../../shared/money.js';
+import type { Tube, Visit } from '../../shared/schemas/home-collection.js';
+import { toBooking, type StoredLine } from './mappers.js';
+import {
+  bookingsOfDay,
+  findBookingRow,
+  insertTubeRows,
+  tubeByBarcode,
+  tubesOfBookings,
+  updateTubeRow,
+  type BookingRow,
+} from './repository.js';
+
+/** Where a tube drawn at home is until the lab scans it in. */
+export const IN_TRANSIT = 'In transit (home collection)';
+
+/**
+ * A visit's tubes: one per tube its tests need (as the bill's order will make them), each with a
+ * barcode lims reserves when the visit is booked, so the phone prints or scans labels offline and
+ * no other tube, at the desk or on another phone, gets the same barcode.
+ */
+export async function reserveTubes(trx: Db, organizationId: number, bookingId: number, lines: StoredLine[]) {
+  const ordered = lines.map((l) => ({
+    test_id: l.item_type === 'test' ? l.item_id : null,
+    profile_id: l.item_type === 'profile' ? l.item_id : null,
+    package_id: l.item_type === 'package' ? l.item_id : null,
+  }));
+  const tubes = new Set<TubeId>();
+  for (const t of await testTubes(trx, await testsOfLines(trx, ordered))) tubes.add(tubeOf(t));
+  const rows = [];
+  for (const tube of tubes) {
+    const type = tubeSampleType(tube);
+    rows.push({
+      organization_id: organizationId,
+      booking_id: bookingId,
+      container: tube,
+      sample_type: type,
+      barcode: await reserveBarcode(trx, organizationId, type, `home_booking:${bookingId}`),
+      collected_at: null,
+      sample_id: null,
+      received_at: null,
+      received_temperature: null,
+      received_by: null,
+    });
+  }
+  await insertTubeRows(trx, rows);
+}
+
+const toTube = (t: Awaited<ReturnType<typeof tubeByBarcode>> & object): Tube => ({
+  barcode: t.barcode,
+  container: t.container,
+  sample_type: t.sample_type,
+  collected_at: t.collected_at,
+  sample_id: t.sample_id,
+  received_at: t.received_at,
+  received_temperature: t.received_temperature === null ? null : Number(t.received_temperature),
+});
+
+async function toVisits(db: Db, organizationId: number, rows: BookingRow[]): Promise<Visit[]> {
+  const tubes = await tubesOfBookings(
+    db,
+    organizationId,
+    rows.map((r) => r.id),
+  );
+  const out: Visit[] = [];
+  for (const r of rows) {
+    const bill = r.bill_id ? await findBill(db, organizationId, r.bill_id) : undefined;
+    out.push({
+      ...toBooking(r),
+      tubes: tubes.filter((t) => t.booking_id === r.id).map(toTube),
+      started_at: r.started_at,
+      arrived_at: r.arrived_at,
+      collected_at: r.collected_at,
+      amount_due: paiseToRupees(bill ? bill.final_amount_paise : r.quoted_paise),
+      paid: paiseToRupees(bill ? bill.paid_paise : 0),
+    });
+  }
+  return out;
+}
+
+/** The signed-in phlebotomist's visits of a day (the lab's today unless given), in slot order, with their tubes. */
+export async function myVisits(db: Db, actor: Actor, date?: string): Promise<{ date: string; visits: Visit[] }> {
+  const day = date ?? (await labToday(db, actor.organizationId));
+  const rows = await bookingsOfDay(db, actor.organizationId, day, actor.userId!);
+  return { date: day, visits: await toVisits(db, actor.organizationId, rows) };
+}
+
+export async function getVisit(db: Db, organizationId: number, id: number): Promise<Visit> {
+  const row = await findBookingRow(db, organizationId, id);
+  if (!row) throw new NotFoundError('Booking', id);
+  return (await toVisits(db, organizationId, [row]))[0]!;
+}
+
+/** The received-at-lab scan of a tube drawn at home: the time, and the temperature if the lab records it. */
+export async function receiveTube(
+  db: Db,
+  actor: Actor,
+  input: { barcode: string; temperature?: number | null | undefined },
+): Promise<Tube> {
+  return db.transaction().execute(async (trx) => {
+    const t = await tubeByBarcode(trx, actor.organizationId, input.barcode);
+    if (!t) throw new NotFoundError('Home collection tube', input.barcode);
+    if (!t.sample_id) throw new ConflictError(`Tube ${t.barcode} has not been collected yet`, 'NOT_COLLECTED');
+    if (t.received_at)
+      throw new ConflictError(`Tube ${t.barcode} was received at ${t.received_at}`, 'ALREADY_RECEIVED');
+    const now = nowIso();
+    const temperature = input.temperature ?? null;
+    await updateTubeRow(trx, t.id, { received_at: now, received_temperature: temperature, received_by: actor.userId });
+    await updateSampleRow(trx, t.sample_id, { location: 'Lab', updated_at: now });
+    const note = `Received at lab from home collection${temperature === null ? '' : `, ${temperature} °C`}`;
+    await addHistory(trx, actor, t.sample_id, 'collected', 'collected', 'Lab', note);
+    await writeAudit(trx, actor, {
+      action: 'update',
+      entity: 'sample',
+      entityId: t.sample_id,
+      oldValues: { location: IN_TRANSIT },
+      newValues: { location: 'Lab', received_at: now, temperature },
+    });
+    return toTube({ ...t, received_at: now, received_temperature: temperature, received_by: actor.userId });
+  });
+}
