@@ -11,6 +11,7 @@ import { twoFactorListeners } from './two-factor/listeners.js';
 import { messagingListeners } from './messaging/listeners.js';
 import { tenantsListeners } from './tenants/listeners.js';
 import { autoverifyListeners } from './autoverify/listeners.js';
+import { reportDeliveryListeners } from './report-delivery/listeners.js';
 
 /**
  * Who reacts to the events of src/core/events.ts, in the order they run: an invoice's hold on a
@@ -29,6 +30,7 @@ export const LISTENERS: readonly Listeners[] = [
   samplesListeners,
   resultsListeners,
   portalListeners,
+  reportDeliveryListeners,
   interopOutListeners,
   reportsListeners,
   twoFactorListeners,

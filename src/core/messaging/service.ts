@@ -325,6 +325,10 @@ export {
   type Recipient,
   queueAnnouncement,
   queueReportReady,
+  realEmail,
+  realPhone,
   reportNotificationsOn,
 } from './outbox.js';
 export { type SenderLog } from './sender.js';
+export { SendError, sendEmail, type Email } from './mail.js';
+export { redact, sendSms, smsNumber, smsText } from './sms.js';

@@ -180,5 +180,5 @@ export { type ResultScope, assertInScope, doctorLimit, resultScope } from './sco
 export { enterResult } from './entry.js';
 export { checkedValue } from './evaluate.js';
 export { toResult } from './mappers.js';
-export { assertReleasable, reportStatus } from './report.js';
+export { assertReleasable, reportStatus, sampleReport } from './report.js';
 export { visitReport } from './visit-report.js';
