@@ -7,13 +7,13 @@ import {
   DataTable,
   DateText,
   FormField,
-  LabDateInput,
   PageHeader,
   Select,
   type BadgeTone,
   type Column,
   type RowAction,
 } from '@/components';
+import { LabDateInput } from '@/components/LabDateInput';
 import { useScreen } from '@/lib/screens';
 import { notify } from '@/lib/notify';
 import type { DeskReport } from '@shared/schemas/report-delivery';
