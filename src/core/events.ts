@@ -41,6 +41,10 @@ export interface CoreEvents {
   'result.entered': { resultId: number; sampleId: number; instrumentFlag: string | null };
   /** A critical value was telephoned: the report may have waited for that call. */
   'result.critical_called': { sampleId: number; resultId: number };
+  /** Money was put on a bill (a payment, an advance used): a report held for its dues may go now. */
+  'payment.received': { billId: number };
+  /** Staff released a report held for its bill's dues, with a reason: it may go now. */
+  'report.hold_released': { sampleId: number };
   /** The lab's time zone changed: its days (and whatever is kept per lab day) moved. */
   'lab.timezone_changed': { organizationId: number; from: string; to: string };
   /**

@@ -12,6 +12,7 @@ import { messagingListeners } from './messaging/listeners.js';
 import { tenantsListeners } from './tenants/listeners.js';
 import { autoverifyListeners } from './autoverify/listeners.js';
 import { homeCollectionListeners } from './home-collection/listeners.js';
+import { reportDeliveryListeners } from './report-delivery/listeners.js';
 
 /**
  * Who reacts to the events of src/core/events.ts, in the order they run: an invoice's hold on a
@@ -30,11 +31,12 @@ export const LISTENERS: readonly Listeners[] = [
   samplesListeners,
   resultsListeners,
   portalListeners,
+  reportDeliveryListeners,
   interopOutListeners,
   reportsListeners,
   twoFactorListeners,
   messagingListeners,
   tenantsListeners,
-  autoverifyListeners,
   homeCollectionListeners,
+  autoverifyListeners,
 ];

@@ -3,6 +3,7 @@ import type { JobSpec } from '../core/scheduler.js';
 import type { SenderLog } from '../core/messaging/sender.js';
 import { pruneOldMessages, sendDueMessages } from '../core/messaging/sender.js';
 import { sendDueReports } from '../core/interop-out/delivery.js';
+import { sendReportMessages } from '../core/report-delivery/sender.js';
 import { SWEEP_INTERVAL_MS } from '../core/notifications/sweep.js';
 import { sweepOverdueBills } from '../core/billing/overdue.js';
 import { sweepOverdueEquipmentWork } from '../core/equipment/overdue.js';
@@ -74,6 +75,14 @@ export function serverJobs(ctx: JobContext): JobSpec[] {
       periodMs: 5_000,
       firstDelayMs: 4_000,
       run: (signal) => sendDueReports(db(), ctx.log, signal, outbound),
+    },
+    {
+      // Released reports reach patients (and doctors) as a link: WhatsApp, SMS or email, from the ledger.
+      name: 'report-links-send',
+      description: 'Sends report links to patients and doctors',
+      periodMs: 5_000,
+      firstDelayMs: 4_000,
+      run: (signal) => sendReportMessages(db(), ctx.log, signal, outbound),
     },
     {
       // Export files past the lab's retention days, and uploads left waiting past their hour (both

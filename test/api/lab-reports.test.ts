@@ -355,7 +355,7 @@ describe('the signed verification link', () => {
     expect(await pdfText(`/api/samples/${s.id}/report.pdf`)).toContain('Scan to verify this report');
     // The QR code opens the lab's public address with the signed token after '#'.
     const link = await verificationUrl(lab.database.db, lab.organizationId, s.id, 'http://ignored');
-    expect(link).toMatch(/^https:\/\/lab\.example\.in\/verify-report#\d+\.\d+\.[A-Za-z0-9_-]{43}$/);
+    expect(link).toMatch(/^https:\/\/lab\.example\.in\/report-link#\d+\.\d+\.[A-Za-z0-9_-]{43}$/);
     const token = link!.split('#')[1]!;
 
     const ok = await lab.app.inject({ method: 'GET', url: `/api/report-verification?token=${token}` });

@@ -56,6 +56,7 @@ describe('lims serve runs its background jobs on the one scheduler', () => {
       ['outbox-send', 5_000],
       ['outbox-prune', 3_600_000],
       ['report-deliveries', 5_000],
+      ['report-links-send', 5_000],
       ['data-files-sweep', 3_600_000],
       ['interface-listeners', 3_000],
       ['watched-folders', 5_000],

@@ -483,6 +483,7 @@ function paramsFor(path: string, s: Seeded): Record<string, string | number> | n
     [/^\/api\/connections\/:id/, { id: i.connection }],
     [/^\/api\/autoverification\/rule-sets\/:id/, { id: i.ruleSet }],
     [/^\/api\/home-collection\/bookings\/:id/, { id: i.booking }],
+    [/^\/api\/report-delivery\/samples\/:id/, { id: i.sample }],
   ];
   return byPrefix.find(([re]) => re.test(path))?.[1] ?? null;
 }
@@ -655,6 +656,25 @@ describe('two labs on one server', () => {
     expect(res.body).not.toContain(String(B.ids.result).padStart(4, '0'));
     const still = await B.admin.get(`/api/test-results/${B.ids.result}`);
     expect(still.json<{ result: { status: string } }>().result.status).not.toBe('verified');
+  });
+
+  it("answers 404 to handing out, revoking or sending again another lab's report link", async () => {
+    for (const [method, path] of [
+      ['POST', '/api/report-delivery/samples/:id/link'],
+      ['DELETE', '/api/report-delivery/samples/:id/link'],
+      ['POST', '/api/report-delivery/samples/:id/resend'],
+      ['PUT', '/api/patients/:id/report-consent'],
+    ] as const) {
+      const id = path.startsWith('/api/patients') ? B.ids.patient : B.ids.sample;
+      const res = await lab.app.inject({
+        method,
+        url: routeUrl(path, { id }),
+        headers: { cookie: A.admin.cookie },
+        payload: path.startsWith('/api/patients') ? { channel: 'sms', consent: true } : {},
+      });
+      expect(res.statusCode, `${method} ${path}: ${res.body}`).toBe(404);
+      expect(res.body).not.toContain(B.marker);
+    }
   });
 
   it("keeps the superadmin's tenant routes from a lab's admin", async () => {

@@ -360,4 +360,4 @@ export async function saveReportSettings(db: Db, actor: Actor, input: ReportSett
 }
 
 export { settingsRow as reportSettingsRow };
-export { verificationToken, verificationUrl } from './verification.js';
+export { sampleOfVerificationToken, verificationToken, verificationUrl } from './verification.js';

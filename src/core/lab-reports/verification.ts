@@ -27,10 +27,29 @@ export async function verificationUrl(
   const s = await ensureSettings(db, organizationId);
   const base = s.public_url ?? requestBase;
   if (!base) return null;
-  return `${base}/verify-report#${await verificationToken(db, organizationId, sampleId)}`;
+  // The report link page checks the report as /verify-report does and, when the lab sends reports
+  // by link, lets the patient who proves who they are download it (src/core/report-delivery).
+  return `${base}/report-link#${await verificationToken(db, organizationId, sampleId)}`;
 }
 
 const TOKEN = /^(\d{1,10})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/;
+
+/** The lab and sample a report's QR token names, when its signature is the lab's; else null. */
+export async function sampleOfVerificationToken(
+  db: Db,
+  token: string,
+): Promise<{ organizationId: number; sampleId: number } | null> {
+  const m = TOKEN.exec(token.trim());
+  if (!m) return null;
+  const organizationId = Number(m[1]);
+  const sampleId = Number(m[2]);
+  const row = await settingsRow(db, organizationId);
+  if (!row) return null;
+  const expected = Buffer.from(sign(row.verify_secret, organizationId, sampleId));
+  const given = Buffer.from(m[3]!);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+  return { organizationId, sampleId };
+}
 
 /** The public verification page: a genuine link answers what the report is; anything else is refused as not genuine. */
 export async function verifyReport(db: Db, token: string): Promise<ReportVerification> {

@@ -12,6 +12,8 @@ export interface Email {
   to: string;
   subject: string;
   text: string;
+  /** Files sent with it (a report PDF, when the lab sends reports attached). */
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 
 /** An error whose message is safe to show to the lab's administrator and to store (never to log). */
@@ -110,6 +112,7 @@ export async function sendEmail(row: SmtpRow, email: Email, opts: { allowPrivate
         to: email.to,
         subject: email.subject,
         text: email.text,
+        ...(email.attachments ? { attachments: email.attachments } : {}),
       }),
       deadline,
     ]);

@@ -325,7 +325,11 @@ export {
   type Recipient,
   queueAnnouncement,
   queueReportReady,
+  realEmail,
+  realPhone,
   reportNotificationsOn,
 } from './outbox.js';
 export { type SenderLog } from './sender.js';
 export { type PatientNotice, queuePatientNotice } from './patient-notice.js';
+export { SendError, sendEmail, type Email } from './mail.js';
+export { redact, sendSms, smsNumber, smsText } from './sms.js';

@@ -91,3 +91,55 @@ export function sendHttp(url: string, req: HttpOut): Promise<number> {
     r.end(req.body);
   });
 }
+
+/**
+ * Like sendHttp, but keeps up to `maxBody` bytes of the answer, for an API whose answer carries
+ * what the caller must keep (a message id). The caller parses it and never shows it: the URL is
+ * the lab's, the answer may come from anywhere.
+ */
+export function requestHttp(
+  url: string,
+  req: HttpOut & { maxBody: number },
+): Promise<{ status: number; body: string }> {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return Promise.reject(new HttpOutError('the URL is not valid', 'BAD_URL'));
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:')
+    return Promise.reject(new HttpOutError('the URL must start with http:// or https://', 'BAD_URL'));
+  let lookup;
+  try {
+    ({ lookup } = guardedTarget(target.hostname, req.policy));
+  } catch (err) {
+    return Promise.reject(networkReason(err, req.timeoutMs));
+  }
+  const client = target.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const done = (err: unknown, answer?: { status: number; body: string }) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (err) reject(networkReason(err, req.timeoutMs));
+      else resolve(answer!);
+    };
+    const r = client.request(target, { method: req.method, headers: req.headers, lookup, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (c: Buffer) => {
+        if (size < req.maxBody) chunks.push(c.subarray(0, req.maxBody - size));
+        size += c.length;
+      });
+      res.on('error', (err) => done(err));
+      res.on('end', () => done(null, { status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    const timer = setTimeout(() => {
+      done(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' }));
+      r.destroy();
+    }, req.timeoutMs);
+    r.on('error', (err) => done(err));
+    r.end(req.body);
+  });
+}

@@ -11,6 +11,7 @@ import { addDays, localDate } from '../../shared/time.js';
 import type { PaymentMethod } from '../../shared/billing.js';
 import { labSettings, organizationTimezone } from '../settings/service.js';
 import { nextSequence } from '../sequences.js';
+import { announce } from '../events.js';
 import {
   billForLedger,
   findClosing,
@@ -129,6 +130,7 @@ export async function recordPayment(
     entityId: row.id,
     newValues: { ...row, bill_number: bill.bill_number },
   });
+  await announce(trx, actor, 'payment.received', { billId: bill.id });
   return row;
 }
 
@@ -282,6 +284,7 @@ export async function useAdvance(
     entityId: row.id,
     newValues: { ...row, bill_number: bill.bill_number, advance_used: amountPaise },
   });
+  await announce(trx, actor, 'payment.received', { billId: bill.id });
   return row;
 }
 

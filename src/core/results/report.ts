@@ -15,6 +15,7 @@ import { verificationUrl } from '../lab-reports/service.js';
 import { reportSettingsFor } from '../printing/service.js';
 import { reportLinesOfSample } from './report-lines.js';
 import { doctorTitledName } from '../../shared/person-name.js';
+import { announce } from '../events.js';
 
 export type Head = NonNullable<Awaited<ReturnType<typeof reportHead>>>;
 
@@ -162,5 +163,6 @@ export async function releaseReport(db: Db, actor: Actor, sampleId: number, reas
       entityId: sampleId,
       newValues: { report_released: true, release_reason: reason },
     });
+    await announce(trx, actor, 'report.hold_released', { sampleId });
   });
 }

@@ -180,7 +180,7 @@ export { type ResultScope, assertInScope, doctorLimit, resultScope } from './sco
 export { enterResult } from './entry.js';
 export { checkedValue } from './evaluate.js';
 export { toResult } from './mappers.js';
-export { assertReleasable, reportStatus } from './report.js';
+export { assertReleasable, reportStatus, sampleReport } from './report.js';
 export { visitReport } from './visit-report.js';
 
 /** What the import and export engine (transfer/) writes and reads through. */

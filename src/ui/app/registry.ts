@@ -27,6 +27,7 @@ import { screens as payments } from '@/features/payments/screens';
 import { screens as portal } from '@/features/portal/screens';
 import { screens as qc } from '@/features/qc/screens';
 import { screens as reports } from '@/features/reports/screens';
+import { screens as reportDelivery } from '@/features/report-delivery/screens';
 import { screens as results } from '@/features/results/screens';
 import { screens as samples } from '@/features/samples/screens';
 import { screens as setup } from '@/features/setup/screens';
@@ -54,6 +55,7 @@ export const SCREENS: readonly ScreenDef[] = [
   ...homeCollection,
   ...results,
   ...labReports,
+  ...reportDelivery,
   ...qc,
   ...inventory,
   ...users,

@@ -158,3 +158,32 @@ export async function uploadFile<C extends RouteContract>(
   }
   return data as CallOutput<C>;
 }
+
+/**
+ * Calls a route that answers a file for a JSON body (the report link page's PDF: the token and the
+ * answer travel in the body, never in a URL): the file as a Blob, a refusal as an ApiError.
+ */
+export async function callForFile<C extends RouteContract>(contract: C, input: CallInput<C>): Promise<Blob> {
+  const { params, query, body } = input as { params?: object; query?: object; body?: unknown };
+  let res: Response;
+  try {
+    res = await fetch(routeUrl(contract.path, params, query), {
+      method: contract.method,
+      headers: { accept: 'application/pdf, application/json', 'content-type': 'application/json' },
+      credentials: 'same-origin',
+      body: JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, 'Cannot reach the lims server. Check your network connection.');
+  }
+  if (res.ok) return res.blob();
+  const text = await res.text();
+  let data: unknown = null;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    data = null;
+  }
+  if (isErrorBody(data)) throw new ApiError(res.status, data.message, data.code, data.details ?? []);
+  throw new ApiError(res.status, `API call failed: ${res.status} ${res.statusText}`);
+}

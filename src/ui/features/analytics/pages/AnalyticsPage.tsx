@@ -26,6 +26,7 @@ import { notify } from '@/lib/notify';
 import { useUrlState } from '@/lib/useUrlState';
 import { useAnalytics } from '../api';
 import { ChartCard } from '../components/ChartCard';
+import { MessageCosts } from '../components/MessageCosts';
 import { downloadText, toCsv } from '../csv';
 
 /** Analytics Dashboard (spec 001): every figure from the lab's records over the range. */
@@ -189,6 +190,7 @@ function AnalyticsScreen() {
             />
           </div>
           <Performance a={a} />
+          <MessageCosts />
         </div>
       )}
     </>

@@ -1,3 +1,4 @@
+import { ReportConsent } from '@/components/ReportConsent';
 import type { ReactNode } from 'react';
 import { GitMerge, Pencil } from 'lucide-react';
 import type { Patient } from '@shared/schemas/patients';
@@ -133,6 +134,7 @@ export function PatientDetailsDialog({ patient, onOpenChange, onEdit, onMerge }:
               <DateText value={p.updated_at} withTime />
             </Item>
           </Section>
+          <ReportConsent patientId={p.id} />
         </div>
       )}
     </Dialog>

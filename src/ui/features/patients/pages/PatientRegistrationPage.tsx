@@ -1,4 +1,5 @@
 import { PortalPinOffer } from '@/components/PortalPinOffer';
+import { ReportConsent } from '@/components/ReportConsent';
 import { shownErrors } from '@/lib/forms';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useForm, type FieldErrors } from 'react-hook-form';
@@ -70,6 +71,9 @@ function SuccessPanel({
               <UserPlus />
               Register Another Patient
             </Button>
+          </div>
+          <div className="mt-3">
+            <ReportConsent patientId={patient.id} />
           </div>
         </div>
       </CardBody>
