@@ -70,6 +70,7 @@ import { sql as instrumentProfiles } from './048_instrument_profiles.js';
 import { sql as dayRollups, postgres as dayRollupsPostgres } from './049_day_rollups.js';
 import { sql as autoverification } from './050_autoverification.js';
 import { sql as moneyRollups, postgres as moneyRollupsPostgres } from './051_money_rollups.js';
+import { sql as centres } from './054_centres.js';
 
 export interface Migration {
   version: number;
@@ -177,4 +178,5 @@ export const migrations: Migration[] = [
   { version: 49, name: 'day_rollups', sql: dayRollups, postgres: dayRollupsPostgres },
   { version: 50, name: 'autoverification', sql: autoverification },
   { version: 51, name: 'money_rollups', sql: moneyRollups, postgres: moneyRollupsPostgres },
+  { version: 54, name: 'centres', sql: centres },
 ];
