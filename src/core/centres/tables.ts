@@ -66,12 +66,6 @@ export interface CentreReceiptAllocationsTable {
   amount_paise: number;
 }
 
-export interface CentreUsersTable {
-  user_id: number;
-  organization_id: number;
-  centre_id: number;
-}
-
 declare module '../db/schema.js' {
   interface DB {
     centres: CentresTable;
@@ -81,6 +75,5 @@ declare module '../db/schema.js' {
     centre_approvals: CentreApprovalsTable;
     centre_receipts: CentreReceiptsTable;
     centre_receipt_allocations: CentreReceiptAllocationsTable;
-    centre_users: CentreUsersTable;
   }
 }

@@ -14,7 +14,6 @@
  *   let it through once a manager approved it (centre_approvals, one approval per bill).
  * - centre_receipts and centre_receipt_allocations: money a centre paid against its statement and
  *   the bills it settled (each allocation is a payment row on that bill).
- * - centre_users: the accounts that sign in for one centre.
  */
 export const sql = /* sql */ `
 CREATE TABLE centres (
@@ -89,11 +88,4 @@ CREATE TABLE centre_receipt_allocations (
   amount_paise INTEGER NOT NULL CHECK (amount_paise > 0)
 );
 CREATE INDEX centre_receipt_allocations_receipt ON centre_receipt_allocations (receipt_id);
-
-CREATE TABLE centre_users (
-  user_id INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
-  organization_id INTEGER NOT NULL REFERENCES organizations(id),
-  centre_id INTEGER NOT NULL REFERENCES centres(id)
-);
-CREATE INDEX centre_users_centre ON centre_users (centre_id);
 `;
