@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeLab, type Client, type TestLab } from '../helpers.js';
+import { makeLab, pdfText, type Client, type TestLab } from '../helpers.js';
 import { exec, row } from '../db.js';
 import { auditRowsFor, badFields, createPatient, errorBody, uniqueWord } from './support.js';
 import type { Centre, CentreReceipt, CentreStatement, ShareRule } from '../../src/shared/schemas/centres.js';
@@ -233,5 +233,27 @@ describe('the hold', () => {
     } finally {
       await lab.admin.put('/api/centre-settings', { on_breach: 'refuse' });
     }
+  });
+});
+
+describe('the statement PDF', () => {
+  it('prints the ledger, the ageing and the share of the period', async () => {
+    const c = await addCentre({ gstin: GSTIN, credit_limit: 9000, share_percent: 10 });
+    const bill = await okBill(c, [tsh]);
+    await lab.admin.post(`/api/centres/${c.id}/receipts`, { amount: 250, method: 'upi', reference: 'UTR77' });
+    const res = await lab.admin.get(`/api/centres/${c.id}/statement/pdf?from=${today}&to=${today}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toContain('application/pdf');
+    const text = pdfText(res);
+    expect(text).toContain('COLLECTION CENTRE STATEMENT');
+    expect(text).toContain(c.name);
+    expect(text).toContain(`GSTIN ${GSTIN}`);
+    expect(text).toContain(bill.bill_number);
+    expect(text).toMatch(/Closing balance\s+₹600\.00\s+₹250\.00\s+₹350\.00/);
+    expect(text).toContain('Not yet due');
+    expect(text).toMatch(/₹600\.00\s+₹60\.00\s+₹540\.00/);
+    expect(badFields(await lab.admin.get(`/api/centres/${c.id}/statement/pdf?from=${today}&to=2020-01-01`))).toEqual([
+      'to',
+    ]);
   });
 });

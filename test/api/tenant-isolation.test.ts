@@ -479,6 +479,7 @@ const QUERY: Record<string, string> = {
   '/api/payers/:id/statement': '?from=2020-01-01&to=2030-12-31',
   '/api/payers/:id/statement/pdf': '?from=2020-01-01&to=2030-12-31',
   '/api/centres/:id/statement': '?from=2020-01-01&to=2030-12-31',
+  '/api/centres/:id/statement/pdf': '?from=2020-01-01&to=2030-12-31',
   '/api/comprehensive-reports/monthly': `?month=${new Date().toISOString().slice(0, 7)}`,
 };
 const urlOf = (path: string, params: Record<string, string | number> | undefined) =>

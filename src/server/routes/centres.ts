@@ -15,8 +15,11 @@ import {
   updateCentreSettings,
 } from '../../core/centres/service.js';
 import { centreBills, centreReceipts, centreStatement, receiveCentrePayment } from '../../core/centres/money.js';
+import { centreStatementPdf } from '../../core/pdf/centre-statement.js';
+import { getOrganization } from '../../core/settings/organization.js';
 import { actorOf } from '../plugins/auth.js';
 import { route } from '../contract.js';
+import { sendPdf } from '../files.js';
 
 export default async function centreRoutes(app: FastifyInstance) {
   const db = app.database.db;
@@ -52,4 +55,9 @@ export default async function centreRoutes(app: FastifyInstance) {
   route(app, centresApi.statement, async (req) => ({
     statement: await centreStatement(db, org(req), req.params.id, req.query.from, req.query.to),
   }));
+  route(app, centresApi.statementPdf, async (req, reply) => {
+    const st = await centreStatement(db, org(req), req.params.id, req.query.from, req.query.to);
+    const pdf = await centreStatementPdf(await getOrganization(db, org(req)), st);
+    return sendPdf(reply, `centre-statement-${st.centre.id}-${st.from}-${st.to}.pdf`, pdf, req.query.download === '1');
+  });
 }

@@ -11,6 +11,7 @@ import {
   centreReceiptSchema,
   centreSchema,
   centreSettingsSchema,
+  centreStatementPdfQuery,
   centreStatementQuery,
   centreStatementSchema,
   centreUpdateSchema,
@@ -18,7 +19,7 @@ import {
   shareRuleParams,
   shareRuleSchema,
 } from '../schemas/centres.js';
-import { defineRoute } from './contract.js';
+import { defineRoute, fileResponse } from './contract.js';
 
 const oneCentre = z.object({ centre: centreSchema });
 const rules = z.object({ rules: z.array(shareRuleSchema) });
@@ -153,5 +154,14 @@ export const centresApi = {
     params: idParam,
     query: centreStatementQuery,
     response: z.object({ statement: centreStatementSchema }),
+  }),
+  /** The statement as a PDF: the ledger, ageing and the share. */
+  statementPdf: defineRoute({
+    method: 'GET',
+    path: '/api/centres/:id/statement/pdf',
+    access: 'view_bills',
+    params: idParam,
+    query: centreStatementPdfQuery,
+    response: fileResponse('application/pdf'),
   }),
 };

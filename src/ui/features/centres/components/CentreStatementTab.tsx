@@ -1,6 +1,9 @@
 import { useState } from 'react';
 import { AGEING_BUCKETS, AGEING_LABELS, type Centre, type CentreStatement } from '@shared/schemas/centres';
-import { DataTable, DateRangeFields, Money, rangeIsBackwards, type Column } from '@/components';
+import { FileDown } from 'lucide-react';
+import { centresApi } from '@shared/api/centres';
+import { DataTable, DateRangeFields, Money, buttonClass, rangeIsBackwards, type Column } from '@/components';
+import { contractUrl } from '@/lib/api';
 import { formatDate, useLabFormat } from '@/lib/format';
 import { localDate } from '@shared/time';
 import { useCentreStatement } from '../api';
@@ -65,6 +68,17 @@ export function CentreStatementTab({ centre }: { centre: Centre }) {
             setTo(r.to);
           }}
         />
+        {bad ? null : (
+          <a
+            className={buttonClass('outline')}
+            href={contractUrl(centresApi.statementPdf, { params: { id: centre.id }, query: { from, to } })}
+            target="_blank"
+            rel="noopener"
+          >
+            <FileDown />
+            Statement PDF
+          </a>
+        )}
       </div>
       {s && (
         <>
