@@ -31,6 +31,12 @@ export interface CoreEvents {
   'bill.cancelled': { billId: number; billNumber: string; reason: string };
   /** A sample is about to be deleted (`code` is its printed sample id): a feature holding its records refuses. */
   'sample.deleting': { sample: { id: number; code: string } };
+  /**
+   * A sample's report is about to leave the lab (printed, downloaded, shown in a portal) and staff
+   * have not released it by hand: a feature that holds it (a centre on hold) refuses by throwing a
+   * ConflictError whose message the screens show as the reason.
+   */
+  'report.releasing': { sampleId: number; sampleCode: string };
   /** Every ordered test of a sample is verified: its report is released. */
   'sample.completed': { sampleId: number };
   /**

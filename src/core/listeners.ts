@@ -13,13 +13,15 @@ import { tenantsListeners } from './tenants/listeners.js';
 import { autoverifyListeners } from './autoverify/listeners.js';
 import { homeCollectionListeners } from './home-collection/listeners.js';
 import { reportDeliveryListeners } from './report-delivery/listeners.js';
+import { centresListeners } from './centres/listeners.js';
 
 /**
  * Who reacts to the events of src/core/events.ts, in the order they run: an invoice's hold on a
  * bill is checked before anything reacts to its change; a bill's consultation
  * becomes a visit before its tubes are ordered, and a cancelled bill's visits are cancelled before
  * its tubes are withdrawn; a settings change is checked against one's own authenticator before
- * the notification channels. Autoverification comes last: a release it makes announces
+ * the notification channels. A collection centre's hold refuses its bill before the bill's visit
+ * and tubes are made. Autoverification comes last: a release it makes announces
  * `sample.completed`, which the features above handle as they would a person's. A feature that
  * reacts to another adds a `listeners.ts` of its own and
  * one line here, instead of being called by name from the feature that announces.
@@ -27,6 +29,7 @@ import { reportDeliveryListeners } from './report-delivery/listeners.js';
 export const LISTENERS: readonly Listeners[] = [
   billingListeners,
   invoicesListeners,
+  centresListeners,
   visitsListeners,
   samplesListeners,
   resultsListeners,

@@ -56,6 +56,7 @@ interface Seeded {
     message: number;
     ruleSet: number;
     booking: number;
+    centre: number;
   };
 }
 
@@ -244,6 +245,21 @@ async function seed(name: string): Promise<Seeded> {
     await json<{ payer: { id: number } }>(a.post('/api/payers', { name: `${marker} Corp`, type: 'corporate' }))
   ).payer.id;
   const invoice = (await json<{ invoice: { id: number } }>(a.post('/api/invoices', { bill_id: bill }))).invoice.id;
+  const centre = (
+    await json<{ centre: { id: number; payer_id: number } }>(
+      a.post('/api/centres', { name: `${marker} Centre`, gstin: '29AAACI1111K1Z2', credit_limit: 100000 }),
+      201,
+    )
+  ).centre;
+  await json(
+    a.post('/api/bills', {
+      patient_id: patient,
+      items: [{ item_type: 'test', item_id: test }],
+      payer_id: centre.payer_id,
+    }),
+    201,
+  );
+  await json(a.post(`/api/centres/${centre.id}/share-rules`, { test_id: test, share_percent: 10 }), 201);
   const payment = (
     await json<{ payment: { id: number } }>(a.post('/api/payments', { bill_id: bill, amount: 50, method: 'cash' }))
   ).payment.id;
@@ -317,6 +333,7 @@ async function seed(name: string): Promise<Seeded> {
       job,
       ruleSet,
       booking: await homeBooking(a, marker, patient, test),
+      centre: centre.id,
       failedJob: await failedImport(org, marker),
       ...(await machineMessage(a, marker)),
     },
@@ -472,6 +489,7 @@ function paramsFor(path: string, s: Seeded): Record<string, string | number> | n
     [/^\/api\/maintenance\/reports\/:report/, { report: 'equipment' }],
     [/^\/api\/maintenance\/:id/, { id: i.maintenance }],
     [/^\/api\/payers\/:id/, { id: i.payer }],
+    [/^\/api\/centres\/:id/, { id: i.centre }],
     [/^\/api\/invoices\/:id/, { id: i.invoice }],
     [/^\/api\/payments\/:id/, { id: i.payment }],
     [/^\/api\/closings\/:id/, { id: i.closing }],
@@ -492,6 +510,8 @@ function paramsFor(path: string, s: Seeded): Record<string, string | number> | n
 const QUERY: Record<string, string> = {
   '/api/payers/:id/statement': '?from=2020-01-01&to=2030-12-31',
   '/api/payers/:id/statement/pdf': '?from=2020-01-01&to=2030-12-31',
+  '/api/centres/:id/statement': '?from=2020-01-01&to=2030-12-31',
+  '/api/centres/:id/statement/pdf': '?from=2020-01-01&to=2030-12-31',
   '/api/comprehensive-reports/monthly': `?month=${new Date().toISOString().slice(0, 7)}`,
   '/api/home-collection/slots': `?date=${localDate(0, 1)}`,
   '/api/home-collection/board': `?date=${localDate(0, 1)}`,

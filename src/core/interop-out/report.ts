@@ -87,7 +87,13 @@ export async function verifiedReport(
       'REPORT_NOT_VERIFIED',
     );
   const org = await getOrganization(db, organizationId);
-  await assertReleasable(db, head, opts.holdUntilPaid ?? settingsOf(org).holdReportsUntilPaid);
+  await assertReleasable(
+    db,
+    head,
+    opts.holdUntilPaid ?? settingsOf(org).holdReportsUntilPaid,
+    false,
+    opts.holdUntilPaid !== false,
+  );
 
   const sample = await findSampleRow(db, organizationId, { id: sampleId });
   const bill = sample?.bill_id ? await findBillRow(db, organizationId, sample.bill_id) : undefined;

@@ -194,6 +194,7 @@ export function reportHead(db: Db, organizationId: number, sampleId: number) {
     .leftJoin('users as d', 'd.id', 'b.doctor_id')
     .select([
       's.id',
+      's.organization_id',
       's.sample_code',
       's.barcode',
       's.sample_type',

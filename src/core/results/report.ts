@@ -1,6 +1,7 @@
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
-import { nowIso } from '../context.js';
+import { nowIso, systemActor } from '../context.js';
+import { announce } from '../events.js';
 import { writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { ReportStatus } from '../../shared/schemas/results.js';
@@ -45,6 +46,8 @@ export async function assertReleasable(
   head: Head,
   holdUntilPaid: boolean,
   releasedOnly = false,
+  /** False where a report is pushed to a receiver rather than handed over (see verifiedReport). */
+  accountHolds = true,
 ): Promise<void> {
   // The desk hands over finished reports only: an interim one is for those who see results.
   if (releasedOnly && !head.reported_at)
@@ -66,6 +69,12 @@ export async function assertReleasable(
       `The report of sample ${head.sample_code} is held: bill ${head.bill_number} has ${formatInr(due)} due. Collect the payment, or release the report with a reason.`,
       'REPORT_HELD_UNPAID',
     );
+  // Others may hold it too (a collection centre on hold); a release by staff with a reason overrides.
+  if (accountHolds && !head.released_at)
+    await announce(db, systemActor(head.organization_id, 'report'), 'report.releasing', {
+      sampleId: head.id,
+      sampleCode: head.sample_code,
+    });
 }
 
 /**

@@ -16,6 +16,7 @@ import { screens as equipment } from '@/features/equipment/screens';
 import { screens as history } from '@/features/history/screens';
 import { screens as inventory } from '@/features/inventory/screens';
 import { screens as invoices } from '@/features/invoices/screens';
+import { screens as centres } from '@/features/centres/screens';
 import { screens as invitations } from '@/features/invitations/screens';
 import { screens as labReports } from '@/features/lab-reports/screens';
 import { screens as home } from '@/features/home/screens';
@@ -51,6 +52,7 @@ export const SCREENS: readonly ScreenDef[] = [
   ...billing,
   ...payments,
   ...invoices,
+  ...centres,
   ...samples,
   ...homeCollection,
   ...results,

@@ -72,6 +72,7 @@ import { sql as autoverification } from './050_autoverification.js';
 import { sql as moneyRollups, postgres as moneyRollupsPostgres } from './051_money_rollups.js';
 import { sql as reportDelivery } from './052_report_delivery.js';
 import { sql as homeCollection } from './053_home_collection.js';
+import { sql as centres } from './054_centres.js';
 
 export interface Migration {
   version: number;
@@ -181,4 +182,5 @@ export const migrations: Migration[] = [
   { version: 51, name: 'money_rollups', sql: moneyRollups, postgres: moneyRollupsPostgres },
   { version: 52, name: 'report_delivery', sql: reportDelivery },
   { version: 53, name: 'home_collection', sql: homeCollection },
+  { version: 54, name: 'centres', sql: centres },
 ];
