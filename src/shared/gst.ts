@@ -166,3 +166,20 @@ export function financialYearOf(date: string): string {
 export function invoiceNumberOf(prefix: 'INV' | 'CN', financialYear: string, n: number): string {
   return `${prefix}${financialYear}-${String(n).padStart(6, '0')}`;
 }
+
+/**
+ * The document a supply is printed as (CGST rule 46 and 49): a supply with no taxable line is a Bill
+ * of Supply, never a Tax Invoice (an exempt supply carries no tax to invoice); one taxable line
+ * makes it a Tax Invoice (rule 46A lets the exempt lines ride on it).
+ */
+export type GstDocumentKind = 'bill_of_supply' | 'tax_invoice';
+export function gstDocumentKind(ratesPercent: readonly number[]): GstDocumentKind {
+  return ratesPercent.some((r) => r > 0) ? 'tax_invoice' : 'bill_of_supply';
+}
+export const GST_DOCUMENT_TITLES: Record<GstDocumentKind, string> = {
+  bill_of_supply: 'BILL OF SUPPLY',
+  tax_invoice: 'TAX INVOICE',
+};
+/** The declaration rule 49 asks of a bill of supply. */
+export const EXEMPT_DECLARATION =
+  'Exempt supply: diagnostic services of a clinical establishment are exempt from GST (notification 12/2017-Central Tax (Rate), entry 74). No tax is charged.';

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { Option, type Command } from 'commander';
+import { ACCOUNT_EXPORTS, runAccountsExport } from './accounts-export.js';
 import { dataPaths } from '../../core/datadir.js';
 import { ValidationError } from '../../core/errors.js';
 import type { AnyEntity, ColumnMapping, ImportProgress, ImportResult } from '../../core/transfer/service.js';
@@ -34,6 +35,7 @@ interface ImportFlags {
 }
 
 interface ExportFlags {
+  month?: string;
   format?: TransferFormat;
   out?: string;
   from?: string;
@@ -184,13 +186,14 @@ import through the web's Data screens. The columns, the limits and the rules: do
   program
     .command('export')
     .description('export patients, tests, bills, ... as CSV, XLSX or JSON (to a file, or to standard output)')
-    .argument('<entity>', `what to export: ${entityList()}`)
+    .argument('<entity>', `what to export: ${entityList()}; or tally, gstr1, einvoice (the accountant's month)`)
     .addOption(
       new Option('--format <format>', 'csv, xlsx or json (default: by --out, else csv)').choices(IMPORT_FORMATS),
     )
     .option('-o, --out <file>', 'the file to write (replaced if it exists); default: standard output when piped')
     .option('--from <date>', 'from this day on (YYYY-MM-DD, the lab calendar), by the entity date')
     .option('--to <date>', 'up to and including this day (YYYY-MM-DD)')
+    .option('--month <YYYY-MM>', 'with tally, gstr1 or einvoice: the calendar month (the lab days)')
     .option(
       '--where <field=value>',
       'only records whose field has this value (repeatable)',
@@ -210,11 +213,18 @@ Examples:
   $ lims export bills --from 2026-04-01 --to 2026-04-30 --out april-bills.xlsx
   $ lims export tests --format json > menu.json
   $ lims export patients --where gender=Female --where membership_type=premium
+  $ lims export tally --month 2026-11 --out /srv/tally/2026-11.xml
+  $ lims export gstr1 --month 2026-11 --out gstr1-2026-11.json
+  $ lims export gstr1 --month 2026-11 --format csv --out gstr1-2026-11/
 
 CSV is the same file the web UI downloads: UTF-8 with a byte order mark, formula-safe cells.
 Without --out on a terminal the file is written here as <entity>-<date>.<ext> and its name said.`,
     )
     .action(async (entityName: string, flags: ExportFlags, cmd: Command) => {
+      const accounts = ACCOUNT_EXPORTS.find((k) => k === entityName.trim());
+      if (accounts) return runAccountsExport(accounts, flags, cmd, out, streams.stdout);
+      if (flags.month !== undefined)
+        throw new UsageError(`--month ${flags.month}: goes with tally, gstr1 or einvoice; use --from and --to`);
       const entity = await entityOf(entityName);
       const { checkFilters, runExport, parallelSettings } = await transfer();
       const format: TransferFormat = flags.format ?? (flags.out ? (formatOfName(flags.out) ?? 'csv') : 'csv');

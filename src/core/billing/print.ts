@@ -1,6 +1,6 @@
 import type { Db } from '../db/connection.js';
 import { NotFoundError } from '../errors.js';
-import { getOrganization } from '../settings/service.js';
+import { getOrganization, labSettings } from '../settings/service.js';
 import { getPatient } from '../patients/service.js';
 import { billPdf } from '../pdf/bill.js';
 import { billHeaderFor } from '../printing/service.js';
@@ -28,6 +28,7 @@ export async function billPdfById(
       patient: { ...patient, ...header.patient },
       doctor: header.doctor,
       portal,
+      gstin: (await labSettings(db, organizationId)).gstin,
     }),
     billNumber: bill.bill_number,
   };

@@ -8,6 +8,7 @@ import { formatLabDate, formatLabDateTime } from './format.js';
 import { fitColumns, widestValue } from './columns.js';
 import { GREY, boxPair, contactLines, drawTable, factsRow, letterhead, tableRows } from './blocks.js';
 import { doctorTitledName } from '../../shared/person-name.js';
+import { EXEMPT_DECLARATION, GST_DOCUMENT_TITLES, gstDocumentKind } from '../../shared/gst.js';
 
 export interface BillPdfInput {
   org: OrganizationRow;
@@ -16,10 +17,12 @@ export interface BillPdfInput {
   doctor: { name: string; title?: string | null; specialization: string | null; department: string | null } | null;
   /** A portal PIN issued with this print, and the portal's address, printed on the slip. */
   portal?: { url: string; pin: string };
+  /** The lab's GSTIN, printed on a tax invoice (rule 46). */
+  gstin?: string | null;
 }
 
 /** The printable OP bill: clinic header, patient and doctor blocks, items, summary, amount in words, footer. */
-export async function billPdf({ org, bill, patient, doctor, portal }: BillPdfInput): Promise<Buffer> {
+export async function billPdf({ org, bill, patient, doctor, portal, gstin }: BillPdfInput): Promise<Buffer> {
   // Dated by the bill, so the UI's download and `lims bill print` of a bill on one day are the same bytes.
   const doc = newDocument({ title: `Bill ${bill.bill_number}`, author: org.name, createdAt: bill.created_at });
   // Amounts in the lab's currency (System Settings).
@@ -27,14 +30,24 @@ export async function billPdf({ org, bill, patient, doctor, portal }: BillPdfInp
   const left = doc.page.margins.left;
   const width = doc.page.width - left - doc.page.margins.right;
 
-  letterhead(doc, { left, width, top: 40 }, org.name, contactLines(org));
+  // An all-exempt bill is a bill of supply, a bill with a taxable line a tax invoice (src/shared/gst.ts).
+  const kind = gstDocumentKind((bill.items ?? []).map((it) => (it.tax_category === 'exempt' ? 0 : it.gst_percent)));
+  const title = GST_DOCUMENT_TITLES[kind];
+  letterhead(
+    doc,
+    { left, width, top: 40 },
+    org.name,
+    contactLines(org, kind === 'tax_invoice' && gstin ? `GSTIN: ${gstin}` : null),
+  );
   doc
     .font('bold')
     .fontSize(12)
-    .text(bill.status === 'cancelled' ? 'OUTPATIENT BILL — CANCELLED' : 'OUTPATIENT BILL', left, doc.y, {
+    .text(bill.status === 'cancelled' ? `${title} — CANCELLED` : title, left, doc.y, {
       width,
       align: 'center',
     });
+  doc.font('regular').fontSize(8.5).fillColor(GREY).text('Outpatient bill', left, doc.y, { width, align: 'center' });
+  doc.fillColor('#000000');
   doc.moveDown(0.4);
 
   const tz = org.timezone;
@@ -191,6 +204,9 @@ export async function billPdf({ org, bill, patient, doctor, portal }: BillPdfInp
         { width },
       );
   }
+  if (kind === 'bill_of_supply')
+    doc.moveDown(0.3).font('regular').fontSize(8).fillColor(GREY).text(EXEMPT_DECLARATION, left, doc.y, { width });
+  doc.fillColor('#000000');
   doc.moveDown(1.5);
   doc
     .font('regular')

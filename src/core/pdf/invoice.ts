@@ -2,7 +2,7 @@ import type { InvoiceDetail } from '../../shared/schemas/invoices.js';
 import type { PayerStatement } from '../../shared/schemas/payers.js';
 import { amountInWords, PAYMENT_METHOD_LABELS, type PaymentMethod } from '../../shared/billing.js';
 import { formatMoney } from '../../shared/money.js';
-import { GST_STATES } from '../../shared/gst.js';
+import { GST_DOCUMENT_TITLES, GST_STATES, gstDocumentKind } from '../../shared/gst.js';
 import type { OrganizationRow } from '../settings/service.js';
 import { newDocument, numberPages, toBuffer } from './document.js';
 import { formatLabDate, formatLabDateTime, formatLabDay } from './format.js';
@@ -42,12 +42,10 @@ export async function invoicePdf(lab: OrganizationRow, inv: InvoiceDetail): Prom
     createdAt: inv.issued_at ?? inv.created_at,
   });
   const money = (rupees: number) => formatMoney(Math.round(rupees * 100), org.currency);
+  // An invoice of exempt lines only is a bill of supply (src/shared/gst.ts).
+  const kind = GST_DOCUMENT_TITLES[gstDocumentKind(inv.lines.map((l) => l.rate_percent))];
   const title =
-    inv.status === 'cancelled'
-      ? 'TAX INVOICE — CANCELLED'
-      : inv.status === 'draft'
-        ? 'TAX INVOICE — DRAFT (NOT ISSUED)'
-        : 'TAX INVOICE';
+    inv.status === 'cancelled' ? `${kind} — CANCELLED` : inv.status === 'draft' ? `${kind} — DRAFT (NOT ISSUED)` : kind;
   const { left, width } = header(doc, org, title, inv.lab_gstin);
   const tz = org.timezone;
 

@@ -16,7 +16,6 @@ import { verificationUrl } from '../lab-reports/service.js';
 import { reportSettingsFor } from '../printing/service.js';
 import { reportLinesOfSample } from './report-lines.js';
 import { doctorTitledName } from '../../shared/person-name.js';
-import { announce } from '../events.js';
 
 export type Head = NonNullable<Awaited<ReturnType<typeof reportHead>>>;
 

@@ -1,0 +1,133 @@
+import { csvHeader, csvRows } from '../export/csv.js';
+import { GST_STATES } from '../../shared/gst.js';
+import type { Gstr1 } from './gstr1.js';
+
+/**
+ * GSTR-1 as the offline tool's CSV sheets (b2b, b2cs, cdnr, exemp, hsn), with its column names:
+ * one row per invoice and rate, a place of supply as "29-Karnataka", dates dd-mm-yyyy.
+ */
+const pos = (code: string | null) => (code ? `${code}-${GST_STATES[code] ?? ''}` : '');
+const NIL_LABELS: Record<string, string> = {
+  INTRB2B: 'Inter-State supplies to registered persons',
+  INTRAB2B: 'Intra-State supplies to registered persons',
+  INTRB2C: 'Inter-State supplies to unregistered persons',
+  INTRAB2C: 'Intra-State supplies to unregistered persons',
+};
+
+type Item = { itm_det: { rt: number; txval: number; iamt: number; camt: number; samt: number; csamt: number } };
+interface Doc {
+  inum?: string;
+  nt_num?: string;
+  idt?: string;
+  nt_dt?: string;
+  val: number;
+  pos: string | null;
+  itms: Item[];
+}
+
+export function gstr1Csv(g: Gstr1): Record<'b2b' | 'b2cs' | 'cdnr' | 'exemp' | 'hsn', string> {
+  const docs = (list: { ctin: string; inv?: unknown[]; nt?: unknown[] }[]) =>
+    list.flatMap((r) => ((r.inv ?? r.nt) as Doc[]).flatMap((d) => d.itms.map((it) => ({ ctin: r.ctin, d, it }))));
+  return {
+    b2b:
+      csvHeader([
+        'GSTIN/UIN of Recipient',
+        'Invoice Number',
+        'Invoice date',
+        'Invoice Value',
+        'Place Of Supply',
+        'Reverse Charge',
+        'Invoice Type',
+        'Rate',
+        'Taxable Value',
+        'Integrated Tax Amount',
+        'Central Tax Amount',
+        'State/UT Tax Amount',
+        'Cess Amount',
+      ]) +
+      csvRows(
+        docs(g.b2b).map(({ ctin, d, it }) => [
+          ctin,
+          d.inum!,
+          d.idt!,
+          d.val,
+          pos(d.pos),
+          'N',
+          'Regular B2B',
+          it.itm_det.rt,
+          it.itm_det.txval,
+          it.itm_det.iamt,
+          it.itm_det.camt,
+          it.itm_det.samt,
+          0,
+        ]),
+      ),
+    b2cs:
+      csvHeader([
+        'Type',
+        'Place Of Supply',
+        'Rate',
+        'Taxable Value',
+        'Integrated Tax',
+        'Central Tax',
+        'State/UT Tax',
+        'Cess Amount',
+      ]) + csvRows(g.b2cs.map((s) => ['OE', pos(s.pos), s.rt, s.txval, s.iamt, s.camt, s.samt, 0])),
+    cdnr:
+      csvHeader([
+        'GSTIN/UIN of Recipient',
+        'Note Number',
+        'Note Date',
+        'Note Type',
+        'Place Of Supply',
+        'Reverse Charge',
+        'Note Supply Type',
+        'Note Value',
+        'Rate',
+        'Taxable Value',
+        'Integrated Tax Amount',
+        'Central Tax Amount',
+        'State/UT Tax Amount',
+        'Cess Amount',
+      ]) +
+      csvRows(
+        docs(g.cdnr).map(({ ctin, d, it }) => [
+          ctin,
+          d.nt_num!,
+          d.nt_dt!,
+          'C',
+          pos(d.pos),
+          'N',
+          'Regular B2B',
+          d.val,
+          it.itm_det.rt,
+          it.itm_det.txval,
+          it.itm_det.iamt,
+          it.itm_det.camt,
+          it.itm_det.samt,
+          0,
+        ]),
+      ),
+    exemp:
+      csvHeader([
+        'Description',
+        'Nil Rated Supplies',
+        'Exempted(other than nil rated/non GST supply)',
+        'Non-GST supplies',
+      ]) + csvRows(g.nil.inv.map((n) => [NIL_LABELS[n.sply_ty] ?? n.sply_ty, 0, n.expt_amt, 0])),
+    hsn:
+      csvHeader([
+        'HSN',
+        'UQC',
+        'Total Quantity',
+        'Total Value',
+        'Rate',
+        'Taxable Value',
+        'Integrated Tax Amount',
+        'Central Tax Amount',
+        'State/UT Tax Amount',
+        'Cess Amount',
+      ]) +
+      csvRows(g.hsn.data.map((h) => [h.hsn_sc, 'OTH-OTHERS', h.qty, h.val, h.rt, h.txval, h.iamt, h.camt, h.samt, 0])),
+  };
+}

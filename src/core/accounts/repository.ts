@@ -1,0 +1,150 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/connection.js';
+
+/**
+ * The accountant's reads of a month: bills, their lines, the ledger's money rows and the issued
+ * invoices. Read only; every query filtered by the lab. Bills of a month are those made in it and
+ * not cancelled before it ended, so a month's export never changes once the month is over; a bill
+ * cancelled in a later month is a credit note of that month.
+ */
+
+export interface MonthWindow {
+  organizationId: number;
+  fromUtc: string;
+  toUtc: string;
+  /** The lab days of the month, 'YYYY-MM-DD', first and last. */
+  firstDay: string;
+  lastDay: string;
+}
+
+function billsQuery(db: Db, organizationId: number) {
+  return db
+    .selectFrom('bills as b')
+    .leftJoin('payers as p', 'p.id', 'b.payer_id')
+    .where('b.organization_id', '=', organizationId)
+    .select([
+      'b.id',
+      'b.bill_number',
+      'b.created_at',
+      'b.cancelled_at',
+      'b.cancel_reason',
+      'b.final_amount_paise',
+      'b.tax_amount_paise',
+      'b.payer_id',
+      'p.name as payer_name',
+      'p.gstin as payer_gstin',
+      'p.state_code as payer_state_code',
+      sql<
+        number | null
+      >`(SELECT SUM(i.taxable_paise) FROM bill_items i WHERE i.bill_id = b.id AND i.tax_category <> 'exempt')`.as(
+        'taxed_value_paise',
+      ),
+    ]);
+}
+
+export type AccountBillRow = Awaited<ReturnType<typeof monthBills>>[number];
+
+/** Bills made in the month and still live at its end, oldest first. */
+export function monthBills(db: Db, w: MonthWindow) {
+  return billsQuery(db, w.organizationId)
+    .where('b.created_at', '>=', w.fromUtc)
+    .where('b.created_at', '<', w.toUtc)
+    .where((eb) => eb.or([eb('b.cancelled_at', 'is', null), eb('b.cancelled_at', '>=', w.toUtc)]))
+    .orderBy('b.created_at')
+    .orderBy('b.id')
+    .execute();
+}
+
+/** Bills cancelled in the month that were made before it (their month carried them as sales). */
+export function billsCancelledIn(db: Db, w: MonthWindow) {
+  return billsQuery(db, w.organizationId)
+    .where('b.cancelled_at', '>=', w.fromUtc)
+    .where('b.cancelled_at', '<', w.toUtc)
+    .where('b.created_at', '<', w.fromUtc)
+    .orderBy('b.cancelled_at')
+    .orderBy('b.id')
+    .execute();
+}
+
+/** The lines of the month's bills (monthBills' rule), for the GST summaries. */
+export function monthBillLines(db: Db, w: MonthWindow) {
+  return db
+    .selectFrom('bill_items as i')
+    .innerJoin('bills as b', 'b.id', 'i.bill_id')
+    .where('b.organization_id', '=', w.organizationId)
+    .where('b.created_at', '>=', w.fromUtc)
+    .where('b.created_at', '<', w.toUtc)
+    .where((eb) => eb.or([eb('b.cancelled_at', 'is', null), eb('b.cancelled_at', '>=', w.toUtc)]))
+    .select(['i.bill_id', 'i.tax_category', 'i.sac_code', 'i.qty', 'i.taxable_paise', 'i.tax_paise'])
+    .orderBy('i.bill_id')
+    .orderBy('i.position')
+    .execute();
+}
+
+/**
+ * The ledger's money rows counted on the month's lab days (a payment on its value date: a cheque
+ * when it cleared, never a bounced one), as the revenue report counts them; with the bill's payer.
+ */
+export function monthMoneyRows(db: Db, w: MonthWindow) {
+  return db
+    .selectFrom('payments as pay')
+    .innerJoin('bills as b', 'b.id', 'pay.bill_id')
+    .leftJoin('payers as p', 'p.id', 'b.payer_id')
+    .where('pay.organization_id', '=', w.organizationId)
+    .where('pay.value_date', '>=', w.firstDay)
+    .where('pay.value_date', '<=', w.lastDay)
+    .where('pay.status', 'in', ['completed', 'refunded'])
+    .where('pay.amount_paise', '<>', 0)
+    .select([
+      'pay.id',
+      'pay.kind',
+      'pay.method',
+      'pay.amount_paise',
+      'pay.value_date',
+      'pay.reference',
+      'b.bill_number',
+      'p.name as payer_name',
+    ])
+    .orderBy('pay.value_date')
+    .orderBy('pay.id')
+    .execute();
+}
+
+/** Invoices issued (dated) in the month, cancelled later or not, with their lines. */
+export function invoicesIssuedIn(db: Db, w: MonthWindow) {
+  return db
+    .selectFrom('invoices')
+    .where('organization_id', '=', w.organizationId)
+    .where('invoice_number', 'is not', null)
+    .where('invoice_date', '>=', w.firstDay)
+    .where('invoice_date', '<=', w.lastDay)
+    .selectAll()
+    .orderBy('invoice_date')
+    .orderBy('id')
+    .execute();
+}
+
+/** Invoices cancelled in the month by a credit note. */
+export function creditNotesIn(db: Db, w: MonthWindow) {
+  return db
+    .selectFrom('invoices')
+    .where('organization_id', '=', w.organizationId)
+    .where('credit_note_number', 'is not', null)
+    .where('cancelled_at', '>=', w.fromUtc)
+    .where('cancelled_at', '<', w.toUtc)
+    .selectAll()
+    .orderBy('cancelled_at')
+    .orderBy('id')
+    .execute();
+}
+
+export function linesOfInvoices(db: Db, invoiceIds: number[]) {
+  if (invoiceIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('invoice_lines')
+    .where('invoice_id', 'in', invoiceIds)
+    .selectAll()
+    .orderBy('invoice_id')
+    .orderBy('position')
+    .execute();
+}

@@ -1,0 +1,92 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localDate } from '../../src/shared/time.js';
+import { ADMIN, cleanup, limsInProcess, tempDir } from './helpers.js';
+
+/** `lims export tally|gstr1|einvoice --month`: the accountant's files for cron, and its flag errors. */
+let dir: string;
+const month = localDate('Asia/Kolkata').slice(0, 7);
+
+beforeAll(async () => {
+  dir = tempDir();
+  const r = await limsInProcess([
+    '--data-dir',
+    dir,
+    'setup',
+    '--yes',
+    '--lab-name',
+    'City Diagnostics',
+    '--admin-name',
+    'Asha Rao',
+    '--admin-email',
+    ADMIN.email,
+    '--admin-password',
+    ADMIN.password,
+  ]);
+  expect(r.code, r.stderr).toBe(0);
+}, 120_000);
+afterAll(() => cleanup());
+
+describe('lims export for the accountant', () => {
+  it('writes the Tally XML of a month to a file and to standard output', async () => {
+    const out = join(tempDir(), 'tally.xml');
+    const r = await limsInProcess(['--data-dir', dir, 'export', 'tally', '--month', month, '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`wrote ${out}`);
+    expect(readFileSync(out, 'utf8')).toMatch(/<ENVELOPE>[\s\S]*<TALLYREQUEST>Import Data<\/TALLYREQUEST>/);
+    const piped = await limsInProcess(['--data-dir', dir, 'export', 'tally', '--month', month]);
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stdout).toContain('<REPORTNAME>Vouchers</REPORTNAME>');
+  });
+
+  it('writes GSTR-1 as JSON, or its sheets as CSV files in a folder', async () => {
+    const out = join(tempDir(), 'gstr1.json');
+    const r = await limsInProcess(['--data-dir', dir, 'export', 'gstr1', '--month', month, '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const g = JSON.parse(readFileSync(out, 'utf8')) as { fp: string; b2b: unknown[]; hsn: { data: unknown[] } };
+    expect(g.fp).toBe(`${month.slice(5)}${month.slice(0, 4)}`);
+    const folder = join(tempDir(), 'sheets');
+    const c = await limsInProcess([
+      '--data-dir',
+      dir,
+      'export',
+      'gstr1',
+      '--month',
+      month,
+      '--format',
+      'csv',
+      '--out',
+      folder,
+    ]);
+    expect(c.code, c.stderr).toBe(0);
+    expect(readdirSync(folder).sort()).toEqual(
+      ['b2b', 'b2cs', 'cdnr', 'exemp', 'hsn'].map((s) => `gstr1-${month}-${s}.csv`),
+    );
+  });
+
+  it('refuses a bad flag or value with exit 2, naming the flag and the value', async () => {
+    const cases: [string[], RegExp][] = [
+      [['tally'], /--month is required/],
+      [['tally', '--month', '2026-13'], /--month: 2026-13 is not a month/],
+      [['gstr1', '--month', 'nov'], /--month: nov/],
+      [['tally', '--month', month, '--from', '2026-11-01'], /--from 2026-11-01/],
+      [['tally', '--month', month, '--format', 'json'], /--format json/],
+      [['gstr1', '--month', month, '--format', 'csv'], /--format csv: give --out/],
+      [['patients', '--month', month], new RegExp(`--month ${month}`)],
+    ];
+    for (const [args, message] of cases) {
+      const r = await limsInProcess(['--data-dir', dir, 'export', ...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(message);
+    }
+  });
+
+  it('says e-invoicing is not required below the turnover threshold (exit 1)', async () => {
+    const out = join(tempDir(), 'irn.json');
+    const r = await limsInProcess(['--data-dir', dir, 'export', 'einvoice', '--month', month, '--out', out]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/turnover/);
+    expect(existsSync(out)).toBe(false);
+  });
+});
