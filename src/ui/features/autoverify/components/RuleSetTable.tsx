@@ -46,8 +46,11 @@ export function RuleSetTable(p: RuleSetTableProps) {
       header: 'State',
       cell: (r) => {
         const s = versionState(r, p.state);
+        // In force but held by the lab-wide stop: the version's state alone would read as running.
+        const stopped = (s.label === 'Live' || s.label === 'Shadow') && p.state?.stops.some((x) => x.test_id === null);
         return (
           <span className="grid justify-items-start gap-0.5">
+            {stopped && <Badge tone="red">Stopped</Badge>}
             <Badge tone={s.tone}>
               {s.label === 'Scheduled' && s.activation ? `Scheduled: ${modeName(s.activation.mode)}` : s.label}
             </Badge>

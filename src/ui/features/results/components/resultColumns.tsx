@@ -33,7 +33,11 @@ export const entryColumns = (decisions: Map<number, AutoverifyDecision> | undefi
     cell: (r) => (
       <span className="grid">
         <ValueCell r={r} />
-        <AutoverifyNote r={r} decision={r.id === null ? undefined : decisions?.get(r.id)} className="mt-0.5 max-w-64" />
+        <AutoverifyNote
+          r={r}
+          decision={r.id === null ? undefined : decisions?.get(r.id)}
+          className="mt-0.5 max-w-64 min-w-44 sm:min-w-52"
+        />
       </span>
     ),
   },

@@ -212,7 +212,7 @@ function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExp
           <AutoverifyNote
             r={r}
             decision={r.id === null ? undefined : decisions?.get(r.id)}
-            className="mt-0.5 max-w-72"
+            className="mt-0.5 max-w-72 sm:min-w-52"
           />
           {mobile && (
             <span className="mt-0.5">
