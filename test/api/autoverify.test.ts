@@ -179,6 +179,13 @@ describe('shadow mode decides and releases nothing; the comparison lists the dis
       [highReleased.id, 'would_hold_released', 'verified'],
     ]);
     expect(c.disagreements[1]!.reasons.find((r) => !r.passed)!.text).toContain('high against the reference range');
+    // Who the result belongs to, and what the person did: the reason they sent it back.
+    expect(c.disagreements[0]).toMatchObject({
+      patient_name: expect.stringMatching(/^Auto /),
+      patient_code: expect.any(String),
+      rejection_reason: 'Clotted',
+    });
+    expect(c.disagreements[1]!.rejection_reason).toBeNull();
     expect(waiting.status).toBe('completed');
   });
 });
@@ -219,6 +226,25 @@ describe('live mode releases through the manual release and names the rule set a
       'held: 128 mg/dL is high against the reference range 70-110',
     ]);
     expect((await validator.put(`/api/test-results/${r.id}/verify`)).statusCode).toBe(200);
+  });
+
+  it("a queue's page reads each result's latest decision at once; a result never judged has none", async () => {
+    const released = await enter(testId, '90');
+    const held = await enter(testId, '131');
+    // An id the lab has no decision for (here, no result at all) is simply absent.
+    const res = await tech.get(`/api/autoverification/decisions?result_ids=${released.id},${held.id},999999`);
+    expect(res.statusCode, res.body).toBe(200);
+    const byResult = new Map(
+      res.json<{ decisions: AutoverifyDecision[] }>().decisions.map((d) => [d.result_id, d] as const),
+    );
+    expect([...byResult.keys()].sort()).toEqual([released.id, held.id].sort());
+    expect(byResult.get(released.id!)).toMatchObject({ decision: 'release', released: true, version: rs.version });
+    expect(byResult.get(held.id!)!.reasons.find((x) => !x.passed)!.text).toBe(
+      'held: 131 mg/dL is high against the reference range 70-110',
+    );
+    const bad = await tech.get('/api/autoverification/decisions?result_ids=1,abc');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().details[0].path).toMatch(/^result_ids/);
   });
 
   it('the lab-wide stop holds the very next result; a test stop holds that test only; resuming needs the approver', async () => {

@@ -507,7 +507,7 @@ function paramsFor(path: string, s: Seeded): Record<string, string | number> | n
 }
 
 /** Query parameters a route requires (a period), so that it answers for its id rather than a 400. */
-const QUERY: Record<string, string> = {
+const QUERY: Record<string, string | ((s: Seeded) => string)> = {
   '/api/payers/:id/statement': '?from=2020-01-01&to=2030-12-31',
   '/api/payers/:id/statement/pdf': '?from=2020-01-01&to=2030-12-31',
   '/api/centres/:id/statement': '?from=2020-01-01&to=2030-12-31',
@@ -516,9 +516,12 @@ const QUERY: Record<string, string> = {
   '/api/home-collection/slots': `?date=${localDate(0, 1)}`,
   '/api/home-collection/board': `?date=${localDate(0, 1)}`,
   '/api/home-visits': `?date=${localDate(0, 1)}`,
+  '/api/autoverification/decisions': (s) => `?result_ids=${s.ids.result}`,
 };
-const urlOf = (path: string, params: Record<string, string | number> | undefined) =>
-  routeUrl(path, params) + (QUERY[path] ?? '');
+const urlOf = (path: string, params: Record<string, string | number> | undefined, s: Seeded) => {
+  const query = QUERY[path] ?? '';
+  return routeUrl(path, params) + (typeof query === 'function' ? query(s) : query);
+};
 
 /** Routes whose path parameter names a kind of thing (a template, a report), not a lab's row. */
 const NOT_IDS = [
@@ -583,7 +586,7 @@ async function walk(s: Seeded, opts: { readOnly?: boolean } = {}): Promise<Map<s
     if (opts.readOnly && RECORDS_ITSELF(contract)) continue;
     const params = hasParams(contract) ? paramsFor(contract.path, s) : undefined;
     if (params === null) throw new Error(`${name}: the isolation test does not know which id ${contract.path} takes`);
-    out.set(name, await s.admin.get(urlOf(contract.path, params)));
+    out.set(name, await s.admin.get(urlOf(contract.path, params, s)));
   }
   return out;
 }
@@ -636,7 +639,7 @@ describe('two labs on one server', () => {
       const problems: string[] = [];
       for (const { name, contract } of await labRoutes()) {
         if (!hasParams(contract)) continue;
-        const res = await mine.admin.get(urlOf(contract.path, paramsFor(contract.path, theirs)!));
+        const res = await mine.admin.get(urlOf(contract.path, paramsFor(contract.path, theirs)!, theirs));
         // A template's entity name and a report's kind are the same words in every lab: not ids.
         if (NOT_IDS.includes(contract.path)) continue;
         if (contract.path === '/api/samples/check-barcode/:barcode') {
@@ -695,6 +698,29 @@ describe('two labs on one server', () => {
       expect(res.statusCode, `${method} ${path}: ${res.body}`).toBe(404);
       expect(res.body).not.toContain(B.marker);
     }
+  });
+
+  it("reads no autoverification decision of another lab's result", async () => {
+    await lab.database.db
+      .insertInto('autoverify_decisions')
+      .values({
+        organization_id: B.org,
+        result_id: B.ids.result,
+        test_id: B.ids.test,
+        rule_set_id: B.ids.ruleSet,
+        mode: 'shadow',
+        decision: 'hold',
+        released: 0,
+        result_value: null,
+        reasons: '[]',
+        decided_at: new Date().toISOString(),
+      })
+      .execute();
+    const url = `/api/autoverification/decisions?result_ids=${B.ids.result}`;
+    expect((await B.admin.get(url)).json<{ decisions: unknown[] }>().decisions).toHaveLength(1);
+    const res = await A.admin.get(url);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<{ decisions: unknown[] }>().decisions).toEqual([]);
   });
 
   it("keeps the superadmin's tenant routes from a lab's admin", async () => {

@@ -209,6 +209,7 @@ export async function shadowDecisionsBetween(
     .innerJoin('test_results as r', 'r.id', 'd.result_id')
     .innerJoin('samples as s', 's.id', 'r.sample_id')
     .innerJoin('tests as t', 't.id', 'r.test_id')
+    .innerJoin('patients as p', 'p.id', 's.patient_id')
     .leftJoin('users as vu', 'vu.id', 'r.verified_by')
     .select([
       'd.id',
@@ -221,7 +222,10 @@ export async function shadowDecisionsBetween(
       'r.result_value',
       'r.unit',
       'r.amended',
+      'r.rejection_reason',
       's.sample_code',
+      'p.patient_code',
+      userName('p').as('patient_name'),
       't.name as test_name',
       userName('vu').as('verified_by_name'),
     ])

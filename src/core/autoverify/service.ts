@@ -26,6 +26,7 @@ import {
   activationAt,
   activationsOf,
   decisionsOfResult,
+  latestDecisions,
   deleteStop,
   findRuleSet,
   insertActivation,
@@ -287,4 +288,13 @@ export async function resumeAutoverification(db: Db, actor: Actor, input: Resume
 export async function decisionsOf(db: Db, organizationId: number, resultId: number): Promise<AutoverifyDecision[]> {
   if (!(await ownResultRow(db, organizationId, resultId))) throw new NotFoundError('Result', resultId);
   return (await decisionsOfResult(db, organizationId, resultId)).map(toDecision);
+}
+
+/** The latest decision of each of these results of the lab (the others' ids find nothing). */
+export async function latestDecisionsOf(
+  db: Db,
+  organizationId: number,
+  resultIds: number[],
+): Promise<AutoverifyDecision[]> {
+  return [...(await latestDecisions(db, organizationId, resultIds)).values()].map(toDecision);
 }

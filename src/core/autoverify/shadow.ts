@@ -53,12 +53,15 @@ export async function shadowComparison(db: Db, organizationId: number, q: Compar
     disagreements.push({
       result_id: r.result_id,
       sample_code: r.sample_code,
+      patient_name: r.patient_name ?? '',
+      patient_code: r.patient_code,
       test_name: r.test_name,
       value: r.judged_value,
       unit: r.unit,
       kind: r.decision === 'release' ? 'would_release_held' : 'would_hold_released',
       human,
       verified_by_name: personReleased ? r.verified_by_name : null,
+      rejection_reason: human === 'rejected' ? r.rejection_reason : null,
       reasons: JSON.parse(r.reasons) as DecisionReason[],
       decided_at: r.decided_at,
     });

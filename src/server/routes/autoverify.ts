@@ -7,6 +7,7 @@ import {
   createRuleSet,
   decisionsOf,
   getRuleSet,
+  latestDecisionsOf,
   listRuleSetsOf,
   newVersion,
   resumeAutoverification,
@@ -43,6 +44,9 @@ export default async function autoverifyRoutes(app: FastifyInstance) {
   }));
   route(app, autoverifyApi.decisions, async (req) => ({
     decisions: await decisionsOf(db, org(req), req.params.id),
+  }));
+  route(app, autoverifyApi.latest, async (req) => ({
+    decisions: await latestDecisionsOf(db, org(req), req.query.result_ids),
   }));
   route(app, autoverifyApi.comparison, async (req) => ({
     comparison: await shadowComparison(db, org(req), req.query),

@@ -6,6 +6,7 @@ import {
   comparisonQuerySchema,
   comparisonSchema,
   decisionSchema,
+  latestDecisionsQuerySchema,
   resumeInputSchema,
   ruleSetCreateSchema,
   ruleSetSchema,
@@ -100,6 +101,14 @@ export const autoverifyApi = {
     path: '/api/test-results/:id/autoverification',
     access: 'view_results',
     params: idParam,
+    response: z.object({ decisions: z.array(decisionSchema) }),
+  }),
+  /** The latest decision of each of some results (a queue's page); results never judged are left out. */
+  latest: defineRoute({
+    method: 'GET',
+    path: '/api/autoverification/decisions',
+    access: 'view_results',
+    query: latestDecisionsQuerySchema,
     response: z.object({ decisions: z.array(decisionSchema) }),
   }),
   comparison: defineRoute({

@@ -234,6 +234,18 @@ export const decisionSchema = z.object({
 });
 export type AutoverifyDecision = z.infer<typeof decisionSchema>;
 
+/** `?result_ids=1,2,3`: the results of one screen's page (at most 200). */
+export const latestDecisionsQuerySchema = z.object({
+  result_ids: z.preprocess(
+    (v) => (typeof v === 'string' ? (v.trim() === '' ? [] : v.split(',').map((x) => x.trim())) : v),
+    z
+      .array(idField('result_ids'), { error: 'result_ids must be ids separated by commas' })
+      .min(1, 'result_ids must name at least one result')
+      .max(200, 'result_ids must name at most 200 results'),
+  ),
+});
+export type LatestDecisionsQuery = z.infer<typeof latestDecisionsQuerySchema>;
+
 export const comparisonQuerySchema = z
   .object({
     from: isoDate('From'),
@@ -246,6 +258,8 @@ export type ComparisonQuery = z.infer<typeof comparisonQuerySchema>;
 export const disagreementSchema = z.object({
   result_id: z.number().int(),
   sample_code: z.string(),
+  patient_name: z.string(),
+  patient_code: z.string(),
   test_name: z.string(),
   value: z.string().nullable(),
   unit: z.string().nullable(),
@@ -254,6 +268,8 @@ export const disagreementSchema = z.object({
   /** What a person did: rejected (sent back), amended, or verified. */
   human: z.enum(['verified', 'rejected', 'amended', 'waiting']),
   verified_by_name: z.string().nullable(),
+  /** Why the person sent it back, when they did. */
+  rejection_reason: z.string().nullable(),
   reasons: z.array(decisionReasonSchema),
   decided_at: z.string(),
 });

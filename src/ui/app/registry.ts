@@ -6,6 +6,7 @@ import { NAV_GROUPS_ORDER, type ScreenDef } from '@/lib/screens';
 import { screens as account } from '@/features/account/screens';
 import { screens as audit } from '@/features/audit/screens';
 import { screens as auth } from '@/features/auth/screens';
+import { screens as autoverify } from '@/features/autoverify/screens';
 import { screens as billing } from '@/features/billing/screens';
 import { screens as catalogue } from '@/features/catalogue/screens';
 import { screens as dashboard } from '@/features/dashboard/screens';
@@ -56,6 +57,7 @@ export const SCREENS: readonly ScreenDef[] = [
   ...samples,
   ...homeCollection,
   ...results,
+  ...autoverify,
   ...labReports,
   ...reportDelivery,
   ...qc,

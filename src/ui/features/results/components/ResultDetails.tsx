@@ -1,9 +1,17 @@
+import type { AutoverifyDecision } from '@shared/schemas/autoverify';
 import type { TestResult } from '@shared/schemas/results';
 import { Card, CardBody, CardHeader } from '@/components';
+import { AutoverifyNote } from './AutoverifyNote';
 import { FlagBadge, fullName } from './cells';
 
 /** Spec: "A Result Details section lists results that have a value, with value, unit, normal range and notes" (this page's rows). */
-export function ResultDetails({ rows }: { rows: TestResult[] | undefined }) {
+export function ResultDetails({
+  rows,
+  decisions,
+}: {
+  rows: TestResult[] | undefined;
+  decisions?: Map<number, AutoverifyDecision> | undefined;
+}) {
   const withValue = (rows ?? []).filter((r) => r.result_value !== null);
   if (!withValue.length) return null;
   return (
@@ -31,7 +39,14 @@ export function ResultDetails({ rows }: { rows: TestResult[] | undefined }) {
                 <dd className="text-slate-900">{r.normal_range ?? '—'}</dd>
                 <dt className="text-slate-600">Notes</dt>
                 <dd className="text-slate-900">{r.notes ?? '—'}</dd>
+                {r.verified_by_name && (
+                  <>
+                    <dt className="text-slate-600">Verified by</dt>
+                    <dd className="text-slate-900">{r.verified_by_name}</dd>
+                  </>
+                )}
               </dl>
+              <AutoverifyNote r={r} decision={r.id === null ? undefined : decisions?.get(r.id)} className="mt-2" />
             </li>
           ))}
         </ul>

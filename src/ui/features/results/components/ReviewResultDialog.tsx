@@ -5,6 +5,8 @@ import { Badge, Button, Dialog, FormDialog, FormField, Input, Textarea } from '@
 import { useFieldForm } from '@/lib/forms';
 import { formatDateTime, useLabFormat } from '@/lib/format';
 import { useCriticalCallMutation, useResult, useVerifyResultMutation } from '../api';
+import { useResultDecisions } from '../decisionsApi';
+import { autoverifiedLine, DecisionHistory } from './AutoverifyNote';
 import { FlagBadge, fullName } from './cells';
 import { QcHoldNotice } from './QcHoldNotice';
 import { StructuredView } from './StructuredView';
@@ -33,6 +35,7 @@ export function ReviewResultDialog({
   const lab = useLabFormat();
   const r = useResult(result).data;
   const verify = useVerifyResultMutation();
+  const decisions = useResultDecisions(r.id).data ?? [];
   const busy = verify.isPending;
   // The server refuses it while QC holds it; the notice says why and what releases it.
   const qcHeld = r.status === 'completed' && !!r.qc?.held;
@@ -67,6 +70,15 @@ export function ReviewResultDialog({
           {r.entered_at && ` on ${formatDateTime(r.entered_at, lab)}`}
           {r.calculated && ' (calculated from other tests)'}
         </dd>
+        {r.verified_by_name && (
+          <>
+            <dt className="text-slate-600">Verified by</dt>
+            <dd className="text-slate-900">
+              {r.autoverified_by ? autoverifiedLine(r.autoverified_by) : r.verified_by_name}
+              {r.verified_at && ` on ${formatDateTime(r.verified_at, lab)}`}
+            </dd>
+          </>
+        )}
       </dl>
       {r.structured && <StructuredView s={r.structured} />}
       {canVerify && r.status === 'completed' && !r.can_verify && r.verify_refusal && (
@@ -84,6 +96,7 @@ export function ReviewResultDialog({
           </ul>
         </div>
       )}
+      <DecisionHistory decisions={decisions} />
       {r.is_critical && <CriticalCall r={r} />}
     </div>
   );

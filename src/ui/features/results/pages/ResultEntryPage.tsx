@@ -28,6 +28,7 @@ import { formatCount } from '@/lib/format';
 import { ResultSummaryCards, ResultsTable } from '../components/ResultsQueue';
 import { useResultQueue } from '../components/useResultQueue';
 import { useDeleteResultMutation, useResults } from '../api';
+import { useLatestDecisions } from '../decisionsApi';
 import { entryColumns } from '../components/resultColumns';
 import { EnterResultsDialog } from '../components/EnterResultsDialog';
 import { EditResultDialog } from '../components/EditResultDialog';
@@ -75,6 +76,7 @@ function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: bo
   const screen = useScreen();
   const { list, summary, actions, dialogs } = useResultQueue(FILTERS, canVerify);
   const results = useResults({ search: list.search, ...list.apiFilters, page: list.page, limit: list.limit });
+  const decisions = useLatestDecisions(results.data?.results).data;
   const mobile = useIsMobile();
   const remove = useDeleteResultMutation();
   const [dialog, setDialog] = useState<Dialogs>({ type: 'none' });
@@ -162,14 +164,14 @@ function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: bo
       <ResultsTable
         list={list}
         query={results}
-        columns={entryColumns}
+        columns={entryColumns(decisions)}
         caption="Test results"
         searchLabel="Search test results"
         rowActions={rowActions}
         emptyHint="Results appear here once samples with ordered tests are collected."
       />
 
-      <ResultDetails rows={results.data?.results} />
+      <ResultDetails rows={results.data?.results} decisions={decisions} />
 
       {dialog.type === 'enter' && (
         <EnterResultsDialog open onOpenChange={(o) => !o && close()} sampleId={dialog.sampleId} />

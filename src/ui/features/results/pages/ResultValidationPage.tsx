@@ -13,6 +13,8 @@ import {
   type Column,
   type RowAction,
 } from '@/components';
+import { useLatestDecisions } from '../decisionsApi';
+import { AutoverifyNote } from '../components/AutoverifyNote';
 import { useScreen } from '@/lib/screens';
 import { useCurrentUser } from '@/lib/session';
 import type { ListFilter } from '@/lib/usePagedList';
@@ -113,6 +115,7 @@ function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExp
   // On a phone the Patient, Status and Flags columns are hidden; their content joins Test and Result.
   const mobile = useIsMobile();
   const rows = results.data?.results;
+  const decisions = useLatestDecisions(rows).data;
   const pageSelectable = (rows ?? []).filter(bulkSelectable).map((r) => r.id!);
   const allOnPage = pageSelectable.length > 0 && pageSelectable.every((id) => selected.has(id));
 
@@ -206,6 +209,11 @@ function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExp
           <span className="text-xs whitespace-nowrap text-slate-600">
             {r.normal_range ? `Range ${r.normal_range}` : 'No range'}
           </span>
+          <AutoverifyNote
+            r={r}
+            decision={r.id === null ? undefined : decisions?.get(r.id)}
+            className="mt-0.5 max-w-72 sm:min-w-52"
+          />
           {mobile && (
             <span className="mt-0.5">
               <ValidationFlags r={r} />
