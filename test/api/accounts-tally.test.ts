@@ -7,7 +7,7 @@ import { addDays, localDate, startOfLocalDayUtc } from '../../src/shared/time.js
 import { tallyExport, tallyVouchers } from '../../src/core/accounts/tally.js';
 import { updateAccountsSettings } from '../../src/core/accounts/settings.js';
 import { billedTotalsSummed } from '../../src/core/reports/money.js';
-import { collectionDaily } from '../../src/core/payments/revenue.js';
+import { collectionDaily } from '../../src/core/reports/revenue.js';
 import type { Voucher } from '../../src/core/accounts/vouchers.js';
 import { DEFAULT_LEDGERS, LEDGER_KEYS } from '../../src/shared/schemas/accounts.js';
 
