@@ -9,7 +9,7 @@ import {
 } from './repository.js';
 import { createHash } from 'node:crypto';
 import type { Transaction } from 'kysely';
-import type { DB } from '../db/schema.js';
+import type { AuditLogTable, DB } from '../db/schema.js';
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
@@ -49,20 +49,8 @@ export interface AuditEntry {
 
 export const GENESIS_HASH = '0'.repeat(64);
 
-export interface HashedFields {
-  organization_id: number | null;
-  user_id: number | null;
-  user_email: string | null;
-  action: string;
-  entity: string;
-  entity_id: string | null;
-  old_values: string | null;
-  new_values: string | null;
-  ip_address: string | null;
-  user_agent: string | null;
-  status: string;
-  created_at: string;
-}
+/** A stored audit row but for its id and the two hashes that chain it. */
+export type HashedFields = Omit<AuditLogTable, 'id' | 'prev_hash' | 'hash'>;
 
 /** The stored fields of a row that its hash covers, in the order they are hashed. */
 export const HASHED_COLUMNS = [

@@ -10,7 +10,7 @@ import {
   selectUserSessionIds,
   selectUserSessionRows,
 } from './repository.js';
-import { hashToken, publicSessionId } from './sessions.js';
+import { hashToken, publicSessionId, sessionView } from './sessions.js';
 
 /**
  * One's own sessions, from the account menu: the ones open now (not signed out, not past their
@@ -34,15 +34,7 @@ export async function listOwnSessions(
   const since = new Date(now.getTime() - sessionTimeout * 60_000).toISOString();
   const rows = await selectUserSessionRows(db, actor.organizationId, userId, since, now.toISOString());
   const current = hashToken(currentToken);
-  return rows.map((r) => ({
-    id: publicSessionId(r.id),
-    started_at: r.created_at,
-    last_seen_at: r.last_seen_at,
-    expires_at: r.expires_at,
-    ip_address: r.ip_address,
-    user_agent: r.user_agent,
-    current: r.id === current,
-  }));
+  return rows.map((r) => sessionView(r, current));
 }
 
 /** Ends one of one's own sessions; answers whether it was the current one (then the caller is signed out). */

@@ -17,6 +17,7 @@ export {
   renewSessionEndingOthers,
   resolveSession,
   sessionFromMemory,
+  sessionView,
   touchSession,
   type SessionUser,
 } from './sessions.js';

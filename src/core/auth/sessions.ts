@@ -13,7 +13,7 @@ import {
 } from './repository.js';
 import { SESSION_LIFETIME_HOURS } from '../../shared/constants.js';
 import type { Selectable } from 'kysely';
-import type { UsersTable } from '../db/schema.js';
+import type { SessionsTable, UsersTable } from '../db/schema.js';
 
 /** The cookie holds a random token; the database keeps only its SHA-256, so a stolen database grants no sessions. */
 export function hashToken(token: string): string {
@@ -22,6 +22,22 @@ export function hashToken(token: string): string {
 
 function newToken(): string {
   return randomBytes(32).toString('base64url');
+}
+
+/** A stored session as its owner and the lab's managers see it: public id, times, device, and whether it is the asker's. */
+export function sessionView(
+  r: Pick<SessionsTable, 'id' | 'created_at' | 'last_seen_at' | 'expires_at' | 'ip_address' | 'user_agent'>,
+  currentHash: string | null,
+) {
+  return {
+    id: publicSessionId(r.id),
+    started_at: r.created_at,
+    last_seen_at: r.last_seen_at,
+    expires_at: r.expires_at,
+    ip_address: r.ip_address,
+    user_agent: r.user_agent,
+    current: r.id === currentHash,
+  };
 }
 
 /**

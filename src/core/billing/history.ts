@@ -4,6 +4,7 @@ import { writeAudit } from '../audit/audit.js';
 import { raiseSequence } from '../sequences.js';
 import type { ResolvedLine } from './lines.js';
 import { insertBillItemRows, insertBillRow } from './repository.js';
+import type { BillsTable } from './tables.js';
 import { insertPaymentRow } from '../payments/repository.js';
 
 /**
@@ -24,27 +25,32 @@ export interface HistoricalLine extends ResolvedLine {
   tax_paise?: number;
 }
 
-export interface HistoricalBill {
-  bill_number: string;
-  patient_id: number;
-  doctor_id: number | null;
+/** The table's columns a historical bill brings with their stored types. */
+type StoredColumns = Pick<
+  BillsTable,
+  | 'bill_number'
+  | 'patient_id'
+  | 'doctor_id'
+  | 'subtotal_paise'
+  | 'consultation_fee_paise'
+  | 'total_before_discount_paise'
+  | 'discount_percentage'
+  | 'discount_amount_paise'
+  | 'tax_percentage'
+  | 'tax_amount_paise'
+  | 'final_amount_paise'
+  | 'payment_method'
+  | 'due_date'
+  | 'notes'
+  | 'cancelled_at'
+  | 'cancel_reason'
+  | 'created_at'
+>;
+
+export interface HistoricalBill extends StoredColumns {
   /** The payer the bill was charged to (null: self pay). */
   payer_id: number | null;
   visit_type: 'doctor_visit' | 'lab_only';
-  subtotal_paise: number;
-  consultation_fee_paise: number;
-  total_before_discount_paise: number;
-  discount_percentage: number;
-  discount_amount_paise: number;
-  tax_percentage: number;
-  tax_amount_paise: number;
-  final_amount_paise: number;
-  payment_method: string;
-  due_date: string;
-  notes: string | null;
-  cancelled_at: string | null;
-  cancel_reason: string | null;
-  created_at: string;
   lines: HistoricalLine[];
   payments: HistoricalPayment[];
 }

@@ -2,7 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Database_ } from './connection.js';
 import type { DB } from './schema.js';
 import { patientWords, REBUILD_PREFIX_COUNTS } from './patient-search.js';
-import { markEveryMinuteStale } from './rollup-stale.js';
+import { markEveryMinuteStale, ROLLUP_TABLES } from './rollup-stale.js';
 import { REFILL_LIVE_OPEN_TESTS } from './live-open.js';
 
 /**
@@ -29,13 +29,7 @@ const DERIVED = new Set<string>([
   'patient_search_prefix_counts',
   'schema_migrations',
   'live_open_tests',
-  'rollup_billed',
-  'rollup_workload',
-  'rollup_turnaround',
-  'rollup_day',
-  'rollup_discounts',
-  'rollup_revenue',
-  'rollup_doctor',
+  ...ROLLUP_TABLES,
   'rollup_stale',
 ]);
 const BATCH = 500;

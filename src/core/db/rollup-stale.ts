@@ -1,6 +1,17 @@
 import { sql } from 'kysely';
 import type { Db } from './connection.js';
 
+/** The report rollups: tables derived from a lab day's rows (src/core/reports/rollups), rebuilt, never copied. */
+export const ROLLUP_TABLES = [
+  'rollup_billed',
+  'rollup_workload',
+  'rollup_turnaround',
+  'rollup_day',
+  'rollup_discounts',
+  'rollup_revenue',
+  'rollup_doctor',
+] as const;
+
 /**
  * Marks every UTC minute that has report rows stale (all labs, or one), so that the report
  * rollups of every lab day that has rows are rebuilt from the rows when next read: after `lims db

@@ -1,6 +1,7 @@
 import type { ItemFullRow, MovementRow, LotRow } from './repository.js';
 import type { SupplierFullRow } from './supplier-repository.js';
 import type { AlertFullRow } from './alert-repository.js';
+import type { InventoryItemsTable } from './tables.js';
 import {
   DEFAULT_LEAD_TIME_DAYS,
   RATE_WINDOW_DAYS,
@@ -86,21 +87,24 @@ export function toItem(r: ItemFullRow, day: InventoryDay): InventoryItem {
 }
 
 /** What the audit trail keeps of an item: its own fields, not the figures computed from the day. */
-export function itemAuditValues(r: {
-  item_code: string;
-  item_name: string;
-  kind: string;
-  category: string;
-  unit: string;
-  current_stock: number;
-  minimum_stock: number;
-  maximum_stock: number | null;
-  unit_cost_paise: number;
-  supplier_id: number | null;
-  status: string;
-  catalog_number: string | null;
-  storage_temp: string | null;
-}): Record<string, unknown> {
+export function itemAuditValues(
+  r: Pick<
+    InventoryItemsTable,
+    | 'item_code'
+    | 'item_name'
+    | 'kind'
+    | 'category'
+    | 'unit'
+    | 'current_stock'
+    | 'minimum_stock'
+    | 'maximum_stock'
+    | 'unit_cost_paise'
+    | 'supplier_id'
+    | 'status'
+    | 'catalog_number'
+    | 'storage_temp'
+  >,
+): Record<string, unknown> {
   return {
     item_code: r.item_code,
     item_name: r.item_name,

@@ -12,7 +12,7 @@ import {
 import type { ParallelExportPlan } from '../export/parallel-plan.js';
 import { finishPatientRow } from './export-row.js';
 import { toPatient } from './mappers.js';
-import type { Patient } from '../../shared/schemas/patients.js';
+import { PATIENT_DETAIL_FIELDS, type Patient } from '../../shared/schemas/patients.js';
 import { labToday } from '../settings/service.js';
 import { writeAudit } from '../audit/audit.js';
 import type { Actor } from '../context.js';
@@ -28,17 +28,7 @@ export const PATIENT_CSV_COLUMNS = [
   'phone',
   'email',
   'address',
-  'city',
-  'state',
-  'pincode',
-  'emergency_contact',
-  'emergency_phone',
-  'emergency_relation',
-  'blood_group',
-  'allergies',
-  'medical_history',
-  'insurance_provider',
-  'insurance_number',
+  ...PATIENT_DETAIL_FIELDS,
   'membership_type',
   'status',
   'created_at',

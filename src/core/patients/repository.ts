@@ -12,7 +12,7 @@ import {
   searchTokens,
   unindexPatientWords,
 } from '../db/patient-search.js';
-import type { PatientListQuery } from '../../shared/schemas/patients.js';
+import { PATIENT_DETAIL_FIELDS, type PatientListQuery } from '../../shared/schemas/patients.js';
 import type { RangeQuery } from '../export/parallel-plan.js';
 
 import type { PatientRow } from './mappers.js';
@@ -318,17 +318,7 @@ export const PATIENT_INSERT_COLUMNS = [
   'phone',
   'email',
   'address',
-  'city',
-  'state',
-  'pincode',
-  'emergency_contact',
-  'emergency_phone',
-  'emergency_relation',
-  'blood_group',
-  'allergies',
-  'medical_history',
-  'insurance_provider',
-  'insurance_number',
+  ...PATIENT_DETAIL_FIELDS,
   'legacy_id',
   'membership_type',
   'created_by',

@@ -123,12 +123,28 @@ export async function recordPayment(
     reason: p.reason,
     value_date: valueDate,
   });
-  await setBillPaid(trx, bill.id, bill.paid_paise + p.amountPaise - advance, now);
+  return paidOnBill(trx, actor, bill, row, bill.paid_paise + p.amountPaise - advance, now);
+}
+
+/**
+ * After a new ledger row on a bill: the bill's paid figure (null: the row does not move it), and the
+ * row's audit entry naming the bill, with what else the entry should say.
+ */
+async function paidOnBill(
+  trx: Db,
+  actor: Actor,
+  bill: { id: number; bill_number: string },
+  row: PaymentRow,
+  paidPaise: number | null,
+  now: string,
+  noted: Record<string, unknown> = {},
+): Promise<PaymentRow> {
+  if (paidPaise !== null) await setBillPaid(trx, bill.id, paidPaise, now);
   await writeAudit(trx, actor, {
     action: 'create',
     entity: 'payment',
     entityId: row.id,
-    newValues: { ...row, bill_number: bill.bill_number },
+    newValues: { ...row, bill_number: bill.bill_number, ...noted },
   });
   await announce(trx, actor, 'payment.received', { billId: bill.id });
   return row;
@@ -153,14 +169,7 @@ export async function recordBillRefund(
     reason: p.reason,
     value_date: await valueDateFor(trx, actor.organizationId, actor.userId),
   });
-  await setBillPaid(trx, bill.id, bill.paid_paise - p.amountPaise, now);
-  await writeAudit(trx, actor, {
-    action: 'create',
-    entity: 'payment',
-    entityId: row.id,
-    newValues: { ...row, bill_number: bill.bill_number },
-  });
-  return row;
+  return paidOnBill(trx, actor, bill, row, bill.paid_paise - p.amountPaise, now);
 }
 
 export async function paymentToSettle(trx: Db, organizationId: number, id: number): Promise<PaymentRow> {
@@ -220,14 +229,8 @@ export async function refundPayment(
     refunded_paise: refunded,
     ...(refunded === p.amount_paise ? { status: 'refunded' as const } : {}),
   });
-  if (fromBill) await setBillPaid(trx, p.bill_id, bill.paid_paise - fromBill, now);
-  await writeAudit(trx, actor, {
-    action: 'create',
-    entity: 'payment',
-    entityId: row.id,
-    newValues: { ...row, bill_number: bill.bill_number, refund_of: p.id },
-  });
-  return row;
+  const bookedOn = { id: p.bill_id, bill_number: bill.bill_number };
+  return paidOnBill(trx, actor, bookedOn, row, fromBill ? bill.paid_paise - fromBill : null, now, { refund_of: p.id });
 }
 
 /**
@@ -318,14 +321,9 @@ async function returnAdvance(
     refunded_paise: refunded,
     ...(refunded === used ? { status: 'refunded' as const } : {}),
   });
-  await setBillPaid(trx, bill.id, bill.paid_paise - r.amountPaise, now);
-  await writeAudit(trx, actor, {
-    action: 'create',
-    entity: 'payment',
-    entityId: row.id,
-    newValues: { ...row, bill_number: bill.bill_number, returned_to_account: r.amountPaise },
+  return paidOnBill(trx, actor, bill, row, bill.paid_paise - r.amountPaise, now, {
+    returned_to_account: r.amountPaise,
   });
-  return row;
 }
 
 type NewPayment = Insertable<PaymentsTable>;

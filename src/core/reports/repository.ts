@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { Db } from '../db/connection.js';
+import type { ReportRunsTable } from './tables.js';
 import { isIsoDateText } from '../db/dialect.js';
 
 /**
@@ -227,20 +228,7 @@ export async function dataSummary(db: Db, organizationId: number) {
 
 // Runs and custom reports ----------------------------------------------------------------
 
-export function insertRun(
-  db: Db,
-  v: {
-    organization_id: number;
-    report_id: string;
-    format: string;
-    from_date: string;
-    to_date: string;
-    row_count: number;
-    user_id: number | null;
-    lab_date: string;
-    created_at: string;
-  },
-) {
+export function insertRun(db: Db, v: Insertable<ReportRunsTable>) {
   return db.insertInto('report_runs').values(v).execute();
 }
 

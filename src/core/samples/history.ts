@@ -4,6 +4,7 @@ import { writeAudit } from '../audit/audit.js';
 import { raiseSequence } from '../sequences.js';
 import type { SampleType } from '../../shared/samples.js';
 import { insertHistoryRow, insertSampleRow, setSampleTests } from './repository.js';
+import type { SamplesTable } from './tables.js';
 import { actorName, freshBarcode } from './service.js';
 
 /**
@@ -16,23 +17,28 @@ import { actorName, freshBarcode } from './service.js';
 /** A lims sample code: SMP + the day (YYYYMMDD) + its number that day. */
 export const SAMPLE_CODE = /^SMP(\d{8})(\d{4,6})$/;
 
-export interface HistoricalSample {
-  sample_code: string;
-  barcode: string | null;
-  patient_id: number;
-  bill_id: number | null;
+/** The table's columns a historical sample brings with their stored types. */
+type StoredColumns = Pick<
+  SamplesTable,
+  | 'sample_code'
+  | 'barcode'
+  | 'patient_id'
+  | 'bill_id'
+  | 'container'
+  | 'collector_id'
+  | 'location'
+  | 'priority'
+  | 'status'
+  | 'notes'
+  | 'rejection_reason'
+  | 'collection_date'
+  | 'completed_at'
+  | 'reported_at'
+  | 'created_at'
+>;
+
+export interface HistoricalSample extends StoredColumns {
   sample_type: SampleType;
-  container: string | null;
-  collector_id: number | null;
-  location: string | null;
-  priority: string;
-  status: string;
-  notes: string | null;
-  rejection_reason: string | null;
-  collection_date: string | null;
-  completed_at: string | null;
-  reported_at: string | null;
-  created_at: string;
   test_ids: number[];
 }
 

@@ -3,7 +3,7 @@ import type { Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { pageAuditRows } from '../audit/repository.js';
 import { deleteSessionRow, selectLabSessionIds, selectLabSessionRows } from '../auth/repository.js';
-import { hashToken, publicSessionId } from '../auth/service.js';
+import { hashToken, publicSessionId, sessionView } from '../auth/service.js';
 import { labSettings } from '../settings/service.js';
 import { NotFoundError } from '../errors.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
@@ -57,17 +57,11 @@ export async function listActiveSessions(
   const rows = await selectLabSessionRows(db, organizationId, since, now.toISOString());
   const current = currentToken ? hashToken(currentToken) : null;
   return rows.map((r) => ({
-    id: publicSessionId(r.id),
+    ...sessionView(r, current),
     user_id: r.user_id,
     user_name: `${r.first_name} ${r.last_name}`.trim(),
     user_email: r.email,
     role: r.role as Role,
-    started_at: r.created_at,
-    last_seen_at: r.last_seen_at,
-    expires_at: r.expires_at,
-    ip_address: r.ip_address,
-    user_agent: r.user_agent,
-    current: r.id === current,
   }));
 }
 

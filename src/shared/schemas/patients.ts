@@ -129,6 +129,24 @@ export const patientFields = {
   ),
 };
 
+/**
+ * The registration fields between the address and the membership, in the order the edit form,
+ * the patients CSV and an import's insert list them.
+ */
+export const PATIENT_DETAIL_FIELDS = [
+  'city',
+  'state',
+  'pincode',
+  'emergency_contact',
+  'emergency_phone',
+  'emergency_relation',
+  'blood_group',
+  'allergies',
+  'medical_history',
+  'insurance_provider',
+  'insurance_number',
+] as const;
+
 /** A birth date or an age (years, months or days), in a range a person can have. */
 function ageOrBirthDate(
   p: { date_of_birth?: string | null; age?: number | null; age_unit?: string | null },

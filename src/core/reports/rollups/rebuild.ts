@@ -1,7 +1,10 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
+import { ROLLUP_TABLES } from '../../db/rollup-stale.js';
 import { histogramText, turnaroundRows } from './turnaround-rows.js';
 import { rebuildMoneyDay } from './rebuild-money.js';
+
+export { ROLLUP_TABLES };
 
 /**
  * The report rollups of one lab day, rebuilt from that day's rows: each is a pure function of the
@@ -16,16 +19,6 @@ export interface LabDay {
   start: string;
   end: string;
 }
-
-export const ROLLUP_TABLES = [
-  'rollup_billed',
-  'rollup_workload',
-  'rollup_turnaround',
-  'rollup_day',
-  'rollup_discounts',
-  'rollup_revenue',
-  'rollup_doctor',
-] as const;
 
 /** Replaces lab day `d`'s rows of every rollup of lab `org` with what its rows give; call in a transaction. */
 export async function rebuildDay(trx: Db, org: number, d: LabDay): Promise<void> {

@@ -1,9 +1,48 @@
 import { z } from 'zod';
+import { CATALOGUE_STATUSES } from '../../../shared/schemas/catalogue.js';
 import { itemsByCodes, type ItemTable } from '../../catalogue/repository.js';
-import type { ImportContext, PlanResult, ValidRow } from '../entity.js';
-import { upperKey } from './common.js';
+import type { ExportQuery, ImportContext, PlanResult, TransferColumn, ValidRow } from '../entity.js';
+import { oneOf, upperKey } from './common.js';
 
 /** Helpers shared by the three catalogue entities (tests, profiles, packages). */
+
+/** The columns every catalogue item has, first in each of the three files. */
+export const itemColumns: TransferColumn[] = [
+  { name: 'code' },
+  { name: 'name' },
+  { name: 'category' },
+  { name: 'description' },
+  { name: 'price', kind: 'number' },
+  { name: 'base_price', kind: 'number' },
+];
+
+type ItemFields = Record<'code' | 'name' | 'category' | 'description' | 'price' | 'base_price', unknown>;
+
+/** The values of those columns for an item, as the API gives them. */
+export const itemRecord = (p: ItemFields) => ({
+  code: p.code,
+  name: p.name,
+  category: p.category,
+  description: p.description,
+  price: p.price,
+  base_price: p.base_price,
+});
+
+/** A catalogue item is found by its code (any case) and cannot be made without a name and a price. */
+export const itemKey = {
+  key: 'code',
+  normalizeKey: upperKey,
+  requiredColumns: ['code', 'name', 'price'],
+};
+
+/** An export of catalogue items is narrowed by status and category, as the catalogue's lists are. */
+export const itemFilters = { status: oneOf(CATALOGUE_STATUSES), category: z.string().trim().min(1).max(60) };
+
+/** The export's filters as the options of the catalogue's list functions. */
+export const itemListOptions = (q: ExportQuery) => ({
+  status: q.where.status as 'active' | 'inactive' | undefined,
+  category: q.where.category as string | undefined,
+});
 
 /** A list of catalogue codes in a file (test_codes, profile_codes): "CBC, LFT" or ["CBC", "LFT"]. */
 export const codeList = (label: string) =>

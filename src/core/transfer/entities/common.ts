@@ -133,3 +133,8 @@ export async function catalogueItemsNamed<R extends { id: number; code: string }
   }
   return out;
 }
+
+/** Records read whole, handed out in pages of 500 as exportPages promises. */
+export function* pagesOf<R>(records: R[]): Generator<R[]> {
+  for (let i = 0; i < records.length; i += 500) yield records.slice(i, i + 500);
+}

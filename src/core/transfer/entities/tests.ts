@@ -2,7 +2,6 @@ import { z } from 'zod';
 import {
   testCreateSchema,
   testUpdateSchema,
-  CATALOGUE_STATUSES,
   type CatalogueTest,
   type TestCreate,
 } from '../../../shared/schemas/catalogue.js';
@@ -10,8 +9,9 @@ import { parseFormula } from '../../../shared/formula.js';
 import { changeTest, insertTest, listTests, bandsText, parseBandsText } from '../../catalogue/service.js';
 import { codesOf, itemsByCodes } from '../../catalogue/repository.js';
 import { DEFERRED, type TransferColumn, type TransferEntity } from '../entity.js';
-import { oneOf, upperKey } from './common.js';
-import { writeCatalogue, type CatalogueExisting, type CataloguePlan } from './catalogue.js';
+import { pagesOf } from './common.js';
+import { itemColumns, itemFilters, itemKey, itemListOptions, writeCatalogue } from './catalogue.js';
+import type { CatalogueExisting, CataloguePlan } from './catalogue.js';
 
 /**
  * The test menu, keyed by test code. Every field of the API's test but its id and times; reference
@@ -20,12 +20,7 @@ import { writeCatalogue, type CatalogueExisting, type CataloguePlan } from './ca
  */
 
 const columns: TransferColumn[] = [
-  { name: 'code' },
-  { name: 'name' },
-  { name: 'category' },
-  { name: 'description' },
-  { name: 'price', kind: 'number' },
-  { name: 'base_price', kind: 'number' },
+  ...itemColumns,
   { name: 'unit' },
   { name: 'normal_range' },
   { name: 'reference_ranges' },
@@ -80,9 +75,7 @@ export const tests: TransferEntity<TestCreate, CatalogueExisting, Plan> = {
   label: 'test',
   auditEntity: 'test',
   columns,
-  key: 'code',
-  normalizeKey: upperKey,
-  requiredColumns: ['code', 'name', 'price'],
+  ...itemKey,
   createSchema,
   updateSchema,
 
@@ -156,12 +149,9 @@ export const tests: TransferEntity<TestCreate, CatalogueExisting, Plan> = {
     return { inserted, updated, errors };
   },
 
-  filters: { status: oneOf(CATALOGUE_STATUSES), category: z.string().trim().min(1).max(60) },
+  filters: itemFilters,
   async *exportPages(db, organizationId, q) {
-    const list = await listTests(db, organizationId, {
-      status: q.where.status as 'active' | 'inactive' | undefined,
-      category: q.where.category as string | undefined,
-    });
+    const list = await listTests(db, organizationId, itemListOptions(q));
     const records = list.map((t: CatalogueTest) =>
       Object.fromEntries(
         columns.map((c) => [
@@ -170,6 +160,6 @@ export const tests: TransferEntity<TestCreate, CatalogueExisting, Plan> = {
         ]),
       ),
     );
-    for (let i = 0; i < records.length; i += 500) yield records.slice(i, i + 500);
+    yield* pagesOf(records);
   },
 };

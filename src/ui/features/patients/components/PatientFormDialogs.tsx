@@ -1,7 +1,7 @@
 import type { FormEvent } from 'react';
 import type { DefaultValues, FieldValues, Path, UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
-import type { Patient } from '@shared/schemas/patients';
+import { PATIENT_DETAIL_FIELDS, type Patient } from '@shared/schemas/patients';
 import { FormDialog, type FormDialogProps } from '@/components';
 import { useDialogForm } from '@/lib/dialogForm';
 import { applyServerErrors, formError } from '@/lib/forms';
@@ -31,21 +31,10 @@ const ADD_FIELDS = [
 ] as const;
 const ADD_NAMES = ownNames(ADD_FIELDS);
 /** Edit Patient: every registration field, the short form's and the rest. */
-const NAMES = ownNames([
-  ...ADD_FIELDS,
-  'city',
-  'state',
-  'pincode',
-  'emergency_contact',
-  'emergency_phone',
-  'emergency_relation',
-  'blood_group',
-  'allergies',
-  'medical_history',
-  'insurance_provider',
-  'insurance_number',
-  'membership_type',
-] as const) satisfies Record<PatientFieldKey, PatientFieldKey>;
+const NAMES = ownNames([...ADD_FIELDS, ...PATIENT_DETAIL_FIELDS, 'membership_type'] as const) satisfies Record<
+  PatientFieldKey,
+  PatientFieldKey
+>;
 
 const ALL_SECTIONS = ['personal', 'contact', 'emergency', 'medical', 'insurance'] as const;
 /** Add Patient requires the first name and a birth date or an age (walk-in rules, docs/decisions.md). */
