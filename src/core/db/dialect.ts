@@ -265,3 +265,20 @@ export function chunks<T>(xs: readonly T[], size = 500): T[][] {
   for (let i = 0; i < xs.length; i += size) out.push(xs.slice(i, i + size));
   return out;
 }
+
+/**
+ * Independent reads, each a function that starts one: side by side on PostgreSQL (each takes its
+ * own pooled connection, and the server runs them on separate processes), one after another on
+ * SQLite, whose one in-process connection runs a statement at a time; interleaving them there
+ * only adds waits (a year's revenue analytics took 120 ms interleaved against 96 ms in turn).
+ */
+export async function readsTogether<T extends readonly (() => Promise<unknown>)[]>(
+  db: Pick<Db, 'getExecutor'>,
+  reads: T,
+): Promise<{ -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
+  type Out = { -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> };
+  if (!statementsAreInProcess(db)) return (await Promise.all(reads.map((r) => r()))) as Out;
+  const out: unknown[] = [];
+  for (const r of reads) out.push(await r());
+  return out as Out;
+}

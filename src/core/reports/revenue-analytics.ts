@@ -1,4 +1,5 @@
 import type { Db } from '../db/connection.js';
+import { readsTogether } from '../db/dialect.js';
 import { addDays, startOfLocalDayUtc } from '../../shared/time.js';
 import type { RevenueAnalytics, RevenueQuery } from '../../shared/schemas/revenue.js';
 import { getOrganization } from '../settings/service.js';
@@ -33,6 +34,13 @@ async function billedCategories(db: Db, organizationId: number, fromUtc: string,
   return [...out.values()];
 }
 
+/** Billed per referring doctor, no doctor first, then by id: ties in the sort by amount keep that order on both engines. */
+async function doctorsInOrder(db: Db, organizationId: number, fromUtc: string, toUtc: string) {
+  const rows = await billedByDoctorSummed(db, organizationId, fromUtc, toUtc);
+  const key = (id: number | null) => (id === null ? -Infinity : Number(id));
+  return rows.sort((a, b) => key(a.doctor_id) - key(b.doctor_id));
+}
+
 const change = (current: number, previous: number) => ({
   current,
   previous,
@@ -47,21 +55,13 @@ export async function revenueAnalytics(db: Db, organizationId: number, q: Revenu
   const previousFrom = addDays(from, -length);
   const fromUtc = startOfLocalDayUtc(timeZone, from).toISOString();
   const toUtc = startOfLocalDayUtc(timeZone, addDays(to, 1)).toISOString();
-  // Independent reads, all at once: on PostgreSQL each takes its own pooled connection.
-  const [cur, prev, categories, doctors, org] = await Promise.all([
-    revenueTotals(db, organizationId, { from, to }),
-    revenueTotals(db, organizationId, { from: previousFrom, to: previousTo }),
-    billedCategories(db, organizationId, fromUtc, toUtc),
-    // No doctor first, then by id: ties in the sort by amount below keep that order on both engines.
-    billedByDoctorSummed(db, organizationId, fromUtc, toUtc).then((rows) =>
-      rows.sort(
-        (a, b) =>
-          (a.doctor_id === null ? -Infinity : Number(a.doctor_id)) -
-          (b.doctor_id === null ? -Infinity : Number(b.doctor_id)),
-      ),
-    ),
-    getOrganization(db, organizationId),
-  ]);
+  const [cur, prev, categories, doctors, org] = await readsTogether(db, [
+    () => revenueTotals(db, organizationId, { from, to }),
+    () => revenueTotals(db, organizationId, { from: previousFrom, to: previousTo }),
+    () => billedCategories(db, organizationId, fromUtc, toUtc),
+    () => doctorsInOrder(db, organizationId, fromUtc, toUtc),
+    () => getOrganization(db, organizationId),
+  ] as const);
   const day = (d: string) => formatLabDay(d, org.date_format);
   // Projected from the period's net in paise, not from the rounded daily average: a 30-day period
   // projects to its own net exactly (₹1,999.25 / 30 days -> ₹1,999.25, not 30 x ₹66.64 = ₹1,999.20).

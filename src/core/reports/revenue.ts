@@ -1,4 +1,5 @@
 import type { Db } from '../db/connection.js';
+import { readsTogether } from '../db/dialect.js';
 import type { Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import type { PAYMENT_METHODS } from '../../shared/billing.js';
@@ -148,12 +149,11 @@ export async function revenueTotals(db: Db, organizationId: number, q: RevenueQu
   if (list.length === 0) return { ...toDay(emptyDay()), bills: 0 };
   const fromUtc = startOfLocalDayUtc(timeZone, list[0]!).toISOString();
   const toUtc = startOfLocalDayUtc(timeZone, addDays(list[list.length - 1]!, 1)).toISOString();
-  // Three independent reads: on PostgreSQL each takes its own pooled connection and they run side by side.
-  const [{ all }, t, patients] = await Promise.all([
-    ledgerDays(db, organizationId, from, to),
-    billedTotalsSummed(db, organizationId, fromUtc, toUtc),
-    billedPatients(db, organizationId, fromUtc, toUtc),
-  ]);
+  const [{ all }, t, patients] = await readsTogether(db, [
+    () => ledgerDays(db, organizationId, from, to),
+    () => billedTotalsSummed(db, organizationId, fromUtc, toUtc),
+    () => billedPatients(db, organizationId, fromUtc, toUtc),
+  ] as const);
   all.discounts += t.discount_paise;
   all.billed += t.amount_paise;
   all.bills += t.bills;
