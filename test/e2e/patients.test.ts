@@ -277,7 +277,7 @@ describe('New Patient Registration', () => {
     await screenshot(page, 'registration-full', { fullPage: true });
     // The form is reset for the next patient.
     await expect(page.getByLabel('First Name').inputValue()).resolves.toBe('');
-    await expect(page.getByRole('checkbox').isChecked()).resolves.toBe(false);
+    await expect(page.getByRole('checkbox', { name: /I confirm these details/ }).isChecked()).resolves.toBe(false);
 
     // Saved on the server with the mapped fields.
     const res = await page.request.get(`/api/patients/search?search=${patientId}`);
