@@ -44,7 +44,7 @@ describe('one patient, one record', () => {
       await page.getByLabel('Age', { exact: true }).fill('43');
       await page.getByLabel('Gender').selectOption('Female');
       await page.getByLabel('Mobile Number').fill('98765 01234');
-      await page.getByRole('checkbox').check();
+      await page.getByRole('checkbox', { name: /I confirm these details/ }).check();
       await page.getByRole('button', { name: 'Register Patient' }).click();
     };
     await fill();

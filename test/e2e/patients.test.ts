@@ -266,7 +266,7 @@ describe('New Patient Registration', () => {
     await page.getByRole('button', { name: 'Register Patient' }).click();
     await page.getByText('Please agree to the terms and conditions').first().waitFor();
 
-    await page.getByRole('checkbox').check();
+    await page.getByRole('checkbox', { name: /I confirm these details/ }).check();
     await page.getByRole('button', { name: 'Register Patient' }).click();
     const code = page.getByTestId('registered-patient-id');
     await code.waitFor();
@@ -332,7 +332,7 @@ describe('server validation errors', () => {
     await page.getByLabel('Pincode').fill('600001');
     await page.getByLabel('Emergency Contact Number').fill('90000 00001');
     await page.getByLabel('Relationship').selectOption('Friend');
-    await page.getByRole('checkbox').check();
+    await page.getByRole('checkbox', { name: /I confirm these details/ }).check();
     await page.getByRole('button', { name: 'Register Patient' }).click();
     await page.getByText('Failed to register patient. Please try again.').waitFor();
     await page.getByText('Phone is on the blocked list').first().waitFor();
