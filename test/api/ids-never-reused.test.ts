@@ -4,6 +4,14 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { makeLab, type TestLab } from '../helpers.js';
 import { AUTOINCREMENT_TABLES } from '../../src/core/db/migrations/042_one_patient_record.js';
+import { migrations } from '../../src/core/db/migrations/index.js';
+
+/** Tables made with AUTOINCREMENT ids by a migration after 042 (their ids are never given twice either). */
+const CREATED_AUTOINCREMENT = new Set(
+  migrations.flatMap((m) =>
+    [...m.sql.matchAll(/CREATE TABLE ([a-z_]+) \(\s*id INTEGER PRIMARY KEY AUTOINCREMENT/g)].map((x) => x[1]!),
+  ),
+);
 
 let lab: TestLab;
 let test1: number;
@@ -101,8 +109,15 @@ describe('ids are never given twice', () => {
       'rollup_stale',
       // a stop of autoverification, audited by the test it stops (0: the whole lab), not by its id
       'autoverify_stops',
+      // rows without an id of their own: a calendar's fasting hours and an area's pin codes (in the
+      // calendar's and the area's audit rows), and a barcode held for a phone until a tube takes it
+      'home_fasting',
+      'home_area_pins',
+      'barcode_reservations',
     ]);
-    const missing = [...deleted].filter((t) => !notAudited.has(t) && !(t in AUTOINCREMENT_TABLES));
+    const missing = [...deleted].filter(
+      (t) => !notAudited.has(t) && !(t in AUTOINCREMENT_TABLES) && !CREATED_AUTOINCREMENT.has(t),
+    );
     expect(missing).toEqual([]);
     // The catalogue deletes through one helper naming its three tables.
     for (const t of ['tests', 'test_profiles', 'test_packages']) expect(AUTOINCREMENT_TABLES).toHaveProperty(t);

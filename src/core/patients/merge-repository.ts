@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { PatientRow } from './mappers.js';
 import './tables.js';
@@ -23,11 +24,44 @@ export const MOVED_TABLES = [
 export type MovedTable = (typeof MOVED_TABLES)[number];
 
 /**
+ * Tables that hold at most one row per patient and key: the report consent (one per patient) and a
+ * centre's link to its patient (one per centre). A merge keeps the kept patient's row where both
+ * have one, and moves the merged patient's otherwise (moveKeyedRows).
+ */
+export const KEYED_PATIENT_TABLES = {
+  patient_report_consents: [],
+  centre_patients: ['centre_id'],
+} as const satisfies Record<string, readonly string[]>;
+
+/** One keyed table's rows of `from` re-pointed to `to`, except those `to` already has; answers how many moved. */
+export async function moveKeyedRows(
+  trx: Db,
+  organizationId: number,
+  table: keyof typeof KEYED_PATIENT_TABLES,
+  from: number,
+  to: number,
+): Promise<number> {
+  const keys: readonly string[] = KEYED_PATIENT_TABLES[table];
+  const same = keys.map((k) => sql`AND kept.${sql.ref(k)} = ${sql.table(table)}.${sql.ref(k)}`);
+  await sql`DELETE FROM ${sql.table(table)} WHERE organization_id = ${organizationId} AND patient_id = ${from}
+    AND EXISTS (SELECT 1 FROM ${sql.table(table)} kept WHERE kept.organization_id = ${organizationId}
+      AND kept.patient_id = ${to} ${sql.join(same, sql` `)})`.execute(trx);
+  const r = await sql`UPDATE ${sql.table(table)} SET patient_id = ${to}
+    WHERE organization_id = ${organizationId} AND patient_id = ${from}`.execute(trx);
+  return Number(r.numAffectedRows ?? 0);
+}
+
+/**
  * Tables with a patient_id handled otherwise: portal access (one per patient, moved by
  * movePortalAccess), aliases (re-pointed by repointAliases), PostgreSQL's search words (the merged
- * patient's go with its row).
+ * patient's go with its row), and the keyed tables above.
  */
-export const OTHER_PATIENT_TABLES = ['patient_portal_access', 'patient_aliases', 'patient_search_words'] as const;
+export const OTHER_PATIENT_TABLES = [
+  'patient_portal_access',
+  'patient_aliases',
+  'patient_search_words',
+  ...Object.keys(KEYED_PATIENT_TABLES),
+] as string[];
 
 /** Patients of the lab with this mobile, or born on this date (a known date), at most `limit`. */
 export async function likelySamePeople(

@@ -6,7 +6,15 @@ import { labToday } from '../settings/service.js';
 import type { PatientMergeResult } from '../../shared/schemas/patients.js';
 import { deletePatientRow, findPatient } from './repository.js';
 import { toPatient } from './mappers.js';
-import { MOVED_TABLES, insertAlias, movePortalAccess, moveRows, repointAliases } from './merge-repository.js';
+import {
+  KEYED_PATIENT_TABLES,
+  MOVED_TABLES,
+  insertAlias,
+  moveKeyedRows,
+  movePortalAccess,
+  moveRows,
+  repointAliases,
+} from './merge-repository.js';
 
 /**
  * Merges a duplicate into the patient kept, in one transaction: every bill, payment, invoice,
@@ -26,6 +34,8 @@ export async function mergePatient(db: Db, actor: Actor, id: number, into: numbe
     if (!kept) throw new NotFoundError('Patient', into);
     const moved: Record<string, number> = {};
     for (const table of MOVED_TABLES) moved[table] = await moveRows(trx, org, table, id, into);
+    for (const table of Object.keys(KEYED_PATIENT_TABLES) as (keyof typeof KEYED_PATIENT_TABLES)[])
+      moved[table] = await moveKeyedRows(trx, org, table, id, into);
     moved.portal_access = (await movePortalAccess(trx, org, id, into)) ? 1 : 0;
     moved.aliases = await repointAliases(trx, org, id, into);
     await insertAlias(trx, {

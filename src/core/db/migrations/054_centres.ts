@@ -29,7 +29,7 @@ CREATE TABLE centres (
 CREATE UNIQUE INDEX centres_payer ON centres (organization_id, payer_id);
 
 CREATE TABLE centre_share_rules (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   organization_id INTEGER NOT NULL REFERENCES organizations(id),
   centre_id INTEGER NOT NULL REFERENCES centres(id) ON DELETE CASCADE,
   test_id INTEGER REFERENCES tests(id),
