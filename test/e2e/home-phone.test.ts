@@ -141,7 +141,7 @@ describe('the phone app', () => {
     await screenshot(page, 'home-phone-offline-390', { always: true, fullPage: true });
 
     await page.context().setOffline(false);
-    await page.getByText('0 waiting').waitFor({ timeout: 20_000 });
+    await page.getByText('0 waiting').waitFor({ timeout: 60_000 });
     await d.getByRole('alert').getByText('Conflict: The visit was cancelled at the desk').waitFor();
     await screenshot(page, 'home-phone-synced-390', { always: true, fullPage: true });
 

@@ -72,9 +72,33 @@ async function loadDay() {
   return render();
 }
 
-async function sync() {
+// One sync at a time; a sync that could not reach the server tries again with a growing wait
+// (5 s, doubling to a minute) while operations stay queued, since the 'online' event comes once
+// and the first request after it may still fail on a weak signal.
+let syncing = null;
+let retryTimer = null;
+let retryDelay = 5_000;
+
+function retryLater() {
+  clearTimeout(retryTimer);
+  retryTimer = setTimeout(() => void sync(), retryDelay);
+  retryDelay = Math.min(retryDelay * 2, 60_000);
+}
+
+function sync() {
+  syncing ??= syncOnce().finally(() => {
+    syncing = null;
+  });
+  return syncing;
+}
+
+async function syncOnce() {
   const ops = (await queued()).sort((a, b) => a.queued_at - b.queued_at);
-  if (!ops.length || !navigator.onLine) return render();
+  if (!ops.length) return render();
+  if (!navigator.onLine) {
+    retryLater();
+    return render();
+  }
   try {
     const { results } = await api('POST', '/api/home-visits/sync', {
       ops: ops.map((o) => Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'queued_at'))),
@@ -87,8 +111,10 @@ async function sync() {
     }
     await kvSet('notes', notes);
     await dequeue(results.map((r) => r.op_id));
+    retryDelay = 5_000;
   } catch {
-    // Still offline, or the server did not answer: the queue stays for the next try.
+    // Still offline, or the server did not answer: the queue stays, and the phone tries again.
+    retryLater();
   }
   return loadDay();
 }
