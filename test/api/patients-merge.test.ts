@@ -184,6 +184,33 @@ describe('merging a duplicate patient', () => {
     expect((await lab.admin.get('/api/patients?limit=1')).json().total).toBe(Number(rows.n));
   });
 
+  it("keeps one report consent: the kept patient's where both gave one, else the merged patient's", async () => {
+    const consent = (id: number, channel: string, recipient_phone: string) =>
+      lab.admin.put(`/api/patients/${id}/report-consent`, { channel, consent: true, recipient_phone });
+    const channelOf = async (id: number) =>
+      (await lab.admin.get(`/api/patients/${id}/report-consent`)).json().consent as {
+        channel: string;
+        recipient_phone: string | null;
+      } | null;
+    // Only the merged record had consent: it moves to the kept one.
+    const [a, b] = [await patient('ConsentOnly'), await patient('ConsentNone')];
+    expect((await consent(a.id, 'whatsapp', '9810099991')).statusCode).toBe(200);
+    expect((await lab.admin.post(`/api/patients/${a.id}/merge`, { into: b.id })).statusCode).toBe(200);
+    expect(await channelOf(b.id)).toMatchObject({ channel: 'whatsapp', recipient_phone: '9810099991' });
+    // Both had one: the kept patient's stays, and the merge does not fail on the key.
+    const [c, d] = [await patient('ConsentSms'), await patient('ConsentEmail')];
+    expect((await consent(c.id, 'sms', '9810099992')).statusCode).toBe(200);
+    expect((await consent(d.id, 'email', '9810099993')).statusCode).toBe(200);
+    expect((await lab.admin.post(`/api/patients/${c.id}/merge`, { into: d.id })).statusCode).toBe(200);
+    expect(await channelOf(d.id)).toMatchObject({ channel: 'email', recipient_phone: '9810099993' });
+    const left = await db()
+      .selectFrom('patient_report_consents')
+      .select('patient_id')
+      .where('patient_id', 'in', [a.id, c.id])
+      .execute();
+    expect(left).toEqual([]);
+  });
+
   it('every table with a patient_id column is moved or handled by a merge', async () => {
     const tables = await db().introspection.getTables();
     const withPatient = tables.filter((t) => t.columns.some((c) => c.name === 'patient_id')).map((t) => t.name);
