@@ -350,6 +350,67 @@ describe('report rollups rebuilt per lab day', () => {
     expect((await planDays(db(), org(), fromUtc, toUtc)).runs.length).toBe(1);
   });
 
+  it('a row moved to another bill, sample or lab marks the day it left as well as the day it joined', async () => {
+    await expectAsRows(db(), 'before moves, refreshed');
+    const marksBefore = await count('rollup_stale');
+    const bills = await db()
+      .selectFrom('bills')
+      .select(['id', 'created_at'])
+      .where('organization_id', '=', org())
+      .where('cancelled_at', 'is', null)
+      .orderBy('created_at')
+      .execute();
+    const [first, last] = [bills[0]!, bills[bills.length - 1]!];
+    const line = await db()
+      .selectFrom('bill_items')
+      .select('id')
+      .where('bill_id', '=', first.id)
+      .executeTakeFirstOrThrow();
+    await db().updateTable('bill_items').set({ bill_id: last.id }).where('id', '=', line.id).execute();
+
+    const samples = await db()
+      .selectFrom('samples')
+      .select('id')
+      .where('organization_id', '=', org())
+      .where('collection_date', 'is not', null)
+      .where('status', '!=', 'rejected')
+      .orderBy('collection_date')
+      .execute();
+    const [early, late] = [samples[0]!.id, samples[samples.length - 1]!.id];
+    const verified = await db()
+      .selectFrom('test_results')
+      .select('id')
+      .where('sample_id', '=', early)
+      .where('status', '=', 'verified')
+      .executeTakeFirst();
+    const result =
+      verified ??
+      (await db()
+        .selectFrom('test_results')
+        .select('id')
+        .where('organization_id', '=', org())
+        .where('status', '=', 'verified')
+        .orderBy('id')
+        .executeTakeFirstOrThrow());
+    await db().updateTable('test_results').set({ sample_id: late }).where('id', '=', result.id).execute();
+    // A test ordered on the early sample and not on the late one moves there.
+    const onLate = (
+      await db().selectFrom('sample_tests').select('test_id').where('sample_id', '=', late).execute()
+    ).map((t) => Number(t.test_id));
+    const moved = tests.find((t) => !onLate.includes(t));
+    if (moved !== undefined)
+      await db()
+        .updateTable('sample_tests')
+        .set({ sample_id: late })
+        .where('sample_id', '=', early)
+        .where('test_id', '=', moved)
+        .execute();
+
+    expect(await count('rollup_stale')).toBeGreaterThan(marksBefore);
+    await inTransaction((trx) => expectAsRows(trx, 'after moves, stale'));
+    await expectAsRows(db(), 'after moves, refreshed');
+  });
+
   it('a change of time zone moves the lab days: every day is marked stale and rebuilt on its new bounds', async () => {
     const res = await lab.admin.put('/api/settings', { timezone: 'America/New_York' });
     expect(res.statusCode, res.body).toBe(200);

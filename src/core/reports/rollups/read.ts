@@ -17,8 +17,10 @@ async function perRun<R>(runs: Runs, query: (run: Runs[number]) => Promise<R[]>)
 }
 
 /**
- * Lines of live bills per catalogue item (test_id null for profiles, packages and lines without a
- * test): the days' rows summed per item first, then joined to the catalogue once per item.
+ * Lines of live bills per catalogue item and name (test_id null for profiles, packages and lines
+ * without a test): the days' rows summed per item first, in the order of the rollup's item index
+ * (no sort of a year's rows), then joined to the catalogue once per item. A test billed under two
+ * names answers two rows; the caller adds them up per item (billedByTestSummed).
  */
 export function billedRollup(db: Db, org: number, runs: Runs) {
   return perRun(runs, (run) =>
@@ -29,14 +31,14 @@ export function billedRollup(db: Db, org: number, runs: Runs) {
           .select([
             'item_type',
             'test_id',
-            sql<string>`MAX(name)`.as('name'),
+            'name',
             sql<number>`SUM(qty)`.as('count'),
             sql<number>`SUM(total_paise)`.as('total_paise'),
           ])
           .where('organization_id', '=', org)
           .where('day', '>=', run.from)
           .where('day', '<', run.to)
-          .groupBy(['item_type', 'test_id', sql`CASE WHEN test_id = 0 THEN name ELSE '' END`])
+          .groupBy(['item_type', 'test_id', 'profile_id', 'package_id', 'name'])
           .as('s'),
       )
       .leftJoin('tests as t', 't.id', 's.test_id')
