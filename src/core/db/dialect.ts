@@ -44,6 +44,16 @@ export async function withBigWriteCache<T>(db: Db, work: () => Promise<T>): Prom
 /** SQLite's page cache for a big write: 64 MiB (a negative cache_size is in KiB). */
 const BIG_WRITE_CACHE_KIB = -65_536;
 
+/**
+ * The texts of a group's rows joined end to end in no particular order (NULLs left out; NULL for no
+ * rows): one value to read instead of a row each, for readers that scan what they get.
+ */
+export function concatenated(db: Pick<Db, 'getExecutor'>, text: RawBuilder<string | null>): RawBuilder<string | null> {
+  return engineOf(db) === 'postgres'
+    ? sql<string | null>`string_agg(${text}, '')`
+    : sql<string | null>`group_concat(${text}, '')`;
+}
+
 /** Minutes from one ISO-8601 text column to another (NULL when either is NULL). */
 export function minutesBetween(db: Db, from: string, to: string): RawBuilder<number | null> {
   return engineOf(db) === 'postgres'

@@ -27,9 +27,24 @@ describe('turnaround histograms as JSON text', () => {
     );
   });
 
+  it('reads histograms joined end to end, each after its group, as the rollup reader gets them', () => {
+    const out: [number, number, number | null][] = [];
+    forEachCount('7{"58":1,"75":2}12{}-3{"30":1}', (m, n, g) => out.push([m, n, g]));
+    expect(out).toEqual([
+      [58, 1, 7],
+      [75, 2, 7],
+      [30, 1, -3],
+    ]);
+    expect(() => entries('7 8{"1":1}')).toThrow(/two numbers outside an object/);
+    expect(() => entries('{"1":1}7')).toThrow(/a group without its object/);
+    expect(() => entries('7{"1":1')).toThrow(/a key without a count/);
+    expect(() => entries('7}')).toThrow(/unexpected "}"/);
+  });
+
   it('refuses what it would misread', () => {
     expect(() => entries('{"91":1.5}')).toThrow(/unexpected "\."/);
-    expect(() => entries('{"91":{"a":1}}')).toThrow(/unexpected "a"/);
+    expect(() => entries('{"91":{"a":1}}')).toThrow(/unexpected "{"/);
+    expect(() => entries('{"91":"a"}')).toThrow(/unexpected "a"/);
     expect(() => entries('{"91":}')).toThrow(/a key without a count/);
     expect(() => entries('{"-":1}')).toThrow(/lone minus/);
   });

@@ -98,41 +98,60 @@ class Histogram {
 }
 
 /**
- * Calls `each(minute, count)` for every entry of a histogram's JSON text, a flat object of integer
- * keys and values (`{"91":3,"-7":1}`, as the rollups write it; spaces allowed). Read by hand
- * instead of JSON.parse: a year of the turnaround rollup is about 400,000 entries in 36,000 rows,
- * and making an object with a string key for each cost more than the rest of the report.
- * Anything else in the text (a fraction, a nested value) is refused rather than misread.
+ * Calls `each(minute, count, group)` for every entry of histogram JSON text: a flat object of integer
+ * keys and values (`{"91":3,"-7":1}`, as the rollups write it; spaces allowed), or several joined end
+ * to end, each after the number of its group (`7{"91":3}12{"5":1}`, as turnaroundRollup reads them;
+ * `group` is null for an object without one). Read by hand instead of JSON.parse: a year of the
+ * turnaround rollup is about 400,000 entries, and making an object with a string key for each cost
+ * more than the rest of the report. Anything else in the text (a fraction, a nested value, a
+ * number outside an object but before one) is refused rather than misread.
  */
-export function forEachCount(text: string, each: (minute: number, count: number) => void): void {
+export function forEachCount(text: string, each: (minute: number, count: number, group: number | null) => void): void {
+  const refuse = (why: string) => {
+    throw new Error(`turnaround histogram: ${why} in ${text.slice(0, 60)}`);
+  };
+  let group: number | null = null;
+  let before: number | null = null;
+  let inside = false;
   let key: number | null = null;
   for (let i = 0; i < text.length;) {
     let c = text.charCodeAt(i);
     if (c === 45 || (c >= 48 && c <= 57)) {
       const negative = c === 45;
       if (negative) c = text.charCodeAt(++i);
-      if (!(c >= 48 && c <= 57)) throw new Error(`turnaround histogram: a lone minus sign in ${text.slice(0, 60)}`);
+      if (!(c >= 48 && c <= 57)) refuse('a lone minus sign');
       let v = 0;
       while (c >= 48 && c <= 57) {
         v = v * 10 + (c - 48);
         c = text.charCodeAt(++i);
       }
       if (negative) v = -v;
-      if (key === null) key = v;
+      if (!inside) {
+        if (before !== null) refuse('two numbers outside an object');
+        before = v;
+      } else if (key === null) key = v;
       else {
-        each(key, v);
+        each(key, v, group);
         key = null;
       }
       continue;
     }
-    // { } " : , and white space separate the numbers.
-    if (c === 123 || c === 125 || c === 34 || c === 58 || c === 44 || c === 32 || c === 10 || c === 13 || c === 9) {
-      i++;
-      continue;
-    }
-    throw new Error(`turnaround histogram: unexpected "${text[i]}" at ${i} of ${text.slice(0, 60)}`);
+    if (c === 123) {
+      if (inside) refuse(`unexpected "{" at ${i}`);
+      inside = true;
+      group = before;
+      before = null;
+    } else if (c === 125) {
+      if (!inside) refuse(`unexpected "}" at ${i}`);
+      if (key !== null) refuse('a key without a count');
+      inside = false;
+      // " : , and white space separate the numbers.
+    } else if (!(c === 34 || c === 58 || c === 44 || c === 32 || c === 10 || c === 13 || c === 9))
+      refuse(`unexpected "${text[i]}" at ${i}`);
+    i++;
   }
-  if (key !== null) throw new Error(`turnaround histogram: a key without a count in ${text.slice(0, 60)}`);
+  if (inside || key !== null) refuse('a key without a count');
+  if (before !== null) refuse('a group without its object');
 }
 
 export async function turnaroundByTest(db: Db, w: Window): Promise<{ tests: TatTest[]; all: TatFigures }> {
@@ -160,13 +179,20 @@ export async function turnaroundByTest(db: Db, w: Window): Promise<{ tests: TatT
       all.add(r.minutes, 1);
       if (r.above) h.addAbove(r.minutes, 1);
     }
+  // The entries of one (day, test) come together: the last test's histogram serves the next entry.
+  let last: { test: number | null; h: Histogram | null } = { test: null, h: null };
+  const ofGroup = (test: number | null) => {
+    if (test === null) throw new Error('turnaround histogram: an entry without its test');
+    if (last.test !== test) last = { test, h: histogramOf(test) };
+    return last.h!;
+  };
   for (const r of await turnaroundRollup(db, w.organizationId, plan.runs)) {
-    const h = histogramOf(Number(r.test_id));
-    forEachCount(r.minutes, (minutes, n) => {
-      h.add(minutes, n);
-      all.add(minutes, n);
-    });
-    forEachCount(r.above, (minutes, n) => h.addAbove(minutes, n));
+    if (r.minutes)
+      forEachCount(r.minutes, (minutes, n, test) => {
+        ofGroup(test).add(minutes, n);
+        all.add(minutes, n);
+      });
+    if (r.above) forEachCount(r.above, (minutes, n, test) => ofGroup(test).addAbove(minutes, n));
   }
   const out: TatTest[] = [];
   for (const [id, h] of perTest) {
