@@ -1,6 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
-import { openLabIds } from '../tenants/service.js';
+import { dueIdsOfOpenLabs } from '../tenants/service.js';
 import type { DeliveryListQuery } from '../../shared/schemas/interop-out.js';
 import type { InteropDeliveriesTable, InteropReceiversTable } from './tables.js';
 
@@ -166,18 +166,8 @@ export async function updateDeliveryRow(db: Db, id: number, patch: Updateable<In
 }
 
 /** Deliveries due at `nowIso`, oldest first. */
-export async function dueDeliveryIds(db: Db, nowIso: string, limit: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom('interop_deliveries')
-    .select('id')
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', nowIso)
-    // A suspended or inactive lab sends nothing; its messages wait, due, until it is reactivated.
-    .where('organization_id', 'in', openLabIds(db))
-    .orderBy('id')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => Number(r.id));
+export function dueDeliveryIds(db: Db, nowIso: string, limit: number): Promise<number[]> {
+  return dueIdsOfOpenLabs(db, 'interop_deliveries', nowIso, limit);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
-import { openLabIds } from '../tenants/service.js';
+import { dueIdsOfOpenLabs } from '../tenants/service.js';
 import type { OutboxTable, SmsGatewaysTable, SmtpSettingsTable } from './tables.js';
 
 /** Every query of lab email and SMS: the lab's mail server and gateway, and the outbox. */
@@ -47,18 +47,8 @@ export async function onceRecipients(trx: Db, organizationId: number, dedupeKey:
 }
 
 /** Messages due now (pending, their next attempt reached), oldest first; every lab's. */
-export async function dueOutboxIds(db: Db, nowIso: string, limit: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom('outbox')
-    .select('id')
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', nowIso)
-    // A suspended or inactive lab sends nothing; its messages wait, due, until it is reactivated.
-    .where('organization_id', 'in', openLabIds(db))
-    .orderBy('id')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => Number(r.id));
+export function dueOutboxIds(db: Db, nowIso: string, limit: number): Promise<number[]> {
+  return dueIdsOfOpenLabs(db, 'outbox', nowIso, limit);
 }
 
 /**

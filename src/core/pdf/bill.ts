@@ -1,12 +1,12 @@
 import type { Bill } from '../../shared/schemas/bills.js';
 import type { Patient } from '../../shared/schemas/patients.js';
-import { amountInWords } from '../../shared/billing.js';
 import { formatMoney } from '../../shared/money.js';
 import type { OrganizationRow } from '../settings/service.js';
 import { newDocument, numberPages, toBuffer } from './document.js';
 import { formatLabDate, formatLabDateTime } from './format.js';
 import { fitColumns, widestValue } from './columns.js';
 import { GREY, boxPair, contactLines, drawTable, factsRow, letterhead, tableRows } from './blocks.js';
+import { amountInWordsLine, totalRule } from './totals.js';
 import { doctorTitledName } from '../../shared/person-name.js';
 import { EXEMPT_DECLARATION, GST_DOCUMENT_TITLES, gstDocumentKind } from '../../shared/gst.js';
 
@@ -148,13 +148,7 @@ export async function billPdf({ org, bill, patient, doctor, portal, gstin }: Bil
   line(`Discount (${bill.discount_percentage}%)`, `− ${inr(bill.discount_amount)}`);
   // GST per line from each test's tax category (src/shared/gst.ts): the GST % column above is what is charged.
   line(bill.tax_amount > 0 ? 'GST (per line)' : 'GST (all lines exempt)', inr(bill.tax_amount));
-  doc
-    .moveTo(sumX, doc.y)
-    .lineTo(left + width, doc.y)
-    .strokeColor('#333333')
-    .lineWidth(0.8)
-    .stroke();
-  doc.y += 4;
+  totalRule(doc, sumX, left + width);
   line('Total', inr(bill.final_amount), true);
   line('Paid', inr(bill.paid_amount));
   line('Balance', inr(bill.balance), true);
@@ -176,12 +170,7 @@ export async function billPdf({ org, bill, patient, doctor, portal, gstin }: Bil
     }
   }
   doc.moveDown(0.5);
-  doc
-    .font('bold')
-    .fontSize(9)
-    .text('Amount in words: ', left, doc.y, { continued: true })
-    .font('regular')
-    .text(amountInWords(Math.round(bill.final_amount * 100), org.currency), { width });
+  amountInWordsLine(doc, { left, width }, Math.round(bill.final_amount * 100), org.currency);
   if (bill.status === 'cancelled' && bill.cancel_reason) {
     doc
       .moveDown(0.3)

@@ -3,11 +3,10 @@ import { AGEING_BUCKETS, AGEING_LABELS } from '../../shared/schemas/centres.js';
 import { formatMoney } from '../../shared/money.js';
 import type { OrganizationRow } from '../settings/service.js';
 import { newDocument, numberPages, toBuffer } from './document.js';
-import { formatLabDate, formatLabDateTime, formatLabDay } from './format.js';
-import { fitColumns, type Col } from './columns.js';
+import { formatLabDate, formatLabDay } from './format.js';
+import type { Col } from './columns.js';
+import { ledgerTable, STATEMENT_TABLE as TABLE } from './ledger.js';
 import { GREY, contactLines, drawTable, factsRow, letterhead, tableRows } from './blocks.js';
-
-const TABLE = { size: 8, padX: 3, padY: 3.5 };
 
 /**
  * A collection centre's monthly statement: the ledger of the period (opening balance, bills,
@@ -57,39 +56,12 @@ export async function centreStatementPdf(org: OrganizationRow, st: CentreStateme
     doc.font('bold').fontSize(8.5).fillColor('#b91c1c').text(`On hold: ${c.hold.reason}`, left, doc.y, { width });
   doc.fillColor('#000000').moveDown(0.4);
 
-  const entries = st.entries.map((e) => [
-    formatLabDateTime(e.date, org.date_format, tz),
-    e.reference,
-    e.description,
-    e.debit ? money(e.debit) : '',
-    e.credit ? money(e.credit) : '',
-    money(e.balance),
-  ]);
-  const opening = ['', '', 'Opening balance', '', '', money(st.opening_balance)];
-  const closing = ['', '', 'Closing balance', money(st.billed), money(st.paid), money(st.closing_balance)];
-  const cols: Col[] = fitColumns(
-    doc,
-    [
-      { h: 'Date', w: 78, align: 'left' },
-      { h: 'Bill', w: 96, align: 'left', fit: true },
-      { h: 'Description', w: 0, align: 'left', flex: true },
-      { h: 'Billed', w: 71, align: 'right', fit: true },
-      { h: 'Paid', w: 71, align: 'right', fit: true },
-      { h: 'Balance', w: 71, align: 'right', fit: true },
-    ],
-    [opening, ...entries, closing],
-    8,
-    3,
-    width,
-  );
-  const row = tableRows(doc, { left, width }, cols, TABLE);
-  row(
-    cols.map((col) => col.h),
-    { bold: true, fill: '#eeeeee' },
-  );
-  row(opening, { bold: true });
-  for (const e of entries) row(e);
-  row(closing, { bold: true });
+  ledgerTable(doc, { left, width }, st, {
+    org,
+    money,
+    amounts: ['Billed', 'Paid'],
+    fitBill: true,
+  });
 
   doc.moveDown(1);
   doc

@@ -1,15 +1,17 @@
 import type { InvoiceDetail } from '../../shared/schemas/invoices.js';
 import type { PayerStatement } from '../../shared/schemas/payers.js';
-import { amountInWords, PAYMENT_METHOD_LABELS, type PaymentMethod } from '../../shared/billing.js';
+import { PAYMENT_METHOD_LABELS, type PaymentMethod } from '../../shared/billing.js';
 import { formatMoney } from '../../shared/money.js';
 import { GST_DOCUMENT_TITLES, GST_STATES, gstDocumentKind } from '../../shared/gst.js';
 import type { OrganizationRow } from '../settings/service.js';
 import { newDocument, numberPages, toBuffer } from './document.js';
 import { formatLabDate, formatLabDateTime, formatLabDay } from './format.js';
-import { fitColumns, widestValue, type Col } from './columns.js';
+import { fitColumns, widestValue } from './columns.js';
 import { GREY, LINE, boxPair, contactLines, drawTable, factsRow, letterhead, tableRows } from './blocks.js';
+import { amountInWordsLine, totalRule } from './totals.js';
+import { ledgerTable } from './ledger.js';
 
-/** The invoice's and the statement's tables: 8 pt, a little tighter than the bill's. */
+/** The invoice's table: 8 pt, a little tighter than the bill's (as the statements' ledger). */
 const INVOICE_TABLE = { size: 8, padX: 3, padY: 3.5 };
 
 type Doc = PDFKit.PDFDocument;
@@ -162,22 +164,11 @@ export async function invoicePdf(lab: OrganizationRow, inv: InvoiceDetail): Prom
     line('CGST', money(inv.cgst));
     line('SGST', money(inv.sgst));
   }
-  doc
-    .moveTo(sumX, doc.y)
-    .lineTo(left + width, doc.y)
-    .strokeColor('#333333')
-    .lineWidth(0.8)
-    .stroke();
-  doc.y += 4;
+  totalRule(doc, sumX, left + width);
   line('Invoice total', money(inv.total), true);
 
   doc.moveDown(0.5);
-  doc
-    .font('bold')
-    .fontSize(9)
-    .text('Amount in words: ', left, doc.y, { continued: true })
-    .font('regular')
-    .text(amountInWords(Math.round(inv.total * 100), org.currency), { width });
+  amountInWordsLine(doc, { left, width }, Math.round(inv.total * 100), org.currency);
   doc.moveDown(0.3);
   doc
     .font('regular')
@@ -264,39 +255,12 @@ export async function payerStatementPdf(org: OrganizationRow, st: PayerStatement
       },
     );
   doc.fillColor('#000000').moveDown(0.5);
-  const entries = st.entries.map((e) => [
-    formatLabDateTime(e.date, org.date_format, tz),
-    e.reference,
-    e.description,
-    e.debit ? money(e.debit) : '',
-    e.credit ? money(e.credit) : '',
-    money(e.balance),
-  ]);
-  const opening = ['', '', 'Opening balance', '', '', money(st.opening_balance)];
-  const closing = ['', '', 'Closing balance', money(st.billed), money(st.paid), money(st.closing_balance)];
-  const cols: Col[] = fitColumns(
-    doc,
-    [
-      { h: 'Date', w: 78, align: 'left' },
-      { h: 'Bill', w: 96, align: 'left' },
-      { h: 'Description', w: 0, align: 'left', flex: true },
-      { h: 'Debit', w: 71, align: 'right', fit: true },
-      { h: 'Credit', w: 71, align: 'right', fit: true },
-      { h: 'Balance', w: 71, align: 'right', fit: true },
-    ],
-    [opening, ...entries, closing],
-    8,
-    3,
-    width,
-  );
-  const row = tableRows(doc, { left, width }, cols, INVOICE_TABLE);
-  row(
-    cols.map((c) => c.h),
-    { bold: true, fill: '#eeeeee' },
-  );
-  row(opening, { bold: true });
-  for (const e of entries) row(e);
-  row(closing, { bold: true });
+  ledgerTable(doc, { left, width }, st, {
+    org,
+    money,
+    amounts: ['Debit', 'Credit'],
+    fitBill: false,
+  });
   numberPages(
     doc,
     `${org.name} · ${st.payer.name} · printed ${formatLabDate(new Date().toISOString(), org.date_format, tz)}`,

@@ -66,10 +66,18 @@ export async function verifyResult(db: Db, actor: Actor, id: number): Promise<Te
 /** Bulk Validate: each id on its own (one refusal does not undo the others), with the reason for each refusal. */
 export async function bulkVerifyResults(db: Db, actor: Actor, ids: number[]): Promise<BulkVerifyResponse> {
   const allowSelf = await allowSelfVerification(db, actor.organizationId);
+  return eachVerified(ids, (id) => verifyOne(db, actor, id, allowSelf, 'bulk'));
+}
+
+/**
+ * Verifies each id on its own: a refusal (a domain error) is that id's outcome and the others go
+ * on; anything else is a fault and stops the run.
+ */
+async function eachVerified(ids: number[], verify: (id: number) => Promise<void>): Promise<BulkVerifyResponse> {
   const outcomes: BulkVerifyOutcome[] = [];
   for (const id of ids) {
     try {
-      await verifyOne(db, actor, id, allowSelf, 'bulk');
+      await verify(id);
       outcomes.push({ id, ok: true, status: 200, message: `Result ${resultCode(id)} has been verified` });
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
@@ -96,20 +104,10 @@ export async function verifySample(
   if (!(await findSampleRow(db, actor.organizationId, { id: sampleId }))) throw new NotFoundError('Sample', sampleId);
   const allowSelf = await allowSelfVerification(db, actor.organizationId);
   const ofSample = new Set((await resultsOfSample(db, sampleId)).map((r) => r.id));
-  const outcomes: BulkVerifyOutcome[] = [];
-  for (const id of resultIds) {
-    try {
-      if (!ofSample.has(id))
-        throw new ConflictError(`${resultCode(id)} is not a result of this sample`, 'OTHER_SAMPLE');
-      await verifyOne(db, actor, id, allowSelf, 'single');
-      outcomes.push({ id, ok: true, status: 200, message: `Result ${resultCode(id)} has been verified` });
-    } catch (err) {
-      if (!(err instanceof DomainError)) throw err;
-      outcomes.push({ id, ok: false, status: err.statusCode, message: err.message });
-    }
-  }
-  const verified = outcomes.filter((o) => o.ok).length;
-  return { verified, refused: outcomes.length - verified, outcomes };
+  return eachVerified(resultIds, async (id) => {
+    if (!ofSample.has(id)) throw new ConflictError(`${resultCode(id)} is not a result of this sample`, 'OTHER_SAMPLE');
+    await verifyOne(db, actor, id, allowSelf, 'single');
+  });
 }
 
 /** A validator sends a completed result back (repeat the test, re-check the sample): the validation queue's "rejected". */

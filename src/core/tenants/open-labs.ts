@@ -18,6 +18,26 @@ export function openLabIds(db: Db) {
     .where('organizations.status', 'not in', CLOSED_LAB_STATUSES);
 }
 
+/** The queues of what a lab sends out by itself: each row waits, with its next attempt's time. */
+type SendQueue = 'outbox' | 'interop_deliveries';
+
+/**
+ * The ids of a send queue's pending rows whose next attempt is due at `nowIso`, oldest first. Only open labs' rows: a suspended or inactive lab sends nothing; its messages wait, due,
+ * until it is reactivated.
+ */
+export async function dueIdsOfOpenLabs(db: Db, queue: SendQueue, nowIso: string, limit: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom(queue)
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', nowIso)
+    .where('organization_id', 'in', openLabIds(db))
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => Number(r.id));
+}
+
 export async function labIsOpen(db: Db, organizationId: number): Promise<boolean> {
   const r = await db.selectFrom('organizations').select('status').where('id', '=', organizationId).executeTakeFirst();
   return r !== undefined && !CLOSED_LAB_STATUSES.includes(r.status as TenantStatus);

@@ -325,5 +325,5 @@ export async function activatePendingLab(trx: Db, actor: Actor, organizationId: 
   });
 }
 
-export { CLOSED_LAB_STATUSES, LabClosedError, labIsOpen, openLabIds } from './open-labs.js';
+export { CLOSED_LAB_STATUSES, LabClosedError, dueIdsOfOpenLabs, labIsOpen, openLabIds } from './open-labs.js';
 export { labClosedMessage, signInAccount, signInLabId, signInPageLab } from './sign-in.js';

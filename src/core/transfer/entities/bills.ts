@@ -20,7 +20,7 @@ import { organizationTimezone } from '../../settings/service.js';
 import type { EntityError, TransferColumn, TransferEntity } from '../entity.js';
 import { billPaymentSchema, overdrawnAccounts, planPayments, type AccountMove } from './bill-payments.js';
 import { billDoctors, billRecord, byBill, nameKey } from './bill-records.js';
-import { catalogueItemsNamed, insertEach, oneOf, pastInstant, upperKey, utcRangeOf } from './common.js';
+import { catalogueItemsNamed, insertEach, oneOf, pastInstant, upperKey, keysetPages } from './common.js';
 
 /**
  * Bills with their lines and payments, keyed by bill number. An imported bill is history: it keeps
@@ -367,29 +367,18 @@ export const bills: TransferEntity<Input, true, HistoricalBill & { row: number }
   },
   dateField: 'bill date (created_at)',
   async *exportPages(db, organizationId, q) {
-    const range = await utcRangeOf(db, organizationId, q);
     const tz = await organizationTimezone(db, organizationId);
     const today = localDate(tz);
-    for (let afterId = 0; ;) {
-      const rows = await billExportPage(db, organizationId, {
-        afterId,
-        limit: 500,
-        fromIso: range.from,
-        beforeIso: range.before,
-      });
-      if (!rows.length) return;
-      afterId = rows[rows.length - 1]!.id;
+    yield* keysetPages(db, organizationId, q, billExportPage, async (rows) => {
       const ids = rows.map((r) => r.id);
       const items = byBill(await itemsOfBills(db, ids));
       const pays = byBill(await paymentsOfBills(db, ids));
-      const page = rows
+      return rows
         .map((r) => ({ bill: toBill(r, tz, today), r }))
         .filter(({ bill }) => !q.where.status || bill.status === q.where.status)
         .filter(({ bill }) => !q.where.payment_status || bill.payment_status === q.where.payment_status)
         .filter(({ bill }) => !q.where.patient_patient_id || bill.patient_patient_id === q.where.patient_patient_id)
         .map(({ bill, r }) => billRecord(columns, bill, r.doctor_email, items.get(r.id) ?? [], pays.get(r.id) ?? []));
-      if (page.length) yield page;
-      if (rows.length < 500) return;
-    }
+    });
   },
 };

@@ -134,6 +134,36 @@ export async function catalogueItemsNamed<R extends { id: number; code: string }
   return out;
 }
 
+/** What reads one page of a dated export: rows after an id, at most `limit`, made in the range. */
+export type ExportPageReader<Row> = (
+  db: Db,
+  organizationId: number,
+  f: { afterId: number; limit: number; fromIso?: string; beforeIso?: string },
+) => Promise<Row[]>;
+
+/**
+ * A dated export's records, read 500 rows at a time after the last row's id, so a year of rows is
+ * never held at once. `toRecords` turns a page of rows into records (reading what else it needs,
+ * dropping what --where refuses); a page it leaves empty is not handed out.
+ */
+export async function* keysetPages<Row extends { id: number }, Rec>(
+  db: Db,
+  organizationId: number,
+  q: ExportQuery,
+  read: ExportPageReader<Row>,
+  toRecords: (rows: Row[]) => Rec[] | Promise<Rec[]>,
+): AsyncGenerator<Rec[]> {
+  const range = await utcRangeOf(db, organizationId, q);
+  for (let afterId = 0; ;) {
+    const rows = await read(db, organizationId, { afterId, limit: 500, fromIso: range.from, beforeIso: range.before });
+    if (!rows.length) return;
+    afterId = rows[rows.length - 1]!.id;
+    const page = await toRecords(rows);
+    if (page.length) yield page;
+    if (rows.length < 500) return;
+  }
+}
+
 /** Records read whole, handed out in pages of 500 as exportPages promises. */
 export function* pagesOf<R>(records: R[]): Generator<R[]> {
   for (let i = 0; i < records.length; i += 500) yield records.slice(i, i + 500);

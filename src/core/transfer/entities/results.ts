@@ -7,7 +7,7 @@ import { insertHistoricalResult, type HistoricalResult } from '../../results/ser
 import { resultExportPage, samplesForResults } from '../../results/transfer-repository.js';
 import { usersByEmails } from '../../users/repository.js';
 import type { EntityError, TransferColumn, TransferEntity } from '../entity.js';
-import { insertEach, oneOf, pastInstant, upperKey, utcRangeOf } from './common.js';
+import { insertEach, oneOf, pastInstant, upperKey, keysetPages } from './common.js';
 
 /**
  * Test results, keyed by their sample (code) and test (code) together. An imported result is
@@ -218,18 +218,9 @@ export const results: TransferEntity<Input, true, HistoricalResult & { row: numb
     patient_number: z.string().trim().min(1).transform(upperKey),
   },
   dateField: 'entry time (entered_at)',
-  async *exportPages(db, organizationId, q) {
-    const range = await utcRangeOf(db, organizationId, q);
-    for (let afterId = 0; ;) {
-      const rows = await resultExportPage(db, organizationId, {
-        afterId,
-        limit: 500,
-        fromIso: range.from,
-        beforeIso: range.before,
-      });
-      if (!rows.length) return;
-      afterId = rows[rows.length - 1]!.id;
-      const page = rows
+  exportPages(db, organizationId, q) {
+    return keysetPages(db, organizationId, q, resultExportPage, (rows) =>
+      rows
         .filter((r) => !q.where.status || r.status === q.where.status)
         .filter((r) => !q.where.flag || r.flag === q.where.flag)
         .filter((r) => !q.where.test_code || r.test_code.toUpperCase() === q.where.test_code)
@@ -255,9 +246,7 @@ export const results: TransferEntity<Input, true, HistoricalResult & { row: numb
           previous_verifier: r.previous_verifier ?? r.autoverified_by,
           verified_at: r.verified_at,
           amended: r.amended === 1,
-        }));
-      if (page.length) yield page;
-      if (rows.length < 500) return;
-    }
+        })),
+    );
   },
 };

@@ -16,7 +16,7 @@ import { patientsByCodes } from '../../patients/repository.js';
 import { usersByEmails } from '../../users/repository.js';
 import { reserveSequence } from '../../sequences.js';
 import type { EntityError, TransferColumn, TransferEntity } from '../entity.js';
-import { insertEach, oneOf, pastInstant, upperKey, utcRangeOf } from './common.js';
+import { insertEach, oneOf, pastInstant, upperKey, keysetPages } from './common.js';
 import { codeList } from './catalogue.js';
 
 /**
@@ -207,22 +207,13 @@ export const samples: TransferEntity<Input, true, HistoricalSample & { row: numb
     patient_number: z.string().trim().min(1).transform(upperKey),
   },
   dateField: 'collection time (collection_date, else when recorded)',
-  async *exportPages(db, organizationId, q) {
-    const range = await utcRangeOf(db, organizationId, q);
-    for (let afterId = 0; ;) {
-      const rows = await sampleExportPage(db, organizationId, {
-        afterId,
-        limit: 500,
-        fromIso: range.from,
-        beforeIso: range.before,
-      });
-      if (!rows.length) return;
-      afterId = rows[rows.length - 1]!.id;
+  exportPages(db, organizationId, q) {
+    return keysetPages(db, organizationId, q, sampleExportPage, async (rows) => {
       const codes = await testCodesOfSamples(
         db,
         rows.map((r) => r.id),
       );
-      const page = rows
+      return rows
         .filter((r) => !q.where.status || r.status === q.where.status)
         .filter((r) => !q.where.sample_type || r.sample_type === q.where.sample_type)
         .filter((r) => !q.where.patient_number || r.patient_code === q.where.patient_number)
@@ -247,8 +238,6 @@ export const samples: TransferEntity<Input, true, HistoricalSample & { row: numb
           reported_at: r.reported_at,
           created_at: r.created_at,
         }));
-      if (page.length) yield page;
-      if (rows.length < 500) return;
-    }
+    });
   },
 };
