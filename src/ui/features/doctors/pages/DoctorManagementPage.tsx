@@ -18,7 +18,6 @@ import {
   ListTable,
   Money,
   PageHeader,
-  RequirePermission,
   SummaryCards,
   deleteMessage,
   type BadgeTone,
@@ -115,19 +114,10 @@ const columns: Column<Doctor>[] = [
   },
 ];
 
-/** Doctor Management (spec 001): the lab's referring and consulting doctors, made real. */
-export default function DoctorManagementPage() {
-  const screen = useScreen();
-  return (
-    <RequirePermission permission="view_users" what="doctors" title={screen.title} subtitle={screen.subtitle}>
-      <DoctorManagementScreen />
-    </RequirePermission>
-  );
-}
-
 const EXTRA = { from: '', to: '' };
 
-function DoctorManagementScreen() {
+/** Doctor Management (spec 001): the lab's referring and consulting doctors, made real. */
+export default function DoctorManagementPage() {
   const screen = useScreen();
   const me = useCurrentUser();
   const canManage = can(me, 'manage_users');

@@ -29,7 +29,6 @@ import {
   LinkButton,
   ListTable,
   PageHeader,
-  RequirePermission,
   SummaryCards,
   type RowAction,
 } from '@/components';
@@ -73,15 +72,6 @@ const MAINT_FILTERS = filtersOf('maintenance');
 
 /** Calibration Management (/calibration) and Maintenance Management (/maintenance). */
 export function ServicePage({ kind }: { kind: ServiceKind }) {
-  const screen = useScreen();
-  return (
-    <RequirePermission permission="view_equipment" what="equipment" title={screen.title} subtitle={screen.subtitle}>
-      <ServiceScreen kind={kind} />
-    </RequirePermission>
-  );
-}
-
-function ServiceScreen({ kind }: { kind: ServiceKind }) {
   const screen = useScreen();
   const me = useCurrentUser();
   const canWork = can(me, 'manage_equipment');

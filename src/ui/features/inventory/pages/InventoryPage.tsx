@@ -11,7 +11,6 @@ import {
   ListTable,
   Money,
   PageHeader,
-  RequirePermission,
   SummaryCards,
   deleteMessage,
   type Column,
@@ -65,15 +64,6 @@ const columns: Column<InventoryItem>[] = [
 
 /** Inventory Management (spec 001, live): the lab's items, their stock from the ledger, suppliers. */
 export default function InventoryPage() {
-  const screen = useScreen();
-  return (
-    <RequirePermission permission="view_inventory" what="inventory" title={screen.title} subtitle={screen.subtitle}>
-      <InventoryScreen />
-    </RequirePermission>
-  );
-}
-
-function InventoryScreen() {
   const screen = useScreen();
   const me = useCurrentUser();
   const canManage = can(me, 'manage_inventory');

@@ -11,7 +11,6 @@ import {
   DateText,
   ListTable,
   PageHeader,
-  RequirePermission,
   SummaryCards,
   type Column,
   type RowAction,
@@ -99,15 +98,6 @@ function AlertStatus({ alert: a }: { alert: StockAlert }) {
 
 /** Stock Alerts (spec 001): the server's alerts from real stock and dates, acknowledged by staff. */
 export default function StockAlertsPage() {
-  const screen = useScreen();
-  return (
-    <RequirePermission permission="view_inventory" what="stock alerts" title={screen.title} subtitle={screen.subtitle}>
-      <StockAlertsScreen />
-    </RequirePermission>
-  );
-}
-
-function StockAlertsScreen() {
   const screen = useScreen();
   const me = useCurrentUser();
   const canManage = can(me, 'manage_inventory');

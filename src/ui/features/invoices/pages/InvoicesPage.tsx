@@ -15,7 +15,6 @@ import {
   ListTable,
   Money,
   PageHeader,
-  RequirePermission,
   Select,
   type BadgeTone,
   type Column,
@@ -82,19 +81,10 @@ const invoiceColumns: Column<Invoice>[] = [
   },
 ];
 
-/** Invoice Management (spec 001): GST invoices and the payers they are raised for. */
-export default function InvoicesPage() {
-  const screen = useScreen();
-  return (
-    <RequirePermission permission="view_bills" what="invoices" title={screen.title} subtitle={screen.subtitle}>
-      <InvoicesScreen />
-    </RequirePermission>
-  );
-}
-
 const EXTRA = { tab: 'invoices' };
 
-function InvoicesScreen() {
+/** Invoice Management (spec 001): GST invoices and the payers they are raised for. */
+export default function InvoicesPage() {
   const screen = useScreen();
   const me = useCurrentUser();
   const canManage = can(me, 'manage_bills');

@@ -18,7 +18,6 @@ import {
   LoadingState,
   PageHeader,
   rangeIsBackwards,
-  RequirePermission,
   SummaryCards,
   type BadgeTone,
   type Column,
@@ -58,15 +57,6 @@ export const STATUS_TONE: Record<LabReport['status'], BadgeTone> = {
 
 /** Lab Reports (spec 001, static there): the real register of patient lab reports and its figures. */
 export default function LabReportsPage() {
-  const screen = useScreen();
-  return (
-    <RequirePermission permission="view_results" what="lab reports" title={screen.title} subtitle={screen.subtitle}>
-      <LabReports />
-    </RequirePermission>
-  );
-}
-
-function LabReports() {
   const screen = useScreen();
   const me = useCurrentUser();
   const canManage = me.permissions.includes('manage_lab');

@@ -12,7 +12,6 @@ import {
   ListTable,
   Money,
   PageHeader,
-  RequirePermission,
   SummaryCards,
   type Column,
   type RowAction,
@@ -99,15 +98,6 @@ const columns: Column<Bill>[] = [
 
 /** Advanced Billing (spec 001): the lab's bills with due dates, what is owed and collected, all from the database. */
 export default function AdvancedBillingPage() {
-  const screen = useScreen();
-  return (
-    <RequirePermission permission="view_bills" what="bills" title={screen.title} subtitle={screen.subtitle}>
-      <AdvancedBillingScreen />
-    </RequirePermission>
-  );
-}
-
-function AdvancedBillingScreen() {
   const screen = useScreen();
   const me = useCurrentUser();
   const canCollect = can(me, 'create_bills');

@@ -13,7 +13,6 @@ import {
   Money,
   PageHeader,
   rangeIsBackwards,
-  RequirePermission,
   SummaryCards,
   type Column,
   type RowAction,
@@ -127,15 +126,6 @@ const columns: Column<LedgerEntry>[] = [
 
 /** Payment Management (spec 001): the ledger made real. */
 export default function PaymentsPage() {
-  const screen = useScreen();
-  return (
-    <RequirePermission permission="view_bills" what="payments" title={screen.title} subtitle={screen.subtitle}>
-      <PaymentsScreen />
-    </RequirePermission>
-  );
-}
-
-function PaymentsScreen() {
   const screen = useScreen();
   const me = useCurrentUser();
   const canRecord = can(me, 'create_bills');

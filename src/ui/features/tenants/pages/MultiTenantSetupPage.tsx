@@ -30,7 +30,6 @@ import {
   DateText,
   ListTable,
   PageHeader,
-  RequirePermission,
   SummaryCards,
   type BadgeTone,
   type Column,
@@ -149,20 +148,6 @@ const CONFIRM: Record<StatusChange['status'], { title: string; label: string; te
 
 /** Multi-Tenant Setup (spec 001): the labs on this server, for the server's superadmin. */
 export default function MultiTenantSetupPage() {
-  const screen = useScreen();
-  return (
-    <RequirePermission
-      permission="manage_tenants"
-      what="the labs on this server"
-      title={screen.title}
-      subtitle={screen.subtitle}
-    >
-      <TenantsScreen />
-    </RequirePermission>
-  );
-}
-
-function TenantsScreen() {
   const screen = useScreen();
   const summary = useTenantSummary();
   const list = usePagedList({ filters: FILTERS, pageSizes: TENANT_PAGE_SIZES, defaultLimit: DEFAULT_TENANT_PAGE_SIZE });
