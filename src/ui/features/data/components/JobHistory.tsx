@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Ban, Download, FileWarning } from 'lucide-react';
-import {
+import { NameCell,
   Button,
   Card,
   CardBody,
@@ -87,14 +87,12 @@ export function JobHistory({ scope, title, entityOptions, typeFilter = false, it
       key: 'name',
       header: 'Name',
       cell: (j) => (
-        <div className="min-w-0">
-          <span className="block font-medium break-words text-slate-900">{j.name}</span>
-          <span className="block text-[13px] text-slate-600">
-            {entityLabel(j.entity)} · {formatLabel(j.format)}
-            {j.origin === 'cli' ? ' · command line' : ''}
-          </span>
-          <span className="block text-[13px] text-slate-600 md:hidden">{jobOutcome(j)}</span>
-        </div>
+        <NameCell
+          name={j.name}
+          nameClassName="break-words"
+          detail={`${entityLabel(j.entity)} · ${formatLabel(j.format)}${j.origin === 'cli' ? ' · command line' : ''}`}
+          phoneDetail={jobOutcome(j)}
+        />
       ),
     },
     {

@@ -10,6 +10,7 @@ import {
   type DoctorStatus,
 } from '@shared/schemas/doctors';
 import {
+  NameCell,
   Badge,
   Card,
   clearFiltersEmpty,
@@ -53,14 +54,11 @@ const columns: Column<Doctor>[] = [
     key: 'name',
     header: 'Doctor',
     cell: (d) => (
-      <div className="min-w-0">
-        <span className="block font-medium text-slate-900">{nameOf(d)}</span>
-        {d.qualification && <span className="block text-[13px] text-slate-600">{d.qualification}</span>}
-        {/* Phones have no room for these columns: show them under the name. */}
-        <span className="block text-[13px] text-slate-600 md:hidden">
-          {[d.specialization, d.phone].filter(Boolean).join(' · ')}
-        </span>
-      </div>
+      <NameCell
+        name={nameOf(d)}
+        detail={d.qualification}
+        phoneDetail={[d.specialization, d.phone].filter(Boolean).join(' · ')}
+      />
     ),
   },
   {

@@ -4,6 +4,7 @@ import { AlertTriangle, CalendarClock, Layers, Package, Pencil, Plus, ShoppingCa
 import { CONSUMABLE_STATUSES, REAGENT_STATUSES, type ItemKind } from '@shared/inventory';
 import type { InventoryItem } from '@shared/schemas/inventory';
 import {
+  NameCell,
   Button,
   Card,
   CardBody,
@@ -39,11 +40,7 @@ function columnsFor(kind: ItemKind): Column<InventoryItem>[] {
     key: 'name',
     header: kind === 'reagent' ? 'Reagent' : 'Consumable',
     cell: (i) => (
-      <div className="min-w-0">
-        <span className="block font-medium text-slate-900">{i.item_name}</span>
-        <span className="block text-[13px] text-slate-600">
-          {[i.catalog_number ?? i.item_code, i.supplier].filter(Boolean).join(' · ')}
-        </span>
+      <NameCell name={i.item_name} detail={[i.catalog_number ?? i.item_code, i.supplier].filter(Boolean).join(' · ')}>
         {/* On a phone the Status (and a reagent's Expiry) columns are hidden: they go under the name. */}
         <span className="mt-1 flex flex-wrap items-center gap-1 text-[13px] text-slate-600 md:hidden">
           <StatusBadge value={statusOf(kind, i)} />
@@ -58,7 +55,7 @@ function columnsFor(kind: ItemKind): Column<InventoryItem>[] {
             </>
           )}
         </span>
-      </div>
+      </NameCell>
     ),
   };
   const quantity: Column<InventoryItem> = {

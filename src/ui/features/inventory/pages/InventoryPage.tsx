@@ -4,6 +4,7 @@ import { AlertTriangle, Boxes, CheckCircle2, IndianRupee, Layers } from 'lucide-
 import { ITEM_KINDS, ITEM_STATUSES, STOCK_STATUSES } from '@shared/inventory';
 import { DEFAULT_INVENTORY_PAGE_SIZE, INVENTORY_PAGE_SIZES, type InventoryItem } from '@shared/schemas/inventory';
 import {
+  NameCell,
   Card,
   clearFiltersEmpty,
   ConfirmDialog,
@@ -32,13 +33,15 @@ const columns: Column<InventoryItem>[] = [
     key: 'item',
     header: 'Item',
     cell: (i) => (
-      <div className="min-w-0">
-        <span className="block font-medium text-slate-900">{i.item_name}</span>
-        <span className="block text-[13px] text-slate-600">
-          {i.item_code}
-          <span className="md:hidden"> · {i.category}</span>
-        </span>
-      </div>
+      <NameCell
+        name={i.item_name}
+        detail={
+          <>
+            {i.item_code}
+            <span className="md:hidden"> · {i.category}</span>
+          </>
+        }
+      />
     ),
   },
   { key: 'category', header: 'Category', cell: (i) => i.category, hideOnMobile: true },

@@ -3,6 +3,7 @@ import { AlertOctagon, BellRing, CheckCheck, Eye, Settings, Undo2 } from 'lucide
 import { ALERT_PRIORITIES, ALERT_STATUSES, ALERT_TYPES } from '@shared/inventory';
 import { DEFAULT_INVENTORY_PAGE_SIZE, INVENTORY_PAGE_SIZES, type StockAlert } from '@shared/schemas/inventory';
 import {
+  NameCell,
   Button,
   Card,
   CardBody,
@@ -29,11 +30,7 @@ const columns: Column<StockAlert>[] = [
     key: 'item',
     header: 'Item',
     cell: (a) => (
-      <div className="min-w-0">
-        <span className="block font-medium text-slate-900">{a.item_name}</span>
-        <span className="block text-[13px] text-slate-600">
-          {humanize(a.item_type)} · {a.item_code}
-        </span>
+      <NameCell name={a.item_name} detail={`${humanize(a.item_type)} · ${a.item_code}`}>
         {/* A phone has room for the item and its actions only: the alert, priority and status go under the name. */}
         <span className="mt-1 block text-[13px] md:hidden">
           <span className="block font-medium text-slate-900">{humanize(a.alert_type)}</span>
@@ -43,7 +40,7 @@ const columns: Column<StockAlert>[] = [
             <AlertStatus alert={a} />
           </span>
         </span>
-      </div>
+      </NameCell>
     ),
   },
   {

@@ -5,6 +5,7 @@ import { METHOD_REFERENCE } from '@shared/schemas/payments';
 import { invoicesApi } from '@shared/api/invoices';
 import type { PAYMENT_METHODS } from '@shared/billing';
 import {
+  NameCell,
   Badge,
   Button,
   Card,
@@ -48,10 +49,7 @@ const invoiceColumns: Column<Invoice>[] = [
     key: 'number',
     header: 'Invoice',
     cell: (i) => (
-      <div className="min-w-0">
-        <span className="block font-mono text-[13px] font-medium text-slate-900">{i.invoice_number ?? 'Draft'}</span>
-        <span className="block text-[13px] text-slate-600">{i.recipient_name}</span>
-      </div>
+      <NameCell name={i.invoice_number ?? 'Draft'} nameClassName="font-mono text-[13px]" detail={i.recipient_name} />
     ),
   },
   {

@@ -3,6 +3,7 @@ import { AlertTriangle, Banknote, Eye, Plus, RotateCcw, Wallet } from 'lucide-re
 import { PAYMENT_METHODS } from '@shared/billing';
 import { LEDGER_STATUSES, type LedgerEntry, type LedgerListQuery } from '@shared/schemas/payments';
 import {
+  NameCell,
   Badge,
   Button,
   Card,
@@ -71,14 +72,16 @@ const columns: Column<LedgerEntry>[] = [
     key: 'id',
     header: 'Payment',
     cell: (p) => (
-      <div className="min-w-0">
-        <span className="block font-medium whitespace-nowrap text-slate-900">{p.payment_number}</span>
-        <span className="block text-[13px] text-slate-600">{p.bill_number}</span>
-        <span className="block text-[13px] text-slate-600 md:hidden">{p.patient_name}</span>
+      <NameCell
+        name={p.payment_number}
+        nameClassName="whitespace-nowrap"
+        detail={p.bill_number}
+        phoneDetail={p.patient_name}
+      >
         <span className="mt-0.5 block md:hidden">
           <PaymentStatus p={p} />
         </span>
-      </div>
+      </NameCell>
     ),
   },
   {
