@@ -29,15 +29,12 @@ import { useScreen } from '@/lib/screens';
 import { formatCount } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceOptions, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useDeleteDoctorMutation, useDoctorPage, useDoctorStatusMutation, useDoctorSummary } from '../api';
 import { DoctorFormDialog } from '../components/DoctorFormDialog';
 import { DoctorAnalyticsPanels } from '../components/DoctorAnalyticsPanels';
 
-const STATUS_OPTIONS = [
-  { value: 'all', label: 'All Statuses' },
-  ...DOCTOR_STATUSES.map((s) => ({ value: s, label: DOCTOR_STATUS_LABELS[s] })),
-];
+const STATUS_OPTIONS = choiceOptions('All Statuses', DOCTOR_STATUSES, DOCTOR_STATUS_LABELS);
 
 /** Green active, amber pending, red suspended, grey inactive (docs/ui.md's colours). */
 const STATUS_TONES: Record<DoctorStatus, BadgeTone> = {

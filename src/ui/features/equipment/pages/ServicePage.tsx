@@ -36,7 +36,7 @@ import { useScreen } from '@/lib/screens';
 import { formatCount, formatMoney } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useCalibrationPage, useMaintenancePage, useServiceStatusMutation, useServiceSummary } from '../api';
 import { ScheduleDialog } from '../components/ScheduleDialog';
 import { CompleteDialog } from '../components/CompleteDialog';
@@ -60,11 +60,7 @@ function filtersOf(kind: ServiceKind): ListFilter[] {
         { value: 'upcoming', label: 'Upcoming (30 days)' },
       ],
     },
-    {
-      key: 'type',
-      label: 'Type',
-      options: [{ value: 'all', label: 'All Types' }, ...types.map((t) => ({ value: t, label: t }))],
-    },
+    choiceFilter('type', 'Type', 'All Types', types, (t) => t),
   ];
 }
 const CAL_FILTERS = filtersOf('calibration');

@@ -23,7 +23,7 @@ import { useScreen } from '@/lib/screens';
 import { formatCount, humanize } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useDeleteItemMutation, useInventoryPage, useInventorySummary } from '../api';
 import { ItemFormDialog } from './ItemFormDialog';
 import { StockDialog } from './StockDialog';
@@ -143,13 +143,7 @@ export function KindScreen({ kind }: KindScreenProps) {
   const summary = useInventorySummary(kind);
   const statuses = kind === 'reagent' ? REAGENT_STATUSES : CONSUMABLE_STATUSES;
   const filters: ListFilter[] = useMemo(
-    () => [
-      {
-        key: 'status',
-        label: 'Status',
-        options: [{ value: 'all', label: 'All Statuses' }, ...statuses.map((s) => ({ value: s, label: humanize(s) }))],
-      },
-    ],
+    () => [choiceFilter('status', 'Status', 'All Statuses', statuses, humanize)],
     [statuses],
   );
   const list = usePagedList({ filters, pageSizes: [WHOLE], defaultLimit: WHOLE });

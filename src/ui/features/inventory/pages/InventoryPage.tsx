@@ -21,7 +21,7 @@ import { useScreen } from '@/lib/screens';
 import { formatCount, formatMoney, humanize } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useDeleteItemMutation, useInventoryPage, useInventorySummary } from '../api';
 import { ItemFormDialog } from '../components/ItemFormDialog';
 import { StockDialog } from '../components/StockDialog';
@@ -82,27 +82,9 @@ export default function InventoryPage() {
           ...(summary.data?.categories ?? []).map((c) => ({ value: c, label: c })),
         ],
       },
-      {
-        key: 'status',
-        label: 'Status',
-        options: [
-          { value: 'all', label: 'All Statuses' },
-          ...ITEM_STATUSES.map((s) => ({ value: s, label: humanize(s) })),
-        ],
-      },
-      {
-        key: 'stock_status',
-        label: 'Stock',
-        options: [
-          { value: 'all', label: 'All Stock' },
-          ...STOCK_STATUSES.map((s) => ({ value: s, label: humanize(s) })),
-        ],
-      },
-      {
-        key: 'kind',
-        label: 'Kind',
-        options: [{ value: 'all', label: 'All Kinds' }, ...ITEM_KINDS.map((k) => ({ value: k, label: humanize(k) }))],
-      },
+      choiceFilter('status', 'Status', 'All Statuses', ITEM_STATUSES, humanize),
+      choiceFilter('stock_status', 'Stock', 'All Stock', STOCK_STATUSES, humanize),
+      choiceFilter('kind', 'Kind', 'All Kinds', ITEM_KINDS, humanize),
     ],
     [summary.data],
   );

@@ -20,7 +20,7 @@ import { useScreen } from '@/lib/screens';
 import { formatCount, humanize } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useAlertMutation, useAlertPage, useAlertSettings, useAlertSummary, useCriticalAlerts } from '../api';
 import { AlertSettingsDialog } from '../components/AlertSettingsDialog';
 import { AlertStatusBadge, DayText, PriorityBadge, qty } from '../components/format';
@@ -105,27 +105,9 @@ export default function StockAlertsPage() {
   const [settingsOpen, setSettingsOpen] = useState(false);
   const filters: ListFilter[] = useMemo(
     () => [
-      {
-        key: 'status',
-        label: 'Status',
-        options: [
-          { value: 'all', label: 'All Statuses' },
-          ...ALERT_STATUSES.map((s) => ({ value: s, label: humanize(s) })),
-        ],
-      },
-      {
-        key: 'priority',
-        label: 'Priority',
-        options: [
-          { value: 'all', label: 'All Priorities' },
-          ...ALERT_PRIORITIES.map((s) => ({ value: s, label: humanize(s) })),
-        ],
-      },
-      {
-        key: 'alert_type',
-        label: 'Alert Type',
-        options: [{ value: 'all', label: 'All Types' }, ...ALERT_TYPES.map((s) => ({ value: s, label: humanize(s) }))],
-      },
+      choiceFilter('status', 'Status', 'All Statuses', ALERT_STATUSES, humanize),
+      choiceFilter('priority', 'Priority', 'All Priorities', ALERT_PRIORITIES, humanize),
+      choiceFilter('alert_type', 'Alert Type', 'All Types', ALERT_TYPES, humanize),
     ],
     [],
   );

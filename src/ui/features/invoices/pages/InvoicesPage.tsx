@@ -29,7 +29,7 @@ import { contractUrl } from '@/lib/api';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
 import { METHOD_OPTIONS } from '@/lib/billText';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useCreateInvoice, useInvoiceAction, useInvoicePage, usePayerPage } from '../api';
 import { CancelInvoiceDialog } from '../components/CancelInvoiceDialog';
 import { PayerDialog } from '../components/PayerDialog';
@@ -87,16 +87,7 @@ export default function InvoicesPage() {
   const me = useCurrentUser();
   const canManage = can(me, 'manage_bills');
   const filters: ListFilter[] = useMemo(
-    () => [
-      {
-        key: 'status',
-        label: 'Status',
-        options: [
-          { value: 'all', label: 'All Statuses' },
-          ...INVOICE_STATUSES.map((s) => ({ value: s, label: INVOICE_STATUS_LABELS[s] })),
-        ],
-      },
-    ],
+    () => [choiceFilter('status', 'Status', 'All Statuses', INVOICE_STATUSES, INVOICE_STATUS_LABELS)],
     [],
   );
   const list = usePagedList({ filters, pageSizes: [10, 20, 50], defaultLimit: 20, extra: EXTRA });

@@ -22,30 +22,16 @@ import { useScreen } from '@/lib/screens';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
 import { methodLabel } from '@/lib/billText';
-import { formatCount, formatMoney } from '@/lib/format';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { formatCount, formatMoney, humanize } from '@/lib/format';
+import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { usePaymentPage } from '../api';
 import { RecordPaymentDialog } from '../components/RecordPaymentDialog';
 import { PaymentDetailDialog } from '../components/PaymentDetailDialog';
 import { STATUS_TONE } from '../components/status';
 
 const FILTERS: ListFilter[] = [
-  {
-    key: 'status',
-    label: 'Status',
-    options: [
-      { value: 'all', label: 'All Statuses' },
-      ...LEDGER_STATUSES.map((s) => ({ value: s, label: s[0]!.toUpperCase() + s.slice(1) })),
-    ],
-  },
-  {
-    key: 'method',
-    label: 'Method',
-    options: [
-      { value: 'all', label: 'All Methods' },
-      ...PAYMENT_METHODS.map((m) => ({ value: m, label: methodLabel(m) })),
-    ],
-  },
+  choiceFilter('status', 'Status', 'All Statuses', LEDGER_STATUSES, humanize),
+  choiceFilter('method', 'Method', 'All Methods', PAYMENT_METHODS, methodLabel),
   {
     key: 'kind',
     label: 'Type',

@@ -38,7 +38,7 @@ import {
 import { InvitationLinkDialog } from '@/components/InvitationLinkDialog';
 import { useScreen } from '@/lib/screens';
 import { formatCount } from '@/lib/format';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useReinviteMutation, useTenantPage, useTenantStatusMutation, useTenantSummary } from '../api';
 import { TenantWizardDialog } from '../components/TenantWizardDialog';
 import { TenantEditDialog } from '../components/TenantEditDialog';
@@ -54,22 +54,8 @@ const STATUS_TONES: Record<TenantStatus, BadgeTone> = {
 };
 
 const FILTERS: ListFilter[] = [
-  {
-    key: 'status',
-    label: 'Status',
-    options: [
-      { value: 'all', label: 'All Statuses' },
-      ...TENANT_STATUSES.map((s) => ({ value: s, label: TENANT_STATUS_LABELS[s] })),
-    ],
-  },
-  {
-    key: 'plan',
-    label: 'Plan',
-    options: [
-      { value: 'all', label: 'All Plans' },
-      ...TENANT_PLANS.map((p) => ({ value: p, label: TENANT_PLAN_LABELS[p] })),
-    ],
-  },
+  choiceFilter('status', 'Status', 'All Statuses', TENANT_STATUSES, TENANT_STATUS_LABELS),
+  choiceFilter('plan', 'Plan', 'All Plans', TENANT_PLANS, TENANT_PLAN_LABELS),
 ];
 
 const count = (n: number) => <span className="tabular-nums">{formatCount(n)}</span>;
