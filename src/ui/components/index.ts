@@ -27,6 +27,7 @@ export { Dialog, type DialogProps } from './Dialog';
 export { FormDialog, ConfirmDialog, deleteMessage, type FormDialogProps, type ConfirmDialogProps } from './FormDialog';
 export { DataTable, queryState, type Column, type RowAction, type SortState, type DataTableProps } from './DataTable';
 export { SignedOutCard, type SignedOutCardProps } from './SignedOutCard';
+export { patientColumns } from './PatientColumns';
 export { NameCell, type NameCellProps } from './NameCell';
 export { Pagination, QueryPagination, type PaginationProps } from './Pagination';
 export { PageHeader, type PageHeaderProps } from './PageHeader';
