@@ -28,6 +28,7 @@ export { FormDialog, ConfirmDialog, deleteMessage, type FormDialogProps, type Co
 export { DataTable, queryState, type Column, type RowAction, type SortState, type DataTableProps } from './DataTable';
 export { SignedOutCard, type SignedOutCardProps } from './SignedOutCard';
 export { patientColumns } from './PatientColumns';
+export { TermsCard, type TermsCardProps } from './TermsCard';
 export { NameCell, type NameCellProps } from './NameCell';
 export { Pagination, QueryPagination, type PaginationProps } from './Pagination';
 export { PageHeader, type PageHeaderProps } from './PageHeader';
