@@ -10,9 +10,11 @@ export {
 } from './Button';
 export {
   Input,
+  SearchInput,
   Textarea,
   Select,
   type InputProps,
+  type SearchInputProps,
   type TextareaProps,
   type SelectProps,
   type SelectOption,
