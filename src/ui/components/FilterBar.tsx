@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { Search, X } from 'lucide-react';
+import { X } from 'lucide-react';
 import { cn } from '@/lib/cn';
 import { useDebounce } from '@/lib/useDebounce';
 import { Button } from './Button';
-import { Input, Select, type SelectOption } from './Input';
+import { SearchInput, Select, type SelectOption } from './Input';
 
 export interface FilterSelect {
   /** Key in your URL state. */
@@ -83,25 +83,18 @@ export function FilterBar({
   return (
     <div role="search" className={cn('flex flex-wrap items-center gap-2', className)}>
       {onSearchChange && (
-        <div className="relative min-w-[14rem] flex-1">
-          <Search
-            className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-slate-500"
-            aria-hidden="true"
-          />
-          <Input
-            type="search"
-            aria-label={searchLabel ?? searchPlaceholder}
-            placeholder={searchPlaceholder}
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key !== 'Enter' || !onSearchEnter) return;
-              e.preventDefault();
-              if (onSearchEnter(text.trim())) setText('');
-            }}
-            className="pl-8"
-          />
-        </div>
+        <SearchInput
+          wrapperClassName="min-w-[14rem] flex-1"
+          aria-label={searchLabel ?? searchPlaceholder}
+          placeholder={searchPlaceholder}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key !== 'Enter' || !onSearchEnter) return;
+            e.preventDefault();
+            if (onSearchEnter(text.trim())) setText('');
+          }}
+        />
       )}
       {selects.map((s) => (
         <Select

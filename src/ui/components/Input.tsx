@@ -1,5 +1,5 @@
 import { forwardRef, type InputHTMLAttributes, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
-import { ChevronDown } from 'lucide-react';
+import { ChevronDown, Search } from 'lucide-react';
 import { cn } from '@/lib/cn';
 
 const field =
@@ -15,6 +15,27 @@ export const Input = forwardRef<HTMLInputElement, InputProps>(function Input(
   ref,
 ) {
   return <input ref={ref} type={type} className={cn(field, 'h-9', className)} {...rest} />;
+});
+
+export interface SearchInputProps extends InputProps {
+  /** Classes of the box around the input and its magnifier (its width in a row). */
+  wrapperClassName?: string;
+}
+
+/** A search or filter box: the input with a magnifier in front of the text. */
+export const SearchInput = forwardRef<HTMLInputElement, SearchInputProps>(function SearchInput(
+  { wrapperClassName, className, type = 'search', ...rest },
+  ref,
+) {
+  return (
+    <div className={cn('relative', wrapperClassName)}>
+      <Search
+        className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-slate-500"
+        aria-hidden="true"
+      />
+      <Input ref={ref} type={type} className={cn('pl-8', className)} {...rest} />
+    </div>
+  );
 });
 
 export type TextareaProps = TextareaHTMLAttributes<HTMLTextAreaElement>;

@@ -10,9 +10,11 @@ export {
 } from './Button';
 export {
   Input,
+  SearchInput,
   Textarea,
   Select,
   type InputProps,
+  type SearchInputProps,
   type TextareaProps,
   type SelectProps,
   type SelectOption,
@@ -26,6 +28,10 @@ export { Tooltip, IconButton, type TooltipProps, type IconButtonProps } from './
 export { Dialog, type DialogProps } from './Dialog';
 export { FormDialog, ConfirmDialog, deleteMessage, type FormDialogProps, type ConfirmDialogProps } from './FormDialog';
 export { DataTable, queryState, type Column, type RowAction, type SortState, type DataTableProps } from './DataTable';
+export { SignedOutCard, type SignedOutCardProps } from './SignedOutCard';
+export { patientColumns } from './PatientColumns';
+export { TermsCard, type TermsCardProps } from './TermsCard';
+export { NameCell, type NameCellProps } from './NameCell';
 export { Pagination, QueryPagination, type PaginationProps } from './Pagination';
 export { PageHeader, type PageHeaderProps } from './PageHeader';
 export { SummaryCard, SummaryCards, type SummaryCardItem, type SummaryCardProps } from './SummaryCard';

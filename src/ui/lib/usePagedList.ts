@@ -12,6 +12,29 @@ export interface ListFilter {
   open?: boolean;
 }
 
+/** How a filter names its values: a function (humanize, methodLabel) or the feature's label table. */
+export type ValueLabels<V extends string> = ((value: V) => string) | Readonly<Record<V, string>>;
+
+/** A select's options: "all" (not filtered) under its own label, then each value with its label. */
+export function choiceOptions<V extends string>(allLabel: string, values: readonly V[], labels: ValueLabels<V>) {
+  const labelOf = typeof labels === 'function' ? labels : (v: V) => labels[v];
+  return [{ value: 'all', label: allLabel }, ...values.map((v) => ({ value: v as string, label: labelOf(v) }))];
+}
+
+/**
+ * The usual select filter of a list screen: one of a fixed list of values, or all of them.
+ * `choiceFilter('status', 'Status', 'All Statuses', INVOICE_STATUSES, INVOICE_STATUS_LABELS)`.
+ */
+export function choiceFilter<V extends string>(
+  key: string,
+  label: string,
+  allLabel: string,
+  values: readonly V[],
+  labels: ValueLabels<V>,
+): ListFilter {
+  return { key, label, options: choiceOptions(allLabel, values, labels) };
+}
+
 export interface PagedListOptions {
   filters?: readonly ListFilter[];
   pageSizes: readonly number[];

@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { FlaskConical } from 'lucide-react';
 import type { TwoFactorChallenge } from '@shared/schemas/two-factor';
-import { cn } from '@/lib/cn';
+import { SignedOutCard } from '@/components';
 import { useSignInLab } from '@/lib/session';
 import { LoginForm } from './LoginForm';
 import { TwoFactorCodeStep, TwoFactorEnrolStep } from './TwoFactorSteps';
@@ -23,30 +22,16 @@ export function LoginScreen() {
   const heading = HEADINGS[step];
   const restart = () => setPending(null);
   return (
-    <main className="flex min-h-screen items-center justify-center bg-slate-50 p-4">
-      <div className={cn('w-full', step === 'enrol' ? 'max-w-xl' : 'max-w-md')}>
-        <div className="mb-5 flex items-center justify-center gap-2">
-          <span
-            className="flex size-9 items-center justify-center rounded-lg bg-primary-600 text-white"
-            aria-hidden="true"
-          >
-            <FlaskConical className="size-5" />
-          </span>
-          <LabName />
-        </div>
-        <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
-          <h1 className="text-xl font-semibold text-slate-900">{heading.title}</h1>
-          <p className="mt-1 mb-5 text-slate-600">{heading.text}</p>
-          {pending === null ? (
-            <LoginForm onChallenge={(challenge, email) => setPending({ challenge, email })} />
-          ) : pending.challenge.step === 'verify' ? (
-            <TwoFactorCodeStep challenge={pending.challenge} email={pending.email} onRestart={restart} />
-          ) : (
-            <TwoFactorEnrolStep challenge={pending.challenge} email={pending.email} onRestart={restart} />
-          )}
-        </div>
-      </div>
-    </main>
+    <SignedOutCard title={heading.title} name={<LabName />} wide={step === 'enrol'}>
+      <p className="mt-1 mb-5 text-slate-600">{heading.text}</p>
+      {pending === null ? (
+        <LoginForm onChallenge={(challenge, email) => setPending({ challenge, email })} />
+      ) : pending.challenge.step === 'verify' ? (
+        <TwoFactorCodeStep challenge={pending.challenge} email={pending.email} onRestart={restart} />
+      ) : (
+        <TwoFactorEnrolStep challenge={pending.challenge} email={pending.email} onRestart={restart} />
+      )}
+    </SignedOutCard>
   );
 }
 

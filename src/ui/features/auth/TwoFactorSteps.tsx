@@ -27,6 +27,23 @@ export interface StepProps {
   onRestart: () => void;
 }
 
+/**
+ * The code box of a step: its text and its message. A refused code empties the box and says why
+ * under it; a spent challenge goes back to email and password.
+ */
+function useCodeEntry(onRestart: () => void) {
+  const [value, setValue] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const refused = (err: unknown) => {
+    setValue('');
+    if (gone(err)) {
+      notify.error('Sign in again', err);
+      onRestart();
+    } else setError(fieldErrorMessage(err));
+  };
+  return { value, setValue, error, setError, refused };
+}
+
 function BackToSignIn({ onRestart }: { onRestart: () => void }) {
   return (
     <Button variant="link" onClick={onRestart} className="justify-self-start">
@@ -40,8 +57,7 @@ function BackToSignIn({ onRestart }: { onRestart: () => void }) {
 export function TwoFactorCodeStep({ challenge, email, onRestart }: StepProps) {
   const verify = useTwoFactorLoginMutation();
   const [recovery, setRecovery] = useState(false);
-  const [value, setValue] = useState('');
-  const [error, setError] = useState<string | undefined>();
+  const { value, setValue, error, setError, refused } = useCodeEntry(onRestart);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -53,13 +69,7 @@ export function TwoFactorCodeStep({ challenge, email, onRestart }: StepProps) {
         ? { challenge: challenge.challenge, recovery_code: parsed.data }
         : { challenge: challenge.challenge, code: parsed.data },
       {
-        onError: (err) => {
-          setValue('');
-          if (gone(err)) {
-            notify.error('Sign in again', err);
-            onRestart();
-          } else setError(fieldErrorMessage(err));
-        },
+        onError: refused,
       },
     );
   };
@@ -115,8 +125,7 @@ export function TwoFactorEnrolStep({ challenge, email, onRestart }: StepProps) {
   const setup = useTwoFactorLoginSetup(challenge.challenge);
   const verify = useTwoFactorLoginMutation();
   const signedIn = useSignedIn();
-  const [value, setValue] = useState('');
-  const [error, setError] = useState<string | undefined>();
+  const { value, setValue, error, setError, refused } = useCodeEntry(onRestart);
   const [done, setDone] = useState<{ user: User; codes: string[] } | null>(null);
   const [saved, setSaved] = useState(false);
 
@@ -156,13 +165,7 @@ export function TwoFactorEnrolStep({ challenge, email, onRestart }: StepProps) {
       { challenge: challenge.challenge, code: parsed.data },
       {
         onSuccess: ({ user, recovery_codes }) => setDone({ user, codes: recovery_codes ?? [] }),
-        onError: (err) => {
-          setValue('');
-          if (gone(err)) {
-            notify.error('Sign in again', err);
-            onRestart();
-          } else setError(fieldErrorMessage(err));
-        },
+        onError: refused,
       },
     );
   };

@@ -3,9 +3,9 @@ import { useNavigate } from 'react-router';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import { FlaskConical, KeyRound } from 'lucide-react';
+import { KeyRound } from 'lucide-react';
 import { passwordSchema } from '@shared/schemas/users';
-import { Button, ErrorPanel, FormField, Input, LinkButton, LoadingState } from '@/components';
+import { Button, ErrorPanel, FormField, Input, LinkButton, LoadingState, SignedOutCard } from '@/components';
 import { ApiError } from '@/lib/api';
 import { applyServerErrors } from '@/lib/forms';
 import { notify } from '@/lib/notify';
@@ -29,40 +29,26 @@ export default function InvitationPage() {
   const [token] = useState(tokenFromAddress);
   const preview = useInvitationPreview(token);
   return (
-    <main className="flex min-h-screen items-center justify-center bg-slate-50 p-4">
-      <div className="w-full max-w-md">
-        <div className="mb-5 flex items-center justify-center gap-2">
-          <span
-            className="flex size-9 items-center justify-center rounded-lg bg-primary-600 text-white"
-            aria-hidden="true"
-          >
-            <FlaskConical className="size-5" />
-          </span>
-          <span className="text-lg font-semibold text-slate-900">lims</span>
-        </div>
-        <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
-          <h1 className="text-xl font-semibold text-slate-900">Set Your Password</h1>
-          {token === '' ? (
-            <ErrorPanel
-              className="mt-4"
-              title="No invitation in this link"
-              error="Open the whole link you were sent (it ends with a long code after #)."
-            />
-          ) : preview.isPending ? (
-            <LoadingState text="Checking your invitation..." />
-          ) : preview.isError ? (
-            <>
-              <ErrorPanel className="mt-4" title="This invitation cannot be used" error={preview.error} />
-              <LinkButton to="/login" variant="outline" className="mt-4 w-full">
-                Go to Sign In
-              </LinkButton>
-            </>
-          ) : (
-            <AcceptForm token={token} labName={preview.data.lab_name} email={preview.data.email} />
-          )}
-        </div>
-      </div>
-    </main>
+    <SignedOutCard title="Set Your Password">
+      {token === '' ? (
+        <ErrorPanel
+          className="mt-4"
+          title="No invitation in this link"
+          error="Open the whole link you were sent (it ends with a long code after #)."
+        />
+      ) : preview.isPending ? (
+        <LoadingState text="Checking your invitation..." />
+      ) : preview.isError ? (
+        <>
+          <ErrorPanel className="mt-4" title="This invitation cannot be used" error={preview.error} />
+          <LinkButton to="/login" variant="outline" className="mt-4 w-full">
+            Go to Sign In
+          </LinkButton>
+        </>
+      ) : (
+        <AcceptForm token={token} labName={preview.data.lab_name} email={preview.data.email} />
+      )}
+    </SignedOutCard>
   );
 }
 

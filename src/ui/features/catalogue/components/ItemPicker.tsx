@@ -1,7 +1,7 @@
 import { catalogueMatches, searchAlternatives } from '@shared/catalogueSearch';
 import { useId, useMemo, useState } from 'react';
-import { Search, X } from 'lucide-react';
-import { Input } from '@/components';
+import { X } from 'lucide-react';
+import { SearchInput } from '@/components';
 import { cn } from '@/lib/cn';
 import { formatMoney } from '@/lib/format';
 
@@ -86,22 +86,14 @@ export function ItemPicker({ label, options, value, onChange, loading = false, e
           })}
         </ul>
       )}
-      <div className="relative">
-        <Search
-          className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-slate-500"
-          aria-hidden="true"
-        />
-        <Input
-          type="search"
-          aria-label={`Search ${label.toLowerCase()}`}
-          placeholder={`Search ${label.toLowerCase()} by name or code...`}
-          value={filter}
-          onChange={(e) => setFilter(e.target.value)}
-          // Enter in the filter box must not submit the whole dialog.
-          onKeyDown={(e) => e.key === 'Enter' && e.preventDefault()}
-          className="pl-8"
-        />
-      </div>
+      <SearchInput
+        aria-label={`Search ${label.toLowerCase()}`}
+        placeholder={`Search ${label.toLowerCase()} by name or code...`}
+        value={filter}
+        onChange={(e) => setFilter(e.target.value)}
+        // Enter in the filter box must not submit the whole dialog.
+        onKeyDown={(e) => e.key === 'Enter' && e.preventDefault()}
+      />
       <div
         className={cn('max-h-44 overflow-y-auto rounded-md border border-slate-200', error && 'border-red-500')}
         role="group"

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Ban, Download, FileWarning } from 'lucide-react';
-import {
+import { NameCell,
   Button,
   Card,
   CardBody,
@@ -18,7 +18,7 @@ import {
   type DataJob,
 } from '@shared/schemas/data-jobs';
 import { formatCount } from '@/lib/format';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { downloadFrom, downloadUrl, useCancelJob, useInvalidateJobs, useJobPage, type Scope } from '../api';
 import { ErrorsDialog } from './ErrorsDialog';
 import { JobStatus, entityLabel, formatBytes, formatLabel, jobOutcome } from './jobParts';
@@ -53,19 +53,8 @@ export function JobHistory({ scope, title, entityOptions, typeFilter = false, it
             },
           ]
         : []),
-      {
-        key: 'entity',
-        label: 'Type',
-        options: [{ value: 'all', label: 'All Types' }, ...entityOptions.map((e) => ({ value: e, label: entityLabel(e) }))],
-      },
-      {
-        key: 'status',
-        label: 'Status',
-        options: [
-          { value: 'all', label: 'All Statuses' },
-          ...DATA_JOB_STATUSES.map((s) => ({ value: s, label: DATA_JOB_STATUS_LABELS[s] })),
-        ],
-      },
+      choiceFilter('entity', 'Type', 'All Types', entityOptions, entityLabel),
+      choiceFilter('status', 'Status', 'All Statuses', DATA_JOB_STATUSES, DATA_JOB_STATUS_LABELS),
     ],
     [typeFilter, entityOptions],
   );
@@ -87,14 +76,12 @@ export function JobHistory({ scope, title, entityOptions, typeFilter = false, it
       key: 'name',
       header: 'Name',
       cell: (j) => (
-        <div className="min-w-0">
-          <span className="block font-medium break-words text-slate-900">{j.name}</span>
-          <span className="block text-[13px] text-slate-600">
-            {entityLabel(j.entity)} · {formatLabel(j.format)}
-            {j.origin === 'cli' ? ' · command line' : ''}
-          </span>
-          <span className="block text-[13px] text-slate-600 md:hidden">{jobOutcome(j)}</span>
-        </div>
+        <NameCell
+          name={j.name}
+          nameClassName="break-words"
+          detail={`${entityLabel(j.entity)} · ${formatLabel(j.format)}${j.origin === 'cli' ? ' · command line' : ''}`}
+          phoneDetail={jobOutcome(j)}
+        />
       ),
     },
     {

@@ -10,6 +10,7 @@ import {
   type DoctorStatus,
 } from '@shared/schemas/doctors';
 import {
+  NameCell,
   Badge,
   Card,
   clearFiltersEmpty,
@@ -18,7 +19,6 @@ import {
   ListTable,
   Money,
   PageHeader,
-  RequirePermission,
   SummaryCards,
   deleteMessage,
   type BadgeTone,
@@ -29,15 +29,12 @@ import { useScreen } from '@/lib/screens';
 import { formatCount } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceOptions, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useDeleteDoctorMutation, useDoctorPage, useDoctorStatusMutation, useDoctorSummary } from '../api';
 import { DoctorFormDialog } from '../components/DoctorFormDialog';
 import { DoctorAnalyticsPanels } from '../components/DoctorAnalyticsPanels';
 
-const STATUS_OPTIONS = [
-  { value: 'all', label: 'All Statuses' },
-  ...DOCTOR_STATUSES.map((s) => ({ value: s, label: DOCTOR_STATUS_LABELS[s] })),
-];
+const STATUS_OPTIONS = choiceOptions('All Statuses', DOCTOR_STATUSES, DOCTOR_STATUS_LABELS);
 
 /** Green active, amber pending, red suspended, grey inactive (docs/ui.md's colours). */
 const STATUS_TONES: Record<DoctorStatus, BadgeTone> = {
@@ -54,14 +51,11 @@ const columns: Column<Doctor>[] = [
     key: 'name',
     header: 'Doctor',
     cell: (d) => (
-      <div className="min-w-0">
-        <span className="block font-medium text-slate-900">{nameOf(d)}</span>
-        {d.qualification && <span className="block text-[13px] text-slate-600">{d.qualification}</span>}
-        {/* Phones have no room for these columns: show them under the name. */}
-        <span className="block text-[13px] text-slate-600 md:hidden">
-          {[d.specialization, d.phone].filter(Boolean).join(' · ')}
-        </span>
-      </div>
+      <NameCell
+        name={nameOf(d)}
+        detail={d.qualification}
+        phoneDetail={[d.specialization, d.phone].filter(Boolean).join(' · ')}
+      />
     ),
   },
   {
@@ -115,19 +109,10 @@ const columns: Column<Doctor>[] = [
   },
 ];
 
-/** Doctor Management (spec 001): the lab's referring and consulting doctors, made real. */
-export default function DoctorManagementPage() {
-  const screen = useScreen();
-  return (
-    <RequirePermission permission="view_users" what="doctors" title={screen.title} subtitle={screen.subtitle}>
-      <DoctorManagementScreen />
-    </RequirePermission>
-  );
-}
-
 const EXTRA = { from: '', to: '' };
 
-function DoctorManagementScreen() {
+/** Doctor Management (spec 001): the lab's referring and consulting doctors, made real. */
+export default function DoctorManagementPage() {
   const screen = useScreen();
   const me = useCurrentUser();
   const canManage = can(me, 'manage_users');

@@ -28,7 +28,6 @@ import {
   DateText,
   ListTable,
   PageHeader,
-  RequirePermission,
   SummaryCards,
   deleteMessage,
   type Column,
@@ -160,15 +159,6 @@ const instrumentColumns: Column<Equipment>[] = [
 
 /** Machine Integration (/machines) and Instruments (/instruments): one register, two views. */
 export function EquipmentPage({ kind }: { kind: EquipmentKind }) {
-  const screen = useScreen();
-  return (
-    <RequirePermission permission="view_equipment" what="equipment" title={screen.title} subtitle={screen.subtitle}>
-      <EquipmentScreen kind={kind} />
-    </RequirePermission>
-  );
-}
-
-function EquipmentScreen({ kind }: { kind: EquipmentKind }) {
   const screen = useScreen();
   const me = useCurrentUser();
   const canRegister = can(me, 'manage_lab');

@@ -29,7 +29,6 @@ import {
   LinkButton,
   ListTable,
   PageHeader,
-  RequirePermission,
   SummaryCards,
   type RowAction,
 } from '@/components';
@@ -37,7 +36,7 @@ import { useScreen } from '@/lib/screens';
 import { formatCount, formatMoney } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useCalibrationPage, useMaintenancePage, useServiceStatusMutation, useServiceSummary } from '../api';
 import { ScheduleDialog } from '../components/ScheduleDialog';
 import { CompleteDialog } from '../components/CompleteDialog';
@@ -61,11 +60,7 @@ function filtersOf(kind: ServiceKind): ListFilter[] {
         { value: 'upcoming', label: 'Upcoming (30 days)' },
       ],
     },
-    {
-      key: 'type',
-      label: 'Type',
-      options: [{ value: 'all', label: 'All Types' }, ...types.map((t) => ({ value: t, label: t }))],
-    },
+    choiceFilter('type', 'Type', 'All Types', types, (t) => t),
   ];
 }
 const CAL_FILTERS = filtersOf('calibration');
@@ -73,15 +68,6 @@ const MAINT_FILTERS = filtersOf('maintenance');
 
 /** Calibration Management (/calibration) and Maintenance Management (/maintenance). */
 export function ServicePage({ kind }: { kind: ServiceKind }) {
-  const screen = useScreen();
-  return (
-    <RequirePermission permission="view_equipment" what="equipment" title={screen.title} subtitle={screen.subtitle}>
-      <ServiceScreen kind={kind} />
-    </RequirePermission>
-  );
-}
-
-function ServiceScreen({ kind }: { kind: ServiceKind }) {
   const screen = useScreen();
   const me = useCurrentUser();
   const canWork = can(me, 'manage_equipment');

@@ -2,7 +2,17 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Eye, MousePointerClick, Users } from 'lucide-react';
 import type { Patient } from '@shared/schemas/patients';
 import { DEFAULT_PATIENT_PAGE_SIZE, PATIENT_PAGE_SIZES } from '@shared/constants';
-import { Button, Card, DateText, Dialog, LinkButton, ListTable, PageHeader, type Column } from '@/components';
+import {
+  patientColumns,
+  Button,
+  Card,
+  DateText,
+  Dialog,
+  LinkButton,
+  ListTable,
+  PageHeader,
+  type Column,
+} from '@/components';
 import { useScreen } from '@/lib/screens';
 import { usePagedList } from '@/lib/usePagedList';
 import { formatCount } from '@/lib/format';
@@ -110,25 +120,8 @@ export default function PatientHistoryPage() {
   };
 
   const columns: Column<Patient>[] = [
-    {
-      key: 'patient_id',
-      header: 'Patient ID',
-      cell: (p) => <span className="font-mono text-[13px]">{p.patient_id}</span>,
-      hideOnMobile: true,
-    },
-    {
-      key: 'name',
-      header: 'Name',
-      cell: (p) => (
-        <div className="min-w-0">
-          <div className="font-medium text-slate-900">{fullName(p)}</div>
-          <div className="font-mono text-xs text-slate-500 md:hidden">
-            {p.patient_id} · {p.age_text ?? '—'}
-            {p.gender ? ` · ${p.gender}` : ''}
-          </div>
-        </div>
-      ),
-    },
+    patientColumns.id,
+    patientColumns.nameWithDetails,
     { key: 'age', header: 'Age', cell: (p) => p.age_text ?? '—', hideOnMobile: true },
     { key: 'gender', header: 'Gender', cell: (p) => p.gender ?? '—', hideOnMobile: true },
     { key: 'phone', header: 'Phone', cell: (p) => p.phone ?? '—', className: 'whitespace-nowrap', hideOnMobile: true },

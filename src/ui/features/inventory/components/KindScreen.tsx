@@ -4,6 +4,7 @@ import { AlertTriangle, CalendarClock, Layers, Package, Pencil, Plus, ShoppingCa
 import { CONSUMABLE_STATUSES, REAGENT_STATUSES, type ItemKind } from '@shared/inventory';
 import type { InventoryItem } from '@shared/schemas/inventory';
 import {
+  NameCell,
   Button,
   Card,
   CardBody,
@@ -22,7 +23,7 @@ import { useScreen } from '@/lib/screens';
 import { formatCount, humanize } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useDeleteItemMutation, useInventoryPage, useInventorySummary } from '../api';
 import { ItemFormDialog } from './ItemFormDialog';
 import { StockDialog } from './StockDialog';
@@ -39,11 +40,7 @@ function columnsFor(kind: ItemKind): Column<InventoryItem>[] {
     key: 'name',
     header: kind === 'reagent' ? 'Reagent' : 'Consumable',
     cell: (i) => (
-      <div className="min-w-0">
-        <span className="block font-medium text-slate-900">{i.item_name}</span>
-        <span className="block text-[13px] text-slate-600">
-          {[i.catalog_number ?? i.item_code, i.supplier].filter(Boolean).join(' · ')}
-        </span>
+      <NameCell name={i.item_name} detail={[i.catalog_number ?? i.item_code, i.supplier].filter(Boolean).join(' · ')}>
         {/* On a phone the Status (and a reagent's Expiry) columns are hidden: they go under the name. */}
         <span className="mt-1 flex flex-wrap items-center gap-1 text-[13px] text-slate-600 md:hidden">
           <StatusBadge value={statusOf(kind, i)} />
@@ -58,7 +55,7 @@ function columnsFor(kind: ItemKind): Column<InventoryItem>[] {
             </>
           )}
         </span>
-      </div>
+      </NameCell>
     ),
   };
   const quantity: Column<InventoryItem> = {
@@ -146,13 +143,7 @@ export function KindScreen({ kind }: KindScreenProps) {
   const summary = useInventorySummary(kind);
   const statuses = kind === 'reagent' ? REAGENT_STATUSES : CONSUMABLE_STATUSES;
   const filters: ListFilter[] = useMemo(
-    () => [
-      {
-        key: 'status',
-        label: 'Status',
-        options: [{ value: 'all', label: 'All Statuses' }, ...statuses.map((s) => ({ value: s, label: humanize(s) }))],
-      },
-    ],
+    () => [choiceFilter('status', 'Status', 'All Statuses', statuses, humanize)],
     [statuses],
   );
   const list = usePagedList({ filters, pageSizes: [WHOLE], defaultLimit: WHOLE });

@@ -1,6 +1,7 @@
 import { Plus } from 'lucide-react';
 import type { Supplier } from '@shared/schemas/inventory';
 import {
+  NameCell,
   Button,
   Card,
   CardBody,
@@ -97,14 +98,11 @@ const columns: Column<Supplier>[] = [
     key: 'name',
     header: 'Supplier',
     cell: (s) => (
-      <div className="min-w-0">
-        <span className="block font-medium text-slate-900">{s.name}</span>
-        <span className="block text-[13px] text-slate-600">
-          {[s.contact_person, s.phone].filter(Boolean).join(' · ') || '—'}
-        </span>
-        {/* On a phone the Rejected column is hidden: its count goes under the name. */}
-        <span className="block text-[13px] text-slate-600 md:hidden">{s.rejected} rejected</span>
-      </div>
+      <NameCell
+        name={s.name}
+        detail={[s.contact_person, s.phone].filter(Boolean).join(' · ') || '—'}
+        phoneDetail={`${s.rejected} rejected`}
+      />
     ),
   },
   { key: 'gstin', header: 'GSTIN', cell: (s) => s.gstin ?? '—', hideOnMobile: true },

@@ -4,6 +4,7 @@ import { AlertTriangle, Boxes, CheckCircle2, IndianRupee, Layers } from 'lucide-
 import { ITEM_KINDS, ITEM_STATUSES, STOCK_STATUSES } from '@shared/inventory';
 import { DEFAULT_INVENTORY_PAGE_SIZE, INVENTORY_PAGE_SIZES, type InventoryItem } from '@shared/schemas/inventory';
 import {
+  NameCell,
   Card,
   clearFiltersEmpty,
   ConfirmDialog,
@@ -11,7 +12,6 @@ import {
   ListTable,
   Money,
   PageHeader,
-  RequirePermission,
   SummaryCards,
   deleteMessage,
   type Column,
@@ -21,7 +21,7 @@ import { useScreen } from '@/lib/screens';
 import { formatCount, formatMoney, humanize } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useDeleteItemMutation, useInventoryPage, useInventorySummary } from '../api';
 import { ItemFormDialog } from '../components/ItemFormDialog';
 import { StockDialog } from '../components/StockDialog';
@@ -33,13 +33,15 @@ const columns: Column<InventoryItem>[] = [
     key: 'item',
     header: 'Item',
     cell: (i) => (
-      <div className="min-w-0">
-        <span className="block font-medium text-slate-900">{i.item_name}</span>
-        <span className="block text-[13px] text-slate-600">
-          {i.item_code}
-          <span className="md:hidden"> · {i.category}</span>
-        </span>
-      </div>
+      <NameCell
+        name={i.item_name}
+        detail={
+          <>
+            {i.item_code}
+            <span className="md:hidden"> · {i.category}</span>
+          </>
+        }
+      />
     ),
   },
   { key: 'category', header: 'Category', cell: (i) => i.category, hideOnMobile: true },
@@ -66,15 +68,6 @@ const columns: Column<InventoryItem>[] = [
 /** Inventory Management (spec 001, live): the lab's items, their stock from the ledger, suppliers. */
 export default function InventoryPage() {
   const screen = useScreen();
-  return (
-    <RequirePermission permission="view_inventory" what="inventory" title={screen.title} subtitle={screen.subtitle}>
-      <InventoryScreen />
-    </RequirePermission>
-  );
-}
-
-function InventoryScreen() {
-  const screen = useScreen();
   const me = useCurrentUser();
   const canManage = can(me, 'manage_inventory');
   const summary = useInventorySummary();
@@ -89,27 +82,9 @@ function InventoryScreen() {
           ...(summary.data?.categories ?? []).map((c) => ({ value: c, label: c })),
         ],
       },
-      {
-        key: 'status',
-        label: 'Status',
-        options: [
-          { value: 'all', label: 'All Statuses' },
-          ...ITEM_STATUSES.map((s) => ({ value: s, label: humanize(s) })),
-        ],
-      },
-      {
-        key: 'stock_status',
-        label: 'Stock',
-        options: [
-          { value: 'all', label: 'All Stock' },
-          ...STOCK_STATUSES.map((s) => ({ value: s, label: humanize(s) })),
-        ],
-      },
-      {
-        key: 'kind',
-        label: 'Kind',
-        options: [{ value: 'all', label: 'All Kinds' }, ...ITEM_KINDS.map((k) => ({ value: k, label: humanize(k) }))],
-      },
+      choiceFilter('status', 'Status', 'All Statuses', ITEM_STATUSES, humanize),
+      choiceFilter('stock_status', 'Stock', 'All Stock', STOCK_STATUSES, humanize),
+      choiceFilter('kind', 'Kind', 'All Kinds', ITEM_KINDS, humanize),
     ],
     [summary.data],
   );

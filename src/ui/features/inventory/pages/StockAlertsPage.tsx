@@ -3,6 +3,7 @@ import { AlertOctagon, BellRing, CheckCheck, Eye, Settings, Undo2 } from 'lucide
 import { ALERT_PRIORITIES, ALERT_STATUSES, ALERT_TYPES } from '@shared/inventory';
 import { DEFAULT_INVENTORY_PAGE_SIZE, INVENTORY_PAGE_SIZES, type StockAlert } from '@shared/schemas/inventory';
 import {
+  NameCell,
   Button,
   Card,
   CardBody,
@@ -11,7 +12,6 @@ import {
   DateText,
   ListTable,
   PageHeader,
-  RequirePermission,
   SummaryCards,
   type Column,
   type RowAction,
@@ -20,7 +20,7 @@ import { useScreen } from '@/lib/screens';
 import { formatCount, humanize } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useAlertMutation, useAlertPage, useAlertSettings, useAlertSummary, useCriticalAlerts } from '../api';
 import { AlertSettingsDialog } from '../components/AlertSettingsDialog';
 import { AlertStatusBadge, DayText, PriorityBadge, qty } from '../components/format';
@@ -30,11 +30,7 @@ const columns: Column<StockAlert>[] = [
     key: 'item',
     header: 'Item',
     cell: (a) => (
-      <div className="min-w-0">
-        <span className="block font-medium text-slate-900">{a.item_name}</span>
-        <span className="block text-[13px] text-slate-600">
-          {humanize(a.item_type)} · {a.item_code}
-        </span>
+      <NameCell name={a.item_name} detail={`${humanize(a.item_type)} · ${a.item_code}`}>
         {/* A phone has room for the item and its actions only: the alert, priority and status go under the name. */}
         <span className="mt-1 block text-[13px] md:hidden">
           <span className="block font-medium text-slate-900">{humanize(a.alert_type)}</span>
@@ -44,7 +40,7 @@ const columns: Column<StockAlert>[] = [
             <AlertStatus alert={a} />
           </span>
         </span>
-      </div>
+      </NameCell>
     ),
   },
   {
@@ -100,15 +96,6 @@ function AlertStatus({ alert: a }: { alert: StockAlert }) {
 /** Stock Alerts (spec 001): the server's alerts from real stock and dates, acknowledged by staff. */
 export default function StockAlertsPage() {
   const screen = useScreen();
-  return (
-    <RequirePermission permission="view_inventory" what="stock alerts" title={screen.title} subtitle={screen.subtitle}>
-      <StockAlertsScreen />
-    </RequirePermission>
-  );
-}
-
-function StockAlertsScreen() {
-  const screen = useScreen();
   const me = useCurrentUser();
   const canManage = can(me, 'manage_inventory');
   const summary = useAlertSummary();
@@ -118,27 +105,9 @@ function StockAlertsScreen() {
   const [settingsOpen, setSettingsOpen] = useState(false);
   const filters: ListFilter[] = useMemo(
     () => [
-      {
-        key: 'status',
-        label: 'Status',
-        options: [
-          { value: 'all', label: 'All Statuses' },
-          ...ALERT_STATUSES.map((s) => ({ value: s, label: humanize(s) })),
-        ],
-      },
-      {
-        key: 'priority',
-        label: 'Priority',
-        options: [
-          { value: 'all', label: 'All Priorities' },
-          ...ALERT_PRIORITIES.map((s) => ({ value: s, label: humanize(s) })),
-        ],
-      },
-      {
-        key: 'alert_type',
-        label: 'Alert Type',
-        options: [{ value: 'all', label: 'All Types' }, ...ALERT_TYPES.map((s) => ({ value: s, label: humanize(s) }))],
-      },
+      choiceFilter('status', 'Status', 'All Statuses', ALERT_STATUSES, humanize),
+      choiceFilter('priority', 'Priority', 'All Priorities', ALERT_PRIORITIES, humanize),
+      choiceFilter('alert_type', 'Alert Type', 'All Types', ALERT_TYPES, humanize),
     ],
     [],
   );

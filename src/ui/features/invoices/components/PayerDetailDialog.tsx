@@ -5,6 +5,7 @@ import type { CatalogueItemType } from '@shared/api/catalogue';
 import { payersApi } from '@shared/api/payers';
 import { addDays, localDate } from '@shared/time';
 import {
+  NameCell,
   Button,
   DataTable,
   DateRangeFields,
@@ -84,14 +85,7 @@ function PriceList({ payer, canManage }: { payer: Payer; canManage: boolean }) {
     {
       key: 'item',
       header: 'Item',
-      cell: (p) => (
-        <div className="min-w-0">
-          <span className="block font-medium text-slate-900">{p.item_name}</span>
-          <span className="block text-[13px] text-slate-600">
-            {KIND_LABEL[p.item_type]} · {p.item_code}
-          </span>
-        </div>
-      ),
+      cell: (p) => <NameCell name={p.item_name} detail={`${KIND_LABEL[p.item_type]} · ${p.item_code}`} />,
     },
     {
       key: 'lab',

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { FileText, Pencil, Tags } from 'lucide-react';
 import { PAYER_TYPE_LABELS, type Payer } from '@shared/schemas/payers';
-import { Badge, Card, ListTable, Money, type Column, type RowAction } from '@/components';
+import { NameCell, Badge, Card, ListTable, Money, type Column, type RowAction } from '@/components';
 import type { usePagedList } from '@/lib/usePagedList';
 import { usePayerPage } from '../api';
 import { PayerDialog } from './PayerDialog';
@@ -11,12 +11,7 @@ const payerColumns: Column<Payer>[] = [
   {
     key: 'name',
     header: 'Payer',
-    cell: (p) => (
-      <div className="min-w-0">
-        <span className="block font-medium text-slate-900">{p.name}</span>
-        <span className="block text-[13px] text-slate-600">{PAYER_TYPE_LABELS[p.type]}</span>
-      </div>
-    ),
+    cell: (p) => <NameCell name={p.name} detail={PAYER_TYPE_LABELS[p.type]} />,
   },
   {
     key: 'gstin',

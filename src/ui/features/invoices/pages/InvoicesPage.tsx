@@ -5,6 +5,7 @@ import { METHOD_REFERENCE } from '@shared/schemas/payments';
 import { invoicesApi } from '@shared/api/invoices';
 import type { PAYMENT_METHODS } from '@shared/billing';
 import {
+  NameCell,
   Badge,
   Button,
   Card,
@@ -15,7 +16,6 @@ import {
   ListTable,
   Money,
   PageHeader,
-  RequirePermission,
   Select,
   type BadgeTone,
   type Column,
@@ -29,7 +29,7 @@ import { contractUrl } from '@/lib/api';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
 import { METHOD_OPTIONS } from '@/lib/billText';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useCreateInvoice, useInvoiceAction, useInvoicePage, usePayerPage } from '../api';
 import { CancelInvoiceDialog } from '../components/CancelInvoiceDialog';
 import { PayerDialog } from '../components/PayerDialog';
@@ -49,10 +49,7 @@ const invoiceColumns: Column<Invoice>[] = [
     key: 'number',
     header: 'Invoice',
     cell: (i) => (
-      <div className="min-w-0">
-        <span className="block font-mono text-[13px] font-medium text-slate-900">{i.invoice_number ?? 'Draft'}</span>
-        <span className="block text-[13px] text-slate-600">{i.recipient_name}</span>
-      </div>
+      <NameCell name={i.invoice_number ?? 'Draft'} nameClassName="font-mono text-[13px]" detail={i.recipient_name} />
     ),
   },
   {
@@ -82,33 +79,15 @@ const invoiceColumns: Column<Invoice>[] = [
   },
 ];
 
-/** Invoice Management (spec 001): GST invoices and the payers they are raised for. */
-export default function InvoicesPage() {
-  const screen = useScreen();
-  return (
-    <RequirePermission permission="view_bills" what="invoices" title={screen.title} subtitle={screen.subtitle}>
-      <InvoicesScreen />
-    </RequirePermission>
-  );
-}
-
 const EXTRA = { tab: 'invoices' };
 
-function InvoicesScreen() {
+/** Invoice Management (spec 001): GST invoices and the payers they are raised for. */
+export default function InvoicesPage() {
   const screen = useScreen();
   const me = useCurrentUser();
   const canManage = can(me, 'manage_bills');
   const filters: ListFilter[] = useMemo(
-    () => [
-      {
-        key: 'status',
-        label: 'Status',
-        options: [
-          { value: 'all', label: 'All Statuses' },
-          ...INVOICE_STATUSES.map((s) => ({ value: s, label: INVOICE_STATUS_LABELS[s] })),
-        ],
-      },
-    ],
+    () => [choiceFilter('status', 'Status', 'All Statuses', INVOICE_STATUSES, INVOICE_STATUS_LABELS)],
     [],
   );
   const list = usePagedList({ filters, pageSizes: [10, 20, 50], defaultLimit: 20, extra: EXTRA });

@@ -18,7 +18,6 @@ import {
   LoadingState,
   PageHeader,
   rangeIsBackwards,
-  RequirePermission,
   SummaryCards,
   type BadgeTone,
   type Column,
@@ -27,7 +26,7 @@ import { useScreen } from '@/lib/screens';
 import { contractUrl } from '@/lib/api';
 import { formatCount } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useLabReports, useLabReportSummary, useUncalledCriticals } from '../api';
 import { TemplatesCard } from '../components/TemplatesCard';
 import { ReportSettingsCard } from '../components/ReportSettingsCard';
@@ -36,14 +35,7 @@ import { ReportSettingsCard } from '../components/ReportSettingsCard';
 const ReportAnalytics = lazy(() => import('../components/ReportAnalytics'));
 
 const FILTERS: ListFilter[] = [
-  {
-    key: 'status',
-    label: 'Status',
-    options: [
-      { value: 'all', label: 'All Status' },
-      ...LAB_REPORT_STATUSES.map((s) => ({ value: s, label: LAB_REPORT_STATUS_LABELS[s] })),
-    ],
-  },
+  choiceFilter('status', 'Status', 'All Status', LAB_REPORT_STATUSES, LAB_REPORT_STATUS_LABELS),
 ];
 const EXTRA = { from: '', to: '' };
 const EXTRA_FILTERS = ['from', 'to'];
@@ -58,15 +50,6 @@ export const STATUS_TONE: Record<LabReport['status'], BadgeTone> = {
 
 /** Lab Reports (spec 001, static there): the real register of patient lab reports and its figures. */
 export default function LabReportsPage() {
-  const screen = useScreen();
-  return (
-    <RequirePermission permission="view_results" what="lab reports" title={screen.title} subtitle={screen.subtitle}>
-      <LabReports />
-    </RequirePermission>
-  );
-}
-
-function LabReports() {
   const screen = useScreen();
   const me = useCurrentUser();
   const canManage = me.permissions.includes('manage_lab');

@@ -6,7 +6,7 @@ import { useForm, type FieldErrors } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { CheckCircle2, RotateCcw, UserPlus } from 'lucide-react';
 import type { Patient } from '@shared/schemas/patients';
-import { Button, Card, CardBody, CardHeader, Checkbox, LinkButton, PageHeader } from '@/components';
+import { TermsCard, Button, Card, CardBody, CardHeader, LinkButton, PageHeader } from '@/components';
 import { useScreen } from '@/lib/screens';
 import { notify } from '@/lib/notify';
 import { applyServerErrors } from '@/lib/forms';
@@ -174,34 +174,16 @@ export default function PatientRegistrationPage() {
             />
           ))}
         </div>
-        <Card className="mt-5">
-          <CardHeader title="Terms and Conditions" />
-          <CardBody className="grid gap-4">
-            <div>
-              <Checkbox
-                label="I confirm these details are correct and the patient agrees to the terms and conditions, including the storage of their health information by this laboratory."
-                aria-invalid={errors.agreeToTerms ? true : undefined}
-                aria-describedby={errors.agreeToTerms ? 'terms-error' : undefined}
-                {...form.register('agreeToTerms')}
-              />
-              {errors.agreeToTerms?.message && (
-                <p id="terms-error" className="mt-1 ml-6 text-[13px] text-red-700">
-                  {errors.agreeToTerms.message}
-                </p>
-              )}
-            </div>
-            <div className="flex flex-wrap justify-end gap-2">
-              <Button variant="outline" onClick={resetForm} disabled={create.isPending}>
-                <RotateCcw />
-                Reset Form
-              </Button>
-              <Button type="submit" loading={create.isPending} loadingText="Registering...">
-                <UserPlus />
-                Register Patient
-              </Button>
-            </div>
-          </CardBody>
-        </Card>
+        <TermsCard className="mt-5" field={form.register('agreeToTerms')} error={errors.agreeToTerms?.message}>
+          <Button variant="outline" onClick={resetForm} disabled={create.isPending}>
+            <RotateCcw />
+            Reset Form
+          </Button>
+          <Button type="submit" loading={create.isPending} loadingText="Registering...">
+            <UserPlus />
+            Register Patient
+          </Button>
+        </TermsCard>
       </form>
     </div>
   );

@@ -3,6 +3,7 @@ import { Eye, Info, Search } from 'lucide-react';
 import type { Patient } from '@shared/schemas/patients';
 import { AGE_RANGES, PATIENT_SEARCH_TYPES } from '@shared/constants';
 import {
+  patientColumns,
   Card,
   CardHeader,
   DataTable,
@@ -31,7 +32,6 @@ import {
   type SearchType,
 } from '@/lib/patients/searchRules';
 import { PatientDetailsDialog } from '../components/PatientDetailsDialog';
-import { patientColumns } from '../components/patientColumns';
 
 const FILTERS: ListFilter[] = [
   { key: 'type', label: 'Search type', options: SEARCH_TYPE_OPTIONS },

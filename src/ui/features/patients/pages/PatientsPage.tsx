@@ -3,6 +3,7 @@ import { Download, Eye, GitMerge, Pencil, Plus, Trash2 } from 'lucide-react';
 import type { Patient } from '@shared/schemas/patients';
 import { PATIENT_PAGE_SIZES, DEFAULT_PATIENT_PAGE_SIZE } from '@shared/constants';
 import {
+  patientColumns,
   Badge,
   Button,
   Card,
@@ -20,7 +21,6 @@ import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useDeletePatientMutation, usePatients } from '@/lib/patients/queries';
 import { GENDER_FILTER_OPTIONS, MEMBERSHIP_FILTER_OPTIONS } from '@/lib/patients/options';
 import { PatientDetailsDialog } from '../components/PatientDetailsDialog';
-import { patientColumns } from '../components/patientColumns';
 import { MergePatientDialog } from '../components/MergePatientDialog';
 import { AddPatientDialog, EditPatientDialog } from '../components/PatientFormDialogs';
 import { useExportPatients } from '../components/useExportPatients';
@@ -61,26 +61,8 @@ export default function PatientsPage() {
   const exporter = useExportPatients();
 
   const columns: Column<Patient>[] = [
-    {
-      key: 'patient_id',
-      header: 'Patient ID',
-      cell: (p) => <span className="font-mono text-[13px]">{p.patient_id}</span>,
-      hideOnMobile: true,
-    },
-    {
-      key: 'name',
-      header: 'Name',
-      cell: (p) => (
-        <div className="min-w-0">
-          <div className="font-medium text-slate-900">{fullName(p)}</div>
-          {/* On phones the ID and age columns are hidden: show them under the name. */}
-          <div className="font-mono text-xs text-slate-500 md:hidden">
-            {p.patient_id} · {p.age_text ?? '—'}
-            {p.gender ? ` · ${p.gender}` : ''}
-          </div>
-        </div>
-      ),
-    },
+    patientColumns.id,
+    patientColumns.nameWithDetails,
     {
       key: 'age_gender',
       header: 'Age/Gender',

@@ -12,7 +12,6 @@ import {
   ListTable,
   Money,
   PageHeader,
-  RequirePermission,
   SummaryCards,
   type Column,
   type RowAction,
@@ -22,7 +21,7 @@ import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
 import { BILLS_LIST_STATUS_OPTIONS, methodLabel, patientName } from '@/lib/billText';
 import { formatCount, formatMoney } from '@/lib/format';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useBillFigures, useBillRecords } from '../api';
 import { RecordPaymentDialog } from '../components/RecordPaymentDialog';
 import {
@@ -35,14 +34,7 @@ import {
 
 const FILTERS: ListFilter[] = [
   { key: 'status', label: 'Status', options: [...BILLS_LIST_STATUS_OPTIONS] },
-  {
-    key: 'payment_method',
-    label: 'Payment method',
-    options: [
-      { value: 'all', label: 'All Methods' },
-      ...PAYMENT_METHODS.map((m) => ({ value: m, label: methodLabel(m) })),
-    ],
-  },
+  choiceFilter('payment_method', 'Payment method', 'All Methods', PAYMENT_METHODS, methodLabel),
 ];
 
 const columns: Column<Bill>[] = [
@@ -99,15 +91,6 @@ const columns: Column<Bill>[] = [
 
 /** Advanced Billing (spec 001): the lab's bills with due dates, what is owed and collected, all from the database. */
 export default function AdvancedBillingPage() {
-  const screen = useScreen();
-  return (
-    <RequirePermission permission="view_bills" what="bills" title={screen.title} subtitle={screen.subtitle}>
-      <AdvancedBillingScreen />
-    </RequirePermission>
-  );
-}
-
-function AdvancedBillingScreen() {
   const screen = useScreen();
   const me = useCurrentUser();
   const canCollect = can(me, 'create_bills');

@@ -3,6 +3,7 @@ import { AlertTriangle, Banknote, Eye, Plus, RotateCcw, Wallet } from 'lucide-re
 import { PAYMENT_METHODS } from '@shared/billing';
 import { LEDGER_STATUSES, type LedgerEntry, type LedgerListQuery } from '@shared/schemas/payments';
 import {
+  NameCell,
   Badge,
   Button,
   Card,
@@ -13,7 +14,6 @@ import {
   Money,
   PageHeader,
   rangeIsBackwards,
-  RequirePermission,
   SummaryCards,
   type Column,
   type RowAction,
@@ -22,30 +22,16 @@ import { useScreen } from '@/lib/screens';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
 import { methodLabel } from '@/lib/billText';
-import { formatCount, formatMoney } from '@/lib/format';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { formatCount, formatMoney, humanize } from '@/lib/format';
+import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { usePaymentPage } from '../api';
 import { RecordPaymentDialog } from '../components/RecordPaymentDialog';
 import { PaymentDetailDialog } from '../components/PaymentDetailDialog';
 import { STATUS_TONE } from '../components/status';
 
 const FILTERS: ListFilter[] = [
-  {
-    key: 'status',
-    label: 'Status',
-    options: [
-      { value: 'all', label: 'All Statuses' },
-      ...LEDGER_STATUSES.map((s) => ({ value: s, label: s[0]!.toUpperCase() + s.slice(1) })),
-    ],
-  },
-  {
-    key: 'method',
-    label: 'Method',
-    options: [
-      { value: 'all', label: 'All Methods' },
-      ...PAYMENT_METHODS.map((m) => ({ value: m, label: methodLabel(m) })),
-    ],
-  },
+  choiceFilter('status', 'Status', 'All Statuses', LEDGER_STATUSES, humanize),
+  choiceFilter('method', 'Method', 'All Methods', PAYMENT_METHODS, methodLabel),
   {
     key: 'kind',
     label: 'Type',
@@ -72,14 +58,16 @@ const columns: Column<LedgerEntry>[] = [
     key: 'id',
     header: 'Payment',
     cell: (p) => (
-      <div className="min-w-0">
-        <span className="block font-medium whitespace-nowrap text-slate-900">{p.payment_number}</span>
-        <span className="block text-[13px] text-slate-600">{p.bill_number}</span>
-        <span className="block text-[13px] text-slate-600 md:hidden">{p.patient_name}</span>
+      <NameCell
+        name={p.payment_number}
+        nameClassName="whitespace-nowrap"
+        detail={p.bill_number}
+        phoneDetail={p.patient_name}
+      >
         <span className="mt-0.5 block md:hidden">
           <PaymentStatus p={p} />
         </span>
-      </div>
+      </NameCell>
     ),
   },
   {
@@ -127,15 +115,6 @@ const columns: Column<LedgerEntry>[] = [
 
 /** Payment Management (spec 001): the ledger made real. */
 export default function PaymentsPage() {
-  const screen = useScreen();
-  return (
-    <RequirePermission permission="view_bills" what="payments" title={screen.title} subtitle={screen.subtitle}>
-      <PaymentsScreen />
-    </RequirePermission>
-  );
-}
-
-function PaymentsScreen() {
   const screen = useScreen();
   const me = useCurrentUser();
   const canRecord = can(me, 'create_bills');

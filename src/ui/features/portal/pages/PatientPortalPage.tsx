@@ -1,7 +1,17 @@
 import { useState, type ReactNode } from 'react';
 import { Bell, FlaskConical, HeartPulse, LogOut, Settings } from 'lucide-react';
 import { PORTAL_NEW_RESULT_DAYS, type PortalPatient, type PortalResult } from '@shared/schemas/portal';
-import { Badge, Button, Card, DateText, Dialog, ErrorPanel, IconButton, LoadingState } from '@/components';
+import {
+  Badge,
+  Button,
+  Card,
+  DateText,
+  Dialog,
+  ErrorPanel,
+  IconButton,
+  LoadingState,
+  SignedOutCard,
+} from '@/components';
 import { humanize } from '@/lib/format';
 import { Tabs } from '@/components/Tabs';
 import {
@@ -54,21 +64,13 @@ function newResults(results: PortalResult[] | undefined): PortalResult[] {
 
 function SignIn() {
   return (
-    <main className="flex min-h-screen items-center justify-center bg-slate-50 p-4">
-      <div className="w-full max-w-md">
-        <div className="mb-5 flex justify-center">
-          <Brand />
-        </div>
-        <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
-          <h1 className="text-xl font-semibold text-slate-900">Sign in to your patient portal</h1>
-          <p className="mt-1 mb-5 text-slate-600">See your appointments, test results and bills.</p>
-          <PortalLoginForm />
-          <p className="mt-5 text-[13px] text-slate-600">
-            No PIN yet, or forgotten it? Ask at the lab reception: they issue a new one.
-          </p>
-        </div>
-      </div>
-    </main>
+    <SignedOutCard title="Sign in to your patient portal" brand={<Brand />}>
+      <p className="mt-1 mb-5 text-slate-600">See your appointments, test results and bills.</p>
+      <PortalLoginForm />
+      <p className="mt-5 text-[13px] text-slate-600">
+        No PIN yet, or forgotten it? Ask at the lab reception: they issue a new one.
+      </p>
+    </SignedOutCard>
   );
 }
 

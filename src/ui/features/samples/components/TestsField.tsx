@@ -1,8 +1,8 @@
 import { catalogueMatches, searchAlternatives } from '@shared/catalogueSearch';
 import { useId, useMemo, useState } from 'react';
-import { Search, X } from 'lucide-react';
+import { X } from 'lucide-react';
 import type { CatalogueTest } from '@shared/schemas/catalogue';
-import { Checkbox, Input } from '@/components';
+import { Checkbox, SearchInput } from '@/components';
 import { errorMessage } from '@/lib/api';
 import { useOrderableTests } from '../api';
 
@@ -64,20 +64,12 @@ export function TestsField({ sampleType, value, onChange, error }: TestsFieldPro
           })}
         </ul>
       )}
-      <div className="relative">
-        <Search
-          className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-slate-500"
-          aria-hidden="true"
-        />
-        <Input
-          type="search"
-          aria-label="Filter tests"
-          placeholder="Filter tests by name, code or category"
-          value={filter}
-          onChange={(e) => setFilter(e.target.value)}
-          className="pl-8"
-        />
-      </div>
+      <SearchInput
+        aria-label="Filter tests"
+        placeholder="Filter tests by name, code or category"
+        value={filter}
+        onChange={(e) => setFilter(e.target.value)}
+      />
       <div
         className="max-h-44 overflow-y-auto rounded-md border border-slate-200 p-2"
         aria-invalid={error ? true : undefined}

@@ -30,7 +30,6 @@ import {
   DateText,
   ListTable,
   PageHeader,
-  RequirePermission,
   SummaryCards,
   type BadgeTone,
   type Column,
@@ -39,7 +38,7 @@ import {
 import { InvitationLinkDialog } from '@/components/InvitationLinkDialog';
 import { useScreen } from '@/lib/screens';
 import { formatCount } from '@/lib/format';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useReinviteMutation, useTenantPage, useTenantStatusMutation, useTenantSummary } from '../api';
 import { TenantWizardDialog } from '../components/TenantWizardDialog';
 import { TenantEditDialog } from '../components/TenantEditDialog';
@@ -55,22 +54,8 @@ const STATUS_TONES: Record<TenantStatus, BadgeTone> = {
 };
 
 const FILTERS: ListFilter[] = [
-  {
-    key: 'status',
-    label: 'Status',
-    options: [
-      { value: 'all', label: 'All Statuses' },
-      ...TENANT_STATUSES.map((s) => ({ value: s, label: TENANT_STATUS_LABELS[s] })),
-    ],
-  },
-  {
-    key: 'plan',
-    label: 'Plan',
-    options: [
-      { value: 'all', label: 'All Plans' },
-      ...TENANT_PLANS.map((p) => ({ value: p, label: TENANT_PLAN_LABELS[p] })),
-    ],
-  },
+  choiceFilter('status', 'Status', 'All Statuses', TENANT_STATUSES, TENANT_STATUS_LABELS),
+  choiceFilter('plan', 'Plan', 'All Plans', TENANT_PLANS, TENANT_PLAN_LABELS),
 ];
 
 const count = (n: number) => <span className="tabular-nums">{formatCount(n)}</span>;
@@ -149,20 +134,6 @@ const CONFIRM: Record<StatusChange['status'], { title: string; label: string; te
 
 /** Multi-Tenant Setup (spec 001): the labs on this server, for the server's superadmin. */
 export default function MultiTenantSetupPage() {
-  const screen = useScreen();
-  return (
-    <RequirePermission
-      permission="manage_tenants"
-      what="the labs on this server"
-      title={screen.title}
-      subtitle={screen.subtitle}
-    >
-      <TenantsScreen />
-    </RequirePermission>
-  );
-}
-
-function TenantsScreen() {
   const screen = useScreen();
   const summary = useTenantSummary();
   const list = usePagedList({ filters: FILTERS, pageSizes: TENANT_PAGE_SIZES, defaultLimit: DEFAULT_TENANT_PAGE_SIZE });

@@ -18,7 +18,7 @@ import {
 import { InvitationLinkDialog } from '@/components/InvitationLinkDialog';
 import { Tabs } from '@/components/Tabs';
 import { useScreen } from '@/lib/screens';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceOptions, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { formatCount, humanize } from '@/lib/format';
 import { fullName, useCurrentUser } from '@/lib/session';
 import {
@@ -37,10 +37,7 @@ import { UserManagementSettings } from '../components/UserManagementSettings';
 import { BulkOperationsBar } from '../components/BulkOperationsBar';
 import { SuspendDialog } from '../components/SuspendDialog';
 
-const STATUS_OPTIONS = [
-  { value: 'all', label: 'All Statuses' },
-  ...USER_STATUSES.map((s) => ({ value: s, label: humanize(s) })),
-];
+const STATUS_OPTIONS = choiceOptions('All Statuses', USER_STATUSES, humanize);
 
 const isStatus = (v: string): v is UserStatus => (USER_STATUSES as readonly string[]).includes(v);
 

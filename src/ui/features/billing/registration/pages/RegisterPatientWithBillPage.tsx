@@ -3,7 +3,7 @@ import { useState, type ReactNode } from 'react';
 import { useForm, type FieldErrors } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { RotateCcw, UserPlus } from 'lucide-react';
-import { Button, Card, CardBody, CardHeader, Checkbox, PageHeader } from '@/components';
+import { TermsCard, Button, Card, CardBody, CardHeader, PageHeader } from '@/components';
 import { useScreen } from '@/lib/screens';
 import { notify } from '@/lib/notify';
 import { PatientFormSections } from '@/components/PatientFormSections';
@@ -153,6 +153,15 @@ export default function RegisterPatientWithBillPage() {
         `${keys.length} field${keys.length === 1 ? ' needs' : 's need'} attention`,
       );
   };
+  // Both halves of the patient's details are the one form's fields.
+  const fields = {
+    register: form.register,
+    control: form.control,
+    errors,
+    names: REGISTRATION_NAMES,
+    required: REGISTRATION_REQUIRED,
+    renderSection: section,
+  };
 
   return (
     <div>
@@ -169,25 +178,11 @@ export default function RegisterPatientWithBillPage() {
       >
         <div className="grid gap-5">
           <div className="grid gap-5 lg:grid-cols-2 lg:items-start">
+            <PatientFormSections {...fields} sections={['personal', 'contact']} labels={{ phone: 'Mobile Number' }} />
             <PatientFormSections
-              register={form.register}
-              control={form.control}
-              errors={errors}
-              names={REGISTRATION_NAMES}
-              required={REGISTRATION_REQUIRED}
-              sections={['personal', 'contact']}
-              labels={{ phone: 'Mobile Number' }}
-              renderSection={section}
-            />
-            <PatientFormSections
-              register={form.register}
-              control={form.control}
-              errors={errors}
-              names={REGISTRATION_NAMES}
-              required={REGISTRATION_REQUIRED}
+              {...fields}
               sections={['emergency', 'medical', 'insurance']}
               labels={{ emergency_phone: 'Emergency Contact Number' }}
-              renderSection={section}
             />
           </div>
           <div className="grid gap-5 lg:grid-cols-2 lg:items-start">
@@ -229,34 +224,16 @@ export default function RegisterPatientWithBillPage() {
             lineEdits="qty"
             showConsultation={doctorVisit}
           />
-          <Card>
-            <CardHeader title="Terms and Conditions" />
-            <CardBody className="grid gap-4">
-              <div>
-                <Checkbox
-                  label="I confirm these details are correct and the patient agrees to the terms and conditions, including the storage of their health information by this laboratory."
-                  aria-invalid={errors.agreeToTerms ? true : undefined}
-                  aria-describedby={errors.agreeToTerms ? 'terms-error' : undefined}
-                  {...form.register('agreeToTerms')}
-                />
-                {errors.agreeToTerms?.message && (
-                  <p id="terms-error" className="mt-1 ml-6 text-[13px] text-red-700">
-                    {errors.agreeToTerms.message}
-                  </p>
-                )}
-              </div>
-              <div className="flex flex-wrap justify-end gap-2">
-                <Button variant="outline" onClick={resetAll} disabled={register.isPending}>
-                  <RotateCcw aria-hidden="true" />
-                  Reset Form
-                </Button>
-                <Button type="submit" loading={register.isPending} loadingText="Registering...">
-                  <UserPlus aria-hidden="true" />
-                  Register Patient &amp; Create Bill
-                </Button>
-              </div>
-            </CardBody>
-          </Card>
+          <TermsCard field={form.register('agreeToTerms')} error={errors.agreeToTerms?.message}>
+            <Button variant="outline" onClick={resetAll} disabled={register.isPending}>
+              <RotateCcw aria-hidden="true" />
+              Reset Form
+            </Button>
+            <Button type="submit" loading={register.isPending} loadingText="Registering...">
+              <UserPlus aria-hidden="true" />
+              Register Patient &amp; Create Bill
+            </Button>
+          </TermsCard>
         </div>
       </form>
     </div>
