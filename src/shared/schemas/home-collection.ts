@@ -28,6 +28,9 @@ const whole = (label: string, min: number, max: number) =>
       .max(max, `${label} must be at most ${max}`),
   );
 
+/** The fasting one test needs before a draw. */
+export const fastingEntrySchema = z.object({ test_id: idField('test_id'), hours: whole('Fasting hours', 1, 24) });
+
 /** The lab's slot calendar, and the fasting each test needs before a draw. */
 export const calendarUpdateSchema = z
   .object({
@@ -37,10 +40,7 @@ export const calendarUpdateSchema = z
     slot_capacity: whole('Visits per slot', 1, 500),
     per_phlebotomist: whole('Visits per phlebotomist in a slot', 1, 20),
     portal_booking: z.boolean({ error: 'portal_booking must be true or false' }).default(false),
-    fasting: z
-      .array(z.object({ test_id: idField('test_id'), hours: whole('Fasting hours', 1, 24) }))
-      .max(500)
-      .default([]),
+    fasting: z.array(fastingEntrySchema).max(500).default([]),
   })
   .refine((c) => minutesOf(c.last_slot) >= minutesOf(c.first_slot), {
     path: ['last_slot'],

@@ -1,6 +1,13 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { homeCollectionApi as api } from '@shared/api/home-collection';
-import type { BookingCreate, BookingListQuery, DayBoard, Reschedule } from '@shared/schemas/home-collection';
+import type {
+  AreaInput,
+  BookingCreate,
+  BookingListQuery,
+  CalendarUpdate,
+  DayBoard,
+  Reschedule,
+} from '@shared/schemas/home-collection';
 import { call } from '@/lib/api';
 import { notify } from '@/lib/notify';
 
@@ -11,6 +18,7 @@ export const homeKeys = {
   slots: (date: string) => ['home-collection', 'slots', date] as const,
   board: (date: string) => ['home-collection', 'board', date] as const,
   calendar: ['home-collection', 'calendar'] as const,
+  areas: ['home-collection', 'areas'] as const,
   phlebotomists: ['home-collection', 'phlebotomists'] as const,
 };
 
@@ -102,6 +110,39 @@ export function useAssignMutation() {
       call(api.assign, { params: { id }, body: { phlebotomist_id } }).then((r) => r.booking),
     onSuccess: (b) => {
       notify.success('Phlebotomist assigned', `${b.booking_number}: ${b.phlebotomist_name ?? ''}`);
+      return invalidate();
+    },
+  });
+}
+
+export function useAreas() {
+  return useQuery({
+    queryKey: homeKeys.areas,
+    queryFn: ({ signal }) => call(api.areas, {}, signal).then((r) => r.areas),
+  });
+}
+
+export function useUpdateCalendarMutation() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: ({ body }: { body: CalendarUpdate; saved: string }) =>
+      call(api.updateCalendar, { body }).then((r) => r.calendar),
+    onSuccess: (_c, { saved }) => {
+      notify.success('Settings saved', saved);
+      return invalidate();
+    },
+  });
+}
+
+export function useSaveAreaMutation() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: number | null; body: AreaInput }) =>
+      (id === null ? call(api.createArea, { body }) : call(api.updateArea, { params: { id }, body })).then(
+        (r) => r.area,
+      ),
+    onSuccess: (a, { id }) => {
+      notify.success(id === null ? 'Area added' : 'Area saved', `${a.name}: ${a.pin_codes.join(', ')}`);
       return invalidate();
     },
   });

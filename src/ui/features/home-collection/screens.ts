@@ -1,4 +1,4 @@
-import { Home, Route } from 'lucide-react';
+import { Home, Route, Settings2 } from 'lucide-react';
 import { lazyPage, type ScreenDef } from '@/lib/screens';
 import { screen } from '@/lib/declareScreen';
 
@@ -23,5 +23,15 @@ export const screens: ScreenDef[] = [
     icon: Route,
     nav: { group: 'Laboratory Operations', order: 21, label: 'Day Board' },
     page: lazyPage(() => import('./pages/DayBoardPage')),
+  }),
+  screen({
+    path: '/home-collection/settings',
+    title: 'Home Collection Settings',
+    subtitle: 'The slot calendar, the areas served by pin code and the fasting each test needs',
+    permission: 'manage_home_collection',
+    what: 'home collection',
+    icon: Settings2,
+    nav: { group: 'Laboratory Operations', order: 22, label: 'Home Visit Settings' },
+    page: lazyPage(() => import('./pages/HomeCollectionSettingsPage')),
   }),
 ];

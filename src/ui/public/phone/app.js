@@ -33,12 +33,17 @@ const dequeue = (ids) => tx('queue', 'readwrite', (s) => ids.forEach((id) => s.d
 const newId = () => `${Date.now().toString(36)}-${crypto.getRandomValues(new Uint32Array(2)).join('-')}`;
 const esc = (t) => String(t ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+// A request on a weak signal can hang for minutes without failing; given up after 30 s, it is
+// tried again like any other failure instead of holding the one sync in flight.
+const REQUEST_TIMEOUT = 30_000;
+
 async function api(method, url, body) {
   const res = await fetch(url, {
     method,
     credentials: 'same-origin',
     headers: body ? { 'content-type': 'application/json' } : {},
     body: body ? JSON.stringify(body) : undefined,
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT),
   });
   const json = await res.json().catch(() => ({}));
   if (!res.ok) throw Object.assign(new Error(json.message ?? `HTTP ${res.status}`), { status: res.status });
@@ -72,33 +77,54 @@ async function loadDay() {
   return render();
 }
 
-// One sync at a time; a sync that could not reach the server tries again with a growing wait
-// (5 s, doubling to a minute) while operations stay queued, since the 'online' event comes once
-// and the first request after it may still fail on a weak signal.
+// One sync at a time. A sync asked for while one runs (the 'online' event, a new operation, the
+// button) runs again after it, never folded into it: the running one may have read the phone
+// offline or sent the queue before the newest operation.
+//
+// A sync that could not reach the server while the phone says it is online tries again after a
+// growing wait (5 s, doubling to a minute): the 'online' event comes as soon as an interface is
+// up, often before requests get through (a weak signal, a captive portal). While the phone says
+// it is offline no attempt is made and the wait does not grow: the 'online' event starts the next
+// sync at once, with the wait back at 5 s. Otherwise an hour in a basement would leave the first
+// failed request after it waiting a full minute with the queue in the phlebotomist's hand.
+const FIRST_RETRY = 5_000;
+const LAST_RETRY = 60_000;
 let syncing = null;
+let again = false;
 let retryTimer = null;
-let retryDelay = 5_000;
+let retryDelay = FIRST_RETRY;
+let nextTry = null;
 
 function retryLater() {
   clearTimeout(retryTimer);
-  retryTimer = setTimeout(() => void sync(), retryDelay);
-  retryDelay = Math.min(retryDelay * 2, 60_000);
+  nextTry = Date.now() + retryDelay;
+  retryTimer = setTimeout(() => {
+    nextTry = null;
+    void sync();
+  }, retryDelay);
+  retryDelay = Math.min(retryDelay * 2, LAST_RETRY);
 }
 
 function sync() {
-  syncing ??= syncOnce().finally(() => {
+  if (syncing) {
+    again = true;
+    return syncing;
+  }
+  syncing = syncOnce().finally(() => {
     syncing = null;
+    if (again) {
+      again = false;
+      void sync();
+    }
   });
   return syncing;
 }
 
 async function syncOnce() {
   const ops = (await queued()).sort((a, b) => a.queued_at - b.queued_at);
-  if (!ops.length) return render();
-  if (!navigator.onLine) {
-    retryLater();
-    return render();
-  }
+  if (!ops.length || !navigator.onLine) return render();
+  clearTimeout(retryTimer);
+  nextTry = null;
   try {
     const { results } = await api('POST', '/api/home-visits/sync', {
       ops: ops.map((o) => Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'queued_at'))),
@@ -111,12 +137,19 @@ async function syncOnce() {
     }
     await kvSet('notes', notes);
     await dequeue(results.map((r) => r.op_id));
-    retryDelay = 5_000;
-  } catch {
-    // Still offline, or the server did not answer: the queue stays, and the phone tries again.
-    retryLater();
+    retryDelay = FIRST_RETRY;
+  } catch (err) {
+    // Signed out meanwhile: the queue stays on the phone until the phlebotomist signs in again.
+    if (err.status === 401) return renderLogin();
+    // The network went again, or the server did not answer: the queue stays, and the phone tries again.
+    if (navigator.onLine) retryLater();
   }
   return loadDay();
+}
+
+function onOnline() {
+  retryDelay = FIRST_RETRY;
+  void sync();
 }
 
 function renderMessage(text) {
@@ -191,6 +224,15 @@ function visitCard(v, note) {
   </article>`;
 }
 
+// What happens to the queue next, so the phlebotomist knows whether to wait for a signal.
+function syncState(waiting) {
+  if (!waiting) return '';
+  if (!navigator.onLine) return '<div class="muted" id="sync-state">Sent when the network returns.</div>';
+  if (nextTry === null) return '<div class="muted" id="sync-state">Sending…</div>';
+  const at = new Date(nextTry).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return `<div class="muted" id="sync-state">The lab could not be reached; trying again at ${esc(at)}.</div>`;
+}
+
 async function render() {
   const day = await kvGet('day');
   const ops = await queued();
@@ -201,7 +243,8 @@ async function render() {
   const visits = day.visits.map((v) => local(v, ops));
   $main.innerHTML = `<div class="card"><div class="row" style="justify-content:space-between;margin:0">
     <span><strong>${visits.length}</strong> visit(s) on ${esc(day.date)} · <span id="queue-count">${ops.length}</span> waiting</span>
-    <button class="secondary" data-act="sync" ${ops.length && navigator.onLine ? '' : 'disabled'}>Sync now</button></div></div>
+    <button class="secondary" data-act="sync" ${ops.length && navigator.onLine ? '' : 'disabled'}>Sync now</button></div>
+    ${syncState(ops.length)}</div>
     ${visits.map((v) => visitCard(v, notes[v.id])).join('') || '<div class="card">No visits assigned for today.</div>'}`;
 }
 
@@ -255,7 +298,7 @@ $main.addEventListener('click', async (e) => {
   return navigator.onLine ? sync() : render();
 });
 
-window.addEventListener('online', () => void sync());
+window.addEventListener('online', onOnline);
 window.addEventListener('offline', () => void render());
 if ('serviceWorker' in navigator) void navigator.serviceWorker.register('/phone/sw.js', { scope: '/phone/' });
 void render().then(loadDay).then(sync);

@@ -14,9 +14,9 @@ import {
   LinkButton,
   LoadingState,
   PageHeader,
-  RequirePermission,
 } from '@/components';
 import { useScreen } from '@/lib/screens';
+import { guardedHomeScreen } from '../components/HomeCollectionGuard';
 import { useLabFormat } from '@/lib/format';
 import { useUrlState } from '@/lib/useUrlState';
 import { useDayBoard } from '../api';
@@ -24,19 +24,7 @@ import { AssignDialog } from '../components/BookingActionDialogs';
 import { BookingStatusBadge } from '../components/bookingParts';
 
 /** Home Collection Day Board: who goes where today, by area and by phlebotomist. */
-export default function DayBoardPage() {
-  const screen = useScreen();
-  return (
-    <RequirePermission
-      permission="manage_home_collection"
-      what="home collection"
-      title={screen.title}
-      subtitle={screen.subtitle}
-    >
-      <DayBoardScreen />
-    </RequirePermission>
-  );
-}
+export default guardedHomeScreen(DayBoardScreen);
 
 function Stop({ v, onAssign, showWho }: { v: Booking; onAssign: (b: Booking) => void; showWho: boolean }) {
   return (

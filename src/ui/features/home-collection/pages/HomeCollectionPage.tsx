@@ -13,11 +13,11 @@ import {
   ListTable,
   Money,
   PageHeader,
-  RequirePermission,
   type Column,
   type RowAction,
 } from '@/components';
 import { useScreen } from '@/lib/screens';
+import { guardedHomeScreen } from '../components/HomeCollectionGuard';
 import { useLabFormat } from '@/lib/format';
 import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useBookings } from '../api';
@@ -127,19 +127,7 @@ const columns: Column<Booking>[] = [
 ];
 
 /** Home Collection: the visits of a day, booked at the desk or from the portal. */
-export default function HomeCollectionPage() {
-  const screen = useScreen();
-  return (
-    <RequirePermission
-      permission="manage_home_collection"
-      what="home collection"
-      title={screen.title}
-      subtitle={screen.subtitle}
-    >
-      <HomeCollectionScreen />
-    </RequirePermission>
-  );
-}
+export default guardedHomeScreen(HomeCollectionScreen);
 
 type Open = { kind: 'reschedule' | 'cancel' | 'no_show' | 'assign'; booking: Booking } | null;
 
