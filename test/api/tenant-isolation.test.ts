@@ -700,6 +700,56 @@ describe('two labs on one server', () => {
     }
   });
 
+  it("marks no SMS of another lab delivered with this lab's delivery report key", async () => {
+    const key = 'lab-a-dlr-key-0123456789';
+    const { lab_id: _l, ...saved } = (await A.admin.get('/api/report-delivery/settings')).json<{
+      settings: Record<string, unknown>;
+    }>().settings;
+    const put = await A.admin.put('/api/report-delivery/settings', { ...saved, sms_report_key: key });
+    expect(put.statusCode, put.body).toBe(200);
+    const now = new Date().toISOString();
+    const link = await lab.database.db
+      .insertInto('report_links')
+      .values({ organization_id: B.org, sample_id: B.ids.sample, version: 99, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const row = await lab.database.db
+      .insertInto('report_deliveries')
+      .values({
+        organization_id: B.org,
+        sample_id: B.ids.sample,
+        link_id: link.id,
+        recipient_kind: 'patient',
+        channel: 'sms',
+        recipient: '9845012345',
+        status: 'sent',
+        next_attempt_at: now,
+        created_at: now,
+        sent_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await lab.database.db
+      .updateTable('report_deliveries')
+      .set({ provider_id: `rd${row.id}` })
+      .where('id', '=', row.id)
+      .execute();
+    const post = (labId: number) =>
+      lab.app.inject({
+        method: 'POST',
+        url: `/api/report-delivery/webhooks/sms/${labId}?key=${key}`,
+        payload: { ref: `rd${row.id}`, status: 'delivered' },
+      });
+    expect((await post(A.org)).json()).toEqual({ updated: 0 });
+    expect((await post(B.org)).statusCode).not.toBe(200);
+    const after = await lab.database.db
+      .selectFrom('report_deliveries')
+      .select('status')
+      .where('id', '=', row.id)
+      .executeTakeFirstOrThrow();
+    expect(after.status).toBe('sent');
+  });
+
   it("reads no autoverification decision of another lab's result", async () => {
     await lab.database.db
       .insertInto('autoverify_decisions')

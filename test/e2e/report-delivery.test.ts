@@ -62,7 +62,7 @@ beforeAll(async () => {
     expect(v.status()).toBe(200);
     sample = { id: s.id, code: s.sample_id };
   }
-});
+}, 120_000);
 afterAll(async () => {
   await app.close();
 });
@@ -110,5 +110,31 @@ describe('report delivery', () => {
         .filter({ hasText: `Ravi${tag}` })
         .count(),
     ).toBe(0);
+  });
+});
+
+describe('report delivery settings', () => {
+  it('the admin turns a channel off, sets the token (never shown back) and is told which field is wrong', async () => {
+    const page = watch(await app.signedInPage('/report-delivery/settings', undefined, DESK));
+    await page.getByRole('heading', { name: 'Report Delivery Settings', level: 1 }).waitFor();
+    await page.getByLabel("SMS (the lab's SMS gateway)").uncheck();
+    await page.getByLabel('Link expires after (days)').fill('0');
+    await page.getByLabel('Access token', { exact: true }).fill('EAAG-e2e-token');
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await page.getByText('link_days must be at least 1').waitFor();
+    await page.getByLabel('Link expires after (days)').fill('10');
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await page.getByText('Report delivery settings saved').waitFor();
+    await page.getByText('Saved. Leave empty to keep it').first().waitFor();
+    expect(await page.getByLabel('Access token', { exact: true }).inputValue()).toBe('');
+    const saved = await page.request.get('/api/report-delivery/settings');
+    const settings = (await saved.json()).settings;
+    expect(settings).toMatchObject({ sms_on: false, link_days: 10, whatsapp_token_set: true });
+    expect(JSON.stringify(settings)).not.toContain('EAAG-e2e-token');
+    await screenshot(page, 'report-delivery-settings', { always: true, fullPage: true });
+    const phone = watch(await app.signedInPage('/report-delivery/settings', undefined, MOBILE));
+    await phone.getByRole('heading', { name: 'Report Delivery Settings', level: 1 }).waitFor();
+    await phone.getByLabel('Link expires after (days)').waitFor();
+    await screenshot(phone, 'report-delivery-settings-phone', { always: true, fullPage: true });
   });
 });

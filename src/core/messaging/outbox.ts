@@ -166,6 +166,8 @@ export interface ReportReady {
   doctor: { name: string; email: string | null; phone: string | null } | null;
   /** The bill still to be paid before the report is handed over (the lab holds reports until paid). */
   heldForBill: string | null;
+  /** Who gets the report's link message instead of this notice (report delivery decides). */
+  byLink?: { patient: boolean; doctor: boolean };
 }
 
 /** Whether a lab tells patients and doctors of ready reports: the switch on and a channel saved. */
@@ -199,7 +201,8 @@ export async function queueReportReady(trx: Db, org: OrganizationRow, r: ReportR
   const portal = r.patient.portal
     ? ` You can also download it from the lab's patient portal with your patient number ${r.patient.code}, mobile number and PIN.`
     : '';
-  if (on.email && realEmail(r.patient.email))
+  const toPatient = !r.byLink?.patient;
+  if (toPatient && on.email && realEmail(r.patient.email))
     add('email', r.patient.email.toLowerCase(), {
       subject: `Your lab report is ready: ${org.name}`,
       body: [
@@ -211,13 +214,13 @@ export async function queueReportReady(trx: Db, org: OrganizationRow, r: ReportR
         signature(org),
       ].join('\n'),
     });
-  if (on.sms && realPhone(r.patient.phone))
+  if (toPatient && on.sms && realPhone(r.patient.phone))
     add('sms', smsNumber(r.patient.phone), {
       body: smsText(
         `${org.name}: Dear ${r.patient.firstName}, your lab report (sample ${r.sampleCode}) is ready.${r.heldForBill ? ' Please clear the bill to collect it.' : ''}`,
       ),
     });
-  if (r.doctor) {
+  if (r.doctor && !r.byLink?.doctor) {
     if (on.email && realEmail(r.doctor.email))
       add('email', r.doctor.email.toLowerCase(), {
         subject: `Report ready: ${r.patient.name} (${r.sampleCode})`,

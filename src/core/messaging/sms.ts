@@ -9,6 +9,8 @@ export const SMS_MAX_CHARS = 306;
 export interface Sms {
   to: string;
   message: string;
+  /** lims's reference for {ref}, which the gateway's delivery report names. */
+  ref?: string;
 }
 
 /** A phone number as the gateway gets it for {to}: its digits, with a leading + kept. */
@@ -23,23 +25,24 @@ export function smsText(text: string): string {
   return flat.length <= SMS_MAX_CHARS ? flat : `${flat.slice(0, SMS_MAX_CHARS - 1).trimEnd()}…`;
 }
 
-/** A template with {to}, {message} and {key} replaced, each value passed through `encode`. */
+/** A template with {to}, {message}, {key} and {ref} replaced, each value passed through `encode`. */
 export function fillTemplate(
   template: string,
-  values: { to: string; message: string; key: string | null },
+  values: { to: string; message: string; key: string | null; ref?: string | undefined },
   encode: (v: string) => string,
 ): string {
   return template
     .replaceAll('{to}', encode(values.to))
     .replaceAll('{message}', encode(values.message))
-    .replaceAll('{key}', encode(values.key ?? ''));
+    .replaceAll('{key}', encode(values.key ?? ''))
+    .replaceAll('{ref}', encode(values.ref ?? ''));
 }
 
 const jsonString = (v: string) => JSON.stringify(v).slice(1, -1);
 
 /** The HTTP request the gateway is sent for one SMS (exported for the tests of the substitution). */
 export function smsRequest(row: SmsRow, sms: Sms): { url: string; init: RequestInit } {
-  const values = { to: smsNumber(sms.to), message: sms.message, key: row.api_key };
+  const values = { to: smsNumber(sms.to), message: sms.message, key: row.api_key, ref: sms.ref };
   const url = fillTemplate(row.url_template, values, encodeURIComponent);
   const headers: Record<string, string> = {};
   if (row.header_name && row.api_key) headers[row.header_name] = row.api_key;

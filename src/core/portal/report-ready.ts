@@ -9,13 +9,15 @@ import { portalAccessOf } from './repository.js';
 import { queueReportReady, reportNotificationsOn } from '../messaging/service.js';
 import { reportHead, uncalledCriticals } from '../results/entry-repository.js';
 import { doctorTitledName } from '../../shared/person-name.js';
+import { linkMessageRecipients } from '../report-delivery/service.js';
 import type { Listeners } from '../events.js';
 
 /**
  * A report ready to leave the lab (every ordered test verified, every critical value telephoned):
  * with the lab's reportNotifications on, the patient and the bill's referring doctor are emailed
  * and sent an SMS (docs/decisions.md, "Lab email and SMS"), once per sample. Runs when a sample
- * completes by verification and when a critical call is logged; does nothing before that.
+ * completes by verification and when a critical call is logged; does nothing before that. Whoever
+ * gets the report's link message instead (report delivery) is not told twice.
  */
 export async function announceReportReady(trx: Db, actor: Actor, sampleId: number): Promise<void> {
   const org = await getOrganization(trx, actor.organizationId);
@@ -30,7 +32,9 @@ export async function announceReportReady(trx: Db, actor: Actor, sampleId: numbe
   const bill = sample.bill_id === null ? undefined : await findBillRow(trx, actor.organizationId, sample.bill_id);
   const doctor = bill?.doctor_id ? await findUser(trx, actor.organizationId, bill.doctor_id) : undefined;
   const due = head.bill_cancelled_at ? 0 : (head.final_amount_paise ?? 0) - (head.paid_paise ?? 0);
+  const byLink = await linkMessageRecipients(trx, actor.organizationId, sampleId);
   await queueReportReady(trx, org, {
+    byLink,
     sampleId,
     sampleCode: head.sample_code,
     patient: {

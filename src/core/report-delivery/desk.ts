@@ -14,7 +14,7 @@ import {
 } from './repository.js';
 import { patientTarget, readyChannels } from './queue.js';
 import { organizationTimezone } from '../settings/service.js';
-import { labDayBounds, localDate } from '../../shared/time.js';
+import { labDayBounds, localDate, startOfLocalDayUtc } from '../../shared/time.js';
 import { paiseToRupees } from '../../shared/money.js';
 import type { ChannelCost, DeskReport } from '../../shared/schemas/report-delivery.js';
 import type { DeliveryChannel } from './tables.js';
@@ -211,11 +211,18 @@ export async function channelCosts(
   months = 6,
   now = new Date(),
 ): Promise<ChannelCost[]> {
-  const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (months - 1), 1)).toISOString();
-  return (await costRows(db, organizationId, from)).map((r) => ({
-    month: String(r.month),
-    channel: r.channel,
-    messages: Number(r.messages),
-    cost: paiseToRupees(Number(r.paise ?? 0)),
-  }));
+  const timeZone = await organizationTimezone(db, organizationId);
+  const [y, m] = localDate(timeZone, now).split('-').map(Number) as [number, number];
+  const out: ChannelCost[] = [];
+  for (let back = months - 1; back >= 0; back -= 1) {
+    const first = new Date(Date.UTC(y, m - 1 - back, 1));
+    const next = new Date(Date.UTC(y, m - back, 1));
+    const month = first.toISOString().slice(0, 7);
+    // A month of the lab's calendar: from its 1st at midnight where the lab is to the next 1st's.
+    const start = startOfLocalDayUtc(timeZone, `${month}-01`).toISOString();
+    const end = startOfLocalDayUtc(timeZone, next.toISOString().slice(0, 10)).toISOString();
+    for (const r of await costRows(db, organizationId, start, end))
+      out.push({ month, channel: r.channel, messages: Number(r.messages), cost: paiseToRupees(Number(r.paise ?? 0)) });
+  }
+  return out;
 }

@@ -9,8 +9,7 @@ import { sampleOfVerificationToken } from '../lab-reports/service.js';
 import { reportHead } from '../results/entry-repository.js';
 import { sampleReport } from '../results/service.js';
 import { verifiedTestsOf } from '../lab-reports/verification-repository.js';
-import { insertOutboxRows, smsRow } from '../messaging/repository.js';
-import { smsNumber, smsText } from '../messaging/service.js';
+import { SendError } from '../messaging/service.js';
 import type { LinkOpened, LinkReport } from '../../shared/schemas/report-delivery.js';
 import { consentRow } from './repository.js';
 import {
@@ -23,22 +22,21 @@ import {
   updateLink,
 } from './links-repository.js';
 import { isLinkToken, signedLabOf, tokenHash } from './tokens.js';
-import { deliveryConfig } from './settings.js';
+import { deliveryConfig, type DeliveryConfig } from './settings.js';
+import { codeChannels, codeLimits, OTP_MINUTES, OTP_RESEND_MS, sendCode, type CodeChannel } from './otp.js';
 import type { LinkProof, ReportLinksTable } from './tables.js';
 import type { Selectable } from 'kysely';
 
 /**
  * The public report link page's side in core: resolving a token (a link's, or the QR code printed on
  * the report), what the patient must prove, checking the answer (limited like the portal PIN, plus
- * a count kept on the link), the PDF, and the one-time code by SMS. Every open, proof, refusal and
+ * a count kept on the link), the PDF, and the one-time code (otp.ts). Every open, proof, refusal and
  * download is logged with its time and the caller's address; nothing here is written to the log.
  */
 
 /** Wrong answers a link takes, from anywhere, before it closes: a birth year is one of ~100. */
 export const LINK_MAX_FAILURES = 10;
-export const OTP_MINUTES = 10;
-/** A new code is sent at most this often per link. */
-export const OTP_RESEND_MS = 60_000;
+export { OTP_MINUTES, OTP_RESEND_MS };
 
 type Link = Selectable<ReportLinksTable>;
 
@@ -131,6 +129,9 @@ interface Subject {
   /** The number codes and the last four digits are checked against: the recipient's, else the patient's. */
   phones: string[];
   otpTo: string | null;
+  /** The channels the code can go by (WhatsApp when the patient chose it, SMS), best first. */
+  codeBy: CodeChannel[];
+  config: DeliveryConfig;
 }
 
 const digits = (p: string | null | undefined) => (p ?? '').replace(/\D/g, '');
@@ -144,8 +145,9 @@ async function subjectOf(db: Db, link: Link): Promise<Subject> {
   const phones = [consent?.recipient_phone, head.phone].map(digits).filter((d) => d.length >= 7);
   let proof: LinkProof = config.proof;
   if (proof !== 'birth_year' && !phones.length) proof = 'birth_year';
-  if (proof === 'otp' && !(await smsRow(db, link.organization_id))) proof = 'birth_year';
-  return { head, proof, phones, otpTo: proof === 'otp' ? phones[0]! : null };
+  const codeBy = proof === 'otp' ? await codeChannels(db, config, consent?.channel) : [];
+  if (proof === 'otp' && !codeBy.length) proof = 'birth_year';
+  return { head, proof, phones, otpTo: proof === 'otp' ? phones[0]! : null, codeBy, config };
 }
 
 const masked = (phone: string) => `${'*'.repeat(Math.max(0, phone.length - 4))}${phone.slice(-4)}`;
@@ -181,7 +183,13 @@ export class ReportLinkGate {
     maxBackoffSeconds: 300,
   });
 
-  constructor(private readonly db: Db) {}
+  /** Codes sent, per link and address: limited like wrong answers (otp.ts). */
+  readonly codes = codeLimits();
+
+  constructor(
+    private readonly db: Db,
+    private readonly outbound: { allowPrivate: boolean } = { allowPrivate: false },
+  ) {}
 
   /** What the page asks before anything is shown; the open is logged. */
   async open(token: string, caller: Caller): Promise<LinkOpened> {
@@ -253,8 +261,11 @@ export class ReportLinkGate {
     return report;
   }
 
-  /** Texts a one-time code to the number the lab has (lab's proof: otp); at most one a minute per link. */
-  async sendOtp(token: string, caller: Caller): Promise<{ sent_to: string; expires_at: string }> {
+  /**
+   * Sends a one-time code to the number the lab has (lab's proof: otp), by WhatsApp when the patient
+   * chose it, else SMS; at most one a minute per link, and limited per link and address.
+   */
+  async sendOtp(token: string, caller: Caller): Promise<{ sent_to: string; channel: CodeChannel; expires_at: string }> {
     const r = await resolve(this.db, token, caller);
     const s = await subjectOf(this.db, r.link);
     if (s.proof !== 'otp' || !s.otpTo)
@@ -262,31 +273,35 @@ export class ReportLinkGate {
     const now = new Date();
     if (r.link.otp_sent_at && now.getTime() - Date.parse(r.link.otp_sent_at) < OTP_RESEND_MS)
       throw new TooManyRequestsError('A code was sent less than a minute ago. Wait for it, then try again.', 60);
+    const ticket = this.codes.reserve(`report-code:${r.link.id}`, caller.ip);
+    if (typeof ticket === 'number')
+      throw new TooManyRequestsError(`Too many codes asked for. Try again in ${waitText(ticket)}.`, ticket);
+    // Every code sent counts, used or not.
+    ticket.fail();
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const expiresAt = new Date(now.getTime() + OTP_MINUTES * 60_000).toISOString();
-    await this.db.transaction().execute(async (trx) => {
-      await updateLink(trx, r.link.id, {
-        otp_hash: otpHash(r.link.id, code),
-        otp_expires_at: expiresAt,
-        otp_sent_at: now.toISOString(),
-      });
-      // The code leaves through the lab's SMS gateway and outbox, like every other text of the lab.
-      await insertOutboxRows(trx, [
-        {
-          organization_id: r.link.organization_id,
-          channel: 'sms',
-          kind: 'report_link_code',
-          recipient: smsNumber(s.otpTo!),
-          subject: null,
-          body: smsText(
-            `${r.lab.name}: ${code} is your code to open your lab report. It expires in ${OTP_MINUTES} minutes.`,
-          ),
-          dedupe_key: null,
-          next_attempt_at: now.toISOString(),
-          created_at: now.toISOString(),
-        },
-      ]);
+    await updateLink(this.db, r.link.id, {
+      otp_hash: otpHash(r.link.id, code),
+      otp_expires_at: expiresAt,
+      otp_sent_at: now.toISOString(),
     });
-    return { sent_to: masked(s.otpTo), expires_at: expiresAt };
+    let channel: CodeChannel;
+    try {
+      channel = await sendCode(
+        this.db,
+        s.config,
+        s.codeBy,
+        { phone: s.otpTo, labName: r.lab.name, code, now },
+        this.outbound,
+      );
+    } catch (err) {
+      if (!(err instanceof SendError)) throw err;
+      throw new DomainError(
+        502,
+        'CODE_NOT_SENT',
+        'The code could not be sent. Try again in a minute, or call the lab.',
+      );
+    }
+    return { sent_to: masked(s.otpTo), channel, expires_at: expiresAt };
   }
 }

@@ -26,12 +26,12 @@ import type { DeliveryChannel, ReportDeliveriesTable } from './tables.js';
  * - once per report version and recipient; an amended report (a new version) goes again, marked.
  */
 
-/** The channels a lab can send on now. */
+/** The channels a lab can send on now: switched on and set up. */
 export async function readyChannels(db: Db, config: DeliveryConfig): Promise<Set<DeliveryChannel>> {
   const on = new Set<DeliveryChannel>();
   if (whatsappReady(config)) on.add('whatsapp');
-  if (await smsRow(db, config.organization_id)) on.add('sms');
-  if (await smtpRow(db, config.organization_id)) on.add('email');
+  if (config.sms_on === 1 && (await smsRow(db, config.organization_id))) on.add('sms');
+  if (config.email_on === 1 && (await smtpRow(db, config.organization_id))) on.add('email');
   return on;
 }
 
@@ -139,6 +139,30 @@ async function doctorTarget(trx: Db, organizationId: number, sampleId: number, r
   const doctor = bill?.doctor_id ? await findUser(trx, organizationId, bill.doctor_id) : undefined;
   if (!doctor || doctor.is_active !== 1) return null;
   return pickChannel(['whatsapp', 'sms', 'email'], ready, { phone: doctor.phone, email: doctor.email });
+}
+
+/**
+ * Who will be sent this report's link, as queueReport decides it (the lab sends by link, a channel
+ * the person can be reached on, the patient's consent, doctors when turned on): the portal's
+ * "report ready" notice is not sent to them as well, so nobody hears twice of one report. Read
+ * without the link itself, so the answer does not depend on which listener of the release runs first.
+ */
+export async function linkMessageRecipients(
+  trx: Db,
+  organizationId: number,
+  sampleId: number,
+): Promise<{ patient: boolean; doctor: boolean }> {
+  const config = await deliveryConfig(trx, organizationId);
+  const head = config.enabled === 1 ? await reportHead(trx, organizationId, sampleId) : undefined;
+  if (!head) return { patient: false, doctor: false };
+  const ready = await readyChannels(trx, config);
+  return {
+    patient: (await patientTarget(trx, organizationId, head.patient_id, config, ready)) !== null,
+    doctor:
+      config.send_to_doctors === 1 &&
+      !!head.bill_number &&
+      (await doctorTarget(trx, organizationId, sampleId, ready)) !== null,
+  };
 }
 
 /** A payment cleared the bill: the held messages of its samples' reports go now. */

@@ -148,21 +148,15 @@ export async function deliveryByProviderId(db: Db, organizationId: number, provi
     .executeTakeFirst();
 }
 
-/** Messages handed to a provider per month and channel since `fromIso`, with their cost (paise). */
-export async function costRows(db: Db, organizationId: number, fromIso: string) {
+/** Messages handed to a provider in [startIso, endIso) per channel, with their cost (paise). */
+export async function costRows(db: Db, organizationId: number, startIso: string, endIso: string) {
   return db
     .selectFrom('report_deliveries')
-    .select((eb) => [
-      eb.fn<string>('substr', ['sent_at', eb.val(1), eb.val(7)]).as('month'),
-      'channel',
-      eb.fn.countAll<number>().as('messages'),
-      eb.fn.sum<number>('price_paise').as('paise'),
-    ])
+    .select((eb) => ['channel', eb.fn.countAll<number>().as('messages'), eb.fn.sum<number>('price_paise').as('paise')])
     .where('organization_id', '=', organizationId)
-    .where('sent_at', 'is not', null)
-    .where('sent_at', '>=', fromIso)
-    .groupBy(['month', 'channel'])
-    .orderBy('month')
+    .where('sent_at', '>=', startIso)
+    .where('sent_at', '<', endIso)
+    .groupBy('channel')
     .orderBy('channel')
     .execute();
 }

@@ -118,8 +118,10 @@ async function deliverOne(
   if (row.channel === 'sms') {
     const gateway = await smsRow(db, row.organization_id);
     if (!gateway) throw new SendError('The SMS gateway is not set up any more', 'NOT_CONFIGURED');
-    await sendSms(gateway, { to: row.recipient, message: smsText(text.text) }, outbound);
-    return null;
+    // lims's own reference ({ref} in the gateway's template) is what its delivery reports name.
+    const ref = `rd${row.id}`;
+    await sendSms(gateway, { to: row.recipient, message: smsText(text.text), ref }, outbound);
+    return ref;
   }
   const smtp = await smtpRow(db, row.organization_id);
   if (!smtp) throw new SendError('The mail server is not set up any more', 'NOT_CONFIGURED');

@@ -1,6 +1,7 @@
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
+import { labSettings, saveLabSwitch } from '../settings/service.js';
 import { writeAudit } from '../audit/audit.js';
 import { ValidationError } from '../errors.js';
 import { hostRefusal, refusalMessage, urlHost } from '../net/outbound.js';
@@ -27,6 +28,11 @@ export const DEFAULT_DELIVERY: Omit<DeliverySettingsRow, 'organization_id' | 'up
   price_whatsapp_paise: 0,
   price_sms_paise: 0,
   price_email_paise: 0,
+  whatsapp_on: 1,
+  sms_on: 1,
+  email_on: 1,
+  whatsapp_otp_template: null,
+  sms_report_key: null,
 };
 
 export type DeliveryConfig = typeof DEFAULT_DELIVERY & { organization_id: number };
@@ -37,12 +43,12 @@ export async function deliveryConfig(db: Db, organizationId: number): Promise<De
   return row ? { ...row, link_days: Number(row.link_days) } : { ...DEFAULT_DELIVERY, organization_id: organizationId };
 }
 
-/** Whether WhatsApp can send: the number id, the token and the template saved. */
+/** Whether WhatsApp can send: switched on, the number id, the token and the template saved. */
 export function whatsappReady(c: DeliveryConfig): boolean {
-  return !!(c.whatsapp_phone_number_id && c.whatsapp_token && c.whatsapp_template);
+  return c.whatsapp_on === 1 && !!(c.whatsapp_phone_number_id && c.whatsapp_token && c.whatsapp_template);
 }
 
-export function toDeliverySettings(c: DeliveryConfig): DeliverySettings {
+export function toDeliverySettings(c: DeliveryConfig, holdUntilPaid: boolean): DeliverySettings {
   return {
     enabled: c.enabled === 1,
     link_days: c.link_days,
@@ -60,14 +66,22 @@ export function toDeliverySettings(c: DeliveryConfig): DeliverySettings {
     price_whatsapp: paiseToRupees(Number(c.price_whatsapp_paise)),
     price_sms: paiseToRupees(Number(c.price_sms_paise)),
     price_email: paiseToRupees(Number(c.price_email_paise)),
+    whatsapp_on: c.whatsapp_on === 1,
+    sms_on: c.sms_on === 1,
+    email_on: c.email_on === 1,
+    hold_until_paid: holdUntilPaid,
+    whatsapp_otp_template: c.whatsapp_otp_template,
+    sms_report_key_set: !!c.sms_report_key,
+    lab_id: c.organization_id,
   };
 }
 
 export async function getDeliverySettings(db: Db, organizationId: number): Promise<DeliverySettings> {
-  return toDeliverySettings(await deliveryConfig(db, organizationId));
+  const { holdReportsUntilPaid } = await labSettings(db, organizationId);
+  return toDeliverySettings(await deliveryConfig(db, organizationId), holdReportsUntilPaid);
 }
 
-const SECRETS = ['whatsapp_token', 'whatsapp_app_secret', 'whatsapp_verify_token'] as const;
+const SECRETS = ['whatsapp_token', 'whatsapp_app_secret', 'whatsapp_verify_token', 'sms_report_key'] as const;
 
 /**
  * Saves the lab's delivery settings, audited field by field; the three secrets appear in the
@@ -106,7 +120,15 @@ export async function updateDeliverySettings(
       price_whatsapp_paise: rupeesToPaise(input.price_whatsapp),
       price_sms_paise: rupeesToPaise(input.price_sms),
       price_email_paise: rupeesToPaise(input.price_email),
+      whatsapp_on: input.whatsapp_on === undefined ? was.whatsapp_on : input.whatsapp_on ? 1 : 0,
+      sms_on: input.sms_on === undefined ? was.sms_on : input.sms_on ? 1 : 0,
+      email_on: input.email_on === undefined ? was.email_on : input.email_on ? 1 : 0,
+      whatsapp_otp_template:
+        input.whatsapp_otp_template === undefined ? was.whatsapp_otp_template : input.whatsapp_otp_template,
+      sms_report_key: input.sms_report_key === undefined ? was.sms_report_key : input.sms_report_key,
     };
+    const holdWas = (await labSettings(trx, actor.organizationId)).holdReportsUntilPaid;
+    const hold = input.hold_until_paid ?? holdWas;
     const oldValues: Record<string, unknown> = {};
     const newValues: Record<string, unknown> = {};
     for (const k of Object.keys(next) as (keyof DeliveryConfig)[]) {
@@ -117,7 +139,12 @@ export async function updateDeliverySettings(
       oldValues[k] = secret ? (a ? '(set)' : '(none)') : a;
       newValues[k] = secret ? (b ? (a ? '(changed)' : '(set)') : '(removed)') : b;
     }
-    if (before && !Object.keys(newValues).length) return toDeliverySettings(next);
+    if (hold !== holdWas) {
+      oldValues.hold_until_paid = holdWas;
+      newValues.hold_until_paid = hold;
+      await saveLabSwitch(trx, actor.organizationId, 'holdReportsUntilPaid', hold);
+    }
+    if (before && !Object.keys(newValues).length) return toDeliverySettings(next, hold);
     await saveSettingsRow(trx, { ...next, updated_at: nowIso(), updated_by: actor.userId }, before !== undefined);
     await writeAudit(trx, actor, {
       action: before ? 'update' : 'create',
@@ -126,6 +153,6 @@ export async function updateDeliverySettings(
       oldValues: before ? oldValues : null,
       newValues,
     });
-    return toDeliverySettings(next);
+    return toDeliverySettings(next, hold);
   });
 }

@@ -26,6 +26,13 @@ export interface ReportDeliverySettingsTable {
   price_whatsapp_paise: Generated<number>;
   price_sms_paise: Generated<number>;
   price_email_paise: Generated<number>;
+  whatsapp_on: Generated<number>;
+  sms_on: Generated<number>;
+  email_on: Generated<number>;
+  /** The authentication template the link page's one-time code goes by; none: codes go by SMS. */
+  whatsapp_otp_template: string | null;
+  /** The shared secret the SMS gateway's delivery reports carry; never answered. */
+  sms_report_key: string | null;
   updated_at: string | null;
   updated_by: number | null;
 }

@@ -1,7 +1,7 @@
 import type { Db } from '../db/connection.js';
 import { NotFoundError, UnauthorizedError } from '../errors.js';
-import { deliveryByProviderId, updateDelivery } from './repository.js';
-import { deliveryConfig } from './settings.js';
+import { deliveryByProviderId, updateDelivery, type DeliveryLedgerRow } from './repository.js';
+import { deliveryConfig, type DeliveryConfig } from './settings.js';
 import { queueFallback } from './sender.js';
 import { signatureValid, statusesOf } from './whatsapp.js';
 
@@ -35,26 +35,37 @@ export async function whatsappWebhook(
     const row = await deliveryByProviderId(db, organizationId, s.id);
     if (!row) continue;
     const at = s.timestamp ? new Date(Number(s.timestamp) * 1000).toISOString() : new Date().toISOString();
-    if (s.status === 'failed') {
-      if (RANK[row.status] >= RANK.delivered) continue;
-      await updateDelivery(db, row.id, {
-        status: 'failed',
-        failed_at: at,
-        last_error: 'WhatsApp could not deliver it',
-      });
-      await queueFallback(db, row, config, new Date().toISOString());
-      updated += 1;
-      continue;
-    }
-    if (row.status === 'failed' || RANK[s.status] <= RANK[row.status]) continue;
-    await updateDelivery(db, row.id, {
-      status: s.status,
-      ...(s.status === 'delivered' ? { delivered_at: at } : {}),
-      ...(s.status === 'read' ? { read_at: at, delivered_at: row.delivered_at ?? at } : {}),
-    });
-    updated += 1;
+    if (await moveOn(db, row, s.status, at, config, 'WhatsApp could not deliver it')) updated += 1;
   }
   return { updated };
+}
+
+/**
+ * A provider's status moves a ledger row on, never backwards (a late "delivered" after "read"
+ * changes nothing); "failed" before delivery fails the row and queues the lab's fallback channel.
+ * Answers whether the row changed.
+ */
+export async function moveOn(
+  db: Db,
+  row: DeliveryLedgerRow,
+  status: 'sent' | 'delivered' | 'read' | 'failed',
+  at: string,
+  config: DeliveryConfig,
+  failedWords: string,
+): Promise<boolean> {
+  if (status === 'failed') {
+    if (RANK[row.status] >= RANK.delivered || row.status === 'failed') return false;
+    await updateDelivery(db, row.id, { status: 'failed', failed_at: at, last_error: failedWords });
+    await queueFallback(db, row, config, new Date().toISOString());
+    return true;
+  }
+  if (row.status === 'failed' || RANK[status] <= RANK[row.status]) return false;
+  await updateDelivery(db, row.id, {
+    status,
+    ...(status === 'delivered' ? { delivered_at: at } : {}),
+    ...(status === 'read' ? { read_at: at, delivered_at: row.delivered_at ?? at } : {}),
+  });
+  return true;
 }
 
 /** Meta's check of the webhook's address: the lab's verify token echoed as the challenge. */

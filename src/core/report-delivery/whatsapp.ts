@@ -30,39 +30,66 @@ export function whatsappNumber(phone: string): string {
   return digits.length === 10 ? `91${digits}` : digits;
 }
 
-/** The request body of a template message carrying `link` as its one body parameter. */
-export function templateBody(account: WhatsappAccount, to: string, link: string) {
+/** The request body of a template message to `to` with these components (its parameters). */
+function templateMessage(account: WhatsappAccount, to: string, components: object[]) {
   return {
     messaging_product: 'whatsapp',
     recipient_type: 'individual',
     to: whatsappNumber(to),
     type: 'template',
-    template: {
-      name: account.template,
-      language: { code: account.language },
-      components: [{ type: 'body', parameters: [{ type: 'text', text: link }] }],
-    },
+    template: { name: account.template, language: { code: account.language }, components },
   };
 }
 
+/** The request body of a template message carrying `link` as its one body parameter. */
+export function templateBody(account: WhatsappAccount, to: string, link: string) {
+  return templateMessage(account, to, [{ type: 'body', parameters: [{ type: 'text', text: link }] }]);
+}
+
 /**
- * Sends the template message; answers the message id (wamid) the status webhooks will name. Any
- * failure is a SendError in fixed words with a code (HTTP_400, ECONNREFUSED): never the API's own
- * text, which may quote the number.
+ * The body of an authentication template message carrying a one-time code: Meta's authentication
+ * templates take the code as the body's parameter and again as the copy-code button's.
  */
-export async function sendWhatsapp(
+export function codeTemplateBody(account: WhatsappAccount, to: string, code: string) {
+  return templateMessage(account, to, [
+    { type: 'body', parameters: [{ type: 'text', text: code }] },
+    { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: code }] },
+  ]);
+}
+
+/** Sends the report template message carrying `link`; answers the message id (wamid). */
+export function sendWhatsapp(
   account: WhatsappAccount,
   to: string,
   link: string,
   opts: { allowPrivate: boolean },
 ): Promise<string> {
+  return postMessage(account, templateBody(account, to, link), opts);
+}
+
+/** Sends a one-time code by the account's authentication template; answers the message id. */
+export function sendWhatsappCode(
+  account: WhatsappAccount,
+  to: string,
+  code: string,
+  opts: { allowPrivate: boolean },
+): Promise<string> {
+  return postMessage(account, codeTemplateBody(account, to, code), opts);
+}
+
+/**
+ * Posts a message; answers the message id (wamid) the status webhooks will name. Any failure is a
+ * SendError in fixed words with a code (HTTP_400, ECONNREFUSED): never the API's own text, which
+ * may quote the number.
+ */
+async function postMessage(account: WhatsappAccount, body: object, opts: { allowPrivate: boolean }): Promise<string> {
   const url = `${account.baseUrl.replace(/\/+$/, '')}/${encodeURIComponent(account.phoneNumberId)}/messages`;
   let answer: { status: number; body: string };
   try {
     answer = await requestHttp(url, {
       method: 'POST',
       headers: { authorization: `Bearer ${account.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(templateBody(account, to, link)),
+      body: JSON.stringify(body),
       timeoutMs: WHATSAPP_TIMEOUT_MS,
       policy: whatsappPolicy(opts.allowPrivate),
       maxBody: 16_384,

@@ -6,7 +6,7 @@ import { localDate } from '../../shared/time.js';
 import { DEFAULT_DISCOUNT_CEILINGS } from '../../shared/billing.js';
 import { LOGIN_MAX_FAILURES, type BackupFrequency, type PasswordPolicy } from '../../shared/constants.js';
 import { DEFAULT_PASSWORD_POLICY } from '../../shared/password-policy.js';
-import { firstOrganizationRow, organizationRow } from './repository.js';
+import { firstOrganizationRow, organizationRow, updateOrganizationRow } from './repository.js';
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
 
@@ -94,6 +94,24 @@ export function settingsOf(org: Pick<OrganizationRow, 'settings'>): LabSettings 
     ...parsed,
     discountCeilings: { ...DEFAULT_SETTINGS.discountCeilings, ...(parsed.discountCeilings ?? {}) },
   };
+}
+
+/**
+ * Sets one of the lab's on/off settings that another feature's screen owns the editing of (report
+ * delivery edits holdReportsUntilPaid); the caller audits it with its own change.
+ */
+export async function saveLabSwitch(
+  trx: Db,
+  organizationId: number,
+  key: 'holdReportsUntilPaid',
+  on: boolean,
+): Promise<void> {
+  const org = await getOrganization(trx, organizationId);
+  const json = { ...(JSON.parse(org.settings || '{}') as Record<string, unknown>), [key]: on };
+  await updateOrganizationRow(trx, organizationId, {
+    settings: JSON.stringify(json),
+    updated_at: new Date().toISOString(),
+  });
 }
 
 /** The lab's settings (session timeout, self-verification); the defaults when the lab is not found. */

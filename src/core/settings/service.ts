@@ -177,6 +177,7 @@ export {
   labToday,
   organizationTimezone,
   primaryOrganization,
+  saveLabSwitch,
   settingsOf,
 } from './organization.js';
 export { assertPasswordPolicy } from './password-policy.js';

@@ -4,6 +4,7 @@ import { ReportLinkGate } from '../../core/report-delivery/links.js';
 import { getDeliverySettings, updateDeliverySettings } from '../../core/report-delivery/settings.js';
 import { channelCosts, copyLink, deskDay, linkOpens, resend, revokeLink } from '../../core/report-delivery/desk.js';
 import { whatsappChallenge, whatsappWebhook } from '../../core/report-delivery/webhooks.js';
+import { smsDeliveryReport } from '../../core/report-delivery/sms-reports.js';
 import { getConsent, saveConsent } from '../../core/report-delivery/consent.js';
 import { actorOf } from '../plugins/auth.js';
 import { route } from '../contract.js';
@@ -16,7 +17,7 @@ import { sendPdf } from '../files.js';
 export default async function reportDeliveryRoutes(app: FastifyInstance) {
   const db = app.database.db;
   const outbound = { allowPrivate: app.options_.allowPrivateOutbound ?? false };
-  const gate = new ReportLinkGate(db);
+  const gate = new ReportLinkGate(db, outbound);
   const caller = (req: FastifyRequest) => ({ ip: req.ip });
   const base = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
 
@@ -66,6 +67,19 @@ export default async function reportDeliveryRoutes(app: FastifyInstance) {
       challenge: q['hub.challenge'],
     });
     return reply.type('text/plain; charset=utf-8').send(challenge);
+  });
+  // Gateways post their reports as a form as often as JSON: this route reads both.
+  await app.register(async (hooks) => {
+    hooks.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
+      done(null, Object.fromEntries(new URLSearchParams(body as string))),
+    );
+    route(hooks, reportWebhookApi.sms, async (req) => {
+      const header = req.headers['x-lims-key'];
+      return smsDeliveryReport(db, req.params.id, req.query.key ?? (typeof header === 'string' ? header : undefined), {
+        ref: req.body.ref ?? req.query.ref,
+        status: req.body.status ?? req.query.status,
+      });
+    });
   });
   // The signature is over the bytes Meta sent: this route keeps them (its own JSON parser, here only).
   await app.register(async (hooks) => {

@@ -16,6 +16,8 @@ import {
   linkReportSchema,
   otpSentSchema,
   resendBodySchema,
+  smsReportBodySchema,
+  smsReportQuerySchema,
 } from '../schemas/report-delivery.js';
 import { defineRoute, fileResponse } from './contract.js';
 
@@ -146,6 +148,20 @@ export const reportWebhookApi = {
     params: idParam,
     // The body is read as bytes (its signature is over them), so it is not a schema here.
     bodyLimit: 256 * 1024,
+    response: z.object({ updated: z.number() }),
+  }),
+  /**
+   * The SMS gateway's delivery reports, per lab: the lab's key in the query (`?key=`) or an
+   * X-Lims-Key header; `ref` and `status` in the query (a callback address the gateway fills in) or
+   * the body (JSON or a form).
+   */
+  sms: defineRoute({
+    method: 'POST',
+    path: '/api/report-delivery/webhooks/sms/:id',
+    access: 'public',
+    params: idParam,
+    query: smsReportQuerySchema,
+    body: smsReportBodySchema,
     response: z.object({ updated: z.number() }),
   }),
   challenge: defineRoute({

@@ -17,8 +17,12 @@ export const SMTP_SECURITY_LABELS: Record<SmtpSecurity, string> = {
 
 export const SMS_METHODS = ['GET', 'POST'] as const;
 export const SMS_BODY_TYPES = ['form', 'json'] as const;
-/** The placeholders of the SMS gateway's URL and body templates. */
-export const SMS_PLACEHOLDERS = ['{to}', '{message}', '{key}'] as const;
+/**
+ * The placeholders of the SMS gateway's URL and body templates. {ref} is lims's own reference for
+ * the message (empty for texts that need no delivery report): a gateway that takes a client
+ * reference sends it back in its delivery report, which is how a report message is marked delivered.
+ */
+export const SMS_PLACEHOLDERS = ['{to}', '{message}', '{key}', '{ref}'] as const;
 
 /** The part of an email address a message may show (a domain check as the browser's, plus length). */
 const emailAddress = (label: string) =>
@@ -81,7 +85,11 @@ export type SmtpSettings = z.infer<typeof smtpSettingsSchema>;
 
 /** The text of a template with every placeholder replaced by a harmless sample, to check it parses. */
 export function sampleOfTemplate(template: string): string {
-  return template.replaceAll('{to}', '919845012345').replaceAll('{message}', 'test').replaceAll('{key}', 'key');
+  return template
+    .replaceAll('{to}', '919845012345')
+    .replaceAll('{message}', 'test')
+    .replaceAll('{key}', 'key')
+    .replaceAll('{ref}', 'rd1');
 }
 
 /** Whether a URL template is an http(s) address once its placeholders are filled. */

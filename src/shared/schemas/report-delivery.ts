@@ -59,7 +59,12 @@ export const linkReportSchema = z.object({
 });
 export type LinkReport = z.infer<typeof linkReportSchema>;
 
-export const otpSentSchema = z.object({ sent_to: z.string(), expires_at: z.string() });
+export const otpSentSchema = z.object({
+  sent_to: z.string(),
+  /** The channel the code went by: the patient's WhatsApp when they chose it, else SMS. */
+  channel: z.enum(['whatsapp', 'sms']),
+  expires_at: z.string(),
+});
 
 // --- Consent and channel per patient ----------------------------------------------------------
 
@@ -112,6 +117,32 @@ export const deliverySettingsUpdateSchema = z.object({
   price_whatsapp: rupeeAmount('price_whatsapp', 100),
   price_sms: rupeeAmount('price_sms', 100),
   price_email: rupeeAmount('price_email', 100),
+  /** Each channel on or off on its own; left out: as saved. */
+  whatsapp_on: z.boolean({ error: 'whatsapp_on must be true or false' }).optional(),
+  sms_on: z.boolean({ error: 'sms_on must be true or false' }).optional(),
+  email_on: z.boolean({ error: 'email_on must be true or false' }).optional(),
+  /**
+   * The lab's "hold reports until paid" (it holds the portal and the printed report too, so it is
+   * one switch, kept with the lab's settings); left out: as saved.
+   */
+  hold_until_paid: z.boolean({ error: 'hold_until_paid must be true or false' }).optional(),
+  /** The authentication template the link page's code goes by on WhatsApp; left out: as saved. */
+  whatsapp_otp_template: optionalText(100, 'WhatsApp code template'),
+  /**
+   * The key the SMS gateway's delivery reports carry (16 to 200 characters); left out or empty:
+   * keep the saved one (an empty secret field means "unchanged"); null: remove.
+   */
+  sms_report_key: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z
+      .string({ error: 'sms_report_key must be text' })
+      .trim()
+      .min(16, 'sms_report_key must be at least 16 characters')
+      .max(200, 'sms_report_key must be at most 200 characters')
+      .regex(/^[A-Za-z0-9._~-]+$/, 'sms_report_key may hold letters, digits and . _ ~ - only')
+      .nullable()
+      .optional(),
+  ),
 });
 export type DeliverySettingsUpdate = z.infer<typeof deliverySettingsUpdateSchema>;
 
@@ -132,6 +163,14 @@ export const deliverySettingsSchema = z.object({
   price_whatsapp: z.number(),
   price_sms: z.number(),
   price_email: z.number(),
+  whatsapp_on: z.boolean(),
+  sms_on: z.boolean(),
+  email_on: z.boolean(),
+  hold_until_paid: z.boolean(),
+  whatsapp_otp_template: z.string().nullable(),
+  sms_report_key_set: z.boolean(),
+  /** The lab's id in the webhook addresses (WhatsApp's status webhooks, the SMS delivery reports). */
+  lab_id: z.number(),
 });
 export type DeliverySettings = z.infer<typeof deliverySettingsSchema>;
 
@@ -197,3 +236,17 @@ export type ChannelCost = z.infer<typeof channelCostSchema>;
 export const costsQuerySchema = z.object({
   months: strictNumber(z.number().int('months must be a whole number').min(1).max(24)).optional(),
 });
+
+// --- The SMS gateway's delivery reports -------------------------------------------------------
+
+const reportWord = (name: string) =>
+  z
+    .string({ error: `${name} must be text` })
+    .trim()
+    .max(100, `${name} is too long`);
+
+export const smsReportBodySchema = z.object({
+  ref: reportWord('ref').optional(),
+  status: reportWord('status').optional(),
+});
+export const smsReportQuerySchema = smsReportBodySchema.extend({ key: reportWord('key').max(200).optional() });

@@ -73,6 +73,7 @@ import { sql as moneyRollups, postgres as moneyRollupsPostgres } from './051_mon
 import { sql as reportDelivery } from './052_report_delivery.js';
 import { sql as homeCollection } from './053_home_collection.js';
 import { sql as centres } from './054_centres.js';
+import { sql as reportDeliveryChannels } from './055_report_delivery_channels.js';
 import { sql as marksWhenChanged, postgres as marksWhenChangedPostgres } from './056_marks_when_changed.js';
 import { sql as rollupItemOrder, postgres as rollupItemOrderPostgres } from './058_rollup_item_order.js';
 
@@ -185,6 +186,7 @@ export const migrations: Migration[] = [
   { version: 52, name: 'report_delivery', sql: reportDelivery },
   { version: 53, name: 'home_collection', sql: homeCollection },
   { version: 54, name: 'centres', sql: centres },
+  { version: 55, name: 'report_delivery_channels', sql: reportDeliveryChannels },
   { version: 56, name: 'marks_when_changed', sql: marksWhenChanged, postgres: marksWhenChangedPostgres },
   { version: 58, name: 'rollup_item_order', sql: rollupItemOrder, postgres: rollupItemOrderPostgres },
 ];

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { reportDeliveryApi, reportLinkApi } from '@shared/api/report-delivery';
-import type { DeliveryChannelName } from '@shared/schemas/report-delivery';
+import type { DeliveryChannelName, DeliverySettingsUpdate } from '@shared/schemas/report-delivery';
 import { call, callForFile } from '@/lib/api';
 import { notify } from '@/lib/notify';
 
@@ -8,7 +8,28 @@ export const reportDeliveryKeys = {
   all: ['report-delivery'] as const,
   desk: (day: string, only: string) => ['report-delivery', 'desk', day, only] as const,
   link: (token: string) => ['report-link', token] as const,
+  settings: ['report-delivery', 'settings'] as const,
 };
+
+export function useDeliverySettings() {
+  return useQuery({
+    queryKey: reportDeliveryKeys.settings,
+    queryFn: ({ signal }) => call(reportDeliveryApi.settings, {}, signal).then((r) => r.settings),
+  });
+}
+
+/** Saves the settings; the caller places a refusal under its fields (no toast of its own for that). */
+export function useSaveDeliverySettingsMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: DeliverySettingsUpdate) =>
+      call(reportDeliveryApi.saveSettings, { body }).then((r) => r.settings),
+    onSuccess: (saved) => {
+      qc.setQueryData(reportDeliveryKeys.settings, saved);
+      notify.success('Report delivery settings saved', saved.enabled ? 'Reports go by link.' : 'Report links are off.');
+    },
+  });
+}
 
 /** The link page's first call: what the patient must prove (logged as an open, so asked once). */
 export function useLinkOpen(token: string) {

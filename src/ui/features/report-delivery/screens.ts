@@ -1,4 +1,4 @@
-import { Send } from 'lucide-react';
+import { Send, SlidersHorizontal } from 'lucide-react';
 import { lazyPage, type ScreenDef } from '@/lib/screens';
 import { screen } from '@/lib/declareScreen';
 
@@ -13,6 +13,16 @@ export const screens: ScreenDef[] = [
     icon: Send,
     nav: { group: 'Reports & Export', order: 7 },
     page: lazyPage(() => import('./pages/FrontDeskPage')),
+  }),
+  screen({
+    path: '/report-delivery/settings',
+    title: 'Report Delivery Settings',
+    subtitle: 'Channels, the WhatsApp account, how links open, holding until paid and the price of each message',
+    permission: 'system_settings',
+    what: 'report delivery settings',
+    icon: SlidersHorizontal,
+    nav: { group: 'User & System', order: 6, label: 'Report Delivery Settings', onlyWith: 'system_settings' },
+    page: lazyPage(() => import('./pages/DeliverySettingsPage')),
   }),
   screen({
     // Links sent to patients and the report's QR code open /report-link#<token>: no sign-in, and the

@@ -8,7 +8,7 @@ import { useLinkOpen, useProveMutation, useReportPdfMutation, useSendCodeMutatio
 const ASK: Record<LinkOpened['proof'], { label: string; hint: string; length: number }> = {
   birth_year: { label: 'Your year of birth', hint: 'Four digits, for example 1980', length: 4 },
   mobile_last4: { label: 'Last 4 digits of your mobile number', hint: 'The number the lab has for you', length: 4 },
-  otp: { label: 'Code sent by SMS', hint: 'Six digits; it expires in 10 minutes', length: 6 },
+  otp: { label: 'The code we sent you', hint: 'Six digits; it expires in 10 minutes', length: 6 },
 };
 
 /** A link that no longer opens (expired, revoked, replaced, closed) or never did: what happened and whom to call. */
@@ -145,7 +145,12 @@ export default function ReportLinkPage() {
                   >
                     {sendCode.isPending ? 'Sending...' : sendCode.isSuccess ? 'Send the code again' : 'Send me a code'}
                   </Button>
-                  {sendCode.isSuccess && <p className="text-[14px]">A code was sent to {sendCode.data.sent_to}.</p>}
+                  {sendCode.isSuccess && (
+                    <p className="text-[14px]">
+                      A code was sent by {sendCode.data.channel === 'whatsapp' ? 'WhatsApp' : 'SMS'} to{' '}
+                      {sendCode.data.sent_to}.
+                    </p>
+                  )}
                   {sendCode.isError && (
                     <p role="alert" className="text-[14px] text-red-800">
                       {errorMessage(sendCode.error)}

@@ -1,0 +1,2 @@
+/** What other features use of report delivery. */
+export { linkMessageRecipients } from './queue.js';
