@@ -73,6 +73,11 @@ import { sql as moneyRollups, postgres as moneyRollupsPostgres } from './051_mon
 import { sql as reportDelivery } from './052_report_delivery.js';
 import { sql as homeCollection } from './053_home_collection.js';
 import { sql as centres } from './054_centres.js';
+import {
+  sql as centreLogins,
+  postgres as centreLoginsPostgres,
+  sqliteSteps as centreLoginsSqlite,
+} from './057_centre_logins.js';
 
 export interface Migration {
   version: number;
@@ -183,4 +188,11 @@ export const migrations: Migration[] = [
   { version: 52, name: 'report_delivery', sql: reportDelivery },
   { version: 53, name: 'home_collection', sql: homeCollection },
   { version: 54, name: 'centres', sql: centres },
+  {
+    version: 57,
+    name: 'centre_logins',
+    sql: centreLogins,
+    sqliteSteps: centreLoginsSqlite,
+    postgres: centreLoginsPostgres,
+  },
 ];
