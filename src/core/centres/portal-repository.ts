@@ -40,15 +40,18 @@ export function centrePatientRows(db: Db, organizationId: number, centreId: numb
   return q.orderBy('cp.created_at', 'desc').orderBy('p.id', 'desc').limit(200).execute();
 }
 
-export async function isCentrePatient(db: Db, organizationId: number, centreId: number, patientId: number) {
-  const r = await db
-    .selectFrom('centre_patients')
-    .select('patient_id')
-    .where('organization_id', '=', organizationId)
-    .where('centre_id', '=', centreId)
-    .where('patient_id', '=', patientId)
-    .executeTakeFirst();
-  return r !== undefined;
+/** Whether a query finds a row: the portal's checks that an id is the centre's. */
+const found = async (q: { executeTakeFirst(): Promise<unknown> }) => (await q.executeTakeFirst()) !== undefined;
+
+export function isCentrePatient(db: Db, organizationId: number, centreId: number, patientId: number) {
+  return found(
+    db
+      .selectFrom('centre_patients')
+      .select('patient_id')
+      .where('organization_id', '=', organizationId)
+      .where('centre_id', '=', centreId)
+      .where('patient_id', '=', patientId),
+  );
 }
 
 /** Bills on the centre's account (its payer), newest first. */
@@ -78,26 +81,26 @@ export function centreBillRows(db: Db, organizationId: number, payerId: number) 
 }
 
 /** Whether the bill is on the centre's account. */
-export async function isCentreBill(db: Db, organizationId: number, payerId: number, billId: number) {
-  const r = await db
-    .selectFrom('bills')
-    .select('id')
-    .where('organization_id', '=', organizationId)
-    .where('payer_id', '=', payerId)
-    .where('id', '=', billId)
-    .executeTakeFirst();
-  return r !== undefined;
+export function isCentreBill(db: Db, organizationId: number, payerId: number, billId: number) {
+  return found(
+    db
+      .selectFrom('bills')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('payer_id', '=', payerId)
+      .where('id', '=', billId),
+  );
 }
 
 /** Whether the sample is a tube of a bill on the centre's account. */
-export async function isCentreSample(db: Db, organizationId: number, payerId: number, sampleId: number) {
-  const r = await db
-    .selectFrom('samples as s')
-    .innerJoin('bills as b', 'b.id', 's.bill_id')
-    .select('s.id')
-    .where('s.organization_id', '=', organizationId)
-    .where('b.payer_id', '=', payerId)
-    .where('s.id', '=', sampleId)
-    .executeTakeFirst();
-  return r !== undefined;
+export function isCentreSample(db: Db, organizationId: number, payerId: number, sampleId: number) {
+  return found(
+    db
+      .selectFrom('samples as s')
+      .innerJoin('bills as b', 'b.id', 's.bill_id')
+      .select('s.id')
+      .where('s.organization_id', '=', organizationId)
+      .where('b.payer_id', '=', payerId)
+      .where('s.id', '=', sampleId),
+  );
 }
