@@ -69,6 +69,11 @@ export interface CoreEvents {
   'lab.created': { organizationId: number; at: string };
   /** A lab has just made two-factor sign-in mandatory for every staff account. */
   'lab.two_factor_required': { organizationId: number };
+  /**
+   * A login of role centre is about to be bound to `centreId`: the centres feature refuses a centre
+   * the lab does not have (400 naming centre_id) by throwing.
+   */
+  'user.binding_centre': { centreId: number };
   /** An invitation's link was used: its account has a password now. */
   'invitation.accepted': { organizationId: number; userId: number };
 }

@@ -14,7 +14,7 @@ import {
 } from './roles.js';
 
 describe('roles', () => {
-  it('are the twelve roles of the product, in order', () => {
+  it('are the twelve staff roles of the product and a centre’s login, in order', () => {
     expect(ROLES).toEqual([
       'superadmin',
       'admin',
@@ -28,6 +28,7 @@ describe('roles', () => {
       'validator',
       'inventory_manager',
       'user',
+      'centre',
     ]);
     for (const r of ROLES) expect(ROLE_LABELS[r]).toBeTruthy();
   });
@@ -57,11 +58,16 @@ describe('roles', () => {
 });
 
 describe('ROLE_PERMISSIONS', () => {
-  it('superadmin has every permission; admin every one but manage_tenants', () => {
+  it('superadmin has every permission but the centre portal; admin every one but that and manage_tenants', () => {
     for (const p of PERMISSIONS) {
-      expect(hasPermission('admin', p), p).toBe(p !== 'manage_tenants');
-      expect(hasPermission('superadmin', p), p).toBe(true);
+      expect(hasPermission('admin', p), p).toBe(p !== 'manage_tenants' && p !== 'centre_portal');
+      expect(hasPermission('superadmin', p), p).toBe(p !== 'centre_portal');
     }
+  });
+
+  it("only a centre's login has the centre portal, and nothing else", () => {
+    expect(ROLES.filter((r) => hasPermission(r, 'centre_portal'))).toEqual(['centre']);
+    expect(permissionsOf('centre')).toEqual(['centre_portal']);
   });
 
   it('only the superadmin manages tenants', () => {

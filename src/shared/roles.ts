@@ -15,6 +15,7 @@ export const ROLES = [
   'validator',
   'inventory_manager',
   'user',
+  'centre',
 ] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -31,6 +32,7 @@ export const ROLE_LABELS: Record<Role, string> = {
   validator: 'Validator',
   inventory_manager: 'Inventory Manager',
   user: 'User',
+  centre: 'Collection Centre',
 };
 
 /** Rank decides who may assign which role: nobody assigns a role ranked above their own. */
@@ -47,6 +49,7 @@ export const ROLE_RANK: Record<Role, number> = {
   validator: 50,
   inventory_manager: 40,
   user: 10,
+  centre: 5,
 };
 
 export const PERMISSIONS = [
@@ -100,6 +103,11 @@ export const PERMISSIONS = [
   'manage_home_collection',
   /** Goes to patients' homes: a phlebotomist who can be assigned visits and records them on the phone. */
   'collect_at_home',
+  /**
+   * A collection centre's own login: its patients, orders, labels, released reports and statement,
+   * through /api/centre-portal only, every row filtered to the centre the user is bound to.
+   */
+  'centre_portal',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -119,9 +127,11 @@ const LAB_OPS: Permission[] = [
 ];
 
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
-  superadmin: PERMISSIONS,
-  // A lab's admin has everything in the lab; the labs on the server are the superadmin's.
-  admin: PERMISSIONS.filter((p) => p !== 'manage_tenants'),
+  // The centre portal answers for the one centre a login is bound to: no staff role has it.
+  superadmin: PERMISSIONS.filter((p) => p !== 'centre_portal'),
+  // A lab's admin has everything in the lab; the labs on the server are the superadmin's. The
+  // centre portal is a centre login's only.
+  admin: PERMISSIONS.filter((p) => p !== 'manage_tenants' && p !== 'centre_portal'),
   lab_manager: [
     ...LAB_OPS,
     'manage_patients',
@@ -185,6 +195,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   ],
   inventory_manager: ['view_tests', 'view_inventory', 'manage_inventory'],
   user: ['view_patients', 'view_tests'],
+  centre: ['centre_portal'],
 };
 
 export function permissionsOf(role: Role): readonly Permission[] {
@@ -208,9 +219,19 @@ export type PermissionTable = Readonly<Record<Role, readonly Permission[]>>;
  */
 export const ADMIN_LOCKED_PERMISSIONS: readonly Permission[] = ['view_users', 'manage_users', 'full_access'];
 
+/**
+ * Roles whose permissions the Permission Manager cannot change: the superadmin has everything; a
+ * centre login sees one centre's rows through the portal, and any lab-wide permission would show it
+ * the lab's (and other centres') patients, so it keeps exactly centre_portal.
+ */
+export const FIXED_ROLES: readonly Role[] = ['superadmin', 'centre'];
+
+/** The permission no role but the centre's may have: the portal needs the centre a user is bound to. */
+export const CENTRE_ONLY_PERMISSION: Permission = 'centre_portal';
+
 /** The permissions a role cannot lose in the Permission Manager. */
 export function lockedPermissions(role: Role): readonly Permission[] {
-  if (role === 'superadmin') return PERMISSIONS;
+  if (role === 'superadmin' || role === 'centre') return ROLE_PERMISSIONS[role];
   if (role === 'admin') return ADMIN_LOCKED_PERMISSIONS;
   return [];
 }

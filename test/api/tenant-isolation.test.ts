@@ -459,10 +459,14 @@ async function allContracts(): Promise<{ name: string; contract: RouteContract }
  * GET routes not walked, and why. Public routes answer without a lab session (the portal has its
  * own session and tests; health and setup name no lab's rows); the barcode image draws whatever
  * text it is given. The tenants routes are the superadmin's, across labs by design: a lab's admin
- * gets 403 (checked below).
+ * gets 403 (checked below). The centre portal answers a centre's own login only (a lab's admin gets
+ * 403): test/api/centre-portal.test.ts walks it as two centres' logins.
  */
 const NOT_LAB_SCOPED = (c: RouteContract) =>
-  c.access === 'public' || c.path === '/api/barcodes/:barcode.png' || c.path.startsWith('/api/tenants');
+  c.access === 'public' ||
+  c.path === '/api/barcodes/:barcode.png' ||
+  c.path.startsWith('/api/tenants') ||
+  c.path.startsWith('/api/centre-portal/');
 
 /** The path parameters of a route, filled with one lab's ids; null when the test does not know the route. */
 function paramsFor(path: string, s: Seeded): Record<string, string | number> | null {

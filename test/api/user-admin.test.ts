@@ -72,7 +72,8 @@ describe('Permission Manager: reading', () => {
     expect(roleIn(m, 'admin').locked).toEqual(
       PERMISSIONS.filter((p) => ['full_access', 'manage_users', 'view_users'].includes(p)),
     );
-    expect(roleIn(m, 'superadmin').locked).toEqual([...PERMISSIONS]);
+    expect(roleIn(m, 'superadmin').locked).toEqual(PERMISSIONS.filter((p) => p !== 'centre_portal'));
+    expect(roleIn(m, 'centre').locked).toEqual(['centre_portal']);
   });
 
   it('tells an admin which roles they may change: theirs and below, never the superadmin', async () => {

@@ -3,9 +3,17 @@ import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
-import { ConflictError } from '../errors.js';
+import { ConflictError, ValidationError } from '../errors.js';
 import { centreHold } from './hold.js';
-import { billOfSample, breachMode, centreOfPayer, linkPatient, openApproval, useApproval } from './repository.js';
+import {
+  billOfSample,
+  breachMode,
+  centreOfPayer,
+  findCentreRow,
+  linkPatient,
+  openApproval,
+  useApproval,
+} from './repository.js';
 
 /**
  * A bill charged to a centre's payer: its patient becomes the centre's, and the bill is refused
@@ -41,6 +49,11 @@ async function centreBill(trx: Db, actor: Actor, bill: { id: number; payer_id: n
 }
 
 export const centresListeners: Listeners = {
+  /** A centre's login is bound to a centre of its lab. */
+  'user.binding_centre': async (trx, actor, { centreId }) => {
+    if (!(await findCentreRow(trx, actor.organizationId, centreId)))
+      throw ValidationError.field('centre_id', `Unknown centre ${centreId}`);
+  },
   'bill.created': (trx, actor, { bill }) => centreBill(trx, actor, bill),
   /** A report of a centre's bill is held while the centre is on hold, with the reason. */
   'report.releasing': async (trx, actor, { sampleId, sampleCode }) => {

@@ -76,4 +76,8 @@ declare module '../db/schema.js' {
     centre_receipts: CentreReceiptsTable;
     centre_receipt_allocations: CentreReceiptAllocationsTable;
   }
+  interface UsersTable {
+    /** The centre a login of role `centre` is bound to (migration 57); null for the lab's staff. */
+    centre_id: number | null;
+  }
 }

@@ -182,6 +182,7 @@ export { checkedValue } from './evaluate.js';
 export { toResult } from './mappers.js';
 export { assertReleasable, reportStatus, sampleReport } from './report.js';
 export { visitReport } from './visit-report.js';
+export { billReports } from './bill-reports.js';
 
 /** What the import and export engine (transfer/) writes and reads through. */
 export { insertHistoricalResult, type HistoricalResult } from './history.js';

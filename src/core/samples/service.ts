@@ -390,3 +390,6 @@ export async function collectSamples(db: Db, actor: Actor, input: SampleCollect)
 
 /** What the import and export engine (transfer/) writes and reads through. */
 export { SAMPLE_CODE, insertHistoricalSample, type HistoricalSample } from './history.js';
+
+/** A tube's label PDF, for features that print one (the centre portal). */
+export { labelPdfForSample } from './print.js';

@@ -13,8 +13,13 @@ import { setupLab } from './service.js';
 export const DEMO_PASSWORD = 'demo1234';
 const DEMO_DOMAIN = 'demo.lims.local';
 
+/** Staff roles only: a centre's login is bound to a centre, and the demo lab has none. */
 export function demoCredentials(): DemoCredential[] {
-  return ROLES.map((role) => ({ role, email: `${role.replace(/_/g, '.')}@${DEMO_DOMAIN}`, password: DEMO_PASSWORD }));
+  return ROLES.filter((role) => role !== 'centre').map((role) => ({
+    role,
+    email: `${role.replace(/_/g, '.')}@${DEMO_DOMAIN}`,
+    password: DEMO_PASSWORD,
+  }));
 }
 
 /**
@@ -54,7 +59,7 @@ export async function ensureDemoLab(db: Db): Promise<void> {
     { demo: true },
   );
   const password_hash = await hashPassword(DEMO_PASSWORD);
-  const people: Record<Exclude<Role, 'superadmin'>, [string, string, string | null, number]> = {
+  const people: Record<Exclude<Role, 'superadmin' | 'centre'>, [string, string, string | null, number]> = {
     admin: ['Anita', 'Sharma', null, 0],
     lab_manager: ['Vikram', 'Iyer', null, 0],
     doctor: ['Priya', 'Menon', 'Internal Medicine', 500],
@@ -70,7 +75,7 @@ export async function ensureDemoLab(db: Db): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const now = nowIso();
     for (const c of creds.slice(1)) {
-      const role = c.role as Exclude<Role, 'superadmin'>;
+      const role = c.role as Exclude<Role, 'superadmin' | 'centre'>;
       const [first_name, last_name, specialization, fee] = people[role];
       const row = await insertUserRow(trx, {
         organization_id: organizationId,

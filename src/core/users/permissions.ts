@@ -4,6 +4,8 @@ import { nowIso } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
 import {
+  CENTRE_ONLY_PERMISSION,
+  FIXED_ROLES,
   lockedPermissions,
   PERMISSIONS,
   ROLE_PERMISSIONS,
@@ -39,9 +41,9 @@ export function permissionTableOf(rows: readonly { role: string; permission: str
   const table = {} as Record<Role, readonly Permission[]>;
   for (const role of ROLES) {
     const held = new Set<Permission>(ROLE_PERMISSIONS[role]);
-    if (role !== 'superadmin') {
+    if (!FIXED_ROLES.includes(role)) {
       for (const r of rows) {
-        if (r.role !== role || !isPermission(r.permission)) continue;
+        if (r.role !== role || !isPermission(r.permission) || r.permission === CENTRE_ONLY_PERMISSION) continue;
         if (r.granted === 1) held.add(r.permission);
         else held.delete(r.permission);
       }
@@ -94,7 +96,7 @@ export function rolesWith(table: PermissionTable, permission: Permission): Role[
 
 /** Who may change a role's permissions: holders of manage_users and full_access, for roles at or below their own. */
 function mayEdit(actor: Actor, table: PermissionTable, role: Role): boolean {
-  if (role === 'superadmin') return false;
+  if (FIXED_ROLES.includes(role)) return false;
   if (actor.role === 'system') return true;
   const own = table[actor.role];
   return own.includes('manage_users') && own.includes('full_access') && ROLE_RANK[role] <= ROLE_RANK[actor.role];
@@ -123,7 +125,8 @@ export async function getPermissionMatrix(db: Db, actor: Actor): Promise<Permiss
  * The roles given get exactly the permissions given (in lims's order). Refused, with nothing
  * saved: a change to the superadmin (it has everything), the admin without full_access,
  * manage_users or view_users (an administrator must always be able to put the table right),
- * manage_tenants for any role (the superadmin's alone), and
+ * manage_tenants for any role (the superadmin's alone), any change to the centre role or
+ * centre_portal for another role (the portal answers for the centre a login is bound to), and
  * a role ranked above the actor's own (403). Each changed role is audited with its old and new list.
  */
 export async function updatePermissionMatrix(
@@ -143,6 +146,20 @@ export async function updatePermissionMatrix(
         problems.push({
           path,
           message: 'The superadmin’s permissions cannot be changed: it always has every permission',
+        });
+        return;
+      }
+      if (role === 'centre') {
+        problems.push({
+          path,
+          message: 'The centre role’s permissions cannot be changed: a centre’s login sees its own centre only',
+        });
+        return;
+      }
+      if (next.includes(CENTRE_ONLY_PERMISSION)) {
+        problems.push({
+          path,
+          message: `The ${role} role cannot have ${CENTRE_ONLY_PERMISSION}: the centre portal is a centre login's, bound to its centre`,
         });
         return;
       }

@@ -28,6 +28,7 @@ export function toUser(r: UserRow, table: PermissionTable): User {
     status: userStatus(r),
     suspended_at: r.suspended_at,
     suspended_reason: r.suspended_reason,
+    centre_id: r.centre_id ?? null,
     last_login: r.last_login,
     created_at: r.created_at,
     updated_at: r.updated_at,

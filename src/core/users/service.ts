@@ -21,6 +21,7 @@ import {
 } from './repository.js';
 import { rupeesToPaise } from '../../shared/money.js';
 import { labPermissions } from './permissions.js';
+import { announce } from '../events.js';
 import { moveTitleOutOfFirstName } from '../../shared/person-name.js';
 
 export function assertMayAssign(actor: Actor, role: Role): void {
@@ -63,6 +64,21 @@ export async function getUser(db: Db, organizationId: number, id: number): Promi
   return toUser(row, await labPermissions(db, organizationId));
 }
 
+/**
+ * A centre's login is bound to one centre of the lab, and only a centre's login is: the portal
+ * filters every row by that centre, and a staff account bound to one would mean nothing. Answers
+ * the centre_id to store (null for staff).
+ */
+async function centreBinding(trx: Db, actor: Actor, role: Role, centreId: number | null | undefined) {
+  if (role !== 'centre') {
+    if (centreId) throw ValidationError.field('centre_id', 'Only a login of role centre is bound to a centre');
+    return null;
+  }
+  if (!centreId) throw ValidationError.field('centre_id', 'Choose the centre this login belongs to');
+  await announce(trx, actor, 'user.binding_centre', { centreId });
+  return centreId;
+}
+
 export async function createUser(db: Db, actor: Actor, given: UserCreate): Promise<User> {
   const input = moveTitleOutOfFirstName(given);
   assertMayAssign(actor, input.role);
@@ -89,6 +105,7 @@ export async function insertUser(
   assertMayAssign(actor, input.role);
   if (await emailTaken(trx, actor.organizationId, input.email))
     throw new ConflictError(`A user with email ${input.email} already exists`, 'EMAIL_TAKEN');
+  const centreId = await centreBinding(trx, actor, input.role, input.centre_id);
   const now = nowIso();
   const row = await insertUserRow(trx, {
     organization_id: actor.organizationId,
@@ -102,6 +119,7 @@ export async function insertUser(
     phone: input.phone ?? null,
     specialization: input.specialization ?? null,
     consultation_fee_paise: rupeesToPaise(input.consultation_fee ?? 0),
+    centre_id: centreId,
     is_active: input.is_active === false ? 0 : 1,
     created_at: now,
     updated_at: now,
@@ -140,7 +158,12 @@ export async function applyUserUpdate(trx: Db, actor: Actor, before: UserRow, gi
     if (await emailTaken(trx, actor.organizationId, input.email, id))
       throw new ConflictError(`A user with email ${input.email} already exists`, 'EMAIL_TAKEN');
   }
+  // A role change away from centre unbinds the login; to centre (or a new centre) names it.
+  const role = (input.role ?? before.role) as Role;
+  const wantedCentre = input.centre_id !== undefined ? input.centre_id : role === 'centre' ? before.centre_id : null;
+  const centreId = await centreBinding(trx, actor, role, wantedCentre);
   const patch = {
+    ...(centreId !== before.centre_id && { centre_id: centreId }),
     ...(input.title !== undefined && { title: input.title ?? null }),
     ...(input.first_name !== undefined && { first_name: input.first_name }),
     ...(input.last_name !== undefined && { last_name: input.last_name }),
@@ -155,7 +178,7 @@ export async function applyUserUpdate(trx: Db, actor: Actor, before: UserRow, gi
     ...(input.is_active === true && { suspended_at: null, suspended_reason: null }),
   };
   const after = await updateUserRow(trx, id, { ...patch, updated_at: nowIso() });
-  if (after.is_active === 0 || after.role !== before.role) {
+  if (after.is_active === 0 || after.role !== before.role || after.centre_id !== before.centre_id) {
     // Deactivation or a role change ends the user's sessions: they sign in again with the new rights.
     await endSessionsOfUser(trx, id);
   }

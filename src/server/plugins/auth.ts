@@ -160,6 +160,15 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
 
 type StaffAccess = Exclude<RouteAccess, 'public'>;
 
+/**
+ * The routes open to any signed-in user that a centre's login may use too: its own account and
+ * session, the lab's name and formats every screen reads, and its own notifications. The others (the
+ * dashboard's lab-wide figures, the data screens) show the lab's rows; a centre's login reaches the
+ * lab's rows only through /api/centre-portal, filtered to its centre. Its role has no other
+ * permission, so every route that declares one is refused to it already.
+ */
+const CENTRE_OPEN = /^\/api\/(auth\/|account\/|notifications(\/|$)|lab$)/;
+
 /** Checks the route's permission in the lab's table for the session's role and makes the user the request's actor. */
 function admit(req: FastifyRequest, access: StaffAccess, session: SessionUser, token: string, table: PermissionTable) {
   const role = session.user.role as Role;
@@ -169,6 +178,8 @@ function admit(req: FastifyRequest, access: StaffAccess, session: SessionUser, t
     const missing = needed.filter((p) => !permissions.includes(p));
     if (missing.length)
       throw new ForbiddenError(`Your role (${role}) does not have the ${missing.join(' and ')} permission`);
+  } else if (role === 'centre' && !CENTRE_OPEN.test(req.routeOptions.url ?? '')) {
+    throw new ForbiddenError("A centre's login sees its own centre's patients, bills and reports only");
   }
   req.staff = {
     user: session.user,

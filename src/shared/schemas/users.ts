@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PERMISSIONS, ROLES } from '../roles.js';
 import { optionalPhone, optionalText, requiredText, rupeeAmount } from './common.js';
+import { id } from './equipment-fields.js';
 import { PERSON_TITLES } from '../person-name.js';
 import { personTitleField } from './person-title.js';
 
@@ -27,6 +28,8 @@ const userFields = {
   phone: optionalPhone('Phone'),
   specialization: optionalText(100),
   consultation_fee: fee.optional(),
+  /** The centre a login of role centre is bound to: required for that role, refused for any other. */
+  centre_id: z.preprocess((v) => (v === '' || v === 0 ? null : v), id('centre_id').nullable().optional()),
 };
 
 export const userCreateSchema = z.object({ ...userFields, password: passwordSchema });
@@ -76,6 +79,8 @@ export const userSchema = z.object({
   /** When and why an administrator suspended the account (null unless suspended). */
   suspended_at: z.string().nullable(),
   suspended_reason: z.string().nullable(),
+  /** The centre of a centre's login; null for the lab's staff. */
+  centre_id: z.number().int().nullable(),
   last_login: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),

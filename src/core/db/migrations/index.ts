@@ -76,6 +76,11 @@ import { sql as centres } from './054_centres.js';
 import { sql as reportDeliveryChannels } from './055_report_delivery_channels.js';
 import { sql as marksWhenChanged, postgres as marksWhenChangedPostgres } from './056_marks_when_changed.js';
 import { sql as rollupItemOrder, postgres as rollupItemOrderPostgres } from './058_rollup_item_order.js';
+import {
+  sql as centreLogins,
+  postgres as centreLoginsPostgres,
+  sqliteSteps as centreLoginsSqlite,
+} from './057_centre_logins.js';
 
 export interface Migration {
   version: number;
@@ -188,5 +193,12 @@ export const migrations: Migration[] = [
   { version: 54, name: 'centres', sql: centres },
   { version: 55, name: 'report_delivery_channels', sql: reportDeliveryChannels },
   { version: 56, name: 'marks_when_changed', sql: marksWhenChanged, postgres: marksWhenChangedPostgres },
+  {
+    version: 57,
+    name: 'centre_logins',
+    sql: centreLogins,
+    sqliteSteps: centreLoginsSqlite,
+    postgres: centreLoginsPostgres,
+  },
   { version: 58, name: 'rollup_item_order', sql: rollupItemOrder, postgres: rollupItemOrderPostgres },
 ];
