@@ -100,6 +100,11 @@ export const PERMISSIONS = [
   'manage_home_collection',
   /** Goes to patients' homes: a phlebotomist who can be assigned visits and records them on the phone. */
   'collect_at_home',
+  /**
+   * The accountant's month: its figures, the Tally day book, GSTR-1 and e-invoice files, and the
+   * accounts settings those files are written with (ledger names, turnover, e-invoicing threshold).
+   */
+  'export_accounts',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -137,6 +142,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'export_data',
     'manage_lab',
     'manage_home_collection',
+    'export_accounts',
   ],
   doctor: [
     'view_patients',
@@ -171,6 +177,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'manage_bills',
     'view_users',
     'view_reports',
+    'export_accounts',
   ],
   collector: ['view_patients', 'view_tests', 'view_samples', 'manage_samples', 'view_users', 'collect_at_home'],
   validator: [

@@ -1,5 +1,6 @@
 import { csvHeader, csvRows } from '../export/csv.js';
 import { GST_STATES } from '../../shared/gst.js';
+import type { Gstr1CsvSection } from '../../shared/schemas/accounts.js';
 import type { Gstr1 } from './gstr1.js';
 
 /**
@@ -25,7 +26,7 @@ interface Doc {
   itms: Item[];
 }
 
-export function gstr1Csv(g: Gstr1): Record<'b2b' | 'b2cs' | 'cdnr' | 'exemp' | 'hsn', string> {
+export function gstr1Csv(g: Gstr1): Record<Gstr1CsvSection, string> {
   const docs = (list: { ctin: string; inv?: unknown[]; nt?: unknown[] }[]) =>
     list.flatMap((r) => ((r.inv ?? r.nt) as Doc[]).flatMap((d) => d.itms.map((it) => ({ ctin: r.ctin, d, it }))));
   return {
