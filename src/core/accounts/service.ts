@@ -8,6 +8,7 @@ import { gstr1Csv } from './gstr1-csv.js';
 import { einvoiceDocuments } from './einvoice.js';
 
 export { getAccountsSettings, updateAccountsSettings } from './settings.js';
+export { accountsSummary } from './summary.js';
 
 export interface AccountsFile {
   name: string;

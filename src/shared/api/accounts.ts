@@ -1,12 +1,41 @@
-import { accountsExportQuery, gstr1CsvQuery } from '../schemas/accounts.js';
+import { z } from 'zod';
+import {
+  accountsExportQuery,
+  accountsSettingsSchema,
+  accountsSettingsUpdateSchema,
+  accountsSummarySchema,
+  gstr1CsvQuery,
+} from '../schemas/accounts.js';
 import { defineRoute, fileResponse } from './contract.js';
 
+const settings = z.object({ settings: accountsSettingsSchema });
+
 /**
- * The accountant's month (export_accounts): the Tally day book, GSTR-1 as the offline tool's JSON
- * and its CSV sheets, and IRN-ready e-invoice JSON. They name bill numbers and payers, never a
+ * The accountant's month (export_accounts): its figures, the Tally day book, GSTR-1 as the offline
+ * tool's JSON and its CSV sheets, IRN-ready e-invoice JSON, and the settings they are written with. They name bill numbers and payers, never a
  * patient, so they are not patient data leaving the lab (export_data is not asked for).
  */
 export const accountsApi = {
+  summary: defineRoute({
+    method: 'GET',
+    path: '/api/accounts/summary',
+    access: 'export_accounts',
+    query: accountsExportQuery,
+    response: z.object({ summary: accountsSummarySchema }),
+  }),
+  settings: defineRoute({
+    method: 'GET',
+    path: '/api/accounts/settings',
+    access: 'export_accounts',
+    response: settings,
+  }),
+  updateSettings: defineRoute({
+    method: 'PUT',
+    path: '/api/accounts/settings',
+    access: 'export_accounts',
+    body: accountsSettingsUpdateSchema,
+    response: settings,
+  }),
   tally: defineRoute({
     method: 'GET',
     path: '/api/accounts/tally/export',
