@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLab, type TestLab } from '../helpers.js';
+import { registerForGst } from './accounts-support.js';
 import { badFields, createPatient } from './support.js';
 import { localDate } from '../../src/shared/time.js';
 import { tallyVouchers } from '../../src/core/accounts/tally.js';
@@ -17,9 +18,7 @@ const cents = (n: number) => Math.round(n * 100);
 beforeAll(async () => {
   lab = await makeLab();
   const a = lab.admin;
-  await a.put('/api/settings', { labAddress: '12 MG Road, Bengaluru, Karnataka 560001' });
-  await a.put('/api/billing-settings', { gstin: '29AABCL1234M1Z5' });
-  const id = async (body: object) => (await a.post('/api/tests', body)).json<{ test: { id: number } }>().test.id;
+  const id = await registerForGst(lab);
   const cbc = await id({ name: 'CBC', code: 'CBCS', price: 400 });
   const skin = await id({
     name: 'Skin analysis',
