@@ -108,6 +108,11 @@ export const PERMISSIONS = [
    * through /api/centre-portal only, every row filtered to the centre the user is bound to.
    */
   'centre_portal',
+  /**
+   * The accountant's month: its figures, the Tally day book, GSTR-1 and e-invoice files, and the
+   * accounts settings those files are written with (ledger names, turnover, e-invoicing threshold).
+   */
+  'export_accounts',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -147,6 +152,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'export_data',
     'manage_lab',
     'manage_home_collection',
+    'export_accounts',
   ],
   doctor: [
     'view_patients',
@@ -181,6 +187,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'manage_bills',
     'view_users',
     'view_reports',
+    'export_accounts',
   ],
   collector: ['view_patients', 'view_tests', 'view_samples', 'manage_samples', 'view_users', 'collect_at_home'],
   validator: [

@@ -521,6 +521,10 @@ const QUERY: Record<string, string | ((s: Seeded) => string)> = {
   '/api/home-collection/board': `?date=${localDate(0, 1)}`,
   '/api/home-visits': `?date=${localDate(0, 1)}`,
   '/api/autoverification/decisions': (s) => `?result_ids=${s.ids.result}`,
+  '/api/accounts/tally/export': `?month=${new Date().toISOString().slice(0, 7)}`,
+  '/api/accounts/gstr1/export': `?month=${new Date().toISOString().slice(0, 7)}`,
+  '/api/accounts/gstr1/csv': `?month=${new Date().toISOString().slice(0, 7)}&section=b2cs`,
+  '/api/accounts/einvoice/export': `?month=${new Date().toISOString().slice(0, 7)}`,
 };
 const urlOf = (path: string, params: Record<string, string | number> | undefined, s: Seeded) => {
   const query = QUERY[path] ?? '';

@@ -61,7 +61,7 @@ describe('lims export for the accountant', () => {
     ]);
     expect(c.code, c.stderr).toBe(0);
     expect(readdirSync(folder).sort()).toEqual(
-      ['b2b', 'b2cs', 'cdnr', 'exemp', 'hsn'].map((s) => `gstr1-${month}-${s}.csv`),
+      ['b2b', 'b2cl', 'b2cs', 'cdnr', 'cdnur', 'docs', 'exemp', 'hsn'].map((s) => `gstr1-${month}-${s}.csv`),
     );
   });
 

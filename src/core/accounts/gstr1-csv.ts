@@ -1,12 +1,15 @@
 import { csvHeader, csvRows } from '../export/csv.js';
 import { GST_STATES } from '../../shared/gst.js';
+import type { Gstr1CsvSection } from '../../shared/schemas/accounts.js';
 import type { Gstr1 } from './gstr1.js';
 
 /**
- * GSTR-1 as the offline tool's CSV sheets (b2b, b2cs, cdnr, exemp, hsn), with its column names:
- * one row per invoice and rate, a place of supply as "29-Karnataka", dates dd-mm-yyyy.
+ * GSTR-1 as the offline tool's CSV sheets (b2b, b2cl, b2cs, cdnr, cdnur, exemp, hsn, docs), with its
+ * column names: one row per invoice (or note) and rate, a place of supply as "29-Karnataka", dates
+ * dd-mm-yyyy.
  */
 const pos = (code: string | null) => (code ? `${code}-${GST_STATES[code] ?? ''}` : '');
+const DOC_LABELS: Record<number, string> = { 1: 'Invoices for outward supply', 5: 'Credit Note' };
 const NIL_LABELS: Record<string, string> = {
   INTRB2B: 'Inter-State supplies to registered persons',
   INTRAB2B: 'Intra-State supplies to registered persons',
@@ -25,7 +28,7 @@ interface Doc {
   itms: Item[];
 }
 
-export function gstr1Csv(g: Gstr1): Record<'b2b' | 'b2cs' | 'cdnr' | 'exemp' | 'hsn', string> {
+export function gstr1Csv(g: Gstr1): Record<Gstr1CsvSection, string> {
   const docs = (list: { ctin: string; inv?: unknown[]; nt?: unknown[] }[]) =>
     list.flatMap((r) => ((r.inv ?? r.nt) as Doc[]).flatMap((d) => d.itms.map((it) => ({ ctin: r.ctin, d, it }))));
   return {
@@ -61,6 +64,25 @@ export function gstr1Csv(g: Gstr1): Record<'b2b' | 'b2cs' | 'cdnr' | 'exemp' | '
           it.itm_det.samt,
           0,
         ]),
+      ),
+    b2cl:
+      csvHeader([
+        'Invoice Number',
+        'Invoice date',
+        'Invoice Value',
+        'Place Of Supply',
+        'Applicable % of Tax Rate',
+        'Rate',
+        'Taxable Value',
+        'Cess Amount',
+        'E-Commerce GSTIN',
+      ]) +
+      csvRows(
+        g.b2cl.flatMap((r) =>
+          r.inv.flatMap((d) =>
+            d.itms.map((it) => [d.inum, d.idt, d.val, pos(r.pos), '', it.itm_det.rt, it.itm_det.txval, 0, '']),
+          ),
+        ),
       ),
     b2cs:
       csvHeader([
@@ -108,6 +130,35 @@ export function gstr1Csv(g: Gstr1): Record<'b2b' | 'b2cs' | 'cdnr' | 'exemp' | '
           0,
         ]),
       ),
+    cdnur:
+      csvHeader([
+        'UR Type',
+        'Note Number',
+        'Note Date',
+        'Note Type',
+        'Place Of Supply',
+        'Note Value',
+        'Applicable % of Tax Rate',
+        'Rate',
+        'Taxable Value',
+        'Cess Amount',
+      ]) +
+      csvRows(
+        g.cdnur.flatMap((n) =>
+          n.itms.map((it) => [
+            n.typ,
+            n.nt_num,
+            n.nt_dt,
+            n.ntty,
+            pos(n.pos),
+            n.val,
+            '',
+            it.itm_det.rt,
+            it.itm_det.txval,
+            0,
+          ]),
+        ),
+      ),
     exemp:
       csvHeader([
         'Description',
@@ -129,5 +180,12 @@ export function gstr1Csv(g: Gstr1): Record<'b2b' | 'b2cs' | 'cdnr' | 'exemp' | '
         'Cess Amount',
       ]) +
       csvRows(g.hsn.data.map((h) => [h.hsn_sc, 'OTH-OTHERS', h.qty, h.val, h.rt, h.txval, h.iamt, h.camt, h.samt, 0])),
+    docs:
+      csvHeader(['Nature of Document', 'Sr. No. From', 'Sr. No. To', 'Total Number', 'Cancelled']) +
+      csvRows(
+        g.doc_issue.doc_det.flatMap((d) =>
+          d.docs.map((x) => [DOC_LABELS[d.doc_num] ?? d.doc_typ, x.from, x.to, x.totnum, x.cancel]),
+        ),
+      ),
   };
 }

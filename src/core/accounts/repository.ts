@@ -66,18 +66,41 @@ export function billsCancelledIn(db: Db, w: MonthWindow) {
     .execute();
 }
 
-/** The lines of the month's bills (monthBills' rule), for the GST summaries. */
-export function monthBillLines(db: Db, w: MonthWindow) {
+function billLinesQuery(db: Db, organizationId: number) {
   return db
     .selectFrom('bill_items as i')
     .innerJoin('bills as b', 'b.id', 'i.bill_id')
-    .where('b.organization_id', '=', w.organizationId)
+    .where('b.organization_id', '=', organizationId)
+    .select(['i.bill_id', 'i.tax_category', 'i.sac_code', 'i.qty', 'i.taxable_paise', 'i.tax_paise'])
+    .orderBy('i.bill_id')
+    .orderBy('i.position');
+}
+
+/** The lines of the month's bills (monthBills' rule), for the GST summaries. */
+export function monthBillLines(db: Db, w: MonthWindow) {
+  return billLinesQuery(db, w.organizationId)
     .where('b.created_at', '>=', w.fromUtc)
     .where('b.created_at', '<', w.toUtc)
     .where((eb) => eb.or([eb('b.cancelled_at', 'is', null), eb('b.cancelled_at', '>=', w.toUtc)]))
-    .select(['i.bill_id', 'i.tax_category', 'i.sac_code', 'i.qty', 'i.taxable_paise', 'i.tax_paise'])
-    .orderBy('i.bill_id')
-    .orderBy('i.position')
+    .execute();
+}
+
+/** The lines of some bills of the lab (a month's later-cancelled bills). */
+export function linesOfBills(db: Db, organizationId: number, billIds: number[]) {
+  if (billIds.length === 0) return Promise.resolve([]);
+  return billLinesQuery(db, organizationId).where('i.bill_id', 'in', billIds).execute();
+}
+
+/** Every bill number made in the month, cancelled or not, in the order made (the documents issued). */
+export function billNumbersMadeIn(db: Db, w: MonthWindow) {
+  return db
+    .selectFrom('bills')
+    .where('organization_id', '=', w.organizationId)
+    .where('created_at', '>=', w.fromUtc)
+    .where('created_at', '<', w.toUtc)
+    .select(['bill_number', 'cancelled_at'])
+    .orderBy('created_at')
+    .orderBy('id')
     .execute();
 }
 

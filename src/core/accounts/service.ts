@@ -1,13 +1,14 @@
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
-import type { AccountExportKind } from '../../shared/schemas/accounts.js';
+import type { AccountExportKind, Gstr1CsvSection } from '../../shared/schemas/accounts.js';
 import { tallyExport } from './tally.js';
 import { gstr1 } from './gstr1.js';
 import { gstr1Csv } from './gstr1-csv.js';
 import { einvoiceDocuments } from './einvoice.js';
 
 export { getAccountsSettings, updateAccountsSettings } from './settings.js';
+export { accountsSummary } from './summary.js';
 
 export interface AccountsFile {
   name: string;
@@ -17,10 +18,16 @@ export interface AccountsFile {
 
 /**
  * One month's file for the accountant, the same for the screen and `lims export`: Tally XML,
- * GSTR-1 JSON, its CSV sheets (each a file), or IRN-ready JSON. Audited as an export (what and which
- * month, never the figures).
+ * GSTR-1 JSON, its CSV sheets (each a file; `section` keeps one), or IRN-ready JSON. Audited as an
+ * export (what and which month, never the figures).
  */
-export async function accountsExport(db: Db, actor: Actor, kind: AccountExportKind, month: string) {
+export async function accountsExport(
+  db: Db,
+  actor: Actor,
+  kind: AccountExportKind,
+  month: string,
+  section?: Gstr1CsvSection,
+) {
   const org = actor.organizationId;
   let files: AccountsFile[];
   if (kind === 'tally') {
@@ -34,11 +41,9 @@ export async function accountsExport(db: Db, actor: Actor, kind: AccountExportKi
     files =
       kind === 'gstr1'
         ? [{ name: `gstr1-${month}.json`, type: 'application/json', body: `${JSON.stringify(g, null, 2)}\n` }]
-        : Object.entries(gstr1Csv(g)).map(([section, body]) => ({
-            name: `gstr1-${month}-${section}.csv`,
-            type: 'text/csv; charset=utf-8',
-            body,
-          }));
+        : Object.entries(gstr1Csv(g))
+            .filter(([s]) => section === undefined || s === section)
+            .map(([s, body]) => ({ name: `gstr1-${month}-${s}.csv`, type: 'text/csv; charset=utf-8', body }));
   }
   await writeAudit(db, actor, {
     action: 'export',

@@ -26,8 +26,8 @@ export interface Voucher {
 
 type Ledgers = AccountsSettings['ledgers'];
 
-/** A bill's sale as credits: exempt value, taxed value, and its tax as CGST + SGST or IGST. */
-function saleCredits(b: AccountBillRow, ledgers: Ledgers, labState: string | null): Entry[] {
+/** A bill's sale split into its exempt value, taxed value and tax, which add up to its final amount. */
+export function saleSplit(b: AccountBillRow): { exempt: number; taxed: number; tax: number } {
   const final = Number(b.final_amount_paise);
   const tax = Number(b.tax_amount_paise);
   let taxed = Number(b.taxed_value_paise ?? 0);
@@ -37,6 +37,12 @@ function saleCredits(b: AccountBillRow, ledgers: Ledgers, labState: string | nul
     taxed += exempt;
     exempt = 0;
   }
+  return { exempt, taxed, tax };
+}
+
+/** A bill's sale as credits: exempt value, taxed value, and its tax as CGST + SGST or IGST. */
+function saleCredits(b: AccountBillRow, ledgers: Ledgers, labState: string | null): Entry[] {
+  const { exempt, taxed, tax } = saleSplit(b);
   const out: Entry[] = [
     { ledger: ledgers.sales_exempt, paise: -exempt },
     { ledger: ledgers.sales_taxable, paise: -taxed },

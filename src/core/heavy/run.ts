@@ -14,7 +14,7 @@ import type { HeavyEvent, HeavyTask } from './tasks.js';
 /** A report file made on a thread once the lab has a free turn; the request waits for both. */
 export async function heavyFile(
   database: Database_,
-  task: HeavyTask & { kind: 'report' | 'monthly' },
+  task: HeavyTask & { kind: 'report' | 'monthly' | 'accounts' },
 ): Promise<ReportFile> {
   const release = await heavyQueue.enter(task.actor.organizationId).turn;
   try {

@@ -18,6 +18,8 @@ import { billRegisterWriter } from '../data-jobs/bill-register.js';
 import { monthlyPdf } from '../reports/monthly.js';
 import { runReportAs } from '../reports/run.js';
 import type { ReportRunQuery } from '../../shared/schemas/reports.js';
+import { accountsExport } from '../accounts/service.js';
+import type { AccountExportKind, Gstr1CsvSection } from '../../shared/schemas/accounts.js';
 
 /**
  * The heavy jobs a worker thread runs (worker.ts), each on the worker's own database connection:
@@ -28,6 +30,7 @@ import type { ReportRunQuery } from '../../shared/schemas/reports.js';
 export type HeavyTask =
   | { kind: 'report'; actor: Actor; id: string; query: ReportRunQuery }
   | { kind: 'monthly'; actor: Actor; month: string }
+  | { kind: 'accounts'; actor: Actor; file: AccountExportKind; month: string; section?: Gstr1CsvSection }
   | {
       kind: 'import';
       actor: Actor;
@@ -95,6 +98,10 @@ export async function performTask(
     }
     case 'monthly':
       return { kind: 'file', file: (await monthlyPdf(db, task.actor, task.month)).file };
+    case 'accounts': {
+      const [file] = await accountsExport(db, task.actor, task.file, task.month, task.section);
+      return { kind: 'file', file: file! };
+    }
     case 'import': {
       const entity = entityOf(task.entity);
       const result = await runImport(db, task.actor, {

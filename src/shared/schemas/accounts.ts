@@ -95,7 +95,10 @@ export const accountsSettingsUpdateSchema = z.object({
     )
     .strict()
     .optional(),
-  annual_turnover: rupeesField('Annual turnover').nullable().optional(),
+  // An emptied field (the screen's form sends '') is "not given", as null is.
+  annual_turnover: z
+    .preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), rupeesField('Annual turnover').nullable())
+    .optional(),
   einvoice_threshold: rupeesField('E-invoice threshold').optional(),
 });
 export type AccountsSettingsUpdate = z.infer<typeof accountsSettingsUpdateSchema>;
@@ -113,3 +116,38 @@ export const monthField = z
   );
 
 export const accountsExportQuery = z.object({ month: monthField });
+
+/** The GSTR-1 offline tool imports one CSV per section; each is a download of its own. */
+export const GSTR1_CSV_SECTIONS = ['b2b', 'b2cl', 'b2cs', 'cdnr', 'cdnur', 'exemp', 'hsn', 'docs'] as const;
+export type Gstr1CsvSection = (typeof GSTR1_CSV_SECTIONS)[number];
+
+export const gstr1CsvQuery = z.object({
+  month: monthField,
+  section: z.enum(GSTR1_CSV_SECTIONS, { error: `section must be one of ${GSTR1_CSV_SECTIONS.join(', ')}` }),
+});
+
+/** The month on the accountant's screen, in rupees: the same rows, and the same figures, as its files. */
+export const accountsSummarySchema = z.object({
+  month: z.string(),
+  /** The month's lab days, first and last. */
+  from: z.string(),
+  to: z.string(),
+  /** Bills made in the month and live at its end. */
+  bills: z.number().int(),
+  /** Their total: exempt + taxable + tax. */
+  sales: z.number(),
+  exempt: z.number(),
+  taxable: z.number(),
+  tax: z.number(),
+  receipts: z.number(),
+  refunds: z.number(),
+  /** Bills of earlier months cancelled in this one. */
+  credit_notes: z.number(),
+  /** Vouchers in the month's Tally file. */
+  vouchers: z.number().int(),
+  /** GST invoices to registered payers dated in the month. */
+  b2b_invoices: z.number().int(),
+  /** Whether the lab's turnover calls for e-invoicing (the IRN file is offered only then). */
+  einvoicing: z.boolean(),
+});
+export type AccountsSummary = z.infer<typeof accountsSummarySchema>;

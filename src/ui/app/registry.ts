@@ -4,6 +4,7 @@ import { NAV_GROUPS_ORDER, type ScreenDef } from '@/lib/screens';
 // Each feature declares its own screens. A new feature adds one line here; a new screen of an
 // existing feature touches only that feature's screens.ts.
 import { screens as account } from '@/features/account/screens';
+import { screens as accounts } from '@/features/accounts/screens';
 import { screens as audit } from '@/features/audit/screens';
 import { screens as auth } from '@/features/auth/screens';
 import { screens as autoverify } from '@/features/autoverify/screens';
@@ -54,6 +55,7 @@ export const SCREENS: readonly ScreenDef[] = [
   ...payments,
   ...invoices,
   ...centres,
+  ...accounts,
   ...samples,
   ...homeCollection,
   ...results,

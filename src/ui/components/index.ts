@@ -57,3 +57,4 @@ export { DateRangeFields, rangeIsBackwards, type DateRangeFieldsProps } from './
 export { NewPasswordFields, PersonNameFields, PhoneAndSpecialization } from './StaffFields';
 export { LabPasswordHint, PasswordRules, type PasswordRulesProps } from './PasswordRules';
 export { useRowDialogs } from './RowDialogs';
+export { MonthPicker, isPastMonth, previousMonth } from './MonthPicker';

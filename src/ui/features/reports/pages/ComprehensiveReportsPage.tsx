@@ -1,7 +1,17 @@
-import { Fragment, lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Download, FileText, Printer } from 'lucide-react';
 import { localDate } from '@shared/time';
-import { Button, Card, CardHeader, ErrorPanel, FormField, Input, LoadingState, PageHeader } from '@/components';
+import {
+  Button,
+  Card,
+  CardHeader,
+  ErrorPanel,
+  isPastMonth,
+  LoadingState,
+  MonthPicker,
+  PageHeader,
+  previousMonth,
+} from '@/components';
 import { useScreen } from '@/lib/screens';
 import { openPdf } from '@/lib/openPdf';
 import { useLabFormat } from '@/lib/format';
@@ -11,20 +21,13 @@ import { ReportTable, rowsText } from '../components/ReportView';
 
 const ReportChart = lazy(() => import('../components/ReportChart'));
 
-const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
-
-function lastMonth(today: string): string {
-  const [y, m] = today.split('-').map(Number) as [number, number];
-  return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`;
-}
-
 /** Comprehensive Reports: the monthly management report on screen and as one PDF. */
 export default function ComprehensiveReportsPage() {
   const screen = useScreen();
   const f = useLabFormat();
   const today = localDate(f.timeZone);
-  const [state, set] = useUrlState({ month: lastMonth(today) });
-  const valid = MONTH.test(state.month) && state.month <= today.slice(0, 7);
+  const [state, set] = useUrlState({ month: previousMonth(today) });
+  const valid = isPastMonth(state.month, today);
   const monthly = useMonthly(state.month, valid);
   const [open, setOpen] = useState<string | null>(null);
   const m = monthly.data;
@@ -66,28 +69,13 @@ export default function ComprehensiveReportsPage() {
           ) : undefined
         }
       />
-      <div className="mb-4 flex flex-wrap items-end gap-3">
-        <FormField label="Month" className="w-48" error={valid ? undefined : 'Choose a month up to this one'}>
-          <Input
-            type="month"
-            value={state.month}
-            max={today.slice(0, 7)}
-            onChange={(e) => set({ month: e.target.value })}
-          />
-        </FormField>
-        <p className="pb-2 text-[13px] text-slate-600">
-          {/* The command breaks only between its words and flags, never inside "--month". */}
-          Also from the command line:{' '}
-          <code className="rounded bg-slate-100 px-1">
-            {['lims report monthly', `--month ${state.month}`, '--out report.pdf'].map((part, i) => (
-              <Fragment key={part}>
-                {i > 0 && ' '}
-                <span className="whitespace-nowrap">{part}</span>
-              </Fragment>
-            ))}
-          </code>
-        </p>
-      </div>
+      <MonthPicker
+        month={state.month}
+        today={today}
+        onChange={(month) => set({ month })}
+        commandLabel="Also from the command line"
+        command={['lims report monthly', `--month ${state.month}`, '--out report.pdf']}
+      />
       {!valid ? null : monthly.isError ? (
         <ErrorPanel title="Error Loading Report" error={monthly.error} onRetry={() => void monthly.refetch()} />
       ) : !m ? (
