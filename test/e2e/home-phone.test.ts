@@ -210,4 +210,62 @@ describe('the phone app', () => {
     expect(cancelled.status).toBe('cancelled');
     expect(cancelled.sync_conflict).toContain('cancelled at the desk');
   });
+
+  it('keeps a code being typed through a redraw, refuses a short code on the phone, and lets go of an operation the lab refuses', async () => {
+    const visits = await bookVisits();
+    const page = shot(await app.signedInPage('/phone/index.html', app.users.collector!, MOBILE));
+    const c = card(page, visits[0]!.number);
+    await c.waitFor();
+
+    // A redraw (here a sync asked for by hand) while the code is half typed keeps what was typed.
+    await c.getByLabel('Visit code').fill('12');
+    await page.evaluate(() => window.dispatchEvent(new Event('online')));
+    await page.getByText('0 waiting').waitFor();
+    expect(await c.getByLabel('Visit code').inputValue()).toBe('12');
+    await c.getByRole('button', { name: 'Start visit' }).click();
+    await c.getByRole('alert').getByText('Enter the 6-digit visit code').waitFor();
+    await page.getByText('0 waiting').waitFor();
+
+    // The lab refuses the shape of the operation once: it leaves the queue with the lab's reason
+    // instead of holding every later operation on the phone.
+    let refusals = 0;
+    await page.route('**/api/home-visits/sync', (route) =>
+      refusals++
+        ? route.fallback()
+        : route.fulfill({
+            status: 400,
+            contentType: 'application/json',
+            body: JSON.stringify({
+              statusCode: 400,
+              code: 'VALIDATION_ERROR',
+              message: 'ops.0.otp: The visit code is 6 digits',
+              details: [{ path: 'ops.0.otp', message: 'The visit code is 6 digits' }],
+            }),
+          }),
+    );
+    await c.getByLabel('Visit code').fill(visits[0]!.otp);
+    await c.getByRole('button', { name: 'Start visit' }).click();
+    await c.getByRole('alert').getByText('Refused: The visit code is 6 digits').waitFor();
+    await page.getByText('0 waiting').waitFor();
+    await screenshot(page, 'home-phone-refused-390', { always: true, fullPage: true });
+    const refused = await app.database.db
+      .selectFrom('home_bookings')
+      .select('status')
+      .where('id', '=', visits[0]!.id)
+      .executeTakeFirstOrThrow();
+    expect(refused.status).toBe('booked');
+
+    // The next try goes through.
+    await c.getByLabel('Visit code').fill(visits[0]!.otp);
+    await c.getByRole('button', { name: 'Start visit' }).click();
+    await c.getByRole('button', { name: 'Tubes collected' }).waitFor();
+    await page.getByText('0 waiting').waitFor();
+    expect(await c.getByRole('alert').count()).toBe(0);
+    const started = await app.database.db
+      .selectFrom('home_bookings')
+      .select('status')
+      .where('id', '=', visits[0]!.id)
+      .executeTakeFirstOrThrow();
+    expect(started.status).toBe('started');
+  });
 });

@@ -46,7 +46,8 @@ async function api(method, url, body) {
     signal: AbortSignal.timeout(REQUEST_TIMEOUT),
   });
   const json = await res.json().catch(() => ({}));
-  if (!res.ok) throw Object.assign(new Error(json.message ?? `HTTP ${res.status}`), { status: res.status });
+  if (!res.ok)
+    throw Object.assign(new Error(json.message ?? `HTTP ${res.status}`), { status: res.status, details: json.details });
   return json;
 }
 
@@ -132,8 +133,10 @@ async function syncOnce() {
     const notes = (await kvGet('notes')) ?? {};
     for (const r of results) {
       const op = ops.find((o) => o.op_id === r.op_id);
-      if (op && r.outcome !== 'applied')
-        notes[op.booking_id] = `${r.outcome === 'conflict' ? 'Conflict' : 'Refused'}: ${r.message}`;
+      if (!op) continue;
+      // A later operation on the visit that went through makes an earlier refusal old news.
+      if (r.outcome === 'applied') delete notes[op.booking_id];
+      else notes[op.booking_id] = `${r.outcome === 'conflict' ? 'Conflict' : 'Refused'}: ${r.message}`;
     }
     await kvSet('notes', notes);
     await dequeue(results.map((r) => r.op_id));
@@ -141,10 +144,34 @@ async function syncOnce() {
   } catch (err) {
     // Signed out meanwhile: the queue stays on the phone until the phlebotomist signs in again.
     if (err.status === 401) return renderLogin();
+    // The server refused the shape of some operations (a phone on an older app, a bad value): those
+    // are taken off the queue with the reason on their visit, and the rest is sent at once. Kept,
+    // they would hold every other visit's operations on the phone for ever.
+    const bad = refusedOps(err, ops);
+    if (bad.length) {
+      const notes = (await kvGet('notes')) ?? {};
+      for (const { op, message } of bad) notes[op.booking_id] = `Refused: ${message}`;
+      await kvSet('notes', notes);
+      await dequeue(bad.map(({ op }) => op.op_id));
+      again = true;
+      return loadDay();
+    }
     // The network went again, or the server did not answer: the queue stays, and the phone tries again.
     if (navigator.onLine) retryLater();
   }
   return loadDay();
+}
+
+// The operations a 400 names by their place in the batch ("ops.3.otp"), with the server's words.
+function refusedOps(err, ops) {
+  if (err.status !== 400 || !Array.isArray(err.details)) return [];
+  const bad = new Map();
+  for (const d of err.details) {
+    const m = /^ops\.(\d+)(?:\.|$)/.exec(String(d.path ?? ''));
+    const op = m && ops[Number(m[1])];
+    if (op && !bad.has(op.op_id)) bad.set(op.op_id, { op, message: d.message });
+  }
+  return [...bad.values()];
 }
 
 function onOnline() {
@@ -241,11 +268,38 @@ async function render() {
   $net.className = navigator.onLine ? 'pill' : 'pill off';
   if (!day) return renderMessage(navigator.onLine ? 'Loading the day…' : 'Offline, and the day was never loaded.');
   const visits = day.visits.map((v) => local(v, ops));
+  const typed = typedValues();
   $main.innerHTML = `<div class="card"><div class="row" style="justify-content:space-between;margin:0">
     <span><strong>${visits.length}</strong> visit(s) on ${esc(day.date)} · <span id="queue-count">${ops.length}</span> waiting</span>
     <button class="secondary" data-act="sync" ${ops.length && navigator.onLine ? '' : 'disabled'}>Sync now</button></div>
     ${syncState(ops.length)}</div>
     ${visits.map((v) => visitCard(v, notes[v.id])).join('') || '<div class="card">No visits assigned for today.</div>'}`;
+  restoreTyped(typed);
+}
+
+// The screen is drawn again whenever the queue or the day changes (a sync finishing, the network
+// coming back), often while the phlebotomist is typing a code or a reference: what was typed, and
+// where the cursor was, stay as they were.
+function typedValues() {
+  const out = [];
+  for (const el of $main.querySelectorAll('article [data-field]')) {
+    if (el.value === el.defaultValue && el !== document.activeElement) continue;
+    out.push({
+      id: el.closest('article').dataset.id,
+      field: el.dataset.field,
+      value: el.value,
+      focused: el === document.activeElement,
+    });
+  }
+  return out;
+}
+function restoreTyped(typed) {
+  for (const t of typed) {
+    const el = $main.querySelector(`article[data-id="${t.id}"] [data-field="${t.field}"]`);
+    if (!el) continue;
+    el.value = t.value;
+    if (t.focused) el.focus();
+  }
 }
 
 async function position() {
@@ -257,6 +311,14 @@ async function position() {
       { timeout: 3000, maximumAge: 60000 },
     ),
   );
+}
+
+// The fields each action reads, cleared once it is queued.
+const USES = { start: ['otp'], pay: ['amount', 'reference'], refuse: ['reason'], fail: ['reason'] };
+
+function cardMessage(card, text) {
+  card.querySelector('.card-message')?.remove();
+  card.insertAdjacentHTML('beforeend', `<div class="conflict card-message" role="alert">${esc(text)}</div>`);
 }
 
 $main.addEventListener('click', async (e) => {
@@ -274,7 +336,10 @@ $main.addEventListener('click', async (e) => {
   );
   const base = { op_id: newId(), booking_id: id, at: new Date().toISOString() };
   if (act === 'arrive') await enqueue({ ...base, kind: 'arrive', ...(await position()) });
-  if (act === 'start') await enqueue({ ...base, kind: 'start', otp: field('otp') });
+  if (act === 'start') {
+    if (!/^\d{6}$/.test(field('otp'))) return cardMessage(card, 'Enter the 6-digit visit code from the patient’s SMS.');
+    await enqueue({ ...base, kind: 'start', otp: field('otp') });
+  }
   if (act === 'collect')
     await enqueue({
       ...base,
@@ -295,6 +360,11 @@ $main.addEventListener('click', async (e) => {
       kind: act,
       reason: field('reason') || (act === 'refuse' ? 'Patient refused' : 'Draw failed'),
     });
+  // What was typed for this action is spent: the next draw shows the card's own values again.
+  for (const n of USES[act] ?? []) {
+    const el = card.querySelector(`input[data-field="${n}"]`);
+    if (el) el.value = el.defaultValue;
+  }
   return navigator.onLine ? sync() : render();
 });
 
