@@ -80,54 +80,66 @@ function enteredBase(db: Db, organizationId: number) {
     .where('r.organization_id', '=', organizationId);
 }
 
+/**
+ * The list's columns in one order, each as the entered source (test_results) and the awaiting one
+ * (an ordered test with no result yet) read it: a UNION pairs columns by place, so both sides are
+ * built from this one list. The texts are constant SQL, never input.
+ */
+const LIST_COLUMNS: Record<keyof ListRow, [entered: string, awaiting: string]> = {
+  id: ['r.id', 'NULL'],
+  sample_id: ['r.sample_id', 'st.sample_id'],
+  test_id: ['r.test_id', 'st.test_id'],
+  patient_id: ['r.patient_id', 's.patient_id'],
+  first_name: ['p.first_name', 'p.first_name'],
+  last_name: ['p.last_name', 'p.last_name'],
+  patient_number: ['p.patient_code', 'p.patient_code'],
+  test_name: ['t.name', 't.name'],
+  test_code: ['t.code', 't.code'],
+  sample_number: ['s.sample_code', 's.sample_code'],
+  sample_barcode: ['s.barcode', 's.barcode'],
+  sample_bill_id: ['s.bill_id', 's.bill_id'],
+  sample_status: ['s.status', 's.status'],
+  result_value: ['r.result_value', 'NULL'],
+  unit: ['r.unit', 't.unit'],
+  normal_range: ['r.normal_range', 't.normal_range'],
+  flag: ['r.flag', 'NULL'],
+  status: ['r.status', `'pending'`],
+  is_critical: ['r.is_critical', '0'],
+  review_required: ['r.review_required', '0'],
+  amended: ['r.amended', '0'],
+  notes: ['r.notes', 'NULL'],
+  rejection_reason: ['r.rejection_reason', 'NULL'],
+  priority: ['s.priority', 's.priority'],
+  technician_id: ['r.technician_id', 'NULL'],
+  technician_name: [`(tu.first_name || ' ' || tu.last_name)`, 'NULL'],
+  entered_at: ['r.entered_at', 'NULL'],
+  verified_by: ['r.verified_by', 'NULL'],
+  verified_by_name: [`(vu.first_name || ' ' || vu.last_name)`, 'NULL'],
+  verified_at: ['r.verified_at', 'NULL'],
+  created_at: ['r.created_at', 'coalesce(s.collection_date, s.created_at)'],
+  updated_at: ['r.updated_at', 's.updated_at'],
+  reference_ranges: ['NULL', 't.reference_ranges'],
+  patient_gender: ['NULL', 'p.gender'],
+  patient_dob: ['NULL', 'p.date_of_birth'],
+  collection_date: ['s.collection_date', 's.collection_date'],
+  delta_failed: ['r.delta_failed', '0'],
+  previous_value: ['r.previous_value', 'NULL'],
+  previous_at: ['r.previous_at', 'NULL'],
+  calculated: ['r.calculated', '0'],
+  equipment_id: ['r.equipment_id', 'NULL'],
+  equipment_warning: ['r.equipment_warning', 'NULL'],
+  structured_value: ['r.structured_value', 'NULL'],
+  previous_verifier: ['r.previous_verifier', 'NULL'],
+  autoverified_by: ['r.autoverified_by', 'NULL'],
+};
+
+const listColumns = (side: 0 | 1) =>
+  (Object.keys(LIST_COLUMNS) as (keyof ListRow)[]).map((name) =>
+    sql.raw<ListRow[typeof name]>(LIST_COLUMNS[name][side]).as(name),
+  );
+
 function enteredSelect(q: ReturnType<typeof enteredBase>) {
-  return q.select([
-    sql<number | null>`r.id`.as('id'),
-    sql<number>`r.sample_id`.as('sample_id'),
-    sql<number>`r.test_id`.as('test_id'),
-    sql<number>`r.patient_id`.as('patient_id'),
-    sql<string>`p.first_name`.as('first_name'),
-    sql<string>`p.last_name`.as('last_name'),
-    sql<string>`p.patient_code`.as('patient_number'),
-    sql<string>`t.name`.as('test_name'),
-    sql<string>`t.code`.as('test_code'),
-    sql<string>`s.sample_code`.as('sample_number'),
-    sql<string | null>`s.barcode`.as('sample_barcode'),
-    sql<number | null>`s.bill_id`.as('sample_bill_id'),
-    sql<string>`s.status`.as('sample_status'),
-    sql<string | null>`r.result_value`.as('result_value'),
-    sql<string | null>`r.unit`.as('unit'),
-    sql<string | null>`r.normal_range`.as('normal_range'),
-    sql<string | null>`r.flag`.as('flag'),
-    sql<string>`r.status`.as('status'),
-    sql<number>`r.is_critical`.as('is_critical'),
-    sql<number>`r.review_required`.as('review_required'),
-    sql<number>`r.amended`.as('amended'),
-    sql<string | null>`r.notes`.as('notes'),
-    sql<string | null>`r.rejection_reason`.as('rejection_reason'),
-    sql<string>`s.priority`.as('priority'),
-    sql<number | null>`r.technician_id`.as('technician_id'),
-    fullName('tu').as('technician_name'),
-    sql<string | null>`r.entered_at`.as('entered_at'),
-    sql<number | null>`r.verified_by`.as('verified_by'),
-    fullName('vu').as('verified_by_name'),
-    sql<string | null>`r.verified_at`.as('verified_at'),
-    sql<string>`r.created_at`.as('created_at'),
-    sql<string>`r.updated_at`.as('updated_at'),
-    sql<string | null>`NULL`.as('reference_ranges'),
-    sql<string | null>`NULL`.as('patient_gender'),
-    sql<string | null>`NULL`.as('patient_dob'),
-    sql<string | null>`s.collection_date`.as('collection_date'),
-    sql<number>`r.delta_failed`.as('delta_failed'),
-    sql<string | null>`r.previous_value`.as('previous_value'),
-    sql<string | null>`r.previous_at`.as('previous_at'),
-    sql<number>`r.calculated`.as('calculated'),
-    sql<number | null>`r.equipment_id`.as('equipment_id'),
-    sql<string | null>`r.equipment_warning`.as('equipment_warning'),
-    sql<string | null>`r.structured_value`.as('structured_value'),
-    sql<string | null>`r.previous_verifier`.as('previous_verifier'),
-    sql<string | null>`r.autoverified_by`.as('autoverified_by'),
-  ]);
+  return q.select(listColumns(0));
 }
 
 export function awaitingBase(db: Db, organizationId: number) {
@@ -151,53 +163,7 @@ export function awaitingBase(db: Db, organizationId: number) {
 }
 
 function awaitingSelect(q: ReturnType<typeof awaitingBase>) {
-  return q.select([
-    sql<number | null>`NULL`.as('id'),
-    sql<number>`st.sample_id`.as('sample_id'),
-    sql<number>`st.test_id`.as('test_id'),
-    sql<number>`s.patient_id`.as('patient_id'),
-    sql<string>`p.first_name`.as('first_name'),
-    sql<string>`p.last_name`.as('last_name'),
-    sql<string>`p.patient_code`.as('patient_number'),
-    sql<string>`t.name`.as('test_name'),
-    sql<string>`t.code`.as('test_code'),
-    sql<string>`s.sample_code`.as('sample_number'),
-    sql<string | null>`s.barcode`.as('sample_barcode'),
-    sql<number | null>`s.bill_id`.as('sample_bill_id'),
-    sql<string>`s.status`.as('sample_status'),
-    sql<string | null>`NULL`.as('result_value'),
-    sql<string | null>`t.unit`.as('unit'),
-    sql<string | null>`t.normal_range`.as('normal_range'),
-    sql<string | null>`NULL`.as('flag'),
-    sql<string>`'pending'`.as('status'),
-    sql<number>`0`.as('is_critical'),
-    sql<number>`0`.as('review_required'),
-    sql<number>`0`.as('amended'),
-    sql<string | null>`NULL`.as('notes'),
-    sql<string | null>`NULL`.as('rejection_reason'),
-    sql<string>`s.priority`.as('priority'),
-    sql<number | null>`NULL`.as('technician_id'),
-    sql<string | null>`NULL`.as('technician_name'),
-    sql<string | null>`NULL`.as('entered_at'),
-    sql<number | null>`NULL`.as('verified_by'),
-    sql<string | null>`NULL`.as('verified_by_name'),
-    sql<string | null>`NULL`.as('verified_at'),
-    sql<string>`coalesce(s.collection_date, s.created_at)`.as('created_at'),
-    sql<string>`s.updated_at`.as('updated_at'),
-    sql<string | null>`t.reference_ranges`.as('reference_ranges'),
-    sql<string | null>`p.gender`.as('patient_gender'),
-    sql<string | null>`p.date_of_birth`.as('patient_dob'),
-    sql<string | null>`s.collection_date`.as('collection_date'),
-    sql<number>`0`.as('delta_failed'),
-    sql<string | null>`NULL`.as('previous_value'),
-    sql<string | null>`NULL`.as('previous_at'),
-    sql<number>`0`.as('calculated'),
-    sql<number | null>`NULL`.as('equipment_id'),
-    sql<string | null>`NULL`.as('equipment_warning'),
-    sql<string | null>`NULL`.as('structured_value'),
-    sql<string | null>`NULL`.as('previous_verifier'),
-    sql<string | null>`NULL`.as('autoverified_by'),
-  ]);
+  return q.select(listColumns(1));
 }
 
 /** Which sources a status/validation/critical filter can match, and the conditions on entered rows. */
