@@ -70,12 +70,7 @@ export function ProtectedLayout() {
   if (session.isError && session.data === undefined) {
     return (
       <div className="mx-auto max-w-xl p-6">
-        <ErrorPanel
-          title="Cannot Reach the Server"
-          error={session.error}
-          onRetry={() => void session.refetch()}
-          retrying={session.isFetching}
-        />
+        <ErrorPanel title="Cannot Reach the Server" query={session} />
       </div>
     );
   }

@@ -20,13 +20,7 @@ export function LabCountCards({
 }) {
   if (stats.isError) {
     return (
-      <ErrorPanel
-        title="Database Connection Error"
-        error={stats.error}
-        onRetry={() => void stats.refetch()}
-        retryLabel="Retry Connection"
-        className="mb-5"
-      />
+      <ErrorPanel title="Database Connection Error" query={stats} retryLabel="Retry Connection" className="mb-5" />
     );
   }
   return (

@@ -44,25 +44,40 @@ export function EmptyState({ title, hint, icon, action, className }: EmptyStateP
   );
 }
 
-export interface ErrorPanelProps {
-  /** The spec's panel title, e.g. "Database Connection Error", "Error Loading Bills". */
-  title: string;
-  /** The error (its message is shown) or a message. */
+/** A failed read the panel explains and retries (a TanStack query answers to this). */
+export interface FailedQuery {
   error: unknown;
-  onRetry?: () => void;
-  retryLabel?: string;
-  retrying?: boolean;
-  className?: string;
+  refetch: () => unknown;
+  isFetching?: boolean;
 }
 
-export function ErrorPanel({
-  title,
-  error,
-  onRetry,
-  retryLabel = 'Retry',
-  retrying = false,
-  className,
-}: ErrorPanelProps) {
+export type ErrorPanelProps = {
+  /** The spec's panel title, e.g. "Database Connection Error", "Error Loading Bills". */
+  title: string;
+  retryLabel?: string;
+  className?: string;
+} & (
+  | {
+      /** The error (its message is shown) or a message. */
+      error: unknown;
+      onRetry?: () => void;
+      retrying?: boolean;
+      query?: never;
+    }
+  | {
+      /** The query that failed: its error is shown and Retry reads it again. */
+      query: FailedQuery;
+      error?: never;
+      onRetry?: never;
+      retrying?: never;
+    }
+);
+
+export function ErrorPanel(props: ErrorPanelProps) {
+  const { title, retryLabel = 'Retry', className, query } = props;
+  const error = query ? query.error : props.error;
+  const onRetry = query ? () => void query.refetch() : props.onRetry;
+  const retrying = (query ? query.isFetching : props.retrying) ?? false;
   return (
     <div role="alert" className={cn('rounded-lg border border-red-200 bg-red-50 p-4 text-red-900', className)}>
       <div className="flex items-start gap-3">

@@ -74,7 +74,7 @@ function SystemStatus() {
         {health.isPending ? (
           <LoadingState text="Checking the server..." className="py-4" />
         ) : health.isError ? (
-          <ErrorPanel title="Server Unreachable" error={health.error} onRetry={() => void health.refetch()} />
+          <ErrorPanel title="Server Unreachable" query={health} />
         ) : (
           <dl className="grid gap-3 text-sm">
             <div className="flex items-center justify-between gap-2">

@@ -40,7 +40,7 @@ export default function TwoFactorPage() {
       {status.isPending ? (
         <LoadingState text="Loading two-factor sign-in..." />
       ) : status.isError ? (
-        <ErrorPanel title="Cannot load two-factor sign-in" error={status.error} onRetry={() => void status.refetch()} />
+        <ErrorPanel title="Cannot load two-factor sign-in" query={status} />
       ) : (
         <TwoFactorCard status={status.data} />
       )}

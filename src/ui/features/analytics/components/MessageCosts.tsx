@@ -52,7 +52,7 @@ export function MessageCosts() {
         description="Report links sent per month (UTC months) and their cost at the lab's price per message"
       />
       {q.isError ? (
-        <ErrorPanel title="Could not load message costs" error={q.error} onRetry={() => void q.refetch()} />
+        <ErrorPanel title="Could not load message costs" query={q} />
       ) : (
         <DataTable
           caption="Report message costs per month"

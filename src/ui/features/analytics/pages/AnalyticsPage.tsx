@@ -134,7 +134,7 @@ export default function AnalyticsPage() {
       </div>
       <SummaryCards label="Analytics figures" loading={q.isPending} error={q.error} cards={cards} />
       {q.isError ? (
-        <ErrorPanel title="Error Loading Analytics" error={q.error} onRetry={() => void q.refetch()} />
+        <ErrorPanel title="Error Loading Analytics" query={q} />
       ) : !a ? (
         <Card>
           <LoadingState text="Loading analytics..." />

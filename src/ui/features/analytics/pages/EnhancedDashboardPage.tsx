@@ -104,7 +104,7 @@ function LiveScreen() {
       )}
       <SummaryCards label="Today's figures" loading={q.isPending} error={q.error} cards={cards} />
       {q.isError && !live ? (
-        <ErrorPanel title="Error Loading Dashboard" error={q.error} onRetry={() => void q.refetch()} />
+        <ErrorPanel title="Error Loading Dashboard" query={q} />
       ) : !live ? (
         <Card>
           <LoadingState text="Loading the dashboard..." />

@@ -66,12 +66,7 @@ export default function ShadowComparisonPage() {
         </CardBody>
       </Card>
       {comparison.isError ? (
-        <ErrorPanel
-          title="Error Loading the Comparison"
-          error={comparison.error}
-          onRetry={() => void comparison.refetch()}
-          retryLabel="Retry"
-        />
+        <ErrorPanel title="Error Loading the Comparison" query={comparison} retryLabel="Retry" />
       ) : (
         <>
           <SummaryCards

@@ -75,7 +75,7 @@ export function DataScreen({
       {entities.isPending ? (
         <LoadingState text="Loading..." />
       ) : entities.isError ? (
-        <ErrorPanel title="Error Loading Data Types" error={entities.error} onRetry={() => void entities.refetch()} />
+        <ErrorPanel title="Error Loading Data Types" query={entities} />
       ) : (
         <>
           {children(ctx)}

@@ -43,7 +43,7 @@ export function ErrorsDialog({ job, onClose }: { job: DataJob | null; onClose: (
       {errors.isPending ? (
         <LoadingState text="Loading errors..." />
       ) : errors.isError ? (
-        <ErrorPanel title="Error Loading Errors" error={errors.error} onRetry={() => void errors.refetch()} />
+        <ErrorPanel title="Error Loading Errors" query={errors} />
       ) : (
         <>
           {data?.message && (

@@ -128,7 +128,7 @@ export function JobAnalytics({ scope, title }: { scope: Scope; title: string }) 
   const summary = useJobSummary(scope);
   const s = summary.data;
   if (summary.isError)
-    return <ErrorPanel title="Error Loading Analytics" error={summary.error} onRetry={() => void summary.refetch()} />;
+    return <ErrorPanel title="Error Loading Analytics" query={summary} />;
   if (!s) return null;
   const errorRate = s.rows_checked ? Math.round((s.row_errors / s.rows_checked) * 1000) / 10 : null;
   return (

@@ -58,11 +58,7 @@ export function DoctorAnalyticsPanels({ from, to, onRangeChange }: DoctorAnalyti
           <CardBody className="text-[13px] text-slate-700">The From date is after the To date.</CardBody>
         </Card>
       ) : analytics.isError ? (
-        <ErrorPanel
-          title="Error Loading Doctor Analytics"
-          error={analytics.error}
-          onRetry={() => void analytics.refetch()}
-        />
+        <ErrorPanel title="Error Loading Doctor Analytics" query={analytics} />
       ) : !data ? (
         <Card>
           <LoadingState text="Loading doctor analytics..." />

@@ -58,13 +58,7 @@ export const HistoryPanel = forwardRef<HTMLDivElement, HistoryPanelProps>(functi
         />
         {history.isPending && <LoadingState text="Loading patient data..." />}
         {history.isError && (
-          <ErrorPanel
-            title="Database Connection Error"
-            error={history.error}
-            onRetry={() => void history.refetch()}
-            retryLabel="Retry Connection"
-            className="m-4"
-          />
+          <ErrorPanel title="Database Connection Error" query={history} retryLabel="Retry Connection" className="m-4" />
         )}
         {h && (
           <Tabs

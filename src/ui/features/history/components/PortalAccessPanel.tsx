@@ -136,13 +136,7 @@ export function PortalAccessPanel({ patient }: { patient: Patient }) {
       />
       <div className="px-4 py-3 text-sm">
         {status.isPending && <p className="text-slate-600">Checking portal access...</p>}
-        {status.isError && (
-          <ErrorPanel
-            title="Could not check portal access"
-            error={status.error}
-            onRetry={() => void status.refetch()}
-          />
-        )}
+        {status.isError && <ErrorPanel title="Could not check portal access" query={status} />}
         {status.data &&
           (hasPin ? (
             <p className="flex flex-wrap items-center gap-2 text-slate-700">

@@ -122,7 +122,7 @@ function DayBoardScreen() {
       {board.isPending ? (
         <LoadingState text="Loading the day..." />
       ) : board.isError ? (
-        <ErrorPanel title="Error Loading the Day Board" error={board.error} onRetry={() => void board.refetch()} />
+        <ErrorPanel title="Error Loading the Day Board" query={board} />
       ) : !b || b.areas.length === 0 ? (
         <EmptyState
           title="No visits on this day"

@@ -105,13 +105,7 @@ function SettingsScreen() {
               hint="Set the slots, and how many visits each can take, before the first booking."
             />
           ) : calendar.isError ? (
-            <ErrorPanel
-              className="m-4"
-              title="Error Loading the Calendar"
-              error={calendar.error}
-              onRetry={() => void calendar.refetch()}
-              retrying={calendar.isFetching}
-            />
+            <ErrorPanel className="m-4" title="Error Loading the Calendar" query={calendar} />
           ) : (
             <LoadingState text="Loading the calendar..." />
           )}

@@ -53,7 +53,7 @@ export default function ReportAnalytics() {
           {q.isPending ? (
             <LoadingState text="Loading report analytics..." />
           ) : q.isError ? (
-            <ErrorPanel title="Error Loading Report Analytics" error={q.error} onRetry={() => void q.refetch()} />
+            <ErrorPanel title="Error Loading Report Analytics" query={q} />
           ) : table ? (
             <PerDayTable a={a!} />
           ) : (

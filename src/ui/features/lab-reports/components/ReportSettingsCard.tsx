@@ -21,7 +21,7 @@ export function ReportSettingsCard({ canManage }: { canManage: boolean }) {
         {q.isPending ? (
           <LoadingState text="Loading report settings..." />
         ) : q.isError ? (
-          <ErrorPanel title="Error Loading Report Settings" error={q.error} onRetry={() => void q.refetch()} />
+          <ErrorPanel title="Error Loading Report Settings" query={q} />
         ) : (
           <SettingsForm initial={q.data} canManage={canManage} />
         )}

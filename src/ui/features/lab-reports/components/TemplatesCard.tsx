@@ -42,7 +42,7 @@ export function TemplatesCard({ canManage }: { canManage: boolean }) {
         {q.isPending ? (
           <LoadingState text="Loading templates..." />
         ) : q.isError ? (
-          <ErrorPanel title="Error Loading Templates" error={q.error} onRetry={() => void q.refetch()} />
+          <ErrorPanel title="Error Loading Templates" query={q} />
         ) : (
           <ul className="grid gap-2">
             {q.data.map((t) => (

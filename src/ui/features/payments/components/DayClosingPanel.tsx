@@ -103,11 +103,7 @@ export function DayClosingPanel() {
             <Input type="date" value={date} max={today} onChange={(e) => setDate(e.target.value)} />
           </FormField>
           {closing.isError ? (
-            <ErrorPanel
-              title="Error Loading the Closing"
-              error={closing.error}
-              onRetry={() => void closing.refetch()}
-            />
+            <ErrorPanel title="Error Loading the Closing" query={closing} />
           ) : !c ? (
             <LoadingState text="Loading the day's collections..." />
           ) : (

@@ -151,7 +151,7 @@ function RevenueScreen() {
         cards={cards}
       />
       {daily.isError ? (
-        <ErrorPanel title="Error Loading Revenue" error={daily.error} onRetry={() => void daily.refetch()} />
+        <ErrorPanel title="Error Loading Revenue" query={daily} />
       ) : !daily.data ? (
         <Card>
           <LoadingState text="Loading revenue..." />

@@ -34,15 +34,7 @@ function States<T>({
   children: (rows: T[]) => ReactNode;
 }) {
   if (q.isPending) return <LoadingState text={loading} />;
-  if (q.isError)
-    return (
-      <ErrorPanel
-        title="Could not load your records"
-        error={q.error}
-        onRetry={() => void q.refetch()}
-        className="m-4"
-      />
-    );
+  if (q.isError) return <ErrorPanel title="Could not load your records" query={q} className="m-4" />;
   if (!q.data?.length) return <EmptyState title={empty.title} hint={empty.hint} icon={empty.icon} />;
   return <>{children(q.data)}</>;
 }

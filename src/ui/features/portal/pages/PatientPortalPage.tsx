@@ -245,7 +245,7 @@ export default function PatientPortalPage() {
   if (me.isError) {
     return (
       <main className="mx-auto max-w-md p-4 pt-16">
-        <ErrorPanel title="Could not reach the patient portal" error={me.error} onRetry={() => void me.refetch()} />
+        <ErrorPanel title="Could not reach the patient portal" query={me} />
       </main>
     );
   }

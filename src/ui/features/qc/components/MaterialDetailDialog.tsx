@@ -139,12 +139,7 @@ export function MaterialDetailDialog({
         {runs.isPending ? (
           <LoadingState text="Loading QC runs..." />
         ) : runs.isError ? (
-          <ErrorPanel
-            title="Error Loading QC Runs"
-            error={runs.error}
-            onRetry={() => void runs.refetch()}
-            retryLabel="Retry"
-          />
+          <ErrorPanel title="Error Loading QC Runs" query={runs} retryLabel="Retry" />
         ) : runs.data.runs.length === 0 ? (
           <EmptyState
             title="No QC runs recorded yet"

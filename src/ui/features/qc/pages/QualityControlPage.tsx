@@ -110,13 +110,7 @@ function QualityControl({ canManage, title, subtitle }: { canManage: boolean; ti
       />
 
       {summary.isError ? (
-        <ErrorPanel
-          title="Error Loading QC Summary"
-          error={summary.error}
-          onRetry={() => void summary.refetch()}
-          retryLabel="Retry"
-          className="mb-5"
-        />
+        <ErrorPanel title="Error Loading QC Summary" query={summary} retryLabel="Retry" className="mb-5" />
       ) : (
         <SummaryCards
           loading={summary.isPending}

@@ -98,11 +98,7 @@ export default function DeliverySettingsPage() {
       {saved.isPending ? (
         <LoadingState />
       ) : saved.isError ? (
-        <ErrorPanel
-          title="Cannot load the report delivery settings"
-          error={saved.error}
-          onRetry={() => void saved.refetch()}
-        />
+        <ErrorPanel title="Cannot load the report delivery settings" query={saved} />
       ) : (
         <SettingsForm key={JSON.stringify(saved.data)} saved={saved.data} />
       )}

@@ -206,7 +206,7 @@ export function ReportView({
       </div>
       <div className="grid gap-4 p-4">
         {q.isError ? (
-          <ErrorPanel title="Error Loading Report" error={q.error} onRetry={() => void q.refetch()} />
+          <ErrorPanel title="Error Loading Report" query={q} />
         ) : !r ? (
           <LoadingState text="Running report..." />
         ) : (

@@ -77,7 +77,7 @@ export default function ComprehensiveReportsPage() {
         command={['lims report monthly', `--month ${state.month}`, '--out report.pdf']}
       />
       {!valid ? null : monthly.isError ? (
-        <ErrorPanel title="Error Loading Report" error={monthly.error} onRetry={() => void monthly.refetch()} />
+        <ErrorPanel title="Error Loading Report" query={monthly} />
       ) : !m ? (
         <Card>
           <LoadingState text="Preparing the monthly report..." />

@@ -163,11 +163,7 @@ export default function ReportsPage() {
             }
           />
           {catalogue.isError ? (
-            <ErrorPanel
-              title="Error Loading Reports"
-              error={catalogue.error}
-              onRetry={() => void catalogue.refetch()}
-            />
+            <ErrorPanel title="Error Loading Reports" query={catalogue} />
           ) : !c ? (
             <LoadingState text={period ? 'Loading reports...' : 'Choose a valid date range'} />
           ) : c.reports.length === 0 ? (

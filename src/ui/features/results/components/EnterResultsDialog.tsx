@@ -160,12 +160,7 @@ export function EnterResultsDialog({ open, onOpenChange, sampleId: initial = nul
       ) : sheet.isPending ? (
         <LoadingState text="Loading the sample's tests..." />
       ) : sheet.isError ? (
-        <ErrorPanel
-          title="Error Loading Test Results"
-          error={sheet.error}
-          onRetry={() => void sheet.refetch()}
-          retryLabel="Retry"
-        />
+        <ErrorPanel title="Error Loading Test Results" query={sheet} retryLabel="Retry" />
       ) : (
         <>
           {s!.all_verified && (

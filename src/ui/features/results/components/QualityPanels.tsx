@@ -17,7 +17,7 @@ export function QualityPanels() {
           {q.isPending ? (
             <LoadingState text="Loading quality metrics..." />
           ) : q.isError ? (
-            <ErrorPanel title="Error Loading Quality Metrics" error={q.error} onRetry={() => void q.refetch()} />
+            <ErrorPanel title="Error Loading Quality Metrics" query={q} />
           ) : (
             <dl className="grid grid-cols-2 gap-3 text-[13px]">
               <Metric

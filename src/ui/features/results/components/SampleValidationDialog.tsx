@@ -47,7 +47,7 @@ export function SampleValidationDialog({
       {sheet.isPending ? (
         <LoadingState text="Loading the sample's results..." />
       ) : sheet.isError ? (
-        <ErrorPanel title="Could not load the sample" error={sheet.error} onRetry={() => void sheet.refetch()} />
+        <ErrorPanel title="Could not load the sample" query={sheet} />
       ) : (
         <div className="overflow-x-auto">
           <table className="w-full text-[13px]">

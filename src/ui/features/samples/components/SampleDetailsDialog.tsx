@@ -72,7 +72,7 @@ export function SampleDetailsDialog({
       {q.isPending ? (
         <LoadingState text="Loading sample..." />
       ) : q.isError ? (
-        <ErrorPanel title="Could not load the sample" error={q.error} onRetry={() => void q.refetch()} />
+        <ErrorPanel title="Could not load the sample" query={q} />
       ) : s ? (
         <div className="grid gap-5">
           <dl className="grid grid-cols-2 gap-x-4 gap-y-3 sm:grid-cols-3">

@@ -228,7 +228,7 @@ export default function SetupWizardPage() {
   if (status.isError) {
     return (
       <Shell>
-        <ErrorPanel title="Cannot Reach the Server" error={status.error} onRetry={() => void status.refetch()} />
+        <ErrorPanel title="Cannot Reach the Server" query={status} />
       </Shell>
     );
   }

@@ -46,7 +46,7 @@ export function AuthState({ showRaw = false }: { showRaw?: boolean }) {
         {session.isPending ? (
           <LoadingState text="Checking the session..." />
         ) : session.isError ? (
-          <ErrorPanel title="Cannot Reach the Server" error={session.error} onRetry={() => void session.refetch()} />
+          <ErrorPanel title="Cannot Reach the Server" query={session} />
         ) : (
           <dl className="text-[13px]">
             <Item label="Status">

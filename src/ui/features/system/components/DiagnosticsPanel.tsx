@@ -66,7 +66,7 @@ export function DiagnosticsPanel() {
         {diag.isPending ? (
           <LoadingState text="Loading diagnostics..." />
         ) : diag.isError ? (
-          <ErrorPanel title="Diagnostics Unavailable" error={diag.error} onRetry={() => void diag.refetch()} />
+          <ErrorPanel title="Diagnostics Unavailable" query={diag} />
         ) : (
           <dl className="grid gap-x-8 text-[13px] md:grid-cols-2">
             <div>

@@ -167,8 +167,7 @@ function Loaded<T extends { updatedAt: string | null }>({
   children: (saved: T) => ReactNode;
 }) {
   if (query.isPending) return <LoadingState />;
-  if (query.isError || !query.data)
-    return <ErrorPanel title={`Cannot load the ${what}`} error={query.error} onRetry={() => void query.refetch()} />;
+  if (query.isError || !query.data) return <ErrorPanel title={`Cannot load the ${what}`} query={query} />;
   return <>{children(query.data)}</>;
 }
 

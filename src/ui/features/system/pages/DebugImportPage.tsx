@@ -161,13 +161,7 @@ export default function DebugImportPage() {
     <>
       <PageHeader title={screen.title} subtitle={screen.subtitle} />
       {counts.isError ? (
-        <ErrorPanel
-          title="Database Connection Error"
-          error={counts.error}
-          onRetry={() => void counts.refetch()}
-          retryLabel="Retry Connection"
-          className="mb-5"
-        />
+        <ErrorPanel title="Database Connection Error" query={counts} retryLabel="Retry Connection" className="mb-5" />
       ) : (
         <section aria-label="Record counts" className="mb-5 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5">
           <CountCards defs={COUNT_CARDS} counts={counts.data?.counts} loading={counts.isPending} />

@@ -65,8 +65,7 @@ export default function SettingsPage() {
 function SettingsForm() {
   const saved = useSettings();
   if (saved.isPending) return <LoadingState />;
-  if (saved.isError)
-    return <ErrorPanel title="Cannot load the settings" error={saved.error} onRetry={() => void saved.refetch()} />;
+  if (saved.isError) return <ErrorPanel title="Cannot load the settings" query={saved} />;
   return <SettingsEditor saved={saved.data} />;
 }
 

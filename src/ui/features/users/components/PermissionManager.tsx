@@ -31,12 +31,7 @@ export function PermissionManager() {
       ) : matrix.isError ? (
         <>
           <Header />
-          <ErrorPanel
-            title="Could not load the permissions"
-            error={matrix.error}
-            onRetry={() => void matrix.refetch()}
-            className="m-4"
-          />
+          <ErrorPanel title="Could not load the permissions" query={matrix} className="m-4" />
         </>
       ) : (
         <Editor matrix={matrix.data} />

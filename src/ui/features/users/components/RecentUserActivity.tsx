@@ -43,12 +43,7 @@ export function RecentUserActivity({ nameOf }: { nameOf: (id: string | null) => 
       {activity.isPending ? (
         <LoadingState text="Loading activity..." className="py-6" />
       ) : activity.isError ? (
-        <ErrorPanel
-          title="Could not load activity"
-          error={activity.error}
-          onRetry={() => void activity.refetch()}
-          className="m-4"
-        />
+        <ErrorPanel title="Could not load activity" query={activity} className="m-4" />
       ) : activity.data.length === 0 ? (
         <EmptyState title="No user activity yet" hint="Creating, editing and deactivating accounts shows up here." />
       ) : (

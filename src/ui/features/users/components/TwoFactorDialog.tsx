@@ -39,7 +39,7 @@ export function TwoFactorDialog({ user, onClose }: { user: User | null; onClose:
       {status.isPending ? (
         <LoadingState />
       ) : status.isError ? (
-        <ErrorPanel title="Cannot load two-factor sign-in" error={status.error} onRetry={() => void status.refetch()} />
+        <ErrorPanel title="Cannot load two-factor sign-in" query={status} />
       ) : enabled ? (
         <div className="grid gap-3 text-sm text-slate-700">
           <p className="flex flex-wrap items-center gap-2">

@@ -48,12 +48,7 @@ export function UserManagementSettings() {
       {settings.isPending ? (
         <LoadingState text="Loading settings..." className="py-8" />
       ) : settings.isError ? (
-        <ErrorPanel
-          title="Cannot load the settings"
-          error={settings.error}
-          onRetry={() => void settings.refetch()}
-          className="m-4"
-        />
+        <ErrorPanel title="Cannot load the settings" query={settings} className="m-4" />
       ) : (
         <Form saved={settings.data} />
       )}

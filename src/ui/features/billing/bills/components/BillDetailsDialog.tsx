@@ -211,7 +211,7 @@ export function BillDetailsDialog({ bill: row, onOpenChange, canPay }: BillDetai
           )}
 
           {detail.isError ? (
-            <ErrorPanel title="Error Loading Bill" error={detail.error} onRetry={() => void detail.refetch()} />
+            <ErrorPanel title="Error Loading Bill" query={detail} />
           ) : !bill.items ? (
             <LoadingState text="Loading bill details..." />
           ) : (

@@ -16,7 +16,7 @@ export function BillReports({ billId }: { billId: number }) {
         Reports
       </h3>
       {reports.isError ? (
-        <ErrorPanel title="Error Loading Reports" error={reports.error} onRetry={() => void reports.refetch()} />
+        <ErrorPanel title="Error Loading Reports" query={reports} />
       ) : !reports.data ? (
         <LoadingState text="Loading reports..." />
       ) : reports.data.length === 0 ? (

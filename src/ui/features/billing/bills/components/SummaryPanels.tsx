@@ -23,7 +23,7 @@ function Figures({
   cards: (s: BillSummary | undefined) => SummaryCardItem[];
 }) {
   if (summary.isError) {
-    return <ErrorPanel {...error} error={summary.error} onRetry={() => void summary.refetch()} className="mb-5" />;
+    return <ErrorPanel {...error} query={summary} className="mb-5" />;
   }
   return <SummaryCards loading={summary.isPending} cards={cards(summary.data)} />;
 }
