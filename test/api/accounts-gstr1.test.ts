@@ -4,7 +4,7 @@ import { createPatient, uniqueWord } from './support.js';
 import { systemActor } from '../../src/core/context.js';
 import { localDate } from '../../src/shared/time.js';
 import { gstr1 } from '../../src/core/accounts/gstr1.js';
-import { gstr1Csv } from '../../src/core/accounts/gstr1-csv.js';
+import { accountsExport } from '../../src/core/accounts/service.js';
 import { einvoiceDocuments } from '../../src/core/accounts/einvoice.js';
 import { updateAccountsSettings } from '../../src/core/accounts/settings.js';
 import type { Bill } from '../../src/shared/schemas/bills.js';
@@ -15,6 +15,86 @@ import type { Invoice } from '../../src/shared/schemas/invoices.js';
  * place and rate, exempt values in the nil table, every line in the HSN/SAC summary, credit notes
  * as CDNR; the figures equal the invoice register and the bills. IRN JSON only for taxed B2B invoices.
  */
+/** The offline tool's sheet headers (its Excel template and CSV import), as decisions.md cites them. */
+const OFFLINE_TOOL_HEADERS: Record<string, string[]> = {
+  b2b: [
+    'GSTIN/UIN of Recipient',
+    'Receiver Name',
+    'Invoice Number',
+    'Invoice date',
+    'Invoice Value',
+    'Place Of Supply',
+    'Reverse Charge',
+    'Applicable % of Tax Rate',
+    'Invoice Type',
+    'E-Commerce GSTIN',
+    'Rate',
+    'Taxable Value',
+    'Cess Amount',
+  ],
+  b2cl: [
+    'Invoice Number',
+    'Invoice date',
+    'Invoice Value',
+    'Place Of Supply',
+    'Applicable % of Tax Rate',
+    'Rate',
+    'Taxable Value',
+    'Cess Amount',
+    'E-Commerce GSTIN',
+  ],
+  b2cs: [
+    'Type',
+    'Place Of Supply',
+    'Applicable % of Tax Rate',
+    'Rate',
+    'Taxable Value',
+    'Cess Amount',
+    'E-Commerce GSTIN',
+  ],
+  cdnr: [
+    'GSTIN/UIN of Recipient',
+    'Receiver Name',
+    'Note Number',
+    'Note Date',
+    'Note Type',
+    'Place Of Supply',
+    'Reverse Charge',
+    'Note Supply Type',
+    'Note Value',
+    'Applicable % of Tax Rate',
+    'Rate',
+    'Taxable Value',
+    'Cess Amount',
+  ],
+  cdnur: [
+    'UR Type',
+    'Note Number',
+    'Note Date',
+    'Note Type',
+    'Place Of Supply',
+    'Note Value',
+    'Applicable % of Tax Rate',
+    'Rate',
+    'Taxable Value',
+    'Cess Amount',
+  ],
+  exemp: ['Description', 'Nil Rated Supplies', 'Exempted(other than nil rated/non GST supply)', 'Non-GST Supplies'],
+  hsn: [
+    'HSN',
+    'Description',
+    'UQC',
+    'Total Quantity',
+    'Total Value',
+    'Rate',
+    'Taxable Value',
+    'Integrated Tax Amount',
+    'Central Tax Amount',
+    'State/UT Tax Amount',
+    'Cess Amount',
+  ],
+  docs: ['Nature of Document', 'Sr. No. From', 'Sr. No. To', 'Total Number', 'Cancelled'],
+};
 let lab: TestLab;
 let cbc: number;
 let facial: number;
@@ -143,10 +223,25 @@ describe('GSTR-1', () => {
       ['9993', 0],
       ['999722', 12],
     ]);
-    const csv = gstr1Csv(g);
-    expect(csv.b2b.trim().split('\r\n')).toHaveLength(1 + docs.reduce((s, d) => s + d.itms.length, 0));
+    const files = await accountsExport(lab.database.db, systemActor(lab.organizationId), 'gstr1-csv', month);
+    const csv = Object.fromEntries(files.map((f) => [f.name.replace(/^gstr1-\d{4}-\d{2}-|\.csv$/g, ''), f.body]));
+    expect(csv.b2b!.trim().split('\r\n')).toHaveLength(1 + docs.reduce((s, d) => s + d.itms.length, 0));
     expect(csv.b2cs).toContain('29-Karnataka');
     expect(csv.hsn).toContain('999722');
+    // A B2B row names its recipient as the invoice does.
+    const ka = register.find((i) => i.recipient_gstin === '29AAACI1111K1Z2')!;
+    expect(csv.b2b).toContain(`29AAACI1111K1Z2,${ka.recipient_name},${ka.invoice_number},`);
+  });
+
+  it('writes each CSV sheet with the GST offline tool’s column headers, in its order', async () => {
+    const files = await accountsExport(lab.database.db, systemActor(lab.organizationId), 'gstr1-csv', month);
+    const header = (s: string) =>
+      files
+        .find((f) => f.name === `gstr1-${month}-${s}.csv`)!
+        .body.replace(/^\uFEFF/, '')
+        .split('\r\n')[0];
+    for (const [section, columns] of Object.entries(OFFLINE_TOOL_HEADERS))
+      expect(header(section), section).toBe(columns.join(','));
   });
 
   it('gives IRN-ready JSON only above the turnover threshold, and never for a bill of supply', async () => {

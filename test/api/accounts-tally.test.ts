@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLab, type TestLab } from '../helpers.js';
 import { buildRichLab, type RichLab } from './rich-lab.js';
 import { createPatient } from './support.js';
+import { shiftBill } from './accounts-support.js';
 import { systemActor } from '../../src/core/context.js';
 import { addDays, localDate, startOfLocalDayUtc } from '../../src/shared/time.js';
 import { tallyExport, tallyVouchers } from '../../src/core/accounts/tally.js';
@@ -21,27 +22,8 @@ let rich: RichLab;
 const today = localDate('Asia/Kolkata');
 const LEDGERS = Object.fromEntries(LEDGER_KEYS.map((k) => [k, `ACME ${k.toUpperCase()} A/c`]));
 
-/** Moves a bill and its ledger rows back by `days`, as if made then (the rollups' triggers mark the days). */
-async function backdate(billId: number, days: number) {
-  const db = lab.database.db;
-  const shift = (iso: string) => new Date(Date.parse(iso) - days * 86_400_000).toISOString();
-  const b = await db.selectFrom('bills').select(['created_at']).where('id', '=', billId).executeTakeFirstOrThrow();
-  await db
-    .updateTable('bills')
-    .set({ created_at: shift(b.created_at) })
-    .where('id', '=', billId)
-    .execute();
-  for (const p of await db
-    .selectFrom('payments')
-    .select(['id', 'created_at', 'value_date'])
-    .where('bill_id', '=', billId)
-    .execute())
-    await db
-      .updateTable('payments')
-      .set({ created_at: shift(p.created_at), value_date: p.value_date ? addDays(p.value_date, -days) : null })
-      .where('id', '=', p.id)
-      .execute();
-}
+/** Moves a bill and its ledger rows back by `days`, as if made then. */
+const backdate = (billId: number, days: number) => shiftBill(lab.database.db, billId, -days * 86_400_000);
 
 const months: string[] = [];
 

@@ -65,11 +65,49 @@ describe('lims export for the accountant', () => {
     );
   });
 
+  it('writes valid empty files for a month with no rows', async () => {
+    const empty = '2024-02';
+    const out = join(tempDir(), 'empty.xml');
+    const t = await limsInProcess(['--data-dir', dir, 'export', 'tally', '--month', empty, '--out', out]);
+    expect(t.code, t.stderr).toBe(0);
+    const xml = readFileSync(out, 'utf8');
+    expect(xml).toMatch(/<ENVELOPE>[\s\S]*<REQUESTDATA>[\s\S]*<\/REQUESTDATA>[\s\S]*<\/ENVELOPE>\s*$/);
+    expect(xml).not.toContain('<VOUCHER');
+    const g = await limsInProcess(['--data-dir', dir, 'export', 'gstr1', '--month', empty]);
+    expect(g.code, g.stderr).toBe(0);
+    expect(JSON.parse(g.stdout)).toMatchObject({ fp: '022024', b2b: [], b2cl: [], b2cs: [], cdnr: [], cdnur: [] });
+    const folder = join(tempDir(), 'empty-sheets');
+    const c = await limsInProcess([
+      '--data-dir',
+      dir,
+      'export',
+      'gstr1',
+      '--month',
+      empty,
+      '--format',
+      'csv',
+      '--out',
+      folder,
+    ]);
+    expect(c.code, c.stderr).toBe(0);
+    // Every sheet is its header line alone (exemp keeps its four fixed rows at nothing).
+    for (const s of ['b2b', 'b2cl', 'b2cs', 'cdnr', 'cdnur', 'hsn', 'docs'])
+      expect(
+        readFileSync(join(folder, `gstr1-${empty}-${s}.csv`), 'utf8')
+          .trim()
+          .split('\r\n'),
+        s,
+      ).toHaveLength(1);
+  });
+
   it('refuses a bad flag or value with exit 2, naming the flag and the value', async () => {
     const cases: [string[], RegExp][] = [
       [['tally'], /--month is required/],
       [['tally', '--month', '2026-13'], /--month: 2026-13 is not a month/],
       [['gstr1', '--month', 'nov'], /--month: nov/],
+      [['gstr1', '--month', '2026-11-05'], /--month: 2026-11-05/],
+      [['einvoice', '--month', month, '--where', 'gstin=29'], /--where gstin=29/],
+      [['gstr1', '--month', month, '--format', 'xlsx'], /--format xlsx/],
       [['tally', '--month', month, '--from', '2026-11-01'], /--from 2026-11-01/],
       [['tally', '--month', month, '--format', 'json'], /--format json/],
       [['gstr1', '--month', month, '--format', 'csv'], /--format csv: give --out/],

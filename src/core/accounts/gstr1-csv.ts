@@ -5,8 +5,10 @@ import type { Gstr1 } from './gstr1.js';
 
 /**
  * GSTR-1 as the offline tool's CSV sheets (b2b, b2cl, b2cs, cdnr, cdnur, exemp, hsn, docs), with its
- * column names: one row per invoice (or note) and rate, a place of supply as "29-Karnataka", dates
- * dd-mm-yyyy.
+ * column names in its order: the tool refuses a sheet whose headers differ, and works the tax out
+ * itself from the rate and taxable value, so the invoice and note sheets carry no tax amounts (the
+ * HSN sheet does). One row per invoice (or note) and rate, a place of supply as "29-Karnataka",
+ * dates dd-mm-yyyy; `names` are the recipients' names by GSTIN (the JSON has no place for them).
  */
 const pos = (code: string | null) => (code ? `${code}-${GST_STATES[code] ?? ''}` : '');
 const DOC_LABELS: Record<number, string> = { 1: 'Invoices for outward supply', 5: 'Credit Note' };
@@ -28,40 +30,40 @@ interface Doc {
   itms: Item[];
 }
 
-export function gstr1Csv(g: Gstr1): Record<Gstr1CsvSection, string> {
+export function gstr1Csv(g: Gstr1, names: Record<string, string> = {}): Record<Gstr1CsvSection, string> {
   const docs = (list: { ctin: string; inv?: unknown[]; nt?: unknown[] }[]) =>
     list.flatMap((r) => ((r.inv ?? r.nt) as Doc[]).flatMap((d) => d.itms.map((it) => ({ ctin: r.ctin, d, it }))));
   return {
     b2b:
       csvHeader([
         'GSTIN/UIN of Recipient',
+        'Receiver Name',
         'Invoice Number',
         'Invoice date',
         'Invoice Value',
         'Place Of Supply',
         'Reverse Charge',
+        'Applicable % of Tax Rate',
         'Invoice Type',
+        'E-Commerce GSTIN',
         'Rate',
         'Taxable Value',
-        'Integrated Tax Amount',
-        'Central Tax Amount',
-        'State/UT Tax Amount',
         'Cess Amount',
       ]) +
       csvRows(
         docs(g.b2b).map(({ ctin, d, it }) => [
           ctin,
+          names[ctin] ?? '',
           d.inum!,
           d.idt!,
           d.val,
           pos(d.pos),
           'N',
+          '',
           'Regular B2B',
+          '',
           it.itm_det.rt,
           it.itm_det.txval,
-          it.itm_det.iamt,
-          it.itm_det.camt,
-          it.itm_det.samt,
           0,
         ]),
       ),
@@ -88,16 +90,16 @@ export function gstr1Csv(g: Gstr1): Record<Gstr1CsvSection, string> {
       csvHeader([
         'Type',
         'Place Of Supply',
+        'Applicable % of Tax Rate',
         'Rate',
         'Taxable Value',
-        'Integrated Tax',
-        'Central Tax',
-        'State/UT Tax',
         'Cess Amount',
-      ]) + csvRows(g.b2cs.map((s) => ['OE', pos(s.pos), s.rt, s.txval, s.iamt, s.camt, s.samt, 0])),
+        'E-Commerce GSTIN',
+      ]) + csvRows(g.b2cs.map((s) => ['OE', pos(s.pos), '', s.rt, s.txval, 0, ''])),
     cdnr:
       csvHeader([
         'GSTIN/UIN of Recipient',
+        'Receiver Name',
         'Note Number',
         'Note Date',
         'Note Type',
@@ -105,16 +107,15 @@ export function gstr1Csv(g: Gstr1): Record<Gstr1CsvSection, string> {
         'Reverse Charge',
         'Note Supply Type',
         'Note Value',
+        'Applicable % of Tax Rate',
         'Rate',
         'Taxable Value',
-        'Integrated Tax Amount',
-        'Central Tax Amount',
-        'State/UT Tax Amount',
         'Cess Amount',
       ]) +
       csvRows(
         docs(g.cdnr).map(({ ctin, d, it }) => [
           ctin,
+          names[ctin] ?? '',
           d.nt_num!,
           d.nt_dt!,
           'C',
@@ -122,11 +123,9 @@ export function gstr1Csv(g: Gstr1): Record<Gstr1CsvSection, string> {
           'N',
           'Regular B2B',
           d.val,
+          '',
           it.itm_det.rt,
           it.itm_det.txval,
-          it.itm_det.iamt,
-          it.itm_det.camt,
-          it.itm_det.samt,
           0,
         ]),
       ),
@@ -164,11 +163,12 @@ export function gstr1Csv(g: Gstr1): Record<Gstr1CsvSection, string> {
         'Description',
         'Nil Rated Supplies',
         'Exempted(other than nil rated/non GST supply)',
-        'Non-GST supplies',
+        'Non-GST Supplies',
       ]) + csvRows(g.nil.inv.map((n) => [NIL_LABELS[n.sply_ty] ?? n.sply_ty, 0, n.expt_amt, 0])),
     hsn:
       csvHeader([
         'HSN',
+        'Description',
         'UQC',
         'Total Quantity',
         'Total Value',
@@ -179,7 +179,9 @@ export function gstr1Csv(g: Gstr1): Record<Gstr1CsvSection, string> {
         'State/UT Tax Amount',
         'Cess Amount',
       ]) +
-      csvRows(g.hsn.data.map((h) => [h.hsn_sc, 'OTH-OTHERS', h.qty, h.val, h.rt, h.txval, h.iamt, h.camt, h.samt, 0])),
+      csvRows(
+        g.hsn.data.map((h) => [h.hsn_sc, '', 'OTH-OTHERS', h.qty, h.val, h.rt, h.txval, h.iamt, h.camt, h.samt, 0]),
+      ),
     docs:
       csvHeader(['Nature of Document', 'Sr. No. From', 'Sr. No. To', 'Total Number', 'Cancelled']) +
       csvRows(

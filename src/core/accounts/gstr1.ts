@@ -28,6 +28,11 @@ const taxOf = (l: Line): Tax => ({
 const taxedItems = (lines: Line[]) => itemsByRate(lines.map((l) => ({ rate: l.rate_percent, tax: taxOf(l) })));
 
 export async function gstr1(db: Db, organizationId: number, month: string) {
+  return (await gstr1WithNames(db, organizationId, month)).g;
+}
+
+/** GSTR-1 and its registered recipients' names by GSTIN (the CSV sheets name them; the JSON cannot). */
+export async function gstr1WithNames(db: Db, organizationId: number, month: string) {
   const { w, labDay } = await monthWindow(db, organizationId, month);
   const lab = await labSettings(db, organizationId);
   const labState = lab.gstStateCode ?? stateOfGstin(lab.gstin);
@@ -85,7 +90,8 @@ export async function gstr1(db: Db, organizationId: number, month: string) {
     ]);
   }
 
-  return {
+  const names = Object.fromEntries([...issued, ...notes].map((i) => [i.recipient_gstin!, i.recipient_name]));
+  const g = {
     gstin: lab.gstin ?? '',
     fp: `${month.slice(5, 7)}${month.slice(0, 4)}`,
     b2b: [...b2b].map(([ctin, inv]) => ({ ctin, inv })),
@@ -103,5 +109,6 @@ export async function gstr1(db: Db, organizationId: number, month: string) {
       b2c.cdnur.map((n) => n.nt_num),
     ),
   };
+  return { g, names };
 }
 export type Gstr1 = Awaited<ReturnType<typeof gstr1>>;

@@ -3,7 +3,7 @@ import type { Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import type { AccountExportKind, Gstr1CsvSection } from '../../shared/schemas/accounts.js';
 import { tallyExport } from './tally.js';
-import { gstr1 } from './gstr1.js';
+import { gstr1WithNames } from './gstr1.js';
 import { gstr1Csv } from './gstr1-csv.js';
 import { einvoiceDocuments } from './einvoice.js';
 
@@ -37,11 +37,11 @@ export async function accountsExport(
     const docs = await einvoiceDocuments(db, org, month);
     files = [{ name: `einvoice-${month}.json`, type: 'application/json', body: `${JSON.stringify(docs, null, 2)}\n` }];
   } else {
-    const g = await gstr1(db, org, month);
+    const { g, names } = await gstr1WithNames(db, org, month);
     files =
       kind === 'gstr1'
         ? [{ name: `gstr1-${month}.json`, type: 'application/json', body: `${JSON.stringify(g, null, 2)}\n` }]
-        : Object.entries(gstr1Csv(g))
+        : Object.entries(gstr1Csv(g, names))
             .filter(([s]) => section === undefined || s === section)
             .map(([s, body]) => ({ name: `gstr1-${month}-${s}.csv`, type: 'text/csv; charset=utf-8', body }));
   }
