@@ -214,10 +214,13 @@ describe('GSTR-1', () => {
     expect(nil.INTRAB2C).toBe(
       b2c.reduce((s, b) => s + cents(b.final_amount) - cents(b.tax_amount), 0) - cents(g.b2cs[0]!.txval),
     );
-    // HSN: every supply of the month, once.
+    // HSN: every supply of the month, once, net of the month's credit notes (the Maharashtra invoice,
+    // issued and cancelled this month, nets to nothing).
     const hsnVal = g.hsn.data.reduce((s, h) => s + cents(h.val), 0);
     expect(hsnVal).toBe(
-      b2bInvoicesAll.reduce((s, i) => s + cents(i.total), 0) + b2c.reduce((s, b) => s + cents(b.final_amount), 0),
+      b2bInvoicesAll.reduce((s, i) => s + cents(i.total), 0) -
+        cents(mh.total) +
+        b2c.reduce((s, b) => s + cents(b.final_amount), 0),
     );
     expect(g.hsn.data.map((h) => [h.hsn_sc, h.rt])).toEqual([
       ['9993', 0],

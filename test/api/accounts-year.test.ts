@@ -190,16 +190,23 @@ describe('a year of the accountant’s months', () => {
         tax: sum(b2c, (b) => b.tax) - sum(b2cOut, (b) => b.tax),
       });
 
-      // Exempt: the invoices' exempt values (bills of supply included) and the B2C bills' rest.
+      // Exempt: the invoices' exempt values (bills of supply included) less the month's credit notes',
+      // and the B2C bills' rest.
       const nil = Object.fromEntries(g.nil.inv.map((n) => [n.sply_ty, cents(n.expt_amt)]));
-      expect((nil.INTRAB2B ?? 0) + (nil.INTRB2B ?? 0), month).toBe(sum(issued, (i) => cents(i.exempt)));
+      expect((nil.INTRAB2B ?? 0) + (nil.INTRB2B ?? 0), month).toBe(
+        sum(issued, (i) => cents(i.exempt)) - sum(noted, (i) => cents(i.exempt)),
+      );
       expect((nil.INTRAB2C ?? 0) + (nil.INTRB2C ?? 0), month).toBe(
         sum(b2c, (b) => b.exempt) - sum(b2cOut, (b) => b.exempt),
       );
-      // HSN/SAC: every supply of the month once, at its value and tax.
+      // HSN/SAC: every supply of the month once, at its value and tax, net of the month's credit notes
+      // (an invoice cancelled and its bills invoiced again count once).
       const hsnVal = sum(g.hsn.data, (h) => cents(h.val));
       expect(hsnVal, month).toBe(
-        sum(issued, (i) => cents(i.total)) + sum(b2c, (b) => b.final) - sum(b2cOut, (b) => b.final),
+        sum(issued, (i) => cents(i.total)) -
+          sum(noted, (i) => cents(i.total)) +
+          sum(b2c, (b) => b.final) -
+          sum(b2cOut, (b) => b.final),
       );
       // Documents issued: every bill made in the month, cancelled ones counted as such, and the invoices.
       const outward = g.doc_issue.doc_det.find((d) => d.doc_num === 1)!.docs;

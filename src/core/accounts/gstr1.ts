@@ -44,16 +44,23 @@ export async function gstr1WithNames(db: Db, organizationId: number, month: stri
   const linesOf = (inv: Invoice) => lines.filter((l) => l.invoice_id === inv.id);
   const sums = new Gstr1Sums();
 
-  // B2B: each invoice with its taxed items; its exempt lines to nil (inter-state when its place differs).
-  const b2b = new Map<string, unknown[]>();
-  for (const inv of issued) {
+  // Every line of an invoice reaches the HSN/SAC summary, its exempt lines the nil table (inter-state
+  // when its place differs); a credit note takes its invoice's lines off both, as a cancelled B2C
+  // bill does, so an invoice cancelled and its bills invoiced again are counted once.
+  const post = (inv: Invoice, sign: 1 | -1) => {
     const ls = linesOf(inv);
     const inter = !!labState && !!inv.place_of_supply && inv.place_of_supply !== labState;
     for (const l of ls) {
-      if (l.rate_percent === 0) sums.nil[inter ? 'INTRB2B' : 'INTRAB2B'] += l.taxable_paise;
-      sums.toHsn(l.sac_code, l.rate_percent, l.qty, taxOf(l));
+      if (l.rate_percent === 0) sums.nil[inter ? 'INTRB2B' : 'INTRAB2B'] += sign * l.taxable_paise;
+      sums.toHsn(l.sac_code, l.rate_percent, l.qty, taxOf(l), sign);
     }
-    const itms = taxedItems(ls);
+    return ls;
+  };
+
+  // B2B: each invoice with its taxed items.
+  const b2b = new Map<string, unknown[]>();
+  for (const inv of issued) {
+    const itms = taxedItems(post(inv, 1));
     if (itms.length === 0) continue;
     b2b.set(inv.recipient_gstin!, [
       ...(b2b.get(inv.recipient_gstin!) ?? []),
@@ -73,7 +80,7 @@ export async function gstr1WithNames(db: Db, organizationId: number, month: stri
 
   const cdnr = new Map<string, unknown[]>();
   for (const inv of notes) {
-    const itms = taxedItems(linesOf(inv));
+    const itms = taxedItems(post(inv, -1));
     if (itms.length === 0) continue;
     cdnr.set(inv.recipient_gstin!, [
       ...(cdnr.get(inv.recipient_gstin!) ?? []),
