@@ -99,21 +99,25 @@ export async function testDistribution(db: Db, organizationId: number, from: str
     .execute();
 }
 
-/** Entered results not yet verified (the verification backlog), oldest first. */
-export async function awaitingVerification(db: Db, organizationId: number, limit: number) {
-  const base = db
-    .selectFrom('test_results as r')
-    .where('r.organization_id', '=', organizationId)
-    // A literal, so the planner can use the partial index of waiting results (migration 31).
-    .where(sql<boolean>`r.status = 'completed'`);
-  const total = await base.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
-  const rows = await base
+function resultsOfLab(db: Db, organizationId: number) {
+  return db.selectFrom('test_results as r').where('r.organization_id', '=', organizationId);
+}
+
+/**
+ * A live list of results: how many match in all, and the oldest `limit` of them (by entry) with
+ * their sample and test. The two live lists of results differ only in which results they hold.
+ */
+async function oldestResults(matching: ReturnType<typeof resultsOfLab>, limit: number) {
+  const total = await matching.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+  const rows = await matching
     .innerJoin('samples as s', 's.id', 'r.sample_id')
     .innerJoin('tests as t', 't.id', 'r.test_id')
     .select([
       'r.id',
       's.sample_code',
       't.name as test_name',
+      'r.result_value',
+      'r.unit',
       sql<string>`coalesce(r.entered_at, r.created_at)`.as('entered_at'),
       'r.is_critical',
     ])
@@ -124,34 +128,27 @@ export async function awaitingVerification(db: Db, organizationId: number, limit
   return { total: Number(total.n), rows };
 }
 
+/** Entered results not yet verified (the verification backlog), oldest first. */
+export function awaitingVerification(db: Db, organizationId: number, limit: number) {
+  return oldestResults(
+    // A literal, so the planner can use the partial index of waiting results (migration 31).
+    resultsOfLab(db, organizationId).where(sql<boolean>`r.status = 'completed'`),
+    limit,
+  );
+}
+
 /** Critical results (not rejected) with no call logged: the NABL "not yet notified" list, oldest first. */
-export async function criticalNotCalled(db: Db, organizationId: number, limit: number) {
-  const base = db
-    .selectFrom('test_results as r')
-    .where('r.organization_id', '=', organizationId)
-    // A literal, so the planner can use the partial index of critical results (migration 30).
-    .where(sql<boolean>`r.is_critical = 1`)
-    .where('r.status', '<>', 'rejected')
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('critical_calls as c').select('c.id').whereRef('c.result_id', '=', 'r.id'))),
-    );
-  const total = await base.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
-  const rows = await base
-    .innerJoin('samples as s', 's.id', 'r.sample_id')
-    .innerJoin('tests as t', 't.id', 'r.test_id')
-    .select([
-      'r.id',
-      's.sample_code',
-      't.name as test_name',
-      'r.result_value',
-      'r.unit',
-      sql<string>`coalesce(r.entered_at, r.created_at)`.as('entered_at'),
-    ])
-    .orderBy(sql`coalesce(r.entered_at, r.created_at)`)
-    .orderBy('r.id')
-    .limit(limit)
-    .execute();
-  return { total: Number(total.n), rows };
+export function criticalNotCalled(db: Db, organizationId: number, limit: number) {
+  return oldestResults(
+    resultsOfLab(db, organizationId)
+      // A literal, so the planner can use the partial index of critical results (migration 30).
+      .where(sql<boolean>`r.is_critical = 1`)
+      .where('r.status', '<>', 'rejected')
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('critical_calls as c').select('c.id').whereRef('c.result_id', '=', 'r.id'))),
+      ),
+    limit,
+  );
 }
 
 /** Samples registered or collected in [from, to), by status. */

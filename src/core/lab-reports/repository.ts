@@ -1,6 +1,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
+import { samplesWithPatient } from '../db/joins.js';
 import type { LabReportStatus } from '../../shared/schemas/lab-reports.js';
 import type { ReportSettingsTable, ReportTemplatesTable } from './tables.js';
 import { verifierName } from '../../shared/schemas/results.js';
@@ -24,37 +25,33 @@ const ENTERED = sql.raw(`('completed','verified')`);
 
 /** One row per sample with the counts its status is computed from. */
 function counted(db: Db, organizationId: number) {
-  return db
-    .selectFrom('samples as s')
-    .innerJoin('patients as p', 'p.id', 's.patient_id')
-    .where('s.organization_id', '=', organizationId)
-    .select([
-      's.id',
-      's.sample_code',
-      's.barcode',
-      's.status as sample_status',
-      's.patient_id',
-      's.created_at',
-      's.collection_date',
-      's.reported_at',
-      'p.first_name',
-      'p.last_name',
-      'p.patient_code',
-      // The list's day: collection (else registration while not collected), as its From/To filter reads.
-      sql<string>`coalesce(s.collection_date, s.created_at)`.as('listed_at'),
-      sql<number>`(SELECT count(*) FROM sample_tests st WHERE st.sample_id = s.id)`.as('ordered'),
-      sql<number>`(SELECT count(*) FROM test_results r WHERE r.sample_id = s.id AND r.status IN ${ENTERED})`.as(
-        'entered',
-      ),
-      sql<number>`(SELECT count(*) FROM test_results r WHERE r.sample_id = s.id AND r.status = 'verified')`.as(
-        'verified',
-      ),
-      sql<number>`(SELECT count(*) FROM test_results r WHERE r.sample_id = s.id AND r.is_critical = 1 AND r.status IN ${ENTERED})`.as(
-        'critical',
-      ),
-      sql<number>`(SELECT count(*) FROM test_results r WHERE r.sample_id = s.id AND r.is_critical = 1 AND r.status IN ${ENTERED}
+  return samplesWithPatient(db, organizationId).select([
+    's.id',
+    's.sample_code',
+    's.barcode',
+    's.status as sample_status',
+    's.patient_id',
+    's.created_at',
+    's.collection_date',
+    's.reported_at',
+    'p.first_name',
+    'p.last_name',
+    'p.patient_code',
+    // The list's day: collection (else registration while not collected), as its From/To filter reads.
+    sql<string>`coalesce(s.collection_date, s.created_at)`.as('listed_at'),
+    sql<number>`(SELECT count(*) FROM sample_tests st WHERE st.sample_id = s.id)`.as('ordered'),
+    sql<number>`(SELECT count(*) FROM test_results r WHERE r.sample_id = s.id AND r.status IN ${ENTERED})`.as(
+      'entered',
+    ),
+    sql<number>`(SELECT count(*) FROM test_results r WHERE r.sample_id = s.id AND r.status = 'verified')`.as(
+      'verified',
+    ),
+    sql<number>`(SELECT count(*) FROM test_results r WHERE r.sample_id = s.id AND r.is_critical = 1 AND r.status IN ${ENTERED})`.as(
+      'critical',
+    ),
+    sql<number>`(SELECT count(*) FROM test_results r WHERE r.sample_id = s.id AND r.is_critical = 1 AND r.status IN ${ENTERED}
         AND NOT EXISTS (SELECT 1 FROM critical_calls c WHERE c.result_id = r.id))`.as('critical_uncalled'),
-    ]);
+  ]);
 }
 
 const STATUS_SQL = sql<LabReportStatus>`CASE

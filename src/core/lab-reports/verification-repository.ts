@@ -1,12 +1,11 @@
 import type { Db } from '../db/connection.js';
+import { samplesWithPatient } from '../db/joins.js';
 
 /** What the public check of a printed report reads: the sample head and its verified tests. */
 
 /** What the public verification page shows of a sample (the caller has checked the signature). */
 export function verificationHead(db: Db, organizationId: number, sampleId: number) {
-  return db
-    .selectFrom('samples as s')
-    .innerJoin('patients as p', 'p.id', 's.patient_id')
+  return samplesWithPatient(db, organizationId)
     .innerJoin('organizations as o', 'o.id', 's.organization_id')
     .select([
       's.id',
@@ -17,7 +16,6 @@ export function verificationHead(db: Db, organizationId: number, sampleId: numbe
       'p.last_name',
       'o.name as lab_name',
     ])
-    .where('s.organization_id', '=', organizationId)
     .where('s.id', '=', sampleId)
     .executeTakeFirst();
 }

@@ -2,8 +2,7 @@ import type { Db } from '../db/connection.js';
 import { PossibleDuplicateError } from '../errors.js';
 import { similarNames } from '../../shared/name-key.js';
 import type { PatientCandidate } from '../../shared/schemas/patients.js';
-import { ageOn } from '../../shared/age.js';
-import type { PatientRow } from './mappers.js';
+import { patientIdentity, type PatientRow } from './mappers.js';
 import { lastBilled, likelySamePeople } from './merge-repository.js';
 
 /** Birth dates this many days apart or less are a close age (two years: ages told at the desk are rough). */
@@ -58,16 +57,7 @@ export async function likelyDuplicates(
     offered.map((m) => m.row.id),
   );
   return offered.map(({ row: r, on }) => ({
-    id: r.id,
-    patient_id: r.patient_code,
-    title: r.title,
-    first_name: r.first_name,
-    last_name: r.last_name,
-    date_of_birth: r.date_of_birth,
-    dob_estimated: r.dob_estimated === 1,
-    age: ageOn(r.date_of_birth, today),
-    gender: r.gender,
-    phone: r.phone,
+    ...patientIdentity(r, today),
     last_visit: last.get(r.id) ?? null,
     matched_on: on,
   }));

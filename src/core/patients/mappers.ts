@@ -5,8 +5,11 @@ import type { Patient } from '../../shared/schemas/patients.js';
 
 export type PatientRow = Selectable<PatientsTable>;
 
-/** The API's patient; `today` is the lab's date (labToday), on which the age is counted. */
-export function toPatient(r: PatientRow, today: string): Patient {
+/**
+ * Who the patient is, as every view of a patient names them (the record, a possible duplicate):
+ * `today` is the lab's date (labToday), on which the age is counted.
+ */
+export function patientIdentity(r: PatientRow, today: string) {
   return {
     id: r.id,
     patient_id: r.patient_code,
@@ -16,9 +19,16 @@ export function toPatient(r: PatientRow, today: string): Patient {
     date_of_birth: r.date_of_birth,
     dob_estimated: r.dob_estimated === 1,
     age: ageOn(r.date_of_birth, today),
-    age_text: formatAge(r.date_of_birth, today),
     gender: r.gender,
     phone: r.phone,
+  };
+}
+
+/** The API's patient; `today` is the lab's date (labToday), on which the age is counted. */
+export function toPatient(r: PatientRow, today: string): Patient {
+  return {
+    ...patientIdentity(r, today),
+    age_text: formatAge(r.date_of_birth, today),
     email: r.email,
     address: r.address,
     city: r.city,

@@ -1,4 +1,7 @@
-import { WESTGARD_RULES, passRate, type QcStatus, type WestgardRule } from '../../shared/westgard.js';
+import type { Insertable } from 'kysely';
+import { WESTGARD_RULES, passRate, type QcStatus, type RunVerdict, type WestgardRule } from '../../shared/westgard.js';
+import type { Actor } from '../context.js';
+import type { QcRunsTable } from './tables.js';
 import {
   QC_CONTROL_TYPES,
   roundQc,
@@ -10,6 +13,46 @@ import {
 import type { QcMaterialListRow, QcMaterialRow, QcRunListRow } from './repository.js';
 
 const DAY_MS = 86_400_000;
+
+/** One control level's value as measured in a run, with the run's verdict and who did it where. */
+export interface MeasuredLevel {
+  materialId: number;
+  testId: number;
+  value: number;
+  zScore: number;
+  verdict: RunVerdict;
+  comments: string | null;
+  performedAt: Date;
+  createdAt: string;
+  runKey: string;
+  machine: { id: number; warning: string | null } | null;
+}
+
+/**
+ * The row of a new QC run level: a run of one material and a run of a test's levels store the
+ * same thing (the levels of one run share `runKey`), and a new row is never overridden yet.
+ */
+export function newRunRow(actor: Actor, l: MeasuredLevel): Insertable<QcRunsTable> {
+  return {
+    organization_id: actor.organizationId,
+    material_id: l.materialId,
+    value: l.value,
+    z_score: l.zScore,
+    status: l.verdict.status,
+    rules: JSON.stringify(l.verdict.rules),
+    comments: l.comments,
+    performed_by: actor.userId,
+    performed_at: l.performedAt.toISOString(),
+    created_at: l.createdAt,
+    run_key: l.runKey,
+    test_id: l.testId,
+    override_reason: null,
+    overridden_by: null,
+    overridden_at: null,
+    equipment_id: l.machine?.id ?? null,
+    equipment_warning: l.machine?.warning ?? null,
+  };
+}
 
 /** Whole days from `today` to `ymd` (both YYYY-MM-DD, calendar days, no time zone involved). */
 export function daysBetween(today: string, ymd: string): number {

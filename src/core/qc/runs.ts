@@ -18,7 +18,7 @@ import {
   testQcRules,
   type QcMaterialRow,
 } from './repository.js';
-import { materialStatus, toRun } from './mappers.js';
+import { materialStatus, newRunRow, toRun } from './mappers.js';
 import { CLOCK_SKEW_MS, labCalendar, RULE_WINDOW } from './service.js';
 import { rulesOfTest } from './rules.js';
 import { qcTestStatus } from './gate.js';
@@ -82,25 +82,21 @@ export async function recordTestRun(
     const machine = input.equipment_id ? await equipmentForEntry(trx, actor.organizationId, input.equipment_id) : null;
     const out: number[] = [];
     for (const [i, { m, value }] of levels.entries()) {
-      const row = await insertRunRow(trx, {
-        organization_id: actor.organizationId,
-        material_id: m.id,
-        value,
-        z_score: current[i]!,
-        status: verdict.status,
-        rules: JSON.stringify(verdict.rules),
-        comments: input.comments ?? null,
-        performed_by: actor.userId,
-        performed_at: performedAt.toISOString(),
-        created_at: nowIso(),
-        run_key: runKey,
-        test_id: test.id,
-        override_reason: null,
-        overridden_by: null,
-        overridden_at: null,
-        equipment_id: machine?.id ?? null,
-        equipment_warning: machine?.warning ?? null,
-      });
+      const row = await insertRunRow(
+        trx,
+        newRunRow(actor, {
+          materialId: m.id,
+          testId: test.id,
+          value,
+          zScore: current[i]!,
+          verdict,
+          comments: input.comments ?? null,
+          performedAt,
+          createdAt: nowIso(),
+          runKey,
+          machine,
+        }),
+      );
       out.push(row.id);
     }
     await writeAudit(trx, actor, {

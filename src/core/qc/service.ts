@@ -39,7 +39,7 @@ import {
   deleteMaterialRow,
   insertRunRow,
 } from './repository.js';
-import { labDate, materialStatus, toMaterial, toRun } from './mappers.js';
+import { labDate, materialStatus, newRunRow, toMaterial, toRun } from './mappers.js';
 
 /** 12-x, the longest rule, reads the new run and the eleven before it. */
 export const RULE_WINDOW = 12;
@@ -262,25 +262,21 @@ export async function recordRun(
       await rulesOfTest(trx, actor.organizationId, m.test_id),
     );
     const machine = input.equipment_id ? await equipmentForEntry(trx, actor.organizationId, input.equipment_id) : null;
-    const row = await insertRunRow(trx, {
-      organization_id: actor.organizationId,
-      material_id: materialId,
-      value: input.value,
-      z_score: zs[0]!,
-      status: verdict.status,
-      rules: JSON.stringify(verdict.rules),
-      comments: input.comments ?? null,
-      performed_by: actor.userId,
-      performed_at: performedAt.toISOString(),
-      created_at: nowIso(),
-      run_key: randomUUID(),
-      test_id: m.test_id,
-      override_reason: null,
-      overridden_by: null,
-      overridden_at: null,
-      equipment_id: machine?.id ?? null,
-      equipment_warning: machine?.warning ?? null,
-    });
+    const row = await insertRunRow(
+      trx,
+      newRunRow(actor, {
+        materialId,
+        testId: m.test_id,
+        value: input.value,
+        zScore: zs[0]!,
+        verdict,
+        comments: input.comments ?? null,
+        performedAt,
+        createdAt: nowIso(),
+        runKey: randomUUID(),
+        machine,
+      }),
+    );
     await writeAudit(trx, actor, {
       action: 'create',
       entity: 'qc_run',

@@ -1,6 +1,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { CriticalCallsTable, ResultAmendmentsTable, TestResultsTable } from './tables.js';
+import { PATIENT_OF_SAMPLE, samplesWithPatient } from '../db/joins.js';
 
 /**
  * SQL of result entry, calculation, verification, critical calls and sample completion (the list
@@ -50,9 +51,7 @@ export function orderedTests(db: Db, sampleId: number): Promise<TestRules[]> {
 
 /** The sample with its patient, as result entry and the entry sheet need it. */
 export function sampleForEntry(db: Db, organizationId: number, sampleId: number) {
-  return db
-    .selectFrom('samples as s')
-    .innerJoin('patients as p', 'p.id', 's.patient_id')
+  return samplesWithPatient(db, organizationId)
     .select([
       's.id',
       's.sample_code',
@@ -63,13 +62,8 @@ export function sampleForEntry(db: Db, organizationId: number, sampleId: number)
       's.collection_date',
       's.location',
       's.patient_id',
-      'p.first_name',
-      'p.last_name',
-      'p.patient_code',
-      'p.gender',
-      'p.date_of_birth',
+      ...PATIENT_OF_SAMPLE,
     ])
-    .where('s.organization_id', '=', organizationId)
     .where('s.id', '=', sampleId)
     .executeTakeFirst();
 }
@@ -187,9 +181,7 @@ export function uncalledCriticals(db: Db, sampleId: number) {
 
 /** The report's head: sample, patient, the bill's doctor and what is still due on the bill. */
 export function reportHead(db: Db, organizationId: number, sampleId: number) {
-  return db
-    .selectFrom('samples as s')
-    .innerJoin('patients as p', 'p.id', 's.patient_id')
+  return samplesWithPatient(db, organizationId)
     .leftJoin('bills as b', 'b.id', 's.bill_id')
     .leftJoin('users as d', 'd.id', 'b.doctor_id')
     .select([
@@ -205,11 +197,7 @@ export function reportHead(db: Db, organizationId: number, sampleId: number) {
       's.released_at',
       's.receipt_condition',
       's.patient_id',
-      'p.first_name',
-      'p.last_name',
-      'p.patient_code',
-      'p.gender',
-      'p.date_of_birth',
+      ...PATIENT_OF_SAMPLE,
       'p.phone',
       'd.title as doctor_title',
       'd.first_name as doctor_first_name',
@@ -219,7 +207,6 @@ export function reportHead(db: Db, organizationId: number, sampleId: number) {
       'b.final_amount_paise',
       'b.paid_paise',
     ])
-    .where('s.organization_id', '=', organizationId)
     .where('s.id', '=', sampleId)
     .executeTakeFirst();
 }

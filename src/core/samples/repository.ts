@@ -2,18 +2,16 @@ import { minutesBetween } from '../db/dialect.js';
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { CollectionLocationsTable, SampleStatusHistoryTable, SamplesTable } from './tables.js';
 import type { Db } from '../db/connection.js';
+import { samplesWithPatient } from '../db/joins.js';
 import type { Sample, SampleHistoryEntry, SampleListQuery, SampleTestRef } from '../../shared/schemas/samples.js';
 import { DEFAULT_COLLECTION_LOCATIONS, sampleEta } from '../../shared/samples.js';
 
 export function samplesQuery(db: Db, organizationId: number) {
-  return db
-    .selectFrom('samples as s')
-    .innerJoin('patients as p', 'p.id', 's.patient_id')
+  return samplesWithPatient(db, organizationId)
     .leftJoin('users as c', 'c.id', 's.collector_id')
     .leftJoin('bills as b', 'b.id', 's.bill_id')
     .leftJoin('samples as ro', 'ro.id', 's.recollect_of')
-    .leftJoin('samples as ra', 'ra.recollect_of', 's.id')
-    .where('s.organization_id', '=', organizationId);
+    .leftJoin('samples as ra', 'ra.recollect_of', 's.id');
 }
 
 type SamplesQuery = ReturnType<typeof samplesQuery>;

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
+import { samplesWithPatient } from '../db/joins.js';
 
 /** SQL of the samples' import and export: look-ups by natural key and the export's pages. */
 
@@ -39,14 +40,11 @@ export function sampleExportPage(
   organizationId: number,
   f: { afterId: number; limit: number; fromIso?: string; beforeIso?: string },
 ) {
-  let q = db
-    .selectFrom('samples as s')
-    .innerJoin('patients as p', 'p.id', 's.patient_id')
+  let q = samplesWithPatient(db, organizationId)
     .leftJoin('users as c', 'c.id', 's.collector_id')
     .leftJoin('bills as b', 'b.id', 's.bill_id')
     .selectAll('s')
     .select(['p.patient_code', 'p.first_name', 'p.last_name', 'c.email as collector_email', 'b.bill_number'])
-    .where('s.organization_id', '=', organizationId)
     .where('s.id', '>', f.afterId);
   if (f.fromIso) q = q.where(sql`coalesce(s.collection_date, s.created_at)`, '>=', f.fromIso);
   if (f.beforeIso) q = q.where(sql`coalesce(s.collection_date, s.created_at)`, '<', f.beforeIso);
