@@ -17,6 +17,7 @@ import {
   listBookings,
   markNoShow,
   rescheduleBooking,
+  unlockBooking,
 } from '../../core/home-collection/service.js';
 import { assignBooking, dayBoard, listPhlebotomists } from '../../core/home-collection/dispatch.js';
 import { ForbiddenError } from '../../core/errors.js';
@@ -50,6 +51,9 @@ export default async function homeCollectionRoutes(app: FastifyInstance) {
   }));
   route(app, api.noShow, async (req) => ({
     booking: await markNoShow(db, actorOf(req), req.params.id, req.body.reason ?? null),
+  }));
+  route(app, api.unlock, async (req) => ({
+    booking: await unlockBooking(db, actorOf(req), req.params.id, req.body.new_code),
   }));
   route(app, api.phlebotomists, async (req) => ({ phlebotomists: await listPhlebotomists(db, org(req)) }));
   route(app, api.assign, async (req) => ({
