@@ -12,6 +12,9 @@ export const BOOKING_STATUSES = [
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
 /** A visit not yet closed: it holds its slot and may be rescheduled, cancelled or marked a no-show. */
+/** Wrong visit codes a visit takes before it is locked (the desk unlocks it, with a new code). */
+export const OTP_ATTEMPTS = 5;
+
 export const OPEN_STATUSES: readonly BookingStatus[] = ['booked'];
 
 export const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;

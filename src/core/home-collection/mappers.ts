@@ -1,6 +1,6 @@
 import { paiseToRupees } from '../../shared/money.js';
 import type { Booking } from '../../shared/schemas/home-collection.js';
-import type { BookingStatus } from '../../shared/home-collection.js';
+import { OTP_ATTEMPTS, type BookingStatus } from '../../shared/home-collection.js';
 import type { BookingRow } from './repository.js';
 
 /** A booking's stored lines: as OP Bill takes them, with the name they had when booked. */
@@ -40,6 +40,7 @@ export function toBooking(r: BookingRow): Booking {
     reason: r.reason,
     bill_id: r.bill_id,
     sync_conflict: r.sync_conflict,
+    otp_locked: r.otp_attempts >= OTP_ATTEMPTS,
     created_at: r.created_at,
   };
 }

@@ -18,6 +18,7 @@ export interface NoticeBooking {
 
 export type NoticeKind =
   | { kind: 'booked'; otp: string; fastingHours: number | null }
+  | { kind: 'new_code'; otp: string }
   | { kind: 'assigned'; phlebotomist: string }
   | { kind: 'rescheduled' }
   | { kind: 'cancelled'; reason: string }
@@ -33,6 +34,8 @@ function text(b: NoticeBooking, when: string, n: NoticeKind): string {
       ]
         .filter(Boolean)
         .join(' ');
+    case 'new_code':
+      return `Your new visit code for home collection ${b.booking_number} on ${when} is ${n.otp}: give it to the phlebotomist at your door. The old code no longer works.`;
     case 'assigned':
       return `Your phlebotomist for home collection ${b.booking_number} on ${when} is ${n.phlebotomist}.`;
     case 'rescheduled':

@@ -13,7 +13,14 @@ import { payerForBill } from '../payers/service.js';
 import { testsOfLines } from '../catalogue/service.js';
 import { organizationTimezone } from '../settings/service.js';
 import { localDate, localMinuteStamp } from '../../shared/time.js';
-import { OPEN_STATUSES, isSlotTime, slotKey, slotTimes, type BookingStatus } from '../../shared/home-collection.js';
+import {
+  OPEN_STATUSES,
+  OTP_ATTEMPTS,
+  isSlotTime,
+  slotKey,
+  slotTimes,
+  type BookingStatus,
+} from '../../shared/home-collection.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import type { Booking, BookingCreate, BookingListQuery, Reschedule } from '../../shared/schemas/home-collection.js';
 import type { HomeBookingsTable, HomeCalendarsTable } from './tables.js';
@@ -97,6 +104,12 @@ export async function releasePlace(trx: Db, organizationId: number, b: BookingOw
 export const otpHash = (organizationId: number, bookingNumber: string, otp: string): string =>
   createHash('sha256').update(`${organizationId}:${bookingNumber}:${otp}`).digest('hex');
 
+/** A fresh six-digit visit code for the patient, and the hash the booking keeps of it. */
+function newVisitCode(organizationId: number, bookingNumber: string): { otp: string; hash: string } {
+  const otp = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  return { otp, hash: otpHash(organizationId, bookingNumber, otp) };
+}
+
 /** The lines priced as OP Bill would price them today (the payer's prices with a payer), and the fasting they need. */
 async function quote(trx: Db, actor: Actor, input: Pick<BookingCreate, 'items' | 'payer_id'>) {
   const payer = input.payer_id ? await payerForBill(trx, actor.organizationId, input.payer_id) : null;
@@ -127,9 +140,10 @@ const noticeOf = (r: BookingRow) => ({
   patient: { first_name: r.patient_first_name, phone: r.patient_phone, email: r.patient_email },
 });
 
-async function tell(trx: Db, organizationId: number, id: number, n: NoticeKind): Promise<void> {
+/** Queues the notice; answers how many messages went in the outbox (none: no channel reaches the patient). */
+async function tell(trx: Db, organizationId: number, id: number, n: NoticeKind): Promise<number> {
   const row = await findBookingRow(trx, organizationId, id);
-  if (row) await tellPatient(trx, organizationId, noticeOf(row), n);
+  return row ? tellPatient(trx, organizationId, noticeOf(row), n) : 0;
 }
 
 /** A visit booked (from the desk, or by the patient from the portal); the patient is sent the slot and the visit code. */
@@ -153,7 +167,7 @@ export async function createBooking(
     await takePlace(trx, org, c, input.slot_date, input.slot_time, null);
     const day = localDate(await organizationTimezone(trx, org)).replace(/-/g, '');
     const bookingNumber = `HC${day}-${await nextSequence(trx, org, `home:${day}`)}`;
-    const otp = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    const code = newVisitCode(org, bookingNumber);
     const now = nowIso();
     const row = await insertBookingRow(trx, {
       organization_id: org,
@@ -173,7 +187,7 @@ export async function createBooking(
       fasting_hours: q.fasting,
       notes: input.notes ?? null,
       source,
-      otp_hash: otpHash(org, bookingNumber, otp),
+      otp_hash: code.hash,
       otp_attempts: 0,
       reason: null,
       bill_id: null,
@@ -190,7 +204,7 @@ export async function createBooking(
     await reserveTubes(trx, org, row.id, q.lines);
     const { otp_hash: _hash, ...audited } = row;
     await writeAudit(trx, actor, { action: 'create', entity: 'home_booking', entityId: row.id, newValues: audited });
-    await tell(trx, org, row.id, { kind: 'booked', otp, fastingHours: q.fasting });
+    await tell(trx, org, row.id, { kind: 'booked', otp: code.otp, fastingHours: q.fasting });
     return row.id;
   });
   return getBooking(db, org, id);
@@ -267,3 +281,38 @@ export const cancelBooking = (db: Db, actor: Actor, id: number, reason: string) 
   closeBooking(db, actor, id, 'cancelled', reason);
 export const markNoShow = (db: Db, actor: Actor, id: number, reason: string | null) =>
   closeBooking(db, actor, id, 'no_show', reason);
+
+/**
+ * A visit locked by wrong visit codes, opened again by the desk: the tries start from none. With
+ * `newCode` the patient is sent a new code and the old one stops working (only its hash was kept, so
+ * the old code cannot be sent again); refused when no message can reach the patient, since a code
+ * nobody receives would leave the visit as stuck as the lock did.
+ */
+export async function unlockBooking(db: Db, actor: Actor, id: number, newCode: boolean): Promise<Booking> {
+  const org = actor.organizationId;
+  await db.transaction().execute(async (trx) => {
+    const b = await openBooking(trx, org, id);
+    if (b.otp_attempts < OTP_ATTEMPTS)
+      throw new ConflictError(`Booking ${b.booking_number} is not locked: its visit code still works`, 'NOT_LOCKED');
+    const code = newCode ? newVisitCode(org, b.booking_number) : null;
+    await updateBookingRow(trx, b.id, {
+      otp_attempts: 0,
+      ...(code ? { otp_hash: code.hash } : {}),
+      updated_at: nowIso(),
+    });
+    // The code itself is the patient's alone: the audit says only that a new one was sent.
+    await writeAudit(trx, actor, {
+      action: 'update',
+      entity: 'home_booking',
+      entityId: b.id,
+      oldValues: { otp_attempts: b.otp_attempts, otp_locked: true },
+      newValues: { otp_attempts: 0, otp_locked: false, new_code_sent: newCode },
+    });
+    if (code && (await tell(trx, org, b.id, { kind: 'new_code', otp: code.otp })) === 0)
+      throw ValidationError.field(
+        'new_code',
+        'No message can reach the patient (no phone or email, or no SMS or mail set up): unlock without a new code',
+      );
+  });
+  return getBooking(db, org, id);
+}

@@ -9,6 +9,7 @@ import { findBill } from '../billing/repository.js';
 import { pendingSamplesOfBill, updateSampleRow } from '../samples/repository.js';
 import { addHistory, useReservedBarcode } from '../samples/service.js';
 import { paiseToRupees } from '../../shared/money.js';
+import { OTP_ATTEMPTS } from '../../shared/home-collection.js';
 import type { OpResult, SyncBody, VisitOp } from '../../shared/schemas/home-collection.js';
 import type { HomeBookingsTable } from './tables.js';
 import { otpHash, releasePlace } from './service.js';
@@ -33,9 +34,6 @@ import { IN_TRANSIT } from './tubes.js';
  * cancelled at the desk, or given to another phlebotomist, while the phone was offline); a conflict
  * is also written on the booking, so the desk sees it.
  */
-
-/** Wrong visit codes a visit takes before it is locked (the desk sends a new code). */
-export const OTP_ATTEMPTS = 5;
 
 type BookingOwnRow = Selectable<HomeBookingsTable>;
 type Outcome = Omit<OpResult, 'op_id'>;

@@ -17,8 +17,10 @@ import {
   listBookings,
   markNoShow,
   rescheduleBooking,
+  unlockBooking,
 } from '../../core/home-collection/service.js';
 import { assignBooking, dayBoard, listPhlebotomists } from '../../core/home-collection/dispatch.js';
+import { ForbiddenError } from '../../core/errors.js';
 import { actorOf } from '../plugins/auth.js';
 import { route } from '../contract.js';
 
@@ -34,7 +36,13 @@ export default async function homeCollectionRoutes(app: FastifyInstance) {
   route(app, api.slots, async (req) => ({ slots: await slotsOfDay(db, org(req), req.query.date) }));
   route(app, api.list, async (req) => listBookings(db, org(req), req.query));
   route(app, api.get, async (req) => ({ booking: await getBooking(db, org(req), req.params.id) }));
-  route(app, api.create, async (req) => ({ booking: await createBooking(db, actorOf(req), req.body) }));
+  route(app, api.create, async (req) => {
+    // A new patient is registered by the booking itself: the desk needs the right to register
+    // patients too, as OP Bill's Add New Patient does.
+    if (req.body.patient && !req.staff!.permissions.includes('manage_patients'))
+      throw new ForbiddenError(`Your role (${req.staff!.user.role}) does not have the manage_patients permission`);
+    return { booking: await createBooking(db, actorOf(req), req.body) };
+  });
   route(app, api.reschedule, async (req) => ({
     booking: await rescheduleBooking(db, actorOf(req), req.params.id, req.body),
   }));
@@ -43,6 +51,9 @@ export default async function homeCollectionRoutes(app: FastifyInstance) {
   }));
   route(app, api.noShow, async (req) => ({
     booking: await markNoShow(db, actorOf(req), req.params.id, req.body.reason ?? null),
+  }));
+  route(app, api.unlock, async (req) => ({
+    booking: await unlockBooking(db, actorOf(req), req.params.id, req.body.new_code),
   }));
   route(app, api.phlebotomists, async (req) => ({ phlebotomists: await listPhlebotomists(db, org(req)) }));
   route(app, api.assign, async (req) => ({

@@ -24,6 +24,7 @@ import {
   rescheduleSchema,
   slotSchema,
   slotsQuery,
+  unlockSchema,
 } from '../schemas/home-collection.js';
 import { defineRoute } from './contract.js';
 
@@ -121,6 +122,14 @@ export const homeCollectionApi = {
     access: 'manage_home_collection',
     params: idParam,
     body: noShowSchema,
+    response: oneBooking,
+  }),
+  unlock: defineRoute({
+    method: 'POST',
+    path: '/api/home-collection/bookings/:id/unlock',
+    access: 'manage_home_collection',
+    params: idParam,
+    body: unlockSchema,
     response: oneBooking,
   }),
   phlebotomists: defineRoute({

@@ -129,6 +129,11 @@ export type Reschedule = z.infer<typeof rescheduleSchema>;
 
 export const reasonSchema = z.object({ reason: requiredText('Reason', 300) });
 export const noShowSchema = z.object({ reason: optionalText(300) });
+/** Unlock a visit locked by wrong codes; new_code (the default) sends the patient a new code and ends the old one. */
+export const unlockSchema = z.object({
+  new_code: z.boolean({ error: 'new_code must be true or false' }).default(true),
+});
+export type Unlock = z.infer<typeof unlockSchema>;
 
 export const bookingSchema = z.object({
   id: z.number(),
@@ -158,6 +163,8 @@ export const bookingSchema = z.object({
   bill_id: z.number().nullable(),
   /** What the phone met that the desk had changed (a visit cancelled while it was offline). */
   sync_conflict: z.string().nullable(),
+  /** Wrong visit codes locked the visit: the desk unlocks it (POST .../unlock). */
+  otp_locked: z.boolean(),
   created_at: z.string(),
 });
 export type Booking = z.infer<typeof bookingSchema>;

@@ -103,6 +103,21 @@ export function useCloseBookingMutation() {
   });
 }
 
+export function useUnlockMutation() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: ({ id, new_code }: { id: number; new_code: boolean }) =>
+      call(api.unlock, { params: { id }, body: { new_code } }).then((r) => r.booking),
+    onSuccess: (b, { new_code }) => {
+      notify.success(
+        'Visit unlocked',
+        `${b.booking_number}: ${new_code ? 'the patient is sent a new visit code' : 'the visit code works again'}`,
+      );
+      return invalidate();
+    },
+  });
+}
+
 export function useAssignMutation() {
   const invalidate = useInvalidate();
   return useMutation({

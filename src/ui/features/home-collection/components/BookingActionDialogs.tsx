@@ -1,10 +1,23 @@
 import type { z } from 'zod';
 import { useWatch } from 'react-hook-form';
-import { assignSchema, reasonSchema, rescheduleSchema, type Booking } from '@shared/schemas/home-collection';
-import { FormDialog, FormField, Input, Select } from '@/components';
+import {
+  assignSchema,
+  reasonSchema,
+  rescheduleSchema,
+  unlockSchema,
+  type Booking,
+} from '@shared/schemas/home-collection';
+import { Checkbox, FormDialog, FormField, Input, Select } from '@/components';
 import { useDialogForm } from '@/lib/dialogForm';
 import { applyServerErrors, formError, topField } from '@/lib/forms';
-import { useAssignMutation, useCloseBookingMutation, usePhlebotomists, useRescheduleMutation, useSlots } from '../api';
+import {
+  useAssignMutation,
+  useCloseBookingMutation,
+  usePhlebotomists,
+  useRescheduleMutation,
+  useSlots,
+  useUnlockMutation,
+} from '../api';
 
 interface Props {
   booking: Booking | null;
@@ -158,6 +171,52 @@ export function AssignDialog({ booking, onOpenChange }: Props) {
           placeholder={people.isPending ? 'Loading...' : 'Select phlebotomist'}
           options={(people.data ?? []).map((p) => ({ value: String(p.id), label: p.name }))}
           {...form.register('phlebotomist_id')}
+        />
+      </FormField>
+    </FormDialog>
+  );
+}
+
+const unlockDefaults = (): z.input<typeof unlockSchema> => ({ new_code: true });
+
+/**
+ * Unlock Visit: a visit five wrong codes locked opens again at the door; with a new code (the
+ * default) the patient is texted it and the old one stops working.
+ */
+export function UnlockDialog({ booking, onOpenChange }: Props) {
+  const open = booking !== null;
+  const mutation = useUnlockMutation();
+  const form = useDialogForm(unlockSchema, open, booking, unlockDefaults);
+  const onSubmit = form.handleSubmit(({ new_code }) =>
+    mutation.mutate(
+      { id: booking!.id, new_code },
+      {
+        onSuccess: () => onOpenChange(false),
+        onError: (e) => applyServerErrors(e, form.setError, topField(['new_code'] as const)),
+      },
+    ),
+  );
+  return (
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={`Unlock Visit ${booking?.booking_number ?? ''}`}
+      description={
+        booking
+          ? `${booking.patient_name}, ${booking.slot_date} at ${booking.slot_time}: five wrong visit codes locked it. Unlocking lets the phlebotomist try again.`
+          : undefined
+      }
+      busy={mutation.isPending}
+      busyLabel="Unlocking..."
+      form={{ id: 'unlock-visit-form', onSubmit, columns: 1 }}
+      submitLabel="Unlock Visit"
+      error={formError(form)}
+    >
+      <FormField label="Visit code" error={form.formState.errors.new_code?.message}>
+        <Checkbox
+          label="Send the patient a new visit code"
+          hint="By SMS or email. The old code stops working; staff never see the new one."
+          {...form.register('new_code')}
         />
       </FormField>
     </FormDialog>

@@ -1,17 +1,35 @@
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useWatch } from 'react-hook-form';
 import type { z } from 'zod';
-import { bookingCreateSchema } from '@shared/schemas/home-collection';
+import { bookingCreateSchema, type BookingCreate } from '@shared/schemas/home-collection';
+import type { PatientCreate } from '@shared/schemas/patients';
 import { FormDialog, FormField, Input, Select, Textarea } from '@/components';
-import { PatientSearchPicker } from '@/components/PatientSearchPicker';
+import { useDuplicatePrompt } from '@/components/PossibleDuplicatesDialog';
+import {
+  NEW_PATIENT_DEFAULTS,
+  newPatientField,
+  useNewPatientForm,
+  type NewPatientValues,
+} from '@/components/NewPatientFields';
 import { useDialogForm } from '@/lib/dialogForm';
 import { applyServerErrors, formError, topField } from '@/lib/forms';
 import { useCreateBookingMutation, useSlots } from '../api';
+import { BookingPatientField } from './BookingPatientField';
 import { ItemPicker, type PickedLine } from './ItemPicker';
 
 type FormIn = z.input<typeof bookingCreateSchema>;
 
-const FIELDS = ['patient_id', 'address', 'pin_code', 'map_link', 'slot_date', 'slot_time', 'items', 'notes'] as const;
+const FIELDS = [
+  'patient_id',
+  'patient',
+  'address',
+  'pin_code',
+  'map_link',
+  'slot_date',
+  'slot_time',
+  'items',
+  'notes',
+] as const;
 
 function defaults(date: string): FormIn {
   return {
@@ -26,7 +44,20 @@ function defaults(date: string): FormIn {
   };
 }
 
-/** Book Visit: POST /api/home-collection/bookings for a registered patient. */
+/** Fields of the visit itself, checked while the new patient's fields are not yet right. */
+const VISIT_FIELDS = ['address', 'pin_code', 'map_link', 'slot_date', 'slot_time', 'items', 'notes'] as const;
+
+/** A server message on `patient.first_name` belongs under the new patient's First Name. */
+const inNewPatient = (p: string) =>
+  p.startsWith('patient.') ? newPatientField(p.slice('patient.'.length)) : undefined;
+const visitField = (p: string) => (p.startsWith('patient.') ? ('patient' as const) : topField(FIELDS)(p));
+
+/**
+ * Book Visit: POST /api/home-collection/bookings for a registered patient, or a new one registered
+ * in the same request (one transaction: a refused booking leaves no patient behind). A new patient
+ * like one already registered comes back as POSSIBLE_DUPLICATE: the desk books the registered one
+ * or confirms someone new, as on OP Bill.
+ */
 export function BookingFormDialog({
   open,
   onOpenChange,
@@ -39,9 +70,11 @@ export function BookingFormDialog({
 }) {
   const create = useCreateBookingMutation();
   const form = useDialogForm(bookingCreateSchema, open, date, defaults);
+  const newPatient = useNewPatientForm();
+  const duplicates = useDuplicatePrompt({ useLabel: 'Book for this patient', busy: create.isPending });
   const { errors } = form.formState;
-  const [patientQuery, setPatientQuery] = useState('');
   const [patientName, setPatientName] = useState<string | null>(null);
+  const [adding, setAdding] = useState(false);
   const [lines, setLines] = useState<PickedLine[]>([]);
   const slotDate = useWatch({ control: form.control, name: 'slot_date' }) as string;
   const slots = useSlots(slotDate, open);
@@ -55,17 +88,50 @@ export function BookingFormDialog({
     );
   };
 
-  const onSubmit = form.handleSubmit((body) =>
+  const choose = (id: number, name: string) => {
+    form.setValue('patient_id', id, { shouldValidate: form.formState.isSubmitted });
+    form.setValue('patient', undefined);
+    setPatientName(name);
+    setAdding(false);
+  };
+
+  const send = (body: BookingCreate) =>
     create.mutate(body, {
       onSuccess: () => {
         setLines([]);
         setPatientName(null);
+        setAdding(false);
+        newPatient.reset(NEW_PATIENT_DEFAULTS);
         onOpenChange(false);
       },
-      onError: (e: unknown) =>
-        applyServerErrors(e, form.setError, topField(FIELDS), { SLOT_FULL: 'slot_time', NOT_CONFIGURED: 'slot_date' }),
-    }),
-  );
+      onError: (e: unknown) => {
+        const offered = duplicates.intercept(e, {
+          onUse: (c) => {
+            choose(c.id, `${c.first_name} ${c.last_name} (${c.patient_id})`);
+            send({ ...body, patient: undefined, patient_id: c.id });
+          },
+          onConfirmNew: () => send({ ...body, patient: { ...body.patient!, confirm_new: true } }),
+        });
+        if (offered) return;
+        applyServerErrors(e, newPatient.setError, inNewPatient);
+        applyServerErrors(e, form.setError, visitField, { SLOT_FULL: 'slot_time', NOT_CONFIGURED: 'slot_date' });
+      },
+    });
+
+  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    let patient: NewPatientValues | undefined;
+    if (adding) {
+      await newPatient.handleSubmit((v) => {
+        patient = v;
+      })();
+      // Every wrong field shows at once: the visit's too, while the patient's are put right.
+      if (!patient) return void form.trigger([...VISIT_FIELDS]);
+      form.setValue('patient_id', undefined);
+    }
+    form.setValue('patient', patient as PatientCreate | undefined);
+    await form.handleSubmit(send)(e);
+  };
 
   const slotOptions = (slots.data ?? []).map((s) => ({
     value: s.time,
@@ -87,35 +153,18 @@ export function BookingFormDialog({
       error={formError(form)}
     >
       <div className="sm:col-span-2">
-        {patientName ? (
-          <FormField label="Patient" required error={errors.patient_id?.message ?? errors.patient?.message}>
-            <div className="flex items-center gap-2">
-              <Input readOnly value={patientName} />
-              <button
-                type="button"
-                className="text-sm text-blue-700 underline"
-                onClick={() => {
-                  setPatientName(null);
-                  form.setValue('patient_id', undefined);
-                }}
-              >
-                Change
-              </button>
-            </div>
-          </FormField>
-        ) : (
-          <PatientSearchPicker
-            query={patientQuery}
-            onQueryChange={setPatientQuery}
-            error={errors.patient_id?.message ?? errors.patient?.message}
-            facts={(p) => p.phone ?? null}
-            emptySuffix=": register the patient on Patients first"
-            onSelect={(p) => {
-              form.setValue('patient_id', p.id, { shouldValidate: true });
-              setPatientName(`${p.first_name} ${p.last_name} (${p.patient_id})`);
-            }}
-          />
-        )}
+        <BookingPatientField
+          chosen={patientName}
+          onSelect={(p) => choose(p.id, `${p.first_name} ${p.last_name} (${p.patient_id})`)}
+          onClear={() => {
+            setPatientName(null);
+            form.setValue('patient_id', undefined);
+          }}
+          adding={adding}
+          onAddingChange={setAdding}
+          newPatient={newPatient}
+          error={errors.patient_id?.message ?? (adding ? undefined : errors.patient?.message)}
+        />
       </div>
       <FormField label="Address" required error={errors.address?.message} className="sm:col-span-2">
         <Textarea rows={2} placeholder="House, street, landmark" {...form.register('address')} />

@@ -1,4 +1,5 @@
 import type { BookingStatus } from '@shared/home-collection';
+import type { Booking } from '@shared/schemas/home-collection';
 import { Badge, type BadgeTone } from '@/components';
 
 export const STATUS_LABELS: Record<BookingStatus, string> = {
@@ -24,4 +25,16 @@ const TONES: Record<BookingStatus, BadgeTone> = {
 
 export function BookingStatusBadge({ status }: { status: BookingStatus }) {
   return <Badge tone={TONES[status]}>{STATUS_LABELS[status]}</Badge>;
+}
+
+/** Under the status: what the phone met that the desk had changed (a visit cancelled while it was offline), and a lock by wrong codes. */
+export function BookingNotes({ booking: b }: { booking: Booking }) {
+  return (
+    <>
+      {b.sync_conflict && <span className="mt-1 block text-[13px] text-red-700">Phone: {b.sync_conflict}</span>}
+      {b.otp_locked && b.status === 'booked' && (
+        <span className="mt-1 block text-[13px] text-red-700">Locked: 5 wrong visit codes</span>
+      )}
+    </>
+  );
 }

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Ban, CalendarClock, Plus, Route, UserCheck, UserX } from 'lucide-react';
+import { Ban, CalendarClock, LockOpen, Plus, Route, UserCheck, UserX } from 'lucide-react';
 import { localDate } from '@shared/time';
 import { BOOKING_STATUSES } from '@shared/home-collection';
 import type { Booking } from '@shared/schemas/home-collection';
@@ -22,8 +22,8 @@ import { useLabFormat } from '@/lib/format';
 import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useBookings } from '../api';
 import { BookingFormDialog } from '../components/BookingFormDialog';
-import { AssignDialog, CloseVisitDialog, RescheduleDialog } from '../components/BookingActionDialogs';
-import { BookingStatusBadge, STATUS_LABELS } from '../components/bookingParts';
+import { AssignDialog, CloseVisitDialog, RescheduleDialog, UnlockDialog } from '../components/BookingActionDialogs';
+import { BookingNotes, BookingStatusBadge, STATUS_LABELS } from '../components/bookingParts';
 
 const FILTERS: ListFilter[] = [
   {
@@ -47,7 +47,7 @@ const columns: Column<Booking>[] = [
         {/* Phones have no room for the Status column: the badge goes under the slot. */}
         <span className="mt-1 block md:hidden">
           <BookingStatusBadge status={b.status} />
-          {b.sync_conflict && <span className="mt-1 block text-[13px] text-red-700">Phone: {b.sync_conflict}</span>}
+          <BookingNotes booking={b} />
         </span>
       </div>
     ),
@@ -119,8 +119,7 @@ const columns: Column<Booking>[] = [
     cell: (b) => (
       <div className="min-w-0">
         <BookingStatusBadge status={b.status} />
-        {/* What the phone met that the desk had changed (a visit cancelled while it was offline). */}
-        {b.sync_conflict && <span className="mt-1 block text-[13px] text-red-700">Phone: {b.sync_conflict}</span>}
+        <BookingNotes booking={b} />
       </div>
     ),
   },
@@ -129,7 +128,7 @@ const columns: Column<Booking>[] = [
 /** Home Collection: the visits of a day, booked at the desk or from the portal. */
 export default guardedHomeScreen(HomeCollectionScreen);
 
-type Open = { kind: 'reschedule' | 'cancel' | 'no_show' | 'assign'; booking: Booking } | null;
+type Open = { kind: 'reschedule' | 'cancel' | 'no_show' | 'assign' | 'unlock'; booking: Booking } | null;
 
 function HomeCollectionScreen() {
   const screen = useScreen();
@@ -150,6 +149,12 @@ function HomeCollectionScreen() {
   const isOpen = (b: Booking) => b.status === 'booked';
 
   const actions: RowAction<Booking>[] = [
+    {
+      label: (b) => `Unlock ${b.booking_number}`,
+      icon: <LockOpen />,
+      onClick: (b) => setOpen({ kind: 'unlock', booking: b }),
+      hidden: (b) => !isOpen(b) || !b.otp_locked,
+    },
     {
       label: (b) => `${b.phlebotomist_id ? 'Reassign' : 'Assign'} ${b.booking_number}`,
       icon: <UserCheck />,
@@ -225,6 +230,7 @@ function HomeCollectionScreen() {
         />
       </Card>
       <BookingFormDialog open={booking} onOpenChange={setBooking} date={date || today} />
+      <UnlockDialog booking={open?.kind === 'unlock' ? open.booking : null} onOpenChange={close} />
       <AssignDialog booking={open?.kind === 'assign' ? open.booking : null} onOpenChange={close} />
       <RescheduleDialog booking={open?.kind === 'reschedule' ? open.booking : null} onOpenChange={close} />
       <CloseVisitDialog kind="cancel" booking={open?.kind === 'cancel' ? open.booking : null} onOpenChange={close} />

@@ -1,9 +1,7 @@
 import { useState } from 'react';
-import { UserPlus, UserRound } from 'lucide-react';
+import { UserRound } from 'lucide-react';
 import type { Patient } from '@shared/schemas/patients';
-import { Button } from '@/components';
-import { useCurrentUser } from '@/lib/session';
-import { PatientSearchPicker } from '@/components/PatientSearchPicker';
+import { PatientSearchOrAdd } from '@/components/PatientSearchOrAdd';
 import { ChosenCard } from '../../shared/ChosenCard';
 import { AddPatientForm } from './AddPatientForm';
 
@@ -22,9 +20,6 @@ export interface PatientPickerProps {
  * or phone), or add a new one inline; the chosen patient is shown with a Change button.
  */
 export function PatientPicker({ value, onChange, error }: PatientPickerProps) {
-  const user = useCurrentUser();
-  const canAdd = user.permissions.includes('manage_patients');
-  const [query, setQuery] = useState('');
   const [adding, setAdding] = useState(false);
 
   if (value) {
@@ -42,33 +37,22 @@ export function PatientPicker({ value, onChange, error }: PatientPickerProps) {
   }
 
   return (
-    <div className="grid gap-3">
-      <PatientSearchPicker
-        query={query}
-        onQueryChange={setQuery}
-        onSelect={onChange}
-        error={error}
-        facts={facts}
-        emptySuffix={canAdd ? ': use Add New Patient' : ''}
-        countHint
-      />
-      {canAdd &&
-        (adding ? (
-          <AddPatientForm
-            onCancel={() => setAdding(false)}
-            onCreated={(p) => {
-              setAdding(false);
-              onChange(p);
-            }}
-          />
-        ) : (
-          <div>
-            <Button size="sm" variant="outline" onClick={() => setAdding(true)}>
-              <UserPlus aria-hidden="true" />
-              Add New Patient
-            </Button>
-          </div>
-        ))}
-    </div>
+    <PatientSearchOrAdd
+      onSelect={onChange}
+      error={error}
+      facts={facts}
+      countHint
+      adding={adding}
+      onAddingChange={setAdding}
+      addForm={
+        <AddPatientForm
+          onCancel={() => setAdding(false)}
+          onCreated={(p) => {
+            setAdding(false);
+            onChange(p);
+          }}
+        />
+      }
+    />
   );
 }
