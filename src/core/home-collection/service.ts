@@ -13,7 +13,7 @@ import { payerForBill } from '../payers/service.js';
 import { testsOfLines } from '../catalogue/service.js';
 import { organizationTimezone } from '../settings/service.js';
 import { localDate, localMinuteStamp } from '../../shared/time.js';
-import { OPEN_STATUSES, isSlotTime, slotKey, slotTimes, type BookingStatus } from '../../shared/home-collection.js';
+import { OPEN_STATUSES, isSlotTime, slotKey, slotStamp, slotTimes, type BookingStatus } from '../../shared/home-collection.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import type { Booking, BookingCreate, BookingListQuery, Reschedule } from '../../shared/schemas/home-collection.js';
 import type { HomeBookingsTable, HomeCalendarsTable } from './tables.js';
@@ -60,7 +60,7 @@ async function assertBookableSlot(trx: Db, organizationId: number, c: CalendarRo
   }
   const tz = await organizationTimezone(trx, organizationId);
   if (date < localDate(tz)) throw ValidationError.field('slot_date', `${date} is in the past`);
-  if (`${date.replace(/-/g, '')}${time.replace(':', '')}` <= localMinuteStamp(tz))
+  if (slotStamp(date, time) <= localMinuteStamp(tz))
     throw ValidationError.field('slot_time', `The ${time} slot of ${date} has begun`);
 }
 
