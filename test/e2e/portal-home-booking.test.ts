@@ -147,6 +147,7 @@ describe('Home collection booked from the patient portal', () => {
     await cancel.waitFor({ state: 'hidden' });
     await visit.getByText('Cancelled', { exact: true }).waitFor();
     await visit.getByText('Reason: Travelling that day').waitFor();
+    expect(await visit.getByText('To pay at the visit').count()).toBe(0);
     await screenshot(page, 'portal-home-visits-1280', { fullPage: true });
   });
 

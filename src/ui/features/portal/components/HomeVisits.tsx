@@ -99,10 +99,15 @@ function VisitItem({ b, onCancel }: { b: Booking; onCancel: (() => void) | null 
         {b.address}, {b.pin_code}
       </p>
       <div className="flex flex-wrap items-center justify-between gap-2 text-[13px] text-slate-700">
-        <span>
-          To pay at the visit: <Money rupees={b.quoted_amount} className="font-medium" />
-          {b.phlebotomist_name && b.status === 'booked' && <> · Phlebotomist: {b.phlebotomist_name}</>}
-        </span>
+        {/* The quote is what the phlebotomist collects: once the visit is over it is owed no more. */}
+        {b.status === 'booked' || b.status === 'started' ? (
+          <span>
+            To pay at the visit: <Money rupees={b.quoted_amount} className="font-medium" />
+            {b.phlebotomist_name && <> · Phlebotomist: {b.phlebotomist_name}</>}
+          </span>
+        ) : (
+          <span />
+        )}
         {onCancel && (
           <Button variant="outline" size="sm" onClick={onCancel}>
             Cancel Visit
