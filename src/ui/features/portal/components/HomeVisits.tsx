@@ -98,22 +98,20 @@ function VisitItem({ b, onCancel }: { b: Booking; onCancel: (() => void) | null 
       <p className="text-[13px] text-slate-700 [overflow-wrap:anywhere]">
         {b.address}, {b.pin_code}
       </p>
-      <div className="flex flex-wrap items-center justify-between gap-2 text-[13px] text-slate-700">
-        {/* The quote is what the phlebotomist collects: once the visit is over it is owed no more. */}
-        {b.status === 'booked' || b.status === 'started' ? (
+      {/* The quote is what the phlebotomist collects: once the visit is over it is owed no more. */}
+      {(b.status === 'booked' || b.status === 'started') && (
+        <div className="flex flex-wrap items-center justify-between gap-2 text-[13px] text-slate-700">
           <span>
             To pay at the visit: <Money rupees={b.quoted_amount} className="font-medium" />
             {b.phlebotomist_name && <> · Phlebotomist: {b.phlebotomist_name}</>}
           </span>
-        ) : (
-          <span />
-        )}
-        {onCancel && (
-          <Button variant="outline" size="sm" onClick={onCancel}>
-            Cancel Visit
-          </Button>
-        )}
-      </div>
+          {onCancel && (
+            <Button variant="outline" size="sm" onClick={onCancel}>
+              Cancel Visit
+            </Button>
+          )}
+        </div>
+      )}
       {b.status === 'booked' && b.fasting_hours !== null && <FastingNotice hours={b.fasting_hours} />}
       {b.reason && (b.status === 'cancelled' || b.status === 'refused' || b.status === 'failed') && (
         <p className="text-[13px] text-slate-600">Reason: {b.reason}</p>
