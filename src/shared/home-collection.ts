@@ -44,3 +44,6 @@ export const slotKey = (date: string, time: string, phlebotomistId?: number | nu
 
 /** An Indian pin code: six digits, the first not 0. */
 export const PIN_CODE = /^[1-9]\d{5}$/;
+
+/** A slot's start as a minute stamp (YYYYMMDDHHMM) of the lab's clock, to compare with localMinuteStamp. */
+export const slotStamp = (date: string, time: string): string => `${date.replace(/-/g, '')}${time.replace(':', '')}`;

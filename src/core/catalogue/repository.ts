@@ -58,6 +58,17 @@ export async function listItems<R>(
   );
 }
 
+/** The lab's active items of one kind, by name, with their price. */
+export function activeItems(db: Db, table: ItemTable, organizationId: number) {
+  return db
+    .selectFrom(as(table))
+    .select(['id', 'name', 'code', 'price_paise'])
+    .where('organization_id', '=', organizationId)
+    .where('status', '=', 'active')
+    .orderBy('name')
+    .execute();
+}
+
 /** Tests of the lab by code (upper case), for formulas that name them. */
 export async function testIdsByCode(db: Db, organizationId: number, codes: string[]): Promise<Map<string, number>> {
   if (!codes.length) return new Map();

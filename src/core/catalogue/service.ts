@@ -1,5 +1,5 @@
 import type { Db } from '../db/connection.js';
-import { packageProfiles, packageTests, profileTests } from './repository.js';
+import { activeItems, packageProfiles, packageTests, profileTests } from './repository.js';
 
 /**
  * The catalogue's entry for other features (billing, samples): what an ordered line stands for.
@@ -13,27 +13,70 @@ export interface OrderedLine {
   package_id: number | null;
 }
 
-/** The tests a bill's lines stand for, once each, in bill order (a package's profiles expand too). */
-export async function testsOfLines(db: Db, lines: OrderedLine[]): Promise<number[]> {
+/**
+ * What lines stand for, in tests: the links of their profiles and packages read in three queries
+ * whatever the number of lines, then each line expanded (a package's profiles expand too).
+ */
+async function lineExpander(db: Db, lines: readonly OrderedLine[]): Promise<(l: OrderedLine) => number[]> {
   const profileIds = lines.flatMap((l) => (l.profile_id ? [l.profile_id] : []));
   const packageIds = lines.flatMap((l) => (l.package_id ? [l.package_id] : []));
   const pkgProfiles = await packageProfiles(db, packageIds);
   const allProfiles = [...profileIds, ...[...pkgProfiles.values()].flat().map((p) => p.id)];
   const profTests = await profileTests(db, allProfiles);
   const pkgTests = await packageTests(db, packageIds);
-  const out: number[] = [];
-  const add = (id: number) => {
-    if (!out.includes(id)) out.push(id);
+  return (l) => {
+    if (l.test_id) return [l.test_id];
+    if (l.profile_id) return (profTests.get(l.profile_id) ?? []).map((t) => t.id);
+    if (!l.package_id) return [];
+    const viaProfiles = (pkgProfiles.get(l.package_id) ?? []).flatMap((p) => profTests.get(p.id) ?? []);
+    return [...viaProfiles, ...(pkgTests.get(l.package_id) ?? [])].map((t) => t.id);
   };
-  for (const l of lines) {
-    if (l.test_id) add(l.test_id);
-    if (l.profile_id) for (const t of profTests.get(l.profile_id) ?? []) add(t.id);
-    if (l.package_id) {
-      for (const p of pkgProfiles.get(l.package_id) ?? []) for (const t of profTests.get(p.id) ?? []) add(t.id);
-      for (const t of pkgTests.get(l.package_id) ?? []) add(t.id);
-    }
-  }
-  return out;
+}
+
+/** The tests a bill's lines stand for, once each, in bill order (a package's profiles expand too). */
+export async function testsOfLines(db: Db, lines: OrderedLine[]): Promise<number[]> {
+  const expand = await lineExpander(db, lines);
+  return [...new Set(lines.flatMap(expand))];
+}
+
+/** An active item of the lab's catalogue as a patient may order it, with the tests it stands for. */
+export interface OrderableItem {
+  item_type: 'test' | 'profile' | 'package';
+  item_id: number;
+  name: string;
+  code: string;
+  price_paise: number;
+  test_ids: number[];
+}
+
+/** The lab's active tests, profiles and packages, each kind by name (the portal's choice of tests). */
+export async function orderableItems(db: Db, organizationId: number): Promise<OrderableItem[]> {
+  const kinds = [
+    ['test', 'tests'],
+    ['profile', 'test_profiles'],
+    ['package', 'test_packages'],
+  ] as const;
+  const items = (
+    await Promise.all(
+      kinds.map(async ([type, table]) =>
+        (await activeItems(db, table, organizationId)).map((r) => ({ ...r, item_type: type })),
+      ),
+    )
+  ).flat();
+  const lines = items.map((i) => ({
+    test_id: i.item_type === 'test' ? i.id : null,
+    profile_id: i.item_type === 'profile' ? i.id : null,
+    package_id: i.item_type === 'package' ? i.id : null,
+  }));
+  const expand = await lineExpander(db, lines);
+  return items.map((i, n) => ({
+    item_type: i.item_type,
+    item_id: i.id,
+    name: i.name,
+    code: i.code,
+    price_paise: i.price_paise,
+    test_ids: [...new Set(expand(lines[n]!))],
+  }));
 }
 
 export { jsonList } from './mappers.js';

@@ -18,6 +18,7 @@ import {
   OTP_ATTEMPTS,
   isSlotTime,
   slotKey,
+  slotStamp,
   slotTimes,
   type BookingStatus,
 } from '../../shared/home-collection.js';
@@ -67,7 +68,7 @@ async function assertBookableSlot(trx: Db, organizationId: number, c: CalendarRo
   }
   const tz = await organizationTimezone(trx, organizationId);
   if (date < localDate(tz)) throw ValidationError.field('slot_date', `${date} is in the past`);
-  if (`${date.replace(/-/g, '')}${time.replace(':', '')}` <= localMinuteStamp(tz))
+  if (slotStamp(date, time) <= localMinuteStamp(tz))
     throw ValidationError.field('slot_time', `The ${time} slot of ${date} has begun`);
 }
 

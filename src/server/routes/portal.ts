@@ -1,4 +1,10 @@
-import { portalBook, portalBookings, portalSlots } from '../../core/home-collection/portal.js';
+import {
+  portalBook,
+  portalBookings,
+  portalCancel,
+  portalOffer,
+  portalSlots,
+} from '../../core/home-collection/portal.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { portalApi, portalPinApi } from '../../shared/api/portal.js';
 import { UnauthorizedError } from '../../core/errors.js';
@@ -126,6 +132,7 @@ export async function portalRoutes(app: FastifyInstance) {
   );
   route(app, portalApi.results, async (req) => ({ results: await portalResults(db, patientOf(req)) }), guarded);
   route(app, portalApi.bills, async (req) => ({ bills: await portalBills(db, patientOf(req)) }), guarded);
+  route(app, portalApi.homeOffer, async (req) => portalOffer(db, patientOf(req)), guarded);
   route(
     app,
     portalApi.homeSlots,
@@ -134,6 +141,12 @@ export async function portalRoutes(app: FastifyInstance) {
   );
   route(app, portalApi.homeBookings, async (req) => ({ bookings: await portalBookings(db, patientOf(req)) }), guarded);
   route(app, portalApi.homeBook, async (req) => ({ booking: await portalBook(db, patientOf(req), req.body) }), guarded);
+  route(
+    app,
+    portalApi.homeCancel,
+    async (req) => ({ booking: await portalCancel(db, patientOf(req), req.params.id, req.body.reason) }),
+    guarded,
+  );
 
   route(
     app,

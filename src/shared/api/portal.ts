@@ -9,7 +9,14 @@ import {
   portalPinStatusSchema,
   portalResultSchema,
 } from '../schemas/portal.js';
-import { bookingSchema, portalBookingSchema, slotSchema, slotsQuery } from '../schemas/home-collection.js';
+import {
+  bookingSchema,
+  portalBookingSchema,
+  portalHomeOfferSchema,
+  reasonSchema,
+  slotSchema,
+  slotsQuery,
+} from '../schemas/home-collection.js';
 import { defineRoute, fileResponse } from './contract.js';
 
 const thePatient = z.object({ patient: portalPatientSchema });
@@ -83,7 +90,16 @@ export const portalApi = {
     query: downloadQuery,
     response: fileResponse('application/pdf'),
   }),
-  /** Home collection from the portal, when the lab allows it (409 PORTAL_BOOKING_OFF otherwise). */
+  /**
+   * Home collection from the portal, when the lab allows it (409 PORTAL_BOOKING_OFF otherwise). The
+   * offer answers either way: portal_booking false and no items tells the portal to leave it out.
+   */
+  homeOffer: defineRoute({
+    method: 'GET',
+    path: '/api/portal/home-collection',
+    access: 'public',
+    response: portalHomeOfferSchema,
+  }),
   homeSlots: defineRoute({
     method: 'GET',
     path: '/api/portal/home-collection/slots',
@@ -104,6 +120,15 @@ export const portalApi = {
     body: portalBookingSchema,
     response: z.object({ booking: bookingSchema }),
     status: 201,
+  }),
+  /** The patient cancels their own open visit before its slot begins (409 SLOT_BEGUN after). */
+  homeCancel: defineRoute({
+    method: 'POST',
+    path: '/api/portal/home-collection/bookings/:id/cancel',
+    access: 'public',
+    params: idParam,
+    body: reasonSchema,
+    response: z.object({ booking: bookingSchema }),
   }),
 };
 

@@ -313,3 +313,22 @@ export const portalBookingSchema = z.object({
   notes: optionalText(500),
 });
 export type PortalBooking = z.infer<typeof portalBookingSchema>;
+
+/** A test, profile or package a patient may book a home visit for, at the lab's price (rupees). */
+export const homeOfferItemSchema = z.object({
+  item_type: z.enum(['test', 'profile', 'package']),
+  item_id: z.number(),
+  name: z.string(),
+  code: z.string(),
+  price: z.number(),
+  /** The longest fasting its tests need before the draw, or null. */
+  fasting_hours: z.number().nullable(),
+});
+export type HomeOfferItem = z.infer<typeof homeOfferItemSchema>;
+
+/** What the portal offers for home collection: nothing while the lab takes bookings at the desk only. */
+export const portalHomeOfferSchema = z.object({
+  portal_booking: z.boolean(),
+  items: z.array(homeOfferItemSchema),
+});
+export type PortalHomeOffer = z.infer<typeof portalHomeOfferSchema>;

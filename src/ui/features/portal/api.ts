@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { PortalLogin, PortalPatient } from '@shared/schemas/portal';
 import { portalApi } from '@shared/api/portal';
-import type { CallOutput, RouteContract } from '@shared/api/contract';
+import type { CallInput, CallOutput, RouteContract } from '@shared/api/contract';
 import { ApiError, call } from '@/lib/api';
 import { notify } from '@/lib/notify';
 import { queryClient } from '@/lib/queryClient';
@@ -22,15 +22,22 @@ export const portalKeys = {
 const signedOut = (err: unknown) =>
   err instanceof ApiError && (err.status === 401 || (err.status === 403 && err.code === 'LAB_CLOSED'));
 
-/** A portal read; a 401 means the portal session ended, so the page goes back to the sign-in form. */
-async function portalGet<C extends RouteContract>(contract: C, signal?: AbortSignal): Promise<CallOutput<C>> {
+/** A portal call; a 401 means the portal session ended, so the page goes back to the sign-in form. */
+export async function portalCall<C extends RouteContract>(
+  contract: C,
+  input: CallInput<C>,
+  signal?: AbortSignal,
+): Promise<CallOutput<C>> {
   try {
-    return await call(contract, {} as never, signal);
+    return await call(contract, input, signal);
   } catch (err) {
     if (signedOut(err)) resetPortal(queryClient);
     throw err;
   }
 }
+
+const portalGet = <C extends RouteContract>(contract: C, signal?: AbortSignal) =>
+  portalCall(contract, {} as CallInput<C>, signal);
 
 /**
  * Drops every portal record and sets who is signed in (nobody, or the patient who just signed in).

@@ -24,6 +24,7 @@ import {
 } from '../api';
 import { PortalLoginForm } from '../components/PortalLoginForm';
 import { AppointmentsList, BillsList, ResultsList } from '../components/PortalRecords';
+import { HomeVisits } from '../components/HomeVisits';
 
 type PortalTab = 'appointments' | 'results' | 'bills';
 
@@ -143,6 +144,8 @@ function SignedIn({ patient }: { patient: PortalPatient }) {
             </Info>
           </dl>
         </Card>
+
+        <HomeVisits />
 
         <Card>
           <Tabs
