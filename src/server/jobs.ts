@@ -11,6 +11,7 @@ import { announceBackupFailure, backupIfDue } from '../core/backups/service.js';
 import { labSettings, primaryOrganization } from '../core/settings/organization.js';
 import { sweepExports } from '../core/data-jobs/service.js';
 import { sweepUploads } from '../core/data-jobs/uploads.js';
+import { queueMonthlyStatements } from '../core/centres/statement-mail.js';
 
 /** What the jobs of `lims serve` work on: whatever database serves now (the wizard may switch it). */
 export interface JobContext {
@@ -67,6 +68,15 @@ export function serverJobs(ctx: JobContext): JobSpec[] {
       periodMs: 60 * MINUTE,
       firstDelayMs: MINUTE,
       run: () => pruneOldMessages(db(), ctx.log),
+    },
+    {
+      // Each centre's statement of last month goes once; hourly, so a restart or a mail server set
+      // up later in the month still sends it (the outbox's once-only key stops a second).
+      name: 'centre-statements',
+      description: "Emails each collection centre last month's statement, once",
+      periodMs: 60 * MINUTE,
+      firstDelayMs: 2 * MINUTE,
+      run: (signal) => queueMonthlyStatements(db(), new Date(), signal),
     },
     {
       // Verified reports are pushed to the lab's receivers (MLLP, HTTP) after the commit.

@@ -55,6 +55,7 @@ describe('lims serve runs its background jobs on the one scheduler', () => {
       ['backups', 300_000],
       ['outbox-send', 5_000],
       ['outbox-prune', 3_600_000],
+      ['centre-statements', 3_600_000],
       ['report-deliveries', 5_000],
       ['report-links-send', 5_000],
       ['data-files-sweep', 3_600_000],

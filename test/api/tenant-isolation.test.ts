@@ -689,6 +689,20 @@ describe('two labs on one server', () => {
     expect(still.json<{ result: { status: string } }>().result.status).not.toBe('verified');
   });
 
+  it("answers 404 to emailing another lab's centre its statement, and queues nothing", async () => {
+    const res = await A.admin.post(`/api/centres/${B.ids.centre}/statement/send`, {
+      from: '2020-01-01',
+      to: '2030-12-31',
+    });
+    expect(res.statusCode, res.body).toBe(404);
+    const queued = await lab.database.db
+      .selectFrom('outbox')
+      .select('id')
+      .where('kind', '=', 'centre_statement')
+      .execute();
+    expect(queued).toEqual([]);
+  });
+
   it("answers 404 to handing out, revoking or sending again another lab's report link", async () => {
     for (const [method, path] of [
       ['POST', '/api/report-delivery/samples/:id/link'],

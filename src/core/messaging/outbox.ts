@@ -9,7 +9,7 @@ import type {
   NotificationType,
 } from '../../shared/schemas/notifications.js';
 import type { OutboxTable } from './tables.js';
-import { insertOutboxRows, onceRecipients, smsRow, smtpRow } from './repository.js';
+import { insertOutboxRowOnce, insertOutboxRows, onceRecipients, smsRow, smtpRow } from './repository.js';
 import { smsNumber, smsText } from './sms.js';
 
 /**
@@ -240,4 +240,46 @@ export async function queueReportReady(trx: Db, org: OrganizationRow, r: ReportR
   }
   await insertOutboxRows(trx, rows);
   return rows.length;
+}
+
+/** An email with one file (a statement PDF), to an address the lab keeps for a partner, not a user. */
+export interface FileEmail {
+  kind: string;
+  to: string;
+  subject: string;
+  /** The text above the lab's signature. */
+  text: string;
+  file: { name: string; type: string; content: Buffer };
+  /** Once-only: a message with this key to any address already queued means this one is not. */
+  onceKey?: string;
+}
+
+/**
+ * Queues an email carrying a file, kept with the message so whichever server sends it sends what
+ * was queued. Answers 'queued', or why not: the lab has no mail server, or the once-only key was
+ * queued before (two servers queueing at once: the outbox's unique key lets one row in).
+ */
+export async function queueFileEmail(
+  trx: Db,
+  org: OrganizationRow,
+  m: FileEmail,
+): Promise<'queued' | 'no_mail_server' | 'already_queued'> {
+  if ((await smtpRow(trx, org.id)) === undefined) return 'no_mail_server';
+  if (m.onceKey && (await onceRecipients(trx, org.id, m.onceKey)).size > 0) return 'already_queued';
+  const now = nowIso();
+  const inserted = await insertOutboxRowOnce(trx, {
+    ...row(
+      org,
+      'email',
+      m.kind,
+      m.to.toLowerCase(),
+      { subject: m.subject, body: [m.text, '', '--', signature(org)].join('\n') },
+      m.onceKey ?? null,
+      now,
+    ),
+    attachment_name: m.file.name,
+    attachment_type: m.file.type,
+    attachment_base64: m.file.content.toString('base64'),
+  });
+  return inserted ? 'queued' : 'already_queued';
 }

@@ -35,6 +35,17 @@ export async function insertOutboxRows(trx: Db, rows: Insertable<OutboxTable>[])
   if (rows.length) await trx.insertInto('outbox').values(rows).execute();
 }
 
+/** Inserts a message unless its once-only key is taken for that address (outbox_once); whether it did. */
+export async function insertOutboxRowOnce(trx: Db, row: Insertable<OutboxTable>): Promise<boolean> {
+  const r = await trx
+    .insertInto('outbox')
+    .values(row)
+    .onConflict((oc) => oc.doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return r !== undefined;
+}
+
 /** The recipients a once-only message already went to (or is waiting for) on a channel. */
 export async function onceRecipients(trx: Db, organizationId: number, dedupeKey: string): Promise<Set<string>> {
   const rows = await trx

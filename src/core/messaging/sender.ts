@@ -55,7 +55,21 @@ async function deliverOne(
 ): Promise<void> {
   if (row.channel === 'email') {
     if (!config.smtp) throw new SendError('The mail server is not set up any more', 'NOT_CONFIGURED');
-    await sendEmail(config.smtp, { to: row.recipient, subject: row.subject ?? '', text: row.body }, outbound);
+    const attachments =
+      row.attachment_name && row.attachment_base64
+        ? [
+            {
+              filename: row.attachment_name,
+              content: Buffer.from(row.attachment_base64, 'base64'),
+              contentType: row.attachment_type ?? 'application/octet-stream',
+            },
+          ]
+        : undefined;
+    await sendEmail(
+      config.smtp,
+      { to: row.recipient, subject: row.subject ?? '', text: row.body, ...(attachments ? { attachments } : {}) },
+      outbound,
+    );
   } else {
     if (!config.sms) throw new SendError('The SMS gateway is not set up any more', 'NOT_CONFIGURED');
     await sendSms(config.sms, { to: row.recipient, message: row.body }, outbound);

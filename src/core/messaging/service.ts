@@ -322,8 +322,10 @@ export async function deliveries(db: Db, organizationId: number, now = new Date(
 
 export {
   type Announcement,
+  type FileEmail,
   type Recipient,
   queueAnnouncement,
+  queueFileEmail,
   queueReportReady,
   realEmail,
   realPhone,

@@ -52,6 +52,10 @@ export interface OutboxTable {
   claimed_at: string | null;
   created_at: string;
   sent_at: string | null;
+  /** One file sent with an email (a centre's statement PDF): its name, MIME type and bytes in base64. */
+  attachment_name: string | null;
+  attachment_type: string | null;
+  attachment_base64: string | null;
 }
 
 /** Merged into the database type (src/core/db/schema.ts) wherever this module is compiled. */

@@ -16,6 +16,7 @@ import {
 } from '../../core/centres/service.js';
 import { centreBills, centreReceipts, centreStatement, receiveCentrePayment } from '../../core/centres/money.js';
 import { centreStatementPdf } from '../../core/pdf/centre-statement.js';
+import { sendCentreStatement } from '../../core/centres/statement-mail.js';
 import { getOrganization } from '../../core/settings/organization.js';
 import { actorOf } from '../plugins/auth.js';
 import { route } from '../contract.js';
@@ -54,6 +55,9 @@ export default async function centreRoutes(app: FastifyInstance) {
   }));
   route(app, centresApi.statement, async (req) => ({
     statement: await centreStatement(db, org(req), req.params.id, req.query.from, req.query.to),
+  }));
+  route(app, centresApi.sendStatement, async (req) => ({
+    sent: await sendCentreStatement(db, actorOf(req), req.params.id, req.body.from, req.body.to),
   }));
   route(app, centresApi.statementPdf, async (req, reply) => {
     const st = await centreStatement(db, org(req), req.params.id, req.query.from, req.query.to);

@@ -155,6 +155,15 @@ export const centresApi = {
     query: centreStatementQuery,
     response: z.object({ statement: centreStatementSchema }),
   }),
+  /** Emails the period's statement PDF to the centre now (the monthly one goes by itself). */
+  sendStatement: defineRoute({
+    method: 'POST',
+    path: '/api/centres/:id/statement/send',
+    access: 'manage_bills',
+    params: idParam,
+    body: centreStatementQuery,
+    response: z.object({ sent: z.object({ recipient: z.string(), from: z.string(), to: z.string() }) }),
+  }),
   /** The statement as a PDF: the ledger, ageing and the share. */
   statementPdf: defineRoute({
     method: 'GET',

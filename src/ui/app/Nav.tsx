@@ -4,7 +4,7 @@ import { FlaskConical } from 'lucide-react';
 import { Tooltip } from '@/components';
 import { cn } from '@/lib/cn';
 import { useCurrentUser, useMyLab } from '@/lib/session';
-import { NAV_GROUPS } from './registry';
+import { visibleNavGroups } from './registry';
 
 export function Brand({ compact }: { compact: boolean }) {
   const lab = useMyLab().data ?? null;
@@ -44,7 +44,7 @@ export function NavList({ compact }: { compact: boolean }) {
   }, [pathname]);
   return (
     <nav ref={ref} aria-label="Main" className="flex-1 overflow-y-auto py-2">
-      {NAV_GROUPS.map((group, i) => (
+      {visibleNavGroups(permissions).map((group, i) => (
         <div
           key={group.label}
           role="group"
@@ -62,33 +62,31 @@ export function NavList({ compact }: { compact: boolean }) {
             {group.label}
           </p>
           <ul className={cn('grid gap-0.5', compact ? (i > 0 ? 'px-0' : 'px-1.5') : 'px-2')}>
-            {group.items
-              .filter((item) => !item.onlyWith || permissions.includes(item.onlyWith))
-              .map((item) => {
-                const Icon = item.icon;
-                return (
-                  <li key={item.path}>
-                    <Tooltip content={item.label} side="right" enabled={compact}>
-                      <NavLink
-                        to={item.path}
-                        end
-                        aria-label={compact ? item.label : undefined}
-                        className={({ isActive }) =>
-                          cn(
-                            'flex h-8 items-center gap-2.5 rounded-md text-[13px] text-slate-700 transition-colors hover:bg-slate-100 hover:text-slate-900',
-                            compact ? 'justify-center px-0' : 'px-2.5',
-                            isActive &&
-                              'bg-primary-50 font-semibold text-primary-800 hover:bg-primary-100 hover:text-primary-800',
-                          )
-                        }
-                      >
-                        <Icon className="size-4 shrink-0" aria-hidden="true" />
-                        {!compact && <span className="truncate">{item.label}</span>}
-                      </NavLink>
-                    </Tooltip>
-                  </li>
-                );
-              })}
+            {group.items.map((item) => {
+              const Icon = item.icon;
+              return (
+                <li key={item.path}>
+                  <Tooltip content={item.label} side="right" enabled={compact}>
+                    <NavLink
+                      to={item.path}
+                      end
+                      aria-label={compact ? item.label : undefined}
+                      className={({ isActive }) =>
+                        cn(
+                          'flex h-8 items-center gap-2.5 rounded-md text-[13px] text-slate-700 transition-colors hover:bg-slate-100 hover:text-slate-900',
+                          compact ? 'justify-center px-0' : 'px-2.5',
+                          isActive &&
+                            'bg-primary-50 font-semibold text-primary-800 hover:bg-primary-100 hover:text-primary-800',
+                        )
+                      }
+                    >
+                      <Icon className="size-4 shrink-0" aria-hidden="true" />
+                      {!compact && <span className="truncate">{item.label}</span>}
+                    </NavLink>
+                  </Tooltip>
+                </li>
+              );
+            })}
           </ul>
         </div>
       ))}

@@ -19,6 +19,7 @@ import { screens as history } from '@/features/history/screens';
 import { screens as inventory } from '@/features/inventory/screens';
 import { screens as invoices } from '@/features/invoices/screens';
 import { screens as centres } from '@/features/centres/screens';
+import { screens as centrePortal } from '@/features/centre-portal/screens';
 import { screens as invitations } from '@/features/invitations/screens';
 import { screens as labReports } from '@/features/lab-reports/screens';
 import { screens as home } from '@/features/home/screens';
@@ -45,6 +46,7 @@ export const SCREENS: readonly ScreenDef[] = [
   ...invitations,
   ...setup,
   ...portal,
+  ...centrePortal,
   ...home,
   ...dashboard,
   ...analytics,
@@ -105,6 +107,18 @@ export const NAV_GROUPS: NavGroup[] = NAV_GROUPS_ORDER.map((label) => ({
     .sort((a, b) => a.order - b.order)
     .map(({ path, label: itemLabel, icon, onlyWith }) => ({ path, label: itemLabel, icon, onlyWith })),
 }));
+
+/**
+ * What the menu lists to a user with these permissions. A centre's login (centre_portal) is listed
+ * its portal alone: every other screen is the lab's and would answer it 403. Staff are listed every
+ * item but those kept for a permission they lack (the operator's tools, the centre portal).
+ */
+export function visibleNavGroups(permissions: readonly Permission[]): NavGroup[] {
+  const centre = permissions.includes('centre_portal');
+  const shows = (item: NavItem) =>
+    centre ? item.onlyWith === 'centre_portal' : !item.onlyWith || permissions.includes(item.onlyWith);
+  return NAV_GROUPS.map((g) => ({ ...g, items: g.items.filter(shows) })).filter((g) => g.items.length > 0);
+}
 
 /** The group a path belongs to (first match), for the top bar's "Group / Screen" line. */
 export function groupOf(path: string): string | undefined {

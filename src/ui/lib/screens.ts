@@ -4,6 +4,8 @@ import type { Permission } from '@shared/roles';
 
 /** The sidebar's groups, in the spec's order (document 000, 2.7). */
 export const NAV_GROUPS_ORDER = [
+  // A collection centre's own login sees this group alone (onlyWith: centre_portal).
+  'Centre Portal',
   'Overview',
   'Patient Management',
   'Test Management',

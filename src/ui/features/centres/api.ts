@@ -163,3 +163,12 @@ export function useApproveNextBillMutation() {
     },
   });
 }
+
+/** Emails the period's statement PDF to the centre now (queued in the lab's outbox). */
+export function useSendCentreStatementMutation() {
+  return useMutation({
+    mutationFn: (a: { id: number; from: string; to: string }) =>
+      call(centresApi.sendStatement, { params: { id: a.id }, body: { from: a.from, to: a.to } }).then((r) => r.sent),
+    onSuccess: (s) => notify.success('Statement queued', `To ${s.recipient}: it leaves with the lab's next email run.`),
+  });
+}

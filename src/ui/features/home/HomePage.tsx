@@ -1,7 +1,8 @@
-import { Link } from 'react-router';
+import { Link, Navigate } from 'react-router';
 import { ArrowRight, LayoutDashboard, TestTube, TestTubes, UserCog, Users } from 'lucide-react';
 import { LinkButton } from '@/components';
 import { useCurrentUser } from '@/lib/session';
+import { can } from '@/lib/roles';
 import { LabCountCards } from '@/components/LabCountCards';
 import type { CountCardDef } from '@/components/CountCards';
 import { useDashboardStats } from '@/lib/dashboard';
@@ -23,7 +24,12 @@ function homeCards(screens: readonly ScreenDef[]) {
     .sort((a, b) => a.order - b.order);
 }
 
+/** A centre's login lands on its portal: the lab's home shows figures of the whole lab. */
 export default function HomePage() {
+  return can(useCurrentUser(), 'centre_portal') ? <Navigate to="/centre-portal" replace /> : <LabHome />;
+}
+
+function LabHome() {
   const user = useCurrentUser();
   const screens = useScreens();
   const stats = useDashboardStats();

@@ -48,6 +48,32 @@ export const addPatientSchema = z
   .extend({ date_of_birth: dateOfBirth })
   .refine(hasBirthDateOrAge, birthDateOrAgeIssue());
 
+/** Add Patient's short form: its fields (form names are the API's) and their empty values. */
+export const ADD_PATIENT_FIELDS = [
+  'title',
+  'age',
+  'age_unit',
+  'first_name',
+  'last_name',
+  'date_of_birth',
+  'gender',
+  'phone',
+  'email',
+  'address',
+] as const;
+export const ADD_PATIENT_DEFAULTS: z.input<typeof addPatientSchema> = {
+  title: '',
+  age: '',
+  age_unit: 'years',
+  first_name: '',
+  last_name: '',
+  date_of_birth: '',
+  gender: '',
+  phone: '',
+  email: '',
+  address: '',
+};
+
 /** All Patients > Edit: every registration field, with the server's own rules. */
 export const editPatientSchema = z
   .object(patientFields)

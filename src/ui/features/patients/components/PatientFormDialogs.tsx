@@ -6,7 +6,7 @@ import { FormDialog, type FormDialogProps } from '@/components';
 import { useDialogForm } from '@/lib/dialogForm';
 import { applyServerErrors, formError } from '@/lib/forms';
 import { useCreatePatientMutation, useUpdatePatientMutation } from '@/lib/patients/queries';
-import { addPatientSchema, editPatientSchema } from '@/lib/patients/schemas';
+import { ADD_PATIENT_DEFAULTS, ADD_PATIENT_FIELDS, addPatientSchema, editPatientSchema } from '@/lib/patients/schemas';
 import { PatientFormSections, type PatientFieldKey } from '@/components/PatientFormSections';
 import { useDuplicatePrompt } from '@/components/PossibleDuplicatesDialog';
 import { useNavigate } from 'react-router';
@@ -16,19 +16,7 @@ function ownNames<K extends PatientFieldKey>(keys: readonly K[]): { [P in K]: P 
   return Object.fromEntries(keys.map((k) => [k, k])) as { [P in K]: P };
 }
 
-/** Add Patient's short form. */
-const ADD_FIELDS = [
-  'title',
-  'age',
-  'age_unit',
-  'first_name',
-  'last_name',
-  'date_of_birth',
-  'gender',
-  'phone',
-  'email',
-  'address',
-] as const;
+const ADD_FIELDS = ADD_PATIENT_FIELDS;
 const ADD_NAMES = ownNames(ADD_FIELDS);
 /** Edit Patient: every registration field, the short form's and the rest. */
 const NAMES = ownNames([...ADD_FIELDS, ...PATIENT_DETAIL_FIELDS, 'membership_type'] as const) satisfies Record<
@@ -64,18 +52,7 @@ function toFormValues(p: Patient): EditInput {
 const addDefaults = (): DefaultValues<AddInput> => ADD_DEFAULTS;
 const editDefaults = (p: Patient | null): DefaultValues<EditInput> => (p ? toFormValues(p) : {});
 
-const ADD_DEFAULTS: AddInput = {
-  title: '',
-  age: '',
-  age_unit: 'years',
-  first_name: '',
-  last_name: '',
-  date_of_birth: '',
-  gender: '',
-  phone: '',
-  email: '',
-  address: '',
-};
+const ADD_DEFAULTS: AddInput = ADD_PATIENT_DEFAULTS;
 
 /**
  * Add and Edit share one dialog: the patient's sections of fields in a FormDialog, the server's

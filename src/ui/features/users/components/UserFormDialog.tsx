@@ -22,6 +22,7 @@ import { applyServerErrors, fieldNamed, formError } from '@/lib/forms';
 import { useDialogForm } from '@/lib/dialogForm';
 import { fullName, useCurrentUser } from '@/lib/session';
 import { useLab } from '@/lib/lab';
+import { useCentreChoices } from '@/lib/centres';
 import { useCreateUserMutation, useInviteUserMutation, useUpdateUserMutation } from '../api';
 import { assignableRoles, hasConsultationFee, roleLabel } from '@/lib/roles';
 
@@ -66,6 +67,12 @@ function formSchema(mode: Mode, policy: PasswordPolicy) {
         error: (iss) => passwordFault(policy, iss.input as Parameters<typeof passwordFault>[1]) ?? undefined,
         when,
       })
+      // A centre's login sees only its centre's rows, so it cannot be saved without one.
+      .refine((v) => v.role !== 'centre' || Boolean(v.centre_id), {
+        path: ['centre_id'],
+        message: 'Choose the centre this login belongs to',
+        when: () => true,
+      })
       .refine((v) => !setsPassword(v) || v.confirm_password === v.password, {
         path: ['confirm_password'],
         message: 'Passwords do not match',
@@ -86,6 +93,7 @@ const FIELD_NAMES = [
   'phone',
   'specialization',
   'consultation_fee',
+  'centre_id',
   'password',
 ] as const;
 
@@ -100,6 +108,7 @@ function defaults(user: User | null): DefaultValues<FormIn> {
     phone: user?.phone ?? '',
     specialization: user?.specialization ?? '',
     consultation_fee: user ? String(user.consultation_fee) : '0',
+    centre_id: user?.centre_id ? String(user.centre_id) : '',
     how: 'password',
     password: '',
     confirm_password: '',
@@ -150,6 +159,7 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
   const offered = assignableRoles(me.role);
   // Editing someone whose role is already theirs to keep: keep it in the list so the select shows it.
   const roleOptions = user && !offered.includes(user.role) ? [user.role, ...offered] : offered;
+  const centres = useCentreChoices(open && role === 'centre');
 
   const showServerErrors = (err: unknown) =>
     applyServerErrors(err, form.setError, fieldNamed(FIELD_NAMES), { EMAIL_TAKEN: 'email' });
@@ -167,6 +177,8 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
       ...(hasConsultationFee(v.role) && v.consultation_fee !== undefined
         ? { consultation_fee: v.consultation_fee }
         : {}),
+      // Only a centre's login is bound to a centre; any other role is saved unbound.
+      centre_id: v.role === 'centre' ? (v.centre_id ?? null) : null,
     };
     if (!user && v.how === 'invite') {
       invite.mutate(fields, { onSuccess: (r) => setInvited(r.invitation), onError: showServerErrors });
@@ -246,6 +258,20 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
             placeholder="Select role"
             options={roleOptions.map((r) => ({ value: r, label: roleLabel(r) }))}
             {...form.register('role')}
+          />
+        </FormField>
+      )}
+      {role === 'centre' && (
+        <FormField
+          label="Centre"
+          required
+          error={errors.centre_id?.message ?? (centres.isError ? 'The centres could not be loaded' : undefined)}
+          hint="This login sees only this centre’s patients, bills, reports and statement."
+        >
+          <Select
+            placeholder={centres.isPending ? 'Loading centres…' : 'Select centre'}
+            options={centres.data ?? []}
+            {...form.register('centre_id')}
           />
         </FormField>
       )}
