@@ -76,7 +76,7 @@ import { sql as centres } from './054_centres.js';
 import { sql as reportDeliveryChannels } from './055_report_delivery_channels.js';
 import { sql as marksWhenChanged, postgres as marksWhenChangedPostgres } from './056_marks_when_changed.js';
 import { sql as rollupItemOrder, postgres as rollupItemOrderPostgres } from './058_rollup_item_order.js';
-import { sql as outboxAttachments } from './061_outbox_attachments.js';
+import { sql as outboxAttachments } from './059_outbox_attachments.js';
 import {
   sql as centreLogins,
   postgres as centreLoginsPostgres,
@@ -202,5 +202,5 @@ export const migrations: Migration[] = [
     postgres: centreLoginsPostgres,
   },
   { version: 58, name: 'rollup_item_order', sql: rollupItemOrder, postgres: rollupItemOrderPostgres },
-  { version: 61, name: 'outbox_attachments', sql: outboxAttachments },
+  { version: 59, name: 'outbox_attachments', sql: outboxAttachments },
 ];
