@@ -153,6 +153,36 @@ describe('Book Visit with a new patient, and Unlock', () => {
       .where('p.last_name', 'in', [`Desai${tag}`, `Pillai${tag}`])
       .execute();
     expect(booked.map((b) => `${b.last_name} ${b.slot_time}`)).toEqual([`Desai${tag} 08:00`]);
+
+    // A "new" patient with a registered one's mobile and age: the desk is asked, books the registered
+    // one, and no second patient is made.
+    await page.getByRole('button', { name: 'Book Visit' }).first().click();
+    await dialog.getByRole('button', { name: 'Add New Patient' }).click();
+    await fresh.getByLabel('First Name').fill('Anand');
+    await fresh.getByLabel('Last Name').fill(`Rao${tag}`);
+    await fresh.getByLabel('Age', { exact: true }).fill('51');
+    await fresh.getByLabel('Gender').selectOption('male');
+    await fresh.getByLabel('Phone').fill(lockedPhone);
+    await fillVisit(page, '09:00');
+    await dialog.getByRole('button', { name: 'Book Visit' }).click();
+    const prompt = page.getByRole('dialog', { name: 'This patient may already be registered' });
+    await prompt.waitFor();
+    await screenshot(page, 'home-book-duplicate-1280');
+    await prompt.getByRole('button', { name: 'Book for this patient' }).first().click();
+    await dialog.waitFor({ state: 'hidden' });
+    const raos = await app.database.db
+      .selectFrom('patients')
+      .select('id')
+      .where('last_name', '=', `Rao${tag}`)
+      .execute();
+    expect(raos).toHaveLength(1);
+    const anands = await app.database.db
+      .selectFrom('home_bookings')
+      .select('slot_time')
+      .where('patient_id', '=', raos[0]!.id)
+      .orderBy('slot_time')
+      .execute();
+    expect(anands.map((b) => b.slot_time)).toEqual(['07:00', '09:00']);
   });
 
   it('shows the new-patient fields on a phone', async () => {

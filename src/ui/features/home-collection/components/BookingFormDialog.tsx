@@ -140,60 +140,63 @@ export function BookingFormDialog({
   }));
 
   return (
-    <FormDialog
-      open={open}
-      onOpenChange={onOpenChange}
-      size="lg"
-      title="Book Home Visit"
-      description="The patient gets an SMS with the slot, any fasting the tests need and the visit code for the phlebotomist."
-      busy={create.isPending}
-      form={{ id: 'book-home-visit-form', onSubmit }}
-      submitLabel="Book Visit"
-      busyLabel="Booking..."
-      error={formError(form)}
-    >
-      <div className="sm:col-span-2">
-        <BookingPatientField
-          chosen={patientName}
-          onSelect={(p) => choose(p.id, `${p.first_name} ${p.last_name} (${p.patient_id})`)}
-          onClear={() => {
-            setPatientName(null);
-            form.setValue('patient_id', undefined);
-          }}
-          adding={adding}
-          onAddingChange={setAdding}
-          newPatient={newPatient}
-          error={errors.patient_id?.message ?? (adding ? undefined : errors.patient?.message)}
-        />
-      </div>
-      <FormField label="Address" required error={errors.address?.message} className="sm:col-span-2">
-        <Textarea rows={2} placeholder="House, street, landmark" {...form.register('address')} />
-      </FormField>
-      <FormField label="Pin Code" required error={errors.pin_code?.message}>
-        <Input inputMode="numeric" maxLength={6} placeholder="e.g. 560034" {...form.register('pin_code')} />
-      </FormField>
-      <FormField label="Map Link" error={errors.map_link?.message}>
-        <Input type="url" placeholder="https://maps.google.com/..." {...form.register('map_link')} />
-      </FormField>
-      <FormField label="Date" required error={errors.slot_date?.message}>
-        <Input type="date" {...form.register('slot_date')} />
-      </FormField>
-      <FormField
-        label="Slot"
-        required
-        error={errors.slot_time?.message}
-        hint={slots.isError ? `Could not load the slots: ${slots.error.message}` : undefined}
+    <>
+      {duplicates.dialog}
+      <FormDialog
+        open={open}
+        onOpenChange={onOpenChange}
+        size="lg"
+        title="Book Home Visit"
+        description="The patient gets an SMS with the slot, any fasting the tests need and the visit code for the phlebotomist."
+        busy={create.isPending}
+        form={{ id: 'book-home-visit-form', onSubmit }}
+        submitLabel="Book Visit"
+        busyLabel="Booking..."
+        error={formError(form)}
       >
-        <Select
-          placeholder={slots.isPending ? 'Loading slots...' : 'Select slot'}
-          options={slotOptions}
-          {...form.register('slot_time')}
-        />
-      </FormField>
-      <ItemPicker lines={lines} onChange={setItems} error={errors.items?.message} />
-      <FormField label="Notes" error={errors.notes?.message} className="sm:col-span-2">
-        <Input autoComplete="off" placeholder="e.g. Ring twice; elderly patient" {...form.register('notes')} />
-      </FormField>
-    </FormDialog>
+        <div className="sm:col-span-2">
+          <BookingPatientField
+            chosen={patientName}
+            onSelect={(p) => choose(p.id, `${p.first_name} ${p.last_name} (${p.patient_id})`)}
+            onClear={() => {
+              setPatientName(null);
+              form.setValue('patient_id', undefined);
+            }}
+            adding={adding}
+            onAddingChange={setAdding}
+            newPatient={newPatient}
+            error={errors.patient_id?.message ?? (adding ? undefined : errors.patient?.message)}
+          />
+        </div>
+        <FormField label="Address" required error={errors.address?.message} className="sm:col-span-2">
+          <Textarea rows={2} placeholder="House, street, landmark" {...form.register('address')} />
+        </FormField>
+        <FormField label="Pin Code" required error={errors.pin_code?.message}>
+          <Input inputMode="numeric" maxLength={6} placeholder="e.g. 560034" {...form.register('pin_code')} />
+        </FormField>
+        <FormField label="Map Link" error={errors.map_link?.message}>
+          <Input type="url" placeholder="https://maps.google.com/..." {...form.register('map_link')} />
+        </FormField>
+        <FormField label="Date" required error={errors.slot_date?.message}>
+          <Input type="date" {...form.register('slot_date')} />
+        </FormField>
+        <FormField
+          label="Slot"
+          required
+          error={errors.slot_time?.message}
+          hint={slots.isError ? `Could not load the slots: ${slots.error.message}` : undefined}
+        >
+          <Select
+            placeholder={slots.isPending ? 'Loading slots...' : 'Select slot'}
+            options={slotOptions}
+            {...form.register('slot_time')}
+          />
+        </FormField>
+        <ItemPicker lines={lines} onChange={setItems} error={errors.items?.message} />
+        <FormField label="Notes" error={errors.notes?.message} className="sm:col-span-2">
+          <Input autoComplete="off" placeholder="e.g. Ring twice; elderly patient" {...form.register('notes')} />
+        </FormField>
+      </FormDialog>
+    </>
   );
 }

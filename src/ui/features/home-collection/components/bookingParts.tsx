@@ -38,3 +38,8 @@ export function BookingNotes({ booking: b }: { booking: Booking }) {
     </>
   );
 }
+
+/** A visit the patient booked from the portal: the desk may want to call before dispatching it. */
+export function SourceBadge({ booking }: { booking: Booking }) {
+  return booking.source === 'portal' ? <Badge tone="blue">Booked online</Badge> : null;
+}

@@ -21,7 +21,7 @@ import { useLabFormat } from '@/lib/format';
 import { useUrlState } from '@/lib/useUrlState';
 import { useDayBoard } from '../api';
 import { AssignDialog } from '../components/BookingActionDialogs';
-import { BookingStatusBadge } from '../components/bookingParts';
+import { BookingStatusBadge, SourceBadge } from '../components/bookingParts';
 
 /** Home Collection Day Board: who goes where today, by area and by phlebotomist. */
 export default guardedHomeScreen(DayBoardScreen);
@@ -32,7 +32,8 @@ function Stop({ v, onAssign, showWho }: { v: Booking; onAssign: (b: Booking) => 
       <span className="w-12 shrink-0 pt-0.5 font-medium tabular-nums">{v.slot_time}</span>
       <div className="min-w-0 flex-1 text-sm">
         <span className="block font-medium text-slate-900">
-          {v.patient_name} <span className="font-normal text-slate-600">· {v.booking_number}</span>
+          {v.patient_name} <span className="font-normal text-slate-600">· {v.booking_number}</span>{' '}
+          <SourceBadge booking={v} />
         </span>
         <span className="block text-[13px] text-slate-600">
           {v.address}, {v.pin_code}

@@ -23,7 +23,7 @@ import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useBookings } from '../api';
 import { BookingFormDialog } from '../components/BookingFormDialog';
 import { AssignDialog, CloseVisitDialog, RescheduleDialog, UnlockDialog } from '../components/BookingActionDialogs';
-import { BookingNotes, BookingStatusBadge, STATUS_LABELS } from '../components/bookingParts';
+import { BookingNotes, BookingStatusBadge, SourceBadge, STATUS_LABELS } from '../components/bookingParts';
 
 const FILTERS: ListFilter[] = [
   {
@@ -57,7 +57,9 @@ const columns: Column<Booking>[] = [
     header: 'Patient',
     cell: (b) => (
       <div className="min-w-0">
-        <span className="block font-medium text-slate-900">{b.patient_name}</span>
+        <span className="block font-medium text-slate-900">
+          {b.patient_name} <SourceBadge booking={b} />
+        </span>
         <span className="hidden text-[13px] text-slate-600 md:block">
           {[b.patient_code, b.patient_phone].filter(Boolean).join(' · ')}
         </span>
