@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeLab, type Client, type TestLab } from '../helpers.js';
-import { badFields, createPatient, errorBody, localDate, uniquePhone, uniqueWord } from './support.js';
-import type { Booking, OpResult, Tube, Visit } from '../../src/shared/schemas/home-collection.js';
+import type { Client, TestLab } from '../helpers.js';
+import { badFields, errorBody, localDate } from './support.js';
+import { DAY, homeLab, opId, visitOps, type HomeLab } from './home-visit-support.js';
+import type { Booking } from '../../src/shared/schemas/home-collection.js';
 import type { Bill } from '../../src/shared/schemas/bills.js';
 import type { Sample } from '../../src/shared/schemas/samples.js';
 
@@ -11,115 +12,24 @@ import type { Sample } from '../../src/shared/schemas/samples.js';
  * the location, tubes drawn, a UPI payment with a receipt SMS, all sent as one queued batch; the
  * same batch again (or twice at once) changes nothing; a visit cancelled at the desk meanwhile is a
  * conflict on the phone and on the booking; the tubes become billed samples in transit, turnaround
- * starting at the draw, and the lab's receive scan takes the time and temperature.
+ * starting at the draw (the lab's receive scan: home-collection-receive.test.ts).
  */
 let lab: TestLab;
 let desk: Client;
 let ravi: Client;
 let meena: Client;
 let bench: Client;
-let cbcId: number;
-let sugarId: number;
-const DAY = localDate(0, 1);
-let seq = 0;
-const opId = (tag: string) => `${tag}-${process.pid}-${++seq}-${Date.now()}`;
+let visitFor: HomeLab['visitFor'];
+let day: HomeLab['day'];
+let sync: HomeLab['sync'];
 
 beforeAll(async () => {
-  lab = await makeLab();
-  desk = await lab.as('receptionist');
-  ravi = await lab.as('collector');
-  meena = await lab.as('collector');
-  bench = await lab.as('lab_technician');
-  const c = uniqueWord('CBC').toUpperCase();
-  cbcId = (await lab.admin.post('/api/tests', { name: `CBC ${c}`, code: c, price: 300, container: 'edta' })).json().test
-    .id;
-  const g = uniqueWord('FBS').toUpperCase();
-  sugarId = (
-    await lab.admin.post('/api/tests', { name: `FBS ${g}`, code: g, price: 100, container: 'fluoride' })
-  ).json().test.id;
-  expect(
-    (
-      await lab.admin.put('/api/settings/sms', {
-        method: 'GET',
-        urlTemplate: 'https://sms.example/send?to={to}&text={message}&key={key}',
-        apiKey: 'key-1',
-      })
-    ).statusCode,
-  ).toBe(200);
-  expect(
-    (
-      await desk.put('/api/home-collection/calendar', {
-        slot_minutes: 30,
-        first_slot: '06:00',
-        last_slot: '10:00',
-        slot_capacity: 10,
-        per_phlebotomist: 3,
-      })
-    ).statusCode,
-  ).toBe(200);
-  expect((await desk.post('/api/home-collection/areas', { name: 'Jayanagar', pin_codes: ['560041'] })).statusCode).toBe(
-    201,
-  );
+  const home = await homeLab();
+  ({ lab, desk, bench, visitFor, day, sync } = home);
+  ravi = await home.collector();
+  meena = await home.collector();
 });
 afterAll(() => lab.close());
-
-/** A visit booked tomorrow and given to `who`; answers it with the code the patient was texted. */
-async function visitFor(who: Client, time = '07:00'): Promise<{ booking: Booking; otp: string }> {
-  const phone = uniquePhone();
-  const patient = await createPatient(desk, { phone });
-  const res = await desk.post('/api/home-collection/bookings', {
-    patient_id: patient.id,
-    address: '7, 9th Main, 4th Block',
-    pin_code: '560041',
-    slot_date: DAY,
-    slot_time: time,
-    items: [
-      { item_type: 'test', item_id: cbcId },
-      { item_type: 'test', item_id: sugarId },
-    ],
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  const booking = res.json<{ booking: Booking }>().booking;
-  const sms = await lab.database.db
-    .selectFrom('outbox')
-    .select('body')
-    .where('kind', '=', 'home_booked')
-    .where('recipient', 'like', `%${phone}`)
-    .executeTakeFirstOrThrow();
-  const otp = /Visit code (\d{6})/.exec(sms.body)![1]!;
-  const a = await desk.post(`/api/home-collection/bookings/${booking.id}/assign`, { phlebotomist_id: who.userId });
-  expect(a.statusCode, a.body).toBe(200);
-  return { booking, otp };
-}
-
-async function day(who: Client, date = DAY): Promise<Visit[]> {
-  const res = await who.get(`/api/home-visits?date=${date}`);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json<{ visits: Visit[] }>().visits;
-}
-
-async function sync(who: Client, ops: Record<string, unknown>[]): Promise<OpResult[]> {
-  const res = await who.post('/api/home-visits/sync', { ops });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json<{ results: OpResult[] }>().results;
-}
-
-/** The phone's whole visit, as it queues it offline: arrive, start with the code, tubes, UPI payment. */
-function visitOps(v: Visit, otp: string, amount: number) {
-  const at = (min: number) => new Date(Date.now() - (60 - min) * 60_000).toISOString();
-  return [
-    { op_id: opId('arrive'), booking_id: v.id, kind: 'arrive', at: at(0), latitude: 12.925, longitude: 77.593 },
-    { op_id: opId('start'), booking_id: v.id, kind: 'start', at: at(1), otp },
-    {
-      op_id: opId('collect'),
-      booking_id: v.id,
-      kind: 'collect',
-      at: at(6),
-      tubes: v.tubes.map((t, i) => ({ barcode: t.barcode, collected_at: at(3 + i) })),
-    },
-    { op_id: opId('pay'), booking_id: v.id, kind: 'pay', at: at(8), method: 'upi', amount, reference: 'UPI4471120098' },
-  ];
-}
 
 async function billOf(id: number): Promise<Bill> {
   const res = await lab.admin.get(`/api/bills/${id}`);
@@ -308,27 +218,6 @@ describe('the visit on the phone', () => {
       ],
     });
     expect(badFields(bad).sort()).toEqual(['ops.0.op_id', 'ops.0.otp', 'ops.1.reference', 'ops.2.kind'].sort());
-  });
-
-  it('takes the lab’s receive scan with the time and temperature, once', async () => {
-    const { booking, otp } = await visitFor(ravi, '09:00');
-    const v = (await day(ravi)).find((x) => x.id === booking.id)!;
-    await sync(ravi, visitOps(v, otp, 400));
-    const barcode = v.tubes[0]!.barcode;
-    const res = await bench.post('/api/home-collection/tubes/receive', { barcode, temperature: 6.5 });
-    expect(res.statusCode, res.body).toBe(200);
-    expect(res.json<{ tube: Tube }>().tube).toMatchObject({ barcode, received_temperature: 6.5 });
-    const sample = (await bench.get(`/api/samples/by-barcode/${barcode}`)).json<{ sample: Sample }>().sample;
-    expect(sample.location).toBe('Lab');
-    const twice = await bench.post('/api/home-collection/tubes/receive', { barcode });
-    expect(twice.statusCode).toBe(409);
-    expect(errorBody(twice).code).toBe('ALREADY_RECEIVED');
-    expect(
-      (await bench.post('/api/home-collection/tubes/receive', { barcode: v.tubes[1]!.barcode, temperature: 'cold' }))
-        .statusCode,
-    ).toBe(400);
-    // The bench receives tubes (manage_samples); the front desk does not.
-    expect((await desk.post('/api/home-collection/tubes/receive', { barcode })).statusCode).toBe(403);
   });
 });
 

@@ -49,6 +49,7 @@ beforeAll(async () => {
     slot_capacity: 3,
     per_phlebotomist: 1,
     portal_booking: false,
+    record_temperature: false,
     fasting: [{ test_id: glucose.id, hours: 10 }],
   });
   await createArea(db, actor, { name: 'Koramangala', pin_codes: ['560034', '560095'], is_active: true });

@@ -56,6 +56,7 @@ beforeAll(async () => {
     slot_capacity: 5,
     per_phlebotomist: 2,
     portal_booking: false,
+    record_temperature: false,
     fasting: [],
   });
   await createArea(db, actor, { name: 'Basavanagudi', pin_codes: ['560004'], is_active: true });

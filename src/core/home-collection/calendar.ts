@@ -3,6 +3,7 @@ import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import { labSettings, saveLabSwitch } from '../settings/service.js';
 import { slotKey, slotTimes } from '../../shared/home-collection.js';
 import type { Area, AreaInput, Calendar, CalendarUpdate, Slot } from '../../shared/schemas/home-collection.js';
 import {
@@ -28,6 +29,7 @@ const UNSET = { slot_minutes: 60, first_slot: '07:00', last_slot: '11:00', slot_
 export async function getCalendar(db: Db, organizationId: number): Promise<Calendar> {
   const row = await calendarRow(db, organizationId);
   const fasting = await fastingRows(db, organizationId);
+  const settings = await labSettings(db, organizationId);
   return {
     configured: !!row,
     slot_minutes: row?.slot_minutes ?? UNSET.slot_minutes,
@@ -36,6 +38,7 @@ export async function getCalendar(db: Db, organizationId: number): Promise<Calen
     slot_capacity: row?.slot_capacity ?? UNSET.slot_capacity,
     per_phlebotomist: row?.per_phlebotomist ?? UNSET.per_phlebotomist,
     portal_booking: row?.portal_booking === 1,
+    record_temperature: settings.recordReceiveTemperature,
     fasting: fasting.map((f) => ({ test_id: f.test_id, test_name: f.test_name, hours: Number(f.hours) })),
   };
 }
@@ -68,6 +71,9 @@ export async function updateCalendar(db: Db, actor: Actor, input: CalendarUpdate
       updated_at: nowIso(),
     });
     await replaceFastingRows(trx, org, input.fasting);
+    // Kept in the lab's settings rather than a calendar column: no change of table, and the receive
+    // scan reads it with the lab's other settings.
+    await saveLabSwitch(trx, org, 'recordReceiveTemperature', input.record_temperature);
     await writeAudit(trx, actor, {
       action: before.configured ? 'update' : 'create',
       entity: 'home_calendar',

@@ -297,6 +297,32 @@ export function tubeByBarcode(db: Db, organizationId: number, barcode: string) {
     .executeTakeFirst();
 }
 
+/** Tubes drawn (their sample made) and not yet scanned in at the lab, oldest draw first. */
+export function tubesInTransit(db: Db, organizationId: number) {
+  return db
+    .selectFrom('home_tubes as t')
+    .innerJoin('home_bookings as b', 'b.id', 't.booking_id')
+    .innerJoin('patients as p', 'p.id', 'b.patient_id')
+    .leftJoin('users as u', 'u.id', 'b.phlebotomist_id')
+    .leftJoin('samples as s', 's.id', 't.sample_id')
+    .selectAll('t')
+    .select([
+      'b.booking_number',
+      'p.first_name as patient_first_name',
+      'p.last_name as patient_last_name',
+      'p.patient_code',
+      'u.first_name as phlebotomist_first_name',
+      'u.last_name as phlebotomist_last_name',
+      's.sample_code',
+    ])
+    .where('t.organization_id', '=', organizationId)
+    .where('t.sample_id', 'is not', null)
+    .where('t.received_at', 'is', null)
+    .orderBy('t.collected_at')
+    .orderBy('t.id')
+    .execute();
+}
+
 export async function updateTubeRow(trx: Db, id: number, patch: Updateable<HomeTubesTable>): Promise<void> {
   await trx.updateTable('home_tubes').set(patch).where('id', '=', id).execute();
 }

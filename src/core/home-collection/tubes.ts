@@ -1,14 +1,11 @@
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
-import { nowIso } from '../context.js';
-import { writeAudit } from '../audit/audit.js';
-import { ConflictError, NotFoundError } from '../errors.js';
+import { NotFoundError } from '../errors.js';
 import { testsOfLines } from '../catalogue/service.js';
 import { testTubes } from '../catalogue/repository.js';
 import { findBill } from '../billing/repository.js';
 import { labToday } from '../settings/service.js';
-import { updateSampleRow } from '../samples/repository.js';
-import { addHistory, reserveBarcode } from '../samples/service.js';
+import { reserveBarcode } from '../samples/service.js';
 import { tubeOf, tubeSampleType, type TubeId } from '../../shared/tubes.js';
 import { paiseToRupees } from '../../shared/money.js';
 import type { Tube, Visit } from '../../shared/schemas/home-collection.js';
@@ -17,10 +14,9 @@ import {
   bookingsOfDay,
   findBookingRow,
   insertTubeRows,
-  tubeByBarcode,
   tubesOfBookings,
-  updateTubeRow,
   type BookingRow,
+  type tubeByBarcode,
 } from './repository.js';
 
 /** Where a tube drawn at home is until the lab scans it in. */
@@ -58,7 +54,7 @@ export async function reserveTubes(trx: Db, organizationId: number, bookingId: n
   await insertTubeRows(trx, rows);
 }
 
-const toTube = (t: Awaited<ReturnType<typeof tubeByBarcode>> & object): Tube => ({
+export const toTube = (t: Awaited<ReturnType<typeof tubeByBarcode>> & object): Tube => ({
   barcode: t.barcode,
   container: t.container,
   sample_type: t.sample_type,
@@ -101,33 +97,4 @@ export async function getVisit(db: Db, organizationId: number, id: number): Prom
   const row = await findBookingRow(db, organizationId, id);
   if (!row) throw new NotFoundError('Booking', id);
   return (await toVisits(db, organizationId, [row]))[0]!;
-}
-
-/** The received-at-lab scan of a tube drawn at home: the time, and the temperature if the lab records it. */
-export async function receiveTube(
-  db: Db,
-  actor: Actor,
-  input: { barcode: string; temperature?: number | null | undefined },
-): Promise<Tube> {
-  return db.transaction().execute(async (trx) => {
-    const t = await tubeByBarcode(trx, actor.organizationId, input.barcode);
-    if (!t) throw new NotFoundError('Home collection tube', input.barcode);
-    if (!t.sample_id) throw new ConflictError(`Tube ${t.barcode} has not been collected yet`, 'NOT_COLLECTED');
-    if (t.received_at)
-      throw new ConflictError(`Tube ${t.barcode} was received at ${t.received_at}`, 'ALREADY_RECEIVED');
-    const now = nowIso();
-    const temperature = input.temperature ?? null;
-    await updateTubeRow(trx, t.id, { received_at: now, received_temperature: temperature, received_by: actor.userId });
-    await updateSampleRow(trx, t.sample_id, { location: 'Lab', updated_at: now });
-    const note = `Received at lab from home collection${temperature === null ? '' : `, ${temperature} °C`}`;
-    await addHistory(trx, actor, t.sample_id, 'collected', 'collected', 'Lab', note);
-    await writeAudit(trx, actor, {
-      action: 'update',
-      entity: 'sample',
-      entityId: t.sample_id,
-      oldValues: { location: IN_TRANSIT },
-      newValues: { location: 'Lab', received_at: now, temperature },
-    });
-    return toTube({ ...t, received_at: now, received_temperature: temperature, received_by: actor.userId });
-  });
 }

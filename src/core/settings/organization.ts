@@ -56,6 +56,8 @@ export interface LabSettings {
    * patient's money is never turned away), or refused where a lab wants its closings final.
    */
   closedDayPayments: 'refuse' | 'next_day';
+  /** The receive scan of a tube drawn at home asks for its temperature (Home Collection Settings edits it). */
+  recordReceiveTemperature: boolean;
 }
 
 export const DEFAULT_SETTINGS: LabSettings = {
@@ -80,6 +82,7 @@ export const DEFAULT_SETTINGS: LabSettings = {
   maintenanceMode: false,
   debugMode: false,
   closedDayPayments: 'next_day',
+  recordReceiveTemperature: false,
 };
 
 export function settingsOf(org: Pick<OrganizationRow, 'settings'>): LabSettings {
@@ -98,12 +101,12 @@ export function settingsOf(org: Pick<OrganizationRow, 'settings'>): LabSettings 
 
 /**
  * Sets one of the lab's on/off settings that another feature's screen owns the editing of (report
- * delivery edits holdReportsUntilPaid); the caller audits it with its own change.
+ * delivery edits holdReportsUntilPaid, home collection recordReceiveTemperature); the caller audits it with its own change.
  */
 export async function saveLabSwitch(
   trx: Db,
   organizationId: number,
-  key: 'holdReportsUntilPaid',
+  key: 'holdReportsUntilPaid' | 'recordReceiveTemperature',
   on: boolean,
 ): Promise<void> {
   const org = await getOrganization(trx, organizationId);

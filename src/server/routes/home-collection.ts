@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { homeCollectionApi as api, homeVisitsApi } from '../../shared/api/home-collection.js';
-import { getVisit, myVisits, receiveTube } from '../../core/home-collection/tubes.js';
+import { getVisit, myVisits } from '../../core/home-collection/tubes.js';
+import { inTransit, receiveTube } from '../../core/home-collection/receive.js';
 import { syncVisits } from '../../core/home-collection/sync.js';
 import {
   createArea,
@@ -61,6 +62,7 @@ export default async function homeCollectionRoutes(app: FastifyInstance) {
   }));
   route(app, api.board, async (req) => ({ board: await dayBoard(db, org(req), req.query.date) }));
   route(app, api.visit, async (req) => ({ visit: await getVisit(db, org(req), req.params.id) }));
+  route(app, api.inTransit, async (req) => inTransit(db, org(req)));
   route(app, api.receive, async (req) => ({ tube: await receiveTube(db, actorOf(req), req.body) }));
   route(app, homeVisitsApi.day, async (req) => myVisits(db, actorOf(req), req.query.date));
   route(app, homeVisitsApi.sync, async (req) => ({ results: await syncVisits(db, actorOf(req), req.body) }));

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { idParam } from '../schemas/common.js';
 import {
   opResultSchema,
+  inTransitSchema,
   receiveSchema,
   syncSchema,
   tubeSchema,
@@ -159,6 +160,13 @@ export const homeCollectionApi = {
     access: 'manage_home_collection',
     params: idParam,
     response: z.object({ visit: visitSchema }),
+  }),
+  /** The tubes drawn at home that the lab has not scanned in yet, oldest draw first: the receive bench. */
+  inTransit: defineRoute({
+    method: 'GET',
+    path: '/api/home-collection/tubes/in-transit',
+    access: 'manage_samples',
+    response: inTransitSchema,
   }),
   /** The received-at-lab scan of a tube drawn at home: the lab's bench, who receive samples. */
   receive: defineRoute({

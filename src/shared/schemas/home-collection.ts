@@ -40,6 +40,8 @@ export const calendarUpdateSchema = z
     slot_capacity: whole('Visits per slot', 1, 500),
     per_phlebotomist: whole('Visits per phlebotomist in a slot', 1, 20),
     portal_booking: z.boolean({ error: 'portal_booking must be true or false' }).default(false),
+    /** The lab's receive scan asks for the temperature of each tube drawn at home. */
+    record_temperature: z.boolean({ error: 'record_temperature must be true or false' }).default(false),
     fasting: z.array(fastingEntrySchema).max(500).default([]),
   })
   .refine((c) => minutesOf(c.last_slot) >= minutesOf(c.first_slot), {
@@ -56,6 +58,7 @@ export const calendarSchema = z.object({
   slot_capacity: z.number(),
   per_phlebotomist: z.number(),
   portal_booking: z.boolean(),
+  record_temperature: z.boolean(),
   fasting: z.array(z.object({ test_id: z.number(), test_name: z.string(), hours: z.number() })),
 });
 export type Calendar = z.infer<typeof calendarSchema>;
@@ -295,13 +298,32 @@ export const receiveSchema = z.object({
   barcode: requiredText('Barcode', 40),
   temperature: strictNumber(
     z
-      .number({ error: 'Temperature must be a number' })
-      .min(-90, 'Temperature must be at least -90')
-      .max(60, 'Temperature must be at most 60'),
+      .number({ error: 'Temperature must be a number of °C' })
+      .min(-90, 'Temperature must be at least -90 °C')
+      .max(60, 'Temperature must be at most 60 °C'),
   )
     .nullable()
     .optional(),
 });
+export type ReceiveInput = z.infer<typeof receiveSchema>;
+
+/** A tube drawn at home and not yet scanned in at the lab, with whose it is and who drew it. */
+export const transitTubeSchema = tubeSchema.extend({
+  booking_id: z.number(),
+  booking_number: z.string(),
+  patient_name: z.string(),
+  patient_code: z.string(),
+  phlebotomist_name: z.string().nullable(),
+  sample_code: z.string().nullable(),
+});
+export type TransitTube = z.infer<typeof transitTubeSchema>;
+
+/** The receive bench's list: the tubes on their way, and whether the lab records their temperature. */
+export const inTransitSchema = z.object({
+  record_temperature: z.boolean(),
+  tubes: z.array(transitTubeSchema),
+});
+export type InTransit = z.infer<typeof inTransitSchema>;
 
 /** A patient booking their own visit from the portal: the same visit, for themselves, self-paid. */
 export const portalBookingSchema = z.object({

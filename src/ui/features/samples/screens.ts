@@ -1,4 +1,4 @@
-import { Barcode, MapPin, TestTubes } from 'lucide-react';
+import { Barcode, MapPin, PackageCheck, TestTubes } from 'lucide-react';
 import { lazyPage, type ScreenDef } from '@/lib/screens';
 import { screen } from '@/lib/declareScreen';
 
@@ -31,5 +31,15 @@ export const screens: ScreenDef[] = [
     icon: MapPin,
     nav: { group: 'Laboratory Operations', order: 3 },
     page: lazyPage(() => import('./pages/SampleTrackingPage')),
+  }),
+  screen({
+    path: '/samples/receive-home',
+    permission: 'manage_samples',
+    what: 'home tube reception',
+    title: 'Receive Home Tubes',
+    subtitle: 'Tubes drawn at patients’ homes and on their way: scan each one in as it reaches the lab',
+    icon: PackageCheck,
+    nav: { group: 'Laboratory Operations', order: 4, label: 'Receive Home Tubes' },
+    page: lazyPage(() => import('./pages/ReceiveHomeTubesPage')),
   }),
 ];

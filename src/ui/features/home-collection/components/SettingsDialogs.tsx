@@ -24,6 +24,7 @@ export function calendarBody(c: Calendar): CalendarUpdate {
     slot_capacity: c.slot_capacity,
     per_phlebotomist: c.per_phlebotomist,
     portal_booking: c.portal_booking,
+    record_temperature: c.record_temperature,
     fasting: c.fasting.map((f) => ({ test_id: f.test_id, hours: f.hours })),
   };
 }
@@ -40,6 +41,7 @@ function calendarDefaults(c: Calendar | null): DefaultValues<CalendarIn> {
     slot_capacity: String(c?.slot_capacity ?? 6),
     per_phlebotomist: String(c?.per_phlebotomist ?? 2),
     portal_booking: c?.portal_booking ?? false,
+    record_temperature: c?.record_temperature ?? false,
     fasting: [],
   };
 }
@@ -102,6 +104,13 @@ export function CalendarFormDialog({
           label="Patients may book from the portal"
           hint="They book for themselves, self-paid, in the same slots."
           {...form.register('portal_booking')}
+        />
+      </div>
+      <div className="sm:col-span-2">
+        <Checkbox
+          label="Record the temperature of tubes received at the lab"
+          hint="The receive scan then asks for each tube's temperature in °C."
+          {...form.register('record_temperature')}
         />
       </div>
     </FormDialog>

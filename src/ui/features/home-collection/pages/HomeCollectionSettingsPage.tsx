@@ -46,6 +46,7 @@ function CalendarFacts({ c }: { c: Calendar }) {
     ['Visits per slot', String(c.slot_capacity)],
     ['Per phlebotomist in a slot', String(c.per_phlebotomist)],
     ['Portal booking', c.portal_booking ? 'Patients may book' : 'Off'],
+    ['Temperature at receipt', c.record_temperature ? 'Recorded (°C)' : 'Not recorded'],
   ];
   return (
     <dl className="grid gap-x-6 gap-y-3 px-4 py-3 text-sm sm:grid-cols-2">
