@@ -52,6 +52,7 @@ beforeAll(async () => {
     slot_capacity: 5,
     per_phlebotomist: 1,
     portal_booking: false,
+    record_temperature: false,
     fasting: [],
   });
   await createArea(db, actor, { name: 'Whitefield', pin_codes: ['560066'], is_active: true });

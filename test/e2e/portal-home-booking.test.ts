@@ -46,6 +46,7 @@ beforeAll(async () => {
     slot_capacity: 3,
     per_phlebotomist: 1,
     portal_booking: true,
+    record_temperature: false,
     fasting: [{ test_id: glucose.id, hours: 10 }],
   });
   await createArea(db, actor, { name: 'Koramangala', pin_codes: ['560034'], is_active: true });
