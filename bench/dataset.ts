@@ -10,6 +10,21 @@ import { PATIENT_COLUMNS, PatientGenerator, type PatientValues } from './generat
 export const BENCH_EMAIL = 'bench.admin@lab.test';
 export const BENCH_PASSWORD = 'bench-password-2024';
 
+/** The benchmark lab as `lims setup` makes it: an empty catalogue, the bench's admin. */
+export const BENCH_LAB = {
+  labName: 'Benchmark Diagnostics',
+  labAddress: '12, MG Road, Bengaluru',
+  adminName: 'Bench Admin',
+  adminEmail: BENCH_EMAIL,
+  adminPassword: BENCH_PASSWORD,
+  timezone: 'Asia/Kolkata',
+  currency: 'INR',
+  dateFormat: 'DD/MM/YYYY',
+  importSampleTests: false,
+  importSampleProfiles: false,
+  importSamplePackages: false,
+} satisfies Parameters<typeof setupLab>[1];
+
 export interface Dataset {
   file: string;
   organizationId: number;
@@ -72,19 +87,7 @@ export async function ensureDataset(dir: string, count: number, log: (line: stri
 
   const started = performance.now();
   const database = openDatabase(file);
-  const { organizationId, adminId } = await setupLab(database.db, {
-    labName: 'Benchmark Diagnostics',
-    labAddress: '12, MG Road, Bengaluru',
-    adminName: 'Bench Admin',
-    adminEmail: BENCH_EMAIL,
-    adminPassword: BENCH_PASSWORD,
-    timezone: 'Asia/Kolkata',
-    currency: 'INR',
-    dateFormat: 'DD/MM/YYYY',
-    importSampleTests: false,
-    importSampleProfiles: false,
-    importSamplePackages: false,
-  });
+  const { organizationId, adminId } = await setupLab(database.db, BENCH_LAB);
 
   const sqlite = database.sqlite;
   // A throw-away benchmark database: durability during the load buys nothing; the pragmas the app

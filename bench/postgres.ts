@@ -27,7 +27,8 @@ export interface PostgresDataset {
   stop: () => Promise<void>;
 }
 
-function freePort(): Promise<number> {
+/** A port free on 127.0.0.1 now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once('error', reject);

@@ -32,6 +32,7 @@ import {
 } from './transfer.js';
 import type { PostgresReport } from './report.js';
 import { HEAVY_END, HEAVY_START, heavyPasses, measureHeavy, renderHeavy } from './heavy.js';
+import { LINKS_END, LINKS_START, linksPass, measureReportLinks, renderReportLinks } from './report-links.js';
 import { LOCK_END, LOCK_START, lockPasses, measureImportLock, renderImportLock, type LockCase } from './import-lock.js';
 
 /**
@@ -68,10 +69,11 @@ if (
   ONLY !== 'reports' &&
   ONLY !== 'interfaces' &&
   ONLY !== 'heavy' &&
-  ONLY !== 'import-lock'
+  ONLY !== 'import-lock' &&
+  ONLY !== 'report-links'
 ) {
   process.stderr.write(
-    `bench: BENCH_ONLY (or the first argument) may be "transfer", "reports", "interfaces", "heavy" or "import-lock" (or unset for everything), not "${ONLY}"\n`,
+    `bench: BENCH_ONLY (or the first argument) may be "transfer", "reports", "interfaces", "heavy", "import-lock" or "report-links" (or unset for everything), not "${ONLY}"\n`,
   );
   process.exit(2);
 }
@@ -354,7 +356,8 @@ async function main(): Promise<void> {
   const interfacesOk = await interfacesSection();
   const heavyOk = await heavySection();
   const lockOk = await importLockSection();
-  process.exitCode = allPass(report) && reportsOk && interfacesOk && heavyOk && lockOk ? 0 : 1;
+  const linksOk = await reportLinksSection();
+  process.exitCode = allPass(report) && reportsOk && interfacesOk && heavyOk && lockOk && linksOk ? 0 : 1;
 }
 
 /** results.md with the section between start and end markers replaced (or appended). */
@@ -395,6 +398,20 @@ async function heavySection(): Promise<boolean> {
   else replaceSection(HEAVY_START, HEAVY_END, `${HEAVY_START}\n\n${section}\n\n${HEAVY_END}`);
   log('heavy section written to bench/results.md');
   return result.cases.every((c) => heavyPasses(c, result.idle));
+}
+
+/** A burst of released reports sent by two servers on one PostgreSQL database; its section replaced. */
+async function reportLinksSection(): Promise<boolean> {
+  const startedAt = new Date();
+  log('');
+  log('report links: a burst of released reports, two servers, one PostgreSQL database');
+  const r = await measureReportLinks(root('bench/.data'), log, {
+    bin: root('bin/lims.js'),
+    reports: setting('BENCH_LINK_REPORTS', 1_000),
+  });
+  replaceSection(LINKS_START, LINKS_END, renderReportLinks(r, startedAt, cpus().length));
+  log('report-links section written to bench/results.md');
+  return linksPass(r);
 }
 
 /** Another writer's waits while an import stores its file, against the bare all-or-nothing write. */
@@ -576,7 +593,11 @@ deadline.unref();
           ? importLockSection().then((ok) => {
               process.exitCode = ok ? 0 : 1;
             })
-          : main()
+          : ONLY === 'report-links'
+            ? reportLinksSection().then((ok) => {
+                process.exitCode = ok ? 0 : 1;
+              })
+            : main()
 )
   .catch((err: unknown) => {
     process.stderr.write(`bench: ${err instanceof Error ? err.message : String(err)}\n`);

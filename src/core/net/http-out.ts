@@ -52,50 +52,15 @@ export function networkReason(err: unknown, timeoutMs: number): HttpOutError {
 }
 
 /** Sends the request; answers the HTTP status (any status, 3xx included: it is not followed). */
-export function sendHttp(url: string, req: HttpOut): Promise<number> {
-  let target: URL;
-  try {
-    target = new URL(url);
-  } catch {
-    return Promise.reject(new HttpOutError('the URL is not valid', 'BAD_URL'));
-  }
-  if (target.protocol !== 'http:' && target.protocol !== 'https:')
-    return Promise.reject(new HttpOutError('the URL must start with http:// or https://', 'BAD_URL'));
-  let lookup;
-  try {
-    ({ lookup } = guardedTarget(target.hostname, req.policy));
-  } catch (err) {
-    return Promise.reject(networkReason(err, req.timeoutMs));
-  }
-  const client = target.protocol === 'https:' ? https : http;
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    const done = (err: unknown, status?: number) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (err) reject(networkReason(err, req.timeoutMs));
-      else resolve(status!);
-    };
-    const r = client.request(target, { method: req.method, headers: req.headers, lookup, agent: false }, (res) => {
-      res.resume();
-      res.on('error', () => undefined);
-      done(null, res.statusCode ?? 0);
-      r.destroy();
-    });
-    const timer = setTimeout(() => {
-      done(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' }));
-      r.destroy();
-    }, req.timeoutMs);
-    r.on('error', (err) => done(err));
-    r.end(req.body);
-  });
+export async function sendHttp(url: string, req: HttpOut): Promise<number> {
+  return (await requestHttp(url, { ...req, maxBody: 0 })).status;
 }
 
 /**
- * Like sendHttp, but keeps up to `maxBody` bytes of the answer, for an API whose answer carries
+ * Sends the request and keeps up to `maxBody` bytes of the answer, for an API whose answer carries
  * what the caller must keep (a message id). The caller parses it and never shows it: the URL is
- * the lab's, the answer may come from anywhere.
+ * the lab's, the answer may come from anywhere. With `maxBody` 0 the answer is settled by its
+ * status line alone and the connection closed, so a target that streams a body never holds a sender.
  */
 export function requestHttp(
   url: string,
@@ -126,6 +91,14 @@ export function requestHttp(
       else resolve(answer!);
     };
     const r = client.request(target, { method: req.method, headers: req.headers, lookup, agent: false }, (res) => {
+      const status = res.statusCode ?? 0;
+      if (req.maxBody <= 0) {
+        res.resume();
+        res.on('error', () => undefined);
+        done(null, { status, body: '' });
+        r.destroy();
+        return;
+      }
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (c: Buffer) => {
@@ -133,7 +106,7 @@ export function requestHttp(
         size += c.length;
       });
       res.on('error', (err) => done(err));
-      res.on('end', () => done(null, { status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () => done(null, { status, body: Buffer.concat(chunks).toString('utf8') }));
     });
     const timer = setTimeout(() => {
       done(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' }));

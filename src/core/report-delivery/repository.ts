@@ -1,6 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
-import { openLabIds } from '../tenants/service.js';
+import { dueIdsOfOpenLabs } from '../tenants/service.js';
 import type { PatientReportConsentsTable, ReportDeliveriesTable, ReportDeliverySettingsTable } from './tables.js';
 
 /** The SQL of report delivery: the lab's settings, consents and the delivery ledger. */
@@ -94,17 +94,9 @@ export async function releaseHeldOf(trx: Db, organizationId: number, sampleIds: 
   return Number(r.numUpdatedRows);
 }
 
-export async function dueDeliveryIds(db: Db, nowIso: string, limit: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom('report_deliveries')
-    .select('id')
-    .where('status', '=', 'queued')
-    .where('next_attempt_at', '<=', nowIso)
-    .where('organization_id', 'in', openLabIds(db))
-    .orderBy('id')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => Number(r.id));
+/** Messages due at `nowIso` (queued, their next attempt reached), oldest first; every open lab's. */
+export function dueDeliveryIds(db: Db, nowIso: string, limit: number): Promise<number[]> {
+  return dueIdsOfOpenLabs(db, 'report_deliveries', nowIso, limit);
 }
 
 /**

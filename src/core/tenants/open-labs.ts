@@ -18,18 +18,23 @@ export function openLabIds(db: Db) {
     .where('organizations.status', 'not in', CLOSED_LAB_STATUSES);
 }
 
-/** The queues of what a lab sends out by itself: each row waits, with its next attempt's time. */
-type SendQueue = 'outbox' | 'interop_deliveries';
+/**
+ * The queues of what a lab sends out by itself, each with the status of a row that waits for its
+ * next attempt (the report ledger says 'queued' because 'pending' is not a state it shows).
+ */
+const WAITING = { outbox: 'pending', interop_deliveries: 'pending', report_deliveries: 'queued' } as const;
+type SendQueue = keyof typeof WAITING;
 
 /**
- * The ids of a send queue's pending rows whose next attempt is due at `nowIso`, oldest first. Only open labs' rows: a suspended or inactive lab sends nothing; its messages wait, due,
- * until it is reactivated.
+ * The ids of a send queue's waiting rows whose next attempt is due at `nowIso`, oldest first. Only
+ * open labs' rows: a suspended or inactive lab sends nothing; its messages wait, due, until it is
+ * reactivated.
  */
 export async function dueIdsOfOpenLabs(db: Db, queue: SendQueue, nowIso: string, limit: number): Promise<number[]> {
   const rows = await db
     .selectFrom(queue)
     .select('id')
-    .where('status', '=', 'pending')
+    .where('status', '=', WAITING[queue])
     .where('next_attempt_at', '<=', nowIso)
     .where('organization_id', 'in', openLabIds(db))
     .orderBy('id')
