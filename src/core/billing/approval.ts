@@ -8,8 +8,14 @@ import type { Role } from '../../shared/roles.js';
 import { labPermissions } from '../users/service.js';
 import type { DiscountApproval } from '../../shared/schemas/bills.js';
 
-/** An approver's password is a sign-in: the same limits, kept apart from the sign-in page's. */
-const approvalLimits = new SignInLimits({ perPair: 5, perAddress: 30, backoffAfter: 10, maxBackoffSeconds: 30 });
+/**
+ * An approver's password is a sign-in: the same limits, kept apart from the sign-in page's. Made on
+ * first use: auth's service reaches billing through its imports, so at this module's load the class
+ * may not be defined yet (whichever of the two a process imports first decides).
+ */
+let approvalLimits: SignInLimits | undefined;
+const limits = () =>
+  (approvalLimits ??= new SignInLimits({ perPair: 5, perAddress: 30, backoffAfter: 10, maxBackoffSeconds: 30 }));
 
 export interface ApprovedDiscount {
   effective_percent: number;
@@ -47,7 +53,7 @@ export async function checkDiscount(
     );
   }
   const email = approval.approver_email.trim().toLowerCase();
-  const ticket = approvalLimits.reserve(staffAccountKey(actor.organizationId, email), actor.ip ?? 'unknown');
+  const ticket = limits().reserve(staffAccountKey(actor.organizationId, email), actor.ip ?? 'unknown');
   if (typeof ticket === 'number') {
     throw new TooManyRequestsError(`Too many wrong approver passwords. Try again in ${waitText(ticket)}.`, ticket);
   }
