@@ -155,7 +155,8 @@ describe('Home collection booked from the patient portal', () => {
   it('shows the portal’s visit on the desk’s day board', async () => {
     const desk = shot(await app.signedInPage(`/home-collection/board?date=${DAY}`, app.users.receptionist!, WIDE));
     await desk.getByRole('heading', { name: 'Home Collection Day Board', level: 1 }).waitFor();
-    await desk.getByText('Meena Raghavan').first().waitFor();
+    const stop = desk.getByRole('listitem').filter({ hasText: 'Meena Raghavan' }).first();
+    await stop.getByText('Booked online').waitFor();
     await screenshot(desk, 'portal-home-desk-board-1280', { fullPage: true });
   });
 });

@@ -69,13 +69,21 @@ export default function ReceiveHomeTubesPage() {
           <span className="block text-[13px] text-slate-600">
             {t.patient_code} · {t.booking_number}
           </span>
+          <span className="block text-[13px] text-slate-600 md:hidden">
+            Drawn <DateText value={t.collected_at} withTime />
+          </span>
         </span>
       ),
     },
     { key: 'tube', header: 'Tube', cell: (t) => tubeLabel(t.container) ?? t.sample_type, hideOnMobile: true },
     { key: 'sample', header: 'Sample', cell: (t) => t.sample_code ?? '—', hideOnMobile: true },
     { key: 'collector', header: 'Drawn by', cell: (t) => t.phlebotomist_name ?? '—', hideOnMobile: true },
-    { key: 'drawn', header: 'Drawn at', cell: (t) => <DateText value={t.collected_at} withTime /> },
+    {
+      key: 'drawn',
+      header: 'Drawn at',
+      cell: (t) => <DateText value={t.collected_at} withTime />,
+      hideOnMobile: true,
+    },
   ];
   const count = transit.data?.tubes.length;
 
