@@ -154,6 +154,32 @@ describe('the phone app', () => {
       await c.getByRole('button', { name: 'I have arrived' }).click();
       await c.getByLabel('Visit code').fill(v.otp);
       await c.getByRole('button', { name: 'Start visit' }).click();
+      if (v === visits[0]) {
+        // Offline, the tube's label prints from the day the phone keeps: its barcode as lims draws it.
+        await c
+          .getByRole('img', { name: /^Barcode BC/ })
+          .first()
+          .waitFor();
+        const [labels] = await Promise.all([
+          page.waitForEvent('popup'),
+          c.getByRole('button', { name: 'Print labels' }).click(),
+        ]);
+        await labels.locator('.label').first().waitFor();
+        const printed = await labels.locator('.label').evaluateAll((ls) =>
+          ls.map((l) => ({
+            text: l.textContent ?? '',
+            drawn: (l.querySelector('img') as HTMLImageElement | null)?.naturalWidth ?? 0,
+          })),
+        );
+        expect(printed.length).toBeGreaterThan(0);
+        for (const l of printed) {
+          expect(l.text).toContain(v.name);
+          expect(l.text).toContain(v.number);
+          expect(l.drawn).toBeGreaterThan(0);
+        }
+        await screenshot(labels, 'home-phone-labels', { always: true });
+        await labels.close();
+      }
       await c.getByRole('button', { name: 'Tubes collected' }).click();
       await c.getByLabel('Method').selectOption('upi');
       await c.getByLabel('UPI reference').fill(`UPI${v.id}77`);

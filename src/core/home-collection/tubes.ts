@@ -8,7 +8,8 @@ import { labToday } from '../settings/service.js';
 import { reserveBarcode } from '../samples/service.js';
 import { tubeOf, tubeSampleType, type TubeId } from '../../shared/tubes.js';
 import { paiseToRupees } from '../../shared/money.js';
-import type { Tube, Visit } from '../../shared/schemas/home-collection.js';
+import type { PhoneVisit, Tube, Visit } from '../../shared/schemas/home-collection.js';
+import { barcodeSvg } from '../pdf/barcode.js';
 import { toBooking, type StoredLine } from './mappers.js';
 import {
   bookingsOfDay,
@@ -86,11 +87,18 @@ async function toVisits(db: Db, organizationId: number, rows: BookingRow[]): Pro
   return out;
 }
 
-/** The signed-in phlebotomist's visits of a day (the lab's today unless given), in slot order, with their tubes. */
-export async function myVisits(db: Db, actor: Actor, date?: string): Promise<{ date: string; visits: Visit[] }> {
+/**
+ * The signed-in phlebotomist's visits of a day (the lab's today unless given), in slot order, with
+ * their tubes and each tube's label barcode (the phone prints labels at the door, often offline).
+ */
+export async function myVisits(db: Db, actor: Actor, date?: string): Promise<{ date: string; visits: PhoneVisit[] }> {
   const day = date ?? (await labToday(db, actor.organizationId));
   const rows = await bookingsOfDay(db, actor.organizationId, day, actor.userId!);
-  return { date: day, visits: await toVisits(db, actor.organizationId, rows) };
+  const visits = await toVisits(db, actor.organizationId, rows);
+  return {
+    date: day,
+    visits: visits.map((v) => ({ ...v, tubes: v.tubes.map((t) => ({ ...t, label_svg: barcodeSvg(t.barcode) })) })),
+  };
 }
 
 export async function getVisit(db: Db, organizationId: number, id: number): Promise<Visit> {

@@ -18,3 +18,11 @@ export function barcodePng(
     textxalign: 'center',
   });
 }
+
+/**
+ * A Code 128 barcode as SVG, bars only (the page writes the text under it): under a kilobyte, so a
+ * phone can keep a day's labels with the day and print them without a network.
+ */
+export function barcodeSvg(text: string): string {
+  return bwipjs.toSVG({ bcid: 'code128', text, scale: 2, height: 10 });
+}

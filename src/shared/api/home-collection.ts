@@ -7,6 +7,7 @@ import {
   syncSchema,
   tubeSchema,
   visitSchema,
+  phoneVisitSchema,
   assignSchema,
   boardQuery,
   dayQuery,
@@ -185,7 +186,7 @@ export const homeVisitsApi = {
     path: '/api/home-visits',
     access: 'collect_at_home',
     query: dayQuery,
-    response: z.object({ date: z.string(), visits: z.array(visitSchema) }),
+    response: z.object({ date: z.string(), visits: z.array(phoneVisitSchema) }),
   }),
   sync: defineRoute({
     method: 'POST',

@@ -285,6 +285,12 @@ export const visitSchema = bookingSchema.extend({
 });
 export type Visit = z.infer<typeof visitSchema>;
 
+/** The phone's day: each tube with its label's barcode drawn (SVG), so labels print offline. */
+export const phoneVisitSchema = visitSchema.extend({
+  tubes: z.array(tubeSchema.extend({ label_svg: z.string() })),
+});
+export type PhoneVisit = z.infer<typeof phoneVisitSchema>;
+
 export const OP_OUTCOMES = ['applied', 'refused', 'conflict'] as const;
 export const opResultSchema = z.object({
   op_id: z.string(),

@@ -210,6 +210,36 @@ const STATUS = {
   no_show: 'No-show',
 };
 
+// A tube's barcode as the lab drew it for the day (SVG, kept with the day): an image, never markup.
+function labelImage(t) {
+  return t.label_svg
+    ? `<img class="barcode" alt="Barcode ${esc(t.barcode)}" src="data:image/svg+xml,${encodeURIComponent(t.label_svg)}" />`
+    : '';
+}
+
+// The visit's tube labels on a page of their own, one 50 x 25 mm label per tube, for the phone's
+// printer (a Bluetooth label printer through the system's print dialog). Needs no network.
+function printLabels(v) {
+  const w = window.open('', '_blank');
+  if (!w) return false;
+  const labels = v.tubes
+    .map(
+      (t) => `<section class="label"><div class="who">${esc(v.patient_name)}</div>
+      <div class="what">${esc(v.booking_number)} · ${esc(t.container)}</div>${labelImage(t)}<div class="code">${esc(t.barcode)}</div></section>`,
+    )
+    .join('');
+  w.document.write(`<!doctype html><html><head><meta charset="utf-8"><title>Labels ${esc(v.booking_number)}</title>
+    <style>@page { size: 50mm 25mm; margin: 0 } body { margin: 0; font: 8pt sans-serif }
+    .label { width: 50mm; height: 25mm; box-sizing: border-box; padding: 1.5mm 2mm; page-break-after: always; overflow: hidden }
+    .who { font-weight: bold; white-space: nowrap; overflow: hidden; text-overflow: ellipsis } .what { font-size: 7pt }
+    .barcode { display: block; width: 46mm; height: 9mm } .code { font: 7pt monospace; text-align: center }</style>
+    </head><body>${labels}</body></html>`);
+  w.document.close();
+  w.focus();
+  w.print();
+  return true;
+}
+
 function visitCard(v, note) {
   const open = v.status === 'booked' || v.status === 'started';
   const due = Math.max(0, v.amount_due - (v.paid ?? 0));
@@ -228,8 +258,8 @@ function visitCard(v, note) {
     }
     ${
       v.status === 'started'
-        ? `<div class="row" style="display:grid">${v.tubes.map((t) => `<div class="tube"><span>${esc(t.container)}</span><span>${esc(t.barcode)}</span></div>`).join('')}</div>
-      <div class="row"><button data-act="collect">Tubes collected</button></div>`
+        ? `<div class="row" style="display:grid">${v.tubes.map((t) => `<div class="tube"><span>${esc(t.container)}</span><span>${esc(t.barcode)}</span>${labelImage(t)}</div>`).join('')}</div>
+      <div class="row"><button class="secondary" data-act="labels">Print labels</button><button data-act="collect">Tubes collected</button></div>`
         : ''
     }
     ${
@@ -328,6 +358,12 @@ $main.addEventListener('click', async (e) => {
   if (act === 'sync') return sync();
   const card = btn.closest('article');
   const id = Number(card.dataset.id);
+  if (act === 'labels') {
+    const day = await kvGet('day');
+    if (!printLabels(day.visits.find((x) => x.id === id)))
+      cardMessage(card, 'The labels could not open: allow pop-ups for this app.');
+    return;
+  }
   const field = (n) => card.querySelector(`[data-field="${n}"]`)?.value.trim() ?? '';
   const day = await kvGet('day');
   const v = local(
