@@ -2,15 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { MOBILE, screenshot, screenshotFailures, startApp, type E2eApp } from './harness.js';
 import { systemActor } from '../../src/core/context.js';
+import { homeSmsGateway } from './home-support.js';
 import { createArea, updateCalendar } from '../../src/core/home-collection/calendar.js';
 import { createBooking } from '../../src/core/home-collection/service.js';
 import { createPatient } from '../../src/core/patients/service.js';
 import { createTest } from '../../src/core/catalogue/tests.js';
-import { updateSmsSettings } from '../../src/core/messaging/service.js';
 import { testCreateSchema } from '../../src/shared/schemas/catalogue.js';
 import { patientCreateSchema } from '../../src/shared/schemas/patients.js';
 import { bookingCreateSchema } from '../../src/shared/schemas/home-collection.js';
-import { smsUpdateSchema } from '../../src/shared/schemas/messaging.js';
 import { addDays, localDate } from '../../src/shared/time.js';
 
 /**
@@ -33,16 +32,7 @@ beforeAll(async () => {
   app = await startApp({ roles: ['receptionist'] });
   const db = app.database.db;
   const actor = systemActor(app.organizationId!);
-  await updateSmsSettings(
-    db,
-    actor,
-    smsUpdateSchema.parse({
-      method: 'GET',
-      urlTemplate: 'https://sms.example/send?to={to}&text={message}&key={key}',
-      apiKey: 'k',
-    }),
-    { allowPrivate: false },
-  );
+  await homeSmsGateway(db, actor);
   testName = `Thyroid Profile ${stamp}`;
   const test = await createTest(db, actor, testCreateSchema.parse({ name: testName, code: `TP${stamp}`, price: 450 }));
   await updateCalendar(db, actor, {
