@@ -16,6 +16,19 @@ import type { Invoice } from '../../src/shared/schemas/invoices.js';
  * as CDNR; the figures equal the invoice register and the bills. IRN JSON only for taxed B2B invoices.
  */
 /** The offline tool's sheet headers (its Excel template and CSV import), as decisions.md cites them. */
+const HSN_HEADER = [
+  'HSN',
+  'Description',
+  'UQC',
+  'Total Quantity',
+  'Total Value',
+  'Rate',
+  'Taxable Value',
+  'Integrated Tax Amount',
+  'Central Tax Amount',
+  'State/UT Tax Amount',
+  'Cess Amount',
+];
 const OFFLINE_TOOL_HEADERS: Record<string, string[]> = {
   b2b: [
     'GSTIN/UIN of Recipient',
@@ -80,19 +93,8 @@ const OFFLINE_TOOL_HEADERS: Record<string, string[]> = {
     'Cess Amount',
   ],
   exemp: ['Description', 'Nil Rated Supplies', 'Exempted(other than nil rated/non GST supply)', 'Non-GST Supplies'],
-  hsn: [
-    'HSN',
-    'Description',
-    'UQC',
-    'Total Quantity',
-    'Total Value',
-    'Rate',
-    'Taxable Value',
-    'Integrated Tax Amount',
-    'Central Tax Amount',
-    'State/UT Tax Amount',
-    'Cess Amount',
-  ],
+  'hsn-b2b': HSN_HEADER,
+  'hsn-b2c': HSN_HEADER,
   docs: ['Nature of Document', 'Sr. No. From', 'Sr. No. To', 'Total Number', 'Cancelled'],
 };
 let lab: TestLab;
@@ -216,21 +218,24 @@ describe('GSTR-1', () => {
     );
     // HSN: every supply of the month, once, net of the month's credit notes (the Maharashtra invoice,
     // issued and cancelled this month, nets to nothing).
-    const hsnVal = g.hsn.data.reduce((s, h) => s + cents(h.val), 0);
-    expect(hsnVal).toBe(
-      b2bInvoicesAll.reduce((s, i) => s + cents(i.total), 0) -
-        cents(mh.total) +
-        b2c.reduce((s, b) => s + cents(b.final_amount), 0),
-    );
-    expect(g.hsn.data.map((h) => [h.hsn_sc, h.rt])).toEqual([
+    // Table 12 in its two parts: the registered recipients' invoices, and the B2C bills.
+    const hsnVal = (rows: typeof g.hsn.hsn_b2b) =>
+      (rows ?? []).reduce((s, h) => s + cents(h.txval) + cents(h.iamt) + cents(h.camt) + cents(h.samt), 0);
+    expect(hsnVal(g.hsn.hsn_b2b)).toBe(b2bInvoicesAll.reduce((s, i) => s + cents(i.total), 0) - cents(mh.total));
+    expect(hsnVal(g.hsn.hsn_b2c)).toBe(b2c.reduce((s, b) => s + cents(b.final_amount), 0));
+    expect(g.hsn.hsn_b2c!.map((h) => [h.hsn_sc, h.rt])).toEqual([
       ['9993', 0],
       ['999722', 12],
     ]);
+    // Services (SAC chapter 99) go with UQC NA and no quantity, as the tool validates them.
+    expect(new Set([...g.hsn.hsn_b2b!, ...g.hsn.hsn_b2c!].map((h) => `${h.uqc}:${h.qty}`))).toEqual(new Set(['NA:0']));
+    expect(g).toMatchObject({ version: expect.stringMatching(/^GST\d/), hash: 'hash' });
     const files = await accountsExport(lab.database.db, systemActor(lab.organizationId), 'gstr1-csv', month);
     const csv = Object.fromEntries(files.map((f) => [f.name.replace(/^gstr1-\d{4}-\d{2}-|\.csv$/g, ''), f.body]));
     expect(csv.b2b!.trim().split('\r\n')).toHaveLength(1 + docs.reduce((s, d) => s + d.itms.length, 0));
     expect(csv.b2cs).toContain('29-Karnataka');
-    expect(csv.hsn).toContain('999722');
+    expect(csv['hsn-b2c']).toContain('999722');
+    expect(csv['hsn-b2b']!.trim().split('\r\n')).toHaveLength(1 + g.hsn.hsn_b2b!.length);
     // A B2B row names its recipient as the invoice does.
     const ka = register.find((i) => i.recipient_gstin === '29AAACI1111K1Z2')!;
     expect(csv.b2b).toContain(`29AAACI1111K1Z2,${ka.recipient_name},${ka.invoice_number},`);

@@ -44,7 +44,7 @@ describe('lims export for the accountant', () => {
     const out = join(tempDir(), 'gstr1.json');
     const r = await limsInProcess(['--data-dir', dir, 'export', 'gstr1', '--month', month, '--out', out]);
     expect(r.code, r.stderr).toBe(0);
-    const g = JSON.parse(readFileSync(out, 'utf8')) as { fp: string; b2b: unknown[]; hsn: { data: unknown[] } };
+    const g = JSON.parse(readFileSync(out, 'utf8')) as { fp: string; b2b: unknown[] };
     expect(g.fp).toBe(`${month.slice(5)}${month.slice(0, 4)}`);
     const folder = join(tempDir(), 'sheets');
     const c = await limsInProcess([
@@ -61,7 +61,9 @@ describe('lims export for the accountant', () => {
     ]);
     expect(c.code, c.stderr).toBe(0);
     expect(readdirSync(folder).sort()).toEqual(
-      ['b2b', 'b2cl', 'b2cs', 'cdnr', 'cdnur', 'docs', 'exemp', 'hsn'].map((s) => `gstr1-${month}-${s}.csv`),
+      ['b2b', 'b2cl', 'b2cs', 'cdnr', 'cdnur', 'docs', 'exemp', 'hsn-b2b', 'hsn-b2c'].map(
+        (s) => `gstr1-${month}-${s}.csv`,
+      ),
     );
   });
 
@@ -91,7 +93,7 @@ describe('lims export for the accountant', () => {
     ]);
     expect(c.code, c.stderr).toBe(0);
     // Every sheet is its header line alone (exemp keeps its four fixed rows at nothing).
-    for (const s of ['b2b', 'b2cl', 'b2cs', 'cdnr', 'cdnur', 'hsn', 'docs'])
+    for (const s of ['b2b', 'b2cl', 'b2cs', 'cdnr', 'cdnur', 'hsn-b2b', 'hsn-b2c', 'docs'])
       expect(
         readFileSync(join(folder, `gstr1-${empty}-${s}.csv`), 'utf8')
           .trim()

@@ -69,7 +69,7 @@ export async function b2cSections(
         samt: inter ? 0 : tax - cgst,
       };
       lineValue += t.txval + tax;
-      sums.toHsn(l.sac_code, rate, Number(l.qty), t, sign);
+      sums.toHsn('hsn_b2c', l.sac_code, rate, Number(l.qty), t, sign);
       if (rate === 0) sums.nil[nilKey] += sign * t.txval;
       else taxed.push({ rate, tax: t });
     }
@@ -78,7 +78,7 @@ export async function b2cSections(
     const fee = final - lineValue;
     if (fee > 0) {
       sums.nil[nilKey] += sign * fee;
-      sums.toHsn(null, 0, 1, { txval: fee, iamt: 0, camt: 0, samt: 0 }, sign);
+      sums.toHsn('hsn_b2c', null, 0, 1, { txval: fee, iamt: 0, camt: 0, samt: 0 }, sign);
     }
     if (taxed.length === 0) return;
     if (inter && final > B2CL_LIMIT_PAISE) {

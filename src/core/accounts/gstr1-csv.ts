@@ -2,9 +2,10 @@ import { csvHeader, csvRows } from '../export/csv.js';
 import { GST_STATES } from '../../shared/gst.js';
 import type { Gstr1CsvSection } from '../../shared/schemas/accounts.js';
 import type { Gstr1 } from './gstr1.js';
+import type { HsnItem } from './gstr1-parts.js';
 
 /**
- * GSTR-1 as the offline tool's CSV sheets (b2b, b2cl, b2cs, cdnr, cdnur, exemp, hsn, docs), with its
+ * GSTR-1 as the offline tool's CSV sheets (b2b, b2cl, b2cs, cdnr, cdnur, exemp, hsn(b2b), hsn(b2c), docs), with its
  * column names in its order: the tool refuses a sheet whose headers differ, and works the tax out
  * itself from the rate and taxable value, so the invoice and note sheets carry no tax amounts (the
  * HSN sheet does). One row per invoice (or note) and rate, a place of supply as "29-Karnataka",
@@ -18,6 +19,39 @@ const NIL_LABELS: Record<string, string> = {
   INTRB2C: 'Inter-State supplies to unregistered persons',
   INTRAB2C: 'Intra-State supplies to unregistered persons',
 };
+
+/** Rupee figures added without float drift (each has 2 decimals). */
+const rupeeSum = (...xs: number[]) => Math.round(xs.reduce((t, x) => t + Math.round(x * 100), 0)) / 100;
+
+const hsnSheet = (rows: HsnItem[] = []) =>
+  csvHeader([
+    'HSN',
+    'Description',
+    'UQC',
+    'Total Quantity',
+    'Total Value',
+    'Rate',
+    'Taxable Value',
+    'Integrated Tax Amount',
+    'Central Tax Amount',
+    'State/UT Tax Amount',
+    'Cess Amount',
+  ]) +
+  csvRows(
+    rows.map((h) => [
+      h.hsn_sc,
+      h.desc,
+      h.uqc === 'NA' ? 'NA' : 'OTH-OTHERS',
+      h.qty,
+      rupeeSum(h.txval, h.iamt, h.camt, h.samt),
+      h.rt,
+      h.txval,
+      h.iamt,
+      h.camt,
+      h.samt,
+      0,
+    ]),
+  );
 
 type Item = { itm_det: { rt: number; txval: number; iamt: number; camt: number; samt: number; csamt: number } };
 interface Doc {
@@ -165,23 +199,8 @@ export function gstr1Csv(g: Gstr1, names: Record<string, string> = {}): Record<G
         'Exempted(other than nil rated/non GST supply)',
         'Non-GST Supplies',
       ]) + csvRows(g.nil.inv.map((n) => [NIL_LABELS[n.sply_ty] ?? n.sply_ty, 0, n.expt_amt, 0])),
-    hsn:
-      csvHeader([
-        'HSN',
-        'Description',
-        'UQC',
-        'Total Quantity',
-        'Total Value',
-        'Rate',
-        'Taxable Value',
-        'Integrated Tax Amount',
-        'Central Tax Amount',
-        'State/UT Tax Amount',
-        'Cess Amount',
-      ]) +
-      csvRows(
-        g.hsn.data.map((h) => [h.hsn_sc, '', 'OTH-OTHERS', h.qty, h.val, h.rt, h.txval, h.iamt, h.camt, h.samt, 0]),
-      ),
+    'hsn-b2b': hsnSheet(g.hsn.hsn_b2b),
+    'hsn-b2c': hsnSheet(g.hsn.hsn_b2c),
     docs:
       csvHeader(['Nature of Document', 'Sr. No. From', 'Sr. No. To', 'Total Number', 'Cancelled']) +
       csvRows(

@@ -54,18 +54,43 @@ export const igstItems = (lines: { rate: number; tax: Tax }[]) =>
 
 export type NilKey = 'INTRAB2B' | 'INTRB2B' | 'INTRAB2C' | 'INTRB2C';
 
+/** Table 12's two parts: supplies to registered persons (B2B, CDNR) and to everyone else. */
+export type HsnTable = 'hsn_b2b' | 'hsn_b2c';
+
+/**
+ * A services code (SAC, chapter 99) is reported with UQC "NA" and no quantity, as the tool validates
+ * it; a goods code keeps its quantity under "OTH".
+ */
+export const isServiceCode = (code: string) => code.startsWith('99');
+
+export interface HsnItem {
+  num: number;
+  hsn_sc: string;
+  desc: string;
+  uqc: string;
+  qty: number;
+  rt: number;
+  txval: number;
+  iamt: number;
+  camt: number;
+  samt: number;
+  csamt: number;
+}
+
+type HsnRow = Tax & { sac: string; rate: number; qty: number };
+
 /** The exempt table and the HSN/SAC summary, added to by every section (a credit note subtracts). */
 export class Gstr1Sums {
   readonly nil: Record<NilKey, number> = { INTRAB2B: 0, INTRB2B: 0, INTRAB2C: 0, INTRB2C: 0 };
-  readonly hsn = new Map<string, Tax & { sac: string; rate: number; qty: number }>();
+  readonly hsn: Record<HsnTable, Map<string, HsnRow>> = { hsn_b2b: new Map(), hsn_b2c: new Map() };
 
-  toHsn(sac: string | null, rate: number, qty: number, t: Tax, sign = 1) {
+  toHsn(table: HsnTable, sac: string | null, rate: number, qty: number, t: Tax, sign = 1) {
     const code = sac || DEFAULT_SAC;
     const key = `${code}|${rate}`;
-    const h = this.hsn.get(key) ?? { sac: code, rate, qty: 0, ...zero() };
+    const h = this.hsn[table].get(key) ?? { sac: code, rate, qty: 0, ...zero() };
     h.qty += sign * qty;
     add(h, t, sign);
-    this.hsn.set(key, h);
+    this.hsn[table].set(key, h);
   }
 
   nilJson() {
@@ -79,19 +104,25 @@ export class Gstr1Sums {
     };
   }
 
-  hsnJson() {
-    return {
-      data: [...this.hsn.values()]
+  /** Each part numbered from 1, sorted by code and rate; a part with no rows is left out. */
+  hsnJson(): Partial<Record<HsnTable, HsnItem[]>> {
+    const part = (rows: Map<string, HsnRow>) =>
+      [...rows.values()]
         .sort((a, b) => a.sac.localeCompare(b.sac) || a.rate - b.rate)
-        .map((h, i) => ({
-          num: i + 1,
-          hsn_sc: h.sac,
-          uqc: 'OTH',
-          qty: h.qty,
-          rt: h.rate,
-          val: r2(h.txval + h.iamt + h.camt + h.samt),
-          ...rupeesOf(h),
-        })),
-    };
+        .map((h, i) => {
+          const service = isServiceCode(h.sac);
+          return {
+            num: i + 1,
+            hsn_sc: h.sac,
+            desc: '',
+            uqc: service ? 'NA' : 'OTH',
+            qty: service ? 0 : h.qty,
+            rt: h.rate,
+            ...rupeesOf(h),
+          };
+        });
+    return Object.fromEntries(
+      (Object.keys(this.hsn) as HsnTable[]).filter((t) => this.hsn[t].size > 0).map((t) => [t, part(this.hsn[t])]),
+    );
   }
 }

@@ -16,6 +16,12 @@ import { gstDate, Gstr1Sums, itemsByRate, r2, type Tax } from './gstr1-parts.js'
  * Exempt values go to the nil table, never to B2B or B2CS; every line goes to the HSN/SAC summary;
  * the documents issued are table 13 (gstr1-docs.ts). Money as rupees with 2 decimals.
  */
+/**
+ * The schema version the offline tool writes in its own JSON, and the placeholder it puts in `hash`;
+ * its import reads both.
+ */
+const GSTR1_JSON_VERSION = 'GST3.2.4';
+
 type Invoice = Selectable<InvoicesTable>;
 type Line = Selectable<InvoiceLinesTable>;
 
@@ -52,7 +58,7 @@ export async function gstr1WithNames(db: Db, organizationId: number, month: stri
     const inter = !!labState && !!inv.place_of_supply && inv.place_of_supply !== labState;
     for (const l of ls) {
       if (l.rate_percent === 0) sums.nil[inter ? 'INTRB2B' : 'INTRAB2B'] += sign * l.taxable_paise;
-      sums.toHsn(l.sac_code, l.rate_percent, l.qty, taxOf(l), sign);
+      sums.toHsn('hsn_b2b', l.sac_code, l.rate_percent, l.qty, taxOf(l), sign);
     }
     return ls;
   };
@@ -101,6 +107,8 @@ export async function gstr1WithNames(db: Db, organizationId: number, month: stri
   const g = {
     gstin: lab.gstin ?? '',
     fp: `${month.slice(5, 7)}${month.slice(0, 4)}`,
+    version: GSTR1_JSON_VERSION,
+    hash: 'hash',
     b2b: [...b2b].map(([ctin, inv]) => ({ ctin, inv })),
     b2cl: b2c.b2cl,
     b2cs: b2c.b2cs,

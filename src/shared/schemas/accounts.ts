@@ -118,7 +118,17 @@ export const monthField = z
 export const accountsExportQuery = z.object({ month: monthField });
 
 /** The GSTR-1 offline tool imports one CSV per section; each is a download of its own. */
-export const GSTR1_CSV_SECTIONS = ['b2b', 'b2cl', 'b2cs', 'cdnr', 'cdnur', 'exemp', 'hsn', 'docs'] as const;
+export const GSTR1_CSV_SECTIONS = [
+  'b2b',
+  'b2cl',
+  'b2cs',
+  'cdnr',
+  'cdnur',
+  'exemp',
+  'hsn-b2b',
+  'hsn-b2c',
+  'docs',
+] as const;
 export type Gstr1CsvSection = (typeof GSTR1_CSV_SECTIONS)[number];
 
 export const gstr1CsvQuery = z.object({
