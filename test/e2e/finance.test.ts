@@ -405,7 +405,28 @@ describe('finance: the day’s end', () => {
       .execute();
     expect(settled).toEqual([{ method: 'bank_transfer', reference: 'UTR-NEFT-77120', amount_paise: 41115 }]);
     await screenshot(inv, 'finance-invoices');
+
+    // The payer's statement: the bill and its payment with the running balance, as the database has them.
+    await inv.getByRole('tab', { name: 'Payers' }).click();
+    await inv.getByRole('button', { name: 'Statement of Bharat Textiles' }).click();
+    const st = inv.getByRole('dialog', { name: 'Bharat Textiles' });
+    const payerLedger = st.getByRole('table', { name: 'Statement of Bharat Textiles' });
+    await payerLedger.getByText('₹411.15').first().waitFor();
+    const stFigures = await textOf(st.locator('dl').first());
+    expect(stFigures).toMatch(/Billed\s*₹411\.15/);
+    expect(stFigures).toMatch(/Paid\s*₹411\.15/);
+    expect(stFigures).toMatch(/Closing balance\s*₹0\.00/);
+    // A period that ends before it starts offers no PDF; "Last 90 days" mends it.
+    await st.getByLabel('From').fill('2099-01-01');
+    await expect.poll(() => st.getByRole('link', { name: 'Statement PDF' }).count()).toBe(0);
+    await st.getByRole('button', { name: 'Last 90 days' }).click();
+    await st.getByRole('link', { name: 'Statement PDF' }).waitFor();
+    await payerLedger.getByText('₹411.15').first().waitFor();
+    await screenshot(inv, 'finance-payer-statement');
     await inv.setViewportSize(MOBILE);
+    await screenshot(inv, 'finance-payer-statement-mobile');
+    await inv.keyboard.press('Escape');
+    await inv.getByRole('tab', { name: 'Invoices' }).click();
     await screenshot(inv, 'finance-invoices-mobile');
 
     // 3. The cashier closes the day on /revenue with a drawer ₹49.25 short.

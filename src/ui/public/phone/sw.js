@@ -1,9 +1,10 @@
 // The phone app's service worker: the app shell is cached at install, so the app opens with no
 // network; the API is never cached here (the app keeps the day and its queue in IndexedDB).
-const SHELL = 'lims-phone-v1';
+const SHELL = 'lims-phone-v2';
 const FILES = [
   '/phone/index.html',
   '/phone/app.js',
+  '/phone/store.js',
   '/phone/app.css',
   '/phone/manifest.webmanifest',
   '/phone/icon.svg',

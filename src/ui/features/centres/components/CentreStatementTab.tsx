@@ -22,7 +22,7 @@ export function CentreStatementTab({ centre }: { centre: Centre }) {
       pdfHref={contractUrl(centresApi.statementPdf, { params: { id: centre.id }, query: { from, to } })}
       caption={`Statement of ${centre.name}`}
       actions={
-        mayManage ? (
+        mayManage && !period.bad ? (
           <Button
             variant="outline"
             disabled={send.isPending}

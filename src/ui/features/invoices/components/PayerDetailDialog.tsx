@@ -1,25 +1,12 @@
 import { useState } from 'react';
-import { FileDown, Trash2 } from 'lucide-react';
+import { Trash2 } from 'lucide-react';
 import type { Payer, PayerPrice } from '@shared/schemas/payers';
 import type { CatalogueItemType } from '@shared/api/catalogue';
 import { payersApi } from '@shared/api/payers';
 import { addDays, localDate } from '@shared/time';
-import {
-  NameCell,
-  Button,
-  DataTable,
-  DateRangeFields,
-  Dialog,
-  FormField,
-  Input,
-  Money,
-  Select,
-  buttonClass,
-  rangeIsBackwards,
-  type Column,
-} from '@/components';
-import { useIsMobile } from '@/lib/useIsMobile';
+import { NameCell, Button, DataTable, Dialog, FormField, Input, Money, Select, type Column } from '@/components';
 import { Tabs } from '@/components/Tabs';
+import { StatementLedger, useStatementPeriod } from '@/components/StatementLedger';
 import { contractUrl } from '@/lib/api';
 import { useCatalogueList } from '@/lib/catalogue';
 import { useLabFormat, formatDate } from '@/lib/format';
@@ -210,95 +197,19 @@ function AddPrice({ payer }: { payer: Payer }) {
 }
 
 function Statement({ payer }: { payer: Payer }) {
-  const fmt = useLabFormat();
-  const today = localDate(fmt.timeZone);
-  const [from, setFrom] = useState(`${today.slice(0, 8)}01`);
-  const [to, setTo] = useState(today);
-  const bad = rangeIsBackwards(from, to);
-  const st = usePayerStatement(payer.id, from, to);
-  const mobile = useIsMobile();
-  type Entry = NonNullable<typeof st.data>['entries'][number];
-  const columns: Column<Entry>[] = [
-    { key: 'date', header: 'Date', cell: (e) => formatDate(e.date, fmt), hideOnMobile: true },
-    {
-      key: 'what',
-      header: 'Entry',
-      cell: (e) => (
-        <div className="min-w-0">
-          {/* On a phone the Date column is hidden (the Paid column would be off screen): the date leads. */}
-          {mobile && <span className="block text-[13px] text-slate-600">{formatDate(e.date, fmt)}</span>}
-          <span className="block font-mono text-[13px] break-all">{e.reference}</span>
-          <span className="block text-[13px] text-slate-600">{e.description}</span>
-        </div>
-      ),
-    },
-    { key: 'debit', header: 'Billed', align: 'right', cell: (e) => (e.debit ? <Money rupees={e.debit} /> : '') },
-    { key: 'credit', header: 'Paid', align: 'right', cell: (e) => (e.credit ? <Money rupees={e.credit} /> : '') },
-    {
-      key: 'balance',
-      header: 'Balance',
-      align: 'right',
-      cell: (e) => <Money rupees={e.balance} />,
-      hideOnMobile: true,
-    },
-  ];
+  const period = useStatementPeriod();
+  const { from, to } = period;
   return (
-    <div className="grid gap-3 pt-3">
-      <div className="flex flex-wrap items-end gap-3">
-        <DateRangeFields
-          from={from}
-          to={to}
-          fieldClassName=""
-          onChange={(range) => {
-            setFrom(range.from);
-            setTo(range.to);
-          }}
-        />
-        {bad ? null : (
-          <a
-            className={buttonClass('outline')}
-            href={contractUrl(payersApi.statementPdf, { params: { id: payer.id }, query: { from, to } })}
-            target="_blank"
-            rel="noopener"
-          >
-            <FileDown />
-            Statement PDF
-          </a>
-        )}
-        <Button variant="ghost" size="sm" onClick={() => setFrom(addDays(to, -89))}>
+    <StatementLedger
+      period={period}
+      query={usePayerStatement(payer.id, from, to)}
+      pdfHref={contractUrl(payersApi.statementPdf, { params: { id: payer.id }, query: { from, to } })}
+      caption={`Statement of ${payer.name}`}
+      actions={
+        <Button variant="ghost" size="sm" onClick={() => period.setRange({ from: addDays(to, -89), to })}>
           Last 90 days
         </Button>
-      </div>
-      {st.data && (
-        <dl className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-4">
-          {(
-            [
-              ['Opening balance', st.data.opening_balance],
-              ['Billed', st.data.billed],
-              ['Paid', st.data.paid],
-              ['Closing balance', st.data.closing_balance],
-            ] as const
-          ).map(([label, v]) => (
-            <div key={label} className="rounded-md border border-slate-200 p-2">
-              <dt className="text-[13px] text-slate-600">{label}</dt>
-              <dd className="font-semibold text-slate-900">
-                <Money rupees={v} />
-              </dd>
-            </div>
-          ))}
-        </dl>
-      )}
-      <DataTable
-        columns={columns}
-        rows={st.data?.entries}
-        getRowId={(e) => `${e.kind}-${e.reference}-${e.date}`}
-        caption={`Statement of ${payer.name}`}
-        loading={st.isPending && !bad}
-        error={st.error}
-        errorTitle="Error Loading Statement"
-        onRetry={() => void st.refetch()}
-        empty={{ title: 'Nothing in this period', hint: 'No bills or payments between these dates.' }}
-      />
-    </div>
+      }
+    />
   );
 }
