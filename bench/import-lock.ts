@@ -10,7 +10,8 @@ import { GENESIS_HASH } from '../src/core/audit/audit.js';
 import { patientWords, wordPrefixes } from '../src/core/db/patient-search.js';
 import { PATIENT_COLUMNS, PatientGenerator, type PatientValues } from './generate.js';
 import { percentile } from './load.js';
-import { ensureImportCsv, freshLab, openLab, runCli } from './transfer.js';
+import { ensureImportCsv, runCli } from './transfer.js';
+import { freshLab, openLab } from './transfer-lab.js';
 
 /**
  * How long an import makes another writer wait. While `lims import patients FILE.csv` runs (a child

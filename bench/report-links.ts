@@ -1,8 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { openDatabaseAt } from '../src/core/db/connection.js';
 import { parseDatabaseUrl } from '../src/core/db/url.js';
 import { setupLab } from '../src/core/setup/service.js';
@@ -10,7 +6,8 @@ import { createUser } from '../src/core/users/service.js';
 import { systemActor } from '../src/core/context.js';
 import { BENCH_EMAIL, BENCH_LAB, BENCH_PASSWORD } from './dataset.js';
 import { bareRequest, fakeProviders, type FakeProviders, type Hit } from './fake-providers.js';
-import { freePort, freshDatabase, postgresServer } from './postgres.js';
+import { freshDatabase, postgresServer } from './postgres.js';
+import { pool, Session, sleep, startServe, stopServe, type Serve } from './serve-process.js';
 
 /**
  * Report links under a burst: one PostgreSQL database, two `lims serve` processes on it, a fake
@@ -48,94 +45,10 @@ export interface LinksResult {
   load: { start: string; end: string };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const loadNow = () =>
   loadavg()
     .map((l) => l.toFixed(2))
     .join(' ');
-
-/** Runs `work(i)` for i in [0, n) with at most `limit` at once. */
-async function pool(n: number, limit: number, work: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, n) }, async () => {
-      while (next < n) await work(next++);
-    }),
-  );
-}
-
-class Session {
-  private cookie = '';
-  constructor(readonly origin: string) {}
-  async login(email: string, password: string): Promise<this> {
-    const res = await fetch(`${this.origin}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password }),
-    });
-    const set = res.headers.getSetCookie().find((c) => c.startsWith('lims_session='));
-    if (res.status !== 200 || !set) throw new Error(`sign-in of ${email} failed: ${res.status}`);
-    this.cookie = set.split(';')[0]!;
-    return this;
-  }
-  async send<T>(method: string, path: string, body?: object): Promise<T> {
-    const res = await fetch(`${this.origin}${path}`, {
-      method,
-      headers: { cookie: this.cookie, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const text = await res.text();
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
-    return (text ? JSON.parse(text) : {}) as T;
-  }
-}
-
-interface Serve {
-  origin: string;
-  child: ChildProcess;
-  dataDir: string;
-}
-
-/** `lims serve` of this build on the database, in a process and a data dir of its own. */
-async function startServe(bin: string, url: string): Promise<Serve> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'lims-bench-links-'));
-  const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    [
-      bin,
-      '--data-dir',
-      dataDir,
-      '--database-url',
-      url,
-      'serve',
-      '--port',
-      String(port),
-      '--quiet',
-      // The fakes listen on 127.0.0.1, which the outbound policy refuses unless the operator allows it.
-      '--allow-private-outbound',
-    ],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-  const origin = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    const up = await fetch(`${origin}/api/health`)
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (up) return { origin, child, dataDir };
-    if (i > 900 || child.exitCode !== null) throw new Error('lims serve did not start');
-    await sleep(100);
-  }
-}
-
-async function stopServe(s: Serve): Promise<void> {
-  if (s.child.exitCode === null) {
-    s.child.kill('SIGTERM');
-    await Promise.race([once(s.child, 'exit'), sleep(15_000)]);
-    if (s.child.exitCode === null) s.child.kill('SIGKILL');
-  }
-  rmSync(s.dataDir, { recursive: true, force: true });
-}
 
 /** The patient's 10-digit number: the same whichever way a channel writes it (91 before it or not). */
 const phoneOf = (i: number) => `9${String(600_000_000 + i)}`;

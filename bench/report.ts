@@ -1,6 +1,7 @@
 import type { LatencyResult, ThroughputResult } from './load.js';
 import type { BillingResult } from './billing.js';
-import { renderTransfer, transferPasses, transferSummary, type TransferEngineResult } from './transfer.js';
+import type { TransferEngineResult } from './transfer.js';
+import { renderTransfer, transferPasses, transferSummary } from './transfer-report.js';
 
 /** Targets of the issue ("Done means"): throughput ratio to the bare stack, latency on one connection. */
 export const TARGETS = { ratio: 0.7, postgresRatio: 0.6, p50: 5, p99: 25, billPdfMs: 50 } as const;
