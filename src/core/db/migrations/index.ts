@@ -78,6 +78,11 @@ import { sql as marksWhenChanged, postgres as marksWhenChangedPostgres } from '.
 import { sql as rollupItemOrder, postgres as rollupItemOrderPostgres } from './058_rollup_item_order.js';
 import { sql as outboxAttachments } from './059_outbox_attachments.js';
 import {
+  sql as staleMarksWithoutRowid,
+  sqliteSteps as staleMarksWithoutRowidSqlite,
+  postgres as staleMarksWithoutRowidPostgres,
+} from './060_stale_marks_without_rowid.js';
+import {
   sql as centreLogins,
   postgres as centreLoginsPostgres,
   sqliteSteps as centreLoginsSqlite,
@@ -203,4 +208,11 @@ export const migrations: Migration[] = [
   },
   { version: 58, name: 'rollup_item_order', sql: rollupItemOrder, postgres: rollupItemOrderPostgres },
   { version: 59, name: 'outbox_attachments', sql: outboxAttachments },
+  {
+    version: 60,
+    name: 'stale_marks_without_rowid',
+    sql: staleMarksWithoutRowid,
+    sqliteSteps: staleMarksWithoutRowidSqlite,
+    postgres: staleMarksWithoutRowidPostgres,
+  },
 ];
