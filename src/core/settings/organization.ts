@@ -141,7 +141,7 @@ export async function organizationTimezone(db: Db, id: number): Promise<string> 
 }
 
 const LAB_TODAY_TTL_MS = 5000;
-const labDays = new WeakMap<Db, Map<number, { until: number; day: string }>>();
+const labDays = new WeakMap<Db, Map<number, { from: number; until: number; day: string }>>();
 
 /**
  * Today's date (YYYY-MM-DD) in the lab's time zone, for what is shown (a patient's age). Every
@@ -153,9 +153,11 @@ export async function labToday(db: Db, organizationId: number, nowMs = Date.now(
   let days = labDays.get(db);
   if (!days) labDays.set(db, (days = new Map()));
   const hit = days.get(organizationId);
-  if (hit && nowMs < hit.until) return hit.day;
+  // Only for a moment in the few seconds it was worked out for: a caller asking about another time
+  // (a test's clock, a job's) gets that time's day.
+  if (hit && nowMs >= hit.from && nowMs < hit.until) return hit.day;
   const day = localDate(await organizationTimezone(db, organizationId), new Date(nowMs));
-  days.set(organizationId, { until: nowMs + LAB_TODAY_TTL_MS, day });
+  days.set(organizationId, { from: nowMs, until: nowMs + LAB_TODAY_TTL_MS, day });
   return day;
 }
 
