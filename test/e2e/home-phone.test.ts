@@ -150,6 +150,8 @@ describe('the phone app', () => {
           .getByRole('img', { name: /^Barcode BC/ })
           .first()
           .waitFor();
+        // The tube by its name, as the phlebotomist knows it, not lims' id for it.
+        expect(await c.locator('.tube').first().innerText()).toContain('EDTA (lavender top)');
         const [labels] = await Promise.all([
           page.waitForEvent('popup'),
           c.getByRole('button', { name: 'Print labels' }).click(),
@@ -166,6 +168,7 @@ describe('the phone app', () => {
           expect(l.text).toContain(v.name);
           expect(l.text).toContain(v.number);
           expect(l.drawn).toBeGreaterThan(0);
+          expect(l.text).toContain('EDTA (lavender top)');
         }
         await screenshot(labels, 'home-phone-labels', { always: true });
         await labels.close();

@@ -6,7 +6,7 @@ import { testTubes } from '../catalogue/repository.js';
 import { findBill } from '../billing/repository.js';
 import { labToday } from '../settings/service.js';
 import { reserveBarcode } from '../samples/service.js';
-import { tubeOf, tubeSampleType, type TubeId } from '../../shared/tubes.js';
+import { tubeLabel, tubeOf, tubeSampleType, type TubeId } from '../../shared/tubes.js';
 import { paiseToRupees } from '../../shared/money.js';
 import type { PhoneVisit, Tube, Visit } from '../../shared/schemas/home-collection.js';
 import { barcodeSvg } from '../pdf/barcode.js';
@@ -97,7 +97,14 @@ export async function myVisits(db: Db, actor: Actor, date?: string): Promise<{ d
   const visits = await toVisits(db, actor.organizationId, rows);
   return {
     date: day,
-    visits: visits.map((v) => ({ ...v, tubes: v.tubes.map((t) => ({ ...t, label_svg: barcodeSvg(t.barcode) })) })),
+    visits: visits.map((v) => ({
+      ...v,
+      tubes: v.tubes.map((t) => ({
+        ...t,
+        label_svg: barcodeSvg(t.barcode),
+        container_label: tubeLabel(t.container) ?? t.sample_type,
+      })),
+    })),
   };
 }
 

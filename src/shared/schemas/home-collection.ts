@@ -287,7 +287,7 @@ export type Visit = z.infer<typeof visitSchema>;
 
 /** The phone's day: each tube with its label's barcode drawn (SVG), so labels print offline. */
 export const phoneVisitSchema = visitSchema.extend({
-  tubes: z.array(tubeSchema.extend({ label_svg: z.string() })),
+  tubes: z.array(tubeSchema.extend({ label_svg: z.string(), container_label: z.string() })),
 });
 export type PhoneVisit = z.infer<typeof phoneVisitSchema>;
 

@@ -181,7 +181,7 @@ function printLabels(v) {
   const labels = v.tubes
     .map(
       (t) => `<section class="label"><div class="who">${esc(v.patient_name)}</div>
-      <div class="what">${esc(v.booking_number)} · ${esc(t.container)}</div>${labelImage(t)}<div class="code">${esc(t.barcode)}</div></section>`,
+      <div class="what">${esc(v.booking_number)} · ${esc(t.container_label ?? t.container)}</div>${labelImage(t)}<div class="code">${esc(t.barcode)}</div></section>`,
     )
     .join('');
   w.document.write(`<!doctype html><html><head><meta charset="utf-8"><title>Labels ${esc(v.booking_number)}</title>
@@ -214,7 +214,7 @@ function visitCard(v, note) {
     }
     ${
       v.status === 'started'
-        ? `<div class="row" style="display:grid">${v.tubes.map((t) => `<div class="tube"><span>${esc(t.container)}</span><span>${esc(t.barcode)}</span>${labelImage(t)}</div>`).join('')}</div>
+        ? `<div class="row" style="display:grid">${v.tubes.map((t) => `<div class="tube"><span>${esc(t.container_label ?? t.container)}</span><span>${esc(t.barcode)}</span>${labelImage(t)}</div>`).join('')}</div>
       <div class="row"><button class="secondary" data-act="labels">Print labels</button><button data-act="collect">Tubes collected</button></div>`
         : ''
     }
