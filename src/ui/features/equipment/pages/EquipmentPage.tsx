@@ -1,17 +1,5 @@
 import { useMemo, useState } from 'react';
-import {
-  Activity,
-  AlertTriangle,
-  CheckCircle2,
-  Cpu,
-  Eye,
-  Gauge,
-  Microscope,
-  Pencil,
-  Plus,
-  Thermometer,
-  Trash2,
-} from 'lucide-react';
+import { Activity, AlertTriangle, CheckCircle2, Cpu, Eye, Gauge, Microscope, Thermometer } from 'lucide-react';
 import {
   EQUIPMENT_STATUSES,
   EQUIPMENT_STATUS_LABELS,
@@ -21,7 +9,6 @@ import {
   type EquipmentStatus,
 } from '@shared/schemas/equipment';
 import {
-  Button,
   Card,
   clearFiltersEmpty,
   ConfirmDialog,
@@ -30,6 +17,7 @@ import {
   PageHeader,
   SummaryCards,
   deleteMessage,
+  useRowDialogs,
   type Column,
   type RowAction,
 } from '@/components';
@@ -188,10 +176,8 @@ export function EquipmentPage({ kind }: { kind: EquipmentKind }) {
   );
   const list = usePagedList({ filters, pageSizes: PAGE_SIZES, defaultLimit: 20 });
   const page = useEquipmentPage({ kind, search: list.search, ...list.apiFilters, page: list.page, limit: list.limit });
-  const [adding, setAdding] = useState(false);
-  const [editing, setEditing] = useState<Equipment | null>(null);
+  const rows = useRowDialogs<Equipment>();
   const [viewing, setViewing] = useState<Equipment | null>(null);
-  const [deleting, setDeleting] = useState<Equipment | null>(null);
   const remove = useDeleteEquipmentMutation();
   // The open dialog follows the list's fresh copy (a status change, a reading).
   const current = viewing ? (page.data?.equipment.find((e) => e.id === viewing.id) ?? viewing) : null;
@@ -253,23 +239,14 @@ export function EquipmentPage({ kind }: { kind: EquipmentKind }) {
           },
         ];
 
+  const name = (e: Equipment) => e.name;
+  const cannotRegister = () => !canRegister;
   const actions: RowAction<Equipment>[] = [
     { label: (e) => `View ${e.name}`, icon: <Eye />, onClick: setViewing },
-    { label: (e) => `Edit ${e.name}`, icon: <Pencil />, onClick: setEditing, hidden: () => !canRegister },
-    {
-      label: (e) => `Delete ${e.name}`,
-      icon: <Trash2 />,
-      onClick: setDeleting,
-      destructive: true,
-      hidden: () => !canRegister,
-    },
+    rows.editAction(name, cannotRegister),
+    rows.deleteAction(name, cannotRegister),
   ];
-  const addButton = canRegister ? (
-    <Button onClick={() => setAdding(true)}>
-      <Plus />
-      Add {noun}
-    </Button>
-  ) : undefined;
+  const addButton = canRegister ? rows.addButton(`Add ${noun}`) : undefined;
 
   return (
     <>
@@ -306,24 +283,18 @@ export function EquipmentPage({ kind }: { kind: EquipmentKind }) {
       </div>
       {canRegister && (
         <>
-          <EquipmentFormDialog kind={kind} open={adding} onOpenChange={setAdding} equipment={null} />
-          <EquipmentFormDialog
-            kind={kind}
-            open={editing !== null}
-            onOpenChange={(o) => !o && setEditing(null)}
-            equipment={editing}
-          />
+          <EquipmentFormDialog kind={kind} {...rows.addDialog} equipment={null} />
+          <EquipmentFormDialog kind={kind} {...rows.editDialog} equipment={rows.editing} />
           <ConfirmDialog
-            open={deleting !== null}
-            onOpenChange={(o) => !o && setDeleting(null)}
+            {...rows.confirm}
             title={`Delete ${noun}`}
             message={
-              deleting
-                ? `${deleteMessage(deleting.name)} If results, QC runs, readings or calibration and maintenance records name it, it is archived instead: it leaves the lists, its open work is cancelled and its records stay.`
+              rows.deleting
+                ? `${deleteMessage(rows.deleting.name)} If results, QC runs, readings or calibration and maintenance records name it, it is archived instead: it leaves the lists, its open work is cancelled and its records stay.`
                 : ''
             }
             busy={remove.isPending}
-            onConfirm={() => deleting && remove.mutate(deleting.id, { onSuccess: () => setDeleting(null) })}
+            onConfirm={() => rows.deleting && remove.mutate(rows.deleting.id, { onSuccess: rows.deleted })}
           />
         </>
       )}
