@@ -25,7 +25,7 @@ import { useScreen } from '@/lib/screens';
 import { formatCount } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useDeleteEquipmentMutation, useEquipmentPage, useEquipmentSummary } from '../api';
 import { EquipmentFormDialog } from '../components/EquipmentFormDialog';
 import { EquipmentDetailDialog } from '../components/EquipmentDetailDialog';
@@ -34,13 +34,9 @@ import { UpcomingPanel } from '../components/UpcomingPanel';
 
 const PAGE_SIZES = [10, 20, 50] as const;
 
-const statusOptions = (kind: EquipmentKind) => [
-  { value: 'all', label: 'All Statuses' },
-  ...EQUIPMENT_STATUSES.filter((s) => kind === 'instrument' || s !== 'calibration_due').map((s) => ({
-    value: s,
-    label: EQUIPMENT_STATUS_LABELS[s],
-  })),
-];
+/** Only instruments are calibrated: a machine is never calibration_due. */
+const statusesOf = (kind: EquipmentKind) =>
+  EQUIPMENT_STATUSES.filter((s) => kind === 'instrument' || s !== 'calibration_due');
 
 const reading = (v: number | null, unit: string, out: boolean) =>
   v === null ? (
@@ -155,22 +151,11 @@ export function EquipmentPage({ kind }: { kind: EquipmentKind }) {
   const s = summary.data;
   const filters: ListFilter[] = useMemo(
     () => [
-      { key: 'status', label: 'Status', options: statusOptions(kind) },
+      choiceFilter('status', 'Status', 'All Statuses', statusesOf(kind), EQUIPMENT_STATUS_LABELS),
       kind === 'machine'
-        ? {
-            key: 'location',
-            label: 'Location',
-            open: true,
-            options: [
-              { value: 'all', label: 'All Locations' },
-              ...(s?.locations ?? []).map((l) => ({ value: l, label: l })),
-            ],
-          }
-        : {
-            key: 'type',
-            label: 'Type',
-            options: [{ value: 'all', label: 'All Types' }, ...INSTRUMENT_TYPES.map((t) => ({ value: t, label: t }))],
-          },
+        ? // The locations come with the figures: a location in the URL is kept until they do.
+          { ...choiceFilter('location', 'Location', 'All Locations', s?.locations ?? [], (l) => l), open: true }
+        : choiceFilter('type', 'Type', 'All Types', INSTRUMENT_TYPES, (t) => t),
     ],
     [kind, s?.locations],
   );

@@ -36,7 +36,7 @@ import { useScreen } from '@/lib/screens';
 import { formatCount, formatMoney } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
-import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceFilter, choiceOptions, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useCalibrationPage, useMaintenancePage, useServiceStatusMutation, useServiceSummary } from '../api';
 import { ScheduleDialog } from '../components/ScheduleDialog';
 import { CompleteDialog } from '../components/CompleteDialog';
@@ -55,8 +55,7 @@ function filtersOf(kind: ServiceKind): ListFilter[] {
       key: 'status',
       label: 'Status',
       options: [
-        { value: 'all', label: 'All Statuses' },
-        ...SERVICE_STATUSES.map((s) => ({ value: s, label: SERVICE_STATUS_LABELS[s] })),
+        ...choiceOptions('All Statuses', SERVICE_STATUSES, SERVICE_STATUS_LABELS),
         { value: 'upcoming', label: 'Upcoming (30 days)' },
       ],
     },

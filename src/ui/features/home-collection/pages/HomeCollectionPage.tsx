@@ -19,22 +19,13 @@ import {
 import { useScreen } from '@/lib/screens';
 import { guardedHomeScreen } from '../components/HomeCollectionGuard';
 import { useLabFormat } from '@/lib/format';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useBookings } from '../api';
 import { BookingFormDialog } from '../components/BookingFormDialog';
 import { AssignDialog, CloseVisitDialog, RescheduleDialog, UnlockDialog } from '../components/BookingActionDialogs';
 import { BookingNotes, BookingStatusBadge, SourceBadge, STATUS_LABELS } from '../components/bookingParts';
 
-const FILTERS: ListFilter[] = [
-  {
-    key: 'status',
-    label: 'Status',
-    options: [
-      { value: 'all', label: 'All Statuses' },
-      ...BOOKING_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] })),
-    ],
-  },
-];
+const FILTERS: ListFilter[] = [choiceFilter('status', 'Status', 'All Statuses', BOOKING_STATUSES, STATUS_LABELS)];
 
 const columns: Column<Booking>[] = [
   {
