@@ -169,9 +169,18 @@ export function ServicePage({ kind }: { kind: ServiceKind }) {
       ? `Schedule the ${label.toLowerCase()} of the lab's machines and instruments.`
       : 'Nothing is scheduled yet.',
   };
-  const search = {
-    placeholder: 'Search by equipment, serial, technician or notes',
-    label: `Search ${label.toLowerCase()} records`,
+  // What the two registers' tables share; each brings its own page query, rows and columns.
+  const table = {
+    list,
+    search: {
+      placeholder: 'Search by equipment, serial, technician or notes',
+      label: `Search ${label.toLowerCase()} records`,
+    },
+    caption: `${label} records`,
+    itemLabel: 'records',
+    getRowId: (r: Service) => r.id,
+    errorTitle: cal ? 'Error Loading Calibrations' : 'Error Loading Maintenance',
+    empty,
   };
 
   return (
@@ -181,30 +190,18 @@ export function ServicePage({ kind }: { kind: ServiceKind }) {
       <Card className="min-w-0">
         {cal ? (
           <ListTable
-            list={list}
+            {...table}
             query={calPage}
             rows={(p) => p.calibrations}
-            search={search}
-            caption="Calibration records"
-            itemLabel="records"
             columns={calibrationColumns}
-            getRowId={(r) => r.id}
-            errorTitle="Error Loading Calibrations"
-            empty={empty}
             rowActions={actions as RowAction<Calibration>[]}
           />
         ) : (
           <ListTable
-            list={list}
+            {...table}
             query={maintPage}
             rows={(p) => p.maintenance}
-            search={search}
-            caption="Maintenance records"
-            itemLabel="records"
             columns={maintenanceColumns}
-            getRowId={(r) => r.id}
-            errorTitle="Error Loading Maintenance"
-            empty={empty}
             rowActions={actions as RowAction<Maintenance>[]}
           />
         )}
