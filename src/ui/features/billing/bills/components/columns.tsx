@@ -97,16 +97,3 @@ export function billRowActions({ onView, onEdit, compact = false }: BillRowActio
   );
   return actions;
 }
-
-/** What the bills tables of Bills List and Billing Management say alike: rows, caption, ids, empty texts. */
-export const billTableBasics = {
-  rows: (page: { bills: Bill[] }) => page.bills,
-  caption: 'Bills',
-  itemLabel: 'bills',
-  getRowId: (b: Bill) => b.id,
-  empty: {
-    title: 'No bills found',
-    hint: 'No bills have been created yet',
-    filteredHint: 'Try adjusting your search or filter criteria',
-  },
-};

@@ -11,7 +11,7 @@ import { useCurrentUser } from '@/lib/session';
 import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useBillSummary, useBills } from '../api';
 import { BillDetailsDialog } from '../components/BillDetailsDialog';
-import { billColumns, billRowActions, billTableBasics } from '../components/columns';
+import { billColumns, billRowActions } from '../components/columns';
 import { MANAGEMENT_STATUS_OPTIONS, patientName } from '@/lib/billText';
 import { ManagementCards } from '../components/SummaryPanels';
 import { BillButtonList } from '../components/BillButtonList';
@@ -144,12 +144,20 @@ export default function BillingManagementPage() {
         <Card>
           <CardHeader title="Bills" />
           <ListTable
-            {...billTableBasics}
             list={paged}
             query={list}
+            rows={(p) => p.bills}
             search={{ placeholder: 'Search by bill number, patient name or patient ID', label: 'Search bills' }}
+            caption="Bills"
+            itemLabel="bills"
             columns={columns}
+            getRowId={(b) => b.id}
             retryLabel="Retry Connection"
+            empty={{
+              title: 'No bills found',
+              hint: 'No bills have been created yet',
+              filteredHint: 'Try adjusting your search or filter criteria',
+            }}
             rowActions={billRowActions({ onView: setViewing, compact: phone })}
           />
         </Card>

@@ -14,7 +14,7 @@ import { billKeys } from '@/lib/bills';
 import { billsExportUrl, useBillSummary, useBills, type BillFilters } from '../api';
 import { BillDetailsDialog } from '../components/BillDetailsDialog';
 import { EditBillDialog } from '../components/EditBillDialog';
-import { billColumns, billRowActions, billTableBasics } from '../components/columns';
+import { billColumns, billRowActions } from '../components/columns';
 import { BILLS_LIST_STATUS_OPTIONS, DATE_RANGE_OPTIONS, PAYMENT_STATUS_OPTIONS } from '@/lib/billText';
 import { QuickActions, RecentBills } from '../components/SidePanels';
 import { BillSummaryCard, BillsListCards, PaymentStatusCard } from '../components/SummaryPanels';
@@ -119,14 +119,22 @@ export default function BillsListPage() {
           />
           <div ref={filterBar}>
             <ListTable
-              {...billTableBasics}
               list={paged}
               query={list}
+              rows={(p) => p.bills}
               search={{ placeholder: 'Search by bill number, patient name or code', label: 'Search bills' }}
+              caption="Bills"
+              itemLabel="bills"
               columns={columns}
+              getRowId={(b) => b.id}
               loadingText="Loading bills data..."
               errorTitle="Error Loading Bills"
               onRetry={() => void refresh()}
+              empty={{
+                title: 'No bills found',
+                hint: 'No bills have been created yet',
+                filteredHint: 'Try adjusting your search or filter criteria',
+              }}
               rowActions={actions}
             />
           </div>
