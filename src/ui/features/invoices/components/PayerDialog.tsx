@@ -5,6 +5,7 @@ import { GST_STATES } from '@shared/gst';
 import { FormDialog, FormField, Input, Select } from '@/components';
 import { useDialogForm } from '@/lib/dialogForm';
 import { applyServerErrors, fieldNamed, formError } from '@/lib/forms';
+import { textDefaults } from '@/lib/textDefaults';
 import { useCreatePayer, useUpdatePayer } from '../api';
 
 type FormIn = z.input<typeof payerCreateSchema>;
@@ -28,15 +29,8 @@ const STATE_OPTIONS = Object.entries(GST_STATES).map(([code, name]) => ({ value:
 
 function defaults(p: Payer | null): DefaultValues<FormIn> {
   return {
-    name: p?.name ?? '',
+    ...textDefaults(p, ['name', 'gstin', 'state_code', 'address', 'contact_person', 'phone', 'email', 'credit_limit']),
     type: p?.type ?? 'corporate',
-    gstin: p?.gstin ?? '',
-    state_code: p?.state_code ?? '',
-    address: p?.address ?? '',
-    contact_person: p?.contact_person ?? '',
-    phone: p?.phone ?? '',
-    email: p?.email ?? '',
-    credit_limit: p?.credit_limit === null || p?.credit_limit === undefined ? '' : String(p.credit_limit),
     payment_terms_days: String(p?.payment_terms_days ?? 30),
     discount_percent: String(p?.discount_percent ?? 0),
     status: p?.status ?? 'active',
