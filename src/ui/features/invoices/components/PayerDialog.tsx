@@ -58,7 +58,7 @@ export function PayerDialog({
   const onSubmit = form.handleSubmit((body) => {
     const done = {
       onSuccess: () => onOpenChange(false),
-      onError: (e: unknown) => applyServerErrors(e, form.setError, fieldNamed(FIELDS)),
+      onError: (e: unknown) => applyServerErrors(e, form.setError, fieldNamed(FIELDS), { PAYER_EXISTS: 'name' }),
     };
     if (payer) update.mutate({ id: payer.id, body }, done);
     else create.mutate(body, done);
