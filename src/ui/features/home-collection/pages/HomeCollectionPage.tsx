@@ -17,7 +17,6 @@ import {
   type RowAction,
 } from '@/components';
 import { useScreen } from '@/lib/screens';
-import { guardedHomeScreen } from '../components/HomeCollectionGuard';
 import { useLabFormat } from '@/lib/format';
 import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useBookings } from '../api';
@@ -118,12 +117,10 @@ const columns: Column<Booking>[] = [
   },
 ];
 
-/** Home Collection: the visits of a day, booked at the desk or from the portal. */
-export default guardedHomeScreen(HomeCollectionScreen);
-
 type Open = { kind: 'reschedule' | 'cancel' | 'no_show' | 'assign' | 'unlock'; booking: Booking } | null;
 
-function HomeCollectionScreen() {
+/** Home Collection: the visits of a day, booked at the desk or from the portal. */
+export default function HomeCollectionScreen() {
   const screen = useScreen();
   const today = localDate(useLabFormat().timeZone);
   const extra = useMemo(() => ({ date: today }), [today]);
