@@ -3,7 +3,8 @@ import { GST_STATES } from '@shared/gst';
 import { SHARE_BASES, SHARE_BASIS_LABELS, centreCreateSchema, type Centre } from '@shared/schemas/centres';
 import { FormDialog, FormField, Input, Select } from '@/components';
 import { useDialogForm } from '@/lib/dialogForm';
-import { applyServerErrors, fieldNamed, formError } from '@/lib/forms';
+import { fieldNamed, formError } from '@/lib/forms';
+import { dialogSave } from '@/lib/dialogSave';
 import { textDefaults } from '@/lib/textDefaults';
 import { useCreateCentreMutation, useUpdateCentreMutation } from '../api';
 
@@ -55,10 +56,7 @@ export function CentreFormDialog({
   const { errors } = form.formState;
   const err = (k: keyof FormIn) => errors[k]?.message;
   const onSubmit = form.handleSubmit((body) => {
-    const done = {
-      onSuccess: () => onOpenChange(false),
-      onError: (e: unknown) => applyServerErrors(e, form.setError, fieldNamed(FIELDS), { PAYER_EXISTS: 'name' }),
-    };
+    const done = dialogSave(form, onOpenChange, fieldNamed(FIELDS), { PAYER_EXISTS: 'name' });
     if (centre) update.mutate({ id: centre.id, body }, done);
     else create.mutate(body, done);
   });

@@ -20,7 +20,6 @@ import {
   Select,
 } from '@/components';
 import { applyServerErrors, fieldNamed, formError } from '@/lib/forms';
-import { textDefaults } from '@/lib/textDefaults';
 import { useDialogForm } from '@/lib/dialogForm';
 import { useCreateDoctorMutation, useUpdateDoctorMutation } from '../api';
 
@@ -66,18 +65,16 @@ const FIELD_NAMES = [
 
 function defaults(d: Doctor | null): DefaultValues<FormIn> {
   return {
-    ...textDefaults(d, [
-      'title',
-      'first_name',
-      'last_name',
-      'email',
-      'phone',
-      'specialization',
-      'qualification',
-      'experience_years',
-      'registration_number',
-    ]),
+    title: d?.title ?? '',
+    first_name: d?.first_name ?? '',
+    last_name: d?.last_name ?? '',
+    email: d?.email ?? '',
+    phone: d?.phone ?? '',
+    specialization: d?.specialization ?? '',
+    qualification: d?.qualification ?? '',
+    experience_years: d?.experience_years === null || d === null ? '' : String(d.experience_years),
     consultation_fee: d ? String(d.consultation_fee) : '0',
+    registration_number: d?.registration_number ?? '',
     status: d?.status ?? 'active',
     can_sign_in: d?.can_sign_in ?? false,
     password: '',

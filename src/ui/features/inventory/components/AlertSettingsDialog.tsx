@@ -3,7 +3,8 @@ import type { DefaultValues } from 'react-hook-form';
 import { alertSettingsSchema, type AlertSettings } from '@shared/schemas/inventory';
 import { FormDialog, FormField, Input } from '@/components';
 import { useDialogForm } from '@/lib/dialogForm';
-import { applyServerErrors, fieldNamed, formError } from '@/lib/forms';
+import { fieldNamed, formError } from '@/lib/forms';
+import { dialogSave } from '@/lib/dialogSave';
 import { useAlertSettings, useAlertSettingsMutation } from '../api';
 
 type FormIn = z.input<typeof alertSettingsSchema>;
@@ -21,12 +22,7 @@ export function AlertSettingsDialog({ open, onOpenChange }: { open: boolean; onO
   // Each opening, and each fresh read of the settings, starts from what the server holds.
   const form = useDialogForm(alertSettingsSchema, open, settings.data, defaults);
   const { errors } = form.formState;
-  const onSubmit = form.handleSubmit((body) =>
-    save.mutate(body, {
-      onSuccess: () => onOpenChange(false),
-      onError: (err) => applyServerErrors(err, form.setError, fieldNamed(FIELDS)),
-    }),
-  );
+  const onSubmit = form.handleSubmit((body) => save.mutate(body, dialogSave(form, onOpenChange, fieldNamed(FIELDS))));
   return (
     <FormDialog
       open={open}

@@ -4,7 +4,8 @@ import { PAYER_TYPES, PAYER_TYPE_LABELS, payerCreateSchema, type Payer } from '@
 import { GST_STATES } from '@shared/gst';
 import { FormDialog, FormField, Input, Select } from '@/components';
 import { useDialogForm } from '@/lib/dialogForm';
-import { applyServerErrors, fieldNamed, formError } from '@/lib/forms';
+import { fieldNamed, formError } from '@/lib/forms';
+import { dialogSave } from '@/lib/dialogSave';
 import { textDefaults } from '@/lib/textDefaults';
 import { useCreatePayer, useUpdatePayer } from '../api';
 
@@ -56,10 +57,7 @@ export function PayerDialog({
   const { errors } = form.formState;
   const err = (k: keyof FormIn) => errors[k]?.message;
   const onSubmit = form.handleSubmit((body) => {
-    const done = {
-      onSuccess: () => onOpenChange(false),
-      onError: (e: unknown) => applyServerErrors(e, form.setError, fieldNamed(FIELDS), { PAYER_EXISTS: 'name' }),
-    };
+    const done = dialogSave(form, onOpenChange, fieldNamed(FIELDS), { PAYER_EXISTS: 'name' });
     if (payer) update.mutate({ id: payer.id, body }, done);
     else create.mutate(body, done);
   });
