@@ -58,3 +58,4 @@ export { NewPasswordFields, PersonNameFields, PhoneAndSpecialization } from './S
 export { LabPasswordHint, PasswordRules, type PasswordRulesProps } from './PasswordRules';
 export { useRowDialogs } from './RowDialogs';
 export { MonthPicker, isPastMonth, previousMonth } from './MonthPicker';
+export { FileLinkButton, type FileLinkButtonProps } from './FileLinkButton';

@@ -1,4 +1,5 @@
 import { notify } from '@/lib/notify';
+import { printPdfInWindow } from '@/lib/printPdfInWindow';
 import { barcodeImageUrl, labelPdfUrl } from './api';
 
 interface LabelRef {
@@ -20,25 +21,11 @@ export function printLabel(sample: LabelRef): void {
     notify.error('Print Error', 'Unable to open print window');
     return;
   }
-  const doc = w.document;
-  doc.title = `Label ${sample.sample_id}`;
-  doc.body.style.margin = '0';
-  const frame = doc.createElement('iframe');
-  frame.title = `Label ${sample.sample_id}`;
-  // about:blank has no base URL of its own: the address must be absolute.
-  frame.src = new URL(labelPdfUrl(sample.id), window.location.origin).href;
-  frame.style.cssText = 'border:0;display:block;width:100vw;height:100vh';
-  frame.addEventListener('load', () => {
-    setTimeout(() => {
-      try {
-        frame.contentWindow?.focus();
-        frame.contentWindow?.print();
-      } catch {
-        // The PDF viewer's own print button remains.
-      }
-    }, AUTO_PRINT_DELAY_MS);
+  printPdfInWindow(w, {
+    title: `Label ${sample.sample_id}`,
+    url: labelPdfUrl(sample.id),
+    delayMs: AUTO_PRINT_DELAY_MS,
   });
-  doc.body.appendChild(frame);
   notify.info('Print Started', `Printing the label of sample ${sample.sample_id}`);
 }
 

@@ -1,5 +1,6 @@
 import { notify } from '@/lib/notify';
 import { billPdfUrl } from '@/lib/bills';
+import { printPdfInWindow } from '@/lib/printPdfInWindow';
 
 /**
  * Printing a bill (UI.md "Printing"): the server's PDF opens in a new window and the browser's print
@@ -19,24 +20,7 @@ export function openPrintWindow(): Window | null {
 
 /** Shows the bill's PDF in the window and asks the browser to print it once loaded. */
 export function showBillInWindow(w: Window, bill: { id: number; bill_number: string }): void {
-  const doc = w.document;
-  doc.title = `Bill ${bill.bill_number}`;
-  doc.body.textContent = '';
-  doc.body.style.margin = '0';
-  const frame = doc.createElement('iframe');
-  frame.title = `Bill ${bill.bill_number}`;
-  // about:blank has no base URL of its own: the address must be absolute.
-  frame.src = new URL(billPdfUrl(bill.id), window.location.origin).href;
-  frame.style.cssText = 'border:0;display:block;width:100vw;height:100vh';
-  frame.addEventListener('load', () => {
-    try {
-      frame.contentWindow?.focus();
-      frame.contentWindow?.print();
-    } catch {
-      // The PDF viewer's own print button remains.
-    }
-  });
-  doc.body.appendChild(frame);
+  printPdfInWindow(w, { title: `Bill ${bill.bill_number}`, url: billPdfUrl(bill.id) });
 }
 
 /** Print a bill that is already saved. */

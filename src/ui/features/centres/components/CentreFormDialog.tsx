@@ -3,7 +3,9 @@ import { GST_STATES } from '@shared/gst';
 import { SHARE_BASES, SHARE_BASIS_LABELS, centreCreateSchema, type Centre } from '@shared/schemas/centres';
 import { FormDialog, FormField, Input, Select } from '@/components';
 import { useDialogForm } from '@/lib/dialogForm';
-import { applyServerErrors, fieldNamed, formError } from '@/lib/forms';
+import { fieldNamed, formError } from '@/lib/forms';
+import { dialogSave } from '@/lib/dialogSave';
+import { textDefaults } from '@/lib/textDefaults';
 import { useCreateCentreMutation, useUpdateCentreMutation } from '../api';
 
 type FormIn = z.input<typeof centreCreateSchema>;
@@ -29,16 +31,9 @@ const text = (n: number | null | undefined) => (n === null || n === undefined ? 
 
 function defaults(c: Centre | null): FormIn {
   return {
-    name: c?.name ?? '',
-    contact_person: c?.contact_person ?? '',
-    phone: c?.phone ?? '',
-    email: c?.email ?? '',
-    address: c?.address ?? '',
-    gstin: c?.gstin ?? '',
-    state_code: c?.state_code ?? '',
+    ...textDefaults(c, ['name', 'contact_person', 'phone', 'email', 'address', 'gstin', 'state_code', 'credit_limit']),
     discount_percent: text(c?.discount_percent ?? 0),
     credit_days: text(c?.credit_days ?? 30),
-    credit_limit: text(c?.credit_limit),
     share_basis: c?.share_basis ?? 'centre_commission',
     share_percent: text(c?.share_percent ?? 0),
     status: c?.status ?? 'active',
@@ -61,10 +56,7 @@ export function CentreFormDialog({
   const { errors } = form.formState;
   const err = (k: keyof FormIn) => errors[k]?.message;
   const onSubmit = form.handleSubmit((body) => {
-    const done = {
-      onSuccess: () => onOpenChange(false),
-      onError: (e: unknown) => applyServerErrors(e, form.setError, fieldNamed(FIELDS), { PAYER_EXISTS: 'name' }),
-    };
+    const done = dialogSave(form, onOpenChange, fieldNamed(FIELDS), { PAYER_EXISTS: 'name' });
     if (centre) update.mutate({ id: centre.id, body }, done);
     else create.mutate(body, done);
   });

@@ -11,7 +11,8 @@ import {
   type EquipmentKind,
 } from '@shared/schemas/equipment';
 import { FormDialog, FormField, Input, Select, Textarea } from '@/components';
-import { applyServerErrors, fieldNamed, formError } from '@/lib/forms';
+import { fieldNamed, formError } from '@/lib/forms';
+import { dialogSave } from '@/lib/dialogSave';
 import { useSaveEquipmentMutation } from '../api';
 
 type FormIn = z.input<typeof equipmentCreateSchema>;
@@ -82,10 +83,7 @@ export function EquipmentFormDialog({ kind, open, onOpenChange, equipment }: Equ
     const { kind: _k, ...fields } = v;
     save.mutate(
       { id: equipment?.id ?? null, body: equipment ? fields : v },
-      {
-        onSuccess: () => onOpenChange(false),
-        onError: (err) => applyServerErrors(err, form.setError, fieldNamed(FIELDS), { SERIAL_TAKEN: 'serial_number' }),
-      },
+      dialogSave(form, onOpenChange, fieldNamed(FIELDS), { SERIAL_TAKEN: 'serial_number' }),
     );
   });
   const formId = equipment ? 'edit-equipment-form' : 'add-equipment-form';

@@ -1,17 +1,5 @@
 import { useMemo, useState } from 'react';
-import {
-  Activity,
-  AlertTriangle,
-  CheckCircle2,
-  Cpu,
-  Eye,
-  Gauge,
-  Microscope,
-  Pencil,
-  Plus,
-  Thermometer,
-  Trash2,
-} from 'lucide-react';
+import { Activity, AlertTriangle, CheckCircle2, Cpu, Eye, Gauge, Microscope, Thermometer } from 'lucide-react';
 import {
   EQUIPMENT_STATUSES,
   EQUIPMENT_STATUS_LABELS,
@@ -21,7 +9,6 @@ import {
   type EquipmentStatus,
 } from '@shared/schemas/equipment';
 import {
-  Button,
   Card,
   clearFiltersEmpty,
   ConfirmDialog,
@@ -30,6 +17,7 @@ import {
   PageHeader,
   SummaryCards,
   deleteMessage,
+  useRowDialogs,
   type Column,
   type RowAction,
 } from '@/components';
@@ -37,7 +25,7 @@ import { useScreen } from '@/lib/screens';
 import { formatCount } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useDeleteEquipmentMutation, useEquipmentPage, useEquipmentSummary } from '../api';
 import { EquipmentFormDialog } from '../components/EquipmentFormDialog';
 import { EquipmentDetailDialog } from '../components/EquipmentDetailDialog';
@@ -46,13 +34,9 @@ import { UpcomingPanel } from '../components/UpcomingPanel';
 
 const PAGE_SIZES = [10, 20, 50] as const;
 
-const statusOptions = (kind: EquipmentKind) => [
-  { value: 'all', label: 'All Statuses' },
-  ...EQUIPMENT_STATUSES.filter((s) => kind === 'instrument' || s !== 'calibration_due').map((s) => ({
-    value: s,
-    label: EQUIPMENT_STATUS_LABELS[s],
-  })),
-];
+/** Only instruments are calibrated: a machine is never calibration_due. */
+const statusesOf = (kind: EquipmentKind) =>
+  EQUIPMENT_STATUSES.filter((s) => kind === 'instrument' || s !== 'calibration_due');
 
 const reading = (v: number | null, unit: string, out: boolean) =>
   v === null ? (
@@ -167,31 +151,18 @@ export function EquipmentPage({ kind }: { kind: EquipmentKind }) {
   const s = summary.data;
   const filters: ListFilter[] = useMemo(
     () => [
-      { key: 'status', label: 'Status', options: statusOptions(kind) },
+      choiceFilter('status', 'Status', 'All Statuses', statusesOf(kind), EQUIPMENT_STATUS_LABELS),
       kind === 'machine'
-        ? {
-            key: 'location',
-            label: 'Location',
-            open: true,
-            options: [
-              { value: 'all', label: 'All Locations' },
-              ...(s?.locations ?? []).map((l) => ({ value: l, label: l })),
-            ],
-          }
-        : {
-            key: 'type',
-            label: 'Type',
-            options: [{ value: 'all', label: 'All Types' }, ...INSTRUMENT_TYPES.map((t) => ({ value: t, label: t }))],
-          },
+        ? // The locations come with the figures: a location in the URL is kept until they do.
+          { ...choiceFilter('location', 'Location', 'All Locations', s?.locations ?? [], (l) => l), open: true }
+        : choiceFilter('type', 'Type', 'All Types', INSTRUMENT_TYPES, (t) => t),
     ],
     [kind, s?.locations],
   );
   const list = usePagedList({ filters, pageSizes: PAGE_SIZES, defaultLimit: 20 });
   const page = useEquipmentPage({ kind, search: list.search, ...list.apiFilters, page: list.page, limit: list.limit });
-  const [adding, setAdding] = useState(false);
-  const [editing, setEditing] = useState<Equipment | null>(null);
+  const rows = useRowDialogs<Equipment>();
   const [viewing, setViewing] = useState<Equipment | null>(null);
-  const [deleting, setDeleting] = useState<Equipment | null>(null);
   const remove = useDeleteEquipmentMutation();
   // The open dialog follows the list's fresh copy (a status change, a reading).
   const current = viewing ? (page.data?.equipment.find((e) => e.id === viewing.id) ?? viewing) : null;
@@ -253,23 +224,14 @@ export function EquipmentPage({ kind }: { kind: EquipmentKind }) {
           },
         ];
 
+  const name = (e: Equipment) => e.name;
+  const cannotRegister = () => !canRegister;
   const actions: RowAction<Equipment>[] = [
     { label: (e) => `View ${e.name}`, icon: <Eye />, onClick: setViewing },
-    { label: (e) => `Edit ${e.name}`, icon: <Pencil />, onClick: setEditing, hidden: () => !canRegister },
-    {
-      label: (e) => `Delete ${e.name}`,
-      icon: <Trash2 />,
-      onClick: setDeleting,
-      destructive: true,
-      hidden: () => !canRegister,
-    },
+    rows.editAction(name, cannotRegister),
+    rows.deleteAction(name, cannotRegister),
   ];
-  const addButton = canRegister ? (
-    <Button onClick={() => setAdding(true)}>
-      <Plus />
-      Add {noun}
-    </Button>
-  ) : undefined;
+  const addButton = canRegister ? rows.addButton(`Add ${noun}`) : undefined;
 
   return (
     <>
@@ -306,24 +268,18 @@ export function EquipmentPage({ kind }: { kind: EquipmentKind }) {
       </div>
       {canRegister && (
         <>
-          <EquipmentFormDialog kind={kind} open={adding} onOpenChange={setAdding} equipment={null} />
-          <EquipmentFormDialog
-            kind={kind}
-            open={editing !== null}
-            onOpenChange={(o) => !o && setEditing(null)}
-            equipment={editing}
-          />
+          <EquipmentFormDialog kind={kind} {...rows.addDialog} equipment={null} />
+          <EquipmentFormDialog kind={kind} {...rows.editDialog} equipment={rows.editing} />
           <ConfirmDialog
-            open={deleting !== null}
-            onOpenChange={(o) => !o && setDeleting(null)}
+            {...rows.confirm}
             title={`Delete ${noun}`}
             message={
-              deleting
-                ? `${deleteMessage(deleting.name)} If results, QC runs, readings or calibration and maintenance records name it, it is archived instead: it leaves the lists, its open work is cancelled and its records stay.`
+              rows.deleting
+                ? `${deleteMessage(rows.deleting.name)} If results, QC runs, readings or calibration and maintenance records name it, it is archived instead: it leaves the lists, its open work is cancelled and its records stay.`
                 : ''
             }
             busy={remove.isPending}
-            onConfirm={() => deleting && remove.mutate(deleting.id, { onSuccess: () => setDeleting(null) })}
+            onConfirm={() => rows.deleting && remove.mutate(rows.deleting.id, { onSuccess: rows.deleted })}
           />
         </>
       )}

@@ -36,7 +36,7 @@ import { useScreen } from '@/lib/screens';
 import { formatCount, formatMoney } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
-import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceFilter, choiceOptions, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useCalibrationPage, useMaintenancePage, useServiceStatusMutation, useServiceSummary } from '../api';
 import { ScheduleDialog } from '../components/ScheduleDialog';
 import { CompleteDialog } from '../components/CompleteDialog';
@@ -55,8 +55,7 @@ function filtersOf(kind: ServiceKind): ListFilter[] {
       key: 'status',
       label: 'Status',
       options: [
-        { value: 'all', label: 'All Statuses' },
-        ...SERVICE_STATUSES.map((s) => ({ value: s, label: SERVICE_STATUS_LABELS[s] })),
+        ...choiceOptions('All Statuses', SERVICE_STATUSES, SERVICE_STATUS_LABELS),
         { value: 'upcoming', label: 'Upcoming (30 days)' },
       ],
     },
@@ -170,9 +169,18 @@ export function ServicePage({ kind }: { kind: ServiceKind }) {
       ? `Schedule the ${label.toLowerCase()} of the lab's machines and instruments.`
       : 'Nothing is scheduled yet.',
   };
-  const search = {
-    placeholder: 'Search by equipment, serial, technician or notes',
-    label: `Search ${label.toLowerCase()} records`,
+  // What the two registers' tables share; each brings its own page query, rows and columns.
+  const table = {
+    list,
+    search: {
+      placeholder: 'Search by equipment, serial, technician or notes',
+      label: `Search ${label.toLowerCase()} records`,
+    },
+    caption: `${label} records`,
+    itemLabel: 'records',
+    getRowId: (r: Service) => r.id,
+    errorTitle: cal ? 'Error Loading Calibrations' : 'Error Loading Maintenance',
+    empty,
   };
 
   return (
@@ -182,30 +190,18 @@ export function ServicePage({ kind }: { kind: ServiceKind }) {
       <Card className="min-w-0">
         {cal ? (
           <ListTable
-            list={list}
+            {...table}
             query={calPage}
             rows={(p) => p.calibrations}
-            search={search}
-            caption="Calibration records"
-            itemLabel="records"
             columns={calibrationColumns}
-            getRowId={(r) => r.id}
-            errorTitle="Error Loading Calibrations"
-            empty={empty}
             rowActions={actions as RowAction<Calibration>[]}
           />
         ) : (
           <ListTable
-            list={list}
+            {...table}
             query={maintPage}
             rows={(p) => p.maintenance}
-            search={search}
-            caption="Maintenance records"
-            itemLabel="records"
             columns={maintenanceColumns}
-            getRowId={(r) => r.id}
-            errorTitle="Error Loading Maintenance"
-            empty={empty}
             rowActions={actions as RowAction<Maintenance>[]}
           />
         )}

@@ -9,7 +9,8 @@ import {
 } from '@shared/schemas/home-collection';
 import { Checkbox, FormDialog, FormField, Input, Select } from '@/components';
 import { useDialogForm } from '@/lib/dialogForm';
-import { applyServerErrors, formError, topField } from '@/lib/forms';
+import { formError, topField } from '@/lib/forms';
+import { dialogSave } from '@/lib/dialogSave';
 import {
   useAssignMutation,
   useCloseBookingMutation,
@@ -41,14 +42,10 @@ export function RescheduleDialog({ booking, onOpenChange }: Props) {
   const onSubmit = form.handleSubmit((body) =>
     mutation.mutate(
       { id: booking!.id, body },
-      {
-        onSuccess: () => onOpenChange(false),
-        onError: (e) =>
-          applyServerErrors(e, form.setError, topField(['slot_date', 'slot_time', 'reason'] as const), {
-            SLOT_FULL: 'slot_time',
-            PHLEBOTOMIST_FULL: 'slot_time',
-          }),
-      },
+      dialogSave(form, onOpenChange, topField(['slot_date', 'slot_time', 'reason'] as const), {
+        SLOT_FULL: 'slot_time',
+        PHLEBOTOMIST_FULL: 'slot_time',
+      }),
     ),
   );
   return (
@@ -91,13 +88,7 @@ export function CloseVisitDialog({ booking, onOpenChange, kind }: Props & { kind
   const mutation = useCloseBookingMutation();
   const form = useDialogForm(reasonSchema, open, booking, reasonDefaults);
   const onSubmit = form.handleSubmit(({ reason }) =>
-    mutation.mutate(
-      { id: booking!.id, kind, reason },
-      {
-        onSuccess: () => onOpenChange(false),
-        onError: (e) => applyServerErrors(e, form.setError, topField(['reason'] as const)),
-      },
-    ),
+    mutation.mutate({ id: booking!.id, kind, reason }, dialogSave(form, onOpenChange, topField(['reason'] as const))),
   );
   const cancel = kind === 'cancel';
   return (
@@ -141,13 +132,9 @@ export function AssignDialog({ booking, onOpenChange }: Props) {
   const onSubmit = form.handleSubmit(({ phlebotomist_id }) =>
     mutation.mutate(
       { id: booking!.id, phlebotomist_id },
-      {
-        onSuccess: () => onOpenChange(false),
-        onError: (e) =>
-          applyServerErrors(e, form.setError, topField(['phlebotomist_id'] as const), {
-            PHLEBOTOMIST_FULL: 'phlebotomist_id',
-          }),
-      },
+      dialogSave(form, onOpenChange, topField(['phlebotomist_id'] as const), {
+        PHLEBOTOMIST_FULL: 'phlebotomist_id',
+      }),
     ),
   );
   return (
@@ -188,13 +175,7 @@ export function UnlockDialog({ booking, onOpenChange }: Props) {
   const mutation = useUnlockMutation();
   const form = useDialogForm(unlockSchema, open, booking, unlockDefaults);
   const onSubmit = form.handleSubmit(({ new_code }) =>
-    mutation.mutate(
-      { id: booking!.id, new_code },
-      {
-        onSuccess: () => onOpenChange(false),
-        onError: (e) => applyServerErrors(e, form.setError, topField(['new_code'] as const)),
-      },
-    ),
+    mutation.mutate({ id: booking!.id, new_code }, dialogSave(form, onOpenChange, topField(['new_code'] as const))),
   );
   return (
     <FormDialog

@@ -10,7 +10,8 @@ import {
   type CalendarUpdate,
 } from '@shared/schemas/home-collection';
 import { Checkbox, FormDialog, FormField, Input, Select } from '@/components';
-import { applyServerErrors, fieldNamed, formError, topField } from '@/lib/forms';
+import { fieldNamed, formError, topField } from '@/lib/forms';
+import { dialogSave } from '@/lib/dialogSave';
 import { useDialogForm } from '@/lib/dialogForm';
 import { useCatalogueList } from '@/lib/catalogue';
 import { useSaveAreaMutation, useUpdateCalendarMutation } from '../api';
@@ -62,10 +63,7 @@ export function CalendarFormDialog({
     const body = { ...v, fasting: calendar ? calendarBody(calendar).fasting : [] };
     save.mutate(
       { body, saved: `Slots of ${v.slot_minutes} minutes from ${v.first_slot} to ${v.last_slot}` },
-      {
-        onSuccess: () => onOpenChange(false),
-        onError: (err) => applyServerErrors(err, form.setError, fieldNamed(CALENDAR_FIELDS)),
-      },
+      dialogSave(form, onOpenChange, fieldNamed(CALENDAR_FIELDS)),
     );
   });
   return (
@@ -149,13 +147,7 @@ export function AreaFormDialog({
   const form = useDialogForm(areaFormSchema, open, area, areaDefaults);
   const { errors } = form.formState;
   const onSubmit = form.handleSubmit((body) =>
-    save.mutate(
-      { id: area?.id ?? null, body },
-      {
-        onSuccess: () => onOpenChange(false),
-        onError: (err) => applyServerErrors(err, form.setError, topField(AREA_FIELDS)),
-      },
-    ),
+    save.mutate({ id: area?.id ?? null, body }, dialogSave(form, onOpenChange, topField(AREA_FIELDS))),
   );
   return (
     <FormDialog
@@ -223,14 +215,10 @@ export function FastingDialog({
     const name = options.find((t) => t.id === testId)?.name ?? `Test ${testId}`;
     save.mutate(
       { body: { ...calendarBody(calendar), fasting }, saved: `${name}: fasting ${v.hours} h` },
-      {
-        onSuccess: () => onOpenChange(false),
-        // The list's entries come back as fasting.N.test_id / fasting.N.hours.
-        onError: (err) =>
-          applyServerErrors(err, form.setError, (p) =>
-            p.endsWith('.hours') ? 'hours' : p.startsWith('fasting') ? 'test_id' : undefined,
-          ),
-      },
+      // The list's entries come back as fasting.N.test_id / fasting.N.hours.
+      dialogSave(form, onOpenChange, (p) =>
+        p.endsWith('.hours') ? 'hours' : p.startsWith('fasting') ? 'test_id' : undefined,
+      ),
     );
   });
   return (

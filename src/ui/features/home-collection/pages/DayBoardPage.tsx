@@ -16,15 +16,11 @@ import {
   PageHeader,
 } from '@/components';
 import { useScreen } from '@/lib/screens';
-import { guardedHomeScreen } from '../components/HomeCollectionGuard';
 import { useLabFormat } from '@/lib/format';
 import { useUrlState } from '@/lib/useUrlState';
 import { useDayBoard } from '../api';
 import { AssignDialog } from '../components/BookingActionDialogs';
 import { BookingStatusBadge, SourceBadge } from '../components/bookingParts';
-
-/** Home Collection Day Board: who goes where today, by area and by phlebotomist. */
-export default guardedHomeScreen(DayBoardScreen);
 
 function Stop({ v, onAssign, showWho }: { v: Booking; onAssign: (b: Booking) => void; showWho: boolean }) {
   return (
@@ -93,7 +89,8 @@ function Column({
   );
 }
 
-function DayBoardScreen() {
+/** Home Collection Day Board: who goes where today, by area and by phlebotomist. */
+export default function DayBoardScreen() {
   const screen = useScreen();
   const today = localDate(useLabFormat().timeZone);
   const defaults = useMemo(() => ({ date: today }), [today]);

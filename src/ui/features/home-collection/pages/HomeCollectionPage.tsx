@@ -17,24 +17,14 @@ import {
   type RowAction,
 } from '@/components';
 import { useScreen } from '@/lib/screens';
-import { guardedHomeScreen } from '../components/HomeCollectionGuard';
 import { useLabFormat } from '@/lib/format';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useBookings } from '../api';
 import { BookingFormDialog } from '../components/BookingFormDialog';
 import { AssignDialog, CloseVisitDialog, RescheduleDialog, UnlockDialog } from '../components/BookingActionDialogs';
 import { BookingNotes, BookingStatusBadge, SourceBadge, STATUS_LABELS } from '../components/bookingParts';
 
-const FILTERS: ListFilter[] = [
-  {
-    key: 'status',
-    label: 'Status',
-    options: [
-      { value: 'all', label: 'All Statuses' },
-      ...BOOKING_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] })),
-    ],
-  },
-];
+const FILTERS: ListFilter[] = [choiceFilter('status', 'Status', 'All Statuses', BOOKING_STATUSES, STATUS_LABELS)];
 
 const columns: Column<Booking>[] = [
   {
@@ -127,12 +117,10 @@ const columns: Column<Booking>[] = [
   },
 ];
 
-/** Home Collection: the visits of a day, booked at the desk or from the portal. */
-export default guardedHomeScreen(HomeCollectionScreen);
-
 type Open = { kind: 'reschedule' | 'cancel' | 'no_show' | 'assign' | 'unlock'; booking: Booking } | null;
 
-function HomeCollectionScreen() {
+/** Home Collection: the visits of a day, booked at the desk or from the portal. */
+export default function HomeCollectionScreen() {
   const screen = useScreen();
   const today = localDate(useLabFormat().timeZone);
   const extra = useMemo(() => ({ date: today }), [today]);

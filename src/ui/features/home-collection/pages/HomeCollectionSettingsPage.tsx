@@ -15,7 +15,7 @@ import {
   type RowAction,
 } from '@/components';
 import { useScreen } from '@/lib/screens';
-import { guardedHomeScreen, SectionHeader } from '../components/HomeCollectionGuard';
+import { SectionHeader } from '../components/SectionHeader';
 import { useAreas, useCalendar, useUpdateCalendarMutation } from '../api';
 import {
   AreaFormDialog,
@@ -63,7 +63,7 @@ function CalendarFacts({ c }: { c: Calendar }) {
 type FastingOpen = { row: FastingRow | null } | null;
 
 /** Home Collection Settings: the slot calendar, the areas served by pin code, fasting per test. */
-function SettingsScreen() {
+export default function SettingsScreen() {
   const screen = useScreen();
   const calendar = useCalendar();
   const areas = useAreas();
@@ -189,5 +189,3 @@ function SettingsScreen() {
     </>
   );
 }
-
-export default guardedHomeScreen(SettingsScreen);

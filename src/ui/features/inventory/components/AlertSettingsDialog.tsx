@@ -1,9 +1,16 @@
-import type { AlertSettings } from '@shared/schemas/inventory';
+import type { z } from 'zod';
+import type { DefaultValues } from 'react-hook-form';
+import { alertSettingsSchema, type AlertSettings } from '@shared/schemas/inventory';
 import { FormDialog, FormField, Input } from '@/components';
-import { useFieldForm } from '@/lib/forms';
+import { useDialogForm } from '@/lib/dialogForm';
+import { fieldNamed, formError } from '@/lib/forms';
+import { dialogSave } from '@/lib/dialogSave';
 import { useAlertSettings, useAlertSettingsMutation } from '../api';
 
-const formOf = (s: AlertSettings | undefined) => ({
+type FormIn = z.input<typeof alertSettingsSchema>;
+const FIELDS = ['expiry_warning_days', 'approaching_margin_percent'] as const;
+
+const defaults = (s: AlertSettings | undefined): DefaultValues<FormIn> => ({
   expiry_warning_days: s ? String(s.expiry_warning_days) : '',
   approaching_margin_percent: s ? String(s.approaching_margin_percent) : '',
 });
@@ -12,15 +19,10 @@ const formOf = (s: AlertSettings | undefined) => ({
 export function AlertSettingsDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o: boolean) => void }) {
   const settings = useAlertSettings();
   const save = useAlertSettingsMutation();
-  const {
-    values: v,
-    set,
-    errors,
-    showErrors,
-  } = useFieldForm(() => formOf(settings.data), {
-    // Each opening, and each fresh read of the settings, starts from what the server holds.
-    resetFor: open && settings.data ? settings.dataUpdatedAt : null,
-  });
+  // Each opening, and each fresh read of the settings, starts from what the server holds.
+  const form = useDialogForm(alertSettingsSchema, open, settings.data, defaults);
+  const { errors } = form.formState;
+  const onSubmit = form.handleSubmit((body) => save.mutate(body, dialogSave(form, onOpenChange, fieldNamed(FIELDS))));
   return (
     <FormDialog
       open={open}
@@ -28,40 +30,24 @@ export function AlertSettingsDialog({ open, onOpenChange }: { open: boolean; onO
       title="Alert Settings"
       description="Applied to every item at once: alerts are raised or resolved to match."
       busy={save.isPending}
-      form={{
-        id: 'alert-settings-form',
-        columns: 1,
-        onSubmit: (e) => {
-          e.preventDefault();
-          if (!settings.data) return;
-          // The server's schema reads the decimal strings as numbers.
-          save.mutate(v as never, { onSuccess: () => onOpenChange(false), onError: showErrors });
-        },
-      }}
+      form={{ id: 'alert-settings-form', columns: 1, onSubmit }}
       submitLabel="Save Settings"
-      error={errors.form}
+      error={formError(form)}
     >
       {settings.data ? (
         <>
           <FormField
             label="Expiry warning (days)"
             required
-            error={errors.expiry_warning_days}
+            error={errors.expiry_warning_days?.message}
             hint="Stock expiring within this many days raises an expiry warning (1-365)."
           >
-            <Input
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={365}
-              value={v.expiry_warning_days}
-              onChange={(e) => set('expiry_warning_days', e.target.value)}
-            />
+            <Input type="number" inputMode="numeric" min={1} max={365} {...form.register('expiry_warning_days')} />
           </FormField>
           <FormField
             label="Approaching-minimum margin (%)"
             required
-            error={errors.approaching_margin_percent}
+            error={errors.approaching_margin_percent?.message}
             hint="Stock up to this much above the minimum raises an approaching-minimum alert (0-100)."
           >
             <Input
@@ -69,8 +55,7 @@ export function AlertSettingsDialog({ open, onOpenChange }: { open: boolean; onO
               inputMode="numeric"
               min={0}
               max={100}
-              value={v.approaching_margin_percent}
-              onChange={(e) => set('approaching_margin_percent', e.target.value)}
+              {...form.register('approaching_margin_percent')}
             />
           </FormField>
         </>

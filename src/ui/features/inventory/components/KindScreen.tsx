@@ -1,32 +1,27 @@
 import { LOW_STOCK_HINT, OUT_OF_STOCK_HINT } from '@shared/figures';
-import { useMemo, useState } from 'react';
-import { AlertTriangle, CalendarClock, Layers, Package, Pencil, Plus, ShoppingCart, Trash2 } from 'lucide-react';
+import { useMemo } from 'react';
+import { AlertTriangle, CalendarClock, Package, ShoppingCart } from 'lucide-react';
 import { CONSUMABLE_STATUSES, REAGENT_STATUSES, type ItemKind } from '@shared/inventory';
 import type { InventoryItem } from '@shared/schemas/inventory';
 import {
   NameCell,
-  Button,
   Card,
   CardBody,
   CardHeader,
-  ConfirmDialog,
   DataTable,
   DateText,
   FilteredTable,
   PageHeader,
   SummaryCards,
-  deleteMessage,
   type Column,
-  type RowAction,
 } from '@/components';
 import { useScreen } from '@/lib/screens';
 import { formatCount, humanize } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
 import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
-import { useDeleteItemMutation, useInventoryPage, useInventorySummary } from '../api';
-import { ItemFormDialog } from './ItemFormDialog';
-import { StockDialog } from './StockDialog';
+import { useInventoryPage, useInventorySummary } from '../api';
+import { useItemActions } from './ItemActions';
 import { SuppliersCard } from './SuppliersCard';
 import { DayText, EXPIRY_LABELS, StatusBadge, StockCell, qty } from './format';
 
@@ -163,12 +158,8 @@ export function KindScreen({ kind }: KindScreenProps) {
     );
   }, [all, list.search, list.apiFilters.status, kind]);
 
-  const [adding, setAdding] = useState(false);
-  const [editing, setEditing] = useState<InventoryItem | null>(null);
-  const [deleting, setDeleting] = useState<InventoryItem | null>(null);
-  const [stock, setStock] = useState<{ item: InventoryItem; tab: 'move' | 'tests' } | null>(null);
-  const remove = useDeleteItemMutation();
   const noun = kind === 'reagent' ? 'Reagent' : 'Consumable';
+  const { actions, addButton, dialogs } = useItemActions({ kind, noun, canManage });
 
   const s = summary.data;
   const cards =
@@ -186,23 +177,6 @@ export function KindScreen({ kind }: KindScreenProps) {
           { label: 'Reorder Due', value: s?.reorder_due, hint: 'see the recommendations', icon: <ShoppingCart /> },
         ];
 
-  const actions: RowAction<InventoryItem>[] = [
-    { label: (i) => `Stock of ${i.item_name}`, icon: <Layers />, onClick: (i) => setStock({ item: i, tab: 'move' }) },
-    { label: (i) => `Edit ${i.item_name}`, icon: <Pencil />, onClick: setEditing, hidden: () => !canManage },
-    {
-      label: (i) => `Delete ${i.item_name}`,
-      icon: <Trash2 />,
-      onClick: setDeleting,
-      destructive: true,
-      hidden: () => !canManage,
-    },
-  ];
-  const addButton = canManage ? (
-    <Button onClick={() => setAdding(true)}>
-      <Plus />
-      Add {noun}
-    </Button>
-  ) : undefined;
   const reorders = (all ?? []).filter((i) => i.reorder !== null);
 
   return (
@@ -260,32 +234,7 @@ export function KindScreen({ kind }: KindScreenProps) {
       </Card>
       {kind === 'consumable' && <SuppliersCard canManage={canManage} title="Supplier Performance" />}
 
-      <StockDialog
-        item={stock?.item ?? null}
-        tab={stock?.tab}
-        onOpenChange={(o) => !o && setStock(null)}
-        canManage={canManage}
-      />
-      {canManage && (
-        <>
-          <ItemFormDialog open={adding} onOpenChange={setAdding} item={null} kind={kind} addTitle={`Add ${noun}`} />
-          <ItemFormDialog
-            open={editing !== null}
-            onOpenChange={(o) => !o && setEditing(null)}
-            item={editing}
-            kind={kind}
-            addTitle={`Add ${noun}`}
-          />
-          <ConfirmDialog
-            open={deleting !== null}
-            onOpenChange={(o) => !o && setDeleting(null)}
-            title={`Delete ${noun}`}
-            message={deleting ? deleteMessage(deleting.item_name) : ''}
-            busy={remove.isPending}
-            onConfirm={() => deleting && remove.mutate(deleting, { onSuccess: () => setDeleting(null) })}
-          />
-        </>
-      )}
+      {dialogs}
     </>
   );
 }

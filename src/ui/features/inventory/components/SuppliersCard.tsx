@@ -19,6 +19,7 @@ import {
 } from '@/components';
 import { useDeleteSupplierMutation, useSaveSupplierMutation, useSuppliers } from '../api';
 import { useFieldForm } from '@/lib/forms';
+import { textDefaults } from '@/lib/textDefaults';
 
 const FIELDS = ['name', 'contact_person', 'phone', 'email', 'gstin', 'lead_time_days'] as const;
 type Field = (typeof FIELDS)[number];
@@ -37,11 +38,7 @@ interface SupplierDialogProps {
   onOpenChange: (o: boolean) => void;
 }
 
-const formOf = (supplier: Supplier | null) =>
-  Object.fromEntries(FIELDS.map((f) => [f, supplier && supplier[f] !== null ? String(supplier[f]) : ''])) as Record<
-    Field,
-    string
-  >;
+const formOf = (supplier: Supplier | null) => textDefaults(supplier, FIELDS);
 
 function SupplierDialog({ supplier, open, onOpenChange }: SupplierDialogProps) {
   const save = useSaveSupplierMutation();

@@ -1,30 +1,25 @@
 import { LOW_STOCK_HINT } from '@shared/figures';
-import { useMemo, useState } from 'react';
-import { AlertTriangle, Boxes, CheckCircle2, IndianRupee, Layers } from 'lucide-react';
+import { useMemo } from 'react';
+import { AlertTriangle, Boxes, CheckCircle2, IndianRupee } from 'lucide-react';
 import { ITEM_KINDS, ITEM_STATUSES, STOCK_STATUSES } from '@shared/inventory';
 import { DEFAULT_INVENTORY_PAGE_SIZE, INVENTORY_PAGE_SIZES, type InventoryItem } from '@shared/schemas/inventory';
 import {
   NameCell,
   Card,
   clearFiltersEmpty,
-  ConfirmDialog,
-  useRowDialogs,
   ListTable,
   Money,
   PageHeader,
   SummaryCards,
-  deleteMessage,
   type Column,
-  type RowAction,
 } from '@/components';
 import { useScreen } from '@/lib/screens';
 import { formatCount, formatMoney, humanize } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
 import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
-import { useDeleteItemMutation, useInventoryPage, useInventorySummary } from '../api';
-import { ItemFormDialog } from '../components/ItemFormDialog';
-import { StockDialog } from '../components/StockDialog';
+import { useInventoryPage, useInventorySummary } from '../api';
+import { useItemActions } from '../components/ItemActions';
 import { SuppliersCard } from '../components/SuppliersCard';
 import { DayText, StatusBadge, StockCell } from '../components/format';
 
@@ -73,14 +68,10 @@ export default function InventoryPage() {
   const summary = useInventorySummary();
   const filters: ListFilter[] = useMemo(
     () => [
+      // The lab's own categories come with the figures: a category in the URL is kept until they do.
       {
-        key: 'category',
-        label: 'Category',
+        ...choiceFilter('category', 'Category', 'All Categories', summary.data?.categories ?? [], (c) => c),
         open: true,
-        options: [
-          { value: 'all', label: 'All Categories' },
-          ...(summary.data?.categories ?? []).map((c) => ({ value: c, label: c })),
-        ],
       },
       choiceFilter('status', 'Status', 'All Statuses', ITEM_STATUSES, humanize),
       choiceFilter('stock_status', 'Stock', 'All Stock', STOCK_STATUSES, humanize),
@@ -91,9 +82,13 @@ export default function InventoryPage() {
   const list = usePagedList({ filters, pageSizes: INVENTORY_PAGE_SIZES, defaultLimit: DEFAULT_INVENTORY_PAGE_SIZE });
   const items = useInventoryPage({ search: list.search, ...list.apiFilters, page: list.page, limit: list.limit });
 
-  const rows = useRowDialogs<InventoryItem>();
-  const [stock, setStock] = useState<InventoryItem | null>(null);
-  const remove = useDeleteItemMutation();
+  const { actions, addButton, dialogs } = useItemActions({
+    kind: 'general',
+    noun: 'Item',
+    canManage,
+    deleteNote:
+      'An item with stock movements is archived: it leaves every list and its ledger stays in the audit trail.',
+  });
 
   const s = summary.data;
   const cards = [
@@ -114,19 +109,6 @@ export default function InventoryPage() {
       icon: <IndianRupee />,
     },
   ];
-
-  const actions: RowAction<InventoryItem>[] = [
-    { label: (i) => `Stock of ${i.item_name}`, icon: <Layers />, onClick: setStock },
-    rows.editAction(
-      (i) => i.item_name,
-      () => !canManage,
-    ),
-    rows.deleteAction(
-      (i) => i.item_name,
-      () => !canManage,
-    ),
-  ];
-  const addButton = canManage ? rows.addButton('Add Item') : undefined;
 
   return (
     <>
@@ -159,24 +141,7 @@ export default function InventoryPage() {
       </Card>
       <SuppliersCard canManage={canManage} />
 
-      <StockDialog item={stock} onOpenChange={(o) => !o && setStock(null)} canManage={canManage} />
-      {canManage && (
-        <>
-          <ItemFormDialog {...rows.addDialog} item={null} kind="general" addTitle="Add Item" />
-          <ItemFormDialog {...rows.editDialog} item={rows.editing} kind="general" addTitle="Add Item" />
-          <ConfirmDialog
-            {...rows.confirm}
-            title="Delete Item"
-            message={
-              rows.deleting
-                ? `${deleteMessage(rows.deleting.item_name)} An item with stock movements is archived: it leaves every list and its ledger stays in the audit trail.`
-                : ''
-            }
-            busy={remove.isPending}
-            onConfirm={() => rows.deleting && remove.mutate(rows.deleting, { onSuccess: rows.deleted })}
-          />
-        </>
-      )}
+      {dialogs}
     </>
   );
 }

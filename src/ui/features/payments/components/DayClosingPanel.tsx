@@ -5,6 +5,7 @@ import { localDate } from '@shared/time';
 import type { Closing } from '@shared/schemas/payments';
 import {
   Button,
+  FileLinkButton,
   Card,
   CardBody,
   CardHeader,
@@ -118,12 +119,14 @@ export function DayClosingPanel() {
                     <Lock className="size-4 shrink-0" />
                     Closed by {c.closed_by_name} at <DateText value={c.closed_at} withTime />
                   </span>
-                  <a href={contractUrl(closingsApi.pdf, { params: { id: c.id! } })} target="_blank" rel="noreferrer">
-                    <Button variant="outline" size="sm" tabIndex={-1}>
-                      <Printer />
-                      Closing PDF
-                    </Button>
-                  </a>
+                  <FileLinkButton
+                    href={contractUrl(closingsApi.pdf, { params: { id: c.id! } })}
+                    variant="outline"
+                    size="sm"
+                    icon={<Printer />}
+                  >
+                    Closing PDF
+                  </FileLinkButton>
                 </div>
               ) : (
                 <div className="grid gap-3 sm:grid-cols-3">

@@ -4,7 +4,7 @@ import { revenueApi } from '@shared/api/revenue';
 import { addDays, localDate } from '@shared/time';
 import type { RevenueDaily } from '@shared/schemas/revenue';
 import {
-  Button,
+  FileLinkButton,
   Card,
   CardHeader,
   DateRangeFields,
@@ -104,24 +104,15 @@ function RevenueScreen() {
         actions={
           canExport ? (
             <div className="flex flex-wrap gap-2">
-              <a className="inline-flex" href={exportUrl('csv')} download>
-                <Button variant="outline" tabIndex={-1}>
-                  <Download />
-                  CSV
-                </Button>
-              </a>
-              <a className="inline-flex" href={exportUrl('xlsx')} download>
-                <Button variant="outline" tabIndex={-1}>
-                  <Download />
-                  XLSX
-                </Button>
-              </a>
-              <a className="inline-flex" href={exportUrl('pdf')} target="_blank" rel="noreferrer">
-                <Button tabIndex={-1}>
-                  <FileText />
-                  Generate Report (PDF)
-                </Button>
-              </a>
+              <FileLinkButton href={exportUrl('csv')} download variant="outline" icon={<Download />}>
+                CSV
+              </FileLinkButton>
+              <FileLinkButton href={exportUrl('xlsx')} download variant="outline" icon={<Download />}>
+                XLSX
+              </FileLinkButton>
+              <FileLinkButton href={exportUrl('pdf')} icon={<FileText />}>
+                Generate Report (PDF)
+              </FileLinkButton>
             </div>
           ) : undefined
         }

@@ -11,7 +11,8 @@ import {
 import { FormDialog, FormField, Input, Select } from '@/components';
 import { useDialogForm } from '@/lib/dialogForm';
 import { useActiveTests, useCreateQcMaterialMutation, useUpdateQcMaterialMutation } from '../api';
-import { applyServerErrors, formError, topField } from '@/lib/forms';
+import { formError, topField } from '@/lib/forms';
+import { dialogSave } from '@/lib/dialogSave';
 
 type FormIn = z.input<typeof qcMaterialCreateSchema>;
 
@@ -71,10 +72,7 @@ export function MaterialFormDialog({ open, onOpenChange, material }: MaterialFor
   const lockedTest = Boolean(material && material.run_count > 0);
 
   const onSubmit = form.handleSubmit((body) => {
-    const done = {
-      onSuccess: () => onOpenChange(false),
-      onError: (e: unknown) => applyServerErrors(e, form.setError, topField(FIELDS), { LOT_TAKEN: 'lot_number' }),
-    };
+    const done = dialogSave(form, onOpenChange, topField(FIELDS), { LOT_TAKEN: 'lot_number' });
     if (material) update.mutate({ id: material.id, body }, done);
     else create.mutate(body, done);
   });

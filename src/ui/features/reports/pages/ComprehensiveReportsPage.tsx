@@ -3,6 +3,7 @@ import { Download, FileText, Printer } from 'lucide-react';
 import { localDate } from '@shared/time';
 import {
   Button,
+  FileLinkButton,
   Card,
   CardHeader,
   ErrorPanel,
@@ -48,12 +49,9 @@ export default function ComprehensiveReportsPage() {
         actions={
           valid ? (
             <div className="flex flex-wrap gap-2">
-              <a className="inline-flex" href={monthlyPdfUrl(state.month)} download>
-                <Button variant="outline" tabIndex={-1}>
-                  <Download />
-                  Download PDF
-                </Button>
-              </a>
+              <FileLinkButton href={monthlyPdfUrl(state.month)} download variant="outline" icon={<Download />}>
+                Download PDF
+              </FileLinkButton>
               <Button
                 onClick={() =>
                   void openPdf(monthlyPdfUrl(state.month), {

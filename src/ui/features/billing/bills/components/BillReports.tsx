@@ -1,6 +1,6 @@
 import { Printer } from 'lucide-react';
 import { tubeLabel } from '@shared/tubes';
-import { Badge, Button, ErrorPanel, LoadingState } from '@/components';
+import { Badge, ErrorPanel, FileLinkButton, LoadingState } from '@/components';
 import { reportPdfUrl, useBillReports } from '../api';
 
 /**
@@ -42,12 +42,9 @@ export function BillReports({ billId }: { billId: number }) {
                 {r.reason && <div className="text-xs text-slate-600">{r.reason}</div>}
               </div>
               {r.printable && (
-                <a href={reportPdfUrl(r.sample_id)} target="_blank" rel="noreferrer">
-                  <Button variant="outline" size="sm" tabIndex={-1}>
-                    <Printer />
-                    Print report
-                  </Button>
-                </a>
+                <FileLinkButton href={reportPdfUrl(r.sample_id)} variant="outline" size="sm" icon={<Printer />}>
+                  Print report
+                </FileLinkButton>
               )}
             </li>
           ))}

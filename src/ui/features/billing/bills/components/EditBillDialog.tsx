@@ -8,7 +8,8 @@ import { Button, ConfirmDialog, FormDialog, FormField, Input, Select, Textarea, 
 import { useBill, useCancelBillMutation, useDeleteBillMutation, useUpdateBillMutation } from '../api';
 import { isPaymentMethod, METHOD_OPTIONS, paiseOf, patientName } from '@/lib/billText';
 import { invoiceLockReason } from './billActions';
-import { applyServerErrors, fieldNamed, formError } from '@/lib/forms';
+import { fieldNamed, formError } from '@/lib/forms';
+import { dialogSave } from '@/lib/dialogSave';
 import { useDialogForm } from '@/lib/dialogForm';
 
 const editSchema = z.object({
@@ -38,11 +39,7 @@ export function EditBillDialog({ bill, onOpenChange, canDelete }: EditBillDialog
   const update = useUpdateBillMutation(bill?.id ?? 0);
   const form = useDialogForm(editSchema, bill !== null, bill, editDefaults);
   const save = form.handleSubmit((v) =>
-    update.mutate(v, {
-      onSuccess: () => onOpenChange(false),
-      onError: (err) =>
-        applyServerErrors(err, form.setError, fieldNamed(['payment_method', 'due_date', 'notes'] as const)),
-    }),
+    update.mutate(v, dialogSave(form, onOpenChange, fieldNamed(['payment_method', 'due_date', 'notes'] as const))),
   );
   const errors = form.formState.errors;
   return (

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
@@ -74,16 +74,12 @@ export function RecordPaymentForm({ bill }: { bill: Bill }) {
     ),
   );
   return (
-    <form
+    <PaymentFormBox
+      titleId="record-payment-title"
+      title="Record Payment"
+      against={`Balance ${formatMoney(balancePaise)}`}
       onSubmit={submit}
-      noValidate
-      aria-labelledby="record-payment-title"
-      className="rounded-lg border border-slate-200 p-3"
     >
-      <h3 id="record-payment-title" className="mb-2 text-sm font-semibold text-slate-900">
-        Record Payment
-        <span className="ml-2 font-normal text-slate-600">Balance {formatMoney(balancePaise)}</span>
-      </h3>
       <div className="grid items-start gap-3 sm:grid-cols-3">
         <FormField label={`Amount (${moneySymbol()})`} required error={errors.amount?.message}>
           <Input inputMode="decimal" autoComplete="off" {...form.register('amount')} />
@@ -106,7 +102,7 @@ export function RecordPaymentForm({ bill }: { bill: Bill }) {
           Record Payment
         </Button>
       </div>
-    </form>
+    </PaymentFormBox>
   );
 }
 
@@ -139,16 +135,12 @@ export function RefundForm({ bill }: { bill: Bill }) {
     ),
   );
   return (
-    <form
+    <PaymentFormBox
+      titleId="refund-title"
+      title="Refund"
+      against={`Paid so far ${formatMoney(paidPaise)}`}
       onSubmit={submit}
-      noValidate
-      aria-labelledby="refund-title"
-      className="rounded-lg border border-slate-200 p-3"
     >
-      <h3 id="refund-title" className="mb-2 text-sm font-semibold text-slate-900">
-        Refund
-        <span className="ml-2 font-normal text-slate-600">Paid so far {formatMoney(paidPaise)}</span>
-      </h3>
       <div className="grid items-start gap-3 sm:grid-cols-[10rem_10rem_1fr]">
         <FormField label={`Refund amount (${moneySymbol()})`} required error={errors.amount?.message}>
           <Input inputMode="decimal" autoComplete="off" {...form.register('amount')} />
@@ -169,6 +161,36 @@ export function RefundForm({ bill }: { bill: Bill }) {
           Record Refund
         </Button>
       </div>
+    </PaymentFormBox>
+  );
+}
+
+/** A money form on the bill: bordered, titled by what it records and the figure it is checked against. */
+function PaymentFormBox({
+  titleId,
+  title,
+  against,
+  onSubmit,
+  children,
+}: {
+  titleId: string;
+  title: string;
+  against: string;
+  onSubmit: (e: FormEvent<HTMLFormElement>) => unknown;
+  children: ReactNode;
+}) {
+  return (
+    <form
+      onSubmit={(e) => void onSubmit(e)}
+      noValidate
+      aria-labelledby={titleId}
+      className="rounded-lg border border-slate-200 p-3"
+    >
+      <h3 id={titleId} className="mb-2 text-sm font-semibold text-slate-900">
+        {title}
+        <span className="ml-2 font-normal text-slate-600">{against}</span>
+      </h3>
+      {children}
     </form>
   );
 }
