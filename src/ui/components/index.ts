@@ -54,6 +54,13 @@ export { AuthenticatorSetup, OneTimeCodeInput, RecoveryCodes } from './TwoFactor
 export { InvitationLink, type InvitationLinkProps } from './InvitationLink';
 export { MachineSelect } from './MachineSelect';
 export { DateRangeFields, rangeIsBackwards, type DateRangeFieldsProps } from './DateRangeFields';
+export {
+  LIST_DATE_RANGE,
+  LIST_DATE_RANGE_KEYS,
+  ListDateRangeFields,
+  listDateRange,
+  type ListDateRange,
+} from './ListDateRange';
 export { NewPasswordFields, PersonNameFields, PhoneAndSpecialization } from './StaffFields';
 export { LabPasswordHint, PasswordRules, type PasswordRulesProps } from './PasswordRules';
 export { useRowDialogs } from './RowDialogs';

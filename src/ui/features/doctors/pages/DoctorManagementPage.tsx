@@ -29,7 +29,7 @@ import { useScreen } from '@/lib/screens';
 import { formatCount } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
-import { choiceOptions, usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceOptions, loadedChoiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useDeleteDoctorMutation, useDoctorPage, useDoctorStatusMutation, useDoctorSummary } from '../api';
 import { DoctorFormDialog } from '../components/DoctorFormDialog';
 import { DoctorAnalyticsPanels } from '../components/DoctorAnalyticsPanels';
@@ -120,15 +120,12 @@ export default function DoctorManagementPage() {
 
   const filters: ListFilter[] = useMemo(
     () => [
-      {
-        key: 'specialization',
-        label: 'Specialization',
-        open: true,
-        options: [
-          { value: 'all', label: 'All Specializations' },
-          ...(summary.data?.specializations ?? []).map((s) => ({ value: s.specialization, label: s.specialization })),
-        ],
-      },
+      loadedChoiceFilter(
+        'specialization',
+        'Specialization',
+        'All Specializations',
+        summary.data?.specializations.map((s) => s.specialization),
+      ),
       { key: 'status', label: 'Status', options: STATUS_OPTIONS },
     ],
     [summary.data],

@@ -12,12 +12,14 @@ import {
   Badge,
   buttonClass,
   Card,
-  DateRangeFields,
   DateText,
+  LIST_DATE_RANGE,
+  LIST_DATE_RANGE_KEYS,
+  ListDateRangeFields,
+  listDateRange,
   ListTable,
   LoadingState,
   PageHeader,
-  rangeIsBackwards,
   SummaryCards,
   type BadgeTone,
   type Column,
@@ -37,8 +39,6 @@ const ReportAnalytics = lazy(() => import('../components/ReportAnalytics'));
 const FILTERS: ListFilter[] = [
   choiceFilter('status', 'Status', 'All Status', LAB_REPORT_STATUSES, LAB_REPORT_STATUS_LABELS),
 ];
-const EXTRA = { from: '', to: '' };
-const EXTRA_FILTERS = ['from', 'to'];
 
 export const STATUS_TONE: Record<LabReport['status'], BadgeTone> = {
   completed: 'green',
@@ -57,15 +57,20 @@ export default function LabReportsPage() {
     filters: FILTERS,
     pageSizes: [10, 25, 50, 100],
     defaultLimit: 25,
-    extra: EXTRA,
-    extraFilters: EXTRA_FILTERS,
+    extra: LIST_DATE_RANGE,
+    extraFilters: LIST_DATE_RANGE_KEYS,
   });
-  const from = String(list.state.from);
-  const to = String(list.state.to);
-  const badRange = rangeIsBackwards(from, to);
+  const range = listDateRange(list);
   const reports = useLabReports(
-    { search: list.search, status: list.values.status!, from, to, page: list.page, limit: list.limit },
-    !badRange,
+    {
+      search: list.search,
+      status: list.values.status!,
+      from: range.from,
+      to: range.to,
+      page: list.page,
+      limit: list.limit,
+    },
+    !range.backwards,
   );
   const summary = useLabReportSummary();
   const s = summary.data;
@@ -232,7 +237,7 @@ export default function LabReportsPage() {
               hidden: (r) => r.result_count === 0,
             },
           ]}
-          invalid={badRange ? 'The From date is after the To date.' : undefined}
+          invalid={range.invalid}
           errorTitle="Error Loading Lab Reports"
           empty={{
             title: 'No lab reports found',
@@ -241,7 +246,7 @@ export default function LabReportsPage() {
           }}
           filterRows={
             <div className="grid grid-cols-2 gap-3 sm:flex sm:flex-wrap sm:items-start">
-              <DateRangeFields from={from} to={to} onChange={(range) => list.setState({ ...range, page: 1 })} />
+              <ListDateRangeFields list={list} />
             </div>
           }
         />
