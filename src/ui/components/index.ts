@@ -50,6 +50,7 @@ export { NoAccess, type NoAccessProps } from './NoAccess';
 export { ListFilterBar, ListTable, clearFiltersEmpty, type ListFilterBarProps, type ListTableProps } from './ListTable';
 export { FilteredTable, type FilteredTableProps } from './FilteredTable';
 export { RequirePermission, type RequirePermissionProps } from './RequirePermission';
+export { RequireScreenPermission, type RequireScreenPermissionProps } from './RequireScreenPermission';
 export { AuthenticatorSetup, OneTimeCodeInput, RecoveryCodes } from './TwoFactor';
 export { InvitationLink, type InvitationLinkProps } from './InvitationLink';
 export { MachineSelect } from './MachineSelect';

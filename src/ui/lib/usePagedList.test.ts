@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { choiceFilter, choiceOptions, loadedChoiceFilter } from './usePagedList';
+import { choiceFilter, choiceOptions } from './usePagedList';
 
 describe('a select filter over a fixed list of values', () => {
   it('offers "all" first under its own label, then each value named by the function given', () => {
@@ -21,26 +21,5 @@ describe('a select filter over a fixed list of values', () => {
         { value: 'draft', label: 'Draft' },
       ],
     });
-  });
-});
-
-describe('a select filter whose values come from the server', () => {
-  it('is open (a value in the URL survives the load) and names each value as itself', () => {
-    expect(loadedChoiceFilter('category', 'Category', 'All Categories', ['Reagents', 'Glassware'])).toEqual({
-      key: 'category',
-      label: 'Category',
-      open: true,
-      options: [
-        { value: 'all', label: 'All Categories' },
-        { value: 'Reagents', label: 'Reagents' },
-        { value: 'Glassware', label: 'Glassware' },
-      ],
-    });
-  });
-
-  it('offers "all" alone until the values have loaded', () => {
-    expect(loadedChoiceFilter('location', 'Location', 'All Locations', undefined).options).toEqual([
-      { value: 'all', label: 'All Locations' },
-    ]);
   });
 });

@@ -35,21 +35,6 @@ export function choiceFilter<V extends string>(
   return { key, label, options: choiceOptions(allLabel, values, labels) };
 }
 
-/**
- * A select filter whose values come from the server (the specializations in use, the stock
- * categories, the locations): open, so a value in the URL is kept while they load. Each value is
- * its own label unless `labels` says otherwise.
- */
-export function loadedChoiceFilter<V extends string>(
-  key: string,
-  label: string,
-  allLabel: string,
-  values: readonly V[] | undefined,
-  labels: ValueLabels<V> = (v) => v,
-): ListFilter {
-  return { ...choiceFilter(key, label, allLabel, values ?? [], labels), open: true };
-}
-
 export interface PagedListOptions {
   filters?: readonly ListFilter[];
   pageSizes: readonly number[];

@@ -15,7 +15,7 @@ import {
   ListTable,
   PageHeader,
   RefreshButton,
-  RequirePermission,
+  RequireScreenPermission,
   type Column,
 } from '@/components';
 import { useScreen } from '@/lib/screens';
@@ -92,11 +92,10 @@ const AUDIT_EXTRA_FILTERS = ['entity', ...LIST_DATE_RANGE_KEYS];
 
 /** Audit Trail (/audit): the real, append-only trail with filters kept in the URL. */
 export default function AuditPage() {
-  const screen = useScreen();
   return (
-    <RequirePermission permission="view_audit" what="the audit trail" title={screen.title} subtitle={screen.subtitle}>
+    <RequireScreenPermission permission="view_audit" what="the audit trail">
       <AuditTrail />
-    </RequirePermission>
+    </RequireScreenPermission>
   );
 }
 

@@ -8,7 +8,6 @@ import {
   FormField,
   Money,
   PageHeader,
-  RequirePermission,
   Select,
   SummaryCards,
   useRowDialogs,
@@ -90,22 +89,11 @@ const columns: Column<Centre>[] = [
   },
 ];
 
-/** Collection Centres: the partner centres, their account and hold, and what a breach does. */
+/**
+ * Collection Centres: the partner centres, their account and hold, and what a breach does. The
+ * screen's declaration checks view_bills before the page loads.
+ */
 export default function CentresPage() {
-  const screen = useScreen();
-  return (
-    <RequirePermission
-      permission="view_bills"
-      what="collection centres"
-      title={screen.title}
-      subtitle={screen.subtitle}
-    >
-      <CentresScreen />
-    </RequirePermission>
-  );
-}
-
-function CentresScreen() {
   const screen = useScreen();
   const me = useCurrentUser();
   const canManage = can(me, 'manage_bills');

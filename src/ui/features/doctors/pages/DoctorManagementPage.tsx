@@ -29,7 +29,7 @@ import { useScreen } from '@/lib/screens';
 import { formatCount } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
-import { choiceOptions, loadedChoiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceFilter, choiceOptions, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useDeleteDoctorMutation, useDoctorPage, useDoctorStatusMutation, useDoctorSummary } from '../api';
 import { DoctorFormDialog } from '../components/DoctorFormDialog';
 import { DoctorAnalyticsPanels } from '../components/DoctorAnalyticsPanels';
@@ -120,12 +120,17 @@ export default function DoctorManagementPage() {
 
   const filters: ListFilter[] = useMemo(
     () => [
-      loadedChoiceFilter(
-        'specialization',
-        'Specialization',
-        'All Specializations',
-        summary.data?.specializations.map((s) => s.specialization),
-      ),
+      // The specializations in use come with the figures: one in the URL is kept until they do.
+      {
+        ...choiceFilter(
+          'specialization',
+          'Specialization',
+          'All Specializations',
+          summary.data?.specializations.map((s) => s.specialization) ?? [],
+          (s) => s,
+        ),
+        open: true,
+      },
       { key: 'status', label: 'Status', options: STATUS_OPTIONS },
     ],
     [summary.data],

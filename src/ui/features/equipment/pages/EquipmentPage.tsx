@@ -37,7 +37,7 @@ import { useScreen } from '@/lib/screens';
 import { formatCount } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
-import { choiceFilter, loadedChoiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useDeleteEquipmentMutation, useEquipmentPage, useEquipmentSummary } from '../api';
 import { EquipmentFormDialog } from '../components/EquipmentFormDialog';
 import { EquipmentDetailDialog } from '../components/EquipmentDetailDialog';
@@ -169,8 +169,20 @@ export function EquipmentPage({ kind }: { kind: EquipmentKind }) {
     () => [
       { key: 'status', label: 'Status', options: statusOptions(kind) },
       kind === 'machine'
-        ? loadedChoiceFilter('location', 'Location', 'All Locations', s?.locations)
-        : choiceFilter('type', 'Type', 'All Types', INSTRUMENT_TYPES, (t) => t),
+        ? {
+            key: 'location',
+            label: 'Location',
+            open: true,
+            options: [
+              { value: 'all', label: 'All Locations' },
+              ...(s?.locations ?? []).map((l) => ({ value: l, label: l })),
+            ],
+          }
+        : {
+            key: 'type',
+            label: 'Type',
+            options: [{ value: 'all', label: 'All Types' }, ...INSTRUMENT_TYPES.map((t) => ({ value: t, label: t }))],
+          },
     ],
     [kind, s?.locations],
   );

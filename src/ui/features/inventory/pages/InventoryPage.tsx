@@ -21,7 +21,7 @@ import { useScreen } from '@/lib/screens';
 import { formatCount, formatMoney, humanize } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
-import { choiceFilter, loadedChoiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useDeleteItemMutation, useInventoryPage, useInventorySummary } from '../api';
 import { ItemFormDialog } from '../components/ItemFormDialog';
 import { StockDialog } from '../components/StockDialog';
@@ -73,7 +73,15 @@ export default function InventoryPage() {
   const summary = useInventorySummary();
   const filters: ListFilter[] = useMemo(
     () => [
-      loadedChoiceFilter('category', 'Category', 'All Categories', summary.data?.categories),
+      {
+        key: 'category',
+        label: 'Category',
+        open: true,
+        options: [
+          { value: 'all', label: 'All Categories' },
+          ...(summary.data?.categories ?? []).map((c) => ({ value: c, label: c })),
+        ],
+      },
       choiceFilter('status', 'Status', 'All Statuses', ITEM_STATUSES, humanize),
       choiceFilter('stock_status', 'Stock', 'All Stock', STOCK_STATUSES, humanize),
       choiceFilter('kind', 'Kind', 'All Kinds', ITEM_KINDS, humanize),

@@ -9,7 +9,7 @@ import {
   ConfirmDialog,
   DateText,
   PageHeader,
-  RequirePermission,
+  RequireScreenPermission,
   type Column,
   type RowAction,
 } from '@/components';
@@ -67,8 +67,6 @@ const FILTERS: ListFilter[] = [
     ],
   },
 ];
-const SUBTITLE = 'Review entered results, validate or reject them, and watch critical values';
-
 const selectable = (r: TestResult) => r.id !== null && r.status === 'completed';
 /**
  * Bulk Validate takes only results this user may verify (the server's can_verify: not their own
@@ -83,15 +81,14 @@ const ownLookWords = (r: TestResult) => [
 ];
 /** Result Validation (spec 001, static there): the real validation queue over entered results. */
 export default function ResultValidationPage() {
-  const screen = useScreen();
   const me = useCurrentUser();
   return (
-    <RequirePermission permission="view_results" what="the validation queue" title={screen.title} subtitle={SUBTITLE}>
+    <RequireScreenPermission permission="view_results" what="the validation queue">
       <ResultValidation
         canVerify={me.permissions.includes('verify_results')}
         canExport={me.permissions.includes('export_data')}
       />
-    </RequirePermission>
+    </RequireScreenPermission>
   );
 }
 
@@ -288,7 +285,7 @@ function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExp
     <>
       <PageHeader
         title={screen.title}
-        subtitle={SUBTITLE}
+        subtitle={screen.subtitle}
         actions={
           <>
             {canExport && (

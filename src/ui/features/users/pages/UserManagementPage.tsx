@@ -9,7 +9,7 @@ import {
   ConfirmDialog,
   FilteredTable,
   PageHeader,
-  RequirePermission,
+  RequireScreenPermission,
   type Column,
   type RowAction,
 } from '@/components';
@@ -51,11 +51,10 @@ const EXTRA = { inactive: '' };
 const EXTRA_FILTERS = ['inactive'];
 
 export default function UserManagementPage() {
-  const screen = useScreen();
   return (
-    <RequirePermission permission="view_users" what="staff accounts" title={screen.title} subtitle={screen.subtitle}>
+    <RequireScreenPermission permission="view_users" what="staff accounts">
       <UserManagement />
-    </RequirePermission>
+    </RequireScreenPermission>
   );
 }
 

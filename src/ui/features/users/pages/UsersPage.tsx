@@ -10,7 +10,7 @@ import {
   DateText,
   FilteredTable,
   PageHeader,
-  RequirePermission,
+  RequireScreenPermission,
   SummaryCards,
   type Column,
   type RowAction,
@@ -88,11 +88,10 @@ const EXTRA = { tab: 'users' };
 
 /** The spec's Users screen, made real: figures, table, activity, permissions and the tools, all from the server. */
 export default function UsersPage() {
-  const screen = useScreen();
   return (
-    <RequirePermission permission="view_users" what="staff accounts" title={screen.title} subtitle={screen.subtitle}>
+    <RequireScreenPermission permission="view_users" what="staff accounts">
       <UsersScreen />
-    </RequirePermission>
+    </RequireScreenPermission>
   );
 }
 
