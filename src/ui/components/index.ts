@@ -20,6 +20,7 @@ export {
   type SelectOption,
 } from './Input';
 export { Checkbox, Switch, type CheckboxProps, type SwitchProps } from './Checkbox';
+export { RadioCard, type RadioCardProps } from './RadioCard';
 export { FormField, type FormFieldProps, type ControlProps } from './FormField';
 export { Card, CardHeader, CardBody, type CardHeaderProps } from './Card';
 export { Badge, statusTone, type BadgeProps, type BadgeTone } from './Badge';

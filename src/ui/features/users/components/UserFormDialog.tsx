@@ -14,6 +14,7 @@ import {
   NewPasswordFields,
   PersonNameFields,
   PhoneAndSpecialization,
+  RadioCard,
   Select,
 } from '@/components';
 import { InvitationLinkDialog } from '@/components/InvitationLinkDialog';
@@ -206,15 +207,7 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
   }
   const invites = mode === 'create' && how === 'invite';
   const choice = (value: 'password' | 'invite', label: string, note: string) => (
-    <label
-      className={`flex cursor-pointer items-start gap-3 rounded-md border px-3 py-2.5 ${how === value ? 'border-primary-300 bg-primary-50' : 'border-slate-200 bg-white hover:bg-slate-50'}`}
-    >
-      <input type="radio" value={value} className="mt-0.5 size-4 accent-primary-600" {...form.register('how')} />
-      <span className="min-w-0">
-        <span className="block text-sm font-medium text-slate-900">{label}</span>
-        <span className="block text-[13px] text-slate-600">{note}</span>
-      </span>
-    </label>
+    <RadioCard value={value} selected={how === value} label={label} note={note} {...form.register('how')} />
   );
   return (
     <FormDialog
