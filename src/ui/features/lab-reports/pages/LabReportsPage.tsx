@@ -48,6 +48,19 @@ export const STATUS_TONE: Record<LabReport['status'], BadgeTone> = {
   cancelled: 'red',
 };
 
+/** Who generated or reviewed a report and when, or "Not yet". */
+function DoneBy({ by, at }: { by: string | null; at: string | null }) {
+  if (!at) return <span className="text-slate-500">Not yet</span>;
+  return (
+    <span className="text-[13px]">
+      {by ?? '—'}
+      <span className="block text-slate-600">
+        <DateText value={at} withTime />
+      </span>
+    </span>
+  );
+}
+
 /** Lab Reports (spec 001, static there): the real register of patient lab reports and its figures. */
 export default function LabReportsPage() {
   const screen = useScreen();
@@ -144,33 +157,13 @@ export default function LabReportsPage() {
       key: 'generated',
       header: 'Generated',
       hideOnMobile: true,
-      cell: (r) =>
-        r.generated_at ? (
-          <span className="text-[13px]">
-            {r.generated_by ?? '—'}
-            <span className="block text-slate-600">
-              <DateText value={r.generated_at} withTime />
-            </span>
-          </span>
-        ) : (
-          <span className="text-slate-500">Not yet</span>
-        ),
+      cell: (r) => <DoneBy by={r.generated_by} at={r.generated_at} />,
     },
     {
       key: 'reviewed',
       header: 'Reviewed',
       hideOnMobile: true,
-      cell: (r) =>
-        r.reviewed_at ? (
-          <span className="text-[13px]">
-            {r.reviewed_by ?? '—'}
-            <span className="block text-slate-600">
-              <DateText value={r.reviewed_at} withTime />
-            </span>
-          </span>
-        ) : (
-          <span className="text-slate-500">Not yet</span>
-        ),
+      cell: (r) => <DoneBy by={r.reviewed_by} at={r.reviewed_at} />,
     },
   ];
 
