@@ -11,6 +11,7 @@ import {
   Select,
   SummaryCards,
   useRowDialogs,
+  queryState,
   type Column,
   type RowAction,
 } from '@/components';
@@ -148,9 +149,7 @@ export default function CentresPage() {
           list={list}
           rows={centres.data}
           totalCount={data?.length}
-          loading={centres.isPending}
-          error={centres.error}
-          onRetry={() => void centres.refetch()}
+          {...queryState(centres)}
           columns={columns}
           getRowId={(c) => c.id}
           caption="Collection centres"

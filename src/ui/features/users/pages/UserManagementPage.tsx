@@ -10,6 +10,7 @@ import {
   FilteredTable,
   PageHeader,
   RequireScreenPermission,
+  queryState,
   type Column,
   type RowAction,
 } from '@/components';
@@ -163,9 +164,7 @@ function UserManagement() {
         <FilteredTable
           list={list}
           rows={users.data}
-          loading={users.isPending}
-          error={users.error}
-          onRetry={() => void users.refetch()}
+          {...queryState(users)}
           columns={columns}
           getRowId={(u) => u.id}
           caption="Users"

@@ -12,6 +12,7 @@ import {
   PageHeader,
   RequireScreenPermission,
   SummaryCards,
+  queryState,
   type Column,
   type RowAction,
 } from '@/components';
@@ -273,9 +274,7 @@ function UsersTab({ list, everyone }: { list: ReturnType<typeof usePagedList>; e
           list={list}
           rows={rows}
           totalCount={everyone?.length}
-          loading={listed.isPending}
-          error={listed.error}
-          onRetry={() => void listed.refetch()}
+          {...queryState(listed)}
           columns={canManage ? [selectColumn, ...columns] : columns}
           getRowId={(u) => u.id}
           caption="Users"
