@@ -63,7 +63,13 @@ export {
   listDateRange,
   type ListDateRange,
 } from './ListDateRange';
-export { NewPasswordFields, PersonNameFields, PhoneAndSpecialization } from './StaffFields';
+export {
+  NewPasswordFields,
+  PersonNameFields,
+  PhoneAndSpecialization,
+  staffPersonBody,
+  staffPersonDefaults,
+} from './StaffFields';
 export { LabPasswordHint, PasswordRules, type PasswordRulesProps } from './PasswordRules';
 export { useRowDialogs } from './RowDialogs';
 export { MonthPicker, isPastMonth, previousMonth } from './MonthPicker';

@@ -16,6 +16,8 @@ import {
   PhoneAndSpecialization,
   RadioCard,
   Select,
+  staffPersonBody,
+  staffPersonDefaults,
 } from '@/components';
 import { InvitationLinkDialog } from '@/components/InvitationLinkDialog';
 import type { IssuedInvitation } from '@shared/schemas/tenants';
@@ -100,14 +102,9 @@ const FIELD_NAMES = [
 
 function defaults(user: User | null): DefaultValues<FormIn> {
   return {
-    title: user?.title ?? '',
-    first_name: user?.first_name ?? '',
-    last_name: user?.last_name ?? '',
-    email: user?.email ?? '',
+    ...staffPersonDefaults(user),
     role: user?.role,
     department: user?.department ?? '',
-    phone: user?.phone ?? '',
-    specialization: user?.specialization ?? '',
     consultation_fee: user ? String(user.consultation_fee) : '0',
     centre_id: user?.centre_id ? String(user.centre_id) : '',
     how: 'password',
@@ -167,14 +164,10 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
 
   const onSubmit = form.handleSubmit((v) => {
     const fields = {
-      title: v.title ?? null,
-      first_name: v.first_name,
-      last_name: v.last_name,
+      ...staffPersonBody(v),
       email: v.email,
       role: v.role,
       department: v.department ?? null,
-      phone: v.phone ?? null,
-      specialization: v.specialization ?? null,
       ...(hasConsultationFee(v.role) && v.consultation_fee !== undefined
         ? { consultation_fee: v.consultation_fee }
         : {}),
