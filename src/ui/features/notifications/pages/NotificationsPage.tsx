@@ -15,7 +15,7 @@ import {
 import { useScreen } from '@/lib/screens';
 import { formatCount, humanize } from '@/lib/format';
 import { cn } from '@/lib/cn';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { NOTIFICATION_PRIORITIES, NOTIFICATION_TYPES } from '@shared/schemas/notifications';
 import {
   useMarkAllReadMutation,
@@ -37,22 +37,8 @@ const FILTERS: ListFilter[] = [
       { value: 'true', label: 'Read' },
     ],
   },
-  {
-    key: 'type',
-    label: 'Type',
-    options: [
-      { value: 'all', label: 'All Types' },
-      ...NOTIFICATION_TYPES.map((t) => ({ value: t, label: humanize(t) })),
-    ],
-  },
-  {
-    key: 'priority',
-    label: 'Priority',
-    options: [
-      { value: 'all', label: 'All Priorities' },
-      ...NOTIFICATION_PRIORITIES.map((p) => ({ value: p, label: humanize(p) })),
-    ],
-  },
+  choiceFilter('type', 'Type', 'All Types', NOTIFICATION_TYPES, humanize),
+  choiceFilter('priority', 'Priority', 'All Priorities', NOTIFICATION_PRIORITIES, humanize),
 ];
 
 /** Red for high as everywhere; medium amber; low grey. */

@@ -17,8 +17,9 @@ import { useLatestDecisions } from '../decisionsApi';
 import { AutoverifyNote } from '../components/AutoverifyNote';
 import { useScreen } from '@/lib/screens';
 import { useCurrentUser } from '@/lib/session';
-import type { ListFilter } from '@/lib/usePagedList';
-import { formatCount } from '@/lib/format';
+import { choiceFilter, type ListFilter } from '@/lib/usePagedList';
+import { SAMPLE_PRIORITIES } from '@shared/samples';
+import { formatCount, humanize } from '@/lib/format';
 import { exportUrl, useBulkVerifyMutation, useResults } from '../api';
 import { PatientCell, PriorityBadge, ValidationBadge, ValidationFlags, ValueCell } from '../components/cells';
 import { ResultSummaryCards, ResultsTable } from '../components/ResultsQueue';
@@ -46,17 +47,7 @@ const FILTERS: ListFilter[] = [
       { value: 'rejected', label: 'Rejected' },
     ],
   },
-  {
-    key: 'priority',
-    label: 'Priority',
-    options: [
-      { value: 'all', label: 'All Priority' },
-      { value: 'urgent', label: 'Urgent' },
-      { value: 'high', label: 'High' },
-      { value: 'normal', label: 'Normal' },
-      { value: 'low', label: 'Low' },
-    ],
-  },
+  choiceFilter('priority', 'Priority', 'All Priority', SAMPLE_PRIORITIES, humanize),
   {
     key: 'call',
     label: 'Critical calls',
