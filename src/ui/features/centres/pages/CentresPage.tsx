@@ -16,25 +16,15 @@ import {
   type RowAction,
 } from '@/components';
 import { useScreen } from '@/lib/screens';
-import { formatCount, formatMoney } from '@/lib/format';
+import { formatCount, formatMoney, humanize } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useCentres, useCentreSettings, useCentreSettingsMutation } from '../api';
 import { CentreFormDialog } from '../components/CentreFormDialog';
 import { CentreAccountDialog } from '../components/CentreAccountDialog';
 
-const FILTERS: ListFilter[] = [
-  {
-    key: 'status',
-    label: 'Status',
-    options: [
-      { value: 'all', label: 'All Statuses' },
-      { value: 'active', label: 'Active' },
-      { value: 'inactive', label: 'Inactive' },
-    ],
-  },
-];
+const FILTERS: ListFilter[] = [choiceFilter('status', 'Status', 'All Statuses', ['active', 'inactive'], humanize)];
 
 const columns: Column<Centre>[] = [
   {

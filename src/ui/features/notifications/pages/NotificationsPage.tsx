@@ -28,15 +28,7 @@ import {
 const PAGE_SIZES = [10, 20, 50, 100];
 
 const FILTERS: ListFilter[] = [
-  {
-    key: 'read',
-    label: 'Status',
-    options: [
-      { value: 'all', label: 'All Status' },
-      { value: 'false', label: 'Unread' },
-      { value: 'true', label: 'Read' },
-    ],
-  },
+  choiceFilter('read', 'Status', 'All Status', ['false', 'true'], { false: 'Unread', true: 'Read' }),
   choiceFilter('type', 'Type', 'All Types', NOTIFICATION_TYPES, humanize),
   choiceFilter('priority', 'Priority', 'All Priorities', NOTIFICATION_PRIORITIES, humanize),
 ];
