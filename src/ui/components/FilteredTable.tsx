@@ -11,7 +11,8 @@ export interface FilteredTableProps<T> {
   /** How many there are before the filters, for "3 of 12 users" under the table. */
   totalCount?: number;
   loading: boolean;
-  error: Error | null | undefined;
+  /** The query's error (a `queryState(query)` spread gives loading, error and onRetry). */
+  error: unknown;
   onRetry: () => void;
   columns: Column<T>[];
   getRowId: (row: T) => string | number;

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { SPECIALIZATIONS } from '@shared/constants';
-import { PERSON_TITLES } from '@shared/person-name';
+import { PERSON_TITLES, type PersonTitle } from '@shared/person-name';
 import { FormField } from './FormField';
 import { Input, Select } from './Input';
 
@@ -9,6 +9,45 @@ import { Input, Select } from './Input';
  * Fields the people forms share (Add / Edit User, Add / Edit Doctor), for react-hook-form: give each
  * field its `form.register(...)` and its message.
  */
+
+/** A saved person (user or doctor), as far as these fields go. */
+interface PersonRecord {
+  title: PersonTitle | null;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  phone: string | null;
+  specialization: string | null;
+}
+
+/** The person fields' starting values: the record's, an empty text for what it lacks (or a new one). */
+export function staffPersonDefaults(p: PersonRecord | null) {
+  return {
+    title: p?.title ?? '',
+    first_name: p?.first_name ?? '',
+    last_name: p?.last_name ?? '',
+    email: p?.email ?? '',
+    phone: p?.phone ?? '',
+    specialization: p?.specialization ?? '',
+  };
+}
+
+/** The person fields as the API takes them (email aside: a user must have one, a doctor need not). */
+export function staffPersonBody(v: {
+  title?: PersonTitle | null | undefined;
+  first_name: string;
+  last_name: string;
+  phone?: string | null | undefined;
+  specialization?: string | null | undefined;
+}) {
+  return {
+    title: v.title ?? null,
+    first_name: v.first_name,
+    last_name: v.last_name,
+    phone: v.phone ?? null,
+    specialization: v.specialization ?? null,
+  };
+}
 
 /**
  * Title (optional: Dr, Prof, ...; shown before the name, never typed into it), First Name and Last

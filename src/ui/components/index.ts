@@ -20,6 +20,7 @@ export {
   type SelectOption,
 } from './Input';
 export { Checkbox, Switch, type CheckboxProps, type SwitchProps } from './Checkbox';
+export { RadioCard, type RadioCardProps } from './RadioCard';
 export { FormField, type FormFieldProps, type ControlProps } from './FormField';
 export { Card, CardHeader, CardBody, type CardHeaderProps } from './Card';
 export { Badge, statusTone, type BadgeProps, type BadgeTone } from './Badge';
@@ -50,11 +51,25 @@ export { NoAccess, type NoAccessProps } from './NoAccess';
 export { ListFilterBar, ListTable, clearFiltersEmpty, type ListFilterBarProps, type ListTableProps } from './ListTable';
 export { FilteredTable, type FilteredTableProps } from './FilteredTable';
 export { RequirePermission, type RequirePermissionProps } from './RequirePermission';
+export { RequireScreenPermission, type RequireScreenPermissionProps } from './RequireScreenPermission';
 export { AuthenticatorSetup, OneTimeCodeInput, RecoveryCodes } from './TwoFactor';
 export { InvitationLink, type InvitationLinkProps } from './InvitationLink';
 export { MachineSelect } from './MachineSelect';
 export { DateRangeFields, rangeIsBackwards, type DateRangeFieldsProps } from './DateRangeFields';
-export { NewPasswordFields, PersonNameFields, PhoneAndSpecialization } from './StaffFields';
+export {
+  LIST_DATE_RANGE,
+  LIST_DATE_RANGE_KEYS,
+  ListDateRangeFields,
+  listDateRange,
+  type ListDateRange,
+} from './ListDateRange';
+export {
+  NewPasswordFields,
+  PersonNameFields,
+  PhoneAndSpecialization,
+  staffPersonBody,
+  staffPersonDefaults,
+} from './StaffFields';
 export { LabPasswordHint, PasswordRules, type PasswordRulesProps } from './PasswordRules';
 export { useRowDialogs } from './RowDialogs';
 export { MonthPicker, isPastMonth, previousMonth } from './MonthPicker';

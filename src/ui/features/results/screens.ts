@@ -7,6 +7,7 @@ export const screens: ScreenDef[] = [
   screen({
     path: '/results',
     title: 'Result Entry',
+    subtitle: 'Enter, verify and print test results',
     icon: FlaskConical,
     nav: { group: 'Laboratory Operations', order: 4 },
     page: lazyPage(() => import('./pages/ResultEntryPage')),
@@ -14,6 +15,7 @@ export const screens: ScreenDef[] = [
   screen({
     path: '/result-validation',
     title: 'Result Validation',
+    subtitle: 'Review entered results, validate or reject them, and watch critical values',
     icon: ClipboardCheck,
     nav: { group: 'Laboratory Operations', order: 5 },
     page: lazyPage(() => import('./pages/ResultValidationPage')),

@@ -4,20 +4,13 @@ import { SAMPLE_PRIORITIES, SAMPLE_STATUSES, SAMPLE_TYPES, type SamplePriority }
 import type { Sample } from '@shared/schemas/samples';
 import { Badge, type BadgeTone, type SelectOption } from '@/components';
 import { humanize } from '@/lib/format';
-
-const all = (label: string): SelectOption => ({ value: 'all', label });
+import { choiceOptions } from '@/lib/usePagedList';
 
 /** Sample Collection: all, pending, collected, processing, completed, rejected (spec 001 Sample Collection). */
-export const STATUS_OPTIONS: SelectOption[] = [
-  all('All Status'),
-  ...SAMPLE_STATUSES.map((s) => ({ value: s, label: humanize(s) })),
-];
+export const STATUS_OPTIONS: SelectOption[] = choiceOptions('All Status', SAMPLE_STATUSES, humanize);
 /** Barcode System and Sample Tracking leave pending out (spec 001 section 4). */
 export const OPEN_STATUS_OPTIONS: SelectOption[] = STATUS_OPTIONS.filter((o) => o.value !== 'pending');
-export const PRIORITY_OPTIONS: SelectOption[] = [
-  all('All Priority'),
-  ...SAMPLE_PRIORITIES.map((p) => ({ value: p, label: humanize(p) })),
-];
+export const PRIORITY_OPTIONS: SelectOption[] = choiceOptions('All Priority', SAMPLE_PRIORITIES, humanize);
 export const PRIORITY_CHOICES: SelectOption[] = SAMPLE_PRIORITIES.map((p) => ({ value: p, label: humanize(p) }));
 export const TYPE_CHOICES: SelectOption[] = SAMPLE_TYPES.map((t) => ({ value: t, label: t }));
 

@@ -11,6 +11,7 @@ import {
   DataTable,
   DateText,
   PageHeader,
+  queryState,
   type Column,
   type RowAction,
 } from '@/components';
@@ -88,10 +89,8 @@ export default function SessionsPage() {
           columns={columns}
           rows={sessions.data}
           getRowId={(s) => s.id}
-          loading={sessions.isPending}
-          error={sessions.error}
+          {...queryState(sessions)}
           errorTitle="Could not load your sessions"
-          onRetry={() => void sessions.refetch()}
           rowActions={actions}
           empty={{ title: 'No open sessions', hint: 'Sessions appear here when you sign in.' }}
         />

@@ -99,6 +99,17 @@ export function ChartCard<Row extends Record<string, string | number>>({
     </div>
   );
 
+  // What the line and the bar chart draw alike: grid, axes, tooltip, and a legend for two series or more.
+  const axes = (
+    <>
+      <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
+      <XAxis dataKey={category.key as string} tickFormatter={cat} fontSize={12} />
+      <YAxis allowDecimals={!integers} fontSize={12} tickFormatter={(v: number) => axisFormat(v)} width={72} />
+      <Tooltip formatter={(v) => format(Number(v))} labelFormatter={(l) => cat(l)} />
+      {series.length > 1 && <Legend />}
+    </>
+  );
+
   const chart =
     type === 'pie' ? (
       <PieChart>
@@ -120,11 +131,7 @@ export function ChartCard<Row extends Record<string, string | number>>({
       </PieChart>
     ) : type === 'line' ? (
       <LineChart data={rows} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
-        <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
-        <XAxis dataKey={category.key as string} tickFormatter={cat} fontSize={12} />
-        <YAxis allowDecimals={!integers} fontSize={12} tickFormatter={(v: number) => axisFormat(v)} width={72} />
-        <Tooltip formatter={(v) => format(Number(v))} labelFormatter={(l) => cat(l)} />
-        {series.length > 1 && <Legend />}
+        {axes}
         {series.map((s) => (
           <Line
             key={s.key}
@@ -139,11 +146,7 @@ export function ChartCard<Row extends Record<string, string | number>>({
       </LineChart>
     ) : (
       <BarChart data={rows} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
-        <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
-        <XAxis dataKey={category.key as string} tickFormatter={cat} fontSize={12} />
-        <YAxis allowDecimals={!integers} fontSize={12} tickFormatter={(v: number) => axisFormat(v)} width={72} />
-        <Tooltip formatter={(v) => format(Number(v))} labelFormatter={(l) => cat(l)} />
-        {series.length > 1 && <Legend />}
+        {axes}
         {series.map((s) => (
           <Bar key={s.key} dataKey={s.key} name={s.label} fill={s.color} isAnimationActive={false} />
         ))}

@@ -12,7 +12,7 @@ import {
   ErrorPanel,
   LoadingState,
   PageHeader,
-  RequirePermission,
+  RequireScreenPermission,
   SummaryCards,
 } from '@/components';
 import { useScreen } from '@/lib/screens';
@@ -23,17 +23,11 @@ import { ChartCard } from '../components/ChartCard';
 
 /** Enhanced Dashboard: the lab's day, read again every 15 s without reloading. */
 export default function EnhancedDashboardPage() {
-  const screen = useScreen();
   return (
     // The screen's declaration checks view_results; the board reads the samples too.
-    <RequirePermission
-      permission="view_samples"
-      what="the live operations board"
-      title={screen.title}
-      subtitle={screen.subtitle}
-    >
+    <RequireScreenPermission permission="view_samples" what="the live operations board">
       <LiveScreen />
-    </RequirePermission>
+    </RequireScreenPermission>
   );
 }
 

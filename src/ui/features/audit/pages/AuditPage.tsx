@@ -5,15 +5,17 @@ import type { AuditLog } from '@shared/schemas/audit';
 import {
   Badge,
   Card,
-  DateRangeFields,
+  LIST_DATE_RANGE,
+  LIST_DATE_RANGE_KEYS,
+  ListDateRangeFields,
+  listDateRange,
   DateText,
   FormField,
   Input,
   ListTable,
   PageHeader,
-  rangeIsBackwards,
   RefreshButton,
-  RequirePermission,
+  RequireScreenPermission,
   type Column,
 } from '@/components';
 import { useScreen } from '@/lib/screens';
@@ -85,16 +87,15 @@ function auditColumns(userName: (id: string) => string | undefined): Column<Audi
   ];
 }
 
-const AUDIT_EXTRA = { entity: '', from: '', to: '' };
-const AUDIT_EXTRA_FILTERS = ['entity', 'from', 'to'];
+const AUDIT_EXTRA = { entity: '', ...LIST_DATE_RANGE };
+const AUDIT_EXTRA_FILTERS = ['entity', ...LIST_DATE_RANGE_KEYS];
 
 /** Audit Trail (/audit): the real, append-only trail with filters kept in the URL. */
 export default function AuditPage() {
-  const screen = useScreen();
   return (
-    <RequirePermission permission="view_audit" what="the audit trail" title={screen.title} subtitle={screen.subtitle}>
+    <RequireScreenPermission permission="view_audit" what="the audit trail">
       <AuditTrail />
-    </RequirePermission>
+    </RequireScreenPermission>
   );
 }
 
@@ -128,21 +129,19 @@ function AuditTrail() {
     extraFilters: AUDIT_EXTRA_FILTERS,
   });
   const entity = String(list.state.entity);
-  const from = String(list.state.from);
-  const to = String(list.state.to);
-  const badRange = rangeIsBackwards(from, to);
+  const range = listDateRange(list);
   const logs = useAuditLogs(
     {
       user_id: list.values.user_id!,
       action: list.values.action!,
       entity,
-      from,
-      to,
+      from: range.from,
+      to: range.to,
       search: list.search,
       page: list.page,
       limit: list.limit,
     },
-    !badRange,
+    !range.backwards,
   );
   const [open, setOpen] = useState<AuditLog | null>(null);
   const columns = useMemo(() => {
@@ -175,7 +174,7 @@ function AuditTrail() {
           errorTitle="Error Loading Audit Trail"
           onRowClick={setOpen}
           rowActions={[{ label: (l) => `View changes of entry ${l.id}`, icon: <Eye />, onClick: setOpen }]}
-          invalid={badRange ? 'The From date is after the To date.' : undefined}
+          invalid={range.invalid}
           empty={{
             title: 'No audit entries found',
             hint: 'Changes to lab data appear here as they happen.',
@@ -200,7 +199,7 @@ function AuditTrail() {
                   </option>
                 ))}
               </datalist>
-              <DateRangeFields from={from} to={to} onChange={(range) => list.setState({ ...range, page: 1 })} />
+              <ListDateRangeFields list={list} />
             </div>
           }
         />

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { GitCompare, Plus } from 'lucide-react';
 import type { AutoverifyStop, RuleSet } from '@shared/schemas/autoverify';
-import { Button, Card, ConfirmDialog, LinkButton, PageHeader } from '@/components';
+import { Button, Card, ConfirmDialog, LinkButton, PageHeader, queryState } from '@/components';
 import { useScreen } from '@/lib/screens';
 import { useCurrentUser } from '@/lib/session';
 import {
@@ -75,9 +75,7 @@ function Autoverification({ title }: { title: string }) {
       <StatePanel
         state={state.data}
         ruleSets={ruleSets.data}
-        loading={state.isPending}
-        error={state.error}
-        onRetry={() => void state.refetch()}
+        {...queryState(state)}
         canStop={canDraft}
         canResume={canApprove}
         onStopLab={() => setDialog({ type: 'stop', scope: 'lab' })}
@@ -88,9 +86,7 @@ function Autoverification({ title }: { title: string }) {
         <RuleSetTable
           rows={ruleSets.data}
           state={state.data}
-          loading={ruleSets.isPending}
-          error={ruleSets.error}
-          onRetry={() => void ruleSets.refetch()}
+          {...queryState(ruleSets)}
           canDraft={canDraft}
           canApprove={canApprove}
           onEdit={(r) => setDialog({ type: 'edit', subject: r })}

@@ -9,6 +9,7 @@ import {
   FilteredTable,
   PageHeader,
   RequirePermission,
+  queryState,
   type Column,
   type RowAction,
 } from '@/components';
@@ -139,9 +140,7 @@ function Catalogue<K extends ItemKind>(props: CatalogueScreenProps<K>) {
           rows={listed.data}
           totalCount={total}
           itemLabel={total === 1 ? noun.replace(/s$/, '') : noun}
-          loading={listed.isPending}
-          error={listed.error}
-          onRetry={() => void listed.refetch()}
+          {...queryState(listed)}
           columns={columns}
           getRowId={(r) => r.id}
           caption={screen.title}

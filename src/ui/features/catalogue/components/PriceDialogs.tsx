@@ -1,7 +1,17 @@
 import { moneySymbol } from '@/lib/format';
 import { useWatch } from 'react-hook-form';
 import { ArrowRight } from 'lucide-react';
-import { DataTable, DateText, Dialog, FormDialog, FormField, Input, Money, type Column } from '@/components';
+import {
+  DataTable,
+  DateText,
+  Dialog,
+  FormDialog,
+  FormField,
+  Input,
+  Money,
+  queryState,
+  type Column,
+} from '@/components';
 import type { PriceChange } from '@shared/schemas/catalogue';
 import { usePriceHistory, useUpdatePriceMutation } from '../api';
 import { amountText, priceFormSchema } from '../forms';
@@ -166,11 +176,9 @@ export function PriceHistoryDialog({ item, onOpenChange }: PriceHistoryDialogPro
         columns={historyColumns}
         rows={history.data}
         getRowId={(h) => h.id}
-        loading={history.isPending}
+        {...queryState(history)}
         skeletonRows={3}
-        error={history.error}
         errorTitle="Could not load the price history"
-        onRetry={() => void history.refetch()}
         empty={{ title: 'No price changes recorded' }}
       />
     </Dialog>

@@ -1,7 +1,17 @@
 import { useSearchParams } from 'react-router';
 import { Eye } from 'lucide-react';
 import type { PortalBill } from '@shared/schemas/centre-portal';
-import { Badge, Card, DataTable, Money, NameCell, PageHeader, type Column, type RowAction } from '@/components';
+import {
+  Badge,
+  Card,
+  DataTable,
+  Money,
+  NameCell,
+  PageHeader,
+  queryState,
+  type Column,
+  type RowAction,
+} from '@/components';
 import { formatDate, useLabFormat } from '@/lib/format';
 import { useScreen } from '@/lib/screens';
 import { usePortalBills } from '../api';
@@ -63,10 +73,8 @@ export default function PortalBillsPage() {
           rows={bills.data}
           getRowId={(b) => b.id}
           caption="Your bills"
-          loading={bills.isPending}
-          error={bills.error}
+          {...queryState(bills)}
           errorTitle="Error Loading Bills"
-          onRetry={() => void bills.refetch()}
           rowActions={actions}
           onRowClick={(b) => show(b.id)}
           empty={{ title: 'No bills yet', hint: 'Order tests for a patient and the bill appears here.' }}

@@ -3,7 +3,17 @@ import { useNavigate } from 'react-router';
 import { TestTubes, UserPlus } from 'lucide-react';
 import type { z } from 'zod';
 import type { portalPatientSchema } from '@shared/schemas/centre-portal';
-import { Button, Card, DataTable, NameCell, PageHeader, SearchInput, type Column, type RowAction } from '@/components';
+import {
+  Button,
+  Card,
+  DataTable,
+  NameCell,
+  PageHeader,
+  SearchInput,
+  queryState,
+  type Column,
+  type RowAction,
+} from '@/components';
 import { formatDate, useLabFormat } from '@/lib/format';
 import { useDebounce } from '@/lib/useDebounce';
 import { useScreen } from '@/lib/screens';
@@ -62,10 +72,8 @@ export default function PortalPatientsPage() {
           rows={patients.data}
           getRowId={(p) => p.id}
           caption="Your patients"
-          loading={patients.isPending}
-          error={patients.error}
+          {...queryState(patients)}
           errorTitle="Error Loading Patients"
-          onRetry={() => void patients.refetch()}
           rowActions={actions}
           empty={{
             title: search ? 'No patient matches' : 'No patients yet',

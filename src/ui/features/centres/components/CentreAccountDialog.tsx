@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { PAYMENT_METHODS, PAYMENT_METHOD_LABELS } from '@shared/billing';
 import type { Centre, CentreBill } from '@shared/schemas/centres';
-import { Button, DataTable, Dialog, FormField, Input, Money, Select, type Column } from '@/components';
+import { Button, DataTable, Dialog, FormField, Input, Money, Select, queryState, type Column } from '@/components';
 import { Tabs } from '@/components/Tabs';
 import { useFieldForm } from '@/lib/forms';
 import { formatDate, useLabFormat } from '@/lib/format';
@@ -90,10 +90,8 @@ function Bills({ centre }: { centre: Centre }) {
         rows={bills.data}
         getRowId={(b) => b.id}
         caption={`Unpaid bills of ${centre.name}`}
-        loading={bills.isPending}
-        error={bills.error}
+        {...queryState(bills)}
         errorTitle="Error Loading Bills"
-        onRetry={() => void bills.refetch()}
         empty={{ title: 'Nothing owed', hint: 'Every bill of this centre is paid.' }}
       />
       {can(me, 'manage_bills') && centre.balance > 0 && <PaymentForm centre={centre} bills={bills.data ?? []} />}

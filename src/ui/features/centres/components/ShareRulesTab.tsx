@@ -1,6 +1,6 @@
 import { Trash2 } from 'lucide-react';
 import type { Centre, ShareRule } from '@shared/schemas/centres';
-import { Button, DataTable, FormField, Input, Select, type Column } from '@/components';
+import { Button, DataTable, FormField, Input, Select, queryState, type Column } from '@/components';
 import { useFieldForm } from '@/lib/forms';
 import { useCatalogueList } from '@/lib/catalogue';
 import { useCurrentUser } from '@/lib/session';
@@ -29,10 +29,8 @@ export function ShareRulesTab({ centre }: { centre: Centre }) {
         rows={rules.data}
         getRowId={(r) => r.id}
         caption={`Share rules of ${centre.name}`}
-        loading={rules.isPending}
-        error={rules.error}
+        {...queryState(rules)}
         errorTitle="Error Loading Share Rules"
-        onRetry={() => void rules.refetch()}
         empty={{ title: 'No rules', hint: `Every test takes the centre’s ${centre.share_percent}%.` }}
         rowActions={
           canManage

@@ -8,33 +8,23 @@ import {
   FormField,
   Money,
   PageHeader,
-  RequirePermission,
   Select,
   SummaryCards,
   useRowDialogs,
+  queryState,
   type Column,
   type RowAction,
 } from '@/components';
 import { useScreen } from '@/lib/screens';
-import { formatCount, formatMoney } from '@/lib/format';
+import { formatCount, formatMoney, humanize } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useCentres, useCentreSettings, useCentreSettingsMutation } from '../api';
 import { CentreFormDialog } from '../components/CentreFormDialog';
 import { CentreAccountDialog } from '../components/CentreAccountDialog';
 
-const FILTERS: ListFilter[] = [
-  {
-    key: 'status',
-    label: 'Status',
-    options: [
-      { value: 'all', label: 'All Statuses' },
-      { value: 'active', label: 'Active' },
-      { value: 'inactive', label: 'Inactive' },
-    ],
-  },
-];
+const FILTERS: ListFilter[] = [choiceFilter('status', 'Status', 'All Statuses', ['active', 'inactive'], humanize)];
 
 const columns: Column<Centre>[] = [
   {
@@ -90,22 +80,11 @@ const columns: Column<Centre>[] = [
   },
 ];
 
-/** Collection Centres: the partner centres, their account and hold, and what a breach does. */
+/**
+ * Collection Centres: the partner centres, their account and hold, and what a breach does. The
+ * screen's declaration checks view_bills before the page loads.
+ */
 export default function CentresPage() {
-  const screen = useScreen();
-  return (
-    <RequirePermission
-      permission="view_bills"
-      what="collection centres"
-      title={screen.title}
-      subtitle={screen.subtitle}
-    >
-      <CentresScreen />
-    </RequirePermission>
-  );
-}
-
-function CentresScreen() {
   const screen = useScreen();
   const me = useCurrentUser();
   const canManage = can(me, 'manage_bills');
@@ -160,9 +139,7 @@ function CentresScreen() {
           list={list}
           rows={centres.data}
           totalCount={data?.length}
-          loading={centres.isPending}
-          error={centres.error}
-          onRetry={() => void centres.refetch()}
+          {...queryState(centres)}
           columns={columns}
           getRowId={(c) => c.id}
           caption="Collection centres"

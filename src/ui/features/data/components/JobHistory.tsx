@@ -14,10 +14,11 @@ import { NameCell,
 import {
   DATA_JOB_PAGE_SIZES,
   DATA_JOB_STATUSES,
+  DATA_JOB_TYPES,
   DATA_JOB_STATUS_LABELS,
   type DataJob,
 } from '@shared/schemas/data-jobs';
-import { formatCount } from '@/lib/format';
+import { formatCount, humanize } from '@/lib/format';
 import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { downloadFrom, downloadUrl, useCancelJob, useInvalidateJobs, useJobPage, type Scope } from '../api';
 import { ErrorsDialog } from './ErrorsDialog';
@@ -40,19 +41,7 @@ export interface JobHistoryProps {
 export function JobHistory({ scope, title, entityOptions, typeFilter = false, itemLabel = 'jobs' }: JobHistoryProps) {
   const filters: ListFilter[] = useMemo(
     () => [
-      ...(typeFilter
-        ? [
-            {
-              key: 'type',
-              label: 'Operation',
-              options: [
-                { value: 'all', label: 'All Operations' },
-                { value: 'import', label: 'Import' },
-                { value: 'export', label: 'Export' },
-              ],
-            },
-          ]
-        : []),
+      ...(typeFilter ? [choiceFilter('type', 'Operation', 'All Operations', DATA_JOB_TYPES, humanize)] : []),
       choiceFilter('entity', 'Type', 'All Types', entityOptions, entityLabel),
       choiceFilter('status', 'Status', 'All Statuses', DATA_JOB_STATUSES, DATA_JOB_STATUS_LABELS),
     ],

@@ -18,6 +18,8 @@ import {
   PersonNameFields,
   PhoneAndSpecialization,
   Select,
+  staffPersonBody,
+  staffPersonDefaults,
 } from '@/components';
 import { applyServerErrors, fieldNamed, formError } from '@/lib/forms';
 import { useDialogForm } from '@/lib/dialogForm';
@@ -65,12 +67,7 @@ const FIELD_NAMES = [
 
 function defaults(d: Doctor | null): DefaultValues<FormIn> {
   return {
-    title: d?.title ?? '',
-    first_name: d?.first_name ?? '',
-    last_name: d?.last_name ?? '',
-    email: d?.email ?? '',
-    phone: d?.phone ?? '',
-    specialization: d?.specialization ?? '',
+    ...staffPersonDefaults(d),
     qualification: d?.qualification ?? '',
     experience_years: d?.experience_years === null || d === null ? '' : String(d.experience_years),
     consultation_fee: d ? String(d.consultation_fee) : '0',
@@ -106,12 +103,8 @@ export function DoctorFormDialog({ open, onOpenChange, doctor }: DoctorFormDialo
 
   const onSubmit = form.handleSubmit((v) => {
     const fields = {
-      title: v.title ?? null,
-      first_name: v.first_name,
-      last_name: v.last_name,
+      ...staffPersonBody(v),
       email: v.email ?? null,
-      phone: v.phone ?? null,
-      specialization: v.specialization ?? null,
       qualification: v.qualification ?? null,
       experience_years: v.experience_years ?? null,
       consultation_fee: v.consultation_fee ?? 0,

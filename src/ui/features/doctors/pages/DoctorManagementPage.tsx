@@ -29,7 +29,7 @@ import { useScreen } from '@/lib/screens';
 import { formatCount } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
-import { choiceOptions, usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceFilter, choiceOptions, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useDeleteDoctorMutation, useDoctorPage, useDoctorStatusMutation, useDoctorSummary } from '../api';
 import { DoctorFormDialog } from '../components/DoctorFormDialog';
 import { DoctorAnalyticsPanels } from '../components/DoctorAnalyticsPanels';
@@ -120,14 +120,16 @@ export default function DoctorManagementPage() {
 
   const filters: ListFilter[] = useMemo(
     () => [
+      // The specializations in use come with the figures: one in the URL is kept until they do.
       {
-        key: 'specialization',
-        label: 'Specialization',
+        ...choiceFilter(
+          'specialization',
+          'Specialization',
+          'All Specializations',
+          summary.data?.specializations.map((s) => s.specialization) ?? [],
+          (s) => s,
+        ),
         open: true,
-        options: [
-          { value: 'all', label: 'All Specializations' },
-          ...(summary.data?.specializations ?? []).map((s) => ({ value: s.specialization, label: s.specialization })),
-        ],
       },
       { key: 'status', label: 'Status', options: STATUS_OPTIONS },
     ],

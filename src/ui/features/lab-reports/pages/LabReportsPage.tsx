@@ -12,12 +12,14 @@ import {
   Badge,
   buttonClass,
   Card,
-  DateRangeFields,
   DateText,
+  LIST_DATE_RANGE,
+  LIST_DATE_RANGE_KEYS,
+  ListDateRangeFields,
+  listDateRange,
   ListTable,
   LoadingState,
   PageHeader,
-  rangeIsBackwards,
   SummaryCards,
   type BadgeTone,
   type Column,
@@ -37,8 +39,6 @@ const ReportAnalytics = lazy(() => import('../components/ReportAnalytics'));
 const FILTERS: ListFilter[] = [
   choiceFilter('status', 'Status', 'All Status', LAB_REPORT_STATUSES, LAB_REPORT_STATUS_LABELS),
 ];
-const EXTRA = { from: '', to: '' };
-const EXTRA_FILTERS = ['from', 'to'];
 
 export const STATUS_TONE: Record<LabReport['status'], BadgeTone> = {
   completed: 'green',
@@ -47,6 +47,19 @@ export const STATUS_TONE: Record<LabReport['status'], BadgeTone> = {
   draft: 'grey',
   cancelled: 'red',
 };
+
+/** Who generated or reviewed a report and when, or "Not yet". */
+function DoneBy({ by, at }: { by: string | null; at: string | null }) {
+  if (!at) return <span className="text-slate-500">Not yet</span>;
+  return (
+    <span className="text-[13px]">
+      {by ?? '—'}
+      <span className="block text-slate-600">
+        <DateText value={at} withTime />
+      </span>
+    </span>
+  );
+}
 
 /** Lab Reports (spec 001, static there): the real register of patient lab reports and its figures. */
 export default function LabReportsPage() {
@@ -57,15 +70,20 @@ export default function LabReportsPage() {
     filters: FILTERS,
     pageSizes: [10, 25, 50, 100],
     defaultLimit: 25,
-    extra: EXTRA,
-    extraFilters: EXTRA_FILTERS,
+    extra: LIST_DATE_RANGE,
+    extraFilters: LIST_DATE_RANGE_KEYS,
   });
-  const from = String(list.state.from);
-  const to = String(list.state.to);
-  const badRange = rangeIsBackwards(from, to);
+  const range = listDateRange(list);
   const reports = useLabReports(
-    { search: list.search, status: list.values.status!, from, to, page: list.page, limit: list.limit },
-    !badRange,
+    {
+      search: list.search,
+      status: list.values.status!,
+      from: range.from,
+      to: range.to,
+      page: list.page,
+      limit: list.limit,
+    },
+    !range.backwards,
   );
   const summary = useLabReportSummary();
   const s = summary.data;
@@ -139,33 +157,13 @@ export default function LabReportsPage() {
       key: 'generated',
       header: 'Generated',
       hideOnMobile: true,
-      cell: (r) =>
-        r.generated_at ? (
-          <span className="text-[13px]">
-            {r.generated_by ?? '—'}
-            <span className="block text-slate-600">
-              <DateText value={r.generated_at} withTime />
-            </span>
-          </span>
-        ) : (
-          <span className="text-slate-500">Not yet</span>
-        ),
+      cell: (r) => <DoneBy by={r.generated_by} at={r.generated_at} />,
     },
     {
       key: 'reviewed',
       header: 'Reviewed',
       hideOnMobile: true,
-      cell: (r) =>
-        r.reviewed_at ? (
-          <span className="text-[13px]">
-            {r.reviewed_by ?? '—'}
-            <span className="block text-slate-600">
-              <DateText value={r.reviewed_at} withTime />
-            </span>
-          </span>
-        ) : (
-          <span className="text-slate-500">Not yet</span>
-        ),
+      cell: (r) => <DoneBy by={r.reviewed_by} at={r.reviewed_at} />,
     },
   ];
 
@@ -232,7 +230,7 @@ export default function LabReportsPage() {
               hidden: (r) => r.result_count === 0,
             },
           ]}
-          invalid={badRange ? 'The From date is after the To date.' : undefined}
+          invalid={range.invalid}
           errorTitle="Error Loading Lab Reports"
           empty={{
             title: 'No lab reports found',
@@ -241,7 +239,7 @@ export default function LabReportsPage() {
           }}
           filterRows={
             <div className="grid grid-cols-2 gap-3 sm:flex sm:flex-wrap sm:items-start">
-              <DateRangeFields from={from} to={to} onChange={(range) => list.setState({ ...range, page: 1 })} />
+              <ListDateRangeFields list={list} />
             </div>
           }
         />

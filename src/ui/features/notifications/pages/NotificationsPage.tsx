@@ -15,7 +15,7 @@ import {
 import { useScreen } from '@/lib/screens';
 import { formatCount, humanize } from '@/lib/format';
 import { cn } from '@/lib/cn';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { NOTIFICATION_PRIORITIES, NOTIFICATION_TYPES } from '@shared/schemas/notifications';
 import {
   useMarkAllReadMutation,
@@ -28,31 +28,9 @@ import {
 const PAGE_SIZES = [10, 20, 50, 100];
 
 const FILTERS: ListFilter[] = [
-  {
-    key: 'read',
-    label: 'Status',
-    options: [
-      { value: 'all', label: 'All Status' },
-      { value: 'false', label: 'Unread' },
-      { value: 'true', label: 'Read' },
-    ],
-  },
-  {
-    key: 'type',
-    label: 'Type',
-    options: [
-      { value: 'all', label: 'All Types' },
-      ...NOTIFICATION_TYPES.map((t) => ({ value: t, label: humanize(t) })),
-    ],
-  },
-  {
-    key: 'priority',
-    label: 'Priority',
-    options: [
-      { value: 'all', label: 'All Priorities' },
-      ...NOTIFICATION_PRIORITIES.map((p) => ({ value: p, label: humanize(p) })),
-    ],
-  },
+  choiceFilter('read', 'Status', 'All Status', ['false', 'true'], { false: 'Unread', true: 'Read' }),
+  choiceFilter('type', 'Type', 'All Types', NOTIFICATION_TYPES, humanize),
+  choiceFilter('priority', 'Priority', 'All Priorities', NOTIFICATION_PRIORITIES, humanize),
 ];
 
 /** Red for high as everywhere; medium amber; low grey. */

@@ -8,12 +8,14 @@ import {
   Button,
   Card,
   clearFiltersEmpty,
-  DateRangeFields,
+  LIST_DATE_RANGE,
+  LIST_DATE_RANGE_KEYS,
+  ListDateRangeFields,
+  listDateRange,
   DateText,
   ListTable,
   Money,
   PageHeader,
-  rangeIsBackwards,
   SummaryCards,
   type Column,
   type RowAction,
@@ -42,8 +44,6 @@ const FILTERS: ListFilter[] = [
     ],
   },
 ];
-const EXTRA = { from: '', to: '' };
-const EXTRA_FILTERS = ['from', 'to'] as const;
 
 function PaymentStatus({ p }: { p: LedgerEntry }) {
   return (
@@ -123,26 +123,24 @@ export default function PaymentsPage() {
     filters: FILTERS,
     pageSizes: [25, 50, 100],
     defaultLimit: 25,
-    extra: EXTRA,
-    extraFilters: EXTRA_FILTERS,
+    extra: LIST_DATE_RANGE,
+    extraFilters: LIST_DATE_RANGE_KEYS,
   });
-  const from = String(list.state.from);
-  const to = String(list.state.to);
-  const badRange = rangeIsBackwards(from, to);
+  const range = listDateRange(list);
   const page = usePaymentPage(
     {
       search: list.search || undefined,
       ...list.apiFilters,
-      from: from || undefined,
-      to: to || undefined,
+      from: range.from || undefined,
+      to: range.to || undefined,
       page: list.page,
       limit: list.limit,
     } as Partial<LedgerListQuery>,
-    !badRange,
+    !range.backwards,
   );
   const [recording, setRecording] = useState(false);
   const [open, setOpen] = useState<LedgerEntry | null>(null);
-  const s = badRange ? undefined : page.data?.summary;
+  const s = range.backwards ? undefined : page.data?.summary;
 
   const cards = [
     {
@@ -186,8 +184,8 @@ export default function PaymentsPage() {
       <PageHeader title={screen.title} subtitle={screen.subtitle} actions={addButton} />
       <SummaryCards
         label="Payment totals"
-        loading={page.isPending && !badRange}
-        error={badRange ? null : page.error}
+        loading={page.isPending && !range.backwards}
+        error={range.backwards ? null : page.error}
         cards={cards}
       />
       <Card className="min-w-0">
@@ -201,12 +199,12 @@ export default function PaymentsPage() {
           columns={columns}
           getRowId={(p) => p.id}
           errorTitle="Error Loading Payments"
-          invalid={badRange ? 'The From date is after the To date.' : undefined}
+          invalid={range.invalid}
           onRowClick={setOpen}
           rowActions={actions}
           filterRows={
             <div className="grid grid-cols-2 gap-3 sm:flex sm:items-start">
-              <DateRangeFields from={from} to={to} onChange={(range) => list.setState({ ...range, page: 1 })} />
+              <ListDateRangeFields list={list} />
             </div>
           }
           empty={{

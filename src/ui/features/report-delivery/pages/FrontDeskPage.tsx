@@ -9,6 +9,7 @@ import {
   FormField,
   PageHeader,
   Select,
+  queryState,
   type BadgeTone,
   type Column,
   type RowAction,
@@ -155,10 +156,8 @@ export default function FrontDeskPage() {
           columns={columns}
           rows={desk.data?.reports}
           getRowId={(r) => r.sample_id}
-          loading={desk.isPending}
-          error={desk.error}
+          {...queryState(desk)}
           errorTitle="Could not load the reports"
-          onRetry={() => void desk.refetch()}
           rowActions={actions}
           empty={{
             title:

@@ -18,7 +18,7 @@ import {
   deleteMessage,
   LinkButton,
   PageHeader,
-  RequirePermission,
+  RequireScreenPermission,
   type RowAction,
 } from '@/components';
 import { useScreen } from '@/lib/screens';
@@ -56,19 +56,16 @@ type Dialogs =
   | { type: 'edit'; result: TestResult }
   | { type: 'delete'; result: TestResult };
 
-const SUBTITLE = 'Enter, verify and print test results';
-
 /** Result Entry (spec 001): the results list with the worklist of tests awaiting a result, and real entry. */
 export default function ResultEntryPage() {
-  const screen = useScreen();
   const me = useCurrentUser();
   return (
-    <RequirePermission permission="view_results" what="test results" title={screen.title} subtitle={SUBTITLE}>
+    <RequireScreenPermission permission="view_results" what="test results">
       <ResultEntry
         canEnter={me.permissions.includes('update_results')}
         canVerify={me.permissions.includes('verify_results')}
       />
-    </RequirePermission>
+    </RequireScreenPermission>
   );
 }
 
@@ -118,7 +115,7 @@ function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: bo
     <>
       <PageHeader
         title={screen.title}
-        subtitle={SUBTITLE}
+        subtitle={screen.subtitle}
         actions={
           canEnter && (
             <>

@@ -9,7 +9,7 @@ import {
   ConfirmDialog,
   DateText,
   PageHeader,
-  RequirePermission,
+  RequireScreenPermission,
   type Column,
   type RowAction,
 } from '@/components';
@@ -17,8 +17,9 @@ import { useLatestDecisions } from '../decisionsApi';
 import { AutoverifyNote } from '../components/AutoverifyNote';
 import { useScreen } from '@/lib/screens';
 import { useCurrentUser } from '@/lib/session';
-import type { ListFilter } from '@/lib/usePagedList';
-import { formatCount } from '@/lib/format';
+import { choiceFilter, type ListFilter } from '@/lib/usePagedList';
+import { SAMPLE_PRIORITIES } from '@shared/samples';
+import { formatCount, humanize } from '@/lib/format';
 import { exportUrl, useBulkVerifyMutation, useResults } from '../api';
 import { PatientCell, PriorityBadge, ValidationBadge, ValidationFlags, ValueCell } from '../components/cells';
 import { ResultSummaryCards, ResultsTable } from '../components/ResultsQueue';
@@ -46,17 +47,7 @@ const FILTERS: ListFilter[] = [
       { value: 'rejected', label: 'Rejected' },
     ],
   },
-  {
-    key: 'priority',
-    label: 'Priority',
-    options: [
-      { value: 'all', label: 'All Priority' },
-      { value: 'urgent', label: 'Urgent' },
-      { value: 'high', label: 'High' },
-      { value: 'normal', label: 'Normal' },
-      { value: 'low', label: 'Low' },
-    ],
-  },
+  choiceFilter('priority', 'Priority', 'All Priority', SAMPLE_PRIORITIES, humanize),
   {
     key: 'call',
     label: 'Critical calls',
@@ -67,8 +58,6 @@ const FILTERS: ListFilter[] = [
     ],
   },
 ];
-const SUBTITLE = 'Review entered results, validate or reject them, and watch critical values';
-
 const selectable = (r: TestResult) => r.id !== null && r.status === 'completed';
 /**
  * Bulk Validate takes only results this user may verify (the server's can_verify: not their own
@@ -83,15 +72,14 @@ const ownLookWords = (r: TestResult) => [
 ];
 /** Result Validation (spec 001, static there): the real validation queue over entered results. */
 export default function ResultValidationPage() {
-  const screen = useScreen();
   const me = useCurrentUser();
   return (
-    <RequirePermission permission="view_results" what="the validation queue" title={screen.title} subtitle={SUBTITLE}>
+    <RequireScreenPermission permission="view_results" what="the validation queue">
       <ResultValidation
         canVerify={me.permissions.includes('verify_results')}
         canExport={me.permissions.includes('export_data')}
       />
-    </RequirePermission>
+    </RequireScreenPermission>
   );
 }
 
@@ -288,7 +276,7 @@ function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExp
     <>
       <PageHeader
         title={screen.title}
-        subtitle={SUBTITLE}
+        subtitle={screen.subtitle}
         actions={
           <>
             {canExport && (

@@ -3,7 +3,7 @@ import { useWatch, type UseFormReturn } from 'react-hook-form';
 import { Database, Eye, EyeOff, PlugZap } from 'lucide-react';
 import { CURRENCIES, DATE_FORMATS, TIMEZONES } from '@shared/constants';
 import { DEFAULT_PASSWORD_POLICY, PASSWORD_RULE_TEXT } from '@shared/password-policy';
-import { Badge, Button, FormField, Input, PasswordRules, Select, Switch, Textarea } from '@/components';
+import { Badge, Button, FormField, Input, PasswordRules, RadioCard, Select, Switch, Textarea } from '@/components';
 import type { WizardValues } from '../steps';
 
 type Form = { form: UseFormReturn<WizardValues> };
@@ -135,15 +135,13 @@ export function DatabaseStep({
   }
   const postgres = v.databaseType === 'postgresql';
   const choice = (id: 'sqlite' | 'postgresql', label: string, note: string) => (
-    <label
-      className={`flex cursor-pointer items-start gap-3 rounded-md border px-3 py-2.5 ${v.databaseType === id ? 'border-primary-300 bg-primary-50' : 'border-slate-200 bg-white hover:bg-slate-50'}`}
-    >
-      <input type="radio" value={id} className="mt-0.5 size-4 accent-primary-600" {...form.register('databaseType')} />
-      <span className="min-w-0">
-        <span className="block text-sm font-medium text-slate-900">{label}</span>
-        <span className="block text-[13px] text-slate-600">{note}</span>
-      </span>
-    </label>
+    <RadioCard
+      value={id}
+      selected={v.databaseType === id}
+      label={label}
+      note={note}
+      {...form.register('databaseType')}
+    />
   );
   return (
     <div className="grid gap-4">

@@ -11,6 +11,7 @@ import {
   DateText,
   Pagination,
   Select,
+  queryState,
   type Column,
   type RowAction,
 } from '@/components';
@@ -86,10 +87,8 @@ function ActiveSessions() {
         columns={sessionColumns}
         rows={sessions.data}
         getRowId={(s) => s.id}
-        loading={sessions.isPending}
-        error={sessions.error}
+        {...queryState(sessions)}
         errorTitle="Could not load the sessions"
-        onRetry={() => void sessions.refetch()}
         rowActions={actions}
         empty={{ title: 'Nobody is signed in', hint: 'Sessions appear here when staff sign in.' }}
       />
@@ -173,10 +172,8 @@ function SignInHistory() {
         columns={signInColumns}
         rows={data?.events}
         getRowId={(e) => e.id}
-        loading={history.isPending}
-        error={history.error}
+        {...queryState(history)}
         errorTitle="Could not load the sign-ins"
-        onRetry={() => void history.refetch()}
         empty={{
           title: 'No sign-ins found',
           hint: query.status ? 'Try the other filter.' : 'Sign-ins appear here as staff sign in.',

@@ -14,7 +14,10 @@ import {
   NewPasswordFields,
   PersonNameFields,
   PhoneAndSpecialization,
+  RadioCard,
   Select,
+  staffPersonBody,
+  staffPersonDefaults,
 } from '@/components';
 import { InvitationLinkDialog } from '@/components/InvitationLinkDialog';
 import type { IssuedInvitation } from '@shared/schemas/tenants';
@@ -99,14 +102,9 @@ const FIELD_NAMES = [
 
 function defaults(user: User | null): DefaultValues<FormIn> {
   return {
-    title: user?.title ?? '',
-    first_name: user?.first_name ?? '',
-    last_name: user?.last_name ?? '',
-    email: user?.email ?? '',
+    ...staffPersonDefaults(user),
     role: user?.role,
     department: user?.department ?? '',
-    phone: user?.phone ?? '',
-    specialization: user?.specialization ?? '',
     consultation_fee: user ? String(user.consultation_fee) : '0',
     centre_id: user?.centre_id ? String(user.centre_id) : '',
     how: 'password',
@@ -166,14 +164,10 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
 
   const onSubmit = form.handleSubmit((v) => {
     const fields = {
-      title: v.title ?? null,
-      first_name: v.first_name,
-      last_name: v.last_name,
+      ...staffPersonBody(v),
       email: v.email,
       role: v.role,
       department: v.department ?? null,
-      phone: v.phone ?? null,
-      specialization: v.specialization ?? null,
       ...(hasConsultationFee(v.role) && v.consultation_fee !== undefined
         ? { consultation_fee: v.consultation_fee }
         : {}),
@@ -206,15 +200,7 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
   }
   const invites = mode === 'create' && how === 'invite';
   const choice = (value: 'password' | 'invite', label: string, note: string) => (
-    <label
-      className={`flex cursor-pointer items-start gap-3 rounded-md border px-3 py-2.5 ${how === value ? 'border-primary-300 bg-primary-50' : 'border-slate-200 bg-white hover:bg-slate-50'}`}
-    >
-      <input type="radio" value={value} className="mt-0.5 size-4 accent-primary-600" {...form.register('how')} />
-      <span className="min-w-0">
-        <span className="block text-sm font-medium text-slate-900">{label}</span>
-        <span className="block text-[13px] text-slate-600">{note}</span>
-      </span>
-    </label>
+    <RadioCard value={value} selected={how === value} label={label} note={note} {...form.register('how')} />
   );
   return (
     <FormDialog

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { KeyRound, LockOpen, Pencil, RotateCcw, ShieldCheck, ShieldOff, UserMinus, UserPlus } from 'lucide-react';
+import { KeyRound, LockOpen, Pencil, RotateCcw, ShieldCheck, UserMinus, UserPlus } from 'lucide-react';
 import type { User } from '@shared/schemas/users';
 import {
   Badge,
@@ -9,25 +9,21 @@ import {
   ConfirmDialog,
   FilteredTable,
   PageHeader,
-  RequirePermission,
+  RequireScreenPermission,
+  queryState,
   type Column,
   type RowAction,
 } from '@/components';
 import { useScreen } from '@/lib/screens';
 import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { fullName, useCurrentUser } from '@/lib/session';
-import {
-  useDeactivateUserMutation,
-  useReactivateUserMutation,
-  useUnlockSignInMutation,
-  useUnsuspendUserMutation,
-  useUsers,
-} from '../api';
-import { can, isRole, mayManage, ROLE_FILTER_OPTIONS, roleLabel } from '@/lib/roles';
+import { useDeactivateUserMutation, useReactivateUserMutation, useUnlockSignInMutation, useUsers } from '../api';
+import { can, isRole, mayManage, ROLE_FILTER_OPTIONS } from '@/lib/roles';
+import { EmailUnderName, emailColumn, phoneColumn, roleColumn } from '../components/userColumns';
 import { UserFormDialog } from '../components/UserFormDialog';
 import { ResetPasswordDialog } from '../components/ResetPasswordDialog';
 import { TwoFactorDialog } from '../components/TwoFactorDialog';
-import { SuspendDialog } from '../components/SuspendDialog';
+import { useSuspendActions } from '../components/SuspendDialog';
 
 const columns: Column<User>[] = [
   {
@@ -39,21 +35,15 @@ const columns: Column<User>[] = [
           <span className="font-medium text-slate-900">{fullName(u)}</span>
           {u.status !== 'active' && <Badge status={u.status} />}
         </span>
-        {/* Phones have no room for an email column: show it under the name. */}
-        <span className="block text-[13px] break-all text-slate-600 md:hidden">{u.email}</span>
+        <EmailUnderName user={u} />
       </>
     ),
   },
-  { key: 'email', header: 'Email', cell: (u) => <span className="break-all">{u.email}</span>, hideOnMobile: true },
-  { key: 'role', header: 'Role', cell: (u) => <Badge tone="blue">{roleLabel(u.role)}</Badge> },
+  emailColumn,
+  roleColumn,
   { key: 'department', header: 'Department', cell: (u) => u.department ?? '—', hideOnMobile: true },
   { key: 'specialization', header: 'Specialization', cell: (u) => u.specialization ?? '—', hideOnMobile: true },
-  {
-    key: 'phone',
-    header: 'Phone',
-    cell: (u) => <span className="whitespace-nowrap">{u.phone ?? '—'}</span>,
-    hideOnMobile: true,
-  },
+  phoneColumn,
 ];
 
 /** Spec 2.17: search, role filter, the users table, add / edit / deactivate / reactivate / reset password. */
@@ -62,11 +52,10 @@ const EXTRA = { inactive: '' };
 const EXTRA_FILTERS = ['inactive'];
 
 export default function UserManagementPage() {
-  const screen = useScreen();
   return (
-    <RequirePermission permission="view_users" what="staff accounts" title={screen.title} subtitle={screen.subtitle}>
+    <RequireScreenPermission permission="view_users" what="staff accounts">
       <UserManagement />
-    </RequirePermission>
+    </RequireScreenPermission>
   );
 }
 
@@ -94,10 +83,9 @@ function UserManagement() {
   const deactivate = useDeactivateUserMutation();
   const reactivate = useReactivateUserMutation();
   const unlock = useUnlockSignInMutation();
-  const unsuspend = useUnsuspendUserMutation();
-  const [suspending, setSuspending] = useState<User | null>(null);
 
   const manageable = (u: User) => canManage && mayManage(me, u);
+  const suspension = useSuspendActions(manageable);
   const actions: RowAction<User>[] = [
     {
       label: (u) => `Edit ${fullName(u)}`,
@@ -136,20 +124,8 @@ function UserManagement() {
       hidden: (u) => u.is_active || u.status === 'suspended' || !manageable(u),
       disabled: () => reactivate.isPending,
     },
-    {
-      label: (u) => `Lift suspension of ${fullName(u)}`,
-      icon: <ShieldCheck />,
-      onClick: (u) => unsuspend.mutate(u),
-      hidden: (u) => u.status !== 'suspended' || !manageable(u),
-      disabled: () => unsuspend.isPending,
-    },
-    {
-      label: (u) => `Suspend ${fullName(u)}`,
-      icon: <ShieldOff />,
-      destructive: true,
-      onClick: setSuspending,
-      hidden: (u) => u.status === 'suspended' || u.role === 'superadmin' || u.id === me.id || !manageable(u),
-    },
+    suspension.lift,
+    suspension.suspend,
     {
       label: (u) => `Deactivate ${fullName(u)}`,
       icon: <UserMinus />,
@@ -188,9 +164,7 @@ function UserManagement() {
         <FilteredTable
           list={list}
           rows={users.data}
-          loading={users.isPending}
-          error={users.error}
-          onRetry={() => void users.refetch()}
+          {...queryState(users)}
           columns={columns}
           getRowId={(u) => u.id}
           caption="Users"
@@ -228,7 +202,7 @@ function UserManagement() {
       <UserFormDialog open={formOpen} onOpenChange={setFormOpen} user={formUser} />
       <ResetPasswordDialog user={resetUser} onClose={() => setResetUser(null)} />
       <TwoFactorDialog user={twoFactorUser} onClose={() => setTwoFactorUser(null)} />
-      <SuspendDialog user={suspending} onClose={() => setSuspending(null)} />
+      {suspension.dialog}
       <ConfirmDialog
         open={deactivating !== null}
         onOpenChange={(o) => !o && setDeactivating(null)}

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Link2, Link2Off, ShieldCheck, ShieldOff, Stethoscope, UserCheck, UserPlus, UserX, Users } from 'lucide-react';
+import { Link2, Link2Off, Stethoscope, UserCheck, UserPlus, UserX, Users } from 'lucide-react';
 import { USER_STATUSES, type User, type UserStatus } from '@shared/schemas/users';
 import type { IssuedInvitation } from '@shared/schemas/tenants';
 import {
@@ -10,8 +10,9 @@ import {
   DateText,
   FilteredTable,
   PageHeader,
-  RequirePermission,
+  RequireScreenPermission,
   SummaryCards,
+  queryState,
   type Column,
   type RowAction,
 } from '@/components';
@@ -21,13 +22,7 @@ import { useScreen } from '@/lib/screens';
 import { choiceOptions, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { formatCount, humanize } from '@/lib/format';
 import { fullName, useCurrentUser } from '@/lib/session';
-import {
-  useOpenInvitations,
-  useReissueInvitationMutation,
-  useUnsuspendUserMutation,
-  useUsers,
-  useWithdrawInvitationMutation,
-} from '../api';
+import { useOpenInvitations, useReissueInvitationMutation, useUsers, useWithdrawInvitationMutation } from '../api';
 import { can, isRole, mayManage, ROLE_FILTER_OPTIONS, roleLabel } from '@/lib/roles';
 import { UserFormDialog } from '../components/UserFormDialog';
 import { PermissionManager } from '../components/PermissionManager';
@@ -35,7 +30,8 @@ import { RecentUserActivity } from '../components/RecentUserActivity';
 import { ActivityMonitor } from '../components/ActivityMonitor';
 import { UserManagementSettings } from '../components/UserManagementSettings';
 import { BulkOperationsBar } from '../components/BulkOperationsBar';
-import { SuspendDialog } from '../components/SuspendDialog';
+import { useSuspendActions } from '../components/SuspendDialog';
+import { EmailUnderName, emailColumn, phoneColumn, roleColumn } from '../components/userColumns';
 
 const STATUS_OPTIONS = choiceOptions('All Statuses', USER_STATUSES, humanize);
 
@@ -55,22 +51,17 @@ const columns: Column<User>[] = [
     cell: (u) => (
       <>
         <span className="block font-medium text-slate-900">{fullName(u)}</span>
-        {/* Phones have no room for email and role columns: show them under the name. */}
-        <span className="block text-[13px] break-all text-slate-600 md:hidden">{u.email}</span>
+        {/* Phones have no room for the role column either: the role goes under the name too. */}
+        <EmailUnderName user={u} />
         <Badge tone="blue" className="mt-1 md:hidden">
           {roleLabel(u.role)}
         </Badge>
       </>
     ),
   },
-  { key: 'email', header: 'Email', cell: (u) => <span className="break-all">{u.email}</span>, hideOnMobile: true },
-  {
-    key: 'phone',
-    header: 'Phone',
-    cell: (u) => <span className="whitespace-nowrap">{u.phone ?? '—'}</span>,
-    hideOnMobile: true,
-  },
-  { key: 'role', header: 'Role', cell: (u) => <Badge tone="blue">{roleLabel(u.role)}</Badge>, hideOnMobile: true },
+  emailColumn,
+  phoneColumn,
+  { ...roleColumn, hideOnMobile: true },
   {
     key: 'status',
     header: 'Status',
@@ -98,11 +89,10 @@ const EXTRA = { tab: 'users' };
 
 /** The spec's Users screen, made real: figures, table, activity, permissions and the tools, all from the server. */
 export default function UsersPage() {
-  const screen = useScreen();
   return (
-    <RequirePermission permission="view_users" what="staff accounts" title={screen.title} subtitle={screen.subtitle}>
+    <RequireScreenPermission permission="view_users" what="staff accounts">
       <UsersScreen />
-    </RequirePermission>
+    </RequireScreenPermission>
   );
 }
 
@@ -205,8 +195,6 @@ function UsersTab({ list, everyone }: { list: ReturnType<typeof usePagedList>; e
   const listed = useUsers({ search: list.search, role, status });
   const canManage = can(me, 'manage_users');
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
-  const [suspending, setSuspending] = useState<User | null>(null);
-  const unsuspend = useUnsuspendUserMutation();
   // Invited accounts (status pending): a new link, or withdraw the one sent.
   const openInvitations = useOpenInvitations();
   const invitations = useMemo(
@@ -222,6 +210,7 @@ function UsersTab({ list, everyone }: { list: ReturnType<typeof usePagedList>; e
 
   // Yourself and users ranked above you cannot be changed: the server would refuse them.
   const selectable = (u: User) => canManage && u.id !== me.id && mayManage(me, u) && u.role !== 'superadmin';
+  const suspension = useSuspendActions((u) => canManage && mayManage(me, u));
   const rows = listed.data;
   const choosable = rows?.filter(selectable) ?? [];
   const chosenRows = rows?.filter((u) => selected.has(u.id)) ?? [];
@@ -259,20 +248,8 @@ function UsersTab({ list, everyone }: { list: ReturnType<typeof usePagedList>; e
   };
 
   const actions: RowAction<User>[] = [
-    {
-      label: (u) => `Suspend ${fullName(u)}`,
-      icon: <ShieldOff />,
-      destructive: true,
-      onClick: setSuspending,
-      hidden: (u) => u.status === 'suspended' || !selectable(u),
-    },
-    {
-      label: (u) => `Lift suspension of ${fullName(u)}`,
-      icon: <ShieldCheck />,
-      onClick: (u) => unsuspend.mutate(u),
-      hidden: (u) => u.status !== 'suspended' || !selectable(u),
-      disabled: () => unsuspend.isPending,
-    },
+    suspension.suspend,
+    suspension.lift,
     {
       label: (u) => `New invitation link for ${fullName(u)}`,
       icon: <Link2 />,
@@ -297,9 +274,7 @@ function UsersTab({ list, everyone }: { list: ReturnType<typeof usePagedList>; e
           list={list}
           rows={rows}
           totalCount={everyone?.length}
-          loading={listed.isPending}
-          error={listed.error}
-          onRetry={() => void listed.refetch()}
+          {...queryState(listed)}
           columns={canManage ? [selectColumn, ...columns] : columns}
           getRowId={(u) => u.id}
           caption="Users"
@@ -317,7 +292,7 @@ function UsersTab({ list, everyone }: { list: ReturnType<typeof usePagedList>; e
           <RecentUserActivity nameOf={(id) => (id ? (names.get(id) ?? null) : null)} />
         </div>
       )}
-      <SuspendDialog user={suspending} onClose={() => setSuspending(null)} />
+      {suspension.dialog}
       <InvitationLinkDialog
         invitation={link}
         title={link ? `New invitation link: ${link.email}` : 'New invitation link'}

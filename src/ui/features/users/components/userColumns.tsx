@@ -1,0 +1,29 @@
+import type { User } from '@shared/schemas/users';
+import { Badge, type Column } from '@/components';
+import { roleLabel } from '@/lib/roles';
+
+/** The columns both staff lists show the same way (Users and User Management). */
+export const emailColumn: Column<User> = {
+  key: 'email',
+  header: 'Email',
+  cell: (u) => <span className="break-all">{u.email}</span>,
+  hideOnMobile: true,
+};
+
+export const phoneColumn: Column<User> = {
+  key: 'phone',
+  header: 'Phone',
+  cell: (u) => <span className="whitespace-nowrap">{u.phone ?? '—'}</span>,
+  hideOnMobile: true,
+};
+
+export const roleColumn: Column<User> = {
+  key: 'role',
+  header: 'Role',
+  cell: (u) => <Badge tone="blue">{roleLabel(u.role)}</Badge>,
+};
+
+/** Phones have no room for an email column: the name cell shows it under the name. */
+export function EmailUnderName({ user }: { user: User }) {
+  return <span className="block text-[13px] break-all text-slate-600 md:hidden">{user.email}</span>;
+}
