@@ -4,6 +4,7 @@ import type { Db } from '../db/connection.js';
 import type { CatalogueListQuery, CatalogueRef } from '../../shared/schemas/catalogue.js';
 import { ConflictError, ValidationError } from '../errors.js';
 import { catalogueMatches, searchAlternatives, type Searchable } from '../../shared/catalogueSearch.js';
+import { labRows } from '../db/joins.js';
 
 /**
  * SQL of the catalogue's three item kinds (tests, profiles, packages): their tables share the
@@ -157,10 +158,7 @@ export async function insertPriceChange(trx: Db, values: Insertable<PriceHistory
 
 /** An item's price changes, newest first. */
 export function priceChangesOf(db: Db, organizationId: number, itemType: string, itemId: number) {
-  return db
-    .selectFrom('price_history')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
+  return labRows(db, 'price_history', organizationId)
     .where('item_type', '=', itemType)
     .where('item_id', '=', itemId)
     .orderBy('id', 'desc')

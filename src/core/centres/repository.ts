@@ -7,6 +7,7 @@ import type {
   CentreShareRulesTable,
   CentresTable,
 } from './tables.js';
+import { labRows } from '../db/joins.js';
 
 /** Every query of collection centres, always filtered by the lab. */
 
@@ -197,10 +198,7 @@ export function insertShareRuleRow(trx: Db, values: Insertable<CentreShareRulesT
 }
 
 export function findShareRuleRow(db: Db, organizationId: number, centreId: number, id: number) {
-  return db
-    .selectFrom('centre_share_rules')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
+  return labRows(db, 'centre_share_rules', organizationId)
     .where('centre_id', '=', centreId)
     .where('id', '=', id)
     .executeTakeFirst();
@@ -266,10 +264,7 @@ export function insertApprovalRow(trx: Db, values: Insertable<CentreApprovalsTab
 }
 
 export function openApproval(db: Db, organizationId: number, centreId: number) {
-  return db
-    .selectFrom('centre_approvals')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
+  return labRows(db, 'centre_approvals', organizationId)
     .where('centre_id', '=', centreId)
     .where('used_at', 'is', null)
     .orderBy('id')
@@ -305,10 +300,7 @@ export function insertAllocationRow(trx: Db, values: Insertable<CentreReceiptAll
 }
 
 export function receiptRows(db: Db, organizationId: number, centreId: number) {
-  return db
-    .selectFrom('centre_receipts')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
+  return labRows(db, 'centre_receipts', organizationId)
     .where('centre_id', '=', centreId)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')

@@ -2,6 +2,7 @@ import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { InvoiceLinesTable, InvoicesTable } from './tables.js';
 import type { InvoiceListQuery } from '../../shared/schemas/invoices.js';
+import { labRows } from '../db/joins.js';
 
 /** Every query of invoices and the bills they take, always filtered by the lab. */
 
@@ -98,10 +99,7 @@ export async function deleteInvoiceRow(trx: Db, organizationId: number, id: numb
 
 /** The payer's bills of a period (lab-local bounds as UTC instants) not on any invoice yet, and not cancelled. */
 export function uninvoicedPayerBills(db: Db, organizationId: number, payerId: number, fromIso: string, toIso: string) {
-  return db
-    .selectFrom('bills')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
+  return labRows(db, 'bills', organizationId)
     .where('payer_id', '=', payerId)
     .where('cancelled_at', 'is', null)
     .where('invoice_id', 'is', null)
@@ -113,10 +111,7 @@ export function uninvoicedPayerBills(db: Db, organizationId: number, payerId: nu
 }
 
 export function billsOfInvoice(db: Db, organizationId: number, invoiceId: number) {
-  return db
-    .selectFrom('bills')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
+  return labRows(db, 'bills', organizationId)
     .where('invoice_id', '=', invoiceId)
     .orderBy('created_at')
     .orderBy('id')
@@ -124,12 +119,7 @@ export function billsOfInvoice(db: Db, organizationId: number, invoiceId: number
 }
 
 export function billForInvoice(db: Db, organizationId: number, billId: number) {
-  return db
-    .selectFrom('bills')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', billId)
-    .executeTakeFirst();
+  return labRows(db, 'bills', organizationId).where('id', '=', billId).executeTakeFirst();
 }
 
 export function itemsOfBills(db: Db, billIds: number[]) {

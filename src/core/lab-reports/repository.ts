@@ -1,7 +1,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
-import { samplesWithPatient } from '../db/joins.js';
+import { labRows, samplesWithPatient } from '../db/joins.js';
 import type { LabReportStatus } from '../../shared/schemas/lab-reports.js';
 import type { ReportSettingsTable, ReportTemplatesTable } from './tables.js';
 import { verifierName } from '../../shared/schemas/results.js';
@@ -326,12 +326,7 @@ export function templateRows(db: Db, organizationId: number) {
 }
 
 export function templateRow(db: Db, organizationId: number, department: string) {
-  return db
-    .selectFrom('report_templates')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('department', '=', department)
-    .executeTakeFirst();
+  return labRows(db, 'report_templates', organizationId).where('department', '=', department).executeTakeFirst();
 }
 
 export async function insertTemplateRow(db: Db, values: Insertable<ReportTemplatesTable>): Promise<void> {

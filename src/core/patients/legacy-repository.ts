@@ -1,6 +1,7 @@
 import type { Db } from '../db/connection.js';
 import { ConflictError } from '../errors.js';
 import type { PatientRow } from './repository.js';
+import { labRows } from '../db/joins.js';
 
 /**
  * A patient's number in the lab's earlier system (patients.legacy_id, one patient per number in a
@@ -15,10 +16,7 @@ export async function patientsByLegacyIds(
 ): Promise<Map<string, PatientRow>> {
   const out = new Map<string, PatientRow>();
   for (let i = 0; i < ids.length; i += 500) {
-    const rows = await db
-      .selectFrom('patients')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
+    const rows = await labRows(db, 'patients', organizationId)
       .where('legacy_id', 'in', ids.slice(i, i + 500))
       .execute();
     for (const r of rows) out.set(r.legacy_id!, r);

@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
+import { labRows } from '../db/joins.js';
 import type { PayerPricesTable, PayersTable } from './tables.js';
 import type { PayerListQuery } from '../../shared/schemas/payers.js';
 
@@ -132,10 +133,7 @@ export async function payerUsage(db: Db, organizationId: number, id: number): Pr
 const ITEM_TABLE = { test: 'tests', profile: 'test_profiles', package: 'test_packages' } as const;
 
 export async function payerPriceRows(db: Db, organizationId: number, payerId: number) {
-  const rows = await db
-    .selectFrom('payer_prices')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
+  const rows = await labRows(db, 'payer_prices', organizationId)
     .where('payer_id', '=', payerId)
     .orderBy('item_type')
     .orderBy('item_id')
@@ -160,10 +158,7 @@ export async function payerPriceRows(db: Db, organizationId: number, payerId: nu
 }
 
 export function findPayerPriceRow(db: Db, organizationId: number, payerId: number, id: number) {
-  return db
-    .selectFrom('payer_prices')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
+  return labRows(db, 'payer_prices', organizationId)
     .where('payer_id', '=', payerId)
     .where('id', '=', id)
     .executeTakeFirst();

@@ -2,6 +2,7 @@ import { sql, type Insertable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { ReportRunsTable } from './tables.js';
 import { isIsoDateText } from '../db/dialect.js';
+import { labRows } from '../db/joins.js';
 
 /**
  * The queries behind the built-in reports. Reports read across features (bills,
@@ -252,21 +253,11 @@ export async function runsOnDay(db: Db, organizationId: number, labDate: string)
 }
 
 export function listCustomRows(db: Db, organizationId: number) {
-  return db
-    .selectFrom('custom_reports')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .orderBy('name')
-    .execute();
+  return labRows(db, 'custom_reports', organizationId).orderBy('name').execute();
 }
 
 export function findCustomRow(db: Db, organizationId: number, id: number) {
-  return db
-    .selectFrom('custom_reports')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return labRows(db, 'custom_reports', organizationId).where('id', '=', id).executeTakeFirst();
 }
 
 export function insertCustomRow(

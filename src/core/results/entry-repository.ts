@@ -1,7 +1,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { CriticalCallsTable, ResultAmendmentsTable, TestResultsTable } from './tables.js';
-import { PATIENT_OF_SAMPLE, samplesWithPatient } from '../db/joins.js';
+import { labRows, PATIENT_OF_SAMPLE, samplesWithPatient } from '../db/joins.js';
 
 /**
  * SQL of result entry, calculation, verification, critical calls and sample completion (the list
@@ -78,12 +78,7 @@ export function patientForRange(db: Db, patientId: number) {
 }
 
 export function ownResultRow(db: Db, organizationId: number, id: number): Promise<ResultRow | undefined> {
-  return db
-    .selectFrom('test_results')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return labRows(db, 'test_results', organizationId).where('id', '=', id).executeTakeFirst();
 }
 
 export function resultOf(db: Db, sampleId: number, testId: number): Promise<ResultRow | undefined> {
