@@ -19,6 +19,27 @@ export function samplesWithPatient(db: Db, organizationId: number) {
     .where('s.organization_id', '=', organizationId);
 }
 
+/**
+ * A lab's test results, each joined to its sample and test (`r`, `s`, `t`): where the readers of
+ * results (entry, verification, the patient's history, reports, export) start.
+ */
+export function resultsWithSampleAndTest(db: Db, organizationId: number) {
+  return db
+    .selectFrom('test_results as r')
+    .innerJoin('samples as s', 's.id', 'r.sample_id')
+    .innerJoin('tests as t', 't.id', 'r.test_id')
+    .where('r.organization_id', '=', organizationId);
+}
+
+/** The same results with their patient (`p`) as well, for the lists that name whose result it is. */
+export function resultsWithPatient(db: Db, organizationId: number) {
+  return resultsWithSampleAndTest(db, organizationId).innerJoin('patients as p', 'p.id', 'r.patient_id');
+}
+
+/** A person's (a user's, a patient's) name as one text: null where the left join found no one. */
+export const fullName = (alias: string) =>
+  sql<string | null>`(${sql.ref(`${alias}.first_name`)} || ' ' || ${sql.ref(`${alias}.last_name`)})`;
+
 /** The patient's columns a sample's head shows (result entry, the report). */
 export const PATIENT_OF_SAMPLE = [
   'p.first_name',
