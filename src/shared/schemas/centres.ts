@@ -1,6 +1,13 @@
 import { z } from 'zod';
-import { isoDate, optionalText, requiredText, rupeeAmount, strictNumber } from './common.js';
-import { gstinField, payerFields, periodQuery, stateCodeField, statementEntrySchema } from './payers.js';
+import { optionalText, requiredText, rupeeAmount, strictNumber } from './common.js';
+import {
+  gstinField,
+  payerFields,
+  periodPdfQuery,
+  periodQuery,
+  stateCodeField,
+  statementEntrySchema,
+} from './payers.js';
 import { PAYMENT_METHODS } from '../billing.js';
 
 /**
@@ -208,13 +215,7 @@ export const AGEING_LABELS: Record<(typeof AGEING_BUCKETS)[number], string> = {
 };
 
 export const centreStatementQuery = periodQuery;
-export const centreStatementPdfQuery = z
-  .object({
-    from: isoDate('from'),
-    to: isoDate('to'),
-    download: z.enum(['0', '1'], { error: 'download must be 0 or 1' }).optional(),
-  })
-  .refine((q) => q.from <= q.to, { path: ['to'], message: 'to must be on or after from' });
+export const centreStatementPdfQuery = periodPdfQuery;
 
 export const centreStatementSchema = z.object({
   centre: centreSchema,

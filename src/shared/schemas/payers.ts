@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import {
+  downloadQuery,
   isoDate,
   optionalEmail,
   optionalPhone,
   optionalText,
   pagedShape,
+  pageQuery,
   requiredText,
   rupeeAmount,
   strictNumber,
@@ -115,11 +117,8 @@ export const payerSchema = z.object({
 });
 export type Payer = z.infer<typeof payerSchema>;
 
-export const payerListQuery = z.object({
-  page: strictNumber(z.number({ error: 'page must be a number' }).int().min(1, 'page must be 1 or more').default(1)),
-  limit: strictNumber(
-    z.number({ error: 'limit must be a number' }).int().min(1).max(200, 'limit must be at most 200').default(20),
-  ),
+export const payerListQuery = pageQuery.extend({
+  limit: pageQuery.shape.limit.default(20),
   search: z.string().trim().max(100, 'search must be at most 100 characters').optional(),
   type: z.preprocess(
     (v) => (v === '' || v === 'all' ? undefined : v),
@@ -178,16 +177,12 @@ export const payerPriceParams = z.object({
   priceId: strictNumber(z.number({ error: 'priceId must be a number' }).int().positive('priceId must be positive')),
 });
 
-export const periodQuery = z
-  .object({ from: isoDate('from'), to: isoDate('to') })
-  .refine((q) => q.from <= q.to, { path: ['to'], message: 'to must be on or after from' });
-export const periodPdfQuery = z
-  .object({
-    from: isoDate('from'),
-    to: isoDate('to'),
-    download: z.enum(['0', '1'], { error: 'download must be 0 or 1' }).optional(),
-  })
-  .refine((q) => q.from <= q.to, { path: ['to'], message: 'to must be on or after from' });
+const period = z.object({ from: isoDate('from'), to: isoDate('to') });
+const fromBeforeTo = (q: { from: string; to: string }) => q.from <= q.to;
+const toAfterFrom = { path: ['to'], message: 'to must be on or after from' };
+export const periodQuery = period.refine(fromBeforeTo, toAfterFrom);
+/** A period of a statement's PDF, which may ask for it as a download. */
+export const periodPdfQuery = period.extend(downloadQuery.shape).refine(fromBeforeTo, toAfterFrom);
 
 export const statementEntrySchema = z.object({
   date: z.string(),
