@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { optionalText, requiredText, rupeeAmount, strictNumber } from './common.js';
 import {
   gstinField,
+  gstinStateCheck,
   payerFields,
   periodPdfQuery,
   periodQuery,
@@ -64,10 +65,7 @@ export const centreCreateSchema = z
     share_percent: centreFields.share_percent.default(0),
     status: centreFields.status.default('active'),
   })
-  .refine((p) => !p.gstin || !p.state_code || p.gstin.slice(0, 2) === p.state_code, {
-    path: ['state_code'],
-    message: 'State must match the first two digits of the GSTIN',
-  });
+  .refine(...gstinStateCheck('state_code'));
 export type CentreCreate = z.infer<typeof centreCreateSchema>;
 /** The form's fields and rules (the dialog uses them with its own defaults). */
 export const centreFormSchema = z.object(centreFields);

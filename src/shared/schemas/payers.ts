@@ -11,7 +11,7 @@ import {
   rupeeAmount,
   strictNumber,
 } from './common.js';
-import { GST_STATES, GSTIN_PATTERN } from '../gst.js';
+import { GST_STATES, GSTIN_PATTERN, GSTIN_STATE_MISMATCH, gstinFitsState } from '../gst.js';
 
 /**
  * Payers: organisations that pay for patients. A bill charged to a payer takes the
@@ -79,6 +79,19 @@ export const payerFields = {
   status: z.enum(PAYER_STATUSES, { error: 'Status must be active or inactive' }),
 };
 
+/**
+ * The refinement of a form with a GSTIN and a state field: the two must agree, and the error is
+ * the state field's (the GSTIN is what the customer's papers say).
+ */
+export function gstinStateCheck<K extends string>(
+  stateField: K,
+): [
+  (v: { gstin?: string | null } & Partial<Record<K, string | null>>) => boolean,
+  { path: string[]; message: string },
+] {
+  return [(v) => gstinFitsState(v.gstin, v[stateField]), { path: [stateField], message: GSTIN_STATE_MISMATCH }];
+}
+
 export const payerCreateSchema = z
   .object({
     ...payerFields,
@@ -86,10 +99,7 @@ export const payerCreateSchema = z
     discount_percent: payerFields.discount_percent.default(0),
     status: payerFields.status.default('active'),
   })
-  .refine((p) => !p.gstin || !p.state_code || p.gstin.slice(0, 2) === p.state_code, {
-    path: ['state_code'],
-    message: 'State must match the first two digits of the GSTIN',
-  });
+  .refine(...gstinStateCheck('state_code'));
 export type PayerCreate = z.infer<typeof payerCreateSchema>;
 export const payerUpdateSchema = z.object(payerFields).partial();
 export type PayerUpdate = z.infer<typeof payerUpdateSchema>;
