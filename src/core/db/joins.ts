@@ -20,6 +20,18 @@ export function samplesWithPatient(db: Db, organizationId: number) {
 }
 
 /**
+ * A payer's bills that count on its account (`b`; a cancelled bill does not): where a payer's or a
+ * centre's statement, ageing, balance and invoicing start.
+ */
+export function billsOfPayer(db: Db, organizationId: number, payerId: number) {
+  return db
+    .selectFrom('bills as b')
+    .where('b.organization_id', '=', organizationId)
+    .where('b.payer_id', '=', payerId)
+    .where('b.cancelled_at', 'is', null);
+}
+
+/**
  * A lab's test results, each joined to its sample and test (`r`, `s`, `t`): where the readers of
  * results (entry, verification, the patient's history, reports, export) start.
  */
