@@ -1,6 +1,6 @@
 import { sql, type Insertable as KyselyInsertable, type Updateable } from 'kysely';
 import { fixedQuery, rowsAsArrays, type Db } from '../db/connection.js';
-import { statementsAreInProcess } from '../db/dialect.js';
+import { rowsByKeys, statementsAreInProcess } from '../db/dialect.js';
 import type { PatientsTable } from '../db/schema.js';
 import { insertRows } from '../db/bulk.js';
 import {
@@ -351,14 +351,10 @@ export async function patientsByCodes(
   organizationId: number,
   codes: readonly string[],
 ): Promise<Map<string, PatientRow>> {
-  const out = new Map<string, PatientRow>();
-  for (let i = 0; i < codes.length; i += 500) {
-    const rows = await labRows(db, 'patients', organizationId)
-      .where('patient_code', 'in', codes.slice(i, i + 500))
-      .execute();
-    for (const r of rows) out.set(r.patient_code, r);
-  }
-  return out;
+  const rows = await rowsByKeys(codes, (some) =>
+    labRows(db, 'patients', organizationId).where('patient_code', 'in', some).execute(),
+  );
+  return new Map(rows.map((r) => [r.patient_code, r]));
 }
 
 /** The patients a doctor may see when the lab limits doctors to their own: visits or bills that name them. */

@@ -6,6 +6,7 @@ import type { PermissionTable, Role } from '../../shared/roles.js';
 import { userStatus } from './status.js';
 import { PERSON_TITLES, type PersonTitle } from '../../shared/person-name.js';
 import { labRows } from '../db/joins.js';
+import { rowsByKeys } from '../db/dialect.js';
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -124,13 +125,5 @@ export async function deleteUserRow(trx: Db, organizationId: number, id: number)
 /** Accounts with these emails (lower case), in any lab of the server (emails are unique server-wide). */
 /** The accounts of one lab with these emails (an email is unique within a lab, not across labs). */
 export async function usersByEmails(db: Db, organizationId: number, emails: readonly string[]): Promise<UserRow[]> {
-  const out: UserRow[] = [];
-  for (let i = 0; i < emails.length; i += 500) {
-    out.push(
-      ...(await labRows(db, 'users', organizationId)
-        .where('email', 'in', emails.slice(i, i + 500))
-        .execute()),
-    );
-  }
-  return out;
+  return rowsByKeys(emails, (some) => labRows(db, 'users', organizationId).where('email', 'in', some).execute());
 }
