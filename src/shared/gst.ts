@@ -80,6 +80,14 @@ export function stateOfGstin(gstin: string | null | undefined): string | null {
   return GST_STATES[code] ? code : null;
 }
 
+/** What a form, a payer or the lab is told when its state is not the one its GSTIN begins with. */
+export const GSTIN_STATE_MISMATCH = 'State must match the first two digits of the GSTIN';
+
+/** A GSTIN begins with its state's code: a state and a GSTIN given together must agree. */
+export function gstinFitsState(gstin: string | null | undefined, stateCode: string | null | undefined): boolean {
+  return !gstin || !stateCode || gstin.slice(0, 2) === stateCode;
+}
+
 export interface TaxSplit {
   ratePercent: number;
   taxablePaise: Paise;

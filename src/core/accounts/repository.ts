@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
+import { labRows } from '../db/joins.js';
 
 /**
  * The accountant's reads of a month: bills, their lines, the ledger's money rows and the issued
@@ -135,13 +136,10 @@ export function monthMoneyRows(db: Db, w: MonthWindow) {
 
 /** Invoices issued (dated) in the month, cancelled later or not, with their lines. */
 export function invoicesIssuedIn(db: Db, w: MonthWindow) {
-  return db
-    .selectFrom('invoices')
-    .where('organization_id', '=', w.organizationId)
+  return labRows(db, 'invoices', w.organizationId)
     .where('invoice_number', 'is not', null)
     .where('invoice_date', '>=', w.firstDay)
     .where('invoice_date', '<=', w.lastDay)
-    .selectAll()
     .orderBy('invoice_date')
     .orderBy('id')
     .execute();
@@ -149,13 +147,10 @@ export function invoicesIssuedIn(db: Db, w: MonthWindow) {
 
 /** Invoices cancelled in the month by a credit note. */
 export function creditNotesIn(db: Db, w: MonthWindow) {
-  return db
-    .selectFrom('invoices')
-    .where('organization_id', '=', w.organizationId)
+  return labRows(db, 'invoices', w.organizationId)
     .where('credit_note_number', 'is not', null)
     .where('cancelled_at', '>=', w.fromUtc)
     .where('cancelled_at', '<', w.toUtc)
-    .selectAll()
     .orderBy('cancelled_at')
     .orderBy('id')
     .execute();

@@ -103,6 +103,26 @@ export function hashedFields(actor: Actor, entry: AuditEntry, createdAt: string)
 }
 
 /**
+ * Audits a change to one of the lab's own settings, the lab being the entity's id. `oldValues`
+ * null: the first save, which created them.
+ */
+export function auditLabSettings(
+  trx: Executor,
+  actor: Actor,
+  entity: string,
+  oldValues: Record<string, unknown> | null,
+  newValues: Record<string, unknown>,
+): Promise<void> {
+  return writeAudit(trx, actor, {
+    action: oldValues ? 'update' : 'create',
+    entity,
+    entityId: actor.organizationId,
+    oldValues,
+    newValues,
+  });
+}
+
+/**
  * Appends one audit row. Call it inside the transaction that makes the change, so the change and
  * its audit row are stored together or not at all. Write transactions are serialised (BEGIN
  * IMMEDIATE), so reading the last hash here is race-free.

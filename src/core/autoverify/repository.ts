@@ -6,13 +6,11 @@ import type {
   AutoverifyRuleSetsTable,
   AutoverifyStopsTable,
 } from './tables.js';
+import { fullName } from '../db/joins.js';
 
 /** Every query of autoverification: rule sets, activations, stops and decisions, always per lab. */
 
 export type RuleSetRow = Selectable<AutoverifyRuleSetsTable>;
-
-const userName = (alias: string) =>
-  sql<string | null>`(${sql.ref(`${alias}.first_name`)} || ' ' || ${sql.ref(`${alias}.last_name`)})`;
 
 export async function nextVersion(db: Db, organizationId: number): Promise<number> {
   const row = await db
@@ -36,7 +34,7 @@ function ruleSets(db: Db, organizationId: number) {
     .selectFrom('autoverify_rule_sets as rs')
     .leftJoin('users as cu', 'cu.id', 'rs.created_by')
     .selectAll('rs')
-    .select(userName('cu').as('created_by_name'))
+    .select(fullName('cu').as('created_by_name'))
     .where('rs.organization_id', '=', organizationId);
 }
 export type RuleSetListRow = Awaited<ReturnType<ReturnType<typeof ruleSets>['executeTakeFirstOrThrow']>>;
@@ -66,7 +64,7 @@ function activations(db: Db, organizationId: number) {
       'a.mode',
       'a.active_from',
       'a.created_at',
-      userName('au').as('activated_by_name'),
+      fullName('au').as('activated_by_name'),
     ])
     .where('a.organization_id', '=', organizationId);
 }
@@ -225,9 +223,9 @@ export async function shadowDecisionsBetween(
       'r.rejection_reason',
       's.sample_code',
       'p.patient_code',
-      userName('p').as('patient_name'),
+      fullName('p').as('patient_name'),
       't.name as test_name',
-      userName('vu').as('verified_by_name'),
+      fullName('vu').as('verified_by_name'),
     ])
     .where('d.organization_id', '=', organizationId)
     .where('d.mode', '=', 'shadow')

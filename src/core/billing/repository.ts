@@ -4,6 +4,7 @@ import type { Db } from '../db/connection.js';
 import type { BillListQuery } from '../../shared/schemas/bills.js';
 import type { BillRow } from './mappers.js';
 import { addDays, startOfLocalDayUtc } from '../../shared/time.js';
+import { rowsByKeys } from '../db/dialect.js';
 
 export function billsQuery(db: Db, organizationId: number) {
   return db
@@ -254,17 +255,15 @@ export async function billNumbersTaken(
   organizationId: number,
   numbers: readonly string[],
 ): Promise<Set<string>> {
-  const out = new Set<string>();
-  for (let i = 0; i < numbers.length; i += 500) {
-    const rows = await db
+  const rows = await rowsByKeys(numbers, (some) =>
+    db
       .selectFrom('bills')
       .select('bill_number')
       .where('organization_id', '=', organizationId)
-      .where('bill_number', 'in', numbers.slice(i, i + 500))
-      .execute();
-    for (const r of rows) out.add(r.bill_number);
-  }
-  return out;
+      .where('bill_number', 'in', some)
+      .execute(),
+  );
+  return new Set(rows.map((r) => r.bill_number));
 }
 
 /** A page of bills for export, oldest first after a bill id, with the doctor's email (the doctor's natural key). */

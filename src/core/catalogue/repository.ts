@@ -4,6 +4,8 @@ import type { Db } from '../db/connection.js';
 import type { CatalogueListQuery, CatalogueRef } from '../../shared/schemas/catalogue.js';
 import { ConflictError, ValidationError } from '../errors.js';
 import { catalogueMatches, searchAlternatives, type Searchable } from '../../shared/catalogueSearch.js';
+import { labRows } from '../db/joins.js';
+import { rowsByKeys } from '../db/dialect.js';
 
 /**
  * SQL of the catalogue's three item kinds (tests, profiles, packages): their tables share the
@@ -157,10 +159,7 @@ export async function insertPriceChange(trx: Db, values: Insertable<PriceHistory
 
 /** An item's price changes, newest first. */
 export function priceChangesOf(db: Db, organizationId: number, itemType: string, itemId: number) {
-  return db
-    .selectFrom('price_history')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
+  return labRows(db, 'price_history', organizationId)
     .where('item_type', '=', itemType)
     .where('item_id', '=', itemId)
     .orderBy('id', 'desc')
@@ -311,15 +310,15 @@ export async function itemsByCodes<R extends { code: string }>(
   organizationId: number,
   codes: readonly string[],
 ): Promise<Map<string, R>> {
-  const out = new Map<string, R>();
-  for (let i = 0; i < codes.length; i += 500) {
-    const rows = (await db
-      .selectFrom(as(table))
-      .selectAll()
-      .where('organization_id', '=', organizationId)
-      .where(sql<string>`upper(code)`, 'in', codes.slice(i, i + 500))
-      .execute()) as unknown as R[];
-    for (const r of rows) out.set(r.code.toUpperCase(), r);
-  }
-  return out;
+  const rows = await rowsByKeys(
+    codes,
+    async (some) =>
+      (await db
+        .selectFrom(as(table))
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .where(sql<string>`upper(code)`, 'in', some)
+        .execute()) as unknown as R[],
+  );
+  return new Map(rows.map((r) => [r.code.toUpperCase(), r]));
 }

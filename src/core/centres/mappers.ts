@@ -30,3 +30,27 @@ export function toCentre(r: CentreRow, hold: CentreHold): Centre {
     updated_at: r.updated_at,
   };
 }
+
+/** A bill of the centre's as the centre sees it (the desk's list, the centre's portal): money in rupees. */
+export function toCentreBillMoney(b: {
+  id: number;
+  bill_number: string;
+  patient_id: number;
+  first_name: string;
+  last_name: string;
+  created_at: string;
+  due_date: string;
+  final_amount_paise: number;
+  paid_paise: number;
+}) {
+  return {
+    id: b.id,
+    bill_number: b.bill_number,
+    patient_id: b.patient_id,
+    patient_name: `${b.first_name} ${b.last_name}`.trim(),
+    created_at: b.created_at,
+    due_date: b.due_date,
+    amount: b.final_amount_paise / 100,
+    paid: b.paid_paise / 100,
+  };
+}

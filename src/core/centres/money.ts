@@ -11,7 +11,7 @@ import type { PaymentMethod } from '../../shared/billing.js';
 import type { CentreBill, CentreReceipt, CentreReceiptCreate, CentreStatement } from '../../shared/schemas/centres.js';
 import { labToday, organizationTimezone } from '../settings/service.js';
 import { centreHold, daysFrom } from './hold.js';
-import { toCentre } from './mappers.js';
+import { toCentre, toCentreBillMoney } from './mappers.js';
 import { mustFindCentre } from './service.js';
 import {
   allocationRows,
@@ -35,14 +35,7 @@ export async function centreBills(db: Db, organizationId: number, centreId: numb
   const centre = await mustFindCentre(db, organizationId, centreId);
   const today = await labToday(db, organizationId);
   return (await unpaidBillsOfPayer(db, organizationId, centre.payer_id)).map((b) => ({
-    id: b.id,
-    bill_number: b.bill_number,
-    patient_id: b.patient_id,
-    patient_name: `${b.first_name} ${b.last_name}`.trim(),
-    created_at: b.created_at,
-    due_date: b.due_date,
-    amount: b.final_amount_paise / 100,
-    paid: b.paid_paise / 100,
+    ...toCentreBillMoney(b),
     due: (b.final_amount_paise - b.paid_paise) / 100,
     days_overdue: b.due_date < today ? daysFrom(b.due_date, today) : 0,
   }));

@@ -13,7 +13,7 @@ import { rupeesToPaise } from '../../shared/money.js';
 import type { PatientCreate } from '../../shared/schemas/patients.js';
 import type { PortalBill, PortalOrder } from '../../shared/schemas/centre-portal.js';
 import { centreHold } from './hold.js';
-import { toCentre } from './mappers.js';
+import { toCentre, toCentreBillMoney } from './mappers.js';
 import { mustFindCentre } from './service.js';
 import { linkPatient, type CentreRow } from './repository.js';
 import {
@@ -92,15 +92,8 @@ export async function portalRegisterPatient(db: Db, actor: Actor, input: Patient
 
 function toPortalBill(b: Awaited<ReturnType<typeof centreBillRows>>[number]): PortalBill {
   return {
-    id: b.id,
-    bill_number: b.bill_number,
-    patient_id: b.patient_id,
+    ...toCentreBillMoney(b),
     patient_code: b.patient_code,
-    patient_name: `${b.first_name} ${b.last_name}`.trim(),
-    created_at: b.created_at,
-    due_date: b.due_date,
-    amount: b.final_amount_paise / 100,
-    paid: b.paid_paise / 100,
     due: b.cancelled_at ? 0 : (b.final_amount_paise - b.paid_paise) / 100,
     cancelled: b.cancelled_at !== null,
   };

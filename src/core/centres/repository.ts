@@ -7,6 +7,7 @@ import type {
   CentreShareRulesTable,
   CentresTable,
 } from './tables.js';
+import { billsOfPayer, labRows } from '../db/joins.js';
 
 /** Every query of collection centres, always filtered by the lab. */
 
@@ -101,8 +102,7 @@ export function updateCentreRow(trx: Db, organizationId: number, id: number, val
 
 /** The centre's bills with money still due, oldest first (the order a part payment settles them). */
 export function unpaidBillsOfPayer(db: Db, organizationId: number, payerId: number) {
-  return db
-    .selectFrom('bills as b')
+  return billsOfPayer(db, organizationId, payerId)
     .innerJoin('patients as pt', 'pt.id', 'b.patient_id')
     .select([
       'b.id',
@@ -115,9 +115,6 @@ export function unpaidBillsOfPayer(db: Db, organizationId: number, payerId: numb
       'pt.first_name',
       'pt.last_name',
     ])
-    .where('b.organization_id', '=', organizationId)
-    .where('b.payer_id', '=', payerId)
-    .where('b.cancelled_at', 'is', null)
     .where(sql<boolean>`b.final_amount_paise > b.paid_paise`)
     .orderBy('b.created_at')
     .orderBy('b.id')
@@ -126,8 +123,7 @@ export function unpaidBillsOfPayer(db: Db, organizationId: number, payerId: numb
 
 /** Bills of the payer created before `beforeIso` with what was paid on them before it (for ageing). */
 export function billsOwedAt(db: Db, organizationId: number, payerId: number, beforeIso: string) {
-  return db
-    .selectFrom('bills as b')
+  return billsOfPayer(db, organizationId, payerId)
     .select([
       'b.id',
       'b.due_date',
@@ -136,23 +132,16 @@ export function billsOwedAt(db: Db, organizationId: number, payerId: number, bef
         'paid_paise',
       ),
     ])
-    .where('b.organization_id', '=', organizationId)
-    .where('b.payer_id', '=', payerId)
-    .where('b.cancelled_at', 'is', null)
     .where('b.created_at', '<', beforeIso)
     .execute();
 }
 
 /** The lines of the payer's bills created in [fromIso, toIso), with each test's category. */
 export function billLinesBetween(db: Db, organizationId: number, payerId: number, fromIso: string, toIso: string) {
-  return db
-    .selectFrom('bill_items as bi')
-    .innerJoin('bills as b', 'b.id', 'bi.bill_id')
+  return billsOfPayer(db, organizationId, payerId)
+    .innerJoin('bill_items as bi', 'bi.bill_id', 'b.id')
     .leftJoin('tests as t', 't.id', 'bi.test_id')
     .select(['bi.id', 'bi.test_id', 'bi.total_paise', 't.category'])
-    .where('b.organization_id', '=', organizationId)
-    .where('b.payer_id', '=', payerId)
-    .where('b.cancelled_at', 'is', null)
     .where('b.created_at', '>=', fromIso)
     .where('b.created_at', '<', toIso)
     .execute();
@@ -197,10 +186,7 @@ export function insertShareRuleRow(trx: Db, values: Insertable<CentreShareRulesT
 }
 
 export function findShareRuleRow(db: Db, organizationId: number, centreId: number, id: number) {
-  return db
-    .selectFrom('centre_share_rules')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
+  return labRows(db, 'centre_share_rules', organizationId)
     .where('centre_id', '=', centreId)
     .where('id', '=', id)
     .executeTakeFirst();
@@ -266,10 +252,7 @@ export function insertApprovalRow(trx: Db, values: Insertable<CentreApprovalsTab
 }
 
 export function openApproval(db: Db, organizationId: number, centreId: number) {
-  return db
-    .selectFrom('centre_approvals')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
+  return labRows(db, 'centre_approvals', organizationId)
     .where('centre_id', '=', centreId)
     .where('used_at', 'is', null)
     .orderBy('id')
@@ -305,10 +288,7 @@ export function insertAllocationRow(trx: Db, values: Insertable<CentreReceiptAll
 }
 
 export function receiptRows(db: Db, organizationId: number, centreId: number) {
-  return db
-    .selectFrom('centre_receipts')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
+  return labRows(db, 'centre_receipts', organizationId)
     .where('centre_id', '=', centreId)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')

@@ -1,7 +1,7 @@
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
-import { diff, writeAudit } from '../audit/audit.js';
+import { diff, auditLabSettings, writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { applyPayerUpdate, insertPayerRecord } from '../payers/service.js';
 import { findItem } from '../catalogue/repository.js';
@@ -193,13 +193,7 @@ export async function updateCentreSettings(db: Db, actor: Actor, input: CentreSe
     const before = await breachMode(trx, actor.organizationId);
     if (before === input.on_breach) return;
     await saveBreachMode(trx, actor.organizationId, input.on_breach, nowIso());
-    await writeAudit(trx, actor, {
-      action: 'update',
-      entity: 'centre_settings',
-      entityId: actor.organizationId,
-      oldValues: { on_breach: before },
-      newValues: { on_breach: input.on_breach },
-    });
+    await auditLabSettings(trx, actor, 'centre_settings', { on_breach: before }, { on_breach: input.on_breach });
   });
   return getCentreSettings(db, actor.organizationId);
 }

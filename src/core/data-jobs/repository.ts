@@ -2,6 +2,7 @@ import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { DataJobRow } from '../transfer/service.js';
 import type { DataMappingsTable } from './tables.js';
+import { labRows } from '../db/joins.js';
 
 /** SQL of the data screens: the jobs' lists and figures (data_jobs), saved mappings (data_mappings). */
 
@@ -149,12 +150,7 @@ export function mappingRows(db: Db, organizationId: number, entity?: string): Pr
 }
 
 export function mappingRow(db: Db, organizationId: number, id: number): Promise<DataMappingRow | undefined> {
-  return db
-    .selectFrom('data_mappings')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return labRows(db, 'data_mappings', organizationId).where('id', '=', id).executeTakeFirst();
 }
 
 export function mappingByName(
@@ -163,10 +159,7 @@ export function mappingByName(
   entity: string,
   name: string,
 ): Promise<DataMappingRow | undefined> {
-  return db
-    .selectFrom('data_mappings')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
+  return labRows(db, 'data_mappings', organizationId)
     .where('entity', '=', entity)
     .where('name', '=', name)
     .executeTakeFirst();

@@ -277,6 +277,16 @@ export function chunks<T>(xs: readonly T[], size = 500): T[][] {
 }
 
 /**
+ * The rows of a look-up by many keys (an import's thousands of codes), read as `IN (...)` queries
+ * of at most 500 keys each, the engines' limit on bound values being what it is.
+ */
+export async function rowsByKeys<K, R>(keys: readonly K[], read: (some: K[]) => Promise<R[]>): Promise<R[]> {
+  const out: R[] = [];
+  for (const some of chunks(keys)) out.push(...(await read(some)));
+  return out;
+}
+
+/**
  * Independent reads, each a function that starts one: side by side on PostgreSQL (each takes its
  * own pooled connection, and the server runs them on separate processes), one after another on
  * SQLite, whose one in-process connection runs a statement at a time; interleaving them there

@@ -2,6 +2,20 @@ import type Database from 'better-sqlite3';
 import { migrations, type Migration } from './migrations/index.js';
 
 /**
+ * Refuses a database that a newer lims has migrated: running older code on it would read and
+ * write tables it does not know the shape of. Both engines' runners ask this before migrating.
+ */
+export function refuseNewerDatabase(applied: ReadonlySet<number>, list: readonly Migration[]): void {
+  const known = new Set(list.map((m) => m.version));
+  const unknown = [...applied].filter((v) => !known.has(v));
+  if (unknown.length) {
+    throw new Error(
+      `the database has migration ${Math.max(...unknown)} which this version of lims does not know; upgrade lims`,
+    );
+  }
+}
+
+/**
  * Applies pending migrations in order, each inside its own transaction, and records them.
  * A database newer than this build (unknown versions) is refused rather than guessed at.
  */
@@ -12,13 +26,7 @@ export function migrate(sqlite: Database.Database, list: Migration[] = migration
   const applied = new Set(
     (sqlite.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version),
   );
-  const known = new Set(list.map((m) => m.version));
-  const unknown = [...applied].filter((v) => !known.has(v));
-  if (unknown.length) {
-    throw new Error(
-      `the database has migration ${Math.max(...unknown)} which this version of lims does not know; upgrade lims`,
-    );
-  }
+  refuseNewerDatabase(applied, list);
   const done: number[] = [];
   const insert = sqlite.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
   for (const m of [...list].sort((a, b) => a.version - b.version)) {

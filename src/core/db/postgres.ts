@@ -12,6 +12,7 @@ import type { DatabaseTarget } from './url.js';
 import { toPostgres } from './dialect.js';
 import { ConnectingClient, negotiatedConfig, POOL_WAIT_MS } from './postgres-connect.js';
 import { migrations as allMigrations, type Migration } from './migrations/index.js';
+import { refuseNewerDatabase } from './migrate.js';
 
 /**
  * lims on PostgreSQL: the same Kysely queries as on SQLite, through `pg`.
@@ -189,13 +190,7 @@ export async function migratePostgres(pool: pg.Pool, list: Migration[] = allMigr
           Number(r.version),
         ),
       );
-      const known = new Set(list.map((m) => m.version));
-      const unknown = [...applied].filter((v) => !known.has(v));
-      if (unknown.length) {
-        throw new Error(
-          `the database has migration ${Math.max(...unknown)} which this version of lims does not know; upgrade lims`,
-        );
-      }
+      refuseNewerDatabase(applied, list);
       const done: number[] = [];
       for (const m of [...list].sort((a, b) => a.version - b.version)) {
         if (applied.has(m.version)) continue;

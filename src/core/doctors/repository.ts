@@ -2,6 +2,7 @@ import { sql, type Expression, type Insertable, type SqlBool } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { DoctorProfilesTable } from './tables.js';
 import type { DoctorListQuery, DoctorStatus } from '../../shared/schemas/doctors.js';
+import { rowsByKeys } from '../db/dialect.js';
 
 /**
  * Every query of Doctor Management over users (role doctor) and doctor_profiles, always filtered
@@ -148,14 +149,10 @@ export async function doctorRowsByEmails(
   organizationId: number,
   emails: readonly string[],
 ): Promise<Map<string, DoctorRow>> {
-  const out = new Map<string, DoctorRow>();
-  for (let i = 0; i < emails.length; i += 500) {
-    const rows = await selectDoctorColumns(
-      doctorsQuery(db, organizationId).where('u.email', 'in', emails.slice(i, i + 500)),
-    ).execute();
-    for (const r of rows) out.set(r.email.toLowerCase(), r);
-  }
-  return out;
+  const rows = await rowsByKeys(emails, (some) =>
+    selectDoctorColumns(doctorsQuery(db, organizationId).where('u.email', 'in', some)).execute(),
+  );
+  return new Map(rows.map((r) => [r.email.toLowerCase(), r]));
 }
 
 /** The lab's doctors with these first names (any case): a file naming a doctor without an email. */
@@ -164,15 +161,10 @@ export async function doctorRowsFirstNamed(
   organizationId: number,
   firstNames: readonly string[],
 ): Promise<DoctorRow[]> {
-  const out: DoctorRow[] = [];
   const names = [...new Set(firstNames.map((n) => n.toLowerCase()))];
-  for (let i = 0; i < names.length; i += 500)
-    out.push(
-      ...(await selectDoctorColumns(
-        doctorsQuery(db, organizationId).where(sql<string>`lower(u.first_name)`, 'in', names.slice(i, i + 500)),
-      ).execute()),
-    );
-  return out;
+  return rowsByKeys(names, (some) =>
+    selectDoctorColumns(doctorsQuery(db, organizationId).where(sql<string>`lower(u.first_name)`, 'in', some)).execute(),
+  );
 }
 
 /** Every doctor of the lab in name order, a page at a time (export). */

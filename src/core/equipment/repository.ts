@@ -7,6 +7,7 @@ import type {
   EquipmentTable,
 } from './tables.js';
 import type { EquipmentListQuery } from '../../shared/schemas/equipment.js';
+import { fullName } from '../db/joins.js';
 
 /**
  * Every query of the equipment register (equipment, status history, readings, certificates' bytes),
@@ -154,14 +155,7 @@ export function selectStatusHistory(db: Db, organizationId: number, equipmentId:
   return db
     .selectFrom('equipment_status_history as h')
     .leftJoin('users as u', 'u.id', 'h.changed_by')
-    .select([
-      'h.id',
-      'h.status',
-      'h.previous_status',
-      'h.reason',
-      'h.changed_at',
-      sql<string | null>`(u.first_name || ' ' || u.last_name)`.as('changed_by_name'),
-    ])
+    .select(['h.id', 'h.status', 'h.previous_status', 'h.reason', 'h.changed_at', fullName('u').as('changed_by_name')])
     .where('h.organization_id', '=', organizationId)
     .where('h.equipment_id', '=', equipmentId)
     .orderBy('h.changed_at', 'desc')
@@ -244,7 +238,7 @@ function readingsQuery(db: Db, organizationId: number) {
       'r.out_of_range',
       'r.notes',
       'r.recorded_at',
-      sql<string | null>`(u.first_name || ' ' || u.last_name)`.as('recorded_by_name'),
+      fullName('u').as('recorded_by_name'),
     ])
     .where('r.organization_id', '=', organizationId);
 }

@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { HomeBookingsTable, HomeCalendarsTable, HomeSyncOpsTable, HomeTubesTable } from './tables.js';
+import { labRows } from '../db/joins.js';
 
 /** Every query of home collection, always filtered by the lab. */
 
@@ -63,21 +64,11 @@ export async function labTestIds(db: Db, organizationId: number, ids: readonly n
 }
 
 export function areaRows(db: Db, organizationId: number) {
-  return db
-    .selectFrom('home_areas')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .orderBy('name')
-    .execute();
+  return labRows(db, 'home_areas', organizationId).orderBy('name').execute();
 }
 
 export function findAreaRow(db: Db, organizationId: number, id: number) {
-  return db
-    .selectFrom('home_areas')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return labRows(db, 'home_areas', organizationId).where('id', '=', id).executeTakeFirst();
 }
 
 export function areaNamed(db: Db, organizationId: number, name: string) {
@@ -183,12 +174,7 @@ export async function updateBookingRow(trx: Db, id: number, patch: Updateable<Ho
 }
 
 export function bookingOwnRow(db: Db, organizationId: number, id: number) {
-  return db
-    .selectFrom('home_bookings')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return labRows(db, 'home_bookings', organizationId).where('id', '=', id).executeTakeFirst();
 }
 
 /** Bookings with the names a list shows (patient, area, phlebotomist). */
@@ -268,33 +254,19 @@ export function insertTubeRows(trx: Db, rows: Insertable<HomeTubesTable>[]) {
 }
 
 export function tubesOfBooking(db: Db, organizationId: number, bookingId: number) {
-  return db
-    .selectFrom('home_tubes')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('booking_id', '=', bookingId)
-    .orderBy('id')
-    .execute();
+  return labRows(db, 'home_tubes', organizationId).where('booking_id', '=', bookingId).orderBy('id').execute();
 }
 
 export async function tubesOfBookings(db: Db, organizationId: number, ids: readonly number[]) {
   if (!ids.length) return [];
-  return db
-    .selectFrom('home_tubes')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
+  return labRows(db, 'home_tubes', organizationId)
     .where('booking_id', 'in', [...ids])
     .orderBy('id')
     .execute();
 }
 
 export function tubeByBarcode(db: Db, organizationId: number, barcode: string) {
-  return db
-    .selectFrom('home_tubes')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('barcode', '=', barcode)
-    .executeTakeFirst();
+  return labRows(db, 'home_tubes', organizationId).where('barcode', '=', barcode).executeTakeFirst();
 }
 
 /** Tubes drawn (their sample made) and not yet scanned in at the lab, oldest draw first. */

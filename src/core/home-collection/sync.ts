@@ -48,6 +48,19 @@ export async function syncVisits(db: Db, actor: Actor, body: SyncBody): Promise<
   return out;
 }
 
+/** Keeps an operation's answer, so the phone sending it again gets the same one. */
+function rememberOutcome(db: Db, actor: Actor, op: VisitOp, outcome: Outcome) {
+  return insertSyncOp(db, {
+    organization_id: actor.organizationId,
+    user_id: actor.userId!,
+    op_id: op.op_id,
+    booking_id: op.booking_id,
+    kind: op.kind,
+    outcome: JSON.stringify(outcome),
+    created_at: nowIso(),
+  });
+}
+
 async function applyOnce(db: Db, actor: Actor, op: VisitOp): Promise<Outcome> {
   const org = actor.organizationId;
   const userId = actor.userId!;
@@ -56,15 +69,7 @@ async function applyOnce(db: Db, actor: Actor, op: VisitOp): Promise<Outcome> {
   try {
     return await db.transaction().execute(async (trx) => {
       const outcome = await apply(trx, actor, op);
-      await insertSyncOp(trx, {
-        organization_id: org,
-        user_id: userId,
-        op_id: op.op_id,
-        booking_id: op.booking_id,
-        kind: op.kind,
-        outcome: JSON.stringify(outcome),
-        created_at: nowIso(),
-      });
+      await rememberOutcome(trx, actor, op, outcome);
       if (outcome.outcome === 'conflict' && (await bookingOwnRow(trx, org, op.booking_id)))
         await updateBookingRow(trx, op.booking_id, { sync_conflict: `${op.kind}: ${outcome.message}` });
       return outcome;
@@ -76,15 +81,7 @@ async function applyOnce(db: Db, actor: Actor, op: VisitOp): Promise<Outcome> {
     if (!(err instanceof DomainError) || err.statusCode >= 500) throw err;
     // A rule of another feature said no (a payer over its credit, a payment above what is due).
     const outcome = refused(err.code, err.message);
-    await insertSyncOp(db, {
-      organization_id: org,
-      user_id: userId,
-      op_id: op.op_id,
-      booking_id: op.booking_id,
-      kind: op.kind,
-      outcome: JSON.stringify(outcome),
-      created_at: nowIso(),
-    });
+    await rememberOutcome(db, actor, op, outcome);
     return outcome;
   }
 }

@@ -3,6 +3,7 @@ import type { Db } from '../db/connection.js';
 import { openLabIds } from '../tenants/service.js';
 import type { MessageListQuery, UnmatchedListQuery } from '../../shared/schemas/connections.js';
 import type { ConnectionsTable, InterfaceMessagesTable, InterfaceUnmatchedTable } from './tables.js';
+import { labRows } from '../db/joins.js';
 
 /** Every query of the analyzer interfaces; always filtered by organization_id. */
 export type ConnectionRow = Selectable<ConnectionsTable>;
@@ -10,22 +11,11 @@ export type MessageRow = Selectable<InterfaceMessagesTable>;
 export type UnmatchedRow = Selectable<InterfaceUnmatchedTable>;
 
 export function connectionRows(db: Db, organizationId: number): Promise<ConnectionRow[]> {
-  return db
-    .selectFrom('connections')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .orderBy('name')
-    .orderBy('id')
-    .execute();
+  return labRows(db, 'connections', organizationId).orderBy('name').orderBy('id').execute();
 }
 
 export function findConnectionRow(db: Db, organizationId: number, id: number): Promise<ConnectionRow | undefined> {
-  return db
-    .selectFrom('connections')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return labRows(db, 'connections', organizationId).where('id', '=', id).executeTakeFirst();
 }
 
 /**

@@ -2,6 +2,7 @@ import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { StockAlertSettingsTable, StockAlertsTable } from './tables.js';
 import type { AlertListQuery } from '../../shared/schemas/inventory.js';
+import { labRows } from '../db/joins.js';
 
 /** Stock alerts and the lab's alert settings, always filtered by the lab. */
 
@@ -133,11 +134,7 @@ export function alertTimesSince(db: Db, organizationId: number, since: string) {
 }
 
 export function findAlertSettings(db: Db, organizationId: number): Promise<AlertSettingsRow | undefined> {
-  return db
-    .selectFrom('stock_alert_settings')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirst();
+  return labRows(db, 'stock_alert_settings', organizationId).executeTakeFirst();
 }
 
 export async function saveAlertSettings(trx: Db, values: Insertable<StockAlertSettingsTable>): Promise<void> {

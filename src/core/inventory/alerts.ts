@@ -1,6 +1,6 @@
 import type { Db } from '../db/connection.js';
 import { nowIso, type Actor } from '../context.js';
-import { writeAudit } from '../audit/audit.js';
+import { auditLabSettings, writeAudit } from '../audit/audit.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { getOrganization } from '../settings/service.js';
 import { notify } from '../notifications/service.js';
@@ -224,13 +224,7 @@ export async function updateAlertSettings(db: Db, actor: Actor, input: Partial<A
       swept_on: day.today,
       updated_at: nowIso(),
     });
-    await writeAudit(trx, actor, {
-      action: 'update',
-      entity: 'stock_alert_settings',
-      entityId: actor.organizationId,
-      oldValues: before,
-      newValues: after,
-    });
+    await auditLabSettings(trx, actor, 'stock_alert_settings', before, after);
     await evaluateAll(trx, actor, {
       ...day,
       expiryWarningDays: after.expiry_warning_days,

@@ -7,6 +7,7 @@ import type {
   TestConsumptionTable,
 } from './tables.js';
 import type { InventoryListQuery } from '../../shared/schemas/inventory.js';
+import { labRows } from '../db/joins.js';
 
 /**
  * Items, lots, the ledger and consumption per test, always filtered by the lab. Suppliers are in
@@ -99,10 +100,7 @@ export function findItemFull(db: Db, organizationId: number, id: number, today: 
 }
 
 export function findItemRow(db: Db, organizationId: number, id: number): Promise<ItemRow | undefined> {
-  return db
-    .selectFrom('inventory_items')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
+  return labRows(db, 'inventory_items', organizationId)
     .where('id', '=', id)
     .where('archived_at', 'is', null)
     .executeTakeFirst();
@@ -346,10 +344,7 @@ export function itemFullRowsAfter(
 /** Live items by code (compared case-insensitively, as codeTaken does), keyed by the upper-case code. */
 export async function itemRowsByCodes(db: Db, organizationId: number, codes: string[]): Promise<Map<string, ItemRow>> {
   if (!codes.length) return new Map();
-  const rows = await db
-    .selectFrom('inventory_items')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
+  const rows = await labRows(db, 'inventory_items', organizationId)
     .where('archived_at', 'is', null)
     .where(
       sql<string>`upper(item_code)`,

@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { SuppliersTable } from './tables.js';
+import { labRows } from '../db/joins.js';
 
 /** The supplier register and the receipts that measure each supplier, always filtered by the lab. */
 
@@ -38,19 +39,11 @@ export function findSupplierFull(db: Db, organizationId: number, id: number): Pr
 }
 
 export function findSupplier(db: Db, organizationId: number, id: number): Promise<SupplierRow | undefined> {
-  return db
-    .selectFrom('suppliers')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return labRows(db, 'suppliers', organizationId).where('id', '=', id).executeTakeFirst();
 }
 
 export function findSupplierByName(db: Db, organizationId: number, name: string): Promise<SupplierRow | undefined> {
-  return db
-    .selectFrom('suppliers')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
+  return labRows(db, 'suppliers', organizationId)
     .where(sql`lower(name)`, '=', name.toLowerCase())
     .executeTakeFirst();
 }
@@ -100,10 +93,7 @@ export async function suppliersByNames(
   names: string[],
 ): Promise<Map<string, SupplierRow>> {
   if (!names.length) return new Map();
-  const rows = await db
-    .selectFrom('suppliers')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
+  const rows = await labRows(db, 'suppliers', organizationId)
     .where(
       sql<string>`lower(name)`,
       'in',

@@ -2,6 +2,7 @@ import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { InvoiceLinesTable, InvoicesTable } from './tables.js';
 import type { InvoiceListQuery } from '../../shared/schemas/invoices.js';
+import { billsOfPayer, labRows } from '../db/joins.js';
 
 /** Every query of invoices and the bills they take, always filtered by the lab. */
 
@@ -98,25 +99,18 @@ export async function deleteInvoiceRow(trx: Db, organizationId: number, id: numb
 
 /** The payer's bills of a period (lab-local bounds as UTC instants) not on any invoice yet, and not cancelled. */
 export function uninvoicedPayerBills(db: Db, organizationId: number, payerId: number, fromIso: string, toIso: string) {
-  return db
-    .selectFrom('bills')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('payer_id', '=', payerId)
-    .where('cancelled_at', 'is', null)
-    .where('invoice_id', 'is', null)
-    .where('created_at', '>=', fromIso)
-    .where('created_at', '<', toIso)
-    .orderBy('created_at')
-    .orderBy('id')
+  return billsOfPayer(db, organizationId, payerId)
+    .selectAll('b')
+    .where('b.invoice_id', 'is', null)
+    .where('b.created_at', '>=', fromIso)
+    .where('b.created_at', '<', toIso)
+    .orderBy('b.created_at')
+    .orderBy('b.id')
     .execute();
 }
 
 export function billsOfInvoice(db: Db, organizationId: number, invoiceId: number) {
-  return db
-    .selectFrom('bills')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
+  return labRows(db, 'bills', organizationId)
     .where('invoice_id', '=', invoiceId)
     .orderBy('created_at')
     .orderBy('id')
@@ -124,12 +118,7 @@ export function billsOfInvoice(db: Db, organizationId: number, invoiceId: number
 }
 
 export function billForInvoice(db: Db, organizationId: number, billId: number) {
-  return db
-    .selectFrom('bills')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', billId)
-    .executeTakeFirst();
+  return labRows(db, 'bills', organizationId).where('id', '=', billId).executeTakeFirst();
 }
 
 export function itemsOfBills(db: Db, billIds: number[]) {

@@ -1,7 +1,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
-import { samplesWithPatient } from '../db/joins.js';
+import { fullName, labRows, resultsWithSampleAndTest, samplesWithPatient } from '../db/joins.js';
 import type { LabReportStatus } from '../../shared/schemas/lab-reports.js';
 import type { ReportSettingsTable, ReportTemplatesTable } from './tables.js';
 import { verifierName } from '../../shared/schemas/results.js';
@@ -159,8 +159,8 @@ export function resultPeopleOfSamples(db: Db, sampleIds: number[]) {
       'r.status',
       'r.entered_at',
       'r.verified_at',
-      sql<string | null>`(tu.first_name || ' ' || tu.last_name)`.as('technician_name'),
-      sql<string | null>`(vu.first_name || ' ' || vu.last_name)`.as('verifier_name'),
+      fullName('tu').as('technician_name'),
+      fullName('vu').as('verifier_name'),
       'r.previous_verifier',
       'r.autoverified_by',
     ])
@@ -199,12 +199,8 @@ export function reportedBetween(db: Db, organizationId: number, fromUtc: string,
 
 /** Results verified in the UTC range: category, collection time, amended or not. */
 export function verifiedBetween(db: Db, organizationId: number, fromUtc: string, toUtc: string) {
-  return db
-    .selectFrom('test_results as r')
-    .innerJoin('samples as s', 's.id', 'r.sample_id')
-    .innerJoin('tests as t', 't.id', 'r.test_id')
+  return resultsWithSampleAndTest(db, organizationId)
     .select(['t.category', 's.collection_date', 'r.verified_at', 'r.amended'])
-    .where('r.organization_id', '=', organizationId)
     .where('r.status', '=', 'verified')
     .where('r.verified_at', '>=', fromUtc)
     .where('r.verified_at', '<', toUtc)
@@ -238,18 +234,13 @@ export interface ActivityRow {
 
 /** The latest verifications, amendments, send-backs and logged calls (n of each, newest first). */
 export async function recentActivity(db: Db, organizationId: number, n: number): Promise<ActivityRow[]> {
-  const base = () =>
-    db
-      .selectFrom('test_results as r')
-      .innerJoin('samples as s', 's.id', 'r.sample_id')
-      .innerJoin('tests as t', 't.id', 'r.test_id')
-      .where('r.organization_id', '=', organizationId);
+  const base = () => resultsWithSampleAndTest(db, organizationId);
   const [verified, amended, sentBack, called] = await Promise.all([
     base()
       .leftJoin('users as u', 'u.id', 'r.verified_by')
       .select([
         sql<string>`r.verified_at`.as('at'),
-        sql<string | null>`(u.first_name || ' ' || u.last_name)`.as('by'),
+        fullName('u').as('by'),
         'r.previous_verifier',
         'r.autoverified_by',
         's.sample_code',
@@ -266,7 +257,7 @@ export async function recentActivity(db: Db, organizationId: number, n: number):
       .leftJoin('users as u', 'u.id', 'a.amended_by')
       .select([
         sql<string>`a.amended_at`.as('at'),
-        sql<string | null>`(u.first_name || ' ' || u.last_name)`.as('by'),
+        fullName('u').as('by'),
         's.sample_code',
         't.name as test_name',
         's.id as sample_id',
@@ -278,7 +269,7 @@ export async function recentActivity(db: Db, organizationId: number, n: number):
       .leftJoin('users as u', 'u.id', 'r.verified_by')
       .select([
         sql<string>`r.updated_at`.as('at'),
-        sql<string | null>`(u.first_name || ' ' || u.last_name)`.as('by'),
+        fullName('u').as('by'),
         's.sample_code',
         't.name as test_name',
         's.id as sample_id',
@@ -326,12 +317,7 @@ export function templateRows(db: Db, organizationId: number) {
 }
 
 export function templateRow(db: Db, organizationId: number, department: string) {
-  return db
-    .selectFrom('report_templates')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('department', '=', department)
-    .executeTakeFirst();
+  return labRows(db, 'report_templates', organizationId).where('department', '=', department).executeTakeFirst();
 }
 
 export async function insertTemplateRow(db: Db, values: Insertable<ReportTemplatesTable>): Promise<void> {

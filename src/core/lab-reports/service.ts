@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
-import { writeAudit } from '../audit/audit.js';
+import { auditLabSettings, writeAudit } from '../audit/audit.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { organizationTimezone } from '../settings/service.js';
 import { addDays, localDate, startOfLocalDayUtc } from '../../shared/time.js';
@@ -348,13 +348,7 @@ export async function saveReportSettings(db: Db, actor: Actor, input: ReportSett
       preprinted_header_mm: input.preprinted_header_mm ?? before.preprinted_header_mm,
     };
     await updateSettingsRow(trx, actor.organizationId, { ...after, updated_at: nowIso() });
-    await writeAudit(trx, actor, {
-      action: 'update',
-      entity: 'report_settings',
-      entityId: actor.organizationId,
-      oldValues: before,
-      newValues: after,
-    });
+    await auditLabSettings(trx, actor, 'report_settings', before, after);
     return after;
   });
 }

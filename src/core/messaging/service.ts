@@ -1,7 +1,7 @@
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
-import { writeAudit } from '../audit/audit.js';
+import { auditLabSettings } from '../audit/audit.js';
 import { ConflictError, ValidationError } from '../errors.js';
 import { getOrganization } from '../settings/service.js';
 import type {
@@ -149,13 +149,7 @@ export async function updateEmailSettings(
       },
       before !== undefined,
     );
-    await writeAudit(trx, actor, {
-      action: before ? 'update' : 'create',
-      entity: 'email_settings',
-      entityId: actor.organizationId,
-      oldValues: before ? oldValues : null,
-      newValues,
-    });
+    await auditLabSettings(trx, actor, 'email_settings', before ? oldValues : null, newValues);
     return toSmtpSettings(await smtpRow(trx, actor.organizationId));
   });
 }
@@ -219,13 +213,7 @@ export async function updateSmsSettings(
       },
       before !== undefined,
     );
-    await writeAudit(trx, actor, {
-      action: before ? 'update' : 'create',
-      entity: 'sms_gateway',
-      entityId: actor.organizationId,
-      oldValues: before ? oldValues : null,
-      newValues,
-    });
+    await auditLabSettings(trx, actor, 'sms_gateway', before ? oldValues : null, newValues);
     return toSmsSettings(await smsRow(trx, actor.organizationId));
   });
 }

@@ -1,6 +1,8 @@
 import type { Db } from '../db/connection.js';
 import { ConflictError } from '../errors.js';
 import type { PatientRow } from './repository.js';
+import { labRows } from '../db/joins.js';
+import { rowsByKeys } from '../db/dialect.js';
 
 /**
  * A patient's number in the lab's earlier system (patients.legacy_id, one patient per number in a
@@ -13,17 +15,10 @@ export async function patientsByLegacyIds(
   organizationId: number,
   ids: readonly string[],
 ): Promise<Map<string, PatientRow>> {
-  const out = new Map<string, PatientRow>();
-  for (let i = 0; i < ids.length; i += 500) {
-    const rows = await db
-      .selectFrom('patients')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
-      .where('legacy_id', 'in', ids.slice(i, i + 500))
-      .execute();
-    for (const r of rows) out.set(r.legacy_id!, r);
-  }
-  return out;
+  const rows = await rowsByKeys(ids, (some) =>
+    labRows(db, 'patients', organizationId).where('legacy_id', 'in', some).execute(),
+  );
+  return new Map(rows.map((r) => [r.legacy_id!, r]));
 }
 
 /** Refuses an old ID another patient of the lab already has (409 LEGACY_ID_TAKEN). */

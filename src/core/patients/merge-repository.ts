@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { PatientRow } from './mappers.js';
 import './tables.js';
+import { labRows } from '../db/joins.js';
 
 /**
  * The SQL of one patient, one record: the look-ups of the duplicate check and the moves of a merge.
@@ -72,10 +73,7 @@ export async function likelySamePeople(
 ): Promise<PatientRow[]> {
   const out = new Map<number, PatientRow>();
   if (by.phone) {
-    const rows = await db
-      .selectFrom('patients')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
+    const rows = await labRows(db, 'patients', organizationId)
       .where('phone', '=', by.phone)
       .orderBy('id', 'desc')
       .limit(limit)
@@ -83,10 +81,7 @@ export async function likelySamePeople(
     for (const r of rows) out.set(r.id, r);
   }
   if (by.dateOfBirth) {
-    const rows = await db
-      .selectFrom('patients')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
+    const rows = await labRows(db, 'patients', organizationId)
       .where('date_of_birth', '=', by.dateOfBirth)
       .where('dob_estimated', '=', 0)
       .orderBy('id', 'desc')

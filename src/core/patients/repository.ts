@@ -1,6 +1,6 @@
 import { sql, type Insertable as KyselyInsertable, type Updateable } from 'kysely';
 import { fixedQuery, rowsAsArrays, type Db } from '../db/connection.js';
-import { statementsAreInProcess } from '../db/dialect.js';
+import { rowsByKeys, statementsAreInProcess } from '../db/dialect.js';
 import type { PatientsTable } from '../db/schema.js';
 import { insertRows } from '../db/bulk.js';
 import {
@@ -17,6 +17,7 @@ import type { RangeQuery } from '../export/parallel-plan.js';
 
 import type { PatientRow } from './mappers.js';
 import './tables.js';
+import { labRows } from '../db/joins.js';
 
 export type { PatientRow };
 export { toPatient } from './mappers.js';
@@ -59,10 +60,7 @@ export async function findPatientByCode(db: Db, organizationId: number, code: st
     .where('organization_id', '=', organizationId)
     .executeTakeFirst();
   if (own) return own;
-  return db
-    .selectFrom('patients')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
+  return labRows(db, 'patients', organizationId)
     .where('id', 'in', (eb) =>
       eb
         .selectFrom('patient_aliases')
@@ -81,13 +79,7 @@ export async function findPatientByCode(db: Db, organizationId: number, code: st
 async function rowsByIds(db: Db, organizationId: number, ids: number[]): Promise<PatientRow[]> {
   if (!statementsAreInProcess(db)) {
     if (ids.length === 0) return [];
-    return db
-      .selectFrom('patients')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
-      .where('id', 'in', ids)
-      .orderBy('id', 'desc')
-      .execute();
+    return labRows(db, 'patients', organizationId).where('id', 'in', ids).orderBy('id', 'desc').execute();
   }
   const rows: PatientRow[] = [];
   for (const id of [...ids].sort((a, b) => b - a)) {
@@ -359,17 +351,10 @@ export async function patientsByCodes(
   organizationId: number,
   codes: readonly string[],
 ): Promise<Map<string, PatientRow>> {
-  const out = new Map<string, PatientRow>();
-  for (let i = 0; i < codes.length; i += 500) {
-    const rows = await db
-      .selectFrom('patients')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
-      .where('patient_code', 'in', codes.slice(i, i + 500))
-      .execute();
-    for (const r of rows) out.set(r.patient_code, r);
-  }
-  return out;
+  const rows = await rowsByKeys(codes, (some) =>
+    labRows(db, 'patients', organizationId).where('patient_code', 'in', some).execute(),
+  );
+  return new Map(rows.map((r) => [r.patient_code, r]));
 }
 
 /** The patients a doctor may see when the lab limits doctors to their own: visits or bills that name them. */

@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
+import { billsOfPayer, labRows } from '../db/joins.js';
 import type { PayerPricesTable, PayersTable } from './tables.js';
 import type { PayerListQuery } from '../../shared/schemas/payers.js';
 
@@ -132,10 +133,7 @@ export async function payerUsage(db: Db, organizationId: number, id: number): Pr
 const ITEM_TABLE = { test: 'tests', profile: 'test_profiles', package: 'test_packages' } as const;
 
 export async function payerPriceRows(db: Db, organizationId: number, payerId: number) {
-  const rows = await db
-    .selectFrom('payer_prices')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
+  const rows = await labRows(db, 'payer_prices', organizationId)
     .where('payer_id', '=', payerId)
     .orderBy('item_type')
     .orderBy('item_id')
@@ -160,10 +158,7 @@ export async function payerPriceRows(db: Db, organizationId: number, payerId: nu
 }
 
 export function findPayerPriceRow(db: Db, organizationId: number, payerId: number, id: number) {
-  return db
-    .selectFrom('payer_prices')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
+  return labRows(db, 'payer_prices', organizationId)
     .where('payer_id', '=', payerId)
     .where('id', '=', id)
     .executeTakeFirst();
@@ -250,13 +245,9 @@ export async function payerPriceOn(
 
 /** The payer's bills (not cancelled) created in [fromIso, toIso). */
 export function payerBillsBetween(db: Db, organizationId: number, payerId: number, fromIso: string, toIso: string) {
-  return db
-    .selectFrom('bills as b')
+  return billsOfPayer(db, organizationId, payerId)
     .innerJoin('patients as pt', 'pt.id', 'b.patient_id')
     .select(['b.id', 'b.bill_number', 'b.created_at', 'b.final_amount_paise', 'pt.patient_code'])
-    .where('b.organization_id', '=', organizationId)
-    .where('b.payer_id', '=', payerId)
-    .where('b.cancelled_at', 'is', null)
     .where('b.created_at', '>=', fromIso)
     .where('b.created_at', '<', toIso)
     .orderBy('b.created_at')
@@ -281,13 +272,9 @@ export function payerPaymentsBetween(db: Db, organizationId: number, payerId: nu
 }
 
 export async function payerBalanceBefore(db: Db, organizationId: number, payerId: number, beforeIso: string) {
-  const billed = await db
-    .selectFrom('bills')
-    .select(sql<number>`coalesce(sum(final_amount_paise), 0)`.as('n'))
-    .where('organization_id', '=', organizationId)
-    .where('payer_id', '=', payerId)
-    .where('cancelled_at', 'is', null)
-    .where('created_at', '<', beforeIso)
+  const billed = await billsOfPayer(db, organizationId, payerId)
+    .select(sql<number>`coalesce(sum(b.final_amount_paise), 0)`.as('n'))
+    .where('b.created_at', '<', beforeIso)
     .executeTakeFirstOrThrow();
   const paid = await db
     .selectFrom('payments as pm')

@@ -6,7 +6,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { findItem } from '../catalogue/repository.js';
 import { formatInr, rupeesToPaise } from '../../shared/money.js';
 import { PAYMENT_METHOD_LABELS, percentOf, type PaymentMethod } from '../../shared/billing.js';
-import { GST_STATES, stateOfGstin } from '../../shared/gst.js';
+import { GST_STATES, GSTIN_STATE_MISMATCH, gstinFitsState, stateOfGstin } from '../../shared/gst.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import { addDays, startOfLocalDayUtc } from '../../shared/time.js';
 import { organizationTimezone } from '../settings/service.js';
@@ -149,8 +149,7 @@ export async function applyPayerUpdate(trx: Db, actor: Actor, id: number, input:
   const gstin = input.gstin !== undefined ? input.gstin : before.gstin;
   if (input.gstin && input.state_code === undefined) patch.state_code = stateOfGstin(input.gstin);
   const state = (patch.state_code as string | null | undefined) ?? before.state_code;
-  if (gstin && state && gstin.slice(0, 2) !== state)
-    throw ValidationError.field('state_code', 'State must match the first two digits of the GSTIN');
+  if (!gstinFitsState(gstin, state)) throw ValidationError.field('state_code', GSTIN_STATE_MISMATCH);
   const { oldValues, newValues } = diff(before as unknown as Record<string, unknown>, patch);
   if (!Object.keys(newValues).length) return;
   await updatePayerRow(trx, actor.organizationId, id, { ...patch, updated_at: nowIso() });

@@ -1,7 +1,7 @@
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
-import { writeAudit } from '../audit/audit.js';
+import { auditLabSettings, writeAudit } from '../audit/audit.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import { rupeesToPaise } from '../../shared/money.js';
 import { addDays, localDate, startOfLocalDayUtc } from '../../shared/time.js';
@@ -245,13 +245,13 @@ export async function updateClosingSettings(db: Db, actor: Actor, body: ClosingS
     await updateOrganizationRow(trx, actor.organizationId, {
       settings: JSON.stringify({ ...parsed, closedDayPayments: body.closed_day_payments }),
     });
-    await writeAudit(trx, actor, {
-      action: 'update',
-      entity: 'settings',
-      entityId: actor.organizationId,
-      oldValues: { closedDayPayments: before },
-      newValues: { closedDayPayments: body.closed_day_payments },
-    });
+    await auditLabSettings(
+      trx,
+      actor,
+      'settings',
+      { closedDayPayments: before },
+      { closedDayPayments: body.closed_day_payments },
+    );
   });
   return getClosingSettings(db, actor.organizationId);
 }

@@ -3,6 +3,7 @@ import type { Db } from '../db/connection.js';
 import { aggregatesPerDay } from '../db/dialect.js';
 import type { DayClosingsTable, PaymentsTable } from './tables.js';
 import type { LedgerListQuery } from '../../shared/schemas/payments.js';
+import { labRows } from '../db/joins.js';
 
 /** Every query of the payments ledger and the day-end closing; each filtered by organization_id. */
 
@@ -287,22 +288,14 @@ export function billedByDoctor(db: Db, organizationId: number, fromUtc: string, 
 // Day-end closing ---------------------------------------------------------------------------
 
 export function findClosing(db: Db, organizationId: number, userId: number, date: string) {
-  return db
-    .selectFrom('day_closings')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
+  return labRows(db, 'day_closings', organizationId)
     .where('user_id', '=', userId)
     .where('business_date', '=', date)
     .executeTakeFirst();
 }
 
 export function findClosingById(db: Db, organizationId: number, id: number) {
-  return db
-    .selectFrom('day_closings')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return labRows(db, 'day_closings', organizationId).where('id', '=', id).executeTakeFirst();
 }
 
 export function insertClosingRow(trx: Db, values: Insertable<DayClosingsTable>) {

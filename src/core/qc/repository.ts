@@ -2,6 +2,7 @@ import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { QcMaterialsTable, QcRunsTable } from './tables.js';
 import type { QcMaterialListQuery } from '../../shared/schemas/qc.js';
+import { labRows } from '../db/joins.js';
 
 export type QcMaterialRow = Selectable<QcMaterialsTable>;
 export type QcRunRow = Selectable<QcRunsTable>;
@@ -21,12 +22,7 @@ export interface QcRunListRow extends QcRunRow {
 }
 
 export function findMaterial(db: Db, organizationId: number, id: number): Promise<QcMaterialRow | undefined> {
-  return db
-    .selectFrom('qc_materials')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return labRows(db, 'qc_materials', organizationId).where('id', '=', id).executeTakeFirst();
 }
 
 /**
@@ -236,12 +232,7 @@ export function selectLatestTestRuns(db: Db, testId: number, limit: number) {
 }
 
 export function runsOfKey(db: Db, organizationId: number, runKey: string) {
-  return db
-    .selectFrom('qc_runs')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('run_key', '=', runKey)
-    .execute();
+  return labRows(db, 'qc_runs', organizationId).where('run_key', '=', runKey).execute();
 }
 
 export async function overrideRunRows(

@@ -1,6 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { ReportLinkOpensTable, ReportLinksTable } from './tables.js';
+import { labRows } from '../db/joins.js';
 
 /** The SQL of report links: the link per report version, its tokens (hashes only) and its opens. */
 
@@ -19,10 +20,7 @@ export function linkOfVersion(db: Db, sampleId: number, version: number) {
 
 /** The newest link of a sample (its latest report version). */
 export function latestLinkOf(db: Db, organizationId: number, sampleId: number) {
-  return db
-    .selectFrom('report_links')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
+  return labRows(db, 'report_links', organizationId)
     .where('sample_id', '=', sampleId)
     .orderBy('version', 'desc')
     .limit(1)

@@ -2,15 +2,12 @@ import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { dueIdsOfOpenLabs } from '../tenants/service.js';
 import type { PatientReportConsentsTable, ReportDeliveriesTable, ReportDeliverySettingsTable } from './tables.js';
+import { labRows } from '../db/joins.js';
 
 /** The SQL of report delivery: the lab's settings, consents and the delivery ledger. */
 
 export function settingsRow(db: Db, organizationId: number) {
-  return db
-    .selectFrom('report_delivery_settings')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirst();
+  return labRows(db, 'report_delivery_settings', organizationId).executeTakeFirst();
 }
 export type DeliverySettingsRow = NonNullable<Awaited<ReturnType<typeof settingsRow>>>;
 
@@ -72,13 +69,7 @@ export async function toldOfLink(trx: Db, linkId: number): Promise<Set<string>> 
 
 export function deliveriesOfSamples(db: Db, organizationId: number, sampleIds: number[]) {
   if (!sampleIds.length) return Promise.resolve([]);
-  return db
-    .selectFrom('report_deliveries')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('sample_id', 'in', sampleIds)
-    .orderBy('id')
-    .execute();
+  return labRows(db, 'report_deliveries', organizationId).where('sample_id', 'in', sampleIds).orderBy('id').execute();
 }
 
 /** Held messages of samples become due now (the bill was paid). */
@@ -132,12 +123,7 @@ export async function releaseStaleDeliveries(db: Db, staleIso: string, nowIso: s
 
 /** A provider's status for its message id moves the row on; never backwards (read stays read). */
 export async function deliveryByProviderId(db: Db, organizationId: number, providerId: string) {
-  return db
-    .selectFrom('report_deliveries')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('provider_id', '=', providerId)
-    .executeTakeFirst();
+  return labRows(db, 'report_deliveries', organizationId).where('provider_id', '=', providerId).executeTakeFirst();
 }
 
 /** Messages handed to a provider in [startIso, endIso) per channel, with their cost (paise). */

@@ -2,7 +2,7 @@ import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
 import { labSettings, saveLabSwitch } from '../settings/service.js';
-import { writeAudit } from '../audit/audit.js';
+import { auditLabSettings } from '../audit/audit.js';
 import { ValidationError } from '../errors.js';
 import { hostRefusal, refusalMessage, urlHost } from '../net/outbound.js';
 import { paiseToRupees, rupeesToPaise } from '../../shared/money.js';
@@ -146,13 +146,7 @@ export async function updateDeliverySettings(
     }
     if (before && !Object.keys(newValues).length) return toDeliverySettings(next, hold);
     await saveSettingsRow(trx, { ...next, updated_at: nowIso(), updated_by: actor.userId }, before !== undefined);
-    await writeAudit(trx, actor, {
-      action: before ? 'update' : 'create',
-      entity: 'report_delivery_settings',
-      entityId: actor.organizationId,
-      oldValues: before ? oldValues : null,
-      newValues,
-    });
+    await auditLabSettings(trx, actor, 'report_delivery_settings', before ? oldValues : null, newValues);
     return toDeliverySettings(next, hold);
   });
 }

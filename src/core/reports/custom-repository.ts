@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { CustomEntity } from '../../shared/reports.js';
 import type { Window } from './repository.js';
+import { resultsWithPatient } from '../db/joins.js';
 
 /**
  * The rows of a custom report: one fixed query per entity, selecting every column the entity
@@ -83,11 +84,7 @@ export async function customRows(
     if (filters.sample_type) q = q.where('s.sample_type', '=', filters.sample_type);
     return q.orderBy(day).orderBy('s.id').limit(limit).execute();
   }
-  let q = db
-    .selectFrom('test_results as r')
-    .innerJoin('samples as s', 's.id', 'r.sample_id')
-    .innerJoin('patients as p', 'p.id', 'r.patient_id')
-    .innerJoin('tests as t', 't.id', 'r.test_id')
+  let q = resultsWithPatient(db, w.organizationId)
     .select([
       's.sample_code',
       'p.patient_code',
@@ -100,7 +97,6 @@ export async function customRows(
       'r.entered_at',
       'r.verified_at',
     ])
-    .where('r.organization_id', '=', w.organizationId)
     .where('r.entered_at', '>=', w.fromUtc)
     .where('r.entered_at', '<', w.toUtc);
   if (filters.status) q = q.where('r.status', '=', filters.status);

@@ -2,6 +2,7 @@ import { sql, type Insertable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { ReportRunsTable } from './tables.js';
 import { isIsoDateText } from '../db/dialect.js';
+import { labRows, resultsWithPatient } from '../db/joins.js';
 
 /**
  * The queries behind the built-in reports. Reports read across features (bills,
@@ -172,11 +173,7 @@ export function criticalResults(db: Db, w: Window, page: { page: number; limit: 
   // lab, PostgreSQL's plan for a page compared each row with all of them (4,000 comparisons a row).
   const firstCall = sql<string | null>`(SELECT MIN(c.called_at) FROM critical_calls c
     WHERE c.result_id = r.id AND c.organization_id = ${w.organizationId})`;
-  const q = db
-    .selectFrom('test_results as r')
-    .innerJoin('samples as s', 's.id', 'r.sample_id')
-    .innerJoin('patients as p', 'p.id', 'r.patient_id')
-    .innerJoin('tests as t', 't.id', 'r.test_id')
+  const q = resultsWithPatient(db, w.organizationId)
     .select([
       'r.id',
       's.sample_code',
@@ -188,7 +185,6 @@ export function criticalResults(db: Db, w: Window, page: { page: number; limit: 
       'r.verified_at',
       firstCall.as('called_at'),
     ])
-    .where('r.organization_id', '=', w.organizationId)
     // A literal, so the planner can use the partial index of critical results (migration 30).
     .where(sql<boolean>`r.is_critical = 1`)
     .where('r.entered_at', '>=', w.fromUtc)
@@ -252,21 +248,11 @@ export async function runsOnDay(db: Db, organizationId: number, labDate: string)
 }
 
 export function listCustomRows(db: Db, organizationId: number) {
-  return db
-    .selectFrom('custom_reports')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .orderBy('name')
-    .execute();
+  return labRows(db, 'custom_reports', organizationId).orderBy('name').execute();
 }
 
 export function findCustomRow(db: Db, organizationId: number, id: number) {
-  return db
-    .selectFrom('custom_reports')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return labRows(db, 'custom_reports', organizationId).where('id', '=', id).executeTakeFirst();
 }
 
 export function insertCustomRow(

@@ -1,7 +1,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { CriticalCallsTable, ResultAmendmentsTable, TestResultsTable } from './tables.js';
-import { PATIENT_OF_SAMPLE, samplesWithPatient } from '../db/joins.js';
+import { labRows, PATIENT_OF_SAMPLE, resultsWithSampleAndTest, samplesWithPatient } from '../db/joins.js';
 
 /**
  * SQL of result entry, calculation, verification, critical calls and sample completion (the list
@@ -78,12 +78,7 @@ export function patientForRange(db: Db, patientId: number) {
 }
 
 export function ownResultRow(db: Db, organizationId: number, id: number): Promise<ResultRow | undefined> {
-  return db
-    .selectFrom('test_results')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return labRows(db, 'test_results', organizationId).where('id', '=', id).executeTakeFirst();
 }
 
 export function resultOf(db: Db, sampleId: number, testId: number): Promise<ResultRow | undefined> {
@@ -130,10 +125,7 @@ export async function insertAmendment(db: Db, values: Insertable<ResultAmendment
 }
 
 export function resultForVerification(db: Db, organizationId: number, id: number) {
-  return db
-    .selectFrom('test_results as r')
-    .innerJoin('samples as s', 's.id', 'r.sample_id')
-    .innerJoin('tests as t', 't.id', 'r.test_id')
+  return resultsWithSampleAndTest(db, organizationId)
     .select([
       'r.id',
       'r.status',
@@ -154,7 +146,6 @@ export function resultForVerification(db: Db, organizationId: number, id: number
       's.status as sample_status',
       's.sample_code',
     ])
-    .where('r.organization_id', '=', organizationId)
     .where('r.id', '=', id)
     .executeTakeFirst();
 }

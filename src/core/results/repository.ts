@@ -2,6 +2,7 @@ import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { type ResultListQuery } from '../../shared/schemas/results.js';
 import { patientsOfDoctor } from '../patients/repository.js';
+import { resultsWithPatient } from '../db/joins.js';
 
 /** The list's filters, and the doctor whose patients alone are shown (src/core/results/scope.ts). */
 export type ResultFilter = Partial<ResultListQuery> & { doctor_id?: number };
@@ -66,18 +67,10 @@ export interface ListRow {
   autoverified_by: string | null;
 }
 
-export const fullName = (alias: string) =>
-  sql<string | null>`(${sql.ref(`${alias}.first_name`)} || ' ' || ${sql.ref(`${alias}.last_name`)})`;
-
 function enteredBase(db: Db, organizationId: number) {
-  return db
-    .selectFrom('test_results as r')
-    .innerJoin('samples as s', 's.id', 'r.sample_id')
-    .innerJoin('patients as p', 'p.id', 'r.patient_id')
-    .innerJoin('tests as t', 't.id', 'r.test_id')
+  return resultsWithPatient(db, organizationId)
     .leftJoin('users as tu', 'tu.id', 'r.technician_id')
-    .leftJoin('users as vu', 'vu.id', 'r.verified_by')
-    .where('r.organization_id', '=', organizationId);
+    .leftJoin('users as vu', 'vu.id', 'r.verified_by');
 }
 
 /**

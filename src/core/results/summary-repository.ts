@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { verifierName, type ResultAmendment } from '../../shared/schemas/results.js';
 import { parseStructured } from '../../shared/templates/index.js';
-import { fullName, awaitingBase } from './repository.js';
+import { awaitingBase } from './repository.js';
+import { fullName, resultsWithSampleAndTest } from '../db/joins.js';
 
 /** Reads of results by sample and patient, their amendments, and the counts of the Results screen. */
 
@@ -82,10 +83,7 @@ export async function countResultsOfSample(db: Db, sampleId: number): Promise<nu
 
 /** Every result of a patient (any status), newest first, with the test's name and the sample code. */
 export function resultRowsOfPatient(db: Db, organizationId: number, patientId: number) {
-  return db
-    .selectFrom('test_results as r')
-    .innerJoin('tests as t', 't.id', 'r.test_id')
-    .innerJoin('samples as s', 's.id', 'r.sample_id')
+  return resultsWithSampleAndTest(db, organizationId)
     .select([
       'r.id',
       't.name as test_name',
@@ -100,7 +98,6 @@ export function resultRowsOfPatient(db: Db, organizationId: number, patientId: n
       's.sample_code',
       'r.verified_at',
     ])
-    .where('r.organization_id', '=', organizationId)
     .where('r.patient_id', '=', patientId)
     .orderBy('r.created_at', 'desc')
     .orderBy('r.id', 'desc')

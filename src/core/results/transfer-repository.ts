@@ -1,4 +1,5 @@
 import type { Db } from '../db/connection.js';
+import { resultsWithPatient } from '../db/joins.js';
 
 /** SQL of the results' import and export: look-ups by natural key and the export's pages. */
 
@@ -62,11 +63,7 @@ export function resultExportPage(
   organizationId: number,
   f: { afterId: number; limit: number; fromIso?: string; beforeIso?: string },
 ) {
-  let q = db
-    .selectFrom('test_results as r')
-    .innerJoin('samples as s', 's.id', 'r.sample_id')
-    .innerJoin('tests as t', 't.id', 'r.test_id')
-    .innerJoin('patients as p', 'p.id', 'r.patient_id')
+  let q = resultsWithPatient(db, organizationId)
     .leftJoin('users as e', 'e.id', 'r.technician_id')
     .leftJoin('users as v', 'v.id', 'r.verified_by')
     .selectAll('r')
@@ -78,7 +75,6 @@ export function resultExportPage(
       'e.email as entered_by_email',
       'v.email as verified_by_email',
     ])
-    .where('r.organization_id', '=', organizationId)
     .where('r.id', '>', f.afterId);
   if (f.fromIso) q = q.where('r.created_at', '>=', f.fromIso);
   if (f.beforeIso) q = q.where('r.created_at', '<', f.beforeIso);

@@ -15,6 +15,23 @@ import {
   updateSampleRow,
 } from './repository.js';
 
+type BillOfOrder = { id: number; patient_id: number; bill_number: string };
+
+/** A new pending tube of a bill's tests, with its barcode now (the labels print at the desk). */
+function orderTube(trx: Db, actor: Actor, bill: BillOfOrder, tube: TubeId, testIds: number[], notes: string) {
+  return storeSample(trx, actor, {
+    patient_id: bill.patient_id,
+    bill_id: bill.id,
+    sample_type: tubeSampleType(tube),
+    container: tube,
+    priority: 'normal',
+    status: 'pending',
+    notes,
+    barcodeNow: true,
+    test_ids: testIds,
+  });
+}
+
 /**
  * The order of a bill: one pending sample per tube with the billed tests on it, each with its
  * barcode so the labels can be printed at the front desk and scanned when the tube is drawn.
@@ -23,7 +40,7 @@ import {
 export async function orderSamplesForBill(
   trx: Db,
   actor: Actor,
-  bill: { id: number; patient_id: number; bill_number: string },
+  bill: BillOfOrder,
   lines: OrderedLine[],
 ): Promise<number[]> {
   const tubes = new Map<TubeId, number[]>();
@@ -32,21 +49,8 @@ export async function orderSamplesForBill(
     tubes.set(tube, [...(tubes.get(tube) ?? []), t.id]);
   }
   const ids: number[] = [];
-  for (const [tube, testIds] of tubes) {
-    ids.push(
-      await storeSample(trx, actor, {
-        patient_id: bill.patient_id,
-        bill_id: bill.id,
-        sample_type: tubeSampleType(tube),
-        container: tube,
-        priority: 'normal',
-        status: 'pending',
-        notes: `Ordered by bill ${bill.bill_number}`,
-        barcodeNow: true,
-        test_ids: testIds,
-      }),
-    );
-  }
+  for (const [tube, testIds] of tubes)
+    ids.push(await orderTube(trx, actor, bill, tube, testIds, `Ordered by bill ${bill.bill_number}`));
   return ids;
 }
 
@@ -85,7 +89,7 @@ async function withdrawTube(
 export async function amendOrderOfBill(
   trx: Db,
   actor: Actor,
-  bill: { id: number; patient_id: number; bill_number: string },
+  bill: BillOfOrder,
   change: { added: number[]; removed: number[] },
   reason: string,
 ): Promise<void> {
@@ -136,17 +140,6 @@ export async function amendOrderOfBill(
       newValues: { test_ids: after, notes: reason },
     });
   }
-  for (const [tube, testIds] of fresh) {
-    await storeSample(trx, actor, {
-      patient_id: bill.patient_id,
-      bill_id: bill.id,
-      sample_type: tubeSampleType(tube),
-      container: tube,
-      priority: 'normal',
-      status: 'pending',
-      notes: `Ordered by bill ${bill.bill_number} (${reason})`,
-      barcodeNow: true,
-      test_ids: testIds,
-    });
-  }
+  for (const [tube, testIds] of fresh)
+    await orderTube(trx, actor, bill, tube, testIds, `Ordered by bill ${bill.bill_number} (${reason})`);
 }

@@ -2,7 +2,7 @@ import { minutesBetween } from '../db/dialect.js';
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { CollectionLocationsTable, SampleStatusHistoryTable, SamplesTable } from './tables.js';
 import type { Db } from '../db/connection.js';
-import { samplesWithPatient } from '../db/joins.js';
+import { labRows, samplesWithPatient } from '../db/joins.js';
 import type { Sample, SampleHistoryEntry, SampleListQuery, SampleTestRef } from '../../shared/schemas/samples.js';
 import { DEFAULT_COLLECTION_LOCATIONS, sampleEta } from '../../shared/samples.js';
 
@@ -188,12 +188,7 @@ export function barcodeOwner(db: Db, organizationId: number, barcode: string) {
 
 /** The sample's own row (no joins), for the checks of a write. */
 export function sampleOwnRow(db: Db, organizationId: number, id: number) {
-  return db
-    .selectFrom('samples')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return labRows(db, 'samples', organizationId).where('id', '=', id).executeTakeFirst();
 }
 
 export function insertSampleRow(trx: Db, values: Insertable<SamplesTable>): Promise<Selectable<SamplesTable>> {
@@ -307,12 +302,7 @@ export function insertLocationRow(trx: Db, values: Insertable<CollectionLocation
 }
 
 export function findLocationRow(db: Db, organizationId: number, id: number) {
-  return db
-    .selectFrom('collection_locations')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return labRows(db, 'collection_locations', organizationId).where('id', '=', id).executeTakeFirst();
 }
 
 export function updateLocationRow(trx: Db, id: number, patch: Updateable<CollectionLocationsTable>) {

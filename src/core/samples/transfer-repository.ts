@@ -1,37 +1,34 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { samplesWithPatient } from '../db/joins.js';
+import { rowsByKeys } from '../db/dialect.js';
 
 /** SQL of the samples' import and export: look-ups by natural key and the export's pages. */
 
 /** The lab's samples with these codes (upper case): id, patient and status by code. */
 export async function samplesByCodes(db: Db, organizationId: number, codes: readonly string[]) {
-  const out = new Map<string, { id: number; patient_id: number; status: string }>();
-  for (let i = 0; i < codes.length; i += 500) {
-    const rows = await db
+  const rows = await rowsByKeys(codes, (some) =>
+    db
       .selectFrom('samples')
       .select(['id', 'sample_code', 'patient_id', 'status'])
       .where('organization_id', '=', organizationId)
-      .where('sample_code', 'in', codes.slice(i, i + 500))
-      .execute();
-    for (const r of rows) out.set(r.sample_code, r);
-  }
-  return out;
+      .where('sample_code', 'in', some)
+      .execute(),
+  );
+  return new Map(rows.map((r) => [r.sample_code, r]));
 }
 
 /** Which of these barcodes a sample of the lab has. */
 export async function barcodesTaken(db: Db, organizationId: number, barcodes: readonly string[]): Promise<Set<string>> {
-  const out = new Set<string>();
-  for (let i = 0; i < barcodes.length; i += 500) {
-    const rows = await db
+  const rows = await rowsByKeys(barcodes, (some) =>
+    db
       .selectFrom('samples')
       .select('barcode')
       .where('organization_id', '=', organizationId)
-      .where('barcode', 'in', barcodes.slice(i, i + 500))
-      .execute();
-    for (const r of rows) if (r.barcode) out.add(r.barcode);
-  }
-  return out;
+      .where('barcode', 'in', some)
+      .execute(),
+  );
+  return new Set(rows.flatMap((r) => (r.barcode ? [r.barcode] : [])));
 }
 
 /** A page of samples for export, oldest first after an id, with the codes and emails that name their references. */
@@ -73,15 +70,13 @@ export async function testCodesOfSamples(db: Db, sampleIds: readonly number[]): 
 
 /** The lab's bills with these numbers: id and patient, by number. */
 export async function billsByNumbers(db: Db, organizationId: number, numbers: readonly string[]) {
-  const out = new Map<string, { id: number; patient_id: number }>();
-  for (let i = 0; i < numbers.length; i += 500) {
-    const rows = await db
+  const rows = await rowsByKeys(numbers, (some) =>
+    db
       .selectFrom('bills')
       .select(['id', 'bill_number', 'patient_id'])
       .where('organization_id', '=', organizationId)
-      .where('bill_number', 'in', numbers.slice(i, i + 500))
-      .execute();
-    for (const r of rows) out.set(r.bill_number, r);
-  }
-  return out;
+      .where('bill_number', 'in', some)
+      .execute(),
+  );
+  return new Map(rows.map((r) => [r.bill_number, r]));
 }

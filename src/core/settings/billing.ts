@@ -3,7 +3,7 @@ import type { Actor } from '../context.js';
 import { nowIso } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
 import { ValidationError } from '../errors.js';
-import { GST_STATES, stateOfGstin } from '../../shared/gst.js';
+import { GST_STATES, GSTIN_STATE_MISMATCH, gstinFitsState, stateOfGstin } from '../../shared/gst.js';
 import { ROLES } from '../../shared/roles.js';
 import type { BillingSettings, BillingSettingsUpdate } from '../../shared/schemas/billing-settings.js';
 import { getOrganization, settingsOf, type LabSettings } from './organization.js';
@@ -40,8 +40,8 @@ export async function updateBillingSettings(
       if (patch.gst_state_code === undefined) after.gstStateCode = stateOfGstin(after.gstin);
     }
     if (patch.gst_state_code !== undefined) after.gstStateCode = patch.gst_state_code ?? null;
-    if (after.gstin && after.gstStateCode && after.gstin.slice(0, 2) !== after.gstStateCode)
-      throw ValidationError.field('gst_state_code', 'State must match the first two digits of the GSTIN');
+    if (!gstinFitsState(after.gstin, after.gstStateCode))
+      throw ValidationError.field('gst_state_code', GSTIN_STATE_MISMATCH);
     if (patch.bill_due_days !== undefined) after.billDueDays = patch.bill_due_days;
     for (const [role, pct] of Object.entries(patch.discount_ceilings ?? {})) after.discountCeilings[role] = pct;
     const oldValues: Record<string, unknown> = {};

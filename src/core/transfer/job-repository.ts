@@ -1,6 +1,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { DataJobsTable } from './tables.js';
+import { labRows } from '../db/joins.js';
 
 /** SQL of the import and export jobs (data_jobs). */
 
@@ -26,13 +27,7 @@ export function findJobRow(db: Db, organizationId: number, id: number): Promise<
 
 /** The lab's jobs, newest first. */
 export function recentJobRows(db: Db, organizationId: number, limit: number): Promise<DataJobRow[]> {
-  return db
-    .selectFrom('data_jobs')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
+  return labRows(db, 'data_jobs', organizationId).orderBy('id', 'desc').limit(limit).execute();
 }
 
 /** Jobs still marked pending or running by some worker (a process that may have died). */

@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { TwoFactorChallengesTable, UserTwoFactorTable } from './tables.js';
+import { labRows } from '../db/joins.js';
 
 /** SQL of two-factor sign-in: a user's authenticator, recovery codes and sign-in challenges. */
 
@@ -8,12 +9,7 @@ export type TwoFactorRow = Selectable<UserTwoFactorTable>;
 export type ChallengeRow = Selectable<TwoFactorChallengesTable>;
 
 export function findTwoFactor(db: Db, organizationId: number, userId: number): Promise<TwoFactorRow | undefined> {
-  return db
-    .selectFrom('user_two_factor')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+  return labRows(db, 'user_two_factor', organizationId).where('user_id', '=', userId).executeTakeFirst();
 }
 
 /** Keeps a set-up that waits for its first code (replacing an earlier unconfirmed one). */

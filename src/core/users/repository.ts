@@ -5,6 +5,8 @@ import type { User } from '../../shared/schemas/users.js';
 import type { PermissionTable, Role } from '../../shared/roles.js';
 import { userStatus } from './status.js';
 import { PERSON_TITLES, type PersonTitle } from '../../shared/person-name.js';
+import { labRows } from '../db/joins.js';
+import { rowsByKeys } from '../db/dialect.js';
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -53,12 +55,7 @@ export function findUsersByEmail(db: Db, email: string): Promise<UserRow[]> {
 
 /** The account of an email in one lab (an email is unique per lab, not across the server). */
 export function findUserByEmail(db: Db, organizationId: number, email: string) {
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('email', '=', email.toLowerCase())
-    .executeTakeFirst();
+  return labRows(db, 'users', organizationId).where('email', '=', email.toLowerCase()).executeTakeFirst();
 }
 
 export function findUser(db: Db, organizationId: number, id: number) {
@@ -100,10 +97,7 @@ export function selectUsers(
 /** The lab's users among these ids (any status). */
 export function selectUsersByIds(db: Db, organizationId: number, ids: readonly number[]): Promise<UserRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
+  return labRows(db, 'users', organizationId)
     .where('id', 'in', [...ids])
     .execute();
 }
@@ -131,16 +125,5 @@ export async function deleteUserRow(trx: Db, organizationId: number, id: number)
 /** Accounts with these emails (lower case), in any lab of the server (emails are unique server-wide). */
 /** The accounts of one lab with these emails (an email is unique within a lab, not across labs). */
 export async function usersByEmails(db: Db, organizationId: number, emails: readonly string[]): Promise<UserRow[]> {
-  const out: UserRow[] = [];
-  for (let i = 0; i < emails.length; i += 500) {
-    out.push(
-      ...(await db
-        .selectFrom('users')
-        .selectAll()
-        .where('organization_id', '=', organizationId)
-        .where('email', 'in', emails.slice(i, i + 500))
-        .execute()),
-    );
-  }
-  return out;
+  return rowsByKeys(emails, (some) => labRows(db, 'users', organizationId).where('email', 'in', some).execute());
 }

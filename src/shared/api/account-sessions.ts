@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ownSessionIdParam, ownSessionSchema } from '../schemas/sessions.js';
+import { ownSessionSchema, sessionIdParam } from '../schemas/sessions.js';
 import { defineRoute } from './contract.js';
 
 /**
@@ -18,7 +18,7 @@ export const accountSessionsApi = {
     method: 'DELETE',
     path: '/api/account/sessions/:id',
     access: 'authenticated',
-    params: ownSessionIdParam,
+    params: sessionIdParam,
     response: z.object({ ok: z.literal(true), current: z.boolean() }),
   }),
   /** Ends every session of the caller but this one; answers how many ended. */

@@ -7,11 +7,11 @@ import {
   bulkUsersSchema,
   permissionMatrixSchema,
   permissionMatrixUpdateSchema,
-  sessionIdParam,
   signInListQuery,
   signInPageSchema,
   suspendSchema,
 } from '../schemas/user-admin.js';
+import { sessionIdParam } from '../schemas/sessions.js';
 import { defineRoute } from './contract.js';
 
 const oneUser = z.object({ user: userSchema });

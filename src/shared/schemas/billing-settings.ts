@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ROLES } from '../roles.js';
 import { strictNumber } from './common.js';
-import { gstinField, stateCodeField } from './payers.js';
+import { gstinField, gstinStateCheck, stateCodeField } from './payers.js';
 
 /**
  * Billing settings: the lab's GST registration, the days a patient's bill is due in,
@@ -31,10 +31,7 @@ export const billingSettingsUpdateSchema = z
       })
       .optional(),
   })
-  .refine((b) => !b.gstin || !b.gst_state_code || b.gstin.slice(0, 2) === b.gst_state_code, {
-    path: ['gst_state_code'],
-    message: 'State must match the first two digits of the GSTIN',
-  });
+  .refine(...gstinStateCheck('gst_state_code'));
 export type BillingSettingsUpdate = z.infer<typeof billingSettingsUpdateSchema>;
 
 export const billingSettingsSchema = z.object({

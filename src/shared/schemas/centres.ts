@@ -1,6 +1,14 @@
 import { z } from 'zod';
-import { isoDate, optionalText, requiredText, rupeeAmount, strictNumber } from './common.js';
-import { gstinField, payerFields, periodQuery, stateCodeField, statementEntrySchema } from './payers.js';
+import { optionalText, requiredText, rupeeAmount, strictNumber } from './common.js';
+import {
+  gstinField,
+  gstinStateCheck,
+  payerFields,
+  periodPdfQuery,
+  periodQuery,
+  stateCodeField,
+  statementEntrySchema,
+} from './payers.js';
 import { PAYMENT_METHODS } from '../billing.js';
 
 /**
@@ -57,10 +65,7 @@ export const centreCreateSchema = z
     share_percent: centreFields.share_percent.default(0),
     status: centreFields.status.default('active'),
   })
-  .refine((p) => !p.gstin || !p.state_code || p.gstin.slice(0, 2) === p.state_code, {
-    path: ['state_code'],
-    message: 'State must match the first two digits of the GSTIN',
-  });
+  .refine(...gstinStateCheck('state_code'));
 export type CentreCreate = z.infer<typeof centreCreateSchema>;
 /** The form's fields and rules (the dialog uses them with its own defaults). */
 export const centreFormSchema = z.object(centreFields);
@@ -208,13 +213,7 @@ export const AGEING_LABELS: Record<(typeof AGEING_BUCKETS)[number], string> = {
 };
 
 export const centreStatementQuery = periodQuery;
-export const centreStatementPdfQuery = z
-  .object({
-    from: isoDate('from'),
-    to: isoDate('to'),
-    download: z.enum(['0', '1'], { error: 'download must be 0 or 1' }).optional(),
-  })
-  .refine((q) => q.from <= q.to, { path: ['to'], message: 'to must be on or after from' });
+export const centreStatementPdfQuery = periodPdfQuery;
 
 export const centreStatementSchema = z.object({
   centre: centreSchema,

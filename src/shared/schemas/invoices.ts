@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDate, optionalText, pagedShape, strictNumber } from './common.js';
+import { isoDate, optionalText, pagedShape, pageQuery, strictNumber } from './common.js';
 import { PAYMENT_METHODS } from '../billing.js';
 import { requireMethodReference } from './bills.js';
 
@@ -55,12 +55,9 @@ export const invoiceCreateSchema = z
   });
 export type InvoiceCreate = z.infer<typeof invoiceCreateSchema>;
 
-export const invoiceListQuery = z
-  .object({
-    page: strictNumber(z.number({ error: 'page must be a number' }).int().min(1, 'page must be 1 or more').default(1)),
-    limit: strictNumber(
-      z.number({ error: 'limit must be a number' }).int().min(1).max(200, 'limit must be at most 200').default(20),
-    ),
+export const invoiceListQuery = pageQuery
+  .extend({
+    limit: pageQuery.shape.limit.default(20),
     search: z.string().trim().max(100, 'search must be at most 100 characters').optional(),
     status: z.preprocess(
       (v) => (v === '' || v === 'all' ? undefined : v),

@@ -1,15 +1,17 @@
 import { z } from 'zod';
 import {
+  downloadQuery,
   isoDate,
   optionalEmail,
   optionalPhone,
   optionalText,
   pagedShape,
+  pageQuery,
   requiredText,
   rupeeAmount,
   strictNumber,
 } from './common.js';
-import { GST_STATES, GSTIN_PATTERN } from '../gst.js';
+import { GST_STATES, GSTIN_PATTERN, GSTIN_STATE_MISMATCH, gstinFitsState } from '../gst.js';
 
 /**
  * Payers: organisations that pay for patients. A bill charged to a payer takes the
@@ -77,6 +79,19 @@ export const payerFields = {
   status: z.enum(PAYER_STATUSES, { error: 'Status must be active or inactive' }),
 };
 
+/**
+ * The refinement of a form with a GSTIN and a state field: the two must agree, and the error is
+ * the state field's (the GSTIN is what the customer's papers say).
+ */
+export function gstinStateCheck<K extends string>(
+  stateField: K,
+): [
+  (v: { gstin?: string | null } & Partial<Record<K, string | null>>) => boolean,
+  { path: string[]; message: string },
+] {
+  return [(v) => gstinFitsState(v.gstin, v[stateField]), { path: [stateField], message: GSTIN_STATE_MISMATCH }];
+}
+
 export const payerCreateSchema = z
   .object({
     ...payerFields,
@@ -84,10 +99,7 @@ export const payerCreateSchema = z
     discount_percent: payerFields.discount_percent.default(0),
     status: payerFields.status.default('active'),
   })
-  .refine((p) => !p.gstin || !p.state_code || p.gstin.slice(0, 2) === p.state_code, {
-    path: ['state_code'],
-    message: 'State must match the first two digits of the GSTIN',
-  });
+  .refine(...gstinStateCheck('state_code'));
 export type PayerCreate = z.infer<typeof payerCreateSchema>;
 export const payerUpdateSchema = z.object(payerFields).partial();
 export type PayerUpdate = z.infer<typeof payerUpdateSchema>;
@@ -115,11 +127,8 @@ export const payerSchema = z.object({
 });
 export type Payer = z.infer<typeof payerSchema>;
 
-export const payerListQuery = z.object({
-  page: strictNumber(z.number({ error: 'page must be a number' }).int().min(1, 'page must be 1 or more').default(1)),
-  limit: strictNumber(
-    z.number({ error: 'limit must be a number' }).int().min(1).max(200, 'limit must be at most 200').default(20),
-  ),
+export const payerListQuery = pageQuery.extend({
+  limit: pageQuery.shape.limit.default(20),
   search: z.string().trim().max(100, 'search must be at most 100 characters').optional(),
   type: z.preprocess(
     (v) => (v === '' || v === 'all' ? undefined : v),
@@ -178,16 +187,12 @@ export const payerPriceParams = z.object({
   priceId: strictNumber(z.number({ error: 'priceId must be a number' }).int().positive('priceId must be positive')),
 });
 
-export const periodQuery = z
-  .object({ from: isoDate('from'), to: isoDate('to') })
-  .refine((q) => q.from <= q.to, { path: ['to'], message: 'to must be on or after from' });
-export const periodPdfQuery = z
-  .object({
-    from: isoDate('from'),
-    to: isoDate('to'),
-    download: z.enum(['0', '1'], { error: 'download must be 0 or 1' }).optional(),
-  })
-  .refine((q) => q.from <= q.to, { path: ['to'], message: 'to must be on or after from' });
+const period = z.object({ from: isoDate('from'), to: isoDate('to') });
+const fromBeforeTo = (q: { from: string; to: string }) => q.from <= q.to;
+const toAfterFrom = { path: ['to'], message: 'to must be on or after from' };
+export const periodQuery = period.refine(fromBeforeTo, toAfterFrom);
+/** A period of a statement's PDF, which may ask for it as a download. */
+export const periodPdfQuery = period.extend(downloadQuery.shape).refine(fromBeforeTo, toAfterFrom);
 
 export const statementEntrySchema = z.object({
   date: z.string(),

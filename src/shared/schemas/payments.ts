@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PAYMENT_METHODS } from '../billing.js';
 import { requireMethodReference } from './bills.js';
-import { isoDate, optionalText, requiredText, rupeeAmount, strictNumber } from './common.js';
+import { isoDate, optionalText, pageQuery, requiredText, rupeeAmount, strictNumber } from './common.js';
 
 /** Ledger row statuses (spec section 4): a cheque is pending until cleared, failed when it bounced. */
 export const LEDGER_STATUSES = ['pending', 'completed', 'failed', 'refunded'] as const;
@@ -58,23 +58,9 @@ export const chequeBounceSchema = z.object({ reason: requiredText('Reason', 300)
 
 const emptyToUndefined = (v: unknown) => (v === '' || v === 'all' ? undefined : v);
 
-export const ledgerListQuery = z
-  .object({
-    page: strictNumber(
-      z
-        .number({ error: 'page must be a number' })
-        .int('page must be a whole number')
-        .min(1, 'page must be 1 or more')
-        .default(1),
-    ),
-    limit: strictNumber(
-      z
-        .number({ error: 'limit must be a number' })
-        .int('limit must be a whole number')
-        .min(1, 'limit must be 1 or more')
-        .max(200, 'limit must be at most 200')
-        .default(25),
-    ),
+export const ledgerListQuery = pageQuery
+  .extend({
+    limit: pageQuery.shape.limit.default(25),
     search: z.string().trim().max(100, 'search must be at most 100 characters').optional(),
     status: z.preprocess(
       emptyToUndefined,

@@ -18,6 +18,7 @@ export const ownSessionSchema = z.object({
 });
 export type OwnSession = z.infer<typeof ownSessionSchema>;
 
-export const ownSessionIdParam = z.object({
+/** A session named in a path (the user's own, or anyone's on the Activity Monitor). */
+export const sessionIdParam = z.object({
   id: z.string().regex(/^[0-9a-f]{32}$/, 'Not a session id'),
 });

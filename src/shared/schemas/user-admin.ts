@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PERMISSIONS, ROLES } from '../roles.js';
 import { optionalText, pageQuery, pagedShape, strictNumber } from './common.js';
 import { userSchema } from './users.js';
+import { ownSessionSchema } from './sessions.js';
 
 /**
  * The tools of the Users screen: Permission Manager, suspension, Bulk Operations and the
@@ -139,24 +140,11 @@ export type SignInEvent = z.infer<typeof signInEventSchema>;
 export const signInPageSchema = z.object({ events: z.array(signInEventSchema), ...pagedShape });
 export type SignInPage = z.infer<typeof signInPageSchema>;
 
-/** A signed-in session that has not ended (not signed out, not idle past the timeout, not expired). */
-export const activeSessionSchema = z.object({
-  /** Names the session for End Session; not the cookie and not what the database keys it by. */
-  id: z.string(),
+/** A signed-in session that has not ended (not signed out, not idle past the timeout, not expired), and whose it is. */
+export const activeSessionSchema = ownSessionSchema.extend({
   user_id: z.number().int(),
   user_name: z.string(),
   user_email: z.string(),
   role: z.enum(ROLES),
-  started_at: z.string(),
-  last_seen_at: z.string(),
-  expires_at: z.string(),
-  ip_address: z.string().nullable(),
-  user_agent: z.string().nullable(),
-  /** The session of the request that asked. */
-  current: z.boolean(),
 });
 export type ActiveSession = z.infer<typeof activeSessionSchema>;
-
-export const sessionIdParam = z.object({
-  id: z.string().regex(/^[0-9a-f]{32}$/, 'Not a session id'),
-});
