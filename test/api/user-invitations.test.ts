@@ -161,4 +161,24 @@ describe('resending and withdrawing', () => {
     expect(errorBody(await preview(tokenOf(b.invitation))).code).toBe('INVITATION_REVOKED');
     expect((await openList()).map((i) => i.user_id)).not.toContain(b.user.id);
   });
+
+  it('makes the account Add User would: the title kept, a centre login bound to its centre and to nothing else', async () => {
+    const { user } = await invited({ title: 'Dr', role: 'lab_technician' });
+    expect(user.title).toBe('Dr');
+    const centre = await lab.admin.post('/api/centres', { name: uniqueWord('Centre '), credit_days: 30 });
+    expect(centre.statusCode, centre.body).toBe(201);
+    const centreId = centre.json<{ centre: { id: number } }>().centre.id;
+    expect(badFields(await invite({ role: 'centre' }))).toEqual(['centre_id']);
+    expect(badFields(await invite({ role: 'receptionist', centre_id: centreId }))).toEqual(['centre_id']);
+    const bound = await invited({ role: 'centre', centre_id: centreId });
+    const stored = await row<{ centre_id: number | null }>(
+      lab.database,
+      'SELECT centre_id FROM users WHERE id = ?',
+      bound.user.id,
+    );
+    expect(Number(stored!.centre_id)).toBe(centreId);
+    // Refused invitations left no account behind.
+    const emails = await rows<{ n: number }>(lab.database, "SELECT count(*) AS n FROM users WHERE role = 'centre'");
+    expect(Number(emails[0]!.n)).toBe(1);
+  });
 });

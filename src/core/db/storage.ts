@@ -159,10 +159,17 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /**
  * One table's bytes per lab. On SQLite a large table is read in rowid ranges with a turn of the
  * event loop between them, so a measurement of a big database does not stall every lab's requests;
- * PostgreSQL's queries run in the database server and need no such care.
+ * PostgreSQL's queries run in the database server and need no such care. A WITHOUT ROWID table (the
+ * stale marks, a few rows a day per lab) has no rowid to range over and is read at once.
  */
 async function measureTable(db: Db, plan: TablePlan): Promise<Bytes> {
   if (engineOf(db) === 'postgres') return tableBytes(db, plan);
+  const kind = (
+    await sql<{ wr: number }>`SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ${plan.table}`.execute(
+      db,
+    )
+  ).rows[0];
+  if (kind && Number(kind.wr) === 1) return tableBytes(db, plan);
   const { max } = (
     await sql<{ max: number | null }>`SELECT max(rowid) AS max FROM ${sql.table(plan.table)}`.execute(db)
   ).rows[0] ?? { max: null };

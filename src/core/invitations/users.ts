@@ -1,14 +1,12 @@
 import type { Db } from '../db/connection.js';
 import { nowIso, type Actor } from '../context.js';
-import { writeAudit } from '../audit/audit.js';
 import { NO_PASSWORD } from '../auth/service.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
-import { auditUser, emailTaken, findUser, insertUserRow, toUser } from '../users/repository.js';
-import { labPermissions } from '../users/service.js';
+import { findUser, toUser } from '../users/repository.js';
+import { insertUser, labPermissions } from '../users/service.js';
 import { issueInvitation, withdrawInvitations } from './service.js';
 import { openInvitationRows, wasInvited } from './repository.js';
-import { canAssignRole, ROLE_RANK, type Role } from '../../shared/roles.js';
-import { rupeesToPaise } from '../../shared/money.js';
+import { ROLE_RANK, type Role } from '../../shared/roles.js';
 import type { OpenInvitation, UserInvite } from '../../shared/schemas/invitations.js';
 import type { IssuedInvitation } from '../../shared/schemas/tenants.js';
 import type { User } from '../../shared/schemas/users.js';
@@ -40,34 +38,9 @@ export async function inviteUser(
   actor: Actor,
   input: UserInvite,
 ): Promise<{ user: User; invitation: IssuedInvitation }> {
-  if (actor.role !== 'system' && !canAssignRole(actor.role, input.role))
-    throw new ForbiddenError(`A ${actor.role} cannot give anyone the role ${input.role}`);
   return db.transaction().execute(async (trx) => {
-    if (await emailTaken(trx, actor.organizationId, input.email))
-      throw new ConflictError(`A user with email ${input.email} already exists`, 'EMAIL_TAKEN');
-    const now = nowIso();
-    const row = await insertUserRow(trx, {
-      organization_id: actor.organizationId,
-      email: input.email,
-      password_hash: NO_PASSWORD,
-      first_name: input.first_name,
-      last_name: input.last_name,
-      role: input.role,
-      department: input.department ?? null,
-      phone: input.phone ?? null,
-      specialization: input.specialization ?? null,
-      consultation_fee_paise: rupeesToPaise(input.consultation_fee ?? 0),
-      is_active: 1,
-      last_login: null,
-      created_at: now,
-      updated_at: now,
-    });
-    await writeAudit(trx, actor, {
-      action: 'create',
-      entity: 'user',
-      entityId: row.id,
-      newValues: { ...auditUser(row), password: 'none: set through the invitation' },
-    });
+    // The same account as Add User makes (title, centre, the role and email rules), with no password.
+    const row = await insertUser(trx, actor, input, NO_PASSWORD, { password: 'none: set through the invitation' });
     const invitation = await issueInvitation(trx, actor, {
       organizationId: actor.organizationId,
       userId: row.id,

@@ -93,13 +93,15 @@ export async function createUser(db: Db, actor: Actor, given: UserCreate): Promi
 
 /**
  * Inside an open transaction: a new account, audited. `passwordHash` NO_PASSWORD makes an account
- * that cannot sign in until a password is set (an import's users: lims user reset-password).
+ * that cannot sign in until a password is set (an import's users: lims user reset-password; an
+ * invited user: their link). `auditNote` is added to the audit entry (how the password is to be set).
  */
 export async function insertUser(
   trx: Db,
   actor: Actor,
   given: Omit<UserCreate, 'password'> & { is_active?: boolean },
   passwordHash: string,
+  auditNote: Record<string, string> = {},
 ): Promise<UserRow> {
   const input = moveTitleOutOfFirstName(given);
   assertMayAssign(actor, input.role);
@@ -124,7 +126,12 @@ export async function insertUser(
     created_at: now,
     updated_at: now,
   });
-  await writeAudit(trx, actor, { action: 'create', entity: 'user', entityId: row.id, newValues: auditUser(row) });
+  await writeAudit(trx, actor, {
+    action: 'create',
+    entity: 'user',
+    entityId: row.id,
+    newValues: { ...auditUser(row), ...auditNote },
+  });
   return row;
 }
 
