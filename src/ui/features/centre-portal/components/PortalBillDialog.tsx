@@ -1,5 +1,6 @@
 import { FileDown, Tag } from 'lucide-react';
 import { centrePortalApi } from '@shared/api/centre-portal';
+import { tubeLabel } from '@shared/tubes';
 import { Badge, Button, Dialog, ErrorPanel, LoadingState, Money } from '@/components';
 import { contractUrl } from '@/lib/api';
 import { openPdf } from '@/lib/openPdf';
@@ -70,7 +71,7 @@ export function PortalBillDialog({ billId, onClose }: { billId: number | null; o
                     <p className="font-mono font-medium break-all text-slate-900">{r.sample_code}</p>
                     <p className="text-[13px] text-slate-600">
                       {r.sample_type}
-                      {r.container ? ` · ${r.container}` : ''} · {r.tests.join(', ')}
+                      {r.container ? ` · ${tubeLabel(r.container)}` : ''} · {r.tests.join(', ')}
                     </p>
                     <p className="mt-1 flex flex-wrap items-center gap-2">
                       <Badge tone={r.printable ? 'green' : r.reported_at ? 'amber' : 'grey'}>
