@@ -11,33 +11,52 @@ import { migrations } from '../src/core/db/migrations/index.js';
  * arithmetic summary triggers ("before"), every migration's stale marks today (49's and 51's,
  * "after"), and every migration with the marking triggers dropped ("no report triggers"; the live board's open-test triggers stay
  * in every variant). Rounds alternate between the variants so that the machine's load falls on each
- * alike. Run: node dist/bench/visit-cost.js [visits per round] [rounds].
+ * alike. Statements are prepared once and reused, as lims' statement cache does. Run:
+ * node dist/bench/visit-cost.js [visits per round] [rounds].
  */
 
 type Row = Record<string, unknown>;
 
+/**
+ * Prepared statements by SQL text, per database: lims prepares a statement once and keeps it
+ * (src/core/db/statements.ts), so a write pays for running its triggers, not for compiling them
+ * into the statement again each time.
+ */
+const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+function prepared(sqlite: Database.Database, text: string): Database.Statement {
+  let cache = statements.get(sqlite);
+  if (!cache) statements.set(sqlite, (cache = new Map()));
+  let stmt = cache.get(text);
+  if (!stmt) cache.set(text, (stmt = sqlite.prepare(text)));
+  return stmt;
+}
+
+/** Each table's NOT NULL columns without a default, with a filler of their type (read once per table and schema). */
+const required = new WeakMap<Database.Database, Map<string, Row>>();
+
 /** A row for `table` with every NOT NULL column without a default filled, then `values` over it. */
 function filled(sqlite: Database.Database, table: string, values: Row): Row {
-  const cols = sqlite
-    .prepare(`SELECT name, type, "notnull" AS nn, dflt_value AS d, pk FROM pragma_table_info(?)`)
-    .all(table) as {
-    name: string;
-    type: string;
-    nn: number;
-    d: unknown;
-    pk: number;
-  }[];
-  const row: Row = {};
-  for (const c of cols) if (c.nn && c.d === null && !c.pk) row[c.name] = /INT|REAL/i.test(c.type) ? 0 : `x${c.name}`;
+  let tables = required.get(sqlite);
+  if (!tables) required.set(sqlite, (tables = new Map()));
+  let row = tables.get(table);
+  if (!row) {
+    const cols = sqlite
+      .prepare(`SELECT name, type, "notnull" AS nn, dflt_value AS d, pk FROM pragma_table_info(?)`)
+      .all(table) as { name: string; type: string; nn: number; d: unknown; pk: number }[];
+    row = {};
+    for (const c of cols) if (c.nn && c.d === null && !c.pk) row[c.name] = /INT|REAL/i.test(c.type) ? 0 : `x${c.name}`;
+    tables.set(table, row);
+  }
   return { ...row, ...values };
 }
 
 function insert(sqlite: Database.Database, table: string, values: Row): number {
   const row = filled(sqlite, table, values);
   const cols = Object.keys(row);
-  const r = sqlite
-    .prepare(`INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`)
-    .run(...cols.map((c) => row[c] as never));
+  const r = prepared(
+    sqlite,
+    `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+  ).run(...cols.map((c) => row[c] as never));
   return Number(r.lastInsertRowid);
 }
 
@@ -148,7 +167,7 @@ function visit(lab: Lab): void {
         created_at: at,
         updated_at: at,
       });
-      sqlite.prepare("UPDATE test_results SET status = 'verified', verified_at = ? WHERE id = ?").run(later, r);
+      prepared(sqlite, "UPDATE test_results SET status = 'verified', verified_at = ? WHERE id = ?").run(later, r);
     }
   })();
 }
