@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two projects (issue 12): every suite on SQLite, and the API, CLI and durability suites again on
+ * Two projects: every suite on SQLite, and the API, CLI and durability suites again on
  * PostgreSQL (test/postgres-server.ts starts a throwaway server unless $LIMS_TEST_DATABASE_URL
  * names one). Files that test one engine's own machinery are listed below.
  */

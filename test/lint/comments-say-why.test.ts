@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * A comment says why the code is as it is, not which issue or stretch of work wrote it: that is
- * git's history. Every tracked source, test, bench and script file is read for "issue 14",
+ * git's history. Every tracked source, test, bench, script and root config file is read for "issue 14",
  * "issues 14-16" or "session 13" (case aside); bench/results.md is measurements with their dates, and this file names what it looks for.
  */
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -13,7 +13,9 @@ const SELF = 'test/lint/comments-say-why.test.ts';
 const HISTORY = /\b(?:issues?|sessions?) \d+/i;
 
 function trackedFiles(): string[] {
-  return execFileSync('git', ['ls-files', 'src', 'test', 'bench', 'scripts', 'eslint'], { cwd: ROOT })
+  const dirs = ['src', 'test', 'bench', 'scripts', 'eslint', 'bin'];
+  const rootConfigs = ['eslint.config.js', 'vite.config.ts', 'vitest.config.ts'];
+  return execFileSync('git', ['ls-files', ...dirs, ...rootConfigs], { cwd: ROOT })
     .toString()
     .split('\n')
     .filter((f) => /\.(ts|tsx|mts|mjs|js|css|md)$/.test(f) && f !== 'bench/results.md' && f !== SELF);
