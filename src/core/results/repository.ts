@@ -247,12 +247,7 @@ export async function pageResults(
     .selectFrom(u)
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  const rows = await db
-    .selectFrom(unionFor(db, organizationId, f).as('u'))
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('sample_id', 'desc')
-    .orderBy('test_id', 'desc')
+  const rows = await newestFirst(db, organizationId, f)
     .limit(f.limit)
     .offset((f.page - 1) * f.limit)
     .execute();
@@ -261,15 +256,18 @@ export async function pageResults(
 
 /** Every row matching the filters, newest first (the validation queue export). */
 export async function allResults(db: Db, organizationId: number, f: ResultFilter, max = 100_000): Promise<ListRow[]> {
-  const rows = await db
+  const rows = await newestFirst(db, organizationId, f).limit(max).execute();
+  return rows as ListRow[];
+}
+
+/** The rows matching the filters in the order the queue lists them: newest first. */
+function newestFirst(db: Db, organizationId: number, f: ResultFilter) {
+  return db
     .selectFrom(unionFor(db, organizationId, f).as('u'))
     .selectAll()
     .orderBy('created_at', 'desc')
     .orderBy('sample_id', 'desc')
-    .orderBy('test_id', 'desc')
-    .limit(max)
-    .execute();
-  return rows as ListRow[];
+    .orderBy('test_id', 'desc');
 }
 
 export async function findResultRow(db: Db, organizationId: number, id: number): Promise<ListRow | undefined> {
