@@ -3,6 +3,7 @@ import type { Db } from '../db/connection.js';
 import type { DataJobRow } from '../transfer/service.js';
 import type { DataMappingsTable } from './tables.js';
 import { labRows } from '../db/joins.js';
+import { labTable, labUpdate } from '../db/lab-tables.js';
 
 /** SQL of the data screens: the jobs' lists and figures (data_jobs), saved mappings (data_mappings). */
 
@@ -119,11 +120,9 @@ export async function recentErrorReports(
 }
 
 export async function countDownload(db: Db, organizationId: number, id: number): Promise<void> {
-  await db
-    .updateTable('data_jobs')
+  await labUpdate(db, 'data_jobs', organizationId)
     .set((eb) => ({ download_count: eb('download_count', '+', 1) }))
     .where('id', '=', id)
-    .where('organization_id', '=', organizationId)
     .execute();
 }
 
@@ -144,7 +143,7 @@ export async function forgetOutputFile(db: Db, id: number): Promise<void> {
 }
 
 export function mappingRows(db: Db, organizationId: number, entity?: string): Promise<DataMappingRow[]> {
-  let q = db.selectFrom('data_mappings').selectAll().where('organization_id', '=', organizationId);
+  let q = labRows(db, 'data_mappings', organizationId);
   if (entity) q = q.where('entity', '=', entity);
   return q.orderBy('entity').orderBy('name').execute();
 }
@@ -181,11 +180,6 @@ export async function deleteMapping(db: Db, id: number): Promise<void> {
 /** Names of users, for the mappings' "saved by". */
 export async function userNames(db: Db, organizationId: number, ids: number[]): Promise<Map<number, string>> {
   if (!ids.length) return new Map();
-  const rows = await db
-    .selectFrom('users')
-    .select(['id', 'email'])
-    .where('organization_id', '=', organizationId)
-    .where('id', 'in', ids)
-    .execute();
+  const rows = await labTable(db, 'users', organizationId).select(['id', 'email']).where('id', 'in', ids).execute();
   return new Map(rows.map((r) => [Number(r.id), r.email]));
 }
