@@ -8,6 +8,7 @@ import type {
 } from './tables.js';
 import type { InventoryListQuery } from '../../shared/schemas/inventory.js';
 import { labRows } from '../db/joins.js';
+import { labTable, labDelete } from '../db/lab-tables.js';
 
 /**
  * Items, lots, the ledger and consumption per test, always filtered by the lab. Suppliers are in
@@ -107,10 +108,8 @@ export function findItemRow(db: Db, organizationId: number, id: number): Promise
 }
 
 export async function codeTaken(db: Db, organizationId: number, code: string, exceptId?: number): Promise<boolean> {
-  let q = db
-    .selectFrom('inventory_items')
+  let q = labTable(db, 'inventory_items', organizationId)
     .select('id')
-    .where('organization_id', '=', organizationId)
     .where('archived_at', 'is', null)
     .where(sql`lower(item_code)`, '=', code.toLowerCase());
   if (exceptId) q = q.where('id', '<>', exceptId);
@@ -118,11 +117,9 @@ export async function codeTaken(db: Db, organizationId: number, code: string, ex
 }
 
 export async function distinctCategories(db: Db, organizationId: number, kind?: string): Promise<string[]> {
-  let q = db
-    .selectFrom('inventory_items')
+  let q = labTable(db, 'inventory_items', organizationId)
     .select('category')
     .distinct()
-    .where('organization_id', '=', organizationId)
     .where('archived_at', 'is', null);
   if (kind) q = q.where('kind', '=', kind);
   return (await q.orderBy('category').execute()).map((r) => r.category);
@@ -231,10 +228,7 @@ export async function selectMovementPage(
   itemId: number,
   q: { page: number; limit: number; type?: string },
 ): Promise<{ rows: MovementRow[]; total: number }> {
-  let base = db
-    .selectFrom('inventory_movements')
-    .where('organization_id', '=', organizationId)
-    .where('item_id', '=', itemId);
+  let base = labTable(db, 'inventory_movements', organizationId).where('item_id', '=', itemId);
   if (q.type) base = base.where('type', '=', q.type);
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   let rows = movementsQuery(db, organizationId).where('m.item_id', '=', itemId);
@@ -264,10 +258,8 @@ export async function countMovements(db: Db, itemId: number): Promise<number> {
 
 /** What a result's entry took from each lot and has not yet been given back, per item and lot. */
 export async function outstandingForResult(trx: Db, organizationId: number, resultId: number) {
-  const rows = await trx
-    .selectFrom('inventory_movements')
+  const rows = await labTable(trx, 'inventory_movements', organizationId)
     .select(['item_id', 'lot_id', 'test_id', sql<number>`sum(quantity)`.as('net')])
-    .where('organization_id', '=', organizationId)
     .where('result_id', '=', resultId)
     .where('type', 'in', ['consume', 'return'])
     .groupBy(['item_id', 'lot_id', 'test_id'])
@@ -309,23 +301,14 @@ export async function replaceUsage(
   itemId: number,
   rows: Insertable<TestConsumptionTable>[],
 ): Promise<void> {
-  await trx
-    .deleteFrom('test_consumption')
-    .where('organization_id', '=', organizationId)
-    .where('item_id', '=', itemId)
-    .execute();
+  await labDelete(trx, 'test_consumption', organizationId).where('item_id', '=', itemId).execute();
   if (rows.length) await trx.insertInto('test_consumption').values(rows).execute();
 }
 
 /** The ids among `ids` that are tests of this lab. */
 export async function ownTestIds(db: Db, organizationId: number, ids: number[]): Promise<Set<number>> {
   if (!ids.length) return new Set();
-  const rows = await db
-    .selectFrom('tests')
-    .select('id')
-    .where('organization_id', '=', organizationId)
-    .where('id', 'in', ids)
-    .execute();
+  const rows = await labTable(db, 'tests', organizationId).select('id').where('id', 'in', ids).execute();
   return new Set(rows.map((r) => r.id));
 }
 
