@@ -27,28 +27,13 @@ type NoColumns = Record<never, never>;
 const ofLab = (organizationId: number) => sql<boolean>`${sql.ref('organization_id')} = ${organizationId}`;
 
 /** A read of the lab's rows in `table`, no column chosen yet. */
-export function labTable<T extends LabTable>(
-  db: Db,
-  table: T,
-  organizationId: number,
-): SelectQueryBuilder<DB, T, NoColumns> {
-  return (db.selectFrom(table) as unknown as SelectQueryBuilder<DB, T, NoColumns>).where(ofLab(organizationId));
-}
+export const labTable = <T extends LabTable>(db: Db, table: T, organizationId: number) =>
+  (db.selectFrom(table) as unknown as SelectQueryBuilder<DB, T, NoColumns>).where(ofLab(organizationId));
 
 /** An update of the lab's rows in `table`, to narrow and `set`. */
-export function labUpdate<T extends LabTable>(
-  db: Db,
-  table: T,
-  organizationId: number,
-): UpdateQueryBuilder<DB, T, T, UpdateResult> {
-  return (db.updateTable(table) as unknown as UpdateQueryBuilder<DB, T, T, UpdateResult>).where(ofLab(organizationId));
-}
+export const labUpdate = <T extends LabTable>(db: Db, table: T, organizationId: number) =>
+  (db.updateTable(table) as unknown as UpdateQueryBuilder<DB, T, T, UpdateResult>).where(ofLab(organizationId));
 
 /** A delete of the lab's rows in `table`, to narrow. */
-export function labDelete<T extends LabTable>(
-  db: Db,
-  table: T,
-  organizationId: number,
-): DeleteQueryBuilder<DB, T, DeleteResult> {
-  return (db.deleteFrom(table) as unknown as DeleteQueryBuilder<DB, T, DeleteResult>).where(ofLab(organizationId));
-}
+export const labDelete = <T extends LabTable>(db: Db, table: T, organizationId: number) =>
+  (db.deleteFrom(table) as unknown as DeleteQueryBuilder<DB, T, DeleteResult>).where(ofLab(organizationId));
