@@ -271,12 +271,15 @@ export async function outstandingForResult(trx: Db, organizationId: number, resu
 
 // ---- Consumption per test ----
 
+/** The lab's consumption per test (`c`): where both of its readers, by item and by test, start. */
+function consumption(db: Db, organizationId: number) {
+  return db.selectFrom('test_consumption as c').where('c.organization_id', '=', organizationId);
+}
+
 export function usageOfItem(db: Db, organizationId: number, itemId: number) {
-  return db
-    .selectFrom('test_consumption as c')
+  return consumption(db, organizationId)
     .innerJoin('tests as t', 't.id', 'c.test_id')
     .select(['c.test_id', 't.code as test_code', 't.name as test_name', 'c.quantity'])
-    .where('c.organization_id', '=', organizationId)
     .where('c.item_id', '=', itemId)
     .orderBy('t.name')
     .execute();
@@ -284,11 +287,9 @@ export function usageOfItem(db: Db, organizationId: number, itemId: number) {
 
 /** The live items one run of a test uses. */
 export function usageOfTest(db: Db, organizationId: number, testId: number) {
-  return db
-    .selectFrom('test_consumption as c')
+  return consumption(db, organizationId)
     .innerJoin('inventory_items as i', 'i.id', 'c.item_id')
     .select(['c.item_id', 'c.quantity', 'i.item_name', 'i.unit'])
-    .where('c.organization_id', '=', organizationId)
     .where('c.test_id', '=', testId)
     .where('i.archived_at', 'is', null)
     .orderBy('c.item_id')
