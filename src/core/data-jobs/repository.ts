@@ -4,6 +4,7 @@ import type { DataJobRow } from '../transfer/service.js';
 import type { DataMappingsTable } from './tables.js';
 import { labRows } from '../db/joins.js';
 import { labTable, labUpdate } from '../db/lab-tables.js';
+import { onPage, type RowsPage } from '../db/paging.js';
 
 /** SQL of the data screens: the jobs' lists and figures (data_jobs), saved mappings (data_mappings). */
 
@@ -40,19 +41,9 @@ function filtered(db: Db, f: JobFilter) {
   return q;
 }
 
-export async function jobPage(
-  db: Db,
-  f: JobFilter,
-  page: number,
-  limit: number,
-): Promise<{ rows: DataJobRow[]; total: number }> {
+export async function jobPage(db: Db, f: JobFilter, page: number, limit: number): Promise<RowsPage<DataJobRow>> {
   const [rows, total] = await Promise.all([
-    filtered(db, f)
-      .selectAll()
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .offset((page - 1) * limit)
-      .execute(),
+    filtered(db, f).selectAll().orderBy('id', 'desc').$call(onPage({ page, limit })).execute(),
     filtered(db, f)
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
       .executeTakeFirstOrThrow(),

@@ -9,6 +9,7 @@ import type {
 import type { EquipmentListQuery } from '../../shared/schemas/equipment.js';
 import { fullName } from '../db/joins.js';
 import { labTable, labUpdate, labDelete } from '../db/lab-tables.js';
+import { onPage } from '../db/paging.js';
 
 /**
  * Every query of the equipment register (equipment, status history, readings, certificates' bytes),
@@ -81,13 +82,7 @@ function filtered(db: Db, organizationId: number, q: Partial<EquipmentListQuery>
 
 export async function selectEquipmentPage(db: Db, organizationId: number, q: EquipmentListQuery, today: string) {
   const [rows, count] = await Promise.all([
-    filtered(db, organizationId, q, today)
-      .selectAll('e')
-      .orderBy('e.name')
-      .orderBy('e.id')
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit)
-      .execute(),
+    filtered(db, organizationId, q, today).selectAll('e').orderBy('e.name').orderBy('e.id').$call(onPage(q)).execute(),
     filtered(db, organizationId, q, today)
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow(),

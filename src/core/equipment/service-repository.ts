@@ -3,6 +3,7 @@ import type { Db } from '../db/connection.js';
 import type { EquipmentServicesTable } from './tables.js';
 import type { ServiceKind, ServiceListQuery } from '../../shared/schemas/equipment.js';
 import { labTable, labUpdate, labDelete } from '../db/lab-tables.js';
+import { onPage } from '../db/paging.js';
 
 /**
  * Every query of calibration and maintenance records (equipment_services, one table with `kind`),
@@ -102,8 +103,7 @@ export async function selectServicePage(
       .orderBy(sql`case when s.status in ('scheduled', 'in_progress') then s.due_date else '' end`)
       .orderBy(sql`coalesce(s.performed_at, s.updated_at)`, 'desc')
       .orderBy('s.id', 'desc')
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit)
+      .$call(onPage(q))
       .execute(),
     filtered(db, organizationId, kind, q, today, upcomingTo)
       .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -3,6 +3,7 @@ import type { Db } from '../db/connection.js';
 import type { HomeBookingsTable, HomeCalendarsTable, HomeSyncOpsTable, HomeTubesTable } from './tables.js';
 import { labRows } from '../db/joins.js';
 import { labTable, labDelete } from '../db/lab-tables.js';
+import { onPage } from '../db/paging.js';
 
 /** Every query of home collection, always filtered by the lab. */
 
@@ -224,8 +225,7 @@ export async function pageBookings(
     .orderBy('b.slot_date', 'desc')
     .orderBy('b.slot_time')
     .orderBy('b.id')
-    .limit(q.limit)
-    .offset((q.page - 1) * q.limit)
+    .$call(onPage(q))
     .execute();
   return { rows, total: Number(total.n) };
 }

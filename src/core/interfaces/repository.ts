@@ -5,6 +5,7 @@ import type { MessageListQuery, UnmatchedListQuery } from '../../shared/schemas/
 import type { ConnectionsTable, InterfaceMessagesTable, InterfaceUnmatchedTable } from './tables.js';
 import { labRows } from '../db/joins.js';
 import { labTable } from '../db/lab-tables.js';
+import { onPage } from '../db/paging.js';
 
 /** Every query of the analyzer interfaces; always filtered by organization_id. */
 export type ConnectionRow = Selectable<ConnectionsTable>;
@@ -149,12 +150,7 @@ export async function pageMessages(db: Db, organizationId: number, f: MessageLis
   if (f.connection_id) q = q.where('m.connection_id', '=', f.connection_id);
   if (f.status) q = q.where('m.status', '=', f.status);
   const [rows, count] = await Promise.all([
-    q
-      .select(MESSAGE_COLUMNS)
-      .orderBy('m.id', 'desc')
-      .limit(f.limit)
-      .offset((f.page - 1) * f.limit)
-      .execute(),
+    q.select(MESSAGE_COLUMNS).orderBy('m.id', 'desc').$call(onPage(f)).execute(),
     q.select(db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
@@ -213,8 +209,7 @@ export async function pageUnmatched(db: Db, organizationId: number, f: Unmatched
     q
       .select(UNMATCHED_COLUMNS)
       .orderBy('u.id', f.status === 'open' ? 'asc' : 'desc')
-      .limit(f.limit)
-      .offset((f.page - 1) * f.limit)
+      .$call(onPage(f))
       .execute(),
     q.select(db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);

@@ -4,6 +4,7 @@ import { dueIdsOfOpenLabs } from '../tenants/service.js';
 import type { DeliveryListQuery } from '../../shared/schemas/interop-out.js';
 import type { InteropDeliveriesTable, InteropReceiversTable } from './tables.js';
 import { labTable, labUpdate, labDelete } from '../db/lab-tables.js';
+import { onPage, type RowsPage } from '../db/paging.js';
 
 /** Every query of reports out: receivers, the delivery queue and log. Always by organization. */
 
@@ -127,7 +128,7 @@ export async function deliveryPage(
   db: Db,
   organizationId: number,
   q: DeliveryListQuery,
-): Promise<{ rows: DeliveryListRow[]; total: number }> {
+): Promise<RowsPage<DeliveryListRow>> {
   let base = deliverySelect(db, organizationId);
   if (q.status) base = base.where('d.status', '=', q.status);
   if (q.receiver_id) base = base.where('d.receiver_id', '=', q.receiver_id);
@@ -135,11 +136,7 @@ export async function deliveryPage(
     .clearSelect()
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  const rows = await base
-    .orderBy('d.id', 'desc')
-    .limit(q.limit)
-    .offset((q.page - 1) * q.limit)
-    .execute();
+  const rows = await base.orderBy('d.id', 'desc').$call(onPage(q)).execute();
   return { rows, total: Number(total.n) };
 }
 

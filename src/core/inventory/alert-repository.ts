@@ -4,6 +4,7 @@ import type { StockAlertSettingsTable, StockAlertsTable } from './tables.js';
 import type { AlertListQuery } from '../../shared/schemas/inventory.js';
 import { labRows } from '../db/joins.js';
 import { labTable } from '../db/lab-tables.js';
+import { onPage, type RowsPage } from '../db/paging.js';
 
 /** Stock alerts and the lab's alert settings, always filtered by the lab. */
 
@@ -40,7 +41,7 @@ export async function selectAlertPage(
   db: Db,
   organizationId: number,
   q: AlertListQuery,
-): Promise<{ rows: AlertFullRow[]; total: number }> {
+): Promise<RowsPage<AlertFullRow>> {
   let f = alertsQuery(db, organizationId);
   if (q.search) {
     const s = `%${q.search.toLowerCase()}%`;
@@ -61,8 +62,7 @@ export async function selectAlertPage(
     .orderBy(PRIORITY_ORDER)
     .orderBy('a.last_alert_at', 'desc')
     .orderBy('a.id', 'desc')
-    .limit(q.limit)
-    .offset((q.page - 1) * q.limit)
+    .$call(onPage(q))
     .execute();
   return { rows, total: Number(n) };
 }

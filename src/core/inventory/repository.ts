@@ -9,6 +9,7 @@ import type {
 import type { InventoryListQuery } from '../../shared/schemas/inventory.js';
 import { labRows } from '../db/joins.js';
 import { labTable, labDelete } from '../db/lab-tables.js';
+import { onPage, type RowsPage } from '../db/paging.js';
 
 /**
  * Items, lots, the ledger and consumption per test, always filtered by the lab. Suppliers are in
@@ -74,18 +75,13 @@ export async function selectItemPage(
   today: string,
   since: string,
   q: InventoryListQuery,
-): Promise<{ rows: ItemFullRow[]; total: number }> {
+): Promise<RowsPage<ItemFullRow>> {
   const f = filtered(db, organizationId, today, since, q);
   const { n } = await db
     .selectFrom(f.as('x'))
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  const rows = await f
-    .orderBy('i.item_name')
-    .orderBy('i.id')
-    .limit(q.limit)
-    .offset((q.page - 1) * q.limit)
-    .execute();
+  const rows = await f.orderBy('i.item_name').orderBy('i.id').$call(onPage(q)).execute();
   return { rows, total: Number(n) };
 }
 
@@ -227,18 +223,14 @@ export async function selectMovementPage(
   organizationId: number,
   itemId: number,
   q: { page: number; limit: number; type?: string },
-): Promise<{ rows: MovementRow[]; total: number }> {
+): Promise<RowsPage<MovementRow>> {
   let base = labTable(db, 'inventory_movements', organizationId).where('item_id', '=', itemId);
   if (q.type) base = base.where('type', '=', q.type);
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   let rows = movementsQuery(db, organizationId).where('m.item_id', '=', itemId);
   if (q.type) rows = rows.where('m.type', '=', q.type);
   return {
-    rows: await rows
-      .orderBy('m.id', 'desc')
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit)
-      .execute(),
+    rows: await rows.orderBy('m.id', 'desc').$call(onPage(q)).execute(),
     total: Number(n),
   };
 }

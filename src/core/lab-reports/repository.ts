@@ -6,6 +6,7 @@ import type { LabReportStatus } from '../../shared/schemas/lab-reports.js';
 import type { ReportSettingsTable, ReportTemplatesTable } from './tables.js';
 import { verifierName } from '../../shared/schemas/results.js';
 import { labTable, labUpdate } from '../db/lab-tables.js';
+import { onPage, type RowsPage } from '../db/paging.js';
 
 /**
  * Every query of Lab Reports. A report is a sample (docs/decisions.md "Lab Reports"): its status is
@@ -91,19 +92,14 @@ export async function registerPage(
   f: RegisterFilter,
   page: number,
   limit: number,
-): Promise<{ rows: RegisterRow[]; total: number }> {
+): Promise<RowsPage<RegisterRow>> {
   const base = register(db, organizationId, f);
   const [count, rows] = await Promise.all([
     db
       .selectFrom(base.as('y'))
       .select(sql<number>`count(*)`.as('n'))
       .executeTakeFirstOrThrow(),
-    base
-      .orderBy('x.listed_at', 'desc')
-      .orderBy('x.id', 'desc')
-      .limit(limit)
-      .offset((page - 1) * limit)
-      .execute(),
+    base.orderBy('x.listed_at', 'desc').orderBy('x.id', 'desc').$call(onPage({ page, limit })).execute(),
   ]);
   return { rows, total: Number(count.n) };
 }

@@ -3,6 +3,7 @@ import type { Db } from '../db/connection.js';
 import type { NotificationsTable } from './tables.js';
 import type { NotificationListQuery } from '../../shared/schemas/notifications.js';
 import { labTable, labUpdate } from '../db/lab-tables.js';
+import { onPage, type RowsPage } from '../db/paging.js';
 
 /** Every query of the notifications: always one lab's and, for reading, one user's. */
 
@@ -23,19 +24,13 @@ export async function pageNotifications(
   organizationId: number,
   userId: number,
   q: NotificationListQuery,
-): Promise<{ rows: NotificationRow[]; total: number }> {
+): Promise<RowsPage<NotificationRow>> {
   let query = inbox(db, organizationId, userId);
   if (q.read !== undefined) query = query.where('read', '=', q.read ? 1 : 0);
   if (q.type) query = query.where('type', '=', q.type);
   if (q.priority) query = query.where('priority', '=', q.priority);
   const { n } = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await query
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(q.limit)
-    .offset((q.page - 1) * q.limit)
-    .execute();
+  const rows = await query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').$call(onPage(q)).execute();
   return { rows, total: Number(n) };
 }
 

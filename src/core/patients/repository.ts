@@ -19,6 +19,7 @@ import type { PatientRow } from './mappers.js';
 import './tables.js';
 import { labRows } from '../db/joins.js';
 import { labTable, labUpdate, labDelete } from '../db/lab-tables.js';
+import type { RowsPage } from '../db/paging.js';
 
 export type { PatientRow };
 export { toPatient } from './mappers.js';
@@ -88,7 +89,7 @@ export async function pagePatients(
   organizationId: number,
   q: PatientListQuery,
   doctorId?: number,
-): Promise<{ rows: PatientRow[]; total: number }> {
+): Promise<RowsPage<PatientRow>> {
   const offset = (q.page - 1) * q.limit;
   const tokens = q.search ? searchTokens(q.search) : [];
   const filtered = q.gender !== undefined || q.membership !== undefined || doctorId !== undefined;

@@ -3,6 +3,7 @@ import type { Db } from '../db/connection.js';
 import { type ResultListQuery } from '../../shared/schemas/results.js';
 import { patientsOfDoctor } from '../patients/repository.js';
 import { resultsWithPatient } from '../db/joins.js';
+import { onPage, type RowsPage } from '../db/paging.js';
 
 /** The list's filters, and the doctor whose patients alone are shown (src/core/results/scope.ts). */
 export type ResultFilter = Partial<ResultListQuery> & { doctor_id?: number };
@@ -241,16 +242,13 @@ export async function pageResults(
   db: Db,
   organizationId: number,
   f: ResultListQuery & ResultFilter,
-): Promise<{ rows: ListRow[]; total: number }> {
+): Promise<RowsPage<ListRow>> {
   const u = unionFor(db, organizationId, f).as('u');
   const { n } = await db
     .selectFrom(u)
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  const rows = await newestFirst(db, organizationId, f)
-    .limit(f.limit)
-    .offset((f.page - 1) * f.limit)
-    .execute();
+  const rows = await newestFirst(db, organizationId, f).$call(onPage(f)).execute();
   return { rows: rows as ListRow[], total: Number(n) };
 }
 

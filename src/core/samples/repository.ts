@@ -6,6 +6,7 @@ import { labRows, samplesWithPatient } from '../db/joins.js';
 import type { Sample, SampleHistoryEntry, SampleListQuery, SampleTestRef } from '../../shared/schemas/samples.js';
 import { DEFAULT_COLLECTION_LOCATIONS, sampleEta } from '../../shared/samples.js';
 import { labTable } from '../db/lab-tables.js';
+import { onPage, type RowsPage } from '../db/paging.js';
 
 export function samplesQuery(db: Db, organizationId: number) {
   return samplesWithPatient(db, organizationId)
@@ -112,11 +113,7 @@ export async function sampleHistory(db: Db, sampleId: number): Promise<SampleHis
 }
 
 /** Search: sample ID, barcode, sample type, patient first or last name or code (spec 001). */
-export async function pageSamples(
-  db: Db,
-  organizationId: number,
-  f: SampleListQuery,
-): Promise<{ rows: SampleRow[]; total: number }> {
+export async function pageSamples(db: Db, organizationId: number, f: SampleListQuery): Promise<RowsPage<SampleRow>> {
   let q = samplesQuery(db, organizationId);
   if (f.status) q = q.where('s.status', '=', f.status);
   if (f.priority) q = q.where('s.priority', '=', f.priority);
@@ -135,11 +132,7 @@ export async function pageSamples(
     );
   }
   const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await withColumns(q)
-    .orderBy('s.id', 'desc')
-    .limit(f.limit)
-    .offset((f.page - 1) * f.limit)
-    .execute();
+  const rows = await withColumns(q).orderBy('s.id', 'desc').$call(onPage(f)).execute();
   return { rows, total: Number(n) };
 }
 

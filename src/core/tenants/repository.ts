@@ -3,6 +3,7 @@ import type { Db } from '../db/connection.js';
 import type { OrganizationsTable } from '../db/schema.js';
 import type { TenantListQuery } from '../../shared/schemas/tenants.js';
 import { labTable, labDelete } from '../db/lab-tables.js';
+import { onPage, type RowsPage } from '../db/paging.js';
 
 /** SQL of Multi-Tenant Setup: organisations as tenants, and the figures counted across each lab's rows. */
 
@@ -44,7 +45,7 @@ export async function domainTaken(db: Db, domain: string, exceptId?: number): Pr
   return (await q.executeTakeFirst()) !== undefined;
 }
 
-export async function selectTenantPage(db: Db, q: TenantListQuery): Promise<{ rows: TenantRow[]; total: number }> {
+export async function selectTenantPage(db: Db, q: TenantListQuery): Promise<RowsPage<TenantRow>> {
   let base = db.selectFrom('organizations');
   if (q.search) {
     const s = `%${q.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -58,12 +59,7 @@ export async function selectTenantPage(db: Db, q: TenantListQuery): Promise<{ ro
   if (q.status) base = base.where('status', '=', q.status);
   if (q.plan) base = base.where('plan', '=', q.plan);
   const total = Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  const rows = await base
-    .selectAll()
-    .orderBy('id')
-    .limit(q.limit)
-    .offset((q.page - 1) * q.limit)
-    .execute();
+  const rows = await base.selectAll().orderBy('id').$call(onPage(q)).execute();
   return { rows, total };
 }
 
