@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { chunks } from '../db/dialect.js';
+import { labTable } from '../db/lab-tables.js';
 
 /**
  * The Analytics Dashboard's and the Enhanced Dashboard's aggregations: read-only queries
@@ -221,10 +222,8 @@ export async function namesOfOrderedTests(
 ) {
   const codes = new Map<number, string>();
   for (const ids of chunks([...new Set(pairs.map((p) => Number(p.sample_id)))]))
-    for (const r of await db
-      .selectFrom('samples')
+    for (const r of await labTable(db, 'samples', organizationId)
       .select(['id', 'sample_code'])
-      .where('organization_id', '=', organizationId)
       .where('id', 'in', ids)
       .execute())
       codes.set(Number(r.id), r.sample_code);

@@ -265,6 +265,17 @@ export function liveBoard(db: Db, actor: Actor, now = new Date()): Promise<LiveB
   return onSnapshot(db, (d) => readLiveBoard(d, actor, now));
 }
 
+/** A list of the board shown only to whom may see it (null otherwise): how many, and the first of them. */
+async function permittedList<R, I>(
+  permitted: boolean,
+  read: () => Promise<{ total: number; rows: R[] }>,
+  item: (r: R) => I,
+): Promise<{ count: number; items: I[] } | null> {
+  if (!permitted) return null;
+  const page = await read();
+  return { count: page.total, items: page.rows.map(item) };
+}
+
 async function readLiveBoard(db: Db, actor: Actor, now: Date): Promise<LiveBoard> {
   const org = actor.organizationId;
   const timeZone = await organizationTimezone(db, org);
@@ -275,32 +286,26 @@ async function readLiveBoard(db: Db, actor: Actor, now: Date): Promise<LiveBoard
   const waiting = await awaitingVerification(db, org, LIVE_LIST_LIMIT);
   const critical = await criticalNotCalled(db, org, LIVE_LIST_LIMIT);
   const breaches = await tatBreaches(db, org, dayStart, now);
-  let lowStock: LiveBoard['low_stock'] = null;
-  if (await actorHasPermission(db, actor, 'view_inventory')) {
-    const s = await openShortages(db, org, LIVE_LIST_LIMIT);
-    lowStock = {
-      count: s.total,
-      items: s.rows.map((r) => ({
-        item_name: r.item_name,
-        alert_type: r.alert_type,
-        priority: r.priority,
-        current_stock: Number(r.current_stock),
-      })),
-    };
-  }
-  let calibrations: LiveBoard['overdue_calibrations'] = null;
-  if (await actorHasPermission(db, actor, 'view_equipment')) {
-    const c = await overdueCalibrations(db, org, today, LIVE_LIST_LIMIT);
-    calibrations = {
-      count: c.total,
-      items: c.rows.map((r) => ({
-        equipment_name: r.name,
-        type: r.type,
-        due_date: r.due_date,
-        days_overdue: Math.round((Date.parse(today) - Date.parse(r.due_date)) / 86_400_000),
-      })),
-    };
-  }
+  const lowStock: LiveBoard['low_stock'] = await permittedList(
+    await actorHasPermission(db, actor, 'view_inventory'),
+    () => openShortages(db, org, LIVE_LIST_LIMIT),
+    (r) => ({
+      item_name: r.item_name,
+      alert_type: r.alert_type,
+      priority: r.priority,
+      current_stock: Number(r.current_stock),
+    }),
+  );
+  const calibrations: LiveBoard['overdue_calibrations'] = await permittedList(
+    await actorHasPermission(db, actor, 'view_equipment'),
+    () => overdueCalibrations(db, org, today, LIVE_LIST_LIMIT),
+    (r) => ({
+      equipment_name: r.name,
+      type: r.type,
+      due_date: r.due_date,
+      days_overdue: Math.round((Date.parse(today) - Date.parse(r.due_date)) / 86_400_000),
+    }),
+  );
 
   return {
     date: today,

@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely';
 import { fixedQuery, writeUnlessBusy, type Db } from '../db/connection.js';
 import type { SessionsTable } from '../db/schema.js';
+import { labTable, labDelete } from '../db/lab-tables.js';
 
 /** SQL of staff sign-in sessions (the cookie's hashed token is the row id). */
 
@@ -63,11 +64,7 @@ export function selectLabSessionRows(db: Db, organizationId: number, activeSince
 
 /** Every session row of the lab (End Session finds its session among them). */
 export function selectLabSessionIds(db: Db, organizationId: number) {
-  return db
-    .selectFrom('sessions')
-    .select(['id', 'user_id', 'created_at', 'ip_address'])
-    .where('organization_id', '=', organizationId)
-    .execute();
+  return labTable(db, 'sessions', organizationId).select(['id', 'user_id', 'created_at', 'ip_address']).execute();
 }
 
 /** One user's sessions not expired and seen since `activeSinceIso` (the lab's idle timeout), newest first. */
@@ -78,10 +75,8 @@ export function selectUserSessionRows(
   activeSinceIso: string,
   nowIso: string,
 ) {
-  return db
-    .selectFrom('sessions')
+  return labTable(db, 'sessions', organizationId)
     .select(['id', 'created_at', 'last_seen_at', 'expires_at', 'ip_address', 'user_agent'])
-    .where('organization_id', '=', organizationId)
     .where('user_id', '=', userId)
     .where('expires_at', '>', nowIso)
     .where('last_seen_at', '>=', activeSinceIso)
@@ -91,10 +86,8 @@ export function selectUserSessionRows(
 
 /** Every session row of one user (ending one finds it among them), whatever its age. */
 export function selectUserSessionIds(db: Db, organizationId: number, userId: number) {
-  return db
-    .selectFrom('sessions')
+  return labTable(db, 'sessions', organizationId)
     .select(['id', 'created_at', 'expires_at', 'ip_address'])
-    .where('organization_id', '=', organizationId)
     .where('user_id', '=', userId)
     .execute();
 }
@@ -106,7 +99,7 @@ export async function deleteOtherSessionRowsOfUser(
   userId: number,
   keepId: string | null,
 ): Promise<number> {
-  let q = db.deleteFrom('sessions').where('organization_id', '=', organizationId).where('user_id', '=', userId);
+  let q = labDelete(db, 'sessions', organizationId).where('user_id', '=', userId);
   if (keepId !== null) q = q.where('id', '!=', keepId);
   const res = await q.executeTakeFirst();
   return Number(res.numDeletedRows);
@@ -120,10 +113,8 @@ export async function renameSessionRow(db: Db, id: string, newId: string): Promi
 
 /** The users of the lab who have sessions, with how many each. */
 export function selectLabSessionCounts(db: Db, organizationId: number) {
-  return db
-    .selectFrom('sessions')
+  return labTable(db, 'sessions', organizationId)
     .select((eb) => ['user_id', eb.fn.countAll<number | string>().as('n')])
-    .where('organization_id', '=', organizationId)
     .groupBy('user_id')
     .execute();
 }

@@ -33,6 +33,20 @@ function labWithUser(): { d: SqliteDatabase; userId: number } {
   return { d, userId: Number(user.lastInsertRowid) };
 }
 
+/**
+ * Deactivates the user through a connection of its own (as the CLI would), then waits until this
+ * process's check for changes made outside it is due.
+ */
+async function deactivateFromOutside(d: SqliteDatabase, userId: number): Promise<void> {
+  const cli = new Database(d.file);
+  try {
+    cli.prepare('UPDATE users SET is_active = 0 WHERE id = ?').run(userId);
+  } finally {
+    cli.close();
+  }
+  await new Promise((r) => setTimeout(r, OUTSIDE_CHANGES_CHECK_MS + 10));
+}
+
 const thirtyMinutes = async () => 30;
 
 describe('resolveSession, asked again and again for the same token', () => {
@@ -41,13 +55,7 @@ describe('resolveSession, asked again and again for the same token', () => {
     const { token } = await createSession(d.db, { id: userId, organization_id: 1 }, {});
     expect((await resolveSession(d.db, token, thirtyMinutes))?.user.id).toBe(userId);
     expect((await resolveSession(d.db, token, thirtyMinutes))?.user.id).toBe(userId);
-    const cli = new Database(d.file);
-    try {
-      cli.prepare('UPDATE users SET is_active = 0 WHERE id = ?').run(userId);
-    } finally {
-      cli.close();
-    }
-    await new Promise((r) => setTimeout(r, OUTSIDE_CHANGES_CHECK_MS + 10));
+    await deactivateFromOutside(d, userId);
     expect(await resolveSession(d.db, token, thirtyMinutes)).toBeNull();
   });
 
@@ -109,13 +117,7 @@ describe('sessionFromMemory: the signed-in request decided without reading or wr
     expect((await resolveSession(d.db, token, thirtyMinutes))?.user.role).toBe('admin');
     expect(sessionFromMemory(d.db, token, idle30)?.user.role).toBe('admin');
 
-    const cli = new Database(d.file);
-    try {
-      cli.prepare('UPDATE users SET is_active = 0 WHERE id = ?').run(userId);
-    } finally {
-      cli.close();
-    }
-    await new Promise((r) => setTimeout(r, OUTSIDE_CHANGES_CHECK_MS + 10));
+    await deactivateFromOutside(d, userId);
     expect(sessionFromMemory(d.db, token, idle30)).toBeUndefined();
     expect(await resolveSession(d.db, token, thirtyMinutes)).toBeNull();
   });

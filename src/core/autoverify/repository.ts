@@ -7,16 +7,15 @@ import type {
   AutoverifyStopsTable,
 } from './tables.js';
 import { fullName } from '../db/joins.js';
+import { labTable, labDelete } from '../db/lab-tables.js';
 
 /** Every query of autoverification: rule sets, activations, stops and decisions, always per lab. */
 
 export type RuleSetRow = Selectable<AutoverifyRuleSetsTable>;
 
 export async function nextVersion(db: Db, organizationId: number): Promise<number> {
-  const row = await db
-    .selectFrom('autoverify_rule_sets')
+  const row = await labTable(db, 'autoverify_rule_sets', organizationId)
     .select((eb) => eb.fn.max('version').as('v'))
-    .where('organization_id', '=', organizationId)
     .executeTakeFirst();
   return Number(row?.v ?? 0) + 1;
 }
@@ -118,7 +117,7 @@ export async function insertStop(db: Db, values: Insertable<AutoverifyStopsTable
 }
 
 export async function deleteStop(db: Db, organizationId: number, testId: number | null): Promise<number> {
-  let q = db.deleteFrom('autoverify_stops').where('organization_id', '=', organizationId);
+  let q = labDelete(db, 'autoverify_stops', organizationId);
   q = testId === null ? q.where('test_id', 'is', null) : q.where('test_id', '=', testId);
   const res = await q.executeTakeFirst();
   return Number(res.numDeletedRows);
@@ -137,10 +136,8 @@ export function stopsOf(db: Db, organizationId: number) {
 
 /** The stop that holds a test's results: the lab-wide one first, else the test's own. */
 export function stopFor(db: Db, organizationId: number, testId: number) {
-  return db
-    .selectFrom('autoverify_stops')
+  return labTable(db, 'autoverify_stops', organizationId)
     .select(['test_id', 'reason', 'stopped_by_name', 'stopped_at'])
-    .where('organization_id', '=', organizationId)
     .where((eb) => eb.or([eb('test_id', 'is', null), eb('test_id', '=', testId)]))
     .orderBy(sql`CASE WHEN test_id IS NULL THEN 0 ELSE 1 END`)
     .limit(1)

@@ -1,12 +1,11 @@
 import type { Db } from '../db/connection.js';
 import type { Counts } from '../../shared/schemas/dashboard.js';
+import { labTable } from '../db/lab-tables.js';
 
 /** Counts for the dashboard and diagnostics screens (null: that module's tables are not there yet). */
 export async function counts(db: Db, organizationId: number): Promise<Counts> {
-  const patients = await db
-    .selectFrom('entity_counts')
+  const patients = await labTable(db, 'entity_counts', organizationId)
     .select('n')
-    .where('organization_id', '=', organizationId)
     .where('entity', '=', 'patients')
     .executeTakeFirst();
   const users = await db

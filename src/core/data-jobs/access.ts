@@ -53,6 +53,13 @@ export function requireMove(r: Requester, entity: string, type: 'import' | 'expo
   }
 }
 
+/** The entity named, when the user may move it that way (an unknown name or a missing permission is refused). */
+export function movableEntity(r: Requester, name: string, type: 'import' | 'export'): AnyEntity {
+  const entity = entityOf(name);
+  requireMove(r, entity.name, type);
+  return entity;
+}
+
 /** The entities whose jobs the user sees: those they may import or export. */
 export function visibleEntities(r: Requester, within?: readonly string[]): string[] {
   return DATA_ENTITIES.filter(

@@ -2,6 +2,7 @@ import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { newDocument, numberPages } from '../pdf/document.js';
 import { formatLabDate } from '../pdf/format.js';
+import { hRule } from '../pdf/blocks.js';
 import type { OrganizationRow } from '../settings/service.js';
 import type { RecordWriter } from '../transfer/service.js';
 import { formatMoney } from '../../shared/money.js';
@@ -63,11 +64,7 @@ export function billRegisterWriter(
   };
   const header = () => {
     row(['Bill No.', 'Date', 'Patient', 'Amount', 'Paid', 'Balance', 'Status'], true);
-    doc
-      .moveTo(left, doc.y - 1)
-      .lineTo(left + width, doc.y - 1)
-      .strokeColor('#999999')
-      .stroke();
+    hRule(doc, left, doc.y - 1, width, '#999999');
     doc.y += 2;
   };
 

@@ -13,7 +13,7 @@ import {
   type DataMappingRow,
 } from './repository.js';
 import { type DataEntity, type DataMapping, type DataMappingInput } from '../../shared/schemas/data-jobs.js';
-import { entityOf, requireMove, visibleEntities, type Requester } from './access.js';
+import { movableEntity, requireMove, visibleEntities, type Requester } from './access.js';
 import { checkMapping } from './upload-checks.js';
 
 /** Saved column mappings of the data screens: a lab names the mapping of another system's file. */
@@ -45,8 +45,7 @@ export async function listMappings(db: Db, r: Requester, entity?: string): Promi
 }
 
 export async function saveMapping(db: Db, r: Requester, input: DataMappingInput): Promise<DataMapping> {
-  const entity = entityOf(input.entity);
-  requireMove(r, entity.name, 'import');
+  const entity = movableEntity(r, input.entity, 'import');
   const mapping = checkMapping(entity, input.mapping) ?? {};
   const text = JSON.stringify(mapping);
   const now = nowIso();

@@ -3,6 +3,8 @@ import type { Db } from '../db/connection.js';
 import type { DataJobRow } from '../transfer/service.js';
 import type { DataMappingsTable } from './tables.js';
 import { labRows } from '../db/joins.js';
+import { labTable, labUpdate } from '../db/lab-tables.js';
+import { onPage, type RowsPage } from '../db/paging.js';
 
 /** SQL of the data screens: the jobs' lists and figures (data_jobs), saved mappings (data_mappings). */
 
@@ -39,19 +41,9 @@ function filtered(db: Db, f: JobFilter) {
   return q;
 }
 
-export async function jobPage(
-  db: Db,
-  f: JobFilter,
-  page: number,
-  limit: number,
-): Promise<{ rows: DataJobRow[]; total: number }> {
+export async function jobPage(db: Db, f: JobFilter, page: number, limit: number): Promise<RowsPage<DataJobRow>> {
   const [rows, total] = await Promise.all([
-    filtered(db, f)
-      .selectAll()
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .offset((page - 1) * limit)
-      .execute(),
+    filtered(db, f).selectAll().orderBy('id', 'desc').$call(onPage({ page, limit })).execute(),
     filtered(db, f)
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
       .executeTakeFirstOrThrow(),
@@ -119,11 +111,9 @@ export async function recentErrorReports(
 }
 
 export async function countDownload(db: Db, organizationId: number, id: number): Promise<void> {
-  await db
-    .updateTable('data_jobs')
+  await labUpdate(db, 'data_jobs', organizationId)
     .set((eb) => ({ download_count: eb('download_count', '+', 1) }))
     .where('id', '=', id)
-    .where('organization_id', '=', organizationId)
     .execute();
 }
 
@@ -144,7 +134,7 @@ export async function forgetOutputFile(db: Db, id: number): Promise<void> {
 }
 
 export function mappingRows(db: Db, organizationId: number, entity?: string): Promise<DataMappingRow[]> {
-  let q = db.selectFrom('data_mappings').selectAll().where('organization_id', '=', organizationId);
+  let q = labRows(db, 'data_mappings', organizationId);
   if (entity) q = q.where('entity', '=', entity);
   return q.orderBy('entity').orderBy('name').execute();
 }
@@ -181,11 +171,6 @@ export async function deleteMapping(db: Db, id: number): Promise<void> {
 /** Names of users, for the mappings' "saved by". */
 export async function userNames(db: Db, organizationId: number, ids: number[]): Promise<Map<number, string>> {
   if (!ids.length) return new Map();
-  const rows = await db
-    .selectFrom('users')
-    .select(['id', 'email'])
-    .where('organization_id', '=', organizationId)
-    .where('id', 'in', ids)
-    .execute();
+  const rows = await labTable(db, 'users', organizationId).select(['id', 'email']).where('id', 'in', ids).execute();
   return new Map(rows.map((r) => [Number(r.id), r.email]));
 }

@@ -11,7 +11,7 @@ import { getOrganization } from '../settings/service.js';
 import { readUpload, removeUpload, uploadPaths } from './uploads.js';
 import { localDate } from '../../shared/time.js';
 import { type DataJob, type ExportStartBody, type ImportStartBody } from '../../shared/schemas/data-jobs.js';
-import { dataDirs, ensureDir, entityOf, requireMove, type Requester } from './access.js';
+import { dataDirs, ensureDir, movableEntity, type Requester } from './access.js';
 import { running, type Running } from './running.js';
 import { jobById, sweepExports } from './jobs.js';
 import { checkMapping, reportDir, updateAllowed } from './upload-checks.js';
@@ -100,8 +100,7 @@ export async function startImport(
   r: Requester,
   body: ImportStartBody,
 ): Promise<DataJob> {
-  const entity = entityOf(body.entity);
-  requireMove(r, entity.name, 'import');
+  const entity = movableEntity(r, body.entity, 'import');
   const { meta, file } = readUpload(dataDir, r.actor, body.upload_id);
   if (meta.entity !== entity.name)
     throw ValidationError.field('entity', `the file was uploaded for ${meta.entity}, not ${entity.name}`);
@@ -159,8 +158,7 @@ export async function startExport(
   r: Requester,
   body: ExportStartBody,
 ): Promise<DataJob> {
-  const entity = entityOf(body.entity);
-  requireMove(r, entity.name, 'export');
+  const entity = movableEntity(r, body.entity, 'export');
   if (body.format === 'pdf' && entity.name !== 'bills')
     throw ValidationError.field('format', 'PDF is offered for billing data only; choose csv, xlsx or json');
   if (body.from && body.to && body.from > body.to) throw ValidationError.field('from', 'From is after To');

@@ -26,7 +26,7 @@ import {
   type UploadMeta,
 } from './uploads.js';
 import { type DataEntity, type ImportCheck, type Upload } from '../../shared/schemas/data-jobs.js';
-import { dataDirs, ensureDir, entityOf, requireMove, type Requester } from './access.js';
+import { dataDirs, ensureDir, movableEntity, type Requester } from './access.js';
 
 /** Uploads kept for their import, and their check (a dry run on a thread). */
 
@@ -43,8 +43,7 @@ export async function saveUpload(
   limits: UploadLimits,
   declaredBytes?: number,
 ): Promise<{ upload: Upload; file: string; meta: UploadMeta; readable: boolean }> {
-  const entity = entityOf(q.entity);
-  requireMove(r, entity.name, 'import');
+  const entity = movableEntity(r, q.entity, 'import');
   sweepUploads(dataDir);
   const id = randomBytes(16).toString('hex');
   const p = uploadPaths(dataDir, r.actor.organizationId, id);
@@ -145,8 +144,7 @@ export async function checkUpload(
   r: Requester,
   body: { upload_id: string; entity: string; mapping?: ColumnMapping; update?: boolean },
 ): Promise<ImportCheck> {
-  const entity = entityOf(body.entity);
-  requireMove(r, entity.name, 'import');
+  const entity = movableEntity(r, body.entity, 'import');
   const { meta, file } = readUpload(dataDir, r.actor, body.upload_id);
   if (meta.entity !== entity.name)
     throw ValidationError.field('entity', `the file was uploaded for ${meta.entity}, not ${entity.name}`);

@@ -1,6 +1,7 @@
 import { sql, type Selectable, type SelectQueryBuilder } from 'kysely';
 import type { Db } from './connection.js';
 import type { DB } from './schema.js';
+import { labTable, type LabTable } from './lab-tables.js';
 
 /**
  * Query bases that several features start from. They live here, below the features, because the
@@ -61,9 +62,6 @@ export const PATIENT_OF_SAMPLE = [
   'p.date_of_birth',
 ] as const;
 
-/** The tables a lab owns rows in: those with an `organization_id` column. */
-type LabTable = { [T in keyof DB]: DB[T] extends { organization_id: unknown } ? T : never }[keyof DB];
-
 /**
  * Every column of a lab's rows in one of its tables: where a reader of a single lab-owned table
  * starts, so the lab filter (what keeps one tenant from another's rows) is written once.
@@ -73,7 +71,5 @@ export function labRows<T extends LabTable>(
   table: T,
   organizationId: number,
 ): SelectQueryBuilder<DB, T, Selectable<DB[T]>> {
-  // Kysely cannot type a column of a table named by a type parameter, hence the raw reference.
-  const rows = db.selectFrom(table).selectAll() as unknown as SelectQueryBuilder<DB, T, Selectable<DB[T]>>;
-  return rows.where(sql<boolean>`${sql.ref('organization_id')} = ${organizationId}`);
+  return labTable(db, table, organizationId).selectAll() as unknown as SelectQueryBuilder<DB, T, Selectable<DB[T]>>;
 }

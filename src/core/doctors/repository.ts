@@ -3,6 +3,7 @@ import type { Db } from '../db/connection.js';
 import type { DoctorProfilesTable } from './tables.js';
 import type { DoctorListQuery, DoctorStatus } from '../../shared/schemas/doctors.js';
 import { rowsByKeys } from '../db/dialect.js';
+import { onPage, type RowsPage } from '../db/paging.js';
 
 /**
  * Every query of Doctor Management over users (role doctor) and doctor_profiles, always filtered
@@ -81,15 +82,14 @@ export async function selectDoctorPage(
   db: Db,
   organizationId: number,
   q: DoctorListQuery,
-): Promise<{ rows: DoctorRow[]; total: number }> {
+): Promise<RowsPage<DoctorRow>> {
   const filtered = applyFilters(doctorsQuery(db, organizationId), q);
   const { n } = await filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const rows = await selectDoctorColumns(filtered)
     .orderBy('u.first_name')
     .orderBy('u.last_name')
     .orderBy('u.id')
-    .limit(q.limit)
-    .offset((q.page - 1) * q.limit)
+    .$call(onPage(q))
     .execute();
   return { rows, total: Number(n) };
 }

@@ -26,6 +26,7 @@ import {
 import { doctorAuditValues, doctorName, toDoctor } from './mappers.js';
 import { DOCTOR_ROLES } from '../../shared/roles.js';
 import { SPECIALIZATIONS } from '../../shared/constants.js';
+import { statusTally } from '../../shared/status-tally.js';
 import { rupeesToPaise } from '../../shared/money.js';
 import { addDays, localDate, startOfLocalDayUtc } from '../../shared/time.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
@@ -38,7 +39,6 @@ import {
   type DoctorCreate,
   type DoctorListQuery,
   type DoctorPage,
-  type DoctorStatus,
   type DoctorSummary,
   type DoctorUpdate,
 } from '../../shared/schemas/doctors.js';
@@ -97,17 +97,12 @@ export async function doctorSummary(db: Db, organizationId: number): Promise<Doc
   const today = localDate(timeZone);
   const monthStart = `${today.slice(0, 8)}01`;
   const statuses = await statusCounts(db, organizationId);
-  const of = (s: DoctorStatus) => statuses.find((r) => r.status === s)?.n ?? 0;
   const specs = (await specializationCounts(db, organizationId))
     .filter((s): s is { specialization: string; doctors: number } => s.specialization !== null)
     .sort((a, b) => b.doctors - a.doctors || a.specialization.localeCompare(b.specialization));
   const [month] = await referralFigures(db, organizationId, dayRange(timeZone, monthStart, today), 'all');
   return {
-    total: statuses.reduce((n, r) => n + r.n, 0),
-    active: of('active'),
-    inactive: of('inactive'),
-    suspended: of('suspended'),
-    pending: of('pending'),
+    ...statusTally(statuses, ['active', 'inactive', 'suspended', 'pending']),
     can_sign_in: statuses.reduce((n, r) => n + r.signIn, 0),
     specializations: specs,
     referrals_this_month: month?.referrals ?? 0,

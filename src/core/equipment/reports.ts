@@ -6,6 +6,7 @@ import { getOrganization } from '../settings/service.js';
 import { csvHeader, csvRows } from '../export/csv.js';
 import { newDocument, numberPages, toBuffer } from '../pdf/document.js';
 import { formatLabDate } from '../pdf/format.js';
+import { hRule } from '../pdf/blocks.js';
 import { labDay } from './service.js';
 import { servicesAfter, type ServiceRow } from './service-repository.js';
 import { formatMoney } from '../../shared/money.js';
@@ -141,12 +142,7 @@ export async function maintenanceReportPdf(
       x += widths[i]!;
     });
     doc.y = y + h + 4;
-    doc
-      .moveTo(left, doc.y - 2)
-      .lineTo(left + width, doc.y - 2)
-      .strokeColor('#cccccc')
-      .lineWidth(0.5)
-      .stroke();
+    hRule(doc, left, doc.y - 2, width, '#cccccc', 0.5);
   };
   drawRow(heads, true);
   if (!r.rows.length) {

@@ -8,6 +8,8 @@ import type {
 } from './tables.js';
 import type { EquipmentListQuery } from '../../shared/schemas/equipment.js';
 import { fullName } from '../db/joins.js';
+import { labTable, labUpdate, labDelete } from '../db/lab-tables.js';
+import { onPage } from '../db/paging.js';
 
 /**
  * Every query of the equipment register (equipment, status history, readings, certificates' bytes),
@@ -80,13 +82,7 @@ function filtered(db: Db, organizationId: number, q: Partial<EquipmentListQuery>
 
 export async function selectEquipmentPage(db: Db, organizationId: number, q: EquipmentListQuery, today: string) {
   const [rows, count] = await Promise.all([
-    filtered(db, organizationId, q, today)
-      .selectAll('e')
-      .orderBy('e.name')
-      .orderBy('e.id')
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit)
-      .execute(),
+    filtered(db, organizationId, q, today).selectAll('e').orderBy('e.name').orderBy('e.id').$call(onPage(q)).execute(),
     filtered(db, organizationId, q, today)
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow(),
@@ -115,21 +111,12 @@ export async function updateEquipmentRow(
   id: number,
   patch: Updateable<EquipmentTable>,
 ) {
-  await trx
-    .updateTable('equipment')
-    .set(patch)
-    .where('id', '=', id)
-    .where('organization_id', '=', organizationId)
-    .execute();
+  await labUpdate(trx, 'equipment', organizationId).set(patch).where('id', '=', id).execute();
 }
 
 export async function deleteEquipmentRow(trx: Db, organizationId: number, id: number) {
-  await trx
-    .deleteFrom('equipment_status_history')
-    .where('equipment_id', '=', id)
-    .where('organization_id', '=', organizationId)
-    .execute();
-  await trx.deleteFrom('equipment').where('id', '=', id).where('organization_id', '=', organizationId).execute();
+  await labDelete(trx, 'equipment_status_history', organizationId).where('equipment_id', '=', id).execute();
+  await labDelete(trx, 'equipment', organizationId).where('id', '=', id).execute();
 }
 
 /** How many records name the equipment (results, QC runs, calibration or maintenance work, readings). */
@@ -167,10 +154,8 @@ export function selectStatusHistory(db: Db, organizationId: number, equipmentId:
 /** The history of these equipment from `since` on, plus each one's last entry before it (its status then). */
 export async function historySince(db: Db, organizationId: number, ids: number[], since: string) {
   if (!ids.length) return [];
-  const inWindow = await db
-    .selectFrom('equipment_status_history')
+  const inWindow = await labTable(db, 'equipment_status_history', organizationId)
     .select(['equipment_id', 'status', 'changed_at', 'id'])
-    .where('organization_id', '=', organizationId)
     .where('equipment_id', 'in', ids)
     .where('changed_at', '>', since)
     .execute();
@@ -197,18 +182,14 @@ export async function historySince(db: Db, organizationId: number, ids: number[]
 export async function testCountsSince(db: Db, organizationId: number, ids: number[], since: string) {
   const out = new Map<number, number>();
   if (!ids.length) return out;
-  const results = await db
-    .selectFrom('test_results')
+  const results = await labTable(db, 'test_results', organizationId)
     .select(['equipment_id', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('organization_id', '=', organizationId)
     .where('equipment_id', 'in', ids)
     .where('entered_at', '>=', since)
     .groupBy('equipment_id')
     .execute();
-  const qc = await db
-    .selectFrom('qc_runs')
+  const qc = await labTable(db, 'qc_runs', organizationId)
     .select(['equipment_id', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('organization_id', '=', organizationId)
     .where('equipment_id', 'in', ids)
     .where('performed_at', '>=', since)
     .groupBy('equipment_id')
@@ -292,16 +273,14 @@ export function insertFileRow(trx: Db, values: Insertable<EquipmentFilesTable>) 
 }
 
 export function selectFile(db: Db, organizationId: number, id: number) {
-  return db
-    .selectFrom('equipment_files')
+  return labTable(db, 'equipment_files', organizationId)
     .select(['id', 'file_name', 'content_type', 'size', 'data', 'uploaded_at'])
-    .where('organization_id', '=', organizationId)
     .where('id', '=', id)
     .executeTakeFirst();
 }
 
 export async function deleteFileRow(trx: Db, organizationId: number, id: number) {
-  await trx.deleteFrom('equipment_files').where('organization_id', '=', organizationId).where('id', '=', id).execute();
+  await labDelete(trx, 'equipment_files', organizationId).where('id', '=', id).execute();
 }
 
 export { OPEN as OPEN_SERVICE_STATUSES };

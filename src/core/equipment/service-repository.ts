@@ -2,6 +2,8 @@ import { sql, type Expression, type Insertable, type SqlBool, type Updateable } 
 import type { Db } from '../db/connection.js';
 import type { EquipmentServicesTable } from './tables.js';
 import type { ServiceKind, ServiceListQuery } from '../../shared/schemas/equipment.js';
+import { labTable, labUpdate, labDelete } from '../db/lab-tables.js';
+import { onPage } from '../db/paging.js';
 
 /**
  * Every query of calibration and maintenance records (equipment_services, one table with `kind`),
@@ -101,8 +103,7 @@ export async function selectServicePage(
       .orderBy(sql`case when s.status in ('scheduled', 'in_progress') then s.due_date else '' end`)
       .orderBy(sql`coalesce(s.performed_at, s.updated_at)`, 'desc')
       .orderBy('s.id', 'desc')
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit)
+      .$call(onPage(q))
       .execute(),
     filtered(db, organizationId, kind, q, today, upcomingTo)
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -244,10 +245,8 @@ export async function serviceDatesOf(db: Db, organizationId: number, ids: number
 
 /** The open calibrations of an equipment that are past due, earliest first (for the entry warning). */
 export function overdueCalibrationsOf(db: Db, organizationId: number, equipmentId: number, today: string) {
-  return db
-    .selectFrom('equipment_services')
+  return labTable(db, 'equipment_services', organizationId)
     .select(['id', 'due_date'])
-    .where('organization_id', '=', organizationId)
     .where('equipment_id', '=', equipmentId)
     .where('kind', '=', 'calibration')
     .where('status', 'in', ['scheduled', 'in_progress'])
@@ -266,28 +265,17 @@ export async function updateServiceRow(
   id: number,
   patch: Updateable<EquipmentServicesTable>,
 ) {
-  await trx
-    .updateTable('equipment_services')
-    .set(patch)
-    .where('id', '=', id)
-    .where('organization_id', '=', organizationId)
-    .execute();
+  await labUpdate(trx, 'equipment_services', organizationId).set(patch).where('id', '=', id).execute();
 }
 
 export async function deleteServiceRow(trx: Db, organizationId: number, id: number) {
-  await trx
-    .deleteFrom('equipment_services')
-    .where('id', '=', id)
-    .where('organization_id', '=', organizationId)
-    .execute();
+  await labDelete(trx, 'equipment_services', organizationId).where('id', '=', id).execute();
 }
 
 /** Cancels the open work of an equipment being archived; answers the ids. */
 export async function cancelOpenServices(trx: Db, organizationId: number, equipmentId: number, now: string) {
-  const rows = await trx
-    .updateTable('equipment_services')
+  const rows = await labUpdate(trx, 'equipment_services', organizationId)
     .set({ status: 'cancelled', updated_at: now })
-    .where('organization_id', '=', organizationId)
     .where('equipment_id', '=', equipmentId)
     .where('status', 'in', ['scheduled', 'in_progress'])
     .returning('id')

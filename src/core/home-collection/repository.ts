@@ -2,11 +2,13 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { HomeBookingsTable, HomeCalendarsTable, HomeSyncOpsTable, HomeTubesTable } from './tables.js';
 import { labRows } from '../db/joins.js';
+import { labTable, labDelete } from '../db/lab-tables.js';
+import { onPage } from '../db/paging.js';
 
 /** Every query of home collection, always filtered by the lab. */
 
 export function calendarRow(db: Db, organizationId: number) {
-  return db.selectFrom('home_calendars').selectAll().where('organization_id', '=', organizationId).executeTakeFirst();
+  return labRows(db, 'home_calendars', organizationId).executeTakeFirst();
 }
 
 export async function saveCalendarRow(trx: Db, row: Insertable<HomeCalendarsTable>): Promise<void> {
@@ -33,7 +35,7 @@ export async function replaceFastingRows(
   organizationId: number,
   rows: readonly { test_id: number; hours: number }[],
 ): Promise<void> {
-  await trx.deleteFrom('home_fasting').where('organization_id', '=', organizationId).execute();
+  await labDelete(trx, 'home_fasting', organizationId).execute();
   if (rows.length)
     await trx
       .insertInto('home_fasting')
@@ -44,10 +46,8 @@ export async function replaceFastingRows(
 /** The longest fasting any of these tests needs, or null. */
 export async function fastingHoursOf(db: Db, organizationId: number, testIds: readonly number[]) {
   if (!testIds.length) return null;
-  const row = await db
-    .selectFrom('home_fasting')
+  const row = await labTable(db, 'home_fasting', organizationId)
     .select((eb) => eb.fn.max('hours').as('hours'))
-    .where('organization_id', '=', organizationId)
     .where('test_id', 'in', [...testIds])
     .executeTakeFirst();
   return row?.hours == null ? null : Number(row.hours);
@@ -55,10 +55,8 @@ export async function fastingHoursOf(db: Db, organizationId: number, testIds: re
 
 export async function labTestIds(db: Db, organizationId: number, ids: readonly number[]) {
   if (!ids.length) return [];
-  return db
-    .selectFrom('tests')
+  return labTable(db, 'tests', organizationId)
     .select('id')
-    .where('organization_id', '=', organizationId)
     .where('id', 'in', [...ids])
     .execute();
 }
@@ -72,10 +70,8 @@ export function findAreaRow(db: Db, organizationId: number, id: number) {
 }
 
 export function areaNamed(db: Db, organizationId: number, name: string) {
-  return db
-    .selectFrom('home_areas')
+  return labTable(db, 'home_areas', organizationId)
     .select('id')
-    .where('organization_id', '=', organizationId)
     .where(sql`lower(name)`, '=', name.toLowerCase())
     .executeTakeFirst();
 }
@@ -106,12 +102,7 @@ export async function updateAreaRow(
 }
 
 export function pinRows(db: Db, organizationId: number) {
-  return db
-    .selectFrom('home_area_pins')
-    .select(['pin_code', 'area_id'])
-    .where('organization_id', '=', organizationId)
-    .orderBy('pin_code')
-    .execute();
+  return labTable(db, 'home_area_pins', organizationId).select(['pin_code', 'area_id']).orderBy('pin_code').execute();
 }
 
 export async function replaceAreaPins(trx: Db, organizationId: number, areaId: number, pins: readonly string[]) {
@@ -156,10 +147,8 @@ export async function addToSlot(trx: Db, organizationId: number, key: string, de
 
 export async function slotLoads(db: Db, organizationId: number, keys: readonly string[]): Promise<Map<string, number>> {
   if (!keys.length) return new Map();
-  const rows = await db
-    .selectFrom('home_slot_loads')
+  const rows = await labTable(db, 'home_slot_loads', organizationId)
     .select(['slot_key', 'booked'])
-    .where('organization_id', '=', organizationId)
     .where('slot_key', 'in', [...keys])
     .execute();
   return new Map(rows.map((r) => [r.slot_key, Number(r.booked)]));
@@ -236,8 +225,7 @@ export async function pageBookings(
     .orderBy('b.slot_date', 'desc')
     .orderBy('b.slot_time')
     .orderBy('b.id')
-    .limit(q.limit)
-    .offset((q.page - 1) * q.limit)
+    .$call(onPage(q))
     .execute();
   return { rows, total: Number(total.n) };
 }
@@ -300,10 +288,8 @@ export async function updateTubeRow(trx: Db, id: number, patch: Updateable<HomeT
 }
 
 export function findSyncOp(db: Db, organizationId: number, userId: number, opId: string) {
-  return db
-    .selectFrom('home_sync_ops')
+  return labTable(db, 'home_sync_ops', organizationId)
     .select(['outcome'])
-    .where('organization_id', '=', organizationId)
     .where('user_id', '=', userId)
     .where('op_id', '=', opId)
     .executeTakeFirst();
@@ -315,10 +301,8 @@ export async function insertSyncOp(trx: Db, row: Insertable<HomeSyncOpsTable>): 
 
 /** Whether a patient has visits booked (a patient with bookings is not deleted). */
 export async function bookingsOfPatient(db: Db, organizationId: number, patientId: number): Promise<number> {
-  const row = await db
-    .selectFrom('home_bookings')
+  const row = await labTable(db, 'home_bookings', organizationId)
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('organization_id', '=', organizationId)
     .where('patient_id', '=', patientId)
     .executeTakeFirstOrThrow();
   return Number(row.n);

@@ -6,7 +6,15 @@ import { splitMessages, splitRecords, type OrderAnswer } from './astm/records.js
 import { astmMessages, inboundFromAstm, inboundFromHl7, type Inbound } from './inbound.js';
 import { buildAck, parseHl7, type AckCode, type Hl7Message } from './hl7/message.js';
 import { buildQueryReplies } from './hl7/query.js';
-import { insertMessageRow, touchConnection, updateMessageRow, type ConnectionRow } from './repository.js';
+import type { Insertable } from 'kysely';
+import {
+  insertMessageRow,
+  touchConnection,
+  updateMessageRow,
+  type ConnectionRow,
+  type MessageRow,
+} from './repository.js';
+import type { InterfaceMessagesTable } from './tables.js';
 import { answerQueries, applyInbound, machineActor, type Outcome } from './apply-inbound.js';
 import { profileOf } from './profile.js';
 
@@ -94,23 +102,11 @@ export async function receiveMessage(
     parsed = { error: err instanceof Error ? err.message : String(err) };
   }
   return db.transaction().execute(async (trx) => {
-    await assertLabOpen(trx, conn);
-    const msg = await insertMessageRow(trx, {
-      organization_id: conn.organization_id,
-      connection_id: conn.id,
-      direction: 'in',
-      protocol,
-      raw,
-      size: raw.length,
+    const msg = await logInbound(trx, conn, protocol, raw, now, {
       status: 'rejected',
       message_type: 'type' in parsed ? parsed.type : null,
-      results_count: 0,
-      unmatched_count: 0,
-      ack: null,
       error: null,
-      received_at: now,
     });
-    await touchConnection(trx, conn.id, now);
     const hl7 = parsed.hl7 ?? null;
     const controlId = `LIMS${msg.id}`;
     if ('error' in parsed) {
@@ -195,25 +191,55 @@ export async function receiveAstmText(db: Db, conn: ConnectionRow, text: string)
 /** A transmission dropped by the link (timeout, an open record): logged, nothing applied. */
 export async function logIncomplete(db: Db, conn: ConnectionRow, protocol: string, raw: Buffer, reason: string) {
   const now = nowIso();
-  await db.transaction().execute(async (trx) => {
-    await assertLabOpen(trx, conn);
-    await insertMessageRow(trx, {
-      organization_id: conn.organization_id,
-      connection_id: conn.id,
-      direction: 'in',
-      protocol,
-      raw,
-      size: raw.length,
+  await db.transaction().execute((trx) =>
+    logInbound(trx, conn, protocol, raw, now, {
       status: 'incomplete',
       message_type: null,
-      results_count: 0,
-      unmatched_count: 0,
-      ack: null,
       error: reason.slice(0, 500),
-      received_at: now,
-    });
-    await touchConnection(trx, conn.id, now);
-  });
+    }),
+  );
+}
+
+/** What a message's log row says beyond the line and the bytes (counts filled in once applied). */
+type MessageOutcome = Pick<Insertable<InterfaceMessagesTable>, 'status' | 'message_type' | 'error'>;
+
+/** A message's log row: on which line, which way, its bytes, and what became of it. */
+function messageValues(
+  conn: ConnectionRow,
+  direction: 'in' | 'out',
+  protocol: string,
+  raw: Buffer,
+  at: string,
+  outcome: MessageOutcome,
+): Insertable<InterfaceMessagesTable> {
+  return {
+    organization_id: conn.organization_id,
+    connection_id: conn.id,
+    direction,
+    protocol,
+    raw,
+    size: raw.length,
+    results_count: 0,
+    unmatched_count: 0,
+    ack: null,
+    received_at: at,
+    ...outcome,
+  };
+}
+
+/** A message from a machine logged (its lab open), the line marked as heard from at `now`. */
+async function logInbound(
+  trx: Db,
+  conn: ConnectionRow,
+  protocol: string,
+  raw: Buffer,
+  now: string,
+  outcome: MessageOutcome,
+): Promise<MessageRow> {
+  await assertLabOpen(trx, conn);
+  const msg = await insertMessageRow(trx, messageValues(conn, 'in', protocol, raw, now, outcome));
+  await touchConnection(trx, conn.id, now);
+  return msg;
 }
 
 /** A message lims sent (an ASTM query answer): logged with whether the machine took it. */
@@ -226,20 +252,13 @@ export async function logOutbound(
   error?: string,
   messageType = 'ASTM order',
 ): Promise<number> {
-  const row = await insertMessageRow(db, {
-    organization_id: conn.organization_id,
-    connection_id: conn.id,
-    direction: 'out',
-    protocol,
-    raw,
-    size: raw.length,
-    status: ok ? 'sent' : 'failed',
-    message_type: messageType,
-    results_count: 0,
-    unmatched_count: 0,
-    ack: null,
-    error: error ?? null,
-    received_at: nowIso(),
-  });
+  const row = await insertMessageRow(
+    db,
+    messageValues(conn, 'out', protocol, raw, nowIso(), {
+      status: ok ? 'sent' : 'failed',
+      message_type: messageType,
+      error: error ?? null,
+    }),
+  );
   return row.id;
 }

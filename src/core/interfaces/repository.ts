@@ -4,6 +4,8 @@ import { openLabIds } from '../tenants/service.js';
 import type { MessageListQuery, UnmatchedListQuery } from '../../shared/schemas/connections.js';
 import type { ConnectionsTable, InterfaceMessagesTable, InterfaceUnmatchedTable } from './tables.js';
 import { labRows } from '../db/joins.js';
+import { labTable } from '../db/lab-tables.js';
+import { onPage } from '../db/paging.js';
 
 /** Every query of the analyzer interfaces; always filtered by organization_id. */
 export type ConnectionRow = Selectable<ConnectionsTable>;
@@ -47,11 +49,7 @@ export function enabledConnections(db: Db): Promise<ConnectionRow[]> {
 }
 
 export async function nameTaken(db: Db, organizationId: number, name: string, exceptId?: number): Promise<boolean> {
-  let q = db
-    .selectFrom('connections')
-    .select('id')
-    .where('organization_id', '=', organizationId)
-    .where('name', '=', name);
+  let q = labTable(db, 'connections', organizationId).select('id').where('name', '=', name);
   if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
   return (await q.executeTakeFirst()) !== undefined;
 }
@@ -86,16 +84,12 @@ export async function setListenStatus(
 /** Message and open-unmatched counts per connection. */
 export async function connectionCounts(db: Db, organizationId: number) {
   const [messages, open] = await Promise.all([
-    db
-      .selectFrom('interface_messages')
+    labTable(db, 'interface_messages', organizationId)
       .select(['connection_id', db.fn.countAll<number>().as('n')])
-      .where('organization_id', '=', organizationId)
       .groupBy('connection_id')
       .execute(),
-    db
-      .selectFrom('interface_unmatched')
+    labTable(db, 'interface_unmatched', organizationId)
       .select(['connection_id', db.fn.countAll<number>().as('n')])
-      .where('organization_id', '=', organizationId)
       .where('status', '=', 'open')
       .groupBy('connection_id')
       .execute(),
@@ -108,21 +102,11 @@ export async function connectionCounts(db: Db, organizationId: number) {
 
 export function testNames(db: Db, organizationId: number, ids: number[]) {
   if (!ids.length) return Promise.resolve([] as { id: number; name: string; unit: string | null }[]);
-  return db
-    .selectFrom('tests')
-    .select(['id', 'name', 'unit'])
-    .where('organization_id', '=', organizationId)
-    .where('id', 'in', ids)
-    .execute();
+  return labTable(db, 'tests', organizationId).select(['id', 'name', 'unit']).where('id', 'in', ids).execute();
 }
 
 export function equipmentName(db: Db, organizationId: number, id: number) {
-  return db
-    .selectFrom('equipment')
-    .select(['id', 'name'])
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return labTable(db, 'equipment', organizationId).select(['id', 'name']).where('id', '=', id).executeTakeFirst();
 }
 
 export function insertMessageRow(trx: Db, values: Insertable<InterfaceMessagesTable>): Promise<MessageRow> {
@@ -166,12 +150,7 @@ export async function pageMessages(db: Db, organizationId: number, f: MessageLis
   if (f.connection_id) q = q.where('m.connection_id', '=', f.connection_id);
   if (f.status) q = q.where('m.status', '=', f.status);
   const [rows, count] = await Promise.all([
-    q
-      .select(MESSAGE_COLUMNS)
-      .orderBy('m.id', 'desc')
-      .limit(f.limit)
-      .offset((f.page - 1) * f.limit)
-      .execute(),
+    q.select(MESSAGE_COLUMNS).orderBy('m.id', 'desc').$call(onPage(f)).execute(),
     q.select(db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
@@ -230,8 +209,7 @@ export async function pageUnmatched(db: Db, organizationId: number, f: Unmatched
     q
       .select(UNMATCHED_COLUMNS)
       .orderBy('u.id', f.status === 'open' ? 'asc' : 'desc')
-      .limit(f.limit)
-      .offset((f.page - 1) * f.limit)
+      .$call(onPage(f))
       .execute(),
     q.select(db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);

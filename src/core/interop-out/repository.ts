@@ -3,6 +3,8 @@ import type { Db } from '../db/connection.js';
 import { dueIdsOfOpenLabs } from '../tenants/service.js';
 import type { DeliveryListQuery } from '../../shared/schemas/interop-out.js';
 import type { InteropDeliveriesTable, InteropReceiversTable } from './tables.js';
+import { labTable, labUpdate, labDelete } from '../db/lab-tables.js';
+import { onPage, type RowsPage } from '../db/paging.js';
 
 /** Every query of reports out: receivers, the delivery queue and log. Always by organization. */
 
@@ -50,11 +52,7 @@ export function findReceiverRow(db: Db, organizationId: number, id: number) {
 }
 
 export function receiverNameTaken(db: Db, organizationId: number, name: string, exceptId?: number) {
-  let q = db
-    .selectFrom('interop_receivers')
-    .select('id')
-    .where('organization_id', '=', organizationId)
-    .where('name', '=', name);
+  let q = labTable(db, 'interop_receivers', organizationId).select('id').where('name', '=', name);
   if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
   return q.executeTakeFirst();
 }
@@ -70,29 +68,18 @@ export async function updateReceiverRow(
   id: number,
   patch: Updateable<InteropReceiversTable>,
 ): Promise<void> {
-  await db
-    .updateTable('interop_receivers')
-    .set(patch)
-    .where('id', '=', id)
-    .where('organization_id', '=', organizationId)
-    .execute();
+  await labUpdate(db, 'interop_receivers', organizationId).set(patch).where('id', '=', id).execute();
 }
 
 export async function deleteReceiverRow(db: Db, organizationId: number, id: number): Promise<void> {
-  await db
-    .deleteFrom('interop_deliveries')
-    .where('receiver_id', '=', id)
-    .where('organization_id', '=', organizationId)
-    .execute();
-  await db.deleteFrom('interop_receivers').where('id', '=', id).where('organization_id', '=', organizationId).execute();
+  await labDelete(db, 'interop_deliveries', organizationId).where('receiver_id', '=', id).execute();
+  await labDelete(db, 'interop_receivers', organizationId).where('id', '=', id).execute();
 }
 
 /** The enabled receivers a report of a bill charged to `payerId` (null: self pay) goes to. */
 export function receiversFor(db: Db, organizationId: number, payerId: number | null) {
-  return db
-    .selectFrom('interop_receivers')
+  return labTable(db, 'interop_receivers', organizationId)
     .select(['id', 'kind'])
-    .where('organization_id', '=', organizationId)
     .where('enabled', '=', 1)
     .where((eb) =>
       payerId === null ? eb('payer_id', 'is', null) : eb.or([eb('payer_id', 'is', null), eb('payer_id', '=', payerId)]),
@@ -141,7 +128,7 @@ export async function deliveryPage(
   db: Db,
   organizationId: number,
   q: DeliveryListQuery,
-): Promise<{ rows: DeliveryListRow[]; total: number }> {
+): Promise<RowsPage<DeliveryListRow>> {
   let base = deliverySelect(db, organizationId);
   if (q.status) base = base.where('d.status', '=', q.status);
   if (q.receiver_id) base = base.where('d.receiver_id', '=', q.receiver_id);
@@ -149,11 +136,7 @@ export async function deliveryPage(
     .clearSelect()
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  const rows = await base
-    .orderBy('d.id', 'desc')
-    .limit(q.limit)
-    .offset((q.page - 1) * q.limit)
-    .execute();
+  const rows = await base.orderBy('d.id', 'desc').$call(onPage(q)).execute();
   return { rows, total: Number(total.n) };
 }
 

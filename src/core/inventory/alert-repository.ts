@@ -3,6 +3,8 @@ import type { Db } from '../db/connection.js';
 import type { StockAlertSettingsTable, StockAlertsTable } from './tables.js';
 import type { AlertListQuery } from '../../shared/schemas/inventory.js';
 import { labRows } from '../db/joins.js';
+import { labTable } from '../db/lab-tables.js';
+import { onPage, type RowsPage } from '../db/paging.js';
 
 /** Stock alerts and the lab's alert settings, always filtered by the lab. */
 
@@ -39,7 +41,7 @@ export async function selectAlertPage(
   db: Db,
   organizationId: number,
   q: AlertListQuery,
-): Promise<{ rows: AlertFullRow[]; total: number }> {
+): Promise<RowsPage<AlertFullRow>> {
   let f = alertsQuery(db, organizationId);
   if (q.search) {
     const s = `%${q.search.toLowerCase()}%`;
@@ -60,8 +62,7 @@ export async function selectAlertPage(
     .orderBy(PRIORITY_ORDER)
     .orderBy('a.last_alert_at', 'desc')
     .orderBy('a.id', 'desc')
-    .limit(q.limit)
-    .offset((q.page - 1) * q.limit)
+    .$call(onPage(q))
     .execute();
   return { rows, total: Number(n) };
 }
@@ -113,10 +114,8 @@ export async function alertCounts(db: Db, organizationId: number, resolvedSince:
 }
 
 export async function openByType(db: Db, organizationId: number) {
-  const rows = await db
-    .selectFrom('stock_alerts')
+  const rows = await labTable(db, 'stock_alerts', organizationId)
     .select(['alert_type', sql<number>`count(*)`.as('n')])
-    .where('organization_id', '=', organizationId)
     .where('status', '<>', 'resolved')
     .groupBy('alert_type')
     .execute();
@@ -125,10 +124,8 @@ export async function openByType(db: Db, organizationId: number) {
 
 /** Raised and resolved times since `since` (ISO), for the weekly trend. */
 export function alertTimesSince(db: Db, organizationId: number, since: string) {
-  return db
-    .selectFrom('stock_alerts')
+  return labTable(db, 'stock_alerts', organizationId)
     .select(['created_at', 'resolved_at'])
-    .where('organization_id', '=', organizationId)
     .where((eb) => eb.or([eb('created_at', '>=', since), eb('resolved_at', '>=', since)]))
     .execute();
 }

@@ -1,3 +1,4 @@
+import type { Insertable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { nowIso, type Actor } from '../context.js';
 import { writeAudit } from '../audit/audit.js';
@@ -22,6 +23,7 @@ import {
 import { findSupplier } from './supplier-repository.js';
 import { evaluateItemAlerts, inventoryDay } from './alerts.js';
 import type { InventoryDay } from './mappers.js';
+import type { InventoryMovementsTable } from './tables.js';
 
 /**
  * The ledger: the only way stock moves. Every movement is one row per lot with the signed change
@@ -64,29 +66,26 @@ async function moveLot(
   if (!(await shiftItemStock(trx, item.id, delta, now)))
     throw new ConflictError(`${item.item_name}: stock never goes below zero`, 'INSUFFICIENT_STOCK');
   const after = (await findItemRow(trx, actor.organizationId, item.id))!;
-  const row = await insertMovement(trx, {
-    organization_id: actor.organizationId,
-    item_id: item.id,
-    lot_id: lotId,
-    type,
-    quantity: delta,
-    balance_after: after.current_stock,
-    unit_cost_paise: extra.unitCostPaise ?? null,
-    reason: extra.reason ?? null,
-    expired_override: extra.expiredOverride ? 1 : 0,
-    rejected: 0,
-    supplier_id: extra.supplierId ?? null,
-    expected_date: extra.expectedDate ?? null,
-    result_id: extra.resultId ?? null,
-    test_id: extra.testId ?? null,
-    user_id: actor.userId,
-    created_at: now,
-  });
-  await writeAudit(trx, actor, {
-    action: 'create',
-    entity: 'inventory_movement',
-    entityId: row.id,
-    newValues: {
+  return insertAuditedMovement(
+    trx,
+    actor,
+    now,
+    {
+      item_id: item.id,
+      lot_id: lotId,
+      type,
+      quantity: delta,
+      balance_after: after.current_stock,
+      unit_cost_paise: extra.unitCostPaise ?? null,
+      reason: extra.reason ?? null,
+      expired_override: extra.expiredOverride ? 1 : 0,
+      rejected: 0,
+      supplier_id: extra.supplierId ?? null,
+      expected_date: extra.expectedDate ?? null,
+      result_id: extra.resultId ?? null,
+      test_id: extra.testId ?? null,
+    },
+    {
       item_id: item.id,
       item_code: item.item_code,
       type,
@@ -97,6 +96,28 @@ async function moveLot(
       ...(extra.expiredOverride ? { expired_override: true } : {}),
       ...(extra.resultId ? { result_id: extra.resultId } : {}),
     },
+  );
+}
+
+/** One movement row, by the actor at `now`, and its audit row showing `audited` of it. */
+async function insertAuditedMovement(
+  trx: Db,
+  actor: Actor,
+  now: string,
+  values: Omit<Insertable<InventoryMovementsTable>, 'organization_id' | 'user_id' | 'created_at'>,
+  audited: Record<string, unknown>,
+): Promise<number> {
+  const row = await insertMovement(trx, {
+    organization_id: actor.organizationId,
+    ...values,
+    user_id: actor.userId,
+    created_at: now,
+  });
+  await writeAudit(trx, actor, {
+    action: 'create',
+    entity: 'inventory_movement',
+    entityId: row.id,
+    newValues: audited,
   });
   return row.id;
 }
@@ -132,31 +153,28 @@ async function receive(trx: Db, actor: Actor, item: ItemRow, m: MovementCreate, 
   const unitCostPaise = m.unit_cost === undefined ? item.unit_cost_paise : rupeesToPaise(m.unit_cost);
   const now = nowIso();
   if (m.rejected) {
-    const row = await insertMovement(trx, {
-      organization_id: actor.organizationId,
-      item_id: item.id,
-      lot_id: null,
-      type: 'receive',
-      quantity: 0,
-      balance_after: item.current_stock,
-      unit_cost_paise: unitCostPaise,
-      reason: `Rejected delivery of ${m.quantity} ${item.unit}${m.lot_number ? ` (lot ${m.lot_number})` : ''}: ${m.reason}`,
-      expired_override: 0,
-      rejected: 1,
-      supplier_id: supplierId,
-      expected_date: m.expected_date ?? null,
-      result_id: null,
-      test_id: null,
-      user_id: actor.userId,
-      created_at: now,
-    });
-    await writeAudit(trx, actor, {
-      action: 'create',
-      entity: 'inventory_movement',
-      entityId: row.id,
-      newValues: { item_id: item.id, type: 'receive', rejected: true, quantity: m.quantity, reason: m.reason },
-    });
-    return [row.id];
+    const id = await insertAuditedMovement(
+      trx,
+      actor,
+      now,
+      {
+        item_id: item.id,
+        lot_id: null,
+        type: 'receive',
+        quantity: 0,
+        balance_after: item.current_stock,
+        unit_cost_paise: unitCostPaise,
+        reason: `Rejected delivery of ${m.quantity} ${item.unit}${m.lot_number ? ` (lot ${m.lot_number})` : ''}: ${m.reason}`,
+        expired_override: 0,
+        rejected: 1,
+        supplier_id: supplierId,
+        expected_date: m.expected_date ?? null,
+        result_id: null,
+        test_id: null,
+      },
+      { item_id: item.id, type: 'receive', rejected: true, quantity: m.quantity, reason: m.reason },
+    );
+    return [id];
   }
   if (m.expiry_date && m.expiry_date < day.today)
     throw ValidationError.field('expiry_date', 'This lot has already expired; record it as rejected instead');

@@ -8,6 +8,8 @@ import type {
 } from './tables.js';
 import type { InventoryListQuery } from '../../shared/schemas/inventory.js';
 import { labRows } from '../db/joins.js';
+import { labTable, labDelete } from '../db/lab-tables.js';
+import { onPage, type RowsPage } from '../db/paging.js';
 
 /**
  * Items, lots, the ledger and consumption per test, always filtered by the lab. Suppliers are in
@@ -73,18 +75,13 @@ export async function selectItemPage(
   today: string,
   since: string,
   q: InventoryListQuery,
-): Promise<{ rows: ItemFullRow[]; total: number }> {
+): Promise<RowsPage<ItemFullRow>> {
   const f = filtered(db, organizationId, today, since, q);
   const { n } = await db
     .selectFrom(f.as('x'))
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  const rows = await f
-    .orderBy('i.item_name')
-    .orderBy('i.id')
-    .limit(q.limit)
-    .offset((q.page - 1) * q.limit)
-    .execute();
+  const rows = await f.orderBy('i.item_name').orderBy('i.id').$call(onPage(q)).execute();
   return { rows, total: Number(n) };
 }
 
@@ -107,10 +104,8 @@ export function findItemRow(db: Db, organizationId: number, id: number): Promise
 }
 
 export async function codeTaken(db: Db, organizationId: number, code: string, exceptId?: number): Promise<boolean> {
-  let q = db
-    .selectFrom('inventory_items')
+  let q = labTable(db, 'inventory_items', organizationId)
     .select('id')
-    .where('organization_id', '=', organizationId)
     .where('archived_at', 'is', null)
     .where(sql`lower(item_code)`, '=', code.toLowerCase());
   if (exceptId) q = q.where('id', '<>', exceptId);
@@ -118,11 +113,9 @@ export async function codeTaken(db: Db, organizationId: number, code: string, ex
 }
 
 export async function distinctCategories(db: Db, organizationId: number, kind?: string): Promise<string[]> {
-  let q = db
-    .selectFrom('inventory_items')
+  let q = labTable(db, 'inventory_items', organizationId)
     .select('category')
     .distinct()
-    .where('organization_id', '=', organizationId)
     .where('archived_at', 'is', null);
   if (kind) q = q.where('kind', '=', kind);
   return (await q.orderBy('category').execute()).map((r) => r.category);
@@ -230,21 +223,14 @@ export async function selectMovementPage(
   organizationId: number,
   itemId: number,
   q: { page: number; limit: number; type?: string },
-): Promise<{ rows: MovementRow[]; total: number }> {
-  let base = db
-    .selectFrom('inventory_movements')
-    .where('organization_id', '=', organizationId)
-    .where('item_id', '=', itemId);
+): Promise<RowsPage<MovementRow>> {
+  let base = labTable(db, 'inventory_movements', organizationId).where('item_id', '=', itemId);
   if (q.type) base = base.where('type', '=', q.type);
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   let rows = movementsQuery(db, organizationId).where('m.item_id', '=', itemId);
   if (q.type) rows = rows.where('m.type', '=', q.type);
   return {
-    rows: await rows
-      .orderBy('m.id', 'desc')
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit)
-      .execute(),
+    rows: await rows.orderBy('m.id', 'desc').$call(onPage(q)).execute(),
     total: Number(n),
   };
 }
@@ -264,10 +250,8 @@ export async function countMovements(db: Db, itemId: number): Promise<number> {
 
 /** What a result's entry took from each lot and has not yet been given back, per item and lot. */
 export async function outstandingForResult(trx: Db, organizationId: number, resultId: number) {
-  const rows = await trx
-    .selectFrom('inventory_movements')
+  const rows = await labTable(trx, 'inventory_movements', organizationId)
     .select(['item_id', 'lot_id', 'test_id', sql<number>`sum(quantity)`.as('net')])
-    .where('organization_id', '=', organizationId)
     .where('result_id', '=', resultId)
     .where('type', 'in', ['consume', 'return'])
     .groupBy(['item_id', 'lot_id', 'test_id'])
@@ -279,12 +263,15 @@ export async function outstandingForResult(trx: Db, organizationId: number, resu
 
 // ---- Consumption per test ----
 
+/** The lab's consumption per test (`c`): where both of its readers, by item and by test, start. */
+function consumption(db: Db, organizationId: number) {
+  return db.selectFrom('test_consumption as c').where('c.organization_id', '=', organizationId);
+}
+
 export function usageOfItem(db: Db, organizationId: number, itemId: number) {
-  return db
-    .selectFrom('test_consumption as c')
+  return consumption(db, organizationId)
     .innerJoin('tests as t', 't.id', 'c.test_id')
     .select(['c.test_id', 't.code as test_code', 't.name as test_name', 'c.quantity'])
-    .where('c.organization_id', '=', organizationId)
     .where('c.item_id', '=', itemId)
     .orderBy('t.name')
     .execute();
@@ -292,11 +279,9 @@ export function usageOfItem(db: Db, organizationId: number, itemId: number) {
 
 /** The live items one run of a test uses. */
 export function usageOfTest(db: Db, organizationId: number, testId: number) {
-  return db
-    .selectFrom('test_consumption as c')
+  return consumption(db, organizationId)
     .innerJoin('inventory_items as i', 'i.id', 'c.item_id')
     .select(['c.item_id', 'c.quantity', 'i.item_name', 'i.unit'])
-    .where('c.organization_id', '=', organizationId)
     .where('c.test_id', '=', testId)
     .where('i.archived_at', 'is', null)
     .orderBy('c.item_id')
@@ -309,23 +294,14 @@ export async function replaceUsage(
   itemId: number,
   rows: Insertable<TestConsumptionTable>[],
 ): Promise<void> {
-  await trx
-    .deleteFrom('test_consumption')
-    .where('organization_id', '=', organizationId)
-    .where('item_id', '=', itemId)
-    .execute();
+  await labDelete(trx, 'test_consumption', organizationId).where('item_id', '=', itemId).execute();
   if (rows.length) await trx.insertInto('test_consumption').values(rows).execute();
 }
 
 /** The ids among `ids` that are tests of this lab. */
 export async function ownTestIds(db: Db, organizationId: number, ids: number[]): Promise<Set<number>> {
   if (!ids.length) return new Set();
-  const rows = await db
-    .selectFrom('tests')
-    .select('id')
-    .where('organization_id', '=', organizationId)
-    .where('id', 'in', ids)
-    .execute();
+  const rows = await labTable(db, 'tests', organizationId).select('id').where('id', 'in', ids).execute();
   return new Set(rows.map((r) => r.id));
 }
 

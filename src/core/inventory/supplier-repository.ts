@@ -2,6 +2,7 @@ import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { SuppliersTable } from './tables.js';
 import { labRows } from '../db/joins.js';
+import { labTable } from '../db/lab-tables.js';
 
 /** The supplier register and the receipts that measure each supplier, always filtered by the lab. */
 
@@ -50,10 +51,8 @@ export function findSupplierByName(db: Db, organizationId: number, name: string)
 
 /** Receipts with a due date and when each arrived (ISO), for the on-time count in the lab's calendar. */
 export function receiptsWithDueDate(db: Db, organizationId: number) {
-  return db
-    .selectFrom('inventory_movements')
+  return labTable(db, 'inventory_movements', organizationId)
     .select(['supplier_id', 'expected_date', 'created_at'])
-    .where('organization_id', '=', organizationId)
     .where('type', '=', 'receive')
     .where('supplier_id', 'is not', null)
     .where('expected_date', 'is not', null)

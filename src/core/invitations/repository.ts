@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { InvitationsTable } from './tables.js';
+import { labTable, labUpdate } from '../db/lab-tables.js';
 
 /** SQL of invitations (one-time links that set a first password). */
 
@@ -15,10 +16,8 @@ export async function revokeOpenInvitationRows(
   userId: number,
   atIso: string,
 ): Promise<number> {
-  const r = await trx
-    .updateTable('invitations')
+  const r = await labUpdate(trx, 'invitations', organizationId)
     .set({ revoked_at: atIso })
-    .where('organization_id', '=', organizationId)
     .where('user_id', '=', userId)
     .where('used_at', 'is', null)
     .where('revoked_at', 'is', null)
@@ -85,10 +84,8 @@ export async function openInvitationRows(db: Db, organizationId: number) {
 
 /** Whether the user was ever invited (only invited accounts get new links; referring doctors never sign in). */
 export async function wasInvited(db: Db, organizationId: number, userId: number): Promise<boolean> {
-  const r = await db
-    .selectFrom('invitations')
+  const r = await labTable(db, 'invitations', organizationId)
     .select('id')
-    .where('organization_id', '=', organizationId)
     .where('user_id', '=', userId)
     .limit(1)
     .executeTakeFirst();

@@ -5,6 +5,8 @@ import { fullName, labRows, resultsWithSampleAndTest, samplesWithPatient } from 
 import type { LabReportStatus } from '../../shared/schemas/lab-reports.js';
 import type { ReportSettingsTable, ReportTemplatesTable } from './tables.js';
 import { verifierName } from '../../shared/schemas/results.js';
+import { labTable, labUpdate } from '../db/lab-tables.js';
+import { onPage, type RowsPage } from '../db/paging.js';
 
 /**
  * Every query of Lab Reports. A report is a sample (docs/decisions.md "Lab Reports"): its status is
@@ -90,19 +92,14 @@ export async function registerPage(
   f: RegisterFilter,
   page: number,
   limit: number,
-): Promise<{ rows: RegisterRow[]; total: number }> {
+): Promise<RowsPage<RegisterRow>> {
   const base = register(db, organizationId, f);
   const [count, rows] = await Promise.all([
     db
       .selectFrom(base.as('y'))
       .select(sql<number>`count(*)`.as('n'))
       .executeTakeFirstOrThrow(),
-    base
-      .orderBy('x.listed_at', 'desc')
-      .orderBy('x.id', 'desc')
-      .limit(limit)
-      .offset((page - 1) * limit)
-      .execute(),
+    base.orderBy('x.listed_at', 'desc').orderBy('x.id', 'desc').$call(onPage({ page, limit })).execute(),
   ]);
   return { rows, total: Number(count.n) };
 }
@@ -124,10 +121,8 @@ export async function statusCounts(db: Db, organizationId: number) {
 
 /** Reports completed (released) in the UTC range. */
 export async function completedBetween(db: Db, organizationId: number, fromUtc: string, toUtc: string) {
-  const r = await db
-    .selectFrom('samples')
+  const r = await labTable(db, 'samples', organizationId)
     .select(sql<number>`count(*)`.as('n'))
-    .where('organization_id', '=', organizationId)
     .where('reported_at', '>=', fromUtc)
     .where('reported_at', '<', toUtc)
     .executeTakeFirstOrThrow();
@@ -177,10 +172,8 @@ export function resultPeopleOfSamples(db: Db, sampleIds: number[]) {
  * be collected. "Registered" means this on every screen (SAMPLE_REGISTERED_DEFINITION).
  */
 export function samplesBetween(db: Db, organizationId: number, fromUtc: string, toUtc: string) {
-  return db
-    .selectFrom('samples')
+  return labTable(db, 'samples', organizationId)
     .select(['created_at as at', 'status', 'collection_date', 'reported_at'])
-    .where('organization_id', '=', organizationId)
     .where('created_at', '>=', fromUtc)
     .where('created_at', '<', toUtc)
     .execute();
@@ -188,10 +181,8 @@ export function samplesBetween(db: Db, organizationId: number, fromUtc: string, 
 
 /** Reports released in the UTC range with their collection time. */
 export function reportedBetween(db: Db, organizationId: number, fromUtc: string, toUtc: string) {
-  return db
-    .selectFrom('samples')
+  return labTable(db, 'samples', organizationId)
     .select(['collection_date', 'reported_at'])
-    .where('organization_id', '=', organizationId)
     .where('reported_at', '>=', fromUtc)
     .where('reported_at', '<', toUtc)
     .execute();
@@ -313,7 +304,7 @@ export async function recentActivity(db: Db, organizationId: number, n: number):
 // ---- templates and settings ----
 
 export function templateRows(db: Db, organizationId: number) {
-  return db.selectFrom('report_templates').selectAll().where('organization_id', '=', organizationId).execute();
+  return labRows(db, 'report_templates', organizationId).execute();
 }
 
 export function templateRow(db: Db, organizationId: number, department: string) {
@@ -330,16 +321,11 @@ export async function updateTemplateRow(
   department: string,
   patch: Updateable<ReportTemplatesTable>,
 ): Promise<void> {
-  await db
-    .updateTable('report_templates')
-    .set(patch)
-    .where('organization_id', '=', organizationId)
-    .where('department', '=', department)
-    .execute();
+  await labUpdate(db, 'report_templates', organizationId).set(patch).where('department', '=', department).execute();
 }
 
 export function settingsRow(db: Db, organizationId: number) {
-  return db.selectFrom('report_settings').selectAll().where('organization_id', '=', organizationId).executeTakeFirst();
+  return labRows(db, 'report_settings', organizationId).executeTakeFirst();
 }
 
 export async function insertSettingsRow(db: Db, values: Insertable<ReportSettingsTable>): Promise<void> {
@@ -355,5 +341,5 @@ export async function updateSettingsRow(
   organizationId: number,
   patch: Updateable<ReportSettingsTable>,
 ): Promise<void> {
-  await db.updateTable('report_settings').set(patch).where('organization_id', '=', organizationId).execute();
+  await labUpdate(db, 'report_settings', organizationId).set(patch).execute();
 }

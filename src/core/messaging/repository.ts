@@ -2,6 +2,8 @@ import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { dueIdsOfOpenLabs } from '../tenants/service.js';
 import type { OutboxTable, SmsGatewaysTable, SmtpSettingsTable } from './tables.js';
+import { labTable, labUpdate } from '../db/lab-tables.js';
+import { labRows } from '../db/joins.js';
 
 /** Every query of lab email and SMS: the lab's mail server and gateway, and the outbox. */
 
@@ -10,24 +12,24 @@ export type SmsRow = Selectable<SmsGatewaysTable>;
 export type OutboxRow = Selectable<OutboxTable>;
 
 export function smtpRow(db: Db, organizationId: number): Promise<SmtpRow | undefined> {
-  return db.selectFrom('smtp_settings').selectAll().where('organization_id', '=', organizationId).executeTakeFirst();
+  return labRows(db, 'smtp_settings', organizationId).executeTakeFirst();
 }
 
 export function smsRow(db: Db, organizationId: number): Promise<SmsRow | undefined> {
-  return db.selectFrom('sms_gateways').selectAll().where('organization_id', '=', organizationId).executeTakeFirst();
+  return labRows(db, 'sms_gateways', organizationId).executeTakeFirst();
 }
 
 export async function saveSmtpRow(trx: Db, row: Insertable<SmtpSettingsTable>, exists: boolean): Promise<void> {
   if (exists) {
     const { organization_id, ...rest } = row;
-    await trx.updateTable('smtp_settings').set(rest).where('organization_id', '=', organization_id).execute();
+    await labUpdate(trx, 'smtp_settings', organization_id).set(rest).execute();
   } else await trx.insertInto('smtp_settings').values(row).execute();
 }
 
 export async function saveSmsRow(trx: Db, row: Insertable<SmsGatewaysTable>, exists: boolean): Promise<void> {
   if (exists) {
     const { organization_id, ...rest } = row;
-    await trx.updateTable('sms_gateways').set(rest).where('organization_id', '=', organization_id).execute();
+    await labUpdate(trx, 'sms_gateways', organization_id).set(rest).execute();
   } else await trx.insertInto('sms_gateways').values(row).execute();
 }
 
@@ -48,10 +50,8 @@ export async function insertOutboxRowOnce(trx: Db, row: Insertable<OutboxTable>)
 
 /** The recipients a once-only message already went to (or is waiting for) on a channel. */
 export async function onceRecipients(trx: Db, organizationId: number, dedupeKey: string): Promise<Set<string>> {
-  const rows = await trx
-    .selectFrom('outbox')
+  const rows = await labTable(trx, 'outbox', organizationId)
     .select(['channel', 'recipient'])
-    .where('organization_id', '=', organizationId)
     .where('dedupe_key', '=', dedupeKey)
     .execute();
   return new Set(rows.map((r) => `${r.channel}:${r.recipient}`));
@@ -108,10 +108,8 @@ export async function outboxCounts(
   organizationId: number,
   sinceIso: string,
 ): Promise<Record<OutboxRow['status'], number>> {
-  const rows = await db
-    .selectFrom('outbox')
+  const rows = await labTable(db, 'outbox', organizationId)
     .select((eb) => ['status', eb.fn.countAll<number>().as('n')])
-    .where('organization_id', '=', organizationId)
     .where('created_at', '>=', sinceIso)
     .groupBy('status')
     .execute();
@@ -121,10 +119,8 @@ export async function outboxCounts(
 }
 
 export function recentOutboxRows(db: Db, organizationId: number, limit: number) {
-  return db
-    .selectFrom('outbox')
+  return labTable(db, 'outbox', organizationId)
     .select(['id', 'channel', 'kind', 'status', 'attempts', 'last_error', 'created_at', 'sent_at'])
-    .where('organization_id', '=', organizationId)
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();

@@ -2,6 +2,8 @@ import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { NotificationsTable } from './tables.js';
 import type { NotificationListQuery } from '../../shared/schemas/notifications.js';
+import { labTable, labUpdate } from '../db/lab-tables.js';
+import { onPage, type RowsPage } from '../db/paging.js';
 
 /** Every query of the notifications: always one lab's and, for reading, one user's. */
 
@@ -13,7 +15,7 @@ export function insertNotificationRows(trx: Db, rows: Insertable<NotificationsTa
 }
 
 function inbox(db: Db, organizationId: number, userId: number) {
-  return db.selectFrom('notifications').where('organization_id', '=', organizationId).where('user_id', '=', userId);
+  return labTable(db, 'notifications', organizationId).where('user_id', '=', userId);
 }
 
 /** A page of a user's notifications, newest first, with the filtered total. */
@@ -22,19 +24,13 @@ export async function pageNotifications(
   organizationId: number,
   userId: number,
   q: NotificationListQuery,
-): Promise<{ rows: NotificationRow[]; total: number }> {
+): Promise<RowsPage<NotificationRow>> {
   let query = inbox(db, organizationId, userId);
   if (q.read !== undefined) query = query.where('read', '=', q.read ? 1 : 0);
   if (q.type) query = query.where('type', '=', q.type);
   if (q.priority) query = query.where('priority', '=', q.priority);
   const { n } = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await query
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(q.limit)
-    .offset((q.page - 1) * q.limit)
-    .execute();
+  const rows = await query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').$call(onPage(q)).execute();
   return { rows, total: Number(n) };
 }
 
@@ -93,10 +89,8 @@ export function markReadRow(trx: Db, id: number, at: string): Promise<Notificati
 
 /** Marks every unread notification of the user read; answers how many changed. */
 export async function markAllReadRows(trx: Db, organizationId: number, userId: number, at: string): Promise<number> {
-  const r = await trx
-    .updateTable('notifications')
+  const r = await labUpdate(trx, 'notifications', organizationId)
     .set({ read: 1, read_at: at })
-    .where('organization_id', '=', organizationId)
     .where('user_id', '=', userId)
     .where('read', '=', 0)
     .executeTakeFirst();
@@ -106,11 +100,9 @@ export async function markAllReadRows(trx: Db, organizationId: number, userId: n
 /** Which of these once-only events the lab has already announced (to anyone). */
 export async function announcedKeys(trx: Db, organizationId: number, keys: string[]): Promise<Set<string>> {
   if (!keys.length) return new Set();
-  const rows = await trx
-    .selectFrom('notifications')
+  const rows = await labTable(trx, 'notifications', organizationId)
     .select('dedupe_key')
     .distinct()
-    .where('organization_id', '=', organizationId)
     .where('dedupe_key', 'in', keys)
     .execute();
   return new Set(rows.map((r) => r.dedupe_key!));

@@ -1,8 +1,9 @@
-import { sql } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { PatientRow } from './mappers.js';
-import './tables.js';
+import type { PatientAliasesTable } from './tables.js';
 import { labRows } from '../db/joins.js';
+import { labTable, labUpdate, labDelete } from '../db/lab-tables.js';
 
 /**
  * The SQL of one patient, one record: the look-ups of the duplicate check and the moves of a merge.
@@ -95,10 +96,8 @@ export async function likelySamePeople(
 /** When each of these patients was last billed (their last visit), by id. */
 export async function lastBilled(db: Db, organizationId: number, ids: readonly number[]): Promise<Map<number, string>> {
   if (!ids.length) return new Map();
-  const rows = await db
-    .selectFrom('bills')
+  const rows = await labTable(db, 'bills', organizationId)
     .select((eb) => ['patient_id', eb.fn.max('created_at').as('last')])
-    .where('organization_id', '=', organizationId)
     .where('patient_id', 'in', [...ids])
     .groupBy('patient_id')
     .execute();
@@ -127,24 +126,16 @@ export async function moveRows(
  * patient's stays and the other goes. Answers whether a PIN moved.
  */
 export async function movePortalAccess(trx: Db, organizationId: number, from: number, to: number): Promise<boolean> {
-  const kept = await trx
-    .selectFrom('patient_portal_access')
+  const kept = await labTable(trx, 'patient_portal_access', organizationId)
     .select('patient_id')
-    .where('organization_id', '=', organizationId)
     .where('patient_id', '=', to)
     .executeTakeFirst();
   if (kept) {
-    await trx
-      .deleteFrom('patient_portal_access')
-      .where('organization_id', '=', organizationId)
-      .where('patient_id', '=', from)
-      .execute();
+    await labDelete(trx, 'patient_portal_access', organizationId).where('patient_id', '=', from).execute();
     return false;
   }
-  const r = await trx
-    .updateTable('patient_portal_access')
+  const r = await labUpdate(trx, 'patient_portal_access', organizationId)
     .set({ patient_id: to })
-    .where('organization_id', '=', organizationId)
     .where('patient_id', '=', from)
     .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
@@ -152,35 +143,21 @@ export async function movePortalAccess(trx: Db, organizationId: number, from: nu
 
 /** Codes merged into `from` earlier now name `to` (a chain of merges ends at the record kept). */
 export async function repointAliases(trx: Db, organizationId: number, from: number, to: number): Promise<number> {
-  const r = await trx
-    .updateTable('patient_aliases')
+  const r = await labUpdate(trx, 'patient_aliases', organizationId)
     .set({ patient_id: to })
-    .where('organization_id', '=', organizationId)
     .where('patient_id', '=', from)
     .executeTakeFirst();
   return Number(r.numUpdatedRows);
 }
 
-export async function insertAlias(
-  trx: Db,
-  values: {
-    organization_id: number;
-    patient_code: string;
-    merged_patient_id: number;
-    patient_id: number;
-    merged_by: number | null;
-    merged_at: string;
-  },
-): Promise<void> {
+export async function insertAlias(trx: Db, values: Insertable<PatientAliasesTable>): Promise<void> {
   await trx.insertInto('patient_aliases').values(values).execute();
 }
 
 /** The patient kept for a merged patient's code (upper-case), if the code is an alias. */
 export async function aliasByCode(db: Db, organizationId: number, code: string): Promise<number | undefined> {
-  const r = await db
-    .selectFrom('patient_aliases')
+  const r = await labTable(db, 'patient_aliases', organizationId)
     .select('patient_id')
-    .where('organization_id', '=', organizationId)
     .where('patient_code', '=', code.toUpperCase())
     .executeTakeFirst();
   return r ? Number(r.patient_id) : undefined;
@@ -188,10 +165,8 @@ export async function aliasByCode(db: Db, organizationId: number, code: string):
 
 /** The patient kept for a merged patient's old id, if that id was merged. */
 export async function aliasById(db: Db, organizationId: number, mergedId: number): Promise<number | undefined> {
-  const r = await db
-    .selectFrom('patient_aliases')
+  const r = await labTable(db, 'patient_aliases', organizationId)
     .select('patient_id')
-    .where('organization_id', '=', organizationId)
     .where('merged_patient_id', '=', mergedId)
     .executeTakeFirst();
   return r ? Number(r.patient_id) : undefined;
@@ -199,10 +174,8 @@ export async function aliasById(db: Db, organizationId: number, mergedId: number
 
 /** The codes merged into a patient, oldest merge first. */
 export async function aliasesOf(db: Db, organizationId: number, patientId: number): Promise<string[]> {
-  const rows = await db
-    .selectFrom('patient_aliases')
+  const rows = await labTable(db, 'patient_aliases', organizationId)
     .select('patient_code')
-    .where('organization_id', '=', organizationId)
     .where('patient_id', '=', patientId)
     .orderBy('id')
     .execute();

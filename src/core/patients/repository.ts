@@ -18,34 +18,25 @@ import type { RangeQuery } from '../export/parallel-plan.js';
 import type { PatientRow } from './mappers.js';
 import './tables.js';
 import { labRows } from '../db/joins.js';
+import { labTable, labUpdate, labDelete } from '../db/lab-tables.js';
+import type { RowsPage } from '../db/paging.js';
 
 export type { PatientRow };
 export { toPatient } from './mappers.js';
 
 /** The look-ups of a patient and of list pages run on most requests, so they are compiled once (see fixedQuery). */
 const patientById = fixedQuery((db, organizationId: number, id: number) =>
-  db.selectFrom('patients').selectAll().where('id', '=', id).where('organization_id', '=', organizationId),
+  labRows(db, 'patients', organizationId).where('id', '=', id),
 );
 
-const newestIds = fixedQuery((db, organizationId: number, limit: number, offset: number) =>
-  db
-    .selectFrom('patients')
-    .select('id')
-    .where('organization_id', '=', organizationId)
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .offset(offset),
-);
+/** A page of the lab's patient ids in id order, one way or the other (each compiled once). */
+const idsInOrder = (direction: 'asc' | 'desc') =>
+  fixedQuery((db, organizationId: number, limit: number, offset: number) =>
+    labTable(db, 'patients', organizationId).select('id').orderBy('id', direction).limit(limit).offset(offset),
+  );
 
-const oldestIds = fixedQuery((db, organizationId: number, limit: number, offset: number) =>
-  db
-    .selectFrom('patients')
-    .select('id')
-    .where('organization_id', '=', organizationId)
-    .orderBy('id', 'asc')
-    .limit(limit)
-    .offset(offset),
-);
+const newestIds = idsInOrder('desc');
+const oldestIds = idsInOrder('asc');
 
 export function findPatient(db: Db, organizationId: number, id: number): Promise<PatientRow | undefined> {
   return patientById.first(db, organizationId, id);
@@ -53,11 +44,8 @@ export function findPatient(db: Db, organizationId: number, id: number): Promise
 
 /** A patient by code; a merged patient's code answers the patient kept. */
 export async function findPatientByCode(db: Db, organizationId: number, code: string) {
-  const own = await db
-    .selectFrom('patients')
-    .selectAll()
+  const own = await labRows(db, 'patients', organizationId)
     .where('patient_code', '=', code.toUpperCase())
-    .where('organization_id', '=', organizationId)
     .executeTakeFirst();
   if (own) return own;
   return labRows(db, 'patients', organizationId)
@@ -101,7 +89,7 @@ export async function pagePatients(
   organizationId: number,
   q: PatientListQuery,
   doctorId?: number,
-): Promise<{ rows: PatientRow[]; total: number }> {
+): Promise<RowsPage<PatientRow>> {
   const offset = (q.page - 1) * q.limit;
   const tokens = q.search ? searchTokens(q.search) : [];
   const filtered = q.gender !== undefined || q.membership !== undefined || doctorId !== undefined;
@@ -134,7 +122,7 @@ export async function pagePatients(
     };
   }
 
-  let base = db.selectFrom('patients').where('organization_id', '=', organizationId);
+  let base = labTable(db, 'patients', organizationId);
   if (q.gender) base = base.where('gender', '=', q.gender);
   if (q.membership) base = base.where('membership_type', '=', q.membership);
   if (doctorId !== undefined) base = base.where('id', 'in', patientsOfDoctor(doctorId));
@@ -160,11 +148,9 @@ export async function updatePatientRow(
   id: number,
   patch: Updateable<PatientsTable>,
 ): Promise<PatientRow> {
-  const row = await trx
-    .updateTable('patients')
+  const row = await labUpdate(trx, 'patients', organizationId)
     .set(patch)
     .where('id', '=', id)
-    .where('organization_id', '=', organizationId)
     .returningAll()
     .executeTakeFirstOrThrow();
   await indexPatientWords(trx, row);
@@ -173,7 +159,7 @@ export async function updatePatientRow(
 
 export async function deletePatientRow(trx: Db, organizationId: number, id: number): Promise<void> {
   await unindexPatientWords(trx, organizationId, id);
-  await trx.deleteFrom('patients').where('id', '=', id).where('organization_id', '=', organizationId).execute();
+  await labDelete(trx, 'patients', organizationId).where('id', '=', id).execute();
 }
 
 /** The export's keyset walk: up to `limit` patients with ids below `before`, newest first. */
@@ -207,7 +193,7 @@ async function patientsBeforeQuery(
 
 /** The lab's patients the export's filters keep. */
 async function patientsFiltered(db: Db, organizationId: number, f: PatientExportWalk) {
-  let q = db.selectFrom('patients').where('organization_id', '=', organizationId);
+  let q = labTable(db, 'patients', organizationId);
   if (f.gender) q = q.where('gender', '=', f.gender);
   if (f.createdFrom) q = q.where('created_at', '>=', f.createdFrom);
   if (f.createdBefore) q = q.where('created_at', '<', f.createdBefore);
@@ -251,10 +237,8 @@ export async function patientArrayRanges(
     eb.ref('id').as('id'),
   ]);
   const OFFSET = '\u0000range-offset\u0000';
-  const step = db
-    .selectFrom('patients')
+  const step = labTable(db, 'patients', organizationId)
     .select('id')
-    .where('organization_id', '=', organizationId)
     .where('id', '<', sql<number>`${HI}`)
     .where('id', '>=', sql<number>`${LO}`)
     .orderBy('id', 'desc')

@@ -12,6 +12,16 @@ type Doc = PDFKit.PDFDocument;
 export const GREY = '#555555';
 export const LINE = '#cccccc';
 
+/** A horizontal rule `width` long from (x, y): under a letterhead, a table row, a signature. */
+export function hRule(doc: Doc, x: number, y: number, width: number, color: string, lineWidth?: number): void {
+  doc
+    .moveTo(x, y)
+    .lineTo(x + width, y)
+    .strokeColor(color);
+  if (lineWidth !== undefined) doc.lineWidth(lineWidth);
+  doc.stroke();
+}
+
 /** The lab's contact lines under its name: the address, then phone and email on one line, then `extra`. */
 export function contactLines(
   lab: { address: string | null; phone: string | null; email: string | null },
@@ -31,12 +41,7 @@ export function letterhead(doc: Doc, at: { left: number; width: number; top: num
   doc.font('regular').fontSize(8.5).fillColor(GREY);
   for (const line of lines) doc.text(line, { width, align: 'center' });
   doc.fillColor('#000000').moveDown(0.5);
-  doc
-    .moveTo(left, doc.y)
-    .lineTo(left + width, doc.y)
-    .strokeColor('#333333')
-    .lineWidth(1)
-    .stroke();
+  hRule(doc, left, doc.y, width, '#333333', 1);
   doc.moveDown(0.4);
 }
 
@@ -177,12 +182,7 @@ export function tableRows(
         .text(c, x + style.padX, y + style.padY, { width: cols[i]!.w - 2 * style.padX, align: cols[i]!.align });
       x += cols[i]!.w;
     });
-    doc
-      .moveTo(left, y + h)
-      .lineTo(left + width, y + h)
-      .strokeColor(LINE)
-      .lineWidth(0.5)
-      .stroke();
+    hRule(doc, left, y + h, width, LINE, 0.5);
     doc.y = y + h;
   };
   return row;

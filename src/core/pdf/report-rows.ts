@@ -7,7 +7,7 @@ import type { ReportLine } from './report-types.js';
  * urine routine's sections) adds its pieces here through `testPieces`.
  */
 import { structuredPieces } from './structured-report.js';
-import { GREY, LINE } from './blocks.js';
+import { GREY, LINE, hRule } from './blocks.js';
 
 export { GREY, LINE };
 
@@ -136,12 +136,7 @@ function mainRow(ctx: TableContext, l: ReportLine): RowPiece {
         dy = doc.y + 1;
       }
       doc.fillColor('#000000');
-      doc
-        .moveTo(left, y + height)
-        .lineTo(left + width, y + height)
-        .strokeColor(LINE)
-        .lineWidth(0.5)
-        .stroke();
+      hRule(doc, left, y + height, width, LINE, 0.5);
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { StructuredOut } from '../../shared/schemas/results.js';
 import type { Department } from '../../shared/schemas/lab-reports.js';
+import type { ReportTemplatesTable } from '../lab-reports/tables.js';
 
 /**
  * What a report prints about the lab: its name and contacts (or the blank space of pre-printed
@@ -20,17 +21,18 @@ export interface Letterhead {
   preprinted_header_mm: number;
 }
 
-/** A department's report template (src/core/lab-reports), as the PDF needs it. */
-export interface PdfTemplate {
-  group_by: string;
-  header_text: string | null;
-  footer_text: string | null;
-  interpretation_notes: string | null;
-  signatory_name: string | null;
-  signatory_qualification: string | null;
-  signatory_registration: string | null;
-  signature_base64: string | null;
-}
+/** A department's report template (src/core/lab-reports), the columns of its row the PDF prints. */
+export type PdfTemplate = Pick<
+  ReportTemplatesTable,
+  | 'group_by'
+  | 'header_text'
+  | 'footer_text'
+  | 'interpretation_notes'
+  | 'signatory_name'
+  | 'signatory_qualification'
+  | 'signatory_registration'
+  | 'signature_base64'
+>;
 
 /** One test on the report. "final" lines carry a verified value; the others carry none. */
 export interface ReportLine {

@@ -2,7 +2,7 @@ import QRCode from 'qrcode';
 import { barcodePng } from './barcode.js';
 import { newDocument, numberPages, toBuffer } from './document.js';
 import { formatLabDateTime } from './format.js';
-import { boxPair, contactLines, letterhead } from './blocks.js';
+import { boxPair, contactLines, hRule, letterhead } from './blocks.js';
 import { planPages, type PlanBlock } from './report-layout.js';
 import {
   COLUMN_HEADER_H,
@@ -309,12 +309,7 @@ async function closingBlock(doc: PDFKit.PDFDocument, input: LabReportInput, ctx:
             // An image pdfkit cannot draw (a damaged file) leaves the space blank; the name still prints.
           }
         }
-        doc
-          .moveTo(x, y + 34)
-          .lineTo(x + signW - 12, y + 34)
-          .strokeColor('#333333')
-          .lineWidth(0.5)
-          .stroke();
+        hRule(doc, x, y + 34, signW - 12, '#333333', 0.5);
         doc
           .font('bold')
           .fontSize(8)

@@ -8,6 +8,7 @@ import {
 } from '../../shared/templates/index.js';
 import type { StructuredOut } from '../../shared/schemas/results.js';
 import type { RowPiece } from './report-rows.js';
+import { hRule } from './blocks.js';
 
 /**
  * A structured result printed under its report line as tables: a panel's parameters by section
@@ -61,12 +62,7 @@ function rowPiece(
           .text(c, x + 4, y + 2.5, { width: cols[i]!.w - 8, align: cols[i]!.align ?? 'left' });
         x += cols[i]!.w;
       });
-      doc
-        .moveTo(x0, y + h)
-        .lineTo(x0 + total, y + h)
-        .strokeColor(LINE)
-        .lineWidth(0.4)
-        .stroke();
+      hRule(doc, x0, y + h, total, LINE, 0.4);
       doc.fillColor('#000000');
     },
   };

@@ -1,3 +1,5 @@
+import { hRule } from './blocks.js';
+
 /** A simple table: header row bold, then rows; a new page when the page is full. */
 export function table(doc: PDFKit.PDFDocument, header: string[], rows: (string | number)[][], widths: number[]): void {
   const x0 = doc.page.margins.left;
@@ -11,11 +13,7 @@ export function table(doc: PDFKit.PDFDocument, header: string[], rows: (string |
       x += widths[i]!;
     });
     doc.y = y + 14;
-    doc
-      .moveTo(x0, doc.y - 3)
-      .lineTo(x, doc.y - 3)
-      .strokeColor('#dddddd')
-      .stroke();
+    hRule(doc, x0, doc.y - 3, x - x0, '#dddddd');
   };
   drawRow(header, true);
   rows.forEach((r, i) => drawRow(r, i === rows.length - 1 && r[0] === 'Total'));

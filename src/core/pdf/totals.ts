@@ -1,4 +1,5 @@
 import { amountInWords } from '../../shared/billing.js';
+import { hRule } from './blocks.js';
 
 /** The foot of a bill's or an invoice's table: the rule above the grand total and the total in words. */
 
@@ -6,7 +7,7 @@ type Doc = PDFKit.PDFDocument;
 
 /** The rule drawn above a totals column's grand total, from the labels' left edge to the page's right. */
 export function totalRule(doc: Doc, fromX: number, toX: number) {
-  doc.moveTo(fromX, doc.y).lineTo(toX, doc.y).strokeColor('#333333').lineWidth(0.8).stroke();
+  hRule(doc, fromX, doc.y, toX - fromX, '#333333', 0.8);
   doc.y += 4;
 }
 

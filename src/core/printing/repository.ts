@@ -1,14 +1,13 @@
 import type { Db } from '../db/connection.js';
+import { labTable } from '../db/lab-tables.js';
 
 /** Every query of the print snapshots (migration 41). */
 
 export type SnapshotKind = 'report' | 'bill';
 
 export async function latestSnapshotRow(db: Db, organizationId: number, kind: SnapshotKind, entityId: number) {
-  return db
-    .selectFrom('print_snapshots')
+  return labTable(db, 'print_snapshots', organizationId)
     .select(['version', 'taken_at', 'content'])
-    .where('organization_id', '=', organizationId)
     .where('kind', '=', kind)
     .where('entity_id', '=', entityId)
     .orderBy('version', 'desc')
@@ -18,10 +17,8 @@ export async function latestSnapshotRow(db: Db, organizationId: number, kind: Sn
 
 export async function latestSnapshotRows(db: Db, organizationId: number, kind: SnapshotKind, entityIds: number[]) {
   if (!entityIds.length) return [];
-  return db
-    .selectFrom('print_snapshots')
+  return labTable(db, 'print_snapshots', organizationId)
     .select(['entity_id', 'version', 'taken_at', 'content'])
-    .where('organization_id', '=', organizationId)
     .where('kind', '=', kind)
     .where('entity_id', 'in', entityIds)
     .orderBy('entity_id')
@@ -55,10 +52,8 @@ export async function insertImageRow(
 
 export async function imageRows(db: Db, organizationId: number, digests: string[]) {
   if (!digests.length) return [];
-  return db
-    .selectFrom('print_images')
+  return labTable(db, 'print_images', organizationId)
     .select(['digest', 'data_base64'])
-    .where('organization_id', '=', organizationId)
     .where('digest', 'in', digests)
     .execute();
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../db/connection.js';
+import { labTable } from '../db/lab-tables.js';
 
 /**
  * The queries of the QC gate: which control levels of a test hold its patient results, and the
@@ -20,10 +21,8 @@ const RUN_COLUMNS = [
 
 /** The switched-on control materials of some tests: each is a level whose latest run can hold results. */
 export function activeLevelsOfTests(db: Db, organizationId: number, testIds: number[]) {
-  return db
-    .selectFrom('qc_materials')
+  return labTable(db, 'qc_materials', organizationId)
     .select(['id', 'test_id', 'control_id', 'name', 'level', 'lot_number'])
-    .where('organization_id', '=', organizationId)
     .where('test_id', 'in', testIds.length ? testIds : [0])
     .where('is_active', '=', 1)
     .orderBy('control_id')
@@ -39,11 +38,9 @@ export async function machinesOfLevel(
   materialId: number,
   atIso: string,
 ): Promise<number[]> {
-  const rows = await db
-    .selectFrom('qc_runs')
+  const rows = await labTable(db, 'qc_runs', organizationId)
     .select('equipment_id')
     .distinct()
-    .where('organization_id', '=', organizationId)
     .where('material_id', '=', materialId)
     .where('performed_at', '<=', atIso)
     .where('equipment_id', 'is not', null)
@@ -63,10 +60,8 @@ export function latestLevelRunAt(
   atIso: string,
   machine: number | null,
 ) {
-  let q = db
-    .selectFrom('qc_runs')
+  let q = labTable(db, 'qc_runs', organizationId)
     .select(RUN_COLUMNS)
-    .where('organization_id', '=', organizationId)
     .where('material_id', '=', materialId)
     .where('performed_at', '<=', atIso);
   if (machine !== null) q = q.where((eb) => eb.or([eb('equipment_id', '=', machine), eb('equipment_id', 'is', null)]));
@@ -89,16 +84,13 @@ export async function levelRunsAround(
   toIso: string,
 ): Promise<LevelRun[]> {
   if (!materialIds.length) return [];
-  const within = await db
-    .selectFrom('qc_runs')
+  const within = await labTable(db, 'qc_runs', organizationId)
     .select(RUN_COLUMNS)
-    .where('organization_id', '=', organizationId)
     .where('material_id', 'in', materialIds)
     .where('performed_at', '>=', fromIso)
     .where('performed_at', '<=', toIso)
     .execute();
-  const ranked = db
-    .selectFrom('qc_runs')
+  const ranked = labTable(db, 'qc_runs', organizationId)
     .select(RUN_COLUMNS)
     .select((eb) =>
       eb.fn
@@ -108,7 +100,6 @@ export async function levelRunsAround(
         )
         .as('place'),
     )
-    .where('organization_id', '=', organizationId)
     .where('material_id', 'in', materialIds)
     .where('performed_at', '<', fromIso);
   const before = await db.selectFrom(ranked.as('r')).select(RUN_COLUMNS).where('place', '=', 1).execute();

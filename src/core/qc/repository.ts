@@ -3,6 +3,7 @@ import type { Db } from '../db/connection.js';
 import type { QcMaterialsTable, QcRunsTable } from './tables.js';
 import type { QcMaterialListQuery } from '../../shared/schemas/qc.js';
 import { labRows } from '../db/joins.js';
+import { labTable, labUpdate, labDelete } from '../db/lab-tables.js';
 
 export type QcMaterialRow = Selectable<QcMaterialsTable>;
 export type QcRunRow = Selectable<QcRunsTable>;
@@ -156,10 +157,8 @@ export async function countRuns(db: Db, materialId: number): Promise<number> {
 /** Run tallies by status across the lab's materials. */
 /** Runs by status: the levels measured together (one run_key) count as one run. */
 export async function runTallies(db: Db, organizationId: number): Promise<Record<string, number>> {
-  const rows = await db
-    .selectFrom('qc_runs')
+  const rows = await labTable(db, 'qc_runs', organizationId)
     .select(['status', sql<number>`count(DISTINCT coalesce(run_key, 'r' || id))`.as('n')])
-    .where('organization_id', '=', organizationId)
     .groupBy('status')
     .execute();
   return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
@@ -172,10 +171,8 @@ export function findSameLot(
   key: { test_id: number; lot_number: string; level: string | null },
   exceptId?: number,
 ): Promise<Pick<QcMaterialRow, 'id' | 'control_id'> | undefined> {
-  let q = db
-    .selectFrom('qc_materials')
+  let q = labTable(db, 'qc_materials', organizationId)
     .select(['id', 'control_id'])
-    .where('organization_id', '=', organizationId)
     .where('test_id', '=', key.test_id)
     .where('lot_number', '=', key.lot_number)
     .where(sql<string>`coalesce(level, '')`, '=', key.level ?? '');
@@ -184,10 +181,8 @@ export function findSameLot(
 }
 
 export function findLabTest(db: Db, organizationId: number, id: number) {
-  return db
-    .selectFrom('tests')
+  return labTable(db, 'tests', organizationId)
     .select(['id', 'name', 'unit', 'status'])
-    .where('organization_id', '=', organizationId)
     .where('id', '=', id)
     .executeTakeFirst();
 }
@@ -202,17 +197,15 @@ export function updateMaterialRow(
   id: number,
   patch: Updateable<QcMaterialsTable>,
 ): Promise<QcMaterialRow> {
-  return trx
-    .updateTable('qc_materials')
+  return labUpdate(trx, 'qc_materials', organizationId)
     .set(patch)
     .where('id', '=', id)
-    .where('organization_id', '=', organizationId)
     .returningAll()
     .executeTakeFirstOrThrow();
 }
 
 export async function deleteMaterialRow(trx: Db, organizationId: number, id: number): Promise<void> {
-  await trx.deleteFrom('qc_materials').where('id', '=', id).where('organization_id', '=', organizationId).execute();
+  await labDelete(trx, 'qc_materials', organizationId).where('id', '=', id).execute();
 }
 
 export function insertRunRow(trx: Db, values: Insertable<QcRunsTable>): Promise<QcRunRow> {
@@ -241,19 +234,12 @@ export async function overrideRunRows(
   runKey: string,
   patch: { override_reason: string; overridden_by: number | null; overridden_at: string },
 ): Promise<void> {
-  await db
-    .updateTable('qc_runs')
-    .set(patch)
-    .where('organization_id', '=', organizationId)
-    .where('run_key', '=', runKey)
-    .execute();
+  await labUpdate(db, 'qc_runs', organizationId).set(patch).where('run_key', '=', runKey).execute();
 }
 
 export function testQcRules(db: Db, organizationId: number, testId: number) {
-  return db
-    .selectFrom('tests')
+  return labTable(db, 'tests', organizationId)
     .select(['id', 'name', 'code', 'qc_rules'])
-    .where('organization_id', '=', organizationId)
     .where('id', '=', testId)
     .executeTakeFirst();
 }

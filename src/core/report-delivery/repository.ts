@@ -3,6 +3,7 @@ import type { Db } from '../db/connection.js';
 import { dueIdsOfOpenLabs } from '../tenants/service.js';
 import type { PatientReportConsentsTable, ReportDeliveriesTable, ReportDeliverySettingsTable } from './tables.js';
 import { labRows } from '../db/joins.js';
+import { labTable, labUpdate } from '../db/lab-tables.js';
 
 /** The SQL of report delivery: the lab's settings, consents and the delivery ledger. */
 
@@ -75,10 +76,8 @@ export function deliveriesOfSamples(db: Db, organizationId: number, sampleIds: n
 /** Held messages of samples become due now (the bill was paid). */
 export async function releaseHeldOf(trx: Db, organizationId: number, sampleIds: number[], now: string) {
   if (!sampleIds.length) return 0;
-  const r = await trx
-    .updateTable('report_deliveries')
+  const r = await labUpdate(trx, 'report_deliveries', organizationId)
     .set({ status: 'queued', next_attempt_at: now })
-    .where('organization_id', '=', organizationId)
     .where('sample_id', 'in', sampleIds)
     .where('status', '=', 'held')
     .executeTakeFirst();
@@ -128,10 +127,8 @@ export async function deliveryByProviderId(db: Db, organizationId: number, provi
 
 /** Messages handed to a provider in [startIso, endIso) per channel, with their cost (paise). */
 export async function costRows(db: Db, organizationId: number, startIso: string, endIso: string) {
-  return db
-    .selectFrom('report_deliveries')
+  return labTable(db, 'report_deliveries', organizationId)
     .select((eb) => ['channel', eb.fn.countAll<number>().as('messages'), eb.fn.sum<number>('price_paise').as('paise')])
-    .where('organization_id', '=', organizationId)
     .where('sent_at', '>=', startIso)
     .where('sent_at', '<', endIso)
     .groupBy('channel')

@@ -1,3 +1,4 @@
+import type { Insertable } from 'kysely';
 import { recalculate } from './recalculate.js';
 import type { Db } from '../db/connection.js';
 import type { Actor } from '../context.js';
@@ -12,6 +13,7 @@ import { announceAmendment, announceCritical } from './announce.js';
 import { addSampleHistory, checkedValue, evaluateValue } from './evaluate.js';
 import { keptJudgement, refuseStructured, structuredEntry } from './structured.js';
 import { OPEN_FOR_ENTRY } from './repository.js';
+import type { TestResultsTable } from './tables.js';
 import {
   deleteResultRow,
   insertAmendment,
@@ -107,30 +109,19 @@ export async function enterResult(
   const judged =
     entry?.judged ?? (await evaluateValue(trx, test, sample.patient_id, sample.id, sample.collection_date, value));
   const machine = input.equipment_id ? await equipmentForEntry(trx, actor.organizationId, input.equipment_id) : null;
-  const row = await insertResultRow(trx, {
-    organization_id: actor.organizationId,
+  const row = await insertEnteredResult(trx, actor, now, {
     sample_id: sample.id,
     test_id: test.id,
     patient_id: sample.patient_id,
     result_value: value,
     unit: input.unit ?? test.unit,
     ...judged,
-    status: 'completed',
     notes: input.notes ?? null,
-    rejection_reason: null,
-    technician_id: actor.userId,
-    entered_at: now,
-    verified_by: null,
-    verified_at: null,
-    amended: 0,
     calculated: 0,
     equipment_id: machine?.id ?? null,
     equipment_warning: machine?.warning ?? null,
     structured_value: entry?.structured ?? null,
-    created_at: now,
-    updated_at: now,
   });
-  await writeAudit(trx, actor, { action: 'create', entity: 'test_result', entityId: row.id, newValues: row });
   // The reagents and consumables one run of the test uses leave stock with the result (409 if short).
   await consumeForResult(trx, actor, row.id, test.id);
   if (row.is_critical) await announceCritical(trx, actor, sample, test.name);
@@ -160,6 +151,46 @@ export async function enterResult(
     instrumentFlag: sent.instrumentFlag,
   });
   return row.id;
+}
+
+/** What entry sets itself on a new result rather than taking from the bench or the formula. */
+type SetOnEntry =
+  | 'organization_id'
+  | 'status'
+  | 'rejection_reason'
+  | 'technician_id'
+  | 'entered_at'
+  | 'verified_by'
+  | 'verified_at'
+  | 'amended'
+  | 'created_at'
+  | 'updated_at';
+
+/**
+ * Stores a new result as entered by the actor at `now`, audited: completed, not yet verified, never
+ * amended. A value typed at the bench and one a formula works out (recalculate.ts) are stored alike.
+ */
+export async function insertEnteredResult(
+  trx: Db,
+  actor: Actor,
+  now: string,
+  values: Omit<Insertable<TestResultsTable>, SetOnEntry>,
+): Promise<ResultRow> {
+  const row = await insertResultRow(trx, {
+    organization_id: actor.organizationId,
+    ...values,
+    status: 'completed',
+    rejection_reason: null,
+    technician_id: actor.userId,
+    entered_at: now,
+    verified_by: null,
+    verified_at: null,
+    amended: 0,
+    created_at: now,
+    updated_at: now,
+  });
+  await writeAudit(trx, actor, { action: 'create', entity: 'test_result', entityId: row.id, newValues: row });
+  return row;
 }
 
 /** Writes a change to a stored result; a verified one keeps its earlier value as an amendment. */

@@ -7,8 +7,8 @@ import { formatCalculated } from '../../shared/resultTypes.js';
 import { findSampleRow } from '../samples/repository.js';
 import { announceCritical } from './announce.js';
 import { evaluateValue } from './evaluate.js';
-import { deleteResultRow, insertResultRow, orderedTests, resultOf } from './entry-repository.js';
-import { sampleValues, applyChange } from './entry.js';
+import { deleteResultRow, orderedTests, resultOf } from './entry-repository.js';
+import { sampleValues, applyChange, insertEnteredResult } from './entry.js';
 
 /**
  * Works out the calculated tests of a sample from its other results (chains too: LDL/HDL uses the
@@ -54,28 +54,16 @@ export async function recalculate(trx: Db, actor: Actor, sampleId: number): Prom
         });
         continue;
       }
-      const now = nowIso();
-      const row = await insertResultRow(trx, {
-        organization_id: actor.organizationId,
+      const row = await insertEnteredResult(trx, actor, nowIso(), {
         sample_id: sampleId,
         test_id: t.id,
         patient_id: sample.patient_id,
         result_value: value,
         unit: t.unit,
         ...judged,
-        status: 'completed',
         notes: null,
-        rejection_reason: null,
-        technician_id: actor.userId,
-        entered_at: now,
-        verified_by: null,
-        verified_at: null,
-        amended: 0,
         calculated: 1,
-        created_at: now,
-        updated_at: now,
       });
-      await writeAudit(trx, actor, { action: 'create', entity: 'test_result', entityId: row.id, newValues: row });
       if (row.is_critical) await announceCritical(trx, actor, sample, t.name);
     }
     if (!changed) return;

@@ -3,6 +3,7 @@ import type { Db } from '../db/connection.js';
 import { type ResultListQuery } from '../../shared/schemas/results.js';
 import { patientsOfDoctor } from '../patients/repository.js';
 import { resultsWithPatient } from '../db/joins.js';
+import { onPage, type RowsPage } from '../db/paging.js';
 
 /** The list's filters, and the doctor whose patients alone are shown (src/core/results/scope.ts). */
 export type ResultFilter = Partial<ResultListQuery> & { doctor_id?: number };
@@ -241,35 +242,30 @@ export async function pageResults(
   db: Db,
   organizationId: number,
   f: ResultListQuery & ResultFilter,
-): Promise<{ rows: ListRow[]; total: number }> {
+): Promise<RowsPage<ListRow>> {
   const u = unionFor(db, organizationId, f).as('u');
   const { n } = await db
     .selectFrom(u)
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  const rows = await db
-    .selectFrom(unionFor(db, organizationId, f).as('u'))
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('sample_id', 'desc')
-    .orderBy('test_id', 'desc')
-    .limit(f.limit)
-    .offset((f.page - 1) * f.limit)
-    .execute();
+  const rows = await newestFirst(db, organizationId, f).$call(onPage(f)).execute();
   return { rows: rows as ListRow[], total: Number(n) };
 }
 
 /** Every row matching the filters, newest first (the validation queue export). */
 export async function allResults(db: Db, organizationId: number, f: ResultFilter, max = 100_000): Promise<ListRow[]> {
-  const rows = await db
+  const rows = await newestFirst(db, organizationId, f).limit(max).execute();
+  return rows as ListRow[];
+}
+
+/** The rows matching the filters in the order the queue lists them: newest first. */
+function newestFirst(db: Db, organizationId: number, f: ResultFilter) {
+  return db
     .selectFrom(unionFor(db, organizationId, f).as('u'))
     .selectAll()
     .orderBy('created_at', 'desc')
     .orderBy('sample_id', 'desc')
-    .orderBy('test_id', 'desc')
-    .limit(max)
-    .execute();
-  return rows as ListRow[];
+    .orderBy('test_id', 'desc');
 }
 
 export async function findResultRow(db: Db, organizationId: number, id: number): Promise<ListRow | undefined> {

@@ -1,5 +1,6 @@
 import type { Db } from '../db/connection.js';
 import { resultsWithPatient } from '../db/joins.js';
+import { labTable } from '../db/lab-tables.js';
 
 /** SQL of the results' import and export: look-ups by natural key and the export's pages. */
 
@@ -17,10 +18,8 @@ export async function samplesForResults(db: Db, organizationId: number, codes: r
     }
   >();
   for (let i = 0; i < codes.length; i += 500) {
-    const samples = await db
-      .selectFrom('samples')
+    const samples = await labTable(db, 'samples', organizationId)
       .select(['id', 'sample_code', 'patient_id', 'status'])
-      .where('organization_id', '=', organizationId)
       .where('sample_code', 'in', codes.slice(i, i + 500))
       .execute();
     if (!samples.length) continue;

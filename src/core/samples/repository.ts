@@ -5,6 +5,8 @@ import type { Db } from '../db/connection.js';
 import { labRows, samplesWithPatient } from '../db/joins.js';
 import type { Sample, SampleHistoryEntry, SampleListQuery, SampleTestRef } from '../../shared/schemas/samples.js';
 import { DEFAULT_COLLECTION_LOCATIONS, sampleEta } from '../../shared/samples.js';
+import { labTable } from '../db/lab-tables.js';
+import { onPage, type RowsPage } from '../db/paging.js';
 
 export function samplesQuery(db: Db, organizationId: number) {
   return samplesWithPatient(db, organizationId)
@@ -111,11 +113,7 @@ export async function sampleHistory(db: Db, sampleId: number): Promise<SampleHis
 }
 
 /** Search: sample ID, barcode, sample type, patient first or last name or code (spec 001). */
-export async function pageSamples(
-  db: Db,
-  organizationId: number,
-  f: SampleListQuery,
-): Promise<{ rows: SampleRow[]; total: number }> {
+export async function pageSamples(db: Db, organizationId: number, f: SampleListQuery): Promise<RowsPage<SampleRow>> {
   let q = samplesQuery(db, organizationId);
   if (f.status) q = q.where('s.status', '=', f.status);
   if (f.priority) q = q.where('s.priority', '=', f.priority);
@@ -134,11 +132,7 @@ export async function pageSamples(
     );
   }
   const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await withColumns(q)
-    .orderBy('s.id', 'desc')
-    .limit(f.limit)
-    .offset((f.page - 1) * f.limit)
-    .execute();
+  const rows = await withColumns(q).orderBy('s.id', 'desc').$call(onPage(f)).execute();
   return { rows, total: Number(n) };
 }
 
@@ -178,10 +172,8 @@ export async function processingTime(
 
 /** The sample of this lab that has this barcode, if any. */
 export function barcodeOwner(db: Db, organizationId: number, barcode: string) {
-  return db
-    .selectFrom('samples')
+  return labTable(db, 'samples', organizationId)
     .select(['id', 'sample_code'])
-    .where('organization_id', '=', organizationId)
     .where('barcode', '=', barcode)
     .executeTakeFirst();
 }
@@ -218,10 +210,8 @@ export async function insertHistoryRow(trx: Db, values: Insertable<SampleStatusH
 }
 
 export function samplesWithoutBarcode(db: Db, organizationId: number) {
-  return db
-    .selectFrom('samples')
+  return labTable(db, 'samples', organizationId)
     .select(['id', 'sample_code', 'sample_type'])
-    .where('organization_id', '=', organizationId)
     .where('barcode', 'is', null)
     .orderBy('id')
     .execute();
@@ -249,10 +239,8 @@ export function insertDefaultLocations(trx: Db, organizationId: number, now: str
 
 /** A bill's samples still waiting to be drawn. */
 export function pendingSamplesOfBill(db: Db, organizationId: number, billId: number) {
-  return db
-    .selectFrom('samples')
+  return labTable(db, 'samples', organizationId)
     .select(['id', 'sample_code', 'barcode', 'container'])
-    .where('organization_id', '=', organizationId)
     .where('bill_id', '=', billId)
     .where('status', '=', 'pending')
     .execute();
@@ -260,10 +248,8 @@ export function pendingSamplesOfBill(db: Db, organizationId: number, billId: num
 
 /** A patient's samples, newest first (Patient History). */
 export function sampleRowsOfPatient(db: Db, organizationId: number, patientId: number) {
-  return db
-    .selectFrom('samples')
+  return labTable(db, 'samples', organizationId)
     .select(['id', 'sample_code', 'barcode', 'sample_type', 'status', 'priority', 'collection_date', 'created_at'])
-    .where('organization_id', '=', organizationId)
     .where('patient_id', '=', patientId)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
@@ -272,28 +258,18 @@ export function sampleRowsOfPatient(db: Db, organizationId: number, patientId: n
 
 /** The lab's collection locations in screen order; inactive ones too when asked. */
 export function locationRows(db: Db, organizationId: number, includeInactive: boolean) {
-  let q = db
-    .selectFrom('collection_locations')
-    .select(['id', 'name', 'kind', 'position', 'is_active'])
-    .where('organization_id', '=', organizationId);
+  let q = labTable(db, 'collection_locations', organizationId).select(['id', 'name', 'kind', 'position', 'is_active']);
   if (!includeInactive) q = q.where('is_active', '=', 1);
   return q.orderBy('position').orderBy('name').execute();
 }
 
 export function locationNamed(db: Db, organizationId: number, name: string) {
-  return db
-    .selectFrom('collection_locations')
-    .select('id')
-    .where('organization_id', '=', organizationId)
-    .where('name', '=', name)
-    .executeTakeFirst();
+  return labTable(db, 'collection_locations', organizationId).select('id').where('name', '=', name).executeTakeFirst();
 }
 
 export function lastLocationPosition(db: Db, organizationId: number) {
-  return db
-    .selectFrom('collection_locations')
+  return labTable(db, 'collection_locations', organizationId)
     .select((eb) => eb.fn.max('position').as('p'))
-    .where('organization_id', '=', organizationId)
     .executeTakeFirst();
 }
 
@@ -317,12 +293,7 @@ export function updateLocationRow(trx: Db, id: number, patch: Updateable<Collect
 /** A sample by its database id, its code (SMP...) or its barcode, as the CLI accepts it. */
 export async function findSampleId(db: Db, organizationId: number, ref: string): Promise<number | null> {
   const by = (column: 'sample_code' | 'id' | 'barcode', value: string | number) =>
-    db
-      .selectFrom('samples')
-      .select('id')
-      .where('organization_id', '=', organizationId)
-      .where(column, '=', value)
-      .executeTakeFirst();
+    labTable(db, 'samples', organizationId).select('id').where(column, '=', value).executeTakeFirst();
   const byCode = await by('sample_code', ref.toUpperCase());
   if (byCode) return byCode.id;
   if (/^\d+$/.test(ref)) {
@@ -334,10 +305,8 @@ export async function findSampleId(db: Db, organizationId: number, ref: string):
 
 /** Every sample of a bill (the tubes of one visit), in the order they were created. */
 export function sampleIdsOfBill(db: Db, organizationId: number, billId: number) {
-  return db
-    .selectFrom('samples')
+  return labTable(db, 'samples', organizationId)
     .select(['id', 'status', 'rejection_reason'])
-    .where('organization_id', '=', organizationId)
     .where('bill_id', '=', billId)
     .orderBy('id')
     .execute();

@@ -1,13 +1,12 @@
 import type { Db } from '../db/connection.js';
+import { labTable, labDelete } from '../db/lab-tables.js';
 
 /** Barcodes handed out before their tube exists (barcode_reservations, migration 53). */
 
 /** Whether a barcode is held for a tube not made yet (barcode_reservations). */
 export async function barcodeReserved(db: Db, organizationId: number, barcode: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('barcode_reservations')
+  const row = await labTable(db, 'barcode_reservations', organizationId)
     .select('barcode')
-    .where('organization_id', '=', organizationId)
     .where('barcode', '=', barcode)
     .executeTakeFirst();
   return !!row;
@@ -21,9 +20,7 @@ export async function insertReservation(trx: Db, organizationId: number, barcode
 }
 
 export async function deleteReservation(trx: Db, organizationId: number, barcode: string): Promise<number> {
-  const r = await trx
-    .deleteFrom('barcode_reservations')
-    .where('organization_id', '=', organizationId)
+  const r = await labDelete(trx, 'barcode_reservations', organizationId)
     .where('barcode', '=', barcode)
     .executeTakeFirst();
   return Number(r.numDeletedRows);

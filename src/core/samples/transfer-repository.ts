@@ -2,16 +2,15 @@ import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { samplesWithPatient } from '../db/joins.js';
 import { rowsByKeys } from '../db/dialect.js';
+import { labTable } from '../db/lab-tables.js';
 
 /** SQL of the samples' import and export: look-ups by natural key and the export's pages. */
 
 /** The lab's samples with these codes (upper case): id, patient and status by code. */
 export async function samplesByCodes(db: Db, organizationId: number, codes: readonly string[]) {
   const rows = await rowsByKeys(codes, (some) =>
-    db
-      .selectFrom('samples')
+    labTable(db, 'samples', organizationId)
       .select(['id', 'sample_code', 'patient_id', 'status'])
-      .where('organization_id', '=', organizationId)
       .where('sample_code', 'in', some)
       .execute(),
   );
@@ -21,12 +20,7 @@ export async function samplesByCodes(db: Db, organizationId: number, codes: read
 /** Which of these barcodes a sample of the lab has. */
 export async function barcodesTaken(db: Db, organizationId: number, barcodes: readonly string[]): Promise<Set<string>> {
   const rows = await rowsByKeys(barcodes, (some) =>
-    db
-      .selectFrom('samples')
-      .select('barcode')
-      .where('organization_id', '=', organizationId)
-      .where('barcode', 'in', some)
-      .execute(),
+    labTable(db, 'samples', organizationId).select('barcode').where('barcode', 'in', some).execute(),
   );
   return new Set(rows.flatMap((r) => (r.barcode ? [r.barcode] : [])));
 }
@@ -71,10 +65,8 @@ export async function testCodesOfSamples(db: Db, sampleIds: readonly number[]): 
 /** The lab's bills with these numbers: id and patient, by number. */
 export async function billsByNumbers(db: Db, organizationId: number, numbers: readonly string[]) {
   const rows = await rowsByKeys(numbers, (some) =>
-    db
-      .selectFrom('bills')
+    labTable(db, 'bills', organizationId)
       .select(['id', 'bill_number', 'patient_id'])
-      .where('organization_id', '=', organizationId)
       .where('bill_number', 'in', some)
       .execute(),
   );

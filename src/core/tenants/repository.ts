@@ -2,6 +2,8 @@ import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { OrganizationsTable } from '../db/schema.js';
 import type { TenantListQuery } from '../../shared/schemas/tenants.js';
+import { labTable, labDelete } from '../db/lab-tables.js';
+import { onPage, type RowsPage } from '../db/paging.js';
 
 /** SQL of Multi-Tenant Setup: organisations as tenants, and the figures counted across each lab's rows. */
 
@@ -43,7 +45,7 @@ export async function domainTaken(db: Db, domain: string, exceptId?: number): Pr
   return (await q.executeTakeFirst()) !== undefined;
 }
 
-export async function selectTenantPage(db: Db, q: TenantListQuery): Promise<{ rows: TenantRow[]; total: number }> {
+export async function selectTenantPage(db: Db, q: TenantListQuery): Promise<RowsPage<TenantRow>> {
   let base = db.selectFrom('organizations');
   if (q.search) {
     const s = `%${q.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -57,12 +59,7 @@ export async function selectTenantPage(db: Db, q: TenantListQuery): Promise<{ ro
   if (q.status) base = base.where('status', '=', q.status);
   if (q.plan) base = base.where('plan', '=', q.plan);
   const total = Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  const rows = await base
-    .selectAll()
-    .orderBy('id')
-    .limit(q.limit)
-    .offset((q.page - 1) * q.limit)
-    .execute();
+  const rows = await base.selectAll().orderBy('id').$call(onPage(q)).execute();
   return { rows, total };
 }
 
@@ -89,9 +86,9 @@ export function updateTenantRow(trx: Db, id: number, patch: Updateable<Organizat
 
 /** Ends every session of a lab's staff and patients (suspension): they are signed out on every server at once. */
 export async function deleteSessionRowsOfOrganization(trx: Db, organizationId: number): Promise<void> {
-  await trx.deleteFrom('sessions').where('organization_id', '=', organizationId).execute();
+  await labDelete(trx, 'sessions', organizationId).execute();
   // Its patients' portal sessions end too: the portal of a closed lab is closed.
-  await trx.deleteFrom('portal_sessions').where('organization_id', '=', organizationId).execute();
+  await labDelete(trx, 'portal_sessions', organizationId).execute();
 }
 
 // Figures, counted from each lab's own rows (the dashboard counts the same way for one lab).
@@ -127,10 +124,8 @@ export async function resultCounts(db: Db, orgIds?: number[]): Promise<Counted> 
 
 /** The time of the lab's latest audit-trail entry (one index step: audit_org_id). */
 export async function lastActivityOf(db: Db, organizationId: number): Promise<string | null> {
-  const r = await db
-    .selectFrom('audit_log')
+  const r = await labTable(db, 'audit_log', organizationId)
     .select('created_at')
-    .where('organization_id', '=', organizationId)
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
@@ -160,10 +155,8 @@ export async function firstAdminsOf(
 
 /** Whether anyone in the lab can sign in (has a password): a reactivated lab is active, else pending. */
 export async function hasSignInAccount(db: Db, organizationId: number): Promise<boolean> {
-  const r = await db
-    .selectFrom('users')
+  const r = await labTable(db, 'users', organizationId)
     .select('id')
-    .where('organization_id', '=', organizationId)
     .where('password_hash', '!=', '')
     .limit(1)
     .executeTakeFirst();

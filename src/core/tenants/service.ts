@@ -26,6 +26,7 @@ import {
   updateTenantRow,
   type TenantRow,
 } from './repository.js';
+import { statusTally } from '../../shared/status-tally.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
 import {
   LAB_CLOSED_MESSAGES,
@@ -125,7 +126,6 @@ export async function getTenant(db: Db, actor: Actor, id: number): Promise<Tenan
 export async function tenantSummary(db: Db, actor: Actor): Promise<TenantSummary> {
   await assertServerAdmin(db, actor);
   const statuses = await tenantStatusCounts(db);
-  const of = (s: TenantStatus) => statuses.find((r) => r.status === s)?.n ?? 0;
   const sum = (m: Map<number, number>) => [...m.values()].reduce((a, b) => a + b, 0);
   const users = await activeUserCounts(db);
   const patients = await patientCounts(db);
@@ -146,11 +146,7 @@ export async function tenantSummary(db: Db, actor: Actor): Promise<TenantSummary
       .sort((a, b) => b[key] - a[key] || a.id - b.id)
       .slice(0, 5);
   return {
-    total: statuses.reduce((n, r) => n + r.n, 0),
-    active: of('active'),
-    suspended: of('suspended'),
-    pending: of('pending'),
-    inactive: of('inactive'),
+    ...statusTally(statuses, ['active', 'suspended', 'pending', 'inactive']),
     users: sum(users),
     patients: sum(patients),
     tests: sum(tests),

@@ -2,6 +2,7 @@ import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { TwoFactorChallengesTable, UserTwoFactorTable } from './tables.js';
 import { labRows } from '../db/joins.js';
+import { labTable, labUpdate } from '../db/lab-tables.js';
 
 /** SQL of two-factor sign-in: a user's authenticator, recovery codes and sign-in challenges. */
 
@@ -64,10 +65,8 @@ export async function saveEnabled(
  * not (the code was used already, perhaps by a request running at the same moment).
  */
 export async function useStep(db: Db, organizationId: number, userId: number, step: number): Promise<boolean> {
-  const res = await db
-    .updateTable('user_two_factor')
+  const res = await labUpdate(db, 'user_two_factor', organizationId)
     .set({ last_used_step: step })
-    .where('organization_id', '=', organizationId)
     .where('user_id', '=', userId)
     .where('secret', 'is not', null)
     .where((eb) => eb.or([eb('last_used_step', 'is', null), eb('last_used_step', '<', step)]))
@@ -121,10 +120,8 @@ export async function spendRecoveryCode(
   hash: string,
   now: string,
 ): Promise<boolean> {
-  const res = await db
-    .updateTable('two_factor_recovery_codes')
+  const res = await labUpdate(db, 'two_factor_recovery_codes', organizationId)
     .set({ used_at: now })
-    .where('organization_id', '=', organizationId)
     .where('user_id', '=', userId)
     .where('code_hash', '=', hash)
     .where('used_at', 'is', null)
@@ -133,10 +130,8 @@ export async function spendRecoveryCode(
 }
 
 export async function recoveryCodesLeft(db: Db, organizationId: number, userId: number): Promise<number> {
-  const row = await db
-    .selectFrom('two_factor_recovery_codes')
+  const row = await labTable(db, 'two_factor_recovery_codes', organizationId)
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('organization_id', '=', organizationId)
     .where('user_id', '=', userId)
     .where('used_at', 'is', null)
     .executeTakeFirstOrThrow();
@@ -184,10 +179,8 @@ export async function deleteExpiredChallenges(db: Db, now: string): Promise<void
 
 /** The lab's users whose two-factor sign-in is on (a set-up still waiting for its code is not). */
 export async function twoFactorUserIds(db: Db, organizationId: number): Promise<Set<number>> {
-  const rows = await db
-    .selectFrom('user_two_factor')
+  const rows = await labTable(db, 'user_two_factor', organizationId)
     .select('user_id')
-    .where('organization_id', '=', organizationId)
     .where('secret', 'is not', null)
     .execute();
   return new Set(rows.map((r) => r.user_id));

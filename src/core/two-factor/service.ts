@@ -1,6 +1,6 @@
 import type { Db } from '../db/connection.js';
 import { nowIso, type Actor } from '../context.js';
-import { writeAudit } from '../audit/audit.js';
+import { writeAudit, type AuditEntry } from '../audit/audit.js';
 import { ConflictError, ForbiddenError, NotFoundError, TooManyRequestsError, ValidationError } from '../errors.js';
 import { getOrganization, labSettings } from '../settings/service.js';
 import { findUser, type UserRow } from '../users/repository.js';
@@ -84,6 +84,9 @@ export async function assertMayRequireTwoFactor(db: Db, actor: Actor): Promise<v
 /** A change to one's sign-in: the session making it, renewed (a new cookie), when it is still there. */
 export type RenewedSession = { token: string; expiresAt: Date } | null;
 
+/** The answer to a change that issues new recovery codes: shown this once. */
+type WithNewCodes = { two_factor: TwoFactorStatus; recovery_codes: string[]; session: RenewedSession };
+
 /**
  * One's own authenticator, from the account screen: set up, confirm, turn off, new recovery codes.
  * Proving a code or the password here counts in the sign-in limits of the account (AuthService),
@@ -125,11 +128,7 @@ export class TwoFactorAccounts {
   }
 
   /** Switches it on with a current code of the set-up; answers the recovery codes, once. */
-  async enable(
-    actor: Actor,
-    code: string,
-    currentToken: string | null,
-  ): Promise<{ two_factor: TwoFactorStatus; recovery_codes: string[]; session: RenewedSession }> {
+  async enable(actor: Actor, code: string, currentToken: string | null): Promise<WithNewCodes> {
     const me = await this.#me(actor);
     const row = await findTwoFactor(this.db, me.organization_id, me.id);
     if (row?.secret) throw new ConflictError('Two-factor sign-in is already on', 'TWO_FACTOR_ON');
@@ -139,24 +138,16 @@ export class TwoFactorAccounts {
     const secret = this.box.open(row.pending_secret, sealContext(me.id));
     const step = matchingStep(secret, code);
     if (step === null) throw ValidationError.field('code', WRONG_SETUP_CODE);
-    const now = nowIso();
-    const { codes, renewed } = await this.db.transaction().execute(async (trx) => {
-      await saveEnabled(trx, me.organization_id, me.id, row.pending_secret!, step, now);
-      const issued = await issueRecoveryCodes(trx, me.organization_id, me.id, now);
-      const sessions = await renewSessionEndingOthers(trx, me.organization_id, me.id, currentToken);
-      await writeAudit(trx, actor, {
+    return this.#withNewCodes(
+      actor,
+      me,
+      currentToken,
+      (issued, othersEnded) => ({
         action: 'create',
-        entity: 'two_factor',
-        entityId: me.id,
-        newValues: { enabled: true, recovery_codes: issued.length, other_sessions_ended: sessions.othersEnded },
-      });
-      return { codes: issued, renewed: sessions.renewed };
-    });
-    return {
-      two_factor: await twoFactorStatus(this.db, me.organization_id, me.id),
-      recovery_codes: codes,
-      session: renewed,
-    };
+        newValues: { enabled: true, recovery_codes: issued, other_sessions_ended: othersEnded },
+      }),
+      (trx, now) => saveEnabled(trx, me.organization_id, me.id, row.pending_secret!, step, now),
+    );
   }
 
   /** Turns it off, proved with a current code or the password. The other sessions end. */
@@ -187,23 +178,33 @@ export class TwoFactorAccounts {
     actor: Actor,
     proof: TwoFactorConfirm,
     currentToken: string | null,
-  ): Promise<{ two_factor: TwoFactorStatus; recovery_codes: string[]; session: RenewedSession }> {
+  ): Promise<WithNewCodes> {
     const me = await this.#me(actor);
     const how = await this.#confirm(actor, me, proof, 'update');
+    return this.#withNewCodes(actor, me, currentToken, (issued, othersEnded) => ({
+      action: 'update',
+      newValues: { recovery_codes_replaced: issued, confirmed_with: how, other_sessions_ended: othersEnded },
+    }));
+  }
+
+  /**
+   * New recovery codes and the current session renewed (the others end), after `first` and audited
+   * as `audit` says, in one transaction; answers the codes this once, with the status they leave.
+   */
+  async #withNewCodes(
+    actor: Actor,
+    me: UserRow,
+    currentToken: string | null,
+    audit: (issued: number, othersEnded: number) => Pick<AuditEntry, 'action' | 'newValues'>,
+    first?: (trx: Db, now: string) => Promise<void>,
+  ): Promise<WithNewCodes> {
     const now = nowIso();
     const { codes, renewed } = await this.db.transaction().execute(async (trx) => {
+      await first?.(trx, now);
       const issued = await issueRecoveryCodes(trx, me.organization_id, me.id, now);
       const sessions = await renewSessionEndingOthers(trx, me.organization_id, me.id, currentToken);
-      await writeAudit(trx, actor, {
-        action: 'update',
-        entity: 'two_factor',
-        entityId: me.id,
-        newValues: {
-          recovery_codes_replaced: issued.length,
-          confirmed_with: how,
-          other_sessions_ended: sessions.othersEnded,
-        },
-      });
+      const { action, newValues } = audit(issued.length, sessions.othersEnded);
+      await writeAudit(trx, actor, { action, entity: 'two_factor', entityId: me.id, newValues });
       return { codes: issued, renewed: sessions.renewed };
     });
     return {

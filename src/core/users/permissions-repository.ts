@@ -1,13 +1,10 @@
 import type { Db } from '../db/connection.js';
+import { labTable, labDelete } from '../db/lab-tables.js';
 
 /** SQL of a lab's permission table (role_permissions): its differences from the defaults. */
 
 export function selectRolePermissionRows(db: Db, organizationId: number) {
-  return db
-    .selectFrom('role_permissions')
-    .select(['role', 'permission', 'granted'])
-    .where('organization_id', '=', organizationId)
-    .execute();
+  return labTable(db, 'role_permissions', organizationId).select(['role', 'permission', 'granted']).execute();
 }
 
 /** The role's differences from its defaults become exactly these rows. */
@@ -18,11 +15,7 @@ export async function replaceRolePermissionRows(
   rows: { permission: string; granted: boolean }[],
   nowIso: string,
 ): Promise<void> {
-  await trx
-    .deleteFrom('role_permissions')
-    .where('organization_id', '=', organizationId)
-    .where('role', '=', role)
-    .execute();
+  await labDelete(trx, 'role_permissions', organizationId).where('role', '=', role).execute();
   if (rows.length === 0) return;
   await trx
     .insertInto('role_permissions')
@@ -39,5 +32,5 @@ export async function replaceRolePermissionRows(
 }
 
 export async function deleteRolePermissionRows(trx: Db, organizationId: number): Promise<void> {
-  await trx.deleteFrom('role_permissions').where('organization_id', '=', organizationId).execute();
+  await labDelete(trx, 'role_permissions', organizationId).execute();
 }

@@ -7,6 +7,7 @@ import { userStatus } from './status.js';
 import { PERSON_TITLES, type PersonTitle } from '../../shared/person-name.js';
 import { labRows } from '../db/joins.js';
 import { rowsByKeys } from '../db/dialect.js';
+import { labTable, labDelete } from '../db/lab-tables.js';
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -59,25 +60,19 @@ export function findUserByEmail(db: Db, organizationId: number, email: string) {
 }
 
 export function findUser(db: Db, organizationId: number, id: number) {
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where('id', '=', id)
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirst();
+  return labRows(db, 'users', organizationId).where('id', '=', id).executeTakeFirst();
 }
 
-export function selectUsers(
-  db: Db,
-  organizationId: number,
-  q: {
-    role?: Role | undefined;
-    search?: string | undefined;
-    include_inactive?: boolean | undefined;
-    roles?: readonly Role[];
-  },
-): Promise<UserRow[]> {
-  let query = db.selectFrom('users').selectAll().where('organization_id', '=', organizationId);
+/** Which of the lab's users a list asks for: by role (one, or any of several), by name, email or speciality. */
+export interface UserFilter {
+  role?: Role | undefined;
+  search?: string | undefined;
+  include_inactive?: boolean | undefined;
+  roles?: readonly Role[];
+}
+
+export function selectUsers(db: Db, organizationId: number, q: UserFilter): Promise<UserRow[]> {
+  let query = labRows(db, 'users', organizationId);
   if (q.role) query = query.where('role', '=', q.role);
   if (q.roles) query = query.where('role', 'in', [...q.roles]);
   if (!q.include_inactive) query = query.where('is_active', '=', 1);
@@ -104,7 +99,7 @@ export function selectUsersByIds(db: Db, organizationId: number, ids: readonly n
 
 /** Emails are unique within a lab (one email may have accounts in two labs on one server). */
 export async function emailTaken(db: Db, organizationId: number, email: string, exceptId?: number): Promise<boolean> {
-  let q = db.selectFrom('users').select('id').where('organization_id', '=', organizationId).where('email', '=', email);
+  let q = labTable(db, 'users', organizationId).select('id').where('email', '=', email);
   if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
   return (await q.executeTakeFirst()) !== undefined;
 }
@@ -119,7 +114,7 @@ export function updateUserRow(trx: Db, id: number, patch: Updateable<UsersTable>
 
 /** Erases an account (Doctor Management deletes a doctor nothing refers to; the database refuses otherwise). */
 export async function deleteUserRow(trx: Db, organizationId: number, id: number): Promise<void> {
-  await trx.deleteFrom('users').where('id', '=', id).where('organization_id', '=', organizationId).execute();
+  await labDelete(trx, 'users', organizationId).where('id', '=', id).execute();
 }
 
 /** Accounts with these emails (lower case), in any lab of the server (emails are unique server-wide). */

@@ -17,6 +17,7 @@ import {
   selectUsers,
   toUser,
   updateUserRow,
+  type UserFilter,
   type UserRow,
 } from './repository.js';
 import { rupeesToPaise } from '../../shared/money.js';
@@ -42,13 +43,7 @@ export function assertMayManage(actor: Actor, target: { role: string; id: number
 export async function listUsers(
   db: Db,
   organizationId: number,
-  q: {
-    role?: Role | undefined;
-    search?: string | undefined;
-    include_inactive?: boolean | undefined;
-    status?: UserStatus | undefined;
-    roles?: readonly Role[];
-  },
+  q: UserFilter & { status?: UserStatus | undefined },
 ): Promise<User[]> {
   // Inactive and suspended accounts are asked for by their status too, without include_inactive.
   const everyone = q.include_inactive || q.status === 'inactive' || q.status === 'suspended';

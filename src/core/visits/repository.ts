@@ -3,6 +3,8 @@ import type { VisitsTable } from './tables.js';
 import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { Visit } from '../../shared/schemas/history.js';
+import { labTable } from '../db/lab-tables.js';
+import { labRows } from '../db/joins.js';
 
 /** A lab's visits with the doctor (name, specialization) and the bill they came from. */
 export function visitsQuery(db: Db, organizationId: number) {
@@ -71,20 +73,13 @@ export async function updateVisitRow(trx: Db, id: number, patch: Updateable<Visi
 
 /** The visit's own row (not the joined API view), for the checks of an update. */
 export function findVisitRow(db: Db, organizationId: number, id: number): Promise<Selectable<VisitsTable> | undefined> {
-  return db
-    .selectFrom('visits')
-    .selectAll()
-    .where('id', '=', id)
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirst();
+  return labRows(db, 'visits', organizationId).where('id', '=', id).executeTakeFirst();
 }
 
 /** Visits a bill stands for that are not cancelled yet. */
 export function openVisitsOfBill(db: Db, organizationId: number, billId: number) {
-  return db
-    .selectFrom('visits')
+  return labTable(db, 'visits', organizationId)
     .select(['id', 'status'])
-    .where('organization_id', '=', organizationId)
     .where('bill_id', '=', billId)
     .where('status', '!=', 'cancelled')
     .execute();

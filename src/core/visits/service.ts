@@ -1,3 +1,4 @@
+import type { Insertable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { CoreEvents } from '../events.js';
 import { nowIso, type Actor } from '../context.js';
@@ -17,6 +18,7 @@ import {
   updateVisitRow,
   visitsOfPatient,
 } from './repository.js';
+import type { VisitsTable } from './tables.js';
 
 /** HH:MM in the lab's zone. */
 function localTime(timeZone: string, d: Date): string {
@@ -36,17 +38,40 @@ export async function recordVisitForBill(
   if (bill.doctor_id === null || bill.visit_type !== 'doctor_visit') return null;
   const timeZone = await organizationTimezone(trx, bill.organization_id);
   const at = new Date(bill.created_at);
+  return insertNewVisit(
+    trx,
+    actor,
+    {
+      organization_id: bill.organization_id,
+      patient_id: bill.patient_id,
+      doctor_id: bill.doctor_id,
+      bill_id: bill.id,
+      visit_type: 'consultation',
+      status: 'completed',
+      visit_date: localDate(timeZone, at),
+      visit_time: localTime(timeZone, at),
+      chief_complaint: null,
+    },
+    { bill_number: bill.bill_number },
+  );
+}
+
+/**
+ * A new visit, audited (with `audited` beside its row): no findings yet, made by the actor now,
+ * whether the desk booked it or a bill with a doctor recorded it.
+ */
+async function insertNewVisit(
+  trx: Db,
+  actor: Actor,
+  values: Omit<
+    Insertable<VisitsTable>,
+    'diagnosis' | 'treatment' | 'follow_up_date' | 'created_by' | 'created_at' | 'updated_at'
+  >,
+  audited: Record<string, unknown> = {},
+): Promise<number> {
   const now = nowIso();
   const row = await insertVisitRow(trx, {
-    organization_id: bill.organization_id,
-    patient_id: bill.patient_id,
-    doctor_id: bill.doctor_id,
-    bill_id: bill.id,
-    visit_type: 'consultation',
-    status: 'completed',
-    visit_date: localDate(timeZone, at),
-    visit_time: localTime(timeZone, at),
-    chief_complaint: null,
+    ...values,
     diagnosis: null,
     treatment: null,
     follow_up_date: null,
@@ -58,7 +83,7 @@ export async function recordVisitForBill(
     action: 'create',
     entity: 'visit',
     entityId: row.id,
-    newValues: { ...row, bill_number: bill.bill_number },
+    newValues: { ...row, ...audited },
   });
   return row.id;
 }
@@ -116,8 +141,7 @@ export async function scheduleVisit(db: Db, actor: Actor, patientId: number, inp
     const today = localDate(await organizationTimezone(trx, actor.organizationId));
     if (input.visit_date < today)
       throw ValidationError.field('visit_date', 'An appointment cannot be booked in the past');
-    const now = nowIso();
-    const row = await insertVisitRow(trx, {
+    return insertNewVisit(trx, actor, {
       organization_id: actor.organizationId,
       patient_id: patientId,
       doctor_id: doctor.id,
@@ -127,15 +151,7 @@ export async function scheduleVisit(db: Db, actor: Actor, patientId: number, inp
       visit_date: input.visit_date,
       visit_time: input.visit_time ?? null,
       chief_complaint: input.chief_complaint ?? null,
-      diagnosis: null,
-      treatment: null,
-      follow_up_date: null,
-      created_by: actor.userId,
-      created_at: now,
-      updated_at: now,
     });
-    await writeAudit(trx, actor, { action: 'create', entity: 'visit', entityId: row.id, newValues: row });
-    return row.id;
   });
   return getVisit(db, actor.organizationId, id);
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { resultsApi } from '../../shared/api/results.js';
 import { getResult, listResults, resultSheet, resultSummary } from '../../core/results/service.js';
 import { createResult, deleteResult, updateResult } from '../../core/results/entry.js';
@@ -12,7 +12,7 @@ import {
 import { releaseReport, reportStatus, sampleReport } from '../../core/results/report.js';
 import { visitReport } from '../../core/results/visit-report.js';
 import { saveResultSheet } from '../../core/results/sheet-save.js';
-import { resultScope } from '../../core/results/scope.js';
+import { resultScope, type ResultScope } from '../../core/results/scope.js';
 import { markVerifiable } from '../../core/results/verify-rules.js';
 import type { TestResult } from '../../shared/schemas/results.js';
 import { billReports } from '../../core/results/bill-reports.js';
@@ -77,28 +77,32 @@ export async function resultRoutes(app: FastifyInstance) {
     );
     return sheet;
   });
-  route(app, resultsApi.report, async (req, reply) => {
-    const { pdf, sampleCode } = await sampleReport(
-      db,
-      org(req),
-      req.params.id,
-      await resultScope(db, actorOf(req)),
-      `${req.protocol}://${req.host}`,
-    );
+  /**
+   * A report as the signed-in user may see it (their results scope), its QR codes pointing at this
+   * server when the lab has set no public address; never kept by a cache.
+   */
+  const reportPdf = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    download: boolean,
+    make: (scope: ResultScope, verifyBase: string) => Promise<{ pdf: Buffer; name: string }>,
+  ) => {
+    const { pdf, name } = await make(await resultScope(db, actorOf(req)), `${req.protocol}://${req.host}`);
     reply.header('cache-control', 'private, no-store');
-    return sendPdf(reply, `report-${sampleCode}.pdf`, pdf, req.query.download === '1');
-  });
-  route(app, resultsApi.visitReport, async (req, reply) => {
-    const { pdf, billNumber } = await visitReport(
-      db,
-      org(req),
-      req.params.id,
-      await resultScope(db, actorOf(req)),
-      `${req.protocol}://${req.host}`,
-    );
-    reply.header('cache-control', 'private, no-store');
-    return sendPdf(reply, `report-${billNumber}.pdf`, pdf, req.query.download === '1');
-  });
+    return sendPdf(reply, `report-${name}.pdf`, pdf, download);
+  };
+  route(app, resultsApi.report, async (req, reply) =>
+    reportPdf(req, reply, req.query.download === '1', async (scope, base) => {
+      const { pdf, sampleCode } = await sampleReport(db, org(req), req.params.id, scope, base);
+      return { pdf, name: sampleCode };
+    }),
+  );
+  route(app, resultsApi.visitReport, async (req, reply) =>
+    reportPdf(req, reply, req.query.download === '1', async (scope, base) => {
+      const { pdf, billNumber } = await visitReport(db, org(req), req.params.id, scope, base);
+      return { pdf, name: billNumber };
+    }),
+  );
 }
 
 export default resultRoutes;
