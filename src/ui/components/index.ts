@@ -35,6 +35,7 @@ export { TermsCard, type TermsCardProps } from './TermsCard';
 export { NameCell, type NameCellProps } from './NameCell';
 export { Pagination, QueryPagination, type PaginationProps } from './Pagination';
 export { PageHeader, type PageHeaderProps } from './PageHeader';
+export { ScreenHeader, type ScreenHeaderProps } from './ScreenHeader';
 export { SummaryCard, SummaryCards, type SummaryCardItem, type SummaryCardProps } from './SummaryCard';
 export { FilterBar, type FilterBarProps, type FilterSelect } from './FilterBar';
 export {

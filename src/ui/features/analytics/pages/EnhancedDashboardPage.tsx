@@ -11,11 +11,10 @@ import {
   EmptyState,
   ErrorPanel,
   LoadingState,
-  PageHeader,
   RequireScreenPermission,
+  ScreenHeader,
   SummaryCards,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { formatCount, formatDate, formatDateTime, humanize, useLabFormat } from '@/lib/format';
 import { localParts } from '@shared/time';
 import { LIVE_REFRESH_MS, useLiveBoard } from '../api';
@@ -39,7 +38,6 @@ function duration(m: number): string {
 }
 
 function LiveScreen() {
-  const screen = useScreen();
   const f = useLabFormat();
   const q = useLiveBoard();
   const live = q.data;
@@ -78,9 +76,7 @@ function LiveScreen() {
 
   return (
     <>
-      <PageHeader
-        title={screen.title}
-        subtitle={screen.subtitle}
+      <ScreenHeader
         actions={
           <p className="text-[13px] text-slate-600" data-testid="live-updated">
             <Clock className="mr-1 inline size-4 align-[-3px]" aria-hidden />

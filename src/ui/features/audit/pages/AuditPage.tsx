@@ -13,12 +13,11 @@ import {
   FormField,
   Input,
   ListTable,
-  PageHeader,
   RefreshButton,
   RequireScreenPermission,
+  ScreenHeader,
   type Column,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { ApiError } from '@/lib/api';
 import { humanize } from '@/lib/format';
 import { fullName, useCurrentUser } from '@/lib/session';
@@ -101,7 +100,6 @@ export default function AuditPage() {
 
 function AuditTrail() {
   const me = useCurrentUser();
-  const screen = useScreen();
   const users = useUsers({ include_inactive: true }, { enabled: can(me, 'view_users') });
   const filters = useMemo<ListFilter[]>(
     () => [
@@ -152,7 +150,7 @@ function AuditTrail() {
   if (logs.error instanceof ApiError && logs.error.status === 403) {
     return (
       <>
-        <PageHeader title={screen.title} subtitle={screen.subtitle} />
+        <ScreenHeader />
         <NoAccess what="the audit trail" permission="view_audit" serverMessage={logs.error.message} />
       </>
     );
@@ -160,7 +158,7 @@ function AuditTrail() {
 
   return (
     <>
-      <PageHeader title={screen.title} subtitle={screen.subtitle} actions={<RefreshButton query={logs} />} />
+      <ScreenHeader actions={<RefreshButton query={logs} />} />
       <Card>
         <ListTable
           list={list}

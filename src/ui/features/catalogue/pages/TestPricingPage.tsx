@@ -5,14 +5,13 @@ import {
   Card,
   FilteredTable,
   Money,
-  PageHeader,
-  RequirePermission,
+  RequireScreenPermission,
+  ScreenHeader,
   SummaryCard,
   type Column,
   type RowAction,
   type SortState,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useCurrentUser } from '@/lib/session';
 import { formatCount } from '@/lib/format';
@@ -115,18 +114,16 @@ function compare(a: PriceRow, b: PriceRow, key: string): number {
  * work on all of it.
  */
 export default function TestPricingPage() {
-  const screen = useScreen();
   return (
-    <RequirePermission permission="view_tests" what="catalogue prices" title={screen.title}>
+    <RequireScreenPermission permission="view_tests" what="catalogue prices">
       <TestPricing />
-    </RequirePermission>
+    </RequireScreenPermission>
   );
 }
 
 const PRICING_EXTRA = { sort: 'name', dir: 'asc' };
 
 function TestPricing() {
-  const screen = useScreen();
   const me = useCurrentUser();
   const canManage = me.permissions.includes('manage_tests');
   const tests = useCatalogueList('test', {});
@@ -230,10 +227,7 @@ function TestPricing() {
 
   return (
     <>
-      <PageHeader
-        title={screen.title}
-        subtitle="Base price, current price and markup of every test, profile and package"
-      />
+      <ScreenHeader subtitle="Base price, current price and markup of every test, profile and package" />
       <section aria-label="Pricing summary" className="mb-5 grid grid-cols-2 gap-3 lg:grid-cols-4">
         {cards.map((c) => (
           <SummaryCard

@@ -15,14 +15,13 @@ import {
   Input,
   ListTable,
   Money,
-  PageHeader,
+  ScreenHeader,
   Select,
   type BadgeTone,
   type Column,
   type RowAction,
 } from '@/components';
 import { Tabs } from '@/components/Tabs';
-import { useScreen } from '@/lib/screens';
 import { useLabFormat } from '@/lib/format';
 import { localDate } from '@shared/time';
 import { contractUrl } from '@/lib/api';
@@ -83,7 +82,6 @@ const EXTRA = { tab: 'invoices' };
 
 /** Invoice Management (spec 001): GST invoices and the payers they are raised for. */
 export default function InvoicesPage() {
-  const screen = useScreen();
   const me = useCurrentUser();
   const canManage = can(me, 'manage_bills');
   const filters: ListFilter[] = useMemo(
@@ -112,7 +110,7 @@ export default function InvoicesPage() {
   );
   return (
     <>
-      <PageHeader title={screen.title} subtitle={screen.subtitle} actions={actions} />
+      <ScreenHeader actions={actions} />
       <Tabs
         label="Invoices and payers"
         value={tab}

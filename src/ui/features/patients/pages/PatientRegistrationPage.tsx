@@ -6,8 +6,7 @@ import { useForm, type FieldErrors } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { CheckCircle2, RotateCcw, UserPlus } from 'lucide-react';
 import type { Patient } from '@shared/schemas/patients';
-import { TermsCard, Button, Card, CardBody, CardHeader, LinkButton, PageHeader } from '@/components';
-import { useScreen } from '@/lib/screens';
+import { ScreenHeader, TermsCard, Button, Card, CardBody, CardHeader, LinkButton } from '@/components';
 import { notify } from '@/lib/notify';
 import { applyServerErrors } from '@/lib/forms';
 import { useCreatePatientMutation } from '@/lib/patients/queries';
@@ -83,7 +82,6 @@ function SuccessPanel({
 
 /** New Patient Registration (spec 2.10): the full form, saved with POST /api/patients. */
 export default function PatientRegistrationPage() {
-  const screen = useScreen();
   const [registered, setRegistered] = useState<{ patient: Patient; existing: boolean } | null>(null);
   const create = useCreatePatientMutation({
     successTitle: 'Patient registered successfully',
@@ -151,7 +149,7 @@ export default function PatientRegistrationPage() {
 
   return (
     <div>
-      <PageHeader title={screen.title} subtitle={screen.subtitle} />
+      <ScreenHeader />
       {duplicates.dialog}
       {registered && <SuccessPanel patient={registered.patient} existing={registered.existing} onAnother={resetForm} />}
       <form

@@ -15,12 +15,11 @@ import {
   DateText,
   ListTable,
   Money,
-  PageHeader,
+  ScreenHeader,
   SummaryCards,
   type Column,
   type RowAction,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
 import { methodLabel } from '@/lib/billText';
@@ -115,7 +114,6 @@ const columns: Column<LedgerEntry>[] = [
 
 /** Payment Management (spec 001): the ledger made real. */
 export default function PaymentsPage() {
-  const screen = useScreen();
   const me = useCurrentUser();
   const canRecord = can(me, 'create_bills');
   const canManage = can(me, 'manage_bills');
@@ -181,7 +179,7 @@ export default function PaymentsPage() {
 
   return (
     <>
-      <PageHeader title={screen.title} subtitle={screen.subtitle} actions={addButton} />
+      <ScreenHeader actions={addButton} />
       <SummaryCards
         label="Payment totals"
         loading={page.isPending && !range.backwards}

@@ -25,12 +25,11 @@ import {
   FormField,
   IconButton,
   LoadingState,
-  PageHeader,
+  ScreenHeader,
   Select,
   SummaryCards,
   type BadgeTone,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { openPdf } from '@/lib/openPdf';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
@@ -51,7 +50,6 @@ const TYPE_TONE: Record<string, BadgeTone> = {
 
 /** Reports (spec 001): the catalogue, its cards and data summary, and View with table and chart. */
 export default function ReportsPage() {
-  const screen = useScreen();
   const me = useCurrentUser();
   const [state, set, reset] = useUrlState({ type: 'all', range: '30', from: '', to: '', report: '' });
   const [custom, setCustom] = useState(false);
@@ -102,9 +100,7 @@ export default function ReportsPage() {
 
   return (
     <>
-      <PageHeader
-        title={screen.title}
-        subtitle={screen.subtitle}
+      <ScreenHeader
         actions={
           can(me, 'create_reports') ? (
             <Button onClick={() => setCustom(true)}>

@@ -17,11 +17,10 @@ import {
   ConfirmDialog,
   deleteMessage,
   LinkButton,
-  PageHeader,
   RequireScreenPermission,
+  ScreenHeader,
   type RowAction,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { useCurrentUser } from '@/lib/session';
 import type { ListFilter } from '@/lib/usePagedList';
 import { formatCount } from '@/lib/format';
@@ -70,7 +69,6 @@ export default function ResultEntryPage() {
 }
 
 function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: boolean }) {
-  const screen = useScreen();
   const { list, summary, actions, dialogs } = useResultQueue(FILTERS, canVerify);
   const results = useResults({ search: list.search, ...list.apiFilters, page: list.page, limit: list.limit });
   const decisions = useLatestDecisions(results.data?.results).data;
@@ -113,9 +111,7 @@ function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: bo
 
   return (
     <>
-      <PageHeader
-        title={screen.title}
-        subtitle={screen.subtitle}
+      <ScreenHeader
         actions={
           canEnter && (
             <>

@@ -8,14 +8,13 @@ import {
   buttonClass,
   ConfirmDialog,
   DateText,
-  PageHeader,
   RequireScreenPermission,
+  ScreenHeader,
   type Column,
   type RowAction,
 } from '@/components';
 import { useLatestDecisions } from '../decisionsApi';
 import { AutoverifyNote } from '../components/AutoverifyNote';
-import { useScreen } from '@/lib/screens';
 import { useCurrentUser } from '@/lib/session';
 import { choiceFilter, type ListFilter } from '@/lib/usePagedList';
 import { SAMPLE_PRIORITIES } from '@shared/samples';
@@ -84,7 +83,6 @@ export default function ResultValidationPage() {
 }
 
 function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExport: boolean }) {
-  const screen = useScreen();
   const me = useCurrentUser();
   const { list, summary, review, actions, dialogs } = useResultQueue(FILTERS, canVerify);
   const filters = {
@@ -274,9 +272,7 @@ function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExp
 
   return (
     <>
-      <PageHeader
-        title={screen.title}
-        subtitle={screen.subtitle}
+      <ScreenHeader
         actions={
           <>
             {canExport && (

@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { Printer, QrCode, Wand2 } from 'lucide-react';
 import type { Sample } from '@shared/schemas/samples';
-import { Button, DateText, PageHeader, type Column, type RowAction } from '@/components';
-import { useScreen } from '@/lib/screens';
+import { Button, DateText, ScreenHeader, type Column, type RowAction } from '@/components';
 import { useCurrentUser } from '@/lib/session';
 import type { ListFilter } from '@/lib/usePagedList';
 import { useGenerateBarcodesMutation } from '../api';
@@ -48,7 +47,6 @@ const columns: Column<Sample>[] = [
 
 /** Barcode System (/barcode-system): look samples up by barcode, print labels, fill in missing barcodes. */
 export default function BarcodeSystemPage() {
-  const screen = useScreen();
   const canManage = useCurrentUser().permissions.includes('manage_samples');
   const samples = useSampleList(FILTERS);
   const generate = useGenerateBarcodesMutation();
@@ -72,8 +70,7 @@ export default function BarcodeSystemPage() {
 
   return (
     <>
-      <PageHeader
-        title={screen.title}
+      <ScreenHeader
         subtitle="Scan or type a barcode to find its sample; print tube labels"
         actions={
           <>

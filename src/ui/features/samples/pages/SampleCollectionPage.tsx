@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { Plus } from 'lucide-react';
 import type { Sample } from '@shared/schemas/samples';
-import { Button, ConfirmDialog, PageHeader, deleteMessage } from '@/components';
-import { useScreen } from '@/lib/screens';
+import { Button, ConfirmDialog, deleteMessage, ScreenHeader } from '@/components';
 import { useCurrentUser } from '@/lib/session';
 import type { ListFilter } from '@/lib/usePagedList';
 import { isValidBarcode } from '@shared/samples';
@@ -38,7 +37,6 @@ const EXTRA = { view: 0 };
 
 /** Sample Collection (/samples): collect, label, move through the lab, reject, with the chain of custody. */
 export default function SampleCollectionPage() {
-  const screen = useScreen();
   const canManage = useCurrentUser().permissions.includes('manage_samples');
   const samples = useSampleList(FILTERS, EXTRA);
   const { paged } = samples;
@@ -93,8 +91,7 @@ export default function SampleCollectionPage() {
 
   return (
     <>
-      <PageHeader
-        title={screen.title}
+      <ScreenHeader
         subtitle="Collect samples, print tube labels and move each sample through the lab"
         actions={
           <>

@@ -8,13 +8,12 @@ import {
   Checkbox,
   ConfirmDialog,
   FilteredTable,
-  PageHeader,
-  RequireScreenPermission,
   queryState,
+  RequireScreenPermission,
+  ScreenHeader,
   type Column,
   type RowAction,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { fullName, useCurrentUser } from '@/lib/session';
 import { useDeactivateUserMutation, useReactivateUserMutation, useUnlockSignInMutation, useUsers } from '../api';
@@ -61,7 +60,6 @@ export default function UserManagementPage() {
 
 function UserManagement() {
   const me = useCurrentUser();
-  const screen = useScreen();
   const list = usePagedList({
     filters: FILTERS,
     pageSizes: [],
@@ -138,9 +136,7 @@ function UserManagement() {
 
   return (
     <>
-      <PageHeader
-        title={screen.title}
-        subtitle={screen.subtitle}
+      <ScreenHeader
         actions={
           canManage && (
             <Button

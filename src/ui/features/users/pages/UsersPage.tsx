@@ -9,8 +9,8 @@ import {
   ConfirmDialog,
   DateText,
   FilteredTable,
-  PageHeader,
   RequireScreenPermission,
+  ScreenHeader,
   SummaryCards,
   queryState,
   type Column,
@@ -18,7 +18,6 @@ import {
 } from '@/components';
 import { InvitationLinkDialog } from '@/components/InvitationLinkDialog';
 import { Tabs } from '@/components/Tabs';
-import { useScreen } from '@/lib/screens';
 import { choiceOptions, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { formatCount, humanize } from '@/lib/format';
 import { fullName, useCurrentUser } from '@/lib/session';
@@ -98,7 +97,6 @@ export default function UsersPage() {
 
 function UsersScreen() {
   const me = useCurrentUser();
-  const screen = useScreen();
   const list = usePagedList({ filters: FILTERS, pageSizes: [], defaultLimit: 0, extra: EXTRA });
   const [adding, setAdding] = useState(false);
   const canManage = can(me, 'manage_users');
@@ -149,9 +147,7 @@ function UsersScreen() {
 
   return (
     <>
-      <PageHeader
-        title={screen.title}
-        subtitle={screen.subtitle}
+      <ScreenHeader
         actions={
           canManage && (
             <Button onClick={() => setAdding(true)}>

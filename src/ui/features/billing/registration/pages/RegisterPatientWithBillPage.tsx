@@ -3,8 +3,7 @@ import { useState, type ReactNode } from 'react';
 import { useForm, type FieldErrors } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { RotateCcw, UserPlus } from 'lucide-react';
-import { TermsCard, Button, Card, CardBody, CardHeader, PageHeader } from '@/components';
-import { useScreen } from '@/lib/screens';
+import { ScreenHeader, TermsCard, Button, Card, CardBody, CardHeader } from '@/components';
 import { notify } from '@/lib/notify';
 import { PatientFormSections } from '@/components/PatientFormSections';
 import { REGISTRATION_NAMES, REGISTRATION_REQUIRED } from '@/lib/patients/registrationFields';
@@ -48,7 +47,6 @@ const section = (_key: string, title: string, body: ReactNode) => (
 
 /** Register Patient with Bill (spec 2.11): one call creates the patient and the bill together. */
 export default function RegisterPatientWithBillPage() {
-  const screen = useScreen();
   // A walk-in for tests is the usual case: no doctor needed (a referring doctor may be named).
   const [visit, setVisit] = useState<VisitType>('lab_only');
   const [doctor, setDoctor] = useState<Doctor | null>(null);
@@ -165,7 +163,7 @@ export default function RegisterPatientWithBillPage() {
 
   return (
     <div>
-      <PageHeader title={screen.title} subtitle="Register a new patient and create their first bill in one step" />
+      <ScreenHeader subtitle="Register a new patient and create their first bill in one step" />
       {approval.dialog}
       {duplicates.dialog}
       {result && (
