@@ -53,6 +53,7 @@ export { ListFilterBar, ListTable, clearFiltersEmpty, type ListFilterBarProps, t
 export { FilteredTable, type FilteredTableProps } from './FilteredTable';
 export { RequirePermission, type RequirePermissionProps } from './RequirePermission';
 export { RequireScreenPermission, type RequireScreenPermissionProps } from './RequireScreenPermission';
+export { screenPermissionPage } from './ScreenPermissionPage';
 export { AuthenticatorSetup, OneTimeCodeInput, RecoveryCodes } from './TwoFactor';
 export { InvitationLink, type InvitationLinkProps } from './InvitationLink';
 export { MachineSelect } from './MachineSelect';

@@ -11,8 +11,8 @@ import {
   EmptyState,
   ErrorPanel,
   LoadingState,
-  RequireScreenPermission,
   ScreenHeader,
+  screenPermissionPage,
   SummaryCards,
 } from '@/components';
 import { formatCount, formatDate, formatDateTime, humanize, useLabFormat } from '@/lib/format';
@@ -20,15 +20,11 @@ import { localParts } from '@shared/time';
 import { LIVE_REFRESH_MS, useLiveBoard } from '../api';
 import { ChartCard } from '../components/ChartCard';
 
-/** Enhanced Dashboard: the lab's day, read again every 15 s without reloading. */
-export default function EnhancedDashboardPage() {
-  return (
-    // The screen's declaration checks view_results; the board reads the samples too.
-    <RequireScreenPermission permission="view_samples" what="the live operations board">
-      <LiveScreen />
-    </RequireScreenPermission>
-  );
-}
+/**
+ * Enhanced Dashboard: the lab's day, read again every 15 s without reloading. The screen's
+ * declaration checks view_results; the board reads the samples too.
+ */
+export default screenPermissionPage('view_samples', 'the live operations board', LiveScreen);
 
 /** "12 min", "3 h 05 min", "2 d 4 h". */
 function duration(m: number): string {

@@ -14,8 +14,8 @@ import {
   Input,
   ListTable,
   RefreshButton,
-  RequireScreenPermission,
   ScreenHeader,
+  screenPermissionPage,
   type Column,
 } from '@/components';
 import { ApiError } from '@/lib/api';
@@ -90,13 +90,7 @@ const AUDIT_EXTRA = { entity: '', ...LIST_DATE_RANGE };
 const AUDIT_EXTRA_FILTERS = ['entity', ...LIST_DATE_RANGE_KEYS];
 
 /** Audit Trail (/audit): the real, append-only trail with filters kept in the URL. */
-export default function AuditPage() {
-  return (
-    <RequireScreenPermission permission="view_audit" what="the audit trail">
-      <AuditTrail />
-    </RequireScreenPermission>
-  );
-}
+export default screenPermissionPage('view_audit', 'the audit trail', AuditTrail);
 
 function AuditTrail() {
   const me = useCurrentUser();

@@ -5,8 +5,8 @@ import {
   Card,
   FilteredTable,
   Money,
-  RequireScreenPermission,
   ScreenHeader,
+  screenPermissionPage,
   SummaryCard,
   type Column,
   type RowAction,
@@ -113,13 +113,7 @@ function compare(a: PriceRow, b: PriceRow, key: string): number {
  * history lists who changed what when. The whole catalogue is loaded, so the cards and filters
  * work on all of it.
  */
-export default function TestPricingPage() {
-  return (
-    <RequireScreenPermission permission="view_tests" what="catalogue prices">
-      <TestPricing />
-    </RequireScreenPermission>
-  );
-}
+export default screenPermissionPage('view_tests', 'catalogue prices', TestPricing);
 
 const PRICING_EXTRA = { sort: 'name', dir: 'asc' };
 

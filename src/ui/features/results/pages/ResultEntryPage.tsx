@@ -17,8 +17,8 @@ import {
   ConfirmDialog,
   deleteMessage,
   LinkButton,
-  RequireScreenPermission,
   ScreenHeader,
+  screenPermissionPage,
   type RowAction,
 } from '@/components';
 import { useCurrentUser } from '@/lib/session';
@@ -56,19 +56,12 @@ type Dialogs =
   | { type: 'delete'; result: TestResult };
 
 /** Result Entry (spec 001): the results list with the worklist of tests awaiting a result, and real entry. */
-export default function ResultEntryPage() {
-  const me = useCurrentUser();
-  return (
-    <RequireScreenPermission permission="view_results" what="test results">
-      <ResultEntry
-        canEnter={me.permissions.includes('update_results')}
-        canVerify={me.permissions.includes('verify_results')}
-      />
-    </RequireScreenPermission>
-  );
-}
+export default screenPermissionPage('view_results', 'test results', ResultEntry);
 
-function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: boolean }) {
+function ResultEntry() {
+  const me = useCurrentUser();
+  const canEnter = me.permissions.includes('update_results');
+  const canVerify = me.permissions.includes('verify_results');
   const { list, summary, actions, dialogs } = useResultQueue(FILTERS, canVerify);
   const results = useResults({ search: list.search, ...list.apiFilters, page: list.page, limit: list.limit });
   const decisions = useLatestDecisions(results.data?.results).data;

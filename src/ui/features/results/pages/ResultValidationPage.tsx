@@ -8,8 +8,8 @@ import {
   buttonClass,
   ConfirmDialog,
   DateText,
-  RequireScreenPermission,
   ScreenHeader,
+  screenPermissionPage,
   type Column,
   type RowAction,
 } from '@/components';
@@ -70,20 +70,12 @@ const ownLookWords = (r: TestResult) => [
   ...r.review_reasons.map((x) => REVIEW_WORDS[x]),
 ];
 /** Result Validation (spec 001, static there): the real validation queue over entered results. */
-export default function ResultValidationPage() {
-  const me = useCurrentUser();
-  return (
-    <RequireScreenPermission permission="view_results" what="the validation queue">
-      <ResultValidation
-        canVerify={me.permissions.includes('verify_results')}
-        canExport={me.permissions.includes('export_data')}
-      />
-    </RequireScreenPermission>
-  );
-}
+export default screenPermissionPage('view_results', 'the validation queue', ResultValidation);
 
-function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExport: boolean }) {
+function ResultValidation() {
   const me = useCurrentUser();
+  const canVerify = me.permissions.includes('verify_results');
+  const canExport = me.permissions.includes('export_data');
   const { list, summary, review, actions, dialogs } = useResultQueue(FILTERS, canVerify);
   const filters = {
     search: list.search,

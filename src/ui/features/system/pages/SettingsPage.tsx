@@ -11,8 +11,8 @@ import {
   FormField,
   Input,
   LoadingState,
-  RequireScreenPermission,
   ScreenHeader,
+  screenPermissionPage,
   Select,
   Switch,
   Textarea,
@@ -52,13 +52,7 @@ function zoneOptions(current: string) {
   return list.map((z) => ({ value: z, label: z }));
 }
 
-export default function SettingsPage() {
-  return (
-    <RequireScreenPermission permission="system_settings" what="System Settings">
-      <SettingsForm />
-    </RequireScreenPermission>
-  );
-}
+export default screenPermissionPage('system_settings', 'System Settings', SettingsForm);
 
 function SettingsForm() {
   const saved = useSettings();
