@@ -206,11 +206,9 @@ export default function DoctorManagementPage() {
             placeholder: 'Search by name, phone, email or reg. no.',
             label: 'Search doctors',
           }}
-          caption="Doctors"
-          itemLabel="doctors"
+          noun="Doctors"
           columns={columns}
           getRowId={(d) => d.id}
-          errorTitle="Error Loading Doctors"
           empty={{
             title: 'No doctors found',
             ...clearFiltersEmpty(list),

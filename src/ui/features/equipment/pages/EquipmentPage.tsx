@@ -245,11 +245,9 @@ export function EquipmentPage({ kind }: { kind: EquipmentKind }) {
               placeholder: 'Search by name, model, serial or location',
               label: `Search ${noun.toLowerCase()}s`,
             }}
-            caption={`${noun}s`}
-            itemLabel={`${noun.toLowerCase()}s`}
+            noun={`${noun}s`}
             columns={kind === 'machine' ? machineColumns : instrumentColumns}
             getRowId={(e) => e.id}
-            errorTitle={`Error Loading ${noun}s`}
             onRowClick={setViewing}
             empty={{
               title: `No ${noun.toLowerCase()}s found`,

@@ -185,11 +185,9 @@ function InvoiceList({ list, canManage }: { list: ReturnType<typeof usePagedList
         query={invoices}
         rows={(p) => p.invoices}
         search={{ placeholder: 'Search by invoice number, recipient or GSTIN', label: 'Search invoices' }}
-        caption="Invoices"
-        itemLabel="invoices"
+        noun="Invoices"
         columns={invoiceColumns}
         getRowId={(i) => i.id}
-        errorTitle="Error Loading Invoices"
         empty={{
           title: 'No invoices found',
           filteredHint: 'Try adjusting your search or filter criteria.',

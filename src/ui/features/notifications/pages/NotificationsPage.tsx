@@ -183,9 +183,7 @@ export default function NotificationsPage() {
           rows={(p) => p.notifications}
           columns={COLUMNS}
           getRowId={(n) => n.id}
-          caption="Notifications"
-          itemLabel="notifications"
-          errorTitle="Error Loading Notifications"
+          noun="Notifications"
           onRowClick={open}
           rowActions={[
             {

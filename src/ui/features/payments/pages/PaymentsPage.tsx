@@ -192,11 +192,9 @@ export default function PaymentsPage() {
           query={page}
           rows={(p) => p.payments}
           search={{ placeholder: 'Search by patient, bill number, reference or PAY-id', label: 'Search payments' }}
-          caption="Payments"
-          itemLabel="payments"
+          noun="Payments"
           columns={columns}
           getRowId={(p) => p.id}
-          errorTitle="Error Loading Payments"
           invalid={range.invalid}
           onRowClick={setOpen}
           rowActions={actions}

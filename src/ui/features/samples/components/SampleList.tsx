@@ -84,10 +84,8 @@ export function SamplesCard({
   columns: Column<Sample>[];
   rowActions?: RowAction<Sample>[];
   emptyAction?: ReactNode;
-} & Pick<
-  ListTableProps<Sample, never>,
-  'search' | 'caption' | 'errorTitle' | 'retryLabel' | 'loadingText' | 'onRowClick'
->) {
+  caption: string;
+} & Pick<ListTableProps<Sample, never>, 'search' | 'errorTitle' | 'retryLabel' | 'loadingText' | 'onRowClick'>) {
   return (
     <Card>
       <CardHeader title={list.data ? `Samples (${formatCount(list.data.total)})` : 'Samples'} />

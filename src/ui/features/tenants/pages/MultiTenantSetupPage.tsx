@@ -232,11 +232,9 @@ export default function MultiTenantSetupPage() {
           query={tenants}
           rows={(p) => p.tenants}
           search={{ placeholder: 'Search by lab name or domain', label: 'Search tenants' }}
-          caption="Tenants"
-          itemLabel="tenants"
+          noun="Tenants"
           columns={columns}
           getRowId={(t) => t.id}
-          errorTitle="Error Loading Tenants"
           empty={{
             title: 'No tenants found',
             ...clearFiltersEmpty(list),

@@ -120,12 +120,10 @@ export default function BillsListPage() {
               query={list}
               rows={(p) => p.bills}
               search={{ placeholder: 'Search by bill number, patient name or code', label: 'Search bills' }}
-              caption="Bills"
-              itemLabel="bills"
+              noun="Bills"
               columns={columns}
               getRowId={(b) => b.id}
               loadingText="Loading bills data..."
-              errorTitle="Error Loading Bills"
               onRetry={() => void refresh()}
               empty={{
                 title: 'No bills found',
