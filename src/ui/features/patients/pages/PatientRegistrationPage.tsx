@@ -1,9 +1,7 @@
 import { PortalPinOffer } from '@/components/PortalPinOffer';
 import { ReportConsent } from '@/components/ReportConsent';
-import { shownErrors } from '@/lib/forms';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { useForm, type FieldErrors } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import type { FieldErrors } from 'react-hook-form';
 import { CheckCircle2, RotateCcw, UserPlus } from 'lucide-react';
 import type { Patient } from '@shared/schemas/patients';
 import { ScreenHeader, TermsCard, Button, Card, CardBody, CardHeader, LinkButton } from '@/components';
@@ -16,11 +14,11 @@ import { useDuplicatePrompt } from '@/components/PossibleDuplicatesDialog';
 import {
   REGISTRATION_DEFAULTS,
   registrationFieldFor,
-  registrationSchema,
   registrationToApi,
   type RegistrationInput,
   type RegistrationValues,
 } from '@/lib/patients/schemas';
+import { notifyInvalidRegistration, useRegistrationForm } from '@/lib/patients/registrationForm';
 import { PatientFormSections, type PatientFieldKey, type SectionKey } from '@/components/PatientFormSections';
 import { REGISTRATION_NAMES, REGISTRATION_REQUIRED } from '@/lib/patients/registrationFields';
 
@@ -88,14 +86,9 @@ export default function PatientRegistrationPage() {
     failureTitle: 'Failed to register patient. Please try again.',
   });
   const duplicates = useDuplicatePrompt({ busy: create.isPending });
-  const form = useForm<RegistrationInput, unknown, RegistrationValues>({
-    resolver: zodResolver(registrationSchema),
-    defaultValues: REGISTRATION_DEFAULTS,
-    mode: 'onBlur',
-    // react-hook-form focuses fields in registration order, and the terms box registers before the
-    // sections do; onInvalid focuses the first bad field in screen order instead.
-    shouldFocusError: false,
-  });
+  // react-hook-form focuses fields in registration order, and the terms box registers before the
+  // sections do; onInvalid focuses the first bad field in screen order instead.
+  const form = useRegistrationForm({ shouldFocusError: false });
   const { errors } = form.formState;
 
   const done = (patient: Patient, existing: boolean) => {
@@ -121,17 +114,10 @@ export default function PatientRegistrationPage() {
     );
   const onValid = (values: RegistrationValues) => save(values, false);
 
-  // Spec 8: "Please agree to the terms and conditions" when only the box is missing, else the general text.
   const onInvalid = (errs: FieldErrors<RegistrationInput>) => {
-    const keys = shownErrors(errs);
     const first = (Object.keys(REGISTRATION_DEFAULTS) as (keyof RegistrationInput)[]).find((k) => k in errs);
     if (first) form.setFocus(first);
-    if (keys.length === 1 && keys[0] === 'agreeToTerms') notify.error('Please agree to the terms and conditions');
-    else
-      notify.error(
-        'Please fill in all required fields',
-        `${keys.length} field${keys.length === 1 ? ' needs' : 's need'} attention`,
-      );
+    notifyInvalidRegistration(errs);
   };
 
   const resetForm = () => {

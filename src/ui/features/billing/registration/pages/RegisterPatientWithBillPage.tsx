@@ -1,7 +1,5 @@
-import { shownErrors } from '@/lib/forms';
 import { useState, type ReactNode } from 'react';
-import { useForm, type FieldErrors } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import type { FieldErrors } from 'react-hook-form';
 import { RotateCcw, UserPlus } from 'lucide-react';
 import { ScreenHeader, TermsCard, Button, Card, CardBody, CardHeader } from '@/components';
 import { notify } from '@/lib/notify';
@@ -10,11 +8,11 @@ import { REGISTRATION_NAMES, REGISTRATION_REQUIRED } from '@/lib/patients/regist
 import {
   REGISTRATION_DEFAULTS,
   registrationFieldFor,
-  registrationSchema,
   registrationToApi,
   type RegistrationInput,
   type RegistrationValues,
 } from '@/lib/patients/schemas';
+import { notifyInvalidRegistration, useRegistrationForm } from '@/lib/patients/registrationForm';
 import type { PaymentMethod } from '@shared/billing';
 import type { Doctor } from '@/lib/bills';
 import { BillEntry } from '../../shared/BillEntry';
@@ -61,11 +59,7 @@ export default function RegisterPatientWithBillPage() {
   const register = useRegisterWithBillMutation();
   const approval = useDiscountApproval();
   const duplicates = useDuplicatePrompt({ useLabel: 'Bill this patient', busy: register.isPending });
-  const form = useForm<RegistrationInput, unknown, RegistrationValues>({
-    resolver: zodResolver(registrationSchema),
-    defaultValues: REGISTRATION_DEFAULTS,
-    mode: 'onBlur',
-  });
+  const form = useRegistrationForm();
   const { errors } = form.formState;
 
   /** Problems outside the patient form, in the spec's order (5), as the toast to show. */
@@ -140,16 +134,9 @@ export default function RegisterPatientWithBillPage() {
     return attempt({ patient: registrationToApi(values) });
   };
 
-  // Spec 8: the terms message when only the box is missing, else the general one.
   const onInvalid = (errs: FieldErrors<RegistrationInput>) => {
     billProblem();
-    const keys = shownErrors(errs);
-    if (keys.length === 1 && keys[0] === 'agreeToTerms') notify.error('Please agree to the terms and conditions');
-    else
-      notify.error(
-        'Please fill in all required fields',
-        `${keys.length} field${keys.length === 1 ? ' needs' : 's need'} attention`,
-      );
+    notifyInvalidRegistration(errs);
   };
   // Both halves of the patient's details are the one form's fields.
   const fields = {
