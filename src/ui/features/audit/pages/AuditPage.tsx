@@ -21,7 +21,7 @@ import {
 import { ApiError } from '@/lib/api';
 import { humanize } from '@/lib/format';
 import { fullName, useCurrentUser } from '@/lib/session';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceOptions, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { NoAccess } from '@/components/NoAccess';
 import { useUsers } from '@/lib/users';
 import { can } from '@/lib/roles';
@@ -31,10 +31,7 @@ import { actorName } from '@/lib/actor';
 import { AuditChangesDialog } from '../components/AuditChangesDialog';
 
 const AUDIT_PAGE_SIZES = [20, 50, 100];
-const ACTION_OPTIONS = [
-  { value: 'all', label: 'All Actions' },
-  ...AUDIT_ACTIONS.map((a) => ({ value: a, label: humanize(a) })),
-];
+const ACTION_OPTIONS = choiceOptions('All Actions', AUDIT_ACTIONS, humanize);
 
 /** Columns; user records are named from the users list when it is available. */
 function auditColumns(userName: (id: string) => string | undefined): Column<AuditLog>[] {

@@ -12,9 +12,9 @@ import {
   type RowAction,
   type SortState,
 } from '@/components';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceOptions, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useCurrentUser } from '@/lib/session';
-import { formatCount } from '@/lib/format';
+import { formatCount, humanize } from '@/lib/format';
 import { useCatalogueList } from '../api';
 import { categoryOptions, formatMarkup, KINDS, markupPercent, STATUS_FILTER_OPTIONS } from '../kinds';
 import { EditPriceDialog, PriceHistoryDialog, type PricedItem } from '../components/PriceDialogs';
@@ -24,12 +24,7 @@ interface PriceRow extends PricedItem {
   markup: number | null;
 }
 
-const TYPE_OPTIONS = [
-  { value: 'all', label: 'All Types' },
-  { value: 'test', label: 'Test' },
-  { value: 'profile', label: 'Profile' },
-  { value: 'package', label: 'Package' },
-];
+const TYPE_OPTIONS = choiceOptions('All Types', ['test', 'profile', 'package'], humanize);
 
 const columns: Column<PriceRow>[] = [
   {

@@ -22,8 +22,8 @@ import {
   type RowAction,
 } from '@/components';
 import { useCurrentUser } from '@/lib/session';
-import type { ListFilter } from '@/lib/usePagedList';
-import { formatCount } from '@/lib/format';
+import { choiceFilter, type ListFilter } from '@/lib/usePagedList';
+import { formatCount, humanize } from '@/lib/format';
 import { ResultSummaryCards, ResultsTable } from '../components/ResultsQueue';
 import { useResultQueue } from '../components/useResultQueue';
 import { useDeleteResultMutation, useResults } from '../api';
@@ -35,18 +35,13 @@ import { ResultDetails } from '../components/ResultDetails';
 import { fullName } from '../components/cells';
 
 const FILTERS: ListFilter[] = [
-  {
-    key: 'status',
-    label: 'Status',
-    options: [
-      { value: 'all', label: 'All Status' },
-      { value: 'completed', label: 'Completed' },
-      { value: 'verified', label: 'Verified' },
-      { value: 'pending', label: 'Pending' },
-      { value: 'abnormal', label: 'Abnormal' },
-      { value: 'rejected', label: 'Rejected' },
-    ],
-  },
+  choiceFilter(
+    'status',
+    'Status',
+    'All Status',
+    ['completed', 'verified', 'pending', 'abnormal', 'rejected'],
+    humanize,
+  ),
 ];
 
 type Dialogs =
