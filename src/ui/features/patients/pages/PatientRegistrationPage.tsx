@@ -1,10 +1,10 @@
 import { PortalPinOffer } from '@/components/PortalPinOffer';
 import { ReportConsent } from '@/components/ReportConsent';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { FieldErrors } from 'react-hook-form';
 import { CheckCircle2, RotateCcw, UserPlus } from 'lucide-react';
 import type { Patient } from '@shared/schemas/patients';
-import { ScreenHeader, TermsCard, Button, Card, CardBody, CardHeader, LinkButton } from '@/components';
+import { ScreenHeader, TermsCard, Button, Card, CardBody, LinkButton } from '@/components';
 import { notify } from '@/lib/notify';
 import { applyServerErrors } from '@/lib/forms';
 import { useCreatePatientMutation } from '@/lib/patients/queries';
@@ -19,14 +19,7 @@ import {
   type RegistrationValues,
 } from '@/lib/patients/schemas';
 import { notifyInvalidRegistration, useRegistrationForm } from '@/lib/patients/registrationForm';
-import { PatientFormSections, type PatientFieldKey, type SectionKey } from '@/components/PatientFormSections';
-import { REGISTRATION_NAMES, REGISTRATION_REQUIRED } from '@/lib/patients/registrationFields';
-
-/** The form's two columns from lg: their sections, and the labels the spec words differently there. */
-const COLUMNS: { sections: readonly SectionKey[]; labels: Partial<Record<PatientFieldKey, string>> }[] = [
-  { sections: ['personal', 'contact'], labels: { phone: 'Mobile Number' } },
-  { sections: ['emergency', 'medical', 'insurance'], labels: { emergency_phone: 'Emergency Contact Number' } },
-];
+import { RegistrationColumns } from '@/components/RegistrationColumns';
 
 function SuccessPanel({
   patient,
@@ -126,13 +119,6 @@ export default function PatientRegistrationPage() {
     form.setFocus('firstName');
   };
 
-  const section = (_key: string, title: string, body: ReactNode) => (
-    <Card>
-      <CardHeader title={title} />
-      <CardBody>{body}</CardBody>
-    </Card>
-  );
-
   return (
     <div>
       <ScreenHeader />
@@ -143,21 +129,7 @@ export default function PatientRegistrationPage() {
         onSubmit={(e) => void form.handleSubmit(onValid, onInvalid)(e)}
         aria-label="New patient registration"
       >
-        <div className="grid gap-5 lg:grid-cols-2 lg:items-start">
-          {COLUMNS.map(({ sections, labels }) => (
-            <PatientFormSections
-              key={sections[0]}
-              register={form.register}
-              control={form.control}
-              errors={errors}
-              names={REGISTRATION_NAMES}
-              required={REGISTRATION_REQUIRED}
-              sections={sections}
-              labels={labels}
-              renderSection={section}
-            />
-          ))}
-        </div>
+        <RegistrationColumns form={form} errors={errors} />
         <TermsCard className="mt-5" field={form.register('agreeToTerms')} error={errors.agreeToTerms?.message}>
           <Button variant="outline" onClick={resetForm} disabled={create.isPending}>
             <RotateCcw />

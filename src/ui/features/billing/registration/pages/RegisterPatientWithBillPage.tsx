@@ -1,10 +1,9 @@
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import type { FieldErrors } from 'react-hook-form';
 import { RotateCcw, UserPlus } from 'lucide-react';
 import { ScreenHeader, TermsCard, Button, Card, CardBody, CardHeader } from '@/components';
 import { notify } from '@/lib/notify';
-import { PatientFormSections } from '@/components/PatientFormSections';
-import { REGISTRATION_NAMES, REGISTRATION_REQUIRED } from '@/lib/patients/registrationFields';
+import { RegistrationColumns } from '@/components/RegistrationColumns';
 import {
   REGISTRATION_DEFAULTS,
   registrationFieldFor,
@@ -35,13 +34,6 @@ const REGISTRATION_PAYMENT_METHODS = [
 ] as const satisfies readonly PaymentMethod[];
 
 const DOCTOR_REQUIRED = 'Please select a doctor for consultation';
-
-const section = (_key: string, title: string, body: ReactNode) => (
-  <Card>
-    <CardHeader title={title} />
-    <CardBody>{body}</CardBody>
-  </Card>
-);
 
 /** Register Patient with Bill (spec 2.11): one call creates the patient and the bill together. */
 export default function RegisterPatientWithBillPage() {
@@ -138,15 +130,6 @@ export default function RegisterPatientWithBillPage() {
     billProblem();
     notifyInvalidRegistration(errs);
   };
-  // Both halves of the patient's details are the one form's fields.
-  const fields = {
-    register: form.register,
-    control: form.control,
-    errors,
-    names: REGISTRATION_NAMES,
-    required: REGISTRATION_REQUIRED,
-    renderSection: section,
-  };
 
   return (
     <div>
@@ -162,14 +145,7 @@ export default function RegisterPatientWithBillPage() {
         onSubmit={(e) => void form.handleSubmit(onValid, onInvalid)(e)}
       >
         <div className="grid gap-5">
-          <div className="grid gap-5 lg:grid-cols-2 lg:items-start">
-            <PatientFormSections {...fields} sections={['personal', 'contact']} labels={{ phone: 'Mobile Number' }} />
-            <PatientFormSections
-              {...fields}
-              sections={['emergency', 'medical', 'insurance']}
-              labels={{ emergency_phone: 'Emergency Contact Number' }}
-            />
-          </div>
+          <RegistrationColumns form={form} errors={errors} />
           <div className="grid gap-5 lg:grid-cols-2 lg:items-start">
             <VisitTypeCard
               value={visit}
