@@ -30,20 +30,19 @@ export function RegistrationColumns({
   /** The form's errors, read by the page (its own render follows them). */
   errors: FieldErrors<RegistrationInput>;
 }) {
+  // Both columns are the one form's fields.
+  const fields = {
+    register: form.register,
+    control: form.control,
+    errors,
+    names: REGISTRATION_NAMES,
+    required: REGISTRATION_REQUIRED,
+    renderSection: section,
+  };
   return (
     <div className="grid gap-5 lg:grid-cols-2 lg:items-start">
       {COLUMNS.map(({ sections, labels }) => (
-        <PatientFormSections
-          key={sections[0]}
-          register={form.register}
-          control={form.control}
-          errors={errors}
-          names={REGISTRATION_NAMES}
-          required={REGISTRATION_REQUIRED}
-          sections={sections}
-          labels={labels}
-          renderSection={section}
-        />
+        <PatientFormSections key={sections[0]} {...fields} sections={sections} labels={labels} />
       ))}
     </div>
   );
