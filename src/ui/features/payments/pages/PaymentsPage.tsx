@@ -33,15 +33,10 @@ import { STATUS_TONE } from '../components/status';
 const FILTERS: ListFilter[] = [
   choiceFilter('status', 'Status', 'All Statuses', LEDGER_STATUSES, humanize),
   choiceFilter('method', 'Method', 'All Methods', PAYMENT_METHODS, methodLabel),
-  {
-    key: 'kind',
-    label: 'Type',
-    options: [
-      { value: 'all', label: 'Payments and refunds' },
-      { value: 'payment', label: 'Payments' },
-      { value: 'refund', label: 'Refunds' },
-    ],
-  },
+  choiceFilter('kind', 'Type', 'Payments and refunds', ['payment', 'refund'], {
+    payment: 'Payments',
+    refund: 'Refunds',
+  }),
 ];
 
 function PaymentStatus({ p }: { p: LedgerEntry }) {

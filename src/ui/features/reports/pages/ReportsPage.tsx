@@ -35,6 +35,7 @@ import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
 import { formatCount, formatMoney, humanize } from '@/lib/format';
 import { useUrlState } from '@/lib/useUrlState';
+import { choiceOptions } from '@/lib/usePagedList';
 import { notify } from '@/lib/notify';
 import { reportFileUrl, useDeleteCustomReport, useReportCatalogue } from '../api';
 import { PeriodBar, periodQuery } from '../components/PeriodBar';
@@ -121,10 +122,7 @@ export default function ReportsPage() {
           <Select
             value={state.type}
             onChange={(e) => set({ type: e.target.value })}
-            options={[
-              { value: 'all', label: 'All types' },
-              ...REPORT_TYPES.map((t) => ({ value: t, label: humanize(t) })),
-            ]}
+            options={choiceOptions('All types', REPORT_TYPES, humanize)}
           />
         </FormField>
         <PeriodBar value={state} onChange={(p) => set(p)} />

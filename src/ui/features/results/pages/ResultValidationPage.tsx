@@ -47,15 +47,10 @@ const FILTERS: ListFilter[] = [
     ],
   },
   choiceFilter('priority', 'Priority', 'All Priority', SAMPLE_PRIORITIES, humanize),
-  {
-    key: 'call',
-    label: 'Critical calls',
-    options: [
-      { value: 'all', label: 'All Results' },
-      { value: 'pending', label: 'Critical: call not logged' },
-      { value: 'logged', label: 'Critical: call logged' },
-    ],
-  },
+  choiceFilter('call', 'Critical calls', 'All Results', ['pending', 'logged'], {
+    pending: 'Critical: call not logged',
+    logged: 'Critical: call logged',
+  }),
 ];
 const selectable = (r: TestResult) => r.id !== null && r.status === 'completed';
 /**

@@ -3,7 +3,7 @@ import { Plus } from 'lucide-react';
 import type { Sample } from '@shared/schemas/samples';
 import { Button, ConfirmDialog, deleteMessage, ScreenHeader } from '@/components';
 import { useCurrentUser } from '@/lib/session';
-import type { ListFilter } from '@/lib/usePagedList';
+import { choiceFilter, type ListFilter } from '@/lib/usePagedList';
 import { isValidBarcode } from '@shared/samples';
 import { notify } from '@/lib/notify';
 import { useDeleteSampleMutation, useSampleStatusMutation, useScanToCollect } from '../api';
@@ -24,14 +24,9 @@ import { PRIORITY_OPTIONS, STATUS_OPTIONS } from '../text';
 const FILTERS: ListFilter[] = [
   { key: 'status', label: 'Status', options: STATUS_OPTIONS },
   { key: 'priority', label: 'Priority', options: PRIORITY_OPTIONS },
-  {
-    key: 'report',
-    label: 'Report',
-    options: [
-      { value: 'all', label: 'Any Report State' },
-      { value: 'to_report', label: 'To report (completed, not printed)' },
-    ],
-  },
+  choiceFilter('report', 'Report', 'Any Report State', ['to_report'], {
+    to_report: 'To report (completed, not printed)',
+  }),
 ];
 const EXTRA = { view: 0 };
 
