@@ -3,6 +3,7 @@ import type { Sample } from '@shared/schemas/samples';
 import {
   Card,
   CardHeader,
+  DateText,
   ErrorPanel,
   ListTable,
   LoadingState,
@@ -126,6 +127,21 @@ export function sampleIdColumn(phone: (s: Sample) => ReactNode): Column<Sample> 
         <PhoneLines>{phone(s)}</PhoneLines>
       </>
     ),
+  };
+}
+
+/** When the sample was collected (hidden on phones), or that it is not collected yet. */
+export function collectedAtColumn(header: string): Column<Sample> {
+  return {
+    key: 'collection_date',
+    header,
+    hideOnMobile: true,
+    cell: (s) =>
+      s.collection_date ? (
+        <DateText value={s.collection_date} withTime />
+      ) : (
+        <span className="text-slate-500">Not collected</span>
+      ),
   };
 }
 
