@@ -7,8 +7,9 @@ import { DataTable, type Column, type RowAction } from './DataTable';
 import { FilterBar } from './FilterBar';
 import { Pagination } from './Pagination';
 import { LoadingState } from './States';
+import { listNames, type ListNames } from './listNames';
 
-export interface ListTableProps<T, P extends Paged> {
+interface ListTableOwnProps<T, P extends Paged> {
   /** The screen's URL state (usePagedList). */
   list: PagedList;
   /** The page query (TanStack Query, placeholderData: keepPreviousData). */
@@ -16,14 +17,10 @@ export interface ListTableProps<T, P extends Paged> {
   rows: (page: P) => T[];
   columns: Column<T>[];
   getRowId: (row: T) => string | number;
-  caption: string;
-  /** "patients" in "Showing 1 to 10 of 52 patients". */
-  itemLabel: string;
   search?: { placeholder: string; label: string; onEnter?: (text: string) => boolean };
   rowActions?: RowAction<T>[];
   /** The empty state with no filters, and (filteredHint) when a filter or search is active. */
   empty: { title: string; hint?: ReactNode; filteredHint?: ReactNode; action?: ReactNode; filteredAction?: ReactNode };
-  errorTitle?: string;
   retryLabel?: string;
   onRetry?: () => void;
   /** A spinner with this text while the first page loads, instead of skeleton rows. */
@@ -37,6 +34,9 @@ export interface ListTableProps<T, P extends Paged> {
   filterRows?: ReactNode;
 }
 
+/** Its caption, and "patients" in "Showing 1 to 10 of 52 patients": one noun, or each named (ListNames). */
+export type ListTableProps<T, P extends Paged> = ListTableOwnProps<T, P> & ListNames;
+
 /**
  * The list block of a list screen: filter bar (search + selects + clear), the table with its four
  * states (loading, error with Retry, empty, data), the pager, and the page clamp: after a delete or
@@ -44,6 +44,7 @@ export interface ListTableProps<T, P extends Paged> {
  */
 export function ListTable<T, P extends Paged>(props: ListTableProps<T, P>) {
   const { list, query, empty, invalid } = props;
+  const { caption, itemLabel, errorTitle } = listNames(props);
   const totalPages = query.data?.totalPages;
   const { page, setPage } = list;
   useEffect(() => {
@@ -57,14 +58,14 @@ export function ListTable<T, P extends Paged>(props: ListTableProps<T, P>) {
         <LoadingState text={props.loadingText} />
       ) : (
         <DataTable
-          caption={props.caption}
+          caption={caption}
           columns={props.columns}
           rows={invalid ? [] : query.data ? props.rows(query.data) : undefined}
           getRowId={props.getRowId}
           loading={query.isPending && !invalid}
           skeletonRows={Math.min(list.limit, 10)}
           error={query.isError && !invalid ? query.error : undefined}
-          errorTitle={props.errorTitle}
+          errorTitle={errorTitle}
           onRetry={props.onRetry ?? (() => void query.refetch())}
           retryLabel={props.retryLabel ?? 'Retry'}
           empty={
@@ -89,7 +90,7 @@ export function ListTable<T, P extends Paged>(props: ListTableProps<T, P>) {
           pageSizes={list.pageSizes}
           onPageChange={(p) => setPage(p)}
           onPageSizeChange={list.setLimit}
-          itemLabel={props.itemLabel}
+          itemLabel={itemLabel}
         />
       )}
     </>

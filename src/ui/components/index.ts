@@ -35,6 +35,7 @@ export { TermsCard, type TermsCardProps } from './TermsCard';
 export { NameCell, type NameCellProps } from './NameCell';
 export { Pagination, QueryPagination, type PaginationProps } from './Pagination';
 export { PageHeader, type PageHeaderProps } from './PageHeader';
+export { ScreenHeader, type ScreenHeaderProps } from './ScreenHeader';
 export { SummaryCard, SummaryCards, type SummaryCardItem, type SummaryCardProps } from './SummaryCard';
 export { FilterBar, type FilterBarProps, type FilterSelect } from './FilterBar';
 export {
@@ -52,6 +53,7 @@ export { ListFilterBar, ListTable, clearFiltersEmpty, type ListFilterBarProps, t
 export { FilteredTable, type FilteredTableProps } from './FilteredTable';
 export { RequirePermission, type RequirePermissionProps } from './RequirePermission';
 export { RequireScreenPermission, type RequireScreenPermissionProps } from './RequireScreenPermission';
+export { screenPermissionPage } from './ScreenPermissionPage';
 export { AuthenticatorSetup, OneTimeCodeInput, RecoveryCodes } from './TwoFactor';
 export { InvitationLink, type InvitationLinkProps } from './InvitationLink';
 export { MachineSelect } from './MachineSelect';

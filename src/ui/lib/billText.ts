@@ -1,6 +1,8 @@
 import { PAYMENT_METHODS, PAYMENT_METHOD_LABELS, type PaymentMethod } from '@shared/billing';
 import type { Bill } from '@shared/schemas/bills';
 import { rupeesToPaise } from '@shared/money';
+import { humanize } from './format';
+import { choiceOptions } from './usePagedList';
 
 export const METHOD_LABEL: Record<PaymentMethod, string> = PAYMENT_METHOD_LABELS;
 
@@ -36,29 +38,16 @@ export function doctorName(b: BillNames): string {
 export const paiseOf = (rupees: number) => rupeesToPaise(rupees);
 
 /** The statuses each screen filters by. Bills List: the spec's three plus paid and partial. */
-export const BILLS_LIST_STATUS_OPTIONS = [
-  { value: 'all', label: 'All Statuses' },
-  { value: 'pending', label: 'Pending' },
-  { value: 'partial', label: 'Partial' },
-  { value: 'paid', label: 'Paid' },
-  { value: 'overdue', label: 'Overdue' },
-  { value: 'cancelled', label: 'Cancelled' },
-] as const;
+export const BILLS_LIST_STATUS_OPTIONS = choiceOptions(
+  'All Statuses',
+  ['pending', 'partial', 'paid', 'overdue', 'cancelled'],
+  humanize,
+);
 
 /** Billing Management (spec 2.16): All Statuses, Pending, Paid, Overdue. */
-export const MANAGEMENT_STATUS_OPTIONS = [
-  { value: 'all', label: 'All Statuses' },
-  { value: 'pending', label: 'Pending' },
-  { value: 'paid', label: 'Paid' },
-  { value: 'overdue', label: 'Overdue' },
-] as const;
+export const MANAGEMENT_STATUS_OPTIONS = choiceOptions('All Statuses', ['pending', 'paid', 'overdue'], humanize);
 
-export const PAYMENT_STATUS_OPTIONS = [
-  { value: 'all', label: 'All Payments' },
-  { value: 'paid', label: 'Paid' },
-  { value: 'partial', label: 'Partial' },
-  { value: 'unpaid', label: 'Unpaid' },
-] as const;
+export const PAYMENT_STATUS_OPTIONS = choiceOptions('All Payments', ['paid', 'partial', 'unpaid'], humanize);
 
 /** Spec 5: today = same calendar day; week, month, quarter = last 7, 30, 90 days. */
 export const DATE_RANGE_OPTIONS = [

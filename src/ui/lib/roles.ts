@@ -1,5 +1,6 @@
 import { canAssignRole, DOCTOR_ROLES, ROLE_LABELS, ROLE_RANK, ROLES, type Permission, type Role } from '@shared/roles';
 import type { User } from '@shared/schemas/users';
+import { choiceOptions } from './usePagedList';
 
 export function isRole(value: string): value is Role {
   return (ROLES as readonly string[]).includes(value);
@@ -31,7 +32,4 @@ export function hasConsultationFee(role: string): boolean {
   return (DOCTOR_ROLES as readonly string[]).includes(role);
 }
 
-export const ROLE_FILTER_OPTIONS = [
-  { value: 'all', label: 'All Roles' },
-  ...ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] })),
-];
+export const ROLE_FILTER_OPTIONS = choiceOptions('All Roles', ROLES, ROLE_LABELS);

@@ -20,11 +20,10 @@ import {
   DateText,
   ErrorPanel,
   LoadingState,
-  PageHeader,
   RefreshButton,
+  ScreenHeader,
 } from '@/components';
 import { formatCount } from '@/lib/format';
-import { useScreen } from '@/lib/screens';
 import { LabCountCards } from '@/components/LabCountCards';
 import type { CountCardDef } from '@/components/CountCards';
 import { NOT_AVAILABLE, useDashboardStats, useHealth, type DashboardCounts } from '@/lib/dashboard';
@@ -118,10 +117,9 @@ function SystemStatus() {
 /** Spec 2.6: real counts, quick actions, live system status, data summary. */
 export default function DashboardPage() {
   const stats = useDashboardStats();
-  const screen = useScreen();
   return (
     <>
-      <PageHeader title={screen.title} subtitle={screen.subtitle} actions={<RefreshButton query={stats} />} />
+      <ScreenHeader actions={<RefreshButton query={stats} />} />
       <LabCountCards
         stats={stats}
         defs={COUNT_CARDS}

@@ -10,6 +10,7 @@ import {
 } from '@shared/constants';
 import { AGE_UNITS } from '@shared/age';
 import { humanize } from '@/lib/format';
+import { choiceOptions } from '@/lib/usePagedList';
 
 /** Select options built from the spec's lists (src/shared/constants), so no screen retypes them. */
 export const GENDER_OPTIONS: SelectOption[] = GENDERS.map((g) => ({ value: g, label: g }));
@@ -19,10 +20,11 @@ export const MEMBERSHIP_OPTIONS: SelectOption[] = MEMBERSHIP_TYPES.map((m) => ({
   value: m,
   label: membershipLabel(m),
 }));
-export const MEMBERSHIP_FILTER_OPTIONS: SelectOption[] = [
-  { value: 'all', label: 'All memberships' },
-  ...MEMBERSHIP_OPTIONS,
-];
+export const MEMBERSHIP_FILTER_OPTIONS: SelectOption[] = choiceOptions(
+  'All memberships',
+  MEMBERSHIP_TYPES,
+  membershipLabel,
+);
 
 export const TITLE_OPTIONS: SelectOption[] = PATIENT_TITLES.map((t) => ({ value: t, label: t }));
 export const AGE_UNIT_OPTIONS: SelectOption[] = AGE_UNITS.map((u) => ({ value: u, label: humanize(u) }));
@@ -30,10 +32,9 @@ export const AGE_UNIT_OPTIONS: SelectOption[] = AGE_UNITS.map((u) => ({ value: u
 export const BLOOD_GROUP_OPTIONS: SelectOption[] = BLOOD_GROUPS.map((b) => ({ value: b, label: b }));
 export const RELATION_OPTIONS: SelectOption[] = EMERGENCY_RELATIONS.map((r) => ({ value: r, label: r }));
 
-export const AGE_RANGE_OPTIONS: SelectOption[] = [
-  { value: 'all', label: 'All ages' },
-  ...AGE_RANGES.map((a) => ({ value: a, label: a === '65+' ? 'Over 65' : `${a} years` })),
-];
+export const AGE_RANGE_OPTIONS: SelectOption[] = choiceOptions('All ages', AGE_RANGES, (a) =>
+  a === '65+' ? 'Over 65' : `${a} years`,
+);
 
 const SEARCH_TYPE_LABELS: Record<(typeof PATIENT_SEARCH_TYPES)[number], string> = {
   all: 'Search all fields',

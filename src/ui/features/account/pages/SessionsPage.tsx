@@ -10,12 +10,11 @@ import {
   ConfirmDialog,
   DataTable,
   DateText,
-  PageHeader,
   queryState,
+  ScreenHeader,
   type Column,
   type RowAction,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { browserOf } from '@/lib/userAgent';
 import { useEndOtherSessionsMutation, useEndOwnSessionMutation, useOwnSessions } from '../api';
 
@@ -52,7 +51,6 @@ const columns: Column<OwnSession>[] = [
 
 /** One's own open sessions: end one, or every one but this browser's. */
 export default function SessionsPage() {
-  const { title, subtitle } = useScreen();
   const sessions = useOwnSessions();
   const endOne = useEndOwnSessionMutation();
   const endOthers = useEndOtherSessionsMutation();
@@ -71,7 +69,7 @@ export default function SessionsPage() {
   const busy = endOne.isPending || endOthers.isPending;
   return (
     <div className="max-w-4xl">
-      <PageHeader title={title} subtitle={subtitle} />
+      <ScreenHeader />
       <Card>
         <CardHeader
           title="Open sessions"

@@ -13,12 +13,11 @@ import {
   FormField,
   LoadingState,
   OneTimeCodeInput,
-  PageHeader,
   RecoveryCodes,
+  ScreenHeader,
 } from '@/components';
 import { fieldErrorMessage } from '@/lib/api';
 import { notify } from '@/lib/notify';
-import { useScreen } from '@/lib/screens';
 import { useCurrentUser } from '@/lib/session';
 import { useLab } from '@/lib/lab';
 import {
@@ -32,11 +31,10 @@ import { ProofDialog } from '../components/ProofDialog';
 
 /** Two-factor sign-in for one's own account: set up, recovery codes, turn off. */
 export default function TwoFactorPage() {
-  const { title, subtitle } = useScreen();
   const status = useTwoFactorStatus();
   return (
     <div className="max-w-3xl">
-      <PageHeader title={title} subtitle={subtitle} />
+      <ScreenHeader />
       {status.isPending ? (
         <LoadingState text="Loading two-factor sign-in..." />
       ) : status.isError ? (

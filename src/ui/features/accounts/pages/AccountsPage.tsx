@@ -8,11 +8,10 @@ import {
   CardHeader,
   isPastMonth,
   MonthPicker,
-  PageHeader,
   previousMonth,
+  ScreenHeader,
   SummaryCards,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { formatCount, formatMoney, useLabFormat } from '@/lib/format';
 import { useUrlState } from '@/lib/useUrlState';
 import { accountsFileUrls, useAccountsSettings, useAccountsSummary } from '../api';
@@ -23,7 +22,6 @@ const rupees = (n: number | undefined) => (n === undefined ? '—' : formatMoney
 
 /** Accounts: one month's figures and its files for the accountant, and the settings they are written with. */
 export default function AccountsPage() {
-  const screen = useScreen();
   const f = useLabFormat();
   const today = localDate(f.timeZone);
   const [state, set] = useUrlState({ month: previousMonth(today) });
@@ -60,9 +58,7 @@ export default function AccountsPage() {
   ];
   return (
     <>
-      <PageHeader
-        title={screen.title}
-        subtitle={screen.subtitle}
+      <ScreenHeader
         actions={
           <Button variant="outline" onClick={() => setEditing(true)} disabled={!settings.data}>
             <Settings />

@@ -15,11 +15,10 @@ import {
   ErrorPanel,
   FormField,
   LoadingState,
-  PageHeader,
+  ScreenHeader,
   Select,
   SummaryCards,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { formatCount, formatDate, formatMoney, formatMoneyShort, humanize, useLabFormat } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import { useUrlState } from '@/lib/useUrlState';
@@ -37,7 +36,6 @@ const minutes = (m: number | null) => {
 
 /** Analytics Dashboard (spec 001): every figure from the lab's records over the range. */
 export default function AnalyticsPage() {
-  const screen = useScreen();
   const f = useLabFormat();
   const [state, set] = useUrlState({ days: 30, chart: 'bar' });
   const days = ((ANALYTICS_RANGES as readonly number[]).includes(state.days) ? state.days : 30) as AnalyticsRange;
@@ -95,9 +93,7 @@ export default function AnalyticsPage() {
 
   return (
     <>
-      <PageHeader
-        title={screen.title}
-        subtitle={screen.subtitle}
+      <ScreenHeader
         actions={
           <div className="flex flex-wrap gap-2">
             <Button variant="outline" onClick={() => void refresh()} disabled={refreshing}>

@@ -11,25 +11,20 @@ import {
   EmptyState,
   ErrorPanel,
   LoadingState,
-  PageHeader,
-  RequireScreenPermission,
+  ScreenHeader,
+  screenPermissionPage,
   SummaryCards,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { formatCount, formatDate, formatDateTime, humanize, useLabFormat } from '@/lib/format';
 import { localParts } from '@shared/time';
 import { LIVE_REFRESH_MS, useLiveBoard } from '../api';
 import { ChartCard } from '../components/ChartCard';
 
-/** Enhanced Dashboard: the lab's day, read again every 15 s without reloading. */
-export default function EnhancedDashboardPage() {
-  return (
-    // The screen's declaration checks view_results; the board reads the samples too.
-    <RequireScreenPermission permission="view_samples" what="the live operations board">
-      <LiveScreen />
-    </RequireScreenPermission>
-  );
-}
+/**
+ * Enhanced Dashboard: the lab's day, read again every 15 s without reloading. The screen's
+ * declaration checks view_results; the board reads the samples too.
+ */
+export default screenPermissionPage('view_samples', 'the live operations board', LiveScreen);
 
 /** "12 min", "3 h 05 min", "2 d 4 h". */
 function duration(m: number): string {
@@ -39,7 +34,6 @@ function duration(m: number): string {
 }
 
 function LiveScreen() {
-  const screen = useScreen();
   const f = useLabFormat();
   const q = useLiveBoard();
   const live = q.data;
@@ -78,9 +72,7 @@ function LiveScreen() {
 
   return (
     <>
-      <PageHeader
-        title={screen.title}
-        subtitle={screen.subtitle}
+      <ScreenHeader
         actions={
           <p className="text-[13px] text-slate-600" data-testid="live-updated">
             <Clock className="mr-1 inline size-4 align-[-3px]" aria-hidden />

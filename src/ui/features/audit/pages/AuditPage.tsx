@@ -13,16 +13,15 @@ import {
   FormField,
   Input,
   ListTable,
-  PageHeader,
   RefreshButton,
-  RequireScreenPermission,
+  ScreenHeader,
+  screenPermissionPage,
   type Column,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { ApiError } from '@/lib/api';
 import { humanize } from '@/lib/format';
 import { fullName, useCurrentUser } from '@/lib/session';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceOptions, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { NoAccess } from '@/components/NoAccess';
 import { useUsers } from '@/lib/users';
 import { can } from '@/lib/roles';
@@ -32,10 +31,7 @@ import { actorName } from '@/lib/actor';
 import { AuditChangesDialog } from '../components/AuditChangesDialog';
 
 const AUDIT_PAGE_SIZES = [20, 50, 100];
-const ACTION_OPTIONS = [
-  { value: 'all', label: 'All Actions' },
-  ...AUDIT_ACTIONS.map((a) => ({ value: a, label: humanize(a) })),
-];
+const ACTION_OPTIONS = choiceOptions('All Actions', AUDIT_ACTIONS, humanize);
 
 /** Columns; user records are named from the users list when it is available. */
 function auditColumns(userName: (id: string) => string | undefined): Column<AuditLog>[] {
@@ -91,17 +87,10 @@ const AUDIT_EXTRA = { entity: '', ...LIST_DATE_RANGE };
 const AUDIT_EXTRA_FILTERS = ['entity', ...LIST_DATE_RANGE_KEYS];
 
 /** Audit Trail (/audit): the real, append-only trail with filters kept in the URL. */
-export default function AuditPage() {
-  return (
-    <RequireScreenPermission permission="view_audit" what="the audit trail">
-      <AuditTrail />
-    </RequireScreenPermission>
-  );
-}
+export default screenPermissionPage('view_audit', 'the audit trail', AuditTrail);
 
 function AuditTrail() {
   const me = useCurrentUser();
-  const screen = useScreen();
   const users = useUsers({ include_inactive: true }, { enabled: can(me, 'view_users') });
   const filters = useMemo<ListFilter[]>(
     () => [
@@ -152,7 +141,7 @@ function AuditTrail() {
   if (logs.error instanceof ApiError && logs.error.status === 403) {
     return (
       <>
-        <PageHeader title={screen.title} subtitle={screen.subtitle} />
+        <ScreenHeader />
         <NoAccess what="the audit trail" permission="view_audit" serverMessage={logs.error.message} />
       </>
     );
@@ -160,7 +149,7 @@ function AuditTrail() {
 
   return (
     <>
-      <PageHeader title={screen.title} subtitle={screen.subtitle} actions={<RefreshButton query={logs} />} />
+      <ScreenHeader actions={<RefreshButton query={logs} />} />
       <Card>
         <ListTable
           list={list}

@@ -6,13 +6,12 @@ import {
   DateRangeFields,
   ErrorPanel,
   LinkButton,
-  PageHeader,
+  ScreenHeader,
   Select,
   FormField,
   SummaryCards,
   rangeIsBackwards,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { useLabFormat, formatCount } from '@/lib/format';
 import { useUrlState } from '@/lib/useUrlState';
 import { useComparison, useRuleSets, versionName } from '../api';
@@ -24,7 +23,6 @@ import { DisagreementList } from '../components/DisagreementList';
  * held first (the risk to study before going live).
  */
 export default function ShadowComparisonPage() {
-  const screen = useScreen();
   const today = localDate(useLabFormat().timeZone);
   const [q, set] = useUrlState({ from: addDays(today, -6), to: today, rule_set: '' });
   const ruleSets = useRuleSets();
@@ -40,9 +38,7 @@ export default function ShadowComparisonPage() {
   const approved = (ruleSets.data ?? []).filter((r) => r.status === 'approved');
   return (
     <>
-      <PageHeader
-        title={screen.title}
-        subtitle={screen.subtitle}
+      <ScreenHeader
         actions={
           <LinkButton variant="outline" to="/autoverification">
             <ArrowLeft />

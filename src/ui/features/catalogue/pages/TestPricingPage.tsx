@@ -5,17 +5,16 @@ import {
   Card,
   FilteredTable,
   Money,
-  PageHeader,
-  RequirePermission,
+  ScreenHeader,
+  screenPermissionPage,
   SummaryCard,
   type Column,
   type RowAction,
   type SortState,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
-import { usePagedList, type ListFilter } from '@/lib/usePagedList';
+import { choiceOptions, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useCurrentUser } from '@/lib/session';
-import { formatCount } from '@/lib/format';
+import { formatCount, humanize } from '@/lib/format';
 import { useCatalogueList } from '../api';
 import { categoryOptions, formatMarkup, KINDS, markupPercent, STATUS_FILTER_OPTIONS } from '../kinds';
 import { EditPriceDialog, PriceHistoryDialog, type PricedItem } from '../components/PriceDialogs';
@@ -25,12 +24,7 @@ interface PriceRow extends PricedItem {
   markup: number | null;
 }
 
-const TYPE_OPTIONS = [
-  { value: 'all', label: 'All Types' },
-  { value: 'test', label: 'Test' },
-  { value: 'profile', label: 'Profile' },
-  { value: 'package', label: 'Package' },
-];
+const TYPE_OPTIONS = choiceOptions('All Types', ['test', 'profile', 'package'], humanize);
 
 const columns: Column<PriceRow>[] = [
   {
@@ -114,19 +108,11 @@ function compare(a: PriceRow, b: PriceRow, key: string): number {
  * history lists who changed what when. The whole catalogue is loaded, so the cards and filters
  * work on all of it.
  */
-export default function TestPricingPage() {
-  const screen = useScreen();
-  return (
-    <RequirePermission permission="view_tests" what="catalogue prices" title={screen.title}>
-      <TestPricing />
-    </RequirePermission>
-  );
-}
+export default screenPermissionPage('view_tests', 'catalogue prices', TestPricing);
 
 const PRICING_EXTRA = { sort: 'name', dir: 'asc' };
 
 function TestPricing() {
-  const screen = useScreen();
   const me = useCurrentUser();
   const canManage = me.permissions.includes('manage_tests');
   const tests = useCatalogueList('test', {});
@@ -230,10 +216,7 @@ function TestPricing() {
 
   return (
     <>
-      <PageHeader
-        title={screen.title}
-        subtitle="Base price, current price and markup of every test, profile and package"
-      />
+      <ScreenHeader subtitle="Base price, current price and markup of every test, profile and package" />
       <section aria-label="Pricing summary" className="mb-5 grid grid-cols-2 gap-3 lg:grid-cols-4">
         {cards.map((c) => (
           <SummaryCard

@@ -7,20 +7,18 @@ import {
   DataTable,
   Money,
   NameCell,
-  PageHeader,
   queryState,
+  ScreenHeader,
   type Column,
   type RowAction,
 } from '@/components';
 import { formatDate, useLabFormat } from '@/lib/format';
-import { useScreen } from '@/lib/screens';
 import { usePortalBills } from '../api';
 import { HoldNotice } from '../components/HoldNotice';
 import { PortalBillDialog } from '../components/PortalBillDialog';
 
 /** The centre's bills, newest first; one opens to its tubes' labels and its report. */
 export default function PortalBillsPage() {
-  const screen = useScreen();
   const fmt = useLabFormat();
   const bills = usePortalBills();
   // The open bill is in the address, so an order lands on its labels and a link can be shared.
@@ -65,7 +63,7 @@ export default function PortalBillsPage() {
   ];
   return (
     <>
-      <PageHeader title={screen.title} subtitle={screen.subtitle} />
+      <ScreenHeader />
       <HoldNotice />
       <Card className="p-3 sm:p-4">
         <DataTable

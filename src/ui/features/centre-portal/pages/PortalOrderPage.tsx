@@ -3,12 +3,11 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { Send, X } from 'lucide-react';
 import type { z } from 'zod';
 import type { portalTestSchema } from '@shared/schemas/centre-portal';
-import { Button, Card, FormField, IconButton, Money, PageHeader, Select, Textarea } from '@/components';
+import { Button, Card, FormField, IconButton, Money, ScreenHeader, Select, Textarea } from '@/components';
 import { SearchPicker } from '@/components/SearchPicker';
 import { errorMessage } from '@/lib/api';
 import { useFieldForm } from '@/lib/forms';
 import { useDebounce } from '@/lib/useDebounce';
-import { useScreen } from '@/lib/screens';
 import { usePortalOrderMutation, usePortalPatients, usePortalTests } from '../api';
 import { HoldNotice } from '../components/HoldNotice';
 
@@ -20,7 +19,6 @@ type PortalTest = z.infer<typeof portalTestSchema>;
  * the order, and the reason shows above the form and again as the refusal.
  */
 export default function PortalOrderPage() {
-  const screen = useScreen();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const patients = usePortalPatients('');
@@ -47,7 +45,7 @@ export default function PortalOrderPage() {
     );
   return (
     <>
-      <PageHeader title={screen.title} subtitle={screen.subtitle} />
+      <ScreenHeader />
       <HoldNotice />
       <Card className="grid max-w-3xl gap-4 p-4">
         {errors.form && (

@@ -8,7 +8,7 @@ import {
   Card,
   DataTable,
   NameCell,
-  PageHeader,
+  ScreenHeader,
   SearchInput,
   queryState,
   type Column,
@@ -16,7 +16,6 @@ import {
 } from '@/components';
 import { formatDate, useLabFormat } from '@/lib/format';
 import { useDebounce } from '@/lib/useDebounce';
-import { useScreen } from '@/lib/screens';
 import { usePortalPatients } from '../api';
 import { RegisterPatientDialog } from '../components/RegisterPatientDialog';
 
@@ -24,7 +23,6 @@ type PortalPatient = z.infer<typeof portalPatientSchema>;
 
 /** The centre's own patients (those it registered, or the lab registered against it), and Register. */
 export default function PortalPatientsPage() {
-  const screen = useScreen();
   const fmt = useLabFormat();
   const navigate = useNavigate();
   const [search, setSearch] = useState('');
@@ -49,9 +47,7 @@ export default function PortalPatientsPage() {
   ];
   return (
     <>
-      <PageHeader
-        title={screen.title}
-        subtitle={screen.subtitle}
+      <ScreenHeader
         actions={
           <Button onClick={() => setAdding(true)}>
             <UserPlus />

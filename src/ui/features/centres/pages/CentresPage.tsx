@@ -7,7 +7,7 @@ import {
   FilteredTable,
   FormField,
   Money,
-  PageHeader,
+  ScreenHeader,
   Select,
   SummaryCards,
   useRowDialogs,
@@ -15,7 +15,6 @@ import {
   type Column,
   type RowAction,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { formatCount, formatMoney, humanize } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
@@ -85,7 +84,6 @@ const columns: Column<Centre>[] = [
  * screen's declaration checks view_bills before the page loads.
  */
 export default function CentresPage() {
-  const screen = useScreen();
   const me = useCurrentUser();
   const canManage = can(me, 'manage_bills');
   const list = usePagedList({ filters: FILTERS, pageSizes: [], defaultLimit: 0 });
@@ -132,7 +130,7 @@ export default function CentresPage() {
   const shown = account ? (data?.find((c) => c.id === account.id) ?? account) : null;
   return (
     <>
-      <PageHeader title={screen.title} subtitle={screen.subtitle} actions={addButton} />
+      <ScreenHeader actions={addButton} />
       <SummaryCards label="Centre figures" loading={all.isPending} error={all.error} cards={cards} />
       <Card className="min-w-0">
         <FilteredTable

@@ -15,17 +15,16 @@ import {
   Card,
   clearFiltersEmpty,
   ConfirmDialog,
+  ScreenHeader,
   useRowDialogs,
   ListTable,
   Money,
-  PageHeader,
   SummaryCards,
   deleteMessage,
   type BadgeTone,
   type Column,
   type RowAction,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { formatCount } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
@@ -113,7 +112,6 @@ const EXTRA = { from: '', to: '' };
 
 /** Doctor Management (spec 001): the lab's referring and consulting doctors, made real. */
 export default function DoctorManagementPage() {
-  const screen = useScreen();
   const me = useCurrentUser();
   const canManage = can(me, 'manage_users');
   const summary = useDoctorSummary();
@@ -191,7 +189,7 @@ export default function DoctorManagementPage() {
 
   return (
     <>
-      <PageHeader title={screen.title} subtitle={screen.subtitle} actions={addButton} />
+      <ScreenHeader actions={addButton} />
       <SummaryCards
         label="Doctor counts"
         loading={summary.isPending}
@@ -208,11 +206,9 @@ export default function DoctorManagementPage() {
             placeholder: 'Search by name, phone, email or reg. no.',
             label: 'Search doctors',
           }}
-          caption="Doctors"
-          itemLabel="doctors"
+          noun="Doctors"
           columns={columns}
           getRowId={(d) => d.id}
-          errorTitle="Error Loading Doctors"
           empty={{
             title: 'No doctors found',
             ...clearFiltersEmpty(list),

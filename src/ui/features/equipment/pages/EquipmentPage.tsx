@@ -14,14 +14,13 @@ import {
   ConfirmDialog,
   DateText,
   ListTable,
-  PageHeader,
+  ScreenHeader,
   SummaryCards,
   deleteMessage,
   useRowDialogs,
   type Column,
   type RowAction,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { formatCount } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
@@ -143,7 +142,6 @@ const instrumentColumns: Column<Equipment>[] = [
 
 /** Machine Integration (/machines) and Instruments (/instruments): one register, two views. */
 export function EquipmentPage({ kind }: { kind: EquipmentKind }) {
-  const screen = useScreen();
   const me = useCurrentUser();
   const canRegister = can(me, 'manage_lab');
   const canWork = can(me, 'manage_equipment');
@@ -235,7 +233,7 @@ export function EquipmentPage({ kind }: { kind: EquipmentKind }) {
 
   return (
     <>
-      <PageHeader title={screen.title} subtitle={screen.subtitle} actions={addButton} />
+      <ScreenHeader actions={addButton} />
       <SummaryCards label={`${noun} counts`} loading={summary.isPending} error={summary.error} cards={cards} />
       <div className="grid gap-5 min-[1600px]:grid-cols-[minmax(0,1fr)_20rem]">
         <Card className="min-w-0">
@@ -247,11 +245,9 @@ export function EquipmentPage({ kind }: { kind: EquipmentKind }) {
               placeholder: 'Search by name, model, serial or location',
               label: `Search ${noun.toLowerCase()}s`,
             }}
-            caption={`${noun}s`}
-            itemLabel={`${noun.toLowerCase()}s`}
+            noun={`${noun}s`}
             columns={kind === 'machine' ? machineColumns : instrumentColumns}
             getRowId={(e) => e.id}
-            errorTitle={`Error Loading ${noun}s`}
             onRowClick={setViewing}
             empty={{
               title: `No ${noun.toLowerCase()}s found`,

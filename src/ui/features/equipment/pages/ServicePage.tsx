@@ -28,11 +28,10 @@ import {
   clearFiltersEmpty,
   LinkButton,
   ListTable,
-  PageHeader,
+  ScreenHeader,
   SummaryCards,
   type RowAction,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { formatCount, formatMoney } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
@@ -67,7 +66,6 @@ const MAINT_FILTERS = filtersOf('maintenance');
 
 /** Calibration Management (/calibration) and Maintenance Management (/maintenance). */
 export function ServicePage({ kind }: { kind: ServiceKind }) {
-  const screen = useScreen();
   const me = useCurrentUser();
   const canWork = can(me, 'manage_equipment');
   const cal = kind === 'calibration';
@@ -185,7 +183,7 @@ export function ServicePage({ kind }: { kind: ServiceKind }) {
 
   return (
     <>
-      <PageHeader title={screen.title} subtitle={screen.subtitle} actions={headerActions} />
+      <ScreenHeader actions={headerActions} />
       <SummaryCards label={`${label} counts`} loading={summary.isPending} error={summary.error} cards={cards} />
       <Card className="min-w-0">
         {cal ? (

@@ -10,10 +10,9 @@ import {
   Dialog,
   LinkButton,
   ListTable,
-  PageHeader,
+  ScreenHeader,
   type Column,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { usePagedList } from '@/lib/usePagedList';
 import { formatCount } from '@/lib/format';
 import { usePatients } from '@/lib/patients/queries';
@@ -94,7 +93,6 @@ function PatientDialog({
 
 /** Patient History (spec 2.13): find a patient, then their visits, results, samples, bills and totals. */
 export default function PatientHistoryPage() {
-  const screen = useScreen();
   const list = usePagedList({ pageSizes: PATIENT_PAGE_SIZES, defaultLimit: DEFAULT_PATIENT_PAGE_SIZE, extra: EXTRA });
   const setQ = list.setState;
   const patients = usePatients({ search: serverSearchText(list.search, 'all'), page: list.page, limit: list.limit });
@@ -153,8 +151,7 @@ export default function PatientHistoryPage() {
 
   return (
     <>
-      <PageHeader
-        title={screen.title}
+      <ScreenHeader
         subtitle="Visits, test results, samples and bills of each patient"
         actions={
           <LinkButton to="/patients" variant="outline">

@@ -13,9 +13,8 @@ import {
   Input,
   LinkButton,
   LoadingState,
-  PageHeader,
+  ScreenHeader,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { useLabFormat } from '@/lib/format';
 import { useUrlState } from '@/lib/useUrlState';
 import { useDayBoard } from '../api';
@@ -91,7 +90,6 @@ function Column({
 
 /** Home Collection Day Board: who goes where today, by area and by phlebotomist. */
 export default function DayBoardScreen() {
-  const screen = useScreen();
   const today = localDate(useLabFormat().timeZone);
   const defaults = useMemo(() => ({ date: today }), [today]);
   const [state, setState] = useUrlState(defaults);
@@ -103,9 +101,7 @@ export default function DayBoardScreen() {
 
   return (
     <>
-      <PageHeader
-        title={screen.title}
-        subtitle={screen.subtitle}
+      <ScreenHeader
         actions={
           <LinkButton to={`/home-collection?date=${date}`} variant="outline">
             Bookings

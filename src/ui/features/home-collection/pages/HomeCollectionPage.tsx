@@ -12,11 +12,10 @@ import {
   LinkButton,
   ListTable,
   Money,
-  PageHeader,
+  ScreenHeader,
   type Column,
   type RowAction,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { useLabFormat } from '@/lib/format';
 import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useBookings } from '../api';
@@ -121,7 +120,6 @@ type Open = { kind: 'reschedule' | 'cancel' | 'no_show' | 'assign' | 'unlock'; b
 
 /** Home Collection: the visits of a day, booked at the desk or from the portal. */
 export default function HomeCollectionScreen() {
-  const screen = useScreen();
   const today = localDate(useLabFormat().timeZone);
   const extra = useMemo(() => ({ date: today }), [today]);
   const list = usePagedList({ filters: FILTERS, pageSizes: [10, 20, 50], defaultLimit: 20, extra });
@@ -181,9 +179,7 @@ export default function HomeCollectionScreen() {
 
   return (
     <>
-      <PageHeader
-        title={screen.title}
-        subtitle={screen.subtitle}
+      <ScreenHeader
         actions={
           <>
             <LinkButton to={`/home-collection/board?date=${date}`} variant="outline">

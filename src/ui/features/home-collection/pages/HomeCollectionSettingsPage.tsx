@@ -9,12 +9,11 @@ import {
   EmptyState,
   ErrorPanel,
   LoadingState,
-  PageHeader,
   queryState,
+  ScreenHeader,
   type Column,
   type RowAction,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { SectionHeader } from '../components/SectionHeader';
 import { useAreas, useCalendar, useUpdateCalendarMutation } from '../api';
 import {
@@ -64,7 +63,6 @@ type FastingOpen = { row: FastingRow | null } | null;
 
 /** Home Collection Settings: the slot calendar, the areas served by pin code, fasting per test. */
 export default function SettingsScreen() {
-  const screen = useScreen();
   const calendar = useCalendar();
   const areas = useAreas();
   const removeFasting = useUpdateCalendarMutation();
@@ -84,7 +82,7 @@ export default function SettingsScreen() {
 
   return (
     <>
-      <PageHeader title={screen.title} subtitle={screen.subtitle} />
+      <ScreenHeader />
       <div className="grid gap-4">
         <Card className="min-w-0">
           <SectionHeader

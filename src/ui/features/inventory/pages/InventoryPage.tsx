@@ -9,11 +9,10 @@ import {
   clearFiltersEmpty,
   ListTable,
   Money,
-  PageHeader,
+  ScreenHeader,
   SummaryCards,
   type Column,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { formatCount, formatMoney, humanize } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
@@ -62,7 +61,6 @@ const columns: Column<InventoryItem>[] = [
 
 /** Inventory Management (spec 001, live): the lab's items, their stock from the ledger, suppliers. */
 export default function InventoryPage() {
-  const screen = useScreen();
   const me = useCurrentUser();
   const canManage = can(me, 'manage_inventory');
   const summary = useInventorySummary();
@@ -112,7 +110,7 @@ export default function InventoryPage() {
 
   return (
     <>
-      <PageHeader title={screen.title} subtitle={screen.subtitle} actions={addButton} />
+      <ScreenHeader actions={addButton} />
       <SummaryCards
         label="Inventory figures"
         loading={summary.isPending}

@@ -11,12 +11,11 @@ import {
   clearFiltersEmpty,
   DateText,
   ListTable,
-  PageHeader,
+  ScreenHeader,
   SummaryCards,
   type Column,
   type RowAction,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { formatCount, humanize } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
@@ -95,7 +94,6 @@ function AlertStatus({ alert: a }: { alert: StockAlert }) {
 
 /** Stock Alerts (spec 001): the server's alerts from real stock and dates, acknowledged by staff. */
 export default function StockAlertsPage() {
-  const screen = useScreen();
   const me = useCurrentUser();
   const canManage = can(me, 'manage_inventory');
   const summary = useAlertSummary();
@@ -151,9 +149,7 @@ export default function StockAlertsPage() {
 
   return (
     <>
-      <PageHeader
-        title={screen.title}
-        subtitle={screen.subtitle}
+      <ScreenHeader
         actions={
           canManage ? (
             <Button variant="outline" onClick={() => setSettingsOpen(true)}>

@@ -59,11 +59,9 @@ export function PayerList({ list, canManage }: { list: ReturnType<typeof usePage
         query={payers}
         rows={(p) => p.payers}
         search={{ placeholder: 'Search by name, GSTIN or contact', label: 'Search payers' }}
-        caption="Payers"
-        itemLabel="payers"
+        noun="Payers"
         columns={payerColumns}
         getRowId={(p) => p.id}
-        errorTitle="Error Loading Payers"
         empty={{
           title: 'No payers yet',
           hint: 'Add the companies, insurers, hospitals and collection centres that pay for patients.',

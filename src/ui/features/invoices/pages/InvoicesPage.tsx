@@ -15,14 +15,13 @@ import {
   Input,
   ListTable,
   Money,
-  PageHeader,
+  ScreenHeader,
   Select,
   type BadgeTone,
   type Column,
   type RowAction,
 } from '@/components';
 import { Tabs } from '@/components/Tabs';
-import { useScreen } from '@/lib/screens';
 import { useLabFormat } from '@/lib/format';
 import { localDate } from '@shared/time';
 import { contractUrl } from '@/lib/api';
@@ -83,7 +82,6 @@ const EXTRA = { tab: 'invoices' };
 
 /** Invoice Management (spec 001): GST invoices and the payers they are raised for. */
 export default function InvoicesPage() {
-  const screen = useScreen();
   const me = useCurrentUser();
   const canManage = can(me, 'manage_bills');
   const filters: ListFilter[] = useMemo(
@@ -112,7 +110,7 @@ export default function InvoicesPage() {
   );
   return (
     <>
-      <PageHeader title={screen.title} subtitle={screen.subtitle} actions={actions} />
+      <ScreenHeader actions={actions} />
       <Tabs
         label="Invoices and payers"
         value={tab}
@@ -187,11 +185,9 @@ function InvoiceList({ list, canManage }: { list: ReturnType<typeof usePagedList
         query={invoices}
         rows={(p) => p.invoices}
         search={{ placeholder: 'Search by invoice number, recipient or GSTIN', label: 'Search invoices' }}
-        caption="Invoices"
-        itemLabel="invoices"
+        noun="Invoices"
         columns={invoiceColumns}
         getRowId={(i) => i.id}
-        errorTitle="Error Loading Invoices"
         empty={{
           title: 'No invoices found',
           filteredHint: 'Try adjusting your search or filter criteria.',

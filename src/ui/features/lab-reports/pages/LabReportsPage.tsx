@@ -19,12 +19,11 @@ import {
   listDateRange,
   ListTable,
   LoadingState,
-  PageHeader,
+  ScreenHeader,
   SummaryCards,
   type BadgeTone,
   type Column,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { contractUrl } from '@/lib/api';
 import { formatCount } from '@/lib/format';
 import { useCurrentUser } from '@/lib/session';
@@ -63,7 +62,6 @@ function DoneBy({ by, at }: { by: string | null; at: string | null }) {
 
 /** Lab Reports (spec 001, static there): the real register of patient lab reports and its figures. */
 export default function LabReportsPage() {
-  const screen = useScreen();
   const me = useCurrentUser();
   const canManage = me.permissions.includes('manage_lab');
   const list = usePagedList({
@@ -169,7 +167,7 @@ export default function LabReportsPage() {
 
   return (
     <>
-      <PageHeader title={screen.title} subtitle={screen.subtitle} />
+      <ScreenHeader />
       <SummaryCards
         loading={summary.isPending}
         error={summary.isError ? summary.error : null}

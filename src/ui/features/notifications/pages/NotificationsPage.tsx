@@ -7,12 +7,11 @@ import {
   Card,
   DateText,
   ListTable,
-  PageHeader,
+  ScreenHeader,
   SummaryCards,
   type BadgeTone,
   type Column,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { formatCount, humanize } from '@/lib/format';
 import { cn } from '@/lib/cn';
 import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
@@ -93,7 +92,6 @@ function useArrivedSince(total: number | undefined, loadedAt: number): number {
 
 /** Notifications (/notifications, spec 001): the signed-in user's own, stored on the server. */
 export default function NotificationsPage() {
-  const screen = useScreen();
   const navigate = useNavigate();
   const list = usePagedList({ filters: FILTERS, pageSizes: PAGE_SIZES, defaultLimit: 20 });
   const notifications = useNotifications({
@@ -140,9 +138,7 @@ export default function NotificationsPage() {
 
   return (
     <>
-      <PageHeader
-        title={screen.title}
-        subtitle={screen.subtitle}
+      <ScreenHeader
         actions={
           <>
             <Button
@@ -187,9 +183,7 @@ export default function NotificationsPage() {
           rows={(p) => p.notifications}
           columns={COLUMNS}
           getRowId={(n) => n.id}
-          caption="Notifications"
-          itemLabel="notifications"
-          errorTitle="Error Loading Notifications"
+          noun="Notifications"
           onRowClick={open}
           rowActions={[
             {

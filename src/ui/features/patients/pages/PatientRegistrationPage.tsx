@@ -1,13 +1,10 @@
 import { PortalPinOffer } from '@/components/PortalPinOffer';
 import { ReportConsent } from '@/components/ReportConsent';
-import { shownErrors } from '@/lib/forms';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { useForm, type FieldErrors } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useRef, useState } from 'react';
+import type { FieldErrors } from 'react-hook-form';
 import { CheckCircle2, RotateCcw, UserPlus } from 'lucide-react';
 import type { Patient } from '@shared/schemas/patients';
-import { TermsCard, Button, Card, CardBody, CardHeader, LinkButton, PageHeader } from '@/components';
-import { useScreen } from '@/lib/screens';
+import { ScreenHeader, TermsCard, Button, Card, CardBody, LinkButton } from '@/components';
 import { notify } from '@/lib/notify';
 import { applyServerErrors } from '@/lib/forms';
 import { useCreatePatientMutation } from '@/lib/patients/queries';
@@ -17,19 +14,12 @@ import { useDuplicatePrompt } from '@/components/PossibleDuplicatesDialog';
 import {
   REGISTRATION_DEFAULTS,
   registrationFieldFor,
-  registrationSchema,
   registrationToApi,
   type RegistrationInput,
   type RegistrationValues,
 } from '@/lib/patients/schemas';
-import { PatientFormSections, type PatientFieldKey, type SectionKey } from '@/components/PatientFormSections';
-import { REGISTRATION_NAMES, REGISTRATION_REQUIRED } from '@/lib/patients/registrationFields';
-
-/** The form's two columns from lg: their sections, and the labels the spec words differently there. */
-const COLUMNS: { sections: readonly SectionKey[]; labels: Partial<Record<PatientFieldKey, string>> }[] = [
-  { sections: ['personal', 'contact'], labels: { phone: 'Mobile Number' } },
-  { sections: ['emergency', 'medical', 'insurance'], labels: { emergency_phone: 'Emergency Contact Number' } },
-];
+import { notifyInvalidRegistration, useRegistrationForm } from '@/lib/patients/registrationForm';
+import { RegistrationColumns } from '@/components/RegistrationColumns';
 
 function SuccessPanel({
   patient,
@@ -83,21 +73,15 @@ function SuccessPanel({
 
 /** New Patient Registration (spec 2.10): the full form, saved with POST /api/patients. */
 export default function PatientRegistrationPage() {
-  const screen = useScreen();
   const [registered, setRegistered] = useState<{ patient: Patient; existing: boolean } | null>(null);
   const create = useCreatePatientMutation({
     successTitle: 'Patient registered successfully',
     failureTitle: 'Failed to register patient. Please try again.',
   });
   const duplicates = useDuplicatePrompt({ busy: create.isPending });
-  const form = useForm<RegistrationInput, unknown, RegistrationValues>({
-    resolver: zodResolver(registrationSchema),
-    defaultValues: REGISTRATION_DEFAULTS,
-    mode: 'onBlur',
-    // react-hook-form focuses fields in registration order, and the terms box registers before the
-    // sections do; onInvalid focuses the first bad field in screen order instead.
-    shouldFocusError: false,
-  });
+  // react-hook-form focuses fields in registration order, and the terms box registers before the
+  // sections do; onInvalid focuses the first bad field in screen order instead.
+  const form = useRegistrationForm({ shouldFocusError: false });
   const { errors } = form.formState;
 
   const done = (patient: Patient, existing: boolean) => {
@@ -123,17 +107,10 @@ export default function PatientRegistrationPage() {
     );
   const onValid = (values: RegistrationValues) => save(values, false);
 
-  // Spec 8: "Please agree to the terms and conditions" when only the box is missing, else the general text.
   const onInvalid = (errs: FieldErrors<RegistrationInput>) => {
-    const keys = shownErrors(errs);
     const first = (Object.keys(REGISTRATION_DEFAULTS) as (keyof RegistrationInput)[]).find((k) => k in errs);
     if (first) form.setFocus(first);
-    if (keys.length === 1 && keys[0] === 'agreeToTerms') notify.error('Please agree to the terms and conditions');
-    else
-      notify.error(
-        'Please fill in all required fields',
-        `${keys.length} field${keys.length === 1 ? ' needs' : 's need'} attention`,
-      );
+    notifyInvalidRegistration(errs);
   };
 
   const resetForm = () => {
@@ -142,16 +119,9 @@ export default function PatientRegistrationPage() {
     form.setFocus('firstName');
   };
 
-  const section = (_key: string, title: string, body: ReactNode) => (
-    <Card>
-      <CardHeader title={title} />
-      <CardBody>{body}</CardBody>
-    </Card>
-  );
-
   return (
     <div>
-      <PageHeader title={screen.title} subtitle={screen.subtitle} />
+      <ScreenHeader />
       {duplicates.dialog}
       {registered && <SuccessPanel patient={registered.patient} existing={registered.existing} onAnother={resetForm} />}
       <form
@@ -159,21 +129,7 @@ export default function PatientRegistrationPage() {
         onSubmit={(e) => void form.handleSubmit(onValid, onInvalid)(e)}
         aria-label="New patient registration"
       >
-        <div className="grid gap-5 lg:grid-cols-2 lg:items-start">
-          {COLUMNS.map(({ sections, labels }) => (
-            <PatientFormSections
-              key={sections[0]}
-              register={form.register}
-              control={form.control}
-              errors={errors}
-              names={REGISTRATION_NAMES}
-              required={REGISTRATION_REQUIRED}
-              sections={sections}
-              labels={labels}
-              renderSection={section}
-            />
-          ))}
-        </div>
+        <RegistrationColumns form={form} errors={errors} />
         <TermsCard className="mt-5" field={form.register('agreeToTerms')} error={errors.agreeToTerms?.message}>
           <Button variant="outline" onClick={resetForm} disabled={create.isPending}>
             <RotateCcw />

@@ -8,12 +8,11 @@ import {
   CardHeader,
   DataTable,
   ListFilterBar,
-  PageHeader,
   Pagination,
+  ScreenHeader,
   type Column,
   type RowAction,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { formatCount } from '@/lib/format';
 import { useSearchPatients } from '@/lib/patients/queries';
@@ -59,7 +58,6 @@ const fullName = (p: Patient) => `${p.first_name} ${p.last_name}`;
 
 /** Patient Search (spec 2.12): server-side search with the spec's search types, age ranges and filters. */
 export default function PatientSearchPage() {
-  const screen = useScreen();
   const list = usePagedList({ filters: FILTERS, pageSizes: PAGE_SIZES, defaultLimit: 20 });
   const q = { search: list.search };
   const type = oneOf(list.values.type!, PATIENT_SEARCH_TYPES, 'all');
@@ -110,7 +108,7 @@ export default function PatientSearchPage() {
 
   return (
     <>
-      <PageHeader title={screen.title} subtitle={screen.subtitle} />
+      <ScreenHeader />
 
       <Card className="mb-5">
         <CardHeader title="Search & Filters" icon={<Search />} />

@@ -10,12 +10,11 @@ import {
   clearFiltersEmpty,
   ConfirmDialog,
   ListTable,
-  PageHeader,
   deleteMessage,
+  ScreenHeader,
   type Column,
   type RowAction,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { useCurrentUser } from '@/lib/session';
 import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useDeletePatientMutation, usePatients } from '@/lib/patients/queries';
@@ -35,7 +34,6 @@ const fullName = (p: Patient) => `${p.first_name} ${p.last_name}`;
 
 /** All Patients (spec 2.9): filters in the URL, server-side paging, details/edit/add/delete dialogs, CSV export. */
 export default function PatientsPage() {
-  const screen = useScreen();
   const user = useCurrentUser();
   const canManage = user.permissions.includes('manage_patients');
   const canMerge = user.permissions.includes('merge_patients');
@@ -111,9 +109,7 @@ export default function PatientsPage() {
 
   return (
     <>
-      <PageHeader
-        title={screen.title}
-        subtitle={screen.subtitle}
+      <ScreenHeader
         actions={
           <>
             {user.permissions.includes('export_data') && (

@@ -11,12 +11,11 @@ import {
   LinkButton,
   ListTable,
   Money,
-  PageHeader,
+  ScreenHeader,
   SummaryCards,
   type Column,
   type RowAction,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
 import { BILLS_LIST_STATUS_OPTIONS, methodLabel, patientName } from '@/lib/billText';
@@ -91,7 +90,6 @@ const columns: Column<Bill>[] = [
 
 /** Advanced Billing (spec 001): the lab's bills with due dates, what is owed and collected, all from the database. */
 export default function AdvancedBillingPage() {
-  const screen = useScreen();
   const me = useCurrentUser();
   const canCollect = can(me, 'create_bills');
   const list = usePagedList({ filters: FILTERS, pageSizes: [10, 25, 50], defaultLimit: 10 });
@@ -143,9 +141,7 @@ export default function AdvancedBillingPage() {
 
   return (
     <>
-      <PageHeader
-        title={screen.title}
-        subtitle={screen.subtitle}
+      <ScreenHeader
         actions={
           canCollect && (
             <>

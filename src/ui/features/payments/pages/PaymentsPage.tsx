@@ -15,12 +15,11 @@ import {
   DateText,
   ListTable,
   Money,
-  PageHeader,
+  ScreenHeader,
   SummaryCards,
   type Column,
   type RowAction,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
 import { methodLabel } from '@/lib/billText';
@@ -34,15 +33,10 @@ import { STATUS_TONE } from '../components/status';
 const FILTERS: ListFilter[] = [
   choiceFilter('status', 'Status', 'All Statuses', LEDGER_STATUSES, humanize),
   choiceFilter('method', 'Method', 'All Methods', PAYMENT_METHODS, methodLabel),
-  {
-    key: 'kind',
-    label: 'Type',
-    options: [
-      { value: 'all', label: 'Payments and refunds' },
-      { value: 'payment', label: 'Payments' },
-      { value: 'refund', label: 'Refunds' },
-    ],
-  },
+  choiceFilter('kind', 'Type', 'Payments and refunds', ['payment', 'refund'], {
+    payment: 'Payments',
+    refund: 'Refunds',
+  }),
 ];
 
 function PaymentStatus({ p }: { p: LedgerEntry }) {
@@ -115,7 +109,6 @@ const columns: Column<LedgerEntry>[] = [
 
 /** Payment Management (spec 001): the ledger made real. */
 export default function PaymentsPage() {
-  const screen = useScreen();
   const me = useCurrentUser();
   const canRecord = can(me, 'create_bills');
   const canManage = can(me, 'manage_bills');
@@ -181,7 +174,7 @@ export default function PaymentsPage() {
 
   return (
     <>
-      <PageHeader title={screen.title} subtitle={screen.subtitle} actions={addButton} />
+      <ScreenHeader actions={addButton} />
       <SummaryCards
         label="Payment totals"
         loading={page.isPending && !range.backwards}
@@ -194,11 +187,9 @@ export default function PaymentsPage() {
           query={page}
           rows={(p) => p.payments}
           search={{ placeholder: 'Search by patient, bill number, reference or PAY-id', label: 'Search payments' }}
-          caption="Payments"
-          itemLabel="payments"
+          noun="Payments"
           columns={columns}
           getRowId={(p) => p.id}
-          errorTitle="Error Loading Payments"
           invalid={range.invalid}
           onRowClick={setOpen}
           rowActions={actions}

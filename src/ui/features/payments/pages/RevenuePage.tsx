@@ -14,12 +14,11 @@ import {
   Input,
   LoadingState,
   Money,
-  PageHeader,
-  RequirePermission,
+  RequireScreenPermission,
+  ScreenHeader,
   SummaryCards,
 } from '@/components';
 import { contractUrl } from '@/lib/api';
-import { useScreen } from '@/lib/screens';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
 import { formatCount, formatDate, formatMoney, useLabFormat } from '@/lib/format';
@@ -29,20 +28,19 @@ import { Analytics, Methods, Trends } from '../components/RevenueCharts';
 
 /** Revenue Reports (spec 001) from the ledger, and the cashiers' day-end closing. */
 export default function RevenuePage() {
-  const screen = useScreen();
   const me = useCurrentUser();
   // A cashier without view_reports still closes their own day here.
   if (!can(me, 'view_reports') && can(me, 'create_bills'))
     return (
       <>
-        <PageHeader title={screen.title} subtitle={screen.subtitle} />
+        <ScreenHeader />
         <DayClosingPanel />
       </>
     );
   return (
-    <RequirePermission permission="view_reports" what="revenue reports" title={screen.title} subtitle={screen.subtitle}>
+    <RequireScreenPermission permission="view_reports" what="revenue reports">
       <RevenueScreen />
-    </RequirePermission>
+    </RequireScreenPermission>
   );
 }
 
@@ -55,7 +53,6 @@ function change(pct: number | null, lessIsBetter = false) {
 }
 
 function RevenueScreen() {
-  const screen = useScreen();
   const me = useCurrentUser();
   const f = useLabFormat();
   const today = localDate(f.timeZone);
@@ -98,9 +95,7 @@ function RevenueScreen() {
 
   return (
     <>
-      <PageHeader
-        title={screen.title}
-        subtitle={screen.subtitle}
+      <ScreenHeader
         actions={
           canExport ? (
             <div className="flex flex-wrap gap-2">

@@ -13,12 +13,11 @@ import {
   FormField,
   Input,
   LoadingState,
-  PageHeader,
+  ScreenHeader,
   Select,
 } from '@/components';
 import { applyServerErrors, fieldNamed, formError } from '@/lib/forms';
 import { notify } from '@/lib/notify';
-import { useScreen } from '@/lib/screens';
 import {
   LINK_DAYS_MAX,
   deliverySettingsUpdateSchema,
@@ -90,11 +89,10 @@ function defaults(s: DeliverySettings): FormIn {
 }
 
 export default function DeliverySettingsPage() {
-  const { title, subtitle } = useScreen();
   const saved = useDeliverySettings();
   return (
     <>
-      <PageHeader title={title} subtitle={subtitle} />
+      <ScreenHeader />
       {saved.isPending ? (
         <LoadingState />
       ) : saved.isError ? (

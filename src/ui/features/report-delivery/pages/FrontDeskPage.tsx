@@ -7,7 +7,7 @@ import {
   DataTable,
   DateText,
   FormField,
-  PageHeader,
+  ScreenHeader,
   Select,
   queryState,
   type BadgeTone,
@@ -15,7 +15,6 @@ import {
   type RowAction,
 } from '@/components';
 import { LabDateInput } from '@/components/LabDateInput';
-import { useScreen } from '@/lib/screens';
 import { notify } from '@/lib/notify';
 import type { DeskReport } from '@shared/schemas/report-delivery';
 import { useCopyLinkMutation, useDesk, useResendMutation, useRevokeLinkMutation } from '../api';
@@ -85,7 +84,6 @@ const columns: Column<DeskReport>[] = [
  * theirs, and for each: send again, copy a link to hand over (read out, or paste in a chat), revoke.
  */
 export default function FrontDeskPage() {
-  const { title, subtitle } = useScreen();
   const [day, setDay] = useState('');
   const [only, setOnly] = useState<'all' | 'not_received'>('not_received');
   const desk = useDesk(day, only);
@@ -129,7 +127,7 @@ export default function FrontDeskPage() {
   ];
   return (
     <div>
-      <PageHeader title={title} subtitle={subtitle} />
+      <ScreenHeader />
       <Card>
         <div className="flex flex-wrap items-end gap-3 border-b border-slate-100 p-4">
           <FormField label="Day" className="w-44">

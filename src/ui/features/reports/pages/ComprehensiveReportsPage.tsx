@@ -10,10 +10,9 @@ import {
   isPastMonth,
   LoadingState,
   MonthPicker,
-  PageHeader,
   previousMonth,
+  ScreenHeader,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { openPdf } from '@/lib/openPdf';
 import { useLabFormat } from '@/lib/format';
 import { useUrlState } from '@/lib/useUrlState';
@@ -24,7 +23,6 @@ const ReportChart = lazy(() => import('../components/ReportChart'));
 
 /** Comprehensive Reports: the monthly management report on screen and as one PDF. */
 export default function ComprehensiveReportsPage() {
-  const screen = useScreen();
   const f = useLabFormat();
   const today = localDate(f.timeZone);
   const [state, set] = useUrlState({ month: previousMonth(today) });
@@ -43,9 +41,7 @@ export default function ComprehensiveReportsPage() {
 
   return (
     <>
-      <PageHeader
-        title={screen.title}
-        subtitle={screen.subtitle}
+      <ScreenHeader
         actions={
           valid ? (
             <div className="flex flex-wrap gap-2">

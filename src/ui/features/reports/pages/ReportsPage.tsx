@@ -25,17 +25,17 @@ import {
   FormField,
   IconButton,
   LoadingState,
-  PageHeader,
+  ScreenHeader,
   Select,
   SummaryCards,
   type BadgeTone,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { openPdf } from '@/lib/openPdf';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
 import { formatCount, formatMoney, humanize } from '@/lib/format';
 import { useUrlState } from '@/lib/useUrlState';
+import { choiceOptions } from '@/lib/usePagedList';
 import { notify } from '@/lib/notify';
 import { reportFileUrl, useDeleteCustomReport, useReportCatalogue } from '../api';
 import { PeriodBar, periodQuery } from '../components/PeriodBar';
@@ -51,7 +51,6 @@ const TYPE_TONE: Record<string, BadgeTone> = {
 
 /** Reports (spec 001): the catalogue, its cards and data summary, and View with table and chart. */
 export default function ReportsPage() {
-  const screen = useScreen();
   const me = useCurrentUser();
   const [state, set, reset] = useUrlState({ type: 'all', range: '30', from: '', to: '', report: '' });
   const [custom, setCustom] = useState(false);
@@ -102,9 +101,7 @@ export default function ReportsPage() {
 
   return (
     <>
-      <PageHeader
-        title={screen.title}
-        subtitle={screen.subtitle}
+      <ScreenHeader
         actions={
           can(me, 'create_reports') ? (
             <Button onClick={() => setCustom(true)}>
@@ -125,10 +122,7 @@ export default function ReportsPage() {
           <Select
             value={state.type}
             onChange={(e) => set({ type: e.target.value })}
-            options={[
-              { value: 'all', label: 'All types' },
-              ...REPORT_TYPES.map((t) => ({ value: t, label: humanize(t) })),
-            ]}
+            options={choiceOptions('All types', REPORT_TYPES, humanize)}
           />
         </FormField>
         <PeriodBar value={state} onChange={(p) => set(p)} />

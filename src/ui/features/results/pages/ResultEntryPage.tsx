@@ -17,14 +17,13 @@ import {
   ConfirmDialog,
   deleteMessage,
   LinkButton,
-  PageHeader,
-  RequireScreenPermission,
+  ScreenHeader,
+  screenPermissionPage,
   type RowAction,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { useCurrentUser } from '@/lib/session';
-import type { ListFilter } from '@/lib/usePagedList';
-import { formatCount } from '@/lib/format';
+import { choiceFilter, type ListFilter } from '@/lib/usePagedList';
+import { formatCount, humanize } from '@/lib/format';
 import { ResultSummaryCards, ResultsTable } from '../components/ResultsQueue';
 import { useResultQueue } from '../components/useResultQueue';
 import { useDeleteResultMutation, useResults } from '../api';
@@ -36,18 +35,13 @@ import { ResultDetails } from '../components/ResultDetails';
 import { fullName } from '../components/cells';
 
 const FILTERS: ListFilter[] = [
-  {
-    key: 'status',
-    label: 'Status',
-    options: [
-      { value: 'all', label: 'All Status' },
-      { value: 'completed', label: 'Completed' },
-      { value: 'verified', label: 'Verified' },
-      { value: 'pending', label: 'Pending' },
-      { value: 'abnormal', label: 'Abnormal' },
-      { value: 'rejected', label: 'Rejected' },
-    ],
-  },
+  choiceFilter(
+    'status',
+    'Status',
+    'All Status',
+    ['completed', 'verified', 'pending', 'abnormal', 'rejected'],
+    humanize,
+  ),
 ];
 
 type Dialogs =
@@ -57,20 +51,12 @@ type Dialogs =
   | { type: 'delete'; result: TestResult };
 
 /** Result Entry (spec 001): the results list with the worklist of tests awaiting a result, and real entry. */
-export default function ResultEntryPage() {
-  const me = useCurrentUser();
-  return (
-    <RequireScreenPermission permission="view_results" what="test results">
-      <ResultEntry
-        canEnter={me.permissions.includes('update_results')}
-        canVerify={me.permissions.includes('verify_results')}
-      />
-    </RequireScreenPermission>
-  );
-}
+export default screenPermissionPage('view_results', 'test results', ResultEntry);
 
-function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: boolean }) {
-  const screen = useScreen();
+function ResultEntry() {
+  const me = useCurrentUser();
+  const canEnter = me.permissions.includes('update_results');
+  const canVerify = me.permissions.includes('verify_results');
   const { list, summary, actions, dialogs } = useResultQueue(FILTERS, canVerify);
   const results = useResults({ search: list.search, ...list.apiFilters, page: list.page, limit: list.limit });
   const decisions = useLatestDecisions(results.data?.results).data;
@@ -113,9 +99,7 @@ function ResultEntry({ canEnter, canVerify }: { canEnter: boolean; canVerify: bo
 
   return (
     <>
-      <PageHeader
-        title={screen.title}
-        subtitle={screen.subtitle}
+      <ScreenHeader
         actions={
           canEnter && (
             <>

@@ -8,14 +8,13 @@ import {
   buttonClass,
   ConfirmDialog,
   DateText,
-  PageHeader,
-  RequireScreenPermission,
+  ScreenHeader,
+  screenPermissionPage,
   type Column,
   type RowAction,
 } from '@/components';
 import { useLatestDecisions } from '../decisionsApi';
 import { AutoverifyNote } from '../components/AutoverifyNote';
-import { useScreen } from '@/lib/screens';
 import { useCurrentUser } from '@/lib/session';
 import { choiceFilter, type ListFilter } from '@/lib/usePagedList';
 import { SAMPLE_PRIORITIES } from '@shared/samples';
@@ -48,15 +47,10 @@ const FILTERS: ListFilter[] = [
     ],
   },
   choiceFilter('priority', 'Priority', 'All Priority', SAMPLE_PRIORITIES, humanize),
-  {
-    key: 'call',
-    label: 'Critical calls',
-    options: [
-      { value: 'all', label: 'All Results' },
-      { value: 'pending', label: 'Critical: call not logged' },
-      { value: 'logged', label: 'Critical: call logged' },
-    ],
-  },
+  choiceFilter('call', 'Critical calls', 'All Results', ['pending', 'logged'], {
+    pending: 'Critical: call not logged',
+    logged: 'Critical: call logged',
+  }),
 ];
 const selectable = (r: TestResult) => r.id !== null && r.status === 'completed';
 /**
@@ -71,21 +65,12 @@ const ownLookWords = (r: TestResult) => [
   ...r.review_reasons.map((x) => REVIEW_WORDS[x]),
 ];
 /** Result Validation (spec 001, static there): the real validation queue over entered results. */
-export default function ResultValidationPage() {
-  const me = useCurrentUser();
-  return (
-    <RequireScreenPermission permission="view_results" what="the validation queue">
-      <ResultValidation
-        canVerify={me.permissions.includes('verify_results')}
-        canExport={me.permissions.includes('export_data')}
-      />
-    </RequireScreenPermission>
-  );
-}
+export default screenPermissionPage('view_results', 'the validation queue', ResultValidation);
 
-function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExport: boolean }) {
-  const screen = useScreen();
+function ResultValidation() {
   const me = useCurrentUser();
+  const canVerify = me.permissions.includes('verify_results');
+  const canExport = me.permissions.includes('export_data');
   const { list, summary, review, actions, dialogs } = useResultQueue(FILTERS, canVerify);
   const filters = {
     search: list.search,
@@ -274,9 +259,7 @@ function ResultValidation({ canVerify, canExport }: { canVerify: boolean; canExp
 
   return (
     <>
-      <PageHeader
-        title={screen.title}
-        subtitle={screen.subtitle}
+      <ScreenHeader
         actions={
           <>
             {canExport && (

@@ -3,9 +3,9 @@ import { DropdownMenu } from 'radix-ui';
 import { Ban, Eye, MoreHorizontal, Pencil, QrCode, RotateCcw, Trash2 } from 'lucide-react';
 import type { Sample } from '@shared/schemas/samples';
 import type { SampleStatus } from '@shared/samples';
-import { Button, DateText, IconButton, Tooltip, type Column } from '@/components';
+import { Button, IconButton, Tooltip, type Column } from '@/components';
 import { PriorityBadge, RecollectLink, StatusBadge, collectorName, patientName } from '../text';
-import { BarcodeText, PhoneLines } from './SampleList';
+import { BarcodeText, collectedAtColumn, PhoneLines } from './SampleList';
 
 export interface CollectionActions {
   canManage: boolean;
@@ -135,17 +135,7 @@ export function collectionColumns(a: CollectionActions): Column<Sample>[] {
       ),
     },
     { key: 'sample_type', header: 'Sample Type', hideOnMobile: true, cell: (s) => s.sample_type },
-    {
-      key: 'collection_date',
-      header: 'Collection Time',
-      hideOnMobile: true,
-      cell: (s) =>
-        s.collection_date ? (
-          <DateText value={s.collection_date} withTime />
-        ) : (
-          <span className="text-slate-500">Not collected</span>
-        ),
-    },
+    collectedAtColumn('Collection Time'),
     {
       key: 'collector',
       header: 'Collected By',

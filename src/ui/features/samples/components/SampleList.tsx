@@ -3,6 +3,7 @@ import type { Sample } from '@shared/schemas/samples';
 import {
   Card,
   CardHeader,
+  DateText,
   ErrorPanel,
   ListTable,
   LoadingState,
@@ -84,10 +85,8 @@ export function SamplesCard({
   columns: Column<Sample>[];
   rowActions?: RowAction<Sample>[];
   emptyAction?: ReactNode;
-} & Pick<
-  ListTableProps<Sample, never>,
-  'search' | 'caption' | 'errorTitle' | 'retryLabel' | 'loadingText' | 'onRowClick'
->) {
+  caption: string;
+} & Pick<ListTableProps<Sample, never>, 'search' | 'errorTitle' | 'retryLabel' | 'loadingText' | 'onRowClick'>) {
   return (
     <Card>
       <CardHeader title={list.data ? `Samples (${formatCount(list.data.total)})` : 'Samples'} />
@@ -128,6 +127,21 @@ export function sampleIdColumn(phone: (s: Sample) => ReactNode): Column<Sample> 
         <PhoneLines>{phone(s)}</PhoneLines>
       </>
     ),
+  };
+}
+
+/** When the sample was collected (hidden on phones), or that it is not collected yet. */
+export function collectedAtColumn(header: string): Column<Sample> {
+  return {
+    key: 'collection_date',
+    header,
+    hideOnMobile: true,
+    cell: (s) =>
+      s.collection_date ? (
+        <DateText value={s.collection_date} withTime />
+      ) : (
+        <span className="text-slate-500">Not collected</span>
+      ),
   };
 }
 

@@ -1,15 +1,21 @@
 import { useState } from 'react';
 import { Printer, QrCode, Wand2 } from 'lucide-react';
 import type { Sample } from '@shared/schemas/samples';
-import { Button, DateText, PageHeader, type Column, type RowAction } from '@/components';
-import { useScreen } from '@/lib/screens';
+import { Button, ScreenHeader, type Column, type RowAction } from '@/components';
 import { useCurrentUser } from '@/lib/session';
 import type { ListFilter } from '@/lib/usePagedList';
 import { useGenerateBarcodesMutation } from '../api';
 import { useScanBarcode } from '../components/BarcodeScannerDialog';
 import { LookupPanel } from '../components/LookupPanel';
 import { SampleBarcodeDialog } from '../components/SampleBarcodeDialog';
-import { BarcodeText, SampleScreenBody, SamplesCard, sampleIdColumn, useSampleList } from '../components/SampleList';
+import {
+  BarcodeText,
+  collectedAtColumn,
+  SampleScreenBody,
+  SamplesCard,
+  sampleIdColumn,
+  useSampleList,
+} from '../components/SampleList';
 import { printLabel } from '../print';
 import { OPEN_STATUS_OPTIONS, StatusBadge } from '../text';
 
@@ -33,22 +39,11 @@ const columns: Column<Sample>[] = [
   { key: 'sample_type', header: 'Sample Type', hideOnMobile: true, cell: (s) => s.sample_type },
   { key: 'status', header: 'Status', hideOnMobile: true, cell: (s) => <StatusBadge status={s.status} /> },
   { key: 'location', header: 'Location', hideOnMobile: true, cell: (s) => s.location || 'N/A' },
-  {
-    key: 'collection_date',
-    header: 'Collection Date',
-    hideOnMobile: true,
-    cell: (s) =>
-      s.collection_date ? (
-        <DateText value={s.collection_date} withTime />
-      ) : (
-        <span className="text-slate-500">Not collected</span>
-      ),
-  },
+  collectedAtColumn('Collection Date'),
 ];
 
 /** Barcode System (/barcode-system): look samples up by barcode, print labels, fill in missing barcodes. */
 export default function BarcodeSystemPage() {
-  const screen = useScreen();
   const canManage = useCurrentUser().permissions.includes('manage_samples');
   const samples = useSampleList(FILTERS);
   const generate = useGenerateBarcodesMutation();
@@ -72,8 +67,7 @@ export default function BarcodeSystemPage() {
 
   return (
     <>
-      <PageHeader
-        title={screen.title}
+      <ScreenHeader
         subtitle="Scan or type a barcode to find its sample; print tube labels"
         actions={
           <>

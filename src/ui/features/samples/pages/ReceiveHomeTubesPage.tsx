@@ -11,11 +11,10 @@ import {
   DateText,
   FormField,
   Input,
-  PageHeader,
   queryState,
+  ScreenHeader,
   type Column,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { normaliseBarcode } from '../useBarcodeLookup';
 import { useHomeTubesInTransit, useReceiveHomeTubeMutation } from '../receiveHome';
 
@@ -26,7 +25,6 @@ import { useHomeTubesInTransit, useReceiveHomeTubeMutation } from '../receiveHom
  * box of tubes arrives at one temperature).
  */
 export default function ReceiveHomeTubesPage() {
-  const screen = useScreen();
   const transit = useHomeTubesInTransit();
   const recordTemperature = transit.data?.record_temperature ?? false;
   const [barcode, setBarcode] = useState('');
@@ -89,7 +87,7 @@ export default function ReceiveHomeTubesPage() {
 
   return (
     <>
-      <PageHeader title={screen.title} subtitle={screen.subtitle} />
+      <ScreenHeader />
       <Card className="mb-4">
         <CardHeader
           title="Scan a tube"

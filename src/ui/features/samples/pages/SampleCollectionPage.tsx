@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { Plus } from 'lucide-react';
 import type { Sample } from '@shared/schemas/samples';
-import { Button, ConfirmDialog, PageHeader, deleteMessage } from '@/components';
-import { useScreen } from '@/lib/screens';
+import { Button, ConfirmDialog, deleteMessage, ScreenHeader } from '@/components';
 import { useCurrentUser } from '@/lib/session';
-import type { ListFilter } from '@/lib/usePagedList';
+import { choiceFilter, type ListFilter } from '@/lib/usePagedList';
 import { isValidBarcode } from '@shared/samples';
 import { notify } from '@/lib/notify';
 import { useDeleteSampleMutation, useSampleStatusMutation, useScanToCollect } from '../api';
@@ -25,20 +24,14 @@ import { PRIORITY_OPTIONS, STATUS_OPTIONS } from '../text';
 const FILTERS: ListFilter[] = [
   { key: 'status', label: 'Status', options: STATUS_OPTIONS },
   { key: 'priority', label: 'Priority', options: PRIORITY_OPTIONS },
-  {
-    key: 'report',
-    label: 'Report',
-    options: [
-      { value: 'all', label: 'Any Report State' },
-      { value: 'to_report', label: 'To report (completed, not printed)' },
-    ],
-  },
+  choiceFilter('report', 'Report', 'Any Report State', ['to_report'], {
+    to_report: 'To report (completed, not printed)',
+  }),
 ];
 const EXTRA = { view: 0 };
 
 /** Sample Collection (/samples): collect, label, move through the lab, reject, with the chain of custody. */
 export default function SampleCollectionPage() {
-  const screen = useScreen();
   const canManage = useCurrentUser().permissions.includes('manage_samples');
   const samples = useSampleList(FILTERS, EXTRA);
   const { paged } = samples;
@@ -93,8 +86,7 @@ export default function SampleCollectionPage() {
 
   return (
     <>
-      <PageHeader
-        title={screen.title}
+      <ScreenHeader
         subtitle="Collect samples, print tube labels and move each sample through the lab"
         actions={
           <>

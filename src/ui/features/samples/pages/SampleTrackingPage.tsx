@@ -2,8 +2,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Eye, Settings2, TestTubes } from 'lucide-react';
 import type { Sample } from '@shared/schemas/samples';
-import { DateText, LinkButton, PageHeader, type Column, type RowAction } from '@/components';
-import { useScreen } from '@/lib/screens';
+import { DateText, LinkButton, ScreenHeader, type Column, type RowAction } from '@/components';
 import type { ListFilter } from '@/lib/usePagedList';
 import { withQuery } from '@/lib/api';
 import { SampleScreenBody, SamplesCard, sampleIdColumn, useSampleList } from '../components/SampleList';
@@ -82,7 +81,6 @@ function useNow(): number {
 
 /** Sample Tracking (/sample-tracking): where every sample is, its ETA, and how the lab is keeping up. */
 export default function SampleTrackingPage() {
-  const screen = useScreen();
   const navigate = useNavigate();
   const samples = useSampleList(FILTERS);
   const now = useNow();
@@ -104,8 +102,7 @@ export default function SampleTrackingPage() {
 
   return (
     <>
-      <PageHeader
-        title={screen.title}
+      <ScreenHeader
         subtitle="Where each sample is, when it is due, and how the lab is keeping up"
         actions={
           <LinkButton to="/samples">

@@ -1,8 +1,7 @@
 import type { ReactNode } from 'react';
 import { useMutation, type UseMutationResult } from '@tanstack/react-query';
 import { Globe, HeartPulse, Monitor, Users } from 'lucide-react';
-import { Badge, Button, Card, CardBody, CardHeader, EmptyState, ErrorPanel, PageHeader } from '@/components';
-import { useScreen } from '@/lib/screens';
+import { Badge, Button, Card, CardBody, CardHeader, EmptyState, ErrorPanel, ScreenHeader } from '@/components';
 import { formatCount } from '@/lib/format';
 import { checks } from '../api';
 import { DiagnosticsPanel } from '../components/DiagnosticsPanel';
@@ -57,14 +56,13 @@ function ProbeCard<D>({
 
 /** API Connection Test (spec 2.18): the health endpoint, the patients endpoint, the addresses in use. */
 export default function ApiConnectionTestPage() {
-  const screen = useScreen();
   const health = useMutation({ mutationFn: checks.health });
   const patients = useMutation({ mutationFn: checks.patients });
   const origin = window.location.origin;
 
   return (
     <>
-      <PageHeader title={screen.title} subtitle={screen.subtitle} />
+      <ScreenHeader />
       <Card className="mb-5">
         <CardHeader
           title="Addresses"

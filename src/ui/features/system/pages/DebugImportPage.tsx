@@ -11,8 +11,7 @@ import {
   UserPlus,
   Users,
 } from 'lucide-react';
-import { Button, Card, CardHeader, ErrorPanel, PageHeader } from '@/components';
-import { useScreen } from '@/lib/screens';
+import { Button, Card, CardHeader, ErrorPanel, ScreenHeader } from '@/components';
 import { errorMessage } from '@/lib/api';
 import { formatCount } from '@/lib/format';
 import { notify } from '@/lib/notify';
@@ -92,7 +91,6 @@ const LAB_CHECKS: CheckId[] = ['retrieval', 'patientWrite'];
 /** Debug Import System (spec 2.18): real diagnostics for admins. */
 export default function DebugImportPage() {
   const me = useCurrentUser();
-  const screen = useScreen();
   const allowed = can(me, 'system_settings');
   const operator = can(me, 'manage_tenants');
   const diagnostics = useDiagnostics(allowed && operator);
@@ -106,7 +104,7 @@ export default function DebugImportPage() {
   if (!allowed) {
     return (
       <>
-        <PageHeader title={screen.title} subtitle={screen.subtitle} />
+        <ScreenHeader />
         <NoAccess what="system diagnostics" permission="system_settings" />
       </>
     );
@@ -159,7 +157,7 @@ export default function DebugImportPage() {
 
   return (
     <>
-      <PageHeader title={screen.title} subtitle={screen.subtitle} />
+      <ScreenHeader />
       {counts.isError ? (
         <ErrorPanel title="Database Connection Error" query={counts} retryLabel="Retry Connection" className="mb-5" />
       ) : (

@@ -11,8 +11,8 @@ import {
   FormField,
   Input,
   LoadingState,
-  PageHeader,
-  RequirePermission,
+  ScreenHeader,
+  screenPermissionPage,
   Select,
   Switch,
   Textarea,
@@ -20,7 +20,6 @@ import {
 import { serverErrors } from '@/lib/forms';
 import { labKeys } from '@/lib/lab';
 import { notify } from '@/lib/notify';
-import { useScreen } from '@/lib/screens';
 import {
   CURRENCIES,
   DATE_FORMATS,
@@ -53,14 +52,7 @@ function zoneOptions(current: string) {
   return list.map((z) => ({ value: z, label: z }));
 }
 
-export default function SettingsPage() {
-  const { title, subtitle } = useScreen();
-  return (
-    <RequirePermission permission="system_settings" what="System Settings" title={title} subtitle={subtitle}>
-      <SettingsForm />
-    </RequirePermission>
-  );
-}
+export default screenPermissionPage('system_settings', 'System Settings', SettingsForm);
 
 function SettingsForm() {
   const saved = useSettings();
@@ -70,7 +62,6 @@ function SettingsForm() {
 }
 
 function SettingsEditor({ saved }: { saved: Settings }) {
-  const { title, subtitle } = useScreen();
   const qc = useQueryClient();
   const [draft, setDraft] = useState<Settings>(saved);
   const [errors, setErrors] = useState<SettingsErrors>({});
@@ -124,9 +115,7 @@ function SettingsEditor({ saved }: { saved: Settings }) {
 
   return (
     <div className="space-y-6">
-      <PageHeader
-        title={title}
-        subtitle={subtitle}
+      <ScreenHeader
         actions={
           <>
             <Button variant="outline" onClick={() => setConfirmReset(true)} disabled={reset.isPending}>

@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
 import { CheckCircle2 } from 'lucide-react';
-import { Card, CardBody, CardHeader, LinkButton, PageHeader } from '@/components';
-import { useScreen } from '@/lib/screens';
+import { Card, CardBody, CardHeader, LinkButton, ScreenHeader } from '@/components';
 import { fullName, useCurrentUser } from '@/lib/session';
 import { roleLabel } from '@/lib/roles';
 
@@ -17,10 +16,9 @@ function Check({ children }: { children: ReactNode }) {
 /** Test Patients (spec 2.18): proves routing and the protected-route check, with the real signed-in user. */
 export default function TestPatientsPage() {
   const user = useCurrentUser();
-  const screen = useScreen();
   return (
     <>
-      <PageHeader title={screen.title} subtitle={screen.subtitle} />
+      <ScreenHeader />
       <Card className="max-w-2xl">
         <CardHeader title="Routing and protected route" />
         <CardBody>

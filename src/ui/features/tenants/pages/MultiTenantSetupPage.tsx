@@ -29,14 +29,13 @@ import {
   ConfirmDialog,
   DateText,
   ListTable,
-  PageHeader,
+  ScreenHeader,
   SummaryCards,
   type BadgeTone,
   type Column,
   type RowAction,
 } from '@/components';
 import { InvitationLinkDialog } from '@/components/InvitationLinkDialog';
-import { useScreen } from '@/lib/screens';
 import { formatCount } from '@/lib/format';
 import { choiceFilter, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { useReinviteMutation, useTenantPage, useTenantStatusMutation, useTenantSummary } from '../api';
@@ -134,7 +133,6 @@ const CONFIRM: Record<StatusChange['status'], { title: string; label: string; te
 
 /** Multi-Tenant Setup (spec 001): the labs on this server, for the server's superadmin. */
 export default function MultiTenantSetupPage() {
-  const screen = useScreen();
   const summary = useTenantSummary();
   const list = usePagedList({ filters: FILTERS, pageSizes: TENANT_PAGE_SIZES, defaultLimit: DEFAULT_TENANT_PAGE_SIZE });
   const tenants = useTenantPage({ search: list.search, ...list.apiFilters, page: list.page, limit: list.limit });
@@ -217,7 +215,7 @@ export default function MultiTenantSetupPage() {
 
   return (
     <>
-      <PageHeader title={screen.title} subtitle={screen.subtitle} actions={createButton} />
+      <ScreenHeader actions={createButton} />
       <SummaryCards
         label="Tenant counts"
         loading={summary.isPending}
@@ -234,11 +232,9 @@ export default function MultiTenantSetupPage() {
           query={tenants}
           rows={(p) => p.tenants}
           search={{ placeholder: 'Search by lab name or domain', label: 'Search tenants' }}
-          caption="Tenants"
-          itemLabel="tenants"
+          noun="Tenants"
           columns={columns}
           getRowId={(t) => t.id}
-          errorTitle="Error Loading Tenants"
           empty={{
             title: 'No tenants found',
             ...clearFiltersEmpty(list),

@@ -8,18 +8,17 @@ import {
   Checkbox,
   ConfirmDialog,
   FilteredTable,
-  PageHeader,
-  RequireScreenPermission,
   queryState,
+  ScreenHeader,
+  screenPermissionPage,
   type Column,
   type RowAction,
 } from '@/components';
-import { useScreen } from '@/lib/screens';
 import { usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { fullName, useCurrentUser } from '@/lib/session';
 import { useDeactivateUserMutation, useReactivateUserMutation, useUnlockSignInMutation, useUsers } from '../api';
 import { can, isRole, mayManage, ROLE_FILTER_OPTIONS } from '@/lib/roles';
-import { EmailUnderName, emailColumn, phoneColumn, roleColumn } from '../components/userColumns';
+import { EmailUnderName, emailColumn, phoneColumn, roleColumn, userTable } from '../components/userColumns';
 import { UserFormDialog } from '../components/UserFormDialog';
 import { ResetPasswordDialog } from '../components/ResetPasswordDialog';
 import { TwoFactorDialog } from '../components/TwoFactorDialog';
@@ -51,17 +50,10 @@ const FILTERS: ListFilter[] = [{ key: 'role', label: 'Role', options: ROLE_FILTE
 const EXTRA = { inactive: '' };
 const EXTRA_FILTERS = ['inactive'];
 
-export default function UserManagementPage() {
-  return (
-    <RequireScreenPermission permission="view_users" what="staff accounts">
-      <UserManagement />
-    </RequireScreenPermission>
-  );
-}
+export default screenPermissionPage('view_users', 'staff accounts', UserManagement);
 
 function UserManagement() {
   const me = useCurrentUser();
-  const screen = useScreen();
   const list = usePagedList({
     filters: FILTERS,
     pageSizes: [],
@@ -138,9 +130,7 @@ function UserManagement() {
 
   return (
     <>
-      <PageHeader
-        title={screen.title}
-        subtitle={screen.subtitle}
+      <ScreenHeader
         actions={
           canManage && (
             <Button
@@ -166,13 +156,7 @@ function UserManagement() {
           rows={users.data}
           {...queryState(users)}
           columns={columns}
-          getRowId={(u) => u.id}
-          caption="Users"
-          itemLabel="users"
-          search={{
-            placeholder: 'Search by name, email or specialization...',
-            label: 'Search by name, email or specialization...',
-          }}
+          {...userTable}
           filterExtras={
             <Checkbox
               label="Show inactive"

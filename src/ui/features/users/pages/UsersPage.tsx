@@ -9,8 +9,8 @@ import {
   ConfirmDialog,
   DateText,
   FilteredTable,
-  PageHeader,
-  RequireScreenPermission,
+  ScreenHeader,
+  screenPermissionPage,
   SummaryCards,
   queryState,
   type Column,
@@ -18,7 +18,6 @@ import {
 } from '@/components';
 import { InvitationLinkDialog } from '@/components/InvitationLinkDialog';
 import { Tabs } from '@/components/Tabs';
-import { useScreen } from '@/lib/screens';
 import { choiceOptions, usePagedList, type ListFilter } from '@/lib/usePagedList';
 import { formatCount, humanize } from '@/lib/format';
 import { fullName, useCurrentUser } from '@/lib/session';
@@ -31,7 +30,7 @@ import { ActivityMonitor } from '../components/ActivityMonitor';
 import { UserManagementSettings } from '../components/UserManagementSettings';
 import { BulkOperationsBar } from '../components/BulkOperationsBar';
 import { useSuspendActions } from '../components/SuspendDialog';
-import { EmailUnderName, emailColumn, phoneColumn, roleColumn } from '../components/userColumns';
+import { EmailUnderName, emailColumn, phoneColumn, roleColumn, userTable } from '../components/userColumns';
 
 const STATUS_OPTIONS = choiceOptions('All Statuses', USER_STATUSES, humanize);
 
@@ -88,17 +87,10 @@ const FILTERS: ListFilter[] = [
 const EXTRA = { tab: 'users' };
 
 /** The spec's Users screen, made real: figures, table, activity, permissions and the tools, all from the server. */
-export default function UsersPage() {
-  return (
-    <RequireScreenPermission permission="view_users" what="staff accounts">
-      <UsersScreen />
-    </RequireScreenPermission>
-  );
-}
+export default screenPermissionPage('view_users', 'staff accounts', UsersScreen);
 
 function UsersScreen() {
   const me = useCurrentUser();
-  const screen = useScreen();
   const list = usePagedList({ filters: FILTERS, pageSizes: [], defaultLimit: 0, extra: EXTRA });
   const [adding, setAdding] = useState(false);
   const canManage = can(me, 'manage_users');
@@ -149,9 +141,7 @@ function UsersScreen() {
 
   return (
     <>
-      <PageHeader
-        title={screen.title}
-        subtitle={screen.subtitle}
+      <ScreenHeader
         actions={
           canManage && (
             <Button onClick={() => setAdding(true)}>
@@ -276,13 +266,7 @@ function UsersTab({ list, everyone }: { list: ReturnType<typeof usePagedList>; e
           totalCount={everyone?.length}
           {...queryState(listed)}
           columns={canManage ? [selectColumn, ...columns] : columns}
-          getRowId={(u) => u.id}
-          caption="Users"
-          itemLabel="users"
-          search={{
-            placeholder: 'Search by name, email or specialization...',
-            label: 'Search by name, email or specialization...',
-          }}
+          {...userTable}
           rowActions={canManage ? actions : undefined}
           empty={{ title: 'No users found', filteredHint: 'Try adjusting your search or filter criteria.' }}
         />

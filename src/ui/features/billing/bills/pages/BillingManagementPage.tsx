@@ -3,9 +3,8 @@ import { Link, useLocation } from 'react-router';
 import { ClipboardList, ListChecks, Plus, Receipt, UserPlus } from 'lucide-react';
 import type { Permission } from '@shared/roles';
 import type { Bill } from '@shared/schemas/bills';
-import { Card, CardBody, CardHeader, DateText, LinkButton, ListTable, PageHeader } from '@/components';
+import { Card, CardBody, CardHeader, DateText, LinkButton, ListTable, ScreenHeader } from '@/components';
 import { formatCount } from '@/lib/format';
-import { useScreen } from '@/lib/screens';
 import { useIsMobile } from '@/lib/useIsMobile';
 import { useCurrentUser } from '@/lib/session';
 import { usePagedList, type ListFilter } from '@/lib/usePagedList';
@@ -99,7 +98,6 @@ function BillingTools({ can }: { can: (p: Permission) => boolean }) {
  * bills searchable by number, patient name or patient ID, Bill Details, print and download.
  */
 export default function BillingManagementPage() {
-  const screen = useScreen();
   const user = useCurrentUser();
   const phone = useIsMobile();
   const can = (p: Permission) => user.permissions.includes(p);
@@ -125,8 +123,7 @@ export default function BillingManagementPage() {
 
   return (
     <>
-      <PageHeader
-        title={screen.title}
+      <ScreenHeader
         subtitle="Bills, payments and what is still owed"
         actions={
           can('create_bills') && (

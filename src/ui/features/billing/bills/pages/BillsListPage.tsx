@@ -3,8 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Download, Plus, RefreshCw } from 'lucide-react';
 import type { Permission } from '@shared/roles';
 import type { Bill } from '@shared/schemas/bills';
-import { Button, Card, CardHeader, LinkButton, ListTable, PageHeader, buttonClass } from '@/components';
-import { useScreen } from '@/lib/screens';
+import { Button, Card, CardHeader, LinkButton, ListTable, buttonClass, ScreenHeader } from '@/components';
 import { useIsMobile } from '@/lib/useIsMobile';
 import { formatCount } from '@/lib/format';
 import { notify } from '@/lib/notify';
@@ -28,7 +27,6 @@ const FILTERS: ListFilter[] = [
 
 /** Bills List (spec 2.16): server figures, filters in the URL, server paging, real bill actions. */
 export default function BillsListPage() {
-  const screen = useScreen();
   const user = useCurrentUser();
   const phone = useIsMobile();
   const can = (p: Permission) => user.permissions.includes(p);
@@ -85,8 +83,7 @@ export default function BillsListPage() {
 
   return (
     <>
-      <PageHeader
-        title={screen.title}
+      <ScreenHeader
         subtitle="Every bill with its payments: view, edit, print and download"
         actions={
           <>
@@ -123,12 +120,10 @@ export default function BillsListPage() {
               query={list}
               rows={(p) => p.bills}
               search={{ placeholder: 'Search by bill number, patient name or code', label: 'Search bills' }}
-              caption="Bills"
-              itemLabel="bills"
+              noun="Bills"
               columns={columns}
               getRowId={(b) => b.id}
               loadingText="Loading bills data..."
-              errorTitle="Error Loading Bills"
               onRetry={() => void refresh()}
               empty={{
                 title: 'No bills found',

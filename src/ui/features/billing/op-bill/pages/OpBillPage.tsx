@@ -6,8 +6,7 @@ import { OP_BILL_PAYMENT_METHODS } from '@shared/billing';
 import type { Bill } from '@shared/schemas/bills';
 import type { Patient } from '@shared/schemas/patients';
 import type { Payer } from '@shared/schemas/payers';
-import { Card, CardBody, CardHeader, Checkbox, PageHeader } from '@/components';
-import { useScreen } from '@/lib/screens';
+import { Card, CardBody, CardHeader, Checkbox, ScreenHeader } from '@/components';
 import { useCurrentUser } from '@/lib/session';
 import { can } from '@/lib/roles';
 import { notify } from '@/lib/notify';
@@ -38,7 +37,6 @@ const FIELD_OF_PATH: Record<string, keyof FieldErrors> = {
 
 /** OP Bill (spec 2.8): pick a patient and a doctor, add catalogue items, save and print the bill. */
 export default function OpBillPage() {
-  const screen = useScreen();
   const [patient, setPatient] = useState<Patient | null>(null);
   const [doctor, setDoctor] = useState<Doctor | null>(null);
   // "Self": the patient came without a referring doctor (a lab-only visit, no fee).
@@ -146,7 +144,7 @@ export default function OpBillPage() {
 
   return (
     <div>
-      <PageHeader title={screen.title} subtitle={screen.subtitle} />
+      <ScreenHeader />
       {approval.dialog}
       {saved && <SavedBillPanel bill={saved} onDismiss={() => setSaved(null)} />}
       <div className="grid gap-5">

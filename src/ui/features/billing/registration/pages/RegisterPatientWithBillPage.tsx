@@ -1,21 +1,17 @@
-import { shownErrors } from '@/lib/forms';
-import { useState, type ReactNode } from 'react';
-import { useForm, type FieldErrors } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import type { FieldErrors } from 'react-hook-form';
 import { RotateCcw, UserPlus } from 'lucide-react';
-import { TermsCard, Button, Card, CardBody, CardHeader, PageHeader } from '@/components';
-import { useScreen } from '@/lib/screens';
+import { ScreenHeader, TermsCard, Button, Card, CardBody, CardHeader } from '@/components';
 import { notify } from '@/lib/notify';
-import { PatientFormSections } from '@/components/PatientFormSections';
-import { REGISTRATION_NAMES, REGISTRATION_REQUIRED } from '@/lib/patients/registrationFields';
+import { RegistrationColumns } from '@/components/RegistrationColumns';
 import {
   REGISTRATION_DEFAULTS,
   registrationFieldFor,
-  registrationSchema,
   registrationToApi,
   type RegistrationInput,
   type RegistrationValues,
 } from '@/lib/patients/schemas';
+import { notifyInvalidRegistration, useRegistrationForm } from '@/lib/patients/registrationForm';
 import type { PaymentMethod } from '@shared/billing';
 import type { Doctor } from '@/lib/bills';
 import { BillEntry } from '../../shared/BillEntry';
@@ -39,16 +35,8 @@ const REGISTRATION_PAYMENT_METHODS = [
 
 const DOCTOR_REQUIRED = 'Please select a doctor for consultation';
 
-const section = (_key: string, title: string, body: ReactNode) => (
-  <Card>
-    <CardHeader title={title} />
-    <CardBody>{body}</CardBody>
-  </Card>
-);
-
 /** Register Patient with Bill (spec 2.11): one call creates the patient and the bill together. */
 export default function RegisterPatientWithBillPage() {
-  const screen = useScreen();
   // A walk-in for tests is the usual case: no doctor needed (a referring doctor may be named).
   const [visit, setVisit] = useState<VisitType>('lab_only');
   const [doctor, setDoctor] = useState<Doctor | null>(null);
@@ -63,11 +51,7 @@ export default function RegisterPatientWithBillPage() {
   const register = useRegisterWithBillMutation();
   const approval = useDiscountApproval();
   const duplicates = useDuplicatePrompt({ useLabel: 'Bill this patient', busy: register.isPending });
-  const form = useForm<RegistrationInput, unknown, RegistrationValues>({
-    resolver: zodResolver(registrationSchema),
-    defaultValues: REGISTRATION_DEFAULTS,
-    mode: 'onBlur',
-  });
+  const form = useRegistrationForm();
   const { errors } = form.formState;
 
   /** Problems outside the patient form, in the spec's order (5), as the toast to show. */
@@ -142,30 +126,14 @@ export default function RegisterPatientWithBillPage() {
     return attempt({ patient: registrationToApi(values) });
   };
 
-  // Spec 8: the terms message when only the box is missing, else the general one.
   const onInvalid = (errs: FieldErrors<RegistrationInput>) => {
     billProblem();
-    const keys = shownErrors(errs);
-    if (keys.length === 1 && keys[0] === 'agreeToTerms') notify.error('Please agree to the terms and conditions');
-    else
-      notify.error(
-        'Please fill in all required fields',
-        `${keys.length} field${keys.length === 1 ? ' needs' : 's need'} attention`,
-      );
-  };
-  // Both halves of the patient's details are the one form's fields.
-  const fields = {
-    register: form.register,
-    control: form.control,
-    errors,
-    names: REGISTRATION_NAMES,
-    required: REGISTRATION_REQUIRED,
-    renderSection: section,
+    notifyInvalidRegistration(errs);
   };
 
   return (
     <div>
-      <PageHeader title={screen.title} subtitle="Register a new patient and create their first bill in one step" />
+      <ScreenHeader subtitle="Register a new patient and create their first bill in one step" />
       {approval.dialog}
       {duplicates.dialog}
       {result && (
@@ -177,14 +145,7 @@ export default function RegisterPatientWithBillPage() {
         onSubmit={(e) => void form.handleSubmit(onValid, onInvalid)(e)}
       >
         <div className="grid gap-5">
-          <div className="grid gap-5 lg:grid-cols-2 lg:items-start">
-            <PatientFormSections {...fields} sections={['personal', 'contact']} labels={{ phone: 'Mobile Number' }} />
-            <PatientFormSections
-              {...fields}
-              sections={['emergency', 'medical', 'insurance']}
-              labels={{ emergency_phone: 'Emergency Contact Number' }}
-            />
-          </div>
+          <RegistrationColumns form={form} errors={errors} />
           <div className="grid gap-5 lg:grid-cols-2 lg:items-start">
             <VisitTypeCard
               value={visit}
