@@ -2,6 +2,7 @@ import type { Calibration, Maintenance, ServiceKind } from '@shared/schemas/equi
 import { FormDialog, FormField, Input, Textarea } from '@/components';
 import { useCompleteMutation } from '../api';
 import { useFieldForm } from '@/lib/forms';
+import { submitWith } from '@/lib/submitWith';
 
 /** Record the work of a calibration (accuracy) or a maintenance (cost); the next one follows from the interval. */
 export function CompleteDialog(props: {
@@ -60,13 +61,7 @@ function CompleteForm({
           : 'No interval is set: no next record is scheduled.'
       }
       busy={complete.isPending}
-      form={{
-        id: 'complete-form',
-        onSubmit: (e) => {
-          e.preventDefault();
-          submit();
-        },
-      }}
+      form={{ id: 'complete-form', onSubmit: submitWith(submit) }}
       submitLabel="Record Work"
       error={errors.form}
     >
