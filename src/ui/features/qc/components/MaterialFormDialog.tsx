@@ -13,20 +13,9 @@ import { useDialogForm } from '@/lib/dialogForm';
 import { useActiveTests, useCreateQcMaterialMutation, useUpdateQcMaterialMutation } from '../api';
 import { formError, topField } from '@/lib/forms';
 import { dialogSave } from '@/lib/dialogSave';
+import { schemaFields } from '@/lib/schemaFields';
 
 type FormIn = z.input<typeof qcMaterialCreateSchema>;
-
-const FIELDS = [
-  'name',
-  'test_id',
-  'level',
-  'control_type',
-  'lot_number',
-  'expiry_date',
-  'target_mean',
-  'target_sd',
-  'unit',
-] as const;
 
 const text = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(n));
 
@@ -72,7 +61,9 @@ export function MaterialFormDialog({ open, onOpenChange, material }: MaterialFor
   const lockedTest = Boolean(material && material.run_count > 0);
 
   const onSubmit = form.handleSubmit((body) => {
-    const done = dialogSave(form, onOpenChange, topField(FIELDS), { LOT_TAKEN: 'lot_number' });
+    const done = dialogSave(form, onOpenChange, topField(schemaFields(qcMaterialCreateSchema)), {
+      LOT_TAKEN: 'lot_number',
+    });
     if (material) update.mutate({ id: material.id, body }, done);
     else create.mutate(body, done);
   });
