@@ -50,6 +50,19 @@ export function MaterialFormDialog({ open, onOpenChange, material }: MaterialFor
   const form = useDialogForm(qcMaterialCreateSchema, open, material, defaults);
   const { errors } = form.formState;
   const err = (k: keyof FormIn) => errors[k]?.message;
+  // The lot's target mean and SD: decimals of any precision, as the insert prints them.
+  const target = (name: 'target_mean' | 'target_sd', label: string, placeholder: string, min?: number) => (
+    <FormField label={label} required error={err(name)}>
+      <Input
+        type="number"
+        inputMode="decimal"
+        step="any"
+        min={min}
+        placeholder={placeholder}
+        {...form.register(name)}
+      />
+    </FormField>
+  );
 
   const testId = useWatch({ control: form.control, name: 'test_id' });
   const chosenTest = tests.data?.find((t) => String(t.id) === String(testId));
@@ -153,19 +166,8 @@ export function MaterialFormDialog({ open, onOpenChange, material }: MaterialFor
       >
         <Input autoComplete="off" placeholder={chosenTest?.unit ?? 'e.g. mg/dL'} {...form.register('unit')} />
       </FormField>
-      <FormField label="Target Mean" required error={err('target_mean')}>
-        <Input type="number" inputMode="decimal" step="any" placeholder="e.g. 100" {...form.register('target_mean')} />
-      </FormField>
-      <FormField label="Target SD" required error={err('target_sd')}>
-        <Input
-          type="number"
-          inputMode="decimal"
-          step="any"
-          min={0}
-          placeholder="e.g. 2.5"
-          {...form.register('target_sd')}
-        />
-      </FormField>
+      {target('target_mean', 'Target Mean', 'e.g. 100')}
+      {target('target_sd', 'Target SD', 'e.g. 2.5', 0)}
     </FormDialog>
   );
 }
