@@ -14,6 +14,7 @@ import { useActiveTests, useCreateQcMaterialMutation, useUpdateQcMaterialMutatio
 import { formError, topField } from '@/lib/forms';
 import { dialogSave } from '@/lib/dialogSave';
 import { schemaFields } from '@/lib/schemaFields';
+import { addOrEditSave } from '@/lib/addOrEditSave';
 
 type FormIn = z.input<typeof qcMaterialCreateSchema>;
 
@@ -42,9 +43,7 @@ export interface MaterialFormDialogProps {
 
 /** Add Control Material / Edit: POST /api/qc/materials or PUT /api/qc/materials/:id. */
 export function MaterialFormDialog({ open, onOpenChange, material }: MaterialFormDialogProps) {
-  const create = useCreateQcMaterialMutation();
-  const update = useUpdateQcMaterialMutation();
-  const busy = create.isPending || update.isPending;
+  const { busy, save } = addOrEditSave(material, useCreateQcMaterialMutation(), useUpdateQcMaterialMutation());
   const tests = useActiveTests(open);
   const levelsId = useId();
   const form = useDialogForm(qcMaterialCreateSchema, open, material, defaults);
@@ -73,13 +72,12 @@ export function MaterialFormDialog({ open, onOpenChange, material }: MaterialFor
   }
   const lockedTest = Boolean(material && material.run_count > 0);
 
-  const onSubmit = form.handleSubmit((body) => {
-    const done = dialogSave(form, onOpenChange, topField(schemaFields(qcMaterialCreateSchema)), {
-      LOT_TAKEN: 'lot_number',
-    });
-    if (material) update.mutate({ id: material.id, body }, done);
-    else create.mutate(body, done);
-  });
+  const onSubmit = form.handleSubmit((body) =>
+    save(
+      body,
+      dialogSave(form, onOpenChange, topField(schemaFields(qcMaterialCreateSchema)), { LOT_TAKEN: 'lot_number' }),
+    ),
+  );
 
   const formId = material ? 'edit-qc-material-form' : 'add-qc-material-form';
   return (
