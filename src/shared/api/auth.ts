@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { demoCredentialSchema, loginSchema, signInLabSchema } from '../schemas/auth.js';
 import { userSchema } from '../schemas/users.js';
 import { twoFactorChallengeSchema } from '../schemas/two-factor.js';
+import { okResponse } from '../schemas/common.js';
 import { defineRoute } from './contract.js';
 
 const signedIn = z.object({ user: userSchema });
@@ -24,7 +25,7 @@ export const authApi = {
     method: 'POST',
     path: '/api/auth/logout',
     access: 'authenticated',
-    response: z.object({ ok: z.literal(true) }),
+    response: okResponse,
   }),
   me: defineRoute({ method: 'GET', path: '/api/auth/me', access: 'authenticated', response: signedIn }),
   /** The name of the signed-in user's lab, for the sidebar. */

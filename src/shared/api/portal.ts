@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { downloadQuery, idParam } from '../schemas/common.js';
+import { downloadQuery, idParam, okResponse } from '../schemas/common.js';
 import {
   portalAppointmentSchema,
   portalBillSchema,
@@ -45,7 +45,7 @@ export const portalApi = {
     method: 'POST',
     path: '/api/portal/logout',
     access: 'public',
-    response: z.object({ ok: z.literal(true) }),
+    response: okResponse,
   }),
   me: defineRoute({ method: 'GET', path: '/api/portal/me', access: 'public', response: thePatient }),
   appointments: defineRoute({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam } from '../schemas/common.js';
+import { idParam, okResponse } from '../schemas/common.js';
 import {
   channelCostSchema,
   consentSchema,
@@ -107,7 +107,7 @@ export const reportDeliveryApi = {
     path: '/api/report-delivery/samples/:id/link',
     access: 'print_reports',
     params: idParam,
-    response: z.object({ ok: z.literal(true) }),
+    response: okResponse,
   }),
   opens: defineRoute({
     method: 'GET',

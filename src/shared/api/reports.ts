@@ -10,6 +10,7 @@ import {
   reportResponseSchema,
   reportRunQuery,
 } from '../schemas/reports.js';
+import { okResponse } from '../schemas/common.js';
 import { defineRoute } from './contract.js';
 
 /**
@@ -48,7 +49,7 @@ export const reportsApi = {
     path: '/api/reports/:id',
     access: ['view_reports', 'create_reports'],
     params: reportIdParams,
-    response: z.object({ ok: z.literal(true) }),
+    response: okResponse,
   }),
   /** The monthly management report: figures and sections as JSON, or the one PDF (format=pdf). */
   monthly: defineRoute({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { downloadQuery, idParam, requiredText } from '../schemas/common.js';
+import { downloadQuery, idParam, okResponse, requiredText } from '../schemas/common.js';
 import {
   bulkVerifyResponseSchema,
   bulkVerifySchema,
@@ -134,7 +134,7 @@ export const resultsApi = {
     access: 'verify_results',
     params: idParam,
     body: z.object({ reason: requiredText('Reason', 500) }),
-    response: z.object({ ok: z.literal(true) }),
+    response: okResponse,
   }),
   /** The reports of a bill, one per sample, for the desk that prints and hands them over: no values. */
   billReports: defineRoute({

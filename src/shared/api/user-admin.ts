@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam } from '../schemas/common.js';
+import { idParam, okResponse } from '../schemas/common.js';
 import { userSchema } from '../schemas/users.js';
 import {
   activeSessionSchema,
@@ -84,6 +84,6 @@ export const activityApi = {
     path: '/api/sessions/:id',
     access: 'manage_users',
     params: sessionIdParam,
-    response: z.object({ ok: z.literal(true) }),
+    response: okResponse,
   }),
 };

@@ -7,7 +7,7 @@ import {
   periodPdfQuery,
   periodQuery,
   stateCodeField,
-  statementEntrySchema,
+  statementFields,
 } from './payers.js';
 import { PAYMENT_METHODS } from '../billing.js';
 
@@ -217,13 +217,7 @@ export const centreStatementPdfQuery = periodPdfQuery;
 
 export const centreStatementSchema = z.object({
   centre: centreSchema,
-  from: z.string(),
-  to: z.string(),
-  opening_balance: z.number(),
-  billed: z.number(),
-  paid: z.number(),
-  closing_balance: z.number(),
-  entries: z.array(statementEntrySchema),
+  ...statementFields,
   /** What was owed at the end of the period, by how far past the due date each bill was then. */
   ageing: z.object(
     Object.fromEntries(AGEING_BUCKETS.map((b) => [b, z.number()])) as Record<

@@ -192,6 +192,9 @@ export const idParam = z.object({
   ),
 });
 
+/** The answer of an action that returns nothing but that it was done: `{ ok: true }`. */
+export const okResponse = z.object({ ok: z.literal(true) });
+
 /** The page envelope's fields, spread into each list's response schema beside its rows. */
 export const pagedShape = {
   total: z.number().int(),

@@ -203,8 +203,8 @@ export const statementEntrySchema = z.object({
   credit: z.number(),
   balance: z.number(),
 });
-export const payerStatementSchema = z.object({
-  payer: payerSchema,
+/** A statement's period, its balances and its lines: a payer's statement and a centre's open alike. */
+export const statementFields = {
   from: z.string(),
   to: z.string(),
   opening_balance: z.number(),
@@ -212,5 +212,6 @@ export const payerStatementSchema = z.object({
   paid: z.number(),
   closing_balance: z.number(),
   entries: z.array(statementEntrySchema),
-});
+};
+export const payerStatementSchema = z.object({ payer: payerSchema, ...statementFields });
 export type PayerStatement = z.infer<typeof payerStatementSchema>;

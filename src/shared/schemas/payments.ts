@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PAYMENT_METHODS } from '../billing.js';
+import { PAYMENT_METHODS, type PaymentMethod } from '../billing.js';
 import { requireMethodReference } from './bills.js';
 import { isoDate, optionalText, pageQuery, requiredText, rupeeAmount, strictNumber } from './common.js';
 
@@ -162,6 +162,15 @@ export const closingListQuery = z
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { path: ['to'], message: 'to must be on or after from' });
 
+/**
+ * An amount per payment method, in PAYMENT_METHODS order: a counter's day closing and a revenue
+ * day both break their money down this way.
+ */
+export const methodAmounts = Object.fromEntries(PAYMENT_METHODS.map((m) => [m, z.number()])) as Record<
+  PaymentMethod,
+  z.ZodNumber
+>;
+
 export const closingSchema = z.object({
   id: z.number().nullable(),
   closed: z.boolean(),
@@ -169,12 +178,7 @@ export const closingSchema = z.object({
   user_id: z.number(),
   user_name: z.string(),
   opening_float: z.number().nullable(),
-  cash: z.number(),
-  card: z.number(),
-  upi: z.number(),
-  bank_transfer: z.number(),
-  cheque: z.number(),
-  insurance: z.number(),
+  ...methodAmounts,
   collections: z.number(),
   refunds: z.number(),
   cash_refunds: z.number(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoDate } from './common.js';
+import { methodAmounts } from './payments.js';
 
 /** The longest range one revenue request covers (a year and a day, for leap years). */
 export const REVENUE_MAX_DAYS = 366;
@@ -32,12 +33,7 @@ export const revenueExportQuery = z
 
 const dayFields = {
   total: z.number(),
-  cash: z.number(),
-  card: z.number(),
-  upi: z.number(),
-  bank_transfer: z.number(),
-  cheque: z.number(),
-  insurance: z.number(),
+  ...methodAmounts,
   refunds: z.number(),
   /** Bill discounts of the day's bills (the discount on each bill as a whole; src/shared/figures.ts). */
   discounts: z.number(),

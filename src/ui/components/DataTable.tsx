@@ -100,6 +100,9 @@ export function DataTable<T>({
         : c.hideOnMobile
           ? 'hidden md:table-cell'
           : '';
+  /** A header or body cell of a column: its own classes, alignment, the widths it hides below, pinned or not. */
+  const cellClass = (c: Column<T>, base: string, sticky: string) =>
+    cn(base, alignClass[c.align ?? 'left'], hide(c), isSticky(c) && sticky, c.className);
 
   return (
     <div className={cn('overflow-x-auto', className)}>
@@ -115,12 +118,10 @@ export function DataTable<T>({
                   key={c.key}
                   scope="col"
                   aria-sort={ariaSort}
-                  className={cn(
+                  className={cellClass(
+                    c,
                     'px-3 py-2 text-xs font-semibold tracking-wide text-slate-600 uppercase',
-                    alignClass[c.align ?? 'left'],
-                    hide(c),
-                    isSticky(c) && stickyHead,
-                    c.className,
+                    stickyHead,
                   )}
                 >
                   {c.sortable && onSortChange ? (
@@ -184,16 +185,7 @@ export function DataTable<T>({
                 onClick={onRowClick ? () => onRowClick(row) : undefined}
               >
                 {columns.map((c) => (
-                  <td
-                    key={c.key}
-                    className={cn(
-                      'px-3 py-2 align-middle text-slate-800',
-                      alignClass[c.align ?? 'left'],
-                      hide(c),
-                      isSticky(c) && stickyBody,
-                      c.className,
-                    )}
-                  >
+                  <td key={c.key} className={cellClass(c, 'px-3 py-2 align-middle text-slate-800', stickyBody)}>
                     {c.cell(row)}
                   </td>
                 ))}

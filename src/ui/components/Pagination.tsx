@@ -59,42 +59,23 @@ export function Pagination({
           Page {formatCount(Math.min(page, pages))} of {formatCount(pages)}
         </span>
         <div className="flex items-center gap-1">
-          <Button
-            variant="outline"
-            size="icon-sm"
-            aria-label="First page"
-            disabled={page <= 1}
-            onClick={() => onPageChange(1)}
-          >
-            <ChevronFirst />
-          </Button>
-          <Button
-            variant="outline"
-            size="icon-sm"
-            aria-label="Previous page"
-            disabled={page <= 1}
-            onClick={() => onPageChange(page - 1)}
-          >
-            <ChevronLeft />
-          </Button>
-          <Button
-            variant="outline"
-            size="icon-sm"
-            aria-label="Next page"
-            disabled={page >= pages}
-            onClick={() => onPageChange(page + 1)}
-          >
-            <ChevronRight />
-          </Button>
-          <Button
-            variant="outline"
-            size="icon-sm"
-            aria-label="Last page"
-            disabled={page >= pages}
-            onClick={() => onPageChange(pages)}
-          >
-            <ChevronLast />
-          </Button>
+          {[
+            { label: 'First page', icon: <ChevronFirst />, to: 1, disabled: page <= 1 },
+            { label: 'Previous page', icon: <ChevronLeft />, to: page - 1, disabled: page <= 1 },
+            { label: 'Next page', icon: <ChevronRight />, to: page + 1, disabled: page >= pages },
+            { label: 'Last page', icon: <ChevronLast />, to: pages, disabled: page >= pages },
+          ].map((b) => (
+            <Button
+              key={b.label}
+              variant="outline"
+              size="icon-sm"
+              aria-label={b.label}
+              disabled={b.disabled}
+              onClick={() => onPageChange(b.to)}
+            >
+              {b.icon}
+            </Button>
+          ))}
         </div>
       </div>
     </nav>

@@ -64,15 +64,11 @@ export function AuditChangesDialog({ log, onClose }: { log: AuditLog | null; onC
                 <caption className="sr-only">Changed fields</caption>
                 <thead>
                   <tr className="border-b border-slate-200 bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
-                    <th scope="col" className="px-3 py-2">
-                      Field
-                    </th>
-                    <th scope="col" className="px-3 py-2">
-                      Old value
-                    </th>
-                    <th scope="col" className="px-3 py-2">
-                      New value
-                    </th>
+                    {['Field', 'Old value', 'New value'].map((h) => (
+                      <th key={h} scope="col" className="px-3 py-2">
+                        {h}
+                      </th>
+                    ))}
                   </tr>
                 </thead>
                 <tbody>

@@ -1,6 +1,7 @@
 import type { RuleSet } from '@shared/schemas/autoverify';
 import { FormDialog, FormField, Input, Select } from '@/components';
 import { useFieldForm } from '@/lib/forms';
+import { bindText } from '@/lib/bindText';
 import { useActivateRuleSetMutation, versionName } from '../api';
 
 interface ActivateForm {
@@ -9,6 +10,15 @@ interface ActivateForm {
   /** datetime-local, in the browser's zone (the lab's). */
   from: string;
 }
+
+const MODE_OPTIONS = [
+  { value: 'shadow', label: 'Shadow: judge, release nothing' },
+  { value: 'live', label: 'Live: release what passes' },
+];
+const WHEN_OPTIONS = [
+  { value: 'now', label: 'Now (the next result)' },
+  { value: 'later', label: 'From a date and time' },
+];
 
 const initial = (): ActivateForm => ({ mode: 'shadow', when: 'now', from: '' });
 
@@ -24,6 +34,7 @@ export function ActivateDialog({ ruleSet, onOpenChange, inForce }: ActivateDialo
   const activate = useActivateRuleSetMutation();
   const form = useFieldForm(initial, { resetFor: ruleSet, clearOnEdit: true });
   const v = form.values;
+  const text = bindText(v, form.set);
   const save = () => {
     if (!ruleSet) return;
     let active_from: string | undefined;
@@ -60,28 +71,14 @@ export function ActivateDialog({ ruleSet, onOpenChange, inForce }: ActivateDialo
     >
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField label="Mode" error={form.errors.mode}>
-          <Select
-            options={[
-              { value: 'shadow', label: 'Shadow: judge, release nothing' },
-              { value: 'live', label: 'Live: release what passes' },
-            ]}
-            value={v.mode}
-            onChange={(e) => form.set('mode', e.target.value as ActivateForm['mode'])}
-          />
+          <Select options={MODE_OPTIONS} {...text('mode')} />
         </FormField>
         <FormField label="Starts">
-          <Select
-            options={[
-              { value: 'now', label: 'Now (the next result)' },
-              { value: 'later', label: 'From a date and time' },
-            ]}
-            value={v.when}
-            onChange={(e) => form.set('when', e.target.value as ActivateForm['when'])}
-          />
+          <Select options={WHEN_OPTIONS} {...text('when')} />
         </FormField>
         {v.when === 'later' && (
           <FormField label="Active from" required error={form.errors.active_from} className="sm:col-span-2">
-            <Input type="datetime-local" value={v.from} onChange={(e) => form.set('from', e.target.value)} />
+            <Input type="datetime-local" {...text('from')} />
           </FormField>
         )}
       </div>

@@ -1,5 +1,6 @@
 import { Checkbox, FormField, Input, Select } from '@/components';
 import { conditionPath, type ConditionsForm } from '../ruleForm';
+import { bindText } from '@/lib/bindText';
 
 export interface ConditionsFieldsProps {
   value: ConditionsForm;
@@ -19,35 +20,36 @@ const RANGE_OPTIONS = [
   { value: 'off', label: 'Not checked' },
 ];
 
+/** The conditions that are a tick box. */
+type BoolKey = { [K in keyof ConditionsForm]: ConditionsForm[K] extends boolean ? K : never }[keyof ConditionsForm];
+
 /**
  * Every condition the engine supports, each a checkbox or a number with its unit and what it
  * means, for the defaults, a department or a test.
  */
 export function ConditionsFields({ value: v, onChange, path, errors, unit, label }: ConditionsFieldsProps) {
   const set = <K extends keyof ConditionsForm>(key: K, val: ConditionsForm[K]) => onChange({ ...v, [key]: val });
+  const text = bindText(v, set);
   const err = (k: keyof ConditionsForm) => errors[conditionPath(path, k)];
   const inUnit = unit ? `in ${unit}` : "in the test's unit";
   const of = label ? ` (${label})` : '';
   const num = (k: 'reportable_low' | 'reportable_high' | 'auto_low' | 'auto_high', name: string) => (
     <FormField label={`${name}${of}`} error={err(k)} className="w-full sm:w-40">
-      <Input type="text" inputMode="decimal" value={v[k]} onChange={(e) => set(k, e.target.value)} placeholder="—" />
+      <Input type="text" inputMode="decimal" {...text(k)} placeholder="—" />
     </FormField>
+  );
+  const check = (k: BoolKey, name: string, hint: string) => (
+    <Checkbox label={`${name}${of}`} hint={hint} checked={v[k]} onChange={(e) => set(k, e.target.checked)} />
   );
   return (
     <div className="grid gap-4">
-      <Checkbox
-        label={`Numeric results only${of}`}
-        hint={'Text, "<5" or ">600" waits for a person.'}
-        checked={v.numeric_only}
-        onChange={(e) => set('numeric_only', e.target.checked)}
-      />
+      {check('numeric_only', 'Numeric results only', 'Text, "<5" or ">600" waits for a person.')}
       <div className="grid gap-2">
-        <Checkbox
-          label={`Inside the reportable (measuring) range${of}`}
-          hint={`Limits ${inUnit}; empty: the test's plausible range.`}
-          checked={v.reportable}
-          onChange={(e) => set('reportable', e.target.checked)}
-        />
+        {check(
+          'reportable',
+          'Inside the reportable (measuring) range',
+          `Limits ${inUnit}; empty: the test's plausible range.`,
+        )}
         {v.reportable && (
           <div className="flex flex-wrap gap-3 pl-6">
             {num('reportable_low', 'Reportable low')}
@@ -57,11 +59,7 @@ export function ConditionsFields({ value: v, onChange, path, errors, unit, label
       </div>
       <div className="grid gap-2">
         <FormField label={`Value range${of}`} error={err('range')} className="sm:max-w-md">
-          <Select
-            options={RANGE_OPTIONS}
-            value={v.range}
-            onChange={(e) => set('range', e.target.value as ConditionsForm['range'])}
-          />
+          <Select options={RANGE_OPTIONS} {...text('range')} />
         </FormField>
         <p className="text-[13px] text-slate-600">
           {v.range === 'reference'
@@ -77,19 +75,17 @@ export function ConditionsFields({ value: v, onChange, path, errors, unit, label
           </div>
         )}
       </div>
-      <Checkbox
-        label={`No critical value${of}`}
-        hint="A value at or beyond the test's critical limits waits for a person (and the call log)."
-        checked={v.no_critical}
-        onChange={(e) => set('no_critical', e.target.checked)}
-      />
+      {check(
+        'no_critical',
+        'No critical value',
+        "A value at or beyond the test's critical limits waits for a person (and the call log).",
+      )}
       <div className="grid gap-2">
-        <Checkbox
-          label={`Own delta limit${of}`}
-          hint="Change against the patient's last verified value; no previous value passes. Unticked: the test's own delta rule."
-          checked={v.delta_on}
-          onChange={(e) => set('delta_on', e.target.checked)}
-        />
+        {check(
+          'delta_on',
+          'Own delta limit',
+          "Change against the patient's last verified value; no previous value passes. Unticked: the test's own delta rule.",
+        )}
         {v.delta_on && (
           <div className="flex flex-wrap gap-3 pl-6">
             <FormField label={`Delta as${of}`} className="w-full sm:w-48">
@@ -98,8 +94,7 @@ export function ConditionsFields({ value: v, onChange, path, errors, unit, label
                   { value: 'percent', label: 'Percent change (%)' },
                   { value: 'absolute', label: `Absolute change (${unit ?? 'test unit'})` },
                 ]}
-                value={v.delta_kind}
-                onChange={(e) => set('delta_kind', e.target.value as ConditionsForm['delta_kind'])}
+                {...text('delta_kind')}
               />
             </FormField>
             <FormField
@@ -108,23 +103,17 @@ export function ConditionsFields({ value: v, onChange, path, errors, unit, label
               hint={v.delta_kind === 'percent' ? '%' : (unit ?? "test's unit")}
               className="w-full sm:w-40"
             >
-              <Input
-                type="text"
-                inputMode="decimal"
-                value={v.delta_limit}
-                onChange={(e) => set('delta_limit', e.target.value)}
-              />
+              <Input type="text" inputMode="decimal" {...text('delta_limit')} />
             </FormField>
           </div>
         )}
       </div>
       <div className="grid gap-2">
-        <Checkbox
-          label={`QC passed on that machine${of}`}
-          hint="Every control level of the test ran within the hours below before the result, and was not rejected. A test without control material waits."
-          checked={v.qc_on}
-          onChange={(e) => set('qc_on', e.target.checked)}
-        />
+        {check(
+          'qc_on',
+          'QC passed on that machine',
+          'Every control level of the test ran within the hours below before the result, and was not rejected. A test without control material waits.',
+        )}
         {v.qc_on && (
           <FormField
             label={`QC run within${of}`}
@@ -132,33 +121,21 @@ export function ConditionsFields({ value: v, onChange, path, errors, unit, label
             hint="hours (1-720)"
             className="w-full pl-6 sm:w-48"
           >
-            <Input
-              type="text"
-              inputMode="numeric"
-              value={v.qc_hours}
-              onChange={(e) => set('qc_hours', e.target.value)}
-            />
+            <Input type="text" inputMode="numeric" {...text('qc_hours')} />
           </FormField>
         )}
       </div>
-      <Checkbox
-        label={`No instrument flag or error code${of}`}
-        hint={'Anything the analyzer sent but empty or "N" holds (H and L too).'}
-        checked={v.no_instrument_flag}
-        onChange={(e) => set('no_instrument_flag', e.target.checked)}
-      />
-      <Checkbox
-        label={`Sample not haemolysed, lipaemic or icteric${of}`}
-        hint="As recorded at sample receipt."
-        checked={v.no_interference}
-        onChange={(e) => set('no_interference', e.target.checked)}
-      />
-      <Checkbox
-        label={`Calculated values only from released inputs${of}`}
-        hint="A calculated test waits until every value it is worked out from is released."
-        checked={v.calculated_from_released}
-        onChange={(e) => set('calculated_from_released', e.target.checked)}
-      />
+      {check(
+        'no_instrument_flag',
+        'No instrument flag or error code',
+        'Anything the analyzer sent but empty or "N" holds (H and L too).',
+      )}
+      {check('no_interference', 'Sample not haemolysed, lipaemic or icteric', 'As recorded at sample receipt.')}
+      {check(
+        'calculated_from_released',
+        'Calculated values only from released inputs',
+        'A calculated test waits until every value it is worked out from is released.',
+      )}
     </div>
   );
 }

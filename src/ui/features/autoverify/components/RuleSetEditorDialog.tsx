@@ -1,6 +1,7 @@
 import type { RuleSet } from '@shared/schemas/autoverify';
 import { FormDialog, FormField, Input, Select, Textarea } from '@/components';
 import { useFieldForm } from '@/lib/forms';
+import { bindText } from '@/lib/bindText';
 import { useCatalogueTests, useCreateRuleSetMutation, useUpdateRuleSetMutation, versionName } from '../api';
 import { ruleSetBody, ruleSetForm, type RuleSetForm } from '../ruleForm';
 import { ConditionsFields } from './ConditionsFields';
@@ -40,6 +41,7 @@ export function RuleSetEditorDialog({ subject, onOpenChange }: RuleSetEditorDial
   };
 
   const v = form.values;
+  const text = bindText(v, form.set);
   return (
     <FormDialog
       open={open}
@@ -55,7 +57,7 @@ export function RuleSetEditorDialog({ subject, onOpenChange }: RuleSetEditorDial
       <div className="grid gap-5">
         <div className="grid gap-4 sm:grid-cols-2">
           <FormField label="Name" required error={errors.name}>
-            <Input value={v.name} onChange={(e) => form.set('name', e.target.value)} placeholder="e.g. Chemistry" />
+            <Input {...text('name')} placeholder="e.g. Chemistry" />
           </FormField>
           <FormField label="Applies to" error={errors['document.applies_to']}>
             <Select
@@ -63,17 +65,11 @@ export function RuleSetEditorDialog({ subject, onOpenChange }: RuleSetEditorDial
                 { value: 'all', label: 'Every test (but those switched off below)' },
                 { value: 'listed', label: 'Only the tests listed below' },
               ]}
-              value={v.applies_to}
-              onChange={(e) => form.set('applies_to', e.target.value as RuleSetForm['applies_to'])}
+              {...text('applies_to')}
             />
           </FormField>
           <FormField label="Notes" error={errors.notes} className="sm:col-span-2">
-            <Textarea
-              rows={2}
-              value={v.notes}
-              onChange={(e) => form.set('notes', e.target.value)}
-              placeholder="Why these rules, what the validation study showed"
-            />
+            <Textarea rows={2} {...text('notes')} placeholder="Why these rules, what the validation study showed" />
           </FormField>
         </div>
         <section aria-label="Default conditions" className="grid gap-3 border-t border-slate-100 pt-4">

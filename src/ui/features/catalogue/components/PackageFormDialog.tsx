@@ -7,7 +7,7 @@ import { COMMON_FIELDS, commonDefaults, packageFormSchema, withBasePrice, type P
 import { topField } from '@/lib/forms';
 import { CommonFields, DescriptionField, fieldError } from './CommonFields';
 import { ItemFormDialog, useItemForm } from './ItemFormDialog';
-import { ItemPicker, pickerOption, priced } from './ItemPicker';
+import { ItemPicker, pickerOption, priced, type PickerOption } from './ItemPicker';
 import { IncludedTotal } from './IncludedTotal';
 
 const FIELDS = [...COMMON_FIELDS, 'duration', 'test_ids', 'profile_ids'] as const;
@@ -64,6 +64,25 @@ export function PackageFormDialog({ open, onOpenChange, pkg, categories }: Packa
     );
   const setIds = (name: 'test_ids' | 'profile_ids', ids: number[]) =>
     form.setValue(name, ids, { shouldDirty: true, shouldValidate: form.formState.isSubmitted });
+  // The profiles and the tests are picked alike; a list that did not load says so in its picker.
+  const picker = (
+    name: 'test_ids' | 'profile_ids',
+    label: 'Profiles' | 'Tests',
+    list: { isPending: boolean; error: Error | null },
+    options: readonly PickerOption[] | undefined,
+    value: number[],
+    emptyText: string,
+  ) => (
+    <ItemPicker
+      label={label}
+      options={options}
+      value={value}
+      onChange={(ids) => setIds(name, ids)}
+      loading={list.isPending}
+      error={list.error ? `Could not load ${label.toLowerCase()}: ${list.error.message}` : fieldError(errors, name)}
+      emptyText={emptyText}
+    />
+  );
 
   return (
     <ItemFormDialog
@@ -83,26 +102,8 @@ export function PackageFormDialog({ open, onOpenChange, pkg, categories }: Packa
         <Input autoComplete="off" placeholder="e.g. Same day, 24 hours" {...form.register('duration')} />
       </FormField>
       <DescriptionField form={form} placeholder="Who the package is for, what it covers..." />
-      <ItemPicker
-        label="Profiles"
-        options={profileOptions}
-        value={profileIds}
-        onChange={(ids) => setIds('profile_ids', ids)}
-        loading={profiles.isPending}
-        error={
-          profiles.error ? `Could not load profiles: ${profiles.error.message}` : fieldError(errors, 'profile_ids')
-        }
-        emptyText="No test profiles yet."
-      />
-      <ItemPicker
-        label="Tests"
-        options={testOptions}
-        value={testIds}
-        onChange={(ids) => setIds('test_ids', ids)}
-        loading={tests.isPending}
-        error={tests.error ? `Could not load tests: ${tests.error.message}` : fieldError(errors, 'test_ids')}
-        emptyText="No individual tests yet."
-      />
+      {picker('profile_ids', 'Profiles', profiles, profileOptions, profileIds, 'No test profiles yet.')}
+      {picker('test_ids', 'Tests', tests, testOptions, testIds, 'No individual tests yet.')}
       <div className="sm:col-span-2">
         {overlap.length > 0 && (
           <p className="text-[13px] text-amber-800">

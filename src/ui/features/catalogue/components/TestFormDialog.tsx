@@ -1,7 +1,7 @@
 import type { Path } from 'react-hook-form';
 import { SAMPLE_TYPES, type CatalogueTest } from '@shared/schemas/catalogue';
 import { DEFAULT_SAC, TAX_CATEGORIES, TAX_CATEGORY_LABELS } from '@shared/gst';
-import { FormField, Input, Select } from '@/components';
+import { FormField, Input, Select, type InputProps } from '@/components';
 import { COMMON_FIELDS, commonDefaults, testFormSchema, withBasePrice, type TestFormIn } from '../forms';
 import { topField } from '@/lib/forms';
 import { CommonFields, DescriptionField, fieldError } from './CommonFields';
@@ -42,6 +42,8 @@ const FIELDS = [
   'sac_code',
   ...RULE_FIELDS,
 ] as const;
+
+type TextField = 'unit' | 'normal_range' | 'method' | 'loinc_code' | 'sac_code';
 
 function defaults(t: CatalogueTest | null): TestFormIn {
   return {
@@ -91,6 +93,22 @@ export function TestFormDialog({ open, onOpenChange, test, categories }: TestFor
     body: (v) => ({ ...withBasePrice(v), ...(v.result_type === 'structured' ? {} : { result_template: null }) }),
   });
   const { errors } = form.formState;
+  // A test's text boxes and whole-number boxes: label, hint and the message under each alike.
+  const text = (name: TextField, label: string, hint: string | undefined, input: InputProps) => (
+    <FormField label={label} hint={hint} error={fieldError(errors, name)}>
+      <Input autoComplete="off" {...input} {...form.register(name)} />
+    </FormField>
+  );
+  const wholeNumber = (
+    name: 'turnaround_hours' | 'target_tat_minutes',
+    label: string,
+    hint: string,
+    input: InputProps,
+  ) => (
+    <FormField label={label} hint={hint} error={fieldError(errors, name)}>
+      <Input type="number" inputMode="numeric" step={1} {...input} {...form.register(name)} />
+    </FormField>
+  );
 
   return (
     <ItemFormDialog
@@ -117,58 +135,32 @@ export function TestFormDialog({ open, onOpenChange, test, categories }: TestFor
           {...form.register('sample_type')}
         />
       </FormField>
-      <FormField
-        label="Turnaround Time (hours)"
-        hint="The target when Target TAT is empty (reports and the Enhanced Dashboard)"
-        error={fieldError(errors, 'turnaround_hours')}
-      >
-        <Input
-          type="number"
-          inputMode="numeric"
-          min={0}
-          step={1}
-          placeholder="e.g. 24"
-          {...form.register('turnaround_hours')}
-        />
-      </FormField>
-      <FormField
-        label="Target TAT (minutes)"
-        hint="Collection to verification; the target of Turnaround by Test and the Enhanced Dashboard's breaches"
-        error={fieldError(errors, 'target_tat_minutes')}
-      >
-        <Input
-          type="number"
-          inputMode="numeric"
-          min={1}
-          step={1}
-          placeholder="e.g. 120"
-          {...form.register('target_tat_minutes')}
-        />
-      </FormField>
-      <FormField label="Unit" error={errors.unit?.message}>
-        <Input autoComplete="off" placeholder="e.g. mg/dL" {...form.register('unit')} />
-      </FormField>
-      <FormField
-        label="Normal Range"
-        hint="For everyone no row of Ranges by Sex and Age fits"
-        error={errors.normal_range?.message}
-      >
-        <Input autoComplete="off" placeholder="Adult range, e.g. 70-100" {...form.register('normal_range')} />
-      </FormField>
-      <FormField
-        label="Method"
-        hint="Printed under the test on the report (ISO 15189)"
-        error={fieldError(errors, 'method')}
-      >
-        <Input autoComplete="off" maxLength={100} placeholder="e.g. Photometry, GOD-POD" {...form.register('method')} />
-      </FormField>
-      <FormField
-        label="LOINC Code"
-        hint="Sent with the HL7 and FHIR reports so a hospital's system knows the test; optional"
-        error={fieldError(errors, 'loinc_code')}
-      >
-        <Input autoComplete="off" placeholder="e.g. 1558-6" {...form.register('loinc_code')} />
-      </FormField>
+      {wholeNumber(
+        'turnaround_hours',
+        'Turnaround Time (hours)',
+        'The target when Target TAT is empty (reports and the Enhanced Dashboard)',
+        { min: 0, placeholder: 'e.g. 24' },
+      )}
+      {wholeNumber(
+        'target_tat_minutes',
+        'Target TAT (minutes)',
+        "Collection to verification; the target of Turnaround by Test and the Enhanced Dashboard's breaches",
+        { min: 1, placeholder: 'e.g. 120' },
+      )}
+      {text('unit', 'Unit', undefined, { placeholder: 'e.g. mg/dL' })}
+      {text('normal_range', 'Normal Range', 'For everyone no row of Ranges by Sex and Age fits', {
+        placeholder: 'Adult range, e.g. 70-100',
+      })}
+      {text('method', 'Method', 'Printed under the test on the report (ISO 15189)', {
+        maxLength: 100,
+        placeholder: 'e.g. Photometry, GOD-POD',
+      })}
+      {text(
+        'loinc_code',
+        'LOINC Code',
+        "Sent with the HL7 and FHIR reports so a hospital's system knows the test; optional",
+        { placeholder: 'e.g. 1558-6' },
+      )}
       <FormField
         label="Tax Category"
         hint="Diagnostic tests are GST-exempt; a taxable service (e.g. cosmetic) or goods sold carry their rate"
@@ -179,13 +171,12 @@ export function TestFormDialog({ open, onOpenChange, test, categories }: TestFor
           {...form.register('tax_category')}
         />
       </FormField>
-      <FormField
-        label="SAC / HSN Code"
-        hint={`Printed on tax invoices; needed for a taxable test. Left empty, an exempt test prints ${DEFAULT_SAC}`}
-        error={fieldError(errors, 'sac_code')}
-      >
-        <Input autoComplete="off" inputMode="numeric" placeholder="e.g. 999722" {...form.register('sac_code')} />
-      </FormField>
+      {text(
+        'sac_code',
+        'SAC / HSN Code',
+        `Printed on tax invoices; needed for a taxable test. Left empty, an exempt test prints ${DEFAULT_SAC}`,
+        { inputMode: 'numeric', placeholder: 'e.g. 999722' },
+      )}
       <DescriptionField form={form} placeholder="What the test measures, preparation (e.g. 8-10 h fasting)..." />
       <ReferenceBandsField form={form} />
       <ResultRuleFields form={form} />

@@ -10,6 +10,7 @@ import { can } from '@/lib/roles';
 import { useApproveNextBillMutation, useCentreBills, useCentreSettings, useReceiveCentrePaymentMutation } from '../api';
 import { CentreStatementTab } from './CentreStatementTab';
 import { ShareRulesTab } from './ShareRulesTab';
+import { bindText } from '@/lib/bindText';
 
 type Tab = 'bills' | 'statement' | 'share';
 
@@ -107,6 +108,7 @@ function PaymentForm({ centre, bills }: { centre: Centre; bills: CentreBill[] })
     () => ({ amount: '', method: 'bank_transfer', reference: '', billIds: [] as number[] }),
     { resetFor: centre.id },
   );
+  const text = bindText(values, set);
   const toggle = (id: number) =>
     set('billIds', values.billIds.includes(id) ? values.billIds.filter((b) => b !== id) : [...values.billIds, id]);
   const submit = (e: React.FormEvent) => {
@@ -133,12 +135,11 @@ function PaymentForm({ centre, bills }: { centre: Centre; bills: CentreBill[] })
         </p>
       )}
       <FormField label="Amount (₹)" error={errors.amount} required>
-        <Input inputMode="decimal" value={values.amount} onChange={(e) => set('amount', e.target.value)} />
+        <Input inputMode="decimal" {...text('amount')} />
       </FormField>
       <FormField label="Method" error={errors.method}>
         <Select
-          value={values.method}
-          onChange={(e) => set('method', e.target.value)}
+          {...text('method')}
           options={PAYMENT_METHODS.filter((m) => m !== 'insurance').map((m) => ({
             value: m,
             label: PAYMENT_METHOD_LABELS[m],
@@ -146,7 +147,7 @@ function PaymentForm({ centre, bills }: { centre: Centre; bills: CentreBill[] })
         />
       </FormField>
       <FormField label="Reference" error={errors.reference} hint="UTR, cheque number">
-        <Input value={values.reference} onChange={(e) => set('reference', e.target.value)} />
+        <Input {...text('reference')} />
       </FormField>
       <fieldset className="sm:col-span-3">
         <legend className="text-[13px] text-slate-700">

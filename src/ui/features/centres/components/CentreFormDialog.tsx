@@ -1,32 +1,17 @@
 import type { z } from 'zod';
-import { GST_STATES } from '@shared/gst';
 import { SHARE_BASES, SHARE_BASIS_LABELS, centreCreateSchema, type Centre } from '@shared/schemas/centres';
 import { FormDialog, FormField, Input, Select } from '@/components';
+import { AccountStatusField, CreditLimitField, GstinStateFields } from '@/components/BillingAccountFields';
+import { addOrEditSave } from '@/lib/addOrEditSave';
 import { useDialogForm } from '@/lib/dialogForm';
 import { fieldNamed, formError } from '@/lib/forms';
 import { dialogSave } from '@/lib/dialogSave';
 import { textDefaults } from '@/lib/textDefaults';
 import { useCreateCentreMutation, useUpdateCentreMutation } from '../api';
+import { schemaFields } from '@/lib/schemaFields';
 
 type FormIn = z.input<typeof centreCreateSchema>;
 
-const FIELDS = [
-  'name',
-  'contact_person',
-  'phone',
-  'email',
-  'address',
-  'gstin',
-  'state_code',
-  'discount_percent',
-  'credit_days',
-  'credit_limit',
-  'share_basis',
-  'share_percent',
-  'status',
-] as const;
-
-const STATE_OPTIONS = Object.entries(GST_STATES).map(([code, name]) => ({ value: code, label: `${name} (${code})` }));
 const text = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(n));
 
 function defaults(c: Centre | null): FormIn {
@@ -50,16 +35,13 @@ export function CentreFormDialog({
   onOpenChange: (open: boolean) => void;
   centre: Centre | null;
 }) {
-  const create = useCreateCentreMutation();
-  const update = useUpdateCentreMutation();
+  const { busy, save } = addOrEditSave(centre, useCreateCentreMutation(), useUpdateCentreMutation());
   const form = useDialogForm(centreCreateSchema, open, centre, defaults);
   const { errors } = form.formState;
   const err = (k: keyof FormIn) => errors[k]?.message;
-  const onSubmit = form.handleSubmit((body) => {
-    const done = dialogSave(form, onOpenChange, fieldNamed(FIELDS), { PAYER_EXISTS: 'name' });
-    if (centre) update.mutate({ id: centre.id, body }, done);
-    else create.mutate(body, done);
-  });
+  const onSubmit = form.handleSubmit((body) =>
+    save(body, dialogSave(form, onOpenChange, fieldNamed(schemaFields(centreCreateSchema)), { PAYER_EXISTS: 'name' })),
+  );
   return (
     <FormDialog
       open={open}
@@ -67,7 +49,7 @@ export function CentreFormDialog({
       size="lg"
       title={centre ? `Edit ${centre.name}` : 'Add Centre'}
       description="A partner clinic that registers patients and sends samples, billed on its account and settled monthly."
-      busy={create.isPending || update.isPending}
+      busy={busy}
       form={{ id: centre ? 'edit-centre-form' : 'add-centre-form', onSubmit }}
       submitLabel={centre ? 'Save Centre' : 'Add Centre'}
       busyLabel={centre ? 'Saving...' : 'Adding...'}
@@ -85,24 +67,17 @@ export function CentreFormDialog({
       <FormField label="Email" error={err('email')} hint="Monthly statements are sent here">
         <Input type="email" autoComplete="off" {...form.register('email')} />
       </FormField>
-      <FormField label="Status" error={err('status')}>
-        <Select
-          options={[
-            { value: 'active', label: 'Active' },
-            { value: 'inactive', label: 'Inactive (no new bills)' },
-          ]}
-          {...form.register('status')}
-        />
-      </FormField>
+      <AccountStatusField field={form.register('status')} error={err('status')} />
       <FormField label="Address" error={err('address')} className="sm:col-span-2">
         <Input autoComplete="off" {...form.register('address')} />
       </FormField>
-      <FormField label="GSTIN" error={err('gstin')} hint="If registered; its first two digits are the state">
-        <Input autoComplete="off" className="uppercase" {...form.register('gstin')} />
-      </FormField>
-      <FormField label="State (place of supply)" error={err('state_code')} hint="Empty: from the GSTIN">
-        <Select placeholder="From the GSTIN" options={STATE_OPTIONS} {...form.register('state_code')} />
-      </FormField>
+      <GstinStateFields
+        gstin={form.register('gstin')}
+        state={form.register('state_code')}
+        errors={{ gstin: err('gstin'), state: err('state_code') }}
+        gstinHint="If registered; its first two digits are the state"
+        inputProps={{ autoComplete: 'off', className: 'uppercase' }}
+      />
       <FormField
         label="Rate: % off the lab’s prices"
         error={err('discount_percent')}
@@ -113,9 +88,7 @@ export function CentreFormDialog({
       <FormField label="Credit days" error={err('credit_days')} hint="A bill unpaid past them holds the centre">
         <Input inputMode="numeric" {...form.register('credit_days')} />
       </FormField>
-      <FormField label="Credit limit (₹)" error={err('credit_limit')} hint="Empty: no limit">
-        <Input inputMode="decimal" {...form.register('credit_limit')} />
-      </FormField>
+      <CreditLimitField field={form.register('credit_limit')} error={err('credit_limit')} />
       <FormField label="Share basis" error={err('share_basis')} hint="Never a commission to a referring doctor">
         <Select
           options={SHARE_BASES.map((b) => ({ value: b, label: SHARE_BASIS_LABELS[b] }))}

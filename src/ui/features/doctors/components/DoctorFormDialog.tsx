@@ -24,6 +24,7 @@ import {
 import { applyServerErrors, fieldNamed, formError } from '@/lib/forms';
 import { useDialogForm } from '@/lib/dialogForm';
 import { useCreateDoctorMutation, useUpdateDoctorMutation } from '../api';
+import { schemaFields } from '@/lib/schemaFields';
 
 /**
  * The server's fields and rules (doctorCreateFields) plus the confirmation box. The password is
@@ -48,22 +49,6 @@ function formSchema(needsPassword: boolean) {
 }
 type Schema = ReturnType<typeof formSchema>;
 type FormIn = z.input<Schema>;
-
-const FIELD_NAMES = [
-  'title',
-  'first_name',
-  'last_name',
-  'email',
-  'phone',
-  'specialization',
-  'qualification',
-  'experience_years',
-  'consultation_fee',
-  'registration_number',
-  'status',
-  'can_sign_in',
-  'password',
-] as const;
 
 function defaults(d: Doctor | null): DefaultValues<FormIn> {
   return {
@@ -99,7 +84,7 @@ export function DoctorFormDialog({ open, onOpenChange, doctor }: DoctorFormDialo
   const canSignIn = useWatch({ control: form.control, name: 'can_sign_in' }) ?? false;
 
   const showServerErrors = (err: unknown) =>
-    applyServerErrors(err, form.setError, fieldNamed(FIELD_NAMES), { EMAIL_TAKEN: 'email' });
+    applyServerErrors(err, form.setError, fieldNamed(schemaFields(doctorCreateFields)), { EMAIL_TAKEN: 'email' });
 
   const onSubmit = form.handleSubmit((v) => {
     const fields = {

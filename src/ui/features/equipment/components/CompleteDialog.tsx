@@ -2,6 +2,8 @@ import type { Calibration, Maintenance, ServiceKind } from '@shared/schemas/equi
 import { FormDialog, FormField, Input, Textarea } from '@/components';
 import { useCompleteMutation } from '../api';
 import { useFieldForm } from '@/lib/forms';
+import { submitWith } from '@/lib/submitWith';
+import { bindText } from '@/lib/bindText';
 
 /** Record the work of a calibration (accuracy) or a maintenance (cost); the next one follows from the interval. */
 export function CompleteDialog(props: {
@@ -34,6 +36,7 @@ function CompleteForm({
     cost: '',
     description: record.description ?? '',
   }));
+  const text = bindText(v, set);
 
   const submit = () =>
     complete.mutate(
@@ -60,50 +63,27 @@ function CompleteForm({
           : 'No interval is set: no next record is scheduled.'
       }
       busy={complete.isPending}
-      form={{
-        id: 'complete-form',
-        onSubmit: (e) => {
-          e.preventDefault();
-          submit();
-        },
-      }}
+      form={{ id: 'complete-form', onSubmit: submitWith(submit) }}
       submitLabel="Record Work"
       error={errors.form}
     >
       <FormField label="Performed By" required error={errors.performed_by}>
-        <Input
-          value={v.performed_by}
-          onChange={(e) => set('performed_by', e.target.value)}
-          placeholder="Name (and company)"
-        />
+        <Input {...text('performed_by')} placeholder="Name (and company)" />
       </FormField>
       <FormField label="Performed On" error={errors.performed_at} hint="Today if left empty.">
-        <Input type="date" value={v.performed_at} onChange={(e) => set('performed_at', e.target.value)} />
+        <Input type="date" {...text('performed_at')} />
       </FormField>
       {kind === 'calibration' ? (
         <FormField label="Accuracy (%)" error={errors.accuracy}>
-          <Input
-            type="number"
-            inputMode="decimal"
-            step="0.01"
-            value={v.accuracy}
-            onChange={(e) => set('accuracy', e.target.value)}
-          />
+          <Input type="number" inputMode="decimal" step="0.01" {...text('accuracy')} />
         </FormField>
       ) : (
         <FormField label="Cost (₹)" error={errors.cost}>
-          <Input
-            type="number"
-            inputMode="decimal"
-            step="0.01"
-            min={0}
-            value={v.cost}
-            onChange={(e) => set('cost', e.target.value)}
-          />
+          <Input type="number" inputMode="decimal" step="0.01" min={0} {...text('cost')} />
         </FormField>
       )}
       <FormField label="Description" error={errors.description} className="sm:col-span-2">
-        <Textarea rows={2} value={v.description} onChange={(e) => set('description', e.target.value)} />
+        <Textarea rows={2} {...text('description')} />
       </FormField>
     </FormDialog>
   );

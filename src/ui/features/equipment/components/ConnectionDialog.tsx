@@ -20,6 +20,7 @@ import { useEntryEquipment } from '@/lib/equipment';
 import { useSaveConnection } from '../interfaces-api';
 import { ProfileSection } from './ProfileSection';
 import { draftOf, presetProfile, settingsOf, viewProtocol, type ProfileDraft } from './profileDraft';
+import { bindText } from '@/lib/bindText';
 
 /**
  * Add or edit a machine connection (Machine Integration): protocol, transport, and the code map
@@ -105,6 +106,7 @@ export function ConnectionDialog({
     setErrors,
     showErrors,
   } = useFieldForm(() => formOf(connection), { resetFor: open ? (connection ?? 'new') : null });
+  const text = bindText(f, set);
   const setRow = (i: number, patch: Partial<MapRow>) =>
     setF((x) => ({ ...x, code_map: x.code_map.map((r, j) => (j === i ? { ...r, ...patch } : r)) }));
   const canSendOrders = f.protocol !== 'folder' && f.transport !== 'folder';
@@ -161,27 +163,24 @@ export function ConnectionDialog({
     >
       <div className="grid items-start gap-4 sm:grid-cols-2">
         <FormField label="Name" required error={errors.name}>
-          <Input value={f.name} onChange={(e) => set('name', e.target.value)} placeholder="e.g. Sysmex XN-550" />
+          <Input {...text('name')} placeholder="e.g. Sysmex XN-550" />
         </FormField>
         <FormField label="Machine" error={errors.equipment_id} hint="Results name it as their instrument.">
           <Select
-            value={f.equipment_id}
-            onChange={(e) => set('equipment_id', e.target.value)}
+            {...text('equipment_id')}
             placeholder="Not linked"
             options={(machines.data ?? []).map((m) => ({ value: String(m.id), label: m.name }))}
           />
         </FormField>
         <FormField label="Protocol" required error={errors.protocol}>
           <Select
-            value={f.protocol}
-            onChange={(e) => set('protocol', e.target.value as FormState['protocol'])}
+            {...text('protocol')}
             options={CONNECTION_PROTOCOLS.map((p) => ({ value: p, label: CONNECTION_PROTOCOL_LABELS[p] }))}
           />
         </FormField>
         <FormField label="Transport" required error={errors.transport}>
           <Select
-            value={f.transport}
-            onChange={(e) => set('transport', e.target.value as FormState['transport'])}
+            {...text('transport')}
             options={CONNECTION_TRANSPORTS.map((t) => ({ value: t, label: CONNECTION_TRANSPORT_LABELS[t] }))}
           />
         </FormField>
@@ -193,7 +192,7 @@ export function ConnectionDialog({
             hint="A folder inside this lab's drop folder on the server (e.g. sysmex); the server's operator chooses where that is"
             className="sm:col-span-2"
           >
-            <Input value={f.path} onChange={(e) => set('path', e.target.value)} placeholder="sysmex" />
+            <Input {...text('path')} placeholder="sysmex" />
           </FormField>
         ) : f.transport === 'serial' ? (
           <>
@@ -203,34 +202,27 @@ export function ConnectionDialog({
               error={errors.path}
               hint="The device on the lims computer the machine's cable is on."
             >
-              <Input value={f.path} onChange={(e) => set('path', e.target.value)} placeholder="/dev/ttyUSB0 or COM3" />
+              <Input {...text('path')} placeholder="/dev/ttyUSB0 or COM3" />
             </FormField>
             <FormField label="Baud rate" error={errors.baud_rate}>
               <Select
-                value={f.baud_rate}
-                onChange={(e) => set('baud_rate', e.target.value)}
+                {...text('baud_rate')}
                 options={SERIAL_BAUD_RATES.map((b) => ({ value: String(b), label: String(b) }))}
               />
             </FormField>
             <div className="grid grid-cols-3 gap-2 sm:col-span-2">
               <FormField label="Data bits" error={errors.data_bits}>
                 <Select
-                  value={f.data_bits}
-                  onChange={(e) => set('data_bits', e.target.value)}
+                  {...text('data_bits')}
                   options={SERIAL_DATA_BITS.map((b) => ({ value: String(b), label: String(b) }))}
                 />
               </FormField>
               <FormField label="Parity" error={errors.parity}>
-                <Select
-                  value={f.parity}
-                  onChange={(e) => set('parity', e.target.value)}
-                  options={SERIAL_PARITIES.map((p) => ({ value: p, label: p }))}
-                />
+                <Select {...text('parity')} options={SERIAL_PARITIES.map((p) => ({ value: p, label: p }))} />
               </FormField>
               <FormField label="Stop bits" error={errors.stop_bits}>
                 <Select
-                  value={f.stop_bits}
-                  onChange={(e) => set('stop_bits', e.target.value)}
+                  {...text('stop_bits')}
                   options={SERIAL_STOP_BITS.map((b) => ({ value: String(b), label: String(b) }))}
                 />
               </FormField>
@@ -248,10 +240,10 @@ export function ConnectionDialog({
                   : undefined
               }
             >
-              <Input value={f.host} onChange={(e) => set('host', e.target.value)} />
+              <Input {...text('host')} />
             </FormField>
             <FormField label="Port" required error={errors.port}>
-              <Input inputMode="numeric" value={f.port} onChange={(e) => set('port', e.target.value)} />
+              <Input inputMode="numeric" {...text('port')} />
             </FormField>
           </>
         )}
@@ -260,11 +252,7 @@ export function ConnectionDialog({
           error={errors.max_message_kib}
           hint={`A transmission over this is refused and the line closed (default ${MAX_MESSAGE_KIB_DEFAULT} KiB)`}
         >
-          <Input
-            inputMode="numeric"
-            value={f.max_message_kib}
-            onChange={(e) => set('max_message_kib', e.target.value)}
-          />
+          <Input inputMode="numeric" {...text('max_message_kib')} />
         </FormField>
         <div className="flex flex-col gap-2 sm:col-span-2">
           <Checkbox

@@ -1,6 +1,5 @@
-import { useEffect } from 'react';
-import { useForm, type DefaultValues } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useMemo } from 'react';
+import type { DefaultValues } from 'react-hook-form';
 import type { z } from 'zod';
 import {
   EQUIPMENT_SET_STATUSES,
@@ -13,31 +12,18 @@ import {
 import { FormDialog, FormField, Input, Select, Textarea } from '@/components';
 import { fieldNamed, formError } from '@/lib/forms';
 import { dialogSave } from '@/lib/dialogSave';
+import { useDialogForm } from '@/lib/dialogForm';
+import { schemaFields } from '@/lib/schemaFields';
 import { useSaveEquipmentMutation } from '../api';
 
 type FormIn = z.input<typeof equipmentCreateSchema>;
-type FormOut = z.output<typeof equipmentCreateSchema>;
 
-const FIELDS = [
-  'name',
-  'model',
-  'serial_number',
-  'type',
-  'location',
-  'status',
-  'installed_on',
-  'supplier',
-  'warranty_end',
-  'min_temperature',
-  'max_temperature',
-  'min_humidity',
-  'max_humidity',
-  'notes',
-] as const;
+/** The fields a 400 can name: the body's, but kind, which the dialog sets and never shows. */
+const FIELDS = schemaFields(equipmentCreateSchema).filter((f) => f !== 'kind');
 
 const text = (v: string | number | null | undefined) => (v === null || v === undefined ? '' : String(v));
 
-function defaults(kind: EquipmentKind, e: Equipment | null): DefaultValues<FormIn> {
+function defaults({ kind, equipment: e }: { kind: EquipmentKind; equipment: Equipment | null }): DefaultValues<FormIn> {
   return {
     kind,
     name: e?.name ?? '',
@@ -68,15 +54,10 @@ export interface EquipmentFormDialogProps {
 /** Add Machine / Add Instrument and Edit: POST /api/equipment, PUT /api/equipment/:id; the server's 400s show under their fields. */
 export function EquipmentFormDialog({ kind, open, onOpenChange, equipment }: EquipmentFormDialogProps) {
   const save = useSaveEquipmentMutation();
-  const form = useForm<FormIn, unknown, FormOut>({
-    resolver: zodResolver(equipmentCreateSchema),
-    defaultValues: defaults(kind, equipment),
-    mode: 'onBlur',
-  });
+  // The kind and the row together are what each opening starts again from.
+  const subject = useMemo(() => ({ kind, equipment }), [kind, equipment]);
+  const form = useDialogForm(equipmentCreateSchema, open, subject, defaults);
   const { errors } = form.formState;
-  useEffect(() => {
-    if (open) form.reset(defaults(kind, equipment));
-  }, [open, kind, equipment, form]);
 
   const noun = kind === 'machine' ? 'Machine' : 'Instrument';
   const onSubmit = form.handleSubmit((v) => {

@@ -38,6 +38,7 @@ import {
   useRetryDelivery,
   useSaveReceiver,
 } from '../receivers-api';
+import { bindText } from '@/lib/bindText';
 
 /**
  * Reports out: the hospitals and systems the lab pushes its verified reports to, as
@@ -194,6 +195,7 @@ function ReceiverDialog({
   } = useFieldForm(() => formOf(receiver), {
     resetFor: open ? (receiver ?? 'new') : null,
   });
+  const text = bindText(f, set);
   const submit = () => {
     const mllp = f.kind === 'mllp';
     const body = {
@@ -220,27 +222,18 @@ function ReceiverDialog({
     >
       <div className="grid items-start gap-4 sm:grid-cols-2">
         <FormField label="Name" required error={errors.name}>
-          <Input value={f.name} onChange={(e) => set('name', e.target.value)} placeholder="e.g. City Hospital HIS" />
+          <Input {...text('name')} placeholder="e.g. City Hospital HIS" />
         </FormField>
         <FormField label="Sends" required error={errors.kind}>
-          <Select
-            value={f.kind}
-            onChange={(e) => set('kind', e.target.value as ReceiverKind)}
-            options={RECEIVER_KINDS.map((k) => ({ value: k, label: KIND_LABELS[k] }))}
-          />
+          <Select {...text('kind')} options={RECEIVER_KINDS.map((k) => ({ value: k, label: KIND_LABELS[k] }))} />
         </FormField>
         {f.kind === 'mllp' ? (
           <>
             <FormField label="Host" required error={errors.host} hint="The interface engine's address.">
-              <Input value={f.host} onChange={(e) => set('host', e.target.value)} placeholder="e.g. 10.0.0.5" />
+              <Input {...text('host')} placeholder="e.g. 10.0.0.5" />
             </FormField>
             <FormField label="Port" required error={errors.port}>
-              <Input
-                inputMode="numeric"
-                value={f.port}
-                onChange={(e) => set('port', e.target.value)}
-                placeholder="e.g. 6661"
-              />
+              <Input inputMode="numeric" {...text('port')} placeholder="e.g. 6661" />
             </FormField>
           </>
         ) : (
@@ -251,11 +244,7 @@ function ReceiverDialog({
             hint="The Bundle is POSTed here as application/fhir+json."
             className="sm:col-span-2"
           >
-            <Input
-              value={f.url}
-              onChange={(e) => set('url', e.target.value)}
-              placeholder="https://his.example.in/fhir"
-            />
+            <Input {...text('url')} placeholder="https://his.example.in/fhir" />
           </FormField>
         )}
         <FormField
@@ -265,8 +254,7 @@ function ReceiverDialog({
           className="sm:col-span-2"
         >
           <Select
-            value={f.payer_id}
-            onChange={(e) => set('payer_id', e.target.value)}
+            {...text('payer_id')}
             placeholder="Every verified report"
             options={(payers.data ?? []).map((p) => ({ value: String(p.id), label: p.name }))}
           />

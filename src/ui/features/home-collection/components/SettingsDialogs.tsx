@@ -47,6 +47,16 @@ function calendarDefaults(c: Calendar | null): DefaultValues<CalendarIn> {
   };
 }
 
+/** The calendar's yes / no settings: the field, its label and what it does. */
+const CALENDAR_SWITCHES = [
+  ['portal_booking', 'Patients may book from the portal', 'They book for themselves, self-paid, in the same slots.'],
+  [
+    'record_temperature',
+    'Record the temperature of tubes received at the lab',
+    "The receive scan then asks for each tube's temperature in °C.",
+  ],
+] as const;
+
 /** Edit Slot Calendar: slot length, first and last slot, places per slot and per phlebotomist, portal booking. */
 export function CalendarFormDialog({
   calendar,
@@ -97,20 +107,11 @@ export function CalendarFormDialog({
       >
         <Input type="number" inputMode="numeric" min={1} max={20} step={1} {...form.register('per_phlebotomist')} />
       </FormField>
-      <div className="sm:col-span-2">
-        <Checkbox
-          label="Patients may book from the portal"
-          hint="They book for themselves, self-paid, in the same slots."
-          {...form.register('portal_booking')}
-        />
-      </div>
-      <div className="sm:col-span-2">
-        <Checkbox
-          label="Record the temperature of tubes received at the lab"
-          hint="The receive scan then asks for each tube's temperature in °C."
-          {...form.register('record_temperature')}
-        />
-      </div>
+      {CALENDAR_SWITCHES.map(([name, label, hint]) => (
+        <div key={name} className="sm:col-span-2">
+          <Checkbox label={label} hint={hint} {...form.register(name)} />
+        </div>
+      ))}
     </FormDialog>
   );
 }

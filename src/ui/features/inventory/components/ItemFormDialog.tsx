@@ -9,30 +9,11 @@ import { humanize } from '@/lib/format';
 import { useCreateItemMutation, useSuppliers, useUpdateItemMutation } from '../api';
 import { applyServerErrors, fieldNamed, formError } from '@/lib/forms';
 import { useDialogForm } from '@/lib/dialogForm';
+import { schemaFields } from '@/lib/schemaFields';
 
 /** The server's fields (inventoryCreateFields) plus the reason a changed stock needs on edit. */
 const formSchema = inventoryCreateFields.extend({ stock_reason: optionalText(300, 'Reason') });
 type FormIn = z.input<typeof formSchema>;
-
-const FIELDS = [
-  'item_code',
-  'item_name',
-  'kind',
-  'category',
-  'unit',
-  'current_stock',
-  'minimum_stock',
-  'maximum_stock',
-  'unit_cost',
-  'supplier_id',
-  'supplier',
-  'status',
-  'catalog_number',
-  'storage_temp',
-  'expiry_date',
-  'lot_number',
-  'stock_reason',
-] as const;
 
 const KIND_DEFAULTS: Record<ItemKind, { category: string; unit: string }> = {
   general: { category: 'General', unit: 'pcs' },
@@ -84,7 +65,7 @@ export function ItemFormDialog({ open, onOpenChange, item, kind, addTitle }: Ite
   const { errors } = form.formState;
 
   const showServerErrors = (err: unknown) =>
-    applyServerErrors(err, form.setError, fieldNamed(FIELDS), { ITEM_CODE_TAKEN: 'item_code' });
+    applyServerErrors(err, form.setError, fieldNamed(schemaFields(formSchema)), { ITEM_CODE_TAKEN: 'item_code' });
 
   const onSubmit = form.handleSubmit((v) => {
     const common = {

@@ -8,6 +8,7 @@ import { useItem, useLots, useMovementMutation, useMovements, useSuppliers } fro
 import { DayText, StatusBadge, qty } from './format';
 import { UsageEditor } from './UsageEditor';
 import { useFieldForm } from '@/lib/forms';
+import { submitWith } from '@/lib/submitWith';
 
 const HINTS: Record<MovementType, string> = {
   receive: 'A delivery: creates the lot or tops it up.',
@@ -51,6 +52,12 @@ function MovementForm({ item, canManage }: { item: InventoryItem; canManage: boo
   const suppliers = useSuppliers(f.type === 'receive');
   const move = useMovementMutation();
   const set = (patch: Partial<FormState>) => setF((x) => ({ ...x, ...patch }));
+  /** A yes / no of the movement, beside the field it qualifies. */
+  const flag = (key: 'rejected' | 'allow_expired', label: string, hint: string) => (
+    <div className="pt-6">
+      <Checkbox label={label} hint={hint} checked={f[key]} onChange={(e) => set({ [key]: e.target.checked })} />
+    </div>
+  );
   if (!canManage)
     return (
       <p className="text-[14px] text-slate-600">Recording stock movements needs the manage_inventory permission.</p>
@@ -85,14 +92,7 @@ function MovementForm({ item, canManage }: { item: InventoryItem; canManage: boo
   };
 
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        submit();
-      }}
-      className="grid items-start gap-4 sm:grid-cols-2"
-    >
+    <form noValidate onSubmit={submitWith(submit)} className="grid items-start gap-4 sm:grid-cols-2">
       {errors.form && <p className="text-sm text-red-700 sm:col-span-2">{errors.form}</p>}
       <FormField label="Movement" required hint={HINTS[f.type]} error={errors.type}>
         <Select
@@ -143,14 +143,7 @@ function MovementForm({ item, canManage }: { item: InventoryItem; canManage: boo
           >
             <Input type="date" value={f.expected_date} onChange={(e) => set({ expected_date: e.target.value })} />
           </FormField>
-          <div className="pt-6">
-            <Checkbox
-              label="Rejected at delivery"
-              hint="Recorded for the supplier; no stock is added."
-              checked={f.rejected}
-              onChange={(e) => set({ rejected: e.target.checked })}
-            />
-          </div>
+          {flag('rejected', 'Rejected at delivery', 'Recorded for the supplier; no stock is added.')}
         </>
       ) : (
         <>
@@ -167,16 +160,8 @@ function MovementForm({ item, canManage }: { item: InventoryItem; canManage: boo
                 }))}
             />
           </FormField>
-          {f.type === 'consume' && (
-            <div className="pt-6">
-              <Checkbox
-                label="Use expired stock (override)"
-                hint="Recorded in the audit trail with your reason."
-                checked={f.allow_expired}
-                onChange={(e) => set({ allow_expired: e.target.checked })}
-              />
-            </div>
-          )}
+          {f.type === 'consume' &&
+            flag('allow_expired', 'Use expired stock (override)', 'Recorded in the audit trail with your reason.')}
         </>
       )}
       <FormField

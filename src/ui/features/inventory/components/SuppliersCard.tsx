@@ -20,6 +20,7 @@ import {
 import { useDeleteSupplierMutation, useSaveSupplierMutation, useSuppliers } from '../api';
 import { useFieldForm } from '@/lib/forms';
 import { textDefaults } from '@/lib/textDefaults';
+import { submitWith } from '@/lib/submitWith';
 
 const FIELDS = ['name', 'contact_person', 'phone', 'email', 'gstin', 'lead_time_days'] as const;
 type Field = (typeof FIELDS)[number];
@@ -67,13 +68,7 @@ function SupplierDialog({ supplier, open, onOpenChange }: SupplierDialogProps) {
       title={supplier ? `Edit ${supplier.name}` : 'Add Supplier'}
       description="Lead time sets when reorder recommendations tell you to order."
       busy={save.isPending}
-      form={{
-        id: 'supplier-form',
-        onSubmit: (e) => {
-          e.preventDefault();
-          submit();
-        },
-      }}
+      form={{ id: 'supplier-form', onSubmit: submitWith(submit) }}
       submitLabel={supplier ? 'Save Changes' : 'Add Supplier'}
       error={errors.form}
     >

@@ -1,32 +1,17 @@
 import type { z } from 'zod';
 import type { DefaultValues } from 'react-hook-form';
 import { PAYER_TYPES, PAYER_TYPE_LABELS, payerCreateSchema, type Payer } from '@shared/schemas/payers';
-import { GST_STATES } from '@shared/gst';
 import { FormDialog, FormField, Input, Select } from '@/components';
+import { AccountStatusField, CreditLimitField, GstinStateFields } from '@/components/BillingAccountFields';
+import { addOrEditSave } from '@/lib/addOrEditSave';
 import { useDialogForm } from '@/lib/dialogForm';
 import { fieldNamed, formError } from '@/lib/forms';
 import { dialogSave } from '@/lib/dialogSave';
 import { textDefaults } from '@/lib/textDefaults';
 import { useCreatePayer, useUpdatePayer } from '../api';
+import { schemaFields } from '@/lib/schemaFields';
 
 type FormIn = z.input<typeof payerCreateSchema>;
-
-const FIELDS = [
-  'name',
-  'type',
-  'gstin',
-  'state_code',
-  'address',
-  'contact_person',
-  'phone',
-  'email',
-  'credit_limit',
-  'payment_terms_days',
-  'discount_percent',
-  'status',
-] as const;
-
-const STATE_OPTIONS = Object.entries(GST_STATES).map(([code, name]) => ({ value: code, label: `${name} (${code})` }));
 
 function defaults(p: Payer | null): DefaultValues<FormIn> {
   return {
@@ -51,16 +36,13 @@ export function PayerDialog({
   payer?: Payer | null;
   onOpenChange: (o: boolean) => void;
 }) {
-  const create = useCreatePayer();
-  const update = useUpdatePayer();
+  const { busy, save } = addOrEditSave(payer, useCreatePayer(), useUpdatePayer());
   const form = useDialogForm(payerCreateSchema, open, payer, defaults);
   const { errors } = form.formState;
   const err = (k: keyof FormIn) => errors[k]?.message;
-  const onSubmit = form.handleSubmit((body) => {
-    const done = dialogSave(form, onOpenChange, fieldNamed(FIELDS), { PAYER_EXISTS: 'name' });
-    if (payer) update.mutate({ id: payer.id, body }, done);
-    else create.mutate(body, done);
-  });
+  const onSubmit = form.handleSubmit((body) =>
+    save(body, dialogSave(form, onOpenChange, fieldNamed(schemaFields(payerCreateSchema)), { PAYER_EXISTS: 'name' })),
+  );
   return (
     <FormDialog
       open={open}
@@ -68,7 +50,7 @@ export function PayerDialog({
       size="lg"
       title={payer ? `Edit ${payer.name}` : 'Add Payer'}
       description="A corporate client, insurer or TPA, referring hospital or collection centre that pays for patients."
-      busy={create.isPending || update.isPending}
+      busy={busy}
       form={{ id: payer ? 'edit-payer-form' : 'add-payer-form', onSubmit }}
       submitLabel={payer ? 'Save Payer' : 'Add Payer'}
       error={formError(form)}
@@ -82,21 +64,13 @@ export function PayerDialog({
           options={PAYER_TYPES.map((t) => ({ value: t, label: PAYER_TYPE_LABELS[t] }))}
         />
       </FormField>
-      <FormField label="Status" error={err('status')}>
-        <Select
-          {...form.register('status')}
-          options={[
-            { value: 'active', label: 'Active' },
-            { value: 'inactive', label: 'Inactive (no new bills)' },
-          ]}
-        />
-      </FormField>
-      <FormField label="GSTIN" error={err('gstin')} hint="Its first two digits are the state">
-        <Input {...form.register('gstin')} />
-      </FormField>
-      <FormField label="State (place of supply)" error={err('state_code')} hint="Empty: from the GSTIN">
-        <Select {...form.register('state_code')} placeholder="From the GSTIN" options={STATE_OPTIONS} />
-      </FormField>
+      <AccountStatusField field={form.register('status')} error={err('status')} />
+      <GstinStateFields
+        gstin={form.register('gstin')}
+        state={form.register('state_code')}
+        errors={{ gstin: err('gstin'), state: err('state_code') }}
+        gstinHint="Its first two digits are the state"
+      />
       <FormField label="Address" error={err('address')} className="sm:col-span-2">
         <Input {...form.register('address')} />
       </FormField>
@@ -109,9 +83,7 @@ export function PayerDialog({
       <FormField label="Email" error={err('email')} className="sm:col-span-2">
         <Input type="email" {...form.register('email')} />
       </FormField>
-      <FormField label="Credit limit (₹)" error={err('credit_limit')} hint="Empty: no limit">
-        <Input inputMode="decimal" {...form.register('credit_limit')} />
-      </FormField>
+      <CreditLimitField field={form.register('credit_limit')} error={err('credit_limit')} />
       <FormField label="Payment terms (days)" error={err('payment_terms_days')}>
         <Input inputMode="numeric" {...form.register('payment_terms_days')} />
       </FormField>

@@ -36,6 +36,8 @@ function SettingsForm({ initial, canManage }: { initial: ReportSettings; canMana
   const [errors, setErrors] = useState<Record<string, string>>({});
   const set = (k: keyof ReportSettingsUpdate) => (e: { target: { value: string } }) =>
     setForm((f) => ({ ...f, [k]: e.target.value }));
+  // An input's text and its onChange; a field left empty in the saved settings shows as ''.
+  const text = (k: keyof ReportSettingsUpdate) => ({ value: form[k] ?? '', onChange: set(k) });
 
   function submit(e: FormEvent) {
     e.preventDefault();
@@ -56,10 +58,10 @@ function SettingsForm({ initial, canManage }: { initial: ReportSettings; canMana
     <form onSubmit={submit} className="grid gap-3" noValidate>
       <fieldset disabled={!canManage} className="grid gap-3 sm:grid-cols-2">
         <FormField label="Accreditation body" error={errors.accreditation_body}>
-          <Input value={form.accreditation_body ?? ''} onChange={set('accreditation_body')} placeholder="NABL" />
+          <Input {...text('accreditation_body')} placeholder="NABL" />
         </FormField>
         <FormField label="Accreditation number" error={errors.accreditation_number}>
-          <Input value={form.accreditation_number ?? ''} onChange={set('accreditation_number')} placeholder="MC-1234" />
+          <Input {...text('accreditation_number')} placeholder="MC-1234" />
         </FormField>
         <FormField
           label="Public address for verification"
@@ -67,7 +69,7 @@ function SettingsForm({ initial, canManage }: { initial: ReportSettings; canMana
           hint="Where patients and doctors reach this server, e.g. https://reports.mylab.in. Empty: the address staff use."
           className="sm:col-span-2"
         >
-          <Input value={form.public_url ?? ''} onChange={set('public_url')} placeholder="https://" />
+          <Input {...text('public_url')} placeholder="https://" />
         </FormField>
         <FormField
           label="Report paper"

@@ -110,6 +110,8 @@ function TemplateDialog({ template, onClose }: { template: ReportTemplate; onClo
   const label = DEPARTMENT_LABELS[template.department];
   const set = (k: keyof TemplateUpdate) => (e: { target: { value: string } }) =>
     setValues((f) => ({ ...f, [k]: e.target.value }));
+  // An input's text and its onChange; a field left empty in the saved settings shows as ''.
+  const text = (k: keyof TemplateUpdate) => ({ value: form[k] ?? '', onChange: set(k) });
 
   function submit(e: FormEvent) {
     e.preventDefault();
@@ -161,30 +163,22 @@ function TemplateDialog({ template, onClose }: { template: ReportTemplate; onClo
         />
       </FormField>
       <FormField label="Header text" error={errors.header_text} className="sm:col-span-2">
-        <Input value={form.header_text ?? ''} onChange={set('header_text')} maxLength={300} />
+        <Input {...text('header_text')} maxLength={300} />
       </FormField>
       <FormField label="Interpretation notes" error={errors.interpretation_notes} className="sm:col-span-2">
-        <Textarea rows={3} value={form.interpretation_notes ?? ''} onChange={set('interpretation_notes')} />
+        <Textarea rows={3} {...text('interpretation_notes')} />
       </FormField>
       <FormField label="Footer text" error={errors.footer_text} className="sm:col-span-2">
-        <Input value={form.footer_text ?? ''} onChange={set('footer_text')} maxLength={500} />
+        <Input {...text('footer_text')} maxLength={500} />
       </FormField>
       <FormField label="Authorised signatory" error={errors.signatory_name}>
-        <Input value={form.signatory_name ?? ''} onChange={set('signatory_name')} placeholder="Dr. Kavya Nair" />
+        <Input {...text('signatory_name')} placeholder="Dr. Kavya Nair" />
       </FormField>
       <FormField label="Qualification" error={errors.signatory_qualification}>
-        <Input
-          value={form.signatory_qualification ?? ''}
-          onChange={set('signatory_qualification')}
-          placeholder="MD (Pathology)"
-        />
+        <Input {...text('signatory_qualification')} placeholder="MD (Pathology)" />
       </FormField>
       <FormField label="Registration number" error={errors.signatory_registration}>
-        <Input
-          value={form.signatory_registration ?? ''}
-          onChange={set('signatory_registration')}
-          placeholder="KMC 77881"
-        />
+        <Input {...text('signatory_registration')} placeholder="KMC 77881" />
       </FormField>
       <FormField label="Signature image (PNG or JPEG, up to 512 KB)" error={errors.signature ?? errors.content_base64}>
         <Input type="file" accept="image/png,image/jpeg" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />

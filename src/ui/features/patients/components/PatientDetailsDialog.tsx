@@ -39,6 +39,42 @@ function Item({
 const show = (v: string | number | null | undefined): ReactNode =>
   v === null || v === undefined || v === '' ? '—' : v;
 
+/** A field shown as the record has it ('—' when empty): its label, its name, and its width. */
+type Plain = readonly [label: string, key: PlainKey, width?: 'wide' | 'double'];
+type PlainKey = {
+  [K in keyof Patient]: Patient[K] extends string | number | null | undefined ? K : never;
+}[keyof Patient];
+
+const CONTACT: readonly Plain[] = [
+  ['Phone', 'phone'],
+  ['Email', 'email', 'double'],
+  ['Address', 'address', 'wide'],
+  ['City', 'city'],
+  ['State', 'state'],
+  ['Pincode', 'pincode'],
+];
+const EMERGENCY: readonly Plain[] = [
+  ['Contact Name', 'emergency_contact'],
+  ['Contact Number', 'emergency_phone'],
+  ['Relationship', 'emergency_relation'],
+];
+const MEDICAL: readonly Plain[] = [
+  ['Blood Group', 'blood_group'],
+  ['Allergies', 'allergies', 'wide'],
+  ['Medical History', 'medical_history', 'wide'],
+];
+const INSURANCE: readonly Plain[] = [
+  ['Insurance Provider', 'insurance_provider'],
+  ['Insurance Number', 'insurance_number'],
+];
+
+const plain = (p: Patient, fields: readonly Plain[]) =>
+  fields.map(([label, key, width]) => (
+    <Item key={key} label={label} wide={width === 'wide'} double={width === 'double'}>
+      {show(p[key])}
+    </Item>
+  ));
+
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
     <section className="grid gap-2">
@@ -100,35 +136,11 @@ export function PatientDetailsDialog({ patient, onOpenChange, onEdit, onMerge }:
               <DateText value={p.created_at} withTime />
             </Item>
           </Section>
-          <Section title="Contact">
-            <Item label="Phone">{show(p.phone)}</Item>
-            <Item label="Email" double>
-              {show(p.email)}
-            </Item>
-            <Item label="Address" wide>
-              {show(p.address)}
-            </Item>
-            <Item label="City">{show(p.city)}</Item>
-            <Item label="State">{show(p.state)}</Item>
-            <Item label="Pincode">{show(p.pincode)}</Item>
-          </Section>
-          <Section title="Emergency Contact">
-            <Item label="Contact Name">{show(p.emergency_contact)}</Item>
-            <Item label="Contact Number">{show(p.emergency_phone)}</Item>
-            <Item label="Relationship">{show(p.emergency_relation)}</Item>
-          </Section>
-          <Section title="Medical">
-            <Item label="Blood Group">{show(p.blood_group)}</Item>
-            <Item label="Allergies" wide>
-              {show(p.allergies)}
-            </Item>
-            <Item label="Medical History" wide>
-              {show(p.medical_history)}
-            </Item>
-          </Section>
+          <Section title="Contact">{plain(p, CONTACT)}</Section>
+          <Section title="Emergency Contact">{plain(p, EMERGENCY)}</Section>
+          <Section title="Medical">{plain(p, MEDICAL)}</Section>
           <Section title="Insurance & Membership">
-            <Item label="Insurance Provider">{show(p.insurance_provider)}</Item>
-            <Item label="Insurance Number">{show(p.insurance_number)}</Item>
+            {plain(p, INSURANCE)}
             <Item label="Membership">{membershipLabel(p.membership_type)}</Item>
             <Item label="Last Updated">
               <DateText value={p.updated_at} withTime />

@@ -69,6 +69,12 @@ export function Methods({ data }: { data: RevenueDaily }) {
   );
 }
 
+/** The forecast's two horizons, each shown as its own figure. */
+const FORECASTS = [
+  ['Next 7 days', 'next_7_days'],
+  ['Next 30 days', 'next_30_days'],
+] as const;
+
 /** Revenue by test category and by referring doctor, and the forecast. */
 export function Analytics({ data }: { data: RevenueAnalytics }) {
   return (
@@ -107,18 +113,14 @@ export function Analytics({ data }: { data: RevenueAnalytics }) {
         />
         <CardBody className="grid gap-3 text-[13px]">
           <div className="grid grid-cols-2 gap-3">
-            <div>
-              <p className="text-slate-600">Next 7 days</p>
-              <p className="text-lg font-semibold">
-                <Money rupees={data.forecast.next_7_days} />
-              </p>
-            </div>
-            <div>
-              <p className="text-slate-600">Next 30 days</p>
-              <p className="text-lg font-semibold">
-                <Money rupees={data.forecast.next_30_days} />
-              </p>
-            </div>
+            {FORECASTS.map(([label, key]) => (
+              <div key={key}>
+                <p className="text-slate-600">{label}</p>
+                <p className="text-lg font-semibold">
+                  <Money rupees={data.forecast[key]} />
+                </p>
+              </div>
+            ))}
           </div>
           <p className="text-slate-600">{data.forecast.method}</p>
         </CardBody>

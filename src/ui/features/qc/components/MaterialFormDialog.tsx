@@ -13,20 +13,10 @@ import { useDialogForm } from '@/lib/dialogForm';
 import { useActiveTests, useCreateQcMaterialMutation, useUpdateQcMaterialMutation } from '../api';
 import { formError, topField } from '@/lib/forms';
 import { dialogSave } from '@/lib/dialogSave';
+import { schemaFields } from '@/lib/schemaFields';
+import { addOrEditSave } from '@/lib/addOrEditSave';
 
 type FormIn = z.input<typeof qcMaterialCreateSchema>;
-
-const FIELDS = [
-  'name',
-  'test_id',
-  'level',
-  'control_type',
-  'lot_number',
-  'expiry_date',
-  'target_mean',
-  'target_sd',
-  'unit',
-] as const;
 
 const text = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(n));
 
@@ -53,14 +43,25 @@ export interface MaterialFormDialogProps {
 
 /** Add Control Material / Edit: POST /api/qc/materials or PUT /api/qc/materials/:id. */
 export function MaterialFormDialog({ open, onOpenChange, material }: MaterialFormDialogProps) {
-  const create = useCreateQcMaterialMutation();
-  const update = useUpdateQcMaterialMutation();
-  const busy = create.isPending || update.isPending;
+  const { busy, save } = addOrEditSave(material, useCreateQcMaterialMutation(), useUpdateQcMaterialMutation());
   const tests = useActiveTests(open);
   const levelsId = useId();
   const form = useDialogForm(qcMaterialCreateSchema, open, material, defaults);
   const { errors } = form.formState;
   const err = (k: keyof FormIn) => errors[k]?.message;
+  // The lot's target mean and SD: decimals of any precision, as the insert prints them.
+  const target = (name: 'target_mean' | 'target_sd', label: string, placeholder: string, min?: number) => (
+    <FormField label={label} required error={err(name)}>
+      <Input
+        type="number"
+        inputMode="decimal"
+        step="any"
+        min={min}
+        placeholder={placeholder}
+        {...form.register(name)}
+      />
+    </FormField>
+  );
 
   const testId = useWatch({ control: form.control, name: 'test_id' });
   const chosenTest = tests.data?.find((t) => String(t.id) === String(testId));
@@ -71,11 +72,12 @@ export function MaterialFormDialog({ open, onOpenChange, material }: MaterialFor
   }
   const lockedTest = Boolean(material && material.run_count > 0);
 
-  const onSubmit = form.handleSubmit((body) => {
-    const done = dialogSave(form, onOpenChange, topField(FIELDS), { LOT_TAKEN: 'lot_number' });
-    if (material) update.mutate({ id: material.id, body }, done);
-    else create.mutate(body, done);
-  });
+  const onSubmit = form.handleSubmit((body) =>
+    save(
+      body,
+      dialogSave(form, onOpenChange, topField(schemaFields(qcMaterialCreateSchema)), { LOT_TAKEN: 'lot_number' }),
+    ),
+  );
 
   const formId = material ? 'edit-qc-material-form' : 'add-qc-material-form';
   return (
@@ -162,19 +164,8 @@ export function MaterialFormDialog({ open, onOpenChange, material }: MaterialFor
       >
         <Input autoComplete="off" placeholder={chosenTest?.unit ?? 'e.g. mg/dL'} {...form.register('unit')} />
       </FormField>
-      <FormField label="Target Mean" required error={err('target_mean')}>
-        <Input type="number" inputMode="decimal" step="any" placeholder="e.g. 100" {...form.register('target_mean')} />
-      </FormField>
-      <FormField label="Target SD" required error={err('target_sd')}>
-        <Input
-          type="number"
-          inputMode="decimal"
-          step="any"
-          min={0}
-          placeholder="e.g. 2.5"
-          {...form.register('target_sd')}
-        />
-      </FormField>
+      {target('target_mean', 'Target Mean', 'e.g. 100')}
+      {target('target_sd', 'Target SD', 'e.g. 2.5', 0)}
     </FormDialog>
   );
 }

@@ -209,35 +209,20 @@ function choiceOptions(row: ResultSheetRow, value: string) {
   return value && !row.choices.includes(value) ? [...opts, { value, label: value }] : opts;
 }
 
-function SheetRow({
-  row,
-  calc,
-  draft,
-  disabled,
-  error,
-  onChange,
-  verifiedLine,
-}: {
+/** What a row of the sheet is drawn from, whether a plain test's or a structured one's. */
+export interface SheetRowProps {
   row: ResultSheetRow;
-  calc: CalcState | null;
   draft: RowDraft;
   disabled: boolean;
   error: string | undefined;
   onChange: (patch: Partial<RowDraft>) => void;
   verifiedLine: string | null;
-}) {
+}
+
+function SheetRow({ calc, ...props }: SheetRowProps & { calc: CalcState | null }) {
+  const { row, draft, disabled, error, onChange, verifiedLine } = props;
   const r: TestResult | null = row.result;
-  if (row.result_type === 'structured')
-    return (
-      <StructuredRow
-        row={row}
-        draft={draft}
-        disabled={disabled}
-        error={error}
-        onChange={onChange}
-        verifiedLine={verifiedLine}
-      />
-    );
+  if (row.result_type === 'structured') return <StructuredRow {...props} />;
   // A calculated test is not typed over (it changes with its inputs) unless the lab measures it directly.
   const locked = calc !== null && calc.kind !== 'measured';
   const shown =

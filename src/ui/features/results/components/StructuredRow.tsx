@@ -1,27 +1,12 @@
-import type { ResultSheetRow } from '@shared/schemas/results';
 import { templateById } from '@shared/templates';
 import { FlagBadge } from './cells';
-import type { RowDraft } from './ResultSheetForm';
+import type { SheetRowProps } from './ResultSheetForm';
 import { StructuredPanel } from './StructuredPanel';
 import { StructuredCulture } from './StructuredCulture';
 import { RowNotes, RowStatus, RowTitle } from './RowParts';
 
 /** A structured test: its template's parameters (or culture and antibiogram), flagged as they are filled. */
-export function StructuredRow({
-  row,
-  draft,
-  disabled,
-  error,
-  onChange,
-  verifiedLine,
-}: {
-  row: ResultSheetRow;
-  draft: RowDraft;
-  disabled: boolean;
-  error: string | undefined;
-  onChange: (patch: Partial<RowDraft>) => void;
-  verifiedLine: string | null;
-}) {
+export function StructuredRow({ row, draft, disabled, error, onChange, verifiedLine }: SheetRowProps) {
   const r = row.result;
   const template = templateById(row.result_template);
   return (

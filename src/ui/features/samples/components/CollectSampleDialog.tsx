@@ -14,6 +14,7 @@ import { CollectorField, LocationField, fieldErrors } from './SampleFields';
 import { TestsField } from './TestsField';
 import { PendingTubes } from './PendingTubes';
 import { useFieldForm } from '@/lib/forms';
+import { bindText } from '@/lib/bindText';
 
 export interface CollectSampleDialogProps {
   open: boolean;
@@ -69,6 +70,7 @@ export function CollectSampleDialog({ open, onOpenChange, onCollected, tube = nu
     setD((prev) => ({ ...prev, [key]: value }));
     setErrors((prev) => ({ ...prev, [key === 'patient' ? 'patient_id' : key]: undefined }));
   };
+  const text = bindText(d, set);
 
   const submit = () => {
     const missing: Record<string, string> = {};
@@ -158,19 +160,10 @@ export function CollectSampleDialog({ open, onOpenChange, onCollected, tube = nu
         )}
         <div className="grid gap-4 sm:grid-cols-2">
           <FormField label="Sample Type" required error={errors.sample_type || undefined}>
-            <Select
-              value={d.sample_type}
-              onChange={(e) => set('sample_type', e.target.value)}
-              options={TYPE_CHOICES}
-              placeholder="Select sample type"
-            />
+            <Select {...text('sample_type')} options={TYPE_CHOICES} placeholder="Select sample type" />
           </FormField>
           <FormField label="Priority" error={errors.priority || undefined}>
-            <Select
-              value={d.priority}
-              onChange={(e) => set('priority', e.target.value as SamplePriority)}
-              options={PRIORITY_CHOICES}
-            />
+            <Select {...text('priority')} options={PRIORITY_CHOICES} />
           </FormField>
         </div>
         <TestsField
@@ -180,12 +173,7 @@ export function CollectSampleDialog({ open, onOpenChange, onCollected, tube = nu
           error={errors.test_ids || undefined}
         />
         <FormField label="Notes" error={errors.notes || undefined}>
-          <Textarea
-            value={d.notes}
-            onChange={(e) => set('notes', e.target.value)}
-            rows={2}
-            placeholder="e.g. fasting 12 h, left arm"
-          />
+          <Textarea {...text('notes')} rows={2} placeholder="e.g. fasting 12 h, left arm" />
         </FormField>
         <Checkbox
           label="Not drawn yet: register as pending"

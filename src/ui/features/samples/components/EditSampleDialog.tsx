@@ -7,6 +7,7 @@ import { useUpdateSampleMutation } from '../api';
 import { PRIORITY_CHOICES, TYPE_CHOICES, collectorName } from '../text';
 import { CollectorField, LocationField, fieldErrors } from './SampleFields';
 import { useFieldForm } from '@/lib/forms';
+import { submitWith } from '@/lib/submitWith';
 
 /** Usual conditions on receipt, offered as suggestions; any text up to 200 characters is kept. */
 const RECEIPT_CONDITIONS = [
@@ -76,14 +77,7 @@ function EditForm({ sample, onOpenChange }: { sample: Sample; onOpenChange: (ope
       description={`Sample ${sample.sample_id} · ${sample.first_name} ${sample.last_name}`}
       size="md"
       busy={update.isPending}
-      form={{
-        id: 'edit-sample-form',
-        onSubmit: (e) => {
-          e.preventDefault();
-          save();
-        },
-        columns: 1,
-      }}
+      form={{ id: 'edit-sample-form', onSubmit: submitWith(save), columns: 1 }}
       submitLabel="Save Changes"
       error={errors.form}
     >

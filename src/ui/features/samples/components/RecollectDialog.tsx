@@ -5,6 +5,7 @@ import { tubeLabel } from '@shared/tubes';
 import { FormDialog, FormField, Textarea } from '@/components';
 import { fieldNamed, serverErrors } from '@/lib/forms';
 import { useRecollectMutation } from '../api';
+import { submitWith } from '@/lib/submitWith';
 
 export interface RecollectDialogProps {
   sample: Sample | null;
@@ -43,14 +44,7 @@ function RecollectForm({ sample, onOpenChange, onDone }: RecollectDialogProps & 
       description={`A new ${tube} with a new barcode for ${sample.first_name} ${sample.last_name}, for the same ${tests}. It waits to be collected; nothing is charged again.`}
       size="sm"
       busy={recollect.isPending}
-      form={{
-        id: 'recollect-form',
-        columns: 1,
-        onSubmit: (e) => {
-          e.preventDefault();
-          submit();
-        },
-      }}
+      form={{ id: 'recollect-form', columns: 1, onSubmit: submitWith(submit) }}
       submitLabel={
         <>
           <RotateCcw />

@@ -3,6 +3,7 @@ import type { Sample } from '@shared/schemas/samples';
 import { FormDialog, FormField, Textarea } from '@/components';
 import { fieldNamed, serverErrors } from '@/lib/forms';
 import { useSampleStatusMutation } from '../api';
+import { submitWith } from '@/lib/submitWith';
 
 export interface RejectSampleDialogProps {
   sample: Sample | null;
@@ -43,14 +44,7 @@ function RejectForm({ sample, onOpenChange }: { sample: Sample; onOpenChange: (o
       description={`Sample ${sample.sample_id} of ${sample.first_name} ${sample.last_name} will be closed as rejected. This cannot be undone.`}
       size="sm"
       busy={status.isPending}
-      form={{
-        id: 'reject-sample-form',
-        columns: 1,
-        onSubmit: (e) => {
-          e.preventDefault();
-          reject();
-        },
-      }}
+      form={{ id: 'reject-sample-form', columns: 1, onSubmit: submitWith(reject) }}
       submitVariant="destructive"
       submitLabel="Reject Sample"
       busyLabel="Rejecting..."

@@ -15,20 +15,9 @@ import { useDialogForm } from '@/lib/dialogForm';
 import { applyServerErrors, fieldNamed, formError } from '@/lib/forms';
 import { useCreateTenantMutation } from '../api';
 import { labAddress } from './labAddress';
+import { schemaFields } from '@/lib/schemaFields';
 
 type FormIn = z.input<typeof tenantCreateSchema>;
-
-const FIELDS = [
-  'name',
-  'domain',
-  'plan',
-  'admin_email',
-  'admin_first_name',
-  'admin_last_name',
-  'phone',
-  'address',
-  'timezone',
-] as const;
 
 const EMPTY: FormIn = {
   name: '',
@@ -74,7 +63,9 @@ export function TenantWizardDialog({ open, onOpenChange }: TenantWizardDialogPro
     create.mutate(v, {
       onSuccess: (r) => setDone(r),
       onError: (err) => {
-        const placed = applyServerErrors(err, form.setError, fieldNamed(FIELDS), { DOMAIN_TAKEN: 'domain' });
+        const placed = applyServerErrors(err, form.setError, fieldNamed(schemaFields(tenantCreateSchema)), {
+          DOMAIN_TAKEN: 'domain',
+        });
         if (placed > 0 && ADVANCED.some((f) => f in form.formState.errors)) setAdvanced(true);
       },
     });

@@ -28,6 +28,7 @@ import { useLab } from '@/lib/lab';
 import { useCentreChoices } from '@/lib/centres';
 import { useCreateUserMutation, useInviteUserMutation, useUpdateUserMutation } from '../api';
 import { assignableRoles, hasConsultationFee, roleLabel } from '@/lib/roles';
+import { schemaFields } from '@/lib/schemaFields';
 
 type Mode = 'create' | 'edit';
 
@@ -85,20 +86,6 @@ function formSchema(mode: Mode, policy: PasswordPolicy) {
 }
 type Schema = ReturnType<typeof formSchema>;
 type FormIn = z.input<Schema>;
-
-const FIELD_NAMES = [
-  'title',
-  'first_name',
-  'last_name',
-  'email',
-  'role',
-  'department',
-  'phone',
-  'specialization',
-  'consultation_fee',
-  'centre_id',
-  'password',
-] as const;
 
 function defaults(user: User | null): DefaultValues<FormIn> {
   return {
@@ -160,7 +147,7 @@ export function UserFormDialog({ open, onOpenChange, user }: UserFormDialogProps
   const centres = useCentreChoices(open && role === 'centre');
 
   const showServerErrors = (err: unknown) =>
-    applyServerErrors(err, form.setError, fieldNamed(FIELD_NAMES), { EMAIL_TAKEN: 'email' });
+    applyServerErrors(err, form.setError, fieldNamed(schemaFields(userCreateSchema)), { EMAIL_TAKEN: 'email' });
 
   const onSubmit = form.handleSubmit((v) => {
     const fields = {
