@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { chunks } from '../db/dialect.js';
+import { liveBillsMadeIn } from '../db/live-bills.js';
 
 /**
  * The Analytics Dashboard's and the Enhanced Dashboard's aggregations: read-only queries
@@ -51,10 +52,7 @@ export async function billedByMinuteAndCategory(db: Db, organizationId: number, 
       sql<number>`count(*)`.as('lines'),
       sql<number>`sum(i.total_paise)`.as('paise'),
     ])
-    .where('b.organization_id', '=', organizationId)
-    .where('b.cancelled_at', 'is', null)
-    .where('b.created_at', '>=', from)
-    .where('b.created_at', '<', to)
+    .where(liveBillsMadeIn({ organizationId, fromUtc: from, toUtc: to }))
     .groupBy([minuteOf('b.created_at'), category])
     .execute();
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
+import { billsWithPatient } from '../db/bill-joins.js';
 
 /**
  * The centre portal's row filters: every query names the centre (or its payer) as well as the lab,
@@ -56,23 +57,20 @@ export function isCentrePatient(db: Db, organizationId: number, centreId: number
 
 /** Bills on the centre's account (its payer), newest first. */
 export function centreBillRows(db: Db, organizationId: number, payerId: number) {
-  return db
-    .selectFrom('bills as b')
-    .innerJoin('patients as pt', 'pt.id', 'b.patient_id')
+  return billsWithPatient(db, organizationId)
     .select([
       'b.id',
       'b.bill_number',
       'b.patient_id',
-      'pt.first_name',
-      'pt.last_name',
-      'pt.patient_code',
+      'p.first_name',
+      'p.last_name',
+      'p.patient_code',
       'b.created_at',
       'b.due_date',
       'b.final_amount_paise',
       'b.paid_paise',
       'b.cancelled_at',
     ])
-    .where('b.organization_id', '=', organizationId)
     .where('b.payer_id', '=', payerId)
     .orderBy('b.created_at', 'desc')
     .orderBy('b.id', 'desc')

@@ -8,6 +8,7 @@ import type {
   CentresTable,
 } from './tables.js';
 import { billsOfPayer, labRows } from '../db/joins.js';
+import { updateLabRow } from '../db/lab-row.js';
 
 /** Every query of collection centres, always filtered by the lab. */
 
@@ -90,12 +91,7 @@ export function insertCentreRow(trx: Db, values: Insertable<CentresTable>) {
 }
 
 export function updateCentreRow(trx: Db, organizationId: number, id: number, values: Updateable<CentresTable>) {
-  return trx
-    .updateTable('centres')
-    .set(values)
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .execute();
+  return updateLabRow(trx, 'centres', organizationId, id, values);
 }
 
 // Bills of a centre (read here, as the payers' account is: the bill rows are the ledger)

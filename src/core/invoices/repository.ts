@@ -3,6 +3,7 @@ import type { Db } from '../db/connection.js';
 import type { InvoiceLinesTable, InvoicesTable } from './tables.js';
 import type { InvoiceListQuery } from '../../shared/schemas/invoices.js';
 import { billsOfPayer, labRows } from '../db/joins.js';
+import { updateLabRow } from '../db/lab-row.js';
 
 /** Every query of invoices and the bills they take, always filtered by the lab. */
 
@@ -71,12 +72,7 @@ export function insertInvoiceRow(trx: Db, values: Insertable<InvoicesTable>) {
 }
 
 export function updateInvoiceRow(trx: Db, organizationId: number, id: number, values: Updateable<InvoicesTable>) {
-  return trx
-    .updateTable('invoices')
-    .set(values)
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .execute();
+  return updateLabRow(trx, 'invoices', organizationId, id, values);
 }
 
 export async function replaceInvoiceLines(
@@ -119,17 +115,6 @@ export function billsOfInvoice(db: Db, organizationId: number, invoiceId: number
 
 export function billForInvoice(db: Db, organizationId: number, billId: number) {
   return labRows(db, 'bills', organizationId).where('id', '=', billId).executeTakeFirst();
-}
-
-export function itemsOfBills(db: Db, billIds: number[]) {
-  if (!billIds.length) return Promise.resolve([]);
-  return db
-    .selectFrom('bill_items')
-    .selectAll()
-    .where('bill_id', 'in', billIds)
-    .orderBy('bill_id')
-    .orderBy('position')
-    .execute();
 }
 
 export async function setBillsInvoice(trx: Db, organizationId: number, billIds: number[], invoiceId: number | null) {

@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { billsOfPayer, labRows } from '../db/joins.js';
+import { updateLabRow } from '../db/lab-row.js';
 import type { PayerPricesTable, PayersTable } from './tables.js';
 import type { PayerListQuery } from '../../shared/schemas/payers.js';
 
@@ -100,12 +101,7 @@ export function insertPayerRow(trx: Db, values: Insertable<PayersTable>) {
 }
 
 export function updatePayerRow(trx: Db, organizationId: number, id: number, values: Updateable<PayersTable>) {
-  return trx
-    .updateTable('payers')
-    .set(values)
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .execute();
+  return updateLabRow(trx, 'payers', organizationId, id, values);
 }
 
 export function deletePayerRow(trx: Db, organizationId: number, id: number) {
@@ -113,19 +109,18 @@ export function deletePayerRow(trx: Db, organizationId: number, id: number) {
 }
 
 export async function payerUsage(db: Db, organizationId: number, id: number): Promise<number> {
-  const b = await db
-    .selectFrom('bills')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('organization_id', '=', organizationId)
-    .where('payer_id', '=', id)
-    .executeTakeFirstOrThrow();
-  const i = await db
-    .selectFrom('invoices')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('organization_id', '=', organizationId)
-    .where('payer_id', '=', id)
-    .executeTakeFirstOrThrow();
-  return Number(b.n) + Number(i.n);
+  let n = 0;
+  // Bills first, then invoices: the two kinds of row that name a payer.
+  for (const table of ['bills', 'invoices'] as const) {
+    const r = await db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('organization_id', '=', organizationId)
+      .where('payer_id', '=', id)
+      .executeTakeFirstOrThrow();
+    n += Number(r.n);
+  }
+  return n;
 }
 
 // Price lists
@@ -180,12 +175,7 @@ export function insertPayerPriceRow(trx: Db, values: Insertable<PayerPricesTable
 }
 
 export function updatePayerPriceRow(trx: Db, organizationId: number, id: number, patch: Updateable<PayerPricesTable>) {
-  return trx
-    .updateTable('payer_prices')
-    .set(patch)
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .execute();
+  return updateLabRow(trx, 'payer_prices', organizationId, id, patch);
 }
 
 /** Every price list entry of these payers, with its item's code and name (for import and export). */
