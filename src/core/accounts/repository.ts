@@ -134,25 +134,29 @@ export function monthMoneyRows(db: Db, w: MonthWindow) {
     .execute();
 }
 
+/** The lab's invoices that got a document number of this kind, in the order of the time they got it. */
+function invoicesNumbered(
+  db: Db,
+  organizationId: number,
+  number: 'invoice_number' | 'credit_note_number',
+  at: 'invoice_date' | 'cancelled_at',
+) {
+  return labRows(db, 'invoices', organizationId).where(number, 'is not', null).orderBy(at).orderBy('id');
+}
+
 /** Invoices issued (dated) in the month, cancelled later or not, with their lines. */
 export function invoicesIssuedIn(db: Db, w: MonthWindow) {
-  return labRows(db, 'invoices', w.organizationId)
-    .where('invoice_number', 'is not', null)
+  return invoicesNumbered(db, w.organizationId, 'invoice_number', 'invoice_date')
     .where('invoice_date', '>=', w.firstDay)
     .where('invoice_date', '<=', w.lastDay)
-    .orderBy('invoice_date')
-    .orderBy('id')
     .execute();
 }
 
 /** Invoices cancelled in the month by a credit note. */
 export function creditNotesIn(db: Db, w: MonthWindow) {
-  return labRows(db, 'invoices', w.organizationId)
-    .where('credit_note_number', 'is not', null)
+  return invoicesNumbered(db, w.organizationId, 'credit_note_number', 'cancelled_at')
     .where('cancelled_at', '>=', w.fromUtc)
     .where('cancelled_at', '<', w.toUtc)
-    .orderBy('cancelled_at')
-    .orderBy('id')
     .execute();
 }
 

@@ -1,6 +1,7 @@
 import type { Analytics, AnalyticsQuery, LiveBoard } from '../../shared/schemas/analytics.js';
 import { addDays, localDate, startOfLocalDayUtc } from '../../shared/time.js';
 import type { Actor } from '../context.js';
+import type { Permission } from '../../shared/roles.js';
 import type { Db } from '../db/connection.js';
 import { onSnapshot } from '../db/dialect.js';
 import { overdueCalibrations } from '../equipment/service-repository.js';
@@ -275,32 +276,36 @@ async function readLiveBoard(db: Db, actor: Actor, now: Date): Promise<LiveBoard
   const waiting = await awaitingVerification(db, org, LIVE_LIST_LIMIT);
   const critical = await criticalNotCalled(db, org, LIVE_LIST_LIMIT);
   const breaches = await tatBreaches(db, org, dayStart, now);
-  let lowStock: LiveBoard['low_stock'] = null;
-  if (await actorHasPermission(db, actor, 'view_inventory')) {
-    const s = await openShortages(db, org, LIVE_LIST_LIMIT);
-    lowStock = {
-      count: s.total,
-      items: s.rows.map((r) => ({
-        item_name: r.item_name,
-        alert_type: r.alert_type,
-        priority: r.priority,
-        current_stock: Number(r.current_stock),
-      })),
-    };
-  }
-  let calibrations: LiveBoard['overdue_calibrations'] = null;
-  if (await actorHasPermission(db, actor, 'view_equipment')) {
-    const c = await overdueCalibrations(db, org, today, LIVE_LIST_LIMIT);
-    calibrations = {
-      count: c.total,
-      items: c.rows.map((r) => ({
-        equipment_name: r.name,
-        type: r.type,
-        due_date: r.due_date,
-        days_overdue: Math.round((Date.parse(today) - Date.parse(r.due_date)) / 86_400_000),
-      })),
-    };
-  }
+  // A list of another feature's (stock, equipment): only for a user who may see that feature.
+  const listIf = async <R, T>(
+    permission: Permission,
+    read: () => Promise<{ total: number; rows: R[] }>,
+    item: (r: R) => T,
+  ): Promise<{ count: number; items: T[] } | null> => {
+    if (!(await actorHasPermission(db, actor, permission))) return null;
+    const { total, rows } = await read();
+    return { count: total, items: rows.map(item) };
+  };
+  const lowStock = await listIf(
+    'view_inventory',
+    () => openShortages(db, org, LIVE_LIST_LIMIT),
+    (r) => ({
+      item_name: r.item_name,
+      alert_type: r.alert_type,
+      priority: r.priority,
+      current_stock: Number(r.current_stock),
+    }),
+  );
+  const calibrations = await listIf(
+    'view_equipment',
+    () => overdueCalibrations(db, org, today, LIVE_LIST_LIMIT),
+    (r) => ({
+      equipment_name: r.name,
+      type: r.type,
+      due_date: r.due_date,
+      days_overdue: Math.round((Date.parse(today) - Date.parse(r.due_date)) / 86_400_000),
+    }),
+  );
 
   return {
     date: today,

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { billsWithPatient } from '../db/bill-joins.js';
+import { centrePatients } from './repository.js';
 
 /**
  * The centre portal's row filters: every query names the centre (or its payer) as well as the lab,
@@ -21,12 +22,15 @@ export async function centreIdOfUser(db: Db, organizationId: number, userId: num
 
 /** The centre's own patients, newest first, optionally those whose name, code or phone holds `search`. */
 export function centrePatientRows(db: Db, organizationId: number, centreId: number, search?: string) {
-  let q = db
-    .selectFrom('centre_patients as cp')
-    .innerJoin('patients as p', 'p.id', 'cp.patient_id')
-    .select(['p.id', 'p.patient_code', 'p.first_name', 'p.last_name', 'p.phone', 'p.gender', 'cp.created_at'])
-    .where('cp.organization_id', '=', organizationId)
-    .where('cp.centre_id', '=', centreId);
+  let q = centrePatients(db, organizationId, centreId).select([
+    'p.id',
+    'p.patient_code',
+    'p.first_name',
+    'p.last_name',
+    'p.phone',
+    'p.gender',
+    'cp.created_at',
+  ]);
   if (search) {
     // A search for a name, not a pattern: LIKE's wildcards typed by the user are dropped.
     const like = `%${search.toLowerCase().replace(/[%_\\]/g, '')}%`;

@@ -143,15 +143,6 @@ export function billLinesBetween(db: Db, organizationId: number, payerId: number
     .execute();
 }
 
-export function billPayerAndPatient(db: Db, organizationId: number, billId: number) {
-  return db
-    .selectFrom('bills')
-    .select(['id', 'payer_id', 'patient_id', 'bill_number', 'cancelled_at'])
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', billId)
-    .executeTakeFirst();
-}
-
 export function billOfSample(db: Db, organizationId: number, sampleId: number) {
   return db
     .selectFrom('samples as s')
@@ -212,13 +203,18 @@ export async function linkPatient(trx: Db, organizationId: number, centreId: num
     .execute();
 }
 
-export function patientsOfCentre(db: Db, organizationId: number, centreId: number) {
+/** A centre's own patients (`cp`, `p`): where the desk's list of them and the portal's start. */
+export function centrePatients(db: Db, organizationId: number, centreId: number) {
   return db
     .selectFrom('centre_patients as cp')
     .innerJoin('patients as p', 'p.id', 'cp.patient_id')
-    .select(['p.id', 'p.patient_code', 'p.first_name', 'p.last_name', 'cp.created_at'])
     .where('cp.organization_id', '=', organizationId)
-    .where('cp.centre_id', '=', centreId)
+    .where('cp.centre_id', '=', centreId);
+}
+
+export function patientsOfCentre(db: Db, organizationId: number, centreId: number) {
+  return centrePatients(db, organizationId, centreId)
+    .select(['p.id', 'p.patient_code', 'p.first_name', 'p.last_name', 'cp.created_at'])
     .orderBy('cp.created_at', 'desc')
     .orderBy('p.id', 'desc')
     .execute();

@@ -3,7 +3,7 @@ import type { Db } from '../db/connection.js';
 import type { InvoiceLinesTable, InvoicesTable } from './tables.js';
 import type { InvoiceListQuery } from '../../shared/schemas/invoices.js';
 import { billsOfPayer, labRows } from '../db/joins.js';
-import { updateLabRow } from '../db/lab-row.js';
+import { labRowById, updateLabRow } from '../db/lab-row.js';
 
 /** Every query of invoices and the bills they take, always filtered by the lab. */
 
@@ -149,10 +149,5 @@ export async function latestInvoiceDate(db: Db, organizationId: number): Promise
 
 /** The number and status of the invoice a bill is on (the bill screens and the bill's lock read it). */
 export function invoiceStateRow(db: Db, organizationId: number, id: number) {
-  return db
-    .selectFrom('invoices')
-    .select(['id', 'invoice_number', 'status'])
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return labRowById(db, 'invoices', organizationId, id);
 }

@@ -159,13 +159,18 @@ export function findPayerPriceRow(db: Db, organizationId: number, payerId: numbe
     .executeTakeFirst();
 }
 
-export function samePriceStart(db: Db, payerId: number, itemType: string, itemId: number, from: string) {
+/** The payer's price list entries of one item (every start day it was priced from). */
+function entriesOfItem(db: Db, payerId: number, itemType: string, itemId: number) {
   return db
     .selectFrom('payer_prices')
-    .select('id')
     .where('payer_id', '=', payerId)
     .where('item_type', '=', itemType)
-    .where('item_id', '=', itemId)
+    .where('item_id', '=', itemId);
+}
+
+export function samePriceStart(db: Db, payerId: number, itemType: string, itemId: number, from: string) {
+  return entriesOfItem(db, payerId, itemType, itemId)
+    .select('id')
     .where('effective_from', '=', from)
     .executeTakeFirst();
 }
@@ -215,13 +220,9 @@ export async function payerPriceOn(
   itemId: number,
   date: string,
 ): Promise<number | null> {
-  const r = await db
-    .selectFrom('payer_prices')
+  const r = await entriesOfItem(db, payerId, itemType, itemId)
     .select('price_paise')
     .where('organization_id', '=', organizationId)
-    .where('payer_id', '=', payerId)
-    .where('item_type', '=', itemType)
-    .where('item_id', '=', itemId)
     .where('effective_from', '<=', date)
     .where((eb) => eb.or([eb('effective_to', 'is', null), eb('effective_to', '>=', date)]))
     .orderBy('effective_from', 'desc')
