@@ -9,6 +9,7 @@ import type {
 } from './tables.js';
 import { billsOfPayer, labRows } from '../db/joins.js';
 import { updateLabRow } from '../db/lab-row.js';
+import { payerBillsMadeIn } from '../db/bill-joins.js';
 
 /** Every query of collection centres, always filtered by the lab. */
 
@@ -134,12 +135,10 @@ export function billsOwedAt(db: Db, organizationId: number, payerId: number, bef
 
 /** The lines of the payer's bills created in [fromIso, toIso), with each test's category. */
 export function billLinesBetween(db: Db, organizationId: number, payerId: number, fromIso: string, toIso: string) {
-  return billsOfPayer(db, organizationId, payerId)
+  return payerBillsMadeIn(db, organizationId, payerId, fromIso, toIso)
     .innerJoin('bill_items as bi', 'bi.bill_id', 'b.id')
     .leftJoin('tests as t', 't.id', 'bi.test_id')
     .select(['bi.id', 'bi.test_id', 'bi.total_paise', 't.category'])
-    .where('b.created_at', '>=', fromIso)
-    .where('b.created_at', '<', toIso)
     .execute();
 }
 

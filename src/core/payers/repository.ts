@@ -2,6 +2,7 @@ import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { billsOfPayer, labRows } from '../db/joins.js';
 import { updateLabRow } from '../db/lab-row.js';
+import { payerBillsMadeIn } from '../db/bill-joins.js';
 import type { PayerPricesTable, PayersTable } from './tables.js';
 import type { PayerListQuery } from '../../shared/schemas/payers.js';
 
@@ -236,25 +237,28 @@ export async function payerPriceOn(
 
 /** The payer's bills (not cancelled) created in [fromIso, toIso). */
 export function payerBillsBetween(db: Db, organizationId: number, payerId: number, fromIso: string, toIso: string) {
-  return billsOfPayer(db, organizationId, payerId)
+  return payerBillsMadeIn(db, organizationId, payerId, fromIso, toIso)
     .innerJoin('patients as pt', 'pt.id', 'b.patient_id')
     .select(['b.id', 'b.bill_number', 'b.created_at', 'b.final_amount_paise', 'pt.patient_code'])
-    .where('b.created_at', '>=', fromIso)
-    .where('b.created_at', '<', toIso)
     .orderBy('b.created_at')
     .orderBy('b.id')
     .execute();
 }
 
-/** Payments (and refunds, negative) on the payer's bills, made in [fromIso, toIso). */
-export function payerPaymentsBetween(db: Db, organizationId: number, payerId: number, fromIso: string, toIso: string) {
+/** Payments (and refunds, negative) on the payer's bills that count on its account (`pm`, `b`). */
+function paymentsOnPayerBills(db: Db, organizationId: number, payerId: number) {
   return db
     .selectFrom('payments as pm')
     .innerJoin('bills as b', 'b.id', 'pm.bill_id')
-    .select(['pm.id', 'pm.created_at', 'pm.amount_paise', 'pm.method', 'pm.reference', 'b.bill_number'])
     .where('pm.organization_id', '=', organizationId)
     .where('b.payer_id', '=', payerId)
-    .where('b.cancelled_at', 'is', null)
+    .where('b.cancelled_at', 'is', null);
+}
+
+/** Payments (and refunds, negative) on the payer's bills, made in [fromIso, toIso). */
+export function payerPaymentsBetween(db: Db, organizationId: number, payerId: number, fromIso: string, toIso: string) {
+  return paymentsOnPayerBills(db, organizationId, payerId)
+    .select(['pm.id', 'pm.created_at', 'pm.amount_paise', 'pm.method', 'pm.reference', 'b.bill_number'])
     .where('pm.created_at', '>=', fromIso)
     .where('pm.created_at', '<', toIso)
     .orderBy('pm.created_at')
@@ -267,13 +271,8 @@ export async function payerBalanceBefore(db: Db, organizationId: number, payerId
     .select(sql<number>`coalesce(sum(b.final_amount_paise), 0)`.as('n'))
     .where('b.created_at', '<', beforeIso)
     .executeTakeFirstOrThrow();
-  const paid = await db
-    .selectFrom('payments as pm')
-    .innerJoin('bills as b', 'b.id', 'pm.bill_id')
+  const paid = await paymentsOnPayerBills(db, organizationId, payerId)
     .select(sql<number>`coalesce(sum(pm.amount_paise), 0)`.as('n'))
-    .where('pm.organization_id', '=', organizationId)
-    .where('b.payer_id', '=', payerId)
-    .where('b.cancelled_at', 'is', null)
     .where('pm.created_at', '<', beforeIso)
     .executeTakeFirstOrThrow();
   return Number(billed.n) - Number(paid.n);
