@@ -205,12 +205,9 @@ export async function billsOfDays(db: Db, organizationId: number, days: { day: s
 /** Distinct patients of the live bills made in a UTC window. */
 export async function billedPatients(db: Db, organizationId: number, fromUtc: string, toUtc: string) {
   const all = await db
-    .selectFrom('bills')
-    .select(sql<number>`count(DISTINCT patient_id)`.as('n'))
-    .where('organization_id', '=', organizationId)
-    .where('cancelled_at', 'is', null)
-    .where('created_at', '>=', fromUtc)
-    .where('created_at', '<', toUtc)
+    .selectFrom('bills as b')
+    .select(sql<number>`count(DISTINCT b.patient_id)`.as('n'))
+    .where(liveBillsMadeIn({ organizationId, fromUtc, toUtc }))
     .executeTakeFirstOrThrow();
   return Number(all.n);
 }
