@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { billsWithPatient } from '../db/bill-joins.js';
-import { centrePatients } from './repository.js';
+import { centrePatients, sampleWithBill } from './repository.js';
+import { labRows } from '../db/joins.js';
 
 /**
  * The centre portal's row filters: every query names the centre (or its payer) as well as the lab,
@@ -84,25 +85,10 @@ export function centreBillRows(db: Db, organizationId: number, payerId: number) 
 
 /** Whether the bill is on the centre's account. */
 export function isCentreBill(db: Db, organizationId: number, payerId: number, billId: number) {
-  return found(
-    db
-      .selectFrom('bills')
-      .select('id')
-      .where('organization_id', '=', organizationId)
-      .where('payer_id', '=', payerId)
-      .where('id', '=', billId),
-  );
+  return found(labRows(db, 'bills', organizationId).where('payer_id', '=', payerId).where('id', '=', billId));
 }
 
 /** Whether the sample is a tube of a bill on the centre's account. */
 export function isCentreSample(db: Db, organizationId: number, payerId: number, sampleId: number) {
-  return found(
-    db
-      .selectFrom('samples as s')
-      .innerJoin('bills as b', 'b.id', 's.bill_id')
-      .select('s.id')
-      .where('s.organization_id', '=', organizationId)
-      .where('b.payer_id', '=', payerId)
-      .where('s.id', '=', sampleId),
-  );
+  return found(sampleWithBill(db, organizationId, sampleId).select('s.id').where('b.payer_id', '=', payerId));
 }

@@ -142,13 +142,18 @@ export function billLinesBetween(db: Db, organizationId: number, payerId: number
     .execute();
 }
 
-export function billOfSample(db: Db, organizationId: number, sampleId: number) {
+/** The lab's sample with the bill it is a tube of (`s`, `b`): how a sample is traced to a centre's account. */
+export function sampleWithBill(db: Db, organizationId: number, sampleId: number) {
   return db
     .selectFrom('samples as s')
     .innerJoin('bills as b', 'b.id', 's.bill_id')
-    .select(['b.id', 'b.payer_id', 'b.bill_number'])
     .where('s.organization_id', '=', organizationId)
-    .where('s.id', '=', sampleId)
+    .where('s.id', '=', sampleId);
+}
+
+export function billOfSample(db: Db, organizationId: number, sampleId: number) {
+  return sampleWithBill(db, organizationId, sampleId)
+    .select(['b.id', 'b.payer_id', 'b.bill_number'])
     .executeTakeFirst();
 }
 
