@@ -110,6 +110,12 @@ function progressLine(stream: Tty) {
   };
 }
 
+/** --output of import and export: how the one result line is printed. */
+const resultLineOption = () =>
+  new Option('--output <style>', 'the result line: text, or json for scripts')
+    .choices(['text', 'json'])
+    .default('text');
+
 export function registerData(program: Command, out: Output, streams: { stdout: Tty; stderr: Tty }): void {
   program
     .command('import')
@@ -120,11 +126,7 @@ export function registerData(program: Command, out: Output, streams: { stdout: T
     .option('--dry-run', 'check every row and report, but store nothing')
     .option('--update', 'rows whose key (patient code, test code, email, ...) is stored already update it')
     .option('--mapping <file>', 'a JSON file {"their header": "our_column"} for files from another system')
-    .addOption(
-      new Option('--output <style>', 'the result line: text, or json for scripts')
-        .choices(['text', 'json'])
-        .default('text'),
-    )
+    .addOption(resultLineOption())
     .addHelpText(
       'after',
       `
@@ -200,11 +202,7 @@ import through the web's Data screens. The columns, the limits and the rules: do
       (v: string, acc: string[]) => [...acc, v],
       [],
     )
-    .addOption(
-      new Option('--output <style>', 'the result line: text, or json for scripts')
-        .choices(['text', 'json'])
-        .default('text'),
-    )
+    .addOption(resultLineOption())
     .addHelpText(
       'after',
       `

@@ -16,27 +16,27 @@ import {
 
 const MB = 1024 * 1024;
 import type { Output } from '../output.js';
-import { LOG_FORMATS, type LogFormat } from '../../server/log-format.js';
+import { LOG_FORMATS } from '../../server/log-format.js';
+import type { ServeOptions } from '../../server/server.js';
 
 export const DEFAULT_PORT = 3001;
 export const DEFAULT_HOST = '127.0.0.1';
 
-interface ServeFlags {
-  port: number;
-  host: string;
-  demo?: boolean;
-  quiet?: boolean;
-  logRequests?: boolean;
-  logFormat?: LogFormat;
-  trustProxy?: boolean;
-  secureCookies?: boolean;
-  allowedHosts?: string[];
-  dropRoot?: string;
-  listenerHosts?: string[];
-  allowPrivateOutbound?: boolean;
-  uploadLimit?: number;
-  uploadQuota?: number;
-}
+/** The server's options as the command line gives them: the demo lab optional, the upload limits in MB. */
+type ServeFlags = Pick<
+  ServeOptions,
+  | 'port'
+  | 'host'
+  | 'quiet'
+  | 'logRequests'
+  | 'logFormat'
+  | 'trustProxy'
+  | 'secureCookies'
+  | 'allowedHosts'
+  | 'dropRoot'
+  | 'listenerHosts'
+  | 'allowPrivateOutbound'
+> & { demo?: boolean; uploadLimit?: number; uploadQuota?: number };
 
 export function registerServe(program: Command, out: Output): void {
   program

@@ -54,6 +54,12 @@ const hsnSheet = (rows: HsnItem[] = []) =>
   );
 
 type Item = { itm_det: { rt: number; txval: number; iamt: number; camt: number; samt: number; csamt: number } };
+
+/** The closing cells of every rated line of the invoice and note sheets: its rate, taxable value and cess (none). */
+const RATED = ['Rate', 'Taxable Value', 'Cess Amount'];
+const rated = (it: { itm_det: { rt: number; txval: number } }) => [it.itm_det.rt, it.itm_det.txval, 0];
+/** The opening cells of the sheets of registered recipients (b2b, cdnr): the GSTIN and the name. */
+const RECIPIENT = ['GSTIN/UIN of Recipient', 'Receiver Name'];
 interface Doc {
   inum?: string;
   nt_num?: string;
@@ -67,11 +73,11 @@ interface Doc {
 export function gstr1Csv(g: Gstr1, names: Record<string, string> = {}): Record<Gstr1CsvSection, string> {
   const docs = (list: { ctin: string; inv?: unknown[]; nt?: unknown[] }[]) =>
     list.flatMap((r) => ((r.inv ?? r.nt) as Doc[]).flatMap((d) => d.itms.map((it) => ({ ctin: r.ctin, d, it }))));
+  const recipient = (ctin: string) => [ctin, names[ctin] ?? ''];
   return {
     b2b:
       csvHeader([
-        'GSTIN/UIN of Recipient',
-        'Receiver Name',
+        ...RECIPIENT,
         'Invoice Number',
         'Invoice date',
         'Invoice Value',
@@ -80,14 +86,11 @@ export function gstr1Csv(g: Gstr1, names: Record<string, string> = {}): Record<G
         'Applicable % of Tax Rate',
         'Invoice Type',
         'E-Commerce GSTIN',
-        'Rate',
-        'Taxable Value',
-        'Cess Amount',
+        ...RATED,
       ]) +
       csvRows(
         docs(g.b2b).map(({ ctin, d, it }) => [
-          ctin,
-          names[ctin] ?? '',
+          ...recipient(ctin),
           d.inum!,
           d.idt!,
           d.val,
@@ -96,9 +99,7 @@ export function gstr1Csv(g: Gstr1, names: Record<string, string> = {}): Record<G
           '',
           'Regular B2B',
           '',
-          it.itm_det.rt,
-          it.itm_det.txval,
-          0,
+          ...rated(it),
         ]),
       ),
     b2cl:
@@ -108,32 +109,20 @@ export function gstr1Csv(g: Gstr1, names: Record<string, string> = {}): Record<G
         'Invoice Value',
         'Place Of Supply',
         'Applicable % of Tax Rate',
-        'Rate',
-        'Taxable Value',
-        'Cess Amount',
+        ...RATED,
         'E-Commerce GSTIN',
       ]) +
       csvRows(
         g.b2cl.flatMap((r) =>
-          r.inv.flatMap((d) =>
-            d.itms.map((it) => [d.inum, d.idt, d.val, pos(r.pos), '', it.itm_det.rt, it.itm_det.txval, 0, '']),
-          ),
+          r.inv.flatMap((d) => d.itms.map((it) => [d.inum, d.idt, d.val, pos(r.pos), '', ...rated(it), ''])),
         ),
       ),
     b2cs:
-      csvHeader([
-        'Type',
-        'Place Of Supply',
-        'Applicable % of Tax Rate',
-        'Rate',
-        'Taxable Value',
-        'Cess Amount',
-        'E-Commerce GSTIN',
-      ]) + csvRows(g.b2cs.map((s) => ['OE', pos(s.pos), '', s.rt, s.txval, 0, ''])),
+      csvHeader(['Type', 'Place Of Supply', 'Applicable % of Tax Rate', ...RATED, 'E-Commerce GSTIN']) +
+      csvRows(g.b2cs.map((s) => ['OE', pos(s.pos), '', s.rt, s.txval, 0, ''])),
     cdnr:
       csvHeader([
-        'GSTIN/UIN of Recipient',
-        'Receiver Name',
+        ...RECIPIENT,
         'Note Number',
         'Note Date',
         'Note Type',
@@ -142,14 +131,11 @@ export function gstr1Csv(g: Gstr1, names: Record<string, string> = {}): Record<G
         'Note Supply Type',
         'Note Value',
         'Applicable % of Tax Rate',
-        'Rate',
-        'Taxable Value',
-        'Cess Amount',
+        ...RATED,
       ]) +
       csvRows(
         docs(g.cdnr).map(({ ctin, d, it }) => [
-          ctin,
-          names[ctin] ?? '',
+          ...recipient(ctin),
           d.nt_num!,
           d.nt_dt!,
           'C',
@@ -158,9 +144,7 @@ export function gstr1Csv(g: Gstr1, names: Record<string, string> = {}): Record<G
           'Regular B2B',
           d.val,
           '',
-          it.itm_det.rt,
-          it.itm_det.txval,
-          0,
+          ...rated(it),
         ]),
       ),
     cdnur:
@@ -172,24 +156,11 @@ export function gstr1Csv(g: Gstr1, names: Record<string, string> = {}): Record<G
         'Place Of Supply',
         'Note Value',
         'Applicable % of Tax Rate',
-        'Rate',
-        'Taxable Value',
-        'Cess Amount',
+        ...RATED,
       ]) +
       csvRows(
         g.cdnur.flatMap((n) =>
-          n.itms.map((it) => [
-            n.typ,
-            n.nt_num,
-            n.nt_dt,
-            n.ntty,
-            pos(n.pos),
-            n.val,
-            '',
-            it.itm_det.rt,
-            it.itm_det.txval,
-            0,
-          ]),
+          n.itms.map((it) => [n.typ, n.nt_num, n.nt_dt, n.ntty, pos(n.pos), n.val, '', ...rated(it)]),
         ),
       ),
     exemp:

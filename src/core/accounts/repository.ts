@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { labRows } from '../db/joins.js';
 
@@ -17,6 +17,10 @@ export interface MonthWindow {
   firstDay: string;
   lastDay: string;
 }
+
+/** Bills (`b`) made in the month and still live at its end: the month's sales (monthBills' rule). */
+const salesOfMonth = (w: MonthWindow) =>
+  sql<SqlBool>`b.created_at >= ${w.fromUtc} AND b.created_at < ${w.toUtc} AND (b.cancelled_at IS NULL OR b.cancelled_at >= ${w.toUtc})`;
 
 function billsQuery(db: Db, organizationId: number) {
   return db
@@ -47,13 +51,7 @@ export type AccountBillRow = Awaited<ReturnType<typeof monthBills>>[number];
 
 /** Bills made in the month and still live at its end, oldest first. */
 export function monthBills(db: Db, w: MonthWindow) {
-  return billsQuery(db, w.organizationId)
-    .where('b.created_at', '>=', w.fromUtc)
-    .where('b.created_at', '<', w.toUtc)
-    .where((eb) => eb.or([eb('b.cancelled_at', 'is', null), eb('b.cancelled_at', '>=', w.toUtc)]))
-    .orderBy('b.created_at')
-    .orderBy('b.id')
-    .execute();
+  return billsQuery(db, w.organizationId).where(salesOfMonth(w)).orderBy('b.created_at').orderBy('b.id').execute();
 }
 
 /** Bills cancelled in the month that were made before it (their month carried them as sales). */
@@ -79,11 +77,7 @@ function billLinesQuery(db: Db, organizationId: number) {
 
 /** The lines of the month's bills (monthBills' rule), for the GST summaries. */
 export function monthBillLines(db: Db, w: MonthWindow) {
-  return billLinesQuery(db, w.organizationId)
-    .where('b.created_at', '>=', w.fromUtc)
-    .where('b.created_at', '<', w.toUtc)
-    .where((eb) => eb.or([eb('b.cancelled_at', 'is', null), eb('b.cancelled_at', '>=', w.toUtc)]))
-    .execute();
+  return billLinesQuery(db, w.organizationId).where(salesOfMonth(w)).execute();
 }
 
 /** The lines of some bills of the lab (a month's later-cancelled bills). */
@@ -134,25 +128,29 @@ export function monthMoneyRows(db: Db, w: MonthWindow) {
     .execute();
 }
 
+/** The lab's invoices that got a document number of this kind, in the order of the time they got it. */
+function invoicesNumbered(
+  db: Db,
+  organizationId: number,
+  number: 'invoice_number' | 'credit_note_number',
+  at: 'invoice_date' | 'cancelled_at',
+) {
+  return labRows(db, 'invoices', organizationId).where(number, 'is not', null).orderBy(at).orderBy('id');
+}
+
 /** Invoices issued (dated) in the month, cancelled later or not, with their lines. */
 export function invoicesIssuedIn(db: Db, w: MonthWindow) {
-  return labRows(db, 'invoices', w.organizationId)
-    .where('invoice_number', 'is not', null)
+  return invoicesNumbered(db, w.organizationId, 'invoice_number', 'invoice_date')
     .where('invoice_date', '>=', w.firstDay)
     .where('invoice_date', '<=', w.lastDay)
-    .orderBy('invoice_date')
-    .orderBy('id')
     .execute();
 }
 
 /** Invoices cancelled in the month by a credit note. */
 export function creditNotesIn(db: Db, w: MonthWindow) {
-  return labRows(db, 'invoices', w.organizationId)
-    .where('credit_note_number', 'is not', null)
+  return invoicesNumbered(db, w.organizationId, 'credit_note_number', 'cancelled_at')
     .where('cancelled_at', '>=', w.fromUtc)
     .where('cancelled_at', '<', w.toUtc)
-    .orderBy('cancelled_at')
-    .orderBy('id')
     .execute();
 }
 

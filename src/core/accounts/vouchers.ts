@@ -65,12 +65,15 @@ export function merged(entries: Entry[]): Entry[] {
 
 const partyOf = (b: { payer_name: string | null }, ledgers: Ledgers) => b.payer_name ?? ledgers.patients;
 
-export function salesVouchers(
+/** A month's bills made into vouchers, by the lab's ledgers and state (the GST split) and its lab days. */
+type BillVouchers = (
   bills: AccountBillRow[],
   settings: AccountsSettings,
   labState: string | null,
   labDay: (iso: string) => string,
-): Voucher[] {
+) => Voucher[];
+
+export const salesVouchers: BillVouchers = (bills, settings, labState, labDay) => {
   const { ledgers } = settings;
   const one = (b: AccountBillRow): Entry[] => [
     { ledger: partyOf(b, ledgers), paise: Number(b.final_amount_paise) },
@@ -102,15 +105,10 @@ export function salesVouchers(
       entries: merged(list.flatMap(one)),
     }))
     .filter((v) => v.entries.length > 0);
-}
+};
 
 /** A bill made in an earlier month and cancelled in this one: its sale reversed. */
-export function creditNoteVouchers(
-  bills: AccountBillRow[],
-  settings: AccountsSettings,
-  labState: string | null,
-  labDay: (iso: string) => string,
-): Voucher[] {
+export const creditNoteVouchers: BillVouchers = (bills, settings, labState, labDay) => {
   const { ledgers } = settings;
   return bills
     .filter((b) => Number(b.final_amount_paise) !== 0)
@@ -125,7 +123,7 @@ export function creditNoteVouchers(
         ...saleCredits(b, ledgers, labState).map((e) => ({ ledger: e.ledger, paise: -e.paise })),
       ]),
     }));
-}
+};
 
 export interface MoneyRow {
   id: number;

@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { chunks } from '../db/dialect.js';
 import { labTable } from '../db/lab-tables.js';
+import { liveBillsMadeIn } from '../db/live-bills.js';
+import { resultsWithSampleAndTest } from '../db/joins.js';
 
 /**
  * The Analytics Dashboard's and the Enhanced Dashboard's aggregations: read-only queries
@@ -52,10 +54,7 @@ export async function billedByMinuteAndCategory(db: Db, organizationId: number, 
       sql<number>`count(*)`.as('lines'),
       sql<number>`sum(i.total_paise)`.as('paise'),
     ])
-    .where('b.organization_id', '=', organizationId)
-    .where('b.cancelled_at', 'is', null)
-    .where('b.created_at', '>=', from)
-    .where('b.created_at', '<', to)
+    .where(liveBillsMadeIn({ organizationId, fromUtc: from, toUtc: to }))
     .groupBy([minuteOf('b.created_at'), category])
     .execute();
 }
@@ -100,19 +99,13 @@ export async function testDistribution(db: Db, organizationId: number, from: str
     .execute();
 }
 
-function resultsOfLab(db: Db, organizationId: number) {
-  return db.selectFrom('test_results as r').where('r.organization_id', '=', organizationId);
-}
-
 /**
  * A live list of results: how many match in all, and the oldest `limit` of them (by entry) with
  * their sample and test. The two live lists of results differ only in which results they hold.
  */
-async function oldestResults(matching: ReturnType<typeof resultsOfLab>, limit: number) {
+async function oldestResults(matching: ReturnType<typeof resultsWithSampleAndTest>, limit: number) {
   const total = await matching.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
   const rows = await matching
-    .innerJoin('samples as s', 's.id', 'r.sample_id')
-    .innerJoin('tests as t', 't.id', 'r.test_id')
     .select([
       'r.id',
       's.sample_code',
@@ -133,7 +126,7 @@ async function oldestResults(matching: ReturnType<typeof resultsOfLab>, limit: n
 export function awaitingVerification(db: Db, organizationId: number, limit: number) {
   return oldestResults(
     // A literal, so the planner can use the partial index of waiting results (migration 31).
-    resultsOfLab(db, organizationId).where(sql<boolean>`r.status = 'completed'`),
+    resultsWithSampleAndTest(db, organizationId).where(sql<boolean>`r.status = 'completed'`),
     limit,
   );
 }
@@ -141,7 +134,7 @@ export function awaitingVerification(db: Db, organizationId: number, limit: numb
 /** Critical results (not rejected) with no call logged: the NABL "not yet notified" list, oldest first. */
 export function criticalNotCalled(db: Db, organizationId: number, limit: number) {
   return oldestResults(
-    resultsOfLab(db, organizationId)
+    resultsWithSampleAndTest(db, organizationId)
       // A literal, so the planner can use the partial index of critical results (migration 30).
       .where(sql<boolean>`r.is_critical = 1`)
       .where('r.status', '<>', 'rejected')
@@ -189,13 +182,10 @@ export function openTestsWithTarget(db: Db, organizationId: number) {
 
 /** The results verified since `verifiedSince` of tests with a target turnaround, through their verification index. */
 export function verifiedWithTarget(db: Db, organizationId: number, verifiedSince: string) {
-  return db
-    .selectFrom('test_results as r')
+  return resultsWithSampleAndTest(db, organizationId)
     .innerJoin('sample_tests as st', (j) =>
       j.onRef('st.sample_id', '=', 'r.sample_id').onRef('st.test_id', '=', 'r.test_id'),
     )
-    .innerJoin('samples as s', 's.id', 'r.sample_id')
-    .innerJoin('tests as t', 't.id', 'r.test_id')
     .select([
       's.id as sample_id',
       's.sample_code',
@@ -205,7 +195,6 @@ export function verifiedWithTarget(db: Db, organizationId: number, verifiedSince
       's.collection_date',
       'r.verified_at',
     ])
-    .where('r.organization_id', '=', organizationId)
     .where('r.verified_at', '>=', verifiedSince)
     .where('s.organization_id', '=', organizationId)
     .where(TARGET_MINUTES, 'is not', null)

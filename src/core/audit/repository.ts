@@ -1,6 +1,8 @@
 import { sql, type Insertable, type Transaction } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { insertRows } from '../db/bulk.js';
+import { resultsWithPatient, samplesWithPatient } from '../db/joins.js';
+import { billsWithPatient } from '../db/bill-joins.js';
 import type { AuditLogTable, DB } from '../db/schema.js';
 
 /**
@@ -100,13 +102,8 @@ const person = (first: string | null, last: string | null, code: string | null) 
 
 const LOOKUPS: Record<string, Lookup> = {
   test_result: async (db, org, ids) => {
-    const rows = await db
-      .selectFrom('test_results as r')
-      .innerJoin('tests as t', 't.id', 'r.test_id')
-      .innerJoin('patients as p', 'p.id', 'r.patient_id')
-      .innerJoin('samples as s', 's.id', 'r.sample_id')
+    const rows = await resultsWithPatient(db, org)
       .select(['r.id', 't.code', 't.name', 'p.first_name', 'p.last_name', 'p.patient_code', 's.sample_code'])
-      .where('r.organization_id', '=', org)
       .where('r.id', 'in', ids)
       .execute();
     return new Map(
@@ -117,11 +114,8 @@ const LOOKUPS: Record<string, Lookup> = {
     );
   },
   sample: async (db, org, ids) => {
-    const rows = await db
-      .selectFrom('samples as s')
-      .innerJoin('patients as p', 'p.id', 's.patient_id')
+    const rows = await samplesWithPatient(db, org)
       .select(['s.id', 's.sample_code', 'p.first_name', 'p.last_name', 'p.patient_code'])
-      .where('s.organization_id', '=', org)
       .where('s.id', 'in', ids)
       .execute();
     return new Map(rows.map((r) => [r.id, `${r.sample_code} · ${person(r.first_name, r.last_name, r.patient_code)}`]));
@@ -136,11 +130,8 @@ const LOOKUPS: Record<string, Lookup> = {
     return new Map(rows.map((r) => [r.id, person(r.first_name, r.last_name, r.patient_code)]));
   },
   bill: async (db, org, ids) => {
-    const rows = await db
-      .selectFrom('bills as b')
-      .innerJoin('patients as p', 'p.id', 'b.patient_id')
+    const rows = await billsWithPatient(db, org)
       .select(['b.id', 'b.bill_number', 'p.first_name', 'p.last_name', 'p.patient_code'])
-      .where('b.organization_id', '=', org)
       .where('b.id', 'in', ids)
       .execute();
     return new Map(rows.map((r) => [r.id, `${r.bill_number} · ${person(r.first_name, r.last_name, r.patient_code)}`]));

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
+import { liveBillsMadeIn } from '../db/live-bills.js';
 
 /**
  * Bills seen from the doctors who referred them (Doctor Management): every query of the
@@ -28,12 +29,9 @@ function liveReferrals(db: Db, organizationId: number, range: UtcRange) {
   return db
     .selectFrom('bills as b')
     .innerJoin('users as d', 'd.id', 'b.doctor_id')
-    .where('b.organization_id', '=', organizationId)
+    .where(liveBillsMadeIn({ organizationId, fromUtc: range.fromUtc, toUtc: range.toUtc }))
     .where('d.organization_id', '=', organizationId)
-    .where('d.role', '=', 'doctor')
-    .where('b.cancelled_at', 'is', null)
-    .where('b.created_at', '>=', range.fromUtc)
-    .where('b.created_at', '<', range.toUtc);
+    .where('d.role', '=', 'doctor');
 }
 
 const KEYS = {

@@ -5,15 +5,15 @@ import type { BillListQuery } from '../../shared/schemas/bills.js';
 import type { BillRow } from './mappers.js';
 import { addDays, startOfLocalDayUtc } from '../../shared/time.js';
 import { rowsByKeys } from '../db/dialect.js';
+import { labRowById } from '../db/lab-row.js';
+import { billsWithPatient } from '../db/bill-joins.js';
+import { personNameOrNull } from '../db/person-name-sql.js';
 
 export function billsQuery(db: Db, organizationId: number) {
-  return db
-    .selectFrom('bills as b')
-    .innerJoin('patients as p', 'p.id', 'b.patient_id')
+  return billsWithPatient(db, organizationId)
     .leftJoin('users as d', 'd.id', 'b.doctor_id')
     .leftJoin('payers as py', 'py.id', 'b.payer_id')
-    .leftJoin('invoices as iv', 'iv.id', 'b.invoice_id')
-    .where('b.organization_id', '=', organizationId);
+    .leftJoin('invoices as iv', 'iv.id', 'b.invoice_id');
 }
 
 type BillsQuery = ReturnType<typeof billsQuery>;
@@ -186,12 +186,7 @@ export async function deleteBillRow(trx: Db, organizationId: number, id: number)
 
 /** The bill's own row (no joins), for the checks of a payment. */
 export function findBillRow(db: Db, organizationId: number, id: number): Promise<Selectable<BillsTable> | undefined> {
-  return db
-    .selectFrom('bills')
-    .selectAll()
-    .where('id', '=', id)
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirst();
+  return labRowById(db, 'bills', organizationId, id);
 }
 
 export function itemsOfBill(db: Db, billId: number) {
@@ -204,11 +199,7 @@ export function paymentsOfBill(db: Db, billId: number) {
     .selectFrom('payments as pay')
     .leftJoin('users as u', 'u.id', 'pay.received_by')
     .selectAll('pay')
-    .select(
-      sql<string | null>`CASE WHEN u.id IS NULL THEN NULL ELSE u.first_name || ' ' || u.last_name END`.as(
-        'received_by_name',
-      ),
-    )
+    .select(personNameOrNull('u').as('received_by_name'))
     .where('pay.bill_id', '=', billId)
     .orderBy('pay.id')
     .execute();
@@ -228,9 +219,7 @@ export async function countPaymentsOfBill(db: Db, billId: number): Promise<numbe
  * due on or after `since`, oldest due first: what the overdue sweep announces (./overdue.ts).
  */
 export function overdueBillsSince(db: Db, organizationId: number, today: string, since: string) {
-  return db
-    .selectFrom('bills as b')
-    .innerJoin('patients as p', 'p.id', 'b.patient_id')
+  return billsWithPatient(db, organizationId)
     .select([
       'b.id',
       'b.bill_number',
@@ -239,7 +228,6 @@ export function overdueBillsSince(db: Db, organizationId: number, today: string,
       'p.last_name',
       sql<number>`b.final_amount_paise - b.paid_paise`.as('balance_paise'),
     ])
-    .where('b.organization_id', '=', organizationId)
     .where('b.cancelled_at', 'is', null)
     .where(sql<SqlBool>`b.paid_paise < b.final_amount_paise`)
     .where('b.due_date', '<', today)

@@ -183,42 +183,42 @@ const strip = (r: { id: number; name: string; code: string }): CatalogueRef => (
   code: r.code,
 });
 
+/** A link table of the catalogue: which owner column it has, and which items (table, column) it lists. */
+interface LinkTable {
+  table: 'profile_tests' | 'package_tests' | 'package_profiles';
+  owner: 'profile_id' | 'package_id';
+  items: 'tests' | 'test_profiles';
+  item: 'test_id' | 'profile_id';
+}
+
+/** The items linked to each owner, in their stored order, in one query for the whole list. */
+async function linkedItems(db: Db, link: LinkTable, ownerIds: number[]): Promise<Map<number, CatalogueRef[]>> {
+  if (!ownerIds.length) return new Map();
+  // The three link tables share these columns; Kysely cannot type a table named by a value, hence the casts.
+  const owner = sql.ref<number>(`l.${link.owner}`);
+  const rows = await db
+    .selectFrom(`${link.table} as l` as 'profile_tests as l')
+    .innerJoin(`${link.items} as i` as 'tests as i', 'i.id', `l.${link.item}` as 'l.test_id')
+    .select([owner.as('owner'), 'i.id', 'i.name', 'i.code'])
+    .where(owner, 'in', ownerIds)
+    .orderBy('l.position')
+    .execute();
+  return new Map([...group(rows)].map(([k, v]) => [k, v.map(strip)]));
+}
+
 /** Tests of each profile, in their stored order, in one query for the whole list. */
-export async function profileTests(db: Db, profileIds: number[]): Promise<Map<number, CatalogueRef[]>> {
-  if (!profileIds.length) return new Map();
-  const rows = await db
-    .selectFrom('profile_tests as pt')
-    .innerJoin('tests as t', 't.id', 'pt.test_id')
-    .select(['pt.profile_id as owner', 't.id', 't.name', 't.code'])
-    .where('pt.profile_id', 'in', profileIds)
-    .orderBy('pt.position')
-    .execute();
-  return new Map([...group(rows)].map(([k, v]) => [k, v.map(strip)]));
-}
+export const profileTests = (db: Db, profileIds: number[]) =>
+  linkedItems(db, { table: 'profile_tests', owner: 'profile_id', items: 'tests', item: 'test_id' }, profileIds);
 
-export async function packageTests(db: Db, packageIds: number[]): Promise<Map<number, CatalogueRef[]>> {
-  if (!packageIds.length) return new Map();
-  const rows = await db
-    .selectFrom('package_tests as pt')
-    .innerJoin('tests as t', 't.id', 'pt.test_id')
-    .select(['pt.package_id as owner', 't.id', 't.name', 't.code'])
-    .where('pt.package_id', 'in', packageIds)
-    .orderBy('pt.position')
-    .execute();
-  return new Map([...group(rows)].map(([k, v]) => [k, v.map(strip)]));
-}
+export const packageTests = (db: Db, packageIds: number[]) =>
+  linkedItems(db, { table: 'package_tests', owner: 'package_id', items: 'tests', item: 'test_id' }, packageIds);
 
-export async function packageProfiles(db: Db, packageIds: number[]): Promise<Map<number, CatalogueRef[]>> {
-  if (!packageIds.length) return new Map();
-  const rows = await db
-    .selectFrom('package_profiles as pp')
-    .innerJoin('test_profiles as p', 'p.id', 'pp.profile_id')
-    .select(['pp.package_id as owner', 'p.id', 'p.name', 'p.code'])
-    .where('pp.package_id', 'in', packageIds)
-    .orderBy('pp.position')
-    .execute();
-  return new Map([...group(rows)].map(([k, v]) => [k, v.map(strip)]));
-}
+export const packageProfiles = (db: Db, packageIds: number[]) =>
+  linkedItems(
+    db,
+    { table: 'package_profiles', owner: 'package_id', items: 'test_profiles', item: 'profile_id' },
+    packageIds,
+  );
 
 /** Which of these ids are items of this organisation. */
 export async function ownedIds(

@@ -1,5 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
+import { billsWithPatient } from '../db/bill-joins.js';
+import { centrePatients, sampleWithBill } from './repository.js';
+import { labRows } from '../db/joins.js';
 
 /**
  * The centre portal's row filters: every query names the centre (or its payer) as well as the lab,
@@ -20,12 +23,15 @@ export async function centreIdOfUser(db: Db, organizationId: number, userId: num
 
 /** The centre's own patients, newest first, optionally those whose name, code or phone holds `search`. */
 export function centrePatientRows(db: Db, organizationId: number, centreId: number, search?: string) {
-  let q = db
-    .selectFrom('centre_patients as cp')
-    .innerJoin('patients as p', 'p.id', 'cp.patient_id')
-    .select(['p.id', 'p.patient_code', 'p.first_name', 'p.last_name', 'p.phone', 'p.gender', 'cp.created_at'])
-    .where('cp.organization_id', '=', organizationId)
-    .where('cp.centre_id', '=', centreId);
+  let q = centrePatients(db, organizationId, centreId).select([
+    'p.id',
+    'p.patient_code',
+    'p.first_name',
+    'p.last_name',
+    'p.phone',
+    'p.gender',
+    'cp.created_at',
+  ]);
   if (search) {
     // A search for a name, not a pattern: LIKE's wildcards typed by the user are dropped.
     const like = `%${search.toLowerCase().replace(/[%_\\]/g, '')}%`;
@@ -56,23 +62,20 @@ export function isCentrePatient(db: Db, organizationId: number, centreId: number
 
 /** Bills on the centre's account (its payer), newest first. */
 export function centreBillRows(db: Db, organizationId: number, payerId: number) {
-  return db
-    .selectFrom('bills as b')
-    .innerJoin('patients as pt', 'pt.id', 'b.patient_id')
+  return billsWithPatient(db, organizationId)
     .select([
       'b.id',
       'b.bill_number',
       'b.patient_id',
-      'pt.first_name',
-      'pt.last_name',
-      'pt.patient_code',
+      'p.first_name',
+      'p.last_name',
+      'p.patient_code',
       'b.created_at',
       'b.due_date',
       'b.final_amount_paise',
       'b.paid_paise',
       'b.cancelled_at',
     ])
-    .where('b.organization_id', '=', organizationId)
     .where('b.payer_id', '=', payerId)
     .orderBy('b.created_at', 'desc')
     .orderBy('b.id', 'desc')
@@ -82,25 +85,10 @@ export function centreBillRows(db: Db, organizationId: number, payerId: number) 
 
 /** Whether the bill is on the centre's account. */
 export function isCentreBill(db: Db, organizationId: number, payerId: number, billId: number) {
-  return found(
-    db
-      .selectFrom('bills')
-      .select('id')
-      .where('organization_id', '=', organizationId)
-      .where('payer_id', '=', payerId)
-      .where('id', '=', billId),
-  );
+  return found(labRows(db, 'bills', organizationId).where('payer_id', '=', payerId).where('id', '=', billId));
 }
 
 /** Whether the sample is a tube of a bill on the centre's account. */
 export function isCentreSample(db: Db, organizationId: number, payerId: number, sampleId: number) {
-  return found(
-    db
-      .selectFrom('samples as s')
-      .innerJoin('bills as b', 'b.id', 's.bill_id')
-      .select('s.id')
-      .where('s.organization_id', '=', organizationId)
-      .where('b.payer_id', '=', payerId)
-      .where('s.id', '=', sampleId),
-  );
+  return found(sampleWithBill(db, organizationId, sampleId).select('s.id').where('b.payer_id', '=', payerId));
 }

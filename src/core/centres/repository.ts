@@ -8,6 +8,8 @@ import type {
   CentresTable,
 } from './tables.js';
 import { billsOfPayer, labRows } from '../db/joins.js';
+import { updateLabRow } from '../db/lab-row.js';
+import { payerBillsMadeIn } from '../db/bill-joins.js';
 
 /** Every query of collection centres, always filtered by the lab. */
 
@@ -90,12 +92,7 @@ export function insertCentreRow(trx: Db, values: Insertable<CentresTable>) {
 }
 
 export function updateCentreRow(trx: Db, organizationId: number, id: number, values: Updateable<CentresTable>) {
-  return trx
-    .updateTable('centres')
-    .set(values)
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .execute();
+  return updateLabRow(trx, 'centres', organizationId, id, values);
 }
 
 // Bills of a centre (read here, as the payers' account is: the bill rows are the ledger)
@@ -138,31 +135,25 @@ export function billsOwedAt(db: Db, organizationId: number, payerId: number, bef
 
 /** The lines of the payer's bills created in [fromIso, toIso), with each test's category. */
 export function billLinesBetween(db: Db, organizationId: number, payerId: number, fromIso: string, toIso: string) {
-  return billsOfPayer(db, organizationId, payerId)
+  return payerBillsMadeIn(db, organizationId, payerId, fromIso, toIso)
     .innerJoin('bill_items as bi', 'bi.bill_id', 'b.id')
     .leftJoin('tests as t', 't.id', 'bi.test_id')
     .select(['bi.id', 'bi.test_id', 'bi.total_paise', 't.category'])
-    .where('b.created_at', '>=', fromIso)
-    .where('b.created_at', '<', toIso)
     .execute();
 }
 
-export function billPayerAndPatient(db: Db, organizationId: number, billId: number) {
-  return db
-    .selectFrom('bills')
-    .select(['id', 'payer_id', 'patient_id', 'bill_number', 'cancelled_at'])
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', billId)
-    .executeTakeFirst();
-}
-
-export function billOfSample(db: Db, organizationId: number, sampleId: number) {
+/** The lab's sample with the bill it is a tube of (`s`, `b`): how a sample is traced to a centre's account. */
+export function sampleWithBill(db: Db, organizationId: number, sampleId: number) {
   return db
     .selectFrom('samples as s')
     .innerJoin('bills as b', 'b.id', 's.bill_id')
-    .select(['b.id', 'b.payer_id', 'b.bill_number'])
     .where('s.organization_id', '=', organizationId)
-    .where('s.id', '=', sampleId)
+    .where('s.id', '=', sampleId);
+}
+
+export function billOfSample(db: Db, organizationId: number, sampleId: number) {
+  return sampleWithBill(db, organizationId, sampleId)
+    .select(['b.id', 'b.payer_id', 'b.bill_number'])
     .executeTakeFirst();
 }
 
@@ -216,13 +207,18 @@ export async function linkPatient(trx: Db, organizationId: number, centreId: num
     .execute();
 }
 
-export function patientsOfCentre(db: Db, organizationId: number, centreId: number) {
+/** A centre's own patients (`cp`, `p`): where the desk's list of them and the portal's start. */
+export function centrePatients(db: Db, organizationId: number, centreId: number) {
   return db
     .selectFrom('centre_patients as cp')
     .innerJoin('patients as p', 'p.id', 'cp.patient_id')
-    .select(['p.id', 'p.patient_code', 'p.first_name', 'p.last_name', 'cp.created_at'])
     .where('cp.organization_id', '=', organizationId)
-    .where('cp.centre_id', '=', centreId)
+    .where('cp.centre_id', '=', centreId);
+}
+
+export function patientsOfCentre(db: Db, organizationId: number, centreId: number) {
+  return centrePatients(db, organizationId, centreId)
+    .select(['p.id', 'p.patient_code', 'p.first_name', 'p.last_name', 'cp.created_at'])
     .orderBy('cp.created_at', 'desc')
     .orderBy('p.id', 'desc')
     .execute();

@@ -3,7 +3,7 @@ import type { Db } from '../db/connection.js';
 import { ConflictError } from '../errors.js';
 import type { BillsTable } from '../billing/tables.js';
 import { DEFAULT_SAC, billTax, taxRateOf } from '../../shared/gst.js';
-import { itemsOfBills } from './repository.js';
+import { itemsOfBills } from '../billing/repository.js';
 import type { InvoiceLinesTable } from './tables.js';
 
 type BillRow = Selectable<BillsTable>;

@@ -2,7 +2,9 @@ import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { InvoiceLinesTable, InvoicesTable } from './tables.js';
 import type { InvoiceListQuery } from '../../shared/schemas/invoices.js';
-import { billsOfPayer, labRows } from '../db/joins.js';
+import { labRows } from '../db/joins.js';
+import { labRowById, updateLabRow } from '../db/lab-row.js';
+import { payerBillsMadeIn } from '../db/bill-joins.js';
 
 /** Every query of invoices and the bills they take, always filtered by the lab. */
 
@@ -71,12 +73,7 @@ export function insertInvoiceRow(trx: Db, values: Insertable<InvoicesTable>) {
 }
 
 export function updateInvoiceRow(trx: Db, organizationId: number, id: number, values: Updateable<InvoicesTable>) {
-  return trx
-    .updateTable('invoices')
-    .set(values)
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .execute();
+  return updateLabRow(trx, 'invoices', organizationId, id, values);
 }
 
 export async function replaceInvoiceLines(
@@ -99,11 +96,9 @@ export async function deleteInvoiceRow(trx: Db, organizationId: number, id: numb
 
 /** The payer's bills of a period (lab-local bounds as UTC instants) not on any invoice yet, and not cancelled. */
 export function uninvoicedPayerBills(db: Db, organizationId: number, payerId: number, fromIso: string, toIso: string) {
-  return billsOfPayer(db, organizationId, payerId)
+  return payerBillsMadeIn(db, organizationId, payerId, fromIso, toIso)
     .selectAll('b')
     .where('b.invoice_id', 'is', null)
-    .where('b.created_at', '>=', fromIso)
-    .where('b.created_at', '<', toIso)
     .orderBy('b.created_at')
     .orderBy('b.id')
     .execute();
@@ -121,34 +116,17 @@ export function billForInvoice(db: Db, organizationId: number, billId: number) {
   return labRows(db, 'bills', organizationId).where('id', '=', billId).executeTakeFirst();
 }
 
-export function itemsOfBills(db: Db, billIds: number[]) {
-  if (!billIds.length) return Promise.resolve([]);
-  return db
-    .selectFrom('bill_items')
-    .selectAll()
-    .where('bill_id', 'in', billIds)
-    .orderBy('bill_id')
-    .orderBy('position')
-    .execute();
-}
+/** A change to the lab's bills: where both writes of a bill's invoice start. */
+const updateLabBills = (trx: Db, organizationId: number) =>
+  trx.updateTable('bills').where('organization_id', '=', organizationId);
 
 export async function setBillsInvoice(trx: Db, organizationId: number, billIds: number[], invoiceId: number | null) {
   if (!billIds.length) return;
-  await trx
-    .updateTable('bills')
-    .set({ invoice_id: invoiceId })
-    .where('organization_id', '=', organizationId)
-    .where('id', 'in', billIds)
-    .execute();
+  await updateLabBills(trx, organizationId).set({ invoice_id: invoiceId }).where('id', 'in', billIds).execute();
 }
 
 export async function clearInvoiceFromBills(trx: Db, organizationId: number, invoiceId: number) {
-  await trx
-    .updateTable('bills')
-    .set({ invoice_id: null })
-    .where('organization_id', '=', organizationId)
-    .where('invoice_id', '=', invoiceId)
-    .execute();
+  await updateLabBills(trx, organizationId).set({ invoice_id: null }).where('invoice_id', '=', invoiceId).execute();
 }
 
 /** The latest invoice date of the lab's issued invoices: a new one may not be dated before it. */
@@ -164,10 +142,5 @@ export async function latestInvoiceDate(db: Db, organizationId: number): Promise
 
 /** The number and status of the invoice a bill is on (the bill screens and the bill's lock read it). */
 export function invoiceStateRow(db: Db, organizationId: number, id: number) {
-  return db
-    .selectFrom('invoices')
-    .select(['id', 'invoice_number', 'status'])
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return labRowById(db, 'invoices', organizationId, id);
 }

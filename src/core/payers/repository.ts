@@ -1,6 +1,8 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { billsOfPayer, labRows } from '../db/joins.js';
+import { updateLabRow } from '../db/lab-row.js';
+import { payerBillsMadeIn } from '../db/bill-joins.js';
 import type { PayerPricesTable, PayersTable } from './tables.js';
 import type { PayerListQuery } from '../../shared/schemas/payers.js';
 
@@ -100,12 +102,7 @@ export function insertPayerRow(trx: Db, values: Insertable<PayersTable>) {
 }
 
 export function updatePayerRow(trx: Db, organizationId: number, id: number, values: Updateable<PayersTable>) {
-  return trx
-    .updateTable('payers')
-    .set(values)
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .execute();
+  return updateLabRow(trx, 'payers', organizationId, id, values);
 }
 
 export function deletePayerRow(trx: Db, organizationId: number, id: number) {
@@ -113,19 +110,18 @@ export function deletePayerRow(trx: Db, organizationId: number, id: number) {
 }
 
 export async function payerUsage(db: Db, organizationId: number, id: number): Promise<number> {
-  const b = await db
-    .selectFrom('bills')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('organization_id', '=', organizationId)
-    .where('payer_id', '=', id)
-    .executeTakeFirstOrThrow();
-  const i = await db
-    .selectFrom('invoices')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('organization_id', '=', organizationId)
-    .where('payer_id', '=', id)
-    .executeTakeFirstOrThrow();
-  return Number(b.n) + Number(i.n);
+  let n = 0;
+  // Bills first, then invoices: the two kinds of row that name a payer.
+  for (const table of ['bills', 'invoices'] as const) {
+    const r = await db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('organization_id', '=', organizationId)
+      .where('payer_id', '=', id)
+      .executeTakeFirstOrThrow();
+    n += Number(r.n);
+  }
+  return n;
 }
 
 // Price lists
@@ -164,13 +160,18 @@ export function findPayerPriceRow(db: Db, organizationId: number, payerId: numbe
     .executeTakeFirst();
 }
 
-export function samePriceStart(db: Db, payerId: number, itemType: string, itemId: number, from: string) {
+/** The payer's price list entries of one item (every start day it was priced from). */
+function entriesOfItem(db: Db, payerId: number, itemType: string, itemId: number) {
   return db
     .selectFrom('payer_prices')
-    .select('id')
     .where('payer_id', '=', payerId)
     .where('item_type', '=', itemType)
-    .where('item_id', '=', itemId)
+    .where('item_id', '=', itemId);
+}
+
+export function samePriceStart(db: Db, payerId: number, itemType: string, itemId: number, from: string) {
+  return entriesOfItem(db, payerId, itemType, itemId)
+    .select('id')
     .where('effective_from', '=', from)
     .executeTakeFirst();
 }
@@ -180,12 +181,7 @@ export function insertPayerPriceRow(trx: Db, values: Insertable<PayerPricesTable
 }
 
 export function updatePayerPriceRow(trx: Db, organizationId: number, id: number, patch: Updateable<PayerPricesTable>) {
-  return trx
-    .updateTable('payer_prices')
-    .set(patch)
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .execute();
+  return updateLabRow(trx, 'payer_prices', organizationId, id, patch);
 }
 
 /** Every price list entry of these payers, with its item's code and name (for import and export). */
@@ -225,13 +221,9 @@ export async function payerPriceOn(
   itemId: number,
   date: string,
 ): Promise<number | null> {
-  const r = await db
-    .selectFrom('payer_prices')
+  const r = await entriesOfItem(db, payerId, itemType, itemId)
     .select('price_paise')
     .where('organization_id', '=', organizationId)
-    .where('payer_id', '=', payerId)
-    .where('item_type', '=', itemType)
-    .where('item_id', '=', itemId)
     .where('effective_from', '<=', date)
     .where((eb) => eb.or([eb('effective_to', 'is', null), eb('effective_to', '>=', date)]))
     .orderBy('effective_from', 'desc')
@@ -245,25 +237,28 @@ export async function payerPriceOn(
 
 /** The payer's bills (not cancelled) created in [fromIso, toIso). */
 export function payerBillsBetween(db: Db, organizationId: number, payerId: number, fromIso: string, toIso: string) {
-  return billsOfPayer(db, organizationId, payerId)
+  return payerBillsMadeIn(db, organizationId, payerId, fromIso, toIso)
     .innerJoin('patients as pt', 'pt.id', 'b.patient_id')
     .select(['b.id', 'b.bill_number', 'b.created_at', 'b.final_amount_paise', 'pt.patient_code'])
-    .where('b.created_at', '>=', fromIso)
-    .where('b.created_at', '<', toIso)
     .orderBy('b.created_at')
     .orderBy('b.id')
     .execute();
 }
 
-/** Payments (and refunds, negative) on the payer's bills, made in [fromIso, toIso). */
-export function payerPaymentsBetween(db: Db, organizationId: number, payerId: number, fromIso: string, toIso: string) {
+/** Payments (and refunds, negative) on the payer's bills that count on its account (`pm`, `b`). */
+function paymentsOnPayerBills(db: Db, organizationId: number, payerId: number) {
   return db
     .selectFrom('payments as pm')
     .innerJoin('bills as b', 'b.id', 'pm.bill_id')
-    .select(['pm.id', 'pm.created_at', 'pm.amount_paise', 'pm.method', 'pm.reference', 'b.bill_number'])
     .where('pm.organization_id', '=', organizationId)
     .where('b.payer_id', '=', payerId)
-    .where('b.cancelled_at', 'is', null)
+    .where('b.cancelled_at', 'is', null);
+}
+
+/** Payments (and refunds, negative) on the payer's bills, made in [fromIso, toIso). */
+export function payerPaymentsBetween(db: Db, organizationId: number, payerId: number, fromIso: string, toIso: string) {
+  return paymentsOnPayerBills(db, organizationId, payerId)
+    .select(['pm.id', 'pm.created_at', 'pm.amount_paise', 'pm.method', 'pm.reference', 'b.bill_number'])
     .where('pm.created_at', '>=', fromIso)
     .where('pm.created_at', '<', toIso)
     .orderBy('pm.created_at')
@@ -276,13 +271,8 @@ export async function payerBalanceBefore(db: Db, organizationId: number, payerId
     .select(sql<number>`coalesce(sum(b.final_amount_paise), 0)`.as('n'))
     .where('b.created_at', '<', beforeIso)
     .executeTakeFirstOrThrow();
-  const paid = await db
-    .selectFrom('payments as pm')
-    .innerJoin('bills as b', 'b.id', 'pm.bill_id')
+  const paid = await paymentsOnPayerBills(db, organizationId, payerId)
     .select(sql<number>`coalesce(sum(pm.amount_paise), 0)`.as('n'))
-    .where('pm.organization_id', '=', organizationId)
-    .where('b.payer_id', '=', payerId)
-    .where('b.cancelled_at', 'is', null)
     .where('pm.created_at', '<', beforeIso)
     .executeTakeFirstOrThrow();
   return Number(billed.n) - Number(paid.n);

@@ -4,6 +4,9 @@ import { aggregatesPerDay } from '../db/dialect.js';
 import type { DayClosingsTable, PaymentsTable } from './tables.js';
 import type { LedgerListQuery } from '../../shared/schemas/payments.js';
 import { labRows } from '../db/joins.js';
+import { labRowById } from '../db/lab-row.js';
+import { liveBillLinesMadeIn, liveBillsMadeIn, liveBillsPerDoctor } from '../db/live-bills.js';
+import { personNameOrNull } from '../db/person-name-sql.js';
 
 /** Every query of the payments ledger and the day-end closing; each filtered by organization_id. */
 
@@ -18,12 +21,7 @@ export function insertPaymentRow(trx: Db, values: Insertable<PaymentsTable>): Pr
  * only the ledger moves it (setBillPaid), with the payment row that explains the change.
  */
 export function billForLedger(db: Db, organizationId: number, id: number) {
-  return db
-    .selectFrom('bills')
-    .selectAll()
-    .where('id', '=', id)
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirst();
+  return labRowById(db, 'bills', organizationId, id);
 }
 
 export async function setBillPaid(trx: Db, billId: number, paidPaise: number, now: string): Promise<void> {
@@ -47,9 +45,7 @@ export function selectLedgerColumns(q: LedgerQuery) {
       'b.bill_number as bill_number',
       'p.patient_code as patient_code',
       sql<string>`COALESCE(p.first_name, '') || ' ' || COALESCE(p.last_name, '')`.as('patient_name'),
-      sql<string | null>`CASE WHEN u.id IS NULL THEN NULL ELSE u.first_name || ' ' || u.last_name END`.as(
-        'processed_by_name',
-      ),
+      personNameOrNull('u').as('processed_by_name'),
     ]);
 }
 export type LedgerRow = Awaited<ReturnType<ReturnType<typeof selectLedgerColumns>['executeTakeFirstOrThrow']>>;
@@ -105,12 +101,7 @@ export function applyLedgerFilters(
 }
 
 export function findPaymentRow(db: Db, organizationId: number, id: number): Promise<PaymentRow | undefined> {
-  return db
-    .selectFrom('payments')
-    .selectAll()
-    .where('id', '=', id)
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirst();
+  return labRowById(db, 'payments', organizationId, id);
 }
 
 export async function updatePaymentRow(trx: Db, id: number, patch: Updateable<PaymentsTable>): Promise<void> {
@@ -214,22 +205,16 @@ export async function billsOfDays(db: Db, organizationId: number, days: { day: s
 /** Distinct patients of the live bills made in a UTC window. */
 export async function billedPatients(db: Db, organizationId: number, fromUtc: string, toUtc: string) {
   const all = await db
-    .selectFrom('bills')
-    .select(sql<number>`count(DISTINCT patient_id)`.as('n'))
-    .where('organization_id', '=', organizationId)
-    .where('cancelled_at', 'is', null)
-    .where('created_at', '>=', fromUtc)
-    .where('created_at', '<', toUtc)
+    .selectFrom('bills as b')
+    .select(sql<number>`count(DISTINCT b.patient_id)`.as('n'))
+    .where(liveBillsMadeIn({ organizationId, fromUtc, toUtc }))
     .executeTakeFirstOrThrow();
   return Number(all.n);
 }
 
 /** Billed amount per test category of bills made in a UTC window (profiles and packages under their own names). */
 export function billedByCategory(db: Db, organizationId: number, fromUtc: string, toUtc: string) {
-  return db
-    .selectFrom('bill_items as i')
-    .innerJoin('bills as b', 'b.id', 'i.bill_id')
-    .leftJoin('tests as t', 't.id', 'i.test_id')
+  return liveBillLinesMadeIn(db, { organizationId, fromUtc, toUtc })
     .select([
       sql<string>`CASE WHEN i.item_type = 'test' THEN COALESCE(NULLIF(t.category, ''), 'Uncategorised') WHEN i.item_type = 'profile' THEN 'Profiles' ELSE 'Packages' END`.as(
         'category',
@@ -237,10 +222,6 @@ export function billedByCategory(db: Db, organizationId: number, fromUtc: string
       sql<number>`SUM(i.total_paise)`.as('amount_paise'),
       sql<number>`SUM(i.qty)`.as('items'),
     ])
-    .where('b.organization_id', '=', organizationId)
-    .where('b.cancelled_at', 'is', null)
-    .where('b.created_at', '>=', fromUtc)
-    .where('b.created_at', '<', toUtc)
     .groupBy(sql`1`)
     .execute();
 }
@@ -254,10 +235,7 @@ export async function billedTotals(db: Db, organizationId: number, fromUtc: stri
       sql<number | null>`SUM(b.final_amount_paise)`.as('amount_paise'),
       sql<number | null>`SUM(b.discount_amount_paise)`.as('discount_paise'),
     ])
-    .where('b.organization_id', '=', organizationId)
-    .where('b.created_at', '>=', fromUtc)
-    .where('b.created_at', '<', toUtc)
-    .where('b.cancelled_at', 'is', null)
+    .where(liveBillsMadeIn({ organizationId, fromUtc, toUtc }))
     .executeTakeFirstOrThrow();
   return {
     bills: Number(r.bills),
@@ -267,21 +245,12 @@ export async function billedTotals(db: Db, organizationId: number, fromUtc: stri
 }
 
 export function billedByDoctor(db: Db, organizationId: number, fromUtc: string, toUtc: string) {
-  return db
-    .selectFrom('bills as b')
-    .leftJoin('users as d', 'd.id', 'b.doctor_id')
+  return liveBillsPerDoctor(db, { organizationId, fromUtc, toUtc })
     .select([
-      'b.doctor_id',
-      sql<string | null>`MAX(CASE WHEN d.id IS NULL THEN NULL ELSE d.first_name || ' ' || d.last_name END)`.as('name'),
       sql<number>`SUM(b.final_amount_paise)`.as('amount_paise'),
       sql<number>`SUM(b.discount_amount_paise)`.as('discount_paise'),
       sql<number>`COUNT(*)`.as('bills'),
     ])
-    .where('b.organization_id', '=', organizationId)
-    .where('b.cancelled_at', 'is', null)
-    .where('b.created_at', '>=', fromUtc)
-    .where('b.created_at', '<', toUtc)
-    .groupBy('b.doctor_id')
     .execute();
 }
 

@@ -2,15 +2,14 @@ import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { groupsBySorting, tableUsingIndex } from '../db/dialect.js';
 import { fullName, type Window } from './repository.js';
+import { liveBillLinesMadeIn, liveBillsMadeIn, liveBillsPerDoctor } from '../db/live-bills.js';
+import { groupedPersonName } from '../db/person-name-sql.js';
 
 /** The built-in reports' queries over bills: what was billed, what is due, discounts, referrals. */
 
 /** Test lines of live bills made in the window, per test: quantity and what was billed after line discounts. */
 export function billedByTest(db: Db, w: Window) {
-  return db
-    .selectFrom('bill_items as i')
-    .innerJoin('bills as b', 'b.id', 'i.bill_id')
-    .leftJoin('tests as t', 't.id', 'i.test_id')
+  return liveBillLinesMadeIn(db, w)
     .select([
       'i.item_type',
       'i.test_id',
@@ -19,10 +18,6 @@ export function billedByTest(db: Db, w: Window) {
       sql<number>`SUM(i.qty)`.as('count'),
       sql<number>`SUM(i.total_paise)`.as('total_paise'),
     ])
-    .where('b.organization_id', '=', w.organizationId)
-    .where('b.cancelled_at', 'is', null)
-    .where('b.created_at', '>=', w.fromUtc)
-    .where('b.created_at', '<', w.toUtc)
     .groupBy(['i.item_type', 'i.test_id', sql`CASE WHEN i.test_id IS NULL THEN i.name ELSE '' END`])
     .execute();
 }
@@ -41,10 +36,7 @@ export function billsWithDues(db: Db, w: Window, page: { page: number; limit: nu
       'p.patient_code',
       fullName('p').as('patient_name'),
     ])
-    .where('b.organization_id', '=', w.organizationId)
-    .where('b.cancelled_at', 'is', null)
-    .where('b.created_at', '>=', w.fromUtc)
-    .where('b.created_at', '<', w.toUtc)
+    .where(liveBillsMadeIn(w))
     .whereRef('b.final_amount_paise', '>', 'b.paid_paise')
     .orderBy('b.created_at')
     .orderBy('b.id');
@@ -66,10 +58,7 @@ export async function duesFigures(db: Db, w: Window, since: string[]) {
       sql<number>`SUM(${due})`.as('due'),
       ...since.map((at, i) => sql<number>`SUM(CASE WHEN b.created_at >= ${at} THEN ${due} ELSE 0 END)`.as(`due_${i}`)),
     ])
-    .where('b.organization_id', '=', w.organizationId)
-    .where('b.cancelled_at', 'is', null)
-    .where('b.created_at', '>=', w.fromUtc)
-    .where('b.created_at', '<', w.toUtc)
+    .where(liveBillsMadeIn(w))
     .whereRef('b.final_amount_paise', '>', 'b.paid_paise')
     .executeTakeFirstOrThrow();
   const n = (v: unknown) => Number(v ?? 0);
@@ -97,16 +86,13 @@ export async function discountsByUser(db: Db, w: Window) {
         'line_paise',
       ),
     ])
-    .where('b.organization_id', '=', w.organizationId)
-    .where('b.cancelled_at', 'is', null)
-    .where('b.created_at', '>=', w.fromUtc)
-    .where('b.created_at', '<', w.toUtc);
+    .where(liveBillsMadeIn(w));
   return db
     .selectFrom(perBill.as('x'))
     .leftJoin('users as u', 'u.id', 'x.created_by')
     .select([
       'x.created_by',
-      sql<string | null>`MAX(CASE WHEN u.id IS NULL THEN NULL ELSE u.first_name || ' ' || u.last_name END)`.as('name'),
+      groupedPersonName('u').as('name'),
       sql<number>`COUNT(*)`.as('bills'),
       sql<number>`SUM(CASE WHEN x.line_paise > 0 OR x.discount_amount_paise > 0 THEN 1 ELSE 0 END)`.as(
         'discounted_bills',
@@ -177,21 +163,12 @@ async function referringDoctors(db: Db, organizationId: number) {
 }
 
 function referralsByDoctorRows(db: Db, w: Window) {
-  return db
-    .selectFrom('bills as b')
-    .leftJoin('users as d', 'd.id', 'b.doctor_id')
+  return liveBillsPerDoctor(db, w)
     .select([
-      'b.doctor_id',
-      sql<string | null>`MAX(CASE WHEN d.id IS NULL THEN NULL ELSE d.first_name || ' ' || d.last_name END)`.as('name'),
       sql<number>`COUNT(*)`.as('bills'),
       sql<number>`COUNT(DISTINCT b.patient_id)`.as('patients'),
       sql<number>`SUM(b.final_amount_paise)`.as('billed_paise'),
       sql<number>`SUM(b.paid_paise)`.as('paid_paise'),
     ])
-    .where('b.organization_id', '=', w.organizationId)
-    .where('b.cancelled_at', 'is', null)
-    .where('b.created_at', '>=', w.fromUtc)
-    .where('b.created_at', '<', w.toUtc)
-    .groupBy('b.doctor_id')
     .execute();
 }

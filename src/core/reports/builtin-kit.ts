@@ -48,6 +48,9 @@ export interface BuiltInReport {
 export const rupees = (paise: number | string | null | undefined) => Math.round(Number(paise ?? 0)) / 100;
 export const col = (key: string, label: string, kind: ColumnKind = 'text'): ReportColumn => ({ key, label, kind });
 export const pct = (n: number, d: number) => (d === 0 ? 0 : Math.round((n / d) * 10000) / 100);
+/** A totals row's sums of these columns of the rows, to the paisa (counts add up exactly). */
+export const sums = <K extends string>(rows: readonly Record<NoInfer<K>, number>[], keys: readonly K[]): Row =>
+  Object.fromEntries(keys.map((k) => [k, Math.round(rows.reduce((a, r) => a + r[k] * 100, 0)) / 100]));
 
 /** Linear-interpolated percentile (as spreadsheets' PERCENTILE.INC) of sorted values. */
 export function percentile(sorted: number[], p: number): number | null {

@@ -11,7 +11,7 @@ import {
 } from './repository.js';
 
 import type { BuiltInReport } from './builtin-kit.js';
-import { col, pct, percentile, minutesRounded, chart, byDesc } from './builtin-kit.js';
+import { col, pct, percentile, minutesRounded, chart, byDesc, sums } from './builtin-kit.js';
 
 /** The built-in reports of the laboratory: patients registered, workload, turnaround, rejections, critical values. */
 export const LAB_REPORTS: BuiltInReport[] = [
@@ -78,7 +78,6 @@ export const LAB_REPORTS: BuiltInReport[] = [
         .sort((a, b) => b.ordered - a.ordered || a.test_name.localeCompare(b.test_name));
       const dept = new Map<string, number>();
       for (const r of rows) dept.set(r.department, (dept.get(r.department) ?? 0) + r.ordered);
-      const sum = (k: 'ordered' | 'resulted' | 'verified' | 'rejected') => rows.reduce((a, r) => a + r[k], 0);
       return {
         columns: [
           col('test_id', 'Test ID', 'number'),
@@ -90,13 +89,7 @@ export const LAB_REPORTS: BuiltInReport[] = [
           col('rejected', 'On rejected samples', 'number'),
         ],
         rows,
-        totals: {
-          test_name: 'Total',
-          ordered: sum('ordered'),
-          resulted: sum('resulted'),
-          verified: sum('verified'),
-          rejected: sum('rejected'),
-        },
+        totals: { test_name: 'Total', ...sums(rows, ['ordered', 'resulted', 'verified', 'rejected']) },
         chart: chart(
           'Tests ordered by department',
           'Department',

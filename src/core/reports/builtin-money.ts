@@ -5,7 +5,7 @@ import { billsWithDues, duesFigures, referralsByDoctor } from './bills-repositor
 import { discountsByUserSummed } from './money.js';
 
 import type { BuiltInReport } from './builtin-kit.js';
-import { rupees, col, pct, labDayOf, chart, byDesc } from './builtin-kit.js';
+import { rupees, col, pct, labDayOf, chart, byDesc, sums } from './builtin-kit.js';
 
 /** The built-in reports of money: collection, revenue by test, dues, discounts, referrals. */
 export const MONEY_REPORTS: BuiltInReport[] = [
@@ -188,8 +188,6 @@ export const MONEY_REPORTS: BuiltInReport[] = [
           };
         })
         .sort(byDesc((r) => r.total_discount));
-      const sum = (k: 'bills' | 'discounted_bills' | 'line_discounts' | 'bill_discounts' | 'total_discount') =>
-        Math.round(rows.reduce((a, r) => a + r[k] * 100, 0)) / 100;
       return {
         columns: [
           col('user', 'Given by'),
@@ -203,11 +201,7 @@ export const MONEY_REPORTS: BuiltInReport[] = [
         rows,
         totals: {
           user: 'Total',
-          bills: sum('bills'),
-          discounted_bills: sum('discounted_bills'),
-          line_discounts: sum('line_discounts'),
-          bill_discounts: sum('bill_discounts'),
-          total_discount: sum('total_discount'),
+          ...sums(rows, ['bills', 'discounted_bills', 'line_discounts', 'bill_discounts', 'total_discount']),
         },
         chart: chart(
           'Discount by user',
@@ -241,8 +235,6 @@ export const MONEY_REPORTS: BuiltInReport[] = [
           collected: rupees(d.paid_paise),
         }))
         .sort((a, b) => b.revenue - a.revenue || a.doctor_name.localeCompare(b.doctor_name));
-      const sum = (k: 'referrals' | 'patients' | 'revenue' | 'collected') =>
-        Math.round(rows.reduce((a, r) => a + r[k] * 100, 0)) / 100;
       return {
         columns: [
           col('doctor_id', 'Doctor ID', 'number'),
@@ -253,12 +245,7 @@ export const MONEY_REPORTS: BuiltInReport[] = [
           col('collected', 'Paid', 'money'),
         ],
         rows,
-        totals: {
-          doctor_name: 'Total',
-          referrals: sum('referrals'),
-          revenue: sum('revenue'),
-          collected: sum('collected'),
-        },
+        totals: { doctor_name: 'Total', ...sums(rows, ['referrals', 'revenue', 'collected']) },
         chart: chart(
           'Billed per doctor',
           'Doctor',

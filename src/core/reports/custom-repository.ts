@@ -1,16 +1,16 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { CustomEntity } from '../../shared/reports.js';
-import type { Window } from './repository.js';
-import { resultsWithPatient } from '../db/joins.js';
+import { fullName, type Window } from './repository.js';
+import { personNameOrNull } from '../db/person-name-sql.js';
+import { resultsWithPatient, samplesWithPatient } from '../db/joins.js';
+import { billsWithPatient } from '../db/bill-joins.js';
 
 /**
  * The rows of a custom report: one fixed query per entity, selecting every column the entity
  * offers (src/shared/reports.ts CUSTOM_ENTITY_DEFS); the service keeps the columns the report
  * picked. Filters are the entity's known keys only, bound as parameters. At most `limit` rows.
  */
-const name = (a: string) =>
-  sql<string>`TRIM(COALESCE(${sql.ref(`${a}.first_name`)}, '') || ' ' || COALESCE(${sql.ref(`${a}.last_name`)}, ''))`;
 
 export async function customRows(
   db: Db,
@@ -24,7 +24,7 @@ export async function customRows(
       .selectFrom('patients as p')
       .select([
         'p.patient_code',
-        name('p').as('name'),
+        fullName('p').as('name'),
         'p.gender',
         'p.date_of_birth',
         'p.phone',
@@ -39,24 +39,19 @@ export async function customRows(
   }
   if (entity === 'bills') {
     const status = sql<string>`CASE WHEN b.cancelled_at IS NOT NULL THEN 'cancelled' WHEN b.paid_paise >= b.final_amount_paise THEN 'paid' WHEN b.paid_paise > 0 THEN 'partial' ELSE 'unpaid' END`;
-    let q = db
-      .selectFrom('bills as b')
-      .innerJoin('patients as p', 'p.id', 'b.patient_id')
+    let q = billsWithPatient(db, w.organizationId)
       .leftJoin('users as d', 'd.id', 'b.doctor_id')
       .select([
         'b.bill_number',
         'b.created_at as billed_at',
         'p.patient_code',
-        name('p').as('patient_name'),
-        sql<string | null>`CASE WHEN d.id IS NULL THEN NULL ELSE d.first_name || ' ' || d.last_name END`.as(
-          'doctor_name',
-        ),
+        fullName('p').as('patient_name'),
+        personNameOrNull('d').as('doctor_name'),
         'b.final_amount_paise',
         'b.discount_amount_paise',
         'b.paid_paise',
         status.as('status'),
       ])
-      .where('b.organization_id', '=', w.organizationId)
       .where('b.created_at', '>=', w.fromUtc)
       .where('b.created_at', '<', w.toUtc);
     if (filters.status) q = q.where(status, '=', filters.status);
@@ -64,9 +59,7 @@ export async function customRows(
   }
   if (entity === 'samples') {
     const day = sql<string>`COALESCE(s.collection_date, s.created_at)`;
-    let q = db
-      .selectFrom('samples as s')
-      .innerJoin('patients as p', 'p.id', 's.patient_id')
+    let q = samplesWithPatient(db, w.organizationId)
       .select([
         's.sample_code',
         's.barcode',
@@ -77,7 +70,6 @@ export async function customRows(
         's.collection_date as collected_at',
         's.rejection_reason',
       ])
-      .where('s.organization_id', '=', w.organizationId)
       .where(day, '>=', w.fromUtc)
       .where(day, '<', w.toUtc);
     if (filters.status) q = q.where('s.status', '=', filters.status);

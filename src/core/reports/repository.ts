@@ -1,6 +1,6 @@
 import { sql, type Insertable } from 'kysely';
 import type { Db } from '../db/connection.js';
-import type { ReportRunsTable } from './tables.js';
+import type { CustomReportsTable, ReportRunsTable } from './tables.js';
 import { isIsoDateText } from '../db/dialect.js';
 import { labRows, resultsWithPatient } from '../db/joins.js';
 
@@ -255,21 +255,7 @@ export function findCustomRow(db: Db, organizationId: number, id: number) {
   return labRows(db, 'custom_reports', organizationId).where('id', '=', id).executeTakeFirst();
 }
 
-export function insertCustomRow(
-  db: Db,
-  v: {
-    organization_id: number;
-    name: string;
-    description: string | null;
-    entity: string;
-    columns: string;
-    filters: string;
-    range_days: number;
-    created_by: number | null;
-    created_at: string;
-    updated_at: string;
-  },
-) {
+export function insertCustomRow(db: Db, v: Insertable<CustomReportsTable>) {
   return db.insertInto('custom_reports').values(v).returningAll().executeTakeFirstOrThrow();
 }
 

@@ -2,6 +2,7 @@ import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { DataJobsTable } from './tables.js';
 import { labRows } from '../db/joins.js';
+import { labRowById } from '../db/lab-row.js';
 
 /** SQL of the import and export jobs (data_jobs). */
 
@@ -17,12 +18,7 @@ export async function updateJobRow(db: Db, id: number, patch: Updateable<DataJob
 }
 
 export function findJobRow(db: Db, organizationId: number, id: number): Promise<DataJobRow | undefined> {
-  return db
-    .selectFrom('data_jobs')
-    .selectAll()
-    .where('id', '=', id)
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirst();
+  return labRowById(db, 'data_jobs', organizationId, id);
 }
 
 /** The lab's jobs, newest first. */

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { concatenated } from '../../db/dialect.js';
 import type { DayPlan } from './days.js';
@@ -8,13 +8,19 @@ import type { DayPlan } from './days.js';
  * each answers in the shape of the matching reader of the rows, so the caller adds the two.
  */
 
-type Runs = DayPlan['runs'];
+export type Runs = DayPlan['runs'];
 
 /** Rows of `query(run)` for every run, flattened. */
-async function perRun<R>(runs: Runs, query: (run: Runs[number]) => Promise<R[]>): Promise<R[]> {
+export async function perRun<R>(runs: Runs, query: (run: Runs[number]) => Promise<R[]>): Promise<R[]> {
   const out: R[] = [];
   for (const run of runs) out.push(...(await query(run)));
   return out;
+}
+
+/** The lab's rollup rows of the run's days (of the rollup aliased `alias`, when given). */
+export function ofRun(org: number, run: Runs[number], alias?: string) {
+  const column = (name: string) => sql.ref(alias ? `${alias}.${name}` : name);
+  return sql<SqlBool>`${column('organization_id')} = ${org} AND ${column('day')} >= ${run.from} AND ${column('day')} < ${run.to}`;
 }
 
 /**
@@ -36,9 +42,7 @@ export function billedRollup(db: Db, org: number, runs: Runs) {
             sql<number>`SUM(qty)`.as('count'),
             sql<number>`SUM(total_paise)`.as('total_paise'),
           ])
-          .where('organization_id', '=', org)
-          .where('day', '>=', run.from)
-          .where('day', '<', run.to)
+          .where(ofRun(org, run))
           .groupBy(['item_type', 'test_id', 'profile_id', 'package_id', 'name'])
           .as('s'),
       )
@@ -75,9 +79,7 @@ export function billedCategoriesRollup(db: Db, org: number, runs: Runs) {
             sql<number>`SUM(lines)`.as('lines'),
             sql<number>`SUM(total_paise)`.as('paise'),
           ])
-          .where('organization_id', '=', org)
-          .where('day', '>=', run.from)
-          .where('day', '<', run.to)
+          .where(ofRun(org, run))
           .groupBy(['item_type', 'test_id', 'profile_id', 'package_id'])
           .as('s'),
       )
@@ -93,13 +95,7 @@ export function billedCategoriesRollup(db: Db, org: number, runs: Runs) {
 /** What the lines of live bills charged per lab day (after line discounts, before the bill's own). */
 export function billedPerDayRollup(db: Db, org: number, runs: Runs) {
   return perRun(runs, (run) =>
-    db
-      .selectFrom('rollup_revenue')
-      .select(['day', 'lines_paise as paise'])
-      .where('organization_id', '=', org)
-      .where('day', '>=', run.from)
-      .where('day', '<', run.to)
-      .execute(),
+    db.selectFrom('rollup_revenue').select(['day', 'lines_paise as paise']).where(ofRun(org, run)).execute(),
   );
 }
 
@@ -121,9 +117,7 @@ export function workloadRollup(db: Db, org: number, runs: Runs) {
             sql<number>`SUM(verified)`.as('verified'),
             sql<number>`SUM(rejected)`.as('rejected'),
           ])
-          .where('organization_id', '=', org)
-          .where('day', '>=', run.from)
-          .where('day', '<', run.to)
+          .where(ofRun(org, run))
           .groupBy('test_id')
           .as('s'),
       )
@@ -156,9 +150,7 @@ export function turnaroundRollup(db: Db, org: number, runs: Runs) {
         concatenated(db, sql<string>`test_id || minutes`).as('minutes'),
         concatenated(db, sql<string | null>`CASE WHEN above <> '{}' THEN test_id || above END`).as('above'),
       ])
-      .where('organization_id', '=', org)
-      .where('day', '>=', run.from)
-      .where('day', '<', run.to)
+      .where(ofRun(org, run))
       .execute(),
   );
 }
@@ -169,9 +161,7 @@ export function dayRollup(db: Db, org: number, runs: Runs) {
     db
       .selectFrom('rollup_day')
       .select(['day', 'samples_collected', 'samples_rejected', 'results_verified', 'tat_minutes'])
-      .where('organization_id', '=', org)
-      .where('day', '>=', run.from)
-      .where('day', '<', run.to)
+      .where(ofRun(org, run))
       .execute(),
   );
 }

@@ -109,6 +109,31 @@ export async function writeByKey<Input>(
   return { inserted, updated };
 }
 
+/**
+ * The plan and write of an entity keyed by one natural key whose rows the feature stores through
+ * its own in-transaction create and update (each audited): planByKey, then writeByKey.
+ */
+export function keyedWrites<Input extends object>(
+  key: string,
+  insert: (ctx: ImportContext, input: Input) => Promise<unknown>,
+  update: (ctx: ImportContext, id: number, input: Input) => Promise<unknown>,
+) {
+  return {
+    plan: async (_ctx: ImportContext, rows: ValidRow<Input, { id: number } | undefined>[]) => planByKey(rows, key),
+    write: (ctx: ImportContext, plans: KeyedPlan<Input>[]) =>
+      writeByKey(
+        ctx,
+        plans,
+        (input) => insert(ctx, input),
+        (id, input) => update(ctx, id, input),
+      ),
+  };
+}
+
+/** A record for export: the row's value of each column, keyed by the column's name. */
+export const recordOf = (columns: readonly { name: string }[], row: object): Record<string, unknown> =>
+  Object.fromEntries(columns.map((c) => [c.name, (row as Record<string, unknown>)[c.name]]));
+
 const ITEM_TABLES: Record<'test' | 'profile' | 'package', ItemTable> = {
   test: 'tests',
   profile: 'test_profiles',

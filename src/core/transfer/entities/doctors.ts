@@ -11,7 +11,7 @@ import { applyDoctorUpdate, insertDoctor, toDoctor } from '../../doctors/service
 import { doctorRowsAfter, doctorRowsByEmails, type DoctorRow } from '../../doctors/repository.js';
 import { usersByEmails } from '../../users/repository.js';
 import type { TransferColumn, TransferEntity } from '../entity.js';
-import { lowerKey, oneOf } from './common.js';
+import { lowerKey, oneOf, recordOf } from './common.js';
 
 /**
  * Doctors (Doctor Management), keyed by email. A row without an email is always a new doctor (most
@@ -100,7 +100,7 @@ export const doctors: TransferEntity<Input, DoctorRow, Plan> = {
             !q.where.specialization ||
             (d.specialization ?? '').toLowerCase() === String(q.where.specialization).toLowerCase(),
         )
-        .map((d) => Object.fromEntries(columns.map((c) => [c.name, d[c.name as keyof typeof d]])));
+        .map((d) => recordOf(columns, d));
       if (page.length) yield page;
       if (rows.length < 500) return;
     }

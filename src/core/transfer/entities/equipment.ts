@@ -10,7 +10,7 @@ import {
 import { applyEquipmentUpdate, insertEquipment } from '../../equipment/service.js';
 import { equipmentRowsAfter, equipmentRowsBySerials } from '../../equipment/repository.js';
 import type { TransferColumn, TransferEntity } from '../entity.js';
-import { lowerKey, oneOf, planByKey, writeByKey, type KeyedPlan } from './common.js';
+import { keyedWrites, lowerKey, oneOf, recordOf, type KeyedPlan } from './common.js';
 
 /**
  * The equipment register: machines and instruments, keyed by serial number (unique in
@@ -57,15 +57,11 @@ export const equipment: TransferEntity<EquipmentCreate, Existing, Plan> = {
   },
 
   // The kind stays as registered (the API's update has no kind): on --update a kind cell is not read.
-  plan: async (_ctx, rows) => planByKey(rows, 'serial_number'),
-
-  write: (ctx, plans) =>
-    writeByKey(
-      ctx,
-      plans,
-      (input) => insertEquipment(ctx.db, ctx.actor, input),
-      (id, input) => applyEquipmentUpdate(ctx.db, ctx.actor, id, input as EquipmentUpdate),
-    ),
+  ...keyedWrites<EquipmentCreate>(
+    'serial_number',
+    (ctx, input) => insertEquipment(ctx.db, ctx.actor, input),
+    (ctx, id, input) => applyEquipmentUpdate(ctx.db, ctx.actor, id, input as EquipmentUpdate),
+  ),
 
   filters: {
     kind: oneOf(EQUIPMENT_KINDS),
@@ -79,7 +75,7 @@ export const equipment: TransferEntity<EquipmentCreate, Existing, Plan> = {
         .filter((e) => !q.where.kind || e.kind === q.where.kind)
         .filter((e) => !q.where.status || e.status === q.where.status)
         .filter((e) => !q.where.location || (e.location ?? '').toLowerCase() === String(q.where.location).toLowerCase())
-        .map((e) => Object.fromEntries(columns.map((c) => [c.name, e[c.name as keyof typeof e]])));
+        .map((e) => recordOf(columns, e));
       if (page.length) yield page;
       if (rows.length < 500) return;
     }

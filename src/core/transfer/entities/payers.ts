@@ -10,7 +10,7 @@ import {
 import { applyPayerUpdate, insertPayerRecord, listPayers } from '../../payers/service.js';
 import { payerRowsByNames, type PayerRow } from '../../payers/repository.js';
 import type { TransferColumn, TransferEntity } from '../entity.js';
-import { lowerKey, oneOf, planByKey, writeByKey, type KeyedPlan } from './common.js';
+import { keyedWrites, lowerKey, oneOf, recordOf, type KeyedPlan } from './common.js';
 
 /**
  * Payers (corporate clients, insurers/TPAs, referring hospitals, collection centres),
@@ -50,15 +50,11 @@ export const payers: TransferEntity<PayerCreate, PayerRow, Plan> = {
 
   findExisting: (ctx, keys) => payerRowsByNames(ctx.db, ctx.organizationId, keys),
 
-  plan: async (_ctx, rows) => planByKey(rows, 'name'),
-
-  write: (ctx, plans) =>
-    writeByKey(
-      ctx,
-      plans,
-      (input) => insertPayerRecord(ctx.db, ctx.actor, input),
-      (id, input) => applyPayerUpdate(ctx.db, ctx.actor, id, input as PayerUpdate),
-    ),
+  ...keyedWrites<PayerCreate>(
+    'name',
+    (ctx, input) => insertPayerRecord(ctx.db, ctx.actor, input),
+    (ctx, id, input) => applyPayerUpdate(ctx.db, ctx.actor, id, input as PayerUpdate),
+  ),
 
   filters: { type: oneOf(PAYER_TYPES), status: oneOf(PAYER_STATUSES) },
   async *exportPages(db, organizationId, q) {
@@ -66,8 +62,7 @@ export const payers: TransferEntity<PayerCreate, PayerRow, Plan> = {
     const status = q.where.status as (typeof PAYER_STATUSES)[number] | undefined;
     for (let page = 1; ; page += 1) {
       const r = await listPayers(db, organizationId, { page, limit: 200, type, status });
-      if (r.payers.length)
-        yield r.payers.map((p) => Object.fromEntries(columns.map((c) => [c.name, p[c.name as keyof typeof p]])));
+      if (r.payers.length) yield r.payers.map((p) => recordOf(columns, p));
       if (!r.hasNextPage) return;
     }
   },

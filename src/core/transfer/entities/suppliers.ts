@@ -8,7 +8,7 @@ import {
 import { applySupplierUpdate, insertSupplierRecord, listSuppliers } from '../../inventory/service.js';
 import { suppliersByNames, type SupplierRow } from '../../inventory/supplier-repository.js';
 import type { TransferColumn, TransferEntity } from '../entity.js';
-import { lowerKey, planByKey, writeByKey, type KeyedPlan } from './common.js';
+import { keyedWrites, lowerKey, recordOf, type KeyedPlan } from './common.js';
 
 /**
  * The supplier register, keyed by name (the register keeps names unique in the lab,
@@ -42,20 +42,16 @@ export const suppliers: TransferEntity<SupplierCreate, SupplierRow, Plan> = {
 
   findExisting: (ctx, keys) => suppliersByNames(ctx.db, ctx.organizationId, keys),
 
-  plan: async (_ctx, rows) => planByKey(rows, 'name'),
-
-  write: (ctx, plans) =>
-    writeByKey(
-      ctx,
-      plans,
-      (input) => insertSupplierRecord(ctx.db, ctx.actor, input),
-      (id, input) => applySupplierUpdate(ctx.db, ctx.actor, id, input as SupplierUpdate),
-    ),
+  ...keyedWrites<SupplierCreate>(
+    'name',
+    (ctx, input) => insertSupplierRecord(ctx.db, ctx.actor, input),
+    (ctx, id, input) => applySupplierUpdate(ctx.db, ctx.actor, id, input as SupplierUpdate),
+  ),
 
   filters: {},
   // The register is small (tens of suppliers): one page.
   async *exportPages(db, organizationId) {
     const all = await listSuppliers(db, organizationId);
-    if (all.length) yield all.map((s) => Object.fromEntries(columns.map((c) => [c.name, s[c.name as keyof typeof s]])));
+    if (all.length) yield all.map((s) => recordOf(columns, s));
   },
 };

@@ -6,7 +6,7 @@ import { NO_PASSWORD } from '../../auth/service.js';
 import { applyUserUpdate, insertUser, listUsers } from '../../users/service.js';
 import { usersByEmails, type UserRow } from '../../users/repository.js';
 import type { TransferColumn, TransferEntity } from '../entity.js';
-import { lowerKey, oneOf, pagesOf } from './common.js';
+import { lowerKey, oneOf, pagesOf, recordOf } from './common.js';
 
 /**
  * Staff accounts, keyed by email; doctors (role doctor) are Doctor Management's, with their own
@@ -128,7 +128,7 @@ export const users: TransferEntity<Input, UserRow, Plan> = {
         !isNoEmailPlaceholder(u.email) &&
         (q.where.is_active === undefined || u.is_active === q.where.is_active),
     );
-    const records = list.map((u) => Object.fromEntries(columns.map((c) => [c.name, u[c.name as keyof typeof u]])));
+    const records = list.map((u) => recordOf(columns, u));
     yield* pagesOf(records);
   },
 };
