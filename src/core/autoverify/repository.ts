@@ -51,10 +51,16 @@ export async function insertActivation(db: Db, values: Insertable<AutoverifyActi
   return row.id;
 }
 
-function activations(db: Db, organizationId: number) {
+/** The lab's activations (`a`), each with the rule set it puts in force (`rs`). */
+function activationsWithSets(db: Db, organizationId: number) {
   return db
     .selectFrom('autoverify_activations as a')
     .innerJoin('autoverify_rule_sets as rs', 'rs.id', 'a.rule_set_id')
+    .where('a.organization_id', '=', organizationId);
+}
+
+function activations(db: Db, organizationId: number) {
+  return activationsWithSets(db, organizationId)
     .leftJoin('users as au', 'au.id', 'a.activated_by')
     .select([
       'a.id',
@@ -64,8 +70,7 @@ function activations(db: Db, organizationId: number) {
       'a.active_from',
       'a.created_at',
       fullName('au').as('activated_by_name'),
-    ])
-    .where('a.organization_id', '=', organizationId);
+    ]);
 }
 export type ActivationRow = Awaited<ReturnType<ReturnType<typeof activations>['executeTakeFirstOrThrow']>>;
 
@@ -90,11 +95,8 @@ export function activationAt(db: Db, organizationId: number, atIso: string): Pro
 
 /** The rule set in force at a moment with what judging needs of it, in one read (asked at every result). */
 export function inForceAt(db: Db, organizationId: number, atIso: string) {
-  return db
-    .selectFrom('autoverify_activations as a')
-    .innerJoin('autoverify_rule_sets as rs', 'rs.id', 'a.rule_set_id')
+  return activationsWithSets(db, organizationId)
     .select(['a.mode', 'rs.id', 'rs.version', 'rs.document', 'rs.approved_by_name'])
-    .where('a.organization_id', '=', organizationId)
     .where('a.active_from', '<=', atIso)
     .orderBy('a.active_from', 'desc')
     .orderBy('a.id', 'desc')

@@ -5,7 +5,7 @@ import type { BillListQuery } from '../../shared/schemas/bills.js';
 import type { BillRow } from './mappers.js';
 import { addDays, startOfLocalDayUtc } from '../../shared/time.js';
 import { rowsByKeys } from '../db/dialect.js';
-import { labRowById } from '../db/lab-row.js';
+import { deleteLabRow, labRowById } from '../db/lab-row.js';
 import { billsWithPatient } from '../db/bill-joins.js';
 import { personNameOrNull } from '../db/person-name-sql.js';
 
@@ -181,7 +181,7 @@ export async function updateBillRow(trx: Db, id: number, patch: Updateable<Bills
 }
 
 export async function deleteBillRow(trx: Db, organizationId: number, id: number): Promise<void> {
-  await trx.deleteFrom('bills').where('id', '=', id).where('organization_id', '=', organizationId).execute();
+  await deleteLabRow(trx, 'bills', organizationId, id);
 }
 
 /** The bill's own row (no joins), for the checks of a payment. */

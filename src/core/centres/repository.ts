@@ -8,7 +8,7 @@ import type {
   CentresTable,
 } from './tables.js';
 import { billsOfPayer, labRows } from '../db/joins.js';
-import { updateLabRow } from '../db/lab-row.js';
+import { deleteLabRow, updateLabRow } from '../db/lab-row.js';
 import { payerBillsMadeIn } from '../db/bill-joins.js';
 
 /** Every query of collection centres, always filtered by the lab. */
@@ -190,11 +190,7 @@ export function sameShareRule(db: Db, centreId: number, testId: number | null, c
 }
 
 export function deleteShareRuleRow(trx: Db, organizationId: number, id: number) {
-  return trx
-    .deleteFrom('centre_share_rules')
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .execute();
+  return deleteLabRow(trx, 'centre_share_rules', organizationId, id);
 }
 
 // Patients of a centre

@@ -1,7 +1,8 @@
-import { sql, type Selectable, type Updateable, type UpdateResult } from 'kysely';
+import { sql, type DeleteResult, type Selectable, type Updateable, type UpdateResult } from 'kysely';
 import type { Db } from './connection.js';
 import type { DB } from './schema.js';
 import { labRows } from './joins.js';
+import { labDelete, labUpdate } from './lab-tables.js';
 
 /**
  * One lab-owned row by its id: read whole, or changed. The lab filter goes with the id every time,
@@ -34,11 +35,22 @@ export function updateLabRow<T extends LabIdTable>(
   id: number,
   values: Updateable<DB[T]>,
 ): Promise<UpdateResult[]> {
-  // The same raw references as labRowById: the table is a type parameter here.
-  return db
-    .updateTable(table as LabIdTable)
+  // The same raw reference as labRowById: the table is a type parameter here.
+  return labUpdate(db, table, organizationId)
     .set(values as never)
-    .where(sql<boolean>`${sql.ref('organization_id')} = ${organizationId}`)
+    .where(sql<boolean>`${sql.ref('id')} = ${id}`)
+    .execute();
+}
+
+/** Deletes the lab's row with this id in the table. */
+export function deleteLabRow<T extends LabIdTable>(
+  db: Db,
+  table: T,
+  organizationId: number,
+  id: number,
+): Promise<DeleteResult[]> {
+  // The same raw reference as labRowById: the table is a type parameter here.
+  return labDelete(db, table, organizationId)
     .where(sql<boolean>`${sql.ref('id')} = ${id}`)
     .execute();
 }

@@ -5,7 +5,8 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { equipmentNow } from './clock.js';
 import { labDay } from './service.js';
 import { deleteFileRow, insertFileRow, selectFile } from './repository.js';
-import { findServiceRow, updateServiceRow } from './service-repository.js';
+import { findServiceRow } from './service-repository.js';
+import { updateLabRow } from '../db/lab-row.js';
 import { getService } from './work.js';
 import { CERTIFICATE_MAX_BYTES, type Calibration, type CertificateUpload } from '../../shared/schemas/equipment.js';
 
@@ -69,7 +70,10 @@ export async function uploadCertificate(
       uploaded_by: actor.userId,
       uploaded_at: equipmentNow().toISOString(),
     });
-    await updateServiceRow(trx, actor.organizationId, id, { certificate_id: file.id, updated_at: file.uploaded_at });
+    await updateLabRow(trx, 'equipment_services', actor.organizationId, id, {
+      certificate_id: file.id,
+      updated_at: file.uploaded_at,
+    });
     if (row.certificate_id !== null) await deleteFileRow(trx, actor.organizationId, row.certificate_id);
     await writeAudit(trx, actor, {
       action: 'update',

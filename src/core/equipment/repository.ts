@@ -1,4 +1,4 @@
-import { sql, type Expression, type Insertable, type SqlBool, type Updateable } from 'kysely';
+import { sql, type Expression, type Insertable, type SqlBool } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type {
   EquipmentFilesTable,
@@ -8,7 +8,7 @@ import type {
 } from './tables.js';
 import type { EquipmentListQuery } from '../../shared/schemas/equipment.js';
 import { fullName } from '../db/joins.js';
-import { labTable, labUpdate, labDelete } from '../db/lab-tables.js';
+import { labTable, labDelete } from '../db/lab-tables.js';
 import { onPage } from '../db/paging.js';
 
 /**
@@ -105,15 +105,6 @@ export function insertEquipmentRow(trx: Db, values: Insertable<EquipmentTable>) 
   return trx.insertInto('equipment').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function updateEquipmentRow(
-  trx: Db,
-  organizationId: number,
-  id: number,
-  patch: Updateable<EquipmentTable>,
-) {
-  await labUpdate(trx, 'equipment', organizationId).set(patch).where('id', '=', id).execute();
-}
-
 export async function deleteEquipmentRow(trx: Db, organizationId: number, id: number) {
   await labDelete(trx, 'equipment_status_history', organizationId).where('equipment_id', '=', id).execute();
   await labDelete(trx, 'equipment', organizationId).where('id', '=', id).execute();
@@ -151,6 +142,25 @@ export function selectStatusHistory(db: Db, organizationId: number, equipmentId:
     .execute();
 }
 
+/**
+ * The id of each of these equipment's last row (the highest id) in a log of it, among the rows
+ * `narrow` keeps; `narrow` names the log's row `x`.
+ */
+function lastIdOfEach(
+  db: Db,
+  table: 'equipment_status_history' | 'equipment_readings',
+  ids: number[],
+  narrow: Expression<SqlBool>,
+) {
+  // Both logs have the id and equipment_id read here; Kysely cannot type an alias of a union of tables.
+  return db
+    .selectFrom(`${table} as x` as 'equipment_readings as x')
+    .select(sql<number>`max(x.id)`.as('id'))
+    .where('x.equipment_id', 'in', ids)
+    .where(narrow)
+    .groupBy('x.equipment_id');
+}
+
 /** The history of these equipment from `since` on, plus each one's last entry before it (its status then). */
 export async function historySince(db: Db, organizationId: number, ids: number[], since: string) {
   if (!ids.length) return [];
@@ -164,16 +174,7 @@ export async function historySince(db: Db, organizationId: number, ids: number[]
     .select(['h.equipment_id', 'h.status', 'h.changed_at', 'h.id'])
     .where('h.organization_id', '=', organizationId)
     .where('h.equipment_id', 'in', ids)
-    .where(
-      'h.id',
-      'in',
-      db
-        .selectFrom('equipment_status_history as h2')
-        .select(sql<number>`max(h2.id)`.as('id'))
-        .where('h2.equipment_id', 'in', ids)
-        .where('h2.changed_at', '<=', since)
-        .groupBy('h2.equipment_id'),
-    )
+    .where('h.id', 'in', lastIdOfEach(db, 'equipment_status_history', ids, sql<SqlBool>`x.changed_at <= ${since}`))
     .execute();
   return [...before, ...inWindow];
 }
@@ -247,16 +248,12 @@ export async function latestReadings(db: Db, organizationId: number, ids: number
     .where(
       'r.id',
       'in',
-      db
-        .selectFrom('equipment_readings as r2')
-        .select(sql<number>`max(r2.id)`.as('id'))
-        .where('r2.equipment_id', 'in', ids)
-        .where(
-          'r2.recorded_at',
-          '=',
-          sql<string>`(select max(r3.recorded_at) from equipment_readings r3 where r3.equipment_id = r2.equipment_id)`,
-        )
-        .groupBy('r2.equipment_id'),
+      lastIdOfEach(
+        db,
+        'equipment_readings',
+        ids,
+        sql<SqlBool>`x.recorded_at = (select max(r3.recorded_at) from equipment_readings r3 where r3.equipment_id = x.equipment_id)`,
+      ),
     )
     .execute();
   return new Map(rows.map((r) => [r.equipment_id, r]));

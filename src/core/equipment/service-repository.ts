@@ -1,4 +1,4 @@
-import { sql, type Expression, type Insertable, type SqlBool, type Updateable } from 'kysely';
+import { sql, type Expression, type Insertable, type SqlBool } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { EquipmentServicesTable } from './tables.js';
 import type { ServiceKind, ServiceListQuery } from '../../shared/schemas/equipment.js';
@@ -257,15 +257,6 @@ export function overdueCalibrationsOf(db: Db, organizationId: number, equipmentI
 
 export function insertServiceRow(trx: Db, values: Insertable<EquipmentServicesTable>) {
   return trx.insertInto('equipment_services').values(values).returning('id').executeTakeFirstOrThrow();
-}
-
-export async function updateServiceRow(
-  trx: Db,
-  organizationId: number,
-  id: number,
-  patch: Updateable<EquipmentServicesTable>,
-) {
-  await labUpdate(trx, 'equipment_services', organizationId).set(patch).where('id', '=', id).execute();
 }
 
 export async function deleteServiceRow(trx: Db, organizationId: number, id: number) {

@@ -18,9 +18,9 @@ import {
   selectStatusHistory,
   serialTaken,
   testCountsSince,
-  updateEquipmentRow,
 } from './repository.js';
 import { cancelOpenServices, serviceCounts, serviceDatesOf } from './service-repository.js';
+import { updateLabRow } from '../db/lab-row.js';
 import { equipmentAuditValues, toEquipment, type EquipmentRow, type Performance } from './mappers.js';
 import { addDays, localDate } from '../../shared/time.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
@@ -236,7 +236,7 @@ export async function applyEquipmentUpdate(trx: Db, actor: Actor, id: number, in
   const now = equipmentNow().toISOString();
   const pick = <K extends keyof EquipmentUpdate & keyof EquipmentRow>(k: K) =>
     input[k] === undefined ? {} : { [k]: input[k] ?? null };
-  await updateEquipmentRow(trx, actor.organizationId, id, {
+  await updateLabRow(trx, 'equipment', actor.organizationId, id, {
     ...pick('name'),
     ...pick('model'),
     ...pick('serial_number'),
@@ -306,7 +306,7 @@ export async function deleteEquipment(
       return false;
     }
     const cancelled = await cancelOpenServices(trx, actor.organizationId, id, now);
-    await updateEquipmentRow(trx, actor.organizationId, id, { archived_at: now, updated_at: now });
+    await updateLabRow(trx, 'equipment', actor.organizationId, id, { archived_at: now, updated_at: now });
     await writeAudit(trx, actor, {
       action: 'delete',
       entity: 'equipment',

@@ -11,10 +11,10 @@ import {
   insertServiceRow,
   selectServicePage,
   serviceCounts,
-  updateServiceRow,
   type ServiceRow,
 } from './service-repository.js';
 import { serviceAuditValues, toCalibration, toMaintenance } from './mappers.js';
+import { updateLabRow } from '../db/lab-row.js';
 import { rupeesToPaise } from '../../shared/money.js';
 import { addDays, localDate, startOfLocalDayUtc } from '../../shared/time.js';
 import { pageEnvelope } from '../../shared/schemas/common.js';
@@ -165,7 +165,7 @@ export async function updateService<K extends ServiceKind>(
         `${LABEL[kind]} ${id} is ${before.set_status}; only its description can change`,
         'SERVICE_CLOSED',
       );
-    await updateServiceRow(trx, actor.organizationId, id, {
+    await updateLabRow(trx, 'equipment_services', actor.organizationId, id, {
       ...(input.type !== undefined && { type: input.type }),
       ...(input.due_date !== undefined && { due_date: input.due_date }),
       ...(input.interval_days !== undefined && { interval_days: input.interval_days }),
@@ -208,7 +208,7 @@ export async function completeService<K extends ServiceKind>(
       throw new ConflictError(`${LABEL[kind]} ${id} is already ${before.set_status}`, 'SERVICE_CLOSED');
     const at = performedInstant(input.performed_at, timeZone, now);
     const nextDue = before.interval_days ? addDays(localDate(timeZone, at), Number(before.interval_days)) : null;
-    await updateServiceRow(trx, actor.organizationId, id, {
+    await updateLabRow(trx, 'equipment_services', actor.organizationId, id, {
       status: 'completed',
       performed_by: input.performed_by,
       performed_at: at.toISOString(),

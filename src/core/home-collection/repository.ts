@@ -166,14 +166,22 @@ export function bookingOwnRow(db: Db, organizationId: number, id: number) {
   return labRows(db, 'home_bookings', organizationId).where('id', '=', id).executeTakeFirst();
 }
 
-/** Bookings with the names a list shows (patient, area, phlebotomist). */
-export function bookingsQuery(db: Db, organizationId: number) {
+/**
+ * The lab's bookings (`b`) with their patient (`p`) and phlebotomist (`u`, when one is given):
+ * whom a list of bookings, or of their tubes, names.
+ */
+function bookingsWithPeople(db: Db, organizationId: number) {
   return db
     .selectFrom('home_bookings as b')
     .innerJoin('patients as p', 'p.id', 'b.patient_id')
-    .innerJoin('home_areas as a', 'a.id', 'b.area_id')
     .leftJoin('users as u', 'u.id', 'b.phlebotomist_id')
-    .where('b.organization_id', '=', organizationId)
+    .where('b.organization_id', '=', organizationId);
+}
+
+/** Bookings with the names a list shows (patient, area, phlebotomist). */
+export function bookingsQuery(db: Db, organizationId: number) {
+  return bookingsWithPeople(db, organizationId)
+    .innerJoin('home_areas as a', 'a.id', 'b.area_id')
     .selectAll('b')
     .select([
       'p.first_name as patient_first_name',
@@ -259,11 +267,8 @@ export function tubeByBarcode(db: Db, organizationId: number, barcode: string) {
 
 /** Tubes drawn (their sample made) and not yet scanned in at the lab, oldest draw first. */
 export function tubesInTransit(db: Db, organizationId: number) {
-  return db
-    .selectFrom('home_tubes as t')
-    .innerJoin('home_bookings as b', 'b.id', 't.booking_id')
-    .innerJoin('patients as p', 'p.id', 'b.patient_id')
-    .leftJoin('users as u', 'u.id', 'b.phlebotomist_id')
+  return bookingsWithPeople(db, organizationId)
+    .innerJoin('home_tubes as t', 't.booking_id', 'b.id')
     .leftJoin('samples as s', 's.id', 't.sample_id')
     .selectAll('t')
     .select([

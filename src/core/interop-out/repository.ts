@@ -3,7 +3,7 @@ import type { Db } from '../db/connection.js';
 import { dueIdsOfOpenLabs } from '../tenants/service.js';
 import type { DeliveryListQuery } from '../../shared/schemas/interop-out.js';
 import type { InteropDeliveriesTable, InteropReceiversTable } from './tables.js';
-import { labTable, labUpdate, labDelete } from '../db/lab-tables.js';
+import { labTable, labDelete } from '../db/lab-tables.js';
 import { onPage, type RowsPage } from '../db/paging.js';
 
 /** Every query of reports out: receivers, the delivery queue and log. Always by organization. */
@@ -60,15 +60,6 @@ export function receiverNameTaken(db: Db, organizationId: number, name: string, 
 export async function insertReceiverRow(db: Db, row: Insertable<InteropReceiversTable>): Promise<number> {
   const r = await db.insertInto('interop_receivers').values(row).returning('id').executeTakeFirstOrThrow();
   return Number(r.id);
-}
-
-export async function updateReceiverRow(
-  db: Db,
-  organizationId: number,
-  id: number,
-  patch: Updateable<InteropReceiversTable>,
-): Promise<void> {
-  await labUpdate(db, 'interop_receivers', organizationId).set(patch).where('id', '=', id).execute();
 }
 
 export async function deleteReceiverRow(db: Db, organizationId: number, id: number): Promise<void> {

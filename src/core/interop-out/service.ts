@@ -26,11 +26,11 @@ import {
   receiverRows,
   receiversFor,
   updateDeliveryRow,
-  updateReceiverRow,
   type DeliveryListRow,
   type ReceiverListRow,
 } from './repository.js';
 import { verifiedReport } from './report.js';
+import { updateLabRow } from '../db/lab-row.js';
 import { reportHead, uncalledCriticals } from '../results/entry-repository.js';
 import { findSampleRow } from '../samples/repository.js';
 import { findBillRow } from '../billing/repository.js';
@@ -193,7 +193,11 @@ export async function updateReceiver(
       enabled: input.enabled ?? old.enabled,
     };
     const f = await checkReceiver(trx, actor.organizationId, merged, outbound, id);
-    await updateReceiverRow(trx, actor.organizationId, id, { ...f, enabled: f.enabled ? 1 : 0, updated_at: nowIso() });
+    await updateLabRow(trx, 'interop_receivers', actor.organizationId, id, {
+      ...f,
+      enabled: f.enabled ? 1 : 0,
+      updated_at: nowIso(),
+    });
     const changes = diff(auditValues(old), auditValues(f));
     if (changes)
       await writeAudit(trx, actor, {

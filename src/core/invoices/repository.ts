@@ -3,7 +3,7 @@ import type { Db } from '../db/connection.js';
 import type { InvoiceLinesTable, InvoicesTable } from './tables.js';
 import type { InvoiceListQuery } from '../../shared/schemas/invoices.js';
 import { labRows } from '../db/joins.js';
-import { labRowById, updateLabRow } from '../db/lab-row.js';
+import { deleteLabRow, labRowById, updateLabRow } from '../db/lab-row.js';
 import { payerBillsMadeIn } from '../db/bill-joins.js';
 
 /** Every query of invoices and the bills they take, always filtered by the lab. */
@@ -91,7 +91,7 @@ export async function replaceInvoiceLines(
 
 export async function deleteInvoiceRow(trx: Db, organizationId: number, id: number) {
   await trx.deleteFrom('invoice_lines').where('invoice_id', '=', id).execute();
-  await trx.deleteFrom('invoices').where('organization_id', '=', organizationId).where('id', '=', id).execute();
+  await deleteLabRow(trx, 'invoices', organizationId, id);
 }
 
 /** The payer's bills of a period (lab-local bounds as UTC instants) not on any invoice yet, and not cancelled. */

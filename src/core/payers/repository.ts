@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { billsOfPayer, labRows } from '../db/joins.js';
-import { updateLabRow } from '../db/lab-row.js';
+import { deleteLabRow, updateLabRow } from '../db/lab-row.js';
 import { payerBillsMadeIn } from '../db/bill-joins.js';
 import type { PayerPricesTable, PayersTable } from './tables.js';
 import type { PayerListQuery } from '../../shared/schemas/payers.js';
@@ -106,7 +106,7 @@ export function updatePayerRow(trx: Db, organizationId: number, id: number, valu
 }
 
 export function deletePayerRow(trx: Db, organizationId: number, id: number) {
-  return trx.deleteFrom('payers').where('organization_id', '=', organizationId).where('id', '=', id).execute();
+  return deleteLabRow(trx, 'payers', organizationId, id);
 }
 
 export async function payerUsage(db: Db, organizationId: number, id: number): Promise<number> {
@@ -209,7 +209,7 @@ export function pricesOfPayers(db: Db, organizationId: number, payerIds: number[
 }
 
 export function deletePayerPriceRow(trx: Db, organizationId: number, id: number) {
-  return trx.deleteFrom('payer_prices').where('organization_id', '=', organizationId).where('id', '=', id).execute();
+  return deleteLabRow(trx, 'payer_prices', organizationId, id);
 }
 
 /** The payer's price of an item on a date: the latest list entry in force then, if any. */

@@ -3,6 +3,7 @@ import type { Db } from '../db/connection.js';
 import type { CustomReportsTable, ReportRunsTable } from './tables.js';
 import { isIsoDateText } from '../db/dialect.js';
 import { labRows, resultsWithPatient } from '../db/joins.js';
+import { deleteLabRow } from '../db/lab-row.js';
 
 /**
  * The queries behind the built-in reports. Reports read across features (bills,
@@ -260,5 +261,5 @@ export function insertCustomRow(db: Db, v: Insertable<CustomReportsTable>) {
 }
 
 export function deleteCustomRow(db: Db, organizationId: number, id: number) {
-  return db.deleteFrom('custom_reports').where('organization_id', '=', organizationId).where('id', '=', id).execute();
+  return deleteLabRow(db, 'custom_reports', organizationId, id);
 }
