@@ -1,15 +1,12 @@
 import type { z } from 'zod';
-import { FormDialog } from '@/components';
-import { PatientFormSections, type PatientFieldKey } from '@/components/PatientFormSections';
+import { ownNames, PatientSectionsDialog } from '@/components/PatientSectionsDialog';
 import { useDialogForm } from '@/lib/dialogForm';
-import { applyServerErrors, formError } from '@/lib/forms';
+import { applyServerErrors, fieldNamed } from '@/lib/forms';
 import { ADD_PATIENT_DEFAULTS, ADD_PATIENT_FIELDS, addPatientSchema } from '@/lib/patients/schemas';
 import { useRegisterPortalPatientMutation } from '../api';
 
-const NAMES = Object.fromEntries(ADD_PATIENT_FIELDS.map((k) => [k, k])) as {
-  [K in (typeof ADD_PATIENT_FIELDS)[number]]: K;
-};
-const REQUIRED: ReadonlySet<PatientFieldKey> = new Set(['first_name']);
+const NAMES = ownNames(ADD_PATIENT_FIELDS);
+const SECTIONS = ['personal', 'contact'] as const;
 const defaults = () => ADD_PATIENT_DEFAULTS;
 
 /**
@@ -28,11 +25,10 @@ export function RegisterPatientDialog({
   const save = (values: z.output<typeof addPatientSchema>) =>
     register.mutate(values, {
       onSuccess: () => onOpenChange(false),
-      onError: (err) =>
-        applyServerErrors(err, form.setError, (p) => (p in NAMES ? (p as keyof typeof NAMES) : undefined)),
+      onError: (err) => applyServerErrors(err, form.setError, fieldNamed(ADD_PATIENT_FIELDS)),
     });
   return (
-    <FormDialog
+    <PatientSectionsDialog
       open={open}
       onOpenChange={onOpenChange}
       size="lg"
@@ -41,17 +37,11 @@ export function RegisterPatientDialog({
       busy={register.isPending}
       submitLabel="Register Patient"
       busyLabel="Registering..."
-      form={{ id: 'portal-register-form', onSubmit: form.handleSubmit(save), columns: 1 }}
-      error={formError(form)}
-    >
-      <PatientFormSections
-        register={form.register}
-        control={form.control}
-        errors={form.formState.errors}
-        names={NAMES}
-        required={REQUIRED}
-        sections={['personal', 'contact']}
-      />
-    </FormDialog>
+      form={form}
+      names={NAMES}
+      id="portal-register-form"
+      onSubmit={form.handleSubmit(save)}
+      sections={SECTIONS}
+    />
   );
 }

@@ -1,20 +1,14 @@
-import type { FormEvent } from 'react';
-import type { DefaultValues, FieldValues, Path, UseFormReturn } from 'react-hook-form';
+import type { DefaultValues } from 'react-hook-form';
 import type { z } from 'zod';
 import { PATIENT_DETAIL_FIELDS, type Patient } from '@shared/schemas/patients';
-import { FormDialog, type FormDialogProps } from '@/components';
 import { useDialogForm } from '@/lib/dialogForm';
-import { applyServerErrors, formError } from '@/lib/forms';
+import { applyServerErrors, fieldNamed } from '@/lib/forms';
 import { useCreatePatientMutation, useUpdatePatientMutation } from '@/lib/patients/queries';
 import { ADD_PATIENT_DEFAULTS, ADD_PATIENT_FIELDS, addPatientSchema, editPatientSchema } from '@/lib/patients/schemas';
-import { PatientFormSections, type PatientFieldKey } from '@/components/PatientFormSections';
+import { type PatientFieldKey } from '@/components/PatientFormSections';
+import { ownNames, PatientSectionsDialog } from '@/components/PatientSectionsDialog';
 import { useDuplicatePrompt } from '@/components/PossibleDuplicatesDialog';
 import { useNavigate } from 'react-router';
-
-/** API names are the form names in these dialogs: each field's form name is its own. */
-function ownNames<K extends PatientFieldKey>(keys: readonly K[]): { [P in K]: P } {
-  return Object.fromEntries(keys.map((k) => [k, k])) as { [P in K]: P };
-}
 
 const ADD_FIELDS = ADD_PATIENT_FIELDS;
 const ADD_NAMES = ownNames(ADD_FIELDS);
@@ -25,9 +19,6 @@ const NAMES = ownNames([...ADD_FIELDS, ...PATIENT_DETAIL_FIELDS, 'membership_typ
 >;
 
 const ALL_SECTIONS = ['personal', 'contact', 'emergency', 'medical', 'insurance'] as const;
-/** Add Patient requires the first name and a birth date or an age (walk-in rules, docs/decisions.md). */
-const REQUIRED_BASIC: ReadonlySet<PatientFieldKey> = new Set(['first_name']);
-
 const isField = (path: string): path is PatientFieldKey => path in NAMES;
 
 type EditInput = z.input<typeof editPatientSchema>;
@@ -54,36 +45,6 @@ const editDefaults = (p: Patient | null): DefaultValues<EditInput> => (p ? toFor
 
 const ADD_DEFAULTS: AddInput = ADD_PATIENT_DEFAULTS;
 
-/**
- * Add and Edit share one dialog: the patient's sections of fields in a FormDialog, the server's
- * refusal under its field or above the form.
- */
-function PatientDialog<T extends FieldValues, O extends FieldValues>({
-  form,
-  names,
-  id,
-  onSubmit,
-  ...dialog
-}: Omit<FormDialogProps, 'form' | 'error' | 'children'> & {
-  form: UseFormReturn<T, unknown, O>;
-  names: Partial<Record<PatientFieldKey, Path<T>>>;
-  id: string;
-  onSubmit: (e: FormEvent<HTMLFormElement>) => unknown;
-}) {
-  return (
-    <FormDialog {...dialog} form={{ id, onSubmit, columns: 1 }} error={formError(form)}>
-      <PatientFormSections
-        register={form.register}
-        control={form.control}
-        errors={form.formState.errors}
-        names={names}
-        required={REQUIRED_BASIC}
-        sections={ALL_SECTIONS}
-      />
-    </FormDialog>
-  );
-}
-
 export interface AddPatientDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -108,15 +69,14 @@ export function AddPatientDialog({ open, onOpenChange }: AddPatientDialogProps) 
           },
           onConfirmNew: () => void save(values, true),
         });
-        if (!offered)
-          applyServerErrors(err, form.setError, (p) => (p in ADD_NAMES ? (p as keyof typeof ADD_NAMES) : undefined));
+        if (!offered) applyServerErrors(err, form.setError, fieldNamed(ADD_FIELDS));
       },
     );
 
   return (
     <>
       {duplicates.dialog}
-      <PatientDialog
+      <PatientSectionsDialog
         open={open}
         onOpenChange={onOpenChange}
         title="Add New Patient"
@@ -127,6 +87,7 @@ export function AddPatientDialog({ open, onOpenChange }: AddPatientDialogProps) 
         form={form}
         names={ADD_NAMES}
         id="add-patient-form"
+        sections={ALL_SECTIONS}
         onSubmit={form.handleSubmit((values) => save(values, false))}
       />
     </>
@@ -153,7 +114,7 @@ export function EditPatientDialog({ patient, onOpenChange }: EditPatientDialogPr
   });
 
   return (
-    <PatientDialog
+    <PatientSectionsDialog
       open={patient !== null}
       onOpenChange={onOpenChange}
       title="Edit Patient"
@@ -164,6 +125,7 @@ export function EditPatientDialog({ patient, onOpenChange }: EditPatientDialogPr
       form={form}
       names={NAMES}
       id="edit-patient-form"
+      sections={ALL_SECTIONS}
       onSubmit={submit}
     />
   );

@@ -20,16 +20,8 @@ import {
 import { serverErrors } from '@/lib/forms';
 import { labKeys } from '@/lib/lab';
 import { notify } from '@/lib/notify';
-import {
-  CURRENCIES,
-  DATE_FORMATS,
-  LOGIN_ATTEMPTS_MAX,
-  LOGIN_ATTEMPTS_MIN,
-  PASSWORD_POLICIES,
-  SESSION_TIMEOUTS,
-  TIMEZONES,
-} from '@shared/constants';
-import { PASSWORD_POLICY_LABELS } from '@shared/password-policy';
+import { CURRENCIES, DATE_FORMATS, TIMEZONES } from '@shared/constants';
+import { SignInPolicyFields } from '@/components/SignInPolicyFields';
 import { resetSettings, saveSettings, settingsKeys, useSettings, type Settings } from '../api';
 import { Section } from '../components/MessagingParts';
 import { BackgroundJobsPanel } from '../components/BackgroundJobsPanel';
@@ -37,11 +29,6 @@ import { ChannelSwitches } from '../components/ChannelSwitches';
 import { EmailSection } from '../components/EmailSection';
 import { SmsSection } from '../components/SmsSection';
 import { DatabaseSection, Locked, SystemSection, options, type SettingsErrors } from '../components/SettingsSections';
-
-const LOGIN_ATTEMPTS = Array.from(
-  { length: LOGIN_ATTEMPTS_MAX - LOGIN_ATTEMPTS_MIN + 1 },
-  (_, i) => LOGIN_ATTEMPTS_MIN + i,
-);
 
 /** Every IANA zone this browser knows, the spec's four first. */
 function zoneOptions(current: string) {
@@ -175,33 +162,7 @@ function SettingsEditor({ saved }: { saved: Settings }) {
       <SmsSection />
 
       <Section icon={<Lock />} title="Security" description="Sessions, passwords and the audit trail.">
-        <FormField
-          label="Session Timeout"
-          error={errors.sessionTimeout}
-          hint="An idle session ends on the server after this long."
-        >
-          <Select {...choice('sessionTimeout', true)} options={options(SESSION_TIMEOUTS, (v) => `${v} minutes`)} />
-        </FormField>
-        <FormField
-          label="Login Attempts"
-          error={errors.maxLoginAttempts}
-          hint="Wrong passwords for one account from one computer before it is locked there for 15 minutes."
-        >
-          <Select {...choice('maxLoginAttempts', true)} options={options(LOGIN_ATTEMPTS, (v) => `${v} attempts`)} />
-        </FormField>
-        <FormField
-          label="Password Policy"
-          error={errors.passwordPolicy}
-          hint="Checked whenever a password is set or reset."
-        >
-          <Select
-            {...choice('passwordPolicy')}
-            options={options(
-              PASSWORD_POLICIES,
-              (v) => PASSWORD_POLICY_LABELS[v as keyof typeof PASSWORD_POLICY_LABELS],
-            )}
-          />
-        </FormField>
+        <SignInPolicyFields values={draft} errors={errors} onChange={set} />
         <div className="space-y-1">
           {flag('twoFactorAuth', 'Two-factor authentication')}
           {errors.twoFactorAuth ? (

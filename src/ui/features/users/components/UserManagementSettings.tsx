@@ -1,16 +1,9 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Save, SlidersHorizontal } from 'lucide-react';
-import {
-  LOGIN_ATTEMPTS_MAX,
-  LOGIN_ATTEMPTS_MIN,
-  PASSWORD_POLICIES,
-  SESSION_TIMEOUTS,
-  type PasswordPolicy,
-} from '@shared/constants';
-import { PASSWORD_POLICY_LABELS } from '@shared/password-policy';
 import { settingsUpdateSchema, type Settings, type SettingsUpdate } from '@shared/schemas/settings';
-import { Button, Card, CardBody, CardHeader, ErrorPanel, FormField, LoadingState, Select, Switch } from '@/components';
+import { Button, Card, CardBody, CardHeader, ErrorPanel, LoadingState, Switch } from '@/components';
+import { SignInPolicyFields } from '@/components/SignInPolicyFields';
 import { notify } from '@/lib/notify';
 import { useLabSettings, useSaveUserSettingsMutation } from '../api';
 import { serverErrors } from '@/lib/forms';
@@ -18,8 +11,6 @@ import { serverErrors } from '@/lib/forms';
 /** The four settings this panel edits; the rest of the lab's settings are System Settings'. */
 type UserSettings = Pick<Settings, 'sessionTimeout' | 'maxLoginAttempts' | 'passwordPolicy' | 'twoFactorAuth'>;
 type Errors = Partial<Record<keyof UserSettings, string>>;
-
-const ATTEMPTS = Array.from({ length: LOGIN_ATTEMPTS_MAX - LOGIN_ATTEMPTS_MIN + 1 }, (_, i) => LOGIN_ATTEMPTS_MIN + i);
 
 /** Whether this version's settings API takes two-factor sign-in being switched on. */
 const twoFactorAvailable = settingsUpdateSchema.shape.twoFactorAuth.safeParse(true).success;
@@ -91,39 +82,7 @@ function Form({ saved }: { saved: Settings }) {
 
   return (
     <CardBody className="grid gap-4 sm:grid-cols-2">
-      <FormField
-        label="Session Timeout"
-        error={errors.sessionTimeout}
-        hint="An idle session ends on the server after this long."
-      >
-        <Select
-          value={String(draft.sessionTimeout)}
-          onChange={(e) => set('sessionTimeout', Number(e.target.value))}
-          options={SESSION_TIMEOUTS.map((m) => ({ value: String(m), label: `${m} minutes` }))}
-        />
-      </FormField>
-      <FormField
-        label="Login Attempts"
-        error={errors.maxLoginAttempts}
-        hint="Wrong passwords for one account from one computer before it is locked there for 15 minutes."
-      >
-        <Select
-          value={String(draft.maxLoginAttempts)}
-          onChange={(e) => set('maxLoginAttempts', Number(e.target.value))}
-          options={ATTEMPTS.map((n) => ({ value: String(n), label: `${n} attempts` }))}
-        />
-      </FormField>
-      <FormField
-        label="Password Policy"
-        error={errors.passwordPolicy}
-        hint="Checked whenever a password is set or reset."
-      >
-        <Select
-          value={draft.passwordPolicy}
-          onChange={(e) => set('passwordPolicy', e.target.value as PasswordPolicy)}
-          options={PASSWORD_POLICIES.map((p) => ({ value: p, label: PASSWORD_POLICY_LABELS[p] }))}
-        />
-      </FormField>
+      <SignInPolicyFields values={draft} errors={errors} onChange={set} />
       <div className="space-y-1">
         {twoFactorAvailable ? (
           <Switch
