@@ -38,6 +38,10 @@ describe('lims export for the accountant', () => {
     const piped = await limsInProcess(['--data-dir', dir, 'export', 'tally', '--month', month]);
     expect(piped.code, piped.stderr).toBe(0);
     expect(piped.stdout).toContain('<REPORTNAME>Vouchers</REPORTNAME>');
+    // Its own format said out loud, as a script may: the same file.
+    const said = await limsInProcess(['--data-dir', dir, 'export', 'tally', '--month', month, '--format', 'xml']);
+    expect(said.code, said.stderr).toBe(0);
+    expect(said.stdout).toBe(piped.stdout);
   });
 
   it('writes GSTR-1 as JSON, or its sheets as CSV files in a folder', async () => {
@@ -114,6 +118,8 @@ describe('lims export for the accountant', () => {
       [['tally', '--month', month, '--format', 'json'], /--format json/],
       [['gstr1', '--month', month, '--format', 'csv'], /--format csv: give --out/],
       [['patients', '--month', month], new RegExp(`--month ${month}`)],
+      [['einvoice', '--month', month, '--format', 'xml'], /--format xml: einvoice is JSON/],
+      [['patients', '--format', 'xml'], /--format xml: export patients writes csv, xlsx or json/],
     ];
     for (const [args, message] of cases) {
       const r = await limsInProcess(['--data-dir', dir, 'export', ...args]);

@@ -36,7 +36,7 @@ interface ImportFlags {
 
 interface ExportFlags {
   month?: string;
-  format?: TransferFormat;
+  format?: string;
   out?: string;
   from?: string;
   to?: string;
@@ -189,9 +189,8 @@ import through the web's Data screens. The columns, the limits and the rules: do
     .command('export')
     .description('export patients, tests, bills, ... as CSV, XLSX or JSON (to a file, or to standard output)')
     .argument('<entity>', `what to export: ${entityList()}; or tally, gstr1, einvoice (the accountant's month)`)
-    .addOption(
-      new Option('--format <format>', 'csv, xlsx or json (default: by --out, else csv)').choices(IMPORT_FORMATS),
-    )
+    // Not a fixed choice list: an entity is csv, xlsx or json, tally is xml, gstr1 json or csv.
+    .option('--format <format>', 'csv, xlsx or json (default: by --out, else csv); tally: xml; gstr1: json or csv')
     .option('-o, --out <file>', 'the file to write (replaced if it exists); default: standard output when piped')
     .option('--from <date>', 'from this day on (YYYY-MM-DD, the lab calendar), by the entity date')
     .option('--to <date>', 'up to and including this day (YYYY-MM-DD)')
@@ -225,7 +224,10 @@ Without --out on a terminal the file is written here as <entity>-<date>.<ext> an
         throw new UsageError(`--month ${flags.month}: goes with tally, gstr1 or einvoice; use --from and --to`);
       const entity = await entityOf(entityName);
       const { checkFilters, runExport, parallelSettings } = await transfer();
-      const format: TransferFormat = flags.format ?? (flags.out ? (formatOfName(flags.out) ?? 'csv') : 'csv');
+      if (flags.format !== undefined && !IMPORT_FORMATS.includes(flags.format as TransferFormat))
+        throw new UsageError(`--format ${flags.format}: export ${entity.name} writes csv, xlsx or json`);
+      const format =
+        (flags.format as TransferFormat | undefined) ?? (flags.out ? (formatOfName(flags.out) ?? 'csv') : 'csv');
       const day = (flag: string, v: string | undefined) => {
         if (v === undefined) return undefined;
         const r = isoDate('the date').safeParse(v.trim());
