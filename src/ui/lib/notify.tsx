@@ -1,11 +1,10 @@
 import { lazy, Suspense, useEffect } from 'react';
 import type { ExternalToast } from 'sonner';
 import { errorMessage } from './api';
-import { useIsMobile } from './useIsMobile';
 
 /**
  * Toasts with the spec's titles. Errors stay 10 s and have a close button so they can be read;
- * success notes go after 4 s. Bottom right on a desktop, top centre on a phone.
+ * success notes go after 4 s.
  *
  * The toast library (sonner) is not part of the first JavaScript a browser loads: `ToastHost`
  * loads it after the first screen is drawn, and a toast asked for before then waits for it.
@@ -42,9 +41,7 @@ const Toaster = lazy(() =>
   import('sonner').then(({ Toaster: SonnerToaster }) => ({
     default: function LabToaster() {
       useEffect(() => hostReady(), []);
-      // On a phone a dialog's buttons sit at the bottom of the screen: toasts go to the top there.
-      const position = useIsMobile() ? 'top-center' : 'bottom-right';
-      return <SonnerToaster position={position} richColors toastOptions={{ className: 'text-sm' }} />;
+      return <SonnerToaster position="bottom-right" richColors toastOptions={{ className: 'text-sm' }} />;
     },
   })),
 );
