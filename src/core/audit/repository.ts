@@ -4,6 +4,7 @@ import { insertRows } from '../db/bulk.js';
 import { resultsWithPatient, samplesWithPatient } from '../db/joins.js';
 import { billsWithPatient } from '../db/bill-joins.js';
 import type { AuditLogTable, DB } from '../db/schema.js';
+import { onPage } from '../db/paging.js';
 
 /**
  * SQL of the audit trail: the chained rows (append, walk, page) and the names of what rows are about.
@@ -84,8 +85,7 @@ export async function pageAuditRows(db: Db, organizationId: number, f: AuditFilt
       'u.last_name',
     ])
     .orderBy('a.id', 'desc')
-    .limit(limit)
-    .offset((page - 1) * limit)
+    .$call(onPage({ page, limit }))
     .execute();
   return { rows, total: Number(total) };
 }

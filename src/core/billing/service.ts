@@ -42,6 +42,7 @@ import {
   updateBillRow,
 } from './repository.js';
 import { snapshotBill } from '../printing/service.js';
+import { onPage } from '../db/paging.js';
 
 type BillBody = Omit<BillCreate, 'patient_id'>;
 
@@ -199,8 +200,7 @@ export async function listBills(db: Db, organizationId: number, q: BillListQuery
   const rows = await selectBillColumns(filtered)
     .orderBy('b.created_at', 'desc')
     .orderBy('b.id', 'desc')
-    .limit(q.limit)
-    .offset((q.page - 1) * q.limit)
+    .$call(onPage(q))
     .execute();
   const methods = await paidMethodsOfBills(
     db,

@@ -5,6 +5,7 @@ import type { InvoiceListQuery } from '../../shared/schemas/invoices.js';
 import { labRows } from '../db/joins.js';
 import { deleteLabRow, labRowById, updateLabRow } from '../db/lab-row.js';
 import { payerBillsMadeIn } from '../db/bill-joins.js';
+import { onPage } from '../db/paging.js';
 
 /** Every query of invoices and the bills they take, always filtered by the lab. */
 
@@ -48,12 +49,7 @@ export async function listInvoiceRows(db: Db, organizationId: number, q: Invoice
     .clearSelect()
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  const rows = await base
-    .orderBy('i.created_at', 'desc')
-    .orderBy('i.id', 'desc')
-    .limit(q.limit)
-    .offset((q.page - 1) * q.limit)
-    .execute();
+  const rows = await base.orderBy('i.created_at', 'desc').orderBy('i.id', 'desc').$call(onPage(q)).execute();
   return { total: Number(n), rows: rows.map((r) => ({ ...r, bill_count: Number(r.bill_count) })) };
 }
 

@@ -5,6 +5,7 @@ import { deleteLabRow, updateLabRow } from '../db/lab-row.js';
 import { payerBillsMadeIn } from '../db/bill-joins.js';
 import type { PayerPricesTable, PayersTable } from './tables.js';
 import type { PayerListQuery } from '../../shared/schemas/payers.js';
+import { onPage } from '../db/paging.js';
 
 /** Every query of payers, their price lists and their accounts, always filtered by the lab. */
 
@@ -82,8 +83,7 @@ export async function listPayerRows(db: Db, organizationId: number, q: PayerList
     .select('p.id')
     .orderBy(sql`lower(p.name)`)
     .orderBy('p.id')
-    .limit(q.limit)
-    .offset((q.page - 1) * q.limit)
+    .$call(onPage(q))
     .execute();
   const ids = idRows.map((r) => r.id);
   const rows = ids.length ? await withBalance(db, organizationId).where('p.id', 'in', ids).execute() : [];

@@ -23,6 +23,7 @@ import {
   selectLedgerColumns,
   type LedgerRow,
 } from './repository.js';
+import { onPage } from '../db/paging.js';
 
 const rupees = (paise: number) => Number(paise) / 100;
 
@@ -68,8 +69,7 @@ export async function listLedger(db: Db, organizationId: number, q: LedgerListQu
   const rows = await selectLedgerColumns(filtered)
     .orderBy('pay.created_at', 'desc')
     .orderBy('pay.id', 'desc')
-    .limit(q.limit)
-    .offset((q.page - 1) * q.limit)
+    .$call(onPage(q))
     .execute();
   return { payments: rows.map(toLedgerEntry), ...pageEnvelope(Number(n), q.page, q.limit) };
 }

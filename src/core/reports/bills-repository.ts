@@ -4,6 +4,7 @@ import { groupsBySorting, tableUsingIndex } from '../db/dialect.js';
 import { fullName, type Window } from './repository.js';
 import { liveBillLinesMadeIn, liveBillsMadeIn, liveBillsPerDoctor } from '../db/live-bills.js';
 import { groupedPersonName } from '../db/person-name-sql.js';
+import { onPage } from '../db/paging.js';
 
 /** The built-in reports' queries over bills: what was billed, what is due, discounts, referrals. */
 
@@ -40,7 +41,7 @@ export function billsWithDues(db: Db, w: Window, page: { page: number; limit: nu
     .whereRef('b.final_amount_paise', '>', 'b.paid_paise')
     .orderBy('b.created_at')
     .orderBy('b.id');
-  return (page ? q.limit(page.limit).offset((page.page - 1) * page.limit) : q).execute();
+  return (page ? q.$call(onPage(page)) : q).execute();
 }
 
 /**

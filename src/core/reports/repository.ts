@@ -4,6 +4,7 @@ import type { CustomReportsTable, ReportRunsTable } from './tables.js';
 import { isIsoDateText } from '../db/dialect.js';
 import { labRows, resultsWithPatient } from '../db/joins.js';
 import { deleteLabRow } from '../db/lab-row.js';
+import { onPage } from '../db/paging.js';
 
 /**
  * The queries behind the built-in reports. Reports read across features (bills,
@@ -39,7 +40,7 @@ export function patientsRegistered(db: Db, w: Window, page: { page: number; limi
     .where('p.created_at', '<', w.toUtc)
     .orderBy('p.created_at')
     .orderBy('p.id');
-  return (page ? q.limit(page.limit).offset((page.page - 1) * page.limit) : q).execute();
+  return (page ? q.$call(onPage(page)) : q).execute();
 }
 
 /**
@@ -192,7 +193,7 @@ export function criticalResults(db: Db, w: Window, page: { page: number; limit: 
     .where('r.entered_at', '<', w.toUtc)
     .orderBy('r.entered_at')
     .orderBy('r.id');
-  return (page ? q.limit(page.limit).offset((page.page - 1) * page.limit) : q).execute();
+  return (page ? q.$call(onPage(page)) : q).execute();
 }
 
 /** The Data Summary of the Reports screen: what the lab holds. */
